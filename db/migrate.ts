@@ -1,0 +1,39 @@
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+import { migrate } from "drizzle-orm/postgres-js/migrator";
+import { createDb } from "./client";
+
+/** Applies db/migrations to DATABASE_URL (creating the database first if it does not exist). */
+export async function runMigrations(url: string): Promise<void> {
+  await ensureDatabase(url);
+  const handle = createDb(url, { max: 1 });
+  try {
+    const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
+    await migrate(handle.db, { migrationsFolder });
+  } finally {
+    await handle.close();
+  }
+}
+
+async function ensureDatabase(url: string): Promise<void> {
+  const u = new URL(url);
+  const name = decodeURIComponent(u.pathname.replace(/^\//, ""));
+  if (!name || name === "postgres") return;
+  u.pathname = "/postgres";
+  const admin = createDb(u.toString(), { max: 1 });
+  try {
+    const rows = await admin.sql`select 1 from pg_database where datname = ${name}`;
+    if (rows.length === 0) await admin.sql.unsafe(`create database "${name.replace(/"/g, '""')}"`);
+  } catch {
+    // No rights on the maintenance database: assume the target exists (managed servers).
+  } finally {
+    await admin.close();
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const { getEnv } = await import("../app/utils/env.server");
+  const url = getEnv().DATABASE_URL;
+  await runMigrations(url);
+  console.log(`migrations applied to ${url.replace(/:[^:@/]+@/, ":***@")}`);
+}

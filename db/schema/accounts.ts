@@ -1,0 +1,65 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { retailers } from "./retailers";
+
+/** A person who signs in: a retailer's contact or a staff member. */
+export const users = pgTable(
+  "users",
+  {
+    id: serial("id").primaryKey(),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    isStaff: boolean("is_staff").notNull().default(false),
+    /** The retailer this user belongs to (null for staff and for a retailer not yet set up). */
+    retailerId: integer("retailer_id").references(() => retailers.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastLoginAt: timestamp("last_login_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`), index("users_retailer_idx").on(t.retailerId)],
+);
+
+/** Lucia sessions; staff keep the retailer (and brand) they act as here. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    actingRetailerId: integer("acting_retailer_id").references(() => retailers.id, { onDelete: "set null" }),
+    actingBrandId: integer("acting_brand_id"),
+    /** Banners the user chose to dismiss for this session ("do this later"). */
+    dismissedBanners: text("dismissed_banners").array().notNull().default(sql`'{}'::text[]`),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/** Password reset: only the SHA-256 of the token is stored; single use; expiring. */
+export const passwordResetTokens = pgTable(
+  "password_reset_tokens",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("password_reset_token_hash_idx").on(t.tokenHash), index("password_reset_user_idx").on(t.userId)],
+);
+
+/** Sign-in attempts, for throttling by e-mail and by client address. */
+export const loginAttempts = pgTable(
+  "login_attempts",
+  {
+    id: serial("id").primaryKey(),
+    email: text("email").notNull(),
+    ip: text("ip").notNull().default(""),
+    succeeded: boolean("succeeded").notNull(),
+    attemptedAt: timestamp("attempted_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("login_attempts_email_idx").on(t.email, t.attemptedAt), index("login_attempts_ip_idx").on(t.ip, t.attemptedAt)],
+);

@@ -1,0 +1,138 @@
+import { sql } from "drizzle-orm";
+import { boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+
+export const companies = pgTable("companies", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull(),
+  firstName: text("first_name").notNull().default(""),
+  lastName: text("last_name").notNull().default(""),
+  jobTitle: text("job_title").notNull().default(""),
+  phone: text("phone").notNull().default(""),
+  celphone: text("celphone").notNull().default(""),
+  email: text("email").notNull().default(""),
+  address1: text("address1").notNull().default(""),
+  address2: text("address2").notNull().default(""),
+  city: text("city").notNull().default(""),
+  state: text("state").notNull().default(""),
+  postalCode: text("postal_code").notNull().default(""),
+  country: text("country").notNull().default("US"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const brands = pgTable(
+  "brands",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    displayName: text("display_name").notNull(),
+    businessModel: text("business_model").notNull().default(""),
+    segments: text("segments").array().notNull().default(sql`'{}'::text[]`),
+    priceTier: text("price_tier").notNull().default(""),
+    companyId: integer("company_id").references(() => companies.id, { onDelete: "set null" }),
+    alias: text("alias"),
+    isValid: boolean("is_valid").notNull().default(true),
+    isActive: boolean("is_active").notNull().default(true),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("brands_name_lower_idx").on(sql`lower(${t.name})`)],
+);
+
+export const categories = pgTable("categories", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull(),
+  parentId: integer("parent_id"),
+});
+
+export const collections = pgTable(
+  "collections",
+  {
+    id: serial("id").primaryKey(),
+    brandId: integer("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    year: integer("year").notNull(),
+    name: text("name").notNull(),
+    subbrand: text("subbrand").notNull().default(""),
+    isActive: boolean("is_active").notNull().default(true),
+  },
+  (t) => [index("collections_brand_idx").on(t.brandId)],
+);
+
+export const products = pgTable(
+  "products",
+  {
+    id: serial("id").primaryKey(),
+    collectionId: integer("collection_id")
+      .notNull()
+      .references(() => collections.id, { onDelete: "cascade" }),
+    /** Denormalised from the collection for filtering. */
+    brandId: integer("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    categoryId: integer("category_id").references(() => categories.id, { onDelete: "set null" }),
+    sku: text("sku").notNull(),
+    displayName: text("display_name").notNull(),
+    description: text("description").notNull().default(""),
+    /** Wholesale cost set by the brand, in cents. */
+    priceCents: integer("price_cents").notNull(),
+    isActive: boolean("is_active").notNull().default(true),
+  },
+  (t) => [
+    index("products_collection_idx").on(t.collectionId),
+    index("products_brand_idx").on(t.brandId),
+    check("products_price_nonnegative", sql`${t.priceCents} >= 0`),
+  ],
+);
+
+/** The size run of a product (labels in display order). */
+export const productSizes = pgTable(
+  "product_sizes",
+  {
+    id: serial("id").primaryKey(),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    label: text("label").notNull(),
+    position: integer("position").notNull().default(0),
+  },
+  (t) => [uniqueIndex("product_sizes_product_label_idx").on(t.productId, t.label)],
+);
+
+/** A colour variation of a product: what is listed and requested. `sku` is the product code searched for. */
+export const productVariations = pgTable(
+  "product_variations",
+  {
+    id: serial("id").primaryKey(),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    brandId: integer("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    sku: text("sku").notNull(),
+    color: text("color").notNull(),
+    priceCents: integer("price_cents").notNull(),
+    options: jsonb("options").$type<Record<string, string>>().notNull().default({}),
+    isActive: boolean("is_active").notNull().default(true),
+  },
+  (t) => [
+    index("variations_product_idx").on(t.productId),
+    index("variations_brand_sku_idx").on(t.brandId, t.sku),
+    check("variations_price_nonnegative", sql`${t.priceCents} >= 0`),
+  ],
+);
+
+export const variationImages = pgTable(
+  "variation_images",
+  {
+    id: serial("id").primaryKey(),
+    variationId: integer("variation_id")
+      .notNull()
+      .references(() => productVariations.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    thumbnailUrl: text("thumbnail_url").notNull(),
+    description: text("description").notNull().default(""),
+    position: integer("position").notNull().default(0),
+  },
+  (t) => [index("variation_images_variation_idx").on(t.variationId)],
+);

@@ -1,0 +1,87 @@
+import { sql } from "drizzle-orm";
+import { boolean, check, index, integer, jsonb, pgEnum, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { SizesMap } from "./_types";
+import { brands, productVariations } from "./catalogue";
+import { retailers } from "./retailers";
+
+export const listingType = pgEnum("listing_type", ["sell", "swap"]);
+/** payoutneeded: hidden from other retailers until the provider sets up payout. */
+export const listingStatus = pgEnum("listing_status", ["payoutneeded", "active"]);
+
+export const listings = pgTable(
+  "listings",
+  {
+    id: serial("id").primaryKey(),
+    variationId: integer("variation_id")
+      .notNull()
+      .references(() => productVariations.id, { onDelete: "cascade" }),
+    /** Denormalised from the variation for the marketplace's indexes. */
+    brandId: integer("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    providerId: integer("provider_id")
+      .notNull()
+      .references(() => retailers.id, { onDelete: "cascade" }),
+    listingType: listingType("listing_type").notNull().default("sell"),
+    reason: text("reason").notNull(),
+    modifiedReason: text("modified_reason").notNull().default("none"),
+    floorTime: text("floor_time"),
+    reservedForRequestId: integer("reserved_for_request_id"),
+    sizes: jsonb("sizes").$type<SizesMap>().notNull(),
+    /** Sum of sizes; 0 means deleted / sold out. Kept by the same statement that changes sizes. */
+    totalUnits: integer("total_units").notNull(),
+    status: listingStatus("status").notNull().default("payoutneeded"),
+    terms: boolean("terms").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("listings_sizes_valid", sql`sizes_map_valid(${t.sizes})`),
+    check("listings_total_units_nonnegative", sql`${t.totalUnits} >= 0`),
+    index("listings_provider_idx").on(t.providerId),
+    index("listings_brand_status_idx").on(t.brandId, t.status, t.createdAt),
+    index("listings_variation_idx").on(t.variationId),
+  ],
+);
+
+export const listingRequests = pgTable(
+  "listing_requests",
+  {
+    id: serial("id").primaryKey(),
+    variationId: integer("variation_id")
+      .notNull()
+      .references(() => productVariations.id, { onDelete: "cascade" }),
+    brandId: integer("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    requestorId: integer("requestor_id")
+      .notNull()
+      .references(() => retailers.id, { onDelete: "cascade" }),
+    reason: text("reason").notNull(),
+    modifiedReason: text("modified_reason").notNull().default("none"),
+    sizes: jsonb("sizes").$type<SizesMap>().notNull(),
+    totalUnits: integer("total_units").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("listing_requests_sizes_valid", sql`sizes_map_valid(${t.sizes})`),
+    check("listing_requests_total_units_nonnegative", sql`${t.totalUnits} >= 0`),
+    index("listing_requests_requestor_idx").on(t.requestorId),
+    index("listing_requests_brand_idx").on(t.brandId, t.createdAt),
+    index("listing_requests_variation_idx").on(t.variationId),
+  ],
+);
+
+export type CartItem = { listingId: number; requestId?: number; selection: SizesMap; providerId: number; brandId: number };
+
+/** The server-side cart, one per retailer (staff acting as a retailer use that retailer's). */
+export const carts = pgTable("carts", {
+  retailerId: integer("retailer_id")
+    .primaryKey()
+    .references(() => retailers.id, { onDelete: "cascade" }),
+  type: text("type"),
+  items: jsonb("items").$type<CartItem[]>().notNull().default([]),
+  draftOrderId: integer("draft_order_id"),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

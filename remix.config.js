@@ -1,0 +1,16 @@
+/** @type {import('@remix-run/dev').AppConfig} */
+export default {
+  // Classic Remix compiler (design card): routes in app/routes, flat-routes convention of Remix v2.
+  ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}", "**/__*.*"],
+  serverModuleFormat: "esm",
+  serverPlatform: "node",
+  // Workflow and worker code never enters the web bundle; these stay external on the server.
+  serverDependenciesToBundle: [],
+  future: {
+    v3_fetcherPersist: true,
+    v3_relativeSplatPath: true,
+    v3_throwAbortReason: true,
+    v3_lazyRouteDiscovery: true,
+    v3_singleFetch: true,
+  },
+};
