@@ -1,0 +1,39 @@
+import { getEnv } from "../../app/utils/env.server";
+import { createDb, type DbHandle } from "../../db/client";
+
+/**
+ * The database under test: DATABASE_URL (the test script points it at a fresh, migrated test database).
+ * Refuses the dev database so a stray `npx vitest` never writes test rows into the demo.
+ */
+export function testDatabaseUrl(): string {
+  const url = getEnv().DATABASE_URL;
+  const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ""));
+  if (name === "marketplace") {
+    throw new Error("Database tests refuse the dev database 'marketplace': set DATABASE_URL to a test database.");
+  }
+  return url;
+}
+
+export function openTestDb(max = 5): DbHandle {
+  return createDb(testDatabaseUrl(), { max });
+}
+
+/** The Postgres error behind a failed query (Drizzle wraps it in DrizzleQueryError.cause). */
+export function pgError(e: unknown): { code?: string; constraint?: string; message: string } {
+  let err: unknown = e;
+  while (err && typeof err === "object" && !("code" in err) && "cause" in err && (err as { cause?: unknown }).cause) {
+    err = (err as { cause: unknown }).cause;
+  }
+  const o = (err ?? {}) as { code?: string; constraint_name?: string; message?: string };
+  return { code: o.code, constraint: o.constraint_name, message: o.message ?? String(e) };
+}
+
+/** Runs `fn`, expecting it to fail with a Postgres error; returns that error. */
+export async function expectPgError(fn: () => Promise<unknown>): Promise<{ code?: string; constraint?: string; message: string }> {
+  try {
+    await fn();
+  } catch (e) {
+    return pgError(e);
+  }
+  throw new Error("expected the statement to fail, but it succeeded");
+}

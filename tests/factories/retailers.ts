@@ -1,0 +1,213 @@
+import { brandRequests, retailerBrands, retailerContacts, retailers, sandboxPaymentObjects, users } from "../../db/schema";
+import { hashPassword, resaleNumber, uniqueToken, type Executor } from "./util";
+
+export type RetailerRow = typeof retailers.$inferSelect;
+export type ContactRow = typeof retailerContacts.$inferSelect;
+export type UserRow = typeof users.$inferSelect;
+export type RetailerBrandRow = typeof retailerBrands.$inferSelect;
+export type BrandRequestRow = typeof brandRequests.$inferSelect;
+
+export const DEFAULT_TEST_PASSWORD = "correct-horse-battery";
+
+/** Hash once per process for the default password: argon2id is deliberately slow. */
+let defaultHash: Promise<string> | undefined;
+function passwordHashFor(password: string | undefined, passwordHash: string | undefined): Promise<string> {
+  if (passwordHash) return Promise.resolve(passwordHash);
+  if (password === undefined || password === DEFAULT_TEST_PASSWORD) {
+    defaultHash ??= hashPassword(DEFAULT_TEST_PASSWORD);
+    return defaultHash;
+  }
+  return hashPassword(password);
+}
+
+export interface CreateUserInput {
+  email?: string;
+  password?: string;
+  /** A precomputed argon2id hash (skips hashing). */
+  passwordHash?: string;
+  isStaff?: boolean;
+  retailerId?: number | null;
+}
+
+/** A bare user (e.g. just registered, retailer not yet set up). */
+export async function createUser(db: Executor, input: CreateUserInput = {}): Promise<UserRow> {
+  const [user] = await db
+    .insert(users)
+    .values({
+      email: input.email ?? `user-${uniqueToken()}@example.test`,
+      passwordHash: await passwordHashFor(input.password, input.passwordHash),
+      isStaff: input.isStaff ?? false,
+      retailerId: input.retailerId ?? null,
+    })
+    .returning();
+  return user;
+}
+
+export async function createStaffUser(db: Executor, input: Omit<CreateUserInput, "isStaff" | "retailerId"> = {}): Promise<UserRow> {
+  return createUser(db, { ...input, email: input.email ?? `staff-${uniqueToken()}@example.test`, isStaff: true, retailerId: null });
+}
+
+export interface CreateRetailerInput {
+  status?: RetailerRow["status"];
+  /** true: a sandbox connected account is created and its id stored in bt_merchant_id. */
+  payout?: boolean;
+  /** Explicit connected-account id (implies payout). */
+  btMerchantId?: string;
+  storeName?: string;
+  businessName?: string;
+  storeEmail?: string;
+  storePhone?: string;
+  address1?: string;
+  city?: string;
+  state?: string;
+  postalCode?: string;
+  latitude?: number | null;
+  longitude?: number | null;
+  resaleNumber?: string;
+  position?: string;
+  segments?: string[];
+  priceTier?: string;
+  /** The setup wizard is finished (default true). */
+  setupCompleted?: boolean;
+  contact?: Partial<Omit<typeof retailerContacts.$inferInsert, "retailerId" | "userId">>;
+  /** The signing-in user; `false` creates none. */
+  user?: Omit<CreateUserInput, "isStaff" | "retailerId"> | false;
+}
+
+export interface CreatedRetailer {
+  retailer: RetailerRow;
+  contact: ContactRow;
+  user: UserRow | null;
+}
+
+/** Stand-in connected account in the sandbox payment provider (so the sandbox adapter knows the id). */
+export async function createSandboxAccount(
+  db: Executor,
+  accountId: string,
+  info: { email: string; businessName: string; retailerId?: number },
+): Promise<void> {
+  await db
+    .insert(sandboxPaymentObjects)
+    .values({
+      id: accountId,
+      kind: "account",
+      data: {
+        id: accountId,
+        object: "account",
+        type: "custom",
+        country: "US",
+        email: info.email,
+        business_profile: { name: info.businessName },
+        charges_enabled: true,
+        payouts_enabled: true,
+        details_submitted: true,
+        metadata: info.retailerId ? { retailerId: String(info.retailerId) } : {},
+        created: Math.floor(Date.now() / 1000),
+      },
+    })
+    .onConflictDoNothing();
+}
+
+export async function createRetailer(db: Executor, input: CreateRetailerInput = {}): Promise<CreatedRetailer> {
+  const tok = uniqueToken();
+  const storeName = input.storeName ?? `Test Store ${tok}`;
+  const email = input.user === false ? undefined : (input.user?.email ?? `retailer-${tok}@example.test`);
+  const payout = input.payout ?? Boolean(input.btMerchantId);
+  const btMerchantId = payout ? (input.btMerchantId ?? `acct_sandbox_${tok}${Math.random().toString(36).slice(2, 8)}`) : null;
+  const status = input.status ?? "active";
+
+  const [retailer] = await db
+    .insert(retailers)
+    .values({
+      storeName,
+      storeEmail: input.storeEmail ?? email ?? `store-${tok}@example.test`,
+      storePhone: input.storePhone ?? "+1-217-555-0100",
+      businessName: input.businessName ?? `${storeName} LLC`,
+      address1: input.address1 ?? "1 Main St",
+      city: input.city ?? "Springfield",
+      state: input.state ?? "IL",
+      postalCode: input.postalCode ?? "62701",
+      resaleNumber: input.resaleNumber ?? resaleNumber(),
+      btMerchantId,
+      position: input.position ?? "",
+      segments: input.segments ?? [],
+      priceTier: input.priceTier ?? "",
+      status,
+      setupCompletedAt: input.setupCompleted === false ? null : new Date(),
+      latitude: input.latitude ?? null,
+      longitude: input.longitude ?? null,
+      lastActiveAt: status === "active" ? new Date() : null,
+    })
+    .returning();
+
+  if (btMerchantId) {
+    await createSandboxAccount(db, btMerchantId, { email: retailer.storeEmail, businessName: retailer.businessName, retailerId: retailer.id });
+  }
+
+  let user: UserRow | null = null;
+  if (input.user !== false) {
+    user = await createUser(db, { ...input.user, email, retailerId: retailer.id });
+  }
+
+  const c = input.contact ?? {};
+  const [contact] = await db
+    .insert(retailerContacts)
+    .values({
+      retailerId: retailer.id,
+      userId: user?.id ?? null,
+      firstName: c.firstName ?? "Pat",
+      lastName: c.lastName ?? "Tester",
+      email: c.email ?? email ?? retailer.storeEmail,
+      jobTitle: c.jobTitle ?? "Owner",
+      jobTitleOther: c.jobTitleOther ?? "",
+      phone: c.phone ?? "+1-217-555-0101",
+      celphone: c.celphone ?? "+1-217-555-0102",
+      address1: c.address1 ?? retailer.address1,
+      city: c.city ?? retailer.city,
+      state: c.state ?? retailer.state,
+      postalCode: c.postalCode ?? retailer.postalCode,
+    })
+    .returning();
+
+  return { retailer, contact, user };
+}
+
+/** Authorizes a retailer for a brand (idempotent: returns the existing link when there is one). */
+export async function authorizeBrand(db: Executor, retailerId: number, brandId: number, status = "authorized"): Promise<RetailerBrandRow> {
+  const [inserted] = await db.insert(retailerBrands).values({ retailerId, brandId, status }).onConflictDoNothing().returning();
+  if (inserted) return inserted;
+  const existing = await db.query.retailerBrands.findFirst({
+    where: (rb, { and, eq }) => and(eq(rb.retailerId, retailerId), eq(rb.brandId, brandId)),
+  });
+  if (!existing) throw new Error("authorizeBrand: link vanished");
+  return existing;
+}
+
+export interface CreateBrandRequestInput {
+  retailerId: number;
+  brandName: string;
+  brandId?: number | null;
+  brandPurchaseAmountCents?: number | null;
+  yourInterestInThisBrand?: string[];
+  brandContactEmail?: string;
+  brandContactName?: string;
+  status?: string;
+}
+
+/** A retailer's request to be authorized for a brand (the "Request Brands" wizard step). */
+export async function createBrandRequest(db: Executor, input: CreateBrandRequestInput): Promise<BrandRequestRow> {
+  const [row] = await db
+    .insert(brandRequests)
+    .values({
+      retailerId: input.retailerId,
+      brandName: input.brandName,
+      brandId: input.brandId ?? null,
+      brandPurchaseAmountCents: input.brandPurchaseAmountCents ?? null,
+      yourInterestInThisBrand: input.yourInterestInThisBrand ?? [],
+      brandContactEmail: input.brandContactEmail ?? "",
+      brandContactName: input.brandContactName ?? "",
+      status: input.status ?? "requested",
+    })
+    .returning();
+  return row;
+}
