@@ -1,0 +1,76 @@
+/**
+ * Which banners the layout shows (spec 000 §2 and §8, spec 001 §2 "Action-required banners").
+ * Pure: the root loader gathers the facts, this decides.
+ */
+
+export type RetailerStatus = "pending" | "active" | "inactive" | "denied";
+
+/** Banners the user can put off for the rest of the session ("do this later"). */
+export const DISMISSIBLE_BANNERS = ["payout", "cellphone"] as const;
+export type DismissibleBanner = (typeof DISMISSIBLE_BANNERS)[number];
+
+export function isDismissibleBanner(key: unknown): key is DismissibleBanner {
+  return typeof key === "string" && (DISMISSIBLE_BANNERS as readonly string[]).includes(key);
+}
+
+export type BannerKey = "inactive" | DismissibleBanner;
+
+export interface Banner {
+  key: BannerKey;
+  tone: "danger" | "warning";
+  dismissible: boolean;
+}
+
+/** The effective retailer as the shell sees it (own, or the one staff act as). */
+export interface ShellRetailer {
+  id: number;
+  storeName: string;
+  status: RetailerStatus;
+  /** bt_merchant_id present: payout details are set up. */
+  payoutSet: boolean;
+  /** The retailer's contact has a cell phone number. */
+  hasCellPhone: boolean;
+}
+
+export const ACTION_REQUIRED = "Action Required!";
+
+/** Verbatim from spec 000 §8 / spec 001 §2 (starts with ACTION_REQUIRED). */
+export const CELLPHONE_MESSAGE =
+  "Action Required! You must fill in your cell phone number so that we can notify you when you have orders to approve.";
+
+export const PAYOUT_MESSAGE =
+  "Your listings will not be shown to other retailers until you give us your bank details for payouts.";
+
+export function inactiveMessage(support: { email: string; phone: string }): string {
+  return `Your retailer account is not active. Please contact support at ${support.email} or ${support.phone} to have it reactivated.`;
+}
+
+/** Pages where a banner would only repeat the form the user is already on. */
+function onPage(pathname: string, prefixes: string[]): boolean {
+  return prefixes.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+}
+
+export function computeBanners(input: {
+  retailer: ShellRetailer | null;
+  dismissed: readonly string[];
+  pathname: string;
+}): Banner[] {
+  const { retailer, dismissed, pathname } = input;
+  // Staff with no retailer chosen, visitors, and users without a retailer see no retailer banners.
+  if (!retailer) return [];
+  const banners: Banner[] = [];
+  if (retailer.status === "inactive") banners.push({ key: "inactive", tone: "danger", dismissible: false });
+  if (!retailer.payoutSet && !dismissed.includes("payout") && !onPage(pathname, ["/getpaid", "/settings/payout"])) {
+    banners.push({ key: "payout", tone: "warning", dismissible: true });
+  }
+  if (!retailer.hasCellPhone && !dismissed.includes("cellphone") && !onPage(pathname, ["/settings/contact"])) {
+    banners.push({ key: "cellphone", tone: "warning", dismissible: true });
+  }
+  return banners;
+}
+
+/** A local path to go back to after dismissing; anything else (other sites, "//x") goes home. */
+export function safeRedirect(to: unknown, fallback = "/"): string {
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  return to;
+}

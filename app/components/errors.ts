@@ -1,0 +1,26 @@
+/** Error texts of spec 000 §8, verbatim (typos included). */
+export const SERVER_ERROR_TITLE = "500";
+export const SERVER_ERROR_TEXT = "A server error has occured";
+export const DEFAULT_ERROR_TEXT = "An error has occured";
+export const NOT_FOUND_TITLE = "Page not found";
+export const NOT_FOUND_TEXT = "Sorry, we could not find the page you were looking for.";
+
+export interface ErrorView {
+  status: number;
+  title: string;
+  text: string;
+}
+
+/**
+ * What an error page shows. Only a thrown Response's status and a short plain-text body are
+ * ever shown; an Error's message and stack never are (they are logged on the server).
+ */
+export function errorView(error: unknown, isResponse: (e: unknown) => e is { status: number; data: unknown }): ErrorView {
+  if (isResponse(error)) {
+    if (error.status === 404) return { status: 404, title: NOT_FOUND_TITLE, text: NOT_FOUND_TEXT };
+    if (error.status >= 500) return { status: error.status, title: SERVER_ERROR_TITLE, text: SERVER_ERROR_TEXT };
+    const text = typeof error.data === "string" && error.data.length > 0 && error.data.length < 300 ? error.data : DEFAULT_ERROR_TEXT;
+    return { status: error.status, title: String(error.status), text };
+  }
+  return { status: 500, title: SERVER_ERROR_TITLE, text: SERVER_ERROR_TEXT };
+}

@@ -1,0 +1,93 @@
+import type { RetailerStatus, ShellRetailer } from "./banners";
+
+export type AppEnv = "local" | "test" | "staging" | "production";
+
+/**
+ * Everything the layout needs, and nothing more: the root loader returns exactly this, so no
+ * other retailer's data (e-mail, address, phone, bank) reaches the browser through the shell.
+ */
+export interface ShellData {
+  user: { email: string; isStaff: boolean } | null;
+  /** The effective retailer: own, or the one a staff member acts as. */
+  retailer: ShellRetailer | null;
+  /** Staff only: who they act as. */
+  acting: { retailerId: number; storeName: string; brand: { id: number; name: string } | null } | null;
+  /** Staff only: the environment badge. */
+  envBadge: AppEnv | null;
+  support: { email: string; phone: string };
+  /** HTML of the chat/help widget; only for a signed-in retailer and only when configured. */
+  chatWidget: string | null;
+  dismissedBanners: string[];
+  /** A one-off success notice, from ?ref=... after a redirect. */
+  notice: string | null;
+}
+
+/** Success notices named by ?ref= (spec 000 §4: password reset goes to "/?ref=resetSuccessful"). */
+export const NOTICES: Record<string, string> = {
+  resetSuccessful: "Your password has been reset.",
+  payoutSaved: "Your payout details are saved. Your listings are now visible to other retailers.",
+};
+
+export function noticeFor(url: URL): string | null {
+  const ref = url.searchParams.get("ref");
+  if (ref && Object.hasOwn(NOTICES, ref)) return NOTICES[ref];
+  if (url.searchParams.get("rma") === "complete") return "Your return request has been sent.";
+  return null;
+}
+
+/** The request path as the user sees it (single-fetch data requests end in ".data"). */
+export function visiblePath(url: URL): string {
+  const p = url.pathname.replace(/\.data$/, "");
+  return p === "/_root" ? "/" : p;
+}
+
+/** The parts of the accounts helper's AuthContext the shell reads (structural, so tests need no DB). */
+export interface ShellAuth {
+  user: { email: string; isStaff: boolean };
+  session: { dismissedBanners: string[] };
+  retailer: { id: number; storeName: string; status: RetailerStatus; btMerchantId: string | null } | null;
+  contact: { celphone: string } | null;
+  actingBrand: { id: number; name: string; displayName: string } | null;
+}
+
+export interface ShellConfig {
+  APP_ENV: AppEnv;
+  SUPPORT_EMAIL: string;
+  SUPPORT_PHONE: string;
+  CHAT_WIDGET_SNIPPET?: string;
+}
+
+/** Picks what the layout may show from the auth context: nothing about any other retailer. */
+export function buildShellData(auth: ShellAuth | null, env: ShellConfig, url: URL): ShellData {
+  const user = auth ? { email: auth.user.email, isStaff: auth.user.isStaff } : null;
+  const r = auth?.retailer ?? null;
+  const retailer = r
+    ? {
+        id: r.id,
+        storeName: r.storeName,
+        status: r.status,
+        payoutSet: Boolean(r.btMerchantId),
+        hasCellPhone: Boolean(auth?.contact?.celphone.trim()),
+      }
+    : null;
+  const isStaff = user?.isStaff === true;
+  const snippet = env.CHAT_WIDGET_SNIPPET?.trim();
+  return {
+    user,
+    retailer,
+    acting:
+      isStaff && r
+        ? {
+            retailerId: r.id,
+            storeName: r.storeName,
+            brand: auth?.actingBrand ? { id: auth.actingBrand.id, name: auth.actingBrand.displayName || auth.actingBrand.name } : null,
+          }
+        : null,
+    envBadge: isStaff ? env.APP_ENV : null,
+    support: { email: env.SUPPORT_EMAIL, phone: env.SUPPORT_PHONE },
+    // The chat/help widget is started for the signed-in retailer only (spec 000 §1), when configured.
+    chatWidget: snippet && user && !isStaff && r ? snippet : null,
+    dismissedBanners: auth ? [...auth.session.dismissedBanners] : [],
+    notice: noticeFor(url),
+  };
+}

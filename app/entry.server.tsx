@@ -1,0 +1,54 @@
+import { PassThrough } from "node:stream";
+import type { ActionFunctionArgs, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+
+/** How long a streamed response may stay open for deferred data (single fetch reads this). */
+export const streamTimeout = 5_000;
+
+/**
+ * Errors are logged here, on the server, with their stack. The browser never sees a stack
+ * trace: the root ErrorBoundary shows "500" / "A server error has occured" (spec 000 §8).
+ */
+export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs): void {
+  if (request.signal.aborted) return; // the client went away; not a server error
+  const where = `${request.method} ${new URL(request.url).pathname}`;
+  console.error(`[server error] ${where}`, error);
+}
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+): Promise<Response> {
+  // Bots (and anything that cannot run scripts) get the whole document at once.
+  const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
+
+  return new Promise((resolve, reject) => {
+    let shellRendered = false;
+    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} />, {
+      [waitForAll ? "onAllReady" : "onShellReady"]() {
+        shellRendered = true;
+        const body = new PassThrough();
+        const stream = createReadableStreamFromReadable(body);
+        // Security headers (X-Frame-Options, nosniff, Referrer-Policy) are set by workers/web.mjs.
+        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+        pipe(body);
+      },
+      onShellError(error: unknown) {
+        reject(error);
+      },
+      onError(error: unknown) {
+        responseStatusCode = 500;
+        // Errors during the initial shell reject above and are logged by Remix's handleError.
+        if (shellRendered) console.error("[render error]", error);
+      },
+    });
+    // Abort the render a little after the stream timeout so rejected promises flush to the client.
+    setTimeout(abort, streamTimeout + 1_000);
+  });
+}

@@ -1,0 +1,68 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import type { loader as rootLoader } from "~/root";
+import { HOME_CARDS } from "~/components/home";
+import { pageTitle } from "~/components/title";
+import { getAuth } from "~/utils/auth.server";
+
+export const meta: MetaFunction = () => [{ title: pageTitle("Home") }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  // The root loader already sends signed-out visitors to /signin and held retailers to their
+  // status page; what is left is a signed-in retailer or staff member.
+  const auth = await getAuth(request);
+  return { signedIn: auth !== null, isStaff: auth?.user.isStaff === true };
+}
+
+export default function Home() {
+  const { signedIn, isStaff } = useLoaderData<typeof loader>();
+  const shell = useRouteLoaderData<typeof rootLoader>("root");
+  if (!signedIn) return <Landing />;
+  const storeName = shell?.retailer?.storeName;
+  return (
+    <section>
+      <h1 className="home-title">{storeName ? `Welcome, ${storeName}` : "Welcome"}</h1>
+      {isStaff ? (
+        <p className="alert">
+          <span>
+            You are signed in as staff. <Link to="/admin">Go to the admin hub</Link> or{" "}
+            <Link to="/act-as">act as a retailer</Link>.
+          </span>
+        </p>
+      ) : null}
+      <div className="cards" data-testid="home-cards">
+        {HOME_CARDS.map((c) => (
+          <Link key={c.to} to={c.to} className="card">
+            <span className="card-kicker">{c.kicker}</span>{" "}
+            <span className="card-text">{c.text}</span>
+            <span className="card-go" aria-hidden="true">
+              →
+            </span>
+          </Link>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function Landing() {
+  return (
+    <section>
+      <div className="hero">
+        <h1>The wholesale exchange for authorized retailers</h1>
+        <p className="lead">
+          Sell what didn't sell, find what you need, and buy or swap with other retailers of your brands. Anonymously.
+        </p>
+        <Link to="/signin" className="button">
+          Sign In
+        </Link>
+        <Link to="/register" className="button button-outline">
+          Register my store
+        </Link>
+      </div>
+      <p>
+        <Link to="/onboarding">How it works</Link> · <Link to="/pricing">Pricing</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,81 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { pageTitle } from "~/components/title";
+import { requireStaff } from "~/utils/auth.server";
+import { getEnv } from "~/utils/env.server";
+
+export const meta: MetaFunction = () => [{ title: pageTitle("Admin") }];
+
+type HubItem = { label: string; to?: string; external?: boolean };
+type HubSection = { title: string; items: HubItem[] };
+
+/** The hub of spec 002 §2.3. Items without a link are built by later issues. */
+function hubSections(temporalUi: string): HubSection[] {
+  return [
+    {
+      title: "Retailers",
+      items: [{ label: "Retailers", to: "/admin/retailers" }, { label: "Act as a retailer", to: "/act-as" }, { label: "Retailer upload" }],
+    },
+    { title: "Catalogue", items: [{ label: "Brands" }, { label: "Validation" }] },
+    { title: "Orders", items: [{ label: "Orders and RMAs" }, { label: "Shipment insurance report (CSV)" }] },
+    {
+      title: "Reports",
+      items: [
+        { label: "Sales reps" },
+        { label: "Retailer map" },
+        { label: "Monthly metrics (CSV)" },
+        { label: "Brand inventory (CSV)" },
+        { label: "Retailer brands (CSV)" },
+      ],
+    },
+    {
+      title: "System",
+      items: [
+        { label: "Outbox (e-mails)", to: "/admin/outbox" },
+        { label: "Workflows (Temporal UI)", to: temporalUi, external: true },
+      ],
+    },
+    { title: "Manage", items: [{ label: "Entity types you may manage" }] },
+  ];
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const auth = await requireStaff(request);
+  return { email: auth.user.email, sections: hubSections(getEnv().TEMPORAL_UI_URL) };
+}
+
+export default function AdminHub() {
+  const { email, sections } = useLoaderData<typeof loader>();
+  return (
+    <section className="page">
+      <h1>Admin</h1>
+      <p className="muted">Signed in as {email}.</p>
+      <div className="hub">
+        {sections.map((s) => (
+          <div key={s.title} className="hub-card">
+            <h2>{s.title}</h2>
+            <ul>
+              {s.items.map((i) => (
+                <li key={i.label}>
+                  {i.to ? (
+                    i.external ? (
+                      <a href={i.to} target="_blank" rel="noreferrer">
+                        {i.label}
+                      </a>
+                    ) : (
+                      <Link to={i.to}>{i.label}</Link>
+                    )
+                  ) : (
+                    <>
+                      {i.label} <span className="pill pill-soon">coming soon</span>
+                    </>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}

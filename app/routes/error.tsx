@@ -1,0 +1,19 @@
+import type { MetaFunction } from "@remix-run/node";
+import { Link } from "@remix-run/react";
+import { pageTitle } from "~/components/title";
+
+export const meta: MetaFunction = () => [{ title: pageTitle("Error") }];
+
+/** Where non-staff land on any path containing "admin" (spec 000 §2, §8): the page says "Error.". */
+export default function ErrorRoute() {
+  return (
+    <section className="page page-error">
+      <h1>Error.</h1>
+      <p>
+        <Link to="/" className="button">
+          Go to the home page
+        </Link>
+      </p>
+    </section>
+  );
+}

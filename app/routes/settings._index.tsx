@@ -1,0 +1,6 @@
+import { redirect } from "@remix-run/node";
+
+/** /settings opens on its first tab. */
+export function loader() {
+  throw redirect("/settings/store");
+}

@@ -1,0 +1,16 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { ComingSoon } from "~/components/ComingSoon";
+import { pageTitle } from "~/components/title";
+import { requireUser } from "~/utils/auth.server";
+
+// Placeholder: a later issue builds this page.
+export const meta: MetaFunction = () => [{ title: pageTitle("Swap") }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  return null;
+}
+
+export default function SwapComingSoon() {
+  return <ComingSoon title="Swap" />;
+}
