@@ -1,0 +1,311 @@
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { formatCents } from "../../domain/money";
+import { MSG } from "../../domain/accounts";
+import {
+  activateRetailer,
+  authorizeBrands,
+  getRetailer,
+  listBrandChoices,
+  listRetailersForAdmin,
+  retailerNotificationEmails,
+  setRetailerStatus,
+  unauthorizeBrand,
+  type RetailerAdminEntry,
+} from "../../db/queries/retailers";
+import { pageTitle } from "~/components/title";
+import accountsCss from "~/styles/accounts.css";
+import { readFormData, requireStaff } from "~/utils/auth.server";
+import { getEnv } from "~/utils/env.server";
+import { db } from "~/utils/db.server";
+import { absoluteUrl, sendMail } from "~/utils/mail.server";
+
+export const meta: MetaFunction = () => [{ title: pageTitle("Retailers") }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireStaff(request);
+  const url = new URL(request.url);
+  const [entries, brands] = await Promise.all([listRetailersForAdmin(db), listBrandChoices(db)]);
+  return {
+    pick: url.searchParams.get("pick") === "1",
+    done: url.searchParams.get("done"),
+    entries: entries.map(serialize),
+    brands: brands.map((b) => ({ id: b.id, name: b.displayName || b.name })),
+  };
+}
+
+function serialize(e: RetailerAdminEntry) {
+  return {
+    id: e.retailer.id,
+    storeName: e.retailer.storeName,
+    city: e.retailer.city,
+    state: e.retailer.state,
+    status: e.retailer.status,
+    storeEmail: e.retailer.storeEmail,
+    storePhone: e.retailer.storePhone,
+    setupComplete: e.retailer.setupCompletedAt !== null,
+    createdAt: e.retailer.createdAt.toISOString().slice(0, 10),
+    contact: e.contact
+      ? { name: `${e.contact.firstName} ${e.contact.lastName}`.trim(), celphone: e.contact.celphone, phone: e.contact.phone }
+      : null,
+    userEmails: e.userEmails,
+    brandRequests: e.brandRequests.map((r) => ({
+      id: r.id,
+      brandName: r.brandName,
+      brandId: r.brandId,
+      amount: r.brandPurchaseAmountCents !== null ? formatCents(r.brandPurchaseAmountCents) : null,
+      interests: r.yourInterestInThisBrand,
+      contact: [r.brandContactName, r.brandContactEmail].filter(Boolean).join(" · "),
+      status: r.status,
+    })),
+    authorizedBrands: e.authorizedBrands.map((b) => ({ id: b.id, name: b.displayName || b.name })),
+  };
+}
+
+const IdSchema = z.coerce.number().int().positive();
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireStaff(request);
+  const form = await readFormData(request);
+  const intent = String(form.get("intent") ?? "");
+  const idParse = IdSchema.safeParse(form.get("retailerId"));
+  if (!idParse.success) return data({ error: "Choose a retailer." }, { status: 400 });
+  const retailerId = idParse.data;
+  const retailer = await getRetailer(db, retailerId);
+  if (!retailer) return data({ error: "That retailer does not exist." }, { status: 404 });
+  const brandIds = form
+    .getAll("brandId")
+    .map((v) => IdSchema.safeParse(v))
+    .filter((p) => p.success)
+    .map((p) => p.data as number);
+
+  switch (intent) {
+    case "activate": {
+      await activateRetailer(db, retailerId, brandIds);
+      if (retailer.status !== "active") {
+        for (const to of await retailerNotificationEmails(db, retailerId)) {
+          await sendMail({
+            to,
+            kind: "retailer_activated",
+            subject: "Your retailer account is active",
+            text: [
+              `Hello ${retailer.storeName},`,
+              "",
+              "Good news: your retailer account is active. You can now sign in, list what didn't sell, request what you need and trade with other authorized retailers.",
+              "",
+              `Sign in: ${absoluteUrl("/signin")}`,
+            ].join("\n"),
+          });
+        }
+      }
+      break;
+    }
+    case "deny": {
+      await setRetailerStatus(db, retailerId, "denied");
+      const supportEmail = getEnv().RETAILER_SUPPORT_EMAIL;
+      for (const to of await retailerNotificationEmails(db, retailerId)) {
+        await sendMail({
+          to,
+          kind: "retailer_denied",
+          subject: "Your retailer account has been denied",
+          text: [`Hello ${retailer.storeName},`, "", `${MSG.deniedBody}: ${supportEmail}`].join("\n"),
+        });
+      }
+      break;
+    }
+    case "inactivate":
+      await setRetailerStatus(db, retailerId, "inactive");
+      break;
+    case "authorize":
+      if (brandIds.length === 0) return data({ error: "Choose a brand to authorize." }, { status: 400 });
+      await authorizeBrands(db, retailerId, brandIds);
+      break;
+    case "unauthorize":
+      if (brandIds.length !== 1) return data({ error: "Choose a brand." }, { status: 400 });
+      await unauthorizeBrand(db, retailerId, brandIds[0]);
+      break;
+    default:
+      return data({ error: "Unknown action." }, { status: 400 });
+  }
+  return redirect(`/admin/retailers?done=${intent}#retailer-${retailerId}`);
+}
+
+type Entry = ReturnType<typeof serialize>;
+const SECTIONS: { status: Entry["status"]; title: string }[] = [
+  { status: "pending", title: "Pending" },
+  { status: "active", title: "Active" },
+  { status: "inactive", title: "Inactive" },
+  { status: "denied", title: "Denied" },
+];
+
+const DONE: Record<string, string> = {
+  activate: "The retailer is active and has been e-mailed.",
+  deny: "The retailer has been denied and e-mailed.",
+  inactivate: "The retailer is now inactive.",
+  authorize: "Brand authorized.",
+  unauthorize: "Brand removed.",
+};
+
+export default function AdminRetailers() {
+  const { entries, brands, pick, done } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <section className="page">
+      <h1>Retailers</h1>
+      {actionData?.error ? (
+        <p className="alert alert-danger" role="alert">
+          {actionData.error}
+        </p>
+      ) : null}
+      {pick ? (
+        <p className="alert alert-warning" role="status">
+          Choose a retailer to act as first: use <Link to="/act-as">Act as a retailer</Link> or the Act as button of a retailer below.
+        </p>
+      ) : null}
+      {done && DONE[done] ? (
+        <p className="alert alert-success" role="status">
+          {DONE[done]}
+        </p>
+      ) : null}
+      <nav className="tabs" aria-label="Retailer status">
+        {SECTIONS.map((s) => (
+          <a key={s.status} href={`#${s.status}`}>
+            {s.title} ({entries.filter((e) => e.status === s.status).length})
+          </a>
+        ))}
+      </nav>
+      {SECTIONS.map((s) => {
+        const list = entries.filter((e) => e.status === s.status);
+        return (
+          <section key={s.status} id={s.status} data-testid={`retailers-${s.status}`}>
+            <h2>
+              {s.title} ({list.length})
+            </h2>
+            {list.length === 0 ? <p className="muted">None.</p> : list.map((e) => <RetailerCard key={e.id} e={e} brands={brands} />)}
+          </section>
+        );
+      })}
+    </section>
+  );
+}
+
+function RetailerCard({ e, brands }: { e: Entry; brands: { id: number; name: string }[] }) {
+  const busy = useNavigation().state !== "idle";
+  const requested = new Set(e.brandRequests.map((r) => r.brandId).filter((x): x is number => x !== null));
+  const authorized = new Set(e.authorizedBrands.map((b) => b.id));
+  return (
+    <article className="admin-retailer" id={`retailer-${e.id}`} data-testid={`retailer-${e.id}`} data-store={e.storeName}>
+      <h3>
+        {e.storeName || "(no store name yet)"} <span className="muted">#{e.id}</span>
+      </h3>
+      <p className="muted">
+        {[e.city, e.state].filter(Boolean).join(", ")} · created {e.createdAt} · login {e.userEmails.join(", ") || "none"}
+        {e.contact ? ` · contact ${e.contact.name}${e.contact.celphone ? `, cell ${e.contact.celphone}` : ", no cell phone"}` : " · no contact yet"}
+        {e.status === "pending" && !e.setupComplete ? " · setup not finished" : ""}
+      </p>
+      {e.brandRequests.length > 0 ? (
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Brand request</th>
+              <th>Yearly purchases</th>
+              <th>Interest</th>
+              <th>Brand contact</th>
+              <th>Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {e.brandRequests.map((r) => (
+              <tr key={r.id}>
+                <td>
+                  {r.brandName}
+                  {r.brandId ? <span className="muted"> (on the marketplace)</span> : null}
+                </td>
+                <td>{r.amount ?? "—"}</td>
+                <td>{r.interests.join(", ") || "—"}</td>
+                <td>{r.contact || "—"}</td>
+                <td>{r.status}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="muted">No brand requests.</p>
+      )}
+      <div>
+        <strong>Authorized brands:</strong>{" "}
+        {e.authorizedBrands.length === 0 ? <span className="muted">none</span> : null}
+        {e.authorizedBrands.map((b) => (
+          <Form method="post" key={b.id} className="inline-form">
+            <input type="hidden" name="retailerId" value={e.id} />
+            <input type="hidden" name="brandId" value={b.id} />
+            <span>{b.name}</span>{" "}
+            <button type="submit" name="intent" value="unauthorize" className="link-button" aria-label={`Remove ${b.name}`} disabled={busy}>
+              ✕
+            </button>{" "}
+          </Form>
+        ))}
+      </div>
+      {e.status !== "active" ? (
+        <Form method="post" data-testid="activate-form">
+          <input type="hidden" name="retailerId" value={e.id} />
+          <fieldset className="request">
+            <legend>Activate and authorize brands</legend>
+            <div className="checkbox-list">
+              {brands.map((b) => (
+                <label key={b.id}>
+                  <input type="checkbox" name="brandId" value={b.id} defaultChecked={requested.has(b.id) || authorized.has(b.id)} /> {b.name}
+                </label>
+              ))}
+            </div>
+            <div className="form-actions">
+              <button type="submit" name="intent" value="activate" className="button" disabled={busy}>
+                Activate
+              </button>
+              {e.status === "pending" ? (
+                <button type="submit" name="intent" value="deny" className="button button-outline" disabled={busy}>
+                  Deny
+                </button>
+              ) : null}
+            </div>
+          </fieldset>
+        </Form>
+      ) : (
+        <div className="form-actions">
+          <Form method="post" className="inline-form">
+            <input type="hidden" name="retailerId" value={e.id} />
+            <select name="brandId" aria-label={`Brand to authorize for ${e.storeName}`} defaultValue="">
+              <option value="">Authorize a brand…</option>
+              {brands
+                .filter((b) => !authorized.has(b.id))
+                .map((b) => (
+                  <option key={b.id} value={b.id}>
+                    {b.name}
+                  </option>
+                ))}
+            </select>{" "}
+            <button type="submit" name="intent" value="authorize" className="button button-small" disabled={busy}>
+              Authorize
+            </button>
+          </Form>
+          <Form method="post" className="inline-form">
+            <input type="hidden" name="retailerId" value={e.id} />
+            <button type="submit" name="intent" value="inactivate" className="button button-small button-outline" disabled={busy}>
+              Inactivate
+            </button>
+          </Form>
+        </div>
+      )}
+      <Form method="post" action="/act-as" className="inline-form">
+        <input type="hidden" name="intent" value="act" />
+        <input type="hidden" name="retailerId" value={e.id} />
+        <button type="submit" className="link-button">
+          Act as this retailer
+        </button>
+      </Form>
+    </article>
+  );
+}

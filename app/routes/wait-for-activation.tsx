@@ -1,0 +1,41 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, useLoaderData } from "@remix-run/react";
+import { MSG } from "../../domain/accounts";
+import { pageTitle } from "~/components/title";
+import accountsCss from "~/styles/accounts.css";
+import { requireUser } from "~/utils/auth.server";
+import { getEnv } from "~/utils/env.server";
+
+export const meta: MetaFunction = () => [{ title: pageTitle("Please wait for activation") }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
+
+/** spec 002 §2.16 "Wait for approval". */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const auth = await requireUser(request);
+  if (auth.user.isStaff) throw redirect("/admin/retailers");
+  const r = auth.ownRetailer;
+  if (!r || !r.setupCompletedAt) throw redirect("/retailer-setup/");
+  if (r.status === "denied") throw redirect("/retailer-denied/");
+  if (r.status !== "pending") throw redirect("/");
+  return { storeName: r.storeName, email: auth.user.email, supportEmail: getEnv().RETAILER_SUPPORT_EMAIL };
+}
+
+export default function WaitForActivation() {
+  const { storeName, email, supportEmail } = useLoaderData<typeof loader>();
+  return (
+    <section className="page auth-page" data-testid="wait-for-activation">
+      <h1>{MSG.waitTitle}</h1>
+      <p className="lead">{MSG.waitBody}</p>
+      <p>
+        We will write to <strong>{email}</strong> about <strong>{storeName}</strong>. Questions? Contact{" "}
+        <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
+      </p>
+      <Form method="post" action="/logout">
+        <button type="submit" className="button button-outline">
+          Sign out
+        </button>
+      </Form>
+    </section>
+  );
+}

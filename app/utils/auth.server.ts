@@ -1,0 +1,175 @@
+/**
+ * Who is asking, and may they? Every loader/action guard goes through here.
+ * Sessions themselves live in session.server.ts (the one module wrapping `lucia`).
+ */
+import { redirect } from "@remix-run/node";
+import { requiredActionPath, safeNextPath } from "../../domain/accounts";
+import type { ContactRow, RetailerRow } from "../../db/queries/retailers";
+import { getContact, getRetailer } from "../../db/queries/retailers";
+import { getBrandsByIds } from "../../db/queries/retailers";
+import { db } from "./db.server";
+import { blankSessionCookieHeader, endSession, readSession, sessionCookieHeader, startSession } from "./session.server";
+
+export type { ContactRow, RetailerRow };
+
+export type AuthContext = {
+  user: { id: number; email: string; isStaff: boolean };
+  session: { id: string; actingRetailerId: number | null; actingBrandId: number | null; dismissedBanners: string[] };
+  /** Own retailer, or for staff the one they act as (null = acting as admin). */
+  retailer: RetailerRow | null;
+  /** The contact of that retailer (for the cell-phone banner). */
+  contact: ContactRow | null;
+  /** The user's own retailer (null for staff and for a retailer not yet set up). */
+  ownRetailer: RetailerRow | null;
+  /** Staff acting as a brand of the acting retailer. */
+  actingBrand: { id: number; name: string; displayName: string } | null;
+};
+
+const cache = new WeakMap<Request, Promise<AuthContext | null>>();
+
+/** The signed-in user with their retailer, or null. Memoised per Request object. */
+export function getAuth(request: Request): Promise<AuthContext | null> {
+  let p = cache.get(request);
+  if (!p) {
+    p = loadAuth(request);
+    cache.set(request, p);
+  }
+  return p;
+}
+
+async function loadAuth(request: Request): Promise<AuthContext | null> {
+  const v = await readSession(request);
+  if (!v) return null;
+  const { user, session } = v;
+  const ownRetailer = user.retailerId !== null ? await getRetailer(db, user.retailerId) : null;
+  let retailer: RetailerRow | null;
+  if (user.isStaff) {
+    retailer = session.actingRetailerId !== null ? await getRetailer(db, session.actingRetailerId) : null;
+  } else {
+    retailer = ownRetailer;
+  }
+  const contact = retailer ? await getContact(db, retailer.id, user.isStaff ? undefined : user.id) : null;
+  let actingBrand: AuthContext["actingBrand"] = null;
+  if (user.isStaff && retailer && session.actingBrandId !== null) {
+    actingBrand = (await getBrandsByIds(db, [session.actingBrandId]))[0] ?? null;
+  }
+  return {
+    user: { id: user.id, email: user.email, isStaff: user.isStaff },
+    session: {
+      id: session.id,
+      actingRetailerId: session.actingRetailerId,
+      actingBrandId: session.actingBrandId,
+      dismissedBanners: session.dismissedBanners,
+    },
+    retailer,
+    contact,
+    ownRetailer,
+    actingBrand,
+  };
+}
+
+/** The page's path as the user sees it (single-fetch data requests end in ".data", "/" is "/_root.data"). */
+function visibleUrl(u: URL): URL {
+  const v = new URL(u.href);
+  v.pathname = v.pathname.replace(/\.data$/, "");
+  if (v.pathname === "/_root") v.pathname = "/";
+  v.searchParams.delete("_routes");
+  return v;
+}
+
+function pathWithSearch(request: Request): string {
+  const u = visibleUrl(new URL(request.url));
+  return u.pathname + u.search;
+}
+
+/** A signed-in user, else a redirect to /signin?next=<this page>. */
+export async function requireUser(request: Request): Promise<AuthContext> {
+  const auth = await getAuth(request);
+  if (!auth) {
+    const next = pathWithSearch(request);
+    throw redirect(next === "/" ? "/signin" : `/signin?next=${encodeURIComponent(next)}`);
+  }
+  return auth;
+}
+
+/** Throws a redirect to /error/ unless the request comes from staff. */
+export async function adminGuard(request: Request): Promise<AuthContext> {
+  const auth = await getAuth(request);
+  if (!auth || !auth.user.isStaff) throw redirect("/error/");
+  return auth;
+}
+
+/** Staff only; anyone else (signed in or not) goes to /error/. */
+export async function requireStaff(request: Request): Promise<AuthContext> {
+  return adminGuard(request);
+}
+
+/**
+ * The effective retailer: own (active or inactive) or the one staff act as. A retailer still in
+ * setup, waiting or denied is sent to its status page; staff acting as nobody to the picker.
+ */
+export async function requireRetailer(request: Request): Promise<AuthContext & { retailer: RetailerRow }> {
+  const auth = await requireUser(request);
+  if (auth.user.isStaff) {
+    if (!auth.retailer) throw redirect("/admin/retailers?pick=1");
+    return auth as AuthContext & { retailer: RetailerRow };
+  }
+  const target = requiredActionRedirect(auth, pathWithSearch(request));
+  if (target) throw redirect(target);
+  if (!auth.retailer) throw redirect("/retailer-setup/");
+  return auth as AuthContext & { retailer: RetailerRow };
+}
+
+/**
+ * Where this request must go instead (or null): the central guard the root loader calls.
+ * - any path containing "admin" for non-staff -> /error/
+ * - signed out on a non-public page -> /signin?next=...
+ * - a retailer not yet set up / waiting / denied -> its status page (the blocking "required action" state)
+ */
+export function requiredActionRedirect(auth: AuthContext | null, pathOrUrl: string | URL): string | null {
+  const u = visibleUrl(typeof pathOrUrl === "string" ? new URL(pathOrUrl, "http://x") : pathOrUrl);
+  const own = auth?.ownRetailer ?? null;
+  return requiredActionPath(
+    auth
+      ? {
+          signedIn: true,
+          isStaff: auth.user.isStaff,
+          retailerStatus: own ? own.status : "none",
+          setupComplete: own ? own.setupCompletedAt !== null : false,
+        }
+      : { signedIn: false },
+    u.pathname,
+    u.search,
+  );
+}
+
+/** Set-Cookie header value for a new session of this user. */
+export async function commitSession(userId: number): Promise<string> {
+  return (await startSession(userId)).setCookie;
+}
+
+/** Re-issues the cookie of an existing session (e.g. after changing its row). */
+export function refreshSessionCookie(sessionId: string): string {
+  return sessionCookieHeader(sessionId);
+}
+
+/** Ends the request's session (if any); returns the Set-Cookie header value that clears the cookie. */
+export async function destroySession(request: Request): Promise<string> {
+  const auth = await getAuth(request);
+  if (!auth) return blankSessionCookieHeader();
+  return endSession(auth.session.id);
+}
+
+/** A same-origin path to go to after sign-in, or the role's landing page. */
+export function landingPath(auth: { user: { isStaff: boolean } }, next: string | null | undefined): string {
+  return safeNextPath(next) ?? (auth.user.isStaff ? "/admin" : "/");
+}
+
+/** The request's form data; a malformed body is a 400, never a 500. */
+export async function readFormData(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    throw new Response("Bad request: the form could not be read.", { status: 400, headers: { "Content-Type": "text/plain" } });
+  }
+}

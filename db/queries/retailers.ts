@@ -1,0 +1,259 @@
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "../client";
+import { brandRequests, brands, retailerBrands, retailerContacts, retailers, users } from "../schema";
+
+export type RetailerRow = typeof retailers.$inferSelect;
+export type ContactRow = typeof retailerContacts.$inferSelect;
+export type BrandRequestRow = typeof brandRequests.$inferSelect;
+export type RetailerStatus = RetailerRow["status"];
+
+export type RetailerInfoInput = {
+  storeName: string;
+  storeEmail: string;
+  storePhone: string;
+  businessName: string;
+  address1: string;
+  city: string;
+  state: string;
+  postalCode: string;
+  resaleNumber: string;
+};
+
+export type ContactInput = {
+  firstName: string;
+  lastName: string;
+  jobTitle: string;
+  jobTitleOther: string;
+  phone: string;
+  celphone: string;
+};
+
+export type BrandRequestInput = {
+  brandName: string;
+  brandId?: number | null;
+  brandPurchaseAmountCents?: number | null;
+  yourInterestInThisBrand?: string[];
+  brandContactEmail?: string;
+  brandContactName?: string;
+};
+
+export async function getRetailer(db: Db, id: number): Promise<RetailerRow | null> {
+  const rows = await db.select().from(retailers).where(eq(retailers.id, id)).limit(1);
+  return rows[0] ?? null;
+}
+
+/** The retailer's contact: the one linked to `userId` when given, else the first one. */
+export async function getContact(db: Db, retailerId: number, userId?: number): Promise<ContactRow | null> {
+  const rows = await db
+    .select()
+    .from(retailerContacts)
+    .where(eq(retailerContacts.retailerId, retailerId))
+    .orderBy(
+      userId === undefined ? asc(retailerContacts.id) : sql`(${retailerContacts.userId} = ${userId}) desc nulls last`,
+      asc(retailerContacts.id),
+    )
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Setup wizard step 1: creates the (pending) retailer and links it to the user, or updates it. */
+export async function saveRetailerStep(db: Db, userId: number, info: RetailerInfoInput): Promise<RetailerRow> {
+  return db.transaction(async (tx) => {
+    const u = await tx.select({ retailerId: users.retailerId }).from(users).where(eq(users.id, userId)).for("update");
+    if (!u[0]) throw new Error(`user ${userId} not found`);
+    const existingId = u[0].retailerId;
+    if (existingId !== null) {
+      const rows = await tx.update(retailers).set(info).where(eq(retailers.id, existingId)).returning();
+      return rows[0];
+    }
+    const rows = await tx.insert(retailers).values({ ...info, status: "pending" }).returning();
+    const retailer = rows[0];
+    await tx.update(users).set({ retailerId: retailer.id }).where(eq(users.id, userId));
+    return retailer;
+  });
+}
+
+/** Setup wizard step 2: creates or updates the contact of the retailer linked to this user. */
+export async function saveContactStep(
+  db: Db,
+  retailerId: number,
+  user: { id: number; email: string },
+  input: ContactInput,
+): Promise<ContactRow> {
+  const existing = await getContact(db, retailerId, user.id);
+  if (existing) {
+    const rows = await db
+      .update(retailerContacts)
+      .set({ ...input, userId: existing.userId ?? user.id })
+      .where(eq(retailerContacts.id, existing.id))
+      .returning();
+    return rows[0];
+  }
+  const rows = await db
+    .insert(retailerContacts)
+    .values({ ...input, retailerId, userId: user.id, email: user.email })
+    .returning();
+  return rows[0];
+}
+
+/** Setup wizard step 3: records the brand requests and marks the setup finished. */
+export async function saveBrandsStep(db: Db, retailerId: number, requests: BrandRequestInput[]): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (requests.length > 0) {
+      await tx.insert(brandRequests).values(
+        requests.map((r) => ({
+          retailerId,
+          brandName: r.brandName,
+          brandId: r.brandId ?? null,
+          brandPurchaseAmountCents: r.brandPurchaseAmountCents ?? null,
+          yourInterestInThisBrand: r.yourInterestInThisBrand ?? [],
+          brandContactEmail: r.brandContactEmail ?? "",
+          brandContactName: r.brandContactName ?? "",
+        })),
+      );
+    }
+    await tx.update(retailers).set({ setupCompletedAt: new Date() }).where(eq(retailers.id, retailerId));
+  });
+}
+
+export async function listBrandRequests(db: Db, retailerId: number): Promise<BrandRequestRow[]> {
+  return db.select().from(brandRequests).where(eq(brandRequests.retailerId, retailerId)).orderBy(asc(brandRequests.id));
+}
+
+export type BrandChoice = { id: number; name: string; displayName: string };
+
+/** Brands a retailer may choose or staff may authorize (valid and active), by name. */
+export async function listBrandChoices(db: Db): Promise<BrandChoice[]> {
+  return db
+    .select({ id: brands.id, name: brands.name, displayName: brands.displayName })
+    .from(brands)
+    .where(and(eq(brands.isValid, true), eq(brands.isActive, true)))
+    .orderBy(asc(brands.displayName));
+}
+
+export async function getBrandsByIds(db: Db, ids: number[]): Promise<BrandChoice[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: brands.id, name: brands.name, displayName: brands.displayName })
+    .from(brands)
+    .where(inArray(brands.id, ids));
+}
+
+export async function listAuthorizedBrands(db: Db, retailerId: number): Promise<BrandChoice[]> {
+  return db
+    .select({ id: brands.id, name: brands.name, displayName: brands.displayName })
+    .from(retailerBrands)
+    .innerJoin(brands, eq(brands.id, retailerBrands.brandId))
+    .where(and(eq(retailerBrands.retailerId, retailerId), eq(retailerBrands.status, "authorized")))
+    .orderBy(asc(brands.displayName));
+}
+
+export async function authorizeBrands(db: Db, retailerId: number, brandIds: number[]): Promise<void> {
+  if (brandIds.length === 0) return;
+  await db
+    .insert(retailerBrands)
+    .values(brandIds.map((brandId) => ({ retailerId, brandId, status: "authorized" })))
+    .onConflictDoUpdate({ target: [retailerBrands.retailerId, retailerBrands.brandId], set: { status: "authorized" } });
+  // A brand request matched to an authorized brand is settled.
+  await db
+    .update(brandRequests)
+    .set({ status: "authorized" })
+    .where(and(eq(brandRequests.retailerId, retailerId), inArray(brandRequests.brandId, brandIds)));
+}
+
+export async function unauthorizeBrand(db: Db, retailerId: number, brandId: number): Promise<void> {
+  await db.delete(retailerBrands).where(and(eq(retailerBrands.retailerId, retailerId), eq(retailerBrands.brandId, brandId)));
+}
+
+export async function isBrandAuthorized(db: Db, retailerId: number, brandId: number): Promise<boolean> {
+  const rows = await db
+    .select({ id: retailerBrands.id })
+    .from(retailerBrands)
+    .where(and(eq(retailerBrands.retailerId, retailerId), eq(retailerBrands.brandId, brandId), eq(retailerBrands.status, "authorized")))
+    .limit(1);
+  return rows.length === 1;
+}
+
+export async function setRetailerStatus(db: Db, retailerId: number, status: RetailerStatus): Promise<RetailerRow | null> {
+  const rows = await db.update(retailers).set({ status }).where(eq(retailers.id, retailerId)).returning();
+  return rows[0] ?? null;
+}
+
+/** Activation: status active and the chosen brands authorized, in one transaction. */
+export async function activateRetailer(db: Db, retailerId: number, brandIds: number[]): Promise<RetailerRow | null> {
+  return db.transaction(async (tx) => {
+    const rows = await tx.update(retailers).set({ status: "active" }).where(eq(retailers.id, retailerId)).returning();
+    if (!rows[0]) return null;
+    if (brandIds.length > 0) {
+      await tx
+        .insert(retailerBrands)
+        .values(brandIds.map((brandId) => ({ retailerId, brandId, status: "authorized" })))
+        .onConflictDoUpdate({ target: [retailerBrands.retailerId, retailerBrands.brandId], set: { status: "authorized" } });
+      await tx
+        .update(brandRequests)
+        .set({ status: "authorized" })
+        .where(and(eq(brandRequests.retailerId, retailerId), inArray(brandRequests.brandId, brandIds)));
+    }
+    return rows[0];
+  });
+}
+
+export type RetailerAdminEntry = {
+  retailer: RetailerRow;
+  contact: ContactRow | null;
+  userEmails: string[];
+  brandRequests: BrandRequestRow[];
+  authorizedBrands: BrandChoice[];
+};
+
+/** Every retailer with its contact, users, brand requests and authorized brands (staff page). */
+export async function listRetailersForAdmin(db: Db): Promise<RetailerAdminEntry[]> {
+  const rs = await db.select().from(retailers).orderBy(desc(retailers.createdAt), desc(retailers.id));
+  if (rs.length === 0) return [];
+  const ids = rs.map((r) => r.id);
+  const [contacts, us, reqs, auth] = await Promise.all([
+    db.select().from(retailerContacts).where(inArray(retailerContacts.retailerId, ids)).orderBy(asc(retailerContacts.id)),
+    db.select({ email: users.email, retailerId: users.retailerId }).from(users).where(inArray(users.retailerId, ids)),
+    db.select().from(brandRequests).where(inArray(brandRequests.retailerId, ids)).orderBy(asc(brandRequests.id)),
+    db
+      .select({ retailerId: retailerBrands.retailerId, id: brands.id, name: brands.name, displayName: brands.displayName })
+      .from(retailerBrands)
+      .innerJoin(brands, eq(brands.id, retailerBrands.brandId))
+      .where(and(inArray(retailerBrands.retailerId, ids), eq(retailerBrands.status, "authorized")))
+      .orderBy(asc(brands.displayName)),
+  ]);
+  return rs.map((retailer) => ({
+    retailer,
+    contact: contacts.find((c) => c.retailerId === retailer.id) ?? null,
+    userEmails: us.filter((u) => u.retailerId === retailer.id).map((u) => u.email),
+    brandRequests: reqs.filter((r) => r.retailerId === retailer.id),
+    authorizedBrands: auth
+      .filter((a) => a.retailerId === retailer.id)
+      .map((a) => ({ id: a.id, name: a.name, displayName: a.displayName })),
+  }));
+}
+
+export type RetailerPick = { id: number; storeName: string; city: string; state: string; status: RetailerStatus };
+
+/** Retailers staff may act as, optionally filtered by store name / city / id. */
+export async function searchRetailers(db: Db, q: string, limit = 200): Promise<RetailerPick[]> {
+  const term = q.trim();
+  const base = db
+    .select({ id: retailers.id, storeName: retailers.storeName, city: retailers.city, state: retailers.state, status: retailers.status })
+    .from(retailers);
+  const filtered = term
+    ? base.where(
+        sql`(${retailers.storeName} ilike ${"%" + term + "%"} or ${retailers.city} ilike ${"%" + term + "%"} or ${retailers.id}::text = ${term})`,
+      )
+    : base;
+  return filtered.orderBy(asc(retailers.storeName)).limit(limit);
+}
+
+/** Addresses that should hear about the retailer's account: its users, else the store e-mail. */
+export async function retailerNotificationEmails(db: Db, retailerId: number): Promise<string[]> {
+  const us = await db.select({ email: users.email }).from(users).where(eq(users.retailerId, retailerId));
+  const r = await getRetailer(db, retailerId);
+  const set = new Set(us.map((u) => u.email));
+  if (set.size === 0 && r?.storeEmail) set.add(r.storeEmail);
+  return [...set];
+}

@@ -1,0 +1,320 @@
+import { z } from "zod";
+
+/**
+ * Accounts: form schemas (shared by pages and server actions) and the messages users see.
+ * Quoted messages come verbatim from the specifications (typos included).
+ * Forms are parsed with Conform's parseWithZod, which turns empty inputs into `undefined`,
+ * so "required" is expressed with `required_error`.
+ */
+
+export const MSG = {
+  // spec 000 §5 Registration and login
+  emailInvalid: "A valid email address is required.",
+  passwordIndecent: "Please enter a decent password.",
+  passwordsMustMatch: "Passwords must match",
+  loginFailed: "That password is incorrect; please try again",
+  // spec 001 §5 Password reset
+  resetEmailMandatory: "Email field is mandatory",
+  resetEmailInvalid: "Enter a valid email address.",
+  resetPasswordsMustMatch: "passwords must match",
+  resetTokenInvalid: "This code is no longer valid, please reset your password again.",
+  resetSent:
+    "Thanks. Please check your email for a link to reset your password. If an account exists for that address, the link arrives within a few minutes and works for one hour.",
+  // spec 002 §2.16
+  waitTitle: "Thank You. Please Wait for Activation",
+  waitBody:
+    "We are checking your store and the brands you asked for. You will receive an email as soon as your retailer account is activated.",
+  deniedTitle: "Thank You. Denied.",
+  deniedBody:
+    "Your retailer account has been denied. If you think this is in error, you can submit additional credentials to the retailer support email",
+  // ours (the specs are silent)
+  alreadyRegistered: "This email address is already registered. Please sign in or reset your password.",
+  required: "This field is required.",
+  phoneInvalid: "Enter a 10-digit US phone number, e.g. +1-555-555-1234.",
+  celphoneRequired: "Contact cell phone required. We text you when you have orders to approve.",
+  stateInvalid: "Enter the 2-letter state code, e.g. NY.",
+  postalInvalid: "Enter a ZIP code as ##### or #####-####.",
+  resaleInvalid: "Enter the resale number as ##-##########-#.",
+  jobTitleOtherRequired: "Please tell us your job title.",
+  brandsRequired: "Choose at least one brand or request one.",
+  brandNameRequired: "Brand name is required.",
+  amountInvalid: "Enter an amount in dollars, e.g. 25000.",
+} as const;
+
+/** Password rule (ADR 0003): 8 to 128 characters, not only spaces. */
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+const email = (required: string, invalid: string) =>
+  z
+    .string({ required_error: required, invalid_type_error: required })
+    .trim()
+    .min(1, required)
+    .max(254, invalid)
+    .email(invalid);
+
+const password = (message: string) =>
+  z
+    .string({ required_error: message, invalid_type_error: message })
+    .min(PASSWORD_MIN, message)
+    .max(PASSWORD_MAX, message)
+    .refine((p) => p.trim().length > 0, message);
+
+// ---------------------------------------------------------------------------------------------
+// Sign in, register, reset
+
+export const SignInSchema = z.object({
+  email: email(MSG.emailInvalid, MSG.emailInvalid),
+  // Any non-empty password may be tried (old accounts may predate the rule).
+  password: z.string({ required_error: MSG.passwordIndecent }).min(1, MSG.passwordIndecent).max(PASSWORD_MAX, MSG.loginFailed),
+  next: z.string().optional(),
+});
+
+export const RegisterSchema = z
+  .object({
+    email: email(MSG.emailInvalid, MSG.emailInvalid),
+    password: password(MSG.passwordIndecent),
+    confirm: z.string({ required_error: MSG.passwordsMustMatch }),
+  })
+  .refine((v) => v.password === v.confirm, { path: ["confirm"], message: MSG.passwordsMustMatch });
+
+export const ResetRequestSchema = z.object({
+  email: email(MSG.resetEmailMandatory, MSG.resetEmailInvalid),
+});
+
+export const ResetConfirmSchema = z
+  .object({
+    new_password: password(MSG.passwordIndecent),
+    confirm: z.string({ required_error: MSG.resetPasswordsMustMatch }),
+  })
+  .refine((v) => v.new_password === v.confirm, { path: ["confirm"], message: MSG.resetPasswordsMustMatch });
+
+// ---------------------------------------------------------------------------------------------
+// Retailer setup wizard
+
+const required = (max = 200) =>
+  z.string({ required_error: MSG.required, invalid_type_error: MSG.required }).trim().min(1, MSG.required).max(max, `At most ${max} characters.`);
+
+/** US phone: 10 digits (an optional leading 1), stored as +1-###-###-####. */
+export function normalizeUsPhone(input: string): string | null {
+  const digits = input.replace(/\D/g, "");
+  const ten = digits.length === 11 && digits.startsWith("1") ? digits.slice(1) : digits;
+  if (ten.length !== 10) return null;
+  return `+1-${ten.slice(0, 3)}-${ten.slice(3, 6)}-${ten.slice(6)}`;
+}
+
+const phone = (requiredMessage: string) =>
+  z
+    .string({ required_error: requiredMessage })
+    .trim()
+    .min(1, requiredMessage)
+    .transform((v, ctx) => {
+      const p = normalizeUsPhone(v);
+      if (!p) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: MSG.phoneInvalid });
+        return z.NEVER;
+      }
+      return p;
+    });
+
+/** Resale number mask ##-##########-# (spec 002 §5); dashes and spaces optional on input. */
+export function normalizeResaleNumber(input: string): string | null {
+  const digits = input.replace(/[\s-]/g, "");
+  if (!/^\d{13}$/.test(digits)) return null;
+  return `${digits.slice(0, 2)}-${digits.slice(2, 12)}-${digits.slice(12)}`;
+}
+
+export const RetailerStepSchema = z.object({
+  store_name: required(120),
+  store_email: email(MSG.required, MSG.resetEmailInvalid),
+  store_phone: phone(MSG.required),
+  business_name: required(200),
+  address1: required(200),
+  city: required(100),
+  state: z
+    .string({ required_error: MSG.stateInvalid })
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, MSG.stateInvalid)
+    .transform((s) => s.toUpperCase()),
+  postal_code: z.string({ required_error: MSG.postalInvalid }).trim().regex(/^\d{5}(-\d{4})?$/, MSG.postalInvalid),
+  resale_number: z
+    .string({ required_error: MSG.resaleInvalid })
+    .transform((v, ctx) => {
+      const r = normalizeResaleNumber(v);
+      if (!r) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: MSG.resaleInvalid });
+        return z.NEVER;
+      }
+      return r;
+    }),
+});
+
+export const JOB_TITLES = ["Owner", "Buyer", "Store Manager", "Manager", "Other"] as const;
+
+export const ContactStepSchema = z
+  .object({
+    first_name: required(100),
+    last_name: required(100),
+    job_title: z.enum(JOB_TITLES, { required_error: MSG.required, invalid_type_error: MSG.required, message: MSG.required }),
+    job_title_other: z.string().trim().max(100).optional(),
+    phone: phone(MSG.required),
+    celphone: phone(MSG.celphoneRequired),
+  })
+  .superRefine((v, ctx) => {
+    if (v.job_title === "Other" && !v.job_title_other) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["job_title_other"], message: MSG.jobTitleOtherRequired });
+    }
+  });
+
+export const BRAND_INTERESTS = [
+  { value: "buy", label: "Buy this brand's styles from other retailers" },
+  { value: "sell", label: "Sell my unsold inventory of this brand" },
+  { value: "swap", label: "Swap styles of this brand" },
+] as const;
+const INTEREST_VALUES = BRAND_INTERESTS.map((i) => i.value) as ["buy", "sell", "swap"];
+
+/** Dollars as typed ("25,000", "$1200.50") to cents; null when blank. */
+export function dollarsToCents(input: string): number | null {
+  const t = input.trim().replace(/^\$/, "").replace(/,/g, "");
+  if (!/^\d{1,10}(\.\d{1,2})?$/.test(t)) return null;
+  const [whole, frac = ""] = t.split(".");
+  return Number(whole) * 100 + Number(frac.padEnd(2, "0"));
+}
+
+export const BrandRequestRowSchema = z.object({
+  brand_name: z.string().trim().max(120).optional(),
+  brand_purchase_amount: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return null;
+      const c = dollarsToCents(v);
+      if (c === null) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: MSG.amountInvalid });
+        return z.NEVER;
+      }
+      return c;
+    }),
+  your_interest_in_this_brand: z.array(z.enum(INTEREST_VALUES)).optional(),
+  brand_contact_email: z.string().trim().email(MSG.resetEmailInvalid).optional(),
+  brand_contact_name: z.string().trim().max(120).optional(),
+});
+
+export const BrandsStepSchema = z
+  .object({
+    brand_ids: z.array(z.coerce.number().int().positive()).optional(),
+    requests: z.array(BrandRequestRowSchema).optional(),
+  })
+  .superRefine((v, ctx) => {
+    const rows = v.requests ?? [];
+    rows.forEach((r, i) => {
+      const touched =
+        r.brand_purchase_amount !== null ||
+        (r.your_interest_in_this_brand?.length ?? 0) > 0 ||
+        !!r.brand_contact_email ||
+        !!r.brand_contact_name;
+      if (!r.brand_name && touched) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["requests", i, "brand_name"], message: MSG.brandNameRequired });
+      }
+    });
+    const named = rows.filter((r) => !!r.brand_name).length;
+    if ((v.brand_ids?.length ?? 0) === 0 && named === 0) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["brand_ids"], message: MSG.brandsRequired });
+    }
+  });
+
+export type SetupStep = "retailer" | "contact" | "brands" | "done";
+
+/** Where the wizard resumes, from what the database already holds. */
+export function setupStepFor(state: { hasRetailer: boolean; hasContact: boolean; setupComplete: boolean }): SetupStep {
+  if (!state.hasRetailer) return "retailer";
+  if (!state.hasContact) return "contact";
+  if (!state.setupComplete) return "brands";
+  return "done";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Navigation rules
+
+/** Pages anyone may open signed out (and a held retailer may still open). */
+export const PUBLIC_PATH_PREFIXES = [
+  "/signin",
+  "/register",
+  "/password-reset",
+  "/logout",
+  "/error",
+  "/onboarding",
+  "/how-selling-works",
+  "/pricing",
+  "/contact",
+  "/webhooks",
+  "/healthz",
+] as const;
+
+function startsWithSegment(pathname: string, prefix: string): boolean {
+  return pathname === prefix || pathname.startsWith(prefix + "/") || pathname.startsWith(prefix + "?");
+}
+
+export function isPublicPath(pathname: string): boolean {
+  return PUBLIC_PATH_PREFIXES.some((p) => startsWithSegment(pathname, p));
+}
+
+/** spec 000 §2: any path containing "admin" is for staff only. */
+export function isAdminPath(pathname: string): boolean {
+  return pathname.toLowerCase().includes("admin");
+}
+
+/** A safe post-sign-in destination: a same-origin absolute path, never "//host" or a scheme. */
+export function safeNextPath(next: string | null | undefined): string | null {
+  if (!next || typeof next !== "string") return null;
+  if (!next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return null;
+  if (/[\u0000-\u001f\\]/.test(next)) return null;
+  try {
+    const u = new URL(next, "http://same.invalid");
+    if (u.origin !== "http://same.invalid") return null;
+    if (startsWithSegment(u.pathname, "/signin") || startsWithSegment(u.pathname, "/logout")) return null;
+    return u.pathname + u.search + u.hash;
+  } catch {
+    return null;
+  }
+}
+
+export type AccountState =
+  | { signedIn: false }
+  | {
+      signedIn: true;
+      isStaff: boolean;
+      retailerStatus: "none" | "pending" | "active" | "inactive" | "denied";
+      setupComplete: boolean;
+    };
+
+const STATUS_PAGES = ["/retailer-setup", "/wait-for-activation", "/retailer-denied"] as const;
+
+/**
+ * The central navigation guard (root loader): where this user must go instead of `pathname`, or null.
+ * Order: admin paths for non-staff -> /error/; signed out -> /signin; held retailers -> their status page.
+ */
+export function requiredActionPath(state: AccountState, pathname: string, search = ""): string | null {
+  if (isAdminPath(pathname) && !(state.signedIn && state.isStaff)) {
+    return startsWithSegment(pathname, "/error") ? null : "/error/";
+  }
+  if (!state.signedIn) {
+    if (isPublicPath(pathname)) return null;
+    const here = pathname + search;
+    return here === "/" ? "/signin" : `/signin?next=${encodeURIComponent(here)}`;
+  }
+  if (state.isStaff) return null;
+  let target: string | null = null;
+  if (state.retailerStatus === "none" || (state.retailerStatus === "pending" && !state.setupComplete)) target = "/retailer-setup/";
+  else if (state.retailerStatus === "pending") target = "/wait-for-activation/";
+  else if (state.retailerStatus === "denied") target = "/retailer-denied/";
+  if (target) {
+    const base = target.slice(0, -1);
+    if (startsWithSegment(pathname, base)) return null;
+    if (isPublicPath(pathname)) return null;
+    return target;
+  }
+  // Active or inactive retailers have nothing to do on the status pages.
+  if (STATUS_PAGES.some((p) => startsWithSegment(pathname, p))) return "/";
+  return null;
+}

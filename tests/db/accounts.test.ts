@@ -1,0 +1,223 @@
+import { eq } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { insertOutboxEmail, listOutbox } from "../../db/queries/outbox";
+import {
+  activateRetailer,
+  authorizeBrands,
+  getContact,
+  isBrandAuthorized,
+  listAuthorizedBrands,
+  listBrandRequests,
+  listRetailersForAdmin,
+  retailerNotificationEmails,
+  saveBrandsStep,
+  saveContactStep,
+  saveRetailerStep,
+  searchRetailers,
+  setRetailerStatus,
+  unauthorizeBrand,
+} from "../../db/queries/retailers";
+import { dismissBanner, getSessionRow, setActing } from "../../db/queries/sessions";
+import {
+  consumeResetToken,
+  countRecentEmailFailures,
+  createUser,
+  findUserByEmail,
+  findUserById,
+  isResetTokenUsable,
+  recordLoginAttempt,
+  replaceResetToken,
+} from "../../db/queries/users";
+import { retailers, sessions } from "../../db/schema";
+import { checkLoginThrottle, IP_FACTOR } from "../../app/utils/throttle.server";
+import { generateResetToken, hashResetToken } from "../../app/utils/password.server";
+import { createBrand } from "../factories/catalogue";
+import { createRetailer } from "../factories/retailers";
+import { uniqueToken } from "../factories/util";
+import { openTestDb } from "./helpers";
+
+const handle = openTestDb();
+const db = handle.db;
+afterAll(() => handle.close());
+
+const email = () => `acc-${uniqueToken()}@example.test`;
+const ip = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+
+describe("registration", () => {
+  it("a second registration of the same e-mail (any case, spaces) is refused", async () => {
+    const e = email();
+    const first = await createUser(db, { email: e, passwordHash: "h" });
+    expect(first.ok).toBe(true);
+    const again = await createUser(db, { email: `  ${e.toUpperCase()} `, passwordHash: "h2" });
+    expect(again).toEqual({ ok: false, reason: "duplicate" });
+    const found = await findUserByEmail(db, e.toUpperCase());
+    expect(found?.passwordHash).toBe("h");
+  });
+});
+
+describe("sign-in throttling", () => {
+  const cfg = { max: 3, windowSeconds: 900 };
+
+  it("limits an e-mail after max failures within the window, until a success", async () => {
+    const e = email();
+    const addr = ip();
+    for (let i = 0; i < 2; i++) await recordLoginAttempt(db, { email: e, ip: addr, succeeded: false });
+    expect((await checkLoginThrottle(db, cfg, { email: e, ip: addr })).limited).toBe(false);
+    await recordLoginAttempt(db, { email: e, ip: addr, succeeded: false });
+    const v = await checkLoginThrottle(db, cfg, { email: e, ip: ip() });
+    expect(v.limited).toBe(true);
+    if (v.limited) expect(v.message).toMatch(/Too many failed sign-in attempts/);
+    // Another e-mail from another address is not affected.
+    expect((await checkLoginThrottle(db, cfg, { email: email(), ip: ip() })).limited).toBe(false);
+    // A success resets the e-mail's count.
+    await recordLoginAttempt(db, { email: e, ip: addr, succeeded: true });
+    expect(await countRecentEmailFailures(db, e, new Date(Date.now() - 900_000))).toBe(0);
+  });
+
+  it("failures older than the window do not count", async () => {
+    const e = email();
+    const old = new Date(Date.now() - 901_000);
+    for (let i = 0; i < 5; i++) await recordLoginAttempt(db, { email: e, ip: ip(), succeeded: false, at: old });
+    expect((await checkLoginThrottle(db, cfg, { email: e, ip: ip() })).limited).toBe(false);
+  });
+
+  it("limits a client address after max x IP_FACTOR failures across e-mails", async () => {
+    const addr = ip();
+    for (let i = 0; i < cfg.max * IP_FACTOR - 1; i++) await recordLoginAttempt(db, { email: email(), ip: addr, succeeded: false });
+    expect((await checkLoginThrottle(db, cfg, { email: email(), ip: addr })).limited).toBe(false);
+    await recordLoginAttempt(db, { email: email(), ip: addr, succeeded: false });
+    expect((await checkLoginThrottle(db, cfg, { email: email(), ip: addr })).limited).toBe(true);
+  });
+});
+
+describe("password reset tokens", () => {
+  async function user() {
+    const r = await createUser(db, { email: email(), passwordHash: "h" });
+    if (!r.ok) throw new Error("dup");
+    return r.user;
+  }
+
+  it("is single use", async () => {
+    const u = await user();
+    const t = hashResetToken(generateResetToken());
+    await replaceResetToken(db, u.id, t, new Date(Date.now() + 3_600_000));
+    expect(await isResetTokenUsable(db, u.id, t)).toBe(true);
+    const [a, b] = await Promise.all([consumeResetToken(db, u.id, t), consumeResetToken(db, u.id, t)]);
+    expect([a, b].filter(Boolean)).toHaveLength(1); // concurrent use: exactly one wins
+    expect(await consumeResetToken(db, u.id, t)).toBe(false);
+    expect(await isResetTokenUsable(db, u.id, t)).toBe(false);
+  });
+
+  it("expires", async () => {
+    const u = await user();
+    const t = hashResetToken(generateResetToken());
+    await replaceResetToken(db, u.id, t, new Date(Date.now() + 3_600_000));
+    const later = new Date(Date.now() + 3_600_001);
+    expect(await isResetTokenUsable(db, u.id, t, later)).toBe(false);
+    expect(await consumeResetToken(db, u.id, t, later)).toBe(false);
+    expect(await consumeResetToken(db, u.id, t)).toBe(true);
+  });
+
+  it("a new token invalidates the previous one; a token only works for its own user", async () => {
+    const u = await user();
+    const other = await user();
+    const t1 = hashResetToken(generateResetToken());
+    const t2 = hashResetToken(generateResetToken());
+    await replaceResetToken(db, u.id, t1, new Date(Date.now() + 3_600_000));
+    await replaceResetToken(db, u.id, t2, new Date(Date.now() + 3_600_000));
+    expect(await consumeResetToken(db, u.id, t1)).toBe(false);
+    expect(await consumeResetToken(db, other.id, t2)).toBe(false);
+    expect(await consumeResetToken(db, u.id, t2)).toBe(true);
+  });
+});
+
+describe("retailer setup wizard and activation", () => {
+  it("keeps progress in the database and activation authorizes the chosen brands", async () => {
+    const created = await createUser(db, { email: email(), passwordHash: "h" });
+    if (!created.ok) throw new Error("dup");
+    const u = created.user;
+    const brandA = await createBrand(db);
+    const brandB = await createBrand(db);
+    const info = {
+      storeName: `Wizard Store ${uniqueToken()}`,
+      storeEmail: "store@wizard.test",
+      storePhone: "+1-212-555-0100",
+      businessName: "Wizard LLC",
+      address1: "1 Main",
+      city: "Albany",
+      state: "NY",
+      postalCode: "12207",
+      resaleNumber: "12-3456789012-3",
+    };
+    const r = await saveRetailerStep(db, u.id, info);
+    expect(r.status).toBe("pending");
+    expect((await findUserById(db, u.id))?.retailerId).toBe(r.id);
+    // Saving step 1 again updates, never creates a second retailer.
+    const r2 = await saveRetailerStep(db, u.id, { ...info, city: "Troy" });
+    expect(r2.id).toBe(r.id);
+    expect(r2.city).toBe("Troy");
+
+    const contactInput = { firstName: "Ann", lastName: "Lee", jobTitle: "Buyer", jobTitleOther: "", phone: "+1-212-555-0101", celphone: "+1-212-555-0102" };
+    const c = await saveContactStep(db, r.id, { id: u.id, email: u.email }, contactInput);
+    const c2 = await saveContactStep(db, r.id, { id: u.id, email: u.email }, { ...contactInput, firstName: "Anne" });
+    expect(c2.id).toBe(c.id);
+    expect((await getContact(db, r.id, u.id))?.firstName).toBe("Anne");
+
+    await saveBrandsStep(db, r.id, [
+      { brandName: brandA.name, brandId: brandA.id },
+      { brandName: "Not Yet Listed Co", brandPurchaseAmountCents: 2_500_000, yourInterestInThisBrand: ["buy"] },
+    ]);
+    const reqs = await listBrandRequests(db, r.id);
+    expect(reqs.map((x) => x.brandName)).toEqual([brandA.name, "Not Yet Listed Co"]);
+    const [row] = await db.select().from(retailers).where(eq(retailers.id, r.id));
+    expect(row.setupCompletedAt).not.toBeNull();
+
+    const admin = (await listRetailersForAdmin(db)).find((e) => e.retailer.id === r.id);
+    expect(admin?.brandRequests).toHaveLength(2);
+    expect(admin?.userEmails).toEqual([u.email]);
+
+    const active = await activateRetailer(db, r.id, [brandA.id, brandB.id]);
+    expect(active?.status).toBe("active");
+    expect((await listAuthorizedBrands(db, r.id)).map((b) => b.id).sort()).toEqual([brandA.id, brandB.id].sort());
+    expect((await listBrandRequests(db, r.id)).find((x) => x.brandId === brandA.id)?.status).toBe("authorized");
+    // Activating again is harmless.
+    await activateRetailer(db, r.id, [brandA.id]);
+    expect(await listAuthorizedBrands(db, r.id)).toHaveLength(2);
+
+    await unauthorizeBrand(db, r.id, brandB.id);
+    expect(await isBrandAuthorized(db, r.id, brandB.id)).toBe(false);
+    await authorizeBrands(db, r.id, [brandB.id]);
+    expect(await isBrandAuthorized(db, r.id, brandB.id)).toBe(true);
+
+    expect((await setRetailerStatus(db, r.id, "denied"))?.status).toBe("denied");
+    expect(await retailerNotificationEmails(db, r.id)).toEqual([u.email]);
+    expect((await searchRetailers(db, info.storeName.slice(-8))).map((x) => x.id)).toContain(r.id);
+  });
+});
+
+describe("sessions and outbox", () => {
+  it("stores acting retailer/brand and dismissed banners on the session row", async () => {
+    const { retailer, user } = await createRetailer(db);
+    const id = `test-session-${uniqueToken()}`;
+    await db.insert(sessions).values({ id, userId: user!.id, expiresAt: new Date(Date.now() + 86_400_000) });
+    await setActing(db, id, retailer.id, 42);
+    expect(await getSessionRow(db, id)).toMatchObject({ actingRetailerId: retailer.id, actingBrandId: 42 });
+    await setActing(db, id, null, 42);
+    expect(await getSessionRow(db, id)).toMatchObject({ actingRetailerId: null, actingBrandId: null });
+    await dismissBanner(db, id, "payout");
+    await dismissBanner(db, id, "payout");
+    await dismissBanner(db, id, "cellphone");
+    expect((await getSessionRow(db, id))?.dismissedBanners).toEqual(["payout", "cellphone"]);
+  });
+
+  it("outbox: newest first, filter by recipient, dedupe key makes a retry a no-op", async () => {
+    const to = email();
+    const key = `k-${uniqueToken()}`;
+    const a = await insertOutboxEmail(db, { toEmail: to, subject: "one", bodyText: "1", kind: "test", dedupeKey: key });
+    const again = await insertOutboxEmail(db, { toEmail: to, subject: "one", bodyText: "1", kind: "test", dedupeKey: key });
+    expect(again.id).toBe(a.id);
+    await insertOutboxEmail(db, { toEmail: to, subject: "two", bodyText: "2", kind: "test" });
+    const rows = await listOutbox(db, { toEmail: to.toUpperCase() });
+    expect(rows.map((r) => r.subject)).toEqual(["two", "one"]);
+  });
+});

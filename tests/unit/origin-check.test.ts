@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { checkOrigin, originOf } from "../../workers/origin-check.mjs";
+
+const app = "http://localhost:3000";
+const check = (r: Partial<{ method: string; path: string; origin: string | null; referer: string | null }>) =>
+  checkOrigin({ method: "POST", path: "/signin", appOrigin: app, ...r }) as { ok: boolean; reason?: string };
+
+describe("origin check", () => {
+  it("lets GET and HEAD through whatever the headers", () => {
+    expect(check({ method: "GET", origin: "https://evil.test" }).ok).toBe(true);
+    expect(check({ method: "HEAD" }).ok).toBe(true);
+    expect(check({ method: "get" }).ok).toBe(true);
+  });
+
+  it("accepts a POST whose Origin is the app's", () => {
+    expect(check({ origin: "http://localhost:3000" }).ok).toBe(true);
+  });
+
+  it("rejects a POST from another origin, scheme or port", () => {
+    expect(check({ origin: "https://evil.test" }).ok).toBe(false);
+    expect(check({ origin: "https://localhost:3000" }).ok).toBe(false);
+    expect(check({ origin: "http://localhost:3001" }).ok).toBe(false);
+    expect(check({ origin: "http://localhost:3000.evil.test" }).ok).toBe(false);
+  });
+
+  it("rejects Origin: null and garbage", () => {
+    expect(check({ origin: "null" }).ok).toBe(false);
+    expect(check({ origin: "not a url" }).ok).toBe(false);
+  });
+
+  it("falls back to the Referer when Origin is absent", () => {
+    expect(check({ referer: "http://localhost:3000/signin?next=/x" }).ok).toBe(true);
+    expect(check({ referer: "https://evil.test/page" }).ok).toBe(false);
+  });
+
+  it("a present Origin wins over a same-site Referer", () => {
+    expect(check({ origin: "https://evil.test", referer: "http://localhost:3000/" }).ok).toBe(false);
+  });
+
+  it("rejects a POST with neither header", () => {
+    const v = check({});
+    expect(v.ok).toBe(false);
+    expect(v.reason).toMatch(/neither/);
+  });
+
+  it("applies to PUT, PATCH, DELETE and OPTIONS too", () => {
+    for (const method of ["PUT", "PATCH", "DELETE", "OPTIONS"]) {
+      expect(check({ method, origin: "https://evil.test" }).ok).toBe(false);
+      expect(check({ method, origin: app }).ok).toBe(true);
+    }
+  });
+
+  it("exempts /webhooks/* (signed by the provider instead)", () => {
+    expect(check({ path: "/webhooks/stripe" }).ok).toBe(true);
+    expect(check({ path: "/webhooks/carrier", origin: "https://carrier.test" }).ok).toBe(true);
+    expect(check({ path: "/webhooksx" }).ok).toBe(false);
+    expect(check({ path: "/api/webhooks/x" }).ok).toBe(false);
+  });
+
+  it("normalises origins (default ports, case)", () => {
+    expect(originOf("HTTPS://Example.COM:443/a")).toBe("https://example.com");
+    expect(checkOrigin({ method: "POST", path: "/", origin: "https://example.com", appOrigin: "https://Example.com:443" }).ok).toBe(true);
+    expect(originOf("javascript:alert(1)")).toBeNull();
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * The HTTP server: Express + Remix (`npm start` runs `node workers/web.mjs`; in development
+ * `remix dev --manual -c "node workers/web.mjs"`).
+ *
+ * - /build/* (fingerprinted assets): cached for a year; other public files: one hour.
+ * - Origin check on every non-GET/HEAD request except /webhooks/* (workers/origin-check.mjs): 403.
+ * - Security headers: X-Frame-Options DENY, X-Content-Type-Options nosniff, Referrer-Policy same-origin.
+ * - The client address goes to loaders/actions as `context.clientIp` (sign-in throttling).
+ *
+ * This plain-Node composition root reads only PORT, NODE_ENV, APP_ORIGIN and REMIX_BUILD_DIR from the
+ * environment (it cannot import app/utils/env.server.ts, which is TypeScript); their defaults match it.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import { broadcastDevReady, installGlobals } from "@remix-run/node";
+import express from "express";
+import { checkOrigin } from "./origin-check.mjs";
+
+const MODE = process.env.NODE_ENV === "production" ? "production" : "development";
+const PORT = Number(process.env.PORT || 3000);
+const APP_ORIGIN = process.env.APP_ORIGIN || `http://localhost:${PORT}`;
+const BUILD_DIR = path.resolve(process.env.REMIX_BUILD_DIR || "build");
+const BUILD_PATH = path.join(BUILD_DIR, "index.js");
+const ASSETS_DIR = process.env.REMIX_BUILD_DIR ? path.join(BUILD_DIR, "public", "build") : path.resolve("public", "build");
+const PUBLIC_DIR = path.resolve("public");
+
+installGlobals({ nativeFetch: true });
+
+async function importBuild() {
+  const stat = fs.statSync(BUILD_PATH);
+  return import(`${pathToFileURL(BUILD_PATH).href}?t=${stat.mtimeMs}`);
+}
+
+let build = await importBuild();
+
+const app = express();
+app.disable("x-powered-by");
+app.set("trust proxy", process.env.TRUST_PROXY === "1" ? 1 : false);
+
+const SECURITY_HEADERS = {
+  "X-Frame-Options": "DENY",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "same-origin",
+};
+const FIXED = new Set(Object.keys(SECURITY_HEADERS).map((h) => h.toLowerCase()));
+app.use((req, res, next) => {
+  for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+  // @remix-run/express copies the Remix response's headers with res.append; a second, different
+  // X-Frame-Options would make browsers ignore both, so ours stay the only ones.
+  const append = res.append.bind(res);
+  res.append = (field, value) => (FIXED.has(String(field).toLowerCase()) ? res : append(field, value));
+  next();
+});
+
+app.get("/healthz", (_req, res) => {
+  res.type("text/plain").send("ok");
+});
+
+app.use((req, res, next) => {
+  const verdict = checkOrigin({
+    method: req.method,
+    path: req.path,
+    origin: req.get("origin"),
+    referer: req.get("referer"),
+    appOrigin: APP_ORIGIN,
+  });
+  if (verdict.ok) return next();
+  if (MODE !== "production") console.warn(`[origin-check] 403 ${req.method} ${req.path}: ${verdict.reason}`);
+  res.status(403).type("text/plain").send("Forbidden: this request did not come from this site.");
+});
+
+app.use("/build", express.static(ASSETS_DIR, { immutable: true, maxAge: "1y", index: false }));
+app.use(express.static(PUBLIC_DIR, { maxAge: "1h", index: false }));
+
+const getLoadContext = (req) => ({ clientIp: req.ip || req.socket.remoteAddress || "" });
+
+if (MODE === "production") {
+  app.all("*", createRequestHandler({ build, mode: build.mode, getLoadContext }));
+} else {
+  // Manual mode (remix dev --manual): re-import the build when it changes, then tell remix dev.
+  const watchTarget = fs.existsSync(path.join(BUILD_DIR, "version.txt")) ? path.join(BUILD_DIR, "version.txt") : BUILD_PATH;
+  let timer;
+  fs.watch(path.dirname(watchTarget), (_event, file) => {
+    if (file !== path.basename(watchTarget) && file !== "index.js") return;
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      try {
+        build = await importBuild();
+        await broadcastDevReady(build);
+      } catch (err) {
+        console.error("[web] reloading the build failed", err);
+      }
+    }, 50);
+  });
+  app.all("*", (req, res, next) => {
+    try {
+      return createRequestHandler({ build, mode: "development", getLoadContext })(req, res, next);
+    } catch (err) {
+      next(err);
+    }
+  });
+}
+
+const server = app.listen(PORT, async () => {
+  console.log(`[web] ${MODE} server on http://localhost:${PORT} (origin ${APP_ORIGIN})`);
+  if (MODE !== "production") {
+    try {
+      await broadcastDevReady(build);
+    } catch {
+      // not started by remix dev: nothing to tell
+    }
+  }
+});
+
+function shutdown() {
+  server.close(() => process.exit(0));
+  setTimeout(() => process.exit(0), 5000).unref();
+}
+process.on("SIGTERM", shutdown);
+process.on("SIGINT", shutdown);
