@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { isDismissibleBanner, safeRedirect } from "~/components/banners";
-import { getAuth } from "~/utils/auth.server";
+import { getAuth, readFormData } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { dismissBanner } from "../../db/queries/sessions";
 
@@ -12,7 +12,7 @@ import { dismissBanner } from "../../db/queries/sessions";
 export async function action({ request }: ActionFunctionArgs) {
   const auth = await getAuth(request);
   if (!auth) throw redirect("/signin");
-  const form = await request.formData();
+  const form = await readFormData(request);
   const banner = form.get("banner");
   if (!isDismissibleBanner(banner)) {
     throw new Response("Unknown banner.", { status: 400 });

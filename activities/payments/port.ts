@@ -1,0 +1,84 @@
+/**
+ * The payments port: what the product needs from a payment provider. Two adapters implement it:
+ * Stripe (the SDK; contract-tested against stripe-mock) and the sandbox (a stateful stand-in kept in
+ * Postgres, the default offline and in browser tests). Every mutating call takes an idempotency key
+ * (workflow id + step + attempt): same key and same parameters = same result; same key and other
+ * parameters = an IdempotencyConflict error.
+ *
+ * Later issues extend this port (payment intents with manual capture, refunds, transfers, payment methods).
+ */
+import type { PayoutDetails, PayoutField } from "../../domain/payout";
+
+export type PaymentsProviderName = "stripe" | "sandbox";
+
+export interface CreateConnectedAccountInput {
+  idempotencyKey: string;
+  retailerId: number;
+  details: PayoutDetails;
+  /** Terms-of-service acceptance: unix seconds and the client's IP. */
+  tosAcceptance: { date: number; ip: string; userAgent?: string };
+}
+
+export interface ConnectedAccount {
+  id: string;
+  /** The provider accepted the bank account (its last four). */
+  bankAccountLast4: string;
+}
+
+export interface PaymentsPort {
+  readonly provider: PaymentsProviderName;
+  /** A connected (payout) account with the retailer's bank account as external account. */
+  createConnectedAccount(input: CreateConnectedAccountInput): Promise<ConnectedAccount>;
+}
+
+/**
+ * The provider refused the request for a reason that retrying cannot fix (invalid routing number, bad
+ * tax id, ...). `field` names the form field when the provider said which parameter was wrong.
+ */
+export class PaymentRejectedError extends Error {
+  readonly code: string;
+  readonly field?: PayoutField;
+  readonly param?: string;
+  constructor(message: string, opts: { code: string; field?: PayoutField; param?: string }) {
+    super(message);
+    this.name = "PaymentRejectedError";
+    this.code = opts.code;
+    this.field = opts.field;
+    this.param = opts.param;
+  }
+}
+
+/** The same idempotency key was used with other parameters (Stripe's idempotency_error). A bug, not user input. */
+export class IdempotencyConflictError extends Error {
+  readonly code = "idempotency_error";
+  constructor(key: string) {
+    super(`Keys for idempotent requests can only be used with the same parameters they were first used with (key ${key}).`);
+    this.name = "IdempotencyConflictError";
+  }
+}
+
+/** Maps a provider's parameter path (e.g. "external_account[routing_number]") to our form field. */
+export function fieldForParam(param: string | undefined): PayoutField | undefined {
+  if (!param) return undefined;
+  const p = param.replace(/\]/g, "").replace(/\[/g, ".");
+  const table: [RegExp, PayoutField][] = [
+    [/routing_number$/, "routing_number"],
+    [/account_number$/, "account_number"],
+    [/tax_id$/, "bustax_id"],
+    [/^company\.name$/, "buslegal_name"],
+    [/^company\.address\.line1$/, "busstreet_address"],
+    [/^company\.address\.city$/, "buslocality"],
+    [/^company\.address\.state$/, "busregion"],
+    [/^company\.address\.postal_code$/, "buspostal_code"],
+    [/first_name$/, "first_name"],
+    [/last_name$/, "last_name"],
+    [/dob/, "date_of_birth"],
+    [/address\.line1$/, "street_address"],
+    [/address\.city$/, "locality"],
+    [/address\.state$/, "region"],
+    [/address\.postal_code$/, "postal_code"],
+    [/email$/, "email"],
+    [/^tos_acceptance/, "tos_accepted"],
+  ];
+  return table.find(([re]) => re.test(p))?.[1];
+}

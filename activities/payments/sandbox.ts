@@ -1,0 +1,188 @@
+/**
+ * Sandbox adapter of the payments port: a stateful stand-in for Stripe kept in Postgres
+ * (sandbox_payment_objects, sandbox_idempotency_keys), the default offline and in browser tests.
+ *
+ * Objects are stored Stripe-shaped by id and kind ("account", later "payment_intent", "refund",
+ * "transfer", "payment_method"), so later issues add an operation by writing one method that calls
+ * `this.idempotent(key, operation, params, run)` and `putObject`/`getObject`.
+ *
+ * Idempotency like Stripe's: the first request with a key is recorded with a hash of its operation and
+ * parameters and its outcome (the object id, or the rejection). The same key with the same parameters
+ * returns the same object (or the same rejection); the same key with other parameters is an
+ * IdempotencyConflictError. Concurrent requests with one key serialise on the key's primary key.
+ *
+ * Test data (Stripe's documented test bank numbers): routing 110000000 with account 000123456789
+ * succeeds; any routing number failing the ABA checksum is refused with routing_number_invalid.
+ * Only the last four digits of an account number are kept.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { sandboxIdempotencyKeys, sandboxPaymentObjects } from "../../db/schema";
+import { isValidAbaRoutingNumber, lastFour, PAYOUT_PROVIDER_MESSAGES } from "../../domain/payout";
+import {
+  IdempotencyConflictError,
+  PaymentRejectedError,
+  type ConnectedAccount,
+  type CreateConnectedAccountInput,
+  type PaymentsPort,
+} from "./port";
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+type Executor = Db | Tx;
+export type SandboxObject = Record<string, unknown> & { id: string; object: string };
+
+interface StoredRejection {
+  message: string;
+  code: string;
+  param?: string;
+  field?: PaymentRejectedError["field"];
+}
+
+/** Canonical JSON (sorted keys) so equal parameters hash equally whatever their key order. */
+function canonical(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value ?? null);
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+}
+
+export function requestHash(operation: string, params: unknown): string {
+  return createHash("sha256").update(`${operation}\n${canonical(params)}`).digest("hex");
+}
+
+export function sandboxId(prefix: string): string {
+  return `${prefix}_sandbox_${randomBytes(9).toString("base64url").replace(/[-_]/g, "x")}`;
+}
+
+export class SandboxPayments implements PaymentsPort {
+  readonly provider = "sandbox" as const;
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Runs `run` once per idempotency key. `run` returns the created/changed object (already stored with
+   * putObject in the same transaction) or throws PaymentRejectedError, which is recorded and replayed.
+   */
+  protected async idempotent(
+    key: string,
+    operation: string,
+    params: unknown,
+    run: (tx: Tx) => Promise<SandboxObject>,
+  ): Promise<SandboxObject> {
+    if (!key) throw new Error("an idempotency key is required");
+    const hash = requestHash(operation, params);
+    type Outcome = { kind: "conflict" } | { kind: "rejection"; rejection: StoredRejection } | { kind: "object"; object: SandboxObject };
+    const outcome = await this.db.transaction(async (tx): Promise<Outcome> => {
+      const claimed = await tx
+        .insert(sandboxIdempotencyKeys)
+        .values({ key, requestHash: hash })
+        .onConflictDoNothing()
+        .returning({ key: sandboxIdempotencyKeys.key });
+      if (claimed.length === 0) {
+        const [row] = await tx.select().from(sandboxIdempotencyKeys).where(eq(sandboxIdempotencyKeys.key, key));
+        if (!row || row.requestHash !== hash) return { kind: "conflict" };
+        if (row.responseError) return { kind: "rejection", rejection: row.responseError as StoredRejection };
+        const obj = row.responseObjectId ? await getObject(tx, row.responseObjectId) : undefined;
+        if (!obj) throw new Error(`sandbox: idempotency key ${key} has no stored response`);
+        return { kind: "object", object: obj };
+      }
+      try {
+        const obj = await run(tx);
+        await tx.update(sandboxIdempotencyKeys).set({ responseObjectId: obj.id }).where(eq(sandboxIdempotencyKeys.key, key));
+        return { kind: "object", object: obj };
+      } catch (err) {
+        if (!(err instanceof PaymentRejectedError)) throw err; // rolls back: the key is free again
+        const rejection: StoredRejection = { message: err.message, code: err.code, param: err.param, field: err.field };
+        await tx.update(sandboxIdempotencyKeys).set({ responseError: rejection }).where(eq(sandboxIdempotencyKeys.key, key));
+        return { kind: "rejection", rejection };
+      }
+    });
+    if (outcome.kind === "conflict") throw new IdempotencyConflictError(key);
+    if (outcome.kind === "rejection") {
+      const r = outcome.rejection;
+      throw new PaymentRejectedError(r.message, { code: r.code, param: r.param, field: r.field });
+    }
+    return outcome.object;
+  }
+
+  async createConnectedAccount(input: CreateConnectedAccountInput): Promise<ConnectedAccount> {
+    const d = input.details;
+    const params = { retailerId: input.retailerId, details: d, tosAcceptance: input.tosAcceptance };
+    const account = await this.idempotent(input.idempotencyKey, "accounts.create", params, async (tx) => {
+      if (!isValidAbaRoutingNumber(d.routing_number)) {
+        throw new PaymentRejectedError(PAYOUT_PROVIDER_MESSAGES.routingNumberInvalid, {
+          code: "routing_number_invalid",
+          param: "external_account[routing_number]",
+          field: "routing_number",
+        });
+      }
+      const id = sandboxId("acct");
+      const data: SandboxObject = {
+        id,
+        object: "account",
+        type: "custom",
+        country: "US",
+        email: d.email,
+        business_type: "company",
+        business_profile: { name: d.buslegal_name },
+        company: {
+          name: d.buslegal_name,
+          tax_id_provided: true,
+          address: { line1: d.busstreet_address, city: d.buslocality, state: d.busregion, postal_code: d.buspostal_code || null, country: "US" },
+        },
+        representative: { first_name: d.first_name, last_name: d.last_name, email: d.email },
+        external_accounts: {
+          object: "list",
+          data: [
+            {
+              id: sandboxId("ba"),
+              object: "bank_account",
+              account: id,
+              country: "US",
+              currency: "usd",
+              bank_name: "STRIPE TEST BANK",
+              last4: lastFour(d.account_number),
+              routing_number: d.routing_number,
+              account_holder_type: "company",
+              status: "new",
+            },
+          ],
+        },
+        capabilities: { transfers: "active" },
+        charges_enabled: false,
+        payouts_enabled: true,
+        details_submitted: true,
+        tos_acceptance: { date: input.tosAcceptance.date, ip: input.tosAcceptance.ip },
+        metadata: { retailerId: String(input.retailerId) },
+        created: Math.floor(Date.now() / 1000),
+      };
+      await putObject(tx, "account", data);
+      return data;
+    });
+    const bank = (account.external_accounts as { data: { last4: string }[] }).data[0];
+    return { id: account.id, bankAccountLast4: bank?.last4 ?? lastFour(d.account_number) };
+  }
+
+  /** Reads an object by id (tests, staff tools, later operations). */
+  retrieve(id: string): Promise<SandboxObject | undefined> {
+    return getObject(this.db, id);
+  }
+}
+
+export async function putObject(db: Executor, kind: string, data: SandboxObject): Promise<void> {
+  await db
+    .insert(sandboxPaymentObjects)
+    .values({ id: data.id, kind, data })
+    .onConflictDoUpdate({ target: sandboxPaymentObjects.id, set: { data, updatedAt: new Date() } });
+}
+
+export async function getObject(db: Executor, id: string): Promise<SandboxObject | undefined> {
+  const [row] = await db.select().from(sandboxPaymentObjects).where(eq(sandboxPaymentObjects.id, id));
+  return row ? (row.data as SandboxObject) : undefined;
+}
+
+export function createSandboxPayments(db: Db): SandboxPayments {
+  return new SandboxPayments(db);
+}

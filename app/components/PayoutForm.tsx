@@ -1,0 +1,164 @@
+/**
+ * The payout (merchant details) form of spec 001 §5, used by /getpaid/ and Settings → Payout Info.
+ * Conform + the shared Zod schema validate in the browser; the server validates again and its errors
+ * (including the payment provider's) come back under each field and in an "Errors" dialog.
+ */
+import { getFormProps, getInputProps, useForm, type FieldMetadata } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useState, type ReactNode } from "react";
+import { PAYOUT_FIELD_LABELS, payoutDetailsSchema, type PayoutField } from "../../domain/payout";
+import type { PayoutActionData, payoutLoader } from "~/utils/payout.server";
+
+type LoaderData = Awaited<ReturnType<typeof payoutLoader>>;
+
+function Field({ field, name, hint, children }: { field: FieldMetadata<unknown>; name: PayoutField; hint?: ReactNode; children: ReactNode }) {
+  const errors = field.errors;
+  return (
+    <div className={`field${errors?.length ? " field-invalid" : ""}`}>
+      <label htmlFor={field.id}>{PAYOUT_FIELD_LABELS[name]}</label>
+      {children}
+      {hint ? <div className="field-hint muted">{hint}</div> : null}
+      {errors?.length ? (
+        <div id={field.errorId} className="field-error" role="alert" data-field-error={name}>
+          {errors[0]}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function ErrorsDialog({ errors }: { errors: string[] }) {
+  const [open, setOpen] = useState(true);
+  useEffect(() => setOpen(true), [errors]);
+  if (!open || errors.length === 0) return null;
+  return (
+    <dialog open className="alert alert-danger payout-errors" aria-labelledby="payout-errors-title" data-testid="payout-errors">
+      <div className="alert-body">
+        <h2 id="payout-errors-title">Errors</h2>
+        <ul>
+          {errors.map((e) => (
+            <li key={e}>{e}</li>
+          ))}
+        </ul>
+      </div>
+      <button type="button" className="button button-small button-outline" onClick={() => setOpen(false)}>
+        Close
+      </button>
+    </dialog>
+  );
+}
+
+export function PayoutForm({ title }: { title: string }) {
+  const loaderData = useLoaderData<LoaderData>();
+  const actionData = useActionData<PayoutActionData>();
+  const navigation = useNavigation();
+  const submitting = navigation.state === "submitting";
+  const [form, fields] = useForm({
+    id: "payout-form",
+    lastResult: navigation.state === "idle" ? actionData?.result : null,
+    defaultValue: loaderData.defaultValue,
+    constraint: getZodConstraint(payoutDetailsSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: payoutDetailsSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const submissionId = actionData?.submissionId ?? loaderData.submissionId;
+  const text = (name: Exclude<PayoutField, "tos_accepted">, extra: Record<string, string> = {}) => (
+    <input {...getInputProps(fields[name], { type: "text" })} {...extra} />
+  );
+
+  return (
+    <div className="payout-page">
+      <h2>{title}</h2>
+      {loaderData.payoutSet ? (
+        <div className="alert alert-success" role="status" data-testid="payout-already-set">
+          <p>
+            Payout is already set up
+            {loaderData.saved ? ` (bank account ending in ${loaderData.saved.accountLast4})` : ""}. Submit the form again to change your details.
+          </p>
+        </div>
+      ) : (
+        <p className="lead">Your listings will not be shown to other retailers until you tell us where to send your payouts.</p>
+      )}
+      {loaderData.pending ? (
+        <div className="alert alert-warning" role="status">
+          <p>We are still setting up your payout account. Refresh this page in a moment to see the result.</p>
+        </div>
+      ) : null}
+      {navigation.state === "idle" && actionData?.errors?.length ? <ErrorsDialog errors={actionData.errors} /> : null}
+
+      <Form method="post" {...getFormProps(form)} className="form-stack" data-testid="payout-form">
+        <input type="hidden" name="submission_id" value={submissionId} readOnly />
+        <fieldset className="form-stack">
+          <legend>Representative</legend>
+          <div className="form-row">
+            <Field field={fields.first_name} name="first_name">{text("first_name", { autoComplete: "given-name" })}</Field>
+            <Field field={fields.last_name} name="last_name">{text("last_name", { autoComplete: "family-name" })}</Field>
+          </div>
+          <div className="form-row">
+            <Field field={fields.email} name="email">
+              <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
+            </Field>
+            <Field field={fields.date_of_birth} name="date_of_birth">{text("date_of_birth", { placeholder: "MM/DD/YYYY", inputMode: "numeric" })}</Field>
+          </div>
+          <Field field={fields.street_address} name="street_address">{text("street_address", { autoComplete: "address-line1" })}</Field>
+          <div className="form-row">
+            <Field field={fields.locality} name="locality">{text("locality", { autoComplete: "address-level2" })}</Field>
+            <Field field={fields.region} name="region">{text("region", { maxLength: "2", placeholder: "NY", autoComplete: "address-level1" })}</Field>
+            <Field field={fields.postal_code} name="postal_code">{text("postal_code", { inputMode: "numeric", maxLength: "5", autoComplete: "postal-code" })}</Field>
+          </div>
+        </fieldset>
+
+        <fieldset className="form-stack">
+          <legend>Business</legend>
+          <Field field={fields.buslegal_name} name="buslegal_name">{text("buslegal_name", { autoComplete: "organization" })}</Field>
+          <Field
+            field={fields.bustax_id}
+            name="bustax_id"
+            hint={loaderData.saved ? `On file: ending in ${loaderData.saved.bustaxIdLast4}. Enter it again to save changes.` : "##-#######"}
+          >
+            {text("bustax_id", { placeholder: "12-3456789", inputMode: "numeric", autoComplete: "off" })}
+          </Field>
+          <Field field={fields.busstreet_address} name="busstreet_address">{text("busstreet_address")}</Field>
+          <div className="form-row">
+            <Field field={fields.buslocality} name="buslocality">{text("buslocality")}</Field>
+            <Field field={fields.busregion} name="busregion">{text("busregion", { maxLength: "2", placeholder: "NY" })}</Field>
+            <Field field={fields.buspostal_code} name="buspostal_code">{text("buspostal_code", { inputMode: "numeric", maxLength: "5" })}</Field>
+          </div>
+        </fieldset>
+
+        <fieldset className="form-stack">
+          <legend>Bank account for payouts</legend>
+          <div className="form-row">
+            <Field
+              field={fields.account_number}
+              name="account_number"
+              hint={loaderData.saved ? `On file: ending in ${loaderData.saved.accountLast4}. Enter it again to save changes.` : undefined}
+            >
+              {text("account_number", { inputMode: "numeric", autoComplete: "off" })}
+            </Field>
+            <Field field={fields.routing_number} name="routing_number">{text("routing_number", { inputMode: "numeric", maxLength: "9", autoComplete: "off" })}</Field>
+          </div>
+          <div className={`field field-checkbox${fields.tos_accepted.errors?.length ? " field-invalid" : ""}`}>
+            <label htmlFor={fields.tos_accepted.id}>
+              <input {...getInputProps(fields.tos_accepted, { type: "checkbox" })} /> {PAYOUT_FIELD_LABELS.tos_accepted} of the marketplace and of
+              its payment provider.
+            </label>
+            {fields.tos_accepted.errors?.length ? (
+              <div id={fields.tos_accepted.errorId} className="field-error" role="alert" data-field-error="tos_accepted">
+                {fields.tos_accepted.errors[0]}
+              </div>
+            ) : null}
+          </div>
+        </fieldset>
+
+        <div className="form-actions">
+          <button type="submit" className="button" disabled={submitting}>
+            {submitting ? "Saving…" : "Save payout details"}
+          </button>
+        </div>
+      </Form>
+    </div>
+  );
+}

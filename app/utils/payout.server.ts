@@ -1,0 +1,195 @@
+/**
+ * Server side of the payout (merchant details) form, shared by /getpaid/ and Settings → Payout Info:
+ * the loader data (prefill from payout_profiles, a fresh submission id) and the action (Conform + Zod,
+ * then the payoutSetupWorkflow started by type name and awaited).
+ */
+import { randomUUID } from "node:crypto";
+import { parseWithZod } from "@conform-to/zod";
+import type { SubmissionResult } from "@conform-to/react";
+import { data, redirect } from "@remix-run/node";
+import { ApplicationFailure, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type WorkflowHandle } from "@temporalio/client";
+import { z } from "zod";
+import { getLatestPayoutSetup, getPayoutProfile } from "../../db/queries/payout";
+import {
+  PAYOUT_FIELD_LABELS,
+  PAYOUT_FIELDS,
+  PAYOUT_PROVIDER_MESSAGES,
+  payoutDetailsSchema,
+  type PayoutField,
+} from "../../domain/payout";
+import {
+  PAYOUT_INVALID_INPUT,
+  PAYOUT_REJECTED,
+  PAYOUT_SETUP_WORKFLOW_TYPE,
+  payoutSetupWorkflowId,
+  type PayoutRejection,
+  type PayoutSetupInput,
+} from "../../workflows/payout/contract";
+import type { payoutSetupWorkflow } from "../../workflows/payout/workflow";
+import { requireRetailer } from "./auth.server";
+import { db } from "./db.server";
+import { getEnv } from "./env.server";
+import { getTemporalClient, isTemporalUnavailable } from "./temporal.server";
+
+/** How long the page waits for the (short) workflow before showing "still processing". */
+const RESULT_WAIT_MS = 25_000;
+
+export const EXPIRED_FORM_MESSAGE = "This form has expired. Please submit it again.";
+export const PENDING_MESSAGE = "We are still setting up your payout account. Refresh this page in a moment to see the result.";
+
+export type PayoutActionData = {
+  result: SubmissionResult<string[]>;
+  submissionId: string;
+  /** The server's list of errors, shown in the "Errors" dialog. */
+  errors: string[];
+};
+
+export async function payoutLoader(request: Request) {
+  const auth = await requireRetailer(request);
+  const retailer = auth.retailer;
+  const [profile, latest] = await Promise.all([getPayoutProfile(db, retailer.id), getLatestPayoutSetup(db, retailer.id)]);
+  const defaultValue: Partial<Record<PayoutField, string>> = profile
+    ? {
+        first_name: profile.firstName,
+        last_name: profile.lastName,
+        email: profile.email,
+        date_of_birth: profile.dateOfBirth,
+        street_address: profile.streetAddress,
+        locality: profile.locality,
+        region: profile.region,
+        postal_code: profile.postalCode,
+        buslegal_name: profile.buslegalName,
+        busstreet_address: profile.busstreetAddress,
+        buslocality: profile.buslocality,
+        busregion: profile.busregion,
+        buspostal_code: profile.buspostalCode,
+        routing_number: profile.routingNumber,
+      }
+    : { email: retailer.storeEmail || auth.contact?.email || "" };
+  return {
+    submissionId: randomUUID(),
+    payoutSet: Boolean(retailer.btMerchantId),
+    saved: profile ? { accountLast4: profile.accountLast4, bustaxIdLast4: profile.bustaxIdLast4, updatedAt: profile.updatedAt.toISOString() } : null,
+    pending: latest?.status === "started" && Date.now() - latest.createdAt.getTime() < 10 * 60_000,
+    isStaff: auth.user.isStaff,
+    defaultValue,
+  };
+}
+
+function clientIp(request: Request, fromContext?: string): string {
+  if (fromContext && /^[0-9a-fA-F:.]+$/.test(fromContext)) return fromContext.replace(/^::ffff:/, "");
+  const fwd = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+  const ip = fwd || request.headers.get("x-real-ip")?.trim();
+  return ip && /^[0-9a-fA-F:.]+$/.test(ip) ? ip : "127.0.0.1";
+}
+
+function summarise(result: SubmissionResult<string[]>): string[] {
+  const out: string[] = [];
+  const errors = result.error ?? {};
+  for (const msg of errors[""] ?? []) out.push(msg);
+  for (const f of PAYOUT_FIELDS) {
+    const first = errors[f]?.[0];
+    if (first) out.push(`${PAYOUT_FIELD_LABELS[f].replace(/ \(.*\)$/, "")}: ${first}`);
+  }
+  return out;
+}
+
+function rejectionsOf(err: unknown): PayoutRejection[] | null {
+  if (!(err instanceof WorkflowFailedError)) return null;
+  const cause = err.cause;
+  if (cause instanceof ApplicationFailure && (cause.type === PAYOUT_REJECTED || cause.type === PAYOUT_INVALID_INPUT)) {
+    const details = (cause.details ?? []) as PayoutRejection[];
+    return details.length > 0 ? details : [{ message: cause.message }];
+  }
+  return null;
+}
+
+/**
+ * Validates, starts payoutSetupWorkflow (one id per submission; a duplicate submit attaches to the run
+ * already started) and waits for its result. Success redirects with a notice: retailers home, staff to
+ * /admin (settings: back to the tab).
+ */
+export async function payoutAction(
+  request: Request,
+  opts: { successPath?: (isStaff: boolean) => string; context?: unknown } = {},
+) {
+  const auth = await requireRetailer(request);
+  const retailerId = auth.retailer.id;
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: payoutDetailsSchema });
+  const submitted = z.string().uuid().safeParse(formData.get("submission_id"));
+
+  const reply = (result: SubmissionResult<string[]>, status: number, submissionId: string) =>
+    data<PayoutActionData>({ result, submissionId, errors: summarise(result) }, { status });
+
+  if (submission.status !== "success") return reply(submission.reply(), 400, submitted.success ? submitted.data : randomUUID());
+  if (!submitted.success) return reply(submission.reply({ formErrors: [EXPIRED_FORM_MESSAGE] }), 400, randomUUID());
+
+  const submissionId = submitted.data;
+  const env = getEnv();
+  const workflowId = payoutSetupWorkflowId(retailerId, submissionId);
+  const input: PayoutSetupInput = {
+    retailerId,
+    submissionId,
+    details: submission.value,
+    tosAcceptance: { date: new Date().toISOString(), ip: clientIp(request, (opts.context as { clientIp?: string } | undefined)?.clientIp), userAgent: request.headers.get("user-agent")?.slice(0, 300) || undefined },
+    notifyEmail: auth.retailer.storeEmail || submission.value.email,
+  };
+  const unavailable = () => reply(submission.reply({ formErrors: [PAYOUT_PROVIDER_MESSAGES.unavailable] }), 503, submissionId);
+
+  let handle: WorkflowHandle<typeof payoutSetupWorkflow>;
+  try {
+    const client = await getTemporalClient();
+    try {
+      handle = await client.workflow.start<typeof payoutSetupWorkflow>(PAYOUT_SETUP_WORKFLOW_TYPE, {
+        taskQueue: env.TEMPORAL_TASK_QUEUE,
+        workflowId,
+        args: [input],
+        workflowIdReusePolicy: "REJECT_DUPLICATE",
+      });
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      handle = client.workflow.getHandle<typeof payoutSetupWorkflow>(workflowId);
+    }
+  } catch (err) {
+    if (isTemporalUnavailable(err)) {
+      console.error(`[payout] Temporal unavailable starting ${workflowId}:`, (err as Error).message);
+      return unavailable();
+    }
+    throw err;
+  }
+
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const outcome = await Promise.race([
+      handle.result(),
+      new Promise<"timeout">((resolve) => {
+        timer = setTimeout(() => resolve("timeout"), RESULT_WAIT_MS);
+      }),
+    ]);
+    if (outcome === "timeout") throw redirect(`${new URL(request.url).pathname}?pending=1`);
+  } catch (err) {
+    if (err instanceof Response) throw err;
+    const rejections = rejectionsOf(err);
+    if (rejections) {
+      const fieldErrors: Record<string, string[]> = {};
+      const formErrors: string[] = [];
+      for (const r of rejections) {
+        if (r.field) (fieldErrors[r.field] ??= []).push(r.message);
+        else formErrors.push(r.message);
+      }
+      // A corrected resubmission is a new submission: a new id, hence a new workflow.
+      return reply(submission.reply({ fieldErrors, formErrors }), 400, randomUUID());
+    }
+    if (isTemporalUnavailable(err) || err instanceof WorkflowFailedError) {
+      console.error(`[payout] ${workflowId} did not complete:`, (err as Error).message);
+      return reply(submission.reply({ formErrors: [PAYOUT_PROVIDER_MESSAGES.unavailable] }), 503, randomUUID());
+    }
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+
+  const target = opts.successPath ? opts.successPath(auth.user.isStaff) : auth.user.isStaff ? "/admin" : "/";
+  return redirect(`${target}${target.includes("?") ? "&" : "?"}ref=payoutSaved`);
+}

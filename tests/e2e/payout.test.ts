@@ -1,0 +1,197 @@
+/**
+ * Payout setup end to end in Chromium: a retailer without payout sees the banner, submits /getpaid/
+ * with bad input (messages under the fields, the server answers 400 and keeps the values), gets a
+ * provider rejection back as a form error, then submits Stripe's test bank numbers, lands home with a
+ * success notice, the banner is gone, its listings are active, and the workflow is in Temporal.
+ *
+ * The retailer is made for this file with the seed's factories (the seeded demo retailers stay as they
+ * are for the other browser tests).
+ */
+import { randomUUID } from "node:crypto";
+import { Connection, Client } from "@temporalio/client";
+import { eq } from "drizzle-orm";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type DbHandle } from "../../db/client";
+import { listings, payoutSetups, retailers } from "../../db/schema";
+import { PAYOUT_MESSAGES as M } from "../../domain/payout";
+import { PAYOUT_SETUP_WORKFLOW_TYPE } from "../../workflows/payout/contract";
+import { createBrand, createCollection, createListing, createProduct, createRetailer, DEFAULT_TEST_PASSWORD, SIZE_RUNS } from "../factories";
+import { baseUrl, closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+
+const BANNER = "Your listings will not be shown to other retailers until you give us your bank details for payouts.";
+
+let browser: Browser;
+let page: Page;
+let handle: DbHandle;
+let temporal: Client | undefined;
+let retailerId: number;
+const email = uniqueEmail("payout");
+
+const good: Record<string, string> = {
+  first_name: "Jane",
+  last_name: "Van Der Berg",
+  email: "jane@harborline.test",
+  date_of_birth: "04/15/1980",
+  street_address: "12 Harbor St",
+  locality: "Portland",
+  region: "ME",
+  postal_code: "04101",
+  buslegal_name: "Harborline Test LLC",
+  bustax_id: "12-3456789",
+  busstreet_address: "14 Harbor St",
+  buslocality: "Portland",
+  busregion: "ME",
+  buspostal_code: "04101",
+  account_number: "000123456789",
+  routing_number: "110000000",
+};
+
+const bad: Record<string, string> = {
+  ...good,
+  first_name: "J4ne",
+  date_of_birth: "02/30/1980",
+  region: "N",
+  postal_code: "123",
+  bustax_id: "123",
+  account_number: "12",
+  routing_number: "abc",
+};
+
+async function fill(p: Page, values: Record<string, string>): Promise<void> {
+  for (const [name, value] of Object.entries(values)) await p.locator(`#payout-form input[name="${name}"]`).fill(value);
+}
+
+function fieldError(p: Page, name: string) {
+  return p.locator(`[data-field-error="${name}"]`);
+}
+
+beforeAll(async () => {
+  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  handle = createDb(process.env.DATABASE_URL, { max: 2 });
+  const db = handle.db;
+  const brand = await createBrand(db);
+  const col = await createCollection(db, { brandId: brand.id });
+  const { variations } = await createProduct(db, { collectionId: col.id, sizes: SIZE_RUNS.apparel, colors: 1 });
+  const { retailer } = await createRetailer(db, { status: "active", payout: false, user: { email } });
+  retailerId = retailer.id;
+  await createListing(db, { variationId: variations[0].id, providerId: retailer.id, sizes: { S: 2, M: 1 } });
+  await createListing(db, { variationId: variations[0].id, providerId: retailer.id, sizes: { L: 4 } });
+  browser = await launchBrowser();
+  page = await newPage(browser);
+});
+
+afterAll(async () => {
+  if (page) await closePage(page);
+  await browser?.close();
+  await temporal?.connection.close();
+  await handle?.close();
+});
+
+describe("payout setup", () => {
+  it("a retailer without payout sees the banner and its listings wait for payout", async () => {
+    const rows = await handle.db.select().from(listings).where(eq(listings.providerId, retailerId));
+    expect(rows.map((r) => r.status)).toEqual(["payoutneeded", "payoutneeded"]);
+    await signIn(page, email, DEFAULT_TEST_PASSWORD);
+    await page.goto(url("/"));
+    await expect(page.getByTestId("banner-payout").textContent()).resolves.toContain(BANNER);
+  });
+
+  it("bad input: messages under the fields, values kept", async () => {
+    await page.goto(url("/getpaid/"));
+    await page.getByTestId("payout-form").waitFor();
+    await fill(page, bad);
+    await page.getByRole("button", { name: /save payout details/i }).click();
+    await expect(fieldError(page, "first_name").textContent()).resolves.toBe(M.firstNameAlphabetic);
+    await expect(fieldError(page, "date_of_birth").textContent()).resolves.toBe(M.dobNotARealDate);
+    await expect(fieldError(page, "region").textContent()).resolves.toBe(M.regionLength);
+    await expect(fieldError(page, "postal_code").textContent()).resolves.toBe(M.postalCodeFormat);
+    await expect(fieldError(page, "bustax_id").textContent()).resolves.toBe(M.bustaxIdFormat);
+    await expect(fieldError(page, "account_number").textContent()).resolves.toBe(M.accountNumberLength);
+    await expect(fieldError(page, "routing_number").textContent()).resolves.toBe(M.routingNumberNumeric);
+    await expect(fieldError(page, "tos_accepted").textContent()).resolves.toBe("You must accept the terms of service");
+    expect(await page.locator('#payout-form input[name="first_name"]').inputValue()).toBe("J4ne");
+    expect(new URL(page.url()).pathname).toBe("/getpaid/");
+  });
+
+  it("the server answers bad input with 400, the messages, an Errors list and the values kept", async () => {
+    const res = await page.request.post(url("/getpaid/"), {
+      form: { ...bad, submission_id: randomUUID() },
+      headers: { Origin: baseUrl },
+      maxRedirects: 0,
+    });
+    expect(res.status()).toBe(400);
+    const html = await res.text();
+    expect(html).toContain("You must accept the terms of service");
+    expect(html).toContain(M.firstNameAlphabetic);
+    expect(html).toContain(M.routingNumberNumeric);
+    expect(html).toContain(">Errors<");
+    expect(html).toContain('value="J4ne"');
+    expect(html).not.toMatch(/at .*\.(ts|js):\d+/); // no stack trace
+  });
+
+  it("a routing number the provider refuses comes back as a form error (400), not a 500", async () => {
+    await page.goto(url("/getpaid/"));
+    await fill(page, { ...good, routing_number: "123456789" });
+    await page.locator('#payout-form input[name="tos_accepted"]').check();
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST" && r.url().includes("/getpaid")),
+      page.getByRole("button", { name: /save payout details/i }).click(),
+    ]);
+    expect(response.status()).toBe(400);
+    await expect(fieldError(page, "routing_number").textContent()).resolves.toBe("The routing number is not valid. Check it with your bank.");
+    await expect(page.getByTestId("payout-errors").textContent()).resolves.toContain("Errors");
+    expect(await page.locator('#payout-form input[name="buslegal_name"]').inputValue()).toBe(good.buslegal_name);
+    const [row] = await handle.db.select().from(retailers).where(eq(retailers.id, retailerId));
+    expect(row.btMerchantId).toBeNull();
+  });
+
+  it("good input: home with a success notice, banner gone, listings active, workflow in Temporal", async () => {
+    await page.goto(url("/getpaid/"));
+    await fill(page, good);
+    await page.locator('#payout-form input[name="tos_accepted"]').check();
+    await Promise.all([
+      page.waitForURL((u) => u.pathname === "/" && u.searchParams.get("ref") === "payoutSaved", { timeout: 45_000 }),
+      page.getByRole("button", { name: /save payout details/i }).click(),
+    ]);
+    await expect(page.getByRole("status").first().textContent()).resolves.toContain("Your payout details are saved");
+    expect(await page.getByTestId("banner-payout").count()).toBe(0);
+    expect(await page.getByText(BANNER).count()).toBe(0);
+
+    const [r] = await handle.db.select().from(retailers).where(eq(retailers.id, retailerId));
+    expect(r.btMerchantId).toMatch(/^acct_sandbox_/);
+    const rows = await handle.db.select().from(listings).where(eq(listings.providerId, retailerId));
+    expect(rows.map((x) => x.status)).toEqual(["active", "active"]);
+    const setups = await handle.db.select().from(payoutSetups).where(eq(payoutSetups.retailerId, retailerId));
+    const done = setups.find((s) => s.status === "done");
+    expect(done?.accountId).toBe(r.btMerchantId);
+    expect(done?.workflowId).toMatch(new RegExp(`^payout-setup:retailer-${retailerId}:[0-9a-f-]{36}$`));
+    expect(setups.some((s) => s.status === "failed")).toBe(true); // the refused routing number
+
+    // The run is in Temporal (what the Web UI shows).
+    const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? "127.0.0.1:7243" });
+    temporal = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE ?? "default" });
+    const desc = await temporal.workflow.getHandle(done!.workflowId).describe();
+    expect(desc.type).toBe(PAYOUT_SETUP_WORKFLOW_TYPE);
+    expect(desc.status.name).toBe("COMPLETED");
+    // Visibility (the UI's list) is eventually consistent: poll briefly.
+    let listed = false;
+    for (let i = 0; i < 20 && !listed; i++) {
+      for await (const wf of temporal.workflow.list({ query: `WorkflowId = '${done!.workflowId}'` })) {
+        if (wf.workflowId === done!.workflowId) listed = true;
+      }
+      if (!listed) await new Promise((res) => setTimeout(res, 500));
+    }
+    expect(listed).toBe(true);
+
+    // Prefilled on a second visit, with the "already set up" note.
+    await page.goto(url("/getpaid/"));
+    await expect(page.getByTestId("payout-already-set").textContent()).resolves.toContain("ending in 6789");
+    expect(await page.locator('#payout-form input[name="buslegal_name"]').inputValue()).toBe(good.buslegal_name);
+    expect(await page.locator('#payout-form input[name="account_number"]').inputValue()).toBe("");
+
+    // The same form under Settings → Payout Info.
+    await page.goto(url("/settings/payout"));
+    await expect(page.getByTestId("payout-already-set").textContent()).resolves.toContain("ending in 6789");
+  });
+});

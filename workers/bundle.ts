@@ -1,0 +1,43 @@
+/**
+ * The workflow bundle: every workflow (workflows/index.ts) compiled once with bundleWorkflowCode.
+ * Production workers load build/workflow-bundle.js (written by `npm run build` via
+ * scripts/build-workflows.mjs, or by `tsx workers/bundle.ts`); tests bundle once per file in memory,
+ * which also proves the workflow code imports nothing a workflow may not (Node built-ins fail here).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const WORKFLOWS_PATH = path.join(ROOT, "workflows", "index.ts");
+export const DEFAULT_BUNDLE_PATH = path.join(ROOT, "build", "workflow-bundle.js");
+
+const quietLogger = {
+  trace() {},
+  debug() {},
+  info() {},
+  log() {},
+  warn: (m: string) => console.warn(m),
+  error: (m: string) => console.error(m),
+};
+
+export async function buildWorkflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
+}
+
+export async function writeWorkflowBundle(out = DEFAULT_BUNDLE_PATH): Promise<string> {
+  const { code } = await buildWorkflowBundle();
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  const tmp = `${out}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, code);
+  fs.renameSync(tmp, out);
+  return out;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const out = path.resolve(process.argv[2] ?? DEFAULT_BUNDLE_PATH);
+  const t0 = Date.now();
+  await writeWorkflowBundle(out);
+  console.log(`workflow bundle: ${path.relative(ROOT, out)} (${Date.now() - t0} ms)`);
+}

@@ -1,0 +1,86 @@
+/**
+ * The worker process (`npm run worker`): runs every workflow and activity on TEMPORAL_TASK_QUEUE.
+ * Development compiles workflows/index.ts at start; production (NODE_ENV=production) loads the prebuilt
+ * build/workflow-bundle.js when it exists and is newer than the workflow sources. Ctrl-C / SIGTERM: the SDK's Runtime catches the signal, the
+ * worker drains and run() returns; then the database pool is closed.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { NativeConnection, Worker } from "@temporalio/worker";
+import { createActivities } from "../activities";
+import { createOutboxMailer } from "../activities/mail";
+import { createPayments } from "../activities/payments";
+import { getEnv } from "../app/utils/env.server";
+import { createDb } from "../db/client";
+import { DEFAULT_BUNDLE_PATH, ROOT, WORKFLOWS_PATH } from "./bundle";
+
+async function main(): Promise<void> {
+  const env = getEnv();
+  const dbHandle = createDb(env.DATABASE_URL, { max: 5 });
+  const payments = createPayments(env, dbHandle.db);
+  const activities = createActivities({ db: dbHandle.db, payments, mail: createOutboxMailer(dbHandle.db), env });
+
+  const connection = await connectWithRetry(env.TEMPORAL_ADDRESS);
+  const useBundle = env.NODE_ENV === "production" && bundleIsFresh(DEFAULT_BUNDLE_PATH);
+  const worker = await Worker.create({
+    connection,
+    namespace: env.TEMPORAL_NAMESPACE,
+    taskQueue: env.TEMPORAL_TASK_QUEUE,
+    ...(useBundle ? { workflowBundle: { codePath: DEFAULT_BUNDLE_PATH } } : { workflowsPath: WORKFLOWS_PATH }),
+    activities,
+  });
+  console.log(
+    `[worker] task queue "${env.TEMPORAL_TASK_QUEUE}" on ${env.TEMPORAL_ADDRESS} (namespace ${env.TEMPORAL_NAMESPACE}), ` +
+      `payments: ${payments.provider}, workflows: ${useBundle ? "prebuilt bundle" : "compiled from source"}`,
+  );
+  try {
+    await worker.run();
+  } finally {
+    await connection.close().catch(() => {});
+    await dbHandle.close().catch(() => {});
+    console.log("[worker] stopped");
+  }
+}
+
+/**
+ * The prebuilt bundle exists and is newer than every workflow and domain source file it was built from
+ * (a stale bundle would run old workflow code; then the worker compiles from source and says so).
+ */
+function bundleIsFresh(bundlePath: string): boolean {
+  if (!fs.existsSync(bundlePath)) return false;
+  const built = fs.statSync(bundlePath).mtimeMs;
+  const newest = (dir: string): number => {
+    let max = 0;
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, entry.name);
+      if (entry.isDirectory()) max = Math.max(max, newest(p));
+      else if (entry.name.endsWith(".ts")) max = Math.max(max, fs.statSync(p).mtimeMs);
+    }
+    return max;
+  };
+  const sources = Math.max(newest(path.join(ROOT, "workflows")), newest(path.join(ROOT, "domain")));
+  if (sources > built) {
+    console.warn(`[worker] ${path.relative(ROOT, bundlePath)} is older than the workflow sources: compiling from source instead`);
+    return false;
+  }
+  return true;
+}
+
+/** The dev command may start the worker before Temporal answers: wait for it (up to ~60 s). */
+async function connectWithRetry(address: string): Promise<NativeConnection> {
+  const deadline = Date.now() + 60_000;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await NativeConnection.connect({ address });
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      if (attempt === 1) console.log(`[worker] waiting for Temporal at ${address}...`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
+
+main().catch((err) => {
+  console.error("[worker] failed:", err);
+  process.exit(1);
+});

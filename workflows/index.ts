@@ -1,0 +1,2 @@
+/** Every workflow the worker registers (workflowsPath in dev, bundled for production and tests). */
+export { payoutSetupWorkflow } from "./payout/workflow";
