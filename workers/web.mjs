@@ -103,6 +103,18 @@ if (MODE === "production") {
   });
 }
 
+// Errors Express raises itself, before Remix sees the request (e.g. a path that is not valid
+// percent-encoding, "/password-reset/1/%ff"): a plain 4xx/5xx answer. Express's default handler would
+// print the stack trace into the page in development.
+// eslint-disable-next-line no-unused-vars
+app.use((err, req, res, next) => {
+  const status = Number(err?.status ?? err?.statusCode);
+  const code = status >= 400 && status < 600 ? status : 500;
+  if (code >= 500) console.error(`[web] ${req.method} ${req.path}:`, err);
+  if (res.headersSent) return res.end();
+  res.status(code).type("text/plain").send(code >= 500 ? "A server error has occured" : "Bad request.");
+});
+
 const server = app.listen(PORT, async () => {
   console.log(`[web] ${MODE} server on http://localhost:${PORT} (origin ${APP_ORIGIN})`);
   if (MODE !== "production") {

@@ -31,16 +31,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
+/** Largest id a Postgres integer column holds: a larger number would make the query fail, not miss. */
+const MAX_ID = 2_147_483_647;
+
 const ActSchema = z.object({
-  retailerId: z.coerce.number({ invalid_type_error: "Choose a retailer." }).int().positive("Choose a retailer."),
-  brandId: z.union([z.literal(""), z.coerce.number().int().positive()]).optional(),
+  retailerId: z.coerce.number({ invalid_type_error: "Choose a retailer." }).int().positive("Choose a retailer.").max(MAX_ID, "Choose a retailer."),
+  brandId: z.union([z.literal(""), z.coerce.number().int().positive().max(MAX_ID)]).optional(),
 });
+
+const INTENTS = ["act", "brand", "clear"] as const;
 
 export async function action({ request }: ActionFunctionArgs) {
   // Non-staff (signed in or not) are sent to /error/ before anything is read.
   const auth = await requireStaff(request);
   const form = await readFormData(request);
   const intent = String(form.get("intent") ?? "act");
+  if (!(INTENTS as readonly string[]).includes(intent)) return data({ error: "Unknown action." }, { status: 400 });
   const back = safeNextPath(String(form.get("redirectTo") ?? "")) ?? null;
   if (intent === "clear") {
     await setActing(db, auth.session.id, null, null);

@@ -7,6 +7,7 @@ import { MSG } from "../../domain/accounts";
 import {
   activateRetailer,
   authorizeBrands,
+  getBrandsByIds,
   getRetailer,
   listBrandChoices,
   listRetailersForAdmin,
@@ -65,7 +66,8 @@ function serialize(e: RetailerAdminEntry) {
   };
 }
 
-const IdSchema = z.coerce.number().int().positive();
+/** A row id: a positive Postgres integer (a larger number would make the query fail, not miss). */
+const IdSchema = z.coerce.number().int().positive().max(2_147_483_647);
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireStaff(request);
@@ -76,11 +78,16 @@ export async function action({ request }: ActionFunctionArgs) {
   const retailerId = idParse.data;
   const retailer = await getRetailer(db, retailerId);
   if (!retailer) return data({ error: "That retailer does not exist." }, { status: 404 });
-  const brandIds = form
+  // "" is the select's "Authorize a brand…" placeholder; anything else must be a brand that exists.
+  const brandParses = form
     .getAll("brandId")
-    .map((v) => IdSchema.safeParse(v))
-    .filter((p) => p.success)
-    .map((p) => p.data as number);
+    .filter((v) => v !== "")
+    .map((v) => IdSchema.safeParse(v));
+  const brandIds = brandParses.filter((p) => p.success).map((p) => p.data as number);
+  const uniqueBrandIds = [...new Set(brandIds)];
+  if (brandParses.some((p) => !p.success) || (await getBrandsByIds(db, uniqueBrandIds)).length !== uniqueBrandIds.length) {
+    return data({ error: "That brand does not exist." }, { status: 400 });
+  }
 
   switch (intent) {
     case "activate": {

@@ -104,17 +104,32 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
+/** A form-level error in Conform's reply shape (what the step forms read as `form.errors`). */
+function refuse(message: string, status: number) {
+  return data({ status: "error" as const, error: { "": [message] } }, { status });
+}
+
+/** Largest id a Postgres integer column holds: larger numbers are not ids (and would make the query fail). */
+const MAX_ID = 2_147_483_647;
+
 export async function action({ request }: ActionFunctionArgs) {
   const auth = await requireUser(request);
   const url = new URL(request.url);
   const formData = await readFormData(request);
-  const userParam = (formData.get("user") as string | null) || url.searchParams.get("user");
-  const { target, retailer, current } = await wizardState(auth, userParam);
+  const rawUser = formData.get("user") || url.searchParams.get("user");
+  const userParam = typeof rawUser === "string" ? rawUser : null;
   const step = String(formData.get("step") ?? "");
+  // Tampered or stale input is answered with a 4xx, never a redirect that hides it.
+  if (!ORDER.includes(step as WizardStep)) return refuse("Unknown setup step.", 400);
+  if (step === "user" && !auth.user.isStaff) return refuse("Only staff create logins for retailers.", 403);
+  if (auth.user.isStaff && userParam) {
+    const u = /^\d{1,9}$/.test(userParam) ? await findUserById(db, Number(userParam)) : null;
+    if (!u || u.isStaff) return refuse("That user does not exist.", 404);
+  }
+  const { target, retailer, current } = await wizardState(auth, userParam);
   const query = (extra = "") => (auth.user.isStaff && target ? `?user=${target.id}${extra}` : extra ? `?${extra.slice(1)}` : "");
 
   if (step === "user") {
-    if (!auth.user.isStaff) throw redirect("/retailer-setup/");
     const submission = parseWithZod(formData, { schema: RegisterSchema });
     if (submission.status !== "success") return data(submission.reply({ hideFields: ["password", "confirm"] }), { status: 400 });
     const created = await createUser(db, { email: submission.value.email, passwordHash: await hashPassword(submission.value.password) });
@@ -165,7 +180,8 @@ export async function action({ request }: ActionFunctionArgs) {
   // step === "brands"
   const submission = parseWithZod(formData, { schema: BrandsStepSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const chosen = await getBrandsByIds(db, [...new Set(submission.value.brand_ids ?? [])]);
+  // Ids that cannot exist are ignored like ids that do not exist (then "choose at least one brand").
+  const chosen = await getBrandsByIds(db, [...new Set(submission.value.brand_ids ?? [])].filter((id) => id <= MAX_ID));
   const typed = (submission.value.requests ?? []).filter((r) => !!r.brand_name);
   if (chosen.length === 0 && typed.length === 0) {
     return data(submission.reply({ fieldErrors: { brand_ids: [MSG.brandsRequired] } }), { status: 400 });

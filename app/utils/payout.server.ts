@@ -26,7 +26,7 @@ import {
   type PayoutSetupInput,
 } from "../../workflows/payout/contract";
 import type { payoutSetupWorkflow } from "../../workflows/payout/workflow";
-import { requireRetailer } from "./auth.server";
+import { readFormData, requireRetailer } from "./auth.server";
 import { db } from "./db.server";
 import { getEnv } from "./env.server";
 import { getTemporalClient, isTemporalUnavailable } from "./temporal.server";
@@ -115,7 +115,7 @@ export async function payoutAction(
 ) {
   const auth = await requireRetailer(request);
   const retailerId = auth.retailer.id;
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const submission = parseWithZod(formData, { schema: payoutDetailsSchema });
   const submitted = z.string().uuid().safeParse(formData.get("submission_id"));
 
