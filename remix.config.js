@@ -1,5 +1,12 @@
+// `npm test` builds the app into a separate folder (REMIX_BUILD_DIR=.data/e2e-build) so that a
+// running `npm run dev` keeps its own build/ and public/build. Default: build/ + public/build.
+const outDir = process.env.REMIX_BUILD_DIR;
+
 /** @type {import('@remix-run/dev').AppConfig} */
 export default {
+  ...(outDir
+    ? { serverBuildPath: `${outDir}/index.js`, assetsBuildDirectory: `${outDir}/public/build`, cacheDirectory: `${outDir}/.cache` }
+    : {}),
   // Classic Remix compiler (design card): routes in app/routes, flat-routes convention of Remix v2.
   ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}", "**/__*.*"],
   serverModuleFormat: "esm",

@@ -1,0 +1,199 @@
+// The development stack as `npm run dev` runs it: Postgres (embedded unless DATABASE_URL),
+// Temporal dev server + UI (file-backed), migrations + seed, the worker, and `remix dev`.
+// Shared by scripts/dev.mjs and scripts/bench-stack.mjs. Needs node_modules (caller ensures it).
+import fs from "node:fs";
+import path from "node:path";
+import { c, fmtMs, info, step, warn } from "./log.mjs";
+import { startEmbeddedPostgres, ensureDatabase } from "./pg.mjs";
+import { ROOT, DATA_DIR, PORTS, DB_NAMES } from "./paths.mjs";
+import { runOrThrow, startService, waitForHttp, whoListens, isPortOpen } from "./proc.mjs";
+import { startTemporalDev } from "./temporal.mjs";
+import { ensureTemporal } from "./tools.mjs";
+
+const exists = (p) => fs.existsSync(path.join(ROOT, p));
+
+/** `node --import tsx <file>`: one process (the tsx CLI would add a second one). */
+export function tsxArgs(file, ...args) {
+  return ["--import", "tsx", file, ...args];
+}
+
+const REMIX_CLI = path.join(ROOT, "node_modules", "@remix-run", "dev", "dist", "cli.js");
+const REMIX_SERVE_CLI = path.join(ROOT, "node_modules", "@remix-run", "serve", "dist", "cli.js");
+
+/**
+ * The web server command. workers/web.mjs (Express + Remix with the Origin check and security
+ * headers) when it exists, else remix-serve.
+ *   dev:  remix dev --manual -c "node workers/web.mjs"   (or plain `remix dev`, which runs remix-serve)
+ *   prod: node workers/web.mjs                            (or remix-serve <build>/index.js)
+ */
+export function webCommand(mode, buildDir = path.join(ROOT, "build")) {
+  const custom = exists("workers/web.mjs");
+  if (mode === "dev") return custom ? [REMIX_CLI, "dev", "--manual", "-c", "node workers/web.mjs"] : [REMIX_CLI, "dev"];
+  return custom ? [path.join(ROOT, "workers", "web.mjs")] : [REMIX_SERVE_CLI, path.join(buildDir, "index.js")];
+}
+
+/** Runs db/migrate.ts then (optionally) db/seed.ts against `databaseUrl`. Missing scripts are skipped with a warning. */
+export async function migrateAndSeed(env, { seed = true, quiet = false } = {}) {
+  const opts = { env, prefix: quiet ? undefined : "db", quiet };
+  if (exists("db/migrate.ts")) {
+    const t0 = Date.now();
+    await runOrThrow(process.execPath, tsxArgs("db/migrate.ts"), opts);
+    if (!quiet) info(`migrations applied (${fmtMs(Date.now() - t0)})`);
+  } else warn("db/migrate.ts not found: skipping migrations");
+  if (!seed) return;
+  if (exists("db/seed.ts")) {
+    const t0 = Date.now();
+    await runOrThrow(process.execPath, tsxArgs("db/seed.ts"), opts);
+    if (!quiet) info(`seed done (${fmtMs(Date.now() - t0)})`);
+  } else warn("db/seed.ts not found: skipping the demo seed");
+}
+
+/** Demo logins written by the seed (db/seed-logins.json), formatted as lines; [] when absent. */
+export function demoLoginLines() {
+  const file = path.join(ROOT, "db", "seed-logins.json");
+  let data;
+  try {
+    data = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return [];
+  }
+  const rows = Array.isArray(data) ? data : Array.isArray(data?.logins) ? data.logins : Object.entries(data ?? {}).map(([k, v]) => (typeof v === "object" ? { role: k, ...v } : { role: k, email: v }));
+  const w = Math.max(0, ...rows.map((r) => String(r?.email ?? "").length));
+  return rows.map((r) => {
+    if (typeof r !== "object" || r === null) return String(r);
+    const label = r.label ?? r.role ?? r.name ?? r.kind ?? "";
+    const note = r.note ?? r.notes ?? r.description ?? "";
+    return `${String(r.email ?? "").padEnd(w)}  ${r.password ?? ""}  ${label}${note ? ` — ${note}` : ""}`;
+  });
+}
+
+/**
+ * Starts the whole development stack. Options:
+ *   ports      { postgres, temporal, temporalUi, app } (default: the dev ports)
+ *   dataDir    folder for pg data and the Temporal db (default <repo>/.data)
+ *   reuse      reuse a Postgres/Temporal already listening on the ports (dev: yes, bench: no)
+ *   logDir     write children's output to files there instead of the console (bench)
+ *   onCrash(svc, code)  called when a service exits on its own after start
+ * Returns { env, urls, services: [{name, pid}], stop() }.
+ */
+export async function startDevStack({ ports = PORTS.dev, dataDir = DATA_DIR, reuse = true, logDir = null, onCrash = () => {} } = {}) {
+  const started = []; // { name, stop, pid }
+  const quiet = Boolean(logDir);
+  if (logDir) fs.mkdirSync(logDir, { recursive: true });
+  const logFile = (name) => (logDir ? path.join(logDir, `${name}.log`) : undefined);
+  const stopAllStarted = async () => {
+    for (const s of [...started].reverse()) {
+      try {
+        await s.stop();
+      } catch (e) {
+        warn(`stopping ${s.name}: ${e.message}`);
+      }
+    }
+    started.length = 0;
+  };
+
+  try {
+    // --- Postgres and Temporal in parallel
+    const userDb = process.env.DATABASE_URL;
+    const userTemporal = process.env.TEMPORAL_ADDRESS;
+    if (!quiet) step("starting Postgres and Temporal");
+    const [databaseUrl, temporalAddress] = await Promise.all([
+      (async () => {
+        if (userDb) {
+          if (!quiet) info(`DATABASE_URL is set: using that server (no embedded Postgres)`);
+          return userDb;
+        }
+        const pg = await startEmbeddedPostgres({ name: "postgres", dataDir: path.join(dataDir, "pg-dev"), port: ports.postgres, databases: [DB_NAMES.dev], quiet });
+        // A server we did not start (left running earlier, or someone else's) keeps running.
+        started.push({ name: "postgres", stop: pg.reused ? async () => {} : pg.stop, pid: pg.pid(), reused: pg.reused });
+        return pg.url(DB_NAMES.dev);
+      })(),
+      (async () => {
+        if (userTemporal) {
+          if (!quiet) info(`TEMPORAL_ADDRESS is set: using ${userTemporal} (no dev server)`);
+          return userTemporal;
+        }
+        const temporalBin = await ensureTemporal();
+        const t = await startTemporalDev({
+          bin: temporalBin,
+          port: ports.temporal,
+          uiPort: ports.temporalUi,
+          dbFile: path.join(dataDir, "temporal-dev.db"),
+          reuse,
+          quiet,
+        });
+        if (!t.reused) started.push({ name: "temporal", stop: t.stop, pid: t.svc.pid });
+        return t.address;
+      })(),
+    ]);
+
+    const env = {
+      NODE_ENV: "development",
+      APP_ENV: process.env.APP_ENV || "local",
+      PORT: String(ports.app),
+      APP_ORIGIN: process.env.APP_ORIGIN || `http://localhost:${ports.app}`,
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: temporalAddress,
+      TEMPORAL_NAMESPACE: process.env.TEMPORAL_NAMESPACE || "default",
+      TEMPORAL_TASK_QUEUE: process.env.TEMPORAL_TASK_QUEUE || "marketplace",
+      TEMPORAL_UI_URL: process.env.TEMPORAL_UI_URL || `http://localhost:${ports.temporalUi}`,
+    };
+
+    // --- schema + demo data
+    if (!quiet) step("migrating and seeding the database");
+    if (userDb) await ensureDatabase(userDb, new URL(userDb).pathname.slice(1) || DB_NAMES.dev).catch(() => {});
+    await migrateAndSeed(env, { quiet });
+
+    // --- worker + web
+    if (await isPortOpen(ports.app)) throw new Error(`port ${ports.app} is taken (${whoListens(ports.app)})`);
+    if (!quiet) step("starting the worker and the Remix dev server");
+    const crashed = (svc, code) => onCrash(svc, code);
+    if (exists("workers/main.ts")) {
+      const worker = startService("worker", process.execPath, tsxArgs("workers/main.ts"), { env, logFile: logFile("worker"), onExit: crashed });
+      worker.stopOpts = { signal: "SIGTERM", timeoutMs: 15_000 };
+      started.push({ name: "worker", stop: () => worker.stop(worker.stopOpts), pid: worker.pid, svc: worker });
+    } else warn("workers/main.ts not found: no Temporal worker started");
+
+    const remix = startService("remix", process.execPath, webCommand("dev"), {
+      env,
+      logFile: logFile("remix"),
+      onExit: crashed,
+      filter: (line) => !/The CJS build of Vite's Node API is deprecated/.test(line),
+    });
+    started.push({ name: "remix", stop: () => remix.stop({ timeoutMs: 10_000 }), pid: remix.pid, svc: remix });
+
+    const signin = `http://localhost:${ports.app}/signin`;
+    const status = await waitForHttp(signin, { svc: remix, timeoutMs: 300_000 });
+    if (status !== 200 && !quiet) warn(`${signin} answered ${status}`);
+
+    return {
+      env,
+      urls: { app: `http://localhost:${ports.app}`, signin, temporalUi: env.TEMPORAL_UI_URL, temporal: temporalAddress, database: databaseUrl },
+      services: started.map(({ name, pid, reused }) => ({ name, pid, reused })),
+      stop: stopAllStarted,
+    };
+  } catch (e) {
+    await stopAllStarted();
+    throw e;
+  }
+}
+
+export function printStackReady(stack, ms) {
+  const { urls } = stack;
+  const line = "─".repeat(72);
+  console.log(`\n${c.green(line)}`);
+  console.log(`${c.bold("Wholesale marketplace is running")} (ready in ${fmtMs(ms)})`);
+  console.log(`  App          ${c.cyan(urls.app)}   (sign in: ${urls.signin})`);
+  console.log(`  Temporal UI  ${c.cyan(urls.temporalUi)}`);
+  console.log(`  Temporal     ${urls.temporal}`);
+  console.log(`  Postgres     ${urls.database.replace(/:[^:@/]+@/, ":***@")}`);
+  console.log(`  Payments     ${process.env.STRIPE_SECRET_KEY ? "Stripe (STRIPE_SECRET_KEY is set)" : "sandbox (set STRIPE_SECRET_KEY for Stripe test mode)"}`);
+  const logins = demoLoginLines();
+  if (logins.length) {
+    console.log(`  Demo logins:`);
+    for (const l of logins) console.log(`    ${l}`);
+  }
+  console.log(`  Press Ctrl-C to stop everything.`);
+  console.log(`${c.green(line)}\n`);
+}
+

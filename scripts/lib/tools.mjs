@@ -1,0 +1,295 @@
+// Installs and locates everything the project needs outside node_modules, in a per-user cache
+// keyed by version (see paths.mjs). Idempotent; cheap when everything is present (only stat calls).
+// Node built-ins only: this runs before `npm ci`.
+import { spawn } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { fmtMs, info, step, warn } from "./log.mjs";
+import { acquireLock, idle, isPortOpen, run, runOrThrow, sleep, which } from "./proc.mjs";
+import { CACHE_DIR, ROOT, TOOLS_DIR, VERSIONS } from "./paths.mjs";
+
+const isRoot = process.getuid?.() === 0;
+const exists = (p) => fs.existsSync(p);
+
+export const toolPaths = {
+  temporalCache: path.join(TOOLS_DIR, `temporal-${VERSIONS.temporal}`, "temporal"),
+  stripeMock: path.join(TOOLS_DIR, `stripe-mock-${VERSIONS.stripeMock}`, "stripe-mock"),
+  testServerDir: path.join(TOOLS_DIR, `test-server-${VERSIONS.testServer}`),
+  testServer: path.join(TOOLS_DIR, `test-server-${VERSIONS.testServer}`, "temporal-test-server"),
+  chromium: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+};
+
+/** What each ensure* did, for the summary printed by `npm run tools`. */
+export const actions = [];
+const did = (what) => {
+  actions.push(what);
+};
+
+// ---------------------------------------------------------------- node_modules
+
+function installHash() {
+  const h = crypto.createHash("sha256");
+  for (const f of ["package-lock.json", "package.json"]) {
+    const p = path.join(ROOT, f);
+    if (exists(p)) h.update(fs.readFileSync(p));
+  }
+  h.update(process.version.split(".")[0]); // native modules follow the Node major
+  return h.digest("hex");
+}
+
+const STAMP = path.join(ROOT, "node_modules", ".install-stamp");
+
+export function nodeModulesFresh() {
+  try {
+    return fs.readFileSync(STAMP, "utf8").trim() === installHash();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `npm ci` when node_modules is missing, `npm install` when the lock file changed since the last
+ * install (node_modules/.install-stamp holds a hash of package-lock.json + package.json).
+ */
+export async function ensureNodeModules() {
+  if (nodeModulesFresh()) return;
+  const hasModules = exists(path.join(ROOT, "node_modules", ".package-lock.json"));
+  const hasLock = exists(path.join(ROOT, "package-lock.json"));
+  let cmd = !hasModules && hasLock ? "ci" : "install";
+  step(`npm ${cmd} (node_modules ${hasModules ? "out of date" : "missing"})`);
+  const t0 = Date.now();
+  const npmArgs = ["--no-audit", "--no-fund"];
+  const env = { npm_config_update_notifier: "false" };
+  if (cmd === "ci") {
+    const r = await run("npm", ["ci", ...npmArgs], { env, quiet: true });
+    if (r.code === 0) process.stdout.write(r.output.split("\n").filter((l) => !/^npm warn/.test(l)).join("\n"));
+    else {
+      const why = r.output.split("\n").find((l) => /npm error (?!code)\S/.test(l)) ?? "";
+      // e.g. a lock file without the other platforms' optional packages (registries that do not
+      // serve them): `npm ci` refuses it, `npm install` resolves it.
+      warn(`npm ci failed (${why.replace(/^npm error /, "").slice(0, 120)}); falling back to npm install`);
+      cmd = "install";
+    }
+  }
+  if (cmd === "install") await runOrThrow("npm", ["install", ...npmArgs], { env });
+  fs.writeFileSync(STAMP, installHash() + "\n");
+  did(`npm ${cmd} (${fmtMs(Date.now() - t0)})`);
+}
+
+// ---------------------------------------------------------------- Go tools
+
+function goBinary() {
+  return which("go") || (exists("/usr/local/go/bin/go") ? "/usr/local/go/bin/go" : null);
+}
+
+/** `go install module@version` into `dest` (directory), atomically, under a lock. */
+async function goInstall(modulePath, version, dest, binName) {
+  const go = goBinary();
+  if (!go) throw new Error(`Go is required to build ${binName} (${modulePath}@${version}); install Go or put ${binName} on PATH.`);
+  fs.mkdirSync(TOOLS_DIR, { recursive: true });
+  const release = await acquireLock(`${dest}.lock`, { what: `${binName} build`, log: info });
+  try {
+    const target = path.join(dest, binName);
+    if (exists(target)) return target; // built by whoever held the lock
+    const tmp = `${dest}.tmp-${process.pid}`;
+    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.mkdirSync(tmp, { recursive: true });
+    step(`building ${binName} ${version} with go install (several minutes the first time)`);
+    const t0 = Date.now();
+    await runOrThrow(go, ["install", `${modulePath}@v${version}`], {
+      prefix: "go",
+      env: { GOBIN: tmp, GOFLAGS: [process.env.GOFLAGS, "-buildvcs=false"].filter(Boolean).join(" ") },
+    });
+    fs.mkdirSync(dest, { recursive: true });
+    fs.renameSync(path.join(tmp, binName), target);
+    fs.rmSync(tmp, { recursive: true, force: true });
+    did(`built ${binName} ${version} (${fmtMs(Date.now() - t0)})`);
+    return target;
+  } finally {
+    release();
+  }
+}
+
+/** Temporal CLI: one already on PATH wins, else the cached build, else `go install`. */
+export async function ensureTemporal() {
+  const onPath = process.env.TEMPORAL_CLI_PATH || which("temporal");
+  if (onPath) return onPath;
+  if (exists(toolPaths.temporalCache)) return toolPaths.temporalCache;
+  return goInstall("github.com/temporalio/cli/cmd/temporal", VERSIONS.temporal, path.dirname(toolPaths.temporalCache), "temporal");
+}
+
+/** Pulls `module version` out of a Go binary's embedded build info (no Go toolchain needed). */
+function goModuleVersionOf(binPath, modulePath) {
+  try {
+    const fd = fs.openSync(binPath, "r");
+    const size = fs.fstatSync(fd).size;
+    const chunk = Buffer.alloc(Math.min(size, 64 << 20));
+    fs.readSync(fd, chunk, 0, chunk.length, 0);
+    fs.closeSync(fd);
+    const m = chunk.toString("latin1").match(new RegExp(`mod\\t${modulePath.replace(/[./]/g, "\\$&")}\\t(v[^\\t\\n]+)`));
+    return m ? m[1] : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function ensureStripeMock() {
+  if (exists(toolPaths.stripeMock)) return toolPaths.stripeMock;
+  // Adopt an unversioned build from an earlier layout (tools/stripe-mock/stripe-mock) if it is the right version.
+  const legacy = path.join(TOOLS_DIR, "stripe-mock", "stripe-mock");
+  if (exists(legacy) && goModuleVersionOf(legacy, "github.com/stripe/stripe-mock") === `v${VERSIONS.stripeMock}`) {
+    fs.mkdirSync(path.dirname(toolPaths.stripeMock), { recursive: true });
+    fs.copyFileSync(legacy, toolPaths.stripeMock);
+    fs.chmodSync(toolPaths.stripeMock, 0o755);
+    did(`stripe-mock ${VERSIONS.stripeMock}: adopted ${legacy}`);
+    return toolPaths.stripeMock;
+  }
+  return goInstall("github.com/stripe/stripe-mock", VERSIONS.stripeMock, path.dirname(toolPaths.stripeMock), "stripe-mock");
+}
+
+// ---------------------------------------------------------------- Java time-skipping test server
+
+const TS_MAIN = "io.temporal.testserver.TestServer";
+const JVM_FLAGS = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k", "-XX:MaxRAM=1g"];
+
+function javaBinary() {
+  if (process.env.JAVA_HOME && exists(path.join(process.env.JAVA_HOME, "bin", "java"))) return path.join(process.env.JAVA_HOME, "bin", "java");
+  return which("java");
+}
+
+function testServerComplete() {
+  const dir = toolPaths.testServerDir;
+  return exists(path.join(dir, ".complete")) && exists(toolPaths.testServer) && exists(path.join(dir, "ts.jsa"));
+}
+
+/**
+ * The Java time-skipping test server (Maven artifact io.temporal:temporal-test-server), with a
+ * wrapper script usable as @temporalio/testing's `existing-path` executable and a class-data-sharing
+ * archive (ts.jsa) that roughly halves the JVM start time.
+ */
+export async function ensureTestServer() {
+  if (testServerComplete()) return toolPaths.testServer;
+  const java = javaBinary();
+  const mvn = which("mvn");
+  if (!java || !mvn) throw new Error("Java 17+ and Maven are required for the Temporal time-skipping test server (apt-get install openjdk-17-jre-headless maven).");
+  const dir = toolPaths.testServerDir;
+  fs.mkdirSync(TOOLS_DIR, { recursive: true });
+  const release = await acquireLock(`${dir}.lock`, { what: "test-server install", log: info });
+  try {
+    if (testServerComplete()) return toolPaths.testServer;
+    const t0 = Date.now();
+    step(`installing Temporal time-skipping test server ${VERSIONS.testServer} (Maven)`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(path.join(dir, "lib"), { recursive: true });
+    const cpFile = path.join(dir, "maven-classpath.txt");
+    await runOrThrow(
+      mvn,
+      ["-q", "-B", "-f", path.join(ROOT, "tools", "test-server", "pom.xml"), "dependency:build-classpath", `-Dmdep.outputFile=${cpFile}`, `-Dtemporal.test.server.version=${VERSIONS.testServer}`],
+      { prefix: "mvn" },
+    );
+    // Copy the jars next to the wrapper so the cache entry does not depend on ~/.m2 staying put.
+    const jars = fs.readFileSync(cpFile, "utf8").trim().split(path.delimiter).filter(Boolean);
+    const local = jars.map((jar) => {
+      const dest = path.join(dir, "lib", path.basename(jar));
+      fs.copyFileSync(jar, dest);
+      return dest;
+    });
+    const classpath = local.join(path.delimiter);
+    const jsa = path.join(dir, "ts.jsa");
+    const wrapper = toolPaths.testServer;
+    fs.writeFileSync(
+      wrapper,
+      [
+        "#!/bin/sh",
+        `# Temporal time-skipping test server ${VERSIONS.testServer} (generated by scripts/lib/tools.mjs).`,
+        "# Usage: temporal-test-server <port> [extra args]",
+        `exec "${java}" ${JVM_FLAGS.join(" ")} -Xshare:auto -XX:SharedArchiveFile="${jsa}" -cp "${classpath}" ${TS_MAIN} "$@"`,
+        "",
+      ].join("\n"),
+      { mode: 0o755 },
+    );
+    // Class-data-sharing archive: start the server once with ArchiveClassesAtExit and stop it.
+    step("creating class-data-sharing archive for the test server");
+    const port = 17000 + Math.floor(Math.random() * 2000);
+    const child = spawn(java, [...JVM_FLAGS, `-XX:ArchiveClassesAtExit=${jsa}`, "-cp", classpath, TS_MAIN, String(port)], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    const exited = new Promise((r) => child.on("close", r));
+    const deadline = Date.now() + 120_000;
+    while (!(await isPortOpen(port))) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`test server did not start:\n${out}`);
+      await sleep(200);
+    }
+    await sleep(500);
+    child.kill("SIGTERM");
+    await Promise.race([exited, idle(60_000)]);
+    if (!exists(jsa)) warn(`class-data-sharing archive was not written (start will be slower):\n${out.slice(-2000)}`);
+    fs.writeFileSync(path.join(dir, "classpath.txt"), classpath + "\n");
+    if (!exists(jsa)) fs.writeFileSync(jsa, ""); // -Xshare:auto ignores an unusable archive
+    fs.writeFileSync(path.join(dir, ".complete"), new Date().toISOString() + "\n");
+    did(`installed test server ${VERSIONS.testServer} + CDS archive (${fmtMs(Date.now() - t0)})`);
+    return wrapper;
+  } finally {
+    release();
+  }
+}
+
+/** Starts the wrapper on a free port and measures the time until it accepts connections. */
+export async function measureTestServerStart(wrapper = toolPaths.testServer) {
+  const port = 19000 + Math.floor(Math.random() * 2000);
+  const t0 = Date.now();
+  const child = spawn(wrapper, [String(port)], { stdio: "ignore" });
+  try {
+    while (!(await isPortOpen(port, "127.0.0.1", 200))) {
+      if (child.exitCode !== null) throw new Error("test server exited during start");
+      if (Date.now() - t0 > 30_000) throw new Error("test server did not start within 30 s");
+      await sleep(50);
+    }
+    return Date.now() - t0;
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((r) => (child.exitCode !== null ? r() : child.on("close", r)));
+  }
+}
+
+// ---------------------------------------------------------------- Debian packages
+
+async function aptInstall(packages) {
+  if (!isRoot || !which("apt-get")) {
+    throw new Error(`missing ${packages.join(", ")}: install them (e.g. sudo apt-get install -y ${packages.join(" ")})`);
+  }
+  step(`apt-get install ${packages.join(" ")}`);
+  const t0 = Date.now();
+  const env = { DEBIAN_FRONTEND: "noninteractive" };
+  await runOrThrow("apt-get", ["update", "-q"], { prefix: "apt", env });
+  await runOrThrow("apt-get", ["install", "-y", "-q", "--no-install-recommends", ...packages], { prefix: "apt", env });
+  did(`apt-get install ${packages.join(" ")} (${fmtMs(Date.now() - t0)})`);
+}
+
+/** Debian's Chromium (browser tests) and poppler-utils (pdftotext, for PDF assertions). */
+export async function ensureChromium() {
+  const missing = [];
+  if (!exists(toolPaths.chromium)) missing.push("chromium");
+  if (!which("pdftotext")) missing.push("poppler-utils");
+  if (missing.length) await aptInstall(missing);
+  return toolPaths.chromium;
+}
+
+// ---------------------------------------------------------------- all together
+
+export const ALL_TOOLS = ["temporal", "testServer", "stripeMock", "chromium"];
+
+/** Ensures the requested tools (default: all) and returns their paths. */
+export async function ensureTools(which_ = ALL_TOOLS) {
+  const want = new Set(which_);
+  const out = {};
+  if (want.has("temporal")) out.temporal = await ensureTemporal();
+  if (want.has("stripeMock")) out.stripeMock = await ensureStripeMock();
+  if (want.has("testServer")) out.testServer = await ensureTestServer();
+  if (want.has("chromium")) out.chromium = await ensureChromium();
+  return out;
+}
+
+export { CACHE_DIR, TOOLS_DIR, isRoot };

@@ -1,0 +1,332 @@
+#!/usr/bin/env node
+// npm test — every test suite, on a fresh machine, as CI runs it (`bash .ci/run`).
+//
+//   npm test                 all suites: unit, db, workflows, contract, e2e
+//   npm test -- unit db      a subset
+//
+// Installs what is missing (node_modules, tools), starts a throw-away Postgres on :54330
+// (.data/pg-test, wiped each run), migrates, then runs each suite as its own Vitest project with the
+// services it needs. Prints a per-suite summary, the duration, and as the very last line
+// `N passed, M failed` (a suite that crashes counts as at least one failure). Exit code 1 if M > 0.
+//
+// Only Node built-ins (and ./lib, which uses only built-ins) are imported statically: node_modules
+// may not exist yet.
+import fs from "node:fs";
+import path from "node:path";
+import { c, fail, fmtMs, info, step, warn } from "./lib/log.mjs";
+import { CACHE_DIR, DATA_DIR, DB_NAMES, PORTS, RESULTS_DIR, ROOT } from "./lib/paths.mjs";
+import { acquireLock, isPortOpen, onShutdown, run, sleep, startService, stopAll, waitForHttp, waitForPort } from "./lib/proc.mjs";
+import { ensureNodeModules, ensureTools } from "./lib/tools.mjs";
+
+const SUITES = ["unit", "db", "workflows", "contract", "e2e"];
+const NEEDS_TOOLS = { workflows: ["testServer"], contract: ["stripeMock"], e2e: ["temporal", "chromium"] };
+const NEEDS_DB = new Set(["db", "workflows", "contract", "e2e"]);
+const T = PORTS.test;
+
+const t0 = Date.now();
+const requested = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+const unknown = requested.filter((s) => !SUITES.includes(s));
+if (unknown.length) {
+  console.error(`unknown suite(s): ${unknown.join(", ")} (choose from ${SUITES.join(", ")})`);
+  console.log("0 passed, 1 failed");
+  process.exit(2);
+}
+const selected = requested.length ? SUITES.filter((s) => requested.includes(s)) : SUITES;
+
+/** @type {{suite: string, passed: number, failed: number, skipped: number, ms: number, note?: string}[]} */
+const results = [];
+let finished = false;
+
+function summarize() {
+  const line = "─".repeat(64);
+  console.log(`\n${line}`);
+  console.log(c.bold(`${"suite".padEnd(11)}${"passed".padStart(8)}${"failed".padStart(8)}${"skipped".padStart(9)}${"time".padStart(10)}`));
+  let passed = 0;
+  let failed = 0;
+  for (const r of results) {
+    passed += r.passed;
+    failed += r.failed;
+    const f = r.failed ? c.red(String(r.failed).padStart(8)) : String(r.failed).padStart(8);
+    console.log(`${r.suite.padEnd(11)}${String(r.passed).padStart(8)}${f}${String(r.skipped).padStart(9)}${fmtMs(r.ms).padStart(10)}${r.note ? `  ${c.yellow(r.note)}` : ""}`);
+  }
+  console.log(line);
+  console.log(`total duration: ${fmtMs(Date.now() - t0)}  (suites: ${selected.join(", ")}; reports in ${path.relative(ROOT, RESULTS_DIR)}/)`);
+  console.log(`${passed} passed, ${failed} failed`);
+  return failed;
+}
+
+onShutdown(async (sig) => {
+  if (finished) return;
+  warn(`interrupted (${sig}); stopping test services...`);
+  await stopAll();
+  results.push({ suite: "interrupted", passed: 0, failed: 1, skipped: 0, ms: 0, note: sig });
+  summarize();
+});
+
+// Whatever happens, the run ends with the summary line.
+async function crashed(e) {
+  if (finished) return;
+  finished = true;
+  fail(`unexpected error: ${e?.stack || e}`);
+  results.push({ suite: "crash", passed: 0, failed: 1, skipped: 0, ms: 0, note: String(e?.message ?? e).split("\n")[0].slice(0, 80) });
+  await stopAll().catch(() => {});
+  summarize();
+  process.exit(1);
+}
+process.on("uncaughtException", crashed);
+process.on("unhandledRejection", crashed);
+
+// ------------------------------------------------------------------ helpers
+
+/** Frees a fixed test port held by a leftover process from an earlier, interrupted run. */
+async function freeTestPort(port) {
+  if (!(await isPortOpen(port))) return;
+  const { spawnSync } = await import("node:child_process");
+  const out = spawnSync("ss", ["-ltnpH", `sport = :${port}`], { encoding: "utf8" }).stdout || "";
+  const pids = [...new Set([...out.matchAll(/pid=(\d+)/g)].map((m) => Number(m[1])))].filter((p) => p !== process.pid);
+  for (const pid of pids) {
+    warn(`test port ${port} is held by pid ${pid} (leftover from an earlier run?); stopping it`);
+    try {
+      process.kill(pid, "SIGTERM");
+    } catch {
+      /* gone */
+    }
+  }
+  for (let i = 0; i < 100 && (await isPortOpen(port)); i++) await sleep(100);
+  if (await isPortOpen(port)) {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        /* gone */
+      }
+    }
+    await sleep(300);
+  }
+}
+
+/** Reads Vitest's JSON report; crashed files (import errors...) count as failures. */
+function readReport(file) {
+  const r = JSON.parse(fs.readFileSync(file, "utf8"));
+  let failed = r.numFailedTests ?? 0;
+  for (const f of r.testResults ?? []) {
+    const failedAssertions = (f.assertionResults ?? []).filter((a) => a.status === "failed").length;
+    if (f.status === "failed" && failedAssertions === 0) failed += 1; // the file itself failed
+  }
+  return {
+    passed: r.numPassedTests ?? 0,
+    failed,
+    skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
+    files: r.numTotalTestSuites ?? 0,
+  };
+}
+
+async function vitest(suite, env) {
+  const report = path.join(RESULTS_DIR, `${suite}.json`);
+  fs.rmSync(report, { force: true });
+  const args = [
+    path.join(ROOT, "node_modules", "vitest", "vitest.mjs"),
+    "run",
+    "--project", suite,
+    "--passWithNoTests",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${report}`,
+  ];
+  const { code } = await run(process.execPath, args, { env });
+  let counts = { passed: 0, failed: 0, skipped: 0 };
+  let note;
+  try {
+    counts = readReport(report);
+  } catch {
+    note = "no report (vitest crashed)";
+  }
+  if (code !== 0 && counts.failed === 0) {
+    counts.failed = 1;
+    note ??= `vitest exited with ${code}`;
+  }
+  return { ...counts, note };
+}
+
+// ------------------------------------------------------------------ suite set-ups
+
+/** Each returns { env, teardown }. */
+const setups = {
+  async unit() {
+    return { env: {} };
+  },
+  async db() {
+    return { env: {} };
+  },
+  async workflows({ tools }) {
+    return { env: { TEMPORAL_TEST_SERVER_PATH: tools.testServer } };
+  },
+  async contract({ tools }) {
+    await freeTestPort(T.stripeHttp);
+    await freeTestPort(T.stripeHttps);
+    const svc = startService("stripe-mock", tools.stripeMock, ["-http-port", String(T.stripeHttp), "-https-port", String(T.stripeHttps)], {
+      logFile: path.join(RESULTS_DIR, "stripe-mock.log"),
+    });
+    await waitForPort(T.stripeHttp, { svc, what: "stripe-mock", timeoutMs: 30_000 });
+    return {
+      env: {
+        STRIPE_MOCK_URL: `http://127.0.0.1:${T.stripeHttp}`,
+        STRIPE_API_HOST: "127.0.0.1",
+        STRIPE_API_PORT: String(T.stripeHttp),
+        STRIPE_API_PROTOCOL: "http",
+        STRIPE_SECRET_KEY: "sk_test_123",
+      },
+      teardown: () => svc.stop(),
+    };
+  },
+  async e2e({ tools, pg, baseEnv }) {
+    const { migrateAndSeed, tsxArgs, webCommand } = await import("./lib/stack.mjs");
+    const { startTemporalDev } = await import("./lib/temporal.mjs");
+    const { ensureDatabase } = await import("./lib/pg.mjs");
+    const services = [];
+    const teardown = async () => {
+      for (const s of services.reverse()) await s.stop();
+    };
+    try {
+      const buildDir = path.join(DATA_DIR, "e2e-build");
+      fs.rmSync(path.join(RESULTS_DIR, "e2e"), { recursive: true, force: true }); // old failure screenshots
+      const origin = `http://localhost:${T.app}`;
+
+      // 1. production build (into .data/e2e-build so a running `npm run dev` keeps its build/)
+      step("e2e: building the app (remix build + workflow bundle)");
+      let tb = Date.now();
+      const REMIX_BUILD_DIR = path.relative(ROOT, buildDir);
+      const buildEnv = { ...baseEnv, NODE_ENV: "production", REMIX_BUILD_DIR };
+      let r = await run(process.execPath, [path.join(ROOT, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"], { env: buildEnv, prefix: "build" });
+      if (r.code !== 0) throw new Error("remix build failed");
+      if (fs.existsSync(path.join(ROOT, "workflows", "index.ts"))) {
+        r = await run(process.execPath, [path.join(ROOT, "scripts", "build-workflows.mjs")], { env: buildEnv, prefix: "build" });
+        if (r.code !== 0) throw new Error("workflow bundle failed");
+      }
+      info(`built in ${fmtMs(Date.now() - tb)}`);
+
+      // 2. a separate, seeded database
+      const dbUrl = await ensureDatabase(pg.serverUrl, DB_NAMES.e2e, { recreate: true });
+      const env = {
+        ...baseEnv,
+        NODE_ENV: "production",
+        APP_ENV: "test",
+        PORT: String(T.app),
+        APP_ORIGIN: origin,
+        REMIX_BUILD_DIR,
+        DATABASE_URL: dbUrl,
+        TEMPORAL_ADDRESS: `127.0.0.1:${T.temporal}`,
+        TEMPORAL_NAMESPACE: "default",
+        TEMPORAL_TASK_QUEUE: "marketplace",
+        TEMPORAL_UI_URL: `http://localhost:${T.temporalUi}`,
+      };
+      step("e2e: migrating and seeding marketplace_e2e, starting Temporal (:7243)");
+      await freeTestPort(T.temporal);
+      await freeTestPort(T.app);
+      const [, temporal] = await Promise.all([
+        migrateAndSeed(env, { quiet: true }),
+        startTemporalDev({ bin: tools.temporal, port: T.temporal, uiPort: null, dbFile: null, name: "temporal-e2e", quiet: true }),
+      ]);
+      services.push({ stop: temporal.stop });
+
+      // 3. worker + app
+      step(`e2e: starting the worker and remix-serve on :${T.app}`);
+      if (fs.existsSync(path.join(ROOT, "workers", "main.ts"))) {
+        const worker = startService("worker", process.execPath, tsxArgs("workers/main.ts"), { env, logFile: path.join(RESULTS_DIR, "e2e-worker.log") });
+        services.push({ stop: () => worker.stop({ timeoutMs: 15_000 }) });
+      } else warn("workers/main.ts not found: e2e runs without a Temporal worker");
+      const app = startService("app", process.execPath, webCommand("prod", buildDir), {
+        env,
+        logFile: path.join(RESULTS_DIR, "e2e-app.log"),
+      });
+      services.push({ stop: () => app.stop() });
+      tb = Date.now();
+      await waitForHttp(`${origin}/signin`, { svc: app, timeoutMs: 120_000 });
+      info(`app answers on ${origin}/signin (${fmtMs(Date.now() - tb)}); logs in test-results/e2e-app.log, e2e-worker.log`);
+      return {
+        env: { ...env, E2E_BASE_URL: origin, CHROMIUM_PATH: tools.chromium, E2E_RESULTS_DIR: path.join(RESULTS_DIR, "e2e") },
+        teardown,
+      };
+    } catch (e) {
+      await teardown();
+      throw e;
+    }
+  },
+};
+
+// ------------------------------------------------------------------ main
+
+async function main() {
+  step(`npm test: ${selected.join(", ")}`);
+  await ensureNodeModules();
+  // Tools are ensured per suite below: a missing tool fails its suite, not the whole run.
+  fs.mkdirSync(DATA_DIR, { recursive: true });
+  // The test ports are machine-wide, so is the lock: runs from any clone wait for each other.
+  fs.mkdirSync(CACHE_DIR, { recursive: true });
+  await acquireLock(path.join(CACHE_DIR, "test-ports.lock"), { what: "the test ports (another npm test)", log: info });
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+
+  const baseEnv = { NODE_ENV: "test", APP_ENV: "test", ...(process.stdout.isTTY ? { FORCE_COLOR: "1" } : {}) };
+  let pg = null;
+  let dbError = null;
+  if (selected.some((s) => NEEDS_DB.has(s))) {
+    try {
+      const { startEmbeddedPostgres, ensureDatabase } = await import("./lib/pg.mjs");
+      const { migrateAndSeed } = await import("./lib/stack.mjs");
+      const tp = Date.now();
+      const external = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
+      if (external) {
+        // Never the database itself: a `marketplace_test` database on that server, recreated.
+        step(`test database on the server of ${process.env.TEST_DATABASE_URL ? "TEST_DATABASE_URL" : "DATABASE_URL"}`);
+        pg = { serverUrl: external, stop: async () => {} };
+      } else {
+        step(`starting test Postgres on :${T.postgres} (.data/pg-test, wiped)`);
+        await freeTestPort(T.postgres);
+        pg = await startEmbeddedPostgres({ name: "pg-test", dataDir: path.join(DATA_DIR, "pg-test"), port: T.postgres, wipe: true, fast: true, quiet: true });
+      }
+      baseEnv.DATABASE_URL = await ensureDatabase(pg.serverUrl, DB_NAMES.test, { recreate: true });
+      await migrateAndSeed({ ...baseEnv }, { seed: false, quiet: true });
+      info(`${DB_NAMES.test} ready and migrated (${fmtMs(Date.now() - tp)})`);
+    } catch (e) {
+      // Suites that need the database fail; the others still run.
+      fail(`test database: ${e.message}`);
+      dbError = e.message.split("\n")[0];
+      pg = null;
+    }
+  }
+
+  for (const suite of selected) {
+    const ts = Date.now();
+    console.log(`\n${c.bold(c.cyan(`━━ ${suite} ━━`))}`);
+    let setup;
+    try {
+      const tools = await ensureTools(NEEDS_TOOLS[suite] ?? []);
+      if (NEEDS_DB.has(suite) && !pg) throw new Error(`no test database (${dbError})`);
+      setup = await setups[suite]({ tools, pg, baseEnv });
+    } catch (e) {
+      fail(`${suite}: set-up failed: ${e.message}`);
+      results.push({ suite, passed: 0, failed: 1, skipped: 0, ms: Date.now() - ts, note: "set-up failed" });
+      continue;
+    }
+    try {
+      const r = await vitest(suite, { ...baseEnv, ...setup.env });
+      results.push({ suite, ...r, ms: Date.now() - ts });
+    } finally {
+      await setup.teardown?.();
+    }
+  }
+  await stopAll();
+}
+
+let code = 1;
+try {
+  await main();
+} catch (e) {
+  fail(e.stack || e.message);
+  results.push({ suite: "setup", passed: 0, failed: 1, skipped: 0, ms: 0, note: e.message.split("\n")[0].slice(0, 80) });
+  await stopAll().catch(() => {});
+}
+finished = true;
+const failed = summarize();
+code = failed > 0 ? 1 : 0;
+process.exit(code);

@@ -1,0 +1,159 @@
+/**
+ * Browser-test harness: Debian's Chromium driven by playwright-core, against the app that
+ * `npm test` (scripts/test.mjs) builds and starts on E2E_BASE_URL (http://localhost:3100) with a
+ * seeded database (DATABASE_URL = marketplace_e2e) and a Temporal dev server + worker behind it.
+ *
+ *   import { launchBrowser, newPage, signIn, readOutbox, baseUrl } from "./harness";
+ *   let browser: Browser;
+ *   beforeAll(async () => { browser = await launchBrowser(); });
+ *   afterAll(async () => { await browser?.close(); });
+ *   test("...", async () => { const page = await newPage(browser); await signIn(page, email, pw); ... });
+ *
+ * When a test fails, every page opened with newPage() and still open gets a full-page screenshot in
+ * test-results/e2e/<file>--<test>-<n>.png (so close pages in afterAll/afterEach, not inside the test).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, afterEach } from "vitest";
+import { createDb, type DbHandle } from "../../db/client";
+import { listOutbox, type OutboxRow } from "../../db/queries/outbox";
+
+export const baseUrl: string = (process.env.E2E_BASE_URL ?? "http://localhost:3100").replace(/\/$/, "");
+const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const resultsDir = process.env.E2E_RESULTS_DIR ?? path.resolve("test-results", "e2e");
+
+/** Absolute URL for an app path: url("/signin"). */
+export function url(p: string): string {
+  return new URL(p, baseUrl + "/").toString();
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+      "--disable-dev-shm-usage",
+    ],
+  });
+}
+
+const openPages = new Set<Page>();
+
+/** A page in its own context (own cookies), with sensible timeouts. */
+export async function newPage(browser: Browser, opts: { viewport?: { width: number; height: number } } = {}): Promise<Page> {
+  const context: BrowserContext = await browser.newContext({ baseURL: baseUrl, viewport: opts.viewport ?? { width: 1280, height: 900 } });
+  context.setDefaultTimeout(15_000);
+  context.setDefaultNavigationTimeout(30_000);
+  const page = await context.newPage();
+  openPages.add(page);
+  page.on("close", () => {
+    openPages.delete(page);
+  });
+  return page;
+}
+
+/** Closes a page and its context. */
+export async function closePage(page: Page): Promise<void> {
+  openPages.delete(page);
+  await page.context().close().catch(() => {});
+}
+
+/**
+ * Signs in through the form at /signin and waits for the navigation away from it.
+ * Fields are found by their label (E-mail / Password) or, failing that, by name="email"/"password".
+ */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto(url("/signin"));
+  const byName = (n: string) => page.locator(`input[name="${n}"]`).first();
+  const emailInput = (await byName("email").count()) ? byName("email") : page.getByLabel(/e-?mail/i).first();
+  const passwordInput = (await byName("password").count()) ? byName("password") : page.getByLabel(/password/i).first();
+  await emailInput.fill(email);
+  await passwordInput.fill(password);
+  const submit = page.locator('form button[type="submit"], form input[type="submit"]').first();
+  await Promise.all([page.waitForURL((u) => !u.pathname.startsWith("/signin"), { timeout: 30_000 }), submit.click()]);
+}
+
+/** Signs out by posting the sign-out form if there is one on the page, else visiting /signout. */
+export async function signOut(page: Page): Promise<void> {
+  const form = page.locator('form[action="/signout"] button, form[action="/signout"] input[type="submit"]').first();
+  if (await form.count()) {
+    await Promise.all([page.waitForNavigation({ timeout: 30_000 }), form.click()]);
+  } else {
+    await page.goto(url("/signout"));
+  }
+}
+
+let db: DbHandle | undefined;
+function database(): DbHandle {
+  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  db ??= createDb(process.env.DATABASE_URL, { max: 2 });
+  return db;
+}
+
+/** Row of outbox_emails: toEmail, subject, bodyText, createdAt, kind, ... */
+export type OutboxEmail = OutboxRow;
+
+/** E-mails in the outbox for `toEmail` (case-insensitive), newest first. */
+export async function readOutbox(toEmail: string): Promise<OutboxEmail[]> {
+  return listOutbox(database().db, { toEmail, limit: 50 });
+}
+
+/**
+ * Waits until an e-mail for `toEmail` arrives (optionally matching `subject`) that was created after
+ * `since`, and returns it. E-mails are written by workflows/actions asynchronously.
+ */
+export async function waitForEmail(toEmail: string, opts: { subject?: RegExp | string; since?: Date; timeoutMs?: number } = {}): Promise<OutboxEmail> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 20_000);
+  for (;;) {
+    const rows = await readOutbox(toEmail);
+    const hit = rows.find(
+      (r) =>
+        (!opts.since || r.createdAt >= opts.since) &&
+        (!opts.subject || (typeof opts.subject === "string" ? r.subject.includes(opts.subject) : opts.subject.test(r.subject))),
+    );
+    if (hit) return hit;
+    if (Date.now() > deadline) throw new Error(`no e-mail to ${toEmail}${opts.subject ? ` matching ${opts.subject}` : ""} in the outbox`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** First http(s) link in a text (e.g. the reset link of an e-mail body). */
+export function firstLink(text: string): string {
+  const m = text.match(/https?:\/\/[^\s<>"')]+/);
+  if (!m) throw new Error(`no link in: ${text.slice(0, 200)}`);
+  return m[0];
+}
+
+/** A unique e-mail address for a test run. */
+export function uniqueEmail(prefix = "e2e"): string {
+  return `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.test`;
+}
+
+afterAll(async () => {
+  await db?.close();
+  db = undefined;
+});
+
+// Screenshot every still-open page when a test fails.
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state !== "fail" || openPages.size === 0) return;
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const file = path.basename(ctx.task.file?.name ?? "test").replace(/\.test\.ts$/, "");
+  const name = `${file}--${ctx.task.name}`.replace(/[^\w.-]+/g, "_").slice(0, 120);
+  let n = 0;
+  for (const page of openPages) {
+    n += 1;
+    const out = path.join(resultsDir, `${name}-${n}.png`);
+    await page.screenshot({ path: out, fullPage: true, timeout: 5_000 }).catch(() => {});
+    console.log(`screenshot: ${out} (${page.url()})`);
+  }
+});

@@ -1,0 +1,35 @@
+import os from "node:os";
+import path from "node:path";
+import { TestWorkflowEnvironment } from "@temporalio/testing";
+
+/** Version of io.temporal:temporal-test-server installed by `npm run tools` (scripts/lib/paths.mjs). */
+const TEST_SERVER_VERSION = "1.38.0";
+
+/**
+ * Path of the wrapper script that runs Temporal's Java time-skipping test server.
+ * `npm test` sets TEMPORAL_TEST_SERVER_PATH; otherwise the per-user tool cache is used.
+ */
+export function testServerPath(): string {
+  if (process.env.TEMPORAL_TEST_SERVER_PATH) return process.env.TEMPORAL_TEST_SERVER_PATH;
+  const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
+  return path.join(cache, "wholesale", "tools", `test-server-${TEST_SERVER_VERSION}`, "temporal-test-server");
+}
+
+/**
+ * A time-skipping test environment backed by the locally installed test server (never a download).
+ * Call `await env.teardown()` in afterAll.
+ *
+ *   let env: TestWorkflowEnvironment;
+ *   beforeAll(async () => { env = await createTimeSkippingEnv(); });
+ *   afterAll(async () => { await env?.teardown(); });
+ */
+export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+  return TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: "existing-path", path: testServerPath() } },
+  });
+}
+
+/** Task queue name unique per test, so tests never pick up each other's tasks. */
+export function uniqueTaskQueue(prefix = "test"): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}

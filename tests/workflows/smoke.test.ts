@@ -1,0 +1,36 @@
+import { fileURLToPath } from "node:url";
+import type { TestWorkflowEnvironment } from "@temporalio/testing";
+import { Worker } from "@temporalio/worker";
+import { createTimeSkippingEnv, uniqueTaskQueue } from "../setup/temporal";
+import type { sleepOneDay } from "./fixtures/sleepy";
+
+let env: TestWorkflowEnvironment;
+
+beforeAll(async () => {
+  const t0 = Date.now();
+  env = await createTimeSkippingEnv();
+  console.log(`time-skipping test server ready in ${Date.now() - t0} ms`);
+});
+
+afterAll(async () => {
+  await env?.teardown();
+});
+
+test("a one-day sleep completes at once on the time-skipping server", async () => {
+  const taskQueue = uniqueTaskQueue("smoke");
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowsPath: fileURLToPath(new URL("./fixtures/sleepy.ts", import.meta.url)),
+  });
+  const started = Date.now();
+  const result = await worker.runUntil(
+    env.client.workflow.execute<typeof sleepOneDay>("sleepOneDay", {
+      args: ["wholesale"],
+      taskQueue,
+      workflowId: `smoke-${taskQueue}`,
+    }),
+  );
+  expect(result).toBe("hello wholesale");
+  expect(Date.now() - started).toBeLessThan(60_000);
+});
