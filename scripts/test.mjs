@@ -200,7 +200,7 @@ const setups = {
       let r = await run(process.execPath, [path.join(ROOT, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"], { env: buildEnv, prefix: "build" });
       if (r.code !== 0) throw new Error("remix build failed");
       if (fs.existsSync(path.join(ROOT, "workflows", "index.ts"))) {
-        r = await run(process.execPath, [path.join(ROOT, "scripts", "build-workflows.mjs")], { env: buildEnv, prefix: "build" });
+        r = await run(process.execPath, ["--import", "tsx", path.join(ROOT, "workers", "bundle.ts")], { env: buildEnv, prefix: "build" });
         if (r.code !== 0) throw new Error("workflow bundle failed");
       }
       info(`built in ${fmtMs(Date.now() - tb)}`);

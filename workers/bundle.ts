@@ -1,7 +1,7 @@
 /**
  * The workflow bundle: every workflow (workflows/index.ts) compiled once with bundleWorkflowCode.
- * Production workers load build/workflow-bundle.js (written by `npm run build` via
- * scripts/build-workflows.mjs, or by `tsx workers/bundle.ts`); tests bundle once per file in memory,
+ * Production workers load build/workflow-bundle.js (written by `npm run build`, which runs
+ * `tsx workers/bundle.ts [out]`); tests bundle once per file in memory,
  * which also proves the workflow code imports nothing a workflow may not (Node built-ins fail here).
  */
 import fs from "node:fs";
