@@ -9,6 +9,7 @@ import type { Db } from "../../db/client";
 import { createPayments, PaymentRejectedError, type CreateConnectedAccountInput } from "../../activities/payments";
 import { bankAccountTokenParams, connectedAccountParams, createStripeClient, StripePayments, translateStripeError } from "../../activities/payments/stripe";
 import { payoutDetailsSchema } from "../../domain/payout";
+import { validPayoutForm } from "../factories/payout";
 
 const mock = new URL(process.env.STRIPE_MOCK_URL ?? "http://127.0.0.1:12111");
 const stripeOpts = {
@@ -18,25 +19,7 @@ const stripeOpts = {
   protocol: mock.protocol.replace(":", "") as "http" | "https",
 };
 
-const details = payoutDetailsSchema.parse({
-  first_name: "Jane",
-  last_name: "Van Der Berg",
-  email: "jane@harborline.test",
-  date_of_birth: "04/15/1980",
-  street_address: "12 Harbor St",
-  locality: "Portland",
-  region: "ME",
-  postal_code: "04101",
-  buslegal_name: "Harborline Shoes LLC",
-  bustax_id: "12-3456789",
-  busstreet_address: "14 Harbor St",
-  buslocality: "Portland",
-  busregion: "ME",
-  buspostal_code: "",
-  account_number: "000123456789",
-  routing_number: "110000000",
-  tos_accepted: true,
-});
+const details = payoutDetailsSchema.parse({ ...validPayoutForm, buspostal_code: "" });
 
 const input: CreateConnectedAccountInput = {
   idempotencyKey: "payout-setup:retailer-7:3f1c2b9e-1111-4222-8333-444455556666:create-account:1",

@@ -14,6 +14,7 @@ import { listings, outboxEmails, payoutProfiles, retailers, sandboxIdempotencyKe
 import { payoutDetailsSchema, payoutProfileFromDetails, type PayoutDetailsInput } from "../../domain/payout";
 import { createBrand, createCollection, createListing, createProduct, createRetailer, SIZE_RUNS, uniqueToken } from "../factories";
 import { openTestDb } from "./helpers";
+import { validPayoutForm } from "../factories/payout";
 
 const handle = openTestDb(8);
 const db = handle.db;
@@ -21,25 +22,7 @@ const sandbox = new SandboxPayments(db);
 const activities = createActivities({ db, payments: sandbox, mail: createOutboxMailer(db), env: { APP_ORIGIN: "http://localhost:3000" } });
 let variationId: number;
 
-const form: PayoutDetailsInput = {
-  first_name: "Jane",
-  last_name: "Doe",
-  email: "jane@example.test",
-  date_of_birth: "04/15/1980",
-  street_address: "12 Harbor St",
-  locality: "Portland",
-  region: "ME",
-  postal_code: "04101",
-  buslegal_name: "Harborline Shoes LLC",
-  bustax_id: "12-3456789",
-  busstreet_address: "14 Harbor St",
-  buslocality: "Portland",
-  busregion: "ME",
-  buspostal_code: "04101",
-  account_number: "000123456789",
-  routing_number: "110000000",
-  tos_accepted: true,
-};
+const form: PayoutDetailsInput = { ...validPayoutForm, last_name: "Doe", email: "jane@example.test" };
 const details = payoutDetailsSchema.parse(form);
 
 function input(overrides: Partial<CreateConnectedAccountInput> = {}): CreateConnectedAccountInput {

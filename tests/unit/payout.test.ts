@@ -12,26 +12,9 @@ import {
 } from "../../domain/payout";
 import { idempotencyKey, payoutSetupWorkflowId } from "../../workflows/payout/contract";
 import { fieldForParam } from "../../activities/payments/port";
+import { validPayoutForm } from "../factories/payout";
 
-const valid: PayoutDetailsInput = {
-  first_name: "Jane",
-  last_name: "Van Der Berg",
-  email: "jane@harborline.test",
-  date_of_birth: "04/15/1980",
-  street_address: "12 Harbor St",
-  locality: "Portland",
-  region: "ME",
-  postal_code: "04101",
-  buslegal_name: "Harborline Shoes LLC",
-  bustax_id: "12-3456789",
-  busstreet_address: "14 Harbor St",
-  buslocality: "Portland",
-  busregion: "ME",
-  buspostal_code: "04101",
-  account_number: "000123456789",
-  routing_number: "110000000",
-  tos_accepted: true,
-};
+const valid: PayoutDetailsInput = validPayoutForm;
 
 /** The messages for one field when `field` is set to `value` (undefined = left out). */
 function errorsFor(field: keyof PayoutDetailsInput, value: unknown): string[] {

@@ -25,6 +25,7 @@ import {
 import type { payoutSetupWorkflow } from "../../workflows/payout/workflow";
 import { buildWorkflowBundle } from "../../workers/bundle";
 import { createTimeSkippingEnv, uniqueTaskQueue } from "../setup/temporal";
+import { validPayoutForm } from "../factories/payout";
 
 const HISTORY_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories", "payout-setup.json");
 
@@ -40,23 +41,10 @@ afterAll(async () => {
 });
 
 const details: PayoutDetails = payoutDetailsSchema.parse({
-  first_name: "Jane",
+  ...validPayoutForm,
   last_name: "Doe",
   email: "jane@example.test",
-  date_of_birth: "04/15/1980",
-  street_address: "12 Harbor St",
-  locality: "Portland",
-  region: "ME",
-  postal_code: "04101",
-  buslegal_name: "Harborline Shoes LLC",
-  bustax_id: "12-3456789",
-  busstreet_address: "14 Harbor St",
-  buslocality: "Portland",
-  busregion: "ME",
   buspostal_code: "",
-  account_number: "000123456789",
-  routing_number: "110000000",
-  tos_accepted: true,
 });
 
 const SUBMISSION = "5b0f7a52-9c1e-4a8e-9d39-0a1b2c3d4e5f";
