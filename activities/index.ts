@@ -5,7 +5,9 @@
 import type { Db } from "../db/client";
 import type { Mailer } from "./mail";
 import type { PaymentsPort } from "./payments/port";
+import { createCardActivities } from "./card";
 import { createPayoutActivities } from "./payout";
+import { createCardReadModelActivities } from "./readmodel/card";
 import { createPayoutReadModelActivities } from "./readmodel/payout";
 
 export interface ActivityDeps {
@@ -19,6 +21,8 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createPayoutReadModelActivities(deps.db),
     ...createPayoutActivities({ payments: deps.payments, mail: deps.mail, appOrigin: deps.env.APP_ORIGIN }),
+    ...createCardReadModelActivities(deps.db),
+    ...createCardActivities({ payments: deps.payments }),
   };
 }
 

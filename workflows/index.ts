@@ -1,2 +1,4 @@
 /** Every workflow the worker registers (workflowsPath in dev, bundled for production and tests). */
 export { payoutSetupWorkflow } from "./payout/workflow";
+export { cardOnFileWorkflow } from "./card/workflow";
+export { buyOrderWorkflow } from "./buy/workflow";

@@ -25,10 +25,50 @@ export interface ConnectedAccount {
   bankAccountLast4: string;
 }
 
+export interface CreatePaymentMethodFromTestCardInput {
+  idempotencyKey: string;
+  /** The provider's test token of a documented test card (tok_visa, tok_chargeDeclined, ...): never a card number. */
+  testToken: string;
+}
+
+export interface PaymentMethodInfo {
+  id: string;
+  /** Card network as the provider names it ("visa", "mastercard", ...). */
+  brand: string;
+  last4: string;
+}
+
+export interface AttachPaymentMethodInput {
+  idempotencyKey: string;
+  retailerId: number;
+  paymentMethodId: string;
+  /** The retailer's provider customer when it has one; otherwise one is created (key `<key>:customer`). */
+  customerId: string | null;
+  email?: string;
+}
+
+export interface AttachedPaymentMethod {
+  customerId: string;
+  paymentMethodId: string;
+  brand: string;
+  last4: string;
+}
+
 export interface PaymentsPort {
   readonly provider: PaymentsProviderName;
   /** A connected (payout) account with the retailer's bank account as external account. */
   createConnectedAccount(input: CreateConnectedAccountInput): Promise<ConnectedAccount>;
+  /**
+   * A card PaymentMethod from one of the provider's documented test cards (the sandbox's card form, and
+   * Stripe test mode without Elements). A card the provider refuses is a PaymentRejectedError.
+   */
+  createPaymentMethodFromTestCard(input: CreatePaymentMethodFromTestCardInput): Promise<PaymentMethodInfo>;
+  /**
+   * Attaches a PaymentMethod (from the test card form, or from Stripe Elements in the browser) to the
+   * retailer's customer (created when missing) and makes it the default. A declined card is a
+   * PaymentRejectedError with code "card_declined".
+   */
+  attachPaymentMethod(input: AttachPaymentMethodInput): Promise<AttachedPaymentMethod>;
 }
 
 /**

@@ -14,17 +14,24 @@
  * Test data (Stripe's documented test bank numbers): routing 110000000 with account 000123456789
  * succeeds; any routing number failing the ABA checksum is refused with routing_number_invalid.
  * Only the last four digits of an account number are kept.
+ * Cards: only Stripe's documented test cards, as their test tokens (domain/cards.ts: tok_visa succeeds,
+ * tok_chargeDeclined is declined at attach with card_declined); a PaymentMethod keeps brand and last four.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { sandboxIdempotencyKeys, sandboxPaymentObjects } from "../../db/schema";
 import { isValidAbaRoutingNumber, lastFour, PAYOUT_PROVIDER_MESSAGES } from "../../domain/payout";
+import { TEST_CARD_TOKENS } from "../../domain/cards";
 import {
   IdempotencyConflictError,
   PaymentRejectedError,
+  type AttachedPaymentMethod,
+  type AttachPaymentMethodInput,
   type ConnectedAccount,
   type CreateConnectedAccountInput,
+  type CreatePaymentMethodFromTestCardInput,
+  type PaymentMethodInfo,
   type PaymentsPort,
 } from "./port";
 
@@ -163,6 +170,69 @@ export class SandboxPayments implements PaymentsPort {
     });
     const bank = (account.external_accounts as { data: { last4: string }[] }).data[0];
     return { id: account.id, bankAccountLast4: bank?.last4 ?? lastFour(d.account_number) };
+  }
+
+  /**
+   * A card PaymentMethod from a documented test card's token (tok_visa, ...). Unknown tokens are refused
+   * like an incorrect number. Stored: the card's brand, last four and test outcome, never a number.
+   */
+  async createPaymentMethodFromTestCard(input: CreatePaymentMethodFromTestCardInput): Promise<PaymentMethodInfo> {
+    const pm = await this.idempotent(input.idempotencyKey, "payment_methods.create", { testToken: input.testToken }, async (tx) => {
+      const card = Object.hasOwn(TEST_CARD_TOKENS, input.testToken) ? TEST_CARD_TOKENS[input.testToken] : undefined;
+      if (!card) {
+        throw new PaymentRejectedError("Your card number is incorrect.", { code: "incorrect_number", param: "card[number]" });
+      }
+      const data: SandboxObject = {
+        id: sandboxId("pm"),
+        object: "payment_method",
+        type: "card",
+        card: { brand: card.brand, last4: card.last4, exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, funding: "credit", country: "US" },
+        customer: null,
+        metadata: { test_outcome: card.outcome },
+        created: Math.floor(Date.now() / 1000),
+      };
+      await putObject(tx, "payment_method", data);
+      return data;
+    });
+    const card = pm.card as { brand: string; last4: string };
+    return { id: pm.id, brand: card.brand, last4: card.last4 };
+  }
+
+  /**
+   * Attaches a PaymentMethod to the retailer's customer (created when missing) and makes it the default.
+   * Like Stripe, attaching a card that declines fails with card_declined.
+   */
+  async attachPaymentMethod(input: AttachPaymentMethodInput): Promise<AttachedPaymentMethod> {
+    const params = { retailerId: input.retailerId, paymentMethodId: input.paymentMethodId, customerId: input.customerId, email: input.email };
+    const pm = await this.idempotent(input.idempotencyKey, "payment_methods.attach", params, async (tx) => {
+      const existing = await getObject(tx, input.paymentMethodId);
+      if (!existing || existing.object !== "payment_method") {
+        throw new PaymentRejectedError(`No such PaymentMethod: '${input.paymentMethodId}'`, { code: "resource_missing", param: "payment_method" });
+      }
+      const outcome = (existing.metadata as { test_outcome?: string } | undefined)?.test_outcome;
+      if (outcome === "declined") throw new PaymentRejectedError("Your card was declined.", { code: "card_declined" });
+      if (outcome === "insufficient_funds") throw new PaymentRejectedError("Your card has insufficient funds.", { code: "card_declined" });
+      let customerId = input.customerId;
+      const customer = customerId ? await getObject(tx, customerId) : undefined;
+      if (!customer) {
+        customerId = sandboxId("cus");
+        await putObject(tx, "customer", {
+          id: customerId,
+          object: "customer",
+          email: input.email ?? null,
+          metadata: { retailerId: String(input.retailerId) },
+          invoice_settings: { default_payment_method: input.paymentMethodId },
+          created: Math.floor(Date.now() / 1000),
+        });
+      } else {
+        await putObject(tx, "customer", { ...customer, invoice_settings: { default_payment_method: input.paymentMethodId } });
+      }
+      const attached: SandboxObject = { ...existing, customer: customerId };
+      await putObject(tx, "payment_method", attached);
+      return attached;
+    });
+    const card = pm.card as { brand: string; last4: string };
+    return { customerId: pm.customer as string, paymentMethodId: pm.id, brand: card.brand, last4: card.last4 };
   }
 
   /** Reads an object by id (tests, staff tools, later operations). */

@@ -11,8 +11,12 @@ import {
   fieldForParam,
   IdempotencyConflictError,
   PaymentRejectedError,
+  type AttachedPaymentMethod,
+  type AttachPaymentMethodInput,
   type ConnectedAccount,
   type CreateConnectedAccountInput,
+  type CreatePaymentMethodFromTestCardInput,
+  type PaymentMethodInfo,
   type PaymentsPort,
 } from "./port";
 
@@ -138,6 +142,64 @@ export class StripePayments implements PaymentsPort {
     const bank = account.external_accounts?.data?.find((x) => x.object === "bank_account") as Stripe.BankAccount | undefined;
     return { id: account.id, bankAccountLast4: bank?.last4 ?? input.details.account_number.slice(-4) };
   }
+
+  /** POST /v1/payment_methods with the test card's token (Stripe test mode; stripe-mock). */
+  async createPaymentMethodFromTestCard(input: CreatePaymentMethodFromTestCardInput): Promise<PaymentMethodInfo> {
+    try {
+      const pm = await this.stripe.paymentMethods.create(testCardPaymentMethodParams(input.testToken), { idempotencyKey: input.idempotencyKey });
+      return { id: pm.id, ...cardOf(pm) };
+    } catch (err) {
+      throw translateStripeError(err, input.idempotencyKey);
+    }
+  }
+
+  /**
+   * POST /v1/customers (only when the retailer has none yet), POST /v1/payment_methods/{id}/attach, then
+   * POST /v1/customers/{id} with invoice_settings.default_payment_method. Keys: `<key>:customer`, `<key>`,
+   * `<key>:default`. A declined card fails the attach with card_declined (a StripeCardError).
+   */
+  async attachPaymentMethod(input: AttachPaymentMethodInput): Promise<AttachedPaymentMethod> {
+    let customerId = input.customerId;
+    if (!customerId) {
+      const key = `${input.idempotencyKey}:customer`;
+      try {
+        customerId = (await this.stripe.customers.create(customerParams(input), { idempotencyKey: key })).id;
+      } catch (err) {
+        throw translateStripeError(err, key);
+      }
+    }
+    let pm: Stripe.PaymentMethod;
+    try {
+      pm = await this.stripe.paymentMethods.attach(input.paymentMethodId, { customer: customerId }, { idempotencyKey: input.idempotencyKey });
+    } catch (err) {
+      throw translateStripeError(err, input.idempotencyKey);
+    }
+    const defaultKey = `${input.idempotencyKey}:default`;
+    try {
+      await this.stripe.customers.update(customerId, { invoice_settings: { default_payment_method: pm.id } }, { idempotencyKey: defaultKey });
+    } catch (err) {
+      throw translateStripeError(err, defaultKey);
+    }
+    return { customerId, paymentMethodId: pm.id, ...cardOf(pm) };
+  }
+}
+
+/** The test-card PaymentMethod request (exported for the contract test and for review). */
+export function testCardPaymentMethodParams(testToken: string): Stripe.PaymentMethodCreateParams {
+  return { type: "card", card: { token: testToken } };
+}
+
+/** The customer of a retailer (its cards are attached to it). */
+export function customerParams(input: AttachPaymentMethodInput): Stripe.CustomerCreateParams {
+  return {
+    ...(input.email ? { email: input.email } : {}),
+    description: `Retailer ${input.retailerId}`,
+    metadata: { retailer_id: String(input.retailerId) },
+  };
+}
+
+function cardOf(pm: Stripe.PaymentMethod): { brand: string; last4: string } {
+  return { brand: pm.card?.brand ?? "card", last4: pm.card?.last4 ?? "" };
 }
 
 export function createStripePayments(opts: StripeAdapterOptions): StripePayments {

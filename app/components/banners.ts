@@ -45,7 +45,10 @@ export function inactiveMessage(support: { email: string; phone: string }): stri
   return `Your retailer account is not active. Please contact support at ${support.email} or ${support.phone} to have it reactivated.`;
 }
 
-/** Pages where a banner would only repeat the form the user is already on. */
+/**
+ * Pages where a banner would only repeat what the page already shows: the payout form itself, and My
+ * Listings, which shows its own (non-dismissible) "Action Required!" payout notice.
+ */
 function onPage(pathname: string, prefixes: string[]): boolean {
   return prefixes.some((p) => pathname === p || pathname.startsWith(`${p}/`));
 }
@@ -60,7 +63,7 @@ export function computeBanners(input: {
   if (!retailer) return [];
   const banners: Banner[] = [];
   if (retailer.status === "inactive") banners.push({ key: "inactive", tone: "danger", dismissible: false });
-  if (!retailer.payoutSet && !dismissed.includes("payout") && !onPage(pathname, ["/getpaid", "/settings/payout"])) {
+  if (!retailer.payoutSet && !dismissed.includes("payout") && !onPage(pathname, ["/getpaid", "/settings/payout", "/active/listings"])) {
     banners.push({ key: "payout", tone: "warning", dismissible: true });
   }
   if (!retailer.hasCellPhone && !dismissed.includes("cellphone") && !onPage(pathname, ["/settings/contact"])) {

@@ -26,6 +26,20 @@ export interface ShellData {
 export const NOTICES: Record<string, string> = {
   resetSuccessful: "Your password has been reset.",
   payoutSaved: "Your payout details are saved. Your listings are now visible to other retailers.",
+  // The cart (app/routes/cart.tsx), Brands and Settings.
+  cartAdded: "Added to your cart.",
+  cartRemoved: "Removed from your cart.",
+  cartCleared: "Your cart is empty again.",
+  brandRequested: "Thank you. We received your brand request and will let you know once the brand is authorized.",
+  storeSaved: "Your store info is saved.",
+  contactSaved: "Your contact info is saved.",
+  cardSaved: "Your card is saved.",
+  // The "List a style" / "Request a style" wizards (app/routes/addlisting.tsx, requestlisting.tsx).
+  listingCreated: "Your listing has been created.",
+  listingCreatedPayoutNeeded:
+    "Your listing has been created. It will be shown to other retailers once you give us your bank details (Settings, Payout Info).",
+  requestCreated: "Your request has been created.",
+  requestCreatedListingExists: "Your request has been created. Another retailer already lists this style: it is available to buy below.",
 };
 
 export function noticeFor(url: URL): string | null {

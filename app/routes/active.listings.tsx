@@ -1,16 +1,17 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { ComingSoon } from "~/components/ComingSoon";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import activeCss from "~/components/active/active.css";
+import { MyItemsPage } from "~/components/active/MyItemsPage";
+import { myItemsLoader } from "~/components/active/my-items.server";
 import { pageTitle } from "~/components/title";
-import { requireUser } from "~/utils/auth.server";
 
-// Placeholder: a later issue builds this page.
+/** My Listings (spec 000 §2): the retailer's listings by authorized brand. */
 export const meta: MetaFunction = () => [{ title: pageTitle("My Listings") }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: activeCss }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return null;
+  return myItemsLoader(request, "listings");
 }
 
-export default function ActiveListingsComingSoon() {
-  return <ComingSoon title="My Listings" />;
+export default function MyListings() {
+  return <MyItemsPage />;
 }

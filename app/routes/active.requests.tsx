@@ -1,16 +1,17 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { ComingSoon } from "~/components/ComingSoon";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import activeCss from "~/components/active/active.css";
+import { MyItemsPage } from "~/components/active/MyItemsPage";
+import { myItemsLoader } from "~/components/active/my-items.server";
 import { pageTitle } from "~/components/title";
-import { requireUser } from "~/utils/auth.server";
 
-// Placeholder: a later issue builds this page.
+/** My Requests (spec 000 §2): the retailer's requests by authorized brand. */
 export const meta: MetaFunction = () => [{ title: pageTitle("My Requests") }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: activeCss }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return null;
+  return myItemsLoader(request, "requests");
 }
 
-export default function ActiveRequestsComingSoon() {
-  return <ComingSoon title="My Requests" />;
+export default function MyRequests() {
+  return <MyItemsPage />;
 }

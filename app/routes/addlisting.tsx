@@ -1,16 +1,24 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { ComingSoon } from "~/components/ComingSoon";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { pageTitle } from "~/components/title";
-import { requireUser } from "~/utils/auth.server";
+import { WizardPage, wizardTitle } from "~/components/wizard/Wizard";
+import wizardCss from "~/components/wizard/wizard.css";
+import { wizardAction, wizardLoader } from "~/components/wizard/wizard.server";
 
-// Placeholder: a later issue builds this page.
-export const meta: MetaFunction = () => [{ title: pageTitle("List a Product") }];
+/**
+ * "List a style" wizard (spec 000 §2, §5): /addlisting/?stage=N with the state in the query string.
+ * Loader, action and page are shared with the other wizard (app/components/wizard/).
+ */
+export const meta: MetaFunction = () => [{ title: pageTitle(wizardTitle("listing")) }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: wizardCss }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return null;
+  return wizardLoader(request, "listing");
 }
 
-export default function AddlistingComingSoon() {
-  return <ComingSoon title="List a Product" />;
+export async function action({ request }: ActionFunctionArgs) {
+  return wizardAction(request, "listing");
+}
+
+export default function ListStyleWizard() {
+  return <WizardPage />;
 }

@@ -1,14 +1,177 @@
-import type { MetaFunction } from "@remix-run/node";
+/**
+ * Settings → Card On File (spec 000 §2; spec 001 §2 card details, §8 card_declined): shows the saved card
+ * (type and last four) and saves a new one through the payment port (cardOnFileWorkflow).
+ * - Sandbox (default): a card form that accepts only the provider's documented test card numbers
+ *   (4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined: "Sorry but this card was declined.
+ *   Please try another."). The number is never stored: only the card type and the last four.
+ * - Stripe keys configured (STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY): Stripe Elements collects the card
+ *   in the browser and the form posts only the PaymentMethod id, which the server attaches.
+ */
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import { pageTitle } from "~/components/title";
+import { cardAction, cardLoader, type CardActionData } from "~/utils/card.server";
 
-// Placeholder: a later issue builds this tab.
 export const meta: MetaFunction = () => [{ title: pageTitle("Card On File") }];
 
-export default function SettingsCardOnFile() {
-  return (
-    <div className="page-coming-soon">
-      <h2>Card On File</h2>
-      <p className="lead">coming soon</p>
+export async function loader({ request }: LoaderFunctionArgs) {
+  return cardLoader(request);
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  return cardAction(request);
+}
+
+function FieldErr({ name, errors }: { name: string; errors: Record<string, string> }) {
+  const e = errors[name];
+  return e ? (
+    <div className="field-error" role="alert" data-field-error={name}>
+      {e}
     </div>
+  ) : null;
+}
+
+export default function SettingsCardOnFile() {
+  const d = useLoaderData<typeof loader>();
+  const actionData = useActionData<CardActionData>();
+  const navigation = useNavigation();
+  const errors = navigation.state === "idle" && actionData ? actionData.errors : {};
+  const submissionId = actionData?.submissionId ?? d.submissionId;
+  return (
+    <div>
+      <h2>Card On File</h2>
+      {d.card ? (
+        <p className="alert alert-success" data-testid="card-on-file">
+          Card on file: <strong>{d.card.description}</strong> ending in <strong>{d.card.lastFour}</strong>
+        </p>
+      ) : (
+        <p data-testid="no-card">You have no card on file. Sellers need one when they approve a sale.</p>
+      )}
+      {errors[""] ? (
+        <div className="alert alert-danger" role="alert" data-testid="card-error">
+          {errors[""]}
+        </div>
+      ) : null}
+      <h3>{d.card ? "Replace your card" : "Add a card"}</h3>
+      {d.mode === "elements" && d.publishableKey ? (
+        <ElementsForm publishableKey={d.publishableKey} submissionId={submissionId} />
+      ) : (
+        <Form method="post" className="form-stack" data-testid="card-form" autoComplete="off">
+          <input type="hidden" name="submission_id" value={submissionId} readOnly />
+          <p className="muted">
+            {d.provider === "sandbox" ? "Test payments: " : "Stripe test mode: "}
+            use a test card such as 4242 4242 4242 4242 (Visa) or 5555 5555 5555 4444 (Mastercard), any future expiry date and any CVC.
+          </p>
+          <div className={`field${errors.card_number ? " field-invalid" : ""}`}>
+            <label htmlFor="card_number">Card number</label>
+            <input id="card_number" name="card_number" inputMode="numeric" autoComplete="off" placeholder="4242 4242 4242 4242" />
+            <FieldErr name="card_number" errors={errors} />
+          </div>
+          <div className="form-row">
+            <div className={`field${errors.card_expiry ? " field-invalid" : ""}`}>
+              <label htmlFor="card_expiry">Expiry (MM/YY)</label>
+              <input id="card_expiry" name="card_expiry" inputMode="numeric" autoComplete="off" placeholder="12/34" />
+              <FieldErr name="card_expiry" errors={errors} />
+            </div>
+            <div className={`field${errors.card_cvc ? " field-invalid" : ""}`}>
+              <label htmlFor="card_cvc">CVC</label>
+              <input id="card_cvc" name="card_cvc" inputMode="numeric" autoComplete="off" placeholder="123" />
+              <FieldErr name="card_cvc" errors={errors} />
+            </div>
+          </div>
+          <div className="form-actions">
+            <button type="submit" className="button" disabled={navigation.state === "submitting"}>
+              {navigation.state === "submitting" ? "Saving…" : "Save"}
+            </button>
+          </div>
+        </Form>
+      )}
+    </div>
+  );
+}
+
+type StripeJs = {
+  elements(): { create(type: "card", opts?: object): { mount(el: HTMLElement): void; destroy(): void } };
+  createPaymentMethod(opts: { type: "card"; card: unknown }): Promise<{ paymentMethod?: { id: string }; error?: { message?: string } }>;
+};
+declare global {
+  interface Window {
+    Stripe?: (key: string) => StripeJs;
+  }
+}
+
+/** Stripe Elements: the card never touches our server; the form posts the PaymentMethod id. */
+function ElementsForm({ publishableKey, submissionId }: { publishableKey: string; submissionId: string }) {
+  const mountRef = useRef<HTMLDivElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const pmRef = useRef<HTMLInputElement>(null);
+  const stripeRef = useRef<{ stripe: StripeJs; card: unknown } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [ready, setReady] = useState(false);
+
+  useEffect(() => {
+    let cancelled = false;
+    let card: { destroy(): void } | null = null;
+    const init = () => {
+      if (cancelled || !window.Stripe || !mountRef.current) return;
+      const stripe = window.Stripe(publishableKey);
+      const el = stripe.elements().create("card", { hidePostalCode: true });
+      el.mount(mountRef.current);
+      card = el;
+      stripeRef.current = { stripe, card: el };
+      setReady(true);
+    };
+    if (window.Stripe) init();
+    else {
+      const s = document.createElement("script");
+      s.src = "https://js.stripe.com/v3/";
+      s.async = true;
+      s.onload = init;
+      s.onerror = () => setError("The card form could not be loaded. Please try again.");
+      document.head.appendChild(s);
+    }
+    return () => {
+      cancelled = true;
+      card?.destroy();
+    };
+  }, [publishableKey]);
+
+  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    if (pmRef.current?.value) return; // second pass: the id is set, let the form post
+    e.preventDefault();
+    const s = stripeRef.current;
+    if (!s) return;
+    const result = await s.stripe.createPaymentMethod({ type: "card", card: s.card });
+    if (result.error || !result.paymentMethod) {
+      setError(result.error?.message ?? "The card could not be read. Please try again.");
+      return;
+    }
+    if (pmRef.current) pmRef.current.value = result.paymentMethod.id;
+    formRef.current?.requestSubmit();
+    // The submit event ran synchronously (the form data is taken): a retry after a decline needs a new id.
+    if (pmRef.current) pmRef.current.value = "";
+  }
+
+  return (
+    <Form method="post" ref={formRef} onSubmit={onSubmit} className="form-stack" data-testid="card-elements-form">
+      <input type="hidden" name="submission_id" value={submissionId} readOnly />
+      <input type="hidden" name="payment_method_id" ref={pmRef} defaultValue="" />
+      <div className="field">
+        <label>Card</label>
+        <div ref={mountRef} className="stripe-card-element" style={{ padding: "0.6rem", border: "1px solid #ccc", borderRadius: 6 }} />
+      </div>
+      {error ? (
+        <div className="field-error" role="alert">
+          {error}
+        </div>
+      ) : null}
+      <noscript>The card form needs JavaScript (Stripe Elements).</noscript>
+      <div className="form-actions">
+        <button type="submit" className="button" disabled={!ready}>
+          Save
+        </button>
+      </div>
+    </Form>
   );
 }

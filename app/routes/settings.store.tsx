@@ -1,14 +1,105 @@
-import type { MetaFunction } from "@remix-run/node";
+/**
+ * Settings → Store Info (spec 000 §2, §3): store_name, store_email, store_phone, business_name, address1
+ * (labelled "Shipping Address"), city, state, postal_code, resale_number. The same Zod schema as the
+ * retailer-setup wizard's Retailer step (domain/accounts.ts RetailerStepSchema), on both sides.
+ */
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { RetailerStepSchema } from "../../domain/accounts";
+import { updateStoreInfo } from "../../db/queries/settings";
 import { pageTitle } from "~/components/title";
+import accountsCss from "~/styles/accounts.css";
+import { readFormData, requireRetailer } from "~/utils/auth.server";
+import { db } from "~/utils/db.server";
+import { Field, FormErrors } from "./__accounts-ui";
 
-// Placeholder: a later issue builds this tab.
 export const meta: MetaFunction = () => [{ title: pageTitle("Store Info") }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { retailer: r } = await requireRetailer(request);
+  return {
+    store: {
+      store_name: r.storeName,
+      store_email: r.storeEmail,
+      store_phone: r.storePhone,
+      business_name: r.businessName,
+      address1: r.address1,
+      city: r.city,
+      state: r.state,
+      postal_code: r.postalCode,
+      resale_number: r.resaleNumber,
+    },
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { retailer } = await requireRetailer(request);
+  const form = await readFormData(request);
+  const submission = parseWithZod(form, { schema: RetailerStepSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const v = submission.value;
+  await updateStoreInfo(db, retailer.id, {
+    storeName: v.store_name,
+    storeEmail: v.store_email,
+    storePhone: v.store_phone,
+    businessName: v.business_name,
+    address1: v.address1,
+    city: v.city,
+    state: v.state,
+    postalCode: v.postal_code,
+    resaleNumber: v.resale_number,
+  });
+  return redirect("/settings/store?ref=storeSaved", 303);
+}
 
 export default function SettingsStoreInfo() {
+  const d = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "settings-store",
+    lastResult: navigation.state === "idle" ? actionData : null,
+    defaultValue: d.store,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: RetailerStepSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const text = (name: keyof typeof fields, label: string, type: "text" | "email" | "tel" = "text", hint?: string, autoComplete?: string) => {
+    const f = fields[name];
+    return (
+      <Field label={label} htmlFor={f.id} errors={f.errors} errorId={f.errorId} hint={hint}>
+        <input {...getInputProps(f, { type })} autoComplete={autoComplete} />
+      </Field>
+    );
+  };
   return (
-    <div className="page-coming-soon">
+    <div>
       <h2>Store Info</h2>
-      <p className="lead">coming soon</p>
+      <Form method="post" {...getFormProps(form)} className="form-stack" data-testid="store-form">
+        <FormErrors errors={form.errors} />
+        {text("store_name", "Store name", "text", undefined, "organization")}
+        <div className="form-row">
+          {text("store_email", "Store email", "email")}
+          {text("store_phone", "Store phone", "tel", "+1-###-###-####")}
+        </div>
+        {text("business_name", "Business name", "text", "The legal name of the business.")}
+        {text("address1", "Shipping Address", "text", undefined, "address-line1")}
+        <div className="form-row">
+          {text("city", "City", "text", undefined, "address-level2")}
+          {text("state", "State", "text", "2 letters, e.g. NY", "address-level1")}
+          {text("postal_code", "Postal code", "text", "##### or #####-####", "postal-code")}
+        </div>
+        {text("resale_number", "Resale number", "text", "##-##########-#")}
+        <div className="form-actions">
+          <button type="submit" className="button" disabled={navigation.state === "submitting"}>
+            Save store info
+          </button>
+        </div>
+      </Form>
     </div>
   );
 }

@@ -1,16 +1,19 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { ComingSoon } from "~/components/ComingSoon";
+import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { marketplaceHeaders, marketplaceLoader } from "~/components/marketplace/marketplace.server";
+import marketCss from "~/components/marketplace/marketplace.css";
+import { MarketplacePage } from "~/components/marketplace/MarketplacePage";
+import { TAB_LABELS } from "~/components/marketplace/query";
 import { pageTitle } from "~/components/title";
-import { requireUser } from "~/utils/auth.server";
 
-// Placeholder: a later issue builds this page.
-export const meta: MetaFunction = () => [{ title: pageTitle("Swap") }];
+/** /swap/ : spec 000 §2 Marketplace, tab "Listings Available to Swap" (a brand as ?brand= or /swap/{brand}). */
+export const meta: MetaFunction = () => [{ title: pageTitle(TAB_LABELS.swap) }];
+export const headers: HeadersFunction = marketplaceHeaders;
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: marketCss }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return null;
+export function loader({ request }: LoaderFunctionArgs) {
+  return marketplaceLoader(request, "swap");
 }
 
-export default function SwapComingSoon() {
-  return <ComingSoon title="Swap" />;
+export default function SwapPage() {
+  return <MarketplacePage />;
 }

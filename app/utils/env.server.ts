@@ -31,6 +31,8 @@ const EnvSchema = z.object({
   /** Optional chat/help widget snippet (HTML). Off when empty. */
   CHAT_WIDGET_SNIPPET: z.string().optional(),
   MARKETPLACE_TZ: z.string().default("America/New_York"),
+  /** Where listing photos uploaded in the wizard are stored (served at /uploads/<file>). */
+  UPLOAD_DIR: z.string().default(".data/uploads"),
   LOGIN_THROTTLE_MAX: z.coerce.number().int().positive().default(5),
   LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
 });

@@ -32,6 +32,20 @@ export const listings = pgTable(
     totalUnits: integer("total_units").notNull(),
     status: listingStatus("status").notNull().default("payoutneeded"),
     terms: boolean("terms").notNull().default(false),
+    /**
+     * Set when someone other than the owner (staff browsing as admin) changed the listing's sizes: the owner
+     * sees an "Action Required!" re-list notice until they save the listing again (which clears it).
+     */
+    correctedAt: timestamp("corrected_at", { withTimezone: true }),
+    /** Photos uploaded in the "List a style" wizard: file names under UPLOAD_DIR, served at /uploads/<name>. */
+    images: jsonb("images").$type<string[]>().notNull().default([]),
+    /**
+     * Marketplace ordering keys copied from the variation (lower(sku), price) so per-brand top-N pages are
+     * index scans. Kept by the database itself (trigger from migration 0004_marketplace_indexes): writers
+     * need not set them.
+     */
+    skuKey: text("sku_key").notNull().default(""),
+    priceCents: integer("price_cents").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -41,6 +55,19 @@ export const listings = pgTable(
     index("listings_provider_idx").on(t.providerId),
     index("listings_brand_status_idx").on(t.brandId, t.status, t.createdAt),
     index("listings_variation_idx").on(t.variationId),
+    // Marketplace (db/queries/marketplace.ts): visible listings per brand and type, one index per ordering.
+    index("listings_market_recent_idx")
+      .on(t.brandId, t.listingType, t.createdAt, t.id)
+      .where(sql`${t.status} = 'active' AND ${t.totalUnits} > 0`),
+    index("listings_market_sku_idx")
+      .on(t.brandId, t.listingType, t.skuKey, t.id)
+      .where(sql`${t.status} = 'active' AND ${t.totalUnits} > 0`),
+    index("listings_market_price_idx")
+      .on(t.brandId, t.listingType, t.priceCents, t.id)
+      .where(sql`${t.status} = 'active' AND ${t.totalUnits} > 0`),
+    index("listings_market_sku_trgm_idx")
+      .using("gin", sql`${t.skuKey} gin_trgm_ops`)
+      .where(sql`${t.status} = 'active' AND ${t.totalUnits} > 0`),
   ],
 );
 
@@ -61,6 +88,9 @@ export const listingRequests = pgTable(
     modifiedReason: text("modified_reason").notNull().default("none"),
     sizes: jsonb("sizes").$type<SizesMap>().notNull(),
     totalUnits: integer("total_units").notNull(),
+    /** Ordering keys copied from the variation by a trigger (see listings.skuKey). */
+    skuKey: text("sku_key").notNull().default(""),
+    priceCents: integer("price_cents").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -70,10 +100,20 @@ export const listingRequests = pgTable(
     index("listing_requests_requestor_idx").on(t.requestorId),
     index("listing_requests_brand_idx").on(t.brandId, t.createdAt),
     index("listing_requests_variation_idx").on(t.variationId),
+    index("listing_requests_market_recent_idx").on(t.brandId, t.createdAt, t.id).where(sql`${t.totalUnits} > 0`),
+    index("listing_requests_market_sku_idx").on(t.brandId, t.skuKey, t.id).where(sql`${t.totalUnits} > 0`),
+    index("listing_requests_market_price_idx").on(t.brandId, t.priceCents, t.id).where(sql`${t.totalUnits} > 0`),
+    index("listing_requests_market_sku_trgm_idx")
+      .using("gin", sql`${t.skuKey} gin_trgm_ops`)
+      .where(sql`${t.totalUnits} > 0`),
   ],
 );
 
-export type CartItem = { listingId: number; requestId?: number; selection: SizesMap; providerId: number; brandId: number };
+/**
+ * One cart line: a listing (buy and swap carts) or a request (sell carts: selling to a request; listingId
+ * absent). providerId is the other retailer (the listing's provider, or the request's requestor).
+ */
+export type CartItem = { listingId?: number; requestId?: number; selection: SizesMap; providerId: number; brandId: number };
 
 /** The server-side cart, one per retailer (staff acting as a retailer use that retailer's). */
 export const carts = pgTable("carts", {
@@ -83,5 +123,7 @@ export const carts = pgTable("carts", {
   type: text("type"),
   items: jsonb("items").$type<CartItem[]>().notNull().default([]),
   draftOrderId: integer("draft_order_id"),
+  /** Draft orders made from this cart at checkout (one per seller, or per request when selling): proceeding again updates them. */
+  draftOrderIds: jsonb("draft_order_ids").$type<number[]>().notNull().default([]),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });

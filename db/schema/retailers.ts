@@ -148,6 +148,8 @@ export const paymentMethods = pgTable(
       .notNull()
       .references(() => retailers.id, { onDelete: "cascade" }),
     providerPaymentMethodId: text("provider_payment_method_id").notNull(),
+    /** The provider's customer the method is attached to (one per retailer, reused for later cards). */
+    providerCustomerId: text("provider_customer_id"),
     description: text("description").notNull(),
     lastFour: text("last_four").notNull(),
     isDefault: boolean("is_default").notNull().default(true),

@@ -65,7 +65,8 @@ type Call = { name: keyof Activities; input: unknown };
 /** Mocked activities that record every call; `overrides` replace single activities. */
 function mockActivities(overrides: Partial<Record<keyof Activities, (input: never) => Promise<unknown>>> = {}) {
   const calls: Call[] = [];
-  const base: Record<keyof Activities, (input: never) => Promise<unknown>> = {
+  // Partial: activities of other workflows (card on file, ...) are not needed here.
+  const base: Partial<Record<keyof Activities, (input: never) => Promise<unknown>>> = {
     payoutSetupStarted: async () => undefined,
     payoutSetupFailed: async () => undefined,
     createConnectedAccount: async () => ({ accountId: "acct_sandbox_test1", bankAccountLast4: "6789" }),

@@ -1,0 +1,257 @@
+/**
+ * Server side of My Listings / My Requests (/active/listings/, /active/requests/) and of the edit screens
+ * (/updatelisting/{id}, /updaterequest/{id}): spec 000 §2, §4, §5, §8.
+ *
+ * Who may see what:
+ * - a retailer (or staff acting as one) sees and edits only that retailer's items; any other id is a 404,
+ *   whether it was changed in the URL or in the form;
+ * - staff browsing as admin (no retailer chosen) may open and edit ANY listing or request; such an edit is
+ *   a correction (listings: corrected_at is set and the owner sees the "Action Required!" re-list notice);
+ *   the lists themselves need a retailer, so staff as admin are sent to the retailer picker there.
+ */
+import { parseWithZod } from "@conform-to/zod";
+import type { SubmissionResult } from "@conform-to/react";
+import { data, redirect } from "@remix-run/node";
+import {
+  clampLimit,
+  getMyItem,
+  myItemsByBrand,
+  pendingTransactionCount,
+  updateMyListing,
+  updateMyRequest,
+  type MyBrandSection,
+  type MyItemDetail,
+  type MyKind,
+} from "../../../db/queries/my-listings";
+import type { SizesMap } from "../../../db/schema";
+import { LISTING_CORRECTED_RELIST, LISTING_PENDING_TRANSACTIONS } from "../../../domain/messages";
+import { LISTING_REASONS, MODIFIED_REASONS, REQUEST_REASONS } from "../../../domain/reasons";
+import { readFormData, requireRetailer, requireUser, type AuthContext } from "~/utils/auth.server";
+import { db } from "~/utils/db.server";
+import { editSchemaFor, SIZES_CHANGED } from "./edit-schema";
+
+// ------------------------------------------------------------------------------------------------------
+// The lists.
+
+/** Success notices of this area (?notice=...), shown by the list page. */
+export const MY_NOTICES = {
+  "listing-updated": "Your listing was updated.",
+  "listing-deleted": "Your listing was deleted.",
+  "request-updated": "Your request was updated.",
+  "request-deleted": "Your request was deleted.",
+} as const;
+export type MyNoticeKey = keyof typeof MY_NOTICES;
+
+function intParam(v: string | null): number | null {
+  if (v === null || !/^\d{1,9}$/.test(v.trim())) return null;
+  return Number(v.trim());
+}
+
+export interface MyItemsLoaderData {
+  kind: MyKind;
+  search: string;
+  /** The limit asked for in the URL (null = default), kept in links. */
+  limitParam: number | null;
+  sections: MyBrandSection[];
+  payoutMissing: boolean;
+  notice: string | null;
+  /** Staff acting as this retailer: its name (staff may see names); null for the retailer itself. */
+  actingAs: string | null;
+}
+
+/**
+ * Query parameters: search (product code), limit (page size per brand, default 4), brand + offset (the page
+ * of one brand; the other brands start at their first page), notice. Nonsense numbers fall back to defaults.
+ */
+export async function myItemsLoader(request: Request, kind: MyKind): Promise<MyItemsLoaderData> {
+  const auth = await requireRetailer(request);
+  const url = new URL(request.url);
+  const search = (url.searchParams.get("search") ?? url.searchParams.get("q") ?? "").trim().slice(0, 100);
+  const limitParam = intParam(url.searchParams.get("limit"));
+  const limit = clampLimit(limitParam);
+  const brand = intParam(url.searchParams.get("brand"));
+  const offset = intParam(url.searchParams.get("offset"));
+  const offsets = new Map<number, number>();
+  if (brand !== null && offset !== null) offsets.set(brand, offset);
+  const sections = await myItemsByBrand(db, { kind, retailerId: auth.retailer.id, search: search || null, limit, offsets });
+  const noticeKey = url.searchParams.get("notice");
+  return {
+    kind,
+    search,
+    limitParam: limitParam !== null ? limit : null,
+    sections,
+    payoutMissing: !auth.retailer.btMerchantId,
+    notice: noticeKey && Object.hasOwn(MY_NOTICES, noticeKey) ? MY_NOTICES[noticeKey as MyNoticeKey] : null,
+    actingAs: auth.user.isStaff ? auth.retailer.storeName : null,
+  };
+}
+
+// ------------------------------------------------------------------------------------------------------
+// The edit screens.
+
+type Scope = { auth: AuthContext; ownerId: number | null; asAdmin: boolean };
+
+/** The owner an edit is scoped to: the effective retailer, or nobody (any owner) for staff as admin. */
+async function editScope(request: Request): Promise<Scope> {
+  const auth = await requireUser(request);
+  if (auth.user.isStaff) {
+    return auth.retailer ? { auth, ownerId: auth.retailer.id, asAdmin: false } : { auth, ownerId: null, asAdmin: true };
+  }
+  const r = await requireRetailer(request);
+  return { auth: r, ownerId: r.retailer.id, asAdmin: false };
+}
+
+function notFound(): never {
+  throw new Response("Not Found", { status: 404, statusText: "Not Found" });
+}
+
+function idParam(raw: string | undefined): number {
+  if (!raw || !/^\d{1,9}$/.test(raw)) notFound();
+  return Number(raw);
+}
+
+async function loadItem(request: Request, kind: MyKind, rawId: string | undefined): Promise<Scope & { item: MyItemDetail }> {
+  const scope = await editScope(request);
+  const id = idParam(rawId);
+  const item = await getMyItem(db, kind, id, scope.ownerId);
+  if (!item) notFound();
+  return { ...scope, item };
+}
+
+export interface EditItemView {
+  id: number;
+  kind: MyKind;
+  brandName: string;
+  productName: string;
+  sku: string;
+  color: string;
+  priceCents: number;
+  imageUrl: string | null;
+  sizeLabels: string[];
+  totalUnits: number;
+  status: "payoutneeded" | "active" | null;
+  corrected: boolean;
+}
+
+export interface EditLoaderData {
+  item: EditItemView;
+  defaultValue: Record<string, string | string[]>;
+  reasons: { value: string; label: string }[];
+  modifiedReasons: { value: string; label: string }[];
+  /** Staff only: whose item this is (names are for staff); never sent to a retailer. */
+  ownerName: string | null;
+  asAdmin: boolean;
+  correctedNotice: string | null;
+  notice: string | null;
+}
+
+export async function editLoader(request: Request, kind: MyKind, rawId: string | undefined): Promise<EditLoaderData> {
+  const { auth, item, asAdmin } = await loadItem(request, kind, rawId);
+  const url = new URL(request.url);
+  const noticeKey = url.searchParams.get("notice");
+  return {
+    item: {
+      id: item.id,
+      kind,
+      brandName: item.brandName,
+      productName: item.productName,
+      sku: item.sku,
+      color: item.color,
+      priceCents: item.priceCents,
+      imageUrl: item.imageUrl,
+      sizeLabels: item.sizes.map((s) => s.label),
+      totalUnits: item.totalUnits,
+      status: item.status,
+      corrected: item.correctedAt !== null,
+    },
+    defaultValue: {
+      sizes: item.sizes.map((s) => String(s.count)),
+      reason: item.reason,
+      modified_reason: "none",
+      ...(kind === "listings" ? { listing_type: item.listingType ?? "sell" } : {}),
+    },
+    reasons: [...(kind === "listings" ? LISTING_REASONS : REQUEST_REASONS)].map((c) => ({ value: c.value, label: c.label })),
+    modifiedReasons: MODIFIED_REASONS.map((c) => ({ value: c.value, label: c.label })),
+    ownerName: auth.user.isStaff ? item.ownerStoreName : null,
+    asAdmin,
+    correctedNotice: kind === "listings" && item.correctedAt !== null && !asAdmin ? LISTING_CORRECTED_RELIST : null,
+    notice: noticeKey && Object.hasOwn(MY_NOTICES, noticeKey) ? MY_NOTICES[noticeKey as MyNoticeKey] : null,
+  };
+}
+
+export interface EditActionData {
+  result: SubmissionResult<string[]>;
+  /** Set when the listing has pending transactions and the save waits for the OK (pendingok). */
+  pending: { message: string; count: number; intent: "save" | "delete" } | null;
+}
+
+/**
+ * Saves an edit. 404 for an id that is not the caller's (URL or form), 400 with the messages and the values
+ * for bad input, 409 with "This listing has pending transactions." until the form is sent again with
+ * pendingok=on; then the update (one statement, owner-scoped) and a redirect to the list with a notice.
+ */
+export async function editAction(request: Request, kind: MyKind, rawId: string | undefined) {
+  const { item, ownerId, asAdmin } = await loadItem(request, kind, rawId);
+  const form = await readFormData(request);
+
+  // An id in the form must be the one of the URL: a tampered form is as unknown as a tampered URL.
+  const formId = form.get("id");
+  if (formId !== null && String(formId) !== String(item.id)) notFound();
+
+  const intent = form.get("intent") === "delete" ? "delete" : "save";
+  if (intent === "delete") {
+    // Delete = every size at zero (spec 000 §4), whatever the counters said.
+    for (const key of [...form.keys()]) if (/^sizes\[\d+\]$/.test(key)) form.delete(key);
+    item.sizes.forEach((_, i) => form.set(`sizes[${i}]`, "0"));
+  }
+
+  const submission = parseWithZod(form, { schema: editSchemaFor(kind) });
+  if (submission.status !== "success") {
+    return data<EditActionData>({ result: submission.reply(), pending: null }, { status: 400 });
+  }
+  const value = submission.value as {
+    sizes: number[];
+    reason: string;
+    modified_reason: string;
+    intent: "save" | "delete";
+    listing_type?: "sell" | "swap";
+    pendingok?: "on";
+  };
+  if (value.sizes.length !== item.sizes.length) {
+    return data<EditActionData>({ result: submission.reply({ formErrors: [SIZES_CHANGED] }), pending: null }, { status: 400 });
+  }
+  const sizes: SizesMap = {};
+  item.sizes.forEach((s, i) => {
+    sizes[s.label] = value.sizes[i];
+  });
+
+  if (kind === "listings") {
+    const pendingok = value.pendingok === "on";
+    if (!pendingok) {
+      const count = await pendingTransactionCount(db, item.id);
+      if (count > 0) {
+        return data<EditActionData>(
+          { result: submission.reply(), pending: { message: LISTING_PENDING_TRANSACTIONS, count, intent } },
+          { status: 409 },
+        );
+      }
+    }
+    const saved = await updateMyListing(db, {
+      id: item.id,
+      ownerId,
+      sizes,
+      reason: value.reason,
+      modifiedReason: value.modified_reason,
+      listingType: value.listing_type,
+      correction: asAdmin,
+    });
+    if (!saved) notFound();
+    const notice = saved.totalUnits === 0 ? "listing-deleted" : "listing-updated";
+    throw redirect(asAdmin ? `/updatelisting/${item.id}?notice=${notice}` : `/active/listings?notice=${notice}`);
+  }
+
+  const saved = await updateMyRequest(db, { id: item.id, ownerId, sizes, reason: value.reason, modifiedReason: value.modified_reason });
+  if (!saved) notFound();
+  const notice = saved.totalUnits === 0 ? "request-deleted" : "request-updated";
+  throw redirect(asAdmin ? `/updaterequest/${item.id}?notice=${notice}` : `/active/requests?notice=${notice}`);
+}

@@ -1,0 +1,218 @@
+/**
+ * /checkout: the step between the cart and the draft orders (spec 001 §2 "Checkout dialogs"; spec 000 §4, §5):
+ * - buy: the purchase terms (checkbox required), then proceedFromCart -> /checkout/review;
+ * - swap: without payout or an active listing of the brand the no-active-listings dialog; else the swap
+ *   terms, then "Swaps open soon." (the cart is kept);
+ * - sell (to requests): without payout the "Configure Payout Settings" prompt ('Setup My Payouts' ->
+ *   /getpaid); else the sell info dialog (reason, floor_time: "* Please fill out everything to continue.")
+ *   with the sell terms, then the offer is saved as a draft -> /checkout/review.
+ * Plain forms: the dialogs are sections of the page, so all of it works without JavaScript.
+ */
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { CART_MESSAGES, CHECKOUT_TERMS, proceedLabel } from "../../domain/cart";
+import { purchaseQuote } from "../../domain/fees";
+import { CONFIGURE_PAYOUT_TEXT, CONFIGURE_PAYOUT_TITLE, SETUP_MY_PAYOUTS, SWAP_NO_ACTIVE_LISTINGS, SWAP_NO_PAYOUT } from "../../domain/messages";
+import { formatCents } from "../../domain/money";
+import { FLOOR_TIMES, LISTING_REASONS } from "../../domain/reasons";
+import { pageTitle } from "~/components/title";
+import { readFormData } from "~/utils/auth.server";
+import { cartRetailer, checkoutState, handleProceed, refuse, type CartActionError } from "~/utils/cart.server";
+
+export const meta: MetaFunction = () => [{ title: pageTitle("Checkout") }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { auth, retailer } = await cartRetailer(request);
+  if (!retailer) return { admin: true as const };
+  const state = await checkoutState(auth, retailer);
+  const s = state.summary;
+  // Buy: a preview per seller (the draft orders are made on proceeding).
+  const sellers = new Map<string, typeof s.lines>();
+  if (s.type === "buy") for (const l of s.lines) sellers.set(l.counterpartyLabel, [...(sellers.get(l.counterpartyLabel) ?? []), l]);
+  const preview = [...sellers].map(([label, lines]) => ({
+    label,
+    quote: purchaseQuote(lines.map((l) => ({ unitPriceCents: l.unitPriceCents, units: l.selection }))),
+  }));
+  return {
+    admin: false as const,
+    summary: s,
+    swapBlock: state.swapBlock,
+    needsPayoutForSell: state.needsPayoutForSell,
+    preview,
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { auth, retailer } = await cartRetailer(request);
+  const form = await readFormData(request);
+  if (!retailer) return refuse(403, CART_MESSAGES.adminHasNoCart);
+  if (form.get("intent") !== "proceed") return refuse(400, "Unknown checkout action.");
+  return handleProceed(auth, retailer, form);
+}
+
+function Dialog({ title, children, testId }: { title: string; children: React.ReactNode; testId: string }) {
+  return (
+    <div role="dialog" aria-modal="false" aria-labelledby={`${testId}-title`} className="card checkout-dialog" data-testid={testId} style={{ maxWidth: "44rem" }}>
+      <h2 id={`${testId}-title`}>{title}</h2>
+      {children}
+    </div>
+  );
+}
+
+export default function Checkout() {
+  const d = useLoaderData<typeof loader>();
+  const actionData = useActionData<CartActionError | { ok: true; message: string }>();
+  const navigation = useNavigation();
+  if (d.admin) {
+    return (
+      <section className="page">
+        <h1>Checkout</h1>
+        <div className="alert alert-warning" role="alert">
+          {CART_MESSAGES.adminHasNoCart}
+        </div>
+      </section>
+    );
+  }
+  const s = d.summary;
+  const error = actionData && actionData.ok === false ? actionData : null;
+  const message = actionData && actionData.ok === true ? actionData.message : null;
+  const values = error?.values ?? {};
+  const dialog = error?.dialog ?? (d.swapBlock ? d.swapBlock : d.needsPayoutForSell ? "configure_payout" : null);
+  if (!s.type) {
+    return (
+      <section className="page">
+        <h1>Checkout</h1>
+        {s.dropped > 0 ? (
+          <div className="alert alert-warning" role="status" data-testid="cart-dropped">
+            {s.dropped === 1 ? CART_MESSAGES.itemDropped : CART_MESSAGES.itemsDropped(s.dropped)}
+          </div>
+        ) : null}
+        <p data-testid="checkout-empty">
+          {CART_MESSAGES.emptyCart} <Link to="/buy">Browse listings</Link>.
+        </p>
+      </section>
+    );
+  }
+  const terms = CHECKOUT_TERMS[s.type];
+  return (
+    <section className="page">
+      <h1>{proceedLabel(s.type)}</h1>
+      {message ? (
+        <div className="alert alert-success" role="status" data-testid="checkout-message">
+          {message}
+        </div>
+      ) : null}
+
+      <p>
+        {s.itemCount} {s.itemCount === 1 ? "item" : "items"}, {s.unitCount} units. <Link to="/cart">Review or change your cart</Link>.
+      </p>
+
+      {dialog === "configure_payout" ? (
+        <Dialog title={CONFIGURE_PAYOUT_TITLE} testId="configure-payout">
+          <p>{CONFIGURE_PAYOUT_TEXT}</p>
+          <Link to="/getpaid" className="button">
+            {SETUP_MY_PAYOUTS}
+          </Link>
+        </Dialog>
+      ) : dialog === "no_payout" || dialog === "no_active_listings" ? (
+        <Dialog title="You cannot swap yet" testId="no-active-listings">
+          <p>{dialog === "no_payout" ? SWAP_NO_PAYOUT : SWAP_NO_ACTIVE_LISTINGS}</p>
+          {dialog === "no_payout" ? (
+            <Link to="/settings/payout" className="button">
+              Open Payout Info
+            </Link>
+          ) : (
+            <Link to="/addlisting" className="button">
+              List a Product
+            </Link>
+          )}
+        </Dialog>
+      ) : message ? null : (
+        <>
+          {s.type === "buy" && d.preview.length > 0 ? (
+            <table className="table" data-testid="checkout-preview">
+              <thead>
+                <tr>
+                  <th>Seller</th>
+                  <th>Goods</th>
+                  <th>Fee (10%)</th>
+                  <th>Shipping</th>
+                  <th>Total</th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.preview.map((p) => (
+                  <tr key={p.label}>
+                    <td>{p.label}</td>
+                    <td>{formatCents(p.quote.goodsCents)}</td>
+                    <td>{formatCents(p.quote.feeCents)}</td>
+                    <td>{formatCents(p.quote.shippingCents)}</td>
+                    <td>{formatCents(p.quote.totalCents)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : null}
+          <Dialog title={s.type === "sell" ? "Sell to this request" : terms.title} testId="checkout-terms">
+            <Form method="post" className="form-stack" data-testid="checkout-form">
+              <input type="hidden" name="intent" value="proceed" />
+              {s.type === "sell" ? (
+                <>
+                  <p>Tell the requesting retailer about your goods.</p>
+                  <div className="form-row">
+                    <div className="field">
+                      <label htmlFor="sell-reason">Reason for selling</label>
+                      <select id="sell-reason" name="reason" defaultValue={values.reason ?? ""}>
+                        <option value="">Choose…</option>
+                        {LISTING_REASONS.map((r) => (
+                          <option key={r.value} value={r.value}>
+                            {r.label}
+                          </option>
+                        ))}
+                      </select>
+                    </div>
+                    <div className="field">
+                      <label htmlFor="sell-floor-time">Time on the sales floor</label>
+                      <select id="sell-floor-time" name="floor_time" defaultValue={values.floor_time ?? ""}>
+                        <option value="">Choose…</option>
+                        {FLOOR_TIMES.map((r) => (
+                          <option key={r.value} value={r.value}>
+                            {r.label}
+                          </option>
+                        ))}
+                      </select>
+                    </div>
+                  </div>
+                  <h3>{terms.title}</h3>
+                </>
+              ) : null}
+              <ul>
+                {terms.points.map((p) => (
+                  <li key={p}>{p}</li>
+                ))}
+              </ul>
+              <div className="field field-checkbox">
+                <label htmlFor="checkout-terms-box">
+                  <input id="checkout-terms-box" type="checkbox" name="terms" defaultChecked={values.terms === "on"} /> {terms.accept}
+                </label>
+              </div>
+              {error ? (
+                <div className="field-error" role="alert" data-testid="checkout-form-error">
+                  {error.error}
+                </div>
+              ) : null}
+              <div className="form-actions">
+                <Link to="/cart" className="button button-outline">
+                  Back to cart
+                </Link>
+                <button type="submit" className="button" disabled={navigation.state === "submitting"} data-testid="checkout-continue">
+                  Continue
+                </button>
+              </div>
+            </Form>
+          </Dialog>
+        </>
+      )}
+    </section>
+  );
+}

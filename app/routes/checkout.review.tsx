@@ -1,0 +1,140 @@
+/**
+ * /checkout/review: the draft orders the cart was handed over as (buy checkout review, spec 001 §2): per
+ * order its number, the other retailer (anonymous), the goods, the 10% fee, shipping and the total the
+ * card will be pre-authorised for. Completing checkout with a card is the buy workflow's (next issue).
+ */
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { CART_MESSAGES, START_OVER_LABEL } from "../../domain/cart";
+import { formatCents } from "../../domain/money";
+import { labelFor, FLOOR_TIMES } from "../../domain/reasons";
+import { getDraftOrders } from "../../db/queries/checkout";
+import { pageTitle } from "~/components/title";
+import { cartRetailer, loadCartSummary } from "~/utils/cart.server";
+import { db } from "~/utils/db.server";
+
+export const meta: MetaFunction = () => [{ title: pageTitle("Review your order") }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { auth, retailer } = await cartRetailer(request);
+  if (!retailer) return { admin: true as const, orders: [], type: null };
+  const summary = await loadCartSummary(auth);
+  const orders = await getDraftOrders(db, retailer.id, summary?.draftOrderIds ?? [], { viewerIsStaff: auth.user.isStaff });
+  return { admin: false as const, orders, type: summary?.type ?? null };
+}
+
+export default function CheckoutReview() {
+  const d = useLoaderData<typeof loader>();
+  if (d.admin) {
+    return (
+      <section className="page">
+        <h1>Review your order</h1>
+        <div className="alert alert-warning" role="alert">
+          {CART_MESSAGES.adminHasNoCart}
+        </div>
+      </section>
+    );
+  }
+  if (d.orders.length === 0) {
+    return (
+      <section className="page">
+        <h1>Review your order</h1>
+        <p data-testid="review-empty">
+          There is no draft order to review. <Link to="/cart">Open your cart</Link>.
+        </p>
+      </section>
+    );
+  }
+  const selling = d.orders.every((o) => o.kind === "sell");
+  const grand = d.orders.reduce((a, o) => a + o.totalCents, 0);
+  return (
+    <section className="page">
+      <h1>{selling ? "Your offer" : "Review your order"}</h1>
+      <div className="alert alert-success" role="status" data-testid="review-status">
+        {selling ? (
+          CART_MESSAGES.sellDraftRecorded
+        ) : (
+          <>
+            {CART_MESSAGES.buyDraftReady} Your card will be pre-authorised for the total of each order and charged only when the seller approves.
+            Checkout with a card opens with the next release: the draft orders below stay in your cart until then.
+          </>
+        )}
+      </div>
+      {d.orders.map((o) => (
+        <article key={o.id} className="card" data-testid="draft-order" data-order-id={o.id} style={{ marginBottom: "1rem" }}>
+          <h2>
+            Order {o.externalId} <span className="pill">{o.displayStatus}</span>
+          </h2>
+          <p>{o.kind === "buy" ? `Seller: ${o.counterpartyLabel}` : `Requested by ${o.counterpartyLabel}`}</p>
+          {o.floorTime ? <p>Time on the sales floor: {labelFor(FLOOR_TIMES, o.floorTime) ?? o.floorTime}</p> : null}
+          <table className="table">
+            <thead>
+              <tr>
+                <th>Product code</th>
+                <th>Style</th>
+                <th>Sizes</th>
+                <th>Units</th>
+                <th>Price</th>
+                <th>Value</th>
+              </tr>
+            </thead>
+            <tbody>
+              {o.lines.map((l, i) => (
+                <tr key={i}>
+                  <td>{l.productCode}</td>
+                  <td>
+                    {l.brandName} {l.displayName} ({l.color})
+                  </td>
+                  <td>
+                    {Object.entries(l.sizes)
+                      .map(([k, n]) => `${k} × ${n}`)
+                      .join(", ")}
+                  </td>
+                  <td>{l.quantity}</td>
+                  <td>{formatCents(l.unitPriceCents)}</td>
+                  <td>{formatCents(l.valueCents)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {o.kind === "sell" ? (
+            <dl className="order-amounts" data-testid="order-amounts">
+              <dt>Your payout (wholesale cost, no fee)</dt>
+              <dd data-testid="amount-goods">{formatCents(o.goodsCents)}</dd>
+            </dl>
+          ) : (
+          <dl className="order-amounts" data-testid="order-amounts">
+            <dt>Goods</dt>
+            <dd data-testid="amount-goods">{formatCents(o.goodsCents)}</dd>
+            <dt>Fee (10%)</dt>
+            <dd data-testid="amount-fee">{formatCents(o.feeCents)}</dd>
+            <dt>Shipping</dt>
+            <dd data-testid="amount-shipping">{formatCents(o.shippingCents)}</dd>
+            <dt>Total</dt>
+            <dd data-testid="amount-total">
+              <strong>{formatCents(o.totalCents)}</strong>
+            </dd>
+          </dl>
+          )}
+        </article>
+      ))}
+      {d.orders.length > 1 ? (
+        <p data-testid="grand-total">
+          <strong>All orders: {formatCents(grand)}</strong>
+        </p>
+      ) : null}
+      <div className="form-actions">
+        <Link to="/cart" className="button button-outline">
+          Back to cart
+        </Link>
+        <Form method="post" action="/cart">
+          <input type="hidden" name="intent" value="clear" />
+          <input type="hidden" name="returnTo" value="/cart" />
+          <button type="submit" className="button button-outline">
+            {START_OVER_LABEL}
+          </button>
+        </Form>
+      </div>
+    </section>
+  );
+}

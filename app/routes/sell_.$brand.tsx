@@ -1,0 +1,19 @@
+import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { marketplaceHeaders, marketplaceLoader } from "~/components/marketplace/marketplace.server";
+import marketCss from "~/components/marketplace/marketplace.css";
+import { MarketplacePage } from "~/components/marketplace/MarketplacePage";
+import { TAB_LABELS } from "~/components/marketplace/query";
+import { pageTitle } from "~/components/title";
+
+/** /sell/{brand} : the same page as /sell/?brand={brand} (spec 000 §2: "optional brand parameter"). */
+export const meta: MetaFunction = () => [{ title: pageTitle(TAB_LABELS.sell) }];
+export const headers: HeadersFunction = marketplaceHeaders;
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: marketCss }];
+
+export function loader({ request, params }: LoaderFunctionArgs) {
+  return marketplaceLoader(request, "sell", params.brand);
+}
+
+export default function SellBrandPage() {
+  return <MarketplacePage />;
+}

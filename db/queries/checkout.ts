@@ -1,0 +1,347 @@
+/**
+ * The hand-over from the cart to checkout: `proceedFromCart` is the ONE function that turns a retailer's
+ * cart into draft orders (spec 000 §4, spec 001 §4 "Order flow" step 1; decisions.md "Who moves when").
+ *
+ * - buy cart: one draft order per seller (orders + order_contributions, statename
+ *   'complete_order_checkout', amounts from domain/fees purchaseQuote: goods + 10% fee + shipping), an
+ *   order number (external_id) and the deterministic workflow id the caller gives (buyWorkflowId of
+ *   workflows/buy/contract.ts; db/ may not import workflows/ at runtime, so it is passed in). Proceeding
+ *   again while the cart holds drafts updates them (same order ids and numbers); a seller no longer in the
+ *   cart loses its draft. The next issue starts the buy workflow of each returned draft.
+ * - sell cart (selling to requests): needs payout set up and the sell info (reason, floor_time); the
+ *   offer is recorded the same way, one draft per request (provider = the seller, receiver = the
+ *   requestor); sending it to the requestor is the next issue's.
+ * - swap cart: needs payout set up and an active listing of the brand; then swaps "open soon": the cart
+ *   is kept and nothing is written.
+ */
+import { and, eq, inArray, ne, notInArray, sql } from "drizzle-orm";
+import { CART_MESSAGES, orderNumber, sellBlocked, swapBlock, type CartLine } from "../../domain/cart";
+import { displayRetailer } from "../../domain/anonymity";
+import { purchaseQuote } from "../../domain/fees";
+import { alreadyTransactingMessage, CONFIGURE_PAYOUT_TEXT, FILL_OUT_EVERYTHING, SWAP_NO_ACTIVE_LISTINGS, SWAP_NO_PAYOUT } from "../../domain/messages";
+import { actionNeededBy, BUY_STATES, displayStatusFor, TRANSACTION_TYPE } from "../../domain/states";
+import type { BuyDraftHandOver } from "../../workflows/buy/contract";
+import type { Db } from "../client";
+import { brands, orderContributions, orders, productVariations, products, retailers } from "../schema";
+import { countActiveOwnListings, deleteDraftOrders, lockCart, reconcileLines, saveCart, type StoredCart } from "./cart";
+import type { DbOrTx } from "./listings";
+
+export type ProceedFailureCode =
+  | "empty"
+  | "dropped"
+  | "no_payout"
+  | "no_active_listings"
+  | "payout_required"
+  | "sell_info_required"
+  | "already_transacting";
+
+export type ProceedOutcome =
+  | {
+      ok: true;
+      kind: "buy" | "sell";
+      drafts: BuyDraftHandOver[];
+      created: number[];
+      updated: number[];
+      /** Drafts deleted because their seller (or request) left the cart: cancel their workflows if started. */
+      removed: { orderId: number; workflowId: string }[];
+    }
+  | { ok: true; kind: "swap"; message: string }
+  | { ok: false; status: 400 | 403 | 409; code: ProceedFailureCode; message: string };
+
+export interface ProceedOptions {
+  /** The deterministic workflow id of an order: pass buyWorkflowId from workflows/buy/contract.ts. */
+  workflowIdFor: (orderId: number) => string;
+  /** Sell carts: the sell-for-request info dialog's answers. */
+  sellInfo?: { reason: string; floorTime: string } | null;
+}
+
+const NEGOTIATION_STATES = [
+  BUY_STATES.COMPLETE_ORDER_CHECKOUT,
+  BUY_STATES.PROVIDER_APPROVE_SALE,
+  BUY_STATES.PAYMENT,
+  BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE,
+];
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+interface PricedLine {
+  line: CartLine;
+  variationId: number;
+  unitPriceCents: number;
+}
+
+async function priceLines(tx: DbOrTx, kept: { line: CartLine; variationId: number }[]): Promise<PricedLine[]> {
+  const ids = [...new Set(kept.map((k) => k.variationId))];
+  const prices = new Map<number, number>();
+  if (ids.length > 0) {
+    for (const r of await tx.select({ id: productVariations.id, price: productVariations.priceCents }).from(productVariations).where(inArray(productVariations.id, ids))) {
+      prices.set(r.id, r.price);
+    }
+  }
+  return kept.map((k) => ({ ...k, unitPriceCents: prices.get(k.variationId) ?? 0 }));
+}
+
+/** Cart -> draft orders (see the file comment). One transaction under the cart's row lock. */
+export async function proceedFromCart(db: Db, retailerId: number, opts: ProceedOptions): Promise<ProceedOutcome> {
+  return db.transaction(async (tx): Promise<ProceedOutcome> => {
+    const cart = await lockCart(tx, retailerId);
+    if (cart.items.length === 0 || cart.type === null) return { ok: false, status: 400, code: "empty", message: CART_MESSAGES.emptyCart };
+
+    const { kept, dropped } = await reconcileLines(tx, retailerId, cart);
+    if (dropped > 0) {
+      const items = kept.map((k) => k.line);
+      await saveCart(tx, retailerId, { type: items.length > 0 ? cart.type : null, items, draftOrderIds: cart.draftOrderIds });
+      return { ok: false, status: 409, code: "dropped", message: dropped === 1 ? CART_MESSAGES.itemDropped : CART_MESSAGES.itemsDropped(dropped) };
+    }
+
+    const [me] = await tx.select({ btMerchantId: retailers.btMerchantId }).from(retailers).where(eq(retailers.id, retailerId));
+    const payoutSet = Boolean(me?.btMerchantId);
+
+    if (cart.type === "swap") {
+      const block = swapBlock({ payoutSet, activeListingsOfBrand: payoutSet ? await countActiveOwnListings(tx, retailerId, cart.items[0].brandId) : 0 });
+      if (block === "no_payout") return { ok: false, status: 403, code: "no_payout", message: SWAP_NO_PAYOUT };
+      if (block === "no_active_listings") return { ok: false, status: 403, code: "no_active_listings", message: SWAP_NO_ACTIVE_LISTINGS };
+      return { ok: true, kind: "swap", message: CART_MESSAGES.swapsOpenSoon };
+    }
+
+    if (cart.type === "sell") {
+      if (sellBlocked({ payoutSet })) return { ok: false, status: 403, code: "payout_required", message: CONFIGURE_PAYOUT_TEXT };
+      if (!opts.sellInfo?.reason || !opts.sellInfo.floorTime) return { ok: false, status: 400, code: "sell_info_required", message: FILL_OUT_EVERYTHING };
+    }
+
+    const priced = await priceLines(tx, kept);
+    // Groups: buy -> one per seller; sell -> one per request.
+    const groups = new Map<string, PricedLine[]>();
+    for (const p of priced) {
+      const key = cart.type === "buy" ? `seller:${p.line.providerId}` : `request:${p.line.requestId}`;
+      groups.set(key, [...(groups.get(key) ?? []), p]);
+    }
+
+    // The cart's drafts that are still drafts, by group key.
+    const existing = cart.draftOrderIds.length
+      ? await tx
+          .select()
+          .from(orders)
+          .where(
+            and(
+              inArray(orders.id, cart.draftOrderIds),
+              eq(orders.statename, BUY_STATES.COMPLETE_ORDER_CHECKOUT),
+              eq(orders.authorizedCents, 0),
+              cart.type === "buy"
+                ? and(eq(orders.receiverId, retailerId), sql`${orders.requestId} IS NULL`)
+                : and(eq(orders.providerId, retailerId), sql`${orders.requestId} IS NOT NULL`),
+            ),
+          )
+      : [];
+    const draftByKey = new Map(existing.map((o) => [cart.type === "buy" ? `seller:${o.providerId}` : `request:${o.requestId}`, o]));
+
+    if (cart.type === "buy") {
+      const guard = await alreadyTransacting(tx, retailerId, priced, existing.map((o) => o.id));
+      if (guard) return { ok: false, status: 409, code: "already_transacting", message: guard };
+    }
+
+    const drafts: BuyDraftHandOver[] = [];
+    const created: number[] = [];
+    const updated: number[] = [];
+    const displayStatus = displayStatusFor("buy", BUY_STATES.COMPLETE_ORDER_CHECKOUT);
+    const actionNeeded = actionNeededBy("buy", BUY_STATES.COMPLETE_ORDER_CHECKOUT);
+
+    for (const [key, lines] of groups) {
+      const quote = purchaseQuote(lines.map((l) => ({ unitPriceCents: l.unitPriceCents, units: l.line.selection })));
+      const first = lines[0].line;
+      const providerId = cart.type === "buy" ? first.providerId : retailerId;
+      const receiverId = cart.type === "buy" ? retailerId : first.providerId;
+      const requestId = cart.type === "sell" ? (first.requestId ?? null) : null;
+      const amounts = {
+        valueCents: quote.goodsCents,
+        receiverFeeCents: quote.feeCents,
+        receiverShippingCents: quote.shippingCents,
+        receiverGrandTotalCents: quote.totalCents,
+        brandId: first.brandId,
+        floorTime: cart.type === "sell" ? opts.sellInfo!.floorTime : null,
+        reasons: (cart.type === "sell" ? { sell_reason: opts.sellInfo!.reason } : {}) as Record<string, string | number>,
+        modifiedAt: new Date(),
+      };
+      const draft = draftByKey.get(key);
+      let orderId: number;
+      let externalId: string;
+      let workflowId: string;
+      if (draft) {
+        orderId = draft.id;
+        externalId = draft.externalId;
+        workflowId = draft.workflowId;
+        await tx.update(orders).set(amounts).where(eq(orders.id, orderId));
+        await tx.delete(orderContributions).where(eq(orderContributions.orderId, orderId));
+        updated.push(orderId);
+      } else {
+        const [{ id }] = await tx.execute<{ id: number }>(sql`select nextval(pg_get_serial_sequence('orders', 'id'))::int as id`);
+        orderId = Number(id);
+        externalId = orderNumber(orderId);
+        workflowId = opts.workflowIdFor(orderId);
+        await tx.insert(orders).values({
+          id: orderId,
+          externalId,
+          workflowId,
+          transactionType: TRANSACTION_TYPE.SALE,
+          providerId,
+          receiverId,
+          requestId,
+          statename: BUY_STATES.COMPLETE_ORDER_CHECKOUT,
+          displayStatus,
+          actionNeeded,
+          stage: "pre_shipping",
+          completed: null,
+          ...amounts,
+        });
+        created.push(orderId);
+      }
+      await tx.insert(orderContributions).values(
+        lines.map((l) => {
+          const quantity = Object.values(l.line.selection).reduce((a, n) => a + n, 0);
+          return {
+            orderId,
+            side: "provider",
+            type: "goods",
+            listingId: l.line.listingId ?? null,
+            variationId: l.variationId,
+            units: l.line.selection,
+            quantity,
+            unitPriceCents: l.unitPriceCents,
+            valueCents: l.unitPriceCents * quantity,
+          };
+        }),
+      );
+      drafts.push({
+        orderId,
+        workflowId,
+        externalId,
+        receiverId,
+        providerId,
+        requestId,
+        goodsCents: quote.goodsCents,
+        feeCents: quote.feeCents,
+        shippingCents: quote.shippingCents,
+        totalCents: quote.totalCents,
+        units: lines.map((l) => ({ listingId: l.line.listingId ?? null, variationId: l.variationId, sizes: l.line.selection })),
+      });
+    }
+
+    const keepIds = drafts.map((d) => d.orderId);
+    const removed = await deleteDraftOrders(
+      tx,
+      retailerId,
+      cart.draftOrderIds.filter((id) => !keepIds.includes(id)),
+    );
+    const next: StoredCart = { type: cart.type, items: cart.items, draftOrderIds: keepIds };
+    await saveCart(tx, retailerId, next);
+    return { ok: true, kind: cart.type, drafts, created, updated, removed };
+  });
+}
+
+/**
+ * The duplicate-order guard (spec 001 §8): an open order outside this cart, between this buyer and the
+ * same seller, for one of the same listings. Checkout still to complete -> "yourmove"; waiting for the
+ * seller -> "theirmove". Returns the message, or null.
+ */
+async function alreadyTransacting(tx: Tx, retailerId: number, priced: PricedLine[], ownDraftIds: number[]): Promise<string | null> {
+  const listingIds = priced.map((p) => p.line.listingId).filter((x): x is number => x != null);
+  if (listingIds.length === 0) return null;
+  const sellers = [...new Set(priced.map((p) => p.line.providerId))];
+  const rows = await tx
+    .selectDistinct({ statename: orders.statename })
+    .from(orders)
+    .innerJoin(orderContributions, eq(orderContributions.orderId, orders.id))
+    .where(
+      and(
+        eq(orders.receiverId, retailerId),
+        inArray(orders.providerId, sellers),
+        eq(orders.transactionType, TRANSACTION_TYPE.SALE),
+        inArray(orders.statename, NEGOTIATION_STATES),
+        inArray(orderContributions.listingId, listingIds),
+        ownDraftIds.length ? notInArray(orders.id, ownDraftIds) : ne(orders.id, -1),
+      ),
+    );
+  if (rows.length === 0) return null;
+  const yours = rows.some((r) => r.statename === BUY_STATES.COMPLETE_ORDER_CHECKOUT);
+  return alreadyTransactingMessage("buy", yours ? "yourmove" : "theirmove");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The review page.
+
+export interface DraftOrderView {
+  id: number;
+  externalId: string;
+  kind: "buy" | "sell";
+  statename: string;
+  displayStatus: string;
+  counterpartyLabel: string;
+  goodsCents: number;
+  feeCents: number;
+  shippingCents: number;
+  totalCents: number;
+  floorTime: string | null;
+  lines: { productCode: string; displayName: string; color: string; brandName: string; sizes: Record<string, number>; quantity: number; unitPriceCents: number; valueCents: number }[];
+}
+
+/** The given orders where this retailer is a party, with their goods, for the checkout review. */
+export async function getDraftOrders(db: DbOrTx, retailerId: number, orderIds: number[], opts: { viewerIsStaff?: boolean } = {}): Promise<DraftOrderView[]> {
+  if (orderIds.length === 0) return [];
+  const os = await db
+    .select()
+    .from(orders)
+    .where(and(inArray(orders.id, orderIds), sql`(${orders.receiverId} = ${retailerId} OR ${orders.providerId} = ${retailerId})`))
+    .orderBy(orders.id);
+  if (os.length === 0) return [];
+  const lines = await db
+    .select({
+      orderId: orderContributions.orderId,
+      units: orderContributions.units,
+      quantity: orderContributions.quantity,
+      unitPriceCents: orderContributions.unitPriceCents,
+      valueCents: orderContributions.valueCents,
+      productCode: productVariations.sku,
+      color: productVariations.color,
+      displayName: products.displayName,
+      brandName: brands.displayName,
+    })
+    .from(orderContributions)
+    .innerJoin(productVariations, eq(productVariations.id, orderContributions.variationId))
+    .innerJoin(products, eq(products.id, productVariations.productId))
+    .innerJoin(brands, eq(brands.id, productVariations.brandId))
+    .where(inArray(orderContributions.orderId, os.map((o) => o.id)))
+    .orderBy(orderContributions.id);
+  const names = new Map<number, string>();
+  if (opts.viewerIsStaff) {
+    const ids = [...new Set(os.flatMap((o) => [o.providerId, o.receiverId]))];
+    for (const r of await db.select({ id: retailers.id, storeName: retailers.storeName }).from(retailers).where(inArray(retailers.id, ids))) names.set(r.id, r.storeName);
+  }
+  return os.map((o) => {
+    const other = o.receiverId === retailerId ? o.providerId : o.receiverId;
+    return {
+      id: o.id,
+      externalId: o.externalId,
+      kind: o.receiverId === retailerId ? ("buy" as const) : ("sell" as const),
+      statename: o.statename,
+      displayStatus: o.displayStatus,
+      counterpartyLabel: displayRetailer({ id: other, storeName: names.get(other) ?? null }, opts.viewerIsStaff === true, retailerId),
+      goodsCents: o.valueCents,
+      feeCents: o.receiverFeeCents,
+      shippingCents: o.receiverShippingCents,
+      totalCents: o.receiverGrandTotalCents,
+      floorTime: o.floorTime,
+      lines: lines
+        .filter((l) => l.orderId === o.id)
+        .map((l) => ({
+          productCode: l.productCode,
+          displayName: l.displayName,
+          color: l.color,
+          brandName: l.brandName,
+          sizes: l.units,
+          quantity: l.quantity,
+          unitPriceCents: l.unitPriceCents,
+          valueCents: l.valueCents,
+        })),
+    };
+  });
+}

@@ -1,0 +1,93 @@
+/**
+ * Contract test of the Stripe adapter's card-on-file calls: every request it makes (PaymentMethod from a
+ * test card token, customer, attach, default payment method) is accepted by stripe-mock, which validates
+ * each call against Stripe's published OpenAPI description; every POST carries an idempotency key
+ * derived from the workflow's.
+ */
+import Stripe from "stripe";
+import { describe, expect, test } from "vitest";
+import { PaymentRejectedError } from "../../activities/payments";
+import { createStripeClient, customerParams, StripePayments, testCardPaymentMethodParams, translateStripeError } from "../../activities/payments/stripe";
+
+const mock = new URL(process.env.STRIPE_MOCK_URL ?? "http://127.0.0.1:12111");
+const stripeOpts = {
+  secretKey: "sk_test_123",
+  host: mock.hostname,
+  port: Number(mock.port),
+  protocol: mock.protocol.replace(":", "") as "http" | "https",
+};
+
+const KEY = "card-on-file:retailer-7:0b4e8f5a-1111-4222-8333-444455556666";
+
+function recorder() {
+  const stripe = createStripeClient(stripeOpts);
+  const seen: { method: string; path: string; key?: string }[] = [];
+  const statuses: number[] = [];
+  stripe.on("request", (e: Stripe.RequestEvent) => seen.push({ method: e.method, path: e.path.replace(/(pm|cus)_[A-Za-z0-9]+/g, "$1_X"), key: e.idempotency_key }));
+  stripe.on("response", (e: Stripe.ResponseEvent) => statuses.push(e.status));
+  return { stripe, seen, statuses };
+}
+
+describe("Stripe adapter: card on file against stripe-mock", () => {
+  test("createPaymentMethodFromTestCard: POST /v1/payment_methods with the test token and the key", async () => {
+    const { stripe, seen, statuses } = recorder();
+    const pm = await new StripePayments(stripe).createPaymentMethodFromTestCard({ idempotencyKey: `${KEY}:create-payment-method:1`, testToken: "tok_visa" });
+    expect(pm.id).toMatch(/^pm_/);
+    expect(pm.brand).toEqual(expect.any(String));
+    expect(pm.last4).toMatch(/^\d{4}$/);
+    expect(seen).toEqual([{ method: "POST", path: "/v1/payment_methods", key: `${KEY}:create-payment-method:1` }]);
+    expect(statuses).toEqual([200]);
+    expect(testCardPaymentMethodParams("tok_visa")).toEqual({ type: "card", card: { token: "tok_visa" } });
+  });
+
+  test("attachPaymentMethod without a customer: create the customer, attach, set the default; each with its key", async () => {
+    const { stripe, seen, statuses } = recorder();
+    const key = `${KEY}:attach:1`;
+    const out = await new StripePayments(stripe).attachPaymentMethod({ idempotencyKey: key, retailerId: 7, paymentMethodId: "pm_123", customerId: null, email: "store@example.test" });
+    expect(out.customerId).toMatch(/^cus_/);
+    expect(out.paymentMethodId).toMatch(/^pm_/);
+    expect(out.last4).toMatch(/^\d{4}$/);
+    expect(seen).toEqual([
+      { method: "POST", path: "/v1/customers", key: `${key}:customer` },
+      { method: "POST", path: "/v1/payment_methods/pm_X/attach", key },
+      { method: "POST", path: "/v1/customers/cus_X", key: `${key}:default` },
+    ]);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    expect(customerParams({ idempotencyKey: key, retailerId: 7, paymentMethodId: "pm_123", customerId: null, email: "store@example.test" })).toEqual({
+      email: "store@example.test",
+      description: "Retailer 7",
+      metadata: { retailer_id: "7" },
+    });
+  });
+
+  test("attachPaymentMethod with the retailer's customer reuses it (no customer creation)", async () => {
+    const { stripe, seen } = recorder();
+    const out = await new StripePayments(stripe).attachPaymentMethod({ idempotencyKey: `${KEY}:attach:2`, retailerId: 7, paymentMethodId: "pm_456", customerId: "cus_existing" });
+    expect(out.customerId).toBe("cus_existing");
+    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual(["POST /v1/payment_methods/pm_X/attach", "POST /v1/customers/cus_X"]);
+  });
+
+  test("a declined card (Stripe's card_declined, HTTP 402) becomes a rejection with that code", () => {
+    const err = new Stripe.errors.StripeCardError({
+      type: "card_error",
+      message: "Your card was declined.",
+      code: "card_declined",
+      decline_code: "generic_decline",
+      statusCode: 402,
+    } as Stripe.StripeRawError);
+    const t = translateStripeError(err, "k");
+    expect(t).toBeInstanceOf(PaymentRejectedError);
+    expect((t as PaymentRejectedError).code).toBe("card_declined");
+  });
+
+  test("a request stripe-mock refuses (unknown parameter) is a rejection, not a crash", async () => {
+    const stripe = createStripeClient(stripeOpts);
+    let caught: unknown;
+    try {
+      await stripe.paymentMethods.create({ type: "card", not_a_param: "x" } as unknown as Stripe.PaymentMethodCreateParams, { idempotencyKey: "k-bad-pm" });
+    } catch (err) {
+      caught = translateStripeError(err, "k-bad-pm");
+    }
+    expect(caught).toBeInstanceOf(PaymentRejectedError);
+  });
+});

@@ -1,0 +1,815 @@
+/**
+ * buyOrderWorkflow on the time-skipping test server with in-memory activities (fakes/buy-activities.ts):
+ * one test per timer path of issue 4's "Must show", plus the command round trips (updates with their
+ * validators), webhook deduplication and out-of-order delivery, and replays of the recorded histories
+ * (tests/histories/buy-*.json; regenerate with RECORD_HISTORIES=1 after an intended change).
+ *
+ * Timers are driven with env.sleep (waiting on an update does not advance time on this server); after a
+ * sleep the state is read with the orderView query, polled until the workflow has processed the timer.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError, type WorkflowHandle } from "@temporalio/client";
+import { temporal } from "@temporalio/proto";
+import type { TestWorkflowEnvironment } from "@temporalio/testing";
+import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ACTION } from "../../domain/action-codes";
+import { addBusinessDays, HOUR_MS, DAY_MS, MINUTE_MS, ratingDeadline } from "../../domain/business-days";
+import { CANCEL_REASON_REQUIRED, CARD_DECLINED, RATING_SAVED, TOTAL_TOO_HIGH, UPDATE_YOUR_LISTINGS } from "../../domain/messages";
+import { orderQuote, type OrderLine } from "../../domain/order-money";
+import {
+  addPaymentMethodUpdate,
+  approveModifiedPurchaseUpdate,
+  approveSaleUpdate,
+  BUY_ERRORS,
+  BUY_WORKFLOW_TYPE,
+  buyCommandError,
+  buyWorkflowId,
+  cancelShipmentUpdate,
+  canRequestRmaQuery,
+  carrierEventSignal,
+  completeCheckoutUpdate,
+  confirmReceivedUpdate,
+  declineCheckoutUpdate,
+  declineModifiedPurchaseUpdate,
+  declineSaleUpdate,
+  modifySaleUpdate,
+  orderViewQuery,
+  paymentEventSignal,
+  rateOrderUpdate,
+  WRONG_PARTY_MESSAGES,
+  type BuyOrderInput,
+  type BuyOrderView,
+} from "../../workflows/buy/contract";
+import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
+import { buildWorkflowBundle } from "../../workers/bundle";
+import { createTimeSkippingEnv, uniqueTaskQueue } from "../setup/temporal";
+import { createFakeBuyActivities, DECLINED_CARD, OK_CARD, SELLER_CARD, type FakeBuyActivities } from "./fakes/buy-activities";
+
+const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
+
+let env: TestWorkflowEnvironment;
+let bundle: WorkflowBundleWithSourceMap;
+// One worker for the whole file (tests run one after another); its activities delegate to the current
+// test's fake, so each test asserts only its own calls.
+let worker: Worker;
+let running: Promise<void>;
+let currentFake: FakeBuyActivities | null = null;
+const TASK_QUEUE = uniqueTaskQueue("buy");
+
+beforeAll(async () => {
+  [env, bundle] = await Promise.all([createTimeSkippingEnv(), buildWorkflowBundle()]);
+  const delegating = Object.fromEntries(
+    Object.keys(createFakeBuyActivities().activities).map((name) => [
+      name,
+      (input: unknown) => {
+        if (!currentFake) throw new Error(`activity ${name} called outside a test`);
+        return (currentFake.activities as unknown as Record<string, (i: unknown) => Promise<unknown>>)[name](input);
+      },
+    ]),
+  );
+  worker = await Worker.create({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, workflowBundle: bundle, activities: delegating });
+  running = worker.run();
+});
+
+afterAll(async () => {
+  if (worker) {
+    worker.shutdown();
+    await running;
+  }
+  await env?.teardown();
+});
+
+const SELLER = 21;
+const BUYER = 34;
+const LINES: OrderLine[] = [
+  { listingId: 501, variationId: 9001, sizes: { "8": 2, "9": 1 }, unitPriceCents: 4500 },
+  { listingId: 502, variationId: 9002, sizes: { M: 2 }, unitPriceCents: 2000 },
+];
+// 3 x $45 + 2 x $20 = $175.00; fee $17.50; 5 units ship for $27.75; pre-authorisation $220.25.
+const REQUESTED = orderQuote(LINES);
+const MODIFIED = [{ listingId: 501, sizes: { "8": 1 } }];
+// 1 x $45; fee $4.50; shipping $19.75: capture $69.25.
+const MODIFIED_TOTAL = 4500 + 450 + 1975;
+
+type Handle = WorkflowHandle<typeof buyOrderWorkflow>;
+
+function orderInput(orderId: number, overrides: Partial<BuyOrderInput> = {}): BuyOrderInput {
+  return {
+    orderId,
+    externalId: `WX-${String(orderId).padStart(6, "0")}`,
+    kind: "from_listing",
+    providerId: SELLER,
+    receiverId: BUYER,
+    requestId: null,
+    lines: LINES,
+    expectedQuote: { goodsCents: REQUESTED.goodsCents, feeCents: REQUESTED.feeCents, shippingCents: REQUESTED.shippingCents, totalCents: REQUESTED.totalCents },
+    ...overrides,
+  };
+}
+
+/** Runs a scenario with `fake` behind the shared worker's activities. */
+async function withWorker<T>(fake: FakeBuyActivities, fn: (taskQueue: string) => Promise<T>): Promise<T> {
+  currentFake = fake;
+  try {
+    return await fn(TASK_QUEUE);
+  } finally {
+    currentFake = null;
+  }
+}
+
+function start(taskQueue: string, input: BuyOrderInput): Promise<Handle> {
+  return env.client.workflow.start<typeof buyOrderWorkflow>(BUY_WORKFLOW_TYPE, {
+    taskQueue,
+    workflowId: buyWorkflowId(input.orderId),
+    args: [input],
+    workflowIdReusePolicy: "REJECT_DUPLICATE",
+  });
+}
+
+/** Polls the query until `pred` holds (the workflow may still be processing a fired timer or a signal). */
+async function waitFor(handle: Handle, pred: (v: BuyOrderView) => boolean, what: string): Promise<BuyOrderView> {
+  let last: BuyOrderView | undefined;
+  for (let i = 0; i < 200; i++) {
+    last = await handle.query(orderViewQuery);
+    if (pred(last)) return last;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting for ${what}; state ${last?.statename}, actions ${JSON.stringify(last?.actions.map((a) => a.code))}`);
+}
+/** The state is reached and the step that reached it has finished its activities (e-mails included). */
+const inState = (handle: Handle, state: string) => waitFor(handle, (v) => v.statename === state && !v.busy, state);
+
+/**
+ * Waits until the run has closed and returns its status. Not handle.result(): on this server waiting for a
+ * result unlocks time skipping, which would fire the timers of the other orders of the same test.
+ */
+async function closed(handle: Handle): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const d = await handle.describe();
+    if (d.status.name !== "RUNNING") return d.status.name;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`${handle.workflowId} did not close`);
+}
+
+/** Advances the test server's clock to `deltaMs` after an ISO instant. */
+async function sleepUntil(isoInstant: string, deltaMs: number): Promise<void> {
+  const now = await env.currentTimeMs();
+  const ms = Date.parse(isoInstant) + deltaMs - now;
+  if (ms > 0) await env.sleep(ms);
+}
+
+async function expectRejected(p: Promise<unknown>, code: keyof typeof BUY_ERRORS, message: string = BUY_ERRORS[code]): Promise<void> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (code !== "wrong_state") expect(err, `expected ${code}`).toBeInstanceOf(WorkflowUpdateFailedError);
+  expect(buyCommandError(err)).toEqual({ code, message });
+}
+
+async function completeCheckout(handle: Handle, card = OK_CARD) {
+  return handle.executeUpdate(completeCheckoutUpdate, { args: [{ actorRetailerId: BUYER, paymentMethod: card }] });
+}
+
+/** Saves the run's history for the replay tests (only when missing, or with RECORD_HISTORIES=1). */
+async function keepHistory(handle: Handle, name: string): Promise<void> {
+  const file = path.join(HISTORIES, `buy-${name}.json`);
+  if (process.env.RECORD_HISTORIES !== "1" && fs.existsSync(file)) return;
+  const history = await handle.fetchHistory();
+  fs.mkdirSync(HISTORIES, { recursive: true });
+  // The message's own JSON form, loaded back with History.fromObject (see payout.test.ts for why).
+  fs.writeFileSync(file, `${JSON.stringify(history)}\n`);
+}
+
+const key = (orderId: number, step: string, attempt = 1) => `${buyWorkflowId(orderId)}:${step}:${attempt}`;
+
+describe("checkout", () => {
+  test("checkout abandoned: the draft expires after 24 hours (301), nothing is charged", async () => {
+    const fake = createFakeBuyActivities();
+    const orderId = 4101;
+    await withWorker(fake, async (tq) => {
+      const handle = await start(tq, orderInput(orderId));
+      const v = await inState(handle, "complete_order_checkout");
+      expect(v.actionNeeded).toBe("receiver");
+      expect(v.allowedActions).toEqual({ provider: [], receiver: ["completeCheckout"] });
+      expect(v.amounts.requested).toEqual({ units: 5, goodsCents: 17500, feeCents: 1750, shippingCents: 2775, totalCents: 22025 });
+      const started = Date.parse(v.deadlines.checkoutBy as string) - 24 * HOUR_MS;
+
+      await env.sleep(23 * HOUR_MS);
+      expect((await handle.query(orderViewQuery)).statename).toBe("complete_order_checkout");
+      await sleepUntil(new Date(started + 24 * HOUR_MS).toISOString(), MINUTE_MS);
+      const end = await inState(handle, "expired");
+      expect(end).toMatchObject({ displayStatus: "Expired", stage: "declined", completed: false, actionNeeded: null, reasons: { system_reason: 41 } });
+      expect(await closed(handle)).toBe("COMPLETED");
+      // A command on the finished order is refused (the client's WorkflowNotFoundError, read as wrong_state).
+      await expectRejected(completeCheckout(handle), "wrong_state");
+      await keepHistory(handle, "checkout-abandoned");
+    });
+    expect(fake.payments(orderId)).toEqual([]);
+    expect(fake.codesOf(orderId)).toEqual([ACTION.CHECKOUT_EXPIRED]);
+    const rm = fake.readModelOf(orderId).latest;
+    expect(rm).toMatchObject({ statename: "expired", displayStatus: "Expired", stage: "declined", completed: false, actionNeeded: null });
+    expect(rm.ledger).toMatchObject({ authorizedCents: 0, buyerPaidCents: 0, balanced: true });
+    expect(fake.mailsTo(orderId)).toEqual(["receiver:order_expired"]);
+  });
+
+  test("a declined card answers the specification's message; a second card is attempt 2; duplicate starts are rejected", async () => {
+    const fake = createFakeBuyActivities();
+    const orderId = 4102;
+    await withWorker(fake, async (tq) => {
+      const handle = await start(tq, orderInput(orderId));
+      const dup = await start(tq, orderInput(orderId)).catch((e: unknown) => e);
+      expect(dup).toBeInstanceOf(WorkflowExecutionAlreadyStartedError);
+
+      await expectRejected(handle.executeUpdate(completeCheckoutUpdate, { args: [{ actorRetailerId: SELLER, paymentMethod: OK_CARD }] }), "wrong_party", WRONG_PARTY_MESSAGES.receiver);
+      await expectRejected(completeCheckout(handle, DECLINED_CARD), "card_declined", CARD_DECLINED);
+      expect((await handle.query(orderViewQuery)).statename).toBe("complete_order_checkout");
+      const ok = await completeCheckout(handle);
+      expect(ok).toEqual({ status: "ok", statename: "provider_approve_sale", displayStatus: "Awaiting Approval" });
+      const v = await handle.query(orderViewQuery);
+      expect(v).toMatchObject({ authorizeAttempts: 2, paymentMethod: { lastFour: "4242", description: "Visa" }, actionNeeded: "provider" });
+      await handle.terminate("test done");
+    });
+    expect(fake.payments(orderId)).toEqual([
+      ["authorizePayment", key(orderId, "authorize", 1), REQUESTED.totalCents],
+      ["authorizePayment", key(orderId, "authorize", 2), REQUESTED.totalCents],
+    ]);
+    expect(fake.codesOf(orderId)).toEqual([ACTION.CARD_DECLINED, ACTION.CHECKOUT_COMPLETED]);
+    expect(fake.mailsTo(orderId)).toEqual(["provider:approve_sale_needed"]);
+  });
+});
+
+/** Seller has a card on file unless told otherwise. */
+function sellerFake(opts: Parameters<typeof createFakeBuyActivities>[0] = {}) {
+  return createFakeBuyActivities({ cardsOnFile: { [SELLER]: SELLER_CARD }, ...opts });
+}
+
+async function approve(handle: Handle, confirmDeclineOthers = false) {
+  return handle.executeUpdate(approveSaleUpdate, { args: [{ actorRetailerId: SELLER, confirmDeclineOthers }] });
+}
+
+/** Checkout + Approve Sale: ship_order. */
+async function toShipOrder(handle: Handle): Promise<BuyOrderView> {
+  await completeCheckout(handle);
+  expect(await approve(handle)).toEqual({ status: "ok", statename: "ship_order", displayStatus: "Pickup Scheduled", redirectTo: "/orders" });
+  return handle.query(orderViewQuery);
+}
+
+let carrierEventSeq = 0;
+async function carrier(handle: Handle, status: "picked_up" | "in_transit" | "delivered", eventId = `evt_${++carrierEventSeq}`) {
+  await handle.signal(carrierEventSignal, { eventId, status, trackingNumber: "TRK" });
+}
+
+/** Checkout, approval and a delivery webhook (the pickup scan never reported: delivered implies it). */
+async function toDelivered(handle: Handle): Promise<BuyOrderView> {
+  await toShipOrder(handle);
+  await carrier(handle, "delivered");
+  return inState(handle, "delivered");
+}
+
+describe("seller", () => {
+  test("seller never answers: auto-declined after 5 calendar days (302) and the authorisation released (813)", async () => {
+    const fake = sellerFake();
+    const orderId = 4201;
+    await withWorker(fake, async (tq) => {
+      const handle = await start(tq, orderInput(orderId));
+      await completeCheckout(handle);
+      const v = await handle.query(orderViewQuery);
+      expect(v).toMatchObject({ statename: "provider_approve_sale", actionNeeded: "provider" });
+      expect(v.allowedActions.provider).toEqual(["approveSale", "modifySale", "declineSale"]);
+      const checkedOutAt = Date.parse(v.actions.at(-1)?.at as string);
+      expect(Date.parse(v.deadlines.sellerResponseBy as string)).toBe(checkedOutAt + 5 * DAY_MS);
+
+      await sleepUntil(v.deadlines.sellerResponseBy as string, -HOUR_MS);
+      expect((await handle.query(orderViewQuery)).statename).toBe("provider_approve_sale");
+      await sleepUntil(v.deadlines.sellerResponseBy as string, MINUTE_MS);
+      const end = await inState(handle, "declined");
+      expect(end).toMatchObject({ stage: "declined", completed: false, reasons: { system_reason: 40 } });
+      expect(await closed(handle)).toBe("COMPLETED");
+      await keepHistory(handle, "seller-never-answers");
+    });
+    expect(fake.payments(orderId)).toEqual([
+      ["authorizePayment", key(orderId, "authorize"), 22025],
+      ["releaseAuthorization", key(orderId, "release-authorization"), 22025],
+    ]);
+    expect(fake.codesOf(orderId)).toEqual([ACTION.CHECKOUT_COMPLETED, ACTION.SELLER_RESPONSE_EXPIRED, ACTION.AUTHORIZATION_RELEASED]);
+    const rm = fake.readModelOf(orderId).latest;
+    expect(rm).toMatchObject({ statename: "declined", displayStatus: "Declined", stage: "declined", completed: false, reasons: { system_reason: 40 } });
+    expect(rm.ledger).toMatchObject({ authorizedCents: 22025, authorizationReleasedCents: 22025, buyerPaidCents: 0, balanced: true });
+    expect(fake.mailsTo(orderId)).toEqual(["provider:approve_sale_needed", "receiver:order_declined", "provider:order_declined"]);
+  });
+
+  test("seller answers: card on file asked for (payment, 810), other orders for the units declined on confirmation, capture, stock, call tag; payout at the pickup scan", async () => {
+    const a = 4202;
+    const b = 4203;
+    const fake = createFakeBuyActivities({ conflicts: { [a]: [b] }, stock: { "501:8": 2, "501:9": 1, "502:M": 2 } });
+    await withWorker(fake, async (tq) => {
+      const ha = await start(tq, orderInput(a));
+      const hb = await start(tq, orderInput(b));
+      await completeCheckout(ha);
+      await completeCheckout(hb);
+
+      await expectRejected(ha.executeUpdate(approveSaleUpdate, { args: [{ actorRetailerId: BUYER }] }), "wrong_party", WRONG_PARTY_MESSAGES.provider);
+      await expectRejected(ha.executeUpdate(rateOrderUpdate, { args: [{ actorRetailerId: BUYER, stars: { condition: 5, packaging: 5, timeliness: 5, overall: 5 } }] }), "wrong_state");
+      expect(await approve(ha)).toEqual({ status: "need_payment_method", statename: "payment", displayStatus: "Payment Method Needed" });
+      expect((await ha.query(orderViewQuery)).allowedActions.provider).toEqual(["addPaymentMethod", "declineSale"]);
+      await expectRejected(ha.executeUpdate(addPaymentMethodUpdate, { args: [{ actorRetailerId: SELLER, paymentMethod: DECLINED_CARD }] }), "card_declined", CARD_DECLINED);
+      expect(await ha.executeUpdate(addPaymentMethodUpdate, { args: [{ actorRetailerId: SELLER, paymentMethod: SELLER_CARD }] })).toEqual({
+        status: "need_confirm_decline_others",
+        statename: "provider_approve_sale",
+        displayStatus: "Awaiting Approval",
+        conflictingOrderIds: [b],
+      });
+      expect(await approve(ha, true)).toEqual({ status: "ok", statename: "ship_order", displayStatus: "Pickup Scheduled", redirectTo: "/orders" });
+
+      const va = await ha.query(orderViewQuery);
+      expect(va).toMatchObject({ stage: "approved", actionNeeded: null, shipment: { callTag: `CT-${a}-1`, attempt: 1 }, approvedLines: LINES });
+      expect(Date.parse(va.deadlines.pickupBy as string)).toBe(addBusinessDays(va.approvedAt as string, 2));
+      expect(va.allowedActions.provider).toEqual(["cancelShipment"]);
+
+      // The other pending order for the same units is declined (229, reason 15) and its authorisation released.
+      const vb = await inState(hb, "declined");
+      expect(vb.reasons).toEqual({ provider_decline_buy_reason: 15 });
+      expect(await closed(hb)).toBe("COMPLETED");
+      await keepHistory(hb, "units-taken-by-other-order");
+
+      // The pickup scan, delivered 20 times, has one effect: In-Route (110) and one payout (816).
+      for (let i = 0; i < 20; i++) await carrier(ha, "picked_up", "evt_pickup_a");
+      await carrier(ha, "in_transit");
+      const route = await waitFor(ha, (v) => v.statename === "in_route" && v.payoutReleasedAt !== null && !v.busy, "payout");
+      expect(route).toMatchObject({ displayStatus: "In-Route", stage: "shipping", amounts: { payoutCents: 17500 } });
+      await expectRejected(ha.executeUpdate(cancelShipmentUpdate, { args: [{ actorRetailerId: SELLER, reason: 52 }] }), "wrong_state");
+
+      await carrier(ha, "delivered");
+      const delivered = await inState(ha, "delivered");
+      await sleepUntil(delivered.deadlines.ratingBy as string, MINUTE_MS);
+      await inState(ha, "completed");
+      expect(await closed(ha)).toBe("COMPLETED");
+      await keepHistory(ha, "seller-answers");
+    });
+    expect(fake.payments(a)).toEqual([
+      ["authorizePayment", key(a, "authorize"), 22025],
+      ["saveCardOnFile", key(a, "save-card", 1), undefined],
+      ["saveCardOnFile", key(a, "save-card", 2), undefined],
+      ["capturePayment", key(a, "capture"), 22025],
+      ["releaseSellerPayout", key(a, "payout"), 17500],
+    ]);
+    expect(fake.of("decrementStock", a).map((c) => c.idempotencyKey)).toEqual([key(a, "decrement-stock")]);
+    expect(fake.of("bookPickup", a)).toMatchObject([{ idempotencyKey: key(a, "book-pickup"), attempt: 1, units: 5 }]);
+    expect([...fake.stock.values()]).toEqual([0, 0, 0]);
+    expect(fake.codesOf(a)).toEqual([
+      ACTION.CHECKOUT_COMPLETED,
+      ACTION.PAYMENT,
+      ACTION.CARD_DECLINED,
+      ACTION.PAYMENT_METHOD_ADDED,
+      ACTION.PROVIDER_APPROVE_SALE,
+      ACTION.PAYMENT_CAPTURED,
+      ACTION.CALL_TAG_SCHEDULED_ORDER,
+      ACTION.SHIPMENT_PICKED_UP,
+      ACTION.PAYOUT_RELEASED,
+      ACTION.SHIPMENT_DELIVERED,
+      ACTION.RATING_WINDOW_CLOSED,
+      ACTION.ORDER_COMPLETED,
+    ]);
+    expect(fake.readModelOf(a).latest.ledger).toMatchObject({ buyerPaidCents: 22025, sellerPaidCents: 17500, feeKeptCents: 1750, shippingKeptCents: 2775, escrowCents: 0, balanced: true });
+    expect(fake.payments(b)).toEqual([
+      ["authorizePayment", key(b, "authorize"), 22025],
+      ["releaseAuthorization", key(b, "release-authorization"), 22025],
+    ]);
+    expect(fake.codesOf(b)).toEqual([ACTION.CHECKOUT_COMPLETED, ACTION.PROVIDER_DECLINED_FOR_OTHER_ORDER, ACTION.AUTHORIZATION_RELEASED]);
+    expect(fake.readModelOf(b).latest).toMatchObject({ statename: "declined", reasons: { provider_decline_buy_reason: 15 } });
+  });
+
+  test("seller declines for unavailable units: sent to active listings with the update-your-listings message", async () => {
+    const fake = sellerFake();
+    const orderId = 4204;
+    await withWorker(fake, async (tq) => {
+      const handle = await start(tq, orderInput(orderId));
+      await completeCheckout(handle);
+      await expectRejected(handle.executeUpdate(declineSaleUpdate, { args: [{ actorRetailerId: SELLER, reason: 99 }] }), "decline_reason_required");
+      expect(await handle.executeUpdate(declineSaleUpdate, { args: [{ actorRetailerId: SELLER, reason: 14 }] })).toEqual({
+        status: "ok",
+        statename: "declined",
+        displayStatus: "Declined",
+        redirectTo: "/active/listings",
+        message: UPDATE_YOUR_LISTINGS,
+      });
+      expect(await closed(handle)).toBe("COMPLETED");
+    });
+    expect(fake.codesOf(orderId)).toEqual([ACTION.CHECKOUT_COMPLETED, ACTION.PROVIDER_DECLINE_SALE, ACTION.AUTHORIZATION_RELEASED]);
+    expect(fake.readModelOf(orderId).latest.reasons).toEqual({ provider_decline_buy_reason: 14 });
+    expect(fake.payments(orderId).map((p) => p[1])).toEqual([key(orderId, "authorize"), key(orderId, "release-authorization")]);
+  });
+});
+
+describe("modified purchase", () => {
+  async function modify(handle: Handle, lines: { listingId: number; sizes: Record<string, number> }[]) {
+    return handle.executeUpdate(modifySaleUpdate, { args: [{ actorRetailerId: SELLER, lines }] });
+  }
+
+  test("modified purchase unanswered: auto-declined after 1 day (303), the authorisation released", async () => {
+    const fake = sellerFake();
+    const orderId = 4301;
+    await withWorker(fake, async (tq) => {
+      const handle = await start(tq, orderInput(orderId));
+      await completeCheckout(handle);
+      await expectRejected(modify(handle, [{ listingId: 501, sizes: { "8": 3 } }]), "total_too_high", TOTAL_TOO_HIGH);
+      await expectRejected(modify(handle, [{ listingId: 501, sizes: { "10": 1 } }]), "total_too_high", TOTAL_TOO_HIGH);
+      await expectRejected(modify(handle, [{ listingId: 501, sizes: { "8": 0 } }]), "no_units");
+      await expectRejected(modify(handle, [{ listingId: 777, sizes: { "8": 1 } }]), "invalid_units");
+      await expectRejected(modify(handle, [{ listingId: 501, sizes: { "8": 2, "9": 1 } }, { listingId: 502, sizes: { M: 2 } }]), "unchanged");
+      expect(await modify(handle, MODIFIED)).toEqual({ status: "ok", statename: "receiver_approve_modified_purchase", displayStatus: "Approve/Decline Modified Purchase" });
+      const v = await handle.query(orderViewQuery);
+      expect(v).toMatchObject({ isModified: true, actionNeeded: "receiver", amounts: { pending: { totalCents: MODIFIED_TOTAL }, authorizedCents: 22025 } });
+      expect(v.allowedActions.receiver).toEqual(["approveModifiedPurchase", "declineModifiedPurchase"]);
+      const modifiedAt = Date.parse(v.actions.at(-1)?.at as string);
+      expect(Date.parse(v.deadlines.modifiedResponseBy as string)).toBe(modifiedAt + DAY_MS);
+      await expectRejected(handle.executeUpdate(approveModifiedPurchaseUpdate, { args: [{ actorRetailerId: SELLER }] }), "wrong_party", WRONG_PARTY_MESSAGES.receiver);
+
+      await sleepUntil(v.deadlines.modifiedResponseBy as string, -HOUR_MS);
+      expect((await handle.query(orderViewQuery)).statename).toBe("receiver_approve_modified_purchase");
+      await sleepUntil(v.deadlines.modifiedResponseBy as string, MINUTE_MS);
+      await inState(handle, "declined");
+      expect(await closed(handle)).toBe("COMPLETED");
+      await keepHistory(handle, "modified-purchase-unanswered");
+    });
+    expect(fake.payments(orderId)).toEqual([
+      ["authorizePayment", key(orderId, "authorize"), 22025],
+      ["releaseAuthorization", key(orderId, "release-authorization"), 22025],
+    ]);
+    expect(fake.codesOf(orderId)).toEqual([ACTION.CHECKOUT_COMPLETED, ACTION.PROVIDER_MODIFY_SALE, ACTION.MODIFIED_PURCHASE_EXPIRED, ACTION.AUTHORIZATION_RELEASED]);
+    const rm = fake.readModelOf(orderId).latest;
+    expect(rm).toMatchObject({ statename: "declined", isModified: true, reasons: { system_reason: 40 }, amounts: { quote: { totalCents: MODIFIED_TOTAL }, capturedCents: 0 } });
+    expect(fake.mailsTo(orderId)).toEqual(["provider:approve_sale_needed", "receiver:modified_purchase_needed", "provider:order_declined"]);
+  });
+
+  test("the buyer declines a modified purchase: default reason 30", async () => {
+    const fake = sellerFake();
+    const orderId = 4302;
+    await withWorker(fake, async (tq) => {
+      const handle = await start(tq, orderInput(orderId));
+      await completeCheckout(handle);
+      await modify(handle, MODIFIED);
+      await expectRejected(handle.executeUpdate(declineModifiedPurchaseUpdate, { args: [{ actorRetailerId: BUYER, reason: 14 }] }), "decline_reason_required");
+      const r = await handle.executeUpdate(declineModifiedPurchaseUpdate, { args: [{ actorRetailerId: BUYER }] });
+      expect(r).toMatchObject({ status: "ok", statename: "declined" });
+      expect(await closed(handle)).toBe("COMPLETED");
+    });
+    expect(fake.codesOf(orderId)).toEqual([ACTION.CHECKOUT_COMPLETED, ACTION.PROVIDER_MODIFY_SALE, ACTION.RECEIVER_DECLINE_MODIFIED_PURCHASE, ACTION.AUTHORIZATION_RELEASED]);
+    expect(fake.readModelOf(orderId).latest.reasons).toEqual({ receiver_decline_modified_purchase_reason: 30 });
+  });
+});
+
+describe("order for a request", () => {
+  const requestInput = (orderId: number) =>
+    orderInput(orderId, { kind: "for_request", requestId: 77, sellInfo: { reason: "overstock", floorTime: "31-60" } });
+
+  test("order for a request never checked out: expires after 3 days (304)", async () => {
+    const fake = sellerFake();
+    const orderId = 4401;
+    await withWorker(fake, async (tq) => {
+      const handle = await start(tq, requestInput(orderId));
+      const v = await inState(handle, "complete_order_checkout");
+      expect(v.allowedActions.receiver).toEqual(["completeCheckout", "declineCheckout"]);
+      const createdAt = Date.parse(v.actions[0].at);
+      expect(Date.parse(v.deadlines.checkoutBy as string)).toBe(createdAt + 3 * DAY_MS);
+      await sleepUntil(v.deadlines.checkoutBy as string, -HOUR_MS);
+      expect((await handle.query(orderViewQuery)).statename).toBe("complete_order_checkout");
+      await sleepUntil(v.deadlines.checkoutBy as string, MINUTE_MS);
+      await inState(handle, "expired");
+      expect(await closed(handle)).toBe("COMPLETED");
+      await keepHistory(handle, "request-never-checked-out");
+    });
+    expect(fake.payments(orderId)).toEqual([]);
+    expect(fake.codesOf(orderId)).toEqual([ACTION.ORDER_CREATED_FOR_REQUEST, ACTION.REQUEST_CHECKOUT_EXPIRED]);
+    expect(fake.readModelOf(orderId).latest).toMatchObject({ statename: "expired", stage: "declined", floorTime: "31-60", reasons: { system_reason: 41 } });
+    expect(fake.mailsTo(orderId)).toEqual(["receiver:checkout_needed", "provider:order_expired"]);
+  });
+
+  test("the requestor completes checkout: authorised and captured at once (220, 812, 920); or declines it (226)", async () => {
+    const fake = sellerFake();
+    const [paid, declined] = [4402, 4403];
+    await withWorker(fake, async (tq) => {
+      const h1 = await start(tq, requestInput(paid));
+      expect(await completeCheckout(h1)).toEqual({ status: "ok", statename: "ship_order", displayStatus: "Pickup Scheduled", redirectTo: "/orders" });
+      await h1.terminate("test done");
+      const h2 = await start(tq, requestInput(declined));
+      await expectRejected(h2.executeUpdate(declineCheckoutUpdate, { args: [{ actorRetailerId: BUYER, reason: 30 }] }), "decline_reason_required");
+      expect(await h2.executeUpdate(declineCheckoutUpdate, { args: [{ actorRetailerId: BUYER, reason: 1 }] })).toMatchObject({ status: "ok", statename: "declined" });
+      expect(await closed(h2)).toBe("COMPLETED");
+    });
+    expect(fake.payments(paid)).toEqual([
+      ["authorizePayment", key(paid, "authorize"), 22025],
+      ["capturePayment", key(paid, "capture"), 22025],
+    ]);
+    expect(fake.codesOf(paid)).toEqual([ACTION.ORDER_CREATED_FOR_REQUEST, ACTION.RECEIVER_APPROVE_PURCHASE, ACTION.PAYMENT_CAPTURED, ACTION.CALL_TAG_SCHEDULED_ORDER]);
+    expect(fake.payments(declined)).toEqual([]);
+    expect(fake.codesOf(declined)).toEqual([ACTION.ORDER_CREATED_FOR_REQUEST, ACTION.RECEIVER_DECLINE_CHECKOUT]);
+    expect(fake.readModelOf(declined).latest.reasons).toEqual({ receiver_decline_checkout_reason: 1 });
+  });
+});
+
+describe("shipping", () => {
+  test("pickup missed once then made: rescheduled (ship_order_try2, 921) with 2 more business days, then picked up", async () => {
+    const fake = sellerFake();
+    const orderId = 4501;
+    await withWorker(fake, async (tq) => {
+      const handle = await start(tq, orderInput(orderId));
+      await completeCheckout(handle);
+      await handle.executeUpdate(modifySaleUpdate, { args: [{ actorRetailerId: SELLER, lines: MODIFIED }] });
+      expect(await handle.executeUpdate(approveModifiedPurchaseUpdate, { args: [{ actorRetailerId: BUYER }] })).toMatchObject({ status: "ok", statename: "ship_order" });
+      const v1 = await handle.query(orderViewQuery);
+      expect(Date.parse(v1.deadlines.pickupBy as string)).toBe(addBusinessDays(v1.approvedAt as string, 2));
+
+      await sleepUntil(v1.deadlines.pickupBy as string, -MINUTE_MS);
+      expect((await handle.query(orderViewQuery)).statename).toBe("ship_order");
+      await sleepUntil(v1.deadlines.pickupBy as string, MINUTE_MS);
+      const v2 = await inState(handle, "ship_order_try2");
+      expect(v2).toMatchObject({ displayStatus: "Pickup Scheduled", shipment: { callTag: `CT-${orderId}-2`, attempt: 2 } });
+      expect(Date.parse(v2.deadlines.pickupBy as string)).toBe(addBusinessDays(v2.pickupWindowStartedAt as string, 2));
+
+      await sleepUntil(v2.deadlines.pickupBy as string, -HOUR_MS);
+      for (let i = 0; i < 20; i++) await carrier(handle, "picked_up", "evt_pickup_once");
+      await waitFor(handle, (v) => v.statename === "in_route" && v.payoutReleasedAt !== null && !v.busy, "in_route with payout");
+      // Past the second window: nothing happens any more, the goods are on their way.
+      await sleepUntil(v2.deadlines.pickupBy as string, HOUR_MS);
+      expect((await handle.query(orderViewQuery)).statename).toBe("in_route");
+      await carrier(handle, "delivered");
+      const d = await inState(handle, "delivered");
+      await sleepUntil(d.deadlines.ratingBy as string, MINUTE_MS);
+      await inState(handle, "completed");
+      expect(await closed(handle)).toBe("COMPLETED");
+      await keepHistory(handle, "pickup-missed-once");
+    });
+    expect(fake.payments(orderId)).toEqual([
+      ["authorizePayment", key(orderId, "authorize"), 22025],
+      ["capturePayment", key(orderId, "capture"), MODIFIED_TOTAL],
+      ["releaseSellerPayout", key(orderId, "payout"), 4500],
+    ]);
+    expect(fake.of("bookPickup", orderId).map((c) => [c.idempotencyKey, c.attempt])).toEqual([
+      [key(orderId, "book-pickup", 1), 1],
+      [key(orderId, "book-pickup", 2), 2],
+    ]);
+    expect(fake.codesOf(orderId)).toEqual([
+      ACTION.CHECKOUT_COMPLETED,
+      ACTION.PROVIDER_MODIFY_SALE,
+      ACTION.RECEIVER_APPROVE_PURCHASE,
+      ACTION.PAYMENT_CAPTURED,
+      ACTION.CALL_TAG_SCHEDULED_ORDER,
+      ACTION.CALL_TAG_RESCHEDULED_ORDER,
+      ACTION.SHIPMENT_PICKED_UP,
+      ACTION.PAYOUT_RELEASED,
+      ACTION.SHIPMENT_DELIVERED,
+      ACTION.RATING_WINDOW_CLOSED,
+      ACTION.ORDER_COMPLETED,
+    ]);
+    const rm = fake.readModelOf(orderId).latest;
+    expect(rm).toMatchObject({ statename: "completed", stage: "complete", completed: true, lines: [{ listingId: 501, sizes: { "8": 1 } }] });
+    expect(rm.ledger).toMatchObject({ authorizedCents: 22025, buyerPaidCents: MODIFIED_TOTAL, sellerPaidCents: 4500, feeKeptCents: 450, shippingKeptCents: 1975, escrowCents: 0, balanced: true });
+    expect(fake.mailsTo(orderId)).toContain("provider:pickup_rescheduled");
+  });
+
+  test("pickup missed twice: cancelled (117) with a full refund to the buyer and the 10% penalty to the seller", async () => {
+    const fake = sellerFake({ stock: { "501:8": 2, "501:9": 1, "502:M": 2 } });
+    const orderId = 4502;
+    await withWorker(fake, async (tq) => {
+      const handle = await start(tq, orderInput(orderId));
+      const v1 = await toShipOrder(handle);
+      await sleepUntil(v1.deadlines.pickupBy as string, MINUTE_MS);
+      const v2 = await inState(handle, "ship_order_try2");
+      await sleepUntil(v2.deadlines.pickupBy as string, -MINUTE_MS);
+      expect((await handle.query(orderViewQuery)).statename).toBe("ship_order_try2");
+      await sleepUntil(v2.deadlines.pickupBy as string, MINUTE_MS);
+      const end = await inState(handle, "cancelled");
+      expect(end).toMatchObject({ displayStatus: "Cancelled", stage: "cancelled", completed: false, reasons: { system_reason: 42 } });
+      expect(await closed(handle)).toBe("COMPLETED");
+      await keepHistory(handle, "pickup-missed-twice");
+    });
+    expect(fake.payments(orderId)).toEqual([
+      ["authorizePayment", key(orderId, "authorize"), 22025],
+      ["capturePayment", key(orderId, "capture"), 22025],
+      ["refundPayment", key(orderId, "refund"), 22025],
+      ["chargeSellerPenalty", key(orderId, "penalty"), 1750],
+    ]);
+    expect(fake.of("cancelPickup", orderId)).toHaveLength(1);
+    expect(fake.of("restoreStock", orderId)).toHaveLength(0);
+    expect(fake.codesOf(orderId)).toEqual([
+      ACTION.CHECKOUT_COMPLETED,
+      ACTION.PROVIDER_APPROVE_SALE,
+      ACTION.PAYMENT_CAPTURED,
+      ACTION.CALL_TAG_SCHEDULED_ORDER,
+      ACTION.CALL_TAG_RESCHEDULED_ORDER,
+      ACTION.PROVIDER_ORDER_NON_SHIPMENT,
+      ACTION.REFUND_ISSUED,
+      ACTION.PENALTY_CHARGED,
+    ]);
+    const rm = fake.readModelOf(orderId).latest;
+    expect(rm).toMatchObject({ statename: "cancelled", stage: "cancelled", completed: false });
+    expect(rm.ledger).toMatchObject({ buyerPaidCents: 22025, buyerRefundedCents: 22025, buyerNetCents: 0, sellerPaidCents: 0, sellerPenaltyCents: 1750, penaltyKeptCents: 1750, feeKeptCents: 0, escrowCents: 0, balanced: true });
+    expect(fake.mailsTo(orderId)).toEqual(expect.arrayContaining(["receiver:order_cancelled", "provider:order_cancelled", "provider:pickup_rescheduled"]));
+  });
+
+  test("the seller cancels the shipment with a reason: refund, units back on the listing, penalty (118)", async () => {
+    const fake = sellerFake({ stock: { "501:8": 2, "501:9": 1, "502:M": 2 } });
+    const orderId = 4503;
+    await withWorker(fake, async (tq) => {
+      const handle = await start(tq, orderInput(orderId));
+      await toShipOrder(handle);
+      expect([...fake.stock.values()]).toEqual([0, 0, 0]);
+      await expectRejected(handle.executeUpdate(cancelShipmentUpdate, { args: [{ actorRetailerId: SELLER, reason: 0 }] }), "cancel_reason_required", CANCEL_REASON_REQUIRED);
+      await expectRejected(handle.executeUpdate(cancelShipmentUpdate, { args: [{ actorRetailerId: BUYER, reason: 52 }] }), "wrong_party", WRONG_PARTY_MESSAGES.provider);
+      expect(await handle.executeUpdate(cancelShipmentUpdate, { args: [{ actorRetailerId: SELLER, reason: 52 }] })).toEqual({
+        status: "ok",
+        statename: "cancelled",
+        displayStatus: "Cancelled",
+      });
+      expect(await closed(handle)).toBe("COMPLETED");
+    });
+    expect(fake.payments(orderId).map(([n, k, amt]) => [n, k.slice(k.indexOf(":", 10) + 1), amt])).toEqual([
+      ["authorizePayment", "authorize:1", 22025],
+      ["capturePayment", "capture:1", 22025],
+      ["refundPayment", "refund:1", 22025],
+      ["chargeSellerPenalty", "penalty:1", 1750],
+    ]);
+    expect([...fake.stock.values()]).toEqual([2, 1, 2]);
+    expect(fake.codesOf(orderId).slice(-3)).toEqual([ACTION.SHIPMENT_CANCELLED, ACTION.REFUND_ISSUED, ACTION.PENALTY_CHARGED]);
+    expect(fake.readModelOf(orderId).latest.reasons).toEqual({ provider_cancel_shipment_reason: 52 });
+  });
+});
+
+describe("after delivery", () => {
+  test("rating left: 'Rating saved!' (222, 230); the order completes when the 48-hour RMA window closes", async () => {
+    const fake = sellerFake();
+    const orderId = 4601;
+    await withWorker(fake, async (tq) => {
+      const handle = await start(tq, orderInput(orderId));
+      const d = await toDelivered(handle);
+      expect(d).toMatchObject({ actionNeeded: "receiver", rmaOpen: true, payoutReleasedAt: expect.any(String) });
+      expect(d.allowedActions.receiver).toEqual(["confirmReceived", "rateOrder", "requestRma"]);
+      const stars = { condition: 5, packaging: 4, timeliness: 5, overall: 4 };
+      await expectRejected(handle.executeUpdate(rateOrderUpdate, { args: [{ actorRetailerId: BUYER, stars: { ...stars, overall: 6 } }] }), "rating_invalid");
+      await expectRejected(handle.executeUpdate(rateOrderUpdate, { args: [{ actorRetailerId: SELLER, stars }] }), "wrong_party", WRONG_PARTY_MESSAGES.receiver);
+      expect(await handle.executeUpdate(rateOrderUpdate, { args: [{ actorRetailerId: BUYER, stars, comments: " Well packed. " }] })).toEqual({
+        status: "ok",
+        statename: "delivered",
+        displayStatus: "Delivered",
+        message: RATING_SAVED,
+        redirectTo: "/",
+      });
+      await expectRejected(handle.executeUpdate(rateOrderUpdate, { args: [{ actorRetailerId: BUYER, stars }] }), "already_rated");
+      const rated = await handle.query(orderViewQuery);
+      expect(rated).toMatchObject({ statename: "delivered", actionNeeded: null, rating: { ...stars, comments: "Well packed." }, receivedConfirmed: true });
+      expect(rated.allowedActions.receiver).toEqual(["requestRma"]);
+      await sleepUntil(d.deadlines.rmaBy as string, -MINUTE_MS);
+      expect((await handle.query(orderViewQuery)).statename).toBe("delivered");
+      await sleepUntil(d.deadlines.rmaBy as string, MINUTE_MS);
+      await inState(handle, "completed");
+      expect(await closed(handle)).toBe("COMPLETED");
+      await keepHistory(handle, "rating-left");
+    });
+    expect(fake.of("saveOrderRating", orderId)).toMatchObject([{ idempotencyKey: key(orderId, "rating"), raterId: BUYER, rateeId: SELLER, role: "receiver", comments: "Well packed." }]);
+    expect(fake.payments(orderId).map((p) => p[0])).toEqual(["authorizePayment", "capturePayment", "releaseSellerPayout"]);
+    expect(fake.codesOf(orderId)).toEqual([
+      ACTION.CHECKOUT_COMPLETED,
+      ACTION.PROVIDER_APPROVE_SALE,
+      ACTION.PAYMENT_CAPTURED,
+      ACTION.CALL_TAG_SCHEDULED_ORDER,
+      ACTION.SHIPMENT_PICKED_UP,
+      ACTION.PAYOUT_RELEASED,
+      ACTION.SHIPMENT_DELIVERED,
+      ACTION.RECEIVER_CONFIRM_ORDER,
+      ACTION.RECEIVER_RATED,
+      ACTION.ORDER_COMPLETED,
+    ]);
+    expect(fake.readModelOf(orderId).latest).toMatchObject({ statename: "completed", stage: "complete", completed: true, rating: { overall: 4 } });
+    expect(fake.mailsTo(orderId)).toContain("receiver:rate_order");
+  });
+
+  test("rating not left: the order completes after 3 business days (305, 390)", async () => {
+    const fake = sellerFake();
+    const orderId = 4602;
+    await withWorker(fake, async (tq) => {
+      const handle = await start(tq, orderInput(orderId));
+      const d = await toDelivered(handle);
+      expect(Date.parse(d.deadlines.ratingBy as string)).toBe(ratingDeadline(d.deliveredAt as string));
+      await expectRejected(handle.executeUpdate(confirmReceivedUpdate, { args: [{ actorRetailerId: SELLER }] }), "wrong_party", WRONG_PARTY_MESSAGES.receiver);
+      expect(await handle.executeUpdate(confirmReceivedUpdate, { args: [{ actorRetailerId: BUYER }] })).toMatchObject({ status: "ok", statename: "delivered" });
+      await sleepUntil(d.deadlines.ratingBy as string, -MINUTE_MS);
+      const late = await handle.query(orderViewQuery);
+      expect(late).toMatchObject({ statename: "delivered", rmaOpen: false });
+      expect(late.allowedActions.receiver).toEqual(["rateOrder"]);
+      await sleepUntil(d.deadlines.ratingBy as string, MINUTE_MS);
+      await inState(handle, "completed");
+      expect(await closed(handle)).toBe("COMPLETED");
+      await keepHistory(handle, "rating-not-left");
+    });
+    expect(fake.codesOf(orderId).slice(-4)).toEqual([ACTION.SHIPMENT_DELIVERED, ACTION.RECEIVER_CONFIRM_ORDER, ACTION.RATING_WINDOW_CLOSED, ACTION.ORDER_COMPLETED]);
+    expect(fake.of("saveOrderRating", orderId)).toHaveLength(0);
+    expect(fake.readModelOf(orderId).latest).toMatchObject({ statename: "completed", rating: null });
+  });
+
+  test("the 'request RMA' button shows within 48 hours of delivery and not after", async () => {
+    const fake = sellerFake();
+    const orderId = 4603;
+    await withWorker(fake, async (tq) => {
+      const handle = await start(tq, orderInput(orderId));
+      const d = await toDelivered(handle);
+      const deliveredAt = Date.parse(d.deliveredAt as string);
+      expect(Date.parse(d.deadlines.rmaBy as string)).toBe(deliveredAt + 48 * HOUR_MS);
+      expect(await handle.query(canRequestRmaQuery)).toBe(true);
+      expect(await handle.query(canRequestRmaQuery, new Date(deliveredAt + 47 * HOUR_MS).toISOString())).toBe(true);
+      expect(await handle.query(canRequestRmaQuery, new Date(deliveredAt + 49 * HOUR_MS).toISOString())).toBe(false);
+
+      await sleepUntil(d.deliveredAt as string, 47 * HOUR_MS);
+      expect(await handle.query(canRequestRmaQuery)).toBe(true);
+      expect((await handle.query(orderViewQuery)).allowedActions.receiver).toContain("requestRma");
+      await sleepUntil(d.deliveredAt as string, 49 * HOUR_MS);
+      const after = await waitFor(handle, (v) => !v.rmaOpen && !v.busy, "RMA window closed");
+      expect(after.statename).toBe("delivered");
+      expect(after.allowedActions.receiver).not.toContain("requestRma");
+      expect(await handle.query(canRequestRmaQuery)).toBe(false);
+      await sleepUntil(d.deadlines.ratingBy as string, MINUTE_MS);
+      await inState(handle, "completed");
+      expect(await closed(handle)).toBe("COMPLETED");
+      await keepHistory(handle, "rma-window");
+    });
+    expect(fake.codesOf(orderId).slice(-3)).toEqual([ACTION.SHIPMENT_DELIVERED, ACTION.RATING_WINDOW_CLOSED, ACTION.ORDER_COMPLETED]);
+  });
+});
+
+describe("cancellation and payment webhooks", () => {
+  test("a withdrawn draft ends without writes; a cancelled order awaiting the seller releases its authorisation", async () => {
+    const fake = sellerFake();
+    const [draft, pending] = [4701, 4702];
+    await withWorker(fake, async (tq) => {
+      const h1 = await start(tq, orderInput(draft));
+      await inState(h1, "complete_order_checkout");
+      await h1.cancel();
+      expect(await closed(h1)).toBe("CANCELLED");
+      const h2 = await start(tq, orderInput(pending));
+      await completeCheckout(h2);
+      // The same payment webhook delivered 20 times is recorded once.
+      for (let i = 0; i < 20; i++) await h2.signal(paymentEventSignal, { eventId: "evt_pay_1", type: "payment_intent.amount_capturable_updated", paymentRef: "pi_x" });
+      await waitFor(h2, () => fake.of("recordPaymentEvent", pending).length > 0, "payment event recorded");
+      await h2.cancel();
+      expect(await closed(h2)).toBe("CANCELLED");
+    });
+    expect(fake.of("recordOrderState", draft)).toHaveLength(1); // the start only
+    expect(fake.payments(draft)).toEqual([]);
+    expect(fake.of("recordPaymentEvent", pending)).toEqual([
+      { orderId: pending, eventId: "evt_pay_1", type: "payment_intent.amount_capturable_updated", paymentRef: "pi_x", occurredAt: undefined },
+    ]);
+    expect(fake.payments(pending)).toEqual([
+      ["authorizePayment", key(pending, "authorize"), 22025],
+      ["releaseAuthorization", key(pending, "release-authorization"), 22025],
+    ]);
+    expect(fake.codesOf(pending)).toEqual([ACTION.CHECKOUT_COMPLETED, ACTION.AUTHORIZATION_RELEASED]);
+    expect(fake.readModelOf(pending).latest).toMatchObject({ statename: "declined", ledger: { authorizationReleasedCents: 22025, balanced: true } });
+  });
+});
+
+describe("replay", () => {
+  // Listed when the tests run (after the scenarios above, which write missing histories).
+  const historyFiles = () => fs.readdirSync(HISTORIES).filter((f) => /^buy-.*\.json$/.test(f)).sort();
+
+  test("histories were recorded for every timer path", () => {
+    expect(historyFiles()).toEqual(
+      [
+        "buy-checkout-abandoned.json",
+        "buy-modified-purchase-unanswered.json",
+        "buy-pickup-missed-once.json",
+        "buy-pickup-missed-twice.json",
+        "buy-rating-left.json",
+        "buy-rating-not-left.json",
+        "buy-request-never-checked-out.json",
+        "buy-rma-window.json",
+        "buy-seller-answers.json",
+        "buy-seller-never-answers.json",
+        "buy-units-taken-by-other-order.json",
+      ].sort(),
+    );
+  });
+
+  test("every recorded history replays deterministically with the current workflow code", async () => {
+    for (const file of historyFiles()) {
+      const history = temporal.api.history.v1.History.fromObject(JSON.parse(fs.readFileSync(path.join(HISTORIES, file), "utf8")));
+      expect(history.events.length, file).toBeGreaterThan(10);
+      await Worker.runReplayHistory({ workflowBundle: bundle }, history, file);
+    }
+  });
+
+  test("replay has teeth: a history whose steps differ from the code is a determinism violation", async () => {
+    const json = JSON.parse(fs.readFileSync(path.join(HISTORIES, "buy-pickup-missed-twice.json"), "utf8"));
+    const scheduled = json.events.find(
+      (e: { activityTaskScheduledEventAttributes?: { activityType: { name: string } } }) =>
+        e.activityTaskScheduledEventAttributes?.activityType.name === "refundPayment",
+    );
+    scheduled.activityTaskScheduledEventAttributes.activityType.name = "chargeSomethingElse";
+    const history = temporal.api.history.v1.History.fromObject(json);
+    await expect(Worker.runReplayHistory({ workflowBundle: bundle }, history, "buy-replay-bad")).rejects.toThrow(/nondetermin/i);
+  });
+});

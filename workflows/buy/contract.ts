@@ -1,0 +1,457 @@
+/**
+ * The buy (purchase) workflow's contract: the deterministic workflow id of an order, the hand-over from
+ * checkout, the workflow's input, and its messages (retailer commands are UPDATES, carrier and payment
+ * webhooks are SIGNALS, the order's view is a QUERY), their payloads, results and error codes.
+ * Checkout (db/queries/checkout.ts proceedFromCart) makes one draft order per seller and stores
+ * `buyWorkflowId(orderId)` in orders.workflow_id; the buy workflow is started with that id (one run per
+ * order: a second start for the same order is rejected and attaches to the first).
+ *
+ * No Temporal runtime imports, no I/O: the web bundle and db callers may import it. Message definitions are
+ * the plain objects `defineUpdate` / `defineSignal` / `defineQuery` of @temporalio/workflow return
+ * (`{ type, name }`), typed with @temporalio/common's definitions, so pages get typed
+ * `handle.executeUpdate(approveSale, { args: [...] })` without pulling workflow code into their bundle.
+ * See docs/decisions/0009-buy-workflow.md.
+ */
+import type { QueryDefinition, SignalDefinition, UpdateDefinition } from "@temporalio/common";
+import type { PurchaseQuote } from "../../domain/fees";
+import {
+  CANCEL_REASON_REQUIRED,
+  CARD_DECLINED,
+  DECLINE_REASON_REQUIRED,
+  RATING_SAVED,
+  TOTAL_TOO_HIGH,
+  UPDATE_YOUR_LISTINGS,
+} from "../../domain/messages";
+import type { ModifiedLineInput, OrderLedger, OrderLine } from "../../domain/order-money";
+import type { Role } from "../../domain/states";
+
+/** One buy workflow per order. */
+export function buyWorkflowId(orderId: number): string {
+  if (!Number.isSafeInteger(orderId) || orderId <= 0) throw new RangeError(`order id must be a positive integer, got ${String(orderId)}`);
+  return `buy-order:${orderId}`;
+}
+
+/** A draft order handed over by checkout (what the buy workflow will be started with). */
+export interface BuyDraftHandOver {
+  orderId: number;
+  workflowId: string;
+  /** The order number shown to people (orders.external_id). */
+  externalId: string;
+  /** The buyer (receiver) and the seller (provider). */
+  receiverId: number;
+  providerId: number;
+  /** Set when the order is an offer to a request (selling to a request). */
+  requestId: number | null;
+  /** Amounts in cents, from domain/fees.ts purchaseQuote: what the buyer's card is pre-authorised for. */
+  goodsCents: number;
+  feeCents: number;
+  shippingCents: number;
+  totalCents: number;
+  units: { listingId: number | null; variationId: number; sizes: Record<string, number> }[];
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Starting the workflow.
+
+/** The workflow's type name: routes start it by this name (type-only import of the function). */
+export const BUY_WORKFLOW_TYPE = "buyOrderWorkflow";
+
+/**
+ * from_listing: the buyer checks out first (card pre-authorised), then the seller answers.
+ * for_request: the seller's offer to a request (action 223) counts as the seller's approval; the requestor
+ * completes checkout (authorise + capture + pickup) or declines it.
+ */
+export type BuyOrderKind = "from_listing" | "for_request";
+
+export interface BuyOrderInput {
+  orderId: number;
+  externalId: string;
+  kind: BuyOrderKind;
+  /** The seller. */
+  providerId: number;
+  /** The buyer (for a request: the requestor). */
+  receiverId: number;
+  requestId?: number | null;
+  /** The requested units with their unit prices; the workflow prices them with domain/order-money. */
+  lines: OrderLine[];
+  /**
+   * The amounts the buyer was shown at checkout (domain/fees purchaseQuote). When given, the workflow checks
+   * that its own quote of `lines` is the same before any money moves, and fails (BuyInvalidInput) if not.
+   */
+  expectedQuote?: { goodsCents: number; feeCents: number; shippingCents: number; totalCents: number };
+  /** Selling to a request: the sell dialog's answers (staff see floor_time). */
+  sellInfo?: { reason: string; floorTime: string } | null;
+  /** Marketplace time zone for business days (MARKETPLACE_TZ); default America/New_York. */
+  timeZone?: string;
+  /** Holidays (YYYY-MM-DD) skipped by business days; default domain's US_FEDERAL_HOLIDAYS. */
+  holidays?: string[];
+}
+
+/** The workflow input from checkout's hand-over; the caller adds the unit prices it priced the lines with. */
+export function buyOrderInputFromDraft(
+  draft: Omit<BuyDraftHandOver, "units"> & { units: (BuyDraftHandOver["units"][number] & { unitPriceCents: number })[] },
+  extra: { sellInfo?: { reason: string; floorTime: string } | null; timeZone?: string } = {},
+): BuyOrderInput {
+  return {
+    orderId: draft.orderId,
+    externalId: draft.externalId,
+    kind: draft.requestId ? "for_request" : "from_listing",
+    providerId: draft.providerId,
+    receiverId: draft.receiverId,
+    requestId: draft.requestId,
+    lines: draft.units.map((u) => ({ listingId: u.listingId, variationId: u.variationId, sizes: u.sizes, unitPriceCents: u.unitPriceCents })),
+    expectedQuote: { goodsCents: draft.goodsCents, feeCents: draft.feeCents, shippingCents: draft.shippingCents, totalCents: draft.totalCents },
+    sellInfo: extra.sellInfo ?? null,
+    timeZone: extra.timeZone,
+  };
+}
+
+export interface BuyOrderResult {
+  statename: string;
+  displayStatus: string;
+  ledger: OrderLedger;
+}
+
+/** ApplicationFailure type when the input is not valid (non-retryable; nothing was charged). */
+export const BUY_INVALID_INPUT = "BuyInvalidInput";
+
+// ---------------------------------------------------------------------------------------------------------
+// Idempotency.
+
+/** Steps that call out; part of every idempotency key and e-mail dedupe key. */
+export const BUY_STEPS = {
+  authorize: "authorize",
+  capture: "capture",
+  releaseAuthorization: "release-authorization",
+  refund: "refund",
+  penalty: "penalty",
+  payout: "payout",
+  saveCard: "save-card",
+  decrementStock: "decrement-stock",
+  restoreStock: "restore-stock",
+  bookPickup: "book-pickup",
+  cancelPickup: "cancel-pickup",
+  rating: "rating",
+} as const;
+export type BuyStep = (typeof BUY_STEPS)[keyof typeof BUY_STEPS];
+
+/**
+ * Idempotency key = workflow id + step + the workflow's own attempt of that step (a second card after a
+ * decline is attempt 2; the second pickup booking is attempt 2). Activity retries reuse the key.
+ */
+export function buyIdempotencyKey(workflowId: string, step: BuyStep, attempt = 1): string {
+  return `${workflowId}:${step}:${attempt}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Payloads.
+
+/** A card as the card form hands it over (Stripe PaymentMethod id / sandbox test card token). */
+export interface PaymentMethodInput {
+  paymentMethodId: string;
+  lastFour: string;
+  /** Card type shown next to the last four ("Visa"). */
+  description: string;
+}
+
+export interface CompleteCheckoutCommand {
+  actorRetailerId: number;
+  paymentMethod: PaymentMethodInput;
+}
+export interface DeclineCheckoutCommand {
+  actorRetailerId: number;
+  /** Buyer decline reasons 0, 1, 2 (domain/reasons BUYER_DECLINE_REASONS). */
+  reason: number;
+}
+export interface ApproveSaleCommand {
+  actorRetailerId: number;
+  /** Set when the seller confirmed that other pending orders for the same units will be declined. */
+  confirmDeclineOthers?: boolean;
+}
+export interface AddPaymentMethodCommand {
+  actorRetailerId: number;
+  paymentMethod: PaymentMethodInput;
+  confirmDeclineOthers?: boolean;
+}
+export interface ModifySaleCommand {
+  actorRetailerId: number;
+  /** The units the seller approves, per requested line (a line left out is removed). */
+  lines: ModifiedLineInput[];
+  confirmDeclineOthers?: boolean;
+}
+export interface DeclineSaleCommand {
+  actorRetailerId: number;
+  /** provider_decline_buy_reason (domain/reasons SELLER_DECLINE_REASONS). */
+  reason: number;
+}
+export interface ApproveModifiedPurchaseCommand {
+  actorRetailerId: number;
+}
+export interface DeclineModifiedPurchaseCommand {
+  actorRetailerId: number;
+  /** 0, 1, 2 or 30; default 30. */
+  reason?: number;
+}
+export interface CancelShipmentCommand {
+  actorRetailerId: number;
+  /** provider_cancel_shipment_reason (domain/reasons CANCEL_SHIPMENT_REASONS). */
+  reason: number;
+}
+export interface ConfirmReceivedCommand {
+  actorRetailerId: number;
+}
+export interface RateOrderCommand {
+  actorRetailerId: number;
+  /** Four criteria, 1 to 5 stars each (domain/messages RATING_CATEGORIES). */
+  stars: { condition: number; packaging: number; timeliness: number; overall: number };
+  comments?: string;
+}
+
+/**
+ * Carrier tracking events, modelled on a well-known shipping API's tracker statuses. `picked_up`,
+ * `in_transit` and `out_for_delivery` all mean the goods were scanned (In-Route); `delivered` implies a
+ * pickup that may have been reported late or never (out-of-order safe).
+ */
+export const CARRIER_STATUSES = ["pre_transit", "picked_up", "in_transit", "out_for_delivery", "delivered", "failure", "return_to_sender"] as const;
+export type CarrierStatus = (typeof CARRIER_STATUSES)[number];
+
+export interface CarrierEventSignal {
+  /** The carrier's event id: stored by the webhook first, and deduplicated by the workflow too. */
+  eventId: string;
+  status: CarrierStatus;
+  trackingNumber?: string;
+  /** When the carrier saw it (ISO with offset); informational: windows run from the workflow's clock. */
+  occurredAt?: string;
+  description?: string;
+}
+
+export interface PaymentEventSignal {
+  /** The provider's event id (deduplicated). */
+  eventId: string;
+  /** Provider event type, e.g. "payment_intent.succeeded", "charge.refunded", "transfer.created". */
+  type: string;
+  /** The provider object the event is about (intent, refund, transfer id). */
+  paymentRef?: string;
+  occurredAt?: string;
+}
+
+/** Sent by the workflow of an approved order to the other pending orders whose units it took. */
+export interface UnitsTakenSignal {
+  byOrderId: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Results and errors.
+
+export type BuyCommandStatus = "ok" | "need_payment_method" | "need_confirm_decline_others";
+
+export interface BuyCommandResult {
+  /**
+   * ok: done. need_payment_method: the seller has no card on file; the order waits in `payment` until
+   * addPaymentMethod (which then continues the approval). need_confirm_decline_others: approving takes units
+   * other pending orders asked for (conflictingOrderIds); resend with confirmDeclineOthers.
+   */
+  status: BuyCommandStatus;
+  statename: string;
+  displayStatus: string;
+  /** Text to show (verbatim where the specification quotes one). */
+  message?: string;
+  /** Where the page goes next (after approval: /orders; unit-unavailable decline: /active/listings; rating: /). */
+  redirectTo?: string;
+  conflictingOrderIds?: number[];
+}
+
+export const BUY_REDIRECTS = Object.freeze({ orders: "/orders", activeListings: "/active/listings", home: "/" });
+
+/**
+ * Error codes of rejected commands: thrown as ApplicationFailure(type = code, message) by the update's
+ * validator (wrong party, wrong state, bad input) or handler (card declined, units gone). The client sees
+ * WorkflowUpdateFailedError whose cause carries them; `buyCommandError(err)` reads them. A command sent to an
+ * order whose workflow has finished gets the client's WorkflowNotFoundError, read as wrong_state.
+ */
+export const BUY_ERRORS = Object.freeze({
+  wrong_party: "Only the other retailer of this order can do that.",
+  wrong_state: "This order has moved on since you opened it. Refresh the page to see where it stands.",
+  busy: "This order is being updated right now. Please try again in a moment.",
+  total_too_high: TOTAL_TOO_HIGH,
+  no_units: "To remove every item, decline the sale instead.",
+  unchanged: "You have not changed anything. Press Approve Sale to approve the order as requested.",
+  invalid_units: "Choose units of this order only, in whole numbers.",
+  card_declined: CARD_DECLINED,
+  card_required: "Please enter a card to continue.",
+  decline_reason_required: DECLINE_REASON_REQUIRED,
+  cancel_reason_required: CANCEL_REASON_REQUIRED,
+  units_unavailable:
+    "These units are no longer available: another order took them. Please decline this order and update your listings.",
+  payment_failed: "We could not collect the payment right now. Please try again in a few minutes.",
+  rating_invalid: "Please rate every criterion with 1 to 5 stars.",
+  rating_closed: "The time to rate this order has passed.",
+  already_rated: "You have already rated this order.",
+} as const);
+export type BuyErrorCode = keyof typeof BUY_ERRORS;
+
+/** Ours: the seller-side and buyer-side texts of wrong_party. */
+export const WRONG_PARTY_MESSAGES = Object.freeze({
+  provider: "Only the selling retailer can answer this order.",
+  receiver: "Only the buying retailer can answer this order.",
+});
+
+export function isBuyErrorCode(value: unknown): value is BuyErrorCode {
+  return typeof value === "string" && Object.prototype.hasOwnProperty.call(BUY_ERRORS, value);
+}
+
+/**
+ * The code and message of a rejected command, from what the Temporal client threw (WorkflowUpdateFailedError
+ * -> cause ApplicationFailure { type, message }), or null for anything else (a real server error).
+ */
+export function buyCommandError(err: unknown): { code: BuyErrorCode; message: string } | null {
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === "object" && depth < 5; depth++) {
+    const obj = e as { name?: unknown; type?: unknown; message?: unknown; cause?: unknown };
+    // The order's workflow has finished (declined, expired, cancelled, completed): nothing left to answer.
+    if (obj.name === "WorkflowNotFoundError") return { code: "wrong_state", message: BUY_ERRORS.wrong_state };
+    if (isBuyErrorCode(obj.type)) {
+      return { code: obj.type, message: typeof obj.message === "string" && obj.message ? obj.message : BUY_ERRORS[obj.type] };
+    }
+    e = obj.cause;
+  }
+  return null;
+}
+
+export const BUY_MESSAGES = Object.freeze({ ratingSaved: RATING_SAVED, updateYourListings: UPDATE_YOUR_LISTINGS });
+
+// ---------------------------------------------------------------------------------------------------------
+// The view (query).
+
+export type BuyAction =
+  | "completeCheckout"
+  | "declineCheckout"
+  | "approveSale"
+  | "addPaymentMethod"
+  | "modifySale"
+  | "declineSale"
+  | "approveModifiedPurchase"
+  | "declineModifiedPurchase"
+  | "cancelShipment"
+  | "confirmReceived"
+  | "rateOrder"
+  | "requestRma";
+
+export interface BuyActionRecord {
+  code: number;
+  role: Role | "system" | "carrier";
+  participantId: number | null;
+  statename: string;
+  at: string;
+}
+
+export interface BuyOrderView {
+  orderId: number;
+  externalId: string;
+  workflowId: string;
+  kind: BuyOrderKind;
+  providerId: number;
+  receiverId: number;
+  requestId: number | null;
+  statename: string;
+  displayStatus: string;
+  stage: string;
+  /** null awaiting a response, false declined/expired/cancelled, true completed. */
+  completed: boolean | null;
+  /** Whose move it is. */
+  actionNeeded: Role | null;
+  allowedActions: { provider: BuyAction[]; receiver: BuyAction[] };
+  isModified: boolean;
+  lines: OrderLine[];
+  /** A seller's modification waiting for the buyer. */
+  pendingLines: OrderLine[] | null;
+  /** The lines that were captured. */
+  approvedLines: OrderLine[] | null;
+  amounts: {
+    requested: PurchaseQuote;
+    pending: PurchaseQuote | null;
+    approved: PurchaseQuote | null;
+    authorizedCents: number;
+    capturedCents: number;
+    refundedCents: number;
+    payoutCents: number;
+    penaltyCents: number;
+  };
+  ledger: OrderLedger;
+  /** ISO instants; null when not running. */
+  deadlines: {
+    checkoutBy: string | null;
+    sellerResponseBy: string | null;
+    modifiedResponseBy: string | null;
+    pickupBy: string | null;
+    ratingBy: string | null;
+    rmaBy: string | null;
+  };
+  actions: BuyActionRecord[];
+  /** provider_decline_buy_reason, receiver_decline_checkout_reason, receiver_decline_modified_purchase_reason, provider_cancel_shipment_reason, system_reason. */
+  reasons: Record<string, number>;
+  paymentMethod: { lastFour: string; description: string } | null;
+  authorizeAttempts: number;
+  shipment: { shipmentId: string; callTag: string; trackingNumber: string; labelUrl: string | null; attempt: number } | null;
+  /** When the order was approved (captured) and when the current pickup window started (approval or reschedule). */
+  approvedAt: string | null;
+  pickupWindowStartedAt: string | null;
+  payoutReleasedAt: string | null;
+  deliveredAt: string | null;
+  receivedConfirmed: boolean;
+  rating: { condition: number; packaging: number; timeliness: number; overall: number; comments: string } | null;
+  rmaOpen: boolean;
+  /** A step is running its activities (commands now answer busy); pages may show "updating...". */
+  busy: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Message definitions (what defineUpdate / defineSignal / defineQuery return).
+
+function update<Ret, Args extends unknown[]>(name: string): UpdateDefinition<Ret, Args> {
+  return { type: "update", name } as UpdateDefinition<Ret, Args>;
+}
+function signal<Args extends unknown[]>(name: string): SignalDefinition<Args> {
+  return { type: "signal", name } as SignalDefinition<Args>;
+}
+function query<Ret, Args extends unknown[] = []>(name: string): QueryDefinition<Ret, Args> {
+  return { type: "query", name } as QueryDefinition<Ret, Args>;
+}
+
+/** Buyer: complete checkout with a card (pre-authorise; for a request order also capture and book pickup). */
+export const completeCheckoutUpdate = update<BuyCommandResult, [CompleteCheckoutCommand]>("completeCheckout");
+/** Requestor: decline an order made for its request (receiver_decline_checkout). */
+export const declineCheckoutUpdate = update<BuyCommandResult, [DeclineCheckoutCommand]>("declineCheckout");
+/** Seller: Approve Sale (may answer need_payment_method or need_confirm_decline_others). */
+export const approveSaleUpdate = update<BuyCommandResult, [ApproveSaleCommand]>("approveSale");
+/** Seller in `payment`: put a card on file, then the approval (or modification) continues. */
+export const addPaymentMethodUpdate = update<BuyCommandResult, [AddPaymentMethodCommand]>("addPaymentMethod");
+/** Seller: Submit response with fewer units (never more than requested). */
+export const modifySaleUpdate = update<BuyCommandResult, [ModifySaleCommand]>("modifySale");
+/** Seller: Decline with a reason. */
+export const declineSaleUpdate = update<BuyCommandResult, [DeclineSaleCommand]>("declineSale");
+/** Buyer: approve the modified purchase (capture now). */
+export const approveModifiedPurchaseUpdate = update<BuyCommandResult, [ApproveModifiedPurchaseCommand]>("approveModifiedPurchase");
+/** Buyer: decline the modified purchase (reasons 0, 1, 2; default 30). */
+export const declineModifiedPurchaseUpdate = update<BuyCommandResult, [DeclineModifiedPurchaseCommand]>("declineModifiedPurchase");
+/** Seller: cancel the shipment with a reason until In-Route / Delivered / Cancelled. */
+export const cancelShipmentUpdate = update<BuyCommandResult, [CancelShipmentCommand]>("cancelShipment");
+/** Buyer: confirm the received package (action 222). */
+export const confirmReceivedUpdate = update<BuyCommandResult, [ConfirmReceivedCommand]>("confirmReceived");
+/** Buyer: rate within 3 business days of delivery ("Rating saved!"). */
+export const rateOrderUpdate = update<BuyCommandResult, [RateOrderCommand]>("rateOrder");
+
+/** Carrier webhook (signed, stored by event id, then signalled). */
+export const carrierEventSignal = signal<[CarrierEventSignal]>("carrierEvent");
+/** Payment provider webhook. */
+export const paymentEventSignal = signal<[PaymentEventSignal]>("paymentEvent");
+/** Another order of the same seller took these units (need_confirm_decline_others was confirmed). */
+export const unitsTakenSignal = signal<[UnitsTakenSignal]>("unitsTaken");
+
+/** The order as the workflow sees it. */
+export const orderViewQuery = query<BuyOrderView>("orderView");
+/**
+ * Whether the "request RMA" button shows: delivered, and within 48 hours of delivery. Pass the caller's time
+ * (ISO) to check it against the caller's clock too; without it the workflow's own window timer decides.
+ */
+export const canRequestRmaQuery = query<boolean, [string?]>("canRequestRma");

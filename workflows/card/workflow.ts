@@ -1,0 +1,77 @@
+/**
+ * Card on file: one run per submission of Settings → Card On File (id from cardOnFileWorkflowId).
+ *   1. test card form: create the PaymentMethod from the test token (key <wf>:create-payment-method:1)
+ *   2. the retailer's provider customer (read model), then attach the PaymentMethod to it and make it the
+ *      default (key <wf>:attach:1; the provider creates the customer when there is none)
+ *   3. record it in payment_methods: provider ids, card type and last four only
+ * A card the provider refuses (declined, incorrect) fails the run with a non-retryable CardRejected
+ * failure whose details carry the message to show.
+ *
+ * Deterministic: imports only @temporalio/workflow, domain/ and activity types.
+ */
+import { ActivityFailure, ApplicationFailure, proxyActivities, workflowInfo } from "@temporalio/workflow";
+import type { Activities } from "../../activities";
+import { cardBrandLabel, CARD_MESSAGES } from "../../domain/cards";
+import { CARD_REJECTED, CARD_STEPS, cardIdempotencyKey, type CardOnFileInput, type CardOnFileResult, type CardRejection } from "./contract";
+
+const readModel = proxyActivities<Activities>({
+  startToCloseTimeout: "30s",
+  retry: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "10s", maximumAttempts: 20 },
+});
+
+const provider = proxyActivities<Activities>({
+  startToCloseTimeout: "60s",
+  retry: {
+    initialInterval: "2s",
+    backoffCoefficient: 2,
+    maximumInterval: "20s",
+    maximumAttempts: 5,
+    nonRetryableErrorTypes: [CARD_REJECTED, "IdempotencyConflict"],
+  },
+});
+
+function rejectionOf(err: unknown): CardRejection | undefined {
+  if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === CARD_REJECTED) {
+    return (err.cause.details?.[0] as CardRejection | undefined) ?? { code: "card_error", message: err.cause.message };
+  }
+  return undefined;
+}
+
+export async function cardOnFileWorkflow(input: CardOnFileInput): Promise<CardOnFileResult> {
+  const { workflowId } = workflowInfo();
+  const { retailerId } = input;
+  try {
+    let paymentMethodId: string;
+    if (input.card.source === "test_card") {
+      const pm = await provider.createTestCardPaymentMethod({
+        idempotencyKey: cardIdempotencyKey(workflowId, CARD_STEPS.createPaymentMethod),
+        testToken: input.card.testToken,
+      });
+      paymentMethodId = pm.paymentMethodId;
+    } else {
+      paymentMethodId = input.card.paymentMethodId;
+    }
+    const customerId = await readModel.cardCustomerId({ retailerId });
+    const attached = await provider.attachCard({
+      idempotencyKey: cardIdempotencyKey(workflowId, CARD_STEPS.attach),
+      retailerId,
+      paymentMethodId,
+      customerId,
+      email: input.email,
+    });
+    const description = cardBrandLabel(attached.brand);
+    await readModel.recordCard({
+      retailerId,
+      providerPaymentMethodId: attached.paymentMethodId,
+      providerCustomerId: attached.customerId,
+      description,
+      lastFour: attached.last4,
+    });
+    return { status: "saved", description, lastFour: attached.last4 };
+  } catch (err) {
+    const rejection = rejectionOf(err);
+    if (rejection) throw ApplicationFailure.nonRetryable(rejection.message, CARD_REJECTED, rejection);
+    if (err instanceof ActivityFailure) throw ApplicationFailure.nonRetryable(CARD_MESSAGES.unavailable, "CardProviderUnavailable");
+    throw err;
+  }
+}
