@@ -1,8 +1,6 @@
 import { PassThrough } from "node:stream";
 import type { ActionFunctionArgs, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 
 /** How long a streamed response may stay open for deferred data (single fetch reads this). */
@@ -18,26 +16,31 @@ export function handleError(error: unknown, { request }: LoaderFunctionArgs | Ac
   console.error(`[server error] ${where}`, error);
 }
 
+/**
+ * Pages are rendered whole and sent in one write: no route streams deferred data, and many small
+ * socket writes cost a quarter of the server's CPU on the marketplace pages (docs/performance.md).
+ */
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
 ): Promise<Response> {
-  // Bots (and anything that cannot run scripts) get the whole document at once.
-  const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
-
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} />, {
-      [waitForAll ? "onAllReady" : "onShellReady"]() {
+      onAllReady() {
         shellRendered = true;
-        const body = new PassThrough();
-        const stream = createReadableStreamFromReadable(body);
-        // Security headers (X-Frame-Options, nosniff, Referrer-Policy) are set by workers/web.mjs.
-        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
-        pipe(body);
+        const chunks: Buffer[] = [];
+        const sink = new PassThrough();
+        sink.on("data", (c: Buffer) => chunks.push(c));
+        sink.on("end", () => {
+          // Security headers (X-Frame-Options, nosniff, Referrer-Policy) are set by workers/web.mjs.
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
+        });
+        sink.on("error", reject);
+        pipe(sink);
       },
       onShellError(error: unknown) {
         reject(error);
@@ -48,7 +51,7 @@ export default function handleRequest(
         if (shellRendered) console.error("[render error]", error);
       },
     });
-    // Abort the render a little after the stream timeout so rejected promises flush to the client.
+    // Abort a render that never completes, a little after the stream timeout.
     setTimeout(abort, streamTimeout + 1_000);
   });
 }
