@@ -5,6 +5,8 @@
 import type { Db } from "../db/client";
 import type { Mailer } from "./mail";
 import type { PaymentsPort } from "./payments/port";
+import { createBuyActivities } from "./buy";
+import { createSandboxCarrier, type SandboxCarrier } from "./carrier/sandbox";
 import { createCardActivities } from "./card";
 import { createPayoutActivities } from "./payout";
 import { createCardReadModelActivities } from "./readmodel/card";
@@ -14,7 +16,17 @@ export interface ActivityDeps {
   db: Db;
   payments: PaymentsPort;
   mail: Mailer;
-  env: { APP_ORIGIN: string };
+  env: { APP_ORIGIN: string; CARRIER_WEBHOOK_SECRET?: string };
+  /** The carrier (default: the sandbox carrier, sending webhooks to APP_ORIGIN signed with CARRIER_WEBHOOK_SECRET). */
+  carrier?: SandboxCarrier;
+}
+
+/** The default carrier of a worker: the sandbox carrier. */
+export function defaultCarrier(deps: Pick<ActivityDeps, "db" | "env">): SandboxCarrier {
+  return createSandboxCarrier(deps.db, {
+    appOrigin: deps.env.APP_ORIGIN,
+    webhookSecret: deps.env.CARRIER_WEBHOOK_SECRET ?? "carrier_sandbox_local_only",
+  });
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -23,6 +35,13 @@ export function createActivities(deps: ActivityDeps) {
     ...createPayoutActivities({ payments: deps.payments, mail: deps.mail, appOrigin: deps.env.APP_ORIGIN }),
     ...createCardReadModelActivities(deps.db),
     ...createCardActivities({ payments: deps.payments }),
+    ...createBuyActivities({
+      db: deps.db,
+      payments: deps.payments,
+      mail: deps.mail,
+      carrier: deps.carrier ?? defaultCarrier(deps),
+      appOrigin: deps.env.APP_ORIGIN,
+    }),
   };
 }
 

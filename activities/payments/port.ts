@@ -5,7 +5,9 @@
  * (workflow id + step + attempt): same key and same parameters = same result; same key and other
  * parameters = an IdempotencyConflict error.
  *
- * Later issues extend this port (payment intents with manual capture, refunds, transfers, payment methods).
+ * Orders (issue 4) use: a PaymentIntent with manual capture (authorizePayment), partial capture
+ * (capturePayment), cancel (releaseAuthorization), refund (refundPayment), a transfer to the seller's
+ * connected account (createTransfer) and an off-session charge of a saved card (chargeSavedCard).
  */
 import type { PayoutDetails, PayoutField } from "../../domain/payout";
 
@@ -54,6 +56,89 @@ export interface AttachedPaymentMethod {
   last4: string;
 }
 
+export interface AuthorizePaymentInput {
+  idempotencyKey: string;
+  amountCents: number;
+  /** A PaymentMethod id (pm_...), or a documented test card token (tok_visa, ...; becomes a PaymentMethod first, key `<key>:payment-method`). */
+  paymentMethod: string;
+  /** The provider customer when the PaymentMethod is one of the retailer's saved cards (Stripe requires it then). */
+  customerId: string | null;
+  description: string;
+  metadata: Record<string, string>;
+}
+
+/** A PaymentIntent with manual capture that the provider authorised (status requires_capture). */
+export interface AuthorizedPayment {
+  paymentIntentId: string;
+  amountCents: number;
+  status: "requires_capture";
+  brand: string;
+  last4: string;
+}
+
+export interface CapturePaymentInput {
+  idempotencyKey: string;
+  paymentIntentId: string;
+  /** amount_to_capture: at most the authorised amount (partial capture releases the rest). */
+  amountCents: number;
+}
+
+export interface CapturedPayment {
+  paymentIntentId: string;
+  capturedCents: number;
+  chargeId: string;
+}
+
+export interface ReleaseAuthorizationInput {
+  idempotencyKey: string;
+  paymentIntentId: string;
+  /** Stripe cancellation_reason. */
+  reason: "abandoned" | "requested_by_customer";
+}
+
+export interface RefundInput {
+  idempotencyKey: string;
+  paymentIntentId: string;
+  amountCents: number;
+  metadata: Record<string, string>;
+}
+
+export interface RefundResult {
+  refundId: string;
+  amountCents: number;
+  status: string;
+}
+
+export interface TransferInput {
+  idempotencyKey: string;
+  amountCents: number;
+  /** The connected account (retailers.bt_merchant_id). */
+  destination: string;
+  /** Groups an order's money movements (`order-<id>`). */
+  transferGroup: string;
+  metadata: Record<string, string>;
+}
+
+export interface TransferResult {
+  transferId: string;
+  amountCents: number;
+}
+
+export interface ChargeSavedCardInput {
+  idempotencyKey: string;
+  amountCents: number;
+  customerId: string;
+  paymentMethodId: string;
+  description: string;
+  metadata: Record<string, string>;
+}
+
+export interface ChargeResult {
+  paymentIntentId: string;
+  chargeId: string;
+  amountCents: number;
+}
+
 export interface PaymentsPort {
   readonly provider: PaymentsProviderName;
   /** A connected (payout) account with the retailer's bank account as external account. */
@@ -69,6 +154,21 @@ export interface PaymentsPort {
    * PaymentRejectedError with code "card_declined".
    */
   attachPaymentMethod(input: AttachPaymentMethodInput): Promise<AttachedPaymentMethod>;
+  /**
+   * Pre-authorisation: a PaymentIntent with capture_method manual, confirmed at once. A card the provider
+   * declines is a PaymentRejectedError with code "card_declined".
+   */
+  authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizedPayment>;
+  /** Captures (part of) an authorised PaymentIntent; the rest of the authorisation is released. */
+  capturePayment(input: CapturePaymentInput): Promise<CapturedPayment>;
+  /** Cancels an uncaptured PaymentIntent (the authorisation is released). */
+  releaseAuthorization(input: ReleaseAuthorizationInput): Promise<void>;
+  /** Refunds (part of) a captured PaymentIntent. */
+  refundPayment(input: RefundInput): Promise<RefundResult>;
+  /** Pays a connected account (the seller's payout) from the platform balance. */
+  createTransfer(input: TransferInput): Promise<TransferResult>;
+  /** Charges a saved card off-session (the seller's penalty), captured at once. */
+  chargeSavedCard(input: ChargeSavedCardInput): Promise<ChargeResult>;
 }
 
 /**

@@ -16,6 +16,16 @@
  * Only the last four digits of an account number are kept.
  * Cards: only Stripe's documented test cards, as their test tokens (domain/cards.ts: tok_visa succeeds,
  * tok_chargeDeclined is declined at attach with card_declined); a PaymentMethod keeps brand and last four.
+ *
+ * Orders (Stripe semantics, each a recorded idempotent request):
+ * - PaymentIntent with capture_method manual: created + confirmed -> requires_capture (a declining test card
+ *   -> card_declined, recorded under the key like Stripe's 402); capture of at most amount_capturable ->
+ *   succeeded (the rest released); cancel of an uncaptured intent -> canceled; anything else on the wrong
+ *   status -> payment_intent_unexpected_state.
+ * - Refunds of a succeeded intent, never more than received minus already refunded (amount_too_large).
+ * - Transfers to an existing connected account (else resource_missing on destination).
+ * - Off-session charge of a saved card: the PaymentMethod must be attached to that customer.
+ * A PaymentMethod attached to a customer can only be used with that customer (as with Stripe).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
@@ -28,6 +38,17 @@ import {
   PaymentRejectedError,
   type AttachedPaymentMethod,
   type AttachPaymentMethodInput,
+  type AuthorizedPayment,
+  type AuthorizePaymentInput,
+  type CapturedPayment,
+  type CapturePaymentInput,
+  type ChargeResult,
+  type ChargeSavedCardInput,
+  type RefundInput,
+  type RefundResult,
+  type ReleaseAuthorizationInput,
+  type TransferInput,
+  type TransferResult,
   type ConnectedAccount,
   type CreateConnectedAccountInput,
   type CreatePaymentMethodFromTestCardInput,
@@ -235,10 +256,259 @@ export class SandboxPayments implements PaymentsPort {
     return { customerId: pm.customer as string, paymentMethodId: pm.id, brand: card.brand, last4: card.last4 };
   }
 
+  async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizedPayment> {
+    let pmId = input.paymentMethod;
+    if (/^tok_/.test(pmId)) {
+      pmId = (await this.createPaymentMethodFromTestCard({ idempotencyKey: `${input.idempotencyKey}:payment-method`, testToken: pmId })).id;
+    }
+    const params = { amount: input.amountCents, paymentMethod: pmId, customer: input.customerId, description: input.description, metadata: input.metadata };
+    const pi = await this.idempotent(input.idempotencyKey, "payment_intents.create", { ...params, capture_method: "manual", confirm: true }, async (tx) => {
+      assertAmount(input.amountCents);
+      const pm = await usablePaymentMethod(tx, pmId, input.customerId);
+      const now = Math.floor(Date.now() / 1000);
+      const id = sandboxId("pi");
+      const chargeId = sandboxId("ch");
+      await putObject(tx, "charge", {
+        id: chargeId,
+        object: "charge",
+        amount: input.amountCents,
+        amount_captured: 0,
+        amount_refunded: 0,
+        captured: false,
+        refunded: false,
+        paid: true,
+        status: "succeeded",
+        payment_intent: id,
+        payment_method: pm.id,
+        customer: input.customerId,
+        created: now,
+      });
+      const intent: SandboxObject = {
+        id,
+        object: "payment_intent",
+        amount: input.amountCents,
+        amount_capturable: input.amountCents,
+        amount_received: 0,
+        capture_method: "manual",
+        confirmation_method: "automatic",
+        currency: "usd",
+        customer: input.customerId,
+        description: input.description,
+        metadata: input.metadata,
+        payment_method: pm.id,
+        payment_method_types: ["card"],
+        latest_charge: chargeId,
+        status: "requires_capture",
+        created: now,
+      };
+      await putObject(tx, "payment_intent", intent);
+      return intent;
+    });
+    const pm = await getObject(this.db, pi.payment_method as string);
+    const card = (pm?.card ?? { brand: "", last4: "" }) as { brand: string; last4: string };
+    return { paymentIntentId: pi.id, amountCents: pi.amount as number, status: "requires_capture", brand: card.brand, last4: card.last4 };
+  }
+
+  async capturePayment(input: CapturePaymentInput): Promise<CapturedPayment> {
+    const params = { paymentIntentId: input.paymentIntentId, amount_to_capture: input.amountCents };
+    const pi = await this.idempotent(input.idempotencyKey, "payment_intents.capture", params, async (tx) => {
+      assertAmount(input.amountCents);
+      const intent = await intentIn(tx, input.paymentIntentId, "requires_capture");
+      if (input.amountCents > (intent.amount_capturable as number)) {
+        throw new PaymentRejectedError(`Amount to capture (${input.amountCents}) cannot be greater than amount_capturable (${intent.amount_capturable as number}).`, {
+          code: "amount_too_large",
+          param: "amount_to_capture",
+        });
+      }
+      const charge = await getObject(tx, intent.latest_charge as string);
+      if (charge) await putObject(tx, "charge", { ...charge, captured: true, amount_captured: input.amountCents });
+      const next: SandboxObject = { ...intent, status: "succeeded", amount_received: input.amountCents, amount_capturable: 0 };
+      await putObject(tx, "payment_intent", next);
+      return next;
+    });
+    return { paymentIntentId: pi.id, capturedCents: pi.amount_received as number, chargeId: pi.latest_charge as string };
+  }
+
+  async releaseAuthorization(input: ReleaseAuthorizationInput): Promise<void> {
+    const params = { paymentIntentId: input.paymentIntentId, cancellation_reason: input.reason };
+    await this.idempotent(input.idempotencyKey, "payment_intents.cancel", params, async (tx) => {
+      const intent = await getObject(tx, input.paymentIntentId);
+      if (!intent || intent.object !== "payment_intent") throw noSuch("payment_intent", input.paymentIntentId, "intent");
+      if (!["requires_capture", "requires_payment_method", "requires_confirmation", "requires_action"].includes(intent.status as string)) {
+        throw unexpectedState(intent, "cancel");
+      }
+      const next: SandboxObject = { ...intent, status: "canceled", amount_capturable: 0, cancellation_reason: input.reason, canceled_at: Math.floor(Date.now() / 1000) };
+      await putObject(tx, "payment_intent", next);
+      return next;
+    });
+  }
+
+  async refundPayment(input: RefundInput): Promise<RefundResult> {
+    const params = { paymentIntentId: input.paymentIntentId, amount: input.amountCents, metadata: input.metadata };
+    const refund = await this.idempotent(input.idempotencyKey, "refunds.create", params, async (tx) => {
+      assertAmount(input.amountCents);
+      const intent = await intentIn(tx, input.paymentIntentId, "succeeded");
+      const charge = await getObject(tx, intent.latest_charge as string);
+      const refunded = (charge?.amount_refunded as number | undefined) ?? 0;
+      const received = intent.amount_received as number;
+      if (input.amountCents > received - refunded) {
+        throw new PaymentRejectedError(`Refund amount (${input.amountCents}) is greater than unrefunded amount on charge (${received - refunded}).`, {
+          code: "amount_too_large",
+          param: "amount",
+        });
+      }
+      if (charge) {
+        await putObject(tx, "charge", { ...charge, amount_refunded: refunded + input.amountCents, refunded: refunded + input.amountCents === received });
+      }
+      const data: SandboxObject = {
+        id: sandboxId("re"),
+        object: "refund",
+        amount: input.amountCents,
+        currency: "usd",
+        payment_intent: intent.id,
+        charge: intent.latest_charge,
+        metadata: input.metadata,
+        status: "succeeded",
+        created: Math.floor(Date.now() / 1000),
+      };
+      await putObject(tx, "refund", data);
+      return data;
+    });
+    return { refundId: refund.id, amountCents: refund.amount as number, status: refund.status as string };
+  }
+
+  async createTransfer(input: TransferInput): Promise<TransferResult> {
+    const params = { amount: input.amountCents, destination: input.destination, transfer_group: input.transferGroup, metadata: input.metadata };
+    const tr = await this.idempotent(input.idempotencyKey, "transfers.create", params, async (tx) => {
+      assertAmount(input.amountCents);
+      const account = await getObject(tx, input.destination);
+      if (!account || account.object !== "account") {
+        throw new PaymentRejectedError(`No such destination: '${input.destination}'`, { code: "resource_missing", param: "destination" });
+      }
+      const data: SandboxObject = {
+        id: sandboxId("tr"),
+        object: "transfer",
+        amount: input.amountCents,
+        amount_reversed: 0,
+        currency: "usd",
+        destination: input.destination,
+        transfer_group: input.transferGroup,
+        metadata: input.metadata,
+        reversed: false,
+        created: Math.floor(Date.now() / 1000),
+      };
+      await putObject(tx, "transfer", data);
+      return data;
+    });
+    return { transferId: tr.id, amountCents: tr.amount as number };
+  }
+
+  async chargeSavedCard(input: ChargeSavedCardInput): Promise<ChargeResult> {
+    const params = {
+      amount: input.amountCents,
+      customer: input.customerId,
+      paymentMethod: input.paymentMethodId,
+      description: input.description,
+      metadata: input.metadata,
+      off_session: true,
+      confirm: true,
+      capture_method: "automatic",
+    };
+    const pi = await this.idempotent(input.idempotencyKey, "payment_intents.create", params, async (tx) => {
+      assertAmount(input.amountCents);
+      if (!input.customerId) throw new PaymentRejectedError("An off-session payment needs a customer.", { code: "parameter_missing", param: "customer" });
+      const pm = await usablePaymentMethod(tx, input.paymentMethodId, input.customerId);
+      if (pm.customer !== input.customerId) {
+        throw new PaymentRejectedError("The PaymentMethod must be attached to the customer to be used off-session.", { code: "payment_method_unattached", param: "payment_method" });
+      }
+      const now = Math.floor(Date.now() / 1000);
+      const id = sandboxId("pi");
+      const chargeId = sandboxId("ch");
+      await putObject(tx, "charge", {
+        id: chargeId,
+        object: "charge",
+        amount: input.amountCents,
+        amount_captured: input.amountCents,
+        amount_refunded: 0,
+        captured: true,
+        refunded: false,
+        paid: true,
+        status: "succeeded",
+        payment_intent: id,
+        payment_method: pm.id,
+        customer: input.customerId,
+        created: now,
+      });
+      const intent: SandboxObject = {
+        id,
+        object: "payment_intent",
+        amount: input.amountCents,
+        amount_capturable: 0,
+        amount_received: input.amountCents,
+        capture_method: "automatic",
+        currency: "usd",
+        customer: input.customerId,
+        description: input.description,
+        metadata: input.metadata,
+        payment_method: pm.id,
+        payment_method_types: ["card"],
+        latest_charge: chargeId,
+        status: "succeeded",
+        created: now,
+      };
+      await putObject(tx, "payment_intent", intent);
+      return intent;
+    });
+    return { paymentIntentId: pi.id, chargeId: pi.latest_charge as string, amountCents: pi.amount as number };
+  }
+
   /** Reads an object by id (tests, staff tools, later operations). */
   retrieve(id: string): Promise<SandboxObject | undefined> {
     return getObject(this.db, id);
   }
+}
+
+function assertAmount(amount: number): void {
+  if (!Number.isSafeInteger(amount) || amount < 50) {
+    throw new PaymentRejectedError("Amount must be at least 50 cents.", { code: "amount_too_small", param: "amount" });
+  }
+}
+
+function noSuch(kind: string, id: string, param: string): PaymentRejectedError {
+  return new PaymentRejectedError(`No such ${kind}: '${id}'`, { code: "resource_missing", param });
+}
+
+function unexpectedState(intent: SandboxObject, action: string): PaymentRejectedError {
+  return new PaymentRejectedError(
+    `You cannot ${action} this PaymentIntent because it has a status of ${String(intent.status)}.`,
+    { code: "payment_intent_unexpected_state" },
+  );
+}
+
+async function intentIn(tx: Executor, id: string, status: string): Promise<SandboxObject> {
+  const intent = await getObject(tx, id);
+  if (!intent || intent.object !== "payment_intent") throw noSuch("payment_intent", id, "intent");
+  if (intent.status !== status) throw unexpectedState(intent, status === "requires_capture" ? "capture" : "refund");
+  return intent;
+}
+
+/**
+ * A PaymentMethod that can be charged with this customer: it exists, belongs to no other customer (an
+ * attached one needs its customer, as with Stripe), and its test card does not decline.
+ */
+async function usablePaymentMethod(tx: Executor, pmId: string, customerId: string | null): Promise<SandboxObject> {
+  const pm = await getObject(tx, pmId);
+  if (!pm || pm.object !== "payment_method") throw noSuch("PaymentMethod", pmId, "payment_method");
+  if (pm.customer && pm.customer !== customerId) {
+    throw new PaymentRejectedError(
+      "The provided PaymentMethod was previously attached to a Customer; pass that Customer to use it.",
+      { code: "invalid_request_error", param: "payment_method" },
+    );
+  }
+  const outcome = (pm.metadata as { test_outcome?: string } | undefined)?.test_outcome;
+  if (outcome === "declined") throw new PaymentRejectedError("Your card was declined.", { code: "card_declined" });
+  if (outcome === "insufficient_funds") throw new PaymentRejectedError("Your card has insufficient funds.", { code: "card_declined" });
+  return pm;
 }
 
 export async function putObject(db: Executor, kind: string, data: SandboxObject): Promise<void> {

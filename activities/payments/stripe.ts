@@ -13,6 +13,17 @@ import {
   PaymentRejectedError,
   type AttachedPaymentMethod,
   type AttachPaymentMethodInput,
+  type AuthorizedPayment,
+  type AuthorizePaymentInput,
+  type CapturedPayment,
+  type CapturePaymentInput,
+  type ChargeResult,
+  type ChargeSavedCardInput,
+  type RefundInput,
+  type RefundResult,
+  type ReleaseAuthorizationInput,
+  type TransferInput,
+  type TransferResult,
   type ConnectedAccount,
   type CreateConnectedAccountInput,
   type CreatePaymentMethodFromTestCardInput,
@@ -182,6 +193,137 @@ export class StripePayments implements PaymentsPort {
     }
     return { customerId, paymentMethodId: pm.id, ...cardOf(pm) };
   }
+
+  /**
+   * POST /v1/payment_methods (only for a test card token, key `<key>:payment-method`), then POST
+   * /v1/payment_intents with capture_method manual and confirm true (key `<key>`). Stripe answers a declined
+   * card with a 402 card_error (-> PaymentRejectedError card_declined); an intent that needs customer
+   * authentication (3-D Secure) cannot be completed off the checkout page and is refused the same way.
+   */
+  async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizedPayment> {
+    let pmId = input.paymentMethod;
+    let card = { brand: "", last4: "" };
+    if (isTestToken(pmId)) {
+      const pm = await this.createPaymentMethodFromTestCard({ idempotencyKey: `${input.idempotencyKey}:payment-method`, testToken: pmId });
+      pmId = pm.id;
+      card = { brand: pm.brand, last4: pm.last4 };
+    }
+    let intent: Stripe.PaymentIntent;
+    try {
+      intent = await this.stripe.paymentIntents.create(authorizeIntentParams(input, pmId), { idempotencyKey: input.idempotencyKey });
+    } catch (err) {
+      throw translateStripeError(err, input.idempotencyKey);
+    }
+    if (intent.status === "requires_action") {
+      throw new PaymentRejectedError("This card needs the cardholder's authentication. Please try another.", { code: "authentication_required" });
+    }
+    return { paymentIntentId: intent.id, amountCents: input.amountCents, status: "requires_capture", ...card };
+  }
+
+  /** POST /v1/payment_intents/{id}/capture with amount_to_capture (the rest of the authorisation is released). */
+  async capturePayment(input: CapturePaymentInput): Promise<CapturedPayment> {
+    try {
+      const intent = await this.stripe.paymentIntents.capture(input.paymentIntentId, captureParams(input), { idempotencyKey: input.idempotencyKey });
+      const charge = typeof intent.latest_charge === "string" ? intent.latest_charge : (intent.latest_charge?.id ?? "");
+      return { paymentIntentId: intent.id, capturedCents: input.amountCents, chargeId: charge };
+    } catch (err) {
+      throw translateStripeError(err, input.idempotencyKey);
+    }
+  }
+
+  /** POST /v1/payment_intents/{id}/cancel with a cancellation_reason. */
+  async releaseAuthorization(input: ReleaseAuthorizationInput): Promise<void> {
+    try {
+      await this.stripe.paymentIntents.cancel(input.paymentIntentId, { cancellation_reason: input.reason }, { idempotencyKey: input.idempotencyKey });
+    } catch (err) {
+      throw translateStripeError(err, input.idempotencyKey);
+    }
+  }
+
+  /** POST /v1/refunds for the PaymentIntent. */
+  async refundPayment(input: RefundInput): Promise<RefundResult> {
+    try {
+      const refund = await this.stripe.refunds.create(refundParams(input), { idempotencyKey: input.idempotencyKey });
+      return { refundId: refund.id, amountCents: input.amountCents, status: refund.status ?? "pending" };
+    } catch (err) {
+      throw translateStripeError(err, input.idempotencyKey);
+    }
+  }
+
+  /** POST /v1/transfers to the seller's connected account. */
+  async createTransfer(input: TransferInput): Promise<TransferResult> {
+    try {
+      const transfer = await this.stripe.transfers.create(transferParams(input), { idempotencyKey: input.idempotencyKey });
+      return { transferId: transfer.id, amountCents: input.amountCents };
+    } catch (err) {
+      throw translateStripeError(err, input.idempotencyKey);
+    }
+  }
+
+  /** POST /v1/payment_intents: the saved card charged off-session, confirmed and captured at once. */
+  async chargeSavedCard(input: ChargeSavedCardInput): Promise<ChargeResult> {
+    try {
+      const intent = await this.stripe.paymentIntents.create(offSessionChargeParams(input), { idempotencyKey: input.idempotencyKey });
+      const charge = typeof intent.latest_charge === "string" ? intent.latest_charge : (intent.latest_charge?.id ?? "");
+      return { paymentIntentId: intent.id, chargeId: charge, amountCents: input.amountCents };
+    } catch (err) {
+      throw translateStripeError(err, input.idempotencyKey);
+    }
+  }
+}
+
+/** Stripe's test card tokens (tok_visa, ...): a PaymentMethod is created from them first. */
+export function isTestToken(paymentMethod: string): boolean {
+  return /^tok_[A-Za-z0-9_]+$/.test(paymentMethod);
+}
+
+/** The pre-authorisation request (exported for the contract test and for review). */
+export function authorizeIntentParams(input: AuthorizePaymentInput, paymentMethodId: string): Stripe.PaymentIntentCreateParams {
+  return {
+    amount: input.amountCents,
+    currency: "usd",
+    capture_method: "manual",
+    confirm: true,
+    payment_method: paymentMethodId,
+    payment_method_types: ["card"],
+    ...(input.customerId ? { customer: input.customerId } : {}),
+    description: input.description,
+    metadata: input.metadata,
+  };
+}
+
+export function captureParams(input: CapturePaymentInput): Stripe.PaymentIntentCaptureParams {
+  return { amount_to_capture: input.amountCents };
+}
+
+export function refundParams(input: RefundInput): Stripe.RefundCreateParams {
+  return { payment_intent: input.paymentIntentId, amount: input.amountCents, metadata: input.metadata };
+}
+
+export function transferParams(input: TransferInput): Stripe.TransferCreateParams {
+  return {
+    amount: input.amountCents,
+    currency: "usd",
+    destination: input.destination,
+    transfer_group: input.transferGroup,
+    metadata: input.metadata,
+  };
+}
+
+/** The penalty: an off-session PaymentIntent on the seller's saved card, confirmed and captured at once. */
+export function offSessionChargeParams(input: ChargeSavedCardInput): Stripe.PaymentIntentCreateParams {
+  return {
+    amount: input.amountCents,
+    currency: "usd",
+    customer: input.customerId,
+    payment_method: input.paymentMethodId,
+    payment_method_types: ["card"],
+    off_session: true,
+    confirm: true,
+    capture_method: "automatic",
+    description: input.description,
+    metadata: input.metadata,
+  };
 }
 
 /** The test-card PaymentMethod request (exported for the contract test and for review). */

@@ -39,6 +39,11 @@ export const NOTICES: Record<string, string> = {
   listingCreatedPayoutNeeded:
     "Your listing has been created. It will be shown to other retailers once you give us your bank details (Settings, Payout Info).",
   requestCreated: "Your request has been created.",
+  // Checkout (app/routes/checkout.pay.tsx) and the sell dialog (app/utils/checkout.server.ts).
+  checkoutComplete:
+    "Thank you! Your order was sent to the seller. Your card is pre-authorised and will be charged only for what the seller approves.",
+  requestCheckoutComplete: "Thank you! Your payment is complete and the seller's pickup is booked.",
+  offerSent: "Your offer was sent to the requesting retailer. We will let you know when they check out.",
   requestCreatedListingExists: "Your request has been created. Another retailer already lists this style: it is available to buy below.",
 };
 

@@ -1,7 +1,8 @@
 /**
  * /checkout/review: the draft orders the cart was handed over as (buy checkout review, spec 001 §2): per
  * order its number, the other retailer (anonymous), the goods, the 10% fee, shipping and the total the
- * card will be pre-authorised for. Completing checkout with a card is the buy workflow's (next issue).
+ * card will be pre-authorised for; "Continue to payment" goes to the card step (/checkout/pay), which starts
+ * each order's buy workflow.
  */
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
@@ -56,7 +57,6 @@ export default function CheckoutReview() {
         ) : (
           <>
             {CART_MESSAGES.buyDraftReady} Your card will be pre-authorised for the total of each order and charged only when the seller approves.
-            Checkout with a card opens with the next release: the draft orders below stay in your cart until then.
           </>
         )}
       </div>
@@ -127,6 +127,11 @@ export default function CheckoutReview() {
         <Link to="/cart" className="button button-outline">
           Back to cart
         </Link>
+        {selling ? null : (
+          <Link to="/checkout/pay" className="button" data-testid="review-continue">
+            Continue to payment
+          </Link>
+        )}
         <Form method="post" action="/cart">
           <input type="hidden" name="intent" value="clear" />
           <input type="hidden" name="returnTo" value="/cart" />

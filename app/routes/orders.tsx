@@ -1,16 +1,94 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { ComingSoon } from "~/components/ComingSoon";
+/**
+ * /orders and /orders/:stage (spec 001 §2 "Orders screen"): approved orders in three tabs, Sales Orders,
+ * Purchase Orders and Swap Orders; a status filter with one option, Delivered (a delivered shipment);
+ * shipments labelled Outgoing or Incoming; each card with a View Details expansion.
+ * :stage is the tab (sales, purchases, swaps; sentswaps and receivedswaps open the swaps tab).
+ */
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { listApprovedOrders, ORDER_KIND_TABS, type OrderKindTab } from "../../db/queries/order-views";
+import { ordersEmptyText, TRANSACTION_LABELS } from "../../domain/messages";
+import { OrderCardView, Pager } from "~/components/orders/OrderCard";
+import ordersCss from "~/components/orders/orders.css";
 import { pageTitle } from "~/components/title";
-import { requireUser } from "~/utils/auth.server";
+import { requireRetailer } from "~/utils/auth.server";
+import { db } from "~/utils/db.server";
 
-// Placeholder: a later issue builds this page.
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction = () => [{ title: pageTitle("Orders") }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return null;
+const TAB_LABELS: Record<OrderKindTab, string> = { sales: "Sales Orders", purchases: "Purchase Orders", swaps: "Swap Orders" };
+const STAGE_TO_TAB: Record<string, OrderKindTab> = {
+  sales: "sales",
+  purchases: "purchases",
+  swaps: "swaps",
+  sentswaps: "swaps",
+  receivedswaps: "swaps",
+};
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const auth = await requireRetailer(request);
+  const url = new URL(request.url);
+  const stage = params.stage ?? null;
+  if (stage !== null && !Object.hasOwn(STAGE_TO_TAB, stage)) throw new Response("Not found", { status: 404 });
+  const tab: OrderKindTab = stage ? STAGE_TO_TAB[stage] : "sales";
+  const statusParam = url.searchParams.get("status");
+  if (statusParam !== null && statusParam !== "" && statusParam !== "delivered") throw new Response("Unknown status filter", { status: 400 });
+  const delivered = statusParam === "delivered";
+  const offset = Math.max(0, Math.min(1_000_000, Number.parseInt(url.searchParams.get("offset") ?? "0", 10) || 0));
+  const limit = Math.max(1, Math.min(100, Number.parseInt(url.searchParams.get("limit") ?? "", 10) || 4));
+  const page = await listApprovedOrders(db, auth.retailer.id, { kind: tab, delivered, limit, offset });
+  return { tab, delivered, page, now: Date.now() };
 }
 
-export default function OrdersComingSoon() {
-  return <ComingSoon title="Orders" />;
+export default function Orders() {
+  const d = useLoaderData<typeof loader>();
+  const href = (tab: OrderKindTab, offset = 0, delivered = d.delivered) => {
+    const p = new URLSearchParams();
+    if (delivered) p.set("status", "delivered");
+    if (offset) p.set("offset", String(offset));
+    const q = p.toString();
+    return `/orders/${tab}${q ? `?${q}` : ""}`;
+  };
+  return (
+    <section className="page" data-testid="orders-page">
+      <nav className="order-links" aria-label="Orders">
+        <Link to="/alerts">{TRANSACTION_LABELS.pendingOrders}</Link>
+        <Link to="/orders" className="active">
+          {TRANSACTION_LABELS.approvedOrders}
+        </Link>
+        <Link to="/alerts?status=declined">{TRANSACTION_LABELS.declinedOrders}</Link>
+      </nav>
+      <h1>{TRANSACTION_LABELS.approvedOrders}</h1>
+      <nav className="order-tabs" role="tablist">
+        {ORDER_KIND_TABS.map((t) => (
+          <Link key={t} to={href(t, 0)} role="tab" aria-selected={t === d.tab} className={t === d.tab ? "active" : ""} data-testid={`tab-${t}`}>
+            {TAB_LABELS[t]}
+          </Link>
+        ))}
+      </nav>
+      <Form method="get" action={`/orders/${d.tab}`} className="filters">
+        <label>
+          Status{" "}
+          <select name="status" defaultValue={d.delivered ? "delivered" : ""} data-testid="status-filter">
+            <option value="">All</option>
+            <option value="delivered">Delivered</option>
+          </select>
+        </label>
+        <button type="submit" className="button button-small">
+          Filter
+        </button>
+      </Form>
+      {d.page.items.length === 0 ? (
+        <p data-testid="orders-empty">{ordersEmptyText(d.tab)}</p>
+      ) : (
+        <div className="order-cards">
+          {d.page.items.map((o) => (
+            <OrderCardView key={o.id} o={o} now={d.now} showShipments />
+          ))}
+        </div>
+      )}
+      <Pager total={d.page.total} limit={d.page.limit} offset={d.page.offset} hrefFor={(off) => href(d.tab, off)} />
+    </section>
+  );
 }

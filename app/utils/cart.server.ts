@@ -17,6 +17,7 @@ import { addToCart, clearCart, countActiveOwnListings, getCartSummary, removeFro
 import { proceedFromCart } from "../../db/queries/checkout";
 import { buyWorkflowId } from "../../workflows/buy/contract";
 import { getAuth, requireUser, type AuthContext, type RetailerRow } from "./auth.server";
+import { CHECKOUT_MESSAGES, sendOffers } from "./checkout.server";
 import { db } from "./db.server";
 
 export type { CartSummary };
@@ -171,6 +172,12 @@ export async function handleProceed(auth: AuthContext, retailer: RetailerRow, fo
     return refuse(outcome.status, outcome.message, { values, ...(dialog ? { dialog } : {}) });
   }
   if (outcome.kind === "swap") return data({ ok: true as const, message: outcome.message });
+  // Selling to a request: confirming the sell dialog sends the offer (its workflow starts, action 223).
+  if (outcome.kind === "sell" && sellInfo) {
+    const sent = await sendOffers(retailer, outcome.drafts, sellInfo);
+    if (sent.ok) return redirect("/buy?ref=offerSent", 303);
+    return refuse(503, CHECKOUT_MESSAGES.unavailable, { values });
+  }
   return redirect("/checkout/review", 303);
 }
 

@@ -22,7 +22,7 @@ import { alreadyTransactingMessage, CONFIGURE_PAYOUT_TEXT, FILL_OUT_EVERYTHING, 
 import { actionNeededBy, BUY_STATES, displayStatusFor, TRANSACTION_TYPE } from "../../domain/states";
 import type { BuyDraftHandOver } from "../../workflows/buy/contract";
 import type { Db } from "../client";
-import { brands, orderContributions, orders, productVariations, products, retailers } from "../schema";
+import { brands, carts, orderContributions, orders, productVariations, products, retailers } from "../schema";
 import { countActiveOwnListings, deleteDraftOrders, lockCart, reconcileLines, saveCart, type StoredCart } from "./cart";
 import type { DbOrTx } from "./listings";
 
@@ -35,11 +35,20 @@ export type ProceedFailureCode =
   | "sell_info_required"
   | "already_transacting";
 
+/**
+ * A draft order as handed to the buy workflow: checkout's hand-over plus the unit price of every line (what
+ * workflows/buy/contract.ts buyOrderInputFromDraft needs; the workflow re-prices the lines with them and
+ * checks the total against goods/fee/shipping/total).
+ */
+export type CheckoutDraft = Omit<BuyDraftHandOver, "units"> & {
+  units: (BuyDraftHandOver["units"][number] & { unitPriceCents: number })[];
+};
+
 export type ProceedOutcome =
   | {
       ok: true;
       kind: "buy" | "sell";
-      drafts: BuyDraftHandOver[];
+      drafts: CheckoutDraft[];
       created: number[];
       updated: number[];
       /** Drafts deleted because their seller (or request) left the cart: cancel their workflows if started. */
@@ -140,7 +149,7 @@ export async function proceedFromCart(db: Db, retailerId: number, opts: ProceedO
       if (guard) return { ok: false, status: 409, code: "already_transacting", message: guard };
     }
 
-    const drafts: BuyDraftHandOver[] = [];
+    const drafts: CheckoutDraft[] = [];
     const created: number[] = [];
     const updated: number[] = [];
     const displayStatus = displayStatusFor("buy", BUY_STATES.COMPLETE_ORDER_CHECKOUT);
@@ -222,7 +231,7 @@ export async function proceedFromCart(db: Db, retailerId: number, opts: ProceedO
         feeCents: quote.feeCents,
         shippingCents: quote.shippingCents,
         totalCents: quote.totalCents,
-        units: lines.map((l) => ({ listingId: l.line.listingId ?? null, variationId: l.variationId, sizes: l.line.selection })),
+        units: lines.map((l) => ({ listingId: l.line.listingId ?? null, variationId: l.variationId, sizes: l.line.selection, unitPriceCents: l.unitPriceCents })),
       });
     }
 
@@ -344,4 +353,70 @@ export async function getDraftOrders(db: DbOrTx, retailerId: number, orderIds: n
         })),
     };
   });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Starting the orders' workflows (app/utils/checkout.server.ts).
+
+/**
+ * The hand-over of orders where `retailerId` is a party, rebuilt from the rows proceedFromCart wrote (the
+ * pay step is a later request than the proceed step): amounts as shown at review, lines with unit prices.
+ */
+export async function getCheckoutDrafts(db: DbOrTx, retailerId: number, orderIds: number[]): Promise<CheckoutDraft[]> {
+  if (orderIds.length === 0) return [];
+  const os = await db
+    .select()
+    .from(orders)
+    .where(and(inArray(orders.id, orderIds), sql`(${orders.receiverId} = ${retailerId} OR ${orders.providerId} = ${retailerId})`))
+    .orderBy(orders.id);
+  if (os.length === 0) return [];
+  const lines = await db
+    .select()
+    .from(orderContributions)
+    .where(and(inArray(orderContributions.orderId, os.map((o) => o.id)), eq(orderContributions.side, "provider")))
+    .orderBy(orderContributions.id);
+  return os.map((o) => ({
+    orderId: o.id,
+    workflowId: o.workflowId,
+    externalId: o.externalId,
+    receiverId: o.receiverId,
+    providerId: o.providerId,
+    requestId: o.requestId,
+    goodsCents: o.valueCents,
+    feeCents: o.receiverFeeCents,
+    shippingCents: o.receiverShippingCents,
+    totalCents: o.receiverGrandTotalCents,
+    units: lines
+      .filter((l) => l.orderId === o.id && l.variationId !== null)
+      .map((l) => ({ listingId: l.listingId, variationId: l.variationId as number, sizes: l.units, unitPriceCents: l.unitPriceCents })),
+  }));
+}
+
+/**
+ * Orders whose workflow has started are no longer the cart's drafts: they leave the cart's draft list and
+ * take their cart lines with them (buy: the lines of that seller; sell: the line of that request). From
+ * then on they are orders (Pending Orders), not drafts a later "proceed" could rewrite or "start over" delete.
+ */
+export async function detachOrdersFromCart(db: Db, retailerId: number, orderIds: number[]): Promise<void> {
+  if (orderIds.length === 0) return;
+  await db.transaction(async (tx) => {
+    const cart = await lockCart(tx, retailerId);
+    const os = await tx
+      .select({ id: orders.id, providerId: orders.providerId, receiverId: orders.receiverId, requestId: orders.requestId })
+      .from(orders)
+      .where(inArray(orders.id, orderIds));
+    const sellers = new Set(os.filter((o) => o.receiverId === retailerId && o.requestId === null).map((o) => o.providerId));
+    const requests = new Set(os.filter((o) => o.providerId === retailerId && o.requestId !== null).map((o) => o.requestId as number));
+    const items = cart.items.filter((l) =>
+      cart.type === "buy" ? !sellers.has(l.providerId) : cart.type === "sell" ? !(l.requestId != null && requests.has(l.requestId)) : true,
+    );
+    const draftOrderIds = cart.draftOrderIds.filter((id) => !orderIds.includes(id));
+    await saveCart(tx, retailerId, { type: items.length > 0 ? cart.type : null, items, draftOrderIds });
+  });
+}
+
+/** The cart's draft order ids (buy or sell), for the pay step. */
+export async function cartDraftOrderIds(db: DbOrTx, retailerId: number): Promise<number[]> {
+  const [row] = await db.select({ ids: carts.draftOrderIds }).from(carts).where(eq(carts.retailerId, retailerId)).limit(1);
+  return row?.ids ?? [];
 }

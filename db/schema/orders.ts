@@ -5,6 +5,9 @@ import { brands, productVariations } from "./catalogue";
 import { listingRequests, listings } from "./marketplace";
 import { retailers } from "./retailers";
 
+/** Shape of orders.ledger: domain/order-money OrderLedger (kept structural: db/schema imports no domain code). */
+export type OrderLedgerJson = Record<string, number | boolean>;
+
 /**
  * An order (buy or swap transaction; RMAs later): the read model its workflow keeps current.
  * transaction_type: 1 Sale, 2 Swap, 3 RMA. statename/action codes come from domain/.
@@ -46,6 +49,10 @@ export const orders = pgTable(
     providerRatingComments: text("provider_rating_comments"),
     receiverRatingComments: text("receiver_rating_comments"),
     floorTime: text("floor_time"),
+    /** The order's money ledger (domain/order-money OrderLedger) as its workflow last recorded it; staff see it on the order card. */
+    ledger: jsonb("ledger").$type<OrderLedgerJson>(),
+    /** The running windows (ISO instants or null: checkoutBy, sellerResponseBy, pickupBy, ratingBy, rmaBy, ...) as the workflow last recorded them. */
+    deadlines: jsonb("deadlines").$type<Record<string, string | null>>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     modifiedAt: timestamp("modified_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -100,9 +107,15 @@ export const orderActions = pgTable(
     displayStatus: text("display_status").notNull(),
     complete: boolean("complete").notNull().default(false),
     seenAt: timestamp("seen_at", { withTimezone: true }),
+    /** The workflow's dedupe key of the read-model write that recorded this row: a retried write adds no rows. */
+    dedupeKey: text("dedupe_key"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("order_actions_order_idx").on(t.orderId), index("order_actions_code_idx").on(t.code)],
+  (t) => [
+    index("order_actions_order_idx").on(t.orderId),
+    index("order_actions_code_idx").on(t.code),
+    uniqueIndex("order_actions_dedupe_idx").on(t.dedupeKey, t.code),
+  ],
 );
 
 export const shipments = pgTable(

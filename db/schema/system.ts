@@ -1,4 +1,8 @@
-import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, customType, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({
+  dataType: () => "bytea",
+});
 
 /** E-mails: sent through SMTP when configured, otherwise kept here for staff to read at /admin/outbox. */
 export const outboxEmails = pgTable(
@@ -52,6 +56,55 @@ export const sandboxIdempotencyKeys = pgTable("sandbox_idempotency_keys", {
   responseError: jsonb("response_error"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Stock taken from / put back on listings by order workflows, one row per idempotency key: the row is
+ * written in the same transaction as the stock change, so a retried activity changes stock once.
+ */
+export const stockMovements = pgTable(
+  "stock_movements",
+  {
+    idempotencyKey: text("idempotency_key").primaryKey(),
+    orderId: integer("order_id").notNull(),
+    /** 'decrement' or 'restore'. */
+    kind: text("kind").notNull(),
+    /** Hash of the lines: the same key with other lines is a bug (IdempotencyConflict). */
+    requestHash: text("request_hash").notNull(),
+    lines: jsonb("lines").notNull(),
+    ok: boolean("ok").notNull(),
+    /** When not ok: the listing and size that lacked units. */
+    failedListingId: integer("failed_listing_id"),
+    failedSize: text("failed_size"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("stock_movements_order_idx").on(t.orderId)],
+);
+
+/**
+ * State of the sandbox carrier (the built-in stand-in for a parcel carrier): one shipment per order with
+ * its tracking number and PDF label, the current pickup (call tag) and the tracking status.
+ */
+export const sandboxCarrierShipments = pgTable(
+  "sandbox_carrier_shipments",
+  {
+    id: text("id").primaryKey(),
+    orderId: integer("order_id").notNull(),
+    trackingNumber: text("tracking_number").notNull(),
+    callTag: text("call_tag").notNull(),
+    pickupAttempt: integer("pickup_attempt").notNull().default(1),
+    pickupBy: timestamp("pickup_by", { withTimezone: true }),
+    /** pre_transit (pickup scheduled), picked_up, in_transit, delivered, cancelled. */
+    status: text("status").notNull().default("pre_transit"),
+    /** Booked pickups (call tags) of this shipment, oldest first, with the idempotency key of each booking. */
+    pickups: jsonb("pickups").$type<{ callTag: string; attempt: number; pickupBy: string; idempotencyKey: string; status: string }[]>().notNull().default([]),
+    /** Tracking scans sent so far, oldest first (the tracker's tracking_details). */
+    scans: jsonb("scans").$type<{ eventId: string; status: string; at: string }[]>().notNull().default([]),
+    labelPdf: bytea("label_pdf").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("sandbox_carrier_shipments_order_idx").on(t.orderId), uniqueIndex("sandbox_carrier_shipments_tracking_idx").on(t.trackingNumber)],
+);
 
 /** Demo-seed bookkeeping: the seed runs once per database. */
 export const seedRuns = pgTable("seed_runs", {

@@ -24,6 +24,7 @@ import {
   SIZE_RUNS,
   type RetailerRow,
 } from "../factories";
+import { NOTICES } from "../../app/components/shell-data";
 import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
@@ -230,6 +231,7 @@ describe("checkout", () => {
     await Promise.all([p.waitForURL((u) => u.pathname === "/checkout/review"), p.getByTestId("checkout-continue").click()]);
 
     const cards = p.getByTestId("draft-order");
+    await cards.nth(1).waitFor(); // the review renders after the URL changes
     expect(await cards.count()).toBe(2);
     const first = cards.nth(0);
     const second = cards.nth(1);
@@ -258,7 +260,7 @@ describe("checkout", () => {
     expect(again.map((o) => o.id).sort()).toEqual(ids);
   });
 
-  it("sell to a request: without payout the Configure Payout Settings prompt; with payout the info dialog, then the offer draft", async () => {
+  it("sell to a request: without payout the Configure Payout Settings prompt; with payout the info dialog, then the offer is sent", async () => {
     const requestor = (await retailer()).r;
     const req = await createRequest(dbh.db, { variationId: v1, requestorId: requestor.id, sizes: { S: 2, M: 2 } });
 
@@ -284,8 +286,10 @@ describe("checkout", () => {
     expect(await q.locator("#sell-reason").inputValue()).toBe("overstock");
     await q.locator("#sell-floor-time").selectOption("31-60");
     await q.locator("#checkout-terms-box").check();
-    await Promise.all([q.waitForURL((u) => u.pathname === "/checkout/review"), q.getByTestId("checkout-continue").click()]);
-    expect(await q.getByTestId("review-status").textContent()).toBe(CART_MESSAGES.sellDraftRecorded);
-    expect(await q.getByTestId("draft-order").textContent()).toContain(`Requested by retailer-00${requestor.id}`);
+    // Confirming the dialog sends the offer (its buy workflow starts, action 223: tests/e2e/checkout.test.ts).
+    await Promise.all([q.waitForURL((u) => u.pathname === "/buy" && u.searchParams.get("ref") === "offerSent", { timeout: 30_000 }), q.getByTestId("checkout-continue").click()]);
+    await q.getByText(NOTICES.offerSent).first().waitFor();
+    const [offer] = await dbh.db.select().from(orders).where(eq(orders.requestId, req.id));
+    expect(offer).toMatchObject({ providerId: seller.r.id, receiverId: requestor.id, floorTime: "31-60" });
   });
 });

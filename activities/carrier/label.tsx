@@ -1,0 +1,109 @@
+/**
+ * The sandbox carrier's shipping label, a PDF rendered with @react-pdf/renderer (4x6 in).
+ *
+ * Anonymous (decisions.md "Names that users see"): the label is the one document that carries a destination
+ * address; it names the recipient by the anonymous label `retailer-00{id}` and prints only the street
+ * address, city, state and postal code; nothing else identifies a store (no store or business name, e-mail
+ * or phone). The sender is named by its anonymous label too, with the marketplace's returns address (the
+ * pickup address travels with the call tag, not on the box).
+ */
+import { Document, Page, StyleSheet, Text, View, renderToBuffer } from "@react-pdf/renderer";
+import { anonymousRetailerLabel } from "../../domain/anonymity";
+import { SANDBOX_CARRIER_NAME } from "../../domain/carrier-events";
+
+export interface LabelAddress {
+  address1: string;
+  city: string;
+  state: string;
+  postalCode: string;
+}
+
+export interface LabelInput {
+  trackingNumber: string;
+  callTag: string;
+  externalId: string;
+  senderId: number;
+  receiverId: number;
+  /** The recipient's street address (printed), never its name. */
+  to: LabelAddress;
+  units: number;
+  /** ISO: when the label was created (printed as MM/DD/YYYY). */
+  createdAt: string;
+  /** ISO: end of the pickup window. */
+  pickupBy: string;
+}
+
+/** Where returns go: the marketplace's returns desk at the carrier, so no seller address is printed. */
+export const RETURNS_ADDRESS: LabelAddress = Object.freeze({
+  address1: "c/o SandboxCarrier Returns, 100 Depot Way",
+  city: "Memphis",
+  state: "TN",
+  postalCode: "38118",
+});
+
+const styles = StyleSheet.create({
+  page: { padding: 14, fontSize: 10, fontFamily: "Helvetica" },
+  carrier: { fontSize: 16, fontFamily: "Helvetica-Bold", marginBottom: 4 },
+  box: { borderWidth: 1, borderColor: "#000", padding: 6, marginBottom: 6 },
+  small: { fontSize: 8, color: "#333" },
+  to: { fontSize: 14, fontFamily: "Helvetica-Bold" },
+  tracking: { fontSize: 18, fontFamily: "Helvetica-Bold", letterSpacing: 1, marginTop: 4 },
+  bars: { flexDirection: "row", height: 40, marginTop: 6 },
+});
+
+function usDate(iso: string): string {
+  const d = new Date(iso);
+  const mm = String(d.getUTCMonth() + 1).padStart(2, "0");
+  const dd = String(d.getUTCDate()).padStart(2, "0");
+  return `${mm}/${dd}/${d.getUTCFullYear()}`;
+}
+
+/** A fake barcode: bars whose widths follow the tracking number's characters. */
+function Barcode({ value }: { value: string }) {
+  const bars = [...value].flatMap((ch, i) => {
+    const w = 1 + (ch.charCodeAt(0) % 3);
+    return [
+      <View key={`b${i}`} style={{ width: w, backgroundColor: "#000" }} />,
+      <View key={`s${i}`} style={{ width: 1 + ((ch.charCodeAt(0) >> 2) % 2) }} />,
+    ];
+  });
+  return <View style={styles.bars}>{bars}</View>;
+}
+
+export function LabelDocument({ input }: { input: LabelInput }) {
+  const to = input.to;
+  return (
+    <Document title={`Shipping label ${input.trackingNumber}`} author={SANDBOX_CARRIER_NAME} creator={SANDBOX_CARRIER_NAME} producer={SANDBOX_CARRIER_NAME}>
+      <Page size={[288, 432]} style={styles.page}>
+        <Text style={styles.carrier}>{SANDBOX_CARRIER_NAME} Ground</Text>
+        <View style={styles.box}>
+          <Text style={styles.small}>FROM</Text>
+          <Text>{anonymousRetailerLabel(input.senderId)}</Text>
+          <Text>{RETURNS_ADDRESS.address1}</Text>
+          <Text>{`${RETURNS_ADDRESS.city}, ${RETURNS_ADDRESS.state} ${RETURNS_ADDRESS.postalCode}`}</Text>
+        </View>
+        <View style={styles.box}>
+          <Text style={styles.small}>SHIP TO</Text>
+          <Text style={styles.to}>{anonymousRetailerLabel(input.receiverId)}</Text>
+          <Text style={styles.to}>{to.address1}</Text>
+          <Text style={styles.to}>{`${to.city}, ${to.state} ${to.postalCode}`}</Text>
+        </View>
+        <View style={styles.box}>
+          <Text style={styles.small}>TRACKING NUMBER</Text>
+          <Text style={styles.tracking}>{input.trackingNumber}</Text>
+          <Barcode value={input.trackingNumber} />
+        </View>
+        <Text>{`Call tag: ${input.callTag}`}</Text>
+        <Text>{`Order: ${input.externalId}`}</Text>
+        <Text>{`Units: ${input.units}`}</Text>
+        <Text>{`Label created: ${usDate(input.createdAt)}`}</Text>
+        <Text>{`Pickup by: ${usDate(input.pickupBy)}`}</Text>
+      </Page>
+    </Document>
+  );
+}
+
+/** The label as PDF bytes. */
+export async function renderLabelPdf(input: LabelInput): Promise<Buffer> {
+  return renderToBuffer(<LabelDocument input={input} />);
+}

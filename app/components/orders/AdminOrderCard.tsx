@@ -1,0 +1,205 @@
+/**
+ * The admin order card (spec 002 §2.8, §2.9): a list card with a header; expanded it has the tabs
+ * summary, updates, Shipping and Payments (card area max height 500 px) and a close control. Staff see
+ * store names, the ledger, and the carrier tools (schedule pickup, simulate pickup, simulate delivery),
+ * which go through the carrier webhook exactly like the carrier's own events.
+ */
+import { Form, Link } from "@remix-run/react";
+import type { AdminOrderRow, OrderDetail } from "../../../db/queries/order-views";
+import { formatCents } from "../../../domain/money";
+import { labelFor, FLOOR_TIMES } from "../../../domain/reasons";
+import { formatDate, timeSince } from "./format";
+import { LedgerTable, LinesTable, PaymentsList, ShipmentsList, UpdatesList } from "./OrderParts";
+
+export const ADMIN_CARD_TABS = ["summary", "updates", "shipping", "payments"] as const;
+export type AdminCardTab = (typeof ADMIN_CARD_TABS)[number];
+export const ADMIN_CARD_TAB_LABELS: Record<AdminCardTab, string> = { summary: "summary", updates: "updates", shipping: "Shipping", payments: "Payments" };
+
+export function isAdminCardTab(v: unknown): v is AdminCardTab {
+  return typeof v === "string" && (ADMIN_CARD_TABS as readonly string[]).includes(v);
+}
+
+export function AdminOrderCard({
+  row,
+  detail,
+  tab,
+  hrefFor,
+  closeHref,
+  now,
+  dashboardBase,
+}: {
+  row: AdminOrderRow;
+  detail: OrderDetail | null;
+  tab: AdminCardTab;
+  hrefFor: (orderId: number, tab: AdminCardTab) => string;
+  closeHref: string;
+  now: number;
+  dashboardBase: string | null;
+}) {
+  const expanded = detail !== null;
+  return (
+    <article className="admin-card" data-testid="admin-order-card" data-order-id={row.id} data-expanded={expanded}>
+      <header>
+        <div>
+          <strong>Order {row.externalId}</strong> <span className="pill">{row.displayStatus}</span>
+          <div className="muted">
+            {row.typeLabel} · {row.brandName ?? "—"} · seller <span data-testid="provider-name">{row.providerName}</span> → buyer{" "}
+            <span data-testid="receiver-name">{row.receiverName}</span>
+          </div>
+          <div className="muted">
+            state {row.statename} · stage {row.stage}
+            {row.lastActionCode !== null ? ` · last action ${row.lastActionCode} ${row.lastActionLabel}` : ""} · {timeSince(row.modifiedAt, now)}
+          </div>
+        </div>
+        <div>
+          <div>{formatCents(row.receiverGrandTotalCents)}</div>
+          {expanded ? (
+            <Link to={closeHref} data-testid="close-card">
+              Close
+            </Link>
+          ) : (
+            <Link to={hrefFor(row.id, "summary")} data-testid="expand-card">
+              Open
+            </Link>
+          )}
+        </div>
+      </header>
+      {detail ? (
+        <>
+          <nav className="order-tabs" role="tablist">
+            {ADMIN_CARD_TABS.map((t) => (
+              <Link key={t} to={hrefFor(row.id, t)} role="tab" aria-selected={t === tab} className={t === tab ? "active" : ""} data-testid={`card-tab-${t}`}>
+                {ADMIN_CARD_TAB_LABELS[t]}
+              </Link>
+            ))}
+          </nav>
+          <div className="card-area" data-testid={`card-${tab}`}>
+            {tab === "summary" ? <Summary d={detail} /> : null}
+            {tab === "updates" ? <UpdatesList actions={detail.actions} now={now} /> : null}
+            {tab === "shipping" ? <ShippingTab d={detail} /> : null}
+            {tab === "payments" ? <PaymentsTab d={detail} dashboardBase={dashboardBase} /> : null}
+          </div>
+        </>
+      ) : null}
+    </article>
+  );
+}
+
+function Summary({ d }: { d: OrderDetail }) {
+  return (
+    <div>
+      <dl className="facts">
+        <dt>Order number</dt>
+        <dd>{d.externalId}</dd>
+        <dt>Workflow</dt>
+        <dd>{d.workflowId}</dd>
+        <dt>Seller</dt>
+        <dd>
+          {d.providerLabel} (retailer {d.providerId})
+        </dd>
+        <dt>Buyer</dt>
+        <dd>
+          {d.receiverLabel} (retailer {d.receiverId})
+        </dd>
+        <dt>State</dt>
+        <dd>
+          {d.statename} ({d.displayStatus}), stage {d.stage}, move: {d.actionNeeded ?? "nobody"}
+        </dd>
+        {d.floorTime ? (
+          <>
+            <dt>Floor time</dt>
+            <dd>{labelFor(FLOOR_TIMES, d.floorTime) ?? d.floorTime}</dd>
+          </>
+        ) : null}
+        <dt>Created</dt>
+        <dd>{formatDate(d.createdAt)}</dd>
+        <dt>Goods</dt>
+        <dd>{formatCents(d.amounts.valueCents)}</dd>
+        <dt>Fee</dt>
+        <dd>{formatCents(d.amounts.receiverFeeCents)}</dd>
+        <dt>Shipping</dt>
+        <dd>{formatCents(d.amounts.receiverShippingCents)}</dd>
+        <dt>Grand total</dt>
+        <dd>{formatCents(d.amounts.receiverGrandTotalCents)}</dd>
+        <dt>Authorised / captured</dt>
+        <dd>
+          {formatCents(d.amounts.authorizedCents)} / {formatCents(d.amounts.capturedCents)}
+        </dd>
+        {d.ledger ? (
+          <>
+            <dt>Ledger balanced</dt>
+            <dd>{d.ledger.balanced === true ? "yes" : "NO"}</dd>
+          </>
+        ) : null}
+      </dl>
+      {d.reasons.map((r) => (
+        <p key={r.key} className="reason">
+          {r.text}
+        </p>
+      ))}
+      <LinesTable lines={d.lines} showPending={d.lines.some((l) => l.pendingSizes)} />
+      {d.ratings.map((r) => (
+        <p key={r.raterId}>
+          Rating by the {r.role}: condition {r.condition}, packaging {r.packaging}, timeliness {r.timeliness}, overall {r.overall}
+          {r.comments ? ` — “${r.comments}”` : ""}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+function ShippingTab({ d }: { d: OrderDetail }) {
+  return (
+    <div>
+      <ShipmentsList shipments={d.shipments} trackingLinks />
+      {d.shipments.length > 0 ? <CarrierTools orderId={d.id} /> : <p className="muted">No shipment has been booked for this order.</p>}
+    </div>
+  );
+}
+
+/** Staff tools: through POST /webhooks/carrier with a signed event, exactly as the carrier would send it. */
+export function CarrierTools({ orderId }: { orderId: number }) {
+  const tools: { status: string; label: string }[] = [
+    { status: "pre_transit", label: "Schedule pickup" },
+    { status: "picked_up", label: "Simulate pickup" },
+    { status: "delivered", label: "Simulate delivery" },
+  ];
+  return (
+    <div className="form-row" data-testid="carrier-tools">
+      {tools.map((t) => (
+        <Form key={t.status} method="post" className="inline-form">
+          <input type="hidden" name="intent" value="carrier" />
+          <input type="hidden" name="order" value={orderId} />
+          <input type="hidden" name="status" value={t.status} />
+          <button type="submit" className="button button-small" data-testid={`carrier-${t.status}`}>
+            {t.label}
+          </button>
+        </Form>
+      ))}
+    </div>
+  );
+}
+
+function PaymentsTab({ d, dashboardBase }: { d: OrderDetail; dashboardBase: string | null }) {
+  const victim = d.payments.filter((p) => p.side === "receiver");
+  const other = d.payments.filter((p) => p.side === "provider");
+  return (
+    <div>
+      {dashboardBase ? (
+        <p>
+          <a href={`${dashboardBase}/search?query=${encodeURIComponent(d.externalId)}`} target="_blank" rel="noreferrer">
+            Search this order in the payment provider's dashboard
+          </a>
+        </p>
+      ) : (
+        <p className="muted">Payments run on the sandbox provider (no dashboard).</p>
+      )}
+      <h3>Buyer ({d.receiverLabel})</h3>
+      <PaymentsList payments={victim} showIds />
+      <h3>Seller ({d.providerLabel})</h3>
+      <PaymentsList payments={other} showIds />
+      <h3>Ledger</h3>
+      <LedgerTable ledger={d.ledger} />
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import { Link } from "@remix-run/react";
+import type { OrderCard as OrderCardData } from "../../../db/queries/order-views";
+import { formatCents } from "../../../domain/money";
+import { TRANSACTION_LABELS } from "../../../domain/messages";
+import { shipmentStatusText, timeSince } from "./format";
+
+/** A transaction card of /alerts and /orders: order id, brand, status link, amount (not swaps), time since modified. */
+export function OrderCardView({ o, now, showShipments = false }: { o: OrderCardData; now: number; showShipments?: boolean }) {
+  return (
+    <article className="order-card" data-testid="order-card" data-order-id={o.id} data-external-id={o.externalId}>
+      <header>
+        <div>
+          <strong>Order {o.externalId}</strong>
+          {o.unseen && o.myMove ? <span className="new">New</span> : null}
+          <div className="meta">
+            {o.typeLabel} · {o.brandName ?? "—"} · {o.counterpartyLabel}
+          </div>
+        </div>
+        <div>
+          <Link to={`/transaction/${o.ttype}/${o.id}`} data-testid="status-link">
+            {o.displayStatus}
+          </Link>
+          {o.amountCents !== null ? (
+            <div data-testid="card-amount">
+              <strong>{formatCents(o.amountCents)}</strong>
+            </div>
+          ) : null}
+          <div className="meta" title={o.modifiedAt}>
+            {timeSince(o.modifiedAt, now)}
+          </div>
+        </div>
+      </header>
+      {showShipments && o.shipments.length > 0 ? (
+        <ul className="meta" data-testid="card-shipments">
+          {o.shipments.map((s) => (
+            <li key={s.id}>
+              {s.direction === "Outgoing" ? TRANSACTION_LABELS.outgoing : TRANSACTION_LABELS.incoming}: {shipmentStatusText(s.status)}
+              {s.trackingNumber ? ` · ${s.trackingNumber}` : ""}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {showShipments ? (
+        <details>
+          <summary>{TRANSACTION_LABELS.viewDetails}</summary>
+          <p className="meta">
+            {o.units} unit{o.units === 1 ? "" : "s"} · <Link to={`/transaction/${o.ttype}/${o.id}`}>Open the order</Link>
+          </p>
+        </details>
+      ) : null}
+    </article>
+  );
+}
+
+export function Pager({ total, limit, offset, hrefFor }: { total: number; limit: number; offset: number; hrefFor: (offset: number) => string }) {
+  if (total <= limit) return null;
+  return (
+    <nav className="form-actions" aria-label="Pages" data-testid="pager">
+      {offset > 0 ? <Link to={hrefFor(Math.max(0, offset - limit))}>Newer</Link> : null}
+      <span className="meta">
+        {offset + 1}–{Math.min(total, offset + limit)} of {total}
+      </span>
+      {offset + limit < total ? <Link to={hrefFor(offset + limit)}>Older</Link> : null}
+    </nav>
+  );
+}

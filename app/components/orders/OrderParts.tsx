@@ -1,0 +1,228 @@
+/** Pieces of the order detail and the admin order card. */
+import type { OrderDetail, OrderLineView, PaymentView, ShipmentView } from "../../../db/queries/order-views";
+import { formatCents } from "../../../domain/money";
+import { PAYMENT_QUEUED } from "../../../domain/messages";
+import { formatDate, formatDateTime, shipmentStatusText, sizesText } from "./format";
+
+export function LinesTable({ lines, showPending = false }: { lines: OrderLineView[]; showPending?: boolean }) {
+  return (
+    <table className="table" data-testid="order-lines">
+      <thead>
+        <tr>
+          <th>Product code</th>
+          <th>Style</th>
+          <th>Sizes</th>
+          {showPending ? <th>Modified to</th> : null}
+          <th>Units</th>
+          <th>Price</th>
+          <th>Value</th>
+        </tr>
+      </thead>
+      <tbody>
+        {lines.map((l) => (
+          <tr key={l.contributionId}>
+            <td>{l.productCode}</td>
+            <td>
+              {l.brandName} {l.displayName} {l.color ? `(${l.color})` : ""}
+            </td>
+            <td>{sizesText(l.sizes)}</td>
+            {showPending ? <td data-testid="pending-sizes">{l.pendingSizes ? sizesText(l.pendingSizes) || "removed" : "unchanged"}</td> : null}
+            <td>{l.quantity}</td>
+            <td>{formatCents(l.unitPriceCents)}</td>
+            <td>{formatCents(l.valueCents)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function isPayoutPayment(p: PaymentView): boolean {
+  return p.txtype === "transfer" || p.txtype === "payout" || /payout/i.test(p.name);
+}
+
+export function methodText(p: { methodDescription: string | null; lastFour: string | null }): string {
+  if (!p.lastFour && !p.methodDescription) return "";
+  return `${p.methodDescription ?? "Card"}${p.lastFour ? ` ending in ${p.lastFour}` : ""}`;
+}
+
+/** Payments with method and last four; queued ones say "payment is queued for processing."; payouts say "Released from escrow" with the date. */
+export function PaymentsList({ payments, showIds = false, payoutExpected = false }: { payments: PaymentView[]; showIds?: boolean; payoutExpected?: boolean }) {
+  const queued = payments.some((p) => p.queued);
+  const payout = payments.find(isPayoutPayment);
+  return (
+    <div data-testid="payments">
+      {queued ? (
+        <div className="alert alert-danger" role="alert" data-testid="payment-queued">
+          {PAYMENT_QUEUED}
+        </div>
+      ) : null}
+      {payments.length === 0 ? <p className="muted">No payments yet.</p> : null}
+      {payments.length > 0 ? (
+        <table className="table">
+          <thead>
+            <tr>
+              {showIds ? <th>Id</th> : null}
+              <th>Payment</th>
+              <th>Amount</th>
+              {showIds ? <th>Fee</th> : null}
+              <th>Method</th>
+              <th>Status</th>
+              {showIds ? <th>Type</th> : null}
+              <th>Date</th>
+            </tr>
+          </thead>
+          <tbody>
+            {payments.map((p) => (
+              <tr key={p.id} data-testid="payment-row">
+                {showIds ? <td>{p.id}</td> : null}
+                <td>
+                  {p.name}
+                  {showIds && p.providerRef ? <div className="muted">{p.providerRef}</div> : null}
+                </td>
+                <td>{formatCents(p.amountCents)}</td>
+                {showIds ? <td>{formatCents(p.feeCents)}</td> : null}
+                <td data-testid="payment-method">{methodText(p)}</td>
+                <td>
+                  {p.queued ? "queued" : p.status}
+                  {isPayoutPayment(p) && p.releasedAt ? (
+                    <div data-testid="payout-released">Released from escrow {formatDate(p.releasedAt)}</div>
+                  ) : null}
+                </td>
+                {showIds ? <td>{p.txtype}</td> : null}
+                <td>{formatDate(p.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {payoutExpected && !(payout && payout.releasedAt) ? (
+        <p data-testid="payout-pending" className="muted">
+          Payout pending: released from escrow when the carrier picks up the goods.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function ShipmentsList({ shipments, trackingLinks = false }: { shipments: ShipmentView[]; trackingLinks?: boolean }) {
+  if (shipments.length === 0) return <p className="muted">No shipment yet.</p>;
+  return (
+    <div data-testid="shipments">
+      {shipments.map((s) => (
+        <section key={s.id} className="card" data-testid="shipment" data-shipment-id={s.id} style={{ marginBottom: "0.5rem" }}>
+          <p>
+            {s.direction ? <strong>{s.direction}</strong> : <strong>Shipment {s.id}</strong>} · <span data-testid="shipment-status">{shipmentStatusText(s.status)}</span>
+            {s.trackingNumber ? (
+              <>
+                {" "}
+                · Tracking{" "}
+                {trackingLinks ? (
+                  <a href={`https://tools.usps.com/go/TrackConfirmAction?tLabels=${encodeURIComponent(s.trackingNumber)}`} target="_blank" rel="noreferrer">
+                    {s.trackingNumber}
+                  </a>
+                ) : (
+                  s.trackingNumber
+                )}
+              </>
+            ) : null}
+            {" "}· created {formatDate(s.createdAt)}
+          </p>
+          <p className="muted">
+            {s.senderLabel} → {s.receiverLabel}
+            {s.callTag ? ` · call tag ${s.callTag}` : ""}
+            {s.pickupBy && s.status === "pickup_scheduled" ? ` · pickup by ${formatDate(s.pickupBy)}` : ""}
+          </p>
+          {s.events.length > 0 ? (
+            <ul data-testid="shipment-events">
+              {s.events.map((e) => (
+                <li key={e.id}>
+                  {formatDateTime(e.eventTimestamp)} — {e.description}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </section>
+      ))}
+    </div>
+  );
+}
+
+export function UpdatesList({ actions, now }: { actions: OrderDetail["actions"]; now: number }) {
+  if (actions.length === 0) return <p className="muted">No updates yet.</p>;
+  return (
+    <table className="table" data-testid="updates">
+      <thead>
+        <tr>
+          <th>Code</th>
+          <th>Update</th>
+          <th>Role</th>
+          <th>Status</th>
+          <th>When</th>
+          <th>Done</th>
+        </tr>
+      </thead>
+      <tbody>
+        {actions.map((a) => (
+          <tr key={a.id} data-code={a.code}>
+            <td>{a.code}</td>
+            <td>{a.label}</td>
+            <td>{a.role}</td>
+            <td>{a.displayStatus}</td>
+            <td title={formatDateTime(a.createdAt)}>{sinceText(a.createdAt, now)}</td>
+            <td>{a.complete ? "✓" : ""}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function sinceText(iso: string, now: number): string {
+  const mins = Math.max(0, Math.floor((now - new Date(iso).getTime()) / 60000));
+  if (mins < 1) return "just now";
+  if (mins < 60) return `${mins} min ago`;
+  const h = Math.floor(mins / 60);
+  if (h < 24) return `${h} h ago`;
+  return `${Math.floor(h / 24)} d ago`;
+}
+
+const LEDGER_ROWS: [string, string][] = [
+  ["authorizedCents", "Pre-authorised on the buyer's card"],
+  ["authorizationReleasedCents", "Authorisation released"],
+  ["buyerPaidCents", "Buyer paid (captured)"],
+  ["goodsCents", "  of which goods"],
+  ["feeCents", "  of which fee (10%)"],
+  ["shippingCents", "  of which shipping"],
+  ["buyerRefundedCents", "Refunded to the buyer"],
+  ["buyerNetCents", "Buyer net"],
+  ["sellerPaidCents", "Paid to the seller"],
+  ["sellerPenaltyCents", "Penalty charged to the seller"],
+  ["escrowCents", "Held in escrow"],
+  ["feeKeptCents", "Fee kept"],
+  ["shippingKeptCents", "Shipping kept"],
+  ["penaltyKeptCents", "Penalty kept"],
+];
+
+/** The order's ledger (staff): what the buyer paid, fees, shipping, what the seller was paid, penalties, refunds. */
+export function LedgerTable({ ledger }: { ledger: Record<string, number | boolean> | null }) {
+  if (!ledger) return <p className="muted">No ledger recorded yet.</p>;
+  return (
+    <table className="table ledger" data-testid="ledger">
+      <tbody>
+        {LEDGER_ROWS.filter(([k]) => typeof ledger[k] === "number").map(([k, label]) => (
+          <tr key={k}>
+            <th scope="row" style={{ whiteSpace: "pre" }}>
+              {label}
+            </th>
+            <td>{formatCents(ledger[k] as number)}</td>
+          </tr>
+        ))}
+        <tr>
+          <th scope="row">Balanced</th>
+          <td data-testid="ledger-balanced">{ledger.balanced === true ? "yes" : ledger.balanced === false ? "NO" : "—"}</td>
+        </tr>
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,199 @@
+/**
+ * /admin/active-transactions/:stage? (spec 002 §2.2, §2.8, §4): every order, filtered by stage (all,
+ * pre_shipping (pending), approved, shipping, delivered, complete, declined, cancelled), by type (1 Sale,
+ * 2 Swap, 3 RMA) and by action code (domain/action-codes, with their labels). Each order is an admin order
+ * card (summary, updates, Shipping, Payments + ledger); ?order=<id>&tab=<tab> opens one. Staff tools on the
+ * Shipping tab (schedule pickup, simulate pickup, simulate delivery) post a signed event to
+ * /webhooks/carrier, the same path the carrier uses (app/utils/webhooks.server.ts simulateCarrierEvent).
+ */
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { getOrderDetail, listAdminOrders } from "../../db/queries/order-views";
+import { ADMIN_ACTION_FILTER_OPTIONS, isActionCode } from "../../domain/action-codes";
+import { ADMIN_STAGE_LABELS, ADMIN_STAGES, isAdminStage, TRANSACTION_TYPE_OPTIONS, type AdminStage } from "../../domain/states";
+import type { CarrierEventStatus } from "../../domain/carrier-events";
+import { AdminOrderCard, isAdminCardTab, type AdminCardTab } from "~/components/orders/AdminOrderCard";
+import { Pager } from "~/components/orders/OrderCard";
+import ordersCss from "~/components/orders/orders.css";
+import { pageTitle } from "~/components/title";
+import { readFormData, requireStaff } from "~/utils/auth.server";
+import { db } from "~/utils/db.server";
+import { getEnv, paymentsProvider } from "~/utils/env.server";
+import { simulateCarrierEvent } from "~/utils/webhooks.server";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
+export const meta: MetaFunction = () => [{ title: pageTitle("Active transactions") }];
+
+function intParam(v: string | null, max = 1_000_000_000): number | null {
+  if (v === null || v === "") return null;
+  if (!/^\d{1,10}$/.test(v)) throw new Response("Bad filter", { status: 400 });
+  const n = Number(v);
+  if (n > max) throw new Response("Bad filter", { status: 400 });
+  return n;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireStaff(request);
+  const url = new URL(request.url);
+  const stageRaw = params.stage ?? url.searchParams.get("stage") ?? "all";
+  if (!isAdminStage(stageRaw)) throw new Response("Unknown stage", { status: 404 });
+  const stage: AdminStage = stageRaw;
+  const type = intParam(url.searchParams.get("type"), 3);
+  if (type !== null && ![1, 2, 3].includes(type)) throw new Response("Unknown type", { status: 400 });
+  const actionCode = intParam(url.searchParams.get("action"), 9999);
+  if (actionCode !== null && !isActionCode(actionCode)) throw new Response("Unknown action code", { status: 400 });
+  const offset = intParam(url.searchParams.get("offset")) ?? 0;
+  const expanded = intParam(url.searchParams.get("order"));
+  const tabRaw = url.searchParams.get("tab") ?? "summary";
+  const tab: AdminCardTab = isAdminCardTab(tabRaw) ? tabRaw : "summary";
+
+  const page = await listAdminOrders(db, { stage, type, action: actionCode, offset, limit: 25 });
+  const detail = expanded ? await getOrderDetail(db, expanded, { retailerId: null, isStaff: true }) : null;
+  // An order asked for by id but outside the filtered page is shown on top.
+  const rows = [...page.items];
+  if (detail && !rows.some((r) => r.id === detail!.id)) {
+    rows.unshift({
+      id: detail.id,
+      externalId: detail.externalId,
+      ttype: detail.ttype,
+      transactionType: detail.transactionType,
+      typeLabel: detail.typeLabel,
+      brandName: detail.brandName,
+      providerId: detail.providerId,
+      receiverId: detail.receiverId,
+      providerName: detail.providerLabel,
+      receiverName: detail.receiverLabel,
+      statename: detail.statename,
+      displayStatus: detail.displayStatus,
+      stage: detail.stage,
+      actionNeeded: detail.actionNeeded,
+      valueCents: detail.amounts.valueCents,
+      receiverGrandTotalCents: detail.amounts.receiverGrandTotalCents,
+      lastActionCode: detail.actions.at(-1)?.code ?? null,
+      lastActionLabel: detail.actions.at(-1)?.label ?? null,
+      floorTime: detail.floorTime,
+      modifiedAt: detail.modifiedAt,
+    });
+  }
+  const env = getEnv();
+  const dashboardBase = paymentsProvider(env) === "stripe" ? "https://dashboard.stripe.com/test" : null;
+  return {
+    stage,
+    type,
+    actionCode,
+    rows,
+    page: { total: page.total, limit: page.limit, offset: page.offset },
+    detail,
+    tab,
+    notice: url.searchParams.get("notice"),
+    now: Date.now(),
+    dashboardBase,
+  };
+}
+
+const CARRIER_STATUSES: Record<string, CarrierEventStatus> = { pre_transit: "pre_transit", picked_up: "picked_up", delivered: "delivered" };
+const CARRIER_NOTICES: Record<string, string> = {
+  pre_transit: "Pickup scheduled with the carrier.",
+  picked_up: "Pickup simulated: the carrier's event was sent.",
+  delivered: "Delivery simulated: the carrier's event was sent.",
+};
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireStaff(request);
+  const form = await readFormData(request);
+  if (form.get("intent") !== "carrier") return data({ ok: false, error: "Unknown action." }, { status: 400 });
+  const orderRaw = String(form.get("order") ?? "");
+  const status = CARRIER_STATUSES[String(form.get("status") ?? "")];
+  if (!/^\d{1,9}$/.test(orderRaw) || !status) return data({ ok: false, error: "Choose an order and a carrier event." }, { status: 400 });
+  const result = await simulateCarrierEvent(Number(orderRaw), status);
+  if (!result.ok) return data({ ok: false, error: result.message }, { status: result.httpStatus && result.httpStatus < 500 ? result.httpStatus : 502 });
+  const back = new URL(request.url);
+  back.searchParams.set("order", orderRaw);
+  back.searchParams.set("tab", "shipping");
+  back.searchParams.set("notice", status);
+  return redirect(`${back.pathname}${back.search}`, 303);
+}
+
+export default function ActiveTransactions() {
+  const d = useLoaderData<typeof loader>();
+  const a = useActionData<typeof action>();
+  const base = (extra: Record<string, string | number | null> = {}) => {
+    const p = new URLSearchParams();
+    if (d.type) p.set("type", String(d.type));
+    if (d.actionCode) p.set("action", String(d.actionCode));
+    if (d.page.offset) p.set("offset", String(d.page.offset));
+    for (const [k, v] of Object.entries(extra)) {
+      if (v === null) p.delete(k);
+      else p.set(k, String(v));
+    }
+    const q = p.toString();
+    return `/admin/active-transactions/${d.stage}${q ? `?${q}` : ""}`;
+  };
+  return (
+    <section className="page" data-testid="admin-transactions">
+      <p>
+        <Link to="/admin">Admin</Link> · <Link to="/admin/active-shipments">Active shipments</Link>
+      </p>
+      <h1>Transactions</h1>
+      <nav className="order-tabs" role="tablist">
+        {ADMIN_STAGES.map((s) => (
+          <Link key={s} to={`/admin/active-transactions/${s}`} className={s === d.stage ? "active" : ""} role="tab" aria-selected={s === d.stage} data-testid={`stage-${s}`}>
+            {ADMIN_STAGE_LABELS[s]}
+          </Link>
+        ))}
+      </nav>
+      <Form method="get" action={`/admin/active-transactions/${d.stage}`} className="filters" data-testid="admin-filters">
+        <label>
+          Type{" "}
+          <select name="type" defaultValue={d.type ?? ""}>
+            <option value="">All</option>
+            {TRANSACTION_TYPE_OPTIONS.map((t) => (
+              <option key={t.value} value={t.value}>
+                {t.value} {t.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Action{" "}
+          <select name="action" defaultValue={d.actionCode ?? ""} data-testid="action-filter">
+            <option value="">All</option>
+            {ADMIN_ACTION_FILTER_OPTIONS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="button button-small">
+          Filter
+        </button>
+      </Form>
+      {d.notice && CARRIER_NOTICES[d.notice] ? (
+        <div className="alert alert-success" role="status" data-testid="admin-notice">
+          {CARRIER_NOTICES[d.notice]}
+        </div>
+      ) : null}
+      {a && !a.ok ? (
+        <div className="alert alert-danger" role="alert" data-testid="admin-error">
+          {a.error}
+        </div>
+      ) : null}
+      {d.rows.length === 0 ? <p data-testid="admin-empty">No transactions match these filters.</p> : null}
+      {d.rows.map((row) => (
+        <AdminOrderCard
+          key={row.id}
+          row={row}
+          detail={d.detail && d.detail.id === row.id ? d.detail : null}
+          tab={d.tab}
+          hrefFor={(id, tab) => base({ order: id, tab, notice: null })}
+          closeHref={base({ order: null, tab: null, notice: null })}
+          now={d.now}
+          dashboardBase={d.dashboardBase}
+        />
+      ))}
+      <Pager total={d.page.total} limit={d.page.limit} offset={d.page.offset} hrefFor={(off) => base({ offset: off, order: null, tab: null, notice: null })} />
+    </section>
+  );
+}

@@ -1,0 +1,299 @@
+/**
+ * /checkout/pay?order=<id>...: the card step of a buy checkout (spec 001 §2 "card modal", §4 Order flow step 2,
+ * §8 card_declined). Reached from the review (/checkout/review → "Continue to payment": the cart's drafts)
+ * or from Pending Orders (an order made for one's request, or one whose card was declined).
+ * The card: the saved card on file, or a new one (the sandbox's test-card form by default; Stripe Elements
+ * when Stripe keys are configured). Submitting starts each order's buy workflow and pre-authorises the card
+ * (app/utils/checkout.server.ts); a declined card keeps the page with "Sorry but this card was declined.
+ * Please try another." and the next card is a new attempt. The card step cannot be dismissed: it is the page.
+ */
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { formatCents } from "../../domain/money";
+import { pageTitle } from "~/components/title";
+import { payAction, payLoader, type PayActionData } from "~/utils/checkout.server";
+
+export const meta: MetaFunction = () => [{ title: pageTitle("Payment") }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return payLoader(request);
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  return payAction(request);
+}
+
+function FieldErr({ name, errors }: { name: string; errors: Record<string, string> }) {
+  const e = errors[name];
+  return e ? (
+    <div className="field-error" role="alert" data-field-error={name}>
+      {e}
+    </div>
+  ) : null;
+}
+
+export default function CheckoutPay() {
+  const d = useLoaderData<typeof loader>();
+  const actionData = useActionData<PayActionData>();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const errors = !busy && actionData ? actionData.errors : {};
+  const [choice, setChoice] = useState<"saved" | "new">("card" in d && d.card ? "saved" : "new");
+  if (d.admin) {
+    return (
+      <section className="page">
+        <h1>Payment</h1>
+        <div className="alert alert-warning" role="alert">
+          Staff browsing as admin have no orders to pay: act as a retailer first.
+        </div>
+      </section>
+    );
+  }
+  const toPay = d.orders.filter((o) => o.awaitingCheckout);
+  const done = d.orders.filter((o) => !o.awaitingCheckout);
+  if (toPay.length === 0) {
+    return (
+      <section className="page">
+        <h1>Payment</h1>
+        <p data-testid="pay-empty">
+          There is no order waiting for checkout. <Link to="/cart">Open your cart</Link> or see your <Link to="/alerts">Pending Orders</Link>.
+        </p>
+        {done.length > 0 ? <DoneOrders orders={done} /> : null}
+      </section>
+    );
+  }
+  const grand = toPay.reduce((a, o) => a + o.totalCents, 0);
+  return (
+    <section className="page">
+      <h1>Payment</h1>
+      <p>
+        Your card is pre-authorised now for the total of each order and charged only when the seller approves, for the units the seller approves.
+      </p>
+      {toPay.map((o) => (
+        <article key={o.id} className="card" data-testid="pay-order" data-order-id={o.id} style={{ marginBottom: "1rem" }}>
+          <h2>
+            Order {o.externalId} <span className="pill">{o.displayStatus}</span>
+          </h2>
+          <p>Seller: {o.counterpartyLabel}</p>
+          <ul>
+            {o.lines.map((l, i) => (
+              <li key={i}>
+                {l.brandName} {l.displayName} ({l.color}), {l.productCode}:{" "}
+                {Object.entries(l.sizes)
+                  .map(([k, n]) => `${k} × ${n}`)
+                  .join(", ")}{" "}
+                at {formatCents(l.unitPriceCents)}
+              </li>
+            ))}
+          </ul>
+          <dl className="order-amounts">
+            <dt>Goods</dt>
+            <dd data-testid="amount-goods">{formatCents(o.goodsCents)}</dd>
+            <dt>Fee (10%)</dt>
+            <dd data-testid="amount-fee">{formatCents(o.feeCents)}</dd>
+            <dt>Shipping</dt>
+            <dd data-testid="amount-shipping">{formatCents(o.shippingCents)}</dd>
+            <dt>Total</dt>
+            <dd data-testid="amount-total">
+              <strong>{formatCents(o.totalCents)}</strong>
+            </dd>
+          </dl>
+          {actionData?.orderErrors?.[o.id] && !busy ? (
+            <div className="field-error" data-testid="pay-order-error">
+              {actionData.orderErrors[o.id]}
+            </div>
+          ) : null}
+        </article>
+      ))}
+      {toPay.length > 1 ? (
+        <p data-testid="pay-grand-total">
+          <strong>All orders: {formatCents(grand)}</strong>
+        </p>
+      ) : null}
+      {done.length > 0 ? <DoneOrders orders={done} /> : null}
+
+      <div role="dialog" aria-modal="false" aria-labelledby="card-step-title" className="card checkout-dialog" data-testid="card-step" style={{ maxWidth: "44rem" }}>
+        <h2 id="card-step-title">Your card</h2>
+        {errors[""] ? (
+          <div className="alert alert-danger" role="alert" data-testid="pay-error">
+            {errors[""]}
+          </div>
+        ) : null}
+        {d.mode === "elements" && d.publishableKey && choice === "new" ? (
+          <>
+            {d.card ? <CardChoice card={d.card} choice={choice} onChange={setChoice} standalone /> : null}
+            <ElementsPayForm publishableKey={d.publishableKey} busy={busy} total={grand} />
+          </>
+        ) : (
+          <Form method="post" className="form-stack" data-testid="pay-form" autoComplete="off">
+            <input type="hidden" name="form_id" value={d.formId} readOnly />
+            {d.card ? <CardChoice card={d.card} choice={choice} onChange={setChoice} /> : <input type="hidden" name="card_choice" value="new" />}
+            {choice === "new" ? (
+              <>
+                <p className="muted">
+                  {d.provider === "sandbox" ? "Test payments: " : "Stripe test mode: "}
+                  use a test card such as 4242 4242 4242 4242 (Visa) or 5555 5555 5555 4444 (Mastercard), any future expiry date and any CVC.
+                </p>
+                <div className={`field${errors.card_number ? " field-invalid" : ""}`}>
+                  <label htmlFor="card_number">Card number</label>
+                  <input id="card_number" name="card_number" inputMode="numeric" autoComplete="off" placeholder="4242 4242 4242 4242" />
+                  <FieldErr name="card_number" errors={errors} />
+                </div>
+                <div className="form-row">
+                  <div className={`field${errors.card_expiry ? " field-invalid" : ""}`}>
+                    <label htmlFor="card_expiry">Expiry (MM/YY)</label>
+                    <input id="card_expiry" name="card_expiry" inputMode="numeric" autoComplete="off" placeholder="12/34" />
+                    <FieldErr name="card_expiry" errors={errors} />
+                  </div>
+                  <div className={`field${errors.card_cvc ? " field-invalid" : ""}`}>
+                    <label htmlFor="card_cvc">CVC</label>
+                    <input id="card_cvc" name="card_cvc" inputMode="numeric" autoComplete="off" placeholder="123" />
+                    <FieldErr name="card_cvc" errors={errors} />
+                  </div>
+                </div>
+              </>
+            ) : null}
+            <div className="form-actions">
+              <Link to="/checkout/review" className="button button-outline">
+                Back
+              </Link>
+              <button type="submit" className="button" disabled={busy} data-testid="pay-submit">
+                {busy ? "Processing…" : `Pay ${formatCents(grand)}`}
+              </button>
+            </div>
+          </Form>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function DoneOrders({ orders }: { orders: { id: number; externalId: string; displayStatus: string }[] }) {
+  return (
+    <div className="alert alert-success" role="status" data-testid="pay-done">
+      Already checked out:{" "}
+      {orders.map((o, i) => (
+        <span key={o.id}>
+          {i > 0 ? ", " : ""}Order {o.externalId} ({o.displayStatus})
+        </span>
+      ))}
+      .
+    </div>
+  );
+}
+
+function CardChoice({
+  card,
+  choice,
+  onChange,
+  standalone,
+}: {
+  card: { description: string; lastFour: string };
+  choice: "saved" | "new";
+  onChange: (c: "saved" | "new") => void;
+  standalone?: boolean;
+}) {
+  return (
+    <fieldset className="field" data-testid="card-choice">
+      <legend>Pay with</legend>
+      <label>
+        <input type="radio" name={standalone ? "card_choice_view" : "card_choice"} value="saved" checked={choice === "saved"} onChange={() => onChange("saved")} /> My{" "}
+        {card.description} ending in {card.lastFour}
+      </label>
+      <label>
+        <input type="radio" name={standalone ? "card_choice_view" : "card_choice"} value="new" checked={choice === "new"} onChange={() => onChange("new")} /> A new card
+      </label>
+    </fieldset>
+  );
+}
+
+type StripeJs = {
+  elements(): { create(type: "card", opts?: object): { mount(el: HTMLElement): void; destroy(): void } };
+  createPaymentMethod(opts: { type: "card"; card: unknown }): Promise<{
+    paymentMethod?: { id: string; card?: { last4?: string; brand?: string } };
+    error?: { message?: string };
+  }>;
+};
+
+/** Stripe Elements: the card never touches our server; the form posts the PaymentMethod id. */
+function ElementsPayForm({ publishableKey, busy, total }: { publishableKey: string; busy: boolean; total: number }) {
+  const mountRef = useRef<HTMLDivElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const pmRef = useRef<HTMLInputElement>(null);
+  const last4Ref = useRef<HTMLInputElement>(null);
+  const brandRef = useRef<HTMLInputElement>(null);
+  const stripeRef = useRef<{ stripe: StripeJs; card: unknown } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [ready, setReady] = useState(false);
+
+  useEffect(() => {
+    let cancelled = false;
+    let card: { destroy(): void } | null = null;
+    const w = window as unknown as { Stripe?: (key: string) => StripeJs };
+    const init = () => {
+      if (cancelled || !w.Stripe || !mountRef.current) return;
+      const stripe = w.Stripe(publishableKey);
+      const el = stripe.elements().create("card", { hidePostalCode: true });
+      el.mount(mountRef.current);
+      card = el;
+      stripeRef.current = { stripe, card: el };
+      setReady(true);
+    };
+    if (w.Stripe) init();
+    else {
+      const s = document.createElement("script");
+      s.src = "https://js.stripe.com/v3/";
+      s.async = true;
+      s.onload = init;
+      s.onerror = () => setError("The card form could not be loaded. Please try again.");
+      document.head.appendChild(s);
+    }
+    return () => {
+      cancelled = true;
+      card?.destroy();
+    };
+  }, [publishableKey]);
+
+  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    if (pmRef.current?.value) return;
+    e.preventDefault();
+    const s = stripeRef.current;
+    if (!s) return;
+    const result = await s.stripe.createPaymentMethod({ type: "card", card: s.card });
+    if (result.error || !result.paymentMethod) {
+      setError(result.error?.message ?? "The card could not be read. Please try again.");
+      return;
+    }
+    if (pmRef.current) pmRef.current.value = result.paymentMethod.id;
+    if (last4Ref.current) last4Ref.current.value = result.paymentMethod.card?.last4 ?? "";
+    if (brandRef.current) brandRef.current.value = result.paymentMethod.card?.brand ?? "";
+    formRef.current?.requestSubmit();
+    // A retry after a decline needs a new PaymentMethod (a new attempt).
+    if (pmRef.current) pmRef.current.value = "";
+  }
+
+  return (
+    <Form method="post" ref={formRef} onSubmit={onSubmit} className="form-stack" data-testid="pay-elements-form">
+      <input type="hidden" name="card_choice" value="new" />
+      <input type="hidden" name="payment_method_id" ref={pmRef} defaultValue="" />
+      <input type="hidden" name="pm_last4" ref={last4Ref} defaultValue="" />
+      <input type="hidden" name="pm_brand" ref={brandRef} defaultValue="" />
+      <div className="field">
+        <label>Card</label>
+        <div ref={mountRef} className="stripe-card-element" style={{ padding: "0.6rem", border: "1px solid #ccc", borderRadius: 6 }} />
+      </div>
+      {error ? (
+        <div className="field-error" role="alert">
+          {error}
+        </div>
+      ) : null}
+      <noscript>The card form needs JavaScript (Stripe Elements).</noscript>
+      <div className="form-actions">
+        <button type="submit" className="button" disabled={!ready || busy} data-testid="pay-submit">
+          {busy ? "Processing…" : `Pay ${formatCents(total)}`}
+        </button>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,2 @@
+/** /orders/:stage: the same screen as /orders with a tab chosen (app/routes/orders.tsx). */
+export { default, links, loader, meta } from "./orders";

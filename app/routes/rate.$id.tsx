@@ -1,0 +1,224 @@
+/**
+ * /rate/:id (spec 001 §2 "Rate transactions screen", §4 Ratings; spec 002 §2.17): the buyer confirms the
+ * received package (action 222) and rates the order: four criteria (condition of items, care in packaging,
+ * timeliness of response, overall experience), 1 to 5 stars each, and comments. The modal is titled
+ * "Rate this Transaction"; on success "Rating saved!" shows, and after 2 s the retailer goes home (staff:
+ * /admin). The "request RMA" button shows only within 48 hours of delivery (the RMA itself: a later issue).
+ * Both commands are updates on the order's buy workflow (confirmReceived, rateOrder).
+ */
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
+import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { useEffect, useState } from "react";
+import { getOrderDetail } from "../../db/queries/order-views";
+import { RATE_THIS_TRANSACTION, RATING_SAVED, REQUEST_RMA } from "../../domain/messages";
+import { ACTION } from "../../domain/action-codes";
+import { confirmReceivedUpdate, rateOrderUpdate } from "../../workflows/buy/contract";
+import { formatDate } from "~/components/orders/format";
+import { LinesTable } from "~/components/orders/OrderParts";
+import ordersCss from "~/components/orders/orders.css";
+import { RATING_FIELDS, RatingSchema } from "~/components/orders/schemas";
+import { pageTitle } from "~/components/title";
+import { readFormData, requireRetailer } from "~/utils/auth.server";
+import { db } from "~/utils/db.server";
+import { canRequestRma, sendBuyCommand } from "~/utils/orders.server";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
+export const meta: MetaFunction = () => [{ title: pageTitle(RATE_THIS_TRANSACTION) }];
+
+/** After the success modal (spec 001 §9: 2000 ms). */
+export const RATING_SUCCESS_DELAY_MS = 2000;
+
+async function load(request: Request, idRaw: string | undefined) {
+  const auth = await requireRetailer(request);
+  if (!idRaw || !/^\d{1,9}$/.test(idRaw)) throw new Response("Not found", { status: 404 });
+  const order = await getOrderDetail(db, Number(idRaw), { retailerId: auth.retailer.id, isStaff: auth.user.isStaff });
+  if (!order || !order.role) throw new Response("Not found", { status: 404 });
+  return { auth, order };
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { auth, order } = await load(request, params.id);
+  // Only the party that received goods rates (in a purchase, the buyer).
+  if (order.role !== "receiver") throw redirect(`/transaction/${order.ttype}/${order.id}`);
+  const delivered = order.statename === "delivered" || order.statename === "completed";
+  const myRating = order.ratings.find((r) => r.raterId === auth.retailer.id) ?? null;
+  return {
+    order,
+    delivered,
+    canRate: order.statename === "delivered" && !myRating,
+    myRating,
+    received: order.actions.some((x) => x.code === ACTION.RECEIVER_CONFIRM_ORDER),
+    canRma: delivered ? await canRequestRma(order, order.deliveredAt) : false,
+    homePath: auth.user.isStaff ? "/admin" : "/",
+  };
+}
+
+export type RateActionData =
+  | { ok: true; intent: "rate"; saved: true; redirectTo: string }
+  | { ok: true; intent: "confirm_received"; message: string }
+  | { ok: false; intent: string; error: string };
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { auth, order } = await load(request, params.id);
+  if (order.role !== "receiver") return data<RateActionData>({ ok: false, intent: "", error: "Only the buying retailer can rate this order." }, { status: 403 });
+  const form = await readFormData(request);
+  const intent = String(form.get("intent") ?? "");
+  const actor = auth.retailer.id;
+  if (intent === "confirm_received") {
+    const out = await sendBuyCommand(order, confirmReceivedUpdate, { actorRetailerId: actor });
+    if (!out.ok) return data<RateActionData>({ ok: false, intent, error: out.message }, { status: out.status });
+    return data<RateActionData>({ ok: true, intent, message: "Thank you: the package is confirmed as received." });
+  }
+  if (intent === "rate") {
+    const submission = parseWithZod(form, { schema: RatingSchema });
+    if (submission.status !== "success") {
+      const first = Object.values(submission.error ?? {}).flat()[0] ?? "Please rate every criterion with 1 to 5 stars.";
+      return data<RateActionData>({ ok: false, intent, error: first }, { status: 400 });
+    }
+    const v = submission.value;
+    const out = await sendBuyCommand(order, rateOrderUpdate, {
+      actorRetailerId: actor,
+      stars: { condition: v.condition, packaging: v.packaging, timeliness: v.timeliness, overall: v.overall },
+      comments: v.comments ?? "",
+    });
+    if (!out.ok) return data<RateActionData>({ ok: false, intent, error: out.message }, { status: out.status });
+    return data<RateActionData>({ ok: true, intent, saved: true, redirectTo: auth.user.isStaff ? "/admin" : "/" });
+  }
+  return data<RateActionData>({ ok: false, intent, error: "Unknown action." }, { status: 400 });
+}
+
+export default function RateTransaction() {
+  const d = useLoaderData<typeof loader>();
+  const a = useActionData<typeof action>() as RateActionData | undefined;
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const [open, setOpen] = useState(false);
+  const o = d.order;
+  const saved = a?.ok === true && a.intent === "rate";
+
+  useEffect(() => {
+    if (a?.ok && a.intent === "rate") {
+      const t = window.setTimeout(() => navigate(a.redirectTo), RATING_SUCCESS_DELAY_MS);
+      return () => window.clearTimeout(t);
+    }
+  }, [a, navigate]);
+
+  const [form, fields] = useForm({
+    id: "rate-order",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: RatingSchema }),
+    shouldValidate: "onSubmit",
+  });
+  const showModal = (open || (a && !a.ok && a.intent === "rate")) && !saved;
+
+  return (
+    <section className="page" data-testid="rate-page">
+      <p>
+        <Link to={`/transaction/${o.ttype}/${o.id}`}>← Back to the order</Link>
+      </p>
+      <h1>Your order {o.externalId}</h1>
+      <dl className="facts">
+        <dt>Order</dt>
+        <dd>{o.externalId}</dd>
+        <dt>Brand</dt>
+        <dd>{o.brandName ?? "—"}</dd>
+        <dt>Transaction type</dt>
+        <dd>{o.typeLabel}</dd>
+        <dt>Other retailer</dt>
+        <dd data-testid="counterparty">{o.counterpartyLabel}</dd>
+        {o.deliveredAt ? (
+          <>
+            <dt>Delivered</dt>
+            <dd>{formatDate(o.deliveredAt)}</dd>
+          </>
+        ) : null}
+      </dl>
+      <h2>What you received</h2>
+      <LinesTable lines={o.lines.filter((l) => l.type === "goods")} />
+      {a && !a.ok && a.intent !== "rate" ? (
+        <div className="alert alert-danger" role="alert" data-testid="rate-error">
+          {a.error}
+        </div>
+      ) : null}
+      {a?.ok && a.intent === "confirm_received" ? (
+        <div className="alert alert-success" role="status">
+          {a.message}
+        </div>
+      ) : null}
+      {!d.delivered ? <p className="muted">You can confirm and rate once the package is delivered.</p> : null}
+      <div className="form-actions">
+        {d.delivered && !d.received && o.statename === "delivered" ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value="confirm_received" />
+            <button type="submit" className="button button-outline" data-testid="confirm-received">
+              I received the package
+            </button>
+          </Form>
+        ) : null}
+        {d.canRma ? (
+          <Link to={`/create-rma/${o.id}`} className="button button-outline" data-testid="rma-button">
+            {REQUEST_RMA}
+          </Link>
+        ) : null}
+        {d.canRate ? (
+          <button type="button" className="button" onClick={() => setOpen(true)} data-testid="open-rating">
+            {RATE_THIS_TRANSACTION}
+          </button>
+        ) : null}
+      </div>
+      {d.myRating ? <p data-testid="already-rated">You rated this order {d.myRating.overall} of 5.</p> : null}
+      {showModal ? (
+        <div className="modal" role="dialog" aria-modal="true" aria-labelledby="rate-title" data-testid="rating-modal">
+          <div className="modal-box">
+            <h2 id="rate-title">{RATE_THIS_TRANSACTION}</h2>
+            {a && !a.ok && a.intent === "rate" ? (
+              <div className="alert alert-danger" role="alert" data-testid="rate-error">
+                {a.error}
+              </div>
+            ) : null}
+            <Form method="post" {...getFormProps(form)}>
+              <input type="hidden" name="intent" value="rate" />
+              {RATING_FIELDS.map((f) => {
+                const field = fields[f.name];
+                return (
+                  <fieldset key={f.name} data-testid={`stars-${f.name}`}>
+                    <legend>{f.label}</legend>
+                    <span className="stars">
+                      {[1, 2, 3, 4, 5].map((n) => (
+                        <label key={n}>
+                          <input {...getInputProps(field, { type: "radio", value: String(n) })} /> {n}
+                        </label>
+                      ))}
+                    </span>
+                    {field.errors?.length ? <p className="alert alert-danger">{field.errors[0]}</p> : null}
+                  </fieldset>
+                );
+              })}
+              <label>
+                Comments
+                <textarea {...getTextareaProps(fields.comments)} rows={3} data-testid="rating-comments" />
+              </label>
+              <div className="form-actions">
+                <button type="submit" className="button" data-testid="submit-rating" disabled={navigation.state === "submitting"}>
+                  Save rating
+                </button>
+                <button type="button" className="button button-outline" onClick={() => setOpen(false)}>
+                  Cancel
+                </button>
+              </div>
+            </Form>
+          </div>
+        </div>
+      ) : null}
+      {saved ? (
+        <div className="modal" role="dialog" aria-modal="true" data-testid="rating-saved">
+          <div className="modal-box">
+            <h2>{RATING_SAVED}</h2>
+          </div>
+        </div>
+      ) : null}
+    </section>
+  );
+}

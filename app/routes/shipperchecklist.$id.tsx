@@ -1,0 +1,18 @@
+/**
+ * /shipperchecklist/{external_id or action id}/ (spec 001 §2 "shipper checklist page"): the seller's
+ * printable checklist for an order, as a PDF (app/utils/pdf.server.tsx): pickup readiness, the contents and
+ * the printed RMA texts. Anonymous; parties of the order and staff only (404 otherwise).
+ */
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { findOrderId, getPackingSlipData } from "../../db/queries/order-views";
+import { db } from "~/utils/db.server";
+import { pdfResponse, renderShipperChecklist } from "~/utils/pdf.server";
+import { orderViewer } from "~/utils/orders.server";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const viewer = await orderViewer(request);
+  const orderId = await findOrderId(db, params.id ?? "");
+  const slip = orderId ? await getPackingSlipData(db, orderId, viewer) : null;
+  if (!slip) throw new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
+  return pdfResponse(await renderShipperChecklist(slip), `shipper-checklist-${slip.externalId}.pdf`);
+}

@@ -1,0 +1,24 @@
+/**
+ * /shipping-label/{tracking number}: the carrier's label PDF (rendered by the carrier when the pickup was
+ * booked and kept with the shipment). Only the sender of the shipment and staff may print it; anyone
+ * else, and an unknown tracking number, gets 404. The label names the recipient as `retailer-00{id}`.
+ */
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { getOrderRow } from "../../db/queries/orders";
+import { getCarrierLabel } from "../../db/queries/shipments";
+import { db } from "~/utils/db.server";
+import { orderViewer } from "~/utils/orders.server";
+import { pdfResponse } from "~/utils/pdf.server";
+
+const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const viewer = await orderViewer(request);
+  const tracking = params.tracking ?? "";
+  if (!/^[A-Za-z0-9]{1,40}$/.test(tracking)) throw notFound();
+  const label = await getCarrierLabel(db, tracking);
+  if (!label) throw notFound();
+  const order = await getOrderRow(db, label.orderId);
+  if (!order || (!viewer.isStaff && viewer.retailerId !== order.providerId)) throw notFound();
+  return pdfResponse(label.pdf, `label-${tracking}.pdf`);
+}

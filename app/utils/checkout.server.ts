@@ -1,0 +1,335 @@
+/**
+ * Checkout's server side after the review (docs/decisions/0010-checkout-and-webhooks.md):
+ *
+ * - Buy: /checkout/pay?order=<id>... takes a card (the saved one, or a new one: the sandbox's test-card form
+ *   by default, Stripe Elements when Stripe keys are set) and, per order: starts `buyOrderWorkflow` (by type
+ *   name, id = buyWorkflowId(orderId), REJECT_DUPLICATE: a second submit attaches to the first run), takes
+ *   the order out of the cart (it is an order now: Pending Orders, expiring after 24 h), then runs the
+ *   `completeCheckout` update (pre-authorisation). A declined card answers "Sorry but this card was
+ *   declined. Please try another." and the page stays; the next card is a new attempt of the same workflow.
+ *   When every order is checked out: /buy?ref=checkoutComplete.
+ * - Sell (to a request): when the seller confirms the sell dialog, proceedFromCart records the offer as a
+ *   draft and sendOffers starts its workflow with kind for_request (action 223); then /buy?ref=offerSent.
+ * - The same pay page completes checkout of an order made for one's request (Pending Orders links here).
+ */
+import { randomUUID } from "node:crypto";
+import { data, redirect } from "@remix-run/node";
+import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from "@temporalio/client";
+import { z } from "zod";
+import { cartDraftOrderIds, detachOrdersFromCart, getCheckoutDrafts, getDraftOrders, type CheckoutDraft, type DraftOrderView } from "../../db/queries/checkout";
+import { getCardOnFile } from "../../db/queries/settings";
+import { cardBrandLabel, CARD_MESSAGES, PaymentMethodIdSchema, testCardFormSchema } from "../../domain/cards";
+import { BUY_STATES, isTerminalState } from "../../domain/states";
+import {
+  BUY_ERRORS,
+  BUY_WORKFLOW_TYPE,
+  buyCommandError,
+  buyOrderInputFromDraft,
+  completeCheckoutUpdate,
+  orderViewQuery,
+  type BuyCommandResult,
+  type PaymentMethodInput,
+} from "../../workflows/buy/contract";
+import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
+import type { AuthContext, RetailerRow } from "./auth.server";
+import { readFormData } from "./auth.server";
+import { cartRetailer } from "./cart.server";
+import { db } from "./db.server";
+import { getEnv, paymentsProvider } from "./env.server";
+import { getTemporalClient, isTemporalUnavailable } from "./temporal.server";
+
+/** How long a page waits for the workflow to answer the checkout before saying it is still processing. */
+const UPDATE_WAIT_MS = 25_000;
+
+export const CHECKOUT_MESSAGES = Object.freeze({
+  unavailable: "We could not reach the payment service right now. Please try again in a moment.",
+  processing: "We are still processing your payment. Your order will show under Pending Orders in a moment.",
+  nothingToPay: "There is no order waiting for checkout.",
+  chooseCard: "Choose your saved card or enter a new one.",
+  noSavedCard: "You have no card on file. Please enter a card.",
+});
+
+type BuyHandle = WorkflowHandle<typeof buyOrderWorkflow>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Starting workflows.
+
+export type StartOutcome = { ok: true; handle: BuyHandle } | { ok: false; unavailable: boolean; message: string };
+
+/** Starts an order's buy workflow (attaches to it when it already runs or ran: REJECT_DUPLICATE). */
+export async function startOrderWorkflow(
+  client: Client,
+  draft: CheckoutDraft,
+  extra: { sellInfo?: { reason: string; floorTime: string } | null } = {},
+): Promise<BuyHandle> {
+  const env = getEnv();
+  const input = buyOrderInputFromDraft(draft, { sellInfo: extra.sellInfo ?? null, timeZone: env.MARKETPLACE_TZ });
+  try {
+    return await client.workflow.start<typeof buyOrderWorkflow>(BUY_WORKFLOW_TYPE, {
+      taskQueue: env.TEMPORAL_TASK_QUEUE,
+      workflowId: draft.workflowId,
+      workflowIdReusePolicy: "REJECT_DUPLICATE",
+      args: [input],
+    });
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return client.workflow.getHandle<typeof buyOrderWorkflow>(draft.workflowId);
+    throw err;
+  }
+}
+
+/**
+ * Starts the workflows of the given drafts, then takes the started ones out of the cart. Throws
+ * TemporalUnavailableError-like errors only when nothing could be started.
+ */
+async function startAndDetach(
+  retailerId: number,
+  drafts: CheckoutDraft[],
+  extra: { sellInfo?: { reason: string; floorTime: string } | null } = {},
+): Promise<{ handles: Map<number, BuyHandle>; error: unknown }> {
+  const handles = new Map<number, BuyHandle>();
+  let error: unknown = null;
+  try {
+    const client = await getTemporalClient();
+    for (const d of drafts) {
+      handles.set(d.orderId, await startOrderWorkflow(client, d, extra));
+    }
+  } catch (err) {
+    error = err;
+  }
+  await detachOrdersFromCart(db, retailerId, [...handles.keys()]);
+  return { handles, error };
+}
+
+/**
+ * Sell cart confirmed (the sell dialog): the offers proceedFromCart recorded are sent, one workflow per
+ * request (kind for_request: the offer is the seller's approval, action 223; the requestor checks out).
+ */
+export async function sendOffers(
+  retailer: RetailerRow,
+  drafts: CheckoutDraft[],
+  sellInfo: { reason: string; floorTime: string },
+): Promise<{ ok: true; sent: number } | { ok: false }> {
+  const { handles, error } = await startAndDetach(retailer.id, drafts, { sellInfo });
+  if (error) console.error("[checkout] starting offer workflows failed", error);
+  return handles.size > 0 ? { ok: true, sent: handles.size } : { ok: false };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The pay page.
+
+/** `?order=1&order=2` -> [1, 2]; null when one is not an id (the page answers 404). */
+export function orderIdsFromUrl(url: URL): number[] | null {
+  const raw = url.searchParams.getAll("order");
+  const ids: number[] = [];
+  for (const r of raw) {
+    if (!/^\d{1,10}$/.test(r)) return null;
+    const n = Number(r);
+    if (n <= 0 || n > 2_147_483_647) return null;
+    if (!ids.includes(n)) ids.push(n);
+  }
+  return ids.length > 20 ? null : ids;
+}
+
+export type CardFormMode = "test_card" | "elements";
+
+export interface PayOrder {
+  id: number;
+  externalId: string;
+  counterpartyLabel: string;
+  statename: string;
+  displayStatus: string;
+  awaitingCheckout: boolean;
+  goodsCents: number;
+  feeCents: number;
+  shippingCents: number;
+  totalCents: number;
+  lines: DraftOrderView["lines"];
+}
+
+function notFound(): never {
+  throw new Response("Not found", { status: 404 });
+}
+
+/** The orders of the URL, all of them purchases of this retailer (anything else: 404). */
+async function payOrders(auth: AuthContext, retailer: RetailerRow, ids: number[]): Promise<PayOrder[]> {
+  const views = await getDraftOrders(db, retailer.id, ids, { viewerIsStaff: auth.user.isStaff });
+  if (views.length !== ids.length || views.some((v) => v.kind !== "buy")) notFound();
+  return views.map((v) => ({
+    id: v.id,
+    externalId: v.externalId,
+    counterpartyLabel: v.counterpartyLabel,
+    statename: v.statename,
+    displayStatus: v.displayStatus,
+    awaitingCheckout: v.statename === BUY_STATES.COMPLETE_ORDER_CHECKOUT,
+    goodsCents: v.goodsCents,
+    feeCents: v.feeCents,
+    shippingCents: v.shippingCents,
+    totalCents: v.totalCents,
+    lines: v.lines,
+  }));
+}
+
+export async function payLoader(request: Request) {
+  const { auth, retailer } = await cartRetailer(request);
+  if (!retailer) return { admin: true as const };
+  const url = new URL(request.url);
+  const ids = orderIdsFromUrl(url);
+  if (ids === null) notFound();
+  if (ids.length === 0) {
+    // From the review: the cart's buy drafts, named in the URL so the page survives their leaving the cart.
+    const drafts = (await getDraftOrders(db, retailer.id, await cartDraftOrderIds(db, retailer.id))).filter(
+      (d) => d.kind === "buy" && d.statename === BUY_STATES.COMPLETE_ORDER_CHECKOUT,
+    );
+    if (drafts.length > 0) throw redirect(`/checkout/pay?${drafts.map((d) => `order=${d.id}`).join("&")}`);
+    return { admin: false as const, orders: [] as PayOrder[], card: null, mode: "test_card" as CardFormMode, provider: paymentsProvider(), publishableKey: null, formId: randomUUID() };
+  }
+  const orders = await payOrders(auth, retailer, ids);
+  const env = getEnv();
+  const card = await getCardOnFile(db, retailer.id);
+  const mode: CardFormMode = env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY ? "elements" : "test_card";
+  return {
+    admin: false as const,
+    orders,
+    card: card ? { description: card.description, lastFour: card.lastFour } : null,
+    mode,
+    provider: paymentsProvider(env),
+    publishableKey: mode === "elements" ? (env.STRIPE_PUBLISHABLE_KEY ?? null) : null,
+    formId: randomUUID(),
+  };
+}
+
+export interface PayActionData {
+  ok: false;
+  /** Per field (card_number, card_expiry, card_cvc) or "" for the form. */
+  errors: Record<string, string>;
+  /** Per order id: what happened to it (declined, still processing, ...). */
+  orderErrors?: Record<number, string>;
+  declined?: boolean;
+}
+
+function fail(status: number, errors: Record<string, string>, extra: Omit<PayActionData, "ok" | "errors"> = {}) {
+  return data<PayActionData>({ ok: false, errors, ...extra }, { status });
+}
+
+const ChoiceSchema = z.enum(["saved", "new"]);
+const Last4Schema = z.string().regex(/^\d{4}$/);
+
+/** The card of the form: the saved card, a test card (token), or a Stripe Elements PaymentMethod id. */
+async function cardFromForm(retailerId: number, form: FormData): Promise<{ ok: true; card: PaymentMethodInput } | { ok: false; errors: Record<string, string> }> {
+  const choice = ChoiceSchema.safeParse(form.get("card_choice") ?? "new");
+  if (!choice.success) return { ok: false, errors: { "": CHECKOUT_MESSAGES.chooseCard } };
+  if (choice.data === "saved") {
+    const saved = await getCardOnFile(db, retailerId);
+    if (!saved) return { ok: false, errors: { "": CHECKOUT_MESSAGES.noSavedCard } };
+    return { ok: true, card: { paymentMethodId: saved.providerPaymentMethodId, lastFour: saved.lastFour, description: saved.description } };
+  }
+  const pmRaw = form.get("payment_method_id");
+  if (typeof pmRaw === "string" && pmRaw !== "") {
+    const pm = PaymentMethodIdSchema.safeParse(pmRaw);
+    if (!pm.success || paymentsProvider() !== "stripe") return { ok: false, errors: { "": pm.success ? CARD_MESSAGES.onlyTestCards : pm.error.issues[0].message } };
+    const last4 = Last4Schema.safeParse(form.get("pm_last4"));
+    const brand = form.get("pm_brand");
+    return {
+      ok: true,
+      card: { paymentMethodId: pm.data, lastFour: last4.success ? last4.data : "", description: cardBrandLabel(typeof brand === "string" ? brand.slice(0, 30) : "") },
+    };
+  }
+  const now = new Date();
+  const parsed = testCardFormSchema({ year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 }).safeParse({
+    card_number: form.get("card_number") ?? undefined,
+    card_expiry: form.get("card_expiry") ?? undefined,
+    card_cvc: form.get("card_cvc") ?? undefined,
+  });
+  if (!parsed.success) {
+    const errors: Record<string, string> = {};
+    for (const i of parsed.error.issues) errors[String(i.path[0] ?? "")] ??= i.message;
+    return { ok: false, errors };
+  }
+  return { ok: true, card: { paymentMethodId: parsed.data.testToken, lastFour: parsed.data.last4, description: cardBrandLabel(parsed.data.brand) } };
+}
+
+type CheckoutOutcome = { ok: true; result: BuyCommandResult | null } | { ok: false; code: string; message: string };
+
+async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | "timeout"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([p, new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** completeCheckout on one order's workflow. A second submit of a finished checkout counts as done. */
+async function completeCheckout(handle: BuyHandle, retailerId: number, card: PaymentMethodInput): Promise<CheckoutOutcome> {
+  try {
+    const res = await withTimeout(handle.executeUpdate(completeCheckoutUpdate, { args: [{ actorRetailerId: retailerId, paymentMethod: card }] }), UPDATE_WAIT_MS);
+    if (res === "timeout") return { ok: false, code: "processing", message: CHECKOUT_MESSAGES.processing };
+    return { ok: true, result: res };
+  } catch (err) {
+    const known = buyCommandError(err);
+    if (!known) throw err;
+    if (known.code === "wrong_state" || known.code === "busy") {
+      // Already checked out by an earlier submit (double click, back button)?
+      try {
+        const view = await handle.query(orderViewQuery);
+        if (view.statename !== BUY_STATES.COMPLETE_ORDER_CHECKOUT && !isTerminalState(view.statename)) return { ok: true, result: null };
+      } catch {
+        // finished workflow: keep the command's answer
+      }
+    }
+    return { ok: false, code: known.code, message: known.message };
+  }
+}
+
+export async function payAction(request: Request) {
+  const { auth, retailer } = await cartRetailer(request);
+  const form = await readFormData(request);
+  if (!retailer) return fail(403, { "": "Staff browsing as admin have no orders to pay: act as a retailer first." });
+  const ids = orderIdsFromUrl(new URL(request.url));
+  if (ids === null || ids.length === 0) return fail(404, { "": CHECKOUT_MESSAGES.nothingToPay });
+  const orders = await payOrders(auth, retailer, ids);
+  const toPay = orders.filter((o) => o.awaitingCheckout);
+  if (toPay.length === 0) return fail(409, { "": CHECKOUT_MESSAGES.nothingToPay });
+
+  const card = await cardFromForm(retailer.id, form);
+  if (!card.ok) return fail(400, card.errors);
+
+  const drafts = await getCheckoutDrafts(db, retailer.id, toPay.map((o) => o.id));
+  const { handles, error } = await startAndDetach(retailer.id, drafts);
+  if (handles.size === 0) {
+    if (error && !isTemporalUnavailable(error)) console.error("[checkout] starting buy workflows failed", error);
+    return fail(503, { "": CHECKOUT_MESSAGES.unavailable });
+  }
+
+  const orderErrors: Record<number, string> = {};
+  let declined = false;
+  let redirectTo: string | null = null;
+  for (const d of drafts) {
+    const handle = handles.get(d.orderId);
+    if (!handle) {
+      orderErrors[d.orderId] = CHECKOUT_MESSAGES.unavailable;
+      continue;
+    }
+    let outcome: CheckoutOutcome;
+    try {
+      outcome = await completeCheckout(handle, retailer.id, card.card);
+    } catch (err) {
+      if (!isTemporalUnavailable(err)) console.error("[checkout] completeCheckout failed", d.workflowId, err);
+      outcome = { ok: false, code: "unavailable", message: CHECKOUT_MESSAGES.unavailable };
+    }
+    if (outcome.ok) {
+      redirectTo ??= outcome.result?.redirectTo ?? null;
+      continue;
+    }
+    if (outcome.code === "card_declined") declined = true;
+    orderErrors[d.orderId] = outcome.message;
+  }
+
+  if (Object.keys(orderErrors).length === 0) {
+    const target = redirectTo && redirectTo !== "/buy" ? redirectTo : "/buy";
+    return redirect(`${target}?ref=${target === "/buy" ? "checkoutComplete" : "requestCheckoutComplete"}`, 303);
+  }
+  const messages = [...new Set(Object.values(orderErrors))];
+  const first = declined ? BUY_ERRORS.card_declined : messages[0];
+  return fail(declined ? 402 : 409, { "": first }, { orderErrors, declined });
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "sandbox_carrier_shipments" ADD COLUMN "scans" jsonb DEFAULT '[]'::jsonb NOT NULL;

@@ -1,0 +1,246 @@
+/**
+ * Read-model writes of order workflows (the buy workflow's recordOrderState activity) and the reads its
+ * activities need (conflicting pending orders, who the parties are). Pages read these rows.
+ *
+ * recordOrderState: one step of an order, in one transaction under the order's row lock:
+ *   - orders: state name, display status, stage, completed, whose move, amounts, ledger, reasons (merged
+ *     into what checkout stored, e.g. sell_reason), deadlines, floor time, the buyer's rating;
+ *   - order_contributions: units / quantity / value of each line as it stands and the pending modification;
+ *   - order_actions: the step's action codes, deduplicated by the write's dedupe key (a retried activity
+ *     adds no rows);
+ *   - shipments: the read-model status follows the order (in_route, delivered, cancelled).
+ * The order row is created by checkout (or the sell dialog) before its workflow starts; when it is gone (a
+ * draft withdrawn from the cart) the write is a no-op.
+ */
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import type { Db } from "../client";
+import { listings, orderActions, orderContributions, orders, ratings, retailerContacts, retailers, shipments, type SizesMap } from "../schema";
+import type { DbOrTx } from "./listings";
+
+export interface OrderLineWrite {
+  listingId: number | null;
+  variationId?: number | null;
+  sizes: SizesMap;
+  unitPriceCents: number;
+}
+
+export interface OrderActionWrite {
+  code: number;
+  role: string;
+  participantId: number | null;
+  statename: string;
+  /** ISO instant (the workflow's clock). */
+  at: string;
+}
+
+export interface OrderStateWrite {
+  orderId: number;
+  dedupeKey: string;
+  statename: string;
+  displayStatus: string;
+  stage: string;
+  completed: boolean | null;
+  actionNeeded: string | null;
+  isModified: boolean;
+  quote: { goodsCents: number; feeCents: number; shippingCents: number; totalCents: number };
+  authorizedCents: number;
+  capturedCents: number;
+  ledger: Record<string, number | boolean>;
+  reasons: Record<string, number>;
+  deadlines: Record<string, string | null>;
+  floorTime?: string | null;
+  lines: OrderLineWrite[];
+  pendingLines: OrderLineWrite[] | null;
+  actions: OrderActionWrite[];
+  rating?: { condition: number; packaging: number; timeliness: number; overall: number; comments: string } | null;
+}
+
+function lineKey(l: { listingId: number | null; variationId?: number | null }): string {
+  if (l.listingId !== null && l.listingId !== undefined) return `listing:${l.listingId}`;
+  return `variation:${l.variationId ?? "none"}`;
+}
+
+function units(sizes: SizesMap): number {
+  return Object.values(sizes).reduce((a, n) => a + n, 0);
+}
+
+/** Shipment read-model status that follows an order state (only moves forward). */
+const SHIPMENT_STATUS_FOR_STATE: Record<string, { status: string; from: string[] }> = {
+  in_route: { status: "in_route", from: ["pickup_scheduled"] },
+  delivered: { status: "delivered", from: ["pickup_scheduled", "in_route"] },
+  completed: { status: "delivered", from: ["pickup_scheduled", "in_route"] },
+  cancelled: { status: "cancelled", from: ["pickup_scheduled"] },
+};
+
+export async function recordOrderState(db: Db, w: OrderStateWrite): Promise<{ recorded: boolean }> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select({ id: orders.id, reasons: orders.reasons }).from(orders).where(eq(orders.id, w.orderId)).for("update");
+    if (!row) return { recorded: false };
+
+    await tx
+      .update(orders)
+      .set({
+        statename: w.statename,
+        displayStatus: w.displayStatus,
+        stage: w.stage,
+        completed: w.completed,
+        actionNeeded: w.actionNeeded,
+        isModified: w.isModified,
+        valueCents: w.quote.goodsCents,
+        receiverFeeCents: w.quote.feeCents,
+        receiverShippingCents: w.quote.shippingCents,
+        receiverGrandTotalCents: w.quote.totalCents,
+        authorizedCents: w.authorizedCents,
+        capturedCents: w.capturedCents,
+        ledger: w.ledger,
+        reasons: { ...(row.reasons ?? {}), ...w.reasons },
+        deadlines: w.deadlines,
+        ...(w.floorTime !== undefined && w.floorTime !== null ? { floorTime: w.floorTime } : {}),
+        ...(w.rating ? { receiverRating: w.rating.overall, receiverRatingComments: w.rating.comments } : {}),
+        modifiedAt: sql`now()`,
+      })
+      .where(eq(orders.id, w.orderId));
+
+    // Contributions: the lines as they stand, and the modification waiting for the buyer.
+    const contribs = await tx
+      .select({ id: orderContributions.id, listingId: orderContributions.listingId, variationId: orderContributions.variationId })
+      .from(orderContributions)
+      .where(and(eq(orderContributions.orderId, w.orderId), eq(orderContributions.side, "provider"), eq(orderContributions.type, "goods")));
+    const current = new Map(w.lines.map((l) => [lineKey(l), l]));
+    const pending = w.pendingLines ? new Map(w.pendingLines.map((l) => [lineKey(l), l])) : null;
+    for (const c of contribs) {
+      // A line is known by its listing; an offer without a listing by its variation.
+      const key = lineKey(c);
+      const line = current.get(key);
+      const sizes = line ? line.sizes : {};
+      const price = line?.unitPriceCents;
+      const q = units(sizes);
+      const pendingSizes = pending ? (pending.get(key)?.sizes ?? {}) : null;
+      await tx
+        .update(orderContributions)
+        .set({
+          units: sizes,
+          quantity: q,
+          ...(price !== undefined ? { unitPriceCents: price, valueCents: price * q } : { valueCents: 0 }),
+          pendingUnits: pendingSizes,
+        })
+        .where(eq(orderContributions.id, c.id));
+    }
+
+    if (w.actions.length > 0) {
+      await tx
+        .insert(orderActions)
+        .values(
+          w.actions.map((a) => ({
+            orderId: w.orderId,
+            code: a.code,
+            role: a.role,
+            participantId: a.participantId,
+            statename: a.statename,
+            displayStatus: w.displayStatus,
+            complete: w.completed !== null,
+            dedupeKey: w.dedupeKey,
+            createdAt: new Date(a.at),
+          })),
+        )
+        .onConflictDoNothing();
+    }
+
+    const ship = SHIPMENT_STATUS_FOR_STATE[w.statename];
+    if (ship) {
+      await tx
+        .update(shipments)
+        .set({ status: ship.status, modifiedAt: sql`now()` })
+        .where(and(eq(shipments.orderId, w.orderId), inArray(shipments.status, ship.from)));
+    }
+    return { recorded: true };
+  });
+}
+
+/** States in which an order holds an authorisation and waits for an answer (its units are "pending"). */
+export const PENDING_ORDER_STATES = ["provider_approve_sale", "payment", "receiver_approve_modified_purchase"] as const;
+
+/**
+ * Other pending orders of this seller that could no longer be served once `lines` are taken from the
+ * listings: for each listing of the lines, the stock left after taking them is compared with what each
+ * other pending order asks of that listing (its pending modification when there is one).
+ */
+export async function findConflictingOrders(
+  db: DbOrTx,
+  input: { orderId: number; providerId: number; lines: { listingId: number | null; sizes: SizesMap }[] },
+): Promise<number[]> {
+  const listingIds = [...new Set(input.lines.map((l) => l.listingId).filter((x): x is number => x !== null))];
+  if (listingIds.length === 0) return [];
+  const stock = new Map<number, SizesMap>();
+  for (const l of await db.select({ id: listings.id, sizes: listings.sizes }).from(listings).where(inArray(listings.id, listingIds))) {
+    stock.set(l.id, l.sizes);
+  }
+  const left = new Map<number, SizesMap>();
+  for (const id of listingIds) left.set(id, { ...(stock.get(id) ?? {}) });
+  for (const l of input.lines) {
+    if (l.listingId === null) continue;
+    const m = left.get(l.listingId) as SizesMap;
+    for (const [size, n] of Object.entries(l.sizes)) m[size] = (m[size] ?? 0) - n;
+  }
+  const others = await db
+    .select({ orderId: orders.id, listingId: orderContributions.listingId, units: orderContributions.units, pendingUnits: orderContributions.pendingUnits })
+    .from(orders)
+    .innerJoin(orderContributions, eq(orderContributions.orderId, orders.id))
+    .where(
+      and(
+        eq(orders.providerId, input.providerId),
+        ne(orders.id, input.orderId),
+        inArray(orders.statename, [...PENDING_ORDER_STATES]),
+        inArray(orderContributions.listingId, listingIds),
+      ),
+    );
+  const out = new Set<number>();
+  for (const o of others) {
+    const wants = o.pendingUnits ?? o.units;
+    const m = left.get(o.listingId as number) ?? {};
+    if (Object.entries(wants).some(([size, n]) => n > 0 && n > (m[size] ?? 0))) out.add(o.orderId);
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+/** Who to e-mail for a retailer: its store e-mail, else its first contact's. */
+export async function retailerNoticeAddress(db: DbOrTx, retailerId: number): Promise<string | null> {
+  const [r] = await db.select({ storeEmail: retailers.storeEmail }).from(retailers).where(eq(retailers.id, retailerId));
+  if (!r) return null;
+  if (r.storeEmail) return r.storeEmail;
+  const [c] = await db.select({ email: retailerContacts.email }).from(retailerContacts).where(eq(retailerContacts.retailerId, retailerId)).orderBy(retailerContacts.id).limit(1);
+  return c?.email || null;
+}
+
+/** The order row (tests and activities). */
+export async function getOrderRow(db: DbOrTx, orderId: number) {
+  const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
+  return row ?? null;
+}
+
+/** The action rows of an order, oldest first. */
+export async function listOrderActions(db: DbOrTx, orderId: number) {
+  return db.select().from(orderActions).where(eq(orderActions.orderId, orderId)).orderBy(orderActions.createdAt, orderActions.id);
+}
+
+/** The buyer's (or seller's) rating of an order, once per rater; no-op when the order row is gone. */
+export async function saveOrderRating(
+  db: DbOrTx,
+  input: {
+    orderId: number;
+    raterId: number;
+    rateeId: number;
+    role: string;
+    stars: { condition: number; packaging: number; timeliness: number; overall: number };
+    comments: string;
+  },
+): Promise<{ saved: boolean }> {
+  const [order] = await db.select({ id: orders.id }).from(orders).where(eq(orders.id, input.orderId));
+  if (!order) return { saved: false };
+  const rows = await db
+    .insert(ratings)
+    .values({ orderId: input.orderId, raterId: input.raterId, rateeId: input.rateeId, role: input.role, ...input.stars, comments: input.comments })
+    .onConflictDoNothing()
+    .returning({ id: ratings.id });
+  return { saved: rows.length > 0 };
+}

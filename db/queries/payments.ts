@@ -1,0 +1,139 @@
+/**
+ * The payments read model: one row per money movement of an order (pre-authorisation, capture, release,
+ * refund, payout transfer, penalty), keyed by the idempotency key the workflow gave that movement.
+ *
+ * A movement is written BEFORE the provider is called (status 'queued', queued = true) and completed after
+ * the provider accepted it; a row left queued (a provider outage being retried, a payout waiting for a
+ * payout account, a penalty with no card on file) is what pages show as "payment is queued for processing.".
+ * Writing is idempotent: a retried activity finds its row by key. When the order row is gone, the movement
+ * is still kept (order_id null): money never disappears from the books.
+ */
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { paymentMethods, payments, retailers, webhookEvents } from "../schema";
+import type { DbOrTx } from "./listings";
+
+export type PaymentRow = typeof payments.$inferSelect;
+
+/** payments.name values (spec 001 §3 Payment: "receiver payment", "penalty fee", ...). */
+export const PAYMENT_NAMES = Object.freeze({
+  authorization: "receiver pre-authorization",
+  capture: "receiver payment",
+  release: "receiver authorization released",
+  refund: "receiver refund",
+  payout: "provider payout",
+  penalty: "penalty fee",
+});
+
+export type PaymentTxType = "authorization" | "capture" | "release" | "refund" | "transfer" | "penalty";
+
+export interface BeginPaymentInput {
+  idempotencyKey: string;
+  orderId: number;
+  retailerId: number;
+  name: string;
+  txtype: PaymentTxType;
+  amountCents: number;
+  feeCents?: number;
+  paymentMethodDescription?: string | null;
+  lastFour?: string | null;
+}
+
+/** Records a movement as queued (or returns the row already recorded under this key). */
+export async function beginPayment(db: DbOrTx, input: BeginPaymentInput): Promise<PaymentRow> {
+  const [inserted] = await db
+    .insert(payments)
+    .values({
+      orderId: sql`(SELECT id FROM orders WHERE id = ${input.orderId})`,
+      retailerId: input.retailerId,
+      name: input.name,
+      txtype: input.txtype,
+      amountCents: input.amountCents,
+      feeCents: input.feeCents ?? 0,
+      status: "queued",
+      queued: true,
+      idempotencyKey: input.idempotencyKey,
+      paymentMethodDescription: input.paymentMethodDescription ?? null,
+      lastFour: input.lastFour ?? null,
+    })
+    .onConflictDoNothing({ target: payments.idempotencyKey })
+    .returning();
+  if (inserted) return inserted;
+  const [existing] = await db.select().from(payments).where(eq(payments.idempotencyKey, input.idempotencyKey));
+  if (!existing) throw new Error(`payment ${input.idempotencyKey} conflicted but was not found`);
+  return existing;
+}
+
+/** The provider answered: status (e.g. requires_capture, succeeded, canceled, declined, paid), its object id. */
+export async function completePayment(
+  db: DbOrTx,
+  idempotencyKey: string,
+  outcome: {
+    status: string;
+    providerRef: string | null;
+    queued?: boolean;
+    amountCents?: number;
+    releasedAt?: Date | null;
+    paymentMethodDescription?: string | null;
+    lastFour?: string | null;
+  },
+): Promise<PaymentRow | null> {
+  const [row] = await db
+    .update(payments)
+    .set({
+      status: outcome.status,
+      providerRef: outcome.providerRef,
+      queued: outcome.queued ?? false,
+      ...(outcome.amountCents !== undefined ? { amountCents: outcome.amountCents } : {}),
+      ...(outcome.releasedAt !== undefined ? { releasedAt: outcome.releasedAt } : {}),
+      ...(outcome.paymentMethodDescription !== undefined ? { paymentMethodDescription: outcome.paymentMethodDescription } : {}),
+      ...(outcome.lastFour !== undefined ? { lastFour: outcome.lastFour } : {}),
+      modifiedAt: sql`now()`,
+    })
+    .where(eq(payments.idempotencyKey, idempotencyKey))
+    .returning();
+  return row ?? null;
+}
+
+export async function getPaymentByKey(db: DbOrTx, idempotencyKey: string): Promise<PaymentRow | null> {
+  const [row] = await db.select().from(payments).where(eq(payments.idempotencyKey, idempotencyKey));
+  return row ?? null;
+}
+
+/** An order's movements, oldest first. */
+export async function listOrderPayments(db: DbOrTx, orderId: number): Promise<PaymentRow[]> {
+  return db.select().from(payments).where(eq(payments.orderId, orderId)).orderBy(asc(payments.createdAt), asc(payments.id));
+}
+
+/** The retailer's saved card with its provider customer (the one a payment method id belongs to), or null. */
+export async function findSavedCard(db: DbOrTx, retailerId: number, providerPaymentMethodId: string) {
+  const [row] = await db
+    .select({ customerId: paymentMethods.providerCustomerId, description: paymentMethods.description, lastFour: paymentMethods.lastFour })
+    .from(paymentMethods)
+    .where(and(eq(paymentMethods.retailerId, retailerId), eq(paymentMethods.providerPaymentMethodId, providerPaymentMethodId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The retailer's connected (payout) account id (retailers.bt_merchant_id), or null. */
+export async function payoutAccountOf(db: DbOrTx, retailerId: number): Promise<string | null> {
+  const [row] = await db.select({ id: retailers.btMerchantId }).from(retailers).where(eq(retailers.id, retailerId));
+  return row?.id || null;
+}
+
+/** A payment webhook the order's workflow has taken in (the endpoint stored it as "payment:<id>"). */
+export async function markPaymentEventProcessed(db: DbOrTx, eventId: string): Promise<void> {
+  await db
+    .update(webhookEvents)
+    .set({ processedAt: sql`now()` })
+    .where(and(inArray(webhookEvents.id, [eventId, `payment:${eventId}`]), isNull(webhookEvents.processedAt)));
+}
+
+/** The authorisation of a PaymentIntent (who paid, with which card), or null. */
+export async function getAuthorizationByIntent(db: DbOrTx, paymentIntentId: string): Promise<PaymentRow | null> {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.providerRef, paymentIntentId), eq(payments.txtype, "authorization")))
+    .limit(1);
+  return row ?? null;
+}

@@ -1,0 +1,254 @@
+/**
+ * The issue's "Must show" browser test, in Chromium, on the real worker: retailer A buys from retailer B's
+ * listing (terms → review → card), B approves with a modification (one size fewer; a card on file is asked
+ * for first), A approves the modified purchase (capture), staff simulate pickup and delivery from the admin
+ * order card (signed events through POST /webhooks/carrier), B sees the payout "Released from escrow", A
+ * rates ("Rating saved!", then home), B sees the rating read-only; the order is in Temporal's workflow list
+ * (the list the Temporal UI shows). At no point does A see B's name or B see A's — in pages, and in the
+ * packing slip, shipper checklist and label PDFs (text extracted with pdftotext).
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type DbHandle } from "../../db/client";
+import { retailerContacts } from "../../db/schema";
+import { ACTION } from "../../domain/action-codes";
+import { purchaseQuote } from "../../domain/fees";
+import { BUY_STATES, COMMON_STATES } from "../../domain/states";
+import { createBrand, createCollection, createListing, createProduct, createStaffUser, SIZE_RUNS, type RetailerRow } from "../factories";
+import {
+  acceptBuyTerms,
+  buyWorkflowId,
+  closeTemporal,
+  continueToPayment,
+  expectCheckoutComplete,
+  payWithTestCard,
+  postCartForm,
+  retailerWithLogin,
+  signedInPage,
+  temporal,
+  until,
+  waitForOrderState,
+} from "./buy-helpers";
+import { closePage, launchBrowser, uniqueEmail, url } from "./harness";
+
+let browser: Browser;
+let dbh: DbHandle;
+const pages: Page[] = [];
+
+beforeAll(async () => {
+  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the app's database");
+  dbh = createDb(process.env.DATABASE_URL, { max: 2 });
+  browser = await launchBrowser();
+});
+afterEach(async () => {
+  while (pages.length) await closePage(pages.pop()!);
+});
+afterAll(async () => {
+  await browser?.close();
+  await dbh?.close();
+  await closeTemporal();
+});
+
+/** What identifies a retailer: store and business names, e-mails, phones, street (≥ 6 characters). */
+async function secretsOf(r: RetailerRow, loginEmail: string): Promise<string[]> {
+  const contacts = await dbh.db.select().from(retailerContacts).where(eq(retailerContacts.retailerId, r.id));
+  const values = [r.storeName, r.businessName, r.storeEmail, r.storePhone, r.address1, loginEmail, ...contacts.flatMap((c) => [c.email, c.phone, c.celphone, c.address1])];
+  return [...new Set(values.filter((v): v is string => typeof v === "string").map((v) => v.trim()).filter((v) => v.length >= 6))];
+}
+
+/** Street addresses (the label may print the recipient's). */
+function addressesOf(r: RetailerRow): string[] {
+  return [r.address1].filter((v): v is string => typeof v === "string" && v.trim().length >= 6).map((v) => v.trim());
+}
+
+function leaks(text: string, secrets: string[]): string[] {
+  const t = text.toLowerCase();
+  return secrets.filter((s) => t.includes(s.toLowerCase()));
+}
+
+/** The page's HTML must not name the other retailer. */
+async function expectAnonymous(p: Page, secrets: string[], where: string): Promise<void> {
+  expect(leaks(await p.content(), secrets), `${where} (${p.url()}) names the other retailer`).toEqual([]);
+}
+
+/** A PDF the page links to, as text (pdftotext), fetched with the page's cookies; null when it is not a PDF. */
+async function pdfText(p: Page, href: string): Promise<string | null> {
+  const res = await p.request.get(url(href));
+  if (res.status() !== 200 || !(res.headers()["content-type"] ?? "").includes("application/pdf")) return null;
+  const file = path.join(os.tmpdir(), `buyflow-${Date.now()}-${Math.random().toString(36).slice(2)}.pdf`);
+  fs.writeFileSync(file, await res.body());
+  try {
+    return execFileSync("pdftotext", ["-layout", "-enc", "UTF-8", file, "-"], { encoding: "utf8" });
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
+
+async function openOrder(p: Page, orderId: number): Promise<void> {
+  await p.goto(url(`/transaction/buy/${orderId}`), { waitUntil: "networkidle" });
+  await p.getByTestId("order-detail").waitFor();
+}
+
+async function waitForDetailState(p: Page, orderId: number, statename: string): Promise<void> {
+  await until(`the detail page of ${orderId} in ${statename}`, async () => {
+    await openOrder(p, orderId);
+    return (await p.getByTestId("order-detail").getAttribute("data-statename")) === statename;
+  }, 30_000, 500);
+}
+
+describe("a purchase from checkout to rating, anonymous throughout", () => {
+  it("A buys, B modifies, A approves, staff simulate pickup and delivery, B is paid, A rates", async () => {
+    const brand = (await createBrand(dbh.db)).id;
+    const coll = (await createCollection(dbh.db, { brandId: brand })).id;
+    const variation = (await createProduct(dbh.db, { collectionId: coll, sizes: SIZE_RUNS.apparel, colors: 1, priceCents: 4200 })).variations[0].id;
+    const A = await retailerWithLogin(dbh, [brand], { prefix: "flow-a" });
+    const B = await retailerWithLogin(dbh, [brand], { prefix: "flow-b" });
+    const listing = await createListing(dbh.db, { variationId: variation, providerId: B.r.id, sizes: { S: 2, M: 2 } });
+    const aSecrets = await secretsOf(A.r, A.email); // what B must never see
+    const bSecrets = await secretsOf(B.r, B.email); // what A must never see
+    expect(aSecrets.length).toBeGreaterThan(2);
+    const gaps: string[] = [];
+    expect(bSecrets.length).toBeGreaterThan(2);
+
+    // --- A: cart → terms → review → card ---------------------------------------------------------------
+    const a = await signedInPage(browser, A.email, pages);
+    await a.goto(url(`/viewlisting/${listing.id}/buy`), { waitUntil: "networkidle" }).catch(() => undefined);
+    await expectAnonymous(a, bSecrets, "the listing");
+    await postCartForm(a, { intent: "add", listingId: listing.id, "size.S": 2, "size.M": 1, returnTo: "/cart" });
+    await expectAnonymous(a, bSecrets, "the cart");
+    await acceptBuyTerms(a);
+    await a.getByTestId("draft-order").first().waitFor();
+    await expectAnonymous(a, bSecrets, "the review");
+    const [orderId] = await continueToPayment(a);
+    await expectAnonymous(a, bSecrets, "the pay page");
+    await payWithTestCard(a, "4242 4242 4242 4242");
+    await expectCheckoutComplete(a);
+    await waitForOrderState(orderId, BUY_STATES.PROVIDER_APPROVE_SALE);
+
+    // The order is in Temporal's workflow list (what the Temporal UI lists).
+    const c = await temporal();
+    const listed = await until("the workflow in the list", async () => {
+      for await (const wf of c.workflow.list({ query: `WorkflowId = "${buyWorkflowId(orderId)}"` })) return wf;
+      return null;
+    });
+    expect(listed.type).toBe("buyOrderWorkflow");
+
+    // --- B: /alerts → Sales → the order → fewer units → Submit response → card on file ---------------------
+    const b = await signedInPage(browser, B.email, pages);
+    await b.goto(url("/alerts"), { waitUntil: "networkidle" });
+    await b.locator(`[data-testid="order-card"][data-order-id="${orderId}"]`).waitFor();
+    await expectAnonymous(b, aSecrets, "B's alerts");
+    await Promise.all([b.waitForURL(new RegExp(`/transaction/buy/${orderId}`)), b.locator(`[data-testid="order-card"][data-order-id="${orderId}"] [data-testid="status-link"]`).click()]);
+    await b.getByTestId("panel-provider-approve").waitFor();
+    expect(await b.getByTestId("counterparty").textContent()).toContain(`retailer-00${A.r.id}`);
+    await expectAnonymous(b, aSecrets, "B's order detail");
+    expect(await b.getByTestId("respond-submit").textContent()).toBe("Approve Sale");
+    await b.getByLabel(/size M$/).fill("0");
+    expect(await b.getByTestId("respond-submit").textContent()).toBe("Submit response");
+    await b.getByTestId("respond-submit").click();
+    // B has no card on file: the card step first (need_payment_method), then the modification goes on.
+    await b.getByTestId("form-add_card").waitFor({ timeout: 30_000 });
+    await b.locator('[data-testid="form-add_card"] input[name="card_number"]').fill("4242424242424242");
+    await b.locator('[data-testid="form-add_card"] input[name="card_expiry"]').fill("12/34");
+    await b.locator('[data-testid="form-add_card"] input[name="card_cvc"]').fill("123");
+    await b.getByTestId("add-card-submit").click();
+    const modified = await waitForOrderState(orderId, BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE, 40_000);
+    expect(modified.actions.map((x) => x.code)).toEqual(expect.arrayContaining([ACTION.PAYMENT, ACTION.PROVIDER_MODIFY_SALE]));
+
+    // --- A: approve the modified purchase (capture of S×2 only) --------------------------------------------
+    await waitForDetailState(a, orderId, BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE);
+    await a.getByTestId("panel-modified-purchase").waitFor();
+    await expectAnonymous(a, bSecrets, "A's modified purchase");
+    await a.getByTestId("approve-modified-submit").click();
+    const shipping = await waitForOrderState(orderId, BUY_STATES.SHIP_ORDER, 40_000);
+    expect(shipping.amounts.capturedCents).toBe(purchaseQuote([{ unitPriceCents: 4200, units: { S: 2 } }]).totalCents);
+
+    // --- B: ship: packing slip, checklist and label are anonymous PDFs ----------------------------------------
+    await waitForDetailState(b, orderId, BUY_STATES.SHIP_ORDER);
+    await b.getByTestId("panel-shipment-pending").waitFor();
+    await expectAnonymous(b, aSecrets, "B's shipment panel");
+    for (const id of ["packing-slip-link", "checklist-link", "label-link"]) {
+      const link = b.getByTestId(id);
+      if ((await link.count()) === 0) {
+        expect(id, `${id} is missing`).toBe("label-link"); // the label link only while pickup is scheduled
+        continue;
+      }
+      const href = (await link.getAttribute("href"))!;
+      const text = await pdfText(b, href);
+      if (text === null) {
+        // Checked at the end, so that one missing document does not hide the rest of the flow.
+        gaps.push(`${id}: ${href} is not a PDF (status or content type)`);
+        continue;
+      }
+      expect(text.length, `${id} has text`).toBeGreaterThan(20);
+      // decisions.md: the carrier's label is the one document that carries the destination (street) address;
+      // it names the recipient only as retailer-00{id}. Every other identifying value stays out of all three.
+      const allowed = id === "label-link" ? addressesOf(A.r) : [];
+      expect(leaks(text, aSecrets.filter((x) => !allowed.includes(x))), `${id} names the buyer`).toEqual([]);
+      expect(leaks(text, bSecrets.filter((x) => !addressesOf(B.r).includes(x) || id !== "label-link")), `${id} names the seller`).toEqual([]);
+      if (id === "packing-slip-link") expect(text).toContain("retailer-00");
+    }
+
+    // --- staff: simulate pickup, then delivery, from the admin order card ---------------------------------
+    const staffEmail = uniqueEmail("flow-staff");
+    await createStaffUser(dbh.db, { email: staffEmail });
+    const s = await signedInPage(browser, staffEmail, pages);
+    const card = `/admin/active-transactions?order=${orderId}&tab=shipping`;
+    await s.goto(url(card), { waitUntil: "networkidle" });
+    await s.getByTestId("carrier-picked_up").click();
+    await s.getByTestId("admin-notice").waitFor({ timeout: 30_000 });
+    const inRoute = await waitForOrderState(orderId, COMMON_STATES.IN_ROUTE);
+    expect(inRoute.payoutReleasedAt).toBeTruthy();
+    await s.goto(url(card), { waitUntil: "networkidle" });
+    await s.getByTestId("carrier-delivered").click();
+    await s.getByTestId("admin-notice").waitFor({ timeout: 30_000 });
+    await waitForOrderState(orderId, COMMON_STATES.DELIVERED);
+
+    // --- B: the payout is released -------------------------------------------------------------------------
+    await waitForDetailState(b, orderId, COMMON_STATES.DELIVERED);
+    await b.getByTestId("payout-released").waitFor();
+    expect(await b.getByTestId("payout-released").textContent()).toMatch(/^Released from escrow \d{2}\/\d{2}\/\d{4}/);
+    expect(await b.getByTestId("buyer-rating").textContent()).toContain("Not Yet Rated");
+    await expectAnonymous(b, aSecrets, "B's delivered order");
+
+    // --- A: rate: four criteria, comments → "Rating saved!" → home -----------------------------------------
+    await waitForDetailState(a, orderId, COMMON_STATES.DELIVERED);
+    await expectAnonymous(a, bSecrets, "A's delivered order");
+    await Promise.all([a.waitForURL(new RegExp(`/rate/${orderId}`)), a.getByTestId("rate-link").click()]);
+    await a.getByTestId("rate-page").waitFor();
+    await expectAnonymous(a, bSecrets, "A's rating page");
+    await a.getByTestId("open-rating").click();
+    for (const [criterion, stars] of Object.entries({ condition: 5, packaging: 4, timeliness: 5, overall: 4 })) {
+      await a.locator(`[data-testid="stars-${criterion}"] input[value="${stars}"]`).check();
+    }
+    await a.getByTestId("rating-comments").fill("Well packed, quick pickup.");
+    await a.getByTestId("submit-rating").click();
+    await a.getByTestId("rating-saved").waitFor({ timeout: 30_000 });
+    expect(await a.getByTestId("rating-saved").textContent()).toContain("Rating saved!");
+    await a.waitForURL((u) => u.pathname === "/", { timeout: 10_000 });
+    const rated = await waitForOrderState(orderId, COMMON_STATES.DELIVERED);
+    expect(rated.rating).toMatchObject({ condition: 5, packaging: 4, timeliness: 5, overall: 4 });
+
+    // --- B: the buyer's rating, read-only -------------------------------------------------------------------
+    await until("B sees the rating", async () => {
+      await openOrder(b, orderId);
+      return !((await b.getByTestId("buyer-rating").textContent()) ?? "").includes("Not Yet Rated");
+    });
+    expect(await b.getByTestId("buyer-rating").textContent()).toContain("Well packed, quick pickup.");
+    expect(await b.locator('[data-testid="panel-order-summary"] form').count()).toBe(0);
+    await expectAnonymous(b, aSecrets, "B's rated order");
+
+    // Orders pages, both sides.
+    await a.goto(url("/orders"), { waitUntil: "networkidle" });
+    await expectAnonymous(a, bSecrets, "A's orders");
+    await b.goto(url("/orders"), { waitUntil: "networkidle" });
+    await expectAnonymous(b, aSecrets, "B's orders");
+
+    expect(gaps, "documents that could not be checked").toEqual([]);
+  });
+});

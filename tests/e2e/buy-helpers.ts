@@ -1,0 +1,148 @@
+/**
+ * Helpers for the buy-order e2e tests (checkout, webhooks, the whole flow): a Temporal client on the app's
+ * server (TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE of the e2e stack), polling an order's workflow view and
+ * read model, retailers with logins, the cart form the marketplace pages post, the checkout through the
+ * pages (terms → review → card).
+ */
+import { Client, Connection } from "@temporalio/client";
+import { and, eq, like, sql } from "drizzle-orm";
+import type { Page } from "playwright-core";
+import type { DbHandle } from "../../db/client";
+import { orders, sandboxIdempotencyKeys } from "../../db/schema";
+import { buyWorkflowId, orderViewQuery, type BuyOrderView } from "../../workflows/buy/contract";
+import { authorizeBrand, createRetailer, DEFAULT_TEST_PASSWORD, type RetailerRow } from "../factories";
+import { newPage, signIn, uniqueEmail, url } from "./harness";
+
+export { buyWorkflowId };
+
+let client: Client | undefined;
+let connection: Connection | undefined;
+
+export async function temporal(): Promise<Client> {
+  if (!client) {
+    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? "127.0.0.1:7243" });
+    client = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE ?? "default" });
+  }
+  return client;
+}
+
+export async function closeTemporal(): Promise<void> {
+  await connection?.close().catch(() => {});
+  client = undefined;
+  connection = undefined;
+}
+
+export async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 30_000, everyMs = 250): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** The order's workflow view once it is in `statename` and idle. */
+export async function waitForOrderState(orderId: number, statename: string | string[], timeoutMs = 30_000): Promise<BuyOrderView> {
+  const want = Array.isArray(statename) ? statename : [statename];
+  const c = await temporal();
+  return until(`order ${orderId} in ${want.join("|")}`, async () => {
+    const v = await c.workflow.getHandle(buyWorkflowId(orderId)).query(orderViewQuery);
+    return want.includes(v.statename) && !v.busy ? v : null;
+  }, timeoutMs);
+}
+
+/** The read model row once its statename is `statename`. */
+export async function waitForReadModel(dbh: DbHandle, orderId: number, statename: string, timeoutMs = 30_000) {
+  return until(`orders.${orderId} statename ${statename}`, async () => {
+    const [o] = await dbh.db.select().from(orders).where(eq(orders.id, orderId));
+    return o && o.statename === statename ? o : null;
+  }, timeoutMs);
+}
+
+/** Idempotency keys the sandbox payment provider saw for an order's workflow step ("authorize", ...). */
+export async function providerKeys(dbh: DbHandle, orderId: number, step: string): Promise<string[]> {
+  const rows = await dbh.db
+    .select({ key: sandboxIdempotencyKeys.key })
+    .from(sandboxIdempotencyKeys)
+    .where(and(like(sandboxIdempotencyKeys.key, `${buyWorkflowId(orderId)}:${step}:%`)))
+    .orderBy(sql`${sandboxIdempotencyKeys.createdAt}`);
+  return [...new Set(rows.map((r) => r.key.split(":").slice(0, 4).join(":")))];
+}
+
+/** A retailer with a login, authorized for the given brands. */
+export async function retailerWithLogin(
+  dbh: DbHandle,
+  brandIds: number[],
+  opts: { payout?: boolean; prefix?: string } = {},
+): Promise<{ r: RetailerRow; email: string }> {
+  const email = uniqueEmail(opts.prefix ?? "buy");
+  const { retailer: r } = await createRetailer(dbh.db, { payout: opts.payout ?? true, user: { email } });
+  for (const b of brandIds) await authorizeBrand(dbh.db, r.id, b);
+  return { r, email };
+}
+
+export async function signedInPage(browser: import("playwright-core").Browser, email: string, pages?: Page[]): Promise<Page> {
+  const p = await newPage(browser);
+  pages?.push(p);
+  await signIn(p, email, DEFAULT_TEST_PASSWORD);
+  await p.waitForLoadState("networkidle");
+  return p;
+}
+
+/** Posts the /cart form the marketplace pages post (intent=add, listingId|requestId, size.<label>=qty). */
+export async function postCartForm(p: Page, fields: Record<string, string | number>): Promise<void> {
+  await p.goto(url("/cart"), { waitUntil: "networkidle" });
+  await Promise.all([
+    p.waitForNavigation({ waitUntil: "load" }),
+    p.evaluate((f) => {
+      const form = document.createElement("form");
+      form.method = "post";
+      form.action = "/cart";
+      for (const [name, value] of Object.entries(f)) {
+        const input = document.createElement("input");
+        input.type = "hidden";
+        input.name = name;
+        input.value = String(value);
+        form.appendChild(input);
+      }
+      document.body.appendChild(form);
+      HTMLFormElement.prototype.submit.call(form);
+    }, fields),
+  ]);
+}
+
+/** /checkout: accept the buy terms and continue to the review. */
+export async function acceptBuyTerms(p: Page): Promise<void> {
+  await p.goto(url("/checkout"), { waitUntil: "networkidle" });
+  await p.locator("#checkout-terms-box").check();
+  await Promise.all([p.waitForURL(/\/checkout\/review/), p.getByTestId("checkout-continue").click()]);
+}
+
+/** /checkout/review → "Continue to payment" → /checkout/pay?order=...: the order ids of the page. */
+export async function continueToPayment(p: Page): Promise<number[]> {
+  await Promise.all([p.waitForURL(/\/checkout\/pay\?order=/), p.getByTestId("review-continue").click()]);
+  await p.getByTestId("pay-form").waitFor();
+  return new URL(p.url()).searchParams.getAll("order").map(Number);
+}
+
+/** Fills the sandbox's test-card form and pays. */
+export async function payWithTestCard(p: Page, number: string): Promise<void> {
+  const newCard = p.locator('input[type="radio"][name="card_choice"][value="new"]');
+  if (await newCard.count()) await newCard.check();
+  await p.locator("#card_number").fill(number);
+  await p.locator("#card_expiry").fill("12/34");
+  await p.locator("#card_cvc").fill("123");
+  await p.getByTestId("pay-submit").click();
+}
+
+/** After paying: the success landing. */
+export async function expectCheckoutComplete(p: Page): Promise<void> {
+  await p.waitForURL(/\/buy\?ref=checkoutComplete/, { timeout: 40_000 });
+  await p.getByText("Thank you! Your order was sent to the seller.", { exact: false }).first().waitFor();
+}

@@ -1,0 +1,398 @@
+/**
+ * The order pages driving a real buy workflow (Temporal server + worker of the test stack, the activities'
+ * read model in Postgres): the buyer completes checkout with a test card on the detail page, the seller
+ * modifies the sale without a card on file (need_payment_method opens the card step, then the modification
+ * continues), the buyer approves the modified purchase, staff schedule / simulate pickup and delivery from
+ * the admin order card (signed events through POST /webhooks/carrier), the seller sees the payout
+ * "Released from escrow", the buyer rates ("Rating saved!", then home) and the seller sees the rating.
+ * At no point does either retailer's page or packing slip carry the other's store name.
+ *
+ * The draft order is written by the factory and its workflow started here by type name, as checkout does.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Client, Connection } from "@temporalio/client";
+import { eq } from "drizzle-orm";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getEnv } from "../../app/utils/env.server";
+import { createDb, type DbHandle } from "../../db/client";
+import { orders } from "../../db/schema";
+import { RATING_SAVED, UPDATE_YOUR_LISTINGS } from "../../domain/messages";
+import { BUY_WORKFLOW_TYPE, buyOrderInputFromDraft, buyWorkflowId, completeCheckoutUpdate } from "../../workflows/buy/contract";
+import {
+  createBrand,
+  createCollection,
+  createListing,
+  createProduct,
+  createRequest,
+  createRetailer,
+  createStaffUser,
+  DEFAULT_TEST_PASSWORD,
+  SIZE_RUNS,
+  uniqueToken,
+} from "../factories";
+import { createOrder } from "../factories/orders";
+import type { CreatedProduct } from "../factories";
+import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+
+let handle: DbHandle;
+let browser: Browser;
+let connection: Connection;
+let client: Client;
+const db = () => handle.db;
+const tok = uniqueToken().toUpperCase();
+const SELLER_NAME = `Roundtrip Seller Atelier ${tok}`;
+const BUYER_NAME = `Roundtrip Buyer Depot ${tok}`;
+const sellerEmail = uniqueEmail("rt-seller");
+const buyerEmail = uniqueEmail("rt-buyer");
+const staffEmail = uniqueEmail("rt-staff");
+let sellerId: number;
+let buyerId: number;
+let orderId: number;
+let externalId: string;
+let seller: Page;
+let buyer: Page;
+let staff: Page;
+const pdfDir = mkdtempSync(path.join(tmpdir(), "orders-rt-"));
+
+async function stateOf(id: number): Promise<string> {
+  const [row] = await db().select({ s: orders.statename }).from(orders).where(eq(orders.id, id));
+  return row?.s ?? "";
+}
+
+/** Waits until the read model shows the state (activities write it right after the step). */
+async function waitForState(id: number, state: string, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  let last = "";
+  while (Date.now() < end) {
+    last = await stateOf(id);
+    if (last === state) return;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`order ${id}: expected state ${state}, still ${last}`);
+}
+
+async function anonymous(p: Page, otherName: string) {
+  expect(await p.content()).not.toContain(otherName);
+}
+
+async function fillCard(p: Page, number = "4242 4242 4242 4242") {
+  await p.locator('input[name="card_number"]').fill(number);
+  await p.locator('input[name="card_expiry"]').fill("12/40");
+  await p.locator('input[name="card_cvc"]').fill("123");
+}
+
+/** Reloads the detail until `testId` shows (the workflow's next activities may still be writing). */
+async function detailUntil(p: Page, testId: string, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    await openDetail(p);
+    if ((await p.getByTestId(testId).count()) > 0) return;
+    if (Date.now() > end) throw new Error(`${testId} never showed on order ${orderId}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+async function openDetail(p: Page) {
+  await p.goto(url(`/transaction/buy/${orderId}`));
+  await p.waitForLoadState("networkidle");
+}
+
+const started: number[] = [];
+
+/** A draft order written by the factory, its buy workflow started by type name (as checkout does). */
+async function startOrder(opts: {
+  providerId: number;
+  receiverId: number;
+  variationId: number;
+  listingId: number | null;
+  sizes: Record<string, number>;
+  unitPriceCents: number;
+  requestId?: number;
+}) {
+  const env = getEnv();
+  const draft = await createOrder(db(), {
+    providerId: opts.providerId,
+    receiverId: opts.receiverId,
+    statename: "complete_order_checkout",
+    requestId: opts.requestId ?? null,
+    lines: [{ variationId: opts.variationId, listingId: opts.listingId, sizes: opts.sizes }],
+  });
+  const id = draft.order.id;
+  const workflowId = buyWorkflowId(id);
+  await db().update(orders).set({ workflowId }).where(eq(orders.id, id));
+  const input = buyOrderInputFromDraft(
+    {
+      orderId: id,
+      workflowId,
+      externalId: draft.order.externalId,
+      receiverId: opts.receiverId,
+      providerId: opts.providerId,
+      requestId: opts.requestId ?? null,
+      goodsCents: draft.quote.goodsCents,
+      feeCents: draft.quote.feeCents,
+      shippingCents: draft.quote.shippingCents,
+      totalCents: draft.quote.totalCents,
+      units: [{ listingId: opts.listingId, variationId: opts.variationId, sizes: opts.sizes, unitPriceCents: opts.unitPriceCents }],
+    },
+    { timeZone: env.MARKETPLACE_TZ },
+  );
+  await client.workflow.start(BUY_WORKFLOW_TYPE, { taskQueue: env.TEMPORAL_TASK_QUEUE, workflowId, args: [input], workflowIdReusePolicy: "REJECT_DUPLICATE" });
+  started.push(id);
+  return draft;
+}
+
+beforeAll(async () => {
+  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  handle = createDb(process.env.DATABASE_URL, { max: 2 });
+  const env = getEnv();
+  connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
+  client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
+
+  const brand = await createBrand(db(), { name: `RoundtripBrand ${tok}` });
+  const col = await createCollection(db(), { brandId: brand.id });
+  const prod = await createProduct(db(), { collectionId: col.id, sku: `RT${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2500 });
+  sellerId = (await createRetailer(db(), { payout: true, storeName: SELLER_NAME, user: { email: sellerEmail } })).retailer.id;
+  buyerId = (await createRetailer(db(), { payout: true, storeName: BUYER_NAME, user: { email: buyerEmail } })).retailer.id;
+  await createStaffUser(db(), { email: staffEmail });
+  const listing = await createListing(db(), { variationId: prod.variations[0].id, providerId: sellerId, sizes: { S: 4, M: 4 } });
+
+  const draft = await createOrder(db(), {
+    providerId: sellerId,
+    receiverId: buyerId,
+    statename: "complete_order_checkout",
+    lines: [{ variationId: prod.variations[0].id, listingId: listing.id, sizes: { S: 2, M: 1 } }],
+  });
+  orderId = draft.order.id;
+  externalId = draft.order.externalId;
+  const workflowId = buyWorkflowId(orderId);
+  await db().update(orders).set({ workflowId }).where(eq(orders.id, orderId));
+  const input = buyOrderInputFromDraft(
+    {
+      orderId,
+      workflowId,
+      externalId,
+      receiverId: buyerId,
+      providerId: sellerId,
+      requestId: null,
+      goodsCents: draft.quote.goodsCents,
+      feeCents: draft.quote.feeCents,
+      shippingCents: draft.quote.shippingCents,
+      totalCents: draft.quote.totalCents,
+      units: [{ listingId: listing.id, variationId: prod.variations[0].id, sizes: { S: 2, M: 1 }, unitPriceCents: 2500 }],
+    },
+    { timeZone: env.MARKETPLACE_TZ },
+  );
+  await client.workflow.start(BUY_WORKFLOW_TYPE, { taskQueue: env.TEMPORAL_TASK_QUEUE, workflowId, args: [input], workflowIdReusePolicy: "REJECT_DUPLICATE" });
+
+  browser = await launchBrowser();
+  seller = await newPage(browser);
+  await signIn(seller, sellerEmail, DEFAULT_TEST_PASSWORD);
+  buyer = await newPage(browser);
+  await signIn(buyer, buyerEmail, DEFAULT_TEST_PASSWORD);
+  staff = await newPage(browser);
+  await signIn(staff, staffEmail, DEFAULT_TEST_PASSWORD);
+});
+
+afterAll(async () => {
+  for (const p of [seller, buyer, staff]) if (p) await closePage(p);
+  await browser?.close();
+  for (const id of [orderId, ...started]) {
+    try {
+      await client?.workflow.getHandle(buyWorkflowId(id)).terminate("test done");
+    } catch {
+      // already finished
+    }
+  }
+  await connection?.close();
+  await handle?.close();
+  rmSync(pdfDir, { recursive: true, force: true });
+});
+
+describe("a purchase through the pages and the buy workflow", () => {
+  it("buyer: a declined card shows the specification's message; a good card completes checkout", async () => {
+    await openDetail(buyer);
+    expect(await buyer.getByTestId("order-detail").getAttribute("data-panel")).toBe("complete-checkout");
+    await fillCard(buyer, "4000 0000 0000 0002");
+    await buyer.getByTestId("complete-checkout-submit").click();
+    await expect(buyer.getByTestId("card-error").textContent()).resolves.toBe("Sorry but this card was declined. Please try another.");
+    await fillCard(buyer);
+    await buyer.getByTestId("complete-checkout-submit").click();
+    await waitForState(orderId, "provider_approve_sale");
+    await anonymous(buyer, SELLER_NAME);
+  });
+
+  it("seller: sees the alert, modifies the sale, adds a card when asked, and the buyer gets the modified purchase", async () => {
+    await seller.goto(url("/alerts?tab=sales"));
+    await expect(seller.getByTestId("bell-sales").textContent()).resolves.toMatch(/\d/);
+    await anonymous(seller, BUYER_NAME);
+    await openDetail(seller);
+    const inputs = seller.getByTestId("units-input");
+    // Lower one size by one unit.
+    const first = inputs.first();
+    const v = Number(await first.inputValue());
+    await first.fill(String(v - 1));
+    await expect(seller.getByTestId("respond-submit").textContent()).resolves.toBe("Submit response");
+    await seller.getByTestId("respond-submit").click();
+    // No card on file: the card step opens (need_payment_method, state `payment`).
+    await seller.getByTestId("form-add_card").waitFor();
+    await fillCard(seller);
+    await seller.getByTestId("add-card-submit").click();
+    await waitForState(orderId, "receiver_approve_modified_purchase");
+  });
+
+  it("buyer: approves the modified purchase; the order is approved with a pickup booked", async () => {
+    await openDetail(buyer);
+    await expect(buyer.getByTestId("display-status").textContent()).resolves.toBe("Approve/Decline Modified Purchase");
+    await buyer.getByTestId("approve-modified-submit").click();
+    await waitForState(orderId, "ship_order");
+    await openDetail(seller);
+    expect(await seller.getByTestId("order-detail").getAttribute("data-panel")).toBe("shipment-pending");
+    const slip = await seller.request.get(url(`/packingslip/${externalId}/`));
+    expect(slip.status()).toBe(200);
+    const f = path.join(pdfDir, "slip.pdf");
+    writeFileSync(f, await slip.body());
+    const text = execFileSync("pdftotext", ["-layout", f, "-"], { encoding: "utf8" });
+    expect(text).toContain(`retailer-00${buyerId}`);
+    expect(text).not.toContain(BUYER_NAME);
+    expect(text).not.toContain(SELLER_NAME);
+  });
+
+  it("staff: simulate pickup and delivery from the admin order card; the seller sees the payout released", async () => {
+    await staff.goto(url(`/admin/active-transactions?order=${orderId}&tab=shipping`));
+    await staff.getByTestId("carrier-picked_up").click();
+    await staff.getByTestId("admin-notice").waitFor();
+    await waitForState(orderId, "in_route");
+    await detailUntil(seller, "payout-released");
+    await expect(seller.getByTestId("payout-released").textContent()).resolves.toMatch(/^Released from escrow \d{2}\/\d{2}\/\d{4}$/);
+    await staff.goto(url(`/admin/active-transactions?order=${orderId}&tab=shipping`));
+    await staff.getByTestId("carrier-delivered").click();
+    await staff.getByTestId("admin-notice").waitFor();
+    await waitForState(orderId, "delivered");
+    await staff.goto(url(`/admin/active-transactions?order=${orderId}&tab=payments`));
+    await expect(staff.getByTestId("ledger-balanced").textContent()).resolves.toBe("yes");
+  });
+
+  it("buyer: rates the order (Rating saved!, then home); the seller sees the rating", async () => {
+    await openDetail(buyer);
+    expect(await buyer.getByTestId("rma-button").count()).toBe(1);
+    await buyer.getByTestId("rate-link").click();
+    await buyer.waitForURL(`**/rate/${orderId}`);
+    await buyer.waitForLoadState("networkidle");
+    await buyer.getByTestId("open-rating").click();
+    for (const f of ["condition", "packaging", "timeliness", "overall"]) {
+      await buyer.getByTestId(`stars-${f}`).locator('input[value="4"]').check();
+    }
+    await buyer.getByTestId("rating-comments").fill("Arrived well packed");
+    await buyer.getByTestId("submit-rating").click();
+    await expect(buyer.getByTestId("rating-saved").textContent()).resolves.toContain(RATING_SAVED);
+    await buyer.waitForURL((u) => u.pathname === "/", { timeout: 10_000 });
+    await openDetail(seller);
+    await expect(seller.getByTestId("buyer-rating").textContent()).resolves.toContain("Arrived well packed");
+    await anonymous(seller, BUYER_NAME);
+  });
+});
+
+describe("the seller's other answers", () => {
+  let prod: CreatedProduct;
+  let s2: number;
+  let s2Page: Page;
+  let b2Page: Page;
+  const s2Email = uniqueEmail("rt-seller2");
+  const b2Email = uniqueEmail("rt-buyer2");
+  let a: number;
+  let b: number;
+  let c: number;
+
+  beforeAll(async () => {
+    const brand = await createBrand(db(), { name: `RoundtripBrand2 ${tok}` });
+    const col = await createCollection(db(), { brandId: brand.id });
+    prod = await createProduct(db(), { collectionId: col.id, sku: `RU${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 1500 });
+    s2 = (await createRetailer(db(), { payout: true, user: { email: s2Email } })).retailer.id;
+    const b2 = (await createRetailer(db(), { payout: true, user: { email: b2Email } })).retailer.id;
+    // Two buyers want the last two units of one listing; a third order comes from another listing.
+    const last = await createListing(db(), { variationId: prod.variations[0].id, providerId: s2, sizes: { L: 2 } });
+    const other = await createListing(db(), { variationId: prod.variations[1].id, providerId: s2, sizes: { L: 3 } });
+    const line = { providerId: s2, variationId: prod.variations[0].id, listingId: last.id, sizes: { L: 2 }, unitPriceCents: 1500 };
+    a = (await startOrder({ ...line, receiverId: buyerId })).order.id;
+    b = (await startOrder({ ...line, receiverId: b2 })).order.id;
+    c = (await startOrder({ providerId: s2, receiverId: b2, variationId: prod.variations[1].id, listingId: other.id, sizes: { L: 1 }, unitPriceCents: 1500 })).order.id;
+    const card = { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" };
+    for (const [id, who] of [[a, buyerId], [b, b2], [c, b2]] as const) {
+      await client.workflow.getHandle(buyWorkflowId(id)).executeUpdate(completeCheckoutUpdate, { args: [{ actorRetailerId: who, paymentMethod: card }] });
+      await waitForState(id, "provider_approve_sale");
+    }
+    s2Page = await newPage(browser);
+    await signIn(s2Page, s2Email, DEFAULT_TEST_PASSWORD);
+    b2Page = await newPage(browser);
+    await signIn(b2Page, b2Email, DEFAULT_TEST_PASSWORD);
+  });
+
+  afterAll(async () => {
+    if (s2Page) await closePage(s2Page);
+    if (b2Page) await closePage(b2Page);
+  });
+
+  it("approving the last units: card step, then 'Yes I am sure' declines the other order, and the seller goes to /orders", async () => {
+    await s2Page.goto(url(`/transaction/buy/${a}`));
+    await s2Page.waitForLoadState("networkidle");
+    await expect(s2Page.getByTestId("respond-submit").textContent()).resolves.toBe("Approve Sale");
+    await s2Page.getByTestId("respond-submit").click();
+    await s2Page.getByTestId("form-add_card").waitFor();
+    await fillCard(s2Page);
+    await s2Page.getByTestId("add-card-submit").click();
+    await s2Page.getByTestId("confirm-decline-others").waitFor();
+    await s2Page.getByTestId("confirm-yes").click();
+    await s2Page.waitForURL((u) => u.pathname === "/orders", { timeout: 30_000 });
+    await waitForState(a, "ship_order");
+    await waitForState(b, "declined");
+    await b2Page.goto(url(`/transaction/buy/${b}`));
+    await expect(b2Page.getByTestId("reason").textContent()).resolves.toBe("Other Retailer: The units were sold to another retailer");
+  });
+
+  it("declining for units sold in the store shows the update-your-listings message, then goes to active listings", async () => {
+    await s2Page.goto(url(`/transaction/buy/${c}`));
+    await s2Page.waitForLoadState("networkidle");
+    await s2Page.getByTestId("decline-reason").selectOption("14");
+    await s2Page.getByTestId("decline-submit").click();
+    await expect(s2Page.getByTestId("action-message").textContent()).resolves.toBe(UPDATE_YOUR_LISTINGS);
+    await s2Page.waitForURL((u) => u.pathname.startsWith("/active/listings"), { timeout: 10_000 });
+    await waitForState(c, "declined");
+    await b2Page.goto(url(`/transaction/buy/${c}`));
+    await expect(b2Page.getByTestId("reason").textContent()).resolves.toBe("Other Retailer: The units sold in my store");
+  });
+});
+
+describe("an order made for a request", () => {
+  it("the requestor sees it pending with complete-checkout and declines it with a reason; both see who declined", async () => {
+    const brand = await createBrand(db(), { name: `RoundtripBrand3 ${tok}` });
+    const col = await createCollection(db(), { brandId: brand.id });
+    const p = await createProduct(db(), { collectionId: col.id, sizes: SIZE_RUNS.apparel, priceCents: 1200 });
+    const req = await createRequest(db(), { variationId: p.variations[0].id, requestorId: buyerId, sizes: { M: 2 } });
+    const id = (await startOrder({ providerId: sellerId, receiverId: buyerId, variationId: p.variations[0].id, listingId: null, sizes: { M: 2 }, unitPriceCents: 1200, requestId: req.id })).order.id;
+    // The offer (action 223) is recorded by the workflow: the requestor gets an alert.
+    const end = Date.now() + 20_000;
+    for (;;) {
+      await buyer.goto(url("/alerts?tab=purchases&limit=50"));
+      if ((await buyer.locator(`[data-testid=order-card][data-order-id="${id}"] .new`).count()) > 0) break;
+      if (Date.now() > end) throw new Error("the offer never showed as new to the requestor");
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    await seller.goto(url("/alerts?tab=sales&limit=50"));
+    expect(await seller.locator(`[data-testid=order-card][data-order-id="${id}"]`).count()).toBe(1);
+    await buyer.goto(url(`/transaction/buy/${id}`));
+    await buyer.waitForLoadState("networkidle");
+    expect(await buyer.getByTestId("order-detail").getAttribute("data-panel")).toBe("complete-checkout");
+    await buyer.getByTestId("decline_checkout-reason").selectOption("0");
+    await buyer.getByTestId("decline_checkout-submit").click();
+    await waitForState(id, "declined");
+    await buyer.goto(url(`/transaction/buy/${id}`));
+    await expect(buyer.getByTestId("reason").textContent()).resolves.toBe("You: No longer need it");
+    await seller.goto(url(`/transaction/buy/${id}`));
+    await expect(seller.getByTestId("reason").textContent()).resolves.toBe("Other Retailer: No longer need it");
+    await anonymous(seller, BUYER_NAME);
+  });
+});

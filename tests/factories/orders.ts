@@ -1,0 +1,297 @@
+/**
+ * Orders straight into the read-model tables (orders, order_contributions, order_actions, shipments,
+ * shipment_events, payments, ratings), as the buy workflow's activities would leave them at a given state.
+ * For page and query tests that need an order in a state without running a workflow.
+ *
+ *   const o = await createOrderAt(db, "ship_order", { providerId, receiverId, variationId, sizes: { M: 2 } });
+ */
+import { purchaseQuote } from "../../domain/fees";
+import { ACTION } from "../../domain/action-codes";
+import { actionNeededBy, completedFlagFor, displayStatusFor, stageForState, TRANSACTION_TYPE, type Role } from "../../domain/states";
+import { orderActions, orderContributions, orders, payments, ratings, shipmentEvents, shipments, type SizesMap } from "../../db/schema";
+import { sumSizes, uniqueToken, type Executor } from "./util";
+
+export type OrderRow = typeof orders.$inferSelect;
+export type ShipmentRow = typeof shipments.$inferSelect;
+export type PaymentRow = typeof payments.$inferSelect;
+
+export interface OrderLineInput {
+  variationId: number;
+  listingId?: number | null;
+  sizes: SizesMap;
+  /** Default: the variation's price. */
+  unitPriceCents?: number;
+  pendingSizes?: SizesMap | null;
+}
+
+export interface CreateOrderInput {
+  providerId: number;
+  receiverId: number;
+  lines: OrderLineInput[];
+  statename?: string;
+  transactionType?: number;
+  requestId?: number | null;
+  displayStatus?: string;
+  stage?: string;
+  actionNeeded?: Role | null;
+  completed?: boolean | null;
+  isModified?: boolean;
+  reasons?: Record<string, number>;
+  floorTime?: string | null;
+  externalId?: string;
+  authorizedCents?: number;
+  capturedCents?: number;
+  ledger?: Record<string, number | boolean> | null;
+  modifiedAt?: Date;
+  createdAt?: Date;
+}
+
+export interface CreatedOrder {
+  order: OrderRow;
+  quote: { goodsCents: number; feeCents: number; shippingCents: number; totalCents: number; units: number };
+}
+
+async function priceOf(db: Executor, variationId: number): Promise<{ price: number; brandId: number }> {
+  const v = await db.query.productVariations.findFirst({ where: (pv, { eq }) => eq(pv.id, variationId), columns: { priceCents: true, brandId: true } });
+  if (!v) throw new Error(`variation ${variationId} not found`);
+  return { price: v.priceCents, brandId: v.brandId };
+}
+
+/** An order row with its goods lines; amounts from domain/fees purchaseQuote. */
+export async function createOrder(db: Executor, input: CreateOrderInput): Promise<CreatedOrder> {
+  const statename = input.statename ?? "provider_approve_sale";
+  const priced: { line: OrderLineInput; unitPriceCents: number; brandId: number }[] = [];
+  for (const l of input.lines) {
+    const v = await priceOf(db, l.variationId);
+    priced.push({ line: l, unitPriceCents: l.unitPriceCents ?? v.price, brandId: v.brandId });
+  }
+  const q = purchaseQuote(priced.map((p) => ({ unitPriceCents: p.unitPriceCents, units: p.line.sizes })));
+  const approvedStates = ["ship_order", "ship_order_try2", "in_route", "delivered", "completed", "cancelled"];
+  const captured = input.capturedCents ?? (approvedStates.includes(statename) ? q.totalCents : 0);
+  const [order] = await db
+    .insert(orders)
+    .values({
+      externalId: input.externalId ?? `T${uniqueToken().toUpperCase()}`,
+      workflowId: `test-order:${uniqueToken()}`,
+      transactionType: input.transactionType ?? TRANSACTION_TYPE.SALE,
+      brandId: priced[0]?.brandId ?? null,
+      providerId: input.providerId,
+      receiverId: input.receiverId,
+      requestId: input.requestId ?? null,
+      statename,
+      displayStatus: input.displayStatus ?? displayStatusFor("buy", statename),
+      actionNeeded: input.actionNeeded === undefined ? actionNeededBy("buy", statename) : input.actionNeeded,
+      stage: input.stage ?? stageForState(statename),
+      completed: input.completed === undefined ? completedFlagFor(statename) : input.completed,
+      isModified: input.isModified ?? false,
+      valueCents: q.goodsCents,
+      receiverFeeCents: q.feeCents,
+      receiverShippingCents: q.shippingCents,
+      receiverGrandTotalCents: q.totalCents,
+      authorizedCents: input.authorizedCents ?? (statename === "complete_order_checkout" ? 0 : q.totalCents),
+      capturedCents: captured,
+      reasons: input.reasons ?? {},
+      floorTime: input.floorTime ?? null,
+      ledger: input.ledger ?? null,
+      ...(input.createdAt ? { createdAt: input.createdAt } : {}),
+      ...(input.modifiedAt ? { modifiedAt: input.modifiedAt } : {}),
+    })
+    .returning();
+  await db.insert(orderContributions).values(
+    priced.map((p) => {
+      const quantity = sumSizes(p.line.sizes);
+      return {
+        orderId: order.id,
+        side: "provider",
+        type: "goods",
+        listingId: p.line.listingId ?? null,
+        variationId: p.line.variationId,
+        units: p.line.sizes,
+        pendingUnits: p.line.pendingSizes ?? null,
+        quantity,
+        unitPriceCents: p.unitPriceCents,
+        valueCents: p.unitPriceCents * quantity,
+      };
+    }),
+  );
+  return { order, quote: q };
+}
+
+export interface AddActionInput {
+  code: number;
+  role: string;
+  participantId?: number | null;
+  statename?: string;
+  displayStatus?: string;
+  complete?: boolean;
+  seenAt?: Date | null;
+  createdAt?: Date;
+}
+
+export async function addOrderAction(db: Executor, order: OrderRow, a: AddActionInput) {
+  const [row] = await db
+    .insert(orderActions)
+    .values({
+      orderId: order.id,
+      code: a.code,
+      role: a.role,
+      participantId: a.participantId ?? (a.role === "provider" ? order.providerId : a.role === "receiver" ? order.receiverId : null),
+      statename: a.statename ?? order.statename,
+      displayStatus: a.displayStatus ?? order.displayStatus,
+      complete: a.complete ?? true,
+      seenAt: a.seenAt ?? null,
+      ...(a.createdAt ? { createdAt: a.createdAt } : {}),
+    })
+    .returning();
+  return row;
+}
+
+export interface AddShipmentInput {
+  status?: string;
+  trackingNumber?: string;
+  callTag?: string;
+  pickupBy?: Date | null;
+  modifiedAt?: Date;
+  events?: { status: string; description: string; at: Date }[];
+}
+
+export async function addShipment(db: Executor, order: OrderRow, s: AddShipmentInput = {}): Promise<ShipmentRow> {
+  const tok = uniqueToken().toUpperCase();
+  const [row] = await db
+    .insert(shipments)
+    .values({
+      orderId: order.id,
+      senderId: order.providerId,
+      receiverId: order.receiverId,
+      trackingNumber: s.trackingNumber ?? `1ZTEST${tok}`,
+      callTag: s.callTag ?? `CT${tok}`,
+      status: s.status ?? "pickup_scheduled",
+      labelUrl: null,
+      pickupBy: s.pickupBy ?? null,
+      ...(s.modifiedAt ? { modifiedAt: s.modifiedAt } : {}),
+    })
+    .returning();
+  for (const e of s.events ?? []) {
+    await db.insert(shipmentEvents).values({ shipmentId: row.id, providerEventId: `evt_${uniqueToken()}`, status: e.status, description: e.description, eventTimestamp: e.at });
+  }
+  return row;
+}
+
+export interface AddPaymentInput {
+  retailerId: number;
+  name: string;
+  txtype: string;
+  amountCents: number;
+  feeCents?: number;
+  status?: string;
+  queued?: boolean;
+  lastFour?: string | null;
+  description?: string | null;
+  releasedAt?: Date | null;
+}
+
+export async function addPayment(db: Executor, order: OrderRow, p: AddPaymentInput): Promise<PaymentRow> {
+  const [row] = await db
+    .insert(payments)
+    .values({
+      orderId: order.id,
+      retailerId: p.retailerId,
+      name: p.name,
+      txtype: p.txtype,
+      amountCents: p.amountCents,
+      feeCents: p.feeCents ?? 0,
+      status: p.status ?? "succeeded",
+      queued: p.queued ?? false,
+      providerRef: `pi_test_${uniqueToken()}`,
+      idempotencyKey: `test:${order.id}:${uniqueToken()}`,
+      paymentMethodDescription: p.description ?? null,
+      lastFour: p.lastFour ?? null,
+      releasedAt: p.releasedAt ?? null,
+    })
+    .returning();
+  return row;
+}
+
+export async function addRating(
+  db: Executor,
+  order: OrderRow,
+  r: { role?: Role; stars?: number; comments?: string } = {},
+) {
+  const role = r.role ?? "receiver";
+  const stars = r.stars ?? 4;
+  const [row] = await db
+    .insert(ratings)
+    .values({
+      orderId: order.id,
+      raterId: role === "receiver" ? order.receiverId : order.providerId,
+      rateeId: role === "receiver" ? order.providerId : order.receiverId,
+      role,
+      condition: stars,
+      packaging: stars,
+      timeliness: stars,
+      overall: stars,
+      comments: r.comments ?? "",
+    })
+    .returning();
+  return row;
+}
+
+/**
+ * An order as the buy workflow leaves it in `statename`, with the action codes, shipment, payments and
+ * (for delivered) the delivery scan it would have recorded. `deliveredAt` sets when it was delivered.
+ */
+export async function createOrderAt(
+  db: Executor,
+  statename: string,
+  input: Omit<CreateOrderInput, "statename"> & { deliveredAt?: Date; unseen?: boolean; card?: { lastFour: string; description: string } },
+): Promise<CreatedOrder & { shipment: ShipmentRow | null }> {
+  const created = await createOrder(db, { ...input, statename });
+  const o = created.order;
+  const seenAt = input.unseen === false ? new Date() : null;
+  const card = input.card ?? { lastFour: "4242", description: "Visa" };
+  const now = Date.now();
+  const at = (minsAgo: number) => new Date(now - minsAgo * 60_000);
+  let shipment: ShipmentRow | null = null;
+  if (input.requestId) await addOrderAction(db, o, { code: ACTION.ORDER_CREATED_FOR_REQUEST, role: "provider", seenAt, createdAt: at(600) });
+  if (statename !== "complete_order_checkout" && !input.requestId) {
+    await addOrderAction(db, o, { code: ACTION.CHECKOUT_COMPLETED, role: "receiver", seenAt, createdAt: at(500) });
+  }
+  if (statename === "receiver_approve_modified_purchase") {
+    await addOrderAction(db, o, { code: ACTION.PROVIDER_MODIFY_SALE, role: "provider", seenAt, createdAt: at(400) });
+  }
+  const shipped = ["ship_order", "ship_order_try2", "in_route", "delivered", "completed"].includes(statename);
+  if (shipped || statename === "cancelled") {
+    await addOrderAction(db, o, { code: ACTION.PROVIDER_APPROVE_SALE, role: "provider", seenAt, createdAt: at(300) });
+    await addOrderAction(db, o, { code: ACTION.PAYMENT_CAPTURED, role: "system", seenAt, createdAt: at(300) });
+    await addOrderAction(db, o, { code: ACTION.CALL_TAG_SCHEDULED_ORDER, role: "system", seenAt, createdAt: at(300) });
+    await addPayment(db, o, {
+      retailerId: o.receiverId,
+      name: "receiver payment",
+      txtype: "capture",
+      amountCents: created.quote.totalCents,
+      feeCents: created.quote.feeCents,
+      lastFour: card.lastFour,
+      description: card.description,
+    });
+    const status = statename === "in_route" ? "in_route" : statename === "delivered" || statename === "completed" ? "delivered" : statename === "cancelled" ? "cancelled" : "pickup_scheduled";
+    const events: { status: string; description: string; at: Date }[] = [];
+    if (["in_route", "delivered", "completed"].includes(statename)) events.push({ status: "picked_up", description: "Picked up by the carrier", at: at(200) });
+    if (status === "delivered") events.push({ status: "delivered", description: "Delivered", at: input.deliveredAt ?? at(100) });
+    shipment = await addShipment(db, o, { status, events, pickupBy: new Date(now + 2 * 86_400_000), modifiedAt: input.deliveredAt });
+  }
+  if (["in_route", "delivered", "completed"].includes(statename)) {
+    await addOrderAction(db, o, { code: ACTION.SHIPMENT_PICKED_UP, role: "carrier", seenAt, createdAt: at(200) });
+    await addOrderAction(db, o, { code: ACTION.PAYOUT_RELEASED, role: "system", seenAt, createdAt: at(200) });
+    await addPayment(db, o, {
+      retailerId: o.providerId,
+      name: "provider payout",
+      txtype: "transfer",
+      amountCents: created.quote.goodsCents,
+      releasedAt: at(200),
+    });
+  }
+  if (statename === "delivered" || statename === "completed") {
+    await addOrderAction(db, o, { code: ACTION.SHIPMENT_DELIVERED, role: "carrier", seenAt, createdAt: input.deliveredAt ?? at(100) });
+  }
+  return { ...created, shipment };
+}

@@ -1,0 +1,128 @@
+/**
+ * The sandbox carrier's pure parts: the tracker event format (EasyPost-shaped, statuses = the buy workflow's
+ * CarrierStatus), the HMAC signature of the raw body, and the PDF label, which must be anonymous: the
+ * recipient is `retailer-00{id}` plus a street address, and no store name, e-mail or phone appears
+ * (checked with pdftotext on the rendered PDF).
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { renderLabelPdf } from "../../activities/carrier/label";
+import { signCarrierEvent, verifyCarrierSignature } from "../../activities/carrier/signature";
+import {
+  buildCarrierEvent,
+  CARRIER_EVENT_STATUSES,
+  CARRIER_SIGNATURE_PREFIX,
+  CarrierWebhookEventSchema,
+  carrierSignalOf,
+  parseCarrierEvent,
+} from "../../domain/carrier-events";
+import { CARRIER_STATUSES } from "../../workflows/buy/contract";
+
+const SECRET = "carrier_test_secret";
+
+function pdfText(pdf: Buffer): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "label-"));
+  try {
+    const file = path.join(dir, "label.pdf");
+    writeFileSync(file, pdf);
+    return execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe("carrier events", () => {
+  const event = buildCarrierEvent({
+    eventId: "evt_1",
+    trackingNumber: "SBX12345678901234",
+    shipmentId: "shp_sandbox_1",
+    status: "in_transit",
+    occurredAt: "2026-03-02T15:00:00.000Z",
+    history: [{ status: "picked_up", occurredAt: "2026-03-02T14:00:00.000Z" }],
+  });
+
+  test("statuses are the buy workflow's carrier statuses", () => {
+    expect([...CARRIER_EVENT_STATUSES]).toEqual([...CARRIER_STATUSES]);
+  });
+
+  test("a tracker.updated event shaped like EasyPost's, with the scan history", () => {
+    expect(CarrierWebhookEventSchema.parse(event)).toEqual(event);
+    expect(event).toMatchObject({
+      id: "evt_1",
+      object: "Event",
+      description: "tracker.updated",
+      mode: "test",
+      result: { object: "Tracker", tracking_code: "SBX12345678901234", status: "in_transit", shipment_id: "shp_sandbox_1" },
+    });
+    expect(event.result.tracking_details.map((d) => d.status)).toEqual(["picked_up", "in_transit"]);
+    expect(carrierSignalOf(event)).toEqual({
+      eventId: "evt_1",
+      status: "in_transit",
+      trackingNumber: "SBX12345678901234",
+      occurredAt: "2026-03-02T15:00:00.000Z",
+      description: expect.any(String),
+    });
+  });
+
+  test("parseCarrierEvent: bad JSON, unknown statuses and other shapes are refused", () => {
+    expect(parseCarrierEvent(JSON.stringify(event))).toEqual(event);
+    expect(parseCarrierEvent("{not json")).toBeNull();
+    expect(parseCarrierEvent(JSON.stringify({ ...event, result: { ...event.result, status: "teleported" } }))).toBeNull();
+    expect(parseCarrierEvent(JSON.stringify({ ...event, description: "shipment.invoice.created" }))).toBeNull();
+  });
+});
+
+describe("carrier signature", () => {
+  const body = JSON.stringify(buildCarrierEvent({ eventId: "evt_2", trackingNumber: "SBX1", shipmentId: null, status: "delivered", occurredAt: "2026-03-03T10:00:00.000Z" }));
+
+  test("header is hmac-sha256-hex=<hex HMAC-SHA256 of the raw body>", async () => {
+    const { createHmac } = await import("node:crypto");
+    const header = signCarrierEvent(body, SECRET);
+    expect(header).toBe(`${CARRIER_SIGNATURE_PREFIX}${createHmac("sha256", SECRET).update(body).digest("hex")}`);
+    expect(header).toMatch(/^hmac-sha256-hex=[0-9a-f]{64}$/);
+  });
+
+  test("verifies its own signature; refuses another secret, a changed body, and malformed headers", () => {
+    const header = signCarrierEvent(body, SECRET);
+    expect(verifyCarrierSignature(body, header, SECRET)).toBe(true);
+    expect(verifyCarrierSignature(Buffer.from(body), header, SECRET)).toBe(true);
+    expect(verifyCarrierSignature(body, signCarrierEvent(body, "forged"), SECRET)).toBe(false);
+    expect(verifyCarrierSignature(body.replace("delivered", "picked_up"), header, SECRET)).toBe(false);
+    expect(verifyCarrierSignature(JSON.stringify(JSON.parse(body), null, 2), header, SECRET)).toBe(false);
+    for (const bad of [null, undefined, "", "sha256=abc", `${CARRIER_SIGNATURE_PREFIX}zz`, `${CARRIER_SIGNATURE_PREFIX}${"a".repeat(63)}`]) {
+      expect(verifyCarrierSignature(body, bad, SECRET)).toBe(false);
+    }
+  });
+});
+
+describe("shipping label PDF", () => {
+  test("names the recipient only as retailer-00{id} with its street address; no store name, e-mail or phone", async () => {
+    const pdf = await renderLabelPdf({
+      trackingNumber: "SBX99887766554433",
+      callTag: "CT-ORD-42-1-AB12",
+      externalId: "ORD-42",
+      senderId: 17,
+      receiverId: 23,
+      to: { address1: "55 Elm Street", city: "Springfield", state: "IL", postalCode: "62701" },
+      units: 3,
+      createdAt: "2026-03-02T15:00:00.000Z",
+      pickupBy: "2026-03-04T22:00:00.000Z",
+    });
+    expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+    const text = pdfText(pdf);
+    expect(text).toContain("retailer-0023");
+    expect(text).toContain("retailer-0017");
+    expect(text).toContain("55 Elm Street");
+    expect(text).toContain("Springfield, IL 62701");
+    expect(text).toContain("SBX99887766554433");
+    expect(text).toContain("CT-ORD-42-1-AB12");
+    expect(text).toContain("03/04/2026");
+    // Nothing else that could identify a store: no e-mail, no phone number, no "Store"/"LLC" names.
+    expect(text).not.toMatch(/@/);
+    expect(text).not.toMatch(/\d{3}-\d{3}-\d{4}|\(\d{3}\)/);
+    expect(text).not.toMatch(/store|llc|inc\b/i);
+  });
+});
