@@ -9,7 +9,8 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
+import { useStripeCardElement } from "~/components/stripe-elements";
 import { formatCents } from "../../domain/money";
 import { pageTitle } from "~/components/title";
 import { payAction, payLoader, type PayActionData } from "~/utils/checkout.server";
@@ -208,52 +209,13 @@ function CardChoice({
   );
 }
 
-type StripeJs = {
-  elements(): { create(type: "card", opts?: object): { mount(el: HTMLElement): void; destroy(): void } };
-  createPaymentMethod(opts: { type: "card"; card: unknown }): Promise<{
-    paymentMethod?: { id: string; card?: { last4?: string; brand?: string } };
-    error?: { message?: string };
-  }>;
-};
-
 /** Stripe Elements: the card never touches our server; the form posts the PaymentMethod id. */
 function ElementsPayForm({ publishableKey, busy, total }: { publishableKey: string; busy: boolean; total: number }) {
-  const mountRef = useRef<HTMLDivElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const pmRef = useRef<HTMLInputElement>(null);
   const last4Ref = useRef<HTMLInputElement>(null);
   const brandRef = useRef<HTMLInputElement>(null);
-  const stripeRef = useRef<{ stripe: StripeJs; card: unknown } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [ready, setReady] = useState(false);
-
-  useEffect(() => {
-    let cancelled = false;
-    let card: { destroy(): void } | null = null;
-    const w = window as unknown as { Stripe?: (key: string) => StripeJs };
-    const init = () => {
-      if (cancelled || !w.Stripe || !mountRef.current) return;
-      const stripe = w.Stripe(publishableKey);
-      const el = stripe.elements().create("card", { hidePostalCode: true });
-      el.mount(mountRef.current);
-      card = el;
-      stripeRef.current = { stripe, card: el };
-      setReady(true);
-    };
-    if (w.Stripe) init();
-    else {
-      const s = document.createElement("script");
-      s.src = "https://js.stripe.com/v3/";
-      s.async = true;
-      s.onload = init;
-      s.onerror = () => setError("The card form could not be loaded. Please try again.");
-      document.head.appendChild(s);
-    }
-    return () => {
-      cancelled = true;
-      card?.destroy();
-    };
-  }, [publishableKey]);
+  const { mountRef, stripeRef, error, setError, ready } = useStripeCardElement(publishableKey);
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     if (pmRef.current?.value) return;

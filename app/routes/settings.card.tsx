@@ -9,7 +9,8 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useRef } from "react";
+import { useStripeCardElement } from "~/components/stripe-elements";
 import { pageTitle } from "~/components/title";
 import { cardAction, cardLoader, type CardActionData } from "~/utils/card.server";
 
@@ -91,51 +92,11 @@ export default function SettingsCardOnFile() {
   );
 }
 
-type StripeJs = {
-  elements(): { create(type: "card", opts?: object): { mount(el: HTMLElement): void; destroy(): void } };
-  createPaymentMethod(opts: { type: "card"; card: unknown }): Promise<{ paymentMethod?: { id: string }; error?: { message?: string } }>;
-};
-declare global {
-  interface Window {
-    Stripe?: (key: string) => StripeJs;
-  }
-}
-
 /** Stripe Elements: the card never touches our server; the form posts the PaymentMethod id. */
 function ElementsForm({ publishableKey, submissionId }: { publishableKey: string; submissionId: string }) {
-  const mountRef = useRef<HTMLDivElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const pmRef = useRef<HTMLInputElement>(null);
-  const stripeRef = useRef<{ stripe: StripeJs; card: unknown } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [ready, setReady] = useState(false);
-
-  useEffect(() => {
-    let cancelled = false;
-    let card: { destroy(): void } | null = null;
-    const init = () => {
-      if (cancelled || !window.Stripe || !mountRef.current) return;
-      const stripe = window.Stripe(publishableKey);
-      const el = stripe.elements().create("card", { hidePostalCode: true });
-      el.mount(mountRef.current);
-      card = el;
-      stripeRef.current = { stripe, card: el };
-      setReady(true);
-    };
-    if (window.Stripe) init();
-    else {
-      const s = document.createElement("script");
-      s.src = "https://js.stripe.com/v3/";
-      s.async = true;
-      s.onload = init;
-      s.onerror = () => setError("The card form could not be loaded. Please try again.");
-      document.head.appendChild(s);
-    }
-    return () => {
-      cancelled = true;
-      card?.destroy();
-    };
-  }, [publishableKey]);
+  const { mountRef, stripeRef, error, setError, ready } = useStripeCardElement(publishableKey);
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     if (pmRef.current?.value) return; // second pass: the id is set, let the form post
