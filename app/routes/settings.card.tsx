@@ -11,6 +11,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useRef } from "react";
 import { useStripeCardElement } from "~/components/stripe-elements";
+import { FieldError } from "~/components/FieldError";
 import { pageTitle } from "~/components/title";
 import { cardAction, cardLoader, type CardActionData } from "~/utils/card.server";
 
@@ -22,15 +23,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   return cardAction(request);
-}
-
-function FieldErr({ name, errors }: { name: string; errors: Record<string, string> }) {
-  const e = errors[name];
-  return e ? (
-    <div className="field-error" role="alert" data-field-error={name}>
-      {e}
-    </div>
-  ) : null;
 }
 
 export default function SettingsCardOnFile() {
@@ -67,18 +59,18 @@ export default function SettingsCardOnFile() {
           <div className={`field${errors.card_number ? " field-invalid" : ""}`}>
             <label htmlFor="card_number">Card number</label>
             <input id="card_number" name="card_number" inputMode="numeric" autoComplete="off" placeholder="4242 4242 4242 4242" />
-            <FieldErr name="card_number" errors={errors} />
+            <FieldError name="card_number" errors={errors} />
           </div>
           <div className="form-row">
             <div className={`field${errors.card_expiry ? " field-invalid" : ""}`}>
               <label htmlFor="card_expiry">Expiry (MM/YY)</label>
               <input id="card_expiry" name="card_expiry" inputMode="numeric" autoComplete="off" placeholder="12/34" />
-              <FieldErr name="card_expiry" errors={errors} />
+              <FieldError name="card_expiry" errors={errors} />
             </div>
             <div className={`field${errors.card_cvc ? " field-invalid" : ""}`}>
               <label htmlFor="card_cvc">CVC</label>
               <input id="card_cvc" name="card_cvc" inputMode="numeric" autoComplete="off" placeholder="123" />
-              <FieldErr name="card_cvc" errors={errors} />
+              <FieldError name="card_cvc" errors={errors} />
             </div>
           </div>
           <div className="form-actions">

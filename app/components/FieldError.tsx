@@ -1,0 +1,9 @@
+/** A server field error under its field (spec: "server field errors are shown under their fields"). */
+export function FieldError({ name, errors }: { name: string; errors: Record<string, string> }) {
+  const message = errors[name];
+  return message ? (
+    <div className="field-error" role="alert" data-field-error={name}>
+      {message}
+    </div>
+  ) : null;
+}
