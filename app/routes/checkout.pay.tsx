@@ -12,7 +12,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useRef, useState } from "react";
 import { useStripeCardElement } from "~/components/stripe-elements";
 import { formatCents } from "../../domain/money";
-import { FieldError } from "~/components/FieldError";
+import { TestCardFields } from "~/components/TestCardFields";
 import { pageTitle } from "~/components/title";
 import { payAction, payLoader, type PayActionData } from "~/utils/checkout.server";
 
@@ -122,31 +122,7 @@ export default function CheckoutPay() {
           <Form method="post" className="form-stack" data-testid="pay-form" autoComplete="off">
             <input type="hidden" name="form_id" value={d.formId} readOnly />
             {d.card ? <CardChoice card={d.card} choice={choice} onChange={setChoice} /> : <input type="hidden" name="card_choice" value="new" />}
-            {choice === "new" ? (
-              <>
-                <p className="muted">
-                  {d.provider === "sandbox" ? "Test payments: " : "Stripe test mode: "}
-                  use a test card such as 4242 4242 4242 4242 (Visa) or 5555 5555 5555 4444 (Mastercard), any future expiry date and any CVC.
-                </p>
-                <div className={`field${errors.card_number ? " field-invalid" : ""}`}>
-                  <label htmlFor="card_number">Card number</label>
-                  <input id="card_number" name="card_number" inputMode="numeric" autoComplete="off" placeholder="4242 4242 4242 4242" />
-                  <FieldError name="card_number" errors={errors} />
-                </div>
-                <div className="form-row">
-                  <div className={`field${errors.card_expiry ? " field-invalid" : ""}`}>
-                    <label htmlFor="card_expiry">Expiry (MM/YY)</label>
-                    <input id="card_expiry" name="card_expiry" inputMode="numeric" autoComplete="off" placeholder="12/34" />
-                    <FieldError name="card_expiry" errors={errors} />
-                  </div>
-                  <div className={`field${errors.card_cvc ? " field-invalid" : ""}`}>
-                    <label htmlFor="card_cvc">CVC</label>
-                    <input id="card_cvc" name="card_cvc" inputMode="numeric" autoComplete="off" placeholder="123" />
-                    <FieldError name="card_cvc" errors={errors} />
-                  </div>
-                </div>
-              </>
-            ) : null}
+            {choice === "new" ? <TestCardFields provider={d.provider} errors={errors} /> : null}
             <div className="form-actions">
               <Link to="/checkout/review" className="button button-outline">
                 Back

@@ -11,7 +11,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useRef } from "react";
 import { useStripeCardElement } from "~/components/stripe-elements";
-import { FieldError } from "~/components/FieldError";
+import { TestCardFields } from "~/components/TestCardFields";
 import { pageTitle } from "~/components/title";
 import { cardAction, cardLoader, type CardActionData } from "~/utils/card.server";
 
@@ -52,27 +52,7 @@ export default function SettingsCardOnFile() {
       ) : (
         <Form method="post" className="form-stack" data-testid="card-form" autoComplete="off">
           <input type="hidden" name="submission_id" value={submissionId} readOnly />
-          <p className="muted">
-            {d.provider === "sandbox" ? "Test payments: " : "Stripe test mode: "}
-            use a test card such as 4242 4242 4242 4242 (Visa) or 5555 5555 5555 4444 (Mastercard), any future expiry date and any CVC.
-          </p>
-          <div className={`field${errors.card_number ? " field-invalid" : ""}`}>
-            <label htmlFor="card_number">Card number</label>
-            <input id="card_number" name="card_number" inputMode="numeric" autoComplete="off" placeholder="4242 4242 4242 4242" />
-            <FieldError name="card_number" errors={errors} />
-          </div>
-          <div className="form-row">
-            <div className={`field${errors.card_expiry ? " field-invalid" : ""}`}>
-              <label htmlFor="card_expiry">Expiry (MM/YY)</label>
-              <input id="card_expiry" name="card_expiry" inputMode="numeric" autoComplete="off" placeholder="12/34" />
-              <FieldError name="card_expiry" errors={errors} />
-            </div>
-            <div className={`field${errors.card_cvc ? " field-invalid" : ""}`}>
-              <label htmlFor="card_cvc">CVC</label>
-              <input id="card_cvc" name="card_cvc" inputMode="numeric" autoComplete="off" placeholder="123" />
-              <FieldError name="card_cvc" errors={errors} />
-            </div>
-          </div>
+          <TestCardFields provider={d.provider} errors={errors} />
           <div className="form-actions">
             <button type="submit" className="button" disabled={navigation.state === "submitting"}>
               {navigation.state === "submitting" ? "Saving…" : "Save"}
