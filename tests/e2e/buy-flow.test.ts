@@ -11,11 +11,11 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, like } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
-import { retailerContacts } from "../../db/schema";
+import { outboxEmails, retailerContacts } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import { purchaseQuote } from "../../domain/fees";
 import { BUY_STATES, COMMON_STATES } from "../../domain/states";
@@ -248,6 +248,18 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
     await expectAnonymous(a, bSecrets, "A's orders");
     await b.goto(url("/orders"), { waitUntil: "networkidle" });
     await expectAnonymous(b, aSecrets, "B's orders");
+
+    // E-mails: every notice of this order went to one of the two parties and names only its own store.
+    const mails = await dbh.db.select().from(outboxEmails).where(like(outboxEmails.dedupeKey, `${buyWorkflowId(orderId)}:mail:%`));
+    const aAddresses = new Set(aSecrets.map((x) => x.toLowerCase()));
+    const bAddresses = new Set(bSecrets.map((x) => x.toLowerCase()));
+    const toA = mails.filter((m) => aAddresses.has(m.toEmail.toLowerCase()));
+    const toB = mails.filter((m) => bAddresses.has(m.toEmail.toLowerCase()));
+    expect(toA.length + toB.length, "every order notice goes to the buyer or the seller").toBe(mails.length);
+    expect(toA.length, "A got order notices").toBeGreaterThan(0);
+    expect(toB.length, "B got order notices").toBeGreaterThan(0);
+    for (const m of toA) expect(leaks(`${m.subject}\n${m.bodyText}\n${m.bodyHtml ?? ""}`, bSecrets), `e-mail "${m.subject}" to A names B`).toEqual([]);
+    for (const m of toB) expect(leaks(`${m.subject}\n${m.bodyText}\n${m.bodyHtml ?? ""}`, aSecrets), `e-mail "${m.subject}" to B names A`).toEqual([]);
 
     expect(gaps, "documents that could not be checked").toEqual([]);
   });
