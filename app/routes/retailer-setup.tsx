@@ -1,4 +1,4 @@
-import { getCollectionProps, getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { getCollectionProps, getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
@@ -7,7 +7,6 @@ import {
   BRAND_INTERESTS,
   BrandsStepSchema,
   ContactStepSchema,
-  JOB_TITLES,
   MSG,
   PASSWORD_MIN,
   RegisterSchema,
@@ -30,7 +29,7 @@ import accountsCss from "~/styles/accounts.css";
 import { readFormData, requireUser, type AuthContext } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { hashPassword } from "~/utils/password.server";
-import { Field, FieldError, FormErrors } from "./__accounts-ui";
+import { ContactInfoFields, Field, FieldError, FormErrors, StoreInfoFields } from "./__accounts-ui";
 
 /** No slide-out menu or navbar on the setup wizard (spec 000 §2); the shell's root reads this. */
 export const handle = { hideChrome: true };
@@ -299,33 +298,13 @@ function RetailerStep() {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
-  const text = (name: keyof typeof fields, label: string, type: "text" | "email" | "tel" = "text", hint?: string, autoComplete?: string) => {
-    const f = fields[name];
-    return (
-      <Field label={label} htmlFor={f.id} errors={f.errors} errorId={f.errorId} hint={hint}>
-        <input {...getInputProps(f, { type })} autoComplete={autoComplete} />
-      </Field>
-    );
-  };
   return (
     <Form method="post" {...getFormProps(form)} className="form-stack">
       <h2>Retailer</h2>
       <input type="hidden" name="step" value="retailer" />
       <TargetInput />
       <FormErrors errors={form.errors} />
-      {text("store_name", "Store name", "text", undefined, "organization")}
-      <div className="form-row">
-        {text("store_email", "Store email", "email")}
-        {text("store_phone", "Store phone", "tel", "+1-###-###-####")}
-      </div>
-      {text("business_name", "Business name", "text", "The legal name of the business.")}
-      {text("address1", "Shipping Address", "text", undefined, "address-line1")}
-      <div className="form-row">
-        {text("city", "City", "text", undefined, "address-level2")}
-        {text("state", "State", "text", "2 letters, e.g. NY", "address-level1")}
-        {text("postal_code", "Postal code", "text", "##### or #####-####", "postal-code")}
-      </div>
-      {text("resale_number", "Resale number", "text", "##-##########-#")}
+      <StoreInfoFields fields={fields} />
       <StepFooter label="Next" />
     </Form>
   );
@@ -348,42 +327,7 @@ function ContactStep() {
       <input type="hidden" name="step" value="contact" />
       <TargetInput />
       <FormErrors errors={form.errors} />
-      <div className="form-row">
-        <Field label="First name" htmlFor={fields.first_name.id} errors={fields.first_name.errors}>
-          <input {...getInputProps(fields.first_name, { type: "text" })} autoComplete="given-name" />
-        </Field>
-        <Field label="Last name" htmlFor={fields.last_name.id} errors={fields.last_name.errors}>
-          <input {...getInputProps(fields.last_name, { type: "text" })} autoComplete="family-name" />
-        </Field>
-      </div>
-      <Field label="Job title" htmlFor={fields.job_title.id} errors={fields.job_title.errors}>
-        <select {...getSelectProps(fields.job_title)}>
-          <option value="">Choose…</option>
-          {JOB_TITLES.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
-          ))}
-        </select>
-      </Field>
-      {jobIsOther || fields.job_title_other.errors ? (
-        <Field label="Job title (other)" htmlFor={fields.job_title_other.id} errors={fields.job_title_other.errors}>
-          <input {...getInputProps(fields.job_title_other, { type: "text" })} />
-        </Field>
-      ) : null}
-      <div className="form-row">
-        <Field label="Phone" htmlFor={fields.phone.id} errors={fields.phone.errors} hint="+1-###-###-####">
-          <input {...getInputProps(fields.phone, { type: "tel" })} autoComplete="tel" />
-        </Field>
-        <Field
-          label="Cell phone"
-          htmlFor={fields.celphone.id}
-          errors={fields.celphone.errors}
-          hint="We text you when you have orders to approve."
-        >
-          <input {...getInputProps(fields.celphone, { type: "tel" })} autoComplete="tel" />
-        </Field>
-      </div>
+      <ContactInfoFields fields={fields} jobIsOther={jobIsOther} />
       <StepFooter label="Next" />
     </Form>
   );

@@ -3,7 +3,7 @@
  * (labelled "Shipping Address"), city, state, postal_code, resale_number. The same Zod schema as the
  * retailer-setup wizard's Retailer step (domain/accounts.ts RetailerStepSchema), on both sides.
  */
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
@@ -14,7 +14,7 @@ import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { readFormData, requireRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
-import { Field, FormErrors } from "./__accounts-ui";
+import { FormErrors, StoreInfoFields } from "./__accounts-ui";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Store Info") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
@@ -68,32 +68,12 @@ export default function SettingsStoreInfo() {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
-  const text = (name: keyof typeof fields, label: string, type: "text" | "email" | "tel" = "text", hint?: string, autoComplete?: string) => {
-    const f = fields[name];
-    return (
-      <Field label={label} htmlFor={f.id} errors={f.errors} errorId={f.errorId} hint={hint}>
-        <input {...getInputProps(f, { type })} autoComplete={autoComplete} />
-      </Field>
-    );
-  };
   return (
     <div>
       <h2>Store Info</h2>
       <Form method="post" {...getFormProps(form)} className="form-stack" data-testid="store-form">
         <FormErrors errors={form.errors} />
-        {text("store_name", "Store name", "text", undefined, "organization")}
-        <div className="form-row">
-          {text("store_email", "Store email", "email")}
-          {text("store_phone", "Store phone", "tel", "+1-###-###-####")}
-        </div>
-        {text("business_name", "Business name", "text", "The legal name of the business.")}
-        {text("address1", "Shipping Address", "text", undefined, "address-line1")}
-        <div className="form-row">
-          {text("city", "City", "text", undefined, "address-level2")}
-          {text("state", "State", "text", "2 letters, e.g. NY", "address-level1")}
-          {text("postal_code", "Postal code", "text", "##### or #####-####", "postal-code")}
-        </div>
-        {text("resale_number", "Resale number", "text", "##-##########-#")}
+        <StoreInfoFields fields={fields} />
         <div className="form-actions">
           <button type="submit" className="button" disabled={navigation.state === "submitting"}>
             Save store info
