@@ -7,7 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { data, redirect } from "@remix-run/node";
-import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, ApplicationFailure, type WorkflowHandle } from "@temporalio/client";
+import { WorkflowFailedError, ApplicationFailure, type WorkflowHandle } from "@temporalio/client";
 import { z } from "zod";
 import { getCardOnFile } from "../../db/queries/settings";
 import { CARD_MESSAGES, PaymentMethodIdSchema, testCardFormSchema } from "../../domain/cards";
@@ -16,7 +16,7 @@ import type { cardOnFileWorkflow } from "../../workflows/card/workflow";
 import { readFormData, requireRetailer } from "./auth.server";
 import { db } from "./db.server";
 import { getEnv, paymentsProvider } from "./env.server";
-import { getTemporalClient, isTemporalUnavailable } from "./temporal.server";
+import { getTemporalClient, isTemporalUnavailable, startWorkflowOnce, withTimeout } from "./temporal.server";
 
 const RESULT_WAIT_MS = 25_000;
 
@@ -93,31 +93,14 @@ export async function cardAction(request: Request) {
   const input: CardOnFileInput = { retailerId, submissionId, card, email: auth.retailer.storeEmail || undefined };
   let handle: WorkflowHandle<typeof cardOnFileWorkflow>;
   try {
-    const client = await getTemporalClient();
-    try {
-      handle = await client.workflow.start<typeof cardOnFileWorkflow>(CARD_ON_FILE_WORKFLOW_TYPE, {
-        taskQueue: env.TEMPORAL_TASK_QUEUE,
-        workflowId,
-        args: [input],
-        workflowIdReusePolicy: "REJECT_DUPLICATE",
-      });
-    } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      handle = client.workflow.getHandle<typeof cardOnFileWorkflow>(workflowId);
-    }
+    handle = await startWorkflowOnce<typeof cardOnFileWorkflow>(await getTemporalClient(), CARD_ON_FILE_WORKFLOW_TYPE, workflowId, [input]);
   } catch (err) {
     if (isTemporalUnavailable(err)) return fail(503, { "": CARD_MESSAGES.unavailable });
     throw err;
   }
 
-  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const outcome = await Promise.race([
-      handle.result(),
-      new Promise<"timeout">((resolve) => {
-        timer = setTimeout(() => resolve("timeout"), RESULT_WAIT_MS);
-      }),
-    ]);
+    const outcome = await withTimeout(handle.result(), RESULT_WAIT_MS);
     if (outcome === "timeout") return fail(202, { "": CARD_MESSAGES.pending });
   } catch (err) {
     const rejection = rejectionOf(err);
@@ -125,8 +108,6 @@ export async function cardAction(request: Request) {
     if (rejection) return fail(400, card.source === "test_card" ? { card_number: rejection.message } : { "": rejection.message });
     if (isTemporalUnavailable(err) || err instanceof WorkflowFailedError) return fail(503, { "": CARD_MESSAGES.unavailable });
     throw err;
-  } finally {
-    clearTimeout(timer);
   }
   return redirect("/settings/card?ref=cardSaved", 303);
 }

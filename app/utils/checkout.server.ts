@@ -14,7 +14,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { data, redirect } from "@remix-run/node";
-import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from "@temporalio/client";
+import { type Client, type WorkflowHandle } from "@temporalio/client";
 import { z } from "zod";
 import { cartDraftOrderIds, detachOrdersFromCart, getCheckoutDrafts, getDraftOrders, type CheckoutDraft, type DraftOrderView } from "../../db/queries/checkout";
 import { getCardOnFile } from "../../db/queries/settings";
@@ -36,7 +36,7 @@ import { readFormData } from "./auth.server";
 import { cartRetailer } from "./cart.server";
 import { db } from "./db.server";
 import { getEnv, paymentsProvider } from "./env.server";
-import { getTemporalClient, isTemporalUnavailable } from "./temporal.server";
+import { getTemporalClient, isTemporalUnavailable, startWorkflowOnce, withTimeout } from "./temporal.server";
 
 /** How long a page waits for the workflow to answer the checkout before saying it is still processing. */
 const UPDATE_WAIT_MS = 25_000;
@@ -64,17 +64,7 @@ export async function startOrderWorkflow(
 ): Promise<BuyHandle> {
   const env = getEnv();
   const input = buyOrderInputFromDraft(draft, { sellInfo: extra.sellInfo ?? null, timeZone: env.MARKETPLACE_TZ });
-  try {
-    return await client.workflow.start<typeof buyOrderWorkflow>(BUY_WORKFLOW_TYPE, {
-      taskQueue: env.TEMPORAL_TASK_QUEUE,
-      workflowId: draft.workflowId,
-      workflowIdReusePolicy: "REJECT_DUPLICATE",
-      args: [input],
-    });
-  } catch (err) {
-    if (err instanceof WorkflowExecutionAlreadyStartedError) return client.workflow.getHandle<typeof buyOrderWorkflow>(draft.workflowId);
-    throw err;
-  }
+  return startWorkflowOnce<typeof buyOrderWorkflow>(client, BUY_WORKFLOW_TYPE, draft.workflowId, [input]);
 }
 
 /**
@@ -249,15 +239,6 @@ async function cardFromForm(retailerId: number, form: FormData): Promise<{ ok: t
 }
 
 type CheckoutOutcome = { ok: true; result: BuyCommandResult | null } | { ok: false; code: string; message: string };
-
-async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | "timeout"> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([p, new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** completeCheckout on one order's workflow. A second submit of a finished checkout counts as done. */
 async function completeCheckout(handle: BuyHandle, retailerId: number, card: PaymentMethodInput): Promise<CheckoutOutcome> {

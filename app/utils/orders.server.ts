@@ -20,7 +20,7 @@ import {
 import { cardBrandLabel, PaymentMethodIdSchema, testCardFormSchema } from "../../domain/cards";
 import { isWithinRmaWindow } from "../../domain/business-days";
 import { requireRetailer, requireUser } from "./auth.server";
-import { getTemporalClient, isTemporalUnavailable } from "./temporal.server";
+import { getTemporalClient, isTemporalUnavailable, withTimeout } from "./temporal.server";
 
 /** Who is looking at an order: a retailer (own, or acted as by staff), or staff browsing as admin. */
 export async function orderViewer(request: Request): Promise<{ retailerId: number | null; isStaff: boolean }> {
@@ -68,8 +68,6 @@ export function commandFailure(err: unknown): Extract<CommandOutcome, { ok: fals
   return null;
 }
 
-class CommandTimeout extends Error {}
-
 /** An order as the pages know it: its id and, from the read model, its workflow id (= buyWorkflowId(id)). */
 export type OrderRef = { id: number; workflowId?: string | null };
 
@@ -79,26 +77,18 @@ function workflowIdOf(order: OrderRef): string {
 
 /** Sends one update to the order's buy workflow and waits for its answer. */
 export async function sendBuyCommand<A>(order: OrderRef, def: UpdateDefinition<BuyCommandResult, [A]>, arg: A): Promise<CommandOutcome> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
   const orderId = order.id;
   try {
     const client = await getTemporalClient();
     const handle = client.workflow.getHandle(workflowIdOf(order));
-    const result = await Promise.race([
-      handle.executeUpdate(def, { args: [arg] }),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new CommandTimeout()), COMMAND_TIMEOUT_MS);
-      }),
-    ]);
+    const result = await withTimeout(handle.executeUpdate(def, { args: [arg] }), COMMAND_TIMEOUT_MS);
+    if (result === "timeout") return { ok: false, status: 503, code: "timeout", message: ORDER_TIMEOUT_MESSAGE };
     return { ok: true, result };
   } catch (err) {
-    if (err instanceof CommandTimeout) return { ok: false, status: 503, code: "timeout", message: ORDER_TIMEOUT_MESSAGE };
     const failure = commandFailure(err);
     if (failure) return failure;
     console.error(`[orders] command ${def.name} on order ${orderId} failed`, err);
     return { ok: false, status: 503, code: "unavailable", message: ORDER_UNAVAILABLE_MESSAGE };
-  } finally {
-    clearTimeout(timer);
   }
 }
 
@@ -111,11 +101,8 @@ export async function canRequestRma(order: OrderRef, deliveredAt: string | null,
   const byClock = isWithinRmaWindow(deliveredAt, now.getTime());
   try {
     const client = await getTemporalClient();
-    const answer = await Promise.race([
-      client.workflow.getHandle(workflowIdOf(order)).query(canRequestRmaQuery, now.toISOString()),
-      new Promise<null>((resolve) => setTimeout(() => resolve(null), 3_000)),
-    ]);
-    return answer === null ? byClock : answer && byClock;
+    const answer = await withTimeout(client.workflow.getHandle(workflowIdOf(order)).query(canRequestRmaQuery, now.toISOString()), 3_000);
+    return answer === "timeout" ? byClock : answer && byClock;
   } catch {
     return byClock;
   }

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { parseWithZod } from "@conform-to/zod";
 import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect } from "@remix-run/node";
-import { ApplicationFailure, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type WorkflowHandle } from "@temporalio/client";
+import { ApplicationFailure, WorkflowFailedError, type WorkflowHandle } from "@temporalio/client";
 import { z } from "zod";
 import { getLatestPayoutSetup, getPayoutProfile } from "../../db/queries/payout";
 import {
@@ -29,7 +29,7 @@ import type { payoutSetupWorkflow } from "../../workflows/payout/workflow";
 import { readFormData, requireRetailer } from "./auth.server";
 import { db } from "./db.server";
 import { getEnv } from "./env.server";
-import { getTemporalClient, isTemporalUnavailable } from "./temporal.server";
+import { getTemporalClient, isTemporalUnavailable, startWorkflowOnce, withTimeout } from "./temporal.server";
 
 /** How long the page waits for the (short) workflow before showing "still processing". */
 const RESULT_WAIT_MS = 25_000;
@@ -139,18 +139,7 @@ export async function payoutAction(
 
   let handle: WorkflowHandle<typeof payoutSetupWorkflow>;
   try {
-    const client = await getTemporalClient();
-    try {
-      handle = await client.workflow.start<typeof payoutSetupWorkflow>(PAYOUT_SETUP_WORKFLOW_TYPE, {
-        taskQueue: env.TEMPORAL_TASK_QUEUE,
-        workflowId,
-        args: [input],
-        workflowIdReusePolicy: "REJECT_DUPLICATE",
-      });
-    } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      handle = client.workflow.getHandle<typeof payoutSetupWorkflow>(workflowId);
-    }
+    handle = await startWorkflowOnce<typeof payoutSetupWorkflow>(await getTemporalClient(), PAYOUT_SETUP_WORKFLOW_TYPE, workflowId, [input]);
   } catch (err) {
     if (isTemporalUnavailable(err)) {
       console.error(`[payout] Temporal unavailable starting ${workflowId}:`, (err as Error).message);
@@ -159,14 +148,8 @@ export async function payoutAction(
     throw err;
   }
 
-  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const outcome = await Promise.race([
-      handle.result(),
-      new Promise<"timeout">((resolve) => {
-        timer = setTimeout(() => resolve("timeout"), RESULT_WAIT_MS);
-      }),
-    ]);
+    const outcome = await withTimeout(handle.result(), RESULT_WAIT_MS);
     if (outcome === "timeout") throw redirect(`${new URL(request.url).pathname}?pending=1`);
   } catch (err) {
     if (err instanceof Response) throw err;
@@ -186,8 +169,6 @@ export async function payoutAction(
       return reply(submission.reply({ formErrors: [PAYOUT_PROVIDER_MESSAGES.unavailable] }), 503, randomUUID());
     }
     throw err;
-  } finally {
-    clearTimeout(timer);
   }
 
   const target = opts.successPath ? opts.successPath(auth.user.isStaff) : auth.user.isStaff ? "/admin" : "/";

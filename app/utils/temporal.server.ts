@@ -2,7 +2,7 @@
  * One Temporal client per process (kept on globalThis across dev rebuilds). Routes start workflows by
  * type name with type-only imports, so the web bundle never contains workflow or worker code.
  */
-import { Client, Connection, ServiceError } from "@temporalio/client";
+import { Client, Connection, ServiceError, WorkflowExecutionAlreadyStartedError, type Workflow, type WorkflowHandle, type WorkflowStartOptions } from "@temporalio/client";
 import { getEnv } from "./env.server";
 
 declare global {
@@ -45,4 +45,32 @@ export function isTemporalUnavailable(err: unknown): boolean {
     return code === undefined || UNAVAILABLE_CODES.has(code);
   }
   return false;
+}
+
+/**
+ * Starts a workflow by type name on the app's task queue under a derived id, rejecting a second start of the
+ * same id; a repeated submission (same id) gets the running or finished workflow's handle instead.
+ */
+export async function startWorkflowOnce<T extends Workflow>(client: Client, workflowType: string, workflowId: string, args: Parameters<T>): Promise<WorkflowHandle<T>> {
+  try {
+    return await client.workflow.start<T>(workflowType, {
+      taskQueue: getEnv().TEMPORAL_TASK_QUEUE,
+      workflowId,
+      workflowIdReusePolicy: "REJECT_DUPLICATE",
+      args,
+    } as unknown as WorkflowStartOptions<T>);
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return client.workflow.getHandle<T>(workflowId);
+    throw err;
+  }
+}
+
+/** The promise's value, or "timeout" when it takes longer than `ms` (the promise is left to settle alone). */
+export async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | "timeout"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([p, new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
