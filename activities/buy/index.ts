@@ -10,7 +10,7 @@
  * fix during a capture is a non-retryable "PaymentRejected"; a reused key with other parameters is a
  * non-retryable "IdempotencyConflict"; anything else (an outage) is thrown and retried by Temporal.
  */
-import { ApplicationFailure, log as activityLog } from "@temporalio/activity";
+import { ApplicationFailure, Context, log as activityLog } from "@temporalio/activity";
 import type { Db } from "../../db/client";
 import { findConflictingOrders, recordOrderState, retailerNoticeAddress, saveOrderRating } from "../../db/queries/orders";
 import {
@@ -74,6 +74,47 @@ function translate(err: unknown): unknown {
 }
 
 const meta = (orderId: number, step: string) => ({ order_id: String(orderId), step });
+
+/**
+ * How often a running buy activity heartbeats. The workflow's activity options set heartbeatTimeout 10 s
+ * (workflows/buy/workflow.ts HEARTBEAT_TIMEOUT): an activity on a worker that died stops heartbeating and is
+ * retried elsewhere after 10 s, not after its 30–60 s startToCloseTimeout. The SDK throttles heartbeats to
+ * 80% of the timeout, so most activities (milliseconds) never send one.
+ */
+export const HEARTBEAT_EVERY_MS = 3_000;
+
+/** Runs an activity, heartbeating while it runs; called outside a worker (tests, scripts) it just runs it. */
+function keepAlive<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args: A) => {
+    let ctx: Context;
+    try {
+      ctx = Context.current();
+    } catch {
+      return fn(...args);
+    }
+    const timer = setInterval(() => {
+      try {
+        ctx.heartbeat();
+      } catch {
+        // the activity is finishing; nothing to keep alive
+      }
+    }, HEARTBEAT_EVERY_MS);
+    try {
+      return await fn(...args);
+    } finally {
+      clearInterval(timer);
+    }
+  };
+}
+
+/** Every activity of `activities` wrapped in keepAlive. */
+function heartbeating<T extends object>(activities: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(activities)) {
+    out[name] = typeof fn === "function" ? keepAlive(fn as (...args: unknown[]) => Promise<unknown>) : fn;
+  }
+  return out as T;
+}
 
 export function createBuyActivities(deps: BuyActivityDeps): BuyActivities {
   const { db, payments, carrier } = deps;
@@ -423,5 +464,5 @@ export function createBuyActivities(deps: BuyActivityDeps): BuyActivities {
       await saveOrderRating(db, input);
     },
   };
-  return activities;
+  return heartbeating(activities);
 }

@@ -123,15 +123,26 @@ import {
 type State = BuyState | CommonState;
 type ActorRole = BuyActionRecord["role"];
 
+/**
+ * Every buy activity heartbeats while it runs longer than a few seconds (activities/buy/index.ts keepAlive,
+ * every 3 s), so an activity whose worker died (killed, OOM, host lost) times out after this and is retried
+ * on another worker within seconds, instead of after its whole startToCloseTimeout (30–60 s, kept as the
+ * bound for a live but hung call). Retries reuse the idempotency key: nothing is charged twice
+ * (tests/e2e/reliability.test.ts kills the worker mid-payment on the real dev server).
+ */
+const HEARTBEAT_TIMEOUT = "10s";
+
 /** Database, stock, carrier and ratings: retried until they succeed (an outage delays, never loses, a step). */
 const store = proxyActivities<BuyActivities>({
   startToCloseTimeout: "30s",
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "30s", nonRetryableErrorTypes: ["IdempotencyConflict"] },
 });
 
 /** Payments a retailer waits for (authorise, capture, save a card): a few tries, then the command fails. */
 const payNow = proxyActivities<BuyActivities>({
   startToCloseTimeout: "60s",
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: {
     initialInterval: "2s",
     backoffCoefficient: 2,
@@ -144,12 +155,14 @@ const payNow = proxyActivities<BuyActivities>({
 /** Payments that must happen (releases, refunds, penalties, payouts): retried until the provider accepts. */
 const payEventually = proxyActivities<BuyActivities>({
   startToCloseTimeout: "60s",
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: "2s", backoffCoefficient: 2, maximumInterval: "5m", nonRetryableErrorTypes: ["IdempotencyConflict"] },
 });
 
 /** Order notices: best effort; a failed e-mail never blocks an order. */
 const mail = proxyActivities<BuyActivities>({
   startToCloseTimeout: "30s",
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: "1s", maximumAttempts: 5 },
 });
 
