@@ -1,0 +1,765 @@
+#!/usr/bin/env node
+// npm run bench:orders — N purchases through the whole buy flow on the running dev stack (`npm run dev`),
+// driven over HTTP the way a browser's form posts are (issue 4, "Must show": orders per second and p95
+// latency from a retailer's click to the page showing the new state).
+//
+//  1. Data: in the dev database (DATABASE_URL), with the shared factories (tests/factories, as the seed and
+//     the tests use them): one brand, one product, and per order an independent pair of retailers with
+//     logins (seller with payout and a listing of S×2 M×2, buyer), plus one staff login. Names and e-mails
+//     carry a run tag (bench-orders-<tag>-…@bench.test), so re-runs never clash and the demo data is not
+//     touched. Sellers put a card on file through /settings/card (the page's form, the card workflow).
+//  2. Each order, over HTTP with a cookie-keeping client (tests/e2e/http.ts), every form read from the page
+//     the user is on (scripts/lib/html-forms.mjs) and posted as a browser without JavaScript posts it:
+//       buyer   /listing/buy/<id> "Add to cart" → /checkout terms → review → "Continue to payment" →
+//               pay with the test card 4242… → /buy?ref=checkoutComplete ("Thank you! …")
+//       seller  /alerts → the order → "Approve Sale" → /orders shows the order
+//       staff   admin order card, Shipping tab: "Simulate pickup" → the card shows state in_route;
+//               "Simulate delivery" → state delivered (signed carrier webhook → signal: asynchronous, so
+//               the card is reloaded every --poll-ms until it shows the state, as staff would refresh)
+//       buyer   the order → /rate/<id> "I received the package" → rating (4 criteria + comments) →
+//               "Rating saved!"
+//     Per click: from sending the POST until the page the user lands on (redirect followed) shows the new
+//     state; split into the action (POST answer), the landing page (GET) and waiting (reloads).
+//  3. Prints per step count, p50 / p95 / p99 / max, orders per second (completed orders / wall time of the
+//     timed phase), errors; the CPU time the stack's processes (web, worker, Temporal, Postgres) and the
+//     rest of the box used meanwhile (/proc); and, from the orders' Temporal histories, where each step's
+//     time went inside the workflow (workflow-task and activity queue waits and run times per activity).
+//     Exit 1 when an order failed. Figures go into docs/performance.md between <!-- orders:begin --> and
+//     <!-- orders:end --> (--no-write skips).
+//
+// Options: --orders N (20), --concurrency C (default N: all at once), --warmup W (1 order before timing,
+// not counted), --poll-ms (250), --timeout-ms per step (60000), --base-url (BENCH_BASE_URL, else
+// http://localhost:3000), --database-url (BENCH_DATABASE_URL / DATABASE_URL, else the dev database on
+// 54320), --temporal-address (TEMPORAL_ADDRESS, else 127.0.0.1:7233), --task-queue (TEMPORAL_TASK_QUEUE,
+// else marketplace: only to find the worker process for CPU figures), --no-write.
+//
+// Runs under tsx (it imports the TypeScript factories and HTTP client): it re-executes itself with
+// `node --import tsx` when started with plain node.
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const SELF = fileURLToPath(import.meta.url);
+
+// ------------------------------------------------------------------------------------------------ options
+
+function options() {
+  const argv = process.argv.slice(2);
+  const get = (name, dflt) => {
+    const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+    if (i < 0) return dflt;
+    const a = argv[i];
+    if (a.includes("=")) return a.slice(a.indexOf("=") + 1);
+    const next = argv[i + 1];
+    return next !== undefined && !next.startsWith("--") ? next : true;
+  };
+  const int = (name, dflt, min = 0) => {
+    const v = Number(get(name, dflt));
+    if (!Number.isInteger(v) || v < min) throw new Error(`--${name} must be a whole number ≥ ${min}`);
+    return v;
+  };
+  const orders = int("orders", 20, 1);
+  return {
+    orders,
+    concurrency: Math.min(orders, int("concurrency", orders, 1)),
+    warmup: int("warmup", 1, 0),
+    pollMs: int("poll-ms", 250, 10),
+    timeoutMs: int("timeout-ms", 60_000, 1000),
+    baseUrl: String(get("base-url", process.env.BENCH_BASE_URL ?? "http://localhost:3000")).replace(/\/$/, ""),
+    databaseUrl: String(get("database-url", process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres:postgres@127.0.0.1:54320/marketplace")),
+    temporalAddress: String(get("temporal-address", process.env.TEMPORAL_ADDRESS ?? "127.0.0.1:7233")),
+    taskQueue: String(get("task-queue", process.env.TEMPORAL_TASK_QUEUE ?? "marketplace")),
+    namespace: process.env.TEMPORAL_NAMESPACE ?? "default",
+    write: !argv.includes("--no-write"),
+  };
+}
+
+// ------------------------------------------------------------------------------------------------ stats
+
+const now = () => performance.now();
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function pct(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i];
+}
+function summary(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const mean = s.length ? s.reduce((a, b) => a + b, 0) / s.length : NaN;
+  return { n: s.length, p50: pct(s, 50), p95: pct(s, 95), p99: pct(s, 99), max: s.length ? s[s.length - 1] : NaN, mean };
+}
+const ms = (v) => (Number.isFinite(v) ? String(Math.round(v)) : "—");
+/** A duration for prose: "744 ms", "28.4 s". */
+const dur = (v) => (Number.isFinite(v) ? (v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : `${Math.round(v)} ms`) : "—");
+const f0 = (v) => (Number.isFinite(v) ? String(Math.round(v)) : "—");
+
+// ------------------------------------------------------------------------------------------------ /proc
+
+function ssListeners() {
+  const r = spawnSync("ss", ["-ltnpH"], { encoding: "utf8" });
+  const out = new Map();
+  for (const line of (r.stdout || "").split("\n")) {
+    const port = line.match(/:(\d+)\s+\S+:\*/)?.[1];
+    const pid = line.match(/pid=(\d+)/)?.[1];
+    if (port && pid && !out.has(Number(port))) out.set(Number(port), Number(pid));
+  }
+  return out;
+}
+
+function readStat(pid) {
+  try {
+    const s = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const rest = s.slice(s.lastIndexOf(")") + 2).split(" ");
+    // fields after the command: state(3) ppid(4) ... utime(14) stime(15) cutime(16) cstime(17)
+    return { ppid: Number(rest[1]), utime: Number(rest[11]), stime: Number(rest[12]), cutime: Number(rest[13]), cstime: Number(rest[14]) };
+  } catch {
+    return null;
+  }
+}
+
+function readEnviron(pid) {
+  try {
+    return Object.fromEntries(
+      fs
+        .readFileSync(`/proc/${pid}/environ`, "utf8")
+        .split("\0")
+        .filter(Boolean)
+        .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+    );
+  } catch {
+    return {};
+  }
+}
+
+function cmdline(pid) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
+  } catch {
+    return "";
+  }
+}
+
+/** The stack's processes: web (app port), Temporal (its port), Postgres (postmaster + backends), worker(s). */
+function stackProcesses(o) {
+  const listeners = ssListeners();
+  const appPort = Number(new URL(o.baseUrl).port || 80);
+  const pgPort = Number(new URL(o.databaseUrl).port || 5432);
+  const temporalPort = Number(o.temporalAddress.split(":").pop());
+  const workers = [];
+  for (const d of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    const pid = Number(d);
+    if (!/workers\/main\.ts/.test(cmdline(pid))) continue;
+    const env = readEnviron(pid);
+    const queue = env.TEMPORAL_TASK_QUEUE ?? "marketplace";
+    const addr = env.TEMPORAL_ADDRESS ?? "127.0.0.1:7233";
+    if (queue === o.taskQueue && addr.split(":").pop() === String(temporalPort)) workers.push(pid);
+  }
+  return { web: listeners.get(appPort) ?? null, temporal: listeners.get(temporalPort) ?? null, postmaster: listeners.get(pgPort) ?? null, workers };
+}
+
+const TICK_MS = 1000 / 100; // USER_HZ
+
+/** CPU ms per component (utime + stime), Postgres including its backends and reaped children. */
+function cpuSnapshot(procs) {
+  const cpu = (pid) => {
+    const s = pid ? readStat(pid) : null;
+    return s ? (s.utime + s.stime) * TICK_MS : 0;
+  };
+  let pg = 0;
+  if (procs.postmaster) {
+    const pm = readStat(procs.postmaster);
+    if (pm) pg += (pm.utime + pm.stime + pm.cutime + pm.cstime) * TICK_MS;
+    for (const d of fs.readdirSync("/proc")) {
+      if (!/^\d+$/.test(d)) continue;
+      const s = readStat(Number(d));
+      if (s && s.ppid === procs.postmaster) pg += (s.utime + s.stime) * TICK_MS;
+    }
+  }
+  const stat = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal
+  const busy = (stat[0] + stat[1] + stat[2] + stat[5] + stat[6] + stat[7]) * TICK_MS;
+  return {
+    web: cpu(procs.web),
+    worker: procs.workers.reduce((a, p) => a + cpu(p), 0),
+    temporal: cpu(procs.temporal),
+    postgres: pg,
+    bench: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+    box: busy,
+  };
+}
+
+// ------------------------------------------------------------------------------------------------ main
+
+async function main() {
+  const o = options();
+  // The HTTP client sends the app's own Origin (the app refuses foreign ones): point it at our base URL.
+  process.env.E2E_BASE_URL = o.baseUrl;
+  const { HttpClient } = await import("../tests/e2e/http.ts");
+  const { createDb } = await import("../db/client.ts");
+  const F = await import("../tests/factories/index.ts");
+  const { findForm, forms, fill, dataAttr } = await import("./lib/html-forms.mjs");
+  const hasField = (f, name, value) => f.fields.some(([k, v]) => k === name && v === value);
+  const { c, info, step, warn } = await import("./lib/log.mjs");
+
+  const health = await fetch(`${o.baseUrl}/signin`).catch((e) => e);
+  if (!(health instanceof Response) || health.status !== 200) {
+    console.error(c.red(`The app does not answer at ${o.baseUrl}/signin: start the dev stack (npm run dev) or pass --base-url.`));
+    process.exit(2);
+  }
+
+  const total = o.orders + o.warmup;
+  const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+  step(`bench-orders ${tag}: ${o.orders} orders (+${o.warmup} warm-up), concurrency ${o.concurrency}, app ${o.baseUrl}, poll ${o.pollMs} ms`);
+
+  // --- 1. data -----------------------------------------------------------------------------------------------
+  const dbh = createDb(o.databaseUrl, { max: 4 });
+  const tSetup = now();
+  const brand = await F.createBrand(dbh.db, { name: `Bench Orders ${tag}` });
+  const coll = await F.createCollection(dbh.db, { brandId: brand.id, name: "Bench" });
+  const product = await F.createProduct(dbh.db, { collectionId: coll.id, sizes: F.SIZE_RUNS.apparel, colors: 1, priceCents: 4200 });
+  const variationId = product.variations[0].id;
+  const staffEmail = `bench-orders-${tag}-staff@bench.test`;
+  await F.createStaffUser(dbh.db, { email: staffEmail });
+  const pairs = [];
+  for (let i = 1; i <= total; i++) {
+    const seller = await F.createRetailer(dbh.db, { payout: true, storeName: `Bench Seller ${tag}-${i}`, user: { email: `bench-orders-${tag}-seller${i}@bench.test` } });
+    const buyer = await F.createRetailer(dbh.db, { payout: true, storeName: `Bench Buyer ${tag}-${i}`, user: { email: `bench-orders-${tag}-buyer${i}@bench.test` } });
+    await F.authorizeBrand(dbh.db, seller.retailer.id, brand.id);
+    await F.authorizeBrand(dbh.db, buyer.retailer.id, brand.id);
+    const listing = await F.createListing(dbh.db, { variationId, providerId: seller.retailer.id, sizes: { S: 2, M: 2 } });
+    pairs.push({ i, seller: { r: seller.retailer, email: seller.user.email }, buyer: { r: buyer.retailer, email: buyer.user.email }, listingId: listing.id });
+  }
+  info(`${total} seller/buyer pairs, brand ${brand.id} "${brand.name}", listings ${pairs[0].listingId}…${pairs.at(-1).listingId} (${Math.round(now() - tSetup)} ms)`);
+
+  // Sign in everyone (a few at a time: argon2 on the server) and put the sellers' cards on file.
+  const staff = new HttpClient(o.baseUrl);
+  await staff.signIn(staffEmail, F.DEFAULT_TEST_PASSWORD);
+  const limit = async (items, n, fn) => {
+    const q = [...items];
+    await Promise.all(Array.from({ length: Math.min(n, q.length) }, async () => {
+      while (q.length) await fn(q.shift());
+    }));
+  };
+  await limit(pairs, 4, async (p) => {
+    p.buyer.http = new HttpClient(o.baseUrl);
+    p.seller.http = new HttpClient(o.baseUrl);
+    await p.buyer.http.signIn(p.buyer.email, F.DEFAULT_TEST_PASSWORD);
+    await p.seller.http.signIn(p.seller.email, F.DEFAULT_TEST_PASSWORD);
+    const page = await p.seller.http.get("/settings/card");
+    const form = findForm(page.body, { testId: "card-form" });
+    if (!form) throw new Error(`seller ${p.i}: no card form on /settings/card (${page.status})`);
+    const r = await p.seller.http.postForm(form.action || "/settings/card", fill(form, { card_number: "4242 4242 4242 4242", card_expiry: "12/34", card_cvc: "123" }));
+    const landed = r.location ? await p.seller.http.get(r.location, { follow: true }) : r;
+    if (!landed.body.includes('data-testid="card-on-file"')) throw new Error(`seller ${p.i}: the card was not saved (${r.status} ${landed.body.match(/data-testid="card-error"[^>]*>([^<]*)/)?.[1] ?? ""})`);
+  });
+  info(`signed in ${2 * total + 1} users, ${total} cards on file (${Math.round(now() - tSetup)} ms in all)`);
+
+  // --- 2. the flow --------------------------------------------------------------------------------------------
+  const samples = []; // { step, total, action, page, wait, polls, warm }
+  const views = []; // page views between clicks (GET), ms
+  class StepError extends Error {}
+  const BUSY_TEXT = "This order is being updated right now. Please try again in a moment.";
+
+  const stripComments = (html) => html.replace(/<!-- -->/g, "");
+  const errorText = (html) =>
+    stripComments(html).match(/data-testid="(?:action-error|pay-error|pay-order-error|cart-error|checkout-form-error|admin-error|rate-error|card-error)"[^>]*>([^<]*)/)?.[1] ?? "";
+
+  async function view(http, path, warm) {
+    const t0 = now();
+    const r = await http.get(path, { follow: true });
+    if (!warm) views.push(now() - t0);
+    if (r.status !== 200) throw new StepError(`GET ${path}: ${r.status}`);
+    return r;
+  }
+
+  /**
+   * One click: POST the form, follow the redirect to the landing page, then (for asynchronous steps) reload
+   * `reload` every pollMs until `shows(html)`. Times: total (click → page shows the state), action, page, wait.
+   */
+  async function click(ctx, stepName, http, form, values, { shows, reload, expectStatus } = {}) {
+    const body = fill(form, values);
+    const target = form.action || ctx.pageUrl;
+    const t0 = now();
+    let r = await http.postForm(target, body);
+    // The workflow refuses commands while it is still busy with the previous step (BUY_ERRORS.busy, 409):
+    // the page says "try again in a moment", so the user clicks again; the time counts from the first click.
+    let busy = 0;
+    while (r.status === 409 && r.body.includes(BUSY_TEXT) && now() - t0 < o.timeoutMs) {
+      busy++;
+      await sleep(o.pollMs);
+      r = await http.postForm(target, body);
+    }
+    const tAction = now();
+    let landing = r;
+    if (r.status >= 300 && r.status < 400 && r.location) landing = await http.get(r.location, { follow: true });
+    const tPage = now();
+    if (expectStatus && r.status !== expectStatus) throw new StepError(`${stepName}: POST ${target} answered ${r.status}${r.location ? ` → ${r.location}` : ""} ${errorText(r.body)}`);
+    if (landing.status !== 200) throw new StepError(`${stepName}: landed on ${landing.url} with ${landing.status} ${errorText(landing.body)}`);
+    let polls = 0;
+    while (shows && !shows(landing.body)) {
+      // A synchronous step (no `reload`) must land on the new state at once.
+      if (!reload) throw new StepError(`${stepName}: ${landing.url} does not show the new state ${errorText(landing.body)}`);
+      if (now() - t0 > o.timeoutMs) throw new StepError(`${stepName}: the page did not show the new state within ${o.timeoutMs} ms ${errorText(landing.body)}`);
+      await sleep(o.pollMs);
+      polls++;
+      landing = await http.get(reload ?? landing.url, { follow: true });
+      if (landing.status !== 200) throw new StepError(`${stepName}: reloading ${reload ?? landing.url} answered ${landing.status}`);
+    }
+    const tDone = now();
+    samples.push({ step: stepName, order: ctx.i, total: tDone - t0, action: tAction - t0, page: tPage - tAction, wait: tDone - tPage, polls, busy, warm: ctx.warm });
+    return landing;
+  }
+
+  /** Waits (reloading like the user would) until the page shows something; counts as a page view. */
+  async function viewUntil(ctx, http, path, shows, what) {
+    const t0 = now();
+    for (;;) {
+      const r = await view(http, path, ctx.warm);
+      if (shows(r.body)) return r;
+      if (now() - t0 > o.timeoutMs) throw new StepError(`${what}: not shown on ${path} within ${o.timeoutMs} ms`);
+      ctx.lagMs = (ctx.lagMs ?? 0) + o.pollMs;
+      await sleep(o.pollMs);
+    }
+  }
+
+  const orderCardOf = (html, id) => {
+    const s = stripComments(html);
+    const at = s.indexOf(`data-testid="admin-order-card" data-order-id="${id}"`);
+    if (at < 0) return "";
+    const next = s.indexOf('data-testid="admin-order-card"', at + 10);
+    return s.slice(at, next < 0 ? undefined : next);
+  };
+
+  const results = []; // { i, orderId, ok, error, ms, warm }
+
+  async function runOrder(p, warm) {
+    const ctx = { i: p.i, warm, orderId: null, lagMs: 0 };
+    const buyer = p.buyer.http;
+    const seller = p.seller.http;
+    const t0 = now();
+    let at = "start";
+    try {
+      // Buyer: the listing → Add to cart (S×2, M×1).
+      at = "cart";
+      let page = await view(buyer, `/listing/buy/${p.listingId}`, warm);
+      let form = findForm(page.body, { intent: "add" });
+      if (!form) throw new StepError(`no add-to-cart form on /listing/buy/${p.listingId}`);
+      ctx.pageUrl = page.url;
+      await click(ctx, "add to cart", buyer, form, { "size.S": 2, "size.M": 1 }, { expectStatus: 303, shows: (h) => h.includes("Added to your cart.") });
+
+      // /checkout: accept the terms → the review shows the draft order.
+      at = "checkout";
+      page = await view(buyer, "/checkout", warm);
+      form = findForm(page.body, { testId: "checkout-form" });
+      if (!form) throw new StepError("no checkout form on /checkout");
+      ctx.pageUrl = page.url;
+      page = await click(ctx, "accept terms", buyer, form, { terms: "on" }, { expectStatus: 303, shows: (h) => h.includes('data-testid="draft-order"') });
+      ctx.orderId = Number(dataAttr(page.body, "draft-order", "order-id"));
+      if (!ctx.orderId) throw new StepError("the review shows no order id");
+
+      // "Continue to payment" (a link) → /checkout/pay?order=<id> → pay with the test card.
+      at = "pay";
+      page = await view(buyer, "/checkout/pay", warm);
+      form = findForm(page.body, { testId: "pay-form" });
+      if (!form) throw new StepError(`no pay form on ${page.url}`);
+      ctx.pageUrl = page.url;
+      await click(ctx, "pay", buyer, form, { card_choice: "new", card_number: "4242 4242 4242 4242", card_expiry: "12/34", card_cvc: "123" }, {
+        expectStatus: 303,
+        shows: (h) => h.includes("Thank you! Your order was sent to the seller."),
+      });
+
+      // Seller: /alerts (Sales) shows the order → its detail → Approve Sale → /orders lists it.
+      at = "approve";
+      await viewUntil(ctx, seller, "/alerts?tab=sales", (h) => h.includes(`data-testid="order-card" data-order-id="${ctx.orderId}"`), "the order in the seller's alerts");
+      page = await view(seller, `/transaction/buy/${ctx.orderId}`, warm);
+      if (dataAttr(page.body, "order-detail", "statename") !== "provider_approve_sale") throw new StepError(`seller's detail in ${dataAttr(page.body, "order-detail", "statename")}, not provider_approve_sale`);
+      form = findForm(page.body, { testId: "form-respond" });
+      if (!form) throw new StepError("no approve form on the seller's detail");
+      ctx.pageUrl = page.url;
+      await click(ctx, "approve", seller, form, {}, { expectStatus: 303, shows: (h) => h.includes(`data-testid="order-card" data-order-id="${ctx.orderId}"`) });
+
+      // Staff: the admin order card's Shipping tab → Simulate pickup → the card shows in_route; then delivery.
+      for (const [stepName, status, state] of [
+        ["pickup", "picked_up", "in_route"],
+        ["delivery", "delivered", "delivered"],
+      ]) {
+        at = stepName;
+        const cardUrl = `/admin/active-transactions?order=${ctx.orderId}&tab=shipping`;
+        page = await view(staff, cardUrl, warm);
+        form = forms(page.body).find((f) => hasField(f, "intent", "carrier") && hasField(f, "status", status) && hasField(f, "order", String(ctx.orderId)));
+        if (!form) throw new StepError(`no "${status}" carrier form on the admin card`);
+        ctx.pageUrl = page.url;
+        await click(ctx, stepName, staff, form, {}, {
+          expectStatus: 303,
+          shows: (h) => orderCardOf(h, ctx.orderId).includes(`state ${state} ·`),
+          reload: cardUrl,
+        });
+      }
+
+      // Buyer: the order (delivered) → /rate/<id> → I received the package → the rating → "Rating saved!".
+      at = "rate";
+      page = await view(buyer, `/transaction/buy/${ctx.orderId}`, warm);
+      if (!page.body.includes('data-testid="rate-link"')) throw new StepError(`buyer's detail shows no rate link (state ${dataAttr(page.body, "order-detail", "statename")})`);
+      page = await view(buyer, `/rate/${ctx.orderId}`, warm);
+      form = findForm(page.body, { intent: "confirm_received" });
+      if (!form) throw new StepError("no 'I received the package' form on the rating page");
+      ctx.pageUrl = page.url;
+      page = await click(ctx, "confirm received", buyer, form, {}, { expectStatus: 200, shows: (h) => h.includes("the package is confirmed as received") });
+      // The rating form is rendered only after the "Rate this Transaction" button opens the modal (client
+      // state): the fields are the modal's (intent=rate, four criteria, comments), posted to the page.
+      const rateForm = findForm(page.body, { intent: "rate" }) ?? { action: "", fields: [["intent", "rate"]] };
+      await click(ctx, "rate", buyer, rateForm, { condition: 5, packaging: 4, timeliness: 5, overall: 4, comments: "Bench: well packed." }, {
+        expectStatus: 200,
+        shows: (h) => h.includes('data-testid="rating-saved"'),
+      });
+      results.push({ i: p.i, orderId: ctx.orderId, ok: true, ms: now() - t0, warm, lagMs: ctx.lagMs });
+    } catch (err) {
+      const msg = err instanceof StepError ? err.message : `${at}: ${err?.stack ?? err}`;
+      results.push({ i: p.i, orderId: ctx.orderId, ok: false, error: msg, ms: now() - t0, warm });
+      console.error(c.red(`✗ order ${p.i}${ctx.orderId ? ` (#${ctx.orderId})` : ""}: ${msg}`));
+    }
+  }
+
+  const warmPairs = pairs.slice(0, o.warmup);
+  const timedPairs = pairs.slice(o.warmup);
+  if (warmPairs.length) {
+    step(`warm-up: ${warmPairs.length} order(s) one after the other (not counted)`);
+    for (const p of warmPairs) await runOrder(p, true);
+    const bad = results.filter((r) => r.warm && !r.ok);
+    if (bad.length) {
+      console.error(c.red("the warm-up order failed: not starting the timed run"));
+      await dbh.close();
+      process.exit(1);
+    }
+  }
+
+  const procs = stackProcesses(o);
+  if (!procs.web || !procs.postmaster || !procs.temporal || procs.workers.length === 0) warn(`stack processes found: ${JSON.stringify(procs)}`);
+  const load0 = os.loadavg();
+  const cpu0 = cpuSnapshot(procs);
+  step(`timed: ${timedPairs.length} orders, ${o.concurrency} at a time`);
+  const tRun0 = now();
+  {
+    const q = [...timedPairs];
+    let done = 0;
+    await Promise.all(
+      Array.from({ length: o.concurrency }, async () => {
+        while (q.length) {
+          await runOrder(q.shift(), false);
+          done++;
+          if (done % Math.max(1, Math.floor(timedPairs.length / 4)) === 0) info(c.dim(`${done}/${timedPairs.length} orders (${((now() - tRun0) / 1000).toFixed(1)} s)`));
+        }
+      }),
+    );
+  }
+  const wallMs = now() - tRun0;
+  const cpu1 = cpuSnapshot(procs);
+  const load1 = os.loadavg();
+
+  // --- 3. read model check + Temporal histories ---------------------------------------------------------------
+  const timed = results.filter((r) => !r.warm);
+  const completed = timed.filter((r) => r.ok);
+  const failed = timed.filter((r) => !r.ok);
+  const ids = completed.map((r) => r.orderId);
+  let readModel = { delivered: 0, rated: 0 };
+  if (ids.length) {
+    const [row] = await dbh.sql`
+      select count(*) filter (where o.statename = 'delivered')::int as delivered,
+             count(*) filter (where exists (select 1 from ratings r where r.order_id = o.id))::int as rated
+        from orders o where o.id = any(${ids})`;
+    readModel = row;
+  }
+  await dbh.close();
+
+  const breakdown = await temporalBreakdown(o, ids).catch((e) => {
+    warn(`Temporal histories not read: ${e?.message ?? e}`);
+    return null;
+  });
+
+  // --- 4. report ----------------------------------------------------------------------------------------------
+  const STEPS = ["add to cart", "accept terms", "pay", "approve", "pickup", "delivery", "confirm received", "rate"];
+  const rows = STEPS.map((s) => {
+    const xs = samples.filter((x) => x.step === s && !x.warm);
+    return {
+      step: s,
+      total: summary(xs.map((x) => x.total)),
+      action: summary(xs.map((x) => x.action)),
+      page: summary(xs.map((x) => x.page)),
+      wait: summary(xs.map((x) => x.wait)),
+      polls: xs.reduce((a, x) => a + x.polls, 0),
+      busy: xs.reduce((a, x) => a + x.busy, 0),
+    };
+  });
+  const clicksAll = summary(samples.filter((x) => !x.warm).map((x) => x.total));
+  const viewsAll = summary(views);
+  const orderMs = summary(completed.map((r) => r.ms));
+  const busyTotal = samples.filter((x) => !x.warm).reduce((a, x) => a + x.busy, 0);
+  const ops = completed.length / (wallMs / 1000);
+  const cpuUsed = Object.fromEntries(Object.keys(cpu0).map((k) => [k, cpu1[k] - cpu0[k]]));
+  const stackMs = cpuUsed.web + cpuUsed.worker + cpuUsed.temporal + cpuUsed.postgres;
+  const others = Math.max(0, cpuUsed.box - stackMs - cpuUsed.bench);
+
+  const lines = [];
+  const cpuInfo = os.cpus();
+  lines.push(
+    `Measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${cpuInfo.length} cores (${cpuInfo[0]?.model?.trim() ?? "?"}), ` +
+      `${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, against the running \`npm run dev\` stack (${o.baseUrl}: remix dev build, ` +
+      `worker on task queue \`${o.taskQueue}\`, Temporal dev server ${o.temporalAddress}, Postgres ${new URL(o.databaseUrl).port}); load average ` +
+      `${load0[0].toFixed(1)} at the start and ${load1[0].toFixed(1)} at the end (the box is shared with other work).`,
+  );
+  lines.push("");
+  lines.push(
+    `\`npm run bench:orders -- --orders ${o.orders} --concurrency ${o.concurrency}\`: **${completed.length} of ${timed.length} orders completed in ${(wallMs / 1000).toFixed(1)} s = ` +
+      `${ops.toFixed(2)} orders/s**, ${o.concurrency} at a time (each order 8 clicks and 9 page views by three users, no think time; ${o.warmup} warm-up order before). ` +
+      `Every click: p50 ${dur(clicksAll.p50)}, **p95 ${dur(clicksAll.p95)}**, max ${dur(clicksAll.max)}. ` +
+      `Page views between clicks (GET, ${viewsAll.n}): p50 ${dur(viewsAll.p50)}, p95 ${dur(viewsAll.p95)}. ` +
+      `One order from the buyer's first click to "Rating saved!": p50 ${dur(orderMs.p50)}, p95 ${dur(orderMs.p95)}. ` +
+      `Errors: ${failed.length}${busyTotal ? ` (and ${busyTotal} ${busyTotal === 1 ? "click" : "clicks"} refused with "This order is being updated right now. Please try again in a moment." and clicked again, counted in their step's time)` : ""}. ` +
+      `Read model afterwards: ${readModel.delivered} of ${ids.length} delivered, ${readModel.rated} rated.`,
+  );
+  lines.push("");
+  lines.push("Latency from the click (POST sent) to the page showing the new state, ms; action = until the POST's answer, page = the landing page (redirect followed), wait = reloading every " + `${o.pollMs} ms until the state shows:`);
+  lines.push("");
+  lines.push("| step (who) | count | p50 | p95 | p99 | max | action p50 | page p50 | wait p50 / p95 | reloads | refused busy |");
+  lines.push("|---|---|---|---|---|---|---|---|---|---|---|");
+  const WHO = { "add to cart": "buyer", "accept terms": "buyer", pay: "buyer", approve: "seller", pickup: "staff", delivery: "staff", "confirm received": "buyer", rate: "buyer" };
+  for (const r of rows) {
+    lines.push(
+      `| ${r.step} (${WHO[r.step]}) | ${r.total.n} | ${ms(r.total.p50)} | **${ms(r.total.p95)}** | ${ms(r.total.p99)} | ${ms(r.total.max)} | ${ms(r.action.p50)} | ${ms(r.page.p50)} | ${ms(r.wait.p50)} / ${ms(r.wait.p95)} | ${r.polls} | ${r.busy} |`,
+    );
+  }
+  lines.push("");
+  const pctOf = (v) => `${((100 * v) / Math.max(1, cpuUsed.box)).toFixed(0)} %`;
+  lines.push(
+    `CPU during the timed run (${(wallMs / 1000).toFixed(1)} s × ${cpuInfo.length} cores = ${((wallMs * cpuInfo.length) / 1000).toFixed(0)} core-s; from /proc): ` +
+      `web ${(cpuUsed.web / 1000).toFixed(1)} s, worker ${(cpuUsed.worker / 1000).toFixed(1)} s, Temporal ${(cpuUsed.temporal / 1000).toFixed(1)} s, ` +
+      `Postgres ${(cpuUsed.postgres / 1000).toFixed(1)} s, this script ${(cpuUsed.bench / 1000).toFixed(1)} s, everything else on the box ${(others / 1000).toFixed(1)} s ` +
+      `(box busy ${(cpuUsed.box / 1000).toFixed(1)} s: stack ${pctOf(stackMs)}, others ${pctOf(others)}). ` +
+      (completed.length ? `Per completed order: web ${f0(cpuUsed.web / completed.length)} ms, worker ${f0(cpuUsed.worker / completed.length)} ms, Temporal ${f0(cpuUsed.temporal / completed.length)} ms, Postgres ${f0(cpuUsed.postgres / completed.length)} ms of CPU.` : ""),
+  );
+  if (breakdown) {
+    lines.push("");
+    lines.push(breakdownText(breakdown));
+  }
+  if (failed.length) {
+    lines.push("");
+    lines.push("Failed orders:");
+    for (const f of failed) lines.push(`- order ${f.i}${f.orderId ? ` (#${f.orderId})` : ""}: ${f.error.split("\n")[0]}`);
+  }
+  const report = lines.join("\n");
+  console.log("");
+  console.log(report);
+  console.log("");
+
+  if (o.write) {
+    writeDoc(report);
+    info(c.dim("figures written to docs/performance.md (<!-- orders:begin --> … <!-- orders:end -->)"));
+  }
+  process.exit(failed.length > 0 || completed.length === 0 ? 1 : 0);
+}
+
+// ------------------------------------------------------------------------------------------------ Temporal
+
+/** Event time in ms. */
+function evMs(e) {
+  const t = e.eventTime;
+  return Number(t?.seconds ?? 0) * 1000 + Math.floor((t?.nanos ?? 0) / 1e6);
+}
+/** The JSON text of an activity's input payloads (json/plain), for matching. */
+function payloadText(input) {
+  try {
+    return (input?.payloads ?? []).map((p) => Buffer.from(p.data ?? []).toString("utf8")).join("\n");
+  } catch {
+    return "";
+  }
+}
+/** The event's kind from its attributes field (activityTaskScheduledEventAttributes → activityTaskScheduled). */
+function evKind(e) {
+  for (const k of Object.keys(e)) if (k.endsWith("EventAttributes") && e[k]) return k.slice(0, -"EventAttributes".length);
+  return "";
+}
+function evAttrs(e) {
+  return e[`${evKind(e)}EventAttributes`] ?? {};
+}
+
+const UPDATE_STEP = { completeCheckout: "pay", approveSale: "approve", confirmReceived: "confirm received", rateOrder: "rate" };
+
+/**
+ * From each order's history: the window of every step inside Temporal (update: from the workflow task that
+ * admitted it to UpdateCompleted; carrier signal: from Signaled to the end of the first read-model write
+ * after it), and what filled it: workflow tasks (queue wait + run) and activities (queue wait + run, by
+ * activity type).
+ */
+async function temporalBreakdown(o, orderIds) {
+  if (orderIds.length === 0) return null;
+  const { Client, Connection } = await import("@temporalio/client");
+  const { buyWorkflowId } = await import("../workflows/buy/contract.ts");
+  const connection = await Connection.connect({ address: o.temporalAddress });
+  const client = new Client({ connection, namespace: o.namespace });
+  const steps = new Map(); // step -> [{ window, wftWait, wftRun, actWait, actRun, activities }]
+  const activities = new Map(); // type -> { wait: [], run: [] }
+  const wftWait = [];
+  const wftRun = [];
+  const retries = []; // activity attempts after the first: { order, type, attempt, failure }
+  try {
+    for (const id of orderIds) {
+      const h = await client.workflow.getHandle(buyWorkflowId(id)).fetchHistory();
+      const ev = h.events ?? [];
+      const byId = new Map(ev.map((e) => [Number(e.eventId), e]));
+      // Workflow tasks and activities as intervals.
+      const wfts = [];
+      const acts = [];
+      for (const e of ev) {
+        const k = evKind(e);
+        const a = evAttrs(e);
+        if (k === "workflowTaskCompleted" || k === "workflowTaskFailed" || k === "workflowTaskTimedOut") {
+          const sched = byId.get(Number(a.scheduledEventId));
+          const started = byId.get(Number(a.startedEventId));
+          if (sched && started) wfts.push({ s: evMs(sched), st: evMs(started), e: evMs(e) });
+        }
+        if (k === "activityTaskStarted" && Number(a.attempt ?? 1) > 1) {
+          const sched = byId.get(Number(a.scheduledEventId));
+          retries.push({ order: id, type: sched ? evAttrs(sched).activityType?.name : "?", attempt: Number(a.attempt), failure: a.lastFailure?.message ?? "?" });
+        }
+        if (k === "activityTaskCompleted" || k === "activityTaskFailed" || k === "activityTaskTimedOut") {
+          const sched = byId.get(Number(a.scheduledEventId));
+          const started = byId.get(Number(a.startedEventId));
+          if (sched && started) {
+            const type = evAttrs(sched).activityType?.name ?? "?";
+            acts.push({ type, s: evMs(sched), st: evMs(started), e: evMs(e), input: payloadText(evAttrs(sched).input) });
+          }
+        }
+      }
+      for (const w of wfts) {
+        wftWait.push(w.st - w.s);
+        wftRun.push(w.e - w.st);
+      }
+      for (const a of acts) {
+        if (!activities.has(a.type)) activities.set(a.type, { wait: [], run: [] });
+        activities.get(a.type).wait.push(a.st - a.s);
+        activities.get(a.type).run.push(a.e - a.st);
+      }
+      // Step windows.
+      const windows = [];
+      let carrierSeen = 0;
+      for (let i = 0; i < ev.length; i++) {
+        const e = ev[i];
+        const k = evKind(e);
+        const a = evAttrs(e);
+        if (k === "workflowExecutionUpdateAccepted") {
+          const name = a.acceptedRequest?.input?.name;
+          const step = UPDATE_STEP[name];
+          if (!step) continue;
+          const updateId = a.protocolInstanceId ?? a.acceptedRequest?.meta?.updateId;
+          // The admitting workflow task: the last one scheduled before the acceptance.
+          let start = evMs(e);
+          for (let j = i - 1; j >= 0; j--) if (evKind(ev[j]) === "workflowTaskScheduled") { start = evMs(ev[j]); break; }
+          const done = ev.slice(i + 1).find((x) => evKind(x) === "workflowExecutionUpdateCompleted" && (evAttrs(x).meta?.updateId === updateId || !updateId));
+          if (done) windows.push({ step, s: start, e: evMs(done) });
+        }
+        if (k === "workflowExecutionSignaled" && a.signalName === "carrierEvent") {
+          const step = carrierSeen++ === 0 ? "pickup" : "delivery";
+          // The write that shows the step's state (a delivery may arrive while the pickup's writes still run).
+          const state = step === "pickup" ? "in_route" : "delivered";
+          const write = acts
+            .filter((x) => x.type === "recordOrderState" && x.s >= evMs(e) && x.input.includes(`"statename":"${state}"`))
+            .sort((x, y) => x.e - y.e)[0];
+          if (write) windows.push({ step, s: evMs(e), e: write.e });
+        }
+      }
+      for (const w of windows) {
+        const inW = (x) => x.s >= w.s && x.e <= w.e;
+        const ws = wfts.filter(inW);
+        const as = acts.filter(inW);
+        const entry = {
+          window: w.e - w.s,
+          wftWait: ws.reduce((t, x) => t + (x.st - x.s), 0),
+          wftRun: ws.reduce((t, x) => t + (x.e - x.st), 0),
+          wfts: ws.length,
+          actWait: as.reduce((t, x) => t + (x.st - x.s), 0),
+          actRun: as.reduce((t, x) => t + (x.e - x.st), 0),
+          acts: as.map((x) => x.type),
+        };
+        if (!steps.has(w.step)) steps.set(w.step, []);
+        steps.get(w.step).push(entry);
+      }
+    }
+  } finally {
+    await connection.close().catch(() => {});
+  }
+  return { steps, activities, retries, wftWait: summary(wftWait), wftRun: summary(wftRun), orders: orderIds.length };
+}
+
+function breakdownText(b) {
+  const out = [];
+  out.push(
+    `Inside Temporal (from the ${b.orders} orders' histories; ms, medians unless marked): the step's window = update: from the workflow task that admitted it to UpdateCompleted; ` +
+      "carrier event: from Signaled to the end of the read-model write (recordOrderState) of the new state (in_route, delivered). Activities run one after the other, each costing a workflow task to schedule the next.",
+  );
+  out.push("");
+  out.push("| step | window p50 | window p95 | workflow tasks: count, queue + run each, in all | activities: queue + run, in all | activities in the window |");
+  out.push("|---|---|---|---|---|---|");
+  for (const step of ["pay", "approve", "pickup", "delivery", "confirm received", "rate"]) {
+    const xs = b.steps.get(step) ?? [];
+    if (!xs.length) continue;
+    const med = (f) => summary(xs.map(f)).p50;
+    const names = xs[0].acts.reduce((m, a) => m.set(a, (m.get(a) ?? 0) + 1), new Map());
+    out.push(
+      `| ${step} | ${ms(med((x) => x.window))} | ${ms(summary(xs.map((x) => x.window)).p95)} | ${f0(med((x) => x.wfts))}, ${ms(med((x) => x.wftWait / Math.max(1, x.wfts)))} + ${ms(med((x) => x.wftRun / Math.max(1, x.wfts)))}, ${ms(med((x) => x.wftWait + x.wftRun))} | ` +
+        `${ms(med((x) => x.actWait))} + ${ms(med((x) => x.actRun))}, ${ms(med((x) => x.actWait + x.actRun))} | ${[...names].map(([n, k]) => (k > 1 ? `${n} ×${k}` : n)).join(", ")} |`,
+    );
+  }
+  out.push("");
+  out.push(
+    `Every workflow task of these orders: queue wait p50 ${ms(b.wftWait.p50)} / p95 ${ms(b.wftWait.p95)}, run p50 ${ms(b.wftRun.p50)} / p95 ${ms(b.wftRun.p95)} (${b.wftWait.n} tasks). ` +
+      (b.retries.length
+        ? `Activity attempts after a first one: ${b.retries.length} (${b.retries.map((r) => `order #${r.order} ${r.type} attempt ${r.attempt} after "${r.failure}"`).join("; ")}).`
+        : "No activity needed a second attempt."),
+  );
+  out.push("");
+  out.push("| activity | count | queue wait p50 / p95 | run p50 / p95 |");
+  out.push("|---|---|---|---|");
+  for (const [type, v] of [...b.activities].sort((x, y) => summary(y[1].run).p50 * y[1].run.length - summary(x[1].run).p50 * x[1].run.length)) {
+    const w = summary(v.wait);
+    const r = summary(v.run);
+    out.push(`| ${type} | ${r.n} | ${ms(w.p50)} / ${ms(w.p95)} | ${ms(r.p50)} / ${ms(r.p95)} |`);
+  }
+  return out.join("\n");
+}
+
+// ------------------------------------------------------------------------------------------------ docs
+
+function writeDoc(report) {
+  const file = path.join(path.dirname(SELF), "..", "docs", "performance.md");
+  let doc = fs.readFileSync(file, "utf8");
+  const begin = "<!-- orders:begin (written by npm run bench:orders) -->";
+  const block = `${begin}\n${report}\n<!-- orders:end -->`;
+  const re = /<!-- orders:begin[^>]*-->[\s\S]*?<!-- orders:end -->/;
+  if (re.test(doc)) doc = doc.replace(re, block);
+  else {
+    const section =
+      "## Orders\n\n" +
+      "`npm run bench:orders` runs purchases through the whole buy flow on the running dev stack, over HTTP as a browser's form posts " +
+      "(scripts/bench-orders.mjs: data from the shared factories with a run tag, then per order buyer, seller and staff clicks), and rewrites the block below.\n\n" +
+      `${block}\n`;
+    doc = /\n## Test command/.test(doc) ? doc.replace(/\n## Test command/, `\n${section}\n## Test command`) : doc.trimEnd() + "\n\n" + section;
+  }
+  fs.writeFileSync(file, doc);
+}
+
+// ------------------------------------------------------------------------------------------------ start
+
+if (!process.env.BENCH_ORDERS_UNDER_TSX) {
+  const child = spawn(process.execPath, ["--import", "tsx", SELF, ...process.argv.slice(2)], {
+    stdio: "inherit",
+    env: { ...process.env, BENCH_ORDERS_UNDER_TSX: "1" },
+  });
+  for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
+  child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+} else {
+  await main();
+}
