@@ -138,6 +138,7 @@ export function createBuyActivities(deps: BuyActivityDeps): BuyActivities {
       const r = await recordOrderState(db, {
         orderId: input.orderId,
         dedupeKey: input.dedupeKey,
+        sequence: input.sequence,
         statename: input.statename,
         displayStatus: input.displayStatus,
         stage: input.stage,

@@ -26,6 +26,13 @@ export interface OrderStateRecord {
   workflowId: string;
   /** Dedupe key of this write: `${workflowId}:record:${sequence}` (a retried activity writes once). */
   dedupeKey: string;
+  /**
+   * The workflow's count of its read-model writes (1, 2, ...). Two steps' writes can be in flight at once
+   * (the opening write and a checkout arriving with the start): the order row keeps the highest sequence,
+   * so an earlier step's write that finishes last never overwrites a later state. Absent in histories
+   * recorded before it existed: such a write is applied as before.
+   */
+  sequence?: number;
   kind: BuyOrderKind;
   providerId: number;
   receiverId: number;

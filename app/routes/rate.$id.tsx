@@ -8,10 +8,10 @@
  */
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { getOrderDetail } from "../../db/queries/order-views";
 import { RATE_THIS_TRANSACTION, RATING_SAVED, REQUEST_RMA } from "../../domain/messages";
 import { ACTION } from "../../domain/action-codes";
@@ -95,7 +95,9 @@ export default function RateTransaction() {
   const a = useActionData<typeof action>() as RateActionData | undefined;
   const navigate = useNavigate();
   const navigation = useNavigation();
-  const [open, setOpen] = useState(false);
+  // The rating modal is open at ?rate=1: a link, so it opens with or without JavaScript.
+  const [searchParams] = useSearchParams();
+  const open = searchParams.get("rate") === "1";
   const o = d.order;
   const saved = a?.ok === true && a.intent === "rate";
 
@@ -163,9 +165,9 @@ export default function RateTransaction() {
           </Link>
         ) : null}
         {d.canRate ? (
-          <button type="button" className="button" onClick={() => setOpen(true)} data-testid="open-rating">
+          <Link to="?rate=1" replace preventScrollReset className="button" data-testid="open-rating">
             {RATE_THIS_TRANSACTION}
-          </button>
+          </Link>
         ) : null}
       </div>
       {d.myRating ? <p data-testid="already-rated">You rated this order {d.myRating.overall} of 5.</p> : null}
@@ -204,9 +206,9 @@ export default function RateTransaction() {
                 <button type="submit" className="button" data-testid="submit-rating" disabled={navigation.state === "submitting"}>
                   Save rating
                 </button>
-                <button type="button" className="button button-outline" onClick={() => setOpen(false)}>
+                <Link to="." replace preventScrollReset className="button button-outline" data-testid="cancel-rating">
                   Cancel
-                </button>
+                </Link>
               </div>
             </Form>
           </div>
@@ -216,6 +218,9 @@ export default function RateTransaction() {
         <div className="modal" role="dialog" aria-modal="true" data-testid="rating-saved">
           <div className="modal-box">
             <h2>{RATING_SAVED}</h2>
+            <p>
+              <Link to={a.redirectTo}>Continue</Link>
+            </p>
           </div>
         </div>
       ) : null}

@@ -36,6 +36,8 @@ export interface OrderActionWrite {
 export interface OrderStateWrite {
   orderId: number;
   dedupeKey: string;
+  /** The workflow's write sequence: a write not newer than the row's record_seq only adds its action rows. */
+  sequence?: number;
   statename: string;
   displayStatus: string;
   stage: string;
@@ -72,10 +74,38 @@ const SHIPMENT_STATUS_FOR_STATE: Record<string, { status: string; from: string[]
   cancelled: { status: "cancelled", from: ["pickup_scheduled"] },
 };
 
+/** The action rows of one read-model write (order_actions; a retried write adds none twice). */
+async function insertActions(tx: Parameters<Parameters<Db["transaction"]>[0]>[0], w: OrderStateWrite): Promise<void> {
+  if (w.actions.length > 0) {
+    await tx
+      .insert(orderActions)
+      .values(
+        w.actions.map((a) => ({
+          orderId: w.orderId,
+          code: a.code,
+          role: a.role,
+          participantId: a.participantId,
+          statename: a.statename,
+          displayStatus: w.displayStatus,
+          complete: w.completed !== null,
+          dedupeKey: w.dedupeKey,
+          createdAt: new Date(a.at),
+        })),
+      )
+      .onConflictDoNothing();
+  }
+}
+
 export async function recordOrderState(db: Db, w: OrderStateWrite): Promise<{ recorded: boolean }> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.select({ id: orders.id, reasons: orders.reasons }).from(orders).where(eq(orders.id, w.orderId)).for("update");
+    const [row] = await tx.select({ id: orders.id, reasons: orders.reasons, recordSeq: orders.recordSeq }).from(orders).where(eq(orders.id, w.orderId)).for("update");
     if (!row) return { recorded: false };
+    if (w.sequence !== undefined && w.sequence <= row.recordSeq) {
+      // An earlier step's write finishing after a later one (or a retry of the last): the state stays; its
+      // action rows (deduplicated) are still history.
+      await insertActions(tx, w);
+      return { recorded: true };
+    }
 
     await tx
       .update(orders)
@@ -97,6 +127,7 @@ export async function recordOrderState(db: Db, w: OrderStateWrite): Promise<{ re
         deadlines: w.deadlines,
         ...(w.floorTime !== undefined && w.floorTime !== null ? { floorTime: w.floorTime } : {}),
         ...(w.rating ? { receiverRating: w.rating.overall, receiverRatingComments: w.rating.comments } : {}),
+        ...(w.sequence !== undefined ? { recordSeq: w.sequence } : {}),
         modifiedAt: sql`now()`,
       })
       .where(eq(orders.id, w.orderId));
@@ -127,24 +158,7 @@ export async function recordOrderState(db: Db, w: OrderStateWrite): Promise<{ re
         .where(eq(orderContributions.id, c.id));
     }
 
-    if (w.actions.length > 0) {
-      await tx
-        .insert(orderActions)
-        .values(
-          w.actions.map((a) => ({
-            orderId: w.orderId,
-            code: a.code,
-            role: a.role,
-            participantId: a.participantId,
-            statename: a.statename,
-            displayStatus: w.displayStatus,
-            complete: w.completed !== null,
-            dedupeKey: w.dedupeKey,
-            createdAt: new Date(a.at),
-          })),
-        )
-        .onConflictDoNothing();
-    }
+    await insertActions(tx, w);
 
     const ship = SHIPMENT_STATUS_FOR_STATE[w.statename];
     if (ship) {

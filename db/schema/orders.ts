@@ -53,6 +53,11 @@ export const orders = pgTable(
     ledger: jsonb("ledger").$type<OrderLedgerJson>(),
     /** The running windows (ISO instants or null: checkoutBy, sellerResponseBy, pickupBy, ratingBy, rmaBy, ...) as the workflow last recorded them. */
     deadlines: jsonb("deadlines").$type<Record<string, string | null>>(),
+    /**
+     * Sequence number of the workflow's last read-model write applied (OrderStateRecord.sequence): a write
+     * with a lower or equal number (a slower activity of an earlier step finishing late) is not applied.
+     */
+    recordSeq: integer("record_seq").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     modifiedAt: timestamp("modified_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -382,6 +382,33 @@ describe("read model", () => {
     expect(c).toMatchObject({ units: { S: 2, M: 2 }, pendingUnits: { M: 1 }, quantity: 4, valueCents: 4 * 2500 });
   });
 
+  test("an earlier step's write finishing after a later one does not overwrite the later state (sequence)", async () => {
+    const o = await orderWith({ S: 1 });
+    const at = "2026-03-02T15:00:00.000Z";
+    const base = { lines: o.lines, providerId: o.seller.retailer.id, receiverId: o.buyer.retailer.id };
+    // Step 2 (checkout completed) lands first; step 1 (the opening write, "Checkout Pending") lands late.
+    await acts.recordOrderState(
+      stateRecord(o, 2, { ...base, sequence: 2, actions: [{ code: 224, role: "receiver", participantId: o.buyer.retailer.id, statename: "provider_approve_sale", at }] }),
+    );
+    await acts.recordOrderState(
+      stateRecord(o, 1, {
+        ...base,
+        sequence: 1,
+        statename: "complete_order_checkout",
+        displayStatus: "Checkout Pending",
+        actionNeeded: "receiver",
+        actions: [{ code: 301, role: "system", participantId: null, statename: "complete_order_checkout", at }],
+      }),
+    );
+    const row = await getOrderRow(db, o.orderId);
+    expect(row).toMatchObject({ statename: "provider_approve_sale", displayStatus: "Pending Approval", actionNeeded: "provider", recordSeq: 2 });
+    // The late write's action rows are still history.
+    expect((await listOrderActions(db, o.orderId)).map((a) => a.code).sort()).toEqual([224, 301]);
+    // The next step applies.
+    await acts.recordOrderState(stateRecord(o, 3, { ...base, sequence: 3, statename: "ship_order", displayStatus: "Pickup Scheduled", actionNeeded: null }));
+    expect(await getOrderRow(db, o.orderId)).toMatchObject({ statename: "ship_order", recordSeq: 3 });
+  });
+
   test("recordOrderState and the rating are no-ops when the order row is gone (a withdrawn draft)", async () => {
     const ghost = { orderId: 2_000_000_000, workflowId: "buy-order:2000000000" };
     await expect(acts.recordOrderState(stateRecord(ghost, 1, { actions: [{ code: 301, role: "system", participantId: null, statename: "expired", at: new Date().toISOString() }] }))).resolves.toBeUndefined();

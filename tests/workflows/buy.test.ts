@@ -642,6 +642,30 @@ describe("shipping", () => {
 });
 
 describe("after delivery", () => {
+  test("a command sent while the previous step is still running (its e-mail) waits for it instead of being refused", async () => {
+    let release!: () => void;
+    const until = new Promise<void>((resolve) => (release = resolve));
+    const fake = sellerFake({ holdNotice: { template: "rate_order", until } });
+    const orderId = 4605;
+    await withWorker(fake, async (tq) => {
+      const handle = await start(tq, orderInput(orderId));
+      await toShipOrder(handle);
+      await carrier(handle, "delivered");
+      // The page already shows Delivered (read model written) while the rating notice is still being sent.
+      await waitFor(handle, (v) => v.statename === "delivered" && v.busy, "delivered, notice in flight");
+      expect(fake.readModelOf(orderId).latest.statename).toBe("delivered");
+      const answer = handle.executeUpdate(confirmReceivedUpdate, { args: [{ actorRetailerId: BUYER }] });
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await handle.query(orderViewQuery)).receivedConfirmed).toBe(false);
+      release();
+      await expect(answer).resolves.toMatchObject({ status: "ok", statename: "delivered" });
+      const v = await waitFor(handle, (x) => x.receivedConfirmed && !x.busy, "received confirmed");
+      expect(v.actions.map((a) => a.code)).toContain(ACTION.RECEIVER_CONFIRM_ORDER);
+      // A command that is no longer valid once the running step ends is refused with the specification's error.
+      await expectRejected(handle.executeUpdate(confirmReceivedUpdate, { args: [{ actorRetailerId: BUYER }] }), "wrong_state");
+    });
+  });
+
   test("rating left: 'Rating saved!' (222, 230); the order completes when the 48-hour RMA window closes", async () => {
     const fake = sellerFake();
     const orderId = 4601;

@@ -32,6 +32,7 @@ import {
   setHandler,
   workflowInfo,
 } from "@temporalio/workflow";
+import type { UpdateDefinition } from "@temporalio/common";
 import type { BuyActivities, OrderNoticeTemplate } from "../../activities/buy/types";
 import { ACTION } from "../../domain/action-codes";
 import {
@@ -411,6 +412,7 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
       orderId,
       workflowId,
       dedupeKey: `${workflowId}:record:${recordSeq}`,
+      sequence: recordSeq,
       kind,
       providerId,
       receiverId,
@@ -597,9 +599,24 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
     // An answer arriving when its window has closed (the timer fires in the same instant) is too late.
     if (NEGOTIATION.includes(statename) && d !== null && Date.now() >= d) reject("wrong_state");
   }
-  /** Last check of every validator: another step of this order is still running its activities. */
-  function requireIdle(): void {
-    if (busy) reject("busy");
+  /**
+   * A retailer command: `validate` refuses it before it is accepted (the specification's errors); `run` does
+   * it alone (exclusive). A command that arrives while another step of this order is still running its
+   * activities (the notice after the state the page already shows, say) waits for that step, is validated
+   * again against the state it left, and then runs: the retailer's click is not refused as busy.
+   */
+  function command<Cmd>(def: UpdateDefinition<BuyCommandResult, [Cmd]>, validate: (cmd: Cmd) => void, run: (cmd: Cmd) => Promise<BuyCommandResult>): void {
+    setHandler(
+      def,
+      async (cmd: Cmd) => {
+        while (busy) {
+          await condition(() => !busy);
+          validate(cmd);
+        }
+        return exclusive(() => run(cmd));
+      },
+      { validator: validate },
+    );
   }
   function requireCard(pm: unknown): void {
     if (!isPaymentMethod(pm)) reject("card_required");
@@ -654,139 +671,123 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
     return result("need_payment_method");
   }
 
-  setHandler(
+  command(
     completeCheckoutUpdate,
-    (cmd) =>
-      exclusive(async () => {
-        const pm = cmd.paymentMethod;
-        // A new attempt after a decline or with another card; the same card retried after an outage keeps
-        // its key, so a charge that did go through is not made twice.
-        const sameRetry = lastAuthorize?.outcome === "error" && lastAuthorize.paymentMethodId === pm.paymentMethodId;
-        const attempt = sameRetry ? (attempts.authorize as number) : nextAttempt(BUY_STEPS.authorize);
-        let res;
-        try {
-          res = await payNow.authorizePayment({
-            idempotencyKey: key(BUY_STEPS.authorize, attempt),
-            orderId,
-            retailerId: receiverId,
-            paymentMethod: pm,
-            amountCents: requestedQuote.totalCents,
-            description: `Order ${externalId}`,
-          });
-        } catch (err) {
-          log.warn("authorisation failed", { workflowId, error: String(err) });
-          lastAuthorize = { paymentMethodId: pm.paymentMethodId, outcome: "error" };
-          return reject("payment_failed");
-        }
-        if (res.status === "declined") {
-          lastAuthorize = { paymentMethodId: pm.paymentMethodId, outcome: "declined" };
-          await record([[ACTION.CARD_DECLINED, "receiver"]]);
-          return reject("card_declined");
-        }
-        lastAuthorize = null;
-        const now = Date.now();
-        authorization = { paymentIntentId: res.paymentIntentId, amountCents: res.amountCents, at: now };
-        authorizationClosed = false;
-        paymentMethod = { lastFour: res.lastFour, description: res.description };
-        ledger.push({ kind: "authorization", amountCents: res.amountCents });
-        deadlines.checkoutBy = null;
-
-        if (kind === "from_listing") {
-          statename = BUY_STATES.PROVIDER_APPROVE_SALE;
-          deadlines.sellerResponseBy = Math.min(now + WINDOWS.sellerResponse, now + WINDOWS.authorizationLifetime - WINDOWS.authorizationSafetyMargin);
-          await record([[ACTION.CHECKOUT_COMPLETED, "receiver"]]);
-          await notify("provider", "approve_sale_needed", deadlines.sellerResponseBy);
-          return result("ok");
-        }
-        // An order made for a request: the seller approved with its offer; checking out captures and ships.
-        const outcome = await finalizeApproval(requested, [[ACTION.RECEIVER_APPROVE_PURCHASE, "receiver"]]);
-        if (outcome === "units_unavailable") {
-          reasons.provider_decline_buy_reason = DECLINE_OTHERS_REASON;
-          await declineWith([[ACTION.PROVIDER_DECLINED_FOR_OTHER_ORDER, "provider"]], "receiver", "declined");
-          return result("ok");
-        }
-        if (outcome === "payment_failed") {
-          // Release this authorisation so that the next try (a new attempt) does not hold the card twice.
-          await releaseAuthorization("declined");
-          authorization = null;
-          await record([[ACTION.AUTHORIZATION_RELEASED, "system"]]);
-          return reject("payment_failed");
-        }
-        return result("ok", { redirectTo: BUY_REDIRECTS.orders });
-      }),
-    {
-      validator: (cmd) => {
-        requireParty("receiver", cmd);
-        requireState(BUY_STATES.COMPLETE_ORDER_CHECKOUT);
-        requireCard(cmd.paymentMethod);
-        requireIdle();
-      },
+    (cmd) => {
+      requireParty("receiver", cmd);
+      requireState(BUY_STATES.COMPLETE_ORDER_CHECKOUT);
+      requireCard(cmd.paymentMethod);
     },
-  );
-
-  setHandler(
-    declineCheckoutUpdate,
-    (cmd) =>
-      exclusive(async () => {
-        reasons.receiver_decline_checkout_reason = cmd.reason;
-        await declineWith([[ACTION.RECEIVER_DECLINE_CHECKOUT, "receiver"]], "provider", "declined");
-        return result("ok");
-      }),
-    {
-      validator: (cmd) => {
-        requireParty("receiver", cmd);
-        if (kind !== "for_request") reject("wrong_state");
-        requireState(BUY_STATES.COMPLETE_ORDER_CHECKOUT);
-        if (!isChoice(BUYER_DECLINE_REASONS, cmd.reason) || cmd.reason === BUYER_DECLINE_DEFAULT_REASON) reject("decline_reason_required");
-        requireIdle();
-      },
-    },
-  );
-
-  setHandler(
-    approveSaleUpdate,
-    (cmd) =>
-      exclusive(async () => {
-        const card = await payEventually.getCardOnFile({ retailerId: providerId });
-        if (!card) return askForCard({ kind: "approve" });
-        return continueApproval(cmd.confirmDeclineOthers === true);
-      }),
-    {
-      validator: (cmd) => {
-        requireParty("provider", cmd);
-        requireState(BUY_STATES.PROVIDER_APPROVE_SALE, BUY_STATES.PAYMENT);
-        requireIdle();
-      },
-    },
-  );
-
-  setHandler(
-    addPaymentMethodUpdate,
-    (cmd) =>
-      exclusive(async () => {
-        const saved = await payNow.saveCardOnFile({
-          idempotencyKey: key(BUY_STEPS.saveCard, nextAttempt(BUY_STEPS.saveCard)),
-          retailerId: providerId,
-          paymentMethod: cmd.paymentMethod,
+    async (cmd) => {
+      const pm = cmd.paymentMethod;
+      // A new attempt after a decline or with another card; the same card retried after an outage keeps
+      // its key, so a charge that did go through is not made twice.
+      const sameRetry = lastAuthorize?.outcome === "error" && lastAuthorize.paymentMethodId === pm.paymentMethodId;
+      const attempt = sameRetry ? (attempts.authorize as number) : nextAttempt(BUY_STEPS.authorize);
+      let res;
+      try {
+        res = await payNow.authorizePayment({
+          idempotencyKey: key(BUY_STEPS.authorize, attempt),
+          orderId,
+          retailerId: receiverId,
+          paymentMethod: pm,
+          amountCents: requestedQuote.totalCents,
+          description: `Order ${externalId}`,
         });
-        if (saved.status === "declined") {
-          await record([[ACTION.CARD_DECLINED, "provider"]]);
-          return reject("card_declined");
-        }
-        const command = pendingCommand ?? { kind: "approve" as const };
-        pendingCommand = null;
+      } catch (err) {
+        log.warn("authorisation failed", { workflowId, error: String(err) });
+        lastAuthorize = { paymentMethodId: pm.paymentMethodId, outcome: "error" };
+        return reject("payment_failed");
+      }
+      if (res.status === "declined") {
+        lastAuthorize = { paymentMethodId: pm.paymentMethodId, outcome: "declined" };
+        await record([[ACTION.CARD_DECLINED, "receiver"]]);
+        return reject("card_declined");
+      }
+      lastAuthorize = null;
+      const now = Date.now();
+      authorization = { paymentIntentId: res.paymentIntentId, amountCents: res.amountCents, at: now };
+      authorizationClosed = false;
+      paymentMethod = { lastFour: res.lastFour, description: res.description };
+      ledger.push({ kind: "authorization", amountCents: res.amountCents });
+      deadlines.checkoutBy = null;
+
+      if (kind === "from_listing") {
         statename = BUY_STATES.PROVIDER_APPROVE_SALE;
-        await record([[ACTION.PAYMENT_METHOD_ADDED, "provider"]]);
-        const confirm = cmd.confirmDeclineOthers === true;
-        return command.kind === "approve" ? continueApproval(confirm) : continueModify(command.lines, confirm);
-      }),
-    {
-      validator: (cmd) => {
-        requireParty("provider", cmd);
-        requireState(BUY_STATES.PAYMENT);
-        requireCard(cmd.paymentMethod);
-        requireIdle();
-      },
+        deadlines.sellerResponseBy = Math.min(now + WINDOWS.sellerResponse, now + WINDOWS.authorizationLifetime - WINDOWS.authorizationSafetyMargin);
+        await record([[ACTION.CHECKOUT_COMPLETED, "receiver"]]);
+        await notify("provider", "approve_sale_needed", deadlines.sellerResponseBy);
+        return result("ok");
+      }
+      // An order made for a request: the seller approved with its offer; checking out captures and ships.
+      const outcome = await finalizeApproval(requested, [[ACTION.RECEIVER_APPROVE_PURCHASE, "receiver"]]);
+      if (outcome === "units_unavailable") {
+        reasons.provider_decline_buy_reason = DECLINE_OTHERS_REASON;
+        await declineWith([[ACTION.PROVIDER_DECLINED_FOR_OTHER_ORDER, "provider"]], "receiver", "declined");
+        return result("ok");
+      }
+      if (outcome === "payment_failed") {
+        // Release this authorisation so that the next try (a new attempt) does not hold the card twice.
+        await releaseAuthorization("declined");
+        authorization = null;
+        await record([[ACTION.AUTHORIZATION_RELEASED, "system"]]);
+        return reject("payment_failed");
+      }
+      return result("ok", { redirectTo: BUY_REDIRECTS.orders });
+    },
+  );
+
+  command(
+    declineCheckoutUpdate,
+    (cmd) => {
+      requireParty("receiver", cmd);
+      if (kind !== "for_request") reject("wrong_state");
+      requireState(BUY_STATES.COMPLETE_ORDER_CHECKOUT);
+      if (!isChoice(BUYER_DECLINE_REASONS, cmd.reason) || cmd.reason === BUYER_DECLINE_DEFAULT_REASON) reject("decline_reason_required");
+    },
+    async (cmd) => {
+      reasons.receiver_decline_checkout_reason = cmd.reason;
+      await declineWith([[ACTION.RECEIVER_DECLINE_CHECKOUT, "receiver"]], "provider", "declined");
+      return result("ok");
+    },
+  );
+
+  command(
+    approveSaleUpdate,
+    (cmd) => {
+      requireParty("provider", cmd);
+      requireState(BUY_STATES.PROVIDER_APPROVE_SALE, BUY_STATES.PAYMENT);
+    },
+    async (cmd) => {
+      const card = await payEventually.getCardOnFile({ retailerId: providerId });
+      if (!card) return askForCard({ kind: "approve" });
+      return continueApproval(cmd.confirmDeclineOthers === true);
+    },
+  );
+
+  command(
+    addPaymentMethodUpdate,
+    (cmd) => {
+      requireParty("provider", cmd);
+      requireState(BUY_STATES.PAYMENT);
+      requireCard(cmd.paymentMethod);
+    },
+    async (cmd) => {
+      const saved = await payNow.saveCardOnFile({
+        idempotencyKey: key(BUY_STEPS.saveCard, nextAttempt(BUY_STEPS.saveCard)),
+        retailerId: providerId,
+        paymentMethod: cmd.paymentMethod,
+      });
+      if (saved.status === "declined") {
+        await record([[ACTION.CARD_DECLINED, "provider"]]);
+        return reject("card_declined");
+      }
+      const command = pendingCommand ?? { kind: "approve" as const };
+      pendingCommand = null;
+      statename = BUY_STATES.PROVIDER_APPROVE_SALE;
+      await record([[ACTION.PAYMENT_METHOD_ADDED, "provider"]]);
+      const confirm = cmd.confirmDeclineOthers === true;
+      return command.kind === "approve" ? continueApproval(confirm) : continueModify(command.lines, confirm);
     },
   );
 
@@ -801,154 +802,126 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
     return check.lines;
   }
 
-  setHandler(
+  command(
     modifySaleUpdate,
-    (cmd) =>
-      exclusive(async () => {
-        const lines = modificationOf(cmd.lines);
-        const card = await payEventually.getCardOnFile({ retailerId: providerId });
-        if (!card) return askForCard({ kind: "modify", lines });
-        return continueModify(lines, cmd.confirmDeclineOthers === true);
-      }),
-    {
-      validator: (cmd) => {
-        requireParty("provider", cmd);
-        requireState(BUY_STATES.PROVIDER_APPROVE_SALE);
-        modificationOf(cmd.lines);
-        requireIdle();
-      },
+    (cmd) => {
+      requireParty("provider", cmd);
+      requireState(BUY_STATES.PROVIDER_APPROVE_SALE);
+      modificationOf(cmd.lines);
+    },
+    async (cmd) => {
+      const lines = modificationOf(cmd.lines);
+      const card = await payEventually.getCardOnFile({ retailerId: providerId });
+      if (!card) return askForCard({ kind: "modify", lines });
+      return continueModify(lines, cmd.confirmDeclineOthers === true);
     },
   );
 
-  setHandler(
+  command(
     declineSaleUpdate,
-    (cmd) =>
-      exclusive(async () => {
-        reasons.provider_decline_buy_reason = cmd.reason;
-        await declineWith([[ACTION.PROVIDER_DECLINE_SALE, "provider"]], "receiver", "declined");
-        const unavailable = isUnitUnavailableReason(cmd.reason);
-        return result("ok", unavailable ? { redirectTo: BUY_REDIRECTS.activeListings, message: BUY_MESSAGES.updateYourListings } : {});
-      }),
-    {
-      validator: (cmd) => {
-        requireParty("provider", cmd);
-        requireState(BUY_STATES.PROVIDER_APPROVE_SALE, BUY_STATES.PAYMENT);
-        if (!isChoice(SELLER_DECLINE_REASONS, cmd.reason)) reject("decline_reason_required");
-        requireIdle();
-      },
+    (cmd) => {
+      requireParty("provider", cmd);
+      requireState(BUY_STATES.PROVIDER_APPROVE_SALE, BUY_STATES.PAYMENT);
+      if (!isChoice(SELLER_DECLINE_REASONS, cmd.reason)) reject("decline_reason_required");
+    },
+    async (cmd) => {
+      reasons.provider_decline_buy_reason = cmd.reason;
+      await declineWith([[ACTION.PROVIDER_DECLINE_SALE, "provider"]], "receiver", "declined");
+      const unavailable = isUnitUnavailableReason(cmd.reason);
+      return result("ok", unavailable ? { redirectTo: BUY_REDIRECTS.activeListings, message: BUY_MESSAGES.updateYourListings } : {});
     },
   );
 
-  setHandler(
+  command(
     approveModifiedPurchaseUpdate,
-    () =>
-      exclusive(async () => {
-        const outcome = await finalizeApproval(pendingLines as OrderLine[], [[ACTION.RECEIVER_APPROVE_PURCHASE, "receiver"]]);
-        if (outcome === "units_unavailable") {
-          reasons.provider_decline_buy_reason = DECLINE_OTHERS_REASON;
-          await declineWith([[ACTION.PROVIDER_DECLINED_FOR_OTHER_ORDER, "provider"]], "receiver", "declined");
-          return result("ok");
-        }
-        if (outcome === "payment_failed") return reject("payment_failed");
-        return result("ok", { redirectTo: BUY_REDIRECTS.orders });
-      }),
-    {
-      validator: (cmd) => {
-        requireParty("receiver", cmd);
-        requireState(BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE);
-        requireIdle();
-      },
+    (cmd) => {
+      requireParty("receiver", cmd);
+      requireState(BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE);
+    },
+    async (_cmd) => {
+      const outcome = await finalizeApproval(pendingLines as OrderLine[], [[ACTION.RECEIVER_APPROVE_PURCHASE, "receiver"]]);
+      if (outcome === "units_unavailable") {
+        reasons.provider_decline_buy_reason = DECLINE_OTHERS_REASON;
+        await declineWith([[ACTION.PROVIDER_DECLINED_FOR_OTHER_ORDER, "provider"]], "receiver", "declined");
+        return result("ok");
+      }
+      if (outcome === "payment_failed") return reject("payment_failed");
+      return result("ok", { redirectTo: BUY_REDIRECTS.orders });
     },
   );
 
-  setHandler(
+  command(
     declineModifiedPurchaseUpdate,
-    (cmd) =>
-      exclusive(async () => {
-        reasons.receiver_decline_modified_purchase_reason = cmd.reason ?? BUYER_DECLINE_DEFAULT_REASON;
-        await declineWith([[ACTION.RECEIVER_DECLINE_MODIFIED_PURCHASE, "receiver"]], "provider", "declined");
-        return result("ok");
-      }),
-    {
-      validator: (cmd) => {
-        requireParty("receiver", cmd);
-        requireState(BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE);
-        if (cmd.reason !== undefined && cmd.reason !== null && !isChoice(BUYER_DECLINE_REASONS, cmd.reason)) reject("decline_reason_required");
-        requireIdle();
-      },
+    (cmd) => {
+      requireParty("receiver", cmd);
+      requireState(BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE);
+      if (cmd.reason !== undefined && cmd.reason !== null && !isChoice(BUYER_DECLINE_REASONS, cmd.reason)) reject("decline_reason_required");
+    },
+    async (cmd) => {
+      reasons.receiver_decline_modified_purchase_reason = cmd.reason ?? BUYER_DECLINE_DEFAULT_REASON;
+      await declineWith([[ACTION.RECEIVER_DECLINE_MODIFIED_PURCHASE, "receiver"]], "provider", "declined");
+      return result("ok");
     },
   );
 
-  setHandler(
+  command(
     cancelShipmentUpdate,
-    (cmd) =>
-      exclusive(async () => {
-        reasons.provider_cancel_shipment_reason = cmd.reason;
-        await cancelAfterCapture("shipment_cancelled", [[ACTION.SHIPMENT_CANCELLED, "provider"]]);
-        return result("ok");
-      }),
-    {
-      validator: (cmd) => {
-        requireParty("provider", cmd);
-        requireState(...SHIPPING);
-        // A scan already reported (not yet processed) means the goods are In-Route.
-        if (carrierQueue.some((e) => SCANNED.has(e.status))) reject("wrong_state");
-        if (!isChoice(CANCEL_SHIPMENT_REASONS, cmd.reason)) reject("cancel_reason_required");
-        requireIdle();
-      },
+    (cmd) => {
+      requireParty("provider", cmd);
+      requireState(...SHIPPING);
+      // A scan already reported (not yet processed) means the goods are In-Route.
+      if (carrierQueue.some((e) => SCANNED.has(e.status))) reject("wrong_state");
+      if (!isChoice(CANCEL_SHIPMENT_REASONS, cmd.reason)) reject("cancel_reason_required");
+    },
+    async (cmd) => {
+      reasons.provider_cancel_shipment_reason = cmd.reason;
+      await cancelAfterCapture("shipment_cancelled", [[ACTION.SHIPMENT_CANCELLED, "provider"]]);
+      return result("ok");
     },
   );
 
-  setHandler(
+  command(
     confirmReceivedUpdate,
-    () =>
-      exclusive(async () => {
-        receivedConfirmed = true;
-        await record([[ACTION.RECEIVER_CONFIRM_ORDER, "receiver"]]);
-        return result("ok");
-      }),
-    {
-      validator: (cmd) => {
-        requireParty("receiver", cmd);
-        requireState(COMMON_STATES.DELIVERED);
-        if (receivedConfirmed) reject("wrong_state");
-        requireIdle();
-      },
+    (cmd) => {
+      requireParty("receiver", cmd);
+      requireState(COMMON_STATES.DELIVERED);
+      if (receivedConfirmed) reject("wrong_state");
+    },
+    async (_cmd) => {
+      receivedConfirmed = true;
+      await record([[ACTION.RECEIVER_CONFIRM_ORDER, "receiver"]]);
+      return result("ok");
     },
   );
 
-  setHandler(
+  command(
     rateOrderUpdate,
-    (cmd) =>
-      exclusive(async () => {
-        const comments = typeof cmd.comments === "string" ? cmd.comments.trim() : "";
-        const stars = { condition: cmd.stars.condition, packaging: cmd.stars.packaging, timeliness: cmd.stars.timeliness, overall: cmd.stars.overall };
-        await store.saveOrderRating({
-          idempotencyKey: key(BUY_STEPS.rating, nextAttempt(BUY_STEPS.rating)),
-          orderId,
-          raterId: receiverId,
-          rateeId: providerId,
-          role: "receiver",
-          stars,
-          comments,
-        });
-        const codes: Array<[number, ActorRole]> = receivedConfirmed ? [] : [[ACTION.RECEIVER_CONFIRM_ORDER, "receiver"]];
-        receivedConfirmed = true;
-        rating = { ...stars, comments };
-        await record([...codes, [ACTION.RECEIVER_RATED, "receiver"]]);
-        return result("ok", { message: BUY_MESSAGES.ratingSaved, redirectTo: BUY_REDIRECTS.home });
-      }),
-    {
-      validator: (cmd) => {
-        requireParty("receiver", cmd);
-        requireState(COMMON_STATES.DELIVERED);
-        if (rating) reject("already_rated");
-        if (deadlines.ratingBy === null || Date.now() >= deadlines.ratingBy) reject("rating_closed");
-        const s = cmd.stars as Record<string, unknown> | undefined;
-        if (!s || typeof s !== "object" || !["condition", "packaging", "timeliness", "overall"].every((k) => isValidRating(s[k]))) reject("rating_invalid");
-        if (cmd.comments !== undefined && (typeof cmd.comments !== "string" || cmd.comments.length > MAX_COMMENT_LENGTH)) reject("rating_invalid");
-        requireIdle();
-      },
+    (cmd) => {
+      requireParty("receiver", cmd);
+      requireState(COMMON_STATES.DELIVERED);
+      if (rating) reject("already_rated");
+      if (deadlines.ratingBy === null || Date.now() >= deadlines.ratingBy) reject("rating_closed");
+      const s = cmd.stars as Record<string, unknown> | undefined;
+      if (!s || typeof s !== "object" || !["condition", "packaging", "timeliness", "overall"].every((k) => isValidRating(s[k]))) reject("rating_invalid");
+      if (cmd.comments !== undefined && (typeof cmd.comments !== "string" || cmd.comments.length > MAX_COMMENT_LENGTH)) reject("rating_invalid");
+    },
+    async (cmd) => {
+      const comments = typeof cmd.comments === "string" ? cmd.comments.trim() : "";
+      const stars = { condition: cmd.stars.condition, packaging: cmd.stars.packaging, timeliness: cmd.stars.timeliness, overall: cmd.stars.overall };
+      await store.saveOrderRating({
+        idempotencyKey: key(BUY_STEPS.rating, nextAttempt(BUY_STEPS.rating)),
+        orderId,
+        raterId: receiverId,
+        rateeId: providerId,
+        role: "receiver",
+        stars,
+        comments,
+      });
+      const codes: Array<[number, ActorRole]> = receivedConfirmed ? [] : [[ACTION.RECEIVER_CONFIRM_ORDER, "receiver"]];
+      receivedConfirmed = true;
+      rating = { ...stars, comments };
+      await record([...codes, [ACTION.RECEIVER_RATED, "receiver"]]);
+      return result("ok", { message: BUY_MESSAGES.ratingSaved, redirectTo: BUY_REDIRECTS.home });
     },
   );
 

@@ -28,6 +28,8 @@ export interface FakeOptions {
   conflicts?: Record<number, number[]>;
   /** Stock per `${listingId}:${size}`; a line not listed has unlimited stock. */
   stock?: Record<string, number>;
+  /** Notices of this template wait for `until` before they are sent (a slow e-mail: the step stays busy). */
+  holdNotice?: { template: string; until: Promise<void> };
 }
 
 export interface Call {
@@ -91,6 +93,7 @@ export function createFakeBuyActivities(options: FakeOptions = {}) {
       });
     },
     async notifyOrderParty(input) {
+      if (options.holdNotice && input.template === options.holdNotice.template) await options.holdNotice.until;
       if (!outbox.has(input.dedupeKey)) outbox.set(input.dedupeKey, input);
     },
     async authorizePayment(input) {

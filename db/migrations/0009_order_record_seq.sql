@@ -1,0 +1,1 @@
+ALTER TABLE "orders" ADD COLUMN "record_seq" integer DEFAULT 0 NOT NULL;
