@@ -7,6 +7,8 @@
 //     database already matches the current migrations and seed script (--reseed forces it).
 //  2. The production build (REMIX_BUILD_DIR=.data/bench-build npx remix build; --no-build reuses it),
 //     served by `node workers/web.mjs` (NODE_ENV=production, PORT 3650), signed in as a bench retailer.
+//     Then warmed up: --warmup requests (default 300) of every variant at c=4, not measured, so the JIT's
+//     warm-up does not land in the first variant's figures.
 //  3. EXPLAIN: with auto_explain.log_min_duration = 0 (log_analyze on, log_timing off), a few requests
 //     of every variant; the plans of the statements touching listings / listing_requests are printed, and
 //     the script FAILS (exit 1) when one of them has a Seq Scan on listings or listing_requests.
@@ -26,8 +28,8 @@
 //  7. A CPU profile of the web process (node --cpu-prof) while it serves /buy/ at c=16: self time by
 //     component (React render, turbo-stream serialization, Postgres driver, Drizzle, Remix, app code, GC).
 //
-// Options: --duration=<s> (default 10), --no-build, --reseed, --no-write, --no-profile, --keep (leave
-// Postgres and the app running), --only=<variant,...> (default, brand, search, viewall, order:<o>, swap, sell, listing).
+// Options: --duration=<s> (default 10), --warmup=<requests per variant> (default 300), --no-build, --reseed, --no-write, --no-profile, --keep (leave
+// Postgres and the app running), --only=<variant,...> (default, brand, search, viewall, order:<o>, retailer, swap, sell, listing).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -57,6 +59,9 @@ const PROF_DIR = path.join(DATA_DIR, "bench-logs", "cpu-profile");
 const CONCURRENCIES = [1, 16];
 const GOAL_C1_P95_MS = 50;
 const GOAL_C16_FACTOR = 3;
+/** Requests per variant before anything is measured (JIT warm-up), and their concurrency. */
+const WARMUP_REQUESTS = Number(arg("warmup", 300));
+const WARMUP_CONNECTIONS = 4;
 
 // The marketplace's query parameters (app/routes/buy.tsx, db/queries/marketplace.ts MARKET_ORDERINGS).
 const ORDER_PARAM = "ordering";
@@ -249,6 +254,15 @@ function percentile(sorted, p) {
 }
 const median = (xs) => percentile([...xs].sort((a, b) => a - b), 50);
 
+/** Warm-up load, not measured: WARMUP_REQUESTS requests at a small concurrency; fails on errors. */
+async function warmUp(urlPath) {
+  const { default: autocannon } = await import("autocannon");
+  const result = await autocannon({ url: BASE + urlPath, connections: WARMUP_CONNECTIONS, amount: WARMUP_REQUESTS, headers: { cookie }, timeout: 30 });
+  if (result.errors + result.timeouts > 0 || result.non2xx > 0) {
+    throw new Error(`warm-up of ${urlPath}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+}
+
 async function load(urlPath, connections, seconds) {
   const { default: autocannon } = await import("autocannon");
   const times = [];
@@ -319,8 +333,8 @@ async function main() {
       where l.brand_id = ${brandId} and l.status = 'active' and l.total_units > 0 and l.listing_type = 'sell' and l.provider_id <> ${LOGIN.retailerId}
       order by l.id limit 1`;
     const searchTerm = sku.split("-").slice(0, 2).join("-"); // the product code, e.g. "AD-1011" (variation sku minus the colour)
-    const [{ listing_id: listingId }] = await admin`
-      select id as listing_id from listings where brand_id = ${brandId} and status = 'active' and total_units > 0 and listing_type = 'sell'
+    const [{ listing_id: listingId, provider_id: providerId }] = await admin`
+      select id as listing_id, provider_id from listings where brand_id = ${brandId} and status = 'active' and total_units > 0 and listing_type = 'sell'
         and provider_id <> ${LOGIN.retailerId} order by id limit 1`;
     const [{ matches }] = await admin`select count(*)::int as matches from listings where sku_key like ${"%" + searchTerm.toLowerCase() + "%"} and status = 'active' and total_units > 0`;
 
@@ -330,6 +344,7 @@ async function main() {
       { key: "search", label: `/buy/ search "${searchTerm}" (${matches} listings match)`, path: `/buy/?search=${encodeURIComponent(searchTerm)}` },
       { key: "viewall", label: `/buy/ brand ${brandId}, viewAll=on (100 cards)`, path: `/buy/?brand=${brandId}&viewAll=on` },
       ...ORDERINGS.map((o) => ({ key: `order:${o}`, label: `/buy/ ${ORDER_PARAM}=${o}`, path: `/buy/?${ORDER_PARAM}=${encodeURIComponent(o)}` })),
+      { key: "retailer", label: `/buy/ retailer__id=${providerId} (one retailer's listings)`, path: `/buy/?retailer__id=${providerId}` },
       { key: "swap", label: "/swap/ (default)", path: "/swap/" },
       { key: "sell", label: "/sell/ (requests)", path: "/sell/" },
       { key: "listing", label: `/listing/buy/${listingId}`, path: `/listing/buy/${listingId}` },
@@ -370,7 +385,7 @@ async function main() {
     info(`signed in as ${LOGIN.email} (retailer ${LOGIN.retailerId}, authorized for 10 brands)`);
 
     // ---------------------------------------------------------------- availability + warm-up
-    step("warm-up (20 sequential requests per variant)");
+    step(`availability, then warm-up (${WARMUP_REQUESTS} requests per variant at c=${WARMUP_CONNECTIONS}, not measured)`);
     const measured = [];
     for (const v of [...variants, ...statics]) {
       const first = await get(v.path);
@@ -385,9 +400,14 @@ async function main() {
         continue;
       }
       v.htmlBytes = Buffer.byteLength(first.body);
-      for (let i = 0; i < 19; i++) await get(v.path);
       measured.push(v);
     }
+    // JIT warm-up: without it the first variant measured pays for the compilation of the render and
+    // serialization paths every page shares (its c=1 p95/p99 showed it). Every variant, so each one's own
+    // code paths (orderings, search, the listing view) are hot too.
+    const tWarm = performance.now();
+    for (const v of measured) await warmUp(v.path);
+    info(`warmed up in ${fmtMs(performance.now() - tWarm)}`);
     const pages = measured.filter((v) => !v.static);
 
     // ---------------------------------------------------------------- EXPLAIN (auto_explain)
@@ -500,7 +520,7 @@ async function main() {
       fs.rmSync(PROF_DIR, { recursive: true, force: true });
       fs.mkdirSync(PROF_DIR, { recursive: true });
       await startWeb(["--cpu-prof", `--cpu-prof-dir=${PROF_DIR}`]);
-      for (let i = 0; i < 20; i++) await get(profiled.path);
+      await warmUp(profiled.path);
       const fromUs = Number(process.hrtime.bigint() / 1000n); // CLOCK_MONOTONIC, like V8's profile timestamps
       const l = await load(profiled.path, 16, DURATION);
       const toUs = Number(process.hrtime.bigint() / 1000n);

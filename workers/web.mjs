@@ -6,10 +6,14 @@
  * - Origin check on every non-GET/HEAD request except /webhooks/* (workers/origin-check.mjs): 403.
  * - Security headers: X-Frame-Options DENY, X-Content-Type-Options nosniff, Referrer-Policy same-origin.
  * - The client address goes to loaders/actions as `context.clientIp` (sign-in throttling).
+ * - A per-request scope for GET/HEAD (an AsyncLocalStorage on globalThis[Symbol.for("wholesale.requestScope")],
+ *   a fresh Map per request): app/utils/auth.server.ts memoises the session lookup in it, because Remix gives
+ *   the root loader and each route loader their own Request object.
  *
  * This plain-Node composition root reads only PORT, NODE_ENV, APP_ORIGIN and REMIX_BUILD_DIR from the
  * environment (it cannot import app/utils/env.server.ts, which is TypeScript); their defaults match it.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -76,8 +80,13 @@ app.use(express.static(PUBLIC_DIR, { maxAge: "1h", index: false }));
 
 const getLoadContext = (req) => ({ clientIp: req.ip || req.socket.remoteAddress || "" });
 
+const requestScope = (globalThis[Symbol.for("wholesale.requestScope")] ??= new AsyncLocalStorage());
+/** Runs a Remix handler inside a fresh per-request scope, for reads only (see the header comment). */
+const scoped = (handler) => (req, res, next) =>
+  req.method === "GET" || req.method === "HEAD" ? requestScope.run(new Map(), handler, req, res, next) : handler(req, res, next);
+
 if (MODE === "production") {
-  app.all("*", createRequestHandler({ build, mode: build.mode, getLoadContext }));
+  app.all("*", scoped(createRequestHandler({ build, mode: build.mode, getLoadContext })));
 } else {
   // Manual mode (remix dev --manual): re-import the build when it changes, then tell remix dev.
   const watchTarget = fs.existsSync(path.join(BUILD_DIR, "version.txt")) ? path.join(BUILD_DIR, "version.txt") : BUILD_PATH;
@@ -94,13 +103,16 @@ if (MODE === "production") {
       }
     }, 50);
   });
-  app.all("*", (req, res, next) => {
-    try {
-      return createRequestHandler({ build, mode: "development", getLoadContext })(req, res, next);
-    } catch (err) {
-      next(err);
-    }
-  });
+  app.all(
+    "*",
+    scoped((req, res, next) => {
+      try {
+        return createRequestHandler({ build, mode: "development", getLoadContext })(req, res, next);
+      } catch (err) {
+        next(err);
+      }
+    }),
+  );
 }
 
 // Errors Express raises itself, before Remix sees the request (e.g. a path that is not valid

@@ -5,7 +5,7 @@
  * - staff with no retailer chosen browse "as admin": every active brand, no cart.
  * Staff see the other party's store name on cards; everyone else sees "retailer-00{id}" only.
  */
-import { authorizedBrandsForRetailer, listBrands } from "../../db/queries/catalogue";
+import { marketBrowseContext } from "../../db/queries/marketplace";
 import { requireRetailer, requireUser, type AuthContext } from "./auth.server";
 import { db } from "./db.server";
 
@@ -25,10 +25,9 @@ export interface Viewer {
   /** Staff see store names. */
   withNames: boolean;
   auth: AuthContext;
+  /** Product categories for the category filter (read with the brands: one statement). */
+  categories: { id: number; name: string }[];
 }
-
-/** Staff as admin see every active brand (the catalogue has well under this many). */
-const ADMIN_BRAND_LIMIT = 1000;
 
 /**
  * The marketplace viewer of this request. Signed-out users go to sign-in; a retailer not yet active
@@ -37,13 +36,11 @@ const ADMIN_BRAND_LIMIT = 1000;
 export async function getViewer(request: Request): Promise<Viewer> {
   const auth = await requireUser(request);
   if (auth.user.isStaff && auth.retailer === null) {
-    const all = await listBrands(db, { limit: ADMIN_BRAND_LIMIT });
-    const brands = all.map((b) => ({ id: b.id, name: b.displayName || b.name }));
-    return { mode: "admin", isStaff: true, retailerId: null, brands, brandIds: new Set(brands.map((b) => b.id)), withNames: true, auth };
+    const { brands, categories } = await marketBrowseContext(db, null);
+    return { mode: "admin", isStaff: true, retailerId: null, brands, brandIds: new Set(brands.map((b) => b.id)), withNames: true, auth, categories };
   }
   const withRetailer = await requireRetailer(request);
-  const authorized = await authorizedBrandsForRetailer(db, withRetailer.retailer.id);
-  const brands = authorized.map((b) => ({ id: b.id, name: b.displayName || b.name }));
+  const { brands, categories } = await marketBrowseContext(db, withRetailer.retailer.id);
   return {
     mode: "retailer",
     isStaff: withRetailer.user.isStaff,
@@ -52,6 +49,6 @@ export async function getViewer(request: Request): Promise<Viewer> {
     brandIds: new Set(brands.map((b) => b.id)),
     withNames: withRetailer.user.isStaff,
     auth: withRetailer,
+    categories,
   };
 }
-

@@ -8,6 +8,8 @@
  *   by LIMIT — so the cost is (brands x page size), never the table size;
  * - the ordering keys (sku_key = lower(sku), price_cents) are copied onto listings/requests by a trigger;
  * - "is there more?" is answered by fetching one row more than shown (no COUNT(*));
+ * - the cards come back as one json value (json_agg), not a row each: decoding ~200 rows field by field
+ *   was a visible part of the web process's CPU per page;
  * - the provider/requestor's store name is selected only for staff (anonymity: it never leaves the database
  *   for anyone else).
  */
@@ -33,6 +35,12 @@ export interface MarketFilters {
   units?: number;
   /** Product-code search (case-insensitive "contains"); the caller enforces the 3-character minimum. */
   search?: string;
+  /**
+   * retailer__id (spec 000 §2, the named route buyswap): only this retailer's listings (its provider id) or,
+   * on the requests tab, its requests (requestor id). Read through listings_provider_idx /
+   * listing_requests_requestor_idx (the "ranked" page shape).
+   */
+  retailerId?: number;
 }
 
 export interface MarketPageQuery {
@@ -121,6 +129,7 @@ function likeContains(term: string): string {
 function filterSql(f: MarketFilters, party: SQL, excludeRetailerId: number | null): SQL {
   const parts: SQL[] = [];
   if (excludeRetailerId !== null) parts.push(sql`${party} <> ${excludeRetailerId}`);
+  if (f.retailerId !== undefined) parts.push(sql`${party} = ${f.retailerId}`);
   if (f.id !== undefined) parts.push(sql`t.id = ${f.id}`);
   if (f.variantId !== undefined) parts.push(sql`t.variation_id = ${f.variantId}`);
   if (f.units !== undefined) parts.push(sql`t.total_units >= ${f.units}`);
@@ -144,20 +153,6 @@ function intArray(ids: number[]): string {
   return `{${ids.join(",")}}`;
 }
 
-type Row = {
-  brand_id: number;
-  id: number;
-  variation_id: number;
-  party_id: number;
-  total_units: number;
-  price_cents: number;
-  product_name: string;
-  sku: string;
-  color: string;
-  thumbnail_url: string | null;
-  party_name?: string | null;
-};
-
 /**
  * How the per-brand top N is read:
  * - "lateral": for each brand, an index scan in the ordering's index stopped by LIMIT (cost: brands x
@@ -165,7 +160,9 @@ type Row = {
  *   per brand.
  * - "ranked": the matches of a selective product-code search are read ONCE from the trigram index and
  *   ranked per brand (row_number). Cheaper than repeating the trigram scan for each of many brands, but
- *   only when the matches are few.
+ *   only when the matches are few. Also the shape of a retailer__id page: that one retailer's listings
+ *   (or requests) are read once through its provider (requestor) index and ranked per brand, instead of
+ *   walking each brand's ordering index past every other retailer's rows.
  */
 export type PageShape = "lateral" | "ranked";
 
@@ -194,6 +191,7 @@ export function hasSeqScan(plan: PlanNode, tables: readonly string[] = ["listing
 
 /** Picks the shape from the planner's own estimate of the search's matches (a plan, not a run: ~0.2 ms). */
 export async function choosePageShape(db: DbOrTx, q: MarketPageQuery): Promise<PageShape> {
+  if (q.filters.retailerId !== undefined && q.brandIds.length > 0) return "ranked";
   if (!q.filters.search || q.brandIds.length < 2) return "lateral";
   const src = source(q.tab);
   const rows = (await db.execute(sql`
@@ -207,14 +205,11 @@ export async function choosePageShape(db: DbOrTx, q: MarketPageQuery): Promise<P
   return typeof estimate === "number" && estimate <= RANKED_SEARCH_MAX_ROWS && plan && !hasSeqScan(plan) ? "ranked" : "lateral";
 }
 
-/** The page's one statement (exported for the plan checks of tests and the benchmark). */
-export function marketplacePageSql(q: MarketPageQuery, shape: PageShape): SQL {
+/** The FROM clause (the per-brand top N joined to variation and product) and the card's computed columns. */
+function pageParts(q: MarketPageQuery, shape: PageShape): { from: SQL; thumbnail: SQL; partyName: SQL | null; order: SQL } {
   const limit = Math.max(1, Math.min(q.limit, MARKET_MAX_LIMIT));
   const offset = Math.max(0, q.offset);
   const src = source(q.tab);
-  const names = q.withNames
-    ? sql`, (select pn.store_name from retailers pn where pn.id = x.party_id) as party_name`
-    : sql``;
   const cols = sql`t.id, t.brand_id, t.variation_id, ${src.party} as party_id, t.total_units, t.price_cents, t.sku_key, t.created_at,
              ${q.tab === "sell" ? sql`null::text` : sql`case when jsonb_array_length(t.images) > 0 then '/uploads/' || (t.images->>0) end`} as photo`;
   const where = sql`${src.visible} and ${filterSql(q.filters, src.party, q.tab === "sell" ? q.viewerRetailerId : null)}`;
@@ -236,21 +231,61 @@ export function marketplacePageSql(q: MarketPageQuery, shape: PageShape): SQL {
         order by ${orderBy(q.ordering, "t")}
         limit ${limit + 1} offset ${offset}
       ) x`;
-
-  return sql`
-    select x.brand_id, x.id, x.variation_id, x.party_id, x.total_units, x.price_cents,
-           p.display_name as product_name, v.sku, v.color,
-           coalesce(
+  return {
+    from: sql`${perBrand}
+    join product_variations v on v.id = x.variation_id
+    join products p on p.id = v.product_id`,
+    thumbnail: sql`coalesce(
              (select vi.thumbnail_url from variation_images vi where vi.variation_id = x.variation_id order by vi.position, vi.id limit 1),
              x.photo
-           ) as thumbnail_url
-           ${names}
-    from ${perBrand}
-    join product_variations v on v.id = x.variation_id
-    join products p on p.id = v.product_id
-    order by b.ord, ${orderBy(q.ordering, "x")}
+           )`,
+    // Staff only: the other party's store name (anonymity: never selected for anyone else).
+    partyName: q.withNames ? sql`(select pn.store_name from retailers pn where pn.id = x.party_id)` : null,
+    order: sql`b.ord, ${orderBy(q.ordering, "x")}`,
+  };
+}
+
+/** The page's one statement, a row per card (exported for the plan checks of tests and the benchmark). */
+export function marketplacePageSql(q: MarketPageQuery, shape: PageShape): SQL {
+  const p = pageParts(q, shape);
+  return sql`
+    select x.brand_id, x.id, x.variation_id, x.party_id, x.total_units, x.price_cents,
+           p.display_name as product_name, v.sku, v.color, ${p.thumbnail} as thumbnail_url
+           ${p.partyName ? sql`, ${p.partyName} as party_name` : sql``}
+    from ${p.from}
+    order by ${p.order}
   `;
 }
+
+/**
+ * The same statement as it runs: the cards as ONE json value (an array of arrays in page order, the
+ * columns of marketplacePageSql in that order). One value parsed by JSON.parse costs the web process far
+ * less than ~200 rows of ten fields decoded one by one by the driver.
+ */
+export function marketplacePageJsonSql(q: MarketPageQuery, shape: PageShape): SQL {
+  const p = pageParts(q, shape);
+  return sql`
+    select coalesce(json_agg(json_build_array(
+             x.brand_id, x.id, x.variation_id, x.party_id, x.total_units, x.price_cents,
+             p.display_name, v.sku, v.color, ${p.thumbnail}${p.partyName ? sql`, ${p.partyName}` : sql``}
+           ) order by ${p.order}), '[]'::json) as cards
+    from ${p.from}
+  `;
+}
+
+type CardRow = [
+  brandId: number,
+  id: number,
+  variationId: number,
+  partyId: number,
+  totalUnits: number,
+  priceCents: number,
+  productName: string,
+  sku: string,
+  color: string,
+  thumbnailUrl: string | null,
+  partyName?: string | null,
+];
 
 /**
  * One page of the marketplace: for each brand of `q.brandIds`, `q.limit` cards after `q.offset` in the
@@ -262,27 +297,28 @@ export async function marketplacePage(db: DbOrTx, q: MarketPageQuery): Promise<M
   if (q.brandIds.length === 0) return out;
   const limit = Math.max(1, Math.min(q.limit, MARKET_MAX_LIMIT));
   const shape = await choosePageShape(db, q);
-  const rows = (await db.execute(marketplacePageSql(q, shape))) as unknown as Row[];
+  const [row] = (await db.execute(marketplacePageJsonSql(q, shape))) as unknown as { cards: CardRow[] | string }[];
+  const rows: CardRow[] = typeof row.cards === "string" ? JSON.parse(row.cards) : row.cards;
 
-  for (const r of rows) {
-    const page = out.get(r.brand_id)!;
+  for (const [brandId, id, variationId, partyId, totalUnits, priceCents, productName, sku, color, thumbnailUrl, partyName] of rows) {
+    const page = out.get(brandId)!;
     if (page.cards.length >= limit) {
       page.hasMore = true;
       continue;
     }
     page.cards.push({
-      id: r.id,
-      brandId: r.brand_id,
-      variationId: r.variation_id,
-      productName: r.product_name,
-      sku: r.sku,
-      color: r.color,
-      priceCents: r.price_cents,
-      totalUnits: r.total_units,
-      thumbnailUrl: r.thumbnail_url,
-      partyId: r.party_id,
-      partyName: q.withNames ? (r.party_name ?? null) : null,
-      own: r.party_id === q.viewerRetailerId,
+      id,
+      brandId,
+      variationId,
+      productName,
+      sku,
+      color,
+      priceCents,
+      totalUnits,
+      thumbnailUrl,
+      partyId,
+      partyName: q.withNames ? (partyName ?? null) : null,
+      own: partyId === q.viewerRetailerId,
     });
   }
   return out;
@@ -410,14 +446,47 @@ export async function explainMarketplacePage(
   opts: { analyze?: boolean } = {},
 ): Promise<{ shape: PageShape; plan: PlanNode }> {
   const shape = await choosePageShape(db, q);
-  const stmt = marketplacePageSql(q, shape);
+  const stmt = marketplacePageJsonSql(q, shape);
   const rows = (await db.execute(
     opts.analyze ? sql`explain (analyze, format json) ${stmt}` : sql`explain (format json) ${stmt}`,
   )) as unknown as { "QUERY PLAN": [{ Plan: PlanNode }] }[];
   return { shape, plan: rows[0]["QUERY PLAN"][0].Plan };
 }
 
-/** Product categories for the category filter, by name. */
-export async function listMarketCategories(db: DbOrTx): Promise<{ id: number; name: string }[]> {
-  return (await db.execute(sql`select id, name from categories order by lower(name), id limit 500`)) as unknown as { id: number; name: string }[];
+export interface MarketBrowseContext {
+  /** The brands the viewer may browse, by display name (active brands; a retailer's authorized ones). */
+  brands: { id: number; name: string }[];
+  /** Product categories for the category filter, by name. */
+  categories: { id: number; name: string }[];
+}
+
+/** Our cap on the brands of staff browsing as admin (the catalogue has well under this many). */
+export const MARKET_ADMIN_BRAND_LIMIT = 1000;
+
+/**
+ * What every marketplace page needs before its page query, in ONE statement (each statement costs the
+ * web process a round trip): the brands `retailerId` is authorized for (status 'authorized', brand
+ * active), or every active brand for staff browsing as admin (null), each named by its display name
+ * (else its name); and the product categories of the category filter.
+ */
+export async function marketBrowseContext(db: DbOrTx, retailerId: number | null): Promise<MarketBrowseContext> {
+  if (retailerId !== null && !Number.isSafeInteger(retailerId)) throw new RangeError("retailer id must be an integer");
+  const brandRows =
+    retailerId === null
+      ? sql`select b.id, b.name, b.display_name from brands b where b.is_active
+            order by lower(b.display_name), b.id limit ${MARKET_ADMIN_BRAND_LIMIT}`
+      : sql`select b.id, b.name, b.display_name from retailer_brands rb join brands b on b.id = rb.brand_id
+            where rb.retailer_id = ${retailerId} and rb.status = 'authorized' and b.is_active`;
+  const rows = (await db.execute(sql`
+    select
+      coalesce((select json_agg(json_build_array(x.id, coalesce(nullif(x.display_name, ''), x.name)) order by lower(x.display_name), x.id)
+                from (${brandRows}) x), '[]'::json) as brands,
+      coalesce((select json_agg(json_build_array(c.id, c.name) order by lower(c.name), c.id)
+                from (select id, name from categories order by lower(name), id limit 500) c), '[]'::json) as categories
+  `)) as unknown as { brands: [number, string][] | string; categories: [number, string][] | string }[];
+  const parse = (v: [number, string][] | string): [number, string][] => (typeof v === "string" ? JSON.parse(v) : v);
+  return {
+    brands: parse(rows[0].brands).map(([id, name]) => ({ id, name })),
+    categories: parse(rows[0].categories).map(([id, name]) => ({ id, name })),
+  };
 }

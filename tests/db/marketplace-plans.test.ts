@@ -68,6 +68,10 @@ const variants: [string, () => Partial<MarketPageQuery>][] = [
   ["units", () => ({ filters: { units: 8 } })],
   ["variant", () => ({ filters: { variantId: 1 } })],
   ["id", () => ({ filters: { id: 1 } })],
+  ["one retailer's listings (retailer__id)", () => ({ filters: { retailerId: bulk.retailerIds[7] } })],
+  ["one retailer's listings, price high to low", () => ({ filters: { retailerId: bulk.retailerIds[7] }, ordering: "-price" })],
+  ["one retailer's requests", () => ({ tab: "sell", filters: { retailerId: bulk.retailerIds[7] } })],
+  ["staff as admin, one retailer", () => ({ brandIds: bulk.brandIds, viewerRetailerId: null, withNames: true, filters: { retailerId: bulk.retailerIds[3] } })],
   ["staff as admin, every brand", () => ({ brandIds: bulk.brandIds, viewerRetailerId: null, withNames: true })],
   ["staff as admin, selective search", () => ({ brandIds: bulk.brandIds, viewerRetailerId: null, withNames: true, filters: { search: "00012" } })],
   ["staff as admin, price high to low", () => ({ brandIds: bulk.brandIds, viewerRetailerId: null, withNames: true, ordering: "-price" })],
@@ -105,6 +109,19 @@ describe("marketplace plans at 20,000 listings", () => {
       const { shape, plan } = await explainMarketplacePage(db, q({ brandIds: bulk.brandIds, filters: { search } }));
       expect(hasSeqScan(plan), `${search}: ${shape}`).toBe(false);
       if (shape === "ranked") expect(planNodes(plan).some((n) => n["Index Name"] === "listings_market_sku_trgm_idx")).toBe(true);
+    }
+  });
+
+  it("retailer__id reads that retailer's rows once through its provider / requestor index", async () => {
+    const r = bulk.retailerIds[7];
+    for (const [tab, index] of [
+      ["buy", "listings_provider_idx"],
+      ["swap", "listings_provider_idx"],
+      ["sell", "listing_requests_requestor_idx"],
+    ] as const) {
+      const { shape, plan } = await explainMarketplacePage(db, q({ tab, filters: { retailerId: r } }));
+      expect(shape).toBe("ranked");
+      expect(planNodes(plan).map((n) => n["Index Name"])).toContain(index);
     }
   });
 

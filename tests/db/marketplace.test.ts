@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   choosePageShape,
   getMarketItem,
+  marketBrowseContext,
   marketplacePage,
+  marketplacePageJsonSql,
   marketplacePageSql,
   type MarketPageQuery,
 } from "../../db/queries/marketplace";
@@ -168,8 +170,9 @@ describe("anonymity", () => {
   it("non-staff: no store name selected at all; staff: the provider's name", async () => {
     const anon = await marketplacePage(db, q());
     for (const c of anon.get(brandA)!.cards) expect(c.partyName).toBeNull();
-    const text = new PgDialect().sqlToQuery(marketplacePageSql(q(), "lateral")).sql;
-    expect(text).not.toMatch(/store_name|store_email|store_phone|address1/);
+    for (const stmt of [marketplacePageSql(q(), "lateral"), marketplacePageJsonSql(q(), "lateral"), marketplacePageJsonSql(q(), "ranked")]) {
+      expect(new PgDialect().sqlToQuery(stmt).sql).not.toMatch(/store_name|store_email|store_phone|address1/);
+    }
     const staff = await marketplacePage(db, q({ withNames: true }));
     const card = staff.get(brandA)!.cards.find((c) => c.id === L.c)!;
     expect(card.partyName).toBe(sellerName);
@@ -181,6 +184,22 @@ describe("anonymity", () => {
     expect(anon?.partyName).toBeNull();
     const staff = await getMarketItem(db, { kind: "listing", id: L.c, brandIds: null, viewerRetailerId: null, withNames: true });
     expect(staff?.partyName).toBe(sellerName);
+  });
+});
+
+describe("the statement as it runs: one json value", () => {
+  it("the same cards, in the same order, as the row-per-card statement (both shapes, with and without names)", async () => {
+    for (const over of [{}, { withNames: true }, { ordering: "-price" as const }, { tab: "sell" as const }, { brandIds: [brandB, brandA], limit: 2 }]) {
+      for (const shape of ["lateral", "ranked"] as const) {
+        const query = q(over);
+        const rows = (await db.execute(marketplacePageSql(query, shape))) as unknown as Record<string, unknown>[];
+        const [{ cards }] = (await db.execute(marketplacePageJsonSql(query, shape))) as unknown as { cards: unknown[][] | string }[];
+        const parsed = typeof cards === "string" ? (JSON.parse(cards) as unknown[][]) : cards;
+        expect(parsed, `${JSON.stringify(over)} ${shape}`).toEqual(rows.map((r) => Object.values(r)));
+      }
+    }
+    const [{ cards }] = (await db.execute(marketplacePageJsonSql(q({ tab: "swap", brandIds: [brandB] }), "lateral"))) as unknown as { cards: unknown }[];
+    expect(cards).toEqual([]);
   });
 });
 
@@ -233,6 +252,71 @@ describe("filters", () => {
     const lateral = await db.execute(marketplacePageSql(query, "lateral"));
     expect(ranked).toEqual(lateral);
     expect(await choosePageShape(db, q({ brandIds }))).toBe("lateral");
+  });
+});
+
+describe("retailer__id (spec 000 §2, named route buyswap)", () => {
+  it("only that retailer's listings (buy, swap) or requests (sell), in every ordering, read once per page (ranked)", async () => {
+    expect(await ids({ filters: { retailerId: seller2 } })).toEqual([L.d, L.a]);
+    expect(await ids({ filters: { retailerId: seller } })).toEqual([L.b, L.c]);
+    expect(await ids({ filters: { retailerId: seller }, ordering: "price" })).toEqual([L.b, L.c]);
+    expect(await ids({ filters: { retailerId: seller }, ordering: "-sku" })).toEqual([L.c, L.b]);
+    expect(await ids({ tab: "swap", filters: { retailerId: seller } })).toEqual([L.swap]);
+    expect(await ids({ tab: "sell", filters: { retailerId: requestor } })).toEqual([R.r1]);
+    expect(await choosePageShape(db, q({ filters: { retailerId: seller } }))).toBe("ranked");
+    // Across brands: grouped by brand as asked; the same answer as the lateral shape.
+    const query = q({ brandIds: [brandB, brandA], filters: { retailerId: seller } });
+    const pages = await marketplacePage(db, query);
+    expect([...pages.entries()].map(([b, p]) => [b, p.cards.map((c) => c.id)])).toEqual([
+      [brandB, [L.brandB]],
+      [brandA, [L.b, L.c]],
+    ]);
+    expect(await db.execute(marketplacePageSql(query, "ranked"))).toEqual(await db.execute(marketplacePageSql(query, "lateral")));
+  });
+
+  it("combines with the other filters and paging; hidden rows stay hidden", async () => {
+    expect(await ids({ filters: { retailerId: seller, sizes: ["XS"] } })).toEqual([L.b]);
+    expect(await ids({ filters: { retailerId: seller2, search: `${tag}-D` } })).toEqual([L.d]);
+    expect(await ids({ filters: { retailerId: noPayout } })).toEqual([]); // payoutneeded
+    expect(await ids({ filters: { retailerId: inactive } })).toEqual([]); // inactive retailer
+    expect(await ids({ tab: "sell", filters: { retailerId: viewer } })).toEqual([]); // own requests never shown
+    expect(await ids({ filters: { retailerId: viewer } })).toEqual([L.own]); // own listings are (marked own)
+    const first = (await marketplacePage(db, q({ limit: 1, filters: { retailerId: seller2 } }))).get(brandA)!;
+    expect([first.cards.map((c) => c.id), first.hasMore]).toEqual([[L.d], true]);
+    const next = (await marketplacePage(db, q({ limit: 1, offset: 1, filters: { retailerId: seller2 } }))).get(brandA)!;
+    expect([next.cards.map((c) => c.id), next.hasMore]).toEqual([[L.a], false]);
+  });
+
+  it("anonymity: a retailer filtering by another retailer's id still gets no store name", async () => {
+    const pages = await marketplacePage(db, q({ filters: { retailerId: seller } }));
+    for (const c of pages.get(brandA)!.cards) expect([c.partyId, c.partyName]).toEqual([seller, null]);
+    const text = new PgDialect().sqlToQuery(marketplacePageSql(q({ filters: { retailerId: seller } }), "ranked")).sql;
+    expect(text).not.toMatch(/store_name|store_email|store_phone|address1/);
+  });
+});
+
+describe("marketBrowseContext (brands and categories in one statement)", () => {
+  it("a retailer's authorized, active brands by display name; staff as admin every active brand; the categories", async () => {
+    const own = await marketBrowseContext(db, seller);
+    expect(own.brands.map((b) => b.id).filter((id) => id === brandA || id === brandB).sort()).toEqual([brandA, brandB].sort());
+    expect((await marketBrowseContext(db, viewer)).brands.map((b) => b.id)).toEqual([brandA]);
+    const pendingBrand = (await createBrand(db)).id;
+    await db.execute(sql`insert into retailer_brands (retailer_id, brand_id, status) values (${viewer}, ${pendingBrand}, 'pending')`);
+    const hidden = (await createBrand(db)).id;
+    await authorizeBrand(db, viewer, hidden);
+    await db.execute(sql`update brands set is_active = false where id = ${hidden}`);
+    expect((await marketBrowseContext(db, viewer)).brands.map((b) => b.id)).toEqual([brandA]);
+    const [row] = (await db.execute(sql`select name, display_name from brands where id = ${brandA}`)) as unknown as { name: string; display_name: string }[];
+    expect((await marketBrowseContext(db, viewer)).brands[0].name).toBe(row.display_name || row.name);
+    const admin = await marketBrowseContext(db, null);
+    const adminIds = admin.brands.map((b) => b.id);
+    expect(adminIds).toEqual(expect.arrayContaining([brandA, brandB, pendingBrand]));
+    expect(adminIds).not.toContain(hidden);
+    const [cat] = (await db.execute(sql`insert into categories (name) values (${`Ctx ${tag}`}) returning id`)) as unknown as { id: number }[];
+    const { categories } = await marketBrowseContext(db, viewer);
+    expect(categories).toContainEqual({ id: cat.id, name: `Ctx ${tag}` });
+    const byName = (await db.execute(sql`select id, name from categories order by lower(name), id limit 500`)) as unknown as { id: number; name: string }[];
+    expect(categories).toEqual(byName.map((c) => ({ id: c.id, name: c.name })));
   });
 });
 

@@ -216,6 +216,42 @@ describe("browsing the marketplace", () => {
   });
 });
 
+describe("retailer__id (spec 000 §2, named route buyswap)", () => {
+  it("shows one retailer's listings or requests, named only by its anonymous label; View All and the search keep it", async () => {
+    const c = new HttpClient();
+    await c.signIn(buyerEmail, DEFAULT_TEST_PASSWORD);
+    const r = await c.get(`/buy/?retailer__id=${ids.sellerId}`);
+    expect(r.status).toBe(200);
+    const cards = [...r.body.matchAll(/<li class="market-card" data-id="(\d+)">[\s\S]*?<small>([^<]*)<\/small>/g)];
+    expect(cards).toHaveLength(20);
+    expect(new Set(cards.map((m) => m[2]))).toEqual(new Set([`Listed by retailer-00${ids.sellerId}`]));
+    expect(cards.map((m) => Number(m[1]))).not.toContain(ids.own);
+    for (const secret of Object.values(seller)) expect(r.body).not.toContain(secret);
+    // Own listings under its own id; a requestor's requests on /sell/; nothing of a retailer with none.
+    const own = await c.get(`/buy/?retailer__id=${ids.buyerId}`);
+    expect([...own.body.matchAll(/data-id="(\d+)"/g)].map((m) => Number(m[1]))).toEqual([ids.own]);
+    const requests = await c.get(`/sell/?retailer__id=${ids.requestorId}`);
+    expect([...requests.body.matchAll(/<li class="market-card" data-id="(\d+)"/g)].map((m) => Number(m[1]))).toEqual([ids.request]);
+    expect(requests.body).not.toContain(`Secret Requestor ${tok}`);
+    expect((await c.get(`/swap/?retailer__id=${ids.requestorId}`)).body).not.toContain('class="market-card"');
+    const badId = await c.get("/buy/?retailer__id=abc");
+    expect([badId.status, badId.body.includes("retailer__id must be a whole number.")]).toEqual([400, true]);
+
+    await page.goto(url(`/buy/?retailer__id=${ids.sellerId}`));
+    await expect(page.getByTestId("retailer-scope").textContent()).resolves.toContain(`retailer-00${ids.sellerId}`);
+    await Promise.all([page.waitForURL(/viewAll=on/), brandSection(page, ids.brandA).getByRole("link", { name: "View All" }).click()]);
+    expect(new URL(page.url()).searchParams.get("retailer__id")).toBe(String(ids.sellerId));
+    await expect.poll(() => cardIds(page, ids.brandA)).toHaveLength(23);
+    const search = page.locator('input[name="search"]');
+    await search.fill(ids.uniqueSku.toLowerCase());
+    await page.waitForURL((u) => u.searchParams.get("search") === ids.uniqueSku.toLowerCase());
+    expect(new URL(page.url()).searchParams.get("retailer__id")).toBe(String(ids.sellerId));
+    await expect.poll(() => cardIds(page, ids.brandA)).toHaveLength(1);
+    await Promise.all([page.waitForURL((u) => !u.searchParams.has("retailer__id")), page.getByRole("link", { name: "All retailers" }).click()]);
+    await expect.poll(() => page.getByTestId("retailer-scope").count()).toBe(0);
+  });
+});
+
 describe("the listing view", () => {
   it("sizes with quantity inputs; Total Units and Total Value update as you choose", async () => {
     await page.goto(url(`/listing/buy/${ids.viewListing}`));
@@ -355,6 +391,25 @@ describe("anonymity and authorization", () => {
       await expect(staff.locator(".market-item-form fieldset").getAttribute("disabled")).resolves.not.toBeNull();
     } finally {
       await closePage(staff);
+    }
+  });
+});
+
+describe("the swap cart's provider (spec 000 §2: fixed to the first item's brand and provider)", () => {
+  it("the swap tab offers that retailer's listings of that brand (retailer__id), by its label only", async () => {
+    const c = new HttpClient();
+    await c.signIn(buyerEmail, DEFAULT_TEST_PASSWORD);
+    await c.postForm("/cart", { intent: "clear", returnTo: "/swap/" });
+    const add = await c.postForm("/cart", { intent: "add", listingId: ids.swapListing, "size.M": 1, type: "swap", returnTo: "/swap/" });
+    expect(add.status).toBeLessThan(400);
+    try {
+      const r = await c.get("/swap/");
+      const link = r.body.match(/data-testid="swap-provider-scope">[\s\S]*?<\/p>/)?.[0] ?? "";
+      expect(link).toContain(`retailer-00${ids.sellerId}`);
+      expect(link).toContain(`href="/swap/?brand=${ids.brandA}&amp;retailer__id=${ids.sellerId}"`);
+      expect(link).not.toContain(seller.storeName);
+    } finally {
+      await c.postForm("/cart", { intent: "clear", returnTo: "/swap/" });
     }
   });
 });

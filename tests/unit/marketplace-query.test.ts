@@ -18,6 +18,8 @@ function bad(qs: string, pathBrand?: string): string {
 describe("parseMarketQuery", () => {
   it("defaults: 20 per brand from the start, Most Recent", () => {
     expect(ok("")).toEqual({ offset: 0, limit: 20, viewAll: false, ordering: "recent" });
+    // The no-parameter shortcut gives what the schema gives for blank values.
+    expect(ok("utm_source=x")).toEqual(ok("offset=&ordering="));
   });
 
   it("view all: 100 per brand, one brand", () => {
@@ -69,6 +71,19 @@ describe("parseMarketQuery", () => {
     expect(bad(`search=${"x".repeat(61)}`)).toMatch(/at most 60/);
     expect(bad(`sizes=${"x".repeat(41)}`)).toMatch(/at most 40 characters/);
     expect(bad("brand=1&brand=2")).toBe("Give brand only once.");
+  });
+
+  it("retailer__id (the named route buyswap): one retailer's listings or requests", () => {
+    expect(ok("retailer__id=12").retailerId).toBe(12);
+    expect(ok("retailer__id=").retailerId).toBeUndefined();
+    expect(bad("retailer__id=abc")).toBe("retailer__id must be a whole number.");
+    expect(bad("retailer__id=0")).toBe("retailer__id must be a positive number.");
+    expect(bad("retailer__id=1&retailer__id=2")).toBe("Give retailer__id only once.");
+    const q = ok("brand=3&retailer__id=12&ordering=price");
+    expect(marketHref("swap", q)).toBe("/swap/?brand=3&retailer__id=12&ordering=price");
+    expect(ok(marketHref("swap", q).split("?")[1])).toEqual(q);
+    // It carries into "View All" and across brands like the other filters.
+    expect(filtersOf(q).retailerId).toBe(12);
   });
 
   it("the /buy/{brand} path segment is the brand", () => {

@@ -4,10 +4,13 @@
  * "Load more". All state is in the URL (leaving the page forgets search and view-all, as the spec asks).
  */
 import { Form, Link, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
-import { useEffect, useRef } from "react";
-import { CartBar } from "~/components/cart/CartBar";
-import type { BrandSection, CardView, MarketplaceData } from "./marketplace.server";
-import { ORDERINGS, PLACEHOLDER_IMAGE, SEARCH_MIN_CHARS, itemHref, marketHref } from "./query";
+import { useEffect, useMemo, useRef } from "react";
+import { anonymousRetailerLabel } from "../../../domain/anonymity";
+import { NO_ACTIVE_REQUESTS_FOR_BRAND, noActiveListingsText } from "../../../domain/messages";
+import { CartBar, cartTabState } from "~/components/cart/CartBar";
+import { cardsHtml } from "./cards";
+import type { BrandSection, MarketplaceData } from "./marketplace.server";
+import { LOAD_MORE_SIZE, MARKET_TABS, ORDERINGS, SEARCH_MIN_CHARS, TAB_LABELS, filtersOf, marketHref } from "./query";
 
 /** Spec 000 §5: the marketplace search reloads after a 100 ms delay. */
 const SEARCH_DELAY_MS = 100;
@@ -18,7 +21,7 @@ export function MarketplacePage() {
   const busy = navigation.state === "loading" && navigation.location?.pathname === `/${data.tab}/`;
   return (
     <section className="page market" data-tab={data.tab}>
-      <h1 className="visually-hidden">{data.title}</h1>
+      <h1 className="visually-hidden">{TAB_LABELS[data.tab]}</h1>
       <MarketTabs data={data} />
       <CartBar summary={data.cart} returnTo={data.returnTo} />
       <MarketFilters data={data} />
@@ -29,6 +32,7 @@ export function MarketplacePage() {
           <Link to={marketHref(data.tab, { ...data.query, brand: undefined, viewAll: false, offset: 0, limit: undefined })}>All brands</Link>
         </p>
       ) : null}
+      <RetailerScope data={data} />
       {data.mode === "admin" ? <p className="market-admin-note muted">Browsing as admin: every brand, with store names.</p> : null}
       <div className={busy ? "market-results is-busy" : "market-results"} aria-busy={busy}>
         {data.pageMessage ? <p className="market-empty market-page-message">{data.pageMessage}</p> : null}
@@ -40,17 +44,44 @@ export function MarketplacePage() {
   );
 }
 
+/**
+ * retailer__id (spec 000 §2, named route buyswap): one retailer's listings (or requests), named only by its
+ * anonymous label. With a swap cart (fixed to its first item's brand and provider) the swap tab offers
+ * that view.
+ */
+function RetailerScope({ data }: { data: MarketplaceData }) {
+  const q = data.query;
+  if (q.retailerId !== undefined) {
+    return (
+      <p className="market-scope" data-testid="retailer-scope">
+        Only {data.tab === "sell" ? "requests" : "listings"} of <strong>{anonymousRetailerLabel(q.retailerId)}</strong>.{" "}
+        <Link to={marketHref(data.tab, { ...q, retailerId: undefined, offset: 0, limit: undefined })}>All retailers</Link>
+      </p>
+    );
+  }
+  const first = data.cart?.type === "swap" && data.tab === "swap" ? data.cart.lines[0] : undefined;
+  if (!first) return null;
+  return (
+    <p className="market-scope" data-testid="swap-provider-scope">
+      Your swap is with {first.counterpartyLabel} in {first.brandName}.{" "}
+      <Link to={marketHref("swap", { brand: first.brandId, retailerId: first.counterpartyId })}>Show only their listings</Link>
+    </p>
+  );
+}
+
 function MarketTabs({ data }: { data: MarketplaceData }) {
+  // The cart's type locks the other tabs (spec 000 §2).
+  const lock = cartTabState(data.cart?.type ?? null);
   return (
     <nav className="market-tabs" aria-label="Marketplace">
-      {data.tabs.map((t) =>
-        t.disabled ? (
-          <span key={t.tab} className="market-tab is-disabled" aria-disabled="true" title="Your cart holds items of another kind.">
-            {t.label}
+      {MARKET_TABS.map((t) =>
+        lock.disabled[t] ? (
+          <span key={t} className="market-tab is-disabled" aria-disabled="true" title="Your cart holds items of another kind.">
+            {TAB_LABELS[t]}
           </span>
         ) : (
-          <Link key={t.tab} to={t.href} className={t.current ? "market-tab is-current" : "market-tab"} aria-current={t.current ? "page" : undefined}>
-            {t.label}
+          <Link key={t} to={`/${t}/`} className={t === data.tab ? "market-tab is-current" : "market-tab"} aria-current={t === data.tab ? "page" : undefined}>
+            {TAB_LABELS[t]}
           </Link>
         ),
       )}
@@ -159,13 +190,14 @@ function MarketFilters({ data }: { data: MarketplaceData }) {
           </select>
         </label>
       ) : null}
+      {q.retailerId !== undefined ? <input type="hidden" name="retailer__id" value={q.retailerId} /> : null}
       {q.variantId !== undefined ? <input type="hidden" name="variantId" value={q.variantId} /> : null}
       {q.id !== undefined ? <input type="hidden" name="id" value={q.id} /> : null}
       <div className="market-filter-actions">
         <button type="submit" className="button button-small">
           Search
         </button>
-        <Link to={data.clearHref} className="button button-small button-outline">
+        <Link to={`/${data.tab}/`} className="button button-small button-outline">
           Clear
         </Link>
       </div>
@@ -174,51 +206,40 @@ function MarketFilters({ data }: { data: MarketplaceData }) {
 }
 
 function BrandBlock({ section, tab, query }: { section: BrandSection; tab: MarketplaceData["tab"]; query: MarketplaceData["query"] }) {
+  const { cards, hasMore } = section;
+  // The cards are static markup built as one string (cards.ts: far cheaper to render than elements).
+  const html = useMemo(() => (cards.length > 0 ? { __html: cardsHtml(tab, cards) } : null), [tab, cards]);
+  const filters = filtersOf(query);
+  const viewAllHref = !query.viewAll && hasMore ? marketHref(tab, { ...filters, brand: section.id, viewAll: true }) : null;
+  const loadMoreHref =
+    query.viewAll && hasMore
+      ? marketHref(tab, { ...filters, brand: section.id, viewAll: true, offset: query.offset, limit: query.limit + LOAD_MORE_SIZE })
+      : null;
   return (
     <section className="market-brand" aria-labelledby={`brand-${section.id}`} data-brand-id={section.id}>
       <header className="market-brand-head">
         <h2 id={`brand-${section.id}`}>
           <Link to={marketHref(tab, { ...query, brand: section.id, viewAll: false, offset: 0, limit: undefined })}>{section.name}</Link>
         </h2>
-        {section.viewAllHref ? (
-          <Link to={section.viewAllHref} className="button button-small button-outline market-view-all">
+        {viewAllHref ? (
+          <Link to={viewAllHref} className="button button-small button-outline market-view-all">
             View All
           </Link>
         ) : null}
       </header>
-      {section.cards.length === 0 ? (
-        <p className="market-empty">{section.emptyText}</p>
+      {html === null ? (
+        <p className="market-empty">{tab === "sell" ? NO_ACTIVE_REQUESTS_FOR_BRAND : noActiveListingsText(tab)}</p>
       ) : (
-        <ul className="market-cards">
-          {section.cards.map((c) => (
-            <MarketCardItem key={c.id} card={c} tab={tab} />
-          ))}
-        </ul>
+        // Spec 000 §2: each card opens the listing view in a new window.
+        <ul className="market-cards" dangerouslySetInnerHTML={html} />
       )}
-      {section.loadMoreHref ? (
+      {loadMoreHref ? (
         <p className="market-load-more">
-          <Link to={section.loadMoreHref} preventScrollReset replace className="button button-outline">
+          <Link to={loadMoreHref} preventScrollReset replace className="button button-outline">
             Load more
           </Link>
         </p>
       ) : null}
     </section>
-  );
-}
-
-function MarketCardItem({ card, tab }: { card: CardView; tab: MarketplaceData["tab"] }) {
-  // Spec 000 §2: the listing view opens in a new window. Compact markup: a page can hold hundreds of cards.
-  return (
-    <li className="market-card" data-id={card.id}>
-      <a href={itemHref(tab, card.id)} target="_blank" rel="noopener">
-        <img src={card.image ?? PLACEHOLDER_IMAGE} alt="" width={160} height={160} loading="lazy" />
-        <b>{card.productName}</b>
-        <code>{card.sku}</code>
-        <span>{card.color}</span>
-        <strong>{card.price}</strong>
-        <span>{`${card.totalUnits} ${card.totalUnits === 1 ? "unit" : "units"}`}</span>
-        <small>{card.by}</small>
-      </a>
-    </li>
   );
 }

@@ -2,70 +2,44 @@
  * Loaders of the marketplace pages (/buy/, /swap/, /sell/, with an optional brand) and of the listing
  * view (/listing/{buy|swap|sell}/{id}). Server-only. The SQL is db/queries/marketplace.ts.
  *
- * Loader data carries only what the page shows (cards pre-formatted: price text, "Listed by ..."), never
- * a store name for a non-staff viewer (the query does not even select it).
+ * Loader data carries only what the page shows (cards as compact tuples with their "Listed by ..." text,
+ * app/components/marketplace/cards.ts), never a store name for a non-staff viewer (the query does not even
+ * select it).
  */
 import { data, redirect } from "@remix-run/node";
 import { listedByText, requestedByText } from "../../../domain/anonymity";
 import { CART_MESSAGES, cartTabState, SELL_TO_REQUEST_MAX_PER_SIZE, type CartType } from "../../../domain/cart";
-import { LISTING_UNAVAILABLE, NO_ACTIVE_REQUESTS_FOR_BRAND, NO_REQUESTS_RIGHT_NOW, noActiveListingsText } from "../../../domain/messages";
+import { LISTING_UNAVAILABLE, NO_REQUESTS_RIGHT_NOW } from "../../../domain/messages";
 import { formatCents, multiplyCents } from "../../../domain/money";
 import type { CartSummary } from "../../../db/queries/cart";
 import { loadCartSummary } from "~/utils/cart.server";
-import { getMarketItem, listMarketCategories, marketplacePage, type MarketCard } from "../../../db/queries/marketplace";
+import { getMarketItem, marketplacePage, type MarketCard } from "../../../db/queries/marketplace";
 import { db } from "~/utils/db.server";
+import { getAuth } from "~/utils/auth.server";
 import { getViewer, type Viewer } from "~/utils/viewer.server";
-import {
-  filtersOf,
-  itemHref,
-  LOAD_MORE_SIZE,
-  PLACEHOLDER_IMAGE,
-  MARKET_TABS,
-  marketHref,
-  parseMarketQuery,
-  TAB_LABELS,
-  type MarketQuery,
-  type MarketTab,
-} from "./query";
+import type { CardTuple } from "./cards";
+import { itemHref, marketHref, parseMarketQuery, PLACEHOLDER_IMAGE, type MarketQuery, type MarketTab } from "./query";
 
-/** What a card shows, pre-formatted (its link is /listing/{tab}/{id}; no image = the placeholder). */
-export interface CardView {
-  id: number;
-  productName: string;
-  sku: string;
-  color: string;
-  price: string;
-  totalUnits: number;
-  image: string | null;
-  by: string;
-}
+export type { CardTuple };
 
+/** A brand's block: its cards and whether more exist (the page builds "View All" / "Load more" from it). */
 export interface BrandSection {
   id: number;
   name: string;
-  cards: CardView[];
-  /** "View All" link (shown when the brand has more than a page and we are not in view-all mode). */
-  viewAllHref: string | null;
-  /** "Load more" link in view-all mode. */
-  loadMoreHref: string | null;
-  emptyText: string;
+  cards: CardTuple[];
+  /** More cards exist after this page. */
+  hasMore: boolean;
 }
 
-export interface TabLink {
-  tab: MarketTab;
-  label: string;
-  href: string;
-  current: boolean;
-  /** The cart holds items of another type (spec 000 §2: the type lock). */
-  disabled: boolean;
-}
-
+/**
+ * The marketplace page's loader data. Compact on purpose (it is sent twice: rendered as HTML and again as
+ * the hydration data): what the page can derive from the tab and the query (title, tab links and their
+ * type lock, "View All" / "Load more" / "Clear" links, empty texts, prices) is derived by the page.
+ */
 export interface MarketplaceData {
   tab: MarketTab;
-  title: string;
-  tabs: TabLink[];
   query: MarketQuery;
-  /** The form's hidden state: the brand (when browsing one) and view-all. */
+  /** The brand's name when browsing one brand. */
   brandName: string | null;
   sections: BrandSection[];
   /** Page-level message when there is nothing to show at all (or null). */
@@ -73,8 +47,6 @@ export interface MarketplaceData {
   mode: Viewer["mode"];
   categories: { id: number; name: string }[];
   cart: CartSummary | null;
-  /** The marketplace without any filter (the "clear" link). */
-  clearHref: string;
   /** This page, for the cart forms to come back to. */
   returnTo: string;
 }
@@ -107,18 +79,17 @@ function cartOf(viewer: Viewer): Promise<CartSummary | null> {
 /** Ours: the label of the viewer's own listing on a card and in the listing view. */
 export const OWN_LISTING_LABEL = "Your listing";
 
-function cardView(tab: MarketTab, c: MarketCard, isStaff: boolean): CardView {
+function cardTuple(tab: MarketTab, c: MarketCard, isStaff: boolean): CardTuple {
   const party = { id: c.partyId, storeName: c.partyName };
-  return {
-    id: c.id,
-    productName: c.productName,
-    sku: c.sku,
-    color: c.color,
-    price: formatCents(c.priceCents),
-    totalUnits: c.totalUnits,
-    image: c.thumbnailUrl,
-    by: c.own ? OWN_LISTING_LABEL : tab === "sell" ? requestedByText(party, isStaff) : listedByText(party, isStaff),
-  };
+  const by = c.own ? OWN_LISTING_LABEL : tab === "sell" ? requestedByText(party, isStaff) : listedByText(party, isStaff);
+  return [c.id, c.productName, c.sku, c.color, c.priceCents, c.totalUnits, c.thumbnailUrl, by];
+}
+
+/** The query without its unset fields (they would travel as `undefined` keys in the loader data). */
+function compactQuery(q: MarketQuery): MarketQuery {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(q)) if (v !== undefined) out[k] = v;
+  return out as unknown as MarketQuery;
 }
 
 /** Milliseconds since `t0`, for the Server-Timing header. */
@@ -128,10 +99,20 @@ function since(t0: number): string {
 
 /**
  * The marketplace page's data, and a Server-Timing header saying where the loader's time went
- * (viewer = session + authorized brands, page = the page query, cart = the cart helper's summary).
+ * (viewer = session + authorized brands and categories, page = the page query alone, cart = the cart
+ * helper's summary, read alongside the viewer: milliseconds since the loader started).
  */
 export async function marketplaceLoader(request: Request, tab: MarketTab, pathBrand?: string) {
   const tStart = performance.now();
+  let tCart = "0";
+  // The cart needs only the session's retailer: read it while the viewer's brands are read (fewer round
+  // trips in a row). getAuth is memoised per request; a viewer sent elsewhere never sees this cart.
+  const cartP = getAuth(request)
+    .then((auth) => loadCartSummary(auth))
+    .finally(() => {
+      tCart = since(tStart);
+    });
+  cartP.catch(() => {}); // a failure is raised below, where it is awaited
   const viewer = await getViewer(request);
   const tViewer = since(tStart);
   const url = new URL(request.url);
@@ -148,66 +129,48 @@ export async function marketplaceLoader(request: Request, tab: MarketTab, pathBr
 
   const tQueries = performance.now();
   let tPage = "0";
-  let tCart = "0";
-  const [pages, cart, categories] = await Promise.all([
+  const [pages, cart] = await Promise.all([
     marketplacePage(db, {
       tab,
       brandIds: brands.map((b) => b.id),
       ordering: q.ordering,
       offset: q.offset,
       limit: q.limit,
-      filters: { category: q.category, sizes: q.sizes, variantId: q.variantId, id: q.id, units: q.units, search: q.search },
+      filters: {
+        category: q.category,
+        sizes: q.sizes,
+        variantId: q.variantId,
+        id: q.id,
+        units: q.units,
+        search: q.search,
+        retailerId: q.retailerId,
+      },
       viewerRetailerId: viewer.retailerId,
       withNames: viewer.withNames,
     }).finally(() => {
       tPage = since(tQueries);
     }),
-    cartOf(viewer).finally(() => {
-      tCart = since(tQueries);
-    }),
-    listMarketCategories(db),
+    cartP,
   ]);
 
-  const filters = filtersOf(q);
-  const emptyText = tab === "sell" ? NO_ACTIVE_REQUESTS_FOR_BRAND : noActiveListingsText(tab);
   const sections: BrandSection[] = brands.map((b) => {
     const page = pages.get(b.id) ?? { cards: [], hasMore: false };
-    return {
-      id: b.id,
-      name: b.name,
-      cards: page.cards.map((c) => cardView(tab, c, viewer.withNames)),
-      viewAllHref: !q.viewAll && page.hasMore ? marketHref(tab, { ...filters, brand: b.id, viewAll: true }) : null,
-      loadMoreHref:
-        q.viewAll && page.hasMore ? marketHref(tab, { ...filters, brand: b.id, viewAll: true, offset: q.offset, limit: q.limit + LOAD_MORE_SIZE }) : null,
-      emptyText,
-    };
+    return { id: b.id, name: b.name, cards: page.cards.map((c) => cardTuple(tab, c, viewer.withNames)), hasMore: page.hasMore };
   });
 
   let pageMessage: string | null = null;
   if (viewer.brands.length === 0) pageMessage = NO_AUTHORIZED_BRANDS;
   else if (tab === "sell" && q.brand === undefined && sections.every((s) => s.cards.length === 0)) pageMessage = NO_REQUESTS_RIGHT_NOW;
 
-  const lock = cartTabState(cart?.type ?? null);
-  const tabs: TabLink[] = MARKET_TABS.map((t) => ({
-    tab: t,
-    label: TAB_LABELS[t],
-    href: `/${t}/`,
-    current: t === tab,
-    disabled: lock.disabled[t as CartType],
-  }));
-
   const payload: MarketplaceData = {
     tab,
-    title: TAB_LABELS[tab],
-    tabs,
-    query: q,
+    query: compactQuery(q),
     brandName: q.brand !== undefined ? (brands[0]?.name ?? null) : null,
     sections: pageMessage === NO_REQUESTS_RIGHT_NOW ? [] : sections,
     pageMessage,
     mode: viewer.mode,
-    categories,
+    categories: viewer.categories,
     cart,
-    clearHref: `/${tab}/`,
     returnTo: pageUrl(request),
   };
   const timing = `viewer;dur=${tViewer}, page;dur=${tPage}, cart;dur=${tCart}, loader;dur=${since(tStart)}`;

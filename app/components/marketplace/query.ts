@@ -1,6 +1,7 @@
 /**
  * The marketplace's URL state (spec 000 §2): offset, limit, viewAll=on, category, brand, sizes (comma
- * list), variantId, id, units, search, ordering. Pure (zod only): the loader parses with it and the page
+ * list), variantId, id, units, search, ordering, and the named route's retailer__id (only that retailer's
+ * listings, or on /sell/ its requests: the swap cart's "one provider" view). Pure (zod only): the loader parses with it and the page
  * builds its links with it, so both agree. Bad values are reported (the loader answers 400), never guessed.
  */
 import { z } from "zod";
@@ -65,6 +66,7 @@ export const MarketQuerySchema = z.object({
   ),
   category: idParam("category"),
   brand: idParam("brand"),
+  retailer__id: idParam("retailer__id"),
   variantId: idParam("variantId"),
   id: idParam("id"),
   units: z.preprocess(blankToUndefined, intParam("units", 0, 100_000).optional()),
@@ -98,6 +100,8 @@ export interface MarketQuery {
   viewAll: boolean;
   category?: number;
   brand?: number;
+  /** retailer__id: only this retailer's listings (buy, swap) or requests (sell). */
+  retailerId?: number;
   variantId?: number;
   id?: number;
   units?: number;
@@ -108,7 +112,7 @@ export interface MarketQuery {
 
 export type ParsedQuery = { ok: true; query: MarketQuery } | { ok: false; message: string };
 
-const KNOWN = ["offset", "limit", "viewAll", "category", "brand", "variantId", "id", "units", "sizes", "search", "ordering"] as const;
+const KNOWN = ["offset", "limit", "viewAll", "category", "brand", "retailer__id", "variantId", "id", "units", "sizes", "search", "ordering"] as const;
 
 /**
  * Parses the URL's parameters (unknown ones are ignored; a parameter given twice is an error). `pathBrand`
@@ -125,6 +129,8 @@ export function parseMarketQuery(params: URLSearchParams, pathBrand?: string): P
     if (raw.brand !== undefined && raw.brand !== pathBrand) return { ok: false, message: "Two different brands were given." };
     raw.brand = pathBrand;
   }
+  // No parameter at all (the default page, the most requested): the schema's defaults, without zod.
+  if (Object.keys(raw).length === 0) return { ok: true, query: { offset: 0, limit: PAGE_SIZE, viewAll: false, ordering: "recent" } };
   const r = MarketQuerySchema.safeParse(raw);
   if (!r.success) {
     const issue = r.error.issues[0];
@@ -143,6 +149,7 @@ export function parseMarketQuery(params: URLSearchParams, pathBrand?: string): P
       viewAll,
       category: d.category,
       brand: d.brand,
+      retailerId: d.retailer__id,
       variantId: d.variantId,
       id: d.id,
       units: d.units && d.units > 0 ? d.units : undefined,
@@ -158,6 +165,7 @@ export function marketHref(tab: MarketTab, q: Partial<MarketQuery>): string {
   const p = new URLSearchParams();
   if (q.viewAll) p.set("viewAll", "on");
   if (q.brand !== undefined) p.set("brand", String(q.brand));
+  if (q.retailerId !== undefined) p.set("retailer__id", String(q.retailerId));
   if (q.search) p.set("search", q.search);
   if (q.ordering && q.ordering !== "recent") p.set("ordering", q.ordering);
   if (q.category !== undefined) p.set("category", String(q.category));
@@ -172,9 +180,18 @@ export function marketHref(tab: MarketTab, q: Partial<MarketQuery>): string {
   return `/${tab}/${s ? `?${s}` : ""}`;
 }
 
-/** The filters that carry over between tabs and brands (not paging, not view-all). */
+/** The filters that carry over between brands and into view-all (not paging, not view-all itself). */
 export function filtersOf(q: MarketQuery): Partial<MarketQuery> {
-  return { search: q.search, ordering: q.ordering, category: q.category, sizes: q.sizes, units: q.units, variantId: q.variantId, id: q.id };
+  return {
+    search: q.search,
+    ordering: q.ordering,
+    category: q.category,
+    sizes: q.sizes,
+    units: q.units,
+    variantId: q.variantId,
+    id: q.id,
+    retailerId: q.retailerId,
+  };
 }
 
 /** Shown when a variation has no image. */
