@@ -401,7 +401,7 @@ export interface BuyOrderView {
   receivedConfirmed: boolean;
   rating: { condition: number; packaging: number; timeliness: number; overall: number; comments: string } | null;
   rmaOpen: boolean;
-  /** A step is running its activities (commands now answer busy); pages may show "updating...". */
+  /** A step is running its activities (a command sent now waits for it); pages may show "updating...". */
   busy: boolean;
 }
 
