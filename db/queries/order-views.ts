@@ -221,7 +221,11 @@ export async function listAlerts(
   opts: { kind: OrderKindTab; view: AlertsView; limit?: number; offset?: number },
 ): Promise<Page<OrderCard>> {
   const { limit, offset } = pageArgs(opts);
-  const where = and(kindFilter(retailerId, opts.kind), viewFilter(opts.view));
+  return cardPage(db, retailerId, and(kindFilter(retailerId, opts.kind), viewFilter(opts.view)), limit, offset);
+}
+
+/** One page of order cards matching `where`, newest change first, with the total count. */
+async function cardPage(db: DbOrTx, retailerId: number, where: SQL | undefined, limit: number, offset: number): Promise<Page<OrderCard>> {
   const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(orders).where(where);
   const rows = await db
     .select(cardSelect(retailerId))
@@ -298,16 +302,7 @@ export async function listApprovedOrders(
     inArray(orders.stage, [...APPROVED_STAGES]),
     opts.delivered ? sql`EXISTS (SELECT 1 FROM ${shipments} WHERE ${shipments.orderId} = ${orders.id} AND ${shipments.status} = 'delivered')` : undefined,
   );
-  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(orders).where(where);
-  const rows = await db
-    .select(cardSelect(retailerId))
-    .from(orders)
-    .leftJoin(brands, eq(brands.id, orders.brandId))
-    .where(where)
-    .orderBy(desc(orders.modifiedAt), desc(orders.id))
-    .limit(limit)
-    .offset(offset);
-  return { items: await toCards(db, retailerId, rows), total, limit, offset };
+  return cardPage(db, retailerId, where, limit, offset);
 }
 
 // ---------------------------------------------------------------------------------------------------------
