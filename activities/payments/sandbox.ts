@@ -265,44 +265,14 @@ export class SandboxPayments implements PaymentsPort {
     const pi = await this.idempotent(input.idempotencyKey, "payment_intents.create", { ...params, capture_method: "manual", confirm: true }, async (tx) => {
       assertAmount(input.amountCents);
       const pm = await usablePaymentMethod(tx, pmId, input.customerId);
-      const now = Math.floor(Date.now() / 1000);
-      const id = sandboxId("pi");
-      const chargeId = sandboxId("ch");
-      await putObject(tx, "charge", {
-        id: chargeId,
-        object: "charge",
-        amount: input.amountCents,
-        amount_captured: 0,
-        amount_refunded: 0,
-        captured: false,
-        refunded: false,
-        paid: true,
-        status: "succeeded",
-        payment_intent: id,
-        payment_method: pm.id,
-        customer: input.customerId,
-        created: now,
-      });
-      const intent: SandboxObject = {
-        id,
-        object: "payment_intent",
-        amount: input.amountCents,
-        amount_capturable: input.amountCents,
-        amount_received: 0,
-        capture_method: "manual",
-        confirmation_method: "automatic",
-        currency: "usd",
-        customer: input.customerId,
+      return putIntentWithCharge(tx, {
+        amountCents: input.amountCents,
+        paymentMethodId: pm.id,
+        customerId: input.customerId,
         description: input.description,
         metadata: input.metadata,
-        payment_method: pm.id,
-        payment_method_types: ["card"],
-        latest_charge: chargeId,
-        status: "requires_capture",
-        created: now,
-      };
-      await putObject(tx, "payment_intent", intent);
-      return intent;
+        capture: "manual",
+      });
     });
     const pm = await getObject(this.db, pi.payment_method as string);
     const card = (pm?.card ?? { brand: "", last4: "" }) as { brand: string; last4: string };
@@ -421,43 +391,14 @@ export class SandboxPayments implements PaymentsPort {
       if (pm.customer !== input.customerId) {
         throw new PaymentRejectedError("The PaymentMethod must be attached to the customer to be used off-session.", { code: "payment_method_unattached", param: "payment_method" });
       }
-      const now = Math.floor(Date.now() / 1000);
-      const id = sandboxId("pi");
-      const chargeId = sandboxId("ch");
-      await putObject(tx, "charge", {
-        id: chargeId,
-        object: "charge",
-        amount: input.amountCents,
-        amount_captured: input.amountCents,
-        amount_refunded: 0,
-        captured: true,
-        refunded: false,
-        paid: true,
-        status: "succeeded",
-        payment_intent: id,
-        payment_method: pm.id,
-        customer: input.customerId,
-        created: now,
-      });
-      const intent: SandboxObject = {
-        id,
-        object: "payment_intent",
-        amount: input.amountCents,
-        amount_capturable: 0,
-        amount_received: input.amountCents,
-        capture_method: "automatic",
-        currency: "usd",
-        customer: input.customerId,
+      return putIntentWithCharge(tx, {
+        amountCents: input.amountCents,
+        paymentMethodId: pm.id,
+        customerId: input.customerId,
         description: input.description,
         metadata: input.metadata,
-        payment_method: pm.id,
-        payment_method_types: ["card"],
-        latest_charge: chargeId,
-        status: "succeeded",
-        created: now,
-      };
-      await putObject(tx, "payment_intent", intent);
-      return intent;
+        capture: "automatic",
+      });
     });
     return { paymentIntentId: pi.id, chargeId: pi.latest_charge as string, amountCents: pi.amount as number };
   }
@@ -466,6 +407,55 @@ export class SandboxPayments implements PaymentsPort {
   retrieve(id: string): Promise<SandboxObject | undefined> {
     return getObject(this.db, id);
   }
+}
+
+/**
+ * A confirmed payment intent and its charge, as the provider stores them: "manual" capture leaves the amount
+ * capturable (requires_capture, charge not captured); "automatic" captures it at once (succeeded).
+ */
+async function putIntentWithCharge(
+  tx: Executor,
+  p: { amountCents: number; paymentMethodId: string; customerId: string | null | undefined; description?: string; metadata?: unknown; capture: "manual" | "automatic" },
+): Promise<SandboxObject> {
+  const captured = p.capture === "automatic";
+  const now = Math.floor(Date.now() / 1000);
+  const id = sandboxId("pi");
+  const chargeId = sandboxId("ch");
+  await putObject(tx, "charge", {
+    id: chargeId,
+    object: "charge",
+    amount: p.amountCents,
+    amount_captured: captured ? p.amountCents : 0,
+    amount_refunded: 0,
+    captured,
+    refunded: false,
+    paid: true,
+    status: "succeeded",
+    payment_intent: id,
+    payment_method: p.paymentMethodId,
+    customer: p.customerId,
+    created: now,
+  });
+  const intent: SandboxObject = {
+    id,
+    object: "payment_intent",
+    amount: p.amountCents,
+    amount_capturable: captured ? 0 : p.amountCents,
+    amount_received: captured ? p.amountCents : 0,
+    capture_method: p.capture,
+    ...(captured ? {} : { confirmation_method: "automatic" }),
+    currency: "usd",
+    customer: p.customerId,
+    description: p.description,
+    metadata: p.metadata,
+    payment_method: p.paymentMethodId,
+    payment_method_types: ["card"],
+    latest_charge: chargeId,
+    status: captured ? "succeeded" : "requires_capture",
+    created: now,
+  };
+  await putObject(tx, "payment_intent", intent);
+  return intent;
 }
 
 function assertAmount(amount: number): void {
