@@ -25,6 +25,7 @@ import {
   type RetailerRow,
 } from "../factories";
 import { NOTICES } from "../../app/components/shell-data";
+import { postCartForm } from "./buy-helpers";
 import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
@@ -72,31 +73,6 @@ async function signedIn(email: string): Promise<Page> {
   // Let the sign-in's own client-side navigation settle before the test navigates.
   await p.waitForLoadState("networkidle");
   return p;
-}
-
-/**
- * Submits a plain HTML form to /cart exactly as a marketplace page does (no JavaScript involved: the
- * form is built in the page and submitted natively).
- */
-async function postCartForm(p: Page, fields: Record<string, string | number>): Promise<void> {
-  await p.goto(url("/cart"), { waitUntil: "networkidle" });
-  await Promise.all([
-    p.waitForNavigation({ waitUntil: "load" }),
-    p.evaluate((f) => {
-      const form = document.createElement("form");
-      form.method = "post";
-      form.action = "/cart";
-      for (const [name, value] of Object.entries(f)) {
-        const input = document.createElement("input");
-        input.type = "hidden";
-        input.name = name;
-        input.value = String(value);
-        form.appendChild(input);
-      }
-      document.body.appendChild(form);
-      HTMLFormElement.prototype.submit.call(form);
-    }, fields),
-  ]);
 }
 
 async function cartError(p: Page): Promise<string> {
