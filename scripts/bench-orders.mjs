@@ -285,8 +285,9 @@ async function main() {
     const target = form.action || ctx.pageUrl;
     const t0 = now();
     let r = await http.postForm(target, body);
-    // The workflow refuses commands while it is still busy with the previous step (BUY_ERRORS.busy, 409):
-    // the page says "try again in a moment", so the user clicks again; the time counts from the first click.
+    // Workflow code before 4edd0e7 refused a command while the previous step was still running (409, "try
+    // again in a moment"); a user would click again. Commands now wait instead, so this should count 0: kept
+    // so that a regression shows in the "refused busy" column; the time counts from the first click.
     let busy = 0;
     while (r.status === 409 && r.body.includes(BUSY_TEXT) && now() - t0 < o.timeoutMs) {
       busy++;

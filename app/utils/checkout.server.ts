@@ -249,7 +249,7 @@ async function completeCheckout(handle: BuyHandle, retailerId: number, card: Pay
   } catch (err) {
     const known = buyCommandError(err);
     if (!known) throw err;
-    if (known.code === "wrong_state" || known.code === "busy") {
+    if (known.code === "wrong_state") {
       // Already checked out by an earlier submit (double click, back button)?
       try {
         const view = await handle.query(orderViewQuery);

@@ -46,7 +46,6 @@ export function commandErrorStatus(code: BuyErrorCode): number {
     case "wrong_party":
       return 403;
     case "wrong_state":
-    case "busy":
     case "units_unavailable":
     case "payment_failed":
     case "rating_closed":

@@ -349,7 +349,7 @@ describe("fifty pending orders for the last unit approved at once", () => {
       if (r.status === "fulfilled") continue;
       const e = buyCommandError(r.reason);
       expect(e, `a loser got a real error: ${String(r.reason)}`).not.toBeNull();
-      expect(["units_unavailable", "wrong_state", "busy"]).toContain(e!.code);
+      expect(["units_unavailable", "wrong_state"]).toContain(e!.code);
       expect(e!.message).toBe(BUY_ERRORS[e!.code]);
       refused[e!.code] = (refused[e!.code] ?? 0) + 1;
     }

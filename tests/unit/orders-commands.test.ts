@@ -36,7 +36,6 @@ describe("rejected commands", () => {
     expect(commandFailure(rejected("total_too_high", TOTAL_TOO_HIGH))).toMatchObject({ status: 400, message: TOTAL_TOO_HIGH });
     expect(commandFailure(rejected("card_declined", CARD_DECLINED))).toMatchObject({ status: 402, message: "Sorry but this card was declined. Please try another." });
     expect(commandFailure(rejected("wrong_party", "Only the selling retailer can answer this order."))).toMatchObject({ status: 403 });
-    expect(commandFailure(rejected("busy", BUY_ERRORS.busy))).toMatchObject({ status: 409 });
   });
 
   it("reads a finished workflow as wrong_state (409), and leaves unknown failures to the caller", () => {

@@ -272,7 +272,6 @@ export const BUY_REDIRECTS = Object.freeze({ orders: "/orders", activeListings: 
 export const BUY_ERRORS = Object.freeze({
   wrong_party: "Only the other retailer of this order can do that.",
   wrong_state: "This order has moved on since you opened it. Refresh the page to see where it stands.",
-  busy: "This order is being updated right now. Please try again in a moment.",
   total_too_high: TOTAL_TOO_HIGH,
   no_units: "To remove every item, decline the sale instead.",
   unchanged: "You have not changed anything. Press Approve Sale to approve the order as requested.",
