@@ -59,7 +59,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export type RateActionData =
   | { ok: true; intent: "rate"; saved: true; redirectTo: string }
   | { ok: true; intent: "confirm_received"; message: string }
-  | { ok: false; intent: string; error: string };
+  | { ok: false; intent: string; error: string; values?: Record<string, string> };
+
+/** What the rating form sent, to show it again with the error (nothing typed is lost, JavaScript or not). */
+function ratingValues(form: FormData): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ["condition", "packaging", "timeliness", "overall", "comments"]) {
+    const v = form.get(name);
+    if (typeof v === "string") out[name] = v.slice(0, 2000);
+  }
+  return out;
+}
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { auth, order } = await load(request, params.id);
@@ -76,7 +86,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const submission = parseWithZod(form, { schema: RatingSchema });
     if (submission.status !== "success") {
       const first = Object.values(submission.error ?? {}).flat()[0] ?? "Please rate every criterion with 1 to 5 stars.";
-      return data<RateActionData>({ ok: false, intent, error: first }, { status: 400 });
+      return data<RateActionData>({ ok: false, intent, error: first, values: ratingValues(form) }, { status: 400 });
     }
     const v = submission.value;
     const out = await sendBuyCommand(order, rateOrderUpdate, {
@@ -84,7 +94,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       stars: { condition: v.condition, packaging: v.packaging, timeliness: v.timeliness, overall: v.overall },
       comments: v.comments ?? "",
     });
-    if (!out.ok) return data<RateActionData>({ ok: false, intent, error: out.message }, { status: out.status });
+    if (!out.ok) return data<RateActionData>({ ok: false, intent, error: out.message, values: ratingValues(form) }, { status: out.status });
     return data<RateActionData>({ ok: true, intent, saved: true, redirectTo: auth.user.isStaff ? "/admin" : "/" });
   }
   return data<RateActionData>({ ok: false, intent, error: "Unknown action." }, { status: 400 });
@@ -110,6 +120,7 @@ export default function RateTransaction() {
 
   const [form, fields] = useForm({
     id: "rate-order",
+    defaultValue: a && !a.ok ? a.values : undefined,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: RatingSchema }),
     shouldValidate: "onSubmit",
   });

@@ -22,7 +22,7 @@ import { alertsEmptyText, NOT_YET_RATED, PAYMENT_QUEUED, RMA_PRINTED_TEXTS } fro
 import { BUY_ERRORS } from "../../workflows/buy/contract";
 import { createBrand, createCollection, createProduct, createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD, SIZE_RUNS, uniqueToken } from "../factories";
 import { addOrderAction, addPayment, addRating, createOrderAt, type CreatedOrder } from "../factories/orders";
-import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+import { baseUrl, closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
 import { HttpClient } from "./http";
 
 let handle: DbHandle;
@@ -294,6 +294,31 @@ describe("detail", () => {
     // The seller has nothing to rate here: sent to the order.
     await sellerPage.goto(url(`/rate/${o.delivered.order.id}`));
     expect(new URL(sellerPage.url()).pathname).toBe(`/transaction/buy/${o.delivered.order.id}`);
+  });
+
+  it("without JavaScript the rating form opens by its link; a rating without every star is refused (400) with the stars and comments kept", async () => {
+    const context = await browser.newContext({ baseURL: baseUrl, javaScriptEnabled: false });
+    try {
+      const p = await context.newPage();
+      await signIn(p, buyerEmail, DEFAULT_TEST_PASSWORD);
+      await p.goto(url(`/rate/${o.delivered.order.id}`));
+      expect(await p.getByTestId("rating-modal").count()).toBe(0);
+      await p.getByTestId("open-rating").click();
+      await p.getByTestId("rating-modal").waitFor();
+      expect(new URL(p.url()).searchParams.get("rate")).toBe("1");
+      await expect(p.locator("#rate-title").textContent()).resolves.toBe("Rate this Transaction");
+      await p.locator('[data-testid="stars-condition"] input[value="5"]').check();
+      await p.getByTestId("rating-comments").fill("Arrived in one piece.");
+      const [res] = await Promise.all([p.waitForResponse((r) => r.request().method() === "POST"), p.getByTestId("submit-rating").click()]);
+      expect(res.status()).toBe(400);
+      await p.getByTestId("rating-modal").waitFor();
+      expect(((await p.getByTestId("rate-error").textContent()) ?? "").trim().length).toBeGreaterThan(0);
+      expect(await p.locator('[data-testid="stars-condition"] input[value="5"]').isChecked()).toBe(true);
+      await expect(p.getByTestId("rating-comments").inputValue()).resolves.toBe("Arrived in one piece.");
+      expect(await p.content()).not.toContain(SELLER_NAME);
+    } finally {
+      await context.close();
+    }
   });
 });
 
