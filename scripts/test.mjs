@@ -3,6 +3,8 @@
 //
 //   npm test                 all suites: unit, db, workflows, contract, e2e
 //   npm test -- unit db      a subset
+//   npm test -- e2e --files tests/e2e/bad-input.test.ts   only these files of the selected suites
+//                            (Vitest file filters: a path or part of a file name; repeatable)
 //
 // Installs what is missing (node_modules, tools), starts a throw-away Postgres on :54330
 // (.data/pg-test, wiped each run), migrates, then runs each suite as its own Vitest project with the
@@ -24,7 +26,11 @@ const NEEDS_DB = new Set(["db", "workflows", "contract", "e2e"]);
 const T = PORTS.test;
 
 const t0 = Date.now();
-const requested = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+const argv = process.argv.slice(2);
+/** `--files X` (repeatable): Vitest file filters passed to every selected suite. */
+const fileFilters = [];
+for (let i = 0; i < argv.length; i++) if (argv[i] === "--files" && argv[i + 1]) fileFilters.push(...argv.splice(i + 1, 1)[0].split(","));
+const requested = argv.filter((a) => !a.startsWith("-"));
 const unknown = requested.filter((s) => !SUITES.includes(s));
 if (unknown.length) {
   console.error(`unknown suite(s): ${unknown.join(", ")} (choose from ${SUITES.join(", ")})`);
@@ -132,6 +138,7 @@ async function vitest(suite, env) {
     "--reporter=default",
     "--reporter=json",
     `--outputFile.json=${report}`,
+    ...fileFilters,
   ];
   const { code } = await run(process.execPath, args, { env });
   let counts = { passed: 0, failed: 0, skipped: 0 };
