@@ -39,6 +39,9 @@ export const MSG = {
   brandsRequired: "Choose at least one brand or request one.",
   brandNameRequired: "Brand name is required.",
   amountInvalid: "Enter an amount in dollars, e.g. 25000.",
+  // ours: an inactive or pending retailer cannot trade (issue 8 M4)
+  notTrading: "Your retailer account is not active, so you cannot buy, sell or swap. Please contact support to have it reactivated.",
+  notTradingActingAs: "This retailer's account is not active, so it cannot buy, sell or swap.",
 } as const;
 
 /** Password rule (ADR 0003): 8 to 128 characters, not only spaces. */
@@ -264,16 +267,25 @@ export function isAdminPath(pathname: string): boolean {
   return pathname.toLowerCase().includes("admin");
 }
 
-/** A safe post-sign-in destination: a same-origin absolute path, never "//host" or a scheme. */
+/**
+ * A safe local destination (after sign-in, after dismissing a banner, ...): a same-origin absolute path,
+ * never "//host", a scheme, or anything a browser could read as one. Refused (null): control characters
+ * and whitespace (a browser drops tabs and newlines from URLs, so "/\t/evil" is "//evil"), backslashes
+ * (read as "/"), percent-encoded slashes, backslashes or control characters (a proxy may decode them),
+ * and paths that normalise to "//host" ("/.//evil", "/a/..//evil"). /signin and /logout are refused too.
+ */
 export function safeNextPath(next: string | null | undefined): string | null {
-  if (!next || typeof next !== "string") return null;
-  if (!next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return null;
-  if (/[\u0000-\u001f\\]/.test(next)) return null;
+  if (!next || typeof next !== "string" || next.length > 2048) return null;
+  if (!next.startsWith("/")) return null;
+  if (/[\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u200f\u2028\u2029\u202f\u205f\u3000\ufeff\\]/.test(next)) return null;
+  if (/%(?:2f|5c|[01][0-9a-f]|7f)/i.test(next.split(/[?#]/)[0])) return null;
   try {
     const u = new URL(next, "http://same.invalid");
     if (u.origin !== "http://same.invalid") return null;
+    const out = u.pathname + u.search + u.hash;
+    if (!out.startsWith("/") || out.startsWith("//")) return null;
     if (startsWithSegment(u.pathname, "/signin") || startsWithSegment(u.pathname, "/logout")) return null;
-    return u.pathname + u.search + u.hash;
+    return out;
   } catch {
     return null;
   }
@@ -287,6 +299,14 @@ export type AccountState =
       retailerStatus: "none" | "pending" | "active" | "inactive" | "denied";
       setupComplete: boolean;
     };
+
+/**
+ * Who may trade (cart add/proceed, checkout, pay, selling to a request, swaps, order commands): only an
+ * active retailer. Pending, inactive and denied retailers may still read their pages.
+ */
+export function retailerMayTrade(status: "pending" | "active" | "inactive" | "denied"): boolean {
+  return status === "active";
+}
 
 const STATUS_PAGES = ["/retailer-setup", "/wait-for-activation", "/retailer-denied"] as const;
 

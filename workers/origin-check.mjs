@@ -2,12 +2,37 @@
  * Cross-site request check for the web server (CSRF defence in depth beside SameSite=Lax cookies).
  * Pure: no I/O, unit-tested in tests/unit/origin-check.test.ts.
  *
- * Rule: every request whose method is not GET or HEAD, except under /webhooks/, must carry an Origin
- * header equal to APP_ORIGIN; when Origin is absent, the Referer's origin must equal APP_ORIGIN.
+ * Rule: every request whose method is not GET or HEAD, except the two webhook endpoints
+ * (/webhooks/carrier, /webhooks/payments, signed by their senders instead), must carry an Origin header
+ * equal to APP_ORIGIN; when Origin is absent, the Referer's origin must equal APP_ORIGIN.
  * Neither header, "null", or a malformed value is rejected.
+ *
+ * The exemption compares the path as the router will see it (dot segments resolved, "%2e%2e" included),
+ * so "/webhooks/../banners/dismiss" is checked like "/banners/dismiss".
  */
 
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
+
+/** The webhook endpoints: exact paths (a trailing slash allowed), after normalising. */
+export const WEBHOOK_PATHS = new Set(["/webhooks/carrier", "/webhooks/payments"]);
+
+/** The path the router sees: dot segments resolved; null when it is not a valid path. */
+export function normalisedPath(path) {
+  if (typeof path !== "string" || !path.startsWith("/") || /[\\\u0000-\u001f]/.test(path)) return null;
+  try {
+    const u = new URL(path, "http://path.invalid");
+    return u.origin === "http://path.invalid" ? u.pathname : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether this path is one of the webhook endpoints (exempt from the Origin check). */
+export function isWebhookPath(path) {
+  const p = normalisedPath(path);
+  if (p === null) return false;
+  return WEBHOOK_PATHS.has(p.length > 1 && p.endsWith("/") ? p.slice(0, -1) : p);
+}
 
 /** Normalises "https://Example.com:443/x" to "https://example.com"; null when not a URL. */
 export function originOf(value) {
@@ -28,7 +53,7 @@ export function originOf(value) {
 export function checkOrigin({ method, path, origin, referer, appOrigin }) {
   const m = String(method || "GET").toUpperCase();
   if (SAFE_METHODS.has(m)) return { ok: true };
-  if (path === "/webhooks" || String(path).startsWith("/webhooks/")) return { ok: true };
+  if (isWebhookPath(path)) return { ok: true };
   const expected = originOf(appOrigin);
   if (!expected) return { ok: false, reason: "APP_ORIGIN is not a valid origin" };
   if (origin !== undefined && origin !== null && origin !== "") {

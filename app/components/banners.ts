@@ -2,6 +2,7 @@
  * Which banners the layout shows (spec 000 §2 and §8, spec 001 §2 "Action-required banners").
  * Pure: the root loader gathers the facts, this decides.
  */
+import { safeNextPath } from "../../domain/accounts";
 
 export type RetailerStatus = "pending" | "active" | "inactive" | "denied";
 
@@ -72,8 +73,7 @@ export function computeBanners(input: {
   return banners;
 }
 
-/** A local path to go back to after dismissing; anything else (other sites, "//x") goes home. */
+/** A local path to go back to after dismissing (domain's safeNextPath); anything else goes to `fallback`. */
 export function safeRedirect(to: unknown, fallback = "/"): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  return to;
+  return (typeof to === "string" ? safeNextPath(to) : null) ?? fallback;
 }

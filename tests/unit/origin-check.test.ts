@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkOrigin, originOf } from "../../workers/origin-check.mjs";
+import { checkOrigin, isWebhookPath, originOf } from "../../workers/origin-check.mjs";
 
 const app = "http://localhost:3000";
 const check = (r: Partial<{ method: string; path: string; origin: string | null; referer: string | null }>) =>
@@ -50,11 +50,33 @@ describe("origin check", () => {
     }
   });
 
-  it("exempts /webhooks/* (signed by the provider instead)", () => {
-    expect(check({ path: "/webhooks/stripe" }).ok).toBe(true);
+  it("exempts exactly the two webhook endpoints (signed by the provider instead)", () => {
     expect(check({ path: "/webhooks/carrier", origin: "https://carrier.test" }).ok).toBe(true);
+    expect(check({ path: "/webhooks/payments" }).ok).toBe(true);
+    expect(check({ path: "/webhooks/payments/" }).ok).toBe(true);
+    expect(check({ path: "/webhooks/stripe" }).ok).toBe(false);
+    expect(check({ path: "/webhooks" }).ok).toBe(false);
+    expect(check({ path: "/webhooks/carrier/x" }).ok).toBe(false);
     expect(check({ path: "/webhooksx" }).ok).toBe(false);
     expect(check({ path: "/api/webhooks/x" }).ok).toBe(false);
+  });
+
+  it("checks the path the router sees: no way out of /webhooks/ by dot segments or encodings", () => {
+    for (const path of [
+      "/webhooks/../banners/dismiss",
+      "/webhooks/%2e%2e/banners/dismiss",
+      "/webhooks/%2E%2E/banners/dismiss",
+      "/webhooks/carrier/../../banners/dismiss",
+      "/webhooks/carrier/..",
+      "/webhooks%2fcarrier",
+      "/webhooks/carrier%2f..%2f..%2fbanners%2fdismiss",
+      "/webhooks\\carrier",
+      "/webhooks/./../settings/payout",
+    ]) {
+      expect(check({ path }).ok, path).toBe(false);
+      expect(isWebhookPath(path), path).toBe(false);
+    }
+    expect(isWebhookPath("/webhooks/./carrier")).toBe(true);
   });
 
   it("normalises origins (default ports, case)", () => {
