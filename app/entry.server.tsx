@@ -2,6 +2,11 @@ import { PassThrough } from "node:stream";
 import type { ActionFunctionArgs, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
+import { getEnv } from "~/utils/env.server";
+
+// Check the configuration when the server loads this build, not at the first request: a production server
+// without real webhook secrets refuses to start (workers/web.mjs prints the message and exits).
+getEnv();
 
 /** How long a streamed response may stay open for deferred data (single fetch reads this). */
 export const streamTimeout = 5_000;

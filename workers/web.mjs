@@ -37,7 +37,14 @@ async function importBuild() {
   return import(`${pathToFileURL(BUILD_PATH).href}?t=${stat.mtimeMs}`);
 }
 
-let build = await importBuild();
+let build;
+try {
+  build = await importBuild();
+} catch (err) {
+  // e.g. "Invalid environment: CARRIER_WEBHOOK_SECRET: required in production ..." (app/utils/env.server.ts)
+  console.error(`[web] cannot start: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+}
 
 const app = express();
 app.disable("x-powered-by");

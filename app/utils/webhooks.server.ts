@@ -105,9 +105,14 @@ export function carrierWebhookSecret(env: Env = getEnv()): string {
   return env.CARRIER_WEBHOOK_SECRET;
 }
 
-/** Stripe adapter with a webhook secret: Stripe's; otherwise the sandbox payments adapter's. */
+/**
+ * Stripe adapter: STRIPE_WEBHOOK_SECRET (never the sandbox's public default; getEnv refuses Stripe keys
+ * without it); sandbox payments: SANDBOX_WEBHOOK_SECRET.
+ */
 export function paymentWebhookSecret(env: Env = getEnv()): string {
-  return paymentsProvider(env) === "stripe" && env.STRIPE_WEBHOOK_SECRET ? env.STRIPE_WEBHOOK_SECRET : env.SANDBOX_WEBHOOK_SECRET;
+  if (paymentsProvider(env) === "sandbox") return env.SANDBOX_WEBHOOK_SECRET;
+  if (!env.STRIPE_WEBHOOK_SECRET) throw new Error("STRIPE_WEBHOOK_SECRET is not set: payment webhooks cannot be verified");
+  return env.STRIPE_WEBHOOK_SECRET;
 }
 
 // ---------------------------------------------------------------------------------------------------------
