@@ -2,6 +2,8 @@ import { PassThrough } from "node:stream";
 import type { ActionFunctionArgs, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
+import { NonceProvider } from "~/components/nonce";
+import { contentSecurityPolicy, newNonce } from "~/utils/csp.server";
 import { getEnv } from "~/utils/env.server";
 
 // Check the configuration when the server loads this build, not at the first request: a production server
@@ -33,15 +35,31 @@ export default function handleRequest(
 ): Promise<Response> {
   return new Promise((resolve, reject) => {
     let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} />, {
+    const env = getEnv();
+    const nonce = newNonce();
+    const csp = contentSecurityPolicy({
+      nonce,
+      stripe: !!env.STRIPE_PUBLISHABLE_KEY,
+      chatWidgetSnippet: env.CHAT_WIDGET_SNIPPET,
+      development: env.NODE_ENV === "development",
+    });
+    const page = (
+      <NonceProvider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+      </NonceProvider>
+    );
+    const { pipe, abort } = renderToPipeableStream(page, {
+      nonce,
       onAllReady() {
         shellRendered = true;
         const chunks: Buffer[] = [];
         const sink = new PassThrough();
         sink.on("data", (c: Buffer) => chunks.push(c));
         sink.on("end", () => {
-          // Security headers (X-Frame-Options, nosniff, Referrer-Policy) are set by workers/web.mjs.
+          // The other security headers (X-Frame-Options, nosniff, Referrer-Policy, Permissions-Policy, HSTS,
+          // Cache-Control for signed-in pages) are set by workers/web.mjs.
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          responseHeaders.set("Content-Security-Policy", csp);
           resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
         });
         sink.on("error", reject);

@@ -14,6 +14,7 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ErrorPage } from "~/components/ErrorPage";
+import { useNonce } from "~/components/nonce";
 import { NOT_FOUND_TITLE, SERVER_ERROR_TITLE } from "~/components/errors";
 import { Shell } from "~/components/Shell";
 import { buildShellData, visiblePath, type ShellData } from "~/components/shell-data";
@@ -70,6 +71,7 @@ export function Layout({ children }: { children: ReactNode }) {
   // Undefined when the root loader itself failed: the error page then renders with a plain frame.
   const data = useRouteLoaderData<typeof loader>("root") ?? null;
   const hideChrome = useHideChrome();
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -82,10 +84,10 @@ export function Layout({ children }: { children: ReactNode }) {
         <Shell data={data} hideChrome={hideChrome}>
           {children}
         </Shell>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
         {/* Classic-compiler dev server reloads the page after a rebuild; renders nothing in production. */}
-        <LiveReload />
+        <LiveReload nonce={nonce} />
       </body>
     </html>
   );

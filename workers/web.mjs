@@ -3,8 +3,11 @@
  * `remix dev --manual -c "node workers/web.mjs"`).
  *
  * - /build/* (fingerprinted assets): cached for a year; other public files: one hour.
- * - Origin check on every non-GET/HEAD request except /webhooks/* (workers/origin-check.mjs): 403.
- * - Security headers: X-Frame-Options DENY, X-Content-Type-Options nosniff, Referrer-Policy same-origin.
+ * - Origin check on every non-GET/HEAD request except /webhooks/carrier and /webhooks/payments
+ *   (workers/origin-check.mjs): 403.
+ * - Security headers (workers/security-headers.mjs): X-Frame-Options DENY, X-Content-Type-Options nosniff,
+ *   Referrer-Policy same-origin, Permissions-Policy, HSTS over https; Cache-Control: no-store on answers to
+ *   signed-in requests. The pages' Content-Security-Policy comes from app/entry.server.tsx.
  * - The client address goes to loaders/actions as `context.clientIp` (sign-in throttling).
  * - A per-request scope for GET/HEAD (an AsyncLocalStorage on globalThis[Symbol.for("wholesale.requestScope")],
  *   a fresh Map per request): app/utils/auth.server.ts memoises the session lookup in it, because Remix gives
@@ -21,6 +24,7 @@ import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady, installGlobals } from "@remix-run/node";
 import express from "express";
 import { checkOrigin } from "./origin-check.mjs";
+import { hasSessionCookie, securityHeaders } from "./security-headers.mjs";
 
 const MODE = process.env.NODE_ENV === "production" ? "production" : "development";
 const PORT = Number(process.env.PORT || 3000);
@@ -50,14 +54,10 @@ const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", process.env.TRUST_PROXY === "1" ? 1 : false);
 
-const SECURITY_HEADERS = {
-  "X-Frame-Options": "DENY",
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "same-origin",
-};
-const FIXED = new Set(Object.keys(SECURITY_HEADERS).map((h) => h.toLowerCase()));
+const HTTPS_ORIGIN = APP_ORIGIN.startsWith("https:");
+const FIXED = new Set(Object.keys(securityHeaders({ https: true })).map((h) => h.toLowerCase()));
 app.use((req, res, next) => {
-  for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+  for (const [k, v] of Object.entries(securityHeaders({ https: req.secure || HTTPS_ORIGIN }))) res.setHeader(k, v);
   // @remix-run/express copies the Remix response's headers with res.append; a second, different
   // X-Frame-Options would make browsers ignore both, so ours stay the only ones.
   const append = res.append.bind(res);
@@ -84,6 +84,16 @@ app.use((req, res, next) => {
 
 app.use("/build", express.static(ASSETS_DIR, { immutable: true, maxAge: "1y", index: false }));
 app.use(express.static(PUBLIC_DIR, { maxAge: "1h", index: false }));
+
+// Signed-in answers (pages, data requests) may hold personal data (/settings/payout pre-fills the routing
+// number): no cache keeps them, unless the route sets its own Cache-Control (e.g. /uploads/<file>).
+app.use((req, res, next) => {
+  if (!hasSessionCookie(req.get("cookie"))) return next();
+  res.setHeader("Cache-Control", "no-store");
+  const append = res.append;
+  res.append = (field, value) => (String(field).toLowerCase() === "cache-control" ? (res.setHeader(field, value), res) : append.call(res, field, value));
+  next();
+});
 
 const getLoadContext = (req) => ({ clientIp: req.ip || req.socket.remoteAddress || "" });
 
