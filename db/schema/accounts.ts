@@ -63,3 +63,22 @@ export const loginAttempts = pgTable(
   },
   (t) => [index("login_attempts_email_idx").on(t.email, t.attemptedAt), index("login_attempts_ip_idx").on(t.ip, t.attemptedAt)],
 );
+
+/**
+ * Register and password-reset requests, for throttling by e-mail and by client address (ADR 0003).
+ * kind: "register" | "password_reset".
+ */
+export const accountRequests = pgTable(
+  "account_requests",
+  {
+    id: serial("id").primaryKey(),
+    kind: text("kind").notNull(),
+    email: text("email").notNull(),
+    ip: text("ip").notNull().default(""),
+    requestedAt: timestamp("requested_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("account_requests_email_idx").on(t.kind, t.email, t.requestedAt),
+    index("account_requests_ip_idx").on(t.kind, t.ip, t.requestedAt),
+  ],
+);

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, jsonb, pgEnum, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { SizesMap } from "./_types";
 import { brands, productVariations } from "./catalogue";
+import { users } from "./accounts";
 import { retailers } from "./retailers";
 
 export const listingType = pgEnum("listing_type", ["sell", "swap"]);
@@ -127,3 +128,19 @@ export const carts = pgTable("carts", {
   draftOrderIds: jsonb("draft_order_ids").$type<number[]>().notNull().default([]),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Listing photos (files under UPLOAD_DIR, app/utils/uploads.server.ts). An upload belongs to its uploader
+ * until a listing is created with it (listing_id set); unattached uploads older than a day are removed.
+ * uploader_id is null only for photos that were already on listings before this table existed.
+ */
+export const uploads = pgTable(
+  "uploads",
+  {
+    name: text("name").primaryKey(),
+    uploaderId: integer("uploader_id").references(() => users.id, { onDelete: "cascade" }),
+    listingId: integer("listing_id").references(() => listings.id, { onDelete: "set null" }),
+    uploadedAt: timestamp("uploaded_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("uploads_unattached_idx").on(t.uploadedAt).where(sql`${t.listingId} is null`), index("uploads_listing_idx").on(t.listingId)],
+);
