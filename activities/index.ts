@@ -38,7 +38,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createBuyActivities({
       db: deps.db,
       payments: deps.payments,
-      mail: deps.mail,
       carrier: deps.carrier ?? defaultCarrier(deps),
       appOrigin: deps.env.APP_ORIGIN,
     }),

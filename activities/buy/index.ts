@@ -1,6 +1,7 @@
 /**
  * The buy workflow's activities (activities/buy/types.ts BuyActivities), for real: read model in Postgres
- * (db/queries/orders, payments, shipments, stock), order notices through the mailer (outbox), money through
+ * (db/queries/orders, payments, shipments, stock) with each step's notices queued in the outbox in the same
+ * transaction as its state (the mail sender delivers them after the step), money through
  * the payments port (sandbox or Stripe) and pickups through the sandbox carrier.
  *
  * Money: every movement is first written to `payments` as queued under the workflow's idempotency key, then
@@ -28,7 +29,6 @@ import { getShippingAddress, upsertShipment } from "../../db/queries/shipments";
 import { decrementStockOnce, restoreStockOnce, StockIdempotencyConflictError } from "../../db/queries/stock";
 import { cardBrandLabel, CARD_MESSAGES } from "../../domain/cards";
 import { CarrierIdempotencyConflictError, type SandboxCarrier } from "../carrier/sandbox";
-import type { Mailer } from "../mail";
 import { IdempotencyConflictError, PaymentRejectedError, type PaymentsPort } from "../payments/port";
 import { orderNoticeMail } from "./notices";
 import type { BuyActivities } from "./types";
@@ -50,7 +50,6 @@ function logWith(level: "info" | "warn" | "error", msg: string, meta?: Record<st
 export interface BuyActivityDeps {
   db: Db;
   payments: PaymentsPort;
-  mail: Mailer;
   carrier: SandboxCarrier;
   /** APP_ORIGIN, for links in e-mails. */
   appOrigin: string;
@@ -133,7 +132,7 @@ export function createBuyActivities(deps: BuyActivityDeps): BuyActivities {
   }
 
   const activities: BuyActivities = {
-    // --- read model and mail ---------------------------------------------------------------------------
+    // --- read model and notices ------------------------------------------------------------------------
     async recordOrderState(input) {
       const r = await recordOrderState(db, {
         orderId: input.orderId,
@@ -156,18 +155,14 @@ export function createBuyActivities(deps: BuyActivityDeps): BuyActivities {
         pendingLines: input.pendingLines,
         actions: input.actions,
         rating: input.rating ?? null,
+        notices: (input.notices ?? []).map((n) => ({
+          retailerId: n.retailerId,
+          kind: `order:${n.template}`,
+          dedupeKey: n.dedupeKey,
+          ...orderNoticeMail(n, deps.appOrigin),
+        })),
       });
       if (!r.recorded) log.info("order row gone: read-model write skipped", { orderId: input.orderId, statename: input.statename });
-    },
-
-    async notifyOrderParty(input) {
-      const to = await retailerNoticeAddress(db, input.retailerId);
-      if (!to) {
-        log.warn("order notice: retailer has no e-mail", { retailerId: input.retailerId });
-        return;
-      }
-      const mail = orderNoticeMail(input, deps.appOrigin);
-      await deps.mail.send({ to, subject: mail.subject, text: mail.text, kind: `order:${input.template}`, dedupeKey: input.dedupeKey });
     },
 
     // --- payments --------------------------------------------------------------------------------------

@@ -60,6 +60,8 @@ export interface OrderStateRecord {
   floorTime?: string | null;
   paymentMethod?: { lastFour: string; description: string } | null;
   rating?: { condition: number; packaging: number; timeliness: number; overall: number; comments: string } | null;
+  /** The step's notices: their outbox rows are written in the same transaction as the state. */
+  notices?: OrderNotice[];
 }
 
 /** E-mail templates of order notices (outbox when no SMTP). Texts are anonymous (retailer-00{id}). */
@@ -252,9 +254,8 @@ export interface SaveRatingInput {
 // --------------------------------------------------------------------------------------------------------
 
 export interface BuyActivities {
-  // read model and mail
+  // read model, with the outbox rows of the step's notices (one transaction)
   recordOrderState(input: OrderStateRecord): Promise<void>;
-  notifyOrderParty(input: OrderNotice): Promise<void>;
   // payments
   authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentResult>;
   capturePayment(input: CapturePaymentInput): Promise<CapturePaymentResult>;

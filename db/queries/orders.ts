@@ -14,7 +14,7 @@
  */
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { listings, orderActions, orderContributions, orders, ratings, retailerContacts, retailers, shipments, type SizesMap } from "../schema";
+import { listings, orderActions, orderContributions, orders, outboxEmails, ratings, retailerContacts, retailers, shipments, type SizesMap } from "../schema";
 import type { DbOrTx } from "./listings";
 
 export interface OrderLineWrite {
@@ -55,6 +55,17 @@ export interface OrderStateWrite {
   pendingLines: OrderLineWrite[] | null;
   actions: OrderActionWrite[];
   rating?: { condition: number; packaging: number; timeliness: number; overall: number; comments: string } | null;
+  /** E-mails of this step, queued in the outbox in the same transaction (deduplicated by dedupeKey). */
+  notices?: OrderNoticeWrite[];
+}
+
+/** An e-mail to a retailer's notice address (store e-mail, else its first contact's). */
+export interface OrderNoticeWrite {
+  retailerId: number;
+  subject: string;
+  text: string;
+  kind: string;
+  dedupeKey: string;
 }
 
 function lineKey(l: { listingId: number | null; variationId?: number | null }): string {
@@ -102,8 +113,9 @@ export async function recordOrderState(db: Db, w: OrderStateWrite): Promise<{ re
     if (!row) return { recorded: false };
     if (w.sequence !== undefined && w.sequence <= row.recordSeq) {
       // An earlier step's write finishing after a later one (or a retry of the last): the state stays; its
-      // action rows (deduplicated) are still history.
+      // action rows and notices (deduplicated) are still history.
       await insertActions(tx, w);
+      await queueNotices(tx, w.notices ?? []);
       return { recorded: true };
     }
 
@@ -159,6 +171,7 @@ export async function recordOrderState(db: Db, w: OrderStateWrite): Promise<{ re
     }
 
     await insertActions(tx, w);
+    await queueNotices(tx, w.notices ?? []);
 
     const ship = SHIPMENT_STATUS_FOR_STATE[w.statename];
     if (ship) {
@@ -224,6 +237,18 @@ export async function retailerNoticeAddress(db: DbOrTx, retailerId: number): Pro
   if (r.storeEmail) return r.storeEmail;
   const [c] = await db.select({ email: retailerContacts.email }).from(retailerContacts).where(eq(retailerContacts.retailerId, retailerId)).orderBy(retailerContacts.id).limit(1);
   return c?.email || null;
+}
+
+/** Queues notices in the outbox; a dedupe key already used is skipped (a retried step mails once). */
+async function queueNotices(tx: DbOrTx, notices: OrderNoticeWrite[]): Promise<void> {
+  for (const n of notices) {
+    const to = await retailerNoticeAddress(tx, n.retailerId);
+    if (!to) continue; // a retailer without any e-mail address: nothing to send (pages still show the state)
+    await tx
+      .insert(outboxEmails)
+      .values({ toEmail: to, subject: n.subject, bodyText: n.text, kind: n.kind, dedupeKey: n.dedupeKey, status: "queued" })
+      .onConflictDoNothing();
+  }
 }
 
 /** The order row (tests and activities). */

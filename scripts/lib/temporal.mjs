@@ -5,7 +5,39 @@ import { info } from "./log.mjs";
 import { isPortOpen, sleep, startService, waitForPort, whoListens } from "./proc.mjs";
 
 /**
- * Starts `temporal server start-dev`.
+ * Engine settings of every dev server this project starts (`npm run dev`, the e2e suite, the benchmarks):
+ * the one place they are set. Measured in docs/performance.md ("Orders"); docker-compose.yml runs a
+ * Postgres-backed server instead and does not use these.
+ *
+ * - `journal_mode=wal` (file-backed servers only; an in-memory database has no journal): SQLite's default
+ *   rollback journal makes every history write wait for the file's exclusive lock; with WAL, readers (the
+ *   queue processors, the Web UI) no longer block the writer, and a commit is one append.
+ * - `synchronous=NORMAL`: with WAL, a commit is durable against a process crash (a power loss may drop the
+ *   last transactions); right for a developer's machine, not for production.
+ * - `history.transferProcessorMaxPollRPS`, `history.timerProcessorMaxPollRPS`,
+ *   `history.visibilityProcessorMaxPollRPS`: how often the history service may poll its transfer (activity
+ *   and workflow tasks to matching), timer and visibility queues. The default (20 polls/s) makes each
+ *   activity, signal or timer hop wait ~45 ms even with a single order in flight; 1,000/s lets a hop go
+ *   through as soon as it is written. Raising the poll rate on the rollback journal alone made things
+ *   worse (lock contention), so the two go together.
+ */
+export const ENGINE_SQLITE_PRAGMAS = ["journal_mode=wal", "synchronous=NORMAL"];
+export const ENGINE_DYNAMIC_CONFIG = {
+  "history.transferProcessorMaxPollRPS": 1000,
+  "history.timerProcessorMaxPollRPS": 1000,
+  "history.visibilityProcessorMaxPollRPS": 1000,
+};
+
+/** The `temporal server start-dev` flags of ENGINE_SQLITE_PRAGMAS and ENGINE_DYNAMIC_CONFIG. */
+export function engineArgs({ fileBacked }) {
+  const args = [];
+  if (fileBacked) for (const p of ENGINE_SQLITE_PRAGMAS) args.push("--sqlite-pragma", p);
+  for (const [k, v] of Object.entries(ENGINE_DYNAMIC_CONFIG)) args.push("--dynamic-config-value", `${k}=${JSON.stringify(v)}`);
+  return args;
+}
+
+/**
+ * Starts `temporal server start-dev` with the engine settings above.
  * options: { bin, port, uiPort (null = headless), dbFile (null = in memory), name, reuse }
  * With `reuse`, a server already listening on `port` is used as is (nothing started).
  */
@@ -22,6 +54,7 @@ export async function startTemporalDev({ bin, port, uiPort = null, dbFile = null
     fs.mkdirSync(path.dirname(dbFile), { recursive: true });
     args.push("--db-filename", dbFile);
   }
+  args.push(...engineArgs({ fileBacked: Boolean(dbFile) }));
   if (uiPort) args.push("--ui-port", String(uiPort));
   else args.push("--headless");
   // The CLI prints a banner on stdout. Shutdown chatter (pollers losing the connection) is dropped;

@@ -14,7 +14,6 @@ import { createBuyActivities, labelPath } from "../../activities/buy";
 import type { OrderStateRecord } from "../../activities/buy/types";
 import { createSandboxCarrier } from "../../activities/carrier/sandbox";
 import { verifyCarrierSignature } from "../../activities/carrier/signature";
-import { createOutboxMailer } from "../../activities/mail";
 import { IdempotencyConflictError, PaymentRejectedError } from "../../activities/payments/port";
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import { getOrderRow, listOrderActions } from "../../db/queries/orders";
@@ -53,7 +52,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   carrier = createSandboxCarrier(db, { appOrigin: origin, webhookSecret: SECRET });
-  acts = createBuyActivities({ db, payments: sandbox, mail: createOutboxMailer(db), carrier, appOrigin: "http://localhost:3000" });
+  acts = createBuyActivities({ db, payments: sandbox, carrier, appOrigin: "http://localhost:3000" });
 });
 
 afterAll(async () => {
@@ -417,7 +416,7 @@ describe("read model", () => {
     await expect(acts.saveOrderRating({ idempotencyKey: "x", orderId: ghost.orderId, raterId: r.retailer.id, rateeId: r.retailer.id, role: "receiver", stars: { condition: 5, packaging: 5, timeliness: 5, overall: 5 }, comments: "" })).resolves.toBeUndefined();
   });
 
-  test("order notices are anonymous and sent once per dedupe key", async () => {
+  test("a step's notices are queued in the outbox with its state, anonymous and once per dedupe key", async () => {
     const o = await orderWith();
     const notice = {
       orderId: o.orderId,
@@ -431,8 +430,11 @@ describe("read model", () => {
       displayStatus: "Pending Approval",
       actBy: "2026-03-07T15:00:00.000Z",
     };
-    await acts.notifyOrderParty(notice);
-    await acts.notifyOrderParty(notice);
+    const rec = stateRecord(o, 1, { sequence: 1, notices: [notice] });
+    await acts.recordOrderState(rec);
+    await acts.recordOrderState(rec); // a retried step
+    await acts.recordOrderState(stateRecord(o, 2, { sequence: 2, notices: [notice] })); // a replayed notice
+    expect((await getOrderRow(db, o.orderId))?.statename).toBe("provider_approve_sale");
     const mails = await db.select().from(outboxEmails).where(eq(outboxEmails.dedupeKey, notice.dedupeKey));
     expect(mails.length).toBe(1);
     expect(mails[0].toEmail).toBe(o.seller.retailer.storeEmail);

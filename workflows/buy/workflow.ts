@@ -29,11 +29,12 @@ import {
   isCancellation,
   log,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   workflowInfo,
 } from "@temporalio/workflow";
 import type { UpdateDefinition } from "@temporalio/common";
-import type { BuyActivities, OrderNoticeTemplate } from "../../activities/buy/types";
+import type { BuyActivities, OrderNotice, OrderNoticeTemplate } from "../../activities/buy/types";
 import { ACTION } from "../../domain/action-codes";
 import {
   DEFAULT_MARKETPLACE_TZ,
@@ -133,8 +134,21 @@ type ActorRole = BuyActionRecord["role"];
  */
 const HEARTBEAT_TIMEOUT = "10s";
 
-/** Database, stock, carrier and ratings: retried until they succeed (an outage delays, never loses, a step). */
-const store = proxyActivities<BuyActivities>({
+/**
+ * The step's database work (read model with its action rows and the outbox rows of its notices, stock,
+ * conflicts, ratings, the card-on-file lookup): LOCAL activities, run by the worker inside the workflow task
+ * and recorded with it, so a step costs no server round trip per write (ADR 0012). Each is one transaction
+ * and idempotent (dedupe keys, idempotency keys), so a rerun after a worker dies (the workflow task times
+ * out and another worker replays it) changes nothing twice. Retried until they succeed: an outage delays,
+ * never loses, a step.
+ */
+const store = proxyLocalActivities<BuyActivities>({
+  startToCloseTimeout: "30s",
+  retry: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "30s", nonRetryableErrorTypes: ["IdempotencyConflict"] },
+});
+
+/** The carrier (pickups, call tags): a regular activity with its idempotency key, retried until it succeeds. */
+const carrierOps = proxyActivities<BuyActivities>({
   startToCloseTimeout: "30s",
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "30s", nonRetryableErrorTypes: ["IdempotencyConflict"] },
@@ -160,12 +174,8 @@ const payEventually = proxyActivities<BuyActivities>({
   retry: { initialInterval: "2s", backoffCoefficient: 2, maximumInterval: "5m", nonRetryableErrorTypes: ["IdempotencyConflict"] },
 });
 
-/** Order notices: best effort; a failed e-mail never blocks an order. */
-const mail = proxyActivities<BuyActivities>({
-  startToCloseTimeout: "30s",
-  heartbeatTimeout: HEARTBEAT_TIMEOUT,
-  retry: { initialInterval: "1s", maximumAttempts: 5 },
-});
+/** A notice a step sends: to whom, which template, and the deadline it names. */
+type Notice = [Role, OrderNoticeTemplate, (number | null)?];
 
 const NEGOTIATION: readonly State[] = [
   BUY_STATES.COMPLETE_ORDER_CHECKOUT,
@@ -395,8 +405,28 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
   }
   const key = (step: BuyStep, attempt: number) => buyIdempotencyKey(workflowId, step, attempt);
 
-  /** Writes the read model for this step, with the action codes the step recorded (possibly none). */
-  async function record(codes: Array<[number, ActorRole]>): Promise<void> {
+  /** The outbox row of a notice (dedupe key workflow id + template + role: each notice goes out once). */
+  function notice([role, template, actBy = null]: Notice): OrderNotice {
+    return {
+      orderId,
+      externalId,
+      dedupeKey: `${workflowId}:mail:${template}:${role}`,
+      role,
+      retailerId: partyId(role),
+      counterpartyId: partyId(role === "provider" ? "receiver" : "provider"),
+      template,
+      statename,
+      displayStatus: displayStatus(),
+      actBy: iso(actBy),
+    };
+  }
+
+  /**
+   * Writes the read model for this step, with the action codes the step recorded (possibly none) and the
+   * outbox rows of its notices, in one transaction (a local activity): the page never shows a state whose
+   * notice is lost, and the e-mails are sent from the outbox after the step, never on the click's path.
+   */
+  async function record(codes: Array<[number, ActorRole]>, notices: Notice[] = []): Promise<void> {
     const at = new Date(Date.now()).toISOString();
     const recs: BuyActionRecord[] = codes.map(([code, role]) => ({
       code,
@@ -432,27 +462,8 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
       floorTime: input.sellInfo?.floorTime ?? null,
       paymentMethod,
       rating,
+      notices: notices.map(notice),
     });
-  }
-
-  /** E-mails a party (dedupe key workflow id + template + role: each notice goes out once). */
-  async function notify(role: Role, template: OrderNoticeTemplate, actBy: number | null = null): Promise<void> {
-    try {
-      await mail.notifyOrderParty({
-        orderId,
-        externalId,
-        dedupeKey: `${workflowId}:mail:${template}:${role}`,
-        role,
-        retailerId: partyId(role),
-        counterpartyId: partyId(role === "provider" ? "receiver" : "provider"),
-        template,
-        statename,
-        displayStatus: displayStatus(),
-        actBy: iso(actBy),
-      });
-    } catch (err) {
-      log.warn("order notice failed", { workflowId, template, role, error: String(err) });
-    }
   }
 
   /** Runs a state change alone: commands arriving meanwhile are rejected as busy; the loop waits for it. */
@@ -481,12 +492,14 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
   }
 
   /** Ends the negotiation as declined, releasing the authorisation; codes first, then 813 when released. */
-  async function declineWith(codes: Array<[number, ActorRole]>, notifyRole: Role, releaseReason: "declined" | "expired"): Promise<void> {
+  async function declineWith(codes: Array<[number, ActorRole]>, notifyRoles: Role[], releaseReason: "declined" | "expired"): Promise<void> {
     const released = await releaseAuthorization(releaseReason);
     statename = COMMON_STATES.DECLINED;
     deadlines.checkoutBy = deadlines.sellerResponseBy = deadlines.modifiedResponseBy = null;
-    await record(released ? [...codes, [ACTION.AUTHORIZATION_RELEASED, "system"]] : codes);
-    await notify(notifyRole, "order_declined");
+    await record(
+      released ? [...codes, [ACTION.AUTHORIZATION_RELEASED, "system"]] : codes,
+      notifyRoles.map((role): Notice => [role, "order_declined"]),
+    );
   }
 
   async function conflictsFor(lines: OrderLine[]): Promise<number[]> {
@@ -531,8 +544,9 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
     deadlines.pickupBy = pickupDeadline(now, tz, holidays);
     shipment = { ...(await bookPickup(1, deadlines.pickupBy)), attempt: 1 };
     statename = BUY_STATES.SHIP_ORDER;
-    await record([...approvalCodes, [ACTION.PAYMENT_CAPTURED, "system"], [ACTION.CALL_TAG_SCHEDULED_ORDER, "system"]]);
-    await notify("provider", "ready_for_pickup", deadlines.pickupBy);
+    await record([...approvalCodes, [ACTION.PAYMENT_CAPTURED, "system"], [ACTION.CALL_TAG_SCHEDULED_ORDER, "system"]], [
+      ["provider", "ready_for_pickup", deadlines.pickupBy],
+    ]);
     for (const other of conflicts) {
       try {
         await getExternalWorkflowHandle(buyWorkflowId(other)).signal(unitsTakenSignal, { byOrderId: orderId });
@@ -544,7 +558,7 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
   }
 
   async function bookPickup(attempt: number, pickupBy: number) {
-    return store.bookPickup({
+    return carrierOps.bookPickup({
       idempotencyKey: key(BUY_STEPS.bookPickup, attempt),
       orderId,
       externalId,
@@ -560,7 +574,7 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
   async function cancelAfterCapture(reason: "shipment_cancelled" | "not_picked_up", firstCodes: Array<[number, ActorRole]>): Promise<void> {
     if (!authorization || !approvedLines) throw ApplicationFailure.nonRetryable("cancellation without a capture");
     if (shipment) {
-      await store.cancelPickup({ idempotencyKey: key(BUY_STEPS.cancelPickup, nextAttempt(BUY_STEPS.cancelPickup)), orderId, shipmentId: shipment.shipmentId });
+      await carrierOps.cancelPickup({ idempotencyKey: key(BUY_STEPS.cancelPickup, nextAttempt(BUY_STEPS.cancelPickup)), orderId, shipmentId: shipment.shipmentId });
     }
     const s = cancellationForLines(capturedCents(), approvedLines);
     await payEventually.refundPayment({
@@ -584,9 +598,13 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
     ledger.push({ kind: "penalty", amountCents: s.sellerPenaltyCents });
     statename = COMMON_STATES.CANCELLED;
     deadlines.pickupBy = null;
-    await record([...firstCodes, [ACTION.REFUND_ISSUED, "system"], [ACTION.PENALTY_CHARGED, "system"]]);
-    await notify("receiver", "order_cancelled");
-    await notify("provider", "order_cancelled");
+    await record(
+      [...firstCodes, [ACTION.REFUND_ISSUED, "system"], [ACTION.PENALTY_CHARGED, "system"]],
+      [
+        ["receiver", "order_cancelled"],
+        ["provider", "order_cancelled"],
+      ],
+    );
   }
 
   // --- commands ---------------------------------------------------------------------------------------------
@@ -655,8 +673,7 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
     deadlines.sellerResponseBy = null;
     deadlines.modifiedResponseBy = modifiedPurchaseDeadline(now, authorization.at);
     statename = BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE;
-    await record([[ACTION.PROVIDER_MODIFY_SALE, "provider"]]);
-    await notify("receiver", "modified_purchase_needed", deadlines.modifiedResponseBy);
+    await record([[ACTION.PROVIDER_MODIFY_SALE, "provider"]], [["receiver", "modified_purchase_needed", deadlines.modifiedResponseBy]]);
     return result("ok");
   }
 
@@ -665,8 +682,7 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
     pendingCommand = command;
     if (statename !== BUY_STATES.PAYMENT) {
       statename = BUY_STATES.PAYMENT;
-      await record([[ACTION.PAYMENT, "provider"]]);
-      await notify("provider", "payment_method_needed", deadlines.sellerResponseBy);
+      await record([[ACTION.PAYMENT, "provider"]], [["provider", "payment_method_needed", deadlines.sellerResponseBy]]);
     }
     return result("need_payment_method");
   }
@@ -715,15 +731,14 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
       if (kind === "from_listing") {
         statename = BUY_STATES.PROVIDER_APPROVE_SALE;
         deadlines.sellerResponseBy = Math.min(now + WINDOWS.sellerResponse, now + WINDOWS.authorizationLifetime - WINDOWS.authorizationSafetyMargin);
-        await record([[ACTION.CHECKOUT_COMPLETED, "receiver"]]);
-        await notify("provider", "approve_sale_needed", deadlines.sellerResponseBy);
+        await record([[ACTION.CHECKOUT_COMPLETED, "receiver"]], [["provider", "approve_sale_needed", deadlines.sellerResponseBy]]);
         return result("ok");
       }
       // An order made for a request: the seller approved with its offer; checking out captures and ships.
       const outcome = await finalizeApproval(requested, [[ACTION.RECEIVER_APPROVE_PURCHASE, "receiver"]]);
       if (outcome === "units_unavailable") {
         reasons.provider_decline_buy_reason = DECLINE_OTHERS_REASON;
-        await declineWith([[ACTION.PROVIDER_DECLINED_FOR_OTHER_ORDER, "provider"]], "receiver", "declined");
+        await declineWith([[ACTION.PROVIDER_DECLINED_FOR_OTHER_ORDER, "provider"]], ["receiver"], "declined");
         return result("ok");
       }
       if (outcome === "payment_failed") {
@@ -747,7 +762,7 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
     },
     async (cmd) => {
       reasons.receiver_decline_checkout_reason = cmd.reason;
-      await declineWith([[ACTION.RECEIVER_DECLINE_CHECKOUT, "receiver"]], "provider", "declined");
+      await declineWith([[ACTION.RECEIVER_DECLINE_CHECKOUT, "receiver"]], ["provider"], "declined");
       return result("ok");
     },
   );
@@ -759,7 +774,7 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
       requireState(BUY_STATES.PROVIDER_APPROVE_SALE, BUY_STATES.PAYMENT);
     },
     async (cmd) => {
-      const card = await payEventually.getCardOnFile({ retailerId: providerId });
+      const card = await store.getCardOnFile({ retailerId: providerId });
       if (!card) return askForCard({ kind: "approve" });
       return continueApproval(cmd.confirmDeclineOthers === true);
     },
@@ -811,7 +826,7 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
     },
     async (cmd) => {
       const lines = modificationOf(cmd.lines);
-      const card = await payEventually.getCardOnFile({ retailerId: providerId });
+      const card = await store.getCardOnFile({ retailerId: providerId });
       if (!card) return askForCard({ kind: "modify", lines });
       return continueModify(lines, cmd.confirmDeclineOthers === true);
     },
@@ -826,7 +841,7 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
     },
     async (cmd) => {
       reasons.provider_decline_buy_reason = cmd.reason;
-      await declineWith([[ACTION.PROVIDER_DECLINE_SALE, "provider"]], "receiver", "declined");
+      await declineWith([[ACTION.PROVIDER_DECLINE_SALE, "provider"]], ["receiver"], "declined");
       const unavailable = isUnitUnavailableReason(cmd.reason);
       return result("ok", unavailable ? { redirectTo: BUY_REDIRECTS.activeListings, message: BUY_MESSAGES.updateYourListings } : {});
     },
@@ -842,7 +857,7 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
       const outcome = await finalizeApproval(pendingLines as OrderLine[], [[ACTION.RECEIVER_APPROVE_PURCHASE, "receiver"]]);
       if (outcome === "units_unavailable") {
         reasons.provider_decline_buy_reason = DECLINE_OTHERS_REASON;
-        await declineWith([[ACTION.PROVIDER_DECLINED_FOR_OTHER_ORDER, "provider"]], "receiver", "declined");
+        await declineWith([[ACTION.PROVIDER_DECLINED_FOR_OTHER_ORDER, "provider"]], ["receiver"], "declined");
         return result("ok");
       }
       if (outcome === "payment_failed") return reject("payment_failed");
@@ -859,7 +874,7 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
     },
     async (cmd) => {
       reasons.receiver_decline_modified_purchase_reason = cmd.reason ?? BUYER_DECLINE_DEFAULT_REASON;
-      await declineWith([[ACTION.RECEIVER_DECLINE_MODIFIED_PURCHASE, "receiver"]], "provider", "declined");
+      await declineWith([[ACTION.RECEIVER_DECLINE_MODIFIED_PURCHASE, "receiver"]], ["provider"], "declined");
       return result("ok");
     },
   );
@@ -975,8 +990,7 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
       });
       ledger.push({ kind: "payout", amountCents: amount });
       payoutReleasedAt = payout.releasedAt;
-      await record([[ACTION.PAYOUT_RELEASED, "system"]]);
-      await notify("provider", "payout_released");
+      await record([[ACTION.PAYOUT_RELEASED, "system"]], [["provider", "payout_released"]]);
     }
     if (statename === COMMON_STATES.IN_ROUTE && ev.status === "delivered") {
       const now = Date.now();
@@ -985,8 +999,7 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
       rmaOpen = true;
       deadlines.rmaBy = now + WINDOWS.rmaRequest;
       deadlines.ratingBy = ratingDeadline(now, tz, holidays);
-      await record([[ACTION.SHIPMENT_DELIVERED, "carrier"]]);
-      await notify("receiver", "rate_order", deadlines.ratingBy);
+      await record([[ACTION.SHIPMENT_DELIVERED, "carrier"]], [["receiver", "rate_order", deadlines.ratingBy]]);
     }
   }
 
@@ -998,13 +1011,13 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
         await exclusive(async () => {
           reasons.provider_decline_buy_reason = DECLINE_OTHERS_REASON;
           log.info("units taken by another order", { workflowId, by });
-          await declineWith([[ACTION.PROVIDER_DECLINED_FOR_OTHER_ORDER, "provider"]], "receiver", "declined");
+          await declineWith([[ACTION.PROVIDER_DECLINED_FOR_OTHER_ORDER, "provider"]], ["receiver"], "declined");
         });
       }
     }
     while (paymentQueue.length > 0) {
       const ev = paymentQueue.shift() as PaymentEventSignal;
-      await exclusive(() => payEventually.recordPaymentEvent({ orderId, eventId: ev.eventId, type: ev.type, paymentRef: ev.paymentRef, occurredAt: ev.occurredAt }));
+      await exclusive(() => store.recordPaymentEvent({ orderId, eventId: ev.eventId, type: ev.type, paymentRef: ev.paymentRef, occurredAt: ev.occurredAt }));
     }
     if (statename === COMMON_STATES.DELIVERED || isTerminalState(statename)) carrierQueue.length = 0;
     while (carrierQueue.length > 0 && (SHIPPING.includes(statename) || statename === COMMON_STATES.IN_ROUTE)) {
@@ -1022,19 +1035,19 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
         statename = COMMON_STATES.EXPIRED;
         deadlines.checkoutBy = null;
         const code = kind === "for_request" ? ACTION.REQUEST_CHECKOUT_EXPIRED : ACTION.CHECKOUT_EXPIRED;
-        await record(released ? [[code, "system"], [ACTION.AUTHORIZATION_RELEASED, "system"]] : [[code, "system"]]);
-        await notify(kind === "for_request" ? "provider" : "receiver", "order_expired");
+        await record(released ? [[code, "system"], [ACTION.AUTHORIZATION_RELEASED, "system"]] : [[code, "system"]], [
+          [kind === "for_request" ? "provider" : "receiver", "order_expired"],
+        ]);
         return;
       }
       case BUY_STATES.PROVIDER_APPROVE_SALE:
       case BUY_STATES.PAYMENT:
         reasons.system_reason = SYSTEM_REASON.NOT_ANSWERED_IN_TIME;
-        await declineWith([[ACTION.SELLER_RESPONSE_EXPIRED, "system"]], "receiver", "expired");
-        await notify("provider", "order_declined");
+        await declineWith([[ACTION.SELLER_RESPONSE_EXPIRED, "system"]], ["receiver", "provider"], "expired");
         return;
       case BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE:
         reasons.system_reason = SYSTEM_REASON.NOT_ANSWERED_IN_TIME;
-        await declineWith([[ACTION.MODIFIED_PURCHASE_EXPIRED, "system"]], "provider", "expired");
+        await declineWith([[ACTION.MODIFIED_PURCHASE_EXPIRED, "system"]], ["provider"], "expired");
         return;
       case BUY_STATES.SHIP_ORDER: {
         const now = Date.now();
@@ -1042,8 +1055,7 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
         deadlines.pickupBy = pickupDeadline(now, tz, holidays);
         shipment = { ...(await bookPickup(2, deadlines.pickupBy)), attempt: 2 };
         statename = BUY_STATES.SHIP_ORDER_TRY2;
-        await record([[ACTION.CALL_TAG_RESCHEDULED_ORDER, "system"]]);
-        await notify("provider", "pickup_rescheduled", deadlines.pickupBy);
+        await record([[ACTION.CALL_TAG_RESCHEDULED_ORDER, "system"]], [["provider", "pickup_rescheduled", deadlines.pickupBy]]);
         return;
       }
       case BUY_STATES.SHIP_ORDER_TRY2:
@@ -1088,9 +1100,9 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
   }
 
   try {
-    await record(kind === "for_request" ? [[ACTION.ORDER_CREATED_FOR_REQUEST, "provider"]] : []);
     // The buyer of a listing is at the checkout page right now; a requestor learns of the offer by e-mail.
-    if (kind === "for_request") await notify("receiver", "checkout_needed", deadlines.checkoutBy);
+    if (kind === "for_request") await record([[ACTION.ORDER_CREATED_FOR_REQUEST, "provider"]], [["receiver", "checkout_needed", deadlines.checkoutBy]]);
+    else await record([]);
 
     while (!isTerminalState(statename)) {
       await processQueues();

@@ -28,8 +28,8 @@ export interface FakeOptions {
   conflicts?: Record<number, number[]>;
   /** Stock per `${listingId}:${size}`; a line not listed has unlimited stock. */
   stock?: Record<string, number>;
-  /** Notices of this template wait for `until` before they are sent (a slow e-mail: the step stays busy). */
-  holdNotice?: { template: string; until: Promise<void> };
+  /** The read-model write of this state waits for `until` (a slow database: the step stays busy). */
+  holdRecord?: { statename: string; until: Promise<void>; entered?: () => void };
 }
 
 export interface Call {
@@ -83,18 +83,20 @@ export function createFakeBuyActivities(options: FakeOptions = {}) {
 
   const impl: BuyActivities = {
     async recordOrderState(input) {
+      if (options.holdRecord && input.statename === options.holdRecord.statename) {
+        options.holdRecord.entered?.();
+        await options.holdRecord.until;
+      }
       if (seenRecordKeys.has(input.dedupeKey)) return;
       seenRecordKeys.add(input.dedupeKey);
+      // The step's notices go to the outbox with its state (one transaction in Postgres).
+      for (const n of input.notices ?? []) if (!outbox.has(n.dedupeKey)) outbox.set(n.dedupeKey, n);
       const prev = readModel.get(input.orderId);
       readModel.set(input.orderId, {
         latest: input,
         actions: [...(prev?.actions ?? []), ...input.actions],
         writes: (prev?.writes ?? 0) + 1,
       });
-    },
-    async notifyOrderParty(input) {
-      if (options.holdNotice && input.template === options.holdNotice.template) await options.holdNotice.until;
-      if (!outbox.has(input.dedupeKey)) outbox.set(input.dedupeKey, input);
     },
     async authorizePayment(input) {
       return once(input.idempotencyKey, input, () => {
