@@ -39,6 +39,7 @@ import {
   signedPayload,
   timestampWithinTolerance,
 } from "../../domain/webhooks";
+import { orderRecordSeq } from "../../db/queries/orders";
 import { findShipmentByTracking, recordShipmentEvent } from "../../db/queries/shipments";
 import {
   claimWebhookEvent,
@@ -284,12 +285,36 @@ export async function sendSignedCarrierEvent(event: CarrierWebhookEvent, opts: {
   return { httpStatus: res.status, body };
 }
 
-export type SimulateResult = { ok: true; eventId: string; httpStatus: number; duplicate: boolean } | { ok: false; message: string; httpStatus?: number };
+export type SimulateResult =
+  | { ok: true; eventId: string; httpStatus: number; duplicate: boolean; settled: boolean }
+  | { ok: false; message: string; httpStatus?: number };
 
-/** Staff: "simulate pickup" (picked_up) / "simulate delivery" (delivered) of an order's latest shipment. */
+/** How long staff's simulate action waits for the order's workflow to write the step the event caused. */
+const SIMULATE_SETTLE_MS = 10_000;
+const SIMULATE_SETTLE_POLL_MS = 20;
+
+/** Waits until the order's read model holds a step newer than `before` (true), or the time is up (false). */
+async function orderStepWritten(orderId: number, before: number | null, timeoutMs = SIMULATE_SETTLE_MS): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const seq = await orderRecordSeq(db, orderId);
+    if (seq === null || seq > (before ?? 0)) return true;
+    if (Date.now() >= until) return false;
+    await new Promise((r) => setTimeout(r, SIMULATE_SETTLE_POLL_MS));
+  }
+}
+
+/**
+ * Staff: "simulate pickup" (picked_up) / "simulate delivery" (delivered) of an order's latest shipment. The
+ * event goes through the signed webhook like the carrier's; the answer then waits (up to 10 s) until the
+ * order's workflow has written the step it caused, so the page staff land on already shows the new state
+ * (no reloading in a loop). A duplicate or an event that changes nothing answers when the time is up, with
+ * `settled: false`.
+ */
 export async function simulateCarrierEvent(orderId: number, status: CarrierEventStatus): Promise<SimulateResult> {
   const shipment = await latestShipmentOfOrder(db, orderId);
   if (!shipment?.trackingNumber) return { ok: false, message: "This order has no shipment with a tracking number yet." };
+  const before = await orderRecordSeq(db, orderId);
   const eventId = `evt_sim_${randomUUID().replace(/-/g, "")}`;
   const event = buildCarrierEvent({ eventId, trackingNumber: shipment.trackingNumber, shipmentId: null, status, occurredAt: new Date().toISOString() });
   let sent: SendResult;
@@ -302,5 +327,7 @@ export async function simulateCarrierEvent(orderId: number, status: CarrierEvent
   if (sent.httpStatus !== 200) {
     return { ok: false, httpStatus: sent.httpStatus, message: `The carrier webhook answered ${sent.httpStatus}${sent.body?.error ? `: ${sent.body.error}` : ""}.` };
   }
-  return { ok: true, eventId, httpStatus: sent.httpStatus, duplicate: sent.body?.duplicate === true };
+  const duplicate = sent.body?.duplicate === true;
+  const settled = duplicate ? false : await orderStepWritten(orderId, before);
+  return { ok: true, eventId, httpStatus: sent.httpStatus, duplicate, settled };
 }

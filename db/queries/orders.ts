@@ -251,6 +251,12 @@ async function queueNotices(tx: DbOrTx, notices: OrderNoticeWrite[]): Promise<vo
   }
 }
 
+/** How many steps of the order's workflow the read model holds (orders.record_seq), or null for no order. */
+export async function orderRecordSeq(db: DbOrTx, orderId: number): Promise<number | null> {
+  const [row] = await db.select({ seq: orders.recordSeq }).from(orders).where(eq(orders.id, orderId));
+  return row ? row.seq : null;
+}
+
 /** The order row (tests and activities). */
 export async function getOrderRow(db: DbOrTx, orderId: number) {
   const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
