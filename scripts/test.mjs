@@ -265,12 +265,13 @@ const setups = {
 
 async function main() {
   step(`npm test: ${selected.join(", ")}`);
-  await ensureNodeModules();
-  // Tools are ensured per suite below: a missing tool fails its suite, not the whole run.
   fs.mkdirSync(DATA_DIR, { recursive: true });
-  // The test ports are machine-wide, so is the lock: runs from any clone wait for each other.
+  // The test ports are machine-wide, so is the lock: runs from any clone wait for each other. It is taken
+  // before `npm ci`, which replaces node_modules: never under a run that is still using it.
   fs.mkdirSync(CACHE_DIR, { recursive: true });
   await acquireLock(path.join(CACHE_DIR, "test-ports.lock"), { what: "the test ports (another npm test)", log: info });
+  await ensureNodeModules();
+  // Tools are ensured per suite below: a missing tool fails its suite, not the whole run.
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
 
   const baseEnv = { NODE_ENV: "test", APP_ENV: "test", ...(process.stdout.isTTY ? { FORCE_COLOR: "1" } : {}) };

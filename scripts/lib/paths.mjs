@@ -16,10 +16,11 @@ export const VERSIONS = Object.freeze({
   temporal: "1.5.1", // Temporal CLI (dev server + UI); later versions refuse `go install`
   testServer: "1.38.0", // io.temporal:temporal-test-server (keep equal to tools/test-server/pom.xml)
   stripeMock: "0.203.0", // github.com/stripe/stripe-mock
+  mailpit: "1.27.11", // github.com/axllent/mailpit (mail catcher of npm run dev)
 });
 
 export const PORTS = Object.freeze({
-  dev: { postgres: 54320, temporal: 7233, temporalUi: 8233, app: 3000 },
+  dev: { postgres: 54320, temporal: 7233, temporalUi: 8233, app: 3000, smtp: 1025, mailUi: 8025 },
   test: { postgres: 54330, temporal: 7243, temporalUi: 8243, app: 3100, stripeHttp: 12111, stripeHttps: 12112 },
 });
 

@@ -15,6 +15,7 @@ const exists = (p) => fs.existsSync(p);
 export const toolPaths = {
   temporalCache: path.join(TOOLS_DIR, `temporal-${VERSIONS.temporal}`, "temporal"),
   stripeMock: path.join(TOOLS_DIR, `stripe-mock-${VERSIONS.stripeMock}`, "stripe-mock"),
+  mailpit: path.join(TOOLS_DIR, `mailpit-${VERSIONS.mailpit}`, "mailpit"),
   testServerDir: path.join(TOOLS_DIR, `test-server-${VERSIONS.testServer}`),
   testServer: path.join(TOOLS_DIR, `test-server-${VERSIONS.testServer}`, "temporal-test-server"),
   chromium: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
@@ -49,32 +50,36 @@ export function nodeModulesFresh() {
 }
 
 /**
- * `npm ci` when node_modules is missing, `npm install` when the lock file changed since the last
- * install (node_modules/.install-stamp holds a hash of package-lock.json + package.json).
+ * `npm ci` when node_modules is missing or older than package-lock.json / package.json
+ * (node_modules/.install-stamp holds a hash of both). Always `npm ci`: the lock file is the one truth
+ * on every machine. A lock file out of sync with package.json (a dependency added without updating it,
+ * or other platforms' optional packages missing) is an error to fix in the repository, not something to
+ * paper over with `npm install` on one machine (see the check in tests/unit/lockfile.test.ts).
  */
 export async function ensureNodeModules() {
   if (nodeModulesFresh()) return;
-  const hasModules = exists(path.join(ROOT, "node_modules", ".package-lock.json"));
-  const hasLock = exists(path.join(ROOT, "package-lock.json"));
-  let cmd = !hasModules && hasLock ? "ci" : "install";
-  step(`npm ${cmd} (node_modules ${hasModules ? "out of date" : "missing"})`);
-  const t0 = Date.now();
-  const npmArgs = ["--no-audit", "--no-fund"];
-  const env = { npm_config_update_notifier: "false" };
-  if (cmd === "ci") {
-    const r = await run("npm", ["ci", ...npmArgs], { env, quiet: true });
-    if (r.code === 0) process.stdout.write(r.output.split("\n").filter((l) => !/^npm warn/.test(l)).join("\n"));
-    else {
-      const why = r.output.split("\n").find((l) => /npm error (?!code)\S/.test(l)) ?? "";
-      // e.g. a lock file without the other platforms' optional packages (registries that do not
-      // serve them): `npm ci` refuses it, `npm install` resolves it.
-      warn(`npm ci failed (${why.replace(/^npm error /, "").slice(0, 120)}); falling back to npm install`);
-      cmd = "install";
-    }
+  if (!exists(path.join(ROOT, "package-lock.json"))) {
+    throw new Error("package-lock.json is missing: run `npm install --package-lock-only` and commit package-lock.json");
   }
-  if (cmd === "install") await runOrThrow("npm", ["install", ...npmArgs], { env });
+  const hasModules = exists(path.join(ROOT, "node_modules", ".package-lock.json"));
+  step(`npm ci (node_modules ${hasModules ? "out of date" : "missing"})`);
+  const t0 = Date.now();
+  const r = await run("npm", ["ci", "--no-audit", "--no-fund"], { env: { npm_config_update_notifier: "false" }, quiet: true });
+  const lines = r.output.split("\n");
+  if (r.code !== 0) {
+    const errors = lines.filter((l) => /^npm error (?!code\b)\S/.test(l)).slice(0, 15);
+    const outOfSync = /in sync|from lock file|Invalid: lock file/.test(r.output);
+    throw new Error(
+      outOfSync
+        ? `npm ci refused package-lock.json: it is out of sync with package.json.\n${errors.join("\n")}\n` +
+            "Fix it in the repository: run `npm install --package-lock-only` (npm 11) and commit package-lock.json; " +
+            "`npm test -- unit --files lockfile` checks it."
+        : `npm ci failed (exit ${r.code}):\n${(errors.length ? errors : lines.slice(-15)).join("\n")}`,
+    );
+  }
+  process.stdout.write(lines.filter((l) => !/^npm warn/.test(l)).join("\n"));
   fs.writeFileSync(STAMP, installHash() + "\n");
-  did(`npm ${cmd} (${fmtMs(Date.now() - t0)})`);
+  did(`npm ci (${fmtMs(Date.now() - t0)})`);
 }
 
 // ---------------------------------------------------------------- Go tools
@@ -146,6 +151,63 @@ export async function ensureStripeMock() {
     return toolPaths.stripeMock;
   }
   return goInstall("github.com/stripe/stripe-mock", VERSIONS.stripeMock, path.dirname(toolPaths.stripeMock), "stripe-mock");
+}
+
+// ---------------------------------------------------------------- Mailpit (mail catcher of npm run dev)
+
+const MAILPIT_MODULE = "github.com/axllent/mailpit";
+
+/**
+ * Mailpit (SMTP server + web UI that catches every message): one on PATH (or MAILPIT_PATH) wins, else the
+ * cached build, else a build from the Go module proxy. Its web UI's JavaScript is not in the Go module
+ * (upstream builds it with esbuild before releasing), so the build is: the module's source from the
+ * proxy, `npm ci` + esbuild of the UI from its own package-lock.json (npm registry), then `go build`.
+ * When the UI step fails the binary is built anyway: SMTP and the API work, the UI page stays blank.
+ */
+export async function ensureMailpit() {
+  const onPath = process.env.MAILPIT_PATH || which("mailpit");
+  if (onPath) return onPath;
+  if (exists(toolPaths.mailpit)) return toolPaths.mailpit;
+  const go = goBinary();
+  const version = `v${VERSIONS.mailpit}`;
+  if (!go) throw new Error(`Go is required to build Mailpit (${MAILPIT_MODULE}@${version}); install Go or put mailpit on PATH.`);
+  const dest = path.dirname(toolPaths.mailpit);
+  fs.mkdirSync(TOOLS_DIR, { recursive: true });
+  const release = await acquireLock(`${dest}.lock`, { what: "mailpit build", log: info });
+  try {
+    if (exists(toolPaths.mailpit)) return toolPaths.mailpit; // built by whoever held the lock
+    step(`building Mailpit ${version} (Go module proxy + its UI from npm; a few minutes the first time)`);
+    const t0 = Date.now();
+    const env = { GOFLAGS: [process.env.GOFLAGS, "-buildvcs=false"].filter(Boolean).join(" ") };
+    const dl = await runOrThrow(go, ["mod", "download", "-json", `${MAILPIT_MODULE}@${version}`], { env, quiet: true });
+    const moduleDir = JSON.parse(dl.output.slice(dl.output.indexOf("{"))).Dir;
+    const src = `${dest}.src-${process.pid}`;
+    fs.rmSync(src, { recursive: true, force: true });
+    fs.cpSync(moduleDir, src, { recursive: true });
+    await runOrThrow("chmod", ["-R", "u+w", src], { quiet: true }); // the module cache is read-only
+    let ui = "with its web UI";
+    try {
+      const npmEnv = { npm_config_update_notifier: "false" };
+      await runOrThrow("npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: src, env: npmEnv, quiet: true });
+      await runOrThrow(process.execPath, ["esbuild.config.mjs"], { cwd: src, env: { MINIFY: "true" }, quiet: true });
+    } catch (e) {
+      ui = "WITHOUT its web UI (SMTP and API only)";
+      warn(`Mailpit's web UI did not build (${e.message.split("\n")[0].slice(0, 160)}); building the server without it`);
+    }
+    const tmpBin = path.join(src, "mailpit.bin");
+    await runOrThrow(go, ["build", "-trimpath", "-ldflags", `-s -w -X ${MAILPIT_MODULE}/config.Version=${version}`, "-o", tmpBin, "."], {
+      cwd: src,
+      env,
+      prefix: "go",
+    });
+    fs.mkdirSync(dest, { recursive: true });
+    fs.renameSync(tmpBin, toolPaths.mailpit);
+    fs.rmSync(src, { recursive: true, force: true });
+    did(`built Mailpit ${version} ${ui} (${fmtMs(Date.now() - t0)})`);
+    return toolPaths.mailpit;
+  } finally {
+    release();
+  }
 }
 
 // ---------------------------------------------------------------- Java time-skipping test server
@@ -279,7 +341,7 @@ export async function ensureChromium() {
 
 // ---------------------------------------------------------------- all together
 
-export const ALL_TOOLS = ["temporal", "testServer", "stripeMock", "chromium"];
+export const ALL_TOOLS = ["temporal", "testServer", "stripeMock", "mailpit", "chromium"];
 
 /** Ensures the requested tools (default: all) and returns their paths. */
 export async function ensureTools(which_ = ALL_TOOLS) {
@@ -287,6 +349,7 @@ export async function ensureTools(which_ = ALL_TOOLS) {
   const out = {};
   if (want.has("temporal")) out.temporal = await ensureTemporal();
   if (want.has("stripeMock")) out.stripeMock = await ensureStripeMock();
+  if (want.has("mailpit")) out.mailpit = await ensureMailpit();
   if (want.has("testServer")) out.testServer = await ensureTestServer();
   if (want.has("chromium")) out.chromium = await ensureChromium();
   return out;
