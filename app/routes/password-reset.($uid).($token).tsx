@@ -25,7 +25,9 @@ import {
   looksLikeResetToken,
 } from "~/utils/password.server";
 import { endAllSessions } from "~/utils/session.server";
-import { Field, FormErrors } from "./__accounts-ui";
+import { getEnv } from "~/utils/env.server";
+import { admitAccountRequest, liftLoginThrottle, throttleConfig } from "~/utils/throttle.server";
+import { clientIp, Field, FormErrors } from "./__accounts-ui";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Reset your password") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
@@ -52,31 +54,49 @@ export async function loader({ request, params }: LoaderFunctionArgs): Promise<{
   return { stage: sent ? "sent" : "email" };
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+/** Writes the reset token and queues the e-mail (after the answer; see the action). */
+async function sendResetMail(user: { id: number; email: string }, token: string, tokenHash: string): Promise<void> {
+  await replaceResetToken(db, user.id, tokenHash, new Date(Date.now() + RESET_TOKEN_TTL_MS));
+  const link = absoluteUrl(`/password-reset/${user.id}/${token}`);
+  await sendMail({
+    to: user.email,
+    subject: "Reset your Wholesale Exchange password",
+    kind: "password_reset",
+    text: [
+      "Hello,",
+      "",
+      "Someone (hopefully you) asked to reset the password of your Wholesale Exchange account.",
+      "Open this link to choose a new password. It works once, for one hour:",
+      "",
+      link,
+      "",
+      "If you did not ask for this, you can ignore this e-mail; your password stays the same.",
+    ].join("\n"),
+  });
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
   if (params.uid === undefined) {
     // Step 1: e-mail. The same answer whether or not the address has an account.
     const submission = parseWithZod(formData, { schema: ResetRequestSchema });
     if (submission.status !== "success") return data({ result: submission.reply(), tokenInvalid: false }, { status: 400 });
-    const user = await findUserByEmail(db, submission.value.email);
+    const { email } = submission.value;
+    const verdict = await admitAccountRequest(db, throttleConfig(getEnv()), "password_reset", { email, ip: clientIp(context) });
+    if (verdict.limited) {
+      return data(
+        { result: submission.reply({ formErrors: [verdict.message] }), tokenInvalid: false },
+        { status: 429, headers: { "Retry-After": String(verdict.retryAfterSeconds) } },
+      );
+    }
+    // The same work on the request's path whether or not the address has an account (one lookup, one
+    // token); the token row and the e-mail are written after the answer, so timing tells nothing (ADR 0003).
+    const user = await findUserByEmail(db, email);
+    const token = generateResetToken();
+    const tokenHash = hashResetToken(token);
     if (user) {
-      const token = generateResetToken();
-      await replaceResetToken(db, user.id, hashResetToken(token), new Date(Date.now() + RESET_TOKEN_TTL_MS));
-      const link = absoluteUrl(`/password-reset/${user.id}/${token}`);
-      await sendMail({
-        to: user.email,
-        subject: "Reset your Wholesale Exchange password",
-        kind: "password_reset",
-        text: [
-          "Hello,",
-          "",
-          "Someone (hopefully you) asked to reset the password of your Wholesale Exchange account.",
-          "Open this link to choose a new password. It works once, for one hour:",
-          "",
-          link,
-          "",
-          "If you did not ask for this, you can ignore this e-mail; your password stays the same.",
-        ].join("\n"),
+      setImmediate(() => {
+        sendResetMail(user, token, tokenHash).catch((err) => console.error("[password-reset] sending the reset e-mail failed", err));
       });
     }
     return redirect("/password-reset?sent=1");
@@ -95,6 +115,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   await setUserPasswordHash(db, user.id, await hashPassword(submission.value.new_password));
   await endAllSessions(user.id); // every session of the user is revoked
+  // The link proved ownership: the e-mail's sign-in throttle starts over (ADR 0003).
+  await liftLoginThrottle(db, { email: user.email, ip: clientIp(context) });
   const setCookie = await commitSession(user.id);
   return redirect("/?ref=resetSuccessful", { headers: { "Set-Cookie": setCookie } });
 }

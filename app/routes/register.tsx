@@ -11,7 +11,9 @@ import accountsCss from "~/styles/accounts.css";
 import { commitSession, getAuth, readFormData } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { hashPassword } from "~/utils/password.server";
-import { Field, FormErrors } from "./__accounts-ui";
+import { getEnv } from "~/utils/env.server";
+import { admitAccountRequest, throttleConfig } from "~/utils/throttle.server";
+import { clientIp, Field, FormErrors } from "./__accounts-ui";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Register my store") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
@@ -22,11 +24,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return null;
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
   const submission = parseWithZod(formData, { schema: RegisterSchema });
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password", "confirm"] }), { status: 400 });
+  }
+  const verdict = await admitAccountRequest(db, throttleConfig(getEnv()), "register", { email: submission.value.email, ip: clientIp(context) });
+  if (verdict.limited) {
+    return data(submission.reply({ hideFields: ["password", "confirm"], formErrors: [verdict.message] }), {
+      status: 429,
+      headers: { "Retry-After": String(verdict.retryAfterSeconds) },
+    });
   }
   const created = await createUser(db, { email: submission.value.email, passwordHash: await hashPassword(submission.value.password) });
   if (!created.ok) {

@@ -11,7 +11,7 @@ import { commitSession, getAuth, landingPath, readFormData } from "~/utils/auth.
 import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { verifyAgainstDummy, verifyPassword } from "~/utils/password.server";
-import { checkLoginThrottle, noteLoginAttempt } from "~/utils/throttle.server";
+import { checkLoginThrottle, noteLoginAttempt, throttleConfig } from "~/utils/throttle.server";
 import { clientIp, Field, FormErrors } from "./__accounts-ui";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Sign in") }];
@@ -46,7 +46,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { email, password, next } = submission.value;
   const env = getEnv();
   const ip = clientIp(context);
-  const verdict = await checkLoginThrottle(db, { max: env.LOGIN_THROTTLE_MAX, windowSeconds: env.LOGIN_THROTTLE_WINDOW_SECONDS }, { email, ip });
+  const verdict = await checkLoginThrottle(db, throttleConfig(env), { email, ip });
   if (verdict.limited) {
     return data(
       { result: submission.reply({ hideFields: ["password"], formErrors: [verdict.message] }), loginFailed: false, throttled: verdict.message },

@@ -1,41 +1,68 @@
-import { countRecentEmailFailures, countRecentIpFailures, recordLoginAttempt } from "../../db/queries/users";
 import type { Db } from "../../db/client";
+import { accountRequestCounts, loginFailureCounts, recordAccountRequest, type AccountRequestKind } from "../../db/queries/throttle";
+import { recordLoginAttempt } from "../../db/queries/users";
 
 /**
- * Sign-in throttling (ADR 0003). Within LOGIN_THROTTLE_WINDOW_SECONDS:
- * - per e-mail: LOGIN_THROTTLE_MAX failures since that e-mail's last successful sign-in;
- * - per client address: LOGIN_THROTTLE_MAX x IP_FACTOR failures (all e-mails; several people of one
- *   store share an address).
+ * Throttling of the account forms (ADR 0003 "Throttling"). Window LOGIN_THROTTLE_WINDOW_SECONDS, limit
+ * LOGIN_THROTTLE_MAX (max).
+ *
+ * Sign-in, failures within the window, counted since the e-mail's last success (sign-in or password reset):
+ * - one e-mail from one client address: max (an attacker's guesses; the owner elsewhere is not affected);
+ * - one e-mail from all addresses: max x IP_FACTOR (distributed guessing; a password reset lifts it);
+ * - one client address, all e-mails: max x IP_FACTOR (several people of one store share an address).
  * A throttled attempt is answered 429 without checking the password and is not recorded.
+ *
+ * Register and password-reset requests (valid forms), within the window:
+ * - per e-mail: ACCOUNT_REQUESTS_PER_EMAIL (mail bombing one address, probing one address);
+ * - per client address: max x IP_FACTOR.
+ * A throttled request is answered 429 and not recorded.
  */
 export const IP_FACTOR = 4;
+export const ACCOUNT_REQUESTS_PER_EMAIL = 3;
 
 export type ThrottleConfig = { max: number; windowSeconds: number };
 
 export type ThrottleVerdict = { limited: false } | { limited: true; retryAfterSeconds: number; message: string };
 
+const minutes = (windowSeconds: number) => Math.max(1, Math.ceil(windowSeconds / 60));
+
 export function throttleMessage(windowSeconds: number): string {
-  const minutes = Math.max(1, Math.ceil(windowSeconds / 60));
-  return `Too many failed sign-in attempts. For your security, please wait ${minutes} minutes and try again, or reset your password.`;
+  return `Too many failed sign-in attempts. For your security, please wait ${minutes(windowSeconds)} minutes and try again, or reset your password.`;
 }
 
-export async function checkLoginThrottle(
-  db: Db,
-  cfg: ThrottleConfig,
-  input: { email: string; ip: string },
-  now: Date = new Date(),
-): Promise<ThrottleVerdict> {
-  const since = new Date(now.getTime() - cfg.windowSeconds * 1000);
-  const [byEmail, byIp] = await Promise.all([
-    countRecentEmailFailures(db, input.email, since),
-    countRecentIpFailures(db, input.ip, since),
-  ]);
-  if (byEmail >= cfg.max || byIp >= cfg.max * IP_FACTOR) {
-    return { limited: true, retryAfterSeconds: cfg.windowSeconds, message: throttleMessage(cfg.windowSeconds) };
+export function accountRequestMessage(kind: AccountRequestKind, windowSeconds: number): string {
+  const what = kind === "register" ? "registration attempts" : "password reset requests";
+  return `Too many ${what}. Please wait ${minutes(windowSeconds)} minutes and try again.`;
+}
+
+const limited = (cfg: ThrottleConfig, message: string): ThrottleVerdict => ({ limited: true, retryAfterSeconds: cfg.windowSeconds, message });
+const windowStart = (cfg: ThrottleConfig, now: Date) => new Date(now.getTime() - cfg.windowSeconds * 1000);
+
+export async function checkLoginThrottle(db: Db, cfg: ThrottleConfig, input: { email: string; ip: string }, now = new Date()): Promise<ThrottleVerdict> {
+  const n = await loginFailureCounts(db, input.email, input.ip, windowStart(cfg, now));
+  if (n.pair >= cfg.max || n.email >= cfg.max * IP_FACTOR || n.ip >= cfg.max * IP_FACTOR) {
+    return limited(cfg, throttleMessage(cfg.windowSeconds));
   }
   return { limited: false };
 }
 
 export async function noteLoginAttempt(db: Db, input: { email: string; ip: string; succeeded: boolean }): Promise<void> {
   await recordLoginAttempt(db, input);
+}
+
+/** A successful password reset proves the owner: it counts as a success, lifting the e-mail's sign-in limits. */
+export async function liftLoginThrottle(db: Db, input: { email: string; ip: string }): Promise<void> {
+  await recordLoginAttempt(db, { ...input, succeeded: true });
+}
+
+/** Checks a register or password-reset request and, when allowed, records it. */
+export async function admitAccountRequest(db: Db, cfg: ThrottleConfig, kind: AccountRequestKind, input: { email: string; ip: string }, now = new Date()): Promise<ThrottleVerdict> {
+  const n = await accountRequestCounts(db, kind, input.email, input.ip, windowStart(cfg, now));
+  if (n.email >= ACCOUNT_REQUESTS_PER_EMAIL || n.ip >= cfg.max * IP_FACTOR) return limited(cfg, accountRequestMessage(kind, cfg.windowSeconds));
+  await recordAccountRequest(db, { kind, email: input.email, ip: input.ip, at: now });
+  return { limited: false };
+}
+
+export function throttleConfig(env: { LOGIN_THROTTLE_MAX: number; LOGIN_THROTTLE_WINDOW_SECONDS: number }): ThrottleConfig {
+  return { max: env.LOGIN_THROTTLE_MAX, windowSeconds: env.LOGIN_THROTTLE_WINDOW_SECONDS };
 }

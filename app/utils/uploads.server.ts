@@ -3,29 +3,63 @@
  * <uuid>.<jpg|png>, served by app/routes/uploads.$file.tsx at /uploads/<name>. The listing keeps the names
  * (listings.images). Files are checked before they are written (domain/listing-forms.ts checkPhoto: the name's
  * extension AND the bytes' signature, 5 MB at most).
+ *
+ * Ownership (table uploads): a picture belongs to whoever uploaded it; only its uploader can put it on a
+ * listing, and see it until a listing is created with it (attachPhotos); afterwards active retailers and staff
+ * see it. Pictures never attached are removed a day after their upload, by the clean-up that every
+ * new upload runs (removeOrphanPhotos).
  */
 import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { PHOTO_CONTENT_TYPES, STORED_PHOTO_NAME, type PhotoType } from "../../domain/listing-forms";
+import { attachUploads, countOwnUploads, findUpload, insertUpload, takeOrphanUploads } from "../../db/queries/uploads";
+import { db } from "./db.server";
 import { getEnv } from "./env.server";
+
+/** How long an upload may stay off every listing before it is removed. */
+export const ORPHAN_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
 
 export function uploadDir(): string {
   return path.resolve(getEnv().UPLOAD_DIR);
 }
 
-/** Writes a checked picture and returns its stored name. */
-export async function storePhoto(bytes: Uint8Array, type: PhotoType): Promise<string> {
+/** Writes a checked picture owned by `uploaderId` and returns its stored name; then removes old orphans. */
+export async function storePhoto(bytes: Uint8Array, type: PhotoType, uploaderId: number): Promise<string> {
   const dir = uploadDir();
   await fs.mkdir(dir, { recursive: true });
   const name = `${randomUUID()}.${type}`;
   await fs.writeFile(path.join(dir, name), bytes, { flag: "wx" });
+  await insertUpload(db, { name, uploaderId });
+  await removeOrphanPhotos().catch((err) => console.error("[uploads] removing orphan uploads failed", err));
   return name;
+}
+
+/** Removes the uploads never attached to a listing and older than ORPHAN_UPLOAD_TTL_MS (rows and files). */
+export async function removeOrphanPhotos(now: Date = new Date()): Promise<string[]> {
+  const names = await takeOrphanUploads(db, new Date(now.getTime() - ORPHAN_UPLOAD_TTL_MS));
+  for (const name of names) {
+    if (!STORED_PHOTO_NAME.test(name)) continue;
+    await fs.rm(path.join(uploadDir(), name), { force: true });
+  }
+  return names;
 }
 
 /** The public path of a stored picture. */
 export function photoUrl(name: string): string {
   return `/uploads/${name}`;
+}
+
+/**
+ * May this viewer see this picture? Active retailers and staff see pictures on listings; a picture not yet on
+ * a listing only its uploader. Unknown names: no.
+ */
+export async function canViewPhoto(name: string, viewer: { userId: number; isStaff: boolean; retailerStatus: string | null }): Promise<boolean> {
+  if (!STORED_PHOTO_NAME.test(name)) return false;
+  if (!viewer.isStaff && viewer.retailerStatus !== "active") return false;
+  const upload = await findUpload(db, name);
+  if (!upload) return false;
+  return upload.listingId !== null || upload.uploaderId === viewer.userId;
 }
 
 /** Reads a stored picture by name; null when the name is not one of ours or the file is missing. */
@@ -40,10 +74,15 @@ export async function readPhoto(name: string): Promise<{ bytes: Buffer; contentT
   }
 }
 
-/** Whether every name is a stored picture that exists. */
-export async function photosExist(names: readonly string[]): Promise<boolean> {
+/**
+ * Whether every name is a picture this user uploaded whose file exists: the only pictures a wizard may carry
+ * (`images=` travels in the URL).
+ */
+export async function photosUsable(names: readonly string[], uploaderId: number): Promise<boolean> {
+  if (names.length === 0) return true;
+  if (new Set(names).size !== names.length || !names.every((n) => STORED_PHOTO_NAME.test(n))) return false;
+  if ((await countOwnUploads(db, names, uploaderId)) !== names.length) return false;
   for (const name of names) {
-    if (!STORED_PHOTO_NAME.test(name)) return false;
     try {
       await fs.access(path.join(uploadDir(), name));
     } catch {
@@ -51,4 +90,9 @@ export async function photosExist(names: readonly string[]): Promise<boolean> {
     }
   }
   return true;
+}
+
+/** Puts the uploader's pictures on the new listing (they are then visible to the marketplace). */
+export async function attachPhotos(names: readonly string[], listingId: number, uploaderId: number): Promise<void> {
+  await attachUploads(db, names, listingId, uploaderId);
 }

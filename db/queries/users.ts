@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { loginAttempts, passwordResetTokens, users } from "../schema";
 
@@ -121,33 +121,6 @@ export async function recordLoginAttempt(
     succeeded: input.succeeded,
     attemptedAt: input.at ?? new Date(),
   });
-}
-
-/** Failed attempts for the e-mail since `since`, not counting those before its last success. */
-export async function countRecentEmailFailures(db: Db, email: string, since: Date): Promise<number> {
-  const e = normalizeEmail(email);
-  const lastSuccess = await db
-    .select({ at: loginAttempts.attemptedAt })
-    .from(loginAttempts)
-    .where(and(eq(loginAttempts.email, e), eq(loginAttempts.succeeded, true), gt(loginAttempts.attemptedAt, since)))
-    .orderBy(desc(loginAttempts.attemptedAt))
-    .limit(1);
-  const from = lastSuccess[0]?.at ?? since;
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(loginAttempts)
-    .where(and(eq(loginAttempts.email, e), eq(loginAttempts.succeeded, false), gt(loginAttempts.attemptedAt, from)));
-  return rows[0]?.n ?? 0;
-}
-
-/** Failed attempts from the client address since `since` (all e-mails). */
-export async function countRecentIpFailures(db: Db, ip: string, since: Date): Promise<number> {
-  if (!ip) return 0;
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(loginAttempts)
-    .where(and(eq(loginAttempts.ip, ip), eq(loginAttempts.succeeded, false), gt(loginAttempts.attemptedAt, since)));
-  return rows[0]?.n ?? 0;
 }
 
 /** Housekeeping: forget attempts older than `before`. */

@@ -20,7 +20,6 @@ import {
 import { dismissBanner, getSessionRow, setActing } from "../../db/queries/sessions";
 import {
   consumeResetToken,
-  countRecentEmailFailures,
   createUser,
   findUserByEmail,
   findUserById,
@@ -29,7 +28,8 @@ import {
   replaceResetToken,
 } from "../../db/queries/users";
 import { retailers, sessions } from "../../db/schema";
-import { checkLoginThrottle, IP_FACTOR } from "../../app/utils/throttle.server";
+import { loginFailureCounts } from "../../db/queries/throttle";
+import { ACCOUNT_REQUESTS_PER_EMAIL, admitAccountRequest, checkLoginThrottle, IP_FACTOR, liftLoginThrottle } from "../../app/utils/throttle.server";
 import { generateResetToken, hashResetToken } from "../../app/utils/password.server";
 import { createBrand } from "../factories/catalogue";
 import { createRetailer } from "../factories/retailers";
@@ -58,20 +58,30 @@ describe("registration", () => {
 describe("sign-in throttling", () => {
   const cfg = { max: 3, windowSeconds: 900 };
 
-  it("limits an e-mail after max failures within the window, until a success", async () => {
+  it("limits one e-mail from one address after max failures; the owner elsewhere is not locked out", async () => {
     const e = email();
     const addr = ip();
     for (let i = 0; i < 2; i++) await recordLoginAttempt(db, { email: e, ip: addr, succeeded: false });
     expect((await checkLoginThrottle(db, cfg, { email: e, ip: addr })).limited).toBe(false);
     await recordLoginAttempt(db, { email: e, ip: addr, succeeded: false });
-    const v = await checkLoginThrottle(db, cfg, { email: e, ip: ip() });
+    const v = await checkLoginThrottle(db, cfg, { email: e, ip: addr });
     expect(v.limited).toBe(true);
     if (v.limited) expect(v.message).toMatch(/Too many failed sign-in attempts/);
-    // Another e-mail from another address is not affected.
-    expect((await checkLoginThrottle(db, cfg, { email: email(), ip: ip() })).limited).toBe(false);
-    // A success resets the e-mail's count.
-    await recordLoginAttempt(db, { email: e, ip: addr, succeeded: true });
-    expect(await countRecentEmailFailures(db, e, new Date(Date.now() - 900_000))).toBe(0);
+    // The same e-mail from another address (its owner) is not affected, nor another e-mail.
+    expect((await checkLoginThrottle(db, cfg, { email: e, ip: ip() })).limited).toBe(false);
+    expect((await checkLoginThrottle(db, cfg, { email: email(), ip: addr })).limited).toBe(false);
+    // A success resets the e-mail's counts.
+    await recordLoginAttempt(db, { email: e, ip: ip(), succeeded: true });
+    expect(await loginFailureCounts(db, e, addr, new Date(Date.now() - 900_000))).toMatchObject({ pair: 0, email: 0 });
+    expect((await checkLoginThrottle(db, cfg, { email: e, ip: addr })).limited).toBe(false);
+  });
+
+  it("limits one e-mail across addresses after max x IP_FACTOR failures, until a password reset", async () => {
+    const e = email();
+    for (let i = 0; i < cfg.max * IP_FACTOR; i++) await recordLoginAttempt(db, { email: e, ip: ip(), succeeded: false });
+    expect((await checkLoginThrottle(db, cfg, { email: e, ip: ip() })).limited).toBe(true);
+    await liftLoginThrottle(db, { email: e, ip: ip() });
+    expect((await checkLoginThrottle(db, cfg, { email: e, ip: ip() })).limited).toBe(false);
   });
 
   it("failures older than the window do not count", async () => {
@@ -87,6 +97,36 @@ describe("sign-in throttling", () => {
     expect((await checkLoginThrottle(db, cfg, { email: email(), ip: addr })).limited).toBe(false);
     await recordLoginAttempt(db, { email: email(), ip: addr, succeeded: false });
     expect((await checkLoginThrottle(db, cfg, { email: email(), ip: addr })).limited).toBe(true);
+  });
+});
+
+describe("register and password-reset throttling", () => {
+  const cfg = { max: 2, windowSeconds: 900 };
+
+  it("admits ACCOUNT_REQUESTS_PER_EMAIL requests per e-mail, from any address", async () => {
+    const e = email();
+    for (let i = 0; i < ACCOUNT_REQUESTS_PER_EMAIL; i++) expect((await admitAccountRequest(db, cfg, "password_reset", { email: e, ip: ip() })).limited).toBe(false);
+    const v = await admitAccountRequest(db, cfg, "password_reset", { email: e.toUpperCase(), ip: ip() });
+    expect(v.limited).toBe(true);
+    if (v.limited) expect(v.message).toMatch(/Too many password reset requests/);
+    // Registering that address is counted apart.
+    expect((await admitAccountRequest(db, cfg, "register", { email: e, ip: ip() })).limited).toBe(false);
+  });
+
+  it("admits max x IP_FACTOR requests per address, across e-mails", async () => {
+    const addr = ip();
+    for (let i = 0; i < cfg.max * IP_FACTOR; i++) expect((await admitAccountRequest(db, cfg, "register", { email: email(), ip: addr })).limited).toBe(false);
+    const v = await admitAccountRequest(db, cfg, "register", { email: email(), ip: addr });
+    expect(v.limited).toBe(true);
+    if (v.limited) expect(v.message).toMatch(/Too many registration attempts/);
+    expect((await admitAccountRequest(db, cfg, "register", { email: email(), ip: ip() })).limited).toBe(false);
+  });
+
+  it("requests older than the window do not count", async () => {
+    const e = email();
+    const old = new Date(Date.now() - 901_000);
+    for (let i = 0; i < 5; i++) await admitAccountRequest(db, cfg, "password_reset", { email: e, ip: ip() }, old);
+    expect((await admitAccountRequest(db, cfg, "password_reset", { email: e, ip: ip() })).limited).toBe(false);
   });
 });
 

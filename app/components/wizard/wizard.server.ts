@@ -54,7 +54,7 @@ import { labelFor, LISTING_REASONS, REQUEST_REASONS } from "../../../domain/reas
 import { readFormData, requireRetailer, requireUser, type AuthContext } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
-import { photosExist, storePhoto } from "~/utils/uploads.server";
+import { attachPhotos, photosUsable, storePhoto } from "~/utils/uploads.server";
 import { wizardHref } from "./paths";
 
 function plain(status: number, message: string): Response {
@@ -403,7 +403,7 @@ async function photosStep(request: Request, ctx: WizardContext, kind: WizardKind
   }
   const remove = form.get("remove");
   if (typeof remove === "string" && remove !== "") {
-    // The file stays on disk: it may be another listing's picture (names travel in the URL).
+    // The file stays until the clean-up of pictures never put on a listing (app/utils/uploads.server.ts).
     return redirect(wizardHref(kind, 2, { ...r.state, images: current.filter((n) => n !== remove) }));
   }
   const intent = form.get("intent");
@@ -411,7 +411,7 @@ async function photosStep(request: Request, ctx: WizardContext, kind: WizardKind
   const files = form.getAll("photos").filter((f): f is File => typeof f !== "string" && !(f.name === "" && f.size === 0));
   if (intent === "upload" && files.length === 0) return fail([WIZARD_MESSAGES.photoEmpty]);
   if (current.length + files.length > MAX_PHOTOS) return fail([WIZARD_MESSAGES.photoTooMany]);
-  if (!(await photosExist(current))) throw plain(400, "Bad request: images is not a list of uploaded pictures.");
+  if (!(await photosUsable(current, ctx.auth.user.id))) throw plain(400, "Bad request: images is not a list of uploaded pictures.");
   const checked: { bytes: Uint8Array; type: "jpg" | "png" }[] = [];
   const errors: string[] = [];
   for (const f of files) {
@@ -422,7 +422,7 @@ async function photosStep(request: Request, ctx: WizardContext, kind: WizardKind
   }
   if (errors.length > 0) return fail(errors);
   const stored: string[] = [];
-  for (const c of checked) stored.push(await storePhoto(c.bytes, c.type));
+  for (const c of checked) stored.push(await storePhoto(c.bytes, c.type, ctx.auth.user.id));
   const next = { ...r.state, images: [...current, ...stored] };
   return redirect(wizardHref(kind, intent === "upload" ? 2 : 3, next));
 }
@@ -441,7 +441,8 @@ async function saveStep(request: Request, ctx: WizardContext, kind: WizardKind, 
   const retailerId = retailerOf(ctx, s)!;
   const variationId = r.variation!.id;
   if (kind === "listing") {
-    if (!(await photosExist(s.images ?? []))) throw plain(400, "Bad request: images is not a list of uploaded pictures.");
+    // Only the user's own pictures (images= travels in the URL).
+    if (!(await photosUsable(s.images ?? [], ctx.auth.user.id))) throw plain(400, "Bad request: images is not a list of uploaded pictures.");
     const res = await createListingChecked(db, {
       providerId: retailerId,
       variationId,
@@ -452,6 +453,7 @@ async function saveStep(request: Request, ctx: WizardContext, kind: WizardKind, 
       terms: true,
     });
     if (!res.ok) return refusedSave(submission, cannot, res);
+    await attachPhotos(s.images ?? [], res.listing.id, ctx.auth.user.id);
     return redirect(`/buy/?ref=${res.listing.status === "active" ? "listingCreated" : "listingCreatedPayoutNeeded"}`);
   }
   const res = await createRequestChecked(db, { requestorId: retailerId, variationId, reason: s.reason!, sizes: s.sizes! });
