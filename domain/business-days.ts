@@ -17,6 +17,8 @@
  * on Sundays, so for US zones this never affects a business day.
  */
 
+import { US_FEDERAL_HOLIDAY_TABLE, US_FEDERAL_HOLIDAY_YEARS } from "./us-federal-holidays.generated";
+
 export const DEFAULT_MARKETPLACE_TZ = "America/New_York";
 
 export const SECOND_MS = 1000;
@@ -58,32 +60,13 @@ export const WINDOWS = Object.freeze({
   authorizationSafetyMargin: 1 * HOUR_MS,
 });
 
-/** US federal holidays (observed dates) for 2026 and 2027, local dates in the marketplace time zone. */
-export const US_FEDERAL_HOLIDAYS: readonly string[] = Object.freeze([
-  "2026-01-01", // New Year's Day
-  "2026-01-19", // Birthday of Martin Luther King, Jr.
-  "2026-02-16", // Washington's Birthday
-  "2026-05-25", // Memorial Day
-  "2026-06-19", // Juneteenth National Independence Day
-  "2026-07-03", // Independence Day (observed; July 4 is a Saturday)
-  "2026-09-07", // Labor Day
-  "2026-10-12", // Columbus Day
-  "2026-11-11", // Veterans Day
-  "2026-11-26", // Thanksgiving Day
-  "2026-12-25", // Christmas Day
-  "2027-01-01", // New Year's Day
-  "2027-01-18", // Birthday of Martin Luther King, Jr.
-  "2027-02-15", // Washington's Birthday
-  "2027-05-31", // Memorial Day
-  "2027-06-18", // Juneteenth (observed; June 19 is a Saturday)
-  "2027-07-05", // Independence Day (observed; July 4 is a Sunday)
-  "2027-09-06", // Labor Day
-  "2027-10-11", // Columbus Day
-  "2027-11-11", // Veterans Day
-  "2027-11-25", // Thanksgiving Day
-  "2027-12-24", // Christmas Day (observed; December 25 is a Saturday)
-  "2027-12-31", // New Year's Day 2028 (observed; January 1, 2028 is a Saturday)
-]);
+/**
+ * US federal holidays (observed dates) from 2020 to 2060, local dates in the marketplace time zone: the
+ * table generated from the date-holidays library (domain/us-federal-holidays.generated.ts, ADR 0012).
+ * Dates after US_FEDERAL_HOLIDAY_YEARS.last count as business days unless listed: regenerate before then.
+ */
+export const US_FEDERAL_HOLIDAYS: readonly string[] = US_FEDERAL_HOLIDAY_TABLE;
+export { US_FEDERAL_HOLIDAY_YEARS };
 
 /** An instant: epoch milliseconds, or an ISO 8601 date-time string WITH an offset ("Z" or "+hh:mm"). */
 export type Instant = number | string;
@@ -213,11 +196,18 @@ function civilFields(dayNumber: number): { year: number; month: number; day: num
 
 const ISO_DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** Sets of frozen holiday lists (the default table), built once instead of on every call. */
+const frozenHolidaySets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
 function holidaySet(holidays: readonly string[]): ReadonlySet<string> {
+  const cached = frozenHolidaySets.get(holidays);
+  if (cached) return cached;
   for (const h of holidays) {
     if (!ISO_DATE_RE.test(h)) throw new RangeError(`holiday must be an ISO date YYYY-MM-DD, got ${JSON.stringify(h)}`);
   }
-  return new Set(holidays);
+  const set = new Set(holidays);
+  if (Object.isFrozen(holidays)) frozenHolidaySets.set(holidays, set);
+  return set;
 }
 
 function isBusinessCivil(dayNumber: number, holidays: ReadonlySet<string>): boolean {
