@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./text";
 
 /**
  * Accounts: form schemas (shared by pages and server actions) and the messages users see.
@@ -95,8 +96,7 @@ export const ResetConfirmSchema = z
 // ---------------------------------------------------------------------------------------------
 // Retailer setup wizard
 
-const required = (max = 200) =>
-  z.string({ required_error: MSG.required, invalid_type_error: MSG.required }).trim().min(1, MSG.required).max(max, `At most ${max} characters.`);
+const required = (max = 200) => text({ required_error: MSG.required, invalid_type_error: MSG.required }).min(1, MSG.required).max(max, `At most ${max} characters.`);
 
 /** US phone: 10 digits (an optional leading 1), stored as +1-###-###-####. */
 export function normalizeUsPhone(input: string): string | null {
@@ -159,7 +159,7 @@ export const ContactStepSchema = z
     first_name: required(100),
     last_name: required(100),
     job_title: z.enum(JOB_TITLES, { required_error: MSG.required, invalid_type_error: MSG.required, message: MSG.required }),
-    job_title_other: z.string().trim().max(100).optional(),
+    job_title_other: text().max(100).optional(),
     phone: phone(MSG.required),
     celphone: phone(MSG.celphoneRequired),
   })
@@ -185,7 +185,7 @@ export function dollarsToCents(input: string): number | null {
 }
 
 export const BrandRequestRowSchema = z.object({
-  brand_name: z.string().trim().max(120).optional(),
+  brand_name: text().max(120).optional(),
   brand_purchase_amount: z
     .string()
     .optional()
@@ -200,7 +200,7 @@ export const BrandRequestRowSchema = z.object({
     }),
   your_interest_in_this_brand: z.array(z.enum(INTEREST_VALUES)).optional(),
   brand_contact_email: z.string().trim().email(MSG.resetEmailInvalid).optional(),
-  brand_contact_name: z.string().trim().max(120).optional(),
+  brand_contact_name: text().max(120).optional(),
 });
 
 export const BrandsStepSchema = z

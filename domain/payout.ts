@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./text";
 
 /**
  * The payout (merchant details) form of spec 001 §3 / §5: one Zod schema shared by the page (Conform, on
@@ -49,9 +50,7 @@ const M = PAYOUT_MESSAGES;
 const TEXT_MAX = 100;
 
 function requiredText(label: string, requiredMessage: string, max = TEXT_MAX) {
-  return z
-    .string({ required_error: requiredMessage, invalid_type_error: requiredMessage })
-    .trim()
+  return text({ required_error: requiredMessage, invalid_type_error: requiredMessage })
     .min(1, requiredMessage)
     .max(max, M.tooLong(label, max));
 }

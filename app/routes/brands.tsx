@@ -9,14 +9,15 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
 import { BRAND_INTERESTS, BrandRequestRowSchema, MSG } from "../../domain/accounts";
 import { formatCents } from "../../domain/money";
+import { text } from "../../domain/text";
 import { authorizedBrandsForRetailer } from "../../db/queries/catalogue";
 import { createBrandRequestForRetailer, listOwnBrandRequests } from "../../db/queries/settings";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { readFormData, requireRetailer } from "~/utils/auth.server";
+import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { Field, FieldError, FormErrors } from "./__accounts-ui";
 
@@ -25,7 +26,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCs
 
 /** The ADD BRANDS form: one row of the wizard's brand request, the brand name required. */
 export const BrandRequestFormSchema = BrandRequestRowSchema.extend({
-  brand_name: z.string({ required_error: MSG.brandNameRequired }).trim().min(1, MSG.brandNameRequired).max(120, "At most 120 characters."),
+  brand_name: text({ required_error: MSG.brandNameRequired }).min(1, MSG.brandNameRequired).max(120, "At most 120 characters."),
 });
 
 export const BRAND_TABS = [
@@ -53,7 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const { retailer } = await requireRetailer(request);
   const form = await readFormData(request);
-  const submission = parseWithZod(form, { schema: BrandRequestFormSchema });
+  const submission = parseSubmission(form, { schema: BrandRequestFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const v = submission.value;
   await createBrandRequestForRetailer(db, retailer.id, {

@@ -22,6 +22,7 @@ import ordersCss from "~/components/orders/orders.css";
 import { RATING_FIELDS, RatingSchema } from "~/components/orders/schemas";
 import { pageTitle } from "~/components/title";
 import { readFormData, requireRetailer } from "~/utils/auth.server";
+import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { canRequestRma, sendBuyCommand } from "~/utils/orders.server";
 
@@ -83,7 +84,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return data<RateActionData>({ ok: true, intent, message: "Thank you: the package is confirmed as received." });
   }
   if (intent === "rate") {
-    const submission = parseWithZod(form, { schema: RatingSchema });
+    const submission = parseSubmission(form, { schema: RatingSchema });
     if (submission.status !== "success") {
       const first = Object.values(submission.error ?? {}).flat()[0] ?? "Please rate every criterion with 1 to 5 stars.";
       return data<RateActionData>({ ok: false, intent, error: first, values: ratingValues(form) }, { status: 400 });

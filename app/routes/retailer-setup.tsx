@@ -27,6 +27,7 @@ import { createUser, findUserById, type UserRow } from "../../db/queries/users";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { readFormData, requireUser, type AuthContext } from "~/utils/auth.server";
+import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { hashPassword } from "~/utils/password.server";
 import { ContactInfoFields, Field, FieldError, FormErrors, StoreInfoFields } from "./__accounts-ui";
@@ -129,7 +130,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const query = (extra = "") => (auth.user.isStaff && target ? `?user=${target.id}${extra}` : extra ? `?${extra.slice(1)}` : "");
 
   if (step === "user") {
-    const submission = parseWithZod(formData, { schema: RegisterSchema });
+    const submission = parseSubmission(formData, { schema: RegisterSchema });
     if (submission.status !== "success") return data(submission.reply({ hideFields: ["password", "confirm"] }), { status: 400 });
     const created = await createUser(db, { email: submission.value.email, passwordHash: await hashPassword(submission.value.password) });
     if (!created.ok) {
@@ -143,7 +144,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 
   if (step === "retailer") {
-    const submission = parseWithZod(formData, { schema: RetailerStepSchema });
+    const submission = parseSubmission(formData, { schema: RetailerStepSchema });
     if (submission.status !== "success") return data(submission.reply(), { status: 400 });
     const v = submission.value;
     await saveRetailerStep(db, target.id, {
@@ -162,7 +163,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!retailer) throw redirect(`/retailer-setup/${query()}`);
 
   if (step === "contact") {
-    const submission = parseWithZod(formData, { schema: ContactStepSchema });
+    const submission = parseSubmission(formData, { schema: ContactStepSchema });
     if (submission.status !== "success") return data(submission.reply(), { status: 400 });
     const v = submission.value;
     await saveContactStep(db, retailer.id, { id: target.id, email: target.email }, {
@@ -177,7 +178,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 
   // step === "brands"
-  const submission = parseWithZod(formData, { schema: BrandsStepSchema });
+  const submission = parseSubmission(formData, { schema: BrandsStepSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   // Ids that cannot exist are ignored like ids that do not exist (then "choose at least one brand").
   const chosen = await getBrandsByIds(db, [...new Set(submission.value.brand_ids ?? [])].filter((id) => id <= MAX_ID));

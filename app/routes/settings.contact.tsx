@@ -14,6 +14,7 @@ import { updateContactInfo } from "../../db/queries/settings";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { readFormData, requireRetailer } from "~/utils/auth.server";
+import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { ContactInfoFields, FormErrors } from "./__accounts-ui";
 
@@ -37,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const auth = await requireRetailer(request);
   const form = await readFormData(request);
-  const submission = parseWithZod(form, { schema: ContactStepSchema });
+  const submission = parseSubmission(form, { schema: ContactStepSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const v = submission.value;
   // A retailer edits its own contact; staff acting as the retailer edit the retailer's contact.

@@ -13,6 +13,7 @@ import { updateStoreInfo } from "../../db/queries/settings";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { readFormData, requireRetailer } from "~/utils/auth.server";
+import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { FormErrors, StoreInfoFields } from "./__accounts-ui";
 
@@ -39,7 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const { retailer } = await requireRetailer(request);
   const form = await readFormData(request);
-  const submission = parseWithZod(form, { schema: RetailerStepSchema });
+  const submission = parseSubmission(form, { schema: RetailerStepSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const v = submission.value;
   await updateStoreInfo(db, retailer.id, {

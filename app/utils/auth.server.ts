@@ -188,11 +188,5 @@ export function landingPath(auth: { user: { isStaff: boolean } }, next: string |
   return safeNextPath(next) ?? (auth.user.isStaff ? "/admin" : "/");
 }
 
-/** The request's form data; a malformed body is a 400, never a 500. */
-export async function readFormData(request: Request): Promise<FormData> {
-  try {
-    return await request.formData();
-  } catch {
-    throw new Response("Bad request: the form could not be read.", { status: 400, headers: { "Content-Type": "text/plain" } });
-  }
-}
+/** The request's form data, read within the caps of ./form.server (400/413, never a 500). */
+export { readFormData } from "./form.server";

@@ -4,7 +4,6 @@
  * then the payoutSetupWorkflow started by type name and awaited).
  */
 import { randomUUID } from "node:crypto";
-import { parseWithZod } from "@conform-to/zod";
 import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect } from "@remix-run/node";
 import { ApplicationFailure, WorkflowFailedError, type WorkflowHandle } from "@temporalio/client";
@@ -27,6 +26,7 @@ import {
 } from "../../workflows/payout/contract";
 import type { payoutSetupWorkflow } from "../../workflows/payout/workflow";
 import { readFormData, requireRetailer } from "./auth.server";
+import { parseSubmission } from "./form.server";
 import { db } from "./db.server";
 import { getEnv } from "./env.server";
 import { getTemporalClient, isTemporalUnavailable, startWorkflowOnce, withTimeout } from "./temporal.server";
@@ -116,7 +116,7 @@ export async function payoutAction(
   const auth = await requireRetailer(request);
   const retailerId = auth.retailer.id;
   const formData = await readFormData(request);
-  const submission = parseWithZod(formData, { schema: payoutDetailsSchema });
+  const submission = parseSubmission(formData, { schema: payoutDetailsSchema });
   const submitted = z.string().uuid().safeParse(formData.get("submission_id"));
 
   const reply = (result: SubmissionResult<string[]>, status: number, submissionId: string) =>

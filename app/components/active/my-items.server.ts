@@ -9,7 +9,6 @@
  *   a correction (listings: corrected_at is set and the owner sees the "Action Required!" re-list notice);
  *   the lists themselves need a retailer, so staff as admin are sent to the retailer picker there.
  */
-import { parseWithZod } from "@conform-to/zod";
 import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect } from "@remix-run/node";
 import {
@@ -27,6 +26,7 @@ import type { SizesMap } from "../../../db/schema";
 import { LISTING_CORRECTED_RELIST, LISTING_PENDING_TRANSACTIONS } from "../../../domain/messages";
 import { LISTING_REASONS, MODIFIED_REASONS, REQUEST_REASONS } from "../../../domain/reasons";
 import { readFormData, requireRetailer, requireUser, type AuthContext } from "~/utils/auth.server";
+import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { editSchemaFor, SIZES_CHANGED } from "./edit-schema";
 
@@ -205,7 +205,7 @@ export async function editAction(request: Request, kind: MyKind, rawId: string |
     item.sizes.forEach((_, i) => form.set(`sizes[${i}]`, "0"));
   }
 
-  const submission = parseWithZod(form, { schema: editSchemaFor(kind) });
+  const submission = parseSubmission(form, { schema: editSchemaFor(kind) });
   if (submission.status !== "success") {
     return data<EditActionData>({ result: submission.reply(), pending: null }, { status: 400 });
   }

@@ -5,6 +5,7 @@
  * builds its links with it, so both agree. Bad values are reported (the loader answers 400), never guessed.
  */
 import { z } from "zod";
+import { text } from "../../../domain/text";
 
 export type MarketTab = "buy" | "swap" | "sell";
 export const MARKET_TABS: readonly MarketTab[] = ["buy", "swap", "sell"];
@@ -55,7 +56,7 @@ function intParam(what: string, min: number, max: number) {
 
 const idParam = (what: string) => z.preprocess(blankToUndefined, intParam(what, 1, MAX_ID).optional());
 
-const SizeLabel = z.string().trim().min(1).max(40, "Each size must be at most 40 characters.");
+const SizeLabel = text().min(1).max(40, "Each size must be at most 40 characters.");
 
 export const MarketQuerySchema = z.object({
   offset: z.preprocess(blankToUndefined, intParam("offset", 0, MAX_OFFSET).default(0)),
@@ -81,7 +82,7 @@ export const MarketQuerySchema = z.object({
   ),
   search: z.preprocess(
     (v) => (typeof v === "string" ? v.trim() : v),
-    z.string().max(SEARCH_MAX_CHARS, `Search for at most ${SEARCH_MAX_CHARS} characters.`).optional(),
+    text().max(SEARCH_MAX_CHARS, `Search for at most ${SEARCH_MAX_CHARS} characters.`).optional(),
   ),
   ordering: z.preprocess(
     blankToUndefined,

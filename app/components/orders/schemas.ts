@@ -14,6 +14,7 @@ import {
   type Choice,
 } from "../../../domain/reasons";
 import { RATING_MAX, RATING_MIN } from "../../../domain/states";
+import { text } from "../../../domain/text";
 
 export const RATING_INVALID = "Please rate every criterion with 1 to 5 stars.";
 
@@ -42,7 +43,7 @@ export const RatingSchema = z.object({
   packaging: star,
   timeliness: star,
   overall: star,
-  comments: z.string().trim().max(2000, "Please keep your comments under 2000 characters.").optional().default(""),
+  comments: text({ multiline: true }).max(2000, "Please keep your comments under 2000 characters.").optional().default(""),
 });
 
 export const RATING_FIELDS = [

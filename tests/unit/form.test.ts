@@ -1,0 +1,156 @@
+// The form guard (app/utils/form.server.ts, ADR 0012): byte, field, repeat and index caps, answered fast with a
+// 400/413 Response, and Conform's reserved fields that never make the parse throw.
+import { unstable_createMemoryUploadHandler } from "@remix-run/node";
+import { z } from "zod";
+import { FORM_LIMITS, parseSubmission, readFormData } from "../../app/utils/form.server";
+
+function post(body: BodyInit | null, contentType: string | null, headers: Record<string, string> = {}): Request {
+  return new Request("http://localhost/x", {
+    method: "POST",
+    body,
+    headers: { ...(contentType ? { "Content-Type": contentType } : {}), ...headers },
+    duplex: "half",
+  } as RequestInit);
+}
+const urlencoded = (body: string) => post(body, "application/x-www-form-urlencoded");
+
+/** The Response a call throws (fails when it resolves or throws anything else). */
+async function refusal(p: Promise<unknown> | (() => unknown)): Promise<{ status: number; text: string; ms: number }> {
+  const t = performance.now();
+  try {
+    await (typeof p === "function" ? p() : p);
+  } catch (e) {
+    if (e instanceof Response) return { status: e.status, text: await e.text(), ms: performance.now() - t };
+    throw e;
+  }
+  throw new Error("expected a refusal");
+}
+
+function multipart(parts: { name: string; value: string; filename?: string }[], boundary = "----b0undary"): string {
+  return (
+    parts
+      .map(
+        (p) =>
+          `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"\r\nContent-Type: image/png` : ""}\r\n\r\n${p.value}\r\n`,
+      )
+      .join("") + `--${boundary}--\r\n`
+  );
+}
+
+describe("readFormData", () => {
+  test("reads an ordinary form, repeated checkboxes and a size grid", async () => {
+    const body = new URLSearchParams([["email", "a@b.test"], ...Array.from({ length: 100 }, (_, i) => [`sizes[${i}]`, "1"]), ...Array.from({ length: 300 }, (_, i) => ["brand_ids", String(i)])]);
+    const form = await readFormData(urlencoded(body.toString()));
+    expect(form.get("email")).toBe("a@b.test");
+    expect(form.getAll("brand_ids")).toHaveLength(300);
+    expect(form.get("sizes[99]")).toBe("1");
+  });
+
+  test("decodes like the platform: bad escapes kept, invalid UTF-8 replaced", async () => {
+    const form = await readFormData(post(new Uint8Array([...Buffer.from("a=%zz&b="), 0xff]), "application/x-www-form-urlencoded"));
+    expect(form.get("a")).toBe("%zz");
+    expect(form.get("b")).toBe("\ufffd");
+  });
+
+  test("1 MB of one repeated field: 413 within a few ms, declared or streamed", async () => {
+    const body = "email=a%40b.test&".repeat(64 * 1024);
+    const declared = await refusal(readFormData(post(body, "application/x-www-form-urlencoded", { "Content-Length": String(body.length) })));
+    expect(declared.status).toBe(413);
+    expect(declared.text).toContain("at most 512 KB");
+    const streamed = await refusal(readFormData(urlencoded(body)));
+    expect(streamed.status).toBe(413);
+    expect(streamed.ms).toBeLessThan(200);
+  });
+
+  test("too many fields, one name repeated too often, huge or too many list indices: 400", async () => {
+    const cases: [string, RegExp][] = [
+      ["a=1&".repeat(FORM_LIMITS.maxEntries + 1), /too many fields/],
+      [Array.from({ length: FORM_LIMITS.maxRepeats + 1 }, () => "email=x").join("&"), /"email" is repeated too many times/],
+      ["sizes[100000]=1", /list index in "sizes\[100000\]" is too large/],
+      ["sizes[99999999999999999999]=1", /too large/],
+      ["requests[1000].brand_name=x", /too large/],
+      [Array.from({ length: 6 }, (_, i) => `l${i}[999]=1`).join("&"), /lists in this form are too long/],
+      [`${"n".repeat(FORM_LIMITS.maxNameLength + 1)}=1`, /field name is too long/],
+    ];
+    for (const [body, message] of cases) {
+      const r = await refusal(readFormData(urlencoded(body)));
+      expect(r.status, body.slice(0, 60)).toBe(400);
+      expect(r.text).toMatch(message);
+      expect(r.ms).toBeLessThan(200);
+    }
+  });
+
+  test("not a form, garbage multipart, a multipart without boundary: 400", async () => {
+    for (const [body, type] of [
+      ['{"a":1}', "application/json"],
+      ["a=1", null],
+      ["a=1", "text/plain"],
+      ["this is not multipart", "multipart/form-data; boundary=x"],
+      ['--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--x--', "multipart/form-data"],
+      ['------b\r\nContent-Disposition: form-data; name="email"\r\n\r\nx@exa', "multipart/form-data; boundary=----b"],
+    ] as const) {
+      expect((await refusal(readFormData(post(body, type)))).status, `${type} ${body}`).toBe(400);
+    }
+  });
+
+  test("multipart: read in memory within the caps; 2,001 parts refused before parsing", async () => {
+    const form = await readFormData(post(multipart([{ name: "a", value: "1" }, { name: "b", value: "2" }]), "multipart/form-data; boundary=----b0undary"));
+    expect(form.get("b")).toBe("2");
+    const many = multipart(Array.from({ length: FORM_LIMITS.maxEntries + 1 }, (_, i) => ({ name: `f${i}`, value: "" })));
+    const r = await refusal(readFormData(post(many, "multipart/form-data; boundary=----b0undary")));
+    expect(r.status).toBe(400);
+    expect(r.text).toMatch(/too many fields/);
+  });
+
+  test("multipart with an upload handler: byte cap (413), part cap (400), part size (413)", async () => {
+    const opts = { maxBytes: 64 * 1024, maxEntries: 3, uploadHandler: unstable_createMemoryUploadHandler({ maxPartSize: 16 * 1024 }) };
+    const type = "multipart/form-data; boundary=----b0undary";
+    const ok = await readFormData(post(multipart([{ name: "intent", value: "upload" }, { name: "photos", value: "png", filename: "a.png" }]), type), opts);
+    expect(ok.get("intent")).toBe("upload");
+    expect(ok.get("photos")).toBeInstanceOf(File);
+    const tooBig = multipart(Array.from({ length: 3 }, () => ({ name: "p", value: "x".repeat(30 * 1024) })));
+    expect((await refusal(readFormData(post(tooBig, type), opts))).status).toBe(413);
+    expect((await refusal(readFormData(post(multipart(Array.from({ length: 4 }, (_, i) => ({ name: `f${i}`, value: "" }))), type), opts))).status).toBe(400);
+    expect((await refusal(readFormData(post(multipart([{ name: "photos", value: "x".repeat(20 * 1024), filename: "a.png" }]), type), opts))).status).toBe(413);
+    const truncated = multipart([{ name: "photos", value: "x".repeat(1024), filename: "a.png" }]).slice(0, 600);
+    expect((await refusal(readFormData(post(truncated, type), opts))).status).toBe(400);
+  });
+});
+
+describe("parseSubmission", () => {
+  const schema = z.object({ email: z.string(), requests: z.array(z.object({ brand_name: z.string().optional() })).optional() });
+  const form = (entries: [string, string][]) => {
+    const f = new FormData();
+    for (const [k, v] of entries) f.append(k, v);
+    return f;
+  };
+
+  test("a malformed __intent__ or __state__ is a 400, not an exception", async () => {
+    for (const [name, value] of [
+      ["__intent__", "{bad"],
+      ["__state__", "{bad"],
+      ["__intent__", '{"type":"explode","payload":{}}'],
+      ["__intent__", '{"type":"insert","payload":{"name":"requests","index":100000}}'],
+      ["__intent__", '{"type":"update","payload":{"name":"sizes","index":100000,"value":"1"}}'],
+      ["__intent__", '{"type":"insert","payload":{"name":"email"}}'],
+      ["__intent__", '{"type":"remove","payload":{"name":"__proto__.x","index":0}}'],
+      ["__state__", '{"validated":{"a":"yes"}}'],
+      ["__state__", "[[[[[[[[[[]]]]]]]]]]"],
+    ]) {
+      const r = await refusal(() => parseSubmission(form([["email", "a"], [name, value]]), { schema }));
+      expect(r.status, `${name}=${value}`).toBe(400);
+    }
+    const twice = form([["email", "a"], ["__intent__", ""], ["__intent__", ""]]);
+    expect((await refusal(() => parseSubmission(twice, { schema }))).status).toBe(400);
+  });
+
+  test("Conform's own intents still work (the brand request rows' add and remove buttons)", () => {
+    const inserted = parseSubmission(form([["email", "a"], ["requests[0].brand_name", "X"], ["__intent__", '{"type":"insert","payload":{"name":"requests","defaultValue":{}}}']]), { schema });
+    expect(inserted.status).toBeUndefined();
+    expect((inserted.payload.requests as unknown[]).length).toBe(2);
+    const removed = parseSubmission(form([["email", "a"], ["requests[0].brand_name", "X"], ["__intent__", '{"type":"remove","payload":{"name":"requests","index":0}}'], ["__state__", '{"validated":{"email":true}}']]), { schema });
+    expect(removed.payload.requests).toEqual([]);
+    expect(removed.reply().state).toEqual({ validated: { email: true } });
+    expect(parseSubmission(form([["email", "a"]]), { schema }).status).toBe("success");
+  });
+});
