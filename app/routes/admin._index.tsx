@@ -17,7 +17,7 @@ function hubSections(temporalUi: string): HubSection[] {
       items: [{ label: "Retailers", to: "/admin/retailers" }, { label: "Act as a retailer", to: "/act-as" }, { label: "Retailer upload" }],
     },
     { title: "Catalogue", items: [{ label: "Brands" }, { label: "Validation" }] },
-    { title: "Orders", items: [{ label: "Orders and RMAs" }, { label: "Shipment insurance report (CSV)" }] },
+    { title: "Orders", items: [{ label: "Orders and RMAs", to: "/admin/active-transactions" }, { label: "Shipment insurance report (CSV)" }] },
     {
       title: "Reports",
       items: [

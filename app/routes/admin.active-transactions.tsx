@@ -9,6 +9,7 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { expireStaleDrafts } from "../../db/queries/checkout";
 import { getOrderDetail, listAdminOrders } from "../../db/queries/order-views";
 import { ADMIN_ACTION_FILTER_OPTIONS, isActionCode } from "../../domain/action-codes";
 import { ADMIN_STAGE_LABELS, ADMIN_STAGES, isAdminStage, TRANSACTION_TYPE_OPTIONS, type AdminStage } from "../../domain/states";
@@ -48,6 +49,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const tabRaw = url.searchParams.get("tab") ?? "summary";
   const tab: AdminCardTab = isAdminCardTab(tabRaw) ? tabRaw : "summary";
 
+  // Cart drafts never checked out expire after 24 hours: written down before staff read the list.
+  await expireStaleDrafts(db);
   const page = await listAdminOrders(db, { stage, type, action: actionCode, offset, limit: 25 });
   const detail = expanded ? await getOrderDetail(db, expanded, { retailerId: null, isStaff: true }) : null;
   // An order asked for by id but outside the filtered page is shown on top.

@@ -14,9 +14,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { data, redirect } from "@remix-run/node";
-import { type Client, type WorkflowHandle } from "@temporalio/client";
+import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from "@temporalio/client";
 import { z } from "zod";
-import { cartDraftOrderIds, detachOrdersFromCart, getCheckoutDrafts, getDraftOrders, type CheckoutDraft, type DraftOrderView } from "../../db/queries/checkout";
+import { cartDraftOrderIds, detachOrdersFromCart, expireStaleDrafts, getCheckoutDrafts, getDraftOrders, type CheckoutDraft, type DraftOrderView } from "../../db/queries/checkout";
 import { getCardOnFile } from "../../db/queries/settings";
 import { cardBrandLabel, CARD_MESSAGES, PaymentMethodIdSchema, testCardFormSchema } from "../../domain/cards";
 import { BUY_STATES, isTerminalState } from "../../domain/states";
@@ -142,6 +142,8 @@ function notFound(): never {
 
 /** The orders of the URL, all of them purchases of this retailer (anything else: 404). */
 async function payOrders(auth: AuthContext, retailer: RetailerRow, ids: number[]): Promise<PayOrder[]> {
+  // A cart draft older than 24 hours has expired: it is no longer awaiting checkout.
+  await expireStaleDrafts(db, { retailerId: retailer.id });
   const views = await getDraftOrders(db, retailer.id, ids, { viewerIsStaff: auth.user.isStaff });
   if (views.length !== ids.length || views.some((v) => v.kind !== "buy")) notFound();
   return views.map((v) => ({
@@ -240,6 +242,46 @@ async function cardFromForm(retailerId: number, form: FormData): Promise<{ ok: t
 
 type CheckoutOutcome = { ok: true; result: BuyCommandResult | null } | { ok: false; code: string; message: string };
 
+/**
+ * Starts an order's workflow and completes its checkout in ONE call (update-with-start): the workflow is
+ * started with the draft (or, when it already runs, the one running is used) and its first task runs the
+ * completeCheckout update. Answers the outcome and the workflow's handle when it was started or found
+ * running (null when nothing could be started: the draft stays in the cart).
+ */
+async function startAndCompleteCheckout(
+  client: Client,
+  draft: CheckoutDraft,
+  retailerId: number,
+  card: PaymentMethodInput,
+): Promise<{ handle: BuyHandle | null; outcome: CheckoutOutcome }> {
+  const input = buyOrderInputFromDraft(draft, { timeZone: getEnv().MARKETPLACE_TZ });
+  const start = new WithStartWorkflowOperation<typeof buyOrderWorkflow>(BUY_WORKFLOW_TYPE, {
+    taskQueue: getEnv().TEMPORAL_TASK_QUEUE,
+    workflowId: draft.workflowId,
+    workflowIdConflictPolicy: "USE_EXISTING",
+    workflowIdReusePolicy: "REJECT_DUPLICATE",
+    args: [input],
+  } as ConstructorParameters<typeof WithStartWorkflowOperation<typeof buyOrderWorkflow>>[1]);
+  const cmd = { actorRetailerId: retailerId, paymentMethod: card };
+  let outcome: CheckoutOutcome;
+  try {
+    const res = await withTimeout(client.workflow.executeUpdateWithStart(completeCheckoutUpdate, { args: [cmd], startWorkflowOperation: start }), UPDATE_WAIT_MS);
+    outcome = res === "timeout" ? { ok: false, code: "processing", message: CHECKOUT_MESSAGES.processing } : { ok: true, result: res };
+  } catch (err) {
+    let handle: BuyHandle | null = null;
+    try {
+      handle = await start.workflowHandle();
+    } catch (startErr) {
+      // A workflow of this order ran and closed already (REJECT_DUPLICATE): answer as a second submit does.
+      if (!(startErr instanceof WorkflowExecutionAlreadyStartedError)) throw startErr;
+      const closed = client.workflow.getHandle<typeof buyOrderWorkflow>(draft.workflowId);
+      return { handle: closed, outcome: await completeCheckout(closed, retailerId, card) };
+    }
+    return { handle, outcome: await checkoutRefused(handle, err) };
+  }
+  return { handle: await start.workflowHandle(), outcome };
+}
+
 /** completeCheckout on one order's workflow. A second submit of a finished checkout counts as done. */
 async function completeCheckout(handle: BuyHandle, retailerId: number, card: PaymentMethodInput): Promise<CheckoutOutcome> {
   try {
@@ -247,19 +289,24 @@ async function completeCheckout(handle: BuyHandle, retailerId: number, card: Pay
     if (res === "timeout") return { ok: false, code: "processing", message: CHECKOUT_MESSAGES.processing };
     return { ok: true, result: res };
   } catch (err) {
-    const known = buyCommandError(err);
-    if (!known) throw err;
-    if (known.code === "wrong_state") {
-      // Already checked out by an earlier submit (double click, back button)?
-      try {
-        const view = await handle.query(orderViewQuery);
-        if (view.statename !== BUY_STATES.COMPLETE_ORDER_CHECKOUT && !isTerminalState(view.statename)) return { ok: true, result: null };
-      } catch {
-        // finished workflow: keep the command's answer
-      }
-    }
-    return { ok: false, code: known.code, message: known.message };
+    return checkoutRefused(handle, err);
   }
+}
+
+/** A refused completeCheckout: the specification's error, or done when an earlier submit already checked out. */
+async function checkoutRefused(handle: BuyHandle, err: unknown): Promise<CheckoutOutcome> {
+  const known = buyCommandError(err);
+  if (!known) throw err;
+  if (known.code === "wrong_state") {
+    // Already checked out by an earlier submit (double click, back button)?
+    try {
+      const view = await handle.query(orderViewQuery);
+      if (view.statename !== BUY_STATES.COMPLETE_ORDER_CHECKOUT && !isTerminalState(view.statename)) return { ok: true, result: null };
+    } catch {
+      // finished workflow: keep the command's answer
+    }
+  }
+  return { ok: false, code: known.code, message: known.message };
 }
 
 export async function payAction(request: Request) {
@@ -276,28 +323,38 @@ export async function payAction(request: Request) {
   if (!card.ok) return fail(400, card.errors);
 
   const drafts = await getCheckoutDrafts(db, retailer.id, toPay.map((o) => o.id));
-  const { handles, error } = await startAndDetach(retailer.id, drafts);
-  if (handles.size === 0) {
-    if (error && !isTemporalUnavailable(error)) console.error("[checkout] starting buy workflows failed", error);
+  let client: Client;
+  try {
+    client = await getTemporalClient();
+  } catch (err) {
+    if (!isTemporalUnavailable(err)) console.error("[checkout] no Temporal client", err);
     return fail(503, { "": CHECKOUT_MESSAGES.unavailable });
   }
 
   const orderErrors: Record<number, string> = {};
+  const started: number[] = [];
   let declined = false;
   let redirectTo: string | null = null;
-  for (const d of drafts) {
-    const handle = handles.get(d.orderId);
-    if (!handle) {
-      orderErrors[d.orderId] = CHECKOUT_MESSAGES.unavailable;
-      continue;
-    }
-    let outcome: CheckoutOutcome;
-    try {
-      outcome = await completeCheckout(handle, retailer.id, card.card);
-    } catch (err) {
-      if (!isTemporalUnavailable(err)) console.error("[checkout] completeCheckout failed", d.workflowId, err);
-      outcome = { ok: false, code: "unavailable", message: CHECKOUT_MESSAGES.unavailable };
-    }
+  // One call per order: start its workflow and complete its checkout together (update-with-start).
+  const results = await Promise.all(
+    drafts.map(async (d) => {
+      try {
+        return await startAndCompleteCheckout(client, d, retailer.id, card.card);
+      } catch (err) {
+        if (!isTemporalUnavailable(err)) console.error("[checkout] checkout failed", d.workflowId, err);
+        return { handle: null, outcome: { ok: false as const, code: "unavailable", message: CHECKOUT_MESSAGES.unavailable } };
+      }
+    }),
+  );
+  drafts.forEach((d, i) => {
+    if (results[i].handle) started.push(d.orderId);
+  });
+  // Orders whose workflow runs have left the cart; one that could not be started stays there.
+  await detachOrdersFromCart(db, retailer.id, started);
+  if (started.length === 0) return fail(503, { "": CHECKOUT_MESSAGES.unavailable });
+
+  for (const [i, d] of drafts.entries()) {
+    const { outcome } = results[i];
     if (outcome.ok) {
       redirectTo ??= outcome.result?.redirectTo ?? null;
       continue;

@@ -14,15 +14,18 @@
  * - swap cart: needs payout set up and an active listing of the brand; then swaps "open soon": the cart
  *   is kept and nothing is written.
  */
-import { and, eq, inArray, ne, notInArray, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, notInArray, sql, type SQL } from "drizzle-orm";
 import { CART_MESSAGES, orderNumber, sellBlocked, swapBlock, type CartLine } from "../../domain/cart";
 import { displayRetailer } from "../../domain/anonymity";
 import { purchaseQuote } from "../../domain/fees";
 import { alreadyTransactingMessage, CONFIGURE_PAYOUT_TEXT, FILL_OUT_EVERYTHING, SWAP_NO_ACTIVE_LISTINGS, SWAP_NO_PAYOUT } from "../../domain/messages";
-import { actionNeededBy, BUY_STATES, displayStatusFor, TRANSACTION_TYPE } from "../../domain/states";
+import { ACTION } from "../../domain/action-codes";
+import { WINDOWS } from "../../domain/business-days";
+import { SYSTEM_REASON } from "../../domain/reasons";
+import { actionNeededBy, BUY_STATES, COMMON_STATES, completedFlagFor, displayStatusFor, stageForState, TRANSACTION_TYPE } from "../../domain/states";
 import type { BuyDraftHandOver } from "../../workflows/buy/contract";
 import type { Db } from "../client";
-import { brands, carts, orderContributions, orders, productVariations, products, retailers } from "../schema";
+import { brands, carts, orderActions, orderContributions, orders, productVariations, products, retailers } from "../schema";
 import { countActiveOwnListings, deleteDraftOrders, lockCart, reconcileLines, saveCart, type StoredCart } from "./cart";
 import type { DbOrTx } from "./listings";
 
@@ -93,6 +96,8 @@ async function priceLines(tx: DbOrTx, kept: { line: CartLine; variationId: numbe
 /** Cart -> draft orders (see the file comment). One transaction under the cart's row lock. */
 export async function proceedFromCart(db: Db, retailerId: number, opts: ProceedOptions): Promise<ProceedOutcome> {
   return db.transaction(async (tx): Promise<ProceedOutcome> => {
+    // A draft of this cart older than 24 hours is expired (kept as such), so proceeding makes a new one.
+    await expireStaleDrafts(tx, { retailerId });
     const cart = await lockCart(tx, retailerId);
     if (cart.items.length === 0 || cart.type === null) return { ok: false, status: 400, code: "empty", message: CART_MESSAGES.emptyCart };
 
@@ -419,4 +424,66 @@ export async function detachOrdersFromCart(db: Db, retailerId: number, orderIds:
 export async function cartDraftOrderIds(db: DbOrTx, retailerId: number): Promise<number[]> {
   const [row] = await db.select({ ids: carts.draftOrderIds }).from(carts).where(eq(carts.retailerId, retailerId)).limit(1);
   return row?.ids ?? [];
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Drafts that were never checked out (decisions.md "Time windows": a checkout never completed expires after
+// 24 hours). Once its workflow starts, an order leaves the cart and its own timer expires it; a draft still
+// in a cart (the card step never submitted, or an offer never sent) has no workflow, so it is expired here:
+// every list treats it as expired at once (staleCartDraftSql), and expireStaleDrafts writes it down.
+
+/** The SQL of "a cart draft (an order still in a cart's draft list) untouched for WINDOWS.checkoutExpiry". */
+export function staleCartDraftSql(now: Date = new Date(), retailerId?: number): SQL {
+  const cutoff = new Date(now.getTime() - WINDOWS.checkoutExpiry);
+  const ofCart = retailerId === undefined ? sql`` : sql` WHERE c.retailer_id = ${retailerId}`;
+  return sql`(${orders.statename} = ${BUY_STATES.COMPLETE_ORDER_CHECKOUT} AND ${orders.authorizedCents} = 0 AND ${orders.modifiedAt} <= ${cutoff.toISOString()}::timestamptz
+    AND ${orders.id} IN (SELECT (jsonb_array_elements_text(c.draft_order_ids))::int FROM carts c${ofCart}))`;
+}
+
+/**
+ * Marks the stale cart drafts (all, or one retailer's cart) expired: state `expired` ("Expired", stage
+ * declined), system reason "Checkout was not completed in time", action 301 (checkout expired), and takes
+ * them out of their cart's draft list (proceeding again makes a new draft; the cart's lines stay).
+ * Returns the expired order ids. Idempotent: an expired draft is no longer stale.
+ */
+export async function expireStaleDrafts(db: DbOrTx, opts: { now?: Date; retailerId?: number } = {}): Promise<number[]> {
+  const now = opts.now ?? new Date();
+  return db.transaction(async (tx) => {
+    const expired = COMMON_STATES.EXPIRED;
+    const rows = await tx
+      .update(orders)
+      .set({
+        statename: expired,
+        displayStatus: displayStatusFor("buy", expired),
+        stage: stageForState(expired),
+        completed: completedFlagFor(expired),
+        actionNeeded: null,
+        reasons: sql`${orders.reasons} || ${JSON.stringify({ system_reason: SYSTEM_REASON.CHECKOUT_NOT_COMPLETED })}::jsonb`,
+        modifiedAt: now,
+      })
+      .where(staleCartDraftSql(now, opts.retailerId))
+      .returning({ id: orders.id });
+    const ids = rows.map((r) => r.id);
+    if (ids.length === 0) return [];
+    await tx.insert(orderActions).values(
+      ids.map((orderId) => ({
+        orderId,
+        code: ACTION.CHECKOUT_EXPIRED,
+        role: "system",
+        statename: expired,
+        displayStatus: displayStatusFor("buy", expired),
+        createdAt: now,
+      })),
+    );
+    const holders = await tx
+      .select({ retailerId: carts.retailerId, draftOrderIds: carts.draftOrderIds })
+      .from(carts)
+      .where(sql`EXISTS (SELECT 1 FROM jsonb_array_elements_text(${carts.draftOrderIds}) e WHERE e::int IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}))`)
+      .for("update");
+    for (const c of holders) {
+      const left = c.draftOrderIds.filter((id) => !ids.includes(id));
+      await tx.update(carts).set({ draftOrderIds: left, draftOrderId: left[0] ?? null, updatedAt: now }).where(eq(carts.retailerId, c.retailerId));
+    }
+    return ids;
+  });
 }

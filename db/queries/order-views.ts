@@ -9,7 +9,8 @@
  * address is read for them at all).
  *
  * Lists:
- * - alerts (pending): stage pre_shipping, not Declined; declined view: stage declined (Declined, Expired).
+ * - alerts (pending): stage pre_shipping, not Declined; declined view: display status Declined only (an
+ *   expired order is in neither list: spec 001 §2).
  *   A seller never sees a buyer's draft still in checkout (complete_order_checkout of an order from a
  *   listing: it is the buyer's cart until the card is pre-authorised).
  * - orders (approved): stages approved, shipping, delivered, complete, cancelled; "Delivered" filter: a
@@ -22,7 +23,7 @@ import { displayRetailer } from "../../domain/anonymity";
 import { ACTION, actionLabel } from "../../domain/action-codes";
 import { reasonLabel } from "../../domain/reasons";
 import { REASON_PREFIX_OTHER, REASON_PREFIX_YOU } from "../../domain/messages";
-import { isAdminStage, roleOf, transactionTypeLabel, TRANSACTION_TYPE, type AdminStage, type Role, type TransactionType } from "../../domain/states";
+import { DISPLAY_STATUS, isAdminStage, roleOf, transactionTypeLabel, TRANSACTION_TYPE, type AdminStage, type Role, type TransactionType } from "../../domain/states";
 import {
   brands,
   orderActions,
@@ -36,6 +37,7 @@ import {
   shipmentEvents,
   shipments,
 } from "../schema";
+import { staleCartDraftSql } from "./checkout";
 import type { DbOrTx } from "./listings";
 
 export type OrderKindTab = "sales" | "purchases" | "swaps";
@@ -74,10 +76,14 @@ function kindFilter(retailerId: number, kind: OrderKindTab): SQL {
   }
 }
 
+/**
+ * spec 001 §2: the pending list excludes display_status Declined; the declined view shows only Declined (not
+ * Expired). A cart draft older than 24 hours is expired even before expireStaleDrafts writes it down.
+ */
 function viewFilter(view: AlertsView): SQL {
   return view === "declined"
-    ? eq(orders.stage, "declined")
-    : and(eq(orders.stage, "pre_shipping"), ne(orders.displayStatus, "Declined"))!;
+    ? and(eq(orders.stage, "declined"), eq(orders.displayStatus, DISPLAY_STATUS.DECLINED))!
+    : and(eq(orders.stage, "pre_shipping"), ne(orders.displayStatus, DISPLAY_STATUS.DECLINED), sql`NOT ${staleCartDraftSql()}`)!;
 }
 
 /** The viewer's role in the row, as SQL. */
@@ -736,6 +742,8 @@ export async function listAdminOrders(db: DbOrTx, filter: AdminOrderFilter = {})
   const stage = filter.stage && isAdminStage(filter.stage) && filter.stage !== "all" ? filter.stage : null;
   const where = and(
     stage ? eq(orders.stage, stage) : undefined,
+    // A cart draft older than 24 hours is expired, not pending (decisions.md "Time windows").
+    stage === "pre_shipping" ? sql`NOT ${staleCartDraftSql()}` : undefined,
     filter.type ? eq(orders.transactionType, filter.type) : undefined,
     filter.action ? sql`EXISTS (SELECT 1 FROM ${orderActions} WHERE ${orderActions.orderId} = ${orders.id} AND ${orderActions.code} = ${filter.action})` : undefined,
   );

@@ -6,9 +6,10 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addToCart, clearCart, getCart, getCartSummary, removeFromCart } from "../../db/queries/cart";
-import { getDraftOrders, proceedFromCart } from "../../db/queries/checkout";
+import { expireStaleDrafts, getDraftOrders, proceedFromCart } from "../../db/queries/checkout";
+import { listAdminOrders, listAlerts } from "../../db/queries/order-views";
 import { decrementListingUnits } from "../../db/queries/listings";
-import { orderContributions, orders } from "../../db/schema";
+import { carts, orderActions, orderContributions, orders } from "../../db/schema";
 import { CART_MESSAGES, orderNumber } from "../../domain/cart";
 import { BUY_ALREADY_THEIR_MOVE, CONFIGURE_PAYOUT_TEXT, FILL_OUT_EVERYTHING, LISTING_UNAVAILABLE, SWAP_NO_ACTIVE_LISTINGS, SWAP_NO_PAYOUT } from "../../domain/messages";
 import { buyWorkflowId } from "../../workflows/buy/contract";
@@ -288,5 +289,66 @@ describe("proceedFromCart: swap and sell carts", () => {
     expect(row).toMatchObject({ floorTime: "61-90", reasons: { sell_reason: "overstock" }, statename: "complete_order_checkout" });
     const views = await getDraftOrders(db, sellerR.id, [row.id]);
     expect(views[0]).toMatchObject({ kind: "sell", counterpartyLabel: `retailer-00${requestor.id}` });
+  });
+});
+
+describe("drafts never checked out expire after 24 hours (decisions.md \"Time windows\")", () => {
+  it("a backdated cart draft is expired at once in every list, then written down (301, out of the cart); proceeding makes a new draft", async () => {
+    const buyer = await retailer();
+    const seller = await retailer();
+    const listing = await createListing(db, { variationId: v1, providerId: seller.id, sizes: { S: 3 } });
+    expect((await addToCart(db, buyer.id, { listingId: listing.id, selection: { S: 1 } })).ok).toBe(true);
+    const out = await proceedFromCart(db, buyer.id, wf);
+    if (!out.ok || out.kind === "swap") throw new Error("expected drafts");
+    const [id] = out.created;
+    const pendingIds = async () => (await listAlerts(db, buyer.id, { kind: "purchases", view: "pending", limit: 100 })).items.map((o) => o.id);
+    const staffPending = async () => (await listAdminOrders(db, { stage: "pre_shipping", limit: 100 })).items.map((o) => o.id);
+    expect(await pendingIds()).toContain(id);
+    expect(await staffPending()).toContain(id);
+    // 23 hours old: still a draft.
+    await db.update(orders).set({ modifiedAt: new Date(Date.now() - 23 * 3_600_000) }).where(eq(orders.id, id));
+    expect(await expireStaleDrafts(db)).not.toContain(id);
+    expect(await staffPending()).toContain(id);
+
+    // 25 hours old: expired in the lists before anything writes it down.
+    await db.update(orders).set({ modifiedAt: new Date(Date.now() - 25 * 3_600_000) }).where(eq(orders.id, id));
+    expect(await pendingIds()).not.toContain(id);
+    expect(await staffPending()).not.toContain(id);
+
+    // The sweep writes it down, once.
+    expect(await expireStaleDrafts(db)).toContain(id);
+    expect(await expireStaleDrafts(db)).not.toContain(id);
+    const [row] = await db.select().from(orders).where(eq(orders.id, id));
+    expect(row).toMatchObject({ statename: "expired", displayStatus: "Expired", stage: "declined", actionNeeded: null });
+    expect(row.reasons).toMatchObject({ system_reason: 41 });
+    expect((await db.select().from(orderActions).where(eq(orderActions.orderId, id))).map((a) => [a.code, a.role])).toEqual([[301, "system"]]);
+    const [cart] = await db.select().from(carts).where(eq(carts.retailerId, buyer.id));
+    expect(cart.draftOrderIds).toEqual([]);
+    expect(cart.items).toHaveLength(1);
+    expect((await listAdminOrders(db, { stage: "declined", limit: 100 })).items.map((o) => o.id)).toContain(id);
+    expect((await listAlerts(db, buyer.id, { kind: "purchases", view: "declined", limit: 100 })).items.map((o) => o.id)).not.toContain(id);
+
+    // The cart is kept: proceeding again makes a new draft, the expired one stays expired.
+    const again = await proceedFromCart(db, buyer.id, wf);
+    if (!again.ok || again.kind === "swap") throw new Error("expected drafts");
+    expect(again.created).toHaveLength(1);
+    expect(again.created[0]).not.toBe(id);
+    expect((await db.select().from(orders).where(eq(orders.id, id)))[0].statename).toBe("expired");
+  });
+
+  it("proceeding with a cart whose draft is stale expires it first (not rewritten, not deleted)", async () => {
+    const buyer = await retailer();
+    const seller = await retailer();
+    const listing = await createListing(db, { variationId: v2, providerId: seller.id, sizes: { M: 2 } });
+    await addToCart(db, buyer.id, { listingId: listing.id, selection: { M: 2 } });
+    const out = await proceedFromCart(db, buyer.id, wf);
+    if (!out.ok || out.kind === "swap") throw new Error("expected drafts");
+    const [id] = out.created;
+    await db.update(orders).set({ modifiedAt: new Date(Date.now() - 25 * 3_600_000) }).where(eq(orders.id, id));
+    const again = await proceedFromCart(db, buyer.id, wf);
+    if (!again.ok || again.kind === "swap") throw new Error("expected drafts");
+    expect(again.updated).toEqual([]);
+    expect(again.created).toHaveLength(1);
+    expect((await db.select().from(orders).where(eq(orders.id, id)))[0].statename).toBe("expired");
   });
 });

@@ -88,6 +88,21 @@ describe("alerts", () => {
     expect((await listAlerts(db, buyer.id, { kind: "purchases", view: "pending" })).limit).toBe(4);
   });
 
+  it("the declined view shows only Declined (spec 001 §2): an expired order is in neither list", async () => {
+    const seller2 = (await createRetailer(db, { payout: true, user: false })).retailer;
+    const buyer2 = (await createRetailer(db, { payout: true, user: false })).retailer;
+    const two = { providerId: seller2.id, receiverId: buyer2.id, lines: [{ variationId, sizes: { S: 1 } }] };
+    const declined = await createOrderAt(db, "declined", { ...two, reasons: { provider_decline_buy_reason: 12 } });
+    const expired = await createOrderAt(db, "expired", two);
+    expect(expired.order).toMatchObject({ stage: "declined", displayStatus: "Expired" });
+    for (const [who, kind] of [[buyer2.id, "purchases"], [seller2.id, "sales"]] as const) {
+      const view = await listAlerts(db, who, { kind, view: "declined", limit: 50 });
+      expect(view.items.map((o) => o.id)).toEqual([declined.order.id]);
+      expect(view.total).toBe(1);
+      expect((await listAlerts(db, who, { kind, view: "pending", limit: 50 })).items.map((o) => o.id)).not.toContain(expired.order.id);
+    }
+  });
+
   it("counts the orders waiting for the retailer per kind; seen-marking clears the action count, not the bell", async () => {
     const s = (await createRetailer(db, { payout: true, user: false })).retailer;
     const b = (await createRetailer(db, { payout: true, user: false })).retailer;

@@ -81,6 +81,7 @@ beforeAll(async () => {
     lines: [{ variationId, sizes: { S: 2, M: 1 }, pendingSizes: { S: 1 } }],
   });
   o.declined = await createOrderAt(db(), "declined", { ...base, reasons: { provider_decline_buy_reason: 12 } });
+  o.expired = await createOrderAt(db(), "expired", base);
   o.ship = await createOrderAt(db(), "ship_order", base);
   o.route = await createOrderAt(db(), "in_route", base);
   o.delivered = await createOrderAt(db(), "delivered", { ...base, deliveredAt: new Date(Date.now() - 3_600_000) });
@@ -140,6 +141,8 @@ describe("alerts", () => {
     await p.goto(url("/alerts?status=declined&tab=purchases"));
     const card = p.locator(`[data-testid=order-card][data-order-id="${o.declined.order.id}"]`);
     await expect(card.textContent()).resolves.toContain("Declined");
+    // Only Declined (spec 001 §2): the expired order is not in the declined view.
+    expect(await p.locator(`[data-testid=order-card][data-order-id="${o.expired.order.id}"]`).count()).toBe(0);
     await card.getByTestId("status-link").click();
     await p.waitForURL(`**/transaction/buy/${o.declined.order.id}`);
     await expect(p.getByTestId("reason").textContent()).resolves.toBe("Other Retailer: I no longer want to sell at cost");
@@ -326,6 +329,9 @@ describe("staff", () => {
   it("filters transactions and opens the admin order card with names, updates, Shipping tools and Payments with the ledger", async () => {
     const p = await newPage(browser);
     await signIn(p, staffEmail, DEFAULT_TEST_PASSWORD);
+    // The hub's "Orders and RMAs" is a link to the transactions screen (spec 002 §2.3).
+    await p.goto(url("/admin"));
+    await Promise.all([p.waitForURL(/\/admin\/active-transactions$/), p.getByRole("link", { name: "Orders and RMAs" }).click()]);
     await p.goto(url(`/admin/active-transactions/shipping?action=${ACTION.SHIPMENT_PICKED_UP}`));
     const card = p.locator(`[data-testid=admin-order-card][data-order-id="${o.route.order.id}"]`);
     await expect(card.getByTestId("provider-name").textContent()).resolves.toBe(SELLER_NAME);
