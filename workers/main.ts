@@ -9,6 +9,7 @@ import path from "node:path";
 import { NativeConnection, Worker } from "@temporalio/worker";
 import { createActivities } from "../activities";
 import { createOutboxMailer } from "../activities/mail";
+import { createSmtpSender, smtpHostOf } from "../activities/mail/smtp";
 import { createPayments } from "../activities/payments";
 import { getEnv } from "../app/utils/env.server";
 import { createDb } from "../db/client";
@@ -19,6 +20,8 @@ async function main(): Promise<void> {
   const dbHandle = createDb(env.DATABASE_URL, { max: 5 });
   const payments = createPayments(env, dbHandle.db);
   const activities = createActivities({ db: dbHandle.db, payments, mail: createOutboxMailer(dbHandle.db), env });
+  // With SMTP_URL the worker also delivers the outbox (every process writes e-mails there first).
+  const mailSender = env.SMTP_URL ? createSmtpSender({ db: dbHandle.db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM }) : null;
 
   const connection = await connectWithRetry(env.TEMPORAL_ADDRESS);
   const useBundle = env.NODE_ENV === "production" && bundleIsFresh(DEFAULT_BUNDLE_PATH);
@@ -31,11 +34,14 @@ async function main(): Promise<void> {
   });
   console.log(
     `[worker] task queue "${env.TEMPORAL_TASK_QUEUE}" on ${env.TEMPORAL_ADDRESS} (namespace ${env.TEMPORAL_NAMESPACE}), ` +
-      `payments: ${payments.provider}, workflows: ${useBundle ? "prebuilt bundle" : "compiled from source"}`,
+      `payments: ${payments.provider}, workflows: ${useBundle ? "prebuilt bundle" : "compiled from source"}, ` +
+      `mail: ${env.SMTP_URL ? `SMTP ${smtpHostOf(env.SMTP_URL)}` : "outbox only"}`,
   );
+  mailSender?.start();
   try {
     await worker.run();
   } finally {
+    await mailSender?.stop().catch(() => {});
     await connection.close().catch(() => {});
     await dbHandle.close().catch(() => {});
     console.log("[worker] stopped");

@@ -1,7 +1,7 @@
 /**
- * Mail from activities: every message goes to the outbox table (staff read it at /admin/outbox); SMTP
- * delivery is not implemented yet (see ADR 0003). A dedupe key (workflow id + step) makes a retried
- * activity a no-op.
+ * Mail from activities: every message is written to the outbox table (staff read it at /admin/outbox); with
+ * SMTP_URL set the worker's SMTP sender (./smtp.ts) delivers queued rows and marks them sent. A dedupe key
+ * (workflow id + step) makes a retried activity a no-op.
  */
 import type { Db } from "../../db/client";
 import { insertOutboxEmail } from "../../db/queries/outbox";

@@ -1,5 +1,5 @@
 // The development stack as `npm run dev` runs it: Postgres (embedded unless DATABASE_URL),
-// Temporal dev server + UI (file-backed), migrations + seed, the worker, and `remix dev`.
+// Temporal dev server + UI (file-backed), Mailpit (unless SMTP_URL), migrations + seed, the worker, and `remix dev`.
 // Shared by scripts/dev.mjs and scripts/bench-stack.mjs. Needs node_modules (caller ensures it).
 import fs from "node:fs";
 import path from "node:path";
@@ -7,8 +7,9 @@ import { c, fmtMs, info, step, warn } from "./log.mjs";
 import { startEmbeddedPostgres, ensureDatabase } from "./pg.mjs";
 import { ROOT, DATA_DIR, PORTS, DB_NAMES } from "./paths.mjs";
 import { runOrThrow, startService, waitForHttp, whoListens, isPortOpen } from "./proc.mjs";
+import { startMailpit } from "./mailpit.mjs";
 import { startTemporalDev } from "./temporal.mjs";
-import { ensureTemporal } from "./tools.mjs";
+import { ensureMailpit, ensureTemporal } from "./tools.mjs";
 
 const exists = (p) => fs.existsSync(path.join(ROOT, p));
 
@@ -69,7 +70,8 @@ export function demoLoginLines() {
 
 /**
  * Starts the whole development stack. Options:
- *   ports      { postgres, temporal, temporalUi, app } (default: the dev ports)
+ *   ports      { postgres, temporal, temporalUi, app, smtp?, mailUi? } (default: the dev ports; without
+ *              smtp no mail catcher is started)
  *   dataDir    folder for pg data and the Temporal db (default <repo>/.data)
  *   reuse      reuse a Postgres/Temporal already listening on the ports (dev: yes, bench: no)
  *   logDir     write children's output to files there instead of the console (bench)
@@ -96,8 +98,9 @@ export async function startDevStack({ ports = PORTS.dev, dataDir = DATA_DIR, reu
     // --- Postgres and Temporal in parallel
     const userDb = process.env.DATABASE_URL;
     const userTemporal = process.env.TEMPORAL_ADDRESS;
-    if (!quiet) step("starting Postgres and Temporal");
-    const [databaseUrl, temporalAddress] = await Promise.all([
+    const userSmtp = process.env.SMTP_URL;
+    if (!quiet) step(`starting Postgres, Temporal${ports.smtp && !userSmtp ? " and Mailpit" : ""}`);
+    const [databaseUrl, temporalAddress, mail] = await Promise.all([
       (async () => {
         if (userDb) {
           if (!quiet) info(`DATABASE_URL is set: using that server (no embedded Postgres)`);
@@ -125,6 +128,23 @@ export async function startDevStack({ ports = PORTS.dev, dataDir = DATA_DIR, reu
         if (!t.reused) started.push({ name: "temporal", stop: t.stop, pid: t.svc.pid });
         return t.address;
       })(),
+      (async () => {
+        if (userSmtp) {
+          if (!quiet) info(`SMTP_URL is set: mail goes there (no Mailpit)`);
+          return { smtpUrl: userSmtp, uiUrl: null };
+        }
+        if (!ports.smtp) return { smtpUrl: null, uiUrl: null };
+        const m = await startMailpit({
+          bin: await ensureMailpit(),
+          smtpPort: ports.smtp,
+          uiPort: ports.mailUi,
+          dbFile: path.join(dataDir, "mailpit.db"),
+          reuse,
+          quiet,
+        });
+        if (!m.reused) started.push({ name: "mailpit", stop: m.stop, pid: m.svc.pid });
+        return m;
+      })(),
     ]);
 
     const env = {
@@ -137,6 +157,7 @@ export async function startDevStack({ ports = PORTS.dev, dataDir = DATA_DIR, reu
       TEMPORAL_NAMESPACE: process.env.TEMPORAL_NAMESPACE || "default",
       TEMPORAL_TASK_QUEUE: process.env.TEMPORAL_TASK_QUEUE || "marketplace",
       TEMPORAL_UI_URL: process.env.TEMPORAL_UI_URL || `http://localhost:${ports.temporalUi}`,
+      ...(mail.smtpUrl ? { SMTP_URL: mail.smtpUrl } : {}),
     };
 
     // --- schema + demo data
@@ -168,7 +189,15 @@ export async function startDevStack({ ports = PORTS.dev, dataDir = DATA_DIR, reu
 
     return {
       env,
-      urls: { app: `http://localhost:${ports.app}`, signin, temporalUi: env.TEMPORAL_UI_URL, temporal: temporalAddress, database: databaseUrl },
+      urls: {
+        app: `http://localhost:${ports.app}`,
+        signin,
+        temporalUi: env.TEMPORAL_UI_URL,
+        temporal: temporalAddress,
+        database: databaseUrl,
+        mailUi: mail.uiUrl,
+        smtp: mail.smtpUrl,
+      },
       services: started.map(({ name, pid, reused }) => ({ name, pid, reused })),
       stop: stopAllStarted,
     };
@@ -187,6 +216,8 @@ export function printStackReady(stack, ms) {
   console.log(`  Temporal UI  ${c.cyan(urls.temporalUi)}`);
   console.log(`  Temporal     ${urls.temporal}`);
   console.log(`  Postgres     ${urls.database.replace(/:[^:@/]+@/, ":***@")}`);
+  if (urls.mailUi) console.log(`  Mail         ${c.cyan(urls.mailUi)}   (Mailpit catches every e-mail; SMTP ${urls.smtp.replace("smtp://", "")})`);
+  else if (urls.smtp) console.log(`  Mail         SMTP ${urls.smtp.replace(/\/\/[^@/]*@/, "//***@")} (SMTP_URL); staff also read /admin/outbox`);
   console.log(`  Payments     ${process.env.STRIPE_SECRET_KEY ? "Stripe (STRIPE_SECRET_KEY is set)" : "sandbox (set STRIPE_SECRET_KEY for Stripe test mode)"}`);
   const logins = demoLoginLines();
   if (logins.length) {

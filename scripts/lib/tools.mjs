@@ -67,8 +67,10 @@ export async function ensureNodeModules() {
   const r = await run("npm", ["ci", "--no-audit", "--no-fund"], { env: { npm_config_update_notifier: "false" }, quiet: true });
   const lines = r.output.split("\n");
   if (r.code !== 0) {
-    const errors = lines.filter((l) => /^npm error (?!code\b)\S/.test(l)).slice(0, 15);
     const outOfSync = /in sync|from lock file|Invalid: lock file/.test(r.output);
+    // The reasons only (npm prints its usage text after them).
+    const reason = outOfSync ? /^npm error (`npm ci`|Missing:|Invalid:)/ : /^npm error (?!code\b)\S/;
+    const errors = lines.filter((l) => reason.test(l)).slice(0, 15);
     throw new Error(
       outOfSync
         ? `npm ci refused package-lock.json: it is out of sync with package.json.\n${errors.join("\n")}\n` +
