@@ -1,5 +1,6 @@
 /** Small form pieces shared by the account pages (not a route: "__" files are ignored by remix.config.js). */
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
+import type { HeadersFunction } from "@remix-run/node";
 import type { ReactNode } from "react";
 import { JOB_TITLES } from "../../domain/accounts";
 
@@ -48,6 +49,14 @@ export function Field({
     </div>
   );
 }
+
+/** Passes a throttled action's Retry-After through to the document response (sign-in, register, reset). */
+export const retryAfterHeaders: HeadersFunction = ({ actionHeaders }) => {
+  const out = new Headers();
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) out.set("Retry-After", retryAfter);
+  return out;
+};
 
 /** The client address Express put in the load context (empty when unknown). */
 export function clientIp(context: unknown): string {

@@ -27,10 +27,12 @@ import {
 import { endAllSessions } from "~/utils/session.server";
 import { getEnv } from "~/utils/env.server";
 import { admitAccountRequest, liftLoginThrottle, throttleConfig } from "~/utils/throttle.server";
-import { clientIp, Field, FormErrors } from "./__accounts-ui";
+import { clientIp, Field, FormErrors, retryAfterHeaders } from "./__accounts-ui";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Reset your password") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
+/** Pass the throttle's Retry-After through to the document response. */
+export const headers = retryAfterHeaders;
 
 function parseUid(uid: string | undefined): number | null {
   if (!uid || !/^\d{1,9}$/.test(uid)) return null;

@@ -13,10 +13,12 @@ import { db } from "~/utils/db.server";
 import { hashPassword } from "~/utils/password.server";
 import { getEnv } from "~/utils/env.server";
 import { admitAccountRequest, throttleConfig } from "~/utils/throttle.server";
-import { clientIp, Field, FormErrors } from "./__accounts-ui";
+import { clientIp, Field, FormErrors, retryAfterHeaders } from "./__accounts-ui";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Register my store") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
+/** Pass the throttle's Retry-After through to the document response. */
+export const headers = retryAfterHeaders;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const auth = await getAuth(request);

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { MSG, SignInSchema, safeNextPath } from "../../domain/accounts";
@@ -12,18 +12,13 @@ import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { verifyAgainstDummy, verifyPassword } from "~/utils/password.server";
 import { checkLoginThrottle, noteLoginAttempt, throttleConfig } from "~/utils/throttle.server";
-import { clientIp, Field, FormErrors } from "./__accounts-ui";
+import { clientIp, Field, FormErrors, retryAfterHeaders } from "./__accounts-ui";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Sign in") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
 
 /** Pass the throttle's Retry-After through to the document response. */
-export const headers: HeadersFunction = ({ actionHeaders }) => {
-  const out = new Headers();
-  const retryAfter = actionHeaders.get("Retry-After");
-  if (retryAfter) out.set("Retry-After", retryAfter);
-  return out;
-};
+export const headers = retryAfterHeaders;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   // /signin/:stage/ (spec 000 §2): the sign-up and reset stages live on their own pages.
