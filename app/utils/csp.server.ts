@@ -5,9 +5,9 @@
  *   module loader and scroll restoration get it from root.tsx); no 'unsafe-inline', no 'unsafe-eval'.
  * - Stripe Elements (STRIPE_PUBLISHABLE_KEY set): js.stripe.com scripts and frames, api.stripe.com calls,
  *   per Stripe's CSP guide.
- * - CHAT_WIDGET_SNIPPET: the origins of its <script src> are allowed for scripts, frames, images and
- *   connections, and each of its inline scripts by its SHA-256 hash (the snippet is static configuration).
- * - Styles: 'self' 'unsafe-inline' (React style attributes, Stripe's injected styles); styles cannot run code.
+ * - CHAT_WIDGET_SNIPPET: the origins of its <script src> are allowed for scripts, frames and connections, and each of its inline scripts by its SHA-256 hash (the snippet is static configuration).
+ * - Styles: 'self' 'unsafe-inline' (React style attributes, Stripe's injected styles); images: 'self', data:,
+ *   blob: and any https host (catalogue pictures). Neither can run code.
  * - frame-ancestors 'none' (as X-Frame-Options DENY), object-src 'none', base-uri and form-action 'self'.
  * - Development: ws: connections for the live-reload socket.
  */
@@ -28,7 +28,6 @@ const STRIPE = {
   script: ["https://js.stripe.com", "https://*.js.stripe.com"],
   frame: ["https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com"],
   connect: ["https://api.stripe.com"],
-  img: ["https://*.stripe.com"],
 };
 
 /** Script origins and inline-script hashes of a chat widget snippet. */
@@ -58,7 +57,8 @@ export function contentSecurityPolicy(input: CspInput): string {
     ["default-src", ["'self'"]],
     ["script-src", ["'self'", `'nonce-${input.nonce}'`, ...(s ? STRIPE.script : []), ...chat.origins, ...chat.hashes]],
     ["style-src", ["'self'", "'unsafe-inline'"]],
-    ["img-src", ["'self'", "data:", "blob:", ...(s ? STRIPE.img : []), ...chat.origins]],
+    // Catalogue pictures may come from brands' or a CDN's https hosts; an image cannot run code.
+    ["img-src", ["'self'", "data:", "blob:", "https:"]],
     ["font-src", ["'self'", "data:"]],
     ["connect-src", ["'self'", ...(s ? STRIPE.connect : []), ...chat.origins, ...(input.development ? ["ws:"] : [])]],
     ["frame-src", [...(s ? STRIPE.frame : []), ...chat.origins]],
