@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run tools — installs (or checks) everything outside node_modules the project needs:
-// node_modules itself, Temporal CLI, the Java time-skipping test server, stripe-mock, Chromium.
+// node_modules itself (npm ci), Temporal CLI, the Java time-skipping test server, stripe-mock, Mailpit, Chromium.
 // Idempotent; only stat calls when everything is cached. `--measure` also times the test server start.
 import { c, fmtMs, step } from "./lib/log.mjs";
 import { TOOLS_DIR } from "./lib/paths.mjs";
