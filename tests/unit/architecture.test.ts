@@ -182,6 +182,13 @@ export function violationsOf(fileRel: string, source: string): string[] {
         else if (!ref.typeOnly && !["@temporalio/workflow", "@temporalio/common", "zod"].includes(t.name)) {
           bad(ref, "workflows/ may import only @temporalio/workflow (and @temporalio/common, zod) at runtime");
         }
+        // The state machines (model, machine, steps) are plain code, table-tested without Temporal.
+        if (/^workflows\/[^/]+\/(model|machine|steps)(\.ts)?$/.test(fileRel) && t.name.startsWith("@temporalio/") && !ref.typeOnly) {
+          bad(ref, "a state machine (workflows/<kind>/model, machine, steps) imports no Temporal runtime: the driver runs its effects");
+        }
+      }
+      if (t.kind === "local" && /^workflows\/[^/]+\/(model|machine|steps)(\.ts)?$/.test(fileRel) && /^workflows\/[^/]+\/(workflow|driver)$/.test(t.rel)) {
+        bad(ref, "a state machine must not import a Temporal driver or workflow");
       }
     }
 
@@ -300,6 +307,15 @@ describe("the checker catches violations (self-test on synthetic files)", () => 
     expect(check("domain/x.ts", `export const r = Math.random();`)).toHaveLength(1);
     expect(check("domain/x.ts", `export const e = process.env.X;`)).toHaveLength(1);
     expect(check("domain/x.ts", `export const o = { process: 1 }; o.process;`)).toEqual([]);
+  });
+
+  it("workflows/: a state machine (model, machine, steps) imports no Temporal runtime and no driver", () => {
+    expect(check("workflows/buy/machine.ts", `import type { UpdateDefinition } from "@temporalio/common"; import { caller } from "../common/steps";`)).toEqual([]);
+    expect(check("workflows/buy/machine.ts", `import { condition } from "@temporalio/workflow";`)).toHaveLength(1);
+    expect(check("workflows/buy/model.ts", `import { ApplicationFailure } from "@temporalio/common";`)).toHaveLength(1);
+    expect(check("workflows/common/steps.ts", `import { log } from "@temporalio/workflow";`)).toHaveLength(1);
+    expect(check("workflows/swap/machine.ts", `import { OrderDriver } from "../common/driver";`)).toHaveLength(1);
+    expect(check("workflows/buy/workflow.ts", `import { condition } from "@temporalio/workflow"; import { OrderDriver } from "../common/driver";`)).toEqual([]);
   });
 
   it("workflows/: no db, no activity implementations, no built-ins, no vendor SDKs", () => {

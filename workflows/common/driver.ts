@@ -1,0 +1,174 @@
+/**
+ * The Temporal driver of an order's state machine (workflows/common/steps.ts): it registers the machine's
+ * commands as updates (validator first, then the step), queues webhooks and internal signals into the model,
+ * runs each step's effects (activity calls with the policy's options, signals to other workflows) and
+ * sleeps until the next deadline. Shared by every order process (buy now; swap and RMA next): a process
+ * brings its model, its steps and its activity options, nothing else.
+ *
+ * One step at a time: a command, a deadline and a queued event never interleave their effects (`busy`); a
+ * command that arrives while a step runs waits for it, is validated again against the state it left, and
+ * then runs (a retailer's click is never refused as busy).
+ */
+import {
+  ApplicationFailure,
+  CancellationScope,
+  TemporalFailure,
+  allHandlersFinished,
+  condition,
+  getExternalWorkflowHandle,
+  isCancellation,
+  log,
+  setHandler,
+} from "@temporalio/workflow";
+import type { SignalDefinition, UpdateDefinition } from "@temporalio/common";
+import { InvalidInput, Rejection, type CallPolicy, type Step, type StepContext } from "./steps";
+
+/** The activity proxies a process runs its effects with, one per call policy. */
+export type Proxies = Record<CallPolicy, Record<string, (input: unknown) => Promise<unknown>>>;
+
+/** A command of a machine: validated without changes, then run as a step. */
+export interface Command<M, Cmd, Ret> {
+  validate(m: M, cmd: Cmd, now: number): void;
+  run(m: M, cmd: Cmd, ctx: StepContext): Step<Ret>;
+}
+
+/** What the main loop asks of a machine. */
+export interface Machine<M> {
+  isFinished(m: M): boolean;
+  /** The next queued event as a step, or null. */
+  nextQueuedStep(m: M, ctx: StepContext): Step | null;
+  /** A step to run before waiting (e.g. closing windows that ended), or null. */
+  settle?(m: M, ctx: StepContext): Step | null;
+  currentDeadline(m: M): number | null;
+  onDeadline(m: M, ctx: StepContext): Step;
+  /** Clean-up when the workflow is cancelled (runs non-cancellable). */
+  afterCancellation?(m: M, ctx: StepContext): Step;
+}
+
+/** The workflow's deterministic clock and logger, as the steps see them. */
+export const workflowContext: StepContext = {
+  now: () => Date.now(),
+  log: (level, message, meta) => log[level](message, meta),
+};
+
+/** A machine's refusal as the failure Temporal reports to the caller (the type is the error code). */
+export function asFailure(err: unknown, invalidInputType: string): unknown {
+  if (err instanceof Rejection) return ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: true });
+  if (err instanceof InvalidInput) return ApplicationFailure.create({ type: invalidInputType, message: err.message, nonRetryable: true });
+  if (err instanceof TemporalFailure || isCancellation(err)) return err;
+  // A broken invariant of the machine: fail this command (or the workflow), do not retry the task forever.
+  if (err instanceof Error) return ApplicationFailure.nonRetryable(err.message, err.name);
+  return err;
+}
+
+export class OrderDriver<M> {
+  /** A step is running its effects. */
+  busy = false;
+  /** Bumped whenever something the main loop may act on changes. */
+  private version = 0;
+
+  constructor(
+    readonly model: M,
+    private readonly proxies: Proxies,
+    private readonly invalidInputType: string,
+    readonly ctx: StepContext = workflowContext,
+  ) {}
+
+  /** Runs a step: each effect with Temporal, its result (or failure) sent back into the step. */
+  async run<R>(step: Step<R>): Promise<R> {
+    let next = step.next();
+    while (!next.done) {
+      const effect = next.value;
+      let value: unknown;
+      let failed = false;
+      let error: unknown;
+      try {
+        if (effect.kind === "call") value = await this.proxies[effect.policy][effect.name](effect.input);
+        else await getExternalWorkflowHandle(effect.workflowId).signal(effect.signal, effect.arg);
+      } catch (err) {
+        failed = true;
+        error = err;
+      }
+      next = failed ? step.throw(error) : step.next(value);
+    }
+    return next.value;
+  }
+
+  /** Runs a step alone (`busy` while it runs); a machine's refusal becomes Temporal's failure. */
+  async exclusive<R>(step: () => Step<R>): Promise<R> {
+    this.busy = true;
+    try {
+      return await this.run(step());
+    } catch (err) {
+      throw asFailure(err, this.invalidInputType);
+    } finally {
+      this.busy = false;
+      this.version += 1;
+    }
+  }
+
+  private validate<Cmd, Ret>(command: Command<M, Cmd, Ret>, cmd: Cmd): void {
+    try {
+      command.validate(this.model, cmd, this.ctx.now());
+    } catch (err) {
+      throw asFailure(err, this.invalidInputType);
+    }
+  }
+
+  /** Registers a command as an update: the validator refuses before it is accepted; the step runs alone. */
+  command<Cmd, Ret>(def: UpdateDefinition<Ret, [Cmd]>, command: Command<M, Cmd, Ret>): void {
+    setHandler(
+      def,
+      async (cmd: Cmd) => {
+        while (this.busy) {
+          await condition(() => !this.busy);
+          this.validate(command, cmd);
+        }
+        return this.exclusive(() => command.run(this.model, cmd, this.ctx));
+      },
+      { validator: (cmd: Cmd) => this.validate(command, cmd) },
+    );
+  }
+
+  /** Registers a signal that `accept`s its payload into the model; true wakes the main loop. */
+  signal<A>(def: SignalDefinition<[A]>, accept: (m: M, arg: A) => boolean): void {
+    setHandler(def, (arg: A) => {
+      if (accept(this.model, arg)) this.version += 1;
+    });
+  }
+
+  /** The main loop: queued events, settling, deadlines; sleeps until something changes or a deadline. */
+  async loop(machine: Machine<M>): Promise<void> {
+    const m = this.model;
+    try {
+      while (!machine.isFinished(m)) {
+        for (let step = machine.nextQueuedStep(m, this.ctx); step; step = machine.nextQueuedStep(m, this.ctx)) {
+          const s = step;
+          await this.exclusive(() => s);
+        }
+        if (machine.isFinished(m)) break;
+        const settling = machine.settle?.(m, this.ctx);
+        if (settling) await this.exclusive(() => settling);
+        if (machine.isFinished(m)) break;
+        const deadline = machine.currentDeadline(m);
+        if (deadline !== null && this.ctx.now() >= deadline) {
+          await this.exclusive(() => machine.onDeadline(m, this.ctx));
+          continue;
+        }
+        const seen = this.version;
+        const wake = () => !this.busy && this.version !== seen;
+        if (deadline === null) await condition(wake);
+        else await condition(wake, Math.max(1, deadline - this.ctx.now()));
+        // A command may be running when the timer fires: let it finish, then look at the state again.
+        await condition(() => !this.busy);
+      }
+    } catch (err) {
+      if (isCancellation(err) && machine.afterCancellation) {
+        const cleanUp = machine.afterCancellation;
+        await CancellationScope.nonCancellable(() => this.run(cleanUp(m, this.ctx)));
+      }
+      throw err;
+    }
+    await condition(allHandlersFinished);
+  }
+}
