@@ -93,6 +93,8 @@ export const SETUP_MY_PAYOUTS = "Setup My Payouts";
 // --- Transactions (spec 001 §4, §5, §8) --------------------------------------------------------------------
 
 export const CARD_DECLINED = "Sorry but this card was declined. Please try another.";
+/** ours (spec 000 §1, 001 §4: a seller approving a sale needs a card on file, used to resolve RMAs). */
+export const SELLER_CARD_NEEDED = "A card on file is needed to approve sales (it is used to resolve returns). It is not charged now.";
 export const TOTAL_TOO_HIGH = "You cannot select more units than what the retailer has requested to purchase.";
 export const PAYMENT_QUEUED = "payment is queued for processing.";
 export const ERRORS_DIALOG_TITLE = "Errors";

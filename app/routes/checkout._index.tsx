@@ -12,9 +12,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CART_MESSAGES, CHECKOUT_TERMS, proceedLabel } from "../../domain/cart";
 import { purchaseQuote } from "../../domain/fees";
-import { CONFIGURE_PAYOUT_TEXT, CONFIGURE_PAYOUT_TITLE, SETUP_MY_PAYOUTS, SWAP_NO_ACTIVE_LISTINGS, SWAP_NO_PAYOUT } from "../../domain/messages";
+import { CONFIGURE_PAYOUT_TEXT, CONFIGURE_PAYOUT_TITLE, SELLER_CARD_NEEDED, SETUP_MY_PAYOUTS, SWAP_NO_ACTIVE_LISTINGS, SWAP_NO_PAYOUT } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { FLOOR_TIMES, LISTING_REASONS } from "../../domain/reasons";
+import { CardFields } from "~/components/orders/CardFields";
 import { pageTitle } from "~/components/title";
 import { readFormData } from "~/utils/auth.server";
 import { cartRetailer, checkoutState, handleProceed, refuse, type CartActionError } from "~/utils/cart.server";
@@ -38,6 +39,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     summary: s,
     swapBlock: state.swapBlock,
     needsPayoutForSell: state.needsPayoutForSell,
+    needsCardForSell: state.needsCardForSell,
+    cardSubmissionId: state.cardSubmissionId,
     preview,
   };
 }
@@ -183,6 +186,14 @@ export default function Checkout() {
                       </select>
                     </div>
                   </div>
+                  {d.needsCardForSell ? (
+                    <div data-testid="sell-card">
+                      <h3>Card on file</h3>
+                      <p>{SELLER_CARD_NEEDED}</p>
+                      <input type="hidden" name="submission_id" value={d.cardSubmissionId ?? ""} />
+                      <CardFields errors={error?.cardErrors} />
+                    </div>
+                  ) : null}
                   <h3>{terms.title}</h3>
                 </>
               ) : null}

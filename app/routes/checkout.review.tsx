@@ -127,7 +127,11 @@ export default function CheckoutReview() {
         <Link to="/cart" className="button button-outline">
           Back to cart
         </Link>
-        {selling ? null : (
+        {selling ? (
+          <Link to="/checkout" className="button" data-testid="review-send-offer">
+            Send the offer
+          </Link>
+        ) : (
           <Link to="/checkout/pay" className="button" data-testid="review-continue">
             Continue to payment
           </Link>

@@ -25,6 +25,7 @@ import {
   NOT_YET_RATED,
   RATE_THIS_TRANSACTION,
   REQUEST_RMA,
+  SELLER_CARD_NEEDED,
   TRANSACTION_LABELS,
   UPDATE_YOUR_LISTINGS,
 } from "../../domain/messages";
@@ -56,7 +57,7 @@ import {
   parseUnitInputs,
 } from "~/components/orders/schemas";
 import { pageTitle } from "~/components/title";
-import { readFormData, requireRetailer } from "~/utils/auth.server";
+import { readFormData, requireTradingRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { canRequestRma, orderViewer, paymentMethodFromForm, sendBuyCommand, type CommandOutcome } from "~/utils/orders.server";
 
@@ -131,7 +132,8 @@ function parseReason<S extends z.ZodTypeAny>(schema: S, form: FormData): { ok: t
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const auth = await requireRetailer(request);
+  // Order commands are trading: an inactive or pending retailer is refused before anything is sent.
+  const auth = await requireTradingRetailer(request);
   const viewer = { retailerId: auth.retailer.id, isStaff: auth.user.isStaff };
   const order = await loadOrder(params, viewer);
   if (!order.role) notFound();
@@ -500,7 +502,7 @@ function AddCardForm({ a, title, carry }: { a: DetailActionData | undefined; tit
   return (
     <Form method="post" data-testid="form-add_card">
       <h3>{title}</h3>
-      <p>A card on file is needed to approve sales (it is used to resolve returns). It is not charged now.</p>
+      <p>{SELLER_CARD_NEEDED}</p>
       <input type="hidden" name="intent" value="add_card" />
       {Object.entries(carry ?? {})
         .filter(([k]) => k.startsWith("units."))

@@ -3,7 +3,7 @@
  * Sessions themselves live in session.server.ts (the one module wrapping `lucia`).
  */
 import { redirect } from "@remix-run/node";
-import { requiredActionPath, safeNextPath } from "../../domain/accounts";
+import { MSG, requiredActionPath, retailerMayTrade, safeNextPath } from "../../domain/accounts";
 import type { ContactRow, RetailerRow } from "../../db/queries/retailers";
 import { getContact, getRetailer } from "../../db/queries/retailers";
 import { getBrandsByIds } from "../../db/queries/retailers";
@@ -141,6 +141,29 @@ export async function requireRetailer(request: Request): Promise<AuthContext & {
   if (target) throw redirect(target);
   if (!auth.retailer) throw redirect("/retailer-setup/");
   return auth as AuthContext & { retailer: RetailerRow };
+}
+
+/**
+ * The one trading check (cart add/proceed, checkout, pay, selling to a request, swaps, order commands): the
+ * effective retailer must be active. A retailer's own pending (or denied, or unfinished) account goes to its
+ * status page; an inactive one, or staff acting as a retailer that is not active, gets a 403 with a plain
+ * message. Staff browsing as admin (no retailer) pass: the callers answer them (no cart, no orders).
+ */
+export function assertMayTrade(auth: AuthContext, request: Request): void {
+  const r = auth.retailer;
+  if (!r || retailerMayTrade(r.status)) return;
+  if (!auth.user.isStaff) {
+    const target = requiredActionRedirect(auth, pathWithSearch(request));
+    if (target) throw redirect(target);
+  }
+  throw new Response(auth.user.isStaff ? MSG.notTradingActingAs : MSG.notTrading, { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+/** requireRetailer + assertMayTrade: the guard of every trading loader and action. */
+export async function requireTradingRetailer(request: Request): Promise<AuthContext & { retailer: RetailerRow }> {
+  const auth = await requireRetailer(request);
+  assertMayTrade(auth, request);
+  return auth;
 }
 
 /**

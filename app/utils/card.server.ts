@@ -11,9 +11,10 @@ import { WorkflowFailedError, ApplicationFailure, type WorkflowHandle } from "@t
 import { z } from "zod";
 import { getCardOnFile } from "../../db/queries/settings";
 import { CARD_MESSAGES, PaymentMethodIdSchema, testCardFormSchema } from "../../domain/cards";
+import { SELLER_CARD_NEEDED } from "../../domain/messages";
 import { CARD_ON_FILE_WORKFLOW_TYPE, CARD_REJECTED, cardOnFileWorkflowId, type CardOnFileInput, type CardRejection } from "../../workflows/card/contract";
 import type { cardOnFileWorkflow } from "../../workflows/card/workflow";
-import { readFormData, requireRetailer } from "./auth.server";
+import { readFormData, requireRetailer, type RetailerRow } from "./auth.server";
 import { db } from "./db.server";
 import { getEnv, paymentsProvider } from "./env.server";
 import { getTemporalClient, isTemporalUnavailable, startWorkflowOnce, withTimeout } from "./temporal.server";
@@ -56,18 +57,21 @@ function rejectionOf(err: unknown): CardRejection | null {
   return null;
 }
 
-export async function cardAction(request: Request) {
-  const auth = await requireRetailer(request);
-  const form = await readFormData(request);
-  const submitted = z.string().uuid().safeParse(form.get("submission_id"));
-  if (!submitted.success) return fail(400, { "": "This form has expired. Please submit it again." });
-  const submissionId = submitted.data;
+/** The outcome of saving a card from a form: saved, or the errors to show (per field or "" for the form). */
+export type SaveCardOutcome = { ok: true } | { ok: false; status: number; errors: Record<string, string> };
 
+/**
+ * Puts the card of a form on file for the retailer (cardOnFileWorkflow, id per submission): a Stripe
+ * Elements PaymentMethod id (payment_method_id) or the sandbox's test card fields (card_number, card_expiry,
+ * card_cvc). Used by Settings → Card On File and by the sell dialog (selling to a request needs a card).
+ */
+export async function saveCardFromForm(retailer: RetailerRow, submissionId: string, form: FormData): Promise<SaveCardOutcome> {
+  const failed = (status: number, errors: Record<string, string>): SaveCardOutcome => ({ ok: false, status, errors });
   let card: CardOnFileInput["card"];
   const pmRaw = form.get("payment_method_id");
   if (typeof pmRaw === "string" && pmRaw !== "") {
     const pm = PaymentMethodIdSchema.safeParse(pmRaw);
-    if (!pm.success || paymentsProvider() !== "stripe") return fail(400, { "": pm.success ? CARD_MESSAGES.onlyTestCards : pm.error.issues[0].message });
+    if (!pm.success || paymentsProvider() !== "stripe") return failed(400, { "": pm.success ? CARD_MESSAGES.onlyTestCards : pm.error.issues[0].message });
     card = { source: "payment_method", paymentMethodId: pm.data };
   } else {
     const now = new Date();
@@ -82,32 +86,56 @@ export async function cardAction(request: Request) {
         const k = String(i.path[0] ?? "");
         errors[k] ??= i.message;
       }
-      return fail(400, errors);
+      return failed(400, errors);
     }
     card = { source: "test_card", testToken: parsed.data.testToken };
   }
 
-  const env = getEnv();
-  const retailerId = auth.retailer.id;
-  const workflowId = cardOnFileWorkflowId(retailerId, submissionId);
-  const input: CardOnFileInput = { retailerId, submissionId, card, email: auth.retailer.storeEmail || undefined };
+  const workflowId = cardOnFileWorkflowId(retailer.id, submissionId);
+  const input: CardOnFileInput = { retailerId: retailer.id, submissionId, card, email: retailer.storeEmail || undefined };
   let handle: WorkflowHandle<typeof cardOnFileWorkflow>;
   try {
     handle = await startWorkflowOnce<typeof cardOnFileWorkflow>(await getTemporalClient(), CARD_ON_FILE_WORKFLOW_TYPE, workflowId, [input]);
   } catch (err) {
-    if (isTemporalUnavailable(err)) return fail(503, { "": CARD_MESSAGES.unavailable });
+    if (isTemporalUnavailable(err)) return failed(503, { "": CARD_MESSAGES.unavailable });
     throw err;
   }
 
   try {
     const outcome = await withTimeout(handle.result(), RESULT_WAIT_MS);
-    if (outcome === "timeout") return fail(202, { "": CARD_MESSAGES.pending });
+    if (outcome === "timeout") return failed(202, { "": CARD_MESSAGES.pending });
   } catch (err) {
     const rejection = rejectionOf(err);
     // A second card after a decline is a new submission: a new id, hence a new workflow (attempt).
-    if (rejection) return fail(400, card.source === "test_card" ? { card_number: rejection.message } : { "": rejection.message });
-    if (isTemporalUnavailable(err) || err instanceof WorkflowFailedError) return fail(503, { "": CARD_MESSAGES.unavailable });
+    if (rejection) return failed(400, card.source === "test_card" ? { card_number: rejection.message } : { "": rejection.message });
+    if (isTemporalUnavailable(err) || err instanceof WorkflowFailedError) return failed(503, { "": CARD_MESSAGES.unavailable });
     throw err;
   }
+  return { ok: true };
+}
+
+/**
+ * Selling to a request counts as the seller's approval, and a seller approving a sale needs a card on file
+ * (spec 000 §1, 001 §4), as the buy flow's approval asks (need_payment_method): with a card on file, nothing
+ * to do; else the card fields of the same form are saved first; without them, 402 with SELLER_CARD_NEEDED.
+ */
+export async function ensureSellerCard(retailer: RetailerRow, form: FormData): Promise<SaveCardOutcome> {
+  if (await getCardOnFile(db, retailer.id)) return { ok: true };
+  const typed = ["card_number", "payment_method_id"].some((k) => {
+    const v = form.get(k);
+    return typeof v === "string" && v.trim() !== "";
+  });
+  if (!typed) return { ok: false, status: 402, errors: { "": SELLER_CARD_NEEDED } };
+  const submitted = z.string().uuid().safeParse(form.get("submission_id"));
+  return saveCardFromForm(retailer, submitted.success ? submitted.data : randomUUID(), form);
+}
+
+export async function cardAction(request: Request) {
+  const auth = await requireRetailer(request);
+  const form = await readFormData(request);
+  const submitted = z.string().uuid().safeParse(form.get("submission_id"));
+  if (!submitted.success) return fail(400, { "": "This form has expired. Please submit it again." });
+  const saved = await saveCardFromForm(auth.retailer, submitted.data, form);
+  if (!saved.ok) return fail(saved.status, saved.errors);
   return redirect("/settings/card?ref=cardSaved", 303);
 }

@@ -2,6 +2,7 @@
  * Server side of the cart shared by /cart (the resource/action route), /checkout and the marketplace
  * pages (which render <CartBar summary={await loadCartSummary(auth)} />).
  */
+import { randomUUID } from "node:crypto";
 import { data, redirect } from "@remix-run/node";
 import {
   CART_MESSAGES,
@@ -15,8 +16,10 @@ import {
 import { CONFIGURE_PAYOUT_TEXT, SWAP_NO_ACTIVE_LISTINGS, SWAP_NO_PAYOUT } from "../../domain/messages";
 import { addToCart, clearCart, countActiveOwnListings, getCartSummary, removeFromCart, type CartSummary } from "../../db/queries/cart";
 import { proceedFromCart } from "../../db/queries/checkout";
+import { getCardOnFile } from "../../db/queries/settings";
 import { buyWorkflowId } from "../../workflows/buy/contract";
-import { getAuth, requireUser, type AuthContext, type RetailerRow } from "./auth.server";
+import { assertMayTrade, getAuth, requireUser, type AuthContext, type RetailerRow } from "./auth.server";
+import { ensureSellerCard } from "./card.server";
 import { CHECKOUT_MESSAGES, sendOffers } from "./checkout.server";
 import { db } from "./db.server";
 
@@ -35,6 +38,8 @@ export interface CartActionError {
   /** Which checkout dialog to show instead of the form, when the refusal is one. */
   dialog?: "configure_payout" | "no_payout" | "no_active_listings";
   values?: Record<string, string>;
+  /** The sell dialog's card fields (a seller without a card on file): errors per field. */
+  cardErrors?: Record<string, string>;
 }
 
 export function refuse(status: number, error: string, extra: Omit<CartActionError, "ok" | "error"> = {}) {
@@ -59,9 +64,13 @@ export function withRef(path: string, ref: string): string {
   return u.pathname + u.search;
 }
 
-/** The effective retailer for a cart request, or a 403 answer for staff browsing as admin. */
+/**
+ * The effective retailer for a cart, checkout or pay request (null for staff browsing as admin, whom the
+ * callers answer 403). A retailer that is not active may not trade (assertMayTrade: its status page or 403).
+ */
 export async function cartRetailer(request: Request): Promise<{ auth: AuthContext; retailer: RetailerRow } | { auth: AuthContext; retailer: null }> {
   const auth = await requireUser(request);
+  assertMayTrade(auth, request);
   if (auth.retailer) return { auth, retailer: auth.retailer };
   if (!auth.user.isStaff) {
     // A retailer without a retailer record is still in setup: requireUser's guard lets the root send it on.
@@ -120,6 +129,10 @@ export interface CheckoutState {
   swapBlock: SwapBlock | null;
   /** Sell carts without payout: the "Configure Payout Settings" prompt. */
   needsPayoutForSell: boolean;
+  /** Sell carts of a seller without a card on file: the sell dialog asks for one. */
+  needsCardForSell: boolean;
+  /** The id of the card's submission when it is asked for (one card-on-file workflow per submission). */
+  cardSubmissionId: string | null;
 }
 
 export async function checkoutState(auth: { user: { isStaff: boolean } }, retailer: RetailerRow): Promise<CheckoutState> {
@@ -130,7 +143,8 @@ export async function checkoutState(auth: { user: { isStaff: boolean } }, retail
     const n = payoutSet ? await countActiveOwnListings(db, retailer.id, summary.lines[0].brandId) : 0;
     block = swapBlock({ payoutSet, activeListingsOfBrand: n });
   }
-  return { summary, payoutSet, swapBlock: block, needsPayoutForSell: summary.type === "sell" && !payoutSet };
+  const needsCardForSell = summary.type === "sell" && !(await getCardOnFile(db, retailer.id));
+  return { summary, payoutSet, swapBlock: block, needsPayoutForSell: summary.type === "sell" && !payoutSet, needsCardForSell, cardSubmissionId: needsCardForSell ? randomUUID() : null };
 }
 
 function formValues(form: FormData, names: string[]): Record<string, string> {
@@ -161,6 +175,9 @@ export async function handleProceed(auth: AuthContext, retailer: RetailerRow, fo
     const parsed = SellInfoSchema.safeParse({ reason: form.get("reason") ?? undefined, floor_time: form.get("floor_time") ?? undefined, terms: form.get("terms") ?? undefined });
     if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? CART_MESSAGES.fillOutEverything, { values });
     sellInfo = { reason: parsed.data.reason, floorTime: parsed.data.floor_time };
+    // The offer is the seller's approval: without a card on file, the dialog's card fields are saved first.
+    const card = await ensureSellerCard(retailer, form);
+    if (!card.ok) return refuse(card.status, card.errors[""] ?? Object.values(card.errors)[0] ?? CART_MESSAGES.fillOutEverything, { values, cardErrors: card.errors });
   } else {
     const parsed = CheckoutTermsSchema.safeParse({ terms: form.get("terms") ?? undefined });
     if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? CART_MESSAGES.acceptTerms, { values });

@@ -255,6 +255,10 @@ describe("checkout", () => {
     await postCartForm(q, { intent: "add", requestId: req.id, "size.S": 2 });
     await q.goto(url("/checkout"));
     await q.locator("#sell-reason").selectOption("overstock");
+    // No card on file yet: the dialog asks for one (the offer is the seller's approval).
+    await q.locator('input[name="card_number"]').fill("4242424242424242");
+    await q.locator('input[name="card_expiry"]').fill("12/34");
+    await q.locator('input[name="card_cvc"]').fill("123");
     await q.locator("#checkout-terms-box").check();
     await q.getByTestId("checkout-continue").click();
     await q.getByTestId("checkout-form-error").waitFor();

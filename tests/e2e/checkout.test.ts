@@ -10,13 +10,13 @@ import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
-import { carts, orders } from "../../db/schema";
+import { carts, orders, paymentMethods } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import { purchaseQuote } from "../../domain/fees";
-import { BUY_ALREADY_THEIR_MOVE, BUY_ALREADY_YOUR_MOVE, CARD_DECLINED } from "../../domain/messages";
+import { BUY_ALREADY_THEIR_MOVE, BUY_ALREADY_YOUR_MOVE, CARD_DECLINED, SELLER_CARD_NEEDED } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { BUY_STATES } from "../../domain/states";
-import { createBrand, createCollection, createListing, createProduct, createRequest, SIZE_RUNS } from "../factories";
+import { createBrand, createCollection, createListing, createProduct, createRequest, DEFAULT_TEST_PASSWORD, SIZE_RUNS } from "../factories";
 import {
   acceptBuyTerms,
   buyWorkflowId,
@@ -34,6 +34,7 @@ import {
   waitForReadModel,
 } from "./buy-helpers";
 import { closePage, launchBrowser, url } from "./harness";
+import { htmlDecode, HttpClient } from "./http";
 
 let browser: Browser;
 let dbh: DbHandle;
@@ -54,6 +55,13 @@ beforeAll(async () => {
 afterEach(async () => {
   while (pages.length) await closePage(pages.pop()!);
 });
+
+/** The card fields of the sell dialog (components/orders/CardFields). */
+async function fillCard(p: Page, number: string): Promise<void> {
+  await p.locator('input[name="card_number"]').fill(number);
+  await p.locator('input[name="card_expiry"]').fill("12/34");
+  await p.locator('input[name="card_cvc"]').fill("123");
+}
 afterAll(async () => {
   await browser?.close();
   await dbh?.close();
@@ -235,8 +243,13 @@ describe("selling to a request", () => {
     await s.goto(url("/checkout"), { waitUntil: "networkidle" });
     await s.locator("#sell-reason").selectOption({ index: 1 });
     await s.locator("#sell-floor-time").selectOption({ index: 1 });
+    // The offer is the seller's approval: a seller without a card on file is asked for one (spec 000 §1, 001 §4).
+    expect(await s.getByTestId("sell-card").textContent()).toContain(SELLER_CARD_NEEDED);
+    await fillCard(s, "4242424242424242");
     await s.locator("#checkout-terms-box").check();
     await Promise.all([s.waitForURL(/\/buy\?ref=offerSent/, { timeout: 40_000 }), s.getByTestId("checkout-continue").click()]);
+    const [card] = await dbh.db.select().from(paymentMethods).where(eq(paymentMethods.retailerId, seller.r.id));
+    expect(card).toMatchObject({ lastFour: "4242" });
     await s.getByText("Your offer was sent to the requesting retailer.", { exact: false }).first().waitFor();
 
     const [order] = await dbh.db.select().from(orders).where(eq(orders.requestId, req.id));
@@ -256,5 +269,33 @@ describe("selling to a request", () => {
     const paid = await waitForOrderState(order.id, BUY_STATES.SHIP_ORDER);
     expect(paid.amounts.capturedCents).toBe(purchaseQuote([{ unitPriceCents: 3333, units: { M: 2 } }]).totalCents);
     expect(paid.shipment?.trackingNumber).toBeTruthy();
+  });
+
+  it("without a card on file the offer is not sent (402, nothing written); a declined card is refused; a good one is put on file and the offer goes", async () => {
+    const requestor = await retailerWithLogin(dbh, [brand]);
+    const seller = await retailerWithLogin(dbh, [brand]);
+    const req = await createRequest(dbh.db, { variationId: v1, requestorId: requestor.r.id, sizes: { S: 1 } });
+    const c = new HttpClient();
+    await c.signIn(seller.email, DEFAULT_TEST_PASSWORD);
+    expect((await c.postForm("/cart", { intent: "add", requestId: req.id, "size.S": 1, returnTo: "/cart" })).status).toBe(303);
+    const dialog = { intent: "proceed", reason: "overstock", floor_time: "0-30", terms: "on" };
+    const offers = async () => dbh.db.select().from(orders).where(eq(orders.requestId, req.id));
+    const cards = async () => dbh.db.select().from(paymentMethods).where(eq(paymentMethods.retailerId, seller.r.id));
+
+    const noCard = await c.postForm("/checkout", dialog);
+    expect(noCard.status).toBe(402);
+    expect(htmlDecode(noCard.body)).toContain(SELLER_CARD_NEEDED);
+    expect(await offers()).toEqual([]);
+    const declined = await c.postForm("/checkout", { ...dialog, card_number: "4000000000000002", card_expiry: "12/34", card_cvc: "123" });
+    expect(declined.status).toBe(400);
+    expect(htmlDecode(declined.body)).toContain(CARD_DECLINED);
+    expect(await offers()).toEqual([]);
+    expect(await cards()).toEqual([]);
+
+    const sent = await c.postForm("/checkout", { ...dialog, card_number: "5555555555554444", card_expiry: "12/34", card_cvc: "123" });
+    expect(sent.status, sent.body.slice(0, 300)).toBe(303);
+    expect(sent.location).toBe("/buy?ref=offerSent");
+    expect((await cards()).map((k) => k.lastFour)).toEqual(["4444"]);
+    expect(await offers()).toHaveLength(1);
   });
 });

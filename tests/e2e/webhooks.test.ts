@@ -52,7 +52,8 @@ async function orderAwaitingPickup(): Promise<{ orderId: number; trackingNumber:
   const s = new HttpClient();
   await s.signIn(seller.email, DEFAULT_TEST_PASSWORD);
   expect((await s.postForm("/cart", { intent: "add", requestId: req.id, "size.M": 1, returnTo: "/cart" })).status).toBe(303);
-  const sent = await s.postForm("/checkout", { intent: "proceed", reason: "overstock", floor_time: "0-30", terms: "on" });
+  // The seller has no card on file yet: the sell dialog's card fields put one there (selling needs it).
+  const sent = await s.postForm("/checkout", { intent: "proceed", reason: "overstock", floor_time: "0-30", terms: "on", card_number: "4242424242424242", card_expiry: "12/34", card_cvc: "123" });
   expect(sent.status, sent.body.slice(0, 300)).toBe(303);
   expect(sent.location).toBe("/buy?ref=offerSent");
   const [order] = await dbh.db.select().from(orders).where(eq(orders.requestId, req.id));

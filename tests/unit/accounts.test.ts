@@ -13,6 +13,7 @@ import {
   normalizeResaleNumber,
   normalizeUsPhone,
   requiredActionPath,
+  retailerMayTrade,
   safeNextPath,
   setupStepFor,
 } from "../../domain/accounts";
@@ -157,6 +158,17 @@ describe("retailer setup schemas", () => {
     expect(setupStepFor({ hasRetailer: true, hasContact: false, setupComplete: false })).toBe("contact");
     expect(setupStepFor({ hasRetailer: true, hasContact: true, setupComplete: false })).toBe("brands");
     expect(setupStepFor({ hasRetailer: true, hasContact: true, setupComplete: true })).toBe("done");
+  });
+});
+
+describe("who may trade (retailerMayTrade)", () => {
+  it.each([
+    ["active", true],
+    ["pending", false],
+    ["inactive", false],
+    ["denied", false],
+  ] as const)("a retailer %s may trade: %s", (status, may) => {
+    expect(retailerMayTrade(status)).toBe(may);
   });
 });
 

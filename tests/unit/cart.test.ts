@@ -162,3 +162,11 @@ describe("test cards", () => {
     expect(schema.safeParse({ card_number: "4242424242424242", card_expiry: "13/30", card_cvc: "1" }).success).toBe(false);
   });
 });
+
+describe("the sell draft notice (issue 8)", () => {
+  it("says what happens now: confirming the sell dialog sends the offer; nothing waits for a later release", () => {
+    expect(CART_MESSAGES.sellDraftRecorded).not.toMatch(/release/i);
+    expect(CART_MESSAGES.sellDraftRecorded).toContain("has not been sent yet");
+    expect(CART_MESSAGES.sellDraftRecorded).toContain("24 hours");
+  });
+});
