@@ -6,15 +6,18 @@ import { safeNextPath } from "../../domain/accounts";
 
 export type RetailerStatus = "pending" | "active" | "inactive" | "denied";
 
-/** Banners the user can put off for the rest of the session ("do this later"). */
-export const DISMISSIBLE_BANNERS = ["payout", "cellphone"] as const;
+/**
+ * Banners the user can put off for the rest of the session ("do this later"): only the payout one (spec 000
+ * §8, 001 §2, 002 §8 make it dismissible; the cell-phone "Action Required!" banner is not).
+ */
+export const DISMISSIBLE_BANNERS = ["payout"] as const;
 export type DismissibleBanner = (typeof DISMISSIBLE_BANNERS)[number];
 
 export function isDismissibleBanner(key: unknown): key is DismissibleBanner {
   return typeof key === "string" && (DISMISSIBLE_BANNERS as readonly string[]).includes(key);
 }
 
-export type BannerKey = "inactive" | DismissibleBanner;
+export type BannerKey = "inactive" | "cellphone" | DismissibleBanner;
 
 export interface Banner {
   key: BannerKey;
@@ -48,7 +51,7 @@ export function inactiveMessage(support: { email: string; phone: string }): stri
 
 /**
  * Pages where a banner would only repeat what the page already shows: the payout form itself, and My
- * Listings, which shows its own (non-dismissible) "Action Required!" payout notice.
+ * Listings, which shows its own "Action Required!" payout notice (dismissed together with this banner).
  */
 function onPage(pathname: string, prefixes: string[]): boolean {
   return prefixes.some((p) => pathname === p || pathname.startsWith(`${p}/`));
@@ -67,8 +70,8 @@ export function computeBanners(input: {
   if (!retailer.payoutSet && !dismissed.includes("payout") && !onPage(pathname, ["/getpaid", "/settings/payout", "/active/listings"])) {
     banners.push({ key: "payout", tone: "warning", dismissible: true });
   }
-  if (!retailer.hasCellPhone && !dismissed.includes("cellphone") && !onPage(pathname, ["/settings/contact"])) {
-    banners.push({ key: "cellphone", tone: "warning", dismissible: true });
+  if (!retailer.hasCellPhone && !onPage(pathname, ["/settings/contact"])) {
+    banners.push({ key: "cellphone", tone: "warning", dismissible: false });
   }
   return banners;
 }

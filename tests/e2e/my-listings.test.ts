@@ -187,6 +187,27 @@ describe("My Listings and My Requests", () => {
     await section(page, brandZ.id).locator("[data-testid=my-card] a").click();
     await page.waitForURL(new RegExp(`/updaterequest/${zuluRequestId}$`));
   });
+
+  it("the payout notice can be put off ('do this later', spec 000 §8 / 002 §8): gone for the session, here and elsewhere", async () => {
+    // A session of its own, so the shared page keeps its notice.
+    const p = await newPage(browser);
+    try {
+      await signIn(p, email, DEFAULT_TEST_PASSWORD);
+      await p.goto(url("/active/listings"));
+      const notice = p.getByTestId("my-payout-notice");
+      expect(await notice.textContent()).toContain("Action Required!");
+      await Promise.all([p.waitForURL(/\/active\/listings$/), notice.getByRole("button", { name: "do this later" }).click()]);
+      await notice.waitFor({ state: "detached" });
+      // The listings stay hidden from others: the card still says so.
+      expect(await p.getByTestId("badge-payoutneeded").count()).toBeGreaterThan(0);
+      await p.goto(url("/active/listings"));
+      expect(await p.getByTestId("my-payout-notice").count()).toBe(0);
+      await p.goto(url("/"));
+      expect(await p.locator("[data-testid=banner-payout]").count()).toBe(0);
+    } finally {
+      await closePage(p);
+    }
+  });
 });
 
 describe("editing and deleting", () => {

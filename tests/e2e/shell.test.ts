@@ -259,12 +259,13 @@ describe("banners", () => {
     expect(await again.locator("[data-testid=banner-payout]").count()).toBe(1);
   });
 
-  it("contact without a cell phone: the verbatim Action Required! banner", async () => {
+  it("contact without a cell phone: the verbatim Action Required! banner, which cannot be put off", async () => {
     const p = await signedIn(NO_CELLPHONE);
     await p.goto(url("/"));
     const banner = p.locator("[data-testid=banner-cellphone]");
     expect(await banner.textContent()).toContain(CELLPHONE_TEXT);
     expect(await banner.locator("a[href='/settings/contact']").count()).toBe(1);
+    expect(await banner.locator("button", { hasText: "do this later" }).count()).toBe(0);
     expect(await p.locator("[data-testid=banner-payout]").count()).toBe(0);
   });
 

@@ -99,14 +99,15 @@ describe("banners", () => {
     expect(inactiveMessage({ email: "help@x.test", phone: "1-800" })).toMatch(/not active.*help@x\.test.*1-800/);
   });
 
-  it("missing payout and cell phone: two dismissible Action Required banners", () => {
+  it("missing payout and cell phone: two Action Required banners, only the payout one dismissible (spec 000 §8, 002 §8)", () => {
     const r = { ...active, payoutSet: false, hasCellPhone: false };
     expect(computeBanners({ retailer: r, dismissed: [], pathname: "/" }).map((b) => [b.key, b.dismissible])).toEqual([
       ["payout", true],
-      ["cellphone", true],
+      ["cellphone", false],
     ]);
     expect(computeBanners({ retailer: r, dismissed: ["payout"], pathname: "/" }).map((b) => b.key)).toEqual(["cellphone"]);
-    expect(computeBanners({ retailer: r, dismissed: ["payout", "cellphone"], pathname: "/" })).toEqual([]);
+    // A "cellphone" dismissal left in an older session changes nothing.
+    expect(computeBanners({ retailer: r, dismissed: ["payout", "cellphone"], pathname: "/" }).map((b) => b.key)).toEqual(["cellphone"]);
   });
 
   it("is not repeated on the page that fixes it", () => {
@@ -124,7 +125,7 @@ describe("banners", () => {
 
   it("only known banners can be dismissed", () => {
     expect(isDismissibleBanner("payout")).toBe(true);
-    expect(isDismissibleBanner("cellphone")).toBe(true);
+    expect(isDismissibleBanner("cellphone")).toBe(false);
     expect(isDismissibleBanner("inactive")).toBe(false);
     expect(isDismissibleBanner("x")).toBe(false);
     expect(isDismissibleBanner(null)).toBe(false);

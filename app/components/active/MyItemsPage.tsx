@@ -4,7 +4,7 @@
  * (sorted by name) with its cards and its own paging, the empty states, and on My Listings the
  * "Action Required!" payout notice.
  */
-import { Form, Link, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import { Form, Link, useLoaderData, useLocation, useNavigation, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import type { MyBrandSection, MyItemCard } from "../../../db/queries/my-listings";
 import {
@@ -121,6 +121,7 @@ function Section({ section, d }: { section: Data["sections"][number]; d: Data })
 
 export function MyItemsPage() {
   const d = useLoaderData() as unknown as Data;
+  const location = useLocation();
   const submit = useSubmit();
   const navigation = useNavigation();
   const formRef = useRef<HTMLFormElement>(null);
@@ -163,6 +164,14 @@ export function MyItemsPage() {
           <p>
             <strong>{ACTION_REQUIRED}</strong> {PAYOUT_ACTION_REQUIRED_TEXT} <Link to="/settings/payout">Fill in your bank details</Link>
           </p>
+          {/* Dismissible (spec 000 §8, 002 §8): the same session-long "do this later" as the shell's payout banner. */}
+          <Form method="post" action="/banners/dismiss" className="inline-form alert-actions">
+            <input type="hidden" name="banner" value="payout" />
+            <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+            <button type="submit" className="button button-small button-outline" data-testid="my-payout-later">
+              do this later
+            </button>
+          </Form>
         </div>
       ) : null}
 

@@ -53,6 +53,7 @@ export interface MyItemsLoaderData {
   /** The limit asked for in the URL (null = default), kept in links. */
   limitParam: number | null;
   sections: MyBrandSection[];
+  /** Payout missing and the notice not put off this session ("do this later", the shell's payout banner key). */
   payoutMissing: boolean;
   notice: string | null;
   /** Staff acting as this retailer: its name (staff may see names); null for the retailer itself. */
@@ -80,7 +81,7 @@ export async function myItemsLoader(request: Request, kind: MyKind): Promise<MyI
     search,
     limitParam: limitParam !== null ? limit : null,
     sections,
-    payoutMissing: !auth.retailer.btMerchantId,
+    payoutMissing: !auth.retailer.btMerchantId && !auth.session.dismissedBanners.includes("payout"),
     notice: noticeKey && Object.hasOwn(MY_NOTICES, noticeKey) ? MY_NOTICES[noticeKey as MyNoticeKey] : null,
     actingAs: auth.user.isStaff ? auth.retailer.storeName : null,
   };
