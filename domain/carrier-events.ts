@@ -160,3 +160,41 @@ export function parseCarrierEvent(rawBody: string): CarrierWebhookEvent | null {
   const parsed = CarrierWebhookEventSchema.safeParse(json);
   return parsed.success ? parsed.data : null;
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// The shipping label.
+
+/** A street address as printed on a label (never a name: recipients are `retailer-00{id}`). */
+export interface CarrierLabelAddress {
+  address1: string;
+  city: string;
+  state: string;
+  postalCode: string;
+}
+
+/**
+ * What a shipping label prints, recorded by the carrier when the pickup is booked. The PDF is rendered from it
+ * when someone opens the label (app/utils/label-pdf.server.tsx), never on the approval's path.
+ */
+export interface CarrierLabelData {
+  trackingNumber: string;
+  callTag: string;
+  externalId: string;
+  senderId: number;
+  receiverId: number;
+  /** The recipient's street address (printed), never its name. */
+  to: CarrierLabelAddress;
+  units: number;
+  /** ISO: when the label was created (printed as MM/DD/YYYY). */
+  createdAt: string;
+  /** ISO: end of the pickup window. */
+  pickupBy: string;
+}
+
+/** Where returns go: the marketplace's returns desk at the carrier, so no seller address is printed. */
+export const CARRIER_RETURNS_ADDRESS: CarrierLabelAddress = Object.freeze({
+  address1: "c/o SandboxCarrier Returns, 100 Depot Way",
+  city: "Memphis",
+  state: "TN",
+  postalCode: "38118",
+});

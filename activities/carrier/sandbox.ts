@@ -1,6 +1,6 @@
 /**
  * The built-in sandbox carrier (decisions.md "Providers"): books pickups (call tags), issues a tracking
- * number and a PDF label, cancels pickups, and sends signed tracking webhooks (tracker.updated events,
+ * number and records the label's data (the PDF is rendered when the label is opened), cancels pickups, and sends signed tracking webhooks (tracker.updated events,
  * domain/carrier-events.ts) to APP_ORIGIN/webhooks/carrier, exactly as a real carrier would. Staff's
  * "simulate pickup" / "simulate delivery" and the tests drive `sendTrackingEvent`.
  *
@@ -23,9 +23,9 @@ import {
   CARRIER_SIGNATURE_HEADER,
   CARRIER_WEBHOOK_PATH,
   type CarrierEventStatus,
+  type CarrierLabelAddress,
   type CarrierWebhookEvent,
 } from "../../domain/carrier-events";
-import { renderLabelPdf, type LabelAddress } from "./label";
 import { signCarrierEvent } from "./signature";
 
 export interface CarrierBookPickupInput {
@@ -36,7 +36,7 @@ export interface CarrierBookPickupInput {
   senderId: number;
   receiverId: number;
   /** The recipient's street address (printed on the label under its anonymous name). */
-  to: LabelAddress;
+  to: CarrierLabelAddress;
   units: number;
   /** ISO: end of the pickup window. */
   pickupBy: string;
@@ -99,7 +99,7 @@ export class SandboxCarrier {
       const tracking = trackingNumber();
       const tag = callTag(input.externalId, input.attempt);
       const createdAt = this.now().toISOString();
-      const pdf = await renderLabelPdf({
+      const labelData = {
         trackingNumber: tracking,
         callTag: tag,
         externalId: input.externalId,
@@ -109,7 +109,7 @@ export class SandboxCarrier {
         units: input.units,
         createdAt,
         pickupBy: input.pickupBy,
-      });
+      };
       const pickup: Pickup = { callTag: tag, attempt: input.attempt, pickupBy: input.pickupBy, idempotencyKey: input.idempotencyKey, status: "scheduled" };
       const inserted = await insertCarrierShipment(this.db, {
         id,
@@ -120,7 +120,7 @@ export class SandboxCarrier {
         pickupBy: new Date(input.pickupBy),
         status: "pre_transit",
         pickups: [pickup],
-        labelPdf: pdf,
+        labelData,
       });
       if (inserted) return { shipmentId: id, callTag: tag, trackingNumber: tracking };
       // A concurrent duplicate booked first: answer as it did (or add this attempt below).

@@ -1,12 +1,14 @@
 /**
- * /shipping-label/{tracking number}: the carrier's label PDF (rendered by the carrier when the pickup was
- * booked and kept with the shipment). Only the sender of the shipment and staff may print it; anyone
- * else, and an unknown tracking number, gets 404. The label names the recipient as `retailer-00{id}`.
+ * /shipping-label/{tracking number}: the carrier's label PDF, rendered now from the data the carrier recorded
+ * when the pickup was booked (a label rendered at booking by an earlier version is served as stored). Only
+ * the sender of the shipment and staff may print it; anyone else, and an unknown tracking number, gets 404.
+ * The label names the recipient as `retailer-00{id}`.
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getOrderRow } from "../../db/queries/orders";
 import { getCarrierLabel } from "../../db/queries/shipments";
 import { db } from "~/utils/db.server";
+import { renderLabelPdf } from "~/utils/label-pdf.server";
 import { orderViewer } from "~/utils/orders.server";
 import { pdfResponse } from "~/utils/pdf.server";
 
@@ -20,5 +22,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!label) throw notFound();
   const order = await getOrderRow(db, label.orderId);
   if (!order || (!viewer.isStaff && viewer.retailerId !== order.providerId)) throw notFound();
-  return pdfResponse(label.pdf, `label-${tracking}.pdf`);
+  const pdf = label.data ? await renderLabelPdf(label.data) : label.pdf;
+  if (!pdf) throw notFound();
+  return pdfResponse(pdf, `label-${tracking}.pdf`);
 }

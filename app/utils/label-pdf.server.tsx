@@ -1,5 +1,7 @@
 /**
- * The sandbox carrier's shipping label, a PDF rendered with @react-pdf/renderer (4x6 in).
+ * The sandbox carrier's shipping label, a PDF rendered with @react-pdf/renderer (4x6 in), from the data the
+ * carrier recorded when the pickup was booked, when the sender or staff open /shipping-label/{tracking}
+ * (rendering at booking put ~50 ms of CPU on the seller's approval; ADR 0015).
  *
  * Anonymous (decisions.md "Names that users see"): the label is the one document that carries a destination
  * address; it names the recipient by the anonymous label `retailer-00{id}` and prints only the street
@@ -9,37 +11,12 @@
  */
 import { Document, Page, StyleSheet, Text, View, renderToBuffer } from "@react-pdf/renderer";
 import { anonymousRetailerLabel } from "../../domain/anonymity";
-import { SANDBOX_CARRIER_NAME } from "../../domain/carrier-events";
+import { CARRIER_RETURNS_ADDRESS, SANDBOX_CARRIER_NAME, type CarrierLabelData } from "../../domain/carrier-events";
 
-export interface LabelAddress {
-  address1: string;
-  city: string;
-  state: string;
-  postalCode: string;
-}
+/** The label's data as the carrier recorded it at booking. */
+export type LabelInput = CarrierLabelData;
 
-export interface LabelInput {
-  trackingNumber: string;
-  callTag: string;
-  externalId: string;
-  senderId: number;
-  receiverId: number;
-  /** The recipient's street address (printed), never its name. */
-  to: LabelAddress;
-  units: number;
-  /** ISO: when the label was created (printed as MM/DD/YYYY). */
-  createdAt: string;
-  /** ISO: end of the pickup window. */
-  pickupBy: string;
-}
-
-/** Where returns go: the marketplace's returns desk at the carrier, so no seller address is printed. */
-export const RETURNS_ADDRESS: LabelAddress = Object.freeze({
-  address1: "c/o SandboxCarrier Returns, 100 Depot Way",
-  city: "Memphis",
-  state: "TN",
-  postalCode: "38118",
-});
+const RETURNS_ADDRESS = CARRIER_RETURNS_ADDRESS;
 
 const styles = StyleSheet.create({
   page: { padding: 14, fontSize: 10, fontFamily: "Helvetica" },

@@ -7,6 +7,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { orders, retailers, sandboxCarrierShipments, shipmentEvents, shipments } from "../schema";
+import type { CarrierLabelData } from "../../domain/carrier-events";
 import type { DbOrTx } from "./listings";
 
 export type ShipmentRow = typeof shipments.$inferSelect;
@@ -127,10 +128,16 @@ export async function updateCarrierShipment(
   await db.update(sandboxCarrierShipments).set({ ...set, updatedAt: sql`now()` }).where(eq(sandboxCarrierShipments.id, id));
 }
 
-/** The PDF label of a tracking number (the label route serves it to the sender and staff), or null. */
-export async function getCarrierLabel(db: DbOrTx, trackingNumber: string): Promise<{ pdf: Buffer; orderId: number } | null> {
+/**
+ * The label of a tracking number (the label route renders it for the sender and staff): its data, or a PDF
+ * rendered at booking by an older version; null for an unknown tracking number.
+ */
+export async function getCarrierLabel(
+  db: DbOrTx,
+  trackingNumber: string,
+): Promise<{ orderId: number; data: CarrierLabelData | null; pdf: Buffer | null } | null> {
   const [row] = await db
-    .select({ pdf: sandboxCarrierShipments.labelPdf, orderId: sandboxCarrierShipments.orderId })
+    .select({ orderId: sandboxCarrierShipments.orderId, data: sandboxCarrierShipments.labelData, pdf: sandboxCarrierShipments.labelPdf })
     .from(sandboxCarrierShipments)
     .where(and(eq(sandboxCarrierShipments.trackingNumber, trackingNumber)));
   return row ?? null;

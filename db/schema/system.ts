@@ -1,4 +1,5 @@
 import { boolean, customType, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { CarrierLabelData } from "../../domain/carrier-events";
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({
   dataType: () => "bytea",
@@ -99,7 +100,10 @@ export const sandboxCarrierShipments = pgTable(
     pickups: jsonb("pickups").$type<{ callTag: string; attempt: number; pickupBy: string; idempotencyKey: string; status: string }[]>().notNull().default([]),
     /** Tracking scans sent so far, oldest first (the tracker's tracking_details). */
     scans: jsonb("scans").$type<{ eventId: string; status: string; at: string }[]>().notNull().default([]),
-    labelPdf: bytea("label_pdf").notNull(),
+    /** The label's data, recorded at booking; the PDF is rendered when the label is opened. */
+    labelData: jsonb("label_data").$type<CarrierLabelData>(),
+    /** A label rendered at booking (shipments booked before label_data existed). */
+    labelPdf: bytea("label_pdf"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -18,6 +18,7 @@ import { IdempotencyConflictError, PaymentRejectedError } from "../../activities
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import { getOrderRow, listOrderActions } from "../../db/queries/orders";
 import { getPaymentByKey, listOrderPayments } from "../../db/queries/payments";
+import { renderLabelPdf } from "../../app/utils/label-pdf.server";
 import { getCarrierLabel, listOrderShipments } from "../../db/queries/shipments";
 import { listings, orderContributions, outboxEmails } from "../../db/schema";
 import { CARRIER_SIGNATURE_HEADER, type CarrierWebhookEvent } from "../../domain/carrier-events";
@@ -465,10 +466,12 @@ describe("sandbox carrier", () => {
     expect(await acts.bookPickup(input)).toEqual(a);
     await expect(acts.bookPickup({ ...input, pickupBy: "2026-03-05T22:00:00.000Z" })).rejects.toMatchObject({ type: "IdempotencyConflict" });
 
+    // Booking records the label's data; the PDF is rendered when the label is opened (not on the approval's path).
     const label = await getCarrierLabel(db, a.trackingNumber);
-    expect(label?.pdf.subarray(0, 5).toString()).toBe("%PDF-");
-    expect(label?.orderId).toBe(o.orderId);
-    expect(label!.pdf.includes(Buffer.from(o.buyer.retailer.storeName))).toBe(false);
+    expect(label).toMatchObject({ orderId: o.orderId, pdf: null, data: { trackingNumber: a.trackingNumber, callTag: a.callTag, units: 3, receiverId: o.buyer.retailer.id } });
+    const pdf = await renderLabelPdf(label!.data!);
+    expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+    expect(pdf.includes(Buffer.from(o.buyer.retailer.storeName))).toBe(false);
 
     const [ship] = await listOrderShipments(db, o.orderId);
     expect(ship).toMatchObject({ trackingNumber: a.trackingNumber, callTag: a.callTag, status: "pickup_scheduled", senderId: o.seller.retailer.id, receiverId: o.buyer.retailer.id });

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { renderLabelPdf } from "../../activities/carrier/label";
+import { renderLabelPdf } from "../../app/utils/label-pdf.server";
 import { signCarrierEvent, verifyCarrierSignature } from "../../activities/carrier/signature";
 import {
   buildCarrierEvent,
