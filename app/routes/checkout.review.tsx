@@ -20,7 +20,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { auth, retailer } = await cartRetailer(request);
   if (!retailer) return { admin: true as const, orders: [], type: null };
   const summary = await loadCartSummary(auth);
-  const orders = await getDraftOrders(db, retailer.id, summary?.draftOrderIds ?? [], { viewerIsStaff: auth.user.isStaff });
+  const views = await getDraftOrders(db, retailer.id, summary?.draftOrderIds ?? [], { viewerIsStaff: auth.user.isStaff });
+  // The page shows the orders; their workflows' hand-over stays on the server.
+  const orders = views.map(({ draft: _draft, ...v }) => v);
   return { admin: false as const, orders, type: summary?.type ?? null };
 }
 

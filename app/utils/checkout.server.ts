@@ -16,7 +16,7 @@ import { randomUUID } from "node:crypto";
 import { data, redirect } from "@remix-run/node";
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from "@temporalio/client";
 import { z } from "zod";
-import { cartDraftOrderIds, detachOrdersFromCart, expireStaleDrafts, getCheckoutDrafts, getDraftOrders, type CheckoutDraft, type DraftOrderView } from "../../db/queries/checkout";
+import { cartDraftOrderIds, detachOrdersFromCart, expireStaleDrafts, getDraftOrders, type CheckoutDraft, type DraftOrderView } from "../../db/queries/checkout";
 import { getCardOnFile } from "../../db/queries/settings";
 import { cardBrandLabel, CARD_MESSAGES, PaymentMethodIdSchema, testCardFormSchema } from "../../domain/cards";
 import { BUY_STATES, isTerminalState } from "../../domain/states";
@@ -140,13 +140,17 @@ function notFound(): never {
   throw new Response("Not found", { status: 404 });
 }
 
-/** The orders of the URL, all of them purchases of this retailer (anything else: 404). */
-async function payOrders(auth: AuthContext, retailer: RetailerRow, ids: number[]): Promise<PayOrder[]> {
+/**
+ * The orders of the URL, all of them purchases of this retailer (anything else: 404), read once: what the
+ * page shows and, in `draft`, the hand-over its workflow is started with.
+ */
+async function payOrders(auth: AuthContext, retailer: RetailerRow, ids: number[]): Promise<(PayOrder & { draft: CheckoutDraft })[]> {
   // A cart draft older than 24 hours has expired: it is no longer awaiting checkout.
   await expireStaleDrafts(db, { retailerId: retailer.id });
   const views = await getDraftOrders(db, retailer.id, ids, { viewerIsStaff: auth.user.isStaff });
   if (views.length !== ids.length || views.some((v) => v.kind !== "buy")) notFound();
   return views.map((v) => ({
+    draft: v.draft,
     id: v.id,
     externalId: v.externalId,
     counterpartyLabel: v.counterpartyLabel,
@@ -175,7 +179,7 @@ export async function payLoader(request: Request) {
     if (drafts.length > 0) throw redirect(`/checkout/pay?${drafts.map((d) => `order=${d.id}`).join("&")}`);
     return { admin: false as const, orders: [] as PayOrder[], card: null, mode: "test_card" as CardFormMode, provider: paymentsProvider(), publishableKey: null, formId: randomUUID() };
   }
-  const orders = await payOrders(auth, retailer, ids);
+  const orders = (await payOrders(auth, retailer, ids)).map(({ draft: _draft, ...o }): PayOrder => o);
   const env = getEnv();
   const card = await getCardOnFile(db, retailer.id);
   const mode: CardFormMode = env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY ? "elements" : "test_card";
@@ -322,7 +326,7 @@ export async function payAction(request: Request) {
   const card = await cardFromForm(retailer.id, form);
   if (!card.ok) return fail(400, card.errors);
 
-  const drafts = await getCheckoutDrafts(db, retailer.id, toPay.map((o) => o.id));
+  const drafts = toPay.map((o) => o.draft);
   let client: Client;
   try {
     client = await getTemporalClient();

@@ -296,9 +296,14 @@ export interface DraftOrderView {
   totalCents: number;
   floorTime: string | null;
   lines: { productCode: string; displayName: string; color: string; brandName: string; sizes: Record<string, number>; quantity: number; unitPriceCents: number; valueCents: number }[];
+  /** The same order as the hand-over its workflow is started with (read in the same two statements). */
+  draft: CheckoutDraft;
 }
 
-/** The given orders where this retailer is a party, with their goods, for the checkout review. */
+/**
+ * The given orders where this retailer is a party, with their goods, for the checkout review and the pay
+ * step: one statement for the orders, one for their lines (the view and the workflow's hand-over alike).
+ */
 export async function getDraftOrders(db: DbOrTx, retailerId: number, orderIds: number[], opts: { viewerIsStaff?: boolean } = {}): Promise<DraftOrderView[]> {
   if (orderIds.length === 0) return [];
   const os = await db
@@ -310,6 +315,9 @@ export async function getDraftOrders(db: DbOrTx, retailerId: number, orderIds: n
   const lines = await db
     .select({
       orderId: orderContributions.orderId,
+      side: orderContributions.side,
+      listingId: orderContributions.listingId,
+      variationId: orderContributions.variationId,
       units: orderContributions.units,
       quantity: orderContributions.quantity,
       unitPriceCents: orderContributions.unitPriceCents,
@@ -332,6 +340,7 @@ export async function getDraftOrders(db: DbOrTx, retailerId: number, orderIds: n
   }
   return os.map((o) => {
     const other = o.receiverId === retailerId ? o.providerId : o.receiverId;
+    const own = lines.filter((l) => l.orderId === o.id);
     return {
       id: o.id,
       externalId: o.externalId,
@@ -344,9 +353,22 @@ export async function getDraftOrders(db: DbOrTx, retailerId: number, orderIds: n
       shippingCents: o.receiverShippingCents,
       totalCents: o.receiverGrandTotalCents,
       floorTime: o.floorTime,
-      lines: lines
-        .filter((l) => l.orderId === o.id)
-        .map((l) => ({
+      draft: {
+        orderId: o.id,
+        workflowId: o.workflowId,
+        externalId: o.externalId,
+        receiverId: o.receiverId,
+        providerId: o.providerId,
+        requestId: o.requestId,
+        goodsCents: o.valueCents,
+        feeCents: o.receiverFeeCents,
+        shippingCents: o.receiverShippingCents,
+        totalCents: o.receiverGrandTotalCents,
+        units: own
+          .filter((l) => l.side === "provider")
+          .map((l) => ({ listingId: l.listingId, variationId: l.variationId as number, sizes: l.units, unitPriceCents: l.unitPriceCents })),
+      },
+      lines: own.map((l) => ({
           productCode: l.productCode,
           displayName: l.displayName,
           color: l.color,
@@ -368,33 +390,7 @@ export async function getDraftOrders(db: DbOrTx, retailerId: number, orderIds: n
  * pay step is a later request than the proceed step): amounts as shown at review, lines with unit prices.
  */
 export async function getCheckoutDrafts(db: DbOrTx, retailerId: number, orderIds: number[]): Promise<CheckoutDraft[]> {
-  if (orderIds.length === 0) return [];
-  const os = await db
-    .select()
-    .from(orders)
-    .where(and(inArray(orders.id, orderIds), sql`(${orders.receiverId} = ${retailerId} OR ${orders.providerId} = ${retailerId})`))
-    .orderBy(orders.id);
-  if (os.length === 0) return [];
-  const lines = await db
-    .select()
-    .from(orderContributions)
-    .where(and(inArray(orderContributions.orderId, os.map((o) => o.id)), eq(orderContributions.side, "provider")))
-    .orderBy(orderContributions.id);
-  return os.map((o) => ({
-    orderId: o.id,
-    workflowId: o.workflowId,
-    externalId: o.externalId,
-    receiverId: o.receiverId,
-    providerId: o.providerId,
-    requestId: o.requestId,
-    goodsCents: o.valueCents,
-    feeCents: o.receiverFeeCents,
-    shippingCents: o.receiverShippingCents,
-    totalCents: o.receiverGrandTotalCents,
-    units: lines
-      .filter((l) => l.orderId === o.id && l.variationId !== null)
-      .map((l) => ({ listingId: l.listingId, variationId: l.variationId as number, sizes: l.units, unitPriceCents: l.unitPriceCents })),
-  }));
+  return (await getDraftOrders(db, retailerId, orderIds)).map((v) => v.draft);
 }
 
 /**
