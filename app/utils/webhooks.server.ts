@@ -39,7 +39,7 @@ import {
   signedPayload,
   timestampWithinTolerance,
 } from "../../domain/webhooks";
-import { orderRecordSeq } from "../../db/queries/orders";
+import { orderStateMark } from "../../db/queries/orders";
 import { findShipmentByTracking, recordShipmentEvent } from "../../db/queries/shipments";
 import {
   claimWebhookEvent,
@@ -290,15 +290,19 @@ export type SimulateResult =
   | { ok: false; message: string; httpStatus?: number };
 
 /** How long staff's simulate action waits for the order's workflow to write the step the event caused. */
-const SIMULATE_SETTLE_MS = 10_000;
+const SIMULATE_SETTLE_MS = 5_000;
 const SIMULATE_SETTLE_POLL_MS = 20;
 
-/** Waits until the order's read model holds a step newer than `before` (true), or the time is up (false). */
-async function orderStepWritten(orderId: number, before: number | null, timeoutMs = SIMULATE_SETTLE_MS): Promise<boolean> {
+/**
+ * Waits until the order's read model shows another state than `before` (true: the workflow wrote the step
+ * the event caused), or the time is up (false: an event that changes nothing, or a slow workflow). A write
+ * of the same state (the payout released after a pickup, say) does not count.
+ */
+async function orderStepWritten(orderId: number, before: string | null, timeoutMs = SIMULATE_SETTLE_MS): Promise<boolean> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const seq = await orderRecordSeq(db, orderId);
-    if (seq === null || seq > (before ?? 0)) return true;
+    const now = await orderStateMark(db, orderId);
+    if (now === null || now.statename !== before) return true;
     if (Date.now() >= until) return false;
     await new Promise((r) => setTimeout(r, SIMULATE_SETTLE_POLL_MS));
   }
@@ -306,15 +310,15 @@ async function orderStepWritten(orderId: number, before: number | null, timeoutM
 
 /**
  * Staff: "simulate pickup" (picked_up) / "simulate delivery" (delivered) of an order's latest shipment. The
- * event goes through the signed webhook like the carrier's; the answer then waits (up to 10 s) until the
- * order's workflow has written the step it caused, so the page staff land on already shows the new state
- * (no reloading in a loop). A duplicate or an event that changes nothing answers when the time is up, with
- * `settled: false`.
+ * event goes through the signed webhook like the carrier's; the answer then waits (up to 5 s) until the
+ * order's workflow has written the state it caused, so the page staff land on already shows it (no
+ * reloading in a loop). A duplicate answers at once and an event that changes nothing when the time is up,
+ * both with `settled: false`.
  */
 export async function simulateCarrierEvent(orderId: number, status: CarrierEventStatus): Promise<SimulateResult> {
   const shipment = await latestShipmentOfOrder(db, orderId);
   if (!shipment?.trackingNumber) return { ok: false, message: "This order has no shipment with a tracking number yet." };
-  const before = await orderRecordSeq(db, orderId);
+  const before = (await orderStateMark(db, orderId))?.statename ?? null;
   const eventId = `evt_sim_${randomUUID().replace(/-/g, "")}`;
   const event = buildCarrierEvent({ eventId, trackingNumber: shipment.trackingNumber, shipmentId: null, status, occurredAt: new Date().toISOString() });
   let sent: SendResult;

@@ -251,10 +251,10 @@ async function queueNotices(tx: DbOrTx, notices: OrderNoticeWrite[]): Promise<vo
   }
 }
 
-/** How many steps of the order's workflow the read model holds (orders.record_seq), or null for no order. */
-export async function orderRecordSeq(db: DbOrTx, orderId: number): Promise<number | null> {
-  const [row] = await db.select({ seq: orders.recordSeq }).from(orders).where(eq(orders.id, orderId));
-  return row ? row.seq : null;
+/** The order's state as the read model holds it now (state name, write sequence), or null for no order. */
+export async function orderStateMark(db: DbOrTx, orderId: number): Promise<{ statename: string; seq: number } | null> {
+  const [row] = await db.select({ statename: orders.statename, seq: orders.recordSeq }).from(orders).where(eq(orders.id, orderId));
+  return row ?? null;
 }
 
 /** The order row (tests and activities). */
