@@ -13,8 +13,8 @@ import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-ru
 import { CART_MESSAGES, CART_TAB_PATHS, START_OVER_LABEL } from "../../domain/cart";
 import { formatCents } from "../../domain/money";
 import { pageTitle } from "~/components/title";
-import { readFormData } from "~/utils/auth.server";
-import { cartRetailer, handleAdd, handleClear, handleProceed, handleRemove, loadCartSummary, refuse, type CartActionError } from "~/utils/cart.server";
+import { cartRetailer, readFormData } from "~/utils/auth.server";
+import { handleAdd, handleClear, handleProceed, handleRemove, loadCartSummary, refuse, type CartActionError } from "~/utils/cart.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Cart") }];
 

@@ -17,8 +17,8 @@ import { formatCents } from "../../domain/money";
 import { FLOOR_TIMES, LISTING_REASONS } from "../../domain/reasons";
 import { CardFields } from "~/components/orders/CardFields";
 import { pageTitle } from "~/components/title";
-import { readFormData } from "~/utils/auth.server";
-import { cartRetailer, checkoutState, handleProceed, refuse, type CartActionError } from "~/utils/cart.server";
+import { cartRetailer, readFormData } from "~/utils/auth.server";
+import { checkoutState, handleProceed, refuse, type CartActionError } from "~/utils/cart.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Checkout") }];
 

@@ -11,7 +11,8 @@ import { formatCents } from "../../domain/money";
 import { labelFor, FLOOR_TIMES } from "../../domain/reasons";
 import { getDraftOrders } from "../../db/queries/checkout";
 import { pageTitle } from "~/components/title";
-import { cartRetailer, loadCartSummary } from "~/utils/cart.server";
+import { loadCartSummary } from "~/utils/cart.server";
+import { cartRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Review your order") }];

@@ -167,6 +167,21 @@ export async function requireTradingRetailer(request: Request): Promise<AuthCont
 }
 
 /**
+ * The effective retailer for a cart, checkout or pay request (null for staff browsing as admin, whom the
+ * callers answer 403). A retailer that is not active may not trade (assertMayTrade: its status page or 403).
+ */
+export async function cartRetailer(request: Request): Promise<{ auth: AuthContext; retailer: RetailerRow } | { auth: AuthContext; retailer: null }> {
+  const auth = await requireUser(request);
+  assertMayTrade(auth, request);
+  if (auth.retailer) return { auth, retailer: auth.retailer };
+  if (!auth.user.isStaff) {
+    // A retailer without a retailer record is still in setup: requireUser's guard lets the root send it on.
+    throw redirect("/retailer-setup/");
+  }
+  return { auth, retailer: null };
+}
+
+/**
  * Where this request must go instead (or null): the central guard the root loader calls.
  * - any path containing "admin" for non-staff -> /error/
  * - signed out on a non-public page -> /signin?next=...

@@ -18,7 +18,7 @@ import { addToCart, clearCart, countActiveOwnListings, getCartSummary, removeFro
 import { proceedFromCart } from "../../db/queries/checkout";
 import { getCardOnFile } from "../../db/queries/settings";
 import { buyWorkflowId } from "../../workflows/buy/contract";
-import { assertMayTrade, getAuth, requireUser, type AuthContext, type RetailerRow } from "./auth.server";
+import { getAuth, type AuthContext, type RetailerRow } from "./auth.server";
 import { ensureSellerCard } from "./card.server";
 import { CHECKOUT_MESSAGES, sendOffers } from "./checkout.server";
 import { db } from "./db.server";
@@ -62,21 +62,6 @@ export function withRef(path: string, ref: string): string {
   const u = new URL(path, "http://same.invalid");
   u.searchParams.set("ref", ref);
   return u.pathname + u.search;
-}
-
-/**
- * The effective retailer for a cart, checkout or pay request (null for staff browsing as admin, whom the
- * callers answer 403). A retailer that is not active may not trade (assertMayTrade: its status page or 403).
- */
-export async function cartRetailer(request: Request): Promise<{ auth: AuthContext; retailer: RetailerRow } | { auth: AuthContext; retailer: null }> {
-  const auth = await requireUser(request);
-  assertMayTrade(auth, request);
-  if (auth.retailer) return { auth, retailer: auth.retailer };
-  if (!auth.user.isStaff) {
-    // A retailer without a retailer record is still in setup: requireUser's guard lets the root send it on.
-    throw redirect("/retailer-setup/");
-  }
-  return { auth, retailer: null };
 }
 
 function idField(raw: FormDataEntryValue | null): number | undefined | "bad" {

@@ -32,8 +32,7 @@ import {
 } from "../../workflows/buy/contract";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
 import type { AuthContext, RetailerRow } from "./auth.server";
-import { readFormData } from "./auth.server";
-import { cartRetailer } from "./cart.server";
+import { cartRetailer, readFormData } from "./auth.server";
 import { db } from "./db.server";
 import { getEnv, paymentsProvider } from "./env.server";
 import { getTemporalClient, isTemporalUnavailable, startWorkflowOnce, withTimeout } from "./temporal.server";

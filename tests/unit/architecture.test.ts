@@ -285,6 +285,36 @@ describe("import rules of docs/architecture.md hold on the tree", () => {
     }
   });
 
+  it("no import cycle among modules of app/ and workflows/ (runtime imports; e.g. cart and checkout)", () => {
+    const graph = new Map<string, string[]>();
+    const known = new Set(files.map((f) => f.replace(SOURCE_EXT, "")));
+    for (const f of files.filter((x) => under(x, "app") || under(x, "workflows"))) {
+      const deps: string[] = [];
+      for (const ref of parse(f, readFileSync(path.join(ROOT, f), "utf8")).imports) {
+        if (ref.typeOnly) continue;
+        const t = resolveTarget(f, ref.specifier);
+        if (t.kind !== "local") continue;
+        const target = known.has(t.rel) ? t.rel : known.has(`${t.rel}/index`) ? `${t.rel}/index` : null;
+        if (target) deps.push(target);
+      }
+      graph.set(f.replace(SOURCE_EXT, ""), deps);
+    }
+    const cycles: string[] = [];
+    const state = new Map<string, "visiting" | "done">();
+    const visit = (node: string, trail: string[]) => {
+      if (state.get(node) === "done") return;
+      if (state.get(node) === "visiting") {
+        cycles.push([...trail.slice(trail.indexOf(node)), node].join(" -> "));
+        return;
+      }
+      state.set(node, "visiting");
+      for (const next of graph.get(node) ?? []) visit(next, [...trail, node]);
+      state.set(node, "done");
+    };
+    for (const node of graph.keys()) visit(node, []);
+    expect(cycles).toEqual([]);
+  });
+
   it("docs/architecture.md states the rules", () => {
     const doc = readFileSync(path.join(ROOT, "docs/architecture.md"), "utf8");
     for (const phrase of ["domain/", "workflows/", "activities/", "app/", "db/", "import type", "tests/unit/architecture.test.ts"]) {
