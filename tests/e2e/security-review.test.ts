@@ -136,7 +136,7 @@ describe("M5: production refuses public webhook secrets", () => {
 
   function start(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; output: string; answered: boolean }> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, args, { cwd: root, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
       let output = "";
       let answered = false;
       child.stdout.on("data", (d: Buffer) => (output += d.toString()));
@@ -153,7 +153,7 @@ describe("M5: production refuses public webhook secrets", () => {
         }
       }, 250);
       const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-      child.on("exit", (code) => {
+      child.on("exit", (code: number | null) => {
         clearInterval(poll);
         clearTimeout(timer);
         resolve({ code, output, answered });
