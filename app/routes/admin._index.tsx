@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { pageTitle } from "~/components/title";
-import { requireStaff } from "~/utils/auth.server";
+import { RESOURCES } from "../../domain/resources";
 import { getEnv } from "~/utils/env.server";
+import { requireStaffPermissions } from "~/utils/permissions.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Admin") }];
 
@@ -10,7 +11,7 @@ type HubItem = { label: string; to?: string; external?: boolean };
 type HubSection = { title: string; items: HubItem[] };
 
 /** The hub of spec 002 §2.3. Items without a link are built by later issues. */
-function hubSections(temporalUi: string): HubSection[] {
+function hubSections(temporalUi: string, permitted: readonly (keyof typeof RESOURCES)[]): HubSection[] {
   return [
     {
       title: "Retailers",
@@ -35,13 +36,14 @@ function hubSections(temporalUi: string): HubSection[] {
         { label: "Workflows (Temporal UI)", to: temporalUi, external: true },
       ],
     },
-    { title: "Manage", items: [{ label: "Entity types you may manage" }] },
+    // The permissions map (issue 12): only the entity types this staff user may manage.
+    { title: "Manage", items: permitted.map((n) => ({ label: RESOURCES[n].plural, to: `/admin/${n}` })) },
   ];
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const auth = await requireStaff(request);
-  return { email: auth.user.email, sections: hubSections(getEnv().TEMPORAL_UI_URL) };
+  const auth = await requireStaffPermissions(request);
+  return { email: auth.user.email, sections: hubSections(getEnv().TEMPORAL_UI_URL, auth.permissions) };
 }
 
 export default function AdminHub() {
@@ -54,6 +56,7 @@ export default function AdminHub() {
         {sections.map((s) => (
           <div key={s.title} className="hub-card">
             <h2>{s.title}</h2>
+            {s.items.length === 0 ? <p className="muted">None: ask an administrator for permissions.</p> : null}
             <ul>
               {s.items.map((i) => (
                 <li key={i.label}>

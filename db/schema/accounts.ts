@@ -10,6 +10,11 @@ export const users = pgTable(
     email: text("email").notNull(),
     passwordHash: text("password_hash").notNull(),
     isStaff: boolean("is_staff").notNull().default(false),
+    /**
+     * The permissions map of a staff user (issue 12, spec 002 §2.3, §6): the resource names
+     * (domain/resources RESOURCE_NAMES) this user may manage. Checked by app/utils/permissions.server.ts.
+     */
+    adminPermissions: text("admin_permissions").array().notNull().default(sql`'{}'::text[]`),
     /** The retailer this user belongs to (null for staff and for a retailer not yet set up). */
     retailerId: integer("retailer_id").references(() => retailers.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

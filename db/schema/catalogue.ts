@@ -32,6 +32,8 @@ export const brands = pgTable(
     alias: text("alias"),
     isValid: boolean("is_valid").notNull().default(true),
     isActive: boolean("is_active").notNull().default(true),
+    /** Staff's notes on the brand (never shown to retailers). */
+    staffComments: text("staff_comments").notNull().default(""),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("brands_name_lower_idx").on(sql`lower(${t.name})`)],
@@ -135,4 +137,42 @@ export const variationImages = pgTable(
     position: integer("position").notNull().default(0),
   },
   (t) => [index("variation_images_variation_idx").on(t.variationId)],
+);
+
+/** One row of a collection upload's spreadsheet as read (issue 12, spec 002 §2.5) with its problems. */
+export type CollectionUploadRowJson = {
+  line: number;
+  sku: string;
+  displayName: string;
+  description: string;
+  color: string;
+  priceCents: number | null;
+  sizes: string[];
+  /** File names inside the zip (at most four). */
+  images: string[];
+  problems: string[];
+};
+
+/**
+ * A collection upload: a .zip (spreadsheet + images) read once into rows and images kept under UPLOAD_DIR;
+ * previewed until saved; a saved upload cannot be saved again.
+ */
+export const collectionUploads = pgTable(
+  "collection_uploads",
+  {
+    id: serial("id").primaryKey(),
+    collectionId: integer("collection_id")
+      .notNull()
+      .references(() => collections.id, { onDelete: "cascade" }),
+    uploadedBy: integer("uploaded_by"),
+    fileName: text("file_name").notNull(),
+    rows: jsonb("rows").$type<CollectionUploadRowJson[]>().notNull(),
+    /** Stored image file names by their name inside the zip. */
+    images: jsonb("images").$type<Record<string, string>>().notNull().default({}),
+    /** previewed | saved */
+    status: text("status").notNull().default("previewed"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    savedAt: timestamp("saved_at", { withTimezone: true }),
+  },
+  (t) => [index("collection_uploads_collection_idx").on(t.collectionId)],
 );

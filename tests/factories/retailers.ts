@@ -1,4 +1,5 @@
 import { brandRequests, retailerBrands, retailerContacts, retailers, sandboxPaymentObjects, users } from "../../db/schema";
+import { RESOURCE_NAMES } from "../../domain/resources";
 import { hashPassword, resaleNumber, uniqueToken, type Executor } from "./util";
 
 export type RetailerRow = typeof retailers.$inferSelect;
@@ -27,6 +28,8 @@ export interface CreateUserInput {
   passwordHash?: string;
   isStaff?: boolean;
   retailerId?: number | null;
+  /** Staff's permissions map (resource names); createStaffUser defaults to every resource. */
+  permissions?: string[];
 }
 
 /** A bare user (e.g. just registered, retailer not yet set up). */
@@ -38,13 +41,20 @@ export async function createUser(db: Executor, input: CreateUserInput = {}): Pro
       passwordHash: await passwordHashFor(input.password, input.passwordHash),
       isStaff: input.isStaff ?? false,
       retailerId: input.retailerId ?? null,
+      adminPermissions: input.permissions ?? [],
     })
     .returning();
   return user;
 }
 
 export async function createStaffUser(db: Executor, input: Omit<CreateUserInput, "isStaff" | "retailerId"> = {}): Promise<UserRow> {
-  return createUser(db, { ...input, email: input.email ?? `staff-${uniqueToken()}@example.test`, isStaff: true, retailerId: null });
+  return createUser(db, {
+    ...input,
+    email: input.email ?? `staff-${uniqueToken()}@example.test`,
+    isStaff: true,
+    retailerId: null,
+    permissions: input.permissions ?? [...RESOURCE_NAMES],
+  });
 }
 
 export interface CreateRetailerInput {

@@ -1,0 +1,17 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../client";
+import { users } from "../schema";
+
+/** A staff user's permissions map (resource names; issue 12). Empty for anyone else. */
+export async function getAdminPermissions(db: Db, userId: number): Promise<string[]> {
+  const rows = await db.select({ isStaff: users.isStaff, permissions: users.adminPermissions }).from(users).where(eq(users.id, userId)).limit(1);
+  const row = rows[0];
+  return row?.isStaff ? row.permissions : [];
+}
+
+export async function setAdminPermissions(db: Db, userId: number, permissions: readonly string[]): Promise<void> {
+  await db
+    .update(users)
+    .set({ adminPermissions: [...new Set(permissions)] })
+    .where(eq(users.id, userId));
+}
