@@ -1,6 +1,7 @@
 import { PassThrough } from "node:stream";
 import type { ActionFunctionArgs, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
+import { DEFAULT_ERROR_TEXT, METHOD_NOT_ALLOWED_TEXT } from "./components/errors";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
 import { contentSecurityPolicy, newNonce } from "~/utils/csp.server";
@@ -19,6 +20,15 @@ export const streamTimeout = 5_000;
  */
 export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs): void {
   if (request.signal.aborted) return; // the client went away; not a server error
+  if (isRouteErrorResponse(error) && (error as { internal?: boolean }).internal === true) {
+    // The router's own refusal (a POST to a page without an action: 405). Remix sends this object to the
+    // browser for hydration; its text and error name route files ("routes/viewlisting.$listingId.$action").
+    // Remix calls this hook before it serializes the errors: keep the status, drop the text.
+    const e = error as { data: unknown; error?: unknown };
+    e.data = error.status === 405 ? METHOD_NOT_ALLOWED_TEXT : DEFAULT_ERROR_TEXT;
+    delete e.error;
+    return;
+  }
   const where = `${request.method} ${new URL(request.url).pathname}`;
   console.error(`[server error] ${where}`, error);
 }

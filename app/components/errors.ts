@@ -11,14 +11,21 @@ export interface ErrorView {
   text: string;
 }
 
+/** What a request the router itself refused shows (its own texts name routes and files). */
+export const METHOD_NOT_ALLOWED_TEXT = "This page cannot be sent a form.";
+
 /**
  * What an error page shows. Only a thrown Response's status and a short plain-text body are
- * ever shown; an Error's message and stack never are (they are logged on the server).
+ * ever shown; an Error's message and stack never are (they are logged on the server), nor the texts of the
+ * errors Remix's router makes itself (`internal`: a POST to a page without an action, ...).
  */
 export function errorView(error: unknown, isResponse: (e: unknown) => e is { status: number; data: unknown }): ErrorView {
   if (isResponse(error)) {
     if (error.status === 404) return { status: 404, title: NOT_FOUND_TITLE, text: NOT_FOUND_TEXT };
     if (error.status >= 500) return { status: error.status, title: SERVER_ERROR_TITLE, text: SERVER_ERROR_TEXT };
+    if ((error as { internal?: unknown }).internal === true) {
+      return { status: error.status, title: String(error.status), text: error.status === 405 ? METHOD_NOT_ALLOWED_TEXT : DEFAULT_ERROR_TEXT };
+    }
     const text = typeof error.data === "string" && error.data.length > 0 && error.data.length < 300 ? error.data : DEFAULT_ERROR_TEXT;
     return { status: error.status, title: String(error.status), text };
   }

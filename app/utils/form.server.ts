@@ -1,5 +1,5 @@
 /**
- * The one way an action reads a form (ADR 0012): a guard in front of every form parse.
+ * The one way an action reads a form (ADR 0016): a guard in front of every form parse.
  *
  * `readFormData(request)` reads the body itself with a byte cap (a declared Content-Length over the cap is
  * refused before anything is read), parses it (urlencoded, or multipart with or without files) and checks the

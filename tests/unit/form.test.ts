@@ -1,4 +1,4 @@
-// The form guard (app/utils/form.server.ts, ADR 0012): byte, field, repeat and index caps, answered fast with a
+// The form guard (app/utils/form.server.ts, ADR 0016): byte, field, repeat and index caps, answered fast with a
 // 400/413 Response, and Conform's reserved fields that never make the parse throw.
 import { unstable_createMemoryUploadHandler } from "@remix-run/node";
 import { z } from "zod";

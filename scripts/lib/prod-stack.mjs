@@ -1,0 +1,125 @@
+// A production-like stack of its own for `npm run bench:orders -- --prod` (scripts/bench-orders.mjs):
+//   build    remix build into <dataDir>/build (REMIX_BUILD_DIR, so a running `npm run dev` keeps its build/)
+//            + the workflow bundle (workers/bundle.ts → build/workflow-bundle.js, the one path the worker
+//            loads with NODE_ENV=production); skipped with build: false
+//   Postgres embedded, <dataDir>/pg, wiped each run (fsync on, as dev), database `marketplace`, migrated and
+//            seeded as `npm run dev` does (scripts/lib/stack.mjs migrateAndSeed)
+//   Temporal dev server, headless, file-backed <dataDir>/temporal.db (wiped each run), with the same engine
+//            settings as every dev server of the project (scripts/lib/temporal.mjs)
+//   worker   NODE_ENV=production node --import tsx workers/main.ts (loads the prebuilt bundle when fresh)
+//   web      NODE_ENV=production node workers/web.mjs
+// NODE_ENV=production with APP_ENV=staging: the production secret checks of app/utils/env.server.ts apply
+// unchanged, and pass because the stack is given throwaway random webhook secrets (CARRIER_WEBHOOK_SECRET,
+// SANDBOX_WEBHOOK_SECRET) made for this run. Payments: the sandbox (Stripe keys are not passed on); mail:
+// the outbox only (no SMTP_URL). Children's output goes to <dataDir>/logs/*.log.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { fmtMs, info, step } from "./log.mjs";
+import { DB_NAMES, ROOT } from "./paths.mjs";
+import { isPortOpen, runOrThrow, sleep, startService, waitForHttp, whoListens } from "./proc.mjs";
+
+/** Variables of the caller's shell that must not leak into the bench's stack. */
+export const INHERITED_STACK_VARS = [
+  "DATABASE_URL", "TEMPORAL_ADDRESS", "TEMPORAL_NAMESPACE", "TEMPORAL_TASK_QUEUE", "TEMPORAL_UI_URL", "APP_ORIGIN", "APP_ENV", "PORT",
+  "REMIX_BUILD_DIR", "SMTP_URL", "STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_HOST", "STRIPE_API_PORT",
+  "STRIPE_API_PROTOCOL", "SANDBOX_WEBHOOK_SECRET", "CARRIER_WEBHOOK_SECRET", "UPLOAD_DIR",
+];
+
+/**
+ * Starts the stack; returns { env, baseUrl, databaseUrl, temporalAddress, workflows ("prebuilt bundle" |
+ * "compiled from source" | "?"), buildMs, startMs, logDir, stop() }. On failure everything started is stopped.
+ */
+export async function startProdStack({ ports, dataDir, build = true, taskQueue = "marketplace" }) {
+  const { ensureTemporal } = await import("./tools.mjs");
+  const { startEmbeddedPostgres } = await import("./pg.mjs");
+  const { migrateAndSeed, tsxArgs } = await import("./stack.mjs");
+  const { startTemporalDev } = await import("./temporal.mjs");
+  const started = [];
+  const stop = async () => {
+    for (const s of started.reverse()) await s.stop().catch(() => {});
+    started.length = 0;
+  };
+  const logDir = path.join(dataDir, "logs");
+  const buildDir = path.join(dataDir, "build");
+  const REMIX_BUILD_DIR = path.relative(ROOT, buildDir);
+  fs.mkdirSync(logDir, { recursive: true });
+  for (const f of fs.readdirSync(logDir)) fs.rmSync(path.join(logDir, f), { force: true });
+  for (const [name, port] of Object.entries(ports)) {
+    if (await isPortOpen(port)) throw new Error(`${name} port ${port} is taken (${whoListens(port)}): stop it (a bench left running?)`);
+  }
+  try {
+    let buildMs = 0;
+    if (build) {
+      step(`production build: remix build → ${REMIX_BUILD_DIR}, workflow bundle → build/workflow-bundle.js`);
+      const t = Date.now();
+      await runOrThrow(process.execPath, [path.join(ROOT, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"], {
+        env: { NODE_ENV: "production", REMIX_BUILD_DIR },
+        quiet: true,
+      });
+      await runOrThrow(process.execPath, tsxArgs(path.join(ROOT, "workers", "bundle.ts")), { env: { NODE_ENV: "production" }, quiet: true });
+      buildMs = Date.now() - t;
+      info(`built in ${fmtMs(buildMs)}`);
+    } else if (!fs.existsSync(path.join(buildDir, "index.js"))) {
+      throw new Error(`--no-build: there is no build in ${REMIX_BUILD_DIR} (run once without --no-build)`);
+    }
+
+    const t0 = Date.now();
+    step(`starting Postgres :${ports.postgres} and Temporal :${ports.temporal} (${path.relative(ROOT, dataDir)}, wiped), migrating and seeding`);
+    const temporalBin = await ensureTemporal();
+    const dbFile = path.join(dataDir, "temporal.db");
+    for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) fs.rmSync(f, { force: true });
+    const secret = () => crypto.randomBytes(24).toString("hex");
+    const env = {
+      NODE_ENV: "production",
+      APP_ENV: "staging",
+      PORT: String(ports.app),
+      APP_ORIGIN: `http://localhost:${ports.app}`,
+      REMIX_BUILD_DIR,
+      TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
+      TEMPORAL_NAMESPACE: "default",
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      TEMPORAL_UI_URL: `http://localhost:${ports.temporal}`,
+      CARRIER_WEBHOOK_SECRET: secret(),
+      SANDBOX_WEBHOOK_SECRET: secret(),
+      UPLOAD_DIR: path.join(dataDir, "uploads"),
+    };
+    const [databaseUrl] = await Promise.all([
+      (async () => {
+        const pg = await startEmbeddedPostgres({ name: "pg-bench-orders", dataDir: path.join(dataDir, "pg"), port: ports.postgres, databases: [DB_NAMES.dev], wipe: true, quiet: true });
+        started.push({ name: "postgres", stop: pg.stop });
+        const url = pg.url(DB_NAMES.dev);
+        await migrateAndSeed({ ...env, DATABASE_URL: url }, { quiet: true });
+        return url;
+      })(),
+      (async () => {
+        const t = await startTemporalDev({ bin: temporalBin, port: ports.temporal, uiPort: null, dbFile, name: "temporal-bench-orders", quiet: true });
+        started.push({ name: "temporal", stop: t.stop });
+      })(),
+    ]);
+    env.DATABASE_URL = databaseUrl;
+
+    step(`starting the worker and the web server (NODE_ENV=production) on :${ports.app}`);
+    const workerLog = path.join(logDir, "worker.log");
+    const worker = startService("worker", process.execPath, tsxArgs("workers/main.ts"), { env, logFile: workerLog });
+    started.push({ name: "worker", stop: () => worker.stop({ timeoutMs: 15_000 }) });
+    const web = startService("web", process.execPath, [path.join(ROOT, "workers", "web.mjs")], { env, logFile: path.join(logDir, "web.log") });
+    started.push({ name: "web", stop: () => web.stop({ timeoutMs: 10_000 }) });
+    const baseUrl = `http://localhost:${ports.app}`;
+    await waitForHttp(`${baseUrl}/signin`, { svc: web, svcs: [worker], timeoutMs: 120_000 });
+    // The worker says how it got its workflows once it has connected.
+    let workflows = "?";
+    for (let i = 0; i < 600 && workflows === "?"; i++) {
+      if (worker.exitCode !== undefined) throw new Error(`the worker exited (${worker.exitCode}):\n${worker.tail()}`);
+      const m = /workflows: (prebuilt bundle|compiled from source)/.exec(worker.tail());
+      if (m) workflows = m[1];
+      else await sleep(200);
+    }
+    const startMs = Date.now() - t0;
+    info(`production stack up in ${fmtMs(startMs)} (worker: workflows ${workflows}); logs in ${path.relative(ROOT, logDir)}/`);
+    return { env, baseUrl, databaseUrl, temporalAddress: env.TEMPORAL_ADDRESS, workflows, buildMs, startMs, logDir, pids: { web: web.pid, worker: worker.pid }, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}

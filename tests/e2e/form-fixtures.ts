@@ -1,0 +1,104 @@
+/**
+ * What the form-guard tests (form-limits.test.ts, fuzz.test.ts) post to: a staff user, an active retailer
+ * with payout, an authorized brand, a product with a size run, one listing and one request of the retailer,
+ * a login without a retailer (the setup wizard), each signed in with its own HttpClient; plus the URLs of
+ * every wizard stage with a complete state, so a post reaches the form parse.
+ */
+import { createDb, type DbHandle } from "../../db/client";
+import { wizardQuery, type WizardState } from "../../domain/listing-forms";
+import { LISTING_REASONS, REQUEST_REASONS } from "../../domain/reasons";
+import {
+  authorizeBrand,
+  createBrand,
+  createCollection,
+  createListing,
+  createProduct,
+  createRequest,
+  createRetailer,
+  createStaffUser,
+  createUser,
+  DEFAULT_TEST_PASSWORD,
+  SIZE_RUNS,
+  uniqueToken,
+} from "../factories";
+import { freshEmail, HttpClient } from "./http";
+
+export interface FormFixtures {
+  dbh: DbHandle;
+  staff: HttpClient;
+  retailer: HttpClient;
+  /** A login without a retailer: /retailer-setup/ is its page. */
+  setup: HttpClient;
+  retailerId: number;
+  brandId: number;
+  listingId: number;
+  requestId: number;
+  /** /addlisting/?stage=N&... for stages 0, 1, 2 (photos: the upload endpoint) and 4, state complete. */
+  listingStages: { style: string; sizes: string; photos: string; terms: string };
+  requestStages: { style: string; sizes: string; terms: string };
+  /** The stored values of the retailer's store and contact (to check that a refused save changed nothing). */
+  store: Record<string, string>;
+  contact: Record<string, string>;
+}
+
+export async function createFormFixtures(prefix: string): Promise<FormFixtures> {
+  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the app's database");
+  const dbh = createDb(process.env.DATABASE_URL, { max: 2 });
+  const db = dbh.db;
+  const tok = uniqueToken().toUpperCase();
+  const brand = await createBrand(db, { name: `${prefix} Brand ${tok}` });
+  const collection = await createCollection(db, { brandId: brand.id });
+  const product = await createProduct(db, { collectionId: collection.id, sku: `FG${tok}`, sizes: SIZE_RUNS.apparel, colors: 2 });
+  const staffUser = await createStaffUser(db, { email: freshEmail(`${prefix}-staff`) });
+  const created = await createRetailer(db, { status: "active", payout: true, user: { email: freshEmail(`${prefix}-retailer`) } });
+  await authorizeBrand(db, created.retailer.id, brand.id);
+  const listing = await createListing(db, { variationId: product.variations[0].id, providerId: created.retailer.id, sizes: { S: 2, M: 1 } });
+  const request = await createRequest(db, { variationId: product.variations[1].id, requestorId: created.retailer.id, sizes: { L: 1 } });
+  const setupUser = await createUser(db, { email: freshEmail(`${prefix}-setup`), password: DEFAULT_TEST_PASSWORD });
+
+  const staff = new HttpClient();
+  const retailer = new HttpClient();
+  const setup = new HttpClient();
+  await staff.signIn(staffUser.email, DEFAULT_TEST_PASSWORD);
+  await retailer.signIn(created.user!.email, DEFAULT_TEST_PASSWORD);
+  await setup.signIn(setupUser.email, DEFAULT_TEST_PASSWORD);
+
+  const base: WizardState = { brand: brand.id, product: product.product.id, variation: product.variations[0].id };
+  const listingState: WizardState = { ...base, listingType: "sell", reason: LISTING_REASONS[0].value, sizes: { S: 1 } };
+  const requestState: WizardState = { ...base, reason: REQUEST_REASONS[0].value, sizes: { S: 1 } };
+  const r = created.retailer;
+  const c = created.contact!;
+  return {
+    dbh,
+    staff,
+    retailer,
+    setup,
+    retailerId: r.id,
+    brandId: brand.id,
+    listingId: listing.id,
+    requestId: request.id,
+    listingStages: {
+      style: `/addlisting/?${wizardQuery("listing", 0, { brand: brand.id, product: product.product.id })}`,
+      sizes: `/addlisting/?${wizardQuery("listing", 1, { ...base, listingType: "sell", reason: LISTING_REASONS[0].value })}`,
+      photos: `/addlisting/?${wizardQuery("listing", 2, listingState)}`,
+      terms: `/addlisting/?${wizardQuery("listing", 4, listingState)}`,
+    },
+    requestStages: {
+      style: `/requestlisting/?${wizardQuery("request", 0, { brand: brand.id, product: product.product.id })}`,
+      sizes: `/requestlisting/?${wizardQuery("request", 1, { ...base, reason: REQUEST_REASONS[0].value })}`,
+      terms: `/requestlisting/?${wizardQuery("request", 4, requestState)}`,
+    },
+    store: {
+      store_name: r.storeName,
+      store_email: r.storeEmail,
+      store_phone: r.storePhone,
+      business_name: r.businessName,
+      address1: r.address1,
+      city: r.city,
+      state: r.state,
+      postal_code: r.postalCode,
+      resale_number: r.resaleNumber,
+    },
+    contact: { first_name: c.firstName, last_name: c.lastName, job_title: c.jobTitle, phone: c.phone, celphone: c.celphone },
+  };
+}
