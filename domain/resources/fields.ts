@@ -297,3 +297,39 @@ export function neutraliseCsvCell(value: unknown): string {
   if (/^-?\d+(\.\d+)?$/.test(s)) return s;
   return FORMULA_START.test(s) ? `'${s}` : s;
 }
+
+/**
+ * The masks of §5 as the user types: digits are laid into the mask's # slots ("+1-" is typed for you).
+ * Postal: ##### then, past five digits, #####-####.
+ */
+export function applyMask(mask: string, typed: string): string {
+  if (mask === POSTAL_MASK) {
+    const d = typed.replace(/\D/g, "").slice(0, 9);
+    return d.length > 5 ? `${d.slice(0, 5)}-${d.slice(5)}` : d;
+  }
+  let digits = typed.replace(/\D/g, "");
+  if (mask === PHONE_MASK && digits.length > 10 && digits.startsWith("1")) digits = digits.slice(1);
+  if (mask === PHONE_MASK && digits.length === 0) return "";
+  let out = "";
+  let i = 0;
+  for (const ch of mask === PHONE_MASK ? mask.slice(3) : mask) {
+    if (i >= digits.length) break;
+    if (ch === "#") out += digits[i++];
+    else out += ch;
+  }
+  return mask === PHONE_MASK ? `+1-${out}` : out;
+}
+
+/** The add-variation modal (spec 002 §5: option (color), value and price are required). */
+export const AddVariationSchema = z.object({
+  product_id: z.coerce.number({ invalid_type_error: FIELD_MESSAGES.relation }).int().positive().max(2_147_483_647),
+  option: text({ required_error: FIELD_MESSAGES.required }).min(1, FIELD_MESSAGES.required).max(40, FIELD_MESSAGES.tooLong(40)),
+  value: text({ required_error: FIELD_MESSAGES.required })
+    .min(1, FIELD_MESSAGES.required)
+    .max(80, FIELD_MESSAGES.tooLong(80))
+    .refine((v) => !FORMULA_START.test(v), FIELD_MESSAGES.formula),
+  price: z
+    .string({ required_error: FIELD_MESSAGES.required })
+    .min(1, FIELD_MESSAGES.required)
+    .pipe(fieldSchema({ name: "price", type: "decimal", label: "Price" })),
+});

@@ -1,0 +1,176 @@
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useState } from "react";
+import { z } from "zod";
+import { AddVariationSchema, LIST_PAGE_SIZE } from "../../domain/resources";
+import { addVariation, deleteResource, listResource, setResourceActive, variationsOfProducts } from "../../db/queries/admin-resources";
+import { ResourceTable } from "~/components/admin/resources/ResourceTable";
+import { pageTitle } from "~/components/title";
+import accountsCss from "~/styles/accounts.css";
+import { db } from "~/utils/db.server";
+import { parseSubmission, readFormData } from "~/utils/form.server";
+import { forbidden, requireResource } from "~/utils/permissions.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: pageTitle(data?.def.plural ?? "Admin") }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
+
+const ListParams = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+  search: z.string().max(100).catch(""),
+  sort: z.string().max(40).catch("id"),
+  dir: z.enum(["asc", "desc"]).catch("desc"),
+});
+
+/** Generic list of a resource (route name things): /admin/:class_name?search=&sort=&dir=&page=. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { resource, name } = await requireResource(request, params.class_name);
+  const url = new URL(request.url);
+  const q = ListParams.parse({
+    page: url.searchParams.get("page") ?? undefined,
+    search: url.searchParams.get("search") ?? undefined,
+    sort: url.searchParams.get("sort") ?? undefined,
+    dir: url.searchParams.get("dir") ?? undefined,
+  });
+  const list = await listResource(db, name, q);
+  const variations =
+    name === "product"
+      ? await variationsOfProducts(
+          db,
+          list.rows.map((r) => Number(r.id))
+        )
+      : undefined;
+  return {
+    def: resource,
+    ...q,
+    rows: list.rows,
+    count: list.count,
+    pages: Math.max(1, Math.ceil(list.count / LIST_PAGE_SIZE)),
+    labels: list.labels,
+    variations,
+    done: url.searchParams.get("done"),
+  };
+}
+
+const RowAction = z.object({
+  intent: z.enum(["delete", "activate", "deactivate"]),
+  id: z.coerce.number().int().positive().max(2_147_483_647),
+});
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { resource, name } = await requireResource(request, params.class_name);
+  const form = await readFormData(request);
+  const back = (done: string) => redirect(`/admin/${name}?done=${done}`);
+  if (form.get("intent") === "add-variation") {
+    if (name !== "product") return data({ error: "Variations are added to products." }, { status: 400 });
+    const submission = parseSubmission(form, { schema: AddVariationSchema });
+    const productId = Number(form.get("product_id")) || 0;
+    if (submission.status !== "success")
+      return data({ error: "Please fix the fields in red.", productId, errors: submission.error ?? {} }, { status: 400 });
+    const id = await addVariation(db, submission.value.product_id, {
+      option: submission.value.option,
+      value: submission.value.value,
+      priceCents: submission.value.price as number,
+    });
+    if (id === null) return data({ error: "That product does not exist." }, { status: 404 });
+    return back("variation-added");
+  }
+  const parsed = RowAction.safeParse({ intent: form.get("intent"), id: form.get("id") });
+  if (!parsed.success) return data({ error: "Unknown action or row." }, { status: 400 });
+  const { intent, id } = parsed.data;
+  if (intent === "delete") {
+    if (!resource.can_delete) throw forbidden(resource.plural);
+    const deleted = await deleteResource(db, name, id);
+    if (deleted === null) return data({ error: "That row does not exist." }, { status: 404 });
+    if (!deleted)
+      return data({ error: `This ${resource.label.toLowerCase()} is still used by other records and cannot be deleted.` }, { status: 409 });
+    return back("deleted");
+  }
+  if (!resource.has_active) return data({ error: `${resource.plural} cannot be activated.` }, { status: 400 });
+  if (!(await setResourceActive(db, name, id, intent === "activate"))) return data({ error: "That row does not exist." }, { status: 404 });
+  return back(intent === "activate" ? "activated" : "deactivated");
+}
+
+const DONE: Record<string, string> = {
+  deleted: "Deleted.",
+  activated: "Activated.",
+  deactivated: "Deactivated.",
+  "variation-added": "Variation added.",
+};
+
+export default function Things() {
+  const { def, rows, count, page, pages, search, labels, variations, done } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>() as { error?: string; productId?: number; errors?: Record<string, string[]> } | undefined;
+  const [params] = useSearchParams();
+  const [q, setQ] = useState(search);
+  const pageLink = (n: number) => {
+    const p = new URLSearchParams(params);
+    p.set("page", String(n));
+    p.delete("done");
+    return `?${p}`;
+  };
+  return (
+    <section className="page">
+      <p>
+        <Link to="/admin">Admin</Link>
+      </p>
+      <h1>{def.plural}</h1>
+      {result?.error ? (
+        <p className="alert alert-danger" role="alert">
+          {result.error}
+        </p>
+      ) : null}
+      {done && DONE[done] ? (
+        <p className="alert alert-success" role="status">
+          {DONE[done]}
+        </p>
+      ) : null}
+      <div className="list-toolbar">
+        <Form method="get" className="inline-form search-box" role="search">
+          <input
+            type="search"
+            name="search"
+            aria-label={`Search ${def.plural.toLowerCase()}`}
+            placeholder={def.search_help}
+            value={q}
+            onChange={(e) => setQ(e.target.value)}
+          />{" "}
+          <button type="submit" className="button button-small">
+            Search
+          </button>{" "}
+          <Link to={`/admin/${def.name}`} className="button button-small button-outline" onClick={() => setQ("")}>
+            CLEAR
+          </Link>
+        </Form>
+        {def.can_create ? (
+          <Link to={`/admin/${def.name}/new/`} className="button button-small">
+            New {def.label.toLowerCase()}
+          </Link>
+        ) : null}{" "}
+        <a
+          href={`/admin/${def.name}/export${search ? `?search=${encodeURIComponent(search)}` : ""}`}
+          className="button button-small button-outline"
+          download
+        >
+          Export CSV
+        </a>
+      </div>
+      <p className="muted" data-testid="list-count">
+        {count} {count === 1 ? def.label.toLowerCase() : def.plural.toLowerCase()}
+        {search ? ` matching “${search}”` : ""} · page {page} of {pages}
+      </p>
+      <div className="table-scroll">
+        <ResourceTable
+          def={def}
+          rows={rows}
+          labels={labels as Record<string, Record<string, string>>}
+          variations={variations}
+          addVariationErrors={result?.productId && result.errors ? { productId: result.productId, errors: result.errors } : undefined}
+        />
+      </div>
+      <nav className="pager" aria-label="Pages">
+        {page > 1 ? <Link to={pageLink(page - 1)}>‹ Previous</Link> : null} {page < pages ? <Link to={pageLink(page + 1)}>Next ›</Link> : null}
+      </nav>
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * The generic form screen's server half (issue 12, spec 002 §2.14): a row as form values, the choosers'
+ * first options, and the save: parse with the resource's Zod schema (schemaFor), then db/queries. Bad input is
+ * answered with field errors and a 400, nothing saved.
+ */
+import { data } from "@remix-run/node";
+import { centsToDecimalString } from "../../domain/money";
+import { CHOOSER_LIMIT, schemaFor, type ResourceDef, type ResourceName, type ResourceValues } from "../../domain/resources";
+import { chooserOptions, getResourceRow, saveResource } from "../../db/queries/admin-resources";
+import type { ChooserOption, FormValue } from "~/components/admin/resources/FieldInput";
+import { db } from "./db.server";
+import { parseSubmission, readFormData } from "./form.server";
+
+export type FormValues = Record<string, FormValue>;
+
+/** A database row as the form's values (strings; lists as string arrays; cents as dollars). */
+export function rowToFormValues(def: ResourceDef, row: Record<string, unknown>): FormValues {
+  const out: FormValues = {};
+  for (const f of def.fields) {
+    const v = row[f.name];
+    if (v === null || v === undefined) out[f.name] = "";
+    else if (Array.isArray(v)) out[f.name] = v.map(String);
+    else if (f.type === "decimal" && typeof v === "number") out[f.name] = centsToDecimalString(v);
+    else if (v instanceof Date) out[f.name] = v.toISOString().slice(0, 10);
+    else out[f.name] = String(v);
+  }
+  return out;
+}
+
+/** The first options of every relationship field (filtered ones by their parent's value) and the chosen labels. */
+export async function chooserData(
+  def: ResourceDef,
+  values: FormValues,
+  labels: Record<string, Record<number, string>> = {}
+): Promise<Record<string, { options: ChooserOption[]; label?: string }>> {
+  const out: Record<string, { options: ChooserOption[]; label?: string }> = {};
+  for (const f of def.fields) {
+    if (f.type !== "field" || !f.relationship_resource) continue;
+    const filters: Record<string, string> = { ...(f.extra_filters ?? {}) };
+    let options: ChooserOption[] = [];
+    if (f.filter) {
+      const parent = values[f.filter.field];
+      if (typeof parent === "string" && parent !== "") filters[f.filter.param] = parent;
+    }
+    if (!f.read_only && (!f.filter || filters[f.filter.param])) {
+      options = await chooserOptions(db, f.relationship_resource as ResourceName, { filters, limit: CHOOSER_LIMIT });
+    }
+    const chosen = Number(values[f.name]);
+    out[f.name] = { options, label: labels[f.name]?.[chosen] };
+  }
+  return out;
+}
+
+export async function loadEditRow(name: ResourceName, def: ResourceDef, id: number) {
+  const found = await getResourceRow(db, name, id);
+  if (!found) return null;
+  const values = rowToFormValues(def, found.row);
+  const images = (found.row.images as { id: number; url: string; thumbnailUrl: string }[] | undefined) ?? [];
+  return { values, images, choosers: await chooserData(def, values, found.labels) };
+}
+
+/** The submitted values as the form shows them again after a refusal. */
+function submittedValues(def: ResourceDef, form: FormData): FormValues {
+  const out: FormValues = {};
+  for (const f of def.fields) {
+    const all = form.getAll(f.name).filter((v): v is string => typeof v === "string");
+    out[f.name] = f.type === "multiplechoice" || f.type === "list" ? all : f.type === "boolean" ? (all.length ? "true" : "") : all[0] ?? "";
+  }
+  return out;
+}
+
+export type FormReply = { errors: Record<string, string[]>; formError?: string; values: FormValues };
+
+/** Parses and saves a create (id null) or edit; a redirect target on success, else a 400 with field errors. */
+export async function saveResourceForm(request: Request, name: ResourceName, def: ResourceDef, id: number | null) {
+  const form = await readFormData(request);
+  const submission = parseSubmission(form, { schema: schemaFor(def) });
+  const values = submittedValues(def, form);
+  if (submission.status !== "success") {
+    const errors = Object.fromEntries(Object.entries(submission.error ?? {}).filter(([, v]) => v && v.length)) as Record<string, string[]>;
+    return { reply: data({ errors, values, formError: "Please fix the fields in red." } satisfies FormReply, { status: 400 }) };
+  }
+  const result = await saveResource(db, name, id, submission.value as ResourceValues);
+  if (!result.ok) {
+    const errors = Object.fromEntries(Object.entries(result.errors).map(([k, v]) => [k, [v]]));
+    return {
+      reply: data({ errors, values, formError: result.formError } satisfies FormReply, {
+        status: result.formError === "That row no longer exists." ? 404 : 400,
+      }),
+    };
+  }
+  return { savedId: result.id };
+}
