@@ -21,7 +21,18 @@ import {
   SIZE_RUNS,
   uniqueToken,
 } from "../factories";
-import { freshEmail, HttpClient } from "./http";
+import { freshEmail, HttpClient, inputValue } from "./http";
+
+const STORE_FIELDS = ["store_name", "store_email", "store_phone", "business_name", "address1", "city", "state", "postal_code", "resale_number"];
+/** The text inputs of the contact form (job_title is a select: the fixture's is "Owner"). */
+const CONTACT_FIELDS = ["first_name", "last_name", "phone", "celphone"];
+
+/** The values a page's form shows for `names` (what a browser would post back). */
+async function pageValues(c: HttpClient, path: string, names: string[]): Promise<Record<string, string>> {
+  const page = await c.get(path);
+  if (page.status !== 200) throw new Error(`GET ${path}: ${page.status}`);
+  return Object.fromEntries(names.map((n) => [n, inputValue(page.body, n) ?? ""]));
+}
 
 export interface FormFixtures {
   dbh: DbHandle;
@@ -36,7 +47,7 @@ export interface FormFixtures {
   /** /addlisting/?stage=N&... for stages 0, 1, 2 (photos: the upload endpoint) and 4, state complete. */
   listingStages: { style: string; sizes: string; photos: string; terms: string };
   requestStages: { style: string; sizes: string; terms: string };
-  /** The stored values of the retailer's store and contact (to check that a refused save changed nothing). */
+  /** The retailer's store and contact forms as its settings pages show them (a valid post of each). */
   store: Record<string, string>;
   contact: Record<string, string>;
 }
@@ -66,14 +77,12 @@ export async function createFormFixtures(prefix: string): Promise<FormFixtures> 
   const base: WizardState = { brand: brand.id, product: product.product.id, variation: product.variations[0].id };
   const listingState: WizardState = { ...base, listingType: "sell", reason: LISTING_REASONS[0].value, sizes: { S: 1 } };
   const requestState: WizardState = { ...base, reason: REQUEST_REASONS[0].value, sizes: { S: 1 } };
-  const r = created.retailer;
-  const c = created.contact!;
   return {
     dbh,
     staff,
     retailer,
     setup,
-    retailerId: r.id,
+    retailerId: created.retailer.id,
     brandId: brand.id,
     listingId: listing.id,
     requestId: request.id,
@@ -88,17 +97,7 @@ export async function createFormFixtures(prefix: string): Promise<FormFixtures> 
       sizes: `/requestlisting/?${wizardQuery("request", 1, { ...base, reason: REQUEST_REASONS[0].value })}`,
       terms: `/requestlisting/?${wizardQuery("request", 4, requestState)}`,
     },
-    store: {
-      store_name: r.storeName,
-      store_email: r.storeEmail,
-      store_phone: r.storePhone,
-      business_name: r.businessName,
-      address1: r.address1,
-      city: r.city,
-      state: r.state,
-      postal_code: r.postalCode,
-      resale_number: r.resaleNumber,
-    },
-    contact: { first_name: c.firstName, last_name: c.lastName, job_title: c.jobTitle, phone: c.phone, celphone: c.celphone },
+    store: await pageValues(retailer, "/settings/store", STORE_FIELDS),
+    contact: { ...(await pageValues(retailer, "/settings/contact", CONTACT_FIELDS)), job_title: "Owner" },
   };
 }
