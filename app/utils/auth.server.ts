@@ -7,6 +7,8 @@ import { MSG, requiredActionPath, retailerMayTrade, safeNextPath } from "../../d
 import type { ContactRow, RetailerRow } from "../../db/queries/retailers";
 import { getContact, getRetailer } from "../../db/queries/retailers";
 import { getBrandsByIds } from "../../db/queries/retailers";
+import { touchRetailerLastActive } from "../../db/queries/retailer-admin";
+import { LAST_ACTIVE_EVERY_MS, lastActiveDue } from "../../domain/retailer-admin";
 import { db } from "./db.server";
 import { blankSessionCookieHeader, endSession, readSession, sessionCookieHeader, startSession } from "./session.server";
 
@@ -76,6 +78,7 @@ async function loadAuth(request: Request): Promise<AuthContext | null> {
   const retailer: RetailerRow | null = targetId === null ? null : targetId === user.retailerId ? ownRetailer : actingRetailer;
   const contact = retailer ? targetContact : null;
   const actingBrand: AuthContext["actingBrand"] = retailer ? (brands?.[0] ?? null) : null;
+  if (!user.isStaff && ownRetailer) noteRetailerActive(ownRetailer);
   return {
     user: { id: user.id, email: user.email, isStaff: user.isStaff },
     session: {
@@ -89,6 +92,20 @@ async function loadAuth(request: Request): Promise<AuthContext | null> {
     ownRetailer,
     actingBrand,
   };
+}
+
+/**
+ * last_active (staff's Choose Retailer column): written when a retailer's own user makes a request and the
+ * row says it was last seen LAST_ACTIVE_EVERY_MS ago or more, so at most one write per retailer per 5 minutes,
+ * after the answer (never on the request's path; a failure only loses one timestamp).
+ */
+function noteRetailerActive(r: RetailerRow): void {
+  const now = new Date();
+  if (!lastActiveDue(r.lastActiveAt, now)) return;
+  r.lastActiveAt = now;
+  setImmediate(() => {
+    touchRetailerLastActive(db, r.id, now, LAST_ACTIVE_EVERY_MS).catch((err) => console.error("[last_active] write failed", err));
+  });
 }
 
 /** The page's path as the user sees it (single-fetch data requests end in ".data", "/" is "/_root.data"). */

@@ -19,6 +19,9 @@ export type RetailerInfoInput = {
   resaleNumber: string;
 };
 
+/** The store fields plus what staff and the bulk upload also set. */
+export type RetailerLocatedInfo = RetailerInfoInput & { segments: string[]; priceTier: string; latitude: number | null; longitude: number | null };
+
 export type ContactInput = {
   firstName: string;
   lastName: string;

@@ -5,3 +5,4 @@ export * from "./retailers";
 export * from "./marketplace";
 export * from "./orders";
 export * from "./system";
+export * from "./admin";

@@ -32,7 +32,11 @@ export const retailers = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     lastActiveAt: timestamp("last_active_at", { withTimezone: true }),
   },
-  (t) => [index("retailers_status_idx").on(t.status)],
+  (t) => [
+    index("retailers_status_idx").on(t.status),
+    // The retailer map's bounding-box search (db/queries/reports.ts retailersNear).
+    index("retailers_location_idx").on(t.latitude, t.longitude).where(sql`${t.latitude} is not null and ${t.longitude} is not null`),
+  ],
 );
 
 export const retailerContacts = pgTable(
