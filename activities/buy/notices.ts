@@ -6,12 +6,23 @@
 import { anonymousRetailerLabel } from "../../domain/anonymity";
 import type { OrderNotice } from "./types";
 
+/** One formatter per time zone: building an Intl.DateTimeFormat costs more than formatting with it. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hour12: false });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
 function when(iso: string | null | undefined, timeZone = "America/New_York"): string | null {
   if (!iso) return null;
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return null;
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hour12: false })
+    formatter(timeZone)
       .formatToParts(d)
       .map((p) => [p.type, p.value]),
   );
