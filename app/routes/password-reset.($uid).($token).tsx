@@ -15,6 +15,7 @@ import {
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { commitSession, readFormData } from "~/utils/auth.server";
+import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { absoluteUrl, sendMail } from "~/utils/mail.server";
 import {
@@ -81,7 +82,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
   if (params.uid === undefined) {
     // Step 1: e-mail. The same answer whether or not the address has an account.
-    const submission = parseWithZod(formData, { schema: ResetRequestSchema });
+    const submission = parseSubmission(formData, { schema: ResetRequestSchema });
     if (submission.status !== "success") return data({ result: submission.reply(), tokenInvalid: false }, { status: 400 });
     const { email } = submission.value;
     const verdict = await admitAccountRequest(db, throttleConfig(getEnv()), "password_reset", { email, ip: clientIp(context) });
@@ -104,7 +105,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return redirect("/password-reset?sent=1");
   }
   // Step 3: new password.
-  const submission = parseWithZod(formData, { schema: ResetConfirmSchema });
+  const submission = parseSubmission(formData, { schema: ResetConfirmSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["new_password", "confirm"] }), tokenInvalid: false }, { status: 400 });
   }

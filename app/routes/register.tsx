@@ -9,6 +9,7 @@ import { createUser } from "../../db/queries/users";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { commitSession, getAuth, readFormData } from "~/utils/auth.server";
+import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { hashPassword } from "~/utils/password.server";
 import { getEnv } from "~/utils/env.server";
@@ -28,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
-  const submission = parseWithZod(formData, { schema: RegisterSchema });
+  const submission = parseSubmission(formData, { schema: RegisterSchema });
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password", "confirm"] }), { status: 400 });
   }

@@ -8,6 +8,7 @@ import { findUserByEmail, touchLastLogin } from "../../db/queries/users";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { commitSession, getAuth, landingPath, readFormData } from "~/utils/auth.server";
+import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { verifyAgainstDummy, verifyPassword } from "~/utils/password.server";
@@ -34,7 +35,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
-  const submission = parseWithZod(formData, { schema: SignInSchema });
+  const submission = parseSubmission(formData, { schema: SignInSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password"] }), loginFailed: false, throttled: null as string | null }, { status: 400 });
   }

@@ -8,8 +8,7 @@
  * values: 400). "Modify" links are plain links to an earlier stage with the same state.
  */
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
-import { data, MaxPartSizeExceededError, redirect, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from "@remix-run/node";
+import { data, redirect, unstable_createMemoryUploadHandler } from "@remix-run/node";
 import { authorizedBrandsForRetailer, listBrands } from "../../../db/queries/catalogue";
 import {
   createListingChecked,
@@ -52,6 +51,7 @@ import {
 } from "../../../domain/messages";
 import { labelFor, LISTING_REASONS, REQUEST_REASONS } from "../../../domain/reasons";
 import { readFormData, requireRetailer, requireUser, type AuthContext } from "~/utils/auth.server";
+import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { attachPhotos, photosUsable, storePhoto } from "~/utils/uploads.server";
@@ -322,7 +322,7 @@ export async function wizardAction(request: Request, kind: WizardKind) {
 
 async function styleStep(request: Request, ctx: WizardContext, kind: WizardKind, r: Resolved) {
   const formData = await readFormData(request);
-  const submission = parseWithZod(formData, { schema: styleSchema(kind, ctx.chooseRetailer) });
+  const submission = parseSubmission(formData, { schema: styleSchema(kind, ctx.chooseRetailer) });
   if (!r.brand) return refused(0, submission.reply({ formErrors: [WIZARD_MESSAGES.chooseBrand] }));
   if (submission.status !== "success") return refused(0, submission.reply());
   const v = submission.value as { variation: number; listingType?: "sell" | "swap"; reason: string; provider?: number; requestor?: number };
@@ -350,42 +350,22 @@ async function styleStep(request: Request, ctx: WizardContext, kind: WizardKind,
 async function sizesStep(request: Request, ctx: WizardContext, kind: WizardKind, r: Resolved) {
   if (firstIncompleteStage(ctx, kind, r) < 1 || !r.product) throw redirect(wizardHref(kind, 0, r.state));
   const formData = await readFormData(request);
-  const submission = parseWithZod(formData, { schema: sizeCountsSchema(r.product.sizes.length) });
+  const submission = parseSubmission(formData, { schema: sizeCountsSchema(r.product.sizes.length) });
   if (submission.status !== "success") return refused(1, submission.reply());
   const sizes = sizesMapFrom(r.product.sizes, submission.value.sizes);
   return redirect(wizardHref(kind, nextStage(kind, 1), { ...r.state, sizes }));
 }
 
-class UploadTooLarge extends Error {}
-
 /** Whole upload request limit: the pictures allowed plus a little for the other fields. */
 const MAX_UPLOAD_REQUEST_BYTES = MAX_PHOTOS * MAX_PHOTO_BYTES + 256 * 1024;
 
-async function readUpload(request: Request): Promise<FormData> {
-  const declared = Number(request.headers.get("Content-Length") ?? "0");
-  if (declared > MAX_UPLOAD_REQUEST_BYTES) throw new UploadTooLarge();
-  const contentType = request.headers.get("Content-Type") ?? "";
-  if (!contentType.startsWith("multipart/form-data")) return readFormData(request);
-  const memory = unstable_createMemoryUploadHandler({ maxPartSize: MAX_PHOTO_BYTES });
-  let total = 0;
-  let parts = 0;
-  try {
-    return await unstable_parseMultipartFormData(request, async (part) => {
-      parts += 1;
-      if (parts > 20) throw new UploadTooLarge();
-      async function* counted() {
-        for await (const chunk of part.data) {
-          total += chunk.byteLength;
-          if (total > MAX_UPLOAD_REQUEST_BYTES) throw new UploadTooLarge();
-          yield chunk;
-        }
-      }
-      return memory({ ...part, data: counted() });
-    });
-  } catch (e) {
-    if (e instanceof MaxPartSizeExceededError || e instanceof UploadTooLarge) throw new UploadTooLarge();
-    throw plain(400, "Bad request: the form could not be read.");
-  }
+/** The photo form: multipart, pictures kept in memory (at most MAX_PHOTO_BYTES each), at most 20 fields. */
+function readUpload(request: Request): Promise<FormData> {
+  return readFormData(request, {
+    maxBytes: MAX_UPLOAD_REQUEST_BYTES,
+    maxEntries: 20,
+    uploadHandler: unstable_createMemoryUploadHandler({ maxPartSize: MAX_PHOTO_BYTES }),
+  });
 }
 
 async function photosStep(request: Request, ctx: WizardContext, kind: WizardKind, r: Resolved) {
@@ -398,7 +378,7 @@ async function photosStep(request: Request, ctx: WizardContext, kind: WizardKind
   try {
     form = await readUpload(request);
   } catch (e) {
-    if (e instanceof UploadTooLarge) return fail([WIZARD_MESSAGES.photoTooLarge], 413);
+    if (e instanceof Response && e.status === 413) return fail([WIZARD_MESSAGES.photoTooLarge], 413);
     throw e;
   }
   const remove = form.get("remove");
@@ -429,7 +409,7 @@ async function photosStep(request: Request, ctx: WizardContext, kind: WizardKind
 
 async function saveStep(request: Request, ctx: WizardContext, kind: WizardKind, r: Resolved) {
   const formData = await readFormData(request);
-  const submission = parseWithZod(formData, { schema: termsSchema });
+  const submission = parseSubmission(formData, { schema: termsSchema });
   const cannot = kind === "listing" ? CANNOT_CREATE_LISTING : WIZARD_MESSAGES.cannotCreateRequest;
   if (submission.status !== "success") return refused(4, submission.reply());
   const first = firstIncompleteStage(ctx, kind, r);
