@@ -65,6 +65,26 @@ app.use((req, res, next) => {
   next();
 });
 
+/**
+ * A request whose body the app did not read (an action that answers without reading the form: a sign-in
+ * redirect, a 403, a 405; a refused oversized form) would leave its unread bytes on a keep-alive connection:
+ * the client's next request on it waits for the keep-alive timeout and is then reset. Such an answer says
+ * `Connection: close`, so Node closes the socket after the response and the client opens a fresh one.
+ */
+function hasBody(req) {
+  const length = req.headers["content-length"];
+  return (length !== undefined && length !== "0") || req.headers["transfer-encoding"] !== undefined;
+}
+app.use((req, res, next) => {
+  if (!hasBody(req)) return next();
+  const writeHead = res.writeHead;
+  res.writeHead = function (...args) {
+    if (!req.readableEnded && !res.headersSent) res.setHeader("Connection", "close");
+    return writeHead.apply(this, args);
+  };
+  next();
+});
+
 app.get("/healthz", (_req, res) => {
   res.type("text/plain").send("ok");
 });

@@ -5,11 +5,12 @@
 // - M1: Conform's reserved `__intent__` / `__state__` sent malformed get a 400 on every Conform form;
 // - M2: a NUL byte in a free-text field is a field error (400) with the values kept, and nothing is saved.
 // Sign-in throttle budget: no sign-in failure is recorded here (refused bodies never reach the check).
+import net from "node:net";
 import { eq } from "drizzle-orm";
 import { retailerContacts, retailers } from "../../db/schema";
 import { CONTROL_CHARACTERS_MESSAGE } from "../../domain/text";
 import { createFormFixtures, type FormFixtures } from "./form-fixtures";
-import { htmlDecode, HttpClient, inputValue, leakedTrace, type HttpResponse } from "./http";
+import { appOrigin, htmlDecode, HttpClient, inputValue, leakedTrace, type HttpResponse } from "./http";
 
 let fx: FormFixtures;
 const anon = new HttpClient();
@@ -233,5 +234,42 @@ describe("M2: control characters in free text are a field error, values kept, no
     const r3 = await fx.retailer.postForm("/settings/payout", { street_address: "1 Main\u0000St", locality: "Town\u0000" });
     expect(r3.status, info(r3)).toBeLessThan(500);
     expect(leakedTrace(r3.body)).toBeNull();
+  });
+});
+
+describe("a body the app never read does not poison the connection", () => {
+  /** POSTs `body` on a raw keep-alive connection and returns the answer's status line and headers. */
+  function rawPost(path: string, body: string): Promise<string> {
+    const origin = new URL(appOrigin);
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(Number(origin.port || 80), origin.hostname);
+      let answer = "";
+      socket.setEncoding("latin1");
+      socket.on("data", (chunk: string) => {
+        answer += chunk;
+        const end = answer.indexOf("\r\n\r\n");
+        if (end >= 0) {
+          socket.destroy();
+          resolve(answer.slice(0, end));
+        }
+      });
+      socket.on("error", reject);
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: ${origin.host}\r\nOrigin: ${origin.origin}\r\nConnection: keep-alive\r\n` +
+          `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+      );
+      socket.write(body);
+    });
+  }
+
+  test("an answer that left the body unread closes the connection (Connection: close); one that read it keeps it", async () => {
+    // /pricing has no action: the router answers 405 without reading the 400 KB body.
+    const unread = await rawPost("/pricing", `x=${"a".repeat(400 * 1024)}`);
+    expect(unread).toMatch(/^HTTP\/1\.1 405/);
+    expect(unread.toLowerCase()).toContain("connection: close");
+    // The form guard read and refused this one (a list index over the cap) after reading it whole.
+    const read = await rawPost("/register", "email=a%40b.test&sizes%5B100000%5D=1");
+    expect(read).toMatch(/^HTTP\/1\.1 400/);
+    expect(read.toLowerCase()).not.toContain("connection: close");
   });
 });

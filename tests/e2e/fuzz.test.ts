@@ -4,10 +4,9 @@
 // truncated multipart, bodies that are not forms. Not one answer may be a 5xx or show a stack trace, and
 // /signin must keep answering throughout.
 //
-// Each request has its own connection (`Connection: close`): a keep-alive connection whose last request body
-// the server never read (a 600 KB post answered by a redirect before the action reads it) is stuck until the
-// server's keep-alive timeout, and the client's next request on it is reset. That is the HTTP server's
-// concern (workers/web.mjs), not the forms'; here every answer is checked on its own. Set FUZZ_SEED to replay another run (the seed is in the test name).
+// Each request has its own connection (`Connection: close`), so every answer is checked on its own (the
+// server closes a connection whose request body it never read itself: workers/web.mjs, tested in
+// form-limits.test.ts). Set FUZZ_SEED to replay another run (the seed is in the test name).
 //
 // Sign-in throttle: no generated value is an e-mail address (no "@"), so no sign-in, register or reset
 // attempt is ever valid enough to be counted.
