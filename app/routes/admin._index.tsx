@@ -7,27 +7,48 @@ import { requireStaffPermissions } from "~/utils/permissions.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Admin") }];
 
-type HubItem = { label: string; to?: string; external?: boolean };
+/** `download`: a file (CSV), opened as a plain link, not a page. */
+type HubItem = { label: string; to?: string; external?: boolean; download?: boolean };
 type HubSection = { title: string; items: HubItem[] };
 
 /** The hub of spec 002 §2.3. Items without a link are built by later issues. */
 function hubSections(temporalUi: string, permitted: readonly (keyof typeof RESOURCES)[]): HubSection[] {
+  const retailers = permitted.includes("retailer");
   return [
+    // Issue 13: the retailer screens, reports and map need the "retailer" permission; sales reps' editing "salesrep".
     {
       title: "Retailers",
-      items: [{ label: "Retailers", to: "/admin/retailers" }, { label: "Act as a retailer", to: "/act-as" }, { label: "Retailer upload" }],
+      items: [
+        ...(retailers
+          ? [
+              { label: "Retailers", to: "/manage-retailer" },
+              { label: "Activation and brand links", to: "/admin/retailers" },
+              { label: "Retailer upload", to: "/admin/retailer-upload" },
+            ]
+          : []),
+        { label: "Act as a retailer", to: "/act-as" },
+      ],
     },
     { title: "Catalogue", items: [{ label: "Brands" }, { label: "Validation" }] },
-    { title: "Orders", items: [{ label: "Orders and RMAs", to: "/admin/active-transactions" }, { label: "Shipment insurance report (CSV)" }] },
+    {
+      title: "Orders",
+      items: [
+        { label: "Orders and RMAs", to: "/admin/active-transactions" },
+        ...(retailers ? [{ label: "Shipment insurance report (CSV)", to: "/admin/reports/shipment-insurance.csv", download: true }] : []),
+      ],
+    },
     {
       title: "Reports",
-      items: [
-        { label: "Sales reps" },
-        { label: "Retailer map" },
-        { label: "Monthly metrics (CSV)" },
-        { label: "Brand inventory (CSV)" },
-        { label: "Retailer brands (CSV)" },
-      ],
+      items: retailers
+        ? [
+            { label: "Sales reps", to: "/rep-reports/" },
+            { label: "Sales-rep performance", to: "/perf-reports/" },
+            { label: "Retailer map", to: "/admin/retailer-map" },
+            { label: "Monthly metrics (CSV)", to: "/admin/reports/monthly-metrics.csv", download: true },
+            { label: "Brand inventory (CSV)", to: "/admin/reports/brand-inventory.csv", download: true },
+            { label: "Retailer brands (CSV)", to: "/admin/reports/retailer-brands.csv", download: true },
+          ]
+        : [],
     },
     {
       title: "System",
@@ -61,7 +82,11 @@ export default function AdminHub() {
               {s.items.map((i) => (
                 <li key={i.label}>
                   {i.to ? (
-                    i.external ? (
+                    i.download ? (
+                      <a href={i.to} download>
+                        {i.label}
+                      </a>
+                    ) : i.external ? (
                       <a href={i.to} target="_blank" rel="noreferrer">
                         {i.label}
                       </a>

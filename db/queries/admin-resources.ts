@@ -20,6 +20,7 @@ import {
   retailerBrands,
   retailerContacts,
   retailers,
+  salesReps,
   variationImages,
 } from "../schema";
 
@@ -274,6 +275,19 @@ const ADAPTERS: Record<ResourceName, Adapter> = {
     search: [listingRequests.skuKey],
     label: sql`'request ' || ${listingRequests.id}::text`,
     filters: { requestor: listingRequests.requestorId, brand: listingRequests.brandId },
+  },
+  salesrep: {
+    table: salesReps,
+    id: salesReps.id,
+    columns: {
+      id: salesReps.id,
+      territory_name: salesReps.territoryName,
+      first_name: salesReps.firstName,
+      last_name: salesReps.lastName,
+      states: salesReps.states,
+    },
+    search: [salesReps.territoryName, salesReps.firstName, salesReps.lastName],
+    label: sql`${salesReps.territoryName} || ' (' || ${salesReps.firstName} || ' ' || ${salesReps.lastName} || ')'`,
   },
 };
 

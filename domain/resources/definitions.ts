@@ -1,10 +1,11 @@
 import { JOB_TITLES, BRAND_INTERESTS } from "../accounts";
+import { US_STATE_CODES } from "../retailer-admin";
 import type { Choice, FieldDef, ResourceDef } from "./fields";
 
 /**
  * The entities staff manage (spec 002 §3), one definition each. The name is the URL's class_name
  * (/admin/brand, /admin/brand/new/, /admin/brand/12/) and the key of a staff user's permissions map.
- * Sales reps have no table yet (reports issue), so no definition.
+ * Sales reps (issue 13) are one too: their reports are /rep-reports/ and /perf-reports/.
  */
 
 const choices = (...values: string[]): Choice[] => values.map((v) => ({ value: v, display_name: v }));
@@ -214,6 +215,21 @@ export const request = def("request", "Request", "Requests", "Search by id or sk
   { name: "created", type: "datetime", label: "Created", read_only: true, list: true, sortable: true },
 ]);
 
+export const salesrep = def("salesrep", "Sales rep", "Sales reps", "Search by id, territory or name", {}, [
+  id,
+  { name: "territory_name", type: "string", label: "Territory", required: true, max_length: 100, list: true, sortable: true },
+  { name: "first_name", type: "string", label: "First name", required: true, max_length: 100, list: true, sortable: true },
+  { name: "last_name", type: "string", label: "Last name", required: true, max_length: 100, list: true, sortable: true },
+  {
+    name: "states",
+    type: "multiplechoice",
+    label: "States",
+    help_text: "The states of the territory: the rep's report lists the retailers there.",
+    choices: choices(...US_STATE_CODES),
+    list: true,
+  },
+]);
+
 /** Every resource, by class_name (also the order of the hub's list). */
 export const RESOURCES = {
   brand,
@@ -228,6 +244,7 @@ export const RESOURCES = {
   brandrequest,
   listing,
   request,
+  salesrep,
 } as const satisfies Record<string, ResourceDef>;
 
 export type ResourceName = keyof typeof RESOURCES;

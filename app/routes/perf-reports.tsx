@@ -1,0 +1,66 @@
+/**
+ * Sales-rep performance (spec 002 §2.2 /perf-reports/; issue 13): every rep with the retailers of its states
+ * (all, active, seen in the last 90 days) and their traded orders, value, open listings and requests.
+ */
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { pageTitle } from "~/components/title";
+import adminCss from "~/styles/retailer-admin.css";
+import { requireRetailerAdmin } from "~/utils/retailer-admin.server";
+import { ACTIVITY_DAYS, repPerformance } from "~/utils/sales-reps.server";
+
+export const meta: MetaFunction = () => [{ title: pageTitle("Sales-rep performance") }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminCss }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRetailerAdmin(request);
+  return { rows: await repPerformance(new Date()) };
+}
+
+export default function PerfReports() {
+  const { rows } = useLoaderData<typeof loader>();
+  return (
+    <section className="page retailer-admin">
+      <p>
+        <Link to="/admin">← Admin</Link> · <Link to="/rep-reports/">Sales reps</Link>
+      </p>
+      <h1>Sales-rep performance</h1>
+      <p className="muted">Retailers in each rep's states; orders and value are traded orders of the last {ACTIVITY_DAYS} days.</p>
+      {rows.length === 0 ? <p className="muted">No sales reps yet.</p> : null}
+      <table className="table" data-testid="perf">
+        <thead>
+          <tr>
+            <th>territory</th>
+            <th>rep</th>
+            <th>states</th>
+            <th>retailers</th>
+            <th>active</th>
+            <th>seen ({ACTIVITY_DAYS} d)</th>
+            <th>orders</th>
+            <th>value</th>
+            <th>listings</th>
+            <th>requests</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.id}>
+              <td>
+                <Link to={`/rep-reports/?rep=${r.id}`}>{r.territory}</Link>
+              </td>
+              <td>{r.name}</td>
+              <td>{r.states}</td>
+              <td>{r.retailers}</td>
+              <td>{r.active}</td>
+              <td>{r.seen}</td>
+              <td>{r.orders}</td>
+              <td>{r.value}</td>
+              <td>{r.listings}</td>
+              <td>{r.requests}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

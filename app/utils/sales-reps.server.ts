@@ -1,0 +1,46 @@
+/** Sales-rep reports (spec 002 §2.2 salesrep-reports-admin, issue 13): a rep's retailers and their activity. */
+import { getSalesRep, listSalesReps, repRetailers, type SalesRepRow } from "../../db/queries/reports";
+import { formatCents } from "../../domain/money";
+import { db } from "./db.server";
+
+export const ACTIVITY_DAYS = 90;
+
+export function repView(r: SalesRepRow) {
+  return { id: r.id, territory: r.territoryName, name: `${r.firstName} ${r.lastName}`.trim(), states: r.states.join(", ") };
+}
+
+/** Every rep with the totals of the retailers in its states over the last ACTIVITY_DAYS days. */
+export async function repPerformance(now: Date) {
+  const since = new Date(now.getTime() - ACTIVITY_DAYS * 24 * 3600_000);
+  const reps = await listSalesReps(db);
+  return Promise.all(
+    reps.map(async (rep) => {
+      const rs = await repRetailers(db, rep.states, since);
+      return {
+        ...repView(rep),
+        retailers: rs.length,
+        active: rs.filter((r) => r.status === "active").length,
+        seen: rs.filter((r) => r.lastActiveAt !== null && r.lastActiveAt >= since).length,
+        orders: rs.reduce((n, r) => n + r.orders, 0),
+        value: formatCents(rs.reduce((n, r) => n + r.valueCents, 0)),
+        listings: rs.reduce((n, r) => n + r.listings, 0),
+        requests: rs.reduce((n, r) => n + r.requests, 0),
+      };
+    }),
+  );
+}
+
+/** One rep and its retailers with their activity, or null. */
+export async function repReport(id: number, now: Date) {
+  const rep = await getSalesRep(db, id);
+  if (!rep) return null;
+  const rs = await repRetailers(db, rep.states, new Date(now.getTime() - ACTIVITY_DAYS * 24 * 3600_000));
+  return {
+    rep: repView(rep),
+    retailers: rs.map((r) => ({
+      ...r,
+      lastActive: r.lastActiveAt ? r.lastActiveAt.toISOString().slice(0, 10) : "—",
+      value: formatCents(r.valueCents),
+    })),
+  };
+}
