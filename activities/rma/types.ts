@@ -1,0 +1,57 @@
+/**
+ * The activities the RMA workflow (workflows/rma/workflow.ts) calls: the interface only (the workflow imports
+ * it as a type). Amounts arrive computed (domain/rma-money.ts); every money and carrier call carries an
+ * idempotency key (workflow id + step + attempt). Implementations: a later step of issue 11.
+ */
+import type { RmaActionRecord, RmaStage } from "../../workflows/rma/contract";
+
+export type RmaNoticeTemplate =
+  | "rma_requested_staff"
+  | "rma_requested_perpetrator"
+  | "rma_staff_overdue"
+  | "rma_approved_ship_return"
+  | "rma_approved_missing"
+  | "rma_declined"
+  | "rma_cancelled"
+  | "rma_completed"
+  | "rma_charge_queued";
+
+export interface RmaNotice {
+  /** Who is told: the victim, the perpetrator (both anonymous to each other) or staff. */
+  to: "victim" | "perpetrator" | "staff";
+  template: RmaNoticeTemplate;
+  /** `${workflowId}:mail:${template}:${to}` (each notice once). */
+  dedupeKey: string;
+  actBy?: string | null;
+}
+
+export interface RmaStateRecord {
+  rmaId: number;
+  workflowId: string;
+  sequence: number;
+  stage: RmaStage;
+  /** Staff's decisions per line (approved units, comment), once made. */
+  decisions: { lineId: number; approvedQuantity: number; comment: string | null }[] | null;
+  rmaFeeCents: number;
+  victimRefundCents: number;
+  perpetratorChargeCents: number;
+  deadlines: Record<string, string | null>;
+  actions: RmaActionRecord[];
+  notices: RmaNotice[];
+}
+
+export interface RmaActivities {
+  /** The RMA's read model, its action rows and its notices' outbox rows, in one transaction (local). */
+  recordRmaState(input: RmaStateRecord): Promise<void>;
+  /** Books the return pickup: the victim ships back to the perpetrator (label + packing slip). */
+  bookReturnPickup(input: { idempotencyKey: string; rmaId: number; senderId: number; receiverId: number; units: number; pickupBy: string }): Promise<{
+    trackingNumber: string;
+    callTag: string;
+  }>;
+  /** Sale: refund the victim on its original payment. */
+  refundVictim(input: { idempotencyKey: string; rmaId: number; paymentIntentId: string; amountCents: number }): Promise<{ status: "refunded" | "queued" }>;
+  /** Swap: pay the victim to its payout account. */
+  payVictim(input: { idempotencyKey: string; rmaId: number; retailerId: number; amountCents: number }): Promise<{ status: "paid" | "queued" }>;
+  /** Charge the perpetrator's card on file; "queued" when it has none or it is declined (for staff). */
+  chargePerpetrator(input: { idempotencyKey: string; rmaId: number; retailerId: number; amountCents: number }): Promise<{ status: "charged" | "queued" }>;
+}

@@ -1,0 +1,358 @@
+/**
+ * The RMA workflow (workflows/rma/) on the time-skipping test server, with in-memory activities that record
+ * every call: staff approve some lines → the return ships in time → delivered → refund and charge; the return
+ * never ships → cancelled, nothing paid; every line denied → declined; only missing units → paid at approval
+ * without a return; staff silent for 5 business days → escalated; the perpetrator's card declined → queued,
+ * then paid after a new card; an RMA on a swap side (the victim paid to its payout account). Payment calls are
+ * asserted with their idempotency keys; the recorded histories replay (tests/histories/rma-*.json;
+ * RECORD_HISTORIES=1 records them again).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { WorkflowUpdateFailedError, type WorkflowHandle } from "@temporalio/client";
+import { temporal } from "@temporalio/proto";
+import type { TestWorkflowEnvironment } from "@temporalio/testing";
+import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
+import type { RmaActivities, RmaStateRecord } from "../../activities/rma/types";
+import { ACTION } from "../../domain/action-codes";
+import type { RmaOrderInput } from "../../domain/rma-money";
+import {
+  cardOnFileSignal,
+  decideRmaUpdate,
+  RMA_ERRORS,
+  RMA_WORKFLOW_TYPE,
+  rmaCarrierEventSignal,
+  rmaViewQuery,
+  rmaWorkflowId,
+  type RmaInput,
+  type RmaView,
+} from "../../workflows/rma/contract";
+import type { rmaWorkflow } from "../../workflows/rma/workflow";
+import { createTimeSkippingEnv, uniqueTaskQueue } from "../setup/temporal";
+
+const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
+const RMA_WORKFLOW_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "workflows", "rma", "workflow.ts");
+const DAY = 24 * 3600 * 1000;
+
+let env: TestWorkflowEnvironment;
+let bundle: WorkflowBundleWithSourceMap;
+let worker: Worker;
+let running: Promise<void>;
+let current: ReturnType<typeof fakeRmaActivities> | null = null;
+const TASK_QUEUE = uniqueTaskQueue("rma");
+
+/** In-memory RMA activities: every call recorded; the perpetrator's card declines while `declineCharges`. */
+function fakeRmaActivities(opts: { declineCharges?: boolean } = {}) {
+  const calls: { name: keyof RmaActivities; input: Record<string, unknown> }[] = [];
+  const records: RmaStateRecord[] = [];
+  const state = { declineCharges: opts.declineCharges === true };
+  const impl: RmaActivities = {
+    async recordRmaState(input) {
+      records.push(input);
+    },
+    async bookReturnPickup(input) {
+      return { trackingNumber: `TRK-RMA-${input.rmaId}`, callTag: `CT-RMA-${input.rmaId}` };
+    },
+    async refundVictim() {
+      return { status: "refunded" as const };
+    },
+    async payVictim() {
+      return { status: "paid" as const };
+    },
+    async chargePerpetrator() {
+      return { status: state.declineCharges ? ("queued" as const) : ("charged" as const) };
+    },
+  };
+  const activities = Object.fromEntries(
+    Object.entries(impl).map(([name, fn]) => [
+      name,
+      async (input: Record<string, unknown>) => {
+        calls.push({ name: name as keyof RmaActivities, input });
+        return (fn as (i: unknown) => Promise<unknown>)(input);
+      },
+    ]),
+  );
+  return {
+    activities,
+    state,
+    records,
+    /** Money calls as [activity, key suffix, amount]. */
+    money: () =>
+      calls
+        .filter((c) => ["refundVictim", "payVictim", "chargePerpetrator"].includes(c.name))
+        .map((c) => [c.name, String(c.input.idempotencyKey).split(":").slice(2).join(":"), c.input.amountCents]),
+    codes: () => records.flatMap((r) => r.actions.map((a) => a.code)),
+    notices: () => records.flatMap((r) => r.notices.map((n) => `${n.to}:${n.template}`)),
+    calls,
+  };
+}
+
+beforeAll(async () => {
+  [env, bundle] = await Promise.all([createTimeSkippingEnv(), bundleWorkflowCode({ workflowsPath: RMA_WORKFLOW_PATH, logger: quietLogger })]);
+  const names = Object.keys(fakeRmaActivities().activities);
+  const delegating = Object.fromEntries(
+    names.map((name) => [
+      name,
+      (input: unknown) => {
+        if (!current) throw new Error(`activity ${name} called outside a test`);
+        return (current.activities as Record<string, (i: unknown) => Promise<unknown>>)[name](input);
+      },
+    ]),
+  );
+  worker = await Worker.create({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, workflowBundle: bundle, activities: delegating });
+  running = worker.run();
+}, 120_000);
+
+afterAll(async () => {
+  if (worker) {
+    worker.shutdown();
+    await running;
+  }
+  await env?.teardown();
+});
+
+const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+const VICTIM = 31;
+const PERPETRATOR = 42;
+/** The worked example's sale: 3 × $42.50 (goods $127.50, fee $12.75, shipping $23.75, total $164.00). */
+const SALE: RmaOrderInput = { kind: "sale", unitsReceived: 3, goodsCents: 12750, feeCents: 1275, shippingCents: 2375, totalCents: 16400 };
+
+function rmaInput(rmaId: number, over: Partial<RmaInput> = {}): RmaInput {
+  return {
+    rmaId,
+    externalId: `RMA-${rmaId}`,
+    orderId: 900 + rmaId,
+    kind: "sale",
+    victimId: VICTIM,
+    perpetratorId: PERPETRATOR,
+    order: SALE,
+    lines: [
+      { lineId: 1, unitPriceCents: 4250, requestedQuantity: 1, reason: 0 },
+      { lineId: 2, unitPriceCents: 4250, requestedQuantity: 1, reason: 1 },
+    ],
+    victimPaymentIntentId: "pi_victim",
+    ...over,
+  };
+}
+
+type Handle = WorkflowHandle<typeof rmaWorkflow>;
+
+async function run<T>(fake: ReturnType<typeof fakeRmaActivities>, fn: () => Promise<T>): Promise<T> {
+  current = fake;
+  try {
+    return await fn();
+  } finally {
+    current = null;
+  }
+}
+
+function start(input: RmaInput): Promise<Handle> {
+  return env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, { taskQueue: TASK_QUEUE, workflowId: rmaWorkflowId(input.rmaId), args: [input] });
+}
+
+async function waitFor(handle: Handle, pred: (v: RmaView) => boolean, what: string): Promise<RmaView> {
+  let last: RmaView | undefined;
+  for (let i = 0; i < 200; i++) {
+    last = await handle.query(rmaViewQuery);
+    if (pred(last)) return last;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting for ${what}; stage ${last?.stage}`);
+}
+
+const decide = (handle: Handle, lines: { lineId: number; approvedQuantity: number }[], rmaFeeCents = 0) =>
+  handle.executeUpdate(decideRmaUpdate, { args: [{ staffUserId: 7, lines, rmaFeeCents }] });
+
+async function carrier(handle: Handle, status: "picked_up" | "delivered", id: string) {
+  await handle.signal(rmaCarrierEventSignal, { eventId: id, status });
+}
+
+async function keepHistory(handle: Handle, name: string): Promise<void> {
+  const file = path.join(HISTORIES, `rma-${name}.json`);
+  if (process.env.RECORD_HISTORIES !== "1" && fs.existsSync(file)) return;
+  fs.writeFileSync(file, `${JSON.stringify(await handle.fetchHistory())}\n`);
+}
+
+describe("rma workflow", () => {
+  test("staff approve one line with a fee → the return ships in time → delivered → refund $46.75 and charge $71.50", async () => {
+    const fake = fakeRmaActivities();
+    await run(fake, async () => {
+      const handle = await start(rmaInput(1));
+      await waitFor(handle, (v) => v.actions.length === 1, "requested");
+      expect(fake.notices()).toEqual(["staff:rma_requested_staff", "perpetrator:rma_requested_perpetrator"]);
+      const r = await decide(handle, [{ lineId: 1, approvedQuantity: 1 }, { lineId: 2, approvedQuantity: 0 }], 500);
+      expect(r).toMatchObject({ stage: "shipping", settlement: { victimRefundCents: 4675, perpetratorChargeCents: 7150 } });
+      const v = await waitFor(handle, (x) => x.returnShipment !== null && !x.busy, "return booked");
+      expect(v.deadlines.shipBy).not.toBeNull();
+      await carrier(handle, "picked_up", "e1");
+      await carrier(handle, "delivered", "e2");
+      await carrier(handle, "delivered", "e2"); // a duplicate webhook
+      expect(await handle.result()).toEqual({ stage: "rmacompleted", charged: true });
+      expect(fake.money()).toEqual([
+        ["refundVictim", "rma-refund:1", 4675],
+        ["chargePerpetrator", "rma-charge:1", 7150],
+      ]);
+      expect(fake.codes()).toEqual([
+        ACTION.RMA_REQUESTED,
+        ACTION.RMA_APPROVED,
+        ACTION.CALL_TAG_SCHEDULED_RMA,
+        ACTION.SHIPMENT_PICKED_UP,
+        ACTION.SHIPMENT_DELIVERED,
+        ACTION.RMA_VICTIM_REFUNDED,
+        ACTION.RMA_COMPLETED,
+        ACTION.RMA_PERPETRATOR_CHARGED,
+      ]);
+      await keepHistory(handle, "return-delivered");
+    });
+  });
+
+  test("the return never ships: cancelled after 4 business days (306), nothing paid", async () => {
+    const fake = fakeRmaActivities();
+    await run(fake, async () => {
+      const handle = await start(rmaInput(2));
+      await decide(handle, [{ lineId: 1, approvedQuantity: 1 }, { lineId: 2, approvedQuantity: 1 }]);
+      const v = await waitFor(handle, (x) => x.stage === "shipping" && !x.busy, "shipping");
+      expect(Date.parse(v.deadlines.shipBy as string)).toBeGreaterThan(0);
+      await env.sleep(8 * DAY);
+      expect(await handle.result()).toEqual({ stage: "rmacancelled", charged: false });
+      expect(fake.money()).toEqual([]);
+      expect(fake.codes().at(-1)).toBe(ACTION.RMA_RETURN_NOT_SHIPPED);
+      expect(fake.notices()).toContain("victim:rma_cancelled");
+      await keepHistory(handle, "return-not-shipped");
+    });
+  });
+
+  test("every line denied: declined (242), nothing paid, no fee", async () => {
+    const fake = fakeRmaActivities();
+    await run(fake, async () => {
+      const handle = await start(rmaInput(3));
+      const r = await decide(handle, [{ lineId: 1, approvedQuantity: 0 }, { lineId: 2, approvedQuantity: 0 }], 500);
+      expect(r).toMatchObject({ stage: "rmadeclined", settlement: { victimRefundCents: 0, perpetratorChargeCents: 0, rmaFeeCents: 0 } });
+      expect(await handle.result()).toEqual({ stage: "rmadeclined", charged: false });
+      expect(fake.money()).toEqual([]);
+    });
+  });
+
+  test("only missing units: paid at approval, no return shipment", async () => {
+    const fake = fakeRmaActivities();
+    await run(fake, async () => {
+      const handle = await start(rmaInput(4, { lines: [{ lineId: 1, unitPriceCents: 4250, requestedQuantity: 2, reason: 2 }] }));
+      const r = await decide(handle, [{ lineId: 1, approvedQuantity: 2 }]);
+      expect(r.stage).toBe("rmacompleted");
+      expect(await handle.result()).toEqual({ stage: "rmacompleted", charged: true });
+      expect(fake.calls.map((c) => c.name)).not.toContain("bookReturnPickup");
+      expect(fake.money()).toEqual([
+        ["refundVictim", "rma-refund:1", 9350],
+        ["chargePerpetrator", "rma-charge:1", 9350],
+      ]);
+      await keepHistory(handle, "missing-units");
+    });
+  });
+
+  test("staff silent for 5 business days: staff are told again (307) and the RMA still waits for them", async () => {
+    const fake = fakeRmaActivities();
+    await run(fake, async () => {
+      const handle = await start(rmaInput(5));
+      const v0 = await waitFor(handle, (v) => v.actions.length === 1, "requested");
+      expect(Date.parse(v0.deadlines.staffBy as string)).toBeGreaterThan(0);
+      await env.sleep(9 * DAY);
+      const v = await waitFor(handle, (x) => x.escalated && !x.busy, "escalated");
+      expect(v.stage).toBe("rmarequested");
+      expect(fake.codes()).toEqual([ACTION.RMA_REQUESTED, ACTION.RMA_STAFF_ESCALATED]);
+      expect(fake.notices()).toContain("staff:rma_staff_overdue");
+      await decide(handle, [{ lineId: 1, approvedQuantity: 0 }, { lineId: 2, approvedQuantity: 0 }]);
+      expect((await handle.result()).stage).toBe("rmadeclined");
+      await keepHistory(handle, "staff-escalated");
+    });
+  });
+
+  test("the perpetrator's card is declined: the charge is queued (821), then paid after a new card (attempt 2)", async () => {
+    const fake = fakeRmaActivities({ declineCharges: true });
+    await run(fake, async () => {
+      const handle = await start(rmaInput(6, { lines: [{ lineId: 1, unitPriceCents: 4250, requestedQuantity: 1, reason: 2 }] }));
+      await decide(handle, [{ lineId: 1, approvedQuantity: 1 }]);
+      await waitFor(handle, (v) => v.chargeQueued && !v.busy, "charge queued");
+      expect(fake.notices()).toContain("perpetrator:rma_charge_queued");
+      fake.state.declineCharges = false;
+      await handle.signal(cardOnFileSignal, { retailerId: VICTIM }); // not the perpetrator: ignored
+      await handle.signal(cardOnFileSignal, { retailerId: PERPETRATOR });
+      expect(await handle.result()).toEqual({ stage: "rmacompleted", charged: true });
+      expect(fake.money()).toEqual([
+        ["refundVictim", "rma-refund:1", 4675],
+        ["chargePerpetrator", "rma-charge:1", 4675],
+        ["chargePerpetrator", "rma-charge:2", 4675],
+      ]);
+      expect(fake.codes().filter((c) => c === ACTION.RMA_CHARGE_QUEUED || c === ACTION.RMA_PERPETRATOR_CHARGED)).toEqual([
+        ACTION.RMA_CHARGE_QUEUED,
+        ACTION.RMA_PERPETRATOR_CHARGED,
+      ]);
+      await keepHistory(handle, "charge-queued");
+    });
+  });
+
+  test("an RMA on a swap side: the victim is paid to its payout account (value only)", async () => {
+    const fake = fakeRmaActivities();
+    await run(fake, async () => {
+      const swap: RmaOrderInput = { kind: "swap", unitsReceived: 2, goodsCents: 10000, feeCents: 0, shippingCents: 0, totalCents: 0 };
+      const handle = await start(rmaInput(7, { kind: "swap", order: swap, victimPaymentIntentId: null, lines: [{ lineId: 1, unitPriceCents: 5000, requestedQuantity: 1, reason: 2 }] }));
+      await decide(handle, [{ lineId: 1, approvedQuantity: 1 }], 100);
+      expect(await handle.result()).toEqual({ stage: "rmacompleted", charged: true });
+      expect(fake.money()).toEqual([
+        ["payVictim", "rma-payout:1", 5000],
+        ["chargePerpetrator", "rma-charge:1", 5100],
+      ]);
+    });
+  });
+
+  test("staff's bad decisions are refused with a clear message and change nothing", async () => {
+    const fake = fakeRmaActivities();
+    await run(fake, async () => {
+      const handle = await start(rmaInput(8));
+      const refused = async (p: Promise<unknown>, code: keyof typeof RMA_ERRORS) => {
+        const err = await p.then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(err).toBeInstanceOf(WorkflowUpdateFailedError);
+        expect((err as { cause?: { type?: string; message?: string } }).cause).toMatchObject({ type: code, message: RMA_ERRORS[code] });
+      };
+      await refused(decide(handle, [{ lineId: 1, approvedQuantity: 2 }, { lineId: 2, approvedQuantity: 0 }]), "approved_too_many");
+      await refused(decide(handle, [{ lineId: 1, approvedQuantity: 1 }]), "lines_pending");
+      await refused(decide(handle, [{ lineId: 1, approvedQuantity: 1 }, { lineId: 99, approvedQuantity: 0 }]), "unknown_line");
+      await refused(decide(handle, [{ lineId: 1, approvedQuantity: 1 }, { lineId: 2, approvedQuantity: 0 }], -5), "bad_fee");
+      expect((await handle.query(rmaViewQuery)).stage).toBe("rmarequested");
+      await decide(handle, [{ lineId: 1, approvedQuantity: 1 }, { lineId: 2, approvedQuantity: 0 }]);
+      // Decided once: a second decision (another staff member's stale page) is refused.
+      await refused(decide(handle, [{ lineId: 1, approvedQuantity: 0 }, { lineId: 2, approvedQuantity: 0 }]), "wrong_state");
+      expect((await handle.query(rmaViewQuery)).stage).toBe("shipping");
+      await handle.terminate("test done");
+    });
+  });
+
+  test("a bad start is refused before anything happens (more units than received)", async () => {
+    const fake = fakeRmaActivities();
+    await run(fake, async () => {
+      const handle = await start(rmaInput(9, { lines: [{ lineId: 1, unitPriceCents: 4250, requestedQuantity: 4, reason: 0 }] }));
+      await expect(handle.result()).rejects.toThrow();
+      expect(fake.calls).toEqual([]);
+    });
+  });
+});
+
+describe("rma replay", () => {
+  const files = () => fs.readdirSync(HISTORIES).filter((f) => /^rma-.*\.json$/.test(f)).sort();
+
+  test("histories were recorded for every timer and money path", () => {
+    expect(files()).toEqual(["rma-charge-queued.json", "rma-missing-units.json", "rma-return-delivered.json", "rma-return-not-shipped.json", "rma-staff-escalated.json"]);
+  });
+
+  test("every recorded history replays with the current workflow code", async () => {
+    for (const file of files()) {
+      const history = temporal.api.history.v1.History.fromObject(JSON.parse(fs.readFileSync(path.join(HISTORIES, file), "utf8")));
+      await Worker.runReplayHistory({ workflowBundle: bundle }, history, file);
+    }
+  });
+});
+
