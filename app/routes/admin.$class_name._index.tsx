@@ -1,16 +1,16 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import { z } from "zod";
-import { AddVariationSchema, LIST_PAGE_SIZE } from "../../domain/resources";
-import { addVariation, deleteResource, listResource, setResourceActive, variationsOfProducts } from "../../db/queries/admin-resources";
-import { ResourceTable } from "~/components/admin/resources/ResourceTable";
+import { LIST_PAGE_SIZE } from "../../domain/resources";
+import { listResource, variationsOfProducts } from "../../db/queries/admin-resources";
+import { ROW_ACTION_DONE, ResourceTable } from "~/components/admin/resources/ResourceTable";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { db } from "~/utils/db.server";
-import { parseSubmission, readFormData } from "~/utils/form.server";
-import { forbidden, requireResource } from "~/utils/permissions.server";
+import { readFormData } from "~/utils/form.server";
+import { requireResource } from "~/utils/permissions.server";
+import { rowAction } from "~/utils/resource-list.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: pageTitle(data?.def.plural ?? "Admin") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
@@ -52,51 +52,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-const RowAction = z.object({
-  intent: z.enum(["delete", "activate", "deactivate"]),
-  id: z.coerce.number().int().positive().max(2_147_483_647),
-});
-
 export async function action({ request, params }: ActionFunctionArgs) {
   const { resource, name } = await requireResource(request, params.class_name);
-  const form = await readFormData(request);
-  const back = (done: string) => redirect(`/admin/${name}?done=${done}`);
-  if (form.get("intent") === "add-variation") {
-    if (name !== "product") return data({ error: "Variations are added to products." }, { status: 400 });
-    const submission = parseSubmission(form, { schema: AddVariationSchema });
-    const productId = Number(form.get("product_id")) || 0;
-    if (submission.status !== "success")
-      return data({ error: "Please fix the fields in red.", productId, errors: submission.error ?? {} }, { status: 400 });
-    const id = await addVariation(db, submission.value.product_id, {
-      option: submission.value.option,
-      value: submission.value.value,
-      priceCents: submission.value.price as number,
-    });
-    if (id === null) return data({ error: "That product does not exist." }, { status: 404 });
-    return back("variation-added");
-  }
-  const parsed = RowAction.safeParse({ intent: form.get("intent"), id: form.get("id") });
-  if (!parsed.success) return data({ error: "Unknown action or row." }, { status: 400 });
-  const { intent, id } = parsed.data;
-  if (intent === "delete") {
-    if (!resource.can_delete) throw forbidden(resource.plural);
-    const deleted = await deleteResource(db, name, id);
-    if (deleted === null) return data({ error: "That row does not exist." }, { status: 404 });
-    if (!deleted)
-      return data({ error: `This ${resource.label.toLowerCase()} is still used by other records and cannot be deleted.` }, { status: 409 });
-    return back("deleted");
-  }
-  if (!resource.has_active) return data({ error: `${resource.plural} cannot be activated.` }, { status: 400 });
-  if (!(await setResourceActive(db, name, id, intent === "activate"))) return data({ error: "That row does not exist." }, { status: 404 });
-  return back(intent === "activate" ? "activated" : "deactivated");
+  // Back to the same search, sort and page.
+  const keep = new URLSearchParams(new URL(request.url).search);
+  keep.delete("done");
+  keep.delete("index");
+  return rowAction(await readFormData(request), name, resource, `/admin/${name}${keep.size ? `?${keep}` : ""}`);
 }
-
-const DONE: Record<string, string> = {
-  deleted: "Deleted.",
-  activated: "Activated.",
-  deactivated: "Deactivated.",
-  "variation-added": "Variation added.",
-};
 
 export default function Things() {
   const { def, rows, count, page, pages, search, labels, variations, done } = useLoaderData<typeof loader>();
@@ -120,9 +83,9 @@ export default function Things() {
           {result.error}
         </p>
       ) : null}
-      {done && DONE[done] ? (
+      {done && ROW_ACTION_DONE[done] ? (
         <p className="alert alert-success" role="status">
-          {DONE[done]}
+          {ROW_ACTION_DONE[done]}
         </p>
       ) : null}
       <div className="list-toolbar">

@@ -71,8 +71,11 @@ function submittedValues(def: ResourceDef, form: FormData): FormValues {
 
 export type FormReply = { errors: Record<string, string[]>; formError?: string; values: FormValues };
 
-/** Parses and saves a create (id null) or edit; a redirect target on success, else a 400 with field errors. */
-export async function saveResourceForm(request: Request, name: ResourceName, def: ResourceDef, id: number | null) {
+/**
+ * Parses and saves a create (id null) or edit; a redirect target on success, else a 400 with field errors.
+ * `fixed` values are set by the server (a wizard's company), never read from the form.
+ */
+export async function saveResourceForm(request: Request, name: ResourceName, def: ResourceDef, id: number | null, fixed: ResourceValues = {}) {
   const form = await readFormData(request);
   const submission = parseSubmission(form, { schema: schemaFor(def) });
   const values = submittedValues(def, form);
@@ -80,7 +83,7 @@ export async function saveResourceForm(request: Request, name: ResourceName, def
     const errors = Object.fromEntries(Object.entries(submission.error ?? {}).filter(([, v]) => v && v.length)) as Record<string, string[]>;
     return { reply: data({ errors, values, formError: "Please fix the fields in red." } satisfies FormReply, { status: 400 }) };
   }
-  const result = await saveResource(db, name, id, submission.value as ResourceValues);
+  const result = await saveResource(db, name, id, { ...(submission.value as ResourceValues), ...fixed });
   if (!result.ok) {
     const errors = Object.fromEntries(Object.entries(result.errors).map(([k, v]) => [k, [v]]));
     return {

@@ -551,3 +551,9 @@ export async function addVariation(db: Db, productId: number, input: { option: s
     .returning({ id: productVariations.id });
   return v.id;
 }
+
+/** 'activate all' / 'deactivate all' of the brand admin's Products tab: every product of one collection. */
+export async function setCollectionProductsActive(db: Db, collectionId: number, active: boolean): Promise<number> {
+  const rows = await db.update(products).set({ isActive: active }).where(eq(products.collectionId, collectionId)).returning({ id: products.id });
+  return rows.length;
+}

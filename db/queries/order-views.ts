@@ -731,6 +731,8 @@ export interface AdminOrderFilter {
   stage?: AdminStage;
   type?: number | null;
   action?: number | null;
+  /** One brand's orders (the brand admin's Transactions tab). */
+  brandId?: number | null;
   limit?: number;
   offset?: number;
 }
@@ -745,6 +747,7 @@ export async function listAdminOrders(db: DbOrTx, filter: AdminOrderFilter = {})
     // A cart draft older than 24 hours is expired, not pending (decisions.md "Time windows").
     stage === "pre_shipping" ? sql`NOT ${staleCartDraftSql()}` : undefined,
     filter.type ? eq(orders.transactionType, filter.type) : undefined,
+    filter.brandId ? eq(orders.brandId, filter.brandId) : undefined,
     filter.action ? sql`EXISTS (SELECT 1 FROM ${orderActions} WHERE ${orderActions.orderId} = ${orders.id} AND ${orderActions.code} = ${filter.action})` : undefined,
   );
   const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(orders).where(where);

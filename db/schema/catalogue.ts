@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import type { UploadRow } from "../../domain/catalogue-upload";
 import { boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 export const companies = pgTable("companies", {
@@ -140,18 +141,7 @@ export const variationImages = pgTable(
 );
 
 /** One row of a collection upload's spreadsheet as read (issue 12, spec 002 §2.5) with its problems. */
-export type CollectionUploadRowJson = {
-  line: number;
-  sku: string;
-  displayName: string;
-  description: string;
-  color: string;
-  priceCents: number | null;
-  sizes: string[];
-  /** File names inside the zip (at most four). */
-  images: string[];
-  problems: string[];
-};
+export type CollectionUploadRowJson = UploadRow;
 
 /**
  * A collection upload: a .zip (spreadsheet + images) read once into rows and images kept under UPLOAD_DIR;

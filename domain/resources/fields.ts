@@ -307,7 +307,8 @@ export function applyMask(mask: string, typed: string): string {
     const d = typed.replace(/\D/g, "").slice(0, 9);
     return d.length > 5 ? `${d.slice(0, 5)}-${d.slice(5)}` : d;
   }
-  let digits = typed.replace(/\D/g, "");
+  // The "+1-" the mask wrote is not part of what was typed.
+  let digits = (mask === PHONE_MASK ? typed.replace(/^\s*\+1(?:-|\s|$)/, "") : typed).replace(/\D/g, "");
   if (mask === PHONE_MASK && digits.length > 10 && digits.startsWith("1")) digits = digits.slice(1);
   if (mask === PHONE_MASK && digits.length === 0) return "";
   let out = "";

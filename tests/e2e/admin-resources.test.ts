@@ -140,12 +140,12 @@ describe("generic form screen", () => {
     await page.getByRole("button", { name: "Create brand" }).click();
     await page.locator('[data-field="name"] [data-testid="field-error"]').waitFor();
     await expect(page.locator('[data-field="display_name"] [data-testid="field-error"]').innerText()).resolves.toContain("required");
-    await page.getByLabel("Name *").fill(`=HYPERLINK("http://evil.test") ${tok}new`);
-    await page.getByLabel("Display name *").fill(`New ${tok}`);
+    await page.getByLabel("Name *", { exact: true }).fill(`=HYPERLINK("http://evil.test") ${tok}new`);
+    await page.getByLabel("Display name *", { exact: true }).fill(`New ${tok}`);
     await page.getByRole("button", { name: "Create brand" }).click();
-    await expect(page.locator('[data-field="name"] [data-testid="field-error"]').innerText()).resolves.toMatch(/formula/);
+    await page.locator('[data-field="name"] [data-testid="field-error"]', { hasText: /formula/ }).waitFor();
     expect(await brandCount(`%${tok}new%`)).toBe(0);
-    await page.getByLabel("Name *").fill(`Made ${tok}new`);
+    await page.getByLabel("Name *", { exact: true }).fill(`Made ${tok}new`);
     await page.locator('[data-field="segments"] input[value="outdoor"]').check();
     await Promise.all([page.waitForURL(/\/admin\/brand\/\d+\/\?saved=1/), page.getByRole("button", { name: "Create brand" }).click()]);
     const [row] = await db()

@@ -139,3 +139,14 @@ describe("CSV cells", () => {
     expect(neutraliseCsvCell('a, "b" #c')).toBe('a, "b" #c');
   });
 });
+
+describe("masks while typing", () => {
+  it("re-masking what the mask already wrote keeps the digits", () => {
+    let v = "";
+    for (const ch of "9285550102") v = applyMask("+1-###-###-####", v + ch);
+    expect(v).toBe("+1-928-555-0102");
+    let z = "";
+    for (const ch of "123456789") z = applyMask("##### or #####-####", z + ch);
+    expect(z).toBe("12345-6789");
+  });
+});

@@ -17,9 +17,11 @@ export type ResourceFormProps = {
   today: string;
   mode: "new" | "edit";
   saved?: boolean;
+  /** The submit button's text [Create {label} / Save]. */
+  submitLabel?: string;
 };
 
-export function ResourceForm({ def, values, errors, formError, choosers, images, today, mode, saved }: ResourceFormProps) {
+export function ResourceForm({ def, values, errors, formError, choosers, images, today, mode, saved, submitLabel }: ResourceFormProps) {
   const busy = useNavigation().state === "submitting";
   const [live, setLive] = useState<Record<string, FormValue>>(values);
   const shown = def.fields.filter((f) => !(mode === "new" && f.read_only));
@@ -50,7 +52,7 @@ export function ResourceForm({ def, values, errors, formError, choosers, images,
       ))}
       <div className="form-actions">
         <button type="submit" className="button" disabled={busy}>
-          {mode === "new" ? `Create ${def.label.toLowerCase()}` : "Save"}
+          {submitLabel ?? (mode === "new" ? `Create ${def.label.toLowerCase()}` : "Save")}
         </button>
         <Link to={`/admin/${def.name}`} className="button button-outline">
           Back to {def.plural.toLowerCase()}

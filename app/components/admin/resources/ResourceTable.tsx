@@ -10,6 +10,14 @@ import type { FieldDef, ResourceDef } from "../../../../domain/resources";
 import { FieldErrors } from "./FieldInput";
 
 type Row = Record<string, unknown>;
+
+/** What a row action did (the ?done= of its redirect, app/utils/resource-list.server.ts). */
+export const ROW_ACTION_DONE: Record<string, string> = {
+  deleted: "Deleted.",
+  activated: "Activated.",
+  deactivated: "Deactivated.",
+  "variation-added": "Variation added.",
+};
 export type VariationRow = { id: number; productId: number; sku: string; color: string; priceCents: number; isActive: boolean };
 
 function show(f: FieldDef, row: Row, labels: Record<string, Record<string, string>>): string {

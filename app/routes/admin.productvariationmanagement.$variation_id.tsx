@@ -1,0 +1,189 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { z } from "zod";
+import { centsToDecimalString } from "../../domain/money";
+import { checkPhoto, MAX_PHOTO_BYTES, PHOTO_ACCEPT } from "../../domain/listing-forms";
+import { AddSizesSchema, ImageIdSchema, VariationEditSchema } from "../../domain/resources";
+import { addProductSizes, addVariationImage, deleteVariationImage, getVariationForEditor, updateVariation } from "../../db/queries/variation-admin";
+import { FieldErrors } from "~/components/admin/resources/FieldInput";
+import { pageTitle } from "~/components/title";
+import { removeCatalogueImage, storeCatalogueImage } from "~/utils/catalogue-images.server";
+import { db } from "~/utils/db.server";
+import { parseSubmission, readFormData } from "~/utils/form.server";
+import { notFound, requirePermission } from "~/utils/permissions.server";
+
+export const meta: MetaFunction = () => [{ title: pageTitle("Variation editor") }];
+
+const IdParam = z.coerce.number().int().positive().max(2_147_483_647);
+
+async function variationOr404(raw: string | undefined) {
+  const id = IdParam.safeParse(raw);
+  if (!id.success) throw notFound();
+  const v = await getVariationForEditor(db, id.data);
+  if (!v) throw notFound();
+  return v;
+}
+
+/** The variation editor (route name product-variation-management): sku, price, active, sizes, images. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requirePermission(request, "productvariation");
+  const v = await variationOr404(params.variation_id);
+  return { v: { ...v, price: centsToDecimalString(v.priceCents) }, done: new URL(request.url).searchParams.get("done") };
+}
+
+type Reply = { form: "save" | "sizes" | "image"; errors?: Record<string, string[]>; error?: string };
+const reply = (r: Reply, status = 400) => data(r, { status });
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requirePermission(request, "productvariation");
+  const v = await variationOr404(params.variation_id);
+  const back = (done: string) => redirect(`/admin/productvariationmanagement/${v.id}?done=${done}`);
+  let form: FormData;
+  try {
+    form = await readFormData(request, { maxBytes: MAX_PHOTO_BYTES + 64 * 1024 });
+  } catch (e) {
+    if (e instanceof Response && e.status === 413) return reply({ form: "image", error: "The picture is larger than 5 MB." }, 413);
+    throw e;
+  }
+  switch (form.get("intent")) {
+    case "save": {
+      const s = parseSubmission(form, { schema: VariationEditSchema });
+      if (s.status !== "success") return reply({ form: "save", errors: s.error as Record<string, string[]> });
+      await updateVariation(db, v.id, { sku: s.value.sku as string, priceCents: s.value.price as number, isActive: s.value.is_active as boolean });
+      return back("saved");
+    }
+    case "add-sizes": {
+      const s = parseSubmission(form, { schema: AddSizesSchema });
+      if (s.status !== "success") return reply({ form: "sizes", error: "A size label may have at most 40 characters." });
+      await addProductSizes(db, v.productId, s.value.size_label);
+      return back("sizes-added");
+    }
+    case "upload-image": {
+      const file = form.get("image");
+      if (!(file instanceof File) || file.size === 0) return reply({ form: "image", error: "Choose a .jpg or .png picture." });
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const checked = checkPhoto(file.name, bytes);
+      if (!checked.ok) return reply({ form: "image", error: checked.message });
+      await addVariationImage(db, v.id, await storeCatalogueImage(bytes, checked.type));
+      return back("image-added");
+    }
+    case "delete-image": {
+      const s = ImageIdSchema.safeParse({ image_id: form.get("image_id") });
+      if (!s.success) return reply({ form: "image", error: "Unknown image." });
+      const url = await deleteVariationImage(db, v.id, s.data.image_id);
+      if (url === null) return reply({ form: "image", error: "That image is not one of this variation's." }, 404);
+      await removeCatalogueImage(url);
+      return back("image-deleted");
+    }
+    default:
+      return reply({ form: "save", error: "Unknown action." });
+  }
+}
+
+const DONE: Record<string, string> = {
+  saved: "Saved.",
+  "sizes-added": "Sizes added.",
+  "image-added": "Image uploaded.",
+  "image-deleted": "Image deleted.",
+};
+
+export default function VariationEditor() {
+  const { v, done } = useLoaderData<typeof loader>();
+  const r = useActionData<typeof action>() as Reply | undefined;
+  const nav = useNavigation();
+  const [rows, setRows] = useState(1);
+  // A failed upload clears the chosen file: the form is remounted after every answer.
+  const uploadKey = `${nav.state}-${r?.error ?? ""}-${done ?? ""}`;
+  return (
+    <section className="page">
+      <p>
+        <Link to="/admin">Admin</Link> / <Link to="/admin/productvariation">Product variations</Link> /{" "}
+        <Link to={`/admin/productvariation/${v.id}/`}>#{v.id}</Link>
+      </p>
+      <h1>
+        {v.productName} — {v.color}
+      </h1>
+      <p className="muted">
+        Collection {v.collectionYear} {v.collectionName}
+      </p>
+      {done && DONE[done] ? (
+        <p className="alert alert-success" role="status">
+          {DONE[done]}
+        </p>
+      ) : null}
+      {r?.error && r.form !== "image" ? (
+        <p className="alert alert-danger" role="alert">
+          {r.error}
+        </p>
+      ) : null}
+      <Form method="post" noValidate className="resource-form" data-testid="variation-form">
+        <input type="hidden" name="intent" value="save" />
+        <div className="form-field">
+          <label htmlFor="ve-sku">SKU *</label>
+          <input id="ve-sku" name="sku" defaultValue={v.sku} />
+          <FieldErrors id="ve-sku" errors={r?.form === "save" ? r.errors?.sku : undefined} />
+        </div>
+        <div className="form-field">
+          <label htmlFor="ve-price">Price *</label>
+          <input id="ve-price" name="price" type="number" step="0.01" min="0" defaultValue={v.price} />
+          <FieldErrors id="ve-price" errors={r?.form === "save" ? r.errors?.price : undefined} />
+        </div>
+        <label className="checkbox-label">
+          <input type="checkbox" name="is_active" defaultChecked={v.isActive} /> Active
+        </label>
+        <div className="form-actions">
+          <button type="submit" className="button">
+            Save
+          </button>
+        </div>
+      </Form>
+
+      <h2>Sizes</h2>
+      <p data-testid="sizes">{v.sizes.length ? v.sizes.map((s) => s.label).join(" · ") : <span className="muted">No sizes.</span>}</p>
+      <Form method="post" className="resource-form" data-testid="sizes-form">
+        <input type="hidden" name="intent" value="add-sizes" />
+        {Array.from({ length: rows }, (_, i) => (
+          <input key={i} name="size_label" aria-label={`New size ${i + 1}`} placeholder="Size label" />
+        ))}
+        <div className="form-actions">
+          <button type="button" className="button button-small button-outline" onClick={() => setRows((n) => Math.min(n + 1, 20))}>
+            Another size
+          </button>
+          <button type="submit" className="button button-small">
+            Add sizes
+          </button>
+        </div>
+      </Form>
+
+      <h2>Images</h2>
+      <div className="thumbnails" data-testid="images">
+        {v.images.length === 0 ? <span className="muted">No images.</span> : null}
+        {v.images.map((img) => (
+          <Form method="post" key={img.id} className="thumbnail-card">
+            <img src={img.thumbnailUrl || img.url} alt="" width={120} height={120} />
+            <input type="hidden" name="intent" value="delete-image" />
+            <input type="hidden" name="image_id" value={img.id} />
+            <button type="submit" className="button button-small button-danger">
+              Delete
+            </button>
+          </Form>
+        ))}
+      </div>
+      <Form method="post" encType="multipart/form-data" key={uploadKey} className="resource-form" data-testid="image-form">
+        <input type="hidden" name="intent" value="upload-image" />
+        <label htmlFor="ve-image">Upload an image (.jpg or .png, 5 MB at most)</label>
+        <input id="ve-image" type="file" name="image" accept={PHOTO_ACCEPT} />
+        {r?.form === "image" && r.error ? (
+          <p className="alert alert-danger" role="alert" data-testid="image-error">
+            {r.error}
+          </p>
+        ) : null}
+        <button type="submit" className="button button-small">
+          Upload
+        </button>
+      </Form>
+    </section>
+  );
+}

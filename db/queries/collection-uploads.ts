@@ -1,0 +1,90 @@
+/** Collection uploads (issue 12, spec 002 §2.5): the uploads of a collection, and saving one as products. */
+import { and, desc, eq, sql } from "drizzle-orm";
+import { groupUploadRows } from "../../domain/catalogue-upload";
+import type { Db } from "../client";
+import { collections, collectionUploads, productSizes, productVariations, products, variationImages, type CollectionUploadRowJson } from "../schema";
+
+export type CollectionUploadRow = typeof collectionUploads.$inferSelect;
+
+export async function createCollectionUpload(
+  db: Db,
+  v: { collectionId: number; uploadedBy: number; fileName: string; rows: CollectionUploadRowJson[]; images: Record<string, string> }
+): Promise<number> {
+  const [row] = await db.insert(collectionUploads).values(v).returning({ id: collectionUploads.id });
+  return row.id;
+}
+
+/** The "folders" to pick from: this collection's uploads, newest first. */
+export async function listCollectionUploads(db: Db, collectionId: number) {
+  return db
+    .select({
+      id: collectionUploads.id,
+      fileName: collectionUploads.fileName,
+      status: collectionUploads.status,
+      createdAt: collectionUploads.createdAt,
+      rowCount: sql<number>`jsonb_array_length(${collectionUploads.rows})`,
+    })
+    .from(collectionUploads)
+    .where(eq(collectionUploads.collectionId, collectionId))
+    .orderBy(desc(collectionUploads.id))
+    .limit(100);
+}
+
+export async function getCollectionUpload(db: Db, collectionId: number, id: number): Promise<CollectionUploadRow | null> {
+  const [row] = await db
+    .select()
+    .from(collectionUploads)
+    .where(and(eq(collectionUploads.id, id), eq(collectionUploads.collectionId, collectionId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export type SaveUploadResult = { ok: true; products: number; variations: number } | { ok: false; reason: "missing" | "saved" | "invalid" };
+
+/**
+ * Saves an upload's rows as products of its collection (one per sku, one variation per color, the sizes, the
+ * pictures), once: the upload row is locked and marked saved in the same transaction, so a second save (or
+ * two at once) finds it saved. An upload with a row at fault is not saved.
+ */
+export async function saveCollectionUpload(db: Db, collectionId: number, id: number): Promise<SaveUploadResult> {
+  return db.transaction(async (tx) => {
+    const [u] = await tx
+      .select()
+      .from(collectionUploads)
+      .where(and(eq(collectionUploads.id, id), eq(collectionUploads.collectionId, collectionId)))
+      .for("update")
+      .limit(1);
+    if (!u) return { ok: false, reason: "missing" } as const;
+    if (u.status === "saved") return { ok: false, reason: "saved" } as const;
+    if (u.rows.some((r) => r.problems.length > 0)) return { ok: false, reason: "invalid" } as const;
+    const [c] = await tx.select({ brandId: collections.brandId }).from(collections).where(eq(collections.id, collectionId));
+    let variations = 0;
+    const groups = groupUploadRows(u.rows.map((r) => ({ ...r, priceCents: r.priceCents })));
+    for (const g of groups) {
+      const [p] = await tx
+        .insert(products)
+        .values({ collectionId, brandId: c.brandId, sku: g.sku, displayName: g.displayName, description: g.description, priceCents: g.priceCents })
+        .returning({ id: products.id });
+      if (g.sizes.length) await tx.insert(productSizes).values(g.sizes.map((label, position) => ({ productId: p.id, label, position })));
+      for (const r of g.variations) {
+        const [v] = await tx
+          .insert(productVariations)
+          .values({
+            productId: p.id,
+            brandId: c.brandId,
+            sku: r.sku,
+            color: r.color,
+            priceCents: r.priceCents ?? g.priceCents,
+            options: { color: r.color },
+          })
+          .returning({ id: productVariations.id });
+        variations += 1;
+        const urls = r.images.map((name) => u.images[name]).filter(Boolean);
+        if (urls.length)
+          await tx.insert(variationImages).values(urls.map((url, position) => ({ variationId: v.id, url, thumbnailUrl: url, position })));
+      }
+    }
+    await tx.update(collectionUploads).set({ status: "saved", savedAt: new Date() }).where(eq(collectionUploads.id, id));
+    return { ok: true, products: groups.length, variations } as const;
+  });
+}
