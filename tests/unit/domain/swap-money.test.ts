@@ -1,0 +1,88 @@
+// A swap's money to the end (domain/swap-money.ts): table cases and a fast-check property over random swaps
+// (values, units, call-it-even, who fails to ship): each side's charges match swapValuation, the ledger
+// balances to the cent, and every side ends where decisions.md puts it.
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { swapPosition, swapSettlement, type SwapOutcome } from "../../../domain/swap-money";
+
+const P = { goodsCents: 10000, units: 2 }; // the provider gives $100.00 in 2 units
+const R = { goodsCents: 16000, units: 3 }; // the receiver gives $160.00 in 3 units
+
+describe("swapSettlement: cases", () => {
+  test("both ship: the provider adds the $60 difference, both pay 5% of $160 and their shipping; the receiver gets the $60", () => {
+    const s = swapSettlement({ provider: P, receiver: R, callItEven: false }, "both_shipped");
+    // provider receives 3 units ($23.75), receiver 2 units ($23.75); fee $8.00 each.
+    expect(s.provider).toEqual({ paidCents: 6000 + 800 + 2375, penaltyCents: 0, refundCents: 0, payoutCents: 0, netCents: -9175 });
+    expect(s.receiver).toEqual({ paidCents: 800 + 2375, penaltyCents: 0, refundCents: 0, payoutCents: 6000, netCents: 2825 });
+    expect(s.keptCents).toBe(2 * (800 + 2375));
+    expect([swapPosition(s, "provider"), swapPosition(s, "receiver")]).toEqual([-3175, -3175]);
+  });
+
+  test("called even: nobody adds cash; the provider is better off by the forgiven $60", () => {
+    const s = swapSettlement({ provider: P, receiver: R, callItEven: true }, "both_shipped");
+    expect(s.provider.paidCents).toBe(800 + 2375);
+    expect(s.receiver.payoutCents).toBe(0);
+    expect([swapPosition(s, "provider"), swapPosition(s, "receiver")]).toEqual([-3175 + 6000, -3175 - 6000]);
+  });
+
+  test("the provider never ships: charged its goods ($100), paid to the receiver with the $60 cash; the receiver's fee and shipping refunded", () => {
+    const s = swapSettlement({ provider: P, receiver: R, callItEven: false }, "provider_did_not_ship");
+    expect(s.provider.penaltyCents).toBe(10000);
+    expect(s.receiver).toMatchObject({ payoutCents: 6000 + 10000, refundCents: 800 + 2375 });
+    expect([swapPosition(s, "provider"), swapPosition(s, "receiver")]).toEqual([-3175, 0]);
+    expect(s.keptCents).toBe(800 + 2375);
+  });
+
+  test("the receiver never ships: charged its goods ($160), paid to the provider, whose fee and shipping are refunded; the $60 cash still goes to the receiver it was meant for", () => {
+    const s = swapSettlement({ provider: P, receiver: R, callItEven: false }, "receiver_did_not_ship");
+    expect(s.receiver.penaltyCents).toBe(16000);
+    expect(s.provider).toMatchObject({ payoutCents: 16000, refundCents: 800 + 2375 });
+    expect(s.receiver.payoutCents).toBe(6000);
+    expect([swapPosition(s, "provider"), swapPosition(s, "receiver")]).toEqual([0, -3175]);
+  });
+
+  test("neither ships: everything is refunded, nothing kept", () => {
+    const s = swapSettlement({ provider: P, receiver: R, callItEven: false }, "neither_shipped");
+    expect([s.provider.netCents, s.receiver.netCents, s.keptCents]).toEqual([0, 0, 0]);
+  });
+});
+
+describe("swapSettlement: property over random swaps", () => {
+  const side = fc.record({ goodsCents: fc.integer({ min: 0, max: 2_000_000 }), units: fc.integer({ min: 0, max: 250 }) });
+  const outcome = fc.constantFrom<SwapOutcome>("both_shipped", "provider_did_not_ship", "receiver_did_not_ship", "neither_shipped");
+
+  test("charges match swapValuation, the ledger balances, and each side ends where decisions.md puts it", () => {
+    fc.assert(
+      fc.property(side, side, fc.boolean(), outcome, (p, r, callItEven, o) => {
+        const s = swapSettlement({ provider: p, receiver: r, callItEven }, o);
+        const v = s.valuation;
+        for (const who of ["provider", "receiver"] as const) {
+          const m = s[who];
+          expect(m.paidCents).toBe(v[who].cashCents + v[who].feeCents + v[who].shippingCents);
+          expect(m.refundCents).toBeLessThanOrEqual(m.paidCents);
+          expect(Math.min(m.paidCents, m.penaltyCents, m.refundCents, m.payoutCents)).toBeGreaterThanOrEqual(0);
+        }
+        // Balance: every cent charged is refunded, paid out or kept.
+        const charged = s.provider.paidCents + s.provider.penaltyCents + s.receiver.paidCents + s.receiver.penaltyCents;
+        const returned = s.provider.refundCents + s.provider.payoutCents + s.receiver.refundCents + s.receiver.payoutCents;
+        expect(charged - returned).toBe(s.keptCents);
+        const cost = (who: "provider" | "receiver") => v[who].feeCents + v[who].shippingCents;
+        const forgiven = (who: "provider" | "receiver") => (v.callItEven && v.forgivenCents > 0 ? (v[who].goodsCents < v[who === "provider" ? "receiver" : "provider"].goodsCents ? v.forgivenCents : -v.forgivenCents) : 0);
+        if (o === "both_shipped") {
+          expect(s.keptCents).toBe(cost("provider") + cost("receiver"));
+          expect(swapPosition(s, "provider")).toBe(-cost("provider") + forgiven("provider"));
+          expect(swapPosition(s, "receiver")).toBe(-cost("receiver") + forgiven("receiver"));
+        } else if (o === "neither_shipped") {
+          expect([s.keptCents, swapPosition(s, "provider"), swapPosition(s, "receiver")]).toEqual([0, 0, 0]);
+        } else {
+          const failed = o === "provider_did_not_ship" ? "provider" : "receiver";
+          const kept = failed === "provider" ? "receiver" : "provider";
+          expect(s.keptCents).toBe(cost(failed));
+          expect(swapPosition(s, kept)).toBe(forgiven(kept));
+          expect(swapPosition(s, failed)).toBe(-cost(failed) + forgiven(failed));
+        }
+      }),
+      { numRuns: 3000, seed: 20261123 },
+    );
+  });
+});
