@@ -210,8 +210,8 @@ export async function repRetailers(db: Db, states: string[], since: Date): Promi
     requests: number;
   }>(sql`
     select r.id, r.store_name, r.city, r.state, r.status::text as status, r.last_active_at,
-      (select count(*) from orders o where (o.provider_id = r.id or o.receiver_id = r.id) and o.created_at >= ${since} and o.stage in (${tradedStages}))::int as orders,
-      coalesce((select sum(o.value_cents) from orders o where (o.provider_id = r.id or o.receiver_id = r.id) and o.created_at >= ${since} and o.stage in (${tradedStages})), 0)::int as value_cents,
+      (select count(*) from orders o where (o.provider_id = r.id or o.receiver_id = r.id) and o.created_at >= ${since.toISOString()}::timestamptz and o.stage in (${tradedStages}))::int as orders,
+      coalesce((select sum(o.value_cents) from orders o where (o.provider_id = r.id or o.receiver_id = r.id) and o.created_at >= ${since.toISOString()}::timestamptz and o.stage in (${tradedStages})), 0)::int as value_cents,
       (select count(*) from listings l where l.provider_id = r.id and l.total_units > 0)::int as listings,
       (select count(*) from listing_requests q where q.requestor_id = r.id and q.total_units > 0)::int as requests
     from retailers r

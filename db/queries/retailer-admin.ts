@@ -47,13 +47,15 @@ export async function listRetailersPage(
   const size = opts.pageSize ?? RETAILER_PAGE_SIZE;
   const page = Math.max(1, opts.page ?? 1);
   const term = (opts.q ?? "").trim();
-  const contactEmail = sql<string>`coalesce((select c.email from ${retailerContacts} c where c.retailer_id = ${retailers.id} order by c.id limit 1), ${retailers.storeEmail})`;
+  // A one-table select renders its columns unqualified, so the correlated subqueries name "retailers"."id" themselves.
+  const outerId = sql.raw(`"retailers"."id"`);
+  const contactEmail = sql<string>`coalesce((select c.email from ${retailerContacts} c where c.retailer_id = ${outerId} order by c.id limit 1), "retailers"."store_email")`;
   const conds: SQL[] = [inArray(retailers.status, [...opts.statuses])];
   if (term) {
     const like = `%${term}%`;
     conds.push(
       sql`(${retailers.storeName} ilike ${like} or ${retailers.city} ilike ${like} or ${retailers.id}::text = ${term}
-        or exists (select 1 from ${retailerContacts} c where c.retailer_id = ${retailers.id} and c.email ilike ${like}))`,
+        or exists (select 1 from ${retailerContacts} c where c.retailer_id = ${outerId} and c.email ilike ${like}))`,
     );
   }
   const where = and(...conds);

@@ -4,7 +4,8 @@
  * tracking; the map's query finds retailers within the radius, nearest first, 100 at a time.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { brandInventoryReport, monthlyMetricsReport, retailerBrandsReport, retailersNear, shipmentInsuranceReport } from "../../db/queries/reports";
+import { brandInventoryReport, monthlyMetricsReport, repRetailers, retailerBrandsReport, retailersNear, shipmentInsuranceReport } from "../../db/queries/reports";
+import { listRetailersPage } from "../../db/queries/retailer-admin";
 import { csvResponse } from "../../app/utils/csv.server";
 import { authorizeBrand, createBrand, createCollection, createListing, createProduct, createRetailer, SIZE_RUNS, uniqueToken } from "../factories";
 import { addShipment, createOrder } from "../factories/orders";
@@ -53,6 +54,18 @@ describe("CSV reports", () => {
     expect(Number(m.orders)).toBeGreaterThanOrEqual(1);
     expect(Number(m.active_retailers)).toBeGreaterThanOrEqual(2);
     expect(Number(m.gross_value)).toBeGreaterThanOrEqual(85);
+  });
+});
+
+describe("sales-rep report and the Choose Retailer list", () => {
+  it("a rep's retailers with their activity; the list shows each retailer's own contact e-mail", async () => {
+    const tok = uniqueToken();
+    const { retailer } = await createRetailer(db, { state: "WY", storeName: `Rep ${tok}`, contact: { email: `c-${tok}@example.test` } });
+    const rows = await repRetailers(db, ["WY"], new Date(Date.now() - 90 * 24 * 3600_000));
+    expect(rows.find((r) => r.id === retailer.id)).toMatchObject({ storeName: `Rep ${tok}`, orders: 0, listings: 0 });
+    const page = await listRetailersPage(db, { statuses: ["active"], q: `Rep ${tok}` });
+    expect(page.rows.map((r) => [r.id, r.contactEmail])).toEqual([[retailer.id, `c-${tok}@example.test`]]);
+    expect((await listRetailersPage(db, { statuses: ["active"], q: `c-${tok}@` })).total).toBe(1);
   });
 });
 

@@ -1,0 +1,360 @@
+/**
+ * Issue 13 in Chromium: staff retailer administration (/manage-retailer: Choose Retailer, Info, Contacts with
+ * Send PW reset, Brands, Listings, Requests, Transactions, RMAs), the bulk retailer upload (good file, 10 bad
+ * rows, zip bomb, renamed .exe, no file, 2,000 rows), the CSV reports (parsed back), sales reps, the retailer
+ * map (2,000 dots, server time, screenshot) and the hub's links; a retailer and a staff user without the
+ * "retailer" permission are refused everywhere.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { eq, inArray, like, sql } from "drizzle-orm";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type DbHandle } from "../../db/client";
+import { outboxEmails, retailers, salesReps, users } from "../../db/schema";
+import { authorizeBrand, createBrand, createCollection, createListing, createProduct, createRequest, createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD, SIZE_RUNS, uniqueToken } from "../factories";
+import { closePage, firstLink, launchBrowser, newPage, signIn, url, waitForEmail } from "./harness";
+import { HttpClient } from "./http";
+import { csvRecords } from "./csv-parse";
+import { goodRow, renamedExe, uploadWorkbook, zipBomb } from "./xlsx-fixtures";
+
+let browser: Browser;
+let handle: DbHandle;
+const db = () => handle.db;
+const tok = uniqueToken();
+const staffEmail = `ra-staff-${tok}@example.test`;
+const noPermEmail = `ra-noperm-${tok}@example.test`;
+const contactEmail = `ra-contact-${tok}@example.test`;
+let target: { id: number; storeName: string };
+let brandA: { id: number; displayName: string };
+let brandB: { id: number; displayName: string };
+const createdRetailerIds: number[] = [];
+const resultsDir = path.resolve("test-results", "e2e");
+let staffPage: Page;
+
+beforeAll(async () => {
+  handle = createDb(process.env.DATABASE_URL!, { max: 3 });
+  browser = await launchBrowser();
+  await createStaffUser(db(), { email: staffEmail });
+  await createStaffUser(db(), { email: noPermEmail, permissions: ["brand"] });
+  brandA = await createBrand(db(), { name: `RA Brand A ${tok}` });
+  brandB = await createBrand(db(), { name: `RA Brand B ${tok}` });
+  const col = await createCollection(db(), { brandId: brandA.id });
+  const p = await createProduct(db(), { collectionId: col.id, sku: `RA${tok}`, sizes: SIZE_RUNS.apparel, colors: 2 });
+  // The contact's login is the contact e-mail (the reset goes to it).
+  const r = await createRetailer(db(), {
+    payout: true,
+    storeName: `RA Target ${tok}`,
+    user: { email: contactEmail },
+    contact: { email: contactEmail, firstName: "Casey", lastName: "Contact", jobTitle: "Owner", phone: "+1-217-555-0101", celphone: "+1-217-555-0102" },
+  });
+  target = { id: r.retailer.id, storeName: r.retailer.storeName };
+  await authorizeBrand(db(), target.id, brandA.id);
+  await createListing(db(), { variationId: p.variations[0].id, providerId: target.id, sizes: { S: 2 } });
+  await createRequest(db(), { variationId: p.variations[1].id, requestorId: target.id, sizes: { M: 1 } });
+  staffPage = await newPage(browser);
+  await signIn(staffPage, staffEmail, DEFAULT_TEST_PASSWORD);
+}, 120_000);
+
+afterAll(async () => {
+  await closePage(staffPage);
+  await browser?.close();
+  // The many retailers this file made would slow other files' retailer lists.
+  if (createdRetailerIds.length) {
+    for (let i = 0; i < createdRetailerIds.length; i += 1000) await db().delete(retailers).where(inArray(retailers.id, createdRetailerIds.slice(i, i + 1000)));
+  }
+  await db().delete(users).where(like(users.email, `contact-ra${tok}%`));
+  await handle?.close();
+}, 120_000);
+
+describe("who may use the retailer screens", () => {
+  const paths = ["/manage-retailer", `/manage-retailer/contacts?id=1`, "/admin/retailer-upload", "/admin/retailer-map", "/admin/reports/monthly-metrics.csv", "/rep-reports/", "/perf-reports/"];
+
+  it("a retailer is sent to /error/ and a staff user without the retailer permission gets a 403", async () => {
+    const retailer = new HttpClient();
+    await retailer.signIn(contactEmail, DEFAULT_TEST_PASSWORD);
+    const noPerm = new HttpClient();
+    await noPerm.signIn(noPermEmail, DEFAULT_TEST_PASSWORD);
+    for (const p of paths) {
+      const r = await retailer.get(p);
+      expect([r.status, r.location], p).toEqual([302, "/error/"]);
+      expect((await noPerm.get(p)).status, p).toBe(403);
+    }
+    // Actions too: nothing is sent or saved.
+    const post = await noPerm.postForm(`/manage-retailer/contacts?id=${target.id}`, { intent: "send-reset", contact_id: 1 });
+    expect(post.status).toBe(403);
+    // The hub shows no retailer entries to that user.
+    const hub = await noPerm.get("/admin");
+    expect(hub.body).not.toContain("/manage-retailer");
+    expect(hub.body).not.toContain("/admin/retailer-map");
+  });
+});
+
+describe("retailer admin", () => {
+  it("Choose Retailer lists the spec's columns by status, and a search finds the retailer", async () => {
+    const page = staffPage;
+    await page.goto(url(`/manage-retailer?status=active&q=${encodeURIComponent(target.storeName)}`));
+    const headers = await page.locator('[data-testid="retailer-list"] th').allTextContents();
+    expect(headers).toEqual(["id", "contact_email", "store_name", "city", "state", "segments", "price_tier", "is_active", "created", "last_active"]);
+    const row = page.getByTestId(`retailer-row-${target.id}`);
+    await expect(row.textContent()).resolves.toContain(contactEmail);
+    await expect(row.textContent()).resolves.toContain("true");
+    for (const tab of ["Pending", "Inactive", "All"]) {
+      await page.getByRole("link", { name: tab, exact: true }).click();
+      await page.waitForURL((u) => u.searchParams.get("status") === tab.toLowerCase());
+    }
+    expect(await page.getByTestId(`retailer-row-${target.id}`).count()).toBe(1); // All
+  });
+
+  it("Info: edits are saved; bad input is a 400 with the field's message and nothing saved", async () => {
+    const page = staffPage;
+    await page.goto(url(`/manage-retailer/info?id=${target.id}`));
+    await page.locator('input[name="city"]').fill("Hoboken");
+    await page.locator('input[name="segments"]').fill("outdoor; running");
+    await page.locator('input[name="latitude"]').fill("40.74");
+    await page.locator('input[name="longitude"]').fill("-74.03");
+    await page.getByRole("button", { name: "Save retailer" }).click();
+    await page.getByText("Retailer saved.").waitFor();
+    const row = (await db().select().from(retailers).where(eq(retailers.id, target.id)))[0];
+    expect([row.city, row.segments, row.latitude, row.longitude]).toEqual(["Hoboken", ["outdoor", "running"], 40.74, -74.03]);
+    const staff = new HttpClient();
+    await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
+    const bad = await staff.postForm(`/manage-retailer/info?id=${target.id}`, { intent: "info", store_name: "X", state: "ZZ", status: "active" });
+    expect(bad.status).toBe(400);
+    expect((await db().select().from(retailers).where(eq(retailers.id, target.id)))[0].storeName).toBe(target.storeName);
+  });
+
+  it("Contacts: edit in a modal; Send PW reset e-mails the contact, staff never see the token, and the link works", async () => {
+    const page = staffPage;
+    await page.goto(url(`/manage-retailer/contacts?id=${target.id}`));
+    const headers = await page.locator('[data-testid="contacts"] th').allTextContents();
+    expect(headers.slice(0, 6)).toEqual(["first_name", "last_name", "email", "job_title", "phone", "celphone"]);
+    await page.getByRole("link", { name: "Edit" }).first().click();
+    const modal = page.getByTestId("contact-modal");
+    await modal.waitFor();
+    await modal.locator('input[name="last_name"]').fill("Renamed");
+    await modal.getByRole("button", { name: "Save contact" }).click();
+    await page.getByText("Contact saved.").waitFor();
+    await expect(page.getByTestId("contacts").textContent()).resolves.toContain("Renamed");
+
+    const since = new Date();
+    const seen: string[] = [];
+    page.on("response", async (r) => {
+      if (r.url().startsWith(url("/"))) seen.push(await r.text().catch(() => ""));
+    });
+    await page.getByRole("button", { name: "Send PW reset" }).first().click();
+    await page.getByText("A password reset e-mail is on its way to the contact.").waitFor();
+    const mail = await waitForEmail(contactEmail, { since, subject: "Reset your Wholesale Exchange password" });
+    const link = firstLink(mail.bodyText);
+    const token = link.split("/").pop()!;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // Nothing the staff user's browser received carries the token, nor does the outbox page's list.
+    expect(seen.some((body) => body.includes(token))).toBe(false);
+    expect(await page.content()).not.toContain(token);
+    // The contact's link opens the choose-a-password step.
+    const contactPage = await newPage(browser);
+    await contactPage.goto(link);
+    await contactPage.locator('input[name="new_password"]').waitFor();
+    await closePage(contactPage);
+  });
+
+  it("Brands: add and delete a link; brand requests are listed; Listings, Requests, Transactions and RMAs show", async () => {
+    const page = staffPage;
+    await page.goto(url(`/manage-retailer/brands?id=${target.id}`));
+    await page.getByLabel("Brand to add").selectOption(String(brandB.id));
+    await page.getByRole("button", { name: "Add brand" }).click();
+    await page.getByText("Brand added.").waitFor();
+    await expect(page.getByTestId("brand-links").textContent()).resolves.toContain(brandB.displayName);
+    await page.getByRole("button", { name: `Delete ${brandB.displayName}` }).click();
+    await page.getByText("Brand link deleted.").waitFor();
+    await expect(page.getByTestId("brand-links").textContent()).resolves.not.toContain(brandB.displayName);
+
+    await page.goto(url(`/manage-retailer/listings?id=${target.id}`));
+    await expect(page.getByTestId("listings").textContent()).resolves.toContain(`RA${tok}`);
+    await page.goto(url(`/manage-retailer/requests?id=${target.id}`));
+    await expect(page.getByTestId("requests").textContent()).resolves.toContain(`RA${tok}`);
+    // "add listing" acts as the retailer and opens the wizard as it.
+    await page.goto(url(`/manage-retailer/listings?id=${target.id}`));
+    await page.getByRole("button", { name: "add listing" }).click();
+    await page.waitForURL((u) => u.pathname.startsWith("/addlisting"));
+    await page.goto(url(`/manage-retailer/transactions?id=${target.id}`));
+    await page.getByText("No transactions yet.").waitFor();
+    await page.goto(url(`/manage-retailer/rmas?id=${target.id}`));
+    await page.getByText("No RMAs yet.").waitFor();
+    // Stop acting as the retailer.
+    await page.request.post(url("/act-as"), { form: { intent: "clear" }, headers: { Origin: new URL(url("/")).origin } });
+  });
+});
+
+describe("bulk retailer upload", () => {
+  async function upload(page: Page, name: string, buffer: Buffer | null) {
+    await page.goto(url("/admin/retailer-upload"));
+    if (buffer) await page.locator('input[name="excel_file"]').setInputFiles({ name, mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", buffer });
+    await page.getByRole("button", { name: "Upload and preview" }).click();
+  }
+
+  it("no file: INVALID INPUT; a zip bomb, a renamed .exe or a .csv: file has issues; nothing created", async () => {
+    const page = staffPage;
+    const [{ n: before }] = await db().select({ n: sql<number>`count(*)::int` }).from(retailers);
+    await upload(page, "", null);
+    await expect(page.getByTestId("upload-error").textContent()).resolves.toBe("INVALID INPUT");
+    for (const [name, buf] of [
+      ["bomb.xlsx", zipBomb(false)],
+      ["lying-bomb.xlsx", zipBomb(true)],
+      ["setup.xlsx", renamedExe()],
+      ["retailers.csv", Buffer.from("store_name\nA\n")],
+    ] as const) {
+      await upload(page, name, buf);
+      await expect(page.getByTestId("upload-error").textContent(), name).resolves.toBe("file has issues");
+    }
+    const [{ n: after }] = await db().select({ n: sql<number>`count(*)::int` }).from(retailers);
+    expect(after).toBe(before);
+  }, 120_000);
+
+  it("a file with 10 bad rows: the preview shows every problem, the confirmation warns, the good rows are created with welcome e-mails", async () => {
+    const page = staffPage;
+    const tag = `ra${tok}b`;
+    const rows = Array.from({ length: 15 }, (_, i) => goodRow(tag, i));
+    const bad = [1, 2, 4, 5, 7, 8, 10, 11, 13, 14];
+    bad.forEach((i, k) => Object.assign(rows[i], k % 2 ? { state: "ZZ" } : { contact_email: "nope" }));
+    await upload(page, "ten-bad.xlsx", await uploadWorkbook(rows));
+    await page.getByTestId("preview-counts").waitFor();
+    await expect(page.getByTestId("preview-counts").textContent()).resolves.toContain("15 rows, 5 good, 10 with problems");
+    expect(await page.locator('[data-testid="preview-rows"] tr[data-bad="1"]').count()).toBe(10);
+    await expect(page.getByTestId("preview-rows").textContent()).resolves.toContain("Enter the 2-letter state code");
+    await page.getByRole("button", { name: "Submit 5 good rows" }).click();
+    await expect(page.getByTestId("confirm").textContent()).resolves.toContain("many retailer e-mails may be sent");
+    await page.getByRole("button", { name: /Yes, create the retailers/ }).click();
+    await page.getByTestId("summary").waitFor();
+    expect(await page.getByTestId("created").textContent()).toBe("5");
+    expect(await page.getByTestId("failed").textContent()).toBe("10");
+    const welcome = await db().select().from(outboxEmails).where(like(outboxEmails.toEmail, `contact-${tag}-%`));
+    expect(welcome).toHaveLength(5);
+    const made = await db().select({ id: retailers.id }).from(retailers).where(like(retailers.storeName, `Upload ${tag} %`));
+    createdRetailerIds.push(...made.map((r) => r.id));
+    // Re-run: nothing new.
+    await upload(page, "ten-bad.xlsx", await uploadWorkbook(rows));
+    await page.getByRole("button", { name: "Submit 5 good rows" }).click();
+    await page.getByRole("button", { name: /Yes, create the retailers/ }).click();
+    await page.getByTestId("summary").waitFor();
+    expect([await page.getByTestId("created").textContent(), await page.getByTestId("skipped").textContent()]).toEqual(["0", "5"]);
+  }, 120_000);
+
+  it("the template downloads as an .xlsx with the columns", async () => {
+    const staff = new HttpClient();
+    await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
+    const res = await fetch(url("/admin/retailer-upload-template"), { headers: { Cookie: staff.cookieHeader() } });
+    expect(res.headers.get("content-type")).toContain("spreadsheetml");
+    const buf = Buffer.from(await res.arrayBuffer());
+    expect(buf.subarray(0, 2).toString("latin1")).toBe("PK");
+  });
+
+  it("2,000 rows preview and submit in under 30 s, one welcome e-mail per created retailer", async () => {
+    const tag = `ra${tok}k`;
+    const file = await uploadWorkbook(Array.from({ length: 2000 }, (_, i) => goodRow(tag, i)));
+    const staff = new HttpClient();
+    await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
+    const t0 = Date.now();
+    const form = new FormData();
+    form.set("intent", "upload");
+    form.set("excel_file", new Blob([new Uint8Array(file)]), "two-thousand.xlsx");
+    const up = await staff.request("/admin/retailer-upload", { method: "POST", body: form });
+    expect(up.status).toBe(303);
+    const id = new URL(up.location!, "http://x").searchParams.get("upload")!;
+    const preview = await staff.get(`/admin/retailer-upload?upload=${id}`);
+    expect(preview.body.replaceAll("<!-- -->", "")).toContain("2000 rows, 2000 good");
+    const sub = await staff.postForm("/admin/retailer-upload", { intent: "submit", upload: id, confirmed: "yes" });
+    expect(sub.status).toBe(303);
+    const ms = Date.now() - t0;
+    console.log(`[retailer-upload e2e] 2,000 rows upload + preview + submit: ${ms} ms`);
+    expect(ms).toBeLessThan(30_000);
+    const summary = await staff.get(`/admin/retailer-upload?upload=${id}`);
+    expect(summary.body).toMatch(/data-testid="created">2000</);
+    const [{ n }] = await db().select({ n: sql<number>`count(*)::int` }).from(outboxEmails).where(like(outboxEmails.toEmail, `contact-${tag}-%`));
+    expect(n).toBe(2000);
+    const made = await db().select({ id: retailers.id }).from(retailers).where(like(retailers.storeName, `Upload ${tag} %`));
+    createdRetailerIds.push(...made.map((r) => r.id));
+  }, 120_000);
+});
+
+describe("reports, sales reps, map and hub", () => {
+  it("every hub entry of §2.3 is a working link; the CSVs parse back with their columns and neutralised cells", async () => {
+    const staff = new HttpClient();
+    await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
+    const hub = await staff.get("/admin");
+    expect(hub.body).not.toMatch(/Retailer upload <span class="pill pill-soon"|Sales reps <span|Retailer map <span/);
+    for (const href of ["/manage-retailer", "/admin/retailer-upload", "/rep-reports/", "/perf-reports/", "/admin/retailer-map"]) {
+      expect(hub.body).toContain(`href="${href}"`);
+      expect((await staff.get(href)).status, href).toBe(200);
+    }
+    await db().update(retailers).set({ storeName: `=cmd|' /C calc'!A0 ${tok}` }).where(eq(retailers.id, target.id));
+    const expected: Record<string, string[]> = {
+      "/admin/reports/shipment-insurance.csv": ["shipment_id", "order_id", "transaction_type", "created", "carrier", "tracking_number", "status", "sender_id", "sender_store", "sender_state", "receiver_id", "receiver_store", "receiver_state", "units", "declared_value"],
+      "/admin/reports/monthly-metrics.csv": ["month", "orders", "swaps", "rmas", "traded_orders", "gross_value", "fees", "active_retailers", "new_retailers"],
+      "/admin/reports/brand-inventory.csv": ["brand_id", "brand", "is_active", "listings", "sell_listings", "swap_listings", "units", "value", "hidden_listings", "requests", "requested_units"],
+      "/admin/reports/retailer-brands.csv": ["retailer_id", "store_name", "city", "state", "retailer_status", "brand_id", "brand", "status", "created"],
+    };
+    for (const [href, columns] of Object.entries(expected)) {
+      expect(hub.body).toContain(`href="${href}"`);
+      const r = await staff.get(href);
+      expect(r.status, href).toBe(200);
+      expect(r.headers.get("content-type")).toContain("text/csv");
+      expect(csvRecords(r.body).header, href).toEqual(columns);
+    }
+    const rb = csvRecords((await staff.get("/admin/reports/retailer-brands.csv")).body);
+    expect(rb.records.find((x) => x.retailer_id === String(target.id))?.store_name).toBe(`'=cmd|' /C calc'!A0 ${tok}`);
+    expect((await staff.get("/admin/reports/shipment-insurance.csv?from=2026-13-01")).status).toBe(400);
+  });
+
+  it("sales reps: added through the generic form, listed, with their report of retailers in their states", async () => {
+    const [rep] = await db().insert(salesReps).values({ territoryName: `RA Territory ${tok}`, firstName: "Robin", lastName: "Rep", states: ["NJ"] }).returning();
+    const page = staffPage;
+    await page.goto(url("/rep-reports/"));
+    await expect(page.getByTestId("sales-reps").textContent()).resolves.toContain(`RA Territory ${tok}`);
+    await page.goto(url(`/rep-reports/?rep=${rep.id}`));
+    await page.getByTestId("rep-retailers").waitFor();
+    await page.goto(url("/perf-reports/"));
+    await expect(page.getByTestId("perf").textContent()).resolves.toContain(`RA Territory ${tok}`);
+    await db().delete(salesReps).where(eq(salesReps.id, rep.id));
+  });
+
+  it("the map draws 2,000 retailers' dots in under 300 ms of server time, with tooltips and links; the view moves", async () => {
+    const rows = Array.from({ length: 2000 }, (_, i) => ({
+      storeName: `RA Map ${tok} ${i}`,
+      city: "Map City",
+      state: "NJ",
+      status: "active" as const,
+      latitude: 40 + ((i % 50) - 25) / 20,
+      longitude: -74 + (Math.floor(i / 50) - 20) / 12,
+    }));
+    const made = await db().insert(retailers).values(rows).returning({ id: retailers.id });
+    createdRetailerIds.push(...made.map((r) => r.id));
+    const page = await newPage(browser, { viewport: { width: 1280, height: 1000 } });
+    await signIn(page, staffEmail, DEFAULT_TEST_PASSWORD);
+    await page.goto(url("/admin/retailer-map?pages=20")); // warm: the state outlines are read once per process
+    const res = await page.goto(url("/admin/retailer-map?lat=40&lon=-74&zoom=7&pages=20"));
+    const timing = res!.headers()["server-timing"] ?? "";
+    const mapMs = Number(/map;dur=([\d.]+)/.exec(timing)?.[1]);
+    console.log(`[retailer-map] 2,000 dots: ${timing}`);
+    expect(mapMs).toBeLessThan(300);
+    const dots = await page.locator('[data-testid="retailer-map"] circle.dot').count();
+    expect(dots).toBeGreaterThanOrEqual(2000);
+    expect(await page.locator('[data-testid="retailer-map"] path.state').count()).toBeGreaterThan(3);
+    // The retailer at the centre (i = 20 * 50 + 25) is surely among the nearest.
+    const first = page.locator(`[data-testid="retailer-map"] a[data-retailer="${made[1025].id}"]`);
+    expect(await first.getAttribute("href")).toBe(`/manage-retailer/info?id=${made[1025].id}`);
+    expect(await first.locator("title").textContent()).toContain(`RA Map ${tok} 1025`);
+    fs.mkdirSync(resultsDir, { recursive: true });
+    await page.screenshot({ path: path.join(resultsDir, "retailer-map-2000.png"), fullPage: true });
+    // Default view: 100 per fetch; the view moves and the radius follows the zoom.
+    await page.goto(url("/admin/retailer-map"));
+    expect(await page.locator('[data-testid="retailer-map"] circle.dot').count()).toBe(100);
+    await expect(page.getByTestId("map-summary").textContent()).resolves.toMatch(/Centre 40, -74 · zoom 7 · radius \d+ miles/);
+    await page.getByRole("link", { name: "Zoom out" }).click();
+    await page.waitForURL((u) => u.searchParams.get("zoom") === "6");
+    await expect(page.getByTestId("map-summary").textContent()).resolves.toContain("radius 500 miles");
+    await page.getByRole("link", { name: "East →" }).click();
+    await page.waitForURL((u) => Number(u.searchParams.get("lon")) > -74);
+    await closePage(page);
+  }, 120_000);
+});
