@@ -231,26 +231,6 @@ export function crossRowProblems(rows: { line: number; values: Partial<Record<st
 }
 
 // ---------------------------------------------------------------------------------------------
-// Sales reps (spec 002 §3: id, territory_name, first_name, last_name, states)
-
-export const SalesRepSchema = z.object({
-  id: z.coerce.number().int().positive().max(2_147_483_647).optional(),
-  territory_name: text({ required_error: MSG.required }).min(1, MSG.required).max(100),
-  first_name: text({ required_error: MSG.required }).min(1, MSG.required).max(100),
-  last_name: text({ required_error: MSG.required }).min(1, MSG.required).max(100),
-  states: z
-    .string({ required_error: "List at least one state, e.g. NY, NJ." })
-    .transform((v) => splitList(v).map((s) => s.toUpperCase()))
-    .superRefine((list, ctx) => {
-      if (list.length === 0) ctx.addIssue({ code: z.ZodIssueCode.custom, message: "List at least one state, e.g. NY, NJ." });
-      const bad = list.filter((s) => !STATE_SET.has(s));
-      if (bad.length) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `Not a state code: ${bad.join(", ")}.` });
-    })
-    .transform((list) => [...new Set(list)]),
-});
-export type SalesRepValues = z.output<typeof SalesRepSchema>;
-
-// ---------------------------------------------------------------------------------------------
 // Retailer map (spec 002 §2.11, §9): centre lat 40 / lon -74, zoom 7, 100 per fetch, radius at most 500 miles.
 
 export const MAP_DEFAULTS = { lat: 40, lon: -74, zoom: 7, limit: 100, maxRadiusMiles: 500, maxFetches: 20, width: 960, height: 600 } as const;
