@@ -69,6 +69,12 @@ export const listings = pgTable(
     index("listings_market_sku_trgm_idx")
       .using("gin", sql`${t.skuKey} gin_trgm_ops`)
       .where(sql`${t.status} = 'active' AND ${t.totalUnits} > 0`),
+    // Staff's generic list (/admin/listing, /admin/listings: issue 12): every listing sorted by a column,
+    // and searched by sku (a substring) whatever its status.
+    index("listings_admin_price_idx").on(t.priceCents, t.id),
+    index("listings_admin_created_idx").on(t.createdAt, t.id),
+    index("listings_admin_units_idx").on(t.totalUnits, t.id),
+    index("listings_admin_sku_trgm_idx").using("gin", sql`${t.skuKey} gin_trgm_ops`),
   ],
 );
 
