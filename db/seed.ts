@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { Db } from "./client";
-import { seedRuns } from "./schema";
+import { brands, categories, seedRuns } from "./schema";
 import { FLOOR_TIMES, LISTING_REASONS, REQUEST_REASONS, valuesOf } from "../domain/reasons";
 import {
   authorizeBrand,
@@ -361,6 +361,36 @@ async function buildDemo(tx: Tx, passwordHash: string): Promise<SeedSummary> {
       requestCount += 1;
     }
   }
+
+  // Validation tools (issue 12, spec 002 §2.10): categories to choose from (every seeded product is still
+  // uncategorised), and an external brand, typed by a retailer and not yet valid, with a listing.
+  await tx.insert(categories).values(["Jackets", "Tees", "Pants", "Shorts", "Footwear", "Boots", "Denim", "Accessories"].map((name) => ({ name })));
+  const external = await createBrand(tx, { name: "Ridgeline Outfitters (typed)", businessModel: "", segments: [] });
+  await tx.update(brands).set({ isValid: false }).where(sql`${brands.id} = ${external.id}`);
+  const extCols = [await createCollection(tx, { brandId: external.id, year: 2025, name: "Imported" }), await createCollection(tx, { brandId: external.id, year: 2026, name: "Imported" })];
+  const extVariations: CreatedVariation[] = [];
+  for (let i = 0; i < 4; i++) {
+    const p = await createProduct(tx, {
+      collectionId: extCols[i % 2].id,
+      brandId: external.id,
+      sku: `RDG-${100 + i}`,
+      displayName: `Ridgeline Style ${i + 1}`,
+      priceCents: 3000 + i * 500,
+      sizes: SIZE_RUNS.apparel,
+      colors: 2,
+    });
+    extVariations.push(...p.variations);
+  }
+  await createListing(tx, {
+    variationId: extVariations[0].id,
+    providerId: created[0].id,
+    sizes: { M: 2, L: 1 },
+    listingType: "sell",
+    reason: pick(LISTING_REASON_VALUES),
+    floorTime: pick(FLOOR_TIME_VALUES),
+    terms: true,
+  });
+  listingCount += 1;
 
   return {
     seeded: true,

@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { z } from "zod";
 import { LIST_PAGE_SIZE } from "../../domain/resources";
 import { listResource, variationsOfProducts } from "../../db/queries/admin-resources";
 import { ROW_ACTION_DONE, ResourceTable } from "~/components/admin/resources/ResourceTable";
+import { ListPager } from "~/components/admin/resources/ListPager";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { db } from "~/utils/db.server";
@@ -64,14 +65,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function Things() {
   const { def, rows, count, page, pages, search, labels, variations, done } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as { error?: string; productId?: number; errors?: Record<string, string[]> } | undefined;
-  const [params] = useSearchParams();
   const [q, setQ] = useState(search);
-  const pageLink = (n: number) => {
-    const p = new URLSearchParams(params);
-    p.set("page", String(n));
-    p.delete("done");
-    return `?${p}`;
-  };
   return (
     <section className="page">
       <p>
@@ -131,9 +125,7 @@ export default function Things() {
           addVariationErrors={result?.productId && result.errors ? { productId: result.productId, errors: result.errors } : undefined}
         />
       </div>
-      <nav className="pager" aria-label="Pages">
-        {page > 1 ? <Link to={pageLink(page - 1)}>‹ Previous</Link> : null} {page < pages ? <Link to={pageLink(page + 1)}>Next ›</Link> : null}
-      </nav>
+      <ListPager page={page} pages={pages} />
     </section>
   );
 }

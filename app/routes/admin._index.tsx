@@ -29,7 +29,15 @@ function hubSections(temporalUi: string, permitted: readonly (keyof typeof RESOU
         { label: "Act as a retailer", to: "/act-as" },
       ],
     },
-    { title: "Catalogue", items: [{ label: "Brands" }, { label: "Validation" }] },
+    {
+      title: "Catalogue",
+      // Issue 12: each link only for staff who may manage what it changes (the pages refuse the others).
+      items: [
+        ...(permitted.includes("brand") ? [{ label: "Brands", to: "/manage-brand" }, { label: "Validation", to: "/admin/validate" }] : []),
+        ...(permitted.includes("brand") && permitted.includes("company") ? [{ label: "Brand setup", to: "/brand-setup/" }] : []),
+        ...(permitted.includes("listing") ? [{ label: "Listings", to: "/admin/listings" }] : []),
+      ],
+    },
     {
       title: "Orders",
       items: [

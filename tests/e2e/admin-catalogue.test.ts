@@ -14,8 +14,27 @@ import { strToU8, zipSync } from "fflate";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
-import { collections, productSizes, productVariations, products, retailerBrands, variationImages, brands } from "../../db/schema";
-import { createBrand, createCollection, createProduct, createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD, uniqueToken } from "../factories";
+import {
+  brands,
+  categories,
+  collections,
+  listings,
+  productSizes,
+  productVariations,
+  products,
+  retailerBrands,
+  variationImages,
+} from "../../db/schema";
+import {
+  createBrand,
+  createCollection,
+  createListing,
+  createProduct,
+  createRetailer,
+  createStaffUser,
+  DEFAULT_TEST_PASSWORD,
+  uniqueToken,
+} from "../factories";
 import { UPLOAD_ERROR_FLAG } from "../../domain/catalogue-upload";
 import { closePage, launchBrowser, newPage, signIn, url } from "./harness";
 import { freshEmail, HttpClient, leakedTrace } from "./http";
@@ -397,5 +416,67 @@ describe("brand setup wizard", () => {
     expect(b).toMatchObject({ companyId, isValid: true, isActive: true });
     expect((await brandOnly.get("/brand-setup/")).status).toBe(403);
     expect((await brandOnly.postForm("/brand-setup/", { name: `Nope ${tok}` })).status).toBe(403);
+  });
+});
+
+describe("validation tools and admin listings", () => {
+  it("external brands: Add Brand and Change to Existing Brand (moving its listings) show FIXED!; bad targets refused", async () => {
+    const ext1 = await createBrand(db(), { name: `Typed One ${tok}` });
+    const ext2 = await createBrand(db(), { name: `Typed Two ${tok}` });
+    await db().update(brands).set({ isValid: false }).where(eq(brands.id, ext1.id));
+    await db().update(brands).set({ isValid: false }).where(eq(brands.id, ext2.id));
+    const col = await createCollection(db(), { brandId: ext2.id });
+    const prod = await createProduct(db(), { collectionId: col.id, sku: `TY${tok}`, colors: ["Red"] });
+    const listing = await createListing(db(), { variationId: prod.variations[0].id, providerId: retailerId, sizes: { S: 1 } });
+    await page.goto(url("/admin/validate/brands"));
+    const card1 = page.getByTestId(`brand-card-${ext1.id}`);
+    await Promise.all([page.waitForURL(/fixed=/), card1.getByRole("button", { name: "Add Brand" }).click()]);
+    await expect(page.getByTestId(`brand-card-${ext1.id}`).innerText()).resolves.toBe("FIXED!");
+    expect((await db().select().from(brands).where(eq(brands.id, ext1.id)))[0].isValid).toBe(true);
+    // Listing sample, then map onto an existing valid brand.
+    await page.getByTestId(`brand-card-${ext2.id}`).getByRole("link", { name: "Show Listing Sample" }).click();
+    await page.getByTestId("listing-sample").getByText(`TY${tok}`, { exact: false }).waitFor();
+    const bad = await staff.postForm("/admin/validate/brands", { intent: "map-brand", brand: ext2.id, target: ext2.id });
+    expect(bad.status).toBe(400);
+    const card2 = page.getByTestId(`brand-card-${ext2.id}`);
+    await card2.getByLabel(`Existing brand for Typed Two ${tok}`).selectOption(String(brandId));
+    await Promise.all([page.waitForURL(new RegExp(`fixed=.*${ext2.id}`)), card2.getByRole("button", { name: "Change to Existing Brand" }).click()]);
+    await expect(page.getByTestId(`brand-card-${ext2.id}`).innerText()).resolves.toBe("FIXED!");
+    expect((await db().select().from(listings).where(eq(listings.id, listing.id)))[0].brandId).toBe(brandId);
+    expect((await db().select().from(brands).where(eq(brands.id, ext2.id)))[0]).toMatchObject({ isActive: false, isValid: false });
+  });
+
+  it("categories: the typeahead 'Choose a Category' sets a listed product's category; unknown names refused", async () => {
+    const [cat] = await db()
+      .insert(categories)
+      .values({ name: `Parkas ${tok}` })
+      .returning();
+    const col = await createCollection(db(), { brandId });
+    const prod = await createProduct(db(), { collectionId: col.id, sku: `CG${tok}`, colors: ["Blue"] });
+    await createListing(db(), { variationId: prod.variations[0].id, providerId: retailerId, sizes: { M: 1 } });
+    const bad = await staff.postForm("/admin/validate/categories", { product: prod.product.id, category: "No such category" });
+    expect(bad.status).toBe(400);
+    await page.goto(url("/admin/validate/categories"));
+    const card = page.getByTestId(`category-card-${prod.product.id}`);
+    await card.getByPlaceholder("Choose a Category").fill(`Parkas ${tok}`);
+    await Promise.all([page.waitForURL(/fixed=/), card.getByRole("button", { name: "Save" }).click()]);
+    await page
+      .getByTestId(`category-card-${prod.product.id}`)
+      .getByRole("button", { name: /FIXED!/ })
+      .waitFor();
+    expect((await db().select().from(products).where(eq(products.id, prod.product.id)))[0].categoryId).toBe(cat.id);
+    // Without the product permission the categories stage is refused; the brand stage is not.
+    expect((await brandOnly.get("/admin/validate/categories")).status).toBe(403);
+    expect((await brandOnly.postForm("/admin/validate/categories", { product: prod.product.id, category: `Parkas ${tok}` })).status).toBe(403);
+  });
+
+  it("admin listings: payout info needed, active listings, all listings; refused without the listing permission", async () => {
+    await page.goto(url("/admin/listings/all"));
+    await page.getByRole("link", { name: "payout info needed" }).waitFor();
+    await page.getByRole("searchbox", { name: "Search listings" }).fill(`CT${tok}`);
+    await Promise.all([page.waitForURL(/search=/), page.getByRole("button", { name: "Search" }).click()]);
+    for (const stage of ["payoutneeded", "active", "all"]) expect((await staff.get(`/admin/listings/${stage}`)).status).toBe(200);
+    expect((await staff.get("/admin/listings/bogus")).status).toBe(404);
+    expect((await brandOnly.get("/admin/listings/all")).status).toBe(403);
   });
 });

@@ -1,0 +1,238 @@
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useState } from "react";
+import { z } from "zod";
+import { chooserOptions } from "../../db/queries/admin-resources";
+import {
+  acceptBrand,
+  categoryChoices,
+  isExternalBrand,
+  listExternalBrands,
+  listingSample,
+  listUncategorised,
+  mapBrand,
+  setProductCategory,
+} from "../../db/queries/validation";
+import { pageTitle } from "~/components/title";
+import accountsCss from "~/styles/accounts.css";
+import { db } from "~/utils/db.server";
+import { readFormData } from "~/utils/form.server";
+import { forbidden, mayManage, notFound, requirePermission } from "~/utils/permissions.server";
+
+export const meta: MetaFunction = () => [{ title: pageTitle("Validation") }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
+
+/** Validation tools (spec 002 §2.10), stages brands and categories (lists of 200). */
+const STAGES = [
+  { stage: "brands", label: "Brands", needs: "brand" },
+  { stage: "categories", label: "Categories", needs: "product" },
+] as const;
+
+const Id = z.coerce.number().int().positive().max(2_147_483_647);
+const ids = (v: string | null) =>
+  (v ?? "")
+    .split(",")
+    .map((x) => Id.safeParse(x))
+    .flatMap((p) => (p.success ? [p.data] : []))
+    .slice(0, 50);
+
+async function context(request: Request, raw: string | undefined) {
+  const ctx = await requirePermission(request, "brand");
+  const stage = STAGES.find((s) => s.stage === (raw ?? "brands"));
+  if (!stage) throw notFound();
+  if (!mayManage(ctx, stage.needs)) throw forbidden(stage.needs === "product" ? "products" : "brands");
+  return { ctx, stage: stage.stage };
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { ctx, stage } = await context(request, params.stage);
+  const url = new URL(request.url);
+  const fixed = ids(url.searchParams.get("fixed"));
+  const stages = STAGES.filter((s) => mayManage(ctx, s.needs)).map((s) => ({ stage: s.stage, label: s.label }));
+  if (stage === "brands") {
+    const sampleId = Id.safeParse(url.searchParams.get("sample")).data ?? null;
+    return {
+      stage,
+      stages,
+      fixed,
+      brands: await listExternalBrands(db, fixed),
+      valid: await chooserOptions(db, "brand", { filters: { is_valid: "true" }, limit: 1000 }),
+      sample: sampleId ? { brandId: sampleId, listings: await listingSample(db, sampleId) } : null,
+    };
+  }
+  return { stage, stages, fixed, products: await listUncategorised(db, fixed), categories: await categoryChoices(db) };
+}
+
+const BrandAction = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("add-brand"), brand: Id }),
+  z.object({ intent: z.literal("map-brand"), brand: Id, target: Id }),
+]);
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { stage } = await context(request, params.stage);
+  const form = await readFormData(request);
+  const url = new URL(request.url);
+  const fixedAlready = ids(url.searchParams.get("fixed"));
+  const back = (id: number) => redirect(`/admin/validate/${stage}?fixed=${[...fixedAlready, id].join(",")}#card-${id}`);
+  if (stage === "brands") {
+    const p = BrandAction.safeParse(Object.fromEntries(form));
+    if (!p.success) return data({ error: "Choose an existing brand.", id: Number(form.get("brand")) || 0 }, { status: 400 });
+    if (!(await isExternalBrand(db, p.data.brand)))
+      return data({ error: "That brand is not waiting for validation.", id: p.data.brand }, { status: 404 });
+    if (p.data.intent === "add-brand") await acceptBrand(db, p.data.brand);
+    else if (!(await mapBrand(db, p.data.brand, p.data.target)))
+      return data({ error: "Choose a valid brand other than this one.", id: p.data.brand }, { status: 400 });
+    return back(p.data.brand);
+  }
+  const product = Id.safeParse(form.get("product"));
+  const categoryName = String(form.get("category") ?? "").trim();
+  if (!product.success) return data({ error: "Unknown product.", id: 0 }, { status: 400 });
+  const match = categoryName ? (await categoryChoices(db, categoryName)).find((c) => c.name.toLowerCase() === categoryName.toLowerCase()) : undefined;
+  if (!match) return data({ error: "Choose a category from the list.", id: product.data }, { status: 400 });
+  if (!(await setProductCategory(db, product.data, match.id))) return data({ error: "Unknown product.", id: product.data }, { status: 404 });
+  return back(product.data);
+}
+
+export default function Validate() {
+  const d = useLoaderData<typeof loader>();
+  const r = useActionData<typeof action>();
+  return (
+    <section className="page">
+      <p>
+        <Link to="/admin">Admin</Link>
+      </p>
+      <h1>Validation</h1>
+      <nav className="tabs" aria-label="Validation stages">
+        {d.stages.map((s) => (
+          <Link key={s.stage} to={`/admin/validate/${s.stage}`} aria-current={s.stage === d.stage ? "page" : undefined}>
+            {s.label}
+          </Link>
+        ))}
+      </nav>
+      {d.brands && d.valid ? (
+        d.brands.length === 0 ? (
+          <p className="muted">No external brands to validate.</p>
+        ) : (
+          d.brands.map((b) => (
+            <article key={b.id} id={`card-${b.id}`} className="hub-card" data-testid={`brand-card-${b.id}`}>
+              {d.fixed.includes(b.id) ? (
+                <strong>FIXED!</strong>
+              ) : (
+                <>
+                  <h2>
+                    {b.name} <span className="muted">({b.listingCount} listings)</span>
+                  </h2>
+                  <p className="muted">
+                    Source: {b.stores.join(", ") || "—"} · {b.emails.map((e) => `{${e}}`).join(", ") || "no e-mail"}
+                  </p>
+                  {r && "id" in r && r.id === b.id ? (
+                    <p className="alert alert-danger" role="alert">
+                      {r.error}
+                    </p>
+                  ) : null}
+                  <Form method="post" className="inline-form">
+                    <input type="hidden" name="brand" value={b.id} />
+                    <button type="submit" name="intent" value="add-brand" className="button button-small">
+                      Add Brand
+                    </button>
+                  </Form>{" "}
+                  <Form method="post" className="inline-form">
+                    <input type="hidden" name="brand" value={b.id} />
+                    <input type="hidden" name="intent" value="map-brand" />
+                    <select name="target" aria-label={`Existing brand for ${b.name}`} defaultValue="">
+                      <option value="">Choose a brand…</option>
+                      {d.valid!.map((v) => (
+                        <option key={v.id} value={v.id}>
+                          {v.display_name}
+                        </option>
+                      ))}
+                    </select>{" "}
+                    <button type="submit" className="button button-small button-outline">
+                      Change to Existing Brand
+                    </button>
+                  </Form>{" "}
+                  <Link to={d.sample?.brandId === b.id ? "?" : `?sample=${b.id}#card-${b.id}`}>
+                    {d.sample?.brandId === b.id ? "Hide Listing Sample" : "Show Listing Sample"}
+                  </Link>
+                  {d.sample?.brandId === b.id ? (
+                    <ul data-testid="listing-sample">
+                      {d.sample.listings.map((l) => (
+                        <li key={l.id}>
+                          #{l.id} {l.sku} {l.color} · {l.units} units · {l.store}
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
+                </>
+              )}
+            </article>
+          ))
+        )
+      ) : null}
+      {d.products && d.categories ? (
+        <CategoryCards d={{ fixed: d.fixed, products: d.products, categories: d.categories }} error={r && "id" in r ? r : undefined} />
+      ) : null}
+    </section>
+  );
+}
+
+function CategoryCards({
+  d,
+  error,
+}: {
+  d: {
+    fixed: number[];
+    products: { id: number; sku: string; displayName: string; brand: string; category: string | null; listingCount: number }[];
+    categories: { id: number; name: string }[];
+  };
+  error?: { id: number; error: string };
+}) {
+  const [open, setOpen] = useState<number | null>(null);
+  return (
+    <>
+      <datalist id="category-options">
+        {d.categories.map((c) => (
+          <option key={c.id} value={c.name} />
+        ))}
+      </datalist>
+      {d.products.length === 0 ? <p className="muted">No listed products without a category.</p> : null}
+      {d.products.map((p) => (
+        <article key={p.id} id={`card-${p.id}`} className="hub-card" data-testid={`category-card-${p.id}`}>
+          {d.fixed.includes(p.id) && open !== p.id ? (
+            <button type="button" className="link-button" onClick={() => setOpen(p.id)}>
+              FIXED! {p.category}
+            </button>
+          ) : (
+            <>
+              <h2>
+                {p.brand} · {p.sku} {p.displayName}
+              </h2>
+              <p className="muted">
+                {p.listingCount} listings · category: {p.category ?? "none"}
+              </p>
+              {error?.id === p.id ? (
+                <p className="alert alert-danger" role="alert">
+                  {error.error}
+                </p>
+              ) : null}
+              <Form method="post" className="inline-form">
+                <input type="hidden" name="product" value={p.id} />
+                <input
+                  name="category"
+                  list="category-options"
+                  placeholder="Choose a Category"
+                  aria-label={`Category of ${p.sku}`}
+                  autoComplete="off"
+                />{" "}
+                <button type="submit" className="button button-small">
+                  Save
+                </button>
+              </Form>
+            </>
+          )}
+        </article>
+      ))}
+    </>
+  );
+}
