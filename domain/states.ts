@@ -181,7 +181,9 @@ const BUY_DISPLAY: Readonly<Record<BuyState | CommonState, DisplayStatus>> = Obj
   expired: DISPLAY_STATUS.EXPIRED,
 });
 
-const SWAP_DISPLAY: Readonly<Record<SwapState | CommonState, DisplayStatus>> = Object.freeze({
+const SWAP_DISPLAY: Readonly<Record<SwapState | CommonState | typeof BUY_STATES.COMPLETE_ORDER_CHECKOUT, DisplayStatus>> = Object.freeze({
+  // A swap starts, as a purchase does, with the receiver's checkout (card pre-authorised).
+  complete_order_checkout: DISPLAY_STATUS.CHECKOUT_PENDING,
   provider_choose_items: DISPLAY_STATUS.SWAP_CHOOSE_ITEMS,
   provider_approve: DISPLAY_STATUS.SWAP_AWAITING_APPROVAL,
   receiver_approve: DISPLAY_STATUS.SWAP_AWAITING_APPROVAL,

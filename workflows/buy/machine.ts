@@ -31,7 +31,7 @@ import {
   isUnitUnavailableReason,
 } from "../../domain/reasons";
 import { BUY_STATES, COMMON_STATES, completedFlagFor, isTerminalState, stageForState, type Role } from "../../domain/states";
-import { caller, signalWorkflow, type Step, type StepContext } from "../common/steps";
+import { caller, signalWorkflow, type Command, type Step, type StepContext } from "../common/steps";
 import {
   BUY_MESSAGES,
   BUY_REDIRECTS,
@@ -364,10 +364,7 @@ function* askForCard(m: BuyModel, ctx: StepContext, pending: NonNullable<BuyMode
 // --- commands -------------------------------------------------------------------------------------------
 
 /** One retailer command: `validate` refuses it (the specification's errors) without changing anything; `run` does it. */
-export interface CommandSpec<Cmd> {
-  validate(m: BuyModel, cmd: Cmd, now: number): void;
-  run(m: BuyModel, cmd: Cmd, ctx: StepContext): Step<BuyCommandResult>;
-}
+export type CommandSpec<Cmd> = Command<BuyModel, Cmd, BuyCommandResult>;
 
 function* completeCheckout(m: BuyModel, cmd: CompleteCheckoutCommand, ctx: StepContext): Step<BuyCommandResult> {
   const pm = cmd.paymentMethod;

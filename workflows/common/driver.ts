@@ -21,16 +21,10 @@ import {
   setHandler,
 } from "@temporalio/workflow";
 import type { SignalDefinition, UpdateDefinition } from "@temporalio/common";
-import { InvalidInput, Rejection, type CallPolicy, type Step, type StepContext } from "./steps";
+import { InvalidInput, Rejection, type CallPolicy, type Command, type Step, type StepContext } from "./steps";
 
 /** The activity proxies a process runs its effects with, one per call policy. */
 export type Proxies = Record<CallPolicy, Record<string, (input: unknown) => Promise<unknown>>>;
-
-/** A command of a machine: validated without changes, then run as a step. */
-export interface Command<M, Cmd, Ret> {
-  validate(m: M, cmd: Cmd, now: number): void;
-  run(m: M, cmd: Cmd, ctx: StepContext): Step<Ret>;
-}
 
 /** What the main loop asks of a machine. */
 export interface Machine<M> {

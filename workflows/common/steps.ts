@@ -84,6 +84,12 @@ export class InvalidInput extends Error {
   }
 }
 
+/** A command of a machine: `validate` refuses it without changing anything; `run` does it as a step. */
+export interface Command<M, Cmd, Ret> {
+  validate(m: M, cmd: Cmd, now: number): void;
+  run(m: M, cmd: Cmd, ctx: StepContext): Step<Ret>;
+}
+
 /** What a step needs from its surroundings: the clock (the workflow's, deterministic) and a logger. */
 export interface StepContext {
   /** Epoch ms; in the workflow, Temporal's deterministic clock; in tests, a scripted one. */

@@ -1,0 +1,52 @@
+/**
+ * The activities the swap workflow (workflows/swap/workflow.ts) calls: the interface only (a type import for
+ * the workflow). Amounts arrive computed (domain/swap-money.ts); every money, stock and carrier call carries an
+ * idempotency key (workflow id + step + side + attempt). Implementations: the next step of issue 10 (they
+ * reuse the buy activities' payments port, stock queries and sandbox carrier).
+ */
+import type { OrderLine } from "../../domain/order-money";
+import type { Role } from "../../domain/states";
+import type { PaymentMethodInput } from "../../workflows/buy/contract";
+import type { SwapActionRecord } from "../../workflows/swap/contract";
+
+export interface SwapStateRecord {
+  orderId: number;
+  workflowId: string;
+  sequence: number;
+  statename: string;
+  displayStatus: string;
+  actionNeeded: Role | "both" | null;
+  providerLines: OrderLine[];
+  receiverLines: OrderLine[];
+  callItEven: { provider: boolean; receiver: boolean };
+  dues: { provider: number; receiver: number };
+  reasons: Record<string, number>;
+  deadlines: Record<string, string | null>;
+  actions: SwapActionRecord[];
+  /** Notices of this step (outbox rows in the same transaction): to which side, which template. */
+  notices: { role: Role; template: string; dedupeKey: string }[];
+}
+
+export interface SwapActivities {
+  recordSwapState(input: SwapStateRecord): Promise<void>;
+  /** The receiver's checkout: pre-authorise its estimated due. */
+  authorizeSwap(input: { idempotencyKey: string; orderId: number; retailerId: number; paymentMethod: PaymentMethodInput; amountCents: number }): Promise<
+    { status: "authorized"; paymentIntentId: string } | { status: "declined"; message: string }
+  >;
+  releaseSwapAuthorization(input: { idempotencyKey: string; orderId: number; paymentIntentId: string }): Promise<void>;
+  /** "Make Payment": charge a side's due now. */
+  chargeSwapSide(input: { idempotencyKey: string; orderId: number; retailerId: number; paymentMethod: PaymentMethodInput; amountCents: number }): Promise<
+    { status: "charged"; paymentIntentId: string } | { status: "declined"; message: string }
+  >;
+  refundSwapSide(input: { idempotencyKey: string; orderId: number; paymentIntentId: string; amountCents: number }): Promise<void>;
+  /** A side that did not ship pays the value of its goods from its card on file ("queued" without one). */
+  chargeSwapPenalty(input: { idempotencyKey: string; orderId: number; retailerId: number; amountCents: number }): Promise<{ status: "charged" | "queued" }>;
+  payOutSwapSide(input: { idempotencyKey: string; orderId: number; retailerId: number; amountCents: number }): Promise<{ status: "paid" | "queued" }>;
+  /** Both sides' listings at once, all or nothing. */
+  decrementSwapStock(input: { idempotencyKey: string; orderId: number; lines: OrderLine[] }): Promise<{ ok: boolean }>;
+  bookSwapPickup(input: { idempotencyKey: string; orderId: number; side: Role; senderId: number; receiverId: number; units: number; pickupBy: string }): Promise<{
+    trackingNumber: string;
+    callTag: string;
+  }>;
+  saveSwapRating(input: { idempotencyKey: string; orderId: number; raterId: number; rateeId: number; role: Role; stars: Record<string, number>; comments: string }): Promise<void>;
+}

@@ -1,0 +1,395 @@
+/**
+ * The swap workflow (workflows/swap/) on the time-skipping test server, with in-memory activities recording
+ * every call: the provider never chooses; modify back and forth; call-it-even by the provider and by the
+ * receiver; decline over money → called even on the last chance, or accepted; decline for another reason;
+ * a declined card then paid; the payment window lapses; one side never ships (try2, then non-shipment with
+ * its charges and refunds); both ship and both rate. Money calls are asserted with their idempotency keys and
+ * amounts (domain/fees swapValuation, domain/swap-money); recorded histories replay
+ * (tests/histories/swap-*.json; RECORD_HISTORIES=1 records them again).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { WorkflowUpdateFailedError, type WorkflowHandle } from "@temporalio/client";
+import { temporal } from "@temporalio/proto";
+import type { TestWorkflowEnvironment } from "@temporalio/testing";
+import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
+import type { SwapActivities, SwapStateRecord } from "../../activities/swap/types";
+import { ACTION } from "../../domain/action-codes";
+import type { OrderLine } from "../../domain/order-money";
+import { swapSettlement } from "../../domain/swap-money";
+import {
+  acceptDeclineUpdate,
+  approveSwapUpdate,
+  callItEvenUpdate,
+  chooseItemsUpdate,
+  declineSwapUpdate,
+  makePaymentUpdate,
+  modifySwapUpdate,
+  rateSwapUpdate,
+  SWAP_ERRORS,
+  SWAP_WORKFLOW_TYPE,
+  swapCarrierEventSignal,
+  swapCheckoutUpdate,
+  swapViewQuery,
+  swapWorkflowId,
+  type SwapView,
+} from "../../workflows/swap/contract";
+import type { swapOrderWorkflow } from "../../workflows/swap/workflow";
+import { createTimeSkippingEnv, uniqueTaskQueue } from "../setup/temporal";
+
+const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
+const WORKFLOW_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "workflows", "swap", "workflow.ts");
+const DAY = 24 * 3600 * 1000;
+const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+const PROVIDER = 51;
+const RECEIVER = 62;
+const CARD = { paymentMethodId: "pm_card_visa", lastFour: "4242", description: "Visa" };
+const BAD_CARD = { paymentMethodId: "pm_card_chargeDeclined", lastFour: "0002", description: "Visa" };
+/** The provider gives 2 × $50 = $100 (2 units); the receiver gives 2 × $80 = $160 (2 units). */
+const PROVIDER_LINES: OrderLine[] = [{ listingId: 701, variationId: 8001, sizes: { M: 2 }, unitPriceCents: 5000 }];
+const RECEIVER_LINES: OrderLine[] = [{ listingId: 801, variationId: 8101, sizes: { "9": 2 }, unitPriceCents: 8000 }];
+
+function fakeSwapActivities() {
+  const calls: { name: keyof SwapActivities; input: Record<string, unknown> }[] = [];
+  const records: SwapStateRecord[] = [];
+  let seq = 0;
+  const impl: SwapActivities = {
+    async recordSwapState(input) {
+      records.push(input);
+    },
+    async authorizeSwap(input) {
+      return input.paymentMethod.paymentMethodId === BAD_CARD.paymentMethodId ? { status: "declined", message: "declined" } : { status: "authorized", paymentIntentId: `pi_auth_${++seq}` };
+    },
+    async releaseSwapAuthorization() {},
+    async chargeSwapSide(input) {
+      return input.paymentMethod.paymentMethodId === BAD_CARD.paymentMethodId ? { status: "declined", message: "declined" } : { status: "charged", paymentIntentId: `pi_${input.retailerId}_${++seq}` };
+    },
+    async refundSwapSide() {},
+    async chargeSwapPenalty() {
+      return { status: "charged" };
+    },
+    async payOutSwapSide() {
+      return { status: "paid" };
+    },
+    async decrementSwapStock() {
+      return { ok: true };
+    },
+    async bookSwapPickup(input) {
+      return { trackingNumber: `TRK-${input.orderId}-${input.side}`, callTag: `CT-${input.orderId}-${input.side}-${String(input.idempotencyKey).split(":").pop()}` };
+    },
+    async saveSwapRating() {},
+  };
+  const activities = Object.fromEntries(
+    Object.entries(impl).map(([name, fn]) => [
+      name,
+      async (input: Record<string, unknown>) => {
+        calls.push({ name: name as keyof SwapActivities, input });
+        return (fn as (i: unknown) => Promise<unknown>)(input);
+      },
+    ]),
+  );
+  const MONEY = ["authorizeSwap", "releaseSwapAuthorization", "chargeSwapSide", "refundSwapSide", "chargeSwapPenalty", "payOutSwapSide"];
+  return {
+    activities,
+    /** Money calls as [activity, key without the workflow id, amount]. */
+    money: () => calls.filter((c) => MONEY.includes(c.name)).map((c) => [c.name, String(c.input.idempotencyKey).split(":").slice(2).join(":"), c.input.amountCents]),
+    codes: () => records.flatMap((r) => r.actions.map((a) => a.code)),
+    states: () => records.map((r) => r.statename),
+    calls,
+  };
+}
+
+let env: TestWorkflowEnvironment;
+let bundle: WorkflowBundleWithSourceMap;
+let worker: Worker;
+let running: Promise<void>;
+let current: ReturnType<typeof fakeSwapActivities> | null = null;
+const TASK_QUEUE = uniqueTaskQueue("swap");
+
+beforeAll(async () => {
+  [env, bundle] = await Promise.all([createTimeSkippingEnv(), bundleWorkflowCode({ workflowsPath: WORKFLOW_PATH, logger: quietLogger })]);
+  const delegating = Object.fromEntries(
+    Object.keys(fakeSwapActivities().activities).map((name) => [
+      name,
+      (input: unknown) => {
+        if (!current) throw new Error(`activity ${name} called outside a test`);
+        return (current.activities as Record<string, (i: unknown) => Promise<unknown>>)[name](input);
+      },
+    ]),
+  );
+  worker = await Worker.create({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, workflowBundle: bundle, activities: delegating });
+  running = worker.run();
+}, 120_000);
+
+afterAll(async () => {
+  if (worker) {
+    worker.shutdown();
+    await running;
+  }
+  await env?.teardown();
+});
+
+type Handle = WorkflowHandle<typeof swapOrderWorkflow>;
+
+async function scenario(orderId: number, fn: (h: Handle, fake: ReturnType<typeof fakeSwapActivities>) => Promise<void>): Promise<void> {
+  const fake = fakeSwapActivities();
+  current = fake;
+  try {
+    const h = await env.client.workflow.start<typeof swapOrderWorkflow>(SWAP_WORKFLOW_TYPE, {
+      taskQueue: TASK_QUEUE,
+      workflowId: swapWorkflowId(orderId),
+      args: [{ orderId, externalId: `SW-${orderId}`, providerId: PROVIDER, receiverId: RECEIVER, providerLines: PROVIDER_LINES }],
+    });
+    try {
+      await fn(h, fake);
+    } finally {
+      // A swap left open would wake up when a later test skips time and call that test's activities.
+      await h.terminate("scenario over").catch(() => {});
+    }
+  } finally {
+    current = null;
+  }
+}
+
+const by = (id: number) => ({ actorRetailerId: id });
+const checkout = (h: Handle, card = CARD) => h.executeUpdate(swapCheckoutUpdate, { args: [{ ...by(RECEIVER), paymentMethod: card }] });
+const choose = (h: Handle) => h.executeUpdate(chooseItemsUpdate, { args: [{ ...by(PROVIDER), lines: RECEIVER_LINES }] });
+const approve = (h: Handle, who: number, callItEven = false) => h.executeUpdate(approveSwapUpdate, { args: [{ ...by(who), callItEven }] });
+const pay = (h: Handle, who: number, card = CARD) => h.executeUpdate(makePaymentUpdate, { args: [{ ...by(who), paymentMethod: card }] });
+
+async function waitFor(h: Handle, pred: (v: SwapView) => boolean, what: string): Promise<SwapView> {
+  let last: SwapView | undefined;
+  for (let i = 0; i < 200; i++) {
+    last = await h.query(swapViewQuery);
+    if (pred(last)) return last;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting for ${what}; state ${last?.statename}`);
+}
+
+async function refused(p: Promise<unknown>, code: keyof typeof SWAP_ERRORS): Promise<void> {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(WorkflowUpdateFailedError);
+  expect((err as { cause?: { type?: string } }).cause?.type).toBe(code);
+}
+
+async function keepHistory(h: Handle, name: string): Promise<void> {
+  const file = path.join(HISTORIES, `swap-${name}.json`);
+  if (process.env.RECORD_HISTORIES !== "1" && fs.existsSync(file)) return;
+  fs.writeFileSync(file, `${JSON.stringify(await h.fetchHistory())}\n`);
+}
+
+/** Checkout, the provider's choice, both approve, both pay: the swap is in ship_swap. */
+async function toShipping(h: Handle, callItEven = false): Promise<SwapView> {
+  await checkout(h);
+  await choose(h);
+  await approve(h, PROVIDER, callItEven);
+  await approve(h, RECEIVER);
+  await pay(h, PROVIDER);
+  await pay(h, RECEIVER);
+  return waitFor(h, (v) => v.statename === "ship_swap" && !v.busy, "ship_swap");
+}
+
+const P_GOODS = { goodsCents: 10000, units: 2 };
+const R_GOODS = { goodsCents: 16000, units: 2 };
+
+describe("swap negotiation", () => {
+  test("the provider never chooses: declined after 5 days, the receiver's authorisation released", async () => {
+    await scenario(5101, async (h, fake) => {
+      const r = await checkout(h);
+      expect(r.statename).toBe("provider_choose_items");
+      await refused(approve(h, PROVIDER), "no_receiver_value");
+      await env.sleep(6 * DAY);
+      expect(await h.result()).toEqual({ statename: "declined" });
+      // Pre-authorised: 5% of $100 + shipping of 2 units ($23.75).
+      expect(fake.money()).toEqual([
+        ["authorizeSwap", "swap-authorize:1", 500 + 2375],
+        ["releaseSwapAuthorization", "swap-release:1", undefined],
+      ]);
+      expect(fake.codes()).toEqual([ACTION.SWAP_REQUESTED, ACTION.SELLER_RESPONSE_EXPIRED]);
+      await keepHistory(h, "provider-never-chooses");
+    });
+  });
+
+  test("modify back and forth, then both approve: payment with each side's due", async () => {
+    await scenario(5102, async (h) => {
+      await checkout(h);
+      await choose(h);
+      await refused(h.executeUpdate(modifySwapUpdate, { args: [{ ...by(RECEIVER), providerLines: [] }] }), "wrong_party");
+      await h.executeUpdate(modifySwapUpdate, { args: [{ ...by(PROVIDER), receiverLines: [{ listingId: 801, variationId: 8101, sizes: { "9": 1 } }] }] });
+      let v = await h.query(swapViewQuery);
+      expect(v).toMatchObject({ statename: "receiver_approve", isModified: true });
+      await refused(h.executeUpdate(modifySwapUpdate, { args: [{ ...by(RECEIVER), receiverLines: [{ listingId: 801, variationId: 8101, sizes: { "9": 3 } }] }] }), "invalid_units");
+      await h.executeUpdate(modifySwapUpdate, { args: [{ ...by(RECEIVER), providerLines: [{ listingId: 701, variationId: 8001, sizes: { M: 1 } }] }] });
+      expect((await h.query(swapViewQuery)).statename).toBe("provider_approve");
+      await approve(h, PROVIDER);
+      await approve(h, RECEIVER);
+      v = await waitFor(h, (x) => x.statename === "payment" && !x.busy, "payment");
+      // $50 against $80: the provider adds $30; both pay 5% of $80 ($4.00) and 1 unit's shipping ($19.75).
+      expect([v.provider.dueCents, v.receiver.dueCents]).toEqual([3000 + 400 + 1975, 400 + 1975]);
+      expect(v.actionNeeded).toBe("both");
+    });
+  });
+
+  test.each([
+    ["the provider", PROVIDER],
+    ["the receiver", RECEIVER],
+  ] as const)("%s calls it even: nobody adds cash, both pay the same fee", async (_who, id) => {
+    await scenario(id === PROVIDER ? 5103 : 5104, async (h) => {
+      await checkout(h);
+      await choose(h);
+      await approve(h, PROVIDER, id === PROVIDER);
+      await approve(h, RECEIVER, id === RECEIVER);
+      const v = await waitFor(h, (x) => x.statename === "payment" && !x.busy, "payment");
+      expect(v.valuation).toMatchObject({ callItEven: true, cashFrom: null });
+      expect([v.provider.dueCents, v.receiver.dueCents]).toEqual([800 + 2375, 800 + 2375]);
+    });
+  });
+
+  test("declined over money: the other side calls it even on the last chance and the swap goes on", async () => {
+    await scenario(5105, async (h) => {
+      await checkout(h);
+      await choose(h);
+      await approve(h, PROVIDER);
+      await h.executeUpdate(declineSwapUpdate, { args: [{ ...by(RECEIVER), reason: 61 }] });
+      expect((await h.query(swapViewQuery)).statename).toBe("swap_declined_by_receiver_money");
+      await refused(h.executeUpdate(callItEvenUpdate, { args: [by(RECEIVER)] }), "wrong_party");
+      await h.executeUpdate(callItEvenUpdate, { args: [by(PROVIDER)] });
+      expect((await waitFor(h, (x) => !x.busy, "idle")).statename).toBe("payment");
+    });
+  });
+
+  test("declined over money and the decline accepted: declined, the authorisation released", async () => {
+    await scenario(5106, async (h, fake) => {
+      await checkout(h);
+      await choose(h);
+      await h.executeUpdate(declineSwapUpdate, { args: [{ ...by(PROVIDER), reason: 61 }] });
+      expect((await h.query(swapViewQuery)).statename).toBe("swap_declined_by_provider_money");
+      await h.executeUpdate(acceptDeclineUpdate, { args: [by(RECEIVER)] });
+      expect(await h.result()).toEqual({ statename: "declined" });
+      expect(fake.money().map((x) => x[0])).toEqual(["authorizeSwap", "releaseSwapAuthorization"]);
+    });
+  });
+
+  test("declined for another reason: declined at once", async () => {
+    await scenario(5107, async (h) => {
+      await checkout(h);
+      await choose(h);
+      await refused(h.executeUpdate(declineSwapUpdate, { args: [{ ...by(PROVIDER), reason: 7 }] }), "decline_reason_required");
+      await h.executeUpdate(declineSwapUpdate, { args: [{ ...by(PROVIDER), reason: 60 }] });
+      expect(await h.result()).toEqual({ statename: "declined" });
+    });
+  });
+});
+
+describe("swap payment", () => {
+  test("a declined card is refused with the message and a new attempt; then paid; both paid → stock, two call tags", async () => {
+    await scenario(5108, async (h, fake) => {
+      await checkout(h);
+      await choose(h);
+      await approve(h, PROVIDER);
+      await approve(h, RECEIVER);
+      await refused(pay(h, PROVIDER, BAD_CARD), "card_declined");
+      await pay(h, PROVIDER);
+      await pay(h, RECEIVER);
+      const v = await waitFor(h, (x) => x.statename === "ship_swap" && !x.busy, "ship_swap");
+      expect(v.provider.shipment?.trackingNumber).toBe("TRK-5108-provider");
+      const due = swapSettlement({ provider: P_GOODS, receiver: R_GOODS, callItEven: false }, "both_shipped");
+      expect(fake.money()).toEqual([
+        ["authorizeSwap", "swap-authorize:1", 500 + 2375],
+        ["chargeSwapSide", "swap-charge:provider:1", due.provider.paidCents],
+        ["chargeSwapSide", "swap-charge:provider:2", due.provider.paidCents],
+        ["chargeSwapSide", "swap-charge:receiver:1", due.receiver.paidCents],
+        ["releaseSwapAuthorization", "swap-release:1", undefined],
+      ]);
+      expect(fake.codes()).toContain(ACTION.CONFIRM_SWAP_ITEMS);
+      expect(fake.codes()).toContain(ACTION.CALL_TAG_SCHEDULED_SWAP);
+    });
+  });
+
+  test("the payment window lapses: declined after 1 day, the side that paid refunded in full", async () => {
+    await scenario(5109, async (h, fake) => {
+      await checkout(h);
+      await choose(h);
+      await approve(h, PROVIDER);
+      await approve(h, RECEIVER);
+      await pay(h, PROVIDER);
+      await env.sleep(2 * DAY);
+      expect(await h.result()).toEqual({ statename: "declined" });
+      const paid = swapSettlement({ provider: P_GOODS, receiver: R_GOODS, callItEven: false }, "both_shipped").provider.paidCents;
+      expect(fake.money().slice(-2)).toEqual([
+        ["releaseSwapAuthorization", "swap-release:1", undefined],
+        ["refundSwapSide", "swap-refund:provider:1", paid],
+      ]);
+      await keepHistory(h, "payment-lapses");
+    });
+  });
+});
+
+describe("swap shipping", () => {
+  test("one side never ships: rebooked (911), then non-shipment (116): its goods' value charged and paid out, the other's fee and shipping refunded", async () => {
+    await scenario(5110, async (h, fake) => {
+      await toShipping(h);
+      await h.signal(swapCarrierEventSignal, { eventId: "p1", status: "picked_up", trackingNumber: "TRK-5110-provider" });
+      await env.sleep(4 * DAY);
+      await waitFor(h, (v) => v.statename === "ship_swap_try2" && !v.busy, "try2");
+      await env.sleep(5 * DAY);
+      const v = await waitFor(h, (x) => x.statename === "in_route" && !x.busy, "in route with one parcel");
+      expect(v.receiver.shipment?.failed).toBe(true);
+      const s = swapSettlement({ provider: P_GOODS, receiver: R_GOODS, callItEven: false }, "receiver_did_not_ship");
+      const after = fake.money().filter((x) => ["chargeSwapPenalty", "payOutSwapSide", "refundSwapSide"].includes(x[0] as string));
+      expect(after).toEqual([
+        ["chargeSwapPenalty", "swap-penalty:receiver:1", s.receiver.penaltyCents],
+        ["payOutSwapSide", "swap-payout:provider:1", 16000],
+        ["refundSwapSide", "swap-refund:provider:1", s.provider.refundCents],
+        // The $60 cash still goes to the side it was meant for (ADR 0019).
+        ["payOutSwapSide", "swap-payout:receiver:1", 6000],
+      ]);
+      expect(fake.codes()).toContain(ACTION.RECEIVER_SWAP_NON_SHIPMENT);
+      expect(fake.codes()).toContain(ACTION.CALL_TAG_RESCHEDULED_SWAP);
+      await keepHistory(h, "one-side-never-ships");
+    });
+  });
+
+  test("both ship and both rate: the cash difference paid out at the second scan; completed when the windows close", async () => {
+    await scenario(5111, async (h, fake) => {
+      await toShipping(h);
+      await h.signal(swapCarrierEventSignal, { eventId: "a", status: "picked_up", trackingNumber: "TRK-5111-provider" });
+      await h.signal(swapCarrierEventSignal, { eventId: "b", status: "picked_up", trackingNumber: "TRK-5111-receiver" });
+      await waitFor(h, (v) => v.statename === "in_route" && !v.busy, "in route");
+      expect(fake.money().at(-1)).toEqual(["payOutSwapSide", "swap-payout:receiver:1", 6000]);
+      await h.signal(swapCarrierEventSignal, { eventId: "c", status: "delivered", trackingNumber: "TRK-5111-provider" });
+      await h.signal(swapCarrierEventSignal, { eventId: "d", status: "delivered", trackingNumber: "TRK-5111-receiver" });
+      await waitFor(h, (v) => v.statename === "delivered" && !v.busy, "delivered");
+      const stars = { condition: 5, packaging: 5, timeliness: 4, overall: 5 };
+      await h.executeUpdate(rateSwapUpdate, { args: [{ ...by(RECEIVER), stars }] });
+      await h.executeUpdate(rateSwapUpdate, { args: [{ ...by(PROVIDER), stars }] });
+      await refused(h.executeUpdate(rateSwapUpdate, { args: [{ ...by(PROVIDER), stars }] }), "already_rated");
+      await env.sleep(3 * DAY);
+      expect(await h.result()).toEqual({ statename: "completed" });
+      expect(fake.codes().filter((c) => c === ACTION.RECEIVER_RATED || c === ACTION.PROVIDER_RATED)).toEqual([ACTION.RECEIVER_RATED, ACTION.PROVIDER_RATED]);
+      expect(fake.codes().at(-1)).toBe(ACTION.ORDER_COMPLETED);
+      await keepHistory(h, "both-ship-both-rate");
+    });
+  });
+});
+
+describe("swap replay", () => {
+  const files = () => fs.readdirSync(HISTORIES).filter((f) => /^swap-.*\.json$/.test(f)).sort();
+
+  test("histories were recorded for the timer paths", () => {
+    expect(files()).toEqual(["swap-both-ship-both-rate.json", "swap-one-side-never-ships.json", "swap-payment-lapses.json", "swap-provider-never-chooses.json"]);
+  });
+
+  test("every recorded history replays with the current workflow code", async () => {
+    for (const file of files()) {
+      const history = temporal.api.history.v1.History.fromObject(JSON.parse(fs.readFileSync(path.join(HISTORIES, file), "utf8")));
+      await Worker.runReplayHistory({ workflowBundle: bundle }, history, file);
+    }
+  });
+});

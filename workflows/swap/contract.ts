@@ -1,0 +1,165 @@
+/**
+ * The swap workflow's contract: id, input, messages, view and errors. One workflow per swap order; the
+ * retailer who starts the swap is the RECEIVER (its swap cart holds the PROVIDER's listings); both give goods
+ * and both receive (decisions.md "Who moves when (swaps)"). Money: domain/fees.ts swapValuation and
+ * domain/swap-money.ts. Shape: ADR 0015; decisions: ADR 0020. No Temporal runtime imports.
+ */
+import type { QueryDefinition, SignalDefinition, UpdateDefinition } from "@temporalio/common";
+import type { OrderLine } from "../../domain/order-money";
+import type { Role } from "../../domain/states";
+import type { CarrierEventSignal, PaymentMethodInput } from "../buy/contract";
+
+export function swapWorkflowId(orderId: number): string {
+  if (!Number.isSafeInteger(orderId) || orderId <= 0) throw new RangeError(`order id must be a positive integer, got ${String(orderId)}`);
+  return `swap-order:${orderId}`;
+}
+
+export const SWAP_WORKFLOW_TYPE = "swapOrderWorkflow";
+
+export interface SwapInput {
+  orderId: number;
+  externalId: string;
+  providerId: number;
+  receiverId: number;
+  /** The goods the provider gives: the provider's swap listings in the receiver's cart. */
+  providerLines: OrderLine[];
+  timeZone?: string;
+  holidays?: string[];
+}
+
+export const SWAP_STEPS = {
+  authorize: "swap-authorize",
+  release: "swap-release",
+  charge: "swap-charge",
+  refund: "swap-refund",
+  penalty: "swap-penalty",
+  payout: "swap-payout",
+  decrementStock: "swap-decrement-stock",
+  bookPickup: "swap-book-pickup",
+  rating: "swap-rating",
+} as const;
+export type SwapStep = (typeof SWAP_STEPS)[keyof typeof SWAP_STEPS];
+
+export function swapIdempotencyKey(workflowId: string, step: SwapStep, attempt = 1, side?: Role): string {
+  return side ? `${workflowId}:${step}:${side}:${attempt}` : `${workflowId}:${step}:${attempt}`;
+}
+
+interface Actor {
+  actorRetailerId: number;
+}
+export interface SwapCheckoutCommand extends Actor {
+  paymentMethod: PaymentMethodInput;
+}
+/** The provider's choice from the receiver's swap listings (add_provider_swap_choice). */
+export interface ChooseItemsCommand extends Actor {
+  lines: OrderLine[];
+}
+/** New quantities of either side; a line left out is removed. At least one unit must stay on each side. */
+export interface ModifySwapCommand extends Actor {
+  providerLines?: { listingId: number | null; variationId: number; sizes: Record<string, number> }[];
+  receiverLines?: { listingId: number | null; variationId: number; sizes: Record<string, number> }[];
+}
+export interface ApproveSwapCommand extends Actor {
+  /** This side forgives the value difference (both still pay the same fee). */
+  callItEven?: boolean;
+}
+export interface DeclineSwapCommand extends Actor {
+  /** {role}_decline_swap_reason (domain/reasons SWAP_DECLINE_REASONS); 61 = over money. */
+  reason: number;
+}
+export type LastChanceCommand = Actor;
+export interface MakePaymentCommand extends Actor {
+  paymentMethod: PaymentMethodInput;
+}
+export interface CancelSwapShipmentCommand extends Actor {
+  reason: number;
+}
+export interface RateSwapCommand extends Actor {
+  stars: { condition: number; packaging: number; timeliness: number; overall: number };
+  comments?: string;
+}
+
+export const SWAP_ERRORS = Object.freeze({
+  wrong_party: "Only the other retailer of this swap can do that now.",
+  wrong_state: "This swap has moved on since you opened it. Refresh the page to see where it stands.",
+  card_required: "Please enter a card to continue.",
+  card_declined: "Sorry but this card was declined. Please try another.",
+  payment_failed: "We could not collect the payment right now. Please try again in a few minutes.",
+  no_receiver_value: "Choose at least one item from the other retailer's swap listings first.",
+  invalid_units: "Choose units of this swap only, in whole numbers, at least one on each side.",
+  unchanged: "You have not changed anything.",
+  decline_reason_required: "Please choose a reason.",
+  cancel_reason_required: "Please choose a reason.",
+  units_unavailable: "These units are no longer available.",
+  rating_invalid: "Please rate every criterion with 1 to 5 stars.",
+  rating_closed: "The time to rate this swap has passed.",
+  already_rated: "You have already rated this swap.",
+} as const);
+export type SwapErrorCode = keyof typeof SWAP_ERRORS;
+export const SWAP_INVALID_INPUT = "SwapInvalidInput";
+
+export interface SwapCommandResult {
+  statename: string;
+  displayStatus: string;
+  message?: string;
+  redirectTo?: string;
+}
+
+export interface SwapActionRecord {
+  code: number;
+  role: Role | "system" | "carrier";
+  statename: string;
+  at: string;
+}
+
+export interface SwapSideView {
+  lines: OrderLine[];
+  approved: boolean;
+  callItEven: boolean;
+  dueCents: number;
+  paid: boolean;
+  shipment: { trackingNumber: string; callTag: string; attempt: number; scanned: boolean; delivered: boolean; failed: boolean } | null;
+  rating: RateSwapCommand["stars"] | null;
+  ratingBy: string | null;
+  rmaBy: string | null;
+}
+
+export interface SwapView {
+  orderId: number;
+  workflowId: string;
+  statename: string;
+  displayStatus: string;
+  /** Whose move it is (both in `payment` until each has paid). */
+  actionNeeded: Role | "both" | null;
+  isModified: boolean;
+  declinedBy: Role | null;
+  provider: SwapSideView;
+  receiver: SwapSideView;
+  valuation: { largerGoodsCents: number; differenceCents: number; cashFrom: Role | null; callItEven: boolean };
+  deadlines: { checkoutBy: string | null; turnBy: string | null; paymentBy: string | null; pickupBy: string | null };
+  actions: SwapActionRecord[];
+  busy: boolean;
+}
+
+function update<Ret, Args extends unknown[]>(name: string): UpdateDefinition<Ret, Args> {
+  return { type: "update", name } as UpdateDefinition<Ret, Args>;
+}
+function signal<Args extends unknown[]>(name: string): SignalDefinition<Args> {
+  return { type: "signal", name } as SignalDefinition<Args>;
+}
+function query<Ret, Args extends unknown[] = []>(name: string): QueryDefinition<Ret, Args> {
+  return { type: "query", name } as QueryDefinition<Ret, Args>;
+}
+
+export const swapCheckoutUpdate = update<SwapCommandResult, [SwapCheckoutCommand]>("completeCheckout");
+export const chooseItemsUpdate = update<SwapCommandResult, [ChooseItemsCommand]>("chooseItems");
+export const modifySwapUpdate = update<SwapCommandResult, [ModifySwapCommand]>("modifySwap");
+export const approveSwapUpdate = update<SwapCommandResult, [ApproveSwapCommand]>("approveSwap");
+export const declineSwapUpdate = update<SwapCommandResult, [DeclineSwapCommand]>("declineSwap");
+export const callItEvenUpdate = update<SwapCommandResult, [LastChanceCommand]>("callItEven");
+export const acceptDeclineUpdate = update<SwapCommandResult, [LastChanceCommand]>("acceptDecline");
+export const makePaymentUpdate = update<SwapCommandResult, [MakePaymentCommand]>("makePayment");
+export const cancelSwapShipmentUpdate = update<SwapCommandResult, [CancelSwapShipmentCommand]>("cancelShipment");
+export const rateSwapUpdate = update<SwapCommandResult, [RateSwapCommand]>("rateSwap");
+export const swapCarrierEventSignal = signal<[CarrierEventSignal]>("carrierEvent");
+export const swapViewQuery = query<SwapView>("swapView");

@@ -1,0 +1,547 @@
+/**
+ * The swap order's steps (pure; effects yielded to the shared driver), after decisions.md "Who moves when
+ * (swaps)" and ADR 0019/0020:
+ *
+ *   complete_order_checkout --receiver checks out (pre-authorised: fee + shipping of what it receives), 210-->
+ *   provider_choose_items --provider chooses from the receiver's swap listings (211)--> provider_approve
+ *   provider_approve / receiver_approve: the side whose turn it is modifies (the turn passes), approves
+ *     (212 / 213, optionally calling it even; the second approval of the same terms opens payment, 810) or
+ *     declines: over money (61) -> swap_declined_by_{role}_money: the other side calls it even (-> payment) or
+ *     accepts the decline; any other reason -> declined. Each turn has 5 calendar days.
+ *   payment (1 day): each side pays its due (cash + 5% of the larger value + shipping of what it receives);
+ *     both paid -> stock of both sides taken at once (214) -> a call tag per side (910) -> ship_swap
+ *   ship_swap --2 business days--> unscanned sides rebooked (911) -> ship_swap_try2 --2 more--> a side still
+ *     unscanned did not ship (115 provider / 116 receiver): it pays its goods' value, paid out to the other
+ *     side, whose fee and shipping are refunded; neither shipped -> everything refunded, cancelled.
+ *   every live parcel scanned -> in_route (the cash difference paid out to the side it was meant for);
+ *   delivered -> the side that received rates within 3 business days (230 / 231), RMA within 48 h;
+ *   completed (390) when every window has closed.
+ */
+import type { SwapActivities, SwapStateRecord } from "../../activities/swap/types";
+import { ACTION } from "../../domain/action-codes";
+import { WINDOWS, addBusinessDays, ratingDeadline } from "../../domain/business-days";
+import { checkOrderLines, orderLineKey, orderQuote, orderUnits, type OrderLine } from "../../domain/order-money";
+import { SWAP_DECLINE_REASONS, SYSTEM_REASON, isChoice } from "../../domain/reasons";
+import { BUY_STATES, COMMON_STATES, SWAP_STATES, displayStatusFor, isValidRating, type Role } from "../../domain/states";
+import { caller, type Command, type Step, type StepContext } from "../common/steps";
+import type { CarrierEventSignal } from "../buy/contract";
+import {
+  SWAP_STEPS,
+  swapIdempotencyKey,
+  type ApproveSwapCommand,
+  type CancelSwapShipmentCommand,
+  type ChooseItemsCommand,
+  type DeclineSwapCommand,
+  type LastChanceCommand,
+  type MakePaymentCommand,
+  type ModifySwapCommand,
+  type RateSwapCommand,
+  type SwapActionRecord,
+  type SwapCheckoutCommand,
+  type SwapCommandResult,
+  type SwapStep,
+} from "./contract";
+import {
+  ROLES,
+  actionNeeded,
+  other,
+  partyId,
+  reject,
+  requireTurn,
+  roleOf,
+  valuationOf,
+  type State,
+  type SwapModel,
+} from "./model";
+
+const call = caller<SwapActivities>();
+type Codes = Array<[number, SwapActionRecord["role"]]>;
+type Notice = [Role, string];
+
+/** The decline reason that is about money ("The value difference is too large"): it opens the last chance. */
+export const MONEY_DECLINE_REASON = 61;
+const NEGOTIATION_TURNS: readonly State[] = [SWAP_STATES.PROVIDER_APPROVE, SWAP_STATES.RECEIVER_APPROVE];
+
+function key(m: SwapModel, step: SwapStep, side?: Role): string {
+  const name = side ? `${step}:${side}` : step;
+  m.attempts[name] = (m.attempts[name] ?? 0) + 1;
+  return swapIdempotencyKey(m.workflowId, step, m.attempts[name], side);
+}
+
+function result(m: SwapModel, extra: Partial<SwapCommandResult> = {}): SwapCommandResult {
+  return { statename: m.statename, displayStatus: displayStatusFor("swap", m.statename), ...extra };
+}
+
+function* record(m: SwapModel, ctx: StepContext, codes: Codes, notices: Notice[] = []): Step {
+  const at = new Date(ctx.now()).toISOString();
+  const actions = codes.map(([code, role]): SwapActionRecord => ({ code, role, statename: m.statename, at }));
+  m.actions.push(...actions);
+  m.recordSeq += 1;
+  const v = valuationOf(m);
+  const iso = (x: number | null) => (x === null ? null : new Date(x).toISOString());
+  const rec: SwapStateRecord = {
+    orderId: m.orderId,
+    workflowId: m.workflowId,
+    sequence: m.recordSeq,
+    statename: m.statename,
+    displayStatus: displayStatusFor("swap", m.statename),
+    actionNeeded: actionNeeded(m),
+    providerLines: m.side.provider.lines,
+    receiverLines: m.side.receiver.lines,
+    callItEven: { provider: m.side.provider.callItEven, receiver: m.side.receiver.callItEven },
+    dues: { provider: v.provider.totalDueCents, receiver: v.receiver.totalDueCents },
+    reasons: { ...m.reasons },
+    deadlines: { checkoutBy: iso(m.deadlines.checkoutBy), turnBy: iso(m.deadlines.turnBy), paymentBy: iso(m.deadlines.paymentBy), pickupBy: iso(m.deadlines.pickupBy) },
+    actions,
+    notices: notices.map(([role, template]) => ({ role, template, dedupeKey: `${m.workflowId}:mail:${template}:${role}:${m.recordSeq}` })),
+  };
+  yield* call("recordSwapState", rec, "local");
+}
+
+function* releaseAuthorization(m: SwapModel): Step {
+  if (!m.authorization) return;
+  const auth = m.authorization;
+  m.authorization = null;
+  yield* call("releaseSwapAuthorization", { idempotencyKey: key(m, SWAP_STEPS.release), orderId: m.orderId, paymentIntentId: auth.paymentIntentId }, "payEventually");
+}
+
+/** Refunds `amount` of a side's payment (capped at what it paid). */
+function* refund(m: SwapModel, r: Role, amountCents: number): Step {
+  const p = m.side[r].payment;
+  if (!p || amountCents <= 0) return;
+  yield* call("refundSwapSide", { idempotencyKey: key(m, SWAP_STEPS.refund, r), orderId: m.orderId, paymentIntentId: p.paymentIntentId, amountCents: Math.min(amountCents, p.amountCents) }, "payEventually");
+}
+
+function* payOut(m: SwapModel, r: Role, amountCents: number): Step {
+  if (amountCents <= 0) return;
+  yield* call("payOutSwapSide", { idempotencyKey: key(m, SWAP_STEPS.payout, r), orderId: m.orderId, retailerId: partyId(m, r), amountCents }, "payEventually");
+}
+
+/** Ends the swap before shipping: the authorisation released, every payment refunded in full. */
+function* endDeclined(m: SwapModel, ctx: StepContext, codes: Codes): Step {
+  yield* releaseAuthorization(m);
+  for (const r of ROLES) yield* refund(m, r, m.side[r].payment?.amountCents ?? 0);
+  m.statename = COMMON_STATES.DECLINED;
+  m.deadlines.turnBy = m.deadlines.paymentBy = null;
+  yield* record(m, ctx, codes, [
+    ["provider", "swap_declined"],
+    ["receiver", "swap_declined"],
+  ]);
+}
+
+function startTurn(m: SwapModel, ctx: StepContext, state: State): void {
+  m.statename = state;
+  m.deadlines.turnBy = ctx.now() + WINDOWS.sellerResponse;
+}
+
+function* openPayment(m: SwapModel, ctx: StepContext, codes: Codes): Step {
+  m.statename = SWAP_STATES.PAYMENT;
+  m.deadlines.turnBy = null;
+  m.deadlines.paymentBy = ctx.now() + WINDOWS.modifiedPurchaseResponse;
+  yield* record(m, ctx, [...codes, [ACTION.PAYMENT, "system"]], [
+    ["provider", "swap_payment_needed"],
+    ["receiver", "swap_payment_needed"],
+  ]);
+}
+
+/** Both paid: every swapped unit taken at once, then a call tag for each side. */
+function* confirmAndShip(m: SwapModel, ctx: StepContext): Step {
+  const all = [...m.side.provider.lines, ...m.side.receiver.lines];
+  const stock = yield* call("decrementSwapStock", { idempotencyKey: key(m, SWAP_STEPS.decrementStock), orderId: m.orderId, lines: all }, "local");
+  if (!stock.ok) {
+    // A listing sold out meanwhile: the swap is declined ("The units are no longer available").
+    m.reasons.units_unavailable_reason = 62;
+    return yield* endDeclined(m, ctx, [[ACTION.CONFIRM_SWAP_ITEMS, "system"]]);
+  }
+  const now = ctx.now();
+  m.deadlines.paymentBy = null;
+  m.deadlines.pickupBy = addBusinessDays(now, WINDOWS.pickupBusinessDays, m.timeZone, m.holidays);
+  for (const r of ROLES) yield* book(m, r, 1);
+  m.statename = SWAP_STATES.SHIP_SWAP;
+  yield* record(m, ctx, [[ACTION.CONFIRM_SWAP_ITEMS, "system"], [ACTION.CALL_TAG_SCHEDULED_SWAP, "system"]], [
+    ["provider", "swap_ready_for_pickup"],
+    ["receiver", "swap_ready_for_pickup"],
+  ]);
+}
+
+function* book(m: SwapModel, r: Role, attempt: number): Step {
+  const b = yield* call(
+    "bookSwapPickup",
+    {
+      idempotencyKey: key(m, SWAP_STEPS.bookPickup, r),
+      orderId: m.orderId,
+      side: r,
+      senderId: partyId(m, r),
+      receiverId: partyId(m, other(r)),
+      units: orderUnits(m.side[r].lines),
+      pickupBy: new Date(m.deadlines.pickupBy as number).toISOString(),
+    },
+    "carrier",
+  );
+  m.side[r].parcel = { trackingNumber: b.trackingNumber, callTag: b.callTag, attempt, scanned: false, delivered: false, failed: false };
+}
+
+// --- commands -------------------------------------------------------------------------------------------
+
+function linesFrom(current: OrderLine[], wanted: ModifySwapCommand["providerLines"]): OrderLine[] {
+  if (wanted === undefined) return current;
+  if (!Array.isArray(wanted)) reject("invalid_units");
+  const byKey = new Map(current.map((l) => [orderLineKey(l), l]));
+  const out: OrderLine[] = [];
+  for (const w of wanted) {
+    const line = w && byKey.get(orderLineKey(w));
+    if (!line || !w.sizes || typeof w.sizes !== "object") reject("invalid_units");
+    const sizes: Record<string, number> = {};
+    for (const [size, n] of Object.entries(w.sizes)) {
+      if (!Number.isSafeInteger(n) || n < 0 || n > (line.sizes[size] ?? 0)) reject("invalid_units");
+      if (n > 0) sizes[size] = n;
+    }
+    if (Object.keys(sizes).length) out.push({ ...line, sizes });
+  }
+  if (out.length === 0) reject("invalid_units");
+  return out;
+}
+
+function modification(m: SwapModel, cmd: ModifySwapCommand): { provider: OrderLine[]; receiver: OrderLine[] } {
+  const provider = linesFrom(m.side.provider.lines, cmd.providerLines);
+  const receiver = linesFrom(m.side.receiver.lines, cmd.receiverLines);
+  if (JSON.stringify(provider) === JSON.stringify(m.side.provider.lines) && JSON.stringify(receiver) === JSON.stringify(m.side.receiver.lines)) reject("unchanged");
+  return { provider, receiver };
+}
+
+const TURN_STATE: Record<Role, State> = { provider: SWAP_STATES.PROVIDER_APPROVE, receiver: SWAP_STATES.RECEIVER_APPROVE };
+const APPROVE_CODE: Record<Role, number> = { provider: ACTION.PROVIDER_APPROVE_SWAP, receiver: ACTION.RECEIVER_APPROVE_SWAP };
+const MONEY_DECLINE_STATE: Record<Role, State> = {
+  provider: SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY,
+  receiver: SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY,
+};
+
+export const SWAP_COMMANDS = {
+  completeCheckout: {
+    validate(m, cmd, now) {
+      requireTurn(m, cmd, now, [BUY_STATES.COMPLETE_ORDER_CHECKOUT]);
+      const pm = cmd.paymentMethod;
+      if (!pm || typeof pm.paymentMethodId !== "string" || !pm.paymentMethodId) reject("card_required");
+    },
+    *run(m, cmd, ctx) {
+      // The receiver's estimated due: the fee and the shipping of what it receives (the provider's goods).
+      const v = valuationOf(m);
+      const amount = v.receiver.feeCents + v.receiver.shippingCents;
+      const r = yield* call(
+        "authorizeSwap",
+        { idempotencyKey: key(m, SWAP_STEPS.authorize), orderId: m.orderId, retailerId: m.receiverId, paymentMethod: cmd.paymentMethod, amountCents: amount },
+        "payNow",
+      );
+      if (r.status === "declined") {
+        yield* record(m, ctx, [[ACTION.CARD_DECLINED, "receiver"]]);
+        return reject("card_declined");
+      }
+      m.authorization = { paymentIntentId: r.paymentIntentId, amountCents: amount };
+      m.deadlines.checkoutBy = null;
+      startTurn(m, ctx, SWAP_STATES.PROVIDER_CHOOSE_ITEMS);
+      yield* record(m, ctx, [[ACTION.SWAP_REQUESTED, "receiver"]], [["provider", "swap_choose_items"]]);
+      return result(m, { redirectTo: "/orders" });
+    },
+  } satisfies Command<SwapModel, SwapCheckoutCommand, SwapCommandResult>,
+
+  chooseItems: {
+    validate(m, cmd, now) {
+      requireTurn(m, cmd, now, [SWAP_STATES.PROVIDER_CHOOSE_ITEMS, SWAP_STATES.PROVIDER_APPROVE]);
+      if (!Array.isArray(cmd.lines) || !checkOrderLines(cmd.lines).ok) reject("invalid_units");
+    },
+    *run(m, cmd, ctx) {
+      m.side.receiver.lines = cmd.lines.map((l) => ({ ...l, sizes: { ...l.sizes } }));
+      for (const r of ROLES) m.side[r].approved = false;
+      startTurn(m, ctx, SWAP_STATES.PROVIDER_APPROVE);
+      yield* record(m, ctx, [[ACTION.PROVIDER_CHOOSES_SWAP_ITEMS, "provider"]]);
+      return result(m);
+    },
+  } satisfies Command<SwapModel, ChooseItemsCommand, SwapCommandResult>,
+
+  modifySwap: {
+    validate(m, cmd, now) {
+      requireTurn(m, cmd, now, NEGOTIATION_TURNS);
+      modification(m, cmd);
+    },
+    *run(m, cmd, ctx) {
+      const role = roleOf(m, cmd);
+      const next = modification(m, cmd);
+      m.side.provider.lines = next.provider;
+      m.side.receiver.lines = next.receiver;
+      for (const r of ROLES) m.side[r].approved = false;
+      m.isModified = true;
+      // "Submit Response": the other side answers the new terms.
+      startTurn(m, ctx, TURN_STATE[other(role)]);
+      yield* record(m, ctx, [], [[other(role), "swap_modified"]]);
+      return result(m);
+    },
+  } satisfies Command<SwapModel, ModifySwapCommand, SwapCommandResult>,
+
+  approveSwap: {
+    validate(m, cmd, now) {
+      const role = requireTurn(m, cmd, now, [SWAP_STATES.PROVIDER_CHOOSE_ITEMS, ...NEGOTIATION_TURNS]);
+      if (role === "provider" && orderQuote(m.side.receiver.lines).goodsCents <= 0) reject("no_receiver_value");
+    },
+    *run(m, cmd, ctx) {
+      const role = roleOf(m, cmd);
+      m.side[role].approved = true;
+      if (cmd.callItEven === true) m.side[role].callItEven = true;
+      if (m.side[other(role)].approved) {
+        yield* openPayment(m, ctx, [[APPROVE_CODE[role], role]]);
+        return result(m);
+      }
+      startTurn(m, ctx, TURN_STATE[other(role)]);
+      yield* record(m, ctx, [[APPROVE_CODE[role], role]], [[other(role), "swap_approve_needed"]]);
+      return result(m);
+    },
+  } satisfies Command<SwapModel, ApproveSwapCommand, SwapCommandResult>,
+
+  declineSwap: {
+    validate(m, cmd, now) {
+      requireTurn(m, cmd, now, [SWAP_STATES.PROVIDER_CHOOSE_ITEMS, ...NEGOTIATION_TURNS]);
+      if (!isChoice(SWAP_DECLINE_REASONS, cmd.reason)) reject("decline_reason_required");
+    },
+    *run(m, cmd, ctx) {
+      const role = roleOf(m, cmd);
+      m.reasons[`${role}_decline_swap_reason`] = cmd.reason;
+      m.declinedBy = role;
+      if (cmd.reason === MONEY_DECLINE_REASON && m.statename !== SWAP_STATES.PROVIDER_CHOOSE_ITEMS) {
+        // Over the money: the other side gets one last chance to call it even.
+        startTurn(m, ctx, MONEY_DECLINE_STATE[role]);
+        yield* record(m, ctx, [], [[other(role), "swap_call_it_even"]]);
+        return result(m);
+      }
+      yield* endDeclined(m, ctx, []);
+      return result(m);
+    },
+  } satisfies Command<SwapModel, DeclineSwapCommand, SwapCommandResult>,
+
+  callItEven: {
+    validate(m, cmd, now) {
+      requireTurn(m, cmd, now, [SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY, SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY]);
+    },
+    *run(m, cmd, ctx) {
+      const role = roleOf(m, cmd);
+      m.side[role].callItEven = true;
+      m.declinedBy = null;
+      for (const r of ROLES) m.side[r].approved = true;
+      yield* openPayment(m, ctx, [[APPROVE_CODE[role], role]]);
+      return result(m);
+    },
+  } satisfies Command<SwapModel, LastChanceCommand, SwapCommandResult>,
+
+  acceptDecline: {
+    validate(m, cmd, now) {
+      requireTurn(m, cmd, now, [SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY, SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY]);
+    },
+    *run(m, _cmd, ctx) {
+      yield* endDeclined(m, ctx, []);
+      return result(m);
+    },
+  } satisfies Command<SwapModel, LastChanceCommand, SwapCommandResult>,
+
+  makePayment: {
+    validate(m, cmd, now) {
+      requireTurn(m, cmd, now, [SWAP_STATES.PAYMENT]);
+      const pm = cmd.paymentMethod;
+      if (!pm || typeof pm.paymentMethodId !== "string" || !pm.paymentMethodId) reject("card_required");
+    },
+    *run(m, cmd, ctx) {
+      const role = roleOf(m, cmd);
+      const due = valuationOf(m)[role].totalDueCents;
+      if (due > 0) {
+        const r = yield* call(
+          "chargeSwapSide",
+          { idempotencyKey: key(m, SWAP_STEPS.charge, role), orderId: m.orderId, retailerId: partyId(m, role), paymentMethod: cmd.paymentMethod, amountCents: due },
+          "payNow",
+        );
+        if (r.status === "declined") {
+          yield* record(m, ctx, [[ACTION.CARD_DECLINED, role]]);
+          return reject("card_declined");
+        }
+        m.side[role].payment = { paymentIntentId: r.paymentIntentId, amountCents: due };
+      } else {
+        m.side[role].payment = { paymentIntentId: "", amountCents: 0 };
+      }
+      if (role === "receiver") yield* releaseAuthorization(m);
+      if (ROLES.every((r) => m.side[r].payment)) yield* confirmAndShip(m, ctx);
+      else yield* record(m, ctx, [[ACTION.PAYMENT_CAPTURED, role]]);
+      return result(m, { redirectTo: "/orders/sentswaps/" });
+    },
+  } satisfies Command<SwapModel, MakePaymentCommand, SwapCommandResult>,
+
+  cancelShipment: {
+    validate(m, cmd) {
+      if (m.statename !== SWAP_STATES.SHIP_SWAP && m.statename !== SWAP_STATES.SHIP_SWAP_TRY2) reject("wrong_state");
+      const p = m.side[roleOf(m, cmd)].parcel;
+      if (!p || p.scanned || p.failed) reject("wrong_state");
+      if (!Number.isSafeInteger(cmd.reason)) reject("cancel_reason_required");
+    },
+    *run(m, cmd, ctx) {
+      const role = roleOf(m, cmd);
+      m.reasons[`${role}_cancel_shipment_reason`] = cmd.reason;
+      yield* failSides(m, ctx, [role]);
+      return result(m);
+    },
+  } satisfies Command<SwapModel, CancelSwapShipmentCommand, SwapCommandResult>,
+
+  rateSwap: {
+    validate(m, cmd, now) {
+      const role = roleOf(m, cmd);
+      const s = m.side[role];
+      // A side rates the goods it received: the other side's parcel must be delivered.
+      if (!m.side[other(role)].parcel?.delivered) reject("wrong_state");
+      if (s.rating) reject("already_rated");
+      if (s.ratingBy === null || now >= s.ratingBy) reject("rating_closed");
+      const st = cmd.stars as Record<string, unknown> | undefined;
+      if (!st || !["condition", "packaging", "timeliness", "overall"].every((k) => isValidRating(st[k]))) reject("rating_invalid");
+    },
+    *run(m, cmd, ctx) {
+      const role = roleOf(m, cmd);
+      const comments = typeof cmd.comments === "string" ? cmd.comments.trim().slice(0, 2000) : "";
+      const stars = { condition: cmd.stars.condition, packaging: cmd.stars.packaging, timeliness: cmd.stars.timeliness, overall: cmd.stars.overall };
+      yield* call(
+        "saveSwapRating",
+        { idempotencyKey: key(m, SWAP_STEPS.rating, role), orderId: m.orderId, raterId: partyId(m, role), rateeId: partyId(m, other(role)), role, stars, comments },
+        "local",
+      );
+      m.side[role].rating = { ...stars, comments };
+      yield* record(m, ctx, [[role === "receiver" ? ACTION.RECEIVER_RATED : ACTION.PROVIDER_RATED, role]]);
+      return result(m, { message: "Rating saved!", redirectTo: "/" });
+    },
+  } satisfies Command<SwapModel, RateSwapCommand, SwapCommandResult>,
+};
+
+// --- shipping, scans, deliveries ------------------------------------------------------------------------
+
+const NON_SHIPMENT: Record<Role, number> = { provider: ACTION.PROVIDER_SWAP_NON_SHIPMENT, receiver: ACTION.RECEIVER_SWAP_NON_SHIPMENT };
+
+/**
+ * Sides that did not ship: each pays the value of its goods (card on file), paid out to the other side, whose
+ * fee and shipping are refunded. Neither shipping undoes the swap (everything refunded, cancelled).
+ */
+function* failSides(m: SwapModel, ctx: StepContext, failing: Role[]): Step {
+  const v = valuationOf(m);
+  for (const r of failing) (m.side[r].parcel as NonNullable<SwapModel["side"]["provider"]["parcel"]>).failed = true;
+  const codes: Codes = failing.map((r) => [NON_SHIPMENT[r], "system"]);
+  if (ROLES.every((r) => m.side[r].parcel?.failed)) {
+    for (const r of ROLES) yield* refund(m, r, m.side[r].payment?.amountCents ?? 0);
+    m.statename = COMMON_STATES.CANCELLED;
+    m.deadlines.pickupBy = null;
+    yield* record(m, ctx, [...codes, [ACTION.REFUND_ISSUED, "system"]], [
+      ["provider", "swap_cancelled"],
+      ["receiver", "swap_cancelled"],
+    ]);
+    return;
+  }
+  for (const r of failing) {
+    const kept = other(r);
+    yield* call(
+      "chargeSwapPenalty",
+      { idempotencyKey: key(m, SWAP_STEPS.penalty, r), orderId: m.orderId, retailerId: partyId(m, r), amountCents: v[r].goodsCents },
+      "payEventually",
+    );
+    yield* payOut(m, kept, v[r].goodsCents);
+    yield* refund(m, kept, v[kept].feeCents + v[kept].shippingCents);
+    codes.push([ACTION.PENALTY_CHARGED, "system"], [ACTION.PAYOUT_RELEASED, "system"], [ACTION.REFUND_ISSUED, "system"]);
+  }
+  yield* record(m, ctx, codes, failing.map((r): Notice => [other(r), "swap_other_side_did_not_ship"]));
+  yield* afterScans(m, ctx);
+}
+
+/** Every parcel that will travel has been scanned: in route, and the cash difference paid out. */
+function* afterScans(m: SwapModel, ctx: StepContext): Step {
+  const live = ROLES.filter((r) => !m.side[r].parcel?.failed);
+  if (live.length === 0 || !live.every((r) => m.side[r].parcel?.scanned)) return;
+  if (m.statename === SWAP_STATES.SHIP_SWAP || m.statename === SWAP_STATES.SHIP_SWAP_TRY2) {
+    m.statename = COMMON_STATES.IN_ROUTE;
+    m.deadlines.pickupBy = null;
+  }
+  const v = valuationOf(m);
+  if (!m.cashPaidOut) {
+    m.cashPaidOut = true;
+    if (v.cashFrom && v.differenceCents > 0) {
+      yield* payOut(m, other(v.cashFrom), v.differenceCents);
+      yield* record(m, ctx, [[ACTION.PAYOUT_RELEASED, "system"]]);
+      return;
+    }
+  }
+  yield* record(m, ctx, []);
+}
+
+function* onCarrierEvent(m: SwapModel, ctx: StepContext, ev: CarrierEventSignal): Step {
+  const r = ROLES.find((x) => m.side[x].parcel?.trackingNumber === ev.trackingNumber);
+  const p = r ? m.side[r].parcel : null;
+  if (!r || !p || p.failed) return;
+  const scan = ev.status === "picked_up" || ev.status === "in_transit" || ev.status === "out_for_delivery" || ev.status === "delivered";
+  if (scan && !p.scanned) {
+    p.scanned = true;
+    yield* record(m, ctx, [[ACTION.SHIPMENT_PICKED_UP, "carrier"]]);
+    yield* afterScans(m, ctx);
+  }
+  if (ev.status === "delivered" && !p.delivered) {
+    const now = ctx.now();
+    p.delivered = true;
+    const receiving = m.side[other(r)];
+    receiving.ratingBy = ratingDeadline(now, m.timeZone, m.holidays);
+    receiving.rmaBy = now + WINDOWS.rmaRequest;
+    if (ROLES.every((x) => m.side[x].parcel?.failed || m.side[x].parcel?.delivered)) m.statename = COMMON_STATES.DELIVERED;
+    yield* record(m, ctx, [[ACTION.SHIPMENT_DELIVERED, "carrier"]], [[other(r), "swap_rate"]]);
+  }
+}
+
+export function nextSwapStep(m: SwapModel, ctx: StepContext): Step | null {
+  const ev = m.carrierQueue.shift();
+  return ev ? onCarrierEvent(m, ctx, ev) : null;
+}
+
+/** Delivered: completes once every rating window and RMA window has closed (or every rating is in). */
+export function* settleSwap(m: SwapModel, ctx: StepContext): Step {
+  if (m.statename !== COMMON_STATES.DELIVERED) return;
+  const now = ctx.now();
+  const open = ROLES.some((r) => {
+    const s = m.side[r];
+    return (s.rmaBy !== null && now < s.rmaBy) || (!s.rating && s.ratingBy !== null && now < s.ratingBy);
+  });
+  if (open) return;
+  m.statename = COMMON_STATES.COMPLETED;
+  yield* record(m, ctx, [[ACTION.ORDER_COMPLETED, "system"]]);
+}
+
+export function* onSwapDeadline(m: SwapModel, ctx: StepContext): Step {
+  switch (m.statename) {
+    case BUY_STATES.COMPLETE_ORDER_CHECKOUT:
+      m.statename = COMMON_STATES.EXPIRED;
+      m.deadlines.checkoutBy = null;
+      m.reasons.system_reason = SYSTEM_REASON.CHECKOUT_NOT_COMPLETED;
+      yield* record(m, ctx, [[ACTION.CHECKOUT_EXPIRED, "system"]], [["receiver", "swap_expired"]]);
+      return;
+    case SWAP_STATES.PROVIDER_CHOOSE_ITEMS:
+    case SWAP_STATES.PROVIDER_APPROVE:
+    case SWAP_STATES.RECEIVER_APPROVE:
+    case SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY:
+    case SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY:
+    case SWAP_STATES.PAYMENT:
+      m.reasons.system_reason = SYSTEM_REASON.NOT_ANSWERED_IN_TIME;
+      yield* endDeclined(m, ctx, [[ACTION.SELLER_RESPONSE_EXPIRED, "system"]]);
+      return;
+    case SWAP_STATES.SHIP_SWAP: {
+      const unscanned = ROLES.filter((r) => !m.side[r].parcel?.scanned && !m.side[r].parcel?.failed);
+      m.deadlines.pickupBy = addBusinessDays(ctx.now(), WINDOWS.pickupBusinessDays, m.timeZone, m.holidays);
+      for (const r of unscanned) yield* book(m, r, 2);
+      m.statename = SWAP_STATES.SHIP_SWAP_TRY2;
+      yield* record(m, ctx, [[ACTION.CALL_TAG_RESCHEDULED_SWAP, "system"]], unscanned.map((r): Notice => [r, "swap_pickup_rescheduled"]));
+      return;
+    }
+    case SWAP_STATES.SHIP_SWAP_TRY2: {
+      const unscanned = ROLES.filter((r) => !m.side[r].parcel?.scanned && !m.side[r].parcel?.failed);
+      m.deadlines.pickupBy = null;
+      yield* failSides(m, ctx, unscanned);
+      return;
+    }
+    case COMMON_STATES.IN_ROUTE:
+    case COMMON_STATES.DELIVERED:
+      yield* settleSwap(m, ctx);
+      return;
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The swap workflow: one run per swap order (id swapWorkflowId(orderId)), the shared driver
+ * (workflows/common/driver.ts) around the swap's machine (model.ts, machine.ts). Decisions: ADR 0019, 0020.
+ * Not registered in workflows/index.ts yet: its activities (activities/swap/types.ts) and pages come with the
+ * rest of issue 10.
+ */
+import { proxyActivities, proxyLocalActivities, setHandler, workflowInfo, type RetryPolicy } from "@temporalio/workflow";
+import type { SwapActivities } from "../../activities/swap/types";
+import { COMMON_STATES } from "../../domain/states";
+import { OrderDriver, asFailure, type Proxies } from "../common/driver";
+import {
+  SWAP_INVALID_INPUT,
+  acceptDeclineUpdate,
+  approveSwapUpdate,
+  callItEvenUpdate,
+  cancelSwapShipmentUpdate,
+  chooseItemsUpdate,
+  declineSwapUpdate,
+  makePaymentUpdate,
+  modifySwapUpdate,
+  rateSwapUpdate,
+  swapCarrierEventSignal,
+  swapCheckoutUpdate,
+  swapViewQuery,
+  type SwapInput,
+} from "./contract";
+import { SWAP_COMMANDS, nextSwapStep, onSwapDeadline, settleSwap } from "./machine";
+import { acceptSwapCarrierEvent, createSwapModel, currentSwapDeadline, isSwapFinished, swapView, type SwapModel } from "./model";
+
+const untilDone: RetryPolicy = { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "5m", nonRetryableErrorTypes: ["IdempotencyConflict"] };
+const proxies: Proxies = {
+  local: proxyLocalActivities<SwapActivities>({ startToCloseTimeout: "30s", retry: untilDone }) as unknown as Proxies["local"],
+  carrier: proxyActivities<SwapActivities>({ startToCloseTimeout: "30s", heartbeatTimeout: "10s", retry: untilDone }) as unknown as Proxies["carrier"],
+  payNow: proxyActivities<SwapActivities>({
+    startToCloseTimeout: "60s",
+    heartbeatTimeout: "10s",
+    retry: { initialInterval: "2s", backoffCoefficient: 2, maximumInterval: "20s", maximumAttempts: 5, nonRetryableErrorTypes: ["IdempotencyConflict", "PaymentRejected"] },
+  }) as unknown as Proxies["payNow"],
+  payEventually: proxyActivities<SwapActivities>({ startToCloseTimeout: "60s", heartbeatTimeout: "10s", retry: untilDone }) as unknown as Proxies["payEventually"],
+};
+
+function newModel(input: SwapInput): SwapModel {
+  try {
+    return createSwapModel(input, workflowInfo().workflowId, Date.now());
+  } catch (err) {
+    throw asFailure(err, SWAP_INVALID_INPUT);
+  }
+}
+
+export async function swapOrderWorkflow(input: SwapInput): Promise<{ statename: string }> {
+  const driver = new OrderDriver(newModel(input), proxies, SWAP_INVALID_INPUT);
+  const m = driver.model;
+  driver.command(swapCheckoutUpdate, SWAP_COMMANDS.completeCheckout);
+  driver.command(chooseItemsUpdate, SWAP_COMMANDS.chooseItems);
+  driver.command(modifySwapUpdate, SWAP_COMMANDS.modifySwap);
+  driver.command(approveSwapUpdate, SWAP_COMMANDS.approveSwap);
+  driver.command(declineSwapUpdate, SWAP_COMMANDS.declineSwap);
+  driver.command(callItEvenUpdate, SWAP_COMMANDS.callItEven);
+  driver.command(acceptDeclineUpdate, SWAP_COMMANDS.acceptDecline);
+  driver.command(makePaymentUpdate, SWAP_COMMANDS.makePayment);
+  driver.command(cancelSwapShipmentUpdate, SWAP_COMMANDS.cancelShipment);
+  driver.command(rateSwapUpdate, SWAP_COMMANDS.rateSwap);
+  driver.signal(swapCarrierEventSignal, acceptSwapCarrierEvent);
+  setHandler(swapViewQuery, () => swapView(m, driver.busy));
+  await driver.loop({
+    isFinished: isSwapFinished,
+    nextQueuedStep: nextSwapStep,
+    settle: (model, ctx) => (model.statename === COMMON_STATES.DELIVERED ? settleSwap(model, ctx) : null),
+    currentDeadline: currentSwapDeadline,
+    onDeadline: onSwapDeadline,
+  });
+  return { statename: m.statename };
+}
