@@ -307,12 +307,23 @@ describe("reports, sales reps, map and hub", () => {
   });
 
   it("sales reps: added through the generic form, listed, with their report of retailers in their states", async () => {
-    const [rep] = await db().insert(salesReps).values({ territoryName: `RA Territory ${tok}`, firstName: "Robin", lastName: "Rep", states: ["NJ"] }).returning();
     const page = staffPage;
+    await page.goto(url("/rep-reports/"));
+    await page.getByRole("link", { name: "Add a sales rep" }).click();
+    await page.waitForURL((u) => u.pathname === "/admin/salesrep/new/");
+    await page.locator('input[name="territory_name"]').fill(`RA Territory ${tok}`);
+    await page.locator('input[name="first_name"]').fill("Robin");
+    await page.locator('input[name="last_name"]').fill("Rep");
+    await page.locator('input[name="states"][value="IL"]').check();
+    await page.getByRole("button", { name: "Create sales rep" }).click();
+    await page.waitForURL((u) => /^\/admin\/salesrep\/\d+\/$/.test(u.pathname));
+    const [rep] = await db().select().from(salesReps).where(eq(salesReps.territoryName, `RA Territory ${tok}`));
+    expect(rep.states).toEqual(["IL"]);
     await page.goto(url("/rep-reports/"));
     await expect(page.getByTestId("sales-reps").textContent()).resolves.toContain(`RA Territory ${tok}`);
     await page.goto(url(`/rep-reports/?rep=${rep.id}`));
-    await page.getByTestId("rep-retailers").waitFor();
+    // The target retailer is in IL (the factory's state).
+    expect(await page.locator(`[data-testid="rep-retailers"] a[href="/manage-retailer/info?id=${target.id}"]`).count()).toBe(1);
     await page.goto(url("/perf-reports/"));
     await expect(page.getByTestId("perf").textContent()).resolves.toContain(`RA Territory ${tok}`);
     await db().delete(salesReps).where(eq(salesReps.id, rep.id));
