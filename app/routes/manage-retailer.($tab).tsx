@@ -10,6 +10,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { z } from "zod";
 import { formatCents } from "../../domain/money";
+import { getResource } from "../../domain/resources";
 import {
   ContactEditSchema,
   isActiveLabel,
@@ -39,6 +40,7 @@ import adminCss from "~/styles/retailer-admin.css";
 import { readFormData } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { parseSubmission } from "~/utils/form.server";
+import { forbidden, mayManage } from "~/utils/permissions.server";
 import { requireRetailerAdmin, sendStaffPasswordReset } from "~/utils/retailer-admin.server";
 import { ContactInfoFields, Field, FormErrors, StoreInfoFields } from "./__accounts-ui";
 
@@ -192,8 +194,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 const INTENTS = ["info", "contact", "send-reset", "brand-add", "brand-delete"] as const;
 
+/** Which entry of the permissions map each action needs besides "retailer" (issue 12's resource names). */
+const INTENT_PERMISSION: Record<(typeof INTENTS)[number], "retailer" | "retailercontact" | "retailerbrand"> = {
+  info: "retailer",
+  contact: "retailercontact",
+  "send-reset": "retailercontact",
+  "brand-add": "retailerbrand",
+  "brand-delete": "retailerbrand",
+};
+
 export async function action({ request, params }: ActionFunctionArgs) {
-  await requireRetailerAdmin(request);
+  const ctx = await requireRetailerAdmin(request);
   const tab = parseTab(params.tab);
   const url = new URL(request.url);
   const id = IdSchema.safeParse(url.searchParams.get("id"));
@@ -203,6 +214,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await readFormData(request);
   const intent = String(form.get("intent") ?? "");
   if (!(INTENTS as readonly string[]).includes(intent)) return data({ error: "Unknown action." }, { status: 400 });
+  const needed = INTENT_PERMISSION[intent as (typeof INTENTS)[number]];
+  if (!mayManage(ctx, needed)) throw forbidden(getResource(needed)!.plural);
   const back = (done: string) => redirect(`/manage-retailer/${tab}?id=${retailer.id}&done=${done}`, 303);
 
   switch (intent as (typeof INTENTS)[number]) {

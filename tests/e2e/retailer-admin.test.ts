@@ -24,6 +24,7 @@ const db = () => handle.db;
 const tok = uniqueToken();
 const staffEmail = `ra-staff-${tok}@example.test`;
 const noPermEmail = `ra-noperm-${tok}@example.test`;
+const retailerOnlyEmail = `ra-retailer-only-${tok}@example.test`;
 const contactEmail = `ra-contact-${tok}@example.test`;
 let target: { id: number; storeName: string };
 let brandA: { id: number; displayName: string };
@@ -37,6 +38,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   await createStaffUser(db(), { email: staffEmail });
   await createStaffUser(db(), { email: noPermEmail, permissions: ["brand"] });
+  await createStaffUser(db(), { email: retailerOnlyEmail, permissions: ["retailer"] });
   brandA = await createBrand(db(), { name: `RA Brand A ${tok}` });
   brandB = await createBrand(db(), { name: `RA Brand B ${tok}` });
   const col = await createCollection(db(), { brandId: brandA.id });
@@ -83,6 +85,14 @@ describe("who may use the retailer screens", () => {
     // Actions too: nothing is sent or saved.
     const post = await noPerm.postForm(`/manage-retailer/contacts?id=${target.id}`, { intent: "send-reset", contact_id: 1 });
     expect(post.status).toBe(403);
+    // "retailer" alone opens the screens, but contacts and brand links need their own permissions.
+    const retailerOnly = new HttpClient();
+    await retailerOnly.signIn(retailerOnlyEmail, DEFAULT_TEST_PASSWORD);
+    expect((await retailerOnly.get(`/manage-retailer/contacts?id=${target.id}`)).status).toBe(200);
+    const since = new Date();
+    expect((await retailerOnly.postForm(`/manage-retailer/contacts?id=${target.id}`, { intent: "send-reset", contact_id: 1 })).status).toBe(403);
+    expect((await retailerOnly.postForm(`/manage-retailer/brands?id=${target.id}`, { intent: "brand-add", brand_id: brandB.id })).status).toBe(403);
+    expect((await db().select().from(outboxEmails).where(eq(outboxEmails.toEmail, contactEmail))).filter((m) => m.createdAt >= since)).toHaveLength(0);
     // The hub shows no retailer entries to that user.
     const hub = await noPerm.get("/admin");
     expect(hub.body).not.toContain("/manage-retailer");
@@ -363,7 +373,7 @@ describe("reports, sales reps, map and hub", () => {
     await expect(page.getByTestId("map-summary").textContent()).resolves.toMatch(/Centre 40, -74 · zoom 7 · radius \d+ miles/);
     await page.getByRole("link", { name: "Zoom out" }).click();
     await page.waitForURL((u) => u.searchParams.get("zoom") === "6");
-    await expect(page.getByTestId("map-summary").textContent()).resolves.toContain("radius 500 miles");
+    await expect.poll(() => page.getByTestId("map-summary").textContent(), { timeout: 10_000 }).toContain("radius 500 miles");
     await page.getByRole("link", { name: "East →" }).click();
     await page.waitForURL((u) => Number(u.searchParams.get("lon")) > -74);
     await closePage(page);
