@@ -73,6 +73,7 @@ describe("who may use the retailer screens", () => {
   const paths = ["/manage-retailer", `/manage-retailer/contacts?id=1`, "/admin/retailer-upload", "/admin/retailer-map", "/admin/reports/monthly-metrics.csv", "/rep-reports/", "/perf-reports/"];
 
   it("a retailer is sent to /error/ and a staff user without the retailer permission gets a 403", async () => {
+    await db().update(retailers).set({ lastActiveAt: null }).where(eq(retailers.id, target.id));
     const retailer = new HttpClient();
     await retailer.signIn(contactEmail, DEFAULT_TEST_PASSWORD);
     const noPerm = new HttpClient();
@@ -85,6 +86,12 @@ describe("who may use the retailer screens", () => {
     // Actions too: nothing is sent or saved.
     const post = await noPerm.postForm(`/manage-retailer/contacts?id=${target.id}`, { intent: "send-reset", contact_id: 1 });
     expect(post.status).toBe(403);
+    // The retailer's own requests wrote last_active once (after the answers, at most once per 5 minutes).
+    await expect.poll(async () => (await db().select().from(retailers).where(eq(retailers.id, target.id)))[0].lastActiveAt, { timeout: 5000 }).not.toBeNull();
+    const seenAt = (await db().select().from(retailers).where(eq(retailers.id, target.id)))[0].lastActiveAt!;
+    await retailer.get("/");
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await db().select().from(retailers).where(eq(retailers.id, target.id)))[0].lastActiveAt!.getTime()).toBe(seenAt.getTime());
     // "retailer" alone opens the screens, but contacts and brand links need their own permissions.
     const retailerOnly = new HttpClient();
     await retailerOnly.signIn(retailerOnlyEmail, DEFAULT_TEST_PASSWORD);
