@@ -67,19 +67,40 @@ app.use((req, res, next) => {
 
 /**
  * A request whose body the app did not read (an action that answers without reading the form: a sign-in
- * redirect, a 403, a 405; a refused oversized form) would leave its unread bytes on a keep-alive connection:
- * the client's next request on it waits for the keep-alive timeout and is then reset. Such an answer says
- * `Connection: close`, so Node closes the socket after the response and the client opens a fresh one.
+ * redirect, a 403, a 405) would leave its unread bytes in the socket: on a keep-alive connection the client's
+ * next request would wait for the keep-alive timeout and then be reset, and closing the socket at once (as
+ * Node does for `Connection: close`) cuts off a client still uploading, which then sees a reset instead of
+ * the answer. So when the answer starts, what is left of the body is read and dropped (the Remix adapter's
+ * reader is detached: the answer is decided), up to UNREAD_BODY_DRAIN_BYTES, past which the connection is
+ * closed; a connection that is to close is closed once the body has been read.
  */
-function hasBody(req) {
-  const length = req.headers["content-length"];
-  return (length !== undefined && length !== "0") || req.headers["transfer-encoding"] !== undefined;
+const UNREAD_BODY_DRAIN_BYTES = 64 * 1024 * 1024;
+function drainUnreadBody(req, res) {
+  if (req.readableEnded || req.destroyed) return;
+  const closeAfter = !res.shouldKeepAlive;
+  // Keep the socket open until the body is read; then close it if the connection was to close.
+  res.shouldKeepAlive = true;
+  let dropped = 0;
+  req.removeAllListeners("data");
+  req.unpipe();
+  req.on("data", (chunk) => {
+    dropped += chunk.length;
+    if (dropped > UNREAD_BODY_DRAIN_BYTES) req.socket.destroy();
+  });
+  req.on("error", () => {});
+  req.once("end", () => {
+    if (!closeAfter) return;
+    if (res.writableFinished) req.socket.end();
+    else res.once("finish", () => req.socket.end());
+  });
+  req.resume();
 }
 app.use((req, res, next) => {
-  if (!hasBody(req)) return next();
+  const length = req.headers["content-length"];
+  if ((length === undefined || length === "0") && req.headers["transfer-encoding"] === undefined) return next();
   const writeHead = res.writeHead;
   res.writeHead = function (...args) {
-    if (!req.readableEnded && !res.headersSent) res.setHeader("Connection", "close");
+    drainUnreadBody(req, res);
     return writeHead.apply(this, args);
   };
   next();

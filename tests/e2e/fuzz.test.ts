@@ -5,8 +5,7 @@
 // /signin must keep answering throughout.
 //
 // Each request has its own connection (`Connection: close`), so every answer is checked on its own (the
-// server closes a connection whose request body it never read itself: workers/web.mjs, tested in
-// form-limits.test.ts). Set FUZZ_SEED to replay another run (the seed is in the test name).
+// server drops a request body it never read itself: workers/web.mjs, tested in form-limits.test.ts). Set FUZZ_SEED to replay another run (the seed is in the test name).
 //
 // Sign-in throttle: no generated value is an e-mail address (no "@"), so no sign-in, register or reset
 // attempt is ever valid enough to be counted.
