@@ -2,7 +2,7 @@
  * The swap workflow's contract: id, input, messages, view and errors. One workflow per swap order; the
  * retailer who starts the swap is the RECEIVER (its swap cart holds the PROVIDER's listings); both give goods
  * and both receive (decisions.md "Who moves when (swaps)"). Money: domain/fees.ts swapValuation and
- * domain/swap-money.ts. Shape: ADR 0015; decisions: ADR 0020. No Temporal runtime imports.
+ * domain/swap-money.ts. Shape: ADR 0015; decisions: ADR 0021. No Temporal runtime imports.
  */
 import type { QueryDefinition, SignalDefinition, UpdateDefinition } from "@temporalio/common";
 import type { OrderLine } from "../../domain/order-money";

@@ -1,6 +1,6 @@
 /**
  * The swap order's steps (pure; effects yielded to the shared driver), after decisions.md "Who moves when
- * (swaps)" and ADR 0019/0020:
+ * (swaps)" and ADR 0019/0021:
  *
  *   complete_order_checkout --receiver checks out (pre-authorised: fee + shipping of what it receives), 210-->
  *   provider_choose_items --provider chooses from the receiver's swap listings (211)--> provider_approve
