@@ -5,7 +5,7 @@ import { z } from "zod";
 import { LIST_PAGE_SIZE } from "../../domain/resources";
 import { listResource, variationsOfProducts } from "../../db/queries/admin-resources";
 import { ROW_ACTION_DONE, ResourceTable } from "~/components/admin/resources/ResourceTable";
-import { ListPager } from "~/components/admin/resources/ListPager";
+import { ListPager, pagesOf } from "~/components/admin/resources/ListPager";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { db } from "~/utils/db.server";
@@ -46,7 +46,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ...q,
     rows: list.rows,
     count: list.count,
-    pages: Math.max(1, Math.ceil(list.count / LIST_PAGE_SIZE)),
+    ...pagesOf(list, q.page, LIST_PAGE_SIZE),
     labels: list.labels,
     variations,
     done: url.searchParams.get("done"),
@@ -63,7 +63,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function Things() {
-  const { def, rows, count, page, pages, search, labels, variations, done } = useLoaderData<typeof loader>();
+  const { def, rows, count, countLabel, more, page, pages, search, labels, variations, done } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as { error?: string; productId?: number; errors?: Record<string, string[]> } | undefined;
   const [q, setQ] = useState(search);
   return (
@@ -113,8 +113,9 @@ export default function Things() {
         </a>
       </div>
       <p className="muted" data-testid="list-count">
-        {count} {count === 1 ? def.label.toLowerCase() : def.plural.toLowerCase()}
+        {countLabel} {count === 1 ? def.label.toLowerCase() : def.plural.toLowerCase()}
         {search ? ` matching “${search}”` : ""} · page {page} of {pages}
+        {more ? "+" : ""}
       </p>
       <div className="table-scroll">
         <ResourceTable

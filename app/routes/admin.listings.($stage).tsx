@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { LIST_PAGE_SIZE, RESOURCES } from "../../domain/resources";
 import { listResource } from "../../db/queries/admin-resources";
 import { ResourceTable } from "~/components/admin/resources/ResourceTable";
-import { ListPager } from "~/components/admin/resources/ListPager";
+import { ListPager, pagesOf } from "~/components/admin/resources/ListPager";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { db } from "~/utils/db.server";
@@ -35,7 +35,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     page,
     search,
     ...list,
-    pages: Math.max(1, Math.ceil(list.count / LIST_PAGE_SIZE)),
+    ...pagesOf(list, page, LIST_PAGE_SIZE),
   };
 }
 
@@ -64,7 +64,8 @@ export default function AdminListings() {
         </Link>
       </Form>
       <p className="muted" data-testid="list-count">
-        {d.count} listings · page {d.page} of {d.pages}
+        {d.countLabel} listings · page {d.page} of {d.pages}
+        {d.more ? "+" : ""}
       </p>
       <div className="table-scroll">
         <ResourceTable def={RESOURCES.listing} rows={d.rows} labels={d.labels as Record<string, Record<string, string>>} />

@@ -314,7 +314,11 @@ function filterWhere(a: Adapter, filters: Record<string, string> | undefined): S
 }
 
 export type ListQuery = { page: number; search?: string; sort?: string; dir?: "asc" | "desc"; filters?: Record<string, string> };
-export type ListResult = { rows: Row[]; count: number; labels: Record<string, Record<number, string>> };
+/** `count` is exact up to COUNT_CAP; past it `capped` is true (the list says "10,000+" and pages on with Next). */
+export type ListResult = { rows: Row[]; count: number; capped?: boolean; labels: Record<string, Record<number, string>> };
+
+/** Counting 200,000 rows on every page costs more than the page itself: counts stop here. */
+export const COUNT_CAP = 10_000;
 
 function listedColumns(name: ResourceName): Record<string, AnyPgColumn> {
   const a = ADAPTERS[name];
@@ -361,9 +365,17 @@ export async function listResource(db: Db, name: ResourceName, q: ListQuery): Pr
       .orderBy(dir(sortCol), dir(a.id))
       .limit(LIST_PAGE_SIZE)
       .offset(Math.max(0, q.page - 1) * LIST_PAGE_SIZE),
-    db.select({ n: count() }).from(a.table).where(where),
+    db.select({ n: count() }).from(
+      db
+        .select({ one: sql`1` })
+        .from(a.table)
+        .where(where)
+        .limit(COUNT_CAP + 1)
+        .as("capped")
+    ),
   ]);
-  return { rows: rows as Row[], count: n, labels: await relationLabels(db, name, rows as Row[]) };
+  const capped = n > COUNT_CAP;
+  return { rows: rows as Row[], count: capped ? COUNT_CAP : n, capped, labels: await relationLabels(db, name, rows as Row[]) };
 }
 
 /**

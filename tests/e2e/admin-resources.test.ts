@@ -79,10 +79,16 @@ describe("generic list screen", () => {
     // Sort by name, both ways.
     await page.goto(url(`/admin/brand?search=${encodeURIComponent(tok)}`));
     await Promise.all([page.waitForURL(/sort=name&dir=asc/), page.getByRole("link", { name: "Name", exact: true }).click()]);
+    const sorted = (t: string[]) => [...t].sort((a, b) => a.localeCompare(b, "en", { sensitivity: "base" }) || 0);
+    await expect
+      .poll(async () => {
+        const t = await page.locator('td[data-col="name"]').allInnerTexts();
+        return t.length === 3 && t.join("|") === sorted(t).join("|");
+      })
+      .toBe(true);
     const asc = await page.locator('td[data-col="name"]').allInnerTexts();
-    expect(asc).toEqual([...asc].sort((a, b) => a.localeCompare(b, "en", { sensitivity: "base" }) || 0));
     await Promise.all([page.waitForURL(/dir=desc/), page.getByRole("link", { name: /^Name/ }).click()]);
-    expect(await page.locator('td[data-col="name"]').allInnerTexts()).toEqual([...asc].reverse());
+    await expect.poll(() => page.locator('td[data-col="name"]').allInnerTexts()).toEqual([...asc].reverse());
     // CLEAR empties the search.
     await Promise.all([page.waitForURL((u) => !u.search.includes("search")), page.getByRole("link", { name: "CLEAR" }).click()]);
     await expect(page.getByRole("searchbox", { name: /search brands/i }).inputValue()).resolves.toBe("");
