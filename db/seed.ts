@@ -381,6 +381,7 @@ async function buildDemo(tx: Tx, passwordHash: string): Promise<SeedSummary> {
     });
     extVariations.push(...p.variations);
   }
+  await authorizeBrand(tx, created[0].id, external.id);
   await createListing(tx, {
     variationId: extVariations[0].id,
     providerId: created[0].id,
