@@ -166,3 +166,26 @@ export const collectionUploads = pgTable(
   },
   (t) => [index("collection_uploads_collection_idx").on(t.collectionId)],
 );
+
+/**
+ * An unresolved catalogue entry (issue 12, spec 002 §2.10 "Validate products"): a product as an external
+ * source described it (its initial fields), waiting for staff to match it to one of ours. Candidate matches
+ * are computed when shown (trigram similarity of names, db/queries/validation.ts); resolving records the product.
+ */
+export const catalogueEntries = pgTable(
+  "catalogue_entries",
+  {
+    id: serial("id").primaryKey(),
+    /** The retailer whose source sent it (null: unknown). */
+    retailerId: integer("retailer_id"),
+    brandName: text("brand_name").notNull(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    priceCents: integer("price_cents"),
+    image: text("image").notNull().default(""),
+    resolvedProductId: integer("resolved_product_id").references(() => products.id, { onDelete: "set null" }),
+    resolvedAt: timestamp("resolved_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("catalogue_entries_unresolved_idx").on(t.id).where(sql`${t.resolvedAt} is null`)],
+);
