@@ -8,17 +8,11 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { z } from "zod";
 import { formatCents } from "../../domain/money";
 import { getResource } from "../../domain/resources";
-import {
-  ContactEditSchema,
-  isActiveLabel,
-  RETAILER_LIST_TABS,
-  retailerColumns,
-  RetailerInfoSchema,
-  type RetailerListTab,
-} from "../../domain/retailer-admin";
+import { ContactEditSchema, isActiveLabel, RETAILER_LIST_TABS, retailerColumns, RetailerInfoSchema, type RetailerListTab } from "../../domain/retailer-admin";
 import {
   addContact,
   listContactsWithLogin,
@@ -34,6 +28,8 @@ import {
 } from "../../db/queries/retailer-admin";
 import { authorizeBrands, getBrandsByIds, getRetailer, listBrandChoices, unauthorizeBrand } from "../../db/queries/retailers";
 import { findUserById } from "../../db/queries/users";
+import { getMyItem } from "../../db/queries/my-listings";
+import { LISTING_REASONS, MODIFIED_REASONS_FOR_EDIT, REQUEST_REASONS } from "../../domain/reasons";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import adminCss from "~/styles/retailer-admin.css";
@@ -66,11 +62,15 @@ const LIST_TABS = Object.keys(RETAILER_LIST_TABS) as RetailerListTab[];
 const MAX_ID = 2_147_483_647;
 const IdSchema = z.coerce.number().int().positive().max(MAX_ID);
 
-const dateOf = (d: Date | null) => (d ? `${String(d.getUTCMonth() + 1).padStart(2, "0")}/${String(d.getUTCDate()).padStart(2, "0")}/${d.getUTCFullYear()}` : "—");
+const dateOf = (d: Date | null) =>
+  d ? `${String(d.getUTCMonth() + 1).padStart(2, "0")}/${String(d.getUTCDate()).padStart(2, "0")}/${d.getUTCFullYear()}` : "—";
 const dateTimeOf = (d: Date | null) => (d ? `${dateOf(d)} ${d.toISOString().slice(11, 19)}` : "—");
 
 function notFound(message: string): Response {
-  return new Response(message, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response(message, {
+    status: 404,
+    headers: { "Content-Type": "text/plain; charset=utf-8" },
+  });
 }
 
 function parseTab(tab: string | undefined): Tab {
@@ -89,7 +89,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const status = (LIST_TABS as string[]).includes(url.searchParams.get("status") ?? "") ? (url.searchParams.get("status") as RetailerListTab) : "active";
     const page = Math.min(10_000, Math.max(1, Number(url.searchParams.get("page")) || 1));
     const q = (url.searchParams.get("q") ?? "").slice(0, 100);
-    const list = await listRetailersPage(db, { statuses: RETAILER_LIST_TABS[status], q, page });
+    const list = await listRetailersPage(db, {
+      statuses: RETAILER_LIST_TABS[status],
+      q,
+      page,
+    });
     return {
       tab: "choose" as const,
       status,
@@ -115,11 +119,30 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!id.success) throw notFound("No such retailer.");
   const r = await getRetailer(db, id.data);
   if (!r) throw notFound("No such retailer.");
-  const retailer = { id: r.id, storeName: r.storeName, status: r.status, isActive: isActiveLabel(r.status) };
-  const base = { retailer, done: url.searchParams.get("done"), edit: url.searchParams.get("edit") };
-  const items = (list: Awaited<ReturnType<typeof listRetailerListings>>) => list.map((i) => ({ ...i, price: formatCents(i.priceCents), created: dateOf(i.createdAt) }));
+  const retailer = {
+    id: r.id,
+    storeName: r.storeName,
+    status: r.status,
+    isActive: isActiveLabel(r.status),
+  };
+  const base = {
+    retailer,
+    done: url.searchParams.get("done"),
+    edit: url.searchParams.get("edit"),
+  };
+  const items = (list: Awaited<ReturnType<typeof listRetailerListings>>) =>
+    list.map((i) => ({
+      ...i,
+      price: formatCents(i.priceCents),
+      created: dateOf(i.createdAt),
+    }));
   const ordersOf = (list: Awaited<ReturnType<typeof listRetailerOrders>>) =>
-    list.map((o) => ({ ...o, value: formatCents(o.valueCents), created: dateOf(o.createdAt), type: o.transactionType === 1 ? "Sale" : o.transactionType === 2 ? "Swap" : "RMA" }));
+    list.map((o) => ({
+      ...o,
+      value: formatCents(o.valueCents),
+      created: dateOf(o.createdAt),
+      type: o.transactionType === 1 ? "Sale" : o.transactionType === 2 ? "Swap" : "RMA",
+    }));
   switch (tab) {
     case "info":
       return {
@@ -182,14 +205,51 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       };
     }
     case "listings":
-      return { tab: "listings" as const, ...base, items: items(await listRetailerListings(db, r.id)) };
+      return {
+        tab: "listings" as const,
+        ...base,
+        items: items(await listRetailerListings(db, r.id)),
+        editing: await editingItem("listings", r.id, base.edit),
+      };
     case "requests":
-      return { tab: "requests" as const, ...base, items: items(await listRetailerRequests(db, r.id)) };
+      return {
+        tab: "requests" as const,
+        ...base,
+        items: items(await listRetailerRequests(db, r.id)),
+        editing: await editingItem("requests", r.id, base.edit),
+      };
     case "transactions":
-      return { tab: "transactions" as const, ...base, orders: ordersOf((await listRetailerOrders(db, r.id)).filter((o) => o.transactionType !== 3)) };
+      return {
+        tab: "transactions" as const,
+        ...base,
+        orders: ordersOf((await listRetailerOrders(db, r.id)).filter((o) => o.transactionType !== 3)),
+      };
     case "rmas":
-      return { tab: "rmas" as const, ...base, orders: ordersOf(await listRetailerOrders(db, r.id, { transactionType: 3 })) };
+      return {
+        tab: "rmas" as const,
+        ...base,
+        orders: ordersOf(await listRetailerOrders(db, r.id, { transactionType: 3 })),
+      };
   }
+}
+
+/** The listing or request the modal edits (?edit=<id>): this retailer's own, else none. */
+async function editingItem(kind: "listings" | "requests", retailerId: number, raw: string | null) {
+  const id = IdSchema.safeParse(raw);
+  const item = id.success ? await getMyItem(db, kind, id.data, retailerId) : null;
+  if (!item) return null;
+  return {
+    id: item.id,
+    title: `${item.brandName} ${item.productName} ${item.color} (${item.sku})`,
+    sizes: item.sizes.map((x) => ({ label: x.label, count: x.count })),
+    reason: item.reason,
+    listingType: item.listingType,
+    reasons: [...(kind === "listings" ? LISTING_REASONS : REQUEST_REASONS)].map((c) => ({ value: c.value, label: c.label })),
+    modifiedReasons: MODIFIED_REASONS_FOR_EDIT.map((c) => ({
+      value: c.value,
+      label: c.label,
+    })),
+  };
 }
 
 const INTENTS = ["info", "contact", "send-reset", "brand-add", "brand-delete"] as const;
@@ -223,7 +283,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const submission = parseSubmission(form, { schema: RetailerInfoSchema });
       if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
       const v = submission.value;
-      await updateRetailerInfo(db, retailer.id, { ...retailerColumns(v), status: v.status });
+      await updateRetailerInfo(db, retailer.id, {
+        ...retailerColumns(v),
+        status: v.status,
+      });
       return back("info");
     }
     case "contact": {
@@ -235,7 +298,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         lastName: v.last_name,
         email: v.email,
         jobTitle: v.job_title,
-        jobTitleOther: v.job_title === "Other" ? (v.job_title_other ?? "") : "",
+        jobTitleOther: v.job_title === "Other" ? v.job_title_other ?? "" : "",
         phone: v.phone,
         celphone: v.celphone,
       };
@@ -249,7 +312,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const contact = (await listContactsWithLogin(db, retailer.id)).find((c) => c.id === contactId.data);
       if (!contact) return data({ error: "No such contact." }, { status: 404 });
       const user = contact.loginUserId !== null ? await findUserById(db, contact.loginUserId) : null;
-      if (!user) return data({ error: "This contact has no login yet, so there is no password to reset." }, { status: 409 });
+      if (!user)
+        return data(
+          {
+            error: "This contact has no login yet, so there is no password to reset.",
+          },
+          { status: 409 }
+        );
       await sendStaffPasswordReset({ id: user.id, email: user.email });
       return back("reset");
     }
@@ -270,6 +339,10 @@ const DONE: Record<string, string> = {
   reset: "A password reset e-mail is on its way to the contact.",
   "brand-add": "Brand added.",
   "brand-delete": "Brand link deleted.",
+  "listing-updated": "Listing saved.",
+  "listing-deleted": "Listing deleted.",
+  "request-updated": "Request saved.",
+  "request-deleted": "Request deleted.",
 };
 
 type LoaderData = Awaited<ReturnType<typeof loader>>;
@@ -284,14 +357,22 @@ export default function ManageRetailer() {
       <p>
         <Link to="/admin">← Admin</Link>
       </p>
-      <h1>Manage retailer{chosen ? `: ${chosen.retailer.storeName} #${chosen.retailer.id}` : ""}</h1>
+      <h1>
+        Manage retailer
+        {chosen ? `: ${chosen.retailer.storeName} #${chosen.retailer.id}` : ""}
+      </h1>
       <nav className="tabs" aria-label="Retailer admin">
         {TABS.map((t) =>
           t === "choose" || chosen ? (
-            <Link key={t} to={t === "choose" ? "/manage-retailer" : `/manage-retailer/${t}?id=${chosen!.retailer.id}`} aria-current={d.tab === t ? "page" : undefined} className={d.tab === t ? "active" : ""}>
+            <Link
+              key={t}
+              to={t === "choose" ? "/manage-retailer" : `/manage-retailer/${t}?id=${chosen!.retailer.id}`}
+              aria-current={d.tab === t ? "page" : undefined}
+              className={d.tab === t ? "active" : ""}
+            >
               {TAB_LABELS[t]}
             </Link>
-          ) : null,
+          ) : null
         )}
       </nav>
       {actionData?.error ? (
@@ -316,7 +397,10 @@ export default function ManageRetailer() {
 
 function ChooseRetailer({ d }: { d: Chosen<"choose"> }) {
   const qs = (over: Record<string, string | number>) => {
-    const p = new URLSearchParams({ status: d.status, ...(d.q ? { q: d.q } : {}) });
+    const p = new URLSearchParams({
+      status: d.status,
+      ...(d.q ? { q: d.q } : {}),
+    });
     for (const [k, v] of Object.entries(over)) p.set(k, String(v));
     return `/manage-retailer?${p}`;
   };
@@ -463,7 +547,12 @@ function ContactsTab({ d }: { d: Chosen<"contacts"> }) {
                 <Form method="post" className="inline-form">
                   <input type="hidden" name="intent" value="send-reset" />
                   <input type="hidden" name="contact_id" value={c.id} />
-                  <button type="submit" className="button button-small" disabled={busy || !c.hasLogin} title={c.hasLogin ? undefined : "This contact has no login yet"}>
+                  <button
+                    type="submit"
+                    className="button button-small"
+                    disabled={busy || !c.hasLogin}
+                    title={c.hasLogin ? undefined : "This contact has no login yet"}
+                  >
                     Send PW reset
                   </button>
                 </Form>
@@ -494,28 +583,25 @@ function ContactModal({ retailerId, contact }: { retailerId: number; contact: Ch
   });
   const [params] = useSearchParams();
   return (
-    <div className="modal-backdrop">
-      <dialog open className="modal" aria-labelledby="contact-modal-title" data-testid="contact-modal">
-        <h2 id="contact-modal-title">{contact ? `Edit ${contact.first_name} ${contact.last_name}` : "Add a contact"}</h2>
-        <Form method="post" action={`?${new URLSearchParams({ id: params.get("id") ?? String(retailerId) })}`} {...getFormProps(form)} className="form-stack">
-          <input type="hidden" name="intent" value="contact" />
-          {contact ? <input type="hidden" name="contact_id" value={contact.id} /> : null}
-          <FormErrors errors={form.errors} />
-          <Field label="E-mail" htmlFor={fields.email.id} errors={fields.email.errors}>
-            <input id={fields.email.id} name={fields.email.name} type="email" defaultValue={contact?.email ?? ""} />
-          </Field>
-          <ContactInfoFields fields={fields} jobIsOther={fields.job_title.value === "Other"} />
-          <div className="form-actions">
-            <button type="submit" className="button" disabled={navigation.state === "submitting"}>
-              Save contact
-            </button>
-            <Link to={`/manage-retailer/contacts?id=${retailerId}`} className="button button-outline">
-              Cancel
-            </Link>
-          </div>
-        </Form>
-      </dialog>
-    </div>
+    <Modal testId="contact-modal" title={contact ? `Edit ${contact.first_name} ${contact.last_name}` : "Add a contact"}>
+      <Form
+        method="post"
+        action={`?${new URLSearchParams({
+          id: params.get("id") ?? String(retailerId),
+        })}`}
+        {...getFormProps(form)}
+        className="form-stack"
+      >
+        <input type="hidden" name="intent" value="contact" />
+        {contact ? <input type="hidden" name="contact_id" value={contact.id} /> : null}
+        <FormErrors errors={form.errors} />
+        <Field label="E-mail" htmlFor={fields.email.id} errors={fields.email.errors}>
+          <input id={fields.email.id} name={fields.email.name} type="email" defaultValue={contact?.email ?? ""} />
+        </Field>
+        <ContactInfoFields fields={fields} jobIsOther={fields.job_title.value === "Other"} />
+        <SaveCancel label="Save contact" back={`/manage-retailer/contacts?id=${retailerId}`} disabled={navigation.state === "submitting"} />
+      </Form>
+    </Modal>
   );
 }
 
@@ -651,7 +737,11 @@ function ItemsTab({ d }: { d: Chosen<"listings"> | Chosen<"requests"> }) {
                 <td>{i.status}</td>
                 <td>{i.created}</td>
                 <td>
-                  <Link to={listing ? `/updatelisting/${i.id}` : `/updaterequest/${i.id}`} className="button button-small button-outline">
+                  <Link
+                    to={`/manage-retailer/${d.tab}?id=${d.retailer.id}&edit=${i.id}`}
+                    className="button button-small button-outline"
+                    aria-label={`Edit ${i.id}`}
+                  >
                     Edit
                   </Link>
                 </td>
@@ -660,7 +750,88 @@ function ItemsTab({ d }: { d: Chosen<"listings"> | Chosen<"requests"> }) {
           </tbody>
         </table>
       )}
+      {d.editing ? <ItemModal d={d} item={d.editing} /> : null}
     </>
+  );
+}
+
+/**
+ * Modal edit of a listing or request: the sizes, reason, type and the modified reason, saved by the listing
+ * editor's own action (/updatelisting/:id, /updaterequest/:id: staff's change is a correction), which comes
+ * back here. Its refusals (bad input, pending transactions) show on the full editor.
+ */
+function ItemModal({ d, item }: { d: Chosen<"listings"> | Chosen<"requests">; item: NonNullable<Chosen<"listings">["editing"]> }) {
+  const listing = d.tab === "listings";
+  const back = `/manage-retailer/${d.tab}?id=${d.retailer.id}`;
+  return (
+    <Modal testId="item-modal" title={`Edit ${listing ? "listing" : "request"} #${item.id}`}>
+      <p className="muted">{item.title}</p>
+      <Form method="post" action={listing ? `/updatelisting/${item.id}` : `/updaterequest/${item.id}`} className="form-stack">
+        <input type="hidden" name="intent" value="save" />
+        <input type="hidden" name="back" value={back} />
+        <div className="form-row">
+          {item.sizes.map((sz, idx) => (
+            <label key={sz.label} className="field">
+              {sz.label}
+              <input name={`sizes[${idx}]`} type="number" min={0} step={1} defaultValue={sz.count} />
+            </label>
+          ))}
+        </div>
+        {listing ? (
+          <label className="field">
+            Type
+            <select name="listing_type" defaultValue={item.listingType ?? "sell"}>
+              <option value="sell">Sell</option>
+              <option value="swap">Swap</option>
+            </select>
+          </label>
+        ) : null}
+        <ChoiceSelect label="Reason" name="reason" choices={item.reasons} defaultValue={item.reason} />
+        <ChoiceSelect label="Why is it changing?" name="modified_reason" choices={item.modifiedReasons} defaultValue="" placeholder="Choose…" />
+        <SaveCancel label="Save" back={back} />
+      </Form>
+    </Modal>
+  );
+}
+
+/** A modal opened by URL (works without JavaScript): a dialog over a backdrop. */
+function Modal({ testId, title, children }: { testId: string; title: string; children: ReactNode }) {
+  return (
+    <div className="modal-backdrop">
+      <dialog open className="modal" aria-labelledby={`${testId}-title`} data-testid={testId}>
+        <h2 id={`${testId}-title`}>{title}</h2>
+        {children}
+      </dialog>
+    </div>
+  );
+}
+
+function SaveCancel({ label, back, disabled }: { label: string; back: string; disabled?: boolean }) {
+  return (
+    <div className="form-actions">
+      <button type="submit" className="button" disabled={disabled}>
+        {label}
+      </button>
+      <Link to={back} className="button button-outline">
+        Cancel
+      </Link>
+    </div>
+  );
+}
+
+function ChoiceSelect(p: { label: string; name: string; choices: { value: string; label: string }[]; defaultValue: string; placeholder?: string }) {
+  return (
+    <label className="field">
+      {p.label}
+      <select name={p.name} defaultValue={p.defaultValue}>
+        {p.placeholder !== undefined ? <option value="">{p.placeholder}</option> : null}
+        {p.choices.map((r) => (
+          <option key={r.value} value={r.value}>
+            {r.label}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

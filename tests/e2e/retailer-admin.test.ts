@@ -11,7 +11,7 @@ import { eq, inArray, like, sql } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
-import { outboxEmails, retailers, salesReps, users } from "../../db/schema";
+import { listings, outboxEmails, retailers, salesReps, users } from "../../db/schema";
 import { authorizeBrand, createBrand, createCollection, createListing, createProduct, createRequest, createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD, SIZE_RUNS, uniqueToken } from "../factories";
 import { closePage, firstLink, launchBrowser, newPage, signIn, url, waitForEmail } from "./harness";
 import { HttpClient } from "./http";
@@ -175,7 +175,7 @@ describe("retailer admin", () => {
     await closePage(contactPage);
   });
 
-  it("Brands: add and delete a link; brand requests are listed; Listings, Requests, Transactions and RMAs show", async () => {
+  it("Brands: add and delete a link; brand requests are listed; Listings (modal edit), Requests, Transactions and RMAs show", async () => {
     const page = staffPage;
     await page.goto(url(`/manage-retailer/brands?id=${target.id}`));
     await page.getByLabel("Brand to add").selectOption(String(brandB.id));
@@ -188,6 +188,17 @@ describe("retailer admin", () => {
 
     await page.goto(url(`/manage-retailer/listings?id=${target.id}`));
     await expect(page.getByTestId("listings").textContent()).resolves.toContain(`RA${tok}`);
+    // Modal edit: the units of a size, saved by the listing editor's action, back on this tab.
+    await page.getByRole("link", { name: /^Edit \d+$/ }).first().click();
+    const modal = page.getByTestId("item-modal");
+    await modal.waitFor();
+    await modal.locator('input[name="sizes[1]"]').fill("3"); // S of XS S M L XL
+    await modal.locator('select[name="modified_reason"]').selectOption({ index: 1 });
+    await modal.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Listing saved.").waitFor();
+    expect(new URL(page.url()).pathname).toBe("/manage-retailer/listings");
+    const [saved] = await db().select().from(listings).where(eq(listings.providerId, target.id));
+    expect([saved.sizes.S, saved.totalUnits]).toEqual([3, 3]);
     await page.goto(url(`/manage-retailer/requests?id=${target.id}`));
     await expect(page.getByTestId("requests").textContent()).resolves.toContain(`RA${tok}`);
     // "add listing" acts as the retailer and opens the wizard as it.

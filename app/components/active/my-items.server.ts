@@ -24,6 +24,7 @@ import {
 } from "../../../db/queries/my-listings";
 import type { SizesMap } from "../../../db/schema";
 import { LISTING_CORRECTED_RELIST, LISTING_PENDING_TRANSACTIONS } from "../../../domain/messages";
+import { safeNextPath } from "../../../domain/accounts";
 import { LISTING_REASONS, MODIFIED_REASONS, REQUEST_REASONS } from "../../../domain/reasons";
 import { readFormData, requireRetailer, requireUser, type AuthContext } from "~/utils/auth.server";
 import { parseSubmission } from "~/utils/form.server";
@@ -248,11 +249,21 @@ export async function editAction(request: Request, kind: MyKind, rawId: string |
     });
     if (!saved) notFound();
     const notice = saved.totalUnits === 0 ? "listing-deleted" : "listing-updated";
-    throw redirect(asAdmin ? `/updatelisting/${item.id}?notice=${notice}` : `/active/listings?notice=${notice}`);
+    throw redirect(staffBack(form, asAdmin, notice) ?? (asAdmin ? `/updatelisting/${item.id}?notice=${notice}` : `/active/listings?notice=${notice}`));
   }
 
   const saved = await updateMyRequest(db, { id: item.id, ownerId, sizes, reason: value.reason, modifiedReason: value.modified_reason });
   if (!saved) notFound();
   const notice = saved.totalUnits === 0 ? "request-deleted" : "request-updated";
-  throw redirect(asAdmin ? `/updaterequest/${item.id}?notice=${notice}` : `/active/requests?notice=${notice}`);
+  throw redirect(staffBack(form, asAdmin, notice) ?? (asAdmin ? `/updaterequest/${item.id}?notice=${notice}` : `/active/requests?notice=${notice}`));
+}
+
+/**
+ * Where staff editing as admin go after a save made from the retailer admin's modal (issue 13): its `back`
+ * field, only a /manage-retailer/ page of this site, with the notice; null otherwise.
+ */
+function staffBack(form: FormData, asAdmin: boolean, notice: string): string | null {
+  const back = asAdmin ? safeNextPath(String(form.get("back") ?? "")) : null;
+  if (!back || !back.startsWith("/manage-retailer/")) return null;
+  return `${back}${back.includes("?") ? "&" : "?"}done=${notice}`;
 }
