@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { Db } from "./client";
-import { brands, categories, seedRuns } from "./schema";
+import { brands, catalogueEntries, categories, products, seedRuns } from "./schema";
 import { FLOOR_TIMES, LISTING_REASONS, REQUEST_REASONS, valuesOf } from "../domain/reasons";
 import {
   authorizeBrand,
@@ -381,6 +381,23 @@ async function buildDemo(tx: Tx, passwordHash: string): Promise<SeedSummary> {
     });
     extVariations.push(...p.variations);
   }
+  // Unresolved catalogue entries: products as a retailer's source spelled them (validation stage "products").
+  const known = await tx
+    .select({ name: products.displayName, description: products.description, priceCents: products.priceCents, brand: brands.name })
+    .from(products)
+    .innerJoin(brands, sql`${brands.id} = ${products.brandId}`)
+    .where(sql`${brands.isValid}`)
+    .orderBy(products.id)
+    .limit(3);
+  await tx.insert(catalogueEntries).values(
+    known.map((k, i) => ({
+      retailerId: created[i % created.length].id,
+      brandName: k.brand.toLowerCase(),
+      name: `${k.name.slice(0, -1)} (${["new", "restock", "2025"][i]})`,
+      description: k.description.slice(0, 40),
+      priceCents: k.priceCents + 100 * i,
+    })),
+  );
   await authorizeBrand(tx, created[0].id, external.id);
   await createListing(tx, {
     variationId: extVariations[0].id,

@@ -11,12 +11,16 @@ import {
   listExternalBrands,
   listingSample,
   listUncategorised,
+  listUnresolvedEntries,
   mapBrand,
+  resolveEntry,
   setProductCategory,
+  type UnresolvedEntry,
 } from "../../db/queries/validation";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { db } from "~/utils/db.server";
+import { formatCents } from "../../domain/money";
 import { readFormData } from "~/utils/form.server";
 import { forbidden, mayManage, notFound, requirePermission } from "~/utils/permissions.server";
 
@@ -27,6 +31,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCs
 const STAGES = [
   { stage: "brands", label: "Brands", needs: "brand" },
   { stage: "categories", label: "Categories", needs: "product" },
+  { stage: "products", label: "Products", needs: "product" },
 ] as const;
 
 const Id = z.coerce.number().int().positive().max(2_147_483_647);
@@ -61,6 +66,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       sample: sampleId ? { brandId: sampleId, listings: await listingSample(db, sampleId) } : null,
     };
   }
+  if (stage === "products") return { stage, stages, fixed, entries: await listUnresolvedEntries(db, fixed) };
   return { stage, stages, fixed, products: await listUncategorised(db, fixed), categories: await categoryChoices(db) };
 }
 
@@ -84,6 +90,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
     else if (!(await mapBrand(db, p.data.brand, p.data.target)))
       return data({ error: "Choose a valid brand other than this one.", id: p.data.brand }, { status: 400 });
     return back(p.data.brand);
+  }
+  if (stage === "products") {
+    const p = z.object({ entry: Id, product: Id }).safeParse({ entry: form.get("entry"), product: form.get("product") });
+    if (!p.success) return data({ error: "Choose one of the matches.", id: Number(form.get("entry")) || 0 }, { status: 400 });
+    if (!(await resolveEntry(db, p.data.entry, p.data.product)))
+      return data({ error: "That entry or product does not exist, or it is resolved already.", id: p.data.entry }, { status: 404 });
+    return back(p.data.entry);
   }
   const product = Id.safeParse(form.get("product"));
   const categoryName = String(form.get("category") ?? "").trim();
@@ -170,6 +183,7 @@ export default function Validate() {
           ))
         )
       ) : null}
+      {d.entries ? <EntryCards entries={d.entries as UnresolvedEntry[]} fixed={d.fixed} error={r && "id" in r ? r : undefined} /> : null}
       {d.products && d.categories ? (
         <CategoryCards d={{ fixed: d.fixed, products: d.products, categories: d.categories }} error={r && "id" in r ? r : undefined} />
       ) : null}
@@ -229,6 +243,72 @@ function CategoryCards({
                   Save
                 </button>
               </Form>
+            </>
+          )}
+        </article>
+      ))}
+    </>
+  );
+}
+
+/** Validate products: an unresolved catalogue entry with its candidate matches and their match strength. */
+function EntryCards({ entries, fixed, error }: { entries: UnresolvedEntry[]; fixed: number[]; error?: { id: number; error: string } }) {
+  if (entries.length === 0) return <p className="muted">No unresolved catalogue entries.</p>;
+  return (
+    <>
+      {entries.map((e) => (
+        <article key={e.id} id={`card-${e.id}`} className="hub-card" data-testid={`entry-card-${e.id}`}>
+          {fixed.includes(e.id) ? (
+            <strong>FIXED!</strong>
+          ) : (
+            <>
+              <h2>
+                {e.brandName} · {e.name} <span className="muted">#{e.id}</span>
+              </h2>
+              <p className="muted">
+                {e.description || "no description"} · {e.priceCents === null ? "no price" : formatCents(e.priceCents)} · from{" "}
+                {e.retailer ?? "an unknown source"}
+              </p>
+              {error?.id === e.id ? (
+                <p className="alert alert-danger" role="alert">
+                  {error.error}
+                </p>
+              ) : null}
+              {e.matches.length === 0 ? <p className="muted">No candidate matches.</p> : null}
+              {e.matches.map((m) => (
+                <div key={m.productId} className="membership" data-testid={`match-${e.id}-${m.productId}`}>
+                  <details>
+                    <summary>match strength {m.strength.toFixed(2)}</summary>
+                    <ul className="match-detail">
+                      <li>name: {m.name}</li>
+                      <li>description: {m.description || "—"}</li>
+                      <li>price: {formatCents(m.priceCents)}</li>
+                      <li>brand_name: {m.brandName}</li>
+                      <li>sku: {m.sku}</li>
+                    </ul>
+                  </details>
+                  <p>
+                    {m.brandName} · {m.sku} {m.name} · {formatCents(m.priceCents)}
+                  </p>
+                  <ul>
+                    {m.variations.map((v) => (
+                      <li key={v.id}>
+                        {v.sku} {v.color}{" "}
+                        {v.images.map((src) => (
+                          <img key={src} src={src} alt="" width={40} height={40} />
+                        ))}
+                      </li>
+                    ))}
+                  </ul>
+                  <Form method="post" className="inline-form">
+                    <input type="hidden" name="entry" value={e.id} />
+                    <input type="hidden" name="product" value={m.productId} />
+                    <button type="submit" className="button button-small">
+                      This is the product
+                    </button>
+                  </Form>
+                </div>
+              ))}
             </>
           )}
         </article>

@@ -7,6 +7,7 @@ import type { Db } from "../client";
 import {
   brandRequests,
   brands,
+  catalogueEntries,
   categories,
   collections,
   listingRequests,
@@ -16,6 +17,7 @@ import {
   retailerBrands,
   retailers,
   users,
+  variationImages,
 } from "../schema";
 
 export const VALIDATE_LIMIT = 200;
@@ -136,5 +138,115 @@ export async function setProductCategory(db: Db, productId: number, categoryId: 
   const [c] = await db.select({ n: count() }).from(categories).where(eq(categories.id, categoryId));
   if (!c || c.n === 0) return false;
   const rows = await db.update(products).set({ categoryId }).where(eq(products.id, productId)).returning({ id: products.id });
+  return rows.length > 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Unresolved catalogue entries ("Validate products")
+
+export type EntryMatch = {
+  productId: number;
+  /** Trigram similarity of the names (0..1), shown as the match strength. */
+  strength: number;
+  name: string;
+  description: string;
+  priceCents: number;
+  brandName: string;
+  sku: string;
+  variations: { id: number; color: string; sku: string; images: string[] }[];
+};
+
+export type UnresolvedEntry = {
+  id: number;
+  brandName: string;
+  name: string;
+  description: string;
+  priceCents: number | null;
+  image: string;
+  retailer: string | null;
+  resolvedProductId: number | null;
+  matches: EntryMatch[];
+};
+
+/**
+ * Unresolved entries (plus the ids just fixed), each with its five best candidate products: trigram
+ * similarity of the entry's name with the product's name (and sku), brands whose name resembles the entry's
+ * brand first.
+ */
+export async function listUnresolvedEntries(db: Db, extraIds: number[] = []): Promise<UnresolvedEntry[]> {
+  const where = extraIds.length
+    ? sql`(${isNull(catalogueEntries.resolvedAt)} or ${inArray(catalogueEntries.id, extraIds)})`
+    : isNull(catalogueEntries.resolvedAt);
+  const entries = await db
+    .select({
+      id: catalogueEntries.id,
+      brandName: catalogueEntries.brandName,
+      name: catalogueEntries.name,
+      description: catalogueEntries.description,
+      priceCents: catalogueEntries.priceCents,
+      image: catalogueEntries.image,
+      retailer: retailers.storeName,
+      resolvedProductId: catalogueEntries.resolvedProductId,
+    })
+    .from(catalogueEntries)
+    .leftJoin(retailers, eq(retailers.id, catalogueEntries.retailerId))
+    .where(where)
+    .orderBy(asc(catalogueEntries.id))
+    .limit(VALIDATE_LIMIT);
+  const out: UnresolvedEntry[] = [];
+  for (const e of entries) {
+    const strength = sql<number>`round((greatest(similarity(${products.displayName}, ${e.name}), similarity(${products.sku}, ${e.name})) * 0.8 + similarity(${brands.name}, ${e.brandName}) * 0.2)::numeric, 2)::float8`;
+    const matches = await db
+      .select({
+        productId: products.id,
+        strength,
+        name: products.displayName,
+        description: products.description,
+        priceCents: products.priceCents,
+        brandName: brands.displayName,
+        sku: products.sku,
+      })
+      .from(products)
+      .innerJoin(brands, eq(brands.id, products.brandId))
+      .where(
+        sql`(${products.displayName} % ${e.name} or ${brands.name} % ${e.brandName} or ${products.sku} ilike ${
+          "%" + e.name.replace(/[\\%_]/g, "") + "%"
+        })`
+      )
+      .orderBy(desc(strength), asc(products.id))
+      .limit(5);
+    const ids = matches.map((m) => m.productId);
+    const vars = ids.length
+      ? await db
+          .select({
+            id: productVariations.id,
+            productId: productVariations.productId,
+            color: productVariations.color,
+            sku: productVariations.sku,
+            images: sql<
+              string[]
+            >`array(select i.thumbnail_url from ${variationImages} i where i.variation_id = ${productVariations.id} order by i.position limit 4)`,
+          })
+          .from(productVariations)
+          .where(inArray(productVariations.productId, ids))
+          .orderBy(asc(productVariations.id))
+      : [];
+    out.push({
+      ...e,
+      matches: matches.map((m) => ({ ...m, strength: Number(m.strength), variations: vars.filter((v) => v.productId === m.productId) })),
+    });
+  }
+  return out;
+}
+
+/** Resolves an entry to one of our products; false when either is unknown or the entry is already resolved. */
+export async function resolveEntry(db: Db, entryId: number, productId: number): Promise<boolean> {
+  const [p] = await db.select({ id: products.id }).from(products).where(eq(products.id, productId));
+  if (!p) return false;
+  const rows = await db
+    .update(catalogueEntries)
+    .set({ resolvedProductId: productId, resolvedAt: new Date() })
+    .where(and(eq(catalogueEntries.id, entryId), isNull(catalogueEntries.resolvedAt)))
+    .returning({ id: catalogueEntries.id });
   return rows.length > 0;
 }

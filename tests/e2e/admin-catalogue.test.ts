@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import {
   brands,
+  catalogueEntries,
   categories,
   collections,
   listings,
@@ -478,5 +479,25 @@ describe("validation tools and admin listings", () => {
     for (const stage of ["payoutneeded", "active", "all"]) expect((await staff.get(`/admin/listings/${stage}`)).status).toBe(200);
     expect((await staff.get("/admin/listings/bogus")).status).toBe(404);
     expect((await brandOnly.get("/admin/listings/all")).status).toBe(403);
+  });
+});
+
+describe("validation: unresolved catalogue entries", () => {
+  it("shows candidate matches with their match strength; choosing one resolves the entry (FIXED!)", async () => {
+    const [entry] = await db()
+      .insert(catalogueEntries)
+      .values({ retailerId, brandName: `catbrand ${tok}`.toLowerCase(), name: `CT${tok} tee`, description: "from a source", priceCents: 1600 })
+      .returning();
+    const bad = await staff.postForm("/admin/validate/products", { entry: entry.id, product: "abc" });
+    expect(bad.status).toBe(400);
+    await page.goto(url("/admin/validate/products"));
+    const card = page.getByTestId(`entry-card-${entry.id}`);
+    const match = card.getByTestId(`match-${entry.id}-${productId}`);
+    await match.getByText(/match strength \d\.\d\d/).click();
+    await match.getByText(`sku: CT${tok}`).waitFor();
+    await Promise.all([page.waitForURL(/fixed=/), match.getByRole("button", { name: "This is the product" }).click()]);
+    await expect(page.getByTestId(`entry-card-${entry.id}`).innerText()).resolves.toBe("FIXED!");
+    expect((await db().select().from(catalogueEntries).where(eq(catalogueEntries.id, entry.id)))[0].resolvedProductId).toBe(productId);
+    expect((await brandOnly.get("/admin/validate/products")).status).toBe(403);
   });
 });
