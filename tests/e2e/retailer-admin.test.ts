@@ -120,7 +120,9 @@ describe("retailer admin", () => {
       await page.getByRole("link", { name: tab, exact: true }).click();
       await page.waitForURL((u) => u.searchParams.get("status") === tab.toLowerCase());
     }
-    expect(await page.getByTestId(`retailer-row-${target.id}`).count()).toBe(1); // All
+    // All (a client-side navigation: the URL changes before the new list is rendered, so wait for the row).
+    await page.getByTestId(`retailer-row-${target.id}`).waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId(`retailer-row-${target.id}`).count()).toBe(1);
   });
 
   it("Info: edits are saved; bad input is a 400 with the field's message and nothing saved", async () => {
