@@ -12,7 +12,7 @@
  * `handle.executeUpdate(approveSale, { args: [...] })` without pulling workflow code into their bundle.
  * See docs/decisions/0009-buy-workflow.md.
  */
-import type { QueryDefinition, SignalDefinition, UpdateDefinition } from "@temporalio/common";
+import { query, signal, update } from "../common/messages";
 import type { PurchaseQuote } from "../../domain/fees";
 import {
   CANCEL_REASON_REQUIRED,
@@ -407,15 +407,6 @@ export interface BuyOrderView {
 // ---------------------------------------------------------------------------------------------------------
 // Message definitions (what defineUpdate / defineSignal / defineQuery return).
 
-function update<Ret, Args extends unknown[]>(name: string): UpdateDefinition<Ret, Args> {
-  return { type: "update", name } as UpdateDefinition<Ret, Args>;
-}
-function signal<Args extends unknown[]>(name: string): SignalDefinition<Args> {
-  return { type: "signal", name } as SignalDefinition<Args>;
-}
-function query<Ret, Args extends unknown[] = []>(name: string): QueryDefinition<Ret, Args> {
-  return { type: "query", name } as QueryDefinition<Ret, Args>;
-}
 
 /** Buyer: complete checkout with a card (pre-authorise; for a request order also capture and book pickup). */
 export const completeCheckoutUpdate = update<BuyCommandResult, [CompleteCheckoutCommand]>("completeCheckout");

@@ -4,7 +4,7 @@
  * return parcel and the perpetrator's new card arrive as signals. No Temporal runtime imports: pages may
  * import it. Money: domain/rma-money.ts. Shape: ADR 0015 (machine + driver), decisions: ADR 0017.
  */
-import type { QueryDefinition, SignalDefinition, UpdateDefinition } from "@temporalio/common";
+import { query, signal, update } from "../common/messages";
 import type { RmaKind, RmaLineInput, RmaOrderInput, RmaSettlement } from "../../domain/rma-money";
 import type { CarrierEventSignal } from "../buy/contract";
 
@@ -111,15 +111,6 @@ export interface RmaView {
   busy: boolean;
 }
 
-function update<Ret, Args extends unknown[]>(name: string): UpdateDefinition<Ret, Args> {
-  return { type: "update", name } as UpdateDefinition<Ret, Args>;
-}
-function signal<Args extends unknown[]>(name: string): SignalDefinition<Args> {
-  return { type: "signal", name } as SignalDefinition<Args>;
-}
-function query<Ret, Args extends unknown[] = []>(name: string): QueryDefinition<Ret, Args> {
-  return { type: "query", name } as QueryDefinition<Ret, Args>;
-}
 
 /** Staff: approve or deny every line, set the RMA fee, process. */
 export const decideRmaUpdate = update<RmaDecisionResult, [RmaDecisionCommand]>("decideRma");

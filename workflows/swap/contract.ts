@@ -4,7 +4,7 @@
  * and both receive (decisions.md "Who moves when (swaps)"). Money: domain/fees.ts swapValuation and
  * domain/swap-money.ts. Shape: ADR 0015; decisions: ADR 0021. No Temporal runtime imports.
  */
-import type { QueryDefinition, SignalDefinition, UpdateDefinition } from "@temporalio/common";
+import { query, signal, update } from "../common/messages";
 import type { OrderLine } from "../../domain/order-money";
 import type { Role } from "../../domain/states";
 import type { CarrierEventSignal, PaymentMethodInput } from "../buy/contract";
@@ -141,15 +141,6 @@ export interface SwapView {
   busy: boolean;
 }
 
-function update<Ret, Args extends unknown[]>(name: string): UpdateDefinition<Ret, Args> {
-  return { type: "update", name } as UpdateDefinition<Ret, Args>;
-}
-function signal<Args extends unknown[]>(name: string): SignalDefinition<Args> {
-  return { type: "signal", name } as SignalDefinition<Args>;
-}
-function query<Ret, Args extends unknown[] = []>(name: string): QueryDefinition<Ret, Args> {
-  return { type: "query", name } as QueryDefinition<Ret, Args>;
-}
 
 export const swapCheckoutUpdate = update<SwapCommandResult, [SwapCheckoutCommand]>("completeCheckout");
 export const chooseItemsUpdate = update<SwapCommandResult, [ChooseItemsCommand]>("chooseItems");
