@@ -305,7 +305,7 @@ describe("collection uploads", () => {
     await page.goto(url(uploadUrl()));
     await page.getByLabel("Folder (.zip)").setInputFiles(file);
     await Promise.all([page.waitForURL(/upload=\d+/), page.getByRole("button", { name: "Load Folder" }).click()]);
-    await expect(page.getByTestId("upload-flag").innerText()).resolves.toContain(UPLOAD_ERROR_FLAG);
+    await expect.poll(() => page.getByTestId("upload-flag").innerText()).toContain(UPLOAD_ERROR_FLAG);
     await expect(page.getByTestId("line-3").innerText()).resolves.toMatch(/display_name is missing.*color is missing.*price "abc"/s);
     await expect(page.getByTestId("line-3").innerText()).resolves.toMatch(/not a \.jpg or \.png picture/);
     await expect(page.getByTestId("line-4").innerText()).resolves.toMatch(/may not start with.*not in the folder/s);
@@ -338,7 +338,7 @@ describe("collection uploads", () => {
     await page.goto(url(uploadUrl()));
     await page.locator("#up-upload").selectOption(uploadId);
     await Promise.all([page.waitForURL(/upload=/), page.getByRole("button", { name: "update preview" }).click()]);
-    expect(await page.getByTestId("upload-flag").count()).toBe(0);
+    await expect.poll(() => page.getByTestId("upload-flag").count()).toBe(0);
     expect(await page.getByTestId("line-3").locator("img").count()).toBe(2);
     await Promise.all([page.waitForURL(/done=saved/), page.getByRole("button", { name: "save products" }).click()]);
     await page.getByTestId("already-saved").waitFor();
@@ -432,7 +432,7 @@ describe("validation tools and admin listings", () => {
     await page.goto(url("/admin/validate/brands"));
     const card1 = page.getByTestId(`brand-card-${ext1.id}`);
     await Promise.all([page.waitForURL(/fixed=/), card1.getByRole("button", { name: "Add Brand" }).click()]);
-    await expect(page.getByTestId(`brand-card-${ext1.id}`).innerText()).resolves.toBe("FIXED!");
+    await expect.poll(() => page.getByTestId(`brand-card-${ext1.id}`).innerText()).toBe("FIXED!");
     expect((await db().select().from(brands).where(eq(brands.id, ext1.id)))[0].isValid).toBe(true);
     // Listing sample, then map onto an existing valid brand.
     await page.getByTestId(`brand-card-${ext2.id}`).getByRole("link", { name: "Show Listing Sample" }).click();
@@ -442,7 +442,7 @@ describe("validation tools and admin listings", () => {
     const card2 = page.getByTestId(`brand-card-${ext2.id}`);
     await card2.getByLabel(`Existing brand for Typed Two ${tok}`).selectOption(String(brandId));
     await Promise.all([page.waitForURL(new RegExp(`fixed=.*${ext2.id}`)), card2.getByRole("button", { name: "Change to Existing Brand" }).click()]);
-    await expect(page.getByTestId(`brand-card-${ext2.id}`).innerText()).resolves.toBe("FIXED!");
+    await expect.poll(() => page.getByTestId(`brand-card-${ext2.id}`).innerText()).toBe("FIXED!");
     expect((await db().select().from(listings).where(eq(listings.id, listing.id)))[0].brandId).toBe(brandId);
     expect((await db().select().from(brands).where(eq(brands.id, ext2.id)))[0]).toMatchObject({ isActive: false, isValid: false });
   });
@@ -496,7 +496,7 @@ describe("validation: unresolved catalogue entries", () => {
     await match.getByText(/match strength \d\.\d\d/).click();
     await match.getByText(`sku: CT${tok}`).waitFor();
     await Promise.all([page.waitForURL(/fixed=/), match.getByRole("button", { name: "This is the product" }).click()]);
-    await expect(page.getByTestId(`entry-card-${entry.id}`).innerText()).resolves.toBe("FIXED!");
+    await expect.poll(() => page.getByTestId(`entry-card-${entry.id}`).innerText()).toBe("FIXED!");
     expect((await db().select().from(catalogueEntries).where(eq(catalogueEntries.id, entry.id)))[0].resolvedProductId).toBe(productId);
     expect((await brandOnly.get("/admin/validate/products")).status).toBe(403);
   });
