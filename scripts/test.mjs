@@ -21,7 +21,7 @@ import { acquireLock, isPortOpen, onShutdown, run, sleep, startService, stopAll,
 import { ensureNodeModules, ensureTools } from "./lib/tools.mjs";
 
 const SUITES = ["unit", "db", "workflows", "contract", "e2e"];
-const NEEDS_TOOLS = { workflows: ["testServer"], contract: ["stripeMock"], e2e: ["temporal", "chromium"] };
+const NEEDS_TOOLS = { unit: ["poppler"], workflows: ["testServer"], contract: ["stripeMock"], e2e: ["temporal", "chromium", "poppler"] };
 const NEEDS_DB = new Set(["db", "workflows", "contract", "e2e"]);
 const T = PORTS.test;
 

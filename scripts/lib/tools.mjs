@@ -332,18 +332,21 @@ async function aptInstall(packages) {
   did(`apt-get install ${packages.join(" ")} (${fmtMs(Date.now() - t0)})`);
 }
 
-/** Debian's Chromium (browser tests) and poppler-utils (pdftotext, for PDF assertions). */
+/** Debian's Chromium (browser tests). */
 export async function ensureChromium() {
-  const missing = [];
-  if (!exists(toolPaths.chromium)) missing.push("chromium");
-  if (!which("pdftotext")) missing.push("poppler-utils");
-  if (missing.length) await aptInstall(missing);
+  if (!exists(toolPaths.chromium)) await aptInstall(["chromium"]);
   return toolPaths.chromium;
+}
+
+/** Debian's poppler-utils: pdftotext, which the unit and browser suites use to read packing slips and labels. */
+export async function ensurePoppler() {
+  if (!which("pdftotext")) await aptInstall(["poppler-utils"]);
+  return which("pdftotext");
 }
 
 // ---------------------------------------------------------------- all together
 
-export const ALL_TOOLS = ["temporal", "testServer", "stripeMock", "mailpit", "chromium"];
+export const ALL_TOOLS = ["temporal", "testServer", "stripeMock", "mailpit", "chromium", "poppler"];
 
 /** Ensures the requested tools (default: all) and returns their paths. */
 export async function ensureTools(which_ = ALL_TOOLS) {
@@ -354,6 +357,7 @@ export async function ensureTools(which_ = ALL_TOOLS) {
   if (want.has("mailpit")) out.mailpit = await ensureMailpit();
   if (want.has("testServer")) out.testServer = await ensureTestServer();
   if (want.has("chromium")) out.chromium = await ensureChromium();
+  if (want.has("poppler")) out.poppler = await ensurePoppler();
   return out;
 }
 
