@@ -10,6 +10,10 @@
 import { parseDollars } from "./money";
 
 export const UPLOAD_ERROR_FLAG = "one or more missing or incorrect data were found. please fix it here!";
+/** Days a loaded collection upload waits to be saved before it is discarded with its pictures. */
+export const UNSAVED_UPLOAD_DAYS = 7;
+export const UNSAVED_UPLOAD_TTL_MS = UNSAVED_UPLOAD_DAYS * 24 * 60 * 60 * 1000;
+
 export const MAX_IMAGES_PER_ROW = 4;
 export const MAX_UPLOAD_ROWS = 2000;
 

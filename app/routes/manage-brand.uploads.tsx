@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunctio
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { MAX_IMAGES_PER_ROW, readUploadRows, UPLOAD_ERROR_FLAG } from "../../domain/catalogue-upload";
+import { MAX_IMAGES_PER_ROW, readUploadRows, UNSAVED_UPLOAD_DAYS, UPLOAD_ERROR_FLAG } from "../../domain/catalogue-upload";
 import { checkPhoto } from "../../domain/listing-forms";
 import { formatCents } from "../../domain/money";
 import { RESOURCES } from "../../domain/resources";
@@ -11,7 +11,7 @@ import { createCollectionUpload, getCollectionUpload, listCollectionUploads, sav
 import { CollectionPicker } from "~/components/admin/resources/CollectionPicker";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
-import { storeCatalogueImage } from "~/utils/catalogue-images.server";
+import { removeStaleCollectionUploads, storeCatalogueImage } from "~/utils/catalogue-images.server";
 import { BadZip, MAX_ZIP_BYTES, readZipFolder } from "~/utils/collection-source.server";
 import { db } from "~/utils/db.server";
 import { readFormData } from "~/utils/form.server";
@@ -108,6 +108,7 @@ export async function action({ request }: ActionFunctionArgs) {
       if (checked.ok) images[name] = await storeCatalogueImage(bytes, checked.type);
     }
     const id = await createCollectionUpload(db, { collectionId, uploadedBy: ctx.user.id, fileName: file.name.slice(0, 200), rows, images });
+    await removeStaleCollectionUploads().catch((err) => console.error("[collection uploads] discarding unsaved uploads failed", err));
     return back(`&upload=${id}&done=loaded`);
   }
   if (intent === "save") {
@@ -155,7 +156,8 @@ export default function CollectionUploads() {
           <h2>Load Folder</h2>
           <p className="muted">
             A .zip holding one spreadsheet (.xlsx or .csv: sku, display_name, description, color, price, sizes, image1 to image{MAX_IMAGES_PER_ROW})
-            and the .jpg / .png pictures it names; 15 MB at most.
+            and the .jpg / .png pictures it names; 15 MB at most. An upload not saved within {UNSAVED_UPLOAD_DAYS} days is
+            discarded with its pictures.
           </p>
           <Form
             method="post"

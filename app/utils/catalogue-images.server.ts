@@ -7,7 +7,10 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { takeStaleCollectionUploads } from "../../db/queries/collection-uploads";
+import { UNSAVED_UPLOAD_TTL_MS } from "../../domain/catalogue-upload";
 import { PHOTO_CONTENT_TYPES, STORED_PHOTO_NAME, type PhotoType } from "../../domain/listing-forms";
+import { db } from "./db.server";
 import { uploadDir } from "./uploads.server";
 
 export const CATALOGUE_IMAGE_PREFIX = "/catalogue-images/";
@@ -29,6 +32,16 @@ export async function removeCatalogueImage(url: string): Promise<void> {
   if (!url.startsWith(CATALOGUE_IMAGE_PREFIX)) return;
   const name = url.slice(CATALOGUE_IMAGE_PREFIX.length);
   if (STORED_PHOTO_NAME.test(name)) await fs.rm(path.join(dir(), name), { force: true });
+}
+
+/**
+ * Discards the collection uploads loaded but not saved within UNSAVED_UPLOAD_TTL_MS, and their pictures
+ * (each new upload runs it, as listing photos' clean-up does). Returns the removed URLs.
+ */
+export async function removeStaleCollectionUploads(now: Date = new Date()): Promise<string[]> {
+  const urls = await takeStaleCollectionUploads(db, new Date(now.getTime() - UNSAVED_UPLOAD_TTL_MS));
+  for (const url of urls) await removeCatalogueImage(url);
+  return urls;
 }
 
 export async function readCatalogueImage(name: string): Promise<{ bytes: Buffer; contentType: string } | null> {

@@ -14,6 +14,19 @@ export async function createCollectionUpload(
   return row.id;
 }
 
+/**
+ * Deletes uploads loaded but never saved before `before` and returns their pictures' URLs (files to
+ * remove). Saved uploads stay: their pictures are the variations' images.
+ */
+export async function takeStaleCollectionUploads(db: Db, before: Date, limit = 100): Promise<string[]> {
+  const rows = await db.execute<{ images: Record<string, string> }>(sql`
+    delete from ${collectionUploads} where ${collectionUploads.id} in (
+      select id from ${collectionUploads} where status = 'previewed' and created_at < ${before.toISOString()}::timestamptz
+      order by id limit ${limit} for update skip locked
+    ) returning images`);
+  return [...rows].flatMap((r) => Object.values(r.images ?? {}));
+}
+
 /** The "folders" to pick from: this collection's uploads, newest first. */
 export async function listCollectionUploads(db: Db, collectionId: number) {
   return db

@@ -18,6 +18,7 @@ import {
   brands,
   catalogueEntries,
   categories,
+  collectionUploads,
   collections,
   listings,
   productSizes,
@@ -338,8 +339,9 @@ describe("collection uploads", () => {
     await page.goto(url(uploadUrl()));
     await page.locator("#up-upload").selectOption(uploadId);
     await Promise.all([page.waitForURL(/upload=/), page.getByRole("button", { name: "update preview" }).click()]);
-    await expect.poll(() => page.getByTestId("upload-flag").count()).toBe(0);
-    expect(await page.getByTestId("line-3").locator("img").count()).toBe(2);
+    // The URL changes before the picked upload's preview renders: wait for its pictures, then check it has no flag.
+    await expect.poll(() => page.getByTestId("line-3").locator("img").count()).toBe(2);
+    expect(await page.getByTestId("upload-flag").count()).toBe(0);
     await Promise.all([page.waitForURL(/done=saved/), page.getByRole("button", { name: "save products" }).click()]);
     await page.getByTestId("already-saved").waitFor();
     const after = await productsOf();
@@ -362,13 +364,14 @@ describe("collection uploads", () => {
     expect((await productsOf()).length).toBe(before + 1);
   });
 
+  const post = async (client: HttpClient, name: string, bytes: Uint8Array) => {
+    const f = new FormData();
+    f.set("intent", "load");
+    f.set("file", new File([bytes as Uint8Array<ArrayBuffer>], name));
+    return client.request(uploadUrl(), { method: "POST", body: f });
+  };
+
   it("not a zip, a zip without a spreadsheet, a 20 MB file: a message, nothing stored, no 500; refused without the product permission", async () => {
-    const post = async (client: HttpClient, name: string, bytes: Uint8Array) => {
-      const f = new FormData();
-      f.set("intent", "load");
-      f.set("file", new File([bytes as Uint8Array<ArrayBuffer>], name));
-      return client.request(uploadUrl(), { method: "POST", body: f });
-    };
     const notZip = await post(staff, "x.zip", strToU8("hello"));
     expect(notZip.status).toBe(400);
     expect(notZip.body).toContain("not a readable .zip");
@@ -382,6 +385,29 @@ describe("collection uploads", () => {
     expect((await brandOnly.get(uploadUrl())).status).toBe(403);
     const refused = await post(brandOnly, "good.zip", zipSync({ "s.csv": strToU8(`${HEAD.join(",")}\nNO${tok},N,,Red,1,,,`) }));
     expect(refused.status).toBe(403);
+  });
+
+  it("an upload not saved within 7 days is discarded with its pictures when another is loaded; saved uploads and their pictures stay", async () => {
+    const uploadsOf = () => db().select().from(collectionUploads).where(eq(collectionUploads.collectionId, collectionId));
+    const sheet = (sku: string) => strToU8(`${HEAD.join(",")}\n${sku},Old Tee,,Red,5,,old.png,`);
+    const loaded = await post(staff, `stale-${tok}.zip`, zipSync({ "s.csv": sheet(`STALE${tok}`), "old.png": png() }));
+    expect(loaded.status).toBe(302);
+    const stale = (await uploadsOf()).find((u) => u.fileName === `stale-${tok}.zip`)!;
+    const picture = Object.values(stale.images)[0];
+    expect((await staff.get(picture)).status).toBe(200);
+    const saved = (await uploadsOf()).filter((u) => u.status === "saved");
+    expect(saved.length).toBeGreaterThan(0);
+    const savedPictures = saved.flatMap((u) => Object.values(u.images));
+    // Eight days later (the saved ones too), someone loads another folder.
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600_000);
+    await db().update(collectionUploads).set({ createdAt: eightDaysAgo }).where(eq(collectionUploads.collectionId, collectionId));
+    expect((await post(staff, `fresh-${tok}.zip`, zipSync({ "s.csv": sheet(`FRESH${tok}`), "old.png": png() }))).status).toBe(302);
+    const after = await uploadsOf();
+    expect(after.find((u) => u.id === stale.id)).toBeUndefined();
+    expect((await staff.get(picture)).status).toBe(404);
+    expect(after.filter((u) => u.status === "saved").map((u) => u.id)).toEqual(saved.map((u) => u.id));
+    for (const u of savedPictures) expect((await staff.get(u)).status).toBe(200);
+    expect(after.some((u) => u.fileName === `fresh-${tok}.zip`)).toBe(true);
   });
 });
 
