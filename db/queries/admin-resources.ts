@@ -303,14 +303,25 @@ function searchWhere(a: Adapter, search: string | undefined): SQL | undefined {
   return or(...(byId ? [byId] : []), ...texts) ?? sql`false`;
 }
 
-/** Filters by parameter name (only the adapter's own; others are ignored). Values are compared as text. */
+/**
+ * Filters by parameter name (only the adapter's own; others are ignored). A value is compared in the column's
+ * own type, so the column's indexes serve it; a value the type cannot hold (an id that is not a number, a
+ * status that does not exist) matches nothing instead of failing the query.
+ */
 function filterWhere(a: Adapter, filters: Record<string, string> | undefined): SQL[] {
   const out: SQL[] = [];
   for (const [k, v] of Object.entries(filters ?? {})) {
     const col = a.filters?.[k];
-    if (col && v !== "") out.push(sql`${col}::text = ${v}`);
+    if (col && v !== "") out.push(filterValue(col, v));
   }
   return out;
+}
+
+function filterValue(col: AnyPgColumn, v: string): SQL {
+  if (col.enumValues?.length) return col.enumValues.includes(v) ? eq(col, v) : sql`false`;
+  if (col.dataType === "number") return /^\d{1,10}$/.test(v) && Number(v) <= MAX_ID ? eq(col, Number(v)) : sql`false`;
+  if (col.dataType === "string") return eq(col, v);
+  return sql`${col}::text = ${v}`;
 }
 
 export type ListQuery = { page: number; search?: string; sort?: string; dir?: "asc" | "desc"; filters?: Record<string, string> };
@@ -357,14 +368,25 @@ export async function listResource(db: Db, name: ResourceName, q: ListQuery): Pr
   const sortField = def.fields.find((f) => f.name === q.sort && f.sortable);
   const sortCol = sortField ? a.columns[sortField.name] : a.id;
   const dir = q.dir === "asc" ? asc : desc;
+  // Deferred join: the offset walks the sort's index for ids only, then the page's 50 rows are read by id, so a
+  // deep page (offset 199,950) skips rows without reading their columns.
   const [rows, [{ n }]] = await Promise.all([
     db
       .select(listedColumns(name))
       .from(a.table)
-      .where(where)
-      .orderBy(dir(sortCol), dir(a.id))
-      .limit(LIST_PAGE_SIZE)
-      .offset(Math.max(0, q.page - 1) * LIST_PAGE_SIZE),
+      .where(
+        inArray(
+          a.id,
+          db
+            .select({ id: a.id })
+            .from(a.table)
+            .where(where)
+            .orderBy(dir(sortCol), dir(a.id))
+            .limit(LIST_PAGE_SIZE)
+            .offset(Math.max(0, q.page - 1) * LIST_PAGE_SIZE)
+        )
+      )
+      .orderBy(dir(sortCol), dir(a.id)),
     db.select({ n: count() }).from(
       db
         .select({ one: sql`1` })

@@ -74,6 +74,8 @@ export const listings = pgTable(
     index("listings_admin_price_idx").on(t.priceCents, t.id),
     index("listings_admin_created_idx").on(t.createdAt, t.id),
     index("listings_admin_units_idx").on(t.totalUnits, t.id),
+    // Staff's list filtered by status, newest first (the generic list's deep pages; issue 12).
+    index("listings_admin_status_idx").on(t.status, t.id),
     index("listings_admin_sku_trgm_idx").using("gin", sql`${t.skuKey} gin_trgm_ops`),
   ],
 );

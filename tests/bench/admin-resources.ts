@@ -36,7 +36,9 @@ async function measure(label: string, name: ResourceName, q: ListQuery) {
 
 console.log("| page | rows matched | p50 ms | p95 ms |\n|---|---|---|---|");
 await measure("listing, page 1, newest first", "listing", { page: 1 });
-await measure("listing, page 2,000 (the last)", "listing", { page: 4000 });
+await measure("listing, page 4,000 (the last, offset 199,950)", "listing", { page: 4000 });
+await measure("listing, sort by price asc, page 4,000 (the last)", "listing", { page: 4000, sort: "price", dir: "asc" });
+await measure("listing, status payoutneeded, page 200", "listing", { page: 200, filters: { status: "payoutneeded" } });
 await measure("listing, sort by price asc", "listing", { page: 1, sort: "price", dir: "asc" });
 await measure("listing, sort by created asc, page 50", "listing", { page: 50, sort: "created", dir: "asc" });
 await measure("listing, search by id", "listing", { page: 1, search: "123456" });

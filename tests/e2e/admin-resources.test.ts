@@ -187,6 +187,15 @@ describe("generic form screen", () => {
     await page.locator("select#field-collection option", { hasText: `ResCol ${tok}` }).waitFor({ state: "attached" });
     expect(await page.locator("select#field-collection option", { hasText: `OtherCol ${tok}` }).count()).toBe(0);
     await expect(page.locator('[data-field="price"] input').getAttribute("step")).resolves.toBe("0.01");
+    // The filter compares in the column's type: a value it cannot hold matches nothing (no 500).
+    const choices = async (q: string) => {
+      const r = await staff.get(`/admin/collection/choices?${q}`);
+      expect(r.status, q).toBe(200);
+      return (JSON.parse(r.body) as { options: { display_name: string }[] }).options.map((o) => o.display_name).join("\n");
+    };
+    expect(await choices(`brand=${brandId}`)).toContain(`ResCol ${tok}`);
+    expect(await choices(`brand=${otherBrandId}`)).not.toContain(`ResCol ${tok}`);
+    for (const bad of ["brand=abc", "brand=99999999999", "brand=1%20or%201%3D1"]) expect(await choices(bad)).toBe("");
   });
 
   it("edit shows server errors under the field and keeps the row", async () => {

@@ -1,0 +1,1 @@
+CREATE INDEX "listings_admin_status_idx" ON "listings" USING btree ("status","id");
