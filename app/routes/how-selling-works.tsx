@@ -60,8 +60,9 @@ export default function HowSellingWorks() {
       <h2>Swapping</h2>
       <p>
         Swap your listed goods for another retailer's listed goods of the same brand. The side whose goods are worth less adds
-        the difference in cash, unless both agree to call it even. Each side pays a {FEE_PERCENT.swap}% fee on the larger
-        goods value, and shipping on the units it receives. Both sides approve, ship and rate, just like a sale.
+        the difference in cash, unless either side calls it even: one side's choice is enough to forgive the difference.
+        Either way both sides pay the same {FEE_PERCENT.swap}% fee on the larger goods value, and each pays shipping on the
+        units it receives. Both sides approve, ship and rate, just like a sale.
       </p>
 
       <h2>Returns (RMA)</h2>

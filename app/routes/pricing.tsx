@@ -133,9 +133,10 @@ export default function Pricing() {
       <h3>Swapping</h3>
       <p>
         You swap goods worth {formatCents(SWAP_EXAMPLE.mine)} for goods worth {formatCents(SWAP_EXAMPLE.theirs)}. The other
-        retailer adds the {formatCents(SWAP_EXAMPLE.difference)} difference in cash (unless you both agree to call it even),
-        and each of you pays a fee of {formatCents(SWAP_EXAMPLE.fee)} ({FEE_PERCENT.swap}% of{" "}
-        {formatCents(Math.max(SWAP_EXAMPLE.mine, SWAP_EXAMPLE.theirs))}), plus shipping on the units you receive.
+        retailer adds the {formatCents(SWAP_EXAMPLE.difference)} difference in cash, unless either of you calls it even: one
+        side's choice is enough to forgive the difference. Either way each of you pays the same fee of{" "}
+        {formatCents(SWAP_EXAMPLE.fee)} ({FEE_PERCENT.swap}% of {formatCents(Math.max(SWAP_EXAMPLE.mine, SWAP_EXAMPLE.theirs))},
+        the larger goods value), plus shipping on the units you receive.
       </p>
 
       <h2>Penalties</h2>

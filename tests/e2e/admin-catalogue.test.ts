@@ -405,7 +405,8 @@ describe("collection uploads", () => {
     const after = await uploadsOf();
     expect(after.find((u) => u.id === stale.id)).toBeUndefined();
     expect((await staff.get(picture)).status).toBe(404);
-    expect(after.filter((u) => u.status === "saved").map((u) => u.id)).toEqual(saved.map((u) => u.id));
+    const ids = (us: { id: number }[]) => us.map((u) => u.id).sort((x, y) => x - y);
+    expect(ids(after.filter((u) => u.status === "saved"))).toEqual(ids(saved));
     for (const u of savedPictures) expect((await staff.get(u)).status).toBe(200);
     expect(after.some((u) => u.fileName === `fresh-${tok}.zip`)).toBe(true);
   });

@@ -81,6 +81,10 @@ describe("information pages (public)", () => {
     expect(text).toContain("within 3 business days of delivery");
     expect(text).toContain("within 48 hours of delivery");
     expect(text).toContain("10% of the approved goods value");
+    // decisions.md: one side's call-it-even forgives the difference; both still pay the same fee.
+    expect(text).toContain("unless either side calls it even: one side's choice is enough to forgive the difference");
+    expect(text).toContain("both sides pay the same 5% fee on the larger goods value");
+    expect(text).not.toContain("both agree");
   });
 
   it("/pricing shows the fees and the full shipping table", async () => {
@@ -105,6 +109,7 @@ describe("information pages (public)", () => {
       ["10–100 units", "$39.75"],
     ]);
     expect(await p.textContent("main")).toContain("penalty of 10%");
+    expect(await p.textContent("main")).toContain("unless either of you calls it even: one side's choice is enough to forgive the difference");
   });
 
   it("the footer links to the contact page, which gives the support e-mail and phone", async () => {
