@@ -3,7 +3,7 @@
 import type { Browser, Page } from "playwright-core";
 import { createDb, type DbHandle } from "../../db/client";
 import { createBrand, createRetailer, createStaffUser } from "../factories";
-import { closePage, firstLink, launchBrowser, newPage, signIn, uniqueEmail, url, waitForEmail } from "./harness";
+import { closePage, firstLink, hydrated, launchBrowser, newPage, signIn, uniqueEmail, url, waitForEmail } from "./harness";
 
 const PASSWORD = "e2e-password-1";
 let browser: Browser;
@@ -27,11 +27,6 @@ async function page(): Promise<Page> {
   const p = await newPage(browser);
   pages.push(p);
   return p;
-}
-
-/** Waits until React has hydrated (Remix sets window.__remixContext and the router). */
-async function hydrated(p: Page) {
-  await p.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter));
 }
 
 async function staffPage(): Promise<Page> {

@@ -38,7 +38,7 @@ import {
   uniqueToken,
 } from "../factories";
 import { UPLOAD_ERROR_FLAG } from "../../domain/catalogue-upload";
-import { closePage, launchBrowser, newPage, signIn, url } from "./harness";
+import { closePage, hydrated, launchBrowser, newPage, signIn, url } from "./harness";
 import { freshEmail, HttpClient, leakedTrace } from "./http";
 
 let handle: DbHandle;
@@ -207,6 +207,7 @@ describe("brand admin", () => {
     await page.goto(url("/manage-brand"));
     await page.getByRole("searchbox", { name: "Search brands" }).fill(`CatBrand ${tok}`);
     await Promise.all([page.waitForURL(/search=/), page.getByRole("button", { name: "Search" }).click()]);
+    await hydrated(page);
     await Promise.all([page.waitForURL(/\/manage-brand\/info\?brand=/), page.getByRole("link", { name: `CatBrand ${tok}` }).click()]);
     await page.getByLabel("Display name *", { exact: true }).fill(`Cat Display ${tok}`);
     await Promise.all([page.waitForURL(/done=saved/), page.getByRole("button", { name: "Save" }).click()]);

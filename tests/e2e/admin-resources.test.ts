@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { brands, collections, productVariations } from "../../db/schema";
 import { createBrand, createCollection, createProduct, createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD, uniqueToken } from "../factories";
-import { closePage, launchBrowser, newPage, signIn, url } from "./harness";
+import { closePage, hydrated, launchBrowser, newPage, signIn, url } from "./harness";
 import { freshEmail, HttpClient, leakedTrace } from "./http";
 
 let handle: DbHandle;
@@ -79,6 +79,7 @@ describe("generic list screen", () => {
     await page.getByTestId(`row-${brandId}`).waitFor();
     // Sort by name, both ways.
     await page.goto(url(`/admin/brand?search=${encodeURIComponent(tok)}`));
+    await hydrated(page);
     await Promise.all([page.waitForURL(/sort=name&dir=asc/), page.getByRole("link", { name: "Name", exact: true }).click()]);
     const sorted = (t: string[]) => [...t].sort((a, b) => a.localeCompare(b, "en", { sensitivity: "base" }) || 0);
     await expect

@@ -61,6 +61,14 @@ export async function newPage(browser: Browser, opts: { viewport?: { width: numb
   return page;
 }
 
+/**
+ * Waits until React has hydrated the page (Remix sets window.__remixRouter). A click on a <Link> that lands
+ * while the page hydrates can be lost: wait for this before clicking links right after page.goto.
+ */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter));
+}
+
 /** Closes a page and its context. */
 export async function closePage(page: Page): Promise<void> {
   openPages.delete(page);

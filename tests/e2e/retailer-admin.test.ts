@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { listings, outboxEmails, retailers, salesReps, users } from "../../db/schema";
 import { authorizeBrand, createBrand, createCollection, createListing, createProduct, createRequest, createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD, SIZE_RUNS, uniqueToken } from "../factories";
-import { closePage, firstLink, launchBrowser, newPage, signIn, url, waitForEmail } from "./harness";
+import { closePage, firstLink, hydrated, launchBrowser, newPage, signIn, url, waitForEmail } from "./harness";
 import { HttpClient } from "./http";
 import { csvRecords } from "./csv-parse";
 import { goodRow, renamedExe, uploadWorkbook, zipBomb } from "./xlsx-fixtures";
@@ -116,6 +116,7 @@ describe("retailer admin", () => {
     const row = page.getByTestId(`retailer-row-${target.id}`);
     await expect(row.textContent()).resolves.toContain(contactEmail);
     await expect(row.textContent()).resolves.toContain("true");
+    await hydrated(page);
     for (const tab of ["Pending", "Inactive", "All"]) {
       await page.getByRole("link", { name: tab, exact: true }).click();
       await page.waitForURL((u) => u.searchParams.get("status") === tab.toLowerCase());
@@ -148,6 +149,7 @@ describe("retailer admin", () => {
     await page.goto(url(`/manage-retailer/contacts?id=${target.id}`));
     const headers = await page.locator('[data-testid="contacts"] th').allTextContents();
     expect(headers.slice(0, 6)).toEqual(["first_name", "last_name", "email", "job_title", "phone", "celphone"]);
+    await hydrated(page);
     await page.getByRole("link", { name: "Edit" }).first().click();
     const modal = page.getByTestId("contact-modal");
     await modal.waitFor();
@@ -191,6 +193,7 @@ describe("retailer admin", () => {
     await page.goto(url(`/manage-retailer/listings?id=${target.id}`));
     await expect(page.getByTestId("listings").textContent()).resolves.toContain(`RA${tok}`);
     // Modal edit: the units of a size, saved by the listing editor's action, back on this tab.
+    await hydrated(page);
     await page.getByRole("link", { name: /^Edit \d+$/ }).first().click();
     const modal = page.getByTestId("item-modal");
     await modal.waitFor();
@@ -339,6 +342,7 @@ describe("reports, sales reps, map and hub", () => {
   it("sales reps: added through the generic form, listed, with their report of retailers in their states", async () => {
     const page = staffPage;
     await page.goto(url("/rep-reports/"));
+    await hydrated(page);
     await page.getByRole("link", { name: "Add a sales rep" }).click();
     await page.waitForURL((u) => u.pathname === "/admin/salesrep/new/");
     await page.locator('input[name="territory_name"]').fill(`RA Territory ${tok}`);
@@ -391,6 +395,7 @@ describe("reports, sales reps, map and hub", () => {
     await page.goto(url("/admin/retailer-map"));
     expect(await page.locator('[data-testid="retailer-map"] circle.dot').count()).toBe(100);
     await expect(page.getByTestId("map-summary").textContent()).resolves.toMatch(/Centre 40, -74 · zoom 7 · radius \d+ miles/);
+    await hydrated(page);
     await page.getByRole("link", { name: "Zoom out" }).click();
     await page.waitForURL((u) => u.searchParams.get("zoom") === "6");
     await expect.poll(() => page.getByTestId("map-summary").textContent(), { timeout: 10_000 }).toContain("radius 500 miles");
