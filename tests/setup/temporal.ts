@@ -29,6 +29,17 @@ export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> 
   });
 }
 
+/**
+ * Advances the test server's clock to `deltaMs` after an instant (an ISO string a workflow's view gave, e.g. a
+ * deadline). Windows in business days move with weekends and holidays, so tests sleep to the deadline the
+ * workflow computed rather than a fixed number of days.
+ */
+export async function sleepUntil(env: TestWorkflowEnvironment, isoInstant: string | null, deltaMs: number): Promise<void> {
+  if (!isoInstant) throw new Error("no instant to sleep until");
+  const ms = Date.parse(isoInstant) + deltaMs - (await env.currentTimeMs());
+  if (ms > 0) await env.sleep(ms);
+}
+
 /** Task queue name unique per test, so tests never pick up each other's tasks. */
 export function uniqueTaskQueue(prefix = "test"): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;

@@ -51,7 +51,7 @@ import { buildWorkflowBundle } from "../../workers/bundle";
 import { createDraftOrder, createSellerWithListing } from "../db/buy-fixtures";
 import { openTestDb } from "../db/helpers";
 import { createRetailer } from "../factories";
-import { createTimeSkippingEnv, uniqueTaskQueue } from "../setup/temporal";
+import { createTimeSkippingEnv, sleepUntil, uniqueTaskQueue } from "../setup/temporal";
 
 const SECRET = "carrier_wf_test_secret";
 const TASK_QUEUE = uniqueTaskQueue("buy-real");
@@ -197,8 +197,7 @@ describe("buy workflow with the real activities", () => {
     expect(rated).toMatchObject({ status: "ok", message: RATING_SAVED, redirectTo: "/" });
 
     // The 48-hour RMA window closes: the order completes.
-    const now = await env.currentTimeMs();
-    await env.sleep(Date.parse(d.deadlines.rmaBy as string) - now + MINUTE_MS);
+    await sleepUntil(env, d.deadlines.rmaBy, MINUTE_MS);
     const done = await inState(handle, "completed");
     expect(done.ledger.balanced).toBe(true);
 
@@ -318,13 +317,13 @@ describe("buy workflow with the real activities", () => {
     const { f, handle, draft, quote, view } = await approvedOrder();
     const wf = draft.workflowId;
     const firstTag = view.shipment?.callTag;
-    await env.sleep(Date.parse(view.deadlines.pickupBy as string) - (await env.currentTimeMs()) + MINUTE_MS);
+    await sleepUntil(env, view.deadlines.pickupBy, MINUTE_MS);
     const retry = await inState(handle, "ship_order_try2");
     expect(retry.shipment?.trackingNumber).toBe(view.shipment?.trackingNumber);
     expect(retry.shipment?.callTag).not.toBe(firstTag);
     const [ship1] = await listOrderShipments(db, draft.orderId);
     expect(ship1.callTag).toBe(retry.shipment?.callTag);
-    await env.sleep(Date.parse(retry.deadlines.pickupBy as string) - (await env.currentTimeMs()) + MINUTE_MS);
+    await sleepUntil(env, retry.deadlines.pickupBy, MINUTE_MS);
     await inState(handle, "cancelled");
     const pays = await listOrderPayments(db, draft.orderId);
     expect(pays.map((p) => [p.txtype, p.idempotencyKey, p.amountCents])).toEqual([

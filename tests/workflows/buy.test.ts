@@ -45,7 +45,7 @@ import {
 } from "../../workflows/buy/contract";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
 import { buildWorkflowBundle } from "../../workers/bundle";
-import { createTimeSkippingEnv, uniqueTaskQueue } from "../setup/temporal";
+import { createTimeSkippingEnv, sleepUntil, uniqueTaskQueue } from "../setup/temporal";
 import { createFakeBuyActivities, DECLINED_CARD, OK_CARD, SELLER_CARD, type FakeBuyActivities } from "./fakes/buy-activities";
 
 const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
@@ -155,13 +155,6 @@ async function closed(handle: Handle): Promise<string> {
   throw new Error(`${handle.workflowId} did not close`);
 }
 
-/** Advances the test server's clock to `deltaMs` after an ISO instant. */
-async function sleepUntil(isoInstant: string, deltaMs: number): Promise<void> {
-  const now = await env.currentTimeMs();
-  const ms = Date.parse(isoInstant) + deltaMs - now;
-  if (ms > 0) await env.sleep(ms);
-}
-
 async function expectRejected(p: Promise<unknown>, code: keyof typeof BUY_ERRORS, message: string = BUY_ERRORS[code]): Promise<void> {
   const err = await p.then(
     () => undefined,
@@ -201,7 +194,7 @@ describe("checkout", () => {
 
       await env.sleep(23 * HOUR_MS);
       expect((await handle.query(orderViewQuery)).statename).toBe("complete_order_checkout");
-      await sleepUntil(new Date(started + 24 * HOUR_MS).toISOString(), MINUTE_MS);
+      await sleepUntil(env, new Date(started + 24 * HOUR_MS).toISOString(), MINUTE_MS);
       const end = await inState(handle, "expired");
       expect(end).toMatchObject({ displayStatus: "Expired", stage: "declined", completed: false, actionNeeded: null, reasons: { system_reason: 41 } });
       expect(await closed(handle)).toBe("COMPLETED");
@@ -284,9 +277,9 @@ describe("seller", () => {
       const checkedOutAt = Date.parse(v.actions.at(-1)?.at as string);
       expect(Date.parse(v.deadlines.sellerResponseBy as string)).toBe(checkedOutAt + 5 * DAY_MS);
 
-      await sleepUntil(v.deadlines.sellerResponseBy as string, -HOUR_MS);
+      await sleepUntil(env, v.deadlines.sellerResponseBy as string, -HOUR_MS);
       expect((await handle.query(orderViewQuery)).statename).toBe("provider_approve_sale");
-      await sleepUntil(v.deadlines.sellerResponseBy as string, MINUTE_MS);
+      await sleepUntil(env, v.deadlines.sellerResponseBy as string, MINUTE_MS);
       const end = await inState(handle, "declined");
       expect(end).toMatchObject({ stage: "declined", completed: false, reasons: { system_reason: 40 } });
       expect(await closed(handle)).toBe("COMPLETED");
@@ -346,7 +339,7 @@ describe("seller", () => {
 
       await carrier(ha, "delivered");
       const delivered = await inState(ha, "delivered");
-      await sleepUntil(delivered.deadlines.ratingBy as string, MINUTE_MS);
+      await sleepUntil(env, delivered.deadlines.ratingBy as string, MINUTE_MS);
       await inState(ha, "completed");
       expect(await closed(ha)).toBe("COMPLETED");
       await keepHistory(ha, "seller-answers");
@@ -430,9 +423,9 @@ describe("modified purchase", () => {
       expect(Date.parse(v.deadlines.modifiedResponseBy as string)).toBe(modifiedAt + DAY_MS);
       await expectRejected(handle.executeUpdate(approveModifiedPurchaseUpdate, { args: [{ actorRetailerId: SELLER }] }), "wrong_party", WRONG_PARTY_MESSAGES.receiver);
 
-      await sleepUntil(v.deadlines.modifiedResponseBy as string, -HOUR_MS);
+      await sleepUntil(env, v.deadlines.modifiedResponseBy as string, -HOUR_MS);
       expect((await handle.query(orderViewQuery)).statename).toBe("receiver_approve_modified_purchase");
-      await sleepUntil(v.deadlines.modifiedResponseBy as string, MINUTE_MS);
+      await sleepUntil(env, v.deadlines.modifiedResponseBy as string, MINUTE_MS);
       await inState(handle, "declined");
       expect(await closed(handle)).toBe("COMPLETED");
       await keepHistory(handle, "modified-purchase-unanswered");
@@ -477,9 +470,9 @@ describe("order for a request", () => {
       expect(v.allowedActions.receiver).toEqual(["completeCheckout", "declineCheckout"]);
       const createdAt = Date.parse(v.actions[0].at);
       expect(Date.parse(v.deadlines.checkoutBy as string)).toBe(createdAt + 3 * DAY_MS);
-      await sleepUntil(v.deadlines.checkoutBy as string, -HOUR_MS);
+      await sleepUntil(env, v.deadlines.checkoutBy as string, -HOUR_MS);
       expect((await handle.query(orderViewQuery)).statename).toBe("complete_order_checkout");
-      await sleepUntil(v.deadlines.checkoutBy as string, MINUTE_MS);
+      await sleepUntil(env, v.deadlines.checkoutBy as string, MINUTE_MS);
       await inState(handle, "expired");
       expect(await closed(handle)).toBe("COMPLETED");
       await keepHistory(handle, "request-never-checked-out");
@@ -525,22 +518,22 @@ describe("shipping", () => {
       const v1 = await handle.query(orderViewQuery);
       expect(Date.parse(v1.deadlines.pickupBy as string)).toBe(addBusinessDays(v1.approvedAt as string, 2));
 
-      await sleepUntil(v1.deadlines.pickupBy as string, -MINUTE_MS);
+      await sleepUntil(env, v1.deadlines.pickupBy as string, -MINUTE_MS);
       expect((await handle.query(orderViewQuery)).statename).toBe("ship_order");
-      await sleepUntil(v1.deadlines.pickupBy as string, MINUTE_MS);
+      await sleepUntil(env, v1.deadlines.pickupBy as string, MINUTE_MS);
       const v2 = await inState(handle, "ship_order_try2");
       expect(v2).toMatchObject({ displayStatus: "Pickup Scheduled", shipment: { callTag: `CT-${orderId}-2`, attempt: 2 } });
       expect(Date.parse(v2.deadlines.pickupBy as string)).toBe(addBusinessDays(v2.pickupWindowStartedAt as string, 2));
 
-      await sleepUntil(v2.deadlines.pickupBy as string, -HOUR_MS);
+      await sleepUntil(env, v2.deadlines.pickupBy as string, -HOUR_MS);
       for (let i = 0; i < 20; i++) await carrier(handle, "picked_up", "evt_pickup_once");
       await waitFor(handle, (v) => v.statename === "in_route" && v.payoutReleasedAt !== null && !v.busy, "in_route with payout");
       // Past the second window: nothing happens any more, the goods are on their way.
-      await sleepUntil(v2.deadlines.pickupBy as string, HOUR_MS);
+      await sleepUntil(env, v2.deadlines.pickupBy as string, HOUR_MS);
       expect((await handle.query(orderViewQuery)).statename).toBe("in_route");
       await carrier(handle, "delivered");
       const d = await inState(handle, "delivered");
-      await sleepUntil(d.deadlines.ratingBy as string, MINUTE_MS);
+      await sleepUntil(env, d.deadlines.ratingBy as string, MINUTE_MS);
       await inState(handle, "completed");
       expect(await closed(handle)).toBe("COMPLETED");
       await keepHistory(handle, "pickup-missed-once");
@@ -579,11 +572,11 @@ describe("shipping", () => {
     await withWorker(fake, async (tq) => {
       const handle = await start(tq, orderInput(orderId));
       const v1 = await toShipOrder(handle);
-      await sleepUntil(v1.deadlines.pickupBy as string, MINUTE_MS);
+      await sleepUntil(env, v1.deadlines.pickupBy as string, MINUTE_MS);
       const v2 = await inState(handle, "ship_order_try2");
-      await sleepUntil(v2.deadlines.pickupBy as string, -MINUTE_MS);
+      await sleepUntil(env, v2.deadlines.pickupBy as string, -MINUTE_MS);
       expect((await handle.query(orderViewQuery)).statename).toBe("ship_order_try2");
-      await sleepUntil(v2.deadlines.pickupBy as string, MINUTE_MS);
+      await sleepUntil(env, v2.deadlines.pickupBy as string, MINUTE_MS);
       const end = await inState(handle, "cancelled");
       expect(end).toMatchObject({ displayStatus: "Cancelled", stage: "cancelled", completed: false, reasons: { system_reason: 42 } });
       expect(await closed(handle)).toBe("COMPLETED");
@@ -690,9 +683,9 @@ describe("after delivery", () => {
       const rated = await handle.query(orderViewQuery);
       expect(rated).toMatchObject({ statename: "delivered", actionNeeded: null, rating: { ...stars, comments: "Well packed." }, receivedConfirmed: true });
       expect(rated.allowedActions.receiver).toEqual(["requestRma"]);
-      await sleepUntil(d.deadlines.rmaBy as string, -MINUTE_MS);
+      await sleepUntil(env, d.deadlines.rmaBy as string, -MINUTE_MS);
       expect((await handle.query(orderViewQuery)).statename).toBe("delivered");
-      await sleepUntil(d.deadlines.rmaBy as string, MINUTE_MS);
+      await sleepUntil(env, d.deadlines.rmaBy as string, MINUTE_MS);
       await inState(handle, "completed");
       expect(await closed(handle)).toBe("COMPLETED");
       await keepHistory(handle, "rating-left");
@@ -724,11 +717,11 @@ describe("after delivery", () => {
       expect(Date.parse(d.deadlines.ratingBy as string)).toBe(ratingDeadline(d.deliveredAt as string));
       await expectRejected(handle.executeUpdate(confirmReceivedUpdate, { args: [{ actorRetailerId: SELLER }] }), "wrong_party", WRONG_PARTY_MESSAGES.receiver);
       expect(await handle.executeUpdate(confirmReceivedUpdate, { args: [{ actorRetailerId: BUYER }] })).toMatchObject({ status: "ok", statename: "delivered" });
-      await sleepUntil(d.deadlines.ratingBy as string, -MINUTE_MS);
+      await sleepUntil(env, d.deadlines.ratingBy as string, -MINUTE_MS);
       const late = await handle.query(orderViewQuery);
       expect(late).toMatchObject({ statename: "delivered", rmaOpen: false });
       expect(late.allowedActions.receiver).toEqual(["rateOrder"]);
-      await sleepUntil(d.deadlines.ratingBy as string, MINUTE_MS);
+      await sleepUntil(env, d.deadlines.ratingBy as string, MINUTE_MS);
       await inState(handle, "completed");
       expect(await closed(handle)).toBe("COMPLETED");
       await keepHistory(handle, "rating-not-left");
@@ -750,15 +743,15 @@ describe("after delivery", () => {
       expect(await handle.query(canRequestRmaQuery, new Date(deliveredAt + 47 * HOUR_MS).toISOString())).toBe(true);
       expect(await handle.query(canRequestRmaQuery, new Date(deliveredAt + 49 * HOUR_MS).toISOString())).toBe(false);
 
-      await sleepUntil(d.deliveredAt as string, 47 * HOUR_MS);
+      await sleepUntil(env, d.deliveredAt as string, 47 * HOUR_MS);
       expect(await handle.query(canRequestRmaQuery)).toBe(true);
       expect((await handle.query(orderViewQuery)).allowedActions.receiver).toContain("requestRma");
-      await sleepUntil(d.deliveredAt as string, 49 * HOUR_MS);
+      await sleepUntil(env, d.deliveredAt as string, 49 * HOUR_MS);
       const after = await waitFor(handle, (v) => !v.rmaOpen && !v.busy, "RMA window closed");
       expect(after.statename).toBe("delivered");
       expect(after.allowedActions.receiver).not.toContain("requestRma");
       expect(await handle.query(canRequestRmaQuery)).toBe(false);
-      await sleepUntil(d.deadlines.ratingBy as string, MINUTE_MS);
+      await sleepUntil(env, d.deadlines.ratingBy as string, MINUTE_MS);
       await inState(handle, "completed");
       expect(await closed(handle)).toBe("COMPLETED");
       await keepHistory(handle, "rma-window");

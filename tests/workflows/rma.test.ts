@@ -29,7 +29,7 @@ import {
   type RmaView,
 } from "../../workflows/rma/contract";
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
-import { createTimeSkippingEnv, uniqueTaskQueue } from "../setup/temporal";
+import { createTimeSkippingEnv, sleepUntil, uniqueTaskQueue } from "../setup/temporal";
 
 const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
 const RMA_WORKFLOW_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "workflows", "rma", "workflow.ts");
@@ -258,7 +258,7 @@ describe("rma workflow", () => {
       const v0 = await waitFor(handle, (v) => v.actions.length === 1, "requested");
       expect(Date.parse(v0.deadlines.staffBy as string)).toBeGreaterThan(0);
       // Business days (weekends and holidays move it): sleep a minute past the deadline the RMA shows.
-      await env.sleep(Date.parse(v0.deadlines.staffBy as string) + 60_000 - (await env.currentTimeMs()));
+      await sleepUntil(env, v0.deadlines.staffBy, 60_000);
       const v = await waitFor(handle, (x) => x.escalated && !x.busy, "escalated");
       expect(v.stage).toBe("rmarequested");
       expect(fake.codes()).toEqual([ACTION.RMA_REQUESTED, ACTION.RMA_STAFF_ESCALATED]);

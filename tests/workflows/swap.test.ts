@@ -36,11 +36,12 @@ import {
   type SwapView,
 } from "../../workflows/swap/contract";
 import type { swapOrderWorkflow } from "../../workflows/swap/workflow";
-import { createTimeSkippingEnv, uniqueTaskQueue } from "../setup/temporal";
+import { createTimeSkippingEnv, sleepUntil, uniqueTaskQueue } from "../setup/temporal";
 
 const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
 const WORKFLOW_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "workflows", "swap", "workflow.ts");
 const DAY = 24 * 3600 * 1000;
+const MINUTE = 60_000;
 const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 const PROVIDER = 51;
@@ -167,13 +168,6 @@ async function waitFor(h: Handle, pred: (v: SwapView) => boolean, what: string):
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`timed out waiting for ${what}; state ${last?.statename}`);
-}
-
-/** Advances the test server's clock a minute past a deadline the view gave. */
-async function sleepPast(deadline: string | null): Promise<void> {
-  if (!deadline) throw new Error("no deadline");
-  const ms = Date.parse(deadline) + 60_000 - (await env.currentTimeMs());
-  if (ms > 0) await env.sleep(ms);
 }
 
 async function refused(p: Promise<unknown>, code: keyof typeof SWAP_ERRORS): Promise<void> {
@@ -346,9 +340,9 @@ describe("swap shipping", () => {
       // The pickup window is in business days (weekends and holidays move it): sleep past the deadline the
       // swap shows, once the scan is in (a query does not make this server skip time).
       const scanned = await waitFor(h, (v) => v.statename === "ship_swap" && !v.busy && v.provider.shipment?.scanned === true, "the provider's scan");
-      await sleepPast(scanned.deadlines.pickupBy);
+      await sleepUntil(env, scanned.deadlines.pickupBy, MINUTE);
       const retry = await waitFor(h, (v) => v.statename === "ship_swap_try2" && !v.busy, "try2");
-      await sleepPast(retry.deadlines.pickupBy);
+      await sleepUntil(env, retry.deadlines.pickupBy, MINUTE);
       const v = await waitFor(h, (x) => x.statename === "in_route" && !x.busy, "in route with one parcel");
       expect(v.receiver.shipment?.failed).toBe(true);
       const s = swapSettlement({ provider: P_GOODS, receiver: R_GOODS, callItEven: false }, "receiver_did_not_ship");
