@@ -151,7 +151,8 @@ describe("variation editor", () => {
     await Promise.all([page.waitForURL(/done=sizes-added/), page.getByRole("button", { name: "Add sizes" }).click()]);
     const labels = (await db().select().from(productSizes).where(eq(productSizes.productId, productId))).map((s) => s.label);
     expect(labels).toEqual(["S", "M", "XXL"]);
-    await expect(page.getByTestId("sizes").innerText()).resolves.toContain("XXL");
+    // The URL changes before the revalidated sizes render: poll for them.
+    await expect.poll(() => page.getByTestId("sizes").innerText()).toContain("XXL");
   });
 
   it("uploads a real picture, refuses a text file renamed .jpg (clearing the file) and a 20 MB file, deletes", async () => {
