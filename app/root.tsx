@@ -12,7 +12,7 @@ import {
   useRouteLoaderData,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { ErrorPage } from "~/components/ErrorPage";
 import { useNonce } from "~/components/nonce";
 import { NOT_FOUND_TITLE, SERVER_ERROR_TITLE } from "~/components/errors";
@@ -72,6 +72,11 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root") ?? null;
   const hideChrome = useHideChrome();
   const nonce = useNonce();
+  // Marks the document once React has hydrated it (effects run after the hydration commit): browser tests
+  // wait for it before clicking, since a click while the page hydrates can be lost.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <html lang="en">
       <head>

@@ -54,6 +54,21 @@ export async function newPage(browser: Browser, opts: { viewport?: { width: numb
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(30_000);
   const page = await context.newPage();
+  // Every full page load waits for React to hydrate the page before the test goes on: a click that lands
+  // while the page hydrates can be lost (a link does nothing, a form's button submits a form React then
+  // replaces). Pages that are not the app's HTML (a PDF, a CSV) have no Remix context and are not waited for.
+  const goto = page.goto.bind(page);
+  page.goto = async (target, options) => {
+    const response = await goto(target, options);
+    await hydrated(page);
+    return response;
+  };
+  const reload = page.reload.bind(page);
+  page.reload = async (options) => {
+    const response = await reload(options);
+    await hydrated(page);
+    return response;
+  };
   openPages.add(page);
   page.on("close", () => {
     openPages.delete(page);
@@ -62,11 +77,14 @@ export async function newPage(browser: Browser, opts: { viewport?: { width: numb
 }
 
 /**
- * Waits until React has hydrated the page (Remix sets window.__remixRouter). A click on a <Link> that lands
- * while the page hydrates can be lost: wait for this before clicking links right after page.goto.
+ * Waits until React has hydrated the page (app/root.tsx marks <html data-hydrated="true"> in an effect).
+ * Pages from newPage() do this after every goto and reload; call it after a navigation made some other way
+ * (a click that loads a whole document) before clicking again.
  */
 export async function hydrated(page: Page): Promise<void> {
-  await page.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter));
+  await page.waitForFunction(
+    () => !(window as unknown as { __remixContext?: unknown }).__remixContext || document.documentElement.dataset.hydrated === "true",
+  );
 }
 
 /** Closes a page and its context. */
