@@ -11,6 +11,7 @@ import { createCardActivities } from "./card";
 import { createPayoutActivities } from "./payout";
 import { createCardReadModelActivities } from "./readmodel/card";
 import { createPayoutReadModelActivities } from "./readmodel/payout";
+import { createSwapActivities } from "./swap";
 
 export interface ActivityDeps {
   db: Db;
@@ -30,17 +31,19 @@ export function defaultCarrier(deps: Pick<ActivityDeps, "db" | "env">): SandboxC
 }
 
 export function createActivities(deps: ActivityDeps) {
+  const buy = createBuyActivities({
+    db: deps.db,
+    payments: deps.payments,
+    carrier: deps.carrier ?? defaultCarrier(deps),
+    appOrigin: deps.env.APP_ORIGIN,
+  });
   return {
     ...createPayoutReadModelActivities(deps.db),
     ...createPayoutActivities({ payments: deps.payments, mail: deps.mail, appOrigin: deps.env.APP_ORIGIN }),
     ...createCardReadModelActivities(deps.db),
     ...createCardActivities({ payments: deps.payments }),
-    ...createBuyActivities({
-      db: deps.db,
-      payments: deps.payments,
-      carrier: deps.carrier ?? defaultCarrier(deps),
-      appOrigin: deps.env.APP_ORIGIN,
-    }),
+    ...buy,
+    ...createSwapActivities({ db: deps.db, buy, appOrigin: deps.env.APP_ORIGIN }),
   };
 }
 

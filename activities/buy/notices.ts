@@ -17,7 +17,8 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-function when(iso: string | null | undefined, timeZone = "America/New_York"): string | null {
+/** MM/DD/YYYY hh:mm in the marketplace time zone, or null. */
+export function when(iso: string | null | undefined, timeZone = "America/New_York"): string | null {
   if (!iso) return null;
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return null;

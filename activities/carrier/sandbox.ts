@@ -93,7 +93,7 @@ export class SandboxCarrier {
     const replay = await this.replayBooking(input);
     if (replay) return replay;
 
-    const existing = await getCarrierShipmentByOrder(this.db, input.orderId);
+    const existing = await getCarrierShipmentByOrder(this.db, input.orderId, input.senderId);
     if (!existing) {
       const id = `shp_sandbox_${randomBytes(9).toString("base64url").replace(/[-_]/g, "x")}`;
       const tracking = trackingNumber();
@@ -114,6 +114,7 @@ export class SandboxCarrier {
       const inserted = await insertCarrierShipment(this.db, {
         id,
         orderId: input.orderId,
+        senderId: input.senderId,
         trackingNumber: tracking,
         callTag: tag,
         pickupAttempt: input.attempt,
@@ -130,7 +131,7 @@ export class SandboxCarrier {
 
     // Another pickup for the order's shipment (rescheduled): a new call tag, the earlier one missed.
     return this.db.transaction(async (tx) => {
-      const ship = (await getCarrierShipmentByOrder(tx, input.orderId, { forUpdate: true })) as CarrierShipmentRow;
+      const ship = (await getCarrierShipmentByOrder(tx, input.orderId, input.senderId, { forUpdate: true })) as CarrierShipmentRow;
       const prior = ship.pickups.find((p) => p.idempotencyKey === input.idempotencyKey);
       if (prior) return this.checkedReplay(ship, prior, input);
       const tag = callTag(input.externalId, input.attempt);
@@ -150,7 +151,7 @@ export class SandboxCarrier {
   }
 
   private async replayBooking(input: CarrierBookPickupInput): Promise<CarrierBooking | null> {
-    const ship = await getCarrierShipmentByOrder(this.db, input.orderId);
+    const ship = await getCarrierShipmentByOrder(this.db, input.orderId, input.senderId);
     const prior = ship?.pickups.find((p) => p.idempotencyKey === input.idempotencyKey);
     return ship && prior ? this.checkedReplay(ship, prior, input) : null;
   }

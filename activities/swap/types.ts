@@ -1,19 +1,24 @@
 /**
  * The activities the swap workflow (workflows/swap/workflow.ts) calls: the interface only (a type import for
  * the workflow). Amounts arrive computed (domain/swap-money.ts); every money, stock and carrier call carries an
- * idempotency key (workflow id + step + side + attempt). Implementations: the next step of issue 10 (they
- * reuse the buy activities' payments port, stock queries and sandbox carrier).
+ * idempotency key (workflow id + step + side + attempt). Implementation: activities/swap/index.ts (the buy
+ * activities' payments, stock and carrier calls, with the swap's read model).
  */
 import type { OrderLine } from "../../domain/order-money";
 import type { Role } from "../../domain/states";
 import type { PaymentMethodInput } from "../../workflows/buy/contract";
+import type { SaveRatingInput } from "../buy/types";
 import type { SwapActionRecord } from "../../workflows/swap/contract";
 
 export interface SwapStateRecord {
   orderId: number;
   workflowId: string;
+  externalId: string;
+  providerId: number;
+  receiverId: number;
   sequence: number;
   statename: string;
+  isModified: boolean;
   displayStatus: string;
   actionNeeded: Role | "both" | null;
   providerLines: OrderLine[];
@@ -44,9 +49,9 @@ export interface SwapActivities {
   payOutSwapSide(input: { idempotencyKey: string; orderId: number; retailerId: number; amountCents: number }): Promise<{ status: "paid" | "queued" }>;
   /** Both sides' listings at once, all or nothing. */
   decrementSwapStock(input: { idempotencyKey: string; orderId: number; lines: OrderLine[] }): Promise<{ ok: boolean }>;
-  bookSwapPickup(input: { idempotencyKey: string; orderId: number; side: Role; senderId: number; receiverId: number; units: number; pickupBy: string }): Promise<{
+  bookSwapPickup(input: { idempotencyKey: string; orderId: number; side: Role; attempt: number; senderId: number; receiverId: number; units: number; pickupBy: string }): Promise<{
     trackingNumber: string;
     callTag: string;
   }>;
-  saveSwapRating(input: { idempotencyKey: string; orderId: number; raterId: number; rateeId: number; role: Role; stars: Record<string, number>; comments: string }): Promise<void>;
+  saveSwapRating(input: SaveRatingInput): Promise<void>;
 }

@@ -68,7 +68,7 @@ export interface OrderNoticeWrite {
   dedupeKey: string;
 }
 
-function lineKey(l: { listingId: number | null; variationId?: number | null }): string {
+export function lineKey(l: { listingId: number | null; variationId?: number | null }): string {
   if (l.listingId !== null && l.listingId !== undefined) return `listing:${l.listingId}`;
   return `variation:${l.variationId ?? "none"}`;
 }
@@ -85,8 +85,21 @@ const SHIPMENT_STATUS_FOR_STATE: Record<string, { status: string; from: string[]
   cancelled: { status: "cancelled", from: ["pickup_scheduled"] },
 };
 
+/** The order's shipments follow its new state (in_route, delivered, cancelled); never backwards. */
+export async function shipmentsFollow(tx: DbOrTx, orderId: number, statename: string): Promise<void> {
+  const ship = SHIPMENT_STATUS_FOR_STATE[statename];
+  if (!ship) return;
+  await tx
+    .update(shipments)
+    .set({ status: ship.status, modifiedAt: sql`now()` })
+    .where(and(eq(shipments.orderId, orderId), inArray(shipments.status, ship.from)));
+}
+
 /** The action rows of one read-model write (order_actions; a retried write adds none twice). */
-async function insertActions(tx: Parameters<Parameters<Db["transaction"]>[0]>[0], w: OrderStateWrite): Promise<void> {
+export async function insertActions(
+  tx: DbOrTx,
+  w: Pick<OrderStateWrite, "orderId" | "actions" | "displayStatus" | "completed" | "dedupeKey">,
+): Promise<void> {
   if (w.actions.length > 0) {
     await tx
       .insert(orderActions)
@@ -173,13 +186,7 @@ export async function recordOrderState(db: Db, w: OrderStateWrite): Promise<{ re
     await insertActions(tx, w);
     await queueNotices(tx, w.notices ?? []);
 
-    const ship = SHIPMENT_STATUS_FOR_STATE[w.statename];
-    if (ship) {
-      await tx
-        .update(shipments)
-        .set({ status: ship.status, modifiedAt: sql`now()` })
-        .where(and(eq(shipments.orderId, w.orderId), inArray(shipments.status, ship.from)));
-    }
+    await shipmentsFollow(tx, w.orderId, w.statename);
     return { recorded: true };
   });
 }
@@ -240,7 +247,7 @@ export async function retailerNoticeAddress(db: DbOrTx, retailerId: number): Pro
 }
 
 /** Queues notices in the outbox; a dedupe key already used is skipped (a retried step mails once). */
-async function queueNotices(tx: DbOrTx, notices: OrderNoticeWrite[]): Promise<void> {
+export async function queueNotices(tx: DbOrTx, notices: OrderNoticeWrite[]): Promise<void> {
   for (const n of notices) {
     const to = await retailerNoticeAddress(tx, n.retailerId);
     if (!to) continue; // a retailer without any e-mail address: nothing to send (pages still show the state)

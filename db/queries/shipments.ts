@@ -101,8 +101,17 @@ export async function getShippingAddress(db: DbOrTx, retailerId: number) {
 // ---------------------------------------------------------------------------------------------------------
 // The sandbox carrier's own state.
 
-export async function getCarrierShipmentByOrder(db: DbOrTx, orderId: number, opts: { forUpdate?: boolean } = {}): Promise<CarrierShipmentRow | null> {
-  const q = db.select().from(sandboxCarrierShipments).where(eq(sandboxCarrierShipments.orderId, orderId));
+/** The carrier's shipment of an order from one sender (a swap has one per side). */
+export async function getCarrierShipmentByOrder(
+  db: DbOrTx,
+  orderId: number,
+  senderId: number,
+  opts: { forUpdate?: boolean } = {},
+): Promise<CarrierShipmentRow | null> {
+  const q = db
+    .select()
+    .from(sandboxCarrierShipments)
+    .where(and(eq(sandboxCarrierShipments.orderId, orderId), eq(sandboxCarrierShipments.senderId, senderId)));
   const [row] = opts.forUpdate ? await q.for("update") : await q;
   return row ?? null;
 }
@@ -114,7 +123,7 @@ export async function getCarrierShipment(db: DbOrTx, idOrTracking: string, opts:
   return row ?? null;
 }
 
-/** Inserts a carrier shipment; false when the order already has one (a concurrent booking won). */
+/** Inserts a carrier shipment; false when the order already has one from that sender (a concurrent booking won). */
 export async function insertCarrierShipment(db: DbOrTx, row: typeof sandboxCarrierShipments.$inferInsert): Promise<boolean> {
   const rows = await db.insert(sandboxCarrierShipments).values(row).onConflictDoNothing().returning({ id: sandboxCarrierShipments.id });
   return rows.length > 0;

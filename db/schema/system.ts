@@ -82,14 +82,17 @@ export const stockMovements = pgTable(
 );
 
 /**
- * State of the sandbox carrier (the built-in stand-in for a parcel carrier): one shipment per order with
- * its tracking number and PDF label, the current pickup (call tag) and the tracking status.
+ * State of the sandbox carrier (the built-in stand-in for a parcel carrier): one shipment per order and
+ * sender (a swap ships both ways) with its tracking number and PDF label, the current pickup (call tag) and
+ * the tracking status.
  */
 export const sandboxCarrierShipments = pgTable(
   "sandbox_carrier_shipments",
   {
     id: text("id").primaryKey(),
     orderId: integer("order_id").notNull(),
+    /** The retailer the parcel is picked up from. */
+    senderId: integer("sender_id").notNull(),
     trackingNumber: text("tracking_number").notNull(),
     callTag: text("call_tag").notNull(),
     pickupAttempt: integer("pickup_attempt").notNull().default(1),
@@ -107,7 +110,7 @@ export const sandboxCarrierShipments = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("sandbox_carrier_shipments_order_idx").on(t.orderId), uniqueIndex("sandbox_carrier_shipments_tracking_idx").on(t.trackingNumber)],
+  (t) => [uniqueIndex("sandbox_carrier_shipments_order_idx").on(t.orderId, t.senderId), uniqueIndex("sandbox_carrier_shipments_tracking_idx").on(t.trackingNumber)],
 );
 
 /** Demo-seed bookkeeping: the seed runs once per database. */

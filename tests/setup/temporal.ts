@@ -44,3 +44,17 @@ export async function sleepUntil(env: TestWorkflowEnvironment, isoInstant: strin
 export function uniqueTaskQueue(prefix = "test"): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
+
+/**
+ * Reads a workflow's view (a query) until `pred` holds, every 25 ms up to `tries` times; fails naming what it
+ * waited for and the last state seen (`describe`).
+ */
+export async function pollView<V>(read: () => Promise<V>, pred: (v: V) => boolean, what: string, describe: (v: V | undefined) => string, tries = 400): Promise<V> {
+  let last: V | undefined;
+  for (let i = 0; i < tries; i++) {
+    last = await read();
+    if (pred(last)) return last;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting for ${what}; ${describe(last)}`);
+}

@@ -4,33 +4,25 @@
  * the happy path checkout -> Approve Sale (the seller has no card: need_payment_method, a card is added)
  * -> pickup scan -> payout -> delivered -> rating -> completed when the RMA window closes.
  *
- * Carrier events take the real route: the sandbox carrier signs a tracker.updated event and POSTs it to
- * APP_ORIGIN/webhooks/carrier; here APP_ORIGIN is a small stand-in endpoint that verifies the signature,
- * records the shipment event and signals the order's workflow, as the app's endpoint does.
+ * Carrier events take the real route: the sandbox carrier signs a tracker.updated event and POSTs it to the
+ * stand-in webhook endpoint of tests/setup/real-worker.ts, which verifies, records and signals as the app does.
  *
  * Asserted at the end: orders row (state names, display status, rating, ledger), order_actions codes,
  * payments rows with the workflow's idempotency keys, the sandbox provider's objects, the listing's stock,
  * the shipment and its events, and the outbox.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { WorkflowHandle } from "@temporalio/client";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
-import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createActivities } from "../../activities";
-import { createSandboxCarrier, type SandboxCarrier } from "../../activities/carrier/sandbox";
-import { verifyCarrierSignature } from "../../activities/carrier/signature";
-import { createOutboxMailer } from "../../activities/mail";
+import type { SandboxCarrier } from "../../activities/carrier/sandbox";
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import { getOrderRow, listOrderActions } from "../../db/queries/orders";
 import { listOrderPayments } from "../../db/queries/payments";
-import { findShipmentByTracking, listOrderShipments, recordShipmentEvent } from "../../db/queries/shipments";
+import { listOrderShipments } from "../../db/queries/shipments";
 import { listings, outboxEmails, shipmentEvents } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import { MINUTE_MS } from "../../domain/business-days";
-import { CARRIER_SIGNATURE_HEADER, carrierSignalOf, parseCarrierEvent } from "../../domain/carrier-events";
 import { RATING_SAVED } from "../../domain/messages";
 import { CANCEL_SHIPMENT_REASONS } from "../../domain/reasons";
 import { orderQuote } from "../../domain/order-money";
@@ -40,91 +32,42 @@ import {
   cancelShipmentUpdate,
   BUY_WORKFLOW_TYPE,
   buyOrderInputFromDraft,
-  carrierEventSignal,
   completeCheckoutUpdate,
   orderViewQuery,
   rateOrderUpdate,
   type BuyOrderView,
 } from "../../workflows/buy/contract";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
-import { buildWorkflowBundle } from "../../workers/bundle";
 import { createDraftOrder, createSellerWithListing } from "../db/buy-fixtures";
 import { openTestDb } from "../db/helpers";
 import { createRetailer } from "../factories";
-import { createTimeSkippingEnv, sleepUntil, uniqueTaskQueue } from "../setup/temporal";
+import { startRealWorker, type RealWorker } from "../setup/real-worker";
+import { pollView, sleepUntil } from "../setup/temporal";
 
 const SECRET = "carrier_wf_test_secret";
-const TASK_QUEUE = uniqueTaskQueue("buy-real");
 const handleDb = openTestDb(8);
 const db = handleDb.db;
 
+let real: RealWorker;
 let env: TestWorkflowEnvironment;
-let bundle: WorkflowBundleWithSourceMap;
-let worker: Worker;
-let running: Promise<void>;
 let carrier: SandboxCarrier;
-const webhookLog: { status: number; eventId: string }[] = [];
-
-// The stand-in webhook endpoint: verify, record, signal (or 400 for a bad signature).
-const server = http.createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on("data", (c: Buffer) => chunks.push(c));
-  req.on("end", async () => {
-    const raw = Buffer.concat(chunks).toString("utf8");
-    if (!verifyCarrierSignature(raw, req.headers[CARRIER_SIGNATURE_HEADER.toLowerCase()] as string | undefined, SECRET)) {
-      res.writeHead(400).end();
-      return;
-    }
-    const ev = parseCarrierEvent(raw);
-    const target = ev ? await findShipmentByTracking(db, ev.result.tracking_code) : null;
-    if (!ev || !target) {
-      res.writeHead(ev ? 404 : 400).end();
-      return;
-    }
-    const signal = carrierSignalOf(ev);
-    await recordShipmentEvent(db, { trackingNumber: signal.trackingNumber, providerEventId: `carrier:${ev.id}`, status: signal.status, description: signal.description, eventTimestamp: new Date(signal.occurredAt) });
-    await env.client.workflow.getHandle(target.workflowId).signal(carrierEventSignal, signal);
-    webhookLog.push({ status: 200, eventId: ev.id });
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ received: true }));
-  });
-});
+let TASK_QUEUE: string;
+let webhookLog: RealWorker["webhookLog"];
 
 beforeAll(async () => {
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  [env, bundle] = await Promise.all([createTimeSkippingEnv(), buildWorkflowBundle()]);
-  carrier = createSandboxCarrier(db, { appOrigin: origin, webhookSecret: SECRET });
-  const activities = createActivities({
-    db,
-    payments: new SandboxPayments(db),
-    mail: createOutboxMailer(db),
-    env: { APP_ORIGIN: "http://localhost:3100", CARRIER_WEBHOOK_SECRET: SECRET },
-    carrier,
-  });
-  worker = await Worker.create({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, workflowBundle: bundle, activities });
-  running = worker.run();
+  real = await startRealWorker(db, { secret: SECRET, prefix: "buy-real" });
+  ({ env, carrier, taskQueue: TASK_QUEUE, webhookLog } = real);
 });
 
 afterAll(async () => {
-  if (worker) {
-    worker.shutdown();
-    await running;
-  }
-  await env?.teardown();
-  await new Promise<void>((r) => server.close(() => r()));
+  await real?.stop();
   await handleDb.close();
 });
 
 type Handle = WorkflowHandle<typeof buyOrderWorkflow>;
 
-async function waitFor(handle: Handle, pred: (v: BuyOrderView) => boolean, what: string): Promise<BuyOrderView> {
-  let last: BuyOrderView | undefined;
-  for (let i = 0; i < 400; i++) {
-    last = await handle.query(orderViewQuery);
-    if (pred(last)) return last;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}; state ${last?.statename}`);
+function waitFor(handle: Handle, pred: (v: BuyOrderView) => boolean, what: string): Promise<BuyOrderView> {
+  return pollView(() => handle.query(orderViewQuery), pred, what, (v) => `state ${v?.statename}`);
 }
 const inState = (h: Handle, s: string) => waitFor(h, (v) => v.statename === s && !v.busy, s);
 

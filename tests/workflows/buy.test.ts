@@ -45,7 +45,7 @@ import {
 } from "../../workflows/buy/contract";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
 import { buildWorkflowBundle } from "../../workers/bundle";
-import { createTimeSkippingEnv, sleepUntil, uniqueTaskQueue } from "../setup/temporal";
+import { createTimeSkippingEnv, pollView, sleepUntil, uniqueTaskQueue } from "../setup/temporal";
 import { createFakeBuyActivities, DECLINED_CARD, OK_CARD, SELLER_CARD, type FakeBuyActivities } from "./fakes/buy-activities";
 
 const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
@@ -130,14 +130,8 @@ function start(taskQueue: string, input: BuyOrderInput): Promise<Handle> {
 }
 
 /** Polls the query until `pred` holds (the workflow may still be processing a fired timer or a signal). */
-async function waitFor(handle: Handle, pred: (v: BuyOrderView) => boolean, what: string): Promise<BuyOrderView> {
-  let last: BuyOrderView | undefined;
-  for (let i = 0; i < 200; i++) {
-    last = await handle.query(orderViewQuery);
-    if (pred(last)) return last;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}; state ${last?.statename}, actions ${JSON.stringify(last?.actions.map((a) => a.code))}`);
+function waitFor(handle: Handle, pred: (v: BuyOrderView) => boolean, what: string): Promise<BuyOrderView> {
+  return pollView(() => handle.query(orderViewQuery), pred, what, (v) => `state ${v?.statename}`, 200);
 }
 /** The state is reached and the step that reached it has finished its activities (e-mails included). */
 const inState = (handle: Handle, state: string) => waitFor(handle, (v) => v.statename === state && !v.busy, state);

@@ -29,7 +29,7 @@ import {
   type RmaView,
 } from "../../workflows/rma/contract";
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
-import { createTimeSkippingEnv, sleepUntil, uniqueTaskQueue } from "../setup/temporal";
+import { createTimeSkippingEnv, pollView, sleepUntil, uniqueTaskQueue } from "../setup/temporal";
 
 const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
 const RMA_WORKFLOW_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "workflows", "rma", "workflow.ts");
@@ -152,14 +152,8 @@ function start(input: RmaInput): Promise<Handle> {
   return env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, { taskQueue: TASK_QUEUE, workflowId: rmaWorkflowId(input.rmaId), args: [input] });
 }
 
-async function waitFor(handle: Handle, pred: (v: RmaView) => boolean, what: string): Promise<RmaView> {
-  let last: RmaView | undefined;
-  for (let i = 0; i < 200; i++) {
-    last = await handle.query(rmaViewQuery);
-    if (pred(last)) return last;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}; stage ${last?.stage}`);
+function waitFor(handle: Handle, pred: (v: RmaView) => boolean, what: string): Promise<RmaView> {
+  return pollView(() => handle.query(rmaViewQuery), pred, what, (v) => `stage ${v?.stage}`, 200);
 }
 
 const decide = (handle: Handle, lines: { lineId: number; approvedQuantity: number }[], rmaFeeCents = 0) =>

@@ -36,7 +36,7 @@ import {
   type SwapView,
 } from "../../workflows/swap/contract";
 import type { swapOrderWorkflow } from "../../workflows/swap/workflow";
-import { createTimeSkippingEnv, sleepUntil, uniqueTaskQueue } from "../setup/temporal";
+import { createTimeSkippingEnv, pollView, sleepUntil, uniqueTaskQueue } from "../setup/temporal";
 
 const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
 const WORKFLOW_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "workflows", "swap", "workflow.ts");
@@ -160,14 +160,8 @@ const choose = (h: Handle) => h.executeUpdate(chooseItemsUpdate, { args: [{ ...b
 const approve = (h: Handle, who: number, callItEven = false) => h.executeUpdate(approveSwapUpdate, { args: [{ ...by(who), callItEven }] });
 const pay = (h: Handle, who: number, card = CARD) => h.executeUpdate(makePaymentUpdate, { args: [{ ...by(who), paymentMethod: card }] });
 
-async function waitFor(h: Handle, pred: (v: SwapView) => boolean, what: string): Promise<SwapView> {
-  let last: SwapView | undefined;
-  for (let i = 0; i < 200; i++) {
-    last = await h.query(swapViewQuery);
-    if (pred(last)) return last;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}; state ${last?.statename}`);
+function waitFor(h: Handle, pred: (v: SwapView) => boolean, what: string): Promise<SwapView> {
+  return pollView(() => h.query(swapViewQuery), pred, what, (v) => `state ${v?.statename}`, 200);
 }
 
 async function refused(p: Promise<unknown>, code: keyof typeof SWAP_ERRORS): Promise<void> {

@@ -1,8 +1,7 @@
 /**
  * The swap workflow: one run per swap order (id swapWorkflowId(orderId)), the shared driver
  * (workflows/common/driver.ts) around the swap's machine (model.ts, machine.ts). Decisions: ADR 0019, 0021.
- * Not registered in workflows/index.ts yet: its activities (activities/swap/types.ts) and pages come with the
- * rest of issue 10.
+ * Registered in workflows/index.ts; its activities are activities/swap/index.ts.
  */
 import { proxyActivities, proxyLocalActivities, setHandler, workflowInfo, type RetryPolicy } from "@temporalio/workflow";
 import type { SwapActivities } from "../../activities/swap/types";

@@ -1,0 +1,165 @@
+/**
+ * Swap orders in the read model (transaction_type 2): the row checkout creates before the swap's workflow
+ * starts, and the workflow's read-model write of each step (the swap activity recordSwapState).
+ *
+ * recordSwapState: one step, in one transaction under the order's row lock, like the buy's recordOrderState
+ * (db/queries/orders.ts), with both sides' goods:
+ *   - orders: state name, display status, stage, completed, whose move, each side's fee and shipping, the
+ *     receiver's due, the valuation (ledger), reasons, deadlines;
+ *   - order_contributions: the goods of each side as they stand (side 'provider' = what the provider gives,
+ *     'receiver' = what the receiver gives). A line the provider chose is added; a line removed keeps its
+ *     row with no units (history); cash is the valuation's, on the ledger;
+ *   - order_actions and the step's notices (outbox), deduplicated by the write's key;
+ *   - shipments: the read-model status follows the order.
+ * A write not newer than the row's record_seq adds only its action rows and notices.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { orderNumber } from "../../domain/cart";
+import { TRANSACTION_TYPE, BUY_STATES, displayStatusFor } from "../../domain/states";
+import type { Db } from "../client";
+import { orderContributions, orders, type SizesMap } from "../schema";
+import type { DbOrTx } from "./listings";
+import { insertActions, lineKey, queueNotices, saveOrderRating, shipmentsFollow, type OrderActionWrite, type OrderLineWrite, type OrderNoticeWrite } from "./orders";
+
+export type SwapSide = "provider" | "receiver";
+
+export interface SwapOrderCreate {
+  providerId: number;
+  receiverId: number;
+  brandId: number | null;
+  /** The provider's swap listings in the receiver's cart. */
+  providerLines: OrderLineWrite[];
+  workflowIdFor(orderId: number): string;
+}
+
+function units(sizes: SizesMap): number {
+  return Object.values(sizes).reduce((a, n) => a + n, 0);
+}
+
+/** A goods row of one side. */
+function goodsRow(orderId: number, side: SwapSide, l: OrderLineWrite) {
+  const q = units(l.sizes);
+  return { orderId, side, type: "goods", listingId: l.listingId, variationId: l.variationId ?? null, units: l.sizes, quantity: q, unitPriceCents: l.unitPriceCents, valueCents: l.unitPriceCents * q };
+}
+
+/** Creates the swap order row at checkout (before its workflow starts) with the provider's goods. */
+export async function createSwapOrder(db: Db, input: SwapOrderCreate): Promise<{ orderId: number; externalId: string; workflowId: string }> {
+  if (input.providerLines.length === 0) throw new RangeError("a swap needs at least one line of the provider's goods");
+  return db.transaction(async (tx) => {
+    const [{ id }] = await tx.execute<{ id: number }>(sql`select nextval(pg_get_serial_sequence('orders', 'id'))::int as id`);
+    const orderId = Number(id);
+    const externalId = orderNumber(orderId);
+    const workflowId = input.workflowIdFor(orderId);
+    const valueCents = input.providerLines.reduce((a, l) => a + l.unitPriceCents * units(l.sizes), 0);
+    await tx.insert(orders).values({
+      id: orderId,
+      externalId,
+      workflowId,
+      transactionType: TRANSACTION_TYPE.SWAP,
+      brandId: input.brandId,
+      providerId: input.providerId,
+      receiverId: input.receiverId,
+      statename: BUY_STATES.COMPLETE_ORDER_CHECKOUT,
+      displayStatus: displayStatusFor("swap", BUY_STATES.COMPLETE_ORDER_CHECKOUT),
+      actionNeeded: "receiver",
+      stage: "pre_shipping",
+      completed: null,
+      valueCents,
+    });
+    await tx.insert(orderContributions).values(input.providerLines.map((l) => goodsRow(orderId, "provider", l)));
+    return { orderId, externalId, workflowId };
+  });
+}
+
+export interface SwapStateWrite {
+  orderId: number;
+  dedupeKey: string;
+  sequence: number;
+  statename: string;
+  displayStatus: string;
+  stage: string;
+  completed: boolean | null;
+  actionNeeded: string | null;
+  isModified: boolean;
+  lines: Record<SwapSide, OrderLineWrite[]>;
+  /** Per side: fee, shipping, total due (cents). */
+  amounts: Record<SwapSide, { feeCents: number; shippingCents: number; dueCents: number }>;
+  /** Goods of the provider (what the receiver gets). */
+  valueCents: number;
+  ledger: Record<string, number | boolean>;
+  reasons: Record<string, number>;
+  deadlines: Record<string, string | null>;
+  actions: OrderActionWrite[];
+  notices: OrderNoticeWrite[];
+}
+
+/** The goods of one side as they stand: rows updated, added (a line chosen), or emptied (a line removed). */
+async function syncSide(tx: DbOrTx, orderId: number, side: SwapSide, lines: OrderLineWrite[]): Promise<void> {
+  const rows = await tx
+    .select({ id: orderContributions.id, listingId: orderContributions.listingId, variationId: orderContributions.variationId })
+    .from(orderContributions)
+    .where(and(eq(orderContributions.orderId, orderId), eq(orderContributions.side, side), eq(orderContributions.type, "goods")));
+  const current = new Map(lines.map((l) => [lineKey(l), l]));
+  for (const r of rows) {
+    const line = current.get(lineKey(r));
+    current.delete(lineKey(r));
+    const sizes = line?.sizes ?? {};
+    const q = units(sizes);
+    await tx
+      .update(orderContributions)
+      .set({ units: sizes, quantity: q, ...(line ? { unitPriceCents: line.unitPriceCents } : {}), valueCents: (line?.unitPriceCents ?? 0) * q })
+      .where(eq(orderContributions.id, r.id));
+  }
+  const added = [...current.values()];
+  if (added.length > 0) await tx.insert(orderContributions).values(added.map((l) => goodsRow(orderId, side, l)));
+}
+
+export async function recordSwapState(db: Db, w: SwapStateWrite): Promise<{ recorded: boolean }> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select({ id: orders.id, reasons: orders.reasons, recordSeq: orders.recordSeq }).from(orders).where(eq(orders.id, w.orderId)).for("update");
+    if (!row) return { recorded: false };
+    if (w.sequence > row.recordSeq) {
+      await tx
+        .update(orders)
+        .set({
+          statename: w.statename,
+          displayStatus: w.displayStatus,
+          stage: w.stage,
+          completed: w.completed,
+          actionNeeded: w.actionNeeded,
+          isModified: w.isModified,
+          valueCents: w.valueCents,
+          receiverFeeCents: w.amounts.receiver.feeCents,
+          receiverShippingCents: w.amounts.receiver.shippingCents,
+          receiverGrandTotalCents: w.amounts.receiver.dueCents,
+          providerFeeCents: w.amounts.provider.feeCents,
+          providerShippingCents: w.amounts.provider.shippingCents,
+          ledger: w.ledger,
+          reasons: { ...(row.reasons ?? {}), ...w.reasons },
+          deadlines: w.deadlines,
+          recordSeq: w.sequence,
+          modifiedAt: sql`now()`,
+        })
+        .where(eq(orders.id, w.orderId));
+      await syncSide(tx, w.orderId, "provider", w.lines.provider);
+      await syncSide(tx, w.orderId, "receiver", w.lines.receiver);
+      await shipmentsFollow(tx, w.orderId, w.statename);
+    }
+    await insertActions(tx, w);
+    await queueNotices(tx, w.notices);
+    return { recorded: true };
+  });
+}
+
+/** A side's rating of the goods it received (once per rater), shown on the order as that side's rating. */
+export async function saveSwapRating(db: DbOrTx, input: Parameters<typeof saveOrderRating>[1] & { role: SwapSide }): Promise<{ saved: boolean }> {
+  const r = await saveOrderRating(db, input);
+  if (r.saved) {
+    const column =
+      input.role === "receiver"
+        ? { receiverRating: input.stars.overall, receiverRatingComments: input.comments }
+        : { providerRating: input.stars.overall, providerRatingComments: input.comments };
+    await db.update(orders).set(column).where(eq(orders.id, input.orderId));
+  }
+  return r;
+}

@@ -1,0 +1,179 @@
+/**
+ * The swap workflow's real activities (activities/swap) against Postgres with the sandbox payments adapter
+ * and the sandbox carrier: the swap order row (createSwapOrder), the read-model write of a step
+ * (recordSwapState: both sides' goods, a chosen line added, a removed line kept with no units, a late write
+ * adds only its actions, notices anonymous and deduplicated), a shipment per side of one order, and the
+ * payment of a side (declined card answered, never charged twice for one key).
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createBuyActivities } from "../../activities/buy";
+import { createSandboxCarrier } from "../../activities/carrier/sandbox";
+import { SandboxPayments } from "../../activities/payments/sandbox";
+import { createSwapActivities } from "../../activities/swap";
+import type { SwapStateRecord } from "../../activities/swap/types";
+import { getOrderRow, listOrderActions } from "../../db/queries/orders";
+import { listOrderPayments } from "../../db/queries/payments";
+import { listOrderShipments } from "../../db/queries/shipments";
+import { createSwapOrder } from "../../db/queries/swap-orders";
+import { orderContributions, outboxEmails, retailers } from "../../db/schema";
+import { CARD_DECLINED } from "../../domain/messages";
+import type { OrderLine } from "../../domain/order-money";
+import { swapWorkflowId } from "../../workflows/swap/contract";
+import { createSellerWithListing } from "./buy-fixtures";
+import { openTestDb } from "./helpers";
+
+const handle = openTestDb(12);
+const db = handle.db;
+const server = http.createServer((_req, res) => res.writeHead(200).end("{}"));
+let acts: ReturnType<typeof createSwapActivities>;
+
+beforeAll(async () => {
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const payments = new SandboxPayments(db);
+  const carrier = createSandboxCarrier(db, { appOrigin: origin, webhookSecret: "carrier_swap_db_secret" });
+  const buy = createBuyActivities({ db, payments, carrier, appOrigin: "http://localhost:3000" });
+  acts = createSwapActivities({ db, buy, appOrigin: "http://localhost:3000" });
+});
+
+afterAll(async () => {
+  await new Promise<void>((r) => server.close(() => r()));
+  await handle.close();
+});
+
+async function swapFixture() {
+  const p = await createSellerWithListing(db, { sizes: { S: 2, M: 3 } });
+  const r = await createSellerWithListing(db, { sizes: { L: 4, XL: 1 } });
+  const providerLines: OrderLine[] = [{ listingId: p.listing.id, variationId: p.variation.id, sizes: { M: 2 }, unitPriceCents: p.priceCents }];
+  const order = await createSwapOrder(db, { providerId: p.seller.retailer.id, receiverId: r.seller.retailer.id, brandId: p.brand.id, providerLines, workflowIdFor: swapWorkflowId });
+  return { p, r, providerLines, ...order, providerId: p.seller.retailer.id, receiverId: r.seller.retailer.id };
+}
+type Fixture = Awaited<ReturnType<typeof swapFixture>>;
+
+function rec(f: Fixture, sequence: number, over: Partial<SwapStateRecord> = {}): SwapStateRecord {
+  return {
+    orderId: f.orderId,
+    workflowId: f.workflowId,
+    externalId: f.externalId,
+    providerId: f.providerId,
+    receiverId: f.receiverId,
+    sequence,
+    statename: "provider_choose_items",
+    displayStatus: "Swap Requested",
+    isModified: false,
+    actionNeeded: "provider",
+    providerLines: f.providerLines,
+    receiverLines: [],
+    callItEven: { provider: false, receiver: false },
+    dues: { provider: 0, receiver: 0 },
+    reasons: {},
+    deadlines: { checkoutBy: null, turnBy: "2026-03-07T15:00:00.000Z", paymentBy: null, pickupBy: null },
+    actions: [],
+    notices: [],
+    ...over,
+  };
+}
+
+describe("swap read model", () => {
+  test("a swap order is created with the provider's goods; each step writes both sides, keeps removed lines, and a late write adds only its actions", async () => {
+    const f = await swapFixture();
+    expect(await getOrderRow(db, f.orderId)).toMatchObject({ transactionType: 2, statename: "complete_order_checkout", workflowId: `swap-order:${f.orderId}` });
+    const at = "2026-03-02T15:00:00.000Z";
+    const chosen: OrderLine[] = [{ listingId: f.r.listing.id, variationId: f.r.variation.id, sizes: { L: 1, XL: 1 }, unitPriceCents: f.r.priceCents }];
+    const step2 = rec(f, 2, {
+      statename: "provider_approve",
+      receiverLines: chosen,
+      actions: [{ code: 211, role: "provider", statename: "provider_approve", at }],
+      notices: [{ role: "receiver", template: "swap_approve_needed", dedupeKey: `${f.workflowId}:mail:swap_approve_needed:receiver:2` }],
+    });
+    await acts.recordSwapState(step2);
+    await acts.recordSwapState(step2); // a retried activity
+    // The opening write lands late: its action is history, the state stays.
+    await acts.recordSwapState(rec(f, 1, { actions: [{ code: 210, role: "receiver", statename: "provider_choose_items", at }] }));
+    // The provider removes XL from the receiver's side: the line stays with fewer units.
+    await acts.recordSwapState(
+      rec(f, 3, { statename: "receiver_approve", actionNeeded: "receiver", isModified: true, receiverLines: [{ ...chosen[0], sizes: { L: 1 } }] }),
+    );
+
+    const row = await getOrderRow(db, f.orderId);
+    expect(row).toMatchObject({ statename: "receiver_approve", actionNeeded: "receiver", isModified: true, recordSeq: 3, valueCents: 2 * f.p.priceCents });
+    expect(row?.ledger).toMatchObject({ providerGoodsCents: 2 * f.p.priceCents, receiverGoodsCents: f.r.priceCents });
+    const contribs = await db.select().from(orderContributions).where(eq(orderContributions.orderId, f.orderId));
+    expect(contribs.map((c) => [c.side, c.listingId, c.units, c.quantity]).sort()).toEqual(
+      [
+        ["provider", f.p.listing.id, { M: 2 }, 2],
+        ["receiver", f.r.listing.id, { L: 1 }, 1],
+      ].sort(),
+    );
+    expect((await listOrderActions(db, f.orderId)).map((a) => [a.code, a.participantId])).toEqual([
+      [211, f.providerId],
+      [210, f.receiverId],
+    ]);
+    const mails = await db.select().from(outboxEmails).where(eq(outboxEmails.kind, "swap:swap_approve_needed"));
+    const mine = mails.filter((m) => m.bodyText.includes(f.externalId));
+    expect(mine).toHaveLength(1);
+    expect(mine[0].bodyText).toContain(`retailer-00${f.providerId}`);
+    const [provider] = await db.select({ name: retailers.storeName }).from(retailers).where(eq(retailers.id, f.providerId));
+    expect(`${mine[0].subject}${mine[0].bodyText}`).not.toContain(provider.name);
+  });
+});
+
+describe("swap money and carrier", () => {
+  test("a side's payment: a declined card is answered with the message; a good card is charged its due once per key", async () => {
+    const f = await swapFixture();
+    const declined = await acts.chargeSwapSide({
+      idempotencyKey: `${f.workflowId}:swap-charge:provider:1`,
+      orderId: f.orderId,
+      retailerId: f.providerId,
+      paymentMethod: { paymentMethodId: "tok_chargeDeclined", lastFour: "0002", description: "Visa" },
+      amountCents: 5375,
+    });
+    expect(declined).toEqual({ status: "declined", message: CARD_DECLINED });
+    const input = {
+      idempotencyKey: `${f.workflowId}:swap-charge:provider:2`,
+      orderId: f.orderId,
+      retailerId: f.providerId,
+      paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+      amountCents: 5375,
+    };
+    const first = await acts.chargeSwapSide(input);
+    const again = await acts.chargeSwapSide(input);
+    expect(first.status).toBe("charged");
+    expect(again).toEqual(first);
+    const captures = (await listOrderPayments(db, f.orderId)).filter((x) => x.txtype === "capture");
+    expect(captures.map((x) => [x.retailerId, x.amountCents])).toEqual([[f.providerId, 5375]]);
+  });
+
+  test("one order, two parcels: each side's pickup is its own shipment; a rebooking is a new call tag on that side's shipment", async () => {
+    const f = await swapFixture();
+    const pickupBy = "2026-03-09T22:00:00.000Z";
+    const book = (side: "provider" | "receiver", attempt: number) =>
+      acts.bookSwapPickup({
+        idempotencyKey: `${f.workflowId}:swap-book-pickup:${side}:${attempt}`,
+        orderId: f.orderId,
+        side,
+        attempt,
+        senderId: side === "provider" ? f.providerId : f.receiverId,
+        receiverId: side === "provider" ? f.receiverId : f.providerId,
+        units: 2,
+        pickupBy,
+      });
+    const a = await book("provider", 1);
+    const b = await book("receiver", 1);
+    expect(a.trackingNumber).not.toBe(b.trackingNumber);
+    expect(await book("provider", 1)).toEqual(a); // a retry answers the same
+    const again = await book("receiver", 2);
+    expect(again.trackingNumber).toBe(b.trackingNumber);
+    expect(again.callTag).not.toBe(b.callTag);
+    const ships = await listOrderShipments(db, f.orderId);
+    expect(ships.map((s) => [s.senderId, s.trackingNumber]).sort()).toEqual(
+      [
+        [f.providerId, a.trackingNumber],
+        [f.receiverId, b.trackingNumber],
+      ].sort(),
+    );
+  });
+});
