@@ -13,9 +13,10 @@
  *   - shipments: the read-model status follows the order.
  * A write not newer than the row's record_seq adds only its action rows and notices.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, notInArray, or, sql } from "drizzle-orm";
 import { orderNumber } from "../../domain/cart";
-import { TRANSACTION_TYPE, BUY_STATES, displayStatusFor } from "../../domain/states";
+import { alreadyTransactingMessage } from "../../domain/messages";
+import { TRANSACTION_TYPE, BUY_STATES, SWAP_STATES, displayStatusFor } from "../../domain/states";
 import type { Db } from "../client";
 import { orderContributions, orders, type SizesMap } from "../schema";
 import type { DbOrTx } from "./listings";
@@ -162,4 +163,44 @@ export async function saveSwapRating(db: DbOrTx, input: Parameters<typeof saveOr
     await db.update(orders).set(column).where(eq(orders.id, input.orderId));
   }
   return r;
+}
+
+/** A swap is "in progress" until both sides have paid: from the draft through negotiation and payment. */
+export const SWAP_OPEN_STATES: readonly string[] = [
+  BUY_STATES.COMPLETE_ORDER_CHECKOUT,
+  SWAP_STATES.PROVIDER_CHOOSE_ITEMS,
+  SWAP_STATES.PROVIDER_APPROVE,
+  SWAP_STATES.RECEIVER_APPROVE,
+  SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY,
+  SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY,
+  SWAP_STATES.PAYMENT,
+];
+
+/**
+ * The duplicate-swap guard (spec 001 §8 "Swap: yourmove / theirmove"): a swap in progress between these two
+ * retailers, whichever of them started it (orders in `except`, e.g. this cart's own draft, do not count).
+ * "yourmove" when one of them waits for `retailerId` (its side's move, or both sides' in payment), else
+ * "theirmove"; null when there is none.
+ */
+export async function swapInProgress(db: DbOrTx, retailerId: number, otherId: number, except: number[] = []): Promise<"yourmove" | "theirmove" | null> {
+  const rows = await db
+    .select({ providerId: orders.providerId, actionNeeded: orders.actionNeeded })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.transactionType, TRANSACTION_TYPE.SWAP),
+        inArray(orders.statename, [...SWAP_OPEN_STATES]),
+        or(and(eq(orders.receiverId, retailerId), eq(orders.providerId, otherId)), and(eq(orders.receiverId, otherId), eq(orders.providerId, retailerId))),
+        except.length > 0 ? notInArray(orders.id, except) : undefined,
+      ),
+    );
+  if (rows.length === 0) return null;
+  const mine = rows.some((r) => r.actionNeeded === "both" || r.actionNeeded === (r.providerId === retailerId ? "provider" : "receiver"));
+  return mine ? "yourmove" : "theirmove";
+}
+
+/** The guard's message (verbatim), or null. */
+export async function swapGuardMessage(db: DbOrTx, retailerId: number, otherId: number, except: number[] = []): Promise<string | null> {
+  const move = await swapInProgress(db, retailerId, otherId, except);
+  return move ? alreadyTransactingMessage("swap", move) : null;
 }

@@ -3,7 +3,7 @@
  * and the sandbox carrier: the swap order row (createSwapOrder), the read-model write of a step
  * (recordSwapState: both sides' goods, a chosen line added, a removed line kept with no units, a late write
  * adds only its actions, notices anonymous and deduplicated), a shipment per side of one order, and the
- * payment of a side (declined card answered, never charged twice for one key).
+ * payment of a side (declined card answered, never charged twice for one key), and the duplicate-swap guard.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -17,9 +17,9 @@ import type { SwapStateRecord } from "../../activities/swap/types";
 import { getOrderRow, listOrderActions } from "../../db/queries/orders";
 import { listOrderPayments } from "../../db/queries/payments";
 import { listOrderShipments } from "../../db/queries/shipments";
-import { createSwapOrder } from "../../db/queries/swap-orders";
-import { orderContributions, outboxEmails, retailers } from "../../db/schema";
-import { CARD_DECLINED } from "../../domain/messages";
+import { createSwapOrder, swapGuardMessage, swapInProgress } from "../../db/queries/swap-orders";
+import { orderContributions, orders, outboxEmails, retailers } from "../../db/schema";
+import { CARD_DECLINED, SWAP_ALREADY_THEIR_MOVE, SWAP_ALREADY_YOUR_MOVE } from "../../domain/messages";
 import type { OrderLine } from "../../domain/order-money";
 import { swapWorkflowId } from "../../workflows/swap/contract";
 import { createSellerWithListing } from "./buy-fixtures";
@@ -175,5 +175,31 @@ describe("swap money and carrier", () => {
         [f.receiverId, b.trackingNumber],
       ].sort(),
     );
+  });
+});
+
+describe("duplicate-swap guard", () => {
+  test("a swap in progress between two retailers, either way round: yourmove for the side it waits for, theirmove for the other; none once it ends", async () => {
+    const f = await swapFixture();
+    const set = (statename: string, actionNeeded: string | null) => db.update(orders).set({ statename, actionNeeded }).where(eq(orders.id, f.orderId));
+    // The receiver's draft: its own move.
+    expect(await swapInProgress(db, f.receiverId, f.providerId)).toBe("yourmove");
+    expect(await swapInProgress(db, f.providerId, f.receiverId)).toBe("theirmove");
+    // Its own draft does not count against itself.
+    expect(await swapInProgress(db, f.receiverId, f.providerId, [f.orderId])).toBeNull();
+    await set("provider_choose_items", "provider");
+    expect(await swapGuardMessage(db, f.providerId, f.receiverId)).toBe(SWAP_ALREADY_YOUR_MOVE);
+    expect(await swapGuardMessage(db, f.receiverId, f.providerId)).toBe(SWAP_ALREADY_THEIR_MOVE);
+    await set("payment", "both");
+    expect([await swapInProgress(db, f.providerId, f.receiverId), await swapInProgress(db, f.receiverId, f.providerId)]).toEqual(["yourmove", "yourmove"]);
+    // Paid and shipping, or ended: a new swap may start.
+    for (const s of ["ship_swap", "declined", "completed"]) {
+      await set(s, null);
+      expect(await swapInProgress(db, f.receiverId, f.providerId)).toBeNull();
+    }
+    // Another retailer is not concerned.
+    await set("provider_approve", "provider");
+    const other = await createSellerWithListing(db);
+    expect(await swapInProgress(db, other.seller.retailer.id, f.providerId)).toBeNull();
   });
 });
