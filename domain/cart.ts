@@ -50,7 +50,6 @@ export const CART_MESSAGES = Object.freeze({
   adminHasNoCart: "Staff browsing as admin have no cart. Choose a retailer to act as (Admin, Retailers) to shop for that retailer.",
   itemDropped: "An item in your cart is no longer available and was removed.",
   itemsDropped: (n: number) => `${n} items in your cart are no longer available and were removed.`,
-  swapsOpenSoon: "Swaps open soon. Your swap cart is kept until then.",
   /** A sell draft still in the cart: confirming the sell dialog sends it at once, so this one was not sent (yet). */
   sellDraftRecorded:
     "Your offer is saved as a draft order but has not been sent yet. Confirm the sell dialog at checkout to send it to the requesting retailer; a draft not sent within 24 hours expires.",

@@ -96,6 +96,20 @@ export const SWAP_STATES = Object.freeze({
   SWAP_DECLINED_BY_RECEIVER_MONEY: "swap_declined_by_receiver_money",
 } as const);
 
+/**
+ * A swap is open ("in progress") until both sides have paid: the draft, the negotiation, the last chance and
+ * payment. The duplicate-swap guard and the swap panel's waiting texts use it.
+ */
+export const SWAP_OPEN_STATES: readonly string[] = Object.freeze([
+  BUY_STATES.COMPLETE_ORDER_CHECKOUT,
+  SWAP_STATES.PROVIDER_CHOOSE_ITEMS,
+  SWAP_STATES.PROVIDER_APPROVE,
+  SWAP_STATES.RECEIVER_APPROVE,
+  SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY,
+  SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY,
+  SWAP_STATES.PAYMENT,
+]);
+
 /** States shared by both kinds after the negotiation (ours: the specifications name none). */
 export const COMMON_STATES = Object.freeze({
   /** Picked up by the carrier (action 110); payout released. */

@@ -3,7 +3,7 @@
  *   intent=add      listingId | requestId, size.<label>=qty, [type=buy|swap|sell], [returnTo=/path]
  *   intent=remove   listingId | requestId, [returnTo]
  *   intent=clear    "Start Over", [returnTo]
- *   intent=proceed  terms=on (sell: reason, floor_time) -> /checkout/review (buy, sell) or "Swaps open soon."
+ *   intent=proceed  terms=on (sell: reason, floor_time) -> /checkout/review (buy, sell) or /checkout/swap (swap)
  * Success redirects (303) to returnTo (default /cart) with a notice; a refusal answers 4xx with
  * { ok: false, error } and this page shows the message. Ids the retailer cannot see: 404.
  * Staff browsing as admin have no cart: 403 with a clear message.

@@ -2,7 +2,7 @@
  * /checkout: the step between the cart and the draft orders (spec 001 §2 "Checkout dialogs"; spec 000 §4, §5):
  * - buy: the purchase terms (checkbox required), then proceedFromCart -> /checkout/review;
  * - swap: without payout or an active listing of the brand the no-active-listings dialog; else the swap
- *   terms, then "Swaps open soon." (the cart is kept);
+ *   terms, then the swap draft's review and card step (/checkout/swap);
  * - sell (to requests): without payout the "Configure Payout Settings" prompt ('Setup My Payouts' ->
  *   /getpaid); else the sell info dialog (reason, floor_time: "* Please fill out everything to continue.")
  *   with the sell terms, then the offer is saved as a draft -> /checkout/review.

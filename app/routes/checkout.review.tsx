@@ -4,12 +4,13 @@
  * card will be pre-authorised for; "Continue to payment" goes to the card step (/checkout/pay), which starts
  * each order's buy workflow.
  */
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { CART_MESSAGES, START_OVER_LABEL } from "../../domain/cart";
 import { formatCents } from "../../domain/money";
 import { labelFor, FLOOR_TIMES } from "../../domain/reasons";
 import { getDraftOrders } from "../../db/queries/checkout";
+import { DraftLinesTable } from "~/components/orders/DraftLines";
 import { pageTitle } from "~/components/title";
 import { loadCartSummary } from "~/utils/cart.server";
 import { cartRetailer } from "~/utils/auth.server";
@@ -22,6 +23,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!retailer) return { admin: true as const, orders: [], type: null };
   const summary = await loadCartSummary(auth);
   const views = await getDraftOrders(db, retailer.id, summary?.draftOrderIds ?? [], { viewerIsStaff: auth.user.isStaff });
+  // A swap draft has its own review and card step.
+  if (views.some((v) => v.ttype === "swap")) throw redirect("/checkout/swap");
   // The page shows the orders; their workflows' hand-over stays on the server.
   const orders = views.map(({ draft: _draft, ...v }) => v);
   return { admin: false as const, orders, type: summary?.type ?? null };
@@ -70,36 +73,7 @@ export default function CheckoutReview() {
           </h2>
           <p>{o.kind === "buy" ? `Seller: ${o.counterpartyLabel}` : `Requested by ${o.counterpartyLabel}`}</p>
           {o.floorTime ? <p>Time on the sales floor: {labelFor(FLOOR_TIMES, o.floorTime) ?? o.floorTime}</p> : null}
-          <table className="table">
-            <thead>
-              <tr>
-                <th>Product code</th>
-                <th>Style</th>
-                <th>Sizes</th>
-                <th>Units</th>
-                <th>Price</th>
-                <th>Value</th>
-              </tr>
-            </thead>
-            <tbody>
-              {o.lines.map((l, i) => (
-                <tr key={i}>
-                  <td>{l.productCode}</td>
-                  <td>
-                    {l.brandName} {l.displayName} ({l.color})
-                  </td>
-                  <td>
-                    {Object.entries(l.sizes)
-                      .map(([k, n]) => `${k} × ${n}`)
-                      .join(", ")}
-                  </td>
-                  <td>{l.quantity}</td>
-                  <td>{formatCents(l.unitPriceCents)}</td>
-                  <td>{formatCents(l.valueCents)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DraftLinesTable lines={o.lines} />
           {o.kind === "sell" ? (
             <dl className="order-amounts" data-testid="order-amounts">
               <dt>Your payout (wholesale cost, no fee)</dt>

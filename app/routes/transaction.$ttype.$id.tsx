@@ -19,6 +19,7 @@ import { useEffect, useMemo, useState } from "react";
 import type { z } from "zod";
 import { getOrderDetail, markOrdersSeen, type OrderDetail } from "../../db/queries/order-views";
 import { formatCents } from "../../domain/money";
+import { swapCompletionText } from "../../domain/swap-texts";
 import {
   CONFIRM_DECLINE_OTHERS,
   GO_BACK,
@@ -364,7 +365,13 @@ function Amounts({ o }: { o: OrderDetail }) {
 function Panel({ d, a }: { d: LoaderData; a: DetailActionData | undefined }) {
   const o = d.order;
   if (!o.role) return <div className="order-panel muted">Staff view: read-only.</div>;
-  if (o.ttype === "swap") return <div className="order-panel">Swaps open with a later release.</div>;
+  if (o.ttype === "swap") {
+    return (
+      <div className="order-panel" data-testid="swap-panel">
+        {swapCompletionText(o) ?? o.displayStatus}
+      </div>
+    );
+  }
   switch (d.panel) {
     case "complete-checkout":
       return <CompleteCheckoutPanel o={o} a={a} />;

@@ -18,6 +18,7 @@ import { addToCart, clearCart, countActiveOwnListings, getCartSummary, removeFro
 import { proceedFromCart } from "../../db/queries/checkout";
 import { getCardOnFile } from "../../db/queries/settings";
 import { buyWorkflowId } from "../../workflows/buy/contract";
+import { swapWorkflowId } from "../../workflows/swap/contract";
 import { getAuth, type AuthContext, type RetailerRow } from "./auth.server";
 import { ensureSellerCard } from "./card.server";
 import { CHECKOUT_MESSAGES, sendOffers } from "./checkout.server";
@@ -143,7 +144,7 @@ function formValues(form: FormData, names: string[]): Record<string, string> {
 
 /**
  * intent=proceed: the terms (and for a sell cart the info dialog) are checked here, then the cart is
- * handed to proceedFromCart. Buy and sell go to the draft review; a swap answers "Swaps open soon.".
+ * handed to proceedFromCart. Buy and sell go to the draft review; a swap to its review and card step.
  */
 export async function handleProceed(auth: AuthContext, retailer: RetailerRow, form: FormData) {
   const state = await checkoutState(auth, retailer);
@@ -168,12 +169,13 @@ export async function handleProceed(auth: AuthContext, retailer: RetailerRow, fo
     if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? CART_MESSAGES.acceptTerms, { values });
   }
 
-  const outcome = await proceedFromCart(db, retailer.id, { workflowIdFor: buyWorkflowId, sellInfo });
+  const outcome = await proceedFromCart(db, retailer.id, { workflowIdFor: buyWorkflowId, swapWorkflowIdFor: swapWorkflowId, sellInfo });
   if (!outcome.ok) {
     const dialog = outcome.code === "no_payout" || outcome.code === "no_active_listings" ? outcome.code : outcome.code === "payout_required" ? "configure_payout" : undefined;
     return refuse(outcome.status, outcome.message, { values, ...(dialog ? { dialog } : {}) });
   }
-  if (outcome.kind === "swap") return data({ ok: true as const, message: outcome.message });
+  // A swap: its review and card step (the card is pre-authorised as the swap's workflow starts).
+  if (outcome.kind === "swap") return redirect("/checkout/swap", 303);
   // Selling to a request: confirming the sell dialog sends the offer (its workflow starts, action 223).
   if (outcome.kind === "sell" && sellInfo) {
     const sent = await sendOffers(retailer, outcome.drafts, sellInfo);

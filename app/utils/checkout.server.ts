@@ -147,7 +147,7 @@ async function payOrders(auth: AuthContext, retailer: RetailerRow, ids: number[]
   // A cart draft older than 24 hours has expired: it is no longer awaiting checkout.
   await expireStaleDrafts(db, { retailerId: retailer.id });
   const views = await getDraftOrders(db, retailer.id, ids, { viewerIsStaff: auth.user.isStaff });
-  if (views.length !== ids.length || views.some((v) => v.kind !== "buy")) notFound();
+  if (views.length !== ids.length || views.some((v) => v.kind !== "buy" || v.ttype !== "buy")) notFound();
   return views.map((v) => ({
     draft: v.draft,
     id: v.id,
@@ -173,7 +173,7 @@ export async function payLoader(request: Request) {
   if (ids.length === 0) {
     // From the review: the cart's buy drafts, named in the URL so the page survives their leaving the cart.
     const drafts = (await getDraftOrders(db, retailer.id, await cartDraftOrderIds(db, retailer.id))).filter(
-      (d) => d.kind === "buy" && d.statename === BUY_STATES.COMPLETE_ORDER_CHECKOUT,
+      (d) => d.kind === "buy" && d.ttype === "buy" && d.statename === BUY_STATES.COMPLETE_ORDER_CHECKOUT,
     );
     if (drafts.length > 0) throw redirect(`/checkout/pay?${drafts.map((d) => `order=${d.id}`).join("&")}`);
     return { admin: false as const, orders: [] as PayOrder[], card: null, mode: "test_card" as CardFormMode, provider: paymentsProvider(), publishableKey: null, formId: randomUUID() };
@@ -202,7 +202,7 @@ export interface PayActionData {
   declined?: boolean;
 }
 
-function fail(status: number, errors: Record<string, string>, extra: Omit<PayActionData, "ok" | "errors"> = {}) {
+export function fail(status: number, errors: Record<string, string>, extra: Omit<PayActionData, "ok" | "errors"> = {}) {
   return data<PayActionData>({ ok: false, errors, ...extra }, { status });
 }
 
@@ -210,7 +210,7 @@ const ChoiceSchema = z.enum(["saved", "new"]);
 const Last4Schema = z.string().regex(/^\d{4}$/);
 
 /** The card of the form: the saved card, a test card (token), or a Stripe Elements PaymentMethod id. */
-async function cardFromForm(retailerId: number, form: FormData): Promise<{ ok: true; card: PaymentMethodInput } | { ok: false; errors: Record<string, string> }> {
+export async function cardFromForm(retailerId: number, form: FormData): Promise<{ ok: true; card: PaymentMethodInput } | { ok: false; errors: Record<string, string> }> {
   const choice = ChoiceSchema.safeParse(form.get("card_choice") ?? "new");
   if (!choice.success) return { ok: false, errors: { "": CHECKOUT_MESSAGES.chooseCard } };
   if (choice.data === "saved") {

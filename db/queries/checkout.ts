@@ -11,8 +11,10 @@
  * - sell cart (selling to requests): needs payout set up and the sell info (reason, floor_time); the
  *   offer is recorded the same way, one draft per request (provider = the seller, receiver = the
  *   requestor); sending it to the requestor is the next issue's.
- * - swap cart: needs payout set up and an active listing of the brand; then swaps "open soon": the cart
- *   is kept and nothing is written.
+ * - swap cart: needs payout set up and an active listing of the brand, and no swap in progress with the same
+ *   retailer (yourmove / theirmove); then one swap draft (the receiver = this retailer, the provider = the
+ *   listings' owner, its goods = the cart; workflow id from opts.swapWorkflowIdFor), replacing the cart's
+ *   earlier swap draft. Checking it out (/checkout/swap) starts the swap workflow.
  */
 import { and, eq, inArray, ne, notInArray, sql, type SQL } from "drizzle-orm";
 import { CART_MESSAGES, orderNumber, sellBlocked, swapBlock, type CartLine } from "../../domain/cart";
@@ -28,6 +30,7 @@ import type { Db } from "../client";
 import { brands, carts, orderActions, orderContributions, orders, productVariations, products, retailers } from "../schema";
 import { countActiveOwnListings, deleteDraftOrders, lockCart, reconcileLines, saveCart, type StoredCart } from "./cart";
 import type { DbOrTx } from "./listings";
+import { insertSwapOrder, swapGuardMessage, type SwapDraft } from "./swap-orders";
 
 export type ProceedFailureCode =
   | "empty"
@@ -57,12 +60,14 @@ export type ProceedOutcome =
       /** Drafts deleted because their seller (or request) left the cart: cancel their workflows if started. */
       removed: { orderId: number; workflowId: string }[];
     }
-  | { ok: true; kind: "swap"; message: string }
+  | { ok: true; kind: "swap"; swap: SwapDraft }
   | { ok: false; status: 400 | 403 | 409; code: ProceedFailureCode; message: string };
 
 export interface ProceedOptions {
   /** The deterministic workflow id of an order: pass buyWorkflowId from workflows/buy/contract.ts. */
   workflowIdFor: (orderId: number) => string;
+  /** The same for a swap order: pass swapWorkflowId from workflows/swap/contract.ts. */
+  swapWorkflowIdFor?: (orderId: number) => string;
   /** Sell carts: the sell-for-request info dialog's answers. */
   sellInfo?: { reason: string; floorTime: string } | null;
 }
@@ -115,7 +120,8 @@ export async function proceedFromCart(db: Db, retailerId: number, opts: ProceedO
       const block = swapBlock({ payoutSet, activeListingsOfBrand: payoutSet ? await countActiveOwnListings(tx, retailerId, cart.items[0].brandId) : 0 });
       if (block === "no_payout") return { ok: false, status: 403, code: "no_payout", message: SWAP_NO_PAYOUT };
       if (block === "no_active_listings") return { ok: false, status: 403, code: "no_active_listings", message: SWAP_NO_ACTIVE_LISTINGS };
-      return { ok: true, kind: "swap", message: CART_MESSAGES.swapsOpenSoon };
+      const swap = await swapDraftFromCart(tx, retailerId, cart, kept, opts);
+      return "ok" in swap ? swap : { ok: true, kind: "swap", swap };
     }
 
     if (cart.type === "sell") {
@@ -252,6 +258,37 @@ export async function proceedFromCart(db: Db, retailerId: number, opts: ProceedO
   });
 }
 
+function missingSwapWorkflowId(): never {
+  throw new Error("proceedFromCart: a swap cart needs opts.swapWorkflowIdFor");
+}
+
+/**
+ * A swap cart -> one swap draft (the cart holds one provider's swap listings of one brand): the cart's
+ * earlier swap draft, still unchecked-out, is replaced. The duplicate-swap guard answers first.
+ */
+async function swapDraftFromCart(
+  tx: Tx,
+  retailerId: number,
+  cart: StoredCart,
+  kept: { line: CartLine; variationId: number }[],
+  opts: ProceedOptions,
+): Promise<SwapDraft | Extract<ProceedOutcome, { ok: false }>> {
+  const priced = await priceLines(tx, kept);
+  const providerId = priced[0].line.providerId;
+  const guard = await swapGuardMessage(tx, retailerId, providerId, cart.draftOrderIds);
+  if (guard) return { ok: false, status: 409, code: "already_transacting", message: guard };
+  await deleteDraftOrders(tx, retailerId, cart.draftOrderIds);
+  const swap = await insertSwapOrder(tx, {
+    providerId,
+    receiverId: retailerId,
+    brandId: priced[0].line.brandId,
+    providerLines: priced.map((p) => ({ listingId: p.line.listingId ?? null, variationId: p.variationId, sizes: p.line.selection, unitPriceCents: p.unitPriceCents })),
+    workflowIdFor: opts.swapWorkflowIdFor ?? missingSwapWorkflowId,
+  });
+  await saveCart(tx, retailerId, { type: cart.type, items: cart.items, draftOrderIds: [swap.orderId] });
+  return swap;
+}
+
 /**
  * The duplicate-order guard (spec 001 §8): an open order outside this cart, between this buyer and the
  * same seller, for one of the same listings. Checkout still to complete -> "yourmove"; waiting for the
@@ -287,6 +324,8 @@ export interface DraftOrderView {
   id: number;
   externalId: string;
   kind: "buy" | "sell";
+  /** A purchase / sale, or a swap (this retailer receives the other's goods: the swap's receiver). */
+  ttype: "buy" | "swap";
   statename: string;
   displayStatus: string;
   counterpartyLabel: string;
@@ -345,6 +384,7 @@ export async function getDraftOrders(db: DbOrTx, retailerId: number, orderIds: n
       id: o.id,
       externalId: o.externalId,
       kind: o.receiverId === retailerId ? ("buy" as const) : ("sell" as const),
+      ttype: o.transactionType === TRANSACTION_TYPE.SWAP ? ("swap" as const) : ("buy" as const),
       statename: o.statename,
       displayStatus: o.displayStatus,
       counterpartyLabel: displayRetailer({ id: other, storeName: names.get(other) ?? null }, opts.viewerIsStaff === true, retailerId),
@@ -409,14 +449,14 @@ export async function detachOrdersFromCart(db: Db, retailerId: number, orderIds:
     const sellers = new Set(os.filter((o) => o.receiverId === retailerId && o.requestId === null).map((o) => o.providerId));
     const requests = new Set(os.filter((o) => o.providerId === retailerId && o.requestId !== null).map((o) => o.requestId as number));
     const items = cart.items.filter((l) =>
-      cart.type === "buy" ? !sellers.has(l.providerId) : cart.type === "sell" ? !(l.requestId != null && requests.has(l.requestId)) : true,
+      cart.type === "buy" || cart.type === "swap" ? !sellers.has(l.providerId) : cart.type === "sell" ? !(l.requestId != null && requests.has(l.requestId)) : true,
     );
     const draftOrderIds = cart.draftOrderIds.filter((id) => !orderIds.includes(id));
     await saveCart(tx, retailerId, { type: items.length > 0 ? cart.type : null, items, draftOrderIds });
   });
 }
 
-/** The cart's draft order ids (buy or sell), for the pay step. */
+/** The cart's draft order ids (buy, sell or swap), for the pay step. */
 export async function cartDraftOrderIds(db: DbOrTx, retailerId: number): Promise<number[]> {
   const [row] = await db.select({ ids: carts.draftOrderIds }).from(carts).where(eq(carts.retailerId, retailerId)).limit(1);
   return row?.ids ?? [];

@@ -16,7 +16,7 @@
 import { and, eq, inArray, notInArray, or, sql } from "drizzle-orm";
 import { orderNumber } from "../../domain/cart";
 import { alreadyTransactingMessage } from "../../domain/messages";
-import { TRANSACTION_TYPE, BUY_STATES, SWAP_STATES, displayStatusFor } from "../../domain/states";
+import { TRANSACTION_TYPE, BUY_STATES, SWAP_OPEN_STATES, displayStatusFor } from "../../domain/states";
 import type { Db } from "../client";
 import { orderContributions, orders, type SizesMap } from "../schema";
 import type { DbOrTx } from "./listings";
@@ -43,33 +43,45 @@ function goodsRow(orderId: number, side: SwapSide, l: OrderLineWrite) {
   return { orderId, side, type: "goods", listingId: l.listingId, variationId: l.variationId ?? null, units: l.sizes, quantity: q, unitPriceCents: l.unitPriceCents, valueCents: l.unitPriceCents * q };
 }
 
+export interface SwapDraft {
+  orderId: number;
+  externalId: string;
+  workflowId: string;
+  providerId: number;
+  receiverId: number;
+  providerLines: OrderLineWrite[];
+}
+
 /** Creates the swap order row at checkout (before its workflow starts) with the provider's goods. */
-export async function createSwapOrder(db: Db, input: SwapOrderCreate): Promise<{ orderId: number; externalId: string; workflowId: string }> {
+export async function createSwapOrder(db: Db, input: SwapOrderCreate): Promise<SwapDraft> {
+  return db.transaction((tx) => insertSwapOrder(tx, input));
+}
+
+/** createSwapOrder inside the caller's transaction (the cart's checkout). */
+export async function insertSwapOrder(tx: DbOrTx, input: SwapOrderCreate): Promise<SwapDraft> {
   if (input.providerLines.length === 0) throw new RangeError("a swap needs at least one line of the provider's goods");
-  return db.transaction(async (tx) => {
-    const [{ id }] = await tx.execute<{ id: number }>(sql`select nextval(pg_get_serial_sequence('orders', 'id'))::int as id`);
-    const orderId = Number(id);
-    const externalId = orderNumber(orderId);
-    const workflowId = input.workflowIdFor(orderId);
-    const valueCents = input.providerLines.reduce((a, l) => a + l.unitPriceCents * units(l.sizes), 0);
-    await tx.insert(orders).values({
-      id: orderId,
-      externalId,
-      workflowId,
-      transactionType: TRANSACTION_TYPE.SWAP,
-      brandId: input.brandId,
-      providerId: input.providerId,
-      receiverId: input.receiverId,
-      statename: BUY_STATES.COMPLETE_ORDER_CHECKOUT,
-      displayStatus: displayStatusFor("swap", BUY_STATES.COMPLETE_ORDER_CHECKOUT),
-      actionNeeded: "receiver",
-      stage: "pre_shipping",
-      completed: null,
-      valueCents,
-    });
-    await tx.insert(orderContributions).values(input.providerLines.map((l) => goodsRow(orderId, "provider", l)));
-    return { orderId, externalId, workflowId };
+  const [{ id }] = await tx.execute<{ id: number }>(sql`select nextval(pg_get_serial_sequence('orders', 'id'))::int as id`);
+  const orderId = Number(id);
+  const externalId = orderNumber(orderId);
+  const workflowId = input.workflowIdFor(orderId);
+  const valueCents = input.providerLines.reduce((a, l) => a + l.unitPriceCents * units(l.sizes), 0);
+  await tx.insert(orders).values({
+    id: orderId,
+    externalId,
+    workflowId,
+    transactionType: TRANSACTION_TYPE.SWAP,
+    brandId: input.brandId,
+    providerId: input.providerId,
+    receiverId: input.receiverId,
+    statename: BUY_STATES.COMPLETE_ORDER_CHECKOUT,
+    displayStatus: displayStatusFor("swap", BUY_STATES.COMPLETE_ORDER_CHECKOUT),
+    actionNeeded: "receiver",
+    stage: "pre_shipping",
+    completed: null,
+    valueCents,
   });
+  await tx.insert(orderContributions).values(input.providerLines.map((l) => goodsRow(orderId, "provider", l)));
+  return { orderId, externalId, workflowId, providerId: input.providerId, receiverId: input.receiverId, providerLines: input.providerLines };
 }
 
 export interface SwapStateWrite {
@@ -164,17 +176,6 @@ export async function saveSwapRating(db: DbOrTx, input: Parameters<typeof saveOr
   }
   return r;
 }
-
-/** A swap is "in progress" until both sides have paid: from the draft through negotiation and payment. */
-export const SWAP_OPEN_STATES: readonly string[] = [
-  BUY_STATES.COMPLETE_ORDER_CHECKOUT,
-  SWAP_STATES.PROVIDER_CHOOSE_ITEMS,
-  SWAP_STATES.PROVIDER_APPROVE,
-  SWAP_STATES.RECEIVER_APPROVE,
-  SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY,
-  SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY,
-  SWAP_STATES.PAYMENT,
-];
 
 /**
  * The duplicate-swap guard (spec 001 §8 "Swap: yourmove / theirmove"): a swap in progress between these two

@@ -13,12 +13,13 @@ import { carts, orderActions, orderContributions, orders } from "../../db/schema
 import { CART_MESSAGES, orderNumber } from "../../domain/cart";
 import { BUY_ALREADY_THEIR_MOVE, CONFIGURE_PAYOUT_TEXT, FILL_OUT_EVERYTHING, LISTING_UNAVAILABLE, SWAP_NO_ACTIVE_LISTINGS, SWAP_NO_PAYOUT } from "../../domain/messages";
 import { buyWorkflowId } from "../../workflows/buy/contract";
+import { swapWorkflowId } from "../../workflows/swap/contract";
 import { authorizeBrand, createBrand, createCollection, createListing, createProduct, createRequest, createRetailer, SIZE_RUNS } from "../factories";
 import { openTestDb } from "./helpers";
 
 const handle = openTestDb(5);
 const db = handle.db;
-const wf = { workflowIdFor: buyWorkflowId };
+const wf = { workflowIdFor: buyWorkflowId, swapWorkflowIdFor: swapWorkflowId };
 
 let brand1: number;
 let brand2: number;
@@ -248,7 +249,7 @@ describe("proceedFromCart: buy carts become draft orders", () => {
 });
 
 describe("proceedFromCart: swap and sell carts", () => {
-  it("swap: needs payout and an active listing of the brand; then swaps open soon and the cart is kept", async () => {
+  it("swap: needs payout and an active listing of the brand; then one swap draft of the cart (proceeding again replaces it); the cart is kept", async () => {
     const other = await retailer();
     const theirs = await createListing(db, { variationId: v1, providerId: other.id, sizes: { S: 2 }, listingType: "swap" });
     const noPayout = await retailer({ payout: false });
@@ -261,9 +262,13 @@ describe("proceedFromCart: swap and sell carts", () => {
     await createListing(db, { variationId: v2, providerId: me.id, sizes: { S: 1 } }); // another brand: not enough
     expect((await proceedFromCart(db, me.id, wf)).ok).toBe(false);
     await createListing(db, { variationId: v1, providerId: me.id, sizes: { S: 1 } });
-    expect(await proceedFromCart(db, me.id, wf)).toEqual({ ok: true, kind: "swap", message: CART_MESSAGES.swapsOpenSoon });
+    const first = await proceedFromCart(db, me.id, wf);
+    expect(first).toMatchObject({ ok: true, kind: "swap", swap: { providerId: other.id, receiverId: me.id, providerLines: [{ listingId: theirs.id, sizes: { S: 1 }, unitPriceCents: 1999 }] } });
+    const again = await proceedFromCart(db, me.id, wf);
+    expect(again.ok && again.kind === "swap" ? again.swap.orderId : null).not.toBe(first.ok && first.kind === "swap" ? first.swap.orderId : null);
     expect((await getCart(db, me.id)).items).toHaveLength(1);
-    expect(await db.select().from(orders).where(eq(orders.receiverId, me.id))).toEqual([]);
+    const rows = await db.select().from(orders).where(eq(orders.receiverId, me.id));
+    expect(rows.map((o) => [o.transactionType, o.statename, o.workflowId])).toEqual([[2, "complete_order_checkout", `swap-order:${rows[0].id}`]]);
   });
 
   it("sell: needs payout and the info dialog; the offer is a draft with the seller as provider", async () => {

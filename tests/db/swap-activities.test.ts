@@ -49,7 +49,7 @@ async function swapFixture() {
   const r = await createSellerWithListing(db, { sizes: { L: 4, XL: 1 } });
   const providerLines: OrderLine[] = [{ listingId: p.listing.id, variationId: p.variation.id, sizes: { M: 2 }, unitPriceCents: p.priceCents }];
   const order = await createSwapOrder(db, { providerId: p.seller.retailer.id, receiverId: r.seller.retailer.id, brandId: p.brand.id, providerLines, workflowIdFor: swapWorkflowId });
-  return { p, r, providerLines, ...order, providerId: p.seller.retailer.id, receiverId: r.seller.retailer.id };
+  return { p, r, ...order, providerId: p.seller.retailer.id, receiverId: r.seller.retailer.id };
 }
 type Fixture = Awaited<ReturnType<typeof swapFixture>>;
 

@@ -244,7 +244,7 @@ function formRoutes(): string[] {
   return [
     "/signin", "/register", "/password-reset", "/password-reset/1/not-a-token", `/password-reset/${fx.retailerId}/abc`,
     "/act-as", "/admin/retailers", "/admin/active-transactions", "/admin/active-transactions/pending", "/admin/active-shipments",
-    "/alerts", "/banners/dismiss", `/brands/?tab=add`, "/cart", "/checkout", "/checkout/pay", "/getpaid/", "/settings/payout",
+    "/alerts", "/banners/dismiss", `/brands/?tab=add`, "/cart", "/checkout", "/checkout/pay", "/checkout/swap", "/getpaid/", "/settings/payout",
     "/settings/card", "/settings/contact", "/settings/store", "/retailer-setup/", "/rate/999999", "/transaction/buy/999999",
     "/transaction/swap/999999", `/updatelisting/${fx.listingId}`, `/updaterequest/${fx.requestId}`, `/viewlisting/${fx.listingId}/buy`,
     fx.listingStages.style, fx.listingStages.sizes, fx.listingStages.terms, fx.requestStages.style, fx.requestStages.sizes, fx.requestStages.terms,

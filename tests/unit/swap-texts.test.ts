@@ -1,0 +1,27 @@
+import { describe, expect, test } from "vitest";
+import { SWAP_AWAITING_RETAILER, SWAP_AWAITING_YOUR_SELECTION, SWAP_REQUEST_DECLINED } from "../../domain/messages";
+import { swapCompletionText } from "../../domain/swap-texts";
+
+describe("swapCompletionText", () => {
+  test.each([
+    // [role, statename, actionNeeded, text]
+    ["receiver", "provider_choose_items", "provider", SWAP_AWAITING_RETAILER],
+    ["provider", "provider_choose_items", "provider", SWAP_AWAITING_YOUR_SELECTION],
+    ["provider", "receiver_approve", "receiver", SWAP_AWAITING_RETAILER],
+    ["receiver", "receiver_approve", "receiver", null],
+    ["provider", "payment", "both", null],
+    ["provider", "payment", "receiver", SWAP_AWAITING_RETAILER],
+    ["receiver", "swap_declined_by_provider_money", "receiver", null],
+    ["provider", "swap_declined_by_provider_money", "receiver", SWAP_AWAITING_RETAILER],
+    ["receiver", "declined", null, SWAP_REQUEST_DECLINED],
+    ["provider", "declined", null, SWAP_REQUEST_DECLINED],
+    ["receiver", "ship_swap", null, null],
+    [null, "provider_choose_items", "provider", null],
+  ] as const)("%s in %s (move: %s) -> %s", (role, statename, actionNeeded, text) => {
+    expect(swapCompletionText({ role, statename, actionNeeded })).toBe(text);
+  });
+
+  test("the texts are the specification's", () => {
+    expect([SWAP_AWAITING_RETAILER, SWAP_AWAITING_YOUR_SELECTION, SWAP_REQUEST_DECLINED]).toEqual(["awaiting retailer's response", "awaiting your selection", "Swap Request Declined"]);
+  });
+});
