@@ -19,7 +19,6 @@ import { useEffect, useMemo, useState } from "react";
 import type { z } from "zod";
 import { getOrderDetail, markOrdersSeen, type OrderDetail } from "../../db/queries/order-views";
 import { formatCents } from "../../domain/money";
-import { swapCompletionText } from "../../domain/swap-texts";
 import {
   CONFIRM_DECLINE_OTHERS,
   GO_BACK,
@@ -46,6 +45,7 @@ import {
   type BuyCommandResult,
 } from "../../workflows/buy/contract";
 import { CardFields } from "~/components/orders/CardFields";
+import { SwapPanel } from "~/components/orders/SwapPanel";
 import { formatDate } from "~/components/orders/format";
 import { LinesTable, PaymentsList, ShipmentsList, UpdatesList } from "~/components/orders/OrderParts";
 import ordersCss from "~/components/orders/orders.css";
@@ -61,6 +61,7 @@ import { pageTitle } from "~/components/title";
 import { readFormData, requireTradingRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { canRequestRma, orderViewer, paymentMethodFromForm, sendBuyCommand, type CommandOutcome } from "~/utils/orders.server";
+import { handleSwapAction, swapPanelData } from "~/utils/swap.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: pageTitle(d ? `Order ${d.order.externalId}` : "Order") }];
@@ -88,6 +89,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const otherRating = order.role ? (order.ratings.find((r) => r.raterId !== viewer.retailerId) ?? null) : null;
   return {
     order,
+    swap: order.ttype === "swap" ? await swapPanelData(order) : null,
     panel: actionPanelFor(order.ttype, order.statename),
     viewerIsStaff: viewer.isStaff,
     canRma,
@@ -142,7 +144,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const intent = String(form.get("intent") ?? "");
   const actor = auth.retailer.id;
   const confirm = form.get("confirm_decline_others") === "1";
-  if (order.ttype !== "buy") return fail(intent, 400, "Swaps open with a later release.");
+  if (order.ttype === "swap") {
+    const out = await handleSwapAction(order, form, actor);
+    if (!out.ok) return fail(intent, out.status, out.message, out.code === "card_declined" ? { card_number: out.message } : undefined);
+    if (out.result.redirectTo) throw redirect(out.result.redirectTo, 303);
+    return data<DetailActionData>({ ok: true, intent, message: out.result.message });
+  }
 
   switch (intent) {
     case "complete_checkout": {
@@ -367,9 +374,13 @@ function Panel({ d, a }: { d: LoaderData; a: DetailActionData | undefined }) {
   if (!o.role) return <div className="order-panel muted">Staff view: read-only.</div>;
   if (o.ttype === "swap") {
     return (
-      <div className="order-panel" data-testid="swap-panel">
-        {swapCompletionText(o) ?? o.displayStatus}
-      </div>
+      <SwapPanel
+        order={o}
+        view={d.swap?.view ?? null}
+        choices={d.swap?.choices ?? []}
+        error={a && !a.ok ? a.error : null}
+        cardErrors={a && !a.ok ? a.fieldErrors : undefined}
+      />
     );
   }
   switch (d.panel) {

@@ -394,6 +394,7 @@ export interface OrderDetail {
   /** The viewer's role (null: staff looking at someone else's order). */
   role: Role | null;
   typeLabel: string;
+  brandId: number | null;
   brandName: string | null;
   providerId: number;
   receiverId: number;
@@ -564,6 +565,7 @@ export async function getOrderDetail(db: DbOrTx, orderId: number, viewer: Detail
     transactionType: order.transactionType,
     role,
     typeLabel,
+    brandId: order.brandId,
     brandName: o.brandName,
     providerId: order.providerId,
     receiverId: order.receiverId,

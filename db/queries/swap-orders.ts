@@ -18,7 +18,7 @@ import { orderNumber } from "../../domain/cart";
 import { alreadyTransactingMessage } from "../../domain/messages";
 import { TRANSACTION_TYPE, BUY_STATES, SWAP_OPEN_STATES, displayStatusFor } from "../../domain/states";
 import type { Db } from "../client";
-import { orderContributions, orders, type SizesMap } from "../schema";
+import { listings, orderContributions, orders, productVariations, products, type SizesMap } from "../schema";
 import type { DbOrTx } from "./listings";
 import { insertActions, lineKey, queueNotices, saveOrderRating, shipmentsFollow, type OrderActionWrite, type OrderLineWrite, type OrderNoticeWrite } from "./orders";
 
@@ -204,4 +204,45 @@ export async function swapInProgress(db: DbOrTx, retailerId: number, otherId: nu
 export async function swapGuardMessage(db: DbOrTx, retailerId: number, otherId: number, except: number[] = []): Promise<string | null> {
   const move = await swapInProgress(db, retailerId, otherId, except);
   return move ? alreadyTransactingMessage("swap", move) : null;
+}
+
+export interface SwapChoice {
+  listingId: number;
+  variationId: number;
+  productCode: string;
+  displayName: string;
+  color: string;
+  sizes: SizesMap;
+  unitPriceCents: number;
+}
+
+/**
+ * What the provider may choose from (add_provider_swap_choice): the receiver's active swap listings of the
+ * swap's brand with units left, oldest first.
+ */
+export async function swapChoices(db: DbOrTx, receiverId: number, brandId: number | null): Promise<SwapChoice[]> {
+  if (brandId === null) return [];
+  return db
+    .select({
+      listingId: listings.id,
+      variationId: listings.variationId,
+      productCode: productVariations.sku,
+      displayName: products.displayName,
+      color: productVariations.color,
+      sizes: listings.sizes,
+      unitPriceCents: productVariations.priceCents,
+    })
+    .from(listings)
+    .innerJoin(productVariations, eq(productVariations.id, listings.variationId))
+    .innerJoin(products, eq(products.id, productVariations.productId))
+    .where(
+      and(
+        eq(listings.providerId, receiverId),
+        eq(listings.brandId, brandId),
+        eq(listings.listingType, "swap"),
+        eq(listings.status, "active"),
+        sql`${listings.totalUnits} > 0`,
+      ),
+    )
+    .orderBy(listings.createdAt, listings.id);
 }

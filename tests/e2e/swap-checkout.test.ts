@@ -4,12 +4,15 @@
  * card is pre-authorised for, a declined card answered and retried, then the swap's workflow waits for the
  * provider ("awaiting retailer's response" / "awaiting your selection"), the swap has left the cart, and a
  * second swap between the same two retailers is refused with the specification's message, either way round.
+ * Then the negotiation on /transaction/swap/:id: the provider chooses from the receiver's swap listings
+ * (approve disabled until then) and approves, the receiver declines over money, the provider calls it even on
+ * the last chance, and each side makes its payment: stock of both sides taken, a shipment per side.
  */
 import { and, eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
-import { orders, payments } from "../../db/schema";
+import { listings, orders, payments, shipments } from "../../db/schema";
 import { CHECKOUT_TERMS } from "../../domain/cart";
 import { swapValuation } from "../../domain/fees";
 import { CARD_DECLINED, SWAP_ALREADY_THEIR_MOVE, SWAP_ALREADY_YOUR_MOVE, SWAP_AWAITING_RETAILER, SWAP_AWAITING_YOUR_SELECTION } from "../../domain/messages";
@@ -104,7 +107,7 @@ describe("swap checkout", () => {
     await expect.poll(() => p.getByTestId("pay-error").textContent()).toBe(CARD_DECLINED);
     await payWithTestCard(p, "4242424242424242");
     await p.waitForURL((u) => u.pathname === `/transaction/swap/${orderId}`);
-    await expect.poll(() => p.getByTestId("swap-panel").textContent()).toBe(SWAP_AWAITING_RETAILER);
+    await expect.poll(() => p.getByTestId("swap-status").textContent()).toBe(SWAP_AWAITING_RETAILER);
 
     const [row] = await dbh.db.select().from(orders).where(eq(orders.id, orderId));
     expect(row).toMatchObject({ transactionType: 2, statename: "provider_choose_items", providerId: provider.r.id, receiverId: receiver.r.id, actionNeeded: "provider" });
@@ -120,7 +123,7 @@ describe("swap checkout", () => {
     // The provider sees the swap waiting for its selection, the receiver anonymous.
     const q = await signedIn(provider.email);
     await q.goto(url(`/transaction/swap/${orderId}`));
-    await expect.poll(() => q.getByTestId("swap-panel").textContent()).toBe(SWAP_AWAITING_YOUR_SELECTION);
+    await expect.poll(() => q.getByTestId("swap-status").textContent()).toBe(SWAP_AWAITING_YOUR_SELECTION);
     expect(await q.locator("main").textContent()).not.toContain(receiver.r.storeName);
 
     // A second swap between the same two retailers: theirmove for the receiver, yourmove for the provider.
@@ -128,5 +131,89 @@ describe("swap checkout", () => {
     await expect.poll(() => p.getByTestId("checkout-form-error").textContent()).toBe(SWAP_ALREADY_THEIR_MOVE);
     await proceedWithSwap(q, mine.id, { L: 1 });
     await expect.poll(() => q.getByTestId("checkout-form-error").textContent()).toBe(SWAP_ALREADY_YOUR_MOVE);
+  });
+});
+
+/** The receiver's swap checkout with a good card; returns the swap's order id. */
+async function requestSwap(p: Page, listingId: number, sizes: Record<string, number>): Promise<number> {
+  await proceedWithSwap(p, listingId, sizes);
+  await p.waitForURL((u) => u.pathname === "/checkout/swap");
+  const orderId = Number(await p.getByTestId("swap-review").getAttribute("data-order-id"));
+  await payWithTestCard(p, "4242424242424242");
+  await p.waitForURL((u) => u.pathname === `/transaction/swap/${orderId}`);
+  return orderId;
+}
+
+async function panelSays(p: Page, text: string): Promise<void> {
+  await expect.poll(() => p.getByTestId("swap-status").textContent(), { timeout: 15_000 }).toBe(text);
+}
+
+async function fillCard(p: Page, number: string): Promise<void> {
+  await p.locator('input[name="card_number"]').fill(number);
+  await p.locator('input[name="card_expiry"]').fill("12/34");
+  await p.locator('input[name="card_cvc"]').fill("123");
+}
+
+describe("swap negotiation and payment", () => {
+  it("the provider chooses and approves; a decline over money, called even on the last chance; each side pays its due; stock taken, a shipment per side", async () => {
+    const provider = await retailer();
+    const receiver = await retailer();
+    const theirs = await createListing(dbh.db, { variationId: variation, providerId: provider.r.id, sizes: { S: 3 }, listingType: "swap" });
+    const mine = await createListing(dbh.db, { variationId: variation, providerId: receiver.r.id, sizes: { L: 2 }, listingType: "swap" });
+    const p = await signedIn(receiver.email);
+    const orderId = await requestSwap(p, theirs.id, { S: 2 });
+    const page = `/transaction/swap/${orderId}`;
+
+    // The provider chooses 1 unit of the receiver's swap listing, then approves.
+    const q = await signedIn(provider.email);
+    await q.goto(url(page));
+    await q.getByTestId("swap-choose-form").waitFor();
+    expect(await q.getByTestId("swap-choice").count()).toBe(1);
+    // More than the listing holds: the field's max stops it in the browser; past that, the server refuses.
+    await q.locator(`input[name="units.${mine.id}.L"]`).evaluate((el) => el.removeAttribute("max"));
+    await q.locator(`input[name="units.${mine.id}.L"]`).fill("3");
+    await q.getByTestId("swap-choose").click();
+    await expect.poll(() => q.getByTestId("swap-error").textContent()).toBe("These units are no longer available.");
+    await q.locator(`input[name="units.${mine.id}.L"]`).fill("1");
+    await q.getByTestId("swap-choose").click();
+    await q.getByTestId("swap-approve").waitFor();
+    expect(await q.getByTestId("swap-approve").textContent()).toBe("Approve Swap");
+    await q.getByTestId("swap-approve").click();
+    await panelSays(q, SWAP_AWAITING_RETAILER);
+
+    // The receiver declines over money (it would add $19.99); the provider calls it even on the last chance.
+    await p.goto(url(page));
+    await p.getByTestId("swap-decline-form").waitFor();
+    await p.locator("#swap-decline-reason").selectOption("61");
+    await p.getByTestId("swap-decline").click();
+    await panelSays(p, SWAP_AWAITING_RETAILER);
+    await q.goto(url(page));
+    await q.getByTestId("swap-last-chance").waitFor();
+    await q.getByTestId("swap-call-it-even-last").click();
+
+    // Payment: each side pays the same fee and the shipping of what it receives; nobody adds cash.
+    await q.getByTestId("swap-pay-form").waitFor();
+    const v = swapValuation({ provider: { goodsCents: 2 * PRICE, units: 2 }, receiver: { goodsCents: PRICE, units: 1 }, callItEven: true });
+    expect(await q.getByTestId("swap-pay-amount").textContent()).toBe(formatCents(v.provider.totalDueCents));
+    await fillCard(q, "4242424242424242");
+    await q.getByTestId("swap-pay").click();
+    await q.waitForURL((u) => u.pathname.startsWith("/orders/sentswaps"));
+    await p.goto(url(page));
+    await p.getByTestId("swap-pay-form").waitFor();
+    expect(await p.getByTestId("swap-pay-amount").textContent()).toBe(formatCents(v.receiver.totalDueCents));
+    await fillCard(p, "4000000000000002");
+    await p.getByTestId("swap-pay").click();
+    await expect.poll(() => p.getByTestId("swap-error").textContent()).toBe(CARD_DECLINED);
+    await fillCard(p, "4242424242424242");
+    await p.getByTestId("swap-pay").click();
+    await p.waitForURL((u) => u.pathname.startsWith("/orders/sentswaps"));
+
+    await expect.poll(async () => (await dbh.db.select().from(orders).where(eq(orders.id, orderId)))[0].statename, { timeout: 15_000 }).toBe("ship_swap");
+    const stock = await dbh.db.select({ id: listings.id, sizes: listings.sizes }).from(listings).where(eq(listings.providerId, provider.r.id));
+    expect(stock.find((x) => x.id === theirs.id)?.sizes).toEqual({ S: 1 });
+    const [mineNow] = await dbh.db.select({ sizes: listings.sizes }).from(listings).where(eq(listings.id, mine.id));
+    expect(mineNow.sizes).toEqual({ L: 1 });
+    const ships = await dbh.db.select().from(shipments).where(eq(shipments.orderId, orderId));
+    expect(ships.map((x) => x.senderId).sort()).toEqual([provider.r.id, receiver.r.id].sort());
   });
 });

@@ -1,0 +1,138 @@
+/**
+ * Server side of a swap's panel on /transaction/swap/:id (spec 001 §4 "Swap flow"; decisions.md "Who moves
+ * when (swaps)"): what the panel needs (the workflow's view: both sides' goods, dues, whose move; for the
+ * provider's choice, the receiver's swap listings), and the retailer commands, sent as updates to the swap's
+ * workflow. A refused command comes back as its message with a 4xx.
+ *
+ * Commands: choose (the provider's choice from the receiver's swap listings, units.<listingId>.<size>),
+ * approve (optional call_it_even), decline (reason), call_it_even / accept_decline (the last chance after a
+ * decline over money), pay (Make Payment with a card).
+ */
+import type { UpdateDefinition } from "@temporalio/common";
+import { z } from "zod";
+import { swapChoices, type SwapChoice } from "../../db/queries/swap-orders";
+import type { OrderDetail } from "../../db/queries/order-views";
+import { SWAP_DECLINE_REASONS } from "../../domain/reasons";
+import { SWAP_OPEN_STATES, SWAP_STATES } from "../../domain/states";
+import {
+  acceptDeclineUpdate,
+  approveSwapUpdate,
+  callItEvenUpdate,
+  chooseItemsUpdate,
+  declineSwapUpdate,
+  makePaymentUpdate,
+  swapCommandError,
+  swapViewQuery,
+  type SwapCommandResult,
+  type SwapErrorCode,
+  type SwapView,
+} from "../../workflows/swap/contract";
+import { db } from "./db.server";
+import { COMMAND_TIMEOUT_MS, ORDER_TIMEOUT_MESSAGE, ORDER_UNAVAILABLE_MESSAGE, paymentMethodFromForm } from "./orders.server";
+import { getTemporalClient, isTemporalUnavailable, withTimeout } from "./temporal.server";
+
+export interface SwapPanelData {
+  view: SwapView | null;
+  /** The provider choosing: the receiver's swap listings of the brand. */
+  choices: SwapChoice[];
+}
+
+/** The panel's data for a party of an open swap (null when the swap is past payment or the viewer is staff). */
+export async function swapPanelData(order: OrderDetail): Promise<SwapPanelData | null> {
+  if (!order.role || !SWAP_OPEN_STATES.includes(order.statename)) return null;
+  let view: SwapView | null = null;
+  try {
+    const client = await getTemporalClient();
+    const answer = await withTimeout(client.workflow.getHandle(order.workflowId).query(swapViewQuery), 5_000);
+    view = answer === "timeout" ? null : answer;
+  } catch (err) {
+    if (!isTemporalUnavailable(err)) console.error(`[swap] view of order ${order.id} failed`, err);
+  }
+  const choosing = order.role === "provider" && order.statename === SWAP_STATES.PROVIDER_CHOOSE_ITEMS;
+  return { view, choices: choosing ? await swapChoices(db, order.receiverId, order.brandId) : [] };
+}
+
+export type SwapOutcome = { ok: true; result: SwapCommandResult } | { ok: false; status: number; code: SwapErrorCode | "invalid" | "unavailable" | "timeout"; message: string };
+
+function status(code: SwapErrorCode): number {
+  if (code === "wrong_party") return 403;
+  if (code === "card_declined") return 402;
+  if (code === "wrong_state" || code === "units_unavailable" || code === "payment_failed") return 409;
+  return 400;
+}
+
+async function send<A>(order: OrderDetail, def: UpdateDefinition<SwapCommandResult, [A]>, arg: A): Promise<SwapOutcome> {
+  try {
+    const client = await getTemporalClient();
+    const result = await withTimeout(client.workflow.getHandle(order.workflowId).executeUpdate(def, { args: [arg] }), COMMAND_TIMEOUT_MS);
+    if (result === "timeout") return { ok: false, status: 503, code: "timeout", message: ORDER_TIMEOUT_MESSAGE };
+    return { ok: true, result };
+  } catch (err) {
+    const known = swapCommandError(err);
+    if (known) return { ok: false, status: status(known.code), code: known.code, message: known.message };
+    if (!isTemporalUnavailable(err)) console.error(`[swap] command ${def.name} on order ${order.id} failed`, err);
+    return { ok: false, status: 503, code: "unavailable", message: ORDER_UNAVAILABLE_MESSAGE };
+  }
+}
+
+const invalid = (message: string): SwapOutcome => ({ ok: false, status: 400, code: "invalid", message });
+
+const DeclineSchema = z.object({
+  reason: z.coerce
+    .number({ invalid_type_error: "Please choose a reason." })
+    .int()
+    .refine((n) => SWAP_DECLINE_REASONS.some((r) => r.value === n), "Please choose a reason."),
+});
+
+/** units.<listingId>.<size> = n (whole numbers 0-9999) -> chosen sizes per listing; null when malformed. */
+function chosenUnits(form: FormData): Map<number, Record<string, number>> | null {
+  const out = new Map<number, Record<string, number>>();
+  for (const [key, raw] of form.entries()) {
+    const m = /^units\.(\d{1,10})\.([^.]{1,20})$/.exec(key);
+    if (!m) continue;
+    if (typeof raw !== "string" || !/^\d{0,4}$/.test(raw.trim())) return null;
+    const n = raw.trim() === "" ? 0 : Number(raw.trim());
+    if (n === 0) continue;
+    const id = Number(m[1]);
+    out.set(id, { ...(out.get(id) ?? {}), [m[2]]: n });
+  }
+  return out;
+}
+
+/** Runs the panel's command `intent` for the retailer `actor` (a party of the swap). */
+export async function handleSwapAction(order: OrderDetail, form: FormData, actor: number): Promise<SwapOutcome> {
+  const intent = String(form.get("intent") ?? "");
+  const by = { actorRetailerId: actor };
+  switch (intent) {
+    case "choose": {
+      const units = chosenUnits(form);
+      if (!units || units.size === 0) return invalid("Choose at least one unit from the other retailer's swap listings.");
+      const choices = await swapChoices(db, order.receiverId, order.brandId);
+      const lines = [];
+      for (const [listingId, sizes] of units) {
+        const c = choices.find((x) => x.listingId === listingId);
+        if (!c || Object.entries(sizes).some(([size, n]) => n > (c.sizes[size] ?? 0))) return invalid("These units are no longer available.");
+        lines.push({ listingId, variationId: c.variationId, sizes, unitPriceCents: c.unitPriceCents });
+      }
+      return send(order, chooseItemsUpdate, { ...by, lines });
+    }
+    case "approve":
+      return send(order, approveSwapUpdate, { ...by, callItEven: form.get("call_it_even") === "on" });
+    case "decline": {
+      const p = DeclineSchema.safeParse({ reason: form.get("reason") ?? undefined });
+      if (!p.success) return invalid(p.error.issues[0]?.message ?? "Please choose a reason.");
+      return send(order, declineSwapUpdate, { ...by, reason: p.data.reason });
+    }
+    case "call_it_even":
+      return send(order, callItEvenUpdate, by);
+    case "accept_decline":
+      return send(order, acceptDeclineUpdate, by);
+    case "pay": {
+      const card = paymentMethodFromForm(form);
+      if (!card.ok) return invalid(Object.values(card.errors)[0] ?? "Please check the card.");
+      return send(order, makePaymentUpdate, { ...by, paymentMethod: card.paymentMethod });
+    }
+    default:
+      return invalid("Unknown action.");
+  }
+}
