@@ -142,6 +142,8 @@ export const TRANSACTION_LABELS = Object.freeze({
 export const SWAP_AWAITING_RETAILER = "awaiting retailer's response";
 export const SWAP_AWAITING_YOUR_SELECTION = "awaiting your selection";
 export const SWAP_REQUEST_DECLINED = "Swap Request Declined";
+/** spec 001 §8 "Swap modify removal error" (verbatim): a line's removal was refused, the terms stand as they were. */
+export const SWAP_SUMMARY_RESTORED = "Summary is restored";
 
 // --- Ratings (spec 001 §2, §4; 002 §2.17) ------------------------------------------------------------------
 

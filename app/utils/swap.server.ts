@@ -5,15 +5,17 @@
  * workflow. A refused command comes back as its message with a 4xx.
  *
  * Commands: choose (the provider's choice from the receiver's swap listings, units.<listingId>.<size>),
- * approve (optional call_it_even), decline (reason), call_it_even / accept_decline (the last chance after a
- * decline over money), pay (Make Payment with a card).
+ * approve (optional call_it_even; changed quantities lines.<side>.<i>.<size> are "Submit Response", a
+ * modification), remove:<side>.<i> (one line; refused -> "Summary is restored"), decline (reason),
+ * call_it_even / accept_decline (the last chance after a decline over money), pay (Make Payment with a card).
  */
 import type { UpdateDefinition } from "@temporalio/common";
 import { z } from "zod";
 import { swapChoices, type SwapChoice } from "../../db/queries/swap-orders";
 import type { OrderDetail } from "../../db/queries/order-views";
 import { SWAP_DECLINE_REASONS } from "../../domain/reasons";
-import { SWAP_OPEN_STATES, SWAP_STATES } from "../../domain/states";
+import { SWAP_SUMMARY_RESTORED } from "../../domain/messages";
+import { SWAP_OPEN_STATES, SWAP_STATES, type Role } from "../../domain/states";
 import {
   acceptDeclineUpdate,
   approveSwapUpdate,
@@ -21,6 +23,8 @@ import {
   chooseItemsUpdate,
   declineSwapUpdate,
   makePaymentUpdate,
+  modifySwapUpdate,
+  SWAP_ERRORS,
   swapCommandError,
   swapViewQuery,
   type SwapCommandResult,
@@ -40,16 +44,21 @@ export interface SwapPanelData {
 /** The panel's data for a party of an open swap (null when the swap is past payment or the viewer is staff). */
 export async function swapPanelData(order: OrderDetail): Promise<SwapPanelData | null> {
   if (!order.role || !SWAP_OPEN_STATES.includes(order.statename)) return null;
-  let view: SwapView | null = null;
+  const view = await readSwapView(order);
+  const choosing = order.role === "provider" && order.statename === SWAP_STATES.PROVIDER_CHOOSE_ITEMS;
+  return { view, choices: choosing ? await swapChoices(db, order.receiverId, order.brandId) : [] };
+}
+
+/** The swap's terms as its workflow holds them (null when the workflow cannot be asked right now). */
+async function readSwapView(order: OrderDetail): Promise<SwapView | null> {
   try {
     const client = await getTemporalClient();
     const answer = await withTimeout(client.workflow.getHandle(order.workflowId).query(swapViewQuery), 5_000);
-    view = answer === "timeout" ? null : answer;
+    return answer === "timeout" ? null : answer;
   } catch (err) {
     if (!isTemporalUnavailable(err)) console.error(`[swap] view of order ${order.id} failed`, err);
+    return null;
   }
-  const choosing = order.role === "provider" && order.statename === SWAP_STATES.PROVIDER_CHOOSE_ITEMS;
-  return { view, choices: choosing ? await swapChoices(db, order.receiverId, order.brandId) : [] };
 }
 
 export type SwapOutcome = { ok: true; result: SwapCommandResult } | { ok: false; status: number; code: SwapErrorCode | "invalid" | "unavailable" | "timeout"; message: string };
@@ -71,11 +80,12 @@ async function send<A>(order: OrderDetail, def: UpdateDefinition<SwapCommandResu
     const known = swapCommandError(err);
     if (known) return { ok: false, status: status(known.code), code: known.code, message: known.message };
     if (!isTemporalUnavailable(err)) console.error(`[swap] command ${def.name} on order ${order.id} failed`, err);
-    return { ok: false, status: 503, code: "unavailable", message: ORDER_UNAVAILABLE_MESSAGE };
+    return unavailable;
   }
 }
 
 const invalid = (message: string): SwapOutcome => ({ ok: false, status: 400, code: "invalid", message });
+const unavailable: SwapOutcome = { ok: false, status: 503, code: "unavailable", message: ORDER_UNAVAILABLE_MESSAGE };
 
 const DeclineSchema = z.object({
   reason: z.coerce
@@ -99,9 +109,51 @@ function chosenUnits(form: FormData): Map<number, Record<string, number>> | null
   return out;
 }
 
+type LineWrite = { listingId: number | null; variationId: number; sizes: Record<string, number> };
+
+/**
+ * The modification a form asks for, against the swap's terms as its workflow holds them: the posted
+ * quantities (lines.<side>.<index>.<size>), or one line removed. Null when nothing changes; "invalid" for
+ * quantities that are not whole numbers; "unavailable" when the workflow cannot be asked.
+ */
+async function modifiedLines(
+  order: OrderDetail,
+  form: FormData | null,
+  remove: { side: Role; index: number } | null,
+): Promise<{ providerLines: LineWrite[]; receiverLines: LineWrite[] } | null | "invalid" | "unavailable"> {
+  const view = await readSwapView(order);
+  // Without the terms a change cannot be told from an approval: nothing is sent.
+  if (!view) return "unavailable";
+  let changed = false;
+  const sides: Record<Role, LineWrite[]> = { provider: [], receiver: [] };
+  for (const side of ["provider", "receiver"] as const) {
+    for (const [i, l] of view[side].lines.entries()) {
+      if (remove && remove.side === side && remove.index === i) {
+        changed = true;
+        continue;
+      }
+      const sizes: Record<string, number> = {};
+      for (const [size, n] of Object.entries(l.sizes)) {
+        const raw = form?.get(`lines.${side}.${i}.${size}`);
+        if (typeof raw !== "string") {
+          sizes[size] = n;
+          continue;
+        }
+        if (!/^\d{1,4}$/.test(raw.trim())) return "invalid";
+        sizes[size] = Number(raw.trim());
+        if (sizes[size] !== n) changed = true;
+      }
+      sides[side].push({ listingId: l.listingId, variationId: l.variationId as number, sizes });
+    }
+  }
+  return changed ? { providerLines: sides.provider, receiverLines: sides.receiver } : null;
+}
+
 /** Runs the panel's command `intent` for the retailer `actor` (a party of the swap). */
 export async function handleSwapAction(order: OrderDetail, form: FormData, actor: number): Promise<SwapOutcome> {
-  const intent = String(form.get("intent") ?? "");
+  const raw = String(form.get("intent") ?? "");
+  // "remove:<side>.<index>": the Remove button of one line.
+  const intent = raw.startsWith("remove:") ? "remove" : raw;
   const by = { actorRetailerId: actor };
   switch (intent) {
     case "choose": {
@@ -116,8 +168,24 @@ export async function handleSwapAction(order: OrderDetail, form: FormData, actor
       }
       return send(order, chooseItemsUpdate, { ...by, lines });
     }
-    case "approve":
+    case "approve": {
+      // The quantities of the form: unchanged -> approve; changed -> "Submit Response" (a modification).
+      const changed = await modifiedLines(order, form, null);
+      if (changed === "unavailable") return unavailable;
+      if (changed === "invalid") return invalid(SWAP_ERRORS.invalid_units);
+      if (changed) return send(order, modifySwapUpdate, { ...by, ...changed });
       return send(order, approveSwapUpdate, { ...by, callItEven: form.get("call_it_even") === "on" });
+    }
+    case "remove": {
+      // One line removed; when that is refused (a side would be left empty) the terms stand: "Summary is restored".
+      const target = /^remove:(provider|receiver)\.(\d{1,3})$/.exec(raw);
+      if (!target) return invalid(SWAP_SUMMARY_RESTORED);
+      const changed = await modifiedLines(order, null, { side: target[1] as Role, index: Number(target[2]) });
+      if (changed === "unavailable") return unavailable;
+      if (!changed || changed === "invalid") return invalid(SWAP_SUMMARY_RESTORED);
+      const out = await send(order, modifySwapUpdate, { ...by, ...changed });
+      return out.ok || out.code === "unavailable" || out.code === "timeout" ? out : { ...out, message: SWAP_SUMMARY_RESTORED };
+    }
     case "decline": {
       const p = DeclineSchema.safeParse({ reason: form.get("reason") ?? undefined });
       if (!p.success) return invalid(p.error.issues[0]?.message ?? "Please choose a reason.");

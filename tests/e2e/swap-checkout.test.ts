@@ -12,10 +12,18 @@ import { and, eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
-import { listings, orders, payments, shipments } from "../../db/schema";
+import { listings, orderContributions, orders, payments, shipments } from "../../db/schema";
 import { CHECKOUT_TERMS } from "../../domain/cart";
 import { swapValuation } from "../../domain/fees";
-import { CARD_DECLINED, SWAP_ALREADY_THEIR_MOVE, SWAP_ALREADY_YOUR_MOVE, SWAP_AWAITING_RETAILER, SWAP_AWAITING_YOUR_SELECTION } from "../../domain/messages";
+import {
+  CARD_DECLINED,
+  SWAP_ALREADY_THEIR_MOVE,
+  SWAP_ALREADY_YOUR_MOVE,
+  SWAP_AWAITING_RETAILER,
+  SWAP_AWAITING_YOUR_SELECTION,
+  SWAP_SUMMARY_RESTORED,
+  TRANSACTION_LABELS,
+} from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import {
   authorizeBrand,
@@ -215,5 +223,44 @@ describe("swap negotiation and payment", () => {
     expect(mineNow.sizes).toEqual({ L: 1 });
     const ships = await dbh.db.select().from(shipments).where(eq(shipments.orderId, orderId));
     expect(ships.map((x) => x.senderId).sort()).toEqual([provider.r.id, receiver.r.id].sort());
+  });
+});
+
+describe("swap modification", () => {
+  it("a removal that would leave a side empty is refused ('Summary is restored'); lowering units is a Submit Response the other side answers", async () => {
+    const provider = await retailer();
+    const receiver = await retailer();
+    const theirs = await createListing(dbh.db, { variationId: variation, providerId: provider.r.id, sizes: { S: 3 }, listingType: "swap" });
+    const mine = await createListing(dbh.db, { variationId: variation, providerId: receiver.r.id, sizes: { L: 2 }, listingType: "swap" });
+    const p = await signedIn(receiver.email);
+    const orderId = await requestSwap(p, theirs.id, { S: 2 });
+    const page = `/transaction/swap/${orderId}`;
+
+    const q = await signedIn(provider.email);
+    await q.goto(url(page));
+    await q.getByTestId("swap-choose-form").waitFor();
+    await q.locator(`input[name="units.${mine.id}.L"]`).fill("1");
+    await q.getByTestId("swap-choose").click();
+    // The receiver's only line removed would leave its side empty: refused, the terms stand.
+    await q.getByTestId("swap-lines-theirs").getByTestId("swap-remove-line").click();
+    await expect.poll(() => q.getByTestId("swap-error").textContent()).toBe(SWAP_SUMMARY_RESTORED);
+    expect(await q.getByTestId("swap-lines-theirs").locator('input[name="lines.receiver.0.L"]').inputValue()).toBe("1");
+    await q.getByTestId("swap-approve").click();
+    await panelSays(q, SWAP_AWAITING_RETAILER);
+
+    // The receiver lowers the provider's units: the button becomes Submit Response; the provider answers next.
+    await p.goto(url(page));
+    await p.getByTestId("swap-approve-form").waitFor();
+    expect(await p.getByTestId("swap-approve").textContent()).toBe(TRANSACTION_LABELS.approveSwap);
+    await p.locator('input[name="lines.provider.0.S"]').fill("1");
+    await expect.poll(() => p.getByTestId("swap-approve").textContent()).toBe(TRANSACTION_LABELS.submitResponseSwap);
+    await p.getByTestId("swap-approve").click();
+    await panelSays(p, SWAP_AWAITING_RETAILER);
+    const provided = await dbh.db.select().from(orderContributions).where(and(eq(orderContributions.orderId, orderId), eq(orderContributions.side, "provider")));
+    expect(provided.map((c) => c.units)).toEqual([{ S: 1 }]);
+    await q.goto(url(page));
+    await q.getByTestId("swap-approve-form").waitFor();
+    expect(await q.getByTestId("swap-approve").textContent()).toBe(TRANSACTION_LABELS.submitResponseSwap);
+    expect(await q.locator('input[name="lines.provider.0.S"]').inputValue()).toBe("1");
   });
 });

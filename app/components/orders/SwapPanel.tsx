@@ -4,6 +4,7 @@
  * move shows "awaiting retailer's response".
  */
 import { Form, useNavigation } from "@remix-run/react";
+import { useState } from "react";
 import type { OrderDetail } from "../../../db/queries/order-views";
 import type { SwapChoice } from "../../../db/queries/swap-orders";
 import { TRANSACTION_LABELS } from "../../../domain/messages";
@@ -142,30 +143,74 @@ export function SwapPanel({ order, view, choices, error, cardErrors }: Props) {
   }
 
   if (s === SWAP_STATES.PROVIDER_APPROVE || s === SWAP_STATES.RECEIVER_APPROVE) {
-    const receiverHasValue = view.receiver.lines.length > 0;
-    const differs = view.valuation.differenceCents > 0;
-    return (
-      <div className="order-panel" data-testid="swap-panel">
-        {errorBox}
-        <Sides view={view} role={role} />
-        <Form method="post" className="form-stack" data-testid="swap-approve-form">
-          <input type="hidden" name="intent" value="approve" />
-          {differs ? (
-            <div className="field field-checkbox">
-              <label htmlFor="swap-call-it-even">
-                <input id="swap-call-it-even" type="checkbox" name="call_it_even" /> Call it even: forgive the {formatCents(view.valuation.differenceCents)} difference
-              </label>
-            </div>
-          ) : null}
-          <button type="submit" className="button" disabled={busy || !receiverHasValue} data-testid="swap-approve">
-            {view.isModified ? TRANSACTION_LABELS.submitResponseSwap : TRANSACTION_LABELS.approveSwap}
-          </button>
-        </Form>
-        <DeclineForm busy={busy} />
-      </div>
-    );
+    return <ApproveForm view={view} role={role} busy={busy} errorBox={errorBox} />;
   }
+  return <RestOfPanel order={order} view={view} role={role} busy={busy} errorBox={errorBox} cardErrors={cardErrors} />;
+}
 
+/** Both sides' lines with their quantities (each side in turn may lower them or remove a line), approve, decline. */
+function ApproveForm({ view, role, busy, errorBox }: { view: SwapView; role: Role; busy: boolean; errorBox: React.ReactNode }) {
+  const [edited, setEdited] = useState(false);
+  const receiverHasValue = view.receiver.lines.length > 0;
+  const differs = view.valuation.differenceCents > 0;
+  return (
+    <div className="order-panel" data-testid="swap-panel">
+      {errorBox}
+      <Form method="post" className="form-stack" data-testid="swap-approve-form" onChange={() => setEdited(true)}>
+        {([role, other(role)] as const).map((side) => (
+          <fieldset key={side} className="field" data-testid={`swap-lines-${side === role ? "mine" : "theirs"}`}>
+            <legend>{side === role ? "You give" : "You receive"}</legend>
+            {view[side].lines.map((l, i) => (
+              <div key={i} className="form-row" data-testid="swap-line">
+                {Object.entries(l.sizes).map(([size, n]) => (
+                  <label key={size} style={{ marginRight: "1rem" }}>
+                    {size}{" "}
+                    <input type="number" min={0} max={n} step={1} name={`lines.${side}.${i}.${size}`} defaultValue={n} style={{ width: "5rem" }} />
+                  </label>
+                ))}
+                <span>{formatCents(l.unitPriceCents)} a unit</span>{" "}
+                <button type="submit" name="intent" value={`remove:${side}.${i}`} className="button button-small button-outline" disabled={busy} data-testid="swap-remove-line">
+                  Remove
+                </button>
+              </div>
+            ))}
+          </fieldset>
+        ))}
+        <p>
+          Your payment on these terms: <strong data-testid="swap-my-due">{formatCents(view[role].dueCents)}</strong>
+        </p>
+        {differs ? (
+          <div className="field field-checkbox">
+            <label htmlFor="swap-call-it-even">
+              <input id="swap-call-it-even" type="checkbox" name="call_it_even" /> Call it even: forgive the {formatCents(view.valuation.differenceCents)} difference
+            </label>
+          </div>
+        ) : null}
+        <button type="submit" name="intent" value="approve" className="button" disabled={busy || !receiverHasValue} data-testid="swap-approve">
+          {view.isModified || edited ? TRANSACTION_LABELS.submitResponseSwap : TRANSACTION_LABELS.approveSwap}
+        </button>
+      </Form>
+      <DeclineForm busy={busy} />
+    </div>
+  );
+}
+
+function RestOfPanel({
+  order,
+  view,
+  role,
+  busy,
+  errorBox,
+  cardErrors,
+}: {
+  order: Props["order"];
+  view: SwapView;
+  role: Role;
+  busy: boolean;
+  errorBox: React.ReactNode;
+  cardErrors?: Record<string, string>;
+}) {
+  const s = order.statename;
   if (s === SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY || s === SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY) {
     return (
       <div className="order-panel" data-testid="swap-panel">
