@@ -162,20 +162,34 @@ async function fillCard(p: Page, number: string): Promise<void> {
   await p.locator('input[name="card_cvc"]').fill("123");
 }
 
+/**
+ * Two retailers with a swap listing each (the provider's S x 3, the receiver's L x 2), and the receiver's
+ * swap of S x 2 checked out: the provider's to choose.
+ */
+async function swapRequested() {
+  const provider = await retailer();
+  const receiver = await retailer();
+  const theirs = await createListing(dbh.db, { variationId: variation, providerId: provider.r.id, sizes: { S: 3 }, listingType: "swap" });
+  const mine = await createListing(dbh.db, { variationId: variation, providerId: receiver.r.id, sizes: { L: 2 }, listingType: "swap" });
+  const p = await signedIn(receiver.email);
+  const orderId = await requestSwap(p, theirs.id, { S: 2 });
+  return { provider, receiver, theirs, mine, p, orderId, page: `/transaction/swap/${orderId}` };
+}
+
+/** The provider on the swap's page, with the choice form shown. */
+async function providerChoosing(email: string, page: string): Promise<Page> {
+  const q = await signedIn(email);
+  await q.goto(url(page));
+  await q.getByTestId("swap-choose-form").waitFor();
+  return q;
+}
+
 describe("swap negotiation and payment", () => {
   it("the provider chooses and approves; a decline over money, called even on the last chance; each side pays its due; stock taken, a shipment per side", async () => {
-    const provider = await retailer();
-    const receiver = await retailer();
-    const theirs = await createListing(dbh.db, { variationId: variation, providerId: provider.r.id, sizes: { S: 3 }, listingType: "swap" });
-    const mine = await createListing(dbh.db, { variationId: variation, providerId: receiver.r.id, sizes: { L: 2 }, listingType: "swap" });
-    const p = await signedIn(receiver.email);
-    const orderId = await requestSwap(p, theirs.id, { S: 2 });
-    const page = `/transaction/swap/${orderId}`;
+    const { provider, receiver, theirs, mine, p, orderId, page } = await swapRequested();
 
     // The provider chooses 1 unit of the receiver's swap listing, then approves.
-    const q = await signedIn(provider.email);
-    await q.goto(url(page));
-    await q.getByTestId("swap-choose-form").waitFor();
+    const q = await providerChoosing(provider.email, page);
     expect(await q.getByTestId("swap-choice").count()).toBe(1);
     // More than the listing holds: the field's max stops it in the browser; past that, the server refuses.
     await q.locator(`input[name="units.${mine.id}.L"]`).evaluate((el) => el.removeAttribute("max"));
@@ -228,17 +242,9 @@ describe("swap negotiation and payment", () => {
 
 describe("swap modification", () => {
   it("a removal that would leave a side empty is refused ('Summary is restored'); lowering units is a Submit Response the other side answers", async () => {
-    const provider = await retailer();
-    const receiver = await retailer();
-    const theirs = await createListing(dbh.db, { variationId: variation, providerId: provider.r.id, sizes: { S: 3 }, listingType: "swap" });
-    const mine = await createListing(dbh.db, { variationId: variation, providerId: receiver.r.id, sizes: { L: 2 }, listingType: "swap" });
-    const p = await signedIn(receiver.email);
-    const orderId = await requestSwap(p, theirs.id, { S: 2 });
-    const page = `/transaction/swap/${orderId}`;
+    const { provider, mine, p, orderId, page } = await swapRequested();
 
-    const q = await signedIn(provider.email);
-    await q.goto(url(page));
-    await q.getByTestId("swap-choose-form").waitFor();
+    const q = await providerChoosing(provider.email, page);
     await q.locator(`input[name="units.${mine.id}.L"]`).fill("1");
     await q.getByTestId("swap-choose").click();
     // The receiver's only line removed would leave its side empty: refused, the terms stand.
