@@ -137,7 +137,6 @@ export function createSwapActivities(deps: SwapActivityDeps): SwapActivities {
     },
 
     async refundSwapSide(input) {
-      if (input.amountCents <= 0) return;
       await buy.refundPayment({ ...input, reason: "not_picked_up" });
     },
 
@@ -147,7 +146,6 @@ export function createSwapActivities(deps: SwapActivityDeps): SwapActivities {
     },
 
     async payOutSwapSide(input) {
-      if (input.amountCents <= 0) return { status: "paid" };
       const r = await buy.releaseSellerPayout(input);
       return { status: r.status };
     },

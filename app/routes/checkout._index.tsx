@@ -64,7 +64,7 @@ function Dialog({ title, children, testId }: { title: string; children: React.Re
 
 export default function Checkout() {
   const d = useLoaderData<typeof loader>();
-  const actionData = useActionData<CartActionError | { ok: true; message: string }>();
+  const actionData = useActionData<CartActionError>();
   const navigation = useNavigation();
   if (d.admin) {
     return (
@@ -77,8 +77,7 @@ export default function Checkout() {
     );
   }
   const s = d.summary;
-  const error = actionData && actionData.ok === false ? actionData : null;
-  const message = actionData && actionData.ok === true ? actionData.message : null;
+  const error = actionData ?? null;
   const values = error?.values ?? {};
   const dialog = error?.dialog ?? (d.swapBlock ? d.swapBlock : d.needsPayoutForSell ? "configure_payout" : null);
   if (!s.type) {
@@ -100,11 +99,6 @@ export default function Checkout() {
   return (
     <section className="page">
       <h1>{proceedLabel(s.type)}</h1>
-      {message ? (
-        <div className="alert alert-success" role="status" data-testid="checkout-message">
-          {message}
-        </div>
-      ) : null}
 
       <p>
         {s.itemCount} {s.itemCount === 1 ? "item" : "items"}, {s.unitCount} units. <Link to="/cart">Review or change your cart</Link>.
@@ -130,7 +124,7 @@ export default function Checkout() {
             </Link>
           )}
         </Dialog>
-      ) : message ? null : (
+      ) : (
         <>
           {s.type === "buy" && d.preview.length > 0 ? (
             <table className="table" data-testid="checkout-preview">

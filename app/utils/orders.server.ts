@@ -17,6 +17,7 @@ import {
   type BuyErrorCode,
   type PaymentMethodInput,
 } from "../../workflows/buy/contract";
+import type { SwapErrorCode } from "../../workflows/swap/contract";
 import { cardBrandLabel, PaymentMethodIdSchema, testCardFormSchema } from "../../domain/cards";
 import { isWithinRmaWindow } from "../../domain/business-days";
 import { requireRetailer, requireUser } from "./auth.server";
@@ -40,8 +41,11 @@ export type CommandOutcome =
   | { ok: true; result: BuyCommandResult }
   | { ok: false; status: number; code: BuyErrorCode | "unavailable" | "timeout"; message: string };
 
-/** HTTP status of a rejected command: all 4xx (the caller or the order's state is at fault, never a 500). */
-export function commandErrorStatus(code: BuyErrorCode): number {
+/**
+ * HTTP status of a rejected command, buy or swap (their error codes share names): all 4xx (the caller or the
+ * order's state is at fault, never a 500).
+ */
+export function commandErrorStatus(code: BuyErrorCode | SwapErrorCode): number {
   switch (code) {
     case "wrong_party":
       return 403;

@@ -32,7 +32,7 @@ import {
   type SwapView,
 } from "../../workflows/swap/contract";
 import { db } from "./db.server";
-import { COMMAND_TIMEOUT_MS, ORDER_TIMEOUT_MESSAGE, ORDER_UNAVAILABLE_MESSAGE, paymentMethodFromForm } from "./orders.server";
+import { COMMAND_TIMEOUT_MS, commandErrorStatus, ORDER_TIMEOUT_MESSAGE, ORDER_UNAVAILABLE_MESSAGE, paymentMethodFromForm } from "./orders.server";
 import { getTemporalClient, isTemporalUnavailable, withTimeout } from "./temporal.server";
 
 export interface SwapPanelData {
@@ -63,13 +63,6 @@ async function readSwapView(order: OrderDetail): Promise<SwapView | null> {
 
 export type SwapOutcome = { ok: true; result: SwapCommandResult } | { ok: false; status: number; code: SwapErrorCode | "invalid" | "unavailable" | "timeout"; message: string };
 
-function status(code: SwapErrorCode): number {
-  if (code === "wrong_party") return 403;
-  if (code === "card_declined") return 402;
-  if (code === "wrong_state" || code === "units_unavailable" || code === "payment_failed") return 409;
-  return 400;
-}
-
 async function send<A>(order: OrderDetail, def: UpdateDefinition<SwapCommandResult, [A]>, arg: A): Promise<SwapOutcome> {
   try {
     const client = await getTemporalClient();
@@ -78,7 +71,7 @@ async function send<A>(order: OrderDetail, def: UpdateDefinition<SwapCommandResu
     return { ok: true, result };
   } catch (err) {
     const known = swapCommandError(err);
-    if (known) return { ok: false, status: status(known.code), code: known.code, message: known.message };
+    if (known) return { ok: false, status: commandErrorStatus(known.code), code: known.code, message: known.message };
     if (!isTemporalUnavailable(err)) console.error(`[swap] command ${def.name} on order ${order.id} failed`, err);
     return unavailable;
   }
