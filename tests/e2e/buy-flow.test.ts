@@ -7,10 +7,6 @@
  * (the list the Temporal UI shows). At no point does A see B's name or B see A's — in pages, and in the
  * packing slip, shipper checklist and label PDFs (text extracted with pdftotext).
  */
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { eq, like } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -34,6 +30,7 @@ import {
   until,
   waitForOrderState,
 } from "./buy-helpers";
+import { pdfText } from "../setup/pdf-text";
 import { closePage, launchBrowser, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
@@ -77,16 +74,10 @@ async function expectAnonymous(p: Page, secrets: string[], where: string): Promi
 }
 
 /** A PDF the page links to, as text (pdftotext), fetched with the page's cookies; null when it is not a PDF. */
-async function pdfText(p: Page, href: string): Promise<string | null> {
+async function linkedPdfText(p: Page, href: string): Promise<string | null> {
   const res = await p.request.get(url(href));
   if (res.status() !== 200 || !(res.headers()["content-type"] ?? "").includes("application/pdf")) return null;
-  const file = path.join(os.tmpdir(), `buyflow-${Date.now()}-${Math.random().toString(36).slice(2)}.pdf`);
-  fs.writeFileSync(file, await res.body());
-  try {
-    return execFileSync("pdftotext", ["-layout", "-enc", "UTF-8", file, "-"], { encoding: "utf8" });
-  } finally {
-    fs.rmSync(file, { force: true });
-  }
+  return pdfText(await res.body());
 }
 
 async function openOrder(p: Page, orderId: number): Promise<void> {
@@ -179,7 +170,7 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
         continue;
       }
       const href = (await link.getAttribute("href"))!;
-      const text = await pdfText(b, href);
+      const text = await linkedPdfText(b, href);
       if (text === null) {
         // Checked at the end, so that one missing document does not hide the rest of the flow.
         gaps.push(`${id}: ${href} is not a PDF (status or content type)`);

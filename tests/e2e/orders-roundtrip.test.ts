@@ -9,10 +9,6 @@
  *
  * The draft order is written by the factory and its workflow started here by type name, as checkout does.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { Client, Connection } from "@temporalio/client";
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
@@ -36,6 +32,7 @@ import {
 } from "../factories";
 import { createOrder } from "../factories/orders";
 import type { CreatedProduct } from "../factories";
+import { pdfText } from "../setup/pdf-text";
 import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
 
 let handle: DbHandle;
@@ -56,7 +53,6 @@ let externalId: string;
 let seller: Page;
 let buyer: Page;
 let staff: Page;
-const pdfDir = mkdtempSync(path.join(tmpdir(), "orders-rt-"));
 
 async function stateOf(id: number): Promise<string> {
   const [row] = await db().select({ s: orders.statename }).from(orders).where(eq(orders.id, id));
@@ -209,7 +205,6 @@ afterAll(async () => {
   }
   await connection?.close();
   await handle?.close();
-  rmSync(pdfDir, { recursive: true, force: true });
 });
 
 describe("a purchase through the pages and the buy workflow", () => {
@@ -253,9 +248,7 @@ describe("a purchase through the pages and the buy workflow", () => {
     expect(await seller.getByTestId("order-detail").getAttribute("data-panel")).toBe("shipment-pending");
     const slip = await seller.request.get(url(`/packingslip/${externalId}/`));
     expect(slip.status()).toBe(200);
-    const f = path.join(pdfDir, "slip.pdf");
-    writeFileSync(f, await slip.body());
-    const text = execFileSync("pdftotext", ["-layout", f, "-"], { encoding: "utf8" });
+    const text = pdfText(await slip.body());
     expect(text).toContain(`retailer-00${buyerId}`);
     expect(text).not.toContain(BUYER_NAME);
     expect(text).not.toContain(SELLER_NAME);

@@ -4,10 +4,6 @@
  * recipient is `retailer-00{id}` plus a street address, and no store name, e-mail or phone appears
  * (checked with pdftotext on the rendered PDF).
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { renderLabelPdf } from "../../app/utils/label-pdf.server";
 import { signCarrierEvent, verifyCarrierSignature } from "../../activities/carrier/signature";
@@ -20,19 +16,10 @@ import {
   parseCarrierEvent,
 } from "../../domain/carrier-events";
 import { CARRIER_STATUSES } from "../../workflows/buy/contract";
+import { pdfText } from "../setup/pdf-text";
 
 const SECRET = "carrier_test_secret";
 
-function pdfText(pdf: Buffer): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "label-"));
-  try {
-    const file = path.join(dir, "label.pdf");
-    writeFileSync(file, pdf);
-    return execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 describe("carrier events", () => {
   const event = buildCarrierEvent({

@@ -3,24 +3,16 @@
  * rendered with @react-pdf/renderer, text extracted with poppler's `pdftotext`, asserted for the printed
  * texts, the order's contents and the anonymous labels, and for the absence of any store name.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PackingSlipData } from "../../db/queries/order-views";
 import { RMA_PRINTED_TEXTS } from "../../domain/messages";
 import { PRINTED_TEXTS, printedDate, renderPackingSlip, renderShipperChecklist, SHIPPER_CHECKLIST_ITEMS } from "../../app/utils/pdf.server";
+import { pdfText } from "../setup/pdf-text";
 
-const dir = mkdtempSync(path.join(tmpdir(), "pdf-test-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Text of a PDF, whitespace collapsed (pdftotext breaks long lines where the PDF wraps them). */
-export function pdfText(pdf: Buffer, name: string): string {
-  const file = path.join(dir, `${name}.pdf`);
-  writeFileSync(file, pdf);
-  const out = execFileSync("pdftotext", ["-layout", "-enc", "UTF-8", file, "-"], { encoding: "utf8" });
-  return out.replace(/\s+/g, " ").trim();
+function flatText(pdf: Buffer): string {
+  return pdfText(pdf).replace(/\s+/g, " ").trim();
 }
 
 const slip: PackingSlipData = {
@@ -51,7 +43,7 @@ describe("packing slip PDF", () => {
   it("is a PDF with the order, the contents, the anonymous parties and every printed text", async () => {
     const pdf = await renderPackingSlip(slip);
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
-    const text = pdfText(pdf, "slip");
+    const text = flatText(pdf);
     expect(text).toContain("Packing Slip");
     expect(text).toContain("B-000041");
     expect(text).toContain("From retailer-0012");
@@ -75,7 +67,7 @@ describe("packing slip PDF", () => {
 describe("shipper checklist PDF", () => {
   it("carries the checklist, the pickup data, the contents and the printed texts, anonymously", async () => {
     const pdf = await renderShipperChecklist(slip);
-    const text = pdfText(pdf, "checklist");
+    const text = flatText(pdf);
     expect(text).toContain("Shipper Checklist");
     expect(text).toContain("Shipper retailer-0012");
     expect(text).toContain("Recipient retailer-0034");
