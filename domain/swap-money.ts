@@ -79,3 +79,79 @@ export function swapPosition(s: SwapSettlement, who: SwapSide): Cents {
   const got = shipped(other(who)) ? v[other(who)].goodsCents : 0;
   return s[who].netCents + got - gave;
 }
+
+/** A payments row of a swap as the ledger reads it (db payments: side of the retailer, txtype, status, amount). */
+export interface SwapMoneyRow {
+  side: SwapSide;
+  txtype: string;
+  status: string;
+  amountCents: Cents;
+}
+
+export interface SwapLedger {
+  providerPaidCents: Cents;
+  providerPenaltyCents: Cents;
+  providerRefundedCents: Cents;
+  providerPayoutCents: Cents;
+  receiverPaidCents: Cents;
+  receiverPenaltyCents: Cents;
+  receiverRefundedCents: Cents;
+  receiverPayoutCents: Cents;
+  /** Every charge minus every refund and payout. */
+  keptCents: Cents;
+  /** What the settlement says the marketplace keeps, once the outcome is known. */
+  expectedKeptCents: Cents | null;
+  /** Nothing paid back beyond what was charged and, once the outcome is known, every side where the settlement puts it. */
+  balanced: boolean;
+}
+
+/** Rows that moved (or are owed, queued for staff) money; a pending, declined, failed or cancelled row did not. */
+const NOT_BOOKED = new Set(["pending", "declined", "failed", "canceled", "cancelled"]);
+const KIND: Record<string, keyof SwapSideMoney | undefined> = { capture: "paidCents", penalty: "penaltyCents", refund: "refundCents", transfer: "payoutCents" };
+
+/**
+ * A swap's ledger from its payments rows: per side what was charged at payment, charged as a penalty, refunded
+ * and paid out; what the marketplace keeps; and, when the outcome is known (`expected`), whether each side
+ * ended where swapSettlement puts it.
+ */
+export function swapLedger(rows: readonly SwapMoneyRow[], expected: SwapSettlement | null): SwapLedger {
+  const zero = (): SwapSideMoney => ({ paidCents: 0, penaltyCents: 0, refundCents: 0, payoutCents: 0, netCents: 0 });
+  const m: Record<SwapSide, SwapSideMoney> = { provider: zero(), receiver: zero() };
+  for (const r of rows) {
+    const k = KIND[r.txtype];
+    if (!k || NOT_BOOKED.has(r.status)) continue;
+    m[r.side][k] += r.amountCents;
+  }
+  for (const s of ["provider", "receiver"] as const) m[s].netCents = m[s].payoutCents + m[s].refundCents - m[s].paidCents - m[s].penaltyCents;
+  const kept = 0 - (m.provider.netCents + m.receiver.netCents);
+  const sane = kept >= 0 && (["provider", "receiver"] as const).every((s) => m[s].refundCents <= m[s].paidCents);
+  const matches =
+    expected === null ||
+    (["provider", "receiver"] as const).every((s) =>
+      (["paidCents", "penaltyCents", "refundCents", "payoutCents"] as const).every((k) => m[s][k] === expected[s][k]),
+    );
+  return {
+    providerPaidCents: m.provider.paidCents,
+    providerPenaltyCents: m.provider.penaltyCents,
+    providerRefundedCents: m.provider.refundCents,
+    providerPayoutCents: m.provider.payoutCents,
+    receiverPaidCents: m.receiver.paidCents,
+    receiverPenaltyCents: m.receiver.penaltyCents,
+    receiverRefundedCents: m.receiver.refundCents,
+    receiverPayoutCents: m.receiver.payoutCents,
+    keptCents: kept,
+    expectedKeptCents: expected ? expected.keptCents : null,
+    balanced: sane && matches,
+  };
+}
+
+/** The outcome of a swap whose parcels have all settled (delivered or cancelled), else null. */
+export function swapOutcomeOf(parcels: Record<SwapSide, "delivered" | "cancelled" | "other" | null>): SwapOutcome | null {
+  const p = parcels.provider;
+  const r = parcels.receiver;
+  if (p === null || r === null || p === "other" || r === "other") return null;
+  if (p === "cancelled" && r === "cancelled") return "neither_shipped";
+  if (p === "cancelled") return "provider_did_not_ship";
+  if (r === "cancelled") return "receiver_did_not_ship";
+  return "both_shipped";
+}

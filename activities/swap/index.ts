@@ -81,6 +81,7 @@ export function createSwapActivities(deps: SwapActivityDeps): SwapActivities {
         ledger,
         reasons: rec.reasons,
         deadlines: rec.deadlines,
+        sides: rec.sides,
         actions: rec.actions.map((a) => ({
           code: a.code,
           role: a.role,

@@ -10,6 +10,9 @@ import type { PaymentMethodInput } from "../../workflows/buy/contract";
 import type { SaveRatingInput } from "../buy/types";
 import type { SwapActionRecord } from "../../workflows/swap/contract";
 
+export type { SwapParcelState as SwapParcelStatus } from "../../db/queries/swap-orders";
+import type { SwapParcelState as SwapParcelStatus } from "../../db/queries/swap-orders";
+
 export interface SwapStateRecord {
   orderId: number;
   workflowId: string;
@@ -27,6 +30,11 @@ export interface SwapStateRecord {
   dues: { provider: number; receiver: number };
   reasons: Record<string, number>;
   deadlines: Record<string, string | null>;
+  /**
+   * Each side's parcel (the one it SENDS) as the workflow holds it, and the windows of the goods it
+   * RECEIVES (rating, RMA): the read model of each parcel and each side's buttons follow these.
+   */
+  sides?: Record<Role, { parcel: SwapParcelStatus | null; ratingBy: string | null; rmaBy: string | null }>;
   actions: SwapActionRecord[];
   /** Notices of this step (outbox rows in the same transaction): to which side, which template. */
   notices: { role: Role; template: string; dedupeKey: string }[];

@@ -88,7 +88,7 @@ export default function ActiveShipments() {
                 <td>{shipmentStatusText(s.status)}</td>
                 <td>{formatDate(s.pickupBy)}</td>
                 <td>{timeSince(s.modifiedAt, d.now)}</td>
-                <td>{s.status === "pickup_scheduled" || s.status === "in_route" ? <CarrierTools orderId={s.orderId} /> : null}</td>
+                <td>{s.status === "pickup_scheduled" || s.status === "in_route" ? <CarrierTools orderId={s.orderId} shipmentId={s.id} /> : null}</td>
               </tr>
             ))}
           </tbody>

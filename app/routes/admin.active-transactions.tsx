@@ -109,7 +109,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const orderRaw = String(form.get("order") ?? "");
   const status = CARRIER_STATUSES[String(form.get("status") ?? "")];
   if (!/^\d{1,9}$/.test(orderRaw) || !status) return data({ ok: false, error: "Choose an order and a carrier event." }, { status: 400 });
-  const result = await simulateCarrierEvent(Number(orderRaw), status);
+  // A swap's parcels each have their own tools (shipment=<id>); a purchase's drive its latest shipment.
+  const shipmentRaw = String(form.get("shipment") ?? "");
+  if (shipmentRaw !== "" && !/^\d{1,9}$/.test(shipmentRaw)) return data({ ok: false, error: "Choose a shipment of this order." }, { status: 400 });
+  const result = await simulateCarrierEvent(Number(orderRaw), status, shipmentRaw ? Number(shipmentRaw) : null);
   if (!result.ok) return data({ ok: false, error: result.message }, { status: result.httpStatus && result.httpStatus < 500 ? result.httpStatus : 502 });
   const back = new URL(request.url);
   back.searchParams.set("order", orderRaw);

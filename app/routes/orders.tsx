@@ -2,13 +2,15 @@
  * /orders and /orders/:stage (spec 001 §2 "Orders screen"): approved orders in three tabs, Sales Orders,
  * Purchase Orders and Swap Orders; a status filter with one option, Delivered (a delivered shipment);
  * shipments labelled Outgoing or Incoming; each card with a View Details expansion.
- * :stage is the tab (sales, purchases, swaps; sentswaps and receivedswaps open the swaps tab).
+ * :stage is the tab (sales, purchases, swaps; sentswaps and receivedswaps open the swaps tab). Swaps show as
+ * pairs (both parcels) on /orders/swaps, as the half each side sends on /orders/sentswaps/ (where a side
+ * lands after paying: its parcel to get ready) and as the half it receives on /orders/receivedswaps/.
  */
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { listApprovedOrders, ORDER_KIND_TABS, type OrderKindTab } from "../../db/queries/order-views";
 import { ordersEmptyText, TRANSACTION_LABELS } from "../../domain/messages";
-import { OrderCardView, Pager } from "~/components/orders/OrderCard";
+import { OrderCardView, Pager, type SwapCardKind } from "~/components/orders/OrderCard";
 import ordersCss from "~/components/orders/orders.css";
 import { pageTitle } from "~/components/title";
 import { requireRetailer } from "~/utils/auth.server";
@@ -18,6 +20,12 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss 
 export const meta: MetaFunction = () => [{ title: pageTitle("Orders") }];
 
 const TAB_LABELS: Record<OrderKindTab, string> = { sales: "Sales Orders", purchases: "Purchase Orders", swaps: "Swap Orders" };
+const SWAP_KIND: Record<string, SwapCardKind> = { swaps: "pair", sentswaps: "sent", receivedswaps: "received" };
+const SWAP_KIND_LABELS: [string, string][] = [
+  ["swaps", "Swap pairs"],
+  ["sentswaps", "Swaps sent"],
+  ["receivedswaps", "Swaps received"],
+];
 const STAGE_TO_TAB: Record<string, OrderKindTab> = {
   sales: "sales",
   purchases: "purchases",
@@ -38,7 +46,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const offset = Math.max(0, Math.min(1_000_000, Number.parseInt(url.searchParams.get("offset") ?? "0", 10) || 0));
   const limit = Math.max(1, Math.min(100, Number.parseInt(url.searchParams.get("limit") ?? "", 10) || 4));
   const page = await listApprovedOrders(db, auth.retailer.id, { kind: tab, delivered, limit, offset });
-  return { tab, delivered, page, now: Date.now() };
+  return { tab, stage: stage ?? tab, swapKind: SWAP_KIND[stage ?? ""] ?? "pair", delivered, page, now: Date.now() };
 }
 
 export default function Orders() {
@@ -48,7 +56,7 @@ export default function Orders() {
     if (delivered) p.set("status", "delivered");
     if (offset) p.set("offset", String(offset));
     const q = p.toString();
-    return `/orders/${tab}${q ? `?${q}` : ""}`;
+    return `/orders/${tab === d.tab ? d.stage : tab}${q ? `?${q}` : ""}`;
   };
   return (
     <section className="page" data-testid="orders-page">
@@ -67,7 +75,16 @@ export default function Orders() {
           </Link>
         ))}
       </nav>
-      <Form method="get" action={`/orders/${d.tab}`} className="filters">
+      {d.tab === "swaps" ? (
+        <nav className="order-tabs" aria-label="Swap cards" data-testid="swap-kinds">
+          {SWAP_KIND_LABELS.map(([stage, label]) => (
+            <Link key={stage} to={`/orders/${stage}${d.delivered ? "?status=delivered" : ""}`} className={stage === d.stage ? "active" : ""} aria-current={stage === d.stage ? "page" : undefined}>
+              {label}
+            </Link>
+          ))}
+        </nav>
+      ) : null}
+      <Form method="get" action={`/orders/${d.stage}`} className="filters">
         <label>
           Status{" "}
           <select name="status" defaultValue={d.delivered ? "delivered" : ""} data-testid="status-filter">
@@ -84,7 +101,7 @@ export default function Orders() {
       ) : (
         <div className="order-cards">
           {d.page.items.map((o) => (
-            <OrderCardView key={o.id} o={o} now={d.now} showShipments />
+            <OrderCardView key={o.id} o={o} now={d.now} showShipments swapKind={d.swapKind} />
           ))}
         </div>
       )}

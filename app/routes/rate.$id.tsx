@@ -4,7 +4,9 @@
  * timeliness of response, overall experience), 1 to 5 stars each, and comments. The modal is titled
  * "Rate this Transaction"; on success "Rating saved!" shows, and after 2 s the retailer goes home (staff:
  * /admin). The "request RMA" button shows only within 48 hours of delivery (the RMA itself: a later issue).
- * Both commands are updates on the order's buy workflow (confirmReceived, rateOrder).
+ * Both commands are updates on the order's buy workflow (confirmReceived, rateOrder). In a swap each side
+ * rates the goods it received, once the other side's parcel is delivered (rateSwap on the swap workflow; a
+ * swap has no separate "received" confirmation: the carrier's delivery is it).
  */
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
@@ -12,10 +14,11 @@ import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation, u
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { useEffect } from "react";
-import { getOrderDetail } from "../../db/queries/order-views";
+import { getOrderDetail, type OrderDetail } from "../../db/queries/order-views";
 import { RATE_THIS_TRANSACTION, RATING_SAVED, REQUEST_RMA } from "../../domain/messages";
 import { ACTION } from "../../domain/action-codes";
 import { confirmReceivedUpdate, rateOrderUpdate } from "../../workflows/buy/contract";
+import { rateSwapUpdate } from "../../workflows/swap/contract";
 import { formatDate } from "~/components/orders/format";
 import { LinesTable } from "~/components/orders/OrderParts";
 import ordersCss from "~/components/orders/orders.css";
@@ -25,6 +28,7 @@ import { readFormData, requireRetailer } from "~/utils/auth.server";
 import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { canRequestRma, sendBuyCommand } from "~/utils/orders.server";
+import { sendSwapCommand, swapRmaOpen } from "~/utils/swap.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction = () => [{ title: pageTitle(RATE_THIS_TRANSACTION) }];
@@ -40,12 +44,25 @@ async function load(request: Request, idRaw: string | undefined) {
   return { auth, order };
 }
 
+/** A swap side rates what it received: the other side's parcel, delivered, within the side's rating window. */
+function swapRating(order: OrderDetail, now = Date.now()) {
+  const incoming = order.shipments.filter((x) => x.senderSide !== order.role).at(-1) ?? null;
+  const delivered = incoming?.status === "delivered";
+  const ratingBy = order.swapWindows?.ratingBy ?? null;
+  return { delivered, open: delivered && ratingBy !== null && now < Date.parse(ratingBy) };
+}
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { auth, order } = await load(request, params.id);
+  const myRating = order.ratings.find((r) => r.raterId === auth.retailer.id) ?? null;
+  const homePath = auth.user.isStaff ? "/admin" : "/";
+  if (order.ttype === "swap") {
+    const w = swapRating(order);
+    return { order, delivered: w.delivered, canRate: w.open && !myRating, myRating, received: true, canRma: swapRmaOpen(order), homePath };
+  }
   // Only the party that received goods rates (in a purchase, the buyer).
   if (order.role !== "receiver") throw redirect(`/transaction/${order.ttype}/${order.id}`);
   const delivered = order.statename === "delivered" || order.statename === "completed";
-  const myRating = order.ratings.find((r) => r.raterId === auth.retailer.id) ?? null;
   return {
     order,
     delivered,
@@ -53,7 +70,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     myRating,
     received: order.actions.some((x) => x.code === ACTION.RECEIVER_CONFIRM_ORDER),
     canRma: delivered ? await canRequestRma(order, order.deliveredAt) : false,
-    homePath: auth.user.isStaff ? "/admin" : "/",
+    homePath,
   };
 }
 
@@ -74,11 +91,12 @@ function ratingValues(form: FormData): Record<string, string> {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { auth, order } = await load(request, params.id);
-  if (order.role !== "receiver") return data<RateActionData>({ ok: false, intent: "", error: "Only the buying retailer can rate this order." }, { status: 403 });
+  const swap = order.ttype === "swap";
+  if (!swap && order.role !== "receiver") return data<RateActionData>({ ok: false, intent: "", error: "Only the buying retailer can rate this order." }, { status: 403 });
   const form = await readFormData(request);
   const intent = String(form.get("intent") ?? "");
   const actor = auth.retailer.id;
-  if (intent === "confirm_received") {
+  if (intent === "confirm_received" && !swap) {
     const out = await sendBuyCommand(order, confirmReceivedUpdate, { actorRetailerId: actor });
     if (!out.ok) return data<RateActionData>({ ok: false, intent, error: out.message }, { status: out.status });
     return data<RateActionData>({ ok: true, intent, message: "Thank you: the package is confirmed as received." });
@@ -90,11 +108,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return data<RateActionData>({ ok: false, intent, error: first, values: ratingValues(form) }, { status: 400 });
     }
     const v = submission.value;
-    const out = await sendBuyCommand(order, rateOrderUpdate, {
+    const rating = {
       actorRetailerId: actor,
       stars: { condition: v.condition, packaging: v.packaging, timeliness: v.timeliness, overall: v.overall },
       comments: v.comments ?? "",
-    });
+    };
+    const out = swap ? await sendSwapCommand(order, rateSwapUpdate, rating) : await sendBuyCommand(order, rateOrderUpdate, rating);
     if (!out.ok) return data<RateActionData>({ ok: false, intent, error: out.message, values: ratingValues(form) }, { status: out.status });
     return data<RateActionData>({ ok: true, intent, saved: true, redirectTo: auth.user.isStaff ? "/admin" : "/" });
   }
@@ -150,7 +169,7 @@ export default function RateTransaction() {
         ) : null}
       </dl>
       <h2>What you received</h2>
-      <LinesTable lines={o.lines.filter((l) => l.type === "goods")} />
+      <LinesTable lines={o.lines.filter((l) => l.type === "goods" && (o.ttype !== "swap" || l.side !== o.role))} />
       {a && !a.ok && a.intent !== "rate" ? (
         <div className="alert alert-danger" role="alert" data-testid="rate-error">
           {a.error}

@@ -47,7 +47,7 @@ import {
 import { CardFields } from "~/components/orders/CardFields";
 import { SwapPanel } from "~/components/orders/SwapPanel";
 import { formatDate } from "~/components/orders/format";
-import { LinesTable, PaymentsList, ShipmentsList, UpdatesList } from "~/components/orders/OrderParts";
+import { LinesTable, PaymentsList, ShipmentsList, ShippingPapers, UpdatesList } from "~/components/orders/OrderParts";
 import ordersCss from "~/components/orders/orders.css";
 import {
   CancelShipmentSchema,
@@ -61,7 +61,7 @@ import { pageTitle } from "~/components/title";
 import { readFormData, requireTradingRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { canRequestRma, orderViewer, paymentMethodFromForm, sendBuyCommand, type CommandOutcome } from "~/utils/orders.server";
-import { handleSwapAction, swapPanelData } from "~/utils/swap.server";
+import { handleSwapAction, swapPanelData, swapRmaOpen } from "~/utils/swap.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: pageTitle(d ? `Order ${d.order.externalId}` : "Order") }];
@@ -84,7 +84,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const order = await loadOrder(params, viewer);
   if (order.role && !viewer.isStaff) await markOrdersSeen(db, viewer.retailerId!, [order.id]);
   const delivered = order.statename === "delivered" || order.statename === "completed";
-  const canRma = order.role === "receiver" && delivered ? await canRequestRma(order, order.deliveredAt) : false;
+  const canRma =
+    order.ttype === "swap"
+      ? swapRmaOpen(order)
+      : order.role === "receiver" && delivered
+        ? await canRequestRma(order, order.deliveredAt)
+        : false;
   const myRating = order.role ? (order.ratings.find((r) => r.raterId === viewer.retailerId) ?? null) : null;
   const otherRating = order.role ? (order.ratings.find((r) => r.raterId !== viewer.retailerId) ?? null) : null;
   return {
@@ -380,6 +385,8 @@ function Panel({ d, a }: { d: LoaderData; a: DetailActionData | undefined }) {
         choices={d.swap?.choices ?? []}
         error={a && !a.ok ? a.error : null}
         cardErrors={a && !a.ok ? a.fieldErrors : undefined}
+        canRma={d.canRma}
+        now={d.now}
       />
     );
   }
@@ -658,25 +665,8 @@ function ShipmentPendingPanel({ o, a: _a }: { o: OrderDetail; a: DetailActionDat
         Have the goods ready for the carrier's pickup{ship?.pickupBy ? ` by ${formatDate(ship.pickupBy)}` : " within two business days"}. Put the packing slip in the box.
         Your payout is released when the carrier scans the goods.
       </p>
-      <ul>
-        <li>
-          <a href={`/packingslip/${encodeURIComponent(o.externalId)}/`} target="_blank" rel="noreferrer" data-testid="packing-slip-link">
-            Packing slip (PDF)
-          </a>
-        </li>
-        <li>
-          <a href={`/shipperchecklist/${encodeURIComponent(o.externalId)}/`} target="_blank" rel="noreferrer" data-testid="checklist-link">
-            Shipper checklist (PDF)
-          </a>
-        </li>
-        {ship?.labelUrl && ship.status === "pickup_scheduled" ? (
-          <li>
-            <a href={ship.labelUrl} target="_blank" rel="noreferrer" data-testid="label-link">
-              Shipping label
-            </a>
-          </li>
-        ) : null}
-      </ul>
+      {/* spec 001 §4: a sale's label can be printed while the pickup is scheduled. */}
+      <ShippingPapers externalId={o.externalId} labelUrl={ship?.status === "pickup_scheduled" ? ship.labelUrl : null} />
       {canCancelShipment(o.statename) ? (
         <ReasonSelect
           id="cancel-shipment"

@@ -7,19 +7,21 @@
  * Commands: choose (the provider's choice from the receiver's swap listings, units.<listingId>.<size>),
  * approve (optional call_it_even; changed quantities lines.<side>.<i>.<size> are "Submit Response", a
  * modification), remove:<side>.<i> (one line; refused -> "Summary is restored"), decline (reason),
- * call_it_even / accept_decline (the last chance after a decline over money), pay (Make Payment with a card).
+ * call_it_even / accept_decline (the last chance after a decline over money), pay (Make Payment with a card),
+ * cancel_shipment (reason; this side's parcel while its pickup is scheduled).
  */
 import type { UpdateDefinition } from "@temporalio/common";
 import { z } from "zod";
 import { swapChoices, type SwapChoice } from "../../db/queries/swap-orders";
 import type { OrderDetail } from "../../db/queries/order-views";
-import { SWAP_DECLINE_REASONS } from "../../domain/reasons";
+import { CANCEL_SHIPMENT_REASONS, SWAP_DECLINE_REASONS } from "../../domain/reasons";
 import { SWAP_SUMMARY_RESTORED } from "../../domain/messages";
 import { SWAP_OPEN_STATES, SWAP_STATES, type Role } from "../../domain/states";
 import {
   acceptDeclineUpdate,
   approveSwapUpdate,
   callItEvenUpdate,
+  cancelSwapShipmentUpdate,
   chooseItemsUpdate,
   declineSwapUpdate,
   makePaymentUpdate,
@@ -44,18 +46,23 @@ export interface SwapPanelData {
 /** The panel's data for a party of an open swap (null when the swap is past payment or the viewer is staff). */
 export async function swapPanelData(order: OrderDetail): Promise<SwapPanelData | null> {
   if (!order.role || !SWAP_OPEN_STATES.includes(order.statename)) return null;
-  const view = await readSwapView(order);
+  const read = await readSwapView(order);
+  const view = read === "gone" ? null : read;
   const choosing = order.role === "provider" && order.statename === SWAP_STATES.PROVIDER_CHOOSE_ITEMS;
   return { view, choices: choosing ? await swapChoices(db, order.receiverId, order.brandId) : [] };
 }
 
-/** The swap's terms as its workflow holds them (null when the workflow cannot be asked right now). */
-async function readSwapView(order: OrderDetail): Promise<SwapView | null> {
+/**
+ * The swap's terms as its workflow holds them: null when the workflow cannot be asked right now, "gone" when
+ * it has no workflow (any more).
+ */
+async function readSwapView(order: OrderDetail): Promise<SwapView | null | "gone"> {
   try {
     const client = await getTemporalClient();
     const answer = await withTimeout(client.workflow.getHandle(order.workflowId).query(swapViewQuery), 5_000);
     return answer === "timeout" ? null : answer;
   } catch (err) {
+    if (swapCommandError(err)?.code === "wrong_state") return "gone";
     if (!isTemporalUnavailable(err)) console.error(`[swap] view of order ${order.id} failed`, err);
     return null;
   }
@@ -63,7 +70,8 @@ async function readSwapView(order: OrderDetail): Promise<SwapView | null> {
 
 export type SwapOutcome = { ok: true; result: SwapCommandResult } | { ok: false; status: number; code: SwapErrorCode | "invalid" | "unavailable" | "timeout"; message: string };
 
-async function send<A>(order: OrderDetail, def: UpdateDefinition<SwapCommandResult, [A]>, arg: A): Promise<SwapOutcome> {
+/** One command (an update) on the swap's workflow; a refusal comes back as its message with a 4xx. */
+export async function sendSwapCommand<A>(order: OrderDetail, def: UpdateDefinition<SwapCommandResult, [A]>, arg: A): Promise<SwapOutcome> {
   try {
     const client = await getTemporalClient();
     const result = await withTimeout(client.workflow.getHandle(order.workflowId).executeUpdate(def, { args: [arg] }), COMMAND_TIMEOUT_MS);
@@ -79,13 +87,27 @@ async function send<A>(order: OrderDetail, def: UpdateDefinition<SwapCommandResu
 
 const invalid = (message: string): SwapOutcome => ({ ok: false, status: 400, code: "invalid", message });
 const unavailable: SwapOutcome = { ok: false, status: 503, code: "unavailable", message: ORDER_UNAVAILABLE_MESSAGE };
+const moved: SwapOutcome = { ok: false, status: commandErrorStatus("wrong_state"), code: "wrong_state", message: SWAP_ERRORS.wrong_state };
 
-const DeclineSchema = z.object({
-  reason: z.coerce
-    .number({ invalid_type_error: "Please choose a reason." })
-    .int()
-    .refine((n) => SWAP_DECLINE_REASONS.some((r) => r.value === n), "Please choose a reason."),
-});
+/** A reason from one of the specification's lists. */
+const reasonSchema = (choices: readonly { value: number }[]) =>
+  z.object({
+    reason: z.coerce
+      .number({ invalid_type_error: "Please choose a reason." })
+      .int()
+      .refine((n) => choices.some((r) => r.value === n), "Please choose a reason."),
+  });
+const DeclineSchema = reasonSchema(SWAP_DECLINE_REASONS);
+const CancelSchema = reasonSchema(CANCEL_SHIPMENT_REASONS);
+
+/**
+ * Whether a swap party may open the RMA wizard: within 48 hours of the delivery of the goods it received
+ * (the workflow's window, kept with the order). The RMA itself is issue 11's.
+ */
+export function swapRmaOpen(order: Pick<OrderDetail, "role" | "swapWindows">, now = Date.now()): boolean {
+  const until = order.role ? order.swapWindows?.rmaBy : null;
+  return typeof until === "string" && now < Date.parse(until);
+}
 
 /** units.<listingId>.<size> = n (whole numbers 0-9999) -> chosen sizes per listing; null when malformed. */
 function chosenUnits(form: FormData): Map<number, Record<string, number>> | null {
@@ -113,9 +135,10 @@ async function modifiedLines(
   order: OrderDetail,
   form: FormData | null,
   remove: { side: Role; index: number } | null,
-): Promise<{ providerLines: LineWrite[]; receiverLines: LineWrite[] } | null | "invalid" | "unavailable"> {
+): Promise<{ providerLines: LineWrite[]; receiverLines: LineWrite[] } | null | "invalid" | "unavailable" | "gone"> {
   const view = await readSwapView(order);
   // Without the terms a change cannot be told from an approval: nothing is sent.
+  if (view === "gone") return "gone";
   if (!view) return "unavailable";
   let changed = false;
   const sides: Record<Role, LineWrite[]> = { provider: [], receiver: [] };
@@ -159,15 +182,16 @@ export async function handleSwapAction(order: OrderDetail, form: FormData, actor
         if (!c || Object.entries(sizes).some(([size, n]) => n > (c.sizes[size] ?? 0))) return invalid("These units are no longer available.");
         lines.push({ listingId, variationId: c.variationId, sizes, unitPriceCents: c.unitPriceCents });
       }
-      return send(order, chooseItemsUpdate, { ...by, lines });
+      return sendSwapCommand(order, chooseItemsUpdate, { ...by, lines });
     }
     case "approve": {
       // The quantities of the form: unchanged -> approve; changed -> "Submit Response" (a modification).
       const changed = await modifiedLines(order, form, null);
       if (changed === "unavailable") return unavailable;
+      if (changed === "gone") return moved;
       if (changed === "invalid") return invalid(SWAP_ERRORS.invalid_units);
-      if (changed) return send(order, modifySwapUpdate, { ...by, ...changed });
-      return send(order, approveSwapUpdate, { ...by, callItEven: form.get("call_it_even") === "on" });
+      if (changed) return sendSwapCommand(order, modifySwapUpdate, { ...by, ...changed });
+      return sendSwapCommand(order, approveSwapUpdate, { ...by, callItEven: form.get("call_it_even") === "on" });
     }
     case "remove": {
       // One line removed; when that is refused (a side would be left empty) the terms stand: "Summary is restored".
@@ -175,23 +199,29 @@ export async function handleSwapAction(order: OrderDetail, form: FormData, actor
       if (!target) return invalid(SWAP_SUMMARY_RESTORED);
       const changed = await modifiedLines(order, null, { side: target[1] as Role, index: Number(target[2]) });
       if (changed === "unavailable") return unavailable;
+      if (changed === "gone") return moved;
       if (!changed || changed === "invalid") return invalid(SWAP_SUMMARY_RESTORED);
-      const out = await send(order, modifySwapUpdate, { ...by, ...changed });
+      const out = await sendSwapCommand(order, modifySwapUpdate, { ...by, ...changed });
       return out.ok || out.code === "unavailable" || out.code === "timeout" ? out : { ...out, message: SWAP_SUMMARY_RESTORED };
     }
     case "decline": {
       const p = DeclineSchema.safeParse({ reason: form.get("reason") ?? undefined });
       if (!p.success) return invalid(p.error.issues[0]?.message ?? "Please choose a reason.");
-      return send(order, declineSwapUpdate, { ...by, reason: p.data.reason });
+      return sendSwapCommand(order, declineSwapUpdate, { ...by, reason: p.data.reason });
     }
     case "call_it_even":
-      return send(order, callItEvenUpdate, by);
+      return sendSwapCommand(order, callItEvenUpdate, by);
     case "accept_decline":
-      return send(order, acceptDeclineUpdate, by);
+      return sendSwapCommand(order, acceptDeclineUpdate, by);
+    case "cancel_shipment": {
+      const p = CancelSchema.safeParse({ reason: form.get("reason") ?? undefined });
+      if (!p.success) return invalid(p.error.issues[0]?.message ?? "Please choose a reason.");
+      return sendSwapCommand(order, cancelSwapShipmentUpdate, { ...by, reason: p.data.reason });
+    }
     case "pay": {
       const card = paymentMethodFromForm(form);
       if (!card.ok) return invalid(Object.values(card.errors)[0] ?? "Please check the card.");
-      return send(order, makePaymentUpdate, { ...by, paymentMethod: card.paymentMethod });
+      return sendSwapCommand(order, makePaymentUpdate, { ...by, paymentMethod: card.paymentMethod });
     }
     default:
       return invalid("Unknown action.");

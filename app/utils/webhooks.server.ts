@@ -13,7 +13,7 @@
  *   signals nothing; a failed signal un-claims the event and answers 503 so the retry signals it.
  *
  * Sending (staff's "simulate pickup / delivery", through the same webhook path as the carrier):
- *   simulateCarrierEvent(orderId, status) → { ok: true, eventId, httpStatus } | { ok: false, message }
+ *   simulateCarrierEvent(orderId, status, shipmentId?) → { ok: true, eventId, httpStatus } | { ok: false, message }
  *   sendSignedCarrierEvent(event)         → POST APP_ORIGIN/webhooks/carrier with X-Hmac-Signature
  */
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
@@ -40,6 +40,7 @@ import {
   timestampWithinTolerance,
 } from "../../domain/webhooks";
 import { orderStateMark } from "../../db/queries/orders";
+import { TRANSACTION_TYPE } from "../../domain/states";
 import { findShipmentByTracking, recordShipmentEvent } from "../../db/queries/shipments";
 import {
   claimWebhookEvent,
@@ -298,27 +299,30 @@ const SIMULATE_SETTLE_POLL_MS = 20;
  * the event caused), or the time is up (false: an event that changes nothing, or a slow workflow). A write
  * of the same state (the payout released after a pickup, say) does not count.
  */
-async function orderStepWritten(orderId: number, before: string | null, timeoutMs = SIMULATE_SETTLE_MS): Promise<boolean> {
+async function orderStepWritten(orderId: number, before: { statename: string; seq: number } | null, timeoutMs = SIMULATE_SETTLE_MS): Promise<boolean> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const now = await orderStateMark(db, orderId);
-    if (now === null || now.statename !== before) return true;
+    if (now === null || before === null || now.statename !== before.statename) return true;
+    // A swap's first parcel scanned changes no state: the step written for it is the mark.
+    if (now.transactionType === TRANSACTION_TYPE.SWAP && now.seq !== before.seq) return true;
     if (Date.now() >= until) return false;
     await new Promise((r) => setTimeout(r, SIMULATE_SETTLE_POLL_MS));
   }
 }
 
 /**
- * Staff: "simulate pickup" (picked_up) / "simulate delivery" (delivered) of an order's latest shipment. The
+ * Staff: "simulate pickup" (picked_up) / "simulate delivery" (delivered) of an order's latest shipment (or
+ * the one named: a swap has a parcel each way). The
  * event goes through the signed webhook like the carrier's; the answer then waits (up to 5 s) until the
  * order's workflow has written the state it caused, so the page staff land on already shows it (no
  * reloading in a loop). A duplicate answers at once and an event that changes nothing when the time is up,
  * both with `settled: false`.
  */
-export async function simulateCarrierEvent(orderId: number, status: CarrierEventStatus): Promise<SimulateResult> {
-  const shipment = await latestShipmentOfOrder(db, orderId);
+export async function simulateCarrierEvent(orderId: number, status: CarrierEventStatus, shipmentId?: number | null): Promise<SimulateResult> {
+  const shipment = await latestShipmentOfOrder(db, orderId, shipmentId);
   if (!shipment?.trackingNumber) return { ok: false, message: "This order has no shipment with a tracking number yet." };
-  const before = (await orderStateMark(db, orderId))?.statename ?? null;
+  const before = await orderStateMark(db, orderId);
   const eventId = `evt_sim_${randomUUID().replace(/-/g, "")}`;
   const event = buildCarrierEvent({ eventId, trackingNumber: shipment.trackingNumber, shipmentId: null, status, occurredAt: new Date().toISOString() });
   let sent: SendResult;

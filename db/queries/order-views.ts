@@ -22,6 +22,7 @@ import { and, asc, desc, eq, inArray, isNull, ne, or, sql, type SQL } from "driz
 import { displayRetailer } from "../../domain/anonymity";
 import { ACTION, actionLabel } from "../../domain/action-codes";
 import { reasonLabel } from "../../domain/reasons";
+import { swapLedger, swapOutcomeOf, swapSettlement } from "../../domain/swap-money";
 import { REASON_PREFIX_OTHER, REASON_PREFIX_YOU } from "../../domain/messages";
 import { DISPLAY_STATUS, isAdminStage, roleOf, transactionTypeLabel, TRANSACTION_TYPE, type AdminStage, type Role, type TransactionType } from "../../domain/states";
 import {
@@ -119,6 +120,8 @@ export interface OrderCard {
   unseen: boolean;
   counterpartyLabel: string;
   units: number;
+  /** A swap: the units this side sends and the units it receives (null for a purchase). */
+  swapUnits: { sent: number; received: number } | null;
   shipments: { id: number; direction: "Outgoing" | "Incoming"; status: string; trackingNumber: string | null }[];
 }
 
@@ -139,6 +142,7 @@ interface CardRow {
   brandName: string | null;
   unseen: boolean;
   units: number;
+  providerUnits: number;
 }
 
 function cardSelect(retailerId: number) {
@@ -159,6 +163,7 @@ function cardSelect(retailerId: number) {
     brandName: sql<string | null>`COALESCE(NULLIF(${brands.displayName}, ''), ${brands.name})`,
     unseen: unseenSql(retailerId),
     units: sql<number>`COALESCE((SELECT SUM(${orderContributions.quantity}) FROM ${orderContributions} WHERE ${orderContributions.orderId} = ${orders.id} AND ${orderContributions.type} = 'goods'), 0)::int`,
+    providerUnits: sql<number>`COALESCE((SELECT SUM(${orderContributions.quantity}) FROM ${orderContributions} WHERE ${orderContributions.orderId} = ${orders.id} AND ${orderContributions.type} = 'goods' AND ${orderContributions.side} = 'provider'), 0)::int`,
   };
 }
 
@@ -196,6 +201,12 @@ async function toCards(db: DbOrTx, retailerId: number, rows: CardRow[]): Promise
       // Never a name: the other party of a retailer's order is anonymous.
       counterpartyLabel: displayRetailer({ id: other }, false, retailerId),
       units: Number(r.units),
+      swapUnits:
+        type === TRANSACTION_TYPE.SWAP
+          ? role === "provider"
+            ? { sent: Number(r.providerUnits), received: Number(r.units) - Number(r.providerUnits) }
+            : { sent: Number(r.units) - Number(r.providerUnits), received: Number(r.providerUnits) }
+          : null,
       shipments: ships
         .filter((s) => s.orderId === r.id)
         .map((s) => ({ id: s.id, direction: s.senderId === retailerId ? ("Outgoing" as const) : ("Incoming" as const), status: s.status, trackingNumber: s.trackingNumber })),
@@ -361,6 +372,8 @@ export interface PaymentView {
 export interface ShipmentView {
   id: number;
   direction: "Outgoing" | "Incoming" | null;
+  /** The side that sends the parcel (a purchase: always the provider; a swap: one parcel per side). */
+  senderSide: Role;
   senderLabel: string;
   receiverLabel: string;
   carrier: string;
@@ -426,10 +439,45 @@ export interface OrderDetail {
   ratings: RatingView[];
   /** When the delivered scan was recorded (action 119, else the delivered shipment's last change). */
   deliveredAt: string | null;
+  /** A swap party's windows for what it RECEIVES: rating until, RMA request until (null: not delivered yet). */
+  swapWindows: { ratingBy: string | null; rmaBy: string | null } | null;
   /** Staff only. */
   ledger: Record<string, number | boolean> | null;
   createdAt: string;
   modifiedAt: string;
+}
+
+/**
+ * A swap's ledger for staff: the valuation the workflow recorded, and the money both sides' payments rows
+ * moved, checked against domain/swap-money swapSettlement once both parcels have settled.
+ */
+function swapLedgerOf(
+  order: { providerId: number; ledger: Record<string, number | boolean> | null },
+  lines: { side: string; type: string; quantity: number; valueCents: number }[],
+  ships: { senderId: number; status: string }[],
+  pays: { retailerId: number; txtype: string; status: string; amountCents: number }[],
+): Record<string, number | boolean> {
+  const side = (s: Role) => {
+    const goods = lines.filter((l) => l.type === "goods" && l.side === s);
+    return { goodsCents: goods.reduce((a, l) => a + l.valueCents, 0), units: goods.reduce((a, l) => a + l.quantity, 0) };
+  };
+  const parcel = (s: Role) => {
+    const p = ships.filter((x) => (x.senderId === order.providerId) === (s === "provider")).at(-1);
+    return p ? (p.status === "delivered" || p.status === "cancelled" ? p.status : "other") : null;
+  };
+  const outcome = swapOutcomeOf({ provider: parcel("provider"), receiver: parcel("receiver") });
+  const expected = outcome ? swapSettlement({ provider: side("provider"), receiver: side("receiver"), callItEven: order.ledger?.callItEven === true }, outcome) : null;
+  const rows = pays.map((p) => ({ side: (p.retailerId === order.providerId ? "provider" : "receiver") as Role, txtype: p.txtype, status: p.status, amountCents: p.amountCents }));
+  const money = swapLedger(rows, expected);
+  const out: Record<string, number | boolean> = { ...(order.ledger ?? {}) };
+  for (const [k, v] of Object.entries(money)) if (v !== null) out[k] = v;
+  return out;
+}
+
+function swapWindowsOf(deadlines: unknown, role: Role): { ratingBy: string | null; rmaBy: string | null } {
+  const d = (deadlines ?? {}) as Record<string, unknown>;
+  const at = (k: string) => (typeof d[k] === "string" ? (d[k] as string) : null);
+  return { ratingBy: at(`${role}RatingBy`), rmaBy: at(`${role}RmaBy`) };
 }
 
 export interface DetailViewer {
@@ -604,6 +652,7 @@ export async function getOrderDetail(db: DbOrTx, orderId: number, viewer: Detail
     shipments: shipRows.map((s) => ({
       id: s.id,
       direction: viewer.retailerId === null || !isParty ? null : s.senderId === viewer.retailerId ? "Outgoing" : "Incoming",
+      senderSide: s.senderId === order.receiverId && order.receiverId !== order.providerId ? ("receiver" as const) : ("provider" as const),
       senderLabel: label(s.senderId),
       receiverLabel: label(s.receiverId),
       carrier: s.carrier,
@@ -645,7 +694,8 @@ export async function getOrderDetail(db: DbOrTx, orderId: number, viewer: Detail
       createdAt: r.createdAt.toISOString(),
     })),
     deliveredAt: deliveredAt ? deliveredAt.toISOString() : null,
-    ledger: viewer.isStaff ? (order.ledger ?? null) : null,
+    swapWindows: role && order.transactionType === TRANSACTION_TYPE.SWAP ? swapWindowsOf(order.deadlines, role) : null,
+    ledger: viewer.isStaff ? (order.transactionType === TRANSACTION_TYPE.SWAP ? swapLedgerOf(order, lineRows, shipRows, payRows) : (order.ledger ?? null)) : null,
     createdAt: order.createdAt.toISOString(),
     modifiedAt: order.modifiedAt.toISOString(),
   };
@@ -673,26 +723,32 @@ export interface PackingSlipData {
 }
 
 /**
- * What the packing slip and the shipper checklist print for an order: anonymous labels only (the slip goes
- * inside the box; staff get the same anonymous document). Null when the viewer may not see the order.
+ * What the packing slip and the shipper checklist print for one parcel of an order: anonymous labels only
+ * (the slip goes inside the box; staff get the same anonymous document). A purchase has one parcel, the
+ * provider's; a swap has one per side: a party gets its own outgoing parcel, staff the `side` asked for
+ * (default the provider's). Null when the viewer may not see the order.
  */
-export async function getPackingSlipData(db: DbOrTx, orderId: number, viewer: DetailViewer): Promise<PackingSlipData | null> {
+export async function getPackingSlipData(db: DbOrTx, orderId: number, viewer: DetailViewer, side?: Role): Promise<PackingSlipData | null> {
   const d = await getOrderDetail(db, orderId, { retailerId: viewer.retailerId, isStaff: false });
   let detail = d;
   if (!detail && viewer.isStaff) detail = await getOrderDetail(db, orderId, { retailerId: null, isStaff: true });
   if (!detail) return null;
-  const goods = detail.lines.filter((l) => l.type === "goods");
-  const ship = detail.shipments[detail.shipments.length - 1] ?? null;
-  const approved = detail.actions.find((a) => a.code === ACTION.PROVIDER_APPROVE_SALE || a.code === ACTION.RECEIVER_APPROVE_PURCHASE);
+  const swap = detail.transactionType === TRANSACTION_TYPE.SWAP;
+  const sender: Role = !swap ? "provider" : (detail.role ?? side ?? "provider");
+  const goods = detail.lines.filter((l) => l.type === "goods" && (!swap || l.side === sender));
+  const ship = detail.shipments.filter((s) => s.senderSide === sender).at(-1) ?? null;
+  const approved = detail.actions.find((a) => a.code === ACTION.PROVIDER_APPROVE_SALE || a.code === ACTION.RECEIVER_APPROVE_PURCHASE || a.code === ACTION.CONFIRM_SWAP_ITEMS);
+  const senderId = sender === "provider" ? detail.providerId : detail.receiverId;
+  const receiverId = sender === "provider" ? detail.receiverId : detail.providerId;
   return {
     orderId: detail.id,
     externalId: detail.externalId,
-    typeLabel: detail.transactionType === TRANSACTION_TYPE.SWAP ? "Swap" : "Sale",
+    typeLabel: swap ? "Swap" : "Sale",
     brandName: detail.brandName,
     createdAt: detail.createdAt,
     approvedAt: approved?.createdAt ?? null,
-    senderLabel: displayRetailer({ id: detail.providerId }, false),
-    receiverLabel: displayRetailer({ id: detail.receiverId }, false),
+    senderLabel: displayRetailer({ id: senderId }, false),
+    receiverLabel: displayRetailer({ id: receiverId }, false),
     trackingNumber: ship?.trackingNumber ?? null,
     callTag: ship?.callTag ?? null,
     pickupBy: ship?.pickupBy ?? null,

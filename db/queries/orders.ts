@@ -259,8 +259,8 @@ export async function queueNotices(tx: DbOrTx, notices: OrderNoticeWrite[]): Pro
 }
 
 /** The order's state as the read model holds it now (state name, write sequence), or null for no order. */
-export async function orderStateMark(db: DbOrTx, orderId: number): Promise<{ statename: string; seq: number } | null> {
-  const [row] = await db.select({ statename: orders.statename, seq: orders.recordSeq }).from(orders).where(eq(orders.id, orderId));
+export async function orderStateMark(db: DbOrTx, orderId: number): Promise<{ statename: string; seq: number; transactionType: number } | null> {
+  const [row] = await db.select({ statename: orders.statename, seq: orders.recordSeq, transactionType: orders.transactionType }).from(orders).where(eq(orders.id, orderId));
   return row ?? null;
 }
 

@@ -144,9 +144,9 @@ export async function updateCarrierShipment(
 export async function getCarrierLabel(
   db: DbOrTx,
   trackingNumber: string,
-): Promise<{ orderId: number; data: CarrierLabelData | null; pdf: Buffer | null } | null> {
+): Promise<{ orderId: number; senderId: number; data: CarrierLabelData | null; pdf: Buffer | null } | null> {
   const [row] = await db
-    .select({ orderId: sandboxCarrierShipments.orderId, data: sandboxCarrierShipments.labelData, pdf: sandboxCarrierShipments.labelPdf })
+    .select({ orderId: sandboxCarrierShipments.orderId, senderId: sandboxCarrierShipments.senderId, data: sandboxCarrierShipments.labelData, pdf: sandboxCarrierShipments.labelPdf })
     .from(sandboxCarrierShipments)
     .where(and(eq(sandboxCarrierShipments.trackingNumber, trackingNumber)));
   return row ?? null;

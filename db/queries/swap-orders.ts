@@ -18,7 +18,7 @@ import { orderNumber } from "../../domain/cart";
 import { alreadyTransactingMessage } from "../../domain/messages";
 import { TRANSACTION_TYPE, BUY_STATES, SWAP_OPEN_STATES, displayStatusFor } from "../../domain/states";
 import type { Db } from "../client";
-import { listings, orderContributions, orders, productVariations, products, type SizesMap } from "../schema";
+import { listings, orderContributions, orders, productVariations, products, shipments, type SizesMap } from "../schema";
 import type { DbOrTx } from "./listings";
 import { insertActions, lineKey, queueNotices, saveOrderRating, shipmentsFollow, type OrderActionWrite, type OrderLineWrite, type OrderNoticeWrite } from "./orders";
 
@@ -102,8 +102,42 @@ export interface SwapStateWrite {
   ledger: Record<string, number | boolean>;
   reasons: Record<string, number>;
   deadlines: Record<string, string | null>;
+  /** Each side's parcel (the one it sends) and the windows of what it receives; without it, shipments follow the state. */
+  sides?: Record<SwapSide, { parcel: SwapParcelState | null; ratingBy: string | null; rmaBy: string | null }>;
   actions: OrderActionWrite[];
   notices: OrderNoticeWrite[];
+}
+
+/** A swap parcel in the read model's words (shipments.status). */
+export type SwapParcelState = "pickup_scheduled" | "in_route" | "delivered" | "cancelled";
+const PARCEL_BEFORE: Record<SwapParcelState, string[]> = {
+  pickup_scheduled: [],
+  in_route: ["pickup_scheduled"],
+  delivered: ["pickup_scheduled", "in_route"],
+  cancelled: ["pickup_scheduled"],
+};
+
+/** Each side's parcel row follows the workflow's parcel (never backwards). */
+async function parcelsFollow(tx: DbOrTx, orderId: number, parties: Record<SwapSide, number>, sides: NonNullable<SwapStateWrite["sides"]>): Promise<void> {
+  for (const side of ["provider", "receiver"] as const) {
+    const status = sides[side].parcel;
+    if (!status || PARCEL_BEFORE[status].length === 0) continue;
+    await tx
+      .update(shipments)
+      .set({ status, modifiedAt: sql`now()` })
+      .where(and(eq(shipments.orderId, orderId), eq(shipments.senderId, parties[side]), inArray(shipments.status, PARCEL_BEFORE[status])));
+  }
+}
+
+/** The windows of what each side receives, kept with the order's deadlines (providerRatingBy, receiverRmaBy, ...). */
+function sideWindows(sides: SwapStateWrite["sides"]): Record<string, string | null> {
+  if (!sides) return {};
+  return {
+    providerRatingBy: sides.provider.ratingBy,
+    providerRmaBy: sides.provider.rmaBy,
+    receiverRatingBy: sides.receiver.ratingBy,
+    receiverRmaBy: sides.receiver.rmaBy,
+  };
 }
 
 /** The goods of one side as they stand: rows updated, added (a line chosen), or emptied (a line removed). */
@@ -129,7 +163,11 @@ async function syncSide(tx: DbOrTx, orderId: number, side: SwapSide, lines: Orde
 
 export async function recordSwapState(db: Db, w: SwapStateWrite): Promise<{ recorded: boolean }> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.select({ id: orders.id, reasons: orders.reasons, recordSeq: orders.recordSeq }).from(orders).where(eq(orders.id, w.orderId)).for("update");
+    const [row] = await tx
+      .select({ id: orders.id, reasons: orders.reasons, recordSeq: orders.recordSeq, providerId: orders.providerId, receiverId: orders.receiverId })
+      .from(orders)
+      .where(eq(orders.id, w.orderId))
+      .for("update");
     if (!row) return { recorded: false };
     if (w.sequence > row.recordSeq) {
       await tx
@@ -149,14 +187,15 @@ export async function recordSwapState(db: Db, w: SwapStateWrite): Promise<{ reco
           providerShippingCents: w.amounts.provider.shippingCents,
           ledger: w.ledger,
           reasons: { ...(row.reasons ?? {}), ...w.reasons },
-          deadlines: w.deadlines,
+          deadlines: { ...w.deadlines, ...sideWindows(w.sides) },
           recordSeq: w.sequence,
           modifiedAt: sql`now()`,
         })
         .where(eq(orders.id, w.orderId));
       await syncSide(tx, w.orderId, "provider", w.lines.provider);
       await syncSide(tx, w.orderId, "receiver", w.lines.receiver);
-      await shipmentsFollow(tx, w.orderId, w.statename);
+      if (w.sides) await parcelsFollow(tx, w.orderId, { provider: row.providerId, receiver: row.receiverId }, w.sides);
+      else await shipmentsFollow(tx, w.orderId, w.statename);
     }
     await insertActions(tx, w);
     await queueNotices(tx, w.notices);

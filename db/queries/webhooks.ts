@@ -76,15 +76,19 @@ export async function findOrderForPayment(db: DbOrTx, refs: { orderId: number | 
   return null;
 }
 
-/** The latest shipment of an order (what staff's simulate buttons drive), or null. */
+/**
+ * The shipment staff's simulate buttons drive: the one asked for (a swap has a parcel each way), else the
+ * order's latest; null when the order has none (or the one asked for is another order's).
+ */
 export async function latestShipmentOfOrder(
   db: Db,
   orderId: number,
+  shipmentId?: number | null,
 ): Promise<{ id: number; trackingNumber: string | null; status: string } | null> {
   const [row] = await db
     .select({ id: shipments.id, trackingNumber: shipments.trackingNumber, status: shipments.status })
     .from(shipments)
-    .where(eq(shipments.orderId, orderId))
+    .where(and(eq(shipments.orderId, orderId), shipmentId ? eq(shipments.id, shipmentId) : undefined))
     .orderBy(desc(shipments.createdAt), desc(shipments.id))
     .limit(1);
   return row ?? null;

@@ -14,6 +14,7 @@ import { createSandboxCarrier } from "../../activities/carrier/sandbox";
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import { createSwapActivities } from "../../activities/swap";
 import type { SwapStateRecord } from "../../activities/swap/types";
+import { getOrderDetail } from "../../db/queries/order-views";
 import { getOrderRow, listOrderActions } from "../../db/queries/orders";
 import { listOrderPayments } from "../../db/queries/payments";
 import { listOrderShipments } from "../../db/queries/shipments";
@@ -174,6 +175,60 @@ describe("swap money and carrier", () => {
         [f.providerId, a.trackingNumber],
         [f.receiverId, b.trackingNumber],
       ].sort(),
+    );
+  });
+});
+
+describe("swap parcels in the read model", () => {
+  test("each side's parcel follows the workflow's parcel: a side that never shipped stays cancelled while the other goes in route and is delivered; each side's windows are kept", async () => {
+    const f = await swapFixture();
+    const book = (side: "provider" | "receiver") =>
+      acts.bookSwapPickup({
+        idempotencyKey: `${f.workflowId}:swap-book-pickup:${side}:1`,
+        orderId: f.orderId,
+        side,
+        attempt: 1,
+        senderId: side === "provider" ? f.providerId : f.receiverId,
+        receiverId: side === "provider" ? f.receiverId : f.providerId,
+        units: 1,
+        pickupBy: "2026-03-09T22:00:00.000Z",
+      });
+    await book("provider");
+    await book("receiver");
+    type Side = NonNullable<SwapStateRecord["sides"]>["provider"];
+    const sides = (provider: Side, receiver: Side) => ({ provider, receiver });
+    const status = async () =>
+      Object.fromEntries((await listOrderShipments(db, f.orderId)).map((x) => [x.senderId === f.providerId ? "provider" : "receiver", x.status]));
+    // The receiver never shipped (its parcel cancelled); the provider's is scanned: the swap goes in route.
+    await acts.recordSwapState(
+      rec(f, 5, {
+        statename: "in_route",
+        actionNeeded: null,
+        sides: sides({ parcel: "in_route", ratingBy: null, rmaBy: null }, { parcel: "cancelled", ratingBy: null, rmaBy: null }),
+      }),
+    );
+    expect(await status()).toEqual({ provider: "in_route", receiver: "cancelled" });
+    // Delivered to the receiver: its windows for what it received are kept with the order.
+    await acts.recordSwapState(
+      rec(f, 6, {
+        statename: "delivered",
+        actionNeeded: null,
+        sides: sides(
+          { parcel: "delivered", ratingBy: null, rmaBy: null },
+          { parcel: "cancelled", ratingBy: "2026-03-12T22:00:00.000Z", rmaBy: "2026-03-11T15:00:00.000Z" },
+        ),
+      }),
+    );
+    expect(await status()).toEqual({ provider: "delivered", receiver: "cancelled" });
+    const receiverView = await getOrderDetail(db, f.orderId, { retailerId: f.receiverId, isStaff: false });
+    expect(receiverView?.swapWindows).toEqual({ ratingBy: "2026-03-12T22:00:00.000Z", rmaBy: "2026-03-11T15:00:00.000Z" });
+    const providerView = await getOrderDetail(db, f.orderId, { retailerId: f.providerId, isStaff: false });
+    expect(providerView?.swapWindows).toEqual({ ratingBy: null, rmaBy: null });
+    expect(providerView?.shipments.map((x) => [x.senderSide, x.direction])).toEqual(
+      expect.arrayContaining([
+        ["provider", "Outgoing"],
+        ["receiver", "Incoming"],
+      ]),
     );
   });
 });

@@ -5,6 +5,8 @@
  * every wizard stage with a complete state, so a post reaches the form parse.
  */
 import { createDb, type DbHandle } from "../../db/client";
+import { createSwapOrder } from "../../db/queries/swap-orders";
+import { swapWorkflowId } from "../../workflows/swap/contract";
 import { wizardQuery, type WizardState } from "../../domain/listing-forms";
 import { LISTING_REASONS, REQUEST_REASONS } from "../../domain/reasons";
 import {
@@ -44,6 +46,8 @@ export interface FormFixtures {
   brandId: number;
   listingId: number;
   requestId: number;
+  /** A swap order of the retailer (the receiver), with no workflow behind it. */
+  swapOrderId: number;
   /** /addlisting/?stage=N&... for stages 0, 1, 2 (photos: the upload endpoint) and 4, state complete. */
   listingStages: { style: string; sizes: string; photos: string; terms: string };
   requestStages: { style: string; sizes: string; terms: string };
@@ -66,6 +70,16 @@ export async function createFormFixtures(prefix: string): Promise<FormFixtures> 
   const listing = await createListing(db, { variationId: product.variations[0].id, providerId: created.retailer.id, sizes: { S: 2, M: 1 } });
   const request = await createRequest(db, { variationId: product.variations[1].id, requestorId: created.retailer.id, sizes: { L: 1 } });
   const setupUser = await createUser(db, { email: freshEmail(`${prefix}-setup`), password: DEFAULT_TEST_PASSWORD });
+  // A swap the retailer started (its page's panel actions take bodies too); no workflow runs it.
+  const other = await createRetailer(db, { status: "active", payout: true, user: { email: freshEmail(`${prefix}-provider`) } });
+  const swapListing = await createListing(db, { variationId: product.variations[0].id, providerId: other.retailer.id, sizes: { M: 2 }, listingType: "swap" });
+  const swap = await createSwapOrder(db, {
+    providerId: other.retailer.id,
+    receiverId: created.retailer.id,
+    brandId: brand.id,
+    providerLines: [{ listingId: swapListing.id, variationId: product.variations[0].id, sizes: { M: 1 }, unitPriceCents: 1000 }],
+    workflowIdFor: swapWorkflowId,
+  });
 
   const staff = new HttpClient();
   const retailer = new HttpClient();
@@ -86,6 +100,7 @@ export async function createFormFixtures(prefix: string): Promise<FormFixtures> 
     brandId: brand.id,
     listingId: listing.id,
     requestId: request.id,
+    swapOrderId: swap.orderId,
     listingStages: {
       style: `/addlisting/?${wizardQuery("listing", 0, { brand: brand.id, product: product.product.id })}`,
       sizes: `/addlisting/?${wizardQuery("listing", 1, { ...base, listingType: "sell", reason: LISTING_REASONS[0].value })}`,

@@ -32,12 +32,14 @@ import {
   createListing,
   createProduct,
   createRetailer,
+  createStaffUser,
   DEFAULT_TEST_PASSWORD,
   SIZE_RUNS,
   type RetailerRow,
 } from "../factories";
 import { payWithTestCard, postCartForm } from "./buy-helpers";
-import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+import { pdfText } from "../setup/pdf-text";
+import { closePage, hydrated, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
 let dbh: DbHandle;
@@ -268,5 +270,144 @@ describe("swap modification", () => {
     await q.getByTestId("swap-approve-form").waitFor();
     expect(await q.getByTestId("swap-approve").textContent()).toBe(TRANSACTION_LABELS.submitResponseSwap);
     expect(await q.locator('input[name="lines.provider.0.S"]').inputValue()).toBe("1");
+  });
+});
+
+/** A requested swap taken to shipping: the provider chooses 1 L and approves, the receiver approves, both pay. */
+async function swapPaid() {
+  const s = await swapRequested();
+  const q = await providerChoosing(s.provider.email, s.page);
+  await q.locator(`input[name="units.${s.mine.id}.L"]`).fill("1");
+  await q.getByTestId("swap-choose").click();
+  await q.getByTestId("swap-approve").waitFor();
+  await q.getByTestId("swap-approve").click();
+  await panelSays(q, SWAP_AWAITING_RETAILER);
+  for (const page of [s.p, q]) {
+    await page.goto(url(s.page));
+    if (page === s.p) {
+      await page.getByTestId("swap-approve").click();
+    }
+    await page.getByTestId("swap-pay-form").waitFor();
+    await fillCard(page, "4242424242424242");
+    await page.getByTestId("swap-pay").click();
+    await page.waitForURL((u) => u.pathname.startsWith("/orders/sentswaps"));
+  }
+  await expect.poll(async () => (await dbh.db.select().from(orders).where(eq(orders.id, s.orderId)))[0].statename, { timeout: 15_000 }).toBe("ship_swap");
+  return { ...s, q };
+}
+
+/** Staff sends a carrier event for one side's parcel from the admin order card (the signed webhook path). */
+async function carrierEvent(staff: Page, orderId: number, side: "provider" | "receiver", status: "picked_up" | "delivered"): Promise<void> {
+  await staff.goto(url(`/admin/active-transactions?order=${orderId}&tab=shipping`));
+  await staff.getByTestId(`admin-parcel-${side}`).getByTestId(`carrier-${status}`).click();
+  await staff.waitForURL((u) => u.searchParams.get("notice") === status);
+  await hydrated(staff);
+}
+
+describe("swap shipping and rating", () => {
+  it("each side prints its own papers, the carrier scans both parcels, each side rates what it received and may request an RMA; the orders tabs and the admin card show both parcels", async () => {
+    const { provider, receiver, p, q, orderId, page } = await swapPaid();
+    // The provider paid last and landed on the swaps it sends: this one, 2 units going to the receiver.
+    const sent = q.locator(`[data-testid="order-card"][data-order-id="${orderId}"]`);
+    await expect.poll(() => sent.getAttribute("data-swap-kind")).toBe("sent");
+    expect(await sent.getByTestId("card-swap-sent").textContent()).toBe(`Swap sent: 2 units to retailer-00${receiver.r.id}`);
+    expect(await sent.getByTestId("card-swap-received").count()).toBe(0);
+    await p.goto(url("/orders/receivedswaps"));
+    const received = p.locator(`[data-testid="order-card"][data-order-id="${orderId}"]`);
+    expect(await received.getByTestId("card-swap-received").textContent()).toBe(`Swap received: 2 units from retailer-00${provider.r.id}`);
+    await p.goto(url("/orders/swaps"));
+    expect(await p.locator(`[data-testid="order-card"][data-order-id="${orderId}"]`).getByTestId("card-swap-halves").textContent()).toBe(
+      `Swap sent: 1 unit to retailer-00${provider.r.id} · Swap received: 2 units from retailer-00${provider.r.id}`,
+    );
+
+    // Each side sees its own parcel with its papers, and the other's parcel.
+    for (const [who, me] of [
+      [q, provider.r.id],
+      [p, receiver.r.id],
+    ] as const) {
+      await who.goto(url(page));
+      await who.getByTestId("swap-my-parcel").waitFor();
+      expect(await who.getByTestId("swap-my-parcel-status").textContent()).toBe("Pickup Scheduled");
+      expect(await who.getByTestId("swap-their-parcel-status").textContent()).toBe("Pickup Scheduled");
+      expect(await who.getByTestId("form-cancel_shipment").count()).toBe(1);
+      const label = await who.getByTestId("label-link").getAttribute("href");
+      const [mine] = await dbh.db.select().from(shipments).where(and(eq(shipments.orderId, orderId), eq(shipments.senderId, me)));
+      expect(label).toContain(mine.trackingNumber!);
+      const res = await who.request.get(url(label!));
+      expect(res.status()).toBe(200);
+      expect(res.headers()["content-type"]).toContain("application/pdf");
+      // The packing slip of this side's parcel: from it, to the other side, anonymous both ways.
+      const slip = await who.request.get(url((await who.getByTestId("packing-slip-link").getAttribute("href"))!));
+      expect(slip.status()).toBe(200);
+      const other = me === provider.r.id ? receiver.r.id : provider.r.id;
+      const text = pdfText(await slip.body()).replace(/\s+/g, " ");
+      expect(text).toContain(`From retailer-00${me}`);
+      expect(text).toContain(`To retailer-00${other}`);
+      expect(text).toContain(`Total units ${me === provider.r.id ? 2 : 1}`);
+      for (const name of [provider.r.storeName, receiver.r.storeName]) expect(text).not.toContain(name);
+      expect(pdfText(await res.body())).not.toContain(me === provider.r.id ? receiver.r.storeName : provider.r.storeName);
+      expect(await who.locator("main").textContent()).not.toContain(me === provider.r.id ? receiver.r.storeName : provider.r.storeName);
+    }
+    // A side cannot print the other side's label.
+    const [providerParcel] = await dbh.db.select().from(shipments).where(and(eq(shipments.orderId, orderId), eq(shipments.senderId, provider.r.id)));
+    expect((await p.request.get(url(`/shipping-label/${providerParcel.trackingNumber}`))).status()).toBe(404);
+
+    // The carrier scans the provider's parcel first: the swap stays in shipping until both are scanned.
+    const staffEmail = uniqueEmail("swapstaff");
+    await createStaffUser(dbh.db, { email: staffEmail, password: DEFAULT_TEST_PASSWORD });
+    const staff = await signedIn(staffEmail);
+    await carrierEvent(staff, orderId, "provider", "picked_up");
+    expect(await staff.getByTestId("admin-parcel-provider").textContent()).toContain("In-Route");
+    expect(await staff.getByTestId("admin-parcel-receiver").textContent()).toContain("Pickup Scheduled");
+    await carrierEvent(staff, orderId, "receiver", "picked_up");
+    await carrierEvent(staff, orderId, "provider", "delivered");
+
+    // The receiver got the provider's goods: it rates them and may request an RMA; the provider must wait.
+    await p.goto(url(page));
+    await expect.poll(() => p.getByTestId("swap-their-parcel-status").textContent()).toBe("Delivered");
+    expect(await p.getByTestId("rma-button").count()).toBe(1);
+    await p.getByTestId("rate-link").click();
+    await p.getByTestId("rating-modal").waitFor();
+    for (const f of ["condition", "packaging", "timeliness", "overall"]) await p.getByTestId(`stars-${f}`).locator('input[value="4"]').check();
+    await p.getByTestId("submit-rating").click();
+    await p.getByTestId("rating-saved").waitFor();
+    await q.goto(url(page));
+    expect(await q.getByTestId("rate-link").count()).toBe(0);
+    expect(await q.getByTestId("rma-button").count()).toBe(0);
+    await expect.poll(() => q.getByTestId("their-rating").textContent()).toContain("4 of 5");
+
+    await carrierEvent(staff, orderId, "receiver", "delivered");
+    await expect.poll(async () => (await dbh.db.select().from(orders).where(eq(orders.id, orderId)))[0].statename, { timeout: 15_000 }).toBe("delivered");
+    await q.goto(url(page));
+    await q.getByTestId("rate-link").click();
+    await q.getByTestId("rating-modal").waitFor();
+    for (const f of ["condition", "packaging", "timeliness", "overall"]) await q.getByTestId(`stars-${f}`).locator('input[value="5"]').check();
+    await q.getByTestId("submit-rating").click();
+    await q.getByTestId("rating-saved").waitFor();
+    const rated = await dbh.db.select().from(orders).where(eq(orders.id, orderId));
+    expect([rated[0].receiverRating, rated[0].providerRating]).toEqual([4, 5]);
+
+    // The staff card: both sides' payments, the ledger balanced.
+    await staff.goto(url(`/admin/active-transactions?order=${orderId}&tab=payments`));
+    expect(await staff.getByTestId("ledger-balanced").textContent()).toBe("yes");
+    // Staff find it by type (2 Swap) and by its call tag's action code (910 ship_swap).
+    await staff.goto(url("/admin/active-transactions?type=2&action=910"));
+    expect(await staff.locator(`[data-testid="admin-order-card"][data-order-id="${orderId}"]`).count()).toBe(1);
+  });
+
+  it("a side cancels its shipment while the pickup is scheduled: its parcel is cancelled, the other side's still to ship", async () => {
+    const { p, q, page } = await swapPaid();
+    await p.goto(url(page));
+    await p.getByTestId("form-cancel_shipment").waitFor();
+    await p.getByTestId("cancel_shipment-submit").click();
+    await expect.poll(() => p.getByTestId("swap-error").textContent()).toBe("Please choose a reason.");
+    await p.getByTestId("cancel_shipment-reason").selectOption("52");
+    await p.getByTestId("cancel_shipment-submit").click();
+    await expect.poll(() => p.getByTestId("swap-my-parcel-status").textContent(), { timeout: 15_000 }).toBe("Cancelled");
+    expect(await p.getByTestId("label-link").count()).toBe(0);
+    expect(await p.getByTestId("form-cancel_shipment").count()).toBe(0);
+    await q.goto(url(page));
+    expect(await q.getByTestId("swap-my-parcel-status").textContent()).toBe("Pickup Scheduled");
+    expect(await q.getByTestId("swap-their-parcel-status").textContent()).toBe("Cancelled");
   });
 });

@@ -17,7 +17,7 @@
  *   delivered -> the side that received rates within 3 business days (230 / 231), RMA within 48 h;
  *   completed (390) when every window has closed.
  */
-import type { SwapActivities, SwapStateRecord } from "../../activities/swap/types";
+import type { SwapActivities, SwapParcelStatus, SwapStateRecord } from "../../activities/swap/types";
 import { ACTION } from "../../domain/action-codes";
 import { WINDOWS, addBusinessDays, ratingDeadline } from "../../domain/business-days";
 import { checkOrderLines, orderLineKey, orderQuote, orderUnits, type OrderLine } from "../../domain/order-money";
@@ -72,6 +72,14 @@ function result(m: SwapModel, extra: Partial<SwapCommandResult> = {}): SwapComma
   return { statename: m.statename, displayStatus: displayStatusFor("swap", m.statename), ...extra };
 }
 
+/** A parcel in the read model's words. */
+function parcelStatus(p: SwapModel["side"]["provider"]["parcel"]): SwapParcelStatus | null {
+  if (!p) return null;
+  if (p.failed) return "cancelled";
+  if (p.delivered) return "delivered";
+  return p.scanned ? "in_route" : "pickup_scheduled";
+}
+
 function* record(m: SwapModel, ctx: StepContext, codes: Codes, notices: Notice[] = []): Step {
   const at = new Date(ctx.now()).toISOString();
   const actions = codes.map(([code, role]): SwapActionRecord => ({ code, role, statename: m.statename, at }));
@@ -96,6 +104,10 @@ function* record(m: SwapModel, ctx: StepContext, codes: Codes, notices: Notice[]
     dues: { provider: v.provider.totalDueCents, receiver: v.receiver.totalDueCents },
     reasons: { ...m.reasons },
     deadlines: { checkoutBy: iso(m.deadlines.checkoutBy), turnBy: iso(m.deadlines.turnBy), paymentBy: iso(m.deadlines.paymentBy), pickupBy: iso(m.deadlines.pickupBy) },
+    sides: {
+      provider: { parcel: parcelStatus(m.side.provider.parcel), ratingBy: iso(m.side.provider.ratingBy), rmaBy: iso(m.side.provider.rmaBy) },
+      receiver: { parcel: parcelStatus(m.side.receiver.parcel), ratingBy: iso(m.side.receiver.ratingBy), rmaBy: iso(m.side.receiver.rmaBy) },
+    },
     actions,
     notices: notices.map(([role, template]) => ({ role, template, dedupeKey: `${m.workflowId}:mail:${template}:${role}:${m.recordSeq}` })),
   };

@@ -43,7 +43,8 @@ export function AdminOrderCard({
         <div>
           <strong>Order {row.externalId}</strong> <span className="pill">{row.displayStatus}</span>
           <div className="muted">
-            {row.typeLabel} · {row.brandName ?? "—"} · seller <span data-testid="provider-name">{row.providerName}</span> → buyer{" "}
+            {row.typeLabel} · {row.brandName ?? "—"} · {row.ttype === "swap" ? "provider" : "seller"} <span data-testid="provider-name">{row.providerName}</span> →{" "}
+            {row.ttype === "swap" ? "receiver" : "buyer"}{" "}
             <span data-testid="receiver-name">{row.receiverName}</span>
           </div>
           <div className="muted">
@@ -86,6 +87,7 @@ export function AdminOrderCard({
 }
 
 function Summary({ d }: { d: OrderDetail }) {
+  const swap = d.ttype === "swap";
   return (
     <div>
       <dl className="facts">
@@ -93,11 +95,11 @@ function Summary({ d }: { d: OrderDetail }) {
         <dd>{d.externalId}</dd>
         <dt>Workflow</dt>
         <dd>{d.workflowId}</dd>
-        <dt>Seller</dt>
+        <dt>{swap ? "Provider" : "Seller"}</dt>
         <dd>
           {d.providerLabel} (retailer {d.providerId})
         </dd>
-        <dt>Buyer</dt>
+        <dt>{swap ? "Receiver (started the swap)" : "Buyer"}</dt>
         <dd>
           {d.receiverLabel} (retailer {d.receiverId})
         </dd>
@@ -113,14 +115,33 @@ function Summary({ d }: { d: OrderDetail }) {
         ) : null}
         <dt>Created</dt>
         <dd>{formatDate(d.createdAt)}</dd>
-        <dt>Goods</dt>
-        <dd>{formatCents(d.amounts.valueCents)}</dd>
-        <dt>Fee</dt>
-        <dd>{formatCents(d.amounts.receiverFeeCents)}</dd>
-        <dt>Shipping</dt>
-        <dd>{formatCents(d.amounts.receiverShippingCents)}</dd>
-        <dt>Grand total</dt>
-        <dd>{formatCents(d.amounts.receiverGrandTotalCents)}</dd>
+        {swap ? (
+          <>
+            <dt>Provider's goods</dt>
+            <dd>{formatCents(d.amounts.valueCents)}</dd>
+            <dt>Receiver's goods</dt>
+            <dd>{formatCents(d.lines.filter((l) => l.type === "goods" && l.side === "receiver").reduce((a, l) => a + l.valueCents, 0))}</dd>
+            <dt>Receiver's due (fee, shipping, any cash)</dt>
+            <dd>{formatCents(d.amounts.receiverGrandTotalCents)}</dd>
+            {typeof d.ledger?.providerDueCents === "number" ? (
+              <>
+                <dt>Provider's due</dt>
+                <dd>{formatCents(d.ledger.providerDueCents)}</dd>
+              </>
+            ) : null}
+          </>
+        ) : (
+          <>
+            <dt>Goods</dt>
+            <dd>{formatCents(d.amounts.valueCents)}</dd>
+            <dt>Fee</dt>
+            <dd>{formatCents(d.amounts.receiverFeeCents)}</dd>
+            <dt>Shipping</dt>
+            <dd>{formatCents(d.amounts.receiverShippingCents)}</dd>
+            <dt>Grand total</dt>
+            <dd>{formatCents(d.amounts.receiverGrandTotalCents)}</dd>
+          </>
+        )}
         <dt>Authorised / captured</dt>
         <dd>
           {formatCents(d.amounts.authorizedCents)} / {formatCents(d.amounts.capturedCents)}
@@ -149,16 +170,42 @@ function Summary({ d }: { d: OrderDetail }) {
 }
 
 function ShippingTab({ d }: { d: OrderDetail }) {
+  if (d.shipments.length === 0) return <p className="muted">No shipment has been booked for this order.</p>;
+  if (d.ttype !== "swap") {
+    return (
+      <div>
+        <ShipmentsList shipments={d.shipments} trackingLinks />
+        <CarrierTools orderId={d.id} />
+      </div>
+    );
+  }
+  // A swap ships both ways: each side's parcel with its own tools.
   return (
     <div>
-      <ShipmentsList shipments={d.shipments} trackingLinks />
-      {d.shipments.length > 0 ? <CarrierTools orderId={d.id} /> : <p className="muted">No shipment has been booked for this order.</p>}
+      {(["provider", "receiver"] as const).map((side) => {
+        const mine = d.shipments.filter((s) => s.senderSide === side);
+        return (
+          <section key={side} data-testid={`admin-parcel-${side}`}>
+            <h3>
+              Parcel from the {side} ({side === "provider" ? d.providerLabel : d.receiverLabel})
+            </h3>
+            {mine.length === 0 ? (
+              <p className="muted">No shipment booked for this side.</p>
+            ) : (
+              <>
+                <ShipmentsList shipments={mine} trackingLinks />
+                <CarrierTools orderId={d.id} shipmentId={mine.at(-1)!.id} />
+              </>
+            )}
+          </section>
+        );
+      })}
     </div>
   );
 }
 
 /** Staff tools: through POST /webhooks/carrier with a signed event, exactly as the carrier would send it. */
-export function CarrierTools({ orderId }: { orderId: number }) {
+export function CarrierTools({ orderId, shipmentId }: { orderId: number; shipmentId?: number }) {
   const tools: { status: string; label: string }[] = [
     { status: "pre_transit", label: "Schedule pickup" },
     { status: "picked_up", label: "Simulate pickup" },
@@ -170,6 +217,7 @@ export function CarrierTools({ orderId }: { orderId: number }) {
         <Form key={t.status} method="post" className="inline-form">
           <input type="hidden" name="intent" value="carrier" />
           <input type="hidden" name="order" value={orderId} />
+          {shipmentId ? <input type="hidden" name="shipment" value={shipmentId} /> : null}
           <input type="hidden" name="status" value={t.status} />
           <button type="submit" className="button button-small" data-testid={`carrier-${t.status}`}>
             {t.label}
@@ -194,9 +242,13 @@ function PaymentsTab({ d, dashboardBase }: { d: OrderDetail; dashboardBase: stri
       ) : (
         <p className="muted">Payments run on the sandbox provider (no dashboard).</p>
       )}
-      <h3>Buyer ({d.receiverLabel})</h3>
+      <h3>
+        {d.ttype === "swap" ? "Receiver" : "Buyer"} ({d.receiverLabel})
+      </h3>
       <PaymentsList payments={victim} showIds />
-      <h3>Seller ({d.providerLabel})</h3>
+      <h3>
+        {d.ttype === "swap" ? "Provider" : "Seller"} ({d.providerLabel})
+      </h3>
       <PaymentsList payments={other} showIds />
       <h3>Ledger</h3>
       <LedgerTable ledger={d.ledger} />

@@ -4,10 +4,18 @@ import { formatCents } from "../../../domain/money";
 import { TRANSACTION_LABELS } from "../../../domain/messages";
 import { shipmentStatusText, timeSince } from "./format";
 
+/**
+ * How a swap shows on /orders (spec 001 §2: cards for swaps sent, swaps received and swap pairs): the pair
+ * (both parcels), or only the half this side sends or only the half it receives.
+ */
+export type SwapCardKind = "pair" | "sent" | "received";
+
 /** A transaction card of /alerts and /orders: order id, brand, status link, amount (not swaps), time since modified. */
-export function OrderCardView({ o, now, showShipments = false }: { o: OrderCardData; now: number; showShipments?: boolean }) {
+export function OrderCardView({ o, now, showShipments = false, swapKind = "pair" }: { o: OrderCardData; now: number; showShipments?: boolean; swapKind?: SwapCardKind }) {
+  const swap = o.swapUnits !== null;
+  const shown = !swap || swapKind === "pair" ? o.shipments : o.shipments.filter((s) => (s.direction === "Outgoing") === (swapKind === "sent"));
   return (
-    <article className="order-card" data-testid="order-card" data-order-id={o.id} data-external-id={o.externalId}>
+    <article className="order-card" data-testid="order-card" data-order-id={o.id} data-external-id={o.externalId} data-swap-kind={swap ? swapKind : undefined}>
       <header>
         <div>
           <strong>Order {o.externalId}</strong>
@@ -30,9 +38,10 @@ export function OrderCardView({ o, now, showShipments = false }: { o: OrderCardD
           </div>
         </div>
       </header>
-      {showShipments && o.shipments.length > 0 ? (
+      {swap && showShipments ? <SwapHalves o={o} kind={swapKind} /> : null}
+      {showShipments && shown.length > 0 ? (
         <ul className="meta" data-testid="card-shipments">
-          {o.shipments.map((s) => (
+          {shown.map((s) => (
             <li key={s.id}>
               {s.direction === "Outgoing" ? TRANSACTION_LABELS.outgoing : TRANSACTION_LABELS.incoming}: {shipmentStatusText(s.status)}
               {s.trackingNumber ? ` · ${s.trackingNumber}` : ""}
@@ -49,6 +58,18 @@ export function OrderCardView({ o, now, showShipments = false }: { o: OrderCardD
         </details>
       ) : null}
     </article>
+  );
+}
+
+function SwapHalves({ o, kind }: { o: OrderCardData; kind: SwapCardKind }) {
+  const u = o.swapUnits!;
+  const n = (k: number) => `${k} unit${k === 1 ? "" : "s"}`;
+  return (
+    <p className="meta" data-testid="card-swap-halves">
+      {kind !== "received" ? <span data-testid="card-swap-sent">Swap sent: {n(u.sent)} to {o.counterpartyLabel}</span> : null}
+      {kind === "pair" ? " · " : null}
+      {kind !== "sent" ? <span data-testid="card-swap-received">Swap received: {n(u.received)} from {o.counterpartyLabel}</span> : null}
+    </p>
   );
 }
 

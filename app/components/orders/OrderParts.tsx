@@ -202,6 +202,24 @@ const LEDGER_ROWS: [string, string][] = [
   ["feeKeptCents", "Fee kept"],
   ["shippingKeptCents", "Shipping kept"],
   ["penaltyKeptCents", "Penalty kept"],
+  // A swap: the valuation, then what each side's payments moved.
+  ["providerGoodsCents", "Provider's goods"],
+  ["receiverGoodsCents", "Receiver's goods"],
+  ["largerGoodsCents", "Larger goods value"],
+  ["differenceCents", "Value difference"],
+  ["forgivenCents", "  forgiven (call it even)"],
+  ["providerDueCents", "Provider's due"],
+  ["receiverDueCents", "Receiver's due"],
+  ["providerPaidCents", "Provider paid"],
+  ["providerPenaltyCents", "Provider charged (goods not sent)"],
+  ["providerRefundedCents", "Refunded to the provider"],
+  ["providerPayoutCents", "Paid out to the provider"],
+  ["receiverPaidCents", "Receiver paid"],
+  ["receiverPenaltyCents", "Receiver charged (goods not sent)"],
+  ["receiverRefundedCents", "Refunded to the receiver"],
+  ["receiverPayoutCents", "Paid out to the receiver"],
+  ["keptCents", "Kept by the marketplace"],
+  ["expectedKeptCents", "  the settlement says"],
 ];
 
 /** The order's ledger (staff): what the buyer paid, fees, shipping, what the seller was paid, penalties, refunds. */
@@ -224,5 +242,31 @@ export function LedgerTable({ ledger }: { ledger: Record<string, number | boolea
         </tr>
       </tbody>
     </table>
+  );
+}
+
+/** The papers of a parcel its sender prints: packing slip and shipper checklist (PDF, new tab), and the carrier's label when given. */
+export function ShippingPapers({ externalId, labelUrl }: { externalId: string; labelUrl: string | null }) {
+  const ref = encodeURIComponent(externalId);
+  return (
+    <ul>
+      <li>
+        <a href={`/packingslip/${ref}/`} target="_blank" rel="noreferrer" data-testid="packing-slip-link">
+          Packing slip (PDF)
+        </a>
+      </li>
+      <li>
+        <a href={`/shipperchecklist/${ref}/`} target="_blank" rel="noreferrer" data-testid="checklist-link">
+          Shipper checklist (PDF)
+        </a>
+      </li>
+      {labelUrl ? (
+        <li>
+          <a href={labelUrl} target="_blank" rel="noreferrer" data-testid="label-link">
+            Shipping label
+          </a>
+        </li>
+      ) : null}
+    </ul>
   );
 }

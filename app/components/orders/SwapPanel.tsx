@@ -1,23 +1,30 @@
 /**
- * The swap's action panel (spec 001 §4: modify-approve-swap, the call-it-even last chance; payment): what
- * the side looking at it may do now, from the workflow's view (app/utils/swap.server.ts). The other side's
- * move shows "awaiting retailer's response".
+ * The swap's action panel (spec 001 §4: modify-approve-swap, the call-it-even last chance; payment; swap
+ * shipment pending): what the side looking at it may do now. Until both have paid it reads the workflow's
+ * view (app/utils/swap.server.ts); the other side's move shows "awaiting retailer's response". From then on
+ * each side sees its own parcel (packing slip, checklist, label unless cancelled, cancel while the pickup is
+ * scheduled, the second pickup's warning) and the other side's parcel, then rates what it received and may
+ * request an RMA within 48 hours of that delivery.
  */
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import type { OrderDetail } from "../../../db/queries/order-views";
 import type { SwapChoice } from "../../../db/queries/swap-orders";
-import { TRANSACTION_LABELS } from "../../../domain/messages";
+import { NOT_YET_RATED, RATE_THIS_TRANSACTION, REQUEST_RMA, TRANSACTION_LABELS } from "../../../domain/messages";
 import { formatCents } from "../../../domain/money";
-import { SWAP_DECLINE_REASONS } from "../../../domain/reasons";
+import { CANCEL_SHIPMENT_REASONS, SWAP_DECLINE_REASONS } from "../../../domain/reasons";
 import { SWAP_STATES, type Role } from "../../../domain/states";
 import { swapCompletionText } from "../../../domain/swap-texts";
 import type { SwapView } from "../../../workflows/swap/contract";
 import { CardFields } from "./CardFields";
-import { sizesText } from "./format";
+import { ShippingPapers } from "./OrderParts";
+import { formatDate, shipmentStatusText, sizesText } from "./format";
 
 interface Props {
-  order: Pick<OrderDetail, "role" | "statename" | "actionNeeded" | "displayStatus">;
+  order: Pick<OrderDetail, "id" | "externalId" | "role" | "statename" | "actionNeeded" | "displayStatus" | "shipments" | "ratings" | "swapWindows">;
+  /** The side may open the RMA wizard (48 hours after the delivery of what it received, no RMA yet). */
+  canRma?: boolean;
+  now?: number;
   view: SwapView | null;
   choices: SwapChoice[];
   /** The last command's refusal, if it was one of this panel's. */
@@ -83,7 +90,7 @@ function DeclineForm({ busy }: { busy: boolean }) {
   );
 }
 
-export function SwapPanel({ order, view, choices, error, cardErrors }: Props) {
+export function SwapPanel({ order, view, choices, error, cardErrors, canRma = false, now = Date.now() }: Props) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const role = order.role;
@@ -100,6 +107,7 @@ export function SwapPanel({ order, view, choices, error, cardErrors }: Props) {
     </p>
   );
   const choosing = role === "provider" && s === SWAP_STATES.PROVIDER_CHOOSE_ITEMS;
+  if (role && order.shipments.length > 0) return <ShippingPanel order={order} role={role} busy={busy} errorBox={errorBox} canRma={canRma} now={now} />;
   if (!role || !view || (waiting && !choosing)) {
     return (
       <div className="order-panel" data-testid="swap-panel">
@@ -260,5 +268,112 @@ function RestOfPanel({
     <div className="order-panel" data-testid="swap-panel">
       {order.displayStatus}
     </div>
+  );
+}
+
+const SHIP_STATES: readonly string[] = [SWAP_STATES.SHIP_SWAP, SWAP_STATES.SHIP_SWAP_TRY2];
+
+/**
+ * Swap shipment pending and after: this side's parcel (what it sends) with its papers and the cancel
+ * button while the pickup is scheduled, the other side's parcel, then the rating and the RMA button for what
+ * this side received.
+ */
+function ShippingPanel({ order, role, busy, errorBox, canRma, now }: { order: Props["order"]; role: Role; busy: boolean; errorBox: React.ReactNode; canRma: boolean; now: number }) {
+  const mine = order.shipments.filter((x) => x.senderSide === role).at(-1) ?? null;
+  const theirs = order.shipments.filter((x) => x.senderSide !== role).at(-1) ?? null;
+  const shipping = SHIP_STATES.includes(order.statename);
+  const waitingForPickup = mine?.status === "pickup_scheduled";
+  const myRating = order.ratings.find((r) => r.role === role) ?? null;
+  const theirRating = order.ratings.find((r) => r.role !== role) ?? null;
+  const ratingBy = order.swapWindows?.ratingBy ?? null;
+  const canRate = theirs?.status === "delivered" && !myRating && ratingBy !== null && now < Date.parse(ratingBy);
+  return (
+    <div className="order-panel" data-testid="swap-panel">
+      {errorBox}
+      <h3>{order.displayStatus}</h3>
+      <section data-testid="swap-my-parcel">
+        <h4>Your parcel (what you send)</h4>
+        {mine ? (
+          <>
+            <ParcelStatus parcel={mine} testId="swap-my-parcel-status" />
+            {waitingForPickup && shipping ? (
+              <p>
+                Have the goods ready for the carrier's pickup{mine.pickupBy ? ` by ${formatDate(mine.pickupBy)}` : ""} and put the packing slip in the box. A side
+                that does not ship pays the cost of the goods swapped if not shipped.
+              </p>
+            ) : null}
+            {waitingForPickup && order.statename === SWAP_STATES.SHIP_SWAP_TRY2 ? (
+              <p className="alert alert-warning" role="status" data-testid="swap-try2">
+                The carrier could not pick up your parcel. A second pickup is booked{mine.pickupBy ? ` for ${formatDate(mine.pickupBy)}` : ""}: if the parcel is
+                not picked up by then, your card on file is charged the cost of the goods swapped and that amount is paid to the other retailer.
+              </p>
+            ) : null}
+            {/* spec 001 §4: a swap's label can be printed unless its parcel is cancelled. */}
+            <ShippingPapers externalId={order.externalId} labelUrl={mine.status !== "cancelled" ? mine.labelUrl : null} />
+            {waitingForPickup && shipping ? <CancelShipmentForm busy={busy} /> : null}
+          </>
+        ) : (
+          <p className="muted">No pickup is booked for your parcel.</p>
+        )}
+      </section>
+      <section data-testid="swap-their-parcel">
+        <h4>Their parcel (what you receive)</h4>
+        {theirs ? (
+          <ParcelStatus parcel={theirs} testId="swap-their-parcel-status" />
+        ) : (
+          <p className="muted">No pickup is booked for the other retailer's parcel.</p>
+        )}
+      </section>
+      <div className="form-row">
+        {canRate ? (
+          <Link to={`/rate/${order.id}?rate=1`} className="button" data-testid="rate-link">
+            {RATE_THIS_TRANSACTION}
+          </Link>
+        ) : null}
+        {canRma ? (
+          <Link to={`/create-rma/${order.id}`} className="button button-outline" data-testid="rma-button">
+            {REQUEST_RMA}
+          </Link>
+        ) : null}
+      </div>
+      {myRating ? <p data-testid="my-rating">Your rating of what you received: {myRating.overall} of 5.</p> : null}
+      {theirs?.status === "delivered" || mine?.status === "delivered" ? (
+        <p data-testid="their-rating">
+          The other retailer's rating of your goods: {theirRating ? `${theirRating.overall} of 5` : NOT_YET_RATED}
+          {theirRating?.comments ? <q>{theirRating.comments}</q> : null}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function ParcelStatus({ parcel, testId }: { parcel: OrderDetail["shipments"][number]; testId: string }) {
+  return (
+    <p>
+      <span data-testid={testId}>{shipmentStatusText(parcel.status)}</span>
+      {parcel.trackingNumber ? ` · tracking ${parcel.trackingNumber}` : ""}
+    </p>
+  );
+}
+
+function CancelShipmentForm({ busy }: { busy: boolean }) {
+  return (
+    <Form method="post" className="form-row" data-testid="form-cancel_shipment">
+      <input type="hidden" name="intent" value="cancel_shipment" />
+      <div className="field">
+        <label htmlFor="swap-cancel-reason">Cancel this shipment (you pay the cost of the goods swapped if not shipped):</label>
+        <select id="swap-cancel-reason" name="reason" defaultValue="" data-testid="cancel_shipment-reason">
+          <option value="">Choose a reason</option>
+          {CANCEL_SHIPMENT_REASONS.map((r) => (
+            <option key={r.value} value={r.value}>
+              {r.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" className="button button-outline" disabled={busy} data-testid="cancel_shipment-submit">
+        Cancel shipment
+      </button>
+    </Form>
   );
 }

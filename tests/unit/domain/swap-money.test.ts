@@ -3,7 +3,7 @@
 // balances to the cent, and every side ends where decisions.md puts it.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { swapPosition, swapSettlement, type SwapOutcome } from "../../../domain/swap-money";
+import { swapLedger, swapOutcomeOf, swapPosition, swapSettlement, type SwapMoneyRow, type SwapOutcome } from "../../../domain/swap-money";
 
 const P = { goodsCents: 10000, units: 2 }; // the provider gives $100.00 in 2 units
 const R = { goodsCents: 16000, units: 3 }; // the receiver gives $160.00 in 3 units
@@ -84,5 +84,54 @@ describe("swapSettlement: property over random swaps", () => {
       }),
       { numRuns: 3000, seed: 20261123 },
     );
+  });
+});
+
+describe("swapLedger: the staff ledger from a swap's payments rows", () => {
+  const row = (side: "provider" | "receiver", txtype: string, amountCents: number, status = "succeeded"): SwapMoneyRow => ({ side, txtype, status, amountCents });
+
+  test.each<[string, SwapOutcome, (s: ReturnType<typeof swapSettlement>) => SwapMoneyRow[]]>([
+    ["both shipped", "both_shipped", (s) => [row("provider", "capture", s.provider.paidCents), row("receiver", "capture", s.receiver.paidCents), row("receiver", "transfer", 6000, "paid")]],
+    [
+      "the provider never shipped (its penalty queued for staff still counts as owed)",
+      "provider_did_not_ship",
+      (s) => [
+        row("provider", "capture", s.provider.paidCents),
+        row("receiver", "capture", s.receiver.paidCents),
+        row("provider", "penalty", 10000, "queued"),
+        row("receiver", "transfer", 6000, "paid"),
+        row("receiver", "transfer", 10000, "paid"),
+        row("receiver", "refund", 800 + 2375, "succeeded"),
+      ],
+    ],
+    ["neither shipped", "neither_shipped", (s) => [row("provider", "capture", s.provider.paidCents), row("receiver", "capture", s.receiver.paidCents), row("provider", "refund", s.provider.paidCents), row("receiver", "refund", s.receiver.paidCents)]],
+  ])("%s: balanced, kept as the settlement says", (_name, outcome, rows) => {
+    const s = swapSettlement({ provider: P, receiver: R, callItEven: false }, outcome);
+    const l = swapLedger(rows(s), s);
+    expect(l.balanced).toBe(true);
+    expect(l.keptCents).toBe(s.keptCents);
+    expect(l.expectedKeptCents).toBe(s.keptCents);
+  });
+
+  test("declined, failed and pending rows move nothing; authorisations are not charges", () => {
+    const l = swapLedger([row("receiver", "authorization", 5000, "authorized"), row("receiver", "capture", 3175, "declined"), row("provider", "capture", 3175, "pending")], null);
+    expect([l.receiverPaidCents, l.providerPaidCents, l.keptCents, l.balanced]).toEqual([0, 0, 0, true]);
+  });
+
+  test("a payout missing at the end, or a refund beyond what was paid, is not balanced", () => {
+    const s = swapSettlement({ provider: P, receiver: R, callItEven: false }, "both_shipped");
+    expect(swapLedger([row("provider", "capture", s.provider.paidCents), row("receiver", "capture", s.receiver.paidCents)], s).balanced).toBe(false);
+    expect(swapLedger([row("provider", "capture", 100), row("provider", "refund", 200)], null).balanced).toBe(false);
+  });
+
+  test.each<[Parameters<typeof swapOutcomeOf>[0], SwapOutcome | null]>([
+    [{ provider: "delivered", receiver: "delivered" }, "both_shipped"],
+    [{ provider: "cancelled", receiver: "delivered" }, "provider_did_not_ship"],
+    [{ provider: "delivered", receiver: "cancelled" }, "receiver_did_not_ship"],
+    [{ provider: "cancelled", receiver: "cancelled" }, "neither_shipped"],
+    [{ provider: "delivered", receiver: "other" }, null],
+    [{ provider: null, receiver: "delivered" }, null],
+  ])("swapOutcomeOf(%j) = %s", (parcels, outcome) => {
+    expect(swapOutcomeOf(parcels)).toBe(outcome);
   });
 });
