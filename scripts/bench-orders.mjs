@@ -54,8 +54,15 @@
 //                        --poll-ms. The forms are the warm-up order's (clicked through its pages as above, so it
 //                        needs --warmup ≥ 1) with each order's listing and order ids: the workflow ceiling in
 //                        orders/s.
+//   --swaps              swaps instead of purchases (issue 10), full pages, with or without --prod / --open-loop:
+//                        per swap a pair of retailers with a swap listing each; the receiver puts the provider's
+//                        listing in its swap cart → /checkout terms → /checkout/swap pre-authorises its card →
+//                        the provider chooses 1 unit of the receiver's swap listing and approves → the receiver
+//                        approves → each side makes its payment → staff simulate both parcels' pickups and
+//                        deliveries on the admin card → each side rates what it received. Figures: swaps/s and
+//                        click → page showing the new state per step; block <!-- orders-swaps:… -->.
 // Each mode writes its own block of docs/performance.md: <!-- orders:… --> (default), <!-- orders-prod:… -->
-// (--prod), <!-- orders-open:… --> (--open-loop, with or without --prod), <!-- orders-commands:… -->
+// (--prod), <!-- orders-open:… --> (--open-loop, with or without --prod), <!-- orders-swaps:… --> (--swaps), <!-- orders-commands:… -->
 // (--commands-only, any combination); missing markers are created under "Orders". Every report states the mode,
 // the build, the date, the box (cores) and the command, and ends with the figures issue 9 asks for: Temporal
 // server CPU per completed order, pay and approve p50 (one at a time with --concurrency 1), orders/s at the
@@ -99,6 +106,8 @@ function options() {
   };
   const prod = argv.includes("--prod");
   const commandsOnly = argv.includes("--commands-only");
+  const swaps = argv.includes("--swaps");
+  if (swaps && commandsOnly) throw new Error("--swaps runs full pages only (no --commands-only)");
   const openLoop = get("open-loop", null);
   const rate = openLoop === null ? null : num("open-loop", 2, 0);
   const duration = openLoop === null ? null : num("duration", 60, 0);
@@ -124,8 +133,9 @@ function options() {
     commandsOnly,
     rate,
     duration,
+    swaps,
     /** The docs/performance.md block this run writes. */
-    block: commandsOnly ? "orders-commands" : rate ? "orders-open" : prod ? "orders-prod" : "orders",
+    block: swaps ? "orders-swaps" : commandsOnly ? "orders-commands" : rate ? "orders-open" : prod ? "orders-prod" : "orders",
     pollGiven: argv.some((a) => a === "--poll-ms" || a.startsWith("--poll-ms=")),
   };
 }
@@ -317,8 +327,10 @@ async function main() {
     const buyer = await F.createRetailer(dbh.db, { payout: true, storeName: `Bench Buyer ${tag}-${i}`, user: { email: `bench-orders-${tag}-buyer${i}@bench.test` } });
     await F.authorizeBrand(dbh.db, seller.retailer.id, brand.id);
     await F.authorizeBrand(dbh.db, buyer.retailer.id, brand.id);
-    const listing = await F.createListing(dbh.db, { variationId, providerId: seller.retailer.id, sizes: { S: 2, M: 2 } });
-    pairs.push({ i, seller: { r: seller.retailer, email: seller.user.email }, buyer: { r: buyer.retailer, email: buyer.user.email }, listingId: listing.id });
+    // --swaps: the seller is the swap's provider, the buyer its receiver; both give goods (swap listings).
+    const listing = await F.createListing(dbh.db, { variationId, providerId: seller.retailer.id, sizes: { S: 2, M: 2 }, ...(o.swaps ? { listingType: "swap" } : {}) });
+    const buyerListing = o.swaps ? await F.createListing(dbh.db, { variationId, providerId: buyer.retailer.id, sizes: { L: 2 }, listingType: "swap" }) : null;
+    pairs.push({ i, seller: { r: seller.retailer, email: seller.user.email }, buyer: { r: buyer.retailer, email: buyer.user.email }, listingId: listing.id, buyerListingId: buyerListing?.id ?? null });
   }
   info(`${total} seller/buyer pairs, brand ${brand.id} "${brand.name}", listings ${pairs[0].listingId}…${pairs.at(-1).listingId} (${Math.round(now() - tSetup)} ms)`);
 
@@ -533,7 +545,106 @@ async function main() {
 
   const results = []; // { i, orderId, ok, error, ms, warm }
 
+  /** The admin card's section of one side's parcel (a swap ships both ways). */
+  const parcelOf = (html, id, side) => {
+    const card = orderCardOf(html, id);
+    const at = card.indexOf(`data-testid="admin-parcel-${side}"`);
+    if (at < 0) return "";
+    const end = card.indexOf('data-testid="admin-parcel-', at + 10);
+    return card.slice(at, end < 0 ? undefined : end);
+  };
+
+  /** One swap through its pages (--swaps): see the header. Steps are named per side. */
+  async function runSwap(p, warm) {
+    const ctx = { i: p.i, warm, orderId: null, lagMs: 0, capture: null };
+    const receiver = p.buyer.http;
+    const provider = p.seller.http;
+    const t0 = now();
+    let at = "start";
+    const card = { card_choice: "new", card_number: "4242 4242 4242 4242", card_expiry: "12/34", card_cvc: "123" };
+    const detail = () => `/transaction/swap/${ctx.orderId}`;
+    /** The detail page of `http`, then one of its forms posted; the page it lands on must show `shows`. */
+    const onDetail = async (stepName, http, formOf, values, shows, expectStatus = 200, reload = detail()) => {
+      at = stepName;
+      const page = await view(http, detail(), warm);
+      const form = formOf(page.body);
+      if (!form) throw new StepError(`${stepName}: no form on the swap's page (state ${dataAttr(page.body, "order-detail", "statename")})`);
+      ctx.pageUrl = page.url;
+      return click(ctx, stepName, http, form, values, { expectStatus, shows, reload });
+    };
+    try {
+      at = "cart";
+      let page = await view(receiver, `/listing/swap/${p.listingId}`, warm);
+      let form = findForm(page.body, { intent: "add" });
+      if (!form) throw new StepError(`no add-to-cart form on /listing/swap/${p.listingId}`);
+      ctx.pageUrl = page.url;
+      await click(ctx, "add to cart", receiver, form, { "size.S": 2 }, { expectStatus: 303, shows: (h) => h.includes("Added to your cart.") });
+
+      at = "checkout";
+      page = await view(receiver, "/checkout", warm);
+      form = findForm(page.body, { testId: "checkout-form" });
+      if (!form) throw new StepError("no checkout form on /checkout");
+      ctx.pageUrl = page.url;
+      page = await click(ctx, "accept terms", receiver, form, { terms: "on" }, { expectStatus: 303, shows: (h) => h.includes('data-testid="swap-review"') });
+      ctx.orderId = Number(dataAttr(page.body, "swap-review", "order-id"));
+      if (!ctx.orderId) throw new StepError("the swap review shows no order id");
+
+      at = "pay";
+      form = findForm(page.body, { testId: "pay-form" });
+      if (!form) throw new StepError(`no pay form on ${page.url}`);
+      ctx.pageUrl = page.url;
+      await click(ctx, "pay", receiver, form, card, { expectStatus: 303, shows: (h) => h.includes('data-testid="swap-status"') });
+
+      const status = (h) => stripComments(h).match(/data-testid="swap-status"[^>]*>([^<]*)/)?.[1] ?? "";
+      await onDetail("choose (provider)", provider, (h) => findForm(h, { testId: "swap-choose-form" }), { [`units.${p.buyerListingId}.L`]: 1 }, (h) => h.includes('data-testid="swap-approve-form"'));
+      await onDetail("approve (provider)", provider, (h) => findForm(h, { testId: "swap-approve-form" }), { intent: "approve" }, (h) => status(h) === "awaiting retailer's response");
+      await onDetail("approve (receiver)", receiver, (h) => findForm(h, { testId: "swap-approve-form" }), { intent: "approve" }, (h) => h.includes('data-testid="swap-pay-form"'));
+      // The first payment lands on /orders/sentswaps/ (the swap joins it once both have paid); the second
+      // shows the swap there, in shipping.
+      const paid = (h) => h.includes(`data-testid="order-card" data-order-id="${ctx.orderId}"`);
+      await onDetail("payment (provider)", provider, (h) => findForm(h, { testId: "swap-pay-form" }), card, (h) => h.includes('data-testid="orders-page"'), 303);
+      await onDetail("payment (receiver)", receiver, (h) => findForm(h, { testId: "swap-pay-form" }), card, paid, 303, "/orders/sentswaps/");
+
+      // Staff: each parcel's pickup, then each parcel's delivery, from the admin card's Shipping tab.
+      const cardUrl = `/admin/active-transactions?order=${ctx.orderId}&tab=shipping`;
+      for (const [stepName, side, event, shown] of [
+        ["pickup (provider)", "provider", "picked_up", "In-Route"],
+        ["pickup (receiver)", "receiver", "picked_up", "In-Route"],
+        ["delivery (provider)", "provider", "delivered", "Delivered"],
+        ["delivery (receiver)", "receiver", "delivered", "Delivered"],
+      ]) {
+        at = stepName;
+        page = await viewUntil(ctx, staff, cardUrl, (h) => forms(parcelOf(h, ctx.orderId, side)).length > 0, `${side}'s parcel on the admin card`);
+        form = forms(parcelOf(page.body, ctx.orderId, side)).find((f) => hasField(f, "intent", "carrier") && hasField(f, "status", event));
+        if (!form) throw new StepError(`no "${event}" carrier form for the ${side}'s parcel`);
+        ctx.pageUrl = page.url;
+        await click(ctx, stepName, staff, form, {}, { expectStatus: 303, shows: (h) => parcelOf(h, ctx.orderId, side).includes(shown), reload: cardUrl });
+      }
+
+      // Each side rates what it received (the modal's fields, posted to /rate/<id>).
+      for (const [stepName, http] of [
+        ["rate (receiver)", receiver],
+        ["rate (provider)", provider],
+      ]) {
+        at = stepName;
+        page = await viewUntil(ctx, http, detail(), (h) => h.includes('data-testid="rate-link"'), `${stepName}: the rate link`);
+        page = await view(http, `/rate/${ctx.orderId}`, warm);
+        ctx.pageUrl = page.url;
+        await click(ctx, stepName, http, { action: "", fields: [["intent", "rate"]] }, { condition: 5, packaging: 4, timeliness: 5, overall: 4, comments: "Bench: well packed." }, {
+          expectStatus: 200,
+          shows: (h) => h.includes('data-testid="rating-saved"'),
+        });
+      }
+      results.push({ i: p.i, orderId: ctx.orderId, ok: true, ms: now() - t0, warm, lagMs: ctx.lagMs, start: t0 });
+    } catch (err) {
+      const msg = err instanceof StepError ? err.message : `${at}: ${err?.stack ?? err}`;
+      results.push({ i: p.i, orderId: ctx.orderId, ok: false, error: msg, ms: now() - t0, warm, start: t0 });
+      console.error(c.red(`✗ swap ${p.i}${ctx.orderId ? ` (#${ctx.orderId})` : ""}: ${msg}`));
+    }
+  }
+
   async function runOrder(p, warm) {
+    if (o.swaps) return runSwap(p, warm);
     if (o.commandsOnly && !warm) return runOrderCommands(p);
     const ctx = { i: p.i, warm, orderId: null, lagMs: 0, capture: o.commandsOnly && warm ? { forms: {}, states: [] } : null };
     const buyer = p.buyer.http;
@@ -695,20 +806,26 @@ async function main() {
   let readModel = { delivered: 0, rated: 0 };
   if (ids.length) {
     const [row] = await dbh.sql`
-      select count(*) filter (where o.statename = 'delivered')::int as delivered,
-             count(*) filter (where exists (select 1 from ratings r where r.order_id = o.id))::int as rated
+      select count(*) filter (where o.statename in ('delivered', 'completed'))::int as delivered,
+             count(*) filter (where (select count(*) from ratings r where r.order_id = o.id) >= ${o.swaps ? 2 : 1})::int as rated
         from orders o where o.id = any(${ids})`;
     readModel = row;
   }
   await dbh.close();
 
-  const breakdown = await temporalBreakdown(o, ids).catch((e) => {
+  // The histories' breakdown names the buy workflow's updates: purchases only.
+  const breakdown = o.swaps ? null : await temporalBreakdown(o, ids).catch((e) => {
     warn(`Temporal histories not read: ${e?.message ?? e}`);
     return null;
   });
 
   // --- 4. report ----------------------------------------------------------------------------------------------
-  const STEPS = ["add to cart", "accept terms", "pay", "approve", "pickup", "delivery", "confirm received", "rate"];
+  const STEPS = o.swaps
+    ? [
+        "add to cart", "accept terms", "pay", "choose (provider)", "approve (provider)", "approve (receiver)", "payment (provider)", "payment (receiver)",
+        "pickup (provider)", "pickup (receiver)", "delivery (provider)", "delivery (receiver)", "rate (receiver)", "rate (provider)",
+      ]
+    : ["add to cart", "accept terms", "pay", "approve", "pickup", "delivery", "confirm received", "rate"];
   const rows = STEPS.map((s) => {
     const xs = samples.filter((x) => x.step === s && !x.warm);
     return {
@@ -748,7 +865,9 @@ async function main() {
   const modeText = o.rate
     ? `open loop: a new order started every ${Math.round(1000 / o.rate)} ms (${o.rate} orders/s) for ${o.duration} s, each running its whole flow on its own`
     : `closed loop: ${o.concurrency} at a time`;
-  const flowText = o.commandsOnly
+  const flowText = o.swaps
+    ? "each swap 14 clicks by the receiver, the provider and staff (pre-authorisation, choice, both approvals, both payments, both pickups and deliveries, both ratings), no think time"
+    : o.commandsOnly
     ? `each order 8 commands: the POSTs of the same forms to the same Remix actions, redirects not followed and no page loaded; asynchronous steps polled in the order's read-model row every ${o.pollMs} ms`
     : "each order 8 clicks and 9 page views by three users, no think time";
   const unit = o.commandsOnly ? "command" : "click";
@@ -785,10 +904,12 @@ async function main() {
   lines.push("");
   lines.push(`| step (who) | count | p50 | p95 | p99 | max | action p50 | page p50 | wait p50 / p95 | ${o.commandsOnly ? "polls" : "reloads"} | refused busy |`);
   lines.push("|---|---|---|---|---|---|---|---|---|---|---|");
-  const WHO = { "add to cart": "buyer", "accept terms": "buyer", pay: "buyer", approve: "seller", pickup: "staff", delivery: "staff", "confirm received": "buyer", rate: "buyer" };
+  const WHO = o.swaps
+    ? { "add to cart": "receiver", "accept terms": "receiver", pay: "receiver" }
+    : { "add to cart": "buyer", "accept terms": "buyer", pay: "buyer", approve: "seller", pickup: "staff", delivery: "staff", "confirm received": "buyer", rate: "buyer" };
   for (const r of rows) {
     lines.push(
-      `| ${r.step} (${WHO[r.step]}) | ${r.total.n} | ${ms(r.total.p50)} | **${ms(r.total.p95)}** | ${ms(r.total.p99)} | ${ms(r.total.max)} | ${ms(r.action.p50)} | ${o.commandsOnly ? "—" : ms(r.page.p50)} | ${ms(r.wait.p50)} / ${ms(r.wait.p95)} | ${r.polls} | ${r.busy} |`,
+      `| ${r.step}${WHO[r.step] ? ` (${WHO[r.step]})` : r.step.startsWith("pickup") || r.step.startsWith("delivery") ? " (staff)" : ""} | ${r.total.n} | ${ms(r.total.p50)} | **${ms(r.total.p95)}** | ${ms(r.total.p99)} | ${ms(r.total.max)} | ${ms(r.action.p50)} | ${o.commandsOnly ? "—" : ms(r.page.p50)} | ${ms(r.wait.p50)} / ${ms(r.wait.p95)} | ${r.polls} | ${r.busy} |`,
     );
   }
   lines.push("");
@@ -801,7 +922,11 @@ async function main() {
       (completed.length ? `Per completed order: web ${f0(cpuUsed.web / completed.length)} ms, worker ${f0(cpuUsed.worker / completed.length)} ms, Temporal ${f0(cpuUsed.temporal / completed.length)} ms, Postgres ${f0(cpuUsed.postgres / completed.length)} ms of CPU.` : ""),
   );
   lines.push("");
-  lines.push(issue9Text(o, { rows, ops, completed, cpuUsed, clicksAll, prodWorkflows: prodStack?.workflows }));
+  lines.push(
+    o.swaps
+      ? `Issue 10 figures: **${ops.toFixed(2)} swaps/s** (${o.rate ? `open loop ${o.rate}/s` : `${o.concurrency} at a time`}, ${o.prod ? "production build" : "dev build"}); click → page showing the new state p95 **${ms(clicksAll.p95)} ms** (every step's in the table); Temporal server CPU per completed swap **${completed.length ? f0(cpuUsed.temporal / completed.length) : "—"} ms**.`
+      : issue9Text(o, { rows, ops, completed, cpuUsed, clicksAll, prodWorkflows: prodStack?.workflows }),
+  );
   if (breakdown) {
     lines.push("");
     lines.push(breakdownText(breakdown));
@@ -831,6 +956,7 @@ function commandLine(o) {
   if (o.prod) a.push("--prod");
   if (o.prod && !o.build) a.push("--no-build");
   if (o.commandsOnly) a.push("--commands-only");
+  if (o.swaps) a.push("--swaps");
   if (o.rate) a.push(`--open-loop ${o.rate}`, `--duration ${o.duration}`);
   else a.push(`--orders ${o.orders}`, `--concurrency ${o.concurrency}`);
   if (o.pollGiven) a.push(`--poll-ms ${o.pollMs}`);
@@ -1057,6 +1183,7 @@ const BLOCK_TITLES = {
   "orders-prod": "`--prod`: the production build, full pages, closed loop",
   "orders-open": "`--open-loop RATE --duration S`: open loop",
   "orders-commands": "`--commands-only`: the commands alone (the workflow ceiling)",
+  "orders-swaps": "`--swaps`: swaps, full pages (issue 10)",
 };
 
 function writeDoc(report, key = "orders") {

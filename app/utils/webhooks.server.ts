@@ -39,8 +39,8 @@ import {
   signedPayload,
   timestampWithinTolerance,
 } from "../../domain/webhooks";
-import { orderStateMark } from "../../db/queries/orders";
-import { TRANSACTION_TYPE } from "../../domain/states";
+import { orderActionCount, orderStateMark } from "../../db/queries/orders";
+import { ACTION } from "../../domain/action-codes";
 import { findShipmentByTracking, recordShipmentEvent } from "../../db/queries/shipments";
 import {
   claimWebhookEvent,
@@ -295,20 +295,31 @@ const SIMULATE_SETTLE_MS = 5_000;
 const SIMULATE_SETTLE_POLL_MS = 20;
 
 /**
- * Waits until the order's read model shows another state than `before` (true: the workflow wrote the step
- * the event caused), or the time is up (false: an event that changes nothing, or a slow workflow). A write
- * of the same state (the payout released after a pickup, say) does not count.
+ * Waits until the order's workflow has written the step the event caused (true), or the time is up (false:
+ * an event that changes nothing, or a slow workflow). A scan is written as its own action (110 picked up,
+ * 119 delivered: a swap's first parcel scanned changes no state, so the action is the mark); any other event
+ * as another state. A write of the same state (the payout released after a pickup, say) does not count.
  */
-async function orderStepWritten(orderId: number, before: { statename: string; seq: number } | null, timeoutMs = SIMULATE_SETTLE_MS): Promise<boolean> {
+async function orderStepWritten(orderId: number, before: EventMark, timeoutMs = SIMULATE_SETTLE_MS): Promise<boolean> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const now = await orderStateMark(db, orderId);
-    if (now === null || before === null || now.statename !== before.statename) return true;
-    // A swap's first parcel scanned changes no state: the step written for it is the mark.
-    if (now.transactionType === TRANSACTION_TYPE.SWAP && now.seq !== before.seq) return true;
+    const now = await eventMark(orderId, before.code);
+    if (now.statename === null || (before.code === null ? now.statename !== before.statename : now.scans > before.scans)) return true;
     if (Date.now() >= until) return false;
     await new Promise((r) => setTimeout(r, SIMULATE_SETTLE_POLL_MS));
   }
+}
+
+interface EventMark {
+  code: number | null;
+  statename: string | null;
+  scans: number;
+}
+const SCAN_CODE: Partial<Record<CarrierEventStatus, number>> = { picked_up: ACTION.SHIPMENT_PICKED_UP, delivered: ACTION.SHIPMENT_DELIVERED };
+
+async function eventMark(orderId: number, code: number | null): Promise<EventMark> {
+  const state = await orderStateMark(db, orderId);
+  return { code, statename: state?.statename ?? null, scans: code === null ? 0 : await orderActionCount(db, orderId, code) };
 }
 
 /**
@@ -322,7 +333,7 @@ async function orderStepWritten(orderId: number, before: { statename: string; se
 export async function simulateCarrierEvent(orderId: number, status: CarrierEventStatus, shipmentId?: number | null): Promise<SimulateResult> {
   const shipment = await latestShipmentOfOrder(db, orderId, shipmentId);
   if (!shipment?.trackingNumber) return { ok: false, message: "This order has no shipment with a tracking number yet." };
-  const before = await orderStateMark(db, orderId);
+  const before = await eventMark(orderId, SCAN_CODE[status] ?? null);
   const eventId = `evt_sim_${randomUUID().replace(/-/g, "")}`;
   const event = buildCarrierEvent({ eventId, trackingNumber: shipment.trackingNumber, shipmentId: null, status, occurredAt: new Date().toISOString() });
   let sent: SendResult;

@@ -259,9 +259,18 @@ export async function queueNotices(tx: DbOrTx, notices: OrderNoticeWrite[]): Pro
 }
 
 /** The order's state as the read model holds it now (state name, write sequence), or null for no order. */
-export async function orderStateMark(db: DbOrTx, orderId: number): Promise<{ statename: string; seq: number; transactionType: number } | null> {
-  const [row] = await db.select({ statename: orders.statename, seq: orders.recordSeq, transactionType: orders.transactionType }).from(orders).where(eq(orders.id, orderId));
+export async function orderStateMark(db: DbOrTx, orderId: number): Promise<{ statename: string; seq: number } | null> {
+  const [row] = await db.select({ statename: orders.statename, seq: orders.recordSeq }).from(orders).where(eq(orders.id, orderId));
   return row ?? null;
+}
+
+/** How many actions of one code the order has recorded (the carrier's scans: 110 picked up, 119 delivered). */
+export async function orderActionCount(db: DbOrTx, orderId: number, code: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(orderActions)
+    .where(and(eq(orderActions.orderId, orderId), eq(orderActions.code, code)));
+  return row?.n ?? 0;
 }
 
 /** The order row (tests and activities). */

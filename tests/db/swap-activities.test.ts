@@ -19,7 +19,7 @@ import { getOrderRow, listOrderActions } from "../../db/queries/orders";
 import { listOrderPayments } from "../../db/queries/payments";
 import { listOrderShipments } from "../../db/queries/shipments";
 import { createSwapOrder, swapGuardMessage, swapInProgress } from "../../db/queries/swap-orders";
-import { orderContributions, orders, outboxEmails, retailers } from "../../db/schema";
+import { listings, orderContributions, orders, outboxEmails, retailers } from "../../db/schema";
 import { CARD_DECLINED, SWAP_ALREADY_THEIR_MOVE, SWAP_ALREADY_YOUR_MOVE } from "../../domain/messages";
 import type { OrderLine } from "../../domain/order-money";
 import { swapWorkflowId } from "../../workflows/swap/contract";
@@ -30,6 +30,7 @@ const handle = openTestDb(12);
 const db = handle.db;
 const server = http.createServer((_req, res) => res.writeHead(200).end("{}"));
 let acts: ReturnType<typeof createSwapActivities>;
+let buyActs: ReturnType<typeof createBuyActivities>;
 
 beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -37,6 +38,7 @@ beforeAll(async () => {
   const payments = new SandboxPayments(db);
   const carrier = createSandboxCarrier(db, { appOrigin: origin, webhookSecret: "carrier_swap_db_secret" });
   const buy = createBuyActivities({ db, payments, carrier, appOrigin: "http://localhost:3000" });
+  buyActs = buy;
   acts = createSwapActivities({ db, buy, appOrigin: "http://localhost:3000" });
 });
 
@@ -176,6 +178,30 @@ describe("swap money and carrier", () => {
         [f.receiverId, b.trackingNumber],
       ].sort(),
     );
+  });
+});
+
+describe("the last unit", () => {
+  test("two swaps and a purchase racing for the last unit of a listing (each swap taking both sides' goods at once): exactly one wins, stock never below 0, a loser takes nothing", async () => {
+    for (let round = 0; round < 5; round++) {
+      const f = await swapFixture();
+      // The provider's listing has M x 3 (S x 2 too); leave exactly one M.
+      await db.update(listings).set({ sizes: { S: 2, M: 1 }, totalUnits: 3 }).where(eq(listings.id, f.p.listing.id));
+      const last = { listingId: f.p.listing.id, variationId: f.p.variation.id, sizes: { M: 1 }, unitPriceCents: f.p.priceCents };
+      const theirs = { listingId: f.r.listing.id, variationId: f.r.variation.id, sizes: { L: 1 }, unitPriceCents: f.r.priceCents };
+      const results = await Promise.all([
+        acts.decrementSwapStock({ idempotencyKey: `${f.workflowId}:swap-decrement-stock:1`, orderId: f.orderId, lines: [last, theirs] }),
+        acts.decrementSwapStock({ idempotencyKey: `swap-order:${f.orderId + 100_000}:swap-decrement-stock:1`, orderId: f.orderId + 100_000, lines: [theirs, last] }),
+        buyActs.decrementStock({ idempotencyKey: `buy-order:${f.orderId + 200_000}:decrement-stock:1`, orderId: f.orderId + 200_000, lines: [last] }),
+      ]);
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
+      const [p] = await db.select({ sizes: listings.sizes, total: listings.totalUnits }).from(listings).where(eq(listings.id, f.p.listing.id));
+      const [r] = await db.select({ sizes: listings.sizes }).from(listings).where(eq(listings.id, f.r.listing.id));
+      expect(p).toEqual({ sizes: { S: 2, M: 0 }, total: 2 });
+      // The receiver's L x 4 lost one unit only if a swap won (all of a swap's lines or none).
+      const swapWon = results[0].ok || results[1].ok;
+      expect(r.sizes).toEqual({ L: swapWon ? 3 : 4, XL: 1 });
+    }
   });
 });
 

@@ -7,12 +7,16 @@
  * Then the negotiation on /transaction/swap/:id: the provider chooses from the receiver's swap listings
  * (approve disabled until then) and approves, the receiver declines over money, the provider calls it even on
  * the last chance, and each side makes its payment: stock of both sides taken, a shipment per side.
+ * Then shipping: the provider chooses and modifies, the receiver calls it even and approves, both pay; each
+ * side prints its own papers (anonymous PDFs), staff simulate both pickups and deliveries from the admin
+ * card, both rate; no page, PDF or e-mail names the other side; /orders shows the swap as pair, sent and
+ * received; a side cancels its shipment while the pickup is scheduled.
  */
 import { and, eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
-import { listings, orderContributions, orders, payments, shipments } from "../../db/schema";
+import { listings, orderContributions, orders, outboxEmails, payments, shipments } from "../../db/schema";
 import { CHECKOUT_TERMS } from "../../domain/cart";
 import { swapValuation } from "../../domain/fees";
 import {
@@ -273,20 +277,30 @@ describe("swap modification", () => {
   });
 });
 
-/** A requested swap taken to shipping: the provider chooses 1 L and approves, the receiver approves, both pay. */
+/**
+ * A requested swap taken to shipping: the provider chooses 2 L from the receiver's swap listings and lowers
+ * them to 1 ("Submit Response"), the receiver calls the $19.99 difference even and approves, the provider
+ * approves, both pay.
+ */
 async function swapPaid() {
   const s = await swapRequested();
   const q = await providerChoosing(s.provider.email, s.page);
-  await q.locator(`input[name="units.${s.mine.id}.L"]`).fill("1");
+  await q.locator(`input[name="units.${s.mine.id}.L"]`).fill("2");
   await q.getByTestId("swap-choose").click();
-  await q.getByTestId("swap-approve").waitFor();
+  await q.getByTestId("swap-approve-form").waitFor();
+  await q.locator('input[name="lines.receiver.0.L"]').fill("1");
+  await expect.poll(() => q.getByTestId("swap-approve").textContent()).toBe(TRANSACTION_LABELS.submitResponseSwap);
   await q.getByTestId("swap-approve").click();
   await panelSays(q, SWAP_AWAITING_RETAILER);
+  await s.p.goto(url(s.page));
+  await s.p.locator("#swap-call-it-even").check();
+  await s.p.getByTestId("swap-approve").click();
+  await panelSays(s.p, SWAP_AWAITING_RETAILER);
+  await q.goto(url(s.page));
+  await q.getByTestId("swap-approve").click();
+  await q.getByTestId("swap-pay-form").waitFor();
   for (const page of [s.p, q]) {
     await page.goto(url(s.page));
-    if (page === s.p) {
-      await page.getByTestId("swap-approve").click();
-    }
     await page.getByTestId("swap-pay-form").waitFor();
     await fillCard(page, "4242424242424242");
     await page.getByTestId("swap-pay").click();
@@ -390,6 +404,11 @@ describe("swap shipping and rating", () => {
     // The staff card: both sides' payments, the ledger balanced.
     await staff.goto(url(`/admin/active-transactions?order=${orderId}&tab=payments`));
     expect(await staff.getByTestId("ledger-balanced").textContent()).toBe("yes");
+    // Every e-mail of this swap names the other side by its number only.
+    const [{ externalId }] = await dbh.db.select({ externalId: orders.externalId }).from(orders).where(eq(orders.id, orderId));
+    const mails = (await dbh.db.select().from(outboxEmails)).filter((m) => `${m.subject}${m.bodyText}`.includes(externalId));
+    expect(mails.length).toBeGreaterThan(3);
+    for (const m of mails) for (const name of [provider.r.storeName, receiver.r.storeName]) expect(`${m.subject}${m.bodyText}${m.bodyHtml ?? ""}`).not.toContain(name);
     // Staff find it by type (2 Swap) and by its call tag's action code (910 ship_swap).
     await staff.goto(url("/admin/active-transactions?type=2&action=910"));
     expect(await staff.locator(`[data-testid="admin-order-card"][data-order-id="${orderId}"]`).count()).toBe(1);
