@@ -296,7 +296,7 @@ async function main() {
   const { HttpClient } = await import("../tests/e2e/http.ts");
   const { createDb } = await import("../db/client.ts");
   const F = await import("../tests/factories/index.ts");
-  const { findForm, forms, fill, dataAttr } = await import("./lib/html-forms.mjs");
+  const { findForm, forms, fill, dataAttr, htmlDecode } = await import("./lib/html-forms.mjs");
   const hasField = (f, name, value) => f.fields.some(([k, v]) => k === name && v === value);
 
   const health = await fetch(`${o.baseUrl}/signin`).catch((e) => e);
@@ -595,7 +595,7 @@ async function main() {
       ctx.pageUrl = page.url;
       await click(ctx, "pay", receiver, form, card, { expectStatus: 303, shows: (h) => h.includes('data-testid="swap-status"') });
 
-      const status = (h) => stripComments(h).match(/data-testid="swap-status"[^>]*>([^<]*)/)?.[1] ?? "";
+      const status = (h) => htmlDecode(stripComments(h).match(/data-testid="swap-status"[^>]*>([^<]*)/)?.[1] ?? "");
       await onDetail("choose (provider)", provider, (h) => findForm(h, { testId: "swap-choose-form" }), { [`units.${p.buyerListingId}.L`]: 1 }, (h) => h.includes('data-testid="swap-approve-form"'));
       await onDetail("approve (provider)", provider, (h) => findForm(h, { testId: "swap-approve-form" }), { intent: "approve" }, (h) => status(h) === "awaiting retailer's response");
       await onDetail("approve (receiver)", receiver, (h) => findForm(h, { testId: "swap-approve-form" }), { intent: "approve" }, (h) => h.includes('data-testid="swap-pay-form"'));
@@ -871,13 +871,14 @@ async function main() {
     ? `each order 8 commands: the POSTs of the same forms to the same Remix actions, redirects not followed and no page loaded; asynchronous steps polled in the order's read-model row every ${o.pollMs} ms`
     : "each order 8 clicks and 9 page views by three users, no think time";
   const unit = o.commandsOnly ? "command" : "click";
+  const noun = o.swaps ? "swaps" : "orders";
   lines.push(
     `\`${cmd}\` (${o.commandsOnly ? "**commands only**" : "full pages"}, ${o.rate ? "**open loop**" : "closed loop"}, ${o.prod ? "**production build**" : "dev build"}): ` +
-      `**${completed.length} of ${timed.length} orders completed in ${(wallMs / 1000).toFixed(1)} s = ` +
-      `${ops.toFixed(2)} orders/s**, ${modeText} (${flowText}; ${o.warmup} warm-up order before${o.commandsOnly ? ", clicked through its pages: its forms are the commands' templates" : ""}). ` +
+      `**${completed.length} of ${timed.length} ${noun} completed in ${(wallMs / 1000).toFixed(1)} s = ` +
+      `${ops.toFixed(2)} ${noun}/s**, ${modeText} (${flowText}; ${o.warmup} warm-up order before${o.commandsOnly ? ", clicked through its pages: its forms are the commands' templates" : ""}). ` +
       `Every ${unit}: p50 ${dur(clicksAll.p50)}, **p95 ${dur(clicksAll.p95)}**, max ${dur(clicksAll.max)}. ` +
       (o.commandsOnly ? "" : `Page views between clicks (GET, ${viewsAll.n}): p50 ${dur(viewsAll.p50)}, p95 ${dur(viewsAll.p95)}. `) +
-      `One order from the buyer's first ${unit} to ${o.commandsOnly ? "its rating in the read model" : '"Rating saved!"'}: p50 ${dur(orderMs.p50)}, p95 ${dur(orderMs.p95)}. ` +
+      `One ${o.swaps ? "swap from the receiver's" : "order from the buyer's"} first ${unit} to ${o.commandsOnly ? "its rating in the read model" : '"Rating saved!"'}: p50 ${dur(orderMs.p50)}, p95 ${dur(orderMs.p95)}. ` +
       `Errors: ${failed.length}${busyTotal ? ` (and ${busyTotal} ${busyTotal === 1 ? unit : `${unit}s`} refused with "This order is being updated right now. Please try again in a moment." and sent again, counted in their step's time)` : ""}. ` +
       `Read model afterwards: ${readModel.delivered} of ${ids.length} delivered, ${readModel.rated} rated.`,
   );
