@@ -5,8 +5,8 @@
  * "Rate this Transaction"; on success "Rating saved!" shows, and after 2 s the retailer goes home (staff:
  * /admin). The "request RMA" button shows only within 48 hours of delivery (the RMA itself: a later issue).
  * Both commands are updates on the order's buy workflow (confirmReceived, rateOrder). In a swap each side
- * rates the goods it received, once the other side's parcel is delivered (rateSwap on the swap workflow; a
- * swap has no separate "received" confirmation: the carrier's delivery is it).
+ * confirms and rates the goods it received, once the other side's parcel is delivered (confirmReceived and
+ * rateSwap on the swap workflow).
  */
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
@@ -18,7 +18,7 @@ import { getOrderDetail, type OrderDetail } from "../../db/queries/order-views";
 import { RATE_THIS_TRANSACTION, RATING_SAVED, REQUEST_RMA } from "../../domain/messages";
 import { ACTION } from "../../domain/action-codes";
 import { confirmReceivedUpdate, rateOrderUpdate } from "../../workflows/buy/contract";
-import { rateSwapUpdate } from "../../workflows/swap/contract";
+import { confirmSwapReceivedUpdate, rateSwapUpdate } from "../../workflows/swap/contract";
 import { formatDate } from "~/components/orders/format";
 import { LinesTable } from "~/components/orders/OrderParts";
 import ordersCss from "~/components/orders/orders.css";
@@ -58,7 +58,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const homePath = auth.user.isStaff ? "/admin" : "/";
   if (order.ttype === "swap") {
     const w = swapRating(order);
-    return { order, delivered: w.delivered, canRate: w.open && !myRating, myRating, received: true, canRma: swapRmaOpen(order), homePath };
+    const received = order.actions.some((x) => x.code === ACTION.RECEIVER_CONFIRM_ORDER && x.role === order.role);
+    return { order, delivered: w.delivered, canRate: w.open && !myRating, myRating, received, canRma: swapRmaOpen(order), homePath };
   }
   // Only the party that received goods rates (in a purchase, the buyer).
   if (order.role !== "receiver") throw redirect(`/transaction/${order.ttype}/${order.id}`);
@@ -96,8 +97,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await readFormData(request);
   const intent = String(form.get("intent") ?? "");
   const actor = auth.retailer.id;
-  if (intent === "confirm_received" && !swap) {
-    const out = await sendBuyCommand(order, confirmReceivedUpdate, { actorRetailerId: actor });
+  if (intent === "confirm_received") {
+    const out = swap
+      ? await sendSwapCommand(order, confirmSwapReceivedUpdate, { actorRetailerId: actor })
+      : await sendBuyCommand(order, confirmReceivedUpdate, { actorRetailerId: actor });
     if (!out.ok) return data<RateActionData>({ ok: false, intent, error: out.message }, { status: out.status });
     return data<RateActionData>({ ok: true, intent, message: "Thank you: the package is confirmed as received." });
   }
@@ -182,7 +185,7 @@ export default function RateTransaction() {
       ) : null}
       {!d.delivered ? <p className="muted">You can confirm and rate once the package is delivered.</p> : null}
       <div className="form-actions">
-        {d.delivered && !d.received && o.statename === "delivered" ? (
+        {d.delivered && !d.received && (o.statename === "delivered" || (o.ttype === "swap" && o.statename === "in_route")) ? (
           <Form method="post">
             <input type="hidden" name="intent" value="confirm_received" />
             <button type="submit" className="button button-outline" data-testid="confirm-received">

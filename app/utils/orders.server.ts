@@ -54,6 +54,7 @@ export function commandErrorStatus(code: BuyErrorCode | SwapErrorCode): number {
     case "payment_failed":
     case "rating_closed":
     case "already_rated":
+    case "already_received":
       return 409;
     case "card_declined":
       return 402;

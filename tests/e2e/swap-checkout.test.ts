@@ -380,7 +380,11 @@ describe("swap shipping and rating", () => {
     await p.goto(url(page));
     await expect.poll(() => p.getByTestId("swap-their-parcel-status").textContent()).toBe("Delivered");
     expect(await p.getByTestId("rma-button").count()).toBe(1);
-    await p.getByTestId("rate-link").click();
+    // It confirms the package on the rating screen, then rates.
+    await p.goto(url(`/rate/${orderId}`));
+    await p.getByTestId("confirm-received").click();
+    await expect.poll(() => p.getByTestId("confirm-received").count()).toBe(0);
+    await p.getByTestId("open-rating").click();
     await p.getByTestId("rating-modal").waitFor();
     for (const f of ["condition", "packaging", "timeliness", "overall"]) await p.getByTestId(`stars-${f}`).locator('input[value="4"]').check();
     await p.getByTestId("submit-rating").click();

@@ -23,6 +23,7 @@ import {
   approveSwapUpdate,
   callItEvenUpdate,
   chooseItemsUpdate,
+  confirmSwapReceivedUpdate,
   declineSwapUpdate,
   makePaymentUpdate,
   modifySwapUpdate,
@@ -98,6 +99,7 @@ function fakeSwapActivities() {
     money: () => calls.filter((c) => MONEY.includes(c.name)).map((c) => [c.name, String(c.input.idempotencyKey).split(":").slice(2).join(":"), c.input.amountCents]),
     codes: () => records.flatMap((r) => r.actions.map((a) => a.code)),
     states: () => records.map((r) => r.statename),
+    records: () => records,
     calls,
   };
 }
@@ -373,6 +375,24 @@ describe("swap shipping", () => {
       expect(fake.codes().filter((c) => c === ACTION.RECEIVER_RATED || c === ACTION.PROVIDER_RATED)).toEqual([ACTION.RECEIVER_RATED, ACTION.PROVIDER_RATED]);
       expect(fake.codes().at(-1)).toBe(ACTION.ORDER_COMPLETED);
       await keepHistory(h, "both-ship-both-rate");
+    });
+  });
+});
+
+describe("swap receipt", () => {
+  test("each side confirms the package it received once it is delivered (222 with its role); before that, or twice, it is refused", async () => {
+    await scenario(5112, async (h, fake) => {
+      await toShipping(h);
+      const confirm = (who: number) => h.executeUpdate(confirmSwapReceivedUpdate, { args: [by(who)] });
+      await refused(confirm(RECEIVER), "wrong_state");
+      await h.signal(swapCarrierEventSignal, { eventId: "a", status: "delivered", trackingNumber: "TRK-5112-provider" });
+      await waitFor(h, (v) => v.provider.shipment?.delivered === true && !v.busy, "the provider's parcel delivered");
+      // The provider's parcel reached the receiver; the receiver's has not reached the provider.
+      await refused(confirm(PROVIDER), "wrong_state");
+      await confirm(RECEIVER);
+      await refused(confirm(RECEIVER), "already_received");
+      const last = fake.records().at(-1)!;
+      expect(last.actions.map((a) => [a.code, a.role])).toEqual([[ACTION.RECEIVER_CONFIRM_ORDER, "receiver"]]);
     });
   });
 });

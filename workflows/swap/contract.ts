@@ -94,6 +94,7 @@ export const SWAP_ERRORS = Object.freeze({
   rating_invalid: "Please rate every criterion with 1 to 5 stars.",
   rating_closed: "The time to rate this swap has passed.",
   already_rated: "You have already rated this swap.",
+  already_received: "You have already confirmed this package.",
 } as const);
 export type SwapErrorCode = keyof typeof SWAP_ERRORS;
 export const SWAP_INVALID_INPUT = "SwapInvalidInput";
@@ -171,5 +172,7 @@ export const acceptDeclineUpdate = update<SwapCommandResult, [LastChanceCommand]
 export const makePaymentUpdate = update<SwapCommandResult, [MakePaymentCommand]>("makePayment");
 export const cancelSwapShipmentUpdate = update<SwapCommandResult, [CancelSwapShipmentCommand]>("cancelShipment");
 export const rateSwapUpdate = update<SwapCommandResult, [RateSwapCommand]>("rateSwap");
+/** A side confirms it received the other side's parcel (once it is delivered). */
+export const confirmSwapReceivedUpdate = update<SwapCommandResult, [LastChanceCommand]>("confirmReceived");
 export const swapCarrierEventSignal = signal<[CarrierEventSignal]>("carrierEvent");
 export const swapViewQuery = query<SwapView>("swapView");

@@ -402,6 +402,20 @@ export const SWAP_COMMANDS = {
     },
   } satisfies Command<SwapModel, CancelSwapShipmentCommand, SwapCommandResult>,
 
+  confirmReceived: {
+    validate(m, cmd) {
+      const role = roleOf(m, cmd);
+      if (!m.side[other(role)].parcel?.delivered) reject("wrong_state");
+      if (m.side[role].received) reject("already_received");
+    },
+    *run(m, cmd, ctx) {
+      const role = roleOf(m, cmd);
+      m.side[role].received = true;
+      yield* record(m, ctx, [[ACTION.RECEIVER_CONFIRM_ORDER, role]]);
+      return result(m, { message: "Thank you: the package is confirmed as received." });
+    },
+  } satisfies Command<SwapModel, LastChanceCommand, SwapCommandResult>,
+
   rateSwap: {
     validate(m, cmd, now) {
       const role = roleOf(m, cmd);

@@ -32,6 +32,8 @@ export interface Side {
   payment: { paymentIntentId: string; amountCents: number } | null;
   /** The parcel this side SENDS. */
   parcel: Parcel | null;
+  /** This side confirmed it received the other side's parcel ("I received the package", action 222). */
+  received?: boolean;
   /** The rating this side gives (of the goods it received), its window, and its RMA window. */
   rating: { condition: number; packaging: number; timeliness: number; overall: number; comments: string } | null;
   ratingBy: number | null;

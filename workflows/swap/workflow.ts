@@ -14,6 +14,7 @@ import {
   callItEvenUpdate,
   cancelSwapShipmentUpdate,
   chooseItemsUpdate,
+  confirmSwapReceivedUpdate,
   declineSwapUpdate,
   makePaymentUpdate,
   modifySwapUpdate,
@@ -59,6 +60,7 @@ export async function swapOrderWorkflow(input: SwapInput): Promise<{ statename: 
   driver.command(makePaymentUpdate, SWAP_COMMANDS.makePayment);
   driver.command(cancelSwapShipmentUpdate, SWAP_COMMANDS.cancelShipment);
   driver.command(rateSwapUpdate, SWAP_COMMANDS.rateSwap);
+  driver.command(confirmSwapReceivedUpdate, SWAP_COMMANDS.confirmReceived);
   driver.signal(swapCarrierEventSignal, acceptSwapCarrierEvent);
   setHandler(swapViewQuery, () => swapView(m, driver.busy));
   await driver.loop({
