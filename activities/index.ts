@@ -11,6 +11,7 @@ import { createCardActivities } from "./card";
 import { createPayoutActivities } from "./payout";
 import { createCardReadModelActivities } from "./readmodel/card";
 import { createPayoutReadModelActivities } from "./readmodel/payout";
+import { createRmaActivities } from "./rma";
 import { createSwapActivities } from "./swap";
 
 export interface ActivityDeps {
@@ -44,6 +45,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCardActivities({ payments: deps.payments }),
     ...buy,
     ...createSwapActivities({ db: deps.db, buy, appOrigin: deps.env.APP_ORIGIN }),
+    ...createRmaActivities({ db: deps.db, buy, appOrigin: deps.env.APP_ORIGIN }),
   };
 }
 

@@ -3,3 +3,4 @@ export { payoutSetupWorkflow } from "./payout/workflow";
 export { cardOnFileWorkflow } from "./card/workflow";
 export { buyOrderWorkflow } from "./buy/workflow";
 export { swapOrderWorkflow } from "./swap/workflow";
+export { rmaWorkflow } from "./rma/workflow";

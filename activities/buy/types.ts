@@ -136,7 +136,7 @@ export interface RefundPaymentInput {
   orderId: number;
   paymentIntentId: string;
   amountCents: number;
-  reason: "shipment_cancelled" | "not_picked_up";
+  reason: "shipment_cancelled" | "not_picked_up" | "rma";
 }
 export interface RefundPaymentResult {
   status: "refunded" | "queued";

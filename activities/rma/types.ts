@@ -1,7 +1,7 @@
 /**
  * The activities the RMA workflow (workflows/rma/workflow.ts) calls: the interface only (the workflow imports
  * it as a type). Amounts arrive computed (domain/rma-money.ts); every money and carrier call carries an
- * idempotency key (workflow id + step + attempt). Implementations: a later step of issue 11.
+ * idempotency key (workflow id + step + attempt). Implementation: activities/rma/index.ts.
  */
 import type { RmaActionRecord, RmaStage } from "../../workflows/rma/contract";
 
@@ -28,6 +28,10 @@ export interface RmaNotice {
 export interface RmaStateRecord {
   rmaId: number;
   workflowId: string;
+  /** The RMA's number and parties (the notices name them anonymously). */
+  externalId?: string;
+  victimId?: number;
+  perpetratorId?: number;
   sequence: number;
   stage: RmaStage;
   /** Staff's decisions per line (approved units, comment), once made. */

@@ -9,8 +9,12 @@ import { retailers } from "./retailers";
 export type OrderLedgerJson = Record<string, number | boolean>;
 
 /**
- * An order (buy or swap transaction; RMAs later): the read model its workflow keeps current.
+ * An order (buy or swap transaction, or an RMA): the read model its workflow keeps current.
  * transaction_type: 1 Sale, 2 Swap, 3 RMA. statename/action codes come from domain/.
+ * An RMA (spec 002 §3) is an order of type 3 for an original order (rma_for_id): its provider is the VICTIM
+ * (refunded), its receiver the PERPETRATOR (charged), its contributions the lines asked back (rma_* fields),
+ * its stage one of rmarequested, shipping, rmacompleted, rmadeclined, rmacancelled; the return parcel is one
+ * of its shipments, so the carrier's events reach the RMA's workflow as any order's do.
  */
 export const orders = pgTable(
   "orders",
@@ -58,11 +62,21 @@ export const orders = pgTable(
      * with a lower or equal number (a slower activity of an earlier step finishing late) is not applied.
      */
     recordSeq: integer("record_seq").notNull().default(0),
+    /** An RMA: the original order it returns goods of. */
+    rmaForId: integer("rma_for_id"),
+    /** An RMA: the victim's contact for the return (spec 001 §3 step 3) and staff's RMA fee. */
+    rmaContactName: text("rma_contact_name"),
+    rmaContactEmail: text("rma_contact_email"),
+    rmaContactPhone: text("rma_contact_phone"),
+    rmaPackingSlipName: text("rma_packing_slip_name"),
+    rmaFeeCents: integer("rma_fee_cents").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     modifiedAt: timestamp("modified_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex("orders_external_id_idx").on(t.externalId),
+    // One RMA per original order and victim (a swap's two sides may each have one).
+    uniqueIndex("orders_rma_for_victim_idx").on(t.rmaForId, t.providerId).where(sql`${t.transactionType} = 3`),
     uniqueIndex("orders_workflow_id_idx").on(t.workflowId),
     index("orders_provider_idx").on(t.providerId, t.modifiedAt),
     index("orders_receiver_idx").on(t.receiverId, t.modifiedAt),
@@ -89,6 +103,16 @@ export const orderContributions = pgTable(
     quantity: integer("quantity").notNull().default(0),
     unitPriceCents: integer("unit_price_cents").notNull().default(0),
     valueCents: integer("value_cents").notNull().default(0),
+    /** An RMA line: the original order's line it returns units of, the reason (RMA_REASONS; 4 = other with its text), units asked back. */
+    rmaSourceId: integer("rma_source_id"),
+    rmaReason: integer("rma_reason"),
+    rmaReasonOther: text("rma_reason_other"),
+    rmaQuantityRequested: integer("rma_quantity_requested"),
+    /** Staff's decision: null pending, true approved (quantity = approved units), false denied; and the comment. */
+    rmaApproved: boolean("rma_approved"),
+    rmaApprovalComment: text("rma_approval_comment"),
+    /** Upload ids of the line's pictures (up to 3). */
+    rmaPictureIds: jsonb("rma_picture_ids").$type<number[]>(),
   },
   (t) => [
     index("order_contributions_order_idx").on(t.orderId),

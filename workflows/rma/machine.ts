@@ -38,6 +38,9 @@ function* record(m: RmaModel, ctx: StepContext, codes: Codes, notices: Notice[] 
     {
       rmaId: m.input.rmaId,
       workflowId: m.workflowId,
+      externalId: m.input.externalId,
+      victimId: m.input.victimId,
+      perpetratorId: m.input.perpetratorId,
       sequence: m.recordSeq,
       stage: m.stage,
       decisions: m.decisions.size ? [...m.decisions].map(([lineId, d]) => ({ lineId, ...d })) : null,

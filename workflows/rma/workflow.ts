@@ -1,7 +1,7 @@
 /**
  * The RMA workflow: one run per RMA (id rmaWorkflowId(rmaId)), the shared driver (workflows/common/driver.ts)
- * around the RMA's machine (model.ts, machine.ts). Decisions: ADR 0017. Not registered in workflows/index.ts
- * yet: its activities (activities/rma/types.ts) and pages come with the rest of issue 11.
+ * around the RMA's machine (model.ts, machine.ts). Decisions: ADR 0017. Registered in workflows/index.ts; its
+ * activities are activities/rma/index.ts (an RMA is an order of type 3 in the read model: db/queries/rmas.ts).
  */
 import { proxyActivities, proxyLocalActivities, setHandler, workflowInfo, type RetryPolicy } from "@temporalio/workflow";
 import type { RmaActivities } from "../../activities/rma/types";

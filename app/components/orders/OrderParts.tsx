@@ -219,6 +219,10 @@ const LEDGER_ROWS: [string, string][] = [
   ["receiverRefundedCents", "Refunded to the receiver"],
   ["receiverPayoutCents", "Paid out to the receiver"],
   ["keptCents", "Kept by the marketplace"],
+  // An RMA (decisions.md "Returns (RMA): who pays what").
+  ["victimRefundCents", "Returned to the victim"],
+  ["perpetratorChargeCents", "Charged to the perpetrator"],
+  ["rmaKeptCents", "Kept by the marketplace (RMA shipping + fee)"],
   ["expectedKeptCents", "  the settlement says"],
 ];
 

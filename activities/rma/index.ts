@@ -1,0 +1,100 @@
+/**
+ * The RMA workflow's activities (activities/rma/types.ts RmaActivities), for real. Money and the carrier go
+ * through the buy activities (activities/buy/index.ts: the same payments rows, idempotency keys, sandbox
+ * carrier, and the same answers to a missing card on file or payout account and to an outage), recorded on
+ * the RMA's own order row (an order of type 3, db/queries/rmas.ts); the read model and the notices' outbox
+ * rows are written in one transaction.
+ */
+import type { Db } from "../../db/client";
+import { recordRmaState } from "../../db/queries/rmas";
+import type { BuyActivities } from "../buy/types";
+import { rmaNoticeMail } from "./notices";
+import type { RmaActivities, RmaStateRecord } from "./types";
+
+export interface RmaActivityDeps {
+  db: Db;
+  /** The buy activities of the same worker (payments, carrier). */
+  buy: BuyActivities;
+  /** APP_ORIGIN, for links in e-mails. */
+  appOrigin: string;
+}
+
+export function createRmaActivities(deps: RmaActivityDeps): RmaActivities {
+  const { db, buy, appOrigin } = deps;
+
+  function notices(rec: RmaStateRecord) {
+    const victim = rec.victimId ?? 0;
+    const perpetrator = rec.perpetratorId ?? 0;
+    const context = (to: "victim" | "perpetrator" | "staff") => ({
+      rmaId: rec.rmaId,
+      externalId: rec.externalId ?? String(rec.rmaId),
+      counterpartyId: to === "perpetrator" ? victim : to === "victim" ? perpetrator : victim,
+    });
+    const parties = rec.notices
+      .filter((n) => n.to !== "staff" && (n.to === "victim" ? victim : perpetrator) > 0)
+      .map((n) => {
+        const mail = rmaNoticeMail(n, context(n.to), appOrigin);
+        return { retailerId: n.to === "victim" ? victim : perpetrator, subject: mail.subject, text: mail.text, kind: `rma:${n.template}`, dedupeKey: n.dedupeKey };
+      });
+    const staff = rec.notices
+      .filter((n) => n.to === "staff")
+      .map((n) => {
+        const mail = rmaNoticeMail(n, context("staff"), appOrigin);
+        return { subject: mail.subject, text: mail.text, kind: `rma:${n.template}`, dedupeKey: n.dedupeKey };
+      });
+    return { parties, staff };
+  }
+
+  return {
+    async recordRmaState(rec) {
+      const { parties, staff } = notices(rec);
+      await recordRmaState(db, {
+        rmaId: rec.rmaId,
+        dedupeKey: `${rec.workflowId}:record:${rec.sequence}`,
+        sequence: rec.sequence,
+        stage: rec.stage,
+        decisions: rec.decisions,
+        rmaFeeCents: rec.rmaFeeCents,
+        ledger: {
+          victimRefundCents: rec.victimRefundCents,
+          perpetratorChargeCents: rec.perpetratorChargeCents,
+          // The marketplace keeps the RMA's shipping and fee (decisions.md): charge − refund.
+          rmaKeptCents: rec.perpetratorChargeCents - rec.victimRefundCents,
+        },
+        deadlines: rec.deadlines,
+        actions: rec.actions.map((a) => ({ code: a.code, role: a.role, at: a.at })),
+        notices: parties,
+        staffNotices: staff,
+      });
+    },
+
+    async bookReturnPickup(input) {
+      const b = await buy.bookPickup({
+        idempotencyKey: input.idempotencyKey,
+        orderId: input.rmaId,
+        externalId: `RMA-${String(input.rmaId).padStart(6, "0")}`,
+        attempt: 1,
+        senderId: input.senderId,
+        receiverId: input.receiverId,
+        units: input.units,
+        pickupBy: input.pickupBy,
+      });
+      return { trackingNumber: b.trackingNumber, callTag: b.callTag };
+    },
+
+    async refundVictim(input) {
+      const r = await buy.refundPayment({ idempotencyKey: input.idempotencyKey, orderId: input.rmaId, paymentIntentId: input.paymentIntentId, amountCents: input.amountCents, reason: "rma" });
+      return { status: r.status };
+    },
+
+    async payVictim(input) {
+      const r = await buy.releaseSellerPayout({ idempotencyKey: input.idempotencyKey, orderId: input.rmaId, retailerId: input.retailerId, amountCents: input.amountCents });
+      return { status: r.status };
+    },
+
+    async chargePerpetrator(input) {
+      const r = await buy.chargeSellerPenalty({ idempotencyKey: input.idempotencyKey, orderId: input.rmaId, retailerId: input.retailerId, amountCents: input.amountCents });
+      return { status: r.status };
+    },
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * Texts of RMA notices (e-mail through the outbox), one per template the RMA machine queues
+ * (workflows/rma/machine.ts). Anonymous like every notice: the other party is only `retailer-00{id}`; staff's
+ * notices name the RMA and link the admin RMA screen.
+ */
+import { anonymousRetailerLabel } from "../../domain/anonymity";
+import { when } from "../buy/notices";
+import type { RmaNotice } from "./types";
+
+export interface RmaNoticeContext {
+  rmaId: number;
+  externalId: string;
+  /** The other party of the one told (for staff: the victim). */
+  counterpartyId: number;
+}
+
+export function rmaNoticeMail(n: Pick<RmaNotice, "to" | "template" | "actBy">, c: RmaNoticeContext, appOrigin: string): { subject: string; text: string } {
+  const rma = `RMA ${c.externalId}`;
+  const other = anonymousRetailerLabel(c.counterpartyId);
+  const by = when(n.actBy ?? null);
+  const deadline = by ? ` by ${by}` : "";
+  const path = n.to === "staff" ? `/admin/active-rmas?rma=${c.rmaId}` : `/rma/${c.rmaId}`;
+  const link = new URL(path, appOrigin).toString();
+  const texts: Record<string, [string, string]> = {
+    rma_requested_staff: [`New ${rma} to review`, `${other} asked for a return (${rma}). Please approve or deny each line${deadline}.`],
+    rma_requested_perpetrator: [`${other} asked for a return: ${rma}`, `${other} asked for a return of goods you sent (${rma}). Staff will review it and tell you the outcome.`],
+    rma_staff_overdue: [`${rma} is waiting for staff`, `${rma} has not been answered within five business days. Please review it now.`],
+    rma_approved_ship_return: [`${rma} approved`, `${rma} was approved.${n.to === "victim" ? ` Print your return label and packing slip and have the parcel ready for the carrier${deadline}, or the RMA is cancelled.` : " The goods will be shipped back to you."}`],
+    rma_approved_missing: [`${rma} approved`, `${rma} was approved for missing units: it is settled now, with nothing to ship back.`],
+    rma_declined: [`${rma} declined`, `${rma} was declined: every line was denied.`],
+    rma_cancelled: [`${rma} cancelled`, `${rma} was cancelled: the return was not shipped in time. Nothing is paid or charged.`],
+    rma_completed: [`${rma} completed`, n.to === "victim" ? `${rma} is complete: your refund is on its way.` : `${rma} is complete: the amount of the return is charged to your card on file.`],
+    rma_charge_queued: [`${rma}: payment is queued for processing.`, `The charge for ${rma} could not be taken from the card on file: payment is queued for processing. Please check your card on file.`],
+  };
+  const [subject, body] = texts[n.template] ?? [`Update on ${rma}`, `There is an update on ${rma}.`];
+  return { subject, text: `${body}\n\n${link}\n` };
+}

@@ -1,0 +1,296 @@
+/**
+ * RMAs (returns) in the read model: an RMA is an order of transaction type 3 for an original order (its
+ * `rma_for_id`), provider = the VICTIM (refunded), receiver = the PERPETRATOR (charged), one contribution per
+ * line asked back (rma_* fields), its own actions, shipments (the return parcel) and payments
+ * (decisions.md "Returns (RMA): who pays what"; spec 002 §3 "RMA (admin view)", "RMA contribution line").
+ *
+ * - createRma: the victim's request (the wizard's lines and contact), checked against the original order:
+ *   the victim is a party that received goods, each line is a line it received, at most the units received,
+ *   a known reason, one RMA per order and victim. Returns what the RMA's workflow starts with.
+ * - recordRmaState: the RMA workflow's read-model write (one transaction: the row, staff's decisions on the
+ *   lines, the actions, the notices' outbox rows); a late write of an earlier step changes nothing but adds
+ *   its actions.
+ */
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { isChoice, RMA_REASONS } from "../../domain/reasons";
+import type { RmaKind, RmaOrderInput } from "../../domain/rma-money";
+import { TRANSACTION_TYPE } from "../../domain/states";
+import type { Db } from "../client";
+import { orderContributions, orders, outboxEmails, payments, users } from "../schema";
+import type { DbOrTx } from "./listings";
+import { insertActions, queueNotices, type OrderNoticeWrite } from "./orders";
+
+export const RMA_REQUEST_ERRORS = Object.freeze({
+  not_found: "This order cannot be returned.",
+  exists: "An RMA already exists for this order.",
+  no_lines: "Choose at least one unit to return.",
+  bad_line: "Choose units of this order only.",
+  too_many: "You cannot return more units than you received.",
+  reason: "Choose a reason for every unit.",
+  other_text: "Please describe the reason.",
+} as const);
+export type RmaRequestError = keyof typeof RMA_REQUEST_ERRORS;
+
+export interface RmaRequestLine {
+  /** The original order's contribution (a goods line the victim received). */
+  sourceId: number;
+  quantity: number;
+  reason: number;
+  reasonOther?: string | null;
+  pictureIds?: number[];
+}
+
+export interface RmaRequest {
+  orderId: number;
+  victimId: number;
+  contact: { name: string; email: string; phone: string; packingSlipName: string };
+  lines: RmaRequestLine[];
+  workflowIdFor(rmaId: number): string;
+}
+
+/** What the RMA's workflow starts with (workflows/rma/contract RmaInput, in plain data). */
+export interface RmaStart {
+  rmaId: number;
+  externalId: string;
+  workflowId: string;
+  orderId: number;
+  kind: RmaKind;
+  victimId: number;
+  perpetratorId: number;
+  order: RmaOrderInput;
+  lines: { lineId: number; unitPriceCents: number; requestedQuantity: number; reason: number; otherText: string | null }[];
+  victimPaymentIntentId: string | null;
+}
+
+export class RmaRequestRefused extends Error {
+  constructor(readonly code: RmaRequestError) {
+    super(RMA_REQUEST_ERRORS[code]);
+    this.name = "RmaRequestRefused";
+  }
+}
+
+/** The goods lines the victim received on an order: a sale's provider lines (the buyer); a swap's other side's. */
+async function receivedLines(db: DbOrTx, order: { id: number; transactionType: number; providerId: number }, victimId: number) {
+  const side = order.transactionType === TRANSACTION_TYPE.SWAP ? (victimId === order.providerId ? "receiver" : "provider") : "provider";
+  return db
+    .select()
+    .from(orderContributions)
+    .where(and(eq(orderContributions.orderId, order.id), eq(orderContributions.type, "goods"), eq(orderContributions.side, side)))
+    .orderBy(asc(orderContributions.id));
+}
+
+/** The victim's request as an RMA order with its lines; refused (RmaRequestRefused) when it cannot be. */
+export async function createRma(db: Db, req: RmaRequest): Promise<RmaStart> {
+  return db.transaction(async (tx) => {
+    const [order] = await tx.select().from(orders).where(eq(orders.id, req.orderId)).for("update");
+    if (!order || order.transactionType === TRANSACTION_TYPE.RMA) throw new RmaRequestRefused("not_found");
+    const isSale = order.transactionType === TRANSACTION_TYPE.SALE;
+    // A sale's victim is its buyer; either side of a swap may be one.
+    const party = isSale ? order.receiverId === req.victimId : order.providerId === req.victimId || order.receiverId === req.victimId;
+    if (!party) throw new RmaRequestRefused("not_found");
+    const [existing] = await tx
+      .select({ id: orders.id })
+      .from(orders)
+      .where(and(eq(orders.transactionType, TRANSACTION_TYPE.RMA), eq(orders.rmaForId, order.id), eq(orders.providerId, req.victimId)));
+    if (existing) throw new RmaRequestRefused("exists");
+
+    const received = await receivedLines(tx, order, req.victimId);
+    const asked = req.lines.filter((l) => l.quantity > 0);
+    if (asked.length === 0) throw new RmaRequestRefused("no_lines");
+    const bySource = new Map(received.map((r) => [r.id, r]));
+    for (const l of asked) {
+      const src = bySource.get(l.sourceId);
+      if (!src || !Number.isSafeInteger(l.quantity)) throw new RmaRequestRefused("bad_line");
+      if (l.quantity > src.quantity) throw new RmaRequestRefused("too_many");
+      if (!isChoice(RMA_REASONS, l.reason)) throw new RmaRequestRefused("reason");
+      if (l.reason === RMA_OTHER_REASON && !(l.reasonOther ?? "").trim()) throw new RmaRequestRefused("other_text");
+    }
+    const perSource = new Map<number, number>();
+    for (const l of asked) perSource.set(l.sourceId, (perSource.get(l.sourceId) ?? 0) + l.quantity);
+    for (const [id, n] of perSource) if (n > bySource.get(id)!.quantity) throw new RmaRequestRefused("too_many");
+
+    const [{ id }] = await tx.execute<{ id: number }>(sql`select nextval(pg_get_serial_sequence('orders', 'id'))::int as id`);
+    const rmaId = Number(id);
+    const externalId = `RMA-${String(rmaId).padStart(6, "0")}`;
+    const workflowId = req.workflowIdFor(rmaId);
+    const perpetratorId = req.victimId === order.providerId ? order.receiverId : order.providerId;
+    await tx.insert(orders).values({
+      id: rmaId,
+      externalId,
+      workflowId,
+      transactionType: TRANSACTION_TYPE.RMA,
+      brandId: order.brandId,
+      providerId: req.victimId,
+      receiverId: perpetratorId,
+      statename: "rmarequested",
+      displayStatus: "RMA Requested",
+      actionNeeded: "staff",
+      stage: "rmarequested",
+      rmaForId: order.id,
+      rmaContactName: req.contact.name,
+      rmaContactEmail: req.contact.email,
+      rmaContactPhone: req.contact.phone,
+      rmaPackingSlipName: req.contact.packingSlipName,
+    });
+    const inserted = await tx
+      .insert(orderContributions)
+      .values(
+        asked.map((l) => {
+          const src = bySource.get(l.sourceId)!;
+          return {
+            orderId: rmaId,
+            side: "receiver",
+            type: "goods",
+            listingId: src.listingId,
+            variationId: src.variationId,
+            units: {},
+            quantity: 0,
+            unitPriceCents: src.unitPriceCents,
+            valueCents: 0,
+            rmaSourceId: src.id,
+            rmaReason: l.reason,
+            rmaReasonOther: l.reason === RMA_OTHER_REASON ? (l.reasonOther ?? "").trim().slice(0, 500) : null,
+            rmaQuantityRequested: l.quantity,
+            rmaPictureIds: (l.pictureIds ?? []).slice(0, 3),
+          };
+        }),
+      )
+      .returning({ id: orderContributions.id, unitPriceCents: orderContributions.unitPriceCents, requested: orderContributions.rmaQuantityRequested, reason: orderContributions.rmaReason, other: orderContributions.rmaReasonOther });
+
+    const unitsReceived = received.reduce((a, r) => a + r.quantity, 0);
+    const goodsCents = received.reduce((a, r) => a + r.valueCents, 0);
+    const rmaOrder: RmaOrderInput = isSale
+      ? { kind: "sale", unitsReceived, goodsCents, feeCents: order.receiverFeeCents, shippingCents: order.receiverShippingCents, totalCents: order.receiverGrandTotalCents }
+      : { kind: "swap", unitsReceived, goodsCents, feeCents: 0, shippingCents: 0, totalCents: goodsCents };
+    let victimPaymentIntentId: string | null = null;
+    if (isSale) {
+      const [capture] = await tx
+        .select({ ref: payments.providerRef })
+        .from(payments)
+        .where(and(eq(payments.orderId, order.id), eq(payments.retailerId, req.victimId), eq(payments.txtype, "capture"), eq(payments.status, "succeeded")));
+      victimPaymentIntentId = capture?.ref ?? null;
+      if (!victimPaymentIntentId) throw new RmaRequestRefused("not_found");
+    }
+    return {
+      rmaId,
+      externalId,
+      workflowId,
+      orderId: order.id,
+      kind: isSale ? "sale" : "swap",
+      victimId: req.victimId,
+      perpetratorId,
+      order: rmaOrder,
+      lines: inserted.map((r) => ({ lineId: r.id, unitPriceCents: r.unitPriceCents, requestedQuantity: r.requested ?? 0, reason: r.reason ?? 0, otherText: r.other })),
+      victimPaymentIntentId,
+    };
+  });
+}
+
+/** RMA_REASONS' "other" (free text). */
+export const RMA_OTHER_REASON = 4;
+
+/** Display status of each RMA stage. */
+export const RMA_DISPLAY_STATUS: Readonly<Record<string, string>> = Object.freeze({
+  rmarequested: "RMA Requested",
+  shipping: "Return Shipping",
+  rmacompleted: "RMA Completed",
+  rmadeclined: "RMA Declined",
+  rmacancelled: "RMA Cancelled",
+});
+
+export interface RmaStateWrite {
+  rmaId: number;
+  dedupeKey: string;
+  sequence: number;
+  stage: string;
+  decisions: { lineId: number; approvedQuantity: number; comment: string | null }[] | null;
+  rmaFeeCents: number;
+  ledger: Record<string, number | boolean>;
+  deadlines: Record<string, string | null>;
+  actions: { code: number; role: string; at: string }[];
+  /** Notices to the two parties (anonymous texts made by the caller). */
+  notices: OrderNoticeWrite[];
+  /** Notices to every staff member. */
+  staffNotices: Omit<OrderNoticeWrite, "retailerId">[];
+}
+
+const PARTY_ROLE: Record<string, string> = { victim: "provider", perpetrator: "receiver" };
+/** true completed, false declined or cancelled, null still open. */
+const completedOf = (stage: string): boolean | null => (stage === "rmacompleted" ? true : stage === "rmadeclined" || stage === "rmacancelled" ? false : null);
+
+/** The RMA workflow's read-model write: one transaction. */
+export async function recordRmaState(db: Db, w: RmaStateWrite): Promise<{ recorded: boolean }> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select({ id: orders.id, recordSeq: orders.recordSeq, providerId: orders.providerId, receiverId: orders.receiverId }).from(orders).where(eq(orders.id, w.rmaId)).for("update");
+    if (!row) return { recorded: false };
+    if (w.sequence > row.recordSeq) {
+      const lines = await tx.select().from(orderContributions).where(eq(orderContributions.orderId, w.rmaId));
+      const decided = new Map((w.decisions ?? []).map((d) => [d.lineId, d]));
+      for (const l of lines) {
+        const d = decided.get(l.id);
+        if (!d) continue;
+        await tx
+          .update(orderContributions)
+          .set({ rmaApproved: d.approvedQuantity > 0, quantity: d.approvedQuantity, valueCents: d.approvedQuantity * l.unitPriceCents, rmaApprovalComment: d.comment })
+          .where(eq(orderContributions.id, l.id));
+      }
+      await tx
+        .update(orders)
+        .set({
+          stage: w.stage,
+          statename: w.stage,
+          displayStatus: RMA_DISPLAY_STATUS[w.stage] ?? w.stage,
+          actionNeeded: w.stage === "rmarequested" ? "staff" : w.stage === "shipping" ? "provider" : null,
+          completed: completedOf(w.stage),
+          rmaFeeCents: w.rmaFeeCents,
+          valueCents: lines.reduce((a, l) => a + (decided.get(l.id)?.approvedQuantity ?? l.quantity) * l.unitPriceCents, 0),
+          ledger: w.ledger,
+          deadlines: w.deadlines,
+          recordSeq: w.sequence,
+          modifiedAt: sql`now()`,
+        })
+        .where(eq(orders.id, w.rmaId));
+    }
+    await insertActions(tx, {
+      orderId: w.rmaId,
+      dedupeKey: w.dedupeKey,
+      displayStatus: RMA_DISPLAY_STATUS[w.stage] ?? w.stage,
+      completed: completedOf(w.stage),
+      actions: w.actions.map((a) => ({
+        code: a.code,
+        role: PARTY_ROLE[a.role] ?? a.role,
+        participantId: a.role === "victim" ? row.providerId : a.role === "perpetrator" ? row.receiverId : null,
+        statename: w.stage,
+        at: a.at,
+      })),
+    });
+    await queueNotices(tx, w.notices);
+    if (w.staffNotices.length > 0) {
+      const staff = await tx.select({ id: users.id, email: users.email }).from(users).where(eq(users.isStaff, true));
+      for (const n of w.staffNotices) {
+        for (const s of staff) {
+          await tx
+            .insert(outboxEmails)
+            .values({ toEmail: s.email, subject: n.subject, bodyText: n.text, kind: n.kind, dedupeKey: `${n.dedupeKey}:${s.id}`, status: "queued" })
+            .onConflictDoNothing();
+        }
+      }
+    }
+    return { recorded: true };
+  });
+}
+
+/** The RMA of an order for a victim, if any (the wizard and the order page: "only when no RMA exists"). */
+export async function rmaOfOrder(db: DbOrTx, orderId: number, victimId: number): Promise<{ id: number; externalId: string; stage: string } | null> {
+  const [row] = await db
+    .select({ id: orders.id, externalId: orders.externalId, stage: orders.stage })
+    .from(orders)
+    .where(and(eq(orders.transactionType, TRANSACTION_TYPE.RMA), eq(orders.rmaForId, orderId), eq(orders.providerId, victimId)));
+  return row ?? null;
+}
+
+/** Lines of several RMAs (staff screens). */
+export async function rmaLines(db: DbOrTx, rmaIds: number[]) {
+  if (rmaIds.length === 0) return [];
+  return db.select().from(orderContributions).where(inArray(orderContributions.orderId, rmaIds)).orderBy(asc(orderContributions.id));
+}

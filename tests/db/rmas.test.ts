@@ -1,0 +1,75 @@
+/**
+ * RMA requests in the read model (db/queries/rmas.ts createRma): an RMA is an order of type 3 for the original
+ * order. For a swap, either side may ask, for the goods it RECEIVED (the other side's lines); its own lines, a
+ * line of another order, more units than received, an unknown reason or an undescribed "other" are refused;
+ * one RMA per order and victim. A swap's RMA starts without a payment to refund (its victim is paid out).
+ */
+import { eq } from "drizzle-orm";
+import { describe, expect, test } from "vitest";
+import { createRma, RMA_REQUEST_ERRORS, rmaOfOrder } from "../../db/queries/rmas";
+import { createSwapOrder } from "../../db/queries/swap-orders";
+import { orderContributions } from "../../db/schema";
+import { rmaWorkflowId } from "../../workflows/rma/contract";
+import { swapWorkflowId } from "../../workflows/swap/contract";
+import { createSellerWithListing } from "./buy-fixtures";
+import { openTestDb } from "./helpers";
+
+const handle = openTestDb(2);
+const db = handle.db;
+
+async function swapWithBothSides() {
+  const p = await createSellerWithListing(db, { sizes: { M: 3 } });
+  const r = await createSellerWithListing(db, { sizes: { L: 2 } });
+  const providerId = p.seller.retailer.id;
+  const receiverId = r.seller.retailer.id;
+  const order = await createSwapOrder(db, {
+    providerId,
+    receiverId,
+    brandId: p.brand.id,
+    providerLines: [{ listingId: p.listing.id, variationId: p.variation.id, sizes: { M: 2 }, unitPriceCents: 5000 }],
+    workflowIdFor: swapWorkflowId,
+  });
+  await db.insert(orderContributions).values({ orderId: order.orderId, side: "receiver", type: "goods", listingId: r.listing.id, variationId: r.variation.id, units: { L: 1 }, quantity: 1, unitPriceCents: 8000, valueCents: 8000 });
+  const lines = await db.select().from(orderContributions).where(eq(orderContributions.orderId, order.orderId));
+  return { order, providerId, receiverId, providerLine: lines.find((l) => l.side === "provider")!, receiverLine: lines.find((l) => l.side === "receiver")! };
+}
+
+const contact = { name: "A", email: "a@example.test", phone: "555-0101", packingSlipName: "A" };
+
+describe("createRma", () => {
+  test("a swap: each side asks for the goods it received, once; its own goods, too many units, an unknown or undescribed reason are refused", async () => {
+    const s = await swapWithBothSides();
+    const ask = (victimId: number, sourceId: number, quantity = 1, reason = 1, reasonOther: string | null = null) =>
+      createRma(db, { orderId: s.order.orderId, victimId, contact, lines: [{ sourceId, quantity, reason, reasonOther }], workflowIdFor: rmaWorkflowId });
+
+    await expect(ask(s.receiverId, s.receiverLine.id)).rejects.toThrow(RMA_REQUEST_ERRORS.bad_line);
+    await expect(ask(s.receiverId, s.providerLine.id, 3)).rejects.toThrow(RMA_REQUEST_ERRORS.too_many);
+    await expect(ask(s.receiverId, s.providerLine.id, 1, 99)).rejects.toThrow(RMA_REQUEST_ERRORS.reason);
+    await expect(ask(s.receiverId, s.providerLine.id, 1, 4, "  ")).rejects.toThrow(RMA_REQUEST_ERRORS.other_text);
+
+    const byReceiver = await ask(s.receiverId, s.providerLine.id, 2, 4, "The box was crushed in shipping");
+    expect(byReceiver).toMatchObject({
+      kind: "swap",
+      victimId: s.receiverId,
+      perpetratorId: s.providerId,
+      victimPaymentIntentId: null,
+      order: { kind: "swap", unitsReceived: 2, goodsCents: 10000 },
+      lines: [{ unitPriceCents: 5000, requestedQuantity: 2, reason: 4, otherText: "The box was crushed in shipping" }],
+    });
+    await expect(ask(s.receiverId, s.providerLine.id)).rejects.toThrow(RMA_REQUEST_ERRORS.exists);
+    // The other side of the same swap may ask for what it received.
+    const byProvider = await ask(s.providerId, s.receiverLine.id, 1, 0);
+    expect(byProvider).toMatchObject({ victimId: s.providerId, perpetratorId: s.receiverId, order: { unitsReceived: 1, goodsCents: 8000 } });
+    expect(await rmaOfOrder(db, s.order.orderId, s.receiverId)).toMatchObject({ id: byReceiver.rmaId, stage: "rmarequested" });
+    expect(byReceiver.externalId).toMatch(/^RMA-\d{6}$/);
+  });
+
+  test("an outsider, or an RMA of an RMA, is refused as not returnable", async () => {
+    const s = await swapWithBothSides();
+    const other = await createSellerWithListing(db);
+    const req = { orderId: s.order.orderId, victimId: other.seller.retailer.id, contact, lines: [{ sourceId: s.providerLine.id, quantity: 1, reason: 0 }], workflowIdFor: rmaWorkflowId };
+    await expect(createRma(db, req)).rejects.toThrow(RMA_REQUEST_ERRORS.not_found);
+    const rma = await createRma(db, { ...req, victimId: s.receiverId });
+    await expect(createRma(db, { ...req, orderId: rma.rmaId, victimId: s.receiverId })).rejects.toThrow(RMA_REQUEST_ERRORS.not_found);
+  });
+});

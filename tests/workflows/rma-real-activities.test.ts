@@ -1,0 +1,171 @@
+/**
+ * rmaWorkflow on the time-skipping test server with the REAL activities (createActivities: Postgres read model,
+ * sandbox payments, sandbox carrier, outbox), against the test database. A purchase paid for with a card; the
+ * buyer (the victim) asks to return 1 damaged unit and 1 missing unit (createRma: an order of type 3 for the
+ * purchase); staff approve both with an RMA fee; a return label is booked for the victim; the carrier scans and
+ * delivers the return parcel (the real webhook route of tests/setup/real-worker.ts); the victim is refunded
+ * on its original payment and the seller's card on file is charged, as domain/rma-money says.
+ *
+ * Asserted: the RMA's order row (stage, amounts, ledger), its lines (staff's decisions), its action codes, its
+ * return shipment, the payments rows (refund and charge with their amounts), a second RMA refused, and every
+ * notice anonymous (staff are told too).
+ */
+import type { TestWorkflowEnvironment } from "@temporalio/testing";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createBuyActivities } from "../../activities/buy";
+import type { SandboxCarrier } from "../../activities/carrier/sandbox";
+import { SandboxPayments } from "../../activities/payments/sandbox";
+import { getOrderRow, listOrderActions } from "../../db/queries/orders";
+import { listOrderPayments } from "../../db/queries/payments";
+import { createRma, RmaRequestRefused } from "../../db/queries/rmas";
+import { listOrderShipments } from "../../db/queries/shipments";
+import { orderContributions, outboxEmails, retailers } from "../../db/schema";
+import { ACTION } from "../../domain/action-codes";
+import { rmaSettlement } from "../../domain/rma-money";
+import { decideRmaUpdate, RMA_WORKFLOW_TYPE, rmaViewQuery, rmaWorkflowId, type RmaView } from "../../workflows/rma/contract";
+import type { rmaWorkflow } from "../../workflows/rma/workflow";
+import { createRetailer, createStaffUser } from "../factories";
+import { createDraftOrder, createSellerWithListing } from "../db/buy-fixtures";
+import { openTestDb } from "../db/helpers";
+import { startRealWorker, type RealWorker } from "../setup/real-worker";
+import { pollView } from "../setup/temporal";
+
+const SECRET = "carrier_rma_test_secret";
+const handleDb = openTestDb(6);
+const db = handleDb.db;
+
+let real: RealWorker;
+let env: TestWorkflowEnvironment;
+let carrier: SandboxCarrier;
+let TASK_QUEUE: string;
+
+beforeAll(async () => {
+  real = await startRealWorker(db, { secret: SECRET, prefix: "rma-real" });
+  ({ env, carrier, taskQueue: TASK_QUEUE } = real);
+});
+
+afterAll(async () => {
+  await real?.stop();
+  await handleDb.close();
+});
+
+describe("RMA workflow with the real activities", () => {
+  test("a sale's RMA: requested, approved with a fee, the return shipped and delivered, the buyer refunded on its payment, the seller's card charged", async () => {
+    const f = await createSellerWithListing(db, { sizes: { S: 2, M: 3 } });
+    const sellerId = f.seller.retailer.id;
+    const buyer = await createRetailer(db, { payout: true });
+    const buyerId = buyer.retailer.id;
+    const staff = await createStaffUser(db, {});
+    const buy = createBuyActivities({ db, payments: new SandboxPayments(db), carrier, appOrigin: "http://localhost:3000" });
+    // The purchase: S x 1, M x 2 paid with a card; the seller has a card on file (RMAs are charged to it).
+    const order = await createDraftOrder(db, {
+      providerId: sellerId,
+      receiverId: buyerId,
+      lines: [{ listingId: f.listing.id, variationId: f.variation.id, sizes: { S: 1, M: 2 }, unitPriceCents: f.priceCents }],
+    });
+    const row = (await getOrderRow(db, order.orderId))!;
+    const auth = await buy.authorizePayment({
+      idempotencyKey: `${order.workflowId}:authorize:1`,
+      orderId: order.orderId,
+      retailerId: buyerId,
+      paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+      amountCents: row.receiverGrandTotalCents,
+      description: "purchase",
+    });
+    if (auth.status !== "authorized") throw new Error("the test card was declined");
+    await buy.capturePayment({
+      idempotencyKey: `${order.workflowId}:capture:1`,
+      orderId: order.orderId,
+      paymentIntentId: auth.paymentIntentId,
+      amountCents: row.receiverGrandTotalCents,
+      authorizedCents: row.receiverGrandTotalCents,
+    });
+    await buy.saveCardOnFile({ idempotencyKey: `card-${sellerId}`, retailerId: sellerId, paymentMethod: { paymentMethodId: "tok_mastercard", lastFour: "4444", description: "Mastercard" } });
+    const [line] = await db.select().from(orderContributions).where(eq(orderContributions.orderId, order.orderId));
+
+    // The buyer's request: 1 damaged, 1 missing (two lines of the same product line).
+    const request = {
+      orderId: order.orderId,
+      victimId: buyerId,
+      contact: { name: "Pat Buyer", email: "pat@example.test", phone: "555-0100", packingSlipName: "Pat" },
+      lines: [
+        { sourceId: line.id, quantity: 1, reason: 0 },
+        { sourceId: line.id, quantity: 1, reason: 2 },
+      ],
+      workflowIdFor: rmaWorkflowId,
+    };
+    await expect(createRma(db, { ...request, victimId: sellerId })).rejects.toThrow(RmaRequestRefused);
+    await expect(createRma(db, { ...request, lines: [{ sourceId: line.id, quantity: 4, reason: 0 }] })).rejects.toThrow("You cannot return more units than you received.");
+    const start = await createRma(db, request);
+    await expect(createRma(db, request)).rejects.toThrow("An RMA already exists for this order.");
+    expect(start).toMatchObject({ kind: "sale", victimId: buyerId, perpetratorId: sellerId, victimPaymentIntentId: auth.paymentIntentId });
+
+    const handle = await env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
+      taskQueue: TASK_QUEUE,
+      workflowId: start.workflowId,
+      args: [{ ...start }],
+    });
+    const waitFor = (pred: (v: RmaView) => boolean, what: string) => pollView(() => handle.query(rmaViewQuery), pred, what, (v) => `stage ${v?.stage}`);
+    await waitFor((v) => v.stage === "rmarequested" && !v.busy, "requested");
+    expect(await getOrderRow(db, start.rmaId)).toMatchObject({ transactionType: 3, stage: "rmarequested", actionNeeded: "staff", providerId: buyerId, receiverId: sellerId, rmaForId: order.orderId });
+
+    // Staff approve both lines with a $5.00 fee: a return label for the damaged unit.
+    const decided = await handle.executeUpdate(decideRmaUpdate, {
+      args: [{ staffUserId: staff.id, rmaFeeCents: 500, lines: start.lines.map((l) => ({ lineId: l.lineId, approvedQuantity: 1, comment: "ok" })) }],
+    });
+    expect(decided.stage).toBe("shipping");
+    const expected = rmaSettlement(
+      start.order,
+      start.lines.map((l) => ({ unitPriceCents: l.unitPriceCents, requestedQuantity: l.requestedQuantity, approvedQuantity: 1, reason: l.reason })),
+      500,
+    );
+    const shipping = await waitFor((v) => v.stage === "shipping" && !v.busy && v.returnShipment !== null, "shipping");
+    const [parcel] = await listOrderShipments(db, start.rmaId);
+    expect(parcel).toMatchObject({ senderId: buyerId, receiverId: sellerId, trackingNumber: shipping.returnShipment!.trackingNumber });
+
+    // The return parcel is scanned and delivered: the victim refunded, the perpetrator charged.
+    expect((await carrier.sendTrackingEvent(parcel.trackingNumber!, "picked_up")).httpStatus).toBe(200);
+    expect((await carrier.sendTrackingEvent(parcel.trackingNumber!, "delivered")).httpStatus).toBe(200);
+    expect(await handle.result()).toEqual({ stage: "rmacompleted", charged: true });
+
+    const rma = await getOrderRow(db, start.rmaId);
+    expect(rma).toMatchObject({ stage: "rmacompleted", completed: true, rmaFeeCents: 500, valueCents: 2 * f.priceCents });
+    expect(rma?.ledger).toEqual({
+      victimRefundCents: expected.victimRefundCents,
+      perpetratorChargeCents: expected.perpetratorChargeCents,
+      rmaKeptCents: expected.perpetratorChargeCents - expected.victimRefundCents,
+    });
+    const lines = await db.select().from(orderContributions).where(eq(orderContributions.orderId, start.rmaId));
+    expect(lines.map((l) => [l.rmaReason, l.rmaQuantityRequested, l.rmaApproved, l.quantity, l.rmaApprovalComment]).sort()).toEqual(
+      [
+        [0, 1, true, 1, "ok"],
+        [2, 1, true, 1, "ok"],
+      ].sort(),
+    );
+    expect((await listOrderActions(db, start.rmaId)).map((a) => a.code)).toEqual([
+      ACTION.RMA_REQUESTED,
+      ACTION.RMA_APPROVED,
+      ACTION.CALL_TAG_SCHEDULED_RMA,
+      ACTION.SHIPMENT_PICKED_UP,
+      ACTION.SHIPMENT_DELIVERED,
+      ACTION.RMA_VICTIM_REFUNDED,
+      ACTION.RMA_COMPLETED,
+      ACTION.RMA_PERPETRATOR_CHARGED,
+    ]);
+    const pays = await listOrderPayments(db, start.rmaId);
+    expect(pays.map((p) => [p.txtype, p.retailerId, p.amountCents, p.status]).sort()).toEqual(
+      [
+        ["refund", buyerId, expected.victimRefundCents, "succeeded"],
+        ["penalty", sellerId, expected.perpetratorChargeCents, "succeeded"],
+      ].sort(),
+    );
+
+    // Every notice: the other party by number only; staff told of the new RMA.
+    const mails = (await db.select().from(outboxEmails)).filter((m) => m.bodyText.includes(start.externalId));
+    expect(mails.map((m) => m.kind)).toEqual(expect.arrayContaining(["rma:rma_requested_staff", "rma:rma_requested_perpetrator", "rma:rma_approved_ship_return", "rma:rma_completed"]));
+    expect(mails.some((m) => m.toEmail === staff.email)).toBe(true);
+    const names = await db.select({ name: retailers.storeName }).from(retailers).where(eq(retailers.id, sellerId));
+    for (const m of mails) expect(`${m.subject}${m.bodyText}`).not.toContain(names[0].name);
+  });
+});
