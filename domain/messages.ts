@@ -162,6 +162,8 @@ export const RATING_CATEGORIES = Object.freeze([
 
 export const PICTURE_REQUIRED = "* picture required";
 export const RMA_COMPLETE_QUERY = "rma=complete";
+/** Home, after the RMA wizard (ours: the specification names only the landing). */
+export const RMA_SENT = "Your RMA was sent. Staff will review it within five business days; you will hear from us by e-mail.";
 /**
  * Printed texts (packing slip / checklist), ours in wording; the staff reply window follows decisions.md
  * (five business days, where the old printed text said three).

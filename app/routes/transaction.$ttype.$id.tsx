@@ -75,7 +75,8 @@ async function loadOrder(params: LoaderFunctionArgs["params"], viewer: { retaile
   const idRaw = params.id ?? "";
   if ((ttype !== "buy" && ttype !== "swap") || !/^\d{1,9}$/.test(idRaw)) notFound();
   const order = await getOrderDetail(db, Number(idRaw), viewer);
-  if (!order || order.ttype !== ttype) notFound();
+  // An RMA (an order of type 3) has its own page (/rma/:id).
+  if (!order || order.ttype !== ttype || order.transactionType === 3) notFound();
   return order;
 }
 

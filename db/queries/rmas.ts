@@ -12,13 +12,14 @@
  *   its actions.
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { isChoice, RMA_REASONS } from "../../domain/reasons";
+import { isChoice, RMA_REASON_OTHER, RMA_REASONS } from "../../domain/reasons";
 import type { RmaKind, RmaOrderInput } from "../../domain/rma-money";
 import { TRANSACTION_TYPE } from "../../domain/states";
 import type { Db } from "../client";
-import { orderContributions, orders, outboxEmails, payments, users } from "../schema";
+import { orderContributions, orders, outboxEmails, payments, uploads, users } from "../schema";
 import type { DbOrTx } from "./listings";
 import { insertActions, queueNotices, type OrderNoticeWrite } from "./orders";
+import { attachRmaUploads } from "./uploads";
 
 export const RMA_REQUEST_ERRORS = Object.freeze({
   not_found: "This order cannot be returned.",
@@ -28,6 +29,7 @@ export const RMA_REQUEST_ERRORS = Object.freeze({
   too_many: "You cannot return more units than you received.",
   reason: "Choose a reason for every unit.",
   other_text: "Please describe the reason.",
+  pictures: "Your pictures could not be kept: please upload them again.",
 } as const);
 export type RmaRequestError = keyof typeof RMA_REQUEST_ERRORS;
 
@@ -37,12 +39,15 @@ export interface RmaRequestLine {
   quantity: number;
   reason: number;
   reasonOther?: string | null;
-  pictureIds?: number[];
+  /** Stored upload names of the victim's pictures of this line (up to 3; attached to the RMA). */
+  pictures?: string[];
 }
 
 export interface RmaRequest {
   orderId: number;
   victimId: number;
+  /** The user who uploaded the pictures (they must be its own, not yet on a listing or another RMA). */
+  uploaderUserId?: number;
   contact: { name: string; email: string; phone: string; packingSlipName: string };
   lines: RmaRequestLine[];
   workflowIdFor(rmaId: number): string;
@@ -103,7 +108,7 @@ export async function createRma(db: Db, req: RmaRequest): Promise<RmaStart> {
       if (!src || !Number.isSafeInteger(l.quantity)) throw new RmaRequestRefused("bad_line");
       if (l.quantity > src.quantity) throw new RmaRequestRefused("too_many");
       if (!isChoice(RMA_REASONS, l.reason)) throw new RmaRequestRefused("reason");
-      if (l.reason === RMA_OTHER_REASON && !(l.reasonOther ?? "").trim()) throw new RmaRequestRefused("other_text");
+      if (l.reason === RMA_REASON_OTHER && !(l.reasonOther ?? "").trim()) throw new RmaRequestRefused("other_text");
     }
     const perSource = new Map<number, number>();
     for (const l of asked) perSource.set(l.sourceId, (perSource.get(l.sourceId) ?? 0) + l.quantity);
@@ -149,13 +154,18 @@ export async function createRma(db: Db, req: RmaRequest): Promise<RmaStart> {
             valueCents: 0,
             rmaSourceId: src.id,
             rmaReason: l.reason,
-            rmaReasonOther: l.reason === RMA_OTHER_REASON ? (l.reasonOther ?? "").trim().slice(0, 500) : null,
+            rmaReasonOther: l.reason === RMA_REASON_OTHER ? (l.reasonOther ?? "").trim().slice(0, 500) : null,
             rmaQuantityRequested: l.quantity,
-            rmaPictureIds: (l.pictureIds ?? []).slice(0, 3),
+            rmaPictures: (l.pictures ?? []).slice(0, 3),
           };
         }),
       )
       .returning({ id: orderContributions.id, unitPriceCents: orderContributions.unitPriceCents, requested: orderContributions.rmaQuantityRequested, reason: orderContributions.rmaReason, other: orderContributions.rmaReasonOther });
+
+    const pictures = asked.flatMap((l) => (l.pictures ?? []).slice(0, 3));
+    if (pictures.length > 0 && (req.uploaderUserId === undefined || (await attachRmaUploads(tx, pictures, rmaId, req.uploaderUserId)) !== new Set(pictures).size)) {
+      throw new RmaRequestRefused("pictures");
+    }
 
     const unitsReceived = received.reduce((a, r) => a + r.quantity, 0);
     const goodsCents = received.reduce((a, r) => a + r.valueCents, 0);
@@ -185,9 +195,6 @@ export async function createRma(db: Db, req: RmaRequest): Promise<RmaStart> {
     };
   });
 }
-
-/** RMA_REASONS' "other" (free text). */
-export const RMA_OTHER_REASON = 4;
 
 /** Display status of each RMA stage. */
 export const RMA_DISPLAY_STATUS: Readonly<Record<string, string>> = Object.freeze({
@@ -287,6 +294,14 @@ export async function rmaOfOrder(db: DbOrTx, orderId: number, victimId: number):
     .from(orders)
     .where(and(eq(orders.transactionType, TRANSACTION_TYPE.RMA), eq(orders.rmaForId, orderId), eq(orders.providerId, victimId)));
   return row ?? null;
+}
+
+/** Undoes an RMA whose workflow could not be started (the victim may send it again): its row, lines and pictures' hold. */
+export async function deleteUnstartedRma(db: Db, rmaId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.update(uploads).set({ rmaId: null }).where(eq(uploads.rmaId, rmaId));
+    await tx.delete(orders).where(and(eq(orders.id, rmaId), eq(orders.transactionType, TRANSACTION_TYPE.RMA), eq(orders.recordSeq, 0)));
+  });
 }
 
 /** Lines of several RMAs (staff screens). */

@@ -36,11 +36,22 @@ export async function attachUploads(db: Db, names: readonly string[], listingId:
   return rows.length;
 }
 
+/** Puts this uploader's unattached uploads on an RMA (its line pictures); returns how many were attached. */
+export async function attachRmaUploads(db: Db | Parameters<Parameters<Db["transaction"]>[0]>[0], names: readonly string[], rmaId: number, uploaderId: number): Promise<number> {
+  if (names.length === 0) return 0;
+  const rows = await db
+    .update(uploads)
+    .set({ rmaId })
+    .where(and(inArray(uploads.name, [...names]), eq(uploads.uploaderId, uploaderId), isNull(uploads.listingId), isNull(uploads.rmaId)))
+    .returning({ name: uploads.name });
+  return rows.length;
+}
+
 /** Deletes the rows of uploads never attached and older than `before`; returns their names (files to remove). */
 export async function takeOrphanUploads(db: Db, before: Date, limit = 500): Promise<string[]> {
   const rows = await db.execute<{ name: string }>(sql`
     delete from ${uploads} where ${uploads.name} in (
-      select name from ${uploads} where listing_id is null and uploaded_at < ${before.toISOString()}::timestamptz limit ${limit}
+      select name from ${uploads} where listing_id is null and rma_id is null and uploaded_at < ${before.toISOString()}::timestamptz limit ${limit}
     ) returning name`);
   return [...rows].map((r) => r.name);
 }

@@ -148,7 +148,12 @@ export const uploads = pgTable(
     name: text("name").primaryKey(),
     uploaderId: integer("uploader_id").references(() => users.id, { onDelete: "cascade" }),
     listingId: integer("listing_id").references(() => listings.id, { onDelete: "set null" }),
+    /** An RMA's picture: the RMA (an order of type 3) it belongs to. Plain integer: db/schema/orders imports this module. */
+    rmaId: integer("rma_id"),
     uploadedAt: timestamp("uploaded_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("uploads_unattached_idx").on(t.uploadedAt).where(sql`${t.listingId} is null`), index("uploads_listing_idx").on(t.listingId)],
+  (t) => [
+    index("uploads_unattached_idx").on(t.uploadedAt).where(sql`${t.listingId} is null and ${t.rmaId} is null`),
+    index("uploads_listing_idx").on(t.listingId),
+  ],
 );

@@ -111,8 +111,8 @@ export const orderContributions = pgTable(
     /** Staff's decision: null pending, true approved (quantity = approved units), false denied; and the comment. */
     rmaApproved: boolean("rma_approved"),
     rmaApprovalComment: text("rma_approval_comment"),
-    /** Upload ids of the line's pictures (up to 3). */
-    rmaPictureIds: jsonb("rma_picture_ids").$type<number[]>(),
+    /** The line's pictures (up to 3): stored upload names (uploads.rma_id holds them). */
+    rmaPictures: jsonb("rma_pictures").$type<string[]>(),
   },
   (t) => [
     index("order_contributions_order_idx").on(t.orderId),

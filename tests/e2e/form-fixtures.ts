@@ -116,3 +116,6 @@ export async function createFormFixtures(prefix: string): Promise<FormFixtures> 
     contact: { ...(await pageValues(retailer, "/settings/contact", CONTACT_FIELDS)), job_title: "Owner" },
   };
 }
+
+/** A 1×1 PNG (a real picture by its bytes) for the upload tests. */
+export const TINY_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");

@@ -246,7 +246,7 @@ function formRoutes(): string[] {
     "/act-as", "/admin/retailers", "/admin/active-transactions", "/admin/active-transactions/pending", "/admin/active-shipments",
     "/alerts", "/banners/dismiss", `/brands/?tab=add`, "/cart", "/checkout", "/checkout/pay", "/checkout/swap", "/getpaid/", "/settings/payout",
     "/settings/card", "/settings/contact", "/settings/store", "/retailer-setup/", "/rate/999999", "/transaction/buy/999999",
-    "/transaction/swap/999999", `/transaction/swap/${fx.swapOrderId}`, `/updatelisting/${fx.listingId}`, `/updaterequest/${fx.requestId}`, `/viewlisting/${fx.listingId}/buy`,
+    "/transaction/swap/999999", `/transaction/swap/${fx.swapOrderId}`, `/create-rma/${fx.swapOrderId}`, "/create-rma/999999", `/updatelisting/${fx.listingId}`, `/updaterequest/${fx.requestId}`, `/viewlisting/${fx.listingId}/buy`,
     fx.listingStages.style, fx.listingStages.sizes, fx.listingStages.terms, fx.requestStages.style, fx.requestStages.sizes, fx.requestStages.terms,
     // pages without an action: the router's own 405
     "/", "/orders",

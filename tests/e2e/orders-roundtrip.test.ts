@@ -5,7 +5,8 @@
  * continues), the buyer approves the modified purchase, staff schedule / simulate pickup and delivery from
  * the admin order card (signed events through POST /webhooks/carrier), the seller sees the payout
  * "Released from escrow", the buyer rates ("Rating saved!", then home) and the seller sees the rating.
- * At no point does either retailer's page or packing slip carry the other's store name.
+ * Then the buyer asks for an RMA in the four-step wizard (pictures checked by content) and lands on
+ * /?rma=complete. At no point does either retailer's page or packing slip carry the other's store name.
  *
  * The draft order is written by the factory and its workflow started here by type name, as checkout does.
  */
@@ -15,8 +16,9 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEnv } from "../../app/utils/env.server";
 import { createDb, type DbHandle } from "../../db/client";
-import { orders } from "../../db/schema";
-import { RATING_SAVED, UPDATE_YOUR_LISTINGS } from "../../domain/messages";
+import { orderContributions, orders, uploads } from "../../db/schema";
+import { PICTURE_REQUIRED, RATING_SAVED, UPDATE_YOUR_LISTINGS } from "../../domain/messages";
+import { formatCents } from "../../domain/money";
 import { BUY_WORKFLOW_TYPE, buyOrderInputFromDraft, buyWorkflowId, completeCheckoutUpdate } from "../../workflows/buy/contract";
 import {
   createBrand,
@@ -33,6 +35,7 @@ import {
 import { createOrder } from "../factories/orders";
 import type { CreatedProduct } from "../factories";
 import { pdfText } from "../setup/pdf-text";
+import { TINY_PNG } from "./form-fixtures";
 import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
 
 let handle: DbHandle;
@@ -387,5 +390,54 @@ describe("an order made for a request", () => {
     await seller.goto(url(`/transaction/buy/${id}`));
     await expect(seller.getByTestId("reason").textContent()).resolves.toBe("Other Retailer: No longer need it");
     await anonymous(seller, BUYER_NAME);
+  });
+
+  it("buyer: requests an RMA in four steps (a damaged unit, three pictures required), lands on /?rma=complete; the RMA waits for staff; a second one is refused", async () => {
+    await buyer.goto(url(`/create-rma/${orderId}`));
+    await buyer.getByTestId("rma-units-form").waitFor();
+    // Nothing chosen: refused with the message; then 1 damaged unit.
+    await buyer.getByTestId("rma-next").click();
+    await expect.poll(() => buyer.getByTestId("rma-error").textContent()).toBe("Choose at least one unit to return.");
+    const line = buyer.getByTestId("rma-line").first();
+    await line.locator('input[name^="q."]').fill("1");
+    await line.locator('select[name^="r."]').selectOption("0");
+    await buyer.getByTestId("rma-next").click();
+    await buyer.getByTestId("rma-pictures-form").waitFor();
+    // Damaged needs three pictures: Next without them says so; a program renamed .png is refused by its bytes.
+    await buyer.getByTestId("rma-next").click();
+    await expect.poll(() => buyer.getByTestId("rma-picture-line").locator(".field-error").first().textContent()).toBe(PICTURE_REQUIRED);
+    const file = buyer.locator('input[type="file"]');
+    await file.setInputFiles([{ name: "virus.png", mimeType: "image/png", buffer: Buffer.from("MZ not a picture") }]);
+    await buyer.getByTestId("rma-upload").click();
+    await expect.poll(() => buyer.getByTestId("rma-picture-line").textContent()).toContain("virus.png: Only .jpg, .jpeg and .png pictures can be uploaded.");
+    await buyer.locator('input[type="file"]').setInputFiles(["a", "b", "c"].map((n) => ({ name: `${n}.png`, mimeType: "image/png", buffer: TINY_PNG })));
+    await buyer.getByTestId("rma-upload").click();
+    await expect.poll(() => buyer.getByTestId("rma-picture-line").locator("img").count()).toBe(3);
+    await buyer.getByTestId("rma-next").click();
+    await buyer.getByTestId("rma-contact-form").waitFor();
+    await buyer.locator("#rma-contact_name").fill("Pat Buyer");
+    await buyer.locator("#rma-contact_email").fill("pat@example.test");
+    await buyer.locator("#rma-contact_phone").fill("555-0100");
+    await buyer.locator("#rma-packing_slip_name").fill("Pat");
+    await buyer.getByTestId("rma-next").click();
+    // Confirm: a sale, some units → the requested value + 10%.
+    await buyer.getByTestId("rma-confirm-form").waitFor();
+    expect(await buyer.getByTestId("rma-amount").textContent()).toBe(formatCents(2500 + 250));
+    await buyer.getByTestId("rma-process").click();
+    await buyer.waitForURL((u) => u.pathname === "/" && u.searchParams.get("rma") === "complete");
+    await buyer.getByTestId("rma-complete").waitFor();
+
+    const [rma] = await db().select().from(orders).where(eq(orders.rmaForId, orderId));
+    expect(rma).toMatchObject({ transactionType: 3, providerId: buyerId, receiverId: sellerId, rmaContactName: "Pat Buyer" });
+    await expect.poll(async () => (await db().select().from(orders).where(eq(orders.id, rma.id)))[0].recordSeq, { timeout: 15_000 }).toBeGreaterThan(0);
+    const lines = await db().select().from(orderContributions).where(eq(orderContributions.orderId, rma.id));
+    expect(lines.map((l) => [l.rmaReason, l.rmaQuantityRequested, l.rmaApproved, (l.rmaPictures ?? []).length])).toEqual([[0, 1, null, 3]]);
+    const kept = await db().select().from(uploads).where(eq(uploads.rmaId, rma.id));
+    expect(kept).toHaveLength(3);
+    // The order page no longer offers it; the wizard says an RMA exists; an RMA is not an order page.
+    await buyer.goto(url(`/create-rma/${orderId}`));
+    expect(await buyer.getByTestId("rma-not-possible").textContent()).toContain("An RMA already exists for this order.");
+    expect((await buyer.request.get(url(`/transaction/buy/${rma.id}`))).status()).toBe(404);
+    await anonymous(buyer, SELLER_NAME);
   });
 });

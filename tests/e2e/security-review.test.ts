@@ -28,6 +28,7 @@ import { listings, uploads } from "../../db/schema";
 import type { WizardState } from "../../domain/listing-forms";
 import { authorizeBrand, createBrand, createCollection, createProduct, createRetailer, createStaffUser, createUser, DEFAULT_TEST_PASSWORD, SIZE_RUNS } from "../factories";
 import { closePage, launchBrowser, newPage, signIn } from "./harness";
+import { TINY_PNG } from "./form-fixtures";
 import { appOrigin, baseUrl, freshEmail, htmlDecode, HttpClient } from "./http";
 
 let dbh: DbHandle;
@@ -328,7 +329,7 @@ describe("L3: sign-in throttling does not lock the owner out", () => {
 
 // ---------------------------------------------------------------------------------------------------------
 
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const PNG = TINY_PNG;
 const uploadDir = path.resolve(process.env.UPLOAD_DIR ?? ".data/uploads");
 
 describe("L4: uploads", () => {

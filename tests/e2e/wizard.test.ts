@@ -34,9 +34,10 @@ import {
   uniqueToken,
 } from "../factories";
 import { baseUrl, closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+import { TINY_PNG } from "./form-fixtures";
 
 // A real 1x1 PNG, and a text file that only pretends to be one.
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const PNG = TINY_PNG;
 const FAKE_PNG = Buffer.from("this is a text file, not a picture\n");
 
 let browser: Browser;

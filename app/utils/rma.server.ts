@@ -1,0 +1,219 @@
+/**
+ * The retailer's RMA wizard (/create-rma/:id; spec 001 §3 "RMA wizard", decisions.md "Returns (RMA)"):
+ * who may ask (a party that received goods, within 48 hours of that delivery, no RMA yet), the draft the four
+ * steps carry (Select Unit(s), Pictures, Contact Info, Confirm) and its checks, the pictures' upload, and the
+ * request itself: the RMA order written (db/queries/rmas.ts createRma) and its workflow started.
+ *
+ * The draft travels in the step forms' fields (no JavaScript needed): q.<line> units, r.<line> reason,
+ * o.<line> the "other" text, p.<line> stored picture names (repeated), contact_name / contact_email /
+ * contact_phone / packing_slip_name.
+ */
+import { unstable_createMemoryUploadHandler } from "@remix-run/node";
+import { z } from "zod";
+import type { OrderDetail, OrderLineView } from "../../db/queries/order-views";
+import { createRma, deleteUnstartedRma, RmaRequestRefused, rmaOfOrder, type RmaStart } from "../../db/queries/rmas";
+import { checkPhoto, MAX_PHOTO_BYTES, STORED_PHOTO_NAME } from "../../domain/listing-forms";
+import { PICTURE_REQUIRED } from "../../domain/messages";
+import { isChoice, RMA_MAX_PICTURES_PER_ITEM, RMA_REASON_OTHER, RMA_REASONS, rmaReasonNeedsPictures } from "../../domain/reasons";
+import { rmaAmountYouWillReceive, type RmaOrderInput } from "../../domain/rma-money";
+import { RMA_WORKFLOW_TYPE, rmaWorkflowId } from "../../workflows/rma/contract";
+import type { rmaWorkflow } from "../../workflows/rma/workflow";
+import { db } from "./db.server";
+import { getEnv } from "./env.server";
+import { readFormData } from "./form.server";
+import { canRequestRma } from "./orders.server";
+import { swapRmaOpen } from "./swap.server";
+import { getTemporalClient } from "./temporal.server";
+import type { RmaDraft, RmaErrors, RmaStepName } from "~/components/rma/draft";
+import { photosUsable, storePhoto } from "./uploads.server";
+
+export const RMA_WIZARD_MESSAGES = Object.freeze({
+  closed: "This order cannot be returned: a return must be requested within 48 hours of delivery.",
+  exists: "An RMA already exists for this order.",
+  noUnits: "Choose at least one unit to return.",
+  tooMany: "You cannot return more units than you received.",
+  reason: "Choose a reason for every unit.",
+  other: "Please describe the reason.",
+  picturesMax: `Up to ${RMA_MAX_PICTURES_PER_ITEM} pictures per item.`,
+  contact: "This field is required.",
+  email: "Please enter a valid e-mail address.",
+  unavailable: "We could not send your RMA right now. Please try again in a moment.",
+});
+
+/** The goods lines the viewer received on the order (a sale: the buyer's; a swap: the other side's). */
+export function receivedLines(order: OrderDetail): OrderLineView[] {
+  return order.lines.filter((l) => l.type === "goods" && (order.ttype !== "swap" || l.side !== order.role) && l.quantity > 0);
+}
+
+/** Whether the viewer may ask for an RMA on this order now; the refusal's message otherwise. */
+export async function rmaEligibility(order: OrderDetail, retailerId: number): Promise<{ ok: true } | { ok: false; message: string; rmaId?: number }> {
+  const existing = await rmaOfOrder(db, order.id, retailerId);
+  if (existing) return { ok: false, message: RMA_WIZARD_MESSAGES.exists, rmaId: existing.id };
+  if (order.ttype === "swap") return swapRmaOpen(order) ? { ok: true } : { ok: false, message: RMA_WIZARD_MESSAGES.closed };
+  const delivered = order.statename === "delivered" || order.statename === "completed";
+  if (order.role !== "receiver" || !delivered || !(await canRequestRma(order, order.deliveredAt))) return { ok: false, message: RMA_WIZARD_MESSAGES.closed };
+  return { ok: true };
+}
+
+const text = (form: FormData, name: string, max: number) => {
+  const v = form.get(name);
+  return typeof v === "string" ? v.trim().slice(0, max) : "";
+};
+
+/** The draft the form carries (malformed values read as empty: the step's checks report them). */
+export function draftFromForm(form: FormData, lines: OrderLineView[]): RmaDraft {
+  const out: RmaDraft = {
+    lines: {},
+    contact: {
+      contact_name: text(form, "contact_name", 200),
+      contact_email: text(form, "contact_email", 200),
+      contact_phone: text(form, "contact_phone", 40),
+      packing_slip_name: text(form, "packing_slip_name", 200),
+    },
+  };
+  for (const l of lines) {
+    const q = text(form, `q.${l.contributionId}`, 6);
+    const r = text(form, `r.${l.contributionId}`, 3);
+    out.lines[l.contributionId] = {
+      quantity: /^\d{1,4}$/.test(q) ? Number(q) : q === "" ? 0 : -1,
+      reason: /^\d{1,2}$/.test(r) ? Number(r) : null,
+      other: text(form, `o.${l.contributionId}`, 500),
+      pictures: form
+        .getAll(`p.${l.contributionId}`)
+        .filter((v): v is string => typeof v === "string" && STORED_PHOTO_NAME.test(v))
+        .slice(0, RMA_MAX_PICTURES_PER_ITEM),
+    };
+  }
+  return out;
+}
+
+const chosen = (d: RmaDraft) => Object.entries(d.lines).filter(([, l]) => l.quantity > 0);
+
+export function checkUnits(d: RmaDraft, lines: OrderLineView[]): RmaErrors {
+  const errors: RmaErrors = {};
+  for (const l of lines) {
+    const x = d.lines[l.contributionId];
+    if (!x) continue;
+    if (x.quantity < 0 || x.quantity > l.quantity) errors[`q.${l.contributionId}`] = RMA_WIZARD_MESSAGES.tooMany;
+    else if (x.quantity > 0 && (x.reason === null || !isChoice(RMA_REASONS, x.reason))) errors[`r.${l.contributionId}`] = RMA_WIZARD_MESSAGES.reason;
+    else if (x.quantity > 0 && x.reason === RMA_REASON_OTHER && !x.other) errors[`o.${l.contributionId}`] = RMA_WIZARD_MESSAGES.other;
+  }
+  if (Object.keys(errors).length === 0 && chosen(d).length === 0) errors[""] = RMA_WIZARD_MESSAGES.noUnits;
+  return errors;
+}
+
+/** Reasons 0, 1 and 3 need three pictures ('* picture required'). */
+export function checkPictures(d: RmaDraft): RmaErrors {
+  const errors: RmaErrors = {};
+  for (const [id, l] of chosen(d)) {
+    if (l.reason !== null && rmaReasonNeedsPictures(l.reason) && l.pictures.length < RMA_MAX_PICTURES_PER_ITEM) errors[`p.${id}`] = PICTURE_REQUIRED;
+  }
+  return errors;
+}
+
+const ContactSchema = z.object({
+  contact_name: z.string().min(1, RMA_WIZARD_MESSAGES.contact),
+  contact_email: z.string().min(1, RMA_WIZARD_MESSAGES.contact).email(RMA_WIZARD_MESSAGES.email),
+  contact_phone: z.string().min(1, RMA_WIZARD_MESSAGES.contact),
+  packing_slip_name: z.string().min(1, RMA_WIZARD_MESSAGES.contact),
+});
+
+export function checkContact(d: RmaDraft): RmaErrors {
+  const p = ContactSchema.safeParse(d.contact);
+  const errors: RmaErrors = {};
+  if (!p.success) for (const i of p.error.issues) errors[String(i.path[0])] ??= i.message;
+  return errors;
+}
+
+/** The first step whose answers are not complete (the confirm step when every one is). */
+export function firstIncomplete(d: RmaDraft, lines: OrderLineView[]): RmaStepName {
+  if (Object.keys(checkUnits(d, lines)).length) return "units";
+  if (Object.keys(checkPictures(d)).length) return "pictures";
+  if (Object.keys(checkContact(d)).length) return "contact";
+  return "confirm";
+}
+
+/** What the original order gives an RMA (the settlement's inputs), as the viewer received it. */
+export function rmaOrderOf(order: OrderDetail, lines: OrderLineView[]): RmaOrderInput {
+  const goodsCents = lines.reduce((a, l) => a + l.valueCents, 0);
+  const unitsReceived = lines.reduce((a, l) => a + l.quantity, 0);
+  return order.ttype === "swap"
+    ? { kind: "swap", unitsReceived, goodsCents, feeCents: 0, shippingCents: 0, totalCents: goodsCents }
+    : {
+        kind: "sale",
+        unitsReceived,
+        goodsCents,
+        feeCents: order.amounts.receiverFeeCents,
+        shippingCents: order.amounts.receiverShippingCents,
+        totalCents: order.amounts.receiverGrandTotalCents,
+      };
+}
+
+/** 'Amount You Will Receive' for the draft (domain/rma-money). */
+export function draftAmount(order: OrderDetail, lines: OrderLineView[], d: RmaDraft): number {
+  const asked = lines.filter((l) => (d.lines[l.contributionId]?.quantity ?? 0) > 0).map((l) => ({ unitPriceCents: l.unitPriceCents, requestedQuantity: d.lines[l.contributionId].quantity }));
+  return asked.length ? rmaAmountYouWillReceive(rmaOrderOf(order, lines), asked) : 0;
+}
+
+/** The pictures step's form: multipart, at most 9 pictures of MAX_PHOTO_BYTES a request. */
+export function readPicturesForm(request: Request): Promise<FormData> {
+  return readFormData(request, { maxBytes: 9 * MAX_PHOTO_BYTES + 256 * 1024, maxEntries: 200, uploadHandler: unstable_createMemoryUploadHandler({ maxPartSize: MAX_PHOTO_BYTES }) });
+}
+
+/** Stores the pictures sent for each chosen line (files photos.<line>), checked by content; the errors per line. */
+export async function storeLinePictures(form: FormData, d: RmaDraft, userId: number): Promise<RmaErrors> {
+  const errors: RmaErrors = {};
+  const all = Object.values(d.lines).flatMap((l) => l.pictures);
+  if (!(await photosUsable(all, userId))) throw new Response("Bad request: unknown pictures.", { status: 400 });
+  for (const [id, l] of chosen(d)) {
+    const files = form.getAll(`photos.${id}`).filter((f): f is File => typeof f !== "string" && !(f.name === "" && f.size === 0));
+    if (files.length === 0) continue;
+    if (l.pictures.length + files.length > RMA_MAX_PICTURES_PER_ITEM) {
+      errors[`p.${id}`] = RMA_WIZARD_MESSAGES.picturesMax;
+      continue;
+    }
+    for (const f of files) {
+      const bytes = new Uint8Array(await f.arrayBuffer());
+      const c = checkPhoto(f.name, bytes);
+      if (!c.ok) {
+        errors[`p.${id}`] = `${f.name}: ${c.message}`;
+        break;
+      }
+      l.pictures.push(await storePhoto(bytes, c.type, userId));
+    }
+  }
+  const remove = form.get("remove");
+  if (typeof remove === "string") for (const l of Object.values(d.lines)) l.pictures = l.pictures.filter((p) => p !== remove);
+  return errors;
+}
+
+/**
+ * Sends the RMA: the RMA order written with its lines (pictures attached) and its workflow started. The
+ * refusal's message when the request is not possible (an RMA already exists, units changed).
+ */
+export async function submitRma(order: OrderDetail, d: RmaDraft, victimId: number, userId: number): Promise<{ ok: true; rma: RmaStart } | { ok: false; status: number; message: string }> {
+  let rma: RmaStart;
+  try {
+    rma = await createRma(db, {
+      orderId: order.id,
+      victimId,
+      uploaderUserId: userId,
+      contact: { name: d.contact.contact_name, email: d.contact.contact_email, phone: d.contact.contact_phone, packingSlipName: d.contact.packing_slip_name },
+      lines: chosen(d).map(([id, l]) => ({ sourceId: Number(id), quantity: l.quantity, reason: l.reason as number, reasonOther: l.other || null, pictures: l.pictures })),
+      workflowIdFor: rmaWorkflowId,
+    });
+  } catch (err) {
+    if (err instanceof RmaRequestRefused) return { ok: false, status: err.code === "exists" ? 409 : 400, message: err.message };
+    throw err;
+  }
+  try {
+    const client = await getTemporalClient();
+    await client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, { taskQueue: getEnv().TEMPORAL_TASK_QUEUE, workflowId: rma.workflowId, args: [{ ...rma }] });
+  } catch (err) {
+    // Nothing half-done is kept: the RMA is undone, and the victim may send it again.
+    console.error(`[rma] starting the workflow of RMA ${rma.rmaId} failed`, err);
+    await deleteUnstartedRma(db, rma.rmaId);
+    return { ok: false, status: 503, message: RMA_WIZARD_MESSAGES.unavailable };
+  }
+  return { ok: true, rma };
+}
