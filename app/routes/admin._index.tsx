@@ -42,6 +42,7 @@ function hubSections(temporalUi: string, permitted: readonly (keyof typeof RESOU
       title: "Orders",
       items: [
         { label: "Orders and RMAs", to: "/admin/active-transactions" },
+        { label: "RMAs to review", to: "/admin/active-rmas/pending" },
         ...(retailers ? [{ label: "Shipment insurance report (CSV)", to: "/admin/reports/shipment-insurance.csv", download: true }] : []),
       ],
     },

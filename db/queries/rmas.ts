@@ -11,12 +11,12 @@
  *   lines, the actions, the notices' outbox rows); a late write of an earlier step changes nothing but adds
  *   its actions.
  */
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { isChoice, RMA_REASON_OTHER, RMA_REASONS } from "../../domain/reasons";
 import type { RmaKind, RmaOrderInput } from "../../domain/rma-money";
 import { TRANSACTION_TYPE } from "../../domain/states";
 import type { Db } from "../client";
-import { orderContributions, orders, outboxEmails, payments, uploads, users } from "../schema";
+import { orderContributions, orders, outboxEmails, payments, products, productVariations, uploads, users } from "../schema";
 import type { DbOrTx } from "./listings";
 import { insertActions, queueNotices, type OrderNoticeWrite } from "./orders";
 import { attachRmaUploads } from "./uploads";
@@ -308,4 +308,124 @@ export async function deleteUnstartedRma(db: Db, rmaId: number): Promise<void> {
 export async function rmaLines(db: DbOrTx, rmaIds: number[]) {
   if (rmaIds.length === 0) return [];
   return db.select().from(orderContributions).where(inArray(orderContributions.orderId, rmaIds)).orderBy(asc(orderContributions.id));
+}
+
+export interface RmaLineView {
+  lineId: number;
+  productCode: string;
+  displayName: string;
+  color: string;
+  unitPriceCents: number;
+  reason: number | null;
+  reasonOther: string | null;
+  requested: number;
+  /** Staff's decision: null pending, true approved, false denied; approved units. */
+  approved: boolean | null;
+  approvedQuantity: number;
+  comment: string | null;
+  pictures: string[];
+}
+
+export interface RmaPageView {
+  id: number;
+  externalId: string;
+  workflowId: string;
+  stage: string;
+  displayStatus: string;
+  victimId: number;
+  perpetratorId: number;
+  rmaForId: number | null;
+  rmaForExternalId: string | null;
+  rmaForTransactionType: number | null;
+  contact: { name: string | null; email: string | null; phone: string | null; packingSlipName: string | null };
+  rmaFeeCents: number;
+  ledger: Record<string, number | boolean> | null;
+  deadlines: Record<string, string | null> | null;
+  lines: RmaLineView[];
+  createdAt: string;
+  modifiedAt: string;
+}
+
+/** An RMA with its lines (product, reason, requested, staff's decision, pictures), or null. */
+export async function getRmaView(db: DbOrTx, rmaId: number): Promise<RmaPageView | null> {
+  if (!Number.isSafeInteger(rmaId) || rmaId <= 0) return null;
+  const [r] = await db.select().from(orders).where(and(eq(orders.id, rmaId), eq(orders.transactionType, TRANSACTION_TYPE.RMA)));
+  if (!r) return null;
+  const [orig] = r.rmaForId ? await db.select({ externalId: orders.externalId, transactionType: orders.transactionType }).from(orders).where(eq(orders.id, r.rmaForId)) : [];
+  const lines = await db
+    .select({
+      c: orderContributions,
+      productCode: sql<string>`COALESCE(${productVariations.sku}, '')`,
+      color: sql<string>`COALESCE(${productVariations.color}, '')`,
+      displayName: sql<string>`COALESCE(${products.displayName}, '')`,
+    })
+    .from(orderContributions)
+    .leftJoin(productVariations, eq(productVariations.id, orderContributions.variationId))
+    .leftJoin(products, eq(products.id, productVariations.productId))
+    .where(eq(orderContributions.orderId, rmaId))
+    .orderBy(asc(orderContributions.id));
+  return {
+    id: r.id,
+    externalId: r.externalId,
+    workflowId: r.workflowId,
+    stage: r.stage,
+    displayStatus: r.displayStatus,
+    victimId: r.providerId,
+    perpetratorId: r.receiverId,
+    rmaForId: r.rmaForId,
+    rmaForExternalId: orig?.externalId ?? null,
+    rmaForTransactionType: orig?.transactionType ?? null,
+    contact: { name: r.rmaContactName, email: r.rmaContactEmail, phone: r.rmaContactPhone, packingSlipName: r.rmaPackingSlipName },
+    rmaFeeCents: r.rmaFeeCents,
+    ledger: r.ledger ?? null,
+    deadlines: r.deadlines ?? null,
+    lines: lines.map(({ c, productCode, color, displayName }) => ({
+      lineId: c.id,
+      productCode,
+      displayName,
+      color,
+      unitPriceCents: c.unitPriceCents,
+      reason: c.rmaReason,
+      reasonOther: c.rmaReasonOther,
+      requested: c.rmaQuantityRequested ?? 0,
+      approved: c.rmaApproved,
+      approvedQuantity: c.quantity,
+      comment: c.rmaApprovalComment,
+      pictures: c.rmaPictures ?? [],
+    })),
+    createdAt: r.createdAt.toISOString(),
+    modifiedAt: r.modifiedAt.toISOString(),
+  };
+}
+
+/** Stages of the admin RMA screen's tabs (spec 002 §2.9: all, pending, shipping, completed, declined). */
+export const ADMIN_RMA_TABS = Object.freeze({ all: null, pending: "rmarequested", shipping: "shipping", completed: "rmacompleted", declined: "rmadeclined" } as const);
+export type AdminRmaTab = keyof typeof ADMIN_RMA_TABS;
+
+/** Staff's RMA list: newest change first, by tab, with the parties' store names (staff see names). */
+export async function listAdminRmas(db: DbOrTx, opts: { tab: AdminRmaTab; limit?: number; offset?: number }) {
+  const stage = ADMIN_RMA_TABS[opts.tab];
+  const where = and(eq(orders.transactionType, TRANSACTION_TYPE.RMA), stage ? eq(orders.stage, stage) : undefined);
+  const limit = Math.min(Math.max(opts.limit ?? 25, 1), 100);
+  const offset = Math.max(opts.offset ?? 0, 0);
+  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(orders).where(where);
+  const rows = await db
+    .select({
+      id: orders.id,
+      externalId: orders.externalId,
+      stage: orders.stage,
+      displayStatus: orders.displayStatus,
+      victimId: orders.providerId,
+      perpetratorId: orders.receiverId,
+      victimName: sql<string>`(SELECT store_name FROM retailers WHERE id = ${orders.providerId})`,
+      perpetratorName: sql<string>`(SELECT store_name FROM retailers WHERE id = ${orders.receiverId})`,
+      rmaForExternalId: sql<string | null>`(SELECT o2.external_id FROM orders o2 WHERE o2.id = ${orders.rmaForId})`,
+      modifiedAt: orders.modifiedAt,
+    })
+    .from(orders)
+    .where(where)
+    .orderBy(desc(orders.modifiedAt), desc(orders.id))
+    .limit(limit)
+    .offset(offset);
+  return { items: rows.map((r) => ({ ...r, modifiedAt: r.modifiedAt.toISOString() })), total, limit, offset };
 }

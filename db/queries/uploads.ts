@@ -8,10 +8,10 @@ export async function insertUpload(db: Db, input: { name: string; uploaderId: nu
   await db.insert(uploads).values({ name: input.name, uploaderId: input.uploaderId, uploadedAt: input.at ?? new Date() });
 }
 
-export type UploadAccess = { uploaderId: number | null; listingId: number | null };
+export type UploadAccess = { uploaderId: number | null; listingId: number | null; rmaId: number | null };
 
 export async function findUpload(db: Db, name: string): Promise<UploadAccess | null> {
-  const rows = await db.select({ uploaderId: uploads.uploaderId, listingId: uploads.listingId }).from(uploads).where(eq(uploads.name, name)).limit(1);
+  const rows = await db.select({ uploaderId: uploads.uploaderId, listingId: uploads.listingId, rmaId: uploads.rmaId }).from(uploads).where(eq(uploads.name, name)).limit(1);
   return rows[0] ?? null;
 }
 

@@ -243,7 +243,7 @@ function send(who: Who, method: "GET" | "POST", path: string, b?: Body): Promise
 function formRoutes(): string[] {
   return [
     "/signin", "/register", "/password-reset", "/password-reset/1/not-a-token", `/password-reset/${fx.retailerId}/abc`,
-    "/act-as", "/admin/retailers", "/admin/active-transactions", "/admin/active-transactions/pending", "/admin/active-shipments",
+    "/act-as", "/admin/retailers", "/admin/active-transactions", "/admin/active-rmas", "/admin/active-transactions/pending", "/admin/active-shipments",
     "/alerts", "/banners/dismiss", `/brands/?tab=add`, "/cart", "/checkout", "/checkout/pay", "/checkout/swap", "/getpaid/", "/settings/payout",
     "/settings/card", "/settings/contact", "/settings/store", "/retailer-setup/", "/rate/999999", "/transaction/buy/999999",
     "/transaction/swap/999999", `/transaction/swap/${fx.swapOrderId}`, `/create-rma/${fx.swapOrderId}`, "/create-rma/999999", `/updatelisting/${fx.listingId}`, `/updaterequest/${fx.requestId}`, `/viewlisting/${fx.listingId}/buy`,

@@ -16,7 +16,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEnv } from "../../app/utils/env.server";
 import { createDb, type DbHandle } from "../../db/client";
-import { orderContributions, orders, uploads } from "../../db/schema";
+import { orderContributions, orders, payments, uploads } from "../../db/schema";
 import { PICTURE_REQUIRED, RATING_SAVED, UPDATE_YOUR_LISTINGS } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { BUY_WORKFLOW_TYPE, buyOrderInputFromDraft, buyWorkflowId, completeCheckoutUpdate } from "../../workflows/buy/contract";
@@ -439,5 +439,51 @@ describe("an order made for a request", () => {
     expect(await buyer.getByTestId("rma-not-possible").textContent()).toContain("An RMA already exists for this order.");
     expect((await buyer.request.get(url(`/transaction/buy/${rma.id}`))).status()).toBe(404);
     await anonymous(buyer, SELLER_NAME);
+  });
+
+  it("staff: the RMA card shows the lines, pictures and contact; processing it (1 approved, $5.00 fee) books the return; once it is delivered the buyer is refunded and the seller charged", async () => {
+    const [rma] = await db().select().from(orders).where(eq(orders.rmaForId, orderId));
+    await staff.goto(url(`/admin/active-rmas/pending?rma=${rma.id}`));
+    const card = staff.getByTestId("admin-rma-card");
+    await card.waitFor();
+    expect(await staff.getByTestId("rma-contact").textContent()).toContain("Pat Buyer");
+    expect(await card.getByTestId("rma-lines").locator("img").count()).toBe(3);
+    // Process waits until every line has a decision.
+    expect(await staff.getByTestId("rma-process-staff").isDisabled()).toBe(true);
+    await staff.getByTestId("rma-decide-line").locator('input[value="approve"]').check();
+    await staff.getByTestId("rma-fee").fill("5.00");
+    await staff.getByTestId("rma-process-staff").click();
+    await staff.getByTestId("admin-notice").waitFor();
+    expect(await staff.getByTestId("admin-rma-card").getAttribute("data-stage")).toBe("shipping");
+    // decisions.md: refund $25.00 + 10% = $27.50; charge $25.00 + $19.75 (1 unit back) + $5.00 fee + $2.50 = $52.25.
+    expect(await staff.getByTestId("rma-amounts").textContent()).toBe(`${formatCents(2750)} / ${formatCents(5225)}`);
+
+    // The buyer ships the return with its packing slip (from it, to the seller, both by number only).
+    await buyer.goto(url(`/rma/${rma.id}`));
+    await buyer.getByTestId("rma-return").waitFor();
+    const slip = await buyer.request.get(url(`/packingslip/${rma.externalId}/`));
+    expect(slip.status()).toBe(200);
+    const text = pdfText(await slip.body()).replace(/\s+/g, " ");
+    expect(text).toContain(`From retailer-00${buyerId}`);
+    expect(text).toContain(`To retailer-00${sellerId}`);
+    expect(text).not.toContain(SELLER_NAME);
+    await anonymous(buyer, SELLER_NAME);
+
+    for (const event of ["picked_up", "delivered"]) {
+      await staff.goto(url(`/admin/active-rmas?rma=${rma.id}&tab=shipping`));
+      await staff.getByTestId(`carrier-${event}`).click();
+      await staff.waitForURL((u) => u.searchParams.get("notice") === event);
+    }
+    await expect.poll(async () => (await db().select().from(orders).where(eq(orders.id, rma.id)))[0].stage, { timeout: 15_000 }).toBe("rmacompleted");
+    await expect
+      .poll(async () => (await db().select().from(payments).where(eq(payments.orderId, rma.id))).map((p) => [p.txtype, p.retailerId, p.amountCents]).sort(), { timeout: 15_000 })
+      .toEqual(
+        [
+          ["penalty", sellerId, 5225],
+          ["refund", buyerId, 2750],
+        ].sort(),
+      );
+    await buyer.goto(url(`/rma/${rma.id}`));
+    expect(await buyer.getByTestId("rma-money").textContent()).toBe(`Returned to you: ${formatCents(2750)}`);
   });
 });

@@ -1,0 +1,90 @@
+/**
+ * /rma/:id (spec 001 §2 "RMA view", §3 "RMA (retailer side)"): an RMA as its two retailers see it, each the
+ * other only as retailer-00{id}: the stage, the original order, each line with its reason and staff's
+ * decision, and the money (what the victim gets back, what the perpetrator is charged) once staff decided.
+ * While the return ships, the victim gets its return label and packing slip and the date to ship by.
+ */
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { getOrderDetail } from "../../db/queries/order-views";
+import { getRmaView } from "../../db/queries/rmas";
+import { displayRetailer } from "../../domain/anonymity";
+import { RMA_PRINTED_TEXTS } from "../../domain/messages";
+import { formatCents } from "../../domain/money";
+import { TRANSACTION_TYPE } from "../../domain/states";
+import { formatDate } from "~/components/orders/format";
+import { ShipmentsList, ShippingPapers } from "~/components/orders/OrderParts";
+import ordersCss from "~/components/orders/orders.css";
+import { RmaLinesTable } from "~/components/rma/RmaLines";
+import { pageTitle } from "~/components/title";
+import { requireRetailer } from "~/utils/auth.server";
+import { db } from "~/utils/db.server";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
+export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: pageTitle(d ? `RMA ${d.rma.externalId}` : "RMA") }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const auth = await requireRetailer(request);
+  const idRaw = params.id ?? "";
+  if (!/^\d{1,9}$/.test(idRaw)) throw new Response("Not found", { status: 404 });
+  const rma = await getRmaView(db, Number(idRaw));
+  const me = auth.retailer.id;
+  if (!rma || (rma.victimId !== me && rma.perpetratorId !== me)) throw new Response("Not found", { status: 404 });
+  const detail = await getOrderDetail(db, rma.id, { retailerId: me, isStaff: false });
+  const role = rma.victimId === me ? ("victim" as const) : ("perpetrator" as const);
+  return {
+    rma,
+    role,
+    other: displayRetailer({ id: role === "victim" ? rma.perpetratorId : rma.victimId }, false, me),
+    orderLink: rma.rmaForId ? `/transaction/${rma.rmaForTransactionType === TRANSACTION_TYPE.SWAP ? "swap" : "buy"}/${rma.rmaForId}` : null,
+    shipments: detail?.shipments ?? [],
+  };
+}
+
+export default function RmaPage() {
+  const { rma, role, other, orderLink, shipments } = useLoaderData<typeof loader>();
+  const decided = rma.lines.some((l) => l.approved !== null);
+  const ledger = rma.ledger ?? {};
+  const parcel = shipments.at(-1) ?? null;
+  return (
+    <section className="page" data-testid="rma-page" data-stage={rma.stage}>
+      <h1>
+        RMA {rma.externalId} <span className="pill" data-testid="rma-status">{rma.displayStatus}</span>
+      </h1>
+      <dl className="facts">
+        <dt>Original order</dt>
+        <dd>{orderLink ? <Link to={orderLink}>{rma.rmaForExternalId}</Link> : "—"}</dd>
+        <dt>{role === "victim" ? "Returned to" : "Requested by"}</dt>
+        <dd data-testid="counterparty">{other}</dd>
+        <dt>Requested</dt>
+        <dd>{formatDate(rma.createdAt)}</dd>
+      </dl>
+      <RmaLinesTable lines={rma.lines} />
+      {decided ? (
+        <p data-testid="rma-money">
+          {role === "victim" ? "Returned to you: " : "Charged to you: "}
+          <strong>{formatCents(Number(role === "victim" ? ledger.victimRefundCents ?? 0 : ledger.perpetratorChargeCents ?? 0))}</strong>
+          {rma.stage === "shipping" ? " (when the return is delivered)" : ""}
+        </p>
+      ) : (
+        <p className="muted">{RMA_PRINTED_TEXTS.staffReply}</p>
+      )}
+      {role === "victim" && rma.stage === "shipping" && parcel ? (
+        <div className="order-panel" data-testid="rma-return">
+          <h2>Ship the return</h2>
+          <p>
+            {RMA_PRINTED_TEXTS.returnShipping}
+            {rma.deadlines?.shipBy ? ` Ship by ${formatDate(rma.deadlines.shipBy)}.` : ""}
+          </p>
+          <ShippingPapers externalId={rma.externalId} labelUrl={parcel.status === "pickup_scheduled" ? parcel.labelUrl : null} />
+        </div>
+      ) : null}
+      {shipments.length > 0 ? (
+        <>
+          <h2>Return shipping</h2>
+          <ShipmentsList shipments={shipments} />
+        </>
+      ) : null}
+    </section>
+  );
+}
