@@ -451,6 +451,15 @@ describe("an order made for a request", () => {
     // Process waits until every line has a decision.
     expect(await staff.getByTestId("rma-process-staff").isDisabled()).toBe(true);
     await staff.getByTestId("rma-decide-line").locator('input[value="approve"]').check();
+    // More than requested: the field's max stops it in the browser; past that, the server refuses, nothing saved.
+    const qty = staff.getByTestId("rma-decide-line").locator('input[name^="qty."]');
+    await qty.evaluate((el) => el.removeAttribute("max"));
+    await qty.fill("2");
+    await staff.getByTestId("rma-process-staff").click();
+    await expect.poll(() => staff.getByTestId("admin-error").textContent()).toBe("The approved quantity cannot exceed the quantity requested.");
+    expect((await db().select().from(orders).where(eq(orders.id, rma.id)))[0].stage).toBe("rmarequested");
+    await staff.getByTestId("rma-decide-line").locator('input[value="approve"]').check();
+    await staff.getByTestId("rma-decide-line").locator('input[name^="qty."]').fill("1");
     await staff.getByTestId("rma-fee").fill("5.00");
     await staff.getByTestId("rma-process-staff").click();
     await staff.getByTestId("admin-notice").waitFor();
@@ -485,5 +494,10 @@ describe("an order made for a request", () => {
       );
     await buyer.goto(url(`/rma/${rma.id}`));
     expect(await buyer.getByTestId("rma-money").textContent()).toBe(`Returned to you: ${formatCents(2750)}`);
+    // The seller sees the charge, and the buyer only by its number.
+    await seller.goto(url(`/rma/${rma.id}`));
+    expect(await seller.getByTestId("rma-money").textContent()).toBe(`Charged to you: ${formatCents(5225)}`);
+    expect(await seller.getByTestId("counterparty").textContent()).toBe(`retailer-00${buyerId}`);
+    await anonymous(seller, BUYER_NAME);
   });
 });
