@@ -47,6 +47,22 @@ export interface RmaOrderInput {
   totalCents: Cents;
 }
 
+/**
+ * The original order as the victim received it: its goods lines (units, value) and, for a sale, what the
+ * buyer paid; a swap's side counts goods only. The RMA request and the wizard's estimate use it alike.
+ */
+export function rmaOrderInputOf(
+  kind: RmaKind,
+  received: readonly { quantity: number; valueCents: Cents }[],
+  paid: { feeCents: Cents; shippingCents: Cents; totalCents: Cents },
+): RmaOrderInput {
+  const goodsCents = received.reduce((a, l) => a + l.valueCents, 0);
+  const unitsReceived = received.reduce((a, l) => a + l.quantity, 0);
+  return kind === "sale"
+    ? { kind, unitsReceived, goodsCents, feeCents: paid.feeCents, shippingCents: paid.shippingCents, totalCents: paid.totalCents }
+    : { kind, unitsReceived, goodsCents, feeCents: 0, shippingCents: 0, totalCents: goodsCents };
+}
+
 export interface RmaSettlement {
   approvedUnits: number;
   approvedValueCents: Cents;

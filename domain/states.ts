@@ -435,3 +435,12 @@ export const RATING_MAX = 5;
 export function isValidRating(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value) && value >= RATING_MIN && value <= RATING_MAX;
 }
+
+/** Display status of each RMA stage (spec 001 §5 names the stages; the texts are ours). */
+export const RMA_DISPLAY_STATUS: Readonly<Record<string, string>> = Object.freeze({
+  rmarequested: "RMA Requested",
+  shipping: "Return Shipping",
+  rmacompleted: "RMA Completed",
+  rmadeclined: "RMA Declined",
+  rmacancelled: "RMA Cancelled",
+});

@@ -6,6 +6,7 @@
  * rows are written in one transaction.
  */
 import type { Db } from "../../db/client";
+import { rmaNumber } from "../../domain/cart";
 import { recordRmaState } from "../../db/queries/rmas";
 import type { BuyActivities } from "../buy/types";
 import { rmaNoticeMail } from "./notices";
@@ -72,7 +73,7 @@ export function createRmaActivities(deps: RmaActivityDeps): RmaActivities {
       const b = await buy.bookPickup({
         idempotencyKey: input.idempotencyKey,
         orderId: input.rmaId,
-        externalId: `RMA-${String(input.rmaId).padStart(6, "0")}`,
+        externalId: rmaNumber(input.rmaId),
         attempt: 1,
         senderId: input.senderId,
         receiverId: input.receiverId,

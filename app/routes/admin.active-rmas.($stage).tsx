@@ -14,7 +14,7 @@ import { useEffect, useState } from "react";
 import { getOrderDetail } from "../../db/queries/order-views";
 import { ADMIN_RMA_TABS, getRmaView, listAdminRmas, type AdminRmaTab, type RmaPageView } from "../../db/queries/rmas";
 import { formatCents, parseDollars } from "../../domain/money";
-import { decideRmaUpdate, RMA_ERRORS, type RmaDecisionCommand, type RmaErrorCode } from "../../workflows/rma/contract";
+import { decideRmaUpdate, RMA_ERRORS, rmaCommandError, type RmaDecisionCommand } from "../../workflows/rma/contract";
 import { CarrierTools } from "~/components/orders/AdminOrderCard";
 import { formatDate } from "~/components/orders/format";
 import { LedgerTable, PaymentsList, ShipmentsList, UpdatesList } from "~/components/orders/OrderParts";
@@ -81,17 +81,6 @@ function decisionFrom(form: FormData, rma: RmaPageView, staffUserId: number): { 
   const first = Object.values(fieldErrors)[0];
   if (first) return { ok: false, error: first, fieldErrors };
   return { ok: true, cmd: { staffUserId, lines, rmaFeeCents: fee as number } };
-}
-
-function rmaCommandError(err: unknown): { code: RmaErrorCode; message: string } | null {
-  let e: unknown = err;
-  for (let depth = 0; e && typeof e === "object" && depth < 5; depth++) {
-    const o = e as { type?: unknown; message?: unknown; cause?: unknown; name?: unknown };
-    if (o.name === "WorkflowNotFoundError") return { code: "wrong_state", message: RMA_ERRORS.wrong_state };
-    if (typeof o.type === "string" && Object.hasOwn(RMA_ERRORS, o.type)) return { code: o.type as RmaErrorCode, message: RMA_ERRORS[o.type as RmaErrorCode] };
-    e = o.cause;
-  }
-  return null;
 }
 
 export async function action(args: ActionFunctionArgs) {

@@ -15,7 +15,7 @@ import { createRma, deleteUnstartedRma, RmaRequestRefused, rmaOfOrder, type RmaS
 import { checkPhoto, MAX_PHOTO_BYTES, STORED_PHOTO_NAME } from "../../domain/listing-forms";
 import { PICTURE_REQUIRED } from "../../domain/messages";
 import { isChoice, RMA_MAX_PICTURES_PER_ITEM, RMA_REASON_OTHER, RMA_REASONS, rmaReasonNeedsPictures } from "../../domain/reasons";
-import { rmaAmountYouWillReceive, type RmaOrderInput } from "../../domain/rma-money";
+import { rmaAmountYouWillReceive, rmaOrderInputOf, type RmaOrderInput } from "../../domain/rma-money";
 import { RMA_WORKFLOW_TYPE, rmaWorkflowId } from "../../workflows/rma/contract";
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
 import { db } from "./db.server";
@@ -134,19 +134,12 @@ export function firstIncomplete(d: RmaDraft, lines: OrderLineView[]): RmaStepNam
 }
 
 /** What the original order gives an RMA (the settlement's inputs), as the viewer received it. */
-export function rmaOrderOf(order: OrderDetail, lines: OrderLineView[]): RmaOrderInput {
-  const goodsCents = lines.reduce((a, l) => a + l.valueCents, 0);
-  const unitsReceived = lines.reduce((a, l) => a + l.quantity, 0);
-  return order.ttype === "swap"
-    ? { kind: "swap", unitsReceived, goodsCents, feeCents: 0, shippingCents: 0, totalCents: goodsCents }
-    : {
-        kind: "sale",
-        unitsReceived,
-        goodsCents,
-        feeCents: order.amounts.receiverFeeCents,
-        shippingCents: order.amounts.receiverShippingCents,
-        totalCents: order.amounts.receiverGrandTotalCents,
-      };
+function rmaOrderOf(order: OrderDetail, lines: OrderLineView[]): RmaOrderInput {
+  return rmaOrderInputOf(order.ttype === "swap" ? "swap" : "sale", lines, {
+    feeCents: order.amounts.receiverFeeCents,
+    shippingCents: order.amounts.receiverShippingCents,
+    totalCents: order.amounts.receiverGrandTotalCents,
+  });
 }
 
 /** 'Amount You Will Receive' for the draft (domain/rma-money). */

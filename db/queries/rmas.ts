@@ -13,8 +13,9 @@
  */
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { isChoice, RMA_REASON_OTHER, RMA_REASONS } from "../../domain/reasons";
-import type { RmaKind, RmaOrderInput } from "../../domain/rma-money";
-import { TRANSACTION_TYPE } from "../../domain/states";
+import { rmaOrderInputOf, type RmaKind, type RmaOrderInput } from "../../domain/rma-money";
+import { rmaNumber } from "../../domain/cart";
+import { RMA_DISPLAY_STATUS, TRANSACTION_TYPE } from "../../domain/states";
 import type { Db } from "../client";
 import { orderContributions, orders, outboxEmails, payments, products, productVariations, uploads, users } from "../schema";
 import type { DbOrTx } from "./listings";
@@ -116,7 +117,7 @@ export async function createRma(db: Db, req: RmaRequest): Promise<RmaStart> {
 
     const [{ id }] = await tx.execute<{ id: number }>(sql`select nextval(pg_get_serial_sequence('orders', 'id'))::int as id`);
     const rmaId = Number(id);
-    const externalId = `RMA-${String(rmaId).padStart(6, "0")}`;
+    const externalId = rmaNumber(rmaId);
     const workflowId = req.workflowIdFor(rmaId);
     const perpetratorId = req.victimId === order.providerId ? order.receiverId : order.providerId;
     await tx.insert(orders).values({
@@ -128,7 +129,7 @@ export async function createRma(db: Db, req: RmaRequest): Promise<RmaStart> {
       providerId: req.victimId,
       receiverId: perpetratorId,
       statename: "rmarequested",
-      displayStatus: "RMA Requested",
+      displayStatus: RMA_DISPLAY_STATUS.rmarequested,
       actionNeeded: "staff",
       stage: "rmarequested",
       rmaForId: order.id,
@@ -167,11 +168,11 @@ export async function createRma(db: Db, req: RmaRequest): Promise<RmaStart> {
       throw new RmaRequestRefused("pictures");
     }
 
-    const unitsReceived = received.reduce((a, r) => a + r.quantity, 0);
-    const goodsCents = received.reduce((a, r) => a + r.valueCents, 0);
-    const rmaOrder: RmaOrderInput = isSale
-      ? { kind: "sale", unitsReceived, goodsCents, feeCents: order.receiverFeeCents, shippingCents: order.receiverShippingCents, totalCents: order.receiverGrandTotalCents }
-      : { kind: "swap", unitsReceived, goodsCents, feeCents: 0, shippingCents: 0, totalCents: goodsCents };
+    const rmaOrder = rmaOrderInputOf(isSale ? "sale" : "swap", received, {
+      feeCents: order.receiverFeeCents,
+      shippingCents: order.receiverShippingCents,
+      totalCents: order.receiverGrandTotalCents,
+    });
     let victimPaymentIntentId: string | null = null;
     if (isSale) {
       const [capture] = await tx
@@ -195,15 +196,6 @@ export async function createRma(db: Db, req: RmaRequest): Promise<RmaStart> {
     };
   });
 }
-
-/** Display status of each RMA stage. */
-export const RMA_DISPLAY_STATUS: Readonly<Record<string, string>> = Object.freeze({
-  rmarequested: "RMA Requested",
-  shipping: "Return Shipping",
-  rmacompleted: "RMA Completed",
-  rmadeclined: "RMA Declined",
-  rmacancelled: "RMA Cancelled",
-});
 
 export interface RmaStateWrite {
   rmaId: number;

@@ -12,7 +12,7 @@
  * `handle.executeUpdate(approveSale, { args: [...] })` without pulling workflow code into their bundle.
  * See docs/decisions/0009-buy-workflow.md.
  */
-import { query, signal, update } from "../common/messages";
+import { commandErrorIn, query, signal, update } from "../common/messages";
 import type { PurchaseQuote } from "../../domain/fees";
 import {
   CANCEL_REASON_REQUIRED,
@@ -295,26 +295,13 @@ export const WRONG_PARTY_MESSAGES = Object.freeze({
   receiver: "Only the buying retailer can answer this order.",
 });
 
-export function isBuyErrorCode(value: unknown): value is BuyErrorCode {
-  return typeof value === "string" && Object.prototype.hasOwnProperty.call(BUY_ERRORS, value);
-}
-
 /**
  * The code and message of a rejected command, from what the Temporal client threw (WorkflowUpdateFailedError
  * -> cause ApplicationFailure { type, message }), or null for anything else (a real server error).
  */
 export function buyCommandError(err: unknown): { code: BuyErrorCode; message: string } | null {
-  let e: unknown = err;
-  for (let depth = 0; e && typeof e === "object" && depth < 5; depth++) {
-    const obj = e as { name?: unknown; type?: unknown; message?: unknown; cause?: unknown };
-    // The order's workflow has finished (declined, expired, cancelled, completed): nothing left to answer.
-    if (obj.name === "WorkflowNotFoundError") return { code: "wrong_state", message: BUY_ERRORS.wrong_state };
-    if (isBuyErrorCode(obj.type)) {
-      return { code: obj.type, message: typeof obj.message === "string" && obj.message ? obj.message : BUY_ERRORS[obj.type] };
-    }
-    e = obj.cause;
-  }
-  return null;
+  // A finished order's workflow (declined, expired, cancelled, completed) has nothing left to answer: wrong_state.
+  return commandErrorIn(err, BUY_ERRORS);
 }
 
 export const BUY_MESSAGES = Object.freeze({ ratingSaved: RATING_SAVED, updateYourListings: UPDATE_YOUR_LISTINGS });

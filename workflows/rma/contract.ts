@@ -4,7 +4,7 @@
  * return parcel and the perpetrator's new card arrive as signals. No Temporal runtime imports: pages may
  * import it. Money: domain/rma-money.ts. Shape: ADR 0015 (machine + driver), decisions: ADR 0017.
  */
-import { query, signal, update } from "../common/messages";
+import { commandErrorIn, query, signal, update } from "../common/messages";
 import type { RmaKind, RmaLineInput, RmaOrderInput, RmaSettlement } from "../../domain/rma-money";
 import type { CarrierEventSignal } from "../buy/contract";
 
@@ -81,6 +81,11 @@ export const RMA_ERRORS = Object.freeze({
 export type RmaErrorCode = keyof typeof RMA_ERRORS;
 
 export const RMA_INVALID_INPUT = "RmaInvalidInput";
+
+/** The code and message of a refused RMA command (the update's failure, or the RMA's workflow gone), or null. */
+export function rmaCommandError(err: unknown): { code: RmaErrorCode; message: string } | null {
+  return commandErrorIn(err, RMA_ERRORS);
+}
 
 export interface RmaDecisionResult {
   stage: RmaStage;

@@ -4,7 +4,7 @@
  * and both receive (decisions.md "Who moves when (swaps)"). Money: domain/fees.ts swapValuation and
  * domain/swap-money.ts. Shape: ADR 0015; decisions: ADR 0021. No Temporal runtime imports.
  */
-import { query, signal, update } from "../common/messages";
+import { commandErrorIn, query, signal, update } from "../common/messages";
 import type { OrderLine } from "../../domain/order-money";
 import type { Role } from "../../domain/states";
 import type { CarrierEventSignal, PaymentMethodInput } from "../buy/contract";
@@ -99,23 +99,12 @@ export const SWAP_ERRORS = Object.freeze({
 export type SwapErrorCode = keyof typeof SWAP_ERRORS;
 export const SWAP_INVALID_INPUT = "SwapInvalidInput";
 
-function isSwapErrorCode(v: unknown): v is SwapErrorCode {
-  return typeof v === "string" && Object.prototype.hasOwnProperty.call(SWAP_ERRORS, v);
-}
-
 /**
  * The code and message of a refused swap command, from what the Temporal client threw (the update's
  * ApplicationFailure, or WorkflowNotFoundError once the swap has ended), or null for anything else.
  */
 export function swapCommandError(err: unknown): { code: SwapErrorCode; message: string } | null {
-  let e: unknown = err;
-  for (let depth = 0; e && typeof e === "object" && depth < 5; depth++) {
-    const obj = e as { name?: unknown; type?: unknown; message?: unknown; cause?: unknown };
-    if (obj.name === "WorkflowNotFoundError") return { code: "wrong_state", message: SWAP_ERRORS.wrong_state };
-    if (isSwapErrorCode(obj.type)) return { code: obj.type, message: typeof obj.message === "string" && obj.message ? obj.message : SWAP_ERRORS[obj.type] };
-    e = obj.cause;
-  }
-  return null;
+  return commandErrorIn(err, SWAP_ERRORS);
 }
 
 export interface SwapCommandResult {

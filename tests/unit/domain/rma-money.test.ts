@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { purchaseQuote } from "../../../domain/fees";
-import { rmaAmountYouWillReceive, rmaLedger, rmaSettlement, type RmaLineInput, type RmaOrderInput } from "../../../domain/rma-money";
+import { rmaAmountYouWillReceive, rmaLedger, rmaOrderInputOf, rmaSettlement, type RmaLineInput, type RmaOrderInput } from "../../../domain/rma-money";
 import { shippingCentsForUnits } from "../../../domain/shipping";
 
 /** The original sale of the worked example: 3 × $42.50 (goods $127.50, fee $12.75, shipping $23.75, total $164.00). */
@@ -117,5 +117,18 @@ describe("property: every RMA's ledger balances, and no victim gets back more th
       }),
       { numRuns: 2000, seed: 20261123 },
     );
+  });
+});
+
+describe("rmaOrderInputOf: the original order as the victim received it", () => {
+  test.each([
+    ["a sale: units and goods of the lines, what the buyer paid", "sale" as const, { kind: "sale", unitsReceived: 3, goodsCents: 12750, feeCents: 1275, shippingCents: 2375, totalCents: 16400 }],
+    ["a swap side: goods only", "swap" as const, { kind: "swap", unitsReceived: 3, goodsCents: 12750, feeCents: 0, shippingCents: 0, totalCents: 12750 }],
+  ])("%s", (_name, kind, expected) => {
+    const lines = [
+      { quantity: 2, valueCents: 8500 },
+      { quantity: 1, valueCents: 4250 },
+    ];
+    expect(rmaOrderInputOf(kind, lines, { feeCents: 1275, shippingCents: 2375, totalCents: 16400 })).toEqual(expected);
   });
 });
