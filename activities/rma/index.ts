@@ -61,6 +61,8 @@ export function createRmaActivities(deps: RmaActivityDeps): RmaActivities {
           perpetratorChargeCents: rec.perpetratorChargeCents,
           // The marketplace keeps the RMA's shipping and fee (decisions.md): charge − refund.
           rmaKeptCents: rec.perpetratorChargeCents - rec.victimRefundCents,
+          chargeQueued: rec.chargeQueued ?? false,
+          escalated: rec.escalated ?? false,
         },
         deadlines: rec.deadlines,
         actions: rec.actions.map((a) => ({ code: a.code, role: a.role, at: a.at })),

@@ -39,6 +39,10 @@ export interface RmaStateRecord {
   rmaFeeCents: number;
   victimRefundCents: number;
   perpetratorChargeCents: number;
+  /** The perpetrator's charge waits for a card (staff see it; a new card on file tries it again). */
+  chargeQueued?: boolean;
+  /** Staff did not answer within 5 business days (they were told again). */
+  escalated?: boolean;
   deadlines: Record<string, string | null>;
   actions: RmaActionRecord[];
   notices: RmaNotice[];

@@ -390,6 +390,19 @@ export async function getRmaView(db: DbOrTx, rmaId: number): Promise<RmaPageView
   };
 }
 
+/**
+ * The workflows of the RMAs whose charge to this perpetrator is queued (its card was missing or declined):
+ * a new card on file signals them to try again.
+ */
+export async function rmaWorkflowsAwaitingCharge(db: DbOrTx, perpetratorId: number): Promise<string[]> {
+  const rows = await db
+    .select({ workflowId: orders.workflowId })
+    .from(orders)
+    .where(and(eq(orders.transactionType, TRANSACTION_TYPE.RMA), eq(orders.receiverId, perpetratorId), sql`${orders.ledger}->>'chargeQueued' = 'true'`))
+    .orderBy(asc(orders.id));
+  return rows.map((r) => r.workflowId);
+}
+
 /** Stages of the admin RMA screen's tabs (spec 002 §2.9: all, pending, shipping, completed, declined). */
 export const ADMIN_RMA_TABS = Object.freeze({ all: null, pending: "rmarequested", shipping: "shipping", completed: "rmacompleted", declined: "rmadeclined" } as const);
 export type AdminRmaTab = keyof typeof ADMIN_RMA_TABS;

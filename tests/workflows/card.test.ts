@@ -36,6 +36,7 @@ function mockActivities(overrides: Partial<Record<Name, Fn>> = {}) {
     cardCustomerId: async () => null,
     attachCard: async () => ({ customerId: "cus_sandbox_1", paymentMethodId: "pm_sandbox_1", brand: "visa", last4: "4242" }),
     recordCard: async () => ({ recorded: true }),
+    rmasAwaitingCharge: async () => [],
   };
   const impl = { ...base, ...overrides };
   const activities = Object.fromEntries(
@@ -72,7 +73,7 @@ describe("cardOnFileWorkflow", () => {
     const wf = cardOnFileWorkflowId(7, "s-ok");
     const result = await run(m.activities, async (tq) => (await start(tq, input)).result());
     expect(result).toEqual({ status: "saved", description: "Visa", lastFour: "4242" });
-    expect(m.calls.map((c) => c.name)).toEqual(["createTestCardPaymentMethod", "cardCustomerId", "attachCard", "recordCard"]);
+    expect(m.calls.map((c) => c.name)).toEqual(["createTestCardPaymentMethod", "cardCustomerId", "attachCard", "recordCard", "rmasAwaitingCharge"]);
     expect(m.of("createTestCardPaymentMethod")[0]).toEqual({ idempotencyKey: `${wf}:create-payment-method:1`, testToken: "tok_visa" });
     expect(m.of("attachCard")[0]).toEqual({
       idempotencyKey: `${wf}:attach:1`,
@@ -94,6 +95,15 @@ describe("cardOnFileWorkflow", () => {
     expect(result).toEqual({ status: "saved", description: "Mastercard", lastFour: "4444" });
     expect(m.of("createTestCardPaymentMethod")).toHaveLength(0);
     expect(m.of("attachCard")[0]).toMatchObject({ paymentMethodId: "pm_elements", customerId: null });
+  });
+
+  test("an RMA charge waiting for this retailer's card is told; one that has ended meanwhile does not fail the save", async () => {
+    const m = mockActivities({ rmasAwaitingCharge: async () => ["rma-ended-long-ago"] });
+    const result = await run(m.activities, async (tq) =>
+      (await start(tq, { retailerId: 9, submissionId: "s-rma", card: { source: "test_card", testToken: "tok_visa" } })).result(),
+    );
+    expect(result).toMatchObject({ status: "saved" });
+    expect(m.of("rmasAwaitingCharge")).toEqual([{ retailerId: 9 }]);
   });
 
   test("a declined card fails the run (non-retryable CardRejected, the spec's message) and nothing is recorded", async () => {

@@ -23,6 +23,8 @@ import { listOrderShipments } from "../../db/queries/shipments";
 import { orderContributions, outboxEmails, retailers } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import { rmaSettlement } from "../../domain/rma-money";
+import { CARD_ON_FILE_WORKFLOW_TYPE, cardOnFileWorkflowId } from "../../workflows/card/contract";
+import type { cardOnFileWorkflow } from "../../workflows/card/workflow";
 import { decideRmaUpdate, RMA_WORKFLOW_TYPE, rmaViewQuery, rmaWorkflowId, type RmaView } from "../../workflows/rma/contract";
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
 import { createRetailer, createStaffUser } from "../factories";
@@ -50,6 +52,34 @@ afterAll(async () => {
   await handleDb.close();
 });
 
+/** A purchase from the seller of `f` to the buyer, paid with a test card (authorised and captured). */
+async function paidPurchase(f: Awaited<ReturnType<typeof createSellerWithListing>>, buyerId: number, sizes: Record<string, number>) {
+  const buy = createBuyActivities({ db, payments: new SandboxPayments(db), carrier, appOrigin: "http://localhost:3000" });
+  const order = await createDraftOrder(db, {
+    providerId: f.seller.retailer.id,
+    receiverId: buyerId,
+    lines: [{ listingId: f.listing.id, variationId: f.variation.id, sizes, unitPriceCents: f.priceCents }],
+  });
+  const row = (await getOrderRow(db, order.orderId))!;
+  const auth = await buy.authorizePayment({
+    idempotencyKey: `${order.workflowId}:authorize:1`,
+    orderId: order.orderId,
+    retailerId: buyerId,
+    paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+    amountCents: row.receiverGrandTotalCents,
+    description: "purchase",
+  });
+  if (auth.status !== "authorized") throw new Error("the test card was declined");
+  await buy.capturePayment({
+    idempotencyKey: `${order.workflowId}:capture:1`,
+    orderId: order.orderId,
+    paymentIntentId: auth.paymentIntentId,
+    amountCents: row.receiverGrandTotalCents,
+    authorizedCents: row.receiverGrandTotalCents,
+  });
+  return { buy, order, auth };
+}
+
 describe("RMA workflow with the real activities", () => {
   test("a sale's RMA: requested, approved with a fee, the return shipped and delivered, the buyer refunded on its payment, the seller's card charged", async () => {
     const f = await createSellerWithListing(db, { sizes: { S: 2, M: 3 } });
@@ -57,30 +87,8 @@ describe("RMA workflow with the real activities", () => {
     const buyer = await createRetailer(db, { payout: true });
     const buyerId = buyer.retailer.id;
     const staff = await createStaffUser(db, {});
-    const buy = createBuyActivities({ db, payments: new SandboxPayments(db), carrier, appOrigin: "http://localhost:3000" });
     // The purchase: S x 1, M x 2 paid with a card; the seller has a card on file (RMAs are charged to it).
-    const order = await createDraftOrder(db, {
-      providerId: sellerId,
-      receiverId: buyerId,
-      lines: [{ listingId: f.listing.id, variationId: f.variation.id, sizes: { S: 1, M: 2 }, unitPriceCents: f.priceCents }],
-    });
-    const row = (await getOrderRow(db, order.orderId))!;
-    const auth = await buy.authorizePayment({
-      idempotencyKey: `${order.workflowId}:authorize:1`,
-      orderId: order.orderId,
-      retailerId: buyerId,
-      paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
-      amountCents: row.receiverGrandTotalCents,
-      description: "purchase",
-    });
-    if (auth.status !== "authorized") throw new Error("the test card was declined");
-    await buy.capturePayment({
-      idempotencyKey: `${order.workflowId}:capture:1`,
-      orderId: order.orderId,
-      paymentIntentId: auth.paymentIntentId,
-      amountCents: row.receiverGrandTotalCents,
-      authorizedCents: row.receiverGrandTotalCents,
-    });
+    const { buy, order, auth } = await paidPurchase(f, buyerId, { S: 1, M: 2 });
     await buy.saveCardOnFile({ idempotencyKey: `card-${sellerId}`, retailerId: sellerId, paymentMethod: { paymentMethodId: "tok_mastercard", lastFour: "4444", description: "Mastercard" } });
     const [line] = await db.select().from(orderContributions).where(eq(orderContributions.orderId, order.orderId));
 
@@ -135,6 +143,8 @@ describe("RMA workflow with the real activities", () => {
       victimRefundCents: expected.victimRefundCents,
       perpetratorChargeCents: expected.perpetratorChargeCents,
       rmaKeptCents: expected.perpetratorChargeCents - expected.victimRefundCents,
+      chargeQueued: false,
+      escalated: false,
     });
     const lines = await db.select().from(orderContributions).where(eq(orderContributions.orderId, start.rmaId));
     expect(lines.map((l) => [l.rmaReason, l.rmaQuantityRequested, l.rmaApproved, l.quantity, l.rmaApprovalComment]).sort()).toEqual(
@@ -167,5 +177,44 @@ describe("RMA workflow with the real activities", () => {
     expect(mails.some((m) => m.toEmail === staff.email)).toBe(true);
     const names = await db.select({ name: retailers.storeName }).from(retailers).where(eq(retailers.id, sellerId));
     for (const m of mails) expect(`${m.subject}${m.bodyText}`).not.toContain(names[0].name);
+  });
+
+  test("the seller has no card: the charge is queued for staff; putting a card on file (Settings) charges it", async () => {
+    const f = await createSellerWithListing(db, { sizes: { S: 2 } });
+    const sellerId = f.seller.retailer.id;
+    const buyer = await createRetailer(db, { payout: true });
+    const buyerId = buyer.retailer.id;
+    const staff = await createStaffUser(db, {});
+    const { order } = await paidPurchase(f, buyerId, { S: 2 });
+    const [line] = await db.select().from(orderContributions).where(eq(orderContributions.orderId, order.orderId));
+    // One unit missing: nothing to send back, so staff's approval settles it.
+    const start = await createRma(db, {
+      orderId: order.orderId,
+      victimId: buyerId,
+      contact: { name: "Pat Buyer", email: "pat@example.test", phone: "555-0100", packingSlipName: "Pat" },
+      lines: [{ sourceId: line.id, quantity: 1, reason: 2 }],
+      workflowIdFor: rmaWorkflowId,
+    });
+    const handle = await env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, { taskQueue: TASK_QUEUE, workflowId: start.workflowId, args: [{ ...start }] });
+    const waitFor = (pred: (v: RmaView) => boolean, what: string) => pollView(() => handle.query(rmaViewQuery), pred, what, (v) => `stage ${v?.stage}`);
+    await waitFor((v) => v.stage === "rmarequested" && !v.busy, "requested");
+    await handle.executeUpdate(decideRmaUpdate, { args: [{ staffUserId: staff.id, rmaFeeCents: 0, lines: [{ lineId: start.lines[0].lineId, approvedQuantity: 1 }] }] });
+    await waitFor((v) => v.chargeQueued && !v.busy, "charge queued");
+    expect((await getOrderRow(db, start.rmaId))?.ledger).toMatchObject({ chargeQueued: true });
+
+    // The seller saves a card (the Settings page runs this workflow): the queued charge is taken.
+    const card = await env.client.workflow.execute<typeof cardOnFileWorkflow>(CARD_ON_FILE_WORKFLOW_TYPE, {
+      taskQueue: TASK_QUEUE,
+      workflowId: cardOnFileWorkflowId(sellerId, `rma-${start.rmaId}`),
+      args: [{ retailerId: sellerId, submissionId: `rma-${start.rmaId}`, card: { source: "test_card", testToken: "tok_visa" } }],
+    });
+    expect(card.status).toBe("saved");
+    expect(await handle.result()).toEqual({ stage: "rmacompleted", charged: true });
+    const pays = (await listOrderPayments(db, start.rmaId)).filter((p) => p.retailerId === sellerId);
+    const expected = rmaSettlement(start.order, [{ unitPriceCents: f.priceCents, requestedQuantity: 1, approvedQuantity: 1, reason: 2 }]);
+    expect(pays.filter((p) => p.status === "succeeded").map((p) => p.amountCents)).toEqual([expected.perpetratorChargeCents]);
+    expect(pays.filter((p) => p.status !== "succeeded").every((p) => p.queued)).toBe(true);
+    expect((await getOrderRow(db, start.rmaId))?.ledger).toMatchObject({ chargeQueued: false });
+    expect((await listOrderActions(db, start.rmaId)).map((a) => a.code)).toEqual(expect.arrayContaining([ACTION.RMA_CHARGE_QUEUED, ACTION.RMA_PERPETRATOR_CHARGED]));
   });
 });

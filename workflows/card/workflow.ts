@@ -4,14 +4,17 @@
  *   2. the retailer's provider customer (read model), then attach the PaymentMethod to it and make it the
  *      default (key <wf>:attach:1; the provider creates the customer when there is none)
  *   3. record it in payment_methods: provider ids, card type and last four only
+ *   4. tell the retailer's RMAs whose charge is queued (no card, or a declined one) that a card is on file:
+ *      each tries its charge again (cardOnFile signal; an RMA that has ended meanwhile is skipped)
  * A card the provider refuses (declined, incorrect) fails the run with a non-retryable CardRejected
  * failure whose details carry the message to show.
  *
  * Deterministic: imports only @temporalio/workflow, domain/ and activity types.
  */
-import { ActivityFailure, ApplicationFailure, proxyActivities, workflowInfo } from "@temporalio/workflow";
+import { ActivityFailure, ApplicationFailure, getExternalWorkflowHandle, proxyActivities, workflowInfo } from "@temporalio/workflow";
 import type { Activities } from "../../activities";
 import { cardBrandLabel, CARD_MESSAGES } from "../../domain/cards";
+import { cardOnFileSignal } from "../rma/contract";
 import { CARD_REJECTED, CARD_STEPS, cardIdempotencyKey, type CardOnFileInput, type CardOnFileResult, type CardRejection } from "./contract";
 
 const readModel = proxyActivities<Activities>({
@@ -35,6 +38,20 @@ function rejectionOf(err: unknown): CardRejection | undefined {
     return (err.cause.details?.[0] as CardRejection | undefined) ?? { code: "card_error", message: err.cause.message };
   }
   return undefined;
+}
+
+/** Signals every RMA waiting to charge this retailer; one that has already ended is no longer listening. */
+async function tellQueuedRmaCharges(retailerId: number): Promise<void> {
+  const waiting = await readModel.rmasAwaitingCharge({ retailerId });
+  await Promise.all(
+    waiting.map(async (id) => {
+      try {
+        await getExternalWorkflowHandle(id).signal(cardOnFileSignal, { retailerId });
+      } catch {
+        // ended meanwhile (charged, or staff settled it): nothing to tell
+      }
+    }),
+  );
 }
 
 export async function cardOnFileWorkflow(input: CardOnFileInput): Promise<CardOnFileResult> {
@@ -67,6 +84,7 @@ export async function cardOnFileWorkflow(input: CardOnFileInput): Promise<CardOn
       description,
       lastFour: attached.last4,
     });
+    await tellQueuedRmaCharges(retailerId);
     return { status: "saved", description, lastFour: attached.last4 };
   } catch (err) {
     const rejection = rejectionOf(err);

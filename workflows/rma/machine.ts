@@ -47,6 +47,8 @@ function* record(m: RmaModel, ctx: StepContext, codes: Codes, notices: Notice[] 
       rmaFeeCents: m.rmaFeeCents,
       victimRefundCents: s.victimRefundCents,
       perpetratorChargeCents: s.perpetratorChargeCents,
+      chargeQueued: m.chargeQueued,
+      escalated: m.escalated,
       deadlines: {
         staffBy: m.deadlines.staffBy === null ? null : new Date(m.deadlines.staffBy).toISOString(),
         shipBy: m.deadlines.shipBy === null ? null : new Date(m.deadlines.shipBy).toISOString(),
