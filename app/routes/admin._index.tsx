@@ -43,6 +43,7 @@ function hubSections(temporalUi: string, permitted: readonly (keyof typeof RESOU
       items: [
         { label: "Orders and RMAs", to: "/admin/active-transactions" },
         { label: "RMAs to review", to: "/admin/active-rmas/pending" },
+        { label: "RMA charges queued for a card", to: "/admin/active-rmas/all?status=charge_queued" },
         ...(retailers ? [{ label: "Shipment insurance report (CSV)", to: "/admin/reports/shipment-insurance.csv", download: true }] : []),
       ],
     },

@@ -12,8 +12,10 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { getOrderDetail } from "../../db/queries/order-views";
-import { ADMIN_RMA_TABS, getRmaView, listAdminRmas, type AdminRmaTab, type RmaPageView } from "../../db/queries/rmas";
-import { formatCents, parseDollars } from "../../domain/money";
+import { ADMIN_RMA_STATUSES, ADMIN_RMA_TABS, getRmaView, listAdminRmas, type AdminRmaStatus, type AdminRmaTab, type RmaPageView } from "../../db/queries/rmas";
+import { RMA_DISPLAY_STATUS } from "../../domain/states";
+import { formatCents } from "../../domain/money";
+import { rmaAmountYouWillReceive } from "../../domain/rma-money";
 import { decideRmaUpdate, RMA_ERRORS, rmaCommandError, type RmaDecisionCommand } from "../../workflows/rma/contract";
 import { CarrierTools } from "~/components/orders/AdminOrderCard";
 import { formatDate } from "~/components/orders/format";
@@ -22,6 +24,7 @@ import { Pager } from "~/components/orders/OrderCard";
 import ordersCss from "~/components/orders/orders.css";
 import { RmaLinesTable } from "~/components/rma/RmaLines";
 import { pageTitle } from "~/components/title";
+import { parseRmaDecision, rmaDecisionAmounts } from "~/utils/admin-rma.server";
 import { readFormData, requireStaff } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { COMMAND_TIMEOUT_MS, ORDER_UNAVAILABLE_MESSAGE } from "~/utils/orders.server";
@@ -34,6 +37,12 @@ export const meta: MetaFunction = () => [{ title: pageTitle("RMAs") }];
 const CARD_TABS = ["summary", "updates", "shipping", "payments"] as const;
 type CardTab = (typeof CARD_TABS)[number];
 const isTab = (v: string): v is AdminRmaTab => Object.hasOwn(ADMIN_RMA_TABS, v);
+const isStatus = (v: string): v is AdminRmaStatus => (ADMIN_RMA_STATUSES as readonly string[]).includes(v);
+const STATUS_LABELS: Record<AdminRmaStatus, string> = {
+  ...(RMA_DISPLAY_STATUS as Record<"rmarequested" | "shipping" | "rmacompleted" | "rmadeclined" | "rmacancelled", string>),
+  overdue: "Staff answer overdue",
+  charge_queued: "Charge queued for a card",
+};
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireStaff(request);
@@ -47,54 +56,58 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (openRaw !== null && !/^\d{1,9}$/.test(openRaw)) throw new Response("Bad RMA", { status: 400 });
   const cardTabRaw = url.searchParams.get("tab") ?? "summary";
   const cardTab: CardTab = (CARD_TABS as readonly string[]).includes(cardTabRaw) ? (cardTabRaw as CardTab) : "summary";
-  const page = await listAdminRmas(db, { tab: tabRaw, offset: Number(offsetRaw), limit: 25 });
+  const statusRaw = url.searchParams.get("status") ?? "";
+  if (statusRaw !== "" && !isStatus(statusRaw)) throw new Response("Unknown status", { status: 400 });
+  const status = statusRaw === "" ? undefined : (statusRaw as AdminRmaStatus);
+  const page = await listAdminRmas(db, { tab: tabRaw, status, offset: Number(offsetRaw), limit: 25 });
   const open = openRaw ? await getRmaView(db, Number(openRaw)) : null;
   const detail = open ? await getOrderDetail(db, open.id, { retailerId: null, isStaff: true }) : null;
-  return { tab: tabRaw, page, open, detail, cardTab, notice: url.searchParams.get("notice"), now: Date.now() };
+  return { tab: tabRaw, status: status ?? "", page, open, detail, cardTab, notice: url.searchParams.get("notice"), now: Date.now() };
 }
 
-type ActionData = { ok: false; error: string; fieldErrors?: Record<string, string> };
-
-/** Staff's decision from the card's form: decision.<line> approve|deny, qty.<line>, comment.<line>, fee ($). */
-function decisionFrom(form: FormData, rma: RmaPageView, staffUserId: number): { ok: true; cmd: RmaDecisionCommand } | { ok: false; error: string; fieldErrors: Record<string, string> } {
-  const fieldErrors: Record<string, string> = {};
-  const lines: RmaDecisionCommand["lines"] = [];
-  for (const l of rma.lines) {
-    const decision = form.get(`decision.${l.lineId}`);
-    const comment = String(form.get(`comment.${l.lineId}`) ?? "").trim().slice(0, 1000);
-    if (decision === "deny") {
-      lines.push({ lineId: l.lineId, approvedQuantity: 0, comment });
-      continue;
-    }
-    if (decision !== "approve") {
-      fieldErrors[`decision.${l.lineId}`] = RMA_ERRORS.lines_pending;
-      continue;
-    }
-    const qty = String(form.get(`qty.${l.lineId}`) ?? "").trim();
-    if (!/^\d{1,4}$/.test(qty) || Number(qty) < 1) fieldErrors[`qty.${l.lineId}`] = "Approve at least one unit, or deny the line.";
-    else if (Number(qty) > l.requested) fieldErrors[`qty.${l.lineId}`] = RMA_ERRORS.approved_too_many;
-    else lines.push({ lineId: l.lineId, approvedQuantity: Number(qty), comment });
-  }
-  const feeRaw = String(form.get("fee") ?? "").trim();
-  const fee = feeRaw === "" ? 0 : parseDollars(feeRaw);
-  if (fee === null || fee < 0) fieldErrors.fee = RMA_ERRORS.bad_fee;
-  const first = Object.values(fieldErrors)[0];
-  if (first) return { ok: false, error: first, fieldErrors };
-  return { ok: true, cmd: { staffUserId, lines, rmaFeeCents: fee as number } };
-}
+/** What staff's decision would move, shown before they confirm it (domain/rma-money, as the workflow settles). */
+type Review = {
+  rmaId: number;
+  cmd: RmaDecisionCommand;
+  victimRefundCents: number;
+  perpetratorChargeCents: number;
+  approvedValueCents: number;
+  returnShippingCents: number;
+  rmaFeeCents: number;
+  declined: boolean;
+};
+type ActionData = { ok: false; error: string; fieldErrors?: Record<string, string> } | { ok: true; review: Review };
 
 export async function action(args: ActionFunctionArgs) {
   const { request } = args;
   const auth = await requireStaff(request);
   const form = await readFormData(request.clone());
-  if (form.get("intent") === "carrier") return transactionsAction(args);
-  if (form.get("intent") !== "decide") return data<ActionData>({ ok: false, error: "Unknown action." }, { status: 400 });
+  const intent = form.get("intent");
+  if (intent === "carrier") return transactionsAction(args);
+  if (intent !== "review" && intent !== "decide") return data<ActionData>({ ok: false, error: "Unknown action." }, { status: 400 });
   const idRaw = String(form.get("rma") ?? "");
   const rma = /^\d{1,9}$/.test(idRaw) ? await getRmaView(db, Number(idRaw)) : null;
   if (!rma) return data<ActionData>({ ok: false, error: "Choose an RMA." }, { status: 404 });
   if (rma.stage !== "rmarequested") return data<ActionData>({ ok: false, error: RMA_ERRORS.wrong_state }, { status: 409 });
-  const parsed = decisionFrom(form, rma, auth.user.id);
+  const parsed = parseRmaDecision(form, rma, auth.user.id);
   if (!parsed.ok) return data<ActionData>({ ok: false, error: parsed.error, fieldErrors: parsed.fieldErrors }, { status: 400 });
+  if (intent === "review") {
+    const s = rmaDecisionAmounts(rma, parsed.cmd);
+    if (!s) return data<ActionData>({ ok: false, error: "This RMA no longer matches its order: ask an engineer to look at it." }, { status: 409 });
+    return data<ActionData>({
+      ok: true,
+      review: {
+        rmaId: rma.id,
+        cmd: parsed.cmd,
+        victimRefundCents: s.victimRefundCents,
+        perpetratorChargeCents: s.perpetratorChargeCents,
+        approvedValueCents: s.approvedValueCents,
+        returnShippingCents: s.rmaShippingCents,
+        rmaFeeCents: s.rmaFeeCents,
+        declined: s.declined,
+      },
+    });
+  }
   try {
     const client = await getTemporalClient();
     const r = await withTimeout(client.workflow.getHandle(rma.workflowId).executeUpdate(decideRmaUpdate, { args: [parsed.cmd] }), COMMAND_TIMEOUT_MS);
@@ -111,6 +124,7 @@ export async function action(args: ActionFunctionArgs) {
 export default function AdminRmas() {
   const d = useLoaderData<typeof loader>();
   const a = useActionData<typeof action>() as ActionData | undefined;
+  const q = d.status ? `?status=${d.status}` : "";
   return (
     <section className="page" data-testid="admin-rmas">
       <p>
@@ -119,11 +133,27 @@ export default function AdminRmas() {
       <h1>RMAs</h1>
       <nav className="order-tabs" role="tablist">
         {(Object.keys(ADMIN_RMA_TABS) as AdminRmaTab[]).map((t) => (
-          <Link key={t} to={`/admin/active-rmas/${t}`} role="tab" aria-selected={t === d.tab} className={t === d.tab ? "active" : ""} data-testid={`rma-tab-${t}`}>
+          <Link key={t} to={`/admin/active-rmas/${t}${q}`} role="tab" aria-selected={t === d.tab} className={t === d.tab ? "active" : ""} data-testid={`rma-tab-${t}`}>
             {t}
           </Link>
         ))}
       </nav>
+      <Form method="get" className="inline-form" data-testid="rma-status-filter">
+        <label>
+          Status{" "}
+          <select name="status" defaultValue={d.status} data-testid="rma-status">
+            <option value="">Any status</option>
+            {ADMIN_RMA_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {STATUS_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </label>{" "}
+        <button type="submit" className="button button-outline" data-testid="rma-status-apply">
+          Filter
+        </button>
+      </Form>
       {a && !a.ok ? (
         <div className="alert alert-danger" role="alert" data-testid="admin-error">
           {a.error}
@@ -134,7 +164,7 @@ export default function AdminRmas() {
           The RMA was processed.
         </div>
       ) : null}
-      {d.open && d.detail ? <RmaCard rma={d.open} detail={d.detail} tab={d.cardTab} now={d.now} fieldErrors={a && !a.ok ? a.fieldErrors : undefined} /> : null}
+      {d.open && d.detail ? <RmaCard rma={d.open} detail={d.detail} tab={d.cardTab} now={d.now} outcome={a} /> : null}
       {d.page.items.length === 0 ? <p data-testid="rmas-empty">No RMAs here.</p> : null}
       <ul className="admin-list">
         {d.page.items.map((r) => (
@@ -144,15 +174,25 @@ export default function AdminRmas() {
           </li>
         ))}
       </ul>
-      <Pager total={d.page.total} limit={d.page.limit} offset={d.page.offset} hrefFor={(off) => `/admin/active-rmas/${d.tab}?offset=${off}`} />
+      <Pager total={d.page.total} limit={d.page.limit} offset={d.page.offset} hrefFor={(off) => `/admin/active-rmas/${d.tab}?offset=${off}${d.status ? `&status=${d.status}` : ""}`} />
     </section>
   );
 }
 
 type Detail = NonNullable<Awaited<ReturnType<typeof loader>>["detail"]>;
 
-function RmaCard({ rma, detail, tab, now, fieldErrors }: { rma: RmaPageView; detail: Detail; tab: CardTab; now: number; fieldErrors?: Record<string, string> }) {
+function RmaCard({ rma, detail, tab, now, outcome }: { rma: RmaPageView; detail: Detail; tab: CardTab; now: number; outcome?: ActionData }) {
   const ledger = rma.ledger ?? {};
+  const faultyCents = rma.lines.reduce((a, l) => a + l.requested * l.unitPriceCents, 0);
+  // Before staff decide: what the victim was told it would receive; after: what the decision returns.
+  const willReceive =
+    rma.stage === "rmarequested" && rma.original
+      ? rmaAmountYouWillReceive(
+          rma.original,
+          rma.lines.map((l) => ({ unitPriceCents: l.unitPriceCents, requestedQuantity: l.requested })),
+        )
+      : Number(ledger.victimRefundCents ?? 0);
+  const review = outcome?.ok && outcome.review.rmaId === rma.id ? outcome.review : null;
   return (
     <article className="admin-card" data-testid="admin-rma-card" data-rma-id={rma.id} data-stage={rma.stage}>
       <header>
@@ -176,6 +216,10 @@ function RmaCard({ rma, detail, tab, now, fieldErrors }: { rma: RmaPageView; det
               <dd>
                 {rma.rmaForId ? <Link to={`/admin/active-transactions?order=${rma.rmaForId}`}>{rma.rmaForExternalId}</Link> : "—"}
               </dd>
+              <dt>Amount of faulty goods</dt>
+              <dd data-testid="rma-faulty">{formatCents(faultyCents)}</dd>
+              <dt>Amount the user will receive</dt>
+              <dd data-testid="rma-will-receive">{formatCents(willReceive)}</dd>
               <dt>Contact</dt>
               <dd data-testid="rma-contact">
                 {rma.contact.name}, {rma.contact.email}, {rma.contact.phone}; packing slip: {rma.contact.packingSlipName}
@@ -186,9 +230,21 @@ function RmaCard({ rma, detail, tab, now, fieldErrors }: { rma: RmaPageView; det
               <dd data-testid="rma-amounts">
                 {formatCents(Number(ledger.victimRefundCents ?? 0))} / {formatCents(Number(ledger.perpetratorChargeCents ?? 0))}
               </dd>
+              {ledger.chargeQueued === true ? (
+                <>
+                  <dt>Perpetrator&apos;s charge</dt>
+                  <dd data-testid="rma-charge-queued">payment is queued for processing. It is taken when the perpetrator puts a card on file.</dd>
+                </>
+              ) : null}
             </dl>
             <RmaLinesTable lines={rma.lines} pictureUrl={(p) => `/uploads/${p}`} />
-            {rma.stage === "rmarequested" ? <DecisionForm rma={rma} fieldErrors={fieldErrors} /> : null}
+            {rma.stage === "rmarequested" ? (
+              review ? (
+                <ReviewPanel rma={rma} review={review} />
+              ) : (
+                <DecisionForm key={outcome && !outcome.ok ? outcome.error : "form"} rma={rma} fieldErrors={outcome && !outcome.ok ? outcome.fieldErrors : undefined} />
+              )
+            ) : null}
           </>
         ) : null}
         {tab === "updates" ? <UpdatesList actions={detail.actions} now={now} /> : null}
@@ -213,7 +269,10 @@ function RmaCard({ rma, detail, tab, now, fieldErrors }: { rma: RmaPageView; det
   );
 }
 
-/** Approve or deny each line (approved ≤ requested), a comment, the RMA fee; Process once every line is decided. */
+/**
+ * Approve or deny each line (approved ≤ requested), a comment, the RMA fee. "Process RMA" (once every line
+ * is decided) shows the amounts first; nothing is sent to the workflow before staff confirm them.
+ */
 function DecisionForm({ rma, fieldErrors }: { rma: RmaPageView; fieldErrors?: Record<string, string> }) {
   const busy = useNavigation().state !== "idle";
   const [decided, setDecided] = useState<Record<number, boolean>>({});
@@ -221,30 +280,32 @@ function DecisionForm({ rma, fieldErrors }: { rma: RmaPageView; fieldErrors?: Re
   useEffect(() => setHydrated(true), []);
   // Without JavaScript the server checks it; with it, the button waits until every line has a decision.
   const ready = !hydrated || rma.lines.every((l) => decided[l.lineId]);
+  const errorOf = (i: number) => fieldErrors?.[`lines[${i}].decision`] ?? fieldErrors?.[`lines[${i}].qty`] ?? fieldErrors?.[`lines[${i}].comment`] ?? fieldErrors?.[`lines[${i}].id`];
   return (
     <Form method="post" className="form-stack" data-testid="rma-decision-form">
-      <input type="hidden" name="intent" value="decide" />
+      <input type="hidden" name="intent" value="review" />
       <input type="hidden" name="rma" value={rma.id} />
-      {rma.lines.map((l) => (
+      {rma.lines.map((l, i) => (
         <fieldset key={l.lineId} className="field" data-testid="rma-decide-line">
           <legend>
             {l.productCode} × {l.requested} requested
           </legend>
+          <input type="hidden" name={`lines[${i}].id`} value={l.lineId} />
           <label>
-            <input type="radio" name={`decision.${l.lineId}`} value="approve" onChange={() => setDecided((x) => ({ ...x, [l.lineId]: true }))} /> Approve
+            <input type="radio" name={`lines[${i}].decision`} value="approve" onChange={() => setDecided((x) => ({ ...x, [l.lineId]: true }))} /> Approve
           </label>{" "}
           <label>
-            <input type="radio" name={`decision.${l.lineId}`} value="deny" onChange={() => setDecided((x) => ({ ...x, [l.lineId]: true }))} /> Deny
+            <input type="radio" name={`lines[${i}].decision`} value="deny" onChange={() => setDecided((x) => ({ ...x, [l.lineId]: true }))} /> Deny
           </label>{" "}
           <label>
-            Approved units <input type="number" name={`qty.${l.lineId}`} min={1} max={l.requested} defaultValue={l.requested} style={{ width: "5rem" }} />
+            Approved units <input type="number" name={`lines[${i}].qty`} min={1} max={l.requested} defaultValue={l.requested} style={{ width: "5rem" }} />
           </label>{" "}
           <label>
-            Comment <input type="text" name={`comment.${l.lineId}`} maxLength={1000} />
+            Comment <input type="text" name={`lines[${i}].comment`} maxLength={1000} />
           </label>
-          {fieldErrors?.[`decision.${l.lineId}`] || fieldErrors?.[`qty.${l.lineId}`] ? (
+          {errorOf(i) ? (
             <span className="field-error" role="alert">
-              {fieldErrors[`decision.${l.lineId}`] ?? fieldErrors[`qty.${l.lineId}`]}
+              {errorOf(i)}
             </span>
           ) : null}
         </fieldset>
@@ -260,6 +321,58 @@ function DecisionForm({ rma, fieldErrors }: { rma: RmaPageView; fieldErrors?: Re
       <button type="submit" className="button" disabled={busy || !ready} data-testid="rma-process-staff">
         Process RMA
       </button>
+    </Form>
+  );
+}
+
+/** The decision's amounts, and the decision itself as hidden fields: Confirm sends it; Change goes back. */
+function ReviewPanel({ rma, review }: { rma: RmaPageView; review: Review }) {
+  const busy = useNavigation().state !== "idle";
+  const byLine = new Map(review.cmd.lines.map((l) => [l.lineId, l]));
+  return (
+    <Form method="post" className="form-stack" data-testid="rma-review">
+      <input type="hidden" name="intent" value="decide" />
+      <input type="hidden" name="rma" value={rma.id} />
+      <input type="hidden" name="fee" value={(review.cmd.rmaFeeCents / 100).toFixed(2)} />
+      <h3>Check the amounts before you process this RMA</h3>
+      <ul>
+        {rma.lines.map((l, i) => {
+          const d = byLine.get(l.lineId);
+          const qty = d?.approvedQuantity ?? 0;
+          return (
+            <li key={l.lineId} data-testid="rma-review-line">
+              <input type="hidden" name={`lines[${i}].id`} value={l.lineId} />
+              <input type="hidden" name={`lines[${i}].decision`} value={qty > 0 ? "approve" : "deny"} />
+              <input type="hidden" name={`lines[${i}].qty`} value={qty} />
+              <input type="hidden" name={`lines[${i}].comment`} value={d?.comment ?? ""} />
+              {l.productCode}: {qty > 0 ? `${qty} of ${l.requested} approved` : "denied"}
+              {d?.comment ? ` (${d.comment})` : ""}
+            </li>
+          );
+        })}
+      </ul>
+      {review.declined ? (
+        <p data-testid="rma-review-declined">Every line is denied: the RMA is declined and nothing is paid or charged.</p>
+      ) : (
+        <dl className="facts">
+          <dt>Returned to the victim</dt>
+          <dd data-testid="rma-review-refund">{formatCents(review.victimRefundCents)}</dd>
+          <dt>Charged to the perpetrator</dt>
+          <dd data-testid="rma-review-charge">{formatCents(review.perpetratorChargeCents)}</dd>
+          <dt>of which: approved goods / return shipping / RMA fee</dt>
+          <dd>
+            {formatCents(review.approvedValueCents)} / {formatCents(review.returnShippingCents)} / {formatCents(review.rmaFeeCents)}
+          </dd>
+        </dl>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="button" disabled={busy} data-testid="rma-confirm-staff">
+          Confirm and process
+        </button>
+        <Link to={`/admin/active-rmas?rma=${rma.id}`} className="button button-outline" data-testid="rma-review-change">
+          Change the decision
+        </Link>
+      </div>
     </Form>
   );
 }

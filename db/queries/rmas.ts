@@ -85,6 +85,18 @@ async function receivedLines(db: DbOrTx, order: { id: number; transactionType: n
     .orderBy(asc(orderContributions.id));
 }
 
+/** The original order as the victim received it (its goods lines; a sale's buyer's fee, shipping and total). */
+function rmaOrderOfRows(
+  order: { transactionType: number; receiverFeeCents: number; receiverShippingCents: number; receiverGrandTotalCents: number },
+  received: readonly { quantity: number; valueCents: number }[],
+): RmaOrderInput {
+  return rmaOrderInputOf(order.transactionType === TRANSACTION_TYPE.SALE ? "sale" : "swap", received, {
+    feeCents: order.receiverFeeCents,
+    shippingCents: order.receiverShippingCents,
+    totalCents: order.receiverGrandTotalCents,
+  });
+}
+
 /** The victim's request as an RMA order with its lines; refused (RmaRequestRefused) when it cannot be. */
 export async function createRma(db: Db, req: RmaRequest): Promise<RmaStart> {
   return db.transaction(async (tx) => {
@@ -168,11 +180,7 @@ export async function createRma(db: Db, req: RmaRequest): Promise<RmaStart> {
       throw new RmaRequestRefused("pictures");
     }
 
-    const rmaOrder = rmaOrderInputOf(isSale ? "sale" : "swap", received, {
-      feeCents: order.receiverFeeCents,
-      shippingCents: order.receiverShippingCents,
-      totalCents: order.receiverGrandTotalCents,
-    });
+    const rmaOrder = rmaOrderOfRows(order, received);
     let victimPaymentIntentId: string | null = null;
     if (isSale) {
       const [capture] = await tx
@@ -329,6 +337,8 @@ export interface RmaPageView {
   rmaForId: number | null;
   rmaForExternalId: string | null;
   rmaForTransactionType: number | null;
+  /** The original order as the victim received it (what staff's decision is settled against). */
+  original: RmaOrderInput | null;
   contact: { name: string | null; email: string | null; phone: string | null; packingSlipName: string | null };
   rmaFeeCents: number;
   ledger: Record<string, number | boolean> | null;
@@ -343,7 +353,8 @@ export async function getRmaView(db: DbOrTx, rmaId: number): Promise<RmaPageView
   if (!Number.isSafeInteger(rmaId) || rmaId <= 0) return null;
   const [r] = await db.select().from(orders).where(and(eq(orders.id, rmaId), eq(orders.transactionType, TRANSACTION_TYPE.RMA)));
   if (!r) return null;
-  const [orig] = r.rmaForId ? await db.select({ externalId: orders.externalId, transactionType: orders.transactionType }).from(orders).where(eq(orders.id, r.rmaForId)) : [];
+  const [orig] = r.rmaForId ? await db.select().from(orders).where(eq(orders.id, r.rmaForId)) : [];
+  const original = orig ? rmaOrderOfRows(orig, await receivedLines(db, orig, r.providerId)) : null;
   const lines = await db
     .select({
       c: orderContributions,
@@ -367,6 +378,7 @@ export async function getRmaView(db: DbOrTx, rmaId: number): Promise<RmaPageView
     rmaForId: r.rmaForId,
     rmaForExternalId: orig?.externalId ?? null,
     rmaForTransactionType: orig?.transactionType ?? null,
+    original,
     contact: { name: r.rmaContactName, email: r.rmaContactEmail, phone: r.rmaContactPhone, packingSlipName: r.rmaPackingSlipName },
     rmaFeeCents: r.rmaFeeCents,
     ledger: r.ledger ?? null,
@@ -407,10 +419,24 @@ export async function rmaWorkflowsAwaitingCharge(db: DbOrTx, perpetratorId: numb
 export const ADMIN_RMA_TABS = Object.freeze({ all: null, pending: "rmarequested", shipping: "shipping", completed: "rmacompleted", declined: "rmadeclined" } as const);
 export type AdminRmaTab = keyof typeof ADMIN_RMA_TABS;
 
-/** Staff's RMA list: newest change first, by tab, with the parties' store names (staff see names). */
-export async function listAdminRmas(db: DbOrTx, opts: { tab: AdminRmaTab; limit?: number; offset?: number }) {
+/**
+ * The admin RMA screen's status filter (beside the tabs): each stage, cancelled (the return never shipped),
+ * staff's answer overdue (escalated, still pending) and a perpetrator's charge queued for a card.
+ */
+export const ADMIN_RMA_STATUSES = Object.freeze(["rmarequested", "overdue", "shipping", "rmacancelled", "rmacompleted", "charge_queued", "rmadeclined"] as const);
+export type AdminRmaStatus = (typeof ADMIN_RMA_STATUSES)[number];
+
+function statusWhere(status: AdminRmaStatus | undefined) {
+  if (status === undefined) return undefined;
+  if (status === "overdue") return and(eq(orders.stage, "rmarequested"), sql`${orders.ledger}->>'escalated' = 'true'`);
+  if (status === "charge_queued") return sql`${orders.ledger}->>'chargeQueued' = 'true'`;
+  return eq(orders.stage, status);
+}
+
+/** Staff's RMA list: newest change first, by tab and status, with the parties' store names (staff see names). */
+export async function listAdminRmas(db: DbOrTx, opts: { tab: AdminRmaTab; status?: AdminRmaStatus; limit?: number; offset?: number }) {
   const stage = ADMIN_RMA_TABS[opts.tab];
-  const where = and(eq(orders.transactionType, TRANSACTION_TYPE.RMA), stage ? eq(orders.stage, stage) : undefined);
+  const where = and(eq(orders.transactionType, TRANSACTION_TYPE.RMA), stage ? eq(orders.stage, stage) : undefined, statusWhere(opts.status));
   const limit = Math.min(Math.max(opts.limit ?? 25, 1), 100);
   const offset = Math.max(opts.offset ?? 0, 0);
   const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(orders).where(where);

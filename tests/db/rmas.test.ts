@@ -6,7 +6,7 @@
  */
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
-import { createRma, RMA_REQUEST_ERRORS, rmaOfOrder } from "../../db/queries/rmas";
+import { createRma, getRmaView, listAdminRmas, recordRmaState, RMA_REQUEST_ERRORS, rmaOfOrder, rmaWorkflowsAwaitingCharge } from "../../db/queries/rmas";
 import { createSwapOrder } from "../../db/queries/swap-orders";
 import { orderContributions } from "../../db/schema";
 import { rmaWorkflowId } from "../../workflows/rma/contract";
@@ -71,5 +71,40 @@ describe("createRma", () => {
     await expect(createRma(db, req)).rejects.toThrow(RMA_REQUEST_ERRORS.not_found);
     const rma = await createRma(db, { ...req, victimId: s.receiverId });
     await expect(createRma(db, { ...req, orderId: rma.rmaId, victimId: s.receiverId })).rejects.toThrow(RMA_REQUEST_ERRORS.not_found);
+  });
+});
+
+describe("staff's RMA screen", () => {
+  const write = (rmaId: number, sequence: number, stage: string, ledger: Record<string, number | boolean>) =>
+    recordRmaState(db, { rmaId, dedupeKey: `t:${rmaId}:${sequence}`, sequence, stage, decisions: null, rmaFeeCents: 0, ledger, deadlines: {}, actions: [], notices: [], staffNotices: [] });
+  const listed = async (status: Parameters<typeof listAdminRmas>[1]["status"], ids: number[]) =>
+    (await listAdminRmas(db, { tab: "all", status, limit: 100 })).items.map((r) => r.id).filter((id) => ids.includes(id));
+
+  test("the status filter: pending, overdue (escalated and still pending), cancelled, a charge queued; a new card finds the RMAs waiting to charge", async () => {
+    const s = await swapWithBothSides();
+    const ask = (victimId: number, sourceId: number) => createRma(db, { orderId: s.order.orderId, victimId, contact, lines: [{ sourceId, quantity: 1, reason: 2 }], workflowIdFor: rmaWorkflowId });
+    const a = await ask(s.receiverId, s.providerLine.id); // the provider is its perpetrator
+    const b = await ask(s.providerId, s.receiverLine.id); // the receiver is its perpetrator
+    const ids = [a.rmaId, b.rmaId];
+    expect(await listed("rmarequested", ids)).toEqual(expect.arrayContaining(ids));
+    expect(await listed("overdue", ids)).toEqual([]);
+
+    await write(a.rmaId, 1, "rmarequested", { escalated: true, chargeQueued: false });
+    await write(b.rmaId, 1, "rmacompleted", { victimRefundCents: 8000, perpetratorChargeCents: 8000, chargeQueued: true, escalated: false });
+    expect(await listed("overdue", ids)).toEqual([a.rmaId]);
+    expect(await listed("charge_queued", ids)).toEqual([b.rmaId]);
+    expect(await listed("rmacompleted", ids)).toEqual([b.rmaId]);
+    expect(await rmaWorkflowsAwaitingCharge(db, s.receiverId)).toEqual([b.workflowId]);
+    expect(await rmaWorkflowsAwaitingCharge(db, s.providerId)).toEqual([]);
+
+    await write(b.rmaId, 2, "rmacompleted", { victimRefundCents: 8000, perpetratorChargeCents: 8000, chargeQueued: false, escalated: false });
+    await write(a.rmaId, 2, "rmacancelled", { escalated: true, chargeQueued: false });
+    expect(await listed("charge_queued", ids)).toEqual([]);
+    expect(await listed("overdue", ids)).toEqual([]);
+    expect(await listed("rmacancelled", ids)).toEqual([a.rmaId]);
+    expect(await rmaWorkflowsAwaitingCharge(db, s.receiverId)).toEqual([]);
+
+    // The card shows what staff settle against: the goods the victim received on the swap.
+    expect((await getRmaView(db, b.rmaId))?.original).toEqual({ kind: "swap", unitsReceived: 1, goodsCents: 8000, feeCents: 0, shippingCents: 0, totalCents: 8000 });
   });
 });

@@ -448,20 +448,37 @@ describe("an order made for a request", () => {
     await card.waitFor();
     expect(await staff.getByTestId("rma-contact").textContent()).toContain("Pat Buyer");
     expect(await card.getByTestId("rma-lines").locator("img").count()).toBe(3);
+    expect(await staff.getByTestId("rma-faulty").textContent()).toBe(formatCents(2500));
+    expect(await staff.getByTestId("rma-will-receive").textContent()).toBe(formatCents(2750));
+    // The status filter beside the tabs: pending ones list it, queued charges do not.
+    const listed = async (status: string) => {
+      await staff.goto(url(`/admin/active-rmas/all?status=${status}`));
+      return staff.locator(`[data-testid=admin-rma-row][data-rma-id="${rma.id}"]`).count();
+    };
+    expect(await listed("rmarequested")).toBe(1);
+    expect(await listed("charge_queued")).toBe(0);
+    await staff.goto(url(`/admin/active-rmas/pending?rma=${rma.id}`));
+    await card.waitFor();
     // Process waits until every line has a decision.
     expect(await staff.getByTestId("rma-process-staff").isDisabled()).toBe(true);
     await staff.getByTestId("rma-decide-line").locator('input[value="approve"]').check();
     // More than requested: the field's max stops it in the browser; past that, the server refuses, nothing saved.
-    const qty = staff.getByTestId("rma-decide-line").locator('input[name^="qty."]');
+    const qty = staff.getByTestId("rma-decide-line").locator('input[name$=".qty"]');
     await qty.evaluate((el) => el.removeAttribute("max"));
     await qty.fill("2");
     await staff.getByTestId("rma-process-staff").click();
     await expect.poll(() => staff.getByTestId("admin-error").textContent()).toBe("The approved quantity cannot exceed the quantity requested.");
     expect((await db().select().from(orders).where(eq(orders.id, rma.id)))[0].stage).toBe("rmarequested");
     await staff.getByTestId("rma-decide-line").locator('input[value="approve"]').check();
-    await staff.getByTestId("rma-decide-line").locator('input[name^="qty."]').fill("1");
+    await staff.getByTestId("rma-decide-line").locator('input[name$=".qty"]').fill("1");
     await staff.getByTestId("rma-fee").fill("5.00");
+    // Process shows the amounts first; nothing is decided until staff confirm them.
     await staff.getByTestId("rma-process-staff").click();
+    await staff.getByTestId("rma-review").waitFor();
+    expect(await staff.getByTestId("rma-review-refund").textContent()).toBe(formatCents(2750));
+    expect(await staff.getByTestId("rma-review-charge").textContent()).toBe(formatCents(5225));
+    expect((await db().select().from(orders).where(eq(orders.id, rma.id)))[0].stage).toBe("rmarequested");
+    await staff.getByTestId("rma-confirm-staff").click();
     await staff.getByTestId("admin-notice").waitFor();
     expect(await staff.getByTestId("admin-rma-card").getAttribute("data-stage")).toBe("shipping");
     // decisions.md: refund $25.00 + 10% = $27.50; charge $25.00 + $19.75 (1 unit back) + $5.00 fee + $2.50 = $52.25.
