@@ -8,7 +8,6 @@
  * o.<line> the "other" text, p.<line> stored picture names (repeated), contact_name / contact_email /
  * contact_phone / packing_slip_name.
  */
-import { unstable_createMemoryUploadHandler } from "@remix-run/node";
 import { z } from "zod";
 import type { OrderDetail, OrderLineView } from "../../db/queries/order-views";
 import { createRma, deleteUnstartedRma, RmaRequestRefused, rmaOfOrder, type RmaStart } from "../../db/queries/rmas";
@@ -25,7 +24,7 @@ import { canRequestRma } from "./orders.server";
 import { swapRmaOpen } from "./swap.server";
 import { getTemporalClient } from "./temporal.server";
 import type { RmaDraft, RmaErrors, RmaStepName } from "~/components/rma/draft";
-import { photosUsable, storePhoto } from "./uploads.server";
+import { cappedPhotoUploadHandler, photosUsable, storePhoto } from "./uploads.server";
 
 export const RMA_WIZARD_MESSAGES = Object.freeze({
   closed: "This order cannot be returned: a return must be requested within 48 hours of delivery.",
@@ -148,9 +147,9 @@ export function draftAmount(order: OrderDetail, lines: OrderLineView[], d: RmaDr
   return asked.length ? rmaAmountYouWillReceive(rmaOrderOf(order, lines), asked) : 0;
 }
 
-/** The pictures step's form: multipart, at most 9 pictures of MAX_PHOTO_BYTES a request. */
+/** The pictures step's form: multipart, at most 9 pictures of MAX_PHOTO_BYTES a request (a bigger one is answered beside it). */
 export function readPicturesForm(request: Request): Promise<FormData> {
-  return readFormData(request, { maxBytes: 9 * MAX_PHOTO_BYTES + 256 * 1024, maxEntries: 200, uploadHandler: unstable_createMemoryUploadHandler({ maxPartSize: MAX_PHOTO_BYTES }) });
+  return readFormData(request, { maxBytes: 9 * MAX_PHOTO_BYTES + 256 * 1024, maxEntries: 200, uploadHandler: cappedPhotoUploadHandler });
 }
 
 /** Stores the pictures sent for each chosen line (files photos.<line>), checked by content; the errors per line. */

@@ -10,12 +10,40 @@
  * new upload runs (removeOrphanPhotos).
  */
 import { randomUUID } from "node:crypto";
+import { MaxPartSizeExceededError, type UploadHandler } from "@remix-run/node";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { PHOTO_CONTENT_TYPES, STORED_PHOTO_NAME, type PhotoType } from "../../domain/listing-forms";
+import { MAX_PHOTO_BYTES, PHOTO_CONTENT_TYPES, STORED_PHOTO_NAME, type PhotoType } from "../../domain/listing-forms";
 import { attachUploads, countOwnUploads, findUpload, insertUpload, takeOrphanUploads } from "../../db/queries/uploads";
 import { db } from "./db.server";
 import { getEnv } from "./env.server";
+
+/** Text fields of a photo form: small (ids, names, a comment). */
+const MAX_TEXT_PART_BYTES = 64 * 1024;
+
+/**
+ * Photo forms whose other fields carry a draft (the RMA wizard): a picture over MAX_PHOTO_BYTES does not
+ * refuse the whole request (the draft would be lost with it); its first MAX_PHOTO_BYTES + 1 bytes are kept
+ * and the rest read and dropped, so checkPhoto answers "Each picture must be 5 MB or smaller." beside the
+ * picture. The request's own byte cap (readFormData maxBytes) still bounds what is read; a text field over
+ * 64 KB refuses the request (413).
+ */
+export const cappedPhotoUploadHandler: UploadHandler = async ({ name, filename, contentType, data }) => {
+  const cap = typeof filename === "string" ? MAX_PHOTO_BYTES + 1 : MAX_TEXT_PART_BYTES;
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  let kept = 0;
+  for await (const chunk of data) {
+    if (kept >= cap) {
+      if (typeof filename !== "string") throw new MaxPartSizeExceededError(name, MAX_TEXT_PART_BYTES);
+      continue;
+    }
+    const part = chunk.slice(0, cap - kept);
+    chunks.push(part);
+    kept += part.byteLength;
+  }
+  if (typeof filename === "string") return new File(chunks, filename, { type: contentType });
+  return new Blob(chunks, { type: contentType }).text();
+};
 
 /** How long an upload may stay off every listing before it is removed. */
 export const ORPHAN_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;

@@ -35,6 +35,7 @@ import {
 import { createOrder } from "../factories/orders";
 import type { CreatedProduct } from "../factories";
 import { pdfText } from "../setup/pdf-text";
+import { WIZARD_MESSAGES } from "../../domain/listing-forms";
 import { TINY_PNG } from "./form-fixtures";
 import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
 
@@ -51,6 +52,7 @@ const buyerEmail = uniqueEmail("rt-buyer");
 const staffEmail = uniqueEmail("rt-staff");
 let sellerId: number;
 let buyerId: number;
+let buyerUserId: number;
 let orderId: number;
 let externalId: string;
 let seller: Page;
@@ -155,7 +157,9 @@ beforeAll(async () => {
   const col = await createCollection(db(), { brandId: brand.id });
   const prod = await createProduct(db(), { collectionId: col.id, sku: `RT${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2500 });
   sellerId = (await createRetailer(db(), { payout: true, storeName: SELLER_NAME, user: { email: sellerEmail } })).retailer.id;
-  buyerId = (await createRetailer(db(), { payout: true, storeName: BUYER_NAME, user: { email: buyerEmail } })).retailer.id;
+  const buyerRow = await createRetailer(db(), { payout: true, storeName: BUYER_NAME, user: { email: buyerEmail } });
+  buyerId = buyerRow.retailer.id;
+  buyerUserId = buyerRow.user!.id;
   await createStaffUser(db(), { email: staffEmail });
   const listing = await createListing(db(), { variationId: prod.variations[0].id, providerId: sellerId, sizes: { S: 4, M: 4 } });
 
@@ -410,6 +414,20 @@ describe("an order made for a request", () => {
     await file.setInputFiles([{ name: "virus.png", mimeType: "image/png", buffer: Buffer.from("MZ not a picture") }]);
     await buyer.getByTestId("rma-upload").click();
     await expect.poll(() => buyer.getByTestId("rma-picture-line").textContent()).toContain("virus.png: Only .jpg, .jpeg and .png pictures can be uploaded.");
+    // A GIF renamed .jpg, four pictures for one item, a 6 MB picture: each refused beside the item, the draft kept.
+    const gif = Buffer.concat([Buffer.from("GIF89a"), Buffer.alloc(64)]);
+    await buyer.locator('input[type="file"]').setInputFiles([{ name: "photo.jpg", mimeType: "image/jpeg", buffer: gif }]);
+    await buyer.getByTestId("rma-upload").click();
+    await expect.poll(() => buyer.getByTestId("rma-picture-line").textContent()).toContain(`photo.jpg: ${WIZARD_MESSAGES.photoType}`);
+    await buyer.locator('input[type="file"]').setInputFiles(["a", "b", "c", "d"].map((n) => ({ name: `${n}.png`, mimeType: "image/png", buffer: TINY_PNG })));
+    await buyer.getByTestId("rma-upload").click();
+    await expect.poll(() => buyer.getByTestId("rma-picture-line").textContent()).toContain("Up to 3 pictures per item.");
+    const big = Buffer.concat([TINY_PNG, Buffer.alloc(6 * 1024 * 1024)]);
+    await buyer.locator('input[type="file"]').setInputFiles([{ name: "big.png", mimeType: "image/png", buffer: big }]);
+    await buyer.getByTestId("rma-upload").click();
+    await expect.poll(() => buyer.getByTestId("rma-picture-line").textContent()).toContain(`big.png: ${WIZARD_MESSAGES.photoTooLarge}`);
+    expect(await buyer.getByTestId("rma-picture-line").locator("img").count()).toBe(0);
+    expect(await db().select().from(uploads).where(eq(uploads.uploaderId, buyerUserId))).toHaveLength(0);
     await buyer.locator('input[type="file"]').setInputFiles(["a", "b", "c"].map((n) => ({ name: `${n}.png`, mimeType: "image/png", buffer: TINY_PNG })));
     await buyer.getByTestId("rma-upload").click();
     await expect.poll(() => buyer.getByTestId("rma-picture-line").locator("img").count()).toBe(3);

@@ -20,6 +20,7 @@ import { orders } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import { alertsEmptyText, NOT_YET_RATED, PAYMENT_QUEUED, RMA_PRINTED_TEXTS } from "../../domain/messages";
 import { BUY_ERRORS } from "../../workflows/buy/contract";
+import { RMA_WIZARD_MESSAGES } from "../../app/utils/rma.server";
 import { createBrand, createCollection, createProduct, createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD, SIZE_RUNS, uniqueToken } from "../factories";
 import { addOrderAction, addPayment, addRating, createOrderAt, type CreatedOrder } from "../factories/orders";
 import { baseUrl, closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
@@ -276,6 +277,13 @@ describe("detail", () => {
     await buyerPage.goto(url(`/transaction/buy/${o.old.order.id}`));
     expect(await buyerPage.getByTestId("rma-button").count()).toBe(0);
     expect(await buyerPage.getByTestId("rate-link").count()).toBe(0);
+    // After 48 hours the wizard says why, and a request posted anyway is refused (409) with nothing saved.
+    await buyerPage.goto(url(`/create-rma/${o.old.order.id}`));
+    await expect(buyerPage.getByTestId("rma-not-possible").textContent()).resolves.toContain(RMA_CLOSED);
+    const late = await buyerPage.request.post(url(`/create-rma/${o.old.order.id}`), { form: { step: "units" }, headers: { Origin: baseUrl }, maxRedirects: 0 });
+    expect(late.status()).toBe(409);
+    expect(await late.text()).toContain(RMA_CLOSED);
+    expect(await db().select({ id: orders.id }).from(orders).where(eq(orders.rmaForId, o.old.order.id))).toEqual([]);
 
     await sellerPage.goto(url(`/transaction/buy/${o.delivered.order.id}`));
     await expect(sellerPage.getByTestId("buyer-rating").textContent()).resolves.toContain(NOT_YET_RATED);
@@ -324,6 +332,8 @@ describe("detail", () => {
     }
   });
 });
+
+const RMA_CLOSED = RMA_WIZARD_MESSAGES.closed;
 
 describe("staff", () => {
   it("filters transactions and opens the admin order card with names, updates, Shipping tools and Payments with the ledger", async () => {
