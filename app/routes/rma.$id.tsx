@@ -33,7 +33,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const detail = await getOrderDetail(db, rma.id, { retailerId: me, isStaff: false });
   const role = rma.victimId === me ? ("victim" as const) : ("perpetrator" as const);
   return {
-    rma,
+    // The victim's contact for the return is for staff and the victim only (anonymity, as everywhere).
+    rma: role === "victim" ? rma : { ...rma, contact: { name: null, email: null, phone: null, packingSlipName: null } },
     role,
     other: displayRetailer({ id: role === "victim" ? rma.perpetratorId : rma.victimId }, false, me),
     orderLink: rma.rmaForId ? `/transaction/${rma.rmaForTransactionType === TRANSACTION_TYPE.SWAP ? "swap" : "buy"}/${rma.rmaForId}` : null,

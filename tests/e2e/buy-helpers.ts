@@ -146,3 +146,14 @@ export async function expectCheckoutComplete(p: Page): Promise<void> {
   await p.waitForURL(/\/buy\?ref=checkoutComplete/, { timeout: 40_000 });
   await p.getByText("Thank you! Your order was sent to the seller.", { exact: false }).first().waitFor();
 }
+
+/** The RMA wizard's Contact Info step: fills the four fields and goes on to Confirm. */
+export async function rmaContactStep(p: Page, c: { name: string; email: string; phone: string; packingSlipName: string }): Promise<void> {
+  await p.getByTestId("rma-contact-form").waitFor();
+  await p.locator("#rma-contact_name").fill(c.name);
+  await p.locator("#rma-contact_email").fill(c.email);
+  await p.locator("#rma-contact_phone").fill(c.phone);
+  await p.locator("#rma-packing_slip_name").fill(c.packingSlipName);
+  await p.getByTestId("rma-next").click();
+  await p.getByTestId("rma-confirm-form").waitFor();
+}

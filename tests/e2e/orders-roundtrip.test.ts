@@ -37,6 +37,7 @@ import type { CreatedProduct } from "../factories";
 import { pdfText } from "../setup/pdf-text";
 import { WIZARD_MESSAGES } from "../../domain/listing-forms";
 import { TINY_PNG } from "./form-fixtures";
+import { rmaContactStep } from "./buy-helpers";
 import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
 
 let handle: DbHandle;
@@ -432,12 +433,7 @@ describe("an order made for a request", () => {
     await buyer.getByTestId("rma-upload").click();
     await expect.poll(() => buyer.getByTestId("rma-picture-line").locator("img").count()).toBe(3);
     await buyer.getByTestId("rma-next").click();
-    await buyer.getByTestId("rma-contact-form").waitFor();
-    await buyer.locator("#rma-contact_name").fill("Pat Buyer");
-    await buyer.locator("#rma-contact_email").fill("pat@example.test");
-    await buyer.locator("#rma-contact_phone").fill("555-0100");
-    await buyer.locator("#rma-packing_slip_name").fill("Pat");
-    await buyer.getByTestId("rma-next").click();
+    await rmaContactStep(buyer, { name: "Pat Buyer", email: "pat@example.test", phone: "555-0100", packingSlipName: "Pat" });
     // Confirm: a sale, some units → the requested value + 10%.
     await buyer.getByTestId("rma-confirm-form").waitFor();
     expect(await buyer.getByTestId("rma-amount").textContent()).toBe(formatCents(2500 + 250));

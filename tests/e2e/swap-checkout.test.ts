@@ -10,7 +10,9 @@
  * Then shipping: the provider chooses and modifies, the receiver calls it even and approves, both pay; each
  * side prints its own papers (anonymous PDFs), staff simulate both pickups and deliveries from the admin
  * card, both rate; no page, PDF or e-mail names the other side; /orders shows the swap as pair, sent and
- * received; a side cancels its shipment while the pickup is scheduled.
+ * received; a side cancels its shipment while the pickup is scheduled. Then an RMA on the receiver's side (a
+ * missing unit): staff see the amounts before confirming, the receiver is paid out, the provider charged, and
+ * neither side's RMA page or e-mail names the other (nor shows the victim's contact to the perpetrator).
  */
 import { and, eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
@@ -41,7 +43,7 @@ import {
   SIZE_RUNS,
   type RetailerRow,
 } from "../factories";
-import { payWithTestCard, postCartForm } from "./buy-helpers";
+import { payWithTestCard, postCartForm, rmaContactStep } from "./buy-helpers";
 import { pdfText } from "../setup/pdf-text";
 import { closePage, hydrated, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
 
@@ -416,6 +418,55 @@ describe("swap shipping and rating", () => {
     // Staff find it by type (2 Swap) and by its call tag's action code (910 ship_swap).
     await staff.goto(url("/admin/active-transactions?type=2&action=910"));
     expect(await staff.locator(`[data-testid="admin-order-card"][data-order-id="${orderId}"]`).count()).toBe(1);
+
+    // An RMA on the receiver's side: 1 of the 2 units it received is missing (no pictures needed).
+    await p.goto(url(`/create-rma/${orderId}`));
+    await p.getByTestId("rma-units-form").waitFor();
+    const line = p.getByTestId("rma-line").first();
+    await line.locator('input[name^="q."]').fill("1");
+    await line.locator('select[name^="r."]').selectOption("2");
+    await p.getByTestId("rma-next").click();
+    await p.getByTestId("rma-pictures-form").waitFor();
+    await p.getByTestId("rma-next").click();
+    await rmaContactStep(p, { name: "Sam Swapper", email: "sam@example.test", phone: "555-0199", packingSlipName: "Sam" });
+    await p.getByTestId("rma-confirm-form").waitFor();
+    // A swap's victim is owed the value of the goods it asks back.
+    const [got] = await dbh.db.select().from(orderContributions).where(and(eq(orderContributions.orderId, orderId), eq(orderContributions.side, "provider"), eq(orderContributions.type, "goods")));
+    expect(await p.getByTestId("rma-amount").textContent()).toBe(formatCents(got.unitPriceCents));
+    await p.getByTestId("rma-process").click();
+    await p.waitForURL((u) => u.searchParams.get("rma") === "complete");
+    const [rma] = await dbh.db.select().from(orders).where(and(eq(orders.rmaForId, orderId), eq(orders.providerId, receiver.r.id)));
+    expect(rma).toMatchObject({ transactionType: 3, receiverId: provider.r.id });
+    await expect.poll(async () => (await dbh.db.select().from(orders).where(eq(orders.id, rma.id)))[0].recordSeq, { timeout: 15_000 }).toBeGreaterThan(0);
+
+    // Staff approve it; Process shows the amounts first; with nothing to send back it settles at once.
+    await staff.goto(url(`/admin/active-rmas/pending?rma=${rma.id}`));
+    await staff.getByTestId("admin-rma-card").waitFor();
+    await hydrated(staff);
+    await staff.getByTestId("rma-decide-line").locator('input[value="approve"]').check();
+    await staff.getByTestId("rma-process-staff").click();
+    await staff.getByTestId("rma-review").waitFor();
+    expect(await staff.getByTestId("rma-review-refund").textContent()).toBe(formatCents(got.unitPriceCents));
+    expect(await staff.getByTestId("rma-review-charge").textContent()).toBe(formatCents(got.unitPriceCents));
+    await staff.getByTestId("rma-confirm-staff").click();
+    await staff.getByTestId("admin-notice").waitFor();
+    await expect.poll(async () => (await dbh.db.select().from(orders).where(eq(orders.id, rma.id)))[0].stage, { timeout: 15_000 }).toBe("rmacompleted");
+    // The receiver is paid out the unit's value; the provider is charged it (or it waits for its card).
+    await expect
+      .poll(async () => (await dbh.db.select().from(payments).where(and(eq(payments.orderId, rma.id), eq(payments.retailerId, receiver.r.id)))).map((x) => x.amountCents), { timeout: 15_000 })
+      .toEqual([got.unitPriceCents]);
+    await p.goto(url(`/rma/${rma.id}`));
+    expect(await p.getByTestId("rma-money").textContent()).toBe(`Returned to you: ${formatCents(got.unitPriceCents)}`);
+    expect(await p.getByTestId("counterparty").textContent()).toBe(`retailer-00${provider.r.id}`);
+    await q.goto(url(`/rma/${rma.id}`));
+    expect(await q.getByTestId("rma-money").textContent()).toBe(`Charged to you: ${formatCents(got.unitPriceCents)}`);
+    expect(await q.getByTestId("counterparty").textContent()).toBe(`retailer-00${receiver.r.id}`);
+    // Neither side's RMA page (data included) nor any RMA e-mail names the other; the victim's contact stays with staff.
+    expect(await p.content()).not.toContain(provider.r.storeName);
+    for (const hidden of [receiver.r.storeName, "Sam Swapper", "sam@example.test"]) expect(await q.content()).not.toContain(hidden);
+    const rmaMails = (await dbh.db.select().from(outboxEmails)).filter((m) => `${m.subject}${m.bodyText}`.includes(rma.externalId));
+    expect(rmaMails.length).toBeGreaterThan(1);
+    for (const m of rmaMails) for (const name of [provider.r.storeName, receiver.r.storeName]) expect(`${m.subject}${m.bodyText}${m.bodyHtml ?? ""}`).not.toContain(name);
   });
 
   it("a side cancels its shipment while the pickup is scheduled: its parcel is cancelled, the other side's still to ship", async () => {
