@@ -16,7 +16,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEnv } from "../../app/utils/env.server";
 import { createDb, type DbHandle } from "../../db/client";
-import { orderContributions, orders, payments, uploads } from "../../db/schema";
+import { orderContributions, orders, outboxEmails, payments, uploads } from "../../db/schema";
 import { PICTURE_REQUIRED, RATING_SAVED, UPDATE_YOUR_LISTINGS } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { BUY_WORKFLOW_TYPE, buyOrderInputFromDraft, buyWorkflowId, completeCheckoutUpdate } from "../../workflows/buy/contract";
@@ -530,5 +530,24 @@ describe("an order made for a request", () => {
     expect(await seller.getByTestId("rma-money").textContent()).toBe(`Charged to you: ${formatCents(5225)}`);
     expect(await seller.getByTestId("counterparty").textContent()).toBe(`retailer-00${buyerId}`);
     await anonymous(seller, BUYER_NAME);
+    // Every RMA e-mail names the other party by its number only.
+    const mails = (await db().select().from(outboxEmails)).filter((m) => `${m.subject}${m.bodyText}`.includes(rma.externalId));
+    expect(mails.length).toBeGreaterThan(2);
+    for (const m of mails) for (const name of [BUYER_NAME, SELLER_NAME]) expect(`${m.subject}${m.bodyText}${m.bodyHtml ?? ""}`).not.toContain(name);
+
+    // A retailer outside the order: neither the wizard nor the RMA exists for it, and nothing is saved.
+    const outsiderEmail = uniqueEmail("rma-outsider");
+    await createRetailer(db(), { user: { email: outsiderEmail } });
+    const outsider = await newPage(browser);
+    try {
+      await signIn(outsider, outsiderEmail, DEFAULT_TEST_PASSWORD);
+      expect((await outsider.request.get(url(`/create-rma/${orderId}`))).status()).toBe(404);
+      const posted = await outsider.request.post(url(`/create-rma/${orderId}`), { form: { step: "confirm" }, headers: { Origin: new URL(url("/")).origin }, maxRedirects: 0 });
+      expect(posted.status()).toBe(404);
+      expect((await outsider.request.get(url(`/rma/${rma.id}`))).status()).toBe(404);
+      expect(await db().select({ id: orders.id }).from(orders).where(eq(orders.rmaForId, orderId))).toHaveLength(1);
+    } finally {
+      await closePage(outsider);
+    }
   });
 });
