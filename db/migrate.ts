@@ -32,8 +32,8 @@ async function ensureDatabase(url: string): Promise<void> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const { getEnv } = await import("../app/utils/env.server");
-  const url = getEnv().DATABASE_URL;
+  const { parseEnv } = await import("../domain/env");
+  const url = parseEnv(process.env).DATABASE_URL;
   await runMigrations(url);
   console.log(`migrations applied to ${url.replace(/:[^:@/]+@/, ":***@")}`);
 }

@@ -422,9 +422,9 @@ async function buildDemo(tx: Tx, passwordHash: string): Promise<SeedSummary> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const { getEnv } = await import("../app/utils/env.server");
+  const { parseEnv } = await import("../domain/env");
   const { createDb } = await import("./client");
-  const handle = createDb(getEnv().DATABASE_URL, { max: 2 });
+  const handle = createDb(parseEnv(process.env).DATABASE_URL, { max: 2 });
   try {
     await seedDemo(handle.db, { log: (m) => console.log(m) });
   } catch (err) {

@@ -299,3 +299,22 @@ export function orderNumber(orderId: number): string {
   if (!Number.isSafeInteger(orderId) || orderId <= 0) throw new RangeError(`order id must be a positive integer, got ${String(orderId)}`);
   return `WX-${String(orderId).padStart(6, "0")}`;
 }
+
+/** A draft order handed over by checkout (what the buy workflow will be started with). */
+export interface BuyDraftHandOver {
+  orderId: number;
+  workflowId: string;
+  /** The order number shown to people (orders.external_id). */
+  externalId: string;
+  /** The buyer (receiver) and the seller (provider). */
+  receiverId: number;
+  providerId: number;
+  /** Set when the order is an offer to a request (selling to a request). */
+  requestId: number | null;
+  /** Amounts in cents, from domain/fees.ts purchaseQuote: what the buyer's card is pre-authorised for. */
+  goodsCents: number;
+  feeCents: number;
+  shippingCents: number;
+  totalCents: number;
+  units: { listingId: number | null; variationId: number; sizes: Record<string, number> }[];
+}

@@ -20,7 +20,7 @@ import { CACHE_DIR, DATA_DIR, DB_NAMES, PORTS, RESULTS_DIR, ROOT } from "./lib/p
 import { acquireLock, isPortOpen, onShutdown, run, sleep, startService, stopAll, waitForHttp, waitForPort } from "./lib/proc.mjs";
 import { ensureNodeModules, ensureTools } from "./lib/tools.mjs";
 
-const SUITES = ["unit", "db", "workflows", "contract", "e2e"];
+const SUITES = ["lint", "unit", "db", "workflows", "contract", "e2e"];
 const NEEDS_TOOLS = { unit: ["poppler"], workflows: ["testServer"], contract: ["stripeMock"], e2e: ["temporal", "chromium", "poppler"] };
 const NEEDS_DB = new Set(["db", "workflows", "contract", "e2e"]);
 const T = PORTS.test;
@@ -127,6 +127,29 @@ function readReport(file) {
   };
 }
 
+/**
+ * ESLint over the source folders (eslint.config.mjs: the layer rules of docs/architecture.md): each file
+ * linted counts as passed, each file with an error as failed; the errors are printed.
+ */
+async function eslint(env) {
+  const report = path.join(RESULTS_DIR, "lint.json");
+  fs.rmSync(report, { force: true });
+  const bin = path.join(ROOT, "node_modules", "eslint", "bin", "eslint.js");
+  const { code } = await run(process.execPath, [bin, ".", "--max-warnings", "0", "--format", "json", "--output-file", report], { env });
+  try {
+    const files = JSON.parse(fs.readFileSync(report, "utf8"));
+    const bad = files.filter((f) => f.errorCount + f.warningCount > 0);
+    for (const f of bad) {
+      for (const m of f.messages) console.log(`${path.relative(ROOT, f.filePath)}:${m.line}:${m.column} ${m.message}${m.ruleId ? ` (${m.ruleId})` : ""}`);
+    }
+    info(`${files.length} files linted, ${bad.length} with problems`);
+    if (bad.length === 0 && code !== 0) return { passed: files.length, failed: 1, skipped: 0, note: `eslint exited with ${code}` };
+    return { passed: files.length - bad.length, failed: bad.length, skipped: 0 };
+  } catch {
+    return { passed: 0, failed: 1, skipped: 0, note: "no report (eslint crashed)" };
+  }
+}
+
 async function vitest(suite, env) {
   const report = path.join(RESULTS_DIR, `${suite}.json`);
   fs.rmSync(report, { force: true });
@@ -159,6 +182,9 @@ async function vitest(suite, env) {
 
 /** Each returns { env, teardown }. */
 const setups = {
+  async lint() {
+    return { env: {} };
+  },
   async unit() {
     return { env: {} };
   },
@@ -317,7 +343,7 @@ async function main() {
       continue;
     }
     try {
-      const r = await vitest(suite, { ...baseEnv, ...setup.env });
+      const r = suite === "lint" ? await eslint({ ...baseEnv, ...setup.env }) : await vitest(suite, { ...baseEnv, ...setup.env });
       results.push({ suite, ...r, ms: Date.now() - ts });
     } finally {
       await setup.teardown?.();

@@ -11,12 +11,12 @@ import { createActivities } from "../activities";
 import { createOutboxMailer } from "../activities/mail";
 import { createSmtpSender, smtpHostOf } from "../activities/mail/smtp";
 import { createPayments } from "../activities/payments";
-import { getEnv } from "../app/utils/env.server";
+import { parseEnv } from "../domain/env";
 import { createDb } from "../db/client";
 import { DEFAULT_BUNDLE_PATH, ROOT, WORKFLOWS_PATH } from "./bundle";
 
 async function main(): Promise<void> {
-  const env = getEnv();
+  const env = parseEnv(process.env);
   const dbHandle = createDb(env.DATABASE_URL, { max: 5 });
   const payments = createPayments(env, dbHandle.db);
   const activities = createActivities({ db: dbHandle.db, payments, mail: createOutboxMailer(dbHandle.db), env });

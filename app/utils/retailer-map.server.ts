@@ -18,7 +18,7 @@ let statesCache: State[] | null = null;
 function states(): State[] {
   if (!statesCache) {
     const topojson = require("topojson-client") as TopojsonClient;
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    // The atlas JSON is read untyped and handed to topojson as it is.
     const topology = require("us-atlas/states-10m.json") as any;
     const fc = topojson.feature(topology, topology.objects.states) as unknown as FeatureCollection<Geometry, { name: string }>;
     statesCache = fc.features.map((feature) => ({ feature, bounds: geoBounds(feature) }));

@@ -25,7 +25,7 @@ import { ACTION } from "../../domain/action-codes";
 import { WINDOWS } from "../../domain/business-days";
 import { SYSTEM_REASON } from "../../domain/reasons";
 import { actionNeededBy, BUY_STATES, COMMON_STATES, completedFlagFor, displayStatusFor, stageForState, TRANSACTION_TYPE } from "../../domain/states";
-import type { BuyDraftHandOver } from "../../workflows/buy/contract";
+import type { BuyDraftHandOver } from "../../domain/cart";
 import type { Db } from "../client";
 import { brands, carts, orderActions, orderContributions, orders, productVariations, products, retailers } from "../schema";
 import { countActiveOwnListings, deleteDraftOrders, lockCart, reconcileLines, saveCart, type StoredCart } from "./cart";

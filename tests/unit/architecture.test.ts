@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SOURCE_EXT = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
-const CHECKED_FOLDERS = ["app", "domain", "workflows", "activities", "db"] as const;
+const CHECKED_FOLDERS = ["app", "domain", "workflows", "activities", "db", "workers"] as const;
 
 /**
  * Known exceptions to the content rules, each with the reason it is tolerated for now. An entry that no
@@ -215,12 +215,17 @@ export function violationsOf(fileRel: string, source: string): string[] {
       }
     }
 
+    if (under(fileRel, "workers") && t.kind === "local" && under(t.rel, "app")) {
+      bad(ref, "workers/ read their configuration from domain/env, not from app/");
+    }
+
     if (under(fileRel, "db")) {
       if (t.kind === "local") {
         if ((under(t.rel, "workflows") || under(t.rel, "activities") || under(t.rel, "workers")) && !ref.typeOnly) {
           bad(ref, "db/ must not import workflows/, activities/ or workers/");
         }
-        if ((under(t.rel, "app/routes") || under(t.rel, "app/components")) && !ref.typeOnly) bad(ref, "db/ must not import pages");
+        // Not even types: db/ owns the schema and the queries; what they share with workflows lives in domain/.
+        if (under(t.rel, "app") || under(t.rel, "workflows")) bad(ref, "db/ imports nothing from app/ or workflows/ (types included)");
       } else if (!ref.typeOnly && (t.name.startsWith("@temporalio/") || t.name === "stripe")) {
         bad(ref, "db/ must not import Temporal or vendor SDKs");
       }
@@ -401,5 +406,11 @@ describe("the checker catches violations (self-test on synthetic files)", () => 
     expect(check("db/queries/x.ts", `import { sql } from "drizzle-orm"; import type { Db } from "../client"; import { WINDOWS } from "../../domain";`)).toEqual([]);
     expect(check("db/queries/x.ts", `import { createActivities } from "../../activities";`)).toHaveLength(1);
     expect(check("db/queries/x.ts", `import { Client } from "@temporalio/client";`)).toHaveLength(1);
+    // Not even types from app/ or workflows/; nor configuration from app/.
+    expect(check("db/queries/x.ts", `import type { BuyDraftHandOver } from "../../workflows/buy/contract";`)).toHaveLength(1);
+    expect(check("db/migrate.ts", `const { getEnv } = await import("../app/utils/env.server");`)).toHaveLength(1);
+    expect(check("db/migrate.ts", `const { parseEnv } = await import("../domain/env");`)).toEqual([]);
+    expect(check("workers/main.ts", `import { getEnv } from "../app/utils/env.server";`)).toHaveLength(1);
+    expect(check("workers/main.ts", `import { parseEnv } from "../domain/env"; import { createActivities } from "../activities";`)).toEqual([]);
   });
 });

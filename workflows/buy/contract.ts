@@ -31,24 +31,8 @@ export function buyWorkflowId(orderId: number): string {
   return `buy-order:${orderId}`;
 }
 
-/** A draft order handed over by checkout (what the buy workflow will be started with). */
-export interface BuyDraftHandOver {
-  orderId: number;
-  workflowId: string;
-  /** The order number shown to people (orders.external_id). */
-  externalId: string;
-  /** The buyer (receiver) and the seller (provider). */
-  receiverId: number;
-  providerId: number;
-  /** Set when the order is an offer to a request (selling to a request). */
-  requestId: number | null;
-  /** Amounts in cents, from domain/fees.ts purchaseQuote: what the buyer's card is pre-authorised for. */
-  goodsCents: number;
-  feeCents: number;
-  shippingCents: number;
-  totalCents: number;
-  units: { listingId: number | null; variationId: number; sizes: Record<string, number> }[];
-}
+import type { BuyDraftHandOver } from "../../domain/cart";
+export type { BuyDraftHandOver };
 
 // ---------------------------------------------------------------------------------------------------------
 // Starting the workflow.

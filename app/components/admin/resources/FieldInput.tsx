@@ -183,7 +183,7 @@ function Chooser({
   // A filtered chooser reloads when its parent changes.
   useEffect(() => {
     if (field.filter && parentValue) load(search);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only a new parent value reloads the choices (not every keystroke of the search).
   }, [parentValue]);
   const label = options.find((o) => String(o.id) === chosen)?.display_name ?? (chosen === value ? chooser?.label : undefined);
   return (
