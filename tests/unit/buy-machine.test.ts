@@ -2,11 +2,12 @@
 // state allows, which effects each step asks for and in which order (with their idempotency keys), which
 // state, action codes, notices and deadline follow. The same steps run in the workflow through the driver;
 // tests/workflows/buy.test.ts covers the timers and the replayed histories.
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import type { OrderStateRecord } from "../../activities/buy/types";
 import { ACTION } from "../../domain/action-codes";
 import { addBusinessDays, WINDOWS } from "../../domain/business-days";
-import { captureEntry } from "../../domain/order-money";
+import { captureEntry, orderLedger } from "../../domain/order-money";
 import { BUY_STATES, COMMON_STATES } from "../../domain/states";
 import { BUY_ERRORS, type BuyOrderInput } from "../../workflows/buy/contract";
 import { BUY_COMMANDS, nextQueuedStep, onDeadline, openOrder, settleDelivered, type BuyCommandName } from "../../workflows/buy/machine";
@@ -358,5 +359,76 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
     w.run(nextQueuedStep(m, w.ctx) as Step);
     expect(w.records()[0].actions.map((a) => a.code)).toEqual([ACTION.PROVIDER_DECLINED_FOR_OTHER_ORDER, ACTION.AUTHORIZATION_RELEASED]);
     expect(acceptUnitsTaken(inState(BUY_STATES.SHIP_ORDER), { byOrderId: 9 })).toBe(false);
+  });
+});
+
+describe("money over random purchases (fast-check: the machine's own ledger)", () => {
+  type Act =
+    | { kind: "command"; name: BuyCommandName }
+    | { kind: "modify"; sizes: { S: number; M: number } }
+    | { kind: "deadline" }
+    | { kind: "carrier"; status: "picked_up" | "delivered" };
+  const act: fc.Arbitrary<Act> = fc.oneof(
+    fc.constantFrom(...(Object.keys(COMMANDS) as BuyCommandName[])).map((name): Act => ({ kind: "command", name })),
+    fc.record({ S: fc.integer({ min: 0, max: 2 }), M: fc.integer({ min: 0, max: 1 }) }).map((sizes): Act => ({ kind: "modify", sizes })),
+    fc.constant<Act>({ kind: "deadline" }),
+    fc.constantFrom<"picked_up" | "delivered">("picked_up", "delivered").map((status): Act => ({ kind: "carrier", status })),
+  );
+  const worldOpts = fc.record({ declined: fc.boolean(), cardOnFile: fc.boolean(), stockOk: fc.boolean(), forRequest: fc.boolean() });
+
+  test("checkouts, approvals, modifications, declines, cancellations, non-shipments, scans and deadlines in any order: the ledger balances, nothing is captured beyond the authorisation, no refund beyond what was paid", () => {
+    const reached = new Set<string>();
+    const moved = new Set<string>();
+    fc.assert(
+      fc.property(worldOpts, fc.array(act, { maxLength: 14 }), (o, acts) => {
+        const w = world({ declined: o.declined, cardOnFile: o.cardOnFile, stockOk: o.stockOk });
+        const m = o.forRequest ? model({ kind: "for_request", requestId: 3 }) : model();
+        w.run(openOrder(m, w.ctx));
+        let events = 0;
+        const attempt = (step: () => Step<unknown>) => {
+          try {
+            w.run(step());
+          } catch (err) {
+            if (!(err instanceof Rejection)) throw err; // a refusal changes nothing; anything else is a bug
+          }
+        };
+        for (const a of acts) {
+          if (a.kind === "deadline") {
+            const at = currentDeadline(m);
+            if (at === null) continue;
+            w.at(at);
+            attempt(() => onDeadline(m, w.ctx));
+          } else if (a.kind === "carrier") {
+            acceptCarrierEvent(m, { eventId: `e${events++}`, status: a.status });
+            for (let s = nextQueuedStep(m, w.ctx); s; s = nextQueuedStep(m, w.ctx)) w.run(s);
+          } else {
+            const name = a.kind === "modify" ? "modifySale" : a.name;
+            const cmd = a.kind === "modify" ? { actorRetailerId: SELLER, lines: [{ listingId: 5, variationId: 9, sizes: a.sizes }] } : COMMANDS[name].cmd;
+            try {
+              (BUY_COMMANDS[name].validate as (m: BuyModel, c: unknown, now: number) => void)(m, cmd, w.ctx.now());
+            } catch (err) {
+              if (err instanceof Rejection) continue;
+              throw err;
+            }
+            attempt(() => (BUY_COMMANDS[name].run as (m: BuyModel, c: unknown, ctx: StepContext) => Step<unknown>)(m, cmd, w.ctx));
+          }
+        }
+        const l = orderLedger(m.ledger);
+        reached.add(m.statename);
+        for (const e of m.ledger) moved.add(e.kind);
+        expect(l.balanced).toBe(true);
+        expect(l.buyerPaidCents).toBeLessThanOrEqual(l.authorizedCents);
+        expect(l.authorizationReleasedCents).toBeLessThanOrEqual(l.authorizedCents);
+        expect(l.buyerRefundedCents).toBeLessThanOrEqual(l.buyerPaidCents);
+        expect(l.sellerPaidCents).toBeLessThanOrEqual(l.goodsCents);
+        expect(l.authorizedCents).toBeLessThanOrEqual(m.requestedQuote.totalCents);
+      }),
+      { numRuns: 2000 },
+    );
+    // The runs went everywhere money moves: every end, and every kind of movement.
+    expect([...reached]).toEqual(
+      expect.arrayContaining([COMMON_STATES.DELIVERED, COMMON_STATES.CANCELLED, COMMON_STATES.DECLINED, COMMON_STATES.EXPIRED, BUY_STATES.SHIP_ORDER_TRY2]),
+    );
+    expect([...moved]).toEqual(expect.arrayContaining(["authorization", "authorization_released", "capture", "refund", "payout", "penalty"]));
   });
 });
