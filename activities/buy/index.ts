@@ -298,7 +298,7 @@ export function createBuyActivities(deps: BuyActivityDeps): BuyActivities {
         idempotencyKey: input.idempotencyKey,
         orderId: input.orderId,
         retailerId: input.retailerId,
-        name: PAYMENT_NAMES.penalty,
+        name: input.purpose === "rma" ? PAYMENT_NAMES.rmaCharge : PAYMENT_NAMES.penalty,
         txtype: "penalty",
         amountCents: input.amountCents,
         paymentMethodDescription: card?.description ?? null,
@@ -314,7 +314,7 @@ export function createBuyActivities(deps: BuyActivityDeps): BuyActivities {
           amountCents: input.amountCents,
           customerId: card.providerCustomerId,
           paymentMethodId: card.providerPaymentMethodId,
-          description: `Penalty: order ${input.orderId} not shipped`,
+          description: input.purpose === "rma" ? `RMA charge: RMA ${input.orderId}` : `Penalty: order ${input.orderId} not shipped`,
           metadata: meta(input.orderId, "penalty"),
         });
         await completePayment(db, input.idempotencyKey, { status: "succeeded", providerRef: r.paymentIntentId });

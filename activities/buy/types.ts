@@ -149,6 +149,8 @@ export interface ChargePenaltyInput {
   /** The seller, charged on its card on file. */
   retailerId: number;
   amountCents: number;
+  /** What the charge is for (its payment row's name and the provider's description): a missed pickup's penalty (default) or an RMA. */
+  purpose?: "penalty" | "rma";
 }
 export interface ChargePenaltyResult {
   /** queued: recorded but not accepted by the provider yet (no card, or an outage): "payment is queued for processing." */

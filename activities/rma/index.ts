@@ -96,7 +96,7 @@ export function createRmaActivities(deps: RmaActivityDeps): RmaActivities {
     },
 
     async chargePerpetrator(input) {
-      const r = await buy.chargeSellerPenalty({ idempotencyKey: input.idempotencyKey, orderId: input.rmaId, retailerId: input.retailerId, amountCents: input.amountCents });
+      const r = await buy.chargeSellerPenalty({ idempotencyKey: input.idempotencyKey, orderId: input.rmaId, retailerId: input.retailerId, amountCents: input.amountCents, purpose: "rma" });
       return { status: r.status };
     },
   };

@@ -22,6 +22,8 @@ export const PAYMENT_NAMES = Object.freeze({
   refund: "receiver refund",
   payout: "provider payout",
   penalty: "penalty fee",
+  /** An RMA's perpetrator charged on its card on file (txtype penalty: money taken from a seller's card). */
+  rmaCharge: "RMA charge",
 });
 
 export type PaymentTxType = "authorization" | "capture" | "release" | "refund" | "transfer" | "penalty";

@@ -164,6 +164,7 @@ describe("RMA workflow with the real activities", () => {
       ACTION.RMA_PERPETRATOR_CHARGED,
     ]);
     const pays = await listOrderPayments(db, start.rmaId);
+    expect(pays.find((p) => p.txtype === "penalty")?.name).toBe("RMA charge");
     expect(pays.map((p) => [p.txtype, p.retailerId, p.amountCents, p.status]).sort()).toEqual(
       [
         ["refund", buyerId, expected.victimRefundCents, "succeeded"],
