@@ -121,11 +121,16 @@ function* releaseAuthorization(m: SwapModel): Step {
   yield* call("releaseSwapAuthorization", { idempotencyKey: key(m, SWAP_STEPS.release), orderId: m.orderId, paymentIntentId: auth.paymentIntentId }, "payEventually");
 }
 
-/** Refunds `amount` of a side's payment (capped at what it paid). */
+/**
+ * Refunds `amount` of a side's payment, capped at what is left of it: a side whose fee and shipping were
+ * refunded when the other side did not ship, and which then does not ship either, gets back only the rest.
+ */
 function* refund(m: SwapModel, r: Role, amountCents: number): Step {
   const p = m.side[r].payment;
-  if (!p || amountCents <= 0) return;
-  yield* call("refundSwapSide", { idempotencyKey: key(m, SWAP_STEPS.refund, r), orderId: m.orderId, paymentIntentId: p.paymentIntentId, amountCents: Math.min(amountCents, p.amountCents) }, "payEventually");
+  const amount = p ? Math.min(amountCents, p.amountCents - (p.refundedCents ?? 0)) : 0;
+  if (!p || amount <= 0) return;
+  yield* call("refundSwapSide", { idempotencyKey: key(m, SWAP_STEPS.refund, r), orderId: m.orderId, paymentIntentId: p.paymentIntentId, amountCents: amount }, "payEventually");
+  p.refundedCents = (p.refundedCents ?? 0) + amount;
 }
 
 function* payOut(m: SwapModel, r: Role, amountCents: number): Step {

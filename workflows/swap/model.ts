@@ -29,7 +29,8 @@ export interface Side {
   lines: OrderLine[];
   approved: boolean;
   callItEven: boolean;
-  payment: { paymentIntentId: string; amountCents: number } | null;
+  /** What the side paid at payment, and how much of it has been refunded since (never beyond what it paid). */
+  payment: { paymentIntentId: string; amountCents: number; refundedCents?: number } | null;
   /** The parcel this side SENDS. */
   parcel: Parcel | null;
   /** This side confirmed it received the other side's parcel ("I received the package", action 222). */

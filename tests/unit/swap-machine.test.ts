@@ -1,0 +1,202 @@
+// The swap's state machine without Temporal (workflows/swap/model.ts, machine.ts), driven by random swaps
+// (fast-check): checkout with a good or a declined card, the provider's choice, approvals with and without
+// call-it-even, declines over money and for other reasons, last chances, payments, cancelled shipments,
+// carrier scans of either parcel and missed deadlines, in any order. The money the machine asks the provider
+// to move is booked as payments rows and read with the staff ledger (domain/swap-money swapLedger): nothing
+// paid back beyond what was charged, the marketplace never out of pocket, and once both parcels have settled
+// every side where swapSettlement puts it. tests/workflows/swap.test.ts covers the timers and histories.
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { orderQuote, orderUnits } from "../../domain/order-money";
+import { swapLedger, swapOutcomeOf, swapSettlement, type SwapMoneyRow } from "../../domain/swap-money";
+import { MONEY_DECLINE_REASON, SWAP_COMMANDS, nextSwapStep, onSwapDeadline } from "../../workflows/swap/machine";
+import { acceptSwapCarrierEvent, createSwapModel, currentSwapDeadline, ROLES, type SwapModel } from "../../workflows/swap/model";
+import { Rejection, runStepSync, type CallEffect, type Effect, type Step, type StepContext } from "../../workflows/common/steps";
+
+const PROVIDER = 31;
+const RECEIVER = 32;
+const T0 = Date.parse("2026-03-02T15:00:00.000Z"); // a Monday
+const CARD = { paymentMethodId: "pm_card_visa", lastFour: "4242", description: "Visa" };
+const BAD_CARD = { paymentMethodId: "pm_card_chargeDeclined", lastFour: "0002", description: "Visa" };
+
+type Side = "provider" | "receiver";
+type Act =
+  | { kind: "checkout"; good: boolean }
+  | { kind: "choose"; units: number; priceCents: number }
+  | { kind: "approve"; side: Side; callItEven: boolean }
+  | { kind: "decline"; side: Side; money: boolean }
+  | { kind: "lastChance"; side: Side; even: boolean }
+  | { kind: "pay"; side: Side; good: boolean }
+  | { kind: "cancelShipment"; side: Side }
+  | { kind: "scan"; side: Side; status: "picked_up" | "delivered" }
+  | { kind: "deadline" };
+
+const side = fc.constantFrom<Side>("provider", "receiver");
+const actArb: fc.Arbitrary<Act> = fc.oneof(
+  fc.boolean().map((good): Act => ({ kind: "checkout", good })),
+  fc.record({ units: fc.integer({ min: 1, max: 3 }), priceCents: fc.integer({ min: 100, max: 40_000 }) }).map((c): Act => ({ kind: "choose", ...c })),
+  fc.record({ side, callItEven: fc.boolean() }).map((a): Act => ({ kind: "approve", ...a })),
+  fc.record({ side, money: fc.boolean() }).map((a): Act => ({ kind: "decline", ...a })),
+  fc.record({ side, even: fc.boolean() }).map((a): Act => ({ kind: "lastChance", ...a })),
+  fc.record({ side, good: fc.boolean() }).map((a): Act => ({ kind: "pay", ...a })),
+  side.map((s): Act => ({ kind: "cancelShipment", side: s })),
+  fc.record({ side, status: fc.constantFrom<"picked_up" | "delivered">("picked_up", "delivered") }).map((a): Act => ({ kind: "scan", ...a })),
+  fc.constant<Act>({ kind: "deadline" }),
+);
+
+/** The command an act stands for (name and payload), or null for the acts that are not commands. */
+function commandOf(a: Act): { name: keyof typeof SWAP_COMMANDS; cmd: Record<string, unknown> } | null {
+  const actor = (s: Side) => ({ actorRetailerId: s === "provider" ? PROVIDER : RECEIVER });
+  switch (a.kind) {
+    case "checkout":
+      return { name: "completeCheckout", cmd: { ...actor("receiver"), paymentMethod: a.good ? CARD : BAD_CARD } };
+    case "choose":
+      return { name: "chooseItems", cmd: { ...actor("provider"), lines: [{ listingId: 80, variationId: 8, sizes: { L: a.units }, unitPriceCents: a.priceCents }] } };
+    case "approve":
+      return { name: "approveSwap", cmd: { ...actor(a.side), callItEven: a.callItEven } };
+    case "decline":
+      return { name: "declineSwap", cmd: { ...actor(a.side), reason: a.money ? MONEY_DECLINE_REASON : 60 } };
+    case "lastChance":
+      return { name: a.even ? "callItEven" : "acceptDecline", cmd: actor(a.side) };
+    case "pay":
+      return { name: "makePayment", cmd: { ...actor(a.side), paymentMethod: a.good ? CARD : BAD_CARD } };
+    case "cancelShipment":
+      return { name: "cancelShipment", cmd: { ...actor(a.side), reason: 52 } };
+    default:
+      return null;
+  }
+}
+
+function drive(acts: Act[]) {
+  let clock = T0;
+  let seq = 0;
+  const effects: Effect[] = [];
+  const ctx: StepContext = { now: () => clock, log: () => {} };
+  const answer = (e: Effect): unknown => {
+    effects.push(e);
+    if (e.kind !== "call") return undefined;
+    const i = e.input as Record<string, unknown> & { paymentMethod?: { paymentMethodId: string } };
+    switch (e.name) {
+      case "authorizeSwap":
+        return i.paymentMethod?.paymentMethodId === BAD_CARD.paymentMethodId ? { status: "declined", message: "declined" } : { status: "authorized", paymentIntentId: `pi_auth_${++seq}` };
+      case "chargeSwapSide":
+        return i.paymentMethod?.paymentMethodId === BAD_CARD.paymentMethodId ? { status: "declined", message: "declined" } : { status: "charged", paymentIntentId: `pi_${++seq}` };
+      case "chargeSwapPenalty":
+        return { status: "charged" };
+      case "payOutSwapSide":
+        return { status: "paid" };
+      case "decrementSwapStock":
+        return { ok: true };
+      case "bookSwapPickup":
+        return { trackingNumber: `TRK-${String(i.side)}`, callTag: `CT-${String(i.side)}-${++seq}` };
+      default:
+        return undefined;
+    }
+  };
+  const run = (s: Step<unknown>) => runStepSync(s, answer);
+  const m: SwapModel = createSwapModel(
+    { orderId: 5, externalId: "SW-5", providerId: PROVIDER, receiverId: RECEIVER, providerLines: [{ listingId: 50, variationId: 5, sizes: { M: 2 }, unitPriceCents: 5_000 }] },
+    "swap-order:5",
+    T0,
+  );
+  let events = 0;
+  for (const a of acts) {
+    const c = commandOf(a);
+    if (c) {
+      const spec = SWAP_COMMANDS[c.name] as { validate: (m: SwapModel, cmd: unknown, now: number) => void; run: (m: SwapModel, cmd: unknown, ctx: StepContext) => Step<unknown> };
+      try {
+        spec.validate(m, c.cmd, clock);
+        run(spec.run(m, c.cmd, ctx));
+      } catch (err) {
+        if (!(err instanceof Rejection)) throw err; // a refusal (declined card included) moves on; anything else is a bug
+      }
+    } else if (a.kind === "deadline") {
+      const at = currentSwapDeadline(m);
+      if (at === null) continue;
+      clock = at;
+      run(onSwapDeadline(m, ctx));
+    } else if (a.kind === "scan") {
+      const p = m.side[a.side].parcel;
+      if (p) acceptSwapCarrierEvent(m, { eventId: `e${events++}`, status: a.status, trackingNumber: p.trackingNumber });
+    }
+    for (let s = nextSwapStep(m, ctx); s; s = nextSwapStep(m, ctx)) run(s);
+  }
+  const calls = effects.filter((e): e is CallEffect => e.kind === "call");
+  return { m, calls };
+}
+
+/** Checkout, the provider's choice, both approvals and both payments: the way to shipping. */
+const HAPPY_PATH: Act[] = [
+  { kind: "checkout", good: true },
+  { kind: "choose", units: 2, priceCents: 8_000 },
+  { kind: "approve", side: "provider", callItEven: false },
+  { kind: "approve", side: "receiver", callItEven: false },
+  { kind: "pay", side: "provider", good: true },
+  { kind: "pay", side: "receiver", good: true },
+];
+
+const TXTYPE: Record<string, string> = { chargeSwapSide: "capture", chargeSwapPenalty: "penalty", refundSwapSide: "refund", payOutSwapSide: "transfer" };
+
+/** The money calls as the payments rows they write (the side is in the idempotency key: <wf>:<step>:<side>:<attempt>). */
+function rowsOf(calls: CallEffect[]): SwapMoneyRow[] {
+  return calls.flatMap((c) => {
+    const txtype = TXTYPE[c.name];
+    if (!txtype) return [];
+    const i = c.input as { idempotencyKey: string; amountCents: number; paymentMethod?: { paymentMethodId: string } };
+    if (c.name === "chargeSwapSide" && i.paymentMethod?.paymentMethodId === BAD_CARD.paymentMethodId) return [];
+    const sideOf = i.idempotencyKey.split(":").at(-2) as Side;
+    return [{ side: sideOf, txtype, amountCents: i.amountCents, status: "succeeded" }] as SwapMoneyRow[];
+  });
+}
+
+describe("money over random swaps (fast-check: the staff ledger of what the machine moved)", () => {
+  test("nothing paid back beyond what was charged, the marketplace never out of pocket, each side where swapSettlement puts it once both parcels settle", () => {
+    const ends = new Set<string>();
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: HAPPY_PATH.length }), fc.boolean(), fc.array(actArb, { maxLength: 14 }), (prefix, even, tail) => {
+        // Part of the way to shipping first (random sequences rarely get both payments in), then anything.
+        const start = HAPPY_PATH.slice(0, prefix).map((a) => (a.kind === "approve" ? { ...a, callItEven: even && a.side === "receiver" } : a));
+        const { m, calls } = drive([...start, ...tail]);
+        const parcels = Object.fromEntries(
+          ROLES.map((r) => {
+            const p = m.side[r].parcel;
+            return [r, p ? (p.delivered ? "delivered" : p.failed ? "cancelled" : "other") : null];
+          }),
+        ) as Record<Side, "delivered" | "cancelled" | "other" | null>;
+        const outcome = swapOutcomeOf(parcels);
+        const input = (r: Side) => ({ goodsCents: orderQuote(m.side[r].lines).goodsCents, units: orderUnits(m.side[r].lines) });
+        // Both sides failed, one after the other: the first one's goods value was already charged and paid out
+        // to the second before it failed too. decisions.md does not say how to undo that (asked in the issue's
+        // note), so that end is held only to the rules below (nothing refunded twice, nobody out of pocket).
+        const sequential = outcome === "neither_shipped" && calls.some((c) => c.name === "chargeSwapPenalty");
+        const expected = outcome && !sequential ? swapSettlement({ provider: input("provider"), receiver: input("receiver"), callItEven: m.side.provider.callItEven || m.side.receiver.callItEven }, outcome) : null;
+        const ledger = swapLedger(rowsOf(calls), expected);
+        ends.add(outcome ?? m.statename);
+        expect(ledger.keptCents).toBeGreaterThanOrEqual(0);
+        expect(ledger.providerRefundedCents).toBeLessThanOrEqual(ledger.providerPaidCents);
+        expect(ledger.receiverRefundedCents).toBeLessThanOrEqual(ledger.receiverPaidCents);
+        expect(ledger.balanced).toBe(true);
+        // A swap that ended before both paid: everything charged was refunded, nothing paid out.
+        if (m.statename === "declined" || m.statename === "expired") {
+          expect(ledger.providerRefundedCents).toBe(ledger.providerPaidCents);
+          expect(ledger.receiverRefundedCents).toBe(ledger.receiverPaidCents);
+          expect(ledger.providerPayoutCents + ledger.receiverPayoutCents).toBe(0);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    expect([...ends]).toEqual(expect.arrayContaining(["declined", "expired", "both_shipped", "provider_did_not_ship", "receiver_did_not_ship", "neither_shipped"]));
+  });
+});
+
+describe("both sides fail, one after the other", () => {
+  test("the provider cancels its shipment, then the receiver misses both pickups: the receiver's payment is refunded once, and the marketplace is not out of pocket (found by the property above: it was refunded twice)", () => {
+    const { m, calls } = drive([...HAPPY_PATH, { kind: "cancelShipment", side: "provider" }, { kind: "deadline" }, { kind: "deadline" }]);
+    expect(m.statename).toBe("cancelled");
+    const refunds = calls.filter((c) => c.name === "refundSwapSide").map((c) => [(c.input as { idempotencyKey: string }).idempotencyKey.split(":").at(-2), (c.input as { amountCents: number }).amountCents]);
+    const paid = Object.fromEntries(ROLES.map((r) => [r, m.side[r].payment?.amountCents ?? 0]));
+    expect(refunds.filter(([r]) => r === "receiver").reduce((a, [, c]) => a + Number(c), 0)).toBe(paid.receiver);
+    expect(refunds.filter(([r]) => r === "provider").reduce((a, [, c]) => a + Number(c), 0)).toBe(paid.provider);
+    expect(swapLedger(rowsOf(calls), null).keptCents).toBe(0);
+  });
+});
