@@ -288,13 +288,13 @@ export const CHECKOUT_TERMS: Readonly<Record<CartType, { title: string; points: 
   },
 });
 
-/** The order number people see (orders.external_id) for an order id: "WX-000123". */
-/** An RMA's number (an RMA is an order of type 3: same id sequence, its own prefix). */
+/** An RMA's number (an RMA is an order of type 3: same id sequence, its own prefix): "RMA-000123". */
 export function rmaNumber(rmaId: number): string {
   if (!Number.isSafeInteger(rmaId) || rmaId <= 0) throw new RangeError(`rma id must be a positive integer, got ${String(rmaId)}`);
   return `RMA-${String(rmaId).padStart(6, "0")}`;
 }
 
+/** The order number people see (orders.external_id) for an order id: "WX-000123". */
 export function orderNumber(orderId: number): string {
   if (!Number.isSafeInteger(orderId) || orderId <= 0) throw new RangeError(`order id must be a positive integer, got ${String(orderId)}`);
   return `WX-${String(orderId).padStart(6, "0")}`;

@@ -14,7 +14,7 @@ import { useEffect, useState } from "react";
 import { getOrderDetail } from "../../db/queries/order-views";
 import { ADMIN_RMA_STATUSES, ADMIN_RMA_TABS, getRmaView, listAdminRmas, type AdminRmaStatus, type AdminRmaTab, type RmaPageView } from "../../db/queries/rmas";
 import { RMA_DISPLAY_STATUS } from "../../domain/states";
-import { formatCents } from "../../domain/money";
+import { centsToDecimalString, formatCents } from "../../domain/money";
 import { rmaAmountYouWillReceive } from "../../domain/rma-money";
 import { decideRmaUpdate, RMA_ERRORS, rmaCommandError, type RmaDecisionCommand } from "../../workflows/rma/contract";
 import { CarrierTools } from "~/components/orders/AdminOrderCard";
@@ -333,7 +333,7 @@ function ReviewPanel({ rma, review }: { rma: RmaPageView; review: Review }) {
     <Form method="post" className="form-stack" data-testid="rma-review">
       <input type="hidden" name="intent" value="decide" />
       <input type="hidden" name="rma" value={rma.id} />
-      <input type="hidden" name="fee" value={(review.cmd.rmaFeeCents / 100).toFixed(2)} />
+      <input type="hidden" name="fee" value={centsToDecimalString(review.cmd.rmaFeeCents)} />
       <h3>Check the amounts before you process this RMA</h3>
       <ul>
         {rma.lines.map((l, i) => {

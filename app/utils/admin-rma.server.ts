@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import type { RmaPageView } from "../../db/queries/rmas";
-import { parseDollars } from "../../domain/money";
+import { dollarsInputSchema } from "../../domain/money";
 import { rmaSettlement, type RmaSettlement } from "../../domain/rma-money";
 import { RMA_ERRORS, type RmaDecisionCommand } from "../../workflows/rma/contract";
 import { parseSubmission } from "./form.server";
@@ -18,50 +18,22 @@ function decisionSchema(rma: RmaPageView) {
   const requested = new Map(rma.lines.map((l) => [l.lineId, l.requested]));
   const line = z
     .object({
-      id: z.coerce
-        .number()
-        .int()
-        .refine((id) => requested.has(id), RMA_ERRORS.unknown_line),
-      decision: z.enum(["approve", "deny"], {
-        errorMap: () => ({ message: RMA_ERRORS.lines_pending }),
-      }),
+      id: z.coerce.number().int().refine((id) => requested.has(id), RMA_ERRORS.unknown_line),
+      decision: z.enum(["approve", "deny"], { errorMap: () => ({ message: RMA_ERRORS.lines_pending }) }),
       qty: z.coerce.number({ invalid_type_error: "Enter a number of units." }).int("Enter a whole number of units.").optional(),
       comment: z.string().trim().max(MAX_COMMENT, `A comment has at most ${MAX_COMMENT} characters.`).optional(),
     })
     .superRefine((l, ctx) => {
       if (l.decision !== "approve") return;
-      if (l.qty === undefined || l.qty < 1)
-        ctx.addIssue({
-          code: z.ZodIssueCode.custom,
-          path: ["qty"],
-          message: "Approve at least one unit, or deny the line.",
-        });
-      else if (l.qty > (requested.get(l.id) ?? 0))
-        ctx.addIssue({
-          code: z.ZodIssueCode.custom,
-          path: ["qty"],
-          message: RMA_ERRORS.approved_too_many,
-        });
+      if (l.qty === undefined || l.qty < 1) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["qty"], message: "Approve at least one unit, or deny the line." });
+      else if (l.qty > (requested.get(l.id) ?? 0)) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["qty"], message: RMA_ERRORS.approved_too_many });
     });
   return z.object({
-    rma: z.coerce
-      .number()
-      .int()
-      .refine((id) => id === rma.id, "Choose an RMA."),
-    fee: z
-      .string()
+    rma: z.coerce.number().int().refine((id) => id === rma.id, "Choose an RMA."),
+    // Empty (Conform sends no value) is $0.00.
+    fee: dollarsInputSchema(RMA_ERRORS.bad_fee)
       .optional()
-      .transform((v, ctx) => {
-        const cents = v === undefined ? 0 : parseDollars(v);
-        if (cents === null || cents < 0) {
-          ctx.addIssue({
-            code: z.ZodIssueCode.custom,
-            message: RMA_ERRORS.bad_fee,
-          });
-          return z.NEVER;
-        }
-        return cents;
-      }),
+      .transform((cents) => cents ?? 0),
     lines: z
       .array(line)
       .max(rma.lines.length, RMA_ERRORS.unknown_line)
@@ -77,11 +49,7 @@ export function parseRmaDecision(form: FormData, rma: RmaPageView, staffUserId: 
   if (submission.status !== "success") {
     const fieldErrors: Record<string, string> = {};
     for (const [name, messages] of Object.entries(submission.error ?? {})) if (messages?.[0]) fieldErrors[name] = messages[0];
-    return {
-      ok: false,
-      error: Object.values(fieldErrors)[0] ?? RMA_ERRORS.lines_pending,
-      fieldErrors,
-    };
+    return { ok: false, error: Object.values(fieldErrors)[0] ?? RMA_ERRORS.lines_pending, fieldErrors };
   }
   const v = submission.value;
   return {
@@ -89,11 +57,7 @@ export function parseRmaDecision(form: FormData, rma: RmaPageView, staffUserId: 
     cmd: {
       staffUserId,
       rmaFeeCents: v.fee,
-      lines: v.lines.map((l) => ({
-        lineId: l.id,
-        approvedQuantity: l.decision === "approve" ? l.qty ?? 0 : 0,
-        comment: l.comment ?? "",
-      })),
+      lines: v.lines.map((l) => ({ lineId: l.id, approvedQuantity: l.decision === "approve" ? (l.qty ?? 0) : 0, comment: l.comment ?? "" })),
     },
   };
 }

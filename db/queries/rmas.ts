@@ -402,6 +402,9 @@ export async function getRmaView(db: DbOrTx, rmaId: number): Promise<RmaPageView
   };
 }
 
+/** RMAs whose ledger (written by every RMA record) has this flag set. */
+const ledgerFlag = (flag: "chargeQueued" | "escalated") => sql`${orders.ledger}->>${flag} = 'true'`;
+
 /**
  * The workflows of the RMAs whose charge to this perpetrator is queued (its card was missing or declined):
  * a new card on file signals them to try again.
@@ -410,7 +413,7 @@ export async function rmaWorkflowsAwaitingCharge(db: DbOrTx, perpetratorId: numb
   const rows = await db
     .select({ workflowId: orders.workflowId })
     .from(orders)
-    .where(and(eq(orders.transactionType, TRANSACTION_TYPE.RMA), eq(orders.receiverId, perpetratorId), sql`${orders.ledger}->>'chargeQueued' = 'true'`))
+    .where(and(eq(orders.transactionType, TRANSACTION_TYPE.RMA), eq(orders.receiverId, perpetratorId), ledgerFlag("chargeQueued")))
     .orderBy(asc(orders.id));
   return rows.map((r) => r.workflowId);
 }
@@ -428,8 +431,8 @@ export type AdminRmaStatus = (typeof ADMIN_RMA_STATUSES)[number];
 
 function statusWhere(status: AdminRmaStatus | undefined) {
   if (status === undefined) return undefined;
-  if (status === "overdue") return and(eq(orders.stage, "rmarequested"), sql`${orders.ledger}->>'escalated' = 'true'`);
-  if (status === "charge_queued") return sql`${orders.ledger}->>'chargeQueued' = 'true'`;
+  if (status === "overdue") return and(eq(orders.stage, "rmarequested"), ledgerFlag("escalated"));
+  if (status === "charge_queued") return ledgerFlag("chargeQueued");
   return eq(orders.stage, status);
 }
 
