@@ -13,6 +13,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useEffect, useState } from "react";
 import { getOrderDetail } from "../../db/queries/order-views";
 import { ADMIN_RMA_STATUSES, ADMIN_RMA_TABS, getRmaView, listAdminRmas, type AdminRmaStatus, type AdminRmaTab, type RmaPageView } from "../../db/queries/rmas";
+import { PAYMENT_QUEUED } from "../../domain/messages";
 import { RMA_DISPLAY_STATUS } from "../../domain/states";
 import { centsToDecimalString, formatCents } from "../../domain/money";
 import { rmaAmountYouWillReceive } from "../../domain/rma-money";
@@ -233,7 +234,7 @@ function RmaCard({ rma, detail, tab, now, outcome }: { rma: RmaPageView; detail:
               {ledger.chargeQueued === true ? (
                 <>
                   <dt>Perpetrator&apos;s charge</dt>
-                  <dd data-testid="rma-charge-queued">payment is queued for processing. It is taken when the perpetrator puts a card on file.</dd>
+                  <dd data-testid="rma-charge-queued">{PAYMENT_QUEUED} It is taken when the perpetrator puts a card on file.</dd>
                 </>
               ) : null}
             </dl>

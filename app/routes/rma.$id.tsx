@@ -9,7 +9,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { getOrderDetail } from "../../db/queries/order-views";
 import { getRmaView } from "../../db/queries/rmas";
 import { displayRetailer } from "../../domain/anonymity";
-import { RMA_PRINTED_TEXTS } from "../../domain/messages";
+import { PAYMENT_QUEUED, RMA_PRINTED_TEXTS } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { TRANSACTION_TYPE } from "../../domain/states";
 import { formatDate } from "~/components/orders/format";
@@ -66,6 +66,7 @@ export default function RmaPage() {
           {role === "victim" ? "Returned to you: " : "Charged to you: "}
           <strong>{formatCents(Number(role === "victim" ? ledger.victimRefundCents ?? 0 : ledger.perpetratorChargeCents ?? 0))}</strong>
           {rma.stage === "shipping" ? " (when the return is delivered)" : ""}
+          {role === "perpetrator" && ledger.chargeQueued === true ? <span data-testid="rma-charge-queued"> {PAYMENT_QUEUED}</span> : null}
         </p>
       ) : (
         <p className="muted">{RMA_PRINTED_TEXTS.staffReply}</p>

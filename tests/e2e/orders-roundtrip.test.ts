@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEnv } from "../../app/utils/env.server";
 import { createDb, type DbHandle } from "../../db/client";
 import { orderContributions, orders, outboxEmails, payments, uploads } from "../../db/schema";
-import { PICTURE_REQUIRED, RATING_SAVED, UPDATE_YOUR_LISTINGS } from "../../domain/messages";
+import { PAYMENT_QUEUED, PICTURE_REQUIRED, RATING_SAVED, UPDATE_YOUR_LISTINGS } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { BUY_WORKFLOW_TYPE, buyOrderInputFromDraft, buyWorkflowId, completeCheckoutUpdate } from "../../workflows/buy/contract";
 import {
@@ -530,6 +530,21 @@ describe("an order made for a request", () => {
     expect(await seller.getByTestId("rma-money").textContent()).toBe(`Charged to you: ${formatCents(5225)}`);
     expect(await seller.getByTestId("counterparty").textContent()).toBe(`retailer-00${buyerId}`);
     await anonymous(seller, BUYER_NAME);
+    // A charge waiting for the seller's card (as the RMA workflow records it when the card is declined): the
+    // seller reads that its payment is queued; staff find it with the status filter and see it on the card.
+    const [done] = await db().select({ ledger: orders.ledger }).from(orders).where(eq(orders.id, rma.id));
+    await db().update(orders).set({ ledger: { ...done.ledger, chargeQueued: true } }).where(eq(orders.id, rma.id));
+    try {
+      await seller.goto(url(`/rma/${rma.id}`));
+      expect(await seller.getByTestId("rma-charge-queued").textContent()).toBe(` ${PAYMENT_QUEUED}`);
+      await staff.goto(url("/admin/active-rmas/all?status=charge_queued"));
+      await staff.locator(`[data-testid=admin-rma-row][data-rma-id="${rma.id}"] a`).click();
+      await expect.poll(() => staff.getByTestId("rma-charge-queued").textContent()).toContain(PAYMENT_QUEUED);
+      await buyer.goto(url(`/rma/${rma.id}`));
+      expect(await buyer.getByTestId("rma-charge-queued").count()).toBe(0);
+    } finally {
+      await db().update(orders).set({ ledger: done.ledger }).where(eq(orders.id, rma.id));
+    }
     // Every RMA e-mail names the other party by its number only.
     const mails = (await db().select().from(outboxEmails)).filter((m) => `${m.subject}${m.bodyText}`.includes(rma.externalId));
     expect(mails.length).toBeGreaterThan(2);
