@@ -23,6 +23,7 @@ import { CHECKOUT_TERMS } from "../../domain/cart";
 import { swapValuation } from "../../domain/fees";
 import {
   CARD_DECLINED,
+  PAYMENT_QUEUED,
   SWAP_ALREADY_THEIR_MOVE,
   SWAP_ALREADY_YOUR_MOVE,
   SWAP_AWAITING_RETAILER,
@@ -373,7 +374,13 @@ describe("swap shipping and rating", () => {
     await createStaffUser(dbh.db, { email: staffEmail, password: DEFAULT_TEST_PASSWORD });
     const staff = await signedIn(staffEmail);
     await carrierEvent(staff, orderId, "provider", "picked_up");
-    expect(await staff.getByTestId("admin-parcel-provider").textContent()).toContain("In-Route");
+    // The scan's answer can come before its parcel row is read back: reload until the card shows it.
+    await expect
+      .poll(async () => {
+        await staff.reload();
+        return staff.getByTestId("admin-parcel-provider").textContent();
+      }, { timeout: 15_000 })
+      .toContain("In-Route");
     expect(await staff.getByTestId("admin-parcel-receiver").textContent()).toContain("Pickup Scheduled");
     await carrierEvent(staff, orderId, "receiver", "picked_up");
     await carrierEvent(staff, orderId, "provider", "delivered");
@@ -451,7 +458,8 @@ describe("swap shipping and rating", () => {
     await staff.getByTestId("rma-confirm-staff").click();
     await staff.getByTestId("admin-notice").waitFor();
     await expect.poll(async () => (await dbh.db.select().from(orders).where(eq(orders.id, rma.id)))[0].stage, { timeout: 15_000 }).toBe("rmacompleted");
-    // The receiver is paid out the unit's value; the provider is charged it (or it waits for its card).
+    // The receiver is paid out the unit's value; the provider is charged it, and, having paid its side of the
+    // swap without putting a card on file, reads that the charge is queued for its card.
     await expect
       .poll(async () => (await dbh.db.select().from(payments).where(and(eq(payments.orderId, rma.id), eq(payments.retailerId, receiver.r.id)))).map((x) => x.amountCents), { timeout: 15_000 })
       .toEqual([got.unitPriceCents]);
@@ -459,7 +467,8 @@ describe("swap shipping and rating", () => {
     expect(await p.getByTestId("rma-money").textContent()).toBe(`Returned to you: ${formatCents(got.unitPriceCents)}`);
     expect(await p.getByTestId("counterparty").textContent()).toBe(`retailer-00${provider.r.id}`);
     await q.goto(url(`/rma/${rma.id}`));
-    expect(await q.getByTestId("rma-money").textContent()).toBe(`Charged to you: ${formatCents(got.unitPriceCents)}`);
+    expect(await q.getByTestId("rma-money").textContent()).toBe(`Charged to you: ${formatCents(got.unitPriceCents)} ${PAYMENT_QUEUED}`);
+    expect((await dbh.db.select({ ledger: orders.ledger }).from(orders).where(eq(orders.id, rma.id)))[0].ledger).toMatchObject({ chargeQueued: true });
     expect(await q.getByTestId("counterparty").textContent()).toBe(`retailer-00${receiver.r.id}`);
     // Neither side's RMA page (data included) nor any RMA e-mail names the other; the victim's contact stays with staff.
     expect(await p.content()).not.toContain(provider.r.storeName);
