@@ -1,6 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 // One Vitest project per suite. `npm test` (scripts/test.mjs) runs each with `--project <name>`
 // after starting what the suite needs (Postgres, stripe-mock, the built app...).
@@ -13,9 +14,24 @@ const serial = {
   fileParallelism: false,
 };
 
+/**
+ * Files that read what the rest of their suite left behind run after it: the leak canary crawls the pages,
+ * PDFs and e-mails of every purchase, swap and RMA the e2e suite made. Vitest's own order (slowest first)
+ * is kept for the others.
+ */
+const RUN_LAST = ["tests/e2e/leak-canary.test.ts"];
+class RunLastSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const last = (f: TestSpecification) => RUN_LAST.some((name) => f.moduleId.endsWith(name));
+    return [...sorted.filter((f) => !last(f)), ...sorted.filter(last)];
+  }
+}
+
 export default defineConfig({
   resolve: { alias: { "~": path.join(root, "app") } },
   test: {
+    sequence: { sequencer: RunLastSequencer },
     globals: true,
     environment: "node",
     passWithNoTests: true,

@@ -1,0 +1,315 @@
+/**
+ * The leak canary (issue 14 item 4). Every retailer's identifying values (store and business name, store
+ * e-mail and phone, street address; each contact's name, e-mail, phones and street address) are canaries:
+ * a value only one retailer has is that retailer's canary. Then, as several retailers, the crawler opens every
+ * page reachable by links from the home page (and the order pages), every PDF (text extracted) and CSV those
+ * pages link to, and reads every e-mail sent to a retailer: none may carry another retailer's canary.
+ *
+ * The data: the retailers this file creates (every field a canary; a purchase delivered, a swap and an RMA
+ * between them) and everything the e2e suite made before it (real purchases, swaps and RMAs driven through the
+ * browser, with their labels, packing slips and e-mails). The file runs last in the e2e suite
+ * (vitest.config.ts RUN_LAST) so that it reads all of it.
+ *
+ * One legitimate exception: a carrier label prints the recipient's street address (the carrier needs it; the
+ * name is `retailer-00{id}`), so the recipient's street address may appear on a label its sender opens.
+ */
+import { randomBytes } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type DbHandle } from "../../db/client";
+import { createRma } from "../../db/queries/rmas";
+import { orderContributions, orders, outboxEmails, retailerContacts, retailers, sessions, users } from "../../db/schema";
+import { actionNeededBy, displayStatusFor, SWAP_STATES, TRANSACTION_TYPE } from "../../domain/states";
+import { authorizeBrand, createBrand, createCollection, createListing, createProduct, createRequest, createRetailer, SIZE_RUNS, uniqueToken } from "../factories";
+import { createOrder, createOrderAt } from "../factories/orders";
+import { pdfText } from "../setup/pdf-text";
+import { baseUrl } from "./http";
+
+let handle: DbHandle;
+const db = () => handle.db;
+const tok = uniqueToken().toUpperCase();
+
+/** How many pages of one shape (ids replaced by N) the crawler opens per retailer, and pages in all. */
+const PER_SHAPE = 3;
+const MAX_PAGES = 160;
+/** Paths never followed: they sign out, switch identity or only redirect. */
+const SKIP = /^\/(logout|act-as|banners\/dismiss|signin|register|password-reset|error)(\/|$|\?)/;
+
+interface Canary {
+  retailerId: number;
+  field: string;
+  value: string;
+}
+
+/** Canary values of the fixture retailers: every field unique to its retailer. */
+function canaryFields(n: number) {
+  const t = `${tok}${n}`;
+  const digits = String(1_000_000 + Math.floor(Math.random() * 8_999_999)).slice(-7);
+  return {
+    storeName: `Canary Store ${t}`,
+    businessName: `Canary Holdings ${t}`,
+    storeEmail: `canary-store-${t.toLowerCase()}@example.test`,
+    storePhone: `+1-312-${digits.slice(0, 3)}-${digits.slice(3)}`,
+    address1: `${n}1 Canary ${t} Avenue`,
+    contact: {
+      firstName: `Robin${t}`,
+      lastName: `Canary${t}`,
+      email: `canary-contact-${t.toLowerCase()}@example.test`,
+      phone: `+1-773-${digits.slice(0, 3)}-${digits.slice(3)}`,
+      celphone: `+1-872-${digits.slice(0, 3)}-${digits.slice(3)}`,
+      address1: `${n}2 Canary ${t} Street`,
+    },
+    user: { email: `canary-user-${t.toLowerCase()}@example.test` },
+    payout: true,
+  };
+}
+
+let fixture: { a: number; b: number; c: number };
+
+beforeAll(async () => {
+  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  handle = createDb(process.env.DATABASE_URL, { max: 2 });
+  const brand = await createBrand(db(), { name: `Canary Brand ${tok}` });
+  const col = await createCollection(db(), { brandId: brand.id });
+  const prod = await createProduct(db(), { collectionId: col.id, sku: `CAN${tok}`, sizes: SIZE_RUNS.apparel, colors: 2 });
+  const [ra, rb, rc] = [await createRetailer(db(), canaryFields(1)), await createRetailer(db(), canaryFields(2)), await createRetailer(db(), canaryFields(3))];
+  for (const r of [ra, rb, rc]) await authorizeBrand(db(), r.retailer.id, brand.id);
+  const [a, b, c] = [ra.retailer.id, rb.retailer.id, rc.retailer.id];
+  // Listings and requests of each in the shared brand: the marketplace shows them to the others.
+  for (const [i, r] of [a, b, c].entries()) {
+    await createListing(db(), { variationId: prod.variations[i % 2].id, providerId: r, sizes: { S: 1, M: 1 } });
+    await createRequest(db(), { variationId: prod.variations[(i + 1) % 2].id, requestorId: r, sizes: { L: 1 } });
+  }
+  const line = { variationId: prod.variations[0].id, sizes: { M: 2 } };
+  const buy = await createOrderAt(db(), "delivered", { providerId: b, receiverId: a, lines: [line], deliveredAt: new Date(Date.now() - 3_600_000) });
+  await createOrderAt(db(), "provider_approve_sale", { providerId: a, receiverId: c, lines: [line] });
+  await createOrder(db(), {
+    providerId: c,
+    receiverId: b,
+    lines: [line],
+    statename: SWAP_STATES.PROVIDER_APPROVE,
+    displayStatus: displayStatusFor("swap", SWAP_STATES.PROVIDER_APPROVE),
+    actionNeeded: actionNeededBy("swap", SWAP_STATES.PROVIDER_APPROVE),
+    stage: "pre_shipping",
+    completed: null,
+    transactionType: TRANSACTION_TYPE.SWAP,
+  });
+  const [source] = await db().select({ id: orderContributions.id }).from(orderContributions).where(eq(orderContributions.orderId, buy.order.id));
+  await createRma(db(), {
+    orderId: buy.order.id,
+    victimId: a,
+    contact: { name: `Robin${tok}1 Canary${tok}1`, email: `canary-contact-${tok.toLowerCase()}1@example.test`, phone: "+1-773-555-0101", packingSlipName: `Canary Store ${tok}1` },
+    lines: [{ sourceId: source.id, quantity: 1, reason: 2 }],
+    workflowIdFor: (id) => `test-rma:${id}`,
+  });
+  fixture = { a, b, c };
+});
+
+afterAll(async () => {
+  await handle?.close();
+});
+
+/** Every retailer's canaries: the identifying values that one retailer alone has (8 characters or more). */
+async function canaries(): Promise<Canary[]> {
+  const rs = await db().select().from(retailers);
+  const cs = await db().select().from(retailerContacts);
+  const all: Canary[] = [];
+  for (const r of rs) {
+    for (const [field, value] of Object.entries({ storeName: r.storeName, businessName: r.businessName, storeEmail: r.storeEmail, storePhone: r.storePhone, address1: r.address1 })) {
+      all.push({ retailerId: r.id, field, value });
+    }
+  }
+  for (const c of cs) {
+    for (const [field, value] of Object.entries({
+      contactName: `${c.firstName} ${c.lastName}`,
+      contactEmail: c.email,
+      contactPhone: c.phone,
+      contactCelphone: c.celphone,
+      contactAddress1: c.address1,
+    })) {
+      all.push({ retailerId: c.retailerId, field, value });
+    }
+  }
+  const owners = new Map<string, Set<number>>();
+  for (const c of all) {
+    const v = norm(c.value);
+    if (!owners.has(v)) owners.set(v, new Set());
+    owners.get(v)!.add(c.retailerId);
+  }
+  const seen = new Set<string>();
+  return all.filter((c) => {
+    const v = norm(c.value);
+    if (v.length < 8 || owners.get(v)!.size !== 1 || seen.has(v)) return false;
+    seen.add(v);
+    return true;
+  });
+}
+
+function norm(s: string | null | undefined): string {
+  return (s ?? "").trim().toLowerCase().replace(/\s+/g, " ");
+}
+
+/** HTML to the text a reader sees (tags dropped, entities decoded), plus attribute values (hrefs, values). */
+function readable(html: string): string {
+  const attrs = [...html.matchAll(/\s(?:value|href|title|alt|content|aria-label|placeholder)="([^"]*)"/g)].map((m) => m[1]).join(" ");
+  const text = html.replace(/<script[\s\S]*?<\/script>/gi, (s) => ` ${s} `).replace(/<[^>]+>/g, " ");
+  return decode(`${text} ${attrs}`);
+}
+
+function decode(s: string): string {
+  return s
+    .replace(/&#x([0-9a-f]+);/gi, (_, h) => String.fromCodePoint(parseInt(h, 16)))
+    .replace(/&#(\d+);/g, (_, d) => String.fromCodePoint(Number(d)))
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&apos;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+}
+
+/** Canaries of retailers other than `viewer` found in `text` (an address on a label allowed by `allow`). */
+function leaks(text: string, viewer: number, list: readonly Canary[], allow: (c: Canary) => boolean = () => false): Canary[] {
+  const t = norm(text);
+  const found: Canary[] = [];
+  for (const c of list) {
+    if (c.retailerId === viewer || allow(c)) continue;
+    const v = norm(c.value);
+    let i = t.indexOf(v);
+    while (i >= 0) {
+      // Whole values only: "Store ab1" is not a leak of "Store ab12".
+      const before = t[i - 1] ?? " ";
+      const after = t[i + v.length] ?? " ";
+      if (!/[a-z0-9]/.test(before) && !/[a-z0-9]/.test(after)) {
+        found.push(c);
+        break;
+      }
+      i = t.indexOf(v, i + 1);
+    }
+  }
+  return found;
+}
+
+/** A signed-in session for a retailer's user, as the sign-in form would leave it. */
+async function sessionFor(retailerId: number): Promise<string> {
+  const [u] = await db().select({ id: users.id }).from(users).where(eq(users.retailerId, retailerId)).orderBy(users.id).limit(1);
+  if (!u) throw new Error(`retailer ${retailerId} has no user`);
+  const id = randomBytes(20).toString("hex");
+  await db().insert(sessions).values({ id, userId: u.id, expiresAt: new Date(Date.now() + 86_400_000) });
+  return id;
+}
+
+interface Visit {
+  url: string;
+  kind: "page" | "pdf" | "csv" | "other";
+  text: string;
+}
+
+/** Opens every page reachable from `starts` by same-site links (a few per shape), as one session. */
+async function crawl(session: string, starts: string[]): Promise<Visit[]> {
+  const queue = [...starts];
+  const seen = new Set<string>();
+  const shapes = new Map<string, number>();
+  const visits: Visit[] = [];
+  while (queue.length > 0 && visits.length < MAX_PAGES) {
+    const href = queue.shift()!;
+    const u = new URL(href, baseUrl);
+    const key = u.pathname + u.search;
+    if (seen.has(key) || SKIP.test(u.pathname)) continue;
+    seen.add(key);
+    const shape = u.pathname.replace(/\d+/g, "N").replace(/[0-9a-f]{8}-[0-9a-f-]{27}\.(png|jpg)/, "F") + "?" + [...u.searchParams.keys()].sort().join("&");
+    const n = shapes.get(shape) ?? 0;
+    if (n >= PER_SHAPE) continue;
+    shapes.set(shape, n + 1);
+    const res = await fetch(new URL(key, baseUrl), { headers: { Cookie: `wx_session=${session}`, Accept: "text/html,*/*" }, redirect: "manual" });
+    const type = res.headers.get("content-type") ?? "";
+    if (res.status >= 300 && res.status < 400) {
+      const loc = res.headers.get("location");
+      if (loc && new URL(loc, u).origin === u.origin) queue.push(new URL(loc, u).pathname + new URL(loc, u).search);
+      await res.arrayBuffer();
+      continue;
+    }
+    if (type.includes("application/pdf")) {
+      visits.push({ url: key, kind: "pdf", text: pdfText(Buffer.from(await res.arrayBuffer())) });
+      continue;
+    }
+    if (type.includes("text/csv")) {
+      visits.push({ url: key, kind: "csv", text: await res.text() });
+      continue;
+    }
+    const body = await res.text();
+    if (!type.includes("text/html")) {
+      visits.push({ url: key, kind: "other", text: body });
+      continue;
+    }
+    visits.push({ url: key, kind: "page", text: readable(body) });
+    for (const m of body.matchAll(/<a\s[^>]*href="([^"#]+)[^"]*"/g)) {
+      const next = new URL(decode(m[1]), u);
+      if (next.origin === u.origin) queue.push(next.pathname + next.search);
+    }
+  }
+  return visits;
+}
+
+/** Retailers (with a user) who took part in the most orders of each kind: the data a crawl is worth. */
+async function busiestRetailers(perKind: number): Promise<number[]> {
+  const ids = new Set<number>();
+  for (const type of [TRANSACTION_TYPE.SALE, TRANSACTION_TYPE.SWAP, TRANSACTION_TYPE.RMA]) {
+    const rows = await db().execute<{ id: number }>(sql`
+      select r.id from ${retailers} r
+      join ${orders} o on (o.provider_id = r.id or o.receiver_id = r.id) and o.transaction_type = ${type}
+      where exists (select 1 from ${users} u where u.retailer_id = r.id) and r.status = 'active'
+      group by r.id order by count(*) desc, r.id limit ${perKind}`);
+    for (const r of rows) ids.add(Number(r.id));
+  }
+  return [...ids];
+}
+
+describe("leak canary", () => {
+  it("no page, PDF or CSV a retailer can reach shows another retailer's canary", async () => {
+    const list = await canaries();
+    const fixtureCanaries = list.filter((c) => c.retailerId === fixture.a);
+    // Every field of the fixture retailers is a canary (the rule above kept them all).
+    expect(fixtureCanaries.map((c) => c.field).sort()).toEqual(
+      ["address1", "businessName", "contactAddress1", "contactCelphone", "contactEmail", "contactName", "contactPhone", "storeEmail", "storeName", "storePhone"].sort(),
+    );
+    const viewers = [...new Set([fixture.a, fixture.b, fixture.c, ...(await busiestRetailers(2))])];
+    const problems: string[] = [];
+    const counts = { page: 0, pdf: 0, csv: 0, other: 0 };
+    for (const viewer of viewers) {
+      const session = await sessionFor(viewer);
+      const visits = await crawl(session, ["/", "/orders/sales", "/orders/purchases", "/orders/swaps", "/orders/sentswaps", "/orders/receivedswaps", "/active/listings", "/active/requests", "/buy", "/sell", "/swap", "/settings"]);
+      for (const v of visits) {
+        counts[v.kind] += 1;
+        // A label prints its recipient's street address (contact and store addresses alike).
+        const allow = (c: Canary) => v.url.startsWith("/shipping-label/") && /address1$|Address1$/.test(c.field);
+        for (const c of leaks(v.text, viewer, list, allow)) problems.push(`retailer ${viewer} ${v.kind} ${v.url}: ${c.field} of retailer ${c.retailerId} (${c.value})`);
+      }
+      expect(visits.length, `retailer ${viewer} reached no page`).toBeGreaterThan(5);
+    }
+    console.log(`leak canary: ${list.length} canaries; ${viewers.length} retailers crawled: ${counts.page} pages, ${counts.pdf} PDFs, ${counts.csv} CSVs, ${counts.other} other`);
+    expect(problems).toEqual([]);
+    expect(counts.page).toBeGreaterThan(20);
+  });
+
+  it("no e-mail to a retailer carries another retailer's canary", async () => {
+    const list = await canaries();
+    // Whose address each mail went to: a retailer's users, store e-mail and contacts.
+    const byEmail = new Map<string, number>();
+    for (const u of await db().select({ email: users.email, r: users.retailerId }).from(users)) if (u.r) byEmail.set(norm(u.email), u.r);
+    for (const r of await db().select({ email: retailers.storeEmail, r: retailers.id }).from(retailers)) byEmail.set(norm(r.email), r.r);
+    for (const c of await db().select({ email: retailerContacts.email, r: retailerContacts.retailerId }).from(retailerContacts)) byEmail.set(norm(c.email), c.r);
+    const mails = await db().select().from(outboxEmails);
+    const problems: string[] = [];
+    let toRetailers = 0;
+    for (const m of mails) {
+      const to = byEmail.get(norm(m.toEmail));
+      if (to === undefined) continue; // staff and addresses of no retailer
+      toRetailers += 1;
+      for (const c of leaks(`${m.subject}\n${m.bodyText}\n${m.bodyHtml ? readable(m.bodyHtml) : ""}`, to, list)) {
+        problems.push(`mail ${m.id} (${m.kind}) to retailer ${to}: ${c.field} of retailer ${c.retailerId} (${c.value})`);
+      }
+    }
+    console.log(`leak canary: ${toRetailers} of ${mails.length} e-mails went to retailers`);
+    expect(problems).toEqual([]);
+  });
+});
