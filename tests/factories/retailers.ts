@@ -118,6 +118,28 @@ export async function createSandboxAccount(
     .onConflictDoNothing();
 }
 
+/**
+ * Defaults that no other retailer shares (surname, phones, street): every test retailer carries its own marks,
+ * so the leak canary (tests/e2e/leak-canary.test.ts) can tell whose data a page shows. Letters only in the
+ * surname and digits only in the phones, in the formats the forms accept.
+ */
+function distinctDefaults(tok: string) {
+  // The token (base 36) as letters (base 26) and as 7 digits: one-to-one within a run of 10 million retailers.
+  let n = 0n;
+  for (const ch of tok) n = n * 36n + BigInt(parseInt(ch, 36));
+  let letters = "";
+  for (let m = n; m > 0n || letters.length < 4; m /= 26n) letters = String.fromCharCode(97 + Number(m % 26n)) + letters;
+  const d = String(n % 10_000_000n).padStart(7, "0");
+  const tail = `${d.slice(0, 3)}-${d.slice(3)}`;
+  return {
+    lastName: `Tester ${letters[0].toUpperCase()}${letters.slice(1)}`,
+    storePhone: `+1-217-${tail}`,
+    phone: `+1-309-${tail}`,
+    celphone: `+1-618-${tail}`,
+    address1: `${1 + Number(n % 9_000n)} ${letters[0].toUpperCase()}${letters.slice(1)} St`,
+  };
+}
+
 export async function createRetailer(db: Executor, input: CreateRetailerInput = {}): Promise<CreatedRetailer> {
   const tok = uniqueToken();
   const storeName = input.storeName ?? `Test Store ${tok}`;
@@ -125,15 +147,16 @@ export async function createRetailer(db: Executor, input: CreateRetailerInput = 
   const payout = input.payout ?? Boolean(input.btMerchantId);
   const btMerchantId = payout ? (input.btMerchantId ?? `acct_sandbox_${tok}${Math.random().toString(36).slice(2, 8)}`) : null;
   const status = input.status ?? "active";
+  const own = distinctDefaults(tok);
 
   const [retailer] = await db
     .insert(retailers)
     .values({
       storeName,
       storeEmail: input.storeEmail ?? email ?? `store-${tok}@example.test`,
-      storePhone: input.storePhone ?? "+1-217-555-0100",
+      storePhone: input.storePhone ?? own.storePhone,
       businessName: input.businessName ?? `${storeName} LLC`,
-      address1: input.address1 ?? "1 Main St",
+      address1: input.address1 ?? own.address1,
       city: input.city ?? "Springfield",
       state: input.state ?? "IL",
       postalCode: input.postalCode ?? "62701",
@@ -166,12 +189,12 @@ export async function createRetailer(db: Executor, input: CreateRetailerInput = 
       retailerId: retailer.id,
       userId: user?.id ?? null,
       firstName: c.firstName ?? "Pat",
-      lastName: c.lastName ?? "Tester",
+      lastName: c.lastName ?? own.lastName,
       email: c.email ?? email ?? retailer.storeEmail,
       jobTitle: c.jobTitle ?? "Owner",
       jobTitleOther: c.jobTitleOther ?? "",
-      phone: c.phone ?? "+1-217-555-0101",
-      celphone: c.celphone ?? "+1-217-555-0102",
+      phone: c.phone ?? own.phone,
+      celphone: c.celphone ?? own.celphone,
       address1: c.address1 ?? retailer.address1,
       city: c.city ?? retailer.city,
       state: c.state ?? retailer.state,
