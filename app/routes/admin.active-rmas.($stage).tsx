@@ -209,7 +209,7 @@ function RmaCard({ rma, detail, tab, now, outcome }: { rma: RmaPageView; detail:
           </Link>
         ))}
       </nav>
-      <div className="card-area" style={{ maxHeight: 500, overflowY: "auto" }}>
+      <div className="card-area" style={{ maxHeight: 500, overflowY: "auto" }} role="region" aria-label={`RMA ${tab}`} tabIndex={0}>
         {tab === "summary" ? (
           <>
             <dl className="facts">

@@ -89,7 +89,7 @@ export function renderRetailerMap(view: { lat: number; lon: number; zoom: number
   const pxPerMile = mercatorScale(view.zoom) / (3958.8 * Math.cos((view.lat * Math.PI) / 180));
   const r = (radiusMiles * pxPerMile).toFixed(1);
   const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Map of retailers">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="group" aria-label="Map of retailers">` +
     `<g class="states">${outlines(view)}</g>` +
     `<circle class="radius" cx="${width / 2}" cy="${height / 2}" r="${r}"/>` +
     `<g class="dots">${parts.join("")}</g></svg>`;

@@ -74,7 +74,7 @@ export function AdminOrderCard({
               </Link>
             ))}
           </nav>
-          <div className="card-area" data-testid={`card-${tab}`}>
+          <div className="card-area" data-testid={`card-${tab}`} role="region" aria-label={ADMIN_CARD_TAB_LABELS[tab]} tabIndex={0}>
             {tab === "summary" ? <Summary d={detail} /> : null}
             {tab === "updates" ? <UpdatesList actions={detail.actions} now={now} /> : null}
             {tab === "shipping" ? <ShippingTab d={detail} /> : null}

@@ -1,0 +1,188 @@
+/**
+ * Accessibility (issue 14 item 6): axe-core (@axe-core/playwright, WCAG 2.1 A and AA rules) on every page of
+ * the retailer and staff flows, as a visitor, a retailer with a purchase, a swap and an RMA, and staff: no
+ * serious or critical violation, and every form field has a label (axe's `label` rule, reported whatever
+ * its impact). The buy flow done with the keyboard alone is in tests/e2e/keyboard-buy.test.ts. axe costs about
+ * 0.8 s a page on this box (its rules, not the page load), so each page is scanned once, as the persona it belongs to.
+ */
+import { eq } from "drizzle-orm";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type DbHandle } from "../../db/client";
+import { createRma } from "../../db/queries/rmas";
+import { orderContributions } from "../../db/schema";
+import { getResource, RESOURCE_NAMES } from "../../domain/resources";
+import { actionNeededBy, displayStatusFor, SWAP_STATES, TRANSACTION_TYPE } from "../../domain/states";
+import {
+  authorizeBrand,
+  createBrand,
+  createCollection,
+  createListing,
+  createProduct,
+  createRequest,
+  createRetailer,
+  createStaffUser,
+  DEFAULT_TEST_PASSWORD,
+  SIZE_RUNS,
+  uniqueToken,
+} from "../factories";
+import { createOrder, createOrderAt } from "../factories/orders";
+import { axeProblems } from "./axe";
+import { closePage, launchBrowser, newPage, signIn } from "./harness";
+import { freshEmail } from "./http";
+
+let handle: DbHandle;
+const db = () => handle.db;
+const tok = uniqueToken().toUpperCase();
+let browser: Browser;
+
+interface Paths {
+  visitor: string[];
+  retailer: string[];
+  staff: string[];
+}
+let paths: Paths;
+let emails: { retailer: string; staff: string };
+
+beforeAll(async () => {
+  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  handle = createDb(process.env.DATABASE_URL, { max: 2 });
+  const brand = await createBrand(db(), { name: `A11y ${tok}` });
+  const col = await createCollection(db(), { brandId: brand.id });
+  const prod = await createProduct(db(), { collectionId: col.id, sku: `AX${tok}`, sizes: SIZE_RUNS.apparel, colors: 2 });
+  const ra = await createRetailer(db(), { payout: true, user: { email: freshEmail("a11y-a") } });
+  const rb = await createRetailer(db(), { payout: true, user: { email: freshEmail("a11y-b") } });
+  for (const r of [ra, rb]) await authorizeBrand(db(), r.retailer.id, brand.id);
+  const [a, b] = [ra.retailer.id, rb.retailer.id];
+  const mine = await createListing(db(), { variationId: prod.variations[0].id, providerId: a, sizes: { S: 1, M: 2 } });
+  const theirs = await createListing(db(), { variationId: prod.variations[1].id, providerId: b, sizes: { S: 2, L: 1 } });
+  const theirSwap = await createListing(db(), { variationId: prod.variations[1].id, providerId: b, sizes: { M: 1 }, listingType: "swap" });
+  const myRequest = await createRequest(db(), { variationId: prod.variations[1].id, requestorId: a, sizes: { L: 1 } });
+  const theirRequest = await createRequest(db(), { variationId: prod.variations[0].id, requestorId: b, sizes: { M: 1 } });
+  const line = { variationId: prod.variations[0].id, sizes: { M: 2 } };
+  const buy = await createOrderAt(db(), "delivered", { providerId: b, receiverId: a, lines: [line], deliveredAt: new Date(Date.now() - 3_600_000) });
+  const sale = await createOrderAt(db(), "provider_approve_sale", { providerId: a, receiverId: b, lines: [line] });
+  const swap = await createOrder(db(), {
+    providerId: a,
+    receiverId: b,
+    lines: [line],
+    statename: SWAP_STATES.PROVIDER_APPROVE,
+    displayStatus: displayStatusFor("swap", SWAP_STATES.PROVIDER_APPROVE),
+    actionNeeded: actionNeededBy("swap", SWAP_STATES.PROVIDER_APPROVE),
+    stage: "pre_shipping",
+    completed: null,
+    transactionType: TRANSACTION_TYPE.SWAP,
+  });
+  const [source] = await db().select({ id: orderContributions.id }).from(orderContributions).where(eq(orderContributions.orderId, buy.order.id));
+  const rma = await createRma(db(), {
+    orderId: buy.order.id,
+    victimId: a,
+    contact: { name: "Pat Buyer", email: "pat@example.test", phone: "555-0100", packingSlipName: "Pat" },
+    lines: [{ sourceId: source.id, quantity: 1, reason: 2 }],
+    workflowIdFor: (id) => `test-rma:${id}`,
+  });
+  const staff = await createStaffUser(db(), { email: freshEmail("a11y-staff") });
+  emails = { retailer: ra.user!.email, staff: staff.email };
+  paths = {
+    visitor: ["/signin", "/register", "/password-reset", "/contact", "/pricing", "/how-selling-works"],
+    retailer: [
+      "/",
+      "/buy",
+      `/buy/${brand.id}`,
+      "/sell",
+      "/swap",
+      `/listing/buy/${theirs.id}`,
+      `/listing/swap/${theirSwap.id}`,
+      `/listing/sell/${theirRequest.id}`,
+      "/cart",
+      "/active/listings",
+      "/active/requests",
+      "/addlisting",
+      "/requestlisting",
+      `/updatelisting/${mine.id}`,
+      `/updaterequest/${myRequest.id}`,
+      "/orders/sales",
+      "/orders/purchases",
+      "/orders/swaps",
+      `/transaction/buy/${buy.order.id}`,
+      `/transaction/buy/${sale.order.id}`,
+      `/transaction/swap/${swap.order.id}`,
+      `/rma/${rma.rmaId}`,
+      `/create-rma/${buy.order.id}`,
+      `/rate/${buy.order.id}`,
+      "/settings",
+      "/settings/store",
+      "/settings/contact",
+      "/settings/password",
+      "/settings/card",
+      "/settings/payout",
+      "/getpaid",
+      "/brands",
+      "/alerts",
+    ],
+    staff: [
+      "/admin",
+      "/admin/retailer/",
+      `/admin/retailer/${a}`,
+      // Every staff create form (its fields' labels differ per resource; the lists share one component).
+      ...RESOURCE_NAMES.filter((n) => getResource(n)?.can_create).map((n) => `/admin/${n}/new`),
+      "/admin/active-transactions",
+      `/admin/active-transactions/all?order=${buy.order.id}`,
+      "/admin/active-rmas",
+      `/admin/active-rmas/all?open=${rma.rmaId}`,
+      "/admin/active-shipments",
+      "/admin/listings/all",
+      "/admin/outbox",
+      "/admin/retailer-map",
+      "/admin/retailers",
+      "/admin/retailer-upload",
+      "/admin/validate/brands",
+      `/manage-brand/info?brand=${brand.id}`,
+      `/manage-retailer/info?id=${a}`,
+      `/admin/productvariationmanagement/${prod.variations[0].id}`,
+      "/perf-reports",
+      "/rep-reports",
+    ],
+  };
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await handle?.close();
+});
+
+async function scan(page: Page, list: string[]): Promise<string[]> {
+  const problems: string[] = [];
+  for (const p of list) {
+    const res = await page.goto(p);
+    if (!res || res.status() >= 400) {
+      problems.push(`${p}: answered ${res?.status()}`);
+      continue;
+    }
+    problems.push(...(await axeProblems(page, p)));
+  }
+  return problems;
+}
+
+describe("axe on every page", () => {
+  it("visitor pages: no serious or critical violation, every field labelled", async () => {
+    const page = await newPage(browser);
+    expect(await scan(page, paths.visitor)).toEqual([]);
+    await closePage(page);
+  });
+
+  it("retailer pages (marketplace, listings, orders, a swap, an RMA, settings)", async () => {
+    const page = await newPage(browser);
+    await signIn(page, emails.retailer, DEFAULT_TEST_PASSWORD);
+    expect(await scan(page, paths.retailer)).toEqual([]);
+    await closePage(page);
+  });
+
+  it("staff pages (hub, resources, transactions, RMAs, shipments, tools, reports)", async () => {
+    const page = await newPage(browser);
+    await signIn(page, emails.staff, DEFAULT_TEST_PASSWORD);
+    expect(await scan(page, paths.staff)).toEqual([]);
+    await closePage(page);
+  });
+});

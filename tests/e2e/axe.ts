@@ -1,0 +1,14 @@
+/**
+ * axe-core in the browser tests (issue 14 item 6): what a page may not have is a serious or critical WCAG 2.1
+ * A/AA finding, or a form field without a label (axe's `label` and `select-name` rules, whatever their impact).
+ */
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "playwright-core";
+
+export async function axeProblems(page: Page, where = new URL(page.url()).pathname + new URL(page.url()).search): Promise<string[]> {
+  // resultTypes: only violations are wanted, so axe does not collect every passing node (several times faster on long lists).
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).options({ resultTypes: ["violations"] }).analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical" || v.id === "label" || v.id === "select-name")
+    .map((v) => `${where}: ${v.id} (${v.impact}) ${v.help}: ${v.nodes.length} × ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+}
