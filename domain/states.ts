@@ -436,6 +436,14 @@ export function isValidRating(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value) && value >= RATING_MIN && value <= RATING_MAX;
 }
 
+/**
+ * Whose move an RMA waits for in a stage (its orders.action_needed): staff decide a request; in shipping, the
+ * RMA's provider (the victim, who sends the goods back). Nobody's once it has ended.
+ */
+export function rmaActionNeeded(stage: string): "staff" | "provider" | null {
+  return stage === "rmarequested" ? "staff" : stage === "shipping" ? "provider" : null;
+}
+
 /** Display status of each RMA stage (spec 001 §5 names the stages; the texts are ours). */
 export const RMA_DISPLAY_STATUS: Readonly<Record<string, string>> = Object.freeze({
   rmarequested: "RMA Requested",

@@ -21,7 +21,7 @@ import { acquireLock, isPortOpen, onShutdown, run, sleep, startService, stopAll,
 import { ensureNodeModules, ensureTools } from "./lib/tools.mjs";
 
 const SUITES = ["lint", "unit", "db", "workflows", "contract", "e2e"];
-const NEEDS_TOOLS = { unit: ["poppler"], workflows: ["testServer"], contract: ["stripeMock"], e2e: ["temporal", "chromium", "poppler"] };
+const NEEDS_TOOLS = { unit: ["poppler"], workflows: ["testServer", "temporal"], contract: ["stripeMock"], e2e: ["temporal", "chromium", "poppler"] };
 const NEEDS_DB = new Set(["db", "workflows", "contract", "e2e"]);
 const T = PORTS.test;
 
@@ -192,7 +192,9 @@ const setups = {
     return { env: {} };
   },
   async workflows({ tools }) {
-    return { env: { TEMPORAL_TEST_SERVER_PATH: tools.testServer } };
+    // The time-skipping test server for most files; the CLI dev server for the list queries of README "Ops"
+    // (tests/workflows/ops-queries.test.ts starts its own, on a free port).
+    return { env: { TEMPORAL_TEST_SERVER_PATH: tools.testServer, TEMPORAL_CLI_PATH: tools.temporal } };
   },
   async contract({ tools }) {
     await freeTestPort(T.stripeHttp);

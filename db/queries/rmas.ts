@@ -15,7 +15,7 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { isChoice, RMA_REASON_OTHER, RMA_REASONS } from "../../domain/reasons";
 import { rmaOrderInputOf, type RmaKind, type RmaOrderInput } from "../../domain/rma-money";
 import { rmaNumber } from "../../domain/cart";
-import { RMA_DISPLAY_STATUS, TRANSACTION_TYPE } from "../../domain/states";
+import { RMA_DISPLAY_STATUS, TRANSACTION_TYPE, rmaActionNeeded } from "../../domain/states";
 import type { Db } from "../client";
 import { orderContributions, orders, outboxEmails, payments, products, productVariations, uploads, users } from "../schema";
 import type { DbOrTx } from "./listings";
@@ -142,7 +142,7 @@ export async function createRma(db: Db, req: RmaRequest): Promise<RmaStart> {
       receiverId: perpetratorId,
       statename: "rmarequested",
       displayStatus: RMA_DISPLAY_STATUS.rmarequested,
-      actionNeeded: "staff",
+      actionNeeded: rmaActionNeeded("rmarequested"),
       stage: "rmarequested",
       rmaForId: order.id,
       rmaContactName: req.contact.name,
@@ -247,7 +247,7 @@ export async function recordRmaState(db: Db, w: RmaStateWrite): Promise<{ record
           stage: w.stage,
           statename: w.stage,
           displayStatus: RMA_DISPLAY_STATUS[w.stage] ?? w.stage,
-          actionNeeded: w.stage === "rmarequested" ? "staff" : w.stage === "shipping" ? "provider" : null,
+          actionNeeded: rmaActionNeeded(w.stage),
           completed: completedOf(w.stage),
           rmaFeeCents: w.rmaFeeCents,
           valueCents: lines.reduce((a, l) => a + (decided.get(l.id)?.approvedQuantity ?? l.quantity) * l.unitPriceCents, 0),

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { info } from "./log.mjs";
-import { isPortOpen, sleep, startService, waitForPort, whoListens } from "./proc.mjs";
+import { isPortOpen, runOrThrow, sleep, startService, waitForPort, whoListens } from "./proc.mjs";
 
 /**
  * Engine settings of every dev server this project starts (`npm run dev`, the e2e suite, the benchmarks):
@@ -32,11 +32,39 @@ export const ENGINE_DYNAMIC_CONFIG = {
   "history.visibilityProcessorMaxPollRPS": 1000,
 };
 
-/** The `temporal server start-dev` flags of ENGINE_SQLITE_PRAGMAS and ENGINE_DYNAMIC_CONFIG. */
+/**
+ * The custom search attributes every order workflow upserts (name → type as the CLI spells it), registered
+ * by every dev server this project starts: a workflow that upserts an attribute its server does not know
+ * fails its workflow task. Declared with their types in workflows/common/search-attributes.ts (this file
+ * imports Node built-ins only); tests/unit/search-attributes.test.ts checks that this list, and
+ * docker-compose.yml's, are that one. README "Ops" shows what to filter with them.
+ */
+export const SEARCH_ATTRIBUTES = Object.freeze({
+  OrderNumber: "Keyword",
+  OrderKind: "Keyword",
+  OrderState: "Keyword",
+  OrderStage: "Keyword",
+  ProviderRetailerId: "Int",
+  ReceiverRetailerId: "Int",
+  WaitingOn: "KeywordList",
+});
+
+/**
+ * `temporal operator search-attribute create` argument lists registering SEARCH_ATTRIBUTES on a running
+ * server, one command per attribute: given several --name and one --type, CLI 1.5.1 registers only the first
+ * name (and says all were added). Idempotent: an attribute that exists with the same type is left alone;
+ * one with another type fails the command.
+ */
+export function searchAttributeCreateArgs(address) {
+  return Object.entries(SEARCH_ATTRIBUTES).map(([name, type]) => ["operator", "search-attribute", "create", "--address", address, "--name", name, "--type", type]);
+}
+
+/** The `temporal server start-dev` flags of ENGINE_SQLITE_PRAGMAS, ENGINE_DYNAMIC_CONFIG and SEARCH_ATTRIBUTES. */
 export function engineArgs({ fileBacked }) {
   const args = [];
   if (fileBacked) for (const p of ENGINE_SQLITE_PRAGMAS) args.push("--sqlite-pragma", p);
   for (const [k, v] of Object.entries(ENGINE_DYNAMIC_CONFIG)) args.push("--dynamic-config-value", `${k}=${JSON.stringify(v)}`);
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push("--search-attribute", `${name}=${type}`);
   return args;
 }
 
@@ -49,6 +77,8 @@ export async function startTemporalDev({ bin, port, uiPort = null, dbFile = null
   if (await isPortOpen(port)) {
     if (reuse) {
       info(`Temporal already listening on :${port}; reusing it`);
+      // Started before the search attributes existed (or by someone else): register what is missing.
+      for (const args of searchAttributeCreateArgs(`127.0.0.1:${port}`)) await runOrThrow(bin, args, { quiet: true });
       return { reused: true, address: `127.0.0.1:${port}`, stop: async () => {} };
     }
     throw new Error(`port ${port} is taken (${whoListens(port)}); cannot start the Temporal dev server`);

@@ -1,6 +1,8 @@
 import os from "node:os";
 import path from "node:path";
+import { temporal } from "@temporalio/proto";
 import { TestWorkflowEnvironment } from "@temporalio/testing";
+import { ORDER_SEARCH_ATTRIBUTE_KEYS } from "../../workflows/common/search-attributes";
 
 /** Version of io.temporal:temporal-test-server installed by `npm run tools` (scripts/lib/paths.mjs). */
 const TEST_SERVER_VERSION = "1.38.0";
@@ -24,8 +26,30 @@ export function testServerPath(): string {
  *   afterAll(async () => { await env?.teardown(); });
  */
 export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
-  return TestWorkflowEnvironment.createTimeSkipping({
+  const env = await TestWorkflowEnvironment.createTimeSkipping({
     server: { executable: { type: "existing-path", path: testServerPath() } },
+  });
+  try {
+    await registerOrderSearchAttributes(env);
+  } catch (err) {
+    await env.teardown();
+    throw err;
+  }
+  return env;
+}
+
+/**
+ * Registers the order workflows' search attributes (workflows/common/search-attributes.ts) on a test
+ * environment's server, as the dev servers do with `--search-attribute` (an order workflow's upsert of an
+ * unknown attribute fails its workflow task). The time-skipping server takes no such flag
+ * (TestWorkflowEnvironment.createTimeSkipping has no `searchAttributes` option, unlike createLocal); it
+ * implements the operator service's AddSearchAttributes instead.
+ */
+export async function registerOrderSearchAttributes(env: TestWorkflowEnvironment): Promise<void> {
+  const types = temporal.api.enums.v1.IndexedValueType;
+  await env.connection.operatorService.addSearchAttributes({
+    namespace: env.namespace ?? "default",
+    searchAttributes: Object.fromEntries(ORDER_SEARCH_ATTRIBUTE_KEYS.map((k) => [k.name, types[`INDEXED_VALUE_TYPE_${k.type}`]])),
   });
 }
 

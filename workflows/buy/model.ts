@@ -21,6 +21,7 @@ import {
   type Role,
 } from "../../domain/states";
 import { InvalidInput, Rejection } from "../common/steps";
+import type { OrderSearchFacts } from "../common/search-attributes";
 import {
   BUY_ERRORS,
   CARRIER_STATUSES,
@@ -216,6 +217,11 @@ export const capturedCents = (m: BuyModel): number => orderLedger(m.ledger).buye
 export function actionNeeded(m: BuyModel): Role | null {
   if (m.statename === COMMON_STATES.DELIVERED && m.rating) return null;
   return actionNeededBy("buy", m.statename);
+}
+
+/** What the order's search attributes say (workflows/common/search-attributes.ts): the read model's columns. */
+export function buySearchFacts(m: BuyModel): OrderSearchFacts {
+  return { orderNumber: m.externalId, kind: "buy", state: m.statename, stage: stageForState(m.statename), providerId: m.providerId, receiverId: m.receiverId, actionNeeded: actionNeeded(m) };
 }
 
 /** The deadline the order waits for in its current state (epoch ms), or null. */

@@ -38,6 +38,7 @@ import {
   acceptCarrierEvent,
   acceptPaymentEvent,
   acceptUnitsTaken,
+  buySearchFacts,
   buyView,
   canRequestRma,
   createBuyModel,
@@ -103,7 +104,7 @@ function newModel(input: BuyOrderInput): BuyModel {
 }
 
 export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderResult> {
-  const driver = new OrderDriver(newModel(input), proxies, BUY_INVALID_INPUT);
+  const driver = new OrderDriver(newModel(input), proxies, BUY_INVALID_INPUT, buySearchFacts);
   const m = driver.model;
 
   driver.command(completeCheckoutUpdate, BUY_COMMANDS.completeCheckout);

@@ -8,6 +8,10 @@
  * One step at a time: a command, a deadline and a queued event never interleave their effects (`busy`); a
  * command that arrives while a step runs waits for it, is validated again against the state it left, and
  * then runs (a retailer's click is never refused as busy).
+ *
+ * Search attributes (workflows/common/search-attributes.ts): the driver upserts the order's when it is made
+ * (the first workflow task) and, after every step, those the step changed; the kind only says how its model
+ * maps to them. Histories recorded before they existed replay without them (patched ORDER_SEARCH_ATTRIBUTES_PATCH).
  */
 import {
   ApplicationFailure,
@@ -18,10 +22,20 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   log,
+  patched,
   setHandler,
+  upsertSearchAttributes,
 } from "@temporalio/workflow";
 import type { SignalDefinition, UpdateDefinition } from "@temporalio/common";
+import { orderSearchAttributes, type OrderSearchFacts } from "./search-attributes";
 import { InvalidInput, Rejection, type CallPolicy, type Command, type Step, type StepContext } from "./steps";
+
+/**
+ * The patch of the search-attribute upserts (issue 14). An order started before them has none in its
+ * history: replaying it, patched() is false until the order runs new code, and from there it upserts all of
+ * them once, then what changes (ADR 0015 "Versioning"; docs/architecture.md "Search attributes").
+ */
+export const ORDER_SEARCH_ATTRIBUTES_PATCH = "order-search-attributes";
 
 /** The activity proxies a process runs its effects with, one per call policy. */
 export type Proxies = Record<CallPolicy, Record<string, (input: unknown) => Promise<unknown>>>;
@@ -60,32 +74,51 @@ export class OrderDriver<M> {
   busy = false;
   /** Bumped whenever something the main loop may act on changes. */
   private version = 0;
+  /** The search attributes last upserted (name → JSON of the value). */
+  private readonly published = new Map<string, string>();
 
   constructor(
     readonly model: M,
     private readonly proxies: Proxies,
     private readonly invalidInputType: string,
+    /** The order's search attributes as its kind derives them from the model (e.g. buySearchFacts). */
+    private readonly searchFacts: (m: M) => OrderSearchFacts,
     readonly ctx: StepContext = workflowContext,
-  ) {}
+  ) {
+    this.publishSearchAttributes();
+  }
 
   /** Runs a step: each effect with Temporal, its result (or failure) sent back into the step. */
   async run<R>(step: Step<R>): Promise<R> {
-    let next = step.next();
-    while (!next.done) {
-      const effect = next.value;
-      let value: unknown;
-      let failed = false;
-      let error: unknown;
-      try {
-        if (effect.kind === "call") value = await this.proxies[effect.policy][effect.name](effect.input);
-        else await getExternalWorkflowHandle(effect.workflowId).signal(effect.signal, effect.arg);
-      } catch (err) {
-        failed = true;
-        error = err;
+    try {
+      let next = step.next();
+      while (!next.done) {
+        const effect = next.value;
+        let value: unknown;
+        let failed = false;
+        let error: unknown;
+        try {
+          if (effect.kind === "call") value = await this.proxies[effect.policy][effect.name](effect.input);
+          else await getExternalWorkflowHandle(effect.workflowId).signal(effect.signal, effect.arg);
+        } catch (err) {
+          failed = true;
+          error = err;
+        }
+        next = failed ? step.throw(error) : step.next(value);
       }
-      next = failed ? step.throw(error) : step.next(value);
+      return next.value;
+    } finally {
+      this.publishSearchAttributes();
     }
-    return next.value;
+  }
+
+  /** Upserts the search attributes that differ from the last upsert (all of them the first time); typed pairs. */
+  private publishSearchAttributes(): void {
+    // An attribute never upserted is absent: null (absent) is no change for it.
+    const changed = orderSearchAttributes(this.searchFacts(this.model)).filter((p) => (this.published.get(p.key.name) ?? "null") !== JSON.stringify(p.value));
+    if (changed.length === 0 || !patched(ORDER_SEARCH_ATTRIBUTES_PATCH)) return;
+    upsertSearchAttributes(changed);
+    for (const p of changed) this.published.set(p.key.name, JSON.stringify(p.value));
   }
 
   /** Runs a step alone (`busy` while it runs); a machine's refusal becomes Temporal's failure. */

@@ -5,6 +5,8 @@
 import { addBusinessDays, DEFAULT_MARKETPLACE_TZ, US_FEDERAL_HOLIDAYS, WINDOWS } from "../../domain/business-days";
 import { rmaSettlement, type RmaSettlement } from "../../domain/rma-money";
 import { InvalidInput, Rejection } from "../common/steps";
+import type { OrderSearchFacts } from "../common/search-attributes";
+import { rmaActionNeeded } from "../../domain/states";
 import type { CarrierEventSignal } from "../buy/contract";
 import {
   RMA_ERRORS,
@@ -104,6 +106,15 @@ export function settlementOf(m: RmaModel): RmaSettlement {
 }
 
 export const isTerminalStage = (s: RmaStage): boolean => s === RMA_STAGES.COMPLETED || s === RMA_STAGES.DECLINED || s === RMA_STAGES.CANCELLED;
+
+/**
+ * What the RMA's search attributes say (workflows/common/search-attributes.ts), as its read-model row does:
+ * the victim is the provider, the perpetrator the receiver, the stage is both state and stage.
+ */
+export function rmaSearchFacts(m: RmaModel): OrderSearchFacts {
+  const i = m.input;
+  return { orderNumber: i.externalId, kind: "rma", state: m.stage, stage: m.stage, providerId: i.victimId, receiverId: i.perpetratorId, actionNeeded: rmaActionNeeded(m.stage) };
+}
 
 /** The deadline the RMA waits for now: staff's answer (until escalated once), or the return's shipping. */
 export function rmaDeadline(m: RmaModel): number | null {

@@ -8,7 +8,7 @@ import type { RmaActivities } from "../../activities/rma/types";
 import { OrderDriver, asFailure, type Proxies } from "../common/driver";
 import { RMA_INVALID_INPUT, cardOnFileSignal, decideRmaUpdate, rmaCarrierEventSignal, rmaViewQuery, type RmaInput, type RmaStage } from "./contract";
 import { RMA_DECIDE, isRmaFinished, nextRmaStep, onRmaDeadline, openRma } from "./machine";
-import { acceptCardOnFile, acceptCarrierEvent, createRmaModel, rmaDeadline, rmaView, type RmaModel } from "./model";
+import { acceptCardOnFile, acceptCarrierEvent, createRmaModel, rmaDeadline, rmaSearchFacts, rmaView, type RmaModel } from "./model";
 
 const retryForever: RetryPolicy = { initialInterval: "2s", backoffCoefficient: 2, maximumInterval: "5m", nonRetryableErrorTypes: ["IdempotencyConflict"] };
 const regular = proxyActivities<RmaActivities>({ startToCloseTimeout: "60s", heartbeatTimeout: "10s", retry: retryForever });
@@ -28,7 +28,7 @@ function newModel(input: RmaInput): RmaModel {
 }
 
 export async function rmaWorkflow(input: RmaInput): Promise<{ stage: RmaStage; charged: boolean }> {
-  const driver = new OrderDriver(newModel(input), proxies, RMA_INVALID_INPUT);
+  const driver = new OrderDriver(newModel(input), proxies, RMA_INVALID_INPUT, rmaSearchFacts);
   const m = driver.model;
   driver.command(decideRmaUpdate, RMA_DECIDE);
   driver.signal(rmaCarrierEventSignal, acceptCarrierEvent);

@@ -5,9 +5,10 @@
 import { DEFAULT_MARKETPLACE_TZ, US_FEDERAL_HOLIDAYS, WINDOWS } from "../../domain/business-days";
 import { swapValuation, type SwapValuation } from "../../domain/fees";
 import { checkOrderLines, orderQuote, orderUnits, type OrderLine } from "../../domain/order-money";
-import { BUY_STATES, COMMON_STATES, SWAP_STATES, displayStatusFor, isTerminalState, type CommonState, type Role, type SwapState } from "../../domain/states";
+import { BUY_STATES, COMMON_STATES, SWAP_STATES, displayStatusFor, isTerminalState, stageForState, type CommonState, type Role, type SwapState } from "../../domain/states";
 import type { CarrierEventSignal } from "../buy/contract";
 import { InvalidInput, Rejection } from "../common/steps";
+import type { OrderSearchFacts } from "../common/search-attributes";
 import { SWAP_ERRORS, type SwapActionRecord, type SwapErrorCode, type SwapInput, type SwapSideView, type SwapView } from "./contract";
 
 export type State = SwapState | CommonState | typeof BUY_STATES.COMPLETE_ORDER_CHECKOUT;
@@ -129,6 +130,11 @@ export function actionNeeded(m: SwapModel): Role | "both" | null {
     default:
       return null;
   }
+}
+
+/** What the swap's search attributes say (workflows/common/search-attributes.ts): the read model's columns. */
+export function swapSearchFacts(m: SwapModel): OrderSearchFacts {
+  return { orderNumber: m.externalId, kind: "swap", state: m.statename, stage: stageForState(m.statename), providerId: m.providerId, receiverId: m.receiverId, actionNeeded: actionNeeded(m) };
 }
 
 export function currentSwapDeadline(m: SwapModel): number | null {

@@ -25,7 +25,7 @@ import {
   type SwapInput,
 } from "./contract";
 import { SWAP_COMMANDS, nextSwapStep, onSwapDeadline, settleSwap } from "./machine";
-import { acceptSwapCarrierEvent, createSwapModel, currentSwapDeadline, isSwapFinished, swapView, type SwapModel } from "./model";
+import { acceptSwapCarrierEvent, createSwapModel, currentSwapDeadline, isSwapFinished, swapSearchFacts, swapView, type SwapModel } from "./model";
 
 const untilDone: RetryPolicy = { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "5m", nonRetryableErrorTypes: ["IdempotencyConflict"] };
 const proxies: Proxies = {
@@ -48,7 +48,7 @@ function newModel(input: SwapInput): SwapModel {
 }
 
 export async function swapOrderWorkflow(input: SwapInput): Promise<{ statename: string }> {
-  const driver = new OrderDriver(newModel(input), proxies, SWAP_INVALID_INPUT);
+  const driver = new OrderDriver(newModel(input), proxies, SWAP_INVALID_INPUT, swapSearchFacts);
   const m = driver.model;
   driver.command(swapCheckoutUpdate, SWAP_COMMANDS.completeCheckout);
   driver.command(chooseItemsUpdate, SWAP_COMMANDS.chooseItems);

@@ -1,0 +1,169 @@
+/**
+ * README "Ops": the operator's queries of the Temporal Web UI, run through the client's list API
+ * (client.workflow.list({ query })) on a Temporal CLI dev server started as every dev server of the project
+ * is (scripts/lib/temporal.mjs startTemporalDev, whose flags register the search attributes), with the real
+ * workflow bundle and in-memory activities. The time-skipping test server the other files use cannot answer
+ * list queries, so this file starts its own dev server (in memory, headless, a free port).
+ *
+ * Visibility is eventually consistent: each query is polled until it answers what is expected, up to a
+ * deadline. Also here: a history recorded with the search attributes (patch marker + upserts) replays.
+ */
+import net from "node:net";
+import { Client, Connection, type WorkflowHandle } from "@temporalio/client";
+import { NativeConnection, Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startTemporalDev } from "../../scripts/lib/temporal.mjs";
+import { toolPaths } from "../../scripts/lib/tools.mjs";
+import type { OrderLine } from "../../domain/order-money";
+import { buildWorkflowBundle } from "../../workers/bundle";
+import { BUY_WORKFLOW_TYPE, buyWorkflowId, completeCheckoutUpdate, type BuyOrderInput } from "../../workflows/buy/contract";
+import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
+import { ORDER_SEARCH_ATTRIBUTES } from "../../workflows/common/search-attributes";
+import { RMA_WORKFLOW_TYPE, rmaWorkflowId, type RmaInput } from "../../workflows/rma/contract";
+import type { rmaWorkflow } from "../../workflows/rma/workflow";
+import { SWAP_WORKFLOW_TYPE, swapWorkflowId, type SwapInput } from "../../workflows/swap/contract";
+import type { swapOrderWorkflow } from "../../workflows/swap/workflow";
+import { OK_CARD, createFakeBuyActivities } from "./fakes/buy-activities";
+
+/** The retailer the operator asks about. */
+const R = 12;
+const LINES: OrderLine[] = [{ listingId: 501, variationId: 9001, sizes: { M: 2 }, unitPriceCents: 4500 }];
+const TASK_QUEUE = "ops-queries";
+/** How long visibility may lag behind a workflow task (it is milliseconds on an idle dev server). */
+const VISIBILITY_DEADLINE_MS = 30_000;
+
+let temporal: { address: string; stop: () => Promise<void> };
+let connection: Connection;
+let nativeConnection: NativeConnection;
+let client: Client;
+let bundle: WorkflowBundleWithSourceMap;
+let worker: Worker;
+let running: Promise<void>;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+beforeAll(async () => {
+  const bin = process.env.TEMPORAL_CLI_PATH || toolPaths.temporalCache;
+  [temporal, bundle] = await Promise.all([
+    (async () => startTemporalDev({ bin, port: await freePort(), uiPort: null, dbFile: null, name: "temporal-ops", quiet: true }))(),
+    buildWorkflowBundle(),
+  ]);
+  connection = await Connection.connect({ address: temporal.address });
+  nativeConnection = await NativeConnection.connect({ address: temporal.address });
+  client = new Client({ connection });
+  const fake = createFakeBuyActivities();
+  // An RMA's opening step writes its read model only.
+  const activities = { ...fake.activities, recordRmaState: async () => ({ recorded: true }) };
+  worker = await Worker.create({ connection: nativeConnection, taskQueue: TASK_QUEUE, workflowBundle: bundle, activities });
+  running = worker.run();
+}, 120_000);
+
+afterAll(async () => {
+  if (worker) {
+    worker.shutdown();
+    await running;
+  }
+  await nativeConnection?.close();
+  await connection?.close();
+  await temporal?.stop();
+});
+
+function startBuy(orderId: number, providerId: number, receiverId: number): Promise<WorkflowHandle<typeof buyOrderWorkflow>> {
+  const input: BuyOrderInput = { orderId, externalId: `WX-${String(orderId).padStart(6, "0")}`, kind: "from_listing", providerId, receiverId, requestId: null, lines: LINES };
+  return client.workflow.start<typeof buyOrderWorkflow>(BUY_WORKFLOW_TYPE, { taskQueue: TASK_QUEUE, workflowId: buyWorkflowId(orderId), args: [input] });
+}
+
+/** A swap waiting for its receiver's checkout (no activity runs until then). */
+function startSwap(orderId: number, providerId: number, receiverId: number): Promise<WorkflowHandle<typeof swapOrderWorkflow>> {
+  const input: SwapInput = { orderId, externalId: `WX-${String(orderId).padStart(6, "0")}`, providerId, receiverId, providerLines: LINES };
+  return client.workflow.start<typeof swapOrderWorkflow>(SWAP_WORKFLOW_TYPE, { taskQueue: TASK_QUEUE, workflowId: swapWorkflowId(orderId), args: [input] });
+}
+
+function startRma(rmaId: number, victimId: number, perpetratorId: number): Promise<WorkflowHandle<typeof rmaWorkflow>> {
+  const input: RmaInput = {
+    rmaId,
+    externalId: `RMA-${String(rmaId).padStart(6, "0")}`,
+    orderId: 900 + rmaId,
+    kind: "sale",
+    victimId,
+    perpetratorId,
+    order: { kind: "sale", unitsReceived: 2, goodsCents: 9000, feeCents: 900, shippingCents: 1975, totalCents: 11875 },
+    lines: [{ lineId: 1, unitPriceCents: 4500, requestedQuantity: 1, reason: 0 }],
+    victimPaymentIntentId: "pi_victim",
+  };
+  return client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, { taskQueue: TASK_QUEUE, workflowId: rmaWorkflowId(rmaId), args: [input] });
+}
+
+async function listIds(query: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const w of client.workflow.list({ query })) ids.push(w.workflowId);
+  return ids.sort();
+}
+
+/** Polls the list query until it answers exactly `expected` (visibility lags the workflow tasks). */
+async function expectList(query: string, expected: string[]): Promise<void> {
+  const want = [...expected].sort();
+  const deadline = Date.now() + VISIBILITY_DEADLINE_MS;
+  let got: string[] = [];
+  while (Date.now() < deadline) {
+    got = await listIds(query);
+    if (JSON.stringify(got) === JSON.stringify(want)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(got, `list ${query}`).toEqual(want);
+}
+
+describe("README Ops: the operator's queries through the list API", () => {
+  test("all swaps waiting on retailer 12; every order of retailer 12 in a state; an order by its number", async () => {
+    // Swaps at checkout wait on their receiver: 12 in the first, the other side in the second.
+    const waitingOn12 = await startSwap(9101, 50, R);
+    const twelveProvides = await startSwap(9102, R, 51);
+    // A purchase whose buyer is 12: waiting on 12 too, but not a swap.
+    const buy = await startBuy(9103, 52, R);
+    const rma = await startRma(9104, R, 53);
+
+    const swapsWaitingOn12 = `OrderKind = "swap" AND WaitingOn = "${R}" AND ExecutionStatus = "Running"`;
+    await expectList(swapsWaitingOn12, [waitingOn12.workflowId]);
+    await expectList(`WaitingOn = "${R}"`, [waitingOn12.workflowId, buy.workflowId]);
+    await expectList(`(ProviderRetailerId = ${R} OR ReceiverRetailerId = ${R}) AND OrderState = "complete_order_checkout"`, [
+      waitingOn12.workflowId,
+      twelveProvides.workflowId,
+      buy.workflowId,
+    ]);
+
+    // The buyer checks out: the purchase moves to the seller's approval (waiting on 52), and the attributes follow.
+    await buy.executeUpdate(completeCheckoutUpdate, { args: [{ actorRetailerId: R, paymentMethod: OK_CARD }] });
+    const ofTwelveInApproval = `(ProviderRetailerId = ${R} OR ReceiverRetailerId = ${R}) AND OrderState = "provider_approve_sale"`;
+    await expectList(ofTwelveInApproval, [buy.workflowId]);
+    await expectList(`WaitingOn = "${R}"`, [waitingOn12.workflowId]);
+    await expectList(`OrderKind = "buy" AND OrderStage = "pre_shipping" AND WaitingOn = "52"`, [buy.workflowId]);
+
+    // By order number (an RMA's number too); RMAs waiting on staff.
+    await expectList(`OrderNumber = "WX-009103"`, [buy.workflowId]);
+    await expectList(`OrderNumber = "RMA-009104"`, [rma.workflowId]);
+    await expectList(`OrderKind = "rma" AND WaitingOn = "staff"`, [rma.workflowId]);
+
+    const d = await buy.describe();
+    expect(d.typedSearchAttributes.get(ORDER_SEARCH_ATTRIBUTES.orderState)).toBe("provider_approve_sale");
+    expect(d.typedSearchAttributes.get(ORDER_SEARCH_ATTRIBUTES.waitingOn)).toEqual(["52"]);
+    expect(d.typedSearchAttributes.get(ORDER_SEARCH_ATTRIBUTES.receiverRetailerId)).toBe(R);
+
+    // A history with the search attributes (the patch marker, then the upserts) replays with the current code.
+    const history = await buy.fetchHistory();
+    const markers = history.events?.filter((e) => e.markerRecordedEventAttributes?.markerName === "core_patch") ?? [];
+    expect(markers.length).toBe(1);
+    expect(history.events?.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes).length).toBeGreaterThanOrEqual(2);
+    await Worker.runReplayHistory({ workflowBundle: bundle }, history, buy.workflowId);
+
+    for (const h of [waitingOn12, twelveProvides, buy, rma]) await h.terminate("test done");
+  });
+});
