@@ -375,6 +375,8 @@ describe("money over random purchases (fast-check: the machine's own ledger)", (
     fc.constantFrom<"picked_up" | "delivered">("picked_up", "delivered").map((status): Act => ({ kind: "carrier", status })),
   );
   const worldOpts = fc.record({ declined: fc.boolean(), cardOnFile: fc.boolean(), stockOk: fc.boolean(), forRequest: fc.boolean() });
+  const ok = { declined: false, cardOnFile: true, stockOk: true, forRequest: false };
+  const command = (name: BuyCommandName): Act => ({ kind: "command", name });
 
   test("checkouts, approvals, modifications, declines, cancellations, non-shipments, scans and deadlines in any order: the ledger balances, nothing is captured beyond the authorisation, no refund beyond what was paid", () => {
     const reached = new Set<string>();
@@ -412,6 +414,8 @@ describe("money over random purchases (fast-check: the machine's own ledger)", (
             }
             attempt(() => (BUY_COMMANDS[name].run as (m: BuyModel, c: unknown, ctx: StepContext) => Step<unknown>)(m, cmd, w.ctx));
           }
+          // Every state a run passes through counts (a second pickup try is rarely where a run stops).
+          reached.add(m.statename);
         }
         const l = orderLedger(m.ledger);
         reached.add(m.statename);
@@ -423,12 +427,23 @@ describe("money over random purchases (fast-check: the machine's own ledger)", (
         expect(l.sellerPaidCents).toBeLessThanOrEqual(l.goodsCents);
         expect(l.authorizedCents).toBeLessThanOrEqual(m.requestedQuote.totalCents);
       }),
-      { numRuns: 2000 },
+      {
+        numRuns: 2000,
+        // Besides the random runs, one path to each end, so the coverage below never depends on luck (a
+        // second missed pickup, "cancelled", came up in about one of ten sets of 2,000 random runs).
+        examples: [
+          [ok, [command("completeCheckout"), command("approveSale"), { kind: "carrier", status: "picked_up" }, { kind: "carrier", status: "delivered" }, { kind: "deadline" }]],
+          [ok, [command("completeCheckout"), command("approveSale"), { kind: "deadline" }, { kind: "deadline" }]],
+          [ok, [command("completeCheckout"), command("approveSale"), command("cancelShipment")]],
+          [ok, [command("completeCheckout"), command("declineSale")]],
+          [ok, [{ kind: "deadline" }]],
+        ],
+      },
     );
-    // The runs went everywhere money moves: every end, and every kind of movement.
-    expect([...reached]).toEqual(
-      expect.arrayContaining([COMMON_STATES.DELIVERED, COMMON_STATES.CANCELLED, COMMON_STATES.DECLINED, COMMON_STATES.EXPIRED, BUY_STATES.SHIP_ORDER_TRY2]),
-    );
-    expect([...moved]).toEqual(expect.arrayContaining(["authorization", "authorization_released", "capture", "refund", "payout", "penalty"]));
+    // The runs went everywhere money moves: every end, the second pickup try, and every kind of movement.
+    const ends: string[] = [COMMON_STATES.DELIVERED, COMMON_STATES.CANCELLED, COMMON_STATES.DECLINED, COMMON_STATES.EXPIRED, BUY_STATES.SHIP_ORDER_TRY2];
+    expect(ends.filter((s) => !reached.has(s)), "states no run reached").toEqual([]);
+    const movements = ["authorization", "authorization_released", "capture", "refund", "payout", "penalty"];
+    expect(movements.filter((k) => !moved.has(k)), "money movements no run made").toEqual([]);
   });
 });
