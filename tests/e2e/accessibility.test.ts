@@ -166,20 +166,20 @@ async function scan(page: Page, list: string[]): Promise<string[]> {
 }
 
 describe("axe on every page", () => {
-  it("visitor pages: no serious or critical violation, every field labelled", async () => {
+  it("visitor pages: no serious or critical violation, every field labelled", { timeout: 300_000 }, async () => {
     const page = await newPage(browser);
     expect(await scan(page, paths.visitor)).toEqual([]);
     await closePage(page);
   });
 
-  it("retailer pages (marketplace, listings, orders, a swap, an RMA, settings)", async () => {
+  it("retailer pages (marketplace, listings, orders, a swap, an RMA, settings)", { timeout: 300_000 }, async () => {
     const page = await newPage(browser);
     await signIn(page, emails.retailer, DEFAULT_TEST_PASSWORD);
     expect(await scan(page, paths.retailer)).toEqual([]);
     await closePage(page);
   });
 
-  it("staff pages (hub, resources, transactions, RMAs, shipments, tools, reports)", async () => {
+  it("staff pages (hub, resources, transactions, RMAs, shipments, tools, reports)", { timeout: 300_000 }, async () => {
     const page = await newPage(browser);
     await signIn(page, emails.staff, DEFAULT_TEST_PASSWORD);
     expect(await scan(page, paths.staff)).toEqual([]);

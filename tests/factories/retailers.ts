@@ -132,7 +132,7 @@ function distinctDefaults(tok: string) {
   const d = String(n % 10_000_000n).padStart(7, "0");
   const tail = `${d.slice(0, 3)}-${d.slice(3)}`;
   return {
-    lastName: `Tester ${letters[0].toUpperCase()}${letters.slice(1)}`,
+    lastName: `Tester${letters[0].toUpperCase()}${letters.slice(1)}`,
     storePhone: `+1-217-${tail}`,
     phone: `+1-309-${tail}`,
     celphone: `+1-618-${tail}`,
