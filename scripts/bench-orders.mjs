@@ -61,6 +61,13 @@
 //                        approves → each side makes its payment → staff simulate both parcels' pickups and
 //                        deliveries on the admin card → each side rates what it received. Figures: swaps/s and
 //                        click → page showing the new state per step; block <!-- orders-swaps:… -->.
+//   --kill-worker-every MS   with --prod (purchases, full pages): a random worker is SIGKILLed every MS/2..3MS/2 ms
+//                        and replaced while the orders run; the report counts the kills and checks every order at
+//                        the payment provider (one intent captured once, one transfer, no refund); block
+//                        <!-- orders-kills:… -->. npm run bench:kills runs 100 kills.
+//   --scale N            with --prod: N web processes (on the ports after :3200) behind a round-robin proxy on
+//                        :3200 (scripts/lib/rr-proxy.mjs) and N workers on the one task queue, against the one
+//                        Temporal server and Postgres (issue 14: scale-out on one box); block <!-- orders-scale:… -->.
 // Each mode writes its own block of docs/performance.md: <!-- orders:… --> (default), <!-- orders-prod:… -->
 // (--prod), <!-- orders-open:… --> (--open-loop, with or without --prod), <!-- orders-swaps:… --> (--swaps), <!-- orders-commands:… -->
 // (--commands-only, any combination); missing markers are created under "Orders". Every report states the mode,
@@ -107,6 +114,10 @@ function options() {
   const prod = argv.includes("--prod");
   const commandsOnly = argv.includes("--commands-only");
   const swaps = argv.includes("--swaps");
+  const scale = int("scale", 1, 1);
+  if (scale > 1 && !prod) throw new Error("--scale N starts N web processes and N workers of its own: use it with --prod");
+  const killEvery = int("kill-worker-every", 0, 0);
+  if (killEvery > 0 && (!prod || swaps || commandsOnly)) throw new Error("--kill-worker-every MS kills the bench's own workers: use it with --prod, purchases, full pages");
   if (swaps && commandsOnly) throw new Error("--swaps runs full pages only (no --commands-only)");
   const openLoop = get("open-loop", null);
   const rate = openLoop === null ? null : num("open-loop", 2, 0);
@@ -134,8 +145,10 @@ function options() {
     rate,
     duration,
     swaps,
+    scale,
+    killEvery,
     /** The docs/performance.md block this run writes. */
-    block: swaps ? "orders-swaps" : commandsOnly ? "orders-commands" : rate ? "orders-open" : prod ? "orders-prod" : "orders",
+    block: killEvery > 0 ? "orders-kills" : scale > 1 ? "orders-scale" : swaps ? "orders-swaps" : commandsOnly ? "orders-commands" : rate ? "orders-open" : prod ? "orders-prod" : "orders",
     pollGiven: argv.some((a) => a === "--poll-ms" || a.startsWith("--poll-ms=")),
   };
 }
@@ -226,7 +239,9 @@ function stackProcesses(o) {
     const addr = env.TEMPORAL_ADDRESS ?? "127.0.0.1:7233";
     if (queue === o.taskQueue && addr.split(":").pop() === String(temporalPort)) workers.push(pid);
   }
-  return { web: listeners.get(appPort) ?? null, temporal: listeners.get(temporalPort) ?? null, postmaster: listeners.get(pgPort) ?? null, workers };
+  // --scale: the proxy on the app's port and the web processes on the ports after it.
+  const web = [appPort, ...Array.from({ length: o.scale > 1 ? o.scale : 0 }, (_, i) => appPort + 1 + i)].map((p) => listeners.get(p)).filter(Boolean);
+  return { web, temporal: listeners.get(temporalPort) ?? null, postmaster: listeners.get(pgPort) ?? null, workers };
 }
 
 const TICK_MS = 1000 / 100; // USER_HZ
@@ -251,7 +266,7 @@ function cpuSnapshot(procs) {
   // user nice system idle iowait irq softirq steal
   const busy = (stat[0] + stat[1] + stat[2] + stat[5] + stat[6] + stat[7]) * TICK_MS;
   return {
-    web: cpu(procs.web),
+    web: procs.web.reduce((a, p) => a + cpu(p), 0),
     worker: procs.workers.reduce((a, p) => a + cpu(p), 0),
     temporal: cpu(procs.temporal),
     postgres: pg,
@@ -264,7 +279,7 @@ function cpuSnapshot(procs) {
 
 async function main() {
   const o = options();
-  const { c, info, step, warn } = await import("./lib/log.mjs");
+  const { c, fmtMs, info, step, warn } = await import("./lib/log.mjs");
   // --prod: the bench's own production-like stack, stopped at the end (and on Ctrl-C).
   let prodStack = null;
   let stopping = null;
@@ -284,7 +299,7 @@ async function main() {
     });
     for (const k of INHERITED_STACK_VARS) delete process.env[k];
     try {
-      prodStack = await startProdStack({ ports: PROD_PORTS, dataDir: PROD_DIR, build: o.build, taskQueue: "marketplace" });
+      prodStack = await startProdStack({ ports: PROD_PORTS, dataDir: PROD_DIR, build: o.build, taskQueue: "marketplace", scale: o.scale });
     } catch (e) {
       console.error(c.red(`--prod: the production stack did not start: ${e?.stack ?? e}`));
       process.exit(2);
@@ -750,13 +765,31 @@ async function main() {
   }
 
   const procs = stackProcesses(o);
-  if (!procs.web || !procs.postmaster || !procs.temporal || procs.workers.length === 0) warn(`stack processes found: ${JSON.stringify(procs)}`);
+  if (procs.web.length === 0 || !procs.postmaster || !procs.temporal || procs.workers.length === 0) warn(`stack processes found: ${JSON.stringify(procs)}`);
   const load0 = os.loadavg();
   const cpu0 = cpuSnapshot(procs);
   const tRun0 = now();
   const arrivals = []; // open loop: { due, lag } ms after the start
   let inFlight = 0;
   let maxInFlight = 0;
+  // --kill-worker-every: a worker (a random one of --scale) is SIGKILLed at random moments (uniform between
+  // half and one and a half times the interval) and replaced, until the last order is done.
+  const kills = [];
+  let killing = o.killEvery > 0;
+  const killer = killing
+    ? (async () => {
+        while (killing) {
+          await sleep(o.killEvery * (0.5 + Math.random()));
+          if (!killing) break;
+          const worker = Math.floor(Math.random() * prodStack.workerCount);
+          const t = now();
+          const busy = inFlight;
+          await prodStack.killWorker(worker);
+          kills.push({ at: t - tRun0, worker, inFlight: busy, restartMs: now() - t });
+          info(c.dim(`killed worker ${worker + 1} at ${((t - tRun0) / 1000).toFixed(1)} s with ${busy} orders in flight; its replacement polled after ${fmtMs(now() - t)}`));
+        }
+      })()
+    : null;
   if (o.rate) {
     // Open loop: order k starts at k / rate seconds, whatever the earlier ones are doing.
     const interval = 1000 / o.rate;
@@ -787,13 +820,17 @@ async function main() {
     await Promise.all(
       Array.from({ length: o.concurrency }, async () => {
         while (q.length) {
+          inFlight++;
           await runOrder(q.shift(), false);
+          inFlight--;
           done++;
           if (done % Math.max(1, Math.floor(timedPairs.length / 4)) === 0) info(c.dim(`${done}/${timedPairs.length} orders (${((now() - tRun0) / 1000).toFixed(1)} s)`));
         }
       }),
     );
   }
+  killing = false;
+  await killer;
   const wallMs = now() - tRun0;
   const cpu1 = cpuSnapshot(procs);
   const load1 = os.loadavg();
@@ -803,13 +840,41 @@ async function main() {
   const completed = timed.filter((r) => r.ok);
   const failed = timed.filter((r) => !r.ok);
   const ids = completed.map((r) => r.orderId);
-  let readModel = { delivered: 0, rated: 0 };
+  let readModel = { delivered: 0, rated: 0, single_money: 0 };
   if (ids.length) {
     const [row] = await dbh.sql`
       select count(*) filter (where o.statename in ('delivered', 'completed'))::int as delivered,
-             count(*) filter (where (select count(*) from ratings r where r.order_id = o.id) >= ${o.swaps ? 2 : 1})::int as rated
+             count(*) filter (where (select count(*) from ratings r where r.order_id = o.id) >= ${o.swaps ? 2 : 1})::int as rated,
+             count(*) filter (where (select count(*) from payments p where p.order_id = o.id and p.txtype = 'capture') = 1
+                                and (select count(*) from payments p where p.order_id = o.id and p.txtype = 'transfer') = 1)::int as single_money
         from orders o where o.id = any(${ids})`;
     readModel = row;
+  }
+  // At the payment provider (the sandbox's objects): per purchase one payment intent, captured once, one
+  // transfer to the seller and no refund, whatever was killed or retried (--kill-worker-every).
+  let provider = null;
+  if (ids.length && !o.swaps) {
+    const keys = ids.map(String);
+    const intents = await dbh.sql`select data from sandbox_payment_objects where kind = 'payment_intent' and data->'metadata'->>'order_id' = any(${keys})`;
+    const transfers = await dbh.sql`select data from sandbox_payment_objects where kind = 'transfer' and data->>'transfer_group' = any(${ids.map((id) => `order-${id}`)})`;
+    const intentIds = intents.map((r) => r.data.id);
+    const refunds = intentIds.length ? await dbh.sql`select data from sandbox_payment_objects where kind = 'refund' and data->>'payment_intent' = any(${intentIds})` : [];
+    const per = new Map(ids.map((id) => [String(id), { intents: 0, captured: 0, transfers: 0, refunds: 0 }]));
+    const orderOfIntent = new Map();
+    for (const { data } of intents) {
+      const e = per.get(data.metadata.order_id);
+      e.intents += 1;
+      if (data.amount_received > 0) e.captured += 1;
+      orderOfIntent.set(data.id, data.metadata.order_id);
+    }
+    for (const { data } of transfers) per.get(data.transfer_group.replace("order-", "")).transfers += 1;
+    for (const { data } of refunds) per.get(orderOfIntent.get(data.payment_intent)).refunds += 1;
+    const all = [...per.values()];
+    provider = {
+      single: all.filter((e) => e.intents === 1 && e.captured === 1 && e.transfers === 1 && e.refunds === 0).length,
+      doubles: all.filter((e) => e.intents > 1 || e.captured > 1 || e.transfers > 1).length,
+      refunded: all.filter((e) => e.refunds > 0).length,
+    };
   }
   await dbh.close();
 
@@ -851,7 +916,7 @@ async function main() {
   const cpuInfo = os.cpus();
   const cmd = commandLine(o);
   const stackText = o.prod
-    ? `against the bench's own **production build** (${o.baseUrl}: \`NODE_ENV=production node workers/web.mjs\` serving \`remix build\` output; worker \`NODE_ENV=production\` ` +
+    ? `against the bench's own **production build** (${o.baseUrl}: ${o.scale > 1 ? `**${o.scale} web processes** (:${prodStack.webPorts.join(", :")}) behind a round-robin proxy (scripts/lib/rr-proxy.mjs), each ` : ""}\`NODE_ENV=production node workers/web.mjs\` serving \`remix build\` output; ${o.scale > 1 ? `**${o.scale} workers**` : "worker"} \`NODE_ENV=production\` ` +
       `with workflows ${prodStack.workflows === "prebuilt bundle" ? "from the prebuilt bundle (build/workflow-bundle.js)" : `**${prodStack.workflows}** (the bundle was missing or older than the sources)`}, ` +
       `task queue \`${o.taskQueue}\`; its own Temporal dev server ${o.temporalAddress} (file-backed, fresh) and Postgres ${new URL(o.databaseUrl).port} (fresh, migrated + demo seed); ` +
       `APP_ENV=staging with throwaway webhook secrets, sandbox payments)`
@@ -880,8 +945,19 @@ async function main() {
       (o.commandsOnly ? "" : `Page views between clicks (GET, ${viewsAll.n}): p50 ${dur(viewsAll.p50)}, p95 ${dur(viewsAll.p95)}. `) +
       `One ${o.swaps ? "swap from the receiver's" : "order from the buyer's"} first ${unit} to ${o.commandsOnly ? "its rating in the read model" : '"Rating saved!"'}: p50 ${dur(orderMs.p50)}, p95 ${dur(orderMs.p95)}. ` +
       `Errors: ${failed.length}${busyTotal ? ` (and ${busyTotal} ${busyTotal === 1 ? unit : `${unit}s`} refused with "This order is being updated right now. Please try again in a moment." and sent again, counted in their step's time)` : ""}. ` +
-      `Read model afterwards: ${readModel.delivered} of ${ids.length} delivered, ${readModel.rated} rated.`,
+      `Read model afterwards: ${readModel.delivered} of ${ids.length} delivered, ${readModel.rated} rated` +
+      (o.swaps ? "." : `, ${readModel.single_money} with exactly one capture and one payout transfer. `) +
+      (provider ? `At the payment provider: **${provider.single} of ${ids.length}** with one payment intent captured once and one transfer, **${provider.doubles} with a second authorisation, capture or transfer**, ${provider.refunded} refunded.` : ""),
   );
+  if (o.killEvery > 0) {
+    const restart = summary(kills.map((k) => k.restartMs));
+    lines.push("");
+    lines.push(
+      `Worker kills: **${kills.length} SIGKILLs** (one every ${o.killEvery / 2}–${(o.killEvery * 3) / 2} ms at random, of a random one of the ${prodStack.workerCount} worker${prodStack.workerCount > 1 ? "s" : ""}), ` +
+        `with ${summary(kills.map((k) => k.inFlight)).p50} order(s) in flight at the median kill (${kills.filter((k) => k.inFlight > 0).length} kills with at least one); a replacement polled after p50 ${fmtMs(restart.p50)}, max ${fmtMs(restart.max)}. ` +
+        `Step latencies below include the retries a kill forces (an activity in flight is retried after its timeout; a workflow task after the workflow task timeout), and the worker CPU figures count only the first processes.`,
+    );
+  }
   if (o.rate) {
     const lag = summary(arrivals.map((x) => x.lag));
     const span = arrivals.length > 1 ? (arrivals.at(-1).due + arrivals.at(-1).lag - arrivals[0].lag) / 1000 : 0;
@@ -956,11 +1032,14 @@ function commandLine(o) {
   const a = [];
   if (o.prod) a.push("--prod");
   if (o.prod && !o.build) a.push("--no-build");
+  if (o.scale > 1) a.push(`--scale ${o.scale}`);
+  if (o.killEvery > 0) a.push(`--kill-worker-every ${o.killEvery}`);
   if (o.commandsOnly) a.push("--commands-only");
   if (o.swaps) a.push("--swaps");
   if (o.rate) a.push(`--open-loop ${o.rate}`, `--duration ${o.duration}`);
   else a.push(`--orders ${o.orders}`, `--concurrency ${o.concurrency}`);
   if (o.pollGiven) a.push(`--poll-ms ${o.pollMs}`);
+  if (o.timeoutMs !== 60_000) a.push(`--timeout-ms ${o.timeoutMs}`);
   return `npm run bench:orders -- ${a.join(" ")}`;
 }
 
@@ -981,10 +1060,10 @@ function issue9Text(o, { rows, ops, completed, cpuUsed, clicksAll, prodWorkflows
   );
   if (!o.rate && !o.commandsOnly) {
     const slowest = rows.reduce((m, r) => (Number.isFinite(r.total.p95) && (!m || r.total.p95 > m.total.p95) ? r : m), null);
-    const target = o.prod && o.concurrency === 20 && prodWorkflows === "prebuilt bundle";
+    const target = o.prod && o.scale === 1 && o.concurrency === 20 && prodWorkflows === "prebuilt bundle";
     parts.push(
       `**${ops.toFixed(2)} orders/s** at ${o.concurrency} concurrent orders on the ${build}, every step's p95 in the table (slowest: ${slowest ? `${slowest.step} ${ms(slowest.total.p95)} ms` : "—"}); ` +
-        `target ≥ 3 orders/s at 20 concurrent orders on the production build: ${target ? verdict(ops >= 3) : "not this configuration (needs `--prod --orders 20 --concurrency 20`)"}`,
+        `target ≥ 3 orders/s at 20 concurrent orders on the production build: ${target ? verdict(ops >= 3) : "not this configuration (needs `--prod --orders 20 --concurrency 20`, one web process and one worker)"}`,
     );
   }
   if (o.rate) parts.push(`open loop ${o.rate}/s for ${o.duration} s (${build}${o.commandsOnly ? ", commands only" : ""}): every ${o.commandsOnly ? "command" : "click"} p95 **${ms(clicksAll.p95)} ms**, per step in the table`);
@@ -1185,6 +1264,8 @@ const BLOCK_TITLES = {
   "orders-open": "`--open-loop RATE --duration S`: open loop",
   "orders-commands": "`--commands-only`: the commands alone (the workflow ceiling)",
   "orders-swaps": "`--swaps`: swaps, full pages (issue 10)",
+  "orders-scale": "`--prod --scale 2`: two web processes behind a round-robin proxy and two workers (issue 14)",
+  "orders-kills": "`--prod --kill-worker-every MS`: workers SIGKILLed at random moments while orders run (issue 14)",
 };
 
 function writeDoc(report, key = "orders") {

@@ -30,7 +30,7 @@ export const INHERITED_STACK_VARS = [
  * Starts the stack; returns { env, baseUrl, databaseUrl, temporalAddress, workflows ("prebuilt bundle" |
  * "compiled from source" | "?"), buildMs, startMs, logDir, stop() }. On failure everything started is stopped.
  */
-export async function startProdStack({ ports, dataDir, build = true, taskQueue = "marketplace" }) {
+export async function startProdStack({ ports, dataDir, build = true, taskQueue = "marketplace", scale = 1 }) {
   const { ensureTemporal } = await import("./tools.mjs");
   const { startEmbeddedPostgres } = await import("./pg.mjs");
   const { migrateAndSeed, tsxArgs } = await import("./stack.mjs");
@@ -45,7 +45,10 @@ export async function startProdStack({ ports, dataDir, build = true, taskQueue =
   const REMIX_BUILD_DIR = path.relative(ROOT, buildDir);
   fs.mkdirSync(logDir, { recursive: true });
   for (const f of fs.readdirSync(logDir)) fs.rmSync(path.join(logDir, f), { force: true });
-  for (const [name, port] of Object.entries(ports)) {
+  // Scale-out (issue 14 item 2): `scale` web processes on the ports after the app's, behind a round-robin proxy
+  // on the app's port (scripts/lib/rr-proxy.mjs), and `scale` workers on the one task queue.
+  const webPorts = scale > 1 ? Array.from({ length: scale }, (_, i) => ports.app + 1 + i) : [ports.app];
+  for (const [name, port] of [...Object.entries(ports), ...(scale > 1 ? webPorts.map((p, i) => [`web ${i + 1}`, p]) : [])]) {
     if (await isPortOpen(port)) throw new Error(`${name} port ${port} is taken (${whoListens(port)}): stop it (a bench left running?)`);
   }
   try {
@@ -99,25 +102,85 @@ export async function startProdStack({ ports, dataDir, build = true, taskQueue =
     ]);
     env.DATABASE_URL = databaseUrl;
 
-    step(`starting the worker and the web server (NODE_ENV=production) on :${ports.app}`);
-    const workerLog = path.join(logDir, "worker.log");
-    const worker = startService("worker", process.execPath, tsxArgs("workers/main.ts"), { env, logFile: workerLog });
-    started.push({ name: "worker", stop: () => worker.stop({ timeoutMs: 15_000 }) });
-    const web = startService("web", process.execPath, [path.join(ROOT, "workers", "web.mjs")], { env, logFile: path.join(logDir, "web.log") });
-    started.push({ name: "web", stop: () => web.stop({ timeoutMs: 10_000 }) });
-    const baseUrl = `http://localhost:${ports.app}`;
-    await waitForHttp(`${baseUrl}/signin`, { svc: web, svcs: [worker], timeoutMs: 120_000 });
-    // The worker says how it got its workflows once it has connected.
-    let workflows = "?";
-    for (let i = 0; i < 600 && workflows === "?"; i++) {
-      if (worker.exitCode !== undefined) throw new Error(`the worker exited (${worker.exitCode}):\n${worker.tail()}`);
-      const m = /workflows: (prebuilt bundle|compiled from source)/.exec(worker.tail());
-      if (m) workflows = m[1];
-      else await sleep(200);
+    step(
+      scale > 1
+        ? `starting ${scale} workers and ${scale} web servers (NODE_ENV=production) on ${webPorts.map((p) => `:${p}`).join(", ")}, behind a round-robin proxy on :${ports.app}`
+        : `starting the worker and the web server (NODE_ENV=production) on :${ports.app}`,
+    );
+    const name = (kind, i) => (scale > 1 ? `${kind}-${i + 1}` : kind);
+    const workers = [];
+    const webs = [];
+    const startWorker = (i) => startService(name("worker", i), process.execPath, tsxArgs("workers/main.ts"), { env, logFile: path.join(logDir, `${name("worker", i)}.log`) });
+    for (let i = 0; i < scale; i++) {
+      workers.push(startWorker(i));
+      started.push({ name: name("worker", i), stop: () => workers[i].stop({ timeoutMs: 15_000 }) });
     }
+    /** Has the worker connected (it logs how it got its workflows once it polls)? */
+    const workerReady = (w) => /workflows: (prebuilt bundle|compiled from source)/.test(w.tail());
+    /**
+     * SIGKILLs worker i wherever it is (no shutdown: its activities and workflow tasks in flight are lost and
+     * time out), then starts a new one in its place; resolves once the new one polls. For the kill loop.
+     */
+    const killWorker = async (i) => {
+      const old = workers[i];
+      old.stopping = true;
+      try {
+        process.kill(-old.pid, "SIGKILL");
+      } catch {
+        /* already gone */
+      }
+      await Promise.race([old.exited, sleep(10_000)]);
+      const fresh = startWorker(i);
+      workers[i] = fresh;
+      for (let k = 0; k < 600 && !workerReady(fresh); k++) {
+        if (fresh.exitCode !== undefined) throw new Error(`the restarted worker exited (${fresh.exitCode}):\n${fresh.tail()}`);
+        await sleep(100);
+      }
+      return fresh.pid;
+    };
+    for (const [i, port] of webPorts.entries()) {
+      const web = startService(name("web", i), process.execPath, [path.join(ROOT, "workers", "web.mjs")], { env: { ...env, PORT: String(port) }, logFile: path.join(logDir, `${name("web", i)}.log`) });
+      started.push({ name: name("web", i), stop: () => web.stop({ timeoutMs: 10_000 }) });
+      webs.push(web);
+    }
+    let proxy = null;
+    if (scale > 1) {
+      proxy = startService("proxy", process.execPath, [path.join(ROOT, "scripts", "lib", "rr-proxy.mjs"), String(ports.app), ...webPorts.map(String)], { logFile: path.join(logDir, "proxy.log") });
+      started.push({ name: "proxy", stop: () => proxy.stop({ timeoutMs: 5_000 }) });
+    }
+    const baseUrl = `http://localhost:${ports.app}`;
+    for (const [i, web] of webs.entries()) await waitForHttp(`http://localhost:${webPorts[i]}/signin`, { svc: web, svcs: workers, timeoutMs: 120_000 });
+    if (proxy) await waitForHttp(`${baseUrl}/signin`, { svc: proxy, svcs: [...webs, ...workers], timeoutMs: 30_000 });
+    // Each worker says how it got its workflows once it has connected.
+    const workflowsOf = [];
+    for (const worker of workers) {
+      let workflows = "?";
+      for (let i = 0; i < 600 && workflows === "?"; i++) {
+        if (worker.exitCode !== undefined) throw new Error(`the worker exited (${worker.exitCode}):\n${worker.tail()}`);
+        const m = /workflows: (prebuilt bundle|compiled from source)/.exec(worker.tail());
+        if (m) workflows = m[1];
+        else await sleep(200);
+      }
+      workflowsOf.push(workflows);
+    }
+    const workflows = [...new Set(workflowsOf)].join(" / ");
     const startMs = Date.now() - t0;
-    info(`production stack up in ${fmtMs(startMs)} (worker: workflows ${workflows}); logs in ${path.relative(ROOT, logDir)}/`);
-    return { env, baseUrl, databaseUrl, temporalAddress: env.TEMPORAL_ADDRESS, workflows, buildMs, startMs, logDir, pids: { web: web.pid, worker: worker.pid }, stop };
+    info(`production stack up in ${fmtMs(startMs)} (workers: workflows ${workflows}); logs in ${path.relative(ROOT, logDir)}/`);
+    return {
+      env,
+      baseUrl,
+      databaseUrl,
+      temporalAddress: env.TEMPORAL_ADDRESS,
+      workflows,
+      buildMs,
+      startMs,
+      logDir,
+      webPorts,
+      pids: { web: webs.map((w) => w.pid), worker: workers.map((w) => w.pid), proxy: proxy?.pid ?? null },
+      workerCount: workers.length,
+      killWorker,
+      stop,
+    };
   } catch (e) {
     await stop();
     throw e;

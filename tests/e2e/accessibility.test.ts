@@ -12,7 +12,6 @@ import { createDb, type DbHandle } from "../../db/client";
 import { createRma } from "../../db/queries/rmas";
 import { orderContributions } from "../../db/schema";
 import { getResource, RESOURCE_NAMES } from "../../domain/resources";
-import { actionNeededBy, displayStatusFor, SWAP_STATES, TRANSACTION_TYPE } from "../../domain/states";
 import {
   authorizeBrand,
   createBrand,
@@ -26,7 +25,7 @@ import {
   SIZE_RUNS,
   uniqueToken,
 } from "../factories";
-import { createOrder, createOrderAt } from "../factories/orders";
+import { createOrderAt, createSwapOrder } from "../factories/orders";
 import { axeProblems } from "./axe";
 import { closePage, launchBrowser, newPage, signIn } from "./harness";
 import { freshEmail } from "./http";
@@ -62,17 +61,7 @@ beforeAll(async () => {
   const line = { variationId: prod.variations[0].id, sizes: { M: 2 } };
   const buy = await createOrderAt(db(), "delivered", { providerId: b, receiverId: a, lines: [line], deliveredAt: new Date(Date.now() - 3_600_000) });
   const sale = await createOrderAt(db(), "provider_approve_sale", { providerId: a, receiverId: b, lines: [line] });
-  const swap = await createOrder(db(), {
-    providerId: a,
-    receiverId: b,
-    lines: [line],
-    statename: SWAP_STATES.PROVIDER_APPROVE,
-    displayStatus: displayStatusFor("swap", SWAP_STATES.PROVIDER_APPROVE),
-    actionNeeded: actionNeededBy("swap", SWAP_STATES.PROVIDER_APPROVE),
-    stage: "pre_shipping",
-    completed: null,
-    transactionType: TRANSACTION_TYPE.SWAP,
-  });
+  const swap = await createSwapOrder(db(), { providerId: a, receiverId: b, lines: [line] });
   const [source] = await db().select({ id: orderContributions.id }).from(orderContributions).where(eq(orderContributions.orderId, buy.order.id));
   const rma = await createRma(db(), {
     orderId: buy.order.id,

@@ -44,7 +44,6 @@ import {
   users,
 } from "../../db/schema";
 import { createRma } from "../../db/queries/rmas";
-import { actionNeededBy, displayStatusFor, SWAP_STATES, TRANSACTION_TYPE } from "../../domain/states";
 import { generateResetToken, hashResetToken } from "../../app/utils/password.server";
 import {
   authorizeBrand,
@@ -59,7 +58,7 @@ import {
   SIZE_RUNS,
   uniqueToken,
 } from "../factories";
-import { createOrder, createOrderAt } from "../factories/orders";
+import { createOrderAt, createSwapOrder } from "../factories/orders";
 import { TINY_PNG } from "./form-fixtures";
 import { freshEmail, HttpClient, leakedTrace, type FormFields, type HttpResponse } from "./http";
 
@@ -405,18 +404,7 @@ beforeAll(async () => {
 
   const buy = await createOrderAt(db(), "delivered", { providerId: b, receiverId: a, lines: [line], externalId: `IDB${tok}`, deliveredAt: new Date(Date.now() - 3_600_000) });
   const [action] = await db().select({ id: orderActions.id }).from(orderActions).where(eq(orderActions.orderId, buy.order.id)).orderBy(orderActions.id).limit(1);
-  const swap = await createOrder(db(), {
-    providerId: a,
-    receiverId: b,
-    lines: [line],
-    statename: SWAP_STATES.PROVIDER_APPROVE,
-    displayStatus: displayStatusFor("swap", SWAP_STATES.PROVIDER_APPROVE),
-    actionNeeded: actionNeededBy("swap", SWAP_STATES.PROVIDER_APPROVE),
-    stage: "pre_shipping",
-    completed: null,
-    transactionType: TRANSACTION_TYPE.SWAP,
-    externalId: `IDS${tok}`,
-  });
+  const swap = await createSwapOrder(db(), { providerId: a, receiverId: b, lines: [line], externalId: `IDS${tok}` });
 
   // Pictures: one A uploaded for a listing it has not saved yet, one on A's RMA, one of the catalogue.
   const userA = ra.user!.id;

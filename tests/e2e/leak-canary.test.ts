@@ -19,9 +19,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { createRma } from "../../db/queries/rmas";
 import { orderContributions, orders, outboxEmails, retailerContacts, retailers, sessions, users } from "../../db/schema";
-import { actionNeededBy, displayStatusFor, SWAP_STATES, TRANSACTION_TYPE } from "../../domain/states";
+import { TRANSACTION_TYPE } from "../../domain/states";
 import { authorizeBrand, createBrand, createCollection, createListing, createProduct, createRequest, createRetailer, SIZE_RUNS, uniqueToken } from "../factories";
-import { createOrder, createOrderAt } from "../factories/orders";
+import { createOrderAt, createSwapOrder } from "../factories/orders";
 import { pdfText } from "../setup/pdf-text";
 import { baseUrl } from "./http";
 
@@ -83,17 +83,7 @@ beforeAll(async () => {
   const line = { variationId: prod.variations[0].id, sizes: { M: 2 } };
   const buy = await createOrderAt(db(), "delivered", { providerId: b, receiverId: a, lines: [line], deliveredAt: new Date(Date.now() - 3_600_000) });
   await createOrderAt(db(), "provider_approve_sale", { providerId: a, receiverId: c, lines: [line] });
-  await createOrder(db(), {
-    providerId: c,
-    receiverId: b,
-    lines: [line],
-    statename: SWAP_STATES.PROVIDER_APPROVE,
-    displayStatus: displayStatusFor("swap", SWAP_STATES.PROVIDER_APPROVE),
-    actionNeeded: actionNeededBy("swap", SWAP_STATES.PROVIDER_APPROVE),
-    stage: "pre_shipping",
-    completed: null,
-    transactionType: TRANSACTION_TYPE.SWAP,
-  });
+  await createSwapOrder(db(), { providerId: c, receiverId: b, lines: [line] });
   const [source] = await db().select({ id: orderContributions.id }).from(orderContributions).where(eq(orderContributions.orderId, buy.order.id));
   await createRma(db(), {
     orderId: buy.order.id,

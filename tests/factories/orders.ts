@@ -7,7 +7,7 @@
  */
 import { purchaseQuote } from "../../domain/fees";
 import { ACTION } from "../../domain/action-codes";
-import { actionNeededBy, completedFlagFor, displayStatusFor, stageForState, TRANSACTION_TYPE, type Role } from "../../domain/states";
+import { actionNeededBy, completedFlagFor, displayStatusFor, stageForState, SWAP_STATES, TRANSACTION_TYPE, type Role } from "../../domain/states";
 import { orderActions, orderContributions, orders, payments, ratings, shipmentEvents, shipments, type SizesMap } from "../../db/schema";
 import { sumSizes, uniqueToken, type Executor } from "./util";
 
@@ -115,6 +115,23 @@ export async function createOrder(db: Executor, input: CreateOrderInput): Promis
     }),
   );
   return { order, quote: q };
+}
+
+/**
+ * A swap's row waiting for its provider's approval (provider_approve, pre_shipping), with the provider's goods
+ * lines: for page and access tests that need a swap to open, not one that has run.
+ */
+export async function createSwapOrder(db: Executor, input: Pick<CreateOrderInput, "providerId" | "receiverId" | "lines" | "externalId">): Promise<CreatedOrder> {
+  const statename = SWAP_STATES.PROVIDER_APPROVE;
+  return createOrder(db, {
+    ...input,
+    statename,
+    displayStatus: displayStatusFor("swap", statename),
+    actionNeeded: actionNeededBy("swap", statename),
+    stage: "pre_shipping",
+    completed: null,
+    transactionType: TRANSACTION_TYPE.SWAP,
+  });
 }
 
 export interface AddActionInput {
