@@ -5,12 +5,9 @@
  * its impact). The buy flow done with the keyboard alone is in tests/e2e/keyboard-buy.test.ts. axe costs about
  * 0.8 s a page on this box (its rules, not the page load), so each page is scanned once, as the persona it belongs to.
  */
-import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
-import { createRma } from "../../db/queries/rmas";
-import { orderContributions } from "../../db/schema";
 import { getResource, RESOURCE_NAMES } from "../../domain/resources";
 import {
   authorizeBrand,
@@ -25,7 +22,7 @@ import {
   SIZE_RUNS,
   uniqueToken,
 } from "../factories";
-import { createOrderAt, createSwapOrder } from "../factories/orders";
+import { createOrderAt, createRmaOf, createSwapOrder } from "../factories/orders";
 import { axeProblems } from "./axe";
 import { closePage, launchBrowser, newPage, signIn } from "./harness";
 import { freshEmail } from "./http";
@@ -62,14 +59,7 @@ beforeAll(async () => {
   const buy = await createOrderAt(db(), "delivered", { providerId: b, receiverId: a, lines: [line], deliveredAt: new Date(Date.now() - 3_600_000) });
   const sale = await createOrderAt(db(), "provider_approve_sale", { providerId: a, receiverId: b, lines: [line] });
   const swap = await createSwapOrder(db(), { providerId: a, receiverId: b, lines: [line] });
-  const [source] = await db().select({ id: orderContributions.id }).from(orderContributions).where(eq(orderContributions.orderId, buy.order.id));
-  const rma = await createRma(db(), {
-    orderId: buy.order.id,
-    victimId: a,
-    contact: { name: "Pat Buyer", email: "pat@example.test", phone: "555-0100", packingSlipName: "Pat" },
-    lines: [{ sourceId: source.id, quantity: 1, reason: 2 }],
-    workflowIdFor: (id) => `test-rma:${id}`,
-  });
+  const rma = await createRmaOf(db(), buy.order.id, { victimId: a, contact: { name: "Pat Buyer", email: "pat@example.test", phone: "555-0100", packingSlipName: "Pat" } });
   const staff = await createStaffUser(db(), { email: freshEmail("a11y-staff") });
   emails = { retailer: ra.user!.email, staff: staff.email };
   paths = {

@@ -43,7 +43,6 @@ import {
   uploads,
   users,
 } from "../../db/schema";
-import { createRma } from "../../db/queries/rmas";
 import { generateResetToken, hashResetToken } from "../../app/utils/password.server";
 import {
   authorizeBrand,
@@ -58,7 +57,7 @@ import {
   SIZE_RUNS,
   uniqueToken,
 } from "../factories";
-import { createOrderAt, createSwapOrder } from "../factories/orders";
+import { createOrderAt, createRmaOf, createSwapOrder } from "../factories/orders";
 import { TINY_PNG } from "./form-fixtures";
 import { freshEmail, HttpClient, leakedTrace, type FormFields, type HttpResponse } from "./http";
 
@@ -420,15 +419,7 @@ beforeAll(async () => {
   ]);
 
   // A's RMA of the purchase, written the way the wizard writes it (its picture attached).
-  const [source] = await db().select({ id: orderContributions.id }).from(orderContributions).where(eq(orderContributions.orderId, buy.order.id));
-  const rma = await createRma(db(), {
-    orderId: buy.order.id,
-    victimId: a,
-    uploaderUserId: userA,
-    contact: { name: `Victim ${tok}`, email: email("contact"), phone: "+1-217-555-0199", packingSlipName: `Victim ${tok}` },
-    lines: [{ sourceId: source.id, quantity: 1, reason: 2, pictures: [rmaPhoto] }],
-    workflowIdFor: (id) => `test-rma:${id}`,
-  });
+  const rma = await createRmaOf(db(), buy.order.id, { victimId: a, uploaderUserId: userA, pictures: [rmaPhoto], contact: { name: `Victim ${tok}`, email: email("contact"), phone: "+1-217-555-0199", packingSlipName: `Victim ${tok}` } });
 
   const tracking = `IDL${tok}`;
   await db().insert(sandboxCarrierShipments).values({

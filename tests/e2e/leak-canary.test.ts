@@ -17,13 +17,12 @@ import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
-import { createRma } from "../../db/queries/rmas";
-import { orderContributions, orders, outboxEmails, retailerContacts, retailers, sessions, users } from "../../db/schema";
+import { orders, outboxEmails, retailerContacts, retailers, sessions, users } from "../../db/schema";
 import { TRANSACTION_TYPE } from "../../domain/states";
 import { authorizeBrand, createBrand, createCollection, createListing, createProduct, createRequest, createRetailer, SIZE_RUNS, uniqueToken } from "../factories";
-import { createOrderAt, createSwapOrder } from "../factories/orders";
+import { createOrderAt, createRmaOf, createSwapOrder } from "../factories/orders";
 import { pdfText } from "../setup/pdf-text";
-import { baseUrl } from "./http";
+import { baseUrl, htmlDecode } from "./http";
 
 let handle: DbHandle;
 const db = () => handle.db;
@@ -84,14 +83,7 @@ beforeAll(async () => {
   const buy = await createOrderAt(db(), "delivered", { providerId: b, receiverId: a, lines: [line], deliveredAt: new Date(Date.now() - 3_600_000) });
   await createOrderAt(db(), "provider_approve_sale", { providerId: a, receiverId: c, lines: [line] });
   await createSwapOrder(db(), { providerId: c, receiverId: b, lines: [line] });
-  const [source] = await db().select({ id: orderContributions.id }).from(orderContributions).where(eq(orderContributions.orderId, buy.order.id));
-  await createRma(db(), {
-    orderId: buy.order.id,
-    victimId: a,
-    contact: { name: `Robin${tok}1 Canary${tok}1`, email: `canary-contact-${tok.toLowerCase()}1@example.test`, phone: "+1-773-555-0101", packingSlipName: `Canary Store ${tok}1` },
-    lines: [{ sourceId: source.id, quantity: 1, reason: 2 }],
-    workflowIdFor: (id) => `test-rma:${id}`,
-  });
+  await createRmaOf(db(), buy.order.id, { victimId: a, contact: { name: `Robin${tok}1 Canary${tok}1`, email: `canary-contact-${tok.toLowerCase()}1@example.test`, phone: "+1-773-555-0101", packingSlipName: `Canary Store ${tok}1` } });
   fixture = { a, b, c };
 });
 
@@ -149,18 +141,7 @@ function norm(s: string | null | undefined): string {
 function readable(html: string): string {
   const attrs = [...html.matchAll(/\s(?:value|href|title|alt|content|aria-label|placeholder)="([^"]*)"/g)].map((m) => m[1]).join(" ");
   const text = html.replace(/<script[\s\S]*?<\/script>/gi, (s) => ` ${s} `).replace(/<[^>]+>/g, " ");
-  return decode(`${text} ${attrs}`);
-}
-
-function decode(s: string): string {
-  return s
-    .replace(/&#x([0-9a-f]+);/gi, (_, h) => String.fromCodePoint(parseInt(h, 16)))
-    .replace(/&#(\d+);/g, (_, d) => String.fromCodePoint(Number(d)))
-    .replace(/&quot;/g, '"')
-    .replace(/&#x27;|&apos;/g, "'")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&amp;/g, "&");
+  return htmlDecode(`${text} ${attrs}`);
 }
 
 /** Whether `value` (normalised) occurs in `text` (normalised) as a whole: "Store ab1" is not in "Store ab12". */
@@ -241,7 +222,7 @@ async function crawl(session: string, starts: string[]): Promise<Visit[]> {
     }
     visits.push({ url: key, kind: "page", text: readable(body) });
     for (const m of body.matchAll(/<a\s[^>]*href="([^"#]+)[^"]*"/g)) {
-      const next = new URL(decode(m[1]), u);
+      const next = new URL(htmlDecode(m[1]), u);
       if (next.origin === u.origin) queue.push(next.pathname + next.search);
     }
   }

@@ -9,6 +9,9 @@ import { purchaseQuote } from "../../domain/fees";
 import { ACTION } from "../../domain/action-codes";
 import { actionNeededBy, completedFlagFor, displayStatusFor, stageForState, SWAP_STATES, TRANSACTION_TYPE, type Role } from "../../domain/states";
 import { orderActions, orderContributions, orders, payments, ratings, shipmentEvents, shipments, type SizesMap } from "../../db/schema";
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { createRma, type RmaRequest, type RmaStart } from "../../db/queries/rmas";
 import { sumSizes, uniqueToken, type Executor } from "./util";
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -131,6 +134,26 @@ export async function createSwapOrder(db: Executor, input: Pick<CreateOrderInput
     stage: "pre_shipping",
     completed: null,
     transactionType: TRANSACTION_TYPE.SWAP,
+  });
+}
+
+/**
+ * The victim's RMA of one unit of an order's first goods line ("missing units"), written by the wizard's own
+ * query (db/queries/rmas createRma: the RMA row, its line, its pictures attached); no workflow is started.
+ */
+export async function createRmaOf(
+  db: Db,
+  orderId: number,
+  input: { victimId: number; contact: RmaRequest["contact"]; pictures?: string[]; uploaderUserId?: number },
+): Promise<RmaStart> {
+  const [source] = await db.select({ id: orderContributions.id }).from(orderContributions).where(eq(orderContributions.orderId, orderId)).orderBy(orderContributions.id).limit(1);
+  return createRma(db, {
+    orderId,
+    victimId: input.victimId,
+    uploaderUserId: input.uploaderUserId,
+    contact: input.contact,
+    lines: [{ sourceId: source.id, quantity: 1, reason: 2, pictures: input.pictures }],
+    workflowIdFor: (id) => `test-rma:${id}`,
   });
 }
 
