@@ -12,6 +12,7 @@
  *   its actions.
  */
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { ACTION } from "../../domain/action-codes";
 import { isChoice, RMA_REASON_OTHER, RMA_REASONS } from "../../domain/reasons";
 import { rmaOrderInputOf, type RmaKind, type RmaOrderInput } from "../../domain/rma-money";
 import { rmaNumber } from "../../domain/cart";
@@ -19,7 +20,7 @@ import { RMA_DISPLAY_STATUS, TRANSACTION_TYPE, rmaActionNeeded } from "../../dom
 import type { Db } from "../client";
 import { orderContributions, orders, outboxEmails, payments, products, productVariations, uploads, users } from "../schema";
 import type { DbOrTx } from "./listings";
-import { insertActions, queueNotices, type OrderNoticeWrite } from "./orders";
+import { insertActions, queueNotices, shipmentsFollow, type OrderNoticeWrite } from "./orders";
 import { attachRmaUploads } from "./uploads";
 
 export const RMA_REQUEST_ERRORS = Object.freeze({
@@ -226,6 +227,18 @@ const PARTY_ROLE: Record<string, string> = { victim: "provider", perpetrator: "r
 const completedOf = (stage: string): boolean | null => (stage === "rmacompleted" ? true : stage === "rmadeclined" || stage === "rmacancelled" ? false : null);
 
 /** The RMA workflow's read-model write: one transaction. */
+/**
+ * The state the return parcel's read-model row follows (shipmentsFollow: never backwards): scanned while the
+ * RMA ships (the write that records the carrier's first scan), delivered once the RMA is completed, cancelled
+ * when the return never shipped. An RMA without a parcel (only missing units) has no row to move.
+ */
+function returnParcelState(w: Pick<RmaStateWrite, "stage" | "actions">): string {
+  if (w.stage === "rmacompleted") return "delivered";
+  if (w.stage === "rmacancelled") return "cancelled";
+  if (w.stage === "shipping" && w.actions.some((a) => a.code === ACTION.SHIPMENT_PICKED_UP)) return "in_route";
+  return "";
+}
+
 export async function recordRmaState(db: Db, w: RmaStateWrite): Promise<{ recorded: boolean }> {
   return db.transaction(async (tx) => {
     const [row] = await tx.select({ id: orders.id, recordSeq: orders.recordSeq, providerId: orders.providerId, receiverId: orders.receiverId }).from(orders).where(eq(orders.id, w.rmaId)).for("update");
@@ -257,6 +270,7 @@ export async function recordRmaState(db: Db, w: RmaStateWrite): Promise<{ record
           modifiedAt: sql`now()`,
         })
         .where(eq(orders.id, w.rmaId));
+      await shipmentsFollow(tx, w.rmaId, returnParcelState(w));
     }
     await insertActions(tx, {
       orderId: w.rmaId,

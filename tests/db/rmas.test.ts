@@ -7,8 +7,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { createRma, getRmaView, listAdminRmas, recordRmaState, RMA_REQUEST_ERRORS, rmaOfOrder, rmaWorkflowsAwaitingCharge } from "../../db/queries/rmas";
+import { listOrderShipments, upsertShipment } from "../../db/queries/shipments";
 import { createSwapOrder } from "../../db/queries/swap-orders";
 import { orderContributions } from "../../db/schema";
+import { ACTION } from "../../domain/action-codes";
 import { rmaWorkflowId } from "../../workflows/rma/contract";
 import { swapWorkflowId } from "../../workflows/swap/contract";
 import { createSellerWithListing } from "./buy-fixtures";
@@ -79,6 +81,34 @@ describe("staff's RMA screen", () => {
     recordRmaState(db, { rmaId, dedupeKey: `t:${rmaId}:${sequence}`, sequence, stage, decisions: null, rmaFeeCents: 0, ledger, deadlines: {}, actions: [], notices: [], staffNotices: [] });
   const listed = async (status: Parameters<typeof listAdminRmas>[1]["status"], ids: number[]) =>
     (await listAdminRmas(db, { tab: "all", status, limit: 100 })).items.map((r) => r.id).filter((id) => ids.includes(id));
+
+  test("the return parcel follows the RMA: in route at its first scan, delivered when completed, cancelled when it never shipped; never backwards", async () => {
+    const s = await swapWithBothSides();
+    const ask = (victimId: number, sourceId: number) => createRma(db, { orderId: s.order.orderId, victimId, contact, lines: [{ sourceId, quantity: 1, reason: 0 }], workflowIdFor: rmaWorkflowId });
+    const a = await ask(s.receiverId, s.providerLine.id);
+    const b = await ask(s.providerId, s.receiverLine.id);
+    for (const [r, victimId, perpetratorId] of [[a, s.receiverId, s.providerId], [b, s.providerId, s.receiverId]] as const) {
+      await upsertShipment(db, { orderId: r.rmaId, senderId: victimId, receiverId: perpetratorId, trackingNumber: `RMA-T-${r.rmaId}`, callTag: "CT", labelUrl: null, pickupBy: new Date() });
+    }
+    const parcel = async (rmaId: number) => (await listOrderShipments(db, rmaId)).map((x) => x.status);
+    const at = new Date().toISOString();
+    const writeWith = (rmaId: number, sequence: number, stage: string, codes: number[]) =>
+      recordRmaState(db, { rmaId, dedupeKey: `p:${rmaId}:${sequence}`, sequence, stage, decisions: null, rmaFeeCents: 0, ledger: {}, deadlines: {}, actions: codes.map((code) => ({ code, role: "system", at })), notices: [], staffNotices: [] });
+
+    await writeWith(a.rmaId, 1, "shipping", [ACTION.RMA_APPROVED, ACTION.CALL_TAG_SCHEDULED_RMA]);
+    expect(await parcel(a.rmaId)).toEqual(["pickup_scheduled"]);
+    await writeWith(a.rmaId, 2, "shipping", [ACTION.SHIPMENT_PICKED_UP]);
+    expect(await parcel(a.rmaId)).toEqual(["in_route"]);
+    await writeWith(a.rmaId, 3, "rmacompleted", [ACTION.SHIPMENT_DELIVERED]);
+    expect(await parcel(a.rmaId)).toEqual(["delivered"]);
+    // A late write of the scan changes nothing.
+    await writeWith(a.rmaId, 2, "shipping", [ACTION.SHIPMENT_PICKED_UP]);
+    expect(await parcel(a.rmaId)).toEqual(["delivered"]);
+
+    await writeWith(b.rmaId, 1, "shipping", [ACTION.RMA_APPROVED]);
+    await writeWith(b.rmaId, 2, "rmacancelled", [ACTION.RMA_RETURN_NOT_SHIPPED]);
+    expect(await parcel(b.rmaId)).toEqual(["cancelled"]);
+  });
 
   test("the status filter: pending, overdue (escalated and still pending), cancelled, a charge queued; a new card finds the RMAs waiting to charge", async () => {
     const s = await swapWithBothSides();

@@ -133,9 +133,13 @@ describe("RMA workflow with the real activities", () => {
     expect(parcel).toMatchObject({ senderId: buyerId, receiverId: sellerId, trackingNumber: shipping.returnShipment!.trackingNumber });
 
     // The return parcel is scanned and delivered: the victim refunded, the perpetrator charged.
+    // Staff's card shows the parcel as the carrier reports it: Pickup Scheduled, In-Route, Delivered.
+    expect(parcel.status).toBe("pickup_scheduled");
     expect((await carrier.sendTrackingEvent(parcel.trackingNumber!, "picked_up")).httpStatus).toBe(200);
+    await expect.poll(async () => (await listOrderShipments(db, start.rmaId))[0].status, { timeout: 15_000 }).toBe("in_route");
     expect((await carrier.sendTrackingEvent(parcel.trackingNumber!, "delivered")).httpStatus).toBe(200);
     expect(await handle.result()).toEqual({ stage: "rmacompleted", charged: true });
+    expect((await listOrderShipments(db, start.rmaId)).map((x) => x.status)).toEqual(["delivered"]);
 
     const rma = await getOrderRow(db, start.rmaId);
     expect(rma).toMatchObject({ stage: "rmacompleted", completed: true, rmaFeeCents: 500, valueCents: 2 * f.priceCents });
