@@ -11,6 +11,8 @@
 export const SERVER_ERROR_TITLE = "500";
 /** spec 000 §8, 002 §8 (verbatim, typo included). */
 export const SERVER_ERROR_MESSAGE = "A server error has occured";
+/** ours: the order service (Temporal, or the order's worker) cannot be reached right now. */
+export const ORDER_UNAVAILABLE_MESSAGE = "We could not reach the order service. Please try again in a moment.";
 /** spec 000 §8, 002 §8: default error text (verbatim). */
 export const DEFAULT_ERROR_MESSAGE = "An error has occured";
 /** spec 000 §8, 002 §2.1: what /error/ shows to a non-staff user on an admin path (verbatim). */

@@ -35,7 +35,7 @@ import type { AuthContext, RetailerRow } from "./auth.server";
 import { cartRetailer, readFormData } from "./auth.server";
 import { db } from "./db.server";
 import { getEnv, paymentsProvider } from "./env.server";
-import { getTemporalClient, isTemporalUnavailable, startWorkflowOnce, withTimeout } from "./temporal.server";
+import { executeUpdateOnce, getTemporalClient, isTemporalUnavailable, startWorkflowOnce, withTimeout } from "./temporal.server";
 
 /** How long a page waits for the workflow to answer the checkout before saying it is still processing. */
 const UPDATE_WAIT_MS = 25_000;
@@ -288,7 +288,7 @@ async function startAndCompleteCheckout(
 /** completeCheckout on one order's workflow. A second submit of a finished checkout counts as done. */
 async function completeCheckout(handle: BuyHandle, retailerId: number, card: PaymentMethodInput): Promise<CheckoutOutcome> {
   try {
-    const res = await withTimeout(handle.executeUpdate(completeCheckoutUpdate, { args: [{ actorRetailerId: retailerId, paymentMethod: card }] }), UPDATE_WAIT_MS);
+    const res = await executeUpdateOnce(handle, completeCheckoutUpdate, [{ actorRetailerId: retailerId, paymentMethod: card }], UPDATE_WAIT_MS);
     if (res === "timeout") return { ok: false, code: "processing", message: CHECKOUT_MESSAGES.processing };
     return { ok: true, result: res };
   } catch (err) {

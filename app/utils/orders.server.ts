@@ -20,8 +20,9 @@ import {
 import type { SwapErrorCode } from "../../workflows/swap/contract";
 import { cardBrandLabel, PaymentMethodIdSchema, testCardFormSchema } from "../../domain/cards";
 import { isWithinRmaWindow } from "../../domain/business-days";
+import { ORDER_UNAVAILABLE_MESSAGE } from "../../domain/messages";
 import { requireRetailer, requireUser } from "./auth.server";
-import { getTemporalClient, isTemporalUnavailable, withTimeout } from "./temporal.server";
+import { executeUpdateOnce, getTemporalClient, isTemporalUnavailable, withTimeout } from "./temporal.server";
 
 /** Who is looking at an order: a retailer (own, or acted as by staff), or staff browsing as admin. */
 export async function orderViewer(request: Request): Promise<{ retailerId: number | null; isStaff: boolean }> {
@@ -34,7 +35,7 @@ export async function orderViewer(request: Request): Promise<{ retailerId: numbe
 /** How long a page waits for an update to finish (approval runs payment and carrier activities). */
 export const COMMAND_TIMEOUT_MS = 30_000;
 
-export const ORDER_UNAVAILABLE_MESSAGE = "We could not reach the order service. Please try again in a moment.";
+export { ORDER_UNAVAILABLE_MESSAGE };
 export const ORDER_TIMEOUT_MESSAGE = "This is taking longer than usual. Refresh the page in a moment to see where your order stands.";
 
 export type CommandOutcome =
@@ -85,7 +86,7 @@ export async function sendBuyCommand<A>(order: OrderRef, def: UpdateDefinition<B
   try {
     const client = await getTemporalClient();
     const handle = client.workflow.getHandle(workflowIdOf(order));
-    const result = await withTimeout(handle.executeUpdate(def, { args: [arg] }), COMMAND_TIMEOUT_MS);
+    const result = await executeUpdateOnce(handle, def, [arg], COMMAND_TIMEOUT_MS);
     if (result === "timeout") return { ok: false, status: 503, code: "timeout", message: ORDER_TIMEOUT_MESSAGE };
     return { ok: true, result };
   } catch (err) {

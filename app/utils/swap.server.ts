@@ -35,7 +35,7 @@ import {
 } from "../../workflows/swap/contract";
 import { db } from "./db.server";
 import { COMMAND_TIMEOUT_MS, commandErrorStatus, ORDER_TIMEOUT_MESSAGE, ORDER_UNAVAILABLE_MESSAGE, paymentMethodFromForm } from "./orders.server";
-import { getTemporalClient, isTemporalUnavailable, withTimeout } from "./temporal.server";
+import { executeUpdateOnce, getTemporalClient, isTemporalUnavailable, withTimeout } from "./temporal.server";
 
 export interface SwapPanelData {
   view: SwapView | null;
@@ -74,7 +74,7 @@ export type SwapOutcome = { ok: true; result: SwapCommandResult } | { ok: false;
 export async function sendSwapCommand<A>(order: OrderDetail, def: UpdateDefinition<SwapCommandResult, [A]>, arg: A): Promise<SwapOutcome> {
   try {
     const client = await getTemporalClient();
-    const result = await withTimeout(client.workflow.getHandle(order.workflowId).executeUpdate(def, { args: [arg] }), COMMAND_TIMEOUT_MS);
+    const result = await executeUpdateOnce(client.workflow.getHandle(order.workflowId), def, [arg], COMMAND_TIMEOUT_MS);
     if (result === "timeout") return { ok: false, status: 503, code: "timeout", message: ORDER_TIMEOUT_MESSAGE };
     return { ok: true, result };
   } catch (err) {

@@ -2,7 +2,18 @@
  * One Temporal client per process (kept on globalThis across dev rebuilds). Routes start workflows by
  * type name with type-only imports, so the web bundle never contains workflow or worker code.
  */
-import { Client, Connection, ServiceError, WorkflowExecutionAlreadyStartedError, type Workflow, type WorkflowHandle, type WorkflowStartOptions } from "@temporalio/client";
+import { randomUUID } from "node:crypto";
+import {
+  Client,
+  Connection,
+  ServiceError,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+  type Workflow,
+  type WorkflowHandle,
+  type WorkflowStartOptions,
+} from "@temporalio/client";
+import type { UpdateDefinition } from "@temporalio/common";
 import { getEnv } from "./env.server";
 
 declare global {
@@ -62,6 +73,34 @@ export async function startWorkflowOnce<T extends Workflow>(client: Client, work
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) return client.workflow.getHandle<T>(workflowId);
     throw err;
+  }
+}
+
+/** How long a click waits before sending its update again while the order service cannot be reached. */
+const UPDATE_RETRY_MS = 1_000;
+
+/**
+ * One click's update: sent and awaited at most `timeoutMs` ("timeout" past it). It carries one update id for
+ * the whole click, so the server runs it once however often it is sent; while the order service cannot be
+ * reached (Temporal restarting, or no worker answering: one was just replaced), it is sent again every second
+ * until the deadline instead of failing the click at once. A refusal (the update's validator) is thrown as is.
+ */
+export async function executeUpdateOnce<Ret, Args extends [unknown, ...unknown[]]>(
+  handle: WorkflowHandle,
+  def: UpdateDefinition<Ret, Args>,
+  args: Args,
+  timeoutMs: number,
+): Promise<Ret | "timeout"> {
+  const updateId = randomUUID();
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await withTimeout(handle.executeUpdate(def, { args, updateId }), Math.max(0, deadline - Date.now()));
+    } catch (err) {
+      const retryable = isTemporalUnavailable(err) || err instanceof WorkflowUpdateRPCTimeoutOrCancelledError;
+      if (!retryable || Date.now() + UPDATE_RETRY_MS >= deadline) throw err;
+      await new Promise((r) => setTimeout(r, UPDATE_RETRY_MS));
+    }
   }
 }
 

@@ -23,6 +23,7 @@ import { CHECKOUT_TERMS } from "../../domain/cart";
 import { swapValuation } from "../../domain/fees";
 import {
   CARD_DECLINED,
+  ORDER_UNAVAILABLE_MESSAGE,
   PAYMENT_QUEUED,
   SWAP_ALREADY_THEIR_MOVE,
   SWAP_ALREADY_YOUR_MOVE,
@@ -44,6 +45,7 @@ import {
   SIZE_RUNS,
   type RetailerRow,
 } from "../factories";
+import { createSwapOrder } from "../factories/orders";
 import { payWithTestCard, postCartForm, rmaContactStep } from "./buy-helpers";
 import { pdfText } from "../setup/pdf-text";
 import { closePage, hydrated, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
@@ -192,6 +194,25 @@ async function providerChoosing(email: string, page: string): Promise<Page> {
   await q.getByTestId("swap-choose-form").waitFor();
   return q;
 }
+
+describe("a swap whose workflow does not answer", () => {
+  it("the party whose move it is reads that the order service cannot be reached, and gets no form to send", async () => {
+    // A swap's row waiting for the provider, without a workflow: its page cannot ask for the terms (as while
+    // the worker restarts).
+    const provider = await retailer();
+    const receiver = await retailer();
+    const listing = await createListing(dbh.db, { variationId: variation, providerId: provider.r.id, sizes: { M: 2 }, listingType: "swap" });
+    const swap = await createSwapOrder(dbh.db, {
+      providerId: provider.r.id,
+      receiverId: receiver.r.id,
+      lines: [{ listingId: listing.id, variationId: variation, sizes: { M: 1 }, unitPriceCents: PRICE }],
+    });
+    const p = await signedIn(provider.email);
+    await p.goto(url(`/transaction/swap/${swap.order.id}`));
+    expect(await p.getByTestId("swap-unavailable").textContent()).toBe(ORDER_UNAVAILABLE_MESSAGE);
+    expect(await p.locator('[data-testid="swap-panel"] form').count()).toBe(0);
+  });
+});
 
 describe("swap negotiation and payment", () => {
   it("the provider chooses and approves; a decline over money, called even on the last chance; each side pays its due; stock taken, a shipment per side", async () => {

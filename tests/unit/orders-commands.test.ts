@@ -2,13 +2,16 @@
  * The order pages' command plumbing (app/utils/orders.server.ts) and forms (app/components/orders/schemas.ts):
  * a rejected Temporal update becomes the specification's message with a 4xx (never a 500), a finished
  * workflow reads as wrong_state, the card step accepts only the provider's test cards and keeps only the
- * type and last four, and the reason / rating / units forms validate as the workflow does.
+ * type and last four, and the reason / rating / units forms validate as the workflow does. One click's update is
+ * sent again, under the same update id, while the order service cannot be reached.
  */
-import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError } from "@temporalio/client";
+import { ApplicationFailure, ServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type WorkflowHandle } from "@temporalio/client";
+import { defineUpdate } from "@temporalio/workflow";
 import { describe, expect, it } from "vitest";
 import { CARD_DECLINED, CANCEL_REASON_REQUIRED, DECLINE_REASON_REQUIRED, TOTAL_TOO_HIGH } from "../../domain/messages";
 import { BUY_ERRORS, type BuyErrorCode } from "../../workflows/buy/contract";
 import { commandErrorStatus, commandFailure, paymentMethodFromForm } from "../../app/utils/orders.server";
+import { executeUpdateOnce } from "../../app/utils/temporal.server";
 import { CancelShipmentSchema, DeclineCheckoutSchema, DeclineModifiedSchema, DeclineSaleSchema, parseUnitInputs, RatingSchema } from "../../app/components/orders/schemas";
 
 function rejected(code: string, message: string) {
@@ -106,5 +109,43 @@ describe("forms", () => {
     ]);
     expect(parseUnitInputs(form({ "units.7.M": "-1" })).ok).toBe(false);
     expect(parseUnitInputs(form({ "units.7.M": "1.5" })).ok).toBe(false);
+  });
+});
+
+describe("one click's update (executeUpdateOnce)", () => {
+  const def = defineUpdate<string, [number]>("testUpdate");
+  const unavailable = () => new ServiceError("14 UNAVAILABLE: no worker", { cause: Object.assign(new Error("unavailable"), { code: 14 }) });
+  /** A handle whose executeUpdate answers with `answers` in turn, recording each call's update id. */
+  function handleAnswering(answers: (() => Promise<string>)[]) {
+    const ids: (string | undefined)[] = [];
+    const handle = {
+      executeUpdate: (_def: unknown, opts: { args: [number]; updateId?: string }) => {
+        ids.push(opts.updateId);
+        return answers[Math.min(ids.length - 1, answers.length - 1)]();
+      },
+    };
+    return { handle: handle as unknown as WorkflowHandle, ids };
+  }
+
+  it("sends it again while the order service cannot be reached, with the same update id, and returns its answer", async () => {
+    const { handle, ids } = handleAnswering([() => Promise.reject(unavailable()), () => Promise.reject(new WorkflowUpdateRPCTimeoutOrCancelledError("timed out", { cause: new Error("deadline") })), () => Promise.resolve("done")]);
+    expect(await executeUpdateOnce(handle, def, [1], 10_000)).toBe("done");
+    expect(ids).toHaveLength(3);
+    expect(new Set(ids).size).toBe(1);
+    expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("throws a refusal at once, and gives up when the deadline comes first", async () => {
+    const refusal = rejected("wrong_state", BUY_ERRORS.wrong_state);
+    const refused = handleAnswering([() => Promise.reject(refusal)]);
+    await expect(executeUpdateOnce(refused.handle, def, [1], 10_000)).rejects.toBe(refusal);
+    expect(refused.ids).toHaveLength(1);
+
+    const down = handleAnswering([() => Promise.reject(unavailable())]);
+    await expect(executeUpdateOnce(down.handle, def, [1], 1_500)).rejects.toBeInstanceOf(ServiceError);
+    expect(down.ids.length).toBeLessThanOrEqual(2);
+
+    const slow = handleAnswering([() => new Promise<string>(() => {})]);
+    expect(await executeUpdateOnce(slow.handle, def, [1], 50)).toBe("timeout");
   });
 });

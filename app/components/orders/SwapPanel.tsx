@@ -10,7 +10,7 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import type { OrderDetail } from "../../../db/queries/order-views";
 import type { SwapChoice } from "../../../db/queries/swap-orders";
-import { NOT_YET_RATED, RATE_THIS_TRANSACTION, REQUEST_RMA, TRANSACTION_LABELS } from "../../../domain/messages";
+import { NOT_YET_RATED, ORDER_UNAVAILABLE_MESSAGE, RATE_THIS_TRANSACTION, REQUEST_RMA, TRANSACTION_LABELS } from "../../../domain/messages";
 import { formatCents } from "../../../domain/money";
 import { CANCEL_SHIPMENT_REASONS, SWAP_DECLINE_REASONS } from "../../../domain/reasons";
 import { SWAP_STATES, type Role } from "../../../domain/states";
@@ -113,6 +113,13 @@ export function SwapPanel({ order, view, choices, error, cardErrors, canRma = fa
       <div className="order-panel" data-testid="swap-panel">
         {status}
         {view && role ? <Sides view={view} role={role} /> : null}
+        {role && !view && !waiting ? (
+          // The swap's terms come from its workflow: while no worker answers (a restart), say so rather than
+          // show a panel without its forms.
+          <p className="alert alert-warning" role="status" data-testid="swap-unavailable">
+            {ORDER_UNAVAILABLE_MESSAGE}
+          </p>
+        ) : null}
       </div>
     );
   }
