@@ -13,6 +13,7 @@ import {
   buyCommandError,
   buyWorkflowId,
   canRequestRmaQuery,
+  orderViewQuery,
   type BuyCommandResult,
   type BuyErrorCode,
   type PaymentMethodInput,
@@ -21,7 +22,9 @@ import type { SwapErrorCode } from "../../workflows/swap/contract";
 import { cardBrandLabel, PaymentMethodIdSchema, testCardFormSchema } from "../../domain/cards";
 import { isWithinRmaWindow } from "../../domain/business-days";
 import { ORDER_UNAVAILABLE_MESSAGE } from "../../domain/messages";
+import { getOrderRow } from "../../db/queries/orders";
 import { requireRetailer, requireUser } from "./auth.server";
+import { db } from "./db.server";
 import { executeUpdateOnce, getTemporalClient, isTemporalUnavailable, withTimeout } from "./temporal.server";
 
 /** Who is looking at an order: a retailer (own, or acted as by staff), or staff browsing as admin. */
@@ -80,20 +83,45 @@ function workflowIdOf(order: OrderRef): string {
   return order.workflowId || buyWorkflowId(order.id);
 }
 
-/** Sends one update to the order's buy workflow and waits for its answer. */
+/**
+ * Sends one update to the order's buy workflow and waits for its answer. A "moved on" refusal while the
+ * workflow is behind its read model is sent again until they agree (within the command's timeout): a step's
+ * read-model write (a local activity) can land before its workflow task completes, and when the worker dies in
+ * between, the page shows the new state for up to a workflow-task timeout before the workflow redoes the step.
+ */
 export async function sendBuyCommand<A>(order: OrderRef, def: UpdateDefinition<BuyCommandResult, [A]>, arg: A): Promise<CommandOutcome> {
   const orderId = order.id;
+  const deadline = Date.now() + COMMAND_TIMEOUT_MS;
+  for (;;) {
+    try {
+      const client = await getTemporalClient();
+      const handle = client.workflow.getHandle(workflowIdOf(order));
+      const result = await executeUpdateOnce(handle, def, [arg], Math.max(0, deadline - Date.now()));
+      if (result === "timeout") return { ok: false, status: 503, code: "timeout", message: ORDER_TIMEOUT_MESSAGE };
+      return { ok: true, result };
+    } catch (err) {
+      const failure = commandFailure(err);
+      if (failure?.code === "wrong_state" && Date.now() + CATCH_UP_RETRY_MS < deadline && (await workflowBehindReadModel(order))) {
+        await new Promise((r) => setTimeout(r, CATCH_UP_RETRY_MS));
+        continue;
+      }
+      if (failure) return failure;
+      console.error(`[orders] command ${def.name} on order ${orderId} failed`, err);
+      return { ok: false, status: 503, code: "unavailable", message: ORDER_UNAVAILABLE_MESSAGE };
+    }
+  }
+}
+
+const CATCH_UP_RETRY_MS = 1_000;
+
+/** The workflow's state differs from the read model's (the read model ran ahead: see sendBuyCommand). */
+async function workflowBehindReadModel(order: OrderRef): Promise<boolean> {
   try {
     const client = await getTemporalClient();
-    const handle = client.workflow.getHandle(workflowIdOf(order));
-    const result = await executeUpdateOnce(handle, def, [arg], COMMAND_TIMEOUT_MS);
-    if (result === "timeout") return { ok: false, status: 503, code: "timeout", message: ORDER_TIMEOUT_MESSAGE };
-    return { ok: true, result };
-  } catch (err) {
-    const failure = commandFailure(err);
-    if (failure) return failure;
-    console.error(`[orders] command ${def.name} on order ${orderId} failed`, err);
-    return { ok: false, status: 503, code: "unavailable", message: ORDER_UNAVAILABLE_MESSAGE };
+    const [view, row] = await Promise.all([withTimeout(client.workflow.getHandle(workflowIdOf(order)).query(orderViewQuery), 3_000), getOrderRow(db, order.id)]);
+    return view !== "timeout" && row !== null && row !== undefined && view.statename !== row.statename;
+  } catch {
+    return false;
   }
 }
 
