@@ -61,10 +61,20 @@
 //                        approves → each side makes its payment → staff simulate both parcels' pickups and
 //                        deliveries on the admin card → each side rates what it received. Figures: swaps/s and
 //                        click → page showing the new state per step; block <!-- orders-swaps:… -->.
-//   --kill-worker-every MS   with --prod (purchases, full pages): a random worker is SIGKILLed every MS/2..3MS/2 ms
-//                        and replaced while the orders run; the report counts the kills and checks every order at
-//                        the payment provider (one intent captured once, one transfer, no refund); block
-//                        <!-- orders-kills:… -->. npm run bench:kills runs 100 kills.
+//   --mix                purchases, swaps and returns (issue 14), full pages: the pairs take turns, a purchase (as
+//                        above), a swap (as --swaps) and a purchase followed by its RMA: the buyer asks one unit back
+//                        through the four steps of /create-rma/<id> ("Missing units", or every second time "Other"
+//                        with a text asking to ship it back, which books a return parcel), staff approve it on the admin RMA card (Process RMA →
+//                        Confirm), simulate the return parcel's pickup and delivery when there is one, and the RMA
+//                        ends refunded and charged (rmacompleted). Block <!-- orders-mix:… -->.
+//   --kill-worker-every MS   with --prod (full pages; purchases, --swaps or --mix): a random worker is SIGKILLed
+//                        every MS/2..3MS/2 ms and replaced while the orders run; block <!-- orders-kills:… -->.
+//                        npm run bench:kills runs 100 kills over --mix.
+// Every run checks each completed transaction in the read model and at the payment provider (its sandbox objects),
+// by kind: a purchase one payment intent captured once, one transfer to the seller, no refund; a swap three
+// intents (the receiver's checkout pre-authorisation, cancelled, and each side's payment, captured once), one
+// transfer of the cash difference, no refund; an RMA its purchase's objects, plus one refund of the victim on the purchase's intent and
+// one charge of the perpetrator's card on file, of the amounts its ledger shows. Anything more is a double.
 //   --scale N            with --prod: N web processes (on the ports after :3200) behind a round-robin proxy on
 //                        :3200 (scripts/lib/rr-proxy.mjs) and N workers on the one task queue, against the one
 //                        Temporal server and Postgres (issue 14: scale-out on one box); block <!-- orders-scale:… -->.
@@ -114,10 +124,12 @@ function options() {
   const prod = argv.includes("--prod");
   const commandsOnly = argv.includes("--commands-only");
   const swaps = argv.includes("--swaps");
+  const mix = argv.includes("--mix");
+  if (mix && (swaps || commandsOnly)) throw new Error("--mix runs purchases, swaps and returns through full pages: not with --swaps or --commands-only");
   const scale = int("scale", 1, 1);
   if (scale > 1 && !prod) throw new Error("--scale N starts N web processes and N workers of its own: use it with --prod");
   const killEvery = int("kill-worker-every", 0, 0);
-  if (killEvery > 0 && (!prod || swaps || commandsOnly)) throw new Error("--kill-worker-every MS kills the bench's own workers: use it with --prod, purchases, full pages");
+  if (killEvery > 0 && (!prod || commandsOnly)) throw new Error("--kill-worker-every MS kills the bench's own workers: use it with --prod and full pages");
   if (swaps && commandsOnly) throw new Error("--swaps runs full pages only (no --commands-only)");
   const openLoop = get("open-loop", null);
   const rate = openLoop === null ? null : num("open-loop", 2, 0);
@@ -145,13 +157,24 @@ function options() {
     rate,
     duration,
     swaps,
+    mix,
     scale,
     killEvery,
     /** The docs/performance.md block this run writes. */
-    block: killEvery > 0 ? "orders-kills" : scale > 1 ? "orders-scale" : swaps ? "orders-swaps" : commandsOnly ? "orders-commands" : rate ? "orders-open" : prod ? "orders-prod" : "orders",
+    block: killEvery > 0 ? "orders-kills" : scale > 1 ? "orders-scale" : mix ? "orders-mix" : swaps ? "orders-swaps" : commandsOnly ? "orders-commands" : rate ? "orders-open" : prod ? "orders-prod" : "orders",
     pollGiven: argv.some((a) => a === "--poll-ms" || a.startsWith("--poll-ms=")),
   };
 }
+
+/** --mix: what each pair does, in turn. */
+const KINDS = ["buy", "swap", "rma"];
+const KIND_TEXT = { buy: "purchases", swap: "swaps", rma: "purchases with an RMA" };
+/** What the check expects of each kind (checkTransactions). */
+const CHECK_TEXT = {
+  buy: "a purchase delivered and rated, one payment intent captured once in full, one transfer, no refund, its ledger balanced",
+  swap: "a swap rated by both sides, three intents (the pre-authorisation cancelled, each side's payment captured once, of the ledger's dues), one transfer of the cash difference, no refund",
+  rma: "an RMA completed, with its purchase as above plus one refund on the purchase's intent and one charge of the perpetrator, both of the RMA ledger's amounts",
+};
 
 /** The bench's own production-like stack (--prod): ports and data folder no other script uses. */
 const PROD_PORTS = { app: 3200, temporal: 7253, postgres: 54360 };
@@ -342,10 +365,15 @@ async function main() {
     const buyer = await F.createRetailer(dbh.db, { payout: true, storeName: `Bench Buyer ${tag}-${i}`, user: { email: `bench-orders-${tag}-buyer${i}@bench.test` } });
     await F.authorizeBrand(dbh.db, seller.retailer.id, brand.id);
     await F.authorizeBrand(dbh.db, buyer.retailer.id, brand.id);
-    // --swaps: the seller is the swap's provider, the buyer its receiver; both give goods (swap listings).
-    const listing = await F.createListing(dbh.db, { variationId, providerId: seller.retailer.id, sizes: { S: 2, M: 2 }, ...(o.swaps ? { listingType: "swap" } : {}) });
-    const buyerListing = o.swaps ? await F.createListing(dbh.db, { variationId, providerId: buyer.retailer.id, sizes: { L: 2 }, listingType: "swap" }) : null;
-    pairs.push({ i, seller: { r: seller.retailer, email: seller.user.email }, buyer: { r: buyer.retailer, email: buyer.user.email }, listingId: listing.id, buyerListingId: buyerListing?.id ?? null });
+    // What the pair does: --mix takes turns (purchase, swap, purchase + RMA; the RMAs alternate between
+    // "Missing units" (2) and "Other" (4) with a text that asks to ship it back, which books a return parcel).
+    const kind = o.mix ? KINDS[(i - 1) % KINDS.length] : o.swaps ? "swap" : "buy";
+    const rmaReason = Math.floor((i - 1) / KINDS.length) % 2 === 0 ? 2 : 4;
+    // A swap: the seller is its provider, the buyer its receiver; both give goods (swap listings).
+    const swap = kind === "swap";
+    const listing = await F.createListing(dbh.db, { variationId, providerId: seller.retailer.id, sizes: { S: 2, M: 2 }, ...(swap ? { listingType: "swap" } : {}) });
+    const buyerListing = swap ? await F.createListing(dbh.db, { variationId, providerId: buyer.retailer.id, sizes: { L: 2 }, listingType: "swap" }) : null;
+    pairs.push({ i, kind, rmaReason, seller: { r: seller.retailer, email: seller.user.email }, buyer: { r: buyer.retailer, email: buyer.user.email }, listingId: listing.id, buyerListingId: buyerListing?.id ?? null });
   }
   info(`${total} seller/buyer pairs, brand ${brand.id} "${brand.name}", listings ${pairs[0].listingId}…${pairs.at(-1).listingId} (${Math.round(now() - tSetup)} ms)`);
 
@@ -530,10 +558,10 @@ async function main() {
       await command(ctx, "delivery", staff, p, { until: reached("delivery") });
       await command(ctx, "confirm received", buyer, p, { until: reached("confirm received") });
       await command(ctx, "rate", buyer, p, { until: reached("rate") });
-      results.push({ i: p.i, orderId: ctx.orderId, ok: true, ms: now() - t0, warm: false, start: t0 });
+      results.push({ i: p.i, kind: "buy", orderId: ctx.orderId, ok: true, ms: now() - t0, warm: false, start: t0 });
     } catch (err) {
       const msg = err instanceof StepError ? err.message : `${err?.stack ?? err}`;
-      results.push({ i: p.i, orderId: ctx.orderId, ok: false, error: msg, ms: now() - t0, warm: false, start: t0 });
+      results.push({ i: p.i, kind: "buy", orderId: ctx.orderId, ok: false, error: msg, ms: now() - t0, warm: false, start: t0 });
       console.error(c.red(`✗ order ${p.i}${ctx.orderId ? ` (#${ctx.orderId})` : ""}: ${msg}`));
     }
   }
@@ -581,9 +609,10 @@ async function main() {
     /** The detail page of `http`, then one of its forms posted; the page it lands on must show `shows`. */
     const onDetail = async (stepName, http, formOf, values, shows, expectStatus = 200, reload = detail()) => {
       at = stepName;
-      const page = await view(http, detail(), warm);
+      // The swap's forms come from its workflow: while no worker answers (one was just killed), the page says
+      // so ("We could not reach the order service…") and the user reloads it.
+      const page = await viewUntil(ctx, http, detail(), (h) => formOf(h) !== null, `${stepName}: the form on the swap's page`);
       const form = formOf(page.body);
-      if (!form) throw new StepError(`${stepName}: no form on the swap's page (state ${dataAttr(page.body, "order-detail", "statename")})`);
       ctx.pageUrl = page.url;
       return click(ctx, stepName, http, form, values, { expectStatus, shows, reload });
     };
@@ -650,16 +679,16 @@ async function main() {
           shows: (h) => h.includes('data-testid="rating-saved"'),
         });
       }
-      results.push({ i: p.i, orderId: ctx.orderId, ok: true, ms: now() - t0, warm, lagMs: ctx.lagMs, start: t0 });
+      results.push({ i: p.i, kind: "swap", orderId: ctx.orderId, ok: true, ms: now() - t0, warm, lagMs: ctx.lagMs, start: t0 });
     } catch (err) {
       const msg = err instanceof StepError ? err.message : `${at}: ${err?.stack ?? err}`;
-      results.push({ i: p.i, orderId: ctx.orderId, ok: false, error: msg, ms: now() - t0, warm, start: t0 });
+      results.push({ i: p.i, kind: "swap", orderId: ctx.orderId, ok: false, error: msg, ms: now() - t0, warm, start: t0 });
       console.error(c.red(`✗ swap ${p.i}${ctx.orderId ? ` (#${ctx.orderId})` : ""}: ${msg}`));
     }
   }
 
   async function runOrder(p, warm) {
-    if (o.swaps) return runSwap(p, warm);
+    if (p.kind === "swap") return runSwap(p, warm);
     if (o.commandsOnly && !warm) return runOrderCommands(p);
     const ctx = { i: p.i, warm, orderId: null, lagMs: 0, capture: o.commandsOnly && warm ? { forms: {}, states: [] } : null };
     const buyer = p.buyer.http;
@@ -741,14 +770,77 @@ async function main() {
         expectStatus: 200,
         shows: (h) => h.includes('data-testid="rating-saved"'),
       });
-      results.push({ i: p.i, orderId: ctx.orderId, ok: true, ms: now() - t0, warm, lagMs: ctx.lagMs, start: t0 });
+      if (p.kind === "rma") {
+        at = "rma";
+        await runRma(ctx, p);
+      }
+      results.push({ i: p.i, kind: p.kind, orderId: ctx.orderId, rmaId: ctx.rmaId ?? null, ok: true, ms: now() - t0, warm, lagMs: ctx.lagMs, start: t0 });
       if (ctx.capture) templates = { ...ctx.capture, listingId: p.listingId, orderId: ctx.orderId };
     } catch (err) {
       const msg = err instanceof StepError ? err.message : `${at}: ${err?.stack ?? err}`;
-      results.push({ i: p.i, orderId: ctx.orderId, ok: false, error: msg, ms: now() - t0, warm, start: t0 });
-      console.error(c.red(`✗ order ${p.i}${ctx.orderId ? ` (#${ctx.orderId})` : ""}: ${msg}`));
+      results.push({ i: p.i, kind: p.kind, orderId: ctx.orderId, rmaId: ctx.rmaId ?? null, ok: false, error: msg, ms: now() - t0, warm, start: t0 });
+      console.error(c.red(`✗ ${p.kind === "rma" ? "order + RMA" : "order"} ${p.i}${ctx.orderId ? ` (#${ctx.orderId}${ctx.rmaId ? `, RMA #${ctx.rmaId}` : ""})` : ""}: ${msg}`));
     }
   }
+
+  /**
+   * --mix: the buyer of a delivered, rated purchase asks one unit of its first line back (the wizard's four
+   * steps, posted as a browser without JavaScript posts them); staff approve it on the admin RMA card; with a
+   * return parcel ("Other"), staff simulate its pickup and delivery. It ends refunded and charged.
+   */
+  async function runRma(ctx, p) {
+    const buyer = p.buyer.http;
+    const wizard = `/create-rma/${ctx.orderId}`;
+    let page = await view(buyer, wizard, ctx.warm);
+    let form = findForm(page.body, { testId: "rma-units-form" });
+    if (!form) throw new StepError(`no units form on ${wizard}`);
+    const units = form.fields.find(([k]) => k.startsWith("q."))?.[0];
+    if (!units) throw new StepError(`${wizard} lists no line to return`);
+    const line = units.slice(2);
+    const other = p.rmaReason === 4;
+    const stepOf = (h) => dataAttr(h, "rma-wizard", "step");
+    ctx.pageUrl = page.url;
+    page = await click(ctx, "rma: units (buyer)", buyer, form, { [units]: 1, [`r.${line}`]: p.rmaReason, [`o.${line}`]: other ? "Bench: not the colour ordered; ship it back." : "" }, {
+      expectStatus: 200,
+      shows: (h) => stepOf(h) === "pictures",
+    });
+    form = findForm(page.body, { testId: "rma-pictures-form" });
+    page = await click(ctx, "rma: pictures (buyer)", buyer, form, { intent: "continue" }, { expectStatus: 200, shows: (h) => stepOf(h) === "contact" });
+    form = findForm(page.body, { testId: "rma-contact-form" });
+    const contact = { contact_name: `Bench Buyer ${p.i}`, contact_email: p.buyer.email, contact_phone: "555-0100", packing_slip_name: `Bench ${p.i}` };
+    page = await click(ctx, "rma: contact (buyer)", buyer, form, contact, { expectStatus: 200, shows: (h) => stepOf(h) === "confirm" });
+    form = findForm(page.body, { testId: "rma-confirm-form" });
+    await click(ctx, "rma: request (buyer)", buyer, form, {}, { expectStatus: 303, shows: (h) => h.includes('data-testid="rma-complete"') });
+    const [rma] = await dbh.sql`select id from orders where rma_for_id = ${ctx.orderId} and transaction_type = 3`;
+    if (!rma) throw new StepError(`no RMA row for order #${ctx.orderId} after "Process RMA"`);
+    ctx.rmaId = rma.id;
+
+    // Staff: Process RMA (every line approved) shows the amounts; Confirm sends the decision to the workflow.
+    const cardUrl = `/admin/active-rmas?rma=${ctx.rmaId}`;
+    const stage = (h) => dataAttr(h, "admin-rma-card", "stage");
+    page = await viewUntil(ctx, staff, cardUrl, (h) => findForm(h, { testId: "rma-decision-form" }) !== null, "the RMA's decision form on its admin card");
+    form = findForm(page.body, { testId: "rma-decision-form" });
+    const decisions = Object.fromEntries(form.fields.filter(([k]) => /^lines\[\d+\]\.id$/.test(k)).map(([k]) => [k.replace(/\.id$/, ".decision"), "approve"]));
+    ctx.pageUrl = page.url;
+    page = await click(ctx, "rma: review (staff)", staff, form, decisions, { expectStatus: 200, shows: (h) => h.includes('data-testid="rma-review"') });
+    form = findForm(page.body, { testId: "rma-review" });
+    await click(ctx, "rma: decide (staff)", staff, form, {}, { expectStatus: 303, shows: (h) => stage(h) === (other ? "shipping" : "rmacompleted"), reload: cardUrl });
+    if (!other) return;
+
+    // The return parcel: its pickup, then its delivery, from the card's Shipping tab; delivered, the RMA pays out.
+    const shipUrl = `${cardUrl}&tab=shipping`;
+    for (const [stepName, status, done] of [
+      ["rma: return pickup (staff)", "picked_up", (h) => shipmentStatus(h) === "In-Route"],
+      ["rma: return delivery (staff)", "delivered", (h) => stage(h) === "rmacompleted"],
+    ]) {
+      page = await viewUntil(ctx, staff, shipUrl, (h) => h.includes('data-testid="carrier-tools"'), "the return parcel's carrier tools");
+      form = forms(page.body).find((f) => hasField(f, "intent", "carrier") && hasField(f, "status", status));
+      if (!form) throw new StepError(`no "${status}" carrier form for RMA #${ctx.rmaId}'s return parcel`);
+      ctx.pageUrl = page.url;
+      await click(ctx, stepName, staff, form, {}, { expectStatus: 303, shows: done, reload: shipUrl });
+    }
+  }
+  const shipmentStatus = (h) => htmlDecode(stripComments(h).match(/data-testid="shipment-status"[^>]*>([^<]*)/)?.[1] ?? "");
 
   const warmPairs = pairs.slice(0, o.warmup);
   const timedPairs = pairs.slice(o.warmup);
@@ -840,57 +932,30 @@ async function main() {
   const completed = timed.filter((r) => r.ok);
   const failed = timed.filter((r) => !r.ok);
   const ids = completed.map((r) => r.orderId);
-  let readModel = { delivered: 0, rated: 0, single_money: 0 };
-  if (ids.length) {
-    const [row] = await dbh.sql`
-      select count(*) filter (where o.statename in ('delivered', 'completed'))::int as delivered,
-             count(*) filter (where (select count(*) from ratings r where r.order_id = o.id) >= ${o.swaps ? 2 : 1})::int as rated,
-             count(*) filter (where (select count(*) from payments p where p.order_id = o.id and p.txtype = 'capture') = 1
-                                and (select count(*) from payments p where p.order_id = o.id and p.txtype = 'transfer') = 1)::int as single_money
-        from orders o where o.id = any(${ids})`;
-    readModel = row;
-  }
-  // At the payment provider (the sandbox's objects): per purchase one payment intent, captured once, one
-  // transfer to the seller and no refund, whatever was killed or retried (--kill-worker-every).
-  let provider = null;
-  if (ids.length && !o.swaps) {
-    const keys = ids.map(String);
-    const intents = await dbh.sql`select data from sandbox_payment_objects where kind = 'payment_intent' and data->'metadata'->>'order_id' = any(${keys})`;
-    const transfers = await dbh.sql`select data from sandbox_payment_objects where kind = 'transfer' and data->>'transfer_group' = any(${ids.map((id) => `order-${id}`)})`;
-    const intentIds = intents.map((r) => r.data.id);
-    const refunds = intentIds.length ? await dbh.sql`select data from sandbox_payment_objects where kind = 'refund' and data->>'payment_intent' = any(${intentIds})` : [];
-    const per = new Map(ids.map((id) => [String(id), { intents: 0, captured: 0, transfers: 0, refunds: 0 }]));
-    const orderOfIntent = new Map();
-    for (const { data } of intents) {
-      const e = per.get(data.metadata.order_id);
-      e.intents += 1;
-      if (data.amount_received > 0) e.captured += 1;
-      orderOfIntent.set(data.id, data.metadata.order_id);
-    }
-    for (const { data } of transfers) per.get(data.transfer_group.replace("order-", "")).transfers += 1;
-    for (const { data } of refunds) per.get(orderOfIntent.get(data.payment_intent)).refunds += 1;
-    const all = [...per.values()];
-    provider = {
-      single: all.filter((e) => e.intents === 1 && e.captured === 1 && e.transfers === 1 && e.refunds === 0).length,
-      doubles: all.filter((e) => e.intents > 1 || e.captured > 1 || e.transfers > 1).length,
-      refunded: all.filter((e) => e.refunds > 0).length,
-    };
-  }
+  // Each completed transaction in the read model and at the payment provider, by kind (see the header).
+  const checked = await checkTransactions(dbh.sql, completed);
+  for (const p of checked.problems) console.error(c.red(`✗ ${p}`));
   await dbh.close();
 
   // The histories' breakdown names the buy workflow's updates: purchases only.
-  const breakdown = o.swaps ? null : await temporalBreakdown(o, ids).catch((e) => {
+  const buyIds = completed.filter((r) => r.kind === "buy").map((r) => r.orderId);
+  const breakdown = !buyIds.length || o.mix ? null : await temporalBreakdown(o, buyIds).catch((e) => {
     warn(`Temporal histories not read: ${e?.message ?? e}`);
     return null;
   });
 
   // --- 4. report ----------------------------------------------------------------------------------------------
-  const STEPS = o.swaps
-    ? [
-        "add to cart", "accept terms", "pay", "choose (provider)", "approve (provider)", "approve (receiver)", "payment (provider)", "payment (receiver)",
-        "pickup (provider)", "pickup (receiver)", "delivery (provider)", "delivery (receiver)", "rate (receiver)", "rate (provider)",
-      ]
-    : ["add to cart", "accept terms", "pay", "approve", "pickup", "delivery", "confirm received", "rate"];
+  const BUY_STEPS = ["add to cart", "accept terms", "pay", "approve", "pickup", "delivery", "confirm received", "rate"];
+  const SWAP_STEPS = [
+    "add to cart", "accept terms", "pay", "choose (provider)", "approve (provider)", "approve (receiver)", "payment (provider)", "payment (receiver)",
+    "pickup (provider)", "pickup (receiver)", "delivery (provider)", "delivery (receiver)", "rate (receiver)", "rate (provider)",
+  ];
+  const RMA_STEPS = [
+    "rma: units (buyer)", "rma: pictures (buyer)", "rma: contact (buyer)", "rma: request (buyer)", "rma: review (staff)", "rma: decide (staff)",
+    "rma: return pickup (staff)", "rma: return delivery (staff)",
+  ];
+  // --mix: a purchase's steps (its add to cart, terms and pay also count the swaps'), the swaps' own, the RMAs'.
+  const STEPS = o.mix ? [...BUY_STEPS, ...SWAP_STEPS.filter((x) => !BUY_STEPS.includes(x)), ...RMA_STEPS] : o.swaps ? SWAP_STEPS : BUY_STEPS;
   const rows = STEPS.map((s) => {
     const xs = samples.filter((x) => x.step === s && !x.warm);
     return {
@@ -930,24 +995,26 @@ async function main() {
   const modeText = o.rate
     ? `open loop: a new order started every ${Math.round(1000 / o.rate)} ms (${o.rate} orders/s) for ${o.duration} s, each running its whole flow on its own`
     : `closed loop: ${o.concurrency} at a time`;
-  const flowText = o.swaps
+  const flowText = o.mix
+    ? "purchases, swaps and purchases followed by an RMA in turn (a purchase 8 clicks; a swap 14; an RMA 4 wizard steps by the buyer, Process RMA and Confirm by staff and, every second one, the return parcel's pickup and delivery), no think time"
+    : o.swaps
     ? "each swap 14 clicks by the receiver, the provider and staff (pre-authorisation, choice, both approvals, both payments, both pickups and deliveries, both ratings), no think time"
     : o.commandsOnly
     ? `each order 8 commands: the POSTs of the same forms to the same Remix actions, redirects not followed and no page loaded; asynchronous steps polled in the order's read-model row every ${o.pollMs} ms`
     : "each order 8 clicks and 9 page views by three users, no think time";
   const unit = o.commandsOnly ? "command" : "click";
-  const noun = o.swaps ? "swaps" : "orders";
+  const noun = o.mix ? "transactions" : o.swaps ? "swaps" : "orders";
   lines.push(
     `\`${cmd}\` (${o.commandsOnly ? "**commands only**" : "full pages"}, ${o.rate ? "**open loop**" : "closed loop"}, ${o.prod ? "**production build**" : "dev build"}): ` +
       `**${completed.length} of ${timed.length} ${noun} completed in ${(wallMs / 1000).toFixed(1)} s = ` +
       `${ops.toFixed(2)} ${noun}/s**, ${modeText} (${flowText}; ${o.warmup} warm-up order before${o.commandsOnly ? ", clicked through its pages: its forms are the commands' templates" : ""}). ` +
       `Every ${unit}: p50 ${dur(clicksAll.p50)}, **p95 ${dur(clicksAll.p95)}**, max ${dur(clicksAll.max)}. ` +
       (o.commandsOnly ? "" : `Page views between clicks (GET, ${viewsAll.n}): p50 ${dur(viewsAll.p50)}, p95 ${dur(viewsAll.p95)}. `) +
-      `One ${o.swaps ? "swap from the receiver's" : "order from the buyer's"} first ${unit} to ${o.commandsOnly ? "its rating in the read model" : '"Rating saved!"'}: p50 ${dur(orderMs.p50)}, p95 ${dur(orderMs.p95)}. ` +
+      `One ${o.mix ? "transaction from its" : o.swaps ? "swap from the receiver's" : "order from the buyer's"} first ${unit} to ${o.commandsOnly ? "its rating in the read model" : '"Rating saved!"'}: p50 ${dur(orderMs.p50)}, p95 ${dur(orderMs.p95)}. ` +
       `Errors: ${failed.length}${busyTotal ? ` (and ${busyTotal} ${busyTotal === 1 ? unit : `${unit}s`} refused with "This order is being updated right now. Please try again in a moment." and sent again, counted in their step's time)` : ""}. ` +
-      `Read model afterwards: ${readModel.delivered} of ${ids.length} delivered, ${readModel.rated} rated` +
-      (o.swaps ? "." : `, ${readModel.single_money} with exactly one capture and one payout transfer. `) +
-      (provider ? `At the payment provider: **${provider.single} of ${ids.length}** with one payment intent captured once and one transfer, **${provider.doubles} with a second authorisation, capture or transfer**, ${provider.refunded} refunded.` : ""),
+      `Checked afterwards in the read model and at the payment provider: **${checked.ok} of ${completed.length}** exactly as expected ` +
+      `(${Object.entries(checked.kinds).map(([k, v]) => `${KIND_TEXT[k]} ${v.ok} of ${v.n}`).join(", ")}: ${Object.keys(checked.kinds).map((k) => CHECK_TEXT[k]).join("; ")}), ` +
+      `**${checked.doubles} with a second authorisation, capture, transfer, refund or charge**.`,
   );
   if (o.killEvery > 0) {
     const restart = summary(kills.map((k) => k.restartMs));
@@ -981,7 +1048,9 @@ async function main() {
   lines.push("");
   lines.push(`| step (who) | count | p50 | p95 | p99 | max | action p50 | page p50 | wait p50 / p95 | ${o.commandsOnly ? "polls" : "reloads"} | refused busy |`);
   lines.push("|---|---|---|---|---|---|---|---|---|---|---|");
-  const WHO = o.swaps
+  const WHO = o.mix
+    ? { "add to cart": "buyer or receiver", "accept terms": "buyer or receiver", pay: "buyer or receiver", approve: "seller", pickup: "staff", delivery: "staff", "confirm received": "buyer", rate: "buyer" }
+    : o.swaps
     ? { "add to cart": "receiver", "accept terms": "receiver", pay: "receiver" }
     : { "add to cart": "buyer", "accept terms": "buyer", pay: "buyer", approve: "seller", pickup: "staff", delivery: "staff", "confirm received": "buyer", rate: "buyer" };
   for (const r of rows) {
@@ -1000,7 +1069,9 @@ async function main() {
   );
   lines.push("");
   lines.push(
-    o.swaps
+    o.mix
+      ? `Mixed figures: **${ops.toFixed(2)} transactions/s** (${o.rate ? `open loop ${o.rate}/s` : `${o.concurrency} at a time`}, ${o.prod ? "production build" : "dev build"}); click → page showing the new state p95 **${ms(clicksAll.p95)} ms**; Temporal server CPU per completed transaction **${completed.length ? f0(cpuUsed.temporal / completed.length) : "—"} ms**.`
+      : o.swaps
       ? `Issue 10 figures: **${ops.toFixed(2)} swaps/s** (${o.rate ? `open loop ${o.rate}/s` : `${o.concurrency} at a time`}, ${o.prod ? "production build" : "dev build"}); click → page showing the new state p95 **${ms(clicksAll.p95)} ms** (every step's in the table); Temporal server CPU per completed swap **${completed.length ? f0(cpuUsed.temporal / completed.length) : "—"} ms**.`
       : issue9Text(o, { rows, ops, completed, cpuUsed, clicksAll, prodWorkflows: prodStack?.workflows }),
   );
@@ -1013,6 +1084,11 @@ async function main() {
     lines.push("Failed orders:");
     for (const f of failed) lines.push(`- order ${f.i}${f.orderId ? ` (#${f.orderId})` : ""}: ${f.error.split("\n")[0]}`);
   }
+  if (checked.problems.length) {
+    lines.push("");
+    lines.push("Found by the check afterwards:");
+    for (const p of checked.problems) lines.push(`- ${p}`);
+  }
   const report = lines.join("\n");
   console.log("");
   console.log(report);
@@ -1022,7 +1098,105 @@ async function main() {
     writeDoc(report, o.block);
     info(c.dim(`figures written to docs/performance.md (<!-- ${o.block}:begin --> … <!-- ${o.block}:end -->)`));
   }
-  await finish(failed.length > 0 || completed.length === 0 ? 1 : 0);
+  await finish(failed.length > 0 || completed.length === 0 || checked.problems.length > 0 ? 1 : 0);
+}
+
+// ------------------------------------------------------------------------------------------------ checks
+
+/**
+ * Each completed transaction (the results of one kind: buy, swap or rma) in the read model and at the payment
+ * provider, whose sandbox keeps every object it made (sandbox_payment_objects): intents by metadata.order_id,
+ * transfers by transfer_group, refunds by metadata.order_id (an RMA's refund names the RMA). Expected:
+ * - buy: its purchase delivered and rated; one intent, captured once in full; one transfer; no refund; ledger balanced.
+ * - swap: rated by both sides; three intents (the receiver's pre-authorisation cancelled, each side's payment
+ *   captured once, of the dues its ledger shows); one transfer of the cash difference (none when even); no refund.
+ * - rma: its purchase as a buy; the RMA rmacompleted with one refund on the purchase's intent and one charge of
+ *   the perpetrator (an intent captured at once), of the amounts the RMA's ledger shows; no transfer.
+ * More objects than expected is a double; fewer, or another amount, a miss: both are problems.
+ */
+async function checkTransactions(sql, done) {
+  const out = { ok: 0, doubles: 0, problems: [], kinds: {} };
+  if (!done.length) return out;
+  const ids = [...done.map((r) => r.orderId), ...done.filter((r) => r.rmaId).map((r) => r.rmaId)];
+  const rows = new Map(
+    (await sql`select o.id, o.statename, o.stage, o.ledger, (select count(*) from ratings r where r.order_id = o.id)::int as ratings from orders o where o.id = any(${ids})`).map((r) => [r.id, r]),
+  );
+  const grouped = (list, keyOf) => {
+    const m = new Map();
+    for (const { data } of list) {
+      const k = Number(keyOf(data));
+      if (!m.has(k)) m.set(k, []);
+      m.get(k).push(data);
+    }
+    return m;
+  };
+  const keys = ids.map(String);
+  const intents = grouped(await sql`select data from sandbox_payment_objects where kind = 'payment_intent' and data->'metadata'->>'order_id' = any(${keys})`, (d) => d.metadata.order_id);
+  const transfers = grouped(await sql`select data from sandbox_payment_objects where kind = 'transfer' and data->>'transfer_group' = any(${ids.map((id) => `order-${id}`)})`, (d) => d.transfer_group.slice("order-".length));
+  const refunds = grouped(await sql`select data from sandbox_payment_objects where kind = 'refund' and data->'metadata'->>'order_id' = any(${keys})`, (d) => d.metadata.order_id);
+  const objectsOf = (id) => {
+    const xs = intents.get(id) ?? [];
+    return {
+      intents: xs.length,
+      captured: xs.filter((d) => d.status === "succeeded" && d.amount_received === d.amount).length,
+      cancelled: xs.filter((d) => d.status === "canceled").length,
+      transfers: (transfers.get(id) ?? []).length,
+      refunds: (refunds.get(id) ?? []).length,
+    };
+  };
+  const differs = (got, want) => Object.keys(want).filter((k) => got[k] !== want[k]);
+  const PURCHASE = { intents: 1, captured: 1, cancelled: 0, transfers: 1, refunds: 0 };
+  // A swap's transfer: the cash difference, paid out to the side with the larger goods (none when even).
+  const swapWanted = (ledger) => ({ intents: 3, captured: 2, cancelled: 1, transfers: !ledger?.callItEven && ledger?.differenceCents > 0 ? 1 : 0, refunds: 0 });
+  const RMA = { intents: 1, captured: 1, cancelled: 0, transfers: 0, refunds: 1 };
+  for (const r of done) {
+    const problems = [];
+    const k = (out.kinds[r.kind] ??= { n: 0, ok: 0 });
+    k.n += 1;
+    const order = rows.get(r.orderId);
+    const what = r.kind === "swap" ? `swap #${r.orderId}` : `order #${r.orderId}`;
+    let double = false;
+    const expect = (id, name, want) => {
+      const got = objectsOf(id);
+      const bad = differs(got, want);
+      if (bad.length) problems.push(`${name}: at the provider ${bad.map((b) => `${b} ${got[b]} (expected ${want[b]})`).join(", ")}`);
+      if (bad.some((b) => got[b] > want[b])) double = true;
+    };
+    if (r.kind === "swap") {
+      if (!order || order.ratings < 2) problems.push(`${what}: ${order?.ratings ?? 0} ratings, not 2`);
+      const ledger = order?.ledger ?? {};
+      expect(r.orderId, what, swapWanted(ledger));
+      // The provider's amounts are the ledger's: each side's payment its due, the transfer the difference.
+      const paid = (intents.get(r.orderId) ?? []).filter((d) => d.status === "succeeded").map((d) => d.amount_received).sort((a, b) => a - b);
+      const due = [ledger.providerDueCents, ledger.receiverDueCents].sort((a, b) => a - b);
+      if (paid.join() !== due.join()) problems.push(`${what}: the sides paid ${paid.join(" and ")}, the ledger says ${due.join(" and ")}`);
+      const sent = (transfers.get(r.orderId) ?? []).map((d) => d.amount);
+      if (sent.length === 1 && sent[0] !== ledger.differenceCents) problems.push(`${what}: transferred ${sent[0]}, the ledger's difference is ${ledger.differenceCents}`);
+    } else {
+      if (!order || !["delivered", "completed"].includes(order.statename) || order.ratings < 1) problems.push(`${what}: ${order?.statename ?? "no row"}, ${order?.ratings ?? 0} ratings`);
+      if (order?.ledger?.balanced !== true) problems.push(`${what}: its ledger does not balance`);
+      expect(r.orderId, what, PURCHASE);
+    }
+    if (r.kind === "rma") {
+      const rma = rows.get(r.rmaId);
+      const name = `RMA #${r.rmaId} of order #${r.orderId}`;
+      if (!rma || rma.stage !== "rmacompleted") problems.push(`${name}: stage ${rma?.stage ?? "no row"}, not rmacompleted`);
+      expect(r.rmaId, name, RMA);
+      const refund = (refunds.get(r.rmaId) ?? [])[0];
+      const charge = (intents.get(r.rmaId) ?? [])[0];
+      const purchaseIntent = (intents.get(r.orderId) ?? [])[0];
+      const ledger = rma?.ledger ?? {};
+      if (refund && (refund.amount !== ledger.victimRefundCents || refund.payment_intent !== purchaseIntent?.id)) problems.push(`${name}: refund of ${refund.amount} on ${refund.payment_intent}, the ledger says ${ledger.victimRefundCents} on ${purchaseIntent?.id}`);
+      if (charge && charge.amount !== ledger.perpetratorChargeCents) problems.push(`${name}: charge of ${charge.amount}, the ledger says ${ledger.perpetratorChargeCents}`);
+    }
+    if (double) out.doubles += 1;
+    if (problems.length) out.problems.push(...problems);
+    else {
+      out.ok += 1;
+      k.ok += 1;
+    }
+  }
+  return out;
 }
 
 // ------------------------------------------------------------------------------------------------ report helpers
@@ -1036,6 +1210,7 @@ function commandLine(o) {
   if (o.killEvery > 0) a.push(`--kill-worker-every ${o.killEvery}`);
   if (o.commandsOnly) a.push("--commands-only");
   if (o.swaps) a.push("--swaps");
+  if (o.mix) a.push("--mix");
   if (o.rate) a.push(`--open-loop ${o.rate}`, `--duration ${o.duration}`);
   else a.push(`--orders ${o.orders}`, `--concurrency ${o.concurrency}`);
   if (o.pollGiven) a.push(`--poll-ms ${o.pollMs}`);
@@ -1265,7 +1440,8 @@ const BLOCK_TITLES = {
   "orders-commands": "`--commands-only`: the commands alone (the workflow ceiling)",
   "orders-swaps": "`--swaps`: swaps, full pages (issue 10)",
   "orders-scale": "`--prod --scale 2`: two web processes behind a round-robin proxy and two workers (issue 14)",
-  "orders-kills": "`--prod --kill-worker-every MS`: workers SIGKILLed at random moments while orders run (issue 14)",
+  "orders-mix": "`--mix`: purchases, swaps and returns in turn, full pages (issue 14)",
+  "orders-kills": "`--prod --kill-worker-every MS`: workers SIGKILLed at random moments while purchases, swaps and returns run (issue 14)",
 };
 
 function writeDoc(report, key = "orders") {

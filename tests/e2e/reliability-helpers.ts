@@ -123,9 +123,11 @@ export class WorkerProcess {
 // ---------------------------------------------------------------------------------------------------------
 // Orders on our queue.
 
+const realActivities = (db: Db) => createActivities({ db, payments: new SandboxPayments(db), mail: createOutboxMailer(db), env: { APP_ORIGIN: "http://localhost:3100" } });
+
 /** A seller's card on file, saved through the real activity (sandbox provider, payment_methods row). */
 export async function saveSellerCard(db: Db, retailerId: number): Promise<void> {
-  const acts = createActivities({ db, payments: new SandboxPayments(db), mail: createOutboxMailer(db), env: { APP_ORIGIN: "http://localhost:3100" } });
+  const acts = realActivities(db);
   const r = await acts.saveCardOnFile({
     idempotencyKey: `reliability:seller-card:${retailerId}`,
     retailerId,
@@ -166,6 +168,30 @@ export async function startBuyOrder(
     args: [input],
   });
   return { orderId: draft.orderId, workflowId: draft.workflowId, handle, quote };
+}
+
+/**
+ * A purchase as checkout and Approve Sale leave it at the provider: a draft order whose total the buyer's test
+ * card paid, authorised and captured by the real activities (an RMA refunds the victim on this payment).
+ */
+export async function paidPurchase(
+  db: Db,
+  o: { providerId: number; receiverId: number; brandId: number; lines: (OrderLine & { variationId: number })[] },
+): Promise<{ orderId: number; workflowId: string; paymentIntentId: string; totalCents: number }> {
+  const acts = realActivities(db);
+  const { totalCents } = orderQuote(o.lines);
+  const draft = await createDraftOrder(db, { providerId: o.providerId, receiverId: o.receiverId, brandId: o.brandId, lines: o.lines });
+  const auth = await acts.authorizePayment({
+    idempotencyKey: `${draft.workflowId}:authorize:1`,
+    orderId: draft.orderId,
+    retailerId: o.receiverId,
+    paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+    amountCents: totalCents,
+    description: "purchase",
+  });
+  if (auth.status !== "authorized") throw new Error(`the test card was declined: ${JSON.stringify(auth)}`);
+  await acts.capturePayment({ idempotencyKey: `${draft.workflowId}:capture:1`, orderId: draft.orderId, paymentIntentId: auth.paymentIntentId, amountCents: totalCents, authorizedCents: totalCents });
+  return { orderId: draft.orderId, workflowId: draft.workflowId, paymentIntentId: auth.paymentIntentId, totalCents };
 }
 
 /** Polls the order's view until `pred` holds (and no step is running). */
@@ -239,7 +265,7 @@ export async function terminateBackends(sql: postgres.Sql, pids: number[]): Prom
 // Temporal: pending activities and history.
 
 /** The workflow's pending activity of this type (running or waiting for its retry), or null. */
-export async function pendingActivity(handle: BuyHandle, type: string): Promise<{ state: number; attempt: number } | null> {
+export async function pendingActivity(handle: WorkflowHandle, type: string): Promise<{ state: number; attempt: number } | null> {
   const d = await handle.describe();
   const p = (d.raw.pendingActivities ?? []).find((a) => a.activityType?.name === type);
   return p ? { state: Number(p.state ?? 0), attempt: Number(p.attempt ?? 0) } : null;
@@ -255,7 +281,7 @@ export interface ActivityRecord {
 }
 
 /** Every activity the workflow scheduled, in order, with the attempt that completed it. */
-export async function activityRecords(handle: BuyHandle): Promise<ActivityRecord[]> {
+export async function activityRecords(handle: WorkflowHandle): Promise<ActivityRecord[]> {
   const history = await handle.fetchHistory();
   const byScheduled = new Map<string, ActivityRecord>();
   for (const e of history.events ?? []) {

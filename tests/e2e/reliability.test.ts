@@ -11,21 +11,32 @@
  *    heartbeat, is retried on the new worker with the same idempotency key, and the order goes on: one
  *    authorisation, one capture, one transfer at the provider and in the read model; the ledger balances.
  *    Before its kill, the capture is held 15 s on the live worker: a slow call is NOT retried (it heartbeats).
- * 2. Fifty buyers have each checked out (authorised) an order for the same last unit of one listing; the seller
+ * 2. The same for an RMA: a paid purchase, one unit reported missing, staff approve (the decideRma update); the
+ *    worker is killed after the provider refunded the buyer on its payment, and again after it charged the
+ *    seller's card on file. One refund and one charge at the provider and in the read model; the RMA completes
+ *    with the ledger staff approved.
+ * 3. The same for a swap: the receiver's payment (one activity that authorises its due, then captures it) is
+ *    killed after the provider authorised and again after it captured; the cash difference's payout, at the
+ *    parcels' scans, after the transfer. Three intents (the pre-authorisation cancelled, each side's due captured
+ *    once), one transfer, no refund.
+ * 4. Fifty buyers have each checked out (authorised) an order for the same last unit of one listing; the seller
  *    presses Approve Sale on all fifty at once (the approveSale update the button sends, first unconfirmed,
  *    then confirmed). Exactly one order is captured and moves to ship_order; the other 49 answer the
  *    specification's errors and are declined by the workflow (units taken by another order: 229, reason 15)
  *    with their authorisations released; the listing ends at 0 units and is never seen below 0; the provider
  *    saw exactly one capture.
  */
+import type { WorkflowHandle } from "@temporalio/client";
 import { and, eq, inArray, like, sql as dsql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { getOrderRow, listOrderActions } from "../../db/queries/orders";
 import { beginPayment, listOrderPayments, PAYMENT_NAMES } from "../../db/queries/payments";
-import { listings, orders, sandboxIdempotencyKeys, sandboxPaymentObjects, stockMovements } from "../../db/schema";
+import { createRma } from "../../db/queries/rmas";
+import { listings, orderContributions, orders, sandboxIdempotencyKeys, sandboxPaymentObjects, stockMovements } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import { DECLINE_OTHERS_REASON } from "../../domain/reasons";
+import { rmaSettlement } from "../../domain/rma-money";
 import {
   approveSaleUpdate,
   BUY_ERRORS,
@@ -35,12 +46,29 @@ import {
   type BuyCommandResult,
 } from "../../workflows/buy/contract";
 import { createSellerWithListing } from "../db/buy-fixtures";
-import { createRetailer } from "../factories";
+import { swapValuation } from "../../domain/fees";
+import { createSwapOrder } from "../../db/queries/swap-orders";
+import {
+  approveSwapUpdate,
+  chooseItemsUpdate,
+  makePaymentUpdate,
+  SWAP_WORKFLOW_TYPE,
+  swapCarrierEventSignal,
+  swapCheckoutUpdate,
+  swapViewQuery,
+  swapWorkflowId,
+  type SwapView,
+} from "../../workflows/swap/contract";
+import type { swapOrderWorkflow } from "../../workflows/swap/workflow";
+import { decideRmaUpdate, RMA_WORKFLOW_TYPE, rmaViewQuery, rmaWorkflowId } from "../../workflows/rma/contract";
+import type { rmaWorkflow } from "../../workflows/rma/workflow";
+import { createRetailer, createStaffUser } from "../factories";
 import { closeTemporal, temporal, until } from "./buy-helpers";
 import {
   activityRecords,
   holdLock,
   lockWaiters,
+  paidPurchase,
   pendingActivity,
   saveSellerCard,
   sleep,
@@ -49,7 +77,7 @@ import {
   uniqueQueue,
   waitForView,
   WorkerProcess,
-  type BuyHandle,
+  type HeldLock,
 } from "./reliability-helpers";
 
 const VISA = { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" };
@@ -59,7 +87,7 @@ const TIMEOUT_HEARTBEAT = "timeout:4";
 
 let dbh: DbHandle;
 const workers: WorkerProcess[] = [];
-const openHandles: BuyHandle[] = [];
+const openHandles: WorkflowHandle[] = [];
 
 beforeAll(async () => {
   if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the e2e database");
@@ -96,19 +124,80 @@ async function providerObjectsOf(orderId: number) {
   return { intents: intents.map((r) => r.data as Record<string, unknown>), transfers: transfers.map((r) => r.data as Record<string, unknown>) };
 }
 
+/** A payments row locked FOR UPDATE: the activity that completes it after the provider answered waits on it. */
+const LOCK_PAYMENT_ROW = "select id from payments where idempotency_key = $1 for update";
+
+/**
+ * With `lock` held on the payments row that `activity` updates right after the provider answered `providerKey`:
+ * waits until the activity waits on it, checks that the provider has done it (its key has a stored answer) and
+ * the activity has not reported (pending, STARTED, first attempt), optionally holds it `holdMs` on the live
+ * worker first, then kills the worker, ends the dead worker's waiting database session (as a dropped connection
+ * would), releases the lock and starts a new worker. Returns the moment of the kill. `attempt`: the attempt
+ * the activity is on (an activity already killed once is on its second).
+ */
+async function killWhileHeld(
+  v: { handle: WorkflowHandle; workflowId: string; worker: WorkerProcess },
+  step: string,
+  activity: string,
+  providerKey: string,
+  lock: HeldLock,
+  opts: { holdMs?: number; attempt?: number } = {},
+): Promise<number> {
+  const attempt = opts.attempt ?? 1;
+  let killedAt = 0;
+  try {
+    const waiting = await until(`${step}: ${activity} waiting on the payments row`, async () => {
+      const pids = await lockWaiters(dbh.sql, 'update "payments"%');
+      return pids.length > 0 ? pids : null;
+    }, 30_000, 50);
+    const [k] = (await providerKeysOf(v.workflowId)).filter((r) => r.key === providerKey);
+    expect(k?.object, `${step}: the provider answered ${providerKey} before the kill`).toBeTruthy();
+    const pending = await pendingActivity(v.handle, activity);
+    expect(pending, `${step}: ${activity} is pending at the kill`).toMatchObject({ state: PENDING_ACTIVITY_STARTED, attempt });
+    if (opts.holdMs) {
+      // A slow call on a LIVE worker is not retried: the activity heartbeats past its heartbeat timeout.
+      await sleep(opts.holdMs);
+      expect(await pendingActivity(v.handle, activity), `${step}: ${activity} still on its first attempt after ${opts.holdMs} ms`).toMatchObject({
+        state: PENDING_ACTIVITY_STARTED,
+        attempt: 1,
+      });
+      expect(await lockWaiters(dbh.sql, 'update "payments"%')).toEqual(waiting);
+    }
+    await v.worker.kill();
+    killedAt = Date.now();
+    await terminateBackends(dbh.sql, waiting);
+  } finally {
+    await lock.release();
+  }
+  await v.worker.start();
+  return killedAt;
+}
+
+/** A worker process of our own on a fresh task queue, polling (stopped after the file). */
+async function startedWorker(prefix: string): Promise<WorkerProcess> {
+  const worker = new WorkerProcess(uniqueQueue(prefix));
+  workers.push(worker);
+  await worker.start();
+  return worker;
+}
+
+/** A seller with a listing (S×2, M×3) and a card on file, a buyer, and the lines of a purchase of S×1, M×2. */
+async function sellerWithCardAndBuyer() {
+  const f = await createSellerWithListing(dbh.db, { sizes: { S: 2, M: 3 } });
+  const sellerId = f.seller.retailer.id;
+  await saveSellerCard(dbh.db, sellerId);
+  const buyerId = (await createRetailer(dbh.db, { payout: false })).retailer.id;
+  const lines = [{ listingId: f.listing.id, variationId: f.variation.id, sizes: { S: 1, M: 2 }, unitPriceCents: f.priceCents }];
+  return { f, sellerId, buyerId, lines };
+}
+
 describe("the worker killed mid-order on the real dev server", () => {
   it("resumes authorisation, capture and payout after SIGKILLs in flight, with no double charge", { timeout: 180_000 }, async () => {
     const t0 = Date.now();
     const client = await temporal();
-    const worker = new WorkerProcess(uniqueQueue("reliability-kill"));
-    workers.push(worker);
-    await worker.start();
+    const worker = await startedWorker("reliability-kill");
 
-    const f = await createSellerWithListing(dbh.db, { sizes: { S: 2, M: 3 } });
-    const sellerId = f.seller.retailer.id;
-    await saveSellerCard(dbh.db, sellerId);
-    const buyerId = (await createRetailer(dbh.db, { payout: false })).retailer.id;
-    const lines = [{ listingId: f.listing.id, variationId: f.variation.id, sizes: { S: 1, M: 2 }, unitPriceCents: f.priceCents }];
+    const { f, sellerId, buyerId, lines } = await sellerWithCardAndBuyer();
     const o = await startBuyOrder(client, dbh.db, worker.queue, { providerId: sellerId, receiverId: buyerId, brandId: f.brand.id, lines });
     openHandles.push(o.handle);
     const wf = o.workflowId;
@@ -127,38 +216,11 @@ describe("the worker killed mid-order on the real dev server", () => {
       trigger: () => Promise<T>,
       opts: { holdMs?: number } = {},
     ): Promise<T> {
-      const lock = await holdLock(dbh.sql, "select id from payments where idempotency_key = $1 for update", [lockedKey]);
-      let result: Promise<T> | undefined;
-      try {
-        result = trigger();
-        result.catch(() => {}); // awaited by the caller
-        const waiting = await until(`${step}: ${activity} waiting on the payments row`, async () => {
-          const pids = await lockWaiters(dbh.sql, 'update "payments"%');
-          return pids.length > 0 ? pids : null;
-        }, 30_000, 50);
-        // The provider has done it (its key has a stored answer) and the activity has not reported: in flight.
-        const [k] = (await providerKeysOf(wf)).filter((r) => r.key === providerKey);
-        expect(k?.object, `${step}: the provider answered ${providerKey} before the kill`).toBeTruthy();
-        const pending = await pendingActivity(o.handle, activity);
-        expect(pending, `${step}: ${activity} is pending at the kill`).toMatchObject({ state: PENDING_ACTIVITY_STARTED, attempt: 1 });
-        if (opts.holdMs) {
-          // A slow call on a LIVE worker is not retried: the activity heartbeats past its heartbeat timeout.
-          await sleep(opts.holdMs);
-          expect(await pendingActivity(o.handle, activity), `${step}: ${activity} still on its first attempt after ${opts.holdMs} ms`).toMatchObject({
-            state: PENDING_ACTIVITY_STARTED,
-            attempt: 1,
-          });
-          expect(await lockWaiters(dbh.sql, 'update "payments"%')).toEqual(waiting);
-        }
-        await worker.kill();
-        timings[`${step}:killedAt`] = Date.now();
-        // Postgres has not noticed the dead client of the waiting statement: end it, as a dropped connection would.
-        await terminateBackends(dbh.sql, waiting);
-      } finally {
-        await lock.release();
-      }
-      await worker.start();
-      return result as Promise<T>;
+      const lock = await holdLock(dbh.sql, LOCK_PAYMENT_ROW, [lockedKey]);
+      const result = trigger();
+      result.catch(() => {}); // awaited by the caller
+      timings[`${step}:killedAt`] = await killWhileHeld({ handle: o.handle, workflowId: wf, worker }, step, activity, providerKey, lock, opts);
+      return result;
     }
 
     // 1. Checkout: the worker dies after the provider authorised the card. An earlier attempt of the activity
@@ -272,6 +334,240 @@ describe("the worker killed mid-order on the real dev server", () => {
       `[reliability] kill test: checkout ${timings.checkout} ms, approve ${timings.approve} ms, pickup ${timings.pickup} ms ` +
         `(each with a SIGKILL mid-payment); worker starts ${worker.startMs.join("/")} ms; total ${Date.now() - t0} ms`,
     );
+  });
+});
+
+describe("the worker killed mid-RMA on the real dev server", () => {
+  it("refunds the victim and charges the perpetrator exactly once after SIGKILLs in flight", { timeout: 180_000 }, async () => {
+    const t0 = Date.now();
+    const client = await temporal();
+    const worker = await startedWorker("reliability-rma");
+
+    // A paid purchase; the seller has a card on file (an RMA charges the perpetrator on it).
+    const { f, sellerId, buyerId, lines } = await sellerWithCardAndBuyer();
+    const staff = await createStaffUser(dbh.db, {});
+    const purchase = await paidPurchase(dbh.db, { providerId: sellerId, receiverId: buyerId, brandId: f.brand.id, lines });
+    const [line] = await dbh.db.select({ id: orderContributions.id }).from(orderContributions).where(eq(orderContributions.orderId, purchase.orderId));
+
+    // The buyer reports one unit missing (nothing ships back: staff's approval refunds and charges at once).
+    const queue = worker.queue;
+    const start = await createRma(dbh.db, {
+      orderId: purchase.orderId,
+      victimId: buyerId,
+      contact: { name: "Pat Buyer", email: "pat@example.test", phone: "555-0100", packingSlipName: "Pat" },
+      lines: [{ sourceId: line.id, quantity: 1, reason: 2 }],
+      workflowIdFor: (id) => `${rmaWorkflowId(id)}:${queue}`,
+    });
+    const wf = start.workflowId;
+    const handle = await client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, { taskQueue: queue, workflowId: wf, args: [{ ...start }] });
+    openHandles.push(handle);
+    await until("the RMA waiting for staff", async () => {
+      const v = await handle.query(rmaViewQuery);
+      return v.stage === "rmarequested" && !v.busy;
+    }, 60_000, 200);
+    const approved = start.lines.map((l) => ({ lineId: l.lineId, approvedQuantity: 1 }));
+    const expected = rmaSettlement(
+      start.order,
+      start.lines.map((l) => ({ unitPriceCents: l.unitPriceCents, requestedQuantity: l.requestedQuantity, approvedQuantity: 1, reason: l.reason })),
+      0,
+    );
+    expect(expected.victimRefundCents).toBeGreaterThan(0);
+    expect(expected.perpetratorChargeCents).toBeGreaterThan(0);
+
+    // Staff approve. The worker dies after the provider refunded the buyer, then again after it charged the
+    // seller's card: the payments rows of both, as their first attempts write them, are held until each kill.
+    const refundKey = `${wf}:rma-refund:1`;
+    const chargeKey = `${wf}:rma-charge:1`;
+    await beginPayment(dbh.db, {
+      idempotencyKey: refundKey,
+      orderId: start.rmaId,
+      retailerId: buyerId,
+      name: PAYMENT_NAMES.refund,
+      txtype: "refund",
+      amountCents: expected.victimRefundCents,
+      paymentMethodDescription: VISA.description,
+      lastFour: VISA.lastFour,
+    });
+    await beginPayment(dbh.db, {
+      idempotencyKey: chargeKey,
+      orderId: start.rmaId,
+      retailerId: sellerId,
+      name: PAYMENT_NAMES.rmaCharge,
+      txtype: "penalty",
+      amountCents: expected.perpetratorChargeCents,
+      paymentMethodDescription: "Mastercard",
+      lastFour: "4444",
+    });
+    const refundLock = await holdLock(dbh.sql, LOCK_PAYMENT_ROW, [refundKey]);
+    const chargeLock = await holdLock(dbh.sql, LOCK_PAYMENT_ROW, [chargeKey]);
+    const s = Date.now();
+    const decided = handle.executeUpdate(decideRmaUpdate, { args: [{ staffUserId: staff.id, rmaFeeCents: 0, lines: approved }] });
+    decided.catch(() => {}); // awaited below
+    const victim = { handle, workflowId: wf, worker };
+    try {
+      await killWhileHeld(victim, "refund", "refundVictim", refundKey, refundLock);
+    } catch (err) {
+      await chargeLock.release();
+      throw err;
+    }
+    await killWhileHeld(victim, "charge", "chargePerpetrator", chargeKey, chargeLock);
+    expect(await decided).toMatchObject({ stage: "rmacompleted" });
+    const decideMs = Date.now() - s;
+
+    // --- the workflow: each money activity scheduled once, completed by its 2nd attempt after a heartbeat timeout
+    const acts = await activityRecords(handle);
+    for (const type of ["refundVictim", "chargePerpetrator"]) {
+      const recs = acts.filter((a) => a.type === type);
+      expect(recs, `${type} scheduled once`).toHaveLength(1);
+      expect(recs[0], `${type} retried after its worker died`).toMatchObject({ completed: true, attempt: 2, lastFailure: TIMEOUT_HEARTBEAT });
+    }
+    expect(worker.kills).toBe(2);
+
+    // --- the provider: one refund on the purchase's payment, one charge of the seller's card; each key answered once
+    expect((await providerKeysOf(wf)).map((k) => [k.key, Boolean(k.object), k.error])).toEqual([
+      [chargeKey, true, null],
+      [refundKey, true, null],
+    ]);
+    const refunds = await dbh.db
+      .select({ data: sandboxPaymentObjects.data })
+      .from(sandboxPaymentObjects)
+      .where(and(eq(sandboxPaymentObjects.kind, "refund"), dsql`${sandboxPaymentObjects.data}->'metadata'->>'order_id' = ${String(start.rmaId)}`));
+    expect(refunds.map((r) => r.data)).toEqual([expect.objectContaining({ amount: expected.victimRefundCents, payment_intent: purchase.paymentIntentId, status: "succeeded" })]);
+    const charged = await providerObjectsOf(start.rmaId);
+    expect(charged.intents).toEqual([expect.objectContaining({ status: "succeeded", amount: expected.perpetratorChargeCents, amount_received: expected.perpetratorChargeCents })]);
+    expect(charged.transfers).toEqual([]);
+    expect((await providerObjectsOf(purchase.orderId)).intents).toHaveLength(1);
+
+    // --- the read model: one row per movement, completed by the retried activities; the ledger as settled
+    const pays = await listOrderPayments(dbh.db, start.rmaId);
+    expect(pays.map((p) => [p.txtype, p.idempotencyKey, p.amountCents, p.status])).toEqual([
+      ["refund", refundKey, expected.victimRefundCents, "succeeded"],
+      ["penalty", chargeKey, expected.perpetratorChargeCents, "succeeded"],
+    ]);
+    expect(pays[0].providerRef).toBe((refunds[0].data as { id: string }).id);
+    expect(pays[1].providerRef).toBe(charged.intents[0].id);
+    const rma = await getOrderRow(dbh.db, start.rmaId);
+    expect(rma).toMatchObject({ stage: "rmacompleted", completed: true });
+    expect(rma?.ledger).toMatchObject({
+      victimRefundCents: expected.victimRefundCents,
+      perpetratorChargeCents: expected.perpetratorChargeCents,
+      rmaKeptCents: expected.perpetratorChargeCents - expected.victimRefundCents,
+      chargeQueued: false,
+    });
+    console.log(`[reliability] RMA kill test: decision to completed ${decideMs} ms with two SIGKILLs; worker starts ${worker.startMs.join("/")} ms; total ${Date.now() - t0} ms`);
+  });
+});
+
+describe("the worker killed mid-swap on the real dev server", () => {
+  it("charges the receiver and pays out the cash difference exactly once after SIGKILLs in flight", { timeout: 180_000 }, async () => {
+    const t0 = Date.now();
+    const client = await temporal();
+    const worker = await startedWorker("reliability-swap");
+
+    // The provider gives 2 units; the receiver 1 of the same price: the receiver pays the difference in cash,
+    // paid out to the provider when both parcels are scanned.
+    const p = await createSellerWithListing(dbh.db, { sizes: { S: 2, M: 3 } });
+    const r = await createSellerWithListing(dbh.db, { sizes: { L: 4 }, priceCents: p.priceCents });
+    const providerId = p.seller.retailer.id;
+    const receiverId = r.seller.retailer.id;
+    const providerLines = [{ listingId: p.listing.id, variationId: p.variation.id, sizes: { M: 2 }, unitPriceCents: p.priceCents }];
+    const receiverLines = [{ listingId: r.listing.id, variationId: r.variation.id, sizes: { L: 1 }, unitPriceCents: r.priceCents }];
+    const queue = worker.queue;
+    const order = await createSwapOrder(dbh.db, { providerId, receiverId, brandId: p.brand.id, providerLines, workflowIdFor: (id) => `${swapWorkflowId(id)}:${queue}` });
+    const wf = order.workflowId;
+    const handle = await client.workflow.start<typeof swapOrderWorkflow>(SWAP_WORKFLOW_TYPE, {
+      taskQueue: queue,
+      workflowId: wf,
+      args: [{ orderId: order.orderId, externalId: order.externalId, providerId, receiverId, providerLines }],
+    });
+    openHandles.push(handle);
+    const view = (what: string, pred: (x: SwapView) => boolean, timeoutMs = 60_000) =>
+      until(what, async () => {
+        const x = await handle.query(swapViewQuery);
+        return !x.busy && pred(x) ? x : null;
+      }, timeoutMs, 200);
+    const v = swapValuation({ provider: { goodsCents: 2 * p.priceCents, units: 2 }, receiver: { goodsCents: r.priceCents, units: 1 }, callItEven: false });
+    expect(v.differenceCents).toBe(p.priceCents);
+
+    // Checkout, the provider's choice, both approve, the provider pays.
+    await handle.executeUpdate(swapCheckoutUpdate, { args: [{ actorRetailerId: receiverId, paymentMethod: VISA }] });
+    await handle.executeUpdate(chooseItemsUpdate, { args: [{ actorRetailerId: providerId, lines: receiverLines }] });
+    await handle.executeUpdate(approveSwapUpdate, { args: [{ actorRetailerId: providerId }] });
+    await handle.executeUpdate(approveSwapUpdate, { args: [{ actorRetailerId: receiverId }] });
+    await view("the swap waiting for payments", (x) => x.statename === "payment");
+    await handle.executeUpdate(makePaymentUpdate, { args: [{ actorRetailerId: providerId, paymentMethod: { ...VISA, paymentMethodId: "tok_mastercard" } }] });
+
+    // 1. The receiver's payment: one activity that authorises its due, then captures it. The worker dies after
+    //    the provider authorised, and again (on the activity's second attempt) after it captured.
+    const victim = { handle, workflowId: wf, worker };
+    const chargeKey = `${wf}:swap-charge:receiver:1`;
+    const authKey = `${chargeKey}:authorize`;
+    const captureKey = `${chargeKey}:capture`;
+    const due = v.receiver.totalDueCents;
+    const card = { paymentMethodDescription: VISA.description, lastFour: VISA.lastFour };
+    await beginPayment(dbh.db, { idempotencyKey: authKey, orderId: order.orderId, retailerId: receiverId, name: PAYMENT_NAMES.authorization, txtype: "authorization", amountCents: due, ...card });
+    await beginPayment(dbh.db, { idempotencyKey: captureKey, orderId: order.orderId, retailerId: receiverId, name: PAYMENT_NAMES.capture, txtype: "capture", amountCents: due, ...card });
+    const authLock = await holdLock(dbh.sql, LOCK_PAYMENT_ROW, [authKey]);
+    const captureLock = await holdLock(dbh.sql, LOCK_PAYMENT_ROW, [captureKey]);
+    let s = Date.now();
+    const paid = handle.executeUpdate(makePaymentUpdate, { args: [{ actorRetailerId: receiverId, paymentMethod: VISA }] });
+    paid.catch(() => {}); // awaited below
+    try {
+      await killWhileHeld(victim, "authorise", "chargeSwapSide", authKey, authLock);
+    } catch (err) {
+      await captureLock.release();
+      throw err;
+    }
+    await killWhileHeld(victim, "capture", "chargeSwapSide", captureKey, captureLock, { attempt: 2 });
+    expect(await paid).toMatchObject({ redirectTo: "/orders/sentswaps/" });
+    const payMs = Date.now() - s;
+    const shipping = await view("both parcels booked", (x) => x.statename === "ship_swap" && Boolean(x.provider.shipment && x.receiver.shipment));
+
+    // 2. Both parcels scanned: the cash difference is paid out to the provider; the worker dies after the transfer.
+    const payoutKey = `${wf}:swap-payout:provider:1`;
+    await beginPayment(dbh.db, { idempotencyKey: payoutKey, orderId: order.orderId, retailerId: providerId, name: PAYMENT_NAMES.payout, txtype: "transfer", amountCents: v.differenceCents });
+    const payoutLock = await holdLock(dbh.sql, LOCK_PAYMENT_ROW, [payoutKey]);
+    s = Date.now();
+    for (const side of ["provider", "receiver"] as const) {
+      await handle.signal(swapCarrierEventSignal, { eventId: `evt_reliability_swap_${order.orderId}_${side}`, status: "picked_up", trackingNumber: shipping[side].shipment!.trackingNumber });
+    }
+    await killWhileHeld(victim, "payout", "payOutSwapSide", payoutKey, payoutLock);
+    await view("in route, the difference paid out", (x) => x.statename === "in_route", 90_000);
+    const payoutMs = Date.now() - s;
+
+    // --- the workflow: the receiver's charge completed by its 3rd attempt, the payout by its 2nd
+    const acts = await activityRecords(handle);
+    expect(acts.filter((a) => a.type === "chargeSwapSide").map((a) => [a.attempt, a.completed, a.lastFailure])).toEqual([
+      [1, true, null],
+      [3, true, TIMEOUT_HEARTBEAT],
+    ]);
+    expect(acts.filter((a) => a.type === "payOutSwapSide").map((a) => [a.attempt, a.completed, a.lastFailure])).toEqual([[2, true, TIMEOUT_HEARTBEAT]]);
+    expect(worker.kills).toBe(3);
+
+    // --- the provider: every key answered once; three intents (the pre-authorisation cancelled, each side's
+    //     due captured once), one transfer of the difference, no refund
+    const keys = await providerKeysOf(wf);
+    expect(keys.filter((k) => !k.object || k.error)).toEqual([]);
+    expect(keys.map((k) => k.key).filter((k) => k.startsWith(chargeKey))).toEqual([authKey, `${authKey}:payment-method`, captureKey]);
+    const objs = await providerObjectsOf(order.orderId);
+    expect(objs.intents.map((i) => [i.status, i.amount_received]).sort()).toEqual(
+      [
+        ["canceled", 0],
+        ["succeeded", v.provider.totalDueCents],
+        ["succeeded", v.receiver.totalDueCents],
+      ].sort(),
+    );
+    expect(objs.transfers).toEqual([expect.objectContaining({ amount: v.differenceCents, destination: p.seller.retailer.btMerchantId })]);
+    const refunds = await dbh.db.select().from(sandboxPaymentObjects).where(and(eq(sandboxPaymentObjects.kind, "refund"), dsql`${sandboxPaymentObjects.data}->'metadata'->>'order_id' = ${String(order.orderId)}`));
+    expect(refunds).toEqual([]);
+
+    // --- the read model: one row per movement
+    const pays = await listOrderPayments(dbh.db, order.orderId);
+    const count = (txtype: string) => pays.filter((x) => x.txtype === txtype).length;
+    expect([count("authorization"), count("capture"), count("release"), count("transfer")]).toEqual([3, 2, 1, 1]);
+    expect(pays.find((x) => x.idempotencyKey === captureKey)).toMatchObject({ status: "succeeded", amountCents: due });
+    expect(pays.find((x) => x.idempotencyKey === payoutKey)).toMatchObject({ status: "paid", amountCents: v.differenceCents, providerRef: objs.transfers[0].id });
+    console.log(`[reliability] swap kill test: payment ${payMs} ms, scans to payout ${payoutMs} ms (three SIGKILLs); worker starts ${worker.startMs.join("/")} ms; total ${Date.now() - t0} ms`);
   });
 });
 
