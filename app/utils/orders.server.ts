@@ -114,14 +114,19 @@ export async function sendBuyCommand<A>(order: OrderRef, def: UpdateDefinition<B
 
 const CATCH_UP_RETRY_MS = 1_000;
 
-/** The workflow's state differs from the read model's (the read model ran ahead: see sendBuyCommand). */
+/**
+ * The workflow's state differs from the read model's (the read model ran ahead: see sendBuyCommand), or the
+ * workflow cannot answer yet: a query waits behind the workflow task in flight, which is the one that will redo
+ * the step once its dead worker's task times out.
+ */
 async function workflowBehindReadModel(order: OrderRef): Promise<boolean> {
   try {
     const client = await getTemporalClient();
     const [view, row] = await Promise.all([withTimeout(client.workflow.getHandle(workflowIdOf(order)).query(orderViewQuery), 3_000), getOrderRow(db, order.id)]);
-    return view !== "timeout" && row !== null && row !== undefined && view.statename !== row.statename;
-  } catch {
-    return false;
+    if (!row) return false;
+    return view === "timeout" || view.statename !== row.statename;
+  } catch (err) {
+    return isTemporalUnavailable(err);
   }
 }
 

@@ -53,18 +53,26 @@ export async function swapPanelData(order: OrderDetail): Promise<SwapPanelData |
 }
 
 /**
- * The swap's terms as its workflow holds them: null when the workflow cannot be asked right now, "gone" when
- * it has no workflow (any more).
+ * The swap's terms as its workflow holds them: null when the workflow cannot be asked within `waitMs` (a page
+ * waits 5 s; a command as long as a command may take, asking again every second while no worker answers),
+ * "gone" when it has no workflow (any more).
  */
-async function readSwapView(order: OrderDetail): Promise<SwapView | null | "gone"> {
-  try {
-    const client = await getTemporalClient();
-    const answer = await withTimeout(client.workflow.getHandle(order.workflowId).query(swapViewQuery), 5_000);
-    return answer === "timeout" ? null : answer;
-  } catch (err) {
-    if (swapCommandError(err)?.code === "wrong_state") return "gone";
-    if (!isTemporalUnavailable(err)) console.error(`[swap] view of order ${order.id} failed`, err);
-    return null;
+async function readSwapView(order: OrderDetail, waitMs = 5_000): Promise<SwapView | null | "gone"> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      const client = await getTemporalClient();
+      const answer = await withTimeout(client.workflow.getHandle(order.workflowId).query(swapViewQuery), Math.max(0, Math.min(5_000, deadline - Date.now())));
+      if (answer !== "timeout") return answer;
+    } catch (err) {
+      if (swapCommandError(err)?.code === "wrong_state") return "gone";
+      if (!isTemporalUnavailable(err)) {
+        console.error(`[swap] view of order ${order.id} failed`, err);
+        return null;
+      }
+    }
+    if (Date.now() + 1_000 >= deadline) return null;
+    await new Promise((r) => setTimeout(r, 1_000));
   }
 }
 
@@ -136,7 +144,8 @@ async function modifiedLines(
   form: FormData | null,
   remove: { side: Role; index: number } | null,
 ): Promise<{ providerLines: LineWrite[]; receiverLines: LineWrite[] } | null | "invalid" | "unavailable" | "gone"> {
-  const view = await readSwapView(order);
+  // A command waits for the terms as long as the command itself would (a worker restarting answers in seconds).
+  const view = await readSwapView(order, COMMAND_TIMEOUT_MS);
   // Without the terms a change cannot be told from an approval: nothing is sent.
   if (view === "gone") return "gone";
   if (!view) return "unavailable";
