@@ -35,7 +35,7 @@ import type { AuthContext, RetailerRow } from "./auth.server";
 import { cartRetailer, readFormData } from "./auth.server";
 import { db } from "./db.server";
 import { getEnv, paymentsProvider } from "./env.server";
-import { executeUpdateOnce, getTemporalClient, isTemporalUnavailable, startWorkflowOnce, withTimeout } from "./temporal.server";
+import { executeUpdateOnce, getTemporalClient, isTemporalUnavailable, isUpdateRetryable, startWorkflowOnce, withTimeout } from "./temporal.server";
 
 /** How long a page waits for the workflow to answer the checkout before saying it is still processing. */
 const UPDATE_WAIT_MS = 25_000;
@@ -266,9 +266,10 @@ async function startAndCompleteCheckout(
     args: [input],
   } as ConstructorParameters<typeof WithStartWorkflowOperation<typeof buyOrderWorkflow>>[1]);
   const cmd = { actorRetailerId: retailerId, paymentMethod: card };
+  const updateId = randomUUID();
   let outcome: CheckoutOutcome;
   try {
-    const res = await withTimeout(client.workflow.executeUpdateWithStart(completeCheckoutUpdate, { args: [cmd], startWorkflowOperation: start }), UPDATE_WAIT_MS);
+    const res = await withTimeout(client.workflow.executeUpdateWithStart(completeCheckoutUpdate, { args: [cmd], startWorkflowOperation: start, updateId }), UPDATE_WAIT_MS);
     outcome = res === "timeout" ? { ok: false, code: "processing", message: CHECKOUT_MESSAGES.processing } : { ok: true, result: res };
   } catch (err) {
     let handle: BuyHandle | null = null;
@@ -280,15 +281,18 @@ async function startAndCompleteCheckout(
       const closed = client.workflow.getHandle<typeof buyOrderWorkflow>(draft.workflowId);
       return { handle: closed, outcome: await completeCheckout(closed, retailerId, card) };
     }
+    // Started, but its update was not answered (no worker answering: one restarting): the same update, sent
+    // again until the click's timeout, is run once.
+    if (isUpdateRetryable(err)) return { handle, outcome: await completeCheckout(handle, retailerId, card, updateId) };
     return { handle, outcome: await checkoutRefused(handle, err) };
   }
   return { handle: await start.workflowHandle(), outcome };
 }
 
 /** completeCheckout on one order's workflow. A second submit of a finished checkout counts as done. */
-async function completeCheckout(handle: BuyHandle, retailerId: number, card: PaymentMethodInput): Promise<CheckoutOutcome> {
+async function completeCheckout(handle: BuyHandle, retailerId: number, card: PaymentMethodInput, updateId?: string): Promise<CheckoutOutcome> {
   try {
-    const res = await executeUpdateOnce(handle, completeCheckoutUpdate, [{ actorRetailerId: retailerId, paymentMethod: card }], UPDATE_WAIT_MS);
+    const res = await executeUpdateOnce(handle, completeCheckoutUpdate, [{ actorRetailerId: retailerId, paymentMethod: card }], UPDATE_WAIT_MS, updateId);
     if (res === "timeout") return { ok: false, code: "processing", message: CHECKOUT_MESSAGES.processing };
     return { ok: true, result: res };
   } catch (err) {

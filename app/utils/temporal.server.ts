@@ -84,24 +84,29 @@ const UPDATE_RETRY_MS = 1_000;
  * the whole click, so the server runs it once however often it is sent; while the order service cannot be
  * reached (Temporal restarting, or no worker answering: one was just replaced), it is sent again every second
  * until the deadline instead of failing the click at once. A refusal (the update's validator) is thrown as is.
+ * `updateId`: the click's id when an earlier call (an update-with-start) already sent it.
  */
 export async function executeUpdateOnce<Ret, Args extends [unknown, ...unknown[]]>(
   handle: WorkflowHandle,
   def: UpdateDefinition<Ret, Args>,
   args: Args,
   timeoutMs: number,
+  updateId: string = randomUUID(),
 ): Promise<Ret | "timeout"> {
-  const updateId = randomUUID();
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
       return await withTimeout(handle.executeUpdate(def, { args, updateId }), Math.max(0, deadline - Date.now()));
     } catch (err) {
-      const retryable = isTemporalUnavailable(err) || err instanceof WorkflowUpdateRPCTimeoutOrCancelledError;
-      if (!retryable || Date.now() + UPDATE_RETRY_MS >= deadline) throw err;
+      if (!isUpdateRetryable(err) || Date.now() + UPDATE_RETRY_MS >= deadline) throw err;
       await new Promise((r) => setTimeout(r, UPDATE_RETRY_MS));
     }
   }
+}
+
+/** An update that failed for want of the order service (not refused by it): sending it again may work. */
+export function isUpdateRetryable(err: unknown): boolean {
+  return isTemporalUnavailable(err) || err instanceof WorkflowUpdateRPCTimeoutOrCancelledError;
 }
 
 /** The promise's value, or "timeout" when it takes longer than `ms` (the promise is left to settle alone). */
