@@ -111,17 +111,21 @@ async function providerKeysOf(workflowId: string) {
   return rows.sort((a, b) => (a.key < b.key ? -1 : 1));
 }
 
-/** The provider's objects of one order: payment intents (metadata.order_id) and transfers (transfer_group). */
+/**
+ * The provider's objects of one order (or RMA): payment intents and refunds (metadata.order_id; an RMA's refund
+ * names the RMA), transfers (transfer_group).
+ */
 async function providerObjectsOf(orderId: number) {
-  const intents = await dbh.db
-    .select({ data: sandboxPaymentObjects.data })
-    .from(sandboxPaymentObjects)
-    .where(and(eq(sandboxPaymentObjects.kind, "payment_intent"), dsql`${sandboxPaymentObjects.data}->'metadata'->>'order_id' = ${String(orderId)}`));
-  const transfers = await dbh.db
-    .select({ data: sandboxPaymentObjects.data })
-    .from(sandboxPaymentObjects)
-    .where(and(eq(sandboxPaymentObjects.kind, "transfer"), dsql`${sandboxPaymentObjects.data}->>'transfer_group' = ${`order-${orderId}`}`));
-  return { intents: intents.map((r) => r.data as Record<string, unknown>), transfers: transfers.map((r) => r.data as Record<string, unknown>) };
+  const of = async (kind: string, where: ReturnType<typeof dsql>) =>
+    (await dbh.db.select({ data: sandboxPaymentObjects.data }).from(sandboxPaymentObjects).where(and(eq(sandboxPaymentObjects.kind, kind), where))).map(
+      (r) => r.data as Record<string, unknown>,
+    );
+  const byMetadata = dsql`${sandboxPaymentObjects.data}->'metadata'->>'order_id' = ${String(orderId)}`;
+  return {
+    intents: await of("payment_intent", byMetadata),
+    transfers: await of("transfer", dsql`${sandboxPaymentObjects.data}->>'transfer_group' = ${`order-${orderId}`}`),
+    refunds: await of("refund", byMetadata),
+  };
 }
 
 /** A payments row locked FOR UPDATE: the activity that completes it after the provider answered waits on it. */
@@ -428,12 +432,8 @@ describe("the worker killed mid-RMA on the real dev server", () => {
       [chargeKey, true, null],
       [refundKey, true, null],
     ]);
-    const refunds = await dbh.db
-      .select({ data: sandboxPaymentObjects.data })
-      .from(sandboxPaymentObjects)
-      .where(and(eq(sandboxPaymentObjects.kind, "refund"), dsql`${sandboxPaymentObjects.data}->'metadata'->>'order_id' = ${String(start.rmaId)}`));
-    expect(refunds.map((r) => r.data)).toEqual([expect.objectContaining({ amount: expected.victimRefundCents, payment_intent: purchase.paymentIntentId, status: "succeeded" })]);
     const charged = await providerObjectsOf(start.rmaId);
+    expect(charged.refunds).toEqual([expect.objectContaining({ amount: expected.victimRefundCents, payment_intent: purchase.paymentIntentId, status: "succeeded" })]);
     expect(charged.intents).toEqual([expect.objectContaining({ status: "succeeded", amount: expected.perpetratorChargeCents, amount_received: expected.perpetratorChargeCents })]);
     expect(charged.transfers).toEqual([]);
     expect((await providerObjectsOf(purchase.orderId)).intents).toHaveLength(1);
@@ -444,7 +444,7 @@ describe("the worker killed mid-RMA on the real dev server", () => {
       ["refund", refundKey, expected.victimRefundCents, "succeeded"],
       ["penalty", chargeKey, expected.perpetratorChargeCents, "succeeded"],
     ]);
-    expect(pays[0].providerRef).toBe((refunds[0].data as { id: string }).id);
+    expect(pays[0].providerRef).toBe(charged.refunds[0].id);
     expect(pays[1].providerRef).toBe(charged.intents[0].id);
     const rma = await getOrderRow(dbh.db, start.rmaId);
     expect(rma).toMatchObject({ stage: "rmacompleted", completed: true });
@@ -558,8 +558,7 @@ describe("the worker killed mid-swap on the real dev server", () => {
       ].sort(),
     );
     expect(objs.transfers).toEqual([expect.objectContaining({ amount: v.differenceCents, destination: p.seller.retailer.btMerchantId })]);
-    const refunds = await dbh.db.select().from(sandboxPaymentObjects).where(and(eq(sandboxPaymentObjects.kind, "refund"), dsql`${sandboxPaymentObjects.data}->'metadata'->>'order_id' = ${String(order.orderId)}`));
-    expect(refunds).toEqual([]);
+    expect(objs.refunds).toEqual([]);
 
     // --- the read model: one row per movement
     const pays = await listOrderPayments(dbh.db, order.orderId);
