@@ -28,7 +28,7 @@ import { pageTitle } from "~/components/title";
 import { parseRmaDecision, rmaDecisionAmounts } from "~/utils/admin-rma.server";
 import { readFormData, requireStaff } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
-import { COMMAND_TIMEOUT_MS, ORDER_UNAVAILABLE_MESSAGE } from "~/utils/orders.server";
+import { COMMAND_TIMEOUT_MS, ORDER_UNAVAILABLE_MESSAGE, readModelSeqOf } from "~/utils/orders.server";
 import { executeUpdateOnce, getTemporalClient, isTemporalUnavailable } from "~/utils/temporal.server";
 import { action as transactionsAction } from "./admin.active-transactions";
 
@@ -111,7 +111,7 @@ export async function action(args: ActionFunctionArgs) {
   }
   try {
     const client = await getTemporalClient();
-    const r = await executeUpdateOnce(client.workflow.getHandle(rma.workflowId), decideRmaUpdate, [parsed.cmd], COMMAND_TIMEOUT_MS);
+    const r = await executeUpdateOnce(client.workflow.getHandle(rma.workflowId), decideRmaUpdate, [parsed.cmd], COMMAND_TIMEOUT_MS, { readModelSeq: readModelSeqOf(rma.id) });
     if (r === "timeout") return data<ActionData>({ ok: false, error: "This is taking longer than usual. Refresh the page in a moment." }, { status: 503 });
   } catch (err) {
     const known = rmaCommandError(err);

@@ -292,7 +292,7 @@ async function startAndCompleteCheckout(
 /** completeCheckout on one order's workflow. A second submit of a finished checkout counts as done. */
 async function completeCheckout(handle: BuyHandle, retailerId: number, card: PaymentMethodInput, updateId?: string): Promise<CheckoutOutcome> {
   try {
-    const res = await executeUpdateOnce(handle, completeCheckoutUpdate, [{ actorRetailerId: retailerId, paymentMethod: card }], UPDATE_WAIT_MS, updateId);
+    const res = await executeUpdateOnce(handle, completeCheckoutUpdate, [{ actorRetailerId: retailerId, paymentMethod: card }], UPDATE_WAIT_MS, { updateId });
     if (res === "timeout") return { ok: false, code: "processing", message: CHECKOUT_MESSAGES.processing };
     return { ok: true, result: res };
   } catch (err) {

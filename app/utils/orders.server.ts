@@ -13,7 +13,6 @@ import {
   buyCommandError,
   buyWorkflowId,
   canRequestRmaQuery,
-  orderViewQuery,
   type BuyCommandResult,
   type BuyErrorCode,
   type PaymentMethodInput,
@@ -22,7 +21,7 @@ import type { SwapErrorCode } from "../../workflows/swap/contract";
 import { cardBrandLabel, PaymentMethodIdSchema, testCardFormSchema } from "../../domain/cards";
 import { isWithinRmaWindow } from "../../domain/business-days";
 import { ORDER_UNAVAILABLE_MESSAGE } from "../../domain/messages";
-import { getOrderRow } from "../../db/queries/orders";
+import { orderStateMark } from "../../db/queries/orders";
 import { requireRetailer, requireUser } from "./auth.server";
 import { db } from "./db.server";
 import { executeUpdateOnce, getTemporalClient, isTemporalUnavailable, withTimeout } from "./temporal.server";
@@ -84,50 +83,27 @@ function workflowIdOf(order: OrderRef): string {
 }
 
 /**
- * Sends one update to the order's buy workflow and waits for its answer. A "moved on" refusal while the
- * workflow is behind its read model is sent again until they agree (within the command's timeout): a step's
- * read-model write (a local activity) can land before its workflow task completes, and when the worker dies in
- * between, the page shows the new state for up to a workflow-task timeout before the workflow redoes the step.
+ * Sends one update to the order's buy workflow and waits for its answer (executeUpdateOnce: sent again while
+ * no worker answers, or while the workflow refuses it from behind the order's read model).
  */
 export async function sendBuyCommand<A>(order: OrderRef, def: UpdateDefinition<BuyCommandResult, [A]>, arg: A): Promise<CommandOutcome> {
-  const orderId = order.id;
-  const deadline = Date.now() + COMMAND_TIMEOUT_MS;
-  for (;;) {
-    try {
-      const client = await getTemporalClient();
-      const handle = client.workflow.getHandle(workflowIdOf(order));
-      const result = await executeUpdateOnce(handle, def, [arg], Math.max(0, deadline - Date.now()));
-      if (result === "timeout") return { ok: false, status: 503, code: "timeout", message: ORDER_TIMEOUT_MESSAGE };
-      return { ok: true, result };
-    } catch (err) {
-      const failure = commandFailure(err);
-      if (failure?.code === "wrong_state" && Date.now() + CATCH_UP_RETRY_MS < deadline && (await workflowBehindReadModel(order))) {
-        await new Promise((r) => setTimeout(r, CATCH_UP_RETRY_MS));
-        continue;
-      }
-      if (failure) return failure;
-      console.error(`[orders] command ${def.name} on order ${orderId} failed`, err);
-      return { ok: false, status: 503, code: "unavailable", message: ORDER_UNAVAILABLE_MESSAGE };
-    }
+  try {
+    const client = await getTemporalClient();
+    const handle = client.workflow.getHandle(workflowIdOf(order));
+    const result = await executeUpdateOnce(handle, def, [arg], COMMAND_TIMEOUT_MS, { readModelSeq: readModelSeqOf(order.id) });
+    if (result === "timeout") return { ok: false, status: 503, code: "timeout", message: ORDER_TIMEOUT_MESSAGE };
+    return { ok: true, result };
+  } catch (err) {
+    const failure = commandFailure(err);
+    if (failure) return failure;
+    console.error(`[orders] command ${def.name} on order ${order.id} failed`, err);
+    return { ok: false, status: 503, code: "unavailable", message: ORDER_UNAVAILABLE_MESSAGE };
   }
 }
 
-const CATCH_UP_RETRY_MS = 1_000;
-
-/**
- * The workflow's state differs from the read model's (the read model ran ahead: see sendBuyCommand), or the
- * workflow cannot answer yet: a query waits behind the workflow task in flight, which is the one that will redo
- * the step once its dead worker's task times out.
- */
-async function workflowBehindReadModel(order: OrderRef): Promise<boolean> {
-  try {
-    const client = await getTemporalClient();
-    const [view, row] = await Promise.all([withTimeout(client.workflow.getHandle(workflowIdOf(order)).query(orderViewQuery), 3_000), getOrderRow(db, order.id)]);
-    if (!row) return false;
-    return view === "timeout" || view.statename !== row.statename;
-  } catch (err) {
-    return isTemporalUnavailable(err);
-  }
+/** The order's (or RMA's) read-model write sequence, as executeUpdateOnce compares a refusal's with it. */
+export function readModelSeqOf(orderId: number): () => Promise<number | null> {
+  return async () => (await orderStateMark(db, orderId))?.seq ?? null;
 }
 
 /**

@@ -34,7 +34,7 @@ import {
   type SwapView,
 } from "../../workflows/swap/contract";
 import { db } from "./db.server";
-import { COMMAND_TIMEOUT_MS, commandErrorStatus, ORDER_TIMEOUT_MESSAGE, ORDER_UNAVAILABLE_MESSAGE, paymentMethodFromForm } from "./orders.server";
+import { COMMAND_TIMEOUT_MS, commandErrorStatus, ORDER_TIMEOUT_MESSAGE, ORDER_UNAVAILABLE_MESSAGE, paymentMethodFromForm, readModelSeqOf } from "./orders.server";
 import { executeUpdateOnce, getTemporalClient, isTemporalUnavailable, withTimeout } from "./temporal.server";
 
 export interface SwapPanelData {
@@ -82,7 +82,7 @@ export type SwapOutcome = { ok: true; result: SwapCommandResult } | { ok: false;
 export async function sendSwapCommand<A>(order: OrderDetail, def: UpdateDefinition<SwapCommandResult, [A]>, arg: A): Promise<SwapOutcome> {
   try {
     const client = await getTemporalClient();
-    const result = await executeUpdateOnce(client.workflow.getHandle(order.workflowId), def, [arg], COMMAND_TIMEOUT_MS);
+    const result = await executeUpdateOnce(client.workflow.getHandle(order.workflowId), def, [arg], COMMAND_TIMEOUT_MS, { readModelSeq: readModelSeqOf(order.id) });
     if (result === "timeout") return { ok: false, status: 503, code: "timeout", message: ORDER_TIMEOUT_MESSAGE };
     return { ok: true, result };
   } catch (err) {

@@ -14,6 +14,7 @@ import {
   type WorkflowStartOptions,
 } from "@temporalio/client";
 import type { UpdateDefinition } from "@temporalio/common";
+import type { RefusalDetails } from "../../workflows/common/driver";
 import { getEnv } from "./env.server";
 
 declare global {
@@ -79,29 +80,58 @@ export async function startWorkflowOnce<T extends Workflow>(client: Client, work
 /** How long a click waits before sending its update again while the order service cannot be reached. */
 const UPDATE_RETRY_MS = 1_000;
 
+/** How a click's update is sent (executeUpdateOnce). */
+export interface UpdateOptions {
+  /** The click's update id when an earlier call (an update-with-start) already sent it. */
+  updateId?: string;
+  /**
+   * The order's read-model write sequence now (orders.record_seq; null when there is no row). A refusal made by
+   * a workflow behind it is sent again: see below.
+   */
+  readModelSeq?: () => Promise<number | null>;
+}
+
 /**
  * One click's update: sent and awaited at most `timeoutMs` ("timeout" past it). It carries one update id for
  * the whole click, so the server runs it once however often it is sent; while the order service cannot be
  * reached (Temporal restarting, or no worker answering: one was just replaced), it is sent again every second
- * until the deadline instead of failing the click at once. A refusal (the update's validator) is thrown as is.
- * `updateId`: the click's id when an earlier call (an update-with-start) already sent it.
+ * until the deadline instead of failing the click at once.
+ *
+ * A refusal (the update's validator) is thrown as is, unless the workflow refused while behind the order's
+ * read model (`readModelSeq`): a step's read-model write (a local activity) can land before its workflow task
+ * completes, and when the worker dies in between, the page shows the new state for up to a workflow-task
+ * timeout before the workflow redoes the step. Such a refusal is sent again every second, under a new id (a
+ * refused update did nothing), until the workflow has caught up and answers for itself, or the deadline.
  */
 export async function executeUpdateOnce<Ret, Args extends [unknown, ...unknown[]]>(
   handle: WorkflowHandle,
   def: UpdateDefinition<Ret, Args>,
   args: Args,
   timeoutMs: number,
-  updateId: string = randomUUID(),
+  opts: UpdateOptions = {},
 ): Promise<Ret | "timeout"> {
   const deadline = Date.now() + timeoutMs;
+  let updateId = opts.updateId ?? randomUUID();
   for (;;) {
     try {
       return await withTimeout(handle.executeUpdate(def, { args, updateId }), Math.max(0, deadline - Date.now()));
     } catch (err) {
-      if (!isUpdateRetryable(err) || Date.now() + UPDATE_RETRY_MS >= deadline) throw err;
+      if (Date.now() + UPDATE_RETRY_MS >= deadline) throw err;
+      if (!isUpdateRetryable(err)) {
+        if (!(await refusedBehindReadModel(err, opts.readModelSeq))) throw err;
+        updateId = randomUUID();
+      }
       await new Promise((r) => setTimeout(r, UPDATE_RETRY_MS));
     }
   }
+}
+
+/** The error is a refusal made at a write sequence below the read model's (see executeUpdateOnce). */
+async function refusedBehindReadModel(err: unknown, readModelSeq: UpdateOptions["readModelSeq"]): Promise<boolean> {
+  const at = refusedAtSeq(err);
+  if (at === null || !readModelSeq) return false;
+  const seen = await readModelSeq();
+  return seen !== null && at < seen;
 }
 
 /** An update that failed for want of the order service (not refused by it): sending it again may work. */
@@ -117,4 +147,21 @@ export async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | "ti
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The workflow's write sequence when it refused a command (the refusal's RefusalDetails,
+ * workflows/common/driver.ts), from what the Temporal client threw; null when the error is no such refusal.
+ */
+export function refusedAtSeq(err: unknown): number | null {
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === "object" && depth < 5; depth++) {
+    const details = (e as { details?: unknown }).details;
+    if (Array.isArray(details) && details.length > 0) {
+      const seq = (details[0] as Partial<RefusalDetails> | null)?.recordSeq;
+      return typeof seq === "number" && Number.isInteger(seq) ? seq : null;
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
 }

@@ -3,7 +3,8 @@
  * a rejected Temporal update becomes the specification's message with a 4xx (never a 500), a finished
  * workflow reads as wrong_state, the card step accepts only the provider's test cards and keeps only the
  * type and last four, and the reason / rating / units forms validate as the workflow does. One click's update is
- * sent again, under the same update id, while the order service cannot be reached.
+ * sent again, under the same update id, while the order service cannot be reached, and under a new id while the
+ * workflow refuses it from behind the order's read model.
  */
 import { ApplicationFailure, ServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type WorkflowHandle } from "@temporalio/client";
 import { defineUpdate } from "@temporalio/workflow";
@@ -16,6 +17,14 @@ import { CancelShipmentSchema, DeclineCheckoutSchema, DeclineModifiedSchema, Dec
 
 function rejected(code: string, message: string) {
   return new WorkflowUpdateFailedError("Workflow Update failed", ApplicationFailure.create({ type: code, message, nonRetryable: true }));
+}
+
+/** A refusal as the order driver makes it: with the workflow's write sequence when it refused. */
+function refusedAt(recordSeq: number) {
+  return new WorkflowUpdateFailedError(
+    "Workflow Update failed",
+    ApplicationFailure.create({ type: "wrong_state", message: BUY_ERRORS.wrong_state, nonRetryable: true, details: [{ recordSeq }] }),
+  );
 }
 
 function form(fields: Record<string, string>): FormData {
@@ -147,5 +156,31 @@ describe("one click's update (executeUpdateOnce)", () => {
 
     const slow = handleAnswering([() => new Promise<string>(() => {})]);
     expect(await executeUpdateOnce(slow.handle, def, [1], 50)).toBe("timeout");
+  });
+
+  it("sends a refusal made behind the read model again, under a new id, until the workflow answers for itself", async () => {
+    // The read model is at write 5: the workflow refused at 4 (it has not redone its last step yet), then ran it.
+    const late = handleAnswering([() => Promise.reject(refusedAt(4)), () => Promise.reject(refusedAt(4)), () => Promise.resolve("done")]);
+    expect(await executeUpdateOnce(late.handle, def, [1], 10_000, { readModelSeq: async () => 5 })).toBe("done");
+    expect(late.ids).toHaveLength(3);
+    expect(new Set(late.ids).size).toBe(3);
+
+    // A refusal at (or past) the read model's write is the answer: the order has moved on.
+    const moved = refusedAt(5);
+    const caughtUp = handleAnswering([() => Promise.reject(moved)]);
+    await expect(executeUpdateOnce(caughtUp.handle, def, [1], 10_000, { readModelSeq: async () => 5 })).rejects.toBe(moved);
+    expect(caughtUp.ids).toHaveLength(1);
+
+    // Without a read model to compare with (or a sequence in the refusal), a refusal is thrown at once.
+    const blind = handleAnswering([() => Promise.reject(refusedAt(4))]);
+    await expect(executeUpdateOnce(blind.handle, def, [1], 10_000)).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
+    const plain = handleAnswering([() => Promise.reject(rejected("wrong_state", BUY_ERRORS.wrong_state))]);
+    await expect(executeUpdateOnce(plain.handle, def, [1], 10_000, { readModelSeq: async () => 5 })).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
+    expect(plain.ids).toHaveLength(1);
+
+    // Behind until the deadline: the last refusal is thrown.
+    const stuck = handleAnswering([() => Promise.reject(refusedAt(4))]);
+    await expect(executeUpdateOnce(stuck.handle, def, [1], 1_500, { readModelSeq: async () => 5 })).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
+    expect(stuck.ids.length).toBeLessThanOrEqual(2);
   });
 });

@@ -43,6 +43,7 @@ import {
   type BuyOrderInput,
   type BuyOrderView,
 } from "../../workflows/buy/contract";
+import { refusedAtSeq } from "../../app/utils/temporal.server";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
 import { buildWorkflowBundle } from "../../workers/bundle";
 import { createTimeSkippingEnv, pollView, sleepUntil, uniqueTaskQueue } from "../setup/temporal";
@@ -650,8 +651,11 @@ describe("after delivery", () => {
       await expect(answer).resolves.toMatchObject({ status: "ok", statename: "delivered" });
       const v = await waitFor(handle, (x) => x.receivedConfirmed && !x.busy, "received confirmed");
       expect(v.actions.map((a) => a.code)).toContain(ACTION.RECEIVER_CONFIRM_ORDER);
-      // A command that is no longer valid once the running step ends is refused with the specification's error.
-      await expectRejected(handle.executeUpdate(confirmReceivedUpdate, { args: [{ actorRetailerId: BUYER }] }), "wrong_state");
+      // A command that is no longer valid once the running step ends is refused with the specification's error,
+      // carrying the workflow's write sequence: here the read model's, so a page would not send it again.
+      const again = handle.executeUpdate(confirmReceivedUpdate, { args: [{ actorRetailerId: BUYER }] });
+      await expectRejected(again, "wrong_state");
+      expect(refusedAtSeq(await again.catch((e: unknown) => e))).toBe(fake.readModelOf(orderId).latest.sequence);
     });
   });
 

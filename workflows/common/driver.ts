@@ -59,9 +59,25 @@ export const workflowContext: StepContext = {
   log: (level, message, meta) => log[level](message, meta),
 };
 
-/** A machine's refusal as the failure Temporal reports to the caller (the type is the error code). */
-export function asFailure(err: unknown, invalidInputType: string): unknown {
-  if (err instanceof Rejection) return ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: true });
+/**
+ * What a refusal carries besides its code and text: the workflow's write sequence when it refused (its
+ * model's recordSeq, = orders.record_seq once the step's write lands). A caller whose read model is ahead of it
+ * knows the refusal came from a workflow that has not yet redone its last step (a worker died between the
+ * step's local write and its workflow task's completion), and sends the command again (app/utils/temporal.server.ts).
+ */
+export interface RefusalDetails {
+  recordSeq: number;
+}
+
+/**
+ * A machine's refusal as the failure Temporal reports to the caller (the type is the error code; with
+ * `recordSeq`, the RefusalDetails).
+ */
+export function asFailure(err: unknown, invalidInputType: string, recordSeq?: number): unknown {
+  if (err instanceof Rejection) {
+    const details: RefusalDetails[] = recordSeq === undefined ? [] : [{ recordSeq }];
+    return ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: true, details });
+  }
   if (err instanceof InvalidInput) return ApplicationFailure.create({ type: invalidInputType, message: err.message, nonRetryable: true });
   if (err instanceof TemporalFailure || isCancellation(err)) return err;
   // A broken invariant of the machine: fail this command (or the workflow), do not retry the task forever.
@@ -69,7 +85,7 @@ export function asFailure(err: unknown, invalidInputType: string): unknown {
   return err;
 }
 
-export class OrderDriver<M> {
+export class OrderDriver<M extends { recordSeq: number }> {
   /** A step is running its effects. */
   busy = false;
   /** Bumped whenever something the main loop may act on changes. */
@@ -127,7 +143,7 @@ export class OrderDriver<M> {
     try {
       return await this.run(step());
     } catch (err) {
-      throw asFailure(err, this.invalidInputType);
+      throw asFailure(err, this.invalidInputType, this.model.recordSeq);
     } finally {
       this.busy = false;
       this.version += 1;
@@ -138,7 +154,7 @@ export class OrderDriver<M> {
     try {
       command.validate(this.model, cmd, this.ctx.now());
     } catch (err) {
-      throw asFailure(err, this.invalidInputType);
+      throw asFailure(err, this.invalidInputType, this.model.recordSeq);
     }
   }
 

@@ -36,3 +36,4 @@ export function commandErrorIn<C extends string>(err: unknown, errors: Readonly<
   }
   return null;
 }
+
