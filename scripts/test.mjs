@@ -49,7 +49,8 @@ function summarize() {
   console.log(c.bold(`${"suite".padEnd(11)}${"passed".padStart(8)}${"failed".padStart(8)}${"skipped".padStart(9)}${"time".padStart(10)}`));
   let passed = 0;
   let failed = 0;
-  for (const r of results) {
+  const rank = (r) => (SUITES.includes(r.suite) ? SUITES.indexOf(r.suite) : SUITES.length);
+  for (const r of [...results].sort((a, b) => rank(a) - rank(b))) {
     passed += r.passed;
     failed += r.failed;
     const f = r.failed ? c.red(String(r.failed).padStart(8)) : String(r.failed).padStart(8);
@@ -131,11 +132,11 @@ function readReport(file) {
  * ESLint over the source folders (eslint.config.mjs: the layer rules of docs/architecture.md): each file
  * linted counts as passed, each file with an error as failed; the errors are printed.
  */
-async function eslint(env) {
+async function eslint(env, { prefix } = {}) {
   const report = path.join(RESULTS_DIR, "lint.json");
   fs.rmSync(report, { force: true });
   const bin = path.join(ROOT, "node_modules", "eslint", "bin", "eslint.js");
-  const { code } = await run(process.execPath, [bin, ".", "--max-warnings", "0", "--format", "json", "--output-file", report], { env });
+  const { code } = await run(process.execPath, [bin, ".", "--max-warnings", "0", "--format", "json", "--output-file", report], { env, prefix });
   try {
     const files = JSON.parse(fs.readFileSync(report, "utf8"));
     const bad = files.filter((f) => f.errorCount + f.warningCount > 0);
@@ -150,8 +151,33 @@ async function eslint(env) {
   }
 }
 
-async function vitest(suite, env) {
-  const report = path.join(RESULTS_DIR, `${suite}.json`);
+/**
+ * e2e files that run in a second Vitest process beside the rest of the e2e suite (one after the other in it):
+ * the two longest, which mostly wait (the worker-kill tests on their own worker and task queue wait out
+ * restarts and timeouts; the accessibility scans wait on pages and axe), and three more so that both processes
+ * take about as long. Each makes its own retailers and orders and asserts nothing about the others'. The rest
+ * of the suite keeps its order (the leak canary last). A run with --files runs one process. The two cores are
+ * busy throughout, so every file runs 1.4-1.5 times slower than alone (docs/performance.md "Test command").
+ */
+const E2E_BESIDE = ["tests/e2e/reliability.test.ts", "tests/e2e/accessibility.test.ts", "tests/e2e/checkout.test.ts", "tests/e2e/cart.test.ts", "tests/e2e/settings.test.ts"];
+
+async function vitest(suite, env, { prefix } = {}) {
+  if (suite !== "e2e" || fileFilters.length > 0) return vitestProcess(suite, env, { report: `${suite}.json`, filters: fileFilters, prefix });
+  const lanes = await Promise.all([
+    vitestProcess(suite, env, { report: "e2e.json", filters: E2E_BESIDE.flatMap((f) => ["--exclude", f]) }),
+    vitestProcess(suite, env, { report: "e2e-beside.json", filters: E2E_BESIDE, prefix: "e2e beside" }),
+  ]);
+  return {
+    passed: lanes[0].passed + lanes[1].passed,
+    failed: lanes[0].failed + lanes[1].failed,
+    skipped: lanes[0].skipped + lanes[1].skipped,
+    note: [lanes[0].note, lanes[1].note && `beside: ${lanes[1].note}`].filter(Boolean).join("; ") || undefined,
+  };
+}
+
+/** One Vitest process over one project (`filters`: file filters or --exclude), counted from its JSON report. */
+async function vitestProcess(suite, env, { report: name, filters, prefix }) {
+  const report = path.join(RESULTS_DIR, name);
   fs.rmSync(report, { force: true });
   const args = [
     path.join(ROOT, "node_modules", "vitest", "vitest.mjs"),
@@ -161,9 +187,9 @@ async function vitest(suite, env) {
     "--reporter=default",
     "--reporter=json",
     `--outputFile.json=${report}`,
-    ...fileFilters,
+    ...filters,
   ];
-  const { code } = await run(process.execPath, args, { env });
+  const { code } = await run(process.execPath, args, { env, prefix });
   let counts = { passed: 0, failed: 0, skipped: 0 };
   let note;
   try {
@@ -291,6 +317,29 @@ const setups = {
 
 // ------------------------------------------------------------------ main
 
+/** One suite: its services set up, its tests run, its services stopped; its counts go to `results`. */
+async function runSuite(suite, { tools, pg, dbError, baseEnv, prefix }) {
+  const ts = Date.now();
+  console.log(`\n${c.bold(c.cyan(`━━ ${suite} ━━`))}`);
+  let setup;
+  try {
+    if (tools instanceof Error) throw tools;
+    if (NEEDS_DB.has(suite) && !pg) throw new Error(`no test database (${dbError})`);
+    setup = await setups[suite]({ tools, pg, baseEnv });
+  } catch (e) {
+    fail(`${suite}: set-up failed: ${e.message}`);
+    results.push({ suite, passed: 0, failed: 1, skipped: 0, ms: Date.now() - ts, note: "set-up failed" });
+    return;
+  }
+  try {
+    const env = { ...baseEnv, ...setup.env };
+    const r = suite === "lint" ? await eslint(env, { prefix }) : await vitest(suite, env, { prefix });
+    results.push({ suite, ...r, ms: Date.now() - ts });
+  } finally {
+    await setup.teardown?.();
+  }
+}
+
 async function main() {
   step(`npm test: ${selected.join(", ")}`);
   fs.mkdirSync(DATA_DIR, { recursive: true });
@@ -331,26 +380,24 @@ async function main() {
     }
   }
 
+  // Tools first, one after another (two suites may need the same one, installed once).
+  const tools = {};
   for (const suite of selected) {
-    const ts = Date.now();
-    console.log(`\n${c.bold(c.cyan(`━━ ${suite} ━━`))}`);
-    let setup;
     try {
-      const tools = await ensureTools(NEEDS_TOOLS[suite] ?? []);
-      if (NEEDS_DB.has(suite) && !pg) throw new Error(`no test database (${dbError})`);
-      setup = await setups[suite]({ tools, pg, baseEnv });
+      tools[suite] = await ensureTools(NEEDS_TOOLS[suite] ?? []);
     } catch (e) {
-      fail(`${suite}: set-up failed: ${e.message}`);
-      results.push({ suite, passed: 0, failed: 1, skipped: 0, ms: Date.now() - ts, note: "set-up failed" });
-      continue;
-    }
-    try {
-      const r = suite === "lint" ? await eslint({ ...baseEnv, ...setup.env }) : await vitest(suite, { ...baseEnv, ...setup.env });
-      results.push({ suite, ...r, ms: Date.now() - ts });
-    } finally {
-      await setup.teardown?.();
+      tools[suite] = e;
     }
   }
+  // The e2e suite (the longest: it mostly waits on pages and workflows) runs at the same time as the others,
+  // which run one after another (they share the test database), their output prefixed with the suite's name.
+  const e2e = selected.filter((s) => s === "e2e");
+  const others = selected.filter((s) => s !== "e2e");
+  const prefixed = e2e.length > 0 && others.length > 0;
+  const runSuites = async (suites) => {
+    for (const suite of suites) await runSuite(suite, { tools: tools[suite], pg, dbError, baseEnv, prefix: prefixed && suite !== "e2e" ? suite : undefined });
+  };
+  await Promise.all([runSuites(others), runSuites(e2e)]);
   await stopAll();
 }
 

@@ -149,7 +149,7 @@ describe("variation editor", () => {
     await page.getByRole("button", { name: "Another size" }).click();
     await page.getByLabel("New size 2").fill("   ");
     await Promise.all([page.waitForURL(/done=sizes-added/), page.getByRole("button", { name: "Add sizes" }).click()]);
-    const labels = (await db().select().from(productSizes).where(eq(productSizes.productId, productId))).map((s) => s.label);
+    const labels = (await db().select().from(productSizes).where(eq(productSizes.productId, productId)).orderBy(productSizes.position)).map((s) => s.label);
     expect(labels).toEqual(["S", "M", "XXL"]);
     // The URL changes before the revalidated sizes render: poll for them.
     await expect.poll(() => page.getByTestId("sizes").innerText()).toContain("XXL");
@@ -352,7 +352,7 @@ describe("collection uploads", () => {
     expect(p).toMatchObject({ displayName: "Trail Jacket", priceCents: 8950 });
     const vs = await db().select().from(productVariations).where(eq(productVariations.productId, p.id));
     expect(vs.map((v) => v.color).sort()).toEqual(["Black", "Olive"]);
-    const sizes = (await db().select().from(productSizes).where(eq(productSizes.productId, p.id))).map((s) => s.label);
+    const sizes = (await db().select().from(productSizes).where(eq(productSizes.productId, p.id)).orderBy(productSizes.position)).map((s) => s.label);
     expect(sizes).toEqual(["S", "M", "L", "XL"]);
     const imgs = await db()
       .select()

@@ -20,7 +20,7 @@ import type { Db } from "../../db/client";
 import { findShipmentByTracking, recordShipmentEvent } from "../../db/queries/shipments";
 import { CARRIER_SIGNATURE_HEADER, carrierSignalOf, parseCarrierEvent } from "../../domain/carrier-events";
 import { carrierEventSignal } from "../../workflows/buy/contract";
-import { buildWorkflowBundle } from "../../workers/bundle";
+import { testWorkflowBundle } from "./workflow-bundle";
 import { createTimeSkippingEnv, uniqueTaskQueue } from "./temporal";
 
 export interface RealWorker {
@@ -59,7 +59,7 @@ export async function startRealWorker(db: Db, opts: { secret: string; prefix: st
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const [started, bundle] = await Promise.all([createTimeSkippingEnv(), buildWorkflowBundle()]);
+  const [started, bundle] = await Promise.all([createTimeSkippingEnv(), testWorkflowBundle()]);
   env = started;
   const carrier = createSandboxCarrier(db, { appOrigin: origin, webhookSecret: opts.secret });
   const activities = createActivities({

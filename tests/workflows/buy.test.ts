@@ -45,7 +45,7 @@ import {
 } from "../../workflows/buy/contract";
 import { refusedAtSeq } from "../../app/utils/temporal.server";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
-import { buildWorkflowBundle } from "../../workers/bundle";
+import { testWorkflowBundle } from "../setup/workflow-bundle";
 import { createTimeSkippingEnv, pollView, sleepUntil, uniqueTaskQueue } from "../setup/temporal";
 import { createFakeBuyActivities, DECLINED_CARD, OK_CARD, SELLER_CARD, type FakeBuyActivities } from "./fakes/buy-activities";
 
@@ -61,7 +61,7 @@ let currentFake: FakeBuyActivities | null = null;
 const TASK_QUEUE = uniqueTaskQueue("buy");
 
 beforeAll(async () => {
-  [env, bundle] = await Promise.all([createTimeSkippingEnv(), buildWorkflowBundle()]);
+  [env, bundle] = await Promise.all([createTimeSkippingEnv(), testWorkflowBundle()]);
   const delegating = Object.fromEntries(
     Object.keys(createFakeBuyActivities().activities).map((name) => [
       name,

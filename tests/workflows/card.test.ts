@@ -12,14 +12,14 @@ import type { Activities } from "../../activities";
 import { CARD_DECLINED } from "../../domain/cards";
 import { CARD_ON_FILE_WORKFLOW_TYPE, CARD_REJECTED, cardOnFileWorkflowId, type CardOnFileInput, type CardRejection } from "../../workflows/card/contract";
 import type { cardOnFileWorkflow } from "../../workflows/card/workflow";
-import { buildWorkflowBundle } from "../../workers/bundle";
+import { testWorkflowBundle } from "../setup/workflow-bundle";
 import { createTimeSkippingEnv, uniqueTaskQueue } from "../setup/temporal";
 
 let env: TestWorkflowEnvironment;
 let bundle: WorkflowBundleWithSourceMap;
 
 beforeAll(async () => {
-  [env, bundle] = await Promise.all([createTimeSkippingEnv(), buildWorkflowBundle()]);
+  [env, bundle] = await Promise.all([createTimeSkippingEnv(), testWorkflowBundle()]);
 });
 
 afterAll(async () => {

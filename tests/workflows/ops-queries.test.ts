@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTemporalDev } from "../../scripts/lib/temporal.mjs";
 import { toolPaths } from "../../scripts/lib/tools.mjs";
 import type { OrderLine } from "../../domain/order-money";
-import { buildWorkflowBundle } from "../../workers/bundle";
+import { testWorkflowBundle } from "../setup/workflow-bundle";
 import { BUY_WORKFLOW_TYPE, buyWorkflowId, completeCheckoutUpdate, type BuyOrderInput } from "../../workflows/buy/contract";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
 import { ORDER_SEARCH_ATTRIBUTES } from "../../workflows/common/search-attributes";
@@ -55,7 +55,7 @@ beforeAll(async () => {
   const bin = process.env.TEMPORAL_CLI_PATH || toolPaths.temporalCache;
   [temporal, bundle] = await Promise.all([
     (async () => startTemporalDev({ bin, port: await freePort(), uiPort: null, dbFile: null, name: "temporal-ops", quiet: true }))(),
-    buildWorkflowBundle(),
+    testWorkflowBundle(),
   ]);
   connection = await Connection.connect({ address: temporal.address });
   nativeConnection = await NativeConnection.connect({ address: temporal.address });

@@ -23,7 +23,7 @@ import {
   type PayoutSetupInput,
 } from "../../workflows/payout/contract";
 import type { payoutSetupWorkflow } from "../../workflows/payout/workflow";
-import { buildWorkflowBundle } from "../../workers/bundle";
+import { testWorkflowBundle } from "../setup/workflow-bundle";
 import { createTimeSkippingEnv, uniqueTaskQueue } from "../setup/temporal";
 import { validPayoutForm } from "../factories/payout";
 
@@ -33,7 +33,7 @@ let env: TestWorkflowEnvironment;
 let bundle: WorkflowBundleWithSourceMap;
 
 beforeAll(async () => {
-  [env, bundle] = await Promise.all([createTimeSkippingEnv(), buildWorkflowBundle()]);
+  [env, bundle] = await Promise.all([createTimeSkippingEnv(), testWorkflowBundle()]);
 });
 
 afterAll(async () => {

@@ -13,7 +13,8 @@ import { fileURLToPath } from "node:url";
 import { WorkflowUpdateFailedError, type WorkflowHandle } from "@temporalio/client";
 import { temporal } from "@temporalio/proto";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
-import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
+import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
+import { testWorkflowBundle } from "../setup/workflow-bundle";
 import type { RmaActivities, RmaStateRecord } from "../../activities/rma/types";
 import { ACTION } from "../../domain/action-codes";
 import type { RmaOrderInput } from "../../domain/rma-money";
@@ -32,7 +33,6 @@ import type { rmaWorkflow } from "../../workflows/rma/workflow";
 import { createTimeSkippingEnv, pollView, sleepUntil, uniqueTaskQueue } from "../setup/temporal";
 
 const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
-const RMA_WORKFLOW_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "workflows", "rma", "workflow.ts");
 const DAY = 24 * 3600 * 1000;
 
 let env: TestWorkflowEnvironment;
@@ -89,7 +89,7 @@ function fakeRmaActivities(opts: { declineCharges?: boolean } = {}) {
 }
 
 beforeAll(async () => {
-  [env, bundle] = await Promise.all([createTimeSkippingEnv(), bundleWorkflowCode({ workflowsPath: RMA_WORKFLOW_PATH, logger: quietLogger })]);
+  [env, bundle] = await Promise.all([createTimeSkippingEnv(), testWorkflowBundle()]);
   const names = Object.keys(fakeRmaActivities().activities);
   const delegating = Object.fromEntries(
     names.map((name) => [
@@ -112,7 +112,6 @@ afterAll(async () => {
   await env?.teardown();
 });
 
-const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 const VICTIM = 31;
 const PERPETRATOR = 42;

@@ -13,7 +13,8 @@ import { fileURLToPath } from "node:url";
 import { WorkflowUpdateFailedError, type WorkflowHandle } from "@temporalio/client";
 import { temporal } from "@temporalio/proto";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
-import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
+import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
+import { testWorkflowBundle } from "../setup/workflow-bundle";
 import type { SwapActivities, SwapStateRecord } from "../../activities/swap/types";
 import { ACTION } from "../../domain/action-codes";
 import type { OrderLine } from "../../domain/order-money";
@@ -40,10 +41,8 @@ import type { swapOrderWorkflow } from "../../workflows/swap/workflow";
 import { createTimeSkippingEnv, pollView, sleepUntil, uniqueTaskQueue } from "../setup/temporal";
 
 const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
-const WORKFLOW_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "workflows", "swap", "workflow.ts");
 const DAY = 24 * 3600 * 1000;
 const MINUTE = 60_000;
-const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 const PROVIDER = 51;
 const RECEIVER = 62;
@@ -112,7 +111,7 @@ let current: ReturnType<typeof fakeSwapActivities> | null = null;
 const TASK_QUEUE = uniqueTaskQueue("swap");
 
 beforeAll(async () => {
-  [env, bundle] = await Promise.all([createTimeSkippingEnv(), bundleWorkflowCode({ workflowsPath: WORKFLOW_PATH, logger: quietLogger })]);
+  [env, bundle] = await Promise.all([createTimeSkippingEnv(), testWorkflowBundle()]);
   const delegating = Object.fromEntries(
     Object.keys(fakeSwapActivities().activities).map((name) => [
       name,
