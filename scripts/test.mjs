@@ -8,7 +8,7 @@
 //
 // Installs what is missing (node_modules, tools), starts a throw-away Postgres on :54330
 // (.data/pg-test, wiped each run), migrates, then runs each suite as its own Vitest project with the
-// services it needs. Prints a per-suite summary, the duration, and as the very last line
+// services it needs: e2e (in two Vitest processes) at the same time as the others, one after another. Prints a per-suite summary, the duration, and as the very last line
 // `N passed, M failed` (a suite that crashes counts as at least one failure). Exit code 1 if M > 0.
 //
 // Only Node built-ins (and ./lib, which uses only built-ins) are imported statically: node_modules
@@ -153,9 +153,8 @@ async function eslint(env, { prefix } = {}) {
 
 /**
  * e2e files that run in a second Vitest process beside the rest of the e2e suite (one after the other in it):
- * the two longest, which mostly wait (the worker-kill tests on their own worker and task queue wait out
- * restarts and timeouts; the accessibility scans wait on pages and axe), and three more so that both processes
- * take about as long. Each makes its own retailers and orders and asserts nothing about the others'. The rest
+ * the two longest (the worker-kill tests, on their own worker and task queue, and the accessibility scans)
+ * and three more, so that both processes take about as long. Each makes its own retailers and orders and asserts nothing about the others'. The rest
  * of the suite keeps its order (the leak canary last). A run with --files runs one process. The two cores are
  * busy throughout, so every file runs 1.4-1.5 times slower than alone (docs/performance.md "Test command").
  */
@@ -389,8 +388,8 @@ async function main() {
       tools[suite] = e;
     }
   }
-  // The e2e suite (the longest: it mostly waits on pages and workflows) runs at the same time as the others,
-  // which run one after another (they share the test database), their output prefixed with the suite's name.
+  // The e2e suite (the longest) runs at the same time as the others, which run one after another (they share
+  // the test database), their output prefixed with the suite's name.
   const e2e = selected.filter((s) => s === "e2e");
   const others = selected.filter((s) => s !== "e2e");
   const prefixed = e2e.length > 0 && others.length > 0;

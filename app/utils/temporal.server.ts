@@ -130,7 +130,8 @@ export async function executeUpdateOnce<Ret, Args extends [unknown, ...unknown[]
 async function refusedBehindReadModel(err: unknown, readModelSeq: UpdateOptions["readModelSeq"]): Promise<boolean> {
   const at = refusedAtSeq(err);
   if (at === null || !readModelSeq) return false;
-  const seen = await readModelSeq();
+  // The read model cannot be read: show the refusal (the page's next load tells where the order stands).
+  const seen = await readModelSeq().catch(() => null);
   return seen !== null && at < seen;
 }
 
