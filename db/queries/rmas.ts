@@ -226,7 +226,6 @@ const PARTY_ROLE: Record<string, string> = { victim: "provider", perpetrator: "r
 /** true completed, false declined or cancelled, null still open. */
 const completedOf = (stage: string): boolean | null => (stage === "rmacompleted" ? true : stage === "rmadeclined" || stage === "rmacancelled" ? false : null);
 
-/** The RMA workflow's read-model write: one transaction. */
 /**
  * The state the return parcel's read-model row follows (shipmentsFollow: never backwards): scanned while the
  * RMA ships (the write that records the carrier's first scan), delivered once the RMA is completed, cancelled
@@ -239,6 +238,7 @@ function returnParcelState(w: Pick<RmaStateWrite, "stage" | "actions">): string 
   return "";
 }
 
+/** The RMA workflow's read-model write: one transaction. */
 export async function recordRmaState(db: Db, w: RmaStateWrite): Promise<{ recorded: boolean }> {
   return db.transaction(async (tx) => {
     const [row] = await tx.select({ id: orders.id, recordSeq: orders.recordSeq, providerId: orders.providerId, receiverId: orders.receiverId }).from(orders).where(eq(orders.id, w.rmaId)).for("update");

@@ -36,4 +36,3 @@ export function commandErrorIn<C extends string>(err: unknown, errors: Readonly<
   }
   return null;
 }
-
