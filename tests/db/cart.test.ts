@@ -189,7 +189,7 @@ describe("proceedFromCart: buy carts become draft orders", () => {
       completed: null,
       workflowId: `buy-order:${d1.orderId}`,
     });
-    const contribs = await db.select().from(orderContributions).where(eq(orderContributions.orderId, d1.orderId));
+    const contribs = await db.select().from(orderContributions).where(eq(orderContributions.orderId, d1.orderId)).orderBy(orderContributions.id);
     expect(contribs.map((x) => ({ listingId: x.listingId, units: x.units, quantity: x.quantity, price: x.unitPriceCents, value: x.valueCents, side: x.side }))).toEqual([
       { listingId: a.id, units: { S: 2, M: 1 }, quantity: 3, price: 1999, value: 5997, side: "provider" },
       { listingId: b.id, units: { M: 1 }, quantity: 1, price: 3333, value: 3333, side: "provider" },

@@ -130,7 +130,7 @@ describe("swap checkout", () => {
 
     const [row] = await dbh.db.select().from(orders).where(eq(orders.id, orderId));
     expect(row).toMatchObject({ transactionType: 2, statename: "provider_choose_items", providerId: provider.r.id, receiverId: receiver.r.id, actionNeeded: "provider" });
-    const auths = await dbh.db.select().from(payments).where(and(eq(payments.orderId, orderId), eq(payments.txtype, "authorization")));
+    const auths = await dbh.db.select().from(payments).where(and(eq(payments.orderId, orderId), eq(payments.txtype, "authorization"))).orderBy(payments.id);
     // The declined attempt is recorded as declined; the second card holds the fee and shipping.
     expect(auths.map((a) => [a.retailerId, a.amountCents, a.status === "declined"])).toEqual([
       [receiver.r.id, authorize, true],

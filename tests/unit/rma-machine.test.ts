@@ -48,6 +48,21 @@ const actArb: fc.Arbitrary<Act> = fc.oneof(
   fc.constant<Act>({ kind: "newCard" }),
 );
 
+/** One sale of two units at $40.00, both returned: the fixed input of the example paths below. */
+const ONE_SALE: RmaInput = {
+  rmaId: 70,
+  externalId: "RMA-000070",
+  orderId: 7,
+  kind: "sale",
+  victimId: VICTIM,
+  perpetratorId: PERPETRATOR,
+  order: { kind: "sale", unitsReceived: 2, goodsCents: 8_000, feeCents: 800, shippingCents: 1_200, totalCents: 10_000 },
+  lines: [{ lineId: 100, unitPriceCents: 4_000, requestedQuantity: 2, reason: 1, otherText: null }],
+  victimPaymentIntentId: "pi_victim",
+};
+const approveAll: Act = { kind: "decide", share: [4, 4, 4, 4], feeCents: 500 };
+const returnScan = (status: "picked_up" | "delivered"): Act => ({ kind: "scan", status });
+
 function drive(input: RmaInput, acts: Act[], chargeDeclines: number) {
   let clock = T0;
   let declinesLeft = chargeDeclines;
@@ -131,7 +146,18 @@ describe("money over random RMAs (fast-check: what the machine asks the provider
         expect(l.balanced).toBe(true);
         expect(l.chargedCents - l.refundedCents).toBe(s.rmaShippingCents + s.rmaFeeCents);
       }),
-      { numRuns: 2000 },
+      {
+        numRuns: 2000,
+        // Besides the random runs, one path to each end, so the coverage below never depends on luck.
+        examples: [
+          [ONE_SALE, [], 0],
+          [ONE_SALE, [approveAll], 0],
+          [ONE_SALE, [approveAll, returnScan("picked_up"), returnScan("delivered")], 0],
+          [ONE_SALE, [approveAll, returnScan("picked_up"), returnScan("delivered")], 1],
+          [ONE_SALE, [{ kind: "decide", share: [0, 0, 0, 0], feeCents: 0 }], 0],
+          [ONE_SALE, [approveAll, { kind: "deadline" }], 0],
+        ],
+      },
     );
     expect([...ends]).toEqual(expect.arrayContaining(["rmarequested", "shipping", "rmacompleted", "rmacompleted+queued", "rmadeclined", "rmacancelled"]));
   });
