@@ -2,7 +2,7 @@
  * Accessibility (issue 14 item 6): axe-core (@axe-core/playwright, WCAG 2.1 A and AA rules) on every page of
  * the retailer and staff flows, as a visitor, a retailer with a purchase, a swap and an RMA, and staff: no
  * serious or critical violation, and every form field has a label (axe's `label` rule, reported whatever
- * its impact). The buy flow done with the keyboard alone is in tests/e2e/keyboard-buy.test.ts. axe costs about
+ * its impact); a control page with both kinds of fault shows the scan finds them. The buy flow done with the keyboard alone is in tests/e2e/keyboard-buy.test.ts. axe costs about
  * 0.8 s a page on this box (its rules, not the page load), so each page is scanned once, as the persona it belongs to.
  */
 import type { Browser, Page } from "playwright-core";
@@ -145,6 +145,14 @@ async function scan(page: Page, list: string[]): Promise<string[]> {
 }
 
 describe("axe on every page", () => {
+  it("the scan itself finds what it is there to find: an unlabelled field, low contrast text", async () => {
+    const page = await newPage(browser);
+    await page.setContent(`<!doctype html><html lang="en"><head><title>control</title></head><body><main><p style="color:#bbb;background:#fff">faint</p><form><input name="q"></form></main></body></html>`);
+    const found = (await axeProblems(page, "control")).map((p) => p.split(" ")[1]);
+    expect(found).toEqual(expect.arrayContaining(["color-contrast", "label"]));
+    await closePage(page);
+  });
+
   it("visitor pages: no serious or critical violation, every field labelled", { timeout: 300_000 }, async () => {
     const page = await newPage(browser);
     expect(await scan(page, paths.visitor)).toEqual([]);
