@@ -18,7 +18,7 @@ export const toolPaths = {
   mailpit: path.join(TOOLS_DIR, `mailpit-${VERSIONS.mailpit}`, "mailpit"),
   testServerDir: path.join(TOOLS_DIR, `test-server-${VERSIONS.testServer}`),
   testServer: path.join(TOOLS_DIR, `test-server-${VERSIONS.testServer}`, "temporal-test-server"),
-  chromium: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+  chromium: process.env.CHROMIUM_PATH || null,
 };
 
 /** What each ensure* did, for the summary printed by `npm run tools`. */
@@ -332,10 +332,22 @@ async function aptInstall(packages) {
   did(`apt-get install ${packages.join(" ")} (${fmtMs(Date.now() - t0)})`);
 }
 
-/** Debian's Chromium (browser tests). */
+/** Debian's chromium-headless-shell binary (its /usr/bin entry is a shell script that does not exec it, so a kill would miss it). */
+const HEADLESS_SHELL_PATHS = ["/usr/lib/chromium/chromium-headless-shell"];
+
+/**
+ * Debian's Chromium headless shell (browser tests): the same Chromium release as the `chromium` package, built
+ * as the old headless mode, without the full browser. For the same e2e files it spent half the CPU of the full
+ * browser (docs/performance.md "Test command"). CHROMIUM_PATH
+ * overrides it.
+ */
 export async function ensureChromium() {
-  if (!exists(toolPaths.chromium)) await aptInstall(["chromium"]);
-  return toolPaths.chromium;
+  if (toolPaths.chromium) return toolPaths.chromium;
+  const found = () => HEADLESS_SHELL_PATHS.find(exists);
+  if (!found()) await aptInstall(["chromium-headless-shell"]);
+  const bin = found();
+  if (!bin) throw new Error(`chromium-headless-shell is installed but ${HEADLESS_SHELL_PATHS.join(", ")} does not exist`);
+  return bin;
 }
 
 /** Debian's poppler-utils: pdftotext, which the unit and browser suites use to read packing slips and labels. */

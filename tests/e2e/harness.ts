@@ -20,7 +20,7 @@ import { createDb, type DbHandle } from "../../db/client";
 import { listOutbox, type OutboxRow } from "../../db/queries/outbox";
 
 export const baseUrl: string = (process.env.E2E_BASE_URL ?? "http://localhost:3100").replace(/\/$/, "");
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/lib/chromium/chromium-headless-shell"; // scripts/lib/tools.mjs ensureChromium
 const resultsDir = process.env.E2E_RESULTS_DIR ?? path.resolve("test-results", "e2e");
 
 /** Absolute URL for an app path: url("/signin"). */
