@@ -78,11 +78,14 @@ async function readSwapView(order: OrderDetail, waitMs = 5_000): Promise<SwapVie
 
 export type SwapOutcome = { ok: true; result: SwapCommandResult } | { ok: false; status: number; code: SwapErrorCode | "invalid" | "unavailable" | "timeout"; message: string };
 
-/** One command (an update) on the swap's workflow; a refusal comes back as its message with a 4xx. */
-export async function sendSwapCommand<A>(order: OrderDetail, def: UpdateDefinition<SwapCommandResult, [A]>, arg: A): Promise<SwapOutcome> {
+/**
+ * One command (an update) on the swap's workflow, waiting up to `timeoutMs`; a refusal comes back as its message
+ * with a 4xx.
+ */
+export async function sendSwapCommand<A>(order: OrderDetail, def: UpdateDefinition<SwapCommandResult, [A]>, arg: A, timeoutMs = COMMAND_TIMEOUT_MS): Promise<SwapOutcome> {
   try {
     const client = await getTemporalClient();
-    const result = await executeUpdateOnce(client.workflow.getHandle(order.workflowId), def, [arg], COMMAND_TIMEOUT_MS, { readModelSeq: readModelSeqOf(order.id) });
+    const result = await executeUpdateOnce(client.workflow.getHandle(order.workflowId), def, [arg], timeoutMs, { readModelSeq: readModelSeqOf(order.id) });
     if (result === "timeout") return { ok: false, status: 503, code: "timeout", message: ORDER_TIMEOUT_MESSAGE };
     return { ok: true, result };
   } catch (err) {
@@ -144,7 +147,7 @@ async function modifiedLines(
   form: FormData | null,
   remove: { side: Role; index: number } | null,
 ): Promise<{ providerLines: LineWrite[]; receiverLines: LineWrite[] } | null | "invalid" | "unavailable" | "gone"> {
-  // A command waits for the terms as long as the command itself would (a worker restarting answers in seconds).
+  // A command waits for the terms as long as a command may take (a worker restarting answers in seconds).
   const view = await readSwapView(order, COMMAND_TIMEOUT_MS);
   // Without the terms a change cannot be told from an approval: nothing is sent.
   if (view === "gone") return "gone";
@@ -174,9 +177,18 @@ async function modifiedLines(
   return changed ? { providerLines: sides.provider, receiverLines: sides.receiver } : null;
 }
 
+/**
+ * What a command sent after reading the swap's terms may still wait: the rest of the click's COMMAND_TIMEOUT_MS,
+ * and at least 5 s (a worker that has just answered the read answers the command in well under that). Without
+ * it, a click on terms that waited out an outage waited as long again for the command.
+ */
+const MIN_COMMAND_AFTER_READ_MS = 5_000;
+const restOf = (deadline: number) => Math.max(MIN_COMMAND_AFTER_READ_MS, deadline - Date.now());
+
 /** Runs the panel's command `intent` for the retailer `actor` (a party of the swap). */
 export async function handleSwapAction(order: OrderDetail, form: FormData, actor: number): Promise<SwapOutcome> {
   const raw = String(form.get("intent") ?? "");
+  const deadline = Date.now() + COMMAND_TIMEOUT_MS;
   // "remove:<side>.<index>": the Remove button of one line.
   const intent = raw.startsWith("remove:") ? "remove" : raw;
   const by = { actorRetailerId: actor };
@@ -199,8 +211,8 @@ export async function handleSwapAction(order: OrderDetail, form: FormData, actor
       if (changed === "unavailable") return unavailable;
       if (changed === "gone") return moved;
       if (changed === "invalid") return invalid(SWAP_ERRORS.invalid_units);
-      if (changed) return sendSwapCommand(order, modifySwapUpdate, { ...by, ...changed });
-      return sendSwapCommand(order, approveSwapUpdate, { ...by, callItEven: form.get("call_it_even") === "on" });
+      if (changed) return sendSwapCommand(order, modifySwapUpdate, { ...by, ...changed }, restOf(deadline));
+      return sendSwapCommand(order, approveSwapUpdate, { ...by, callItEven: form.get("call_it_even") === "on" }, restOf(deadline));
     }
     case "remove": {
       // One line removed; when that is refused (a side would be left empty) the terms stand: "Summary is restored".
@@ -210,7 +222,7 @@ export async function handleSwapAction(order: OrderDetail, form: FormData, actor
       if (changed === "unavailable") return unavailable;
       if (changed === "gone") return moved;
       if (!changed || changed === "invalid") return invalid(SWAP_SUMMARY_RESTORED);
-      const out = await sendSwapCommand(order, modifySwapUpdate, { ...by, ...changed });
+      const out = await sendSwapCommand(order, modifySwapUpdate, { ...by, ...changed }, restOf(deadline));
       return out.ok || out.code === "unavailable" || out.code === "timeout" ? out : { ...out, message: SWAP_SUMMARY_RESTORED };
     }
     case "decline": {
