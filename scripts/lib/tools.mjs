@@ -338,8 +338,7 @@ const HEADLESS_SHELL_PATHS = ["/usr/lib/chromium/chromium-headless-shell"];
 /**
  * Debian's Chromium headless shell (browser tests): the same Chromium release as the `chromium` package, built
  * as the old headless mode, without the full browser. For the same e2e files it spent half the CPU of the full
- * browser (docs/performance.md "Test command"). CHROMIUM_PATH
- * overrides it.
+ * browser (docs/performance.md "Test command"). CHROMIUM_PATH overrides it.
  */
 export async function ensureChromium() {
   if (toolPaths.chromium) return toolPaths.chromium;
