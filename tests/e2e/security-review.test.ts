@@ -223,18 +223,22 @@ async function waitForResetLink(email: string, since: Date): Promise<string> {
 
 describe("L2: password reset and registration", () => {
   test("a known and an unknown address take the same time, and the known one still gets its e-mail", async () => {
+    // What this is to catch is work on a known address's path before the answer (a password hash, a token, an
+    // e-mail sent: 30 ms and more). 15 interleaved pairs, the order within a pair alternating, and medians
+    // compared with 10 ms of slack: 7 pairs with 2 ms failed once on scheduling noise while both cores were busy.
     const known: string[] = [];
-    for (let i = 0; i < 7; i++) known.push((await createUser(dbh.db, { email: freshEmail("rev-timing") })).email);
+    for (let i = 0; i < 15; i++) known.push((await createUser(dbh.db, { email: freshEmail("rev-timing") })).email);
     const since = new Date(Date.now() - 1000);
     // Warm-up (first requests pay for code paths and connections).
     for (let i = 0; i < 3; i++) await postFrom(freshAddress(), "/password-reset", { email: freshEmail("rev-warm") });
     const tKnown: number[] = [];
     const tUnknown: number[] = [];
     for (let i = 0; i < known.length; i++) {
-      for (const [email, into] of [
+      const pair = [
         [known[i], tKnown],
         [freshEmail("rev-timing-unknown"), tUnknown],
-      ] as const) {
+      ] as const;
+      for (const [email, into] of i % 2 === 0 ? pair : [...pair].reverse()) {
         const t0 = performance.now();
         const r = await postFrom(freshAddress(), "/password-reset", { email });
         into.push(performance.now() - t0);
@@ -245,7 +249,7 @@ describe("L2: password reset and registration", () => {
     }
     const k = median(tKnown);
     const u = median(tUnknown);
-    expect(k, `known ${tKnown.map(Math.round)} ms, unknown ${tUnknown.map(Math.round)} ms`).toBeLessThan(u * 1.5 + 2);
+    expect(k, `known ${tKnown.map(Math.round)} ms, unknown ${tUnknown.map(Math.round)} ms`).toBeLessThan(u * 1.5 + 10);
     for (const email of known) await waitForResetLink(email, since);
   });
 
