@@ -8,7 +8,8 @@
 //
 // Installs what is missing (node_modules, tools), starts a throw-away Postgres on :54330
 // (.data/pg-test, wiped each run), migrates, then runs each suite as its own Vitest project with the
-// services it needs: e2e (in two Vitest processes) at the same time as the others, one after another. Prints a per-suite summary, the duration, and as the very last line
+// services it needs: e2e (in two Vitest processes) at the same time as the others, which run one after
+// another. Prints a per-suite summary, the duration, and as the very last line
 // `N passed, M failed` (a suite that crashes counts as at least one failure). Exit code 1 if M > 0.
 //
 // Only Node built-ins (and ./lib, which uses only built-ins) are imported statically: node_modules

@@ -146,9 +146,10 @@ async function modifiedLines(
   order: OrderDetail,
   form: FormData | null,
   remove: { side: Role; index: number } | null,
+  deadline: number,
 ): Promise<{ providerLines: LineWrite[]; receiverLines: LineWrite[] } | null | "invalid" | "unavailable" | "gone"> {
-  // A command waits for the terms as long as a command may take (a worker restarting answers in seconds).
-  const view = await readSwapView(order, COMMAND_TIMEOUT_MS);
+  // The terms are waited for until the click's deadline (a worker restarting answers in seconds).
+  const view = await readSwapView(order, deadline - Date.now());
   // Without the terms a change cannot be told from an approval: nothing is sent.
   if (view === "gone") return "gone";
   if (!view) return "unavailable";
@@ -207,7 +208,7 @@ export async function handleSwapAction(order: OrderDetail, form: FormData, actor
     }
     case "approve": {
       // The quantities of the form: unchanged -> approve; changed -> "Submit Response" (a modification).
-      const changed = await modifiedLines(order, form, null);
+      const changed = await modifiedLines(order, form, null, deadline);
       if (changed === "unavailable") return unavailable;
       if (changed === "gone") return moved;
       if (changed === "invalid") return invalid(SWAP_ERRORS.invalid_units);
@@ -218,7 +219,7 @@ export async function handleSwapAction(order: OrderDetail, form: FormData, actor
       // One line removed; when that is refused (a side would be left empty) the terms stand: "Summary is restored".
       const target = /^remove:(provider|receiver)\.(\d{1,3})$/.exec(raw);
       if (!target) return invalid(SWAP_SUMMARY_RESTORED);
-      const changed = await modifiedLines(order, null, { side: target[1] as Role, index: Number(target[2]) });
+      const changed = await modifiedLines(order, null, { side: target[1] as Role, index: Number(target[2]) }, deadline);
       if (changed === "unavailable") return unavailable;
       if (changed === "gone") return moved;
       if (!changed || changed === "invalid") return invalid(SWAP_SUMMARY_RESTORED);
