@@ -12,6 +12,8 @@
 // unchanged, and pass because the stack is given throwaway random webhook secrets (CARRIER_WEBHOOK_SECRET,
 // SANDBOX_WEBHOOK_SECRET) made for this run. Payments: the sandbox (Stripe keys are not passed on); mail:
 // the outbox only (no SMTP_URL). Children's output goes to <dataDir>/logs/*.log.
+// BENCH_CPU_PROFILE_DIR=<dir> (optional): the web servers and workers run with `node --cpu-prof` and write their
+// profiles there when stopped (Node refuses --cpu-prof in NODE_OPTIONS); open them in Chrome DevTools.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -108,9 +110,11 @@ export async function startProdStack({ ports, dataDir, build = true, taskQueue =
         : `starting the worker and the web server (NODE_ENV=production) on :${ports.app}`,
     );
     const name = (kind, i) => (scale > 1 ? `${kind}-${i + 1}` : kind);
+    const profDir = process.env.BENCH_CPU_PROFILE_DIR;
+    const profFlags = profDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profDir)}`] : [];
     const workers = [];
     const webs = [];
-    const startWorker = (i) => startService(name("worker", i), process.execPath, tsxArgs("workers/main.ts"), { env, logFile: path.join(logDir, `${name("worker", i)}.log`) });
+    const startWorker = (i) => startService(name("worker", i), process.execPath, [...profFlags, ...tsxArgs("workers/main.ts")], { env, logFile: path.join(logDir, `${name("worker", i)}.log`) });
     for (let i = 0; i < scale; i++) {
       workers.push(startWorker(i));
       started.push({ name: name("worker", i), stop: () => workers[i].stop({ timeoutMs: 15_000 }) });
@@ -139,7 +143,7 @@ export async function startProdStack({ ports, dataDir, build = true, taskQueue =
       return fresh.pid;
     };
     for (const [i, port] of webPorts.entries()) {
-      const web = startService(name("web", i), process.execPath, [path.join(ROOT, "workers", "web.mjs")], { env: { ...env, PORT: String(port) }, logFile: path.join(logDir, `${name("web", i)}.log`) });
+      const web = startService(name("web", i), process.execPath, [...profFlags, path.join(ROOT, "workers", "web.mjs")], { env: { ...env, PORT: String(port) }, logFile: path.join(logDir, `${name("web", i)}.log`) });
       started.push({ name: name("web", i), stop: () => web.stop({ timeoutMs: 10_000 }) });
       webs.push(web);
     }
