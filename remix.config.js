@@ -17,7 +17,10 @@ export default {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,
     v3_throwAbortReason: true,
-    v3_lazyRouteDiscovery: true,
+    // Off: with 86 routes the whole route manifest is one small cacheable file (build/manifest-*.js), while lazy
+    // discovery makes every HTML page compute and inline its own partial manifest (matchRoutes once per path
+    // segment, ~5 % of the web process's CPU in bench:orders --prod; docs/performance.md "Orders").
+    v3_lazyRouteDiscovery: false,
     v3_singleFetch: true,
   },
 };

@@ -5,7 +5,7 @@
 import { redirect } from "@remix-run/node";
 import { MSG, requiredActionPath, retailerMayTrade, safeNextPath } from "../../domain/accounts";
 import type { ContactRow, RetailerRow } from "../../db/queries/retailers";
-import { getContact, getRetailer } from "../../db/queries/retailers";
+import { getRetailer, getRetailerWithContact } from "../../db/queries/retailers";
 import { getBrandsByIds } from "../../db/queries/retailers";
 import { touchRetailerLastActive } from "../../db/queries/retailer-admin";
 import { LAST_ACTIVE_EVERY_MS, lastActiveDue } from "../../domain/retailer-admin";
@@ -66,17 +66,18 @@ async function loadAuth(request: Request): Promise<AuthContext | null> {
   const v = await readSession(request);
   if (!v) return null;
   const { user, session } = v;
-  // The effective retailer's id is known from the session: its row, its contact, the user's own retailer
-  // and the acting brand are read at once (one round trip instead of up to four in a row).
+  // The effective retailer's id is known from the session: its row with its contact (one statement), the
+  // user's own retailer when it is another one (staff acting) and the acting brand are read at once.
   const targetId = user.isStaff ? session.actingRetailerId : user.retailerId;
-  const [ownRetailer, actingRetailer, targetContact, brands] = await Promise.all([
-    user.retailerId !== null ? getRetailer(db, user.retailerId) : null,
-    user.isStaff && targetId !== null && targetId !== user.retailerId ? getRetailer(db, targetId) : null,
-    targetId !== null ? getContact(db, targetId, user.isStaff ? undefined : user.id) : null,
+  const ownIsTarget = targetId !== null && targetId === user.retailerId;
+  const [target, otherOwn, brands] = await Promise.all([
+    targetId !== null ? getRetailerWithContact(db, targetId, user.isStaff ? undefined : user.id) : null,
+    user.retailerId !== null && !ownIsTarget ? getRetailer(db, user.retailerId) : null,
     user.isStaff && targetId !== null && session.actingBrandId !== null ? getBrandsByIds(db, [session.actingBrandId]) : null,
   ]);
-  const retailer: RetailerRow | null = targetId === null ? null : targetId === user.retailerId ? ownRetailer : actingRetailer;
-  const contact = retailer ? targetContact : null;
+  const retailer: RetailerRow | null = target?.retailer ?? null;
+  const ownRetailer: RetailerRow | null = ownIsTarget ? retailer : otherOwn;
+  const contact = retailer ? (target?.contact ?? null) : null;
   const actingBrand: AuthContext["actingBrand"] = retailer ? (brands?.[0] ?? null) : null;
   if (!user.isStaff && ownRetailer) noteRetailerActive(ownRetailer);
   return {

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../client";
 import { brandRequests, brands, retailerBrands, retailerContacts, retailers, users } from "../schema";
 
@@ -55,6 +56,26 @@ export async function getContact(db: Db, retailerId: number, userId?: number): P
       userId === undefined ? asc(retailerContacts.id) : sql`(${retailerContacts.userId} = ${userId}) desc nulls last`,
       asc(retailerContacts.id),
     )
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+const contactOfRetailer = alias(retailerContacts, "contact");
+
+/**
+ * The retailer and its contact (as getContact picks it) in one statement: every signed-in request reads both
+ * (app/utils/auth.server.ts), so one round trip instead of two.
+ */
+export async function getRetailerWithContact(db: Db, retailerId: number, userId?: number): Promise<{ retailer: RetailerRow; contact: ContactRow | null } | null> {
+  const order = userId === undefined ? sql`${retailerContacts.id}` : sql`(${retailerContacts.userId} = ${userId}) desc nulls last, ${retailerContacts.id}`;
+  const rows = await db
+    .select({ retailer: retailers, contact: contactOfRetailer })
+    .from(retailers)
+    .leftJoin(
+      contactOfRetailer,
+      eq(contactOfRetailer.id, sql`(select ${retailerContacts.id} from ${retailerContacts} where ${retailerContacts.retailerId} = ${retailers.id} order by ${order} limit 1)`),
+    )
+    .where(eq(retailers.id, retailerId))
     .limit(1);
   return rows[0] ?? null;
 }

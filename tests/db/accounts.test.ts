@@ -5,6 +5,7 @@ import {
   activateRetailer,
   authorizeBrands,
   getContact,
+  getRetailerWithContact,
   isBrandAuthorized,
   listAuthorizedBrands,
   listBrandRequests,
@@ -27,7 +28,7 @@ import {
   recordLoginAttempt,
   replaceResetToken,
 } from "../../db/queries/users";
-import { retailers, sessions } from "../../db/schema";
+import { retailerContacts, retailers, sessions } from "../../db/schema";
 import { loginFailureCounts } from "../../db/queries/throttle";
 import { ACCOUNT_REQUESTS_PER_EMAIL, admitAccountRequest, checkLoginThrottle, IP_FACTOR, liftLoginThrottle } from "../../app/utils/throttle.server";
 import { generateResetToken, hashResetToken } from "../../app/utils/password.server";
@@ -232,6 +233,31 @@ describe("retailer setup wizard and activation", () => {
     expect((await setRetailerStatus(db, r.id, "denied"))?.status).toBe("denied");
     expect(await retailerNotificationEmails(db, r.id)).toEqual([u.email]);
     expect((await searchRetailers(db, info.storeName.slice(-8))).map((x) => x.id)).toContain(r.id);
+  });
+});
+
+describe("a retailer with its contact in one read (every signed-in request)", () => {
+  it("picks the contact getContact picks: the user's own first when a user is given, else the first; none and no retailer too", async () => {
+    const { retailer, contact: first, user } = await createRetailer(db, { user: false });
+    const made = await createUser(db, { email: `colleague-${uniqueToken()}@example.test`, passwordHash: "h", retailerId: retailer.id });
+    if (!made.ok) throw new Error("the colleague's user was not created");
+    const colleague = made.user;
+    const [second] = await db
+      .insert(retailerContacts)
+      .values({ retailerId: retailer.id, userId: colleague.id, firstName: "Col", lastName: "League", email: colleague.email, jobTitle: "Buyer", jobTitleOther: "", phone: "", celphone: "" })
+      .returning();
+    expect(user).toBeNull();
+    for (const userId of [undefined, colleague.id, 999_999_999]) {
+      const both = await getRetailerWithContact(db, retailer.id, userId);
+      expect(both?.retailer).toEqual(retailer);
+      expect(both?.contact?.id).toBe((await getContact(db, retailer.id, userId))?.id);
+    }
+    expect((await getRetailerWithContact(db, retailer.id))?.contact?.id).toBe(first.id);
+    expect((await getRetailerWithContact(db, retailer.id, colleague.id))?.contact?.id).toBe(second.id);
+
+    await db.delete(retailerContacts).where(eq(retailerContacts.retailerId, retailer.id));
+    expect(await getRetailerWithContact(db, retailer.id, colleague.id)).toEqual({ retailer, contact: null });
+    expect(await getRetailerWithContact(db, 2_000_000_000)).toBeNull();
   });
 });
 
