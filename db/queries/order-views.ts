@@ -19,6 +19,7 @@
  *   with an action the viewer has not seen (the action count that seen-marking clears).
  */
 import { and, asc, desc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { displayRetailer } from "../../domain/anonymity";
 import { ACTION, actionLabel } from "../../domain/action-codes";
 import { reasonLabel } from "../../domain/reasons";
@@ -515,13 +516,9 @@ export function reasonViews(reasons: Record<string, string | number>, viewerRole
   return out;
 }
 
-async function storeNames(db: DbOrTx, ids: number[]): Promise<Map<number, string>> {
-  const m = new Map<number, string>();
-  const uniq = [...new Set(ids)];
-  if (uniq.length === 0) return m;
-  for (const r of await db.select({ id: retailers.id, storeName: retailers.storeName }).from(retailers).where(inArray(retailers.id, uniq))) m.set(r.id, r.storeName);
-  return m;
-}
+/** The order's two parties' store rows, joined by getOrderDetail for staff (who see store names). */
+const providerStore = alias(retailers, "provider_store");
+const receiverStore = alias(retailers, "receiver_store");
 
 /** Resolves an order by id, external id (order number) or, for the packing slip, an action id. */
 export async function findOrderId(db: DbOrTx, ref: string): Promise<number | null> {
@@ -542,21 +539,21 @@ export async function findOrderId(db: DbOrTx, ref: string): Promise<number | nul
  */
 export async function getOrderDetail(db: DbOrTx, orderId: number, viewer: DetailViewer): Promise<OrderDetail | null> {
   if (!Number.isSafeInteger(orderId) || orderId <= 0) return null;
-  const [o] = await db
-    .select({ order: orders, brandName: sql<string | null>`COALESCE(NULLIF(${brands.displayName}, ''), ${brands.name})` })
-    .from(orders)
-    .leftJoin(brands, eq(brands.id, orders.brandId))
-    .where(eq(orders.id, orderId));
-  if (!o) return null;
-  const order = o.order;
-  const isParty = viewer.retailerId !== null && (order.providerId === viewer.retailerId || order.receiverId === viewer.retailerId);
-  if (!isParty && !viewer.isStaff) return null;
-  const role: Role | null = isParty ? roleOf(order, viewer.retailerId!) : null;
-
-  const names = viewer.isStaff ? await storeNames(db, [order.providerId, order.receiverId]) : new Map<number, string>();
-  const label = (id: number) => displayRetailer({ id, storeName: names.get(id) ?? null }, viewer.isStaff, viewer.retailerId);
-
-  const [lineRows, actionRows, shipRows, payRows, ratingRows] = await Promise.all([
+  // Every read of the page in one batch (one round trip; they all key on the order id): the parts are dropped
+  // unread when the viewer may not see the order. Store names are read for staff only.
+  const [[o], lineRows, actionRows, shipRows, payRows, ratingRows, events] = await Promise.all([
+    db
+      .select({
+        order: orders,
+        brandName: sql<string | null>`COALESCE(NULLIF(${brands.displayName}, ''), ${brands.name})`,
+        providerName: viewer.isStaff ? providerStore.storeName : sql<null>`NULL`,
+        receiverName: viewer.isStaff ? receiverStore.storeName : sql<null>`NULL`,
+      })
+      .from(orders)
+      .leftJoin(brands, eq(brands.id, orders.brandId))
+      .leftJoin(providerStore, viewer.isStaff ? eq(providerStore.id, orders.providerId) : sql`false`)
+      .leftJoin(receiverStore, viewer.isStaff ? eq(receiverStore.id, orders.receiverId) : sql`false`)
+      .where(eq(orders.id, orderId)),
     db
       .select({
         contributionId: orderContributions.id,
@@ -588,14 +585,22 @@ export async function getOrderDetail(db: DbOrTx, orderId: number, viewer: Detail
       .where(and(eq(payments.orderId, orderId), viewer.isStaff ? undefined : eq(payments.retailerId, viewer.retailerId ?? -1)))
       .orderBy(asc(payments.createdAt), asc(payments.id)),
     db.select().from(ratings).where(eq(ratings.orderId, orderId)).orderBy(asc(ratings.id)),
+    db
+      .select()
+      .from(shipmentEvents)
+      .where(inArray(shipmentEvents.shipmentId, db.select({ id: shipments.id }).from(shipments).where(eq(shipments.orderId, orderId))))
+      .orderBy(asc(shipmentEvents.eventTimestamp), asc(shipmentEvents.id)),
   ]);
-  const events = shipRows.length
-    ? await db
-        .select()
-        .from(shipmentEvents)
-        .where(inArray(shipmentEvents.shipmentId, shipRows.map((s) => s.id)))
-        .orderBy(asc(shipmentEvents.eventTimestamp), asc(shipmentEvents.id))
-    : [];
+  if (!o) return null;
+  const order = o.order;
+  const isParty = viewer.retailerId !== null && (order.providerId === viewer.retailerId || order.receiverId === viewer.retailerId);
+  if (!isParty && !viewer.isStaff) return null;
+  const role: Role | null = isParty ? roleOf(order, viewer.retailerId!) : null;
+
+  const names = new Map<number, string>();
+  if (o.providerName !== null) names.set(order.providerId, o.providerName);
+  if (o.receiverName !== null) names.set(order.receiverId, o.receiverName);
+  const label = (id: number) => displayRetailer({ id, storeName: names.get(id) ?? null }, viewer.isStaff, viewer.retailerId);
 
   const delivered119 = actionRows.find((a) => a.code === ACTION.SHIPMENT_DELIVERED);
   const deliveredShipment = shipRows.find((s) => s.status === "delivered");
