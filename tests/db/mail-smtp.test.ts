@@ -5,7 +5,7 @@
  * The recipients carry a unique token: the shared test database also holds other files' queued rows.
  */
 import type { AddressInfo } from "node:net";
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, lt } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSmtpSender } from "../../activities/mail/smtp";
@@ -49,6 +49,14 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   smtpUrl = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+  // The test database keeps the queued outbox rows of every earlier run and of the other test files (nothing
+  // delivers them there), and a sender claims the oldest rows first, 20 at a time: after enough runs of the
+  // suite on one machine, this file's rows were no longer in its senders' first batch. The backlog already
+  // there is made older than a sender's maxAge (an old backlog is never sent), so each test's rows come first.
+  await db
+    .update(outboxEmails)
+    .set({ createdAt: new Date(Date.now() - 10 * 24 * 3600_000) })
+    .where(and(eq(outboxEmails.status, "queued"), lt(outboxEmails.createdAt, new Date())));
 });
 
 afterAll(async () => {
