@@ -91,6 +91,8 @@ function keepAlive<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...
     } catch {
       return fn(...args);
     }
+    // A local activity cannot heartbeat: the worker keeps its workflow task alive instead.
+    if (ctx.info.isLocal) return fn(...args);
     const timer = setInterval(() => {
       try {
         ctx.heartbeat();

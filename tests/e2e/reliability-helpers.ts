@@ -311,3 +311,29 @@ export async function activityRecords(handle: WorkflowHandle): Promise<ActivityR
   }
   return [...byScheduled.values()];
 }
+
+/** The workflow task in flight (describe's pendingWorkflowTask; state 2 = STARTED), or null. */
+export async function pendingWorkflowTask(handle: WorkflowHandle): Promise<{ state: number; attempt: number } | null> {
+  const p = (await handle.describe()).raw.pendingWorkflowTask;
+  return p ? { state: Number(p.state ?? 0), attempt: Number(p.attempt ?? 0) } : null;
+}
+
+/** Every local activity the workflow recorded (its core_local_activity markers), in order, with the attempt that completed it. */
+export async function localActivityRecords(handle: WorkflowHandle): Promise<{ type: string; attempt: number }[]> {
+  const history = await handle.fetchHistory();
+  const out: { type: string; attempt: number }[] = [];
+  for (const e of history.events ?? []) {
+    const m = e.markerRecordedEventAttributes;
+    const data = m?.markerName === "core_local_activity" ? m.details?.data?.payloads?.[0]?.data : undefined;
+    if (!data) continue;
+    const d = JSON.parse(Buffer.from(data).toString("utf8")) as { activity_type: string; attempt: number };
+    out.push({ type: d.activity_type, attempt: d.attempt });
+  }
+  return out;
+}
+
+/** How many of the workflow's tasks timed out (a worker died while holding one). */
+export async function workflowTaskTimeouts(handle: WorkflowHandle): Promise<number> {
+  const history = await handle.fetchHistory();
+  return (history.events ?? []).filter((e) => e.workflowTaskTimedOutEventAttributes).length;
+}

@@ -6,11 +6,13 @@
  * 1. The worker is SIGKILLed mid-order at the worst moments — after the payment provider acted but before the
  *    activity could report it: during the authorisation (checkout), the capture (Approve Sale) and the payout
  *    transfer (pickup scan). A row lock on the payments read model holds each activity right after the
- *    provider's answer; the worker is killed while the activity is in flight (pending, STARTED), its stuck
- *    database session is ended, the lock released, and a new worker started. The activity times out on its
- *    heartbeat, is retried on the new worker with the same idempotency key, and the order goes on: one
- *    authorisation, one capture, one transfer at the provider and in the read model; the ledger balances.
- *    Before its kill, the capture is held 15 s on the live worker: a slow call is NOT retried (it heartbeats).
+ *    provider's answer; the worker is killed while the call is in flight, its stuck database session is ended,
+ *    the lock released, and a new worker started. A purchase's provider calls are local activities
+ *    (BUY_PROVIDER_CALLS_LOCAL_PATCH): the workflow task running the call is in flight at the kill, times out,
+ *    and is replayed on the new worker, which calls again with the same idempotency key; the order goes on:
+ *    one authorisation, one capture, one transfer at the provider and in the read model; the ledger balances.
+ *    Before its kill, the capture is held 15 s on the live worker: a slow call is NOT started again (the worker
+ *    keeps its workflow task alive past the task's 10 s timeout).
  * 2. The same for an RMA: a paid purchase, one unit reported missing, staff approve (the decideRma update); the
  *    worker is killed after the provider refunded the buyer on its payment, and again after it charged the
  *    seller's card on file. One refund and one charge at the provider and in the read model; the RMA completes
@@ -67,9 +69,11 @@ import { closeTemporal, temporal, until } from "./buy-helpers";
 import {
   activityRecords,
   holdLock,
+  localActivityRecords,
   lockWaiters,
   paidPurchase,
   pendingActivity,
+  pendingWorkflowTask,
   saveSellerCard,
   sleep,
   startBuyOrder,
@@ -77,12 +81,14 @@ import {
   uniqueQueue,
   waitForView,
   WorkerProcess,
+  workflowTaskTimeouts,
   type HeldLock,
 } from "./reliability-helpers";
 
 const VISA = { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" };
-/** temporal.api.enums.v1.PendingActivityState.STARTED and TimeoutType.HEARTBEAT. */
+/** temporal.api.enums.v1.PendingActivityState.STARTED (= PendingWorkflowTaskState.STARTED) and TimeoutType.HEARTBEAT. */
 const PENDING_ACTIVITY_STARTED = 2;
+const PENDING_WORKFLOW_TASK_STARTED = 2;
 const TIMEOUT_HEARTBEAT = "timeout:4";
 
 let dbh: DbHandle;
@@ -145,7 +151,7 @@ async function killWhileHeld(
   activity: string,
   providerKey: string,
   lock: HeldLock,
-  opts: { holdMs?: number; attempt?: number } = {},
+  opts: { holdMs?: number; attempt?: number; local?: boolean } = {},
 ): Promise<number> {
   const attempt = opts.attempt ?? 1;
   let killedAt = 0;
@@ -156,15 +162,19 @@ async function killWhileHeld(
     }, 30_000, 50);
     const [k] = (await providerKeysOf(v.workflowId)).filter((r) => r.key === providerKey);
     expect(k?.object, `${step}: the provider answered ${providerKey} before the kill`).toBeTruthy();
-    const pending = await pendingActivity(v.handle, activity);
-    expect(pending, `${step}: ${activity} is pending at the kill`).toMatchObject({ state: PENDING_ACTIVITY_STARTED, attempt });
+    // A regular activity is pending (STARTED, on its attempt); a local one runs inside the workflow task in flight.
+    const inFlight = opts.local
+      ? { what: "the workflow task running it", read: () => pendingWorkflowTask(v.handle), expected: { state: PENDING_WORKFLOW_TASK_STARTED } }
+      : { what: activity, read: () => pendingActivity(v.handle, activity), expected: { state: PENDING_ACTIVITY_STARTED, attempt } };
+    expect(await inFlight.read(), `${step}: ${inFlight.what} in flight at the kill`).toMatchObject(inFlight.expected);
     if (opts.holdMs) {
-      // A slow call on a LIVE worker is not retried: the activity heartbeats past its heartbeat timeout.
+      // A slow call on a LIVE worker is not retried: a regular activity heartbeats past its heartbeat timeout; a
+      // local one's worker keeps its workflow task alive past the task's timeout. The same database session
+      // still waits: the call was not started again.
       await sleep(opts.holdMs);
-      expect(await pendingActivity(v.handle, activity), `${step}: ${activity} still on its first attempt after ${opts.holdMs} ms`).toMatchObject({
-        state: PENDING_ACTIVITY_STARTED,
-        attempt: 1,
-      });
+      expect(await inFlight.read(), `${step}: ${inFlight.what} still in flight after ${opts.holdMs} ms`).toMatchObject(
+        opts.local ? inFlight.expected : { state: PENDING_ACTIVITY_STARTED, attempt: 1 },
+      );
       expect(await lockWaiters(dbh.sql, 'update "payments"%')).toEqual(waiting);
     }
     await v.worker.kill();
@@ -223,7 +233,8 @@ describe("the worker killed mid-order on the real dev server", () => {
       const lock = await holdLock(dbh.sql, LOCK_PAYMENT_ROW, [lockedKey]);
       const result = trigger();
       result.catch(() => {}); // awaited by the caller
-      timings[`${step}:killedAt`] = await killWhileHeld({ handle: o.handle, workflowId: wf, worker }, step, activity, providerKey, lock, opts);
+      // A purchase's provider calls are local activities (BUY_PROVIDER_CALLS_LOCAL_PATCH).
+      timings[`${step}:killedAt`] = await killWhileHeld({ handle: o.handle, workflowId: wf, worker }, step, activity, providerKey, lock, { ...opts, local: true });
       return result;
     }
 
@@ -279,13 +290,14 @@ describe("the worker killed mid-order on the real dev server", () => {
     const paid = await waitForView(o.handle, (v) => v.statename === "in_route" && v.payoutReleasedAt !== null, "payout released", 90_000);
     timings.pickup = Date.now() - s;
 
-    // --- the workflow: each payment activity scheduled once, completed by its 2nd attempt after a heartbeat timeout
-    const acts = await activityRecords(o.handle);
+    // --- the workflow: each payment call recorded once (a local activity's marker), after the workflow task that
+    //     ran it first timed out with its worker (one timeout per kill) and was replayed on the new worker
+    const locals = await localActivityRecords(o.handle);
     for (const type of ["authorizePayment", "capturePayment", "releaseSellerPayout"]) {
-      const recs = acts.filter((a) => a.type === type);
-      expect(recs, `${type} scheduled once`).toHaveLength(1);
-      expect(recs[0], `${type} retried after its worker died`).toMatchObject({ completed: true, attempt: 2, lastFailure: TIMEOUT_HEARTBEAT });
+      expect(locals.filter((a) => a.type === type), `${type} recorded once`).toHaveLength(1);
     }
+    expect(await activityRecords(o.handle), "no provider call as a regular activity").toEqual([]);
+    expect(await workflowTaskTimeouts(o.handle)).toBe(3);
     expect(worker.kills).toBe(3);
 
     // --- the provider: one authorisation (captured), one capture, one transfer; every key answered once

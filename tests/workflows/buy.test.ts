@@ -796,6 +796,10 @@ describe("replay", () => {
   test("histories were recorded for every timer path", () => {
     expect(historyFiles()).toEqual(
       [
+        // Recorded before BUY_PROVIDER_CALLS_LOCAL_PATCH (provider calls as regular activities): orders open
+        // when it shipped replay through the unpatched path.
+        "buy-before-local-provider-calls-pickup-missed-twice.json",
+        "buy-before-local-provider-calls-rating-left.json",
         "buy-checkout-abandoned.json",
         "buy-modified-purchase-unanswered.json",
         "buy-pickup-missed-once.json",
@@ -820,7 +824,8 @@ describe("replay", () => {
   });
 
   test("replay has teeth: a history whose steps differ from the code is a determinism violation", async () => {
-    const json = JSON.parse(fs.readFileSync(path.join(HISTORIES, "buy-pickup-missed-twice.json"), "utf8"));
+    // A history from before the patch, whose refund is a regular activity (its type is plain text there).
+    const json = JSON.parse(fs.readFileSync(path.join(HISTORIES, "buy-before-local-provider-calls-pickup-missed-twice.json"), "utf8"));
     const scheduled = json.events.find(
       (e: { activityTaskScheduledEventAttributes?: { activityType: { name: string } } }) =>
         e.activityTaskScheduledEventAttributes?.activityType.name === "refundPayment",

@@ -9,7 +9,7 @@
  * other orders) and queries, and the main loop. Deterministic: imports only @temporalio/workflow, domain/
  * (through the machine), the contract and activity types.
  */
-import { proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from "@temporalio/workflow";
+import { patched, proxyActivities, proxyLocalActivities, setHandler, workflowInfo, type LocalActivityOptions } from "@temporalio/workflow";
 import type { BuyActivities } from "../../activities/buy/types";
 import { OrderDriver, asFailure, type Proxies } from "../common/driver";
 import {
@@ -48,13 +48,74 @@ import {
 import { COMMON_STATES } from "../../domain/states";
 
 /**
- * Every regular buy activity heartbeats while it runs longer than a few seconds (activities/buy/index.ts
- * keepAlive, every 3 s), so an activity whose worker died (killed, OOM, host lost) times out after this and
- * is retried on another worker within seconds, instead of after its whole startToCloseTimeout (30–60 s, kept
- * as the bound for a live but hung call). Retries reuse the idempotency key: nothing is charged twice
- * (tests/e2e/reliability.test.ts kills the worker mid-payment on the real dev server).
+ * Every regular buy activity (the provider calls of orders from before BUY_PROVIDER_CALLS_LOCAL_PATCH)
+ * heartbeats while it runs longer than a few seconds (activities/buy/index.ts keepAlive, every 3 s), so an
+ * activity whose worker died (killed, OOM, host lost) times out after this and is retried on another worker
+ * within seconds, instead of after its whole startToCloseTimeout (30–60 s, kept as the bound for a live but
+ * hung call). Retries reuse the idempotency key: nothing is charged twice.
  */
 const HEARTBEAT_TIMEOUT = "10s";
+
+/** The database work of a step: see `proxies.local` below. */
+const databaseCalls = proxyLocalActivities<BuyActivities>({
+  startToCloseTimeout: "30s",
+  retry: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "30s", nonRetryableErrorTypes: ["IdempotencyConflict"] },
+}) as unknown as Proxies["local"];
+
+/** Each kind of provider call's options, as a regular activity (orders before the patch) or a local one. */
+const PROVIDER_CALL_OPTIONS = {
+  /** The carrier (pickups, call tags): retried until it succeeds. */
+  carrier: {
+    startToCloseTimeout: "30s",
+    retry: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "30s", nonRetryableErrorTypes: ["IdempotencyConflict"] },
+  },
+  /** Payments a retailer waits for (authorise, capture, save a card): a few tries, then the command fails. */
+  payNow: {
+    startToCloseTimeout: "60s",
+    retry: {
+      initialInterval: "2s",
+      backoffCoefficient: 2,
+      maximumInterval: "20s",
+      maximumAttempts: 5,
+      nonRetryableErrorTypes: ["IdempotencyConflict", "PaymentRejected"],
+    },
+  },
+  /** Payments that must happen (releases, refunds, penalties, payouts): retried until the provider accepts. */
+  payEventually: {
+    startToCloseTimeout: "60s",
+    retry: { initialInterval: "2s", backoffCoefficient: 2, maximumInterval: "5m", nonRetryableErrorTypes: ["IdempotencyConflict"] },
+  },
+} satisfies Record<string, LocalActivityOptions>;
+
+type ProviderPolicy = keyof typeof PROVIDER_CALL_OPTIONS;
+
+/**
+ * Provider calls as regular activities, as orders started before BUY_PROVIDER_CALLS_LOCAL_PATCH made them:
+ * heartbeating (activities/buy/index.ts keepAlive, every 3 s), so one whose worker died times out after
+ * HEARTBEAT_TIMEOUT and is retried on another worker.
+ */
+const regularProviderCalls = (policy: ProviderPolicy) =>
+  proxyActivities<BuyActivities>({ ...PROVIDER_CALL_OPTIONS[policy], heartbeatTimeout: HEARTBEAT_TIMEOUT }) as unknown as Proxies[ProviderPolicy];
+
+/**
+ * Provider calls (the payment provider, the carrier) run as LOCAL activities too, since this patch (issue 9,
+ * "one trip per step"): a step that pays or books is one workflow task instead of one per call (pay 2 → 1,
+ * approve 3 → 1, pickup 2 → 1), and no activity task goes through the server. Their idempotency keys are
+ * the model's (workflow id + step + the step's attempt), the same on every retry and rerun: when a worker
+ * dies mid-call, the workflow task times out, another worker replays it and calls again with the same key,
+ * and the provider answers the first call's result (tests/e2e/reliability.test.ts, npm run bench:kills).
+ * An order whose history has provider calls as regular activities (started before the patch) replays them
+ * as such; patched() records the switch in new histories (ADR 0015 "Versioning").
+ */
+export const BUY_PROVIDER_CALLS_LOCAL_PATCH = "buy-provider-calls-local";
+
+function providerCalls(policy: ProviderPolicy): Proxies[ProviderPolicy] {
+  const regular = regularProviderCalls(policy);
+  const local = proxyLocalActivities<BuyActivities>(PROVIDER_CALL_OPTIONS[policy]) as unknown as Proxies[ProviderPolicy];
+  return new Proxy({} as Proxies[ProviderPolicy], {
+    get: (_target, name) => (input: unknown) => (patched(BUY_PROVIDER_CALLS_LOCAL_PATCH) ? local : regular)[name as string](input),
+  });
+}
 
 const proxies: Proxies = {
   /**
@@ -65,34 +126,10 @@ const proxies: Proxies = {
    * out and another worker replays it) changes nothing twice. Retried until they succeed: an outage delays,
    * never loses, a step.
    */
-  local: proxyLocalActivities<BuyActivities>({
-    startToCloseTimeout: "30s",
-    retry: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "30s", nonRetryableErrorTypes: ["IdempotencyConflict"] },
-  }) as unknown as Proxies["local"],
-  /** The carrier (pickups, call tags): a regular activity with its idempotency key, retried until it succeeds. */
-  carrier: proxyActivities<BuyActivities>({
-    startToCloseTimeout: "30s",
-    heartbeatTimeout: HEARTBEAT_TIMEOUT,
-    retry: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "30s", nonRetryableErrorTypes: ["IdempotencyConflict"] },
-  }) as unknown as Proxies["carrier"],
-  /** Payments a retailer waits for (authorise, capture, save a card): a few tries, then the command fails. */
-  payNow: proxyActivities<BuyActivities>({
-    startToCloseTimeout: "60s",
-    heartbeatTimeout: HEARTBEAT_TIMEOUT,
-    retry: {
-      initialInterval: "2s",
-      backoffCoefficient: 2,
-      maximumInterval: "20s",
-      maximumAttempts: 5,
-      nonRetryableErrorTypes: ["IdempotencyConflict", "PaymentRejected"],
-    },
-  }) as unknown as Proxies["payNow"],
-  /** Payments that must happen (releases, refunds, penalties, payouts): retried until the provider accepts. */
-  payEventually: proxyActivities<BuyActivities>({
-    startToCloseTimeout: "60s",
-    heartbeatTimeout: HEARTBEAT_TIMEOUT,
-    retry: { initialInterval: "2s", backoffCoefficient: 2, maximumInterval: "5m", nonRetryableErrorTypes: ["IdempotencyConflict"] },
-  }) as unknown as Proxies["payEventually"],
+  local: databaseCalls,
+  carrier: providerCalls("carrier"),
+  payNow: providerCalls("payNow"),
+  payEventually: providerCalls("payEventually"),
 };
 
 function newModel(input: BuyOrderInput): BuyModel {
