@@ -264,14 +264,7 @@ export async function terminateBackends(sql: postgres.Sql, pids: number[]): Prom
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Temporal: pending activities and history.
-
-/** The workflow's pending activity of this type (running or waiting for its retry), or null. */
-export async function pendingActivity(handle: WorkflowHandle, type: string): Promise<{ state: number; attempt: number } | null> {
-  const d = await handle.describe();
-  const p = (d.raw.pendingActivities ?? []).find((a) => a.activityType?.name === type);
-  return p ? { state: Number(p.state ?? 0), attempt: Number(p.attempt ?? 0) } : null;
-}
+// Temporal: the workflow task in flight and the history.
 
 export interface ActivityRecord {
   type: string;

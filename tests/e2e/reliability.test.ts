@@ -72,7 +72,6 @@ import {
   localActivityRecords,
   lockWaiters,
   paidPurchase,
-  pendingActivity,
   pendingWorkflowTask,
   saveSellerCard,
   sleep,
@@ -86,10 +85,8 @@ import {
 } from "./reliability-helpers";
 
 const VISA = { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" };
-/** temporal.api.enums.v1.PendingActivityState.STARTED (= PendingWorkflowTaskState.STARTED) and TimeoutType.HEARTBEAT. */
-const PENDING_ACTIVITY_STARTED = 2;
+/** temporal.api.enums.v1.PendingWorkflowTaskState.STARTED. */
 const PENDING_WORKFLOW_TASK_STARTED = 2;
-const TIMEOUT_HEARTBEAT = "timeout:4";
 
 let dbh: DbHandle;
 const workers: WorkerProcess[] = [];
@@ -140,10 +137,10 @@ const LOCK_PAYMENT_ROW = "select id from payments where idempotency_key = $1 for
 /**
  * With `lock` held on the payments row that `activity` updates right after the provider answered `providerKey`:
  * waits until the activity waits on it, checks that the provider has done it (its key has a stored answer) and
- * the activity has not reported (pending, STARTED, first attempt), optionally holds it `holdMs` on the live
- * worker first, then kills the worker, ends the dead worker's waiting database session (as a dropped connection
- * would), releases the lock and starts a new worker. Returns the moment of the kill. `attempt`: the attempt
- * the activity is on (an activity already killed once is on its second).
+ * that the workflow task running the call (provider calls are local activities: workflows/common/
+ * provider-calls.ts) is in flight, optionally holds it `holdMs` on the live worker first, then kills the worker,
+ * ends the dead worker's waiting database session (as a dropped connection would), releases the lock and
+ * starts a new worker. Returns the moment of the kill.
  */
 async function killWhileHeld(
   v: { handle: WorkflowHandle; workflowId: string; worker: WorkerProcess },
@@ -151,9 +148,8 @@ async function killWhileHeld(
   activity: string,
   providerKey: string,
   lock: HeldLock,
-  opts: { holdMs?: number; attempt?: number; local?: boolean } = {},
+  opts: { holdMs?: number } = {},
 ): Promise<number> {
-  const attempt = opts.attempt ?? 1;
   let killedAt = 0;
   try {
     const waiting = await until(`${step}: ${activity} waiting on the payments row`, async () => {
@@ -162,19 +158,14 @@ async function killWhileHeld(
     }, 30_000, 50);
     const [k] = (await providerKeysOf(v.workflowId)).filter((r) => r.key === providerKey);
     expect(k?.object, `${step}: the provider answered ${providerKey} before the kill`).toBeTruthy();
-    // A regular activity is pending (STARTED, on its attempt); a local one runs inside the workflow task in flight.
-    const inFlight = opts.local
-      ? { what: "the workflow task running it", read: () => pendingWorkflowTask(v.handle), expected: { state: PENDING_WORKFLOW_TASK_STARTED } }
-      : { what: activity, read: () => pendingActivity(v.handle, activity), expected: { state: PENDING_ACTIVITY_STARTED, attempt } };
-    expect(await inFlight.read(), `${step}: ${inFlight.what} in flight at the kill`).toMatchObject(inFlight.expected);
+    expect(await pendingWorkflowTask(v.handle), `${step}: the workflow task running ${activity} in flight at the kill`).toMatchObject({
+      state: PENDING_WORKFLOW_TASK_STARTED,
+    });
     if (opts.holdMs) {
-      // A slow call on a LIVE worker is not retried: a regular activity heartbeats past its heartbeat timeout; a
-      // local one's worker keeps its workflow task alive past the task's timeout. The same database session
-      // still waits: the call was not started again.
+      // A slow call on a LIVE worker is not started again: the worker keeps its workflow task alive past the
+      // task's timeout, and the same database session still waits.
       await sleep(opts.holdMs);
-      expect(await inFlight.read(), `${step}: ${inFlight.what} still in flight after ${opts.holdMs} ms`).toMatchObject(
-        opts.local ? inFlight.expected : { state: PENDING_ACTIVITY_STARTED, attempt: 1 },
-      );
+      expect(await pendingWorkflowTask(v.handle), `${step}: still in flight after ${opts.holdMs} ms`).toMatchObject({ state: PENDING_WORKFLOW_TASK_STARTED });
       expect(await lockWaiters(dbh.sql, 'update "payments"%')).toEqual(waiting);
     }
     await v.worker.kill();
@@ -233,8 +224,7 @@ describe("the worker killed mid-order on the real dev server", () => {
       const lock = await holdLock(dbh.sql, LOCK_PAYMENT_ROW, [lockedKey]);
       const result = trigger();
       result.catch(() => {}); // awaited by the caller
-      // A purchase's provider calls are local activities (BUY_PROVIDER_CALLS_LOCAL_PATCH).
-      timings[`${step}:killedAt`] = await killWhileHeld({ handle: o.handle, workflowId: wf, worker }, step, activity, providerKey, lock, { ...opts, local: true });
+      timings[`${step}:killedAt`] = await killWhileHeld({ handle: o.handle, workflowId: wf, worker }, step, activity, providerKey, lock, opts);
       return result;
     }
 
@@ -430,13 +420,14 @@ describe("the worker killed mid-RMA on the real dev server", () => {
     expect(await decided).toMatchObject({ stage: "rmacompleted" });
     const decideMs = Date.now() - s;
 
-    // --- the workflow: each money activity scheduled once, completed by its 2nd attempt after a heartbeat timeout
-    const acts = await activityRecords(handle);
+    // --- the workflow: each money call recorded once (a local activity's marker, RMA_PROVIDER_CALLS_LOCAL_PATCH),
+    //     after the workflow task running it timed out with its worker (one timeout per kill)
+    const locals = await localActivityRecords(handle);
     for (const type of ["refundVictim", "chargePerpetrator"]) {
-      const recs = acts.filter((a) => a.type === type);
-      expect(recs, `${type} scheduled once`).toHaveLength(1);
-      expect(recs[0], `${type} retried after its worker died`).toMatchObject({ completed: true, attempt: 2, lastFailure: TIMEOUT_HEARTBEAT });
+      expect(locals.filter((a) => a.type === type), `${type} recorded once`).toHaveLength(1);
     }
+    expect(await activityRecords(handle), "no provider call as a regular activity").toEqual([]);
+    expect(await workflowTaskTimeouts(handle)).toBe(2);
     expect(worker.kills).toBe(2);
 
     // --- the provider: one refund on the purchase's payment, one charge of the seller's card; each key answered once
@@ -530,7 +521,7 @@ describe("the worker killed mid-swap on the real dev server", () => {
       await captureLock.release();
       throw err;
     }
-    await killWhileHeld(victim, "capture", "chargeSwapSide", captureKey, captureLock, { attempt: 2 });
+    await killWhileHeld(victim, "capture", "chargeSwapSide", captureKey, captureLock);
     expect(await paid).toMatchObject({ redirectTo: "/orders/sentswaps/" });
     const payMs = Date.now() - s;
     const shipping = await view("both parcels booked", (x) => x.statename === "ship_swap" && Boolean(x.provider.shipment && x.receiver.shipment));
@@ -547,13 +538,13 @@ describe("the worker killed mid-swap on the real dev server", () => {
     await view("in route, the difference paid out", (x) => x.statename === "in_route", 90_000);
     const payoutMs = Date.now() - s;
 
-    // --- the workflow: the receiver's charge completed by its 3rd attempt, the payout by its 2nd
-    const acts = await activityRecords(handle);
-    expect(acts.filter((a) => a.type === "chargeSwapSide").map((a) => [a.attempt, a.completed, a.lastFailure])).toEqual([
-      [1, true, null],
-      [3, true, TIMEOUT_HEARTBEAT],
-    ]);
-    expect(acts.filter((a) => a.type === "payOutSwapSide").map((a) => [a.attempt, a.completed, a.lastFailure])).toEqual([[2, true, TIMEOUT_HEARTBEAT]]);
+    // --- the workflow: each side's charge and the payout recorded once (local activities' markers,
+    //     SWAP_PROVIDER_CALLS_LOCAL_PATCH), after one workflow-task timeout per kill
+    const locals = await localActivityRecords(handle);
+    expect(locals.filter((a) => a.type === "chargeSwapSide"), "the provider's charge, then the receiver's").toHaveLength(2);
+    expect(locals.filter((a) => a.type === "payOutSwapSide")).toHaveLength(1);
+    expect(await activityRecords(handle), "no provider call as a regular activity").toEqual([]);
+    expect(await workflowTaskTimeouts(handle)).toBe(3);
     expect(worker.kills).toBe(3);
 
     // --- the provider: every key answered once; three intents (the pre-authorisation cancelled, each side's

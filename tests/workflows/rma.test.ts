@@ -339,7 +339,15 @@ describe("rma replay", () => {
   const files = () => fs.readdirSync(HISTORIES).filter((f) => /^rma-.*\.json$/.test(f)).sort();
 
   test("histories were recorded for every timer and money path", () => {
-    expect(files()).toEqual(["rma-charge-queued.json", "rma-missing-units.json", "rma-return-delivered.json", "rma-return-not-shipped.json", "rma-staff-escalated.json"]);
+    expect(files()).toEqual([
+      // Recorded before RMA_PROVIDER_CALLS_LOCAL_PATCH (provider calls as regular activities): replays that path.
+      "rma-before-local-provider-calls-return-delivered.json",
+      "rma-charge-queued.json",
+      "rma-missing-units.json",
+      "rma-return-delivered.json",
+      "rma-return-not-shipped.json",
+      "rma-staff-escalated.json",
+    ]);
   });
 
   test("every recorded history replays with the current workflow code", async () => {

@@ -400,7 +400,14 @@ describe("swap replay", () => {
   const files = () => fs.readdirSync(HISTORIES).filter((f) => /^swap-.*\.json$/.test(f)).sort();
 
   test("histories were recorded for the timer paths", () => {
-    expect(files()).toEqual(["swap-both-ship-both-rate.json", "swap-one-side-never-ships.json", "swap-payment-lapses.json", "swap-provider-never-chooses.json"]);
+    expect(files()).toEqual([
+      // Recorded before SWAP_PROVIDER_CALLS_LOCAL_PATCH (provider calls as regular activities): replays that path.
+      "swap-before-local-provider-calls-both-ship-both-rate.json",
+      "swap-both-ship-both-rate.json",
+      "swap-one-side-never-ships.json",
+      "swap-payment-lapses.json",
+      "swap-provider-never-chooses.json",
+    ]);
   });
 
   test("every recorded history replays with the current workflow code", async () => {

@@ -9,9 +9,10 @@
  * other orders) and queries, and the main loop. Deterministic: imports only @temporalio/workflow, domain/
  * (through the machine), the contract and activity types.
  */
-import { patched, proxyActivities, proxyLocalActivities, setHandler, workflowInfo, type LocalActivityOptions } from "@temporalio/workflow";
+import { proxyLocalActivities, setHandler, workflowInfo, type LocalActivityOptions } from "@temporalio/workflow";
 import type { BuyActivities } from "../../activities/buy/types";
 import { OrderDriver, asFailure, type Proxies } from "../common/driver";
+import { providerCalls } from "../common/provider-calls";
 import {
   BUY_INVALID_INPUT,
   addPaymentMethodUpdate,
@@ -47,22 +48,7 @@ import {
 } from "./model";
 import { COMMON_STATES } from "../../domain/states";
 
-/**
- * Every regular buy activity (the provider calls of orders from before BUY_PROVIDER_CALLS_LOCAL_PATCH)
- * heartbeats while it runs longer than a few seconds (activities/buy/index.ts keepAlive, every 3 s), so an
- * activity whose worker died (killed, OOM, host lost) times out after this and is retried on another worker
- * within seconds, instead of after its whole startToCloseTimeout (30–60 s, kept as the bound for a live but
- * hung call). Retries reuse the idempotency key: nothing is charged twice.
- */
-const HEARTBEAT_TIMEOUT = "10s";
-
-/** The database work of a step: see `proxies.local` below. */
-const databaseCalls = proxyLocalActivities<BuyActivities>({
-  startToCloseTimeout: "30s",
-  retry: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "30s", nonRetryableErrorTypes: ["IdempotencyConflict"] },
-}) as unknown as Proxies["local"];
-
-/** Each kind of provider call's options, as a regular activity (orders before the patch) or a local one. */
+/** Each kind of provider call's options (workflows/common/provider-calls.ts: local, or regular before the patch). */
 const PROVIDER_CALL_OPTIONS = {
   /** The carrier (pickups, call tags): retried until it succeeds. */
   carrier: {
@@ -87,35 +73,12 @@ const PROVIDER_CALL_OPTIONS = {
   },
 } satisfies Record<string, LocalActivityOptions>;
 
-type ProviderPolicy = keyof typeof PROVIDER_CALL_OPTIONS;
-
 /**
- * Provider calls as regular activities, as orders started before BUY_PROVIDER_CALLS_LOCAL_PATCH made them:
- * heartbeating (activities/buy/index.ts keepAlive, every 3 s), so one whose worker died times out after
- * HEARTBEAT_TIMEOUT and is retried on another worker.
- */
-const regularProviderCalls = (policy: ProviderPolicy) =>
-  proxyActivities<BuyActivities>({ ...PROVIDER_CALL_OPTIONS[policy], heartbeatTimeout: HEARTBEAT_TIMEOUT }) as unknown as Proxies[ProviderPolicy];
-
-/**
- * Provider calls (the payment provider, the carrier) run as LOCAL activities too, since this patch (issue 9,
- * "one trip per step"): a step that pays or books is one workflow task instead of one per call (pay 2 → 1,
- * approve 3 → 1, pickup 2 → 1), and no activity task goes through the server. Their idempotency keys are
- * the model's (workflow id + step + the step's attempt), the same on every retry and rerun: when a worker
- * dies mid-call, the workflow task times out, another worker replays it and calls again with the same key,
- * and the provider answers the first call's result (tests/e2e/reliability.test.ts, npm run bench:kills).
- * An order whose history has provider calls as regular activities (started before the patch) replays them
- * as such; patched() records the switch in new histories (ADR 0015 "Versioning").
+ * A purchase's provider calls run as local activities since this patch (workflows/common/provider-calls.ts):
+ * pay, approve and the pickup's payout are one workflow task each (were 2, 3 and 2). Orders started before it
+ * replay their regular activities, which heartbeat (activities/buy/index.ts keepAlive, every 3 s).
  */
 export const BUY_PROVIDER_CALLS_LOCAL_PATCH = "buy-provider-calls-local";
-
-function providerCalls(policy: ProviderPolicy): Proxies[ProviderPolicy] {
-  const regular = regularProviderCalls(policy);
-  const local = proxyLocalActivities<BuyActivities>(PROVIDER_CALL_OPTIONS[policy]) as unknown as Proxies[ProviderPolicy];
-  return new Proxy({} as Proxies[ProviderPolicy], {
-    get: (_target, name) => (input: unknown) => (patched(BUY_PROVIDER_CALLS_LOCAL_PATCH) ? local : regular)[name as string](input),
-  });
-}
 
 const proxies: Proxies = {
   /**
@@ -126,10 +89,13 @@ const proxies: Proxies = {
    * out and another worker replays it) changes nothing twice. Retried until they succeed: an outage delays,
    * never loses, a step.
    */
-  local: databaseCalls,
-  carrier: providerCalls("carrier"),
-  payNow: providerCalls("payNow"),
-  payEventually: providerCalls("payEventually"),
+  local: proxyLocalActivities<BuyActivities>({
+    startToCloseTimeout: "30s",
+    retry: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "30s", nonRetryableErrorTypes: ["IdempotencyConflict"] },
+  }) as unknown as Proxies["local"],
+  carrier: providerCalls(BUY_PROVIDER_CALLS_LOCAL_PATCH, PROVIDER_CALL_OPTIONS.carrier),
+  payNow: providerCalls(BUY_PROVIDER_CALLS_LOCAL_PATCH, PROVIDER_CALL_OPTIONS.payNow),
+  payEventually: providerCalls(BUY_PROVIDER_CALLS_LOCAL_PATCH, PROVIDER_CALL_OPTIONS.payEventually),
 };
 
 function newModel(input: BuyOrderInput): BuyModel {

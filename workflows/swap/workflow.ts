@@ -3,10 +3,11 @@
  * (workflows/common/driver.ts) around the swap's machine (model.ts, machine.ts). Decisions: ADR 0019, 0021.
  * Registered in workflows/index.ts; its activities are activities/swap/index.ts.
  */
-import { proxyActivities, proxyLocalActivities, setHandler, workflowInfo, type RetryPolicy } from "@temporalio/workflow";
+import { proxyLocalActivities, setHandler, workflowInfo, type RetryPolicy } from "@temporalio/workflow";
 import type { SwapActivities } from "../../activities/swap/types";
 import { COMMON_STATES } from "../../domain/states";
 import { OrderDriver, asFailure, type Proxies } from "../common/driver";
+import { providerCalls } from "../common/provider-calls";
 import {
   SWAP_INVALID_INPUT,
   acceptDeclineUpdate,
@@ -28,15 +29,21 @@ import { SWAP_COMMANDS, nextSwapStep, onSwapDeadline, settleSwap } from "./machi
 import { acceptSwapCarrierEvent, createSwapModel, currentSwapDeadline, isSwapFinished, swapSearchFacts, swapView, type SwapModel } from "./model";
 
 const untilDone: RetryPolicy = { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "5m", nonRetryableErrorTypes: ["IdempotencyConflict"] };
+
+/**
+ * A swap's provider calls (its payments, the carrier) run as local activities since this patch, as a
+ * purchase's do (workflows/common/provider-calls.ts); swaps started before it replay their regular activities.
+ */
+export const SWAP_PROVIDER_CALLS_LOCAL_PATCH = "swap-provider-calls-local";
+
 const proxies: Proxies = {
   local: proxyLocalActivities<SwapActivities>({ startToCloseTimeout: "30s", retry: untilDone }) as unknown as Proxies["local"],
-  carrier: proxyActivities<SwapActivities>({ startToCloseTimeout: "30s", heartbeatTimeout: "10s", retry: untilDone }) as unknown as Proxies["carrier"],
-  payNow: proxyActivities<SwapActivities>({
+  carrier: providerCalls(SWAP_PROVIDER_CALLS_LOCAL_PATCH, { startToCloseTimeout: "30s", retry: untilDone }),
+  payNow: providerCalls(SWAP_PROVIDER_CALLS_LOCAL_PATCH, {
     startToCloseTimeout: "60s",
-    heartbeatTimeout: "10s",
     retry: { initialInterval: "2s", backoffCoefficient: 2, maximumInterval: "20s", maximumAttempts: 5, nonRetryableErrorTypes: ["IdempotencyConflict", "PaymentRejected"] },
-  }) as unknown as Proxies["payNow"],
-  payEventually: proxyActivities<SwapActivities>({ startToCloseTimeout: "60s", heartbeatTimeout: "10s", retry: untilDone }) as unknown as Proxies["payEventually"],
+  }),
+  payEventually: providerCalls(SWAP_PROVIDER_CALLS_LOCAL_PATCH, { startToCloseTimeout: "60s", retry: untilDone }),
 };
 
 function newModel(input: SwapInput): SwapModel {
