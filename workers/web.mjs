@@ -196,6 +196,13 @@ const server = app.listen(PORT, async () => {
   }
 });
 
+// Behind a load balancer or proxy that keeps connections open (the bench's scripts/lib/rr-proxy.mjs keeps them
+// 65 s), the server must not be the one to close an idle connection first: with Node's default 5 s, a proxy
+// could send a request on a connection the server was closing at that moment and answer the user 502 (seen
+// once in 400 transactions of npm run bench:kills). Longer than the proxy's, as load balancers advise.
+server.keepAliveTimeout = 70_000;
+server.headersTimeout = 71_000;
+
 function shutdown() {
   server.close(() => process.exit(0));
   setTimeout(() => process.exit(0), 5000).unref();
