@@ -196,10 +196,11 @@ const server = app.listen(PORT, async () => {
   }
 });
 
-// Behind a load balancer or proxy that keeps connections open (the bench's scripts/lib/rr-proxy.mjs keeps them
-// 65 s), the server must not be the one to close an idle connection first: with Node's default 5 s, a proxy
-// could send a request on a connection the server was closing at that moment and answer the user 502 (seen
-// once in 400 transactions of npm run bench:kills). Longer than the proxy's, as load balancers advise.
+// Behind a load balancer or proxy that reuses its connections to this server, the server must not be the one to
+// close an idle connection first: with Node's default 5 s, the proxy could send a request on a connection the
+// server was closing at that moment and answer the user 502 (seen once in 400 transactions of npm run
+// bench:kills, whose scripts/lib/rr-proxy.mjs drops idle connections after 30 s). Longer than the proxy's idle
+// timeout, as load balancers advise (60 s is a common one).
 server.keepAliveTimeout = 70_000;
 server.headersTimeout = 71_000;
 

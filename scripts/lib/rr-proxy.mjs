@@ -13,7 +13,9 @@ if (!listenPort || backendPorts.length === 0 || [listenPort, ...backendPorts].so
   process.exit(2);
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+// Idle connections to a backend are dropped after 30 s, before the backend drops them (workers/web.mjs keeps
+// them 70 s): reusing one the backend is closing at that moment would answer 502.
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 30_000 });
 const downUntil = new Map();
 let next = 0;
 
