@@ -9,10 +9,10 @@
  * other orders) and queries, and the main loop. Deterministic: imports only @temporalio/workflow, domain/
  * (through the machine), the contract and activity types.
  */
-import { proxyLocalActivities, setHandler, workflowInfo, type LocalActivityOptions } from "@temporalio/workflow";
+import { proxyLocalActivities, setHandler, workflowInfo, type LocalActivityOptions, type RetryPolicy } from "@temporalio/workflow";
 import type { BuyActivities } from "../../activities/buy/types";
 import { OrderDriver, asFailure, type Proxies } from "../common/driver";
-import { providerCalls } from "../common/provider-calls";
+import { providerCalls, waitedForPaymentRetry } from "../common/provider-calls";
 import {
   BUY_INVALID_INPUT,
   addPaymentMethodUpdate,
@@ -48,24 +48,15 @@ import {
 } from "./model";
 import { COMMON_STATES } from "../../domain/states";
 
+/** Retried until it succeeds (a reused idempotency key with other parameters is a bug: not retried). */
+const untilDone: RetryPolicy = { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "30s", nonRetryableErrorTypes: ["IdempotencyConflict"] };
+
 /** Each kind of provider call's options (workflows/common/provider-calls.ts: local, or regular before the patch). */
 const PROVIDER_CALL_OPTIONS = {
   /** The carrier (pickups, call tags): retried until it succeeds. */
-  carrier: {
-    startToCloseTimeout: "30s",
-    retry: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "30s", nonRetryableErrorTypes: ["IdempotencyConflict"] },
-  },
+  carrier: { startToCloseTimeout: "30s", retry: untilDone },
   /** Payments a retailer waits for (authorise, capture, save a card): a few tries, then the command fails. */
-  payNow: {
-    startToCloseTimeout: "60s",
-    retry: {
-      initialInterval: "2s",
-      backoffCoefficient: 2,
-      maximumInterval: "20s",
-      maximumAttempts: 5,
-      nonRetryableErrorTypes: ["IdempotencyConflict", "PaymentRejected"],
-    },
-  },
+  payNow: { startToCloseTimeout: "60s", retry: waitedForPaymentRetry("IdempotencyConflict", "PaymentRejected") },
   /** Payments that must happen (releases, refunds, penalties, payouts): retried until the provider accepts. */
   payEventually: {
     startToCloseTimeout: "60s",
@@ -89,10 +80,7 @@ const proxies: Proxies = {
    * out and another worker replays it) changes nothing twice. Retried until they succeed: an outage delays,
    * never loses, a step.
    */
-  local: proxyLocalActivities<BuyActivities>({
-    startToCloseTimeout: "30s",
-    retry: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "30s", nonRetryableErrorTypes: ["IdempotencyConflict"] },
-  }) as unknown as Proxies["local"],
+  local: proxyLocalActivities<BuyActivities>({ startToCloseTimeout: "30s", retry: untilDone }) as unknown as Proxies["local"],
   carrier: providerCalls(BUY_PROVIDER_CALLS_LOCAL_PATCH, PROVIDER_CALL_OPTIONS.carrier),
   payNow: providerCalls(BUY_PROVIDER_CALLS_LOCAL_PATCH, PROVIDER_CALL_OPTIONS.payNow),
   payEventually: providerCalls(BUY_PROVIDER_CALLS_LOCAL_PATCH, PROVIDER_CALL_OPTIONS.payEventually),

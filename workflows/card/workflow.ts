@@ -13,6 +13,7 @@
  */
 import { ActivityFailure, ApplicationFailure, getExternalWorkflowHandle, proxyActivities, workflowInfo } from "@temporalio/workflow";
 import type { Activities } from "../../activities";
+import { waitedForPaymentRetry } from "../common/provider-calls";
 import { cardBrandLabel, CARD_MESSAGES } from "../../domain/cards";
 import { cardOnFileSignal } from "../rma/contract";
 import { CARD_REJECTED, CARD_STEPS, cardIdempotencyKey, type CardOnFileInput, type CardOnFileResult, type CardRejection } from "./contract";
@@ -22,16 +23,7 @@ const readModel = proxyActivities<Activities>({
   retry: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "10s", maximumAttempts: 20 },
 });
 
-const provider = proxyActivities<Activities>({
-  startToCloseTimeout: "60s",
-  retry: {
-    initialInterval: "2s",
-    backoffCoefficient: 2,
-    maximumInterval: "20s",
-    maximumAttempts: 5,
-    nonRetryableErrorTypes: [CARD_REJECTED, "IdempotencyConflict"],
-  },
-});
+const provider = proxyActivities<Activities>({ startToCloseTimeout: "60s", retry: waitedForPaymentRetry(CARD_REJECTED, "IdempotencyConflict") });
 
 function rejectionOf(err: unknown): CardRejection | undefined {
   if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === CARD_REJECTED) {

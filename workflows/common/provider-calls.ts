@@ -12,10 +12,18 @@
  * replays them as such; an order that reaches a provider call on the new code records the patch marker and
  * calls locally from then on.
  */
-import { patched, proxyActivities, proxyLocalActivities, type ActivityOptions, type LocalActivityOptions } from "@temporalio/workflow";
+import { patched, proxyActivities, proxyLocalActivities, type ActivityOptions, type LocalActivityOptions, type RetryPolicy } from "@temporalio/workflow";
 import type { Proxies } from "./driver";
 
 type Calls = Proxies["local"];
+
+/**
+ * Payments a retailer waits for (authorise, capture, save a card, set up a payout account): a few tries with the
+ * same idempotency key, then the command fails; the `nonRetryable` failure types (a rejection, a reused key) at once.
+ */
+export function waitedForPaymentRetry(...nonRetryable: string[]): RetryPolicy {
+  return { initialInterval: "2s", backoffCoefficient: 2, maximumInterval: "20s", maximumAttempts: 5, nonRetryableErrorTypes: nonRetryable };
+}
 
 /**
  * The calls of one policy: local once `patchId` is patched in, else regular activities with `heartbeatTimeout`

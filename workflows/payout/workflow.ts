@@ -11,6 +11,7 @@
  */
 import { ActivityFailure, ApplicationFailure, log, proxyActivities, workflowInfo } from "@temporalio/workflow";
 import type { Activities } from "../../activities";
+import { waitedForPaymentRetry } from "../common/provider-calls";
 import { lastFour, PAYOUT_PROVIDER_MESSAGES, payoutDetailsSchema, payoutProfileFromDetails, type PayoutField } from "../../domain/payout";
 import {
   idempotencyKey,
@@ -29,16 +30,7 @@ const readModel = proxyActivities<Activities>({
 });
 
 /** The payment provider: a few retries with the same idempotency key; rejections are not retried. */
-const provider = proxyActivities<Activities>({
-  startToCloseTimeout: "60s",
-  retry: {
-    initialInterval: "2s",
-    backoffCoefficient: 2,
-    maximumInterval: "20s",
-    maximumAttempts: 5,
-    nonRetryableErrorTypes: [PAYOUT_REJECTED, "IdempotencyConflict"],
-  },
-});
+const provider = proxyActivities<Activities>({ startToCloseTimeout: "60s", retry: waitedForPaymentRetry(PAYOUT_REJECTED, "IdempotencyConflict") });
 
 /** The confirmation e-mail is best effort: a failure never undoes a finished setup. */
 const mail = proxyActivities<Activities>({

@@ -7,7 +7,7 @@ import { proxyLocalActivities, setHandler, workflowInfo, type RetryPolicy } from
 import type { SwapActivities } from "../../activities/swap/types";
 import { COMMON_STATES } from "../../domain/states";
 import { OrderDriver, asFailure, type Proxies } from "../common/driver";
-import { providerCalls } from "../common/provider-calls";
+import { providerCalls, waitedForPaymentRetry } from "../common/provider-calls";
 import {
   SWAP_INVALID_INPUT,
   acceptDeclineUpdate,
@@ -39,10 +39,7 @@ export const SWAP_PROVIDER_CALLS_LOCAL_PATCH = "swap-provider-calls-local";
 const proxies: Proxies = {
   local: proxyLocalActivities<SwapActivities>({ startToCloseTimeout: "30s", retry: untilDone }) as unknown as Proxies["local"],
   carrier: providerCalls(SWAP_PROVIDER_CALLS_LOCAL_PATCH, { startToCloseTimeout: "30s", retry: untilDone }),
-  payNow: providerCalls(SWAP_PROVIDER_CALLS_LOCAL_PATCH, {
-    startToCloseTimeout: "60s",
-    retry: { initialInterval: "2s", backoffCoefficient: 2, maximumInterval: "20s", maximumAttempts: 5, nonRetryableErrorTypes: ["IdempotencyConflict", "PaymentRejected"] },
-  }),
+  payNow: providerCalls(SWAP_PROVIDER_CALLS_LOCAL_PATCH, { startToCloseTimeout: "60s", retry: waitedForPaymentRetry("IdempotencyConflict", "PaymentRejected") }),
   payEventually: providerCalls(SWAP_PROVIDER_CALLS_LOCAL_PATCH, { startToCloseTimeout: "60s", retry: untilDone }),
 };
 
