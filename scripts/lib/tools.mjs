@@ -333,7 +333,7 @@ async function aptInstall(packages) {
 }
 
 /** Debian's chromium-headless-shell binary (its /usr/bin entry is a shell script that does not exec it, so a kill would miss it). */
-const HEADLESS_SHELL_PATHS = ["/usr/lib/chromium/chromium-headless-shell"];
+export const HEADLESS_SHELL_PATHS = ["/usr/lib/chromium/chromium-headless-shell"];
 
 /**
  * Debian's Chromium headless shell (browser tests): the same Chromium release as the `chromium` package, built

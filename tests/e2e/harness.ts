@@ -18,9 +18,11 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { afterAll, afterEach } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { listOutbox, type OutboxRow } from "../../db/queries/outbox";
+import { HEADLESS_SHELL_PATHS } from "../../scripts/lib/tools.mjs";
 
 export const baseUrl: string = (process.env.E2E_BASE_URL ?? "http://localhost:3100").replace(/\/$/, "");
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/lib/chromium/chromium-headless-shell"; // scripts/lib/tools.mjs ensureChromium
+// npm test passes the browser ensureChromium installed; run alone, Debian's headless shell where it installs it.
+const chromiumPath = process.env.CHROMIUM_PATH ?? HEADLESS_SHELL_PATHS[0];
 const resultsDir = process.env.E2E_RESULTS_DIR ?? path.resolve("test-results", "e2e");
 
 /** Absolute URL for an app path: url("/signin"). */

@@ -311,16 +311,15 @@ export async function pendingWorkflowTask(handle: WorkflowHandle): Promise<{ sta
   return p ? { state: Number(p.state ?? 0), attempt: Number(p.attempt ?? 0) } : null;
 }
 
-/** Every local activity the workflow recorded (its core_local_activity markers), in order, with the attempt that completed it. */
-export async function localActivityRecords(handle: WorkflowHandle): Promise<{ type: string; attempt: number }[]> {
+/** The type of every local activity the workflow recorded (its core_local_activity markers), in order. */
+export async function localActivityTypes(handle: WorkflowHandle): Promise<string[]> {
   const history = await handle.fetchHistory();
-  const out: { type: string; attempt: number }[] = [];
+  const out: string[] = [];
   for (const e of history.events ?? []) {
     const m = e.markerRecordedEventAttributes;
     const data = m?.markerName === "core_local_activity" ? m.details?.data?.payloads?.[0]?.data : undefined;
     if (!data) continue;
-    const d = JSON.parse(Buffer.from(data).toString("utf8")) as { activity_type: string; attempt: number };
-    out.push({ type: d.activity_type, attempt: d.attempt });
+    out.push((JSON.parse(Buffer.from(data).toString("utf8")) as { activity_type: string }).activity_type);
   }
   return out;
 }

@@ -69,7 +69,7 @@ import { closeTemporal, temporal, until } from "./buy-helpers";
 import {
   activityRecords,
   holdLock,
-  localActivityRecords,
+  localActivityTypes,
   lockWaiters,
   paidPurchase,
   pendingWorkflowTask,
@@ -282,9 +282,9 @@ describe("the worker killed mid-order on the real dev server", () => {
 
     // --- the workflow: each payment call recorded once (a local activity's marker), after the workflow task that
     //     ran it first timed out with its worker (one timeout per kill) and was replayed on the new worker
-    const locals = await localActivityRecords(o.handle);
+    const locals = await localActivityTypes(o.handle);
     for (const type of ["authorizePayment", "capturePayment", "releaseSellerPayout"]) {
-      expect(locals.filter((a) => a.type === type), `${type} recorded once`).toHaveLength(1);
+      expect(locals.filter((t) => t === type), `${type} recorded once`).toHaveLength(1);
     }
     expect(await activityRecords(o.handle), "no provider call as a regular activity").toEqual([]);
     expect(await workflowTaskTimeouts(o.handle)).toBe(3);
@@ -422,9 +422,9 @@ describe("the worker killed mid-RMA on the real dev server", () => {
 
     // --- the workflow: each money call recorded once (a local activity's marker, RMA_PROVIDER_CALLS_LOCAL_PATCH),
     //     after the workflow task running it timed out with its worker (one timeout per kill)
-    const locals = await localActivityRecords(handle);
+    const locals = await localActivityTypes(handle);
     for (const type of ["refundVictim", "chargePerpetrator"]) {
-      expect(locals.filter((a) => a.type === type), `${type} recorded once`).toHaveLength(1);
+      expect(locals.filter((t) => t === type), `${type} recorded once`).toHaveLength(1);
     }
     expect(await activityRecords(handle), "no provider call as a regular activity").toEqual([]);
     expect(await workflowTaskTimeouts(handle)).toBe(2);
@@ -540,9 +540,9 @@ describe("the worker killed mid-swap on the real dev server", () => {
 
     // --- the workflow: each side's charge and the payout recorded once (local activities' markers,
     //     SWAP_PROVIDER_CALLS_LOCAL_PATCH), after one workflow-task timeout per kill
-    const locals = await localActivityRecords(handle);
-    expect(locals.filter((a) => a.type === "chargeSwapSide"), "the provider's charge, then the receiver's").toHaveLength(2);
-    expect(locals.filter((a) => a.type === "payOutSwapSide")).toHaveLength(1);
+    const locals = await localActivityTypes(handle);
+    expect(locals.filter((t) => t === "chargeSwapSide"), "the provider's charge, then the receiver's").toHaveLength(2);
+    expect(locals.filter((t) => t === "payOutSwapSide")).toHaveLength(1);
     expect(await activityRecords(handle), "no provider call as a regular activity").toEqual([]);
     expect(await workflowTaskTimeouts(handle)).toBe(3);
     expect(worker.kills).toBe(3);
