@@ -45,6 +45,9 @@ export default function handleRequest(
 ): Promise<Response> {
   return new Promise((resolve, reject) => {
     let shellRendered = false;
+    // Abort a render that never completes, a little after the stream timeout; cleared once the page is
+    // whole (an abort after the end costs an error object per page for nothing).
+    const abortTimer = setTimeout(() => abort(), streamTimeout + 1_000);
     const env = getEnv();
     const nonce = newNonce();
     const csp = contentSecurityPolicy({
@@ -66,6 +69,7 @@ export default function handleRequest(
         const sink = new PassThrough();
         sink.on("data", (c: Buffer) => chunks.push(c));
         sink.on("end", () => {
+          clearTimeout(abortTimer);
           // The other security headers (X-Frame-Options, nosniff, Referrer-Policy, Permissions-Policy, HSTS,
           // Cache-Control for signed-in pages) are set by workers/web.mjs.
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
@@ -76,6 +80,7 @@ export default function handleRequest(
         pipe(sink);
       },
       onShellError(error: unknown) {
+        clearTimeout(abortTimer);
         reject(error);
       },
       onError(error: unknown) {
@@ -84,7 +89,5 @@ export default function handleRequest(
         if (shellRendered) console.error("[render error]", error);
       },
     });
-    // Abort a render that never completes, a little after the stream timeout.
-    setTimeout(abort, streamTimeout + 1_000);
   });
 }

@@ -17,6 +17,7 @@
  * on Sundays, so for US zones this never affects a business day.
  */
 
+import { COMMON_STATES } from "./states";
 import { US_FEDERAL_HOLIDAY_TABLE, US_FEDERAL_HOLIDAY_YEARS } from "./us-federal-holidays.generated";
 
 export const DEFAULT_MARKETPLACE_TZ = "America/New_York";
@@ -341,6 +342,16 @@ export function ratingDeadline(
 export function isWithinRmaWindow(deliveredAt: Instant, now: Instant): boolean {
   const elapsed = toEpochMs(now) - toEpochMs(deliveredAt);
   return elapsed >= 0 && elapsed <= WINDOWS.rmaRequest;
+}
+
+/**
+ * Whether a purchase's buyer may ask for an RMA now, from what the read model keeps (the state its workflow
+ * recorded and the delivery time): delivered, and within the 48-hour window. The order pages and the RMA
+ * wizard use it; the workflow's canRequestRma query gives the same answer (its window timer closes at the
+ * same instant), so a page need not ask the workflow.
+ */
+export function purchaseRmaOpen(statename: string, deliveredAt: Instant | null, now: Instant): boolean {
+  return statename === COMMON_STATES.DELIVERED && deliveredAt !== null && isWithinRmaWindow(deliveredAt, now);
 }
 
 /**

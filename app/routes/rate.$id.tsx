@@ -70,7 +70,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     canRate: order.statename === "delivered" && !myRating,
     myRating,
     received: order.actions.some((x) => x.code === ACTION.RECEIVER_CONFIRM_ORDER),
-    canRma: delivered ? await canRequestRma(order, order.deliveredAt) : false,
+    canRma: canRequestRma(order, order.deliveredAt),
     homePath,
   };
 }

@@ -89,7 +89,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     order.ttype === "swap"
       ? swapRmaOpen(order)
       : order.role === "receiver" && delivered
-        ? await canRequestRma(order, order.deliveredAt)
+        ? canRequestRma(order, order.deliveredAt)
         : false;
   const myRating = order.role ? (order.ratings.find((r) => r.raterId === viewer.retailerId) ?? null) : null;
   const otherRating = order.role ? (order.ratings.find((r) => r.raterId !== viewer.retailerId) ?? null) : null;

@@ -50,7 +50,7 @@ export async function rmaEligibility(order: OrderDetail, retailerId: number): Pr
   if (existing) return { ok: false, message: RMA_WIZARD_MESSAGES.exists, rmaId: existing.id };
   if (order.ttype === "swap") return swapRmaOpen(order) ? { ok: true } : { ok: false, message: RMA_WIZARD_MESSAGES.closed };
   const delivered = order.statename === "delivered" || order.statename === "completed";
-  if (order.role !== "receiver" || !delivered || !(await canRequestRma(order, order.deliveredAt))) return { ok: false, message: RMA_WIZARD_MESSAGES.closed };
+  if (order.role !== "receiver" || !delivered || !canRequestRma(order, order.deliveredAt)) return { ok: false, message: RMA_WIZARD_MESSAGES.closed };
   return { ok: true };
 }
 

@@ -18,6 +18,7 @@ import {
   msUntilCalendarDeadline,
   nextBusinessDayStart,
   pickupDeadline,
+  purchaseRmaOpen,
   ratingDeadline,
   timeZoneOffsetMs,
   toEpochMs,
@@ -249,6 +250,22 @@ describe("windows and timer durations", () => {
     expect(isWithinRmaWindow(delivered, delivered + 48 * HOUR_MS)).toBe(true);
     expect(isWithinRmaWindow(delivered, delivered + 48 * HOUR_MS + 1)).toBe(false);
     expect(isWithinRmaWindow(delivered, delivered - 1)).toBe(false);
+  });
+
+  it.each([
+    ["delivered", 0, true],
+    ["delivered", 48 * HOUR_MS, true],
+    ["delivered", 48 * HOUR_MS + 1, false],
+    ["completed", HOUR_MS, false],
+    ["in_route", HOUR_MS, false],
+    ["cancelled", HOUR_MS, false],
+  ] as const)("a purchase in %s, %i ms after delivery: RMA open = %s", (statename, after, open) => {
+    const delivered = ms("2026-03-06T20:00:00Z");
+    expect(purchaseRmaOpen(statename, new Date(delivered).toISOString(), delivered + after)).toBe(open);
+  });
+
+  it("no RMA without a delivery time", () => {
+    expect(purchaseRmaOpen("delivered", null, ms("2026-03-06T20:00:00Z"))).toBe(false);
   });
 
   it("a modified purchase is auto-declined after 1 day, never later than the authorisation allows", () => {
