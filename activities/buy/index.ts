@@ -405,6 +405,12 @@ export function createBuyActivities(deps: BuyActivityDeps): BuyActivities {
       return { orderIds: await findConflictingOrders(db, input) };
     },
 
+    async approvalFacts(input) {
+      // Two independent reads, side by side: the card on file and the conflicting pending orders.
+      const [card, orderIds] = await Promise.all([getCardOnFile(db, input.providerId), findConflictingOrders(db, input)]);
+      return { cardOnFile: card !== null, conflictingOrderIds: orderIds };
+    },
+
     async decrementStock(input) {
       try {
         return await decrementStockOnce(db, input);

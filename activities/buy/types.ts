@@ -206,6 +206,21 @@ export interface FindConflictingOrdersResult {
   orderIds: number[];
 }
 
+/** What the seller's approval needs to know before it takes stock: one local activity, two reads. */
+export interface ApprovalFactsInput {
+  orderId: number;
+  /** The seller: its card on file, and its other pending orders. */
+  providerId: number;
+  /** The lines the approval would take. */
+  lines: OrderLine[];
+}
+export interface ApprovalFactsResult {
+  /** The seller has a card on file (penalties are charged to it). */
+  cardOnFile: boolean;
+  /** As findConflictingOrders answers (may include this order; the machine leaves it out). */
+  conflictingOrderIds: number[];
+}
+
 export interface StockChangeInput {
   idempotencyKey: string;
   orderId: number;
@@ -270,6 +285,7 @@ export interface BuyActivities {
   recordPaymentEvent(input: PaymentEventRecord): Promise<void>;
   // stock
   findConflictingOrders(input: FindConflictingOrdersInput): Promise<FindConflictingOrdersResult>;
+  approvalFacts(input: ApprovalFactsInput): Promise<ApprovalFactsResult>;
   decrementStock(input: StockChangeInput): Promise<DecrementStockResult>;
   restoreStock(input: StockChangeInput): Promise<void>;
   // carrier

@@ -289,7 +289,7 @@ describe("stock", () => {
     expect(row).toEqual({ sizes: { M: 0 }, total: 0 });
   });
 
-  test("findConflictingOrders: pending orders of the same seller that could not be served after these lines", async () => {
+  test("findConflictingOrders: pending orders of the same seller that could not be served after these lines; approvalFacts adds the card on file", async () => {
     const f = await createSellerWithListing(db, { sizes: { S: 2, M: 1 } });
     const buyer = await createRetailer(db, { payout: false });
     const line = (sizes: Record<string, number>) => [{ listingId: f.listing.id, variationId: f.variation.id, sizes, unitPriceCents: 1000 }];
@@ -303,6 +303,13 @@ describe("stock", () => {
     const r = await acts.findConflictingOrders({ orderId: a.orderId, providerId: f.seller.retailer.id, lines: a.lines });
     expect(r.orderIds).toEqual([b.orderId]);
     expect(d.orderId).toBeGreaterThan(0);
+
+    // approvalFacts: the same conflicts and the seller's card on file, in one activity.
+    const input = { orderId: a.orderId, providerId: f.seller.retailer.id, lines: a.lines };
+    expect(await acts.approvalFacts(input)).toEqual({ cardOnFile: false, conflictingOrderIds: [b.orderId] });
+    const saved = await acts.saveCardOnFile({ idempotencyKey: `save-${uid()}`, retailerId: f.seller.retailer.id, paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" } });
+    expect(saved.status).toBe("saved");
+    expect(await acts.approvalFacts(input)).toEqual({ cardOnFile: true, conflictingOrderIds: [b.orderId] });
   });
 });
 

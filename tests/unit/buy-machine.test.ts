@@ -50,6 +50,8 @@ function world(opts: { cardOnFile?: boolean; declined?: boolean; stockOk?: boole
         return opts.cardOnFile === false ? null : CARD;
       case "findConflictingOrders":
         return { orderIds: opts.conflicts ?? [] };
+      case "approvalFacts":
+        return { cardOnFile: opts.cardOnFile !== false, conflictingOrderIds: opts.cardOnFile === false ? [] : [...(opts.conflicts ?? []), i.orderId] };
       case "decrementStock":
         return opts.stockOk === false ? { ok: false, listingId: 5, size: "S" } : { ok: true };
       case "capturePayment":
@@ -245,7 +247,7 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
     expect(w2.keys()).toEqual([`${WF}:authorize:2`]);
   });
 
-  test("approval: card check, conflicts, stock (local), capture (payNow), call tag (carrier), one write (221, 812, 920)", () => {
+  test("approval: card check and conflicts (one local read), stock (local), capture (payNow), call tag (carrier), one write (221, 812, 920)", () => {
     const w = world({ conflicts: [8] });
     const m = inState(BUY_STATES.PROVIDER_APPROVE_SALE);
     expect(w.run(BUY_COMMANDS.approveSale.run(m, { actorRetailerId: SELLER }, w.ctx))).toMatchObject({ status: "need_confirm_decline_others", conflictingOrderIds: [8] });
@@ -253,8 +255,7 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
     const res = w2.run(BUY_COMMANDS.approveSale.run(m, { actorRetailerId: SELLER, confirmDeclineOthers: true }, w2.ctx));
     expect(res).toMatchObject({ status: "ok", statename: BUY_STATES.SHIP_ORDER, redirectTo: "/orders" });
     expect(w2.calls()).toEqual([
-      "getCardOnFile/local",
-      "findConflictingOrders/local",
+      "approvalFacts/local",
       "decrementStock/local",
       "capturePayment/payNow",
       "bookPickup/carrier",

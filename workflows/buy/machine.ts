@@ -327,9 +327,12 @@ function* askToConfirm(m: BuyModel, ctx: StepContext, conflicts: number[]): Step
   return commandResult(m, "need_confirm_decline_others", { conflictingOrderIds: conflicts });
 }
 
-/** Seller approval after the card check: confirm other orders' decline, then finalize. */
-function* continueApproval(m: BuyModel, ctx: StepContext, confirm: boolean): Step<BuyCommandResult> {
-  const conflicts = yield* conflictsFor(m, m.requested);
+/**
+ * Seller approval after the card check: confirm other orders' decline, then finalize. `knownConflicts`: the
+ * conflicts read with the card check (approvalFacts), else read here.
+ */
+function* continueApproval(m: BuyModel, ctx: StepContext, confirm: boolean, knownConflicts?: number[]): Step<BuyCommandResult> {
+  const conflicts = knownConflicts ?? (yield* conflictsFor(m, m.requested));
   if (conflicts.length > 0 && !confirm) return yield* askToConfirm(m, ctx, conflicts);
   m.statename = BUY_STATES.PROVIDER_APPROVE_SALE;
   const outcome = yield* finalizeApproval(m, ctx, m.requested, [[ACTION.PROVIDER_APPROVE_SALE, "provider"]], conflicts);
@@ -481,6 +484,12 @@ function* hasCardOnFile(m: BuyModel): Step<boolean> {
   return (yield* call("getCardOnFile", { retailerId: m.providerId }, "local")) !== null;
 }
 
+/** The approval's reads in one local activity: the seller's card on file and the conflicting orders. */
+function* approvalFacts(m: BuyModel, lines: OrderLine[]): Step<{ cardOnFile: boolean; conflicts: number[] }> {
+  const r = yield* call("approvalFacts", { orderId: m.orderId, providerId: m.providerId, lines }, "local");
+  return { cardOnFile: r.cardOnFile, conflicts: r.conflictingOrderIds.filter((id) => id !== m.orderId) };
+}
+
 /**
  * The validator of a command that `role` may send in `states`, then its own payload checks: refuses with the
  * specification's errors, never changes the model.
@@ -517,8 +526,9 @@ export const BUY_COMMANDS = {
   approveSale: {
     validate: allowed<ApproveSaleCommand>("provider", NEGOTIATING_SELLER),
     *run(m, cmd, ctx) {
-      if (!(yield* hasCardOnFile(m))) return yield* askForCard(m, ctx, { kind: "approve" });
-      return yield* continueApproval(m, ctx, cmd.confirmDeclineOthers === true);
+      const facts = yield* approvalFacts(m, m.requested);
+      if (!facts.cardOnFile) return yield* askForCard(m, ctx, { kind: "approve" });
+      return yield* continueApproval(m, ctx, cmd.confirmDeclineOthers === true, facts.conflicts);
     },
   } satisfies CommandSpec<ApproveSaleCommand>,
 

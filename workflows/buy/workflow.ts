@@ -9,8 +9,8 @@
  * other orders) and queries, and the main loop. Deterministic: imports only @temporalio/workflow, domain/
  * (through the machine), the contract and activity types.
  */
-import { proxyLocalActivities, setHandler, workflowInfo, type LocalActivityOptions, type RetryPolicy } from "@temporalio/workflow";
-import type { BuyActivities } from "../../activities/buy/types";
+import { patched, proxyLocalActivities, setHandler, workflowInfo, type LocalActivityOptions, type RetryPolicy } from "@temporalio/workflow";
+import type { ApprovalFactsInput, ApprovalFactsResult, BuyActivities } from "../../activities/buy/types";
 import { OrderDriver, asFailure, type Proxies } from "../common/driver";
 import { providerCalls, waitedForPaymentRetry } from "../common/provider-calls";
 import {
@@ -71,6 +71,22 @@ const PROVIDER_CALL_OPTIONS = {
  */
 export const BUY_PROVIDER_CALLS_LOCAL_PATCH = "buy-provider-calls-local";
 
+/**
+ * The approval's two reads (the seller's card on file, the conflicting pending orders) are one local activity
+ * (approvalFacts) since this patch: one round trip less in every approval. An approval replayed from before
+ * it ran getCardOnFile, then (with a card) findConflictingOrders: the same answer, assembled here.
+ */
+export const BUY_APPROVAL_FACTS_PATCH = "buy-approval-facts";
+
+const localActivities = proxyLocalActivities<BuyActivities>({ startToCloseTimeout: "30s", retry: untilDone });
+
+async function approvalFactsBeforePatch(input: ApprovalFactsInput): Promise<ApprovalFactsResult> {
+  const card = await localActivities.getCardOnFile({ retailerId: input.providerId });
+  if (card === null) return { cardOnFile: false, conflictingOrderIds: [] };
+  const r = await localActivities.findConflictingOrders(input);
+  return { cardOnFile: true, conflictingOrderIds: r.orderIds };
+}
+
 const proxies: Proxies = {
   /**
    * The step's database work (read model with its action rows and the outbox rows of its notices, stock,
@@ -80,7 +96,9 @@ const proxies: Proxies = {
    * out and another worker replays it) changes nothing twice. Retried until they succeed: an outage delays,
    * never loses, a step.
    */
-  local: proxyLocalActivities<BuyActivities>({ startToCloseTimeout: "30s", retry: untilDone }) as unknown as Proxies["local"],
+  local: new Proxy(localActivities, {
+    get: (target, name) => (name === "approvalFacts" && !patched(BUY_APPROVAL_FACTS_PATCH) ? approvalFactsBeforePatch : target[name as keyof BuyActivities]),
+  }) as unknown as Proxies["local"],
   carrier: providerCalls(BUY_PROVIDER_CALLS_LOCAL_PATCH, PROVIDER_CALL_OPTIONS.carrier),
   payNow: providerCalls(BUY_PROVIDER_CALLS_LOCAL_PATCH, PROVIDER_CALL_OPTIONS.payNow),
   payEventually: providerCalls(BUY_PROVIDER_CALLS_LOCAL_PATCH, PROVIDER_CALL_OPTIONS.payEventually),

@@ -144,6 +144,9 @@ export function createFakeBuyActivities(options: FakeOptions = {}) {
     async findConflictingOrders({ orderId }) {
       return { orderIds: options.conflicts?.[orderId] ?? [] };
     },
+    async approvalFacts({ orderId, providerId }) {
+      return { cardOnFile: cards.has(providerId), conflictingOrderIds: options.conflicts?.[orderId] ?? [] };
+    },
     async decrementStock(input) {
       return once(input.idempotencyKey, input, () => {
         for (const l of input.lines) {
