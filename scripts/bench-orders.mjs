@@ -269,7 +269,6 @@ function stackProcesses(o) {
 
 const TICK_MS = 1000 / 100; // USER_HZ
 
-/** CPU ms per component (utime + stime), Postgres including its backends and reaped children. */
 /**
  * How fast this box runs JavaScript right now: a fixed single-threaded workload (serialise, parse and sort
  * 2,000 small rows, 60 times; the best of three), in ms. The same code measured minutes apart on this shared
@@ -292,6 +291,7 @@ function speedProbe() {
   return best;
 }
 
+/** CPU ms per component (utime + stime), Postgres including its backends and reaped children. */
 function cpuSnapshot(procs) {
   const cpu = (pid) => {
     const s = pid ? readStat(pid) : null;
