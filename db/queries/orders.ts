@@ -12,7 +12,7 @@
  * The order row is created by checkout (or the sell dialog) before its workflow starts; when it is gone (a
  * draft withdrawn from the cart) the write is a no-op.
  */
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, ne, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { listings, orderActions, orderContributions, orders, outboxEmails, ratings, retailerContacts, retailers, shipments, type SizesMap } from "../schema";
 import type { DbOrTx } from "./listings";
@@ -122,17 +122,10 @@ export async function insertActions(
 
 export async function recordOrderState(db: Db, w: OrderStateWrite): Promise<{ recorded: boolean }> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.select({ id: orders.id, reasons: orders.reasons, recordSeq: orders.recordSeq }).from(orders).where(eq(orders.id, w.orderId)).for("update");
-    if (!row) return { recorded: false };
-    if (w.sequence !== undefined && w.sequence <= row.recordSeq) {
-      // An earlier step's write finishing after a later one (or a retry of the last): the state stays; its
-      // action rows and notices (deduplicated) are still history.
-      await insertActions(tx, w);
-      await queueNotices(tx, w.notices ?? []);
-      return { recorded: true };
-    }
-
-    await tx
+    // The order row, when this write is newer than the row's (the UPDATE takes the row lock and checks the
+    // sequence against the row it locked); the step's reasons merged into the row's (checkout's sell_reason).
+    const newer = w.sequence === undefined ? eq(orders.id, w.orderId) : and(eq(orders.id, w.orderId), lt(orders.recordSeq, w.sequence));
+    const updated = await tx
       .update(orders)
       .set({
         statename: w.statename,
@@ -148,14 +141,24 @@ export async function recordOrderState(db: Db, w: OrderStateWrite): Promise<{ re
         authorizedCents: w.authorizedCents,
         capturedCents: w.capturedCents,
         ledger: w.ledger,
-        reasons: { ...(row.reasons ?? {}), ...w.reasons },
+        reasons: sql`${orders.reasons} || ${JSON.stringify(w.reasons)}::jsonb`,
         deadlines: w.deadlines,
         ...(w.floorTime !== undefined && w.floorTime !== null ? { floorTime: w.floorTime } : {}),
         ...(w.rating ? { receiverRating: w.rating.overall, receiverRatingComments: w.rating.comments } : {}),
         ...(w.sequence !== undefined ? { recordSeq: w.sequence } : {}),
         modifiedAt: sql`now()`,
       })
-      .where(eq(orders.id, w.orderId));
+      .where(newer)
+      .returning({ id: orders.id });
+    if (updated.length === 0) {
+      const [row] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, w.orderId)).for("update");
+      if (!row) return { recorded: false };
+      // An earlier step's write finishing after a later one (or a retry of the last): the state stays; its
+      // action rows and notices (deduplicated) are still history.
+      await insertActions(tx, w);
+      await queueNotices(tx, w.notices ?? []);
+      return { recorded: true };
+    }
 
     // Contributions: the lines as they stand, and the modification waiting for the buyer.
     const contribs = await tx
@@ -246,15 +249,21 @@ export async function retailerNoticeAddress(db: DbOrTx, retailerId: number): Pro
   return c?.email || null;
 }
 
-/** Queues notices in the outbox; a dedupe key already used is skipped (a retried step mails once). */
+/**
+ * Queues notices in the outbox, one statement each: the address is looked up in the INSERT (as
+ * retailerNoticeAddress: the store e-mail, else the first contact's), and a retailer without any address gets
+ * none (pages still show the state). A dedupe key already used is skipped (a retried step mails once).
+ */
 export async function queueNotices(tx: DbOrTx, notices: OrderNoticeWrite[]): Promise<void> {
+  const col = (c: { name: string }) => sql.identifier(c.name);
   for (const n of notices) {
-    const to = await retailerNoticeAddress(tx, n.retailerId);
-    if (!to) continue; // a retailer without any e-mail address: nothing to send (pages still show the state)
-    await tx
-      .insert(outboxEmails)
-      .values({ toEmail: to, subject: n.subject, bodyText: n.text, kind: n.kind, dedupeKey: n.dedupeKey, status: "queued" })
-      .onConflictDoNothing();
+    const firstContactEmail = sql`(select nullif(${retailerContacts.email}, '') from ${retailerContacts} where ${retailerContacts.retailerId} = ${retailers.id} order by ${retailerContacts.id} limit 1)`;
+    const to = sql`coalesce(nullif(${retailers.storeEmail}, ''), ${firstContactEmail})`;
+    await tx.execute(sql`
+      insert into ${outboxEmails} (${col(outboxEmails.toEmail)}, ${col(outboxEmails.subject)}, ${col(outboxEmails.bodyText)}, ${col(outboxEmails.kind)}, ${col(outboxEmails.dedupeKey)}, ${col(outboxEmails.status)})
+      select ${to}, ${n.subject}, ${n.text}, ${n.kind}, ${n.dedupeKey}, 'queued' from ${retailers}
+      where ${retailers.id} = ${n.retailerId} and ${to} is not null
+      on conflict do nothing`);
   }
 }
 

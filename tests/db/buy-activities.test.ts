@@ -20,7 +20,7 @@ import { getOrderRow, listOrderActions } from "../../db/queries/orders";
 import { getPaymentByKey, listOrderPayments } from "../../db/queries/payments";
 import { renderLabelPdf } from "../../app/utils/label-pdf.server";
 import { getCarrierLabel, listOrderShipments } from "../../db/queries/shipments";
-import { listings, orderContributions, outboxEmails } from "../../db/schema";
+import { listings, orderContributions, outboxEmails, retailerContacts, retailers } from "../../db/schema";
 import { CARRIER_SIGNATURE_HEADER, type CarrierWebhookEvent } from "../../domain/carrier-events";
 import { CARD_DECLINED } from "../../domain/messages";
 import { orderLedger, orderQuote, type OrderLine } from "../../domain/order-money";
@@ -450,6 +450,38 @@ describe("read model", () => {
     expect(mails[0].bodyText).toContain("03/07/2026");
     expect(mails[0].bodyText).not.toContain(o.buyer.retailer.storeName);
     expect(mails[0].bodyText).not.toContain(o.buyer.retailer.storeEmail);
+  });
+
+  test("a notice goes to the store e-mail, else to the first contact's; a retailer without any address gets none", async () => {
+    const o = await orderWith();
+    const seller = o.seller.retailer.id;
+    const notice = (n: number) => ({
+      orderId: o.orderId,
+      externalId: o.externalId,
+      dedupeKey: `${o.workflowId}:mail:test-${n}:provider`,
+      role: "provider" as const,
+      retailerId: seller,
+      counterpartyId: o.buyer.retailer.id,
+      template: "approve_sale_needed" as const,
+      statename: "provider_approve_sale",
+      displayStatus: "Pending Approval",
+      actBy: "2026-03-07T15:00:00.000Z",
+    });
+    const sentTo = async (n: number) => (await db.select().from(outboxEmails).where(eq(outboxEmails.dedupeKey, notice(n).dedupeKey))).map((m) => m.toEmail);
+    const contacts = await db.select().from(retailerContacts).where(eq(retailerContacts.retailerId, seller)).orderBy(retailerContacts.id);
+    expect(contacts.length).toBeGreaterThan(0);
+
+    await acts.recordOrderState(stateRecord(o, 1, { sequence: 1, notices: [notice(1)] }));
+    expect(await sentTo(1)).toEqual([o.seller.retailer.storeEmail]);
+
+    await db.update(retailers).set({ storeEmail: "" }).where(eq(retailers.id, seller));
+    await acts.recordOrderState(stateRecord(o, 2, { sequence: 2, notices: [notice(2)] }));
+    expect(await sentTo(2)).toEqual([contacts[0].email]);
+
+    await db.delete(retailerContacts).where(eq(retailerContacts.retailerId, seller));
+    await acts.recordOrderState(stateRecord(o, 3, { sequence: 3, notices: [notice(3)] }));
+    expect(await sentTo(3)).toEqual([]);
+    expect((await getOrderRow(db, o.orderId))?.recordSeq).toBe(3); // the state is written all the same
   });
 });
 
