@@ -51,7 +51,7 @@ describe("readFormData", () => {
     expect(form.get("b")).toBe("\ufffd");
   });
 
-  test("1 MB of one repeated field: 413, declared or streamed; a streamed body is not read past the limit", async () => {
+  test("1 MB of one repeated field: 413, declared or streamed; a streamed body gets its 413 without waiting for its end", async () => {
     const body = "email=a%40b.test&".repeat(64 * 1024);
     const declared = await refusal(readFormData(post(body, "application/x-www-form-urlencoded", { "Content-Length": String(body.length) })));
     expect(declared.status).toBe(413);
