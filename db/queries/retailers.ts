@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../client";
 import { brandRequests, brands, retailerBrands, retailerContacts, retailers, users } from "../schema";
@@ -46,16 +46,18 @@ export async function getRetailer(db: Db, id: number): Promise<RetailerRow | nul
   return rows[0] ?? null;
 }
 
+/** Which of a retailer's contacts is "its contact": the one linked to `userId` when given, else the first one. */
+function contactPreference(userId?: number): SQL[] {
+  return userId === undefined ? [asc(retailerContacts.id)] : [sql`(${retailerContacts.userId} = ${userId}) desc nulls last`, asc(retailerContacts.id)];
+}
+
 /** The retailer's contact: the one linked to `userId` when given, else the first one. */
 export async function getContact(db: Db, retailerId: number, userId?: number): Promise<ContactRow | null> {
   const rows = await db
     .select()
     .from(retailerContacts)
     .where(eq(retailerContacts.retailerId, retailerId))
-    .orderBy(
-      userId === undefined ? asc(retailerContacts.id) : sql`(${retailerContacts.userId} = ${userId}) desc nulls last`,
-      asc(retailerContacts.id),
-    )
+    .orderBy(...contactPreference(userId))
     .limit(1);
   return rows[0] ?? null;
 }
@@ -67,13 +69,12 @@ const contactOfRetailer = alias(retailerContacts, "contact");
  * (app/utils/auth.server.ts), so one round trip instead of two.
  */
 export async function getRetailerWithContact(db: Db, retailerId: number, userId?: number): Promise<{ retailer: RetailerRow; contact: ContactRow | null } | null> {
-  const order = userId === undefined ? sql`${retailerContacts.id}` : sql`(${retailerContacts.userId} = ${userId}) desc nulls last, ${retailerContacts.id}`;
   const rows = await db
     .select({ retailer: retailers, contact: contactOfRetailer })
     .from(retailers)
     .leftJoin(
       contactOfRetailer,
-      eq(contactOfRetailer.id, sql`(select ${retailerContacts.id} from ${retailerContacts} where ${retailerContacts.retailerId} = ${retailers.id} order by ${order} limit 1)`),
+      eq(contactOfRetailer.id, sql`(select ${retailerContacts.id} from ${retailerContacts} where ${retailerContacts.retailerId} = ${retailers.id} order by ${sql.join(contactPreference(userId), sql`, `)} limit 1)`),
     )
     .where(eq(retailers.id, retailerId))
     .limit(1);
