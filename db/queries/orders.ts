@@ -240,29 +240,32 @@ export async function findConflictingOrders(
   return [...out].sort((a, b) => a - b);
 }
 
+/**
+ * Who to e-mail for a retailer (its store e-mail, else its first contact's; null when neither), as an SQL
+ * expression over the `retailers` row in scope: retailerNoticeAddress reads it, queueNotices inserts with it.
+ * Only in raw `sql` statements: a one-table drizzle select leaves column names unqualified, and the subquery's
+ * "id" would then be the contact's.
+ */
+const noticeAddress = sql<string | null>`coalesce(nullif(${retailers.storeEmail}, ''), (select nullif(${retailerContacts.email}, '') from ${retailerContacts} where ${retailerContacts.retailerId} = ${retailers.id} order by ${retailerContacts.id} limit 1))`;
+
 /** Who to e-mail for a retailer: its store e-mail, else its first contact's. */
 export async function retailerNoticeAddress(db: DbOrTx, retailerId: number): Promise<string | null> {
-  const [r] = await db.select({ storeEmail: retailers.storeEmail }).from(retailers).where(eq(retailers.id, retailerId));
-  if (!r) return null;
-  if (r.storeEmail) return r.storeEmail;
-  const [c] = await db.select({ email: retailerContacts.email }).from(retailerContacts).where(eq(retailerContacts.retailerId, retailerId)).orderBy(retailerContacts.id).limit(1);
-  return c?.email || null;
+  const [r] = await db.execute<{ to: string | null }>(sql`select ${noticeAddress} as "to" from ${retailers} where ${retailers.id} = ${retailerId}`);
+  return r?.to ?? null;
 }
 
 /**
- * Queues notices in the outbox, one statement each: the address is looked up in the INSERT (as
- * retailerNoticeAddress: the store e-mail, else the first contact's), and a retailer without any address gets
- * none (pages still show the state). A dedupe key already used is skipped (a retried step mails once).
+ * Queues notices in the outbox, one statement each: the address is found in the INSERT (noticeAddress), and a
+ * retailer without any address gets none (pages still show the state). A dedupe key already used is skipped
+ * (a retried step mails once).
  */
 export async function queueNotices(tx: DbOrTx, notices: OrderNoticeWrite[]): Promise<void> {
   const col = (c: { name: string }) => sql.identifier(c.name);
   for (const n of notices) {
-    const firstContactEmail = sql`(select nullif(${retailerContacts.email}, '') from ${retailerContacts} where ${retailerContacts.retailerId} = ${retailers.id} order by ${retailerContacts.id} limit 1)`;
-    const to = sql`coalesce(nullif(${retailers.storeEmail}, ''), ${firstContactEmail})`;
     await tx.execute(sql`
       insert into ${outboxEmails} (${col(outboxEmails.toEmail)}, ${col(outboxEmails.subject)}, ${col(outboxEmails.bodyText)}, ${col(outboxEmails.kind)}, ${col(outboxEmails.dedupeKey)}, ${col(outboxEmails.status)})
-      select ${to}, ${n.subject}, ${n.text}, ${n.kind}, ${n.dedupeKey}, 'queued' from ${retailers}
-      where ${retailers.id} = ${n.retailerId} and ${to} is not null
+      select ${noticeAddress}, ${n.subject}, ${n.text}, ${n.kind}, ${n.dedupeKey}, 'queued' from ${retailers}
+      where ${retailers.id} = ${n.retailerId} and ${noticeAddress} is not null
       on conflict do nothing`);
   }
 }

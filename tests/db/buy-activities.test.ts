@@ -16,7 +16,7 @@ import { createSandboxCarrier } from "../../activities/carrier/sandbox";
 import { verifyCarrierSignature } from "../../activities/carrier/signature";
 import { IdempotencyConflictError, PaymentRejectedError } from "../../activities/payments/port";
 import { SandboxPayments } from "../../activities/payments/sandbox";
-import { getOrderRow, listOrderActions } from "../../db/queries/orders";
+import { getOrderRow, listOrderActions, retailerNoticeAddress } from "../../db/queries/orders";
 import { getPaymentByKey, listOrderPayments } from "../../db/queries/payments";
 import { renderLabelPdf } from "../../app/utils/label-pdf.server";
 import { getCarrierLabel, listOrderShipments } from "../../db/queries/shipments";
@@ -452,7 +452,7 @@ describe("read model", () => {
     expect(mails[0].bodyText).not.toContain(o.buyer.retailer.storeEmail);
   });
 
-  test("a notice goes to the store e-mail, else to the first contact's; a retailer without any address gets none", async () => {
+  test("a notice goes to the store e-mail, else to the first contact's; a retailer without any address gets none (retailerNoticeAddress says the same)", async () => {
     const o = await orderWith();
     const seller = o.seller.retailer.id;
     const notice = (n: number) => ({
@@ -473,14 +473,17 @@ describe("read model", () => {
 
     await acts.recordOrderState(stateRecord(o, 1, { sequence: 1, notices: [notice(1)] }));
     expect(await sentTo(1)).toEqual([o.seller.retailer.storeEmail]);
+    expect(await retailerNoticeAddress(db, seller)).toBe(o.seller.retailer.storeEmail);
 
     await db.update(retailers).set({ storeEmail: "" }).where(eq(retailers.id, seller));
     await acts.recordOrderState(stateRecord(o, 2, { sequence: 2, notices: [notice(2)] }));
     expect(await sentTo(2)).toEqual([contacts[0].email]);
+    expect(await retailerNoticeAddress(db, seller)).toBe(contacts[0].email);
 
     await db.delete(retailerContacts).where(eq(retailerContacts.retailerId, seller));
     await acts.recordOrderState(stateRecord(o, 3, { sequence: 3, notices: [notice(3)] }));
     expect(await sentTo(3)).toEqual([]);
+    expect(await retailerNoticeAddress(db, seller)).toBeNull();
     expect((await getOrderRow(db, o.orderId))?.recordSeq).toBe(3); // the state is written all the same
   });
 });
