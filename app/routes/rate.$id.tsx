@@ -17,6 +17,7 @@ import { useEffect } from "react";
 import { getOrderDetail, type OrderDetail } from "../../db/queries/order-views";
 import { RATE_THIS_TRANSACTION, RATING_SAVED, REQUEST_RMA } from "../../domain/messages";
 import { ACTION } from "../../domain/action-codes";
+import { purchaseRmaOpen } from "../../domain/business-days";
 import { confirmReceivedUpdate, rateOrderUpdate } from "../../workflows/buy/contract";
 import { confirmSwapReceivedUpdate, rateSwapUpdate } from "../../workflows/swap/contract";
 import { formatDate } from "~/components/orders/format";
@@ -27,7 +28,7 @@ import { pageTitle } from "~/components/title";
 import { readFormData, requireRetailer } from "~/utils/auth.server";
 import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
-import { canRequestRma, sendBuyCommand } from "~/utils/orders.server";
+import { sendBuyCommand } from "~/utils/orders.server";
 import { sendSwapCommand, swapRmaOpen } from "~/utils/swap.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
@@ -70,7 +71,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     canRate: order.statename === "delivered" && !myRating,
     myRating,
     received: order.actions.some((x) => x.code === ACTION.RECEIVER_CONFIRM_ORDER),
-    canRma: canRequestRma(order, order.deliveredAt),
+    canRma: purchaseRmaOpen(order.statename, order.deliveredAt, Date.now()),
     homePath,
   };
 }

@@ -18,7 +18,6 @@ import {
 } from "../../workflows/buy/contract";
 import type { SwapErrorCode } from "../../workflows/swap/contract";
 import { cardBrandLabel, PaymentMethodIdSchema, testCardFormSchema } from "../../domain/cards";
-import { purchaseRmaOpen } from "../../domain/business-days";
 import { ORDER_UNAVAILABLE_MESSAGE } from "../../domain/messages";
 import { orderStateMark } from "../../db/queries/orders";
 import { requireRetailer, requireUser } from "./auth.server";
@@ -103,16 +102,6 @@ export async function sendBuyCommand<A>(order: OrderRef, def: UpdateDefinition<B
 /** The order's (or RMA's) read-model write sequence, as executeUpdateOnce compares a refusal's with it. */
 export function readModelSeqOf(orderId: number): () => Promise<number | null> {
   return async () => (await orderStateMark(db, orderId))?.seq ?? null;
-}
-
-/**
- * Whether a purchase's buyer may ask for an RMA now: the order is delivered (the read model, written in the
- * workflow's own delivery step) and its 48-hour window is open by the clock (domain rule, from the delivery
- * time). The same rule as the workflow's canRequestRma, without asking the workflow: a page view costs the
- * Temporal server and the worker nothing (issue 9), and a window that closed is closed for both at once.
- */
-export function canRequestRma(order: { statename: string }, deliveredAt: string | null, now = new Date()): boolean {
-  return purchaseRmaOpen(order.statename, deliveredAt, now.getTime());
 }
 
 /**

@@ -15,12 +15,12 @@ import { checkPhoto, MAX_PHOTO_BYTES, STORED_PHOTO_NAME } from "../../domain/lis
 import { PICTURE_REQUIRED } from "../../domain/messages";
 import { isChoice, RMA_MAX_PICTURES_PER_ITEM, RMA_REASON_OTHER, RMA_REASONS, rmaReasonNeedsPictures } from "../../domain/reasons";
 import { rmaAmountYouWillReceive, rmaOrderInputOf, type RmaOrderInput } from "../../domain/rma-money";
+import { purchaseRmaOpen } from "../../domain/business-days";
 import { RMA_WORKFLOW_TYPE, rmaWorkflowId } from "../../workflows/rma/contract";
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
 import { db } from "./db.server";
 import { getEnv } from "./env.server";
 import { readFormData } from "./form.server";
-import { canRequestRma } from "./orders.server";
 import { swapRmaOpen } from "./swap.server";
 import { getTemporalClient } from "./temporal.server";
 import type { RmaDraft, RmaErrors, RmaStepName } from "~/components/rma/draft";
@@ -49,8 +49,7 @@ export async function rmaEligibility(order: OrderDetail, retailerId: number): Pr
   const existing = await rmaOfOrder(db, order.id, retailerId);
   if (existing) return { ok: false, message: RMA_WIZARD_MESSAGES.exists, rmaId: existing.id };
   if (order.ttype === "swap") return swapRmaOpen(order) ? { ok: true } : { ok: false, message: RMA_WIZARD_MESSAGES.closed };
-  const delivered = order.statename === "delivered" || order.statename === "completed";
-  if (order.role !== "receiver" || !delivered || !canRequestRma(order, order.deliveredAt)) return { ok: false, message: RMA_WIZARD_MESSAGES.closed };
+  if (order.role !== "receiver" || !purchaseRmaOpen(order.statename, order.deliveredAt, Date.now())) return { ok: false, message: RMA_WIZARD_MESSAGES.closed };
   return { ok: true };
 }
 
