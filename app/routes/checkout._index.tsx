@@ -15,7 +15,7 @@ import { purchaseQuote } from "../../domain/fees";
 import { CONFIGURE_PAYOUT_TEXT, CONFIGURE_PAYOUT_TITLE, SELLER_CARD_NEEDED, SETUP_MY_PAYOUTS, SWAP_NO_ACTIVE_LISTINGS, SWAP_NO_PAYOUT } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { FLOOR_TIMES, LISTING_REASONS } from "../../domain/reasons";
-import { CardFields } from "~/components/orders/CardFields";
+import { CardFields } from "~/components/CardFields";
 import { pageTitle } from "~/components/title";
 import { cartRetailer, readFormData } from "~/utils/auth.server";
 import { checkoutState, handleProceed, refuse, type CartActionError } from "~/utils/cart.server";

@@ -12,7 +12,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useState } from "react";
 import { CardChoice, ElementsPayForm } from "~/components/orders/PayCard";
 import { formatCents } from "../../domain/money";
-import { TestCardFields } from "~/components/TestCardFields";
+import { CardFields } from "~/components/CardFields";
 import { pageTitle } from "~/components/title";
 import { payAction, payLoader, type PayActionData } from "~/utils/checkout.server";
 
@@ -122,7 +122,7 @@ export default function CheckoutPay() {
           <Form method="post" className="form-stack" data-testid="pay-form" autoComplete="off">
             <input type="hidden" name="form_id" value={d.formId} readOnly />
             {d.card ? <CardChoice card={d.card} choice={choice} onChange={setChoice} /> : <input type="hidden" name="card_choice" value="new" />}
-            {choice === "new" ? <TestCardFields provider={d.provider} errors={errors} /> : null}
+            {choice === "new" ? <CardFields provider={d.provider} errors={errors} /> : null}
             <div className="form-actions">
               <Link to="/checkout/review" className="button button-outline">
                 Back

@@ -7,7 +7,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { CardChoice, ElementsPayForm } from "~/components/orders/PayCard";
-import { TestCardFields } from "~/components/TestCardFields";
+import { CardFields } from "~/components/CardFields";
 import { DraftLinesTable } from "~/components/orders/DraftLines";
 import { pageTitle } from "~/components/title";
 import type { PayActionData } from "~/utils/checkout.server";
@@ -95,7 +95,7 @@ export default function SwapCheckout() {
           <Form method="post" action={`/checkout/swap?order=${s.id}`} className="form-stack" data-testid="pay-form" autoComplete="off">
             <input type="hidden" name="form_id" value={d.formId} readOnly />
             {d.card ? <CardChoice card={d.card} choice={choice} onChange={setChoice} /> : <input type="hidden" name="card_choice" value="new" />}
-            {choice === "new" ? <TestCardFields provider={d.provider} errors={errors} /> : null}
+            {choice === "new" ? <CardFields provider={d.provider} errors={errors} /> : null}
             <div className="form-actions">
               <Link to="/cart" className="button button-outline">
                 Back to cart

@@ -11,7 +11,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useRef } from "react";
 import { useStripeCardElement } from "~/components/stripe-elements";
-import { TestCardFields } from "~/components/TestCardFields";
+import { CardFields } from "~/components/CardFields";
 import { pageTitle } from "~/components/title";
 import { cardAction, cardLoader, type CardActionData } from "~/utils/card.server";
 
@@ -52,7 +52,7 @@ export default function SettingsCardOnFile() {
       ) : (
         <Form method="post" className="form-stack" data-testid="card-form" autoComplete="off">
           <input type="hidden" name="submission_id" value={submissionId} readOnly />
-          <TestCardFields provider={d.provider} errors={errors} />
+          <CardFields provider={d.provider} errors={errors} />
           <div className="form-actions">
             <button type="submit" className="button" disabled={navigation.state === "submitting"}>
               {navigation.state === "submitting" ? "Saving…" : "Save"}

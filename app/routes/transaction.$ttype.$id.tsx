@@ -45,7 +45,7 @@ import {
   modifySaleUpdate,
   type BuyCommandResult,
 } from "../../workflows/buy/contract";
-import { CardFields } from "~/components/orders/CardFields";
+import { CardFields } from "~/components/CardFields";
 import { SwapPanel } from "~/components/orders/SwapPanel";
 import { formatDate } from "~/components/orders/format";
 import { LinesTable, PaymentsList, ShipmentsList, ShippingPapers, UpdatesList } from "~/components/orders/OrderParts";

@@ -16,7 +16,7 @@ import { CANCEL_SHIPMENT_REASONS, SWAP_DECLINE_REASONS } from "../../../domain/r
 import { SWAP_STATES, type Role } from "../../../domain/states";
 import { swapCompletionText } from "../../../domain/swap-texts";
 import type { SwapView } from "../../../workflows/swap/contract";
-import { CardFields } from "./CardFields";
+import { CardFields } from "../CardFields";
 import { ShippingPapers } from "./OrderParts";
 import { formatDate, shipmentStatusText, sizesText } from "./format";
 
