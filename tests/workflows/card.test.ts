@@ -1,7 +1,8 @@
 /**
  * cardOnFileWorkflow on the time-skipping test server with mocked activities: the steps and idempotency
  * keys, Elements (a PaymentMethod id: no create step), the declined card as a non-retryable CardRejected
- * failure with the spec's message, and retries of a flaky provider with the same key.
+ * failure with the spec's message, retries of a flaky provider with the same key, and a saved card that stays
+ * saved when the waiting RMAs cannot be listed.
  */
 import { ApplicationFailure } from "@temporalio/activity";
 import { WorkflowFailedError } from "@temporalio/client";
@@ -104,6 +105,19 @@ describe("cardOnFileWorkflow", () => {
     );
     expect(result).toMatchObject({ status: "saved" });
     expect(m.of("rmasAwaitingCharge")).toEqual([{ retailerId: 9 }]);
+  });
+
+  test("the read model failing to list the waiting RMAs after the card is recorded: the card is still saved (not 'provider unavailable')", async () => {
+    const m = mockActivities({
+      rmasAwaitingCharge: async () => {
+        throw ApplicationFailure.nonRetryable("database unreachable", "DatabaseDown");
+      },
+    });
+    const result = await run(m.activities, async (tq) =>
+      (await start(tq, { retailerId: 11, submissionId: "s-rma-down", card: { source: "test_card", testToken: "tok_visa" } })).result(),
+    );
+    expect(result).toEqual({ status: "saved", description: "Visa", lastFour: "4242" });
+    expect(m.of("recordCard")).toHaveLength(1);
   });
 
   test("a declined card fails the run (non-retryable CardRejected, the spec's message) and nothing is recorded", async () => {
