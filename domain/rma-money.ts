@@ -19,6 +19,7 @@ import { purchaseFeeCents } from "./fees";
 import { assertNonNegativeCents, type Cents } from "./money";
 import { isChoice, rmaReasonCountsForShipping, RMA_REASONS } from "./reasons";
 import { shippingCentsForUnits } from "./shipping";
+import { otherRole, type Role } from "./states";
 
 export type RmaKind = "sale" | "swap";
 
@@ -45,6 +46,15 @@ export interface RmaOrderInput {
   feeCents: Cents;
   shippingCents: Cents;
   totalCents: Cents;
+}
+
+/**
+ * Which side's goods lines a party received on an order: a sale's goods are the provider's (its buyer, the
+ * receiver, got them); in a swap each side received the other side's. The RMA wizard (which lines it offers)
+ * and the RMA request (what it checks and settles against) both ask this.
+ */
+export function receivedGoodsSide(kind: RmaKind, role: Role): Role {
+  return kind === "swap" ? otherRole(role) : "provider";
 }
 
 /**

@@ -14,7 +14,7 @@ import { createRma, deleteUnstartedRma, RmaRequestRefused, rmaOfOrder, type RmaS
 import { checkPhoto, MAX_PHOTO_BYTES, STORED_PHOTO_NAME } from "../../domain/listing-forms";
 import { PICTURE_REQUIRED } from "../../domain/messages";
 import { isChoice, RMA_MAX_PICTURES_PER_ITEM, RMA_REASON_OTHER, RMA_REASONS, rmaReasonNeedsPictures } from "../../domain/reasons";
-import { rmaAmountYouWillReceive, rmaOrderInputOf, type RmaOrderInput } from "../../domain/rma-money";
+import { receivedGoodsSide, rmaAmountYouWillReceive, rmaOrderInputOf, type RmaOrderInput } from "../../domain/rma-money";
 import { purchaseRmaOpen } from "../../domain/business-days";
 import { RMA_WORKFLOW_TYPE, rmaWorkflowId } from "../../workflows/rma/contract";
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
@@ -41,7 +41,9 @@ export const RMA_WIZARD_MESSAGES = Object.freeze({
 
 /** The goods lines the viewer received on the order (a sale: the buyer's; a swap: the other side's). */
 export function receivedLines(order: OrderDetail): OrderLineView[] {
-  return order.lines.filter((l) => l.type === "goods" && (order.ttype !== "swap" || l.side !== order.role) && l.quantity > 0);
+  if (!order.role) return [];
+  const side = receivedGoodsSide(order.ttype === "swap" ? "swap" : "sale", order.role);
+  return order.lines.filter((l) => l.type === "goods" && l.side === side && l.quantity > 0);
 }
 
 /** Whether the viewer may ask for an RMA on this order now; the refusal's message otherwise. */

@@ -14,7 +14,7 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { ACTION } from "../../domain/action-codes";
 import { isChoice, RMA_REASON_OTHER, RMA_REASONS } from "../../domain/reasons";
-import { rmaOrderInputOf, type RmaKind, type RmaOrderInput } from "../../domain/rma-money";
+import { receivedGoodsSide, rmaOrderInputOf, type RmaKind, type RmaOrderInput } from "../../domain/rma-money";
 import { rmaNumber } from "../../domain/cart";
 import { RMA_DISPLAY_STATUS, TRANSACTION_TYPE, rmaActionNeeded } from "../../domain/states";
 import type { Db } from "../client";
@@ -78,7 +78,7 @@ export class RmaRequestRefused extends Error {
 
 /** The goods lines the victim received on an order: a sale's provider lines (the buyer); a swap's other side's. */
 async function receivedLines(db: DbOrTx, order: { id: number; transactionType: number; providerId: number }, victimId: number) {
-  const side = order.transactionType === TRANSACTION_TYPE.SWAP ? (victimId === order.providerId ? "receiver" : "provider") : "provider";
+  const side = receivedGoodsSide(order.transactionType === TRANSACTION_TYPE.SWAP ? "swap" : "sale", victimId === order.providerId ? "provider" : "receiver");
   return db
     .select()
     .from(orderContributions)

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { purchaseQuote } from "../../../domain/fees";
-import { rmaAmountYouWillReceive, rmaLedger, rmaOrderInputOf, rmaSettlement, type RmaLineInput, type RmaOrderInput } from "../../../domain/rma-money";
+import { receivedGoodsSide, rmaAmountYouWillReceive, rmaLedger, rmaOrderInputOf, rmaSettlement, type RmaLineInput, type RmaOrderInput } from "../../../domain/rma-money";
 import { shippingCentsForUnits } from "../../../domain/shipping";
 
 /** The original sale of the worked example: 3 × $42.50 (goods $127.50, fee $12.75, shipping $23.75, total $164.00). */
@@ -117,6 +117,17 @@ describe("property: every RMA's ledger balances, and no victim gets back more th
       }),
       { numRuns: 2000, seed: 20261123 },
     );
+  });
+});
+
+describe("receivedGoodsSide: whose goods lines a party received", () => {
+  test.each([
+    ["sale", "receiver", "provider"],
+    ["sale", "provider", "provider"],
+    ["swap", "receiver", "provider"],
+    ["swap", "provider", "receiver"],
+  ] as const)("%s, the %s received the %s's goods", (kind, role, side) => {
+    expect(receivedGoodsSide(kind, role)).toBe(side);
   });
 });
 
