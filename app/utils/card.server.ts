@@ -23,18 +23,26 @@ const RESULT_WAIT_MS = 25_000;
 
 export type CardFormMode = "test_card" | "elements";
 
-export async function cardLoader(request: Request) {
-  const auth = await requireRetailer(request);
+/**
+ * What every page that takes a card shows (settings, checkout's payment, a swap's checkout): the retailer's
+ * card on file (type and last four only), and how a new card is taken (Elements with Stripe's publishable
+ * key, else the test card form).
+ */
+export async function cardFormData(retailerId: number) {
   const env = getEnv();
-  const card = await getCardOnFile(db, auth.retailer.id);
+  const card = await getCardOnFile(db, retailerId);
   const mode: CardFormMode = env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY ? "elements" : "test_card";
   return {
     card: card ? { description: card.description, lastFour: card.lastFour, savedAt: card.createdAt.toISOString() } : null,
     mode,
     provider: paymentsProvider(env),
-    publishableKey: mode === "elements" ? env.STRIPE_PUBLISHABLE_KEY! : null,
-    submissionId: randomUUID(),
+    publishableKey: mode === "elements" ? (env.STRIPE_PUBLISHABLE_KEY ?? null) : null,
   };
+}
+
+export async function cardLoader(request: Request) {
+  const auth = await requireRetailer(request);
+  return { ...(await cardFormData(auth.retailer.id)), submissionId: randomUUID() };
 }
 
 export interface CardActionData {

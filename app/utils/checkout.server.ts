@@ -34,6 +34,7 @@ import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
 import type { AuthContext, RetailerRow } from "./auth.server";
 import { cartRetailer, readFormData } from "./auth.server";
 import { db } from "./db.server";
+import { cardFormData, type CardFormMode } from "./card.server";
 import { getEnv, paymentsProvider } from "./env.server";
 import { executeUpdateOnce, getTemporalClient, isTemporalUnavailable, isUpdateRetryable, startWorkflowOnce, withTimeout } from "./temporal.server";
 
@@ -119,8 +120,6 @@ export function orderIdsFromUrl(url: URL): number[] | null {
   return ids.length > 20 ? null : ids;
 }
 
-export type CardFormMode = "test_card" | "elements";
-
 export interface PayOrder {
   id: number;
   externalId: string;
@@ -179,18 +178,7 @@ export async function payLoader(request: Request) {
     return { admin: false as const, orders: [] as PayOrder[], card: null, mode: "test_card" as CardFormMode, provider: paymentsProvider(), publishableKey: null, formId: randomUUID() };
   }
   const orders = (await payOrders(auth, retailer, ids)).map(({ draft: _draft, ...o }): PayOrder => o);
-  const env = getEnv();
-  const card = await getCardOnFile(db, retailer.id);
-  const mode: CardFormMode = env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY ? "elements" : "test_card";
-  return {
-    admin: false as const,
-    orders,
-    card: card ? { description: card.description, lastFour: card.lastFour } : null,
-    mode,
-    provider: paymentsProvider(env),
-    publishableKey: mode === "elements" ? (env.STRIPE_PUBLISHABLE_KEY ?? null) : null,
-    formId: randomUUID(),
-  };
+  return { admin: false as const, orders, ...(await cardFormData(retailer.id)), formId: randomUUID() };
 }
 
 export interface PayActionData {

@@ -12,7 +12,6 @@ import { randomUUID } from "node:crypto";
 import { redirect } from "@remix-run/node";
 import { WithStartWorkflowOperation, type Client } from "@temporalio/client";
 import { cartDraftOrderIds, detachOrdersFromCart, getDraftOrders, type DraftOrderView } from "../../db/queries/checkout";
-import { getCardOnFile } from "../../db/queries/settings";
 import { swapValuation } from "../../domain/fees";
 import { BUY_STATES } from "../../domain/states";
 import { SWAP_ERRORS, SWAP_WORKFLOW_TYPE, swapCheckoutUpdate, swapCommandError, type SwapInput } from "../../workflows/swap/contract";
@@ -20,9 +19,10 @@ import type { PaymentMethodInput } from "../../workflows/buy/contract";
 import type { swapOrderWorkflow } from "../../workflows/swap/workflow";
 import type { AuthContext, RetailerRow } from "./auth.server";
 import { cartRetailer, readFormData } from "./auth.server";
-import { CHECKOUT_MESSAGES, cardFromForm, fail, orderIdsFromUrl, type CardFormMode } from "./checkout.server";
+import { cardFormData } from "./card.server";
+import { CHECKOUT_MESSAGES, cardFromForm, fail, orderIdsFromUrl } from "./checkout.server";
 import { db } from "./db.server";
-import { getEnv, paymentsProvider } from "./env.server";
+import { getEnv } from "./env.server";
 import { getTemporalClient, isTemporalUnavailable, withTimeout } from "./temporal.server";
 
 const UPDATE_WAIT_MS = 25_000;
@@ -57,9 +57,6 @@ export async function swapCheckoutLoader(request: Request) {
   if (!retailer) return { admin: true as const };
   const url = new URL(request.url);
   const swap = await swapToCheckOut(auth, retailer, url);
-  const env = getEnv();
-  const card = await getCardOnFile(db, retailer.id);
-  const mode: CardFormMode = env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY ? "elements" : "test_card";
   return {
     admin: false as const,
     swap: swap
@@ -75,10 +72,7 @@ export async function swapCheckoutLoader(request: Request) {
       : null,
     /** The card just tried was declined (the action redirected here). */
     declinedMessage: url.searchParams.get("declined") === "1" ? SWAP_ERRORS.card_declined : null,
-    card: card ? { description: card.description, lastFour: card.lastFour } : null,
-    mode,
-    provider: paymentsProvider(env),
-    publishableKey: mode === "elements" ? (env.STRIPE_PUBLISHABLE_KEY ?? null) : null,
+    ...(await cardFormData(retailer.id)),
     formId: randomUUID(),
   };
 }
