@@ -8,11 +8,9 @@
  * Please try another." and the next card is a new attempt. The card step cannot be dismissed: it is the page.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useState } from "react";
-import { CardChoice, ElementsPayForm } from "~/components/orders/PayCard";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { CardStep } from "~/components/orders/PayCard";
 import { formatCents } from "../../domain/money";
-import { CardFields } from "~/components/CardFields";
 import { pageTitle } from "~/components/title";
 import { payAction, payLoader, type PayActionData } from "~/utils/checkout.server";
 
@@ -32,7 +30,6 @@ export default function CheckoutPay() {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const errors = !busy && actionData ? actionData.errors : {};
-  const [choice, setChoice] = useState<"saved" | "new">("card" in d && d.card ? "saved" : "new");
   if (d.admin) {
     return (
       <section className="page">
@@ -106,34 +103,7 @@ export default function CheckoutPay() {
       ) : null}
       {done.length > 0 ? <DoneOrders orders={done} /> : null}
 
-      <div role="dialog" aria-modal="false" aria-labelledby="card-step-title" className="card checkout-dialog" data-testid="card-step" style={{ maxWidth: "44rem" }}>
-        <h2 id="card-step-title">Your card</h2>
-        {errors[""] ? (
-          <div className="alert alert-danger" role="alert" data-testid="pay-error">
-            {errors[""]}
-          </div>
-        ) : null}
-        {d.mode === "elements" && d.publishableKey && choice === "new" ? (
-          <>
-            {d.card ? <CardChoice card={d.card} choice={choice} onChange={setChoice} standalone /> : null}
-            <ElementsPayForm publishableKey={d.publishableKey} busy={busy} total={grand} />
-          </>
-        ) : (
-          <Form method="post" className="form-stack" data-testid="pay-form" autoComplete="off">
-            <input type="hidden" name="form_id" value={d.formId} readOnly />
-            {d.card ? <CardChoice card={d.card} choice={choice} onChange={setChoice} /> : <input type="hidden" name="card_choice" value="new" />}
-            {choice === "new" ? <CardFields provider={d.provider} errors={errors} /> : null}
-            <div className="form-actions">
-              <Link to="/checkout/review" className="button button-outline">
-                Back
-              </Link>
-              <button type="submit" className="button" disabled={busy} data-testid="pay-submit">
-                {busy ? "Processing…" : `Pay ${formatCents(grand)}`}
-              </button>
-            </div>
-          </Form>
-        )}
-      </div>
+      <CardStep data={d} errors={errors} busy={busy} submitLabel={`Pay ${formatCents(grand)}`} back={{ to: "/checkout/review", label: "Back" }} />
     </section>
   );
 }

@@ -4,10 +4,8 @@
  * dismissed: it is the page.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useState } from "react";
-import { CardChoice, ElementsPayForm } from "~/components/orders/PayCard";
-import { CardFields } from "~/components/CardFields";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { CardStep } from "~/components/orders/PayCard";
 import { DraftLinesTable } from "~/components/orders/DraftLines";
 import { pageTitle } from "~/components/title";
 import type { PayActionData } from "~/utils/checkout.server";
@@ -30,7 +28,6 @@ export default function SwapCheckout() {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const errors = busy ? {} : actionData ? actionData.errors : "declinedMessage" in d && d.declinedMessage ? { "": d.declinedMessage } : {};
-  const [choice, setChoice] = useState<"saved" | "new">("card" in d && d.card ? "saved" : "new");
   if (d.admin) {
     return (
       <section className="page">
@@ -79,34 +76,7 @@ export default function SwapCheckout() {
         </dl>
       </article>
 
-      <div role="dialog" aria-modal="false" aria-labelledby="card-step-title" className="card checkout-dialog" data-testid="card-step" style={{ maxWidth: "44rem" }}>
-        <h2 id="card-step-title">Your card</h2>
-        {errors[""] ? (
-          <div className="alert alert-danger" role="alert" data-testid="pay-error">
-            {errors[""]}
-          </div>
-        ) : null}
-        {d.mode === "elements" && d.publishableKey && choice === "new" ? (
-          <>
-            {d.card ? <CardChoice card={d.card} choice={choice} onChange={setChoice} standalone /> : null}
-            <ElementsPayForm publishableKey={d.publishableKey} busy={busy} total={s.estimate.authorizeCents} />
-          </>
-        ) : (
-          <Form method="post" action={`/checkout/swap?order=${s.id}`} className="form-stack" data-testid="pay-form" autoComplete="off">
-            <input type="hidden" name="form_id" value={d.formId} readOnly />
-            {d.card ? <CardChoice card={d.card} choice={choice} onChange={setChoice} /> : <input type="hidden" name="card_choice" value="new" />}
-            {choice === "new" ? <CardFields provider={d.provider} errors={errors} /> : null}
-            <div className="form-actions">
-              <Link to="/cart" className="button button-outline">
-                Back to cart
-              </Link>
-              <button type="submit" className="button" disabled={busy} data-testid="pay-submit">
-                {busy ? "Processing…" : "Request Swap"}
-              </button>
-            </div>
-          </Form>
-        )}
-      </div>
+      <CardStep data={d} errors={errors} busy={busy} submitLabel="Request Swap" action={`/checkout/swap?order=${s.id}`} back={{ to: "/cart", label: "Back to cart" }} />
     </section>
   );
 }

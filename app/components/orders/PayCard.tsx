@@ -1,13 +1,72 @@
 /**
- * The card step's parts shared by the purchase and swap checkouts: the saved-or-new card choice and the
- * Stripe Elements form (the card never touches our server; the form posts the PaymentMethod id).
+ * The card step of the purchase and swap checkouts (spec 001 §2 "card modal"; it cannot be dismissed: it is
+ * part of the page): the saved-or-new card choice, then the test card form or, with Stripe's publishable key,
+ * the Stripe Elements form (the card never touches our server; the form posts the PaymentMethod id).
  */
-import { Form } from "@remix-run/react";
-import { useRef } from "react";
+import { Form, Link } from "@remix-run/react";
+import { useRef, useState } from "react";
+import { CardFields } from "~/components/CardFields";
 import { useStripeCardElement } from "~/components/stripe-elements";
-import { formatCents } from "../../../domain/money";
 
-export function CardChoice({
+export interface CardStepData {
+  mode: "test_card" | "elements";
+  publishableKey: string | null;
+  card: { description: string; lastFour: string } | null;
+  provider: string;
+  formId: string;
+}
+
+/** The whole card step: its form error, the card choice, the form that pays, Back and the submit button. */
+export function CardStep({
+  data: d,
+  errors,
+  busy,
+  submitLabel,
+  action,
+  back,
+}: {
+  data: CardStepData;
+  errors: Record<string, string>;
+  busy: boolean;
+  submitLabel: string;
+  /** Where the test card form posts (default: the page itself). */
+  action?: string;
+  back: { to: string; label: string };
+}) {
+  const [choice, setChoice] = useState<"saved" | "new">(d.card ? "saved" : "new");
+  return (
+    <div role="dialog" aria-modal="false" aria-labelledby="card-step-title" className="card checkout-dialog" data-testid="card-step" style={{ maxWidth: "44rem" }}>
+      <h2 id="card-step-title">Your card</h2>
+      {errors[""] ? (
+        <div className="alert alert-danger" role="alert" data-testid="pay-error">
+          {errors[""]}
+        </div>
+      ) : null}
+      {d.mode === "elements" && d.publishableKey && choice === "new" ? (
+        <>
+          {d.card ? <CardChoice card={d.card} choice={choice} onChange={setChoice} standalone /> : null}
+          <ElementsPayForm publishableKey={d.publishableKey} busy={busy} submitLabel={submitLabel} />
+        </>
+      ) : (
+        <Form method="post" action={action} className="form-stack" data-testid="pay-form" autoComplete="off">
+          <input type="hidden" name="form_id" value={d.formId} readOnly />
+          {d.card ? <CardChoice card={d.card} choice={choice} onChange={setChoice} /> : <input type="hidden" name="card_choice" value="new" />}
+          {choice === "new" ? <CardFields provider={d.provider} errors={errors} /> : null}
+          <div className="form-actions">
+            <Link to={back.to} className="button button-outline">
+              {back.label}
+            </Link>
+            <button type="submit" className="button" disabled={busy} data-testid="pay-submit">
+              {busy ? "Processing…" : submitLabel}
+            </button>
+          </div>
+        </Form>
+      )}
+    </div>
+  );
+}
+
+function CardChoice({
   card,
   choice,
   onChange,
@@ -33,7 +92,7 @@ export function CardChoice({
 }
 
 /** Stripe Elements: the card never touches our server; the form posts the PaymentMethod id. */
-export function ElementsPayForm({ publishableKey, busy, total }: { publishableKey: string; busy: boolean; total: number }) {
+function ElementsPayForm({ publishableKey, busy, submitLabel }: { publishableKey: string; busy: boolean; submitLabel: string }) {
   const formRef = useRef<HTMLFormElement>(null);
   const pmRef = useRef<HTMLInputElement>(null);
   const last4Ref = useRef<HTMLInputElement>(null);
@@ -76,7 +135,7 @@ export function ElementsPayForm({ publishableKey, busy, total }: { publishableKe
       <noscript>The card form needs JavaScript (Stripe Elements).</noscript>
       <div className="form-actions">
         <button type="submit" className="button" disabled={!ready || busy} data-testid="pay-submit">
-          {busy ? "Processing…" : `Pay ${formatCents(total)}`}
+          {busy ? "Processing…" : submitLabel}
         </button>
       </div>
     </Form>
