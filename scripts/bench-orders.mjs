@@ -69,7 +69,8 @@
 //                        ends refunded and charged (rmacompleted). Block <!-- orders-mix:… -->.
 //   --kill-worker-every MS   with --prod (full pages; purchases, --swaps or --mix): a random worker is SIGKILLed
 //                        every MS/2..3MS/2 ms and replaced while the orders run; block <!-- orders-kills:… -->.
-//                        npm run bench:kills runs 100 kills over --mix.
+//                        npm run bench:kills runs 100 kills over --mix. The worker CPU figure counts every worker
+//                        that ran (a killed one up to its kill, a replacement with its start-up).
 // Every run checks each completed transaction in the read model and at the payment provider (its sandbox objects),
 // by kind: a purchase one payment intent captured once, one transfer to the seller, no refund; a swap three
 // intents (the receiver's checkout pre-authorisation, cancelled, and each side's payment, captured once), one
@@ -891,6 +892,10 @@ async function main() {
   // half and one and a half times the interval) and replaced, until the last order is done.
   const kills = [];
   let killing = o.killEvery > 0;
+  // A killed worker's CPU, read just before its SIGKILL (its /proc entry goes with it), and the pids of the
+  // replacements: the worker figure counts every worker that ran, a replacement's start-up included.
+  let killedWorkerCpu = 0;
+  const workerPids = killing ? [...prodStack.pids.worker] : [];
   const killer = killing
     ? (async () => {
         while (killing) {
@@ -899,7 +904,9 @@ async function main() {
           const worker = Math.floor(Math.random() * prodStack.workerCount);
           const t = now();
           const busy = inFlight;
-          await prodStack.killWorker(worker);
+          const before = readStat(workerPids[worker]);
+          killedWorkerCpu += before ? (before.utime + before.stime) * TICK_MS : 0;
+          workerPids[worker] = await prodStack.killWorker(worker);
           kills.push({ at: t - tRun0, worker, inFlight: busy, restartMs: now() - t });
           info(c.dim(`killed worker ${worker + 1} at ${((t - tRun0) / 1000).toFixed(1)} s with ${busy} orders in flight; its replacement polled after ${fmtMs(now() - t)}`));
         }
@@ -947,7 +954,9 @@ async function main() {
   killing = false;
   await killer;
   const wallMs = now() - tRun0;
+  if (o.killEvery > 0) procs.workers = workerPids;
   const cpu1 = cpuSnapshot(procs);
+  cpu1.worker += killedWorkerCpu;
   const load1 = os.loadavg();
   const speed1 = speedProbe();
 
