@@ -82,6 +82,7 @@ export function createSwapActivities(deps: SwapActivityDeps): SwapActivities {
         reasons: rec.reasons,
         deadlines: rec.deadlines,
         sides: rec.sides,
+        view: rec.view ? { ...rec.view } : null,
         actions: rec.actions.map((a) => ({
           code: a.code,
           role: a.role,

@@ -8,7 +8,7 @@ import type { OrderLine } from "../../domain/order-money";
 import type { Role } from "../../domain/states";
 import type { PaymentMethodInput } from "../../workflows/buy/contract";
 import type { SaveRatingInput } from "../buy/types";
-import type { SwapActionRecord } from "../../workflows/swap/contract";
+import type { SwapActionRecord, SwapView } from "../../workflows/swap/contract";
 
 export type { SwapParcelState as SwapParcelStatus } from "../../db/queries/swap-orders";
 import type { SwapParcelState as SwapParcelStatus } from "../../db/queries/swap-orders";
@@ -36,6 +36,11 @@ export interface SwapStateRecord {
    */
   sides?: Record<Role, { parcel: SwapParcelStatus | null; ratingBy: string | null; rmaBy: string | null }>;
   actions: SwapActionRecord[];
+  /**
+   * The terms as the workflow holds them after this step (its swapView query's answer, not busy), kept with the
+   * order for the swap panel. Absent in writes replayed from histories recorded before it existed.
+   */
+  view?: SwapView;
   /** Notices of this step (outbox rows in the same transaction): to which side, which template. */
   notices: { role: Role; template: string; dedupeKey: string }[];
 }

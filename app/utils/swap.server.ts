@@ -1,7 +1,7 @@
 /**
  * Server side of a swap's panel on /transaction/swap/:id (spec 001 §4 "Swap flow"; decisions.md "Who moves
- * when (swaps)"): what the panel needs (the workflow's view: both sides' goods, dues, whose move; for the
- * provider's choice, the receiver's swap listings), and the retailer commands, sent as updates to the swap's
+ * when (swaps)"): what the panel needs (the swap's terms as its workflow recorded them with its last step: both
+ * sides' goods, dues, whose move; for the provider's choice, the receiver's swap listings), and the retailer commands, sent as updates to the swap's
  * workflow. A refused command comes back as its message with a 4xx.
  *
  * Commands: choose (the provider's choice from the receiver's swap listings, units.<listingId>.<size>),
@@ -12,7 +12,7 @@
  */
 import type { UpdateDefinition } from "@temporalio/common";
 import { z } from "zod";
-import { swapChoices, type SwapChoice } from "../../db/queries/swap-orders";
+import { recordedSwapView, swapChoices, type SwapChoice } from "../../db/queries/swap-orders";
 import type { OrderDetail } from "../../db/queries/order-views";
 import { CANCEL_SHIPMENT_REASONS, SWAP_DECLINE_REASONS } from "../../domain/reasons";
 import { SWAP_SUMMARY_RESTORED } from "../../domain/messages";
@@ -43,10 +43,15 @@ export interface SwapPanelData {
   choices: SwapChoice[];
 }
 
-/** The panel's data for a party of an open swap (null when the swap is past payment or the viewer is staff). */
+/**
+ * The panel's data for a party of an open swap (null when the swap is past payment or the viewer is staff): the
+ * terms as the workflow recorded them with its last step (no trip to the workflow; a page shows them even while
+ * no worker answers), else, for a swap last written before the read model kept them, as the workflow answers.
+ */
 export async function swapPanelData(order: OrderDetail): Promise<SwapPanelData | null> {
   if (!order.role || !SWAP_OPEN_STATES.includes(order.statename)) return null;
-  const read = await readSwapView(order);
+  const recorded = (await recordedSwapView(db, order.id)) as SwapView | null;
+  const read = recorded ?? (await readSwapView(order));
   const view = read === "gone" ? null : read;
   const choosing = order.role === "provider" && order.statename === SWAP_STATES.PROVIDER_CHOOSE_ITEMS;
   return { view, choices: choosing ? await swapChoices(db, order.receiverId, order.brandId) : [] };

@@ -104,6 +104,11 @@ export interface SwapStateWrite {
   deadlines: Record<string, string | null>;
   /** Each side's parcel (the one it sends) and the windows of what it receives; without it, shipments follow the state. */
   sides?: Record<SwapSide, { parcel: SwapParcelState | null; ratingBy: string | null; rmaBy: string | null }>;
+  /**
+   * The terms as the workflow holds them (orders.swap_view). A write without them (a worker from before they
+   * were kept) clears them: the panel then asks the workflow instead of showing an older step's terms.
+   */
+  view?: Record<string, unknown> | null;
   actions: OrderActionWrite[];
   notices: OrderNoticeWrite[];
 }
@@ -189,6 +194,7 @@ export async function recordSwapState(db: Db, w: SwapStateWrite): Promise<{ reco
           reasons: { ...(row.reasons ?? {}), ...w.reasons },
           deadlines: { ...w.deadlines, ...sideWindows(w.sides) },
           recordSeq: w.sequence,
+          swapView: w.view ?? null,
           modifiedAt: sql`now()`,
         })
         .where(eq(orders.id, w.orderId));
@@ -201,6 +207,12 @@ export async function recordSwapState(db: Db, w: SwapStateWrite): Promise<{ reco
     await queueNotices(tx, w.notices);
     return { recorded: true };
   });
+}
+
+/** A swap's terms as its workflow last recorded them (orders.swap_view, see recordSwapState), or null. */
+export async function recordedSwapView(db: DbOrTx, orderId: number): Promise<Record<string, unknown> | null> {
+  const [row] = await db.select({ view: orders.swapView }).from(orders).where(eq(orders.id, orderId));
+  return row?.view ?? null;
 }
 
 /** A side's rating of the goods it received (once per rater), shown on the order as that side's rating. */

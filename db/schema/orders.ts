@@ -62,6 +62,12 @@ export const orders = pgTable(
      * with a lower or equal number (a slower activity of an earlier step finishing late) is not applied.
      */
     recordSeq: integer("record_seq").notNull().default(0),
+    /**
+     * A swap: the terms as its workflow holds them (workflows/swap/contract SwapView), written with each step's
+     * read-model write (same sequence): the swap panel shows them without asking the workflow. Null for other
+     * orders, and for a swap whose last write came before this column (the panel then asks the workflow).
+     */
+    swapView: jsonb("swap_view").$type<Record<string, unknown>>(),
     /** An RMA: the original order it returns goods of. */
     rmaForId: integer("rma_for_id"),
     /** An RMA: the victim's contact for the return (spec 001 §3 step 3) and staff's RMA fee. */

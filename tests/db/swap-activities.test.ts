@@ -2,7 +2,8 @@
  * The swap workflow's real activities (activities/swap) against Postgres with the sandbox payments adapter
  * and the sandbox carrier: the swap order row (createSwapOrder), the read-model write of a step
  * (recordSwapState: both sides' goods, a chosen line added, a removed line kept with no units, a late write
- * adds only its actions, notices anonymous and deduplicated), a shipment per side of one order, and the
+ * adds only its actions, notices anonymous and deduplicated; the terms the panel shows kept with the step that
+ * wrote them, never replaced by a late write's), a shipment per side of one order, and the
  * payment of a side (declined card answered, never charged twice for one key), and the duplicate-swap guard.
  */
 import http from "node:http";
@@ -18,11 +19,11 @@ import { getOrderDetail } from "../../db/queries/order-views";
 import { getOrderRow, listOrderActions } from "../../db/queries/orders";
 import { listOrderPayments } from "../../db/queries/payments";
 import { listOrderShipments } from "../../db/queries/shipments";
-import { createSwapOrder, swapGuardMessage, swapInProgress } from "../../db/queries/swap-orders";
+import { createSwapOrder, recordedSwapView, swapGuardMessage, swapInProgress } from "../../db/queries/swap-orders";
 import { listings, orderContributions, orders, outboxEmails, retailers } from "../../db/schema";
 import { CARD_DECLINED, SWAP_ALREADY_THEIR_MOVE, SWAP_ALREADY_YOUR_MOVE } from "../../domain/messages";
 import type { OrderLine } from "../../domain/order-money";
-import { swapWorkflowId } from "../../workflows/swap/contract";
+import { swapWorkflowId, type SwapView } from "../../workflows/swap/contract";
 import { createSellerWithListing } from "./buy-fixtures";
 import { openTestDb } from "./helpers";
 
@@ -122,6 +123,35 @@ describe("swap read model", () => {
     const [provider] = await db.select({ name: retailers.storeName }).from(retailers).where(eq(retailers.id, f.providerId));
     expect(`${mine[0].subject}${mine[0].bodyText}`).not.toContain(provider.name);
   });
+});
+
+test("the swap's terms (the workflow's view) are kept with the step that wrote them: a late write leaves them, a newer write without them clears them", async () => {
+  const f = await swapFixture();
+  expect(await recordedSwapView(db, f.orderId)).toBeNull();
+  const view = (statename: string, dueCents: number): SwapView => {
+    const side = { lines: f.providerLines, approved: false, callItEven: false, dueCents, paid: false, shipment: null, rating: null, ratingBy: null, rmaBy: null };
+    return {
+      orderId: f.orderId,
+      workflowId: f.workflowId,
+      statename,
+      displayStatus: "Swap Requested",
+      actionNeeded: "provider",
+      isModified: false,
+      declinedBy: null,
+      provider: side,
+      receiver: { ...side, lines: [] },
+      valuation: { largerGoodsCents: 2 * f.p.priceCents, differenceCents: 0, cashFrom: null, callItEven: false },
+      deadlines: { checkoutBy: null, turnBy: "2026-03-07T15:00:00.000Z", paymentBy: null, pickupBy: null },
+      actions: [],
+      busy: false,
+    };
+  };
+  await acts.recordSwapState(rec(f, 2, { statename: "provider_approve", view: view("provider_approve", 1234) }));
+  await acts.recordSwapState(rec(f, 1, { view: view("provider_choose_items", 1) })); // late
+  expect(await recordedSwapView(db, f.orderId)).toEqual(view("provider_approve", 1234));
+  await acts.recordSwapState(rec(f, 3, { statename: "receiver_approve" })); // a worker from before the view was kept
+  expect(await getOrderRow(db, f.orderId)).toMatchObject({ statename: "receiver_approve", recordSeq: 3 });
+  expect(await recordedSwapView(db, f.orderId)).toBeNull();
 });
 
 describe("swap money and carrier", () => {

@@ -49,6 +49,7 @@ import {
   reject,
   requireTurn,
   roleOf,
+  swapView,
   valuationOf,
   type State,
   type SwapModel,
@@ -109,6 +110,7 @@ function* record(m: SwapModel, ctx: StepContext, codes: Codes, notices: Notice[]
       receiver: { parcel: parcelStatus(m.side.receiver.parcel), ratingBy: iso(m.side.receiver.ratingBy), rmaBy: iso(m.side.receiver.rmaBy) },
     },
     actions,
+    view: swapView(m, false),
     notices: notices.map(([role, template]) => ({ role, template, dedupeKey: `${m.workflowId}:mail:${template}:${role}:${m.recordSeq}` })),
   };
   yield* call("recordSwapState", rec, "local");
