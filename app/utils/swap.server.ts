@@ -1,8 +1,8 @@
 /**
  * Server side of a swap's panel on /transaction/swap/:id (spec 001 §4 "Swap flow"; decisions.md "Who moves
- * when (swaps)"): what the panel needs (the swap's terms as its workflow recorded them with its last step: both
- * sides' goods, dues, whose move; for the provider's choice, the receiver's swap listings), and the retailer commands, sent as updates to the swap's
- * workflow. A refused command comes back as its message with a 4xx.
+ * when (swaps)"): what the panel needs (the swap's terms as its workflow recorded them with its last step:
+ * both sides' goods, dues, whose move; for the provider's choice, the receiver's swap listings), and the
+ * retailer commands, sent as updates to the swap's workflow. A refused command comes back as its message with a 4xx.
  *
  * Commands: choose (the provider's choice from the receiver's swap listings, units.<listingId>.<size>),
  * approve (optional call_it_even; changed quantities lines.<side>.<i>.<size> are "Submit Response", a

@@ -1,8 +1,8 @@
 /**
  * The swap's action panel (spec 001 §4: modify-approve-swap, the call-it-even last chance; payment; swap
  * shipment pending): what the side looking at it may do now. Until both have paid it shows the swap's
- * terms as the workflow recorded them (app/utils/swap.server.ts); the other side's move shows "awaiting retailer's response". From then on
- * each side sees its own parcel (packing slip, checklist, label unless cancelled, cancel while the pickup is
+ * terms as the workflow recorded them (app/utils/swap.server.ts); the other side's move shows "awaiting
+ * retailer's response". From then on each side sees its own parcel (packing slip, checklist, label unless cancelled, cancel while the pickup is
  * scheduled, the second pickup's warning) and the other side's parcel, then rates what it received and may
  * request an RMA within 48 hours of that delivery.
  */
