@@ -27,7 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const auth = await requireRetailer(request);
   const idRaw = params.id ?? "";
   if (!/^\d{1,9}$/.test(idRaw)) throw new Response("Not found", { status: 404 });
-  const rma = await getRmaView(db, Number(idRaw));
+  const rma = await getRmaView(db, Number(idRaw), { withOriginal: false });
   const me = auth.retailer.id;
   if (!rma || (rma.victimId !== me && rma.perpetratorId !== me)) throw new Response("Not found", { status: 404 });
   const detail = await getOrderDetail(db, rma.id, { retailerId: me, isStaff: false });

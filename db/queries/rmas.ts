@@ -362,13 +362,16 @@ export interface RmaPageView {
   modifiedAt: string;
 }
 
-/** An RMA with its lines (product, reason, requested, staff's decision, pictures), or null. */
-export async function getRmaView(db: DbOrTx, rmaId: number): Promise<RmaPageView | null> {
+/**
+ * An RMA with its lines (product, reason, requested, staff's decision, pictures), or null. `original` (what
+ * staff's decision is settled against) is read for staff's screens only (`withOriginal`); else it is null.
+ */
+export async function getRmaView(db: DbOrTx, rmaId: number, { withOriginal = true } = {}): Promise<RmaPageView | null> {
   if (!Number.isSafeInteger(rmaId) || rmaId <= 0) return null;
   const [r] = await db.select().from(orders).where(and(eq(orders.id, rmaId), eq(orders.transactionType, TRANSACTION_TYPE.RMA)));
   if (!r) return null;
   const [orig] = r.rmaForId ? await db.select().from(orders).where(eq(orders.id, r.rmaForId)) : [];
-  const original = orig ? rmaOrderOfRows(orig, await receivedLines(db, orig, r.providerId)) : null;
+  const original = orig && withOriginal ? rmaOrderOfRows(orig, await receivedLines(db, orig, r.providerId)) : null;
   const lines = await db
     .select({
       c: orderContributions,

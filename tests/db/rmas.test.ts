@@ -136,5 +136,7 @@ describe("staff's RMA screen", () => {
 
     // The card shows what staff settle against: the goods the victim received on the swap.
     expect((await getRmaView(db, b.rmaId))?.original).toEqual({ kind: "swap", unitsReceived: 1, goodsCents: 8000, feeCents: 0, shippingCents: 0, totalCents: 8000 });
+    // A retailer's RMA page does not ask for it (it is staff's).
+    expect(await getRmaView(db, b.rmaId, { withOriginal: false })).toMatchObject({ original: null, rmaForId: expect.any(Number) });
   });
 });
