@@ -966,7 +966,7 @@ async function main() {
   const failed = timed.filter((r) => !r.ok);
   const ids = completed.map((r) => r.orderId);
   // Each completed transaction in the read model and at the payment provider, by kind (see the header).
-  const checked = await checkTransactions(dbh.sql, completed);
+  const checked = await checkTransactions(dbh, completed);
   for (const p of checked.problems) console.error(c.red(`✗ ${p}`));
   await dbh.close();
 
@@ -1148,26 +1148,19 @@ async function main() {
  *   the perpetrator (an intent captured at once), of the amounts the RMA's ledger shows; no transfer.
  * More objects than expected is a double; fewer, or another amount, a miss: both are problems.
  */
-async function checkTransactions(sql, done) {
+async function checkTransactions(dbh, done) {
+  const sql = dbh.sql;
   const out = { ok: 0, doubles: 0, problems: [], kinds: {} };
   if (!done.length) return out;
   const ids = [...done.map((r) => r.orderId), ...done.filter((r) => r.rmaId).map((r) => r.rmaId)];
   const rows = new Map(
     (await sql`select o.id, o.statename, o.stage, o.ledger, (select count(*) from ratings r where r.order_id = o.id)::int as ratings from orders o where o.id = any(${ids})`).map((r) => [r.id, r]),
   );
-  const grouped = (list, keyOf) => {
-    const m = new Map();
-    for (const { data } of list) {
-      const k = Number(keyOf(data));
-      if (!m.has(k)) m.set(k, []);
-      m.get(k).push(data);
-    }
-    return m;
-  };
-  const keys = ids.map(String);
-  const intents = grouped(await sql`select data from sandbox_payment_objects where kind = 'payment_intent' and data->'metadata'->>'order_id' = any(${keys})`, (d) => d.metadata.order_id);
-  const transfers = grouped(await sql`select data from sandbox_payment_objects where kind = 'transfer' and data->>'transfer_group' = any(${ids.map((id) => `order-${id}`)})`, (d) => d.transfer_group.slice("order-".length));
-  const refunds = grouped(await sql`select data from sandbox_payment_objects where kind = 'refund' and data->'metadata'->>'order_id' = any(${keys})`, (d) => d.metadata.order_id);
+  // The provider's objects of each order, as the reliability tests read them (db/queries/payments).
+  const { sandboxObjectsOfOrders } = await import("../db/queries/payments.ts");
+  const objects = await sandboxObjectsOfOrders(dbh.db, ids);
+  const listOf = (kind) => new Map([...objects].map(([id, o]) => [id, o[kind]]));
+  const [intents, transfers, refunds] = [listOf("intents"), listOf("transfers"), listOf("refunds")];
   const objectsOf = (id) => {
     const xs = intents.get(id) ?? [];
     return {

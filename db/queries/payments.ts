@@ -8,8 +8,8 @@
  * Writing is idempotent: a retried activity finds its row by key. When the order row is gone, the movement
  * is still kept (order_id null): money never disappears from the books.
  */
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { paymentMethods, payments, retailers, webhookEvents } from "../schema";
+import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { paymentMethods, payments, retailers, sandboxPaymentObjects, webhookEvents } from "../schema";
 import type { DbOrTx } from "./listings";
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -138,4 +138,39 @@ export async function getAuthorizationByIntent(db: DbOrTx, paymentIntentId: stri
     .where(and(eq(payments.providerRef, paymentIntentId), eq(payments.txtype, "authorization")))
     .limit(1);
   return row ?? null;
+}
+
+type ProviderObject = Record<string, unknown>;
+export interface ProviderObjectsOfOrder {
+  intents: ProviderObject[];
+  transfers: ProviderObject[];
+  refunds: ProviderObject[];
+}
+
+/**
+ * The sandbox payment provider's objects of these orders (or RMAs), by order id: payment intents and refunds
+ * (metadata.order_id; an RMA's refund names the RMA) and transfers (transfer_group "order-<id>"). What the
+ * reliability tests and the orders benchmark check "exactly once" against. An order without any has empty lists.
+ */
+export async function sandboxObjectsOfOrders(db: DbOrTx, orderIds: readonly number[]): Promise<Map<number, ProviderObjectsOfOrder>> {
+  const out = new Map<number, ProviderObjectsOfOrder>(orderIds.map((id) => [id, { intents: [], transfers: [], refunds: [] }]));
+  if (orderIds.length === 0) return out;
+  const orderIdOf = sql<string>`${sandboxPaymentObjects.data}->'metadata'->>'order_id'`;
+  const groupOf = sql<string>`${sandboxPaymentObjects.data}->>'transfer_group'`;
+  const rows = await db
+    .select({ kind: sandboxPaymentObjects.kind, data: sandboxPaymentObjects.data, orderId: orderIdOf, group: groupOf })
+    .from(sandboxPaymentObjects)
+    .where(
+      or(
+        and(inArray(sandboxPaymentObjects.kind, ["payment_intent", "refund"]), inArray(orderIdOf, orderIds.map(String))),
+        and(eq(sandboxPaymentObjects.kind, "transfer"), inArray(groupOf, orderIds.map((id) => `order-${id}`))),
+      ),
+    );
+  for (const r of rows) {
+    const id = Number(r.kind === "transfer" ? r.group.slice("order-".length) : r.orderId);
+    const list = out.get(id);
+    if (!list) continue;
+    (r.kind === "payment_intent" ? list.intents : r.kind === "refund" ? list.refunds : list.transfers).push(r.data);
+  }
+  return out;
 }

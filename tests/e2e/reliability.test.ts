@@ -33,9 +33,9 @@ import { and, eq, inArray, like, sql as dsql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { getOrderRow, listOrderActions } from "../../db/queries/orders";
-import { beginPayment, listOrderPayments, PAYMENT_NAMES } from "../../db/queries/payments";
+import { beginPayment, listOrderPayments, PAYMENT_NAMES, sandboxObjectsOfOrders } from "../../db/queries/payments";
 import { createRma } from "../../db/queries/rmas";
-import { listings, orderContributions, orders, sandboxIdempotencyKeys, sandboxPaymentObjects, stockMovements } from "../../db/schema";
+import { listings, orderContributions, orders, sandboxIdempotencyKeys, stockMovements } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import { DECLINE_OTHERS_REASON } from "../../domain/reasons";
 import { rmaSettlement } from "../../domain/rma-money";
@@ -114,21 +114,9 @@ async function providerKeysOf(workflowId: string) {
   return rows.sort((a, b) => (a.key < b.key ? -1 : 1));
 }
 
-/**
- * The provider's objects of one order (or RMA): payment intents and refunds (metadata.order_id; an RMA's refund
- * names the RMA), transfers (transfer_group).
- */
+/** The provider's objects of one order (or RMA): db/queries/payments sandboxObjectsOfOrders. */
 async function providerObjectsOf(orderId: number) {
-  const of = async (kind: string, where: ReturnType<typeof dsql>) =>
-    (await dbh.db.select({ data: sandboxPaymentObjects.data }).from(sandboxPaymentObjects).where(and(eq(sandboxPaymentObjects.kind, kind), where))).map(
-      (r) => r.data as Record<string, unknown>,
-    );
-  const byMetadata = dsql`${sandboxPaymentObjects.data}->'metadata'->>'order_id' = ${String(orderId)}`;
-  return {
-    intents: await of("payment_intent", byMetadata),
-    transfers: await of("transfer", dsql`${sandboxPaymentObjects.data}->>'transfer_group' = ${`order-${orderId}`}`),
-    refunds: await of("refund", byMetadata),
-  };
+  return (await sandboxObjectsOfOrders(dbh.db, [orderId])).get(orderId)!;
 }
 
 /** A payments row locked FOR UPDATE: the activity that completes it after the provider answered waits on it. */
