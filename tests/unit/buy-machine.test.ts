@@ -46,8 +46,6 @@ function world(opts: { cardOnFile?: boolean; declined?: boolean; stockOk?: boole
         return opts.declined
           ? { status: "declined", declineCode: "card_declined", message: "declined" }
           : { status: "authorized", paymentIntentId: "pi_1", amountCents: i.amountCents, lastFour: "4242", description: "Visa" };
-      case "getCardOnFile":
-        return opts.cardOnFile === false ? null : CARD;
       case "findConflictingOrders":
         return { orderIds: opts.conflicts ?? [] };
       case "approvalFacts":

@@ -800,9 +800,11 @@ describe("replay", () => {
         // when it shipped replay through the unpatched path.
         "buy-before-local-provider-calls-pickup-missed-twice.json",
         "buy-before-local-provider-calls-rating-left.json",
-        // Recorded before BUY_APPROVAL_FACTS_PATCH (the approval read the card, then the conflicts, as two
-        // local activities): approvals of orders open when it shipped replay through the unpatched path.
+        // Recorded before BUY_APPROVAL_FACTS_PATCH reached them (the approval, then also the modification, read
+        // the card, then the conflicts, as two local activities): orders open when it shipped replay through
+        // the unpatched path.
         "buy-before-approval-facts-rating-left.json",
+        "buy-before-approval-facts-modified-purchase-unanswered.json",
         "buy-checkout-abandoned.json",
         "buy-modified-purchase-unanswered.json",
         "buy-pickup-missed-once.json",

@@ -341,8 +341,9 @@ function* continueApproval(m: BuyModel, ctx: StepContext, confirm: boolean, know
   return commandResult(m, "ok", { redirectTo: BUY_REDIRECTS.orders });
 }
 
-function* continueModify(m: BuyModel, ctx: StepContext, lines: OrderLine[], confirm: boolean): Step<BuyCommandResult> {
-  const conflicts = yield* conflictsFor(m, lines);
+/** Seller modification after the card check; `knownConflicts` as in continueApproval. */
+function* continueModify(m: BuyModel, ctx: StepContext, lines: OrderLine[], confirm: boolean, knownConflicts?: number[]): Step<BuyCommandResult> {
+  const conflicts = knownConflicts ?? (yield* conflictsFor(m, lines));
   if (conflicts.length > 0 && !confirm) return yield* askToConfirm(m, ctx, conflicts);
   if (!m.authorization) throw new Error("modification without an authorisation");
   m.pendingLines = lines;
@@ -480,11 +481,10 @@ function* rateOrder(m: BuyModel, cmd: RateOrderCommand, ctx: StepContext): Step<
   return commandResult(m, "ok", { message: BUY_MESSAGES.ratingSaved, redirectTo: BUY_REDIRECTS.home });
 }
 
-function* hasCardOnFile(m: BuyModel): Step<boolean> {
-  return (yield* call("getCardOnFile", { retailerId: m.providerId }, "local")) !== null;
-}
-
-/** The approval's reads in one local activity: the seller's card on file and the conflicting orders. */
+/**
+ * The reads of a seller's approval or modification in one local activity: its card on file and the orders
+ * that want the same units.
+ */
 function* approvalFacts(m: BuyModel, lines: OrderLine[]): Step<{ cardOnFile: boolean; conflicts: number[] }> {
   const r = yield* call("approvalFacts", { orderId: m.orderId, providerId: m.providerId, lines }, "local");
   return { cardOnFile: r.cardOnFile, conflicts: r.conflictingOrderIds.filter((id) => id !== m.orderId) };
@@ -541,8 +541,9 @@ export const BUY_COMMANDS = {
     validate: allowed<ModifySaleCommand>("provider", [BUY_STATES.PROVIDER_APPROVE_SALE], (m, cmd) => void modificationOf(m, cmd.lines)),
     *run(m, cmd, ctx) {
       const lines = modificationOf(m, cmd.lines);
-      if (!(yield* hasCardOnFile(m))) return yield* askForCard(m, ctx, { kind: "modify", lines });
-      return yield* continueModify(m, ctx, lines, cmd.confirmDeclineOthers === true);
+      const facts = yield* approvalFacts(m, lines);
+      if (!facts.cardOnFile) return yield* askForCard(m, ctx, { kind: "modify", lines });
+      return yield* continueModify(m, ctx, lines, cmd.confirmDeclineOthers === true, facts.conflicts);
     },
   } satisfies CommandSpec<ModifySaleCommand>,
 

@@ -72,9 +72,10 @@ const PROVIDER_CALL_OPTIONS = {
 export const BUY_PROVIDER_CALLS_LOCAL_PATCH = "buy-provider-calls-local";
 
 /**
- * The approval's two reads (the seller's card on file, the conflicting pending orders) are one local activity
- * (approvalFacts) since this patch: one round trip less in every approval. An approval replayed from before
- * it ran getCardOnFile, then (with a card) findConflictingOrders: the same answer, assembled here.
+ * The two reads of a seller's approval or modification (its card on file, the conflicting pending orders) are
+ * one local activity (approvalFacts) since this patch: one round trip less in each. One replayed from before it
+ * ran getCardOnFile, then (with a card) findConflictingOrders: the same answer, assembled here. (Modifications
+ * took the patch later: one recorded before then has no marker and replays through the same old path.)
  */
 export const BUY_APPROVAL_FACTS_PATCH = "buy-approval-facts";
 
