@@ -17,7 +17,6 @@ import { useEffect } from "react";
 import { getOrderDetail, type OrderDetail } from "../../db/queries/order-views";
 import { RATE_THIS_TRANSACTION, RATING_SAVED, REQUEST_RMA } from "../../domain/messages";
 import { ACTION } from "../../domain/action-codes";
-import { purchaseRmaOpen } from "../../domain/business-days";
 import { confirmReceivedUpdate, rateOrderUpdate } from "../../workflows/buy/contract";
 import { confirmSwapReceivedUpdate, rateSwapUpdate } from "../../workflows/swap/contract";
 import { formatDate } from "~/components/orders/format";
@@ -29,7 +28,8 @@ import { readFormData, requireRetailer } from "~/utils/auth.server";
 import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { sendBuyCommand } from "~/utils/orders.server";
-import { sendSwapCommand, swapRmaOpen } from "~/utils/swap.server";
+import { rmaWindowOpen } from "~/utils/rma.server";
+import { sendSwapCommand } from "~/utils/swap.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction = () => [{ title: pageTitle(RATE_THIS_TRANSACTION) }];
@@ -60,7 +60,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (order.ttype === "swap") {
     const w = swapRating(order);
     const received = order.actions.some((x) => x.code === ACTION.RECEIVER_CONFIRM_ORDER && x.role === order.role);
-    return { order, delivered: w.delivered, canRate: w.open && !myRating, myRating, received, canRma: swapRmaOpen(order), homePath };
+    return { order, delivered: w.delivered, canRate: w.open && !myRating, myRating, received, canRma: rmaWindowOpen(order), homePath };
   }
   // Only the party that received goods rates (in a purchase, the buyer).
   if (order.role !== "receiver") throw redirect(`/transaction/${order.ttype}/${order.id}`);
@@ -71,7 +71,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     canRate: order.statename === "delivered" && !myRating,
     myRating,
     received: order.actions.some((x) => x.code === ACTION.RECEIVER_CONFIRM_ORDER),
-    canRma: purchaseRmaOpen(order.statename, order.deliveredAt, Date.now()),
+    canRma: rmaWindowOpen(order),
     homePath,
   };
 }

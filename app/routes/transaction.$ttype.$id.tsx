@@ -19,7 +19,6 @@ import { useEffect, useMemo, useState } from "react";
 import type { z } from "zod";
 import { getOrderDetail, markOrdersSeen, type OrderDetail } from "../../db/queries/order-views";
 import { formatCents } from "../../domain/money";
-import { purchaseRmaOpen } from "../../domain/business-days";
 import {
   CONFIRM_DECLINE_OTHERS,
   GO_BACK,
@@ -62,7 +61,8 @@ import { pageTitle } from "~/components/title";
 import { readFormData, requireTradingRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { orderViewer, paymentMethodFromForm, sendBuyCommand, type CommandOutcome } from "~/utils/orders.server";
-import { handleSwapAction, swapPanelData, swapRmaOpen } from "~/utils/swap.server";
+import { rmaWindowOpen } from "~/utils/rma.server";
+import { handleSwapAction, swapPanelData } from "~/utils/swap.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: pageTitle(d ? `Order ${d.order.externalId}` : "Order") }];
@@ -85,8 +85,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await orderViewer(request);
   const order = await loadOrder(params, viewer);
   if (order.role && !viewer.isStaff) await markOrdersSeen(db, viewer.retailerId!, [order.id]);
-  // The read model's state and the clock (purchaseRmaOpen; the workflow is not asked: ADR 0011).
-  const canRma = order.ttype === "swap" ? swapRmaOpen(order) : order.role === "receiver" && purchaseRmaOpen(order.statename, order.deliveredAt, Date.now());
+  const canRma = rmaWindowOpen(order);
   const myRating = order.role ? (order.ratings.find((r) => r.raterId === viewer.retailerId) ?? null) : null;
   const otherRating = order.role ? (order.ratings.find((r) => r.raterId !== viewer.retailerId) ?? null) : null;
   return {

@@ -46,13 +46,20 @@ export function receivedLines(order: OrderDetail): OrderLineView[] {
   return order.lines.filter((l) => l.type === "goods" && l.side === side && l.quantity > 0);
 }
 
+/**
+ * Whether the viewer's RMA window on this order is open now, from the read model (the workflow is not asked:
+ * ADR 0011): a swap side's within 48 hours of receiving its goods; a purchase's buyer while it is delivered
+ * and within 48 hours of the delivery. The order pages' button and the wizard's check.
+ */
+export function rmaWindowOpen(order: Pick<OrderDetail, "ttype" | "role" | "statename" | "deliveredAt" | "swapWindows">, now = Date.now()): boolean {
+  return order.ttype === "swap" ? swapRmaOpen(order, now) : order.role === "receiver" && purchaseRmaOpen(order.statename, order.deliveredAt, now);
+}
+
 /** Whether the viewer may ask for an RMA on this order now; the refusal's message otherwise. */
 export async function rmaEligibility(order: OrderDetail, retailerId: number): Promise<{ ok: true } | { ok: false; message: string; rmaId?: number }> {
   const existing = await rmaOfOrder(db, order.id, retailerId);
   if (existing) return { ok: false, message: RMA_WIZARD_MESSAGES.exists, rmaId: existing.id };
-  if (order.ttype === "swap") return swapRmaOpen(order) ? { ok: true } : { ok: false, message: RMA_WIZARD_MESSAGES.closed };
-  if (order.role !== "receiver" || !purchaseRmaOpen(order.statename, order.deliveredAt, Date.now())) return { ok: false, message: RMA_WIZARD_MESSAGES.closed };
-  return { ok: true };
+  return rmaWindowOpen(order) ? { ok: true } : { ok: false, message: RMA_WIZARD_MESSAGES.closed };
 }
 
 const text = (form: FormData, name: string, max: number) => {
