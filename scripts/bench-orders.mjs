@@ -1158,17 +1158,15 @@ async function checkTransactions(dbh, done) {
   );
   // The provider's objects of each order, as the reliability tests read them (db/queries/payments).
   const { sandboxObjectsOfOrders } = await import("../db/queries/payments.ts");
-  const objects = await sandboxObjectsOfOrders(dbh.db, ids);
-  const listOf = (kind) => new Map([...objects].map(([id, o]) => [id, o[kind]]));
-  const [intents, transfers, refunds] = [listOf("intents"), listOf("transfers"), listOf("refunds")];
+  const objects = await sandboxObjectsOfOrders(dbh.db, ids); // an entry (maybe empty lists) for every id
   const objectsOf = (id) => {
-    const xs = intents.get(id) ?? [];
+    const { intents: xs, transfers, refunds } = objects.get(id);
     return {
       intents: xs.length,
       captured: xs.filter((d) => d.status === "succeeded" && d.amount_received === d.amount).length,
       cancelled: xs.filter((d) => d.status === "canceled").length,
-      transfers: (transfers.get(id) ?? []).length,
-      refunds: (refunds.get(id) ?? []).length,
+      transfers: transfers.length,
+      refunds: refunds.length,
     };
   };
   const differs = (got, want) => Object.keys(want).filter((k) => got[k] !== want[k]);
@@ -1194,10 +1192,10 @@ async function checkTransactions(dbh, done) {
       const ledger = order?.ledger ?? {};
       expect(r.orderId, what, swapWanted(ledger));
       // The provider's amounts are the ledger's: each side's payment its due, the transfer the difference.
-      const paid = (intents.get(r.orderId) ?? []).filter((d) => d.status === "succeeded").map((d) => d.amount_received).sort((a, b) => a - b);
+      const paid = objects.get(r.orderId).intents.filter((d) => d.status === "succeeded").map((d) => d.amount_received).sort((a, b) => a - b);
       const due = [ledger.providerDueCents, ledger.receiverDueCents].sort((a, b) => a - b);
       if (paid.join() !== due.join()) problems.push(`${what}: the sides paid ${paid.join(" and ")}, the ledger says ${due.join(" and ")}`);
-      const sent = (transfers.get(r.orderId) ?? []).map((d) => d.amount);
+      const sent = objects.get(r.orderId).transfers.map((d) => d.amount);
       if (sent.length === 1 && sent[0] !== ledger.differenceCents) problems.push(`${what}: transferred ${sent[0]}, the ledger's difference is ${ledger.differenceCents}`);
     } else {
       if (!order || !["delivered", "completed"].includes(order.statename) || order.ratings < 1) problems.push(`${what}: ${order?.statename ?? "no row"}, ${order?.ratings ?? 0} ratings`);
@@ -1209,9 +1207,9 @@ async function checkTransactions(dbh, done) {
       const name = `RMA #${r.rmaId} of order #${r.orderId}`;
       if (!rma || rma.stage !== "rmacompleted") problems.push(`${name}: stage ${rma?.stage ?? "no row"}, not rmacompleted`);
       expect(r.rmaId, name, RMA);
-      const refund = (refunds.get(r.rmaId) ?? [])[0];
-      const charge = (intents.get(r.rmaId) ?? [])[0];
-      const purchaseIntent = (intents.get(r.orderId) ?? [])[0];
+      const refund = objects.get(r.rmaId).refunds[0];
+      const charge = objects.get(r.rmaId).intents[0];
+      const purchaseIntent = objects.get(r.orderId).intents[0];
       const ledger = rma?.ledger ?? {};
       if (refund && (refund.amount !== ledger.victimRefundCents || refund.payment_intent !== purchaseIntent?.id)) problems.push(`${name}: refund of ${refund.amount} on ${refund.payment_intent}, the ledger says ${ledger.victimRefundCents} on ${purchaseIntent?.id}`);
       if (charge && charge.amount !== ledger.perpetratorChargeCents) problems.push(`${name}: charge of ${charge.amount}, the ledger says ${ledger.perpetratorChargeCents}`);
