@@ -23,6 +23,13 @@ import { isPortOpen, runOrThrow, sleep, startService, waitForPort, whoListens } 
  *   activity, signal or timer hop wait ~45 ms even with a single order in flight; 1,000/s lets a hop go
  *   through as soon as it is written. Raising the poll rate on the rollback journal alone made things
  *   worse (lock contention), so the two go together.
+ * - `system.forceSearchAttributesCacheRefreshOnRead=false`: unless this key is given, the CLI turns the server's
+ *   search-attribute cache off (so that an attribute created a moment ago is seen at once), and then each
+ *   time the server checks or records a workflow's search attributes it reads the cluster metadata and the
+ *   namespace from SQLite again: ~38 + ~18 reads per purchase, from the server's metrics. Every attribute the
+ *   workflows use is registered by flag when the server starts (SEARCH_ATTRIBUTES below), before any
+ *   workflow runs, so the cache can stay on. A server this project did not start (reused by `npm run dev`)
+ *   keeps its own settings. Measured in docs/performance.md ("Issue 9: the night of 2026-11-26").
  */
 export const ENGINE_SQLITE_PRAGMAS = ["journal_mode=wal", "synchronous=NORMAL"];
 export const ENGINE_DYNAMIC_CONFIG = {
@@ -30,6 +37,7 @@ export const ENGINE_DYNAMIC_CONFIG = {
   "history.transferProcessorMaxPollRPS": 1000,
   "history.timerProcessorMaxPollRPS": 1000,
   "history.visibilityProcessorMaxPollRPS": 1000,
+  "system.forceSearchAttributesCacheRefreshOnRead": false,
 };
 
 /**
