@@ -16,6 +16,7 @@
 // may not exist yet.
 import fs from "node:fs";
 import path from "node:path";
+import { stripVTControlCharacters as stripAnsi } from "node:util";
 import { c, fail, fmtMs, info, step, warn } from "./lib/log.mjs";
 import { CACHE_DIR, DATA_DIR, DB_NAMES, PORTS, RESULTS_DIR, ROOT } from "./lib/paths.mjs";
 import { acquireLock, isPortOpen, onShutdown, run, sleep, startService, stopAll, waitForHttp, waitForPort } from "./lib/proc.mjs";
@@ -58,6 +59,16 @@ function summarize() {
     console.log(`${r.suite.padEnd(11)}${String(r.passed).padStart(8)}${f}${String(r.skipped).padStart(9)}${fmtMs(r.ms).padStart(10)}${r.note ? `  ${c.yellow(r.note)}` : ""}`);
   }
   console.log(line);
+  // Which tests failed, and the start of why, stay at the end of the output (where a CI log is cut to its last lines).
+  const failures = results.flatMap((r) => (r.failures ?? []).map((f) => ({ suite: r.suite, ...f })));
+  for (const f of failures.slice(0, 10)) {
+    const lines = stripAnsi(f.message).split("\n").map((l) => l.trim()).filter(Boolean);
+    const where = lines.find((l) => l.startsWith("at ") && !l.includes("node_modules"));
+    const why = [...lines.filter((l) => !l.startsWith("at ")).slice(0, 3), where].filter(Boolean).join(" | ");
+    console.log(c.red(`failed: ${f.suite} ${f.file} > ${f.test}`));
+    if (why) console.log(`  ${why.slice(0, 400)}`);
+  }
+  if (failures.length > 10) console.log(c.red(`failed: ${failures.length - 10} more (see the reports)`));
   console.log(`total duration: ${fmtMs(Date.now() - t0)}  (suites: ${selected.join(", ")}; reports in ${path.relative(ROOT, RESULTS_DIR)}/)`);
   console.log(`${passed} passed, ${failed} failed`);
   return failed;
@@ -117,13 +128,20 @@ async function freeTestPort(port) {
 function readReport(file) {
   const r = JSON.parse(fs.readFileSync(file, "utf8"));
   let failed = r.numFailedTests ?? 0;
+  const failures = [];
   for (const f of r.testResults ?? []) {
-    const failedAssertions = (f.assertionResults ?? []).filter((a) => a.status === "failed").length;
-    if (f.status === "failed" && failedAssertions === 0) failed += 1; // the file itself failed
+    const file = path.relative(ROOT, f.name ?? "");
+    const failedAssertions = (f.assertionResults ?? []).filter((a) => a.status === "failed");
+    for (const a of failedAssertions) failures.push({ file, test: a.fullName ?? a.title, message: (a.failureMessages ?? []).join("\n") });
+    if (f.status === "failed" && failedAssertions.length === 0) {
+      failed += 1; // the file itself failed
+      failures.push({ file, test: "(the file)", message: f.message ?? "" });
+    }
   }
   return {
     passed: r.numPassedTests ?? 0,
     failed,
+    failures,
     skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
     files: r.numTotalTestSuites ?? 0,
   };
