@@ -26,9 +26,9 @@ export function testServerPath(): string {
  *   afterAll(async () => { await env?.teardown(); });
  */
 export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
-  const env = await TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: { type: "existing-path", path: testServerPath() } },
-  });
+  const env = await startWithRetries("the time-skipping test server", () =>
+    TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: "existing-path", path: testServerPath() } } }),
+  );
   try {
     await registerOrderSearchAttributes(env);
   } catch (err) {
@@ -36,6 +36,22 @@ export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> 
     throw err;
   }
   return env;
+}
+
+/**
+ * Starts a test server on a free port, again (up to `attempts` times) if it fails to start. A free port is
+ * found by binding and closing it, so on a busy machine (the e2e suite runs beside this one) another process
+ * can take it before the server binds it; the server then exits and its file would fail without running a test.
+ */
+export async function startWithRetries<T>(what: string, start: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (err) {
+      if (attempt >= attempts) throw err;
+      console.warn(`${what} did not start (attempt ${attempt} of ${attempts}), starting it again: ${String(err).split("\n")[0]}`);
+    }
+  }
 }
 
 /**

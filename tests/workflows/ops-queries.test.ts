@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTemporalDev } from "../../scripts/lib/temporal.mjs";
 import { toolPaths } from "../../scripts/lib/tools.mjs";
 import type { OrderLine } from "../../domain/order-money";
+import { startWithRetries } from "../setup/temporal";
 import { testWorkflowBundle } from "../setup/workflow-bundle";
 import { BUY_WORKFLOW_TYPE, buyWorkflowId, completeCheckoutUpdate, type BuyOrderInput } from "../../workflows/buy/contract";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
@@ -54,7 +55,9 @@ function freePort(): Promise<number> {
 beforeAll(async () => {
   const bin = process.env.TEMPORAL_CLI_PATH || toolPaths.temporalCache;
   [temporal, bundle] = await Promise.all([
-    (async () => startTemporalDev({ bin, port: await freePort(), uiPort: null, dbFile: null, name: "temporal-ops", quiet: true }))(),
+    startWithRetries("the Temporal dev server", async () =>
+      startTemporalDev({ bin, port: await freePort(), uiPort: null, dbFile: null, name: "temporal-ops", quiet: true }),
+    ),
     testWorkflowBundle(),
   ]);
   connection = await Connection.connect({ address: temporal.address });

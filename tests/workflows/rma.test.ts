@@ -173,7 +173,7 @@ describe("rma workflow", () => {
     const fake = fakeRmaActivities();
     await run(fake, async () => {
       const handle = await start(rmaInput(1));
-      await waitFor(handle, (v) => v.actions.length === 1, "requested");
+      await waitFor(handle, (v) => v.actions.length === 1 && !v.busy, "requested");
       expect(fake.notices()).toEqual(["staff:rma_requested_staff", "perpetrator:rma_requested_perpetrator"]);
       const r = await decide(handle, [{ lineId: 1, approvedQuantity: 1 }, { lineId: 2, approvedQuantity: 0 }], 500);
       expect(r).toMatchObject({ stage: "shipping", settlement: { victimRefundCents: 4675, perpetratorChargeCents: 7150 } });
@@ -248,7 +248,7 @@ describe("rma workflow", () => {
     const fake = fakeRmaActivities();
     await run(fake, async () => {
       const handle = await start(rmaInput(5));
-      const v0 = await waitFor(handle, (v) => v.actions.length === 1, "requested");
+      const v0 = await waitFor(handle, (v) => v.actions.length === 1 && !v.busy, "requested");
       expect(Date.parse(v0.deadlines.staffBy as string)).toBeGreaterThan(0);
       // Business days (weekends and holidays move it): sleep a minute past the deadline the RMA shows.
       await sleepUntil(env, v0.deadlines.staffBy, 60_000);
