@@ -11,9 +11,34 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
+/**
+ * The pool as Drizzle sees it: every statement with parameters is prepared once per connection and then only
+ * bound and run (postgres.js keeps prepared statements by their text), instead of parsed and planned by
+ * Postgres on every call. Drizzle's postgres-js driver prepares only the queries given a name, and the same few
+ * statements (the session, the retailer, an order's read-model row) run on every request and workflow step.
+ * Transactions and savepoints hand Drizzle a connection of their own: wrapped the same way.
+ */
+function preparing<T extends object>(sql: T): T {
+  return new Proxy(sql, {
+    get(target, prop, receiver) {
+      const own = target as unknown as Record<string, (...args: unknown[]) => unknown>;
+      if (prop === "unsafe") {
+        return (query: string, args?: unknown[], options?: postgres.UnsafeQueryOptions) => own.unsafe(query, args, { ...options, prepare: true });
+      }
+      if (prop === "begin" || prop === "savepoint") {
+        return (...args: unknown[]) => {
+          const fn = args.pop() as (tx: object) => unknown;
+          return own[prop](...args, (tx: object) => fn(preparing(tx)));
+        };
+      }
+      return Reflect.get(target, prop, receiver);
+    },
+  });
+}
+
 /** One postgres.js pool wrapped by Drizzle. Create once per process. */
 export function createDb(url: string, opts: { max?: number } = {}): DbHandle {
   const sql = postgres(url, { max: opts.max ?? 10, onnotice: () => {} });
-  const db = drizzle(sql, { schema });
+  const db = drizzle(preparing(sql), { schema });
   return { db, sql, close: () => sql.end({ timeout: 5 }) };
 }
