@@ -19,21 +19,18 @@ export interface DbHandle {
  * Transactions and savepoints hand Drizzle a connection of their own: wrapped the same way.
  */
 function preparing<T extends object>(sql: T): T {
-  return new Proxy(sql, {
-    get(target, prop, receiver) {
-      const own = target as unknown as Record<string, (...args: unknown[]) => unknown>;
-      if (prop === "unsafe") {
-        return (query: string, args?: unknown[], options?: postgres.UnsafeQueryOptions) => own.unsafe(query, args, { ...options, prepare: true });
-      }
-      if (prop === "begin" || prop === "savepoint") {
-        return (...args: unknown[]) => {
-          const fn = args.pop() as (tx: object) => unknown;
-          return own[prop](...args, (tx: object) => fn(preparing(tx)));
-        };
-      }
-      return Reflect.get(target, prop, receiver);
-    },
-  });
+  const own = sql as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const inTransaction = (method: "begin" | "savepoint") => (...args: unknown[]) => {
+    const fn = args.pop() as (tx: object) => unknown;
+    return own[method](...args, (tx: object) => fn(preparing(tx)));
+  };
+  // Made once per pool or transaction, not on every query.
+  const overrides: Record<string | symbol, unknown> = {
+    unsafe: (query: string, args?: unknown[], options?: postgres.UnsafeQueryOptions) => own.unsafe(query, args, { ...options, prepare: true }),
+    begin: inTransaction("begin"),
+    savepoint: inTransaction("savepoint"),
+  };
+  return new Proxy(sql, { get: (target, prop, receiver) => (Object.hasOwn(overrides, prop) ? overrides[prop] : Reflect.get(target, prop, receiver)) });
 }
 
 /** One postgres.js pool wrapped by Drizzle. Create once per process. */

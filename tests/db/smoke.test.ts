@@ -1,5 +1,7 @@
 // Proves the db suite reaches a real PostgreSQL server (DATABASE_URL, set by npm test).
+import { eq, sql } from "drizzle-orm";
 import { createDb, type DbHandle } from "../../db/client";
+import { retailers } from "../../db/schema";
 
 let handle: DbHandle;
 beforeAll(() => {
@@ -21,8 +23,6 @@ test("migrations were applied", async () => {
 });
 
 test("a statement Drizzle runs again is prepared once on its connection, in and out of transactions, and gives the same rows", async () => {
-  const { eq, sql } = await import("drizzle-orm");
-  const { retailers } = await import("../../db/schema");
   const byId = (id: number) => handle.db.select({ id: retailers.id }).from(retailers).where(eq(retailers.id, id));
   const prepared = async () =>
     (await handle.db.execute<{ statement: string }>(sql`select statement from pg_prepared_statements where statement like ${"%from \"retailers\"%"}`)).map(
