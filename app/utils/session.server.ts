@@ -4,7 +4,8 @@
  * hand-written version from Lucia's own guide means rewriting only this file.
  */
 import { DrizzlePostgreSQLAdapter } from "@lucia-auth/adapter-drizzle";
-import { Lucia, TimeSpan } from "lucia";
+import { Lucia, TimeSpan, type DatabaseSession, type DatabaseUser } from "lucia";
+import { getSessionWithUser } from "../../db/queries/sessions";
 import { sessions, users } from "../../db/schema";
 import { db } from "./db.server";
 import { getEnv } from "./env.server";
@@ -18,8 +19,25 @@ function isSecureCookie(): boolean {
   return env.NODE_ENV === "production" && env.APP_ORIGIN.startsWith("https:");
 }
 
+/**
+ * The Drizzle adapter, but the read every signed-in request makes is one statement built once
+ * (db/queries/sessions.ts) and brings only what the app keeps of the user, not the password hash.
+ */
+class SessionAdapter extends DrizzlePostgreSQLAdapter {
+  override async getSessionAndUser(sessionId: string): Promise<[session: DatabaseSession | null, user: DatabaseUser | null]> {
+    const row = await getSessionWithUser(db, sessionId);
+    if (!row) return [null, null];
+    const { id, userId, expiresAt, ...sessionAttributes } = row.session;
+    const { id: uid, ...userAttributes } = row.user;
+    return [
+      { id, userId, expiresAt, attributes: sessionAttributes },
+      { id: uid, attributes: userAttributes },
+    ];
+  }
+}
+
 function createLucia() {
-  const adapter = new DrizzlePostgreSQLAdapter(db, sessions, users);
+  const adapter = new SessionAdapter(db, sessions, users);
   return new Lucia(adapter, {
     sessionExpiresIn: new TimeSpan(SESSION_DAYS, "d"),
     sessionCookie: {

@@ -41,6 +41,7 @@ import {
 } from "../schema";
 import { staleCartDraftSql } from "./checkout";
 import type { DbOrTx } from "./listings";
+import { builtOnce } from "../built-once";
 
 export type OrderKindTab = "sales" | "purchases" | "swaps";
 export type AlertsView = "pending" | "declined";
@@ -534,27 +535,28 @@ export async function findOrderId(db: DbOrTx, ref: string): Promise<number | nul
 }
 
 /**
- * The order as this viewer may see it, or null (not found, or not a party and not staff: the caller answers
- * 404). A retailer sees only its own payments; staff see everything, with store names, and the ledger.
+ * getOrderDetail's seven reads, built once per pool and kind of viewer (db/client.ts builtOnce): every order page
+ * and order command runs them. All key on the order id; a retailer's payments also on its id. Store names are
+ * joined for staff only.
  */
-export async function getOrderDetail(db: DbOrTx, orderId: number, viewer: DetailViewer): Promise<OrderDetail | null> {
-  if (!Number.isSafeInteger(orderId) || orderId <= 0) return null;
-  // Every read of the page in one batch (one round trip; they all key on the order id): the parts are dropped
-  // unread when the viewer may not see the order. Store names are read for staff only.
-  const [[o], lineRows, actionRows, shipRows, payRows, ratingRows, events] = await Promise.all([
-    db
+function orderDetailStatements(db: DbOrTx, staff: boolean) {
+  const orderId = sql.placeholder("orderId");
+  const name = (part: string) => `order_detail_${part}_${staff ? "staff" : "party"}`;
+  return {
+    order: db
       .select({
         order: orders,
         brandName: sql<string | null>`COALESCE(NULLIF(${brands.displayName}, ''), ${brands.name})`,
-        providerName: viewer.isStaff ? providerStore.storeName : sql<null>`NULL`,
-        receiverName: viewer.isStaff ? receiverStore.storeName : sql<null>`NULL`,
+        providerName: staff ? providerStore.storeName : sql<null>`NULL`,
+        receiverName: staff ? receiverStore.storeName : sql<null>`NULL`,
       })
       .from(orders)
       .leftJoin(brands, eq(brands.id, orders.brandId))
-      .leftJoin(providerStore, viewer.isStaff ? eq(providerStore.id, orders.providerId) : sql`false`)
-      .leftJoin(receiverStore, viewer.isStaff ? eq(receiverStore.id, orders.receiverId) : sql`false`)
-      .where(eq(orders.id, orderId)),
-    db
+      .leftJoin(providerStore, staff ? eq(providerStore.id, orders.providerId) : sql`false`)
+      .leftJoin(receiverStore, staff ? eq(receiverStore.id, orders.receiverId) : sql`false`)
+      .where(eq(orders.id, orderId))
+      .prepare(name("order")),
+    lines: db
       .select({
         contributionId: orderContributions.id,
         side: orderContributions.side,
@@ -576,20 +578,45 @@ export async function getOrderDetail(db: DbOrTx, orderId: number, viewer: Detail
       .leftJoin(products, eq(products.id, productVariations.productId))
       .leftJoin(brands, eq(brands.id, productVariations.brandId))
       .where(eq(orderContributions.orderId, orderId))
-      .orderBy(asc(orderContributions.id)),
-    db.select().from(orderActions).where(eq(orderActions.orderId, orderId)).orderBy(asc(orderActions.createdAt), asc(orderActions.id)),
-    db.select().from(shipments).where(eq(shipments.orderId, orderId)).orderBy(asc(shipments.id)),
-    db
+      .orderBy(asc(orderContributions.id))
+      .prepare(name("lines")),
+    actions: db.select().from(orderActions).where(eq(orderActions.orderId, orderId)).orderBy(asc(orderActions.createdAt), asc(orderActions.id)).prepare(name("actions")),
+    shipments: db.select().from(shipments).where(eq(shipments.orderId, orderId)).orderBy(asc(shipments.id)).prepare(name("shipments")),
+    payments: db
       .select()
       .from(payments)
-      .where(and(eq(payments.orderId, orderId), viewer.isStaff ? undefined : eq(payments.retailerId, viewer.retailerId ?? -1)))
-      .orderBy(asc(payments.createdAt), asc(payments.id)),
-    db.select().from(ratings).where(eq(ratings.orderId, orderId)).orderBy(asc(ratings.id)),
-    db
+      .where(and(eq(payments.orderId, orderId), staff ? undefined : eq(payments.retailerId, sql.placeholder("retailerId"))))
+      .orderBy(asc(payments.createdAt), asc(payments.id))
+      .prepare(name("payments")),
+    ratings: db.select().from(ratings).where(eq(ratings.orderId, orderId)).orderBy(asc(ratings.id)).prepare(name("ratings")),
+    events: db
       .select()
       .from(shipmentEvents)
       .where(inArray(shipmentEvents.shipmentId, db.select({ id: shipments.id }).from(shipments).where(eq(shipments.orderId, orderId))))
-      .orderBy(asc(shipmentEvents.eventTimestamp), asc(shipmentEvents.id)),
+      .orderBy(asc(shipmentEvents.eventTimestamp), asc(shipmentEvents.id))
+      .prepare(name("events")),
+  };
+}
+
+/**
+ * The order as this viewer may see it, or null (not found, or not a party and not staff: the caller answers
+ * 404). A retailer sees only its own payments; staff see everything, with store names, and the ledger.
+ */
+export async function getOrderDetail(db: DbOrTx, orderId: number, viewer: DetailViewer): Promise<OrderDetail | null> {
+  if (!Number.isSafeInteger(orderId) || orderId <= 0) return null;
+  // Every read of the page in one batch (one round trip; they all key on the order id): the parts are dropped
+  // unread when the viewer may not see the order. Store names are read for staff only.
+  const staff = viewer.isStaff;
+  const q = builtOnce(db, staff ? "order_detail_staff" : "order_detail_party", (pool) => orderDetailStatements(pool, staff));
+  const values = { orderId, retailerId: viewer.retailerId ?? -1 };
+  const [[o], lineRows, actionRows, shipRows, payRows, ratingRows, events] = await Promise.all([
+    q.order.execute(values),
+    q.lines.execute(values),
+    q.actions.execute(values),
+    q.shipments.execute(values),
+    q.payments.execute(values),
+    q.ratings.execute(values),
+    q.events.execute(values),
   ]);
   if (!o) return null;
   const order = o.order;

@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { builtOnce } from "../built-once";
 import type { Db } from "../client";
 import { brandRequests, brands, retailerBrands, retailerContacts, retailers, users } from "../schema";
 
@@ -47,7 +48,7 @@ export async function getRetailer(db: Db, id: number): Promise<RetailerRow | nul
 }
 
 /** Which of a retailer's contacts is "its contact": the one linked to `userId` when given, else the first one. */
-function contactPreference(userId?: number): SQL[] {
+function contactPreference(userId?: number | Placeholder): SQL[] {
   return userId === undefined ? [asc(retailerContacts.id)] : [sql`(${retailerContacts.userId} = ${userId}) desc nulls last`, asc(retailerContacts.id)];
 }
 
@@ -69,15 +70,25 @@ const contactOfRetailer = alias(retailerContacts, "contact");
  * (app/utils/auth.server.ts), so one round trip instead of two.
  */
 export async function getRetailerWithContact(db: Db, retailerId: number, userId?: number): Promise<{ retailer: RetailerRow; contact: ContactRow | null } | null> {
-  const rows = await db
-    .select({ retailer: retailers, contact: contactOfRetailer })
-    .from(retailers)
-    .leftJoin(
-      contactOfRetailer,
-      eq(contactOfRetailer.id, sql`(select ${retailerContacts.id} from ${retailerContacts} where ${retailerContacts.retailerId} = ${retailers.id} order by ${sql.join(contactPreference(userId), sql`, `)} limit 1)`),
-    )
-    .where(eq(retailers.id, retailerId))
-    .limit(1);
+  // Built once per pool (two texts: with and without the user's own contact first).
+  const forUser = userId !== undefined;
+  const name = forUser ? "retailer_with_users_contact" : "retailer_with_contact";
+  const query = builtOnce(db, name, (pool) =>
+    pool
+      .select({ retailer: retailers, contact: contactOfRetailer })
+      .from(retailers)
+      .leftJoin(
+        contactOfRetailer,
+        eq(
+          contactOfRetailer.id,
+          sql`(select ${retailerContacts.id} from ${retailerContacts} where ${retailerContacts.retailerId} = ${retailers.id} order by ${sql.join(contactPreference(forUser ? sql.placeholder("userId") : undefined), sql`, `)} limit 1)`,
+        ),
+      )
+      .where(eq(retailers.id, sql.placeholder("retailerId")))
+      .limit(1)
+      .prepare(name),
+  );
+  const rows = await query.execute({ retailerId, userId });
   return rows[0] ?? null;
 }
 

@@ -1,8 +1,38 @@
 import { and, eq, sql } from "drizzle-orm";
+import { builtOnce } from "../built-once";
 import type { Db } from "../client";
-import { sessions } from "../schema";
+import { sessions, users } from "../schema";
 
 export type SessionRow = typeof sessions.$inferSelect;
+
+/** A session with what the app keeps of its user (never the password hash): read on every signed-in request. */
+export interface SessionWithUser {
+  session: Pick<SessionRow, "id" | "userId" | "expiresAt" | "actingRetailerId" | "actingBrandId" | "dismissedBanners">;
+  user: { id: number; email: string; isStaff: boolean; retailerId: number | null };
+}
+
+export async function getSessionWithUser(db: Db, sessionId: string): Promise<SessionWithUser | null> {
+  const query = builtOnce(db, "session_with_user", (pool) =>
+    pool
+      .select({
+        session: {
+          id: sessions.id,
+          userId: sessions.userId,
+          expiresAt: sessions.expiresAt,
+          actingRetailerId: sessions.actingRetailerId,
+          actingBrandId: sessions.actingBrandId,
+          dismissedBanners: sessions.dismissedBanners,
+        },
+        user: { id: users.id, email: users.email, isStaff: users.isStaff, retailerId: users.retailerId },
+      })
+      .from(sessions)
+      .innerJoin(users, eq(sessions.userId, users.id))
+      .where(eq(sessions.id, sql.placeholder("sessionId")))
+      .prepare("session_with_user"),
+  );
+  const rows = await query.execute({ sessionId });
+  return rows[0] ?? null;
+}
 
 /** Staff: the retailer (and optionally brand) to act as; both null = act as admin. */
 export async function setActing(db: Db, sessionId: string, retailerId: number | null, brandId: number | null): Promise<void> {

@@ -18,7 +18,7 @@ import {
   setRetailerStatus,
   unauthorizeBrand,
 } from "../../db/queries/retailers";
-import { dismissBanner, getSessionRow, setActing } from "../../db/queries/sessions";
+import { dismissBanner, getSessionRow, getSessionWithUser, setActing } from "../../db/queries/sessions";
 import {
   consumeResetToken,
   createUser,
@@ -274,6 +274,22 @@ describe("sessions and outbox", () => {
     await dismissBanner(db, id, "payout");
     await dismissBanner(db, id, "cellphone");
     expect((await getSessionRow(db, id))?.dismissedBanners).toEqual(["payout", "cellphone"]);
+  });
+
+  it("reads a session with its user's email, staff flag and retailer, never the password hash", async () => {
+    const { retailer, user } = await createRetailer(db);
+    const id = `test-session-${uniqueToken()}`;
+    const expiresAt = new Date(Date.now() + 86_400_000);
+    await db.insert(sessions).values({ id, userId: user!.id, expiresAt, actingRetailerId: retailer.id, dismissedBanners: ["payout"] });
+    // Twice: the second call runs the statement built by the first (db/client.ts builtOnce).
+    for (let i = 0; i < 2; i++) {
+      const row = await getSessionWithUser(db, id);
+      expect(row).toEqual({
+        session: { id, userId: user!.id, expiresAt, actingRetailerId: retailer.id, actingBrandId: null, dismissedBanners: ["payout"] },
+        user: { id: user!.id, email: user!.email, isStaff: false, retailerId: retailer.id },
+      });
+    }
+    expect(await getSessionWithUser(db, `${id}-unknown`)).toBeNull();
   });
 
   it("outbox: newest first, filter by recipient, dedupe key makes a retry a no-op", async () => {
