@@ -535,7 +535,7 @@ export async function findOrderId(db: DbOrTx, ref: string): Promise<number | nul
 }
 
 /**
- * getOrderDetail's seven reads, built once per pool and kind of viewer (db/client.ts builtOnce): every order page
+ * getOrderDetail's seven reads, built once per pool and kind of viewer (db/built-once.ts): every order page
  * and order command runs them. All key on the order id; a retailer's payments also on its id. Store names are
  * joined for staff only.
  */
