@@ -39,7 +39,7 @@ import {
   signedPayload,
   timestampWithinTolerance,
 } from "../../domain/webhooks";
-import { orderActionCount, orderStateMark } from "../../db/queries/orders";
+import { orderEventMark } from "../../db/queries/orders";
 import { ACTION } from "../../domain/action-codes";
 import { findShipmentByTracking, recordShipmentEvent } from "../../db/queries/shipments";
 import {
@@ -318,8 +318,8 @@ interface EventMark {
 const SCAN_CODE: Partial<Record<CarrierEventStatus, number>> = { picked_up: ACTION.SHIPMENT_PICKED_UP, delivered: ACTION.SHIPMENT_DELIVERED };
 
 async function eventMark(orderId: number, code: number | null): Promise<EventMark> {
-  const state = await orderStateMark(db, orderId);
-  return { code, statename: state?.statename ?? null, scans: code === null ? 0 : await orderActionCount(db, orderId, code) };
+  const mark = await orderEventMark(db, orderId, code);
+  return { code, statename: mark?.statename ?? null, scans: mark?.scans ?? 0 };
 }
 
 /**

@@ -77,6 +77,27 @@ function units(sizes: SizesMap): number {
   return Object.values(sizes).reduce((a, n) => a + n, 0);
 }
 
+/** The same sizes with the same units (as jsonb compares them: key order aside); null only equals null. */
+function sameSizes(a: SizesMap | null, b: SizesMap | null): boolean {
+  if (a === null || b === null) return a === b;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
+}
+
+/** Whether a contribution row already holds what a read-model write would set on it. */
+function contributionHolds(
+  row: { units: SizesMap; quantity: number; unitPriceCents: number; valueCents: number; pendingUnits: SizesMap | null },
+  next: { units: SizesMap; quantity: number; unitPriceCents?: number; valueCents: number; pendingUnits: SizesMap | null },
+): boolean {
+  return (
+    sameSizes(row.units, next.units) &&
+    row.quantity === next.quantity &&
+    (next.unitPriceCents === undefined || row.unitPriceCents === next.unitPriceCents) &&
+    row.valueCents === next.valueCents &&
+    sameSizes(row.pendingUnits, next.pendingUnits)
+  );
+}
+
 /** Shipment read-model status that follows an order state (only moves forward). */
 const SHIPMENT_STATUS_FOR_STATE: Record<string, { status: string; from: string[] }> = {
   in_route: { status: "in_route", from: ["pickup_scheduled"] },
@@ -160,9 +181,20 @@ export async function recordOrderState(db: Db, w: OrderStateWrite): Promise<{ re
       return { recorded: true };
     }
 
-    // Contributions: the lines as they stand, and the modification waiting for the buyer.
+    // Contributions: the lines as they stand, and the modification waiting for the buyer. Most steps leave the
+    // lines as they were (only a modification, an approval of fewer units or a cancellation moves them): a row
+    // already holding what this write says is not written again.
     const contribs = await tx
-      .select({ id: orderContributions.id, listingId: orderContributions.listingId, variationId: orderContributions.variationId })
+      .select({
+        id: orderContributions.id,
+        listingId: orderContributions.listingId,
+        variationId: orderContributions.variationId,
+        units: orderContributions.units,
+        quantity: orderContributions.quantity,
+        unitPriceCents: orderContributions.unitPriceCents,
+        valueCents: orderContributions.valueCents,
+        pendingUnits: orderContributions.pendingUnits,
+      })
       .from(orderContributions)
       .where(and(eq(orderContributions.orderId, w.orderId), eq(orderContributions.side, "provider"), eq(orderContributions.type, "goods")));
     const current = new Map(w.lines.map((l) => [lineKey(l), l]));
@@ -174,16 +206,14 @@ export async function recordOrderState(db: Db, w: OrderStateWrite): Promise<{ re
       const sizes = line ? line.sizes : {};
       const price = line?.unitPriceCents;
       const q = units(sizes);
-      const pendingSizes = pending ? (pending.get(key)?.sizes ?? {}) : null;
-      await tx
-        .update(orderContributions)
-        .set({
-          units: sizes,
-          quantity: q,
-          ...(price !== undefined ? { unitPriceCents: price, valueCents: price * q } : { valueCents: 0 }),
-          pendingUnits: pendingSizes,
-        })
-        .where(eq(orderContributions.id, c.id));
+      const next = {
+        units: sizes,
+        quantity: q,
+        ...(price !== undefined ? { unitPriceCents: price, valueCents: price * q } : { valueCents: 0 }),
+        pendingUnits: pending ? (pending.get(key)?.sizes ?? {}) : null,
+      };
+      if (contributionHolds(c, next)) continue;
+      await tx.update(orderContributions).set(next).where(eq(orderContributions.id, c.id));
     }
 
     await insertActions(tx, w);
@@ -276,13 +306,20 @@ export async function orderStateMark(db: DbOrTx, orderId: number): Promise<{ sta
   return row ?? null;
 }
 
-/** How many actions of one code the order has recorded (the carrier's scans: 110 picked up, 119 delivered). */
-export async function orderActionCount(db: DbOrTx, orderId: number, code: number): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(orderActions)
-    .where(and(eq(orderActions.orderId, orderId), eq(orderActions.code, code)));
-  return row?.n ?? 0;
+/**
+ * The order's state name and how many actions of one code it has recorded (the carrier's scans: 110 picked
+ * up, 119 delivered; 0 without a code), in one read; null for no order. Staff's simulated carrier event reads
+ * it until the workflow has written the step.
+ */
+export async function orderEventMark(db: DbOrTx, orderId: number, code: number | null): Promise<{ statename: string; scans: number } | null> {
+  // Columns spelled with their tables: Drizzle writes a one-table select's columns bare, and a bare "id" in the
+  // subquery would be the action's.
+  const scans =
+    code === null
+      ? sql<number>`0`
+      : sql<number>`(select count(*)::int from ${orderActions} a where a.${sql.identifier(orderActions.orderId.name)} = ${orders}.${sql.identifier(orders.id.name)} and a.${sql.identifier(orderActions.code.name)} = ${code})`;
+  const [row] = await db.select({ statename: orders.statename, scans: scans.mapWith(Number) }).from(orders).where(eq(orders.id, orderId));
+  return row ?? null;
 }
 
 /** The order row (tests and activities). */

@@ -16,7 +16,7 @@ import { createSandboxCarrier } from "../../activities/carrier/sandbox";
 import { verifyCarrierSignature } from "../../activities/carrier/signature";
 import { IdempotencyConflictError, PaymentRejectedError } from "../../activities/payments/port";
 import { SandboxPayments } from "../../activities/payments/sandbox";
-import { getOrderRow, listOrderActions, retailerNoticeAddress } from "../../db/queries/orders";
+import { getOrderRow, listOrderActions, orderEventMark, retailerNoticeAddress } from "../../db/queries/orders";
 import { getPaymentByKey, listOrderPayments } from "../../db/queries/payments";
 import { renderLabelPdf } from "../../app/utils/label-pdf.server";
 import { getCarrierLabel, listOrderShipments } from "../../db/queries/shipments";
@@ -387,6 +387,29 @@ describe("read model", () => {
     expect(actions[0].createdAt.toISOString()).toBe(at);
     const [c] = await db.select().from(orderContributions).where(eq(orderContributions.orderId, o.orderId));
     expect(c).toMatchObject({ units: { S: 2, M: 2 }, pendingUnits: { M: 1 }, quantity: 4, valueCents: 4 * 2500 });
+
+    // The buyer accepts the modification: the line becomes the modified one and nothing waits any more; a
+    // later step that leaves the lines alone keeps them so (its write skips the unchanged row).
+    const accepted = stateRecord(o, 3, { lines: pending, statename: "ship_order", displayStatus: "Pickup Scheduled", actionNeeded: null });
+    await acts.recordOrderState(accepted);
+    await acts.recordOrderState(stateRecord(o, 4, { lines: pending, statename: "in_route", displayStatus: "In-Route", actionNeeded: null }));
+    const [after] = await db.select().from(orderContributions).where(eq(orderContributions.orderId, o.orderId));
+    expect(after).toMatchObject({ units: { M: 1 }, pendingUnits: null, quantity: 1, valueCents: 2500 });
+    expect(await getOrderRow(db, o.orderId)).toMatchObject({ statename: "in_route" });
+  });
+
+  test("the mark staff's simulated carrier event waits on: the state name and the scans of one code", async () => {
+    const o = await orderWith({ S: 1 });
+    const at = "2026-03-02T15:00:00.000Z";
+    const base = { lines: o.lines, providerId: o.seller.retailer.id, receiverId: o.buyer.retailer.id, actionNeeded: null };
+    await acts.recordOrderState(stateRecord(o, 1, { ...base, statename: "ship_order", displayStatus: "Pickup Scheduled" }));
+    expect(await orderEventMark(db, o.orderId, 110)).toEqual({ statename: "ship_order", scans: 0 });
+    const scan = { code: 110, role: "carrier" as const, participantId: null, statename: "in_route", at };
+    await acts.recordOrderState(stateRecord(o, 2, { ...base, statename: "in_route", displayStatus: "In-Route", actions: [scan] }));
+    expect(await orderEventMark(db, o.orderId, 110)).toEqual({ statename: "in_route", scans: 1 });
+    expect(await orderEventMark(db, o.orderId, 119)).toEqual({ statename: "in_route", scans: 0 });
+    expect(await orderEventMark(db, o.orderId, null)).toEqual({ statename: "in_route", scans: 0 });
+    expect(await orderEventMark(db, 2_000_000_000, 110)).toBeNull();
   });
 
   test("an earlier step's write finishing after a later one does not overwrite the later state (sequence)", async () => {
