@@ -53,7 +53,10 @@
 //                        statename, a ratings row for "rate") through the bench's database connection every
 //                        --poll-ms. The forms are the warm-up order's (clicked through its pages as above, so it
 //                        needs --warmup ≥ 1) with each order's listing and order ids: the workflow ceiling in
-//                        orders/s.
+//                        orders/s. Each POST goes where the hydrated app's <Form> sends it (Remix single fetch:
+//                        <path>.data, the action's data alone, a redirect as 202): no page is rendered. With
+//                        --document-posts, the POSTs of a browser without JavaScript instead (the path itself:
+//                        an action that answers 200 renders the whole page after it, as before 2026-11-27 08:00).
 //   --swaps              swaps instead of purchases (issue 10), full pages, with or without --prod / --open-loop:
 //                        per swap a pair of retailers with a swap listing each; the receiver puts the provider's
 //                        listing in its swap cart → /checkout terms → /checkout/swap pre-authorises its card →
@@ -124,6 +127,8 @@ function options() {
   };
   const prod = argv.includes("--prod");
   const commandsOnly = argv.includes("--commands-only");
+  const documentPosts = argv.includes("--document-posts");
+  if (documentPosts && !commandsOnly) throw new Error("--document-posts is a variant of --commands-only");
   const swaps = argv.includes("--swaps");
   const mix = argv.includes("--mix");
   if (mix && (swaps || commandsOnly)) throw new Error("--mix runs purchases, swaps and returns through full pages: not with --swaps or --commands-only");
@@ -155,6 +160,7 @@ function options() {
     prod,
     build: !argv.includes("--no-build"),
     commandsOnly,
+    documentPosts,
     rate,
     duration,
     swaps,
@@ -517,7 +523,13 @@ async function main() {
       else if (k === "returnTo" || k === "redirectTo") body.append(k, swapPath(v));
       else body.append(k, v);
     }
-    return { target: swapPath(t.target), body, expectStatus: t.expectStatus };
+    const target = swapPath(t.target);
+    if (o.documentPosts) return { target, body, expectStatus: t.expectStatus };
+    // As Remix's single fetch posts a <Form> (singleFetchUrl): <path>.data ("/" → /_root.data), the query kept;
+    // a redirect comes back as 202 with its location in the body.
+    const u = new URL(target, o.baseUrl);
+    u.pathname = u.pathname === "/" ? "/_root.data" : `${u.pathname.replace(/\/$/, "")}.data`;
+    return { target: u.pathname + u.search, body, expectStatus: t.expectStatus === 303 ? 202 : t.expectStatus };
   }
 
   /** The states step `stepName` may leave the order in: the warm-up's state after it, or any later one. */
@@ -1034,7 +1046,7 @@ async function main() {
     : o.swaps
     ? "each swap 14 clicks by the receiver, the provider and staff (pre-authorisation, choice, both approvals, both payments, both pickups and deliveries, both ratings), no think time"
     : o.commandsOnly
-    ? `each order 8 commands: the POSTs of the same forms to the same Remix actions, redirects not followed and no page loaded; asynchronous steps polled in the order's read-model row every ${o.pollMs} ms`
+    ? `each order 8 commands: the POSTs of the same forms to the same Remix actions, ${o.documentPosts ? "as a browser without JavaScript sends them (an action that answers 200 renders its page)" : "as the hydrated app's forms send them (single fetch, <path>.data: the action's data alone, no page rendered)"}, redirects not followed and no page loaded; asynchronous steps polled in the order's read-model row every ${o.pollMs} ms`
     : "each order 8 clicks and 9 page views by three users, no think time";
   const unit = o.commandsOnly ? "command" : "click";
   const noun = o.mix ? "transactions" : o.swaps ? "swaps" : "orders";
@@ -1234,6 +1246,7 @@ function commandLine(o) {
   if (o.scale > 1) a.push(`--scale ${o.scale}`);
   if (o.killEvery > 0) a.push(`--kill-worker-every ${o.killEvery}`);
   if (o.commandsOnly) a.push("--commands-only");
+  if (o.documentPosts) a.push("--document-posts");
   if (o.swaps) a.push("--swaps");
   if (o.mix) a.push("--mix");
   if (o.rate) a.push(`--open-loop ${o.rate}`, `--duration ${o.duration}`);
