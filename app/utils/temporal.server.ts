@@ -94,8 +94,9 @@ export interface UpdateOptions {
 /**
  * One click's update: sent and awaited at most `timeoutMs` ("timeout" past it). It carries one update id for
  * the whole click, so the server runs it once however often it is sent; while the order service cannot be
- * reached (Temporal restarting, or no worker answering: one was just replaced), it is sent again every second
- * until the deadline instead of failing the click at once.
+ * reached (Temporal restarting, or no worker answering: one was just replaced) or cannot admit it yet (the
+ * workflow task carrying it failed: isUpdateRetryable), it is sent again every second until the deadline
+ * instead of failing the click at once.
  *
  * A refusal (the update's validator) is thrown as is, unless the workflow refused while behind the order's
  * read model (`readModelSeq`): a step's read-model write (a local activity) can land before its workflow task
@@ -135,8 +136,20 @@ async function refusedBehindReadModel(err: unknown, readModelSeq: UpdateOptions[
   return seen !== null && at < seen;
 }
 
-/** An update that failed for want of the order service (not refused by it): sending it again may work. */
+/**
+ * gRPC FAILED_PRECONDITION on an update call: the server could not admit the update yet, e.g. "Unable to perform
+ * workflow execution update due to unexpected workflow task failure" (the workflow task carrying it failed or
+ * timed out, the update was never accepted, and the server asks the caller to send it again; seen when a worker's
+ * task timed out mid-step). A refusal by the workflow is a WorkflowUpdateFailedError instead, never this.
+ */
+const UPDATE_NOT_ADMITTED_CODE = 9;
+
+/**
+ * An update that failed for want of the order service, or that the server could not admit yet (not refused by
+ * the workflow): sending it again, under the same update id, may work and runs it at most once.
+ */
 export function isUpdateRetryable(err: unknown): boolean {
+  if (err instanceof ServiceError && (err.cause as { code?: number } | undefined)?.code === UPDATE_NOT_ADMITTED_CODE) return true;
   return isTemporalUnavailable(err) || err instanceof WorkflowUpdateRPCTimeoutOrCancelledError;
 }
 

@@ -144,6 +144,18 @@ describe("one click's update (executeUpdateOnce)", () => {
     expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it("sends it again, with the same update id, when the server could not admit it because its workflow task failed", async () => {
+    // What the server answered in a CI run when the worker's workflow task carrying the update timed out.
+    const notAdmitted = () =>
+      new ServiceError("Workflow Update failed", {
+        cause: Object.assign(new Error("9 FAILED_PRECONDITION: Unable to perform workflow execution update due to unexpected workflow task failure."), { code: 9 }),
+      });
+    const { handle, ids } = handleAnswering([() => Promise.reject(notAdmitted()), () => Promise.resolve("done")]);
+    expect(await executeUpdateOnce(handle, def, [1], 10_000)).toBe("done");
+    expect(ids).toHaveLength(2);
+    expect(new Set(ids).size).toBe(1);
+  });
+
   it("throws a refusal at once, and gives up when the deadline comes first", async () => {
     const refusal = rejected("wrong_state", BUY_ERRORS.wrong_state);
     const refused = handleAnswering([() => Promise.reject(refusal)]);
