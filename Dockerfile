@@ -8,7 +8,7 @@ FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 # npm ci applies the dependency patches (postinstall: patch-package, ADR 0022).
-COPY patches ./patches
+COPY scripts/patches ./scripts/patches
 RUN npm ci --no-audit --no-fund
 
 FROM deps AS build

@@ -36,7 +36,7 @@ function installHash() {
     if (exists(p)) h.update(fs.readFileSync(p));
   }
   // The dependency patches that npm ci's postinstall applies (patch-package, ADR 0022): a changed patch reinstalls.
-  const patches = path.join(ROOT, "patches");
+  const patches = path.join(ROOT, "scripts", "patches");
   if (exists(patches)) for (const f of fs.readdirSync(patches).sort()) h.update(f).update(fs.readFileSync(path.join(patches, f)));
   h.update(process.version.split(".")[0]); // native modules follow the Node major
   return h.digest("hex");
@@ -54,7 +54,7 @@ export function nodeModulesFresh() {
 
 /**
  * `npm ci` when node_modules is missing or older than package-lock.json / package.json
- * (node_modules/.install-stamp holds a hash of both and of patches/). Always `npm ci`: the lock file is the one truth
+ * (node_modules/.install-stamp holds a hash of both and of scripts/patches/). Always `npm ci`: the lock file is the one truth
  * on every machine. A lock file out of sync with package.json (a dependency added without updating it,
  * or other platforms' optional packages missing) is an error to fix in the repository, not something to
  * paper over with `npm install` on one machine (see the check in tests/unit/lockfile.test.ts).

@@ -1,5 +1,5 @@
 /**
- * The patched route matching of @remix-run/router (patches/, ADR 0022): the build the server loads carries the
+ * The patched route matching of @remix-run/router (scripts/patches/, ADR 0022): the build the server loads carries the
  * patch, and matching gives the same answers as before: ranking, a table changed in place, and case and end
  * options that share a pattern.
  */
@@ -17,7 +17,7 @@ type Route = AgnosticRouteObject;
 const ids = (m: ReturnType<typeof matchRoutes>) => m?.map((x) => x.route.id) ?? null;
 
 describe("@remix-run/router, patched route matching (ADR 0022)", () => {
-  it("the server's build carries the patch (npm ci's postinstall applied patches/)", () => {
+  it("the server's build carries the patch (npm ci's postinstall applied scripts/patches/)", () => {
     expect(routerPath).toMatch(/router\.cjs\.js$/);
     const source = fs.readFileSync(routerPath, "utf8");
     expect(source).toContain("function rankedBranchesOf(routes)");
