@@ -33,7 +33,7 @@ function input(over: Partial<BuyOrderInput> = {}): BuyOrderInput {
 }
 
 /** A scripted world: answers every effect, records them, and keeps a clock. */
-function world(opts: { cardOnFile?: boolean; declined?: boolean; stockOk?: boolean; conflicts?: number[]; captureFails?: boolean } = {}) {
+function world(opts: { cardOnFile?: boolean; declined?: boolean; authorizeFails?: boolean; stockOk?: boolean; conflicts?: number[]; captureFails?: boolean } = {}) {
   let clock = T0;
   const effects: Effect[] = [];
   const ctx: StepContext = { now: () => clock, log: () => {} };
@@ -43,6 +43,7 @@ function world(opts: { cardOnFile?: boolean; declined?: boolean; stockOk?: boole
     const i = e.input as Record<string, unknown>;
     switch (e.name) {
       case "authorizePayment":
+        if (opts.authorizeFails) throw new Error("provider down");
         return opts.declined
           ? { status: "declined", declineCode: "card_declined", message: "declined" }
           : { status: "authorized", paymentIntentId: "pi_1", amountCents: i.amountCents, lastFour: "4242", description: "Visa" };
@@ -232,6 +233,29 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
     expect(last.notices?.map((n) => `${n.role}:${n.template}`)).toEqual(["provider:approve_sale_needed"]);
     expect(last.sequence).toBe(2);
     expect(currentDeadline(m)).toBe(T0 + WINDOWS.sellerResponse);
+  });
+
+  test("a checkout that started the purchase (no opening write before it): its write is the order's first", () => {
+    const w = world();
+    const m = model();
+    w.run(BUY_COMMANDS.completeCheckout.run(m, { actorRetailerId: BUYER, paymentMethod: CARD }, w.ctx));
+    expect(w.calls()).toEqual(["authorizePayment/payNow", "recordOrderState/local"]);
+    expect(w.records().map((r) => [r.sequence, r.statename, r.actions.map((a) => a.code)])).toEqual([[1, BUY_STATES.PROVIDER_APPROVE_SALE, [ACTION.CHECKOUT_COMPLETED]]]);
+  });
+
+  test("an authorisation that fails (provider down): refused; the opening write is made when nothing was written yet", () => {
+    for (const [opened, writes] of [
+      [false, [[1, BUY_STATES.COMPLETE_ORDER_CHECKOUT, []]]],
+      [true, [[1, BUY_STATES.COMPLETE_ORDER_CHECKOUT, []]]],
+    ] as const) {
+      const w = world({ authorizeFails: true });
+      const m = model();
+      if (opened) w.run(openOrder(m, w.ctx));
+      expect(() => w.run(BUY_COMMANDS.completeCheckout.run(m, { actorRetailerId: BUYER, paymentMethod: CARD }, w.ctx))).toThrow(BUY_ERRORS.payment_failed);
+      expect(w.records().map((r) => [r.sequence, r.statename, r.actions.map((a) => a.code)]), `opened: ${opened}`).toEqual(writes);
+      expect(m.statename).toBe(BUY_STATES.COMPLETE_ORDER_CHECKOUT);
+      expect(m.lastAuthorize).toEqual({ paymentMethodId: CARD.paymentMethodId, outcome: "error" });
+    }
   });
 
   test("a declined card: recorded (code), the specification's message, the next card is attempt 2", () => {

@@ -10,7 +10,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError, type WorkflowHandle } from "@temporalio/client";
+import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError, type WorkflowHandle } from "@temporalio/client";
 import { temporal } from "@temporalio/proto";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
@@ -228,6 +228,41 @@ describe("checkout", () => {
     ]);
     expect(fake.codesOf(orderId)).toEqual([ACTION.CARD_DECLINED, ACTION.CHECKOUT_COMPLETED]);
     expect(fake.mailsTo(orderId)).toEqual(["provider:approve_sale_needed"]);
+  });
+});
+
+describe("checkout that starts the purchase (update-with-start, as the app's checkout does)", () => {
+  test("the order is written once, by the checkout's step (no opening write before it), and goes on as any other", async () => {
+    const fake = sellerFake();
+    const orderId = 4103;
+    await withWorker(fake, async (tq) => {
+      const startOp = new WithStartWorkflowOperation<typeof buyOrderWorkflow>(BUY_WORKFLOW_TYPE, {
+        taskQueue: tq,
+        workflowId: buyWorkflowId(orderId),
+        workflowIdConflictPolicy: "USE_EXISTING",
+        workflowIdReusePolicy: "REJECT_DUPLICATE",
+        args: [orderInput(orderId)],
+      } as ConstructorParameters<typeof WithStartWorkflowOperation<typeof buyOrderWorkflow>>[1]);
+      const ok = await env.client.workflow.executeUpdateWithStart(completeCheckoutUpdate, {
+        args: [{ actorRetailerId: BUYER, paymentMethod: OK_CARD }],
+        startWorkflowOperation: startOp,
+      });
+      expect(ok).toEqual({ status: "ok", statename: "provider_approve_sale", displayStatus: "Awaiting Approval" });
+      // One write: the checkout's, the order's first (sequence 1), with its code and the seller's notice.
+      expect(fake.readModelOf(orderId)).toMatchObject({ writes: 1, latest: { statename: "provider_approve_sale", sequence: 1 } });
+      expect(fake.codesOf(orderId)).toEqual([ACTION.CHECKOUT_COMPLETED]);
+      expect(fake.mailsTo(orderId)).toEqual(["provider:approve_sale_needed"]);
+
+      const handle = await startOp.workflowHandle();
+      expect(await approve(handle)).toEqual({ status: "ok", statename: "ship_order", displayStatus: "Pickup Scheduled", redirectTo: "/orders" });
+      expect(fake.readModelOf(orderId)).toMatchObject({ writes: 2, latest: { statename: "ship_order", sequence: 2 } });
+      await keepHistory(handle, "checkout-starts-it");
+      await handle.terminate("test done");
+    });
+    expect(fake.payments(orderId)).toEqual([
+      ["authorizePayment", key(orderId, "authorize", 1), REQUESTED.totalCents],
+      ["capturePayment", key(orderId, "capture", 1), REQUESTED.totalCents],
+    ]);
   });
 });
 
@@ -805,7 +840,12 @@ describe("replay", () => {
         // the unpatched path.
         "buy-before-approval-facts-rating-left.json",
         "buy-before-approval-facts-modified-purchase-unanswered.json",
+        // Started by its checkout (update-with-start) before BUY_OPEN_WITH_CHECKOUT_PATCH: an opening write beside
+        // the checkout's step; orders open when it shipped replay through the unpatched path.
+        "buy-before-open-with-checkout-checkout-starts-it.json",
         "buy-checkout-abandoned.json",
+        // Started by its checkout (update-with-start): BUY_OPEN_WITH_CHECKOUT_PATCH's marker, no opening write.
+        "buy-checkout-starts-it.json",
         "buy-modified-purchase-unanswered.json",
         "buy-pickup-missed-once.json",
         "buy-pickup-missed-twice.json",

@@ -79,6 +79,14 @@ export const BUY_PROVIDER_CALLS_LOCAL_PATCH = "buy-provider-calls-local";
  */
 export const BUY_APPROVAL_FACTS_PATCH = "buy-approval-facts";
 
+/**
+ * A purchase that its checkout starts (update-with-start: completeCheckout is already running when the main
+ * function reaches the opening write) is written once, by the checkout's step, since this patch: one local
+ * activity and one transaction less in the order's first workflow task. One replayed from before it runs its
+ * opening write; an order started without a command (tests, an order made for a request) still opens with it.
+ */
+export const BUY_OPEN_WITH_CHECKOUT_PATCH = "buy-open-with-checkout";
+
 const localActivities = proxyLocalActivities<BuyActivities>({ startToCloseTimeout: "30s", retry: untilDone });
 
 async function approvalFactsBeforePatch(input: ApprovalFactsInput): Promise<ApprovalFactsResult> {
@@ -136,11 +144,15 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
   setHandler(orderViewQuery, () => buyView(m, Date.now(), driver.busy));
   setHandler(canRequestRmaQuery, (at?: string) => canRequestRma(m, at));
 
-  // The opening write runs beside a command that arrives with the start (update-with-start): the read model
-  // keeps the higher write sequence, so the later state wins whichever write finishes last.
-  await driver.run(openOrder(m, driver.ctx)).catch((err) => {
-    throw asFailure(err, BUY_INVALID_INPUT);
-  });
+  // The opening write, unless the checkout that started the purchase is already running its step, which writes
+  // the order (BUY_OPEN_WITH_CHECKOUT_PATCH). Before the patch it ran beside that step: the read model keeps
+  // the higher write sequence, so the later state wins whichever write finishes last.
+  const checkoutOpens = driver.busy && m.kind === "from_listing" && patched(BUY_OPEN_WITH_CHECKOUT_PATCH);
+  if (!checkoutOpens) {
+    await driver.run(openOrder(m, driver.ctx)).catch((err) => {
+      throw asFailure(err, BUY_INVALID_INPUT);
+    });
+  }
   await driver.loop({
     isFinished,
     nextQueuedStep,
