@@ -50,10 +50,15 @@ export function getTemporalClient(): Promise<Client> {
 /** gRPC status codes that mean "the server is not there (now)". */
 const UNAVAILABLE_CODES = new Set([4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILABLE */]);
 
+/** The gRPC status code behind a client ServiceError (undefined for any other error, or when none came with it). */
+function grpcCodeOf(err: unknown): number | undefined {
+  return err instanceof ServiceError ? (err.cause as { code?: number } | undefined)?.code : undefined;
+}
+
 export function isTemporalUnavailable(err: unknown): boolean {
   if (err instanceof TemporalUnavailableError) return true;
   if (err instanceof ServiceError) {
-    const code = (err.cause as { code?: number } | undefined)?.code;
+    const code = grpcCodeOf(err);
     return code === undefined || UNAVAILABLE_CODES.has(code);
   }
   return false;
@@ -149,7 +154,7 @@ const UPDATE_NOT_ADMITTED_CODE = 9;
  * the workflow): sending it again, under the same update id, may work and runs it at most once.
  */
 export function isUpdateRetryable(err: unknown): boolean {
-  if (err instanceof ServiceError && (err.cause as { code?: number } | undefined)?.code === UPDATE_NOT_ADMITTED_CODE) return true;
+  if (grpcCodeOf(err) === UPDATE_NOT_ADMITTED_CODE) return true;
   return isTemporalUnavailable(err) || err instanceof WorkflowUpdateRPCTimeoutOrCancelledError;
 }
 
