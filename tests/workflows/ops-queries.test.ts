@@ -171,3 +171,37 @@ describe("README Ops: the operator's queries through the list API", () => {
     for (const h of [waitingOn12, twelveProvides, buy, rma]) await h.terminate("test done");
   });
 });
+
+describe("README Ops: the Temporal UI's stack trace of a running order", () => {
+  // What an operator sees under "Stack Trace" in the Temporal UI: the SDK's two queries, answered from the promises
+  // the workflow is waiting on, with source files and lines through the workflow bundle's source map.
+  test("a waiting purchase answers both stack trace queries with the workflow's own source lines", async () => {
+    const buy = await startBuy(9201, 54, R);
+    // Waiting for the buyer's checkout: the main loop sleeps in condition() until a command or the deadline. It
+    // gets there once the first workflow task (the opening write) completed: its deadline timer is then in the history.
+    const deadline = Date.now() + VISIBILITY_DEADLINE_MS;
+    while (!(await buy.fetchHistory()).events?.some((e) => e.timerStartedEventAttributes) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const formatted = await buy.query<string>("__stack_trace");
+    expect(formatted).toMatch(/^ {4}at wake \(\S*\/workflows\/common\/driver\.ts:\d+:\d+\)$/m);
+    expect(formatted).toMatch(/^ {4}at loop \(\S*\/workflows\/buy\/workflow\.ts:\d+:\d+\)$/m);
+    expect(formatted).toMatch(/^ {4}at condition \(\S*\/@temporalio\/workflow\/src\/workflow\.ts:\d+:\d+\)$/m);
+    // No line of the bundle itself: every workflow frame is mapped back to its TypeScript source.
+    expect(formatted).not.toMatch(/\.js:\d+:\d+/);
+    // Asked again, the same answer.
+    expect(await buy.query<string>("__stack_trace")).toBe(formatted);
+
+    type Location = { file_path?: string; function_name?: string; line?: number; column?: number };
+    const enhanced = await buy.query<{ sdk: { name: string }; stacks: { locations: Location[] }[] }>("__enhanced_stack_trace");
+    expect(enhanced.sdk.name).toBe("typescript");
+    // One stack per waiting promise, as in the formatted answer (stacks there are separated by a blank line).
+    expect(enhanced.stacks.length).toBe(formatted.split("\n\n").length);
+    const locations = enhanced.stacks.flatMap((s) => s.locations);
+    const wake = locations.find((l) => l.function_name === "wake");
+    expect(wake?.file_path).toMatch(/\/workflows\/common\/driver\.ts$/);
+    expect(wake?.line).toBeGreaterThan(0);
+    expect(locations.some((l) => l.function_name === "loop" && /\/workflows\/buy\/workflow\.ts$/.test(l.file_path ?? ""))).toBe(true);
+    await buy.terminate("test done");
+  });
+});
