@@ -6,7 +6,8 @@
  * list queries, so this file starts its own dev server (in memory, headless, a free port).
  *
  * Visibility is eventually consistent: each query is polled until it answers what is expected, up to a
- * deadline. Also here: a history recorded with the search attributes (patch marker + upserts) replays.
+ * deadline. Also here: a history recorded with the search attributes (patch marker + upserts) replays, and the
+ * Web UI's Stack Trace tab (the SDK's two stack trace queries) answers in the TypeScript sources.
  */
 import net from "node:net";
 import { Client, Connection, type WorkflowHandle } from "@temporalio/client";
