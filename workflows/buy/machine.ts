@@ -394,7 +394,7 @@ function* completeCheckout(m: BuyModel, cmd: CompleteCheckoutCommand, ctx: StepC
     ctx.log("warn", "authorisation failed", { workflowId: m.workflowId, error: String(err) });
     m.lastAuthorize = { paymentMethodId: pm.paymentMethodId, outcome: "error" };
     // A purchase its checkout started has no write yet (BUY_OPEN_WITH_CHECKOUT_PATCH): the opening write, now.
-    if (m.recordSeq === 0) yield* record(m, ctx, []);
+    if (m.recordSeq === 0) yield* openOrder(m, ctx);
     return reject("payment_failed");
   }
   if (res.status === "declined") {
