@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTemporalDev } from "../../scripts/lib/temporal.mjs";
 import { toolPaths } from "../../scripts/lib/tools.mjs";
 import type { OrderLine } from "../../domain/order-money";
-import { startWithRetries } from "../setup/temporal";
+import { pollView, startWithRetries } from "../setup/temporal";
 import { testWorkflowBundle } from "../setup/workflow-bundle";
 import { BUY_WORKFLOW_TYPE, buyWorkflowId, completeCheckoutUpdate, type BuyOrderInput } from "../../workflows/buy/contract";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
@@ -180,10 +180,12 @@ describe("README Ops: the Temporal UI's stack trace of a running order", () => {
     const buy = await startBuy(9201, 54, R);
     // Waiting for the buyer's checkout: the main loop sleeps in condition() until a command or the deadline. It
     // gets there once the first workflow task (the opening write) completed: its deadline timer is then in the history.
-    const deadline = Date.now() + VISIBILITY_DEADLINE_MS;
-    while (!(await buy.fetchHistory()).events?.some((e) => e.timerStartedEventAttributes) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await pollView(
+      () => buy.fetchHistory(),
+      (h) => h.events?.some((e) => e.timerStartedEventAttributes) ?? false,
+      "the purchase's main loop to wait (its deadline timer started)",
+      (h) => `${h?.events?.length ?? 0} events, no TimerStarted`,
+    );
     const formatted = await buy.query<string>("__stack_trace");
     expect(formatted).toMatch(/^ {4}at wake \(\S*\/workflows\/common\/driver\.ts:\d+:\d+\)$/m);
     expect(formatted).toMatch(/^ {4}at loop \(\S*\/workflows\/buy\/workflow\.ts:\d+:\d+\)$/m);
