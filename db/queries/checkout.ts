@@ -129,33 +129,19 @@ export async function proceedFromCart(db: Db, retailerId: number, opts: ProceedO
       if (!opts.sellInfo?.reason || !opts.sellInfo.floorTime) return { ok: false, status: 400, code: "sell_info_required", message: FILL_OUT_EVERYTHING };
     }
 
+    const type = cart.type;
     const priced = await priceLines(tx, kept);
     // Groups: buy -> one per seller; sell -> one per request.
     const groups = new Map<string, PricedLine[]>();
     for (const p of priced) {
-      const key = cart.type === "buy" ? `seller:${p.line.providerId}` : `request:${p.line.requestId}`;
+      const key = draftKey(type, p.line);
       groups.set(key, [...(groups.get(key) ?? []), p]);
     }
 
-    // The cart's drafts that are still drafts, by group key.
-    const existing = cart.draftOrderIds.length
-      ? await tx
-          .select()
-          .from(orders)
-          .where(
-            and(
-              inArray(orders.id, cart.draftOrderIds),
-              eq(orders.statename, BUY_STATES.COMPLETE_ORDER_CHECKOUT),
-              eq(orders.authorizedCents, 0),
-              cart.type === "buy"
-                ? and(eq(orders.receiverId, retailerId), sql`${orders.requestId} IS NULL`)
-                : and(eq(orders.providerId, retailerId), sql`${orders.requestId} IS NOT NULL`),
-            ),
-          )
-      : [];
-    const draftByKey = new Map(existing.map((o) => [cart.type === "buy" ? `seller:${o.providerId}` : `request:${o.requestId}`, o]));
+    const existing = await cartDrafts(tx, retailerId, type, cart.draftOrderIds);
+    const draftByKey = new Map(existing.map((o) => [draftKey(type, o), o]));
 
-    if (cart.type === "buy") {
+    if (type === "buy") {
       const guard = await alreadyTransacting(tx, retailerId, priced, existing.map((o) => o.id));
       if (guard) return { ok: false, status: 409, code: "already_transacting", message: guard };
     }
@@ -163,87 +149,10 @@ export async function proceedFromCart(db: Db, retailerId: number, opts: ProceedO
     const drafts: CheckoutDraft[] = [];
     const created: number[] = [];
     const updated: number[] = [];
-    const displayStatus = displayStatusFor("buy", BUY_STATES.COMPLETE_ORDER_CHECKOUT);
-    const actionNeeded = actionNeededBy("buy", BUY_STATES.COMPLETE_ORDER_CHECKOUT);
-
     for (const [key, lines] of groups) {
-      const quote = purchaseQuote(lines.map((l) => ({ unitPriceCents: l.unitPriceCents, units: l.line.selection })));
-      const first = lines[0].line;
-      const providerId = cart.type === "buy" ? first.providerId : retailerId;
-      const receiverId = cart.type === "buy" ? retailerId : first.providerId;
-      const requestId = cart.type === "sell" ? (first.requestId ?? null) : null;
-      const amounts = {
-        valueCents: quote.goodsCents,
-        receiverFeeCents: quote.feeCents,
-        receiverShippingCents: quote.shippingCents,
-        receiverGrandTotalCents: quote.totalCents,
-        brandId: first.brandId,
-        floorTime: cart.type === "sell" ? opts.sellInfo!.floorTime : null,
-        reasons: (cart.type === "sell" ? { sell_reason: opts.sellInfo!.reason } : {}) as Record<string, string | number>,
-        modifiedAt: new Date(),
-      };
-      const draft = draftByKey.get(key);
-      let orderId: number;
-      let externalId: string;
-      let workflowId: string;
-      if (draft) {
-        orderId = draft.id;
-        externalId = draft.externalId;
-        workflowId = draft.workflowId;
-        await tx.update(orders).set(amounts).where(eq(orders.id, orderId));
-        await tx.delete(orderContributions).where(eq(orderContributions.orderId, orderId));
-        updated.push(orderId);
-      } else {
-        const [{ id }] = await tx.execute<{ id: number }>(sql`select nextval(pg_get_serial_sequence('orders', 'id'))::int as id`);
-        orderId = Number(id);
-        externalId = orderNumber(orderId);
-        workflowId = opts.workflowIdFor(orderId);
-        await tx.insert(orders).values({
-          id: orderId,
-          externalId,
-          workflowId,
-          transactionType: TRANSACTION_TYPE.SALE,
-          providerId,
-          receiverId,
-          requestId,
-          statename: BUY_STATES.COMPLETE_ORDER_CHECKOUT,
-          displayStatus,
-          actionNeeded,
-          stage: "pre_shipping",
-          completed: null,
-          ...amounts,
-        });
-        created.push(orderId);
-      }
-      await tx.insert(orderContributions).values(
-        lines.map((l) => {
-          const quantity = Object.values(l.line.selection).reduce((a, n) => a + n, 0);
-          return {
-            orderId,
-            side: "provider",
-            type: "goods",
-            listingId: l.line.listingId ?? null,
-            variationId: l.variationId,
-            units: l.line.selection,
-            quantity,
-            unitPriceCents: l.unitPriceCents,
-            valueCents: l.unitPriceCents * quantity,
-          };
-        }),
-      );
-      drafts.push({
-        orderId,
-        workflowId,
-        externalId,
-        receiverId,
-        providerId,
-        requestId,
-        goodsCents: quote.goodsCents,
-        feeCents: quote.feeCents,
-        shippingCents: quote.shippingCents,
-        totalCents: quote.totalCents,
-        units: lines.map((l) => ({ listingId: l.line.listingId ?? null, variationId: l.variationId, sizes: l.line.selection, unitPriceCents: l.unitPriceCents })),
-      });
+      const written = await writeDraftOrder(tx, { retailerId, type, lines, draft: draftByKey.get(key), opts });
+      (written.created ? created : updated).push(written.draft.orderId);
+      drafts.push(written.draft);
     }
 
     const keepIds = drafts.map((d) => d.orderId);
@@ -256,6 +165,117 @@ export async function proceedFromCart(db: Db, retailerId: number, opts: ProceedO
     await saveCart(tx, retailerId, next);
     return { ok: true, kind: cart.type, drafts, created, updated, removed };
   });
+}
+
+type DraftOrderRow = typeof orders.$inferSelect;
+/** A buy cart's drafts are keyed by seller, a sell cart's by request. */
+const draftKey = (type: "buy" | "sell", o: { providerId: number; requestId?: number | null }): string =>
+  type === "buy" ? `seller:${o.providerId}` : `request:${o.requestId}`;
+
+/** The cart's drafts that are still drafts (not yet authorised). */
+async function cartDrafts(tx: Tx, retailerId: number, type: "buy" | "sell", draftOrderIds: number[]): Promise<DraftOrderRow[]> {
+  if (draftOrderIds.length === 0) return [];
+  return tx
+    .select()
+    .from(orders)
+    .where(
+      and(
+        inArray(orders.id, draftOrderIds),
+        eq(orders.statename, BUY_STATES.COMPLETE_ORDER_CHECKOUT),
+        eq(orders.authorizedCents, 0),
+        type === "buy"
+          ? and(eq(orders.receiverId, retailerId), sql`${orders.requestId} IS NULL`)
+          : and(eq(orders.providerId, retailerId), sql`${orders.requestId} IS NOT NULL`),
+      ),
+    );
+}
+
+/**
+ * One group's draft order: the cart's earlier draft of that seller (or request) updated in place (same id and
+ * number, its lines replaced), or a new order with its number and workflow id; then its lines.
+ */
+async function writeDraftOrder(
+  tx: Tx,
+  g: { retailerId: number; type: "buy" | "sell"; lines: PricedLine[]; draft: DraftOrderRow | undefined; opts: ProceedOptions },
+): Promise<{ draft: CheckoutDraft; created: boolean }> {
+  const { retailerId, type, lines, draft, opts } = g;
+  const quote = purchaseQuote(lines.map((l) => ({ unitPriceCents: l.unitPriceCents, units: l.line.selection })));
+  const first = lines[0].line;
+  const providerId = type === "buy" ? first.providerId : retailerId;
+  const receiverId = type === "buy" ? retailerId : first.providerId;
+  const requestId = type === "sell" ? (first.requestId ?? null) : null;
+  const amounts = {
+    valueCents: quote.goodsCents,
+    receiverFeeCents: quote.feeCents,
+    receiverShippingCents: quote.shippingCents,
+    receiverGrandTotalCents: quote.totalCents,
+    brandId: first.brandId,
+    floorTime: type === "sell" ? opts.sellInfo!.floorTime : null,
+    reasons: (type === "sell" ? { sell_reason: opts.sellInfo!.reason } : {}) as Record<string, string | number>,
+    modifiedAt: new Date(),
+  };
+  let orderId: number;
+  let externalId: string;
+  let workflowId: string;
+  if (draft) {
+    orderId = draft.id;
+    externalId = draft.externalId;
+    workflowId = draft.workflowId;
+    await tx.update(orders).set(amounts).where(eq(orders.id, orderId));
+    await tx.delete(orderContributions).where(eq(orderContributions.orderId, orderId));
+  } else {
+    const [{ id }] = await tx.execute<{ id: number }>(sql`select nextval(pg_get_serial_sequence('orders', 'id'))::int as id`);
+    orderId = Number(id);
+    externalId = orderNumber(orderId);
+    workflowId = opts.workflowIdFor(orderId);
+    await tx.insert(orders).values({
+      id: orderId,
+      externalId,
+      workflowId,
+      transactionType: TRANSACTION_TYPE.SALE,
+      providerId,
+      receiverId,
+      requestId,
+      statename: BUY_STATES.COMPLETE_ORDER_CHECKOUT,
+      displayStatus: displayStatusFor("buy", BUY_STATES.COMPLETE_ORDER_CHECKOUT),
+      actionNeeded: actionNeededBy("buy", BUY_STATES.COMPLETE_ORDER_CHECKOUT),
+      stage: "pre_shipping",
+      completed: null,
+      ...amounts,
+    });
+  }
+  await tx.insert(orderContributions).values(
+    lines.map((l) => {
+      const quantity = Object.values(l.line.selection).reduce((a, n) => a + n, 0);
+      return {
+        orderId,
+        side: "provider",
+        type: "goods",
+        listingId: l.line.listingId ?? null,
+        variationId: l.variationId,
+        units: l.line.selection,
+        quantity,
+        unitPriceCents: l.unitPriceCents,
+        valueCents: l.unitPriceCents * quantity,
+      };
+    }),
+  );
+  return {
+    created: !draft,
+    draft: {
+      orderId,
+      workflowId,
+      externalId,
+      receiverId,
+      providerId,
+      requestId,
+      goodsCents: quote.goodsCents,
+      feeCents: quote.feeCents,
+      shippingCents: quote.shippingCents,
+      totalCents: quote.totalCents,
+      units: lines.map((l) => ({ listingId: l.line.listingId ?? null, variationId: l.variationId, sizes: l.line.selection, unitPriceCents: l.unitPriceCents })),
+    },
+  };
 }
 
 function missingSwapWorkflowId(): never {
