@@ -71,4 +71,10 @@ export default [
       ],
     },
   },
+  {
+    // Issue 9's shape: the order machines, their driver and the queries behind each step stay small enough to
+    // read whole (counted without blank lines and comments; the longest today is getOrderDetail, 124 lines).
+    files: ["workflows/**/*.ts", "domain/**/*.ts", "db/queries/**/*.ts"],
+    rules: { "max-lines-per-function": ["error", { max: 150, skipBlankLines: true, skipComments: true }] },
+  },
 ];
