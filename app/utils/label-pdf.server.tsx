@@ -12,6 +12,7 @@
 import { Document, Page, StyleSheet, Text, View, renderToBuffer } from "@react-pdf/renderer";
 import { anonymousRetailerLabel } from "../../domain/anonymity";
 import { CARRIER_RETURNS_ADDRESS, SANDBOX_CARRIER_NAME, type CarrierLabelData } from "../../domain/carrier-events";
+import { printedDate } from "./pdf.server";
 
 /** The label's data as the carrier recorded it at booking. */
 export type LabelInput = CarrierLabelData;
@@ -27,13 +28,6 @@ const styles = StyleSheet.create({
   tracking: { fontSize: 18, fontFamily: "Helvetica-Bold", letterSpacing: 1, marginTop: 4 },
   bars: { flexDirection: "row", height: 40, marginTop: 6 },
 });
-
-function usDate(iso: string): string {
-  const d = new Date(iso);
-  const mm = String(d.getUTCMonth() + 1).padStart(2, "0");
-  const dd = String(d.getUTCDate()).padStart(2, "0");
-  return `${mm}/${dd}/${d.getUTCFullYear()}`;
-}
 
 /** A fake barcode: bars whose widths follow the tracking number's characters. */
 function Barcode({ value }: { value: string }) {
@@ -73,8 +67,8 @@ export function LabelDocument({ input }: { input: LabelInput }) {
         <Text>{`Call tag: ${input.callTag}`}</Text>
         <Text>{`Order: ${input.externalId}`}</Text>
         <Text>{`Units: ${input.units}`}</Text>
-        <Text>{`Label created: ${usDate(input.createdAt)}`}</Text>
-        <Text>{`Pickup by: ${usDate(input.pickupBy)}`}</Text>
+        <Text>{`Label created: ${printedDate(input.createdAt)}`}</Text>
+        <Text>{`Pickup by: ${printedDate(input.pickupBy)}`}</Text>
       </Page>
     </Document>
   );

@@ -112,4 +112,24 @@ describe("shipping label PDF", () => {
     expect(text).not.toMatch(/\d{3}-\d{3}-\d{4}|\(\d{3}\)/);
     expect(text).not.toMatch(/store|llc|inc\b/i);
   });
+
+  test("prints its dates in the marketplace's time zone, as the packing slip and the order page do", async () => {
+    // Approved on a Monday evening in New York (after 19:00 there it is already Tuesday in UTC): the pickup is due
+    // on Wednesday evening, New York time.
+    const pdf = await renderLabelPdf({
+      trackingNumber: "SBX11223344556677",
+      callTag: "CT-ORD-43-1-CD34",
+      externalId: "ORD-43",
+      senderId: 17,
+      receiverId: 23,
+      to: { address1: "55 Elm Street", city: "Springfield", state: "IL", postalCode: "62701" },
+      units: 1,
+      createdAt: "2026-03-03T01:30:00.000Z",
+      pickupBy: "2026-03-05T01:30:00.000Z",
+    });
+    const text = pdfText(pdf);
+    expect(text).toContain("Label created: 03/02/2026");
+    expect(text).toContain("Pickup by: 03/04/2026");
+    expect(text).not.toContain("03/05/2026");
+  });
 });
