@@ -14,6 +14,7 @@ import { formatCents } from "../../domain/money";
 import { text } from "../../domain/text";
 import { authorizedBrandsForRetailer } from "../../db/queries/catalogue";
 import { createBrandRequestForRetailer, listOwnBrandRequests } from "../../db/queries/settings";
+import { formatDate } from "~/components/orders/format";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { readFormData, requireRetailer } from "~/utils/auth.server";
@@ -67,11 +68,6 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirect("/brands/?tab=add&ref=brandRequested", 303);
 }
 
-function usDate(iso: string): string {
-  const d = new Date(iso);
-  return `${String(d.getUTCMonth() + 1).padStart(2, "0")}/${String(d.getUTCDate()).padStart(2, "0")}/${d.getUTCFullYear()}`;
-}
-
 export default function Brands() {
   const d = useLoaderData<typeof loader>();
   return (
@@ -102,7 +98,7 @@ function AuthorizedBrands() {
     <ul className="brand-list" data-testid="authorized-brands">
       {d.brands.map((b) => (
         <li key={b.id}>
-          <strong>{b.name}</strong> <span className="muted">authorized since {usDate(b.since)}</span> ·{" "}
+          <strong>{b.name}</strong> <span className="muted">authorized since {formatDate(b.since)}</span> ·{" "}
           <Link to={`/buy/?brand=${b.id}`}>Browse listings</Link>
         </li>
       ))}
@@ -176,7 +172,7 @@ function AddBrands() {
                 <tr key={r.id}>
                   <td>{r.brandName}</td>
                   <td>{r.amountCents === null ? "" : formatCents(r.amountCents)}</td>
-                  <td>{usDate(r.createdAt)}</td>
+                  <td>{formatDate(r.createdAt)}</td>
                   <td>{r.status === "authorized" ? "Authorized" : "Requested"}</td>
                 </tr>
               ))}

@@ -30,6 +30,8 @@ import { authorizeBrands, getBrandsByIds, getRetailer, listBrandChoices, unautho
 import { findUserById } from "../../db/queries/users";
 import { getMyItem } from "../../db/queries/my-listings";
 import { LISTING_REASONS, MODIFIED_REASONS_FOR_EDIT, REQUEST_REASONS } from "../../domain/reasons";
+import { TRANSACTION_TYPE, TRANSACTION_TYPE_LABELS, type TransactionType } from "../../domain/states";
+import { formatDate, formatDateTime } from "~/components/orders/format";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import adminCss from "~/styles/retailer-admin.css";
@@ -62,9 +64,9 @@ const LIST_TABS = Object.keys(RETAILER_LIST_TABS) as RetailerListTab[];
 const MAX_ID = 2_147_483_647;
 const IdSchema = z.coerce.number().int().positive().max(MAX_ID);
 
-const dateOf = (d: Date | null) =>
-  d ? `${String(d.getUTCMonth() + 1).padStart(2, "0")}/${String(d.getUTCDate()).padStart(2, "0")}/${d.getUTCFullYear()}` : "—";
-const dateTimeOf = (d: Date | null) => (d ? `${dateOf(d)} ${d.toISOString().slice(11, 19)}` : "—");
+// Dates as on every other screen (the marketplace's time zone); "—" where there is none.
+const dateOf = (d: Date | null) => (d ? formatDate(d.toISOString()) : "—");
+const dateTimeOf = (d: Date | null) => (d ? formatDateTime(d.toISOString()) : "—");
 
 function notFound(message: string): Response {
   return new Response(message, {
@@ -141,7 +143,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       ...o,
       value: formatCents(o.valueCents),
       created: dateOf(o.createdAt),
-      type: o.transactionType === 1 ? "Sale" : o.transactionType === 2 ? "Swap" : "RMA",
+      type: TRANSACTION_TYPE_LABELS[o.transactionType as TransactionType],
     }));
   switch (tab) {
     case "info":
@@ -222,13 +224,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       return {
         tab: "transactions" as const,
         ...base,
-        orders: ordersOf((await listRetailerOrders(db, r.id)).filter((o) => o.transactionType !== 3)),
+        orders: ordersOf((await listRetailerOrders(db, r.id)).filter((o) => o.transactionType !== TRANSACTION_TYPE.RMA)),
       };
     case "rmas":
       return {
         tab: "rmas" as const,
         ...base,
-        orders: ordersOf(await listRetailerOrders(db, r.id, { transactionType: 3 })),
+        orders: ordersOf(await listRetailerOrders(db, r.id, { transactionType: TRANSACTION_TYPE.RMA })),
       };
   }
 }

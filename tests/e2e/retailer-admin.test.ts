@@ -145,6 +145,28 @@ describe("retailer admin", () => {
     expect((await db().select().from(retailers).where(eq(retailers.id, target.id)))[0].storeName).toBe(target.storeName);
   });
 
+  it("Info and Choose Retailer show created and last active in the marketplace's time zone, as the order screens do", async () => {
+    const before = (await db().select().from(retailers).where(eq(retailers.id, target.id)))[0];
+    // Monday evening in New York is already Tuesday in UTC.
+    await db()
+      .update(retailers)
+      .set({ createdAt: new Date("2026-03-03T01:30:00.000Z"), lastActiveAt: new Date("2026-03-03T02:45:10.000Z") })
+      .where(eq(retailers.id, target.id));
+    try {
+      const staff = new HttpClient();
+      await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
+      const info = await staff.get(`/manage-retailer/info?id=${target.id}`);
+      expect(info.status).toBe(200);
+      expect(info.body).toContain("03/02/2026 20:30:00");
+      expect(info.body).toContain("03/02/2026 21:45:10");
+      const list = await staff.get(`/manage-retailer?status=all&q=${encodeURIComponent(target.storeName)}`);
+      expect(list.body).toMatch(/<td>03\/02\/2026<\/td><td>03\/02\/2026 21:45:10<\/td>/);
+      expect(list.body).not.toContain("03/03/2026");
+    } finally {
+      await db().update(retailers).set({ createdAt: before.createdAt, lastActiveAt: before.lastActiveAt }).where(eq(retailers.id, target.id));
+    }
+  });
+
   it("Contacts: edit in a modal; Send PW reset e-mails the contact, staff never see the token, and the link works", async () => {
     const page = staffPage;
     await page.goto(url(`/manage-retailer/contacts?id=${target.id}`));
