@@ -16,6 +16,7 @@ import {
   unauthorizeBrand,
   type RetailerAdminEntry,
 } from "../../db/queries/retailers";
+import { formatDate } from "~/components/orders/format";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { readFormData, requireStaff } from "~/utils/auth.server";
@@ -48,7 +49,7 @@ function serialize(e: RetailerAdminEntry) {
     storeEmail: e.retailer.storeEmail,
     storePhone: e.retailer.storePhone,
     setupComplete: e.retailer.setupCompletedAt !== null,
-    createdAt: e.retailer.createdAt.toISOString().slice(0, 10),
+    createdAt: formatDate(e.retailer.createdAt.toISOString()),
     contact: e.contact
       ? { name: `${e.contact.firstName} ${e.contact.lastName}`.trim(), celphone: e.contact.celphone, phone: e.contact.phone }
       : null,

@@ -1,6 +1,7 @@
 /** Sales-rep reports (spec 002 §2.2 salesrep-reports-admin, issue 13): a rep's retailers and their activity. */
 import { getSalesRep, listSalesReps, repRetailers, type SalesRepRow } from "../../db/queries/reports";
 import { formatCents } from "../../domain/money";
+import { formatDate } from "~/components/orders/format";
 import { db } from "./db.server";
 
 export const ACTIVITY_DAYS = 90;
@@ -39,7 +40,7 @@ export async function repReport(id: number, now: Date) {
     rep: repView(rep),
     retailers: rs.map((r) => ({
       ...r,
-      lastActive: r.lastActiveAt ? r.lastActiveAt.toISOString().slice(0, 10) : "—",
+      lastActive: r.lastActiveAt ? formatDate(r.lastActiveAt.toISOString()) : "—",
       value: formatCents(r.valueCents),
     })),
   };

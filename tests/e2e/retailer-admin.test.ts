@@ -145,7 +145,7 @@ describe("retailer admin", () => {
     expect((await db().select().from(retailers).where(eq(retailers.id, target.id)))[0].storeName).toBe(target.storeName);
   });
 
-  it("Info and Choose Retailer show created and last active in the marketplace's time zone, as the order screens do", async () => {
+  it("Info, Choose Retailer and the validation list show created and last active as MM/DD/YYYY in the marketplace's time zone, as the order screens do", async () => {
     const before = (await db().select().from(retailers).where(eq(retailers.id, target.id)))[0];
     // Monday evening in New York is already Tuesday in UTC.
     await db()
@@ -162,6 +162,10 @@ describe("retailer admin", () => {
       const list = await staff.get(`/manage-retailer?status=all&q=${encodeURIComponent(target.storeName)}`);
       expect(list.body).toMatch(/<td>03\/02\/2026<\/td><td>03\/02\/2026 21:45:10<\/td>/);
       expect(list.body).not.toContain("03/03/2026");
+      // Staff's retailer validation list (/admin/retailers) shows the created date in the same format.
+      const validation = await staff.get("/admin/retailers");
+      expect(validation.body).toContain("03/02/2026");
+      expect(validation.body).not.toContain("2026-03-0");
     } finally {
       await db().update(retailers).set({ createdAt: before.createdAt, lastActiveAt: before.lastActiveAt }).where(eq(retailers.id, target.id));
     }
@@ -375,9 +379,16 @@ describe("reports, sales reps, map and hub", () => {
     expect(rep.states).toEqual(["IL"]);
     await page.goto(url("/rep-reports/"));
     await expect(page.getByTestId("sales-reps").textContent()).resolves.toContain(`RA Territory ${tok}`);
+    // Last seen on a Monday evening in New York (Tuesday in UTC): the report shows Monday, MM/DD/YYYY.
+    const [{ lastActiveAt: seen }] = await db().select({ lastActiveAt: retailers.lastActiveAt }).from(retailers).where(eq(retailers.id, target.id));
+    await db().update(retailers).set({ lastActiveAt: new Date("2026-03-03T02:45:10.000Z") }).where(eq(retailers.id, target.id));
     await page.goto(url(`/rep-reports/?rep=${rep.id}`));
     // The target retailer is in IL (the factory's state).
-    expect(await page.locator(`[data-testid="rep-retailers"] a[href="/manage-retailer/info?id=${target.id}"]`).count()).toBe(1);
+    const link = page.locator(`[data-testid="rep-retailers"] a[href="/manage-retailer/info?id=${target.id}"]`);
+    expect(await link.count()).toBe(1);
+    const row = page.locator(`[data-testid="rep-retailers"] tr`, { has: page.locator(`a[href="/manage-retailer/info?id=${target.id}"]`) });
+    await expect(row.textContent()).resolves.toContain("03/02/2026");
+    await db().update(retailers).set({ lastActiveAt: seen }).where(eq(retailers.id, target.id));
     await page.goto(url("/perf-reports/"));
     await expect(page.getByTestId("perf").textContent()).resolves.toContain(`RA Territory ${tok}`);
     await db().delete(salesReps).where(eq(salesReps.id, rep.id));
