@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { z } from "zod";
 import { formatCents } from "../../domain/money";
 import { MSG } from "../../domain/accounts";
 import {
+  ADMIN_RETAILER_STATUSES,
   activateRetailer,
   authorizeBrands,
   getBrandsByIds,
@@ -19,22 +20,34 @@ import {
 import { formatDate } from "~/components/orders/format";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
+import adminCss from "~/styles/retailer-admin.css";
 import { readFormData, requireStaff } from "~/utils/auth.server";
 import { getEnv } from "~/utils/env.server";
 import { db } from "~/utils/db.server";
 import { absoluteUrl, sendMail } from "~/utils/mail.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Retailers") }];
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: accountsCss },
+  { rel: "stylesheet", href: adminCss },
+];
+
+/** ?q= searches store name, city or id (the first 100 characters); ?page_<status>= is each section's page. */
+const SearchParam = z.string().transform((v) => v.trim().slice(0, 100));
+const PageParam = z.coerce.number().int().min(1).max(100_000).catch(1);
+const pageParam = (status: string) => `page_${status}`;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireStaff(request);
   const url = new URL(request.url);
-  const [entries, brands] = await Promise.all([listRetailersForAdmin(db), listBrandChoices(db)]);
+  const q = SearchParam.parse(url.searchParams.get("q") ?? "");
+  const pages = Object.fromEntries(ADMIN_RETAILER_STATUSES.map((s) => [s, PageParam.parse(url.searchParams.get(pageParam(s)) ?? 1)]));
+  const [sections, brands] = await Promise.all([listRetailersForAdmin(db, { pages, q }), listBrandChoices(db)]);
   return {
     pick: url.searchParams.get("pick") === "1",
     done: url.searchParams.get("done"),
-    entries: entries.map(serialize),
+    q,
+    sections: sections.map((sec) => ({ status: sec.status, page: sec.page, pages: sec.pages, total: sec.total, entries: sec.entries.map(serialize) })),
     brands: brands.map((b) => ({ id: b.id, name: b.displayName || b.name })),
   };
 }
@@ -138,16 +151,15 @@ export async function action({ request }: ActionFunctionArgs) {
     default:
       return data({ error: "Unknown action." }, { status: 400 });
   }
-  return redirect(`/admin/retailers?done=${intent}#retailer-${retailerId}`);
+  // Back to the same sections, pages and search (the form posts to the page's own URL), with the outcome.
+  const back = new URLSearchParams(new URL(request.url).search);
+  for (const k of ["index", "_routes", "done"]) back.delete(k);
+  back.set("done", intent);
+  return redirect(`/admin/retailers?${back}#retailer-${retailerId}`);
 }
 
 type Entry = ReturnType<typeof serialize>;
-const SECTIONS: { status: Entry["status"]; title: string }[] = [
-  { status: "pending", title: "Pending" },
-  { status: "active", title: "Active" },
-  { status: "inactive", title: "Inactive" },
-  { status: "denied", title: "Denied" },
-];
+const TITLES: Record<Entry["status"], string> = { pending: "Pending", active: "Active", inactive: "Inactive", denied: "Denied" };
 
 const DONE: Record<string, string> = {
   activate: "The retailer is active and has been e-mailed.",
@@ -158,8 +170,16 @@ const DONE: Record<string, string> = {
 };
 
 export default function AdminRetailers() {
-  const { entries, brands, pick, done } = useLoaderData<typeof loader>();
+  const { sections, brands, pick, done, q } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  // A section's page link keeps the other sections' pages and the search; the outcome message is not repeated.
+  const pageHref = (status: string, page: number) => {
+    const p = new URLSearchParams(searchParams);
+    p.delete("done");
+    p.set(pageParam(status), String(page));
+    return `/admin/retailers?${p}#${status}`;
+  };
   return (
     <section className="page">
       <h1>Retailers</h1>
@@ -178,24 +198,35 @@ export default function AdminRetailers() {
           {DONE[done]}
         </p>
       ) : null}
+      <Form method="get" className="inline-form search-form">
+        {pick ? <input type="hidden" name="pick" value="1" /> : null}
+        <input type="search" name="q" defaultValue={q} aria-label="Search retailers" placeholder="store, city or id" />
+        <button type="submit" className="button button-small">
+          Search
+        </button>
+        {q ? <Link to={pick ? "/admin/retailers?pick=1" : "/admin/retailers"}>Show all</Link> : null}
+      </Form>
       <nav className="tabs" aria-label="Retailer status">
-        {SECTIONS.map((s) => (
+        {sections.map((s) => (
           <a key={s.status} href={`#${s.status}`}>
-            {s.title} ({entries.filter((e) => e.status === s.status).length})
+            {TITLES[s.status]} ({s.total})
           </a>
         ))}
       </nav>
-      {SECTIONS.map((s) => {
-        const list = entries.filter((e) => e.status === s.status);
-        return (
-          <section key={s.status} id={s.status} data-testid={`retailers-${s.status}`}>
-            <h2>
-              {s.title} ({list.length})
-            </h2>
-            {list.length === 0 ? <p className="muted">None.</p> : list.map((e) => <RetailerCard key={e.id} e={e} brands={brands} />)}
-          </section>
-        );
-      })}
+      {sections.map((s) => (
+        <section key={s.status} id={s.status} data-testid={`retailers-${s.status}`}>
+          <h2>
+            {TITLES[s.status]} ({s.total})
+          </h2>
+          {s.entries.length === 0 ? <p className="muted">None.</p> : s.entries.map((e) => <RetailerCard key={e.id} e={e} brands={brands} />)}
+          {s.pages > 1 ? (
+            <nav className="pager" aria-label={`${TITLES[s.status]} pages`}>
+              {s.page > 1 ? <Link to={pageHref(s.status, s.page - 1)}>← Newer</Link> : null} Page {s.page} of {s.pages}{" "}
+              {s.page < s.pages ? <Link to={pageHref(s.status, s.page + 1)}>Older →</Link> : null}
+            </nav>
+          ) : null}
+        </section>
+      ))}
     </section>
   );
 }

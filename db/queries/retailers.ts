@@ -242,31 +242,82 @@ export type RetailerAdminEntry = {
   authorizedBrands: BrandChoice[];
 };
 
-/** Every retailer with its contact, users, brand requests and authorized brands (staff page). */
-export async function listRetailersForAdmin(db: Db): Promise<RetailerAdminEntry[]> {
-  const rs = await db.select().from(retailers).orderBy(desc(retailers.createdAt), desc(retailers.id));
-  if (rs.length === 0) return [];
+/** The activation page's sections, in page order. */
+export const ADMIN_RETAILER_STATUSES: readonly RetailerStatus[] = ["pending", "active", "inactive", "denied"];
+/** Retailers per section and page on the activation page (each card carries its forms and brand choices). */
+export const ADMIN_RETAILERS_PAGE_SIZE = 25;
+
+export type AdminRetailerSection = { status: RetailerStatus; page: number; pages: number; total: number; entries: RetailerAdminEntry[] };
+
+/** A search term matching a retailer's store name or city (contains, any case) or its id (exactly). */
+function retailerMatches(term: string): SQL {
+  const like = `%${term}%`;
+  return sql`(${retailers.storeName} ilike ${like} or ${retailers.city} ilike ${like} or ${retailers.id}::text = ${term})`;
+}
+
+/**
+ * The staff activation page: for each status, one page of its retailers (newest first; `pages[status]`, from 1)
+ * with their contact, users, brand requests and authorized brands, and how many there are in all; optionally
+ * only those matching `q`. Bounded whatever the number of retailers: at most four pages of cards.
+ */
+export async function listRetailersForAdmin(
+  db: Db,
+  opts: { pages?: Partial<Record<RetailerStatus, number>>; q?: string; pageSize?: number } = {},
+): Promise<AdminRetailerSection[]> {
+  const size = opts.pageSize ?? ADMIN_RETAILERS_PAGE_SIZE;
+  const term = (opts.q ?? "").trim();
+  const match = term ? retailerMatches(term) : undefined;
+  const counts = await db
+    .select({ status: retailers.status, n: sql<number>`count(*)::int` })
+    .from(retailers)
+    .where(match)
+    .groupBy(retailers.status);
+  const sections = ADMIN_RETAILER_STATUSES.map((status) => {
+    const total = counts.find((c) => c.status === status)?.n ?? 0;
+    const pages = Math.max(1, Math.ceil(total / size));
+    return { status, total, pages, page: Math.min(pages, Math.max(1, opts.pages?.[status] ?? 1)) };
+  });
+  const rows = await Promise.all(
+    sections.map((sec) =>
+      sec.total === 0
+        ? Promise.resolve([] as RetailerRow[])
+        : db
+            .select()
+            .from(retailers)
+            .where(and(eq(retailers.status, sec.status), match))
+            .orderBy(desc(retailers.createdAt), desc(retailers.id))
+            .limit(size)
+            .offset((sec.page - 1) * size),
+    ),
+  );
+  const details = await retailerAdminDetails(db, rows.flat());
+  return sections.map((sec, i) => ({ ...sec, entries: rows[i].map((r) => details(r)) }));
+}
+
+/** Each retailer's contact, users, brand requests and authorized brands, read at once for all of them. */
+async function retailerAdminDetails(db: Db, rs: RetailerRow[]): Promise<(retailer: RetailerRow) => RetailerAdminEntry> {
   const ids = rs.map((r) => r.id);
-  const [contacts, us, reqs, auth] = await Promise.all([
-    db.select().from(retailerContacts).where(inArray(retailerContacts.retailerId, ids)).orderBy(asc(retailerContacts.id)),
-    db.select({ email: users.email, retailerId: users.retailerId }).from(users).where(inArray(users.retailerId, ids)),
-    db.select().from(brandRequests).where(inArray(brandRequests.retailerId, ids)).orderBy(asc(brandRequests.id)),
-    db
-      .select({ retailerId: retailerBrands.retailerId, id: brands.id, name: brands.name, displayName: brands.displayName })
-      .from(retailerBrands)
-      .innerJoin(brands, eq(brands.id, retailerBrands.brandId))
-      .where(and(inArray(retailerBrands.retailerId, ids), eq(retailerBrands.status, "authorized")))
-      .orderBy(asc(brands.displayName)),
-  ]);
-  return rs.map((retailer) => ({
+  const [contacts, us, reqs, auth] =
+    ids.length === 0
+      ? [[], [], [], []]
+      : await Promise.all([
+          db.select().from(retailerContacts).where(inArray(retailerContacts.retailerId, ids)).orderBy(asc(retailerContacts.id)),
+          db.select({ email: users.email, retailerId: users.retailerId }).from(users).where(inArray(users.retailerId, ids)),
+          db.select().from(brandRequests).where(inArray(brandRequests.retailerId, ids)).orderBy(asc(brandRequests.id)),
+          db
+            .select({ retailerId: retailerBrands.retailerId, id: brands.id, name: brands.name, displayName: brands.displayName })
+            .from(retailerBrands)
+            .innerJoin(brands, eq(brands.id, retailerBrands.brandId))
+            .where(and(inArray(retailerBrands.retailerId, ids), eq(retailerBrands.status, "authorized")))
+            .orderBy(asc(brands.displayName)),
+        ]);
+  return (retailer) => ({
     retailer,
     contact: contacts.find((c) => c.retailerId === retailer.id) ?? null,
     userEmails: us.filter((u) => u.retailerId === retailer.id).map((u) => u.email),
     brandRequests: reqs.filter((r) => r.retailerId === retailer.id),
-    authorizedBrands: auth
-      .filter((a) => a.retailerId === retailer.id)
-      .map((a) => ({ id: a.id, name: a.name, displayName: a.displayName })),
-  }));
+    authorizedBrands: auth.filter((a) => a.retailerId === retailer.id).map((a) => ({ id: a.id, name: a.name, displayName: a.displayName })),
+  });
 }
 
 export type RetailerPick = { id: number; storeName: string; city: string; state: string; status: RetailerStatus };
@@ -277,11 +328,7 @@ export async function searchRetailers(db: Db, q: string, limit = 200): Promise<R
   const base = db
     .select({ id: retailers.id, storeName: retailers.storeName, city: retailers.city, state: retailers.state, status: retailers.status })
     .from(retailers);
-  const filtered = term
-    ? base.where(
-        sql`(${retailers.storeName} ilike ${"%" + term + "%"} or ${retailers.city} ilike ${"%" + term + "%"} or ${retailers.id}::text = ${term})`,
-      )
-    : base;
+  const filtered = term ? base.where(retailerMatches(term)) : base;
   return filtered.orderBy(asc(retailers.storeName)).limit(limit);
 }
 

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { insertOutboxEmail, listOutbox } from "../../db/queries/outbox";
 import {
@@ -213,7 +213,9 @@ describe("retailer setup wizard and activation", () => {
     const [row] = await db.select().from(retailers).where(eq(retailers.id, r.id));
     expect(row.setupCompletedAt).not.toBeNull();
 
-    const admin = (await listRetailersForAdmin(db)).find((e) => e.retailer.id === r.id);
+    const found = await listRetailersForAdmin(db, { q: String(r.id) });
+    expect(found.map((sec) => [sec.status, sec.total])).toEqual([["pending", 1], ["active", 0], ["inactive", 0], ["denied", 0]]);
+    const admin = found[0].entries.find((e) => e.retailer.id === r.id);
     expect(admin?.brandRequests).toHaveLength(2);
     expect(admin?.userEmails).toEqual([u.email]);
 
@@ -233,6 +235,31 @@ describe("retailer setup wizard and activation", () => {
     expect((await setRetailerStatus(db, r.id, "denied"))?.status).toBe("denied");
     expect(await retailerNotificationEmails(db, r.id)).toEqual([u.email]);
     expect((await searchRetailers(db, info.storeName.slice(-8))).map((x) => x.id)).toContain(r.id);
+  });
+
+  it("the activation page reads one page per status, newest first, with every status's count, however many retailers there are", async () => {
+    const tag = `Paged ${uniqueToken()}`;
+    const made: number[] = [];
+    for (let i = 0; i < 7; i++) made.push((await createRetailer(db, { storeName: `${tag} ${i}`, status: "pending", user: false })).retailer.id);
+    made.push((await createRetailer(db, { storeName: `${tag} active`, status: "active", user: false })).retailer.id);
+    const list = (pages: Partial<Record<"pending" | "active", number>>) => listRetailersForAdmin(db, { q: tag, pages, pageSize: 3 });
+
+    const first = await list({});
+    expect(first.map((sec) => [sec.status, sec.total, sec.page, sec.pages])).toEqual([
+      ["pending", 7, 1, 3],
+      ["active", 1, 1, 1],
+      ["inactive", 0, 1, 1],
+      ["denied", 0, 1, 1],
+    ]);
+    const pendingIds = [...made.slice(0, 7)].reverse(); // created one after the other: the newest is the last made
+    expect(first[0].entries.map((e) => e.retailer.id)).toEqual(pendingIds.slice(0, 3));
+    expect(first[1].entries.map((e) => e.retailer.id)).toEqual([made[7]]);
+    expect((await list({ pending: 2 }))[0].entries.map((e) => e.retailer.id)).toEqual(pendingIds.slice(3, 6));
+    // Past the last page: the last page; the other sections stay on theirs.
+    const last = await list({ pending: 99, active: 5 });
+    expect([last[0].page, last[0].entries.map((e) => e.retailer.id)]).toEqual([3, pendingIds.slice(6)]);
+    expect([last[1].page, last[1].entries.length]).toEqual([1, 1]);
+    await db.delete(retailers).where(inArray(retailers.id, made));
   });
 });
 

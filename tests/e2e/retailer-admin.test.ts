@@ -171,6 +171,42 @@ describe("retailer admin", () => {
     }
   });
 
+  it("Activation and brand links (/admin/retailers): 25 cards per status and page, a search, and an action that comes back to the same page", async () => {
+    const name = `RA Act ${tok}`;
+    const made = await db()
+      .insert(retailers)
+      .values([
+        ...Array.from({ length: 60 }, (_, i) => ({ storeName: `${name} a${i}`, city: "Trenton", state: "NJ", status: "active" as const })),
+        ...Array.from({ length: 3 }, (_, i) => ({ storeName: `${name} p${i}`, city: "Trenton", state: "NJ", status: "pending" as const })),
+      ])
+      .returning({ id: retailers.id });
+    createdRetailerIds.push(...made.map((r) => r.id));
+    const staff = new HttpClient();
+    await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
+    const cards = (body: string) => body.match(new RegExp(`data-store="${name} [ap]\\d+"`, "g")) ?? [];
+    const q = encodeURIComponent(name);
+
+    const first = await staff.get(`/admin/retailers?q=${q}`);
+    expect(first.status).toBe(200);
+    expect(cards(first.body)).toHaveLength(25 + 3);
+    const text = (body: string) => body.replace(/<!-- -->/g, ""); // React's markers between adjacent texts
+    expect(text(first.body)).toContain("Page 1 of 3");
+    expect(text(first.body)).toContain("Active (60)");
+    const third = await staff.get(`/admin/retailers?q=${q}&page_active=3`);
+    expect(cards(third.body)).toHaveLength(10 + 3);
+    // Without a search every retailer of the test database is there, still at most a page per status.
+    const all = await staff.get("/admin/retailers");
+    expect((all.body.match(/<article class="admin-retailer"/g) ?? []).length).toBeLessThanOrEqual(4 * 25);
+
+    // Inactivating one on page 2 comes back to page 2 of the same search, with the outcome.
+    const second = await staff.get(`/admin/retailers?q=${q}&page_active=2`);
+    const id = Number(/data-testid="retailer-(\d+)" data-store="RA Act [^"]* a\d+"/.exec(second.body)?.[1]);
+    const r = await staff.postForm(`/admin/retailers?q=${q}&page_active=2`, { intent: "inactivate", retailerId: id });
+    expect(r.status).toBe(302);
+    expect(r.location).toBe(`/admin/retailers?q=${q.replace(/%20/g, "+")}&page_active=2&done=inactivate#retailer-${id}`);
+    expect((await db().select({ status: retailers.status }).from(retailers).where(eq(retailers.id, id)))[0].status).toBe("inactive");
+  });
+
   it("Contacts: edit in a modal; Send PW reset e-mails the contact, staff never see the token, and the link works", async () => {
     const page = staffPage;
     await page.goto(url(`/manage-retailer/contacts?id=${target.id}`));
