@@ -86,18 +86,20 @@ describe("carrier signature", () => {
 });
 
 describe("shipping label PDF", () => {
+  const LABEL = {
+    trackingNumber: "SBX99887766554433",
+    callTag: "CT-ORD-42-1-AB12",
+    externalId: "ORD-42",
+    senderId: 17,
+    receiverId: 23,
+    to: { address1: "55 Elm Street", city: "Springfield", state: "IL", postalCode: "62701" },
+    units: 3,
+    createdAt: "2026-03-02T15:00:00.000Z",
+    pickupBy: "2026-03-04T22:00:00.000Z",
+  };
+
   test("names the recipient only as retailer-00{id} with its street address; no store name, e-mail or phone", async () => {
-    const pdf = await renderLabelPdf({
-      trackingNumber: "SBX99887766554433",
-      callTag: "CT-ORD-42-1-AB12",
-      externalId: "ORD-42",
-      senderId: 17,
-      receiverId: 23,
-      to: { address1: "55 Elm Street", city: "Springfield", state: "IL", postalCode: "62701" },
-      units: 3,
-      createdAt: "2026-03-02T15:00:00.000Z",
-      pickupBy: "2026-03-04T22:00:00.000Z",
-    });
+    const pdf = await renderLabelPdf(LABEL);
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
     const text = pdfText(pdf);
     expect(text).toContain("retailer-0023");
@@ -116,17 +118,7 @@ describe("shipping label PDF", () => {
   test("prints its dates in the marketplace's time zone, as the packing slip and the order page do", async () => {
     // Approved on a Monday evening in New York (after 19:00 there it is already Tuesday in UTC): the pickup is due
     // on Wednesday evening, New York time.
-    const pdf = await renderLabelPdf({
-      trackingNumber: "SBX11223344556677",
-      callTag: "CT-ORD-43-1-CD34",
-      externalId: "ORD-43",
-      senderId: 17,
-      receiverId: 23,
-      to: { address1: "55 Elm Street", city: "Springfield", state: "IL", postalCode: "62701" },
-      units: 1,
-      createdAt: "2026-03-03T01:30:00.000Z",
-      pickupBy: "2026-03-05T01:30:00.000Z",
-    });
+    const pdf = await renderLabelPdf({ ...LABEL, createdAt: "2026-03-03T01:30:00.000Z", pickupBy: "2026-03-05T01:30:00.000Z" });
     const text = pdfText(pdf);
     expect(text).toContain("Label created: 03/02/2026");
     expect(text).toContain("Pickup by: 03/04/2026");
