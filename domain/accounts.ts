@@ -152,6 +152,21 @@ export const RetailerStepSchema = z.object({
     }),
 });
 
+/** The store's fields as the database names them: the setup wizard, Settings and staff's Info tab write them alike. */
+export function storeInfoColumns(v: z.output<typeof RetailerStepSchema>) {
+  return {
+    storeName: v.store_name,
+    storeEmail: v.store_email,
+    storePhone: v.store_phone,
+    businessName: v.business_name,
+    address1: v.address1,
+    city: v.city,
+    state: v.state,
+    postalCode: v.postal_code,
+    resaleNumber: v.resale_number,
+  };
+}
+
 export const JOB_TITLES = ["Owner", "Buyer", "Store Manager", "Manager", "Other"] as const;
 
 export const ContactStepSchema = z

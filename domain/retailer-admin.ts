@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ContactStepSchema, MSG, RetailerStepSchema } from "./accounts";
+import { ContactStepSchema, MSG, RetailerStepSchema, storeInfoColumns } from "./accounts";
 import { text } from "./text";
 
 /**
@@ -84,15 +84,7 @@ export type RetailerInfoValues = z.output<typeof RetailerInfoSchema>;
 /** The retailer's columns (camelCase) from a checked Info form or upload row. */
 export function retailerColumns(v: Omit<RetailerInfoValues, "status">) {
   return {
-    storeName: v.store_name,
-    storeEmail: v.store_email,
-    storePhone: v.store_phone,
-    businessName: v.business_name,
-    address1: v.address1,
-    city: v.city,
-    state: v.state,
-    postalCode: v.postal_code,
-    resaleNumber: v.resale_number,
+    ...storeInfoColumns(v),
     segments: v.segments,
     priceTier: v.price_tier,
     latitude: v.latitude,

@@ -12,6 +12,7 @@ import {
   RegisterSchema,
   RetailerStepSchema,
   setupStepFor,
+  storeInfoColumns,
   type SetupStep,
 } from "../../domain/accounts";
 import {
@@ -147,17 +148,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const submission = parseSubmission(formData, { schema: RetailerStepSchema });
     if (submission.status !== "success") return data(submission.reply(), { status: 400 });
     const v = submission.value;
-    await saveRetailerStep(db, target.id, {
-      storeName: v.store_name,
-      storeEmail: v.store_email,
-      storePhone: v.store_phone,
-      businessName: v.business_name,
-      address1: v.address1,
-      city: v.city,
-      state: v.state,
-      postalCode: v.postal_code,
-      resaleNumber: v.resale_number,
-    });
+    await saveRetailerStep(db, target.id, storeInfoColumns(v));
     return redirect(`/retailer-setup/${query()}`);
   }
   if (!retailer) throw redirect(`/retailer-setup/${query()}`);

@@ -8,7 +8,7 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { RetailerStepSchema } from "../../domain/accounts";
+import { RetailerStepSchema, storeInfoColumns } from "../../domain/accounts";
 import { updateStoreInfo } from "../../db/queries/settings";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
@@ -43,17 +43,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseSubmission(form, { schema: RetailerStepSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const v = submission.value;
-  await updateStoreInfo(db, retailer.id, {
-    storeName: v.store_name,
-    storeEmail: v.store_email,
-    storePhone: v.store_phone,
-    businessName: v.business_name,
-    address1: v.address1,
-    city: v.city,
-    state: v.state,
-    postalCode: v.postal_code,
-    resaleNumber: v.resale_number,
-  });
+  await updateStoreInfo(db, retailer.id, storeInfoColumns(v));
   return redirect("/settings/store?ref=storeSaved", 303);
 }
 

@@ -16,6 +16,7 @@ import {
   retailerMayTrade,
   safeNextPath,
   setupStepFor,
+  storeInfoColumns,
 } from "../../domain/accounts";
 import {
   generateResetToken,
@@ -111,6 +112,22 @@ describe("retailer setup schemas", () => {
       expect(s.value.state).toBe("NC");
       expect(s.value.resale_number).toBe("12-3456789012-3");
     }
+  });
+
+  it("the parsed store fields map to the retailer row's columns (storeInfoColumns, shared by the wizard, Settings and staff)", () => {
+    const s = parseWithZod(form(retailer), { schema: RetailerStepSchema });
+    if (s.status !== "success") throw new Error("expected a valid store form");
+    expect(storeInfoColumns(s.value)).toEqual({
+      storeName: "Blue Ridge Outpost",
+      storeEmail: "store@blueridge.test",
+      storePhone: "+1-828-555-0100",
+      businessName: "Blue Ridge Outpost LLC",
+      address1: "12 Main St",
+      city: "Asheville",
+      state: "NC",
+      postalCode: "28801-1234",
+      resaleNumber: "12-3456789012-3",
+    });
   });
 
   it("rejects bad state, ZIP and resale number with clear messages", () => {
