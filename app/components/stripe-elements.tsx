@@ -49,3 +49,21 @@ export function useStripeCardElement(publishableKey: string) {
 
   return { mountRef, stripeRef, error, setError, ready };
 }
+
+/** The card field Stripe Elements mounts into, with the hook's error under it (both Elements card forms). */
+export function StripeCardField({ mountRef, error }: { mountRef: React.RefObject<HTMLDivElement>; error: string | null }) {
+  return (
+    <>
+      <div className="field">
+        <label>Card</label>
+        <div ref={mountRef} className="stripe-card-element" style={{ padding: "0.6rem", border: "1px solid #ccc", borderRadius: 6 }} />
+      </div>
+      {error ? (
+        <div className="field-error" role="alert">
+          {error}
+        </div>
+      ) : null}
+      <noscript>The card form needs JavaScript (Stripe Elements).</noscript>
+    </>
+  );
+}

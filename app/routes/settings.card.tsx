@@ -10,7 +10,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useRef } from "react";
-import { useStripeCardElement } from "~/components/stripe-elements";
+import { StripeCardField, useStripeCardElement } from "~/components/stripe-elements";
 import { CardFields } from "~/components/CardFields";
 import { pageTitle } from "~/components/title";
 import { cardAction, cardLoader, type CardActionData } from "~/utils/card.server";
@@ -90,16 +90,7 @@ function ElementsForm({ publishableKey, submissionId }: { publishableKey: string
     <Form method="post" ref={formRef} onSubmit={onSubmit} className="form-stack" data-testid="card-elements-form">
       <input type="hidden" name="submission_id" value={submissionId} readOnly />
       <input type="hidden" name="payment_method_id" ref={pmRef} defaultValue="" />
-      <div className="field">
-        <label>Card</label>
-        <div ref={mountRef} className="stripe-card-element" style={{ padding: "0.6rem", border: "1px solid #ccc", borderRadius: 6 }} />
-      </div>
-      {error ? (
-        <div className="field-error" role="alert">
-          {error}
-        </div>
-      ) : null}
-      <noscript>The card form needs JavaScript (Stripe Elements).</noscript>
+      <StripeCardField mountRef={mountRef} error={error} />
       <div className="form-actions">
         <button type="submit" className="button" disabled={!ready}>
           Save

@@ -6,7 +6,7 @@
 import { Form, Link } from "@remix-run/react";
 import { useRef, useState } from "react";
 import { CardFields } from "~/components/CardFields";
-import { useStripeCardElement } from "~/components/stripe-elements";
+import { StripeCardField, useStripeCardElement } from "~/components/stripe-elements";
 
 export interface CardStepData {
   mode: "test_card" | "elements";
@@ -123,16 +123,7 @@ function ElementsPayForm({ publishableKey, busy, submitLabel }: { publishableKey
       <input type="hidden" name="payment_method_id" ref={pmRef} defaultValue="" />
       <input type="hidden" name="pm_last4" ref={last4Ref} defaultValue="" />
       <input type="hidden" name="pm_brand" ref={brandRef} defaultValue="" />
-      <div className="field">
-        <label>Card</label>
-        <div ref={mountRef} className="stripe-card-element" style={{ padding: "0.6rem", border: "1px solid #ccc", borderRadius: 6 }} />
-      </div>
-      {error ? (
-        <div className="field-error" role="alert">
-          {error}
-        </div>
-      ) : null}
-      <noscript>The card form needs JavaScript (Stripe Elements).</noscript>
+      <StripeCardField mountRef={mountRef} error={error} />
       <div className="form-actions">
         <button type="submit" className="button" disabled={!ready || busy} data-testid="pay-submit">
           {busy ? "Processing…" : submitLabel}
