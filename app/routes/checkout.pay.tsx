@@ -9,6 +9,7 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { BuyerAmounts } from "~/components/orders/OrderParts";
 import { CardStep } from "~/components/orders/PayCard";
 import { formatCents } from "../../domain/money";
 import { pageTitle } from "~/components/title";
@@ -77,18 +78,7 @@ export default function CheckoutPay() {
               </li>
             ))}
           </ul>
-          <dl className="order-amounts">
-            <dt>Goods</dt>
-            <dd data-testid="amount-goods">{formatCents(o.goodsCents)}</dd>
-            <dt>Fee (10%)</dt>
-            <dd data-testid="amount-fee">{formatCents(o.feeCents)}</dd>
-            <dt>Shipping</dt>
-            <dd data-testid="amount-shipping">{formatCents(o.shippingCents)}</dd>
-            <dt>Total</dt>
-            <dd data-testid="amount-total">
-              <strong>{formatCents(o.totalCents)}</strong>
-            </dd>
-          </dl>
+          <BuyerAmounts a={o} />
           {actionData?.orderErrors?.[o.id] && !busy ? (
             <div className="field-error" data-testid="pay-order-error">
               {actionData.orderErrors[o.id]}

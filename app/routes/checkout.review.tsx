@@ -11,6 +11,7 @@ import { formatCents } from "../../domain/money";
 import { labelFor, FLOOR_TIMES } from "../../domain/reasons";
 import { getDraftOrders } from "../../db/queries/checkout";
 import { DraftLinesTable } from "~/components/orders/DraftLines";
+import { BuyerAmounts } from "~/components/orders/OrderParts";
 import { pageTitle } from "~/components/title";
 import { loadCartSummary } from "~/utils/cart.server";
 import { cartRetailer } from "~/utils/auth.server";
@@ -80,18 +81,7 @@ export default function CheckoutReview() {
               <dd data-testid="amount-goods">{formatCents(o.goodsCents)}</dd>
             </dl>
           ) : (
-          <dl className="order-amounts" data-testid="order-amounts">
-            <dt>Goods</dt>
-            <dd data-testid="amount-goods">{formatCents(o.goodsCents)}</dd>
-            <dt>Fee (10%)</dt>
-            <dd data-testid="amount-fee">{formatCents(o.feeCents)}</dd>
-            <dt>Shipping</dt>
-            <dd data-testid="amount-shipping">{formatCents(o.shippingCents)}</dd>
-            <dt>Total</dt>
-            <dd data-testid="amount-total">
-              <strong>{formatCents(o.totalCents)}</strong>
-            </dd>
-          </dl>
+          <BuyerAmounts a={o} testId="order-amounts" />
           )}
         </article>
       ))}

@@ -47,7 +47,7 @@ import {
 import { CardFields } from "~/components/CardFields";
 import { SwapPanel } from "~/components/orders/SwapPanel";
 import { formatDate } from "~/components/orders/format";
-import { LinesTable, PaymentsList, ShipmentsList, ShippingPapers, UpdatesList } from "~/components/orders/OrderParts";
+import { BuyerAmounts, LinesTable, PaymentsList, ShipmentsList, ShippingPapers, UpdatesList } from "~/components/orders/OrderParts";
 import ordersCss from "~/components/orders/orders.css";
 import {
   CancelShipmentSchema,
@@ -354,19 +354,13 @@ function Amounts({ o }: { o: OrderDetail }) {
       </dl>
     );
   }
+  const a = o.amounts;
   return (
-    <dl className="facts" data-testid="order-amounts">
-      <dt>Goods</dt>
-      <dd data-testid="amount-goods">{formatCents(o.amounts.valueCents)}</dd>
-      <dt>Fee (10%)</dt>
-      <dd data-testid="amount-fee">{formatCents(o.amounts.receiverFeeCents)}</dd>
-      <dt>Shipping</dt>
-      <dd data-testid="amount-shipping">{formatCents(o.amounts.receiverShippingCents)}</dd>
-      <dt>Total</dt>
-      <dd data-testid="amount-total">
-        <strong>{formatCents(o.amounts.receiverGrandTotalCents)}</strong>
-      </dd>
-    </dl>
+    <BuyerAmounts
+      a={{ goodsCents: a.valueCents, feeCents: a.receiverFeeCents, shippingCents: a.receiverShippingCents, totalCents: a.receiverGrandTotalCents }}
+      className="facts"
+      testId="order-amounts"
+    />
   );
 }
 

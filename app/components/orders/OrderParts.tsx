@@ -1,5 +1,6 @@
-/** Pieces of the order detail and the admin order card. */
+/** Pieces of the order detail, the admin order card and checkout. */
 import type { OrderDetail, OrderLineView, PaymentView, ShipmentView } from "../../../db/queries/order-views";
+import { FEE_PERCENT } from "../../../domain/fees";
 import { formatCents } from "../../../domain/money";
 import { PAYMENT_QUEUED } from "../../../domain/messages";
 import { formatDate, formatDateTime, shipmentStatusText, sizesText } from "./format";
@@ -272,5 +273,31 @@ export function ShippingPapers({ externalId, labelUrl }: { externalId: string; l
         </li>
       ) : null}
     </ul>
+  );
+}
+
+/** What the buyer pays for a purchase: goods, the fee, shipping and the total (checkout's review and pay steps, the order page). */
+export function BuyerAmounts({
+  a,
+  className = "order-amounts",
+  testId,
+}: {
+  a: { goodsCents: number; feeCents: number; shippingCents: number; totalCents: number };
+  className?: string;
+  testId?: string;
+}) {
+  return (
+    <dl className={className} data-testid={testId}>
+      <dt>Goods</dt>
+      <dd data-testid="amount-goods">{formatCents(a.goodsCents)}</dd>
+      <dt>{`Fee (${FEE_PERCENT.purchase}%)`}</dt>
+      <dd data-testid="amount-fee">{formatCents(a.feeCents)}</dd>
+      <dt>Shipping</dt>
+      <dd data-testid="amount-shipping">{formatCents(a.shippingCents)}</dd>
+      <dt>Total</dt>
+      <dd data-testid="amount-total">
+        <strong>{formatCents(a.totalCents)}</strong>
+      </dd>
+    </dl>
   );
 }
