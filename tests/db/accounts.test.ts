@@ -213,7 +213,7 @@ describe("retailer setup wizard and activation", () => {
     const [row] = await db.select().from(retailers).where(eq(retailers.id, r.id));
     expect(row.setupCompletedAt).not.toBeNull();
 
-    const found = await listRetailersForAdmin(db, { q: String(r.id) });
+    const found = await listRetailersForAdmin(db, { q: info.storeName });
     expect(found.map((sec) => [sec.status, sec.total])).toEqual([["pending", 1], ["active", 0], ["inactive", 0], ["denied", 0]]);
     const admin = found[0].entries.find((e) => e.retailer.id === r.id);
     expect(admin?.brandRequests).toHaveLength(2);

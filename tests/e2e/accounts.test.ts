@@ -122,7 +122,8 @@ test("register -> setup wizard -> wait for activation -> staff activates -> reta
   // Staff activates it and authorizes the requested brand (pre-checked).
   const s = await staffPage();
   expect(new URL(s.url()).pathname).toBe("/admin");
-  await s.goto(url("/admin/retailers"));
+  // Found by the page's search (each status shows a page of its newest retailers); the action comes back to it.
+  await s.goto(url(`/admin/retailers?q=${encodeURIComponent(storeName)}`));
   const card = s.locator(`article[data-store="${storeName}"]`);
   await card.waitFor();
   await card.getByText("Brand Not Yet Here").waitFor();

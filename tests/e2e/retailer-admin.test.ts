@@ -162,8 +162,8 @@ describe("retailer admin", () => {
       const list = await staff.get(`/manage-retailer?status=all&q=${encodeURIComponent(target.storeName)}`);
       expect(list.body).toMatch(/<td>03\/02\/2026<\/td><td>03\/02\/2026 21:45:10<\/td>/);
       expect(list.body).not.toContain("03/03/2026");
-      // Staff's retailer validation list (/admin/retailers) shows the created date in the same format.
-      const validation = await staff.get("/admin/retailers");
+      // Staff's retailer validation list (/admin/retailers, newest first: found by its search) shows the created date alike.
+      const validation = await staff.get(`/admin/retailers?q=${encodeURIComponent(target.storeName)}`);
       expect(validation.body).toContain("03/02/2026");
       expect(validation.body).not.toContain("2026-03-0");
     } finally {
@@ -194,6 +194,10 @@ describe("retailer admin", () => {
     expect(text(first.body)).toContain("Active (60)");
     const third = await staff.get(`/admin/retailers?q=${q}&page_active=3`);
     expect(cards(third.body)).toHaveLength(10 + 3);
+    // Nonsense in the query is a page, not an error: page 1, the search cut at 100 characters.
+    for (const bad of ["page_active=abc", "page_active=-3", "page_active=1e99", `q=${"x".repeat(500)}`, "page_pending=2.5&page_denied="]) {
+      expect((await staff.get(`/admin/retailers?${bad}`)).status, bad).toBe(200);
+    }
     // Without a search every retailer of the test database is there, still at most a page per status.
     const all = await staff.get("/admin/retailers");
     expect((all.body.match(/<article class="admin-retailer"/g) ?? []).length).toBeLessThanOrEqual(4 * 25);
