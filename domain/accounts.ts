@@ -152,6 +152,21 @@ export const RetailerStepSchema = z.object({
     }),
 });
 
+/** The other way: a retailer row's store columns as the store form's fields (the forms' values to edit). */
+export function storeInfoFormValues(r: { [K in keyof ReturnType<typeof storeInfoColumns>]: string }) {
+  return {
+    store_name: r.storeName,
+    store_email: r.storeEmail,
+    store_phone: r.storePhone,
+    business_name: r.businessName,
+    address1: r.address1,
+    city: r.city,
+    state: r.state,
+    postal_code: r.postalCode,
+    resale_number: r.resaleNumber,
+  };
+}
+
 /** The store's fields as the database names them: the setup wizard, Settings and staff's Info tab write them alike. */
 export function storeInfoColumns(v: z.output<typeof RetailerStepSchema>) {
   return {

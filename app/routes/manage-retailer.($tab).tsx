@@ -29,6 +29,7 @@ import {
 import { authorizeBrands, getBrandsByIds, getRetailer, listBrandChoices, unauthorizeBrand } from "../../db/queries/retailers";
 import { findUserById } from "../../db/queries/users";
 import { getMyItem } from "../../db/queries/my-listings";
+import { storeInfoFormValues } from "../../domain/accounts";
 import { LISTING_REASONS, MODIFIED_REASONS_FOR_EDIT, REQUEST_REASONS } from "../../domain/reasons";
 import { TRANSACTION_TYPE, TRANSACTION_TYPE_LABELS, type TransactionType } from "../../domain/states";
 import { formatDate, formatDateTime } from "~/components/orders/format";
@@ -151,15 +152,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         tab: "info" as const,
         ...base,
         info: {
-          store_name: r.storeName,
-          store_email: r.storeEmail,
-          store_phone: r.storePhone,
-          business_name: r.businessName,
-          address1: r.address1,
-          city: r.city,
-          state: r.state,
-          postal_code: r.postalCode,
-          resale_number: r.resaleNumber,
+          ...storeInfoFormValues(r),
           segments: r.segments.join("; "),
           price_tier: r.priceTier,
           latitude: r.latitude === null ? "" : String(r.latitude),

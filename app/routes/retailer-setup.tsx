@@ -13,6 +13,7 @@ import {
   RetailerStepSchema,
   setupStepFor,
   storeInfoColumns,
+  storeInfoFormValues,
   type SetupStep,
 } from "../../domain/accounts";
 import {
@@ -78,19 +79,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     step,
     current,
     targetUser: target ? { id: target.id, email: target.email } : null,
-    retailer: retailer
-      ? {
-          store_name: retailer.storeName,
-          store_email: retailer.storeEmail,
-          store_phone: retailer.storePhone,
-          business_name: retailer.businessName,
-          address1: retailer.address1,
-          city: retailer.city,
-          state: retailer.state,
-          postal_code: retailer.postalCode,
-          resale_number: retailer.resaleNumber,
-        }
-      : null,
+    retailer: retailer ? storeInfoFormValues(retailer) : null,
     contact: contact
       ? {
           first_name: contact.firstName,

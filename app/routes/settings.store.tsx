@@ -8,7 +8,7 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { RetailerStepSchema, storeInfoColumns } from "../../domain/accounts";
+import { RetailerStepSchema, storeInfoColumns, storeInfoFormValues } from "../../domain/accounts";
 import { updateStoreInfo } from "../../db/queries/settings";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
@@ -23,17 +23,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCs
 export async function loader({ request }: LoaderFunctionArgs) {
   const { retailer: r } = await requireRetailer(request);
   return {
-    store: {
-      store_name: r.storeName,
-      store_email: r.storeEmail,
-      store_phone: r.storePhone,
-      business_name: r.businessName,
-      address1: r.address1,
-      city: r.city,
-      state: r.state,
-      postal_code: r.postalCode,
-      resale_number: r.resaleNumber,
-    },
+    store: storeInfoFormValues(r),
   };
 }
 

@@ -17,6 +17,7 @@ import {
   safeNextPath,
   setupStepFor,
   storeInfoColumns,
+  storeInfoFormValues,
 } from "../../domain/accounts";
 import {
   generateResetToken,
@@ -128,6 +129,9 @@ describe("retailer setup schemas", () => {
       postalCode: "28801-1234",
       resaleNumber: "12-3456789012-3",
     });
+    // And back: the row's columns as the form's values, which parse to the same store.
+    const again = parseWithZod(form(storeInfoFormValues(storeInfoColumns(s.value))), { schema: RetailerStepSchema });
+    expect(again.status === "success" && again.value).toEqual(s.value);
   });
 
   it("rejects bad state, ZIP and resale number with clear messages", () => {
