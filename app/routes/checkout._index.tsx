@@ -9,6 +9,7 @@
  * Plain forms: the dialogs are sections of the page, so all of it works without JavaScript.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { FEE_PERCENT } from "../../domain/fees";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CART_MESSAGES, CHECKOUT_TERMS, proceedLabel } from "../../domain/cart";
 import { purchaseQuote } from "../../domain/fees";
@@ -132,7 +133,7 @@ export default function Checkout() {
                 <tr>
                   <th>Seller</th>
                   <th>Goods</th>
-                  <th>Fee (10%)</th>
+                  <th>{`Fee (${FEE_PERCENT.purchase}%)`}</th>
                   <th>Shipping</th>
                   <th>Total</th>
                 </tr>

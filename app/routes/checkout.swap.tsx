@@ -4,6 +4,7 @@
  * dismissed: it is the page.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { FEE_PERCENT } from "../../domain/fees";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CardStep } from "~/components/orders/PayCard";
 import { DraftLinesTable } from "~/components/orders/DraftLines";
@@ -65,7 +66,7 @@ export default function SwapCheckout() {
         <dl className="order-amounts" data-testid="swap-amounts">
           <dt>Goods you receive</dt>
           <dd data-testid="amount-goods">{formatCents(s.estimate.goodsCents)}</dd>
-          <dt>Fee (5% of the larger value, so far)</dt>
+          <dt>{`Fee (${FEE_PERCENT.swap}% of the larger value, so far)`}</dt>
           <dd data-testid="amount-fee">{formatCents(s.estimate.feeCents)}</dd>
           <dt>Shipping of the units you receive</dt>
           <dd data-testid="amount-shipping">{formatCents(s.estimate.shippingCents)}</dd>

@@ -47,7 +47,7 @@ import {
 import { CardFields } from "~/components/CardFields";
 import { SwapPanel } from "~/components/orders/SwapPanel";
 import { formatDate } from "~/components/orders/format";
-import { BuyerAmounts, LinesTable, PaymentsList, ShipmentsList, ShippingPapers, UpdatesList } from "~/components/orders/OrderParts";
+import { BuyerAmounts, LinesTable, PaymentsList, ShipmentsList, ShippingPapers, SwapAmounts, UpdatesList } from "~/components/orders/OrderParts";
 import ordersCss from "~/components/orders/orders.css";
 import {
   CancelShipmentSchema,
@@ -346,6 +346,9 @@ function ActionMessage({ a }: { a: DetailActionData }) {
 }
 
 function Amounts({ o }: { o: OrderDetail }) {
+  if (o.ttype === "swap") {
+    return o.swapAmounts ? <SwapAmounts a={o.swapAmounts} role={o.role} labels={{ provider: o.providerLabel, receiver: o.receiverLabel }} /> : null;
+  }
   if (o.role === "provider") {
     return (
       <dl className="facts" data-testid="order-amounts">

@@ -443,6 +443,8 @@ export interface OrderDetail {
   deliveredAt: string | null;
   /** A swap party's windows for what it RECEIVES: rating until, RMA request until (null: not delivered yet). */
   swapWindows: { ratingBy: string | null; rmaBy: string | null } | null;
+  /** A swap's money as its workflow last recorded it (null: not a swap, or nothing recorded yet). */
+  swapAmounts: SwapAmountsView | null;
   /** Staff only. */
   ledger: Record<string, number | boolean> | null;
   createdAt: string;
@@ -474,6 +476,53 @@ function swapLedgerOf(
   const out: Record<string, number | boolean> = { ...(order.ledger ?? {}) };
   for (const [k, v] of Object.entries(money)) if (v !== null) out[k] = v;
   return out;
+}
+
+/** One side of a swap's money: the goods it gives, the cash it adds, its fee, its shipping and its payment. */
+export interface SwapSideAmounts {
+  goodsCents: number;
+  cashCents: number;
+  feeCents: number;
+  shippingCents: number;
+  dueCents: number;
+}
+
+export interface SwapAmountsView {
+  provider: SwapSideAmounts;
+  receiver: SwapSideAmounts;
+  /** The value difference nobody pays because a side called it even. */
+  forgivenCents: number;
+}
+
+/** A swap's amounts from the valuation (ledger) and the fee and shipping columns its workflow wrote together. */
+function swapAmountsOf(order: {
+  transactionType: number;
+  ledger: Record<string, number | boolean> | null;
+  providerFeeCents: number;
+  providerShippingCents: number;
+  receiverFeeCents: number;
+  receiverShippingCents: number;
+}): SwapAmountsView | null {
+  const l = order.ledger;
+  if (order.transactionType !== TRANSACTION_TYPE.SWAP || !l) return null;
+  const cents = (k: string) => (typeof l[k] === "number" ? l[k] : 0);
+  return {
+    provider: {
+      goodsCents: cents("providerGoodsCents"),
+      cashCents: cents("providerCashCents"),
+      feeCents: order.providerFeeCents,
+      shippingCents: order.providerShippingCents,
+      dueCents: cents("providerDueCents"),
+    },
+    receiver: {
+      goodsCents: cents("receiverGoodsCents"),
+      cashCents: cents("receiverCashCents"),
+      feeCents: order.receiverFeeCents,
+      shippingCents: order.receiverShippingCents,
+      dueCents: cents("receiverDueCents"),
+    },
+    forgivenCents: cents("forgivenCents"),
+  };
 }
 
 function swapWindowsOf(deadlines: unknown, role: Role): { ratingBy: string | null; rmaBy: string | null } {
@@ -727,6 +776,7 @@ export async function getOrderDetail(db: DbOrTx, orderId: number, viewer: Detail
     })),
     deliveredAt: deliveredAt ? deliveredAt.toISOString() : null,
     swapWindows: role && order.transactionType === TRANSACTION_TYPE.SWAP ? swapWindowsOf(order.deadlines, role) : null,
+    swapAmounts: swapAmountsOf(order),
     ledger: viewer.isStaff ? (order.transactionType === TRANSACTION_TYPE.SWAP ? swapLedgerOf(order, lineRows, shipRows, payRows) : (order.ledger ?? null)) : null,
     createdAt: order.createdAt.toISOString(),
     modifiedAt: order.modifiedAt.toISOString(),

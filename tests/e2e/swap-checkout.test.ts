@@ -236,6 +236,26 @@ describe("swap negotiation and payment", () => {
     // The receiver declines over money (it would add $19.99); the provider calls it even on the last chance.
     await p.goto(url(page));
     await p.getByTestId("swap-decline-form").waitFor();
+    // Before that, each side's amounts: the receiver adds the difference, the provider is paid it; the fee is the swap's.
+    const terms = swapValuation({ provider: { goodsCents: 2 * PRICE, units: 2 }, receiver: { goodsCents: PRICE, units: 1 }, callItEven: false });
+    expect(await amountsOf(p)).toEqual({
+      "Goods you give": formatCents(PRICE),
+      "Goods you receive": formatCents(2 * PRICE),
+      "Value difference you add": formatCents(terms.receiver.cashCents),
+      "Fee (5% of the larger value)": formatCents(terms.receiver.feeCents),
+      "Shipping of the units you receive": formatCents(terms.receiver.shippingCents),
+      "Your payment": formatCents(terms.receiver.totalDueCents),
+    });
+    await q.goto(url(page));
+    expect(await amountsOf(q)).toEqual({
+      "Goods you give": formatCents(2 * PRICE),
+      "Goods you receive": formatCents(PRICE),
+      "Value difference paid to you once both parcels are scanned": formatCents(PRICE),
+      "Fee (5% of the larger value)": formatCents(terms.provider.feeCents),
+      "Shipping of the units you receive": formatCents(terms.provider.shippingCents),
+      "Your payment": formatCents(terms.provider.totalDueCents),
+    });
+    expect(await q.locator("main").textContent()).not.toContain("Fee (10%)");
     await p.locator("#swap-decline-reason").selectOption("61");
     await p.getByTestId("swap-decline").click();
     await panelSays(p, SWAP_AWAITING_RETAILER);
@@ -267,8 +287,49 @@ describe("swap negotiation and payment", () => {
     expect(mineNow.sizes).toEqual({ L: 1 });
     const ships = await dbh.db.select().from(shipments).where(eq(shipments.orderId, orderId));
     expect(ships.map((x) => x.senderId).sort()).toEqual([provider.r.id, receiver.r.id].sort());
+
+    // Called even: the receiver's page shows the difference forgiven and what it paid; staff see both sides.
+    await p.goto(url(page));
+    expect(await amountsOf(p)).toEqual({
+      "Goods you give": formatCents(PRICE),
+      "Goods you receive": formatCents(2 * PRICE),
+      "Value difference forgiven (called even)": formatCents(PRICE),
+      "Fee (5% of the larger value)": formatCents(v.receiver.feeCents),
+      "Shipping of the units you receive": formatCents(v.receiver.shippingCents),
+      "Your payment": formatCents(v.receiver.totalDueCents),
+    });
+    const staffEmail = uniqueEmail("swapamounts");
+    await createStaffUser(dbh.db, { email: staffEmail, password: DEFAULT_TEST_PASSWORD });
+    const staff = await signedIn(staffEmail);
+    await staff.goto(url(page));
+    const cells = (side: string) => staff.getByTestId(`amounts-${side}`).locator("td").allTextContents();
+    expect(await cells("provider")).toEqual([
+      provider.r.storeName,
+      formatCents(2 * PRICE),
+      formatCents(0),
+      formatCents(v.provider.feeCents),
+      formatCents(v.provider.shippingCents),
+      formatCents(v.provider.totalDueCents),
+    ]);
+    expect(await cells("receiver")).toEqual([
+      receiver.r.storeName,
+      formatCents(PRICE),
+      formatCents(0),
+      formatCents(v.receiver.feeCents),
+      formatCents(v.receiver.shippingCents),
+      formatCents(v.receiver.totalDueCents),
+    ]);
+    expect(await staff.getByTestId("amount-forgiven").textContent()).toBe(`Value difference forgiven (called even): ${formatCents(PRICE)}`);
   });
 });
+
+/** The order page's amounts box as label → amount. */
+async function amountsOf(p: Page): Promise<Record<string, string>> {
+  const box = p.getByTestId("order-amounts");
+  const labels = await box.locator("dt").allTextContents();
+  const values = await box.locator("dd").allTextContents();
+  return Object.fromEntries(labels.map((l, i) => [l, values[i]]));
+}
 
 describe("swap modification", () => {
   it("a removal that would leave a side empty is refused ('Summary is restored'); lowering units is a Submit Response the other side answers", async () => {

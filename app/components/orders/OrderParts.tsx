@@ -1,8 +1,9 @@
 /** Pieces of the order detail, the admin order card and checkout. */
-import type { OrderDetail, OrderLineView, PaymentView, ShipmentView } from "../../../db/queries/order-views";
+import type { OrderDetail, OrderLineView, PaymentView, ShipmentView, SwapAmountsView } from "../../../db/queries/order-views";
 import { FEE_PERCENT } from "../../../domain/fees";
 import { formatCents } from "../../../domain/money";
 import { PAYMENT_QUEUED } from "../../../domain/messages";
+import type { Role } from "../../../domain/states";
 import { formatDate, formatDateTime, shipmentStatusText, sizesText } from "./format";
 
 export function LinesTable({ lines, showPending = false }: { lines: OrderLineView[]; showPending?: boolean }) {
@@ -297,6 +298,82 @@ export function BuyerAmounts({
       <dt>Total</dt>
       <dd data-testid="amount-total">
         <strong>{formatCents(a.totalCents)}</strong>
+      </dd>
+    </dl>
+  );
+}
+
+const SWAP_FEE_LABEL = `Fee (${FEE_PERCENT.swap}% of the larger value)`;
+
+/**
+ * A swap's money (decisions.md "Money", 810 payment): a side sees what it gives and receives, the value
+ * difference it adds, is paid or was forgiven, its fee, its shipping and its payment; staff see both sides.
+ */
+export function SwapAmounts({ a, role, labels }: { a: SwapAmountsView; role: Role | null; labels: Record<Role, string> }) {
+  if (!role) {
+    return (
+      <table className="table" data-testid="order-amounts">
+        {a.forgivenCents > 0 ? (
+          <caption data-testid="amount-forgiven">Value difference forgiven (called even): {formatCents(a.forgivenCents)}</caption>
+        ) : null}
+        <thead>
+          <tr>
+            <th>Side</th>
+            <th>Goods given</th>
+            <th>Value difference added</th>
+            <th>{SWAP_FEE_LABEL}</th>
+            <th>Shipping</th>
+            <th>Payment</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(["provider", "receiver"] as const).map((r) => (
+            <tr key={r} data-testid={`amounts-${r}`}>
+              <td>{labels[r]}</td>
+              <td>{formatCents(a[r].goodsCents)}</td>
+              <td>{formatCents(a[r].cashCents)}</td>
+              <td>{formatCents(a[r].feeCents)}</td>
+              <td>{formatCents(a[r].shippingCents)}</td>
+              <td>{formatCents(a[r].dueCents)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    );
+  }
+  const mine = a[role];
+  const theirs = a[role === "provider" ? "receiver" : "provider"];
+  return (
+    <dl className="facts" data-testid="order-amounts">
+      <dt>Goods you give</dt>
+      <dd data-testid="amount-give">{formatCents(mine.goodsCents)}</dd>
+      <dt>Goods you receive</dt>
+      <dd data-testid="amount-goods">{formatCents(theirs.goodsCents)}</dd>
+      {mine.cashCents > 0 ? (
+        <>
+          <dt>Value difference you add</dt>
+          <dd data-testid="amount-cash">{formatCents(mine.cashCents)}</dd>
+        </>
+      ) : null}
+      {theirs.cashCents > 0 ? (
+        <>
+          <dt>Value difference paid to you once both parcels are scanned</dt>
+          <dd data-testid="amount-cash-in">{formatCents(theirs.cashCents)}</dd>
+        </>
+      ) : null}
+      {a.forgivenCents > 0 ? (
+        <>
+          <dt>Value difference forgiven (called even)</dt>
+          <dd data-testid="amount-forgiven">{formatCents(a.forgivenCents)}</dd>
+        </>
+      ) : null}
+      <dt>{SWAP_FEE_LABEL}</dt>
+      <dd data-testid="amount-fee">{formatCents(mine.feeCents)}</dd>
+      <dt>Shipping of the units you receive</dt>
+      <dd data-testid="amount-shipping">{formatCents(mine.shippingCents)}</dd>
+      <dt>Your payment</dt>
+      <dd data-testid="amount-total">
+        <strong>{formatCents(mine.dueCents)}</strong>
       </dd>
     </dl>
   );
