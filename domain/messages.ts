@@ -178,6 +178,9 @@ export const RMA_PRINTED_TEXTS = Object.freeze({
   damageRefunds: "Refunds for damaged goods are issued when the return is received.",
 } as const);
 
+/** A cancelled RMA (its return was not shipped in time): the RMA page and the e-mail say so. */
+export const RMA_CANCELLED_NOTHING_PAID = "The return was not shipped in time. Nothing is paid or charged.";
+
 // --- Empty states (spec 000 §8, 001 §2) --------------------------------------------------------------------
 
 export const NO_LISTINGS_FOR_BRAND = "You have no listings for this brand.";

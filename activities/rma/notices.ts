@@ -4,6 +4,7 @@
  * notices name the RMA and link the admin RMA screen.
  */
 import { anonymousRetailerLabel } from "../../domain/anonymity";
+import { RMA_CANCELLED_NOTHING_PAID } from "../../domain/messages";
 import { when } from "../buy/notices";
 import type { RmaNotice } from "./types";
 
@@ -26,9 +27,9 @@ export function rmaNoticeMail(n: Pick<RmaNotice, "to" | "template" | "actBy">, c
     rma_requested_perpetrator: [`${other} asked for a return: ${rma}`, `${other} asked for a return of goods you sent (${rma}). Staff will review it and tell you the outcome.`],
     rma_staff_overdue: [`${rma} is waiting for staff`, `${rma} has not been answered within five business days. Please review it now.`],
     rma_approved_ship_return: [`${rma} approved`, `${rma} was approved.${n.to === "victim" ? ` Print your return label and packing slip and have the parcel ready for the carrier${deadline}, or the RMA is cancelled.` : " The goods will be shipped back to you."}`],
-    rma_approved_missing: [`${rma} approved`, `${rma} was approved for missing units: it is settled now, with nothing to ship back.`],
+    rma_approved_missing: [`${rma} approved`, `${rma} was approved with nothing to ship back: it is settled now.`],
     rma_declined: [`${rma} declined`, `${rma} was declined: every line was denied.`],
-    rma_cancelled: [`${rma} cancelled`, `${rma} was cancelled: the return was not shipped in time. Nothing is paid or charged.`],
+    rma_cancelled: [`${rma} cancelled`, `${rma} was cancelled. ${RMA_CANCELLED_NOTHING_PAID}`],
     rma_completed: [`${rma} completed`, n.to === "victim" ? `${rma} is complete: your refund is on its way.` : `${rma} is complete: the amount of the return is charged to your card on file.`],
     rma_charge_queued: [`${rma}: payment is queued for processing.`, `The charge for ${rma} could not be taken from the card on file: payment is queued for processing. Please check your card on file.`],
   };

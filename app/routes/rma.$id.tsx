@@ -9,7 +9,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { getOrderDetail } from "../../db/queries/order-views";
 import { getRmaView } from "../../db/queries/rmas";
 import { displayRetailer } from "../../domain/anonymity";
-import { PAYMENT_QUEUED, RMA_PRINTED_TEXTS } from "../../domain/messages";
+import { PAYMENT_QUEUED, RMA_CANCELLED_NOTHING_PAID, RMA_PRINTED_TEXTS } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { TRANSACTION_TYPE } from "../../domain/states";
 import { formatDate } from "~/components/orders/format";
@@ -61,7 +61,9 @@ export default function RmaPage() {
         <dd>{formatDate(rma.createdAt)}</dd>
       </dl>
       <RmaLinesTable lines={rma.lines} />
-      {decided ? (
+      {rma.stage === "rmacancelled" ? (
+        <p data-testid="rma-money">{RMA_CANCELLED_NOTHING_PAID}</p>
+      ) : decided ? (
         <p data-testid="rma-money">
           {role === "victim" ? "Returned to you: " : "Charged to you: "}
           <strong>{formatCents(Number(role === "victim" ? ledger.victimRefundCents ?? 0 : ledger.perpetratorChargeCents ?? 0))}</strong>

@@ -213,6 +213,8 @@ describe("rma workflow", () => {
       expect(fake.money()).toEqual([]);
       expect(fake.codes().at(-1)).toBe(ACTION.RMA_RETURN_NOT_SHIPPED);
       expect(fake.notices()).toContain("victim:rma_cancelled");
+      // The read model says nothing is paid or charged (the approval's figures are not left standing).
+      expect(fake.records.at(-1)).toMatchObject({ stage: "rmacancelled", victimRefundCents: 0, perpetratorChargeCents: 0 });
       await keepHistory(handle, "return-not-shipped");
     });
   });
