@@ -63,7 +63,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const page = await listAdminRmas(db, { tab: tabRaw, status, offset: Number(offsetRaw), limit: 25 });
   const open = openRaw ? await getRmaView(db, Number(openRaw)) : null;
   const detail = open ? await getOrderDetail(db, open.id, { retailerId: null, isStaff: true }) : null;
-  return { tab: tabRaw, status: status ?? "", page, open, detail, cardTab, notice: url.searchParams.get("notice"), now: Date.now() };
+  const decidedRaw = url.searchParams.get("decided");
+  const decided = decidedRaw !== null && /^\d{1,9}$/.test(decidedRaw) ? Number(decidedRaw) : null;
+  return { tab: tabRaw, status: status ?? "", page, open, detail, cardTab, notice: url.searchParams.get("notice"), decided, now: Date.now() };
 }
 
 /** What staff's decision would move, shown before they confirm it (domain/rma-money, as the workflow settles). */
@@ -119,7 +121,13 @@ export async function action(args: ActionFunctionArgs) {
     if (!isTemporalUnavailable(err)) console.error(`[rma] decision on RMA ${rma.id} failed`, err);
     return data<ActionData>({ ok: false, error: ORDER_UNAVAILABLE_MESSAGE }, { status: 503 });
   }
-  throw redirect(`/admin/active-rmas?rma=${rma.id}&notice=decided`, 303);
+  // Spec 002 §4: after a successful approval save the card closes. Staff go back to the list they were on,
+  // with a notice that links to the RMA.
+  const from = new URL(request.url).searchParams;
+  const back = new URLSearchParams({ notice: "decided", decided: String(rma.id) });
+  const status = from.get("status");
+  if (status && isStatus(status)) back.set("status", status);
+  throw redirect(`/admin/active-rmas/${args.params.stage && isTab(args.params.stage) ? args.params.stage : "all"}?${back}`, 303);
 }
 
 export default function AdminRmas() {
@@ -162,7 +170,12 @@ export default function AdminRmas() {
       ) : null}
       {d.notice === "decided" ? (
         <div className="alert alert-success" role="status" data-testid="admin-notice">
-          The RMA was processed.
+          The RMA was processed.{" "}
+          {d.decided ? (
+            <Link to={`/admin/active-rmas/${d.tab}?rma=${d.decided}`} data-testid="admin-notice-open">
+              Open it
+            </Link>
+          ) : null}
         </div>
       ) : null}
       {d.open && d.detail ? <RmaCard rma={d.open} detail={d.detail} tab={d.cardTab} now={d.now} outcome={a} /> : null}

@@ -15,12 +15,13 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform
 import { parseWithZod } from "@conform-to/zod";
 import { useEffect } from "react";
 import { getOrderDetail, type OrderDetail } from "../../db/queries/order-views";
-import { RATE_THIS_TRANSACTION, RATING_SAVED, REQUEST_RMA } from "../../domain/messages";
+import { RATE_THIS_TRANSACTION, RATING_SAVED } from "../../domain/messages";
 import { ACTION } from "../../domain/action-codes";
 import { confirmReceivedUpdate, rateOrderUpdate } from "../../workflows/buy/contract";
 import { confirmSwapReceivedUpdate, rateSwapUpdate } from "../../workflows/swap/contract";
 import { formatDate } from "~/components/orders/format";
 import { LinesTable } from "~/components/orders/OrderParts";
+import { RmaOffer } from "~/components/rma/RmaOffer";
 import ordersCss from "~/components/orders/orders.css";
 import { RATING_FIELDS, RatingSchema } from "~/components/orders/schemas";
 import { pageTitle } from "~/components/title";
@@ -28,7 +29,7 @@ import { readFormData, requireRetailer } from "~/utils/auth.server";
 import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { sendBuyCommand } from "~/utils/orders.server";
-import { rmaWindowOpen } from "~/utils/rma.server";
+import { rmaOffer } from "~/utils/rma.server";
 import { sendSwapCommand } from "~/utils/swap.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
@@ -60,10 +61,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (order.ttype === "swap") {
     const w = swapRating(order);
     const received = order.actions.some((x) => x.code === ACTION.RECEIVER_CONFIRM_ORDER && x.role === order.role);
-    return { order, delivered: w.delivered, canRate: w.open && !myRating, myRating, received, canRma: rmaWindowOpen(order), homePath };
+    return { order, delivered: w.delivered, canRate: w.open && !myRating, myRating, received, ...(await rmaOffer(order, auth.retailer.id)), homePath };
   }
   // Only the party that received goods rates (in a purchase, the buyer).
   if (order.role !== "receiver") throw redirect(`/transaction/${order.ttype}/${order.id}`);
+  const rma = await rmaOffer(order, auth.retailer.id);
   const delivered = order.statename === "delivered" || order.statename === "completed";
   return {
     order,
@@ -71,7 +73,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     canRate: order.statename === "delivered" && !myRating,
     myRating,
     received: order.actions.some((x) => x.code === ACTION.RECEIVER_CONFIRM_ORDER),
-    canRma: rmaWindowOpen(order),
+    ...rma,
     homePath,
   };
 }
@@ -194,11 +196,7 @@ export default function RateTransaction() {
             </button>
           </Form>
         ) : null}
-        {d.canRma ? (
-          <Link to={`/create-rma/${o.id}`} className="button button-outline" data-testid="rma-button">
-            {REQUEST_RMA}
-          </Link>
-        ) : null}
+        <RmaOffer orderId={o.id} canRma={d.canRma} myRma={d.myRma} />
         {d.canRate ? (
           <Link to="?rate=1" replace preventScrollReset className="button" data-testid="open-rating">
             {RATE_THIS_TRANSACTION}

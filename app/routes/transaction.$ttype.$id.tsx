@@ -24,7 +24,6 @@ import {
   GO_BACK,
   NOT_YET_RATED,
   RATE_THIS_TRANSACTION,
-  REQUEST_RMA,
   SELLER_CARD_NEEDED,
   TRANSACTION_LABELS,
   UPDATE_YOUR_LISTINGS,
@@ -46,6 +45,7 @@ import {
 } from "../../workflows/buy/contract";
 import { CardFields } from "~/components/CardFields";
 import { SwapPanel } from "~/components/orders/SwapPanel";
+import { RmaOffer } from "~/components/rma/RmaOffer";
 import { formatDate } from "~/components/orders/format";
 import { BuyerAmounts, LinesTable, PaymentsList, ShipmentsList, ShippingPapers, SwapAmounts, UpdatesList } from "~/components/orders/OrderParts";
 import ordersCss from "~/components/orders/orders.css";
@@ -61,7 +61,7 @@ import { pageTitle } from "~/components/title";
 import { readFormData, requireTradingRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { orderViewer, paymentMethodFromForm, sendBuyCommand, type CommandOutcome } from "~/utils/orders.server";
-import { rmaWindowOpen } from "~/utils/rma.server";
+import { rmaOffer } from "~/utils/rma.server";
 import { handleSwapAction, swapPanelData } from "~/utils/swap.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
@@ -85,7 +85,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await orderViewer(request);
   const order = await loadOrder(params, viewer);
   if (order.role && !viewer.isStaff) await markOrdersSeen(db, viewer.retailerId!, [order.id]);
-  const canRma = rmaWindowOpen(order);
+  const { canRma, myRma } = await rmaOffer(order, viewer.retailerId);
   const myRating = order.role ? (order.ratings.find((r) => r.raterId === viewer.retailerId) ?? null) : null;
   const otherRating = order.role ? (order.ratings.find((r) => r.raterId !== viewer.retailerId) ?? null) : null;
   return {
@@ -94,6 +94,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     panel: actionPanelFor(order.ttype, order.statename),
     viewerIsStaff: viewer.isStaff,
     canRma,
+    myRma,
     myRating,
     otherRating,
     now: Date.now(),
@@ -379,6 +380,7 @@ function Panel({ d, a }: { d: LoaderData; a: DetailActionData | undefined }) {
         error={a && !a.ok ? a.error : null}
         cardErrors={a && !a.ok ? a.fieldErrors : undefined}
         canRma={d.canRma}
+        myRma={d.myRma}
         now={d.now}
       />
     );
@@ -696,11 +698,7 @@ function SummaryPanel({ d }: { d: LoaderData }) {
               {RATE_THIS_TRANSACTION}
             </Link>
           ) : null}
-          {d.canRma ? (
-            <Link to={`/create-rma/${o.id}`} className="button button-outline" data-testid="rma-button">
-              {REQUEST_RMA}
-            </Link>
-          ) : null}
+          <RmaOffer orderId={o.id} canRma={d.canRma} myRma={d.myRma} />
         </div>
       ) : null}
       {d.myRating ? (

@@ -16,6 +16,7 @@ import { PICTURE_REQUIRED } from "../../domain/messages";
 import { isChoice, RMA_MAX_PICTURES_PER_ITEM, RMA_REASON_OTHER, RMA_REASONS, rmaReasonNeedsPictures } from "../../domain/reasons";
 import { receivedGoodsSide, rmaAmountYouWillReceive, rmaOrderInputOf, type RmaOrderInput } from "../../domain/rma-money";
 import { purchaseRmaOpen } from "../../domain/business-days";
+import { RMA_DISPLAY_STATUS } from "../../domain/states";
 import { RMA_WORKFLOW_TYPE, rmaWorkflowId } from "../../workflows/rma/contract";
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
 import { db } from "./db.server";
@@ -53,6 +54,26 @@ export function receivedLines(order: OrderDetail): OrderLineView[] {
  */
 export function rmaWindowOpen(order: Pick<OrderDetail, "ttype" | "role" | "statename" | "deliveredAt" | "swapWindows">, now = Date.now()): boolean {
   return order.ttype === "swap" ? swapRmaOpen(order, now) : order.role === "receiver" && purchaseRmaOpen(order.statename, order.deliveredAt, now);
+}
+
+/** The viewer's RMA of an order, as the order pages link to it. */
+export interface MyRma {
+  id: number;
+  externalId: string;
+  displayStatus: string;
+}
+
+/**
+ * What the order pages offer about returns (spec 001: "allowed only if none exists, goods were received"):
+ * the viewer's RMA of this order once it has one (a link to it), else the request button while the window is
+ * open. The RMA is looked up only once something was delivered: before that there can be none.
+ */
+export async function rmaOffer(order: OrderDetail, retailerId: number | null): Promise<{ canRma: boolean; myRma: MyRma | null }> {
+  const delivered = order.deliveredAt !== null || order.shipments.some((s) => s.status === "delivered");
+  if (!order.role || retailerId === null || !delivered) return { canRma: false, myRma: null };
+  const existing = await rmaOfOrder(db, order.id, retailerId);
+  if (existing) return { canRma: false, myRma: { id: existing.id, externalId: existing.externalId, displayStatus: RMA_DISPLAY_STATUS[existing.stage] ?? existing.stage } };
+  return { canRma: rmaWindowOpen(order), myRma: null };
 }
 
 /** Whether the viewer may ask for an RMA on this order now; the refusal's message otherwise. */

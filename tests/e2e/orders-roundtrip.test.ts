@@ -448,7 +448,11 @@ describe("an order made for a request", () => {
     expect(lines.map((l) => [l.rmaReason, l.rmaQuantityRequested, l.rmaApproved, (l.rmaPictures ?? []).length])).toEqual([[0, 1, null, 3]]);
     const kept = await db().select().from(uploads).where(eq(uploads.rmaId, rma.id));
     expect(kept).toHaveLength(3);
-    // The order page no longer offers it; the wizard says an RMA exists; an RMA is not an order page.
+    // The order page no longer offers it but links to it; the wizard says an RMA exists; an RMA is not an order page.
+    await openDetail(buyer);
+    expect(await buyer.getByTestId("rma-button").count()).toBe(0);
+    expect(await buyer.getByTestId("rma-link").textContent()).toBe(`RMA ${rma.externalId}: RMA Requested`);
+    expect(await buyer.getByTestId("rma-link").getAttribute("href")).toBe(`/rma/${rma.id}`);
     await buyer.goto(url(`/create-rma/${orderId}`));
     expect(await buyer.getByTestId("rma-not-possible").textContent()).toContain("An RMA already exists for this order.");
     expect((await buyer.request.get(url(`/transaction/buy/${rma.id}`))).status()).toBe(404);
@@ -494,6 +498,10 @@ describe("an order made for a request", () => {
     expect((await db().select().from(orders).where(eq(orders.id, rma.id)))[0].stage).toBe("rmarequested");
     await staff.getByTestId("rma-confirm-staff").click();
     await staff.getByTestId("admin-notice").waitFor();
+    // The card closes after the save (spec 002); the notice opens it again.
+    expect(await staff.getByTestId("admin-rma-card").count()).toBe(0);
+    await staff.getByTestId("admin-notice-open").click();
+    await staff.getByTestId("admin-rma-card").waitFor();
     expect(await staff.getByTestId("admin-rma-card").getAttribute("data-stage")).toBe("shipping");
     // decisions.md: refund $25.00 + 10% = $27.50; charge $25.00 + $19.75 (1 unit back) + $5.00 fee + $2.50 = $52.25.
     expect(await staff.getByTestId("rma-amounts").textContent()).toBe(`${formatCents(2750)} / ${formatCents(5225)}`);

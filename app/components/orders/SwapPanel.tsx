@@ -10,7 +10,7 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import type { OrderDetail } from "../../../db/queries/order-views";
 import type { SwapChoice } from "../../../db/queries/swap-orders";
-import { NOT_YET_RATED, ORDER_UNAVAILABLE_MESSAGE, RATE_THIS_TRANSACTION, REQUEST_RMA, TRANSACTION_LABELS } from "../../../domain/messages";
+import { NOT_YET_RATED, ORDER_UNAVAILABLE_MESSAGE, RATE_THIS_TRANSACTION, TRANSACTION_LABELS } from "../../../domain/messages";
 import { formatCents } from "../../../domain/money";
 import { CANCEL_SHIPMENT_REASONS, SWAP_DECLINE_REASONS } from "../../../domain/reasons";
 import { SWAP_STATES, type Role } from "../../../domain/states";
@@ -18,12 +18,16 @@ import { swapCompletionText } from "../../../domain/swap-texts";
 import type { SwapView } from "../../../workflows/swap/contract";
 import { CardFields } from "../CardFields";
 import { ShippingPapers } from "./OrderParts";
+import { RmaOffer } from "../rma/RmaOffer";
+import type { MyRma } from "~/utils/rma.server";
 import { formatDate, shipmentStatusText, sizesText } from "./format";
 
 interface Props {
   order: Pick<OrderDetail, "id" | "externalId" | "role" | "statename" | "actionNeeded" | "displayStatus" | "shipments" | "ratings" | "swapWindows">;
   /** The side may open the RMA wizard (48 hours after the delivery of what it received, no RMA yet). */
   canRma?: boolean;
+  /** The side's RMA of this swap, once it has one (a link instead of the button). */
+  myRma?: MyRma | null;
   now?: number;
   view: SwapView | null;
   choices: SwapChoice[];
@@ -90,7 +94,7 @@ function DeclineForm({ busy }: { busy: boolean }) {
   );
 }
 
-export function SwapPanel({ order, view, choices, error, cardErrors, canRma = false, now = Date.now() }: Props) {
+export function SwapPanel({ order, view, choices, error, cardErrors, canRma = false, myRma = null, now = Date.now() }: Props) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const role = order.role;
@@ -107,7 +111,7 @@ export function SwapPanel({ order, view, choices, error, cardErrors, canRma = fa
     </p>
   );
   const choosing = role === "provider" && s === SWAP_STATES.PROVIDER_CHOOSE_ITEMS;
-  if (role && order.shipments.length > 0) return <ShippingPanel order={order} role={role} busy={busy} errorBox={errorBox} canRma={canRma} now={now} />;
+  if (role && order.shipments.length > 0) return <ShippingPanel order={order} role={role} busy={busy} errorBox={errorBox} canRma={canRma} myRma={myRma} now={now} />;
   if (!role || !view || (waiting && !choosing)) {
     return (
       <div className="order-panel" data-testid="swap-panel">
@@ -285,7 +289,23 @@ const SHIP_STATES: readonly string[] = [SWAP_STATES.SHIP_SWAP, SWAP_STATES.SHIP_
  * button while the pickup is scheduled, the other side's parcel, then the rating and the RMA button for what
  * this side received.
  */
-function ShippingPanel({ order, role, busy, errorBox, canRma, now }: { order: Props["order"]; role: Role; busy: boolean; errorBox: React.ReactNode; canRma: boolean; now: number }) {
+function ShippingPanel({
+  order,
+  role,
+  busy,
+  errorBox,
+  canRma,
+  myRma,
+  now,
+}: {
+  order: Props["order"];
+  role: Role;
+  busy: boolean;
+  errorBox: React.ReactNode;
+  canRma: boolean;
+  myRma: MyRma | null;
+  now: number;
+}) {
   const mine = order.shipments.filter((x) => x.senderSide === role).at(-1) ?? null;
   const theirs = order.shipments.filter((x) => x.senderSide !== role).at(-1) ?? null;
   const shipping = SHIP_STATES.includes(order.statename);
@@ -337,11 +357,7 @@ function ShippingPanel({ order, role, busy, errorBox, canRma, now }: { order: Pr
             {RATE_THIS_TRANSACTION}
           </Link>
         ) : null}
-        {canRma ? (
-          <Link to={`/create-rma/${order.id}`} className="button button-outline" data-testid="rma-button">
-            {REQUEST_RMA}
-          </Link>
-        ) : null}
+        <RmaOffer orderId={order.id} canRma={canRma} myRma={myRma} />
       </div>
       {myRating ? <p data-testid="my-rating">Your rating of what you received: {myRating.overall} of 5.</p> : null}
       {theirs?.status === "delivered" || mine?.status === "delivered" ? (
