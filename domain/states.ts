@@ -36,6 +36,11 @@ export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 
 export type Role = "provider" | "receiver";
 
+/** Whether an order waits for this side: its own move, or both sides' (a swap's payment, until each has paid). */
+export function isMoveOf(actionNeeded: string | null, role: Role | null): boolean {
+  return role !== null && (actionNeeded === role || actionNeeded === "both");
+}
+
 /** Provider if the order's provider is the current retailer, otherwise receiver. */
 export function roleOf(order: { providerId: number }, retailerId: number): Role {
   return order.providerId === retailerId ? "provider" : "receiver";

@@ -5,13 +5,12 @@
  * any other state (its controls answer) or the swap is past negotiation (the display status says it).
  */
 import { SWAP_AWAITING_RETAILER, SWAP_AWAITING_YOUR_SELECTION, SWAP_REQUEST_DECLINED } from "./messages";
-import { COMMON_STATES, SWAP_OPEN_STATES, SWAP_STATES, type Role } from "./states";
+import { COMMON_STATES, isMoveOf, SWAP_OPEN_STATES, SWAP_STATES, type Role } from "./states";
 
 export function swapCompletionText(o: { role: Role | null; statename: string; actionNeeded: string | null }): string | null {
   if (o.statename === COMMON_STATES.DECLINED) return SWAP_REQUEST_DECLINED;
   if (!o.role || !SWAP_OPEN_STATES.includes(o.statename)) return null;
-  const mine = o.actionNeeded === o.role || o.actionNeeded === "both";
-  if (!mine) return SWAP_AWAITING_RETAILER;
+  if (!isMoveOf(o.actionNeeded, o.role)) return SWAP_AWAITING_RETAILER;
   if (o.statename === SWAP_STATES.PROVIDER_CHOOSE_ITEMS) return SWAP_AWAITING_YOUR_SELECTION;
   return null;
 }

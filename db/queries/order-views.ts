@@ -25,7 +25,7 @@ import { ACTION, actionLabel } from "../../domain/action-codes";
 import { reasonLabel } from "../../domain/reasons";
 import { swapLedger, swapOutcomeOf, swapSettlement } from "../../domain/swap-money";
 import { REASON_PREFIX_OTHER, REASON_PREFIX_YOU } from "../../domain/messages";
-import { DISPLAY_STATUS, isAdminStage, roleOf, transactionTypeLabel, TRANSACTION_TYPE, type AdminStage, type Role, type TransactionType } from "../../domain/states";
+import { DISPLAY_STATUS, isAdminStage, isMoveOf, roleOf, transactionTypeLabel, TRANSACTION_TYPE, type AdminStage, type Role, type TransactionType } from "../../domain/states";
 import {
   brands,
   orderActions,
@@ -198,7 +198,7 @@ async function toCards(db: DbOrTx, retailerId: number, rows: CardRow[]): Promise
       amountCents: type === TRANSACTION_TYPE.SWAP ? null : role === "receiver" ? r.receiverGrandTotalCents : r.valueCents,
       createdAt: r.createdAt.toISOString(),
       modifiedAt: r.modifiedAt.toISOString(),
-      myMove: r.actionNeeded === role,
+      myMove: isMoveOf(r.actionNeeded, role),
       unseen: r.unseen === true,
       // Never a name: the other party of a retailer's order is anonymous.
       counterpartyLabel: displayRetailer({ id: other }, false, retailerId),
@@ -267,7 +267,8 @@ export interface AlertCounters {
 
 /** transactionsummary/alerts: pending orders per kind where it is the retailer's move. */
 export async function alertCounters(db: DbOrTx, retailerId: number): Promise<AlertCounters> {
-  const mine = sql`${orders.actionNeeded} = ${myRoleSql(retailerId)}`;
+  // The viewer's move, or both sides' (domain/states isMoveOf, as SQL).
+  const mine = sql`${orders.actionNeeded} IN ('both', ${myRoleSql(retailerId)})`;
   const unseen = unseenSql(retailerId);
   const sales = kindFilter(retailerId, "sales");
   const purchases = kindFilter(retailerId, "purchases");

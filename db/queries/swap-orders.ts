@@ -16,7 +16,7 @@
 import { and, eq, inArray, notInArray, or, sql } from "drizzle-orm";
 import { orderNumber } from "../../domain/cart";
 import { alreadyTransactingMessage } from "../../domain/messages";
-import { TRANSACTION_TYPE, BUY_STATES, SWAP_OPEN_STATES, displayStatusFor } from "../../domain/states";
+import { TRANSACTION_TYPE, BUY_STATES, SWAP_OPEN_STATES, displayStatusFor, isMoveOf } from "../../domain/states";
 import type { Db } from "../client";
 import { listings, orderContributions, orders, productVariations, products, shipments, type SizesMap } from "../schema";
 import type { DbOrTx } from "./listings";
@@ -247,7 +247,7 @@ export async function swapInProgress(db: DbOrTx, retailerId: number, otherId: nu
       ),
     );
   if (rows.length === 0) return null;
-  const mine = rows.some((r) => r.actionNeeded === "both" || r.actionNeeded === (r.providerId === retailerId ? "provider" : "receiver"));
+  const mine = rows.some((r) => isMoveOf(r.actionNeeded, r.providerId === retailerId ? "provider" : "receiver"));
   return mine ? "yourmove" : "theirmove";
 }
 

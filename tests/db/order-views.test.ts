@@ -5,6 +5,7 @@
  * anonymity), the packing slip data, and the staff lists with stage / type / action-code filters.
  * Orders are written straight into the read-model tables by tests/factories/orders.ts.
  */
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   alertCounters,
@@ -18,9 +19,11 @@ import {
   markOrdersSeen,
   reasonViews,
 } from "../../db/queries/order-views";
+import { orders } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
+import { SWAP_STATES } from "../../domain/states";
 import { createBrand, createCollection, createProduct, createRetailer, SIZE_RUNS } from "../factories";
-import { addOrderAction, addPayment, addRating, createOrderAt } from "../factories/orders";
+import { addOrderAction, addPayment, addRating, createOrderAt, createSwapOrder } from "../factories/orders";
 import { openTestDb } from "./helpers";
 
 const handle = openTestDb(3);
@@ -131,6 +134,21 @@ describe("alerts", () => {
     // A new action by the buyer makes o1 new again for the seller.
     await addOrderAction(db, o1.order, { code: ACTION.PAYMENT_METHOD_ADDED, role: "receiver" });
     expect((await alertCounters(db, s.id)).unseen.sales).toBe(2);
+  });
+
+  it("a swap waiting for both sides' payment is each side's move: both get the bell and the marker", async () => {
+    const p = (await createRetailer(db, { payout: true, user: false })).retailer;
+    const r = (await createRetailer(db, { payout: true, user: false })).retailer;
+    const swap = await createSwapOrder(db, { providerId: p.id, receiverId: r.id, lines: [{ variationId, sizes: { L: 1 } }] });
+    await db.update(orders).set({ statename: SWAP_STATES.PAYMENT, actionNeeded: "both" }).where(eq(orders.id, swap.order.id));
+    for (const who of [p.id, r.id]) {
+      expect((await alertCounters(db, who)).swap_alerts).toBe(1);
+      const [item] = (await listAlerts(db, who, { kind: "swaps", view: "pending" })).items;
+      expect(item).toMatchObject({ id: swap.order.id, myMove: true });
+    }
+    // Once the provider has paid, only the receiver's.
+    await db.update(orders).set({ actionNeeded: "receiver" }).where(eq(orders.id, swap.order.id));
+    expect([(await alertCounters(db, p.id)).swap_alerts, (await alertCounters(db, r.id)).swap_alerts]).toEqual([0, 1]);
   });
 });
 

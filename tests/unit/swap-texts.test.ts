@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { SWAP_AWAITING_RETAILER, SWAP_AWAITING_YOUR_SELECTION, SWAP_REQUEST_DECLINED } from "../../domain/messages";
+import { isMoveOf } from "../../domain/states";
 import { swapCompletionText } from "../../domain/swap-texts";
 
 describe("swapCompletionText", () => {
@@ -23,5 +24,21 @@ describe("swapCompletionText", () => {
 
   test("the texts are the specification's", () => {
     expect([SWAP_AWAITING_RETAILER, SWAP_AWAITING_YOUR_SELECTION, SWAP_REQUEST_DECLINED]).toEqual(["awaiting retailer's response", "awaiting your selection", "Swap Request Declined"]);
+  });
+});
+
+describe("isMoveOf", () => {
+  test.each([
+    // [actionNeeded, role, the side's move]
+    ["provider", "provider", true],
+    ["provider", "receiver", false],
+    ["receiver", "receiver", true],
+    ["both", "provider", true],
+    ["both", "receiver", true],
+    [null, "provider", false],
+    ["staff", "provider", false],
+    ["both", null, false],
+  ] as const)("%s, %s -> %s", (actionNeeded, role, mine) => {
+    expect(isMoveOf(actionNeeded, role)).toBe(mine);
   });
 });
