@@ -25,7 +25,7 @@ import { ACTION, actionLabel } from "../../domain/action-codes";
 import { reasonLabel } from "../../domain/reasons";
 import { swapLedger, swapOutcomeOf, swapSettlement } from "../../domain/swap-money";
 import { REASON_PREFIX_OTHER, REASON_PREFIX_YOU } from "../../domain/messages";
-import { DISPLAY_STATUS, isAdminStage, isMoveOf, roleOf, transactionTypeLabel, TRANSACTION_TYPE, type AdminStage, type Role, type TransactionType } from "../../domain/states";
+import { DISPLAY_STATUS, isAdminStage, isMoveOf, roleOf, SWAP_STATES, transactionTypeLabel, TRANSACTION_TYPE, type AdminStage, type Role, type TransactionType } from "../../domain/states";
 import {
   brands,
   orderActions,
@@ -317,9 +317,15 @@ export async function listApprovedOrders(
   opts: { kind: OrderKindTab; delivered?: boolean; limit?: number; offset?: number },
 ): Promise<Page<OrderCard>> {
   const { limit, offset } = pageArgs(opts);
+  // A swap the viewer has paid while the other side has not yet is the viewer's too (decisions.md: the payer
+  // lands on /orders/sentswaps/): in payment, waiting only for the other side.
+  const paidSwap =
+    opts.kind === "swaps"
+      ? sql`(${orders.statename} = ${SWAP_STATES.PAYMENT} AND ${orders.actionNeeded} IN ('provider', 'receiver') AND ${orders.actionNeeded} <> ${myRoleSql(retailerId)})`
+      : undefined;
   const where = and(
     kindFilter(retailerId, opts.kind),
-    inArray(orders.stage, [...APPROVED_STAGES]),
+    paidSwap ? or(inArray(orders.stage, [...APPROVED_STAGES]), paidSwap) : inArray(orders.stage, [...APPROVED_STAGES]),
     opts.delivered ? sql`EXISTS (SELECT 1 FROM ${shipments} WHERE ${shipments.orderId} = ${orders.id} AND ${shipments.status} = 'delivered')` : undefined,
   );
   return cardPage(db, retailerId, where, limit, offset);

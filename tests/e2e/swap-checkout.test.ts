@@ -270,6 +270,8 @@ describe("swap negotiation and payment", () => {
     await fillCard(q, "4242424242424242");
     await q.getByTestId("swap-pay").click();
     await q.waitForURL((u) => u.pathname.startsWith("/orders/sentswaps"));
+    // The first to pay finds the swap there, while it waits for the other side's payment.
+    await q.locator(`[data-testid=order-card][data-order-id="${orderId}"]`).waitFor();
     await p.goto(url(page));
     await p.getByTestId("swap-pay-form").waitFor();
     expect(await p.getByTestId("swap-pay-amount").textContent()).toBe(formatCents(v.receiver.totalDueCents));
