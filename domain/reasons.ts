@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { COMMON_STATES, SWAP_STATES } from "./states";
 
 /**
  * Choice lists the specifications only hint at (decisions.md "Names that users see"). Numeric codes where
@@ -203,3 +204,20 @@ export function rmaReasonCountsForShipping(code: number, otherText?: string | nu
 // Forms outside transactions: the job titles of the contact form (JOB_TITLES) and the brand-interest choices
 // of the brand request form (BRAND_INTERESTS) live in domain/accounts.ts, beside the schemas that use them,
 // so that there is one list of each.
+
+/**
+ * The reasons an order shows now: a swap's decline over money stays in its record after the other side calls
+ * it even, and is shown only while it stands (the last-chance states, or the swap declined).
+ */
+export function currentReasons(
+  transactionType: "buy" | "swap",
+  statename: string,
+  reasons: Readonly<Record<string, string | number>> | null,
+): Record<string, string | number> {
+  const all = { ...(reasons ?? {}) };
+  if (transactionType !== "swap") return all;
+  const standing = statename === COMMON_STATES.DECLINED || statename === SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY || statename === SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY;
+  if (standing) return all;
+  for (const key of Object.keys(all)) if (key.endsWith("_decline_swap_reason")) delete all[key];
+  return all;
+}

@@ -22,7 +22,7 @@ import { and, asc, desc, eq, inArray, isNull, ne, or, sql, type SQL } from "driz
 import { alias } from "drizzle-orm/pg-core";
 import { displayRetailer } from "../../domain/anonymity";
 import { ACTION, actionLabel } from "../../domain/action-codes";
-import { reasonLabel } from "../../domain/reasons";
+import { currentReasons, reasonLabel } from "../../domain/reasons";
 import { swapLedger, swapOutcomeOf, swapSettlement } from "../../domain/swap-money";
 import { REASON_PREFIX_OTHER, REASON_PREFIX_YOU } from "../../domain/messages";
 import { DISPLAY_STATUS, isAdminStage, isMoveOf, roleOf, SWAP_STATES, transactionTypeLabel, TRANSACTION_TYPE, type AdminStage, type Role, type TransactionType } from "../../domain/states";
@@ -724,7 +724,7 @@ export async function getOrderDetail(db: DbOrTx, orderId: number, viewer: Detail
       capturedCents: order.capturedCents,
     },
     floorTime: order.floorTime,
-    reasons: reasonViews(order.reasons, role, actionRows.map((a) => a.code)),
+    reasons: reasonViews(currentReasons(ttypeOf(order.transactionType), order.statename, order.reasons), role, actionRows.map((a) => a.code)),
     lines: lineRows.map((l) => ({ ...l, sizes: l.units, pendingSizes: l.pendingUnits ?? null })),
     actions: actionRows.map((a) => ({
       id: a.id,

@@ -261,6 +261,7 @@ describe("swap negotiation and payment", () => {
     await panelSays(p, SWAP_AWAITING_RETAILER);
     await q.goto(url(page));
     await q.getByTestId("swap-last-chance").waitFor();
+    expect(await q.getByTestId("reason").allTextContents()).toEqual([expect.stringMatching(/^Other Retailer: /)]);
     await q.getByTestId("swap-call-it-even-last").click();
 
     // Payment: each side pays the same fee and the shipping of what it receives; nobody adds cash.
@@ -290,8 +291,10 @@ describe("swap negotiation and payment", () => {
     const ships = await dbh.db.select().from(shipments).where(eq(shipments.orderId, orderId));
     expect(ships.map((x) => x.senderId).sort()).toEqual([provider.r.id, receiver.r.id].sort());
 
-    // Called even: the receiver's page shows the difference forgiven and what it paid; staff see both sides.
+    // Called even: the receiver's page shows the difference forgiven and what it paid, and no longer its
+    // decline over money; staff see both sides.
     await p.goto(url(page));
+    expect(await p.getByTestId("reason").count()).toBe(0);
     expect(await amountsOf(p)).toEqual({
       "Goods you give": formatCents(PRICE),
       "Goods you receive": formatCents(2 * PRICE),

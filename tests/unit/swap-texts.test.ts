@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { SWAP_AWAITING_RETAILER, SWAP_AWAITING_YOUR_SELECTION, SWAP_REQUEST_DECLINED } from "../../domain/messages";
+import { currentReasons } from "../../domain/reasons";
 import { isMoveOf } from "../../domain/states";
 import { swapCompletionText } from "../../domain/swap-texts";
 
@@ -40,5 +41,22 @@ describe("isMoveOf", () => {
     ["both", null, false],
   ] as const)("%s, %s -> %s", (actionNeeded, role, mine) => {
     expect(isMoveOf(actionNeeded, role)).toBe(mine);
+  });
+});
+
+describe("currentReasons", () => {
+  const money = { receiver_decline_swap_reason: 61 };
+  test.each([
+    // [kind, statename, reasons, shown]
+    ["swap", "swap_declined_by_receiver_money", money, money],
+    ["swap", "declined", money, money],
+    // Called even: the money decline no longer stands.
+    ["swap", "payment", money, {}],
+    ["swap", "ship_swap", { ...money, provider_cancel_shipment_reason: 50 }, { provider_cancel_shipment_reason: 50 }],
+    ["swap", "declined", { provider_system_reason: 40 }, { provider_system_reason: 40 }],
+    ["buy", "declined", { provider_decline_buy_reason: 12 }, { provider_decline_buy_reason: 12 }],
+    ["buy", "provider_approve_sale", null, {}],
+  ] as const)("%s in %s: %j -> %j", (kind, statename, reasons, shown) => {
+    expect(currentReasons(kind, statename, reasons)).toEqual(shown);
   });
 });

@@ -16,6 +16,7 @@ import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
 import { testWorkflowBundle } from "../setup/workflow-bundle";
 import type { SwapActivities, SwapStateRecord } from "../../activities/swap/types";
+import { SYSTEM_REASON } from "../../domain/reasons";
 import { ACTION } from "../../domain/action-codes";
 import type { OrderLine } from "../../domain/order-money";
 import { swapSettlement } from "../../domain/swap-money";
@@ -208,6 +209,8 @@ describe("swap negotiation", () => {
         ["releaseSwapAuthorization", "swap-release:1", undefined],
       ]);
       expect(fake.codes()).toEqual([ACTION.SWAP_REQUESTED, ACTION.SELLER_RESPONSE_EXPIRED]);
+      // The provider's answer was late: the reason is the provider's ("You:" to it, "Other Retailer:" to the receiver).
+      expect(fake.records().at(-1)!.reasons).toEqual({ provider_system_reason: SYSTEM_REASON.NOT_ANSWERED_IN_TIME });
       await keepHistory(h, "provider-never-chooses");
     });
   });
@@ -322,6 +325,8 @@ describe("swap payment", () => {
         ["releaseSwapAuthorization", "swap-release:1", undefined],
         ["refundSwapSide", "swap-refund:provider:1", paid],
       ]);
+      // The receiver did not pay in time: the reason is the receiver's.
+      expect(fake.records().at(-1)!.reasons).toEqual({ receiver_system_reason: SYSTEM_REASON.NOT_ANSWERED_IN_TIME });
       await keepHistory(h, "payment-lapses");
     });
   });

@@ -559,10 +559,14 @@ export function* onSwapDeadline(m: SwapModel, ctx: StepContext): Step {
     case SWAP_STATES.RECEIVER_APPROVE:
     case SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY:
     case SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY:
-    case SWAP_STATES.PAYMENT:
-      m.reasons.system_reason = SYSTEM_REASON.NOT_ANSWERED_IN_TIME;
+    case SWAP_STATES.PAYMENT: {
+      // Whose answer (or payment) was late: the side's own key, so each reads "You:" or "Other Retailer:"
+      // rightly; both sides late (neither paid) is the system's.
+      const late = actionNeeded(m);
+      m.reasons[late === "provider" || late === "receiver" ? `${late}_system_reason` : "system_reason"] = SYSTEM_REASON.NOT_ANSWERED_IN_TIME;
       yield* endDeclined(m, ctx, [[ACTION.SELLER_RESPONSE_EXPIRED, "system"]]);
       return;
+    }
     case SWAP_STATES.SHIP_SWAP: {
       const unscanned = ROLES.filter((r) => !m.side[r].parcel?.scanned && !m.side[r].parcel?.failed);
       m.deadlines.pickupBy = addBusinessDays(ctx.now(), WINDOWS.pickupBusinessDays, m.timeZone, m.holidays);
