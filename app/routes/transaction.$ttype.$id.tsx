@@ -47,7 +47,7 @@ import { CardFields } from "~/components/CardFields";
 import { SwapPanel } from "~/components/orders/SwapPanel";
 import { RmaOffer } from "~/components/rma/RmaOffer";
 import { formatDate } from "~/components/orders/format";
-import { BuyerAmounts, LinesTable, PaymentsList, ShipmentsList, ShippingPapers, SwapAmounts, UpdatesList } from "~/components/orders/OrderParts";
+import { BuyerAmounts, LinesTable, PaymentsList, PAYOUT_PENDING_TEXT, ShipmentsList, ShippingPapers, SwapAmounts, UpdatesList } from "~/components/orders/OrderParts";
 import ordersCss from "~/components/orders/orders.css";
 import {
   CancelShipmentSchema,
@@ -314,7 +314,7 @@ export default function TransactionDetail() {
       {o.role ? (
         <>
           <h2>Payments</h2>
-          <PaymentsList payments={o.payments} payoutExpected={o.role === "provider" && ["approved", "shipping", "delivered", "complete"].includes(o.stage)} />
+          <PaymentsList payments={o.payments} payoutPending={payoutPendingText(o)} />
         </>
       ) : null}
       {d.viewerIsStaff ? (
@@ -344,6 +344,14 @@ function ActionMessage({ a }: { a: DetailActionData }) {
       {a.message}
     </div>
   );
+}
+
+/** The payout the viewer still waits for: a seller's goods once approved; a swap side's value difference once both paid. */
+function payoutPendingText(o: OrderDetail): string | null {
+  if (!o.role || !["approved", "shipping", "delivered", "complete"].includes(o.stage)) return null;
+  if (o.ttype === "buy") return o.role === "provider" ? PAYOUT_PENDING_TEXT.sale : null;
+  const theirs = o.swapAmounts?.[o.role === "provider" ? "receiver" : "provider"];
+  return theirs && theirs.cashCents > 0 ? PAYOUT_PENDING_TEXT.swapDifference : null;
 }
 
 function Amounts({ o }: { o: OrderDetail }) {

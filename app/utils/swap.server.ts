@@ -16,7 +16,7 @@ import { recordedSwapView, swapChoices, type SwapChoice } from "../../db/queries
 import type { OrderDetail } from "../../db/queries/order-views";
 import { CANCEL_SHIPMENT_REASONS, SWAP_DECLINE_REASONS } from "../../domain/reasons";
 import { SWAP_SUMMARY_RESTORED } from "../../domain/messages";
-import { SWAP_OPEN_STATES, SWAP_STATES, type Role } from "../../domain/states";
+import { BUY_STATES, SWAP_OPEN_STATES, SWAP_STATES, type Role } from "../../domain/states";
 import {
   acceptDeclineUpdate,
   approveSwapUpdate,
@@ -51,6 +51,8 @@ export interface SwapPanelData {
 export async function swapPanelData(order: OrderDetail): Promise<SwapPanelData | null> {
   if (!order.role || !SWAP_OPEN_STATES.includes(order.statename)) return null;
   const recorded = (await recordedSwapView(db, order.id)) as SwapView | null;
+  // A draft not checked out yet has no terms to ask for: its panel links to checkout.
+  if (!recorded && order.statename === BUY_STATES.COMPLETE_ORDER_CHECKOUT) return { view: null, choices: [] };
   const read = recorded ?? (await readSwapView(order));
   const view = read === "gone" ? null : read;
   const choosing = order.role === "provider" && order.statename === SWAP_STATES.PROVIDER_CHOOSE_ITEMS;

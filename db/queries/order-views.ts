@@ -12,7 +12,7 @@
  * - alerts (pending): stage pre_shipping, not Declined; declined view: display status Declined only (an
  *   expired order is in neither list: spec 001 §2).
  *   A seller never sees a buyer's draft still in checkout (complete_order_checkout of an order from a
- *   listing: it is the buyer's cart until the card is pre-authorised).
+ *   listing: it is the buyer's cart until the card is pre-authorised); nor a swap's provider the receiver's.
  * - orders (approved): stages approved, shipping, delivered, complete, cancelled; "Delivered" filter: a
  *   delivered shipment.
  * - counters: per kind, pending orders where it is the viewer's move (bell badges), and of those the ones
@@ -75,7 +75,10 @@ function kindFilter(retailerId: number, kind: OrderKindTab): SQL {
     case "purchases":
       return and(eq(orders.transactionType, TRANSACTION_TYPE.SALE), eq(orders.receiverId, retailerId))!;
     case "swaps":
-      return and(eq(orders.transactionType, TRANSACTION_TYPE.SWAP), or(eq(orders.providerId, retailerId), eq(orders.receiverId, retailerId)))!;
+      return and(
+        eq(orders.transactionType, TRANSACTION_TYPE.SWAP),
+        or(eq(orders.receiverId, retailerId), and(eq(orders.providerId, retailerId), sql`${orders.statename} <> 'complete_order_checkout'`)),
+      )!;
   }
 }
 

@@ -136,6 +136,19 @@ describe("alerts", () => {
     expect((await alertCounters(db, s.id)).unseen.sales).toBe(2);
   });
 
+  it("a swap draft not checked out yet is the receiver's alone: the provider's lists and bell do not show it", async () => {
+    const p = (await createRetailer(db, { payout: true, user: false })).retailer;
+    const r = (await createRetailer(db, { payout: true, user: false })).retailer;
+    const swap = await createSwapOrder(db, { providerId: p.id, receiverId: r.id, lines: [{ variationId, sizes: { L: 1 } }] });
+    await db.update(orders).set({ statename: "complete_order_checkout", actionNeeded: "receiver" }).where(eq(orders.id, swap.order.id));
+    expect((await listAlerts(db, p.id, { kind: "swaps", view: "pending" })).items.map((o) => o.id)).not.toContain(swap.order.id);
+    expect((await alertCounters(db, p.id)).swap_alerts).toBe(0);
+    expect((await listAlerts(db, r.id, { kind: "swaps", view: "pending" })).items.map((o) => o.id)).toContain(swap.order.id);
+    // Checked out: the provider's to choose, in its list.
+    await db.update(orders).set({ statename: SWAP_STATES.PROVIDER_CHOOSE_ITEMS, actionNeeded: "provider" }).where(eq(orders.id, swap.order.id));
+    expect((await listAlerts(db, p.id, { kind: "swaps", view: "pending" })).items.map((o) => o.id)).toContain(swap.order.id);
+  });
+
   it("a swap waiting for both sides' payment is each side's move: both get the bell and the marker", async () => {
     const p = (await createRetailer(db, { payout: true, user: false })).retailer;
     const r = (await createRetailer(db, { payout: true, user: false })).retailer;

@@ -119,6 +119,11 @@ describe("swap checkout", () => {
     expect(await p.getByTestId("amount-shipping").textContent()).toBe(formatCents(v.receiver.shippingCents));
     expect(await p.getByTestId("amount-authorize").textContent()).toBe(formatCents(authorize));
     const orderId = Number(await review.getAttribute("data-order-id"));
+    // Not requested yet: the receiver's page of the draft leads back to this checkout (no wait for terms).
+    await p.goto(url(`/transaction/swap/${orderId}`));
+    await p.getByTestId("swap-complete-checkout").click();
+    await p.waitForURL((u) => u.pathname === "/checkout/swap" && u.searchParams.get("order") === String(orderId));
+    await p.getByTestId("swap-review").waitFor();
 
     // A declined card: the message, the page stays on this swap; the next card is a new attempt.
     await payWithTestCard(p, "4000000000000002");

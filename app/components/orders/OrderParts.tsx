@@ -49,7 +49,13 @@ export function methodText(p: { methodDescription: string | null; lastFour: stri
 }
 
 /** Payments with method and last four; queued ones say "payment is queued for processing."; payouts say "Released from escrow" with the date. */
-export function PaymentsList({ payments, showIds = false, payoutExpected = false }: { payments: PaymentView[]; showIds?: boolean; payoutExpected?: boolean }) {
+/** When a payout is still to come, what the payments box says of it (a seller's goods; a swap side's value difference). */
+export const PAYOUT_PENDING_TEXT = Object.freeze({
+  sale: "Payout pending: released from escrow when the carrier picks up the goods.",
+  swapDifference: "Payout pending: the value difference is paid to you once both parcels are scanned.",
+});
+
+export function PaymentsList({ payments, showIds = false, payoutPending = null }: { payments: PaymentView[]; showIds?: boolean; payoutPending?: string | null }) {
   const queued = payments.some((p) => p.queued);
   const payout = payments.find(isPayoutPayment);
   return (
@@ -98,9 +104,9 @@ export function PaymentsList({ payments, showIds = false, payoutExpected = false
           </tbody>
         </table>
       ) : null}
-      {payoutExpected && !(payout && payout.releasedAt) ? (
+      {payoutPending && !(payout && payout.releasedAt) ? (
         <p data-testid="payout-pending" className="muted">
-          Payout pending: released from escrow when the carrier picks up the goods.
+          {payoutPending}
         </p>
       ) : null}
     </div>

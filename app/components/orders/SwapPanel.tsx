@@ -13,7 +13,7 @@ import type { SwapChoice } from "../../../db/queries/swap-orders";
 import { NOT_YET_RATED, ORDER_UNAVAILABLE_MESSAGE, RATE_THIS_TRANSACTION, TRANSACTION_LABELS } from "../../../domain/messages";
 import { formatCents } from "../../../domain/money";
 import { CANCEL_SHIPMENT_REASONS, SWAP_DECLINE_REASONS } from "../../../domain/reasons";
-import { SWAP_STATES, type Role } from "../../../domain/states";
+import { BUY_STATES, SWAP_STATES, type Role } from "../../../domain/states";
 import { swapCompletionText } from "../../../domain/swap-texts";
 import type { SwapView } from "../../../workflows/swap/contract";
 import { CardFields } from "../CardFields";
@@ -111,6 +111,20 @@ export function SwapPanel({ order, view, choices, error, cardErrors, canRma = fa
     </p>
   );
   const choosing = role === "provider" && s === SWAP_STATES.PROVIDER_CHOOSE_ITEMS;
+  if (role === "receiver" && s === BUY_STATES.COMPLETE_ORDER_CHECKOUT) {
+    // The receiver's draft, not requested yet: nothing to negotiate until checkout pre-authorises its card.
+    return (
+      <div className="order-panel" data-testid="swap-panel">
+        {status}
+        <p data-testid="swap-draft">
+          You have not requested this swap yet.{" "}
+          <Link to={`/checkout/swap?order=${order.id}`} className="button" data-testid="swap-complete-checkout">
+            Complete checkout
+          </Link>
+        </p>
+      </div>
+    );
+  }
   if (role && order.shipments.length > 0) return <ShippingPanel order={order} role={role} busy={busy} errorBox={errorBox} canRma={canRma} myRma={myRma} now={now} />;
   if (!role || !view || (waiting && !choosing)) {
     return (
