@@ -672,16 +672,16 @@ async function main() {
       form = findForm(page.body, { testId: "pay-form" });
       if (!form) throw new StepError(`no pay form on ${page.url}`);
       ctx.pageUrl = page.url;
-      await click(ctx, "pay", receiver, form, card, { expectStatus: 303, shows: (h) => h.includes('data-testid="swap-status"') });
+      // Spec 000 §4: the swap checkout lands on /buy with its success notice.
+      await click(ctx, "pay", receiver, form, card, { expectStatus: 303, shows: (h) => h.includes("Your swap request was sent to the other retailer.") });
 
       const status = (h) => htmlDecode(stripComments(h).match(/data-testid="swap-status"[^>]*>([^<]*)/)?.[1] ?? "");
       await onDetail("choose (provider)", provider, (h) => findForm(h, { testId: "swap-choose-form" }), { [`units.${p.buyerListingId}.L`]: 1 }, (h) => h.includes('data-testid="swap-approve-form"'));
       await onDetail("approve (provider)", provider, (h) => findForm(h, { testId: "swap-approve-form" }), { intent: "approve" }, (h) => status(h) === "awaiting retailer's response");
       await onDetail("approve (receiver)", receiver, (h) => findForm(h, { testId: "swap-approve-form" }), { intent: "approve" }, (h) => h.includes('data-testid="swap-pay-form"'));
-      // The first payment lands on /orders/sentswaps/ (the swap joins it once both have paid); the second
-      // shows the swap there, in shipping.
+      // Each payment lands on /orders/sentswaps/, which lists the swap once that side has paid.
       const paid = (h) => h.includes(`data-testid="order-card" data-order-id="${ctx.orderId}"`);
-      await onDetail("payment (provider)", provider, (h) => findForm(h, { testId: "swap-pay-form" }), card, (h) => h.includes('data-testid="orders-page"'), 303);
+      await onDetail("payment (provider)", provider, (h) => findForm(h, { testId: "swap-pay-form" }), card, paid, 303, "/orders/sentswaps/");
       await onDetail("payment (receiver)", receiver, (h) => findForm(h, { testId: "swap-pay-form" }), card, paid, 303, "/orders/sentswaps/");
 
       // Staff: each parcel's pickup, then each parcel's delivery, from the admin card's Shipping tab.

@@ -45,6 +45,7 @@ import {
   SIZE_RUNS,
   type RetailerRow,
 } from "../factories";
+import { NOTICES } from "../../app/components/shell-data";
 import { createSwapOrder } from "../factories/orders";
 import { payWithTestCard, postCartForm, rmaContactStep } from "./buy-helpers";
 import { pdfText } from "../setup/pdf-text";
@@ -130,7 +131,10 @@ describe("swap checkout", () => {
     await p.waitForURL((u) => u.pathname === "/checkout/swap" && u.searchParams.get("declined") === "1");
     await expect.poll(() => p.getByTestId("pay-error").textContent()).toBe(CARD_DECLINED);
     await payWithTestCard(p, "4242424242424242");
-    await p.waitForURL((u) => u.pathname === `/transaction/swap/${orderId}`);
+    // Spec 000 §4: a success notice, on /buy.
+    await p.waitForURL((u) => u.pathname === "/buy" && u.searchParams.get("ref") === "swapRequested");
+    await p.getByText(NOTICES.swapRequested).waitFor();
+    await p.goto(url(`/transaction/swap/${orderId}`));
     await expect.poll(() => p.getByTestId("swap-status").textContent()).toBe(SWAP_AWAITING_RETAILER);
 
     const [row] = await dbh.db.select().from(orders).where(eq(orders.id, orderId));
@@ -164,7 +168,7 @@ async function requestSwap(p: Page, listingId: number, sizes: Record<string, num
   await p.waitForURL((u) => u.pathname === "/checkout/swap");
   const orderId = Number(await p.getByTestId("swap-review").getAttribute("data-order-id"));
   await payWithTestCard(p, "4242424242424242");
-  await p.waitForURL((u) => u.pathname === `/transaction/swap/${orderId}`);
+  await p.waitForURL((u) => u.pathname === "/buy" && u.searchParams.get("ref") === "swapRequested");
   return orderId;
 }
 
@@ -296,7 +300,10 @@ describe("swap negotiation and payment", () => {
     const ships = await dbh.db.select().from(shipments).where(eq(shipments.orderId, orderId));
     expect(ships.map((x) => x.senderId).sort()).toEqual([provider.r.id, receiver.r.id].sort());
 
-    // Called even: the receiver's page shows the difference forgiven and what it paid, and no longer its
+    // Called even: nobody is paid a value difference.
+    await q.goto(url(page));
+    expect(await q.getByTestId("payout-pending").count()).toBe(0);
+    // The receiver's page shows the difference forgiven and what it paid, and no longer its
     // decline over money; staff see both sides.
     await p.goto(url(page));
     expect(await p.getByTestId("reason").count()).toBe(0);
