@@ -303,7 +303,12 @@ export default function TransactionDetail() {
       </dl>
       <Panel d={d} a={a} />
       <h2>Goods</h2>
-      <LinesTable lines={o.lines} showPending={o.statename === "receiver_approve_modified_purchase"} />
+      {o.ttype === "swap" ? (
+        // A swap's goods as they stand (a removed line keeps its row with no units), each with whose it is.
+        <LinesTable lines={o.lines.filter((l) => l.type === "goods" && l.quantity > 0)} sideLabel={(side) => swapSideLabel(o, side)} />
+      ) : (
+        <LinesTable lines={o.lines} showPending={o.statename === "receiver_approve_modified_purchase"} />
+      )}
       <Amounts o={o} />
       {o.shipments.length > 0 ? (
         <>
@@ -344,6 +349,12 @@ function ActionMessage({ a }: { a: DetailActionData }) {
       {a.message}
     </div>
   );
+}
+
+/** Whose goods a swap line is, as the viewer reads it: "You give" / "You receive", or the side's store for staff. */
+function swapSideLabel(o: OrderDetail, side: string): string {
+  if (o.role) return side === o.role ? "You give" : "You receive";
+  return side === "provider" ? o.providerLabel : o.receiverLabel;
 }
 
 /** The payout the viewer still waits for: a seller's goods once approved; a swap side's value difference once both paid. */

@@ -22,7 +22,7 @@ import { and, asc, desc, eq, inArray, isNull, ne, or, sql, type SQL } from "driz
 import { alias } from "drizzle-orm/pg-core";
 import { displayRetailer } from "../../domain/anonymity";
 import { ACTION, actionLabel } from "../../domain/action-codes";
-import { currentReasons, reasonLabel } from "../../domain/reasons";
+import { currentReasons, reasonLabel, rmaReasonCountsForShipping } from "../../domain/reasons";
 import { swapLedger, swapOutcomeOf, swapSettlement } from "../../domain/swap-money";
 import { REASON_PREFIX_OTHER, REASON_PREFIX_YOU } from "../../domain/messages";
 import { DISPLAY_STATUS, isAdminStage, isMoveOf, roleOf, SWAP_STATES, transactionTypeLabel, TRANSACTION_TYPE, type AdminStage, type Role, type TransactionType } from "../../domain/states";
@@ -352,6 +352,9 @@ export interface OrderLineView {
   quantity: number;
   unitPriceCents: number;
   valueCents: number;
+  /** An RMA's line: its reason (domain/reasons RMA_REASONS) and the "other" text; null on orders. */
+  rmaReason: number | null;
+  rmaReasonOther: string | null;
 }
 
 export interface ReasonView {
@@ -627,6 +630,8 @@ function orderDetailStatements(db: DbOrTx, staff: boolean) {
         quantity: orderContributions.quantity,
         unitPriceCents: orderContributions.unitPriceCents,
         valueCents: orderContributions.valueCents,
+        rmaReason: orderContributions.rmaReason,
+        rmaReasonOther: orderContributions.rmaReasonOther,
         productCode: sql<string>`COALESCE(${productVariations.sku}, '')`,
         color: sql<string>`COALESCE(${productVariations.color}, '')`,
         displayName: sql<string>`COALESCE(${products.displayName}, 'Cash')`,
@@ -827,7 +832,12 @@ export async function getPackingSlipData(db: DbOrTx, orderId: number, viewer: De
   if (!detail) return null;
   const swap = detail.transactionType === TRANSACTION_TYPE.SWAP;
   const sender: Role = !swap ? "provider" : (detail.role ?? side ?? "provider");
-  const goods = detail.lines.filter((l) => l.type === "goods" && (!swap || l.side === sender));
+  const rma = detail.transactionType === TRANSACTION_TYPE.RMA;
+  // What is in the box: lines with units (not a removed swap line, not a denied RMA line), of the parcel's
+  // side; an RMA's only where the reason ships goods back (not missing units).
+  const goods = detail.lines.filter(
+    (l) => l.type === "goods" && l.quantity > 0 && (!swap || l.side === sender) && (!rma || (l.rmaReason !== null && rmaReasonCountsForShipping(l.rmaReason, l.rmaReasonOther))),
+  );
   const ship = detail.shipments.filter((s) => s.senderSide === sender).at(-1) ?? null;
   const approved = detail.actions.find((a) => a.code === ACTION.PROVIDER_APPROVE_SALE || a.code === ACTION.RECEIVER_APPROVE_PURCHASE || a.code === ACTION.CONFIRM_SWAP_ITEMS);
   const senderId = sender === "provider" ? detail.providerId : detail.receiverId;
@@ -835,7 +845,7 @@ export async function getPackingSlipData(db: DbOrTx, orderId: number, viewer: De
   return {
     orderId: detail.id,
     externalId: detail.externalId,
-    typeLabel: swap ? "Swap" : "Sale",
+    typeLabel: swap ? "Swap" : rma ? "Return (RMA)" : "Sale",
     brandName: detail.brandName,
     createdAt: detail.createdAt,
     approvedAt: approved?.createdAt ?? null,

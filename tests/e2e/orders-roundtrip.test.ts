@@ -512,6 +512,7 @@ describe("an order made for a request", () => {
     const slip = await buyer.request.get(url(`/packingslip/${rma.externalId}/`));
     expect(slip.status()).toBe(200);
     const text = pdfText(await slip.body()).replace(/\s+/g, " ");
+    expect(text).toContain("Return (RMA)");
     expect(text).toContain(`From retailer-00${buyerId}`);
     expect(text).toContain(`To retailer-00${sellerId}`);
     expect(text).not.toContain(SELLER_NAME);

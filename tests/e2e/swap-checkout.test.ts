@@ -18,7 +18,7 @@ import { and, eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
-import { listings, orderContributions, orders, outboxEmails, payments, shipments } from "../../db/schema";
+import { listings, orderContributions, orders, outboxEmails, payments, productVariations, shipments } from "../../db/schema";
 import { CHECKOUT_TERMS } from "../../domain/cart";
 import { swapValuation } from "../../domain/fees";
 import {
@@ -239,6 +239,14 @@ describe("swap negotiation and payment", () => {
     await q.getByTestId("swap-choose").click();
     await q.getByTestId("swap-approve").waitFor();
     expect(await q.getByTestId("swap-approve").textContent()).toBe("Approve Swap");
+    // Each line names its style (both sides' lines are of the test's one variation).
+    const [style] = await dbh.db.select({ sku: productVariations.sku }).from(productVariations).where(eq(productVariations.id, variation));
+    for (const t of await q.getByTestId("swap-line-style").allTextContents()) expect(t.startsWith(`${style.sku} `)).toBe(true);
+    // Ticking "call it even" changes no quantity: the button still approves (spec 001: Submit Response only if modified).
+    await hydrated(q);
+    await q.locator("#swap-call-it-even").check();
+    expect(await q.getByTestId("swap-approve").textContent()).toBe("Approve Swap");
+    await q.locator("#swap-call-it-even").uncheck();
     await q.getByTestId("swap-approve").click();
     await panelSays(q, SWAP_AWAITING_RETAILER);
 
@@ -300,6 +308,9 @@ describe("swap negotiation and payment", () => {
     const ships = await dbh.db.select().from(shipments).where(eq(shipments.orderId, orderId));
     expect(ships.map((x) => x.senderId).sort()).toEqual([provider.r.id, receiver.r.id].sort());
 
+    // The goods, each with whose it is (the receiver's view).
+    await p.goto(url(page));
+    expect(await p.getByTestId("line-side").allTextContents()).toEqual(["You receive", "You give"]);
     // Called even: nobody is paid a value difference.
     await q.goto(url(page));
     expect(await q.getByTestId("payout-pending").count()).toBe(0);

@@ -6,11 +6,13 @@ import { PAYMENT_QUEUED } from "../../../domain/messages";
 import type { Role } from "../../../domain/states";
 import { formatDate, formatDateTime, shipmentStatusText, sizesText } from "./format";
 
-export function LinesTable({ lines, showPending = false }: { lines: OrderLineView[]; showPending?: boolean }) {
+/** The order's goods lines; a swap's with a first column naming whose goods each line is (`sideLabel`). */
+export function LinesTable({ lines, showPending = false, sideLabel }: { lines: OrderLineView[]; showPending?: boolean; sideLabel?: (side: string) => string }) {
   return (
     <table className="table" data-testid="order-lines">
       <thead>
         <tr>
+          {sideLabel ? <th>Side</th> : null}
           <th>Product code</th>
           <th>Style</th>
           <th>Sizes</th>
@@ -23,6 +25,7 @@ export function LinesTable({ lines, showPending = false }: { lines: OrderLineVie
       <tbody>
         {lines.map((l) => (
           <tr key={l.contributionId}>
+            {sideLabel ? <td data-testid="line-side">{sideLabel(l.side)}</td> : null}
             <td>{l.productCode}</td>
             <td>
               {l.brandName} {l.displayName} {l.color ? `(${l.color})` : ""}

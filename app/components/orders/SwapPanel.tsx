@@ -23,7 +23,7 @@ import type { MyRma } from "~/utils/rma.server";
 import { formatDate, shipmentStatusText, sizesText } from "./format";
 
 interface Props {
-  order: Pick<OrderDetail, "id" | "externalId" | "role" | "statename" | "actionNeeded" | "displayStatus" | "shipments" | "ratings" | "swapWindows">;
+  order: Pick<OrderDetail, "id" | "externalId" | "role" | "statename" | "actionNeeded" | "displayStatus" | "shipments" | "ratings" | "swapWindows" | "lines">;
   /** The side may open the RMA wizard (48 hours after the delivery of what it received, no RMA yet). */
   canRma?: boolean;
   /** The side's RMA of this swap, once it has one (a link instead of the button). */
@@ -176,25 +176,41 @@ export function SwapPanel({ order, view, choices, error, cardErrors, canRma = fa
   }
 
   if (s === SWAP_STATES.PROVIDER_APPROVE || s === SWAP_STATES.RECEIVER_APPROVE) {
-    return <ApproveForm view={view} role={role} busy={busy} errorBox={errorBox} />;
+    return <ApproveForm view={view} role={role} busy={busy} errorBox={errorBox} styles={styleNames(order.lines)} />;
   }
   return <RestOfPanel order={order} view={view} role={role} busy={busy} errorBox={errorBox} cardErrors={cardErrors} />;
 }
 
+/** Each style's name by its variation, from the order's lines (the swap's terms carry ids, sizes and prices only). */
+function styleNames(lines: Props["order"]["lines"]): Map<number, string> {
+  const names = new Map<number, string>();
+  for (const l of lines) if (l.variationId !== null) names.set(l.variationId, `${l.productCode} ${l.displayName}${l.color ? ` (${l.color})` : ""}`);
+  return names;
+}
+
 /** Both sides' lines with their quantities (each side in turn may lower them or remove a line), approve, decline. */
-function ApproveForm({ view, role, busy, errorBox }: { view: SwapView; role: Role; busy: boolean; errorBox: React.ReactNode }) {
+function ApproveForm({ view, role, busy, errorBox, styles }: { view: SwapView; role: Role; busy: boolean; errorBox: React.ReactNode; styles: Map<number, string> }) {
   const [edited, setEdited] = useState(false);
   const receiverHasValue = view.receiver.lines.length > 0;
   const differs = view.valuation.differenceCents > 0;
   return (
     <div className="order-panel" data-testid="swap-panel">
       {errorBox}
-      <Form method="post" className="form-stack" data-testid="swap-approve-form" onChange={() => setEdited(true)}>
+      <Form
+        method="post"
+        className="form-stack"
+        data-testid="swap-approve-form"
+        // A changed quantity makes the answer a modification ("Submit Response"); calling it even does not.
+        onChange={(e) => {
+          if ((e.target as HTMLInputElement).name !== "call_it_even") setEdited(true);
+        }}
+      >
         {([role, other(role)] as const).map((side) => (
           <fieldset key={side} className="field" data-testid={`swap-lines-${side === role ? "mine" : "theirs"}`}>
             <legend>{side === role ? "You give" : "You receive"}</legend>
             {view[side].lines.map((l, i) => (
               <div key={i} className="form-row" data-testid="swap-line">
+                <span data-testid="swap-line-style">{(l.variationId != null ? styles.get(l.variationId) : undefined) ?? "Style"}</span>{" "}
                 {Object.entries(l.sizes).map(([size, n]) => (
                   <label key={size} style={{ marginRight: "1rem" }}>
                     {size}{" "}
