@@ -196,3 +196,39 @@ export function rmaLedger(s: RmaSettlement): { refundedCents: Cents; chargedCent
     balanced: s.perpetratorChargeCents - s.victimRefundCents === kept,
   };
 }
+
+/** One payments row of an RMA, as its ledger reads it. */
+export interface RmaMoneyRow {
+  /** The row's retailer is the victim (else the perpetrator). */
+  toVictim: boolean;
+  txtype: string;
+  status: string;
+  amountCents: Cents;
+}
+
+/** Rows that moved money (or owe it: queued for staff); a pending, declined, failed or cancelled row did not. */
+const RMA_NOT_BOOKED = new Set(["pending", "declined", "failed", "canceled", "cancelled"]);
+
+/**
+ * Whether an ended RMA's payments rows moved what it recorded (decisions.md "the RMA's ledger balances"): the
+ * victim refunded or paid out exactly the refund, the perpetrator charged exactly the charge (a queued charge is
+ * owed, so it counts); nothing moved for a declined or cancelled one. Null while the RMA is still open.
+ */
+export function rmaBalanced(
+  stage: string,
+  recorded: { victimRefundCents: number; perpetratorChargeCents: number },
+  rows: readonly RmaMoneyRow[],
+): boolean | null {
+  const ended = stage === "rmacompleted" || stage === "rmadeclined" || stage === "rmacancelled";
+  if (!ended) return null;
+  let toVictim = 0;
+  let charged = 0;
+  for (const r of rows) {
+    if (RMA_NOT_BOOKED.has(r.status)) continue;
+    if (r.toVictim && (r.txtype === "refund" || r.txtype === "transfer")) toVictim += r.amountCents;
+    else if (!r.toVictim && r.txtype === "penalty") charged += r.amountCents;
+    else return false;
+  }
+  const want = stage === "rmacompleted" ? recorded : { victimRefundCents: 0, perpetratorChargeCents: 0 };
+  return toVictim === want.victimRefundCents && charged === want.perpetratorChargeCents;
+}

@@ -31,7 +31,7 @@ export function swapNoticeMail(n: SwapNotice, appOrigin: string): { subject: str
     swap_pickup_rescheduled: [`Pickup rescheduled for ${swap}`, `The carrier could not pick up your package for ${swap}. A new pickup is booked${deadline}; please have the package ready.`],
     swap_other_side_did_not_ship: [`${other} did not ship ${swap}`, `${other} did not ship its goods for ${swap}. It pays their value to you, and your fee and shipping are refunded.`],
     swap_rate: [`Delivered: rate ${swap}`, `Your goods from ${swap} were delivered. Please rate them${deadline}.`],
-    swap_declined: [`${swap} was declined`, `${swap} was declined. Any amount held on your card is released.`],
+    swap_declined: [`${swap} was declined`, `${swap} was declined. Any amount held on your card is released, and any payment you made for it is refunded.`],
     swap_expired: [`${swap} expired`, `${swap} was not completed in time and has expired.`],
     swap_cancelled: [`${swap} was cancelled`, `${swap} was cancelled. What you paid is refunded.`],
   };

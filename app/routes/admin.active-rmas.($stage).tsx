@@ -16,7 +16,7 @@ import { ADMIN_RMA_STATUSES, ADMIN_RMA_TABS, getRmaView, listAdminRmas, type Adm
 import { PAYMENT_QUEUED } from "../../domain/messages";
 import { RMA_DISPLAY_STATUS } from "../../domain/states";
 import { centsToDecimalString, formatCents } from "../../domain/money";
-import { rmaAmountYouWillReceive } from "../../domain/rma-money";
+import { rmaAmountYouWillReceive, rmaBalanced } from "../../domain/rma-money";
 import { decideRmaUpdate, RMA_ERRORS, rmaCommandError, type RmaDecisionCommand } from "../../workflows/rma/contract";
 import { CarrierTools } from "~/components/orders/AdminOrderCard";
 import { formatDate } from "~/components/orders/format";
@@ -77,6 +77,10 @@ type Review = {
   approvedValueCents: number;
   returnShippingCents: number;
   rmaFeeCents: number;
+  /** A sale's 10% of the approved value (refunded to the victim, charged to the perpetrator). */
+  feeRefundCents: number;
+  /** A sale's original shipping, on a full RMA. */
+  originalShippingCents: number;
   declined: boolean;
 };
 type ActionData = { ok: false; error: string; fieldErrors?: Record<string, string> } | { ok: true; review: Review };
@@ -107,6 +111,8 @@ export async function action(args: ActionFunctionArgs) {
         approvedValueCents: s.approvedValueCents,
         returnShippingCents: s.rmaShippingCents,
         rmaFeeCents: s.rmaFeeCents,
+        feeRefundCents: s.feeRefundCents,
+        originalShippingCents: s.originalShippingRefundCents,
         declined: s.declined,
       },
     });
@@ -195,6 +201,76 @@ export default function AdminRmas() {
 
 type Detail = NonNullable<Awaited<ReturnType<typeof loader>>["detail"]>;
 
+/** Whether the RMA's payments moved what it recorded, once it ended (domain/rma-money rmaBalanced); omitted while open. */
+function balancedOf(rma: RmaPageView, detail: Detail): { balanced?: boolean } {
+  const ledger = rma.ledger ?? {};
+  const rows = detail.payments.map((p) => ({ toVictim: p.retailerId === rma.victimId, txtype: p.txtype, status: p.status, amountCents: p.amountCents }));
+  const b = rmaBalanced(rma.stage, { victimRefundCents: Number(ledger.victimRefundCents ?? 0), perpetratorChargeCents: Number(ledger.perpetratorChargeCents ?? 0) }, rows);
+  return b === null ? {} : { balanced: b };
+}
+
+/** Spec 002 §2.9: the original order's summary, as the victim received it (what the RMA is settled against). */
+function OriginalOrder({ rma }: { rma: RmaPageView }) {
+  const o = rma.original;
+  if (!o) return null;
+  return (
+    <section data-testid="rma-original">
+      <h3>Original Order</h3>
+      <dl className="facts">
+        <dt>Transaction type</dt>
+        <dd>{o.kind === "swap" ? "Swap" : "Sale"}</dd>
+        <dt>Units the victim received</dt>
+        <dd>{o.unitsReceived}</dd>
+        <dt>Goods</dt>
+        <dd>{formatCents(o.goodsCents)}</dd>
+        {o.kind === "sale" ? (
+          <>
+            <dt>Fee</dt>
+            <dd>{formatCents(o.feeCents)}</dd>
+            <dt>Shipping</dt>
+            <dd>{formatCents(o.shippingCents)}</dd>
+            <dt>Total paid</dt>
+            <dd>{formatCents(o.totalCents)}</dd>
+          </>
+        ) : null}
+      </dl>
+    </section>
+  );
+}
+
+/** Spec 002 §2.9: the totals card: what was asked, what staff approved, and the money of the decision. */
+function RmaTotals({ rma }: { rma: RmaPageView }) {
+  const requestedUnits = rma.lines.reduce((a, l) => a + l.requested, 0);
+  const decided = rma.lines.every((l) => l.approved !== null);
+  const approvedUnits = rma.lines.reduce((a, l) => a + (l.approved ? l.approvedQuantity : 0), 0);
+  const ledger = rma.ledger ?? {};
+  return (
+    <section data-testid="rma-totals">
+      <h3>Totals</h3>
+      <dl className="facts">
+        <dt>Requested</dt>
+        <dd>
+          {requestedUnits} units, {formatCents(rma.lines.reduce((a, l) => a + l.requested * l.unitPriceCents, 0))}
+        </dd>
+        <dt>Approved</dt>
+        <dd data-testid="rma-totals-approved">
+          {decided ? `${approvedUnits} units, ${formatCents(rma.lines.reduce((a, l) => a + (l.approved ? l.approvedQuantity * l.unitPriceCents : 0), 0))}` : "not decided yet"}
+        </dd>
+        {decided ? (
+          <>
+            <dt>Returned to the victim</dt>
+            <dd>{formatCents(Number(ledger.victimRefundCents ?? 0))}</dd>
+            <dt>Charged to the perpetrator</dt>
+            <dd>{formatCents(Number(ledger.perpetratorChargeCents ?? 0))}</dd>
+            <dt>Kept by the marketplace (return shipping and RMA fee)</dt>
+            <dd data-testid="rma-totals-kept">{formatCents(Number(ledger.rmaKeptCents ?? 0))}</dd>
+          </>
+        ) : null}
+      </dl>
+    </section>
+  );
+}
+
 function RmaCard({ rma, detail, tab, now, outcome }: { rma: RmaPageView; detail: Detail; tab: CardTab; now: number; outcome?: ActionData }) {
   const ledger = rma.ledger ?? {};
   const faultyCents = rma.lines.reduce((a, l) => a + l.requested * l.unitPriceCents, 0);
@@ -252,6 +328,8 @@ function RmaCard({ rma, detail, tab, now, outcome }: { rma: RmaPageView; detail:
               ) : null}
             </dl>
             <RmaLinesTable lines={rma.lines} pictureUrl={(p) => `/uploads/${p}`} />
+            <OriginalOrder rma={rma} />
+            <RmaTotals rma={rma} />
             {rma.stage === "rmarequested" ? (
               review ? (
                 <ReviewPanel rma={rma} review={review} />
@@ -275,7 +353,7 @@ function RmaCard({ rma, detail, tab, now, outcome }: { rma: RmaPageView; detail:
         {tab === "payments" ? (
           <>
             <PaymentsList payments={detail.payments} showIds />
-            <LedgerTable ledger={rma.ledger} />
+            <LedgerTable ledger={rma.ledger ? { ...rma.ledger, ...balancedOf(rma, detail) } : null} />
           </>
         ) : null}
       </div>
@@ -373,9 +451,18 @@ function ReviewPanel({ rma, review }: { rma: RmaPageView; review: Review }) {
           <dd data-testid="rma-review-refund">{formatCents(review.victimRefundCents)}</dd>
           <dt>Charged to the perpetrator</dt>
           <dd data-testid="rma-review-charge">{formatCents(review.perpetratorChargeCents)}</dd>
-          <dt>of which: approved goods / return shipping / RMA fee</dt>
-          <dd>
-            {formatCents(review.approvedValueCents)} / {formatCents(review.returnShippingCents)} / {formatCents(review.rmaFeeCents)}
+          <dt>of which</dt>
+          <dd data-testid="rma-review-charge-parts">
+            {[
+              ["approved goods", review.approvedValueCents],
+              ["return shipping", review.returnShippingCents],
+              ["RMA fee", review.rmaFeeCents],
+              ["the sale's fee on the approved goods", review.feeRefundCents],
+              ["the original shipping", review.originalShippingCents],
+            ]
+              .filter(([, cents], i) => i === 0 || Number(cents) > 0)
+              .map(([what, cents]) => `${formatCents(Number(cents))} ${what}`)
+              .join(" + ")}
           </dd>
         </dl>
       )}

@@ -495,6 +495,10 @@ describe("an order made for a request", () => {
     await staff.getByTestId("rma-review").waitFor();
     expect(await staff.getByTestId("rma-review-refund").textContent()).toBe(formatCents(2750));
     expect(await staff.getByTestId("rma-review-charge").textContent()).toBe(formatCents(5225));
+    // The parts add up to the charge (decisions.md): goods + return shipping + RMA fee + the sale's 10%.
+    expect(await staff.getByTestId("rma-review-charge-parts").textContent()).toBe(
+      `${formatCents(2500)} approved goods + ${formatCents(1975)} return shipping + ${formatCents(500)} RMA fee + ${formatCents(250)} the sale's fee on the approved goods`,
+    );
     expect((await db().select().from(orders).where(eq(orders.id, rma.id)))[0].stage).toBe("rmarequested");
     await staff.getByTestId("rma-confirm-staff").click();
     await staff.getByTestId("admin-notice").waitFor();
@@ -503,6 +507,9 @@ describe("an order made for a request", () => {
     await staff.getByTestId("admin-notice-open").click();
     await staff.getByTestId("admin-rma-card").waitFor();
     expect(await staff.getByTestId("admin-rma-card").getAttribute("data-stage")).toBe("shipping");
+    // The summary's original order and totals card (spec 002 §2.9): the marketplace keeps shipping + fee.
+    expect(await staff.getByTestId("rma-original").textContent()).toContain("Sale");
+    expect(await staff.getByTestId("rma-totals-kept").textContent()).toBe(formatCents(1975 + 500));
     // decisions.md: refund $25.00 + 10% = $27.50; charge $25.00 + $19.75 (1 unit back) + $5.00 fee + $2.50 = $52.25.
     expect(await staff.getByTestId("rma-amounts").textContent()).toBe(`${formatCents(2750)} / ${formatCents(5225)}`);
 
@@ -532,6 +539,9 @@ describe("an order made for a request", () => {
           ["refund", buyerId, 2750],
         ].sort(),
       );
+    // The payments tab: the ledger balances (refund and charge as recorded).
+    await staff.goto(url(`/admin/active-rmas?rma=${rma.id}&tab=payments`));
+    expect(await staff.getByTestId("ledger-balanced").textContent()).toBe("yes");
     await buyer.goto(url(`/rma/${rma.id}`));
     expect(await buyer.getByTestId("rma-money").textContent()).toBe(`Returned to you: ${formatCents(2750)}`);
     // The seller sees the charge, and the buyer only by its number.

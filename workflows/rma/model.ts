@@ -104,7 +104,7 @@ export function decidedLines(m: RmaModel): (RmaLine & { approvedQuantity: number
 /** The RMA's money; a cancelled RMA (its return never shipped) pays and charges nothing (decisions.md "Returns"). */
 export function settlementOf(m: RmaModel): RmaSettlement {
   const s = rmaSettlement(m.input.order, decidedLines(m), m.rmaFeeCents);
-  return m.stage === RMA_STAGES.CANCELLED ? { ...s, victimRefundCents: 0, perpetratorChargeCents: 0, marketplaceKeepsCents: 0 } : s;
+  return m.stage === RMA_STAGES.CANCELLED ? { ...s, rmaShippingCents: 0, rmaFeeCents: 0, feeRefundCents: 0, originalShippingRefundCents: 0, victimRefundCents: 0, perpetratorChargeCents: 0, marketplaceKeepsCents: 0 } : s;
 }
 
 export const isTerminalStage = (s: RmaStage): boolean => s === RMA_STAGES.COMPLETED || s === RMA_STAGES.DECLINED || s === RMA_STAGES.CANCELLED;

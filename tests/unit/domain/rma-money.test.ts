@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { purchaseQuote } from "../../../domain/fees";
-import { receivedGoodsSide, rmaAmountYouWillReceive, rmaLedger, rmaOrderInputOf, rmaSettlement, type RmaLineInput, type RmaOrderInput } from "../../../domain/rma-money";
+import { receivedGoodsSide, rmaAmountYouWillReceive, rmaBalanced, rmaLedger, rmaOrderInputOf, rmaSettlement, type RmaLineInput, type RmaOrderInput } from "../../../domain/rma-money";
 import { shippingCentsForUnits } from "../../../domain/shipping";
 
 /** The original sale of the worked example: 3 × $42.50 (goods $127.50, fee $12.75, shipping $23.75, total $164.00). */
@@ -141,5 +141,26 @@ describe("rmaOrderInputOf: the original order as the victim received it", () => 
       { quantity: 1, valueCents: 4250 },
     ];
     expect(rmaOrderInputOf(kind, lines, { feeCents: 1275, shippingCents: 2375, totalCents: 16400 })).toEqual(expected);
+  });
+});
+
+describe("rmaBalanced", () => {
+  const recorded = { victimRefundCents: 4675, perpetratorChargeCents: 7150 };
+  const refund = { toVictim: true, txtype: "refund", status: "succeeded", amountCents: 4675 };
+  const payout = { toVictim: true, txtype: "transfer", status: "paid", amountCents: 4675 };
+  const charge = { toVictim: false, txtype: "penalty", status: "succeeded", amountCents: 7150 };
+  test.each([
+    ["open: not judged yet", "shipping", [], null],
+    ["completed, refund and charge as recorded", "rmacompleted", [refund, charge], true],
+    ["completed, a swap's victim paid out", "rmacompleted", [payout, charge], true],
+    ["completed, the charge queued for a card (owed)", "rmacompleted", [refund, { ...charge, status: "queued" }], true],
+    ["completed, the charge missing", "rmacompleted", [refund], false],
+    ["completed, a declined attempt does not count", "rmacompleted", [refund, { ...charge, status: "declined" }, charge], true],
+    ["completed, refunded twice", "rmacompleted", [refund, refund, charge], false],
+    ["completed, money the wrong way", "rmacompleted", [refund, charge, { ...charge, toVictim: true }], false],
+    ["cancelled, nothing moved", "rmacancelled", [], true],
+    ["declined, a refund moved anyway", "rmadeclined", [refund], false],
+  ] as const)("%s", (_what, stage, rows, balanced) => {
+    expect(rmaBalanced(stage, recorded, rows)).toBe(balanced);
   });
 });
