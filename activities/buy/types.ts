@@ -104,6 +104,8 @@ export interface AuthorizePaymentInput {
   paymentMethod: PaymentMethodInput;
   amountCents: number;
   description: string;
+  /** The payment row's name when not the purchase's (db/queries/payments PAYMENT_NAMES): a swap's say "swap". */
+  paymentName?: string;
 }
 export type AuthorizePaymentResult =
   | { status: "authorized"; paymentIntentId: string; amountCents: number; lastFour: string; description: string }
@@ -116,6 +118,8 @@ export interface CapturePaymentInput {
   /** Never more than authorizedCents (domain/order-money captureForLines). */
   amountCents: number;
   authorizedCents: number;
+  /** The payment row's name when not the purchase's (db/queries/payments PAYMENT_NAMES): a swap's say "swap". */
+  paymentName?: string;
 }
 export interface CapturePaymentResult {
   status: "captured";
@@ -129,6 +133,8 @@ export interface ReleaseAuthorizationInput {
   paymentIntentId: string;
   amountCents: number;
   reason: "declined" | "expired" | "cancelled";
+  /** The payment row's name when not the purchase's (db/queries/payments PAYMENT_NAMES): a swap's say "swap". */
+  paymentName?: string;
 }
 
 export interface RefundPaymentInput {
@@ -137,6 +143,8 @@ export interface RefundPaymentInput {
   paymentIntentId: string;
   amountCents: number;
   reason: "shipment_cancelled" | "not_picked_up" | "rma";
+  /** The payment row's name when not the purchase's (db/queries/payments PAYMENT_NAMES): a swap's say "swap". */
+  paymentName?: string;
 }
 export interface RefundPaymentResult {
   status: "refunded" | "queued";
@@ -164,6 +172,8 @@ export interface ReleasePayoutInput {
   /** The seller (transfer to its connected account). */
   retailerId: number;
   amountCents: number;
+  /** The payment row's name when not the purchase's (db/queries/payments PAYMENT_NAMES): a swap's say "swap". */
+  paymentName?: string;
 }
 export interface ReleasePayoutResult {
   status: "paid" | "queued";

@@ -6,7 +6,7 @@
  * sides' goods and each side's notices queued in the same transaction.
  */
 import type { Db } from "../../db/client";
-import { getAuthorizationByIntent } from "../../db/queries/payments";
+import { getAuthorizationByIntent, SWAP_PAYMENT_NAMES } from "../../db/queries/payments";
 import { recordSwapState, saveSwapRating } from "../../db/queries/swap-orders";
 import { orderNumber } from "../../domain/cart";
 import { swapValuation } from "../../domain/fees";
@@ -108,13 +108,13 @@ export function createSwapActivities(deps: SwapActivityDeps): SwapActivities {
     },
 
     async authorizeSwap(input) {
-      const r = await buy.authorizePayment({ ...input, description: `Swap ${orderNumber(input.orderId)}: fee and shipping` });
+      const r = await buy.authorizePayment({ ...input, description: `Swap ${orderNumber(input.orderId)}: fee and shipping`, paymentName: SWAP_PAYMENT_NAMES.authorization });
       return r.status === "authorized" ? { status: "authorized", paymentIntentId: r.paymentIntentId } : { status: "declined", message: r.message };
     },
 
     async releaseSwapAuthorization(input) {
       const auth = await getAuthorizationByIntent(db, input.paymentIntentId);
-      await buy.releaseAuthorization({ ...input, amountCents: auth?.amountCents ?? 0, reason: "cancelled" });
+      await buy.releaseAuthorization({ ...input, amountCents: auth?.amountCents ?? 0, reason: "cancelled", paymentName: SWAP_PAYMENT_NAMES.release });
     },
 
     /** "Make Payment": an authorisation of the side's due captured at once (two keys derived from the step's). */
@@ -126,6 +126,7 @@ export function createSwapActivities(deps: SwapActivityDeps): SwapActivities {
         paymentMethod: input.paymentMethod,
         amountCents: input.amountCents,
         description: `Swap ${orderNumber(input.orderId)}: payment`,
+        paymentName: SWAP_PAYMENT_NAMES.paymentAuthorization,
       });
       if (auth.status === "declined") return { status: "declined", message: auth.message };
       await buy.capturePayment({
@@ -134,12 +135,13 @@ export function createSwapActivities(deps: SwapActivityDeps): SwapActivities {
         paymentIntentId: auth.paymentIntentId,
         amountCents: input.amountCents,
         authorizedCents: input.amountCents,
+        paymentName: SWAP_PAYMENT_NAMES.capture,
       });
       return { status: "charged", paymentIntentId: auth.paymentIntentId };
     },
 
     async refundSwapSide(input) {
-      await buy.refundPayment({ ...input, reason: "not_picked_up" });
+      await buy.refundPayment({ ...input, reason: "not_picked_up", paymentName: SWAP_PAYMENT_NAMES.refund });
     },
 
     async chargeSwapPenalty(input) {
@@ -148,7 +150,7 @@ export function createSwapActivities(deps: SwapActivityDeps): SwapActivities {
     },
 
     async payOutSwapSide(input) {
-      const r = await buy.releaseSellerPayout(input);
+      const r = await buy.releaseSellerPayout({ ...input, paymentName: SWAP_PAYMENT_NAMES.payout });
       return { status: r.status };
     },
 

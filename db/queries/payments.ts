@@ -26,6 +26,16 @@ export const PAYMENT_NAMES = Object.freeze({
   rmaCharge: "RMA charge",
 });
 
+/** A swap's movements: both sides pay, and are released, refunded or paid out alike, so the names say "swap". */
+export const SWAP_PAYMENT_NAMES = Object.freeze({
+  authorization: "swap pre-authorization",
+  paymentAuthorization: "swap payment authorization",
+  capture: "swap payment",
+  release: "swap authorization released",
+  refund: "swap refund",
+  payout: "swap payout",
+});
+
 export type PaymentTxType = "authorization" | "capture" | "release" | "refund" | "transfer" | "penalty";
 
 export interface BeginPaymentInput {

@@ -307,6 +307,14 @@ describe("swap negotiation and payment", () => {
     expect(mineNow.sizes).toEqual({ L: 1 });
     const ships = await dbh.db.select().from(shipments).where(eq(shipments.orderId, orderId));
     expect(ships.map((x) => x.senderId).sort()).toEqual([provider.r.id, receiver.r.id].sort());
+    // Each side's payment is named as a swap's, not as a purchase's receiver's.
+    const captured = await dbh.db.select().from(payments).where(and(eq(payments.orderId, orderId), eq(payments.txtype, "capture")));
+    expect(captured.map((x) => [x.retailerId, x.name]).sort()).toEqual(
+      [
+        [provider.r.id, "swap payment"],
+        [receiver.r.id, "swap payment"],
+      ].sort(),
+    );
 
     // The goods, each with whose it is (the receiver's view).
     await p.goto(url(page));
