@@ -21,7 +21,10 @@ import { formatDate } from "~/components/orders/format";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import adminCss from "~/styles/retailer-admin.css";
-import { readFormData, requireStaff } from "~/utils/auth.server";
+import { readFormData } from "~/utils/auth.server";
+import { getResource } from "../../domain/resources";
+import { forbidden, mayManage } from "~/utils/permissions.server";
+import { requireRetailerAdmin } from "~/utils/retailer-admin.server";
 import { getEnv } from "~/utils/env.server";
 import { db } from "~/utils/db.server";
 import { absoluteUrl, sendMail } from "~/utils/mail.server";
@@ -38,7 +41,8 @@ const PageParam = z.coerce.number().int().min(1).max(100_000).catch(1);
 const pageParam = (status: string) => `page_${status}`;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireStaff(request);
+  // Spec 002: staff manage what their permissions map lists; these screens need "retailer" (ADR 0018).
+  await requireRetailerAdmin(request);
   const url = new URL(request.url);
   const q = SearchParam.parse(url.searchParams.get("q") ?? "");
   const pages = Object.fromEntries(ADMIN_RETAILER_STATUSES.map((s) => [s, PageParam.parse(url.searchParams.get(pageParam(s)) ?? 1)]));
@@ -84,9 +88,11 @@ function serialize(e: RetailerAdminEntry) {
 const IdSchema = z.coerce.number().int().positive().max(2_147_483_647);
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireStaff(request);
+  const ctx = await requireRetailerAdmin(request);
   const form = await readFormData(request);
   const intent = String(form.get("intent") ?? "");
+  // Brand links need their own entry of the map, as on manage-retailer's Brands tab.
+  if ((intent === "authorize" || intent === "unauthorize") && !mayManage(ctx, "retailerbrand")) throw forbidden(getResource("retailerbrand")!.plural);
   const idParse = IdSchema.safeParse(form.get("retailerId"));
   if (!idParse.success) return data({ error: "Choose a retailer." }, { status: 400 });
   const retailerId = idParse.data;

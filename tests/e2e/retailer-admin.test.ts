@@ -71,7 +71,7 @@ afterAll(async () => {
 }, 120_000);
 
 describe("who may use the retailer screens", () => {
-  const paths = ["/manage-retailer", `/manage-retailer/contacts?id=1`, "/admin/retailer-upload", "/admin/retailer-map", "/admin/reports/monthly-metrics.csv", "/rep-reports/", "/perf-reports/"];
+  const paths = ["/manage-retailer", `/manage-retailer/contacts?id=1`, "/admin/retailers", "/admin/retailer-upload", "/admin/retailer-map", "/admin/reports/monthly-metrics.csv", "/rep-reports/", "/perf-reports/"];
 
   it("a retailer is sent to /error/ and a staff user without the retailer permission gets a 403", async () => {
     await db().update(retailers).set({ lastActiveAt: null }).where(eq(retailers.id, target.id));
@@ -87,6 +87,7 @@ describe("who may use the retailer screens", () => {
     // Actions too: nothing is sent or saved.
     const post = await noPerm.postForm(`/manage-retailer/contacts?id=${target.id}`, { intent: "send-reset", contact_id: 1 });
     expect(post.status).toBe(403);
+    expect((await noPerm.postForm("/admin/retailers", { intent: "inactivate", retailerId: target.id })).status).toBe(403);
     // The retailer's own requests wrote last_active once (after the answers, at most once per 5 minutes).
     await expect.poll(async () => (await db().select().from(retailers).where(eq(retailers.id, target.id)))[0].lastActiveAt, { timeout: 5000 }).not.toBeNull();
     const seenAt = (await db().select().from(retailers).where(eq(retailers.id, target.id)))[0].lastActiveAt!;
@@ -100,6 +101,7 @@ describe("who may use the retailer screens", () => {
     const since = new Date();
     expect((await retailerOnly.postForm(`/manage-retailer/contacts?id=${target.id}`, { intent: "send-reset", contact_id: 1 })).status).toBe(403);
     expect((await retailerOnly.postForm(`/manage-retailer/brands?id=${target.id}`, { intent: "brand-add", brand_id: brandB.id })).status).toBe(403);
+    expect((await retailerOnly.postForm("/admin/retailers", { intent: "authorize", retailerId: target.id, brandId: brandB.id })).status).toBe(403);
     expect((await db().select().from(outboxEmails).where(eq(outboxEmails.toEmail, contactEmail))).filter((m) => m.createdAt >= since)).toHaveLength(0);
     // The hub shows no retailer entries to that user.
     const hub = await noPerm.get("/admin");
