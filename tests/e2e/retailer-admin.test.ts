@@ -279,6 +279,16 @@ describe("retailer admin", () => {
     await page.goto(url(`/manage-retailer/listings?id=${target.id}`));
     await page.getByRole("button", { name: "add listing" }).click();
     await page.waitForURL((u) => u.pathname.startsWith("/addlisting"));
+    // Acting as the retailer now, a modal save is still staff's correction and comes back to the tab.
+    await page.goto(url(`/manage-retailer/listings?id=${target.id}`));
+    await hydrated(page);
+    await page.getByRole("link", { name: /^Edit \d+$/ }).first().click();
+    await modal.locator('input[name="sizes[1]"]').fill("2");
+    await modal.locator('select[name="modified_reason"]').selectOption({ index: 1 });
+    await modal.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Listing saved.").waitFor();
+    expect(new URL(page.url()).pathname).toBe("/manage-retailer/listings");
+    expect((await db().select().from(listings).where(eq(listings.providerId, target.id)))[0].sizes.S).toBe(2);
     await page.goto(url(`/manage-retailer/transactions?id=${target.id}`));
     await page.getByText("No transactions yet.").waitFor();
     await page.goto(url(`/manage-retailer/rmas?id=${target.id}`));
