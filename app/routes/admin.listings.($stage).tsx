@@ -12,11 +12,14 @@ import { notFound, requirePermission } from "~/utils/permissions.server";
 export const meta: MetaFunction = () => [{ title: pageTitle("Listings") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
 
-/** Admin listings (spec 002 §2.7): tabs 'payout info needed', 'active listings', 'all listings'. */
+/**
+ * Admin listings (spec 002 §2.7): tabs 'payout info needed', 'active listings', 'all listings'. The first two
+ * hold listings with units left: a deleted or sold-out listing (0 units) keeps its status, and is under 'all'.
+ */
 const STAGES = [
-  { stage: "payoutneeded", label: "payout info needed", status: "payoutneeded" },
-  { stage: "active", label: "active listings", status: "active" },
-  { stage: "all", label: "all listings", status: null },
+  { stage: "payoutneeded", label: "payout info needed", filters: { status: "payoutneeded", in_stock: "true" } },
+  { stage: "active", label: "active listings", filters: { status: "active", in_stock: "true" } },
+  { stage: "all", label: "all listings", filters: {} },
 ] as const;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -28,7 +31,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const search = (url.searchParams.get("search") ?? "").slice(0, 100);
   const sort = (url.searchParams.get("sort") ?? "id").slice(0, 40);
   const dir = url.searchParams.get("dir") === "asc" ? "asc" : "desc";
-  const list = await listResource(db, "listing", { page, search, sort, dir, filters: stage.status ? { status: stage.status } : {} });
+  const list = await listResource(db, "listing", { page, search, sort, dir, filters: stage.filters });
   return {
     stage: stage.stage,
     stages: STAGES.map((s) => ({ stage: s.stage, label: s.label })),

@@ -35,8 +35,8 @@ type Adapter = {
   search: AnyPgColumn[];
   /** What a chooser and a list cell show for a row. */
   label: SQL;
-  /** Chooser filters by URL parameter (brand=3, is_valid=true). */
-  filters?: Record<string, AnyPgColumn>;
+  /** Chooser filters by URL parameter (brand=3, is_valid=true): a column compared to the value, or a predicate of it. */
+  filters?: Record<string, AnyPgColumn | ((v: string) => SQL)>;
   hasActive?: AnyPgColumn;
   /** Columns a write sets besides the fields (denormalised keys), or field errors. */
   derive?: (db: Db, values: ResourceValues) => Promise<{ set: Row } | { errors: Record<string, string> }>;
@@ -258,7 +258,13 @@ const ADAPTERS: Record<ResourceName, Adapter> = {
     },
     search: [listings.skuKey],
     label: sql`'listing ' || ${listings.id}::text`,
-    filters: { status: listings.status, provider: listings.providerId, brand: listings.brandId },
+    filters: {
+      status: listings.status,
+      provider: listings.providerId,
+      brand: listings.brandId,
+      // A listing with units left (0 units = deleted or sold out, spec 000 §4).
+      in_stock: (v) => (v === "true" ? gt(listings.totalUnits, 0) : v === "false" ? eq(listings.totalUnits, 0) : sql`false`),
+    },
   },
   request: {
     table: listingRequests,
@@ -312,7 +318,7 @@ function filterWhere(a: Adapter, filters: Record<string, string> | undefined): S
   const out: SQL[] = [];
   for (const [k, v] of Object.entries(filters ?? {})) {
     const col = a.filters?.[k];
-    if (col && v !== "") out.push(filterValue(col, v));
+    if (col && v !== "") out.push(typeof col === "function" ? col(v) : filterValue(col, v));
   }
   return out;
 }

@@ -15,6 +15,7 @@ import {
   updateMyListing,
   updateMyRequest,
 } from "../../db/queries/my-listings";
+import { listResource } from "../../db/queries/admin-resources";
 import { listings, orderContributions, orders } from "../../db/schema";
 import { BUY_STATES, COMMON_STATES } from "../../domain/states";
 import {
@@ -260,5 +261,17 @@ describe("orderedSizes", () => {
       { label: "S", count: 0 },
       { label: "M", count: 0 },
     ]);
+  });
+});
+
+describe("staff's listing tabs (admin-resources in_stock filter)", () => {
+  it("'active listings' and 'payout info needed' leave out a deleted listing (0 units); 'all listings' keeps it", async () => {
+    const variationsOf = async (filters: Record<string, string>) =>
+      (await listResource(db, "listing", { page: 1, filters: { provider: String(me), ...filters } })).rows.map((r) => r.productvariation);
+    const deleted = prodZ.variations[1].id;
+    expect(await variationsOf({})).toContain(deleted);
+    expect(await variationsOf({ in_stock: "true" })).not.toContain(deleted);
+    expect(await variationsOf({ in_stock: "false" })).toContain(deleted);
+    expect(await variationsOf({ in_stock: "nonsense" })).toEqual([]);
   });
 });
