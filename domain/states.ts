@@ -353,6 +353,26 @@ export function isAdminStage(value: unknown): value is AdminStage {
   return typeof value === "string" && (ADMIN_STAGES as readonly string[]).includes(value);
 }
 
+/** An RMA's own stage names under staff's order stages (its pending is "rmarequested", and so on). */
+const RMA_STAGES_OF_ADMIN_STAGE: Readonly<Partial<Record<OrderStage, readonly string[]>>> = Object.freeze({
+  pre_shipping: ["rmarequested"],
+  complete: ["rmacompleted"],
+  declined: ["rmadeclined"],
+  cancelled: ["rmacancelled"],
+});
+
+/** The order stages an admin stage filter matches: its own, and an RMA's that mean the same. */
+export function stagesOfAdminStage(stage: OrderStage): string[] {
+  return [stage, ...(RMA_STAGES_OF_ADMIN_STAGE[stage] ?? [])];
+}
+
+/** What staff call an order's two parties: seller/buyer, a swap's provider/receiver, an RMA's victim/perpetrator (decisions.md). */
+export function partyLabels(transactionType: number): { provider: string; receiver: string } {
+  if (transactionType === TRANSACTION_TYPE.SWAP) return { provider: "provider", receiver: "receiver" };
+  if (transactionType === TRANSACTION_TYPE.RMA) return { provider: "victim", receiver: "perpetrator" };
+  return { provider: "seller", receiver: "buyer" };
+}
+
 /**
  * Stage of an order (orders.stage) from its state: negotiation -> pre_shipping; pickup scheduled ->
  * approved; picked up -> shipping; delivered -> delivered; completed -> complete; declined and expired

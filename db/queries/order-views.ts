@@ -25,7 +25,7 @@ import { ACTION, actionLabel } from "../../domain/action-codes";
 import { currentReasons, reasonLabel, rmaReasonCountsForShipping } from "../../domain/reasons";
 import { swapLedger, swapOutcomeOf, swapSettlement } from "../../domain/swap-money";
 import { REASON_PREFIX_OTHER, REASON_PREFIX_YOU } from "../../domain/messages";
-import { DISPLAY_STATUS, isAdminStage, isMoveOf, roleOf, SWAP_STATES, transactionTypeLabel, TRANSACTION_TYPE, type AdminStage, type Role, type TransactionType } from "../../domain/states";
+import { DISPLAY_STATUS, isAdminStage, isMoveOf, roleOf, stagesOfAdminStage, SWAP_STATES, transactionTypeLabel, TRANSACTION_TYPE, type AdminStage, type Role, type TransactionType } from "../../domain/states";
 import {
   brands,
   orderActions,
@@ -903,7 +903,7 @@ export async function listAdminOrders(db: DbOrTx, filter: AdminOrderFilter = {})
   const offset = Number.isSafeInteger(filter.offset) && filter.offset! >= 0 ? filter.offset! : 0;
   const stage = filter.stage && isAdminStage(filter.stage) && filter.stage !== "all" ? filter.stage : null;
   const where = and(
-    stage ? eq(orders.stage, stage) : undefined,
+    stage ? inArray(orders.stage, stagesOfAdminStage(stage)) : undefined,
     // A cart draft older than 24 hours is expired, not pending (decisions.md "Time windows").
     stage === "pre_shipping" ? sql`NOT ${staleCartDraftSql()}` : undefined,
     filter.type ? eq(orders.transactionType, filter.type) : undefined,

@@ -23,7 +23,7 @@ import { orders } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import { SWAP_STATES } from "../../domain/states";
 import { createBrand, createCollection, createProduct, createRetailer, SIZE_RUNS } from "../factories";
-import { addOrderAction, addPayment, addRating, createOrderAt, createSwapOrder } from "../factories/orders";
+import { addOrderAction, addPayment, addRating, createOrderAt, createRmaOf, createSwapOrder } from "../factories/orders";
 import { openTestDb } from "./helpers";
 
 const handle = openTestDb(3);
@@ -275,6 +275,15 @@ describe("staff lists", () => {
     expect(picked.items.map((r) => r.id)).not.toContain(pending.order.id);
     expect((await listAdminOrders(db, { type: 2, limit: 100 })).items.map((r) => r.id)).not.toContain(shipped.order.id);
     expect((await listAdminOrders(db, { type: 1, stage: "pre_shipping", limit: 100 })).items.map((r) => r.id)).toContain(pending.order.id);
+
+    // An RMA under the same stage filters: pending is its "rmarequested", complete its "rmacompleted".
+    const delivered = await createOrderAt(db, "delivered", { ...base, deliveredAt: new Date() });
+    const rma = await createRmaOf(db, delivered.order.id, { victimId: buyer.id, contact: { name: "Pat", email: "pat@example.test", phone: "555-0100", packingSlipName: "Pat" } });
+    const rmaIds = async (stage: "pre_shipping" | "complete") => (await listAdminOrders(db, { type: 3, stage, limit: 100 })).items.map((r) => r.id);
+    expect(await rmaIds("pre_shipping")).toContain(rma.rmaId);
+    await db.update(orders).set({ stage: "rmacompleted" }).where(eq(orders.id, rma.rmaId));
+    expect(await rmaIds("complete")).toContain(rma.rmaId);
+    expect(await rmaIds("pre_shipping")).not.toContain(rma.rmaId);
 
     const ships = await listActiveShipments(db, { limit: 100 });
     expect(ships.items.map((x) => x.orderId)).toContain(shipped.order.id);

@@ -8,6 +8,7 @@ import { Form, Link } from "@remix-run/react";
 import type { AdminOrderRow, OrderDetail } from "../../../db/queries/order-views";
 import { formatCents } from "../../../domain/money";
 import { labelFor, FLOOR_TIMES } from "../../../domain/reasons";
+import { partyLabels } from "../../../domain/states";
 import { formatDate, timeSince } from "./format";
 import { LedgerTable, LinesTable, PaymentsList, ShipmentsList, UpdatesList } from "./OrderParts";
 
@@ -43,8 +44,8 @@ export function AdminOrderCard({
         <div>
           <strong>Order {row.externalId}</strong> <span className="pill">{row.displayStatus}</span>
           <div className="muted">
-            {row.typeLabel} · {row.brandName ?? "—"} · {row.ttype === "swap" ? "provider" : "seller"} <span data-testid="provider-name">{row.providerName}</span> →{" "}
-            {row.ttype === "swap" ? "receiver" : "buyer"}{" "}
+            {row.typeLabel} · {row.brandName ?? "—"} · {partyLabels(row.transactionType).provider} <span data-testid="provider-name">{row.providerName}</span> →{" "}
+            {partyLabels(row.transactionType).receiver}{" "}
             <span data-testid="receiver-name">{row.receiverName}</span>
           </div>
           <div className="muted">
@@ -95,11 +96,11 @@ function Summary({ d }: { d: OrderDetail }) {
         <dd>{d.externalId}</dd>
         <dt>Workflow</dt>
         <dd>{d.workflowId}</dd>
-        <dt>{swap ? "Provider" : "Seller"}</dt>
+        <dt>{capitalized(partyLabels(d.transactionType).provider)}</dt>
         <dd>
           {d.providerLabel} (retailer {d.providerId})
         </dd>
-        <dt>{swap ? "Receiver (started the swap)" : "Buyer"}</dt>
+        <dt>{swap ? "Receiver (started the swap)" : capitalized(partyLabels(d.transactionType).receiver)}</dt>
         <dd>
           {d.receiverLabel} (retailer {d.receiverId})
         </dd>
@@ -255,3 +256,5 @@ function PaymentsTab({ d, dashboardBase }: { d: OrderDetail; dashboardBase: stri
     </div>
   );
 }
+
+const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
