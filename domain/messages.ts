@@ -58,9 +58,7 @@ export const LISTING_CORRECTED_RELIST = `${ACTION_REQUIRED} This listing was cor
 /** ours (spec 000 §8: product not found asks to contact support with these details). */
 export const PRODUCT_NOT_FOUND =
   "Can't find your product? Contact support and tell us the brand, season, product code, colour, wholesale cost, sizes, the reason for listing and your phone number.";
-/** spec 000 §8 (verbatim, short form). */
-export const OWN_LISTING_EXISTS_SHORT = "We have a problem, You already have a listing for this item";
-/** spec 001 §8 (verbatim). */
+/** spec 001 §8 (verbatim; spec 000 §8 quotes its first clause and describes the rest). */
 export const OWN_LISTING_EXISTS =
   "We have a problem, You already have a listing for this item; if a sale is proposed, wait for the retailer to respond.";
 /** Terms must be agreed (ours). */

@@ -39,7 +39,7 @@ export default function Onboarding() {
       <ul>
         <li>
           <strong>List what didn't sell.</strong> Choose the style and colour, the sizes and units, add photos, and accept the
-          terms. Listings are for sale, for swap, or both.
+          terms. Each listing is either for sale or for swap.
         </li>
         <li>
           <strong>Request what you need.</strong> Post a request for a style and sizes; retailers who have it can offer to

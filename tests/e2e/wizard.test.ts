@@ -17,7 +17,7 @@ import {
   ALREADY_REQUESTED,
   CANNOT_CREATE_LISTING,
   CHECK_INVENTORY_OWN_LISTING,
-  OWN_LISTING_EXISTS_SHORT,
+  OWN_LISTING_EXISTS,
   SELECT_COLOR_OPTION,
 } from "../../domain/messages";
 import { ACCEPT_TERMS, ADD_AT_LEAST_ONE_SIZE } from "../../domain/messages";
@@ -373,7 +373,7 @@ describe("Request a style", () => {
     const blocked = p.getByTestId("wizard-blocked");
     await blocked.waitFor();
     const t = await blocked.textContent();
-    expect(t).toContain(OWN_LISTING_EXISTS_SHORT);
+    expect(t).toContain(OWN_LISTING_EXISTS);
     expect(t).toContain(CHECK_INVENTORY_OWN_LISTING);
   });
 

@@ -46,7 +46,7 @@ import {
   ALREADY_REQUESTED,
   CANNOT_CREATE_LISTING,
   CHECK_INVENTORY_OWN_LISTING,
-  OWN_LISTING_EXISTS_SHORT,
+  OWN_LISTING_EXISTS,
   SELECT_COLOR_OPTION,
 } from "../../../domain/messages";
 import { labelFor, LISTING_REASONS, REQUEST_REASONS } from "../../../domain/reasons";
@@ -172,7 +172,7 @@ async function blockedFor(kind: WizardKind, retailerId: number, variationId: num
 export function blockedMessages(b: Blocked): string[] {
   if (b.kind === "already_listed") return [ALREADY_LISTED];
   if (b.kind === "already_requested") return [ALREADY_REQUESTED];
-  return [OWN_LISTING_EXISTS_SHORT, CHECK_INVENTORY_OWN_LISTING];
+  return [OWN_LISTING_EXISTS, CHECK_INVENTORY_OWN_LISTING];
 }
 
 async function readRequestState(request: Request, kind: WizardKind) {
@@ -439,7 +439,8 @@ async function saveStep(request: Request, ctx: WizardContext, kind: WizardKind, 
   const res = await createRequestChecked(db, { requestorId: retailerId, variationId, reason: s.reason!, sizes: s.sizes! });
   if (!res.ok) return refusedSave(submission, cannot, res);
   if (res.listingExists) {
-    return redirect(`${listingExistsHref(res.listingExists.listingType, r.brand!.id, variationId)}&ref=requestCreatedListingExists`);
+    const ref = res.listingExists.listingType === "swap" ? "requestCreatedSwapListingExists" : "requestCreatedListingExists";
+    return redirect(`${listingExistsHref(res.listingExists.listingType, r.brand!.id, variationId)}&ref=${ref}`);
   }
   return redirect(ctx.chooseRetailer ? "/sell/?ref=requestCreated" : "/active/requests/?ref=requestCreated");
 }

@@ -24,7 +24,6 @@ describe("messages quoted by the specifications are verbatim", () => {
     ["SWAP_ALREADY_YOUR_MOVE", "You already have a swap waiting for your response with this same retailer. Please check your Pending Orders."],
     ["SWAP_ALREADY_THEIR_MOVE", "You already have a swap in progress with this same retailer. Please wait for them to respond."],
     ["OWN_LISTING_EXISTS", "We have a problem, You already have a listing for this item; if a sale is proposed, wait for the retailer to respond."],
-    ["OWN_LISTING_EXISTS_SHORT", "We have a problem, You already have a listing for this item"],
     ["SELECT_COLOR_OPTION", "You must select a color option to continue"],
     ["ALREADY_LISTED", "Sorry, we cannot add a listing for an already listed item"],
     ["ALREADY_REQUESTED", "Sorry, we cannot add a request for an already requested item"],
