@@ -248,8 +248,14 @@ describe("editing and deleting", () => {
     await page.goto(url(`/updatelisting/${target.id}`));
     await page.getByRole("button", { name: "Delete" }).click();
     await expect.poll(() => page.locator("[data-field-error=modified_reason]").textContent()).toBe(MODIFIED_REASON_REQUIRED_LISTING);
-    expect(await page.getByTestId("edit-total").textContent()).toBe("0");
+    // Refused: the counters are left as they were, so a later Save cannot delete by surprise.
+    expect(await page.getByTestId("edit-total").textContent()).toBe("6");
     expect((await db().select().from(listings).where(eq(listings.id, target.id)))[0].totalUnits).toBe(6);
+    await page.getByLabel("Reason for this change").selectOption("no_longer_needed");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.waitForURL(/\/active\/listings\?notice=listing-updated/);
+    expect((await db().select().from(listings).where(eq(listings.id, target.id)))[0].totalUnits).toBe(6);
+    await page.goto(url(`/updatelisting/${target.id}`));
     await page.getByLabel("Reason for this change").selectOption("no_longer_needed");
     await page.getByRole("button", { name: "Delete" }).click();
     await page.waitForURL(/\/active\/listings\?notice=listing-deleted/);

@@ -76,14 +76,6 @@ export function EditItemPage() {
     input.dispatchEvent(new Event("input", { bubbles: true }));
     recount();
   };
-  const zeroAll = () => {
-    formRef.current?.querySelectorAll<HTMLInputElement>("input[data-size-input]").forEach((input) => {
-      const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set;
-      setter?.call(input, "0");
-      input.dispatchEvent(new Event("input", { bubbles: true }));
-    });
-    setTotal(0);
-  };
 
   const submitting = navigation.state === "submitting";
   const title = isListing ? "Update Listing" : "Update Request";
@@ -225,7 +217,7 @@ export function EditItemPage() {
           <button type="submit" name="intent" value="save" className="button" disabled={submitting}>
             Save
           </button>
-          <button type="submit" name="intent" value="delete" className="button button-danger" disabled={submitting} onClick={zeroAll}>
+          <button type="submit" name="intent" value="delete" className="button button-danger" disabled={submitting}>
             Delete
           </button>
           <Link to={back} className="button button-outline">
