@@ -80,7 +80,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     });
   }
   const env = getEnv();
-  const dashboardBase = paymentsProvider(env) === "stripe" ? "https://dashboard.stripe.com/test" : null;
+  // The Stripe dashboard of the key's mode: live keys search live payments, test keys test ones.
+  const dashboardBase = paymentsProvider(env) === "stripe" ? `https://dashboard.stripe.com${env.STRIPE_SECRET_KEY?.startsWith("sk_live_") ? "" : "/test"}` : null;
   return {
     stage,
     type,
@@ -121,6 +122,15 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirect(`${back.pathname}${back.search}`, 303);
 }
 
+/** The type and action filters as a query, so that a stage tab keeps them. */
+function filterQuery(d: { type: number | null; actionCode: number | null }): string {
+  const q = new URLSearchParams();
+  if (d.type !== null) q.set("type", String(d.type));
+  if (d.actionCode !== null) q.set("action", String(d.actionCode));
+  const s = q.toString();
+  return s ? `?${s}` : "";
+}
+
 export default function ActiveTransactions() {
   const d = useLoaderData<typeof loader>();
   const a = useActionData<typeof action>();
@@ -144,7 +154,7 @@ export default function ActiveTransactions() {
       <h1>Transactions</h1>
       <nav className="order-tabs" role="tablist">
         {ADMIN_STAGES.map((s) => (
-          <Link key={s} to={`/admin/active-transactions/${s}`} className={s === d.stage ? "active" : ""} role="tab" aria-selected={s === d.stage} data-testid={`stage-${s}`}>
+          <Link key={s} to={`/admin/active-transactions/${s}${filterQuery(d)}`} className={s === d.stage ? "active" : ""} role="tab" aria-selected={s === d.stage} data-testid={`stage-${s}`}>
             {ADMIN_STAGE_LABELS[s]}
           </Link>
         ))}

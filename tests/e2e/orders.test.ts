@@ -343,6 +343,8 @@ describe("staff", () => {
     await p.goto(url("/admin"));
     await Promise.all([p.waitForURL(/\/admin\/active-transactions$/), p.getByRole("link", { name: "Orders and RMAs" }).click()]);
     await p.goto(url(`/admin/active-transactions/shipping?action=${ACTION.SHIPMENT_PICKED_UP}`));
+    // The stage tabs keep the other filters.
+    expect(await p.getByTestId("stage-all").getAttribute("href")).toBe(`/admin/active-transactions/all?action=${ACTION.SHIPMENT_PICKED_UP}`);
     const card = p.locator(`[data-testid=admin-order-card][data-order-id="${o.route.order.id}"]`);
     await expect(card.getByTestId("provider-name").textContent()).resolves.toBe(SELLER_NAME);
     await expect(card.getByTestId("receiver-name").textContent()).resolves.toBe(BUYER_NAME);
