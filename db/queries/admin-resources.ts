@@ -33,6 +33,8 @@ type Adapter = {
   columns: Record<string, AnyPgColumn>;
   /** Text columns the search box looks in (an all-digit search also matches the id). */
   search: AnyPgColumn[];
+  /** Id columns an all-digit search also matches (besides the row's own id): "Search by id or retailer id". */
+  searchIds?: AnyPgColumn[];
   /** What a chooser and a list cell show for a row. */
   label: SQL;
   /** Chooser filters by URL parameter (brand=3, is_valid=true): a column compared to the value, or a predicate of it. */
@@ -221,6 +223,7 @@ const ADAPTERS: Record<ResourceName, Adapter> = {
       created: retailerBrands.createdAt,
     },
     search: [],
+    searchIds: [retailerBrands.retailerId],
     label: sql`${retailerBrands.retailerId}::text || ' / ' || ${retailerBrands.brandId}::text`,
     filters: { retailer: retailerBrands.retailerId, brand: retailerBrands.brandId },
   },
@@ -303,10 +306,11 @@ const MAX_ID = 2_147_483_647;
 function searchWhere(a: Adapter, search: string | undefined): SQL | undefined {
   const q = (search ?? "").trim();
   if (!q) return undefined;
-  const byId = /^\d{1,10}$/.test(q) && Number(q) <= MAX_ID ? eq(a.id, Number(q)) : undefined;
+  const digits = /^\d{1,10}$/.test(q) && Number(q) <= MAX_ID;
+  const byId = digits ? [a.id, ...(a.searchIds ?? [])].map((c) => eq(c, Number(q))) : [];
   const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const texts = a.search.map((c) => ilike(c, pattern));
-  return or(...(byId ? [byId] : []), ...texts) ?? sql`false`;
+  return or(...byId, ...texts) ?? sql`false`;
 }
 
 /**

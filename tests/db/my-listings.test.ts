@@ -275,3 +275,10 @@ describe("staff's listing tabs (admin-resources in_stock filter)", () => {
     expect(await variationsOf({ in_stock: "nonsense" })).toEqual([]);
   });
 });
+
+describe("staff's retailer-brand links (admin-resources search)", () => {
+  it("'Search by id or retailer id': a number finds the links of that retailer too", async () => {
+    const rows = (await listResource(db, "retailerbrand", { page: 1, search: String(me) })).rows;
+    expect(rows.filter((r) => r.retailer === me).map((r) => r.brand).sort()).toEqual([brandA.id, brandZ.id].sort());
+  });
+});
