@@ -3,10 +3,11 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { z } from "zod";
 import { formatCents } from "../../domain/money";
-import { CHOOSER_LIMIT, RESOURCES, type ResourceName } from "../../domain/resources";
+import { CHOOSER_LIMIT, LIST_PAGE_SIZE, RESOURCES, type ResourceName } from "../../domain/resources";
 import { chooserOptions, listResource, saveResource, setCollectionProductsActive, variationsOfProducts } from "../../db/queries/admin-resources";
 import { listAdminOrders } from "../../db/queries/order-views";
 import { CollectionPicker } from "~/components/admin/resources/CollectionPicker";
+import { ListPager, pagesOf } from "~/components/admin/resources/ListPager";
 import { ResourceForm } from "~/components/admin/resources/ResourceForm";
 import { ROW_ACTION_DONE, ResourceTable } from "~/components/admin/resources/ResourceTable";
 import { pageTitle } from "~/components/title";
@@ -63,6 +64,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     brandId,
     collectionId,
     search,
+    page,
     done: url.searchParams.get("done"),
     today: localDateISO(Date.now(), getEnv().MARKETPLACE_TZ),
   };
@@ -110,9 +112,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     case "requests":
       return { ...out, list: await list("request", { brand: String(brandId) }) };
     case "transactions": {
-      const orders = await listAdminOrders(db, { brandId, limit: 50, offset: (page - 1) * 50 });
+      const orders = await listAdminOrders(db, { brandId, limit: LIST_PAGE_SIZE, offset: (page - 1) * LIST_PAGE_SIZE });
       return {
         ...out,
+        ordersTotal: orders.total,
         orders: orders.items.map((o) => ({
           id: o.id,
           externalId: o.externalId,
@@ -360,6 +363,21 @@ export default function ManageBrand() {
           </tbody>
         </table>
       ) : null}
+      <TabPager d={d} />
     </section>
+  );
+}
+
+/** The tab's list paged (spec 002 lists run past one page: "product list 200", a brand's retailers and orders). */
+function TabPager({ d }: { d: { page: number } & ({ list?: { count: number; capped?: boolean; rows: unknown[] } } | { ordersTotal?: number }) }) {
+  const list = "list" in d && d.list ? d.list : "ordersTotal" in d && typeof d.ordersTotal === "number" ? { count: d.ordersTotal, rows: [] } : null;
+  if (!list) return null;
+  const { pages, countLabel } = pagesOf(list, d.page, LIST_PAGE_SIZE);
+  if (pages <= 1) return null;
+  return (
+    <div data-testid="tab-pager">
+      <p className="muted">{`${countLabel} in all · page ${d.page} of ${pages}`}</p>
+      <ListPager page={d.page} pages={pages} />
+    </div>
   );
 }

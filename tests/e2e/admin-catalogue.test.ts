@@ -28,6 +28,7 @@ import {
   variationImages,
 } from "../../db/schema";
 import {
+  authorizeBrand,
   createBrand,
   createCollection,
   createListing,
@@ -264,6 +265,19 @@ describe("brand admin", () => {
     await page.getByTestId(`row-${links[0].id}`).waitFor();
     for (const tab of ["listings", "requests", "transactions", "uploads"])
       expect((await staff.get(`/manage-brand/${tab}?brand=${brandId}`)).status).toBe(200);
+  });
+
+  it("a tab whose list runs past one page has a pager (a brand with 52 retailers)", async () => {
+    const big = await createBrand(db(), { name: `Paged ${uniqueToken()}` });
+    for (let i = 0; i < 52; i++) {
+      const r = (await createRetailer(db(), { payout: false, user: false })).retailer;
+      await authorizeBrand(db(), r.id, big.id);
+    }
+    const first = (await staff.get(`/manage-brand/retailers?brand=${big.id}`)).body;
+    expect(first).toContain("52 in all · page 1 of 2");
+    const second = (await staff.get(`/manage-brand/retailers?brand=${big.id}&page=2`)).body;
+    expect(second).toContain("52 in all · page 2 of 2");
+    expect((second.match(/data-testid="row-\d+"/g) ?? []).length).toBe(2);
   });
 
   it("a staff user with brand but not product permission is refused the Products tab and its actions", async () => {
