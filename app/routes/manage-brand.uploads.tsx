@@ -118,6 +118,8 @@ export async function action({ request }: ActionFunctionArgs) {
     if (r.ok) return back(`&upload=${p.data}&done=saved`);
     if (r.reason === "missing") throw notFound();
     if (r.reason === "saved") return data<Reply>({ error: "This upload has already been saved.", field: "upload" }, { status: 409 });
+    if (r.reason === "duplicate")
+      return data<Reply>({ error: `This folder was saved before: the collection already has ${r.skus.join(", ")}.`, field: "upload" }, { status: 409 });
     return data<Reply>({ error: UPLOAD_ERROR_FLAG, field: "upload" }, { status: 400 });
   }
   return data<Reply>({ error: "Unknown action." }, { status: 400 });

@@ -1,5 +1,5 @@
 /** Collection uploads (issue 12, spec 002 §2.5): the uploads of a collection, and saving one as products. */
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { groupUploadRows } from "../../domain/catalogue-upload";
 import type { Db } from "../client";
 import { collections, collectionUploads, productSizes, productVariations, products, variationImages, type CollectionUploadRowJson } from "../schema";
@@ -52,7 +52,11 @@ export async function getCollectionUpload(db: Db, collectionId: number, id: numb
   return row ?? null;
 }
 
-export type SaveUploadResult = { ok: true; products: number; variations: number } | { ok: false; reason: "missing" | "saved" | "invalid" };
+export type SaveUploadResult =
+  | { ok: true; products: number; variations: number }
+  | { ok: false; reason: "missing" | "saved" | "invalid" }
+  /** The folder's products are in the collection already (the same folder saved before, loaded again). */
+  | { ok: false; reason: "duplicate"; skus: string[] };
 
 /**
  * Saves an upload's rows as products of its collection (one per sku, one variation per color, the sizes, the
@@ -73,6 +77,15 @@ export async function saveCollectionUpload(db: Db, collectionId: number, id: num
     const [c] = await tx.select({ brandId: collections.brandId }).from(collections).where(eq(collections.id, collectionId));
     let variations = 0;
     const groups = groupUploadRows(u.rows.map((r) => ({ ...r, priceCents: r.priceCents })));
+    // Spec 002: a saved folder cannot be saved again. Loaded again, it is a new upload: its product codes,
+    // already in the collection, say it was saved.
+    const already = groups.length
+      ? await tx
+          .select({ sku: products.sku })
+          .from(products)
+          .where(and(eq(products.collectionId, collectionId), inArray(products.sku, groups.map((g) => g.sku))))
+      : [];
+    if (already.length) return { ok: false, reason: "duplicate", skus: [...new Set(already.map((a) => a.sku))].sort() } as const;
     for (const g of groups) {
       const [p] = await tx
         .insert(products)

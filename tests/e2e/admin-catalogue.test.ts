@@ -378,6 +378,16 @@ describe("collection uploads", () => {
     const again = await staff.postForm(uploadUrl(), { intent: "save", upload: uploadId });
     expect(again.status).toBe(409);
     expect((await productsOf()).length).toBe(before + 1);
+    // The same folder loaded again is a new upload, and still cannot be saved a second time (spec 002).
+    await page.goto(url(uploadUrl()));
+    await page.getByLabel("Folder (.zip)").setInputFiles(file);
+    await Promise.all([page.waitForURL(/done=loaded/), page.getByRole("button", { name: "Load Folder" }).click()]);
+    const reloaded = new URL(page.url()).searchParams.get("upload")!;
+    expect(reloaded).not.toBe(uploadId);
+    const twice = await staff.postForm(uploadUrl(), { intent: "save", upload: reloaded });
+    expect(twice.status).toBe(409);
+    expect(twice.body).toContain(`This folder was saved before: the collection already has UPX${tok}.`);
+    expect((await productsOf()).length).toBe(before + 1);
   });
 
   const post = async (client: HttpClient, name: string, bytes: Uint8Array) => {
