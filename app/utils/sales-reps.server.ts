@@ -1,5 +1,5 @@
 /** Sales-rep reports (spec 002 §2.2 salesrep-reports-admin, issue 13): a rep's retailers and their activity. */
-import { getSalesRep, listSalesReps, repRetailers, type SalesRepRow } from "../../db/queries/reports";
+import { getSalesRep, listSalesReps, repRetailers, repTradeTotals, type SalesRepRow } from "../../db/queries/reports";
 import { formatCents } from "../../domain/money";
 import { formatDate } from "~/components/orders/format";
 import { db } from "./db.server";
@@ -16,14 +16,15 @@ export async function repPerformance(now: Date) {
   const reps = await listSalesReps(db);
   return Promise.all(
     reps.map(async (rep) => {
-      const rs = await repRetailers(db, rep.states, since);
+      const [rs, trades] = await Promise.all([repRetailers(db, rep.states, since), repTradeTotals(db, rep.states, since)]);
       return {
         ...repView(rep),
         retailers: rs.length,
         active: rs.filter((r) => r.status === "active").length,
         seen: rs.filter((r) => r.lastActiveAt !== null && r.lastActiveAt >= since).length,
-        orders: rs.reduce((n, r) => n + r.orders, 0),
-        value: formatCents(rs.reduce((n, r) => n + r.valueCents, 0)),
+        // Each order once (an order between two of the rep's retailers is in both their rows).
+        orders: trades.orders,
+        value: formatCents(trades.valueCents),
         listings: rs.reduce((n, r) => n + r.listings, 0),
         requests: rs.reduce((n, r) => n + r.requests, 0),
       };

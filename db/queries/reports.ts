@@ -19,6 +19,8 @@ const NOT_A_TRADE = ["complete_order_checkout", "expired"];
 const TRADED_STAGES = ["approved", "shipping", "delivered", "complete"];
 
 const tradedStages = sql.join(TRADED_STAGES.map((s) => sql`${s}`), sql`, `);
+/** A sale or a swap: an RMA (type 3) is a return, not a trade, though its return parcel is also "shipping". */
+const NOT_AN_RMA = sql.raw("o.transaction_type <> 3");
 
 /** The postgres.js client under Drizzle (its cursors are what Drizzle does not wrap). */
 function client(db: Db): postgres.Sql {
@@ -104,7 +106,7 @@ export function monthlyMetricsReport(db: Db): ReportSource {
         from months m
         left join lateral (
           select count(*) as traded, sum(o.value_cents) as value_cents, sum(o.receiver_fee_cents + o.provider_fee_cents) as fee_cents
-          from o where o.stage = any(${TRADED_STAGES}) and to_char(date_trunc('month', o.created_at at time zone 'UTC'), 'YYYY-MM') = m.month
+          from o where o.stage = any(${TRADED_STAGES}) and o.transaction_type <> 3 and to_char(date_trunc('month', o.created_at at time zone 'UTC'), 'YYYY-MM') = m.month
         ) t on true
         order by m.month`,
     ),
@@ -194,6 +196,21 @@ export type RepRetailerRow = {
   requests: number;
 };
 
+/**
+ * A rep's traded orders since `since` and their value, each order once: an order between two of the rep's
+ * retailers is one order (the per-retailer rows count it on both sides).
+ */
+export async function repTradeTotals(db: Db, states: string[], since: Date): Promise<{ orders: number; valueCents: number }> {
+  if (states.length === 0) return { orders: 0, valueCents: 0 };
+  const inStates = sql`(${sql.join(states.map((x) => sql`${x}`), sql`, `)})`;
+  const [row] = await db.execute<{ orders: number; value_cents: number }>(sql`
+    select count(*)::int as orders, coalesce(sum(o.value_cents), 0)::int as value_cents
+    from orders o
+    where o.created_at >= ${since.toISOString()}::timestamptz and o.stage in (${tradedStages}) and ${NOT_AN_RMA}
+      and exists (select 1 from retailers r where r.id in (o.provider_id, o.receiver_id) and upper(r.state) in ${inStates})`);
+  return { orders: row?.orders ?? 0, valueCents: row?.value_cents ?? 0 };
+}
+
 /** The retailers in a rep's states with their activity since `since`: traded orders (either side) and their value, open listings and requests. */
 export async function repRetailers(db: Db, states: string[], since: Date): Promise<RepRetailerRow[]> {
   if (states.length === 0) return [];
@@ -210,8 +227,8 @@ export async function repRetailers(db: Db, states: string[], since: Date): Promi
     requests: number;
   }>(sql`
     select r.id, r.store_name, r.city, r.state, r.status::text as status, r.last_active_at,
-      (select count(*) from orders o where (o.provider_id = r.id or o.receiver_id = r.id) and o.created_at >= ${since.toISOString()}::timestamptz and o.stage in (${tradedStages}))::int as orders,
-      coalesce((select sum(o.value_cents) from orders o where (o.provider_id = r.id or o.receiver_id = r.id) and o.created_at >= ${since.toISOString()}::timestamptz and o.stage in (${tradedStages})), 0)::int as value_cents,
+      (select count(*) from orders o where (o.provider_id = r.id or o.receiver_id = r.id) and o.created_at >= ${since.toISOString()}::timestamptz and o.stage in (${tradedStages}) and ${NOT_AN_RMA})::int as orders,
+      coalesce((select sum(o.value_cents) from orders o where (o.provider_id = r.id or o.receiver_id = r.id) and o.created_at >= ${since.toISOString()}::timestamptz and o.stage in (${tradedStages}) and ${NOT_AN_RMA}), 0)::int as value_cents,
       (select count(*) from listings l where l.provider_id = r.id and l.total_units > 0)::int as listings,
       (select count(*) from listing_requests q where q.requestor_id = r.id and q.total_units > 0)::int as requests
     from retailers r

@@ -4,7 +4,9 @@
  * tracking; the map's query finds retailers within the radius, nearest first, 100 at a time.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { brandInventoryReport, monthlyMetricsReport, repRetailers, retailerBrandsReport, retailersNear, shipmentInsuranceReport } from "../../db/queries/reports";
+import { eq } from "drizzle-orm";
+import { brandInventoryReport, monthlyMetricsReport, repRetailers, repTradeTotals, retailerBrandsReport, retailersNear, shipmentInsuranceReport } from "../../db/queries/reports";
+import { orders } from "../../db/schema";
 import { listRetailersPage } from "../../db/queries/retailer-admin";
 import { csvResponse } from "../../app/utils/csv.server";
 import { authorizeBrand, createBrand, createCollection, createListing, createProduct, createRetailer, SIZE_RUNS, uniqueToken } from "../factories";
@@ -66,6 +68,29 @@ describe("sales-rep report and the Choose Retailer list", () => {
     const page = await listRetailersPage(db, { statuses: ["active"], q: `Rep ${tok}` });
     expect(page.rows.map((r) => [r.id, r.contactEmail])).toEqual([[retailer.id, `c-${tok}@example.test`]]);
     expect((await listRetailersPage(db, { statuses: ["active"], q: `c-${tok}@` })).total).toBe(1);
+  });
+});
+
+describe("sales-rep totals", () => {
+  it("count an order between two of the rep's retailers once, and no RMA as a trade", async () => {
+    const tok = uniqueToken();
+    const state = "QZ"; // a code no other test's retailers use
+    const brand = await createBrand(db, { name: `Rep totals ${tok}` });
+    const col = await createCollection(db, { brandId: brand.id });
+    const p = await createProduct(db, { collectionId: col.id, sku: `RT${tok}`, sizes: SIZE_RUNS.apparel, colors: 1 });
+    const { retailer: a } = await createRetailer(db, { state, storeName: `Rep A ${tok}` });
+    const { retailer: b } = await createRetailer(db, { state, storeName: `Rep B ${tok}` });
+    const order = await createOrder(db, { providerId: a.id, receiverId: b.id, statename: "ship_order", lines: [{ variationId: p.variations[0].id, sizes: { S: 2 }, unitPriceCents: 4250 }] });
+    await db.update(orders).set({ stage: "shipping" }).where(eq(orders.id, order.order.id));
+    // A return of it, its parcel on the way back: stage "shipping" too, but not a trade.
+    await createOrder(db, { providerId: b.id, receiverId: a.id, statename: "ship_order", transactionType: 3, stage: "shipping", lines: [{ variationId: p.variations[0].id, sizes: { S: 1 }, unitPriceCents: 4250 }] });
+    const since = new Date(Date.now() - 24 * 3600_000);
+    const rows = await repRetailers(db, [state], since);
+    expect(rows.filter((r) => r.storeName.endsWith(tok)).map((r) => [r.storeName, r.orders, r.valueCents])).toEqual([
+      [`Rep A ${tok}`, 1, 8500],
+      [`Rep B ${tok}`, 1, 8500],
+    ]);
+    expect(await repTradeTotals(db, [state], since)).toEqual({ orders: 1, valueCents: 8500 });
   });
 });
 
