@@ -601,6 +601,8 @@ function ProviderApprovePanel({ o, a }: { o: OrderDetail; a: DetailActionData | 
       <div className="order-panel" data-testid="panel-payment">
         {confirmResend ? <ConfirmDeclineOthers resend={confirmResend} /> : null}
         <AddCardForm a={a} title="Add a card to approve this sale" carry={a?.ok && a.need === "payment_method" ? a.resend : undefined} />
+        {/* Spec 001: the seller sees Decline as well as Approve Sale, also while a card is asked for. */}
+        <ReasonSelect id="decline-sale" intent="decline" schema={DeclineSaleSchema} choices={SELLER_DECLINE_REASONS} label="Or decline:" button={TRANSACTION_LABELS.decline} />
       </div>
     );
   }

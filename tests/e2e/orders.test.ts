@@ -207,6 +207,14 @@ describe("detail", () => {
     await expectAnonymous(p, BUYER_NAME);
   });
 
+  it("asks the seller for a card to approve, and still offers Decline (spec 001: Decline and Approve Sale)", async () => {
+    const paying = await createOrderAt(db(), "payment", { providerId: sellerId, receiverId: buyerId, lines: [{ variationId, sizes: { L: 1 } }] });
+    await sellerPage.goto(url(`/transaction/buy/${paying.order.id}`));
+    const panel = sellerPage.getByTestId("panel-payment");
+    await panel.waitFor();
+    expect(await panel.getByTestId("decline-submit").textContent()).toBe("Decline");
+  });
+
   it("answers a command on an order whose workflow is not running with the workflow's message and a 4xx, never a 500", async () => {
     const p = sellerPage;
     await p.goto(url(`/transaction/buy/${o.waiting.order.id}`));
