@@ -35,6 +35,7 @@ import {
   approveModifiedPurchaseUpdate,
   approveSaleUpdate,
   BUY_REDIRECTS,
+  ordersTabFor,
   cancelShipmentUpdate,
   completeCheckoutUpdate,
   declineCheckoutUpdate,
@@ -112,7 +113,7 @@ function fail(intent: string, status: number, error: string, fieldErrors?: Recor
   return data<DetailActionData>({ ok: false, intent, error, fieldErrors }, { status });
 }
 
-function fromOutcome(intent: string, out: CommandOutcome, resend?: Record<string, string>) {
+function fromOutcome(role: Role | null, intent: string, out: CommandOutcome, resend?: Record<string, string>) {
   if (!out.ok) return fail(intent, out.status, out.message, out.code === "card_declined" ? { card_number: out.message } : undefined);
   const r: BuyCommandResult = out.result;
   if (r.status === "need_payment_method") return data<DetailActionData>({ ok: true, intent, need: "payment_method", message: r.message, resend });
@@ -121,7 +122,7 @@ function fromOutcome(intent: string, out: CommandOutcome, resend?: Record<string
     // spec 001 §4: the seller goes to active listings with an 'update your listings' message after about 2 s.
     return data<DetailActionData>({ ok: true, intent, message: r.message ?? UPDATE_YOUR_LISTINGS, redirectTo: r.redirectTo, delayMs: 2000 });
   }
-  if (r.redirectTo) throw redirect(r.redirectTo, 303);
+  if (r.redirectTo) throw redirect(ordersTabFor(role, r.redirectTo), 303);
   return data<DetailActionData>({ ok: true, intent, message: r.message });
 }
 
@@ -159,14 +160,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (bad) return bad;
       const card = paymentMethodFromForm(form);
       if (!card.ok) return fail(intent, 400, Object.values(card.errors)[0] ?? "Please check the card.", card.errors);
-      return fromOutcome(intent, await sendBuyCommand(order, completeCheckoutUpdate, { actorRetailerId: actor, paymentMethod: card.paymentMethod }));
+      return fromOutcome(order.role, intent, await sendBuyCommand(order, completeCheckoutUpdate, { actorRetailerId: actor, paymentMethod: card.paymentMethod }));
     }
     case "decline_checkout": {
       const bad = requireRole(order, "receiver", intent);
       if (bad) return bad;
       const p = parseReason(DeclineCheckoutSchema, form);
       if (!p.ok) return fail(intent, 400, p.message, { reason: p.message });
-      return fromOutcome(intent, await sendBuyCommand(order, declineCheckoutUpdate, { actorRetailerId: actor, reason: p.value.reason }));
+      return fromOutcome(order.role, intent, await sendBuyCommand(order, declineCheckoutUpdate, { actorRetailerId: actor, reason: p.value.reason }));
     }
     case "respond": {
       const bad = requireRole(order, "provider", intent);
@@ -198,9 +199,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const resend: Record<string, string> = { intent };
       for (const [k, v] of form.entries()) if (k.startsWith("units.")) resend[k] = String(v);
       if (!changed) {
-        return fromOutcome(intent, await sendBuyCommand(order, approveSaleUpdate, { actorRetailerId: actor, confirmDeclineOthers: confirm }), resend);
+        return fromOutcome(order.role, intent, await sendBuyCommand(order, approveSaleUpdate, { actorRetailerId: actor, confirmDeclineOthers: confirm }), resend);
       }
-      return fromOutcome(intent, await sendBuyCommand(order, modifySaleUpdate, { actorRetailerId: actor, lines, confirmDeclineOthers: confirm }), resend);
+      return fromOutcome(order.role, intent, await sendBuyCommand(order, modifySaleUpdate, { actorRetailerId: actor, lines, confirmDeclineOthers: confirm }), resend);
     }
     case "add_card": {
       const bad = requireRole(order, "provider", intent);
@@ -212,6 +213,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const resend: Record<string, string> = { intent: "respond" };
       for (const [k, v] of form.entries()) if (k.startsWith("units.")) resend[k] = String(v);
       return fromOutcome(
+        order.role,
         intent,
         await sendBuyCommand(order, addPaymentMethodUpdate, { actorRetailerId: actor, paymentMethod: card.paymentMethod, confirmDeclineOthers: confirm }),
         resend,
@@ -222,26 +224,26 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (bad) return bad;
       const p = parseReason(DeclineSaleSchema, form);
       if (!p.ok) return fail(intent, 400, p.message, { reason: p.message });
-      return fromOutcome(intent, await sendBuyCommand(order, declineSaleUpdate, { actorRetailerId: actor, reason: p.value.reason }));
+      return fromOutcome(order.role, intent, await sendBuyCommand(order, declineSaleUpdate, { actorRetailerId: actor, reason: p.value.reason }));
     }
     case "approve_modified": {
       const bad = requireRole(order, "receiver", intent);
       if (bad) return bad;
-      return fromOutcome(intent, await sendBuyCommand(order, approveModifiedPurchaseUpdate, { actorRetailerId: actor }));
+      return fromOutcome(order.role, intent, await sendBuyCommand(order, approveModifiedPurchaseUpdate, { actorRetailerId: actor }));
     }
     case "decline_modified": {
       const bad = requireRole(order, "receiver", intent);
       if (bad) return bad;
       const p = parseReason(DeclineModifiedSchema, form);
       if (!p.ok) return fail(intent, 400, p.message, { reason: p.message });
-      return fromOutcome(intent, await sendBuyCommand(order, declineModifiedPurchaseUpdate, { actorRetailerId: actor, reason: p.value.reason }));
+      return fromOutcome(order.role, intent, await sendBuyCommand(order, declineModifiedPurchaseUpdate, { actorRetailerId: actor, reason: p.value.reason }));
     }
     case "cancel_shipment": {
       const bad = requireRole(order, "provider", intent);
       if (bad) return bad;
       const p = parseReason(CancelShipmentSchema, form);
       if (!p.ok) return fail(intent, 400, p.message, { reason: p.message });
-      return fromOutcome(intent, await sendBuyCommand(order, cancelShipmentUpdate, { actorRetailerId: actor, reason: p.value.reason }));
+      return fromOutcome(order.role, intent, await sendBuyCommand(order, cancelShipmentUpdate, { actorRetailerId: actor, reason: p.value.reason }));
     }
     default:
       return fail(intent, 400, "Unknown action.");

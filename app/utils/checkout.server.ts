@@ -27,6 +27,7 @@ import {
   buyOrderInputFromDraft,
   completeCheckoutUpdate,
   orderViewQuery,
+  ordersTabFor,
   type BuyCommandResult,
   type PaymentMethodInput,
 } from "../../workflows/buy/contract";
@@ -359,7 +360,8 @@ export async function payAction(request: Request) {
   }
 
   if (Object.keys(orderErrors).length === 0) {
-    const target = redirectTo && redirectTo !== "/buy" ? redirectTo : "/buy";
+    // The buyer checks out: "/orders" (an order made for its request) is its Purchase Orders tab.
+    const target = redirectTo && redirectTo !== "/buy" ? ordersTabFor("receiver", redirectTo) : "/buy";
     return redirect(`${target}?ref=${target === "/buy" ? "checkoutComplete" : "requestCheckoutComplete"}`, 303);
   }
   const messages = [...new Set(Object.values(orderErrors))];

@@ -266,6 +266,7 @@ describe("selling to a request", () => {
     expect(await r.content()).not.toContain(seller.r.storeName);
     await payWithTestCard(r, "4242424242424242");
     await r.waitForURL(/ref=requestCheckoutComplete/, { timeout: 40_000 });
+    expect(new URL(r.url()).pathname).toBe("/orders/purchases");
     const paid = await waitForOrderState(order.id, BUY_STATES.SHIP_ORDER);
     expect(paid.amounts.capturedCents).toBe(purchaseQuote([{ unitPriceCents: 3333, units: { M: 2 } }]).totalCents);
     expect(paid.shipment?.trackingNumber).toBeTruthy();

@@ -251,6 +251,8 @@ describe("a purchase through the pages and the buy workflow", () => {
     await openDetail(buyer);
     await expect(buyer.getByTestId("display-status").textContent()).resolves.toBe("Approve/Decline Modified Purchase");
     await buyer.getByTestId("approve-modified-submit").click();
+    // The buyer lands on its Purchase Orders tab (not the Sales tab /orders opens on).
+    await buyer.waitForURL((u) => u.pathname === "/orders/purchases", { timeout: 30_000 });
     await waitForState(orderId, "ship_order");
     await openDetail(seller);
     expect(await seller.getByTestId("order-detail").getAttribute("data-panel")).toBe("shipment-pending");

@@ -248,6 +248,15 @@ export interface BuyCommandResult {
 export const BUY_REDIRECTS = Object.freeze({ orders: "/orders", activeListings: "/active/listings", home: "/" });
 
 /**
+ * Where "/orders" (the workflow's "go to your orders" after an approval) takes this party: the buyer to its
+ * Purchase Orders tab; the seller to /orders, whose first tab is its Sales Orders (spec 001: sale approval →
+ * /orders). Any other path is kept.
+ */
+export function ordersTabFor(role: "provider" | "receiver" | null, redirectTo: string): string {
+  return redirectTo === BUY_REDIRECTS.orders && role === "receiver" ? "/orders/purchases" : redirectTo;
+}
+
+/**
  * Error codes of rejected commands: thrown as ApplicationFailure(type = code, message) by the update's
  * validator (wrong party, wrong state, bad input) or handler (card declined, units gone). The client sees
  * WorkflowUpdateFailedError whose cause carries them; `buyCommandError(err)` reads them. A command sent to an
