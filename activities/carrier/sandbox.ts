@@ -144,6 +144,8 @@ export class SandboxCarrier {
         pickupAttempt: input.attempt,
         pickupBy: new Date(input.pickupBy),
         pickups,
+        // A label printed now carries the new call tag and pickup date, as the carrier's would.
+        ...(ship.labelData ? { labelData: { ...ship.labelData, callTag: tag, pickupBy: input.pickupBy } } : {}),
         ...(ship.status === "cancelled" ? { status: "pre_transit" } : {}),
       });
       return { shipmentId: ship.id, callTag: tag, trackingNumber: ship.trackingNumber };

@@ -552,6 +552,8 @@ describe("sandbox carrier", () => {
       [2, "scheduled"],
     ]);
     expect((await listOrderShipments(db, o.orderId))[0].callTag).toBe(b.callTag);
+    // The label printed now carries the new call tag and pickup date.
+    expect((await getCarrierLabel(db, a.trackingNumber))?.data).toMatchObject({ callTag: b.callTag, pickupBy: "2026-03-06T22:00:00.000Z" });
 
     await acts.cancelPickup({ idempotencyKey: `${o.workflowId}:cancel-pickup:1`, orderId: o.orderId, shipmentId: a.shipmentId });
     await acts.cancelPickup({ idempotencyKey: `${o.workflowId}:cancel-pickup:1`, orderId: o.orderId, shipmentId: a.shipmentId });
