@@ -174,3 +174,11 @@ export function maxCents(a: Cents, b: Cents): Cents {
   assertCents(b);
   return Math.max(a, b);
 }
+
+/** Payment row statuses that moved no money (a queued row is owed, so it counts as booked). */
+const NOT_BOOKED_PAYMENT_STATUSES: ReadonlySet<string> = new Set(["pending", "declined", "failed", "canceled", "cancelled"]);
+
+/** Whether a payments row moved money, or owes it (queued for staff): the swap and RMA ledgers count these. */
+export function paymentBooked(status: string): boolean {
+  return !NOT_BOOKED_PAYMENT_STATUSES.has(status);
+}

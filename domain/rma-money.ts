@@ -16,7 +16,7 @@
  * - The marketplace keeps RMA shipping + RMA fee: refund − charge = −(RMA shipping + RMA fee).
  */
 import { purchaseFeeCents } from "./fees";
-import { assertNonNegativeCents, type Cents } from "./money";
+import { assertNonNegativeCents, paymentBooked, type Cents } from "./money";
 import { isChoice, rmaReasonCountsForShipping, RMA_REASONS } from "./reasons";
 import { shippingCentsForUnits } from "./shipping";
 import { otherRole, type Role } from "./states";
@@ -206,9 +206,6 @@ export interface RmaMoneyRow {
   amountCents: Cents;
 }
 
-/** Rows that moved money (or owe it: queued for staff); a pending, declined, failed or cancelled row did not. */
-const RMA_NOT_BOOKED = new Set(["pending", "declined", "failed", "canceled", "cancelled"]);
-
 /**
  * Whether an ended RMA's payments rows moved what it recorded (decisions.md "the RMA's ledger balances"): the
  * victim refunded or paid out exactly the refund, the perpetrator charged exactly the charge (a queued charge is
@@ -224,7 +221,7 @@ export function rmaBalanced(
   let toVictim = 0;
   let charged = 0;
   for (const r of rows) {
-    if (RMA_NOT_BOOKED.has(r.status)) continue;
+    if (!paymentBooked(r.status)) continue;
     if (r.toVictim && (r.txtype === "refund" || r.txtype === "transfer")) toVictim += r.amountCents;
     else if (!r.toVictim && r.txtype === "penalty") charged += r.amountCents;
     else return false;

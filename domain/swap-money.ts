@@ -13,7 +13,7 @@
  * - Neither side ships: the swap is undone: every due is refunded, nobody is charged more (ADR 0019).
  */
 import { swapValuation, type SwapSide, type SwapSideInput, type SwapValuation } from "./fees";
-import type { Cents } from "./money";
+import { paymentBooked, type Cents } from "./money";
 
 export type SwapOutcome = "both_shipped" | "provider_did_not_ship" | "receiver_did_not_ship" | "neither_shipped";
 
@@ -105,8 +105,6 @@ export interface SwapLedger {
   balanced: boolean;
 }
 
-/** Rows that moved (or are owed, queued for staff) money; a pending, declined, failed or cancelled row did not. */
-const NOT_BOOKED = new Set(["pending", "declined", "failed", "canceled", "cancelled"]);
 const KIND: Record<string, keyof SwapSideMoney | undefined> = { capture: "paidCents", penalty: "penaltyCents", refund: "refundCents", transfer: "payoutCents" };
 
 /**
@@ -119,7 +117,7 @@ export function swapLedger(rows: readonly SwapMoneyRow[], expected: SwapSettleme
   const m: Record<SwapSide, SwapSideMoney> = { provider: zero(), receiver: zero() };
   for (const r of rows) {
     const k = KIND[r.txtype];
-    if (!k || NOT_BOOKED.has(r.status)) continue;
+    if (!k || !paymentBooked(r.status)) continue;
     m[r.side][k] += r.amountCents;
   }
   for (const s of ["provider", "receiver"] as const) m[s].netCents = m[s].payoutCents + m[s].refundCents - m[s].paidCents - m[s].penaltyCents;
