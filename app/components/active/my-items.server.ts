@@ -112,12 +112,16 @@ function idParam(raw: string | undefined): number {
   return Number(raw);
 }
 
+/** The item of the URL's id within the owner scope (null: any owner), or a 404. */
+async function findItem(kind: MyKind, rawId: string | undefined, ownerId: number | null): Promise<MyItemDetail> {
+  const item = await getMyItem(db, kind, idParam(rawId), ownerId);
+  if (!item) notFound();
+  return item;
+}
+
 async function loadItem(request: Request, kind: MyKind, rawId: string | undefined): Promise<Scope & { item: MyItemDetail }> {
   const scope = await editScope(request);
-  const id = idParam(rawId);
-  const item = await getMyItem(db, kind, id, scope.ownerId);
-  if (!item) notFound();
-  return { ...scope, item };
+  return { ...scope, item: await findItem(kind, rawId, scope.ownerId) };
 }
 
 export interface EditItemView {
@@ -197,11 +201,9 @@ export async function editAction(request: Request, kind: MyKind, rawId: string |
   const form = await readFormData(request);
   // A save from the retailer admin's modal (its `back` is a /manage-retailer/ page) is staff's correction,
   // whichever retailer they are acting as at the moment (spec 002: Listings and Requests "modal edit").
-  const fromAdmin = scope.auth.user.isStaff && staffBack(form, true, "") !== null;
+  const fromAdmin = scope.auth.user.isStaff && adminBack(form) !== null;
   const { ownerId, asAdmin } = fromAdmin ? { ownerId: null, asAdmin: true } : scope;
-  const found = await getMyItem(db, kind, idParam(rawId), ownerId);
-  if (!found) notFound();
-  const item = found;
+  const item = await findItem(kind, rawId, ownerId);
 
   // An id in the form must be the one of the URL: a tampered form is as unknown as a tampered URL.
   const formId = form.get("id");
@@ -265,12 +267,15 @@ export async function editAction(request: Request, kind: MyKind, rawId: string |
   throw redirect(staffBack(form, asAdmin, notice) ?? (asAdmin ? `/updaterequest/${item.id}?notice=${notice}` : `/active/requests?notice=${notice}`));
 }
 
-/**
- * Where staff editing as admin go after a save made from the retailer admin's modal (issue 13): its `back`
- * field, only a /manage-retailer/ page of this site, with the notice; null otherwise.
- */
+/** The retailer admin modal's `back` field (issue 13): only a /manage-retailer/ page of this site; null otherwise. */
+function adminBack(form: FormData): string | null {
+  const back = safeNextPath(String(form.get("back") ?? ""));
+  return back && back.startsWith("/manage-retailer/") ? back : null;
+}
+
+/** Where staff editing as admin go after a save made from the retailer admin's modal: its `back`, with the notice. */
 function staffBack(form: FormData, asAdmin: boolean, notice: string): string | null {
-  const back = asAdmin ? safeNextPath(String(form.get("back") ?? "")) : null;
-  if (!back || !back.startsWith("/manage-retailer/")) return null;
+  const back = asAdmin ? adminBack(form) : null;
+  if (!back) return null;
   return `${back}${back.includes("?") ? "&" : "?"}done=${notice}`;
 }
