@@ -78,9 +78,9 @@ export async function rmaOffer(order: OrderDetail, retailerId: number | null): P
 
 /** Whether the viewer may ask for an RMA on this order now; the refusal's message otherwise. */
 export async function rmaEligibility(order: OrderDetail, retailerId: number): Promise<{ ok: true } | { ok: false; message: string; rmaId?: number }> {
-  const existing = await rmaOfOrder(db, order.id, retailerId);
-  if (existing) return { ok: false, message: RMA_WIZARD_MESSAGES.exists, rmaId: existing.id };
-  return rmaWindowOpen(order) ? { ok: true } : { ok: false, message: RMA_WIZARD_MESSAGES.closed };
+  const { canRma, myRma } = await rmaOffer(order, retailerId);
+  if (myRma) return { ok: false, message: RMA_WIZARD_MESSAGES.exists, rmaId: myRma.id };
+  return canRma ? { ok: true } : { ok: false, message: RMA_WIZARD_MESSAGES.closed };
 }
 
 const text = (form: FormData, name: string, max: number) => {
