@@ -239,7 +239,7 @@ function OriginalOrder({ rma }: { rma: RmaPageView }) {
 }
 
 /** Spec 002 §2.9: the totals card: what was asked, what staff approved, and the money of the decision. */
-function RmaTotals({ rma }: { rma: RmaPageView }) {
+function RmaTotals({ rma, requestedCents }: { rma: RmaPageView; requestedCents: number }) {
   const requestedUnits = rma.lines.reduce((a, l) => a + l.requested, 0);
   const decided = rma.lines.every((l) => l.approved !== null);
   const approvedUnits = rma.lines.reduce((a, l) => a + (l.approved ? l.approvedQuantity : 0), 0);
@@ -250,7 +250,7 @@ function RmaTotals({ rma }: { rma: RmaPageView }) {
       <dl className="facts">
         <dt>Requested</dt>
         <dd>
-          {requestedUnits} units, {formatCents(rma.lines.reduce((a, l) => a + l.requested * l.unitPriceCents, 0))}
+          {requestedUnits} units, {formatCents(requestedCents)}
         </dd>
         <dt>Approved</dt>
         <dd data-testid="rma-totals-approved">
@@ -329,7 +329,7 @@ function RmaCard({ rma, detail, tab, now, outcome }: { rma: RmaPageView; detail:
             </dl>
             <RmaLinesTable lines={rma.lines} pictureUrl={(p) => `/uploads/${p}`} />
             <OriginalOrder rma={rma} />
-            <RmaTotals rma={rma} />
+            <RmaTotals rma={rma} requestedCents={faultyCents} />
             {rma.stage === "rmarequested" ? (
               review ? (
                 <ReviewPanel rma={rma} review={review} />

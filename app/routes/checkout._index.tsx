@@ -9,10 +9,9 @@
  * Plain forms: the dialogs are sections of the page, so all of it works without JavaScript.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { FEE_PERCENT } from "../../domain/fees";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CART_MESSAGES, CHECKOUT_TERMS, proceedLabel } from "../../domain/cart";
-import { purchaseQuote } from "../../domain/fees";
+import { FEE_PERCENT, purchaseQuote } from "../../domain/fees";
 import { CONFIGURE_PAYOUT_TEXT, CONFIGURE_PAYOUT_TITLE, SELLER_CARD_NEEDED, SETUP_MY_PAYOUTS, SWAP_NO_ACTIVE_LISTINGS, SWAP_NO_PAYOUT } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { FLOOR_TIMES, LISTING_REASONS } from "../../domain/reasons";

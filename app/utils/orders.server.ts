@@ -132,4 +132,3 @@ export function paymentMethodFromForm(
   }
   return { ok: true, paymentMethod: { paymentMethodId: parsed.data.testToken, lastFour: parsed.data.last4, description: cardBrandLabel(parsed.data.brand) } };
 }
-
