@@ -1,4 +1,4 @@
-import { FieldError } from "./FieldError";
+import { ErrorList } from "./forms";
 
 /**
  * The card fields of every form that takes a card (card on file in settings, checkout's payment, the order
@@ -12,7 +12,7 @@ export function CardFields({ errors = {}, provider }: { errors?: Record<string, 
     <div className={`field${errors[name] ? " field-invalid" : ""}`}>
       <label htmlFor={name}>{label}</label>
       <input id={name} name={name} aria-invalid={errors[name] ? true : undefined} {...input} />
-      <FieldError name={name} errors={errors} testId={name === "card_number" ? "card-error" : undefined} />
+      <ErrorList name={name} errors={errors[name]} testId={name === "card_number" ? "card-error" : undefined} />
     </div>
   );
   const mode = provider === "sandbox" ? "Test payments" : provider === "stripe" ? "Stripe test mode" : "Test mode";

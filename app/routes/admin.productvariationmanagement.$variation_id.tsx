@@ -7,7 +7,7 @@ import { centsToDecimalString } from "../../domain/money";
 import { checkPhoto, MAX_PHOTO_BYTES, PHOTO_ACCEPT } from "../../domain/listing-forms";
 import { AddSizesSchema, ImageIdSchema, VariationEditSchema } from "../../domain/resources";
 import { addProductSizes, addVariationImage, deleteVariationImage, getVariationForEditor, updateVariation } from "../../db/queries/variation-admin";
-import { FieldErrors } from "~/components/admin/resources/FieldInput";
+import { ErrorList } from "~/components/forms";
 import { pageTitle } from "~/components/title";
 import { removeCatalogueImage, storeCatalogueImage } from "~/utils/catalogue-images.server";
 import { db } from "~/utils/db.server";
@@ -123,12 +123,12 @@ export default function VariationEditor() {
         <div className="form-field">
           <label htmlFor="ve-sku">SKU *</label>
           <input id="ve-sku" name="sku" defaultValue={v.sku} />
-          <FieldErrors id="ve-sku" errors={r?.form === "save" ? r.errors?.sku : undefined} />
+          <ErrorList kind="list" id="ve-sku" errors={r?.form === "save" ? r.errors?.sku : undefined} />
         </div>
         <div className="form-field">
           <label htmlFor="ve-price">Price *</label>
           <input id="ve-price" name="price" type="number" step="0.01" min="0" defaultValue={v.price} />
-          <FieldErrors id="ve-price" errors={r?.form === "save" ? r.errors?.price : undefined} />
+          <ErrorList kind="list" id="ve-price" errors={r?.form === "save" ? r.errors?.price : undefined} />
         </div>
         <label className="checkbox-label">
           <input type="checkbox" name="is_active" defaultChecked={v.isActive} /> Active

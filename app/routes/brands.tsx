@@ -20,7 +20,7 @@ import accountsCss from "~/styles/accounts.css";
 import { readFormData, requireRetailer } from "~/utils/auth.server";
 import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
-import { Field, FieldError, FormErrors } from "./__accounts-ui";
+import { ErrorList, Field } from "~/components/forms";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Brands") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
@@ -121,7 +121,7 @@ function AddBrands() {
     <>
       <p>Tell us about a brand you are an authorized retailer of. Our staff check it with the brand and authorize it for your store.</p>
       <Form method="post" action="/brands/?tab=add" {...getFormProps(form)} className="form-stack" data-testid="brand-request-form">
-        <FormErrors errors={form.errors} />
+        <ErrorList kind="form" errors={form.errors} />
         <div className="form-row">
           <Field label="Brand name" htmlFor={fields.brand_name.id} errors={fields.brand_name.errors} errorId={fields.brand_name.errorId}>
             <input {...getInputProps(fields.brand_name, { type: "text" })} />
@@ -139,7 +139,7 @@ function AddBrands() {
               </label>
             ))}
           </div>
-          <FieldError errors={fields.your_interest_in_this_brand.errors} />
+          <ErrorList errors={fields.your_interest_in_this_brand.errors} />
         </fieldset>
         <div className="form-row">
           <Field label="Brand contact name" htmlFor={fields.brand_contact_name.id} errors={fields.brand_contact_name.errors}>

@@ -15,6 +15,7 @@ import { getOrderDetail, type OrderDetail, type OrderLineView } from "../../db/q
 import { PICTURE_REQUIRED, RMA_COMPLETE_QUERY } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { RMA_MAX_PICTURES_PER_ITEM, RMA_REASON_OTHER, RMA_REASONS, rmaReasonNeedsPictures } from "../../domain/reasons";
+import { ErrorList } from "~/components/forms";
 import { sizesText } from "~/components/orders/format";
 import ordersCss from "~/components/orders/orders.css";
 import { pageTitle } from "~/components/title";
@@ -161,14 +162,6 @@ function Hidden({ fields }: { fields: [string, string][] }) {
   );
 }
 
-function FieldError({ s, name }: { s: StepData; name: string }) {
-  return s.errors[name] ? (
-    <span className="field-error" role="alert" data-testid={`error-${name}`}>
-      {s.errors[name]}
-    </span>
-  ) : null;
-}
-
 function BackButton({ to }: { to: RmaStepName }) {
   return (
     <button type="submit" name="back" value={to} className="button button-outline" formNoValidate>
@@ -217,7 +210,7 @@ function UnitsStep({ s, lines, busy }: StepProps) {
                 <td>{l.quantity}</td>
                 <td>
                   <input type="number" min={0} max={l.quantity} step={1} name={`q.${l.contributionId}`} defaultValue={x?.quantity || ""} aria-label={`Units of ${l.productCode} to return`} style={{ width: "5rem" }} />
-                  <FieldError s={s} name={`q.${l.contributionId}`} />
+                  <ErrorList inline testId={`error-q.${l.contributionId}`} errors={s.errors[`q.${l.contributionId}`]} />
                 </td>
                 <td>
                   <select name={`r.${l.contributionId}`} defaultValue={x?.reason ?? ""} aria-label={`Reason for ${l.productCode}`}>
@@ -228,9 +221,9 @@ function UnitsStep({ s, lines, busy }: StepProps) {
                       </option>
                     ))}
                   </select>
-                  <FieldError s={s} name={`r.${l.contributionId}`} />
+                  <ErrorList inline testId={`error-r.${l.contributionId}`} errors={s.errors[`r.${l.contributionId}`]} />
                   <input type="text" name={`o.${l.contributionId}`} defaultValue={x?.other ?? ""} maxLength={500} placeholder={`If "${reasonLabel(RMA_REASON_OTHER)}": describe it`} aria-label={`Other reason for ${l.productCode}`} />
-                  <FieldError s={s} name={`o.${l.contributionId}`} />
+                  <ErrorList inline testId={`error-o.${l.contributionId}`} errors={s.errors[`o.${l.contributionId}`]} />
                 </td>
               </tr>
             );
@@ -273,7 +266,7 @@ function PicturesStep({ s, busy, chosen }: StepProps) {
                 <input type="file" name={`photos.${l.contributionId}`} accept=".jpg,.jpeg,.png,image/jpeg,image/png" multiple />
               </label>
             ) : null}
-            <FieldError s={s} name={`p.${l.contributionId}`} />
+            <ErrorList inline testId={`error-p.${l.contributionId}`} errors={s.errors[`p.${l.contributionId}`]} />
           </fieldset>
         );
       })}
@@ -306,7 +299,7 @@ function ContactStep({ s, busy }: StepProps) {
         <div key={name} className="field">
           <label htmlFor={`rma-${name}`}>{label}</label>
           <input id={`rma-${name}`} name={name} type={type} defaultValue={s.draft.contact[name]} required maxLength={200} />
-          <FieldError s={s} name={name} />
+          <ErrorList inline testId={`error-${name}`} errors={s.errors[name]} />
         </div>
       ))}
       <div className="form-actions">

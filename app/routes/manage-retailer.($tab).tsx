@@ -41,7 +41,8 @@ import { db } from "~/utils/db.server";
 import { parseSubmission } from "~/utils/form.server";
 import { forbidden, mayManage } from "~/utils/permissions.server";
 import { requireRetailerAdmin, sendStaffPasswordReset } from "~/utils/retailer-admin.server";
-import { ContactInfoFields, Field, FormErrors, StoreInfoFields } from "./__accounts-ui";
+import { ContactInfoFields, StoreInfoFields } from "./__accounts-ui";
+import { ErrorList, Field } from "~/components/forms";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Manage retailer") }];
 export const links: LinksFunction = () => [
@@ -477,7 +478,7 @@ function InfoTab({ d }: { d: Chosen<"info"> }) {
       </p>
       <Form method="post" {...getFormProps(form)} className="form-stack" data-testid="info-form">
         <input type="hidden" name="intent" value="info" />
-        <FormErrors errors={form.errors} />
+        <ErrorList kind="form" errors={form.errors} />
         <StoreInfoFields fields={fields} />
         <div className="form-row">
           <Field label="Segments" htmlFor={fields.segments.id} errors={fields.segments.errors} hint="Separated by ; or ,">
@@ -589,7 +590,7 @@ function ContactModal({ retailerId, contact }: { retailerId: number; contact: Ch
       >
         <input type="hidden" name="intent" value="contact" />
         {contact ? <input type="hidden" name="contact_id" value={contact.id} /> : null}
-        <FormErrors errors={form.errors} />
+        <ErrorList kind="form" errors={form.errors} />
         <Field label="E-mail" htmlFor={fields.email.id} errors={fields.email.errors}>
           <input id={fields.email.id} name={fields.email.name} type="email" defaultValue={contact?.email ?? ""} />
         </Field>

@@ -28,7 +28,8 @@ import {
 import { endAllSessions } from "~/utils/session.server";
 import { getEnv } from "~/utils/env.server";
 import { admitAccountRequest, liftLoginThrottle, throttleConfig } from "~/utils/throttle.server";
-import { clientIp, Field, FormErrors, retryAfterHeaders } from "./__accounts-ui";
+import { clientIp, retryAfterHeaders } from "./__accounts-ui";
+import { ErrorList, Field } from "~/components/forms";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Reset your password") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
@@ -162,7 +163,7 @@ export default function PasswordReset() {
       {stage === "email" ? (
         <Form method="post" {...getFormProps(emailForm)} className="form-stack">
           <p>Enter the email address you sign in with and we will send you a link to choose a new password.</p>
-          <FormErrors errors={emailForm.errors} />
+          <ErrorList kind="form" errors={emailForm.errors} />
           <Field label="Email" htmlFor={emailFields.email.id} errors={emailFields.email.errors} errorId={emailFields.email.errorId}>
             <input {...getInputProps(emailFields.email, { type: "email" })} autoComplete="email" autoFocus />
           </Field>
@@ -190,7 +191,7 @@ export default function PasswordReset() {
           <StartOver />
         ) : (
           <Form method="post" {...getFormProps(pwForm)} className="form-stack">
-            <FormErrors errors={pwForm.errors} />
+            <ErrorList kind="form" errors={pwForm.errors} />
             <Field
               label="New password"
               htmlFor={pwFields.new_password.id}

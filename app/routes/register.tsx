@@ -14,7 +14,8 @@ import { db } from "~/utils/db.server";
 import { hashPassword } from "~/utils/password.server";
 import { getEnv } from "~/utils/env.server";
 import { admitAccountRequest, throttleConfig } from "~/utils/throttle.server";
-import { clientIp, Field, FormErrors, retryAfterHeaders } from "./__accounts-ui";
+import { clientIp, retryAfterHeaders } from "./__accounts-ui";
+import { ErrorList, Field } from "~/components/forms";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Register my store") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
@@ -78,7 +79,7 @@ export default function Register() {
       <h1>Register my store</h1>
       <p className="lead">Create your login first; then tell us about your store and the brands you carry.</p>
       <Form method="post" {...getFormProps(form)} ref={formRef} onInput={recheck} onChange={recheck} className="form-stack">
-        <FormErrors errors={form.errors} />
+        <ErrorList kind="form" errors={form.errors} />
         <Field label="Email" htmlFor={fields.email.id} errors={fields.email.errors} errorId={fields.email.errorId}>
           <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" autoFocus />
         </Field>

@@ -32,7 +32,8 @@ import { readFormData, requireUser, type AuthContext } from "~/utils/auth.server
 import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { hashPassword } from "~/utils/password.server";
-import { ContactInfoFields, Field, FieldError, FormErrors, StoreInfoFields } from "./__accounts-ui";
+import { ContactInfoFields, StoreInfoFields } from "./__accounts-ui";
+import { ErrorList, Field } from "~/components/forms";
 
 /** No slide-out menu or navbar on the setup wizard (spec 000 §2); the shell's root reads this. */
 export const handle = { hideChrome: true };
@@ -254,7 +255,7 @@ function UserStep() {
       <h2>User</h2>
       <p>Create the login of the retailer you are setting up.</p>
       <input type="hidden" name="step" value="user" />
-      <FormErrors errors={form.errors} />
+      <ErrorList kind="form" errors={form.errors} />
       <Field label="Email" htmlFor={fields.email.id} errors={fields.email.errors} errorId={fields.email.errorId}>
         <input {...getInputProps(fields.email, { type: "email" })} autoComplete="off" />
       </Field>
@@ -284,7 +285,7 @@ function RetailerStep() {
       <h2>Retailer</h2>
       <input type="hidden" name="step" value="retailer" />
       <TargetInput />
-      <FormErrors errors={form.errors} />
+      <ErrorList kind="form" errors={form.errors} />
       <StoreInfoFields fields={fields} />
       <StepFooter label="Next" />
     </Form>
@@ -307,7 +308,7 @@ function ContactStep() {
       <h2>Retailer Contact</h2>
       <input type="hidden" name="step" value="contact" />
       <TargetInput />
-      <FormErrors errors={form.errors} />
+      <ErrorList kind="form" errors={form.errors} />
       <ContactInfoFields fields={fields} jobIsOther={jobIsOther} />
       <StepFooter label="Next" />
     </Form>
@@ -333,7 +334,7 @@ function BrandsStep() {
       <p>Choose the brands you are an authorized retailer of, and tell us about any brand that is not listed yet.</p>
       <input type="hidden" name="step" value="brands" />
       <TargetInput />
-      <FormErrors errors={form.errors} />
+      <ErrorList kind="form" errors={form.errors} />
       <fieldset className="request">
         <legend>Brands on the marketplace</legend>
         {d.brands.length === 0 ? <p className="muted">No brands yet: request yours below.</p> : null}
@@ -344,7 +345,7 @@ function BrandsStep() {
             </label>
           ))}
         </div>
-        <FieldError errors={fields.brand_ids.errors} />
+        <ErrorList errors={fields.brand_ids.errors} />
       </fieldset>
       {requests.map((req, i) => {
         const r = req.getFieldset();

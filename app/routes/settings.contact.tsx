@@ -16,7 +16,8 @@ import accountsCss from "~/styles/accounts.css";
 import { readFormData, requireRetailer } from "~/utils/auth.server";
 import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
-import { ContactInfoFields, FormErrors } from "./__accounts-ui";
+import { ContactInfoFields } from "./__accounts-ui";
+import { ErrorList } from "~/components/forms";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Contact Info") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
@@ -71,7 +72,7 @@ export default function SettingsContactInfo() {
     <div>
       <h2>Contact Info</h2>
       <Form method="post" {...getFormProps(form)} className="form-stack" data-testid="contact-form">
-        <FormErrors errors={form.errors} />
+        <ErrorList kind="form" errors={form.errors} />
         <ContactInfoFields fields={fields} jobIsOther={jobIsOther} />
         <div className="form-actions">
           <button type="submit" className="button" disabled={navigation.state === "submitting"}>

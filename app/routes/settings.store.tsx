@@ -15,7 +15,8 @@ import accountsCss from "~/styles/accounts.css";
 import { readFormData, requireRetailer } from "~/utils/auth.server";
 import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
-import { FormErrors, StoreInfoFields } from "./__accounts-ui";
+import { StoreInfoFields } from "./__accounts-ui";
+import { ErrorList } from "~/components/forms";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Store Info") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
@@ -53,7 +54,7 @@ export default function SettingsStoreInfo() {
     <div>
       <h2>Store Info</h2>
       <Form method="post" {...getFormProps(form)} className="form-stack" data-testid="store-form">
-        <FormErrors errors={form.errors} />
+        <ErrorList kind="form" errors={form.errors} />
         <StoreInfoFields fields={fields} />
         <div className="form-actions">
           <button type="submit" className="button" disabled={navigation.state === "submitting"}>

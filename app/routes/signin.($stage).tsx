@@ -13,7 +13,8 @@ import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { verifyAgainstDummy, verifyPassword } from "~/utils/password.server";
 import { checkLoginThrottle, noteLoginAttempt, throttleConfig } from "~/utils/throttle.server";
-import { clientIp, Field, FormErrors, retryAfterHeaders } from "./__accounts-ui";
+import { clientIp, retryAfterHeaders } from "./__accounts-ui";
+import { ErrorList, Field } from "~/components/forms";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Sign in") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
@@ -92,7 +93,7 @@ export default function SignIn() {
             </p>
           </div>
         ) : (
-          <FormErrors errors={form.errors} />
+          <ErrorList kind="form" errors={form.errors} />
         )}
         {next ? <input type="hidden" name="next" value={next} /> : null}
         <Field label="Email" htmlFor={fields.email.id} errors={fields.email.errors} errorId={fields.email.errorId}>

@@ -8,6 +8,7 @@ import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-t
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { ErrorList } from "~/components/forms";
 import { formatCents } from "../../../domain/money";
 import { editSchemaFor } from "./edit-schema";
 import type { EditActionData, EditLoaderData } from "./my-items.server";
@@ -21,15 +22,6 @@ type EditFormShape = {
   intent?: "save" | "delete";
   pendingok?: "on";
 };
-
-function FieldError({ id, errors, name }: { id: string; errors?: string[]; name: string }) {
-  if (!errors?.length) return null;
-  return (
-    <div id={id} className="field-error" role="alert" data-field-error={name}>
-      {errors[0]}
-    </div>
-  );
-}
 
 export function EditItemPage() {
   const d = useLoaderData() as unknown as EditLoaderData;
@@ -164,7 +156,7 @@ export function EditItemPage() {
                     +
                   </button>
                 </div>
-                <FieldError id={f.errorId} errors={f.errors} name={`sizes[${i}]`} />
+                <ErrorList id={f.errorId} errors={f.errors} name={`sizes[${i}]`} />
               </div>
             );
           })}
@@ -184,7 +176,7 @@ export function EditItemPage() {
                 <input type="radio" name={fields.listing_type.name} value="swap" defaultChecked={fields.listing_type.initialValue === "swap"} /> Swap
               </label>
             </div>
-            <FieldError id={fields.listing_type.errorId} errors={fields.listing_type.errors} name="listing_type" />
+            <ErrorList id={fields.listing_type.errorId} errors={fields.listing_type.errors} name="listing_type" />
           </div>
         ) : null}
 
@@ -198,7 +190,7 @@ export function EditItemPage() {
               </option>
             ))}
           </select>
-          <FieldError id={fields.reason.errorId} errors={fields.reason.errors} name="reason" />
+          <ErrorList id={fields.reason.errorId} errors={fields.reason.errors} name="reason" />
         </div>
 
         <div className="field">
@@ -210,7 +202,7 @@ export function EditItemPage() {
               </option>
             ))}
           </select>
-          <FieldError id={fields.modified_reason.errorId} errors={fields.modified_reason.errors} name="modified_reason" />
+          <ErrorList id={fields.modified_reason.errorId} errors={fields.modified_reason.errors} name="modified_reason" />
         </div>
 
         <div className="edit-buttons">

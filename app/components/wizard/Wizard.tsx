@@ -26,6 +26,7 @@ import {
   type WizardKind,
   type WizardState,
 } from "../../../domain/listing-forms";
+import { ErrorList } from "~/components/forms";
 import { formatCents } from "../../../domain/money";
 import { LISTING_REASONS, REQUEST_REASONS } from "../../../domain/reasons";
 import { updateListingHref, updateRequestHref, WIZARD_PATHS, wizardHref } from "./paths";
@@ -71,15 +72,6 @@ function Steps({ kind, stage }: { kind: WizardKind; stage: Stage }) {
   );
 }
 
-function FieldError({ name, errors }: { name: string; errors?: string[] }) {
-  if (!errors?.length) return null;
-  return (
-    <div className="field-error" role="alert" data-field-error={name}>
-      {errors[0]}
-    </div>
-  );
-}
-
 function BlockedNotice({ blocked, messages }: { kind?: WizardKind; blocked: WizardLoaderData["blocked"]; messages: string[] }) {
   if (!blocked) return null;
   const href = blocked.kind === "already_requested" ? updateRequestHref(blocked.id) : updateListingHref(blocked.id);
@@ -95,20 +87,6 @@ function BlockedNotice({ blocked, messages }: { kind?: WizardKind; blocked: Wiza
             {label}
           </Link>
         </p>
-      </div>
-    </div>
-  );
-}
-
-function FormErrors({ errors, server }: { errors?: string[]; server?: string[] }) {
-  const list = [...new Set([...(errors ?? []), ...(server ?? [])])];
-  if (list.length === 0) return null;
-  return (
-    <div className="alert alert-danger" role="alert" data-testid="wizard-form-errors">
-      <div className="alert-body">
-        {list.map((e) => (
-          <p key={e}>{e}</p>
-        ))}
       </div>
     </div>
   );
@@ -306,7 +284,7 @@ function StyleForm() {
             </span>
           </label>
         ))}
-        <FieldError name="variation" errors={f.variation?.errors} />
+        <ErrorList name="variation" errors={f.variation?.errors} />
       </fieldset>
 
       {kind === "listing" ? (
@@ -317,7 +295,7 @@ function StyleForm() {
               <input type="radio" name="listingType" value={t.value} defaultChecked={init("listingType") === t.value} /> {t.label}
             </label>
           ))}
-          <FieldError name="listingType" errors={f.listingType?.errors} />
+          <ErrorList name="listingType" errors={f.listingType?.errors} />
         </fieldset>
       ) : null}
 
@@ -331,7 +309,7 @@ function StyleForm() {
             </option>
           ))}
         </select>
-        <FieldError name="reason" errors={f.reason?.errors} />
+        <ErrorList name="reason" errors={f.reason?.errors} />
       </div>
 
       {d.chooseRetailer ? (
@@ -346,14 +324,14 @@ function StyleForm() {
               </option>
             ))}
           </select>
-          <FieldError name={retailerField} errors={f[retailerField]?.errors} />
+          <ErrorList name={retailerField} errors={f[retailerField]?.errors} />
         </div>
       ) : null}
 
       {blocked ? (
         <BlockedNotice kind={kind} blocked={blocked} messages={a?.formErrors ?? []} />
       ) : (
-        <FormErrors errors={form.errors} server={a?.formErrors} />
+        <ErrorList kind="form" testId="wizard-form-errors" errors={[...(form.errors ?? []), ...(a?.formErrors ?? [])]} />
       )}
       <div className="wizard-actions">
         <button type="submit" className="button">
@@ -414,7 +392,7 @@ function SizesStage() {
             <div className="field wizard-size" key={label}>
               <label htmlFor={`size-${i}`}>{label}</label>
               <input id={`size-${i}`} type="number" name={name} min={0} step={1} inputMode="numeric" data-size={label} defaultValue={initial(i, label)} />
-              <FieldError name={name} errors={form.allErrors[name]} />
+              <ErrorList name={name} errors={form.allErrors[name]} />
             </div>
           );
         })}
@@ -422,7 +400,7 @@ function SizesStage() {
       <p>
         Total Units: <strong data-testid="wizard-total-units">{total ?? serverTotal}</strong>
       </p>
-      <FormErrors errors={form.errors} server={a?.formErrors} />
+      <ErrorList kind="form" testId="wizard-form-errors" errors={[...(form.errors ?? []), ...(a?.formErrors ?? [])]} />
       <div className="wizard-actions">
         <Link to={wizardHref(kind, 0, state)} className="button button-outline" data-testid="modify-style">
           Modify style
@@ -636,7 +614,7 @@ function TermsStage() {
       ) : null}
       <Summary withModify={false} />
       <ListingExistsNotice />
-      {blocked ? <BlockedNotice kind={d.kind} blocked={blocked} messages={blockedText} /> : <FormErrors errors={form.errors} server={a?.formErrors} />}
+      {blocked ? <BlockedNotice kind={d.kind} blocked={blocked} messages={blockedText} /> : <ErrorList kind="form" testId="wizard-form-errors" errors={[...(form.errors ?? []), ...(a?.formErrors ?? [])]} />}
       <Form method="post" action={wizardHref(d.kind, 4, d.state)} {...getFormProps(form)} data-testid="wizard-terms-form">
         <h2>Terms</h2>
         <div className="prose wizard-terms-text">
@@ -657,7 +635,7 @@ function TermsStage() {
         <label className="inline-choice">
           <input type="checkbox" name="terms" value="on" /> I agree to the terms
         </label>
-        <FieldError name="terms" errors={fields.terms.errors} />
+        <ErrorList name="terms" errors={fields.terms.errors} />
         <div className="wizard-actions">
           <Link to={wizardHref(d.kind, 3, d.state)} className="button button-outline">
             Back

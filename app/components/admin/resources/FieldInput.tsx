@@ -4,21 +4,11 @@
  */
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { ErrorList } from "~/components/forms";
 import { applyMask, widgetFor, type FieldDef, type Widget } from "../../../../domain/resources";
 
 export type FormValue = string | string[];
 export type ChooserOption = { id: number; display_name: string };
-
-export function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
-  if (!errors?.length) return null;
-  return (
-    <div id={`${id}-error`} className="alert alert-danger field-alert" role="alert" data-testid="field-error">
-      {errors.map((e) => (
-        <div key={e}>{e}</div>
-      ))}
-    </div>
-  );
-}
 
 type Props = {
   field: FieldDef;
@@ -62,7 +52,7 @@ export function FieldInput({ field, value, errors, today, chooser, values, onCha
           {field.help_text}
         </small>
       ) : null}
-      <FieldErrors id={id} errors={errors} />
+      <ErrorList kind="list" id={id} errors={errors} />
     </div>
   );
 }

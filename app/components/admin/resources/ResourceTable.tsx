@@ -7,7 +7,7 @@ import { Form, Link, useSearchParams } from "@remix-run/react";
 import { useRef } from "react";
 import { formatCents } from "../../../../domain/money";
 import type { FieldDef, ResourceDef } from "../../../../domain/resources";
-import { FieldErrors } from "./FieldInput";
+import { ErrorList } from "~/components/forms";
 
 type Row = Record<string, unknown>;
 
@@ -199,7 +199,7 @@ export function VariationsPanel({
                 placeholder={placeholder}
                 defaultValue={name === "option" ? "color" : ""}
               />
-              <FieldErrors id={`av-${productId}-${name}`} errors={errors?.[name]} />
+              <ErrorList kind="list" id={`av-${productId}-${name}`} errors={errors?.[name]} />
             </div>
           ))}
           <div className="form-actions">
