@@ -9,19 +9,19 @@ import { text } from "./text";
  */
 
 export const MSG = {
-  // spec 000 §5 Registration and login
+  // Registration and login (docs/product/screens.md, "Sign-in, registration and password reset")
   emailInvalid: "A valid email address is required.",
   passwordIndecent: "Please enter a decent password.",
   passwordsMustMatch: "Passwords must match",
   loginFailed: "That password is incorrect; please try again",
-  // spec 001 §5 Password reset
+  // Password reset (same page)
   resetEmailMandatory: "Email field is mandatory",
   resetEmailInvalid: "Enter a valid email address.",
   resetPasswordsMustMatch: "passwords must match",
   resetTokenInvalid: "This code is no longer valid, please reset your password again.",
   resetSent:
     "Thanks. Please check your email for a link to reset your password. If an account exists for that address, the link arrives within a few minutes and works for one hour.",
-  // spec 002 §2.16
+  // docs/product/screens.md, "Account-status pages"
   waitTitle: "Thank You. Please Wait for Activation",
   waitBody:
     "We are checking your store and the brands you asked for. You will receive an email as soon as your retailer account is activated.",
@@ -40,7 +40,7 @@ export const MSG = {
   brandsRequired: "Choose at least one brand or request one.",
   brandNameRequired: "Brand name is required.",
   amountInvalid: "Enter an amount in dollars, e.g. 25000.",
-  // ours: an inactive or pending retailer cannot trade (issue 8 M4)
+  // ours: an inactive or pending retailer cannot trade
   notTrading: "Your retailer account is not active, so you cannot buy, sell or swap. Please contact support to have it reactivated.",
   notTradingActingAs: "This retailer's account is not active, so it cannot buy, sell or swap.",
 } as const;
@@ -120,7 +120,7 @@ const phone = (requiredMessage: string) =>
       return p;
     });
 
-/** Resale number mask ##-##########-# (spec 002 §5); dashes and spaces optional on input. */
+/** Resale number mask ##-##########-# (docs/product/screens.md, "Staff: generic lists and forms"); dashes and spaces optional on input. */
 export function normalizeResaleNumber(input: string): string | null {
   const digits = input.replace(/[\s-]/g, "");
   if (!/^\d{13}$/.test(digits)) return null;
@@ -292,7 +292,7 @@ export function isPublicPath(pathname: string): boolean {
   return PUBLIC_PATH_PREFIXES.some((p) => startsWithSegment(pathname, p));
 }
 
-/** spec 000 §2: any path containing "admin" is for staff only. */
+/** Any path containing "admin" is for staff only (docs/product/glossary.md, "Roles and permissions"). */
 export function isAdminPath(pathname: string): boolean {
   return pathname.toLowerCase().includes("admin");
 }

@@ -1,6 +1,6 @@
 /**
  * Action codes: every step of an order is recorded in order_actions with one of these codes.
- * Codes from spec 002 §4 keep their numbers and their text (the label is the specification's text).
+ * The product's own codes keep their numbers and their text (docs/product/glossary.md, "Action codes").
  * Steps the specifications leave without a code get new codes in free slots of the same families
  * (see docs/decisions/0002-action-codes-and-reasons.md):
  *   1xx carrier / shipment events   2xx party actions (21x swap, 22x-23x buy, ratings)
@@ -19,7 +19,7 @@ export interface ActionCodeInfo {
 }
 
 export const ACTION = Object.freeze({
-  // --- spec 002 §4: admin filter labels
+  // --- the product's: admin filter labels
   CALL_TAG_SCHEDULED_SWAP: 910,
   CALL_TAG_RESCHEDULED_SWAP: 911,
   CALL_TAG_SCHEDULED_ORDER: 920,
@@ -27,7 +27,7 @@ export const ACTION = Object.freeze({
   SHIPMENT_DELIVERED: 119,
   RECEIVER_CONFIRM_ORDER: 222,
   SHIPMENT_PICKED_UP: 110,
-  // --- spec 002 §4: other codes seen in admin order filtering
+  // --- the product's: other codes seen in admin order filtering
   PROVIDER_APPROVE_SWAP: 212,
   RECEIVER_APPROVE_SWAP: 213,
   RECEIVER_APPROVE_PURCHASE: 220,
@@ -158,7 +158,7 @@ export function actionLabel(code: number): string {
   return BY_CODE.get(code)?.label ?? `action ${code}`;
 }
 
-/** The admin transactions screen's action filter (spec 002 §2.8, §4): every code, sorted by number. */
+/** The admin transactions screen's action filter (docs/product/screens.md, "Staff: transactions"): every code, sorted by number. */
 export const ADMIN_ACTION_FILTER_OPTIONS: readonly { value: number; label: string }[] = Object.freeze(
   [...ACTION_CODES].sort((a, b) => a.code - b.code).map((a) => ({ value: a.code, label: `${a.code} ${a.label}` })),
 );

@@ -1,5 +1,5 @@
 /**
- * Anonymity (spec 000 §1, decisions.md "Names that users see"): a non-staff user sees another retailer only
+ * Anonymity (docs/product/glossary.md, "Anonymity"): a non-staff user sees another retailer only
  * as `retailer-00{id}` (literally "retailer-00" followed by the id: 7 -> "retailer-007", 123 ->
  * "retailer-00123"), never a store name, e-mail, address or phone. Staff see names.
  */

@@ -1,5 +1,5 @@
 /**
- * Time windows of the marketplace (decisions.md "Time windows"), computed without reading the clock:
+ * Time windows of the marketplace (docs/product/windows.md), computed without reading the clock:
  * every function takes the instants it needs, so Temporal workflows (deterministic), activities and
  * pages can all call it. Time-zone maths uses Intl.DateTimeFormat only (available in the workflow sandbox).
  *

@@ -1,5 +1,5 @@
 /**
- * Card on file (spec 000 §2 Settings, spec 001 §3 "Card", §8 card_declined; decisions.md "Providers"):
+ * Card on file (docs/product/screens.md, "Settings and payout"; docs/product/orders.md, "Providers"):
  * the sandbox's card form accepts only the payment provider's documented test card numbers and keeps none
  * of them. A test number is turned into the provider's test token right away (Stripe's documented
  * tok_visa, tok_mastercard, tok_chargeDeclined, ...), so no card number ever reaches a workflow, a log or
@@ -60,7 +60,7 @@ export function cardBrandLabel(brand: string): string {
 }
 
 export const CARD_MESSAGES = Object.freeze({
-  /** verbatim, spec 001 §8 */
+  /** verbatim */
   declined: CARD_DECLINED,
   onlyTestCards: "This test payment form accepts only the payment provider's test card numbers, for example 4242 4242 4242 4242.",
   numberRequired: "Enter the card number.",

@@ -1,5 +1,5 @@
 /**
- * The cart's rules (spec 000 §2, §4, §5; spec 001 §2, §5; decisions.md "Screens that change shape"):
+ * The cart's rules (docs/product/orders.md, "Cart"; docs/product/screens.md, "Marketplace"):
  * pure, no I/O. The server-side cart (db/queries/cart.ts), the /cart and /checkout routes and the
  * marketplace pages' CartBar all use these.
  *
@@ -22,16 +22,16 @@ export { CART_TYPES } from "./states";
 /** Size label -> units. */
 export type Selection = Record<string, number>;
 
-/** Upper bound per size when selling to a request (spec 000 §5: "upper bound 10000 for non-modify"). */
+/** Upper bound per size when selling to a request (the product's "upper bound 10000 for non-modify"). */
 export const SELL_TO_REQUEST_MAX_PER_SIZE = 10000;
 
 // ------------------------------------------------------------------------------------------------------
 // Messages (ours unless marked verbatim).
 
 export const CART_MESSAGES = Object.freeze({
-  /** verbatim, spec 000 §5 */
+  /** verbatim */
   addAtLeastOneSize: ADD_AT_LEAST_ONE_SIZE,
-  /** verbatim, spec 000 §5 / 001 §5 */
+  /** verbatim */
   fillOutEverything: FILL_OUT_EVERYTHING,
   acceptTerms: ACCEPT_TERMS,
   moreThanAvailable: "You cannot choose more units than the listing has available.",
@@ -66,7 +66,7 @@ function noun(t: CartType): string {
   return t === "buy" ? "purchase" : t === "swap" ? "swap" : "sell";
 }
 
-/** "Proceed with purchase" / "Proceed with swap" / "Proceed with sell" (spec 000 §2, verbatim labels). */
+/** "Proceed with purchase" / "Proceed with swap" / "Proceed with sell" (verbatim labels). */
 export function proceedLabel(type: CartType): string {
   return type === "buy" ? TRANSACTION_LABELS.proceedBuy : type === "swap" ? TRANSACTION_LABELS.proceedSwap : TRANSACTION_LABELS.proceedSell;
 }
@@ -86,8 +86,8 @@ export interface CartTabState {
 }
 
 /**
- * Which marketplace tabs are disabled (spec 000 §2: "once the cart has a type, the other two tabs are
- * disabled"). Pass the cart's type (null or undefined for an empty cart or no cart).
+ * Which marketplace tabs are disabled (once the cart has a type, the other two tabs are disabled:
+ * docs/product/orders.md, "Cart"). Pass the cart's type (null or undefined for an empty cart or no cart).
  */
 export function cartTabState(cartType: CartType | null | undefined): CartTabState {
   const lockedTo = cartType ?? null;
@@ -214,7 +214,7 @@ export type SwapBlock = "no_payout" | "no_active_listings";
 
 /**
  * Swapping requires finished payout setup and at least one active listing of the cart's brand
- * (spec 000 §4). Payout is checked first: without it no listing of the retailer is active anyway.
+ * (docs/product/orders.md, "Cart"). Payout is checked first: without it no listing of the retailer is active anyway.
  */
 export function swapBlock(input: { payoutSet: boolean; activeListingsOfBrand: number }): SwapBlock | null {
   if (!input.payoutSet) return "no_payout";
@@ -222,7 +222,7 @@ export function swapBlock(input: { payoutSet: boolean; activeListingsOfBrand: nu
   return null;
 }
 
-/** Selling requires payout details (spec 001 §5): otherwise the "Configure Payout Settings" prompt. */
+/** Selling requires payout details: otherwise the "Configure Payout Settings" prompt. */
 export function sellBlocked(input: { payoutSet: boolean }): boolean {
   return !input.payoutSet;
 }

@@ -1,6 +1,6 @@
 /**
- * Collection uploads (issue 12, spec 002 §2.5): the rows of a product spreadsheet, checked. The spec's
- * "external folder service" is a port (CollectionSource, below); the adapter that runs here reads an uploaded
+ * Collection uploads (docs/product/screens.md, "Staff: collection uploads"): the rows of a product spreadsheet,
+ * checked. The product's "external folder service" is a port (CollectionSource, below); the adapter that runs here reads an uploaded
  * .zip holding one spreadsheet (.xlsx or .csv) and the pictures (app/utils/collection-source.server.ts).
  *
  * Spreadsheet columns (header row, any case; extra columns ignored):

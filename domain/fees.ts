@@ -2,7 +2,7 @@ import { assertNonNegativeCents, basisPointsOf, multiplyCents, sumCents, type Ce
 import { shippingCentsForUnits, totalUnitsOfSizes } from "./shipping";
 
 /**
- * Fees of the marketplace (spec 000 §1, §9; spec 001 §9; decisions.md "Money"), in basis points.
+ * Fees of the marketplace (docs/product/money.md, "Fees"), in basis points.
  * - Purchase: the receiver (buyer) pays 10% of the approved goods value; the seller is paid the full goods value.
  * - Sale at cost: free for the seller.
  * - Swap: each party pays 5% of the LARGER goods value (with or without call-it-even).
@@ -172,7 +172,7 @@ export interface SwapValuation {
 }
 
 /**
- * Valuation of a swap (decisions.md): without call-it-even the side whose goods are worth less adds the
+ * Valuation of a swap (docs/product/money.md, "Swap value difference"): without call-it-even the side whose goods are worth less adds the
  * difference in cash so both contributions are worth the larger goods value; with call-it-even the
  * difference is forgiven. Either way each party pays 5% of the larger goods value, plus shipping for the
  * units it receives.

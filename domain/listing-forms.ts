@@ -3,7 +3,8 @@ import { ACCEPT_TERMS, ADD_AT_LEAST_ONE_SIZE, SELECT_COLOR_OPTION } from "./mess
 import { choiceSchema, LISTING_REASONS, REQUEST_REASONS, type Choice } from "./reasons";
 
 /**
- * The "List a style" (/addlisting/) and "Request a style" (/requestlisting/) wizards, spec 000 §2, §3, §5, §9:
+ * The "List a style" (/addlisting/) and "Request a style" (/requestlisting/) wizards
+ * (docs/product/screens.md, "List and request wizards"):
  * the stages, the Zod schema of each step's form (used by the server action and by Conform in the browser),
  * the wizard state carried in the URL between steps, and the photo checks. The edit screens
  * (updatelisting / updaterequest) may reuse sizeCountsSchema with `requirePositiveTotal: false`.
@@ -14,7 +15,7 @@ import { choiceSchema, LISTING_REASONS, REQUEST_REASONS, type Choice } from "./r
 
 export type WizardKind = "listing" | "request";
 
-// --- Limits (spec 000 §9) ------------------------------------------------------------------------------------
+// --- Limits (docs/product/screens.md, "Limits") --------------------------------------------------------------
 
 /** The variation lookup returns at most 60 results. */
 export const VARIATION_SEARCH_LIMIT = 60;
@@ -29,7 +30,7 @@ export function shouldSearch(q: string, submitted: boolean): boolean {
   return submitted || q.trim().length >= VARIATION_SEARCH_MIN_CHARS;
 }
 
-// --- Stages (spec 000 §2: style 0, sizes 1, photos 2, confirm 3, terms 4) ------------------------------------
+// --- Stages (style 0, sizes 1, photos 2, confirm 3, terms 4) ------------------------------------------------
 
 export const STAGE = Object.freeze({ style: 0, sizes: 1, photos: 2, confirm: 3, terms: 4 } as const);
 export type Stage = (typeof STAGE)[keyof typeof STAGE];
@@ -93,7 +94,7 @@ export const WIZARD_MESSAGES = Object.freeze({
   photoEmpty: "Choose a picture to upload.",
 } as const);
 
-/** The full "product not found" help (spec 000 §8). */
+/** The full "product not found" help (docs/product/screens.md, "List and request wizards"). */
 export function productNotFoundText(kind: WizardKind, support: { email: string; phone: string }): string {
   const why = kind === "listing" ? "the reason you are listing it" : "the reason you are requesting it";
   return (

@@ -4,7 +4,7 @@ import { z } from "zod";
  * Money is an integer number of US cents everywhere (code, database, workflow payloads).
  * Dollars appear only at the edges: `formatCents` for the UI and `parseDollars` for form input.
  * Percentages are applied in basis points (1% = 100 bp) with integer arithmetic only, rounding
- * half up to the cent (decisions.md: "Percentages round half up to the cent, per party, per transaction").
+ * half up to the cent, per party, per transaction (docs/product/money.md, "Cents and rounding").
  */
 export type Cents = number;
 

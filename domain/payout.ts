@@ -2,7 +2,7 @@ import { z } from "zod";
 import { text } from "./text";
 
 /**
- * The payout (merchant details) form of spec 001 §3 / §5: one Zod schema shared by the page (Conform, on
+ * The payout (merchant details) form (docs/product/screens.md, "Settings and payout"): one Zod schema shared by the page (Conform, on
  * the server and in the browser) and the payout workflow (which re-checks its input before it calls the
  * payment provider). Pure: imports only zod.
  *

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { COMMON_STATES, SWAP_STATES } from "./states";
 
 /**
- * Choice lists the specifications only hint at (decisions.md "Names that users see"). Numeric codes where
- * the specifications use numbers (decline, cancel and RMA reasons), string values where the stored column is
+ * Choice lists of the product (docs/product/glossary.md, "Reasons"). Numeric codes where
+ * the product uses numbers (decline, cancel and RMA reasons), string values where the stored column is
  * text (listing reasons, modified_reason, floor_time).
  * Every list is documented in docs/decisions/0002-action-codes-and-reasons.md.
  */
@@ -47,7 +47,7 @@ export function choiceSchema<V extends string | number>(list: readonly Choice<V>
 }
 
 // ------------------------------------------------------------------------------------------------------
-// Listings and requests (spec 000 §3, §5).
+// Listings and requests.
 
 /** Why a retailer lists a style (listing.reason). */
 export const LISTING_REASONS = freezeList<string>([
@@ -97,9 +97,9 @@ export const FLOOR_TIMES = freezeList<string>([
 ]);
 
 // ------------------------------------------------------------------------------------------------------
-// Declines and cancellations (spec 001 §3-§5).
+// Declines and cancellations.
 
-/** Seller decline reasons meaning "the units are not available" (spec 001 §4): redirect to My Listings. */
+/** Seller decline reasons meaning "the units are not available": redirect to My Listings. */
 export const UNIT_UNAVAILABLE_REASONS: readonly number[] = Object.freeze([14, 15, 16, 18]);
 
 /** provider_decline_buy_reason choices. */
@@ -130,7 +130,7 @@ export const BUYER_DECLINE_REASONS = freezeList<number>([
   { value: 30, label: "The modified order no longer works for me" },
 ]);
 
-/** Default decline reason for a modified purchase (spec 001 §5). */
+/** Default decline reason for a modified purchase. */
 export const BUYER_DECLINE_DEFAULT_REASON = 30;
 
 /** Reasons the system records when a timer ends an order (shown like a party's reason). */
@@ -150,7 +150,7 @@ export const CANCEL_SHIPMENT_REASONS = freezeList<number>([
   { value: 59, label: "Other" },
 ]);
 
-/** {role}_decline_swap_reason choices (swaps come in a later issue). */
+/** {role}_decline_swap_reason choices. */
 export const SWAP_DECLINE_REASONS = freezeList<number>([
   { value: 60, label: "Not interested in the offered goods" },
   { value: 61, label: "The value difference is too large" },
@@ -173,7 +173,7 @@ export function reasonLabel(code: number): string {
 }
 
 // ------------------------------------------------------------------------------------------------------
-// RMAs (spec 001 §5, 002 §9).
+// RMAs.
 
 export const RMA_REASONS = freezeList<number>([
   { value: 0, label: "Damaged" },

@@ -3,7 +3,7 @@ import { ContactStepSchema, MSG, RetailerStepSchema, storeInfoColumns } from "./
 import { text } from "./text";
 
 /**
- * Staff retailer administration (spec 002 §2.6, §2.11, §2.15, issue 13): the forms' schemas, the bulk
+ * Staff retailer administration (docs/product/screens.md, "Staff: retailer admin"; ADR 0018): the forms' schemas, the bulk
  * upload's columns and row rules, the sales-rep resource, the map's geometry and the CSV cell rule.
  */
 
@@ -15,7 +15,7 @@ export const US_STATE_CODES = [
 ] as const;
 const STATE_SET = new Set<string>(US_STATE_CODES);
 
-/** The Choose Retailer sub-tabs and the statuses each shows (pending is "is_active none", spec 002 §4). */
+/** The Choose Retailer sub-tabs and the statuses each shows (pending is "is_active none"). */
 export const RETAILER_LIST_TABS = {
   active: ["active"],
   pending: ["pending"],
@@ -109,12 +109,12 @@ export const ContactEditSchema = ContactStepSchema.innerType().extend({ email: c
 export type ContactEditValues = z.output<typeof ContactEditSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Bulk retailer upload (spec 002 §2.15, §5, §8)
+// Bulk retailer upload (docs/product/screens.md, "Staff: retailer setup and bulk upload")
 
 export const BULK_UPLOAD_MSG = {
-  /** spec 002 §5: no file. */
+  /** No file. */
   invalidInput: "INVALID INPUT",
-  /** spec 002 §5/§8: not a readable .xlsx (wrong type, damaged, a zip bomb, a renamed program). */
+  /** Not a readable .xlsx (wrong type, damaged, a zip bomb, a renamed program). */
   fileHasIssues: "file has issues",
   confirm:
     "Submitting creates a retailer, its contact and its login for every good row, and sends each new retailer a welcome e-mail: many retailer e-mails may be sent. Continue?",
@@ -223,7 +223,7 @@ export function crossRowProblems(rows: { line: number; values: Partial<Record<st
 }
 
 // ---------------------------------------------------------------------------------------------
-// Retailer map (spec 002 §2.11, §9): centre lat 40 / lon -74, zoom 7, 100 per fetch, radius at most 500 miles.
+// Retailer map (docs/product/screens.md, "Staff: reports and map"): centre lat 40 / lon -74, zoom 7, 100 per fetch, radius at most 500 miles.
 
 export const MAP_DEFAULTS = { lat: 40, lon: -74, zoom: 7, limit: 100, maxRadiusMiles: 500, maxFetches: 20, width: 960, height: 600 } as const;
 const EARTH_RADIUS_MILES = 3958.8;

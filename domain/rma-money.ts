@@ -1,5 +1,5 @@
 /**
- * Returns (RMA): who pays what (decisions.md "Returns (RMA): who pays what"). One pure function for the
+ * Returns (RMA): who pays what (docs/product/money.md, "RMA refund and charge"). One pure function for the
  * victim's refund and the perpetrator's charge, used by the RMA workflow and the pages alike.
  *
  * Names: the VICTIM received faulty or missing goods and asked for the RMA (refunded; the RMA record calls it
@@ -207,7 +207,7 @@ export interface RmaMoneyRow {
 }
 
 /**
- * Whether an ended RMA's payments rows moved what it recorded (decisions.md "the RMA's ledger balances"): the
+ * Whether an ended RMA's payments rows moved what it recorded (docs/product/money.md, "Ledgers"): the
  * victim refunded or paid out exactly the refund, the perpetrator charged exactly the charge (a queued charge is
  * owed, so it counts); nothing moved for a declined or cancelled one. Null while the RMA is still open.
  */

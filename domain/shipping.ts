@@ -2,7 +2,7 @@ import type { Cents } from "./money";
 
 /**
  * Shipping charged to the party that RECEIVES goods, by the number of units it receives
- * (decisions.md, "Shipping table"). The specification leaves 6 units in no band; we close the gap
+ * (docs/product/money.md, "Shipping table"). The original table leaves 6 units in no band; we close the gap
  * with 6-7 -> $31.75. Over 100 units the goods travel as parcels of at most 100 units, each priced
  * by the table and summed: full parcels of 100 first, then one parcel with the remainder
  * (the cheapest split, since the price never decreases with the count).

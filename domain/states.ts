@@ -1,12 +1,13 @@
 /**
  * Names of states, statuses and roles. Transaction state names (`statename`) are the workflow's own state
- * names (decisions.md "Names that users see"), so screens, filters and the read model share them.
+ * names (docs/product/glossary.md, "Purchase states", "Swap states"), so screens, filters and the read model
+ * share them.
  * Names taken from the specifications are kept as they are; states the specifications do not name
  * (in_route, delivered, completed, declined, cancelled, expired) are ours, in the same snake_case style.
  */
 
 // ---------------------------------------------------------------------------------------------------------
-// Transaction types (spec 000 §9, 001 §1, 002 §3): 1 Sale, 2 Swap, 3 RMA.
+// Transaction types (docs/product/glossary.md, "Transaction types"): 1 Sale, 2 Swap, 3 RMA.
 
 export const TRANSACTION_TYPE = Object.freeze({ SALE: 1, SWAP: 2, RMA: 3 } as const);
 export type TransactionType = (typeof TRANSACTION_TYPE)[keyof typeof TRANSACTION_TYPE];
@@ -32,7 +33,7 @@ export const TRANSACTION_KINDS = ["buy", "swap"] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 
 // ---------------------------------------------------------------------------------------------------------
-// Roles (spec 000 §4, 001 §6, 002 §6).
+// Roles (docs/product/glossary.md, "Parties").
 
 export type Role = "provider" | "receiver";
 
@@ -65,7 +66,7 @@ export function transactionTypeLabel(type: TransactionType, role: Role): "Sale" 
   return TRANSACTION_TYPE_LABELS[type];
 }
 
-/** RMA role (spec 001 §4): receiver if the order's receiver is the current retailer, else provider. */
+/** RMA role: receiver if the order's receiver is the current retailer, else provider. */
 export function rmaRoleOf(order: { receiverId: number }, retailerId: number): Role {
   return order.receiverId === retailerId ? "receiver" : "provider";
 }
@@ -89,7 +90,7 @@ export const BUY_STATES = Object.freeze({
   SHIP_ORDER_TRY2: "ship_order_try2",
 } as const);
 
-/** Swap states (flows come in a later issue; names from spec 001 §4). */
+/** Swap states (docs/product/glossary.md, "Swap states"). */
 export const SWAP_STATES = Object.freeze({
   PROVIDER_CHOOSE_ITEMS: "provider_choose_items",
   PROVIDER_APPROVE: "provider_approve",
@@ -251,7 +252,7 @@ export function actionNeededBy(kind: TransactionKind, state: string): Role | nul
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Action panel by state name (spec 001 §4).
+// Action panel by state name (docs/product/glossary.md, "Action panels").
 
 export const ACTION_PANELS = Object.freeze({
   COMPLETE_CHECKOUT: "complete-checkout",
@@ -323,7 +324,7 @@ export function canCancelShipment(state: string): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Admin stages (spec 002 §2.8, §4).
+// Admin stages (docs/product/glossary.md, "Admin stages").
 
 export const ADMIN_STAGES = Object.freeze([
   "all",
@@ -366,7 +367,7 @@ export function stagesOfAdminStage(stage: OrderStage): string[] {
   return [stage, ...(RMA_STAGES_OF_ADMIN_STAGE[stage] ?? [])];
 }
 
-/** What staff call an order's two parties: seller/buyer, a swap's provider/receiver, an RMA's victim/perpetrator (decisions.md). */
+/** What staff call an order's two parties: seller/buyer, a swap's provider/receiver, an RMA's victim/perpetrator (docs/product/glossary.md, "Parties"). */
 export function partyLabels(transactionType: number): { provider: string; receiver: string } {
   if (transactionType === TRANSACTION_TYPE.SWAP) return { provider: "provider", receiver: "receiver" };
   if (transactionType === TRANSACTION_TYPE.RMA) return { provider: "victim", receiver: "perpetrator" };
@@ -412,7 +413,7 @@ export function completedFlagFor(state: string): boolean | null {
 // ---------------------------------------------------------------------------------------------------------
 // Other state lists.
 
-/** Listing status (spec 000 §4): payoutneeded hides a listing from other retailers until payout is set up. */
+/** Listing status: payoutneeded hides a listing from other retailers until payout is set up. */
 export const LISTING_STATUSES = Object.freeze(["payoutneeded", "active"] as const);
 export type ListingStatus = (typeof LISTING_STATUSES)[number];
 
@@ -422,7 +423,7 @@ export type ListingType = (typeof LISTING_TYPES)[number];
 export const CART_TYPES = Object.freeze(["buy", "swap", "sell"] as const);
 export type CartType = (typeof CART_TYPES)[number];
 
-/** Retailer activation (spec 002 §4): is_active null = pending, true = active, false = inactive. */
+/** Retailer activation: is_active null = pending, true = active, false = inactive. */
 export const RETAILER_ACTIVATION = Object.freeze(["pending", "active", "inactive"] as const);
 export type RetailerActivation = (typeof RETAILER_ACTIVATION)[number];
 
@@ -433,7 +434,7 @@ export function retailerActivation(isActive: boolean | null): RetailerActivation
 /** Retailer-brand link status; starts as 'authorized'. */
 export const RETAILER_BRAND_STATUS_DEFAULT = "authorized";
 
-/** RMA stages (spec 001 §3, 002 §4). */
+/** RMA stages (docs/product/glossary.md, "RMA stages"). */
 export const RMA_STAGES = Object.freeze(["rmarequested", "shipping", "rmacompleted", "rmadeclined"] as const);
 export type RmaStage = (typeof RMA_STAGES)[number];
 
@@ -469,7 +470,7 @@ export function rmaActionNeeded(stage: string): "staff" | "provider" | null {
   return stage === "rmarequested" ? "staff" : stage === "shipping" ? "provider" : null;
 }
 
-/** Display status of each RMA stage (spec 001 §5 names the stages; the texts are ours). */
+/** Display status of each RMA stage (the stage names are the product's; the texts are ours). */
 export const RMA_DISPLAY_STATUS: Readonly<Record<string, string>> = Object.freeze({
   rmarequested: "RMA Requested",
   shipping: "Return Shipping",

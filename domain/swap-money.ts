@@ -1,5 +1,5 @@
 /**
- * A swap's money from payment to the end (decisions.md "Money" and "Who moves when (swaps)"), for both sides,
+ * A swap's money from payment to the end (docs/product/money.md, "Swap settlement"), for both sides,
  * from `swapValuation` (domain/fees.ts). Pure; the swap workflow and the pages use it alike.
  *
  * - At payment each side is charged its due: cash (the side whose goods are worth less, unless called even)

@@ -1,5 +1,5 @@
 /**
- * What a swap's panel says to one side while it waits (spec 001 §4 "Swap flow", verbatim): the provider
+ * What a swap's panel says to one side while it waits (verbatim; docs/product/screens.md, "Transaction detail"): the provider
  * choosing from the receiver's swap listings -> 'awaiting your selection'; the other side's move ->
  * "awaiting retailer's response"; declined -> 'Swap Request Declined'. Null when it is this side's move in
  * any other state (its controls answer) or the swap is past negotiation (the display status says it).

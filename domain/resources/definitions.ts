@@ -3,9 +3,9 @@ import { US_STATE_CODES } from "../retailer-admin";
 import type { Choice, FieldDef, ResourceDef } from "./fields";
 
 /**
- * The entities staff manage (spec 002 §3), one definition each. The name is the URL's class_name
+ * The entities staff manage (docs/product/screens.md, "Staff: generic lists and forms"), one definition each. The name is the URL's class_name
  * (/admin/brand, /admin/brand/new/, /admin/brand/12/) and the key of a staff user's permissions map.
- * Sales reps (issue 13) are one too: their reports are /rep-reports/ and /perf-reports/.
+ * Sales reps (ADR 0018) are one too: their reports are /rep-reports/ and /perf-reports/.
  */
 
 const choices = (...values: string[]): Choice[] => values.map((v) => ({ value: v, display_name: v }));
@@ -258,7 +258,7 @@ export function getResource(name: string): ResourceDef | null {
   return isResourceName(name) ? RESOURCES[name] : null;
 }
 
-/** Generic list page size (spec 002 §9), CSV export chunk, chooser suggestions. */
+/** Generic list page size, CSV export chunk, chooser suggestions (docs/product/screens.md, "Limits"). */
 export const LIST_PAGE_SIZE = 50;
 export const EXPORT_CHUNK = 100;
 export const CHOOSER_LIMIT = 100;

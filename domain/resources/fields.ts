@@ -4,7 +4,8 @@ import { parseDollars } from "../money";
 import { text } from "../text";
 
 /**
- * Staff resources described once (issue 12, spec 002 §2.13, §2.14, §5): each entity staff manage is a
+ * Staff resources described once (ADR 0020; docs/product/screens.md, "Staff: generic lists and forms"): each
+ * entity staff manage is a
  * ResourceDef whose fields carry what the old API's OPTIONS answer carried (name, type, label, help_text,
  * choices, relationship_resource). The generic list and form screens are rendered from them
  * (`widgetFor`, the §5 rules) and the server validates with the Zod schema built from the same fields
@@ -101,7 +102,7 @@ function dayAfter(today: string): string {
 }
 
 /**
- * The widget of a field (spec 002 §5). `today` (YYYY-MM-DD, the marketplace's day) is needed for
+ * The widget of a field (docs/product/screens.md, "Staff: generic lists and forms"). `today` (YYYY-MM-DD, the marketplace's day) is needed for
  * expiry_date only: dates up to today are disabled.
  */
 export function widgetFor(field: FieldDef, opts: { today?: string } = {}): Widget {
@@ -167,7 +168,7 @@ const MAX_ID = 2_147_483_647;
 /** Blank form values ("" or missing) as undefined. */
 const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 
-/** Names and labels typed by staff must not read as spreadsheet formulas (CSV injection, issue 12). */
+/** Names and labels typed by staff must not read as spreadsheet formulas (CSV injection, ADR 0020). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 function stringSchema(field: FieldDef): z.ZodTypeAny {
@@ -321,7 +322,7 @@ export function applyMask(mask: string, typed: string): string {
   return mask === PHONE_MASK ? `+1-${out}` : out;
 }
 
-/** The add-variation modal (spec 002 §5: option (color), value and price are required). */
+/** The add-variation modal (option (color), value and price are required). */
 export const AddVariationSchema = z.object({
   product_id: z.coerce.number({ invalid_type_error: FIELD_MESSAGES.relation }).int().positive().max(2_147_483_647),
   option: text({ required_error: FIELD_MESSAGES.required }).min(1, FIELD_MESSAGES.required).max(40, FIELD_MESSAGES.tooLong(40)),

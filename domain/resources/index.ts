@@ -1,4 +1,4 @@
-/** Staff resources described once (issue 12): field metadata, §5 rendering rules, Zod schemas. */
+/** Staff resources described once (ADR 0020): field metadata, field rendering rules, Zod schemas. */
 export * from "./fields";
 export * from "./definitions";
 export * from "./variation-editor";

@@ -3,7 +3,7 @@ import { text } from "../text";
 import { fieldSchema, FIELD_MESSAGES } from "./fields";
 import { productvariation } from "./definitions";
 
-/** The variation editor's forms (spec 002 §2.12, §5), from the productvariation definition's own fields. */
+/** The variation editor's forms (docs/product/screens.md, "Staff: variation editor"), from the productvariation definition's own fields. */
 const defField = (name: string) => productvariation.fields.find((f) => f.name === name)!;
 
 export const VariationEditSchema = z.object({
