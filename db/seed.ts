@@ -362,7 +362,7 @@ async function buildDemo(tx: Tx, passwordHash: string): Promise<SeedSummary> {
     }
   }
 
-  // Validation tools (issue 12, spec 002 §2.10): categories to choose from (every seeded product is still
+  // Validation tools (docs/product/screens.md, "Staff: validation tools"): categories to choose from (every seeded product is still
   // uncategorised), and an external brand, typed by a retailer and not yet valid, with a listing.
   await tx.insert(categories).values(["Jackets", "Tees", "Pants", "Shorts", "Footwear", "Boots", "Denim", "Accessories"].map((name) => ({ name })));
   const external = await createBrand(tx, { name: "Ridgeline Outfitters (typed)", businessModel: "", segments: [] });

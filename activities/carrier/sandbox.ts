@@ -1,5 +1,5 @@
 /**
- * The built-in sandbox carrier (decisions.md "Providers"): books pickups (call tags), issues a tracking
+ * The built-in sandbox carrier (docs/product/orders.md, "Providers"): books pickups (call tags), issues a tracking
  * number and records the label's data (the PDF is rendered when the label is opened), cancels pickups, and sends signed tracking webhooks (tracker.updated events,
  * domain/carrier-events.ts) to APP_ORIGIN/webhooks/carrier, exactly as a real carrier would. Staff's
  * "simulate pickup" / "simulate delivery" and the tests drive `sendTrackingEvent`.

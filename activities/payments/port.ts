@@ -5,7 +5,7 @@
  * (workflow id + step + attempt): same key and same parameters = same result; same key and other
  * parameters = an IdempotencyConflict error.
  *
- * Orders (issue 4) use: a PaymentIntent with manual capture (authorizePayment), partial capture
+ * Orders use: a PaymentIntent with manual capture (authorizePayment), partial capture
  * (capturePayment), cancel (releaseAuthorization), refund (refundPayment), a transfer to the seller's
  * connected account (createTransfer) and an off-session charge of a saved card (chargeSavedCard).
  */

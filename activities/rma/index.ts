@@ -59,7 +59,7 @@ export function createRmaActivities(deps: RmaActivityDeps): RmaActivities {
         ledger: {
           victimRefundCents: rec.victimRefundCents,
           perpetratorChargeCents: rec.perpetratorChargeCents,
-          // The marketplace keeps the RMA's shipping and fee (decisions.md): charge − refund.
+          // The marketplace keeps the RMA's shipping and fee (docs/product/money.md, "RMA refund and charge"): charge − refund.
           rmaKeptCents: rec.perpetratorChargeCents - rec.victimRefundCents,
           chargeQueued: rec.chargeQueued ?? false,
           escalated: rec.escalated ?? false,

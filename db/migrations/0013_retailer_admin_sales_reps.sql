@@ -21,5 +21,5 @@ CREATE TABLE "sales_reps" (
 ALTER TABLE "retailer_uploads" ADD CONSTRAINT "retailer_uploads_uploaded_by_users_id_fk" FOREIGN KEY ("uploaded_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "retailer_uploads_created_idx" ON "retailer_uploads" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "retailers_location_idx" ON "retailers" USING btree ("latitude","longitude") WHERE "retailers"."latitude" is not null and "retailers"."longitude" is not null;--> statement-breakpoint
--- Sales reps are a resource of the permissions map (issue 13): staff who manage retailers may manage them too.
+-- Sales reps are a resource of the permissions map (ADR 0018): staff who manage retailers may manage them too.
 UPDATE "users" SET "admin_permissions" = array_append("admin_permissions", 'salesrep') WHERE "is_staff" AND 'retailer' = ANY("admin_permissions") AND NOT 'salesrep' = ANY("admin_permissions");

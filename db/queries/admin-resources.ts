@@ -1,5 +1,5 @@
 /**
- * The SQL of the generic staff screens (issue 12, spec 002 §2.13, §2.14): one adapter per resource of
+ * The SQL of the generic staff screens (ADR 0020; docs/product/screens.md, "Staff: generic lists and forms"): one adapter per resource of
  * domain/resources maps its field names to columns; list (paged, searched, sorted), read, create, update,
  * delete, activate, chooser options and the export's keyset pages are written once for all of them.
  */
@@ -265,7 +265,7 @@ const ADAPTERS: Record<ResourceName, Adapter> = {
       status: listings.status,
       provider: listings.providerId,
       brand: listings.brandId,
-      // A listing with units left (0 units = deleted or sold out, spec 000 §4).
+      // A listing with units left (0 units = deleted or sold out: docs/product/orders.md, "Listings and requests").
       in_stock: (v) => (v === "true" ? gt(listings.totalUnits, 0) : v === "false" ? eq(listings.totalUnits, 0) : sql`false`),
     },
   },
@@ -576,7 +576,7 @@ export async function variationsOfProducts(db: Db, productIds: number[]): Promis
 }
 
 /**
- * The add-variation modal (spec 002 §2.4, §5: option, value and price required): a variation of the product
+ * The add-variation modal (option, value and price required): a variation of the product
  * with options { [option]: value }, its colour the value when the option is a colour, the product's sku.
  */
 export async function addVariation(db: Db, productId: number, input: { option: string; value: string; priceCents: number }): Promise<number | null> {

@@ -1,5 +1,6 @@
 /**
- * The server-side cart, one per retailer (decisions.md: staff acting as a retailer use that retailer's).
+ * The server-side cart, one per retailer (docs/product/orders.md, "Cart": staff acting as a retailer use that
+ * retailer's).
  * The rules are domain/cart.ts; this file loads what they need, checks what the retailer may see, and
  * stores the result. Every change locks the cart row (SELECT ... FOR UPDATE) so two tabs cannot interleave.
  *

@@ -1,6 +1,6 @@
 /**
  * The hand-over from the cart to checkout: `proceedFromCart` is the ONE function that turns a retailer's
- * cart into draft orders (spec 000 §4, spec 001 §4 "Order flow" step 1; decisions.md "Who moves when").
+ * cart into draft orders (docs/product/orders.md, "Checkout and drafts").
  *
  * - buy cart: one draft order per seller (orders + order_contributions, statename
  *   'complete_order_checkout', amounts from domain/fees purchaseQuote: goods + 10% fee + shipping), an
@@ -310,7 +310,7 @@ async function swapDraftFromCart(
 }
 
 /**
- * The duplicate-order guard (spec 001 §8): an open order outside this cart, between this buyer and the
+ * The duplicate-order guard (docs/product/orders.md, "Duplicate-order guard"): an open order outside this cart, between this buyer and the
  * same seller, for one of the same listings. Checkout still to complete -> "yourmove"; waiting for the
  * seller -> "theirmove". Returns the message, or null.
  */
@@ -483,8 +483,8 @@ export async function cartDraftOrderIds(db: DbOrTx, retailerId: number): Promise
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Drafts that were never checked out (decisions.md "Time windows": a checkout never completed expires after
-// 24 hours). Once its workflow starts, an order leaves the cart and its own timer expires it; a draft still
+// Drafts that were never checked out (docs/product/windows.md, "Checkout": a checkout never completed expires
+// after 24 hours). Once its workflow starts, an order leaves the cart and its own timer expires it; a draft still
 // in a cart (the card step never submitted, or an offer never sent) has no workflow, so it is expired here:
 // every list treats it as expired at once (staleCartDraftSql), and expireStaleDrafts writes it down.
 

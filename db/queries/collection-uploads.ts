@@ -1,4 +1,4 @@
-/** Collection uploads (issue 12, spec 002 §2.5): the uploads of a collection, and saving one as products. */
+/** Collection uploads (docs/product/screens.md, "Staff: collection uploads"): the uploads of a collection, and saving one as products. */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { groupUploadRows } from "../../domain/catalogue-upload";
 import type { Db } from "../client";

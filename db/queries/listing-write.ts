@@ -1,5 +1,6 @@
 /**
- * Writes and look-ups of the "List a style" / "Request a style" wizards (spec 000 §2, §5, §7): variation
+ * Writes and look-ups of the "List a style" / "Request a style" wizards (docs/product/screens.md,
+ * "List and request wizards"): variation
  * search by product code, a product with its colours and size run, duplicate checks, and the creation of a
  * listing or request (with the duplicate check and the insert under one lock, so two submits of the same
  * style cannot both get through).
@@ -148,7 +149,7 @@ export async function sizeRunOfProduct(db: DbOrTx, productId: number): Promise<s
   return rows.map((r) => r.label);
 }
 
-/** Size labels of a variation's product (spec 000 §7 get_sizes), in display order. */
+/** Size labels of a variation's product, in display order. */
 export async function sizesOfVariation(db: DbOrTx, variationId: number): Promise<string[]> {
   const rows = await db
     .select({ label: productSizes.label })

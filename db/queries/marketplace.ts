@@ -1,5 +1,5 @@
 /**
- * The marketplace (spec 000 §2 "Marketplace"): listings available to buy or swap, and requests of
+ * The marketplace (docs/product/screens.md, "Marketplace"): listings available to buy or swap, and requests of
  * authorized retailers, grouped by brand. The ONLY place the marketplace SQL lives.
  *
  * Shape (docs/decisions/0005-marketplace.md, docs/performance.md):
@@ -36,7 +36,7 @@ export interface MarketFilters {
   /** Product-code search (case-insensitive "contains"); the caller enforces the 3-character minimum. */
   search?: string;
   /**
-   * retailer__id (spec 000 §2, the named route buyswap): only this retailer's listings (its provider id) or,
+   * retailer__id (the named route buyswap's parameter): only this retailer's listings (its provider id) or,
    * on the requests tab, its requests (requestor id). Read through listings_provider_idx /
    * listing_requests_requestor_idx (the "ranked" page shape).
    */
@@ -54,7 +54,7 @@ export interface MarketPageQuery {
   filters: MarketFilters;
   /**
    * The viewer's retailer (null for staff as admin). Its own requests are never shown to it on the
-   * requests tab (spec 000 §6); its own listings are shown (marked `own`; the cart refuses them).
+   * requests tab (docs/product/glossary.md, "Roles and permissions"); its own listings are shown (marked `own`; the cart refuses them).
    */
   viewerRetailerId: number | null;
   /** Staff: select the other party's store name too. */

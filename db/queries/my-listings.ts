@@ -1,5 +1,5 @@
 /**
- * "My Listings" and "My Requests" (spec 000 §2, §4, §5): a retailer's own listings / requests grouped by
+ * "My Listings" and "My Requests" (docs/product/screens.md, "My Listings and Requests"): a retailer's own listings / requests grouped by
  * the brands it is authorized for, with product-code search and paging per brand; one item for the edit
  * screens (owner-scoped: another retailer's id is simply not found); the edit itself (sizes, listing type,
  * reason, modified_reason) with total_units kept in the same UPDATE; pending-transaction detection.
@@ -415,7 +415,8 @@ export async function correctedListingIds(db: DbOrTx, retailerId: number): Promi
 
 /**
  * How many orders still waiting for an answer (PENDING_TRANSACTION_STATES) take units from this listing.
- * Saving such a listing asks "This listing has pending transactions." first (spec 000 §4, §8).
+ * Saving such a listing asks "This listing has pending transactions." first (docs/product/orders.md,
+ * "Listings and requests").
  */
 export async function pendingTransactionCount(db: DbOrTx, listingId: number): Promise<number> {
   const [row] = await db

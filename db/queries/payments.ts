@@ -14,7 +14,7 @@ import type { DbOrTx } from "./listings";
 
 export type PaymentRow = typeof payments.$inferSelect;
 
-/** payments.name values (spec 001 §3 Payment: "receiver payment", "penalty fee", ...). */
+/** payments.name values ("receiver payment", "penalty fee", ...: docs/product/money.md, "Ledgers"). */
 export const PAYMENT_NAMES = Object.freeze({
   authorization: "receiver pre-authorization",
   capture: "receiver payment",

@@ -1,5 +1,5 @@
 /**
- * Staff reports (spec 002 §2.3, §2.11; issue 13; column meanings in ADR 0016): each CSV report is read with a
+ * Staff reports (docs/product/screens.md, "Staff: reports and map"; ADR 0018; column meanings in ADR 0016): each CSV report is read with a
  * server-side cursor in batches, so a download of any size holds one batch in memory. Also the sales-rep
  * resource and its reports, and the retailer map's "retailers near a point".
  */

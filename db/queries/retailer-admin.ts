@@ -1,5 +1,5 @@
 /**
- * Staff retailer administration (issue 13, spec 002 §2.6): the Choose Retailer list, one retailer's Info,
+ * Staff retailer administration (docs/product/screens.md, "Staff: retailer admin"; ADR 0018): the Choose Retailer list, one retailer's Info,
  * Contacts, Brands, Listings, Requests and Transactions, and the throttled last_active write.
  */
 import { and, asc, desc, eq, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";

@@ -1,5 +1,5 @@
 /**
- * Bulk retailer upload (spec 002 §2.15, issue 13): the parsed upload kept between Preview and Submit, and the
+ * Bulk retailer upload (docs/product/screens.md, "Staff: retailer setup and bulk upload"; ADR 0018): the parsed upload kept between Preview and Submit, and the
  * creation of one row's retailer, contact, login, brand links, welcome link and welcome e-mail in ONE
  * transaction (all or nothing per row). The login's e-mail is the row's identity: a row whose contact e-mail
  * already has a login is skipped, so running the same file again creates no duplicates.

@@ -2,7 +2,7 @@
  * RMAs (returns) in the read model: an RMA is an order of transaction type 3 for an original order (its
  * `rma_for_id`), provider = the VICTIM (refunded), receiver = the PERPETRATOR (charged), one contribution per
  * line asked back (rma_* fields), its own actions, shipments (the return parcel) and payments
- * (decisions.md "Returns (RMA): who pays what"; spec 002 §3 "RMA (admin view)", "RMA contribution line").
+ * (docs/product/money.md, "RMA refund and charge"; docs/product/screens.md, "Staff: RMAs").
  *
  * - createRma: the victim's request (the wizard's lines and contact), checked against the original order:
  *   the victim is a party that received goods, each line is a line it received, at most the units received,
@@ -435,7 +435,7 @@ export async function rmaWorkflowsAwaitingCharge(db: DbOrTx, perpetratorId: numb
   return rows.map((r) => r.workflowId);
 }
 
-/** Stages of the admin RMA screen's tabs (spec 002 §2.9: all, pending, shipping, completed, declined). */
+/** Stages of the admin RMA screen's tabs (all, pending, shipping, completed, declined). */
 export const ADMIN_RMA_TABS = Object.freeze({ all: null, pending: "rmarequested", shipping: "shipping", completed: "rmacompleted", declined: "rmadeclined" } as const);
 export type AdminRmaTab = keyof typeof ADMIN_RMA_TABS;
 

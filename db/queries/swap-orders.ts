@@ -229,7 +229,7 @@ export async function saveSwapRating(db: DbOrTx, input: Parameters<typeof saveOr
 }
 
 /**
- * The duplicate-swap guard (spec 001 §8 "Swap: yourmove / theirmove"): a swap in progress between these two
+ * The duplicate-swap guard (docs/product/orders.md, "Duplicate-order guard"): a swap in progress between these two
  * retailers, whichever of them started it (orders in `except`, e.g. this cart's own draft, do not count).
  * "yourmove" when one of them waits for `retailerId` (its side's move, or both sides' in payment), else
  * "theirmove"; null when there is none.

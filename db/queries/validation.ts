@@ -1,5 +1,5 @@
 /**
- * Validation tools (issue 12, spec 002 §2.10): external brands (is_valid false: made from what retailers
+ * Validation tools (docs/product/screens.md, "Staff: validation tools"): external brands (is_valid false: made from what retailers
  * typed) to accept or map onto an existing brand, and listed products without a category.
  */
 import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, sql } from "drizzle-orm";

@@ -1,4 +1,4 @@
-/** The variation editor (issue 12, spec 002 §2.12): one variation, its product's sizes and its images. */
+/** The variation editor (docs/product/screens.md, "Staff: variation editor"): one variation, its product's sizes and its images. */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { collections, productSizes, productVariations, products, variationImages } from "../schema";

@@ -11,7 +11,7 @@ export const users = pgTable(
     passwordHash: text("password_hash").notNull(),
     isStaff: boolean("is_staff").notNull().default(false),
     /**
-     * The permissions map of a staff user (issue 12, spec 002 §2.3, §6): the resource names
+     * The permissions map of a staff user (ADR 0020; docs/product/glossary.md, "Roles and permissions"): the resource names
      * (domain/resources RESOURCE_NAMES) this user may manage. Checked by app/utils/permissions.server.ts.
      */
     adminPermissions: text("admin_permissions").array().notNull().default(sql`'{}'::text[]`),

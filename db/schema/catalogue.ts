@@ -140,7 +140,7 @@ export const variationImages = pgTable(
   (t) => [index("variation_images_variation_idx").on(t.variationId)],
 );
 
-/** One row of a collection upload's spreadsheet as read (issue 12, spec 002 §2.5) with its problems. */
+/** One row of a collection upload's spreadsheet as read (docs/product/screens.md, "Staff: collection uploads") with its problems. */
 export type CollectionUploadRowJson = UploadRow;
 
 /**
@@ -168,7 +168,7 @@ export const collectionUploads = pgTable(
 );
 
 /**
- * An unresolved catalogue entry (issue 12, spec 002 §2.10 "Validate products"): a product as an external
+ * An unresolved catalogue entry (docs/product/screens.md, "Staff: validation tools"): a product as an external
  * source described it (its initial fields), waiting for staff to match it to one of ours. Candidate matches
  * are computed when shown (trigram similarity of names, db/queries/validation.ts); resolving records the product.
  */

@@ -69,12 +69,12 @@ export const listings = pgTable(
     index("listings_market_sku_trgm_idx")
       .using("gin", sql`${t.skuKey} gin_trgm_ops`)
       .where(sql`${t.status} = 'active' AND ${t.totalUnits} > 0`),
-    // Staff's generic list (/admin/listing, /admin/listings: issue 12): every listing sorted by a column,
+    // Staff's generic list (/admin/listing, /admin/listings: ADR 0020): every listing sorted by a column,
     // and searched by sku (a substring) whatever its status.
     index("listings_admin_price_idx").on(t.priceCents, t.id),
     index("listings_admin_created_idx").on(t.createdAt, t.id),
     index("listings_admin_units_idx").on(t.totalUnits, t.id),
-    // Staff's list filtered by status, newest first (the generic list's deep pages; issue 12).
+    // Staff's list filtered by status, newest first (the generic list's deep pages).
     index("listings_admin_status_idx").on(t.status, t.id),
     index("listings_admin_sku_trgm_idx").using("gin", sql`${t.skuKey} gin_trgm_ops`),
   ],

@@ -11,7 +11,7 @@ export type OrderLedgerJson = Record<string, number | boolean>;
 /**
  * An order (buy or swap transaction, or an RMA): the read model its workflow keeps current.
  * transaction_type: 1 Sale, 2 Swap, 3 RMA. statename/action codes come from domain/.
- * An RMA (spec 002 §3) is an order of type 3 for an original order (rma_for_id): its provider is the VICTIM
+ * An RMA (docs/product/glossary.md, "Parties") is an order of type 3 for an original order (rma_for_id): its provider is the VICTIM
  * (refunded), its receiver the PERPETRATOR (charged), its contributions the lines asked back (rma_* fields),
  * its stage one of rmarequested, shipping, rmacompleted, rmadeclined, rmacancelled; the return parcel is one
  * of its shipments, so the carrier's events reach the RMA's workflow as any order's do.
@@ -70,7 +70,7 @@ export const orders = pgTable(
     swapView: jsonb("swap_view").$type<Record<string, unknown>>(),
     /** An RMA: the original order it returns goods of. */
     rmaForId: integer("rma_for_id"),
-    /** An RMA: the victim's contact for the return (spec 001 §3 step 3) and staff's RMA fee. */
+    /** An RMA: the victim's contact for the return (docs/product/screens.md, "RMA wizard", step 3) and staff's RMA fee. */
     rmaContactName: text("rma_contact_name"),
     rmaContactEmail: text("rma_contact_email"),
     rmaContactPhone: text("rma_contact_phone"),
