@@ -16,7 +16,7 @@ export const streamTimeout = 5_000;
 
 /**
  * Errors are logged here, on the server, with their stack. The browser never sees a stack
- * trace: the root ErrorBoundary shows "500" / "A server error has occured" (spec 000 §8).
+ * trace: the root ErrorBoundary shows "500" / "A server error has occured" (docs/product/screens.md).
  */
 export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs): void {
   if (request.signal.aborted) return; // the client went away; not a server error

@@ -1,5 +1,5 @@
 /**
- * The payout (merchant details) form of spec 001 §5, used by /getpaid/ and Settings → Payout Info.
+ * The payout (merchant details) form (docs/product/screens.md, "Settings and payout"), used by /getpaid/ and Settings → Payout Info.
  * Conform + the shared Zod schema validate in the browser; the server validates again and its errors
  * (including the payment provider's) come back under each field and in an "Errors" dialog.
  */

@@ -241,7 +241,7 @@ function Footer({ data }: { data: ShellData | null }) {
   );
 }
 
-/** Spec 000 §4: the signed-in retailer's data is refreshed every 60 s (decisions.md: revalidation). */
+/** The signed-in retailer's data is revalidated every 60 s (docs/product/windows.md, "Polling"). */
 const PROFILE_REFRESH_MS = 60_000;
 
 function useProfileRefresh(active: boolean) {

@@ -1,5 +1,5 @@
 /**
- * Which banners the layout shows (spec 000 §2 and §8, spec 001 §2 "Action-required banners").
+ * Which banners the layout shows (docs/product/screens.md, "Menus and banners").
  * Pure: the root loader gathers the facts, this decides.
  */
 import { safeNextPath } from "../../domain/accounts";
@@ -7,8 +7,8 @@ import { safeNextPath } from "../../domain/accounts";
 export type RetailerStatus = "pending" | "active" | "inactive" | "denied";
 
 /**
- * Banners the user can put off for the rest of the session ("do this later"): only the payout one (spec 000
- * §8, 001 §2, 002 §8 make it dismissible; the cell-phone "Action Required!" banner is not).
+ * Banners the user can put off for the rest of the session ("do this later"): only the payout one (the
+ * cell-phone "Action Required!" banner is not).
  */
 export const DISMISSIBLE_BANNERS = ["payout"] as const;
 export type DismissibleBanner = (typeof DISMISSIBLE_BANNERS)[number];
@@ -38,7 +38,7 @@ export interface ShellRetailer {
 
 export const ACTION_REQUIRED = "Action Required!";
 
-/** Verbatim from spec 000 §8 / spec 001 §2 (starts with ACTION_REQUIRED). */
+/** Verbatim (starts with ACTION_REQUIRED). */
 export const CELLPHONE_MESSAGE =
   "Action Required! You must fill in your cell phone number so that we can notify you when you have orders to approve.";
 

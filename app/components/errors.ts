@@ -1,4 +1,4 @@
-/** Error texts of spec 000 §8, verbatim (typos included). */
+/** Error texts (docs/product/screens.md, "Messages shown everywhere"), verbatim (typos included). */
 export const SERVER_ERROR_TITLE = "500";
 export const SERVER_ERROR_TEXT = "A server error has occured";
 export const DEFAULT_ERROR_TEXT = "An error has occured";

@@ -1,4 +1,4 @@
-/** The four cards of the home page (spec 000 §2 "Home"), verbatim. */
+/** The four cards of the home page (docs/product/screens.md, "Home"), verbatim. */
 export const HOME_CARDS = [
   { kicker: "LIST", text: "what didn't sell", to: "/addlisting/" },
   { kicker: "REQUEST", text: "what you need", to: "/requestlisting/" },

@@ -1,5 +1,5 @@
 /**
- * The menus of spec 000 §2: groups and links. Pure data, rendered by the slide-out menu and
+ * The menus (docs/product/screens.md, "Menus and banners"): groups and links. Pure data, rendered by the slide-out menu and
  * checked by unit tests. Logout is a POST form (never a GET link), so it is its own kind of item.
  */
 export type MenuItem =
@@ -52,7 +52,7 @@ export function menuGroups(user: MenuUser | null): MenuGroup[] {
   return groups;
 }
 
-/** Where the logo points: staff land on /admin (spec 000 §2), everyone else on the home page. */
+/** Where the logo points: staff land on /admin, everyone else on the home page. */
 export function logoHref(user: MenuUser | null): string {
   return user?.isStaff ? "/admin" : "/";
 }

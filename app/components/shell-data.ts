@@ -22,7 +22,7 @@ export interface ShellData {
   notice: string | null;
 }
 
-/** Success notices named by ?ref= (spec 000 §4: password reset goes to "/?ref=resetSuccessful"). */
+/** Success notices named by ?ref= (password reset goes to "/?ref=resetSuccessful": docs/product/screens.md). */
 export const NOTICES: Record<string, string> = {
   resetSuccessful: "Your password has been reset.",
   payoutSaved: "Your payout details are saved. Your listings are now visible to other retailers.",
@@ -43,7 +43,7 @@ export const NOTICES: Record<string, string> = {
   checkoutComplete:
     "Thank you! Your order was sent to the seller. Your card is pre-authorised and will be charged only for what the seller approves.",
   requestCheckoutComplete: "Thank you! Your payment is complete and the seller's pickup is booked.",
-  // Swap checkout (app/utils/swap-checkout.server.ts): spec 000 §4, the user goes to /buy.
+  // Swap checkout (app/utils/swap-checkout.server.ts): the user goes to /buy.
   swapRequested:
     "Thank you! Your swap request was sent to the other retailer. Your card is pre-authorised for your fee and shipping; we will let you know when they choose what they would like from your swap listings.",
   offerSent: "Your offer was sent to the requesting retailer. We will let you know when they check out.",
@@ -108,7 +108,8 @@ export function buildShellData(auth: ShellAuth | null, env: ShellConfig, url: UR
         : null,
     envBadge: isStaff ? env.APP_ENV : null,
     support: { email: env.SUPPORT_EMAIL, phone: env.SUPPORT_PHONE },
-    // The chat/help widget is started for the signed-in retailer only (spec 000 §1), when configured.
+    // The chat/help widget is started for the signed-in retailer only (docs/product/screens.md, "Menus and banners"),
+    // when configured.
     chatWidget: snippet && user && !isStaff && r ? snippet : null,
     dismissedBanners: auth ? [...auth.session.dismissedBanners] : [],
     notice: noticeFor(url),

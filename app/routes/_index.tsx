@@ -12,7 +12,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The root loader already sends signed-out visitors to /signin and held retailers to their
   // status page; what is left is a signed-in retailer or staff member.
   const auth = await getAuth(request);
-  // After the RMA wizard (spec 001 §2: /?rma=complete).
+  // After the RMA wizard (/?rma=complete: docs/product/screens.md, "RMA wizard").
   const rmaSent = new URL(request.url).searchParams.get("rma") === "complete";
   return { signedIn: auth !== null, isStaff: auth?.user.isStaff === true, rmaSent };
 }

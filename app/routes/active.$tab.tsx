@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/node";
 import { requireUser } from "~/utils/auth.server";
 
 /**
- * The named route "active" with its tab parameter (spec 000 §2): /active/{tab}. The two tabs have their
+ * The named route "active" with its tab parameter: /active/{tab}. The two tabs have their
  * own routes (active.listings.tsx, active.requests.tsx), which take precedence; this one sends any other
  * spelling of a known tab there and answers 404 for unknown tabs.
  */

@@ -4,7 +4,7 @@ import { MyItemsPage } from "~/components/active/MyItemsPage";
 import { myItemsLoader } from "~/components/active/my-items.server";
 import { pageTitle } from "~/components/title";
 
-/** My Listings (spec 000 §2): the retailer's listings by authorized brand. */
+/** My Listings (docs/product/screens.md, "My Listings and Requests"): the retailer's listings by authorized brand. */
 export const meta: MetaFunction = () => [{ title: pageTitle("My Listings") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: activeCss }];
 

@@ -4,7 +4,7 @@ import { MyItemsPage } from "~/components/active/MyItemsPage";
 import { myItemsLoader } from "~/components/active/my-items.server";
 import { pageTitle } from "~/components/title";
 
-/** My Requests (spec 000 §2): the retailer's requests by authorized brand. */
+/** My Requests (docs/product/screens.md, "My Listings and Requests"): the retailer's requests by authorized brand. */
 export const meta: MetaFunction = () => [{ title: pageTitle("My Requests") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: activeCss }];
 

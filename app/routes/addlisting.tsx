@@ -5,7 +5,7 @@ import wizardCss from "~/components/wizard/wizard.css";
 import { wizardAction, wizardLoader } from "~/components/wizard/wizard.server";
 
 /**
- * "List a style" wizard (spec 000 §2, §5): /addlisting/?stage=N with the state in the query string.
+ * "List a style" wizard (docs/product/screens.md, "List and request wizards"): /addlisting/?stage=N with the state in the query string.
  * Loader, action and page are shared with the other wizard (app/components/wizard/).
  */
 export const meta: MetaFunction = () => [{ title: pageTitle(wizardTitle("listing")) }];

@@ -6,7 +6,7 @@ import { notFound, requireStaffPermissions } from "~/utils/permissions.server";
 import { isResourceName } from "../../domain/resources";
 
 /**
- * Chooser and filter-select options (spec 002 §2.14): id and display_name of a resource's rows, searched and
+ * Chooser and filter-select options (docs/product/screens.md, "Staff: generic lists and forms"): id and display_name of a resource's rows, searched and
  * filtered (brands: is_valid=true), at most 100. Any staff user may read them (a form needs the brands to
  * choose from); managing the resource itself needs its permission.
  */

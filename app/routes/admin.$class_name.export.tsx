@@ -7,7 +7,7 @@ import { db } from "~/utils/db.server";
 import { requireResource } from "~/utils/permissions.server";
 
 /**
- * Export CSV of the generic list (spec 002 §2.13): every row the search matches, fetched by pages of 100 and
+ * Export CSV of the generic list (docs/product/screens.md, "Staff: generic lists and forms"): every row the search matches, fetched by pages of 100 and
  * written as they come (never the whole table in memory), through csv-stringify. Every cell is quoted, so
  * commas, quotes and "#" stay data; text a spreadsheet would run as a formula (= + - @) gets a leading
  * apostrophe (ADR 0016).

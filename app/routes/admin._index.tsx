@@ -8,14 +8,14 @@ import { requireStaffPermissions } from "~/utils/permissions.server";
 export const meta: MetaFunction = () => [{ title: pageTitle("Admin") }];
 
 /** `download`: a file (CSV), opened as a plain link, not a page. */
-type HubItem = { label: string; to?: string; external?: boolean; download?: boolean };
+type HubItem = { label: string; to: string; external?: boolean; download?: boolean };
 type HubSection = { title: string; items: HubItem[] };
 
-/** The hub of spec 002 §2.3. Items without a link are built by later issues. */
+/** The hub (docs/product/screens.md, "Staff: admin hub"). */
 function hubSections(temporalUi: string, permitted: readonly (keyof typeof RESOURCES)[]): HubSection[] {
   const retailers = permitted.includes("retailer");
   return [
-    // Issue 13: the retailer screens, reports and map need the "retailer" permission; sales reps' editing "salesrep".
+    // The retailer screens, reports and map need the "retailer" permission; sales reps' editing "salesrep" (ADR 0018).
     {
       title: "Retailers",
       items: [
@@ -31,7 +31,7 @@ function hubSections(temporalUi: string, permitted: readonly (keyof typeof RESOU
     },
     {
       title: "Catalogue",
-      // Issue 12: each link only for staff who may manage what it changes (the pages refuse the others).
+      // Each link only for staff who may manage what it changes (the pages refuse the others; ADR 0020).
       items: [
         ...(permitted.includes("brand") ? [{ label: "Brands", to: "/manage-brand" }, { label: "Validation", to: "/admin/validate" }] : []),
         ...(permitted.includes("brand") && permitted.includes("company") ? [{ label: "Brand setup", to: "/brand-setup/" }] : []),
@@ -67,7 +67,7 @@ function hubSections(temporalUi: string, permitted: readonly (keyof typeof RESOU
         { label: "Workflows (Temporal UI)", to: temporalUi, external: true },
       ],
     },
-    // The permissions map (issue 12): only the entity types this staff user may manage.
+    // The permissions map (ADR 0020): only the entity types this staff user may manage.
     { title: "Manage", items: permitted.map((n) => ({ label: RESOURCES[n].plural, to: `/admin/${n}` })) },
   ];
 }
@@ -91,22 +91,16 @@ export default function AdminHub() {
             <ul>
               {s.items.map((i) => (
                 <li key={i.label}>
-                  {i.to ? (
-                    i.download ? (
-                      <a href={i.to} download>
-                        {i.label}
-                      </a>
-                    ) : i.external ? (
-                      <a href={i.to} target="_blank" rel="noreferrer">
-                        {i.label}
-                      </a>
-                    ) : (
-                      <Link to={i.to}>{i.label}</Link>
-                    )
+                  {i.download ? (
+                    <a href={i.to} download>
+                      {i.label}
+                    </a>
+                  ) : i.external ? (
+                    <a href={i.to} target="_blank" rel="noreferrer">
+                      {i.label}
+                    </a>
                   ) : (
-                    <>
-                      {i.label} <span className="pill pill-soon">coming soon</span>
-                    </>
+                    <Link to={i.to}>{i.label}</Link>
                   )}
                 </li>
               ))}

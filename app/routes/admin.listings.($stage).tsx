@@ -13,7 +13,7 @@ export const meta: MetaFunction = () => [{ title: pageTitle("Listings") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
 
 /**
- * Admin listings (spec 002 §2.7): tabs 'payout info needed', 'active listings', 'all listings'. The first two
+ * Admin listings (docs/product/screens.md, "Staff: listings"): tabs 'payout info needed', 'active listings', 'all listings'. The first two
  * hold listings with units left: a deleted or sold-out listing (0 units) keeps its status, and is under 'all'.
  */
 const STAGES = [

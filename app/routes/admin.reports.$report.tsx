@@ -1,5 +1,5 @@
 /**
- * Report downloads (spec 002 §2.3, §7; issue 13), streamed as CSV (column meanings: ADR 0018):
+ * Report downloads (docs/product/screens.md, "Staff: reports and map"), streamed as CSV (column meanings: ADR 0018):
  *   /admin/reports/shipment-insurance.csv?from=YYYY-MM-DD&to=YYYY-MM-DD   (to inclusive; default the last 30 days)
  *   /admin/reports/monthly-metrics.csv
  *   /admin/reports/brand-inventory.csv

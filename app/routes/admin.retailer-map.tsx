@@ -1,5 +1,5 @@
 /**
- * Retailer map (route name retailer-map-admin; spec 002 §2.11, §9; issue 13): centred on latitude 40,
+ * Retailer map (route name retailer-map-admin; docs/product/screens.md, "Staff: reports and map"; ADR 0018): centred on latitude 40,
  * longitude -74 at zoom 7; retailers within the view's radius (at most 500 miles) nearest first, 100 per
  * fetch ("Show 100 more" adds a fetch, up to 20); the centre, zoom and so the radius change with the view
  * (pan and zoom links). The map is an SVG drawn on the server from packaged data (no tile service).

@@ -1,5 +1,6 @@
 /**
- * Bulk retailer upload (route name retailer-upload; spec 002 §2.15, §5, §8; issue 13): Upload (.xlsx only),
+ * Bulk retailer upload (route name retailer-upload; docs/product/screens.md, "Staff: retailer setup and bulk
+ * upload"; ADR 0018): Upload (.xlsx only),
  * Preview (every row with its problems), Submit (after a confirmation that many retailer e-mails may be
  * sent), Summary (created, skipped, failed, with reasons). The stage follows from the URL:
  *   /admin/retailer-upload                      Upload

@@ -13,7 +13,7 @@ import { chooserData, loadEditRow, saveResourceForm, type FormReply, type FormVa
 export const meta: MetaFunction = () => [{ title: pageTitle("Brand setup") }];
 
 /**
- * The brand setup wizard (spec 002 §2.15): Company, Company Contact, Add a Brand. Each step is a slice of
+ * The brand setup wizard (docs/product/screens.md, "Staff: brand admin"): Company, Company Contact, Add a Brand. Each step is a slice of
  * the company / brand resource definitions, saved through their schemas; the company travels in the URL.
  */
 const STEPS = [

@@ -5,7 +5,7 @@ import { MarketplacePage } from "~/components/marketplace/MarketplacePage";
 import { TAB_LABELS } from "~/components/marketplace/query";
 import { pageTitle } from "~/components/title";
 
-/** /buy/ : spec 000 §2 Marketplace, tab "Listings Available to Buy" (a brand as ?brand= or /buy/{brand}). */
+/** /buy/ : the marketplace (docs/product/screens.md, "Marketplace"), tab "Listings Available to Buy" (a brand as ?brand= or /buy/{brand}). */
 export const meta: MetaFunction = () => [{ title: pageTitle(TAB_LABELS.buy) }];
 export const headers: HeadersFunction = marketplaceHeaders;
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: marketCss }];

@@ -5,7 +5,7 @@ import { MarketplacePage } from "~/components/marketplace/MarketplacePage";
 import { TAB_LABELS } from "~/components/marketplace/query";
 import { pageTitle } from "~/components/title";
 
-/** /buy/{brand} : the same page as /buy/?brand={brand} (spec 000 §2: "optional brand parameter"). */
+/** /buy/{brand} : the same page as /buy/?brand={brand} (the optional brand parameter). */
 export const meta: MetaFunction = () => [{ title: pageTitle(TAB_LABELS.buy) }];
 export const headers: HeadersFunction = marketplaceHeaders;
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: marketCss }];

@@ -1,5 +1,6 @@
 /**
- * /checkout: the step between the cart and the draft orders (spec 001 §2 "Checkout dialogs"; spec 000 §4, §5):
+ * /checkout: the step between the cart and the draft orders
+ * (docs/product/screens.md, "Cart and checkout"):
  * - buy: the purchase terms (checkbox required), then proceedFromCart -> /checkout/review;
  * - swap: without payout or an active listing of the brand the no-active-listings dialog; else the swap
  *   terms, then the swap draft's review and card step (/checkout/swap);

@@ -1,6 +1,6 @@
 /**
- * /checkout/pay?order=<id>...: the card step of a buy checkout (spec 001 §2 "card modal", §4 Order flow step 2,
- * §8 card_declined). Reached from the review (/checkout/review → "Continue to payment": the cart's drafts)
+ * /checkout/pay?order=<id>...: the card step of a buy checkout (docs/product/screens.md, "Cart and checkout":
+ * the card modal and the card-declined message). Reached from the review (/checkout/review → "Continue to payment": the cart's drafts)
  * or from Pending Orders (an order made for one's request, or one whose card was declined).
  * The card: the saved card on file, or a new one (the sandbox's test-card form by default; Stripe Elements
  * when Stripe keys are configured). Submitting starts each order's buy workflow and pre-authorises the card

@@ -1,5 +1,6 @@
 /**
- * /checkout/review: the draft orders the cart was handed over as (buy checkout review, spec 001 §2): per
+ * /checkout/review: the draft orders the cart was handed over as (buy checkout review; docs/product/screens.md,
+ * "Cart and checkout"): per
  * order its number, the other retailer (anonymous), the goods, the 10% fee, shipping and the total the
  * card will be pre-authorised for; "Continue to payment" goes to the card step (/checkout/pay), which starts
  * each order's buy workflow.

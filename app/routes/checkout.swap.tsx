@@ -1,6 +1,6 @@
 /**
- * /checkout/swap (?order=<id> after a declined card): the swap review and card step (spec 001 §2 "swap
- * review", "card modal"). Server side: app/utils/swap-checkout.server.ts. The card step cannot be
+ * /checkout/swap (?order=<id> after a declined card): the swap review and card step (docs/product/screens.md,
+ * "Cart and checkout"). Server side: app/utils/swap-checkout.server.ts. The card step cannot be
  * dismissed: it is the page.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";

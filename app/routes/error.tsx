@@ -4,7 +4,8 @@ import { pageTitle } from "~/components/title";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Error") }];
 
-/** Where non-staff land on any path containing "admin" (spec 000 §2, §8): the page says "Error.". */
+/** Where non-staff land on any path containing "admin" (docs/product/glossary.md, "Roles and permissions"): the page
+ * says "Error.". */
 export default function ErrorRoute() {
   return (
     <section className="page page-error">

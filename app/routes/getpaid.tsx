@@ -4,7 +4,7 @@ import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { payoutAction, payoutLoader } from "~/utils/payout.server";
 
-/** /getpaid/ : the payout (merchant details) form, spec 001 §2 and §5. */
+/** /getpaid/ : the payout (merchant details) form (docs/product/screens.md, "Settings and payout"). */
 export const meta: MetaFunction = () => [{ title: pageTitle("Get paid") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
 

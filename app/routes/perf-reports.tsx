@@ -1,5 +1,5 @@
 /**
- * Sales-rep performance (spec 002 §2.2 /perf-reports/; issue 13): every rep with the retailers of its states
+ * Sales-rep performance (/perf-reports/; docs/product/screens.md, "Staff: reports and map"; ADR 0018): every rep with the retailers of its states
  * (all, active, seen in the last 90 days) and their traded orders, value, open listings and requests.
  */
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";

@@ -1,5 +1,5 @@
 /**
- * Sales reps (spec 002 §2.2 /rep-reports/, §3; issue 13): the list of reps (a resource of the generic
+ * Sales reps (/rep-reports/; docs/product/screens.md, "Staff: reports and map"; ADR 0018): the list of reps (a resource of the generic
  * screens: /admin/salesrep) and, with ?rep=<id>, the report of one rep: the retailers in its states with
  * their activity over the last 90 days. Performance of every rep side by side: /perf-reports/.
  */

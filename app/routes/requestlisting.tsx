@@ -5,7 +5,7 @@ import wizardCss from "~/components/wizard/wizard.css";
 import { wizardAction, wizardLoader } from "~/components/wizard/wizard.server";
 
 /**
- * "Request a style" wizard (spec 000 §2, §5): /requestlisting/?stage=N with the state in the query string.
+ * "Request a style" wizard (docs/product/screens.md, "List and request wizards"): /requestlisting/?stage=N with the state in the query string.
  * Loader, action and page are shared with the other wizard (app/components/wizard/).
  */
 export const meta: MetaFunction = () => [{ title: pageTitle(wizardTitle("request")) }];

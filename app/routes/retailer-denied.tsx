@@ -10,7 +10,7 @@ import { getEnv } from "~/utils/env.server";
 export const meta: MetaFunction = () => [{ title: pageTitle("Retailer account denied") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
 
-/** spec 002 §2.16 "Retailer denied". */
+/** "Retailer denied" (docs/product/screens.md, "Account-status pages"). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const auth = await requireUser(request);
   if (auth.user.isStaff) throw redirect("/admin/retailers");

@@ -5,7 +5,7 @@ import { MarketplacePage } from "~/components/marketplace/MarketplacePage";
 import { TAB_LABELS } from "~/components/marketplace/query";
 import { pageTitle } from "~/components/title";
 
-/** /sell/ : spec 000 §2 Marketplace, tab "Requests of Authorized Retailers" (a brand as ?brand= or /sell/{brand}). */
+/** /sell/ : the marketplace (docs/product/screens.md, "Marketplace"), tab "Requests of Authorized Retailers" (a brand as ?brand= or /sell/{brand}). */
 export const meta: MetaFunction = () => [{ title: pageTitle(TAB_LABELS.sell) }];
 export const headers: HeadersFunction = marketplaceHeaders;
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: marketCss }];

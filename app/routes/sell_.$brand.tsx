@@ -5,7 +5,7 @@ import { MarketplacePage } from "~/components/marketplace/MarketplacePage";
 import { TAB_LABELS } from "~/components/marketplace/query";
 import { pageTitle } from "~/components/title";
 
-/** /sell/{brand} : the same page as /sell/?brand={brand} (spec 000 §2: "optional brand parameter"). */
+/** /sell/{brand} : the same page as /sell/?brand={brand} (the optional brand parameter). */
 export const meta: MetaFunction = () => [{ title: pageTitle(TAB_LABELS.sell) }];
 export const headers: HeadersFunction = marketplaceHeaders;
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: marketCss }];

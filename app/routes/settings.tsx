@@ -5,7 +5,7 @@ import { requireRetailer } from "~/utils/auth.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Settings") }];
 
-/** The five tabs of spec 000 §2 "Settings". */
+/** The five tabs of Settings (docs/product/screens.md, "Settings and payout"). */
 export const SETTINGS_TABS = [
   { to: "/settings/store", label: "Store Info" },
   { to: "/settings/contact", label: "Contact Info" },

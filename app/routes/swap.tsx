@@ -5,7 +5,7 @@ import { MarketplacePage } from "~/components/marketplace/MarketplacePage";
 import { TAB_LABELS } from "~/components/marketplace/query";
 import { pageTitle } from "~/components/title";
 
-/** /swap/ : spec 000 §2 Marketplace, tab "Listings Available to Swap" (a brand as ?brand= or /swap/{brand}). */
+/** /swap/ : the marketplace (docs/product/screens.md, "Marketplace"), tab "Listings Available to Swap" (a brand as ?brand= or /swap/{brand}). */
 export const meta: MetaFunction = () => [{ title: pageTitle(TAB_LABELS.swap) }];
 export const headers: HeadersFunction = marketplaceHeaders;
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: marketCss }];

@@ -5,7 +5,7 @@ import { MarketplacePage } from "~/components/marketplace/MarketplacePage";
 import { TAB_LABELS } from "~/components/marketplace/query";
 import { pageTitle } from "~/components/title";
 
-/** /swap/{brand} : the same page as /swap/?brand={brand} (spec 000 §2: "optional brand parameter"). */
+/** /swap/{brand} : the same page as /swap/?brand={brand} (the optional brand parameter). */
 export const meta: MetaFunction = () => [{ title: pageTitle(TAB_LABELS.swap) }];
 export const headers: HeadersFunction = marketplaceHeaders;
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: marketCss }];

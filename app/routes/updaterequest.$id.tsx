@@ -4,7 +4,7 @@ import { EditItemPage } from "~/components/active/EditItemPage";
 import { editAction, editLoader } from "~/components/active/my-items.server";
 import { pageTitle } from "~/components/title";
 
-/** Edit or delete one of my requests (spec 000 §4, §5). Another retailer's id: 404. */
+/** Edit or delete one of my requests (docs/product/screens.md, "My Listings and Requests"). Another retailer's id: 404. */
 export const meta: MetaFunction = () => [{ title: pageTitle("Update Request") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: activeCss }];
 

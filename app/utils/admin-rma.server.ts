@@ -1,5 +1,5 @@
 /**
- * Staff's decision on an RMA (/admin/active-rmas, spec 002 §2.9): the one parser of the decision form
+ * Staff's decision on an RMA (/admin/active-rmas; docs/product/screens.md, "Staff: RMAs"): the one parser of the decision form
  * (Conform + Zod) and the amounts it would move, shown before staff confirm.
  *
  * Fields: rma, fee (dollars, empty = $0.00), and per line lines[i].id, lines[i].decision (approve | deny),

@@ -1,5 +1,6 @@
 /**
- * The collection upload's source adapter (issue 12, spec 002 §2.5; port: domain/catalogue-upload.ts
+ * The collection upload's source adapter (docs/product/screens.md, "Staff: collection uploads"; port:
+ * domain/catalogue-upload.ts
  * CollectionSource): an uploaded .zip holding one spreadsheet (.xlsx read by exceljs, or .csv) and the
  * pictures. The zip is read by fflate with caps on the entries' declared sizes (no zip bomb gets inflated).
  */

@@ -3,7 +3,7 @@
  * carrier recorded when the pickup was booked, when the sender or staff open /shipping-label/{tracking}
  * (rendering at booking put ~50 ms of CPU on the seller's approval; ADR 0015).
  *
- * Anonymous (decisions.md "Names that users see"): the label is the one document that carries a destination
+ * Anonymous (docs/product/glossary.md, "Anonymity"): the label is the one document that carries a destination
  * address; it names the recipient by the anonymous label `retailer-00{id}` and prints only the street
  * address, city, state and postal code; nothing else identifies a store (no store or business name, e-mail
  * or phone). The sender is named by its anonymous label too, with the marketplace's returns address (the

@@ -1,5 +1,5 @@
 /**
- * The permissions map of staff (issue 12, spec 002 §2.3 and §6): a staff user carries the resource names
+ * The permissions map of staff (ADR 0020; docs/product/glossary.md, "Roles and permissions"): a staff user carries the resource names
  * (domain/resources RESOURCE_NAMES) it may manage, in users.admin_permissions. The hub lists only those and
  * every loader and action of a resource screen checks here first, so a staff user without the permission is
  * refused by the server (403, nothing read or saved), not only hidden from the menu. Non-staff go to /error/

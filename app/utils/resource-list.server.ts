@@ -1,5 +1,5 @@
 /**
- * The generic list's row actions (issue 12, spec 002 §2.13), shared by /admin/:class_name and the brand
+ * The generic list's row actions (docs/product/screens.md, "Staff: generic lists and forms"), shared by /admin/:class_name and the brand
  * admin's tabs: delete, activate / deactivate, add a variation to a product. Bad input is a 4xx with a
  * message; a redirect to `back` with ?done= on success.
  */

@@ -1,5 +1,5 @@
 /**
- * Staff retailer administration (issue 13): who may use these screens, and the e-mails they send through
+ * Staff retailer administration (ADR 0018): who may use these screens, and the e-mails they send through
  * the outbox (a password reset for a contact, a welcome e-mail for a bulk-uploaded retailer).
  *
  * Staff never see a token: it is generated here, only its hash is stored, and the link goes only into the
@@ -13,7 +13,7 @@ import { generateResetToken, hashResetToken, RESET_TOKEN_TTL_MS } from "./passwo
 
 /**
  * The gate of every retailer-administration page and action (retailer admin, bulk upload, reports, map):
- * staff whose permissions map has "retailer" (issue 12's map); other staff get a 403, non-staff /error/.
+ * staff whose permissions map has "retailer" (ADR 0020); other staff get a 403, non-staff /error/.
  */
 export async function requireRetailerAdmin(request: Request): Promise<StaffContext> {
   return requirePermission(request, "retailer");

@@ -1,5 +1,5 @@
 /**
- * The retailer map drawn on the server, offline (issue 13): US state outlines from the Census-derived
+ * The retailer map drawn on the server, offline (ADR 0018): US state outlines from the Census-derived
  * TopoJSON packaged by us-atlas (public domain), projected with d3-geo's Web-Mercator at the view's centre and
  * zoom (the scale a 256-pixel tile map uses, so zoom 7 looks like the seed's map), and a dot per retailer with a
  * tooltip (<title>) and a link to its admin page. No tile or map service is contacted.

@@ -1,5 +1,5 @@
 /**
- * Bulk retailer upload (spec 002 §2.15, issue 13): reading the file into checked rows (Upload → Preview) and
+ * Bulk retailer upload (docs/product/screens.md, "Staff: retailer setup and bulk upload"; ADR 0018): reading the file into checked rows (Upload → Preview) and
  * creating them (Submit → Summary). Each good row is created all-or-nothing with its welcome e-mail
  * (db/queries/retailer-upload createUploadedRetailer); a row whose contact e-mail already has a login is
  * skipped, so the same file can be submitted again without duplicates.

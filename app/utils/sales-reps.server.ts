@@ -1,4 +1,4 @@
-/** Sales-rep reports (spec 002 §2.2 salesrep-reports-admin, issue 13): a rep's retailers and their activity. */
+/** Sales-rep reports (docs/product/screens.md, "Staff: reports and map"; ADR 0018): a rep's retailers and their activity. */
 import { getSalesRep, listSalesReps, repRetailers, repTradeTotals, type SalesRepRow } from "../../db/queries/reports";
 import { formatCents } from "../../domain/money";
 import { formatDate } from "~/components/orders/format";

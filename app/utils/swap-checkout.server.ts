@@ -1,5 +1,5 @@
 /**
- * The swap cart's checkout after the swap terms (spec 001 §2 "swap review", "card modal"; issue 10 item 1):
+ * The swap cart's checkout after the swap terms (docs/product/screens.md, "Cart and checkout": swap review, card modal):
  * /checkout/swap shows the swap draft proceedFromCart made (the other retailer's goods, anonymous) and what
  * the card is pre-authorised for now: the 5% fee of the larger goods value and the shipping of the units
  * received (domain/fees swapValuation; the cash difference, if any, is paid once both sides approve).

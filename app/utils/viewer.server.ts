@@ -1,5 +1,6 @@
 /**
- * Who is browsing the marketplace, and which brands they may see (spec 000 §2, §6):
+ * Who is browsing the marketplace, and which brands they may see (docs/product/glossary.md, "Roles and
+ * permissions"):
  * - a retailer (or staff acting as one): that retailer's authorized brands (retailer_brands, status
  *   'authorized', brand active); its own listings and requests are never offered to it;
  * - staff with no retailer chosen browse "as admin": every active brand, no cart.

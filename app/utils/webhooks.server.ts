@@ -215,7 +215,7 @@ export async function handleCarrierWebhook(request: Request): Promise<Response> 
   const id = `carrier:${ev.id}`;
   const signal = carrierSignalOf(ev);
   const at = new Date(signal.occurredAt);
-  // The tracking history (spec 001 §3 Shipment.events), once per carrier event id.
+  // The tracking history (a shipment's events), once per carrier event id.
   await recordShipmentEvent(db, {
     trackingNumber: ev.result.tracking_code,
     providerEventId: id,

@@ -175,7 +175,7 @@ describe("retailer shell", () => {
     expect(await p.locator("[data-testid^=banner-]").count()).toBe(0);
   });
 
-  it("a menu link leads to its page (coming soon pages say so) and closes the menu", async () => {
+  it("a menu link leads to its page and closes the menu", async () => {
     const p = await signedIn(RETAILER);
     await p.goto(url("/"));
     await menuLinks(p);

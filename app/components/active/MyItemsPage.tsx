@@ -1,5 +1,5 @@
 /**
- * My Listings / My Requests (spec 000 §2): the two tabs, the product-code search (starts after more than
+ * My Listings / My Requests (docs/product/screens.md, "My Listings and Requests"): the two tabs, the product-code search (starts after more than
  * 2 characters or on submit), "List a Product" / "Request a Product", one section per authorized brand
  * (sorted by name) with its cards and its own paging, the empty states, and on My Listings the
  * "Action Required!" payout notice.
@@ -15,9 +15,9 @@ import {
 } from "../../../domain/messages";
 import type { MyItemsLoaderData } from "./my-items.server";
 
-/** Item search starts only after more than 2 characters (spec 000 §5); clearing the box shows everything. */
+/** Item search starts only after more than 2 characters; clearing the box shows everything. */
 export const SEARCH_MIN_CHARS = 3;
-/** Delay before an automatic search (spec 000 §5: 200 ms in the lookups). */
+/** Delay before an automatic search (200 ms in the lookups: docs/product/screens.md, "Limits"). */
 export const SEARCH_DELAY_MS = 200;
 
 export const HIDDEN_UNTIL_PAYOUT = "Hidden until payout is set up";
@@ -164,7 +164,7 @@ export function MyItemsPage() {
           <p>
             <strong>{ACTION_REQUIRED}</strong> {PAYOUT_ACTION_REQUIRED_TEXT} <Link to="/settings/payout">Fill in your bank details</Link>
           </p>
-          {/* Dismissible (spec 000 §8, 002 §8): the same session-long "do this later" as the shell's payout banner. */}
+          {/* Dismissible (docs/product/screens.md, "Menus and banners"): the same session-long "do this later" as the shell's payout banner. */}
           <Form method="post" action="/banners/dismiss" className="inline-form alert-actions">
             <input type="hidden" name="banner" value="payout" />
             <input type="hidden" name="redirectTo" value={location.pathname + location.search} />

@@ -1,5 +1,6 @@
 /**
- * The edit form of /updatelisting/{id} and /updaterequest/{id} (spec 000 §4, §5): one Zod schema per kind,
+ * The edit form of /updatelisting/{id} and /updaterequest/{id} (docs/product/screens.md, "My Listings and
+ * Requests"): one Zod schema per kind,
  * used by Conform in the browser and by the action on the server.
  *
  * Fields: sizes[i] (unit count of the i-th size of the product's run, integer >= 0), reason,

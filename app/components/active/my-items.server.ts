@@ -1,6 +1,6 @@
 /**
  * Server side of My Listings / My Requests (/active/listings/, /active/requests/) and of the edit screens
- * (/updatelisting/{id}, /updaterequest/{id}): spec 000 §2, §4, §5, §8.
+ * (/updatelisting/{id}, /updaterequest/{id}): docs/product/screens.md, "My Listings and Requests".
  *
  * Who may see what:
  * - a retailer (or staff acting as one) sees and edits only that retailer's items; any other id is a 404,
@@ -200,7 +200,7 @@ export async function editAction(request: Request, kind: MyKind, rawId: string |
   const scope = await editScope(request);
   const form = await readFormData(request);
   // A save from the retailer admin's modal (its `back` is a /manage-retailer/ page) is staff's correction,
-  // whichever retailer they are acting as at the moment (spec 002: Listings and Requests "modal edit").
+  // whichever retailer they are acting as at the moment (docs/product/screens.md, "Staff: retailer admin": the modal edit).
   const fromAdmin = scope.auth.user.isStaff && adminBack(form) !== null;
   const { ownerId, asAdmin } = fromAdmin ? { ownerId: null, asAdmin: true } : scope;
   const item = await findItem(kind, rawId, ownerId);
@@ -211,7 +211,7 @@ export async function editAction(request: Request, kind: MyKind, rawId: string |
 
   const intent = form.get("intent") === "delete" ? "delete" : "save";
   if (intent === "delete") {
-    // Delete = every size at zero (spec 000 §4), whatever the counters said.
+    // Delete = every size at zero (docs/product/orders.md, "Listings and requests"), whatever the counters said.
     for (const key of [...form.keys()]) if (/^sizes\[\d+\]$/.test(key)) form.delete(key);
     item.sizes.forEach((_, i) => form.set(`sizes[${i}]`, "0"));
   }
@@ -267,7 +267,7 @@ export async function editAction(request: Request, kind: MyKind, rawId: string |
   throw redirect(staffBack(form, asAdmin, notice) ?? (asAdmin ? `/updaterequest/${item.id}?notice=${notice}` : `/active/requests?notice=${notice}`));
 }
 
-/** The retailer admin modal's `back` field (issue 13): only a /manage-retailer/ page of this site; null otherwise. */
+/** The retailer admin modal's `back` field (ADR 0018): only a /manage-retailer/ page of this site; null otherwise. */
 function adminBack(form: FormData): string | null {
   const back = safeNextPath(String(form.get("back") ?? ""));
   return back && back.startsWith("/manage-retailer/") ? back : null;

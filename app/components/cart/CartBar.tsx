@@ -1,6 +1,7 @@
 /**
  * The cart bar of the marketplace pages (/buy, /swap, /sell): when the cart has items it shows them in
- * short, with "Start Over" and "Proceed with purchase/swap/sell" (spec 000 §2). Plain forms and links:
+ * short, with "Start Over" and "Proceed with purchase/swap/sell" (docs/product/screens.md,
+ * "Marketplace"). Plain forms and links:
  * works without JavaScript.
  *
  * Contract for the marketplace pages:

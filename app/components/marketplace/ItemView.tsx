@@ -1,5 +1,6 @@
 /**
- * The listing view (spec 000 §2: "choose sizes; shows Total Units and Total Value; image carousel"), for a
+ * The listing view (choose sizes; shows Total Units and Total Value; image carousel: docs/product/screens.md,
+ * "Marketplace"), for a
  * listing (/listing/buy|swap/{id}) or a request one sells to (/listing/sell/{id}). The size inputs are
  * plain form fields posted to the cart helper's /cart (intent=add, listingId|requestId, size.<label>=qty,
  * returnTo); its refusals are shown by /cart. The totals are rendered on the server and kept live in the

@@ -1,5 +1,5 @@
 /**
- * The marketplace page shared by /buy/, /swap/ and /sell/ (spec 000 §2): tabs, the search/filter/ordering
+ * The marketplace page shared by /buy/, /swap/ and /sell/ (docs/product/screens.md, "Marketplace"): tabs, the search/filter/ordering
  * form, and one section per authorized brand with up to 20 cards, "View All" and, in view-all mode,
  * "Load more". All state is in the URL (leaving the page forgets search and view-all, as the spec asks).
  */
@@ -45,7 +45,7 @@ export function MarketplacePage() {
 }
 
 /**
- * retailer__id (spec 000 §2, named route buyswap): one retailer's listings (or requests), named only by its
+ * retailer__id (the named route buyswap's parameter): one retailer's listings (or requests), named only by its
  * anonymous label. With a swap cart (fixed to its first item's brand and provider) the swap tab offers
  * that view.
  */
@@ -70,7 +70,7 @@ function RetailerScope({ data }: { data: MarketplaceData }) {
 }
 
 function MarketTabs({ data }: { data: MarketplaceData }) {
-  // The cart's type locks the other tabs (spec 000 §2).
+  // The cart's type locks the other tabs (docs/product/orders.md, "Cart").
   const lock = cartTabState(data.cart?.type ?? null);
   return (
     <nav className="market-tabs" aria-label="Marketplace">

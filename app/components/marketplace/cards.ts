@@ -1,5 +1,5 @@
 /**
- * The marketplace cards (spec 000 §2), pure (no React, no I/O): the compact shape the loader sends and the
+ * The marketplace cards (docs/product/screens.md, "Marketplace"), pure (no React, no I/O): the compact shape the loader sends and the
  * markup of a brand's card list, built as one HTML string on the server and again in the browser.
  *
  * Why a string and not React elements (docs/performance.md, Marketplace "Analysis"): a page holds up to

@@ -1,5 +1,5 @@
 /**
- * The marketplace's URL state (spec 000 §2): offset, limit, viewAll=on, category, brand, sizes (comma
+ * The marketplace's URL state (docs/product/screens.md, "Marketplace"): offset, limit, viewAll=on, category, brand, sizes (comma
  * list), variantId, id, units, search, ordering, and the named route's retailer__id (only that retailer's
  * listings, or on /sell/ its requests: the swap cart's "one provider" view). Pure (zod only): the loader parses with it and the page
  * builds its links with it, so both agree. Bad values are reported (the loader answers 400), never guessed.
@@ -10,14 +10,14 @@ import { text } from "../../../domain/text";
 export type MarketTab = "buy" | "swap" | "sell";
 export const MARKET_TABS: readonly MarketTab[] = ["buy", "swap", "sell"];
 
-/** Tab labels (spec 000 §2, verbatim). */
+/** Tab labels (verbatim). */
 export const TAB_LABELS: Readonly<Record<MarketTab, string>> = Object.freeze({
   buy: "Listings Available to Buy",
   swap: "Listings Available to Swap",
   sell: "Requests of Authorized Retailers",
 });
 
-/** Ordering choices (spec 000 §2, verbatim labels), URL value -> label. "recent" is the default. */
+/** Ordering choices (verbatim labels), URL value -> label. "recent" is the default. */
 export const ORDERINGS = [
   { value: "recent", label: "Most Recent" },
   { value: "sku", label: "A-Z by Product Code" },
@@ -198,7 +198,7 @@ export function filtersOf(q: MarketQuery): Partial<MarketQuery> {
 /** Shown when a variation has no image. */
 export const PLACEHOLDER_IMAGE = "/images/placeholder-product.svg";
 
-/** Where a card opens (spec 000 §2: /listing/buy/{id}; a request: /listing/sell/{id}). */
+/** Where a card opens (/listing/buy/{id}; a request: /listing/sell/{id}). */
 export function itemHref(tab: MarketTab, id: number): string {
   return `/listing/${tab}/${id}`;
 }

@@ -1,4 +1,4 @@
-/** Display formats of the order screens (spec 001 §9): dates MM/DD/YYYY, date-time MM/DD/YYYY hh:mm:ss, relative time since. */
+/** Display formats of the order screens (docs/product/screens.md, "Limits"): dates MM/DD/YYYY, date-time MM/DD/YYYY hh:mm:ss, relative time since. */
 
 const TZ = "America/New_York";
 

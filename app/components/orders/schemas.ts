@@ -23,7 +23,7 @@ export const CHECKOUT_DECLINE_REASONS: readonly Choice<number>[] = Object.freeze
 
 export const DeclineSaleSchema = z.object({ intent: z.literal("decline"), reason: choiceSchema(SELLER_DECLINE_REASONS, DECLINE_REASON_REQUIRED) });
 export const DeclineCheckoutSchema = z.object({ intent: z.literal("decline_checkout"), reason: choiceSchema(CHECKOUT_DECLINE_REASONS, DECLINE_REASON_REQUIRED) });
-/** Modified purchase: reasons 0, 1, 2; none chosen = the default 30 (spec 001 §5). */
+/** Modified purchase: reasons 0, 1, 2; none chosen = the default 30 (docs/product/glossary.md, "Reasons"). */
 export const DeclineModifiedSchema = z.object({
   intent: z.literal("decline_modified"),
   reason: z.preprocess((v) => (v === undefined || v === null || v === "" ? BUYER_DECLINE_DEFAULT_REASON : v), choiceSchema(BUYER_DECLINE_REASONS, DECLINE_REASON_REQUIRED)),

@@ -2,7 +2,7 @@ import { useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 
 /**
- * Re-runs the page's loaders every `ms` while the tab is visible and `enabled` (spec 001 §4: alert counters
+ * Re-runs the page's loaders every `ms` while the tab is visible and `enabled` (docs/product/windows.md, "Polling": alert counters
  * refresh every 15 s, polling stops while a detail is open; failures are ignored by the revalidator).
  */
 export function useRevalidateEvery(ms: number, enabled = true): void {
@@ -16,5 +16,5 @@ export function useRevalidateEvery(ms: number, enabled = true): void {
   }, [ms, enabled, revalidator]);
 }
 
-/** Alerts poll interval (spec 001 §9). */
+/** Alerts poll interval (docs/product/windows.md, "Polling"). */
 export const ALERTS_POLL_MS = 15_000;
