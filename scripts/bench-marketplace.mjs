@@ -34,14 +34,16 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { c, fmtMs, info, step, warn } from "./lib/log.mjs";
+import { cpuSnapshot } from "./lib/cpu.mjs";
 import { DATA_DIR, ROOT } from "./lib/paths.mjs";
+import { beforeTestCommand, writeDoc } from "./lib/perf-doc.mjs";
 import { isPortOpen, onShutdown, run, sleep, startService, waitForHttp } from "./lib/proc.mjs";
+import { median, percentile } from "./lib/stats.mjs";
 import { BENCH_LOGINS, BENCH_PASSWORD, isSeeded, seedLarge, startBenchPostgres } from "./seed-large.mjs";
 
 const APP_PORT = 3650;
 const BASE = `http://localhost:${APP_PORT}`;
 const BUILD_DIR = path.join(DATA_DIR, "bench-build");
-const DOC = path.join(ROOT, "docs", "performance.md");
 
 const arg = (name, dflt) => {
   const a = process.argv.find((x) => x === `--${name}` || x.startsWith(`--${name}=`));
@@ -215,44 +217,15 @@ async function signIn(email) {
   cookie = set.join("; ");
 }
 
-// CPU time (user + system) of the web process and of every Postgres process, from /proc (clock ticks of 10 ms).
-const TICK_MS = 10;
-function procCpuMs(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(f[11]) + Number(f[12])) * TICK_MS; // utime, stime
-  } catch {
-    return 0;
-  }
-}
-function childrenOf(ppid) {
-  const out = [];
-  for (const d of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${d}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === ppid) out.push(Number(d));
-    } catch {
-      /* gone */
-    }
-  }
-  return out;
-}
-/** Postgres backends come and go; the app's pool keeps its connections, so a before/after sum works. */
-function cpuSnapshot() {
-  const webMs = web?.pid ? procCpuMs(web.pid) : 0;
+/**
+ * CPU time of the web process and of Postgres (the postmaster with its backends and the children it reaped),
+ * from /proc (scripts/lib/cpu.mjs). Backends come and go; the app's pool keeps its connections, so a
+ * before/after difference works.
+ */
+function cpuNow() {
   const pgPid = pg?.pid?.();
-  const pgMs = pgPid ? [pgPid, ...childrenOf(pgPid)].reduce((a, p) => a + procCpuMs(p), 0) : null;
-  return { webMs, pgMs };
+  return cpuSnapshot({ web: web?.pid ? [web.pid] : [], postgres: pgPid ? { tree: pgPid } : null });
 }
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i];
-}
-const median = (xs) => percentile([...xs].sort((a, b) => a - b), 50);
 
 /** Warm-up load, not measured: WARMUP_REQUESTS requests at a small concurrency; fails on errors. */
 async function warmUp(urlPath) {
@@ -267,7 +240,7 @@ async function load(urlPath, connections, seconds) {
   const { default: autocannon } = await import("autocannon");
   const times = [];
   let bad = 0;
-  const cpu0 = cpuSnapshot();
+  const cpu0 = cpuNow();
   const result = await new Promise((resolve, reject) => {
     const inst = autocannon(
       { url: BASE + urlPath, connections, duration: seconds, headers: { cookie }, timeout: 30 },
@@ -279,10 +252,10 @@ async function load(urlPath, connections, seconds) {
     });
   });
   times.sort((a, b) => a - b);
-  const cpu1 = cpuSnapshot();
+  const cpu1 = cpuNow();
   return {
-    webCpuMsPerReq: times.length ? (cpu1.webMs - cpu0.webMs) / times.length : NaN,
-    pgCpuMsPerReq: cpu0.pgMs != null && times.length ? (cpu1.pgMs - cpu0.pgMs) / times.length : NaN,
+    webCpuMsPerReq: times.length ? (cpu1.web - cpu0.web) / times.length : NaN,
+    pgCpuMsPerReq: cpu0.postgres != null && times.length ? (cpu1.postgres - cpu0.postgres) / times.length : NaN,
     requests: times.length,
     rps: times.length / (result.duration || seconds),
     p50: percentile(times, 50),
@@ -547,7 +520,7 @@ async function main() {
     const report = renderReport({ measured, pages, staticPage, ceiling16, verdict, planReport, planFailures, notes, seed, counts, missed, profile });
     console.log(`\n${report}`);
     if (WRITE) {
-      writeDoc(report);
+      writeMarketplaceDoc(report);
       info(`docs/performance.md: Marketplace figures written`);
     }
     info(`benchmark done in ${fmtMs(performance.now() - t0)}`);
@@ -737,25 +710,16 @@ function renderReport({ measured, pages, staticPage, ceiling16, verdict, planRep
   return lines.join("\n");
 }
 
-function writeDoc(report) {
-  let doc = fs.readFileSync(DOC, "utf8");
-  const begin = "<!-- marketplace:begin (written by npm run bench:marketplace) -->";
-  const end = "<!-- marketplace:end -->";
-  const block = `${begin}\n${report}\n${end}`;
-  const re = /<!-- marketplace:begin[^>]*-->[\s\S]*?<!-- marketplace:end -->/;
-  if (re.test(doc)) doc = doc.replace(re, block);
-  else {
-    const section =
-      "## Marketplace\n\n" +
-      "`npm run bench:marketplace` seeds (once) a large marketplace in its own Postgres (`npm run bench:seed`: port 54350, " +
-      "`.data/pg-bench`), builds the app in production mode, serves it on :3650, signs in as a retailer and measures /buy/ " +
-      "and its variants with autocannon, then rewrites the block below. It also prints the plan of every statement that reads " +
-      "listings or listing_requests (auto_explain) and fails on a sequential scan of either.\n\n" +
-      `${block}\n`;
-    doc = doc.replace(/\n## Test command/, `\n${section}\n## Test command`);
-    if (!doc.includes(begin)) doc = doc.trimEnd() + "\n\n" + section;
-  }
-  fs.writeFileSync(DOC, doc);
+/** The figures into docs/performance.md (their own section, before "## Test command", when missing). */
+function writeMarketplaceDoc(report) {
+  const section = (block) =>
+    "## Marketplace\n\n" +
+    "`npm run bench:marketplace` seeds (once) a large marketplace in its own Postgres (`npm run bench:seed`: port 54350, " +
+    "`.data/pg-bench`), builds the app in production mode, serves it on :3650, signs in as a retailer and measures /buy/ " +
+    "and its variants with autocannon, then rewrites the block below. It also prints the plan of every statement that reads " +
+    "listings or listing_requests (auto_explain) and fails on a sequential scan of either.\n\n" +
+    `${block}\n`;
+  writeDoc({ key: "marketplace", by: "npm run bench:marketplace", report, place: beforeTestCommand(section) });
 }
 
 main().catch(async (e) => {

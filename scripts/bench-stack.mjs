@@ -17,6 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { c, fmtMs, info, step, warn } from "./lib/log.mjs";
 import { DATA_DIR, ROOT } from "./lib/paths.mjs";
+import { writeDoc } from "./lib/perf-doc.mjs";
 import { onShutdown, sleep } from "./lib/proc.mjs";
 import { ensureNodeModules, ensureTemporal } from "./lib/tools.mjs";
 
@@ -175,11 +176,9 @@ console.log("");
 console.log(`cold start ${fmtMs(cold)} (goal: none), warm start ${fmtMs(warm)} (goal ≤ 45 s), total RSS ${mib(totalRss)} MiB (goal ≤ 1536 MiB)`);
 
 if (write) {
-  const file = path.join(ROOT, "docs", "performance.md");
   const when = new Date().toISOString().slice(0, 16).replace("T", " ");
   const machine = `${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, load average at start ${os.loadavg()[0].toFixed(1)}`;
-  const section = [
-    "<!-- stack:begin (written by npm run bench:stack) -->",
+  const report = [
     `Measured ${when} UTC on ${machine}.`,
     "",
     "| start | time until /signin answers | goal |",
@@ -201,13 +200,10 @@ if (write) {
     ...rows.map((r) => `| ${r.service} | ${r.what.replace(/\|/g, "\\|")} | ${mib(r.rssKiB)} | ${mib(r.pssKiB)} |`),
     "",
     "</details>",
-    "<!-- stack:end -->",
   ].join("\n");
-  let doc = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Performance\n\n## Stack\n\n";
-  if (/<!-- stack:begin[\s\S]*?<!-- stack:end -->/.test(doc)) doc = doc.replace(/<!-- stack:begin[\s\S]*?<!-- stack:end -->/, section);
-  else if (/^## Stack\s*$/m.test(doc)) doc = doc.replace(/^## Stack\s*$/m, `## Stack\n\n${section}`);
-  else doc += `\n## Stack\n\n${section}\n`;
-  fs.writeFileSync(file, doc);
+  // A missing block goes right under the "## Stack" heading, else into a new Stack section at the end.
+  const place = (doc, block) => (/^## Stack\s*$/m.test(doc) ? doc.replace(/^## Stack\s*$/m, () => `## Stack\n\n${block}`) : `${doc}\n## Stack\n\n${block}\n`);
+  writeDoc({ key: "stack", by: "npm run bench:stack", report, place });
   info(`figures written to docs/performance.md`);
 }
 process.exit(0);

@@ -17,7 +17,9 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { cpuSnapshot } from "./lib/cpu.mjs";
 import { fmtMs, info, step, warn } from "./lib/log.mjs";
+import { beforeTestCommand, writeDoc } from "./lib/perf-doc.mjs";
 import { onShutdown } from "./lib/proc.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
@@ -31,44 +33,15 @@ const RUNS = Number(argv[argv.indexOf("--runs") + 1]) || 3;
 const BUILD = !argv.includes("--no-build");
 const WRITE = !argv.includes("--no-write");
 
-/** CPU ms (utime + stime, with reaped children) of a process and its descendants: Postgres forks a backend per connection. */
-function cpuMs(rootPid) {
-  const stats = new Map();
-  for (const d of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const s = fs.readFileSync(`/proc/${d}/stat`, "utf8");
-      const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
-      stats.set(Number(d), { ppid: Number(f[1]), ms: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10 });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const within = (pid) => {
-    for (let p = pid, hops = 0; p > 1 && hops < 20; p = stats.get(p)?.ppid ?? 0, hops++) if (p === rootPid) return true;
-    return false;
-  };
-  let ms = 0;
-  for (const [pid, s] of stats) if (within(pid)) ms += s.ms;
-  return ms;
-}
-
 function postgresPid() {
   const pidFile = path.join(DATA, "pg", "postmaster.pid");
   return fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, "utf8").split("\n")[0]) : 0;
 }
 
-function writeDoc(report) {
-  const file = path.join(ROOT, "docs", "performance.md");
-  let doc = fs.readFileSync(file, "utf8");
-  const block = `<!-- uploads:begin (written by npm run bench:uploads) -->\n${report}\n<!-- uploads:end -->`;
-  const re = /<!-- uploads:begin[^>]*-->[\s\S]*?<!-- uploads:end -->/;
-  if (re.test(doc)) doc = doc.replace(re, () => block);
-  else {
-    const section = `## Retailer upload\n\n\`npm run bench:uploads\` (scripts/bench-uploads.mjs) rewrites the block below.\n\n${block}\n`;
-    doc = /\n## Test command/.test(doc) ? doc.replace(/\n## Test command/, `\n${section}\n## Test command`) : `${doc.trimEnd()}\n\n${section}`;
-  }
-  fs.writeFileSync(file, doc);
+/** The figures into docs/performance.md (their own section, before "## Test command", when missing). */
+function writeUploadsDoc(report) {
+  const section = (block) => `## Retailer upload\n\n\`npm run bench:uploads\` (scripts/bench-uploads.mjs) rewrites the block below.\n\n${block}\n`;
+  writeDoc({ key: "uploads", by: "npm run bench:uploads", report, place: beforeTestCommand(section) });
 }
 
 async function main() {
@@ -95,6 +68,8 @@ async function main() {
     await staff.signIn(email, F.DEFAULT_TEST_PASSWORD);
     const webPid = stack.pids.web[0];
     const pgPid = postgresPid();
+    // CPU of the web process and of Postgres, each with its descendants (Postgres forks a backend per connection).
+    const parts = { web: { tree: webPid }, postgres: pgPid ? { tree: pgPid } : [] };
     // Warm the process (JIT, pools): the upload page and a small upload.
     await staff.get("/admin/retailer-upload");
 
@@ -104,7 +79,7 @@ async function main() {
       const runTag = `b${tag}r${run}`;
       const rows = Array.from({ length: warm ? 20 : ROWS }, (_, i) => goodRow(runTag, i));
       const file = await uploadWorkbook(rows);
-      const cpu0 = { web: cpuMs(webPid), pg: pgPid ? cpuMs(pgPid) : 0 };
+      const cpu0 = cpuSnapshot(parts);
       const t0 = performance.now();
       const form = new FormData();
       form.set("intent", "upload");
@@ -119,12 +94,12 @@ async function main() {
       if (sub.status !== 303) throw new Error(`submit: HTTP ${sub.status}`);
       const summary = await staff.get(`/admin/retailer-upload?upload=${id}`);
       const t2 = performance.now();
-      const cpu1 = { web: cpuMs(webPid), pg: pgPid ? cpuMs(pgPid) : 0 };
+      const cpu1 = cpuSnapshot(parts);
       const created = Number(/data-testid="created">(\d+)</.exec(summary.body)?.[1] ?? -1);
       const [{ n: mails }] = await dbh.sql`select count(*)::int n from outbox_emails where kind = 'retailer_welcome' and to_email like ${`contact-${runTag}-%`}`;
       if (created !== rows.length || mails !== rows.length) throw new Error(`run ${run}: ${created} created, ${mails} welcome e-mails (expected ${rows.length} each)`);
       if (warm) continue;
-      const r = { run, bytes: file.length, previewMs: t1 - t0, submitMs: t2 - t1, totalMs: t2 - t0, webCpu: cpu1.web - cpu0.web, pgCpu: cpu1.pg - cpu0.pg, created, mails };
+      const r = { run, bytes: file.length, previewMs: t1 - t0, submitMs: t2 - t1, totalMs: t2 - t0, webCpu: cpu1.web - cpu0.web, pgCpu: cpu1.postgres - cpu0.postgres, created, mails };
       results.push(r);
       info(`run ${run}: upload + preview ${fmtMs(r.previewMs)}, submit + summary ${fmtMs(r.submitMs)}, in all ${fmtMs(r.totalMs)}; CPU web ${fmtMs(r.webCpu)}, Postgres ${fmtMs(r.pgCpu)}`);
     }
@@ -144,7 +119,7 @@ async function main() {
     ].join("\n");
     console.log(`\n${report}\n`);
     if (WRITE) {
-      writeDoc(report);
+      writeUploadsDoc(report);
       info("figures written to docs/performance.md (<!-- uploads:begin --> … <!-- uploads:end -->)");
     }
     if (!met) {
