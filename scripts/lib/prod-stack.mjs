@@ -28,15 +28,153 @@ export const INHERITED_STACK_VARS = [
   "STRIPE_API_PROTOCOL", "SANDBOX_WEBHOOK_SECRET", "CARRIER_WEBHOOK_SECRET", "UPLOAD_DIR",
 ];
 
-/**
- * Starts the stack; returns { env, baseUrl, databaseUrl, temporalAddress, workflows ("prebuilt bundle" |
- * "compiled from source" | "?"), buildMs, startMs, logDir, stop() }. On failure everything started is stopped.
- */
-export async function startProdStack({ ports, dataDir, build = true, taskQueue = "marketplace", scale = 1 }) {
+/** Refuses to start when one of the stack's ports (or, scaled out, the web processes' ports) is taken. */
+async function checkPorts(ports, webPorts, scale) {
+  for (const [name, port] of [...Object.entries(ports), ...(scale > 1 ? webPorts.map((p, i) => [`web ${i + 1}`, p]) : [])]) {
+    if (await isPortOpen(port)) throw new Error(`${name} port ${port} is taken (${whoListens(port)}): stop it (a bench left running?)`);
+  }
+}
+
+/** The production build (remix build into buildDir, the workflow bundle), unless `build` is false; its time in ms. */
+async function buildOnce(build, buildDir, tsxArgs) {
+  const REMIX_BUILD_DIR = path.relative(ROOT, buildDir);
+  if (!build) {
+    if (!fs.existsSync(path.join(buildDir, "index.js"))) throw new Error(`--no-build: there is no build in ${REMIX_BUILD_DIR} (run once without --no-build)`);
+    return 0;
+  }
+  step(`production build: remix build → ${REMIX_BUILD_DIR}, workflow bundle → build/workflow-bundle.js`);
+  const t = Date.now();
+  await runOrThrow(process.execPath, [path.join(ROOT, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"], {
+    env: { NODE_ENV: "production", REMIX_BUILD_DIR },
+    quiet: true,
+  });
+  await runOrThrow(process.execPath, tsxArgs(path.join(ROOT, "workers", "bundle.ts")), { env: { NODE_ENV: "production" }, quiet: true });
+  const buildMs = Date.now() - t;
+  info(`built in ${fmtMs(buildMs)}`);
+  return buildMs;
+}
+
+/** The environment of the stack's processes (production checks on, throwaway webhook secrets). */
+function stackEnv(ports, dataDir, buildDir, taskQueue) {
+  const secret = () => crypto.randomBytes(24).toString("hex");
+  return {
+    NODE_ENV: "production",
+    APP_ENV: "staging",
+    PORT: String(ports.app),
+    APP_ORIGIN: `http://localhost:${ports.app}`,
+    REMIX_BUILD_DIR: path.relative(ROOT, buildDir),
+    TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
+    TEMPORAL_NAMESPACE: "default",
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    TEMPORAL_UI_URL: `http://localhost:${ports.temporal}`,
+    CARRIER_WEBHOOK_SECRET: secret(),
+    SANDBOX_WEBHOOK_SECRET: secret(),
+    UPLOAD_DIR: path.join(dataDir, "uploads"),
+  };
+}
+
+/** Postgres (wiped, migrated and seeded) and Temporal (wiped), side by side; sets env.DATABASE_URL. */
+async function startData({ ports, dataDir, env, started }) {
   const { ensureTemporal } = await import("./tools.mjs");
   const { startEmbeddedPostgres } = await import("./pg.mjs");
-  const { migrateAndSeed, tsxArgs } = await import("./stack.mjs");
+  const { migrateAndSeed } = await import("./stack.mjs");
   const { startTemporalDev } = await import("./temporal.mjs");
+  step(`starting Postgres :${ports.postgres} and Temporal :${ports.temporal} (${path.relative(ROOT, dataDir)}, wiped), migrating and seeding`);
+  const temporalBin = await ensureTemporal();
+  const dbFile = path.join(dataDir, "temporal.db");
+  for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) fs.rmSync(f, { force: true });
+  const [databaseUrl] = await Promise.all([
+    (async () => {
+      const pg = await startEmbeddedPostgres({ name: "pg-bench-orders", dataDir: path.join(dataDir, "pg"), port: ports.postgres, databases: [DB_NAMES.dev], wipe: true, quiet: true });
+      started.push({ name: "postgres", stop: pg.stop });
+      const url = pg.url(DB_NAMES.dev);
+      await migrateAndSeed({ ...env, DATABASE_URL: url }, { quiet: true });
+      return url;
+    })(),
+    (async () => {
+      const t = await startTemporalDev({ bin: temporalBin, port: ports.temporal, uiPort: null, dbFile, name: "temporal-bench-orders", quiet: true });
+      started.push({ name: "temporal", stop: t.stop });
+    })(),
+  ]);
+  env.DATABASE_URL = databaseUrl;
+}
+
+/** Has the worker connected (it logs how it got its workflows once it polls)? */
+const WORKFLOWS_LOGGED = /workflows: (prebuilt bundle|compiled from source)/;
+
+/** `scale` workers; and killWorker(i) for the kill loop. */
+function startWorkers({ scale, env, logDir, name, profFlags, started, tsxArgs }) {
+  const workers = [];
+  const startWorker = (i) => startService(name("worker", i), process.execPath, [...profFlags, ...tsxArgs("workers/main.ts")], { env, logFile: path.join(logDir, `${name("worker", i)}.log`) });
+  for (let i = 0; i < scale; i++) {
+    workers.push(startWorker(i));
+    started.push({ name: name("worker", i), stop: () => workers[i].stop({ timeoutMs: 15_000 }) });
+  }
+  /**
+   * SIGKILLs worker i wherever it is (no shutdown: its activities and workflow tasks in flight are lost and
+   * time out), then starts a new one in its place; resolves once the new one polls. For the kill loop.
+   */
+  const killWorker = async (i) => {
+    const old = workers[i];
+    old.stopping = true;
+    try {
+      process.kill(-old.pid, "SIGKILL");
+    } catch {
+      /* already gone */
+    }
+    await Promise.race([old.exited, sleep(10_000)]);
+    const fresh = startWorker(i);
+    workers[i] = fresh;
+    for (let k = 0; k < 600 && !WORKFLOWS_LOGGED.test(fresh.tail()); k++) {
+      if (fresh.exitCode !== undefined) throw new Error(`the restarted worker exited (${fresh.exitCode}):\n${fresh.tail()}`);
+      await sleep(100);
+    }
+    return fresh.pid;
+  };
+  return { workers, killWorker };
+}
+
+/** The web servers (and, scaled out, the round-robin proxy in front of them), once they answer. */
+async function startWebs({ ports, webPorts, scale, env, logDir, name, profFlags, started, workers }) {
+  const webs = [];
+  for (const [i, port] of webPorts.entries()) {
+    const web = startService(name("web", i), process.execPath, [...profFlags, path.join(ROOT, "workers", "web.mjs")], { env: { ...env, PORT: String(port) }, logFile: path.join(logDir, `${name("web", i)}.log`) });
+    started.push({ name: name("web", i), stop: () => web.stop({ timeoutMs: 10_000 }) });
+    webs.push(web);
+  }
+  let proxy = null;
+  if (scale > 1) {
+    proxy = startService("proxy", process.execPath, [path.join(ROOT, "scripts", "lib", "rr-proxy.mjs"), String(ports.app), ...webPorts.map(String)], { logFile: path.join(logDir, "proxy.log") });
+    started.push({ name: "proxy", stop: () => proxy.stop({ timeoutMs: 5_000 }) });
+  }
+  for (const [i, web] of webs.entries()) await waitForHttp(`http://localhost:${webPorts[i]}/signin`, { svc: web, svcs: workers, timeoutMs: 120_000 });
+  if (proxy) await waitForHttp(`http://localhost:${ports.app}/signin`, { svc: proxy, svcs: [...webs, ...workers], timeoutMs: 30_000 });
+  return { webs, proxy };
+}
+
+/** How the workers got their workflows ("prebuilt bundle" / "compiled from source"), once each has connected. */
+async function workflowsOf(workers) {
+  const each = [];
+  for (const worker of workers) {
+    let workflows = "?";
+    for (let i = 0; i < 600 && workflows === "?"; i++) {
+      if (worker.exitCode !== undefined) throw new Error(`the worker exited (${worker.exitCode}):\n${worker.tail()}`);
+      const m = WORKFLOWS_LOGGED.exec(worker.tail());
+      if (m) workflows = m[1];
+      else await sleep(200);
+    }
+    each.push(workflows);
+  }
+  return [...new Set(each)].join(" / ");
+}
+
+/**
+ * Starts the stack; returns { env, baseUrl, databaseUrl, temporalAddress, workflows ("prebuilt bundle" |
+ * "compiled from source" | "?"), buildMs, startMs, logDir, webPorts, pids, workerCount, killWorker(i), stop() }.
+ * On failure everything started is stopped.
+ */
+export async function startProdStack({ ports, dataDir, build = true, taskQueue = "marketplace", scale = 1 }) {
+  const { tsxArgs } = await import("./stack.mjs");
   const started = [];
   const stop = async () => {
     for (const s of started.reverse()) await s.stop().catch(() => {});
@@ -44,136 +182,33 @@ export async function startProdStack({ ports, dataDir, build = true, taskQueue =
   };
   const logDir = path.join(dataDir, "logs");
   const buildDir = path.join(dataDir, "build");
-  const REMIX_BUILD_DIR = path.relative(ROOT, buildDir);
   fs.mkdirSync(logDir, { recursive: true });
   for (const f of fs.readdirSync(logDir)) fs.rmSync(path.join(logDir, f), { force: true });
-  // Scale-out (issue 14 item 2): `scale` web processes on the ports after the app's, behind a round-robin proxy
-  // on the app's port (scripts/lib/rr-proxy.mjs), and `scale` workers on the one task queue.
+  // Scale-out: `scale` web processes on the ports after the app's, behind a round-robin proxy on the app's port
+  // (scripts/lib/rr-proxy.mjs), and `scale` workers on the one task queue.
   const webPorts = scale > 1 ? Array.from({ length: scale }, (_, i) => ports.app + 1 + i) : [ports.app];
-  for (const [name, port] of [...Object.entries(ports), ...(scale > 1 ? webPorts.map((p, i) => [`web ${i + 1}`, p]) : [])]) {
-    if (await isPortOpen(port)) throw new Error(`${name} port ${port} is taken (${whoListens(port)}): stop it (a bench left running?)`);
-  }
+  await checkPorts(ports, webPorts, scale);
   try {
-    let buildMs = 0;
-    if (build) {
-      step(`production build: remix build → ${REMIX_BUILD_DIR}, workflow bundle → build/workflow-bundle.js`);
-      const t = Date.now();
-      await runOrThrow(process.execPath, [path.join(ROOT, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"], {
-        env: { NODE_ENV: "production", REMIX_BUILD_DIR },
-        quiet: true,
-      });
-      await runOrThrow(process.execPath, tsxArgs(path.join(ROOT, "workers", "bundle.ts")), { env: { NODE_ENV: "production" }, quiet: true });
-      buildMs = Date.now() - t;
-      info(`built in ${fmtMs(buildMs)}`);
-    } else if (!fs.existsSync(path.join(buildDir, "index.js"))) {
-      throw new Error(`--no-build: there is no build in ${REMIX_BUILD_DIR} (run once without --no-build)`);
-    }
-
+    const buildMs = await buildOnce(build, buildDir, tsxArgs);
     const t0 = Date.now();
-    step(`starting Postgres :${ports.postgres} and Temporal :${ports.temporal} (${path.relative(ROOT, dataDir)}, wiped), migrating and seeding`);
-    const temporalBin = await ensureTemporal();
-    const dbFile = path.join(dataDir, "temporal.db");
-    for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) fs.rmSync(f, { force: true });
-    const secret = () => crypto.randomBytes(24).toString("hex");
-    const env = {
-      NODE_ENV: "production",
-      APP_ENV: "staging",
-      PORT: String(ports.app),
-      APP_ORIGIN: `http://localhost:${ports.app}`,
-      REMIX_BUILD_DIR,
-      TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
-      TEMPORAL_NAMESPACE: "default",
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      TEMPORAL_UI_URL: `http://localhost:${ports.temporal}`,
-      CARRIER_WEBHOOK_SECRET: secret(),
-      SANDBOX_WEBHOOK_SECRET: secret(),
-      UPLOAD_DIR: path.join(dataDir, "uploads"),
-    };
-    const [databaseUrl] = await Promise.all([
-      (async () => {
-        const pg = await startEmbeddedPostgres({ name: "pg-bench-orders", dataDir: path.join(dataDir, "pg"), port: ports.postgres, databases: [DB_NAMES.dev], wipe: true, quiet: true });
-        started.push({ name: "postgres", stop: pg.stop });
-        const url = pg.url(DB_NAMES.dev);
-        await migrateAndSeed({ ...env, DATABASE_URL: url }, { quiet: true });
-        return url;
-      })(),
-      (async () => {
-        const t = await startTemporalDev({ bin: temporalBin, port: ports.temporal, uiPort: null, dbFile, name: "temporal-bench-orders", quiet: true });
-        started.push({ name: "temporal", stop: t.stop });
-      })(),
-    ]);
-    env.DATABASE_URL = databaseUrl;
-
+    const env = stackEnv(ports, dataDir, buildDir, taskQueue);
+    await startData({ ports, dataDir, env, started });
     step(
       scale > 1
         ? `starting ${scale} workers and ${scale} web servers (NODE_ENV=production) on ${webPorts.map((p) => `:${p}`).join(", ")}, behind a round-robin proxy on :${ports.app}`
         : `starting the worker and the web server (NODE_ENV=production) on :${ports.app}`,
     );
-    const name = (kind, i) => (scale > 1 ? `${kind}-${i + 1}` : kind);
     const profDir = process.env.BENCH_CPU_PROFILE_DIR;
-    const profFlags = profDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profDir)}`] : [];
-    const workers = [];
-    const webs = [];
-    const startWorker = (i) => startService(name("worker", i), process.execPath, [...profFlags, ...tsxArgs("workers/main.ts")], { env, logFile: path.join(logDir, `${name("worker", i)}.log`) });
-    for (let i = 0; i < scale; i++) {
-      workers.push(startWorker(i));
-      started.push({ name: name("worker", i), stop: () => workers[i].stop({ timeoutMs: 15_000 }) });
-    }
-    /** Has the worker connected (it logs how it got its workflows once it polls)? */
-    const workerReady = (w) => /workflows: (prebuilt bundle|compiled from source)/.test(w.tail());
-    /**
-     * SIGKILLs worker i wherever it is (no shutdown: its activities and workflow tasks in flight are lost and
-     * time out), then starts a new one in its place; resolves once the new one polls. For the kill loop.
-     */
-    const killWorker = async (i) => {
-      const old = workers[i];
-      old.stopping = true;
-      try {
-        process.kill(-old.pid, "SIGKILL");
-      } catch {
-        /* already gone */
-      }
-      await Promise.race([old.exited, sleep(10_000)]);
-      const fresh = startWorker(i);
-      workers[i] = fresh;
-      for (let k = 0; k < 600 && !workerReady(fresh); k++) {
-        if (fresh.exitCode !== undefined) throw new Error(`the restarted worker exited (${fresh.exitCode}):\n${fresh.tail()}`);
-        await sleep(100);
-      }
-      return fresh.pid;
-    };
-    for (const [i, port] of webPorts.entries()) {
-      const web = startService(name("web", i), process.execPath, [...profFlags, path.join(ROOT, "workers", "web.mjs")], { env: { ...env, PORT: String(port) }, logFile: path.join(logDir, `${name("web", i)}.log`) });
-      started.push({ name: name("web", i), stop: () => web.stop({ timeoutMs: 10_000 }) });
-      webs.push(web);
-    }
-    let proxy = null;
-    if (scale > 1) {
-      proxy = startService("proxy", process.execPath, [path.join(ROOT, "scripts", "lib", "rr-proxy.mjs"), String(ports.app), ...webPorts.map(String)], { logFile: path.join(logDir, "proxy.log") });
-      started.push({ name: "proxy", stop: () => proxy.stop({ timeoutMs: 5_000 }) });
-    }
-    const baseUrl = `http://localhost:${ports.app}`;
-    for (const [i, web] of webs.entries()) await waitForHttp(`http://localhost:${webPorts[i]}/signin`, { svc: web, svcs: workers, timeoutMs: 120_000 });
-    if (proxy) await waitForHttp(`${baseUrl}/signin`, { svc: proxy, svcs: [...webs, ...workers], timeoutMs: 30_000 });
-    // Each worker says how it got its workflows once it has connected.
-    const workflowsOf = [];
-    for (const worker of workers) {
-      let workflows = "?";
-      for (let i = 0; i < 600 && workflows === "?"; i++) {
-        if (worker.exitCode !== undefined) throw new Error(`the worker exited (${worker.exitCode}):\n${worker.tail()}`);
-        const m = /workflows: (prebuilt bundle|compiled from source)/.exec(worker.tail());
-        if (m) workflows = m[1];
-        else await sleep(200);
-      }
-      workflowsOf.push(workflows);
-    }
-    const workflows = [...new Set(workflowsOf)].join(" / ");
+    const run = { ports, webPorts, scale, env, logDir, started, tsxArgs, name: (kind, i) => (scale > 1 ? `${kind}-${i + 1}` : kind), profFlags: profDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profDir)}`] : [] };
+    const { workers, killWorker } = startWorkers(run);
+    const { webs, proxy } = await startWebs({ ...run, workers });
+    const workflows = await workflowsOf(workers);
     const startMs = Date.now() - t0;
     info(`production stack up in ${fmtMs(startMs)} (workers: workflows ${workflows}); logs in ${path.relative(ROOT, logDir)}/`);
     return {
       env,
-      baseUrl,
-      databaseUrl,
+      baseUrl: `http://localhost:${ports.app}`,
+      databaseUrl: env.DATABASE_URL,
       temporalAddress: env.TEMPORAL_ADDRESS,
       workflows,
       buildMs,
