@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:marketplace — the marketplace under a large dataset (issue 3, "Performance").
+// npm run bench:marketplace — the marketplace under a large dataset: pages and query plans under load (docs/performance.md, "Marketplace").
 //
 //  1. Postgres: its own embedded cluster on :54350 (.data/pg-bench), or BENCH_DATABASE_URL. Configured once
 //     for auto_explain (session_preload_libraries, JSON plans, logging collector into <data>/log; the
@@ -271,6 +271,245 @@ async function load(urlPath, connections, seconds) {
 
 const LOAD_AT_START = os.loadavg()[0];
 
+/** The data set's counts, and the variants to measure (of a brand the signed-in retailer is authorized for). */
+async function variantsOf(admin) {
+  const [counts] = await admin`
+    select (select count(*) from brands)::int brands, (select count(*) from retailers)::int retailers,
+           (select count(*) from product_variations)::int variations, (select count(*) from listings)::int listings,
+           (select count(*) from listing_requests)::int requests,
+           (select count(*) from listings where status = 'active' and total_units > 0 and listing_type = 'sell')::int visible_sell`;
+  info(`dataset: ${Object.entries(counts).map(([k, v]) => `${v.toLocaleString("en-US")} ${k}`).join(", ")}`);
+
+  // The variants: brand = one the signed-in retailer is authorized for; search = a product code of that brand.
+  const [{ brand_id: brandId }] = await admin`select brand_id from retailer_brands where retailer_id = ${LOGIN.retailerId} order by brand_id offset 2 limit 1`;
+  const [{ sku }] = await admin`
+    select v.sku from listings l join product_variations v on v.id = l.variation_id
+    where l.brand_id = ${brandId} and l.status = 'active' and l.total_units > 0 and l.listing_type = 'sell' and l.provider_id <> ${LOGIN.retailerId}
+    order by l.id limit 1`;
+  const searchTerm = sku.split("-").slice(0, 2).join("-"); // the product code, e.g. "AD-1011" (variation sku minus the colour)
+  const [{ listing_id: listingId, provider_id: providerId }] = await admin`
+    select id as listing_id, provider_id from listings where brand_id = ${brandId} and status = 'active' and total_units > 0 and listing_type = 'sell'
+      and provider_id <> ${LOGIN.retailerId} order by id limit 1`;
+  const [{ matches }] = await admin`select count(*)::int as matches from listings where sku_key like ${"%" + searchTerm.toLowerCase() + "%"} and status = 'active' and total_units > 0`;
+
+  const variants = [
+    { key: "default", label: "/buy/ (default)", path: "/buy/" },
+    { key: "brand", label: `/buy/ brand filter (brand ${brandId})`, path: `/buy/?brand=${brandId}` },
+    { key: "search", label: `/buy/ search "${searchTerm}" (${matches} listings match)`, path: `/buy/?search=${encodeURIComponent(searchTerm)}` },
+    { key: "viewall", label: `/buy/ brand ${brandId}, viewAll=on (100 cards)`, path: `/buy/?brand=${brandId}&viewAll=on` },
+    ...ORDERINGS.map((o) => ({ key: `order:${o}`, label: `/buy/ ${ORDER_PARAM}=${o}`, path: `/buy/?${ORDER_PARAM}=${encodeURIComponent(o)}` })),
+    { key: "retailer", label: `/buy/ retailer__id=${providerId} (one retailer's listings)`, path: `/buy/?retailer__id=${providerId}` },
+    { key: "swap", label: "/swap/ (default)", path: "/swap/" },
+    { key: "sell", label: "/sell/ (requests)", path: "/sell/" },
+    { key: "listing", label: `/listing/buy/${listingId}`, path: `/listing/buy/${listingId}` },
+  ].filter((v) => !ONLY || ONLY.includes(v.key));
+  const statics = [
+    { key: "static", label: "/pricing (static page, same session)", path: "/pricing", static: true },
+    { key: "healthz", label: "/healthz (Express only)", path: "/healthz", static: true },
+  ];
+  return { counts, variants, statics };
+}
+
+/** The production build (unless --no-build finds one), the app started on APP_PORT and signed in; startWeb(nodeFlags) restarts it. */
+async function buildAndStart(url) {
+  if (BUILD || !fs.existsSync(path.join(BUILD_DIR, "index.js"))) {
+    step("production build (remix build → .data/bench-build)");
+    const t = performance.now();
+    const r = await run("npx", ["remix", "build"], { env: { REMIX_BUILD_DIR: path.relative(ROOT, BUILD_DIR), NODE_ENV: "production" }, quiet: true });
+    if (r.code !== 0) throw new Error(`remix build failed:\n${r.output.slice(-3000)}`);
+    info(`built in ${fmtMs(performance.now() - t)}`);
+  }
+  if (await isPortOpen(APP_PORT)) throw new Error(`port ${APP_PORT} is taken: stop what listens there`);
+  const startWeb = async (nodeFlags = []) => {
+    web = startService("web", process.execPath, [...nodeFlags, "workers/web.mjs"], {
+      env: {
+        NODE_ENV: "production",
+        PORT: String(APP_PORT),
+        APP_ORIGIN: BASE,
+        REMIX_BUILD_DIR: path.relative(ROOT, BUILD_DIR),
+        DATABASE_URL: url,
+        TEMPORAL_ADDRESS: process.env.BENCH_TEMPORAL_ADDRESS || "127.0.0.1:7533",
+        TEMPORAL_TASK_QUEUE: "bench-marketplace",
+        APP_ENV: "local",
+      },
+      filter: (line) => /error|warn/i.test(line),
+    });
+    await waitForHttp(`${BASE}/healthz`, { svc: web, timeoutMs: 60_000 });
+  };
+  step(`starting the app (production) on :${APP_PORT}`);
+  await startWeb();
+  await signIn(LOGIN.email);
+  info(`signed in as ${LOGIN.email} (retailer ${LOGIN.retailerId}, authorized for 10 brands)`);
+  return startWeb;
+}
+
+/** Each variant's first answer (one not 200 or still a placeholder is noted and left out), then the JIT warm-up. */
+async function availableVariants(variants, statics, notes) {
+  step(`availability, then warm-up (${WARMUP_REQUESTS} requests per variant at c=${WARMUP_CONNECTIONS}, not measured)`);
+  const measured = [];
+  for (const v of [...variants, ...statics]) {
+    const first = await get(v.path);
+    if (first.status !== 200) {
+      warn(`${v.label}: HTTP ${first.status}${first.location ? ` → ${first.location}` : ""}; not measured`);
+      notes.push(`${v.label}: HTTP ${first.status}${first.location ? ` → ${first.location}` : ""}, not measured`);
+      continue;
+    }
+    if (!v.static && /coming soon/i.test(first.body)) {
+      warn(`${v.label}: the page is still a "coming soon" placeholder; not measured`);
+      notes.push(`${v.label}: still a placeholder, not measured`);
+      continue;
+    }
+    v.htmlBytes = Buffer.byteLength(first.body);
+    measured.push(v);
+  }
+  // JIT warm-up: without it the first variant measured pays for the compilation of the render and
+  // serialization paths every page shares (its c=1 p95/p99 showed it). Every variant, so each one's own
+  // code paths (orderings, search, the listing view) are hot too.
+  const tWarm = performance.now();
+  for (const v of measured) await warmUp(v.path);
+  info(`warmed up in ${fmtMs(performance.now() - tWarm)}`);
+  return measured;
+}
+
+/** A statement plan touching the marketplace's tables, recorded once per distinct plan; a sequential scan fails. */
+function notePlan(x, v, e) {
+  const text = planText(e);
+  const bad = seqScans(e).filter((t) => MARKET_TABLES.has(t));
+  if (bad.length) x.planFailures.push({ variant: v.label, tables: bad, query: e.plan["Query Text"], plan: text });
+  const sig = text.replace(/\(rows=\d+ loops=\d+\)/g, "");
+  const same = x.seenPlans.get(sig);
+  if (same) {
+    if (!same.variants.includes(v.label)) same.variants.push(v.label);
+    return;
+  }
+  const entry = { variants: [v.label], query: e.plan["Query Text"], plan: text, seq: bad };
+  x.seenPlans.set(sig, entry);
+  x.planReport.push(entry);
+}
+
+/** One request of a variant with auto_explain on: its statements' durations; the first one's plans noted. */
+async function explainRequest(admin, x, v, rep, { pages, notes }) {
+  ({ offset: x.offset } = await readLog(admin, x.offset)); // drop what came before
+  const r = await get(v.path);
+  if (r.status !== 200) throw new Error(`${v.path}: HTTP ${r.status} during the EXPLAIN phase`);
+  await sleep(400);
+  const got = await readLog(admin, x.offset);
+  x.offset = got.offset;
+  const market = got.entries.filter(touchesMarket);
+  v.sqlRuns.push({
+    allMs: got.entries.reduce((a, e) => a + e.durationMs, 0),
+    marketMs: market.reduce((a, e) => a + e.durationMs, 0),
+    statements: got.entries.length,
+    marketStatements: market.length,
+  });
+  if (rep > 0) return;
+  if (v === pages[0]) {
+    console.log(c.bold(`statements of one ${v.label} request:`));
+    for (const e of got.entries) console.log(`  ${e.durationMs.toFixed(2).padStart(7)} ms  ${oneLine(e.plan["Query Text"]).slice(0, 150)}`);
+  }
+  if (market.length === 0 && !v.static) notes.push(`${v.label}: no statement touched listings/listing_requests (check the page)`);
+  for (const e of market) notePlan(x, v, e);
+  const others = got.entries.filter((e) => !touchesMarket(e)).flatMap(seqScans);
+  if (others.length) v.otherSeqScans = [...new Set(others)];
+}
+
+/** EXPLAIN: the plans of every statement each page runs; { planReport, planFailures, verdict }. */
+async function explainPhase(admin, measured, pages, notes) {
+  step("EXPLAIN: the plans of every statement each page runs (auto_explain, one request at a time)");
+  const x = { offset: (await readLog(admin, 0)).offset, planFailures: [], planReport: [], seenPlans: new Map() };
+  await setExplain(admin, true);
+  try {
+    for (const v of measured.filter((m) => m.key !== "healthz")) {
+      v.sqlRuns = [];
+      for (let rep = 0; rep < 3; rep++) await explainRequest(admin, x, v, rep, { pages, notes });
+    }
+  } finally {
+    await setExplain(admin, false);
+  }
+  const { planReport, planFailures } = x;
+  for (const p of planReport) {
+    console.log(`\n${c.bold(p.variants.join(" | "))}\n${c.dim(oneLine(p.query))}\n${p.plan}`);
+  }
+  const verdict = planFailures.length > 0 ? "FAIL" : pages.length === 0 || planReport.length === 0 ? "NOT RUN (no marketplace page answered)" : "PASS";
+  console.log(
+    `\n${verdict === "PASS" ? c.green("EXPLAIN: PASS") : c.red(`EXPLAIN: ${verdict}`)} — ${planReport.length} distinct plans touching listings/listing_requests; ` +
+      `${planFailures.length} with a sequential scan of listings or listing_requests`,
+  );
+  for (const v of pages) if (v.otherSeqScans) info(`${v.label}: sequential scans of small tables elsewhere on the page: ${v.otherSeqScans.join(", ")}`);
+  return { planReport, planFailures, verdict };
+}
+
+/** Where the time goes: 30 sequential requests of each variant, the full page and the loaders alone. */
+async function sequentialPhase(measured) {
+  step("where the time goes (30 sequential requests each: full page vs loaders only)");
+  for (const v of measured) {
+    const html = [];
+    const data = [];
+    const dataPath = v.static && v.key === "healthz" ? null : singleFetchPath(v.path);
+    for (let i = 0; i < 30; i++) {
+      html.push((await get(v.path)).ms);
+      if (dataPath) {
+        const r = await get(dataPath);
+        if (r.status === 200) data.push(r.ms);
+      }
+    }
+    v.seqHtmlMs = median(html);
+    v.seqDataMs = data.length ? median(data) : null;
+    v.sqlMs = v.sqlRuns ? median(v.sqlRuns.map((r) => r.allMs)) : null;
+    v.marketSqlMs = v.sqlRuns ? median(v.sqlRuns.map((r) => r.marketMs)) : null;
+    v.statements = v.sqlRuns?.[0]?.statements ?? null;
+  }
+}
+
+/** Load: autocannon at each concurrency (c=16 paired with the static page right after). */
+async function loadPhase(measured) {
+  step(`load: autocannon, ${DURATION} s per variant and concurrency (${CONCURRENCIES.join(", ")}), loopback`);
+  const staticPath = measured.find((x) => x.key === "static")?.path;
+  for (const v of measured) {
+    v.load = {};
+    for (const conn of CONCURRENCIES) {
+      v.load[conn] = await load(v.path, conn, DURATION);
+      const l = v.load[conn];
+      // The box is shared: the c=16 goal compares with the static page measured right after (paired).
+      if (conn === 16 && !v.static && staticPath) {
+        v.paired16 = await load(staticPath, 16, Math.max(5, Math.round(DURATION / 2)));
+        console.log(c.dim(`  ${"  paired static /pricing".padEnd(56)} c=16 ${v.paired16.rps.toFixed(1).padStart(7)} req/s  p95 ${ms(v.paired16.p95)}`));
+      }
+      console.log(
+        `  ${v.label.padEnd(56)} c=${String(conn).padEnd(2)} ${l.rps.toFixed(1).padStart(7)} req/s  p50 ${ms(l.p50)}  p95 ${ms(l.p95)}  p99 ${ms(l.p99)}  CPU/req web ${ms(l.webCpuMsPerReq)} pg ${ms(l.pgCpuMsPerReq)}` +
+          (l.non2xx || l.errors ? c.red(`  (${l.non2xx} non-2xx, ${l.errors} errors)`) : ""),
+      );
+    }
+  }
+}
+
+/** A CPU profile of the app while it serves the default variant at c=16 (node --cpu-prof); null when not taken. */
+async function profilePhase(pages, startWeb) {
+  let profile = null;
+  const profiled = pages.find((v) => v.key === "default");
+  if (PROFILE && profiled) {
+    step(`CPU profile of the app: ${profiled.label} at c=16 for ${DURATION} s (node --cpu-prof)`);
+    await web.stop({ signal: "SIGTERM", timeoutMs: 8000 });
+    fs.rmSync(PROF_DIR, { recursive: true, force: true });
+    fs.mkdirSync(PROF_DIR, { recursive: true });
+    await startWeb(["--cpu-prof", `--cpu-prof-dir=${PROF_DIR}`]);
+    await warmUp(profiled.path);
+    const fromUs = Number(process.hrtime.bigint() / 1000n); // CLOCK_MONOTONIC, like V8's profile timestamps
+    const l = await load(profiled.path, 16, DURATION);
+    const toUs = Number(process.hrtime.bigint() / 1000n);
+    await web.stop({ signal: "SIGTERM", timeoutMs: 15000 });
+    web = null;
+    const file = fs.readdirSync(PROF_DIR).find((f) => f.endsWith(".cpuprofile"));
+    if (file) {
+      profile = summarizeProfile(JSON.parse(fs.readFileSync(path.join(PROF_DIR, file), "utf8")), fromUs, toUs);
+      profile.label = profiled.label;
+      profile.rps = l.rps;
+      console.log(profileText(profile));
+    } else warn("no CPU profile was written");
+  }
+  return profile;
+}
+
 async function main() {
   const t0 = performance.now();
   const notes = [];
@@ -292,243 +531,35 @@ async function main() {
   await admin`load 'auto_explain'`;
   await admin`set auto_explain.log_min_duration = -1`; // this session's own statements stay out of the log
   try {
-    const [counts] = await admin`
-      select (select count(*) from brands)::int brands, (select count(*) from retailers)::int retailers,
-             (select count(*) from product_variations)::int variations, (select count(*) from listings)::int listings,
-             (select count(*) from listing_requests)::int requests,
-             (select count(*) from listings where status = 'active' and total_units > 0 and listing_type = 'sell')::int visible_sell`;
-    info(`dataset: ${Object.entries(counts).map(([k, v]) => `${v.toLocaleString("en-US")} ${k}`).join(", ")}`);
-
-    // The variants: brand = one the signed-in retailer is authorized for; search = a product code of that brand.
-    const [{ brand_id: brandId }] = await admin`select brand_id from retailer_brands where retailer_id = ${LOGIN.retailerId} order by brand_id offset 2 limit 1`;
-    const [{ sku }] = await admin`
-      select v.sku from listings l join product_variations v on v.id = l.variation_id
-      where l.brand_id = ${brandId} and l.status = 'active' and l.total_units > 0 and l.listing_type = 'sell' and l.provider_id <> ${LOGIN.retailerId}
-      order by l.id limit 1`;
-    const searchTerm = sku.split("-").slice(0, 2).join("-"); // the product code, e.g. "AD-1011" (variation sku minus the colour)
-    const [{ listing_id: listingId, provider_id: providerId }] = await admin`
-      select id as listing_id, provider_id from listings where brand_id = ${brandId} and status = 'active' and total_units > 0 and listing_type = 'sell'
-        and provider_id <> ${LOGIN.retailerId} order by id limit 1`;
-    const [{ matches }] = await admin`select count(*)::int as matches from listings where sku_key like ${"%" + searchTerm.toLowerCase() + "%"} and status = 'active' and total_units > 0`;
-
-    const variants = [
-      { key: "default", label: "/buy/ (default)", path: "/buy/" },
-      { key: "brand", label: `/buy/ brand filter (brand ${brandId})`, path: `/buy/?brand=${brandId}` },
-      { key: "search", label: `/buy/ search "${searchTerm}" (${matches} listings match)`, path: `/buy/?search=${encodeURIComponent(searchTerm)}` },
-      { key: "viewall", label: `/buy/ brand ${brandId}, viewAll=on (100 cards)`, path: `/buy/?brand=${brandId}&viewAll=on` },
-      ...ORDERINGS.map((o) => ({ key: `order:${o}`, label: `/buy/ ${ORDER_PARAM}=${o}`, path: `/buy/?${ORDER_PARAM}=${encodeURIComponent(o)}` })),
-      { key: "retailer", label: `/buy/ retailer__id=${providerId} (one retailer's listings)`, path: `/buy/?retailer__id=${providerId}` },
-      { key: "swap", label: "/swap/ (default)", path: "/swap/" },
-      { key: "sell", label: "/sell/ (requests)", path: "/sell/" },
-      { key: "listing", label: `/listing/buy/${listingId}`, path: `/listing/buy/${listingId}` },
-    ].filter((v) => !ONLY || ONLY.includes(v.key));
-    const statics = [
-      { key: "static", label: "/pricing (static page, same session)", path: "/pricing", static: true },
-      { key: "healthz", label: "/healthz (Express only)", path: "/healthz", static: true },
-    ];
-
-    // ---------------------------------------------------------------- build + app
-    if (BUILD || !fs.existsSync(path.join(BUILD_DIR, "index.js"))) {
-      step("production build (remix build → .data/bench-build)");
-      const t = performance.now();
-      const r = await run("npx", ["remix", "build"], { env: { REMIX_BUILD_DIR: path.relative(ROOT, BUILD_DIR), NODE_ENV: "production" }, quiet: true });
-      if (r.code !== 0) throw new Error(`remix build failed:\n${r.output.slice(-3000)}`);
-      info(`built in ${fmtMs(performance.now() - t)}`);
-    }
-    if (await isPortOpen(APP_PORT)) throw new Error(`port ${APP_PORT} is taken: stop what listens there`);
-    const startWeb = async (nodeFlags = []) => {
-    web = startService("web", process.execPath, [...nodeFlags, "workers/web.mjs"], {
-      env: {
-        NODE_ENV: "production",
-        PORT: String(APP_PORT),
-        APP_ORIGIN: BASE,
-        REMIX_BUILD_DIR: path.relative(ROOT, BUILD_DIR),
-        DATABASE_URL: url,
-        TEMPORAL_ADDRESS: process.env.BENCH_TEMPORAL_ADDRESS || "127.0.0.1:7533",
-        TEMPORAL_TASK_QUEUE: "bench-marketplace",
-        APP_ENV: "local",
-      },
-      filter: (line) => /error|warn/i.test(line),
-    });
-    await waitForHttp(`${BASE}/healthz`, { svc: web, timeoutMs: 60_000 });
-    };
-    step(`starting the app (production) on :${APP_PORT}`);
-    await startWeb();
-    await signIn(LOGIN.email);
-    info(`signed in as ${LOGIN.email} (retailer ${LOGIN.retailerId}, authorized for 10 brands)`);
-
-    // ---------------------------------------------------------------- availability + warm-up
-    step(`availability, then warm-up (${WARMUP_REQUESTS} requests per variant at c=${WARMUP_CONNECTIONS}, not measured)`);
-    const measured = [];
-    for (const v of [...variants, ...statics]) {
-      const first = await get(v.path);
-      if (first.status !== 200) {
-        warn(`${v.label}: HTTP ${first.status}${first.location ? ` → ${first.location}` : ""}; not measured`);
-        notes.push(`${v.label}: HTTP ${first.status}${first.location ? ` → ${first.location}` : ""}, not measured`);
-        continue;
-      }
-      if (!v.static && /coming soon/i.test(first.body)) {
-        warn(`${v.label}: the page is still a "coming soon" placeholder; not measured`);
-        notes.push(`${v.label}: still a placeholder, not measured`);
-        continue;
-      }
-      v.htmlBytes = Buffer.byteLength(first.body);
-      measured.push(v);
-    }
-    // JIT warm-up: without it the first variant measured pays for the compilation of the render and
-    // serialization paths every page shares (its c=1 p95/p99 showed it). Every variant, so each one's own
-    // code paths (orderings, search, the listing view) are hot too.
-    const tWarm = performance.now();
-    for (const v of measured) await warmUp(v.path);
-    info(`warmed up in ${fmtMs(performance.now() - tWarm)}`);
+    const { counts, variants, statics } = await variantsOf(admin);
+    const startWeb = await buildAndStart(url);
+    const measured = await availableVariants(variants, statics, notes);
     const pages = measured.filter((v) => !v.static);
+    const { planReport, planFailures, verdict } = await explainPhase(admin, measured, pages, notes);
+    await sequentialPhase(measured);
+    await loadPhase(measured);
+    const profile = await profilePhase(pages, startWeb);
 
-    // ---------------------------------------------------------------- EXPLAIN (auto_explain)
-    step("EXPLAIN: the plans of every statement each page runs (auto_explain, one request at a time)");
-    let { offset } = await readLog(admin, 0);
-    await setExplain(admin, true);
-    const planFailures = [];
-    const planReport = [];
-    const seenPlans = new Map();
-    try {
-      for (const v of measured.filter((x) => x.key !== "healthz")) {
-        v.sqlRuns = [];
-        for (let rep = 0; rep < 3; rep++) {
-          ({ offset } = await readLog(admin, offset)); // drop what came before
-          const r = await get(v.path);
-          if (r.status !== 200) throw new Error(`${v.path}: HTTP ${r.status} during the EXPLAIN phase`);
-          await sleep(400);
-          const got = await readLog(admin, offset);
-          offset = got.offset;
-          const market = got.entries.filter(touchesMarket);
-          v.sqlRuns.push({
-            allMs: got.entries.reduce((a, e) => a + e.durationMs, 0),
-            marketMs: market.reduce((a, e) => a + e.durationMs, 0),
-            statements: got.entries.length,
-            marketStatements: market.length,
-          });
-          if (rep > 0) continue;
-          if (v === pages[0]) {
-            console.log(c.bold(`statements of one ${v.label} request:`));
-            for (const e of got.entries) console.log(`  ${e.durationMs.toFixed(2).padStart(7)} ms  ${oneLine(e.plan["Query Text"]).slice(0, 150)}`);
-          }
-          if (market.length === 0 && !v.static) notes.push(`${v.label}: no statement touched listings/listing_requests (check the page)`);
-          for (const e of market) {
-            const text = planText(e);
-            const bad = seqScans(e).filter((t) => MARKET_TABLES.has(t));
-            if (bad.length) planFailures.push({ variant: v.label, tables: bad, query: e.plan["Query Text"], plan: text });
-            const sig = text.replace(/\(rows=\d+ loops=\d+\)/g, "");
-            const same = seenPlans.get(sig);
-            if (same) {
-              if (!same.variants.includes(v.label)) same.variants.push(v.label);
-              continue;
-            }
-            const entry = { variants: [v.label], query: e.plan["Query Text"], plan: text, seq: bad };
-            seenPlans.set(sig, entry);
-            planReport.push(entry);
-          }
-          const others = got.entries.filter((e) => !touchesMarket(e)).flatMap(seqScans);
-          if (others.length) v.otherSeqScans = [...new Set(others)];
-        }
-      }
-    } finally {
-      await setExplain(admin, false);
-    }
-    for (const p of planReport) {
-      console.log(`\n${c.bold(p.variants.join(" | "))}\n${c.dim(oneLine(p.query))}\n${p.plan}`);
-    }
-    const verdict = planFailures.length > 0 ? "FAIL" : pages.length === 0 || planReport.length === 0 ? "NOT RUN (no marketplace page answered)" : "PASS";
-    console.log(
-      `\n${verdict === "PASS" ? c.green("EXPLAIN: PASS") : c.red(`EXPLAIN: ${verdict}`)} — ${planReport.length} distinct plans touching listings/listing_requests; ` +
-        `${planFailures.length} with a sequential scan of listings or listing_requests`,
-    );
-    for (const v of pages) if (v.otherSeqScans) info(`${v.label}: sequential scans of small tables elsewhere on the page: ${v.otherSeqScans.join(", ")}`);
-
-    // ---------------------------------------------------------------- where the time goes (sequential)
-    step("where the time goes (30 sequential requests each: full page vs loaders only)");
-    for (const v of measured) {
-      const html = [];
-      const data = [];
-      const dataPath = v.static && v.key === "healthz" ? null : singleFetchPath(v.path);
-      for (let i = 0; i < 30; i++) {
-        html.push((await get(v.path)).ms);
-        if (dataPath) {
-          const r = await get(dataPath);
-          if (r.status === 200) data.push(r.ms);
-        }
-      }
-      v.seqHtmlMs = median(html);
-      v.seqDataMs = data.length ? median(data) : null;
-      v.sqlMs = v.sqlRuns ? median(v.sqlRuns.map((r) => r.allMs)) : null;
-      v.marketSqlMs = v.sqlRuns ? median(v.sqlRuns.map((r) => r.marketMs)) : null;
-      v.statements = v.sqlRuns?.[0]?.statements ?? null;
-    }
-
-    // ---------------------------------------------------------------- load
-    step(`load: autocannon, ${DURATION} s per variant and concurrency (${CONCURRENCIES.join(", ")}), loopback`);
-    const staticPath = measured.find((x) => x.key === "static")?.path;
-    for (const v of measured) {
-      v.load = {};
-      for (const conn of CONCURRENCIES) {
-        v.load[conn] = await load(v.path, conn, DURATION);
-        const l = v.load[conn];
-        // The box is shared: the c=16 goal compares with the static page measured right after (paired).
-        if (conn === 16 && !v.static && staticPath) {
-          v.paired16 = await load(staticPath, 16, Math.max(5, Math.round(DURATION / 2)));
-          console.log(c.dim(`  ${"  paired static /pricing".padEnd(56)} c=16 ${v.paired16.rps.toFixed(1).padStart(7)} req/s  p95 ${ms(v.paired16.p95)}`));
-        }
-        console.log(
-          `  ${v.label.padEnd(56)} c=${String(conn).padEnd(2)} ${l.rps.toFixed(1).padStart(7)} req/s  p50 ${ms(l.p50)}  p95 ${ms(l.p95)}  p99 ${ms(l.p99)}  CPU/req web ${ms(l.webCpuMsPerReq)} pg ${ms(l.pgCpuMsPerReq)}` +
-            (l.non2xx || l.errors ? c.red(`  (${l.non2xx} non-2xx, ${l.errors} errors)`) : ""),
-        );
-      }
-    }
-
-    // ---------------------------------------------------------------- CPU profile of the app under load
-    let profile = null;
-    const profiled = pages.find((v) => v.key === "default");
-    if (PROFILE && profiled) {
-      step(`CPU profile of the app: ${profiled.label} at c=16 for ${DURATION} s (node --cpu-prof)`);
-      await web.stop({ signal: "SIGTERM", timeoutMs: 8000 });
-      fs.rmSync(PROF_DIR, { recursive: true, force: true });
-      fs.mkdirSync(PROF_DIR, { recursive: true });
-      await startWeb(["--cpu-prof", `--cpu-prof-dir=${PROF_DIR}`]);
-      await warmUp(profiled.path);
-      const fromUs = Number(process.hrtime.bigint() / 1000n); // CLOCK_MONOTONIC, like V8's profile timestamps
-      const l = await load(profiled.path, 16, DURATION);
-      const toUs = Number(process.hrtime.bigint() / 1000n);
-      await web.stop({ signal: "SIGTERM", timeoutMs: 15000 });
-      web = null;
-      const file = fs.readdirSync(PROF_DIR).find((f) => f.endsWith(".cpuprofile"));
-      if (file) {
-        profile = summarizeProfile(JSON.parse(fs.readFileSync(path.join(PROF_DIR, file), "utf8")), fromUs, toUs);
-        profile.label = profiled.label;
-        profile.rps = l.rps;
-        console.log(profileText(profile));
-      } else warn("no CPU profile was written");
-    }
-
-    // ---------------------------------------------------------------- report
-    const staticPage = measured.find((v) => v.key === "static");
-    const ceiling16 = staticPage?.load?.[16]?.p95 ?? NaN;
-    for (const v of pages) {
-      v.ceiling16 = v.paired16?.p95 ?? ceiling16;
-      v.goalC1 = v.load[1].p95 <= GOAL_C1_P95_MS;
-      v.goalC16 = v.load[16].p95 <= GOAL_C16_FACTOR * v.ceiling16;
-    }
-    const missed = pages.filter((v) => !v.goalC1 || !v.goalC16);
-    const report = renderReport({ measured, pages, staticPage, ceiling16, verdict, planReport, planFailures, notes, seed, counts, missed, profile });
-    console.log(`\n${report}`);
-    if (WRITE) {
-      writeMarketplaceDoc(report);
-      info(`docs/performance.md: Marketplace figures written`);
-    }
-    info(`benchmark done in ${fmtMs(performance.now() - t0)}`);
-    if (planFailures.length) {
-      for (const f of planFailures) console.error(c.red(`Seq Scan on ${f.tables.join(", ")} in ${f.variant}:\n${oneLine(f.query)}\n${f.plan}`));
-      process.exitCode = 1;
-    }
-    if (missed.length) warn(`goals missed by: ${missed.map((v) => v.label).join("; ")}`);
+  const staticPage = measured.find((v) => v.key === "static");
+  const ceiling16 = staticPage?.load?.[16]?.p95 ?? NaN;
+  for (const v of pages) {
+    v.ceiling16 = v.paired16?.p95 ?? ceiling16;
+    v.goalC1 = v.load[1].p95 <= GOAL_C1_P95_MS;
+    v.goalC16 = v.load[16].p95 <= GOAL_C16_FACTOR * v.ceiling16;
+  }
+  const missed = pages.filter((v) => !v.goalC1 || !v.goalC16);
+  const report = renderReport({ measured, pages, staticPage, ceiling16, verdict, planReport, planFailures, notes, seed, counts, missed, profile });
+  console.log(`\n${report}`);
+  if (WRITE) {
+    writeMarketplaceDoc(report);
+    info(`docs/performance.md: Marketplace figures written`);
+  }
+  info(`benchmark done in ${fmtMs(performance.now() - t0)}`);
+  if (planFailures.length) {
+    for (const f of planFailures) console.error(c.red(`Seq Scan on ${f.tables.join(", ")} in ${f.variant}:\n${oneLine(f.query)}\n${f.plan}`));
+    process.exitCode = 1;
+  }
+  if (missed.length) warn(`goals missed by: ${missed.map((v) => v.label).join("; ")}`);
   } finally {
     await admin.end({ timeout: 5 });
     await cleanup();
@@ -624,23 +655,9 @@ const ms = (x) => (Number.isFinite(x) ? `${x.toFixed(1)} ms`.padStart(9) : "    
 const f1 = (x) => (x == null || !Number.isFinite(x) ? "—" : x.toFixed(1));
 const oneLine = (q) => String(q ?? "").replace(/\s+/g, " ").trim().slice(0, 600);
 
-function renderReport({ measured, pages, staticPage, ceiling16, verdict, planReport, planFailures, notes, seed, counts, missed, profile }) {
-  const cpu = os.cpus();
+/** The load table: every variant at each concurrency, with its goal. */
+function loadTable(measured, staticPage) {
   const lines = [];
-  lines.push(
-    `Measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${cpu.length} cores (${cpu[0]?.model?.trim() ?? "?"}), ` +
-      `${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, load average ${LOAD_AT_START.toFixed(1)} at the start and ${os.loadavg()[0].toFixed(1)} at the end (the box is shared with other work); ` +
-      `autocannon ${DURATION} s per row on loopback, the app (\`node workers/web.mjs\`, production build) and Postgres on the same machine.`,
-  );
-  lines.push("");
-  lines.push(
-    `Dataset: ${counts.brands} brands, ${counts.retailers.toLocaleString("en-US")} retailers (each authorized for 10 brands), ` +
-      `${counts.variations.toLocaleString("en-US")} variations, ${counts.listings.toLocaleString("en-US")} listings ` +
-      `(${counts.visible_sell.toLocaleString("en-US")} visible on the buy tab across all brands), ${counts.requests.toLocaleString("en-US")} requests` +
-      (seed ? `; seeded in ${fmtMs(seed.totalMs)} (${seed.timings.filter((t) => /^listing/.test(t.what)).map((t) => `${t.what} ${fmtMs(t.ms)}`).join(", ")})` : "") +
-      `. Signed in as ${LOGIN.email}: /buy/ shows 10 brands × 20 cards.`,
-  );
-  lines.push("");
   lines.push("| variant | c | req/s | p50 ms | p95 ms | p99 ms | CPU ms/req web | CPU ms/req Postgres | goal |");
   lines.push("|---|---|---|---|---|---|---|---|---|");
   for (const v of measured) {
@@ -660,6 +677,27 @@ function renderReport({ measured, pages, staticPage, ceiling16, verdict, planRep
       lines.push(`| ${v.label}${bad} | ${conn} | ${l.rps.toFixed(1)} | ${f1(l.p50)} | ${f1(l.p95)} | ${f1(l.p99)} | ${f1(l.webCpuMsPerReq)} | ${f1(l.pgCpuMsPerReq)} | ${goal} |`);
     }
   }
+  return lines;
+}
+
+function renderReport({ measured, pages, staticPage, ceiling16, verdict, planReport, planFailures, notes, seed, counts, missed, profile }) {
+  const cpu = os.cpus();
+  const lines = [];
+  lines.push(
+    `Measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${cpu.length} cores (${cpu[0]?.model?.trim() ?? "?"}), ` +
+      `${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, load average ${LOAD_AT_START.toFixed(1)} at the start and ${os.loadavg()[0].toFixed(1)} at the end (the box is shared with other work); ` +
+      `autocannon ${DURATION} s per row on loopback, the app (\`node workers/web.mjs\`, production build) and Postgres on the same machine.`,
+  );
+  lines.push("");
+  lines.push(
+    `Dataset: ${counts.brands} brands, ${counts.retailers.toLocaleString("en-US")} retailers (each authorized for 10 brands), ` +
+      `${counts.variations.toLocaleString("en-US")} variations, ${counts.listings.toLocaleString("en-US")} listings ` +
+      `(${counts.visible_sell.toLocaleString("en-US")} visible on the buy tab across all brands), ${counts.requests.toLocaleString("en-US")} requests` +
+      (seed ? `; seeded in ${fmtMs(seed.totalMs)} (${seed.timings.filter((t) => /^listing/.test(t.what)).map((t) => `${t.what} ${fmtMs(t.ms)}`).join(", ")})` : "") +
+      `. Signed in as ${LOGIN.email}: /buy/ shows 10 brands × 20 cards.`,
+  );
+  lines.push("");
+  lines.push(...loadTable(measured, staticPage));
   lines.push("");
   lines.push(
     "CPU ms/req: user + system CPU time the web process (and all Postgres processes) spent per answered request during that row " +

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// node scripts/bench-reports.mjs — the staff CSV reports (issue 13) on the benchmark data set (scripts/seed-large.mjs:
+// node scripts/bench-reports.mjs — the staff CSV reports on the benchmark data set (scripts/seed-large.mjs:
 // 2,000 retailers, 200,000 listings, 50,000 requests) and the retailer map with 2,000 retailers.
 //
 //  1. Postgres: the bench cluster (.data/pg-bench on :54350, or BENCH_DATABASE_URL), seeded unless it already is.

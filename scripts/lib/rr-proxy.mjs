@@ -1,4 +1,4 @@
-// A small round-robin HTTP proxy for the scale-out bench (issue 14 item 2; Node built-ins only):
+// A small round-robin HTTP proxy for the scale-out bench (scale-out on one box; Node built-ins only):
 //   node scripts/lib/rr-proxy.mjs <listen port> <backend port> [<backend port> ...]
 // Each request goes to the next backend in turn, with its method, path, headers (Host kept, so the app sees
 // its public origin) and body streamed through; the answer comes back as the backend gave it (redirects and
