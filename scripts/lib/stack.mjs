@@ -68,6 +68,80 @@ export function demoLoginLines() {
   });
 }
 
+/** The dev Postgres (embedded, or DATABASE_URL's server); its URL. */
+async function devPostgres({ ports, dataDir, quiet, started }, userDb) {
+  if (userDb) {
+    if (!quiet) info(`DATABASE_URL is set: using that server (no embedded Postgres)`);
+    return userDb;
+  }
+  const pg = await startEmbeddedPostgres({ name: "postgres", dataDir: path.join(dataDir, "pg-dev"), port: ports.postgres, databases: [DB_NAMES.dev], quiet });
+  // A server we did not start (left running earlier, or someone else's) keeps running.
+  started.push({ name: "postgres", stop: pg.reused ? async () => {} : pg.stop, pid: pg.pid(), reused: pg.reused });
+  return pg.url(DB_NAMES.dev);
+}
+
+/** The Temporal dev server (or TEMPORAL_ADDRESS's); its address. */
+async function devTemporal({ ports, dataDir, reuse, quiet, started }, userTemporal) {
+  if (userTemporal) {
+    if (!quiet) info(`TEMPORAL_ADDRESS is set: using ${userTemporal} (no dev server)`);
+    return userTemporal;
+  }
+  const temporalBin = await ensureTemporal();
+  const t = await startTemporalDev({
+    bin: temporalBin,
+    port: ports.temporal,
+    uiPort: ports.temporalUi,
+    dbFile: path.join(dataDir, "temporal-dev.db"),
+    reuse,
+    quiet,
+  });
+  if (!t.reused) started.push({ name: "temporal", stop: t.stop, pid: t.svc.pid });
+  return t.address;
+}
+
+/** The mail catcher (Mailpit, when the ports name an SMTP port), or SMTP_URL's server: { smtpUrl, uiUrl }. */
+async function devMail({ ports, dataDir, reuse, quiet, started }, userSmtp) {
+  if (userSmtp) {
+    if (!quiet) info(`SMTP_URL is set: mail goes there (no Mailpit)`);
+    return { smtpUrl: userSmtp, uiUrl: null };
+  }
+  if (!ports.smtp) return { smtpUrl: null, uiUrl: null };
+  const m = await startMailpit({
+    bin: await ensureMailpit(),
+    smtpPort: ports.smtp,
+    uiPort: ports.mailUi,
+    dbFile: path.join(dataDir, "mailpit.db"),
+    reuse,
+    quiet,
+  });
+  if (!m.reused) started.push({ name: "mailpit", stop: m.stop, pid: m.svc.pid });
+  return m;
+}
+
+/** The worker (when workers/main.ts exists) and the Remix dev server, once /signin answers; the sign-in URL. */
+async function devApp(env, ports, { quiet, started, logFile, crashed }) {
+  if (await isPortOpen(ports.app)) throw new Error(`port ${ports.app} is taken (${whoListens(ports.app)})`);
+  if (!quiet) step("starting the worker and the Remix dev server");
+  if (exists("workers/main.ts")) {
+    const worker = startService("worker", process.execPath, tsxArgs("workers/main.ts"), { env, logFile: logFile("worker"), onExit: crashed });
+    worker.stopOpts = { signal: "SIGTERM", timeoutMs: 15_000 };
+    started.push({ name: "worker", stop: () => worker.stop(worker.stopOpts), pid: worker.pid, svc: worker });
+  } else warn("workers/main.ts not found: no Temporal worker started");
+
+  const remix = startService("remix", process.execPath, webCommand("dev"), {
+    env,
+    logFile: logFile("remix"),
+    onExit: crashed,
+    filter: (line) => !/The CJS build of Vite's Node API is deprecated/.test(line),
+  });
+  started.push({ name: "remix", stop: () => remix.stop({ timeoutMs: 10_000 }), pid: remix.pid, svc: remix });
+
+  const signin = `http://localhost:${ports.app}/signin`;
+  const status = await waitForHttp(signin, { svc: remix, timeoutMs: 300_000 });
+  if (status !== 200 && !quiet) warn(`${signin} answered ${status}`);
+  return signin;
+}
+
 /**
  * Starts the whole development stack. Options:
  *   ports      { postgres, temporal, temporalUi, app, smtp?, mailUi? } (default: the dev ports; without
@@ -100,52 +174,8 @@ export async function startDevStack({ ports = PORTS.dev, dataDir = DATA_DIR, reu
     const userTemporal = process.env.TEMPORAL_ADDRESS;
     const userSmtp = process.env.SMTP_URL;
     if (!quiet) step(`starting Postgres, Temporal${ports.smtp && !userSmtp ? " and Mailpit" : ""}`);
-    const [databaseUrl, temporalAddress, mail] = await Promise.all([
-      (async () => {
-        if (userDb) {
-          if (!quiet) info(`DATABASE_URL is set: using that server (no embedded Postgres)`);
-          return userDb;
-        }
-        const pg = await startEmbeddedPostgres({ name: "postgres", dataDir: path.join(dataDir, "pg-dev"), port: ports.postgres, databases: [DB_NAMES.dev], quiet });
-        // A server we did not start (left running earlier, or someone else's) keeps running.
-        started.push({ name: "postgres", stop: pg.reused ? async () => {} : pg.stop, pid: pg.pid(), reused: pg.reused });
-        return pg.url(DB_NAMES.dev);
-      })(),
-      (async () => {
-        if (userTemporal) {
-          if (!quiet) info(`TEMPORAL_ADDRESS is set: using ${userTemporal} (no dev server)`);
-          return userTemporal;
-        }
-        const temporalBin = await ensureTemporal();
-        const t = await startTemporalDev({
-          bin: temporalBin,
-          port: ports.temporal,
-          uiPort: ports.temporalUi,
-          dbFile: path.join(dataDir, "temporal-dev.db"),
-          reuse,
-          quiet,
-        });
-        if (!t.reused) started.push({ name: "temporal", stop: t.stop, pid: t.svc.pid });
-        return t.address;
-      })(),
-      (async () => {
-        if (userSmtp) {
-          if (!quiet) info(`SMTP_URL is set: mail goes there (no Mailpit)`);
-          return { smtpUrl: userSmtp, uiUrl: null };
-        }
-        if (!ports.smtp) return { smtpUrl: null, uiUrl: null };
-        const m = await startMailpit({
-          bin: await ensureMailpit(),
-          smtpPort: ports.smtp,
-          uiPort: ports.mailUi,
-          dbFile: path.join(dataDir, "mailpit.db"),
-          reuse,
-          quiet,
-        });
-        if (!m.reused) started.push({ name: "mailpit", stop: m.stop, pid: m.svc.pid });
-        return m;
-      })(),
-    ]);
+    const run = { ports, dataDir, reuse, quiet, started };
+    const [databaseUrl, temporalAddress, mail] = await Promise.all([devPostgres(run, userDb), devTemporal(run, userTemporal), devMail(run, userSmtp)]);
 
     const env = {
       NODE_ENV: "development",
@@ -166,26 +196,7 @@ export async function startDevStack({ ports = PORTS.dev, dataDir = DATA_DIR, reu
     await migrateAndSeed(env, { quiet });
 
     // --- worker + web
-    if (await isPortOpen(ports.app)) throw new Error(`port ${ports.app} is taken (${whoListens(ports.app)})`);
-    if (!quiet) step("starting the worker and the Remix dev server");
-    const crashed = (svc, code) => onCrash(svc, code);
-    if (exists("workers/main.ts")) {
-      const worker = startService("worker", process.execPath, tsxArgs("workers/main.ts"), { env, logFile: logFile("worker"), onExit: crashed });
-      worker.stopOpts = { signal: "SIGTERM", timeoutMs: 15_000 };
-      started.push({ name: "worker", stop: () => worker.stop(worker.stopOpts), pid: worker.pid, svc: worker });
-    } else warn("workers/main.ts not found: no Temporal worker started");
-
-    const remix = startService("remix", process.execPath, webCommand("dev"), {
-      env,
-      logFile: logFile("remix"),
-      onExit: crashed,
-      filter: (line) => !/The CJS build of Vite's Node API is deprecated/.test(line),
-    });
-    started.push({ name: "remix", stop: () => remix.stop({ timeoutMs: 10_000 }), pid: remix.pid, svc: remix });
-
-    const signin = `http://localhost:${ports.app}/signin`;
-    const status = await waitForHttp(signin, { svc: remix, timeoutMs: 300_000 });
-    if (status !== 200 && !quiet) warn(`${signin} answered ${status}`);
+    const signin = await devApp(env, ports, { quiet, started, logFile, crashed: (svc, code) => onCrash(svc, code) });
 
     return {
       env,
