@@ -1,4 +1,6 @@
-import { useEffect, useRef, useState } from "react";
+import { Form } from "@remix-run/react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { CARD_FIELDS } from "../../domain/card-form";
 
 /** The part of Stripe.js (loaded from Stripe, only when Stripe keys are configured) that our card forms use. */
 export type StripeJs = {
@@ -65,5 +67,69 @@ export function StripeCardField({ mountRef, error }: { mountRef: React.RefObject
       ) : null}
       <noscript>The card form needs JavaScript (Stripe Elements).</noscript>
     </>
+  );
+}
+
+/**
+ * The Stripe Elements card form (Settings → Card On File, the checkouts' card step): the card never touches
+ * our server. On submit Stripe makes a PaymentMethod in the browser; the form then posts its id, last four
+ * and brand (CARD_FIELDS, the names the card parser reads) with the `hidden` fields, and the id is cleared
+ * right after (a retry after a decline needs a new PaymentMethod).
+ */
+export function ElementsCardForm({
+  publishableKey,
+  hidden,
+  testId,
+  busy = false,
+  submitTestId,
+  children,
+}: {
+  publishableKey: string;
+  hidden: Record<string, string>;
+  testId: string;
+  busy?: boolean;
+  submitTestId?: string;
+  /** The submit button's label. */
+  children: ReactNode;
+}) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const pmRef = useRef<HTMLInputElement>(null);
+  const last4Ref = useRef<HTMLInputElement>(null);
+  const brandRef = useRef<HTMLInputElement>(null);
+  const { mountRef, stripeRef, error, setError, ready } = useStripeCardElement(publishableKey);
+
+  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    if (pmRef.current?.value) return; // second pass: the id is set, let the form post
+    e.preventDefault();
+    const s = stripeRef.current;
+    if (!s) return;
+    const result = await s.stripe.createPaymentMethod({ type: "card", card: s.card });
+    if (result.error || !result.paymentMethod) {
+      setError(result.error?.message ?? "The card could not be read. Please try again.");
+      return;
+    }
+    if (pmRef.current) pmRef.current.value = result.paymentMethod.id;
+    if (last4Ref.current) last4Ref.current.value = result.paymentMethod.card?.last4 ?? "";
+    if (brandRef.current) brandRef.current.value = result.paymentMethod.card?.brand ?? "";
+    formRef.current?.requestSubmit();
+    // The submit event ran synchronously (the form data is taken): a retry after a decline needs a new id.
+    if (pmRef.current) pmRef.current.value = "";
+  }
+
+  return (
+    <Form method="post" ref={formRef} onSubmit={onSubmit} className="form-stack" data-testid={testId}>
+      {Object.entries(hidden).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} readOnly />
+      ))}
+      <input type="hidden" name={CARD_FIELDS.paymentMethodId} ref={pmRef} defaultValue="" />
+      <input type="hidden" name={CARD_FIELDS.last4} ref={last4Ref} defaultValue="" />
+      <input type="hidden" name={CARD_FIELDS.brand} ref={brandRef} defaultValue="" />
+      <StripeCardField mountRef={mountRef} error={error} />
+      <div className="form-actions">
+        <button type="submit" className="button" disabled={!ready || busy} data-testid={submitTestId}>
+          {children}
+        </button>
+      </div>
+    </Form>
   );
 }

@@ -1,5 +1,5 @@
 /**
- * Settings → Card On File (spec 000 §2; spec 001 §2 card details, §8 card_declined): shows the saved card
+ * Settings → Card On File (docs/product/screens.md, "Settings and payout"): shows the saved card
  * (type and last four) and saves a new one through the payment port (cardOnFileWorkflow).
  * - Sandbox (default): a card form that accepts only the provider's documented test card numbers
  *   (4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined: "Sorry but this card was declined.
@@ -9,8 +9,7 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useRef } from "react";
-import { StripeCardField, useStripeCardElement } from "~/components/stripe-elements";
+import { ElementsCardForm } from "~/components/stripe-elements";
 import { CardFields } from "~/components/CardFields";
 import { pageTitle } from "~/components/title";
 import { cardAction, cardLoader, type CardActionData } from "~/utils/card.server";
@@ -48,7 +47,9 @@ export default function SettingsCardOnFile() {
       ) : null}
       <h3>{d.card ? "Replace your card" : "Add a card"}</h3>
       {d.mode === "elements" && d.publishableKey ? (
-        <ElementsForm publishableKey={d.publishableKey} submissionId={submissionId} />
+        <ElementsCardForm publishableKey={d.publishableKey} hidden={{ submission_id: submissionId }} testId="card-elements-form">
+          Save
+        </ElementsCardForm>
       ) : (
         <Form method="post" className="form-stack" data-testid="card-form" autoComplete="off">
           <input type="hidden" name="submission_id" value={submissionId} readOnly />
@@ -61,41 +62,5 @@ export default function SettingsCardOnFile() {
         </Form>
       )}
     </div>
-  );
-}
-
-/** Stripe Elements: the card never touches our server; the form posts the PaymentMethod id. */
-function ElementsForm({ publishableKey, submissionId }: { publishableKey: string; submissionId: string }) {
-  const formRef = useRef<HTMLFormElement>(null);
-  const pmRef = useRef<HTMLInputElement>(null);
-  const { mountRef, stripeRef, error, setError, ready } = useStripeCardElement(publishableKey);
-
-  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
-    if (pmRef.current?.value) return; // second pass: the id is set, let the form post
-    e.preventDefault();
-    const s = stripeRef.current;
-    if (!s) return;
-    const result = await s.stripe.createPaymentMethod({ type: "card", card: s.card });
-    if (result.error || !result.paymentMethod) {
-      setError(result.error?.message ?? "The card could not be read. Please try again.");
-      return;
-    }
-    if (pmRef.current) pmRef.current.value = result.paymentMethod.id;
-    formRef.current?.requestSubmit();
-    // The submit event ran synchronously (the form data is taken): a retry after a decline needs a new id.
-    if (pmRef.current) pmRef.current.value = "";
-  }
-
-  return (
-    <Form method="post" ref={formRef} onSubmit={onSubmit} className="form-stack" data-testid="card-elements-form">
-      <input type="hidden" name="submission_id" value={submissionId} readOnly />
-      <input type="hidden" name="payment_method_id" ref={pmRef} defaultValue="" />
-      <StripeCardField mountRef={mountRef} error={error} />
-      <div className="form-actions">
-        <button type="submit" className="button" disabled={!ready}>
-          Save
-        </button>
-      </div>
-    </Form>
   );
 }

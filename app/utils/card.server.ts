@@ -10,11 +10,13 @@ import { data, redirect } from "@remix-run/node";
 import { WorkflowFailedError, ApplicationFailure, type WorkflowHandle } from "@temporalio/client";
 import { z } from "zod";
 import { getCardOnFile } from "../../db/queries/settings";
-import { CARD_MESSAGES, PaymentMethodIdSchema, testCardFormSchema } from "../../domain/cards";
+import { CARD_FIELDS, CARD_FORM_MESSAGES } from "../../domain/card-form";
+import { CARD_MESSAGES } from "../../domain/cards";
 import { SELLER_CARD_NEEDED } from "../../domain/messages";
 import { CARD_ON_FILE_WORKFLOW_TYPE, CARD_REJECTED, cardOnFileWorkflowId, type CardOnFileInput, type CardRejection } from "../../workflows/card/contract";
 import type { cardOnFileWorkflow } from "../../workflows/card/workflow";
 import { readFormData, requireRetailer, type RetailerRow } from "./auth.server";
+import { parseCardForm } from "./card-form.server";
 import { db } from "./db.server";
 import { getEnv, paymentsProvider } from "./env.server";
 import { getTemporalClient, isTemporalUnavailable, startWorkflowOnce, withTimeout } from "./temporal.server";
@@ -69,35 +71,19 @@ function rejectionOf(err: unknown): CardRejection | null {
 export type SaveCardOutcome = { ok: true } | { ok: false; status: number; errors: Record<string, string> };
 
 /**
- * Puts the card of a form on file for the retailer (cardOnFileWorkflow, id per submission): a Stripe
- * Elements PaymentMethod id (payment_method_id) or the sandbox's test card fields (card_number, card_expiry,
- * card_cvc). Used by Settings → Card On File and by the sell dialog (selling to a request needs a card).
+ * Puts the card of a form (card-form.server.ts: a Stripe Elements PaymentMethod id or the test card fields) on
+ * file for the retailer (cardOnFileWorkflow, id per submission). Used by Settings → Card On File and by the
+ * sell dialog (selling to a request needs a card).
  */
 export async function saveCardFromForm(retailer: RetailerRow, submissionId: string, form: FormData): Promise<SaveCardOutcome> {
   const failed = (status: number, errors: Record<string, string>): SaveCardOutcome => ({ ok: false, status, errors });
-  let card: CardOnFileInput["card"];
-  const pmRaw = form.get("payment_method_id");
-  if (typeof pmRaw === "string" && pmRaw !== "") {
-    const pm = PaymentMethodIdSchema.safeParse(pmRaw);
-    if (!pm.success || paymentsProvider() !== "stripe") return failed(400, { "": pm.success ? CARD_MESSAGES.onlyTestCards : pm.error.issues[0].message });
-    card = { source: "payment_method", paymentMethodId: pm.data };
-  } else {
-    const now = new Date();
-    const parsed = testCardFormSchema({ year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 }).safeParse({
-      card_number: form.get("card_number") ?? undefined,
-      card_expiry: form.get("card_expiry") ?? undefined,
-      card_cvc: form.get("card_cvc") ?? undefined,
-    });
-    if (!parsed.success) {
-      const errors: Record<string, string> = {};
-      for (const i of parsed.error.issues) {
-        const k = String(i.path[0] ?? "");
-        errors[k] ??= i.message;
-      }
-      return failed(400, errors);
-    }
-    card = { source: "test_card", testToken: parsed.data.testToken };
-  }
+  const parsed = parseCardForm(form);
+  if (!parsed.ok) return failed(400, parsed.errors);
+  if (parsed.card.source === "saved") return failed(400, { "": CARD_FORM_MESSAGES.chooseCard });
+  const card: CardOnFileInput["card"] =
+    parsed.card.source === "payment_method"
+      ? { source: "payment_method", paymentMethodId: parsed.card.paymentMethodId }
+      : { source: "test_card", testToken: parsed.card.testToken };
 
   const workflowId = cardOnFileWorkflowId(retailer.id, submissionId);
   const input: CardOnFileInput = { retailerId: retailer.id, submissionId, card, email: retailer.storeEmail || undefined };
@@ -129,7 +115,7 @@ export async function saveCardFromForm(retailer: RetailerRow, submissionId: stri
  */
 export async function ensureSellerCard(retailer: RetailerRow, form: FormData): Promise<SaveCardOutcome> {
   if (await getCardOnFile(db, retailer.id)) return { ok: true };
-  const typed = ["card_number", "payment_method_id"].some((k) => {
+  const typed = [CARD_FIELDS.number, CARD_FIELDS.paymentMethodId].some((k) => {
     const v = form.get(k);
     return typeof v === "string" && v.trim() !== "";
   });

@@ -15,10 +15,9 @@
 import { randomUUID } from "node:crypto";
 import { data, redirect } from "@remix-run/node";
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from "@temporalio/client";
-import { z } from "zod";
 import { cartDraftOrderIds, detachOrdersFromCart, expireStaleDrafts, getDraftOrders, type CheckoutDraft, type DraftOrderView } from "../../db/queries/checkout";
 import { getCardOnFile } from "../../db/queries/settings";
-import { cardBrandLabel, CARD_MESSAGES, PaymentMethodIdSchema, testCardFormSchema } from "../../domain/cards";
+import { CARD_FORM_MESSAGES } from "../../domain/card-form";
 import { BUY_STATES, isTerminalState } from "../../domain/states";
 import {
   BUY_ERRORS,
@@ -36,6 +35,7 @@ import type { AuthContext, RetailerRow } from "./auth.server";
 import { cartRetailer, readFormData } from "./auth.server";
 import { db } from "./db.server";
 import { cardFormData, type CardFormMode } from "./card.server";
+import { paymentMethodOf, parseCardForm } from "./card-form.server";
 import { getEnv, paymentsProvider } from "./env.server";
 import { executeUpdateOnce, getTemporalClient, isTemporalUnavailable, isUpdateRetryable, startWorkflowOnce, withTimeout } from "./temporal.server";
 
@@ -46,8 +46,6 @@ export const CHECKOUT_MESSAGES = Object.freeze({
   unavailable: "We could not reach the payment service right now. Please try again in a moment.",
   processing: "We are still processing your payment. Your order will show under Pending Orders in a moment.",
   nothingToPay: "There is no order waiting for checkout.",
-  chooseCard: "Choose your saved card or enter a new one.",
-  noSavedCard: "You have no card on file. Please enter a card.",
 });
 
 type BuyHandle = WorkflowHandle<typeof buyOrderWorkflow>;
@@ -195,41 +193,14 @@ export function fail(status: number, errors: Record<string, string>, extra: Omit
   return data<PayActionData>({ ok: false, errors, ...extra }, { status });
 }
 
-const ChoiceSchema = z.enum(["saved", "new"]);
-const Last4Schema = z.string().regex(/^\d{4}$/);
-
 /** The card of the form: the saved card, a test card (token), or a Stripe Elements PaymentMethod id. */
 export async function cardFromForm(retailerId: number, form: FormData): Promise<{ ok: true; card: PaymentMethodInput } | { ok: false; errors: Record<string, string> }> {
-  const choice = ChoiceSchema.safeParse(form.get("card_choice") ?? "new");
-  if (!choice.success) return { ok: false, errors: { "": CHECKOUT_MESSAGES.chooseCard } };
-  if (choice.data === "saved") {
-    const saved = await getCardOnFile(db, retailerId);
-    if (!saved) return { ok: false, errors: { "": CHECKOUT_MESSAGES.noSavedCard } };
-    return { ok: true, card: { paymentMethodId: saved.providerPaymentMethodId, lastFour: saved.lastFour, description: saved.description } };
-  }
-  const pmRaw = form.get("payment_method_id");
-  if (typeof pmRaw === "string" && pmRaw !== "") {
-    const pm = PaymentMethodIdSchema.safeParse(pmRaw);
-    if (!pm.success || paymentsProvider() !== "stripe") return { ok: false, errors: { "": pm.success ? CARD_MESSAGES.onlyTestCards : pm.error.issues[0].message } };
-    const last4 = Last4Schema.safeParse(form.get("pm_last4"));
-    const brand = form.get("pm_brand");
-    return {
-      ok: true,
-      card: { paymentMethodId: pm.data, lastFour: last4.success ? last4.data : "", description: cardBrandLabel(typeof brand === "string" ? brand.slice(0, 30) : "") },
-    };
-  }
-  const now = new Date();
-  const parsed = testCardFormSchema({ year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 }).safeParse({
-    card_number: form.get("card_number") ?? undefined,
-    card_expiry: form.get("card_expiry") ?? undefined,
-    card_cvc: form.get("card_cvc") ?? undefined,
-  });
-  if (!parsed.success) {
-    const errors: Record<string, string> = {};
-    for (const i of parsed.error.issues) errors[String(i.path[0] ?? "")] ??= i.message;
-    return { ok: false, errors };
-  }
-  return { ok: true, card: { paymentMethodId: parsed.data.testToken, lastFour: parsed.data.last4, description: cardBrandLabel(parsed.data.brand) } };
+  const parsed = parseCardForm(form);
+  if (!parsed.ok) return parsed;
+  if (parsed.card.source !== "saved") return { ok: true, card: paymentMethodOf(parsed.card) };
+  const saved = await getCardOnFile(db, retailerId);
+  if (!saved) return { ok: false, errors: { "": CARD_FORM_MESSAGES.noSavedCard } };
+  return { ok: true, card: { paymentMethodId: saved.providerPaymentMethodId, lastFour: saved.lastFour, description: saved.description } };
 }
 
 type CheckoutOutcome = { ok: true; result: BuyCommandResult | null } | { ok: false; code: string; message: string };
