@@ -1,15 +1,15 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
-import { safeNextPath } from "../../domain/accounts";
-import { getRetailer, isBrandAuthorized, listAuthorizedBrands, searchRetailers } from "../../db/queries/retailers";
-import { setActing } from "../../db/queries/sessions";
+import { listAuthorizedBrands, searchRetailers } from "../../db/queries/retailers";
+import { ActionError } from "~/components/admin/ActionError";
+import { Field } from "~/components/forms";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { readFormData, requireStaff } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
-import { Field } from "./__accounts-ui";
+import { formError } from "~/utils/form.server";
+import { actAs, clearActing } from "./__act-as.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Act as a retailer") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
@@ -31,37 +31,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-/** Largest id a Postgres integer column holds: a larger number would make the query fail, not miss. */
-const MAX_ID = 2_147_483_647;
-
-const ActSchema = z.object({
-  retailerId: z.coerce.number({ invalid_type_error: "Choose a retailer." }).int().positive("Choose a retailer.").max(MAX_ID, "Choose a retailer."),
-  brandId: z.union([z.literal(""), z.coerce.number().int().positive().max(MAX_ID)]).optional(),
-});
-
-const INTENTS = ["act", "brand", "clear"] as const;
-
 export async function action({ request }: ActionFunctionArgs) {
   // Non-staff (signed in or not) are sent to /error/ before anything is read.
   const auth = await requireStaff(request);
-  const form = await readFormData(request);
-  const intent = String(form.get("intent") ?? "act");
-  if (!(INTENTS as readonly string[]).includes(intent)) return data({ error: "Unknown action." }, { status: 400 });
-  const back = safeNextPath(String(form.get("redirectTo") ?? "")) ?? null;
-  if (intent === "clear") {
-    await setActing(db, auth.session.id, null, null);
-    return redirect(back ?? "/act-as");
+  const formData = await readFormData(request);
+  const intent = formData.get("intent") ?? "act";
+  switch (intent) {
+    case "clear":
+      return clearActing(auth, formData);
+    case "act":
+    case "brand":
+      return actAs(auth, formData, intent);
+    default:
+      return data(formError("Unknown action."), { status: 400 });
   }
-  const parsed = ActSchema.safeParse({ retailerId: form.get("retailerId") ?? undefined, brandId: form.get("brandId") ?? undefined });
-  if (!parsed.success) return data({ error: "Choose a retailer." }, { status: 400 });
-  const retailer = await getRetailer(db, parsed.data.retailerId);
-  if (!retailer) return data({ error: "That retailer does not exist." }, { status: 400 });
-  const brandId = typeof parsed.data.brandId === "number" ? parsed.data.brandId : null;
-  if (brandId !== null && !(await isBrandAuthorized(db, retailer.id, brandId))) {
-    return data({ error: "That brand is not authorized for this retailer." }, { status: 400 });
-  }
-  await setActing(db, auth.session.id, retailer.id, brandId);
-  return redirect(back ?? (intent === "brand" ? "/act-as" : "/act-as?chosen=1"));
 }
 
 export default function ActAs() {
@@ -71,11 +54,7 @@ export default function ActAs() {
   return (
     <section className="page auth-page">
       <h1>Act as a retailer</h1>
-      {actionData && "error" in actionData ? (
-        <p className="alert alert-danger" role="alert">
-          {actionData.error}
-        </p>
-      ) : null}
+      <ActionError id="act-as" lastResult={actionData} />
       {acting ? (
         <div className="alert alert-success" role="status" data-testid="act-as-current">
           <p>

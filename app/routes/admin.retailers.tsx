@@ -1,33 +1,15 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { z } from "zod";
-import { formatCents } from "../../domain/money";
-import { MSG } from "../../domain/accounts";
-import {
-  ADMIN_RETAILER_STATUSES,
-  activateRetailer,
-  authorizeBrands,
-  getBrandsByIds,
-  getRetailer,
-  listBrandChoices,
-  listRetailersForAdmin,
-  retailerNotificationEmails,
-  setRetailerStatus,
-  unauthorizeBrand,
-  type RetailerAdminEntry,
-} from "../../db/queries/retailers";
-import { formatDate } from "~/components/orders/format";
+import { ADMIN_RETAILER_STATUSES, listBrandChoices, listRetailersForAdmin } from "../../db/queries/retailers";
+import { ActionError } from "~/components/admin/ActionError";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import adminCss from "~/styles/retailer-admin.css";
 import { readFormData } from "~/utils/auth.server";
-import { getResource } from "../../domain/resources";
-import { forbidden, mayManage } from "~/utils/permissions.server";
 import { requireRetailerAdmin } from "~/utils/retailer-admin.server";
-import { getEnv } from "~/utils/env.server";
 import { db } from "~/utils/db.server";
-import { absoluteUrl, sendMail } from "~/utils/mail.server";
+import { retailerAction, retailerCard } from "./__admin-retailers.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Retailers") }];
 export const links: LinksFunction = () => [
@@ -51,120 +33,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
     pick: url.searchParams.get("pick") === "1",
     done: url.searchParams.get("done"),
     q,
-    sections: sections.map((sec) => ({ status: sec.status, page: sec.page, pages: sec.pages, total: sec.total, entries: sec.entries.map(serialize) })),
+    sections: sections.map((sec) => ({ status: sec.status, page: sec.page, pages: sec.pages, total: sec.total, entries: sec.entries.map(retailerCard) })),
     brands: brands.map((b) => ({ id: b.id, name: b.displayName || b.name })),
   };
 }
 
-function serialize(e: RetailerAdminEntry) {
-  return {
-    id: e.retailer.id,
-    storeName: e.retailer.storeName,
-    city: e.retailer.city,
-    state: e.retailer.state,
-    status: e.retailer.status,
-    storeEmail: e.retailer.storeEmail,
-    storePhone: e.retailer.storePhone,
-    setupComplete: e.retailer.setupCompletedAt !== null,
-    createdAt: formatDate(e.retailer.createdAt.toISOString()),
-    contact: e.contact
-      ? { name: `${e.contact.firstName} ${e.contact.lastName}`.trim(), celphone: e.contact.celphone, phone: e.contact.phone }
-      : null,
-    userEmails: e.userEmails,
-    brandRequests: e.brandRequests.map((r) => ({
-      id: r.id,
-      brandName: r.brandName,
-      brandId: r.brandId,
-      amount: r.brandPurchaseAmountCents !== null ? formatCents(r.brandPurchaseAmountCents) : null,
-      interests: r.yourInterestInThisBrand,
-      contact: [r.brandContactName, r.brandContactEmail].filter(Boolean).join(" · "),
-      status: r.status,
-    })),
-    authorizedBrands: e.authorizedBrands.map((b) => ({ id: b.id, name: b.displayName || b.name })),
-  };
-}
-
-/** A row id: a positive Postgres integer (a larger number would make the query fail, not miss). */
-const IdSchema = z.coerce.number().int().positive().max(2_147_483_647);
-
 export async function action({ request }: ActionFunctionArgs) {
   const ctx = await requireRetailerAdmin(request);
-  const form = await readFormData(request);
-  const intent = String(form.get("intent") ?? "");
-  // Brand links need their own entry of the map, as on manage-retailer's Brands tab.
-  if ((intent === "authorize" || intent === "unauthorize") && !mayManage(ctx, "retailerbrand")) throw forbidden(getResource("retailerbrand")!.plural);
-  const idParse = IdSchema.safeParse(form.get("retailerId"));
-  if (!idParse.success) return data({ error: "Choose a retailer." }, { status: 400 });
-  const retailerId = idParse.data;
-  const retailer = await getRetailer(db, retailerId);
-  if (!retailer) return data({ error: "That retailer does not exist." }, { status: 404 });
-  // "" is the select's "Authorize a brand…" placeholder; anything else must be a brand that exists.
-  const brandParses = form
-    .getAll("brandId")
-    .filter((v) => v !== "")
-    .map((v) => IdSchema.safeParse(v));
-  const brandIds = brandParses.filter((p) => p.success).map((p) => p.data as number);
-  const uniqueBrandIds = [...new Set(brandIds)];
-  if (brandParses.some((p) => !p.success) || (await getBrandsByIds(db, uniqueBrandIds)).length !== uniqueBrandIds.length) {
-    return data({ error: "That brand does not exist." }, { status: 400 });
-  }
-
-  switch (intent) {
-    case "activate": {
-      await activateRetailer(db, retailerId, brandIds);
-      if (retailer.status !== "active") {
-        for (const to of await retailerNotificationEmails(db, retailerId)) {
-          await sendMail({
-            to,
-            kind: "retailer_activated",
-            subject: "Your retailer account is active",
-            text: [
-              `Hello ${retailer.storeName},`,
-              "",
-              "Good news: your retailer account is active. You can now sign in, list what didn't sell, request what you need and trade with other authorized retailers.",
-              "",
-              `Sign in: ${absoluteUrl("/signin")}`,
-            ].join("\n"),
-          });
-        }
-      }
-      break;
-    }
-    case "deny": {
-      await setRetailerStatus(db, retailerId, "denied");
-      const supportEmail = getEnv().RETAILER_SUPPORT_EMAIL;
-      for (const to of await retailerNotificationEmails(db, retailerId)) {
-        await sendMail({
-          to,
-          kind: "retailer_denied",
-          subject: "Your retailer account has been denied",
-          text: [`Hello ${retailer.storeName},`, "", `${MSG.deniedBody}: ${supportEmail}`].join("\n"),
-        });
-      }
-      break;
-    }
-    case "inactivate":
-      await setRetailerStatus(db, retailerId, "inactive");
-      break;
-    case "authorize":
-      if (brandIds.length === 0) return data({ error: "Choose a brand to authorize." }, { status: 400 });
-      await authorizeBrands(db, retailerId, brandIds);
-      break;
-    case "unauthorize":
-      if (brandIds.length !== 1) return data({ error: "Choose a brand." }, { status: 400 });
-      await unauthorizeBrand(db, retailerId, brandIds[0]);
-      break;
-    default:
-      return data({ error: "Unknown action." }, { status: 400 });
-  }
-  // Back to the same sections, pages and search (the form posts to the page's own URL), with the outcome.
-  const back = new URLSearchParams(new URL(request.url).search);
-  for (const k of ["index", "_routes", "done"]) back.delete(k);
-  back.set("done", intent);
-  return redirect(`/admin/retailers?${back}#retailer-${retailerId}`);
+  return retailerAction(ctx, request, await readFormData(request));
 }
 
-type Entry = ReturnType<typeof serialize>;
+type Entry = ReturnType<typeof retailerCard>;
 const TITLES: Record<Entry["status"], string> = { pending: "Pending", active: "Active", inactive: "Inactive", denied: "Denied" };
 
 const DONE: Record<string, string> = {
@@ -189,11 +68,7 @@ export default function AdminRetailers() {
   return (
     <section className="page">
       <h1>Retailers</h1>
-      {actionData?.error ? (
-        <p className="alert alert-danger" role="alert">
-          {actionData.error}
-        </p>
-      ) : null}
+      <ActionError id="admin-retailers" lastResult={actionData} />
       {pick ? (
         <p className="alert alert-warning" role="status">
           Choose a retailer to act as first: use <Link to="/act-as">Act as a retailer</Link> or the Act as button of a retailer below.

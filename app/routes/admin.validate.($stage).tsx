@@ -1,28 +1,25 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
-import { z } from "zod";
+import { RowId } from "../../domain/ids";
 import { chooserOptions } from "../../db/queries/admin-resources";
 import {
-  acceptBrand,
   categoryChoices,
-  isExternalBrand,
   listExternalBrands,
   listingSample,
   listUncategorised,
   listUnresolvedEntries,
-  mapBrand,
-  resolveEntry,
-  setProductCategory,
   type UnresolvedEntry,
 } from "../../db/queries/validation";
+import { ActionError } from "~/components/admin/ActionError";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { db } from "~/utils/db.server";
 import { formatCents } from "../../domain/money";
 import { readFormData } from "~/utils/form.server";
 import { forbidden, mayManage, notFound, requirePermission } from "~/utils/permissions.server";
+import { fixedIds, validationAction } from "./__admin-validate.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Validation") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
@@ -33,14 +30,6 @@ const STAGES = [
   { stage: "categories", label: "Categories", needs: "product" },
   { stage: "products", label: "Products", needs: "product" },
 ] as const;
-
-const Id = z.coerce.number().int().positive().max(2_147_483_647);
-const ids = (v: string | null) =>
-  (v ?? "")
-    .split(",")
-    .map((x) => Id.safeParse(x))
-    .flatMap((p) => (p.success ? [p.data] : []))
-    .slice(0, 50);
 
 async function context(request: Request, raw: string | undefined) {
   const ctx = await requirePermission(request, "brand");
@@ -53,10 +42,10 @@ async function context(request: Request, raw: string | undefined) {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { ctx, stage } = await context(request, params.stage);
   const url = new URL(request.url);
-  const fixed = ids(url.searchParams.get("fixed"));
+  const fixed = fixedIds(url.searchParams.get("fixed"));
   const stages = STAGES.filter((s) => mayManage(ctx, s.needs)).map((s) => ({ stage: s.stage, label: s.label }));
   if (stage === "brands") {
-    const sampleId = Id.safeParse(url.searchParams.get("sample")).data ?? null;
+    const sampleId = RowId.safeParse(url.searchParams.get("sample")).data ?? null;
     return {
       stage,
       stages,
@@ -70,42 +59,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return { stage, stages, fixed, products: await listUncategorised(db, fixed), categories: await categoryChoices(db) };
 }
 
-const BrandAction = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("add-brand"), brand: Id }),
-  z.object({ intent: z.literal("map-brand"), brand: Id, target: Id }),
-]);
-
 export async function action({ request, params }: ActionFunctionArgs) {
   const { stage } = await context(request, params.stage);
-  const form = await readFormData(request);
-  const url = new URL(request.url);
-  const fixedAlready = ids(url.searchParams.get("fixed"));
-  const back = (id: number) => redirect(`/admin/validate/${stage}?fixed=${[...fixedAlready, id].join(",")}#card-${id}`);
-  if (stage === "brands") {
-    const p = BrandAction.safeParse(Object.fromEntries(form));
-    if (!p.success) return data({ error: "Choose an existing brand.", id: Number(form.get("brand")) || 0 }, { status: 400 });
-    if (!(await isExternalBrand(db, p.data.brand)))
-      return data({ error: "That brand is not waiting for validation.", id: p.data.brand }, { status: 404 });
-    if (p.data.intent === "add-brand") await acceptBrand(db, p.data.brand);
-    else if (!(await mapBrand(db, p.data.brand, p.data.target)))
-      return data({ error: "Choose a valid brand other than this one.", id: p.data.brand }, { status: 400 });
-    return back(p.data.brand);
-  }
-  if (stage === "products") {
-    const p = z.object({ entry: Id, product: Id }).safeParse({ entry: form.get("entry"), product: form.get("product") });
-    if (!p.success) return data({ error: "Choose one of the matches.", id: Number(form.get("entry")) || 0 }, { status: 400 });
-    if (!(await resolveEntry(db, p.data.entry, p.data.product)))
-      return data({ error: "That entry or product does not exist, or it is resolved already.", id: p.data.entry }, { status: 404 });
-    return back(p.data.entry);
-  }
-  const product = Id.safeParse(form.get("product"));
-  const categoryName = String(form.get("category") ?? "").trim();
-  if (!product.success) return data({ error: "Unknown product.", id: 0 }, { status: 400 });
-  const match = categoryName ? (await categoryChoices(db, categoryName)).find((c) => c.name.toLowerCase() === categoryName.toLowerCase()) : undefined;
-  if (!match) return data({ error: "Choose a category from the list.", id: product.data }, { status: 400 });
-  if (!(await setProductCategory(db, product.data, match.id))) return data({ error: "Unknown product.", id: product.data }, { status: 404 });
-  return back(product.data);
+  return validationAction(request, stage, await readFormData(request));
 }
+
+/** The action's refusal: the card it belongs to and the reply. */
+type Refusal = { card: number; result: SubmissionResult<string[]> };
 
 export default function Validate() {
   const d = useLoaderData<typeof loader>();
@@ -139,11 +99,7 @@ export default function Validate() {
                   <p className="muted">
                     Source: {b.stores.join(", ") || "—"} · {b.emails.map((e) => `{${e}}`).join(", ") || "no e-mail"}
                   </p>
-                  {r && "id" in r && r.id === b.id ? (
-                    <p className="alert alert-danger" role="alert">
-                      {r.error}
-                    </p>
-                  ) : null}
+                  <ActionError id={`card-${b.id}-form`} lastResult={r?.card === b.id ? r.result : null} />
                   <Form method="post" className="inline-form">
                     <input type="hidden" name="brand" value={b.id} />
                     <button type="submit" name="intent" value="add-brand" className="button button-small">
@@ -183,24 +139,22 @@ export default function Validate() {
           ))
         )
       ) : null}
-      {d.entries ? <EntryCards entries={d.entries as UnresolvedEntry[]} fixed={d.fixed} error={r && "id" in r ? r : undefined} /> : null}
-      {d.products && d.categories ? (
-        <CategoryCards d={{ fixed: d.fixed, products: d.products, categories: d.categories }} error={r && "id" in r ? r : undefined} />
-      ) : null}
+      {d.entries ? <EntryCards entries={d.entries as UnresolvedEntry[]} fixed={d.fixed} refusal={r} /> : null}
+      {d.products && d.categories ? <CategoryCards d={{ fixed: d.fixed, products: d.products, categories: d.categories }} refusal={r} /> : null}
     </section>
   );
 }
 
 function CategoryCards({
   d,
-  error,
+  refusal,
 }: {
   d: {
     fixed: number[];
     products: { id: number; sku: string; displayName: string; brand: string; category: string | null; listingCount: number }[];
     categories: { id: number; name: string }[];
   };
-  error?: { id: number; error: string };
+  refusal?: Refusal;
 }) {
   const [open, setOpen] = useState<number | null>(null);
   return (
@@ -225,11 +179,7 @@ function CategoryCards({
               <p className="muted">
                 {p.listingCount} listings · category: {p.category ?? "none"}
               </p>
-              {error?.id === p.id ? (
-                <p className="alert alert-danger" role="alert">
-                  {error.error}
-                </p>
-              ) : null}
+              <ActionError id={`card-${p.id}-form`} lastResult={refusal?.card === p.id ? refusal.result : null} />
               <Form method="post" className="inline-form">
                 <input type="hidden" name="product" value={p.id} />
                 <input
@@ -252,7 +202,7 @@ function CategoryCards({
 }
 
 /** Validate products: an unresolved catalogue entry with its candidate matches and their match strength. */
-function EntryCards({ entries, fixed, error }: { entries: UnresolvedEntry[]; fixed: number[]; error?: { id: number; error: string } }) {
+function EntryCards({ entries, fixed, refusal }: { entries: UnresolvedEntry[]; fixed: number[]; refusal?: Refusal }) {
   if (entries.length === 0) return <p className="muted">No unresolved catalogue entries.</p>;
   return (
     <>
@@ -269,11 +219,7 @@ function EntryCards({ entries, fixed, error }: { entries: UnresolvedEntry[]; fix
                 {e.description || "no description"} · {e.priceCents === null ? "no price" : formatCents(e.priceCents)} · from{" "}
                 {e.retailer ?? "an unknown source"}
               </p>
-              {error?.id === e.id ? (
-                <p className="alert alert-danger" role="alert">
-                  {error.error}
-                </p>
-              ) : null}
+              <ActionError id={`card-${e.id}-form`} lastResult={refusal?.card === e.id ? refusal.result : null} />
               {e.matches.length === 0 ? <p className="muted">No candidate matches.</p> : null}
               {e.matches.map((m) => (
                 <div key={m.productId} className="membership" data-testid={`match-${e.id}-${m.productId}`}>

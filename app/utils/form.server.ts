@@ -15,7 +15,7 @@
  * Conform's reserved fields `__intent__` (list buttons without JavaScript) and `__state__` must be what Conform
  * itself writes, with names and indices inside the same caps; anything else is a 400.
  */
-import { type Submission } from "@conform-to/react";
+import { type Submission, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { MaxPartSizeExceededError, unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { z, type input, type output, type ZodTypeAny } from "zod";
@@ -313,4 +313,13 @@ export function parseSubmission<Schema extends ZodTypeAny>(
     console.warn("[form] Conform could not parse a submission:", e instanceof Error ? e.message : e);
     throw badRequest("the form could not be read.");
   }
+}
+
+/**
+ * A form-level refusal in Conform's reply shape, for an action that refuses before it parses a form (an
+ * unknown intent, a page state that allows no form): `useForm({ lastResult })` shows it as the form's errors.
+ * After a parse, answer with `submission.reply({ formErrors: [message] })` instead.
+ */
+export function formError(message: string): SubmissionResult<string[]> {
+  return { status: "error", error: { "": [message] } };
 }

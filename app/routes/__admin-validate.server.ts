@@ -1,0 +1,84 @@
+/**
+ * /admin/validate's server half: one function per stage's form (a brand added or mapped, an entry matched, a
+ * product's category), each answering a refusal as a Conform reply with the card it belongs to, or the
+ * redirect that marks the card FIXED!.
+ */
+import { data, redirect } from "@remix-run/node";
+import type { SubmissionResult } from "@conform-to/react";
+import { z } from "zod";
+import { RowId } from "../../domain/ids";
+import { acceptBrand, categoryChoices, isExternalBrand, mapBrand, resolveEntry, setProductCategory } from "../../db/queries/validation";
+import { db } from "~/utils/db.server";
+import { parseSubmission } from "~/utils/form.server";
+
+/** A refusal shown in card `card` (0: none), and its status. */
+function refuse(card: number, result: SubmissionResult<string[]>, status: number) {
+  return data({ card, result }, { status });
+}
+
+/** The cards fixed so far (?fixed=1,2,3: at most 50 ids; what is not an id is left out). */
+export function fixedIds(v: string | null): number[] {
+  return (v ?? "")
+    .split(",")
+    .map((x) => RowId.safeParse(x))
+    .flatMap((p) => (p.success ? [p.data] : []))
+    .slice(0, 50);
+}
+
+/** Back to the stage with the card `id` marked FIXED! after those fixed before it, scrolled to it. */
+type Fixed = (id: number) => Response;
+
+const BrandSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("add-brand"), brand: RowId }),
+  z.object({ intent: z.literal("map-brand"), brand: RowId, target: RowId }),
+]);
+
+/** Brands: Add Brand (the typed brand becomes valid) or Change to Existing Brand (its listings move to another). */
+async function validateBrand(formData: FormData, fixed: Fixed) {
+  const submission = parseSubmission(formData, { schema: BrandSchema });
+  if (submission.status !== "success") {
+    return refuse(Number(formData.get("brand")) || 0, submission.reply({ formErrors: ["Choose an existing brand."] }), 400);
+  }
+  const v = submission.value;
+  if (!(await isExternalBrand(db, v.brand))) return refuse(v.brand, submission.reply({ formErrors: ["That brand is not waiting for validation."] }), 404);
+  if (v.intent === "add-brand") await acceptBrand(db, v.brand);
+  else if (!(await mapBrand(db, v.brand, v.target))) {
+    return refuse(v.brand, submission.reply({ formErrors: ["Choose a valid brand other than this one."] }), 400);
+  }
+  return fixed(v.brand);
+}
+
+const EntrySchema = z.object({ entry: RowId, product: RowId });
+
+/** Products: "This is the product" resolves an unresolved catalogue entry to one of its matches. */
+async function resolveCatalogueEntry(formData: FormData, fixed: Fixed) {
+  const submission = parseSubmission(formData, { schema: EntrySchema });
+  if (submission.status !== "success") return refuse(Number(formData.get("entry")) || 0, submission.reply({ formErrors: ["Choose one of the matches."] }), 400);
+  const { entry, product } = submission.value;
+  if (!(await resolveEntry(db, entry, product))) {
+    return refuse(entry, submission.reply({ formErrors: ["That entry or product does not exist, or it is resolved already."] }), 404);
+  }
+  return fixed(entry);
+}
+
+const CategorySchema = z.object({ product: RowId, category: z.string().trim().optional() });
+
+/** Categories: a listed product's category, typed as the name of an existing one. */
+async function setCategory(formData: FormData, fixed: Fixed) {
+  const submission = parseSubmission(formData, { schema: CategorySchema });
+  if (submission.status !== "success") return refuse(0, submission.reply({ formErrors: ["Unknown product."] }), 400);
+  const { product, category = "" } = submission.value;
+  const match = category ? (await categoryChoices(db, category)).find((c) => c.name.toLowerCase() === category.toLowerCase()) : undefined;
+  if (!match) return refuse(product, submission.reply({ formErrors: ["Choose a category from the list."] }), 400);
+  if (!(await setProductCategory(db, product, match.id))) return refuse(product, submission.reply({ formErrors: ["Unknown product."] }), 404);
+  return fixed(product);
+}
+
+/** The stage's form: brands, products (catalogue entries) or categories. */
+export async function validationAction(request: Request, stage: "brands" | "products" | "categories", formData: FormData) {
+  const fixedAlready = fixedIds(new URL(request.url).searchParams.get("fixed"));
+  const fixed: Fixed = (id) => redirect(`/admin/validate/${stage}?fixed=${[...fixedAlready, id].join(",")}#card-${id}`);
+  if (stage === "brands") return validateBrand(formData, fixed);
+  if (stage === "products") return resolveCatalogueEntry(formData, fixed);
+  return setCategory(formData, fixed);
+}
