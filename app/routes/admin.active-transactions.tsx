@@ -7,13 +7,13 @@
  * /webhooks/carrier, the same path the carrier uses (app/utils/webhooks.server.ts simulateCarrierEvent).
  */
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { expireStaleDrafts } from "../../db/queries/checkout";
-import { getOrderDetail, listAdminOrders } from "../../db/queries/order-views";
+import { getOrderDetail } from "../../db/queries/order-views/order-detail";
+import { listAdminOrders } from "../../db/queries/order-views/staff-lists";
 import { ADMIN_ACTION_FILTER_OPTIONS, isActionCode } from "../../domain/action-codes";
 import { ADMIN_STAGE_LABELS, ADMIN_STAGES, isAdminStage, TRANSACTION_TYPE_OPTIONS, type AdminStage } from "../../domain/states";
-import type { CarrierEventStatus } from "../../domain/carrier-events";
 import { AdminOrderCard, isAdminCardTab, type AdminCardTab } from "~/components/orders/AdminOrderCard";
 import { Pager } from "~/components/orders/OrderCard";
 import ordersCss from "~/components/orders/orders.css";
@@ -21,7 +21,7 @@ import { pageTitle } from "~/components/title";
 import { readFormData, requireStaff } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { getEnv, paymentsProvider } from "~/utils/env.server";
-import { simulateCarrierEvent } from "~/utils/webhooks.server";
+import { carrierToolsAction } from "~/utils/carrier-tools.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction = () => [{ title: pageTitle("Active transactions") }];
@@ -96,7 +96,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-const CARRIER_STATUSES: Record<string, CarrierEventStatus> = { pre_transit: "pre_transit", picked_up: "picked_up", delivered: "delivered" };
 const CARRIER_NOTICES: Record<string, string> = {
   pre_transit: "Pickup scheduled with the carrier.",
   picked_up: "Pickup simulated: the carrier's event was sent.",
@@ -107,19 +106,7 @@ export async function action({ request }: ActionFunctionArgs) {
   await requireStaff(request);
   const form = await readFormData(request);
   if (form.get("intent") !== "carrier") return data({ ok: false, error: "Unknown action." }, { status: 400 });
-  const orderRaw = String(form.get("order") ?? "");
-  const status = CARRIER_STATUSES[String(form.get("status") ?? "")];
-  if (!/^\d{1,9}$/.test(orderRaw) || !status) return data({ ok: false, error: "Choose an order and a carrier event." }, { status: 400 });
-  // A swap's parcels each have their own tools (shipment=<id>); a purchase's drive its latest shipment.
-  const shipmentRaw = String(form.get("shipment") ?? "");
-  if (shipmentRaw !== "" && !/^\d{1,9}$/.test(shipmentRaw)) return data({ ok: false, error: "Choose a shipment of this order." }, { status: 400 });
-  const result = await simulateCarrierEvent(Number(orderRaw), status, shipmentRaw ? Number(shipmentRaw) : null);
-  if (!result.ok) return data({ ok: false, error: result.message }, { status: result.httpStatus && result.httpStatus < 500 ? result.httpStatus : 502 });
-  const back = new URL(request.url);
-  back.searchParams.set("order", orderRaw);
-  back.searchParams.set("tab", "shipping");
-  back.searchParams.set("notice", status);
-  return redirect(`${back.pathname}${back.search}`, 303);
+  return carrierToolsAction(request, form);
 }
 
 /** The type and action filters as a query, so that a stage tab keeps them. */

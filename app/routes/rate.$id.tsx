@@ -14,7 +14,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation, u
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { useEffect } from "react";
-import { getOrderDetail, type OrderDetail } from "../../db/queries/order-views";
+import { getOrderDetail, type OrderDetail } from "../../db/queries/order-views/order-detail";
 import { RATE_THIS_TRANSACTION, RATING_SAVED } from "../../domain/messages";
 import { ACTION } from "../../domain/action-codes";
 import { confirmReceivedUpdate, rateOrderUpdate } from "../../workflows/buy/contract";
@@ -28,9 +28,8 @@ import { pageTitle } from "~/components/title";
 import { readFormData, requireRetailer } from "~/utils/auth.server";
 import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
-import { sendBuyCommand } from "~/utils/orders.server";
 import { rmaOffer } from "~/utils/rma.server";
-import { sendSwapCommand } from "~/utils/swap.server";
+import { sendOrderCommand } from "~/utils/temporal.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction = () => [{ title: pageTitle(RATE_THIS_TRANSACTION) }];
@@ -102,8 +101,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const actor = auth.retailer.id;
   if (intent === "confirm_received") {
     const out = swap
-      ? await sendSwapCommand(order, confirmSwapReceivedUpdate, { actorRetailerId: actor })
-      : await sendBuyCommand(order, confirmReceivedUpdate, { actorRetailerId: actor });
+      ? await sendOrderCommand("swap", order, confirmSwapReceivedUpdate, { actorRetailerId: actor })
+      : await sendOrderCommand("buy", order, confirmReceivedUpdate, { actorRetailerId: actor });
     if (!out.ok) return data<RateActionData>({ ok: false, intent, error: out.message }, { status: out.status });
     return data<RateActionData>({ ok: true, intent, message: "Thank you: the package is confirmed as received." });
   }
@@ -119,7 +118,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       stars: { condition: v.condition, packaging: v.packaging, timeliness: v.timeliness, overall: v.overall },
       comments: v.comments ?? "",
     };
-    const out = swap ? await sendSwapCommand(order, rateSwapUpdate, rating) : await sendBuyCommand(order, rateOrderUpdate, rating);
+    const out = swap ? await sendOrderCommand("swap", order, rateSwapUpdate, rating) : await sendOrderCommand("buy", order, rateOrderUpdate, rating);
     if (!out.ok) return data<RateActionData>({ ok: false, intent, error: out.message, values: ratingValues(form) }, { status: out.status });
     return data<RateActionData>({ ok: true, intent, saved: true, redirectTo: auth.user.isStaff ? "/admin" : "/" });
   }

@@ -10,10 +10,9 @@
  * call_it_even / accept_decline (the last chance after a decline over money), pay (Make Payment with a card),
  * cancel_shipment (reason; this side's parcel while its pickup is scheduled).
  */
-import type { UpdateDefinition } from "@temporalio/common";
 import { z } from "zod";
 import { recordedSwapView, swapChoices, type SwapChoice } from "../../db/queries/swap-orders";
-import type { OrderDetail } from "../../db/queries/order-views";
+import type { OrderDetail } from "../../db/queries/order-views/order-detail";
 import { CANCEL_SHIPMENT_REASONS, SWAP_DECLINE_REASONS } from "../../domain/reasons";
 import { SWAP_SUMMARY_RESTORED } from "../../domain/messages";
 import { BUY_STATES, SWAP_OPEN_STATES, SWAP_STATES, type Role } from "../../domain/states";
@@ -30,12 +29,12 @@ import {
   swapCommandError,
   swapViewQuery,
   type SwapCommandResult,
-  type SwapErrorCode,
   type SwapView,
 } from "../../workflows/swap/contract";
 import { db } from "./db.server";
-import { COMMAND_TIMEOUT_MS, commandErrorStatus, ORDER_TIMEOUT_MESSAGE, ORDER_UNAVAILABLE_MESSAGE, paymentMethodFromForm, readModelSeqOf } from "./orders.server";
-import { executeUpdateOnce, getTemporalClient, isTemporalUnavailable, withTimeout } from "./temporal.server";
+import { ORDER_UNAVAILABLE_MESSAGE } from "../../domain/messages";
+import { paymentMethodFromForm } from "./orders.server";
+import { COMMAND_TIMEOUT_MS, commandErrorStatus, getTemporalClient, isTemporalUnavailable, sendOrderCommand, withTimeout, type CommandOutcome } from "./temporal.server";
 
 export interface SwapPanelData {
   view: SwapView | null;
@@ -83,25 +82,7 @@ async function readSwapView(order: OrderDetail, waitMs = 5_000): Promise<SwapVie
   }
 }
 
-export type SwapOutcome = { ok: true; result: SwapCommandResult } | { ok: false; status: number; code: SwapErrorCode | "invalid" | "unavailable" | "timeout"; message: string };
-
-/**
- * One command (an update) on the swap's workflow, waiting up to `timeoutMs`; a refusal comes back as its message
- * with a 4xx.
- */
-export async function sendSwapCommand<A>(order: OrderDetail, def: UpdateDefinition<SwapCommandResult, [A]>, arg: A, timeoutMs = COMMAND_TIMEOUT_MS): Promise<SwapOutcome> {
-  try {
-    const client = await getTemporalClient();
-    const result = await executeUpdateOnce(client.workflow.getHandle(order.workflowId), def, [arg], timeoutMs, { readModelSeq: readModelSeqOf(order.id) });
-    if (result === "timeout") return { ok: false, status: 503, code: "timeout", message: ORDER_TIMEOUT_MESSAGE };
-    return { ok: true, result };
-  } catch (err) {
-    const known = swapCommandError(err);
-    if (known) return { ok: false, status: commandErrorStatus(known.code), code: known.code, message: known.message };
-    if (!isTemporalUnavailable(err)) console.error(`[swap] command ${def.name} on order ${order.id} failed`, err);
-    return unavailable;
-  }
-}
+export type SwapOutcome = CommandOutcome<SwapCommandResult> | { ok: false; status: number; code: "invalid"; message: string };
 
 const invalid = (message: string): SwapOutcome => ({ ok: false, status: 400, code: "invalid", message });
 const unavailable: SwapOutcome = { ok: false, status: 503, code: "unavailable", message: ORDER_UNAVAILABLE_MESSAGE };
@@ -211,7 +192,7 @@ export async function handleSwapAction(order: OrderDetail, form: FormData, actor
         if (!c || Object.entries(sizes).some(([size, n]) => n > (c.sizes[size] ?? 0))) return invalid("These units are no longer available.");
         lines.push({ listingId, variationId: c.variationId, sizes, unitPriceCents: c.unitPriceCents });
       }
-      return sendSwapCommand(order, chooseItemsUpdate, { ...by, lines });
+      return sendOrderCommand("swap", order, chooseItemsUpdate, { ...by, lines });
     }
     case "approve": {
       // The quantities of the form: unchanged -> approve; changed -> "Submit Response" (a modification).
@@ -219,8 +200,8 @@ export async function handleSwapAction(order: OrderDetail, form: FormData, actor
       if (changed === "unavailable") return unavailable;
       if (changed === "gone") return moved;
       if (changed === "invalid") return invalid(SWAP_ERRORS.invalid_units);
-      if (changed) return sendSwapCommand(order, modifySwapUpdate, { ...by, ...changed }, restOf(deadline));
-      return sendSwapCommand(order, approveSwapUpdate, { ...by, callItEven: form.get("call_it_even") === "on" }, restOf(deadline));
+      if (changed) return sendOrderCommand("swap", order, modifySwapUpdate, { ...by, ...changed }, restOf(deadline));
+      return sendOrderCommand("swap", order, approveSwapUpdate, { ...by, callItEven: form.get("call_it_even") === "on" }, restOf(deadline));
     }
     case "remove": {
       // One line removed; when that is refused (a side would be left empty) the terms stand: "Summary is restored".
@@ -230,27 +211,27 @@ export async function handleSwapAction(order: OrderDetail, form: FormData, actor
       if (changed === "unavailable") return unavailable;
       if (changed === "gone") return moved;
       if (!changed || changed === "invalid") return invalid(SWAP_SUMMARY_RESTORED);
-      const out = await sendSwapCommand(order, modifySwapUpdate, { ...by, ...changed }, restOf(deadline));
+      const out = await sendOrderCommand("swap", order, modifySwapUpdate, { ...by, ...changed }, restOf(deadline));
       return out.ok || out.code === "unavailable" || out.code === "timeout" ? out : { ...out, message: SWAP_SUMMARY_RESTORED };
     }
     case "decline": {
       const p = DeclineSchema.safeParse({ reason: form.get("reason") ?? undefined });
       if (!p.success) return invalid(p.error.issues[0]?.message ?? "Please choose a reason.");
-      return sendSwapCommand(order, declineSwapUpdate, { ...by, reason: p.data.reason });
+      return sendOrderCommand("swap", order, declineSwapUpdate, { ...by, reason: p.data.reason });
     }
     case "call_it_even":
-      return sendSwapCommand(order, callItEvenUpdate, by);
+      return sendOrderCommand("swap", order, callItEvenUpdate, by);
     case "accept_decline":
-      return sendSwapCommand(order, acceptDeclineUpdate, by);
+      return sendOrderCommand("swap", order, acceptDeclineUpdate, by);
     case "cancel_shipment": {
       const p = CancelSchema.safeParse({ reason: form.get("reason") ?? undefined });
       if (!p.success) return invalid(p.error.issues[0]?.message ?? "Please choose a reason.");
-      return sendSwapCommand(order, cancelSwapShipmentUpdate, { ...by, reason: p.data.reason });
+      return sendOrderCommand("swap", order, cancelSwapShipmentUpdate, { ...by, reason: p.data.reason });
     }
     case "pay": {
       const card = paymentMethodFromForm(form);
       if (!card.ok) return invalid(Object.values(card.errors)[0] ?? "Please check the card.");
-      return sendSwapCommand(order, makePaymentUpdate, { ...by, paymentMethod: card.paymentMethod });
+      return sendOrderCommand("swap", order, makePaymentUpdate, { ...by, paymentMethod: card.paymentMethod });
     }
     default:
       return invalid("Unknown action.");

@@ -1,6 +1,11 @@
 /**
  * One Temporal client per process (kept on globalThis across dev rebuilds). Routes start workflows by
  * type name with type-only imports, so the web bundle never contains workflow or worker code.
+ *
+ * A retailer's or staff's command on an order (a purchase, a swap or an RMA) is one call, whatever the kind:
+ *
+ *   const out = await sendOrderCommand("buy", order, approveSaleUpdate, { actorRetailerId, confirmDeclineOthers });
+ *   if (!out.ok) return data({ error: out.message }, { status: out.status });
  */
 import { randomUUID } from "node:crypto";
 import {
@@ -14,7 +19,13 @@ import {
   type WorkflowStartOptions,
 } from "@temporalio/client";
 import type { UpdateDefinition } from "@temporalio/common";
+import { orderStateMark } from "../../db/queries/orders";
+import { ORDER_UNAVAILABLE_MESSAGE } from "../../domain/messages";
+import { buyCommandError, buyWorkflowId, type BuyErrorCode } from "../../workflows/buy/contract";
 import type { RefusalDetails } from "../../workflows/common/driver";
+import { rmaCommandError, rmaWorkflowId, type RmaErrorCode } from "../../workflows/rma/contract";
+import { swapCommandError, swapWorkflowId, type SwapErrorCode } from "../../workflows/swap/contract";
+import { db } from "./db.server";
 import { getEnv } from "./env.server";
 
 declare global {
@@ -183,4 +194,94 @@ export function refusedAtSeq(err: unknown): number | null {
     e = (e as { cause?: unknown }).cause;
   }
   return null;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Commands on an order's workflow.
+
+/** How long a page waits for a command to finish (an approval runs payment and carrier activities). */
+export const COMMAND_TIMEOUT_MS = 30_000;
+
+export const ORDER_TIMEOUT_MESSAGE = "This is taking longer than usual. Refresh the page in a moment to see where your order stands.";
+
+/** The kinds of order process a page sends commands to (docs/product/orders.md). */
+export type OrderKind = "buy" | "swap" | "rma";
+
+export type OrderCommandErrorCode = BuyErrorCode | SwapErrorCode | RmaErrorCode;
+
+/** What one command came to: the workflow's answer, or a refusal / outage as a message with its HTTP status. */
+export type CommandOutcome<R> =
+  | { ok: true; result: R }
+  | { ok: false; status: number; code: OrderCommandErrorCode | "unavailable" | "timeout"; message: string };
+
+/** An order as the pages know it: its id and, from the read model, its workflow id. */
+export type OrderRef = { id: number; workflowId?: string | null };
+
+/** Per kind: the workflow id of an order without one in the read model, how a refusal reads, the timeout's text. */
+const ORDER_KINDS: Record<OrderKind, { workflowId: (id: number) => string; refusal: (err: unknown) => { code: OrderCommandErrorCode; message: string } | null; timeoutMessage: string }> = {
+  buy: { workflowId: buyWorkflowId, refusal: buyCommandError, timeoutMessage: ORDER_TIMEOUT_MESSAGE },
+  swap: { workflowId: swapWorkflowId, refusal: swapCommandError, timeoutMessage: ORDER_TIMEOUT_MESSAGE },
+  rma: { workflowId: rmaWorkflowId, refusal: rmaCommandError, timeoutMessage: "This is taking longer than usual. Refresh the page in a moment." },
+};
+
+/**
+ * HTTP status of a refused command, whatever the kind (their error codes share names): all 4xx (the caller or
+ * the order's state is at fault, never a 500).
+ */
+export function commandErrorStatus(code: OrderCommandErrorCode): number {
+  switch (code) {
+    case "wrong_party":
+      return 403;
+    case "wrong_state":
+    case "units_unavailable":
+    case "payment_failed":
+    case "rating_closed":
+    case "already_rated":
+    case "already_received":
+      return 409;
+    case "card_declined":
+      return 402;
+    default:
+      return 400;
+  }
+}
+
+/** A refused command's outcome from what the Temporal client threw, or null for a real failure. */
+export function commandFailure(err: unknown, kind: OrderKind = "buy"): Extract<CommandOutcome<never>, { ok: false }> | null {
+  const e = ORDER_KINDS[kind].refusal(err);
+  if (e) return { ok: false, status: commandErrorStatus(e.code), code: e.code, message: e.message };
+  if (isTemporalUnavailable(err)) return { ok: false, status: 503, code: "unavailable", message: ORDER_UNAVAILABLE_MESSAGE };
+  return null;
+}
+
+/** The order's (or RMA's) read-model write sequence, as executeUpdateOnce compares a refusal's with it. */
+function readModelSeqOf(orderId: number): () => Promise<number | null> {
+  return async () => (await orderStateMark(db, orderId))?.seq ?? null;
+}
+
+/**
+ * Sends one command (an update) to the order's workflow of `kind` and waits up to `timeoutMs` for its answer
+ * (executeUpdateOnce: sent again while no worker answers, or while the workflow refuses it from behind the
+ * order's read model). A refusal comes back as its message with a 4xx; an outage or a timeout as a 503.
+ */
+export async function sendOrderCommand<R, A>(
+  kind: OrderKind,
+  order: OrderRef,
+  def: UpdateDefinition<R, [A]>,
+  arg: A,
+  timeoutMs = COMMAND_TIMEOUT_MS,
+): Promise<CommandOutcome<R>> {
+  const k = ORDER_KINDS[kind];
+  try {
+    const client = await getTemporalClient();
+    const handle = client.workflow.getHandle(order.workflowId || k.workflowId(order.id));
+    const result = await executeUpdateOnce(handle, def, [arg], timeoutMs, { readModelSeq: readModelSeqOf(order.id) });
+    if (result === "timeout") return { ok: false, status: 503, code: "timeout", message: k.timeoutMessage };
+    return { ok: true, result };
+  } catch (err) {
+    const failure = commandFailure(err, kind);
+    if (failure) return failure;
+    console.error(`[${kind}] command ${def.name} on order ${order.id} failed`, err);
+    return { ok: false, status: 503, code: "unavailable", message: ORDER_UNAVAILABLE_MESSAGE };
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * The order pages' command plumbing (app/utils/orders.server.ts) and forms (app/components/orders/schemas.ts):
+ * The order pages' command plumbing (app/utils/temporal.server.ts sendOrderCommand) and forms (app/components/orders/schemas.ts):
  * a rejected Temporal update becomes the specification's message with a 4xx (never a 500), a finished
  * workflow reads as wrong_state, the card step accepts only the provider's test cards and keeps only the
  * type and last four, and the reason / rating / units forms validate as the workflow does. One click's update is
@@ -11,8 +11,8 @@ import { defineUpdate } from "@temporalio/workflow";
 import { describe, expect, it } from "vitest";
 import { CARD_DECLINED, CANCEL_REASON_REQUIRED, DECLINE_REASON_REQUIRED, TOTAL_TOO_HIGH } from "../../domain/messages";
 import { BUY_ERRORS, type BuyErrorCode } from "../../workflows/buy/contract";
-import { commandErrorStatus, commandFailure, paymentMethodFromForm } from "../../app/utils/orders.server";
-import { executeUpdateOnce } from "../../app/utils/temporal.server";
+import { paymentMethodFromForm } from "../../app/utils/orders.server";
+import { commandErrorStatus, commandFailure, executeUpdateOnce } from "../../app/utils/temporal.server";
 import { CancelShipmentSchema, DeclineCheckoutSchema, DeclineModifiedSchema, DeclineSaleSchema, parseUnitInputs, RatingSchema } from "../../app/components/orders/schemas";
 
 function rejected(code: string, message: string) {

@@ -6,16 +6,12 @@
  */
 import { ServiceError } from "@temporalio/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { OrderDetail } from "../../db/queries/order-views";
+import type { OrderDetail } from "../../db/queries/order-views/order-detail";
 import { SWAP_STATES } from "../../domain/states";
 
 const state = vi.hoisted(() => ({ viewAt: 0, commandTimeouts: [] as number[] }));
 
 vi.mock("../../app/utils/db.server", () => ({ db: {} }));
-vi.mock("../../app/utils/orders.server", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../app/utils/orders.server")>()),
-  readModelSeqOf: () => async () => 0,
-}));
 vi.mock("../../app/utils/temporal.server", async (importOriginal) => {
   const real = await importOriginal<typeof import("../../app/utils/temporal.server")>();
   const view = { provider: { lines: [{ listingId: 1, variationId: 2, sizes: { M: 1 } }] }, receiver: { lines: [{ listingId: 3, variationId: 4, sizes: { S: 1 } }] } };
@@ -32,15 +28,16 @@ vi.mock("../../app/utils/temporal.server", async (importOriginal) => {
         }),
       },
     }),
-    executeUpdateOnce: async (_h: unknown, _def: unknown, _args: unknown, timeoutMs: number) => {
+    // The command: what it may wait is what this test checks.
+    sendOrderCommand: async (_kind: unknown, _order: unknown, _def: unknown, _arg: unknown, timeoutMs: number) => {
       state.commandTimeouts.push(timeoutMs);
-      return { statename: SWAP_STATES.RECEIVER_APPROVE };
+      return { ok: true, result: { statename: SWAP_STATES.RECEIVER_APPROVE } };
     },
   };
 });
 
 const { handleSwapAction } = await import("../../app/utils/swap.server");
-const { COMMAND_TIMEOUT_MS } = await import("../../app/utils/orders.server");
+const { COMMAND_TIMEOUT_MS } = await import("../../app/utils/temporal.server");
 
 const order = { id: 7, workflowId: "swap-order:7", role: "provider", statename: SWAP_STATES.PROVIDER_APPROVE } as unknown as OrderDetail;
 const approve = () => {

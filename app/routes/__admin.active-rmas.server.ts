@@ -1,0 +1,91 @@
+/**
+ * /admin/active-rmas's server half: the page's list and open card, and one function per intent of its
+ * action (review the decision's amounts, decide, and the carrier tools of the Shipping tab). The decision
+ * goes to the RMA's workflow (decideRma), which books the return or settles at once (docs/product/orders.md).
+ */
+import { data, redirect } from "@remix-run/node";
+import { getOrderDetail } from "../../db/queries/order-views/order-detail";
+import { ADMIN_RMA_STATUSES, ADMIN_RMA_TABS, getRmaView, listAdminRmas, type AdminRmaStatus, type AdminRmaTab, type RmaPageView } from "../../db/queries/rmas";
+import { decideRmaUpdate, RMA_ERRORS, type RmaDecisionCommand } from "../../workflows/rma/contract";
+import { RMA_CARD_TABS, type AdminRmaActionData, type RmaCardTab } from "~/components/rma/AdminRmaCard";
+import { db } from "~/utils/db.server";
+import { parseRmaDecision, rmaDecisionAmounts } from "~/utils/admin-rma.server";
+import { sendOrderCommand } from "~/utils/temporal.server";
+
+export const isRmaTab = (v: string): v is AdminRmaTab => Object.hasOwn(ADMIN_RMA_TABS, v);
+export const isRmaStatus = (v: string): v is AdminRmaStatus => (ADMIN_RMA_STATUSES as readonly string[]).includes(v);
+
+/** The list of a tab (25 a page, by status) and, with ?rma= (or ?order=, where the carrier tools come back), one RMA's card. */
+export async function adminRmasPage(url: URL, stage: string | undefined) {
+  const tabRaw = stage ?? "all";
+  if (!isRmaTab(tabRaw)) throw new Response("Unknown tab", { status: 404 });
+  const offsetRaw = url.searchParams.get("offset") ?? "0";
+  if (!/^\d{1,7}$/.test(offsetRaw)) throw new Response("Bad offset", { status: 400 });
+  const openRaw = url.searchParams.get("rma") ?? url.searchParams.get("order");
+  if (openRaw !== null && !/^\d{1,9}$/.test(openRaw)) throw new Response("Bad RMA", { status: 400 });
+  const cardTabRaw = url.searchParams.get("tab") ?? "summary";
+  const cardTab: RmaCardTab = (RMA_CARD_TABS as readonly string[]).includes(cardTabRaw) ? (cardTabRaw as RmaCardTab) : "summary";
+  const statusRaw = url.searchParams.get("status") ?? "";
+  if (statusRaw !== "" && !isRmaStatus(statusRaw)) throw new Response("Unknown status", { status: 400 });
+  const status = statusRaw === "" ? undefined : (statusRaw as AdminRmaStatus);
+  const page = await listAdminRmas(db, { tab: tabRaw, status, offset: Number(offsetRaw), limit: 25 });
+  const open = openRaw ? await getRmaView(db, Number(openRaw)) : null;
+  const detail = open ? await getOrderDetail(db, open.id, { retailerId: null, isStaff: true }) : null;
+  const decidedRaw = url.searchParams.get("decided");
+  const decided = decidedRaw !== null && /^\d{1,9}$/.test(decidedRaw) ? Number(decidedRaw) : null;
+  return { tab: tabRaw, status: status ?? "", page, open, detail, cardTab, notice: url.searchParams.get("notice"), decided, now: Date.now() };
+}
+
+const refuse = (status: number, error: string, fieldErrors?: Record<string, string>) => data<AdminRmaActionData>({ ok: false, error, fieldErrors }, { status });
+
+/** The form's RMA, still pending, and staff's decision on it as the workflow's command; else the refusal. */
+async function readDecision(form: FormData, staffUserId: number): Promise<{ rma: RmaPageView; cmd: RmaDecisionCommand } | ReturnType<typeof refuse>> {
+  const idRaw = String(form.get("rma") ?? "");
+  const rma = /^\d{1,9}$/.test(idRaw) ? await getRmaView(db, Number(idRaw)) : null;
+  if (!rma) return refuse(404, "Choose an RMA.");
+  if (rma.stage !== "rmarequested") return refuse(409, RMA_ERRORS.wrong_state);
+  const parsed = parseRmaDecision(form, rma, staffUserId);
+  if (!parsed.ok) return refuse(400, parsed.error, parsed.fieldErrors);
+  return { rma, cmd: parsed.cmd };
+}
+
+/** "Process RMA": the amounts the decision would move; nothing is sent to the workflow yet. */
+export async function reviewDecision(form: FormData, staffUserId: number) {
+  const decision = await readDecision(form, staffUserId);
+  if (!("rma" in decision)) return decision;
+  const { rma, cmd } = decision;
+  const s = rmaDecisionAmounts(rma, cmd);
+  if (!s) return refuse(409, "This RMA no longer matches its order: ask an engineer to look at it.");
+  return data<AdminRmaActionData>({
+    ok: true,
+    review: {
+      rmaId: rma.id,
+      cmd,
+      victimRefundCents: s.victimRefundCents,
+      perpetratorChargeCents: s.perpetratorChargeCents,
+      approvedValueCents: s.approvedValueCents,
+      returnShippingCents: s.rmaShippingCents,
+      rmaFeeCents: s.rmaFeeCents,
+      feeRefundCents: s.feeRefundCents,
+      originalShippingCents: s.originalShippingRefundCents,
+      declined: s.declined,
+    },
+  });
+}
+
+/**
+ * "Confirm and process": the decision sent to the RMA's workflow. After a successful save the card closes:
+ * staff go back to the list they were on, with a notice that links to the RMA (docs/product/screens.md).
+ */
+export async function decide(request: Request, stage: string | undefined, form: FormData, staffUserId: number) {
+  const decision = await readDecision(form, staffUserId);
+  if (!("rma" in decision)) return decision;
+  const { rma, cmd } = decision;
+  const out = await sendOrderCommand("rma", rma, decideRmaUpdate, cmd);
+  if (!out.ok) return refuse(out.status, out.message);
+  const from = new URL(request.url).searchParams;
+  const back = new URLSearchParams({ notice: "decided", decided: String(rma.id) });
+  const status = from.get("status");
+  if (status && isRmaStatus(status)) back.set("status", status);
+  throw redirect(`/admin/active-rmas/${stage && isRmaTab(stage) ? stage : "all"}?${back}`, 303);
+}
