@@ -5,7 +5,7 @@
  */
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { listActiveShipments } from "../../db/queries/order-views";
+import { listActiveShipments } from "../../db/queries/order-views/staff-lists";
 import { CarrierTools } from "~/components/orders/AdminOrderCard";
 import { formatDate, shipmentStatusText, timeSince } from "~/components/orders/format";
 import { Pager } from "~/components/orders/OrderCard";

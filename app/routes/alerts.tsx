@@ -8,7 +8,8 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { alertCounters, isOrderKindTab, listAlerts, markOrdersSeen, ORDER_KIND_TABS, type OrderKindTab } from "../../db/queries/order-views";
+import { markOrdersSeen } from "../../db/queries/order-seen";
+import { alertCounters, isOrderKindTab, listAlerts, ORDER_KIND_TABS, type OrderKindTab } from "../../db/queries/order-views/retailer-lists";
 import { alertsEmptyText, TRANSACTION_LABELS } from "../../domain/messages";
 import { OrderCardView, Pager } from "~/components/orders/OrderCard";
 import ordersCss from "~/components/orders/orders.css";

@@ -11,7 +11,7 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { getOrderDetail, type OrderDetail, type OrderLineView } from "../../db/queries/order-views";
+import { getOrderDetail, type OrderDetail, type OrderLineView } from "../../db/queries/order-views/order-detail";
 import { PICTURE_REQUIRED, RMA_COMPLETE_QUERY } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { RMA_MAX_PICTURES_PER_ITEM, RMA_REASON_OTHER, RMA_REASONS, rmaReasonNeedsPictures } from "../../domain/reasons";

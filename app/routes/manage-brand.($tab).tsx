@@ -5,7 +5,7 @@ import { z } from "zod";
 import { formatCents } from "../../domain/money";
 import { CHOOSER_LIMIT, LIST_PAGE_SIZE, RESOURCES, type ResourceName } from "../../domain/resources";
 import { chooserOptions, listResource, saveResource, setCollectionProductsActive, variationsOfProducts } from "../../db/queries/admin-resources";
-import { listAdminOrders } from "../../db/queries/order-views";
+import { listAdminOrders } from "../../db/queries/order-views/staff-lists";
 import { CollectionPicker } from "~/components/admin/resources/CollectionPicker";
 import { ListPager, pagesOf } from "~/components/admin/resources/ListPager";
 import { ResourceForm } from "~/components/admin/resources/ResourceForm";

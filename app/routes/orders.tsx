@@ -8,7 +8,7 @@
  */
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { listApprovedOrders, ORDER_KIND_TABS, type OrderKindTab } from "../../db/queries/order-views";
+import { listApprovedOrders, ORDER_KIND_TABS, type OrderKindTab } from "../../db/queries/order-views/retailer-lists";
 import { ordersEmptyText, TRANSACTION_LABELS } from "../../domain/messages";
 import { OrderCardView, Pager, type SwapCardKind } from "~/components/orders/OrderCard";
 import ordersCss from "~/components/orders/orders.css";

@@ -6,7 +6,7 @@
  * A swap has a parcel each way: a party gets the slip of the parcel it sends; staff choose with ?side=receiver.
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { findOrderId, getPackingSlipData } from "../../db/queries/order-views";
+import { findOrderId, getPackingSlipData } from "../../db/queries/order-views/order-detail";
 import { db } from "~/utils/db.server";
 import { orderViewer } from "~/utils/orders.server";
 import { pdfResponse, renderPackingSlip } from "~/utils/pdf.server";

@@ -6,7 +6,7 @@
  */
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { getOrderDetail } from "../../db/queries/order-views";
+import { getOrderDetail } from "../../db/queries/order-views/order-detail";
 import { getRmaView } from "../../db/queries/rmas";
 import { displayRetailer } from "../../domain/anonymity";
 import { PAYMENT_QUEUED, RMA_CANCELLED_NOTHING_PAID, RMA_PRINTED_TEXTS } from "../../domain/messages";

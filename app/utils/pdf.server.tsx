@@ -8,7 +8,7 @@
  * on both documents: decisions.md makes the old "three" follow the five of the RMA rules).
  */
 import { Document, Page, StyleSheet, Text, View, renderToBuffer } from "@react-pdf/renderer";
-import type { PackingSlipData } from "../../db/queries/order-views";
+import type { PackingSlipData } from "../../db/queries/order-views/order-detail";
 import { RMA_PRINTED_TEXTS } from "../../domain/messages";
 
 /** Dates on paper: MM/DD/YYYY in the marketplace time zone. */

@@ -9,7 +9,7 @@
  * contact_phone / packing_slip_name.
  */
 import { z } from "zod";
-import type { OrderDetail, OrderLineView } from "../../db/queries/order-views";
+import type { OrderDetail, OrderLineView } from "../../db/queries/order-views/order-detail";
 import { createRma, deleteUnstartedRma, RmaRequestRefused, rmaOfOrder, type RmaStart } from "../../db/queries/rmas";
 import { checkPhoto, MAX_PHOTO_BYTES, STORED_PHOTO_NAME } from "../../domain/listing-forms";
 import { PICTURE_REQUIRED } from "../../domain/messages";

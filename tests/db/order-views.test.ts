@@ -1,24 +1,16 @@
 /**
- * Read-model queries of the order pages (db/queries/order-views.ts): alerts by tab pending / declined with
- * counters, seen-marking that clears the action count, approved orders with the Delivered filter and
+ * Read-model queries of the order pages (db/queries/order-views/): alerts by tab pending / declined with
+ * counters, seen-marking that clears the action count (db/queries/order-seen.ts), approved orders with the Delivered filter and
  * Outgoing / Incoming shipments, the detail (party-only, own payments, "You:" / "Other Retailer:" reasons,
  * anonymity), the packing slip data, and the staff lists with stage / type / action-code filters.
  * Orders are written straight into the read-model tables by tests/factories/orders.ts.
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  alertCounters,
-  findOrderId,
-  getOrderDetail,
-  getPackingSlipData,
-  listActiveShipments,
-  listAdminOrders,
-  listAlerts,
-  listApprovedOrders,
-  markOrdersSeen,
-  reasonViews,
-} from "../../db/queries/order-views";
+import { markOrdersSeen } from "../../db/queries/order-seen";
+import { findOrderId, getOrderDetail, getPackingSlipData } from "../../db/queries/order-views/order-detail";
+import { alertCounters, listAlerts, listApprovedOrders } from "../../db/queries/order-views/retailer-lists";
+import { listActiveShipments, listAdminOrders } from "../../db/queries/order-views/staff-lists";
 import { orders } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import { SWAP_STATES } from "../../domain/states";
@@ -226,16 +218,6 @@ describe("detail", () => {
     expect(staff.receiverLabel).toBe(buyer.storeName);
     expect(staff.payments.length).toBe(3);
     expect(staff.actions.map((a) => a.code)).toEqual(expect.arrayContaining([ACTION.SHIPMENT_PICKED_UP, ACTION.SHIPMENT_DELIVERED]));
-  });
-
-  it("prefixes reasons with You: / Other Retailer: by who gave them, and a timer's by whose move it was", () => {
-    const r = { provider_decline_buy_reason: 14 };
-    expect(reasonViews(r, "provider")[0].text).toBe("You: The units sold in my store");
-    expect(reasonViews(r, "receiver")[0].text).toBe("Other Retailer: The units sold in my store");
-    const sys = { system_reason: 40 };
-    expect(reasonViews(sys, "receiver", [ACTION.CHECKOUT_COMPLETED, ACTION.SELLER_RESPONSE_EXPIRED])[0].text).toBe("Other Retailer: Not answered in time");
-    expect(reasonViews(sys, "provider", [ACTION.SELLER_RESPONSE_EXPIRED])[0].text).toBe("You: Not answered in time");
-    expect(reasonViews({ receiver_decline_modified_purchase_reason: 30 }, "provider")[0].text).toBe("Other Retailer: The modified order no longer works for me");
   });
 
   it("finds an order by its number or an action id; the packing slip data is anonymous even for staff", async () => {

@@ -15,7 +15,7 @@ import { createSandboxCarrier } from "../../activities/carrier/sandbox";
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import { createSwapActivities } from "../../activities/swap";
 import type { SwapStateRecord } from "../../activities/swap/types";
-import { getOrderDetail } from "../../db/queries/order-views";
+import { getOrderDetail } from "../../db/queries/order-views/order-detail";
 import { getOrderRow, listOrderActions } from "../../db/queries/orders";
 import { listOrderPayments } from "../../db/queries/payments";
 import { listOrderShipments } from "../../db/queries/shipments";

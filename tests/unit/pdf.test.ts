@@ -4,7 +4,7 @@
  * texts, the order's contents and the anonymous labels, and for the absence of any store name.
  */
 import { describe, expect, it } from "vitest";
-import type { PackingSlipData } from "../../db/queries/order-views";
+import type { PackingSlipData } from "../../db/queries/order-views/order-detail";
 import { RMA_PRINTED_TEXTS } from "../../domain/messages";
 import { PRINTED_TEXTS, printedDate, renderPackingSlip, renderShipperChecklist, SHIPPER_CHECKLIST_ITEMS } from "../../app/utils/pdf.server";
 import { pdfText } from "../setup/pdf-text";

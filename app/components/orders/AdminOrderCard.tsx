@@ -5,7 +5,8 @@
  * which go through the carrier webhook exactly like the carrier's own events.
  */
 import { Form, Link } from "@remix-run/react";
-import type { AdminOrderRow, OrderDetail } from "../../../db/queries/order-views";
+import type { OrderDetail } from "../../../db/queries/order-views/order-detail";
+import type { AdminOrderRow } from "../../../db/queries/order-views/staff-lists";
 import { formatCents } from "../../../domain/money";
 import { labelFor, FLOOR_TIMES } from "../../../domain/reasons";
 import { partyLabels } from "../../../domain/states";

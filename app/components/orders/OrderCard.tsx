@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import type { OrderCard as OrderCardData } from "../../../db/queries/order-views";
+import type { OrderCard as OrderCardData } from "../../../db/queries/order-views/retailer-lists";
 import { formatCents } from "../../../domain/money";
 import { TRANSACTION_LABELS } from "../../../domain/messages";
 import { shipmentStatusText, timeSince } from "./format";

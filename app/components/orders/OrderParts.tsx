@@ -1,5 +1,6 @@
 /** Pieces of the order detail, the admin order card and checkout. */
-import type { OrderDetail, OrderLineView, PaymentView, ShipmentView, SwapAmountsView } from "../../../db/queries/order-views";
+import type { OrderDetail, OrderLineView, PaymentView, ShipmentView } from "../../../db/queries/order-views/order-detail";
+import type { SwapAmountsView } from "../../../domain/order-views";
 import { FEE_PERCENT } from "../../../domain/fees";
 import { formatCents } from "../../../domain/money";
 import { PAYMENT_QUEUED } from "../../../domain/messages";

@@ -8,7 +8,7 @@
  */
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState } from "react";
-import type { OrderDetail } from "../../../db/queries/order-views";
+import type { OrderDetail } from "../../../db/queries/order-views/order-detail";
 import type { SwapChoice } from "../../../db/queries/swap-orders";
 import { NOT_YET_RATED, ORDER_UNAVAILABLE_MESSAGE, RATE_THIS_TRANSACTION, TRANSACTION_LABELS } from "../../../domain/messages";
 import { formatCents } from "../../../domain/money";
