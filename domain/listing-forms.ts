@@ -17,8 +17,6 @@ export type WizardKind = "listing" | "request";
 
 // --- Limits (docs/product/screens.md, "Limits") --------------------------------------------------------------
 
-/** The variation lookup returns at most 60 results. */
-export const VARIATION_SEARCH_LIMIT = 60;
 /** It searches by itself only after more than 2 characters (any length on an explicit submit). */
 export const VARIATION_SEARCH_MIN_CHARS = 3;
 /** Delay of the search-as-you-type in the variation lookup (ms). */

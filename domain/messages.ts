@@ -1,43 +1,23 @@
 /**
- * User-facing messages of the specifications that are not about accounts (domain/accounts.ts) or the payout
- * form (domain/payout.ts). The product's own wording is kept VERBATIM, typos included ("occured"); every
+ * User-facing messages that are not about accounts (domain/accounts.ts) or the payout
+ * form (domain/payout.ts). The product's own wording is kept VERBATIM, typos included; every
  * message is listed with the screen that shows it in docs/product/screens.md. Messages marked "ours" fill
  * places where the product describes a message without giving its words.
  */
 
-// --- Generic errors (docs/product/screens.md, "Messages shown everywhere") ---------------------------------
+// --- Generic errors (docs/product/screens.md, "Messages shown everywhere"; the error pages' own texts are
+// app/components/errors.ts) -----------------------------------------------------------------------------------
 
-/** Title of the 5xx toast / the 500 page. */
-export const SERVER_ERROR_TITLE = "500";
-/** Verbatim, typo included. */
-export const SERVER_ERROR_MESSAGE = "A server error has occured";
 /** ours: the order service (Temporal, or the order's worker) cannot be reached right now. */
 export const ORDER_UNAVAILABLE_MESSAGE = "We could not reach the order service. Please try again in a moment.";
-/** Default error text (verbatim). */
-export const DEFAULT_ERROR_MESSAGE = "An error has occured";
-/** What /error/ shows to a non-staff user on an admin path (verbatim). */
-export const ADMIN_ONLY_ERROR = "Error.";
-/** An auth error with this detail logs the user out (verbatim). */
-export const INVALID_SIGNATURE_DETAIL = "Invalid signature.";
-/** ours: the 404 page. */
-export const NOT_FOUND_TITLE = "404";
-export const NOT_FOUND_MESSAGE = "Sorry, we could not find that page.";
 
 // --- Banners (docs/product/screens.md, "Menus and banners") -------------------------------------------------
 
 /** The heading of every action-required banner (verbatim). */
 export const ACTION_REQUIRED = "Action Required!";
-/** Dismiss link of the action-required banners (verbatim). */
-export const DO_THIS_LATER = "do this later";
-/** Verbatim. */
-export const CELL_PHONE_ACTION_REQUIRED =
-  "Action Required! You must fill in your cell phone number so that we can notify you when you have orders to approve.";
 /** ours: the product asks for bank details in Settings and hides the listings until they are given. */
 export const PAYOUT_ACTION_REQUIRED_TEXT =
   "Your listings will not be shown to other retailers until you give us your bank details. Fill them in under Settings, Payout Info.";
-export const PAYOUT_ACTION_REQUIRED = `${ACTION_REQUIRED} ${PAYOUT_ACTION_REQUIRED_TEXT}`;
-/** The product says "account not active, contact support"; the full sentence is ours. */
-export const INACTIVE_RETAILER_BANNER = "Your account is not active. Please contact support.";
 
 // --- Listings and requests (docs/product/screens.md, "List and request wizards") ----------------------------
 
@@ -55,9 +35,6 @@ export const LISTING_UNAVAILABLE =
   "Sorry, but the listing you are looking for is unavailable. It may have already been purchased or was taken down by the listing retailer.";
 /** ours: an "Action Required!" notice says the listing was corrected and must be re-listed. */
 export const LISTING_CORRECTED_RELIST = `${ACTION_REQUIRED} This listing was corrected by our staff and must be listed again.`;
-/** ours: when the product is not found, the retailer is asked to contact support with these details. */
-export const PRODUCT_NOT_FOUND =
-  "Can't find your product? Contact support and tell us the brand, season, product code, colour, wholesale cost, sizes, the reason for listing and your phone number.";
 /** Verbatim, the whole sentence (the listing screens quote only its first clause). */
 export const OWN_LISTING_EXISTS =
   "We have a problem, You already have a listing for this item; if a sale is proposed, wait for the retailer to respond.";
@@ -97,11 +74,9 @@ export const CARD_DECLINED = "Sorry but this card was declined. Please try anoth
 export const SELLER_CARD_NEEDED = "A card on file is needed to approve sales (it is used to resolve returns). It is not charged now.";
 export const TOTAL_TOO_HIGH = "You cannot select more units than what the retailer has requested to purchase.";
 export const PAYMENT_QUEUED = "payment is queued for processing.";
-export const ERRORS_DIALOG_TITLE = "Errors";
-/** ours: confirm dialog of need_confirm_decline_others (buttons "Continue" / "Yes I am sure" are the spec's). */
+/** ours: confirm dialog of need_confirm_decline_others (buttons "Continue" / "Yes I am sure" are the product's). */
 export const CONFIRM_DECLINE_OTHERS =
   "Approving this order uses units that other pending orders asked for. Those orders will be declined. Continue?";
-export const CONFIRM_DECLINE_OTHERS_BUTTONS = Object.freeze(["Continue", "Yes I am sure"] as const);
 /** ours: cancel reason missing. */
 export const CANCEL_REASON_REQUIRED = "Please choose a reason for cancelling this shipment.";
 /** ours: decline reason missing. */
@@ -183,7 +158,6 @@ export const RMA_CANCELLED_NOTHING_PAID = "The return was not shipped in time. N
 
 export const NO_LISTINGS_FOR_BRAND = "You have no listings for this brand.";
 export const NO_REQUESTS_FOR_BRAND = "You have no requests for this brand.";
-export const NO_ACTIVE_LISTINGS_BUY_SWAP = "There are no active listings available to buy/swap from retailers of this brand at the moment.";
 export const NO_ACTIVE_REQUESTS_FOR_BRAND = "There are no active requests from retailers of this brand at the moment.";
 export const NO_REQUESTS_RIGHT_NOW = "No requests right now.";
 
@@ -201,15 +175,7 @@ export function ordersEmptyText(kind: "sales" | "purchases" | "swaps"): string {
   return `You have no approved ${kind} at this time.`;
 }
 
-// --- Admin tools (docs/product/screens.md, "Staff: collection uploads") -------------------------------------
+// --- Admin tools (docs/product/screens.md, "Staff: validation tools"; the upload messages are
+// domain/catalogue-upload.ts and domain/retailer-admin.ts BULK_UPLOAD_MSG) ------------------------------------
 
-export const UPLOAD_INVALID_INPUT = "INVALID INPUT";
-export const UPLOAD_FILE_HAS_ISSUES = "file has issues";
-export const UPLOAD_PREVIEW_ERROR = "one or more missing or incorrect data were found. please fix it here!";
 export const FIXED = "FIXED!";
-export const CHOOSE_A_CATEGORY = "Choose a Category";
-
-// --- Success notices (ours) ----------------------------------------------------------------------------------
-
-export const PASSWORD_RESET_SUCCESS_QUERY = "ref=resetSuccessful";
-export const COMING_SOON = "Coming soon";

@@ -163,18 +163,6 @@ export function multiplyCents(unitCents: Cents, quantity: number): Cents {
   return result;
 }
 
-export function minCents(a: Cents, b: Cents): Cents {
-  assertCents(a);
-  assertCents(b);
-  return Math.min(a, b);
-}
-
-export function maxCents(a: Cents, b: Cents): Cents {
-  assertCents(a);
-  assertCents(b);
-  return Math.max(a, b);
-}
-
 /** Payment row statuses that moved no money (a queued row is owed, so it counts as booked). */
 const NOT_BOOKED_PAYMENT_STATUSES: ReadonlySet<string> = new Set(["pending", "declined", "failed", "canceled", "cancelled"]);
 

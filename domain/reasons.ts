@@ -188,7 +188,6 @@ export const RMA_REASONS_NEEDING_PICTURES: readonly number[] = Object.freeze([0,
 /** The last choice, "other", asks for free text. */
 export const RMA_REASON_OTHER = 4;
 export const RMA_MAX_PICTURES_PER_ITEM = 3;
-export const RMA_PICTURE_EXTENSIONS: readonly string[] = Object.freeze([".jpg", ".png", ".jpeg"]);
 
 export function rmaReasonNeedsPictures(code: number): boolean {
   return RMA_REASONS_NEEDING_PICTURES.includes(code);

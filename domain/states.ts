@@ -431,9 +431,6 @@ export function retailerActivation(isActive: boolean | null): RetailerActivation
   return isActive === null ? "pending" : isActive ? "active" : "inactive";
 }
 
-/** Retailer-brand link status; starts as 'authorized'. */
-export const RETAILER_BRAND_STATUS_DEFAULT = "authorized";
-
 /** RMA stages (docs/product/glossary.md, "RMA stages"). */
 export const RMA_STAGES = Object.freeze(["rmarequested", "shipping", "rmacompleted", "rmadeclined"] as const);
 export type RmaStage = (typeof RMA_STAGES)[number];

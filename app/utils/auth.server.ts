@@ -10,7 +10,7 @@ import { getBrandsByIds } from "../../db/queries/retailers";
 import { touchRetailerLastActive } from "../../db/queries/retailer-admin";
 import { LAST_ACTIVE_EVERY_MS, lastActiveDue } from "../../domain/retailer-admin";
 import { db } from "./db.server";
-import { blankSessionCookieHeader, endSession, readSession, sessionCookieHeader, startSession } from "./session.server";
+import { blankSessionCookieHeader, endSession, readSession, startSession } from "./session.server";
 
 export type { ContactRow, RetailerRow };
 
@@ -225,11 +225,6 @@ export function requiredActionRedirect(auth: AuthContext | null, pathOrUrl: stri
 /** Set-Cookie header value for a new session of this user. */
 export async function commitSession(userId: number): Promise<string> {
   return (await startSession(userId)).setCookie;
-}
-
-/** Re-issues the cookie of an existing session (e.g. after changing its row). */
-export function refreshSessionCookie(sessionId: string): string {
-  return sessionCookieHeader(sessionId);
 }
 
 /** Ends the request's session (if any); returns the Set-Cookie header value that clears the cookie. */

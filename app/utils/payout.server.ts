@@ -35,7 +35,6 @@ import { getTemporalClient, isTemporalUnavailable, startWorkflowOnce, withTimeou
 const RESULT_WAIT_MS = 25_000;
 
 export const EXPIRED_FORM_MESSAGE = "This form has expired. Please submit it again.";
-export const PENDING_MESSAGE = "We are still setting up your payout account. Refresh this page in a moment to see the result.";
 
 export type PayoutActionData = {
   result: SubmissionResult<string[]>;

@@ -107,11 +107,6 @@ export async function startSession(userId: number): Promise<{ sessionId: string;
   return { sessionId: session.id, setCookie: l.createSessionCookie(session.id).serialize() };
 }
 
-/** Set-Cookie header value that keeps the session cookie (re-issued with a fresh expiry). */
-export function sessionCookieHeader(sessionId: string): string {
-  return lucia().createSessionCookie(sessionId).serialize();
-}
-
 /** Ends one session; returns the Set-Cookie header value that clears the cookie. */
 export async function endSession(sessionId: string): Promise<string> {
   const l = lucia();

@@ -446,14 +446,6 @@ export async function getDraftOrders(db: DbOrTx, retailerId: number, orderIds: n
 // Starting the orders' workflows (app/utils/checkout.server.ts).
 
 /**
- * The hand-over of orders where `retailerId` is a party, rebuilt from the rows proceedFromCart wrote (the
- * pay step is a later request than the proceed step): amounts as shown at review, lines with unit prices.
- */
-export async function getCheckoutDrafts(db: DbOrTx, retailerId: number, orderIds: number[]): Promise<CheckoutDraft[]> {
-  return (await getDraftOrders(db, retailerId, orderIds)).map((v) => v.draft);
-}
-
-/**
  * Orders whose workflow has started are no longer the cart's drafts: they leave the cart's draft list and
  * take their cart lines with them (buy: the lines of that seller; sell: the line of that request). From
  * then on they are orders (Pending Orders), not drafts a later "proceed" could rewrite or "start over" delete.

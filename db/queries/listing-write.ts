@@ -5,7 +5,7 @@
  * listing or request (with the duplicate check and the insert under one lock, so two submits of the same
  * style cannot both get through).
  */
-import { and, asc, desc, eq, gt, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, ne, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import {
   brands,
@@ -350,11 +350,4 @@ export async function createRequestChecked(db: Db, input: CreateRequestInput): P
     const listingExists = await findOtherListing(tx, input.requestorId, input.variationId);
     return { ok: true, request, listingExists };
   });
-}
-
-/** Store names of retailers by id (staff screens only: never sent to a non-staff browser). */
-export async function storeNamesByIds(db: DbOrTx, ids: number[]): Promise<Map<number, string>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.select({ id: retailers.id, storeName: retailers.storeName }).from(retailers).where(inArray(retailers.id, ids));
-  return new Map(rows.map((r) => [r.id, r.storeName]));
 }

@@ -403,16 +403,6 @@ export async function markListingCorrected(db: DbOrTx, listingId: number): Promi
   return rows.length === 1;
 }
 
-/** The owner's listings waiting to be re-listed after a correction (for notices elsewhere). */
-export async function correctedListingIds(db: DbOrTx, retailerId: number): Promise<number[]> {
-  const rows = await db
-    .select({ id: listings.id })
-    .from(listings)
-    .where(and(eq(listings.providerId, retailerId), sql`${listings.correctedAt} IS NOT NULL`))
-    .orderBy(asc(listings.id));
-  return rows.map((r) => r.id);
-}
-
 /**
  * How many orders still waiting for an answer (PENDING_TRANSACTION_STATES) take units from this listing.
  * Saving such a listing asks "This listing has pending transactions." first (docs/product/orders.md,

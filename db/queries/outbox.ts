@@ -44,10 +44,6 @@ export async function insertOutboxEmail(db: Db, email: NewOutboxEmail): Promise<
   return existing[0];
 }
 
-export async function markOutboxSent(db: Db, id: number): Promise<void> {
-  await db.update(outboxEmails).set({ status: "sent", sentAt: new Date() }).where(eq(outboxEmails.id, id));
-}
-
 /**
  * Claims up to `limit` rows for delivery, oldest first, and returns them: queued rows created in the last
  * `maxAgeMs` (an older backlog is left for staff to read, never mailed late), plus rows left in `sending`

@@ -117,14 +117,3 @@ export async function recordPayoutAccount(
     return { recorded: true, listingsActivated };
   });
 }
-
-/** The retailer's connected-account id (payout is set up when present). */
-export async function getRetailerMerchantId(db: DbOrTx, retailerId: number): Promise<string | null> {
-  const [row] = await db.select({ id: retailers.btMerchantId }).from(retailers).where(eq(retailers.id, retailerId));
-  return row?.id ?? null;
-}
-
-/** Setups of a retailer, newest first (staff and tests). */
-export async function listPayoutSetups(db: DbOrTx, retailerId: number): Promise<PayoutSetupRow[]> {
-  return db.select().from(payoutSetups).where(and(eq(payoutSetups.retailerId, retailerId))).orderBy(desc(payoutSetups.id));
-}

@@ -164,7 +164,6 @@ export function retailerBrandsReport(db: Db): ReportSource {
 // Sales reps
 
 export type SalesRepRow = typeof salesReps.$inferSelect;
-export type SalesRepInput = { territoryName: string; firstName: string; lastName: string; states: string[] };
 
 export async function listSalesReps(db: Db): Promise<SalesRepRow[]> {
   return db.select().from(salesReps).orderBy(asc(salesReps.territoryName), asc(salesReps.id));
@@ -172,15 +171,6 @@ export async function listSalesReps(db: Db): Promise<SalesRepRow[]> {
 
 export async function getSalesRep(db: Db, id: number): Promise<SalesRepRow | null> {
   return (await db.select().from(salesReps).where(eq(salesReps.id, id)).limit(1))[0] ?? null;
-}
-
-export async function saveSalesRep(db: Db, id: number | undefined, input: SalesRepInput): Promise<SalesRepRow | null> {
-  if (id === undefined) return (await db.insert(salesReps).values(input).returning())[0];
-  return (await db.update(salesReps).set(input).where(eq(salesReps.id, id)).returning())[0] ?? null;
-}
-
-export async function deleteSalesRep(db: Db, id: number): Promise<boolean> {
-  return (await db.delete(salesReps).where(eq(salesReps.id, id)).returning({ id: salesReps.id })).length === 1;
 }
 
 export type RepRetailerRow = {

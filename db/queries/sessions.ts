@@ -54,15 +54,3 @@ export async function getSessionRow(db: Db, sessionId: string): Promise<SessionR
   const rows = await db.select().from(sessions).where(eq(sessions.id, sessionId)).limit(1);
   return rows[0] ?? null;
 }
-
-export async function countUserSessions(db: Db, userId: number): Promise<number> {
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(sessions)
-    .where(eq(sessions.userId, userId));
-  return rows[0]?.n ?? 0;
-}
-
-export async function deleteUserSessions(db: Db, userId: number): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.userId, userId));
-}

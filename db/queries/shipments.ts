@@ -56,10 +56,6 @@ export async function upsertShipment(
   return row?.id ?? null;
 }
 
-export async function setShipmentStatus(db: DbOrTx, trackingNumber: string, status: string): Promise<void> {
-  await db.update(shipments).set({ status, modifiedAt: sql`now()` }).where(eq(shipments.trackingNumber, trackingNumber));
-}
-
 /** The order (and its workflow) a tracking number belongs to: what the carrier webhook signals. */
 export async function findShipmentByTracking(db: DbOrTx, trackingNumber: string) {
   const [row] = await db

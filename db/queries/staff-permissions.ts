@@ -8,10 +8,3 @@ export async function getAdminPermissions(db: Db, userId: number): Promise<strin
   const row = rows[0];
   return row?.isStaff ? row.permissions : [];
 }
-
-export async function setAdminPermissions(db: Db, userId: number, permissions: readonly string[]): Promise<void> {
-  await db
-    .update(users)
-    .set({ adminPermissions: [...new Set(permissions)] })
-    .where(eq(users.id, userId));
-}

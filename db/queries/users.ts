@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { loginAttempts, passwordResetTokens, users } from "../schema";
 
@@ -48,16 +48,8 @@ export async function setUserPasswordHash(db: Db, userId: number, passwordHash: 
   await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
 }
 
-export async function setUserRetailer(db: Db, userId: number, retailerId: number | null): Promise<void> {
-  await db.update(users).set({ retailerId }).where(eq(users.id, userId));
-}
-
 export async function touchLastLogin(db: Db, userId: number, at: Date = new Date()): Promise<void> {
   await db.update(users).set({ lastLoginAt: at }).where(eq(users.id, userId));
-}
-
-export async function listUsersOfRetailer(db: Db, retailerId: number): Promise<UserRow[]> {
-  return db.select().from(users).where(eq(users.retailerId, retailerId)).orderBy(users.id);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -121,9 +113,4 @@ export async function recordLoginAttempt(
     succeeded: input.succeeded,
     attemptedAt: input.at ?? new Date(),
   });
-}
-
-/** Housekeeping: forget attempts older than `before`. */
-export async function pruneLoginAttempts(db: Db, before: Date): Promise<void> {
-  await db.delete(loginAttempts).where(lt(loginAttempts.attemptedAt, before));
 }

@@ -9,7 +9,7 @@
  *   on failure: unclaimWebhookEvent(id)
  * Carrier lookups (tracking number -> order) and the tracking history are db/queries/shipments.ts's.
  */
-import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../client";
 import { orders, payments, shipments, webhookEvents } from "../schema";
 import type { DbOrTx } from "./listings";
@@ -42,11 +42,6 @@ export async function claimWebhookEvent(db: DbOrTx, id: string): Promise<boolean
 /** The signal could not be delivered: let the provider's retry try again. */
 export async function unclaimWebhookEvent(db: DbOrTx, id: string): Promise<void> {
   await db.update(webhookEvents).set({ processedAt: null }).where(eq(webhookEvents.id, id));
-}
-
-export async function countWebhookEvents(db: DbOrTx, id: string): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(webhookEvents).where(eq(webhookEvents.id, id));
-  return row?.n ?? 0;
 }
 
 export interface WebhookOrderRef {

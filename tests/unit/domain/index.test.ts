@@ -16,7 +16,7 @@ describe("domain/index re-exports every module", () => {
     "ACTION_CODES",
     "SELLER_DECLINE_REASONS",
     "anonymousRetailerLabel",
-    "SERVER_ERROR_MESSAGE",
+    "CARD_DECLINED",
   ])("%s", (name) => {
     expect((domain as Record<string, unknown>)[name]).toBeDefined();
   });
