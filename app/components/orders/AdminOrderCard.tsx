@@ -1,5 +1,5 @@
 /**
- * The admin order card (spec 002 §2.8, §2.9): a list card with a header; expanded it has the tabs
+ * The admin order card (docs/product/screens.md, "Staff: transactions", "Staff: RMAs"): a list card with a header; expanded it has the tabs
  * summary, updates, Shipping and Payments (card area max height 500 px) and a close control. Staff see
  * store names, the ledger, and the carrier tools (schedule pickup, simulate pickup, simulate delivery),
  * which go through the carrier webhook exactly like the carrier's own events.

@@ -5,7 +5,7 @@ import { TRANSACTION_LABELS } from "../../../domain/messages";
 import { shipmentStatusText, timeSince } from "./format";
 
 /**
- * How a swap shows on /orders (spec 001 §2: cards for swaps sent, swaps received and swap pairs): the pair
+ * How a swap shows on /orders (docs/product/screens.md, "Orders": cards for swaps sent, swaps received and swap pairs): the pair
  * (both parcels), or only the half this side sends or only the half it receives.
  */
 export type SwapCardKind = "pair" | "sent" | "received";

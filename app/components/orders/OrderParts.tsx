@@ -231,7 +231,7 @@ const LEDGER_ROWS: [string, string][] = [
   ["receiverRefundedCents", "Refunded to the receiver"],
   ["receiverPayoutCents", "Paid out to the receiver"],
   ["keptCents", "Kept by the marketplace"],
-  // An RMA (decisions.md "Returns (RMA): who pays what").
+  // An RMA (docs/product/money.md, "RMA refund and charge").
   ["victimRefundCents", "Returned to the victim"],
   ["perpetratorChargeCents", "Charged to the perpetrator"],
   ["rmaKeptCents", "Kept by the marketplace (RMA shipping + fee)"],
@@ -316,7 +316,7 @@ export function BuyerAmounts({
 const SWAP_FEE_LABEL = `Fee (${FEE_PERCENT.swap}% of the larger value)`;
 
 /**
- * A swap's money (decisions.md "Money", 810 payment): a side sees what it gives and receives, the value
+ * A swap's money (docs/product/money.md, "Swap value difference"; 810 payment): a side sees what it gives and receives, the value
  * difference it adds, is paid or was forgiven, its fee, its shipping and its payment; staff see both sides.
  */
 export function SwapAmounts({ a, role, labels }: { a: SwapAmountsView; role: Role | null; labels: Record<Role, string> }) {

@@ -1,5 +1,5 @@
 /**
- * The swap's action panel (spec 001 §4: modify-approve-swap, the call-it-even last chance; payment; swap
+ * The swap's action panel (docs/product/glossary.md, "Action panels": modify-approve-swap, the call-it-even last chance; payment; swap
  * shipment pending): what the side looking at it may do now. Until both have paid it shows the swap's
  * terms as the workflow recorded them (app/utils/swap.server.ts); the other side's move shows "awaiting
  * retailer's response". From then on each side sees its own parcel (packing slip, checklist, label unless cancelled, cancel while the pickup is
@@ -365,7 +365,7 @@ function ShippingPanel({
                 not picked up by then, your card on file is charged the cost of the goods swapped and that amount is paid to the other retailer.
               </p>
             ) : null}
-            {/* spec 001 §4: a swap's label can be printed unless its parcel is cancelled. */}
+            {/* A swap's label can be printed unless its parcel is cancelled. */}
             <ShippingPapers externalId={order.externalId} labelUrl={mine.status !== "cancelled" ? mine.labelUrl : null} />
             {waitingForPickup && shipping ? <CancelShipmentForm busy={busy} /> : null}
           </>
