@@ -1,5 +1,5 @@
 /**
- * /admin/active-shipments (spec 002 §2.2): shipments on their way (pickup scheduled or in route; ?all=1 for
+ * /admin/active-shipments (docs/product/screens.md, "Staff: transactions"): shipments on their way (pickup scheduled or in route; ?all=1 for
  * every shipment), with store names (staff), tracking, call tag and pickup deadline, and the carrier tools:
  * schedule pickup, simulate pickup, simulate delivery, each a signed event POSTed to /webhooks/carrier.
  */

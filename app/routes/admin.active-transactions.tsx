@@ -1,5 +1,5 @@
 /**
- * /admin/active-transactions/:stage? (spec 002 §2.2, §2.8, §4): every order, filtered by stage (all,
+ * /admin/active-transactions/:stage? (docs/product/screens.md, "Staff: transactions"): every order, filtered by stage (all,
  * pre_shipping (pending), approved, shipping, delivered, complete, declined, cancelled), by type (1 Sale,
  * 2 Swap, 3 RMA) and by action code (domain/action-codes, with their labels). Each order is an admin order
  * card (summary, updates, Shipping, Payments + ledger); ?order=<id>&tab=<tab> opens one. Staff tools on the

@@ -1,5 +1,5 @@
 /**
- * /alerts (spec 001 §2 "Alerts screen"): pending orders (and /alerts?status=declined the declined ones) in
+ * /alerts (docs/product/screens.md, "Alerts"): pending orders (and /alerts?status=declined the declined ones) in
  * three tabs, Sales, Purchases and Swaps, each with a bell badge when that kind has orders waiting for this
  * retailer. Cards: order id, brand, a status link to the detail, amount (not for swaps), time since modified.
  * Counters refresh every 15 s (revalidation). POST intent=seen with ids marks those orders' actions seen

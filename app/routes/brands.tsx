@@ -1,5 +1,5 @@
 /**
- * /brands/ (spec 000 §2): tabs "YOUR AUTHORIZED BRANDS" (the retailer's authorized brands) and "ADD BRANDS"
+ * /brands/ (docs/product/screens.md, "Brands"): tabs "YOUR AUTHORIZED BRANDS" (the retailer's authorized brands) and "ADD BRANDS"
  * (?tab=add: the brand request form: brand_name, brand_purchase_amount, your_interest_in_this_brand,
  * brand_contact_email, brand_contact_name; the setup wizard's row schema with the brand name required),
  * saved to brand_requests with a success notice.

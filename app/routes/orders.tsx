@@ -1,5 +1,5 @@
 /**
- * /orders and /orders/:stage (spec 001 §2 "Orders screen"): approved orders in three tabs, Sales Orders,
+ * /orders and /orders/:stage (docs/product/screens.md, "Orders"): approved orders in three tabs, Sales Orders,
  * Purchase Orders and Swap Orders; a status filter with one option, Delivered (a delivered shipment);
  * shipments labelled Outgoing or Incoming; each card with a View Details expansion.
  * :stage is the tab (sales, purchases, swaps; sentswaps and receivedswaps open the swaps tab). Swaps show as

@@ -1,5 +1,5 @@
 /**
- * /packingslip/{external_id or action id}/ (spec 001 §2, §7): the order's packing slip as a PDF
+ * /packingslip/{external_id or action id}/ (docs/product/screens.md, "Packing slip, checklist and label"): the order's packing slip as a PDF
  * (@react-pdf/renderer, app/utils/pdf.server.tsx), opened in a new tab: a resource route, so no menus or
  * page chrome. Anonymous whoever prints it (it goes inside the box): parties as `retailer-00{id}` only.
  * A party of the order (or staff) may open it; anyone else gets 404.

@@ -43,7 +43,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const created = await createUser(db, { email: submission.value.email, passwordHash: await hashPassword(submission.value.password) });
   if (!created.ok) {
-    // Registration may say that an address is already registered (decisions.md).
+    // Registration may say that an address is already registered (docs/product/glossary.md, "Anonymity").
     return data(submission.reply({ hideFields: ["password", "confirm"], fieldErrors: { email: [MSG.alreadyRegistered] } }), { status: 409 });
   }
   const setCookie = await commitSession(created.user.id);
@@ -60,7 +60,7 @@ export default function Register() {
     shouldValidate: "onInput",
     shouldRevalidate: "onInput",
   });
-  // CONTINUE stays disabled while any error exists or the confirmation is empty (spec 000 §5).
+  // CONTINUE stays disabled while any error exists or the confirmation is empty.
   // Before hydration the button works and the server validates.
   const formRef = useRef<HTMLFormElement>(null);
   const [hydrated, setHydrated] = useState(false);

@@ -1,5 +1,5 @@
 /**
- * /rma/:id (spec 001 §2 "RMA view", §3 "RMA (retailer side)"): an RMA as its two retailers see it, each the
+ * /rma/:id (docs/product/screens.md, "RMA page"): an RMA as its two retailers see it, each the
  * other only as retailer-00{id}: the stage, the original order, each line with its reason and staff's
  * decision, and the money (what the victim gets back, what the perpetrator is charged) once staff decided.
  * While the return ships, the victim gets its return label and packing slip and the date to ship by.

@@ -1,7 +1,7 @@
 /**
- * Settings → Contact Info (spec 000 §2): celphone, first_name, last_name, job_title, job_title_other,
+ * Settings → Contact Info (docs/product/screens.md, "Settings and payout"): celphone, first_name, last_name, job_title, job_title_other,
  * phone. The same schema as the setup wizard's contact step (domain/accounts.ts ContactStepSchema): the
- * cell phone is required ("Contact cell phone required", spec 001 §5). Once it is set, the cell-phone
+ * cell phone is required ("Contact cell phone required"). Once it is set, the cell-phone
  * "Action Required!" banner is gone (the shell reads the contact on every request).
  */
 import { getFormProps, useForm } from "@conform-to/react";

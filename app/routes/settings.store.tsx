@@ -1,5 +1,5 @@
 /**
- * Settings → Store Info (spec 000 §2, §3): store_name, store_email, store_phone, business_name, address1
+ * Settings → Store Info (docs/product/screens.md, "Settings and payout"): store_name, store_email, store_phone, business_name, address1
  * (labelled "Shipping Address"), city, state, postal_code, resale_number. The same Zod schema as the
  * retailer-setup wizard's Retailer step (domain/accounts.ts RetailerStepSchema), on both sides.
  */

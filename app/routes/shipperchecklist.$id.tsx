@@ -1,5 +1,5 @@
 /**
- * /shipperchecklist/{external_id or action id}/ (spec 001 §2 "shipper checklist page"): the seller's
+ * /shipperchecklist/{external_id or action id}/ (docs/product/screens.md, "Packing slip, checklist and label"): the seller's
  * printable checklist for an order, as a PDF (app/utils/pdf.server.tsx): pickup readiness, the contents and
  * the printed RMA texts. Anonymous; parties of the order and staff only (404 otherwise).
  * A swap has a parcel each way: a party gets the slip of the parcel it sends; staff choose with ?side=receiver.

@@ -23,7 +23,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCs
 export const headers = retryAfterHeaders;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  // /signin/:stage/ (spec 000 §2): the sign-up and reset stages live on their own pages.
+  // /signin/:stage/: the sign-up and reset stages live on their own pages.
   if (params.stage === "register") throw redirect("/register");
   if (params.stage === "forgot" || params.stage === "password-reset") throw redirect("/password-reset");
   const url = new URL(request.url);
@@ -54,7 +54,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const ok = user ? await verifyPassword(user.passwordHash, password) : await verifyAgainstDummy(password);
   await noteLoginAttempt(db, { email, ip, succeeded: ok && !!user });
   if (!ok || !user) {
-    // The same answer for an unknown e-mail and a wrong password (decisions.md).
+    // The same answer for an unknown e-mail and a wrong password (docs/product/glossary.md, "Anonymity").
     return data(
       { result: submission.reply({ hideFields: ["password"], formErrors: [MSG.loginFailed] }), loginFailed: true, throttled: null },
       { status: 401 },

@@ -110,7 +110,7 @@ export async function saveCardFromForm(retailer: RetailerRow, submissionId: stri
 
 /**
  * Selling to a request counts as the seller's approval, and a seller approving a sale needs a card on file
- * (spec 000 §1, 001 §4), as the buy flow's approval asks (need_payment_method): with a card on file, nothing
+ * (docs/product/orders.md, "Purchase from a listing"), as the buy flow's approval asks (need_payment_method): with a card on file, nothing
  * to do; else the card fields of the same form are saved first; without them, 402 with SELLER_CARD_NEEDED.
  */
 export async function ensureSellerCard(retailer: RetailerRow, form: FormData): Promise<SaveCardOutcome> {

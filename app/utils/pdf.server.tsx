@@ -1,11 +1,11 @@
 /**
- * The order PDFs, rendered with @react-pdf/renderer (spec 001 §2 routes, §9 printed texts):
+ * The order PDFs, rendered with @react-pdf/renderer (docs/product/screens.md, "Packing slip, checklist and label"):
  * - the packing slip (/packingslip/{external_id or action id}/), which goes inside the box;
  * - the shipper checklist (/shipperchecklist/{id}/), the seller's printable list before pickup.
- * Both are anonymous (decisions.md "Names that users see"): the parties appear only as `retailer-00{id}`;
+ * Both are anonymous (docs/product/glossary.md, "Anonymity"): the parties appear only as `retailer-00{id}`;
  * they are built from PackingSlipData, which carries no name, e-mail, phone or address at all.
  * The printed RMA texts come from domain/messages RMA_PRINTED_TEXTS (the reply window is five business days
- * on both documents: decisions.md makes the old "three" follow the five of the RMA rules).
+ * on both documents, where an older printed text said three: docs/product/windows.md, "RMA windows").
  */
 import { Document, Page, StyleSheet, Text, View, renderToBuffer } from "@react-pdf/renderer";
 import type { PackingSlipData } from "../../db/queries/order-views/order-detail";

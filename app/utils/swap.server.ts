@@ -1,6 +1,5 @@
 /**
- * Server side of a swap's panel on /transaction/swap/:id (spec 001 §4 "Swap flow"; decisions.md "Who moves
- * when (swaps)"): what the panel needs (the swap's terms as its workflow recorded them with its last step:
+ * Server side of a swap's panel on /transaction/swap/:id (docs/product/orders.md, "Swap"): what the panel needs (the swap's terms as its workflow recorded them with its last step:
  * both sides' goods, dues, whose move; for the provider's choice, the receiver's swap listings), and the
  * retailer commands, sent as updates to the swap's workflow. A refused command comes back as its message with a 4xx.
  *
@@ -101,7 +100,7 @@ const CancelSchema = reasonSchema(CANCEL_SHIPMENT_REASONS);
 
 /**
  * Whether a swap party may open the RMA wizard: within 48 hours of the delivery of the goods it received
- * (the workflow's window, kept with the order). The RMA itself is issue 11's.
+ * (the workflow's window, kept with the order). The RMA itself is app/utils/rma.server.ts's.
  */
 export function swapRmaOpen(order: Pick<OrderDetail, "role" | "swapWindows">, now = Date.now()): boolean {
   const until = order.role ? order.swapWindows?.rmaBy : null;

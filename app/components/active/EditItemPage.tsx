@@ -1,5 +1,6 @@
 /**
- * The edit screens /updatelisting/{id} and /updaterequest/{id} (spec 000 §4, §5, §8): size counters
+ * The edit screens /updatelisting/{id} and /updaterequest/{id} (docs/product/screens.md, "My Listings and
+ * Requests"): size counters
  * (integers, min 0), the listing type (listings), the reason, the reason for the change (required, never
  * "none"); Delete = every size at zero with a reason; a listing with pending transactions asks first
  * ("This listing has pending transactions.") and OK sends the form again with pendingok=on.
