@@ -8,23 +8,20 @@
  *   /admin/retailer-upload?upload=7&confirm=1   the confirmation
  */
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
-import { BULK_UPLOAD_COLUMNS, BULK_UPLOAD_LIMITS, BULK_UPLOAD_MSG } from "../../domain/retailer-admin";
-import { getRetailerUpload, listRecentRetailerUploads, recordRetailerUploadResults, saveRetailerUpload } from "../../db/queries/retailer-upload";
+import { RowId } from "../../domain/ids";
+import { BULK_UPLOAD_COLUMNS, BULK_UPLOAD_MSG } from "../../domain/retailer-admin";
+import { getRetailerUpload, listRecentRetailerUploads } from "../../db/queries/retailer-upload";
 import type { RetailerUploadRowJson } from "../../db/schema";
+import { ActionError } from "~/components/admin/ActionError";
 import { pageTitle } from "~/components/title";
 import adminCss from "~/styles/retailer-admin.css";
-import { readFormData } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { requireRetailerAdmin } from "~/utils/retailer-admin.server";
-import { previewUpload, submitUpload, XlsxRejected } from "~/utils/retailer-upload.server";
+import { retailerUploadAction } from "./__admin-retailer-upload.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Retailer upload") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminCss }];
-
-const IdSchema = z.coerce.number().int().positive().max(2_147_483_647);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRetailerAdmin(request);
@@ -34,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const recent = await listRecentRetailerUploads(db);
     return { stage: "upload" as const, recent: recent.map((u) => ({ ...u, createdAt: u.createdAt.toISOString().slice(0, 16).replace("T", " ") })) };
   }
-  const id = IdSchema.safeParse(raw);
+  const id = RowId.safeParse(raw);
   const upload = id.success ? await getRetailerUpload(db, id.data) : null;
   if (!upload) throw new Response("No such upload.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const good = upload.rows.filter((r) => r.problems.length === 0).length;
@@ -60,53 +57,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-function problem(message: string, status: number) {
-  return data({ error: message }, { status });
-}
-
 export async function action({ request }: ActionFunctionArgs) {
   const auth = await requireRetailerAdmin(request);
-  let form: FormData;
-  try {
-    form = await readFormData(request, { maxBytes: BULK_UPLOAD_LIMITS.maxFileBytes + 64 * 1024 });
-  } catch (e) {
-    // A file over the size cap is a bad file, said the spec's way.
-    if (e instanceof Response && e.status === 413) return problem(BULK_UPLOAD_MSG.fileHasIssues, 413);
-    throw e;
-  }
-  const intent = String(form.get("intent") ?? "upload");
-  if (intent === "upload") {
-    const file = form.get("excel_file");
-    if (!file || typeof file === "string" || file.size === 0) return problem(BULK_UPLOAD_MSG.invalidInput, 400);
-    if (!/\.xlsx$/i.test(file.name)) return problem(BULK_UPLOAD_MSG.fileHasIssues, 400);
-    let rows;
-    try {
-      rows = await previewUpload(Buffer.from(await file.arrayBuffer()));
-    } catch (e) {
-      if (e instanceof XlsxRejected) return problem(BULK_UPLOAD_MSG.fileHasIssues, 400);
-      throw e;
-    }
-    if (rows.length === 0) return problem(`${BULK_UPLOAD_MSG.fileHasIssues}: no rows under the header.`, 400);
-    const saved = await saveRetailerUpload(db, { uploadedBy: auth.user.id, fileName: file.name.slice(0, 200), rows });
-    return redirect(`/admin/retailer-upload?upload=${saved.id}`, 303);
-  }
-  if (intent === "submit") {
-    const id = IdSchema.safeParse(form.get("upload"));
-    const upload = id.success ? await getRetailerUpload(db, id.data) : null;
-    if (!upload) return problem("No such upload.", 404);
-    if (form.get("confirmed") !== "yes") return redirect(`/admin/retailer-upload?upload=${upload.id}&confirm=1`, 303);
-    const results = await submitUpload(upload.rows);
-    await recordRetailerUploadResults(db, upload.id, results);
-    return redirect(`/admin/retailer-upload?upload=${upload.id}`, 303);
-  }
-  return problem("Unknown action.", 400);
+  return retailerUploadAction(request, auth.user.id);
 }
 
 type LoaderData = Awaited<ReturnType<typeof loader>>;
 
 export default function RetailerUpload() {
   const d = useLoaderData<typeof loader>() as LoaderData;
-  const actionData = useActionData<typeof action>() as { error?: string } | undefined;
+  const actionData = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const steps = ["Upload", "Preview", "Submit", "Summary"];
   const current = d.stage === "upload" ? 0 : d.stage === "preview" ? 1 : d.stage === "confirm" ? 2 : 3;
@@ -123,11 +83,7 @@ export default function RetailerUpload() {
           </li>
         ))}
       </ol>
-      {actionData?.error ? (
-        <p className="alert alert-danger" role="alert" data-testid="upload-error">
-          {actionData.error}
-        </p>
-      ) : null}
+      <ActionError id="retailer-upload" lastResult={actionData} testId="upload-error" />
       {d.stage === "upload" ? (
         <>
           <Form method="post" encType="multipart/form-data" className="form-stack" data-testid="upload-form">
