@@ -221,9 +221,15 @@ const MATRIX: Record<string, Case> = {
     (f) => [get(`/manage-brand/info?brand=${f.brandPriv.id}`), post(`/manage-brand/retailers?brand=${f.brandPriv.id}`, { intent: "add_retailer", retailer: f.a })],
     (f) => [`/manage-brand/info?brand=${f.brandPriv.id}`],
   ),
-  "manage-retailer.($tab).tsx": staffOnly(
-    "the retailer manager",
-    (f) => [get(`/manage-retailer/info?id=${f.a}`), post(`/manage-retailer/info?id=${f.a}`, { intent: "deactivate", id: f.a })],
+  "manage-retailer.tsx": staffOnly(
+    "the retailer manager (a tab of the layout)",
+    (f) => [
+      get(`/manage-retailer/info?id=${f.a}`),
+      post(`/manage-retailer/info?id=${f.a}`, { intent: "deactivate", id: f.a }),
+      // Each tab with commands is a route of its own.
+      post(`/manage-retailer/contacts?id=${f.a}`, { intent: "send-reset", contact_id: 1 }),
+      post(`/manage-retailer/brands?id=${f.a}`, { intent: "brand-delete", brand_id: f.brandPriv.id }),
+    ],
     (f) => [`/manage-retailer/info?id=${f.a}`],
   ),
   "orders_.$stage.tsx": {
@@ -481,11 +487,17 @@ afterAll(async () => {
   await handle?.close();
 });
 
-/** The route files of app/routes whose names carry a parameter ($id, ($stage), the $ catch-all). */
+/**
+ * Layouts whose tabs are child routes of their own (/manage-retailer/<tab>?id=): the tab is as much a parameter
+ * as ($tab) was, so each layout keeps a case.
+ */
+const TAB_LAYOUTS = ["manage-retailer.tsx"];
+
+/** The route files of app/routes whose names carry a parameter ($id, ($stage), the $ catch-all), and the tab layouts. */
 function parameterRoutes(): string[] {
   return fs
     .readdirSync(ROUTES_DIR)
-    .filter((n) => /\.(tsx?|jsx?)$/.test(n) && n.includes("$"))
+    .filter((n) => /\.(tsx?|jsx?)$/.test(n) && (n.includes("$") || TAB_LAYOUTS.includes(n)))
     .sort();
 }
 

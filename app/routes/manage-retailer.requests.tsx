@@ -1,0 +1,23 @@
+/** /manage-retailer/requests?id=: the retailer's requests (app/components/manage-retailer/ItemsTab.tsx). */
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { ItemsTab } from "~/components/manage-retailer/ItemsTab";
+import { TabNotices, type TabHandle } from "~/components/manage-retailer/parts";
+import { itemsTab, requireChosenRetailer } from "./__manage-retailer.server";
+
+export const handle: TabHandle = { tab: "requests" };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { retailer, url } = await requireChosenRetailer(request);
+  return { retailerId: retailer.id, ...(await itemsTab("requests", retailer.id, url.searchParams.get("edit"))) };
+}
+
+export default function RequestsTab() {
+  const d = useLoaderData<typeof loader>();
+  return (
+    <>
+      <TabNotices />
+      <ItemsTab d={d} retailerId={d.retailerId} />
+    </>
+  );
+}

@@ -1,0 +1,22 @@
+/** /manage-retailer/transactions?id=: the retailer's purchases and swaps (app/components/manage-retailer/OrdersTab.tsx). */
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { OrdersTab } from "~/components/manage-retailer/OrdersTab";
+import { TabNotices, type TabHandle } from "~/components/manage-retailer/parts";
+import { ordersTab, requireChosenRetailer } from "./__manage-retailer.server";
+
+export const handle: TabHandle = { tab: "transactions" };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { retailer } = await requireChosenRetailer(request);
+  return ordersTab("transactions", retailer.id);
+}
+
+export default function TransactionsTab() {
+  return (
+    <>
+      <TabNotices />
+      <OrdersTab d={useLoaderData<typeof loader>()} />
+    </>
+  );
+}
