@@ -7,7 +7,7 @@ import { ResourceForm } from "~/components/admin/resources/ResourceForm";
 import { pageTitle } from "~/components/title";
 import { getEnv } from "~/utils/env.server";
 import { notFound, requireResource } from "~/utils/permissions.server";
-import { loadEditRow, saveResourceForm, type FormValues } from "~/utils/resource-form.server";
+import { loadEditRow, saveResourceForm } from "~/utils/resource-form.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: pageTitle(data ? `${data.def.label} #${data.id}` : "Admin") }];
 
@@ -39,7 +39,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function EditThing() {
   const { def, id, values, choosers, images, today, saved } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>() as { errors: Record<string, string[]>; formError?: string; values: FormValues } | undefined;
+  const reply = useActionData<typeof action>();
   return (
     <section className="page">
       <p>
@@ -55,9 +55,8 @@ export default function EditThing() {
       ) : null}
       <ResourceForm
         def={def}
-        values={reply?.values ?? values}
-        errors={reply?.errors}
-        formError={reply?.formError}
+        values={values}
+        lastResult={reply}
         choosers={choosers}
         images={images}
         today={today}

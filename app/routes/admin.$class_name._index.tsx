@@ -1,3 +1,4 @@
+import { useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
@@ -6,6 +7,7 @@ import { LIST_PAGE_SIZE } from "../../domain/resources";
 import { listResource, variationsOfProducts } from "../../db/queries/admin-resources";
 import { ROW_ACTION_DONE, ResourceTable } from "~/components/admin/resources/ResourceTable";
 import { ListPager, pagesOf } from "~/components/admin/resources/ListPager";
+import { ErrorList } from "~/components/forms";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { db } from "~/utils/db.server";
@@ -64,7 +66,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function Things() {
   const { def, rows, count, countLabel, more, page, pages, search, labels, variations, done } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>() as { error?: string; productId?: number; errors?: Record<string, string[]> } | undefined;
+  const result = useActionData<typeof action>();
+  const [form] = useForm({ id: `row-action-${def.name}`, lastResult: result });
   const [q, setQ] = useState(search);
   return (
     <section className="page">
@@ -72,11 +75,7 @@ export default function Things() {
         <Link to="/admin">Admin</Link>
       </p>
       <h1>{def.plural}</h1>
-      {result?.error ? (
-        <p className="alert alert-danger" role="alert">
-          {result.error}
-        </p>
-      ) : null}
+      <ErrorList kind="form" errors={form.errors} />
       {done && ROW_ACTION_DONE[done] ? (
         <p className="alert alert-success" role="status">
           {ROW_ACTION_DONE[done]}
@@ -123,7 +122,7 @@ export default function Things() {
           rows={rows}
           labels={labels as Record<string, Record<string, string>>}
           variations={variations}
-          addVariationErrors={result?.productId && result.errors ? { productId: result.productId, errors: result.errors } : undefined}
+          lastResult={result}
         />
       </div>
       <ListPager page={page} pages={pages} />

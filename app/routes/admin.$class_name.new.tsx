@@ -34,7 +34,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function NewThing() {
   const { def, values, choosers, today } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>() as { errors: Record<string, string[]>; formError?: string; values: FormValues } | undefined;
+  const reply = useActionData<typeof action>();
   return (
     <section className="page">
       <p>
@@ -43,9 +43,8 @@ export default function NewThing() {
       <h1>New {def.label.toLowerCase()}</h1>
       <ResourceForm
         def={def}
-        values={reply?.values ?? values}
-        errors={reply?.errors}
-        formError={reply?.formError}
+        values={values}
+        lastResult={reply}
         choosers={choosers}
         today={today}
         mode="new"

@@ -1,3 +1,4 @@
+import { useForm, type SubmissionResult } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -11,7 +12,7 @@ import { ErrorList } from "~/components/forms";
 import { pageTitle } from "~/components/title";
 import { removeCatalogueImage, storeCatalogueImage } from "~/utils/catalogue-images.server";
 import { db } from "~/utils/db.server";
-import { parseSubmission, readFormData } from "~/utils/form.server";
+import { formError, parseSubmission, readFormData } from "~/utils/form.server";
 import { notFound, requirePermission } from "~/utils/permissions.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Variation editor") }];
@@ -33,8 +34,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return { v: { ...v, price: centsToDecimalString(v.priceCents) }, done: new URL(request.url).searchParams.get("done") };
 }
 
-type Reply = { form: "save" | "sizes" | "image"; errors?: Record<string, string[]>; error?: string };
-const reply = (r: Reply, status = 400) => data(r, { status });
+/** Conform's reply, tagged with the form of the page it answers (the variation, its sizes, its images). */
+type Reply = SubmissionResult<string[]> & { form: "save" | "sizes" | "image" };
+const reply = (form: Reply["form"], result: SubmissionResult<string[]>, status = 400) => data<Reply>({ ...result, form }, { status });
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requirePermission(request, "productvariation");
@@ -44,41 +46,41 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     form = await readFormData(request, { maxBytes: MAX_PHOTO_BYTES + 64 * 1024 });
   } catch (e) {
-    if (e instanceof Response && e.status === 413) return reply({ form: "image", error: "The picture is larger than 5 MB." }, 413);
+    if (e instanceof Response && e.status === 413) return reply("image", formError("The picture is larger than 5 MB."), 413);
     throw e;
   }
   switch (form.get("intent")) {
     case "save": {
       const s = parseSubmission(form, { schema: VariationEditSchema });
-      if (s.status !== "success") return reply({ form: "save", errors: s.error as Record<string, string[]> });
+      if (s.status !== "success") return reply("save", s.reply());
       await updateVariation(db, v.id, { sku: s.value.sku as string, priceCents: s.value.price as number, isActive: s.value.is_active as boolean });
       return back("saved");
     }
     case "add-sizes": {
       const s = parseSubmission(form, { schema: AddSizesSchema });
-      if (s.status !== "success") return reply({ form: "sizes", error: "A size label may have at most 40 characters." });
+      if (s.status !== "success") return reply("sizes", s.reply({ formErrors: ["A size label may have at most 40 characters."] }));
       await addProductSizes(db, v.productId, s.value.size_label);
       return back("sizes-added");
     }
     case "upload-image": {
       const file = form.get("image");
-      if (!(file instanceof File) || file.size === 0) return reply({ form: "image", error: "Choose a .jpg or .png picture." });
+      if (!(file instanceof File) || file.size === 0) return reply("image", formError("Choose a .jpg or .png picture."));
       const bytes = new Uint8Array(await file.arrayBuffer());
       const checked = checkPhoto(file.name, bytes);
-      if (!checked.ok) return reply({ form: "image", error: checked.message });
+      if (!checked.ok) return reply("image", formError(checked.message));
       await addVariationImage(db, v.id, await storeCatalogueImage(bytes, checked.type));
       return back("image-added");
     }
     case "delete-image": {
-      const s = ImageIdSchema.safeParse({ image_id: form.get("image_id") });
-      if (!s.success) return reply({ form: "image", error: "Unknown image." });
-      const url = await deleteVariationImage(db, v.id, s.data.image_id);
-      if (url === null) return reply({ form: "image", error: "That image is not one of this variation's." }, 404);
+      const s = parseSubmission(form, { schema: ImageIdSchema });
+      if (s.status !== "success") return reply("image", formError("Unknown image."));
+      const url = await deleteVariationImage(db, v.id, s.value.image_id);
+      if (url === null) return reply("image", formError("That image is not one of this variation's."), 404);
       await removeCatalogueImage(url);
       return back("image-deleted");
     }
     default:
-      return reply({ form: "save", error: "Unknown action." });
+      return reply("save", formError("Unknown action."));
   }
 }
 
@@ -91,11 +93,14 @@ const DONE: Record<string, string> = {
 
 export default function VariationEditor() {
   const { v, done } = useLoaderData<typeof loader>();
-  const r = useActionData<typeof action>() as Reply | undefined;
+  const r = useActionData<typeof action>();
+  const [saveForm, saveFields] = useForm<{ sku: string; price: string }>({ id: "variation-save", lastResult: r?.form === "save" ? r : null });
+  const [sizesForm] = useForm({ id: "variation-sizes", lastResult: r?.form === "sizes" ? r : null });
+  const [imageForm] = useForm({ id: "variation-image", lastResult: r?.form === "image" ? r : null });
   const nav = useNavigation();
   const [rows, setRows] = useState(1);
   // A failed upload clears the chosen file: the form is remounted after every answer.
-  const uploadKey = `${nav.state}-${r?.error ?? ""}-${done ?? ""}`;
+  const uploadKey = `${nav.state}-${imageForm.errors?.[0] ?? ""}-${done ?? ""}`;
   return (
     <section className="page">
       <p>
@@ -113,22 +118,18 @@ export default function VariationEditor() {
           {DONE[done]}
         </p>
       ) : null}
-      {r?.error && r.form !== "image" ? (
-        <p className="alert alert-danger" role="alert">
-          {r.error}
-        </p>
-      ) : null}
+      <ErrorList kind="form" errors={[...(saveForm.errors ?? []), ...(sizesForm.errors ?? [])]} />
       <Form method="post" noValidate className="resource-form" data-testid="variation-form">
         <input type="hidden" name="intent" value="save" />
         <div className="form-field">
           <label htmlFor="ve-sku">SKU *</label>
           <input id="ve-sku" name="sku" defaultValue={v.sku} />
-          <ErrorList kind="list" id="ve-sku" errors={r?.form === "save" ? r.errors?.sku : undefined} />
+          <ErrorList kind="list" id="ve-sku" errors={saveFields.sku.errors} />
         </div>
         <div className="form-field">
           <label htmlFor="ve-price">Price *</label>
           <input id="ve-price" name="price" type="number" step="0.01" min="0" defaultValue={v.price} />
-          <ErrorList kind="list" id="ve-price" errors={r?.form === "save" ? r.errors?.price : undefined} />
+          <ErrorList kind="list" id="ve-price" errors={saveFields.price.errors} />
         </div>
         <label className="checkbox-label">
           <input type="checkbox" name="is_active" defaultChecked={v.isActive} /> Active
@@ -175,11 +176,7 @@ export default function VariationEditor() {
         <input type="hidden" name="intent" value="upload-image" />
         <label htmlFor="ve-image">Upload an image (.jpg or .png, 5 MB at most)</label>
         <input id="ve-image" type="file" name="image" accept={PHOTO_ACCEPT} />
-        {r?.form === "image" && r.error ? (
-          <p className="alert alert-danger" role="alert" data-testid="image-error">
-            {r.error}
-          </p>
-        ) : null}
+        <ErrorList kind="form" testId="image-error" errors={imageForm.errors} />
         <button type="submit" className="button button-small">
           Upload
         </button>

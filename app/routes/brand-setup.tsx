@@ -8,7 +8,7 @@ import { ResourceForm } from "~/components/admin/resources/ResourceForm";
 import { pageTitle } from "~/components/title";
 import { getEnv } from "~/utils/env.server";
 import { forbidden, mayManage, notFound, requirePermission } from "~/utils/permissions.server";
-import { chooserData, loadEditRow, saveResourceForm, type FormReply, type FormValues } from "~/utils/resource-form.server";
+import { chooserData, loadEditRow, saveResourceForm, type FormValues } from "~/utils/resource-form.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Brand setup") }];
 
@@ -82,7 +82,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function BrandSetup() {
   const d = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>() as FormReply | undefined;
+  const reply = useActionData<typeof action>();
   return (
     <section className="page">
       <p>
@@ -99,9 +99,8 @@ export default function BrandSetup() {
       <h2>{d.steps.find((s) => s.step === d.step)!.label}</h2>
       <ResourceForm
         def={d.def}
-        values={reply?.values ?? d.values}
-        errors={reply?.errors}
-        formError={reply?.formError}
+        values={d.values}
+        lastResult={reply}
         choosers={d.choosers}
         today={d.today}
         mode={d.step === "company" && d.companyId === null ? "new" : "edit"}

@@ -1,3 +1,4 @@
+import { useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
@@ -7,6 +8,7 @@ import { CHOOSER_LIMIT, LIST_PAGE_SIZE, RESOURCES, type ResourceName } from "../
 import { chooserOptions, listResource, saveResource, setCollectionProductsActive, variationsOfProducts } from "../../db/queries/admin-resources";
 import { listAdminOrders } from "../../db/queries/order-views/staff-lists";
 import { CollectionPicker } from "~/components/admin/resources/CollectionPicker";
+import { ErrorList } from "~/components/forms";
 import { ListPager, pagesOf } from "~/components/admin/resources/ListPager";
 import { ResourceForm } from "~/components/admin/resources/ResourceForm";
 import { ROW_ACTION_DONE, ResourceTable } from "~/components/admin/resources/ResourceTable";
@@ -15,10 +17,10 @@ import accountsCss from "~/styles/accounts.css";
 import { db } from "~/utils/db.server";
 import { localDateISO } from "../../domain/business-days";
 import { getEnv } from "~/utils/env.server";
-import { readFormData } from "~/utils/form.server";
+import { formError, readFormData } from "~/utils/form.server";
 import { forbidden, mayManage, notFound, requirePermission } from "~/utils/permissions.server";
-import { chooserData, loadEditRow, saveResourceForm, type FormReply } from "~/utils/resource-form.server";
-import { rowAction, type RowActionReply } from "~/utils/resource-list.server";
+import { chooserData, loadEditRow, saveResourceForm } from "~/utils/resource-form.server";
+import { rowAction } from "~/utils/resource-list.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Brand admin") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
@@ -136,7 +138,7 @@ const AddRetailer = z.object({ retailer: Id });
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { tab, url, brandId, collectionId } = await context(request, params.tab);
-  if (brandId === null) return data({ error: "Choose a brand first." }, { status: 400 });
+  if (brandId === null) return data(formError("Choose a brand first."), { status: 400 });
   const back = `/manage-brand/${tab}?brand=${brandId}${collectionId ? `&collection=${collectionId}` : ""}`;
   if (tab === "info") {
     const r = await saveResourceForm(request, "brand", RESOURCES.brand, brandId);
@@ -149,21 +151,21 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await readFormData(request);
   const intent = form.get("intent");
   if (tab === "products" && (intent === "activate-all" || intent === "deactivate-all")) {
-    if (collectionId === null) return data({ error: "Choose a collection first." }, { status: 400 });
+    if (collectionId === null) return data(formError("Choose a collection first."), { status: 400 });
     await setCollectionProductsActive(db, collectionId, intent === "activate-all");
     return redirect(`${back}&done=${intent === "activate-all" ? "activated" : "deactivated"}`);
   }
   if (tab === "retailers" && intent === "add-retailer") {
     const p = AddRetailer.safeParse({ retailer: form.get("retailer") });
-    if (!p.success) return data({ error: "Enter a retailer id." }, { status: 400 });
+    if (!p.success) return data(formError("Enter a retailer id."), { status: 400 });
     const r = await saveResource(db, "retailerbrand", null, { retailer: p.data.retailer, brand: brandId, status: "authorized" });
     if (!r.ok)
-      return data({ error: r.errors.retailer ? "That retailer does not exist." : r.formError ?? "Could not add the brand." }, { status: 400 });
+      return data(formError(r.errors.retailer ? "That retailer does not exist." : (r.formError ?? "Could not add the brand.")), { status: 400 });
     return redirect(`${back}&done=added`);
   }
   const target: Partial<Record<Tab, ResourceName>> = { collections: "collection", products: "product", retailers: "retailerbrand" };
   const name = target[tab];
-  if (!name) return data({ error: "Unknown action." }, { status: 400 });
+  if (!name) return data(formError("Unknown action."), { status: 400 });
   return rowAction(form, name, RESOURCES[name], back);
 }
 
@@ -171,7 +173,8 @@ const DONE: Record<string, string> = { ...ROW_ACTION_DONE, saved: "Saved.", crea
 
 export default function ManageBrand() {
   const d = useLoaderData<typeof loader>();
-  const r = useActionData<typeof action>() as (RowActionReply & Partial<FormReply>) | undefined;
+  const r = useActionData<typeof action>();
+  const [form, fields] = useForm<{ year: string; name: string; subbrand: string }>({ id: "manage-brand", lastResult: r });
   const [params] = useSearchParams();
   const q = (extra: Record<string, string | number | null>) => {
     const p = new URLSearchParams();
@@ -198,11 +201,7 @@ export default function ManageBrand() {
           {DONE[d.done]}
         </p>
       ) : null}
-      {r?.error ? (
-        <p className="alert alert-danger" role="alert">
-          {r.error}
-        </p>
-      ) : null}
+      {"info" in d && d.info ? null : <ErrorList kind="form" errors={form.errors} />}
       {"brands" in d ? (
         <>
           <Form method="get" className="inline-form search-box" role="search">
@@ -226,9 +225,8 @@ export default function ManageBrand() {
       {"info" in d && d.info ? (
         <ResourceForm
           def={RESOURCES.brand}
-          values={r?.values ?? d.info.values}
-          errors={r?.errors}
-          formError={r?.formError}
+          values={d.info.values}
+          lastResult={r}
           choosers={d.info.choosers}
           today={d.today}
           mode="edit"
@@ -255,13 +253,9 @@ export default function ManageBrand() {
                   id={`cc-${n}`}
                   name={n}
                   type={n === "year" ? "number" : "text"}
-                  defaultValue={(r?.values?.[n] as string) ?? (n === "year" ? d.create.values.year : "")}
+                  defaultValue={fields[n].initialValue ?? (n === "year" ? d.create.values.year : "")}
                 />
-                {r?.errors?.[n] ? (
-                  <div className="alert alert-danger" role="alert" data-testid="field-error">
-                    {r.errors[n].join(" ")}
-                  </div>
-                ) : null}
+                <ErrorList kind="list" errors={fields[n].errors} />
               </div>
             ))}
             <button type="submit" className="button">
@@ -293,7 +287,7 @@ export default function ManageBrand() {
             rows={d.list.rows}
             labels={d.list.labels as Record<string, Record<string, string>>}
             variations={"variations" in d ? d.variations : undefined}
-            addVariationErrors={r?.productId && r.errors ? { productId: r.productId, errors: r.errors as Record<string, string[]> } : undefined}
+            lastResult={r}
           />
         </>
       ) : null}

@@ -7,11 +7,11 @@ import { data } from "@remix-run/node";
 import { centsToDecimalString } from "../../domain/money";
 import { CHOOSER_LIMIT, schemaFor, type ResourceDef, type ResourceName, type ResourceValues } from "../../domain/resources";
 import { chooserOptions, getResourceRow, saveResource } from "../../db/queries/admin-resources";
-import type { ChooserOption, FormValue } from "~/components/admin/resources/FieldInput";
+import type { ChooserOption, FormValues } from "~/components/admin/resources/FieldInput";
 import { db } from "./db.server";
 import { parseSubmission, readFormData } from "./form.server";
 
-export type FormValues = Record<string, FormValue>;
+export type { FormValues };
 
 /** A database row as the form's values (strings; lists as string arrays; cents as dollars). */
 export function rowToFormValues(def: ResourceDef, row: Record<string, unknown>): FormValues {
@@ -59,38 +59,22 @@ export async function loadEditRow(name: ResourceName, def: ResourceDef, id: numb
   return { values, images, choosers: await chooserData(def, values, found.labels) };
 }
 
-/** The submitted values as the form shows them again after a refusal. */
-function submittedValues(def: ResourceDef, form: FormData): FormValues {
-  const out: FormValues = {};
-  for (const f of def.fields) {
-    const all = form.getAll(f.name).filter((v): v is string => typeof v === "string");
-    out[f.name] = f.type === "multiplechoice" || f.type === "list" ? all : f.type === "boolean" ? (all.length ? "true" : "") : all[0] ?? "";
-  }
-  return out;
-}
-
-export type FormReply = { errors: Record<string, string[]>; formError?: string; values: FormValues };
-
 /**
- * Parses and saves a create (id null) or edit; a redirect target on success, else a 400 with field errors.
+ * Parses and saves a create (id null) or edit: the saved row's id, else the reply (Conform's, with the fields'
+ * errors and the form's) to answer with, a 400 (404 when the row is gone).
  * `fixed` values are set by the server (a wizard's company), never read from the form.
  */
 export async function saveResourceForm(request: Request, name: ResourceName, def: ResourceDef, id: number | null, fixed: ResourceValues = {}) {
   const form = await readFormData(request);
   const submission = parseSubmission(form, { schema: schemaFor(def) });
-  const values = submittedValues(def, form);
   if (submission.status !== "success") {
-    const errors = Object.fromEntries(Object.entries(submission.error ?? {}).filter(([, v]) => v && v.length)) as Record<string, string[]>;
-    return { reply: data({ errors, values, formError: "Please fix the fields in red." } satisfies FormReply, { status: 400 }) };
+    return { reply: data(submission.reply({ formErrors: ["Please fix the fields in red."] }), { status: 400 }) };
   }
   const result = await saveResource(db, name, id, { ...(submission.value as ResourceValues), ...fixed });
   if (!result.ok) {
-    const errors = Object.fromEntries(Object.entries(result.errors).map(([k, v]) => [k, [v]]));
-    return {
-      reply: data({ errors, values, formError: result.formError } satisfies FormReply, {
-        status: result.formError === "That row no longer exists." ? 404 : 400,
-      }),
-    };
+    const fieldErrors = Object.fromEntries(Object.entries(result.errors).map(([k, v]) => [k, [v]]));
+    const reply = submission.reply({ formErrors: result.formError ? [result.formError] : [], fieldErrors });
+    return { reply: data(reply, { status: result.formError === "That row no longer exists." ? 404 : 400 }) };
   }
   return { savedId: result.id };
 }

@@ -8,6 +8,7 @@ import { ErrorList } from "~/components/forms";
 import { applyMask, widgetFor, type FieldDef, type Widget } from "../../../../domain/resources";
 
 export type FormValue = string | string[];
+export type FormValues = Record<string, FormValue>;
 export type ChooserOption = { id: number; display_name: string };
 
 type Props = {

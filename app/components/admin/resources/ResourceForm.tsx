@@ -1,17 +1,32 @@
 /**
- * The generic form screen (issue 12, spec 002 §2.14): every field of the resource rendered by FieldInput;
- * server field errors under their fields, the form's own error (non_field_errors) as a danger alert.
+ * The generic form screen (docs/product/screens.md, "Staff: generic lists and forms"): every field of the
+ * resource rendered by FieldInput; the action's reply (Conform's) puts the fields' errors under their fields
+ * and the form's own error as a danger alert.
  */
+import { useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import type { ResourceDef } from "../../../../domain/resources";
-import { FieldInput, type ChooserOption, type FormValue } from "./FieldInput";
+import { ErrorList } from "~/components/forms";
+import { FieldInput, type ChooserOption, type FormValue, type FormValues } from "./FieldInput";
+
+/** What a refused form sent (Conform's reply's initialValue) as the form's values: lists as lists, a checkbox as "true" or "". */
+function sentValues(def: ResourceDef, sent: Record<string, unknown>): FormValues {
+  const out: FormValues = {};
+  for (const f of def.fields) {
+    const v = sent[f.name];
+    const all = (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]).filter((x): x is string => typeof x === "string");
+    out[f.name] = f.type === "multiplechoice" || f.type === "list" ? all : f.type === "boolean" ? (all.length ? "true" : "") : (all[0] ?? "");
+  }
+  return out;
+}
 
 export type ResourceFormProps = {
   def: ResourceDef;
-  values: Record<string, FormValue>;
-  errors?: Record<string, string[]>;
-  formError?: string;
+  /** The row's values (or a new row's prefill). */
+  values: FormValues;
+  /** The action's answer to a refused save (saveResourceForm): the fields' and the form's errors, what was sent. */
+  lastResult?: SubmissionResult<string[]> | null;
   choosers: Record<string, { options: ChooserOption[]; label?: string }>;
   images?: { id: number; url: string; thumbnailUrl: string }[];
   today: string;
@@ -21,17 +36,15 @@ export type ResourceFormProps = {
   submitLabel?: string;
 };
 
-export function ResourceForm({ def, values, errors, formError, choosers, images, today, mode, saved, submitLabel }: ResourceFormProps) {
+export function ResourceForm({ def, values: rowValues, lastResult, choosers, images, today, mode, saved, submitLabel }: ResourceFormProps) {
   const busy = useNavigation().state === "submitting";
+  const [form, fields] = useForm<Record<string, unknown>>({ id: `resource-${def.name}`, lastResult });
+  const values = lastResult?.initialValue ? sentValues(def, lastResult.initialValue) : rowValues;
   const [live, setLive] = useState<Record<string, FormValue>>(values);
   const shown = def.fields.filter((f) => !(mode === "new" && f.read_only));
   return (
     <Form method="post" noValidate className="resource-form" data-testid="resource-form" key={JSON.stringify(values)}>
-      {formError ? (
-        <p className="alert alert-danger" role="alert" data-testid="form-error">
-          {formError}
-        </p>
-      ) : null}
+      <ErrorList kind="form" errors={form.errors} />
       {saved ? (
         <p className="alert alert-success" role="status">
           Saved.
@@ -42,7 +55,7 @@ export function ResourceForm({ def, values, errors, formError, choosers, images,
           key={f.name}
           field={f}
           value={values[f.name]}
-          errors={errors?.[f.name]}
+          errors={fields[f.name]?.errors}
           today={today}
           chooser={choosers[f.name]}
           values={live}

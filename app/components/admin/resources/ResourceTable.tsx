@@ -3,6 +3,7 @@
  * sortable headers, per-row edit / delete / activate-deactivate, and for products expandable rows with their
  * variations and the add-variation modal. Every button is a plain form post to the list's action.
  */
+import { useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, useSearchParams } from "@remix-run/react";
 import { useRef } from "react";
 import { formatCents } from "../../../../domain/money";
@@ -41,16 +42,18 @@ export function ResourceTable({
   rows,
   labels,
   variations,
-  addVariationErrors,
+  lastResult,
 }: {
   def: ResourceDef;
   rows: Row[];
   labels: Record<string, Record<string, string>>;
   variations?: VariationRow[];
-  addVariationErrors?: { productId: number; errors: Record<string, string[]> };
+  /** The list action's answer (Conform's reply); an add-variation refused with field errors opens its product's modal. */
+  lastResult?: SubmissionResult<string[]> | null;
 }) {
   const [params] = useSearchParams();
   const columns = def.fields.filter((f) => f.list);
+  const refusedProduct = Object.keys(lastResult?.error ?? {}).some((k) => k !== "") ? Number(lastResult?.initialValue?.product_id) : null;
   const sort = params.get("sort") ?? "id";
   const dir = params.get("dir") ?? "desc";
   const sortLink = (f: FieldDef) => {
@@ -95,13 +98,9 @@ export function ResourceTable({
             <tr key={id} data-testid={`row-${id}`}>
               {own ? (
                 <td>
-                  <details data-testid={`details-${id}`} open={addVariationErrors?.productId === id ? true : undefined}>
+                  <details data-testid={`details-${id}`} open={refusedProduct === id ? true : undefined}>
                     <summary>details</summary>
-                    <VariationsPanel
-                      productId={id}
-                      variations={own}
-                      errors={addVariationErrors?.productId === id ? addVariationErrors.errors : undefined}
-                    />
+                    <VariationsPanel productId={id} variations={own} lastResult={refusedProduct === id ? lastResult : null} />
                   </details>
                 </td>
               ) : null}
@@ -154,13 +153,15 @@ export function ResourceTable({
 export function VariationsPanel({
   productId,
   variations,
-  errors,
+  lastResult,
 }: {
   productId: number;
   variations: VariationRow[];
-  errors?: Record<string, string[]>;
+  /** A refused add-variation of this product. */
+  lastResult?: SubmissionResult<string[]> | null;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const [, fields] = useForm<{ option: string; value: string; price: string }>({ id: `add-variation-${productId}`, lastResult });
   return (
     <div className="variations">
       <ul>
@@ -177,7 +178,7 @@ export function VariationsPanel({
       <button type="button" className="button button-small" onClick={() => dialog.current?.showModal()}>
         add variation
       </button>
-      <dialog ref={dialog} open={errors ? true : undefined} aria-label="Add variation" data-testid={`add-variation-${productId}`}>
+      <dialog ref={dialog} open={lastResult ? true : undefined} aria-label="Add variation" data-testid={`add-variation-${productId}`}>
         <Form method="post" noValidate>
           <input type="hidden" name="intent" value="add-variation" />
           <input type="hidden" name="product_id" value={productId} />
@@ -199,7 +200,7 @@ export function VariationsPanel({
                 placeholder={placeholder}
                 defaultValue={name === "option" ? "color" : ""}
               />
-              <ErrorList kind="list" id={`av-${productId}-${name}`} errors={errors?.[name]} />
+              <ErrorList kind="list" id={`av-${productId}-${name}`} errors={fields[name].errors} />
             </div>
           ))}
           <div className="form-actions">
