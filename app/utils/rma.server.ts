@@ -1,19 +1,13 @@
 /**
- * The retailer's RMA wizard (/create-rma/:id; spec 001 §3 "RMA wizard", decisions.md "Returns (RMA)"):
- * who may ask (a party that received goods, within 48 hours of that delivery, no RMA yet), the draft the four
- * steps carry (Select Unit(s), Pictures, Contact Info, Confirm) and its checks, the pictures' upload, and the
- * request itself: the RMA order written (db/queries/rmas.ts createRma) and its workflow started.
- *
- * The draft travels in the step forms' fields (no JavaScript needed): q.<line> units, r.<line> reason,
- * o.<line> the "other" text, p.<line> stored picture names (repeated), contact_name / contact_email /
- * contact_phone / packing_slip_name.
+ * The retailer's returns (docs/product/screens.md, "RMA wizard"; docs/product/orders.md): who may ask (a party
+ * that received goods, within 48 hours of that delivery, no RMA yet), the amount a draft would give back, the
+ * pictures' upload, and the request itself: the RMA order written (db/queries/rmas.ts createRma) and its
+ * workflow started. The wizard's draft and its steps' checks are app/routes/__create-rma.server.ts.
  */
-import { z } from "zod";
 import type { OrderDetail, OrderLineView } from "../../db/queries/order-views/order-detail";
 import { createRma, deleteUnstartedRma, RmaRequestRefused, rmaOfOrder, type RmaStart } from "../../db/queries/rmas";
-import { checkPhoto, MAX_PHOTO_BYTES, STORED_PHOTO_NAME } from "../../domain/listing-forms";
-import { PICTURE_REQUIRED } from "../../domain/messages";
-import { isChoice, RMA_MAX_PICTURES_PER_ITEM, RMA_REASON_OTHER, RMA_REASONS, rmaReasonNeedsPictures } from "../../domain/reasons";
+import { checkPhoto, MAX_PHOTO_BYTES } from "../../domain/listing-forms";
+import { RMA_MAX_PICTURES_PER_ITEM } from "../../domain/reasons";
 import { receivedGoodsSide, rmaAmountYouWillReceive, rmaOrderInputOf, type RmaOrderInput } from "../../domain/rma-money";
 import { purchaseRmaOpen } from "../../domain/business-days";
 import { RMA_DISPLAY_STATUS } from "../../domain/states";
@@ -24,7 +18,7 @@ import { getEnv } from "./env.server";
 import { readFormData } from "./form.server";
 import { swapRmaOpen } from "./swap.server";
 import { getTemporalClient } from "./temporal.server";
-import type { RmaDraft, RmaErrors, RmaStepName } from "~/components/rma/draft";
+import type { RmaDraft, RmaErrors } from "~/components/rma/draft";
 import { cappedPhotoUploadHandler, photosUsable, storePhoto } from "./uploads.server";
 
 export const RMA_WIZARD_MESSAGES = Object.freeze({
@@ -83,83 +77,7 @@ export async function rmaEligibility(order: OrderDetail, retailerId: number): Pr
   return canRma ? { ok: true } : { ok: false, message: RMA_WIZARD_MESSAGES.closed };
 }
 
-const text = (form: FormData, name: string, max: number) => {
-  const v = form.get(name);
-  return typeof v === "string" ? v.trim().slice(0, max) : "";
-};
-
-/** The draft the form carries (malformed values read as empty: the step's checks report them). */
-export function draftFromForm(form: FormData, lines: OrderLineView[]): RmaDraft {
-  const out: RmaDraft = {
-    lines: {},
-    contact: {
-      contact_name: text(form, "contact_name", 200),
-      contact_email: text(form, "contact_email", 200),
-      contact_phone: text(form, "contact_phone", 40),
-      packing_slip_name: text(form, "packing_slip_name", 200),
-    },
-  };
-  for (const l of lines) {
-    const q = text(form, `q.${l.contributionId}`, 6);
-    const r = text(form, `r.${l.contributionId}`, 3);
-    out.lines[l.contributionId] = {
-      quantity: /^\d{1,4}$/.test(q) ? Number(q) : q === "" ? 0 : -1,
-      reason: /^\d{1,2}$/.test(r) ? Number(r) : null,
-      other: text(form, `o.${l.contributionId}`, 500),
-      pictures: form
-        .getAll(`p.${l.contributionId}`)
-        .filter((v): v is string => typeof v === "string" && STORED_PHOTO_NAME.test(v))
-        .slice(0, RMA_MAX_PICTURES_PER_ITEM),
-    };
-  }
-  return out;
-}
-
 const chosen = (d: RmaDraft) => Object.entries(d.lines).filter(([, l]) => l.quantity > 0);
-
-export function checkUnits(d: RmaDraft, lines: OrderLineView[]): RmaErrors {
-  const errors: RmaErrors = {};
-  for (const l of lines) {
-    const x = d.lines[l.contributionId];
-    if (!x) continue;
-    if (x.quantity < 0 || x.quantity > l.quantity) errors[`q.${l.contributionId}`] = RMA_WIZARD_MESSAGES.tooMany;
-    else if (x.quantity > 0 && (x.reason === null || !isChoice(RMA_REASONS, x.reason))) errors[`r.${l.contributionId}`] = RMA_WIZARD_MESSAGES.reason;
-    else if (x.quantity > 0 && x.reason === RMA_REASON_OTHER && !x.other) errors[`o.${l.contributionId}`] = RMA_WIZARD_MESSAGES.other;
-  }
-  if (Object.keys(errors).length === 0 && chosen(d).length === 0) errors[""] = RMA_WIZARD_MESSAGES.noUnits;
-  return errors;
-}
-
-/** Reasons 0, 1 and 3 need three pictures ('* picture required'). */
-export function checkPictures(d: RmaDraft): RmaErrors {
-  const errors: RmaErrors = {};
-  for (const [id, l] of chosen(d)) {
-    if (l.reason !== null && rmaReasonNeedsPictures(l.reason) && l.pictures.length < RMA_MAX_PICTURES_PER_ITEM) errors[`p.${id}`] = PICTURE_REQUIRED;
-  }
-  return errors;
-}
-
-const ContactSchema = z.object({
-  contact_name: z.string().min(1, RMA_WIZARD_MESSAGES.contact),
-  contact_email: z.string().min(1, RMA_WIZARD_MESSAGES.contact).email(RMA_WIZARD_MESSAGES.email),
-  contact_phone: z.string().min(1, RMA_WIZARD_MESSAGES.contact),
-  packing_slip_name: z.string().min(1, RMA_WIZARD_MESSAGES.contact),
-});
-
-export function checkContact(d: RmaDraft): RmaErrors {
-  const p = ContactSchema.safeParse(d.contact);
-  const errors: RmaErrors = {};
-  if (!p.success) for (const i of p.error.issues) errors[String(i.path[0])] ??= i.message;
-  return errors;
-}
-
-/** The first step whose answers are not complete (the confirm step when every one is). */
-export function firstIncomplete(d: RmaDraft, lines: OrderLineView[]): RmaStepName {
-  if (Object.keys(checkUnits(d, lines)).length) return "units";
-  if (Object.keys(checkPictures(d)).length) return "pictures";
-  if (Object.keys(checkContact(d)).length) return "contact";
-  return "confirm";
-}
 
 /** What the original order gives an RMA (the settlement's inputs), as the viewer received it. */
 function rmaOrderOf(order: OrderDetail, lines: OrderLineView[]): RmaOrderInput {

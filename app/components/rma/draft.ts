@@ -3,6 +3,8 @@
  * the steps, the draft's shape and its hidden fields. q.<line> units, r.<line> reason, o.<line> the "other"
  * text, p.<line> stored picture names (repeated), and the four contact fields.
  */
+import type { SubmissionResult } from "@conform-to/react";
+
 export const RMA_STEPS = ["units", "pictures", "contact", "confirm"] as const;
 export type RmaStepName = (typeof RMA_STEPS)[number];
 export const RMA_STEP_LABELS: Record<RmaStepName, string> = { units: "Select Unit(s)", pictures: "Pictures", contact: "Contact Info", confirm: "Confirm" };
@@ -18,6 +20,15 @@ export interface RmaDraft {
   contact: { contact_name: string; contact_email: string; contact_phone: string; packing_slip_name: string };
 }
 export type RmaErrors = Record<string, string>;
+
+/** What the wizard's page shows: the step, the draft so far, its amount, its pictures' URLs, the action's reply. */
+export type RmaStepData = {
+  step: RmaStepName;
+  draft: RmaDraft;
+  amountCents: number;
+  pictureUrls: Record<string, string>;
+  result: SubmissionResult<string[]> | null;
+};
 
 /** The draft as hidden fields (every step's form carries the others' answers). */
 export function draftFields(d: RmaDraft, except: RmaStepName): [string, string][] {
