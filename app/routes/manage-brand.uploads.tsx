@@ -1,26 +1,23 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { useForm } from "@conform-to/react";
+import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
-import { MAX_IMAGES_PER_ROW, readUploadRows, UNSAVED_UPLOAD_DAYS, UPLOAD_ERROR_FLAG } from "../../domain/catalogue-upload";
-import { checkPhoto } from "../../domain/listing-forms";
+import { MAX_IMAGES_PER_ROW, UNSAVED_UPLOAD_DAYS, UPLOAD_ERROR_FLAG } from "../../domain/catalogue-upload";
+import { RowId } from "../../domain/ids";
 import { formatCents } from "../../domain/money";
 import { RESOURCES } from "../../domain/resources";
 import { chooserOptions, labelsFor } from "../../db/queries/admin-resources";
-import { createCollectionUpload, getCollectionUpload, listCollectionUploads, saveCollectionUpload } from "../../db/queries/collection-uploads";
+import { getCollectionUpload, listCollectionUploads } from "../../db/queries/collection-uploads";
 import { CollectionPicker } from "~/components/admin/resources/CollectionPicker";
+import { ErrorList } from "~/components/forms";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
-import { removeStaleCollectionUploads, storeCatalogueImage } from "~/utils/catalogue-images.server";
-import { BadZip, MAX_ZIP_BYTES, readZipFolder } from "~/utils/collection-source.server";
 import { db } from "~/utils/db.server";
-import { readFormData } from "~/utils/form.server";
 import { forbidden, mayManage, notFound, requirePermission } from "~/utils/permissions.server";
+import { collectionUploadAction } from "./__manage-brand-uploads.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Collection Uploads") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
-
-const Id = z.coerce.number().int().positive().max(2_147_483_647);
 
 /** Staff with the brand and product permissions; the brand, collection (of that brand) and upload of the URL. */
 async function context(request: Request) {
@@ -30,7 +27,7 @@ async function context(request: Request) {
   const id = (k: string) => {
     const v = url.searchParams.get(k);
     if (v === null || v === "") return null;
-    const p = Id.safeParse(v);
+    const p = RowId.safeParse(v);
     if (!p.success) throw notFound();
     return p.data;
   };
@@ -73,68 +70,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-type Reply = { error: string; field?: string; problems?: string[] };
-
 export async function action({ request }: ActionFunctionArgs) {
   const { ctx, brandId, collectionId, uploadId } = await context(request);
-  if (collectionId === null) return data<Reply>({ error: "Choose a collection first.", field: "collection" }, { status: 400 });
-  const back = (extra: string) => redirect(`/manage-brand/uploads?brand=${brandId}&collection=${collectionId}${extra}`);
-  let form: FormData;
-  try {
-    form = await readFormData(request, { maxBytes: MAX_ZIP_BYTES + 64 * 1024 });
-  } catch (e) {
-    if (e instanceof Response && e.status === 413) return data<Reply>({ error: "The file is larger than 15 MB.", field: "file" }, { status: 413 });
-    throw e;
-  }
-  const intent = form.get("intent");
-  if (intent === "load") {
-    const file = form.get("file");
-    if (!(file instanceof File) || file.size === 0) return data<Reply>({ error: "Choose a .zip file.", field: "file" }, { status: 400 });
-    if (!/\.zip$/i.test(file.name))
-      return data<Reply>({ error: "The file must be a .zip holding the spreadsheet and the pictures.", field: "file" }, { status: 400 });
-    let folder;
-    try {
-      folder = await readZipFolder(new Uint8Array(await file.arrayBuffer()));
-    } catch (e) {
-      if (e instanceof BadZip) return data<Reply>({ error: e.message, field: "file" }, { status: 400 });
-      throw e;
-    }
-    const { rows, problems } = readUploadRows(folder, (name, bytes) => checkPhoto(name, bytes).ok);
-    if (problems.length) return data<Reply>({ error: problems.join(" "), field: "file" }, { status: 400 });
-    const images: Record<string, string> = {};
-    for (const name of new Set(rows.flatMap((r) => r.images))) {
-      const bytes = folder.images.get(name)!;
-      const checked = checkPhoto(name, bytes);
-      if (checked.ok) images[name] = await storeCatalogueImage(bytes, checked.type);
-    }
-    const id = await createCollectionUpload(db, { collectionId, uploadedBy: ctx.user.id, fileName: file.name.slice(0, 200), rows, images });
-    await removeStaleCollectionUploads().catch((err) => console.error("[collection uploads] discarding unsaved uploads failed", err));
-    return back(`&upload=${id}&done=loaded`);
-  }
-  if (intent === "save") {
-    const p = Id.safeParse(form.get("upload") ?? uploadId);
-    if (!p.success) return data<Reply>({ error: "Pick an upload.", field: "upload" }, { status: 400 });
-    const r = await saveCollectionUpload(db, collectionId, p.data);
-    if (r.ok) return back(`&upload=${p.data}&done=saved`);
-    if (r.reason === "missing") throw notFound();
-    if (r.reason === "saved") return data<Reply>({ error: "This upload has already been saved.", field: "upload" }, { status: 409 });
-    if (r.reason === "duplicate")
-      return data<Reply>({ error: `This folder was saved before: the collection already has ${r.skus.join(", ")}.`, field: "upload" }, { status: 409 });
-    return data<Reply>({ error: UPLOAD_ERROR_FLAG, field: "upload" }, { status: 400 });
-  }
-  return data<Reply>({ error: "Unknown action." }, { status: 400 });
+  return collectionUploadAction(request, { brandId, collectionId, uploadId, uploadedBy: ctx.user.id });
 }
 
 export default function CollectionUploads() {
   const d = useLoaderData<typeof loader>();
-  const r = useActionData<typeof action>() as Reply | undefined;
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm<{ collection: string; file: File; upload: string }>({ id: "collection-uploads", lastResult });
   const busy = useNavigation().state !== "idle";
-  const err = (field: string) =>
-    r?.field === field ? (
-      <div className="alert alert-danger" role="alert" data-testid={`error-${field}`}>
-        {r.error}
-      </div>
-    ) : null;
+  // The errors of the current answer only (after a redirect there is none).
+  const err = (field: "collection" | "file" | "upload") =>
+    lastResult ? <ErrorList kind="list" errors={fields[field].errors} testId={`error-${field}`} /> : null;
   return (
     <section className="page">
       <p>
@@ -146,11 +94,7 @@ export default function CollectionUploads() {
           Products saved.
         </p>
       ) : null}
-      {r?.error && !r.field ? (
-        <p className="alert alert-danger" role="alert">
-          {r.error}
-        </p>
-      ) : null}
+      {lastResult ? <ErrorList kind="form" errors={form.errors} /> : null}
       <CollectionPicker id="up-collection" brandId={d.brandId} collectionId={d.collectionId} collections={d.collections} />
       {err("collection")}
       {d.collectionId ? (
@@ -166,7 +110,7 @@ export default function CollectionUploads() {
             encType="multipart/form-data"
             className="inline-form"
             data-testid="load-form"
-            key={`${d.preview?.id ?? ""}-${r?.error ?? ""}`}
+            key={`${d.preview?.id ?? ""}-${lastResult ? Object.values(lastResult.error ?? {}).join() : ""}`}
           >
             <input type="hidden" name="intent" value="load" />
             <input type="file" name="file" accept=".zip,application/zip" aria-label="Folder (.zip)" />{" "}

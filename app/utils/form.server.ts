@@ -316,10 +316,10 @@ export function parseSubmission<Schema extends ZodTypeAny>(
 }
 
 /**
- * A form-level refusal in Conform's reply shape, for an action that refuses before it parses a form (an
- * unknown intent, a page state that allows no form): `useForm({ lastResult })` shows it as the form's errors.
- * After a parse, answer with `submission.reply({ formErrors: [message] })` instead.
+ * A refusal in Conform's reply shape, for an action that refuses before it parses a form (an unknown intent,
+ * a page state that allows no form, a body over its cap): `useForm({ lastResult })` shows it as the form's
+ * errors, or as the errors of the field `name`. After a parse, answer with `submission.reply({ formErrors })`.
  */
-export function formError(message: string): SubmissionResult<string[]> {
-  return { status: "error", error: { "": [message] } };
+export function formError(message: string, name = ""): SubmissionResult<string[]> {
+  return { status: "error", error: { [name]: [message] } };
 }
