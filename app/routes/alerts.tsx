@@ -8,6 +8,7 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
 import { markOrdersSeen } from "../../db/queries/order-seen";
 import { alertCounters, isOrderKindTab, listAlerts, ORDER_KIND_TABS, type OrderKindTab } from "../../db/queries/order-views/retailer-lists";
 import { alertsEmptyText, TRANSACTION_LABELS } from "../../domain/messages";
@@ -17,6 +18,7 @@ import { ALERTS_POLL_MS, useRevalidateEvery } from "~/components/orders/useReval
 import { pageTitle } from "~/components/title";
 import { readFormData, requireRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
+import { parseSubmission } from "~/utils/form.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction = () => [{ title: pageTitle("Alerts") }];
@@ -48,18 +50,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { view, tab, counters, page, now: Date.now() };
 }
 
+/** intent=seen with the orders' ids (up to 500; what is not an id is left out). */
+const SeenSchema = z.object({
+  intent: z.literal("seen"),
+  ids: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]).filter((x) => /^\d{1,9}$/.test(x)).map(Number).slice(0, 500)),
+});
+
 export async function action({ request }: ActionFunctionArgs) {
   const auth = await requireRetailer(request);
-  const form = await readFormData(request);
-  if (form.get("intent") !== "seen") return data({ ok: false, error: "Unknown action." }, { status: 400 });
-  const ids = form
-    .getAll("ids")
-    .map((v) => String(v))
-    .filter((v) => /^\d{1,9}$/.test(v))
-    .map(Number)
-    .slice(0, 500);
-  const marked = await markOrdersSeen(db, auth.retailer.id, ids);
-  return { ok: true, marked };
+  const submission = parseSubmission(await readFormData(request), { schema: SeenSchema });
+  if (submission.status !== "success") return data({ result: submission.reply({ formErrors: ["Unknown action."] }), marked: 0 }, { status: 400 });
+  const marked = await markOrdersSeen(db, auth.retailer.id, submission.value.ids);
+  return { result: submission.reply(), marked };
 }
 
 function alertCount(counters: { sale_alerts: number; purchase_alerts: number; swap_alerts: number }, tab: OrderKindTab): number {

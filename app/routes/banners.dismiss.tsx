@@ -1,9 +1,14 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { isDismissibleBanner, safeRedirect } from "~/components/banners";
+import { z } from "zod";
+import { DISMISSIBLE_BANNERS, safeRedirect } from "~/components/banners";
 import { getAuth, readFormData } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
+import { parseSubmission } from "~/utils/form.server";
 import { dismissBanner } from "../../db/queries/sessions";
+
+/** The banner to hide and the page to go back to (anything unsafe goes home: safeRedirect). */
+const DismissSchema = z.object({ banner: z.enum(DISMISSIBLE_BANNERS), redirectTo: z.unknown() });
 
 /**
  * POST /banners/dismiss (banner=payout|cellphone, redirectTo=/path): "do this later". The banner
@@ -12,13 +17,10 @@ import { dismissBanner } from "../../db/queries/sessions";
 export async function action({ request }: ActionFunctionArgs) {
   const auth = await getAuth(request);
   if (!auth) throw redirect("/signin");
-  const form = await readFormData(request);
-  const banner = form.get("banner");
-  if (!isDismissibleBanner(banner)) {
-    throw new Response("Unknown banner.", { status: 400 });
-  }
-  await dismissBanner(db, auth.session.id, banner);
-  return redirect(safeRedirect(form.get("redirectTo")));
+  const submission = parseSubmission(await readFormData(request), { schema: DismissSchema });
+  if (submission.status !== "success") throw new Response("Unknown banner.", { status: 400 });
+  await dismissBanner(db, auth.session.id, submission.value.banner);
+  return redirect(safeRedirect(submission.value.redirectTo));
 }
 
 export function loader() {

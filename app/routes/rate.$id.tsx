@@ -11,14 +11,16 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
-import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { useEffect } from "react";
+import { z } from "zod";
 import { getOrderDetail, type OrderDetail } from "../../db/queries/order-views/order-detail";
 import { RATE_THIS_TRANSACTION, RATING_SAVED } from "../../domain/messages";
 import { ACTION } from "../../domain/action-codes";
 import { confirmReceivedUpdate, rateOrderUpdate } from "../../workflows/buy/contract";
 import { confirmSwapReceivedUpdate, rateSwapUpdate } from "../../workflows/swap/contract";
+import { ErrorList } from "~/components/forms";
 import { formatDate } from "~/components/orders/format";
 import { LinesTable } from "~/components/orders/OrderParts";
 import { RmaOffer } from "~/components/rma/RmaOffer";
@@ -26,7 +28,7 @@ import ordersCss from "~/components/orders/orders.css";
 import { RATING_FIELDS, RatingSchema } from "~/components/orders/schemas";
 import { pageTitle } from "~/components/title";
 import { readFormData, requireRetailer } from "~/utils/auth.server";
-import { parseSubmission } from "~/utils/form.server";
+import { formError, parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { rmaOffer } from "~/utils/rma.server";
 import { sendOrderCommand } from "~/utils/temporal.server";
@@ -77,79 +79,70 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-export type RateActionData =
-  | { ok: true; intent: "rate"; saved: true; redirectTo: string }
-  | { ok: true; intent: "confirm_received"; message: string }
-  | { ok: false; intent: string; error: string; values?: Record<string, string> };
+/** The action's answer: Conform's reply, tagged with the form it answers (the rating modal, or the page's buttons). */
+export type RateActionData = { intent: string; result: SubmissionResult<string[]>; message?: string; redirectTo?: string };
 
-/** What the rating form sent, to show it again with the error (nothing typed is lost, JavaScript or not). */
-function ratingValues(form: FormData): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of ["condition", "packaging", "timeliness", "overall", "comments"]) {
-    const v = form.get(name);
-    if (typeof v === "string") out[name] = v.slice(0, 2000);
-  }
-  return out;
-}
+const IntentSchema = z.object({ intent: z.enum(["confirm_received", "rate"]) });
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { auth, order } = await load(request, params.id);
   const swap = order.ttype === "swap";
-  if (!swap && order.role !== "receiver") return data<RateActionData>({ ok: false, intent: "", error: "Only the buying retailer can rate this order." }, { status: 403 });
+  const answer = (r: RateActionData, status = 200) => data<RateActionData>(r, { status });
+  if (!swap && order.role !== "receiver") return answer({ intent: "", result: formError("Only the buying retailer can rate this order.") }, 403);
   const form = await readFormData(request);
-  const intent = String(form.get("intent") ?? "");
+  const chosen = parseSubmission(form, { schema: IntentSchema });
+  if (chosen.status !== "success") return answer({ intent: "", result: chosen.reply({ formErrors: ["Unknown action."] }) }, 400);
   const actor = auth.retailer.id;
-  if (intent === "confirm_received") {
+  if (chosen.value.intent === "confirm_received") {
     const out = swap
       ? await sendOrderCommand("swap", order, confirmSwapReceivedUpdate, { actorRetailerId: actor })
       : await sendOrderCommand("buy", order, confirmReceivedUpdate, { actorRetailerId: actor });
-    if (!out.ok) return data<RateActionData>({ ok: false, intent, error: out.message }, { status: out.status });
-    return data<RateActionData>({ ok: true, intent, message: "Thank you: the package is confirmed as received." });
+    if (!out.ok) return answer({ intent: "confirm_received", result: chosen.reply({ formErrors: [out.message] }) }, out.status);
+    return answer({ intent: "confirm_received", result: chosen.reply(), message: "Thank you: the package is confirmed as received." });
   }
-  if (intent === "rate") {
-    const submission = parseSubmission(form, { schema: RatingSchema });
-    if (submission.status !== "success") {
-      const first = Object.values(submission.error ?? {}).flat()[0] ?? "Please rate every criterion with 1 to 5 stars.";
-      return data<RateActionData>({ ok: false, intent, error: first, values: ratingValues(form) }, { status: 400 });
-    }
-    const v = submission.value;
-    const rating = {
-      actorRetailerId: actor,
-      stars: { condition: v.condition, packaging: v.packaging, timeliness: v.timeliness, overall: v.overall },
-      comments: v.comments ?? "",
-    };
-    const out = swap ? await sendOrderCommand("swap", order, rateSwapUpdate, rating) : await sendOrderCommand("buy", order, rateOrderUpdate, rating);
-    if (!out.ok) return data<RateActionData>({ ok: false, intent, error: out.message, values: ratingValues(form) }, { status: out.status });
-    return data<RateActionData>({ ok: true, intent, saved: true, redirectTo: auth.user.isStaff ? "/admin" : "/" });
+  const submission = parseSubmission(form, { schema: RatingSchema });
+  if (submission.status !== "success") {
+    const first = Object.values(submission.error ?? {}).flat()[0] ?? "Please rate every criterion with 1 to 5 stars.";
+    return answer({ intent: "rate", result: submission.reply({ formErrors: [first] }) }, 400);
   }
-  return data<RateActionData>({ ok: false, intent, error: "Unknown action." }, { status: 400 });
+  const v = submission.value;
+  const rating = {
+    actorRetailerId: actor,
+    stars: { condition: v.condition, packaging: v.packaging, timeliness: v.timeliness, overall: v.overall },
+    comments: v.comments ?? "",
+  };
+  const out = swap ? await sendOrderCommand("swap", order, rateSwapUpdate, rating) : await sendOrderCommand("buy", order, rateOrderUpdate, rating);
+  if (!out.ok) return answer({ intent: "rate", result: submission.reply({ formErrors: [out.message] }) }, out.status);
+  return answer({ intent: "rate", result: submission.reply(), redirectTo: auth.user.isStaff ? "/admin" : "/" });
 }
 
 export default function RateTransaction() {
   const d = useLoaderData<typeof loader>();
-  const a = useActionData<typeof action>() as RateActionData | undefined;
+  const a = useActionData<typeof action>();
   const navigate = useNavigate();
   const navigation = useNavigation();
   // The rating modal is open at ?rate=1: a link, so it opens with or without JavaScript.
   const [searchParams] = useSearchParams();
   const open = searchParams.get("rate") === "1";
   const o = d.order;
-  const saved = a?.ok === true && a.intent === "rate";
+  const rated = a?.intent === "rate" ? a.result : null;
+  const saved = rated?.status === "success" && a?.redirectTo ? a.redirectTo : null;
 
   useEffect(() => {
-    if (a?.ok && a.intent === "rate") {
-      const t = window.setTimeout(() => navigate(a.redirectTo), RATING_SUCCESS_DELAY_MS);
+    if (saved) {
+      const t = window.setTimeout(() => navigate(saved), RATING_SUCCESS_DELAY_MS);
       return () => window.clearTimeout(t);
     }
-  }, [a, navigate]);
+  }, [saved, navigate]);
 
   const [form, fields] = useForm({
     id: "rate-order",
-    defaultValue: a && !a.ok ? a.values : undefined,
+    lastResult: navigation.state === "idle" ? rated : null,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: RatingSchema }),
     shouldValidate: "onSubmit",
   });
-  const showModal = (open || (a && !a.ok && a.intent === "rate")) && !saved;
+  const [page] = useForm({ id: "rate-page", lastResult: a && a.intent !== "rate" ? a.result : null });
+  const showModal = (open || rated?.status === "error") && !saved;
 
   return (
     <section className="page" data-testid="rate-page">
@@ -175,12 +168,8 @@ export default function RateTransaction() {
       </dl>
       <h2>What you received</h2>
       <LinesTable lines={o.lines.filter((l) => l.type === "goods" && (o.ttype !== "swap" || l.side !== o.role))} />
-      {a && !a.ok && a.intent !== "rate" ? (
-        <div className="alert alert-danger" role="alert" data-testid="rate-error">
-          {a.error}
-        </div>
-      ) : null}
-      {a?.ok && a.intent === "confirm_received" ? (
+      <ErrorList kind="form" testId="rate-error" errors={page.errors} />
+      {a?.message ? (
         <div className="alert alert-success" role="status">
           {a.message}
         </div>
@@ -207,11 +196,7 @@ export default function RateTransaction() {
         <div className="modal" role="dialog" aria-modal="true" aria-labelledby="rate-title" data-testid="rating-modal">
           <div className="modal-box">
             <h2 id="rate-title">{RATE_THIS_TRANSACTION}</h2>
-            {a && !a.ok && a.intent === "rate" ? (
-              <div className="alert alert-danger" role="alert" data-testid="rate-error">
-                {a.error}
-              </div>
-            ) : null}
+            <ErrorList kind="form" testId="rate-error" errors={form.errors} />
             <Form method="post" {...getFormProps(form)}>
               <input type="hidden" name="intent" value="rate" />
               {RATING_FIELDS.map((f) => {
@@ -226,7 +211,7 @@ export default function RateTransaction() {
                         </label>
                       ))}
                     </span>
-                    {field.errors?.length ? <p className="alert alert-danger">{field.errors[0]}</p> : null}
+                    <ErrorList kind="list" errors={field.errors?.slice(0, 1)} />
                   </fieldset>
                 );
               })}
@@ -251,7 +236,7 @@ export default function RateTransaction() {
           <div className="modal-box">
             <h2>{RATING_SAVED}</h2>
             <p>
-              <Link to={a.redirectTo}>Continue</Link>
+              <Link to={saved}>Continue</Link>
             </p>
           </div>
         </div>
