@@ -1,15 +1,20 @@
 /**
  * /admin/active-rmas's server half: the page's list and open card, and one function per intent of its
- * action (review the decision's amounts, decide, and the carrier tools of the Shipping tab). The decision
- * goes to the RMA's workflow (decideRma), which books the return or settles at once (docs/product/orders.md).
+ * action (review the decision's amounts, decide; the carrier tools of the Shipping tab are
+ * utils/carrier-tools.server.ts). Every answer is a Conform reply (parseSubmission, submission.reply(); a
+ * refusal as formError). The decision goes to the RMA's workflow (decideRma), which books the return or
+ * settles at once (docs/product/orders.md).
  */
 import { data, redirect } from "@remix-run/node";
+import { z } from "zod";
 import { getOrderDetail } from "../../db/queries/order-views/order-detail";
 import { ADMIN_RMA_STATUSES, ADMIN_RMA_TABS, getRmaView, listAdminRmas, type AdminRmaStatus, type AdminRmaTab, type RmaPageView } from "../../db/queries/rmas";
+import { dollarsInputSchema } from "../../domain/money";
+import { rmaSettlement, type RmaSettlement } from "../../domain/rma-money";
 import { decideRmaUpdate, RMA_ERRORS, type RmaDecisionCommand } from "../../workflows/rma/contract";
 import { RMA_CARD_TABS, type AdminRmaActionData, type RmaCardTab } from "~/components/rma/AdminRmaCard";
 import { db } from "~/utils/db.server";
-import { parseRmaDecision, rmaDecisionAmounts } from "~/utils/admin-rma.server";
+import { formError, parseSubmission } from "~/utils/form.server";
 import { sendOrderCommand } from "~/utils/temporal.server";
 
 export const isRmaTab = (v: string): v is AdminRmaTab => Object.hasOwn(ADMIN_RMA_TABS, v);
@@ -36,28 +41,91 @@ export async function adminRmasPage(url: URL, stage: string | undefined) {
   return { tab: tabRaw, status: status ?? "", page, open, detail, cardTab, notice: url.searchParams.get("notice"), decided, now: Date.now() };
 }
 
-const refuse = (status: number, error: string, fieldErrors?: Record<string, string>) => data<AdminRmaActionData>({ ok: false, error, fieldErrors }, { status });
+// ---------------------------------------------------------------------------------------------------------
+// Staff's decision: the one parser of the decision form and the amounts it would move, shown before staff
+// confirm. Fields: rma, fee (dollars, empty = $0.00), and per line lines[i].id, lines[i].decision
+// (approve | deny), lines[i].qty (approved units, 1 to the units requested), lines[i].comment.
+
+const MAX_COMMENT = 1000;
+
+function decisionSchema(rma: RmaPageView) {
+  const requested = new Map(rma.lines.map((l) => [l.lineId, l.requested]));
+  const line = z
+    .object({
+      id: z.coerce.number().int().refine((id) => requested.has(id), RMA_ERRORS.unknown_line),
+      decision: z.enum(["approve", "deny"], { errorMap: () => ({ message: RMA_ERRORS.lines_pending }) }),
+      qty: z.coerce.number({ invalid_type_error: "Enter a number of units." }).int("Enter a whole number of units.").optional(),
+      comment: z.string().trim().max(MAX_COMMENT, `A comment has at most ${MAX_COMMENT} characters.`).optional(),
+    })
+    .superRefine((l, ctx) => {
+      if (l.decision !== "approve") return;
+      if (l.qty === undefined || l.qty < 1) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["qty"], message: "Approve at least one unit, or deny the line." });
+      else if (l.qty > (requested.get(l.id) ?? 0)) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["qty"], message: RMA_ERRORS.approved_too_many });
+    });
+  return z.object({
+    rma: z.coerce.number().int().refine((id) => id === rma.id, "Choose an RMA."),
+    // Empty (Conform sends no value) is $0.00.
+    fee: dollarsInputSchema(RMA_ERRORS.bad_fee)
+      .optional()
+      .transform((cents) => cents ?? 0),
+    lines: z
+      .array(line)
+      .max(rma.lines.length, RMA_ERRORS.unknown_line)
+      .refine((ls) => new Set(ls.map((l) => l.id)).size === rma.lines.length, RMA_ERRORS.lines_pending),
+  });
+}
+
+/** What the decision would move, by the same function the RMA's workflow settles with (domain/rma-money). */
+function rmaDecisionAmounts(rma: RmaPageView, cmd: RmaDecisionCommand): RmaSettlement | null {
+  if (!rma.original) return null;
+  const approved = new Map(cmd.lines.map((l) => [l.lineId, l.approvedQuantity]));
+  try {
+    return rmaSettlement(
+      rma.original,
+      rma.lines.map((l) => ({
+        unitPriceCents: l.unitPriceCents,
+        requestedQuantity: l.requested,
+        approvedQuantity: approved.get(l.lineId) ?? null,
+        reason: l.reason ?? 0,
+        otherText: l.reasonOther,
+      })),
+      cmd.rmaFeeCents,
+    );
+  } catch (err) {
+    if (err instanceof RangeError) return null; // the original order no longer matches the request
+    throw err;
+  }
+}
+
+/** A refusal: a form-level error with its status. */
+const refuse = (status: number, message: string) => data<AdminRmaActionData>(formError(message), { status });
 
 /** The form's RMA, still pending, and staff's decision on it as the workflow's command; else the refusal. */
-async function readDecision(form: FormData, staffUserId: number): Promise<{ rma: RmaPageView; cmd: RmaDecisionCommand } | ReturnType<typeof refuse>> {
+async function readDecision(form: FormData, staffUserId: number) {
   const idRaw = String(form.get("rma") ?? "");
   const rma = /^\d{1,9}$/.test(idRaw) ? await getRmaView(db, Number(idRaw)) : null;
   if (!rma) return refuse(404, "Choose an RMA.");
   if (rma.stage !== "rmarequested") return refuse(409, RMA_ERRORS.wrong_state);
-  const parsed = parseRmaDecision(form, rma, staffUserId);
-  if (!parsed.ok) return refuse(400, parsed.error, parsed.fieldErrors);
-  return { rma, cmd: parsed.cmd };
+  const submission = parseSubmission(form, { schema: decisionSchema(rma) });
+  if (submission.status !== "success") return data<AdminRmaActionData>(submission.reply(), { status: 400 });
+  const v = submission.value;
+  const cmd: RmaDecisionCommand = {
+    staffUserId,
+    rmaFeeCents: v.fee,
+    lines: v.lines.map((l) => ({ lineId: l.id, approvedQuantity: l.decision === "approve" ? (l.qty ?? 0) : 0, comment: l.comment ?? "" })),
+  };
+  return { rma, cmd, reply: submission.reply() };
 }
 
 /** "Process RMA": the amounts the decision would move; nothing is sent to the workflow yet. */
 export async function reviewDecision(form: FormData, staffUserId: number) {
   const decision = await readDecision(form, staffUserId);
   if (!("rma" in decision)) return decision;
-  const { rma, cmd } = decision;
+  const { rma, cmd, reply } = decision;
   const s = rmaDecisionAmounts(rma, cmd);
   if (!s) return refuse(409, "This RMA no longer matches its order: ask an engineer to look at it.");
   return data<AdminRmaActionData>({
-    ok: true,
+    ...reply,
     review: {
       rmaId: rma.id,
       cmd,

@@ -6,15 +6,18 @@
  */
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
+import { useForm } from "@conform-to/react";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ADMIN_RMA_STATUSES, ADMIN_RMA_TABS, type AdminRmaStatus, type AdminRmaTab } from "../../db/queries/rmas";
 import { RMA_DISPLAY_STATUS } from "../../domain/states";
+import { ErrorList } from "~/components/forms";
 import { formatDate } from "~/components/orders/format";
 import { Pager } from "~/components/orders/OrderCard";
 import ordersCss from "~/components/orders/orders.css";
 import { RmaCard, type AdminRmaActionData } from "~/components/rma/AdminRmaCard";
 import { pageTitle } from "~/components/title";
 import { readFormData, requireStaff } from "~/utils/auth.server";
+import { formError } from "~/utils/form.server";
 import { carrierToolsAction } from "~/utils/carrier-tools.server";
 import { adminRmasPage, decide, reviewDecision } from "./__admin.active-rmas.server";
 
@@ -43,13 +46,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
     case "decide":
       return decide(request, params.stage, form, auth.user.id);
     default:
-      return data<AdminRmaActionData>({ ok: false, error: "Unknown action." }, { status: 400 });
+      return data<AdminRmaActionData>(formError("Unknown action."), { status: 400 });
   }
 }
 
 export default function AdminRmas() {
   const d = useLoaderData<typeof loader>();
   const a = useActionData<typeof action>() as AdminRmaActionData | undefined;
+  const [form] = useForm({ id: "rma-decision", lastResult: a });
+  // What the last answer refused (nothing once it is gone: a new page).
+  const errors = a ? form.allErrors : {};
+  const error = Object.values(errors).flat()[0];
   const q = d.status ? `?status=${d.status}` : "";
   return (
     <section className="page" data-testid="admin-rmas">
@@ -80,11 +87,7 @@ export default function AdminRmas() {
           Filter
         </button>
       </Form>
-      {a && !a.ok ? (
-        <div className="alert alert-danger" role="alert" data-testid="admin-error">
-          {a.error}
-        </div>
-      ) : null}
+      <ErrorList kind="form" errors={error} testId="admin-error" />
       {d.notice === "decided" ? (
         <div className="alert alert-success" role="status" data-testid="admin-notice">
           The RMA was processed.{" "}
@@ -95,7 +98,7 @@ export default function AdminRmas() {
           ) : null}
         </div>
       ) : null}
-      {d.open && d.detail ? <RmaCard rma={d.open} detail={d.detail} tab={d.cardTab} now={d.now} outcome={a} /> : null}
+      {d.open && d.detail ? <RmaCard rma={d.open} detail={d.detail} tab={d.cardTab} now={d.now} review={a?.review} errors={errors} /> : null}
       {d.page.items.length === 0 ? <p data-testid="rmas-empty">No RMAs here.</p> : null}
       <ul className="admin-list">
         {d.page.items.map((r) => (

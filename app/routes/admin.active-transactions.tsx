@@ -18,7 +18,9 @@ import { AdminOrderCard, isAdminCardTab, type AdminCardTab } from "~/components/
 import { Pager } from "~/components/orders/OrderCard";
 import ordersCss from "~/components/orders/orders.css";
 import { pageTitle } from "~/components/title";
+import { ActionError } from "~/components/admin/ActionError";
 import { readFormData, requireStaff } from "~/utils/auth.server";
+import { formError } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { getEnv, paymentsProvider } from "~/utils/env.server";
 import { carrierToolsAction } from "~/utils/carrier-tools.server";
@@ -105,7 +107,7 @@ const CARRIER_NOTICES: Record<string, string> = {
 export async function action({ request }: ActionFunctionArgs) {
   await requireStaff(request);
   const form = await readFormData(request);
-  if (form.get("intent") !== "carrier") return data({ ok: false, error: "Unknown action." }, { status: 400 });
+  if (form.get("intent") !== "carrier") return data(formError("Unknown action."), { status: 400 });
   return carrierToolsAction(request, form);
 }
 
@@ -178,11 +180,7 @@ export default function ActiveTransactions() {
           {CARRIER_NOTICES[d.notice]}
         </div>
       ) : null}
-      {a && !a.ok ? (
-        <div className="alert alert-danger" role="alert" data-testid="admin-error">
-          {a.error}
-        </div>
-      ) : null}
+      <ActionError id="carrier-tools" lastResult={a} testId="admin-error" />
       {d.rows.length === 0 ? <p data-testid="admin-empty">No transactions match these filters.</p> : null}
       {d.rows.map((row) => (
         <AdminOrderCard

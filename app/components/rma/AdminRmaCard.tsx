@@ -5,6 +5,7 @@
  * the ledger). While the RMA is pending, staff approve or deny each line, set the RMA fee and process it,
  * after checking the amounts the decision would move.
  */
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import type { OrderDetail } from "../../../db/queries/order-views/order-detail";
@@ -13,6 +14,7 @@ import { PAYMENT_QUEUED } from "../../../domain/messages";
 import { centsToDecimalString, formatCents } from "../../../domain/money";
 import { rmaAmountYouWillReceive, rmaBalanced } from "../../../domain/rma-money";
 import type { RmaDecisionCommand } from "../../../workflows/rma/contract";
+import { ErrorList } from "~/components/forms";
 import { CarrierTools } from "~/components/orders/AdminOrderCard";
 import { LedgerTable, PaymentsList, ShipmentsList, UpdatesList } from "~/components/orders/OrderParts";
 import { RmaLinesTable } from "~/components/rma/RmaLines";
@@ -35,7 +37,10 @@ export type RmaReview = {
   originalShippingCents: number;
   declined: boolean;
 };
-export type AdminRmaActionData = { ok: false; error: string; fieldErrors?: Record<string, string> } | { ok: true; review: RmaReview };
+/** The RMA screen's action answer: a Conform reply (a refusal, the form's errors), with the review once it parses. */
+export type AdminRmaActionData = SubmissionResult<string[]> & { review?: RmaReview };
+/** The errors of an answer by field name ("" for the form's), as useForm({ lastResult }) reads them. */
+export type DecisionErrors = Record<string, string[] | undefined>;
 
 /** Whether the RMA's payments moved what it recorded, once it ended (domain/rma-money rmaBalanced); omitted while open. */
 function balancedOf(rma: RmaPageView, detail: OrderDetail): { balanced?: boolean } {
@@ -107,7 +112,21 @@ function RmaTotals({ rma, requestedCents }: { rma: RmaPageView; requestedCents: 
   );
 }
 
-export function RmaCard({ rma, detail, tab, now, outcome }: { rma: RmaPageView; detail: OrderDetail; tab: RmaCardTab; now: number; outcome?: AdminRmaActionData }) {
+export function RmaCard({
+  rma,
+  detail,
+  tab,
+  now,
+  review: answered,
+  errors,
+}: {
+  rma: RmaPageView;
+  detail: OrderDetail;
+  tab: RmaCardTab;
+  now: number;
+  review: RmaReview | undefined;
+  errors: DecisionErrors;
+}) {
   const ledger = rma.ledger ?? {};
   const faultyCents = rma.lines.reduce((a, l) => a + l.requested * l.unitPriceCents, 0);
   // Before staff decide: what the victim was told it would receive; after: what the decision returns.
@@ -118,7 +137,7 @@ export function RmaCard({ rma, detail, tab, now, outcome }: { rma: RmaPageView; 
           rma.lines.map((l) => ({ unitPriceCents: l.unitPriceCents, requestedQuantity: l.requested })),
         )
       : Number(ledger.victimRefundCents ?? 0);
-  const review = outcome?.ok && outcome.review.rmaId === rma.id ? outcome.review : null;
+  const review = answered && answered.rmaId === rma.id ? answered : null;
   return (
     <article className="admin-card" data-testid="admin-rma-card" data-rma-id={rma.id} data-stage={rma.stage}>
       <header>
@@ -170,7 +189,7 @@ export function RmaCard({ rma, detail, tab, now, outcome }: { rma: RmaPageView; 
               review ? (
                 <ReviewPanel rma={rma} review={review} />
               ) : (
-                <DecisionForm key={outcome && !outcome.ok ? outcome.error : "form"} rma={rma} fieldErrors={outcome && !outcome.ok ? outcome.fieldErrors : undefined} />
+                <DecisionForm key={Object.values(errors).flat()[0] ?? "form"} rma={rma} errors={errors} />
               )
             ) : null}
           </>
@@ -201,14 +220,14 @@ export function RmaCard({ rma, detail, tab, now, outcome }: { rma: RmaPageView; 
  * Approve or deny each line (approved ≤ requested), a comment, the RMA fee. "Process RMA" (once every line
  * is decided) shows the amounts first; nothing is sent to the workflow before staff confirm them.
  */
-function DecisionForm({ rma, fieldErrors }: { rma: RmaPageView; fieldErrors?: Record<string, string> }) {
+function DecisionForm({ rma, errors }: { rma: RmaPageView; errors: DecisionErrors }) {
   const busy = useNavigation().state !== "idle";
   const [decided, setDecided] = useState<Record<number, boolean>>({});
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   // Without JavaScript the server checks it; with it, the button waits until every line has a decision.
   const ready = !hydrated || rma.lines.every((l) => decided[l.lineId]);
-  const errorOf = (i: number) => fieldErrors?.[`lines[${i}].decision`] ?? fieldErrors?.[`lines[${i}].qty`] ?? fieldErrors?.[`lines[${i}].comment`] ?? fieldErrors?.[`lines[${i}].id`];
+  const errorOf = (i: number) => ["decision", "qty", "comment", "id"].map((f) => errors[`lines[${i}].${f}`]?.[0]).find(Boolean);
   return (
     <Form method="post" className="form-stack" data-testid="rma-decision-form">
       <input type="hidden" name="intent" value="review" />
@@ -231,21 +250,13 @@ function DecisionForm({ rma, fieldErrors }: { rma: RmaPageView; fieldErrors?: Re
           <label>
             Comment <input type="text" name={`lines[${i}].comment`} maxLength={1000} />
           </label>
-          {errorOf(i) ? (
-            <span className="field-error" role="alert">
-              {errorOf(i)}
-            </span>
-          ) : null}
+          <ErrorList errors={errorOf(i)} inline />
         </fieldset>
       ))}
       <label>
         RMA fee ($) <input type="text" name="fee" inputMode="decimal" defaultValue="0.00" style={{ width: "7rem" }} data-testid="rma-fee" />
       </label>
-      {fieldErrors?.fee ? (
-        <span className="field-error" role="alert">
-          {fieldErrors.fee}
-        </span>
-      ) : null}
+      <ErrorList errors={errors.fee} inline />
       <button type="submit" className="button" disabled={busy || !ready} data-testid="rma-process-staff">
         Process RMA
       </button>
