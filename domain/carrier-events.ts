@@ -1,5 +1,5 @@
 /**
- * Carrier tracking webhooks (decisions.md "Providers": the sandbox carrier sends tracking events signed with
+ * Carrier tracking webhooks (docs/product/orders.md, "Providers": the sandbox carrier sends tracking events signed with
  * a shared secret, modelled on a well-known shipping API). The payload is shaped like EasyPost's
  * `tracker.updated` Event: an envelope `{ id, object: "Event", description, mode, created_at, result }`
  * whose `result` is a Tracker `{ id, object: "Tracker", tracking_code, status, status_detail, shipment_id,
@@ -7,8 +7,8 @@
  *
  * Statuses are EasyPost's tracker statuses plus `picked_up` (the first scan):
  *   picked_up / in_transit / out_for_delivery -> In-Route (the seller's payout is released), delivered ->
- *   Delivered; `pre_transit` is "pickup scheduled". They are the buy workflow's CarrierStatus values
- *   (workflows/buy/contract.ts CARRIER_STATUSES): the webhook endpoint signals
+ *   Delivered; `pre_transit` is "pickup scheduled". They are every order workflow's carrier statuses
+ *   (workflows/common/contract.ts CarrierEventSignal): the webhook endpoint signals
  *   `{ eventId: event.id, status: result.status, trackingNumber: result.tracking_code, occurredAt: event.created_at }`.
  *
  * Signature (carrierSignatureHeader): header `X-Hmac-Signature: hmac-sha256-hex=<hex>` where <hex> is the
@@ -28,9 +28,20 @@ export const CARRIER_WEBHOOK_PATH = "/webhooks/carrier";
 /** Carrier name in events and on the label. */
 export const SANDBOX_CARRIER_NAME = "SandboxCarrier";
 
-/** Same list as workflows/buy/contract.ts CARRIER_STATUSES (kept equal by a unit test). */
+/** The carrier's statuses: what the webhook accepts and what an order workflow's carrier event carries. */
 export const CARRIER_EVENT_STATUSES = ["pre_transit", "picked_up", "in_transit", "out_for_delivery", "delivered", "failure", "return_to_sender"] as const;
 export type CarrierEventStatus = (typeof CARRIER_EVENT_STATUSES)[number];
+
+/**
+ * The statuses that mean the carrier has the parcel (it was scanned: In-Route). `delivered` is one too: a
+ * delivery implies a pickup that may have been reported late or never (docs/product/windows.md, "Pickup and rebooking").
+ */
+export const SCANNED_CARRIER_STATUSES: ReadonlySet<string> = new Set<CarrierEventStatus>(["picked_up", "in_transit", "out_for_delivery", "delivered"]);
+
+/** Whether `status` is one of the carrier's statuses. */
+export function isCarrierEventStatus(status: unknown): status is CarrierEventStatus {
+  return typeof status === "string" && (CARRIER_EVENT_STATUSES as readonly string[]).includes(status);
+}
 
 /** The statuses the sandbox carrier (and staff's "simulate pickup" / "simulate delivery") sends. */
 export const SIMULATED_STATUSES = ["picked_up", "in_transit", "delivered"] as const satisfies readonly CarrierEventStatus[];
@@ -132,7 +143,7 @@ export function buildCarrierEvent(input: CarrierEventInput): CarrierWebhookEvent
   };
 }
 
-/** What the webhook endpoint signals to the order's workflow (workflows/buy/contract.ts CarrierEventSignal). */
+/** What the webhook endpoint signals to the order's workflow (workflows/common/contract.ts CarrierEventSignal). */
 export function carrierSignalOf(event: CarrierWebhookEvent): {
   eventId: string;
   status: CarrierEventStatus;

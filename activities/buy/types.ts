@@ -16,7 +16,8 @@
 import type { OrderLedger, OrderLine } from "../../domain/order-money";
 import type { PurchaseQuote } from "../../domain/fees";
 import type { Role } from "../../domain/states";
-import type { BuyActionRecord, BuyOrderKind, PaymentMethodInput } from "../../workflows/buy/contract";
+import type { BuyActionRecord, BuyOrderKind } from "../../workflows/buy/contract";
+import type { PaymentMethodInput } from "../../workflows/common/contract";
 
 // --- read model -----------------------------------------------------------------------------------------
 
@@ -280,9 +281,12 @@ export interface SaveRatingInput {
 
 // --------------------------------------------------------------------------------------------------------
 
-export interface BuyActivities {
-  // read model, with the outbox rows of the step's notices (one transaction)
-  recordOrderState(input: OrderStateRecord): Promise<void>;
+/**
+ * The provider and stock activities every order kind shares (the payment steps, stock, the carrier): the
+ * purchase calls them directly; the swap's and the RMA's own activities (activities/swap, activities/rma)
+ * call them with their own rows' names.
+ */
+export interface OrderProviderActivities {
   // payments
   authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentResult>;
   capturePayment(input: CapturePaymentInput): Promise<CapturePaymentResult>;
@@ -290,17 +294,24 @@ export interface BuyActivities {
   refundPayment(input: RefundPaymentInput): Promise<RefundPaymentResult>;
   chargeSellerPenalty(input: ChargePenaltyInput): Promise<ChargePenaltyResult>;
   releaseSellerPayout(input: ReleasePayoutInput): Promise<ReleasePayoutResult>;
-  getCardOnFile(input: { retailerId: number }): Promise<CardOnFile | null>;
-  saveCardOnFile(input: SaveCardInput): Promise<SaveCardResult>;
-  recordPaymentEvent(input: PaymentEventRecord): Promise<void>;
   // stock
-  findConflictingOrders(input: FindConflictingOrdersInput): Promise<FindConflictingOrdersResult>;
-  approvalFacts(input: ApprovalFactsInput): Promise<ApprovalFactsResult>;
   decrementStock(input: StockChangeInput): Promise<DecrementStockResult>;
   restoreStock(input: StockChangeInput): Promise<void>;
   // carrier
   bookPickup(input: BookPickupInput): Promise<BookPickupResult>;
   cancelPickup(input: CancelPickupInput): Promise<void>;
+}
+
+export interface BuyActivities extends OrderProviderActivities {
+  // read model, with the outbox rows of the step's notices (one transaction)
+  recordOrderState(input: OrderStateRecord): Promise<void>;
+  // cards and payment events
+  getCardOnFile(input: { retailerId: number }): Promise<CardOnFile | null>;
+  saveCardOnFile(input: SaveCardInput): Promise<SaveCardResult>;
+  recordPaymentEvent(input: PaymentEventRecord): Promise<void>;
+  // stock reads
+  findConflictingOrders(input: FindConflictingOrdersInput): Promise<FindConflictingOrdersResult>;
+  approvalFacts(input: ApprovalFactsInput): Promise<ApprovalFactsResult>;
   // ratings
   saveOrderRating(input: SaveRatingInput): Promise<void>;
 }

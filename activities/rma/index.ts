@@ -8,14 +8,14 @@
 import type { Db } from "../../db/client";
 import { rmaNumber } from "../../domain/cart";
 import { recordRmaState } from "../../db/queries/rmas";
-import type { BuyActivities } from "../buy/types";
+import type { OrderProviderActivities } from "../buy/types";
 import { rmaNoticeMail } from "./notices";
 import type { RmaActivities, RmaStateRecord } from "./types";
 
 export interface RmaActivityDeps {
   db: Db;
-  /** The buy activities of the same worker (payments, carrier). */
-  buy: BuyActivities;
+  /** The provider activities of the same worker (payments, carrier). */
+  buy: OrderProviderActivities;
   /** APP_ORIGIN, for links in e-mails. */
   appOrigin: string;
 }

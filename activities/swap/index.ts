@@ -12,14 +12,14 @@ import { orderNumber } from "../../domain/cart";
 import { swapValuation } from "../../domain/fees";
 import { orderQuote, orderUnits, type OrderLine } from "../../domain/order-money";
 import { completedFlagFor, stageForState, type Role } from "../../domain/states";
-import type { BuyActivities } from "../buy/types";
+import type { OrderProviderActivities } from "../buy/types";
 import { swapNoticeMail } from "./notices";
 import type { SwapActivities, SwapStateRecord } from "./types";
 
 export interface SwapActivityDeps {
   db: Db;
-  /** The buy activities of the same worker (payments, stock, carrier). */
-  buy: BuyActivities;
+  /** The provider and stock activities of the same worker (payments, stock, carrier). */
+  buy: OrderProviderActivities;
   /** APP_ORIGIN, for links in e-mails. */
   appOrigin: string;
 }

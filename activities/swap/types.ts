@@ -6,7 +6,7 @@
  */
 import type { OrderLine } from "../../domain/order-money";
 import type { Role } from "../../domain/states";
-import type { PaymentMethodInput } from "../../workflows/buy/contract";
+import type { PaymentMethodInput } from "../../workflows/common/contract";
 import type { SaveRatingInput } from "../buy/types";
 import type { SwapActionRecord, SwapView } from "../../workflows/swap/contract";
 

@@ -18,7 +18,8 @@
  */
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { WorkflowNotFoundError } from "@temporalio/client";
-import { CARRIER_STATUSES, carrierEventSignal, paymentEventSignal, type CarrierEventSignal, type CarrierStatus, type PaymentEventSignal } from "../../workflows/buy/contract";
+import { paymentEventSignal, type PaymentEventSignal } from "../../workflows/buy/contract";
+import { carrierEventSignal, type CarrierEventSignal, type CarrierStatus } from "../../workflows/common/contract";
 import {
   buildCarrierEvent,
   CARRIER_SIGNATURE_HEADER,
@@ -26,6 +27,7 @@ import {
   CARRIER_WEBHOOK_PATH,
   CarrierWebhookEventSchema,
   carrierSignalOf,
+  isCarrierEventStatus,
   type CarrierEventStatus,
   type CarrierWebhookEvent,
 } from "../../domain/carrier-events";
@@ -223,7 +225,7 @@ export async function handleCarrierWebhook(request: Request): Promise<Response> 
     description: signal.description,
     eventTimestamp: Number.isNaN(at.getTime()) ? new Date() : at,
   });
-  const signalable = (CARRIER_STATUSES as readonly string[]).includes(ev.result.status);
+  const signalable = isCarrierEventStatus(ev.result.status);
   const send = async (workflowId: string) => {
     const client = await getTemporalClient();
     const payload: CarrierEventSignal = { ...signal, status: signal.status as CarrierStatus };

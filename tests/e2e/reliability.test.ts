@@ -8,7 +8,7 @@
  *    transfer (pickup scan). A row lock on the payments read model holds each activity right after the
  *    provider's answer; the worker is killed while the call is in flight, its stuck database session is ended,
  *    the lock released, and a new worker started. A purchase's provider calls are local activities
- *    (BUY_PROVIDER_CALLS_LOCAL_PATCH): the workflow task running the call is in flight at the kill, times out,
+ *    (workflows/common/policies.ts): the workflow task running the call is in flight at the kill, times out,
  *    and is replayed on the new worker, which calls again with the same idempotency key; the order goes on:
  *    one authorisation, one capture, one transfer at the provider and in the read model; the ledger balances.
  *    Before its kill, the capture is held 15 s on the live worker: a slow call is NOT started again (the worker
@@ -126,7 +126,7 @@ const LOCK_PAYMENT_ROW = "select id from payments where idempotency_key = $1 for
  * With `lock` held on the payments row that `activity` updates right after the provider answered `providerKey`:
  * waits until the activity waits on it, checks that the provider has done it (its key has a stored answer) and
  * that the workflow task running the call (provider calls are local activities: workflows/common/
- * provider-calls.ts) is in flight, optionally holds it `holdMs` on the live worker first, then kills the worker,
+ * policies.ts) is in flight, optionally holds it `holdMs` on the live worker first, then kills the worker,
  * ends the dead worker's waiting database session (as a dropped connection would), releases the lock and
  * starts a new worker. Returns the moment of the kill.
  */
@@ -408,7 +408,7 @@ describe("the worker killed mid-RMA on the real dev server", () => {
     expect(await decided).toMatchObject({ stage: "rmacompleted" });
     const decideMs = Date.now() - s;
 
-    // --- the workflow: each money call recorded once (a local activity's marker, RMA_PROVIDER_CALLS_LOCAL_PATCH),
+    // --- the workflow: each money call recorded once (a local activity's marker, workflows/common/policies.ts),
     //     after the workflow task running it timed out with its worker (one timeout per kill)
     const locals = await localActivityTypes(handle);
     for (const type of ["refundVictim", "chargePerpetrator"]) {
@@ -527,7 +527,7 @@ describe("the worker killed mid-swap on the real dev server", () => {
     const payoutMs = Date.now() - s;
 
     // --- the workflow: each side's charge and the payout recorded once (local activities' markers,
-    //     SWAP_PROVIDER_CALLS_LOCAL_PATCH), after one workflow-task timeout per kill
+    //     workflows/common/policies.ts), after one workflow-task timeout per kill
     const locals = await localActivityTypes(handle);
     expect(locals.filter((t) => t === "chargeSwapSide"), "the provider's charge, then the receiver's").toHaveLength(2);
     expect(locals.filter((t) => t === "payOutSwapSide")).toHaveLength(1);

@@ -11,7 +11,7 @@ import { captureEntry, orderLedger } from "../../domain/order-money";
 import { BUY_STATES, COMMON_STATES } from "../../domain/states";
 import { BUY_ERRORS, type BuyOrderInput } from "../../workflows/buy/contract";
 import { BUY_COMMANDS, nextQueuedStep, onDeadline, openOrder, settleDelivered, type BuyCommandName } from "../../workflows/buy/machine";
-import { acceptCarrierEvent, acceptUnitsTaken, allowedActions, createBuyModel, currentDeadline, type BuyModel, type State } from "../../workflows/buy/model";
+import { acceptCarrierEvent, acceptUnitsTaken, allowedActions, createBuyModel, deadline as currentDeadline, type BuyModel, type State } from "../../workflows/buy/model";
 import { InvalidInput, Rejection, runStepSync, type CallEffect, type Effect, type Step, type StepContext } from "../../workflows/common/steps";
 
 const SELLER = 11;

@@ -1,5 +1,5 @@
 /**
- * The sandbox carrier's pure parts: the tracker event format (EasyPost-shaped, statuses = the buy workflow's
+ * The sandbox carrier's pure parts: the tracker event format (EasyPost-shaped, statuses = every order workflow's
  * CarrierStatus), the HMAC signature of the raw body, and the PDF label, which must be anonymous: the
  * recipient is `retailer-00{id}` plus a street address, and no store name, e-mail or phone appears
  * (checked with pdftotext on the rendered PDF).
@@ -14,8 +14,8 @@ import {
   CarrierWebhookEventSchema,
   carrierSignalOf,
   parseCarrierEvent,
+  SCANNED_CARRIER_STATUSES,
 } from "../../domain/carrier-events";
-import { CARRIER_STATUSES } from "../../workflows/buy/contract";
 import { pdfText } from "../setup/pdf-text";
 
 const SECRET = "carrier_test_secret";
@@ -31,8 +31,9 @@ describe("carrier events", () => {
     history: [{ status: "picked_up", occurredAt: "2026-03-02T14:00:00.000Z" }],
   });
 
-  test("statuses are the buy workflow's carrier statuses", () => {
-    expect([...CARRIER_EVENT_STATUSES]).toEqual([...CARRIER_STATUSES]);
+  test("the scanned statuses (every order workflow's In-Route) are carrier statuses, pre_transit not among them", () => {
+    expect([...SCANNED_CARRIER_STATUSES].every((s) => (CARRIER_EVENT_STATUSES as readonly string[]).includes(s))).toBe(true);
+    expect(SCANNED_CARRIER_STATUSES.has("pre_transit")).toBe(false);
   });
 
   test("a tracker.updated event shaped like EasyPost's, with the scan history", () => {

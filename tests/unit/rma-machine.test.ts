@@ -8,8 +8,8 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { rmaLedger, type RmaKind } from "../../domain/rma-money";
-import { RMA_DECIDE, nextRmaStep, onRmaDeadline, openRma } from "../../workflows/rma/machine";
-import { acceptCardOnFile, acceptCarrierEvent, createRmaModel, rmaDeadline, settlementOf } from "../../workflows/rma/model";
+import { RMA_DECIDE, nextQueuedStep as nextRmaStep, onDeadline as onRmaDeadline, openRma } from "../../workflows/rma/machine";
+import { acceptCardOnFile, acceptCarrierEvent, createRmaModel, deadline as rmaDeadline, settlementOf } from "../../workflows/rma/model";
 import type { RmaInput } from "../../workflows/rma/contract";
 import { Rejection, runStepSync, type CallEffect, type Effect, type Step, type StepContext } from "../../workflows/common/steps";
 

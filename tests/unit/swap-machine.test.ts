@@ -9,8 +9,8 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { orderQuote, orderUnits } from "../../domain/order-money";
 import { swapLedger, swapOutcomeOf, swapSettlement, type SwapMoneyRow } from "../../domain/swap-money";
-import { MONEY_DECLINE_REASON, SWAP_COMMANDS, nextSwapStep, onSwapDeadline } from "../../workflows/swap/machine";
-import { acceptSwapCarrierEvent, createSwapModel, currentSwapDeadline, ROLES, type SwapModel } from "../../workflows/swap/model";
+import { MONEY_DECLINE_REASON, SWAP_COMMANDS, nextQueuedStep as nextSwapStep, onDeadline as onSwapDeadline } from "../../workflows/swap/machine";
+import { acceptCarrierEvent as acceptSwapCarrierEvent, createSwapModel, deadline as currentSwapDeadline, ROLES, type SwapModel } from "../../workflows/swap/model";
 import { Rejection, runStepSync, type CallEffect, type Effect, type Step, type StepContext } from "../../workflows/common/steps";
 
 const PROVIDER = 31;

@@ -831,20 +831,8 @@ describe("replay", () => {
   test("histories were recorded for every timer path", () => {
     expect(historyFiles()).toEqual(
       [
-        // Recorded before BUY_PROVIDER_CALLS_LOCAL_PATCH (provider calls as regular activities): orders open
-        // when it shipped replay through the unpatched path.
-        "buy-before-local-provider-calls-pickup-missed-twice.json",
-        "buy-before-local-provider-calls-rating-left.json",
-        // Recorded before BUY_APPROVAL_FACTS_PATCH reached them (the approval, then also the modification, read
-        // the card, then the conflicts, as two local activities): orders open when it shipped replay through
-        // the unpatched path.
-        "buy-before-approval-facts-rating-left.json",
-        "buy-before-approval-facts-modified-purchase-unanswered.json",
-        // Started by its checkout (update-with-start) before BUY_OPEN_WITH_CHECKOUT_PATCH: an opening write beside
-        // the checkout's step; orders open when it shipped replay through the unpatched path.
-        "buy-before-open-with-checkout-checkout-starts-it.json",
         "buy-checkout-abandoned.json",
-        // Started by its checkout (update-with-start): BUY_OPEN_WITH_CHECKOUT_PATCH's marker, no opening write.
+        // Started by its checkout (update-with-start): no opening write beside the checkout's step.
         "buy-checkout-starts-it.json",
         "buy-modified-purchase-unanswered.json",
         "buy-pickup-missed-once.json",
@@ -869,13 +857,14 @@ describe("replay", () => {
   });
 
   test("replay has teeth: a history whose steps differ from the code is a determinism violation", async () => {
-    // A history from before the patch, whose refund is a regular activity (its type is plain text there).
-    const json = JSON.parse(fs.readFileSync(path.join(HISTORIES, "buy-before-local-provider-calls-pickup-missed-twice.json"), "utf8"));
-    const scheduled = json.events.find(
-      (e: { activityTaskScheduledEventAttributes?: { activityType: { name: string } } }) =>
-        e.activityTaskScheduledEventAttributes?.activityType.name === "refundPayment",
-    );
-    scheduled.activityTaskScheduledEventAttributes.activityType.name = "chargeSomethingElse";
+    // A recorded history whose refund (a local activity: its type is in the marker's data) was another call.
+    const json = JSON.parse(fs.readFileSync(path.join(HISTORIES, "buy-pickup-missed-twice.json"), "utf8"));
+    type Payload = { data?: string };
+    type Marker = { markerRecordedEventAttributes?: { details?: { data?: { payloads: Payload[] } } } };
+    const dataOf = (e: Marker) => e.markerRecordedEventAttributes?.details?.data?.payloads[0];
+    const decode = (p: Payload | undefined) => (p?.data ? Buffer.from(p.data, "base64").toString("utf8") : "");
+    const refund = dataOf(json.events.find((e: Marker) => decode(dataOf(e)).includes('"activity_type":"refundPayment"'))) as Payload;
+    refund.data = Buffer.from(decode(refund).replace('"refundPayment"', '"chargeSomethingElse"')).toString("base64");
     const history = temporal.api.history.v1.History.fromObject(json);
     await expect(Worker.runReplayHistory({ workflowBundle: bundle }, history, "buy-replay-bad")).rejects.toThrow(/nondetermin/i);
   });

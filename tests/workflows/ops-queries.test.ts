@@ -161,11 +161,11 @@ describe("README Ops: the operator's queries through the list API", () => {
     expect(d.typedSearchAttributes.get(ORDER_SEARCH_ATTRIBUTES.waitingOn)).toEqual(["52"]);
     expect(d.typedSearchAttributes.get(ORDER_SEARCH_ATTRIBUTES.receiverRetailerId)).toBe(R);
 
-    // A history with the search attributes (the patch marker, then the upserts) replays with the current code.
-    // Its two patch markers: the search attributes', and the local provider calls' (the checkout's payment).
+    // A history with the search attributes (upserted from the first workflow task on) replays with the current
+    // code; it has no patch marker (no patched() branch is left in workflows/, ADR 0023).
     const history = await buy.fetchHistory();
     const markers = history.events?.filter((e) => e.markerRecordedEventAttributes?.markerName === "core_patch") ?? [];
-    expect(markers.length).toBe(2);
+    expect(markers.length).toBe(0);
     expect(history.events?.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes).length).toBeGreaterThanOrEqual(2);
     await Worker.runReplayHistory({ workflowBundle: bundle }, history, buy.workflowId);
 

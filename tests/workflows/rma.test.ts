@@ -342,8 +342,6 @@ describe("rma replay", () => {
 
   test("histories were recorded for every timer and money path", () => {
     expect(files()).toEqual([
-      // Recorded before RMA_PROVIDER_CALLS_LOCAL_PATCH (provider calls as regular activities): replays that path.
-      "rma-before-local-provider-calls-return-delivered.json",
       "rma-charge-queued.json",
       "rma-missing-units.json",
       "rma-return-delivered.json",

@@ -406,8 +406,6 @@ describe("swap replay", () => {
 
   test("histories were recorded for the timer paths", () => {
     expect(files()).toEqual([
-      // Recorded before SWAP_PROVIDER_CALLS_LOCAL_PATCH (provider calls as regular activities): replays that path.
-      "swap-before-local-provider-calls-both-ship-both-rate.json",
       "swap-both-ship-both-rate.json",
       "swap-one-side-never-ships.json",
       "swap-payment-lapses.json",

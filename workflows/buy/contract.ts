@@ -13,6 +13,7 @@
  * See docs/decisions/0009-buy-workflow.md.
  */
 import { commandErrorIn, query, signal, update } from "../common/messages";
+import type { PaymentMethodInput } from "../common/contract";
 import type { PurchaseQuote } from "../../domain/fees";
 import {
   CANCEL_REASON_REQUIRED,
@@ -33,6 +34,8 @@ export function buyWorkflowId(orderId: number): string {
 
 import type { BuyDraftHandOver } from "../../domain/cart";
 export type { BuyDraftHandOver };
+/** What every kind shares (the carrier's event, a card), re-exported for the purchase's callers. */
+export { carrierEventSignal, type CarrierEventSignal, type CarrierStatus, type PaymentMethodInput } from "../common/contract";
 
 // ---------------------------------------------------------------------------------------------------------
 // Starting the workflow.
@@ -100,7 +103,7 @@ export interface BuyOrderResult {
 export const BUY_INVALID_INPUT = "BuyInvalidInput";
 
 // ---------------------------------------------------------------------------------------------------------
-// Idempotency.
+// Idempotency (workflows/common/contract.ts idempotencyKey: workflow id + step + attempt).
 
 /** Steps that call out; part of every idempotency key and e-mail dedupe key. */
 export const BUY_STEPS = {
@@ -119,24 +122,8 @@ export const BUY_STEPS = {
 } as const;
 export type BuyStep = (typeof BUY_STEPS)[keyof typeof BUY_STEPS];
 
-/**
- * Idempotency key = workflow id + step + the workflow's own attempt of that step (a second card after a
- * decline is attempt 2; the second pickup booking is attempt 2). Activity retries reuse the key.
- */
-export function buyIdempotencyKey(workflowId: string, step: BuyStep, attempt = 1): string {
-  return `${workflowId}:${step}:${attempt}`;
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // Payloads.
-
-/** A card as the card form hands it over (Stripe PaymentMethod id / sandbox test card token). */
-export interface PaymentMethodInput {
-  paymentMethodId: string;
-  lastFour: string;
-  /** Card type shown next to the last four ("Visa"). */
-  description: string;
-}
 
 export interface CompleteCheckoutCommand {
   actorRetailerId: number;
@@ -191,24 +178,6 @@ export interface RateOrderCommand {
   comments?: string;
 }
 
-/**
- * Carrier tracking events, modelled on a well-known shipping API's tracker statuses. `picked_up`,
- * `in_transit` and `out_for_delivery` all mean the goods were scanned (In-Route); `delivered` implies a
- * pickup that may have been reported late or never (out-of-order safe).
- */
-export const CARRIER_STATUSES = ["pre_transit", "picked_up", "in_transit", "out_for_delivery", "delivered", "failure", "return_to_sender"] as const;
-export type CarrierStatus = (typeof CARRIER_STATUSES)[number];
-
-export interface CarrierEventSignal {
-  /** The carrier's event id: stored by the webhook first, and deduplicated by the workflow too. */
-  eventId: string;
-  status: CarrierStatus;
-  trackingNumber?: string;
-  /** When the carrier saw it (ISO with offset); informational: windows run from the workflow's clock. */
-  occurredAt?: string;
-  description?: string;
-}
-
 export interface PaymentEventSignal {
   /** The provider's event id (deduplicated). */
   eventId: string;
@@ -249,8 +218,8 @@ export const BUY_REDIRECTS = Object.freeze({ orders: "/orders", activeListings: 
 
 /**
  * Where "/orders" (the workflow's "go to your orders" after an approval) takes this party: the buyer to its
- * Purchase Orders tab; the seller to /orders, whose first tab is its Sales Orders (spec 001: sale approval →
- * /orders). Any other path is kept.
+ * Purchase Orders tab; the seller to /orders, whose first tab is its Sales Orders (sale approval → /orders:
+ * docs/product/orders.md, "Purchase from a listing"). Any other path is kept.
  */
 export function ordersTabFor(role: "provider" | "receiver" | null, redirectTo: string): string {
   return redirectTo === BUY_REDIRECTS.orders && role === "receiver" ? "/orders/purchases" : redirectTo;
@@ -411,8 +380,6 @@ export const confirmReceivedUpdate = update<BuyCommandResult, [ConfirmReceivedCo
 /** Buyer: rate within 3 business days of delivery ("Rating saved!"). */
 export const rateOrderUpdate = update<BuyCommandResult, [RateOrderCommand]>("rateOrder");
 
-/** Carrier webhook (signed, stored by event id, then signalled). */
-export const carrierEventSignal = signal<[CarrierEventSignal]>("carrierEvent");
 /** Payment provider webhook. */
 export const paymentEventSignal = signal<[PaymentEventSignal]>("paymentEvent");
 /** Another order of the same seller took these units (need_confirm_decline_others was confirmed). */

@@ -17,9 +17,9 @@
  *   Timers: checkout 24 h (301) / 3 days for a request (304); seller 5 days (302); modified purchase 1 day,
  *   never past the authorisation (303).
  */
-import type { BuyActivities, OrderNoticeTemplate, OrderStateRecord } from "../../activities/buy/types";
+import type { BookPickupResult, BuyActivities, OrderNoticeTemplate, OrderStateRecord } from "../../activities/buy/types";
 import { ACTION } from "../../domain/action-codes";
-import { WINDOWS, modifiedPurchaseDeadline, pickupDeadline, ratingDeadline } from "../../domain/business-days";
+import { WINDOWS, modifiedPurchaseDeadline } from "../../domain/business-days";
 import { cancellationForLines, captureEntry, orderLedger, orderUnits, payoutForLines, type OrderLine } from "../../domain/order-money";
 import {
   BUYER_DECLINE_DEFAULT_REASON,
@@ -31,22 +31,25 @@ import {
   isUnitUnavailableReason,
 } from "../../domain/reasons";
 import { BUY_STATES, COMMON_STATES, completedFlagFor, isTerminalState, stageForState, type Role } from "../../domain/states";
-import { caller, signalWorkflow, type Command, type Step, type StepContext } from "../common/steps";
+import type { CarrierEventSignal } from "../common/contract";
+import { ratingOf } from "../common/guards";
+import { PICKUP_ATTEMPTS, bookParcel, deliveryWindows, isScan, missedPickup, pickupWindowEnd } from "../common/parcel";
+import { payments } from "../common/payments";
+import { iso, isoDeadlines, nextKey, noticeDedupeKey, stepRecord } from "../common/record";
+import { caller, signalWorkflow, type Command, type Machine, type Step, type StepContext } from "../common/steps";
 import {
   BUY_MESSAGES,
   BUY_REDIRECTS,
   BUY_STEPS,
-  buyIdempotencyKey,
   buyWorkflowId,
   unitsTakenSignal,
   type AddPaymentMethodCommand,
   type ApproveModifiedPurchaseCommand,
   type ApproveSaleCommand,
   type BuyCommandResult,
+  type BuyOrderInput,
   type BuyOrderResult,
-  type BuyStep,
   type CancelShipmentCommand,
-  type CarrierEventSignal,
   type CompleteCheckoutCommand,
   type ConfirmReceivedCommand,
   type DeclineCheckoutCommand,
@@ -56,16 +59,18 @@ import {
   type RateOrderCommand,
 } from "./contract";
 import {
-  SCANNED,
   SHIPPING,
   NEGOTIATION,
+  acceptCarrierEvent,
   actionNeeded,
   actionRecords,
+  buySearchFacts,
   capturedCents,
   commandResult,
+  createBuyModel,
   currentQuote,
+  deadline,
   displayStatus,
-  iso,
   modificationOf,
   partyId,
   reject,
@@ -74,35 +79,29 @@ import {
   requireParty,
   requireState,
   requireValidRating,
+  scanQueued,
   type BuyModel,
   type Codes,
   type State,
 } from "./model";
 
 const call = caller<BuyActivities>();
+const pay = payments<BuyActivities>();
 
 /** A notice a step sends: to whom, which template, and the deadline it names. */
 export type Notice = [Role, OrderNoticeTemplate, (number | null)?];
 
 // --- effects every step uses ----------------------------------------------------------------------------
 
-function nextAttempt(m: BuyModel, step: BuyStep): number {
-  m.attempts[step] = (m.attempts[step] ?? 0) + 1;
-  return m.attempts[step] as number;
-}
-const key = (m: BuyModel, step: BuyStep, attempt: number) => buyIdempotencyKey(m.workflowId, step, attempt);
-
 /** The read-model write of the current state (what pages show), with the step's codes and notices. */
 export function stateRecord(m: BuyModel, codes: Codes, notices: Notice[], at: string): OrderStateRecord {
-  const actions = actionRecords(m, codes, at);
-  m.actions.push(...actions);
-  m.recordSeq += 1;
+  const { actions, sequence } = stepRecord(m, codes, at, (code, role, when) => actionRecords(m, [[code, role]], when)[0]);
   const ledger = orderLedger(m.ledger);
   return {
     orderId: m.orderId,
     workflowId: m.workflowId,
-    dedupeKey: `${m.workflowId}:record:${m.recordSeq}`,
-    sequence: m.recordSeq,
+    dedupeKey: `${m.workflowId}:record:${sequence}`,
+    sequence,
     kind: m.kind,
     providerId: m.providerId,
     receiverId: m.receiverId,
@@ -118,21 +117,14 @@ export function stateRecord(m: BuyModel, codes: Codes, notices: Notice[], at: st
     amounts: { quote: currentQuote(m), authorizedCents: ledger.authorizedCents, capturedCents: ledger.buyerPaidCents },
     ledger,
     reasons: { ...m.reasons },
-    deadlines: {
-      checkoutBy: iso(m.deadlines.checkoutBy),
-      sellerResponseBy: iso(m.deadlines.sellerResponseBy),
-      modifiedResponseBy: iso(m.deadlines.modifiedResponseBy),
-      pickupBy: iso(m.deadlines.pickupBy),
-      ratingBy: iso(m.deadlines.ratingBy),
-      rmaBy: iso(m.deadlines.rmaBy),
-    },
+    deadlines: isoDeadlines(m.deadlines),
     floorTime: m.floorTime,
     paymentMethod: m.paymentMethod,
     rating: m.rating,
     notices: notices.map(([role, template, actBy = null]) => ({
       orderId: m.orderId,
       externalId: m.externalId,
-      dedupeKey: `${m.workflowId}:mail:${template}:${role}`,
+      dedupeKey: noticeDedupeKey(m.workflowId, template, role),
       role,
       retailerId: partyId(m, role),
       counterpartyId: partyId(m, role === "provider" ? "receiver" : "provider"),
@@ -156,17 +148,8 @@ function* record(m: BuyModel, ctx: StepContext, codes: Codes, notices: Notice[] 
 function* releaseAuthorization(m: BuyModel, reason: "declined" | "expired" | "cancelled"): Step<boolean> {
   if (!m.authorization || m.authorizationClosed) return false;
   m.authorizationClosed = true;
-  yield* call(
-    "releaseAuthorization",
-    {
-      idempotencyKey: key(m, BUY_STEPS.releaseAuthorization, nextAttempt(m, BUY_STEPS.releaseAuthorization)),
-      orderId: m.orderId,
-      paymentIntentId: m.authorization.paymentIntentId,
-      amountCents: m.authorization.amountCents,
-      reason,
-    },
-    "payEventually",
-  );
+  const { paymentIntentId, amountCents } = m.authorization;
+  yield* pay(m, "release", "releaseAuthorization", BUY_STEPS.releaseAuthorization, { orderId: m.orderId, paymentIntentId, amountCents, reason });
   m.ledger.push({ kind: "authorization_released", amountCents: m.authorization.amountCents });
   return true;
 }
@@ -195,21 +178,22 @@ function* conflictsFor(m: BuyModel, lines: OrderLine[]): Step<number[]> {
   return r.orderIds.filter((id) => id !== m.orderId);
 }
 
-function* bookPickup(m: BuyModel, attempt: number, pickupBy: number) {
-  return yield* call(
-    "bookPickup",
-    {
-      idempotencyKey: key(m, BUY_STEPS.bookPickup, attempt),
-      orderId: m.orderId,
-      externalId: m.externalId,
-      attempt,
-      senderId: m.providerId,
-      receiverId: m.receiverId,
-      units: orderUnits(m.approvedLines ?? m.requested),
-      pickupBy: new Date(pickupBy).toISOString(),
-    },
-    "carrier",
-  );
+/** Books the parcel's pickup (workflows/common/parcel.ts), its window starting now. */
+function* bookPickup(m: BuyModel, ctx: StepContext): Step {
+  const now = ctx.now();
+  const pickupBy = pickupWindowEnd(now, m);
+  m.pickupWindowStartedAt = now;
+  m.deadlines.pickupBy = pickupBy;
+  const { booking, attempt } = yield* bookParcel<BookPickupResult>(m, BUY_STEPS.bookPickup, "bookPickup", (n) => ({
+    orderId: m.orderId,
+    externalId: m.externalId,
+    attempt: n,
+    senderId: m.providerId,
+    receiverId: m.receiverId,
+    units: orderUnits(m.approvedLines ?? m.requested),
+    pickupBy: new Date(pickupBy).toISOString(),
+  }));
+  m.shipment = { ...booking, attempt };
 }
 
 /**
@@ -226,39 +210,24 @@ function* finalizeApproval(
   const auth = m.authorization;
   if (!auth) throw new Error("approval without an authorisation");
   const conflicts = knownConflicts ?? (yield* conflictsFor(m, lines));
-  const dec = yield* call(
-    "decrementStock",
-    { idempotencyKey: key(m, BUY_STEPS.decrementStock, nextAttempt(m, BUY_STEPS.decrementStock)), orderId: m.orderId, lines },
-    "local",
-  );
+  const dec = yield* call("decrementStock", { idempotencyKey: nextKey(m, BUY_STEPS.decrementStock), orderId: m.orderId, lines }, "local");
   if (!dec.ok) return "units_unavailable";
   const entry = captureEntry(lines, auth.amountCents);
   try {
-    yield* call(
-      "capturePayment",
-      {
-        idempotencyKey: key(m, BUY_STEPS.capture, nextAttempt(m, BUY_STEPS.capture)),
-        orderId: m.orderId,
-        paymentIntentId: auth.paymentIntentId,
-        amountCents: entry.amountCents,
-        authorizedCents: auth.amountCents,
-      },
-      "payNow",
-    );
+    const capture = { orderId: m.orderId, paymentIntentId: auth.paymentIntentId, amountCents: entry.amountCents, authorizedCents: auth.amountCents };
+    yield* pay(m, "capture", "capturePayment", BUY_STEPS.capture, capture);
   } catch (err) {
     ctx.log("warn", "capture failed; stock restored", { workflowId: m.workflowId, error: String(err) });
-    yield* call("restoreStock", { idempotencyKey: key(m, BUY_STEPS.restoreStock, nextAttempt(m, BUY_STEPS.restoreStock)), orderId: m.orderId, lines }, "local");
+    yield* call("restoreStock", { idempotencyKey: nextKey(m, BUY_STEPS.restoreStock), orderId: m.orderId, lines }, "local");
     return "payment_failed";
   }
   m.ledger.push(entry);
   m.authorizationClosed = true;
   m.approvedLines = lines;
   m.pendingLines = null;
-  const now = ctx.now();
-  m.approvedAt = m.pickupWindowStartedAt = now;
+  m.approvedAt = ctx.now();
   m.deadlines.checkoutBy = m.deadlines.sellerResponseBy = m.deadlines.modifiedResponseBy = null;
-  m.deadlines.pickupBy = pickupDeadline(now, m.timeZone, m.holidays);
-  m.shipment = { ...(yield* bookPickup(m, 1, m.deadlines.pickupBy)), attempt: 1 };
+  yield* bookPickup(m, ctx);
   m.statename = BUY_STATES.SHIP_ORDER;
   yield* record(m, ctx, [...approvalCodes, [ACTION.PAYMENT_CAPTURED, "system"], [ACTION.CALL_TAG_SCHEDULED_ORDER, "system"]], [
     ["provider", "ready_for_pickup", m.deadlines.pickupBy],
@@ -279,34 +248,16 @@ function* cancelAfterCapture(m: BuyModel, ctx: StepContext, reason: "shipment_ca
   const lines = m.approvedLines;
   if (!auth || !lines) throw new Error("cancellation without a capture");
   if (m.shipment) {
-    yield* call(
-      "cancelPickup",
-      { idempotencyKey: key(m, BUY_STEPS.cancelPickup, nextAttempt(m, BUY_STEPS.cancelPickup)), orderId: m.orderId, shipmentId: m.shipment.shipmentId },
-      "carrier",
-    );
+    yield* call("cancelPickup", { idempotencyKey: nextKey(m, BUY_STEPS.cancelPickup), orderId: m.orderId, shipmentId: m.shipment.shipmentId }, "carrier");
   }
   const s = cancellationForLines(capturedCents(m), lines);
-  yield* call(
-    "refundPayment",
-    {
-      idempotencyKey: key(m, BUY_STEPS.refund, nextAttempt(m, BUY_STEPS.refund)),
-      orderId: m.orderId,
-      paymentIntentId: auth.paymentIntentId,
-      amountCents: s.buyerRefundCents,
-      reason,
-    },
-    "payEventually",
-  );
+  yield* pay(m, "refund", "refundPayment", BUY_STEPS.refund, { orderId: m.orderId, paymentIntentId: auth.paymentIntentId, amountCents: s.buyerRefundCents, reason });
   m.ledger.push({ kind: "refund", amountCents: s.buyerRefundCents });
   if (reason === "shipment_cancelled") {
-    // decisions.md: a cancelled shipment puts the units back on the listing.
-    yield* call("restoreStock", { idempotencyKey: key(m, BUY_STEPS.restoreStock, nextAttempt(m, BUY_STEPS.restoreStock)), orderId: m.orderId, lines }, "local");
+    // A cancelled shipment puts the units back on the listing (docs/product/orders.md, "Purchase from a listing").
+    yield* call("restoreStock", { idempotencyKey: nextKey(m, BUY_STEPS.restoreStock), orderId: m.orderId, lines }, "local");
   }
-  yield* call(
-    "chargeSellerPenalty",
-    { idempotencyKey: key(m, BUY_STEPS.penalty, nextAttempt(m, BUY_STEPS.penalty)), orderId: m.orderId, retailerId: m.providerId, amountCents: s.sellerPenaltyCents },
-    "payEventually",
-  );
+  yield* pay(m, "charge", "chargeSellerPenalty", BUY_STEPS.penalty, { orderId: m.orderId, retailerId: m.providerId, amountCents: s.sellerPenaltyCents });
   m.ledger.push({ kind: "penalty", amountCents: s.sellerPenaltyCents });
   m.statename = COMMON_STATES.CANCELLED;
   m.deadlines.pickupBy = null;
@@ -314,6 +265,19 @@ function* cancelAfterCapture(m: BuyModel, ctx: StepContext, reason: "shipment_ca
     ["receiver", "order_cancelled"],
     ["provider", "order_cancelled"],
   ]);
+}
+
+/** A pickup window passed unscanned: booked again once (921), then the order is cancelled (117). */
+function* onMissedPickup(m: BuyModel, ctx: StepContext): Step {
+  // The state says which booking the window was: ship_order the first, ship_order_try2 the second.
+  if (missedPickup(m.statename === BUY_STATES.SHIP_ORDER ? 1 : PICKUP_ATTEMPTS) === "rebook") {
+    yield* bookPickup(m, ctx);
+    m.statename = BUY_STATES.SHIP_ORDER_TRY2;
+    yield* record(m, ctx, [[ACTION.CALL_TAG_RESCHEDULED_ORDER, "system"]], [["provider", "pickup_rescheduled", m.deadlines.pickupBy]]);
+    return;
+  }
+  m.reasons.system_reason = SYSTEM_REASON.NOT_PICKED_UP;
+  yield* cancelAfterCapture(m, ctx, "not_picked_up", [[ACTION.PROVIDER_ORDER_NON_SHIPMENT, "system"]]);
 }
 
 // --- the seller's approval and modification -------------------------------------------------------------
@@ -375,25 +339,16 @@ function* completeCheckout(m: BuyModel, cmd: CompleteCheckoutCommand, ctx: StepC
   // A new attempt after a decline or with another card; the same card retried after an outage keeps its key,
   // so a charge that did go through is not made twice.
   const sameRetry = m.lastAuthorize?.outcome === "error" && m.lastAuthorize.paymentMethodId === pm.paymentMethodId;
-  const attempt = sameRetry ? (m.attempts.authorize as number) : nextAttempt(m, BUY_STEPS.authorize);
+  const attempt = sameRetry ? (m.attempts.authorize as number) : undefined;
+  const amountCents = m.requestedQuote.totalCents;
   let res;
   try {
-    res = yield* call(
-      "authorizePayment",
-      {
-        idempotencyKey: key(m, BUY_STEPS.authorize, attempt),
-        orderId: m.orderId,
-        retailerId: m.receiverId,
-        paymentMethod: pm,
-        amountCents: m.requestedQuote.totalCents,
-        description: `Order ${m.externalId}`,
-      },
-      "payNow",
-    );
+    const input = { orderId: m.orderId, retailerId: m.receiverId, paymentMethod: pm, amountCents, description: `Order ${m.externalId}` };
+    res = yield* pay(m, "authorise", "authorizePayment", BUY_STEPS.authorize, input, attempt);
   } catch (err) {
     ctx.log("warn", "authorisation failed", { workflowId: m.workflowId, error: String(err) });
     m.lastAuthorize = { paymentMethodId: pm.paymentMethodId, outcome: "error" };
-    // A purchase its checkout started has no write yet (BUY_OPEN_WITH_CHECKOUT_PATCH): the opening write, now.
+    // A purchase its checkout started has no write yet (the checkout's step writes it): the opening write, now.
     if (m.recordSeq === 0) yield* openOrder(m, ctx);
     return reject("payment_failed");
   }
@@ -443,11 +398,7 @@ function* approveModified(m: BuyModel, _cmd: ApproveModifiedPurchaseCommand, ctx
 }
 
 function* addPaymentMethod(m: BuyModel, cmd: AddPaymentMethodCommand, ctx: StepContext): Step<BuyCommandResult> {
-  const saved = yield* call(
-    "saveCardOnFile",
-    { idempotencyKey: key(m, BUY_STEPS.saveCard, nextAttempt(m, BUY_STEPS.saveCard)), retailerId: m.providerId, paymentMethod: cmd.paymentMethod },
-    "payNow",
-  );
+  const saved = yield* pay(m, "saveCard", "saveCardOnFile", BUY_STEPS.saveCard, { retailerId: m.providerId, paymentMethod: cmd.paymentMethod });
   if (saved.status === "declined") {
     yield* record(m, ctx, [[ACTION.CARD_DECLINED, "provider"]]);
     return reject("card_declined");
@@ -461,21 +412,9 @@ function* addPaymentMethod(m: BuyModel, cmd: AddPaymentMethodCommand, ctx: StepC
 }
 
 function* rateOrder(m: BuyModel, cmd: RateOrderCommand, ctx: StepContext): Step<BuyCommandResult> {
-  const comments = typeof cmd.comments === "string" ? cmd.comments.trim() : "";
-  const stars = { condition: cmd.stars.condition, packaging: cmd.stars.packaging, timeliness: cmd.stars.timeliness, overall: cmd.stars.overall };
-  yield* call(
-    "saveOrderRating",
-    {
-      idempotencyKey: key(m, BUY_STEPS.rating, nextAttempt(m, BUY_STEPS.rating)),
-      orderId: m.orderId,
-      raterId: m.receiverId,
-      rateeId: m.providerId,
-      role: "receiver",
-      stars,
-      comments,
-    },
-    "local",
-  );
+  const { stars, comments } = ratingOf(cmd);
+  const rating = { idempotencyKey: nextKey(m, BUY_STEPS.rating), orderId: m.orderId, raterId: m.receiverId, rateeId: m.providerId, role: "receiver" as const, stars, comments };
+  yield* call("saveOrderRating", rating, "local");
   const codes: Codes = m.receivedConfirmed ? [] : [[ACTION.RECEIVER_CONFIRM_ORDER, "receiver"]];
   m.receivedConfirmed = true;
   m.rating = { ...stars, comments };
@@ -579,8 +518,7 @@ export const BUY_COMMANDS = {
 
   cancelShipment: {
     validate: allowed<CancelShipmentCommand>("provider", [...SHIPPING], (m, cmd) => {
-      // A scan already reported (not yet processed) means the goods are In-Route.
-      if (m.carrierQueue.some((e) => SCANNED.has(e.status))) reject("wrong_state");
+      if (scanQueued(m)) reject("wrong_state");
       requireCancelReason(cmd.reason);
     }),
     *run(m, cmd, ctx) {
@@ -621,27 +559,24 @@ export function* openOrder(m: BuyModel, ctx: StepContext): Step {
 }
 
 function* onCarrierEvent(m: BuyModel, ctx: StepContext, ev: CarrierEventSignal): Step {
-  if (SHIPPING.includes(m.statename) && SCANNED.has(ev.status)) {
+  if (SHIPPING.includes(m.statename) && isScan(ev.status)) {
     m.statename = COMMON_STATES.IN_ROUTE;
     m.deadlines.pickupBy = null;
     yield* record(m, ctx, [[ACTION.SHIPMENT_PICKED_UP, "carrier"]]);
     const amount = payoutForLines(m.approvedLines as OrderLine[]);
-    const payout = yield* call(
-      "releaseSellerPayout",
-      { idempotencyKey: key(m, BUY_STEPS.payout, nextAttempt(m, BUY_STEPS.payout)), orderId: m.orderId, retailerId: m.providerId, amountCents: amount },
-      "payEventually",
-    );
+    const payout = yield* pay(m, "payout", "releaseSellerPayout", BUY_STEPS.payout, { orderId: m.orderId, retailerId: m.providerId, amountCents: amount });
     m.ledger.push({ kind: "payout", amountCents: amount });
     m.payoutReleasedAt = payout.releasedAt;
     yield* record(m, ctx, [[ACTION.PAYOUT_RELEASED, "system"]], [["provider", "payout_released"]]);
   }
   if (m.statename === COMMON_STATES.IN_ROUTE && ev.status === "delivered") {
     const now = ctx.now();
+    const windows = deliveryWindows(now, m);
     m.statename = COMMON_STATES.DELIVERED;
     m.deliveredAt = now;
     m.rmaOpen = true;
-    m.deadlines.rmaBy = now + WINDOWS.rmaRequest;
-    m.deadlines.ratingBy = ratingDeadline(now, m.timeZone, m.holidays);
+    m.deadlines.rmaBy = windows.rmaBy;
+    m.deadlines.ratingBy = windows.ratingBy;
     yield* record(m, ctx, [[ACTION.SHIPMENT_DELIVERED, "carrier"]], [["receiver", "rate_order", m.deadlines.ratingBy]]);
   }
 }
@@ -716,18 +651,9 @@ export function* onDeadline(m: BuyModel, ctx: StepContext): Step {
       m.reasons.system_reason = SYSTEM_REASON.NOT_ANSWERED_IN_TIME;
       yield* declineWith(m, ctx, [[ACTION.MODIFIED_PURCHASE_EXPIRED, "system"]], ["provider"], "expired");
       return;
-    case BUY_STATES.SHIP_ORDER: {
-      const now = ctx.now();
-      m.pickupWindowStartedAt = now;
-      m.deadlines.pickupBy = pickupDeadline(now, m.timeZone, m.holidays);
-      m.shipment = { ...(yield* bookPickup(m, 2, m.deadlines.pickupBy)), attempt: 2 };
-      m.statename = BUY_STATES.SHIP_ORDER_TRY2;
-      yield* record(m, ctx, [[ACTION.CALL_TAG_RESCHEDULED_ORDER, "system"]], [["provider", "pickup_rescheduled", m.deadlines.pickupBy]]);
-      return;
-    }
+    case BUY_STATES.SHIP_ORDER:
     case BUY_STATES.SHIP_ORDER_TRY2:
-      m.reasons.system_reason = SYSTEM_REASON.NOT_PICKED_UP;
-      yield* cancelAfterCapture(m, ctx, "not_picked_up", [[ACTION.PROVIDER_ORDER_NON_SHIPMENT, "system"]]);
+      yield* onMissedPickup(m, ctx);
       return;
     case COMMON_STATES.DELIVERED:
       yield* settleDelivered(m, ctx);
@@ -752,6 +678,23 @@ export function* afterCancellation(m: BuyModel, ctx: StepContext): Step {
 
 /** Whether the order has reached an end (the driver's loop stops). */
 export const isFinished = (m: BuyModel): boolean => isTerminalState(m.statename);
+
+/** Delivered: the windows that ended are closed before the order waits again. */
+const settle = (m: BuyModel, ctx: StepContext): Step | null => (m.statename === COMMON_STATES.DELIVERED ? settleDelivered(m, ctx) : null);
+
+/** The buy order's machine (workflows/common/steps.ts Machine), as the driver runs it. */
+export const buyMachine: Machine<BuyModel, BuyOrderInput> = {
+  newModel: createBuyModel,
+  searchFacts: buySearchFacts,
+  acceptCarrierEvent,
+  open: openOrder,
+  isFinished,
+  deadline,
+  onDeadline,
+  nextQueuedStep,
+  settle,
+  afterCancellation,
+};
 
 /** What the workflow returns when it ends. */
 export function buyResult(m: BuyModel): BuyOrderResult {

@@ -14,17 +14,19 @@ import {
   actionNeededBy,
   completedFlagFor,
   displayStatusFor,
-  isValidRating,
   stageForState,
   type BuyState,
   type CommonState,
   type Role,
 } from "../../domain/states";
+import type { CarrierEventSignal } from "../common/contract";
+import { MAX_COMMENT_LENGTH, isPaymentMethod, ratingRefusal } from "../common/guards";
+import { isScan, takeCarrierEvent } from "../common/parcel";
+import { iso, isoDeadlines, type Codes as StepCodes } from "../common/record";
 import { InvalidInput, Rejection } from "../common/steps";
 import type { OrderSearchFacts } from "../common/search-attributes";
 import {
   BUY_ERRORS,
-  CARRIER_STATUSES,
   WRONG_PARTY_MESSAGES,
   type BuyAction,
   type BuyActionRecord,
@@ -34,17 +36,14 @@ import {
   type BuyOrderInput,
   type BuyOrderKind,
   type BuyOrderView,
-  type BuyStep,
-  type CarrierEventSignal,
   type PaymentEventSignal,
-  type PaymentMethodInput,
   type UnitsTakenSignal,
 } from "./contract";
 
 export type State = BuyState | CommonState;
 export type ActorRole = BuyActionRecord["role"];
 /** Action codes a step records, with who did it. */
-export type Codes = Array<[number, ActorRole]>;
+export type Codes = StepCodes<ActorRole>;
 
 export const NEGOTIATION: readonly State[] = [
   BUY_STATES.COMPLETE_ORDER_CHECKOUT,
@@ -53,8 +52,6 @@ export const NEGOTIATION: readonly State[] = [
   BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE,
 ];
 export const SHIPPING: readonly State[] = [BUY_STATES.SHIP_ORDER, BUY_STATES.SHIP_ORDER_TRY2];
-export const SCANNED: ReadonlySet<string> = new Set(["picked_up", "in_transit", "out_for_delivery", "delivered"]);
-export const MAX_COMMENT_LENGTH = 2000;
 
 export interface Deadlines {
   checkoutBy: number | null;
@@ -98,7 +95,7 @@ export interface BuyModel {
   lastAuthorize: { paymentMethodId: string; outcome: "declined" | "error" } | null;
   /** While in `payment`: what the seller was doing when the card was asked for. */
   pendingCommand: { kind: "approve" } | { kind: "modify"; lines: OrderLine[] } | null;
-  attempts: Partial<Record<BuyStep, number>>;
+  attempts: Partial<Record<string, number>>;
   ledger: LedgerEntry[];
   actions: BuyActionRecord[];
   reasons: Record<string, number>;
@@ -122,15 +119,6 @@ export interface BuyModel {
 
 function isPositiveId(v: unknown): v is number {
   return typeof v === "number" && Number.isSafeInteger(v) && v > 0;
-}
-
-export function isPaymentMethod(pm: unknown): pm is PaymentMethodInput {
-  const p = pm as PaymentMethodInput | null;
-  return !!p && typeof p === "object" && typeof p.paymentMethodId === "string" && p.paymentMethodId.length > 0 && typeof p.lastFour === "string";
-}
-
-export function iso(ms: number | null): string | null {
-  return ms === null ? null : new Date(ms).toISOString();
 }
 
 export function reject(code: BuyErrorCode, message: string = BUY_ERRORS[code]): never {
@@ -225,7 +213,7 @@ export function buySearchFacts(m: BuyModel): OrderSearchFacts {
 }
 
 /** The deadline the order waits for in its current state (epoch ms), or null. */
-export function currentDeadline(m: BuyModel): number | null {
+export function deadline(m: BuyModel): number | null {
   const d = m.deadlines;
   switch (m.statename) {
     case BUY_STATES.COMPLETE_ORDER_CHECKOUT:
@@ -310,14 +298,7 @@ export function buyView(m: BuyModel, now: number, busy: boolean): BuyOrderView {
       penaltyCents: l.sellerPenaltyCents,
     },
     ledger: l,
-    deadlines: {
-      checkoutBy: iso(d.checkoutBy),
-      sellerResponseBy: iso(d.sellerResponseBy),
-      modifiedResponseBy: iso(d.modifiedResponseBy),
-      pickupBy: iso(d.pickupBy),
-      ratingBy: iso(d.ratingBy),
-      rmaBy: iso(d.rmaBy),
-    },
+    deadlines: isoDeadlines(d),
     actions: [...m.actions],
     reasons: { ...m.reasons },
     paymentMethod: m.paymentMethod,
@@ -357,7 +338,7 @@ export function requireParty(m: BuyModel, role: Role, cmd: { actorRetailerId?: u
 
 export function requireState(m: BuyModel, now: number, ...states: State[]): void {
   if (!states.includes(m.statename)) reject("wrong_state");
-  const d = currentDeadline(m);
+  const d = deadline(m);
   // An answer arriving when its window has closed (the timer fires in the same instant) is too late.
   if (NEGOTIATION.includes(m.statename) && d !== null && now >= d) reject("wrong_state");
 }
@@ -383,23 +364,20 @@ export function requireCancelReason(reason: unknown): void {
 }
 
 export function requireValidRating(m: BuyModel, cmd: { stars?: unknown; comments?: unknown }, now: number): void {
-  if (m.rating) reject("already_rated");
-  if (m.deadlines.ratingBy === null || now >= m.deadlines.ratingBy) reject("rating_closed");
-  const s = cmd.stars as Record<string, unknown> | undefined;
-  if (!s || typeof s !== "object" || !["condition", "packaging", "timeliness", "overall"].every((k) => isValidRating(s[k]))) reject("rating_invalid");
+  const refusal = ratingRefusal(m.rating !== null, m.deadlines.ratingBy, cmd.stars, now);
+  if (refusal) reject(refusal);
   if (cmd.comments !== undefined && (typeof cmd.comments !== "string" || cmd.comments.length > MAX_COMMENT_LENGTH)) reject("rating_invalid");
 }
 
 // --- webhook and internal signals (queued; the steps that handle them are in machine.ts) ---------------
 
-/** Queues a carrier event once per event id; true when the order has something new to do. */
+/** Queues a carrier event (workflows/common/parcel.ts): a purchase has one parcel, so every event is its. */
 export function acceptCarrierEvent(m: BuyModel, ev: CarrierEventSignal | undefined): boolean {
-  if (!ev || typeof ev.eventId !== "string" || m.seenEvents.has(`carrier:${ev.eventId}`)) return false;
-  m.seenEvents.add(`carrier:${ev.eventId}`);
-  if (!(CARRIER_STATUSES as readonly string[]).includes(ev.status)) return false;
-  m.carrierQueue.push(ev);
-  return true;
+  return takeCarrierEvent(m, ev, () => true);
 }
+
+/** A scan already reported (not yet processed) means the goods are In-Route. */
+export const scanQueued = (m: BuyModel): boolean => m.carrierQueue.some((e) => isScan(e.status));
 
 export function acceptPaymentEvent(m: BuyModel, ev: PaymentEventSignal | undefined): boolean {
   if (!ev || typeof ev.eventId !== "string" || m.seenEvents.has(`payment:${ev.eventId}`)) return false;

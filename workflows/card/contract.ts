@@ -20,11 +20,6 @@ export const CARD_STEPS = {
 } as const;
 export type CardStep = (typeof CARD_STEPS)[keyof typeof CARD_STEPS];
 
-/** Idempotency key = workflow id + step + attempt of that step (decisions.md "Providers"). */
-export function cardIdempotencyKey(workflowId: string, step: CardStep, attempt = 1): string {
-  return `${workflowId}:${step}:${attempt}`;
-}
-
 export type CardSource =
   /** Sandbox form (and Stripe test mode without Elements): a documented test card's token. */
   | { source: "test_card"; testToken: string }

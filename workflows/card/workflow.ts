@@ -13,10 +13,11 @@
  */
 import { ActivityFailure, ApplicationFailure, getExternalWorkflowHandle, log, proxyActivities, workflowInfo } from "@temporalio/workflow";
 import type { Activities } from "../../activities";
-import { waitedForPaymentRetry } from "../common/provider-calls";
+import { waitedForPaymentRetry } from "../common/policies";
 import { cardBrandLabel, CARD_MESSAGES } from "../../domain/cards";
 import { cardOnFileSignal } from "../rma/contract";
-import { CARD_REJECTED, CARD_STEPS, cardIdempotencyKey, type CardOnFileInput, type CardOnFileResult, type CardRejection } from "./contract";
+import { idempotencyKey } from "../common/contract";
+import { CARD_REJECTED, CARD_STEPS, type CardOnFileInput, type CardOnFileResult, type CardRejection } from "./contract";
 
 const readModel = proxyActivities<Activities>({
   startToCloseTimeout: "30s",
@@ -54,7 +55,7 @@ export async function cardOnFileWorkflow(input: CardOnFileInput): Promise<CardOn
     let paymentMethodId: string;
     if (input.card.source === "test_card") {
       const pm = await provider.createTestCardPaymentMethod({
-        idempotencyKey: cardIdempotencyKey(workflowId, CARD_STEPS.createPaymentMethod),
+        idempotencyKey: idempotencyKey(workflowId, CARD_STEPS.createPaymentMethod),
         testToken: input.card.testToken,
       });
       paymentMethodId = pm.paymentMethodId;
@@ -63,7 +64,7 @@ export async function cardOnFileWorkflow(input: CardOnFileInput): Promise<CardOn
     }
     const customerId = await readModel.cardCustomerId({ retailerId });
     const attached = await provider.attachCard({
-      idempotencyKey: cardIdempotencyKey(workflowId, CARD_STEPS.attach),
+      idempotencyKey: idempotencyKey(workflowId, CARD_STEPS.attach),
       retailerId,
       paymentMethodId,
       customerId,

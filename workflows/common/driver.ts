@@ -1,9 +1,10 @@
 /**
- * The Temporal driver of an order's state machine (workflows/common/steps.ts): it registers the machine's
- * commands as updates (validator first, then the step), queues webhooks and internal signals into the model,
- * runs each step's effects (activity calls with the policy's options, signals to other workflows) and
- * sleeps until the next deadline. Shared by every order process (buy now; swap and RMA next): a process
- * brings its model, its steps and its activity options, nothing else.
+ * The Temporal driver of an order's machine (workflows/common/steps.ts Machine), shared by every order
+ * process (buy, swap, RMA): it makes the model (a bad start fails the workflow as the kind's invalid-input
+ * failure), takes the carrier's events (the one carrier-event signal of workflows/common/contract.ts),
+ * registers the kind's commands as updates (validator first, then the step) and its other signals, runs each
+ * step's effects (activity calls with their policy's options, workflows/common/policies.ts; signals to other
+ * workflows) and sleeps until the next deadline. A kind brings its machine and its messages, nothing else.
  *
  * One step at a time: a command, a deadline and a queued event never interleave their effects (`busy`); a
  * command that arrives while a step runs waits for it, is validated again against the state it left, and
@@ -11,7 +12,7 @@
  *
  * Search attributes (workflows/common/search-attributes.ts): the driver upserts the order's when it is made
  * (the first workflow task) and, after every step, those the step changed; the kind only says how its model
- * maps to them. Histories recorded before they existed replay without them (patched ORDER_SEARCH_ATTRIBUTES_PATCH).
+ * maps to them (Machine.searchFacts).
  */
 import {
   ApplicationFailure,
@@ -22,36 +23,15 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   log,
-  patched,
   setHandler,
   upsertSearchAttributes,
+  workflowInfo,
 } from "@temporalio/workflow";
 import type { SignalDefinition, UpdateDefinition } from "@temporalio/common";
-import { orderSearchAttributes, type OrderSearchFacts } from "./search-attributes";
-import { InvalidInput, Rejection, type CallPolicy, type Command, type Step, type StepContext } from "./steps";
-
-/**
- * The patch of the search-attribute upserts (issue 14). An order started before them has none in its
- * history: replaying it, patched() is false until the order runs new code, and from there it upserts all of
- * them once, then what changes (ADR 0015 "Versioning"; docs/architecture.md "Search attributes").
- */
-export const ORDER_SEARCH_ATTRIBUTES_PATCH = "order-search-attributes";
-
-/** The activity proxies a process runs its effects with, one per call policy. */
-export type Proxies = Record<CallPolicy, Record<string, (input: unknown) => Promise<unknown>>>;
-
-/** What the main loop asks of a machine. */
-export interface Machine<M> {
-  isFinished(m: M): boolean;
-  /** The next queued event as a step, or null. */
-  nextQueuedStep(m: M, ctx: StepContext): Step | null;
-  /** A step to run before waiting (e.g. closing windows that ended), or null. */
-  settle?(m: M, ctx: StepContext): Step | null;
-  currentDeadline(m: M): number | null;
-  onDeadline(m: M, ctx: StepContext): Step;
-  /** Clean-up when the workflow is cancelled (runs non-cancellable). */
-  afterCancellation?(m: M, ctx: StepContext): Step;
-}
+import { carrierEventSignal } from "./contract";
+import { orderCalls, type Proxies } from "./policies";
+import { orderSearchAttributes } from "./search-attributes";
+import { InvalidInput, Rejection, type Command, type Machine, type Step, type StepContext } from "./steps";
 
 /** The workflow's deterministic clock and logger, as the steps see them. */
 export const workflowContext: StepContext = {
@@ -85,23 +65,30 @@ export function asFailure(err: unknown, invalidInputType: string, recordSeq?: nu
   return err;
 }
 
-export class OrderDriver<M extends { recordSeq: number }> {
+export class OrderDriver<M extends { recordSeq: number }, Input> {
   /** A step is running its effects. */
   busy = false;
   /** Bumped whenever something the main loop may act on changes. */
   private version = 0;
   /** The search attributes last upserted (name → JSON of the value). */
   private readonly published = new Map<string, string>();
+  readonly model: M;
+  readonly ctx: StepContext = workflowContext;
+  private readonly proxies: Proxies = orderCalls();
 
+  /** Makes the order's model from the workflow's input (a bad start fails as `invalidInputType`). */
   constructor(
-    readonly model: M,
-    private readonly proxies: Proxies,
+    private readonly machine: Machine<M, Input>,
+    input: Input,
     private readonly invalidInputType: string,
-    /** The order's search attributes as its kind derives them from the model (e.g. buySearchFacts). */
-    private readonly searchFacts: (m: M) => OrderSearchFacts,
-    readonly ctx: StepContext = workflowContext,
   ) {
+    try {
+      this.model = machine.newModel(input, workflowInfo().workflowId, Date.now());
+    } catch (err) {
+      throw asFailure(err, invalidInputType);
+    }
     this.publishSearchAttributes();
+    this.signal(carrierEventSignal, machine.acceptCarrierEvent);
   }
 
   /** Runs a step: each effect with Temporal, its result (or failure) sent back into the step. */
@@ -131,8 +118,8 @@ export class OrderDriver<M extends { recordSeq: number }> {
   /** Upserts the search attributes that differ from the last upsert (all of them the first time); typed pairs. */
   private publishSearchAttributes(): void {
     // An attribute never upserted is absent: null (absent) is no change for it.
-    const changed = orderSearchAttributes(this.searchFacts(this.model)).filter((p) => (this.published.get(p.key.name) ?? "null") !== JSON.stringify(p.value));
-    if (changed.length === 0 || !patched(ORDER_SEARCH_ATTRIBUTES_PATCH)) return;
+    const changed = orderSearchAttributes(this.machine.searchFacts(this.model)).filter((p) => (this.published.get(p.key.name) ?? "null") !== JSON.stringify(p.value));
+    if (changed.length === 0) return;
     upsertSearchAttributes(changed);
     for (const p of changed) this.published.set(p.key.name, JSON.stringify(p.value));
   }
@@ -180,9 +167,15 @@ export class OrderDriver<M extends { recordSeq: number }> {
     });
   }
 
+  /** The machine's opening step (if it has one), alone. */
+  async open(): Promise<void> {
+    const open = this.machine.open;
+    if (open) await this.exclusive(() => open(this.model, this.ctx));
+  }
+
   /** The main loop: queued events, settling, deadlines; sleeps until something changes or a deadline. */
-  async loop(machine: Machine<M>): Promise<void> {
-    const m = this.model;
+  async loop(): Promise<void> {
+    const { machine, model: m } = this;
     try {
       while (!machine.isFinished(m)) {
         for (let step = machine.nextQueuedStep(m, this.ctx); step; step = machine.nextQueuedStep(m, this.ctx)) {
@@ -193,7 +186,7 @@ export class OrderDriver<M extends { recordSeq: number }> {
         const settling = machine.settle?.(m, this.ctx);
         if (settling) await this.exclusive(() => settling);
         if (machine.isFinished(m)) break;
-        const deadline = machine.currentDeadline(m);
+        const deadline = machine.deadline(m);
         if (deadline !== null && this.ctx.now() >= deadline) {
           await this.exclusive(() => machine.onDeadline(m, this.ctx));
           continue;

@@ -1,5 +1,5 @@
 /**
- * Steps as data: the shape every order process (buy now; swap and RMA next) is written in.
+ * Steps as data: the shape every order process (buy, swap, RMA) is written in.
  *
  * A process's rules live in a plain-TypeScript state machine (`workflows/<kind>/machine.ts`) with no
  * Temporal inside: validators are functions of (model, command, now); each step (a command, a timer firing,
@@ -8,8 +8,10 @@
  * (`workflows/common/driver.ts`) runs the effects with Temporal; a table test runs them with a script of
  * results. Both see the same sequence of effects, so the tests of the machine are the tests of the rules.
  *
- * No imports: pure, deterministic, usable from the workflow sandbox, Node and tests alike.
+ * Pure (type imports only), deterministic, usable from the workflow sandbox, Node and tests alike.
  */
+import type { CarrierEventSignal } from "./contract";
+import type { OrderSearchFacts } from "./search-attributes";
 
 /**
  * How an activity call is run. `local`: the step's database work, a local activity recorded with the
@@ -116,4 +118,31 @@ export function runStepSync<R>(step: Step<R>, answer: (effect: Effect) => unknow
     next = failed ? step.throw(error) : step.next(value);
   }
   return next.value;
+}
+
+/**
+ * An order process's machine, under the same member names for every kind (each kind's machine.ts exports
+ * one: buyMachine, swapMachine, rmaMachine). The driver (workflows/common/driver.ts) makes the model, takes
+ * the carrier's events, runs the opening step, then loops: queued events, settling, deadlines.
+ */
+export interface Machine<M, Input> {
+  /** The model of a new order; refuses a bad start (InvalidInput) before anything happens. */
+  newModel(input: Input, workflowId: string, startedAt: number): M;
+  /** The order's search attributes, from its model (workflows/common/search-attributes.ts). */
+  searchFacts(m: M): OrderSearchFacts;
+  /** Queues a carrier event (workflows/common/parcel.ts takeCarrierEvent); true when there is something new to do. */
+  acceptCarrierEvent(m: M, ev: CarrierEventSignal | undefined): boolean;
+  /** The opening step (the order's first read-model write), if it has one. */
+  open?(m: M, ctx: StepContext): Step;
+  isFinished(m: M): boolean;
+  /** The deadline the order waits for now (epoch ms), or null. */
+  deadline(m: M): number | null;
+  /** The deadline passed. */
+  onDeadline(m: M, ctx: StepContext): Step;
+  /** The next queued event as a step, or null. */
+  nextQueuedStep(m: M, ctx: StepContext): Step | null;
+  /** A step to run before waiting (e.g. closing windows that ended), or null. */
+  settle?(m: M, ctx: StepContext): Step | null;
+  /** Clean-up when the workflow is cancelled (runs non-cancellable). */
+  afterCancellation?(m: M, ctx: StepContext): Step;
 }

@@ -20,14 +20,8 @@ export const PAYOUT_STEPS = {
 } as const;
 export type PayoutStep = (typeof PAYOUT_STEPS)[keyof typeof PAYOUT_STEPS];
 
-/**
- * Idempotency key = workflow id + step + attempt of that step. The attempt is the workflow's own attempt
- * counter for that step (a new attempt with other data would be a new number), not Temporal's activity
- * retry count, so retries of one activity reuse the key.
- */
-export function idempotencyKey(workflowId: string, step: PayoutStep | string, attempt = 1): string {
-  return `${workflowId}:${step}:${attempt}`;
-}
+/** Idempotency key = workflow id + step + attempt of that step (the one rule of every workflow). */
+export { idempotencyKey } from "../common/contract";
 
 export interface PayoutSetupInput {
   retailerId: number;

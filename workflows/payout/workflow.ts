@@ -11,7 +11,7 @@
  */
 import { ActivityFailure, ApplicationFailure, log, proxyActivities, workflowInfo } from "@temporalio/workflow";
 import type { Activities } from "../../activities";
-import { waitedForPaymentRetry } from "../common/provider-calls";
+import { waitedForPaymentRetry } from "../common/policies";
 import { lastFour, PAYOUT_PROVIDER_MESSAGES, payoutDetailsSchema, payoutProfileFromDetails, type PayoutField } from "../../domain/payout";
 import {
   idempotencyKey,

@@ -6,7 +6,6 @@
  */
 import { commandErrorIn, query, signal, update } from "../common/messages";
 import type { RmaKind, RmaLineInput, RmaOrderInput, RmaSettlement } from "../../domain/rma-money";
-import type { CarrierEventSignal } from "../buy/contract";
 
 export function rmaWorkflowId(rmaId: number): string {
   if (!Number.isSafeInteger(rmaId) || rmaId <= 0) throw new RangeError(`rma id must be a positive integer, got ${String(rmaId)}`);
@@ -15,7 +14,7 @@ export function rmaWorkflowId(rmaId: number): string {
 
 export const RMA_WORKFLOW_TYPE = "rmaWorkflow";
 
-/** RMA stages (spec 001 §5, 002 §3); `rmacancelled` is ours (the return never shipped). */
+/** RMA stages (docs/product/glossary.md, "RMA stages"); `rmacancelled` is ours (the return never shipped). */
 export const RMA_STAGES = Object.freeze({
   REQUESTED: "rmarequested",
   SHIPPING: "shipping",
@@ -54,9 +53,6 @@ export const RMA_STEPS = {
 } as const;
 export type RmaStep = (typeof RMA_STEPS)[keyof typeof RMA_STEPS];
 
-export function rmaIdempotencyKey(workflowId: string, step: RmaStep, attempt = 1): string {
-  return `${workflowId}:${step}:${attempt}`;
-}
 
 export interface RmaDecisionCommand {
   staffUserId: number;
@@ -120,7 +116,7 @@ export interface RmaView {
 /** Staff: approve or deny every line, set the RMA fee, process. */
 export const decideRmaUpdate = update<RmaDecisionResult, [RmaDecisionCommand]>("decideRma");
 /** The carrier's events of the return parcel (signed webhook, stored by event id, then signalled). */
-export const rmaCarrierEventSignal = signal<[CarrierEventSignal]>("carrierEvent");
+export { carrierEventSignal as rmaCarrierEventSignal } from "../common/contract";
 /** The perpetrator put a card on file (a queued charge is tried again). */
 export const cardOnFileSignal = signal<[CardOnFileSignal]>("cardOnFile");
 export const rmaViewQuery = query<RmaView>("rmaView");

@@ -11,27 +11,24 @@
  */
 import type { RmaActivities, RmaNotice, RmaNoticeTemplate } from "../../activities/rma/types";
 import { ACTION } from "../../domain/action-codes";
-import { addBusinessDays, WINDOWS } from "../../domain/business-days";
-import { caller, type Step, type StepContext } from "../common/steps";
-import type { CarrierEventSignal } from "../buy/contract";
-import { RMA_STAGES, RMA_STEPS, rmaIdempotencyKey, type RmaActionRecord, type RmaDecisionCommand, type RmaDecisionResult, type RmaStep } from "./contract";
-import { isTerminalStage, settlementOf, validateDecision, type RmaModel } from "./model";
+import { WINDOWS } from "../../domain/business-days";
+import type { CarrierEventSignal } from "../common/contract";
+import { bookParcel, newParcel, pickupWindowEnd, takeDelivery, takeScan } from "../common/parcel";
+import { payments } from "../common/payments";
+import { iso, isoDeadlines, noticeDedupeKey, stepRecord, type Codes as StepCodes } from "../common/record";
+import { caller, type Machine, type Step, type StepContext } from "../common/steps";
+import { RMA_STAGES, RMA_STEPS, type RmaActionRecord, type RmaDecisionCommand, type RmaDecisionResult, type RmaInput } from "./contract";
+import { acceptCarrierEvent, createRmaModel, deadline, isFinished, rmaSearchFacts, settlementOf, validateDecision, type RmaModel } from "./model";
 
 const call = caller<RmaActivities>();
+const pay = payments<RmaActivities>();
 
-type Codes = Array<[number, RmaActionRecord["role"]]>;
+type Codes = StepCodes<RmaActionRecord["role"]>;
 type Notice = [RmaNotice["to"], RmaNoticeTemplate, (number | null)?];
-
-function nextAttempt(m: RmaModel, step: RmaStep): number {
-  m.attempts[step] = (m.attempts[step] ?? 0) + 1;
-  return m.attempts[step] as number;
-}
 
 function* record(m: RmaModel, ctx: StepContext, codes: Codes, notices: Notice[] = []): Step {
   const at = new Date(ctx.now()).toISOString();
-  const actions = codes.map(([code, role]): RmaActionRecord => ({ code, role, at, stage: m.stage }));
-  m.actions.push(...actions);
-  m.recordSeq += 1;
+  const { actions, sequence } = stepRecord(m, codes, at, (code, role, when): RmaActionRecord => ({ code, role, at: when, stage: m.stage }));
   const s = settlementOf(m);
   yield* call(
     "recordRmaState",
@@ -41,7 +38,7 @@ function* record(m: RmaModel, ctx: StepContext, codes: Codes, notices: Notice[] 
       externalId: m.input.externalId,
       victimId: m.input.victimId,
       perpetratorId: m.input.perpetratorId,
-      sequence: m.recordSeq,
+      sequence,
       stage: m.stage,
       decisions: m.decisions.size ? [...m.decisions].map(([lineId, d]) => ({ lineId, ...d })) : null,
       rmaFeeCents: m.rmaFeeCents,
@@ -49,16 +46,13 @@ function* record(m: RmaModel, ctx: StepContext, codes: Codes, notices: Notice[] 
       perpetratorChargeCents: s.perpetratorChargeCents,
       chargeQueued: m.chargeQueued,
       escalated: m.escalated,
-      deadlines: {
-        staffBy: m.deadlines.staffBy === null ? null : new Date(m.deadlines.staffBy).toISOString(),
-        shipBy: m.deadlines.shipBy === null ? null : new Date(m.deadlines.shipBy).toISOString(),
-      },
+      deadlines: isoDeadlines(m.deadlines),
       actions,
       notices: notices.map(([to, template, actBy = null]) => ({
         to,
         template,
-        dedupeKey: `${m.workflowId}:mail:${template}:${to}`,
-        actBy: actBy === null ? null : new Date(actBy).toISOString(),
+        dedupeKey: noticeDedupeKey(m.workflowId, template, to),
+        actBy: iso(actBy),
       })),
     },
     "local",
@@ -68,16 +62,7 @@ function* record(m: RmaModel, ctx: StepContext, codes: Codes, notices: Notice[] 
 /** Charges the perpetrator (a new attempt each time); a charge its card cannot pay is queued for staff. */
 function* charge(m: RmaModel, ctx: StepContext): Step {
   const amount = settlementOf(m).perpetratorChargeCents;
-  const r = yield* call(
-    "chargePerpetrator",
-    {
-      idempotencyKey: rmaIdempotencyKey(m.workflowId, RMA_STEPS.charge, nextAttempt(m, RMA_STEPS.charge)),
-      rmaId: m.input.rmaId,
-      retailerId: m.input.perpetratorId,
-      amountCents: amount,
-    },
-    "payEventually",
-  );
+  const r = yield* pay(m, "charge", "chargePerpetrator", RMA_STEPS.charge, { rmaId: m.input.rmaId, retailerId: m.input.perpetratorId, amountCents: amount });
   m.newCard = false;
   if (r.status === "charged") {
     m.charged = true;
@@ -94,27 +79,10 @@ function* settle(m: RmaModel, ctx: StepContext): Step {
   const s = settlementOf(m);
   const { input } = m;
   if (input.kind === "sale") {
-    yield* call(
-      "refundVictim",
-      {
-        idempotencyKey: rmaIdempotencyKey(m.workflowId, RMA_STEPS.refund, nextAttempt(m, RMA_STEPS.refund)),
-        rmaId: input.rmaId,
-        paymentIntentId: input.victimPaymentIntentId as string,
-        amountCents: s.victimRefundCents,
-      },
-      "payEventually",
-    );
+    const refund = { rmaId: input.rmaId, paymentIntentId: input.victimPaymentIntentId as string, amountCents: s.victimRefundCents };
+    yield* pay(m, "refund", "refundVictim", RMA_STEPS.refund, refund);
   } else {
-    yield* call(
-      "payVictim",
-      {
-        idempotencyKey: rmaIdempotencyKey(m.workflowId, RMA_STEPS.payout, nextAttempt(m, RMA_STEPS.payout)),
-        rmaId: input.rmaId,
-        retailerId: input.victimId,
-        amountCents: s.victimRefundCents,
-      },
-      "payEventually",
-    );
+    yield* pay(m, "payout", "payVictim", RMA_STEPS.payout, { rmaId: input.rmaId, retailerId: input.victimId, amountCents: s.victimRefundCents });
   }
   m.refunded = true;
   m.stage = RMA_STAGES.COMPLETED;
@@ -142,20 +110,16 @@ function* decide(m: RmaModel, cmd: RmaDecisionCommand, ctx: StepContext): Step<R
     yield* settle(m, ctx);
     return { stage: m.stage, settlement: settlementOf(m) };
   }
-  const now = ctx.now();
-  m.deadlines.shipBy = addBusinessDays(now, WINDOWS.rmaReturnShipBusinessDays, m.timeZone, m.holidays);
-  m.returnShipment = yield* call(
-    "bookReturnPickup",
-    {
-      idempotencyKey: rmaIdempotencyKey(m.workflowId, RMA_STEPS.returnPickup, nextAttempt(m, RMA_STEPS.returnPickup)),
-      rmaId: m.input.rmaId,
-      senderId: m.input.victimId,
-      receiverId: m.input.perpetratorId,
-      units: s.returnUnits,
-      pickupBy: new Date(m.deadlines.shipBy).toISOString(),
-    },
-    "carrier",
-  );
+  const shipBy = pickupWindowEnd(ctx.now(), m, WINDOWS.rmaReturnShipBusinessDays);
+  m.deadlines.shipBy = shipBy;
+  const { booking, attempt } = yield* bookParcel(m, RMA_STEPS.returnPickup, "bookReturnPickup", () => ({
+    rmaId: m.input.rmaId,
+    senderId: m.input.victimId,
+    receiverId: m.input.perpetratorId,
+    units: s.returnUnits,
+    pickupBy: new Date(shipBy).toISOString(),
+  }));
+  m.returnParcel = newParcel(booking, attempt);
   m.stage = RMA_STAGES.SHIPPING;
   yield* record(m, ctx, [[ACTION.RMA_APPROVED, "staff"], [ACTION.CALL_TAG_SCHEDULED_RMA, "system"]], [
     ["victim", "rma_approved_ship_return", m.deadlines.shipBy],
@@ -177,20 +141,17 @@ export function* openRma(m: RmaModel, ctx: StepContext): Step {
 }
 
 function* onReturnEvent(m: RmaModel, ctx: StepContext, ev: CarrierEventSignal): Step {
-  if (m.stage !== RMA_STAGES.SHIPPING) return;
-  const scanned = ev.status === "picked_up" || ev.status === "in_transit" || ev.status === "out_for_delivery" || ev.status === "delivered";
-  if (scanned && !m.returnScanned) {
-    m.returnScanned = true;
-    yield* record(m, ctx, [[ACTION.SHIPMENT_PICKED_UP, "carrier"]]);
-  }
-  if (ev.status === "delivered") {
+  const p = m.returnParcel;
+  if (m.stage !== RMA_STAGES.SHIPPING || !p) return;
+  if (takeScan(p, ev.status)) yield* record(m, ctx, [[ACTION.SHIPMENT_PICKED_UP, "carrier"]]);
+  if (takeDelivery(p, ev.status)) {
     yield* record(m, ctx, [[ACTION.SHIPMENT_DELIVERED, "carrier"]]);
     yield* settle(m, ctx);
   }
 }
 
 /** A queued return event, or a queued charge to try again with the perpetrator's new card. */
-export function nextRmaStep(m: RmaModel, ctx: StepContext): Step | null {
+export function nextQueuedStep(m: RmaModel, ctx: StepContext): Step | null {
   const ev = m.carrierQueue.shift();
   if (ev) return onReturnEvent(m, ctx, ev);
   if (m.chargeQueued && m.newCard) return charge(m, ctx);
@@ -198,18 +159,27 @@ export function nextRmaStep(m: RmaModel, ctx: StepContext): Step | null {
 }
 
 /** The current deadline passed: staff are told again (once), or the unshipped return cancels the RMA. */
-export function* onRmaDeadline(m: RmaModel, ctx: StepContext): Step {
+export function* onDeadline(m: RmaModel, ctx: StepContext): Step {
   if (m.stage === RMA_STAGES.REQUESTED) {
     m.escalated = true;
     yield* record(m, ctx, [[ACTION.RMA_STAFF_ESCALATED, "system"]], [["staff", "rma_staff_overdue"]]);
     return;
   }
-  if (m.stage === RMA_STAGES.SHIPPING && !m.returnScanned) {
+  if (m.stage === RMA_STAGES.SHIPPING && !m.returnParcel?.scanned) {
     m.stage = RMA_STAGES.CANCELLED;
     m.deadlines.shipBy = null;
     yield* record(m, ctx, [[ACTION.RMA_RETURN_NOT_SHIPPED, "system"]], [["victim", "rma_cancelled"], ["perpetrator", "rma_cancelled"]]);
   }
 }
 
-/** Ended: a final stage, with no charge still waiting for a card. */
-export const isRmaFinished = (m: RmaModel): boolean => isTerminalStage(m.stage) && !m.chargeQueued;
+/** The RMA's machine (workflows/common/steps.ts Machine), as the driver runs it. */
+export const rmaMachine: Machine<RmaModel, RmaInput> = {
+  newModel: createRmaModel,
+  searchFacts: rmaSearchFacts,
+  acceptCarrierEvent,
+  open: openRma,
+  isFinished,
+  deadline,
+  onDeadline,
+  nextQueuedStep,
+};

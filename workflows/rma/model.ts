@@ -4,10 +4,12 @@
  */
 import { addBusinessDays, DEFAULT_MARKETPLACE_TZ, US_FEDERAL_HOLIDAYS, WINDOWS } from "../../domain/business-days";
 import { rmaSettlement, type RmaSettlement } from "../../domain/rma-money";
+import type { CarrierEventSignal } from "../common/contract";
+import { takeCarrierEvent, type Parcel } from "../common/parcel";
+import { iso } from "../common/record";
 import { InvalidInput, Rejection } from "../common/steps";
 import type { OrderSearchFacts } from "../common/search-attributes";
 import { rmaActionNeeded } from "../../domain/states";
-import type { CarrierEventSignal } from "../buy/contract";
 import {
   RMA_ERRORS,
   RMA_STAGES,
@@ -32,8 +34,8 @@ export interface RmaModel {
   rmaFeeCents: number;
   deadlines: { staffBy: number | null; shipBy: number | null };
   escalated: boolean;
-  returnShipment: { trackingNumber: string; callTag: string } | null;
-  returnScanned: boolean;
+  /** The return parcel, from the victim to the perpetrator (workflows/common/parcel.ts). */
+  returnParcel: Parcel | null;
   refunded: boolean;
   charged: boolean;
   chargeQueued: boolean;
@@ -79,8 +81,7 @@ export function createRmaModel(input: RmaInput, workflowId: string, startedAt: n
     rmaFeeCents: 0,
     deadlines: { staffBy: addBusinessDays(startedAt, WINDOWS.rmaStaffBusinessDays, timeZone, holidays), shipBy: null },
     escalated: false,
-    returnShipment: null,
-    returnScanned: false,
+    returnParcel: null,
     refunded: false,
     charged: false,
     chargeQueued: false,
@@ -101,13 +102,16 @@ export function decidedLines(m: RmaModel): (RmaLine & { approvedQuantity: number
   });
 }
 
-/** The RMA's money; a cancelled RMA (its return never shipped) pays and charges nothing (decisions.md "Returns"). */
+/** The RMA's money; a cancelled RMA (its return never shipped) pays and charges nothing (docs/product/money.md, "RMA refund and charge"). */
 export function settlementOf(m: RmaModel): RmaSettlement {
   const s = rmaSettlement(m.input.order, decidedLines(m), m.rmaFeeCents);
   return m.stage === RMA_STAGES.CANCELLED ? { ...s, rmaShippingCents: 0, rmaFeeCents: 0, feeRefundCents: 0, originalShippingRefundCents: 0, victimRefundCents: 0, perpetratorChargeCents: 0, marketplaceKeepsCents: 0 } : s;
 }
 
 export const isTerminalStage = (s: RmaStage): boolean => s === RMA_STAGES.COMPLETED || s === RMA_STAGES.DECLINED || s === RMA_STAGES.CANCELLED;
+
+/** Ended: a final stage, with no charge still waiting for a card. */
+export const isFinished = (m: RmaModel): boolean => isTerminalStage(m.stage) && !m.chargeQueued;
 
 /**
  * What the RMA's search attributes say (workflows/common/search-attributes.ts), as its read-model row does:
@@ -119,9 +123,9 @@ export function rmaSearchFacts(m: RmaModel): OrderSearchFacts {
 }
 
 /** The deadline the RMA waits for now: staff's answer (until escalated once), or the return's shipping. */
-export function rmaDeadline(m: RmaModel): number | null {
+export function deadline(m: RmaModel): number | null {
   if (m.stage === RMA_STAGES.REQUESTED && !m.escalated) return m.deadlines.staffBy;
-  if (m.stage === RMA_STAGES.SHIPPING && !m.returnScanned) return m.deadlines.shipBy;
+  if (m.stage === RMA_STAGES.SHIPPING && !m.returnParcel?.scanned) return m.deadlines.shipBy;
   return null;
 }
 
@@ -143,12 +147,9 @@ export function validateDecision(m: RmaModel, cmd: RmaDecisionCommand | undefine
   if (seen.size !== byId.size) reject("lines_pending");
 }
 
+/** Queues a carrier event of the return parcel (workflows/common/parcel.ts) while it ships. */
 export function acceptCarrierEvent(m: RmaModel, ev: CarrierEventSignal | undefined): boolean {
-  if (!ev || typeof ev.eventId !== "string" || m.seenEvents.has(ev.eventId)) return false;
-  m.seenEvents.add(ev.eventId);
-  if (m.stage !== RMA_STAGES.SHIPPING) return false;
-  m.carrierQueue.push(ev);
-  return true;
+  return takeCarrierEvent(m, ev, () => m.stage === RMA_STAGES.SHIPPING);
 }
 
 export function acceptCardOnFile(m: RmaModel, s: CardOnFileSignal | undefined): boolean {
@@ -156,8 +157,6 @@ export function acceptCardOnFile(m: RmaModel, s: CardOnFileSignal | undefined): 
   m.newCard = true;
   return true;
 }
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export function rmaView(m: RmaModel, busy: boolean): RmaView {
   return {
@@ -168,8 +167,8 @@ export function rmaView(m: RmaModel, busy: boolean): RmaView {
     settlement: settlementOf(m),
     deadlines: { staffBy: iso(m.deadlines.staffBy), shipBy: iso(m.deadlines.shipBy), payBy: null },
     escalated: m.escalated,
-    returnShipment: m.returnShipment,
-    returnScanned: m.returnScanned,
+    returnShipment: m.returnParcel ? { trackingNumber: m.returnParcel.trackingNumber, callTag: m.returnParcel.callTag } : null,
+    returnScanned: m.returnParcel?.scanned ?? false,
     refunded: m.refunded,
     charged: m.charged,
     chargeQueued: m.chargeQueued,

@@ -1,13 +1,13 @@
 /**
  * The swap workflow's contract: id, input, messages, view and errors. One workflow per swap order; the
  * retailer who starts the swap is the RECEIVER (its swap cart holds the PROVIDER's listings); both give goods
- * and both receive (decisions.md "Who moves when (swaps)"). Money: domain/fees.ts swapValuation and
+ * and both receive (docs/product/orders.md, "Swap"). Money: domain/fees.ts swapValuation and
  * domain/swap-money.ts. Shape: ADR 0015; decisions: ADR 0021. No Temporal runtime imports.
  */
 import { commandErrorIn, query, signal, update } from "../common/messages";
 import type { OrderLine } from "../../domain/order-money";
 import type { Role } from "../../domain/states";
-import type { CarrierEventSignal, PaymentMethodInput } from "../buy/contract";
+import type { PaymentMethodInput } from "../common/contract";
 
 export function swapWorkflowId(orderId: number): string {
   if (!Number.isSafeInteger(orderId) || orderId <= 0) throw new RangeError(`order id must be a positive integer, got ${String(orderId)}`);
@@ -40,9 +40,6 @@ export const SWAP_STEPS = {
 } as const;
 export type SwapStep = (typeof SWAP_STEPS)[keyof typeof SWAP_STEPS];
 
-export function swapIdempotencyKey(workflowId: string, step: SwapStep, attempt = 1, side?: Role): string {
-  return side ? `${workflowId}:${step}:${side}:${attempt}` : `${workflowId}:${step}:${attempt}`;
-}
 
 interface Actor {
   actorRetailerId: number;
@@ -163,5 +160,5 @@ export const cancelSwapShipmentUpdate = update<SwapCommandResult, [CancelSwapShi
 export const rateSwapUpdate = update<SwapCommandResult, [RateSwapCommand]>("rateSwap");
 /** A side confirms it received the other side's parcel (once it is delivered). */
 export const confirmSwapReceivedUpdate = update<SwapCommandResult, [LastChanceCommand]>("confirmReceived");
-export const swapCarrierEventSignal = signal<[CarrierEventSignal]>("carrierEvent");
+export { carrierEventSignal as swapCarrierEventSignal } from "../common/contract";
 export const swapViewQuery = query<SwapView>("swapView");

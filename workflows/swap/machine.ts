@@ -1,6 +1,6 @@
 /**
- * The swap order's steps (pure; effects yielded to the shared driver), after decisions.md "Who moves when
- * (swaps)" and ADR 0019/0021:
+ * The swap order's steps (pure; effects yielded to the shared driver), after docs/product/orders.md
+ * "Swap" and ADR 0019/0021:
  *
  *   complete_order_checkout --receiver checks out (pre-authorised: fee + shipping of what it receives), 210-->
  *   provider_choose_items --provider chooses from the receiver's swap listings (211)--> provider_approve
@@ -19,15 +19,18 @@
  */
 import type { SwapActivities, SwapParcelStatus, SwapStateRecord } from "../../activities/swap/types";
 import { ACTION } from "../../domain/action-codes";
-import { WINDOWS, addBusinessDays, ratingDeadline } from "../../domain/business-days";
+import { WINDOWS } from "../../domain/business-days";
 import { checkOrderLines, orderLineKey, orderQuote, orderUnits, type OrderLine } from "../../domain/order-money";
 import { SWAP_DECLINE_REASONS, SYSTEM_REASON, isChoice } from "../../domain/reasons";
-import { BUY_STATES, COMMON_STATES, SWAP_STATES, displayStatusFor, isValidRating, type Role } from "../../domain/states";
-import { caller, type Command, type Step, type StepContext } from "../common/steps";
-import type { CarrierEventSignal } from "../buy/contract";
+import { BUY_STATES, COMMON_STATES, SWAP_STATES, displayStatusFor, type Role } from "../../domain/states";
+import type { CarrierEventSignal } from "../common/contract";
+import { isPaymentMethod, ratingOf, ratingRefusal } from "../common/guards";
+import { PICKUP_ATTEMPTS, bookParcel, deliveryWindows, missedPickup, newParcel, pickupWindowEnd, takeDelivery, takeScan, type Parcel } from "../common/parcel";
+import { payments } from "../common/payments";
+import { isoDeadlines, nextKey, noticeDedupeKey, stepRecord, type Codes as StepCodes } from "../common/record";
+import { caller, type Command, type Machine, type Step, type StepContext } from "../common/steps";
 import {
   SWAP_STEPS,
-  swapIdempotencyKey,
   type ApproveSwapCommand,
   type CancelSwapShipmentCommand,
   type ChooseItemsCommand,
@@ -39,16 +42,22 @@ import {
   type SwapActionRecord,
   type SwapCheckoutCommand,
   type SwapCommandResult,
-  type SwapStep,
+  type SwapInput,
 } from "./contract";
 import {
   ROLES,
+  acceptCarrierEvent,
   actionNeeded,
+  createSwapModel,
+  deadline,
+  isFinished,
   other,
   partyId,
   reject,
   requireTurn,
   roleOf,
+  senderOf,
+  swapSearchFacts,
   swapView,
   valuationOf,
   type State,
@@ -56,25 +65,23 @@ import {
 } from "./model";
 
 const call = caller<SwapActivities>();
-type Codes = Array<[number, SwapActionRecord["role"]]>;
+const pay = payments<SwapActivities>();
+type Codes = StepCodes<SwapActionRecord["role"]>;
 type Notice = [Role, string];
 
 /** The decline reason that is about money ("The value difference is too large"): it opens the last chance. */
 export const MONEY_DECLINE_REASON = 61;
 const NEGOTIATION_TURNS: readonly State[] = [SWAP_STATES.PROVIDER_APPROVE, SWAP_STATES.RECEIVER_APPROVE];
 
-function key(m: SwapModel, step: SwapStep, side?: Role): string {
-  const name = side ? `${step}:${side}` : step;
-  m.attempts[name] = (m.attempts[name] ?? 0) + 1;
-  return swapIdempotencyKey(m.workflowId, step, m.attempts[name], side);
-}
+/** A step done for one side: its own attempts and keys (`swap-refund:provider`). */
+const sideStep = (step: string, side: Role): string => `${step}:${side}`;
 
 function result(m: SwapModel, extra: Partial<SwapCommandResult> = {}): SwapCommandResult {
   return { statename: m.statename, displayStatus: displayStatusFor("swap", m.statename), ...extra };
 }
 
 /** A parcel in the read model's words. */
-function parcelStatus(p: SwapModel["side"]["provider"]["parcel"]): SwapParcelStatus | null {
+function parcelStatus(p: Parcel | null): SwapParcelStatus | null {
   if (!p) return null;
   if (p.failed) return "cancelled";
   if (p.delivered) return "delivered";
@@ -83,18 +90,15 @@ function parcelStatus(p: SwapModel["side"]["provider"]["parcel"]): SwapParcelSta
 
 function* record(m: SwapModel, ctx: StepContext, codes: Codes, notices: Notice[] = []): Step {
   const at = new Date(ctx.now()).toISOString();
-  const actions = codes.map(([code, role]): SwapActionRecord => ({ code, role, statename: m.statename, at }));
-  m.actions.push(...actions);
-  m.recordSeq += 1;
+  const { actions, sequence } = stepRecord(m, codes, at, (code, role, when): SwapActionRecord => ({ code, role, statename: m.statename, at: when }));
   const v = valuationOf(m);
-  const iso = (x: number | null) => (x === null ? null : new Date(x).toISOString());
   const rec: SwapStateRecord = {
     orderId: m.orderId,
     workflowId: m.workflowId,
     externalId: m.externalId,
     providerId: m.providerId,
     receiverId: m.receiverId,
-    sequence: m.recordSeq,
+    sequence,
     statename: m.statename,
     isModified: m.isModified,
     displayStatus: displayStatusFor("swap", m.statename),
@@ -104,14 +108,14 @@ function* record(m: SwapModel, ctx: StepContext, codes: Codes, notices: Notice[]
     callItEven: { provider: m.side.provider.callItEven, receiver: m.side.receiver.callItEven },
     dues: { provider: v.provider.totalDueCents, receiver: v.receiver.totalDueCents },
     reasons: { ...m.reasons },
-    deadlines: { checkoutBy: iso(m.deadlines.checkoutBy), turnBy: iso(m.deadlines.turnBy), paymentBy: iso(m.deadlines.paymentBy), pickupBy: iso(m.deadlines.pickupBy) },
+    deadlines: isoDeadlines(m.deadlines),
     sides: {
-      provider: { parcel: parcelStatus(m.side.provider.parcel), ratingBy: iso(m.side.provider.ratingBy), rmaBy: iso(m.side.provider.rmaBy) },
-      receiver: { parcel: parcelStatus(m.side.receiver.parcel), ratingBy: iso(m.side.receiver.ratingBy), rmaBy: iso(m.side.receiver.rmaBy) },
+      provider: { parcel: parcelStatus(m.side.provider.parcel), ...isoDeadlines({ ratingBy: m.side.provider.ratingBy, rmaBy: m.side.provider.rmaBy }) },
+      receiver: { parcel: parcelStatus(m.side.receiver.parcel), ...isoDeadlines({ ratingBy: m.side.receiver.ratingBy, rmaBy: m.side.receiver.rmaBy }) },
     },
     actions,
     view: swapView(m, false),
-    notices: notices.map(([role, template]) => ({ role, template, dedupeKey: `${m.workflowId}:mail:${template}:${role}:${m.recordSeq}` })),
+    notices: notices.map(([role, template]) => ({ role, template, dedupeKey: noticeDedupeKey(m.workflowId, template, role, sequence) })),
   };
   yield* call("recordSwapState", rec, "local");
 }
@@ -120,7 +124,7 @@ function* releaseAuthorization(m: SwapModel): Step {
   if (!m.authorization) return;
   const auth = m.authorization;
   m.authorization = null;
-  yield* call("releaseSwapAuthorization", { idempotencyKey: key(m, SWAP_STEPS.release), orderId: m.orderId, paymentIntentId: auth.paymentIntentId }, "payEventually");
+  yield* pay(m, "release", "releaseSwapAuthorization", SWAP_STEPS.release, { orderId: m.orderId, paymentIntentId: auth.paymentIntentId });
 }
 
 /**
@@ -131,13 +135,13 @@ function* refund(m: SwapModel, r: Role, amountCents: number): Step {
   const p = m.side[r].payment;
   const amount = p ? Math.min(amountCents, p.amountCents - (p.refundedCents ?? 0)) : 0;
   if (!p || amount <= 0) return;
-  yield* call("refundSwapSide", { idempotencyKey: key(m, SWAP_STEPS.refund, r), orderId: m.orderId, paymentIntentId: p.paymentIntentId, amountCents: amount }, "payEventually");
+  yield* pay(m, "refund", "refundSwapSide", sideStep(SWAP_STEPS.refund, r), { orderId: m.orderId, paymentIntentId: p.paymentIntentId, amountCents: amount });
   p.refundedCents = (p.refundedCents ?? 0) + amount;
 }
 
 function* payOut(m: SwapModel, r: Role, amountCents: number): Step {
   if (amountCents <= 0) return;
-  yield* call("payOutSwapSide", { idempotencyKey: key(m, SWAP_STEPS.payout, r), orderId: m.orderId, retailerId: partyId(m, r), amountCents }, "payEventually");
+  yield* pay(m, "payout", "payOutSwapSide", sideStep(SWAP_STEPS.payout, r), { orderId: m.orderId, retailerId: partyId(m, r), amountCents });
 }
 
 /** Ends the swap before shipping: the authorisation released, every payment refunded in full. */
@@ -170,16 +174,15 @@ function* openPayment(m: SwapModel, ctx: StepContext, codes: Codes): Step {
 /** Both paid: every swapped unit taken at once, then a call tag for each side. */
 function* confirmAndShip(m: SwapModel, ctx: StepContext): Step {
   const all = [...m.side.provider.lines, ...m.side.receiver.lines];
-  const stock = yield* call("decrementSwapStock", { idempotencyKey: key(m, SWAP_STEPS.decrementStock), orderId: m.orderId, lines: all }, "local");
+  const stock = yield* call("decrementSwapStock", { idempotencyKey: nextKey(m, SWAP_STEPS.decrementStock), orderId: m.orderId, lines: all }, "local");
   if (!stock.ok) {
     // A listing sold out meanwhile: the swap is declined ("The units are no longer available").
     m.reasons.units_unavailable_reason = 62;
     return yield* endDeclined(m, ctx, [[ACTION.CONFIRM_SWAP_ITEMS, "system"]]);
   }
-  const now = ctx.now();
   m.deadlines.paymentBy = null;
-  m.deadlines.pickupBy = addBusinessDays(now, WINDOWS.pickupBusinessDays, m.timeZone, m.holidays);
-  for (const r of ROLES) yield* book(m, r, 1);
+  m.deadlines.pickupBy = pickupWindowEnd(ctx.now(), m);
+  for (const r of ROLES) yield* book(m, r);
   m.statename = SWAP_STATES.SHIP_SWAP;
   yield* record(m, ctx, [[ACTION.CONFIRM_SWAP_ITEMS, "system"], [ACTION.CALL_TAG_SCHEDULED_SWAP, "system"]], [
     ["provider", "swap_ready_for_pickup"],
@@ -187,22 +190,18 @@ function* confirmAndShip(m: SwapModel, ctx: StepContext): Step {
   ]);
 }
 
-function* book(m: SwapModel, r: Role, attempt: number): Step {
-  const b = yield* call(
-    "bookSwapPickup",
-    {
-      idempotencyKey: key(m, SWAP_STEPS.bookPickup, r),
-      orderId: m.orderId,
-      side: r,
-      attempt,
-      senderId: partyId(m, r),
-      receiverId: partyId(m, other(r)),
-      units: orderUnits(m.side[r].lines),
-      pickupBy: new Date(m.deadlines.pickupBy as number).toISOString(),
-    },
-    "carrier",
-  );
-  m.side[r].parcel = { trackingNumber: b.trackingNumber, callTag: b.callTag, attempt, scanned: false, delivered: false, failed: false };
+/** Books the pickup of the parcel side `r` sends (workflows/common/parcel.ts), by the current pickup deadline. */
+function* book(m: SwapModel, r: Role): Step {
+  const { booking, attempt } = yield* bookParcel<{ trackingNumber: string; callTag: string }>(m, sideStep(SWAP_STEPS.bookPickup, r), "bookSwapPickup", (n) => ({
+    orderId: m.orderId,
+    side: r,
+    attempt: n,
+    senderId: partyId(m, r),
+    receiverId: partyId(m, other(r)),
+    units: orderUnits(m.side[r].lines),
+    pickupBy: new Date(m.deadlines.pickupBy as number).toISOString(),
+  }));
+  m.side[r].parcel = newParcel(booking, attempt);
 }
 
 // --- commands -------------------------------------------------------------------------------------------
@@ -244,18 +243,14 @@ export const SWAP_COMMANDS = {
   completeCheckout: {
     validate(m, cmd, now) {
       requireTurn(m, cmd, now, [BUY_STATES.COMPLETE_ORDER_CHECKOUT]);
-      const pm = cmd.paymentMethod;
-      if (!pm || typeof pm.paymentMethodId !== "string" || !pm.paymentMethodId) reject("card_required");
+      if (!isPaymentMethod(cmd.paymentMethod)) reject("card_required");
     },
     *run(m, cmd, ctx) {
       // The receiver's estimated due: the fee and the shipping of what it receives (the provider's goods).
       const v = valuationOf(m);
       const amount = v.receiver.feeCents + v.receiver.shippingCents;
-      const r = yield* call(
-        "authorizeSwap",
-        { idempotencyKey: key(m, SWAP_STEPS.authorize), orderId: m.orderId, retailerId: m.receiverId, paymentMethod: cmd.paymentMethod, amountCents: amount },
-        "payNow",
-      );
+      const auth = { orderId: m.orderId, retailerId: m.receiverId, paymentMethod: cmd.paymentMethod, amountCents: amount };
+      const r = yield* pay(m, "authorise", "authorizeSwap", SWAP_STEPS.authorize, auth);
       if (r.status === "declined") {
         yield* record(m, ctx, [[ACTION.CARD_DECLINED, "receiver"]]);
         return reject("card_declined");
@@ -367,18 +362,15 @@ export const SWAP_COMMANDS = {
   makePayment: {
     validate(m, cmd, now) {
       requireTurn(m, cmd, now, [SWAP_STATES.PAYMENT]);
-      const pm = cmd.paymentMethod;
-      if (!pm || typeof pm.paymentMethodId !== "string" || !pm.paymentMethodId) reject("card_required");
+      if (!isPaymentMethod(cmd.paymentMethod)) reject("card_required");
     },
     *run(m, cmd, ctx) {
       const role = roleOf(m, cmd);
       const due = valuationOf(m)[role].totalDueCents;
       if (due > 0) {
-        const r = yield* call(
-          "chargeSwapSide",
-          { idempotencyKey: key(m, SWAP_STEPS.charge, role), orderId: m.orderId, retailerId: partyId(m, role), paymentMethod: cmd.paymentMethod, amountCents: due },
-          "payNow",
-        );
+        // The side's payment, which it waits for: a capture in the kit's words (workflows/common/payments.ts).
+        const charge = { orderId: m.orderId, retailerId: partyId(m, role), paymentMethod: cmd.paymentMethod, amountCents: due };
+        const r = yield* pay(m, "capture", "chargeSwapSide", sideStep(SWAP_STEPS.charge, role), charge);
         if (r.status === "declined") {
           yield* record(m, ctx, [[ACTION.CARD_DECLINED, role]]);
           return reject("card_declined");
@@ -429,20 +421,14 @@ export const SWAP_COMMANDS = {
       const s = m.side[role];
       // A side rates the goods it received: the other side's parcel must be delivered.
       if (!m.side[other(role)].parcel?.delivered) reject("wrong_state");
-      if (s.rating) reject("already_rated");
-      if (s.ratingBy === null || now >= s.ratingBy) reject("rating_closed");
-      const st = cmd.stars as Record<string, unknown> | undefined;
-      if (!st || !["condition", "packaging", "timeliness", "overall"].every((k) => isValidRating(st[k]))) reject("rating_invalid");
+      const refusal = ratingRefusal(s.rating !== null, s.ratingBy, cmd.stars, now);
+      if (refusal) reject(refusal);
     },
     *run(m, cmd, ctx) {
       const role = roleOf(m, cmd);
-      const comments = typeof cmd.comments === "string" ? cmd.comments.trim().slice(0, 2000) : "";
-      const stars = { condition: cmd.stars.condition, packaging: cmd.stars.packaging, timeliness: cmd.stars.timeliness, overall: cmd.stars.overall };
-      yield* call(
-        "saveSwapRating",
-        { idempotencyKey: key(m, SWAP_STEPS.rating, role), orderId: m.orderId, raterId: partyId(m, role), rateeId: partyId(m, other(role)), role, stars, comments },
-        "local",
-      );
+      const { stars, comments } = ratingOf(cmd);
+      const rating = { idempotencyKey: nextKey(m, sideStep(SWAP_STEPS.rating, role)), orderId: m.orderId, raterId: partyId(m, role), rateeId: partyId(m, other(role)), role, stars, comments };
+      yield* call("saveSwapRating", rating, "local");
       m.side[role].rating = { ...stars, comments };
       yield* record(m, ctx, [[role === "receiver" ? ACTION.RECEIVER_RATED : ACTION.PROVIDER_RATED, role]]);
       return result(m, { message: "Rating saved!", redirectTo: "/" });
@@ -452,6 +438,24 @@ export const SWAP_COMMANDS = {
 
 // --- shipping, scans, deliveries ------------------------------------------------------------------------
 
+/**
+ * The pickup window passed with parcels unscanned (workflows/common/parcel.ts): after the first booking they
+ * are booked again (911), after the second those sides did not ship.
+ */
+function* onMissedPickup(m: SwapModel, ctx: StepContext): Step {
+  const unscanned = ROLES.filter((r) => !m.side[r].parcel?.scanned && !m.side[r].parcel?.failed);
+  // The state says which booking the window was: ship_swap the first, ship_swap_try2 the second.
+  if (missedPickup(m.statename === SWAP_STATES.SHIP_SWAP ? 1 : PICKUP_ATTEMPTS) === "rebook") {
+    m.deadlines.pickupBy = pickupWindowEnd(ctx.now(), m);
+    for (const r of unscanned) yield* book(m, r);
+    m.statename = SWAP_STATES.SHIP_SWAP_TRY2;
+    yield* record(m, ctx, [[ACTION.CALL_TAG_RESCHEDULED_SWAP, "system"]], unscanned.map((r): Notice => [r, "swap_pickup_rescheduled"]));
+    return;
+  }
+  m.deadlines.pickupBy = null;
+  yield* failSides(m, ctx, unscanned);
+}
+
 const NON_SHIPMENT: Record<Role, number> = { provider: ACTION.PROVIDER_SWAP_NON_SHIPMENT, receiver: ACTION.RECEIVER_SWAP_NON_SHIPMENT };
 
 /**
@@ -460,7 +464,7 @@ const NON_SHIPMENT: Record<Role, number> = { provider: ACTION.PROVIDER_SWAP_NON_
  */
 function* failSides(m: SwapModel, ctx: StepContext, failing: Role[]): Step {
   const v = valuationOf(m);
-  for (const r of failing) (m.side[r].parcel as NonNullable<SwapModel["side"]["provider"]["parcel"]>).failed = true;
+  for (const r of failing) (m.side[r].parcel as Parcel).failed = true;
   const codes: Codes = failing.map((r) => [NON_SHIPMENT[r], "system"]);
   if (ROLES.every((r) => m.side[r].parcel?.failed)) {
     for (const r of ROLES) yield* refund(m, r, m.side[r].payment?.amountCents ?? 0);
@@ -474,11 +478,7 @@ function* failSides(m: SwapModel, ctx: StepContext, failing: Role[]): Step {
   }
   for (const r of failing) {
     const kept = other(r);
-    yield* call(
-      "chargeSwapPenalty",
-      { idempotencyKey: key(m, SWAP_STEPS.penalty, r), orderId: m.orderId, retailerId: partyId(m, r), amountCents: v[r].goodsCents },
-      "payEventually",
-    );
+    yield* pay(m, "charge", "chargeSwapPenalty", sideStep(SWAP_STEPS.penalty, r), { orderId: m.orderId, retailerId: partyId(m, r), amountCents: v[r].goodsCents });
     yield* payOut(m, kept, v[r].goodsCents);
     yield* refund(m, kept, v[kept].feeCents + v[kept].shippingCents);
     codes.push([ACTION.PENALTY_CHARGED, "system"], [ACTION.PAYOUT_RELEASED, "system"], [ACTION.REFUND_ISSUED, "system"]);
@@ -508,33 +508,30 @@ function* afterScans(m: SwapModel, ctx: StepContext): Step {
 }
 
 function* onCarrierEvent(m: SwapModel, ctx: StepContext, ev: CarrierEventSignal): Step {
-  const r = ROLES.find((x) => m.side[x].parcel?.trackingNumber === ev.trackingNumber);
+  const r = senderOf(m, ev);
   const p = r ? m.side[r].parcel : null;
-  if (!r || !p || p.failed) return;
-  const scan = ev.status === "picked_up" || ev.status === "in_transit" || ev.status === "out_for_delivery" || ev.status === "delivered";
-  if (scan && !p.scanned) {
-    p.scanned = true;
+  if (!r || !p) return;
+  if (takeScan(p, ev.status)) {
     yield* record(m, ctx, [[ACTION.SHIPMENT_PICKED_UP, "carrier"]]);
     yield* afterScans(m, ctx);
   }
-  if (ev.status === "delivered" && !p.delivered) {
-    const now = ctx.now();
-    p.delivered = true;
+  if (takeDelivery(p, ev.status)) {
     const receiving = m.side[other(r)];
-    receiving.ratingBy = ratingDeadline(now, m.timeZone, m.holidays);
-    receiving.rmaBy = now + WINDOWS.rmaRequest;
+    const windows = deliveryWindows(ctx.now(), m);
+    receiving.ratingBy = windows.ratingBy;
+    receiving.rmaBy = windows.rmaBy;
     if (ROLES.every((x) => m.side[x].parcel?.failed || m.side[x].parcel?.delivered)) m.statename = COMMON_STATES.DELIVERED;
     yield* record(m, ctx, [[ACTION.SHIPMENT_DELIVERED, "carrier"]], [[other(r), "swap_rate"]]);
   }
 }
 
-export function nextSwapStep(m: SwapModel, ctx: StepContext): Step | null {
+export function nextQueuedStep(m: SwapModel, ctx: StepContext): Step | null {
   const ev = m.carrierQueue.shift();
   return ev ? onCarrierEvent(m, ctx, ev) : null;
 }
 
 /** Delivered: completes once every rating window and RMA window has closed (or every rating is in). */
-export function* settleSwap(m: SwapModel, ctx: StepContext): Step {
+export function* settleDelivered(m: SwapModel, ctx: StepContext): Step {
   if (m.statename !== COMMON_STATES.DELIVERED) return;
   const now = ctx.now();
   const open = ROLES.some((r) => {
@@ -546,7 +543,7 @@ export function* settleSwap(m: SwapModel, ctx: StepContext): Step {
   yield* record(m, ctx, [[ACTION.ORDER_COMPLETED, "system"]]);
 }
 
-export function* onSwapDeadline(m: SwapModel, ctx: StepContext): Step {
+export function* onDeadline(m: SwapModel, ctx: StepContext): Step {
   switch (m.statename) {
     case BUY_STATES.COMPLETE_ORDER_CHECKOUT:
       m.statename = COMMON_STATES.EXPIRED;
@@ -567,23 +564,28 @@ export function* onSwapDeadline(m: SwapModel, ctx: StepContext): Step {
       yield* endDeclined(m, ctx, [[ACTION.SELLER_RESPONSE_EXPIRED, "system"]]);
       return;
     }
-    case SWAP_STATES.SHIP_SWAP: {
-      const unscanned = ROLES.filter((r) => !m.side[r].parcel?.scanned && !m.side[r].parcel?.failed);
-      m.deadlines.pickupBy = addBusinessDays(ctx.now(), WINDOWS.pickupBusinessDays, m.timeZone, m.holidays);
-      for (const r of unscanned) yield* book(m, r, 2);
-      m.statename = SWAP_STATES.SHIP_SWAP_TRY2;
-      yield* record(m, ctx, [[ACTION.CALL_TAG_RESCHEDULED_SWAP, "system"]], unscanned.map((r): Notice => [r, "swap_pickup_rescheduled"]));
+    case SWAP_STATES.SHIP_SWAP:
+    case SWAP_STATES.SHIP_SWAP_TRY2:
+      yield* onMissedPickup(m, ctx);
       return;
-    }
-    case SWAP_STATES.SHIP_SWAP_TRY2: {
-      const unscanned = ROLES.filter((r) => !m.side[r].parcel?.scanned && !m.side[r].parcel?.failed);
-      m.deadlines.pickupBy = null;
-      yield* failSides(m, ctx, unscanned);
-      return;
-    }
     case COMMON_STATES.IN_ROUTE:
     case COMMON_STATES.DELIVERED:
-      yield* settleSwap(m, ctx);
+      yield* settleDelivered(m, ctx);
       return;
   }
 }
+
+/** Delivered: completes once its windows have closed. */
+const settle = (m: SwapModel, ctx: StepContext): Step | null => (m.statename === COMMON_STATES.DELIVERED ? settleDelivered(m, ctx) : null);
+
+/** The swap order's machine (workflows/common/steps.ts Machine), as the driver runs it. */
+export const swapMachine: Machine<SwapModel, SwapInput> = {
+  newModel: createSwapModel,
+  searchFacts: swapSearchFacts,
+  acceptCarrierEvent,
+  isFinished,
+  deadline,
+  onDeadline,
+  nextQueuedStep,
+  settle,
+};

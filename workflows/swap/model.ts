@@ -6,7 +6,9 @@ import { DEFAULT_MARKETPLACE_TZ, US_FEDERAL_HOLIDAYS, WINDOWS } from "../../doma
 import { swapValuation, type SwapValuation } from "../../domain/fees";
 import { checkOrderLines, orderQuote, orderUnits, type OrderLine } from "../../domain/order-money";
 import { BUY_STATES, COMMON_STATES, SWAP_STATES, displayStatusFor, isTerminalState, stageForState, type CommonState, type Role, type SwapState } from "../../domain/states";
-import type { CarrierEventSignal } from "../buy/contract";
+import type { CarrierEventSignal } from "../common/contract";
+import { takeCarrierEvent, type Parcel } from "../common/parcel";
+import { iso, isoDeadlines } from "../common/record";
 import { InvalidInput, Rejection } from "../common/steps";
 import type { OrderSearchFacts } from "../common/search-attributes";
 import { SWAP_ERRORS, type SwapActionRecord, type SwapErrorCode, type SwapInput, type SwapSideView, type SwapView } from "./contract";
@@ -15,15 +17,8 @@ export type State = SwapState | CommonState | typeof BUY_STATES.COMPLETE_ORDER_C
 export const ROLES: readonly Role[] = ["provider", "receiver"];
 export const other = (r: Role): Role => (r === "provider" ? "receiver" : "provider");
 
-export interface Parcel {
-  trackingNumber: string;
-  callTag: string;
-  attempt: number;
-  scanned: boolean;
-  delivered: boolean;
-  /** Never shipped (or cancelled by its sender): the side pays the value of these goods. */
-  failed: boolean;
-}
+/** A side's parcel (workflows/common/parcel.ts); one that failed (never shipped, or cancelled by its sender) makes the side pay the value of its goods. */
+export type { Parcel };
 
 export interface Side {
   /** The goods this side GIVES. */
@@ -59,7 +54,7 @@ export interface SwapModel {
   authorization: { paymentIntentId: string; amountCents: number } | null;
   deadlines: { checkoutBy: number | null; turnBy: number | null; paymentBy: number | null; pickupBy: number | null };
   cashPaidOut: boolean;
-  attempts: Record<string, number>;
+  attempts: Partial<Record<string, number>>;
   actions: SwapActionRecord[];
   seenEvents: Set<string>;
   carrierQueue: CarrierEventSignal[];
@@ -137,7 +132,8 @@ export function swapSearchFacts(m: SwapModel): OrderSearchFacts {
   return { orderNumber: m.externalId, kind: "swap", state: m.statename, stage: stageForState(m.statename), providerId: m.providerId, receiverId: m.receiverId, actionNeeded: actionNeeded(m) };
 }
 
-export function currentSwapDeadline(m: SwapModel): number | null {
+/** The deadline the swap waits for in its current state (epoch ms), or null. */
+export function deadline(m: SwapModel): number | null {
   const d = m.deadlines;
   switch (m.statename) {
     case BUY_STATES.COMPLETE_ORDER_CHECKOUT:
@@ -169,7 +165,7 @@ export function requireTurn(m: SwapModel, cmd: { actorRetailerId?: unknown } | u
   const actor = cmd && typeof cmd === "object" ? cmd.actorRetailerId : undefined;
   const role: Role | null = actor === m.providerId ? "provider" : actor === m.receiverId ? "receiver" : null;
   if (!role || (who !== "both" && who !== role)) reject("wrong_party");
-  const d = currentSwapDeadline(m);
+  const d = deadline(m);
   if (d !== null && now >= d) reject("wrong_state");
   return role;
 }
@@ -182,18 +178,15 @@ export function roleOf(m: SwapModel, cmd: { actorRetailerId?: unknown } | undefi
   return reject("wrong_party");
 }
 
-export const isSwapFinished = (m: SwapModel): boolean => isTerminalState(m.statename);
+export const isFinished = (m: SwapModel): boolean => isTerminalState(m.statename);
 
-/** Queues a carrier event of one of the swap's parcels (by tracking number), once per event id. */
-export function acceptSwapCarrierEvent(m: SwapModel, ev: CarrierEventSignal | undefined): boolean {
-  if (!ev || typeof ev.eventId !== "string" || m.seenEvents.has(ev.eventId)) return false;
-  m.seenEvents.add(ev.eventId);
-  if (!ROLES.some((r) => m.side[r].parcel?.trackingNumber === ev.trackingNumber)) return false;
-  m.carrierQueue.push(ev);
-  return true;
+/** The side whose parcel a carrier event is about (by tracking number), or undefined. */
+export const senderOf = (m: SwapModel, ev: CarrierEventSignal): Role | undefined => ROLES.find((r) => m.side[r].parcel?.trackingNumber === ev.trackingNumber);
+
+/** Queues a carrier event of one of the swap's parcels (workflows/common/parcel.ts). */
+export function acceptCarrierEvent(m: SwapModel, ev: CarrierEventSignal | undefined): boolean {
+  return takeCarrierEvent(m, ev, (e) => senderOf(m, e) !== undefined);
 }
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export function swapView(m: SwapModel, busy: boolean): SwapView {
   const v = valuationOf(m);
@@ -222,7 +215,7 @@ export function swapView(m: SwapModel, busy: boolean): SwapView {
     provider: sideView("provider"),
     receiver: sideView("receiver"),
     valuation: { largerGoodsCents: v.largerGoodsCents, differenceCents: v.differenceCents, cashFrom: v.cashFrom, callItEven: v.callItEven },
-    deadlines: { checkoutBy: iso(m.deadlines.checkoutBy), turnBy: iso(m.deadlines.turnBy), paymentBy: iso(m.deadlines.paymentBy), pickupBy: iso(m.deadlines.pickupBy) },
+    deadlines: isoDeadlines(m.deadlines),
     actions: [...m.actions],
     busy,
   };

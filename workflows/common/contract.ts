@@ -1,0 +1,46 @@
+/**
+ * What every order kind's contract shares (buy, swap, RMA; the card and payout workflows use the key): the
+ * carrier's event as the webhook signals it, a card as the card form hands it over, and the idempotency key
+ * of a step that calls out. Pure, no Temporal runtime: pages, activities and workflows import it.
+ */
+import type { CarrierEventStatus } from "../../domain/carrier-events";
+import { signal } from "./messages";
+
+/** A carrier status (domain/carrier-events.ts CARRIER_EVENT_STATUSES). */
+export type CarrierStatus = CarrierEventStatus;
+
+/**
+ * A carrier tracking event. `picked_up`, `in_transit` and `out_for_delivery` mean the parcel was scanned
+ * (In-Route); `delivered` implies a pickup that may have been reported late or never (out-of-order safe).
+ */
+export interface CarrierEventSignal {
+  /** The carrier's event id: stored by the webhook first, and deduplicated by the workflow too. */
+  eventId: string;
+  status: CarrierStatus;
+  /** Which parcel (a swap has two; a purchase and an RMA one). */
+  trackingNumber?: string;
+  /** When the carrier saw it (ISO with offset); informational: windows run from the workflow's clock. */
+  occurredAt?: string;
+  description?: string;
+}
+
+/** Carrier webhook (signed, stored by event id, then signalled), the same signal for every kind. */
+export const carrierEventSignal = signal<[CarrierEventSignal]>("carrierEvent");
+
+/** A card as the card form hands it over (Stripe PaymentMethod id / sandbox test card token). */
+export interface PaymentMethodInput {
+  paymentMethodId: string;
+  lastFour: string;
+  /** Card type shown next to the last four ("Visa"). */
+  description: string;
+}
+
+/**
+ * Idempotency key = workflow id + step + the workflow's own attempt of that step (a second card after a
+ * decline is attempt 2; the second pickup booking is attempt 2). Activity retries reuse the key, so a call
+ * that did go through is not made twice. A step done per side of a swap names the side in the step
+ * (`swap-refund:provider`).
+ */
+export function idempotencyKey(workflowId: string, step: string, attempt = 1): string {
+  return `${workflowId}:${step}:${attempt}`;
+}
