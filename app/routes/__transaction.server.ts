@@ -3,7 +3,8 @@
  * updates seen), and one function per intent of a purchase's action panel. Each sends one command to the
  * order's workflow (temporal.server.ts sendOrderCommand); a refused command shows the workflow's message
  * with a 4xx (docs/product/orders.md, docs/product/screens.md "Order detail"). A swap's intents are
- * swap.server.ts handleSwapAction's.
+ * swap.server.ts handleSwapAction's. Every answer is a Conform reply (DetailActionData): a form's errors from
+ * submission.reply(), a refusal's message under its field or the form's, a success with what to show next.
  */
 import { data, redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import type { UpdateDefinition } from "@temporalio/common";
@@ -32,7 +33,7 @@ import { CancelShipmentSchema, DeclineCheckoutSchema, DeclineModifiedSchema, Dec
 import type { DetailActionData } from "~/components/orders/BuyPanels";
 import { db } from "~/utils/db.server";
 import { parseSubmission } from "~/utils/form.server";
-import { paymentMethodFromForm } from "~/utils/orders.server";
+import { paymentMethodFromForm } from "~/utils/card-form.server";
 import { rmaOffer } from "~/utils/rma.server";
 import { handleSwapAction, swapPanelData } from "~/utils/swap.server";
 import { sendOrderCommand, type CommandOutcome } from "~/utils/temporal.server";
@@ -76,25 +77,34 @@ export async function orderDetailPage(params: LoaderFunctionArgs["params"], view
 /** One click on the order page: the order (the viewer a party of it), the form as read, who clicked. */
 export type OrderIntent = { order: OrderDetail; form: FormData; intent: string; actor: number };
 
-export function fail(intent: string, status: number, error: string, fieldErrors?: Record<string, string>) {
-  return data<DetailActionData>({ ok: false, intent, error, fieldErrors }, { status });
+/**
+ * A refusal as a Conform reply: the message under the fields it is about (a card's), else as the form's. The
+ * page shows the first one above the panel.
+ */
+export function fail(intent: string, status: number, errors: string | Record<string, string>) {
+  const error = typeof errors === "string" ? { "": [errors] } : Object.fromEntries(Object.entries(errors).map(([name, message]) => [name, [message]]));
+  return data<DetailActionData>({ status: "error", error, intent }, { status });
 }
 
-const cardErrorsOf = (out: { code: string; message: string }) => (out.code === "card_declined" ? { card_number: out.message } : undefined);
+/** What a command did, as the page shows it: a message, a question (card, confirmation) or a delayed redirect. */
+const done = (intent: string, answer: Omit<DetailActionData, "status" | "intent">) => data<DetailActionData>({ status: "success", intent, ...answer });
+
+/** A refused command's message: under the card number when the card was declined. */
+const refusalOf = (out: { code: string; message: string }) => (out.code === "card_declined" ? { card_number: out.message } : out.message);
 
 /** A purchase command's answer as the page shows it: a message, a question (card, confirmation) or a redirect. */
 function fromOutcome(c: OrderIntent, out: CommandOutcome<BuyCommandResult>, resend?: Record<string, string>) {
   const { intent } = c;
-  if (!out.ok) return fail(intent, out.status, out.message, cardErrorsOf(out));
+  if (!out.ok) return fail(intent, out.status, refusalOf(out));
   const r = out.result;
-  if (r.status === "need_payment_method") return data<DetailActionData>({ ok: true, intent, need: "payment_method", message: r.message, resend });
-  if (r.status === "need_confirm_decline_others") return data<DetailActionData>({ ok: true, intent, need: "confirm_decline_others", message: r.message, resend });
+  if (r.status === "need_payment_method") return done(intent, { need: "payment_method", message: r.message, resend });
+  if (r.status === "need_confirm_decline_others") return done(intent, { need: "confirm_decline_others", message: r.message, resend });
   if (r.redirectTo === BUY_REDIRECTS.activeListings) {
     // The seller goes to its active listings with an 'update your listings' message after about 2 s.
-    return data<DetailActionData>({ ok: true, intent, message: r.message ?? UPDATE_YOUR_LISTINGS, redirectTo: r.redirectTo, delayMs: 2000 });
+    return done(intent, { message: r.message ?? UPDATE_YOUR_LISTINGS, redirectTo: r.redirectTo, delayMs: 2000 });
   }
   if (r.redirectTo) throw redirect(ordersTabFor(c.order.role, r.redirectTo), 303);
-  return data<DetailActionData>({ ok: true, intent, message: r.message });
+  return done(intent, { message: r.message });
 }
 
 const send = <A>(c: OrderIntent, def: UpdateDefinition<BuyCommandResult, [A]>, arg: A, resend?: Record<string, string>) =>
@@ -108,7 +118,7 @@ function wrongParty(c: OrderIntent, role: Role) {
 /** The card of the form, or the card form's errors. */
 function cardOf(c: OrderIntent) {
   const card = paymentMethodFromForm(c.form);
-  return card.ok ? card : fail(c.intent, 400, Object.values(card.errors)[0] ?? "Please check the card.", card.errors);
+  return card.ok ? card : fail(c.intent, 400, Object.keys(card.errors).length ? card.errors : "Please check the card.");
 }
 
 /** The unit fields the seller's response carries (kept through a card step or a confirmation). */
@@ -130,10 +140,7 @@ async function withReason<A extends { actorRetailerId: number; reason?: number }
   const refused = wrongParty(c, role);
   if (refused) return refused;
   const submission = parseSubmission(c.form, { schema });
-  if (submission.status !== "success") {
-    const message = Object.values(submission.error ?? {}).flat()[0] ?? "Please check the form.";
-    return fail(c.intent, 400, message, { reason: message });
-  }
+  if (submission.status !== "success") return data<DetailActionData>({ ...submission.reply(), intent: c.intent }, { status: 400 });
   return send(c, def, { actorRetailerId: c.actor, reason: submission.value.reason } as A);
 }
 
@@ -207,7 +214,7 @@ export async function addCard(c: OrderIntent) {
 /** A swap's panel: its intents are the swap's (swap.server.ts). */
 export async function swapIntent(c: OrderIntent) {
   const out = await handleSwapAction(c.order, c.form, c.actor);
-  if (!out.ok) return fail(c.intent, out.status, out.message, cardErrorsOf(out));
+  if (!out.ok) return fail(c.intent, out.status, refusalOf(out));
   if (out.result.redirectTo) throw redirect(out.result.redirectTo, 303);
-  return data<DetailActionData>({ ok: true, intent: c.intent, message: out.result.message });
+  return done(c.intent, { message: out.result.message });
 }

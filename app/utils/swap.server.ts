@@ -32,7 +32,7 @@ import {
 } from "../../workflows/swap/contract";
 import { db } from "./db.server";
 import { ORDER_UNAVAILABLE_MESSAGE } from "../../domain/messages";
-import { paymentMethodFromForm } from "./orders.server";
+import { paymentMethodFromForm } from "./card-form.server";
 import { COMMAND_TIMEOUT_MS, commandErrorStatus, getTemporalClient, isTemporalUnavailable, sendOrderCommand, withTimeout, type CommandOutcome } from "./temporal.server";
 
 export interface SwapPanelData {

@@ -11,7 +11,7 @@ import { defineUpdate } from "@temporalio/workflow";
 import { describe, expect, it } from "vitest";
 import { CARD_DECLINED, CANCEL_REASON_REQUIRED, DECLINE_REASON_REQUIRED, TOTAL_TOO_HIGH } from "../../domain/messages";
 import { BUY_ERRORS, type BuyErrorCode } from "../../workflows/buy/contract";
-import { paymentMethodFromForm } from "../../app/utils/orders.server";
+import { paymentMethodFromForm } from "../../app/utils/card-form.server";
 import { commandErrorStatus, commandFailure, executeUpdateOnce } from "../../app/utils/temporal.server";
 import { CancelShipmentSchema, DeclineCheckoutSchema, DeclineModifiedSchema, DeclineSaleSchema, parseUnitInputs, RatingSchema } from "../../app/components/orders/schemas";
 
@@ -75,7 +75,7 @@ describe("card step", () => {
     expect(paymentMethodFromForm(form({ card_number: "4242424242424242", card_expiry: "01/20", card_cvc: "123" }))).toMatchObject({ ok: false, errors: { card_expiry: "This card has expired." } });
     expect(paymentMethodFromForm(form({}))).toMatchObject({ ok: false });
     expect(paymentMethodFromForm(form({ payment_method_id: "not-a-pm" }))).toMatchObject({ ok: false });
-    expect(paymentMethodFromForm(form({ payment_method_id: "pm_card_visa", card_last4: "4242", card_brand: "visa" }))).toEqual({
+    expect(paymentMethodFromForm(form({ payment_method_id: "pm_card_visa", card_last4: "4242", card_brand: "visa" }), new Date(), "stripe")).toEqual({
       ok: true,
       paymentMethod: { paymentMethodId: "pm_card_visa", lastFour: "4242", description: "Visa" },
     });
