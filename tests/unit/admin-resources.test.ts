@@ -1,5 +1,5 @@
 /**
- * The rendering rules of spec 002 §5, one test each, driven from the resource definitions of
+ * The rendering rules of docs/product/screens.md ("Staff: generic lists and forms"), one test each, driven from the resource definitions of
  * domain/resources (the same FieldDefs the generic form renders), plus the schemas built from them and the
  * CSV neutralising of exports.
  */

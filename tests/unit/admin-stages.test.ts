@@ -19,7 +19,7 @@ describe("partyLabels", () => {
   test.each([
     [1, "seller", "buyer"],
     [2, "provider", "receiver"],
-    // decisions.md: the RMA's provider is the victim (refunded), its receiver the perpetrator (charged).
+    // docs/product/glossary.md, "Parties": the RMA's provider is the victim (refunded), its receiver the perpetrator (charged).
     [3, "victim", "perpetrator"],
   ] as const)("type %i: %s -> %s", (type, provider, receiver) => {
     expect(partyLabels(type)).toEqual({ provider, receiver });

@@ -163,7 +163,7 @@ describe("test cards", () => {
   });
 });
 
-describe("the sell draft notice (issue 8)", () => {
+describe("the sell draft notice", () => {
   it("says what happens now: confirming the sell dialog sends the offer; nothing waits for a later release", () => {
     expect(CART_MESSAGES.sellDraftRecorded).not.toMatch(/release/i);
     expect(CART_MESSAGES.sellDraftRecorded).toContain("has not been sent yet");

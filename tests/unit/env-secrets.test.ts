@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseEnv, requiresRealSecrets } from "~/utils/env.server";
 
-// Issue 8, M5: no public webhook secret in production; Stripe keys need STRIPE_WEBHOOK_SECRET.
+// No public webhook secret in production; Stripe keys need STRIPE_WEBHOOK_SECRET.
 const REAL = { CARRIER_WEBHOOK_SECRET: "carrier-0123456789abcdef", SANDBOX_WEBHOOK_SECRET: "whsec_0123456789abcdef" };
 const fails = (raw: Record<string, string | undefined>) => {
   try {

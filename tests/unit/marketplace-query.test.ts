@@ -29,7 +29,7 @@ describe("parseMarketQuery", () => {
     expect(bad("viewAll=yes&brand=1")).toBe('viewAll must be "on".');
   });
 
-  it("reads every filter of spec 000 §2", () => {
+  it("reads every filter of the marketplace", () => {
     expect(ok("offset=40&limit=10&category=3&brand=2&sizes=S,%20M,,L&variantId=9&id=11&units=4&search=%20rl-10%20&ordering=-price")).toEqual({
       offset: 40,
       limit: 10,

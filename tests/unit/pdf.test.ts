@@ -1,5 +1,6 @@
 /**
- * The packing slip and the shipper checklist PDFs (spec 001 §9 printed texts; decisions.md anonymity):
+ * The packing slip and the shipper checklist PDFs (docs/product/screens.md, "Packing slip, checklist and label";
+ * docs/product/glossary.md, "Anonymity"):
  * rendered with @react-pdf/renderer, text extracted with poppler's `pdftotext`, asserted for the printed
  * texts, the order's contents and the anonymous labels, and for the absence of any store name.
  */
@@ -53,7 +54,7 @@ describe("packing slip PDF", () => {
     expect(text).toContain("Total units 4");
     expect(text).toContain(`Order date ${printedDate(slip.createdAt)}`);
     for (const t of PRINTED_TEXTS) expect(text).toContain(t);
-    // spec 001 §9: RA within 48 hours of receipt; replies (five business days, decisions.md); four business
+    // docs/product/windows.md, "RMA windows": RA within 48 hours of receipt; replies within five business days; four business
     // days to ship a return or it is cancelled; missing units paid in three business days; damage refunded on return.
     expect(text).toContain("within 48 hours of receipt");
     expect(text).toContain("five business days");

@@ -1,4 +1,4 @@
-/** Issue 13's pure rules (domain/retailer-admin.ts): upload rows, last_active throttle, map geometry. */
+/** Staff retailer administration's pure rules (domain/retailer-admin.ts; ADR 0018): upload rows, last_active throttle, map geometry. */
 import { describe, expect, it } from "vitest";
 import {
   BULK_UPLOAD_COLUMNS,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { safeRedirect } from "~/components/banners";
 import { safeNextPath } from "../../domain/accounts";
 
-// Issue 8, M3: one safe-path check for ?next= and the banner's redirectTo, robust against what browsers
+// One safe-path check for ?next= and the banner's redirectTo, robust against what browsers
 // and proxies read as "//host".
 describe("safeNextPath / safeRedirect", () => {
   const unsafe = [

@@ -16,7 +16,7 @@ import { pageTitle } from "../../app/components/title";
 const links = (groups: ReturnType<typeof menuGroups>) =>
   groups.flatMap((g) => g.items.map((i) => (i.kind === "link" ? i.to : `POST ${i.action}`)));
 
-describe("menus (spec 000 §2)", () => {
+describe("menus (docs/product/screens.md, \"Menus and banners\")", () => {
   it("a retailer sees the six groups with every link", () => {
     const groups = menuGroups({ email: "a@b.test", isStaff: false });
     expect(groups.map((g) => g.title)).toEqual(["How It Works", "Browse", "My Listings & Requests", "Brands", "Inbox", "My Profile"]);
@@ -70,7 +70,7 @@ describe("menus (spec 000 §2)", () => {
 });
 
 describe("home cards", () => {
-  it("are the four cards of spec 000 §2, with their links", () => {
+  it("are the four cards of the home page, with their links", () => {
     expect(HOME_CARDS.map((c) => [c.to, c.text])).toEqual([
       ["/addlisting/", "what didn't sell"],
       ["/requestlisting/", "what you need"],
@@ -99,7 +99,7 @@ describe("banners", () => {
     expect(inactiveMessage({ email: "help@x.test", phone: "1-800" })).toMatch(/not active.*help@x\.test.*1-800/);
   });
 
-  it("missing payout and cell phone: two Action Required banners, only the payout one dismissible (spec 000 §8, 002 §8)", () => {
+  it("missing payout and cell phone: two Action Required banners, only the payout one dismissible", () => {
     const r = { ...active, payoutSet: false, hasCellPhone: false };
     expect(computeBanners({ retailer: r, dismissed: [], pathname: "/" }).map((b) => [b.key, b.dismissible])).toEqual([
       ["payout", true],
@@ -215,7 +215,7 @@ describe("root loader data", () => {
   });
 });
 
-describe("error pages (spec 000 §8)", () => {
+describe("error pages", () => {
   const isResponse = (e: unknown): e is { status: number; data: unknown } =>
     typeof e === "object" && e !== null && "status" in e && "data" in e;
 

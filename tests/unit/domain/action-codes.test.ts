@@ -35,7 +35,7 @@ describe("action codes", () => {
     for (const a of ACTION_CODES) expect(a.label.trim().length).toBeGreaterThan(0);
   });
 
-  it("every code of spec 002 §4 is present with its text", () => {
+  it("every code the product names is present with its text", () => {
     for (const [code, label] of Object.entries(SPEC_CODES)) {
       const info = actionCodeInfo(Number(code));
       expect(info, `code ${code}`).toBeDefined();

@@ -1,4 +1,4 @@
-// RMA arithmetic (decisions.md "Returns (RMA): who pays what"): the worked example, our own cases, and a
+// RMA arithmetic (docs/product/money.md, "RMA refund and charge"): the worked example, our own cases, and a
 // property test over random orders and RMAs.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
@@ -12,7 +12,7 @@ const SWAP: RmaOrderInput = { kind: "swap", unitsReceived: 4, goodsCents: 20000,
 
 const line = (over: Partial<RmaLineInput> = {}): RmaLineInput => ({ unitPriceCents: 4250, requestedQuantity: 1, approvedQuantity: 1, reason: 0, ...over });
 
-describe("the worked example of decisions.md", () => {
+describe("the worked example of docs/product/money.md", () => {
   test("1 unit damaged approved, RMA fee $5.00: refund $46.75, charge $71.50", () => {
     const s = rmaSettlement(SALE, [line()], 500);
     expect(s).toMatchObject({

@@ -10,7 +10,7 @@ import {
   totalUnitsOfSizes,
 } from "../../../domain/shipping";
 
-describe("shipping table (decisions.md)", () => {
+describe("shipping table (docs/product/money.md)", () => {
   it.each([
     [0, 0],
     [1, 1975],
@@ -18,7 +18,7 @@ describe("shipping table (decisions.md)", () => {
     [3, 2375],
     [4, 2775],
     [5, 2775],
-    [6, 3175], // the gap the specification leaves, closed by decisions.md
+    [6, 3175], // the gap the original table leaves, closed (docs/product/money.md, "Shipping table")
     [7, 3175],
     [8, 3575],
     [9, 3575],

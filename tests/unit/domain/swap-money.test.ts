@@ -1,6 +1,6 @@
 // A swap's money to the end (domain/swap-money.ts): table cases and a fast-check property over random swaps
 // (values, units, call-it-even, who fails to ship): each side's charges match swapValuation, the ledger
-// balances to the cent, and every side ends where decisions.md puts it.
+// balances to the cent, and every side ends where docs/product/money.md ("Swap settlement") puts it.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { swapLedger, swapOutcomeOf, swapPosition, swapSettlement, type SwapMoneyRow, type SwapOutcome } from "../../../domain/swap-money";
@@ -51,7 +51,7 @@ describe("swapSettlement: property over random swaps", () => {
   const side = fc.record({ goodsCents: fc.integer({ min: 0, max: 2_000_000 }), units: fc.integer({ min: 0, max: 250 }) });
   const outcome = fc.constantFrom<SwapOutcome>("both_shipped", "provider_did_not_ship", "receiver_did_not_ship", "neither_shipped");
 
-  test("charges match swapValuation, the ledger balances, and each side ends where decisions.md puts it", () => {
+  test("charges match swapValuation, the ledger balances, and each side ends where docs/product/money.md puts it", () => {
     fc.assert(
       fc.property(side, side, fc.boolean(), outcome, (p, r, callItEven, o) => {
         const s = swapSettlement({ provider: p, receiver: r, callItEven }, o);
