@@ -13,7 +13,8 @@
  */
 import { ApplicationFailure, Context, log as activityLog } from "@temporalio/activity";
 import type { Db } from "../../db/client";
-import { findConflictingOrders, recordOrderState, retailerNoticeAddress, saveOrderRating } from "../../db/queries/orders";
+import { retailerNoticeAddress } from "../../db/queries/order-steps";
+import { findConflictingOrders, recordOrderState, saveOrderRating } from "../../db/queries/orders";
 import {
   beginPayment,
   completePayment,

@@ -1,36 +1,27 @@
 /**
- * Read-model writes of order workflows (the buy workflow's recordOrderState activity) and the reads its
- * activities need (conflicting pending orders, who the parties are). Pages read these rows.
+ * Read-model writes of the buy workflow (its recordOrderState activity) and the reads its activities need
+ * (conflicting pending orders, who the parties are). Pages read these rows.
  *
- * recordOrderState: one step of an order, in one transaction under the order's row lock:
+ * recordOrderState: one step of an order, written by recordStep (db/queries/order-steps.ts: the row only when
+ * the step is newer, then its action rows and notices):
  *   - orders: state name, display status, stage, completed, whose move, amounts, ledger, reasons (merged
  *     into what checkout stored, e.g. sell_reason), deadlines, floor time, the buyer's rating;
  *   - order_contributions: units / quantity / value of each line as it stands and the pending modification;
- *   - order_actions: the step's action codes, deduplicated by the write's dedupe key (a retried activity
- *     adds no rows);
  *   - shipments: the read-model status follows the order (in_route, delivered, cancelled).
  * The order row is created by checkout (or the sell dialog) before its workflow starts; when it is gone (a
  * draft withdrawn from the cart) the write is a no-op.
  */
-import { and, eq, inArray, lt, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { listings, orderActions, orderContributions, orders, outboxEmails, ratings, retailerContacts, retailers, shipments, type SizesMap } from "../schema";
+import { listings, orderActions, orderContributions, orders, ratings, type SizesMap } from "../schema";
 import type { DbOrTx } from "./listings";
+import { mergedReasons, recordStep, shipmentsFollow, stepOf, type OrderActionWrite, type OrderNoticeWrite } from "./order-steps";
 
 export interface OrderLineWrite {
   listingId: number | null;
   variationId?: number | null;
   sizes: SizesMap;
   unitPriceCents: number;
-}
-
-export interface OrderActionWrite {
-  code: number;
-  role: string;
-  participantId: number | null;
-  statename: string;
-  /** ISO instant (the workflow's clock). */
-  at: string;
 }
 
 export interface OrderStateWrite {
@@ -57,15 +48,6 @@ export interface OrderStateWrite {
   rating?: { condition: number; packaging: number; timeliness: number; overall: number; comments: string } | null;
   /** E-mails of this step, queued in the outbox in the same transaction (deduplicated by dedupeKey). */
   notices?: OrderNoticeWrite[];
-}
-
-/** An e-mail to a retailer's notice address (store e-mail, else its first contact's). */
-export interface OrderNoticeWrite {
-  retailerId: number;
-  subject: string;
-  text: string;
-  kind: string;
-  dedupeKey: string;
 }
 
 export function lineKey(l: { listingId: number | null; variationId?: number | null }): string {
@@ -98,129 +80,67 @@ function contributionHolds(
   );
 }
 
-/** Shipment read-model status that follows an order state (only moves forward). */
-const SHIPMENT_STATUS_FOR_STATE: Record<string, { status: string; from: string[] }> = {
-  in_route: { status: "in_route", from: ["pickup_scheduled"] },
-  delivered: { status: "delivered", from: ["pickup_scheduled", "in_route"] },
-  completed: { status: "delivered", from: ["pickup_scheduled", "in_route"] },
-  cancelled: { status: "cancelled", from: ["pickup_scheduled"] },
-};
-
-/** The order's shipments follow its new state (in_route, delivered, cancelled); never backwards. */
-export async function shipmentsFollow(tx: DbOrTx, orderId: number, statename: string): Promise<void> {
-  const ship = SHIPMENT_STATUS_FOR_STATE[statename];
-  if (!ship) return;
-  await tx
-    .update(shipments)
-    .set({ status: ship.status, modifiedAt: sql`now()` })
-    .where(and(eq(shipments.orderId, orderId), inArray(shipments.status, ship.from)));
-}
-
-/** The action rows of one read-model write (order_actions; a retried write adds none twice). */
-export async function insertActions(
-  tx: DbOrTx,
-  w: Pick<OrderStateWrite, "orderId" | "actions" | "displayStatus" | "completed" | "dedupeKey">,
-): Promise<void> {
-  if (w.actions.length > 0) {
-    await tx
-      .insert(orderActions)
-      .values(
-        w.actions.map((a) => ({
-          orderId: w.orderId,
-          code: a.code,
-          role: a.role,
-          participantId: a.participantId,
-          statename: a.statename,
-          displayStatus: w.displayStatus,
-          complete: w.completed !== null,
-          dedupeKey: w.dedupeKey,
-          createdAt: new Date(a.at),
-        })),
-      )
-      .onConflictDoNothing();
+/** The goods lines as they stand and the modification waiting for the buyer; a row already holding what the step says is left alone. */
+async function syncLines(tx: DbOrTx, w: OrderStateWrite): Promise<void> {
+  // Most steps leave the lines as they were (only a modification, an approval of fewer units or a
+  // cancellation moves them).
+  const contribs = await tx
+    .select({
+      id: orderContributions.id,
+      listingId: orderContributions.listingId,
+      variationId: orderContributions.variationId,
+      units: orderContributions.units,
+      quantity: orderContributions.quantity,
+      unitPriceCents: orderContributions.unitPriceCents,
+      valueCents: orderContributions.valueCents,
+      pendingUnits: orderContributions.pendingUnits,
+    })
+    .from(orderContributions)
+    .where(and(eq(orderContributions.orderId, w.orderId), eq(orderContributions.side, "provider"), eq(orderContributions.type, "goods")));
+  const current = new Map(w.lines.map((l) => [lineKey(l), l]));
+  const pending = w.pendingLines ? new Map(w.pendingLines.map((l) => [lineKey(l), l])) : null;
+  for (const c of contribs) {
+    // A line is known by its listing; an offer without a listing by its variation.
+    const key = lineKey(c);
+    const line = current.get(key);
+    const sizes = line ? line.sizes : {};
+    const price = line?.unitPriceCents;
+    const q = units(sizes);
+    const next = {
+      units: sizes,
+      quantity: q,
+      ...(price !== undefined ? { unitPriceCents: price, valueCents: price * q } : { valueCents: 0 }),
+      pendingUnits: pending ? (pending.get(key)?.sizes ?? {}) : null,
+    };
+    if (contributionHolds(c, next)) continue;
+    await tx.update(orderContributions).set(next).where(eq(orderContributions.id, c.id));
   }
 }
 
+/** One step of a purchase (see the module comment). */
 export async function recordOrderState(db: Db, w: OrderStateWrite): Promise<{ recorded: boolean }> {
-  return db.transaction(async (tx) => {
-    // The order row, when this write is newer than the row's (the UPDATE takes the row lock and checks the
-    // sequence against the row it locked); the step's reasons merged into the row's (checkout's sell_reason).
-    const newer = w.sequence === undefined ? eq(orders.id, w.orderId) : and(eq(orders.id, w.orderId), lt(orders.recordSeq, w.sequence));
-    const updated = await tx
-      .update(orders)
-      .set({
-        statename: w.statename,
-        displayStatus: w.displayStatus,
-        stage: w.stage,
-        completed: w.completed,
-        actionNeeded: w.actionNeeded,
-        isModified: w.isModified,
-        valueCents: w.quote.goodsCents,
-        receiverFeeCents: w.quote.feeCents,
-        receiverShippingCents: w.quote.shippingCents,
-        receiverGrandTotalCents: w.quote.totalCents,
-        authorizedCents: w.authorizedCents,
-        capturedCents: w.capturedCents,
-        ledger: w.ledger,
-        reasons: sql`${orders.reasons} || ${JSON.stringify(w.reasons)}::jsonb`,
-        deadlines: w.deadlines,
-        ...(w.floorTime !== undefined && w.floorTime !== null ? { floorTime: w.floorTime } : {}),
-        ...(w.rating ? { receiverRating: w.rating.overall, receiverRatingComments: w.rating.comments } : {}),
-        ...(w.sequence !== undefined ? { recordSeq: w.sequence } : {}),
-        modifiedAt: sql`now()`,
-      })
-      .where(newer)
-      .returning({ id: orders.id });
-    if (updated.length === 0) {
-      const [row] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, w.orderId)).for("update");
-      if (!row) return { recorded: false };
-      // An earlier step's write finishing after a later one (or a retry of the last): the state stays; its
-      // action rows and notices (deduplicated) are still history.
-      await insertActions(tx, w);
-      await queueNotices(tx, w.notices ?? []);
-      return { recorded: true };
-    }
-
-    // Contributions: the lines as they stand, and the modification waiting for the buyer. Most steps leave the
-    // lines as they were (only a modification, an approval of fewer units or a cancellation moves them): a row
-    // already holding what this write says is not written again.
-    const contribs = await tx
-      .select({
-        id: orderContributions.id,
-        listingId: orderContributions.listingId,
-        variationId: orderContributions.variationId,
-        units: orderContributions.units,
-        quantity: orderContributions.quantity,
-        unitPriceCents: orderContributions.unitPriceCents,
-        valueCents: orderContributions.valueCents,
-        pendingUnits: orderContributions.pendingUnits,
-      })
-      .from(orderContributions)
-      .where(and(eq(orderContributions.orderId, w.orderId), eq(orderContributions.side, "provider"), eq(orderContributions.type, "goods")));
-    const current = new Map(w.lines.map((l) => [lineKey(l), l]));
-    const pending = w.pendingLines ? new Map(w.pendingLines.map((l) => [lineKey(l), l])) : null;
-    for (const c of contribs) {
-      // A line is known by its listing; an offer without a listing by its variation.
-      const key = lineKey(c);
-      const line = current.get(key);
-      const sizes = line ? line.sizes : {};
-      const price = line?.unitPriceCents;
-      const q = units(sizes);
-      const next = {
-        units: sizes,
-        quantity: q,
-        ...(price !== undefined ? { unitPriceCents: price, valueCents: price * q } : { valueCents: 0 }),
-        pendingUnits: pending ? (pending.get(key)?.sizes ?? {}) : null,
-      };
-      if (contributionHolds(c, next)) continue;
-      await tx.update(orderContributions).set(next).where(eq(orderContributions.id, c.id));
-    }
-
-    await insertActions(tx, w);
-    await queueNotices(tx, w.notices ?? []);
-
-    await shipmentsFollow(tx, w.orderId, w.statename);
-    return { recorded: true };
+  return recordStep(db, {
+    ...stepOf(w),
+    columns: {
+      isModified: w.isModified,
+      valueCents: w.quote.goodsCents,
+      receiverFeeCents: w.quote.feeCents,
+      receiverShippingCents: w.quote.shippingCents,
+      receiverGrandTotalCents: w.quote.totalCents,
+      authorizedCents: w.authorizedCents,
+      capturedCents: w.capturedCents,
+      ledger: w.ledger,
+      reasons: mergedReasons(w.reasons),
+      deadlines: w.deadlines,
+      ...(w.floorTime !== undefined && w.floorTime !== null ? { floorTime: w.floorTime } : {}),
+      ...(w.rating ? { receiverRating: w.rating.overall, receiverRatingComments: w.rating.comments } : {}),
+    },
+    whenNewer: async (tx) => {
+      await syncLines(tx, w);
+      await shipmentsFollow(tx, w.orderId, w.statename);
+    },
+    actions: () => w.actions,
+    notices: w.notices ?? [],
   });
 }
 
@@ -268,36 +188,6 @@ export async function findConflictingOrders(
     if (Object.entries(wants).some(([size, n]) => n > 0 && n > (m[size] ?? 0))) out.add(o.orderId);
   }
   return [...out].sort((a, b) => a - b);
-}
-
-/**
- * Who to e-mail for a retailer (its store e-mail, else its first contact's; null when neither), as an SQL
- * expression over the `retailers` row in scope: retailerNoticeAddress reads it, queueNotices inserts with it.
- * Only in raw `sql` statements: a one-table drizzle select leaves column names unqualified, and the subquery's
- * "id" would then be the contact's.
- */
-const noticeAddress = sql<string | null>`coalesce(nullif(${retailers.storeEmail}, ''), (select nullif(${retailerContacts.email}, '') from ${retailerContacts} where ${retailerContacts.retailerId} = ${retailers.id} order by ${retailerContacts.id} limit 1))`;
-
-/** Who to e-mail for a retailer: its store e-mail, else its first contact's. */
-export async function retailerNoticeAddress(db: DbOrTx, retailerId: number): Promise<string | null> {
-  const [r] = await db.execute<{ to: string | null }>(sql`select ${noticeAddress} as "to" from ${retailers} where ${retailers.id} = ${retailerId}`);
-  return r?.to ?? null;
-}
-
-/**
- * Queues notices in the outbox, one statement each: the address is found in the INSERT (noticeAddress), and a
- * retailer without any address gets none (pages still show the state). A dedupe key already used is skipped
- * (a retried step mails once).
- */
-export async function queueNotices(tx: DbOrTx, notices: OrderNoticeWrite[]): Promise<void> {
-  const col = (c: { name: string }) => sql.identifier(c.name);
-  for (const n of notices) {
-    await tx.execute(sql`
-      insert into ${outboxEmails} (${col(outboxEmails.toEmail)}, ${col(outboxEmails.subject)}, ${col(outboxEmails.bodyText)}, ${col(outboxEmails.kind)}, ${col(outboxEmails.dedupeKey)}, ${col(outboxEmails.status)})
-      select ${noticeAddress}, ${n.subject}, ${n.text}, ${n.kind}, ${n.dedupeKey}, 'queued' from ${retailers}
-      where ${retailers.id} = ${n.retailerId} and ${noticeAddress} is not null
-      on conflict do nothing`);
-  }
 }
 
 /** The order's state as the read model holds it now (state name, write sequence), or null for no order. */

@@ -7,9 +7,9 @@
  * - createRma: the victim's request (the wizard's lines and contact), checked against the original order:
  *   the victim is a party that received goods, each line is a line it received, at most the units received,
  *   a known reason, one RMA per order and victim. Returns what the RMA's workflow starts with.
- * - recordRmaState: the RMA workflow's read-model write (one transaction: the row, staff's decisions on the
- *   lines, the actions, the notices' outbox rows); a late write of an earlier step changes nothing but adds
- *   its actions.
+ * - recordRmaState: the RMA workflow's read-model write, by recordStep (db/queries/order-steps.ts: one
+ *   transaction: the row, staff's decisions on the lines, the actions, the notices' outbox rows); a late
+ *   write of an earlier step changes nothing but adds its actions.
  */
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { ACTION } from "../../domain/action-codes";
@@ -18,9 +18,9 @@ import { receivedGoodsSide, rmaOrderInputOf, type RmaKind, type RmaOrderInput } 
 import { rmaNumber } from "../../domain/cart";
 import { RMA_DISPLAY_STATUS, TRANSACTION_TYPE, rmaActionNeeded } from "../../domain/states";
 import type { Db } from "../client";
-import { orderContributions, orders, outboxEmails, payments, products, productVariations, uploads, users } from "../schema";
+import { orderContributions, orders, payments, products, productVariations, uploads } from "../schema";
 import type { DbOrTx } from "./listings";
-import { insertActions, queueNotices, shipmentsFollow, type OrderNoticeWrite } from "./orders";
+import { recordStep, shipmentsFollow, type OrderNoticeWrite, type StaffNoticeWrite } from "./order-steps";
 import { attachRmaUploads } from "./uploads";
 
 export const RMA_REQUEST_ERRORS = Object.freeze({
@@ -219,7 +219,7 @@ export interface RmaStateWrite {
   /** Notices to the two parties (anonymous texts made by the caller). */
   notices: OrderNoticeWrite[];
   /** Notices to every staff member. */
-  staffNotices: Omit<OrderNoticeWrite, "retailerId">[];
+  staffNotices: StaffNoticeWrite[];
 }
 
 const PARTY_ROLE: Record<string, string> = { victim: "provider", perpetrator: "receiver" };
@@ -238,66 +238,47 @@ function returnParcelState(w: Pick<RmaStateWrite, "stage" | "actions">): string 
   return "";
 }
 
-/** The RMA workflow's read-model write: one transaction. */
+/** Staff's decisions on the lines (approved units and comment), applied under the row lock of a newer step. */
+async function applyDecisions(tx: DbOrTx, rmaId: number, decisions: NonNullable<RmaStateWrite["decisions"]>): Promise<void> {
+  const decided = new Map(decisions.map((d) => [d.lineId, d]));
+  for (const d of decided.values()) {
+    await tx
+      .update(orderContributions)
+      .set({ rmaApproved: d.approvedQuantity > 0, quantity: d.approvedQuantity, valueCents: sql`${d.approvedQuantity} * ${orderContributions.unitPriceCents}`, rmaApprovalComment: d.comment })
+      .where(and(eq(orderContributions.id, d.lineId), eq(orderContributions.orderId, rmaId)));
+  }
+}
+
+/** The RMA's value: its lines' units (as staff approved them) at their prices. */
+async function writeRmaValue(tx: DbOrTx, rmaId: number): Promise<void> {
+  const value = sql`(select coalesce(sum(${orderContributions.quantity} * ${orderContributions.unitPriceCents}), 0)::int from ${orderContributions} where ${orderContributions.orderId} = ${rmaId})`;
+  await tx.update(orders).set({ valueCents: value }).where(eq(orders.id, rmaId));
+}
+
+/** One step of an RMA, written by recordStep (db/queries/order-steps.ts). */
 export async function recordRmaState(db: Db, w: RmaStateWrite): Promise<{ recorded: boolean }> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx.select({ id: orders.id, recordSeq: orders.recordSeq, providerId: orders.providerId, receiverId: orders.receiverId }).from(orders).where(eq(orders.id, w.rmaId)).for("update");
-    if (!row) return { recorded: false };
-    if (w.sequence > row.recordSeq) {
-      const lines = await tx.select().from(orderContributions).where(eq(orderContributions.orderId, w.rmaId));
-      const decided = new Map((w.decisions ?? []).map((d) => [d.lineId, d]));
-      for (const l of lines) {
-        const d = decided.get(l.id);
-        if (!d) continue;
-        await tx
-          .update(orderContributions)
-          .set({ rmaApproved: d.approvedQuantity > 0, quantity: d.approvedQuantity, valueCents: d.approvedQuantity * l.unitPriceCents, rmaApprovalComment: d.comment })
-          .where(eq(orderContributions.id, l.id));
-      }
-      await tx
-        .update(orders)
-        .set({
-          stage: w.stage,
-          statename: w.stage,
-          displayStatus: RMA_DISPLAY_STATUS[w.stage] ?? w.stage,
-          actionNeeded: rmaActionNeeded(w.stage),
-          completed: completedOf(w.stage),
-          rmaFeeCents: w.rmaFeeCents,
-          valueCents: lines.reduce((a, l) => a + (decided.get(l.id)?.approvedQuantity ?? l.quantity) * l.unitPriceCents, 0),
-          ledger: w.ledger,
-          deadlines: w.deadlines,
-          recordSeq: w.sequence,
-          modifiedAt: sql`now()`,
-        })
-        .where(eq(orders.id, w.rmaId));
+  const state = { statename: w.stage, displayStatus: RMA_DISPLAY_STATUS[w.stage] ?? w.stage, stage: w.stage, completed: completedOf(w.stage), actionNeeded: rmaActionNeeded(w.stage) };
+  return recordStep(db, {
+    orderId: w.rmaId,
+    sequence: w.sequence,
+    dedupeKey: w.dedupeKey,
+    state,
+    columns: { rmaFeeCents: w.rmaFeeCents, ledger: w.ledger, deadlines: w.deadlines },
+    whenNewer: async (tx) => {
+      await applyDecisions(tx, w.rmaId, w.decisions ?? []);
+      await writeRmaValue(tx, w.rmaId);
       await shipmentsFollow(tx, w.rmaId, returnParcelState(w));
-    }
-    await insertActions(tx, {
-      orderId: w.rmaId,
-      dedupeKey: w.dedupeKey,
-      displayStatus: RMA_DISPLAY_STATUS[w.stage] ?? w.stage,
-      completed: completedOf(w.stage),
-      actions: w.actions.map((a) => ({
+    },
+    actions: (parties) =>
+      w.actions.map((a) => ({
         code: a.code,
         role: PARTY_ROLE[a.role] ?? a.role,
-        participantId: a.role === "victim" ? row.providerId : a.role === "perpetrator" ? row.receiverId : null,
+        participantId: a.role === "victim" ? parties.providerId : a.role === "perpetrator" ? parties.receiverId : null,
         statename: w.stage,
         at: a.at,
       })),
-    });
-    await queueNotices(tx, w.notices);
-    if (w.staffNotices.length > 0) {
-      const staff = await tx.select({ id: users.id, email: users.email }).from(users).where(eq(users.isStaff, true));
-      for (const n of w.staffNotices) {
-        for (const s of staff) {
-          await tx
-            .insert(outboxEmails)
-            .values({ toEmail: s.email, subject: n.subject, bodyText: n.text, kind: n.kind, dedupeKey: `${n.dedupeKey}:${s.id}`, status: "queued" })
-            .onConflictDoNothing();
-        }
-      }
-    }
-    return { recorded: true };
+    notices: w.notices,
+    staffNotices: w.staffNotices,
   });
 }
 

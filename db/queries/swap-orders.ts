@@ -2,15 +2,15 @@
  * Swap orders in the read model (transaction_type 2): the row checkout creates before the swap's workflow
  * starts, and the workflow's read-model write of each step (the swap activity recordSwapState).
  *
- * recordSwapState: one step, in one transaction under the order's row lock, like the buy's recordOrderState
- * (db/queries/orders.ts), with both sides' goods:
+ * recordSwapState: one step, written by recordStep (db/queries/order-steps.ts) like the buy's recordOrderState,
+ * with both sides' goods:
  *   - orders: state name, display status, stage, completed, whose move, each side's fee and shipping, the
  *     receiver's due, the valuation (ledger), reasons, deadlines;
  *   - order_contributions: the goods of each side as they stand (side 'provider' = what the provider gives,
  *     'receiver' = what the receiver gives). A line the provider chose is added; a line removed keeps its
  *     row with no units (history); cash is the valuation's, on the ledger;
  *   - order_actions and the step's notices (outbox), deduplicated by the write's key;
- *   - shipments: the read-model status follows the order.
+ *   - shipments: each side's parcel follows the workflow's (without them, the order's state).
  * A write not newer than the row's record_seq adds only its action rows and notices.
  */
 import { and, eq, inArray, notInArray, or, sql } from "drizzle-orm";
@@ -20,7 +20,8 @@ import { TRANSACTION_TYPE, BUY_STATES, SWAP_OPEN_STATES, displayStatusFor, isMov
 import type { Db } from "../client";
 import { listings, orderContributions, orders, productVariations, products, shipments, type SizesMap } from "../schema";
 import type { DbOrTx } from "./listings";
-import { insertActions, lineKey, queueNotices, saveOrderRating, shipmentsFollow, type OrderActionWrite, type OrderLineWrite, type OrderNoticeWrite } from "./orders";
+import { mergedReasons, recordStep, shipmentsFollow, stepOf, type OrderActionWrite, type OrderNoticeWrite } from "./order-steps";
+import { lineKey, saveOrderRating, type OrderLineWrite } from "./orders";
 
 export type SwapSide = "provider" | "receiver";
 
@@ -166,46 +167,31 @@ async function syncSide(tx: DbOrTx, orderId: number, side: SwapSide, lines: Orde
   if (added.length > 0) await tx.insert(orderContributions).values(added.map((l) => goodsRow(orderId, side, l)));
 }
 
+/** One step of a swap, written by recordStep (db/queries/order-steps.ts). */
 export async function recordSwapState(db: Db, w: SwapStateWrite): Promise<{ recorded: boolean }> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ id: orders.id, reasons: orders.reasons, recordSeq: orders.recordSeq, providerId: orders.providerId, receiverId: orders.receiverId })
-      .from(orders)
-      .where(eq(orders.id, w.orderId))
-      .for("update");
-    if (!row) return { recorded: false };
-    if (w.sequence > row.recordSeq) {
-      await tx
-        .update(orders)
-        .set({
-          statename: w.statename,
-          displayStatus: w.displayStatus,
-          stage: w.stage,
-          completed: w.completed,
-          actionNeeded: w.actionNeeded,
-          isModified: w.isModified,
-          valueCents: w.valueCents,
-          receiverFeeCents: w.amounts.receiver.feeCents,
-          receiverShippingCents: w.amounts.receiver.shippingCents,
-          receiverGrandTotalCents: w.amounts.receiver.dueCents,
-          providerFeeCents: w.amounts.provider.feeCents,
-          providerShippingCents: w.amounts.provider.shippingCents,
-          ledger: w.ledger,
-          reasons: { ...(row.reasons ?? {}), ...w.reasons },
-          deadlines: { ...w.deadlines, ...sideWindows(w.sides) },
-          recordSeq: w.sequence,
-          swapView: w.view ?? null,
-          modifiedAt: sql`now()`,
-        })
-        .where(eq(orders.id, w.orderId));
+  return recordStep(db, {
+    ...stepOf(w),
+    columns: {
+      isModified: w.isModified,
+      valueCents: w.valueCents,
+      receiverFeeCents: w.amounts.receiver.feeCents,
+      receiverShippingCents: w.amounts.receiver.shippingCents,
+      receiverGrandTotalCents: w.amounts.receiver.dueCents,
+      providerFeeCents: w.amounts.provider.feeCents,
+      providerShippingCents: w.amounts.provider.shippingCents,
+      ledger: w.ledger,
+      reasons: mergedReasons(w.reasons),
+      deadlines: { ...w.deadlines, ...sideWindows(w.sides) },
+      swapView: w.view ?? null,
+    },
+    whenNewer: async (tx, parties) => {
       await syncSide(tx, w.orderId, "provider", w.lines.provider);
       await syncSide(tx, w.orderId, "receiver", w.lines.receiver);
-      if (w.sides) await parcelsFollow(tx, w.orderId, { provider: row.providerId, receiver: row.receiverId }, w.sides);
+      if (w.sides) await parcelsFollow(tx, w.orderId, { provider: parties.providerId, receiver: parties.receiverId }, w.sides);
       else await shipmentsFollow(tx, w.orderId, w.statename);
-    }
-    await insertActions(tx, w);
-    await queueNotices(tx, w.notices);
-    return { recorded: true };
+    },
+    actions: () => w.actions,
+    notices: w.notices,
   });
 }
 

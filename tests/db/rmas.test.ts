@@ -9,10 +9,12 @@ import { describe, expect, test } from "vitest";
 import { createRma, getRmaView, listAdminRmas, recordRmaState, RMA_REQUEST_ERRORS, rmaOfOrder, rmaWorkflowsAwaitingCharge } from "../../db/queries/rmas";
 import { listOrderShipments, upsertShipment } from "../../db/queries/shipments";
 import { createSwapOrder } from "../../db/queries/swap-orders";
-import { orderContributions } from "../../db/schema";
+import { getOrderRow, listOrderActions } from "../../db/queries/orders";
+import { orderContributions, outboxEmails } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import { rmaWorkflowId } from "../../workflows/rma/contract";
 import { swapWorkflowId } from "../../workflows/swap/contract";
+import { createStaffUser } from "../factories/retailers";
 import { createSellerWithListing } from "./buy-fixtures";
 import { openTestDb } from "./helpers";
 
@@ -138,5 +140,63 @@ describe("staff's RMA screen", () => {
     expect((await getRmaView(db, b.rmaId))?.original).toEqual({ kind: "swap", unitsReceived: 1, goodsCents: 8000, feeCents: 0, shippingCents: 0, totalCents: 8000 });
     // A retailer's RMA page does not ask for it (it is staff's).
     expect(await getRmaView(db, b.rmaId, { withOriginal: false })).toMatchObject({ original: null, rmaForId: expect.any(Number) });
+  });
+});
+
+describe("recordRmaState (one step, by recordStep)", () => {
+  test("a newer step applies staff's decisions (units, value, comment) and the RMA's value; a late one only adds its actions; staff notices go to every staff member", async () => {
+    const s = await swapWithBothSides();
+    const staffUser = await createStaffUser(db);
+    const rma = await createRma(db, { orderId: s.order.orderId, victimId: s.receiverId, contact, lines: [{ sourceId: s.providerLine.id, quantity: 2, reason: 0 }], workflowIdFor: rmaWorkflowId });
+    const lineId = rma.lines[0].lineId;
+    const at = new Date().toISOString();
+    const step = (sequence: number, approvedQuantity: number, actions: [number, string][]) =>
+      recordRmaState(db, {
+        rmaId: rma.rmaId,
+        dedupeKey: `d:${rma.rmaId}:${sequence}:${approvedQuantity}`,
+        sequence,
+        stage: "shipping",
+        decisions: [
+          { lineId, approvedQuantity, comment: `approved ${approvedQuantity}` },
+          // A line of another order is not this RMA's to decide.
+          { lineId: s.providerLine.id, approvedQuantity: 0, comment: "not mine" },
+        ],
+        rmaFeeCents: 500,
+        ledger: { escalated: false },
+        deadlines: {},
+        actions: actions.map(([code, role]) => ({ code, role, at })),
+        notices: [],
+        staffNotices: [{ subject: "RMA approved", text: "An RMA was approved.", kind: "rma:test", dedupeKey: `staff:${rma.rmaId}:${sequence}:${approvedQuantity}` }],
+      });
+
+    const first: [number, string][] = [
+      [ACTION.RMA_APPROVED, "victim"],
+      [ACTION.CALL_TAG_SCHEDULED_RMA, "perpetrator"],
+      [ACTION.SHIPMENT_PICKED_UP, "system"],
+    ];
+    expect(await step(1, 1, first)).toEqual({ recorded: true });
+    const line = async () => (await db.select().from(orderContributions).where(eq(orderContributions.id, lineId)))[0];
+    expect(await line()).toMatchObject({ quantity: 1, valueCents: 5000, rmaApproved: true, rmaApprovalComment: "approved 1" });
+    expect((await db.select().from(orderContributions).where(eq(orderContributions.id, s.providerLine.id)))[0]).toMatchObject({ quantity: 2, rmaApprovalComment: null });
+    expect(await getOrderRow(db, rma.rmaId)).toMatchObject({ stage: "shipping", statename: "shipping", valueCents: 5000, rmaFeeCents: 500, recordSeq: 1, completed: null });
+    const actions = await listOrderActions(db, rma.rmaId);
+    expect(actions.map((a) => [a.role, a.participantId])).toEqual([
+      ["provider", s.receiverId],
+      ["receiver", s.providerId],
+      ["system", null],
+    ]);
+    const mails = await db.select().from(outboxEmails).where(eq(outboxEmails.dedupeKey, `staff:${rma.rmaId}:1:1:${staffUser.id}`));
+    expect(mails.map((m) => m.toEmail)).toEqual([staffUser.email]);
+
+    // A late write of the same step with other decisions changes nothing but adds its action row.
+    expect(await step(1, 2, [[ACTION.RMA_RETURN_NOT_SHIPPED, "victim"]])).toEqual({ recorded: true });
+    expect(await line()).toMatchObject({ quantity: 1, valueCents: 5000, rmaApprovalComment: "approved 1" });
+    expect((await getOrderRow(db, rma.rmaId))?.valueCents).toBe(5000);
+    expect(await listOrderActions(db, rma.rmaId)).toHaveLength(4);
+
+    // No such RMA: nothing written.
+    expect(await recordRmaState(db, { rmaId: 2_000_000_000, dedupeKey: "gone", sequence: 1, stage: "shipping", decisions: null, rmaFeeCents: 0, ledger: {}, deadlines: {}, actions: [], notices: [], staffNotices: [] })).toEqual({
+      recorded: false,
+    });
   });
 });
