@@ -1,5 +1,5 @@
 /**
- * Contract test of the Stripe adapter's order calls (issue 4): every request it makes for a purchase is
+ * Contract test of the Stripe adapter's order calls: every request it makes for a purchase is
  * accepted by stripe-mock, which validates each call against Stripe's published OpenAPI description:
  *   PaymentMethod from a test token, PaymentIntent with capture_method manual (pre-authorisation), capture
  *   (partial, amount_to_capture), cancel (release), refund, transfer to a connected account (payout), and

@@ -298,7 +298,7 @@ describe("proceedFromCart: swap and sell carts", () => {
   });
 });
 
-describe("drafts never checked out expire after 24 hours (decisions.md \"Time windows\")", () => {
+describe("drafts never checked out expire after 24 hours (docs/product/windows.md, \"Checkout\")", () => {
   it("a backdated cart draft is expired at once in every list, then written down (301, out of the cart); proceeding makes a new draft", async () => {
     const buyer = await retailer();
     const seller = await retailer();

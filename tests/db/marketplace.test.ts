@@ -255,7 +255,7 @@ describe("filters", () => {
   });
 });
 
-describe("retailer__id (spec 000 §2, named route buyswap)", () => {
+describe("retailer__id (the named route buyswap's parameter)", () => {
   it("only that retailer's listings (buy, swap) or requests (sell), in every ordering, read once per page (ranked)", async () => {
     expect(await ids({ filters: { retailerId: seller2 } })).toEqual([L.d, L.a]);
     expect(await ids({ filters: { retailerId: seller } })).toEqual([L.b, L.c]);

@@ -83,7 +83,7 @@ describe("alerts", () => {
     expect((await listAlerts(db, buyer.id, { kind: "purchases", view: "pending" })).limit).toBe(4);
   });
 
-  it("the declined view shows only Declined (spec 001 §2): an expired order is in neither list", async () => {
+  it("the declined view shows only Declined: an expired order is in neither list", async () => {
     const seller2 = (await createRetailer(db, { payout: true, user: false })).retailer;
     const buyer2 = (await createRetailer(db, { payout: true, user: false })).retailer;
     const two = { providerId: seller2.id, receiverId: buyer2.id, lines: [{ variationId, sizes: { S: 1 } }] };

@@ -1,5 +1,5 @@
 /**
- * Staff reports (issue 13) below the page: each report's CSV (streamed by csvResponse from a database cursor)
+ * Staff reports below the page: each report's CSV (streamed by csvResponse from a database cursor)
  * parses back with its columns, formula-like text is neutralised, shipments carry their declared value and
  * tracking; the map's query finds retailers within the radius, nearest first, 100 at a time.
  */

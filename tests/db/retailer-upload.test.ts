@@ -1,5 +1,5 @@
 /**
- * Bulk retailer upload (issue 13) below the page: a good file's rows are created each with its contact, login,
+ * Bulk retailer upload below the page: a good file's rows are created each with its contact, login,
  * brand links and ONE welcome e-mail in the outbox; a second run creates nothing (skipped); bad rows are
  * reported with their problems and the good ones of the same file created; a zip bomb (honest or lying
  * directory) and a renamed program are refused before the spreadsheet library reads them; 2,000 rows are all

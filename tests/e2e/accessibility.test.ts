@@ -1,5 +1,5 @@
 /**
- * Accessibility (issue 14 item 6): axe-core (@axe-core/playwright, WCAG 2.1 A and AA rules) on every page of
+ * Accessibility: axe-core (@axe-core/playwright, WCAG 2.1 A and AA rules) on every page of
  * the retailer and staff flows, as a visitor, a retailer with a purchase, a swap and an RMA, and staff: no
  * serious or critical violation, and every form field has a label (axe's `label` rule, reported whatever
  * its impact); a control page with both kinds of fault shows the scan finds them. The buy flow done with the

@@ -1,4 +1,4 @@
-// Accounts end to end (issue 2 item 5/8): register -> setup wizard -> wait -> staff activation ->
+// Accounts end to end: register -> setup wizard -> wait -> staff activation ->
 // home; sign-in failure and sign-out; password reset through the outbox; admin guard; act-as; denied.
 import type { Browser, Page } from "playwright-core";
 import { createDb, type DbHandle } from "../../db/client";

@@ -1,5 +1,5 @@
 /**
- * Issue 12: the variation editor (/admin/productvariationmanagement/:id) and the brand admin
+ * The variation editor (/admin/productvariationmanagement/:id) and the brand admin
  * (/manage-brand/:tab?) in Chromium, with their refusals: a staff user without the permission gets a 403 and
  * nothing is saved; bad input (a non-image renamed .jpg, a 20 MB file, blank or wrong fields) gets a clear
  * message, nothing saved, no 500.
@@ -378,7 +378,7 @@ describe("collection uploads", () => {
     const again = await staff.postForm(uploadUrl(), { intent: "save", upload: uploadId });
     expect(again.status).toBe(409);
     expect((await productsOf()).length).toBe(before + 1);
-    // The same folder loaded again is a new upload, and still cannot be saved a second time (spec 002).
+    // The same folder loaded again is a new upload, and still cannot be saved a second time.
     await page.goto(url(uploadUrl()));
     await page.getByLabel("Folder (.zip)").setInputFiles(file);
     await Promise.all([page.waitForURL(/done=loaded/), page.getByRole("button", { name: "Load Folder" }).click()]);

@@ -1,5 +1,5 @@
 /**
- * Issue 12: the generic staff screens in Chromium (/admin/:class_name list, /new/ and /:id/ forms rendered
+ * The generic staff screens in Chromium (/admin/:class_name list, /new/ and /:id/ forms rendered
  * from domain/resources), the permissions map (the hub lists only permitted types; the server refuses the
  * rest with 403 and saves nothing; non-staff go to /error/), bad input (field errors under their fields, a
  * 400, nothing saved, never a 500) and the CSV export (streamed, formula cells neutralised).

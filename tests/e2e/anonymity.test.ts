@@ -1,5 +1,5 @@
 /**
- * Anonymity across the retailer catalogue (issue 3): a retailer signs in, visits every page of the
+ * Anonymity across the retailer catalogue (docs/product/glossary.md, "Anonymity"): a retailer signs in, visits every page of the
  * catalogue (marketplace tabs, brand pages, view-all, every listing and request view it can reach, its own
  * lists, wizards, brands, settings, cart and checkout) and finds no other retailer's store name, business
  * name, e-mail, phone or address anywhere in the HTML, only `retailer-00{id}` labels.

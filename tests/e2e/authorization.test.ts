@@ -1,5 +1,5 @@
 /**
- * Authorization at the HTTP level (issue 3 "Must show"): a retailer cannot read, edit or delete another
+ * Authorization at the HTTP level: a retailer cannot read, edit or delete another
  * retailer's listing, request or cart by changing an id in a URL or a form (404), nor see brands it is not
  * authorized for. Also: staff acting as a retailer act as that retailer (same 404s); staff browsing as
  * admin may open any listing and their edit is a correction; bad input on the edit forms is a 400 with the

@@ -1,5 +1,5 @@
 /**
- * axe-core in the browser tests (issue 14 item 6): what a page may not have is a serious or critical WCAG 2.1
+ * axe-core in the browser tests: what a page may not have is a serious or critical WCAG 2.1
  * A/AA finding, or a form field without a label (axe's `label` and `select-name` rules, whatever their impact).
  */
 import AxeBuilder from "@axe-core/playwright";

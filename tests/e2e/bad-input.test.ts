@@ -1,4 +1,4 @@
-// Bad input never breaks the app (issue 2, "Must show"): every form action of the issue, sent what no
+// Bad input never breaks the app: every form action, sent what no
 // browser would send (empty, missing fields, wrong types, 100 KB values, malformed bodies, unknown
 // intents, ids that do not exist or are someone else's) and the specifications' bad values, answers a
 // 4xx with the specification's message (or a clear one), echoes what the user typed, and never shows a
@@ -635,7 +635,7 @@ describe("/act-as", () => {
 
 describe("/banners/dismiss and /logout", () => {
   test("an unknown or missing banner: 400", async () => {
-    // The cell-phone banner cannot be put off (spec 000 §8, 002 §8: only the payout one is dismissible).
+    // The cell-phone banner cannot be put off (only the payout one is dismissible).
     for (const banner of [undefined, "", "inactive", "cellphone", "everything", HUGE]) {
       expectRejected(await retailer.postForm("/banners/dismiss", { banner, redirectTo: "/" }), { status: 400, messages: ["Unknown banner."] });
     }

@@ -177,7 +177,7 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
         continue;
       }
       expect(text.length, `${id} has text`).toBeGreaterThan(20);
-      // decisions.md: the carrier's label is the one document that carries the destination (street) address;
+      // docs/product/glossary.md, "Anonymity": the carrier's label is the one document that carries the destination (street) address;
       // it names the recipient only as retailer-00{id}. Every other identifying value stays out of all three.
       const allowed = id === "label-link" ? addressesOf(A.r) : [];
       expect(leaks(text, aSecrets.filter((x) => !allowed.includes(x))), `${id} names the buyer`).toEqual([]);

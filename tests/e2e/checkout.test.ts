@@ -243,7 +243,7 @@ describe("selling to a request", () => {
     await s.goto(url("/checkout"), { waitUntil: "networkidle" });
     await s.locator("#sell-reason").selectOption({ index: 1 });
     await s.locator("#sell-floor-time").selectOption({ index: 1 });
-    // The offer is the seller's approval: a seller without a card on file is asked for one (spec 000 §1, 001 §4).
+    // The offer is the seller's approval: a seller without a card on file is asked for one (docs/product/orders.md).
     expect(await s.getByTestId("sell-card").textContent()).toContain(SELLER_CARD_NEEDED);
     await fillCard(s, "4242424242424242");
     await s.locator("#checkout-terms-box").check();

@@ -1,4 +1,4 @@
-// Issue 8 (outside review) H1, H2, M1, M2, over plain HTTP against the built app (ADR 0016):
+// The outside review's findings H1, H2, M1, M2, over plain HTTP against the built app (ADR 0016):
 // - H1/H2: a body of one field repeated (1 MB, or 256 KB = 32,000 times) and a huge list index
 //   (`sizes[100000]=1`) are refused with a 413/400 in well under a second (before: 5.7 s, and ~5 minutes
 //   with 1.5 GB of memory), on every kind of form, and /signin keeps answering meanwhile;

@@ -1,4 +1,4 @@
-// Fuzz (issue 8): at least 1,000 malformed bodies, from a seeded generator, posted to every form route and to
+// Fuzz: at least 1,000 malformed bodies, from a seeded generator, posted to every form route and to
 // the photo upload endpoint, as an anonymous visitor, a signed-in retailer and staff: repeated fields, huge
 // list indices, Conform's reserved `__intent__` / `__state__`, control characters, wrong types, oversized and
 // truncated multipart, bodies that are not forms. Not one answer may be a 5xx or show a stack trace, and

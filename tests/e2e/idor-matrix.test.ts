@@ -1,5 +1,5 @@
 /**
- * The IDOR matrix (issue 14 item 5): every route of app/routes that takes a parameter (an id, a file name, a
+ * The IDOR matrix: every route of app/routes that takes a parameter (an id, a file name, a
  * token, a tab) has a case here, and the first test fails when a route file with a parameter has none, so a
  * new route cannot slip in unchecked. Each case names what the parameter points at and, for objects that
  * belong to somebody, who owns them; then every probe (the GET of the page, the POST of each of its commands)

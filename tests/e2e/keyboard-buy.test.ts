@@ -1,5 +1,5 @@
 /**
- * The buy flow with the keyboard alone (issue 14 item 6): sign in, choose units on a listing, add them to the
+ * The buy flow with the keyboard alone: sign in, choose units on a listing, add them to the
  * cart, proceed, accept the terms, review, pay with a card and land on the thank-you page, reaching every
  * control with Tab and using it with typing, Space or Enter (no mouse, no element.click()). axe runs on each
  * page of the way with the cart filled (the pages tests/e2e/accessibility.test.ts cannot reach empty).

@@ -1,5 +1,5 @@
 /**
- * The leak canary (issue 14 item 4). Every retailer's identifying values (store and business name, store
+ * The leak canary. Every retailer's identifying values (store and business name, store
  * e-mail and phone, street address; each contact's name, e-mail, phones and street address) are canaries:
  * a value only one retailer has is that retailer's canary. Then, as several retailers, the crawler opens every
  * page reachable by links from the home page (and the order pages), every PDF (text extracted) and CSV those

@@ -1,5 +1,5 @@
 /**
- * The marketplace in Chromium (spec 000 §2, §5, §8, §9): the three tabs with filters and orderings,
+ * The marketplace in Chromium (docs/product/screens.md, "Marketplace"): the three tabs with filters and orderings,
  * grouping by authorized brand with View All / Load more, the listing view with live Total Units and
  * Total Value, the unavailable message, anonymity in the HTML (a retailer never sees another retailer's
  * name, e-mail, phone or address; staff see names), authorization by id (404), and bad query input (400).
@@ -216,7 +216,7 @@ describe("browsing the marketplace", () => {
   });
 });
 
-describe("retailer__id (spec 000 §2, named route buyswap)", () => {
+describe("retailer__id (the named route buyswap's parameter)", () => {
   it("shows one retailer's listings or requests, named only by its anonymous label; View All and the search keep it", async () => {
     const c = new HttpClient();
     await c.signIn(buyerEmail, DEFAULT_TEST_PASSWORD);
@@ -395,7 +395,7 @@ describe("anonymity and authorization", () => {
   });
 });
 
-describe("the swap cart's provider (spec 000 §2: fixed to the first item's brand and provider)", () => {
+describe("the swap cart's provider (fixed to the first item's brand and provider)", () => {
   it("the swap tab offers that retailer's listings of that brand (retailer__id), by its label only", async () => {
     const c = new HttpClient();
     await c.signIn(buyerEmail, DEFAULT_TEST_PASSWORD);

@@ -1,5 +1,5 @@
 /**
- * My Listings / My Requests and the edit screens in Chromium (spec 000 §2, §4, §5, §8): the tabs, grouping
+ * My Listings / My Requests and the edit screens in Chromium (docs/product/screens.md): the tabs, grouping
  * by authorized brand (sorted by name), the payout notice and the "Hidden until payout is set up" badge,
  * the empty states, paging per brand (default 4, `limit`), the product-code search (after more than 2
  * characters), editing with and without a reason, deleting with a reason, the pending-transactions
@@ -188,7 +188,7 @@ describe("My Listings and My Requests", () => {
     await page.waitForURL(new RegExp(`/updaterequest/${zuluRequestId}$`));
   });
 
-  it("the payout notice can be put off ('do this later', spec 000 §8 / 002 §8): gone for the session, here and elsewhere", async () => {
+  it("the payout notice can be put off ('do this later'): gone for the session, here and elsewhere", async () => {
     // A session of its own, so the shared page keeps its notice.
     const p = await newPage(browser);
     try {

@@ -497,22 +497,22 @@ describe("an order made for a request", () => {
     await staff.getByTestId("rma-review").waitFor();
     expect(await staff.getByTestId("rma-review-refund").textContent()).toBe(formatCents(2750));
     expect(await staff.getByTestId("rma-review-charge").textContent()).toBe(formatCents(5225));
-    // The parts add up to the charge (decisions.md): goods + return shipping + RMA fee + the sale's 10%.
+    // The parts add up to the charge (docs/product/money.md, "RMA refund and charge"): goods + return shipping + RMA fee + the sale's 10%.
     expect(await staff.getByTestId("rma-review-charge-parts").textContent()).toBe(
       `${formatCents(2500)} approved goods + ${formatCents(1975)} return shipping + ${formatCents(500)} RMA fee + ${formatCents(250)} the sale's fee on the approved goods`,
     );
     expect((await db().select().from(orders).where(eq(orders.id, rma.id)))[0].stage).toBe("rmarequested");
     await staff.getByTestId("rma-confirm-staff").click();
     await staff.getByTestId("admin-notice").waitFor();
-    // The card closes after the save (spec 002); the notice opens it again.
+    // The card closes after the save; the notice opens it again.
     expect(await staff.getByTestId("admin-rma-card").count()).toBe(0);
     await staff.getByTestId("admin-notice-open").click();
     await staff.getByTestId("admin-rma-card").waitFor();
     expect(await staff.getByTestId("admin-rma-card").getAttribute("data-stage")).toBe("shipping");
-    // The summary's original order and totals card (spec 002 §2.9): the marketplace keeps shipping + fee.
+    // The summary's original order and totals card: the marketplace keeps shipping + fee.
     expect(await staff.getByTestId("rma-original").textContent()).toContain("Sale");
     expect(await staff.getByTestId("rma-totals-kept").textContent()).toBe(formatCents(1975 + 500));
-    // decisions.md: refund $25.00 + 10% = $27.50; charge $25.00 + $19.75 (1 unit back) + $5.00 fee + $2.50 = $52.25.
+    // docs/product/money.md: refund $25.00 + 10% = $27.50; charge $25.00 + $19.75 (1 unit back) + $5.00 fee + $2.50 = $52.25.
     expect(await staff.getByTestId("rma-amounts").textContent()).toBe(`${formatCents(2750)} / ${formatCents(5225)}`);
 
     // The buyer ships the return with its packing slip (from it, to the seller, both by number only).

@@ -142,7 +142,7 @@ describe("alerts", () => {
     await p.goto(url("/alerts?status=declined&tab=purchases"));
     const card = p.locator(`[data-testid=order-card][data-order-id="${o.declined.order.id}"]`);
     await expect(card.textContent()).resolves.toContain("Declined");
-    // Only Declined (spec 001 §2): the expired order is not in the declined view.
+    // Only Declined: the expired order is not in the declined view.
     expect(await p.locator(`[data-testid=order-card][data-order-id="${o.expired.order.id}"]`).count()).toBe(0);
     await card.getByTestId("status-link").click();
     await p.waitForURL(`**/transaction/buy/${o.declined.order.id}`);
@@ -207,7 +207,7 @@ describe("detail", () => {
     await expectAnonymous(p, BUYER_NAME);
   });
 
-  it("asks the seller for a card to approve, and still offers Decline (spec 001: Decline and Approve Sale)", async () => {
+  it("asks the seller for a card to approve, and still offers Decline (Decline and Approve Sale)", async () => {
     const paying = await createOrderAt(db(), "payment", { providerId: sellerId, receiverId: buyerId, lines: [{ variationId, sizes: { L: 1 } }] });
     await sellerPage.goto(url(`/transaction/buy/${paying.order.id}`));
     const panel = sellerPage.getByTestId("panel-payment");
@@ -347,7 +347,7 @@ describe("staff", () => {
   it("filters transactions and opens the admin order card with names, updates, Shipping tools and Payments with the ledger", async () => {
     const p = await newPage(browser);
     await signIn(p, staffEmail, DEFAULT_TEST_PASSWORD);
-    // The hub's "Orders and RMAs" is a link to the transactions screen (spec 002 §2.3).
+    // The hub's "Orders and RMAs" is a link to the transactions screen.
     await p.goto(url("/admin"));
     await Promise.all([p.waitForURL(/\/admin\/active-transactions$/), p.getByRole("link", { name: "Orders and RMAs" }).click()]);
     await p.goto(url(`/admin/active-transactions/shipping?action=${ACTION.SHIPMENT_PICKED_UP}`));

@@ -1,5 +1,5 @@
 /**
- * Issue 13 in Chromium: staff retailer administration (/manage-retailer: Choose Retailer, Info, Contacts with
+ * In Chromium: staff retailer administration (/manage-retailer: Choose Retailer, Info, Contacts with
  * Send PW reset, Brands, Listings, Requests, Transactions, RMAs), the bulk retailer upload (good file, 10 bad
  * rows, zip bomb, renamed .exe, no file, 2,000 rows), the CSV reports (parsed back), sales reps, the retailer
  * map (2,000 dots, server time, screenshot) and the hub's links; a retailer and a staff user without the

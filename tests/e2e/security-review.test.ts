@@ -1,5 +1,5 @@
 /**
- * Issue 8, "Fix what an outside review found": each finding's fix, over HTTP against the running app (and, for
+ * What an outside security review found: each finding's fix, over HTTP against the running app (and, for
  * the Content-Security-Policy, in Chromium).
  *
  * - M3 /banners/dismiss redirects only to a safe local path (the one safeNextPath check).

@@ -81,7 +81,7 @@ describe("information pages (public)", () => {
     expect(text).toContain("within 3 business days of delivery");
     expect(text).toContain("within 48 hours of delivery");
     expect(text).toContain("10% of the approved goods value");
-    // decisions.md: one side's call-it-even forgives the difference; both still pay the same fee.
+    // docs/product/money.md, "Swap value difference": one side's call-it-even forgives the difference; both still pay the same fee.
     expect(text).toContain("unless either side calls it even: one side's choice is enough to forgive the difference");
     expect(text).toContain("both sides pay the same 5% fee on the larger goods value");
     expect(text).not.toContain("both agree");

@@ -1,6 +1,6 @@
 /**
- * The swap cart's checkout in the browser (issue 10 item 1; spec 001 §2 swap terms, swap review, card modal,
- * §8 yourmove / theirmove): the terms, the review of the other retailer's goods (anonymous) with what the
+ * The swap cart's checkout in the browser (swap terms, swap review, card modal, yourmove / theirmove;
+ * docs/product/screens.md, "Cart and checkout"): the terms, the review of the other retailer's goods (anonymous) with what the
  * card is pre-authorised for, a declined card answered and retried, then the swap's workflow waits for the
  * provider ("awaiting retailer's response" / "awaiting your selection"), the swap has left the cart, and a
  * second swap between the same two retailers is refused with the specification's message, either way round.
@@ -242,7 +242,7 @@ describe("swap negotiation and payment", () => {
     // Each line names its style (both sides' lines are of the test's one variation).
     const [style] = await dbh.db.select({ sku: productVariations.sku }).from(productVariations).where(eq(productVariations.id, variation));
     for (const t of await q.getByTestId("swap-line-style").allTextContents()) expect(t.startsWith(`${style.sku} `)).toBe(true);
-    // Ticking "call it even" changes no quantity: the button still approves (spec 001: Submit Response only if modified).
+    // Ticking "call it even" changes no quantity: the button still approves (Submit Response only if modified).
     await hydrated(q);
     await q.locator("#swap-call-it-even").check();
     expect(await q.getByTestId("swap-approve").textContent()).toBe("Approve Swap");

@@ -1,5 +1,5 @@
 /**
- * Issue 8 M4: an inactive or pending retailer cannot trade anywhere, checked on the server in one place
+ * An inactive or pending retailer cannot trade anywhere, checked on the server in one place
  * (assertMayTrade / requireTradingRetailer of app/utils/auth.server.ts): cart add / proceed, checkout, pay,
  * selling to a request, swap, and order commands. An inactive retailer gets a 403 with a plain message; a
  * pending one is sent to its status page (/wait-for-activation/). Nothing is saved: the cart, the orders,

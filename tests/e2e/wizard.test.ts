@@ -1,5 +1,5 @@
 /**
- * The "List a style" and "Request a style" wizards in Chromium (spec 000 §2, §5, §8): every stage of
+ * The "List a style" and "Request a style" wizards in Chromium (docs/product/screens.md): every stage of
  * /addlisting/ with each validation message (no colour, no sizes, terms not accepted, duplicate), photo
  * upload (a real PNG accepted, a text file renamed .png refused), "Modify" keeping the data, the save and
  * its notice; /requestlisting/ with the listing-exists notice, the duplicate and own-listing refusals; staff
