@@ -199,6 +199,18 @@ export const ContactStepSchema = z
     }
   });
 
+/** The contact's fields as the database names them (the free job title kept only with "Other"): the setup wizard and Settings write them alike. */
+export function contactColumns(v: z.output<typeof ContactStepSchema>) {
+  return {
+    firstName: v.first_name,
+    lastName: v.last_name,
+    jobTitle: v.job_title,
+    jobTitleOther: v.job_title === "Other" ? (v.job_title_other ?? "") : "",
+    phone: v.phone,
+    celphone: v.celphone,
+  };
+}
+
 export const BRAND_INTERESTS = [
   { value: "buy", label: "Buy this brand's styles from other retailers" },
   { value: "sell", label: "Sell my unsold inventory of this brand" },
@@ -257,6 +269,10 @@ export const BrandsStepSchema = z
   });
 
 export type SetupStep = "retailer" | "contact" | "brands" | "done";
+
+/** The setup wizard's steps in order: staff first create the retailer's login ("user"), then its setup steps. */
+export const SETUP_WIZARD_STEPS = ["user", "retailer", "contact", "brands"] as const satisfies readonly ("user" | Exclude<SetupStep, "done">)[];
+export type SetupWizardStep = (typeof SETUP_WIZARD_STEPS)[number];
 
 /** Where the wizard resumes, from what the database already holds. */
 export function setupStepFor(state: { hasRetailer: boolean; hasContact: boolean; setupComplete: boolean }): SetupStep {

@@ -9,7 +9,7 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { ContactStepSchema } from "../../domain/accounts";
+import { contactColumns, ContactStepSchema } from "../../domain/accounts";
 import { updateContactInfo } from "../../db/queries/settings";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
@@ -41,17 +41,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readFormData(request);
   const submission = parseSubmission(form, { schema: ContactStepSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const v = submission.value;
   // A retailer edits its own contact; staff acting as the retailer edit the retailer's contact.
   const who = auth.user.isStaff ? { userId: auth.contact?.userId ?? null, email: auth.contact?.email ?? "" } : { userId: auth.user.id, email: auth.user.email };
-  await updateContactInfo(db, auth.retailer.id, who, {
-    firstName: v.first_name,
-    lastName: v.last_name,
-    jobTitle: v.job_title,
-    jobTitleOther: v.job_title === "Other" ? (v.job_title_other ?? "") : "",
-    phone: v.phone,
-    celphone: v.celphone,
-  });
+  await updateContactInfo(db, auth.retailer.id, who, contactColumns(submission.value));
   return redirect("/settings/contact?ref=contactSaved", 303);
 }
 
