@@ -15,7 +15,7 @@ import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { listings, orderActions, orderContributions, orders, ratings, type SizesMap } from "../schema";
 import type { DbOrTx } from "./listings";
-import { mergedReasons, recordStep, shipmentsFollow, stepOf, type OrderActionWrite, type OrderNoticeWrite } from "./order-steps";
+import { mergedReasons, recordStep, shipmentsFollow, stepOf, type OrderActionWrite, type OrderNoticeWrite, type StepState } from "./order-steps";
 
 export interface OrderLineWrite {
   listingId: number | null;
@@ -24,16 +24,12 @@ export interface OrderLineWrite {
   unitPriceCents: number;
 }
 
-export interface OrderStateWrite {
+/** A purchase's step: the state it leaves the order in (StepState) and what else it writes. */
+export interface OrderStateWrite extends StepState {
   orderId: number;
   dedupeKey: string;
   /** The workflow's write sequence: a write not newer than the row's record_seq only adds its action rows. */
   sequence?: number;
-  statename: string;
-  displayStatus: string;
-  stage: string;
-  completed: boolean | null;
-  actionNeeded: string | null;
   isModified: boolean;
   quote: { goodsCents: number; feeCents: number; shippingCents: number; totalCents: number };
   authorizedCents: number;

@@ -20,7 +20,7 @@ import { TRANSACTION_TYPE, BUY_STATES, SWAP_OPEN_STATES, displayStatusFor, isMov
 import type { Db } from "../client";
 import { listings, orderContributions, orders, productVariations, products, shipments, type SizesMap } from "../schema";
 import type { DbOrTx } from "./listings";
-import { mergedReasons, recordStep, shipmentsFollow, stepOf, type OrderActionWrite, type OrderNoticeWrite } from "./order-steps";
+import { mergedReasons, recordStep, shipmentsFollow, stepOf, type OrderActionWrite, type OrderNoticeWrite, type StepState } from "./order-steps";
 import { lineKey, saveOrderRating, type OrderLineWrite } from "./orders";
 
 export type SwapSide = "provider" | "receiver";
@@ -85,15 +85,11 @@ export async function insertSwapOrder(tx: DbOrTx, input: SwapOrderCreate): Promi
   return { orderId, externalId, workflowId, providerId: input.providerId, receiverId: input.receiverId, providerLines: input.providerLines };
 }
 
-export interface SwapStateWrite {
+/** A swap's step: the state it leaves the order in (StepState) and what else it writes. */
+export interface SwapStateWrite extends StepState {
   orderId: number;
   dedupeKey: string;
   sequence: number;
-  statename: string;
-  displayStatus: string;
-  stage: string;
-  completed: boolean | null;
-  actionNeeded: string | null;
   isModified: boolean;
   lines: Record<SwapSide, OrderLineWrite[]>;
   /** Per side: fee, shipping, total due (cents). */
