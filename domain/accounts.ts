@@ -245,6 +245,11 @@ export const BrandRequestRowSchema = z.object({
   brand_contact_name: text().max(120).optional(),
 });
 
+/** The Brands page's ADD BRANDS form: one row of the wizard's brand request, the brand name required. */
+export const BrandRequestFormSchema = BrandRequestRowSchema.extend({
+  brand_name: text({ required_error: MSG.brandNameRequired }).min(1, MSG.brandNameRequired).max(120, "At most 120 characters."),
+});
+
 export const BrandsStepSchema = z
   .object({
     brand_ids: z.array(z.coerce.number().int().positive()).optional(),

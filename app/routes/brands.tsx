@@ -9,9 +9,8 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { BRAND_INTERESTS, BrandRequestRowSchema, MSG } from "../../domain/accounts";
+import { BRAND_INTERESTS, BrandRequestFormSchema } from "../../domain/accounts";
 import { formatCents } from "../../domain/money";
-import { text } from "../../domain/text";
 import { authorizedBrandsForRetailer } from "../../db/queries/catalogue";
 import { createBrandRequestForRetailer, listOwnBrandRequests } from "../../db/queries/settings";
 import { formatDate } from "~/components/orders/format";
@@ -25,12 +24,7 @@ import { ErrorList, Field } from "~/components/forms";
 export const meta: MetaFunction = () => [{ title: pageTitle("Brands") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
 
-/** The ADD BRANDS form: one row of the wizard's brand request, the brand name required. */
-export const BrandRequestFormSchema = BrandRequestRowSchema.extend({
-  brand_name: text({ required_error: MSG.brandNameRequired }).min(1, MSG.brandNameRequired).max(120, "At most 120 characters."),
-});
-
-export const BRAND_TABS = [
+const BRAND_TABS = [
   { key: "authorized", label: "YOUR AUTHORIZED BRANDS", to: "/brands/" },
   { key: "add", label: "ADD BRANDS", to: "/brands/?tab=add" },
 ] as const;
