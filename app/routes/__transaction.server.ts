@@ -83,11 +83,11 @@ export type OrderIntent = { order: OrderDetail; form: FormData; intent: string; 
  */
 export function fail(intent: string, status: number, errors: string | Record<string, string>) {
   const error = typeof errors === "string" ? { "": [errors] } : Object.fromEntries(Object.entries(errors).map(([name, message]) => [name, [message]]));
-  return data<DetailActionData>({ status: "error", error, intent }, { status });
+  return data<DetailActionData>({ status: "error", error, command: intent }, { status });
 }
 
 /** What a command did, as the page shows it: a message, a question (card, confirmation) or a delayed redirect. */
-const done = (intent: string, answer: Omit<DetailActionData, "status" | "intent">) => data<DetailActionData>({ status: "success", intent, ...answer });
+const done = (intent: string, answer: Omit<DetailActionData, "status" | "command">) => data<DetailActionData>({ status: "success", command: intent, ...answer });
 
 /** A refused command's message: under the card number when the card was declined. */
 const refusalOf = (out: { code: string; message: string }) => (out.code === "card_declined" ? { card_number: out.message } : out.message);
@@ -140,7 +140,7 @@ async function withReason<A extends { actorRetailerId: number; reason?: number }
   const refused = wrongParty(c, role);
   if (refused) return refused;
   const submission = parseSubmission(c.form, { schema });
-  if (submission.status !== "success") return data<DetailActionData>({ ...submission.reply(), intent: c.intent }, { status: 400 });
+  if (submission.status !== "success") return data<DetailActionData>({ ...submission.reply(), command: c.intent }, { status: 400 });
   return send(c, def, { actorRetailerId: c.actor, reason: submission.value.reason } as A);
 }
 

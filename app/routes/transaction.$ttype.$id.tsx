@@ -5,6 +5,7 @@
  * app/components/orders/BuyPanels.tsx; a swap's: SwapPanel). Opening the detail marks the other party's
  * updates seen (clears the alert count). The server half, one function per intent, is __transaction.server.ts.
  */
+import { useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
@@ -12,7 +13,8 @@ import type { OrderDetail } from "../../db/queries/order-views/order-detail";
 import { formatCents } from "../../domain/money";
 import { GO_BACK } from "../../domain/messages";
 import { FLOOR_TIMES, labelFor } from "../../domain/reasons";
-import { CompleteCheckoutPanel, ProviderApprovePanel, ShipmentPendingPanel, SummaryPanel, type DetailActionData } from "~/components/orders/BuyPanels";
+import { CompleteCheckoutPanel, ProviderApprovePanel, ShipmentPendingPanel, SummaryPanel, type DetailActionData, type DetailErrors } from "~/components/orders/BuyPanels";
+import { ErrorList } from "~/components/forms";
 import { formatDate } from "~/components/orders/format";
 import { BuyerAmounts, LinesTable, PaymentsList, PAYOUT_PENDING_TEXT, ShipmentsList, SwapAmounts, UpdatesList } from "~/components/orders/OrderParts";
 import ordersCss from "~/components/orders/orders.css";
@@ -79,12 +81,15 @@ type LoaderData = Awaited<ReturnType<typeof loader>>;
 export default function TransactionDetail() {
   const d = useLoaderData<typeof loader>();
   const a = useActionData<typeof action>() as DetailActionData | undefined;
+  const [form] = useForm({ id: "order-action", lastResult: a });
+  // The last answer's refusal (none after a success, or once the page moved on).
+  const errors: DetailErrors = a?.status === "error" ? form.allErrors : undefined;
   const navigate = useNavigate();
   const o = d.order;
   const backTo = o.stage === "pre_shipping" ? "/alerts" : o.stage === "declined" ? "/alerts?status=declined" : "/orders";
 
   useEffect(() => {
-    if (a?.ok && a.redirectTo && a.delayMs) {
+    if (a?.redirectTo && a.delayMs) {
       const t = window.setTimeout(() => navigate(a.redirectTo!), a.delayMs);
       return () => window.clearTimeout(t);
     }
@@ -105,7 +110,7 @@ export default function TransactionDetail() {
           {r.text}
         </p>
       ))}
-      {a ? <ActionMessage a={a} /> : null}
+      {a ? <ActionMessage a={a} errors={errors} /> : null}
       <dl className="facts">
         <dt>Order number</dt>
         <dd data-testid="order-number">{o.externalId}</dd>
@@ -124,7 +129,7 @@ export default function TransactionDetail() {
           </>
         ) : null}
       </dl>
-      <Panel d={d} a={a} />
+      <Panel d={d} a={a} errors={errors} />
       <h2>Goods</h2>
       {o.ttype === "swap" ? (
         // A swap's goods as they stand (a removed line keeps its row with no units), each with whose it is.
@@ -158,14 +163,9 @@ export default function TransactionDetail() {
   );
 }
 
-function ActionMessage({ a }: { a: DetailActionData }) {
-  if (!a.ok) {
-    return (
-      <div className="alert alert-danger" role="alert" data-testid="action-error">
-        {a.error}
-      </div>
-    );
-  }
+/** Above the panel: a refusal's first error, or what a command did (unless it asks a question). */
+function ActionMessage({ a, errors }: { a: DetailActionData; errors: DetailErrors }) {
+  if (errors) return <ErrorList kind="form" errors={firstError(errors)} testId="action-error" />;
   if (!a.message || a.need) return null;
   return (
     <div className="alert alert-success" role="status" data-testid="action-message">
@@ -210,7 +210,9 @@ function Amounts({ o }: { o: OrderDetail }) {
   );
 }
 
-function Panel({ d, a }: { d: LoaderData; a: DetailActionData | undefined }) {
+const firstError = (errors: DetailErrors) => Object.values(errors ?? {}).flat()[0];
+
+function Panel({ d, a, errors }: { d: LoaderData; a: DetailActionData | undefined; errors: DetailErrors }) {
   const o = d.order;
   if (!o.role) return <div className="order-panel muted">Staff view: read-only.</div>;
   if (o.ttype === "swap") {
@@ -219,8 +221,8 @@ function Panel({ d, a }: { d: LoaderData; a: DetailActionData | undefined }) {
         order={o}
         view={d.swap?.view ?? null}
         choices={d.swap?.choices ?? []}
-        error={a && !a.ok ? a.error : null}
-        cardErrors={a && !a.ok ? a.fieldErrors : undefined}
+        error={firstError(errors) ?? null}
+        cardErrors={errors}
         canRma={d.canRma}
         myRma={d.myRma}
         now={d.now}
@@ -229,11 +231,11 @@ function Panel({ d, a }: { d: LoaderData; a: DetailActionData | undefined }) {
   }
   switch (d.panel) {
     case "complete-checkout":
-      return <CompleteCheckoutPanel o={o} a={a} />;
+      return <CompleteCheckoutPanel o={o} a={a} errors={errors} />;
     case "provider-approve":
-      return <ProviderApprovePanel o={o} a={a} />;
+      return <ProviderApprovePanel o={o} a={a} errors={errors} />;
     case "shipment-pending":
-      return <ShipmentPendingPanel o={o} a={a} />;
+      return <ShipmentPendingPanel o={o} />;
     default:
       return <SummaryPanel d={d} />;
   }

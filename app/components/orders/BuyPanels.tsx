@@ -5,7 +5,7 @@
  * checklist, label, cancel shipment) and the order summary (rating, RMA window). Their forms post to the
  * page's action (app/routes/__transaction.server.ts), which answers with DetailActionData.
  */
-import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
+import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useMemo, useState } from "react";
@@ -22,10 +22,21 @@ import { ShippingPapers } from "~/components/orders/OrderParts";
 import { CancelShipmentSchema, CHECKOUT_DECLINE_REASONS, DeclineCheckoutSchema, DeclineModifiedSchema, DeclineSaleSchema } from "~/components/orders/schemas";
 import { RmaOffer } from "~/components/rma/RmaOffer";
 
-/** What the order page's action answers: a message, a question (card, confirmation), a delayed redirect, or a refusal. */
-export type DetailActionData =
-  | { ok: true; intent: string; message?: string; redirectTo?: string; delayMs?: number; need?: "payment_method" | "confirm_decline_others"; resend?: Record<string, string> }
-  | { ok: false; intent: string; error: string; fieldErrors?: Record<string, string> };
+/**
+ * What the order page's action answers, a Conform reply for the intent it ran (`command`): a refusal (its errors by field,
+ * "" for the form's), or a success with a message, a question (card, confirmation) or a delayed redirect.
+ */
+export type DetailActionData = SubmissionResult<string[]> & {
+  /** The intent (form field) the answer is for. */
+  command: string;
+  message?: string;
+  redirectTo?: string;
+  delayMs?: number;
+  need?: "payment_method" | "confirm_decline_others";
+  resend?: Record<string, string>;
+};
+/** A refusal's errors by field name, as the page's useForm({ lastResult }) reads them; undefined after a success. */
+export type DetailErrors = Record<string, string[] | undefined> | undefined;
 
 type Rating = OrderDetail["ratings"][number];
 /** The order summary's data: the order, both ratings and the viewer's RMA offer. */
@@ -93,9 +104,9 @@ export function WaitingFor({ who }: { who: string }) {
   );
 }
 
-export function CompleteCheckoutPanel({ o, a }: { o: OrderDetail; a: DetailActionData | undefined }) {
+export function CompleteCheckoutPanel({ o, a, errors }: { o: OrderDetail; a: DetailActionData | undefined; errors: DetailErrors }) {
   if (o.role !== "receiver") return <WaitingFor who="the other retailer to complete checkout" />;
-  const cardErrors = a && !a.ok && a.intent === "complete_checkout" ? a.fieldErrors : undefined;
+  const cardErrors = a?.command === "complete_checkout" ? errors : undefined;
   return (
     <div className="order-panel" data-testid="panel-complete-checkout">
       <h2>Complete checkout</h2>
@@ -151,8 +162,8 @@ function ConfirmDeclineOthers({ resend }: { resend: Record<string, string> }) {
   );
 }
 
-function AddCardForm({ a, title, carry }: { a: DetailActionData | undefined; title: string; carry?: Record<string, string> }) {
-  const cardErrors = a && !a.ok && a.intent === "add_card" ? a.fieldErrors : undefined;
+function AddCardForm({ a, errors, title, carry }: { a: DetailActionData | undefined; errors: DetailErrors; title: string; carry?: Record<string, string> }) {
+  const cardErrors = a?.command === "add_card" ? errors : undefined;
   return (
     <Form method="post" data-testid="form-add_card">
       <h3>{title}</h3>
@@ -172,8 +183,8 @@ function AddCardForm({ a, title, carry }: { a: DetailActionData | undefined; tit
   );
 }
 
-export function ProviderApprovePanel({ o, a }: { o: OrderDetail; a: DetailActionData | undefined }) {
-  const confirmResend = a?.ok && a.need === "confirm_decline_others" ? a.resend : undefined;
+export function ProviderApprovePanel({ o, a, errors }: { o: OrderDetail; a: DetailActionData | undefined; errors: DetailErrors }) {
+  const confirmResend = a?.need === "confirm_decline_others" ? a.resend : undefined;
 
   if (o.statename === "receiver_approve_modified_purchase") {
     if (o.role !== "receiver") return <WaitingFor who="the buyer to approve or decline your modified sale" />;
@@ -203,11 +214,11 @@ export function ProviderApprovePanel({ o, a }: { o: OrderDetail; a: DetailAction
 
   if (o.role !== "provider") return <WaitingFor who="the seller to approve this order" />;
 
-  if (o.statename === "payment" || (a?.ok && a.need === "payment_method")) {
+  if (o.statename === "payment" || a?.need === "payment_method") {
     return (
       <div className="order-panel" data-testid="panel-payment">
         {confirmResend ? <ConfirmDeclineOthers resend={confirmResend} /> : null}
-        <AddCardForm a={a} title="Add a card to approve this sale" carry={a?.ok && a.need === "payment_method" ? a.resend : undefined} />
+        <AddCardForm a={a} errors={errors} title="Add a card to approve this sale" carry={a?.need === "payment_method" ? a.resend : undefined} />
         {/* The seller sees Decline as well as Approve Sale, also while a card is asked for. */}
         <ReasonSelect id="decline-sale" intent="decline" schema={DeclineSaleSchema} choices={SELLER_DECLINE_REASONS} label="Or decline:" button={TRANSACTION_LABELS.decline} />
       </div>
@@ -286,7 +297,7 @@ function RespondForm({ o }: { o: OrderDetail }) {
   );
 }
 
-export function ShipmentPendingPanel({ o, a: _a }: { o: OrderDetail; a: DetailActionData | undefined }) {
+export function ShipmentPendingPanel({ o }: { o: OrderDetail }) {
   const ship = o.shipments[o.shipments.length - 1] ?? null;
   if (o.role !== "provider") {
     return (

@@ -17,6 +17,7 @@ import { BUY_STATES, SWAP_STATES, type Role } from "../../../domain/states";
 import { swapCompletionText } from "../../../domain/swap-texts";
 import type { SwapView } from "../../../workflows/swap/contract";
 import { CardFields } from "../CardFields";
+import type { ListOfErrors } from "../forms";
 import { ShippingPapers } from "./OrderParts";
 import { RmaOffer } from "../rma/RmaOffer";
 import type { MyRma } from "~/utils/rma.server";
@@ -34,7 +35,7 @@ interface Props {
   /** The last command's refusal, if it was one of this panel's. */
   error: string | null;
   /** The card fields' errors of a refused payment. */
-  cardErrors?: Record<string, string>;
+  cardErrors?: Record<string, ListOfErrors>;
 }
 
 const other = (r: Role): Role => (r === "provider" ? "receiver" : "provider");
@@ -257,7 +258,7 @@ function RestOfPanel({
   role: Role;
   busy: boolean;
   errorBox: React.ReactNode;
-  cardErrors?: Record<string, string>;
+  cardErrors?: Record<string, ListOfErrors>;
 }) {
   const s = order.statename;
   if (s === SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY || s === SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY) {
