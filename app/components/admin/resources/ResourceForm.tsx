@@ -44,7 +44,8 @@ export function ResourceForm({ def, values: rowValues, lastResult, choosers, ima
   const shown = def.fields.filter((f) => !(mode === "new" && f.read_only));
   return (
     <Form method="post" noValidate className="resource-form" data-testid="resource-form" key={JSON.stringify(values)}>
-      <ErrorList kind="form" errors={form.errors} />
+      {/* The current answer's errors only: after a redirect (a save, the wizard's next step) the form is clean again. */}
+      <ErrorList kind="form" errors={lastResult ? form.errors : null} />
       {saved ? (
         <p className="alert alert-success" role="status">
           Saved.
@@ -55,7 +56,7 @@ export function ResourceForm({ def, values: rowValues, lastResult, choosers, ima
           key={f.name}
           field={f}
           value={values[f.name]}
-          errors={fields[f.name]?.errors}
+          errors={lastResult ? fields[f.name]?.errors : undefined}
           today={today}
           chooser={choosers[f.name]}
           values={live}
