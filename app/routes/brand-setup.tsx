@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { localDateISO } from "../../domain/business-days";
+import { RowId } from "../../domain/ids";
 import { RESOURCES, type ResourceDef } from "../../domain/resources";
 import { ResourceForm } from "~/components/admin/resources/ResourceForm";
 import { pageTitle } from "~/components/title";
@@ -34,8 +34,6 @@ function slice(step: Step): ResourceDef {
   };
 }
 
-const Id = z.coerce.number().int().positive().max(2_147_483_647);
-
 async function context(request: Request) {
   const ctx = await requirePermission(request, "brand");
   if (!mayManage(ctx, "company")) throw forbidden(RESOURCES.company.plural);
@@ -43,7 +41,7 @@ async function context(request: Request) {
   const step = STEPS.find((s) => s.step === (url.searchParams.get("step") ?? "company"));
   if (!step) throw notFound();
   const rawCompany = url.searchParams.get("company");
-  const companyId = rawCompany ? Id.safeParse(rawCompany).data ?? null : null;
+  const companyId = rawCompany ? (RowId.safeParse(rawCompany).data ?? null) : null;
   if (rawCompany && companyId === null) throw notFound();
   if (step.step !== "company" && companyId === null) throw redirect("/brand-setup/");
   return { step, companyId, def: slice(step) };
