@@ -4,17 +4,20 @@
  *   intent=remove   listingId | requestId, [returnTo]
  *   intent=clear    "Start Over", [returnTo]
  *   intent=proceed  terms=on (sell: reason, floor_time) -> /checkout/review (buy, sell) or /checkout/swap (swap)
- * Success redirects (303) to returnTo (default /cart) with a notice; a refusal answers 4xx with
- * { ok: false, error } and this page shows the message. Ids the retailer cannot see: 404.
+ * Each intent parses with Zod through parseSubmission (app/utils/cart.server.ts). Success redirects (303) to
+ * returnTo (default /cart) with a notice; a refusal answers 4xx with Conform's reply and this page shows its
+ * message. Ids the retailer cannot see: 404.
  * Staff browsing as admin have no cart: 403 with a clear message.
  */
+import { useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { CART_MESSAGES, CART_TAB_PATHS, START_OVER_LABEL } from "../../domain/cart";
 import { formatCents } from "../../domain/money";
+import { ErrorList } from "~/components/forms";
 import { pageTitle } from "~/components/title";
 import { cartRetailer, readFormData } from "~/utils/auth.server";
-import { handleAdd, handleClear, handleProceed, handleRemove, loadCartSummary, refuse, type CartActionError } from "~/utils/cart.server";
+import { handleAdd, handleClear, handleProceed, handleRemove, loadCartSummary, refuse } from "~/utils/cart.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Cart") }];
 
@@ -51,10 +54,9 @@ function sizesText(selection: Record<string, number>): string {
 
 export default function CartPage() {
   const d = useLoaderData<typeof loader>();
-  const actionData = useActionData<CartActionError | { ok: true; message: string }>();
+  const actionData = useActionData<typeof action>();
+  const [form] = useForm({ id: "cart", lastResult: actionData?.result });
   const location = useLocation();
-  const error = actionData && actionData.ok === false ? actionData.error : null;
-  const message = actionData && actionData.ok === true ? actionData.message : null;
   if (d.admin) {
     return (
       <section className="page">
@@ -69,16 +71,7 @@ export default function CartPage() {
   return (
     <section className="page">
       <h1>Cart</h1>
-      {error ? (
-        <div className="alert alert-danger" role="alert" data-testid="cart-error">
-          {error}
-        </div>
-      ) : null}
-      {message ? (
-        <div className="alert alert-success" role="status" data-testid="cart-message">
-          {message}
-        </div>
-      ) : null}
+      <ErrorList kind="form" testId="cart-error" errors={form.errors} />
       {s.dropped > 0 ? (
         <div className="alert alert-warning" role="status" data-testid="cart-dropped">
           {s.dropped === 1 ? CART_MESSAGES.itemDropped : CART_MESSAGES.itemsDropped(s.dropped)}

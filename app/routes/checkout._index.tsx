@@ -9,6 +9,7 @@
  *   with the sell terms, then the offer is saved as a draft -> /checkout/review.
  * Plain forms: the dialogs are sections of the page, so all of it works without JavaScript.
  */
+import { useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CART_MESSAGES, CHECKOUT_TERMS, proceedLabel } from "../../domain/cart";
@@ -17,9 +18,10 @@ import { CONFIGURE_PAYOUT_TEXT, CONFIGURE_PAYOUT_TITLE, SELLER_CARD_NEEDED, SETU
 import { formatCents } from "../../domain/money";
 import { FLOOR_TIMES, LISTING_REASONS } from "../../domain/reasons";
 import { CardFields } from "~/components/CardFields";
+import { ErrorList } from "~/components/forms";
 import { pageTitle } from "~/components/title";
 import { cartRetailer, readFormData } from "~/utils/auth.server";
-import { checkoutState, handleProceed, refuse, type CartActionError } from "~/utils/cart.server";
+import { checkoutState, handleProceed, refuse } from "~/utils/cart.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Checkout") }];
 
@@ -65,7 +67,8 @@ function Dialog({ title, children, testId }: { title: string; children: React.Re
 
 export default function Checkout() {
   const d = useLoaderData<typeof loader>();
-  const actionData = useActionData<CartActionError>();
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm<{ reason: string; floor_time: string; terms: string }>({ id: "checkout", lastResult: actionData?.result });
   const navigation = useNavigation();
   if (d.admin) {
     return (
@@ -78,9 +81,7 @@ export default function Checkout() {
     );
   }
   const s = d.summary;
-  const error = actionData ?? null;
-  const values = error?.values ?? {};
-  const dialog = error?.dialog ?? (d.swapBlock ? d.swapBlock : d.needsPayoutForSell ? "configure_payout" : null);
+  const dialog = actionData?.dialog ?? (d.swapBlock ? d.swapBlock : d.needsPayoutForSell ? "configure_payout" : null);
   if (!s.type) {
     return (
       <section className="page">
@@ -160,7 +161,7 @@ export default function Checkout() {
                   <div className="form-row">
                     <div className="field">
                       <label htmlFor="sell-reason">Reason for selling</label>
-                      <select id="sell-reason" name="reason" defaultValue={values.reason ?? ""}>
+                      <select id="sell-reason" name="reason" defaultValue={fields.reason.initialValue ?? ""}>
                         <option value="">Choose…</option>
                         {LISTING_REASONS.map((r) => (
                           <option key={r.value} value={r.value}>
@@ -171,7 +172,7 @@ export default function Checkout() {
                     </div>
                     <div className="field">
                       <label htmlFor="sell-floor-time">Time on the sales floor</label>
-                      <select id="sell-floor-time" name="floor_time" defaultValue={values.floor_time ?? ""}>
+                      <select id="sell-floor-time" name="floor_time" defaultValue={fields.floor_time.initialValue ?? ""}>
                         <option value="">Choose…</option>
                         {FLOOR_TIMES.map((r) => (
                           <option key={r.value} value={r.value}>
@@ -186,7 +187,7 @@ export default function Checkout() {
                       <h3>Card on file</h3>
                       <p>{SELLER_CARD_NEEDED}</p>
                       <input type="hidden" name="submission_id" value={d.cardSubmissionId ?? ""} />
-                      <CardFields errors={error?.cardErrors} />
+                      <CardFields errors={form.allErrors} />
                     </div>
                   ) : null}
                   <h3>{terms.title}</h3>
@@ -199,14 +200,10 @@ export default function Checkout() {
               </ul>
               <div className="field field-checkbox">
                 <label htmlFor="checkout-terms-box">
-                  <input id="checkout-terms-box" type="checkbox" name="terms" defaultChecked={values.terms === "on"} /> {terms.accept}
+                  <input id="checkout-terms-box" type="checkbox" name="terms" defaultChecked={fields.terms.initialValue === "on"} /> {terms.accept}
                 </label>
               </div>
-              {error ? (
-                <div className="field-error" role="alert" data-testid="checkout-form-error">
-                  {error.error}
-                </div>
-              ) : null}
+              <ErrorList testId="checkout-form-error" errors={form.errors} />
               <div className="form-actions">
                 <Link to="/cart" className="button button-outline">
                   Back to cart

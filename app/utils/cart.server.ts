@@ -3,7 +3,9 @@
  * pages (which render <CartBar summary={await loadCartSummary(auth)} />).
  */
 import { randomUUID } from "node:crypto";
+import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect } from "@remix-run/node";
+import { z } from "zod";
 import {
   CART_MESSAGES,
   CheckoutTermsSchema,
@@ -23,6 +25,7 @@ import { getAuth, type AuthContext, type RetailerRow } from "./auth.server";
 import { ensureSellerCard } from "./card.server";
 import { CHECKOUT_MESSAGES, sendOffers } from "./checkout.server";
 import { db } from "./db.server";
+import { formError, parseSubmission } from "./form.server";
 
 export type { CartSummary };
 
@@ -32,19 +35,22 @@ export async function loadCartSummary(auth: Pick<AuthContext, "retailer" | "user
   return getCartSummary(db, auth.retailer.id, { viewerIsStaff: auth.user.isStaff });
 }
 
-/** Data returned by the cart and checkout actions when something is refused (4xx). */
-export interface CartActionError {
-  ok: false;
-  error: string;
-  /** Which checkout dialog to show instead of the form, when the refusal is one. */
+/**
+ * What the cart and checkout actions answer when something is refused (4xx): Conform's reply (the message as
+ * the form's error; the sell dialog's card fields' errors under them; what was sent), and which checkout
+ * dialog to show instead of the form when the refusal is one.
+ */
+export interface CartReply {
+  result: SubmissionResult<string[]>;
   dialog?: "configure_payout" | "no_payout" | "no_active_listings";
-  values?: Record<string, string>;
-  /** The sell dialog's card fields (a seller without a card on file): errors per field. */
-  cardErrors?: Record<string, string>;
 }
 
-export function refuse(status: number, error: string, extra: Omit<CartActionError, "ok" | "error"> = {}) {
-  return data<CartActionError>({ ok: false, error, ...extra }, { status });
+type Replying = { reply(options: { formErrors: string[]; fieldErrors?: Record<string, string[]> }): SubmissionResult<string[]> };
+
+/** A refusal: `error` as the form's error of `submission`'s reply (or alone before any parse). */
+export function refuse(status: number, error: string, opts: { submission?: Replying; dialog?: CartReply["dialog"]; fieldErrors?: Record<string, string[]> } = {}) {
+  const result = opts.submission ? opts.submission.reply({ formErrors: [error], fieldErrors: opts.fieldErrors }) : formError(error);
+  return data<CartReply>({ result, ...(opts.dialog ? { dialog: opts.dialog } : {}) }, { status });
 }
 
 /** A same-site path to come back to (the marketplace page the form was on), else /cart. */
@@ -65,47 +71,54 @@ export function withRef(path: string, ref: string): string {
   return u.pathname + u.search;
 }
 
-function idField(raw: FormDataEntryValue | null): number | undefined | "bad" {
-  if (raw === null || raw === "") return undefined;
-  if (typeof raw !== "string" || !/^\d{1,10}$/.test(raw.trim())) return "bad";
-  const n = Number(raw.trim());
-  return n > 0 && n <= 2_147_483_647 ? n : "bad";
-}
+/** The same-site page a cart form comes back to (safeReturnTo), /cart for anything else. */
+const backTo = z.unknown().transform((v) => safeReturnTo(typeof v === "string" ? v : undefined));
 
-function typeField(raw: FormDataEntryValue | null): CartType | undefined | "bad" {
-  if (raw === null || raw === "") return undefined;
-  return raw === "buy" || raw === "swap" || raw === "sell" ? raw : "bad";
-}
+const itemId = z
+  .string()
+  .trim()
+  .regex(/^\d{1,10}$/)
+  .transform(Number)
+  .refine((n) => n > 0 && n <= 2_147_483_647);
+
+/** The item of an add or remove (a listing or a request), a cart type, and the page to come back to. */
+const ItemSchema = z.object({
+  listingId: itemId.optional(),
+  requestId: itemId.optional(),
+  type: z.enum(["buy", "swap", "sell"] as const satisfies readonly CartType[]).optional(),
+  returnTo: backTo,
+});
 
 /** intent=add: listingId or requestId, size.<label>=qty, optional type and returnTo. */
 export async function handleAdd(retailerId: number, form: FormData) {
-  const listingId = idField(form.get("listingId"));
-  const requestId = idField(form.get("requestId"));
-  const type = typeField(form.get("type"));
-  // An id that cannot exist is "not found" like one that does not exist.
-  if (listingId === "bad" || requestId === "bad") return refuse(404, "Sorry, we could not find that item.");
-  if (type === "bad") return refuse(400, "Unknown cart type.");
+  const submission = parseSubmission(form, { schema: ItemSchema });
+  if (submission.status !== "success") {
+    // An id that cannot exist is "not found" like one that does not exist.
+    const notFound = submission.error?.listingId || submission.error?.requestId;
+    return notFound ? refuse(404, "Sorry, we could not find that item.", { submission }) : refuse(400, "Unknown cart type.", { submission });
+  }
+  const { listingId, requestId, type, returnTo } = submission.value;
   const parsed = selectionFromEntries(form.entries());
-  if (!parsed.ok) return refuse(400, parsed.message);
+  if (!parsed.ok) return refuse(400, parsed.message, { submission });
   const result = await addToCart(db, retailerId, { listingId, requestId, selection: parsed.selection, type });
-  if (!result.ok) return refuse(result.status, result.message);
-  return redirect(withRef(safeReturnTo(form.get("returnTo")), "cartAdded"), 303);
+  if (!result.ok) return refuse(result.status, result.message, { submission });
+  return redirect(withRef(returnTo, "cartAdded"), 303);
 }
 
 export async function handleRemove(retailerId: number, form: FormData) {
-  const listingId = idField(form.get("listingId"));
-  const requestId = idField(form.get("requestId"));
-  if (listingId === "bad" || requestId === "bad" || (listingId === undefined) === (requestId === undefined)) {
-    return refuse(404, CART_MESSAGES.notInCart);
-  }
+  const submission = parseSubmission(form, { schema: ItemSchema.omit({ type: true }) });
+  if (submission.status !== "success") return refuse(404, CART_MESSAGES.notInCart, { submission });
+  const { listingId, requestId, returnTo } = submission.value;
+  if ((listingId === undefined) === (requestId === undefined)) return refuse(404, CART_MESSAGES.notInCart, { submission });
   const result = await removeFromCart(db, retailerId, listingId !== undefined ? { listingId } : { requestId });
-  if (!result.ok) return refuse(result.status, result.message);
-  return redirect(withRef(safeReturnTo(form.get("returnTo")), "cartRemoved"), 303);
+  if (!result.ok) return refuse(result.status, result.message, { submission });
+  return redirect(withRef(returnTo, "cartRemoved"), 303);
 }
 
 export async function handleClear(retailerId: number, form: FormData) {
+  const submission = parseSubmission(form, { schema: z.object({ returnTo: backTo }) });
   await clearCart(db, retailerId);
-  return redirect(withRef(safeReturnTo(form.get("returnTo")), "cartCleared"), 303);
+  return redirect(withRef(submission.status === "success" ? submission.value.returnTo : "/cart", "cartCleared"), 303);
 }
 
 export interface CheckoutState {
@@ -133,14 +146,8 @@ export async function checkoutState(auth: { user: { isStaff: boolean } }, retail
   return { summary, payoutSet, swapBlock: block, needsPayoutForSell: summary.type === "sell" && !payoutSet, needsCardForSell, cardSubmissionId: needsCardForSell ? randomUUID() : null };
 }
 
-function formValues(form: FormData, names: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const n of names) {
-    const v = form.get(n);
-    if (typeof v === "string") out[n] = v;
-  }
-  return out;
-}
+/** A refused parse's first message (the schema's order), else `fallback`. */
+const firstError = (error: Record<string, string[] | null> | null | undefined, fallback: string) => Object.values(error ?? {}).flat()[0] ?? fallback;
 
 /**
  * intent=proceed: the terms (and for a sell cart the info dialog) are checked here, then the cart is
@@ -149,30 +156,32 @@ function formValues(form: FormData, names: string[]): Record<string, string> {
 export async function handleProceed(auth: AuthContext, retailer: RetailerRow, form: FormData) {
   const state = await checkoutState(auth, retailer);
   const type = state.summary.type;
-  const values = formValues(form, ["reason", "floor_time", "terms"]);
-  if (!type) return refuse(400, state.summary.dropped > 0 ? CART_MESSAGES.itemDropped : CART_MESSAGES.emptyCart);
+  const sell = type === "sell" ? parseSubmission(form, { schema: SellInfoSchema }) : null;
+  const submission = sell ?? parseSubmission(form, { schema: CheckoutTermsSchema });
+  if (!type) return refuse(400, state.summary.dropped > 0 ? CART_MESSAGES.itemDropped : CART_MESSAGES.emptyCart, { submission });
   if (type === "swap" && state.swapBlock) {
-    return refuse(403, state.swapBlock === "no_payout" ? SWAP_NO_PAYOUT : SWAP_NO_ACTIVE_LISTINGS, { dialog: state.swapBlock });
+    return refuse(403, state.swapBlock === "no_payout" ? SWAP_NO_PAYOUT : SWAP_NO_ACTIVE_LISTINGS, { submission, dialog: state.swapBlock });
   }
-  if (state.needsPayoutForSell) return refuse(403, CONFIGURE_PAYOUT_TEXT, { dialog: "configure_payout" });
+  if (state.needsPayoutForSell) return refuse(403, CONFIGURE_PAYOUT_TEXT, { submission, dialog: "configure_payout" });
+  if (submission.status !== "success") {
+    return refuse(400, firstError(submission.error, sell ? CART_MESSAGES.fillOutEverything : CART_MESSAGES.acceptTerms), { submission });
+  }
 
   let sellInfo: { reason: string; floorTime: string } | null = null;
-  if (type === "sell") {
-    const parsed = SellInfoSchema.safeParse({ reason: form.get("reason") ?? undefined, floor_time: form.get("floor_time") ?? undefined, terms: form.get("terms") ?? undefined });
-    if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? CART_MESSAGES.fillOutEverything, { values });
-    sellInfo = { reason: parsed.data.reason, floorTime: parsed.data.floor_time };
+  if (sell?.status === "success") {
+    sellInfo = { reason: sell.value.reason, floorTime: sell.value.floor_time };
     // The offer is the seller's approval: without a card on file, the dialog's card fields are saved first.
     const card = await ensureSellerCard(retailer, form);
-    if (!card.ok) return refuse(card.status, card.errors[""] ?? Object.values(card.errors)[0] ?? CART_MESSAGES.fillOutEverything, { values, cardErrors: card.errors });
-  } else {
-    const parsed = CheckoutTermsSchema.safeParse({ terms: form.get("terms") ?? undefined });
-    if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? CART_MESSAGES.acceptTerms, { values });
+    if (!card.ok) {
+      const fieldErrors = Object.fromEntries(Object.entries(card.errors).filter(([name]) => name !== "").map(([name, message]) => [name, [message]]));
+      return refuse(card.status, card.errors[""] ?? Object.values(card.errors)[0] ?? CART_MESSAGES.fillOutEverything, { submission, fieldErrors });
+    }
   }
 
   const outcome = await proceedFromCart(db, retailer.id, { workflowIdFor: buyWorkflowId, swapWorkflowIdFor: swapWorkflowId, sellInfo });
   if (!outcome.ok) {
     const dialog = outcome.code === "no_payout" || outcome.code === "no_active_listings" ? outcome.code : outcome.code === "payout_required" ? "configure_payout" : undefined;
-    return refuse(outcome.status, outcome.message, { values, ...(dialog ? { dialog } : {}) });
+    return refuse(outcome.status, outcome.message, { submission, dialog });
   }
   // A swap: its review and card step (the card is pre-authorised as the swap's workflow starts).
   if (outcome.kind === "swap") return redirect("/checkout/swap", 303);
@@ -180,7 +189,7 @@ export async function handleProceed(auth: AuthContext, retailer: RetailerRow, fo
   if (outcome.kind === "sell" && sellInfo) {
     const sent = await sendOffers(retailer, outcome.drafts, sellInfo);
     if (sent.ok) return redirect("/buy?ref=offerSent", 303);
-    return refuse(503, CHECKOUT_MESSAGES.unavailable, { values });
+    return refuse(503, CHECKOUT_MESSAGES.unavailable, { submission });
   }
   return redirect("/checkout/review", 303);
 }
