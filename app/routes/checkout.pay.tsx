@@ -7,6 +7,7 @@
  * (app/utils/checkout.server.ts); a declined card keeps the page with "Sorry but this card was declined.
  * Please try another." and the next card is a new attempt. The card step cannot be dismissed: it is the page.
  */
+import { useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { BuyerAmounts } from "~/components/orders/OrderParts";
@@ -30,7 +31,8 @@ export default function CheckoutPay() {
   const actionData = useActionData<PayActionData>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  const errors = !busy && actionData ? actionData.errors : {};
+  const [form] = useForm({ id: "checkout-pay", lastResult: busy ? null : actionData?.result });
+  const errors = busy ? {} : { ...form.allErrors, "": form.errors };
   if (d.admin) {
     return (
       <section className="page">

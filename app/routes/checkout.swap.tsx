@@ -3,6 +3,7 @@
  * "Cart and checkout"). Server side: app/utils/swap-checkout.server.ts. The card step cannot be
  * dismissed: it is the page.
  */
+import { useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { FEE_PERCENT } from "../../domain/fees";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -28,7 +29,9 @@ export default function SwapCheckout() {
   const actionData = useActionData<PayActionData>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  const errors = busy ? {} : actionData ? actionData.errors : "declinedMessage" in d && d.declinedMessage ? { "": d.declinedMessage } : {};
+  const [form] = useForm({ id: "checkout-swap", lastResult: busy ? null : actionData?.result });
+  const declined = !busy && !actionData && "declinedMessage" in d ? d.declinedMessage : null;
+  const errors = busy ? {} : { ...form.allErrors, "": declined ?? form.errors };
   if (d.admin) {
     return (
       <section className="page">

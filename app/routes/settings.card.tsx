@@ -7,10 +7,12 @@
  * - Stripe keys configured (STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY): Stripe Elements collects the card
  *   in the browser and the form posts only the PaymentMethod id, which the server attaches.
  */
+import { useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ElementsCardForm } from "~/components/stripe-elements";
 import { CardFields } from "~/components/CardFields";
+import { ErrorList } from "~/components/forms";
 import { pageTitle } from "~/components/title";
 import { cardAction, cardLoader, type CardActionData } from "~/utils/card.server";
 
@@ -28,7 +30,8 @@ export default function SettingsCardOnFile() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<CardActionData>();
   const navigation = useNavigation();
-  const errors = navigation.state === "idle" && actionData ? actionData.errors : {};
+  const [form] = useForm({ id: "card-on-file", lastResult: navigation.state === "idle" ? actionData?.result : null });
+  const shown = navigation.state === "idle" && actionData;
   const submissionId = actionData?.submissionId ?? d.submissionId;
   return (
     <div>
@@ -40,11 +43,7 @@ export default function SettingsCardOnFile() {
       ) : (
         <p data-testid="no-card">You have no card on file. Sellers need one when they approve a sale.</p>
       )}
-      {errors[""] ? (
-        <div className="alert alert-danger" role="alert" data-testid="card-error">
-          {errors[""]}
-        </div>
-      ) : null}
+      <ErrorList kind="form" testId="card-error" errors={shown ? form.errors : null} />
       <h3>{d.card ? "Replace your card" : "Add a card"}</h3>
       {d.mode === "elements" && d.publishableKey ? (
         <ElementsCardForm publishableKey={d.publishableKey} hidden={{ submission_id: submissionId }} testId="card-elements-form">
@@ -53,7 +52,7 @@ export default function SettingsCardOnFile() {
       ) : (
         <Form method="post" className="form-stack" data-testid="card-form" autoComplete="off">
           <input type="hidden" name="submission_id" value={submissionId} readOnly />
-          <CardFields provider={d.provider} errors={errors} />
+          <CardFields provider={d.provider} errors={shown ? form.allErrors : {}} />
           <div className="form-actions">
             <button type="submit" className="button" disabled={navigation.state === "submitting"}>
               {navigation.state === "submitting" ? "Saving…" : "Save"}

@@ -6,6 +6,7 @@
  * - Stripe with STRIPE_PUBLISHABLE_KEY: Stripe Elements in the browser; the form posts the PaymentMethod id.
  */
 import { randomUUID } from "node:crypto";
+import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect } from "@remix-run/node";
 import { WorkflowFailedError, ApplicationFailure, type WorkflowHandle } from "@temporalio/client";
 import { z } from "zod";
@@ -16,6 +17,7 @@ import { SELLER_CARD_NEEDED } from "../../domain/messages";
 import { CARD_ON_FILE_WORKFLOW_TYPE, CARD_REJECTED, cardOnFileWorkflowId, type CardOnFileInput, type CardRejection } from "../../workflows/card/contract";
 import type { cardOnFileWorkflow } from "../../workflows/card/workflow";
 import { readFormData, requireRetailer, type RetailerRow } from "./auth.server";
+import { errorsReply } from "./form.server";
 import { parseCardForm } from "./card-form.server";
 import { db } from "./db.server";
 import { getEnv, paymentsProvider } from "./env.server";
@@ -47,15 +49,14 @@ export async function cardLoader(request: Request) {
   return { ...(await cardFormData(auth.retailer.id)), submissionId: randomUUID() };
 }
 
+/** A refused card: Conform's reply (per field, card_number / card_expiry / card_cvc, or the form's) and a new submission id. */
 export interface CardActionData {
-  ok: false;
-  /** Per field (card_number, card_expiry, card_cvc) or "" for the form. */
-  errors: Record<string, string>;
+  result: SubmissionResult<string[]>;
   submissionId: string;
 }
 
 function fail(status: number, errors: Record<string, string>, submissionId = randomUUID()) {
-  return data<CardActionData>({ ok: false, errors, submissionId }, { status });
+  return data<CardActionData>({ result: errorsReply(errors), submissionId }, { status });
 }
 
 function rejectionOf(err: unknown): CardRejection | null {

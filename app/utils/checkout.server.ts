@@ -13,6 +13,7 @@
  * - The same pay page completes checkout of an order made for one's request (Pending Orders links here).
  */
 import { randomUUID } from "node:crypto";
+import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect } from "@remix-run/node";
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from "@temporalio/client";
 import { cartDraftOrderIds, detachOrdersFromCart, expireStaleDrafts, getDraftOrders, type CheckoutDraft, type DraftOrderView } from "../../db/queries/checkout";
@@ -34,6 +35,7 @@ import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
 import type { AuthContext, RetailerRow } from "./auth.server";
 import { cartRetailer, readFormData } from "./auth.server";
 import { db } from "./db.server";
+import { errorsReply } from "./form.server";
 import { cardFormData, type CardFormMode } from "./card.server";
 import { paymentMethodOf, parseCardForm } from "./card-form.server";
 import { getEnv, paymentsProvider } from "./env.server";
@@ -180,17 +182,16 @@ export async function payLoader(request: Request) {
   return { admin: false as const, orders, ...(await cardFormData(retailer.id)), formId: randomUUID() };
 }
 
+/** A refused payment: Conform's reply (per card field, or the form's) and what happened to each order. */
 export interface PayActionData {
-  ok: false;
-  /** Per field (card_number, card_expiry, card_cvc) or "" for the form. */
-  errors: Record<string, string>;
+  result: SubmissionResult<string[]>;
   /** Per order id: what happened to it (declined, still processing, ...). */
   orderErrors?: Record<number, string>;
   declined?: boolean;
 }
 
-export function fail(status: number, errors: Record<string, string>, extra: Omit<PayActionData, "ok" | "errors"> = {}) {
-  return data<PayActionData>({ ok: false, errors, ...extra }, { status });
+export function fail(status: number, errors: Record<string, string>, extra: Omit<PayActionData, "result"> = {}) {
+  return data<PayActionData>({ result: errorsReply(errors), ...extra }, { status });
 }
 
 /** The card of the form: the saved card, a test card (token), or a Stripe Elements PaymentMethod id. */

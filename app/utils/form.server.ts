@@ -323,3 +323,8 @@ export function parseSubmission<Schema extends ZodTypeAny>(
 export function formError(message: string, name = ""): SubmissionResult<string[]> {
   return { status: "error", error: { [name]: [message] } };
 }
+
+/** Refusals by field name ("" for the form's) in Conform's reply shape, for an action whose checks gave messages. */
+export function errorsReply(errors: Record<string, string>): SubmissionResult<string[]> {
+  return { status: "error", error: Object.fromEntries(Object.entries(errors).map(([name, message]) => [name, [message]])) };
+}

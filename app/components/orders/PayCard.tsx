@@ -6,6 +6,7 @@
 import { Form, Link } from "@remix-run/react";
 import { useState } from "react";
 import { CardFields } from "~/components/CardFields";
+import { ErrorList, type ListOfErrors } from "~/components/forms";
 import { ElementsCardForm } from "~/components/stripe-elements";
 import { CARD_FIELDS } from "../../../domain/card-form";
 
@@ -27,7 +28,8 @@ export function CardStep({
   back,
 }: {
   data: CardStepData;
-  errors: Record<string, string>;
+  /** The fields' errors by name, the form's under "". */
+  errors: Record<string, ListOfErrors>;
   busy: boolean;
   submitLabel: string;
   /** Where the test card form posts (default: the page itself). */
@@ -38,11 +40,7 @@ export function CardStep({
   return (
     <div role="dialog" aria-modal="false" aria-labelledby="card-step-title" className="card checkout-dialog" data-testid="card-step" style={{ maxWidth: "44rem" }}>
       <h2 id="card-step-title">Your card</h2>
-      {errors[""] ? (
-        <div className="alert alert-danger" role="alert" data-testid="pay-error">
-          {errors[""]}
-        </div>
-      ) : null}
+      <ErrorList kind="form" testId="pay-error" errors={errors[""]} />
       {d.mode === "elements" && d.publishableKey && choice === "new" ? (
         <>
           {d.card ? <CardChoice card={d.card} choice={choice} onChange={setChoice} standalone /> : null}
