@@ -117,7 +117,7 @@ export function RmaCard({
   detail,
   tab,
   now,
-  review: answered,
+  review,
   errors,
 }: {
   rma: RmaPageView;
@@ -127,17 +127,6 @@ export function RmaCard({
   review: RmaReview | undefined;
   errors: DecisionErrors;
 }) {
-  const ledger = rma.ledger ?? {};
-  const faultyCents = rma.lines.reduce((a, l) => a + l.requested * l.unitPriceCents, 0);
-  // Before staff decide: what the victim was told it would receive; after: what the decision returns.
-  const willReceive =
-    rma.stage === "rmarequested" && rma.original
-      ? rmaAmountYouWillReceive(
-          rma.original,
-          rma.lines.map((l) => ({ unitPriceCents: l.unitPriceCents, requestedQuantity: l.requested })),
-        )
-      : Number(ledger.victimRefundCents ?? 0);
-  const review = answered && answered.rmaId === rma.id ? answered : null;
   return (
     <article className="admin-card" data-testid="admin-rma-card" data-rma-id={rma.id} data-stage={rma.stage}>
       <header>
@@ -154,46 +143,7 @@ export function RmaCard({
         ))}
       </nav>
       <div className="card-area" style={{ maxHeight: 500, overflowY: "auto" }} role="region" aria-label={`RMA ${tab}`} tabIndex={0}>
-        {tab === "summary" ? (
-          <>
-            <dl className="facts">
-              <dt>Original order</dt>
-              <dd>
-                {rma.rmaForId ? <Link to={`/admin/active-transactions?order=${rma.rmaForId}`}>{rma.rmaForExternalId}</Link> : "—"}
-              </dd>
-              <dt>Amount of faulty goods</dt>
-              <dd data-testid="rma-faulty">{formatCents(faultyCents)}</dd>
-              <dt>Amount the user will receive</dt>
-              <dd data-testid="rma-will-receive">{formatCents(willReceive)}</dd>
-              <dt>Contact</dt>
-              <dd data-testid="rma-contact">
-                {rma.contact.name}, {rma.contact.email}, {rma.contact.phone}; packing slip: {rma.contact.packingSlipName}
-              </dd>
-              <dt>RMA fee</dt>
-              <dd>{formatCents(rma.rmaFeeCents)}</dd>
-              <dt>Returned to the victim / charged to the perpetrator</dt>
-              <dd data-testid="rma-amounts">
-                {formatCents(Number(ledger.victimRefundCents ?? 0))} / {formatCents(Number(ledger.perpetratorChargeCents ?? 0))}
-              </dd>
-              {ledger.chargeQueued === true ? (
-                <>
-                  <dt>Perpetrator&apos;s charge</dt>
-                  <dd data-testid="rma-charge-queued">{PAYMENT_QUEUED} It is taken when the perpetrator puts a card on file.</dd>
-                </>
-              ) : null}
-            </dl>
-            <RmaLinesTable lines={rma.lines} pictureUrl={(p) => `/uploads/${p}`} />
-            <OriginalOrder rma={rma} />
-            <RmaTotals rma={rma} requestedCents={faultyCents} />
-            {rma.stage === "rmarequested" ? (
-              review ? (
-                <ReviewPanel rma={rma} review={review} />
-              ) : (
-                <DecisionForm key={Object.values(errors).flat()[0] ?? "form"} rma={rma} errors={errors} />
-              )
-            ) : null}
-          </>
-        ) : null}
+        {tab === "summary" ? <RmaSummary rma={rma} review={review && review.rmaId === rma.id ? review : null} errors={errors} /> : null}
         {tab === "updates" ? <UpdatesList actions={detail.actions} now={now} /> : null}
         {tab === "shipping" ? (
           detail.shipments.length ? (
@@ -213,6 +163,58 @@ export function RmaCard({
         ) : null}
       </div>
     </article>
+  );
+}
+
+/** The summary tab: the amounts, contact, lines, original order and totals; while pending, the decision. */
+function RmaSummary({ rma, review, errors }: { rma: RmaPageView; review: RmaReview | null; errors: DecisionErrors }) {
+  const ledger = rma.ledger ?? {};
+  const faultyCents = rma.lines.reduce((a, l) => a + l.requested * l.unitPriceCents, 0);
+  // Before staff decide: what the victim was told it would receive; after: what the decision returns.
+  const willReceive =
+    rma.stage === "rmarequested" && rma.original
+      ? rmaAmountYouWillReceive(
+          rma.original,
+          rma.lines.map((l) => ({ unitPriceCents: l.unitPriceCents, requestedQuantity: l.requested })),
+        )
+      : Number(ledger.victimRefundCents ?? 0);
+  return (
+    <>
+      <dl className="facts">
+        <dt>Original order</dt>
+        <dd>{rma.rmaForId ? <Link to={`/admin/active-transactions?order=${rma.rmaForId}`}>{rma.rmaForExternalId}</Link> : "—"}</dd>
+        <dt>Amount of faulty goods</dt>
+        <dd data-testid="rma-faulty">{formatCents(faultyCents)}</dd>
+        <dt>Amount the user will receive</dt>
+        <dd data-testid="rma-will-receive">{formatCents(willReceive)}</dd>
+        <dt>Contact</dt>
+        <dd data-testid="rma-contact">
+          {rma.contact.name}, {rma.contact.email}, {rma.contact.phone}; packing slip: {rma.contact.packingSlipName}
+        </dd>
+        <dt>RMA fee</dt>
+        <dd>{formatCents(rma.rmaFeeCents)}</dd>
+        <dt>Returned to the victim / charged to the perpetrator</dt>
+        <dd data-testid="rma-amounts">
+          {formatCents(Number(ledger.victimRefundCents ?? 0))} / {formatCents(Number(ledger.perpetratorChargeCents ?? 0))}
+        </dd>
+        {ledger.chargeQueued === true ? (
+          <>
+            <dt>Perpetrator&apos;s charge</dt>
+            <dd data-testid="rma-charge-queued">{PAYMENT_QUEUED} It is taken when the perpetrator puts a card on file.</dd>
+          </>
+        ) : null}
+      </dl>
+      <RmaLinesTable lines={rma.lines} pictureUrl={(p) => `/uploads/${p}`} />
+      <OriginalOrder rma={rma} />
+      <RmaTotals rma={rma} requestedCents={faultyCents} />
+      {rma.stage === "rmarequested" ? (
+        review ? (
+          <ReviewPanel rma={rma} review={review} />
+        ) : (
+          <DecisionForm key={Object.values(errors).flat()[0] ?? "form"} rma={rma} errors={errors} />
+        )
+      ) : null}
+    </>
   );
 }
 
