@@ -1,5 +1,5 @@
 /**
- * The generic form screen's server half (issue 12, spec 002 §2.14): a row as form values, the choosers'
+ * The generic form screen's server half (docs/product/screens.md, "Staff: generic lists and forms"): a row as form values, the choosers'
  * first options, and the save: parse with the resource's Zod schema (schemaFor), then db/queries. Bad input is
  * answered with field errors and a 400, nothing saved.
  */

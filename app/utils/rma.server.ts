@@ -58,7 +58,7 @@ export interface MyRma {
 }
 
 /**
- * What the order pages offer about returns (spec 001: "allowed only if none exists, goods were received"):
+ * What the order pages offer about returns (only if none exists and goods were received: docs/product/orders.md, "RMA"):
  * the viewer's RMA of this order once it has one (a link to it), else the request button while the window is
  * open. The RMA is looked up only once something was delivered: before that there can be none.
  */
