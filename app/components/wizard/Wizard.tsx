@@ -421,6 +421,7 @@ function PhotosStage() {
   const images = state.images ?? [];
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
+  const [form] = useForm({ id: "wizard-photos", lastResult: a?.stage === 2 ? a.result : null });
   return (
     <div className="wizard-photos" data-testid="wizard-photos">
       <h2>Photos</h2>
@@ -451,15 +452,7 @@ function PhotosStage() {
             <input id="wizard-photos-input" type="file" name="photos" accept={PHOTO_ACCEPT} multiple />
           </div>
         ) : null}
-        {a?.photoErrors?.length ? (
-          <div className="alert alert-danger" role="alert" data-testid="wizard-photo-errors">
-            <div className="alert-body">
-              {a.photoErrors.map((e) => (
-                <p key={e}>{e}</p>
-              ))}
-            </div>
-          </div>
-        ) : null}
+        {a?.stage === 2 ? <ErrorList kind="form" testId="wizard-photo-errors" errors={form.errors} /> : null}
         <div className="wizard-actions">
           <Link to={wizardHref(kind, 1, state)} className="button button-outline">
             Modify sizes

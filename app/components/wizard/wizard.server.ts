@@ -51,7 +51,8 @@ import {
 } from "../../../domain/messages";
 import { labelFor, LISTING_REASONS, REQUEST_REASONS } from "../../../domain/reasons";
 import { readFormData, requireRetailer, requireUser, type AuthContext } from "~/utils/auth.server";
-import { parseSubmission } from "~/utils/form.server";
+import { z } from "zod";
+import { formError, parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { attachPhotos, photosUsable, storePhoto } from "~/utils/uploads.server";
@@ -292,7 +293,6 @@ export interface WizardActionData {
   blocked?: Blocked | null;
   /** The save was refused: the "Cannot create listing" warning. */
   cannotCreate?: string | null;
-  photoErrors?: string[];
   /** Form-level messages (also in result.error[""]), shown as they came from the server. */
   formErrors?: string[];
 }
@@ -368,26 +368,29 @@ function readUpload(request: Request): Promise<FormData> {
   });
 }
 
+/** The photos step's buttons: a picture's Remove, else Upload or Continue (the files are read beside it). */
+const PhotosStepSchema = z.union([z.object({ remove: z.string() }), z.object({ intent: z.enum(["upload", "continue"]) })]);
+
 async function photosStep(request: Request, ctx: WizardContext, kind: WizardKind, r: Resolved) {
   if (kind !== "listing") throw plain(400, "Bad request: unknown step.");
   if (firstIncompleteStage(ctx, kind, r) < 4) throw redirect(wizardHref(kind, firstIncompleteStage(ctx, kind, r), r.state));
   const current = r.state.images ?? [];
-  const fail = (messages: string[], status = 400) =>
-    refused(2, { status: "error", error: { "": messages } }, { photoErrors: messages }, status);
   let form: FormData;
   try {
     form = await readUpload(request);
   } catch (e) {
-    if (e instanceof Response && e.status === 413) return fail([WIZARD_MESSAGES.photoTooLarge], 413);
+    if (e instanceof Response && e.status === 413) return refused(2, formError(WIZARD_MESSAGES.photoTooLarge), {}, 413);
     throw e;
   }
-  const remove = form.get("remove");
-  if (typeof remove === "string" && remove !== "") {
+  const submission = parseSubmission(form, { schema: PhotosStepSchema });
+  const fail = (messages: string[], status = 400) => refused(2, submission.reply({ formErrors: messages }), {}, status);
+  if (submission.status !== "success") return fail(["Unknown action."]);
+  if ("remove" in submission.value) {
+    const remove = submission.value.remove;
     // The file stays until the clean-up of pictures never put on a listing (app/utils/uploads.server.ts).
     return redirect(wizardHref(kind, 2, { ...r.state, images: current.filter((n) => n !== remove) }));
   }
-  const intent = form.get("intent");
-  if (intent !== "upload" && intent !== "continue") return fail(["Unknown action."]);
+  const { intent } = submission.value;
   const files = form.getAll("photos").filter((f): f is File => typeof f !== "string" && !(f.name === "" && f.size === 0));
   if (intent === "upload" && files.length === 0) return fail([WIZARD_MESSAGES.photoEmpty]);
   if (current.length + files.length > MAX_PHOTOS) return fail([WIZARD_MESSAGES.photoTooMany]);
