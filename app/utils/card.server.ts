@@ -17,7 +17,7 @@ import { SELLER_CARD_NEEDED } from "../../domain/messages";
 import { CARD_ON_FILE_WORKFLOW_TYPE, CARD_REJECTED, cardOnFileWorkflowId, type CardOnFileInput, type CardRejection } from "../../workflows/card/contract";
 import type { cardOnFileWorkflow } from "../../workflows/card/workflow";
 import { readFormData, requireRetailer, type RetailerRow } from "./auth.server";
-import { errorsReply } from "./form.server";
+import { errorsReply, parseSubmission } from "./form.server";
 import { parseCardForm } from "./card-form.server";
 import { db } from "./db.server";
 import { getEnv, paymentsProvider } from "./env.server";
@@ -116,21 +116,31 @@ export async function saveCardFromForm(retailer: RetailerRow, submissionId: stri
  */
 export async function ensureSellerCard(retailer: RetailerRow, form: FormData): Promise<SaveCardOutcome> {
   if (await getCardOnFile(db, retailer.id)) return { ok: true };
-  const typed = [CARD_FIELDS.number, CARD_FIELDS.paymentMethodId].some((k) => {
-    const v = form.get(k);
-    return typeof v === "string" && v.trim() !== "";
-  });
+  const sent = parseSubmission(form, { schema: SellerCardSchema });
+  const typed = sent.status === "success" && (sent.value.card_number || sent.value.payment_method_id);
   if (!typed) return { ok: false, status: 402, errors: { "": SELLER_CARD_NEEDED } };
-  const submitted = z.string().uuid().safeParse(form.get("submission_id"));
-  return saveCardFromForm(retailer, submitted.success ? submitted.data : randomUUID(), form);
+  return saveCardFromForm(retailer, sent.value.submission_id ?? randomUUID(), form);
 }
+
+/** The card's submission id (one card-on-file workflow per submission): a UUID the form carries. */
+const submissionId = z.string().uuid();
+
+/** Whether the sell dialog's card fields were filled in, and their submission (a new one when missing or malformed). */
+const SellerCardSchema = z.object({
+  [CARD_FIELDS.number]: z.string().trim().optional(),
+  [CARD_FIELDS.paymentMethodId]: z.string().trim().optional(),
+  submission_id: submissionId.optional().catch(undefined),
+});
+
+/** Settings → Card On File's form: its submission id (the card fields are card-form.server.ts's). */
+const CardOnFileSchema = z.object({ submission_id: submissionId });
 
 export async function cardAction(request: Request) {
   const auth = await requireRetailer(request);
   const form = await readFormData(request);
-  const submitted = z.string().uuid().safeParse(form.get("submission_id"));
-  if (!submitted.success) return fail(400, { "": "This form has expired. Please submit it again." });
-  const saved = await saveCardFromForm(auth.retailer, submitted.data, form);
+  const submitted = parseSubmission(form, { schema: CardOnFileSchema });
+  if (submitted.status !== "success") return fail(400, { "": "This form has expired. Please submit it again." });
+  const saved = await saveCardFromForm(auth.retailer, submitted.value.submission_id, form);
   if (!saved.ok) return fail(saved.status, saved.errors);
   return redirect("/settings/card?ref=cardSaved", 303);
 }
