@@ -1,0 +1,113 @@
+/**
+ * The password reset's server half (docs/product/screens.md, "Sign-in, registration and password reset"):
+ * which stage the page shows, and one function per form: the e-mail that asks for a link, and the new
+ * password set through the link. The answers are Conform replies (with whether the link is spent).
+ */
+import { data, redirect } from "@remix-run/node";
+import { MSG, ResetConfirmSchema, ResetRequestSchema } from "../../domain/accounts";
+import {
+  consumeResetToken,
+  findUserByEmail,
+  findUserById,
+  isResetTokenUsable,
+  replaceResetToken,
+  setUserPasswordHash,
+} from "../../db/queries/users";
+import { commitSession } from "~/utils/auth.server";
+import { db } from "~/utils/db.server";
+import { getEnv } from "~/utils/env.server";
+import { parseSubmission } from "~/utils/form.server";
+import { absoluteUrl, sendMail } from "~/utils/mail.server";
+import { RESET_TOKEN_TTL_MS, generateResetToken, hashPassword, hashResetToken, looksLikeResetToken } from "~/utils/password.server";
+import { endAllSessions } from "~/utils/session.server";
+import { admitAccountRequest, liftLoginThrottle, throttleConfig } from "~/utils/throttle.server";
+
+function parseUid(uid: string | undefined): number | null {
+  if (!uid || !/^\d{1,9}$/.test(uid)) return null;
+  return Number(uid);
+}
+
+async function tokenUsable(uid: string | undefined, token: string | undefined): Promise<{ userId: number; tokenHash: string } | null> {
+  const userId = parseUid(uid);
+  if (userId === null || !looksLikeResetToken(token)) return null;
+  const tokenHash = hashResetToken(token);
+  return (await isResetTokenUsable(db, userId, tokenHash)) ? { userId, tokenHash } : null;
+}
+
+type Stage = "email" | "sent" | "confirm" | "invalid";
+
+/** Which form the page shows: the e-mail, "sent", the new password (a usable link) or "Start Over". */
+export async function resetStage(request: Request, params: { uid?: string; token?: string }): Promise<{ stage: Stage }> {
+  if (params.uid !== undefined) {
+    return { stage: (await tokenUsable(params.uid, params.token)) ? "confirm" : "invalid" };
+  }
+  const sent = new URL(request.url).searchParams.get("sent") === "1";
+  return { stage: sent ? "sent" : "email" };
+}
+
+/** Writes the reset token and queues the e-mail (after the answer; see requestReset). */
+async function sendResetMail(user: { id: number; email: string }, token: string, tokenHash: string): Promise<void> {
+  await replaceResetToken(db, user.id, tokenHash, new Date(Date.now() + RESET_TOKEN_TTL_MS));
+  const link = absoluteUrl(`/password-reset/${user.id}/${token}`);
+  await sendMail({
+    to: user.email,
+    subject: "Reset your Wholesale Exchange password",
+    kind: "password_reset",
+    text: [
+      "Hello,",
+      "",
+      "Someone (hopefully you) asked to reset the password of your Wholesale Exchange account.",
+      "Open this link to choose a new password. It works once, for one hour:",
+      "",
+      link,
+      "",
+      "If you did not ask for this, you can ignore this e-mail; your password stays the same.",
+    ].join("\n"),
+  });
+}
+
+/** Step 1, the e-mail: the same answer whether or not the address has an account. */
+export async function requestReset(formData: FormData, ip: string) {
+  const submission = parseSubmission(formData, { schema: ResetRequestSchema });
+  if (submission.status !== "success") return data({ result: submission.reply(), tokenInvalid: false }, { status: 400 });
+  const { email } = submission.value;
+  const verdict = await admitAccountRequest(db, throttleConfig(getEnv()), "password_reset", { email, ip });
+  if (verdict.limited) {
+    return data(
+      { result: submission.reply({ formErrors: [verdict.message] }), tokenInvalid: false },
+      { status: 429, headers: { "Retry-After": String(verdict.retryAfterSeconds) } },
+    );
+  }
+  // The same work on the request's path whether or not the address has an account (one lookup, one
+  // token); the token row and the e-mail are written after the answer, so timing tells nothing (ADR 0003).
+  const user = await findUserByEmail(db, email);
+  const token = generateResetToken();
+  const tokenHash = hashResetToken(token);
+  if (user) {
+    setImmediate(() => {
+      sendResetMail(user, token, tokenHash).catch((err) => console.error("[password-reset] sending the reset e-mail failed", err));
+    });
+  }
+  return redirect("/password-reset?sent=1");
+}
+
+/** Step 3, the new password through the link (uid and token of the URL); then signed in, every other session ended. */
+export async function setNewPassword(formData: FormData, params: { uid?: string; token?: string }, ip: string) {
+  const submission = parseSubmission(formData, { schema: ResetConfirmSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["new_password", "confirm"] }), tokenInvalid: false }, { status: 400 });
+  }
+  const userId = parseUid(params.uid);
+  const token = params.token;
+  const consumed = userId !== null && looksLikeResetToken(token) && (await consumeResetToken(db, userId, hashResetToken(token)));
+  const user = consumed && userId !== null ? await findUserById(db, userId) : null;
+  if (!consumed || !user) {
+    return data({ result: submission.reply({ hideFields: ["new_password", "confirm"], formErrors: [MSG.resetTokenInvalid] }), tokenInvalid: true }, { status: 400 });
+  }
+  await setUserPasswordHash(db, user.id, await hashPassword(submission.value.new_password));
+  await endAllSessions(user.id); // every session of the user is revoked
+  // The link proved ownership: the e-mail's sign-in throttle starts over (ADR 0003).
+  await liftLoginThrottle(db, { email: user.email, ip });
+  const setCookie = await commitSession(user.id);
+  return redirect("/?ref=resetSuccessful", { headers: { "Set-Cookie": setCookie } });
+}
