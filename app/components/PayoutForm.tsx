@@ -8,23 +8,17 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
 import { PAYOUT_FIELD_LABELS, payoutDetailsSchema, type PayoutField } from "../../domain/payout";
+import { ErrorList, Field } from "~/components/forms";
 import type { PayoutActionData, payoutLoader } from "~/utils/payout.server";
 
 type LoaderData = Awaited<ReturnType<typeof payoutLoader>>;
 
-function Field({ field, name, hint, children }: { field: FieldMetadata<unknown>; name: PayoutField; hint?: ReactNode; children: ReactNode }) {
-  const errors = field.errors;
+/** A payout field: the forms module's Field with the payout label and the field's name on its error. */
+function PayoutRow({ field, name, hint, children }: { field: FieldMetadata<unknown>; name: PayoutField; hint?: ReactNode; children: ReactNode }) {
   return (
-    <div className={`field${errors?.length ? " field-invalid" : ""}`}>
-      <label htmlFor={field.id}>{PAYOUT_FIELD_LABELS[name]}</label>
+    <Field label={PAYOUT_FIELD_LABELS[name]} htmlFor={field.id} errors={field.errors} errorId={field.errorId} name={name} hint={hint}>
       {children}
-      {hint ? <div className="field-hint muted">{hint}</div> : null}
-      {errors?.length ? (
-        <div id={field.errorId} className="field-error" role="alert" data-field-error={name}>
-          {errors[0]}
-        </div>
-      ) : null}
-    </div>
+    </Field>
   );
 }
 
@@ -93,63 +87,59 @@ export function PayoutForm({ title }: { title: string }) {
         <fieldset className="form-stack">
           <legend>Representative</legend>
           <div className="form-row">
-            <Field field={fields.first_name} name="first_name">{text("first_name", { autoComplete: "given-name" })}</Field>
-            <Field field={fields.last_name} name="last_name">{text("last_name", { autoComplete: "family-name" })}</Field>
+            <PayoutRow field={fields.first_name} name="first_name">{text("first_name", { autoComplete: "given-name" })}</PayoutRow>
+            <PayoutRow field={fields.last_name} name="last_name">{text("last_name", { autoComplete: "family-name" })}</PayoutRow>
           </div>
           <div className="form-row">
-            <Field field={fields.email} name="email">
+            <PayoutRow field={fields.email} name="email">
               <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
-            </Field>
-            <Field field={fields.date_of_birth} name="date_of_birth">{text("date_of_birth", { placeholder: "MM/DD/YYYY", inputMode: "numeric" })}</Field>
+            </PayoutRow>
+            <PayoutRow field={fields.date_of_birth} name="date_of_birth">{text("date_of_birth", { placeholder: "MM/DD/YYYY", inputMode: "numeric" })}</PayoutRow>
           </div>
-          <Field field={fields.street_address} name="street_address">{text("street_address", { autoComplete: "address-line1" })}</Field>
+          <PayoutRow field={fields.street_address} name="street_address">{text("street_address", { autoComplete: "address-line1" })}</PayoutRow>
           <div className="form-row">
-            <Field field={fields.locality} name="locality">{text("locality", { autoComplete: "address-level2" })}</Field>
-            <Field field={fields.region} name="region">{text("region", { maxLength: "2", placeholder: "NY", autoComplete: "address-level1" })}</Field>
-            <Field field={fields.postal_code} name="postal_code">{text("postal_code", { inputMode: "numeric", maxLength: "5", autoComplete: "postal-code" })}</Field>
+            <PayoutRow field={fields.locality} name="locality">{text("locality", { autoComplete: "address-level2" })}</PayoutRow>
+            <PayoutRow field={fields.region} name="region">{text("region", { maxLength: "2", placeholder: "NY", autoComplete: "address-level1" })}</PayoutRow>
+            <PayoutRow field={fields.postal_code} name="postal_code">{text("postal_code", { inputMode: "numeric", maxLength: "5", autoComplete: "postal-code" })}</PayoutRow>
           </div>
         </fieldset>
 
         <fieldset className="form-stack">
           <legend>Business</legend>
-          <Field field={fields.buslegal_name} name="buslegal_name">{text("buslegal_name", { autoComplete: "organization" })}</Field>
-          <Field
+          <PayoutRow field={fields.buslegal_name} name="buslegal_name">{text("buslegal_name", { autoComplete: "organization" })}</PayoutRow>
+          <PayoutRow
             field={fields.bustax_id}
             name="bustax_id"
             hint={loaderData.saved ? `On file: ending in ${loaderData.saved.bustaxIdLast4}. Enter it again to save changes.` : "##-#######"}
           >
             {text("bustax_id", { placeholder: "12-3456789", inputMode: "numeric", autoComplete: "off" })}
-          </Field>
-          <Field field={fields.busstreet_address} name="busstreet_address">{text("busstreet_address")}</Field>
+          </PayoutRow>
+          <PayoutRow field={fields.busstreet_address} name="busstreet_address">{text("busstreet_address")}</PayoutRow>
           <div className="form-row">
-            <Field field={fields.buslocality} name="buslocality">{text("buslocality")}</Field>
-            <Field field={fields.busregion} name="busregion">{text("busregion", { maxLength: "2", placeholder: "NY" })}</Field>
-            <Field field={fields.buspostal_code} name="buspostal_code">{text("buspostal_code", { inputMode: "numeric", maxLength: "5" })}</Field>
+            <PayoutRow field={fields.buslocality} name="buslocality">{text("buslocality")}</PayoutRow>
+            <PayoutRow field={fields.busregion} name="busregion">{text("busregion", { maxLength: "2", placeholder: "NY" })}</PayoutRow>
+            <PayoutRow field={fields.buspostal_code} name="buspostal_code">{text("buspostal_code", { inputMode: "numeric", maxLength: "5" })}</PayoutRow>
           </div>
         </fieldset>
 
         <fieldset className="form-stack">
           <legend>Bank account for payouts</legend>
           <div className="form-row">
-            <Field
+            <PayoutRow
               field={fields.account_number}
               name="account_number"
               hint={loaderData.saved ? `On file: ending in ${loaderData.saved.accountLast4}. Enter it again to save changes.` : undefined}
             >
               {text("account_number", { inputMode: "numeric", autoComplete: "off" })}
-            </Field>
-            <Field field={fields.routing_number} name="routing_number">{text("routing_number", { inputMode: "numeric", maxLength: "9", autoComplete: "off" })}</Field>
+            </PayoutRow>
+            <PayoutRow field={fields.routing_number} name="routing_number">{text("routing_number", { inputMode: "numeric", maxLength: "9", autoComplete: "off" })}</PayoutRow>
           </div>
           <div className={`field field-checkbox${fields.tos_accepted.errors?.length ? " field-invalid" : ""}`}>
             <label htmlFor={fields.tos_accepted.id}>
               <input {...getInputProps(fields.tos_accepted, { type: "checkbox" })} /> {PAYOUT_FIELD_LABELS.tos_accepted} of the marketplace and of
               its payment provider.
             </label>
-            {fields.tos_accepted.errors?.length ? (
-              <div id={fields.tos_accepted.errorId} className="field-error" role="alert" data-field-error="tos_accepted">
-                {fields.tos_accepted.errors[0]}
-              </div>
-            ) : null}
+            <ErrorList id={fields.tos_accepted.errorId} errors={fields.tos_accepted.errors} name="tos_accepted" />
           </div>
         </fieldset>
 

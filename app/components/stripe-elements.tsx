@@ -1,6 +1,7 @@
 import { Form } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { CARD_FIELDS } from "../../domain/card-form";
+import { ErrorList } from "./forms";
 
 /** The part of Stripe.js (loaded from Stripe, only when Stripe keys are configured) that our card forms use. */
 export type StripeJs = {
@@ -60,11 +61,7 @@ export function StripeCardField({ mountRef, error }: { mountRef: React.RefObject
         <label>Card</label>
         <div ref={mountRef} className="stripe-card-element" style={{ padding: "0.6rem", border: "1px solid #ccc", borderRadius: 6 }} />
       </div>
-      {error ? (
-        <div className="field-error" role="alert">
-          {error}
-        </div>
-      ) : null}
+      <ErrorList errors={error} />
       <noscript>The card form needs JavaScript (Stripe Elements).</noscript>
     </>
   );

@@ -127,13 +127,7 @@ export function EditItemPage() {
 
       <Form method="post" {...getFormProps(form)} ref={formRef} className="form-stack edit-form" data-testid="edit-form" onInput={recount}>
         <input type="hidden" name="id" value={d.item.id} />
-        {form.errors?.length ? (
-          <div className="alert alert-danger" role="alert" data-testid="edit-form-errors">
-            {form.errors.map((e) => (
-              <p key={e}>{e}</p>
-            ))}
-          </div>
-        ) : null}
+        <ErrorList kind="form" testId="edit-form-errors" errors={form.errors} />
         <fieldset className="size-counters">
           <legend>Sizes</legend>
           {sizeFields.map((f, i) => {
