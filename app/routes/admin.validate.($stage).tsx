@@ -24,7 +24,7 @@ import { fixedIds, validationAction } from "./__admin-validate.server";
 export const meta: MetaFunction = () => [{ title: pageTitle("Validation") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
 
-/** Validation tools (spec 002 §2.10), stages brands and categories (lists of 200). */
+/** Validation tools (docs/product/screens.md, "Staff: validation tools"): the stages brands, categories and products (lists of 200). */
 const STAGES = [
   { stage: "brands", label: "Brands", needs: "brand" },
   { stage: "categories", label: "Categories", needs: "product" },

@@ -217,7 +217,7 @@ export default function ManageBrand() {
   );
 }
 
-/** The tab's list paged (spec 002 lists run past one page: "product list 200", a brand's retailers and orders). */
+/** The tab's list paged (lists run past one page: a collection's products, a brand's retailers and orders). */
 function TabPager({ d }: { d: { page: number } & ({ list?: { count: number; capped?: boolean; rows: unknown[] } } | { ordersTotal?: number }) }) {
   const list = "list" in d && d.list ? d.list : "ordersTotal" in d && typeof d.ordersTotal === "number" ? { count: d.ordersTotal, rows: [] } : null;
   if (!list) return null;

@@ -39,7 +39,7 @@ async function context(request: Request) {
   return { ctx, brandId, collections, collectionId, uploadId: id("upload") };
 }
 
-/** Collection Uploads (spec 002 §2.5): Load a .zip, pick it, update preview, save products. */
+/** Collection Uploads (docs/product/screens.md, "Staff: collection uploads"): Load a .zip, pick it, update preview, save products. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { brandId, collections, collectionId, uploadId } = await context(request);
   const brandName = (await labelsFor(db, "brand", [brandId]))[brandId];
