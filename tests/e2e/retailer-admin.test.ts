@@ -248,6 +248,36 @@ describe("retailer admin", () => {
     await closePage(contactPage);
   });
 
+  it("every tab answers at its URL with the retailer in the title; without an id back to Choose Retailer, a wrong id or tab is a 404", async () => {
+    const staff = new HttpClient();
+    await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
+    const text = (body: string) => body.replace(/<!-- -->/g, ""); // React's markers between adjacent texts
+    for (const tab of ["info", "contacts", "brands", "listings", "requests", "transactions", "rmas"]) {
+      const page = await staff.get(`/manage-retailer/${tab}?id=${target.id}`);
+      expect(page.status, tab).toBe(200);
+      expect(text(page.body), tab).toContain(`Manage retailer: ${target.storeName} #${target.id}</h1>`);
+      const link = page.body.match(new RegExp(`<a[^>]*href="/manage-retailer/${tab}\\?id=${target.id}"[^>]*>`))?.[0] ?? "";
+      expect(link, tab).toContain('aria-current="page"');
+      const bare = await staff.get(`/manage-retailer/${tab}`);
+      expect([bare.status, bare.location], tab).toEqual([302, "/manage-retailer"]);
+      for (const id of ["abc", "0", "2147483648", "999999999"]) expect((await staff.get(`/manage-retailer/${tab}?id=${id}`)).status, `${tab} ${id}`).toBe(404);
+    }
+    expect((await staff.get(`/manage-retailer/no-such-tab?id=${target.id}`)).status).toBe(404);
+    // Choose Retailer lists retailers whatever ?id= says: no retailer in the title, only its own tab.
+    const list = await staff.get(`/manage-retailer?id=${target.id}&status=all&q=${encodeURIComponent(target.storeName)}`);
+    expect(list.status).toBe(200);
+    expect(text(list.body)).toContain("Manage retailer</h1>");
+    expect(list.body).not.toContain(`href="/manage-retailer/contacts?id=${target.id}"`);
+    expect(list.body).toContain(`data-testid="retailer-row-${target.id}"`);
+    // /manage-retailer/choose is Choose Retailer, the query kept.
+    const choose = await staff.get("/manage-retailer/choose?status=all");
+    expect([choose.status, choose.location]).toEqual([302, "/manage-retailer?status=all"]);
+    // A tab without commands takes no POST; a tab's unknown intent is a 400 with its message.
+    const unknown = await staff.postForm(`/manage-retailer/contacts?id=${target.id}`, { intent: "info" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toContain("Unknown action.");
+  });
+
   it("Brands: add and delete a link; brand requests are listed; Listings (modal edit), Requests, Transactions and RMAs show", async () => {
     const page = staffPage;
     await page.goto(url(`/manage-retailer/brands?id=${target.id}`));
