@@ -117,33 +117,7 @@ function Summary({ d }: { d: OrderDetail }) {
         ) : null}
         <dt>Created</dt>
         <dd>{formatDate(d.createdAt)}</dd>
-        {swap ? (
-          <>
-            <dt>Provider's goods</dt>
-            <dd>{formatCents(d.amounts.valueCents)}</dd>
-            <dt>Receiver's goods</dt>
-            <dd>{formatCents(d.lines.filter((l) => l.type === "goods" && l.side === "receiver").reduce((a, l) => a + l.valueCents, 0))}</dd>
-            <dt>Receiver's due (fee, shipping, any cash)</dt>
-            <dd>{formatCents(d.amounts.receiverGrandTotalCents)}</dd>
-            {typeof d.ledger?.providerDueCents === "number" ? (
-              <>
-                <dt>Provider's due</dt>
-                <dd>{formatCents(d.ledger.providerDueCents)}</dd>
-              </>
-            ) : null}
-          </>
-        ) : (
-          <>
-            <dt>Goods</dt>
-            <dd>{formatCents(d.amounts.valueCents)}</dd>
-            <dt>Fee</dt>
-            <dd>{formatCents(d.amounts.receiverFeeCents)}</dd>
-            <dt>Shipping</dt>
-            <dd>{formatCents(d.amounts.receiverShippingCents)}</dd>
-            <dt>Grand total</dt>
-            <dd>{formatCents(d.amounts.receiverGrandTotalCents)}</dd>
-          </>
-        )}
+        <OrderAmounts d={d} />
         <dt>Authorised / captured</dt>
         <dd>
           {formatCents(d.amounts.authorizedCents)} / {formatCents(d.amounts.capturedCents)}
@@ -168,6 +142,37 @@ function Summary({ d }: { d: OrderDetail }) {
         </p>
       ))}
     </div>
+  );
+}
+
+/** The order's amounts as the staff card lists them: a swap's goods and dues per side, a sale's buyer totals. */
+function OrderAmounts({ d }: { d: OrderDetail }) {
+  return d.ttype === "swap" ? (
+    <>
+      <dt>Provider's goods</dt>
+      <dd>{formatCents(d.amounts.valueCents)}</dd>
+      <dt>Receiver's goods</dt>
+      <dd>{formatCents(d.lines.filter((l) => l.type === "goods" && l.side === "receiver").reduce((a, l) => a + l.valueCents, 0))}</dd>
+      <dt>Receiver's due (fee, shipping, any cash)</dt>
+      <dd>{formatCents(d.amounts.receiverGrandTotalCents)}</dd>
+      {typeof d.ledger?.providerDueCents === "number" ? (
+        <>
+          <dt>Provider's due</dt>
+          <dd>{formatCents(d.ledger.providerDueCents)}</dd>
+        </>
+      ) : null}
+    </>
+  ) : (
+    <>
+      <dt>Goods</dt>
+      <dd>{formatCents(d.amounts.valueCents)}</dd>
+      <dt>Fee</dt>
+      <dd>{formatCents(d.amounts.receiverFeeCents)}</dd>
+      <dt>Shipping</dt>
+      <dd>{formatCents(d.amounts.receiverShippingCents)}</dd>
+      <dt>Grand total</dt>
+      <dd>{formatCents(d.amounts.receiverGrandTotalCents)}</dd>
+    </>
   );
 }
 

@@ -17,7 +17,7 @@ import { BUY_STATES, SWAP_STATES, type Role } from "../../../domain/states";
 import { swapCompletionText } from "../../../domain/swap-texts";
 import type { SwapView } from "../../../workflows/swap/contract";
 import { CardFields } from "../CardFields";
-import type { ListOfErrors } from "../forms";
+import { ErrorList, type ListOfErrors } from "../forms";
 import { ShippingPapers } from "./OrderParts";
 import { RmaOffer } from "../rma/RmaOffer";
 import type { MyRma } from "~/utils/rma.server";
@@ -100,11 +100,7 @@ export function SwapPanel({ order, view, choices, error, cardErrors, canRma = fa
   const busy = navigation.state !== "idle";
   const role = order.role;
   const waiting = swapCompletionText(order);
-  const errorBox = error ? (
-    <div className="alert alert-danger" role="alert" data-testid="swap-error">
-      {error}
-    </div>
-  ) : null;
+  const errorBox = error ? <ErrorList kind="form" errors={error} testId="swap-error" /> : null;
   const s = order.statename;
   const status = (
     <p className="swap-status" data-testid="swap-status">
@@ -143,43 +139,46 @@ export function SwapPanel({ order, view, choices, error, cardErrors, canRma = fa
     );
   }
 
-  if (choosing) {
-    return (
-      <div className="order-panel" data-testid="swap-panel">
-        {status}
-        {errorBox}
-        <h3>Choose from the other retailer's swap listings</h3>
-        {choices.length === 0 ? <p data-testid="swap-no-choices">The other retailer has no swap listings of this brand with units left.</p> : null}
-        <Form method="post" className="form-stack" data-testid="swap-choose-form">
-          <input type="hidden" name="intent" value="choose" />
-          {choices.map((c) => (
-            <fieldset key={c.listingId} className="field" data-testid="swap-choice">
-              <legend>
-                {c.productCode} {c.displayName} ({c.color}), {formatCents(c.unitPriceCents)} a unit
-              </legend>
-              {Object.entries(c.sizes)
-                .filter(([, n]) => n > 0)
-                .map(([size, n]) => (
-                  <label key={size} style={{ marginRight: "1rem" }}>
-                    {size} (of {n}){" "}
-                    <input type="number" min={0} max={n} step={1} name={`units.${c.listingId}.${size}`} defaultValue="" style={{ width: "5rem" }} />
-                  </label>
-                ))}
-            </fieldset>
-          ))}
-          <button type="submit" className="button" disabled={busy || choices.length === 0} data-testid="swap-choose">
-            Choose Items
-          </button>
-        </Form>
-        <DeclineForm busy={busy} />
-      </div>
-    );
-  }
+  if (choosing) return <ChooseForm choices={choices} busy={busy} status={status} errorBox={errorBox} />;
 
   if (s === SWAP_STATES.PROVIDER_APPROVE || s === SWAP_STATES.RECEIVER_APPROVE) {
     return <ApproveForm view={view} role={role} busy={busy} errorBox={errorBox} styles={styleNames(order.lines)} />;
   }
   return <RestOfPanel order={order} view={view} role={role} busy={busy} errorBox={errorBox} cardErrors={cardErrors} />;
+}
+
+/** The provider's choice from the receiver's swap listings of the brand (units per size), or a decline. */
+function ChooseForm({ choices, busy, status, errorBox }: { choices: SwapChoice[]; busy: boolean; status: React.ReactNode; errorBox: React.ReactNode }) {
+  return (
+    <div className="order-panel" data-testid="swap-panel">
+      {status}
+      {errorBox}
+      <h3>Choose from the other retailer's swap listings</h3>
+      {choices.length === 0 ? <p data-testid="swap-no-choices">The other retailer has no swap listings of this brand with units left.</p> : null}
+      <Form method="post" className="form-stack" data-testid="swap-choose-form">
+        <input type="hidden" name="intent" value="choose" />
+        {choices.map((c) => (
+          <fieldset key={c.listingId} className="field" data-testid="swap-choice">
+            <legend>
+              {c.productCode} {c.displayName} ({c.color}), {formatCents(c.unitPriceCents)} a unit
+            </legend>
+            {Object.entries(c.sizes)
+              .filter(([, n]) => n > 0)
+              .map(([size, n]) => (
+                <label key={size} style={{ marginRight: "1rem" }}>
+                  {size} (of {n}){" "}
+                  <input type="number" min={0} max={n} step={1} name={`units.${c.listingId}.${size}`} defaultValue="" style={{ width: "5rem" }} />
+                </label>
+              ))}
+          </fieldset>
+        ))}
+        <button type="submit" className="button" disabled={busy || choices.length === 0} data-testid="swap-choose">
+          Choose Items
+        </button>
+      </Form>
+      <DeclineForm busy={busy} />
+    </div>
+  );
 }
 
 /** Each style's name by its variation, from the order's lines (the swap's terms carry ids, sizes and prices only). */
