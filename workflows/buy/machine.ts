@@ -41,7 +41,18 @@ import {
   BUY_MESSAGES,
   BUY_REDIRECTS,
   BUY_STEPS,
+  addPaymentMethodUpdate,
+  approveModifiedPurchaseUpdate,
+  approveSaleUpdate,
   buyWorkflowId,
+  cancelShipmentUpdate,
+  completeCheckoutUpdate,
+  confirmReceivedUpdate,
+  declineCheckoutUpdate,
+  declineModifiedPurchaseUpdate,
+  declineSaleUpdate,
+  modifySaleUpdate,
+  rateOrderUpdate,
   unitsTakenSignal,
   type AddPaymentMethodCommand,
   type ApproveModifiedPurchaseCommand,
@@ -448,11 +459,13 @@ const NEGOTIATING_SELLER: State[] = [BUY_STATES.PROVIDER_APPROVE_SALE, BUY_STATE
 /** Every retailer command of the buy order, by update name (contract.ts defines the updates). */
 export const BUY_COMMANDS = {
   completeCheckout: {
+    update: completeCheckoutUpdate,
     validate: allowed<CompleteCheckoutCommand>("receiver", [BUY_STATES.COMPLETE_ORDER_CHECKOUT], (_m, cmd) => requireCard(cmd.paymentMethod)),
     run: completeCheckout,
   } satisfies CommandSpec<CompleteCheckoutCommand>,
 
   declineCheckout: {
+    update: declineCheckoutUpdate,
     validate: allowed<DeclineCheckoutCommand>("receiver", [BUY_STATES.COMPLETE_ORDER_CHECKOUT], (m, cmd) => {
       if (m.kind !== "for_request") reject("wrong_state");
       if (!isChoice(BUYER_DECLINE_REASONS, cmd.reason) || cmd.reason === BUYER_DECLINE_DEFAULT_REASON) reject("decline_reason_required");
@@ -465,6 +478,7 @@ export const BUY_COMMANDS = {
   } satisfies CommandSpec<DeclineCheckoutCommand>,
 
   approveSale: {
+    update: approveSaleUpdate,
     validate: allowed<ApproveSaleCommand>("provider", NEGOTIATING_SELLER),
     *run(m, cmd, ctx) {
       const facts = yield* approvalFacts(m, m.requested);
@@ -474,11 +488,13 @@ export const BUY_COMMANDS = {
   } satisfies CommandSpec<ApproveSaleCommand>,
 
   addPaymentMethod: {
+    update: addPaymentMethodUpdate,
     validate: allowed<AddPaymentMethodCommand>("provider", [BUY_STATES.PAYMENT], (_m, cmd) => requireCard(cmd.paymentMethod)),
     run: addPaymentMethod,
   } satisfies CommandSpec<AddPaymentMethodCommand>,
 
   modifySale: {
+    update: modifySaleUpdate,
     validate: allowed<ModifySaleCommand>("provider", [BUY_STATES.PROVIDER_APPROVE_SALE], (m, cmd) => void modificationOf(m, cmd.lines)),
     *run(m, cmd, ctx) {
       const lines = modificationOf(m, cmd.lines);
@@ -489,6 +505,7 @@ export const BUY_COMMANDS = {
   } satisfies CommandSpec<ModifySaleCommand>,
 
   declineSale: {
+    update: declineSaleUpdate,
     validate: allowed<DeclineSaleCommand>("provider", NEGOTIATING_SELLER, (_m, cmd) => {
       if (!isChoice(SELLER_DECLINE_REASONS, cmd.reason)) reject("decline_reason_required");
     }),
@@ -501,11 +518,13 @@ export const BUY_COMMANDS = {
   } satisfies CommandSpec<DeclineSaleCommand>,
 
   approveModifiedPurchase: {
+    update: approveModifiedPurchaseUpdate,
     validate: allowed<ApproveModifiedPurchaseCommand>("receiver", [BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE]),
     run: approveModified,
   } satisfies CommandSpec<ApproveModifiedPurchaseCommand>,
 
   declineModifiedPurchase: {
+    update: declineModifiedPurchaseUpdate,
     validate: allowed<DeclineModifiedPurchaseCommand>("receiver", [BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE], (_m, cmd) => {
       if (cmd.reason !== undefined && cmd.reason !== null && !isChoice(BUYER_DECLINE_REASONS, cmd.reason)) reject("decline_reason_required");
     }),
@@ -517,6 +536,7 @@ export const BUY_COMMANDS = {
   } satisfies CommandSpec<DeclineModifiedPurchaseCommand>,
 
   cancelShipment: {
+    update: cancelShipmentUpdate,
     validate: allowed<CancelShipmentCommand>("provider", [...SHIPPING], (m, cmd) => {
       if (scanQueued(m)) reject("wrong_state");
       requireCancelReason(cmd.reason);
@@ -529,6 +549,7 @@ export const BUY_COMMANDS = {
   } satisfies CommandSpec<CancelShipmentCommand>,
 
   confirmReceived: {
+    update: confirmReceivedUpdate,
     validate: allowed<ConfirmReceivedCommand>("receiver", [COMMON_STATES.DELIVERED], (m) => {
       if (m.receivedConfirmed) reject("wrong_state");
     }),
@@ -540,6 +561,7 @@ export const BUY_COMMANDS = {
   } satisfies CommandSpec<ConfirmReceivedCommand>,
 
   rateOrder: {
+    update: rateOrderUpdate,
     validate: allowed<RateOrderCommand>("receiver", [COMMON_STATES.DELIVERED], requireValidRating),
     run: rateOrder,
   } satisfies CommandSpec<RateOrderCommand>,

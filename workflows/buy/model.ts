@@ -24,7 +24,7 @@ import { MAX_COMMENT_LENGTH, isPaymentMethod, ratingRefusal } from "../common/gu
 import { isScan, takeCarrierEvent } from "../common/parcel";
 import { iso, isoDeadlines, type Codes as StepCodes } from "../common/record";
 import { InvalidInput, Rejection } from "../common/steps";
-import type { OrderSearchFacts } from "../common/search-attributes";
+import { orderSearchFacts, type OrderSearchFacts } from "../common/search-attributes";
 import {
   BUY_ERRORS,
   WRONG_PARTY_MESSAGES,
@@ -208,30 +208,28 @@ export function actionNeeded(m: BuyModel): Role | null {
 }
 
 /** What the order's search attributes say (workflows/common/search-attributes.ts): the read model's columns. */
-export function buySearchFacts(m: BuyModel): OrderSearchFacts {
-  return { orderNumber: m.externalId, kind: "buy", state: m.statename, stage: stageForState(m.statename), providerId: m.providerId, receiverId: m.receiverId, actionNeeded: actionNeeded(m) };
-}
+export const buySearchFacts = (m: BuyModel): OrderSearchFacts => orderSearchFacts("buy", m, actionNeeded(m));
+
+/** Which deadline each state waits for (docs/product/windows.md); delivered has its own rule. */
+const DEADLINE_OF: Partial<Record<State, keyof Deadlines>> = {
+  [BUY_STATES.COMPLETE_ORDER_CHECKOUT]: "checkoutBy",
+  [BUY_STATES.PROVIDER_APPROVE_SALE]: "sellerResponseBy",
+  [BUY_STATES.PAYMENT]: "sellerResponseBy",
+  [BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE]: "modifiedResponseBy",
+  [BUY_STATES.SHIP_ORDER]: "pickupBy",
+  [BUY_STATES.SHIP_ORDER_TRY2]: "pickupBy",
+};
 
 /** The deadline the order waits for in its current state (epoch ms), or null. */
 export function deadline(m: BuyModel): number | null {
   const d = m.deadlines;
-  switch (m.statename) {
-    case BUY_STATES.COMPLETE_ORDER_CHECKOUT:
-      return d.checkoutBy;
-    case BUY_STATES.PROVIDER_APPROVE_SALE:
-    case BUY_STATES.PAYMENT:
-      return d.sellerResponseBy;
-    case BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE:
-      return d.modifiedResponseBy;
-    case BUY_STATES.SHIP_ORDER:
-    case BUY_STATES.SHIP_ORDER_TRY2:
-      return d.pickupBy;
-    case COMMON_STATES.DELIVERED:
-      if (m.rmaOpen && d.rmaBy !== null) return m.rating ? d.rmaBy : Math.min(d.rmaBy, d.ratingBy ?? d.rmaBy);
-      return m.rating ? null : d.ratingBy;
-    default:
-      return null;
+  if (m.statename === COMMON_STATES.DELIVERED) {
+    // The RMA window closes at 48 h; the rating window, unless a rating was given.
+    if (m.rmaOpen && d.rmaBy !== null) return m.rating ? d.rmaBy : Math.min(d.rmaBy, d.ratingBy ?? d.rmaBy);
+    return m.rating ? null : d.ratingBy;
   }
+  const which = DEADLINE_OF[m.statename];
+  return which ? d[which] : null;
 }
 
 /** Which commands each party may send now. */

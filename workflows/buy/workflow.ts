@@ -4,28 +4,17 @@
  * table-tested without Temporal). State names, display statuses and action codes are domain/'s (ADR 0002,
  * ADR 0009); the shape is ADR 0015, the kit it is made of ADR 0023.
  *
- * Here: the updates (retailer commands), the signals (payment webhooks, other orders) and queries, the
- * opening write and the main loop. Deterministic: imports only @temporalio/workflow, domain/ (through the
+ * Here: the retailer commands (each answers its update: machine.ts BUY_COMMANDS), the signals (payment
+ * webhooks, other orders) and queries, the opening write and the main loop. Deterministic: imports only @temporalio/workflow, domain/ (through the
  * machine), the contract and activity types.
  */
 import { setHandler } from "@temporalio/workflow";
 import { OrderDriver } from "../common/driver";
 import {
   BUY_INVALID_INPUT,
-  addPaymentMethodUpdate,
-  approveModifiedPurchaseUpdate,
-  approveSaleUpdate,
   canRequestRmaQuery,
-  cancelShipmentUpdate,
-  completeCheckoutUpdate,
-  confirmReceivedUpdate,
-  declineCheckoutUpdate,
-  declineModifiedPurchaseUpdate,
-  declineSaleUpdate,
-  modifySaleUpdate,
   orderViewQuery,
   paymentEventSignal,
-  rateOrderUpdate,
   unitsTakenSignal,
   type BuyOrderInput,
   type BuyOrderResult,
@@ -37,18 +26,7 @@ export async function buyOrderWorkflow(input: BuyOrderInput): Promise<BuyOrderRe
   const driver = new OrderDriver(buyMachine, input, BUY_INVALID_INPUT);
   const m = driver.model;
 
-  driver.command(completeCheckoutUpdate, BUY_COMMANDS.completeCheckout);
-  driver.command(declineCheckoutUpdate, BUY_COMMANDS.declineCheckout);
-  driver.command(approveSaleUpdate, BUY_COMMANDS.approveSale);
-  driver.command(addPaymentMethodUpdate, BUY_COMMANDS.addPaymentMethod);
-  driver.command(modifySaleUpdate, BUY_COMMANDS.modifySale);
-  driver.command(declineSaleUpdate, BUY_COMMANDS.declineSale);
-  driver.command(approveModifiedPurchaseUpdate, BUY_COMMANDS.approveModifiedPurchase);
-  driver.command(declineModifiedPurchaseUpdate, BUY_COMMANDS.declineModifiedPurchase);
-  driver.command(cancelShipmentUpdate, BUY_COMMANDS.cancelShipment);
-  driver.command(confirmReceivedUpdate, BUY_COMMANDS.confirmReceived);
-  driver.command(rateOrderUpdate, BUY_COMMANDS.rateOrder);
-
+  driver.commands(BUY_COMMANDS);
   driver.signal(paymentEventSignal, acceptPaymentEvent);
   driver.signal(unitsTakenSignal, acceptUnitsTaken);
 

@@ -146,7 +146,7 @@ export class OrderDriver<M extends { recordSeq: number }, Input> {
   }
 
   /** Registers a command as an update: the validator refuses before it is accepted; the step runs alone. */
-  command<Cmd, Ret>(def: UpdateDefinition<Ret, [Cmd]>, command: Command<M, Cmd, Ret>): void {
+  private command<Cmd, Ret>(def: UpdateDefinition<Ret, [Cmd]>, command: Command<M, Cmd, Ret>): void {
     setHandler(
       def,
       async (cmd: Cmd) => {
@@ -158,6 +158,11 @@ export class OrderDriver<M extends { recordSeq: number }, Input> {
       },
       { validator: (cmd: Cmd) => this.validate(command, cmd) },
     );
+  }
+
+  /** Registers every command of a kind (e.g. BUY_COMMANDS), each as its own update. */
+  commands<C>(commands: { [K in keyof C]: Command<M, C[K], unknown> }): void {
+    for (const name of Object.keys(commands) as (keyof C)[]) this.command(commands[name].update, commands[name]);
   }
 
   /** Registers a signal that `accept`s its payload into the model; true wakes the main loop. */

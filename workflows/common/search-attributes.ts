@@ -17,7 +17,7 @@
  * Pure (defineSearchAttributeKey only builds a name/type pair): usable in the workflow sandbox and tests.
  */
 import { SearchAttributeType, defineSearchAttributeKey, type SearchAttributeUpdatePair } from "@temporalio/common";
-import type { Role } from "../../domain/states";
+import { stageForState, type Role } from "../../domain/states";
 
 export const ORDER_SEARCH_ATTRIBUTES = Object.freeze({
   /** The order number retailers and staff see (orders.external_id: WX-000123; an RMA's RMA-000124). */
@@ -55,6 +55,15 @@ export interface OrderSearchFacts {
   providerId: number;
   receiverId: number;
   actionNeeded: ActionNeeded;
+}
+
+/** The facts of an order whose state name gives its stage (a purchase, a swap), as its read-model row has them. */
+export function orderSearchFacts(
+  kind: "buy" | "swap",
+  m: { externalId: string; statename: string; providerId: number; receiverId: number },
+  actionNeeded: ActionNeeded,
+): OrderSearchFacts {
+  return { orderNumber: m.externalId, kind, state: m.statename, stage: stageForState(m.statename), providerId: m.providerId, receiverId: m.receiverId, actionNeeded };
 }
 
 /** The WaitingOn values of an order: the retailer ids whose move it is, or "staff". */

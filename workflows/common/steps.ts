@@ -10,6 +10,7 @@
  *
  * Pure (type imports only), deterministic, usable from the workflow sandbox, Node and tests alike.
  */
+import type { UpdateDefinition } from "@temporalio/common";
 import type { CarrierEventSignal } from "./contract";
 import type { OrderSearchFacts } from "./search-attributes";
 
@@ -86,8 +87,12 @@ export class InvalidInput extends Error {
   }
 }
 
-/** A command of a machine: `validate` refuses it without changing anything; `run` does it as a step. */
+/**
+ * A command of a machine: the update it answers (the kind's contract), `validate` refuses it without changing
+ * anything, `run` does it as a step.
+ */
 export interface Command<M, Cmd, Ret> {
+  update: UpdateDefinition<Ret, [Cmd]>;
   validate(m: M, cmd: Cmd, now: number): void;
   run(m: M, cmd: Cmd, ctx: StepContext): Step<Ret>;
 }

@@ -16,8 +16,8 @@ import type { CarrierEventSignal } from "../common/contract";
 import { bookParcel, newParcel, pickupWindowEnd, takeDelivery, takeScan } from "../common/parcel";
 import { payments } from "../common/payments";
 import { iso, isoDeadlines, noticeDedupeKey, stepRecord, type Codes as StepCodes } from "../common/record";
-import { caller, type Machine, type Step, type StepContext } from "../common/steps";
-import { RMA_STAGES, RMA_STEPS, type RmaActionRecord, type RmaDecisionCommand, type RmaDecisionResult, type RmaInput } from "./contract";
+import { caller, type Command, type Machine, type Step, type StepContext } from "../common/steps";
+import { RMA_STAGES, RMA_STEPS, decideRmaUpdate, type RmaActionRecord, type RmaDecisionCommand, type RmaDecisionResult, type RmaInput } from "./contract";
 import { acceptCarrierEvent, createRmaModel, deadline, isFinished, rmaSearchFacts, settlementOf, validateDecision, type RmaModel } from "./model";
 
 const call = caller<RmaActivities>();
@@ -128,10 +128,15 @@ function* decide(m: RmaModel, cmd: RmaDecisionCommand, ctx: StepContext): Step<R
   return { stage: m.stage, settlement: settlementOf(m) };
 }
 
+/** Staff's decision, the RMA's one command. */
 export const RMA_DECIDE = {
+  update: decideRmaUpdate,
   validate: (m: RmaModel, cmd: RmaDecisionCommand) => validateDecision(m, cmd),
   run: decide,
-};
+} satisfies Command<RmaModel, RmaDecisionCommand, RmaDecisionResult>;
+
+/** Every command of the RMA, by update name. */
+export const RMA_COMMANDS = { decideRma: RMA_DECIDE };
 
 export function* openRma(m: RmaModel, ctx: StepContext): Step {
   yield* record(m, ctx, [[ACTION.RMA_REQUESTED, "victim"]], [

@@ -6,14 +6,14 @@
  */
 import { setHandler } from "@temporalio/workflow";
 import { OrderDriver } from "../common/driver";
-import { RMA_INVALID_INPUT, cardOnFileSignal, decideRmaUpdate, rmaViewQuery, type RmaInput, type RmaStage } from "./contract";
-import { RMA_DECIDE, rmaMachine } from "./machine";
+import { RMA_INVALID_INPUT, cardOnFileSignal, rmaViewQuery, type RmaInput, type RmaStage } from "./contract";
+import { RMA_COMMANDS, rmaMachine } from "./machine";
 import { acceptCardOnFile, rmaView } from "./model";
 
 export async function rmaWorkflow(input: RmaInput): Promise<{ stage: RmaStage; charged: boolean }> {
   const driver = new OrderDriver(rmaMachine, input, RMA_INVALID_INPUT);
   const m = driver.model;
-  driver.command(decideRmaUpdate, RMA_DECIDE);
+  driver.commands(RMA_COMMANDS);
   driver.signal(cardOnFileSignal, acceptCardOnFile);
   setHandler(rmaViewQuery, () => rmaView(m, driver.busy));
   await driver.open();

@@ -31,6 +31,17 @@ import { isoDeadlines, nextKey, noticeDedupeKey, stepRecord, type Codes as StepC
 import { caller, type Command, type Machine, type Step, type StepContext } from "../common/steps";
 import {
   SWAP_STEPS,
+  acceptDeclineUpdate,
+  approveSwapUpdate,
+  callItEvenUpdate,
+  cancelSwapShipmentUpdate,
+  chooseItemsUpdate,
+  confirmSwapReceivedUpdate,
+  declineSwapUpdate,
+  makePaymentUpdate,
+  modifySwapUpdate,
+  rateSwapUpdate,
+  swapCheckoutUpdate,
   type ApproveSwapCommand,
   type CancelSwapShipmentCommand,
   type ChooseItemsCommand,
@@ -239,8 +250,14 @@ const MONEY_DECLINE_STATE: Record<Role, State> = {
   receiver: SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY,
 };
 
+/** The last chance after a decline over money: only the side whose turn it is, before its window closes. */
+function lastChanceTurn(m: SwapModel, cmd: LastChanceCommand, now: number): void {
+  requireTurn(m, cmd, now, [SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY, SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY]);
+}
+
 export const SWAP_COMMANDS = {
   completeCheckout: {
+    update: swapCheckoutUpdate,
     validate(m, cmd, now) {
       requireTurn(m, cmd, now, [BUY_STATES.COMPLETE_ORDER_CHECKOUT]);
       if (!isPaymentMethod(cmd.paymentMethod)) reject("card_required");
@@ -264,6 +281,7 @@ export const SWAP_COMMANDS = {
   } satisfies Command<SwapModel, SwapCheckoutCommand, SwapCommandResult>,
 
   chooseItems: {
+    update: chooseItemsUpdate,
     validate(m, cmd, now) {
       requireTurn(m, cmd, now, [SWAP_STATES.PROVIDER_CHOOSE_ITEMS, SWAP_STATES.PROVIDER_APPROVE]);
       if (!Array.isArray(cmd.lines) || !checkOrderLines(cmd.lines).ok) reject("invalid_units");
@@ -278,6 +296,7 @@ export const SWAP_COMMANDS = {
   } satisfies Command<SwapModel, ChooseItemsCommand, SwapCommandResult>,
 
   modifySwap: {
+    update: modifySwapUpdate,
     validate(m, cmd, now) {
       requireTurn(m, cmd, now, NEGOTIATION_TURNS);
       modification(m, cmd);
@@ -297,6 +316,7 @@ export const SWAP_COMMANDS = {
   } satisfies Command<SwapModel, ModifySwapCommand, SwapCommandResult>,
 
   approveSwap: {
+    update: approveSwapUpdate,
     validate(m, cmd, now) {
       const role = requireTurn(m, cmd, now, [SWAP_STATES.PROVIDER_CHOOSE_ITEMS, ...NEGOTIATION_TURNS]);
       if (role === "provider" && orderQuote(m.side.receiver.lines).goodsCents <= 0) reject("no_receiver_value");
@@ -316,6 +336,7 @@ export const SWAP_COMMANDS = {
   } satisfies Command<SwapModel, ApproveSwapCommand, SwapCommandResult>,
 
   declineSwap: {
+    update: declineSwapUpdate,
     validate(m, cmd, now) {
       requireTurn(m, cmd, now, [SWAP_STATES.PROVIDER_CHOOSE_ITEMS, ...NEGOTIATION_TURNS]);
       if (!isChoice(SWAP_DECLINE_REASONS, cmd.reason)) reject("decline_reason_required");
@@ -336,9 +357,8 @@ export const SWAP_COMMANDS = {
   } satisfies Command<SwapModel, DeclineSwapCommand, SwapCommandResult>,
 
   callItEven: {
-    validate(m, cmd, now) {
-      requireTurn(m, cmd, now, [SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY, SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY]);
-    },
+    update: callItEvenUpdate,
+    validate: lastChanceTurn,
     *run(m, cmd, ctx) {
       const role = roleOf(m, cmd);
       m.side[role].callItEven = true;
@@ -350,9 +370,8 @@ export const SWAP_COMMANDS = {
   } satisfies Command<SwapModel, LastChanceCommand, SwapCommandResult>,
 
   acceptDecline: {
-    validate(m, cmd, now) {
-      requireTurn(m, cmd, now, [SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY, SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY]);
-    },
+    update: acceptDeclineUpdate,
+    validate: lastChanceTurn,
     *run(m, _cmd, ctx) {
       yield* endDeclined(m, ctx, []);
       return result(m);
@@ -360,6 +379,7 @@ export const SWAP_COMMANDS = {
   } satisfies Command<SwapModel, LastChanceCommand, SwapCommandResult>,
 
   makePayment: {
+    update: makePaymentUpdate,
     validate(m, cmd, now) {
       requireTurn(m, cmd, now, [SWAP_STATES.PAYMENT]);
       if (!isPaymentMethod(cmd.paymentMethod)) reject("card_required");
@@ -387,6 +407,7 @@ export const SWAP_COMMANDS = {
   } satisfies Command<SwapModel, MakePaymentCommand, SwapCommandResult>,
 
   cancelShipment: {
+    update: cancelSwapShipmentUpdate,
     validate(m, cmd) {
       if (m.statename !== SWAP_STATES.SHIP_SWAP && m.statename !== SWAP_STATES.SHIP_SWAP_TRY2) reject("wrong_state");
       const p = m.side[roleOf(m, cmd)].parcel;
@@ -402,6 +423,7 @@ export const SWAP_COMMANDS = {
   } satisfies Command<SwapModel, CancelSwapShipmentCommand, SwapCommandResult>,
 
   confirmReceived: {
+    update: confirmSwapReceivedUpdate,
     validate(m, cmd) {
       const role = roleOf(m, cmd);
       if (!m.side[other(role)].parcel?.delivered) reject("wrong_state");
@@ -416,6 +438,7 @@ export const SWAP_COMMANDS = {
   } satisfies Command<SwapModel, LastChanceCommand, SwapCommandResult>,
 
   rateSwap: {
+    update: rateSwapUpdate,
     validate(m, cmd, now) {
       const role = roleOf(m, cmd);
       const s = m.side[role];

@@ -10,7 +10,7 @@ import type { CarrierEventSignal } from "../common/contract";
 import { takeCarrierEvent, type Parcel } from "../common/parcel";
 import { iso, isoDeadlines } from "../common/record";
 import { InvalidInput, Rejection } from "../common/steps";
-import type { OrderSearchFacts } from "../common/search-attributes";
+import { orderSearchFacts, type OrderSearchFacts } from "../common/search-attributes";
 import { SWAP_ERRORS, type SwapActionRecord, type SwapErrorCode, type SwapInput, type SwapSideView, type SwapView } from "./contract";
 
 export type State = SwapState | CommonState | typeof BUY_STATES.COMPLETE_ORDER_CHECKOUT;
@@ -128,35 +128,30 @@ export function actionNeeded(m: SwapModel): Role | "both" | null {
 }
 
 /** What the swap's search attributes say (workflows/common/search-attributes.ts): the read model's columns. */
-export function swapSearchFacts(m: SwapModel): OrderSearchFacts {
-  return { orderNumber: m.externalId, kind: "swap", state: m.statename, stage: stageForState(m.statename), providerId: m.providerId, receiverId: m.receiverId, actionNeeded: actionNeeded(m) };
-}
+export const swapSearchFacts = (m: SwapModel): OrderSearchFacts => orderSearchFacts("swap", m, actionNeeded(m));
+
+/** Which deadline each state waits for (docs/product/windows.md, "Swap windows"); delivered has its own rule. */
+const DEADLINE_OF: Partial<Record<State, keyof SwapModel["deadlines"]>> = {
+  [BUY_STATES.COMPLETE_ORDER_CHECKOUT]: "checkoutBy",
+  [SWAP_STATES.PROVIDER_CHOOSE_ITEMS]: "turnBy",
+  [SWAP_STATES.PROVIDER_APPROVE]: "turnBy",
+  [SWAP_STATES.RECEIVER_APPROVE]: "turnBy",
+  [SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY]: "turnBy",
+  [SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY]: "turnBy",
+  [SWAP_STATES.PAYMENT]: "paymentBy",
+  [SWAP_STATES.SHIP_SWAP]: "pickupBy",
+  [SWAP_STATES.SHIP_SWAP_TRY2]: "pickupBy",
+};
 
 /** The deadline the swap waits for in its current state (epoch ms), or null. */
 export function deadline(m: SwapModel): number | null {
-  const d = m.deadlines;
-  switch (m.statename) {
-    case BUY_STATES.COMPLETE_ORDER_CHECKOUT:
-      return d.checkoutBy;
-    case SWAP_STATES.PROVIDER_CHOOSE_ITEMS:
-    case SWAP_STATES.PROVIDER_APPROVE:
-    case SWAP_STATES.RECEIVER_APPROVE:
-    case SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY:
-    case SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY:
-      return d.turnBy;
-    case SWAP_STATES.PAYMENT:
-      return d.paymentBy;
-    case SWAP_STATES.SHIP_SWAP:
-    case SWAP_STATES.SHIP_SWAP_TRY2:
-      return d.pickupBy;
-    case COMMON_STATES.DELIVERED: {
-      // The swap completes when the last rating or RMA window closes (a rating given closes its own).
-      const open = ROLES.flatMap((r) => [m.side[r].rating ? null : m.side[r].ratingBy, m.side[r].rmaBy]).filter((x): x is number => x !== null);
-      return open.length ? Math.max(...open) : null;
-    }
-    default:
-      return null;
+  if (m.statename === COMMON_STATES.DELIVERED) {
+    // The swap completes when the last rating or RMA window closes (a rating given closes its own).
+    const open = ROLES.flatMap((r) => [m.side[r].rating ? null : m.side[r].ratingBy, m.side[r].rmaBy]).filter((x): x is number => x !== null);
+    return open.length ? Math.max(...open) : null;
   }
+  const which = DEADLINE_OF[m.statename];
+  return which ? m.deadlines[which] : null;
 }
 
 export function requireTurn(m: SwapModel, cmd: { actorRetailerId?: unknown } | undefined, now: number, states: readonly State[]): Role {

@@ -6,39 +6,14 @@
  */
 import { setHandler } from "@temporalio/workflow";
 import { OrderDriver } from "../common/driver";
-import {
-  SWAP_INVALID_INPUT,
-  acceptDeclineUpdate,
-  approveSwapUpdate,
-  callItEvenUpdate,
-  cancelSwapShipmentUpdate,
-  chooseItemsUpdate,
-  confirmSwapReceivedUpdate,
-  declineSwapUpdate,
-  makePaymentUpdate,
-  modifySwapUpdate,
-  rateSwapUpdate,
-  swapCheckoutUpdate,
-  swapViewQuery,
-  type SwapInput,
-} from "./contract";
+import { SWAP_INVALID_INPUT, swapViewQuery, type SwapInput } from "./contract";
 import { SWAP_COMMANDS, swapMachine } from "./machine";
 import { swapView } from "./model";
 
 export async function swapOrderWorkflow(input: SwapInput): Promise<{ statename: string }> {
   const driver = new OrderDriver(swapMachine, input, SWAP_INVALID_INPUT);
   const m = driver.model;
-  driver.command(swapCheckoutUpdate, SWAP_COMMANDS.completeCheckout);
-  driver.command(chooseItemsUpdate, SWAP_COMMANDS.chooseItems);
-  driver.command(modifySwapUpdate, SWAP_COMMANDS.modifySwap);
-  driver.command(approveSwapUpdate, SWAP_COMMANDS.approveSwap);
-  driver.command(declineSwapUpdate, SWAP_COMMANDS.declineSwap);
-  driver.command(callItEvenUpdate, SWAP_COMMANDS.callItEven);
-  driver.command(acceptDeclineUpdate, SWAP_COMMANDS.acceptDecline);
-  driver.command(makePaymentUpdate, SWAP_COMMANDS.makePayment);
-  driver.command(cancelSwapShipmentUpdate, SWAP_COMMANDS.cancelShipment);
-  driver.command(rateSwapUpdate, SWAP_COMMANDS.rateSwap);
-  driver.command(confirmSwapReceivedUpdate, SWAP_COMMANDS.confirmReceived);
+  driver.commands(SWAP_COMMANDS);
   setHandler(swapViewQuery, () => swapView(m, driver.busy));
   await driver.loop();
   return { statename: m.statename };
