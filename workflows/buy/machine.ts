@@ -1,10 +1,11 @@
 /**
  * The buy order's state machine: every step (a retailer command, a deadline, a carrier or payment event, the
  * opening write, the clean-up after a cancellation) as a generator over the model (model.ts) that yields the
- * effects it needs (workflows/common/steps.ts) and receives their results. Pure: no Temporal, no I/O; the
- * clock comes from the step context. The driver (workflow.ts) runs the effects with Temporal: the step's
- * database work as local activities, the payment provider and the carrier as regular activities with their
- * idempotency keys. Table tests (tests/unit/buy-machine.test.ts) run the same steps with scripted results.
+ * effects it needs (workflows/common/steps.ts) and receives their results, written with the order-process kit
+ * (workflows/common/: the record, the parcel, the payment steps, the guards; ADR 0023). Pure: no Temporal, no
+ * I/O; the clock comes from the step context. The driver (workflows/common/driver.ts) runs the effects with
+ * Temporal, every call as a local activity, the provider's with its idempotency key. Table tests
+ * (tests/unit/buy-machine.test.ts) run the same steps with scripted results.
  *
  *   from_listing:  complete_order_checkout --completeCheckout (authorise)--> provider_approve_sale
  *   for_request:   (223) complete_order_checkout --completeCheckout (authorise + capture)--> ship_order
