@@ -17,6 +17,7 @@ import { BUYER_DECLINE_REASONS, CANCEL_SHIPMENT_REASONS, SELLER_DECLINE_REASONS 
 import { canCancelShipment, canProviderModifySale } from "../../../domain/states";
 import type { MyRma } from "~/utils/rma.server";
 import { CardFields } from "~/components/CardFields";
+import { ErrorList } from "~/components/forms";
 import { formatDate } from "~/components/orders/format";
 import { ShippingPapers } from "~/components/orders/OrderParts";
 import { CancelShipmentSchema, CHECKOUT_DECLINE_REASONS, DeclineCheckoutSchema, DeclineModifiedSchema, DeclineSaleSchema } from "~/components/orders/schemas";
@@ -87,11 +88,7 @@ function ReasonSelect({
           {button}
         </button>
       </div>
-      {reason.errors?.length ? (
-        <p className="alert alert-danger" role="alert" data-testid={`${intent}-error`}>
-          {reason.errors[0]}
-        </p>
-      ) : null}
+      <ErrorList kind="form" errors={reason.errors?.[0]} testId={`${intent}-error`} />
     </Form>
   );
 }
