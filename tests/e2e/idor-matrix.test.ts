@@ -165,7 +165,7 @@ const MATRIX: Record<string, Case> = {
     (f) => [get(`/admin/active-rmas/all?open=${f.rma.id}`), post("/admin/active-rmas/all", { intent: "decide", rma: f.rma.id, fee: "0" })],
     (f) => [`/admin/active-rmas/all?open=${f.rma.id}`],
   ),
-  "admin.active-transactions_.$stage.tsx": staffOnly(
+  "admin.active-transactions.($stage).tsx": staffOnly(
     "the transactions screen and its carrier tools",
     (f) => [get(`/admin/active-transactions/all?order=${f.buy.id}`), post("/admin/active-transactions/all", { intent: "carrier", order: f.buy.id, status: "delivered" })],
     (f) => [`/admin/active-transactions/all?order=${f.buy.id}`],
@@ -232,7 +232,7 @@ const MATRIX: Record<string, Case> = {
     ],
     (f) => [`/manage-retailer/info?id=${f.a}`],
   ),
-  "orders_.$stage.tsx": {
+  "orders.($stage).tsx": {
     what: "a tab of the viewer's own orders: another retailer's orders never show",
     probes: () => ["sales", "purchases", "swaps", "sentswaps", "receivedswaps"].map((s) => get(`/orders/${s}`, { scoped: true })),
     opens: (f) => [{ as: "a", path: "/orders/purchases", check: (r) => (r.body.includes(f.buy.externalId) ? null : "A's purchase is not on A's page") }],
