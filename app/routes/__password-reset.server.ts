@@ -17,7 +17,7 @@ import { commitSession } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { parseSubmission } from "~/utils/form.server";
-import { absoluteUrl, sendMail } from "~/utils/mail.server";
+import { resetLink, sendResetMail } from "~/utils/reset-mail.server";
 import { RESET_TOKEN_TTL_MS, generateResetToken, hashPassword, hashResetToken, looksLikeResetToken } from "~/utils/password.server";
 import { endAllSessions } from "~/utils/session.server";
 import { admitAccountRequest, liftLoginThrottle, throttleConfig } from "~/utils/throttle.server";
@@ -46,24 +46,9 @@ export async function resetStage(request: Request, params: { uid?: string; token
 }
 
 /** Writes the reset token and queues the e-mail (after the answer; see requestReset). */
-async function sendResetMail(user: { id: number; email: string }, token: string, tokenHash: string): Promise<void> {
+async function writeTokenAndMail(user: { id: number; email: string }, token: string, tokenHash: string): Promise<void> {
   await replaceResetToken(db, user.id, tokenHash, new Date(Date.now() + RESET_TOKEN_TTL_MS));
-  const link = absoluteUrl(`/password-reset/${user.id}/${token}`);
-  await sendMail({
-    to: user.email,
-    subject: "Reset your Wholesale Exchange password",
-    kind: "password_reset",
-    text: [
-      "Hello,",
-      "",
-      "Someone (hopefully you) asked to reset the password of your Wholesale Exchange account.",
-      "Open this link to choose a new password. It works once, for one hour:",
-      "",
-      link,
-      "",
-      "If you did not ask for this, you can ignore this e-mail; your password stays the same.",
-    ].join("\n"),
-  });
+  await sendResetMail(user.email, resetLink(user.id, token), "user");
 }
 
 /** Step 1, the e-mail: the same answer whether or not the address has an account. */
@@ -85,7 +70,7 @@ export async function requestReset(formData: FormData, ip: string) {
   const tokenHash = hashResetToken(token);
   if (user) {
     setImmediate(() => {
-      sendResetMail(user, token, tokenHash).catch((err) => console.error("[password-reset] sending the reset e-mail failed", err));
+      writeTokenAndMail(user, token, tokenHash).catch((err) => console.error("[password-reset] sending the reset e-mail failed", err));
     });
   }
   return redirect("/password-reset?sent=1");

@@ -8,7 +8,8 @@
 import { replaceResetToken } from "../../db/queries/users";
 import { requirePermission, type StaffContext } from "./permissions.server";
 import { db } from "./db.server";
-import { absoluteUrl, sendMail } from "./mail.server";
+import { absoluteUrl } from "./mail.server";
+import { resetLink, sendResetMail } from "./reset-mail.server";
 import { generateResetToken, hashResetToken, RESET_TOKEN_TTL_MS } from "./password.server";
 
 /**
@@ -26,27 +27,12 @@ export const WELCOME_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 async function newPasswordLink(userId: number, ttlMs: number): Promise<string> {
   const token = generateResetToken();
   await replaceResetToken(db, userId, hashResetToken(token), new Date(Date.now() + ttlMs));
-  return absoluteUrl(`/password-reset/${userId}/${token}`);
+  return resetLink(userId, token);
 }
 
-/** "Send PW reset" of the Contacts tab: the same reset e-mail (and link) the reset page sends. */
+/** "Send PW reset" of the Contacts tab: the reset e-mail (and link) the reset page sends, as sent by staff. */
 export async function sendStaffPasswordReset(user: { id: number; email: string }): Promise<void> {
-  const link = await newPasswordLink(user.id, RESET_TOKEN_TTL_MS);
-  await sendMail({
-    to: user.email,
-    subject: "Reset your Wholesale Exchange password",
-    kind: "password_reset",
-    text: [
-      "Hello,",
-      "",
-      "Our support team sent you this link to choose a new password for your Wholesale Exchange account.",
-      "It works once, for one hour:",
-      "",
-      link,
-      "",
-      "If you did not ask for this, you can ignore this e-mail; your password stays the same.",
-    ].join("\n"),
-  });
+  await sendResetMail(user.email, await newPasswordLink(user.id, RESET_TOKEN_TTL_MS), "staff");
 }
 
 /** The welcome e-mail text of a bulk-uploaded retailer's login (the link sets the first password). */
