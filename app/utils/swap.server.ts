@@ -9,6 +9,7 @@
  * call_it_even / accept_decline (the last chance after a decline over money), pay (Make Payment with a card),
  * cancel_shipment (reason; this side's parcel while its pickup is scheduled).
  */
+import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 import { recordedSwapView, swapChoices, type SwapChoice } from "../../db/queries/swap-orders";
 import type { OrderDetail } from "../../db/queries/order-views/order-detail";
@@ -33,6 +34,7 @@ import {
 import { db } from "./db.server";
 import { ORDER_UNAVAILABLE_MESSAGE } from "../../domain/messages";
 import { paymentMethodFromForm } from "./card-form.server";
+import { parseSubmission } from "./form.server";
 import { COMMAND_TIMEOUT_MS, commandErrorStatus, getTemporalClient, isTemporalUnavailable, sendOrderCommand, withTimeout, type CommandOutcome } from "./temporal.server";
 
 export interface SwapPanelData {
@@ -81,13 +83,16 @@ async function readSwapView(order: OrderDetail, waitMs = 5_000): Promise<SwapVie
   }
 }
 
-export type SwapOutcome = CommandOutcome<SwapCommandResult> | { ok: false; status: number; code: "invalid"; message: string };
+/** A command's outcome, or the form refused before any command (its message; Conform's reply when a schema refused it). */
+export type SwapOutcome =
+  | CommandOutcome<SwapCommandResult>
+  | { ok: false; status: number; code: "invalid"; message: string; reply?: SubmissionResult<string[]> };
 
-const invalid = (message: string): SwapOutcome => ({ ok: false, status: 400, code: "invalid", message });
+const invalid = (message: string, reply?: SubmissionResult<string[]>): SwapOutcome => ({ ok: false, status: 400, code: "invalid", message, ...(reply ? { reply } : {}) });
 const unavailable: SwapOutcome = { ok: false, status: 503, code: "unavailable", message: ORDER_UNAVAILABLE_MESSAGE };
 const moved: SwapOutcome = { ok: false, status: commandErrorStatus("wrong_state"), code: "wrong_state", message: SWAP_ERRORS.wrong_state };
 
-/** A reason from one of the specification's lists. */
+/** A reason from one of its list (docs/product/glossary.md, "Reasons"). */
 const reasonSchema = (choices: readonly { value: number }[]) =>
   z.object({
     reason: z.coerce
@@ -95,8 +100,22 @@ const reasonSchema = (choices: readonly { value: number }[]) =>
       .int()
       .refine((n) => choices.some((r) => r.value === n), "Please choose a reason."),
   });
-const DeclineSchema = reasonSchema(SWAP_DECLINE_REASONS);
-const CancelSchema = reasonSchema(CANCEL_SHIPMENT_REASONS);
+export const DeclineSchema = reasonSchema(SWAP_DECLINE_REASONS);
+export const CancelSchema = reasonSchema(CANCEL_SHIPMENT_REASONS);
+/** Approve's "call it even" box: ticked is "on"; anything else is not ticked. */
+export const ApproveSchema = z.object({ call_it_even: z.unknown().transform((v) => v === "on") });
+
+/**
+ * The form parsed with `schema` through parseSubmission: its value, or the refusal with the first message and
+ * Conform's reply (what the panel shows is that message).
+ */
+function parsed<S extends z.ZodTypeAny>(form: FormData, schema: S): { value: z.output<S> } | { refused: SwapOutcome } {
+  const submission = parseSubmission(form, { schema });
+  if (submission.status === "success") return { value: submission.value };
+  const reply = submission.reply();
+  const first = Object.values(reply.error ?? {}).flat()[0] ?? "Please check the form.";
+  return { refused: invalid(first, reply) };
+}
 
 /**
  * Whether a swap party may open the RMA wizard: within 48 hours of the delivery of the goods it received
@@ -195,12 +214,14 @@ export async function handleSwapAction(order: OrderDetail, form: FormData, actor
     }
     case "approve": {
       // The quantities of the form: unchanged -> approve; changed -> "Submit Response" (a modification).
+      const p = parsed(form, ApproveSchema);
+      if ("refused" in p) return p.refused;
       const changed = await modifiedLines(order, form, null, deadline);
       if (changed === "unavailable") return unavailable;
       if (changed === "gone") return moved;
       if (changed === "invalid") return invalid(SWAP_ERRORS.invalid_units);
       if (changed) return sendOrderCommand("swap", order, modifySwapUpdate, { ...by, ...changed }, restOf(deadline));
-      return sendOrderCommand("swap", order, approveSwapUpdate, { ...by, callItEven: form.get("call_it_even") === "on" }, restOf(deadline));
+      return sendOrderCommand("swap", order, approveSwapUpdate, { ...by, callItEven: p.value.call_it_even }, restOf(deadline));
     }
     case "remove": {
       // One line removed; when that is refused (a side would be left empty) the terms stand: "Summary is restored".
@@ -214,18 +235,18 @@ export async function handleSwapAction(order: OrderDetail, form: FormData, actor
       return out.ok || out.code === "unavailable" || out.code === "timeout" ? out : { ...out, message: SWAP_SUMMARY_RESTORED };
     }
     case "decline": {
-      const p = DeclineSchema.safeParse({ reason: form.get("reason") ?? undefined });
-      if (!p.success) return invalid(p.error.issues[0]?.message ?? "Please choose a reason.");
-      return sendOrderCommand("swap", order, declineSwapUpdate, { ...by, reason: p.data.reason });
+      const p = parsed(form, DeclineSchema);
+      if ("refused" in p) return p.refused;
+      return sendOrderCommand("swap", order, declineSwapUpdate, { ...by, reason: p.value.reason });
     }
     case "call_it_even":
       return sendOrderCommand("swap", order, callItEvenUpdate, by);
     case "accept_decline":
       return sendOrderCommand("swap", order, acceptDeclineUpdate, by);
     case "cancel_shipment": {
-      const p = CancelSchema.safeParse({ reason: form.get("reason") ?? undefined });
-      if (!p.success) return invalid(p.error.issues[0]?.message ?? "Please choose a reason.");
-      return sendOrderCommand("swap", order, cancelSwapShipmentUpdate, { ...by, reason: p.data.reason });
+      const p = parsed(form, CancelSchema);
+      if ("refused" in p) return p.refused;
+      return sendOrderCommand("swap", order, cancelSwapShipmentUpdate, { ...by, reason: p.value.reason });
     }
     case "pay": {
       const card = paymentMethodFromForm(form);
