@@ -36,6 +36,9 @@ const RESULT_WAIT_MS = 25_000;
 
 export const EXPIRED_FORM_MESSAGE = "This form has expired. Please submit it again.";
 
+/** The form's submission id (one workflow per submission): the loader's UUID, else the form has expired. */
+const SubmissionIdSchema = z.object({ submission_id: z.string().uuid() });
+
 export type PayoutActionData = {
   result: SubmissionResult<string[]>;
   submissionId: string;
@@ -116,15 +119,16 @@ export async function payoutAction(
   const retailerId = auth.retailer.id;
   const formData = await readFormData(request);
   const submission = parseSubmission(formData, { schema: payoutDetailsSchema });
-  const submitted = z.string().uuid().safeParse(formData.get("submission_id"));
+  const submitted = parseSubmission(formData, { schema: SubmissionIdSchema });
+  const submittedId = submitted.status === "success" ? submitted.value.submission_id : null;
 
   const reply = (result: SubmissionResult<string[]>, status: number, submissionId: string) =>
     data<PayoutActionData>({ result, submissionId, errors: summarise(result) }, { status });
 
-  if (submission.status !== "success") return reply(submission.reply(), 400, submitted.success ? submitted.data : randomUUID());
-  if (!submitted.success) return reply(submission.reply({ formErrors: [EXPIRED_FORM_MESSAGE] }), 400, randomUUID());
+  if (submission.status !== "success") return reply(submission.reply(), 400, submittedId ?? randomUUID());
+  if (!submittedId) return reply(submission.reply({ formErrors: [EXPIRED_FORM_MESSAGE] }), 400, randomUUID());
 
-  const submissionId = submitted.data;
+  const submissionId = submittedId;
   const env = getEnv();
   const workflowId = payoutSetupWorkflowId(retailerId, submissionId);
   const input: PayoutSetupInput = {
