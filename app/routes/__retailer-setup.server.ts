@@ -5,6 +5,7 @@
  * redirect that hides it.
  */
 import { data, redirect } from "@remix-run/node";
+import { z } from "zod";
 import {
   BrandsStepSchema,
   contactColumns,
@@ -88,14 +89,23 @@ export async function setupPageData(request: Request) {
 
 const refuse = (message: string, status: number) => data(formError(message), { status });
 
+/** What every step's form carries: the step, and for staff the user being set up (else the URL's ?user=). */
+const SetupStepSchema = z.object({
+  step: z.enum(ORDER, { errorMap: () => ({ message: "Unknown setup step." }) }),
+  user: z.string().optional(),
+});
+
 /** The step the form names, checked against who sends it and how far the wizard is; then the step's function. */
 export async function setupAction(request: Request) {
   const auth = await requireUser(request);
   const formData = await readFormData(request);
-  const rawUser = formData.get("user") || new URL(request.url).searchParams.get("user");
-  const userParam = typeof rawUser === "string" ? rawUser : null;
-  const step = String(formData.get("step") ?? "") as SetupWizardStep;
-  if (!ORDER.includes(step)) return refuse("Unknown setup step.", 400);
+  const head = parseSubmission(formData, { schema: SetupStepSchema });
+  if (head.status !== "success") {
+    // Only a repeated user field gets past the step and fails here: no user of that name.
+    return head.error?.step ? refuse("Unknown setup step.", 400) : refuse("That user does not exist.", 404);
+  }
+  const { step } = head.value;
+  const userParam = head.value.user || new URL(request.url).searchParams.get("user");
   if (step === "user" && !auth.user.isStaff) return refuse("Only staff create logins for retailers.", 403);
   if (auth.user.isStaff && userParam) {
     const u = /^\d{1,9}$/.test(userParam) ? await findUserById(db, Number(userParam)) : null;
