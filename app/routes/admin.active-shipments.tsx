@@ -11,9 +11,10 @@ import { formatDate, shipmentStatusText, timeSince } from "~/components/orders/f
 import { Pager } from "~/components/orders/OrderCard";
 import ordersCss from "~/components/orders/orders.css";
 import { pageTitle } from "~/components/title";
+import { ActionError } from "~/components/admin/ActionError";
 import { requireStaff } from "~/utils/auth.server";
+import { carrierToolsScreenAction } from "~/utils/carrier-tools.server";
 import { db } from "~/utils/db.server";
-import { action as transactionsAction } from "./admin.active-transactions";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction = () => [{ title: pageTitle("Active shipments") }];
@@ -28,14 +29,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { all, page, notice: url.searchParams.get("notice"), now: Date.now() };
 }
 
-/** The same carrier tools as the admin order card (it redirects back here with a notice). */
-export async function action(args: ActionFunctionArgs) {
-  return transactionsAction(args);
+/** The same carrier tools as the admin order card (the event sent, back here with a notice; else the refusal). */
+export async function action({ request }: ActionFunctionArgs) {
+  return carrierToolsScreenAction(request);
 }
 
 export default function ActiveShipments() {
   const d = useLoaderData<typeof loader>();
-  const a = useActionData<typeof action>() as { ok: boolean; error?: string } | undefined;
+  const a = useActionData<typeof action>();
   return (
     <section className="page" data-testid="admin-shipments">
       <p>
@@ -50,11 +51,7 @@ export default function ActiveShipments() {
           The carrier's event was sent.
         </div>
       ) : null}
-      {a && !a.ok ? (
-        <div className="alert alert-danger" role="alert" data-testid="admin-error">
-          {a.error}
-        </div>
-      ) : null}
+      <ActionError id="carrier-tools" lastResult={a} testId="admin-error" />
       {d.page.items.length === 0 ? (
         <p data-testid="shipments-empty">No shipments on their way.</p>
       ) : (

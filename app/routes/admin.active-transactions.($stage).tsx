@@ -7,7 +7,6 @@
  * /webhooks/carrier, the same path the carrier uses (app/utils/webhooks.server.ts simulateCarrierEvent).
  */
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { expireStaleDrafts } from "../../db/queries/checkout";
 import { getOrderDetail } from "../../db/queries/order-views/order-detail";
@@ -19,11 +18,10 @@ import { Pager } from "~/components/orders/OrderCard";
 import ordersCss from "~/components/orders/orders.css";
 import { pageTitle } from "~/components/title";
 import { ActionError } from "~/components/admin/ActionError";
-import { readFormData, requireStaff } from "~/utils/auth.server";
-import { formError } from "~/utils/form.server";
+import { requireStaff } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { getEnv, paymentsProvider } from "~/utils/env.server";
-import { carrierToolsAction } from "~/utils/carrier-tools.server";
+import { carrierToolsScreenAction } from "~/utils/carrier-tools.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction = () => [{ title: pageTitle("Active transactions") }];
@@ -105,10 +103,7 @@ const CARRIER_NOTICES: Record<string, string> = {
 };
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireStaff(request);
-  const form = await readFormData(request);
-  if (form.get("intent") !== "carrier") return data(formError("Unknown action."), { status: 400 });
-  return carrierToolsAction(request, form);
+  return carrierToolsScreenAction(request);
 }
 
 /** The type and action filters as a query, so that a stage tab keeps them. */

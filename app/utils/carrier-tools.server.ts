@@ -5,10 +5,12 @@
  *
  * Fields: order (id), status (pre_transit | picked_up | delivered), shipment (optional: a swap's parcels each
  * have their own tools; a purchase's drive its latest parcel), parsed with Zod through parseSubmission. A
- * refusal is a Conform reply (formError).
+ * refusal is a Conform reply (formError). A screen whose only form is the tools (active transactions, active
+ * shipments) answers with carrierToolsScreenAction.
  */
 import { data, redirect } from "@remix-run/node";
 import { z } from "zod";
+import { readFormData, requireStaff } from "./auth.server";
 import { formError, parseSubmission } from "./form.server";
 import { simulateCarrierEvent } from "./webhooks.server";
 
@@ -39,4 +41,12 @@ export async function carrierToolsAction(request: Request, form: FormData) {
   back.searchParams.set("tab", "shipping");
   back.searchParams.set("notice", status);
   return redirect(`${back.pathname}${back.search}`, 303);
+}
+
+/** The action of a staff screen whose only form is the carrier tools: staff only; any other intent is a 400. */
+export async function carrierToolsScreenAction(request: Request) {
+  await requireStaff(request);
+  const form = await readFormData(request);
+  if (form.get("intent") !== "carrier") return refuse(400, "Unknown action.");
+  return carrierToolsAction(request, form);
 }

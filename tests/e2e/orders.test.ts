@@ -381,6 +381,20 @@ describe("staff", () => {
 });
 
 describe("bad input and other retailers' orders (HTTP)", () => {
+  it("staff's active shipments: a refused carrier tool is a 400 with its message in admin-error, never a 500", async () => {
+    const staff = new HttpClient();
+    await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
+    const refusals: [Record<string, string>, string][] = [
+      [{ intent: "bogus" }, "Unknown action."],
+      [{ intent: "carrier", order: "x", status: "delivered" }, "Choose an order and a carrier event."],
+    ];
+    for (const [form, message] of refusals) {
+      const r = await staff.postForm("/admin/active-shipments", form);
+      expect(r.status).toBe(400);
+      expect(r.body).toContain(`data-testid="admin-error"><div class="alert-body"><p>${message}</p></div></div>`);
+    }
+  });
+
   it("answers 404 for other retailers' orders and unknown ids, 403 for the wrong party, 400 for bad forms; never a 500", async () => {
     const outsider = new HttpClient();
     await outsider.signIn(outsiderEmail, DEFAULT_TEST_PASSWORD);
