@@ -63,19 +63,22 @@ export async function replaceResetToken(db: Db, userId: number, tokenHash: strin
   });
 }
 
+/** The user's reset token with this hash, still unused and unexpired at `now`. */
+function usableToken(userId: number, tokenHash: string, now: Date) {
+  return and(
+    eq(passwordResetTokens.userId, userId),
+    eq(passwordResetTokens.tokenHash, tokenHash),
+    isNull(passwordResetTokens.usedAt),
+    gt(passwordResetTokens.expiresAt, now),
+  );
+}
+
 /** True when the token is unused, unexpired and belongs to the user (does not consume it). */
 export async function isResetTokenUsable(db: Db, userId: number, tokenHash: string, now: Date = new Date()): Promise<boolean> {
   const rows = await db
     .select({ id: passwordResetTokens.id })
     .from(passwordResetTokens)
-    .where(
-      and(
-        eq(passwordResetTokens.userId, userId),
-        eq(passwordResetTokens.tokenHash, tokenHash),
-        isNull(passwordResetTokens.usedAt),
-        gt(passwordResetTokens.expiresAt, now),
-      ),
-    )
+    .where(usableToken(userId, tokenHash, now))
     .limit(1);
   return rows.length === 1;
 }
@@ -88,14 +91,7 @@ export async function consumeResetToken(db: Db, userId: number, tokenHash: strin
   const rows = await db
     .update(passwordResetTokens)
     .set({ usedAt: now })
-    .where(
-      and(
-        eq(passwordResetTokens.userId, userId),
-        eq(passwordResetTokens.tokenHash, tokenHash),
-        isNull(passwordResetTokens.usedAt),
-        gt(passwordResetTokens.expiresAt, now),
-      ),
-    )
+    .where(usableToken(userId, tokenHash, now))
     .returning({ id: passwordResetTokens.id });
   return rows.length === 1;
 }
