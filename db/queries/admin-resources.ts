@@ -558,18 +558,21 @@ export async function chooserOptions(
 
 export type VariationSummary = { id: number; productId: number; sku: string; color: string; priceCents: number; isActive: boolean };
 
+/** The columns of a VariationSummary (the product rows' variations, the variation editor). */
+export const variationSummaryColumns = {
+  id: productVariations.id,
+  productId: productVariations.productId,
+  sku: productVariations.sku,
+  color: productVariations.color,
+  priceCents: productVariations.priceCents,
+  isActive: productVariations.isActive,
+};
+
 /** The variations of these products (the expandable product rows), inactive ones included. */
 export async function variationsOfProducts(db: Db, productIds: number[]): Promise<VariationSummary[]> {
   if (productIds.length === 0) return [];
   return db
-    .select({
-      id: productVariations.id,
-      productId: productVariations.productId,
-      sku: productVariations.sku,
-      color: productVariations.color,
-      priceCents: productVariations.priceCents,
-      isActive: productVariations.isActive,
-    })
+    .select(variationSummaryColumns)
     .from(productVariations)
     .where(inArray(productVariations.productId, productIds))
     .orderBy(asc(productVariations.productId), asc(productVariations.id));

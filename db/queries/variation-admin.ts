@@ -2,16 +2,12 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { collections, productSizes, productVariations, products, variationImages } from "../schema";
+import { variationSummaryColumns } from "./admin-resources";
 
 export async function getVariationForEditor(db: Db, id: number) {
   const [v] = await db
     .select({
-      id: productVariations.id,
-      productId: productVariations.productId,
-      sku: productVariations.sku,
-      color: productVariations.color,
-      priceCents: productVariations.priceCents,
-      isActive: productVariations.isActive,
+      ...variationSummaryColumns,
       productName: products.displayName,
       collectionName: collections.name,
       collectionYear: collections.year,
