@@ -179,14 +179,19 @@ export type AdminItemRow = {
 
 export const ADMIN_ITEMS_LIMIT = 200;
 
+/** What an item row (listing or request) says of its style: brand, sku, product and colour of its variation. */
+const itemStyleColumns = {
+  brandName: brands.displayName,
+  sku: productVariations.sku,
+  productName: products.displayName,
+  color: productVariations.color,
+};
+
 export async function listRetailerListings(db: Db, retailerId: number, limit = ADMIN_ITEMS_LIMIT): Promise<AdminItemRow[]> {
   return db
     .select({
       id: listings.id,
-      brandName: brands.displayName,
-      sku: productVariations.sku,
-      productName: products.displayName,
-      color: productVariations.color,
+      ...itemStyleColumns,
       totalUnits: listings.totalUnits,
       priceCents: productVariations.priceCents,
       status: sql<string>`${listings.status}::text || ' · ' || ${listings.listingType}::text`,
@@ -205,10 +210,7 @@ export async function listRetailerRequests(db: Db, retailerId: number, limit = A
   return db
     .select({
       id: listingRequests.id,
-      brandName: brands.displayName,
-      sku: productVariations.sku,
-      productName: products.displayName,
-      color: productVariations.color,
+      ...itemStyleColumns,
       totalUnits: listingRequests.totalUnits,
       priceCents: productVariations.priceCents,
       status: sql<string>`'open'`,
