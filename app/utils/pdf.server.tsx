@@ -8,6 +8,7 @@
  * on both documents, where an older printed text said three: docs/product/windows.md, "RMA windows").
  */
 import { Document, Page, StyleSheet, Text, View, renderToBuffer } from "@react-pdf/renderer";
+import type { ReactNode } from "react";
 import type { PackingSlipData } from "../../db/queries/order-views/order-detail";
 import { RMA_PRINTED_TEXTS } from "../../domain/messages";
 
@@ -104,13 +105,14 @@ function ItemsTable({ d }: { d: PackingSlipData }) {
   );
 }
 
-function PrintedTexts({ title }: { title: string }) {
+/** A titled list: a dash before each item, or (`boxes`) an empty box to tick on paper. */
+function BulletList({ title, items, boxes = false }: { title: string; items: readonly string[]; boxes?: boolean }) {
   return (
     <View style={styles.section}>
       <Text style={styles.sectionTitle}>{title}</Text>
-      {PRINTED_TEXTS.map((t, i) => (
+      {items.map((t, i) => (
         <View key={i} style={styles.bullet}>
-          <Text style={styles.bulletMark}>-</Text>
+          {boxes ? <View style={styles.box} /> : <Text style={styles.bulletMark}>-</Text>}
           <Text style={styles.bulletText}>{t}</Text>
         </View>
       ))}
@@ -118,58 +120,51 @@ function PrintedTexts({ title }: { title: string }) {
   );
 }
 
-export function PackingSlipDocument({ d }: { d: PackingSlipData }) {
+/** The page both documents share: title, order subtitle, the body, the contents, the printed RMA texts and the footer. */
+function SlipPage(p: { d: PackingSlipData; name: string; title: string; rmaTitle: string; children: ReactNode }) {
+  const { d } = p;
   return (
-    <Document title={`Packing slip ${d.externalId}`} author="Wholesale Marketplace" creator="Wholesale Marketplace" producer="Wholesale Marketplace">
+    <Document title={`${p.name} ${d.externalId}`} author="Wholesale Marketplace" creator="Wholesale Marketplace" producer="Wholesale Marketplace">
       <Page size="LETTER" style={styles.page}>
-        <Text style={styles.title}>Packing Slip</Text>
+        <Text style={styles.title}>{p.title}</Text>
         <Text style={styles.subtitle}>{`Order ${d.externalId}`}</Text>
-        <Field label="Order number" value={d.externalId} />
-        <Field label="Transaction" value={d.typeLabel} />
-        {d.brandName ? <Field label="Brand" value={d.brandName} /> : null}
-        <Field label="Order date" value={printedDate(d.createdAt)} />
-        {d.approvedAt ? <Field label="Approved" value={printedDate(d.approvedAt)} /> : null}
-        <Field label="From" value={d.senderLabel} />
-        <Field label="To" value={d.receiverLabel} />
-        {d.trackingNumber ? <Field label="Tracking number" value={d.trackingNumber} /> : null}
+        {p.children}
         <ItemsTable d={d} />
-        <PrintedTexts title="Returns (RMA)" />
+        <BulletList title={p.rmaTitle} items={PRINTED_TEXTS} />
         <Text style={styles.footer} fixed>
-          {`Packing slip for order ${d.externalId}. Retailers are shown by their marketplace number only.`}
+          {`${p.name} for order ${d.externalId}. Retailers are shown by their marketplace number only.`}
         </Text>
       </Page>
     </Document>
   );
 }
 
+export function PackingSlipDocument({ d }: { d: PackingSlipData }) {
+  return (
+    <SlipPage d={d} name="Packing slip" title="Packing Slip" rmaTitle="Returns (RMA)">
+      <Field label="Order number" value={d.externalId} />
+      <Field label="Transaction" value={d.typeLabel} />
+      {d.brandName ? <Field label="Brand" value={d.brandName} /> : null}
+      <Field label="Order date" value={printedDate(d.createdAt)} />
+      {d.approvedAt ? <Field label="Approved" value={printedDate(d.approvedAt)} /> : null}
+      <Field label="From" value={d.senderLabel} />
+      <Field label="To" value={d.receiverLabel} />
+      {d.trackingNumber ? <Field label="Tracking number" value={d.trackingNumber} /> : null}
+    </SlipPage>
+  );
+}
+
 export function ShipperChecklistDocument({ d }: { d: PackingSlipData }) {
   return (
-    <Document title={`Shipper checklist ${d.externalId}`} author="Wholesale Marketplace" creator="Wholesale Marketplace" producer="Wholesale Marketplace">
-      <Page size="LETTER" style={styles.page}>
-        <Text style={styles.title}>Shipper Checklist</Text>
-        <Text style={styles.subtitle}>{`Order ${d.externalId}`}</Text>
-        <Field label="Order number" value={d.externalId} />
-        <Field label="Shipper" value={d.senderLabel} />
-        <Field label="Recipient" value={d.receiverLabel} />
-        {d.callTag ? <Field label="Call tag" value={d.callTag} /> : null}
-        {d.trackingNumber ? <Field label="Tracking number" value={d.trackingNumber} /> : null}
-        {d.pickupBy ? <Field label="Ready for pickup by" value={printedDate(d.pickupBy)} /> : null}
-        <View style={styles.section}>
-          <Text style={styles.sectionTitle}>Before the pickup</Text>
-          {SHIPPER_CHECKLIST_ITEMS.map((t, i) => (
-            <View key={i} style={styles.bullet}>
-              <View style={styles.box} />
-              <Text style={styles.bulletText}>{t}</Text>
-            </View>
-          ))}
-        </View>
-        <ItemsTable d={d} />
-        <PrintedTexts title="Returns (RMA): what the recipient is told" />
-        <Text style={styles.footer} fixed>
-          {`Shipper checklist for order ${d.externalId}. Retailers are shown by their marketplace number only.`}
-        </Text>
-      </Page>
-    </Document>
+    <SlipPage d={d} name="Shipper checklist" title="Shipper Checklist" rmaTitle="Returns (RMA): what the recipient is told">
+      <Field label="Order number" value={d.externalId} />
+      <Field label="Shipper" value={d.senderLabel} />
+      <Field label="Recipient" value={d.receiverLabel} />
+      {d.callTag ? <Field label="Call tag" value={d.callTag} /> : null}
+      {d.trackingNumber ? <Field label="Tracking number" value={d.trackingNumber} /> : null}
+      {d.pickupBy ? <Field label="Ready for pickup by" value={printedDate(d.pickupBy)} /> : null}
+      <BulletList title="Before the pickup" items={SHIPPER_CHECKLIST_ITEMS} boxes />
+    </SlipPage>
   );
 }
 
