@@ -1,7 +1,8 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { MSG } from "../../domain/accounts";
+import { AccountStatusPage } from "~/components/AccountStatusPage";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { requireUser } from "~/utils/auth.server";
@@ -22,17 +23,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function RetailerDenied() {
   const { name, supportEmail } = useLoaderData<typeof loader>();
   return (
-    <section className="page auth-page" data-testid="retailer-denied">
-      <h1>{MSG.deniedTitle}</h1>
+    <AccountStatusPage testId="retailer-denied" title={MSG.deniedTitle}>
       <p>{name ? `Hello ${name},` : "Hello,"}</p>
       <p>
         {MSG.deniedBody}: <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
       </p>
-      <Form method="post" action="/logout">
-        <button type="submit" className="button button-outline">
-          Sign out
-        </button>
-      </Form>
-    </section>
+    </AccountStatusPage>
   );
 }

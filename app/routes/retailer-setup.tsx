@@ -12,6 +12,7 @@ import {
   SETUP_WIZARD_STEPS as ORDER,
   type SetupWizardStep,
 } from "../../domain/accounts";
+import { SignOutForm } from "~/components/AccountStatusPage";
 import { ErrorList, Field } from "~/components/forms";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
@@ -57,11 +58,7 @@ export default function RetailerSetup() {
     <section className="page wizard-page">
       <div className="form-actions" style={{ justifyContent: "space-between" }}>
         <h1>Set up your store</h1>
-        <Form method="post" action="/logout">
-          <button type="submit" className="link-button">
-            Sign out
-          </button>
-        </Form>
+        <SignOutForm buttonClass="link-button" />
       </div>
       {d.isStaff && d.targetUser ? <p className="muted">Staff: setting up the retailer of {d.targetUser.email}.</p> : null}
       <Steps isStaff={d.isStaff} step={d.step} current={d.current} userId={d.targetUser?.id ?? null} />

@@ -1,7 +1,8 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { MSG } from "../../domain/accounts";
+import { AccountStatusPage } from "~/components/AccountStatusPage";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { requireUser } from "~/utils/auth.server";
@@ -24,18 +25,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function WaitForActivation() {
   const { storeName, email, supportEmail } = useLoaderData<typeof loader>();
   return (
-    <section className="page auth-page" data-testid="wait-for-activation">
-      <h1>{MSG.waitTitle}</h1>
+    <AccountStatusPage testId="wait-for-activation" title={MSG.waitTitle}>
       <p className="lead">{MSG.waitBody}</p>
       <p>
         We will write to <strong>{email}</strong> about <strong>{storeName}</strong>. Questions? Contact{" "}
         <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
       </p>
-      <Form method="post" action="/logout">
-        <button type="submit" className="button button-outline">
-          Sign out
-        </button>
-      </Form>
-    </section>
+    </AccountStatusPage>
   );
 }
