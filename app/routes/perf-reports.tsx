@@ -4,6 +4,7 @@
  */
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { ActivityCells, ActivityHeads } from "~/components/admin/ActivityColumns";
 import { pageTitle } from "~/components/title";
 import adminCss from "~/styles/retailer-admin.css";
 import { requireRetailerAdmin } from "~/utils/retailer-admin.server";
@@ -36,10 +37,7 @@ export default function PerfReports() {
             <th>retailers</th>
             <th>active</th>
             <th>seen ({ACTIVITY_DAYS} d)</th>
-            <th>orders</th>
-            <th>value</th>
-            <th>listings</th>
-            <th>requests</th>
+            <ActivityHeads />
           </tr>
         </thead>
         <tbody>
@@ -53,10 +51,7 @@ export default function PerfReports() {
               <td>{r.retailers}</td>
               <td>{r.active}</td>
               <td>{r.seen}</td>
-              <td>{r.orders}</td>
-              <td>{r.value}</td>
-              <td>{r.listings}</td>
-              <td>{r.requests}</td>
+              <ActivityCells row={r} />
             </tr>
           ))}
         </tbody>

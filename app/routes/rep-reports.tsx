@@ -7,6 +7,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { listSalesReps } from "../../db/queries/reports";
+import { ActivityCells, ActivityHeads } from "~/components/admin/ActivityColumns";
 import { pageTitle } from "~/components/title";
 import adminCss from "~/styles/retailer-admin.css";
 import { db } from "~/utils/db.server";
@@ -93,10 +94,7 @@ export default function RepReports() {
                 <th>state</th>
                 <th>status</th>
                 <th>last active</th>
-                <th>orders</th>
-                <th>value</th>
-                <th>listings</th>
-                <th>requests</th>
+                <ActivityHeads />
               </tr>
             </thead>
             <tbody>
@@ -110,10 +108,7 @@ export default function RepReports() {
                   <td>{r.state}</td>
                   <td>{r.status}</td>
                   <td>{r.lastActive}</td>
-                  <td>{r.orders}</td>
-                  <td>{r.value}</td>
-                  <td>{r.listings}</td>
-                  <td>{r.requests}</td>
+                  <ActivityCells row={r} />
                 </tr>
               ))}
             </tbody>

@@ -6,13 +6,18 @@ import { db } from "./db.server";
 
 export const ACTIVITY_DAYS = 90;
 
+/** The start of the reports' window: ACTIVITY_DAYS days before `now`. */
+function activitySince(now: Date): Date {
+  return new Date(now.getTime() - ACTIVITY_DAYS * 24 * 3600_000);
+}
+
 export function repView(r: SalesRepRow) {
   return { id: r.id, territory: r.territoryName, name: `${r.firstName} ${r.lastName}`.trim(), states: r.states.join(", ") };
 }
 
 /** Every rep with the totals of the retailers in its states over the last ACTIVITY_DAYS days. */
 export async function repPerformance(now: Date) {
-  const since = new Date(now.getTime() - ACTIVITY_DAYS * 24 * 3600_000);
+  const since = activitySince(now);
   const reps = await listSalesReps(db);
   return Promise.all(
     reps.map(async (rep) => {
@@ -36,7 +41,7 @@ export async function repPerformance(now: Date) {
 export async function repReport(id: number, now: Date) {
   const rep = await getSalesRep(db, id);
   if (!rep) return null;
-  const rs = await repRetailers(db, rep.states, new Date(now.getTime() - ACTIVITY_DAYS * 24 * 3600_000));
+  const rs = await repRetailers(db, rep.states, activitySince(now));
   return {
     rep: repView(rep),
     retailers: rs.map((r) => ({
