@@ -9,11 +9,18 @@ export function ErrorPage() {
     <section className="page page-error" data-status={view.status}>
       <h1>{view.title}</h1>
       <p className="lead">{view.text}</p>
-      <p>
-        <Link to="/" className="button">
-          Go to the home page
-        </Link>
-      </p>
+      <HomeButton />
     </section>
+  );
+}
+
+/** The way out of an error page: a button to the home page. */
+export function HomeButton() {
+  return (
+    <p>
+      <Link to="/" className="button">
+        Go to the home page
+      </Link>
+    </p>
   );
 }

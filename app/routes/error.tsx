@@ -1,5 +1,5 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import { HomeButton } from "~/components/ErrorPage";
 import { pageTitle } from "~/components/title";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Error") }];
@@ -10,11 +10,7 @@ export default function ErrorRoute() {
   return (
     <section className="page page-error">
       <h1>Error.</h1>
-      <p>
-        <Link to="/" className="button">
-          Go to the home page
-        </Link>
-      </p>
+      <HomeButton />
     </section>
   );
 }
