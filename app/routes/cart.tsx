@@ -12,8 +12,9 @@
 import { useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
-import { CART_MESSAGES, CART_TAB_PATHS, START_OVER_LABEL } from "../../domain/cart";
+import { CART_MESSAGES, CART_TAB_PATHS } from "../../domain/cart";
 import { formatCents } from "../../domain/money";
+import { CartButtons } from "~/components/cart/CartBar";
 import { ErrorList } from "~/components/forms";
 import { pageTitle } from "~/components/title";
 import { cartRetailer, readFormData } from "~/utils/auth.server";
@@ -137,16 +138,7 @@ export default function CartPage() {
             </tfoot>
           </table>
           <div className="form-actions">
-            <Form method="post" action="/cart">
-              <input type="hidden" name="intent" value="clear" />
-              <input type="hidden" name="returnTo" value={location.pathname} />
-              <button type="submit" className="button button-outline" data-testid="cart-start-over">
-                {START_OVER_LABEL}
-              </button>
-            </Form>
-            <Link to="/checkout" className="button" data-testid="cart-proceed">
-              {s.proceedLabel}
-            </Link>
+            <CartButtons returnTo={location.pathname} proceedLabel={s.proceedLabel} />
           </div>
         </>
       )}

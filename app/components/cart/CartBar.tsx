@@ -49,18 +49,27 @@ export function CartBar({ summary, returnTo = "/cart" }: { summary: CartSummary 
           </Link>
         </p>
         <div style={{ display: "flex", gap: "0.5rem" }}>
-          <Form method="post" action="/cart" reloadDocument={false}>
-            <input type="hidden" name="intent" value="clear" />
-            <input type="hidden" name="returnTo" value={returnTo} />
-            <button type="submit" className="button button-outline" data-testid="cart-start-over">
-              {START_OVER_LABEL}
-            </button>
-          </Form>
-          <Link to="/checkout" className="button" data-testid="cart-proceed">
-            {summary.proceedLabel}
-          </Link>
+          <CartButtons returnTo={returnTo} proceedLabel={summary.proceedLabel} />
         </div>
       </section>
+    </>
+  );
+}
+
+/** The cart's two ways on (cart bar and cart page): start over (clear it, back to `returnTo`) and proceed to checkout. */
+export function CartButtons({ returnTo, proceedLabel }: { returnTo: string; proceedLabel: string | null }) {
+  return (
+    <>
+      <Form method="post" action="/cart">
+        <input type="hidden" name="intent" value="clear" />
+        <input type="hidden" name="returnTo" value={returnTo} />
+        <button type="submit" className="button button-outline" data-testid="cart-start-over">
+          {START_OVER_LABEL}
+        </button>
+      </Form>
+      <Link to="/checkout" className="button" data-testid="cart-proceed">
+        {proceedLabel}
+      </Link>
     </>
   );
 }
