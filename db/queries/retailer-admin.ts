@@ -3,6 +3,7 @@
  * Contacts, Brands, Listings, Requests and Transactions, and the throttled last_active write.
  */
 import { and, asc, desc, eq, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "../client";
 import type { RetailerLocatedInfo } from "./retailers";
 import {
@@ -179,50 +180,43 @@ export type AdminItemRow = {
 
 export const ADMIN_ITEMS_LIMIT = 200;
 
-/** What an item row (listing or request) says of its style: brand, sku, product and colour of its variation. */
-const itemStyleColumns = {
-  brandName: brands.displayName,
-  sku: productVariations.sku,
-  productName: products.displayName,
-  color: productVariations.color,
-};
-
-export async function listRetailerListings(db: Db, retailerId: number, limit = ADMIN_ITEMS_LIMIT): Promise<AdminItemRow[]> {
+/** A retailer's items with units left, newest first: its listings (`owner` the provider) or its requests (the requestor). */
+async function retailerItems(
+  db: Db,
+  t: typeof listings | typeof listingRequests,
+  owner: AnyPgColumn,
+  status: SQL<string>,
+  retailerId: number,
+  limit: number,
+): Promise<AdminItemRow[]> {
   return db
     .select({
-      id: listings.id,
-      ...itemStyleColumns,
-      totalUnits: listings.totalUnits,
+      id: t.id,
+      brandName: brands.displayName,
+      sku: productVariations.sku,
+      productName: products.displayName,
+      color: productVariations.color,
+      totalUnits: t.totalUnits,
       priceCents: productVariations.priceCents,
-      status: sql<string>`${listings.status}::text || ' · ' || ${listings.listingType}::text`,
-      createdAt: listings.createdAt,
+      status,
+      createdAt: t.createdAt,
     })
-    .from(listings)
-    .innerJoin(productVariations, eq(productVariations.id, listings.variationId))
+    .from(t)
+    .innerJoin(productVariations, eq(productVariations.id, t.variationId))
     .innerJoin(products, eq(products.id, productVariations.productId))
-    .innerJoin(brands, eq(brands.id, listings.brandId))
-    .where(and(eq(listings.providerId, retailerId), sql`${listings.totalUnits} > 0`))
-    .orderBy(desc(listings.createdAt), desc(listings.id))
+    .innerJoin(brands, eq(brands.id, t.brandId))
+    .where(and(eq(owner, retailerId), sql`${t.totalUnits} > 0`))
+    .orderBy(desc(t.createdAt), desc(t.id))
     .limit(limit);
 }
 
-export async function listRetailerRequests(db: Db, retailerId: number, limit = ADMIN_ITEMS_LIMIT): Promise<AdminItemRow[]> {
-  return db
-    .select({
-      id: listingRequests.id,
-      ...itemStyleColumns,
-      totalUnits: listingRequests.totalUnits,
-      priceCents: productVariations.priceCents,
-      status: sql<string>`'open'`,
-      createdAt: listingRequests.createdAt,
-    })
-    .from(listingRequests)
-    .innerJoin(productVariations, eq(productVariations.id, listingRequests.variationId))
-    .innerJoin(products, eq(products.id, productVariations.productId))
-    .innerJoin(brands, eq(brands.id, listingRequests.brandId))
-    .where(and(eq(listingRequests.requestorId, retailerId), sql`${listingRequests.totalUnits} > 0`))
-    .orderBy(desc(listingRequests.createdAt), desc(listingRequests.id))
-    .limit(limit);
+export function listRetailerListings(db: Db, retailerId: number, limit = ADMIN_ITEMS_LIMIT): Promise<AdminItemRow[]> {
+  const status = sql<string>`${listings.status}::text || ' · ' || ${listings.listingType}::text`;
+  return retailerItems(db, listings, listings.providerId, status, retailerId, limit);
+}
+
+export function listRetailerRequests(db: Db, retailerId: number, limit = ADMIN_ITEMS_LIMIT): Promise<AdminItemRow[]> {
+  return retailerItems(db, listingRequests, listingRequests.requestorId, sql<string>`'open'`, retailerId, limit);
 }
 
 export type AdminOrderRow = {
