@@ -46,6 +46,12 @@ type Adapter = {
 
 const ok = (set: Row = {}) => ({ set });
 
+/** The brand of a collection or product row (undefined when there is no such row): what a child row must belong to. */
+async function brandOf(db: Db, t: typeof collections | typeof products, id: number): Promise<number | undefined> {
+  const [row] = await db.select({ brandId: t.brandId }).from(t).where(eq(t.id, id)).limit(1);
+  return row?.brandId;
+}
+
 const ADAPTERS: Record<ResourceName, Adapter> = {
   brand: {
     table: brands,
@@ -132,12 +138,8 @@ const ADAPTERS: Record<ResourceName, Adapter> = {
     filters: { brand: products.brandId, collection: products.collectionId },
     hasActive: products.isActive,
     derive: async (db, v) => {
-      const [c] = await db
-        .select({ brandId: collections.brandId })
-        .from(collections)
-        .where(eq(collections.id, Number(v.collection)))
-        .limit(1);
-      if (c && c.brandId !== v.brand) return { errors: { collection: "This collection is not one of the chosen brand's." } };
+      const brandId = await brandOf(db, collections, Number(v.collection));
+      if (brandId !== undefined && brandId !== v.brand) return { errors: { collection: "This collection is not one of the chosen brand's." } };
       return ok();
     },
   },
@@ -157,12 +159,8 @@ const ADAPTERS: Record<ResourceName, Adapter> = {
     filters: { product: productVariations.productId, brand: productVariations.brandId },
     hasActive: productVariations.isActive,
     derive: async (db, v) => {
-      const [p] = await db
-        .select({ brandId: products.brandId })
-        .from(products)
-        .where(eq(products.id, Number(v.product)))
-        .limit(1);
-      return ok(p ? { brandId: p.brandId } : {});
+      const brandId = await brandOf(db, products, Number(v.product));
+      return ok(brandId !== undefined ? { brandId } : {});
     },
   },
   retailer: {
