@@ -1,5 +1,5 @@
 /**
- * /rate/:id (spec 001 §2 "Rate transactions screen", §4 Ratings; spec 002 §2.17): the buyer confirms the
+ * /rate/:id (docs/product/screens.md, "Rating"): the buyer confirms the
  * received package (action 222) and rates the order: four criteria (condition of items, care in packaging,
  * timeliness of response, overall experience), 1 to 5 stars each, and comments. The modal is titled
  * "Rate this Transaction"; on success "Rating saved!" shows, and after 2 s the retailer goes home (staff:
@@ -36,7 +36,7 @@ import { sendOrderCommand } from "~/utils/temporal.server";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction = () => [{ title: pageTitle(RATE_THIS_TRANSACTION) }];
 
-/** After the success modal (spec 001 §9: 2000 ms). */
+/** After the success modal (2000 ms). */
 export const RATING_SUCCESS_DELAY_MS = 2000;
 
 async function load(request: Request, idRaw: string | undefined) {

@@ -1,6 +1,6 @@
 import { wizardQuery, type Stage, type WizardKind, type WizardState } from "../../../domain/listing-forms";
 
-/** Where each wizard lives (spec 000 §2). */
+/** Where each wizard lives (docs/product/screens.md, "List and request wizards"). */
 export const WIZARD_PATHS: Record<WizardKind, string> = { listing: "/addlisting/", request: "/requestlisting/" };
 
 /** The URL of a stage carrying the wizard's state. */

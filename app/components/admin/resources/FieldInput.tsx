@@ -1,5 +1,5 @@
 /**
- * One field of the generic form (issue 12, spec 002 §2.14, §5), rendered from its FieldDef through
+ * One field of the generic form (docs/product/screens.md, "Staff: generic lists and forms"), rendered from its FieldDef through
  * widgetFor(): the same rules the unit test checks. Server field errors show in red under the field.
  */
 import { useFetcher } from "@remix-run/react";

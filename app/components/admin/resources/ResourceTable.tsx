@@ -1,5 +1,5 @@
 /**
- * The generic list screen's table (issue 12, spec 002 §2.13): columns from the resource's list fields,
+ * The generic list screen's table (docs/product/screens.md, "Staff: generic lists and forms"): columns from the resource's list fields,
  * sortable headers, per-row edit / delete / activate-deactivate, and for products expandable rows with their
  * variations and the add-variation modal. Every button is a plain form post to the list's action.
  */
