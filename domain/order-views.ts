@@ -83,7 +83,7 @@ export function reasonViews(reasons: Record<string, string | number>, viewerRole
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// A swap's money and windows (docs/product/money.md, "Swap").
+// A swap's money and windows (docs/product/money.md, "Swap settlement").
 
 /** One side of a swap's money: the goods it gives, the cash it adds, its fee, its shipping and its payment. */
 export interface SwapSideAmounts {

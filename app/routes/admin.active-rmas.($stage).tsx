@@ -1,5 +1,5 @@
 /**
- * /admin/active-rmas/:stage? (docs/product/screens.md, "Admin RMA screen"): every RMA by tab (all, pending,
+ * /admin/active-rmas/:stage? (docs/product/screens.md, "Staff: RMAs"): every RMA by tab (all, pending,
  * shipping, completed, declined), newest change first, with both parties' store names (staff see names).
  * ?rma=<id> opens an RMA's card (app/components/rma/AdminRmaCard.tsx), where staff decide a pending RMA.
  * The server half is __admin.active-rmas.server.ts.

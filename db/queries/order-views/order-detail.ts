@@ -1,8 +1,8 @@
 /**
- * One order as a viewer may see it (docs/product/screens.md, "Order detail"): what /transaction/:ttype/:id, the
+ * One order as a viewer may see it (docs/product/screens.md, "Transaction detail"): what /transaction/:ttype/:id, the
  * rating screen, the RMA wizard, the staff screens and the packing slip and shipper checklist show. Reads only.
  *
- * Anonymity (docs/product/glossary.md, "Names that users see"): store names are selected ONLY when the viewer
+ * Anonymity (docs/product/glossary.md, "Anonymity"): store names are selected ONLY when the viewer
  * is staff; a retailer's view carries the other party as `retailer-00{id}` and nothing else. The packing slip
  * is anonymous whoever asks.
  */

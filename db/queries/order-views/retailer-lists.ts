@@ -3,7 +3,7 @@
  * /orders and the header's badges show. Reads only; the seen-marking that clears the action count is
  * db/queries/order-seen.ts.
  *
- * Anonymity (docs/product/glossary.md, "Names that users see"): a retailer's lists carry the other party as
+ * Anonymity (docs/product/glossary.md, "Anonymity"): a retailer's lists carry the other party as
  * `retailer-00{id}` and nothing else (no name, e-mail, phone or address is read for them at all).
  *
  * - alerts (pending): stage pre_shipping, not Declined; declined view: display status Declined only (an

@@ -1,5 +1,5 @@
 /**
- * Staff's order lists (docs/product/screens.md, "Active transactions" and "Active shipments"): every order and
+ * Staff's order lists (docs/product/screens.md, "Staff: transactions"): every order and
  * every parcel, with store names (staff see them). Reads only.
  */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
