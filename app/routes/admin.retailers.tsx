@@ -23,7 +23,8 @@ const PageParam = z.coerce.number().int().min(1).max(100_000).catch(1);
 const pageParam = (status: string) => `page_${status}`;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  // Spec 002: staff manage what their permissions map lists; these screens need "retailer" (ADR 0018).
+  // Staff manage what their permissions map lists (docs/product/glossary.md, "Roles and permissions"); these
+  // screens need "retailer" (ADR 0018).
   await requireRetailerAdmin(request);
   const url = new URL(request.url);
   const q = SearchParam.parse(url.searchParams.get("q") ?? "");

@@ -4,7 +4,7 @@ import { LISTING_UNAVAILABLE } from "../../domain/messages";
 import { ItemViewError } from "~/components/marketplace/ItemView";
 import { requireUser } from "~/utils/auth.server";
 
-/** Spec 000 §2 names the listing view "viewlisting with {listingId} and {action}": the same page as /listing/{action}/{id}. */
+/** The listing view's older name, "viewlisting" with {listingId} and {action}: the same page as /listing/{action}/{id}. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
   const action = params.action;

@@ -134,7 +134,7 @@ export async function swapCheckoutAction(request: Request) {
   }
   // Once its workflow runs the swap is an order: it leaves the cart (the swap cart is emptied with it).
   if (outcome.ok || outcome.started) await detachOrdersFromCart(db, retailer.id, [swap.id]);
-  // Spec 000 §4: after a swap checkout a success notice shows and the user goes to /buy.
+  // After a swap checkout a success notice shows and the user goes to /buy.
   if (outcome.ok) return redirect("/buy?ref=swapRequested", 303);
   // Declined: the swap has left the cart (its workflow waits for a card), so the page continues at its own
   // address, saying so; the next card is a new attempt.

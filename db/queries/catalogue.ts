@@ -7,7 +7,7 @@ type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type BrandRow = typeof brands.$inferSelect;
 export type CollectionRow = typeof collections.$inferSelect;
 
-/** Spec 000 §9: brand lookups return at most 100. */
+/** Brand lookups return at most 100 (docs/product/screens.md, "Limits"). */
 export const BRAND_LOOKUP_LIMIT = 100;
 
 export interface ListBrandsOptions {

@@ -77,7 +77,7 @@ export async function saveCollectionUpload(db: Db, collectionId: number, id: num
     const [c] = await tx.select({ brandId: collections.brandId }).from(collections).where(eq(collections.id, collectionId));
     let variations = 0;
     const groups = groupUploadRows(u.rows.map((r) => ({ ...r, priceCents: r.priceCents })));
-    // Spec 002: a saved folder cannot be saved again. Loaded again, it is a new upload: its product codes,
+    // A saved folder cannot be saved again (docs/product/screens.md, "Staff: collection uploads"). Loaded again, it is a new upload: its product codes,
     // already in the collection, say it was saved.
     const already = groups.length
       ? await tx

@@ -26,7 +26,7 @@ type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export type MyKind = "listings" | "requests";
 
-/** Spec 000 §9: "My lists page size default 4 (overridable)". */
+/** My lists show 4 per brand by default, overridable (docs/product/screens.md, "Limits"). */
 export const MY_LIST_DEFAULT_LIMIT = 4;
 export const MY_LIST_MAX_LIMIT = 100;
 

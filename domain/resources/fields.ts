@@ -8,7 +8,7 @@ import { text } from "../text";
  * entity staff manage is a
  * ResourceDef whose fields carry what the old API's OPTIONS answer carried (name, type, label, help_text,
  * choices, relationship_resource). The generic list and form screens are rendered from them
- * (`widgetFor`, the §5 rules) and the server validates with the Zod schema built from the same fields
+ * (`widgetFor`, the rendering rules of docs/product/screens.md, "Staff: generic lists and forms") and the server validates with the Zod schema built from the same fields
  * (`schemaFor`). Like Django admin's ModelAdmin (list_display, search_fields, ordering) and react-admin's
  * <Resource> + field components, but as data. Pure: no I/O, no clock (today is passed in).
  */
@@ -69,7 +69,7 @@ export type ResourceDef = {
 };
 
 // ---------------------------------------------------------------------------------------------------------
-// §5: generic form field rendering by type
+// Generic form field rendering by type
 
 export const PHONE_MASK = "+1-###-###-####";
 export const RESALE_MASK = "##-##########-#";
@@ -300,7 +300,7 @@ export function neutraliseCsvCell(value: unknown): string {
 }
 
 /**
- * The masks of §5 as the user types: digits are laid into the mask's # slots ("+1-" is typed for you).
+ * The masks as the user types: digits are laid into the mask's # slots ("+1-" is typed for you).
  * Postal: ##### then, past five digits, #####-####.
  */
 export function applyMask(mask: string, typed: string): string {

@@ -14,7 +14,7 @@ import { LISTING_UNAVAILABLE } from "../../../domain/messages";
 import { formatCents, multiplyCents } from "../../../domain/money";
 import type { ItemViewData } from "./marketplace.server";
 
-/** Spec 000 §9. */
+/** The photo carousel's interval. */
 export const CAROUSEL_INTERVAL_MS = 50000;
 
 export function ItemViewPage() {

@@ -12,7 +12,7 @@ import { cardsHtml } from "./cards";
 import type { BrandSection, MarketplaceData } from "./marketplace.server";
 import { LOAD_MORE_SIZE, MARKET_TABS, ORDERINGS, SEARCH_MIN_CHARS, TAB_LABELS, filtersOf, marketHref } from "./query";
 
-/** Spec 000 §5: the marketplace search reloads after a 100 ms delay. */
+/** The marketplace search reloads after a 100 ms delay. */
 const SEARCH_DELAY_MS = 100;
 
 export function MarketplacePage() {
@@ -230,7 +230,7 @@ function BrandBlock({ section, tab, query }: { section: BrandSection; tab: Marke
       {html === null ? (
         <p className="market-empty">{tab === "sell" ? NO_ACTIVE_REQUESTS_FOR_BRAND : noActiveListingsText(tab)}</p>
       ) : (
-        // Spec 000 §2: each card opens the listing view in a new window.
+        // Each card opens the listing view in a new window.
         <ul className="market-cards" dangerouslySetInnerHTML={html} />
       )}
       {loadMoreHref ? (

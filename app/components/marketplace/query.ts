@@ -27,13 +27,13 @@ export const ORDERINGS = [
 ] as const;
 export type Ordering = (typeof ORDERINGS)[number]["value"];
 
-/** Spec 000 §9. */
+/** Page sizes (docs/product/screens.md, "Limits"). */
 export const PAGE_SIZE = 20;
 export const VIEW_ALL_SIZE = 100;
 export const LOAD_MORE_SIZE = 40;
 export const MAX_LIMIT = 1000;
 export const MAX_OFFSET = 100_000;
-/** Spec 000 §5: the search starts after more than 2 characters (or on submit). */
+/** The search starts after more than 2 characters (or on submit). */
 export const SEARCH_MIN_CHARS = 3;
 export const SEARCH_MAX_CHARS = 60;
 const MAX_ID = 2_147_483_647;

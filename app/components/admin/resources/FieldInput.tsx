@@ -145,7 +145,7 @@ function MaskedInput({ common, mask, inputType, initial }: { common: ControlProp
 }
 
 /**
- * The chooser of §2.14: a search box with CLEAR, the options (from /admin/:resource/choices, filtered by the
+ * The chooser (docs/product/screens.md, "Staff: generic lists and forms"): a search box with CLEAR, the options (from /admin/:resource/choices, filtered by the
  * parent field's value: disabled until it has one), a preview of the chosen row, and "or add {class}" (a new
  * tab on the create form of that class).
  */
