@@ -171,6 +171,32 @@ async function eslint(env, { prefix } = {}) {
 }
 
 /**
+ * Prettier over every source file (.prettierrc.json; .prettierignore leaves out generated files): the files
+ * whose text is not what the formatter writes, each printed with the command that fixes it.
+ */
+async function formatCheck(env) {
+  const bin = path.join(ROOT, "node_modules", "prettier", "bin", "prettier.cjs");
+  const { code, output } = await run(process.execPath, [bin, "--list-different", ...FORMATTED], { env, quiet: true });
+  const lines = output.split("\n").map((l) => stripAnsi(l).trim()).filter(Boolean);
+  for (const l of lines.filter((l) => l.startsWith("["))) console.log(l); // prettier's own errors ("[error] ...")
+  const unformatted = lines.filter((l) => !l.startsWith("["));
+  for (const f of unformatted) console.log(`${f}: not formatted (npx prettier --write ${f})`);
+  info(`prettier: ${unformatted.length} file(s) not formatted`);
+  if (code > 1) return { unformatted, note: `prettier exited with ${code}` };
+  return { unformatted };
+}
+
+/** The source files the formatter owns (what .prettierignore does not leave out). */
+const FORMATTED = ["**/*.{ts,tsx,mjs,js,css}"];
+
+/** The lint suite's counts: ESLint's files, plus one failure per file the formatter would change. */
+function addFormatCheck(lint, format) {
+  const failed = lint.failed + format.unformatted.length + (format.note ? 1 : 0);
+  const note = [lint.note, format.note, format.unformatted.length ? `${format.unformatted.length} file(s) not formatted` : null].filter(Boolean).join("; ");
+  return { ...lint, failed, note: note || undefined };
+}
+
+/**
  * e2e files that run in a second Vitest process beside the rest of the e2e suite (one after the other in it):
  * the two longest (the worker-kill tests, on their own worker and task queue, and the accessibility scans)
  * and four more, so that both processes take about as long. Each makes its own retailers and orders and
@@ -352,7 +378,7 @@ async function runSuite(suite, { tools, pg, dbError, baseEnv, prefix }) {
   }
   try {
     const env = { ...baseEnv, ...setup.env };
-    const r = suite === "lint" ? await eslint(env, { prefix }) : await vitest(suite, env, { prefix });
+    const r = suite === "lint" ? addFormatCheck(await eslint(env, { prefix }), await formatCheck(env)) : await vitest(suite, env, { prefix });
     results.push({ suite, ...r, ms: Date.now() - ts });
   } finally {
     await setup.teardown?.();
