@@ -5,7 +5,14 @@ import boundaries from "eslint-plugin-boundaries";
 import tseslint from "typescript-eslint";
 import { builtinModules } from "node:module";
 
-const SOURCES = ["app/**/*.{ts,tsx}", "domain/**/*.ts", "db/**/*.ts", "workflows/**/*.ts", "activities/**/*.{ts,tsx}", "workers/**/*.{ts,mjs}"];
+const SOURCES = [
+  "app/**/*.{ts,tsx}",
+  "domain/**/*.ts",
+  "db/**/*.ts",
+  "workflows/**/*.ts",
+  "activities/**/*.{ts,tsx}",
+  "workers/**/*.{ts,mjs}",
+];
 
 export default [
   { ignores: ["node_modules/**", "build/**", "public/build/**", ".data/**", "test-results/**", "db/migrations/**", "**/*.d.ts"] },
@@ -63,9 +70,23 @@ export default [
       "no-restricted-imports": [
         "error",
         {
-          paths: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)].map((name) => ({ name, message: "workflows/ are deterministic: no Node built-ins" })),
+          paths: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)].map((name) => ({
+            name,
+            message: "workflows/ are deterministic: no Node built-ins",
+          })),
           patterns: [
-            { group: ["drizzle-orm", "drizzle-orm/*", "postgres", "stripe", "@temporalio/worker", "@temporalio/client", "@temporalio/activity"], message: "workflows/ import only @temporalio/workflow, domain/ and activity types" },
+            {
+              group: [
+                "drizzle-orm",
+                "drizzle-orm/*",
+                "postgres",
+                "stripe",
+                "@temporalio/worker",
+                "@temporalio/client",
+                "@temporalio/activity",
+              ],
+              message: "workflows/ import only @temporalio/workflow, domain/ and activity types",
+            },
           ],
         },
       ],

@@ -19,7 +19,10 @@ function translate(err: unknown): unknown {
 
 export function createCardActivities(deps: { payments: PaymentsPort }) {
   return {
-    async createTestCardPaymentMethod(input: { idempotencyKey: string; testToken: string }): Promise<{ paymentMethodId: string; brand: string; last4: string }> {
+    async createTestCardPaymentMethod(input: {
+      idempotencyKey: string;
+      testToken: string;
+    }): Promise<{ paymentMethodId: string; brand: string; last4: string }> {
       try {
         const pm = await deps.payments.createPaymentMethodFromTestCard(input);
         return { paymentMethodId: pm.id, brand: pm.brand, last4: pm.last4 };

@@ -20,17 +20,22 @@ export interface DbHandle {
  */
 function preparing<T extends object>(sql: T): T {
   const own = sql as unknown as Record<string, (...args: unknown[]) => unknown>;
-  const inTransaction = (method: "begin" | "savepoint") => (...args: unknown[]) => {
-    const fn = args.pop() as (tx: object) => unknown;
-    return own[method](...args, (tx: object) => fn(preparing(tx)));
-  };
+  const inTransaction =
+    (method: "begin" | "savepoint") =>
+    (...args: unknown[]) => {
+      const fn = args.pop() as (tx: object) => unknown;
+      return own[method](...args, (tx: object) => fn(preparing(tx)));
+    };
   // Made once per pool or transaction, not on every query.
   const overrides: Record<string | symbol, unknown> = {
-    unsafe: (query: string, args?: unknown[], options?: postgres.UnsafeQueryOptions) => own.unsafe(query, args, { ...options, prepare: true }),
+    unsafe: (query: string, args?: unknown[], options?: postgres.UnsafeQueryOptions) =>
+      own.unsafe(query, args, { ...options, prepare: true }),
     begin: inTransaction("begin"),
     savepoint: inTransaction("savepoint"),
   };
-  return new Proxy(sql, { get: (target, prop, receiver) => (Object.hasOwn(overrides, prop) ? overrides[prop] : Reflect.get(target, prop, receiver)) });
+  return new Proxy(sql, {
+    get: (target, prop, receiver) => (Object.hasOwn(overrides, prop) ? overrides[prop] : Reflect.get(target, prop, receiver)),
+  });
 }
 
 /** One postgres.js pool wrapped by Drizzle. Create once per process. */

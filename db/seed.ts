@@ -54,7 +54,15 @@ export const DEMO_BRANDS: BrandSpec[] = [
     segments: ["outdoor", "apparel"],
     priceTier: "premium",
     sizeRun: "apparel",
-    company: { name: "Ridgeline Outfitters Inc.", firstName: "Dana", lastName: "Whitfield", email: "wholesale@ridgeline.example", phone: "+1-303-555-0142", city: "Boulder", state: "CO" },
+    company: {
+      name: "Ridgeline Outfitters Inc.",
+      firstName: "Dana",
+      lastName: "Whitfield",
+      email: "wholesale@ridgeline.example",
+      phone: "+1-303-555-0142",
+      city: "Boulder",
+      state: "CO",
+    },
     collections: [
       { year: 2025, name: "Spring" },
       { year: 2024, name: "Fall" },
@@ -73,7 +81,15 @@ export const DEMO_BRANDS: BrandSpec[] = [
     segments: ["footwear", "lifestyle"],
     priceTier: "mid",
     sizeRun: "footwear",
-    company: { name: "Copperfield Shoe Company", firstName: "Marcus", lastName: "Ellery", email: "orders@copperfield.example", phone: "+1-617-555-0188", city: "Lowell", state: "MA" },
+    company: {
+      name: "Copperfield Shoe Company",
+      firstName: "Marcus",
+      lastName: "Ellery",
+      email: "orders@copperfield.example",
+      phone: "+1-617-555-0188",
+      city: "Lowell",
+      state: "MA",
+    },
     collections: [
       { year: 2025, name: "Spring" },
       { year: 2024, name: "Holiday" },
@@ -91,7 +107,15 @@ export const DEMO_BRANDS: BrandSpec[] = [
     segments: ["denim", "apparel"],
     priceTier: "mid",
     sizeRun: "denim",
-    company: { name: "Indigo Mill Denim Company", firstName: "Rosa", lastName: "Delgado", email: "trade@indigomill.example", phone: "+1-213-555-0117", city: "Los Angeles", state: "CA" },
+    company: {
+      name: "Indigo Mill Denim Company",
+      firstName: "Rosa",
+      lastName: "Delgado",
+      email: "trade@indigomill.example",
+      phone: "+1-213-555-0117",
+      city: "Los Angeles",
+      state: "CA",
+    },
     collections: [
       { year: 2025, name: "Core" },
       { year: 2024, name: "Fall" },
@@ -109,7 +133,15 @@ export const DEMO_BRANDS: BrandSpec[] = [
     segments: ["surf", "apparel"],
     priceTier: "value",
     sizeRun: "apparel",
-    company: { name: "Saltmarsh Surf Supply LLC", firstName: "Kai", lastName: "Morrow", email: "hello@saltmarsh.example", phone: "+1-904-555-0163", city: "Jacksonville", state: "FL" },
+    company: {
+      name: "Saltmarsh Surf Supply LLC",
+      firstName: "Kai",
+      lastName: "Morrow",
+      email: "hello@saltmarsh.example",
+      phone: "+1-904-555-0163",
+      city: "Jacksonville",
+      state: "FL",
+    },
     collections: [
       { year: 2025, name: "Summer" },
       { year: 2024, name: "Resort" },
@@ -143,16 +175,176 @@ interface RetailerSpec {
 }
 
 export const DEMO_RETAILERS: RetailerSpec[] = [
-  { n: 1, storeName: "Blue Ridge Outpost", address1: "48 Lexington Ave", city: "Asheville", state: "NC", postalCode: "28801", latitude: 35.5951, longitude: -82.5515, phone: "+1-828-555-0101", contact: { firstName: "Maya", lastName: "Caldwell", jobTitle: "Owner", celphone: "+1-828-555-0191" }, status: "active", payout: true, brands: [0, 1, 2], listings: 5, requests: 2 },
-  { n: 2, storeName: "Mesa Trail Supply", address1: "112 N San Francisco St", city: "Flagstaff", state: "AZ", postalCode: "86001", latitude: 35.1983, longitude: -111.6513, phone: "+1-928-555-0102", contact: { firstName: "Luis", lastName: "Ortega", jobTitle: "Buyer", celphone: "+1-928-555-0192" }, status: "active", payout: true, brands: [0, 1, 2], listings: 5, requests: 2 },
-  { n: 3, storeName: "Lakeshore Denim & Dry Goods", address1: "1520 N Milwaukee Ave", city: "Chicago", state: "IL", postalCode: "60622", latitude: 41.9087, longitude: -87.6776, phone: "+1-312-555-0103", contact: { firstName: "Erin", lastName: "Kowalski", jobTitle: "Store Manager", celphone: "+1-312-555-0193" }, status: "active", payout: true, brands: [1, 2], listings: 4, requests: 2 },
-  { n: 4, storeName: "Harborline Shoes", address1: "201 Commercial St", city: "Portland", state: "ME", postalCode: "04101", latitude: 43.6567, longitude: -70.2506, phone: "+1-207-555-0104", contact: { firstName: "Owen", lastName: "Pelletier", jobTitle: "Owner", celphone: "+1-207-555-0194" }, status: "active", payout: false, brands: [1, 2, 0], listings: 4, requests: 2 },
-  { n: 5, storeName: "Prairie Wind Mercantile", address1: "834 Massachusetts St", city: "Lawrence", state: "KS", postalCode: "66044", latitude: 38.9687, longitude: -95.2355, phone: "+1-785-555-0105", contact: { firstName: "Grace", lastName: "Lindqvist", jobTitle: "Buyer", celphone: "" }, status: "active", payout: true, brands: [0, 2], listings: 3, requests: 2 },
-  { n: 6, storeName: "Cascade Mountain Co.", address1: "930 NW Wall St", city: "Bend", state: "OR", postalCode: "97703", latitude: 44.0582, longitude: -121.3153, phone: "+1-541-555-0106", contact: { firstName: "Hannah", lastName: "Reyes", jobTitle: "Owner", celphone: "+1-541-555-0196" }, status: "active", payout: false, brands: [0, 1, 3], listings: 3, requests: 1 },
-  { n: 7, storeName: "Gulf Coast Threads", address1: "1600 S Congress Ave", city: "Austin", state: "TX", postalCode: "78704", latitude: 30.2489, longitude: -97.7501, phone: "+1-512-555-0107", contact: { firstName: "Andre", lastName: "Baptiste", jobTitle: "Manager", celphone: "+1-512-555-0197" }, status: "active", payout: true, brands: [2, 3, 0], listings: 4, requests: 2 },
-  { n: 8, storeName: "Old Town Outfitters", address1: "305 King St", city: "Alexandria", state: "VA", postalCode: "22314", latitude: 38.8048, longitude: -77.0469, phone: "+1-703-555-0108", contact: { firstName: "Paul", lastName: "Whitaker", jobTitle: "Owner", celphone: "+1-703-555-0198" }, status: "inactive", payout: true, brands: [0, 2], listings: 0, requests: 0 },
-  { n: 9, storeName: "Sierra Sole Collective", address1: "1021 K St", city: "Sacramento", state: "CA", postalCode: "95814", latitude: 38.5794, longitude: -121.4944, phone: "+1-916-555-0109", contact: { firstName: "Nina", lastName: "Tran", jobTitle: "Owner", celphone: "+1-916-555-0199" }, status: "pending", payout: false, brands: [], listings: 0, requests: 0 },
-  { n: 10, storeName: "Green Mountain General", address1: "75 Church St", city: "Burlington", state: "VT", postalCode: "05401", latitude: 44.4777, longitude: -73.2121, phone: "+1-802-555-0110", contact: { firstName: "Theo", lastName: "Marchetti", jobTitle: "Buyer", celphone: "+1-802-555-0190" }, status: "active", payout: true, brands: [3, 0, 1], listings: 3, requests: 2 },
+  {
+    n: 1,
+    storeName: "Blue Ridge Outpost",
+    address1: "48 Lexington Ave",
+    city: "Asheville",
+    state: "NC",
+    postalCode: "28801",
+    latitude: 35.5951,
+    longitude: -82.5515,
+    phone: "+1-828-555-0101",
+    contact: { firstName: "Maya", lastName: "Caldwell", jobTitle: "Owner", celphone: "+1-828-555-0191" },
+    status: "active",
+    payout: true,
+    brands: [0, 1, 2],
+    listings: 5,
+    requests: 2,
+  },
+  {
+    n: 2,
+    storeName: "Mesa Trail Supply",
+    address1: "112 N San Francisco St",
+    city: "Flagstaff",
+    state: "AZ",
+    postalCode: "86001",
+    latitude: 35.1983,
+    longitude: -111.6513,
+    phone: "+1-928-555-0102",
+    contact: { firstName: "Luis", lastName: "Ortega", jobTitle: "Buyer", celphone: "+1-928-555-0192" },
+    status: "active",
+    payout: true,
+    brands: [0, 1, 2],
+    listings: 5,
+    requests: 2,
+  },
+  {
+    n: 3,
+    storeName: "Lakeshore Denim & Dry Goods",
+    address1: "1520 N Milwaukee Ave",
+    city: "Chicago",
+    state: "IL",
+    postalCode: "60622",
+    latitude: 41.9087,
+    longitude: -87.6776,
+    phone: "+1-312-555-0103",
+    contact: { firstName: "Erin", lastName: "Kowalski", jobTitle: "Store Manager", celphone: "+1-312-555-0193" },
+    status: "active",
+    payout: true,
+    brands: [1, 2],
+    listings: 4,
+    requests: 2,
+  },
+  {
+    n: 4,
+    storeName: "Harborline Shoes",
+    address1: "201 Commercial St",
+    city: "Portland",
+    state: "ME",
+    postalCode: "04101",
+    latitude: 43.6567,
+    longitude: -70.2506,
+    phone: "+1-207-555-0104",
+    contact: { firstName: "Owen", lastName: "Pelletier", jobTitle: "Owner", celphone: "+1-207-555-0194" },
+    status: "active",
+    payout: false,
+    brands: [1, 2, 0],
+    listings: 4,
+    requests: 2,
+  },
+  {
+    n: 5,
+    storeName: "Prairie Wind Mercantile",
+    address1: "834 Massachusetts St",
+    city: "Lawrence",
+    state: "KS",
+    postalCode: "66044",
+    latitude: 38.9687,
+    longitude: -95.2355,
+    phone: "+1-785-555-0105",
+    contact: { firstName: "Grace", lastName: "Lindqvist", jobTitle: "Buyer", celphone: "" },
+    status: "active",
+    payout: true,
+    brands: [0, 2],
+    listings: 3,
+    requests: 2,
+  },
+  {
+    n: 6,
+    storeName: "Cascade Mountain Co.",
+    address1: "930 NW Wall St",
+    city: "Bend",
+    state: "OR",
+    postalCode: "97703",
+    latitude: 44.0582,
+    longitude: -121.3153,
+    phone: "+1-541-555-0106",
+    contact: { firstName: "Hannah", lastName: "Reyes", jobTitle: "Owner", celphone: "+1-541-555-0196" },
+    status: "active",
+    payout: false,
+    brands: [0, 1, 3],
+    listings: 3,
+    requests: 1,
+  },
+  {
+    n: 7,
+    storeName: "Gulf Coast Threads",
+    address1: "1600 S Congress Ave",
+    city: "Austin",
+    state: "TX",
+    postalCode: "78704",
+    latitude: 30.2489,
+    longitude: -97.7501,
+    phone: "+1-512-555-0107",
+    contact: { firstName: "Andre", lastName: "Baptiste", jobTitle: "Manager", celphone: "+1-512-555-0197" },
+    status: "active",
+    payout: true,
+    brands: [2, 3, 0],
+    listings: 4,
+    requests: 2,
+  },
+  {
+    n: 8,
+    storeName: "Old Town Outfitters",
+    address1: "305 King St",
+    city: "Alexandria",
+    state: "VA",
+    postalCode: "22314",
+    latitude: 38.8048,
+    longitude: -77.0469,
+    phone: "+1-703-555-0108",
+    contact: { firstName: "Paul", lastName: "Whitaker", jobTitle: "Owner", celphone: "+1-703-555-0198" },
+    status: "inactive",
+    payout: true,
+    brands: [0, 2],
+    listings: 0,
+    requests: 0,
+  },
+  {
+    n: 9,
+    storeName: "Sierra Sole Collective",
+    address1: "1021 K St",
+    city: "Sacramento",
+    state: "CA",
+    postalCode: "95814",
+    latitude: 38.5794,
+    longitude: -121.4944,
+    phone: "+1-916-555-0109",
+    contact: { firstName: "Nina", lastName: "Tran", jobTitle: "Owner", celphone: "+1-916-555-0199" },
+    status: "pending",
+    payout: false,
+    brands: [],
+    listings: 0,
+    requests: 0,
+  },
+  {
+    n: 10,
+    storeName: "Green Mountain General",
+    address1: "75 Church St",
+    city: "Burlington",
+    state: "VT",
+    postalCode: "05401",
+    latitude: 44.4777,
+    longitude: -73.2121,
+    phone: "+1-802-555-0110",
+    contact: { firstName: "Theo", lastName: "Marchetti", jobTitle: "Buyer", celphone: "+1-802-555-0190" },
+    status: "active",
+    payout: true,
+    brands: [3, 0, 1],
+    listings: 3,
+    requests: 2,
+  },
 ];
 
 export const demoRetailerEmail = (n: number) => `retailer${n}@demo.test`;
@@ -194,7 +386,10 @@ export async function seedDemo(db: Db, opts: { log?: (msg: string) => void } = {
       return { seeded: false, brands: 0, products: 0, variations: 0, retailers: 0, listings: 0, requests: 0 };
     }
     const summary = await buildDemo(tx, passwordHash);
-    await tx.update(seedRuns).set({ detail: summary.listings }).where(sql`${seedRuns.name} = ${DEMO_SEED_NAME}`);
+    await tx
+      .update(seedRuns)
+      .set({ detail: summary.listings })
+      .where(sql`${seedRuns.name} = ${DEMO_SEED_NAME}`);
     log(
       `demo data seeded: ${summary.brands} brands, ${summary.products} products, ${summary.variations} variations, ` +
         `${summary.retailers} retailers, ${summary.listings} listings, ${summary.requests} requests`,
@@ -364,10 +559,18 @@ async function buildDemo(tx: Tx, passwordHash: string): Promise<SeedSummary> {
 
   // Validation tools (docs/product/screens.md, "Staff: validation tools"): categories to choose from (every seeded product is still
   // uncategorised), and an external brand, typed by a retailer and not yet valid, with a listing.
-  await tx.insert(categories).values(["Jackets", "Tees", "Pants", "Shorts", "Footwear", "Boots", "Denim", "Accessories"].map((name) => ({ name })));
+  await tx
+    .insert(categories)
+    .values(["Jackets", "Tees", "Pants", "Shorts", "Footwear", "Boots", "Denim", "Accessories"].map((name) => ({ name })));
   const external = await createBrand(tx, { name: "Ridgeline Outfitters (typed)", businessModel: "", segments: [] });
-  await tx.update(brands).set({ isValid: false }).where(sql`${brands.id} = ${external.id}`);
-  const extCols = [await createCollection(tx, { brandId: external.id, year: 2025, name: "Imported" }), await createCollection(tx, { brandId: external.id, year: 2026, name: "Imported" })];
+  await tx
+    .update(brands)
+    .set({ isValid: false })
+    .where(sql`${brands.id} = ${external.id}`);
+  const extCols = [
+    await createCollection(tx, { brandId: external.id, year: 2025, name: "Imported" }),
+    await createCollection(tx, { brandId: external.id, year: 2026, name: "Imported" }),
+  ];
   const extVariations: CreatedVariation[] = [];
   for (let i = 0; i < 4; i++) {
     const p = await createProduct(tx, {

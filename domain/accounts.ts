@@ -50,12 +50,7 @@ export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
 const email = (required: string, invalid: string) =>
-  z
-    .string({ required_error: required, invalid_type_error: required })
-    .trim()
-    .min(1, required)
-    .max(254, invalid)
-    .email(invalid);
+  z.string({ required_error: required, invalid_type_error: required }).trim().min(1, required).max(254, invalid).email(invalid);
 
 const password = (message: string) =>
   z
@@ -96,7 +91,8 @@ export const ResetConfirmSchema = z
 // ---------------------------------------------------------------------------------------------
 // Retailer setup wizard
 
-const required = (max = 200) => text({ required_error: MSG.required, invalid_type_error: MSG.required }).min(1, MSG.required).max(max, `At most ${max} characters.`);
+const required = (max = 200) =>
+  text({ required_error: MSG.required, invalid_type_error: MSG.required }).min(1, MSG.required).max(max, `At most ${max} characters.`);
 
 /** US phone: 10 digits (an optional leading 1), stored as +1-###-###-####. */
 export function normalizeUsPhone(input: string): string | null {
@@ -139,17 +135,18 @@ export const RetailerStepSchema = z.object({
     .trim()
     .regex(/^[A-Za-z]{2}$/, MSG.stateInvalid)
     .transform((s) => s.toUpperCase()),
-  postal_code: z.string({ required_error: MSG.postalInvalid }).trim().regex(/^\d{5}(-\d{4})?$/, MSG.postalInvalid),
-  resale_number: z
-    .string({ required_error: MSG.resaleInvalid })
-    .transform((v, ctx) => {
-      const r = normalizeResaleNumber(v);
-      if (!r) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: MSG.resaleInvalid });
-        return z.NEVER;
-      }
-      return r;
-    }),
+  postal_code: z
+    .string({ required_error: MSG.postalInvalid })
+    .trim()
+    .regex(/^\d{5}(-\d{4})?$/, MSG.postalInvalid),
+  resale_number: z.string({ required_error: MSG.resaleInvalid }).transform((v, ctx) => {
+    const r = normalizeResaleNumber(v);
+    if (!r) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: MSG.resaleInvalid });
+      return z.NEVER;
+    }
+    return r;
+  }),
 });
 
 /** The other way: a retailer row's store columns as the store form's fields (the forms' values to edit). */
@@ -276,7 +273,10 @@ export const BrandsStepSchema = z
 export type SetupStep = "retailer" | "contact" | "brands" | "done";
 
 /** The setup wizard's steps in order: staff first create the retailer's login ("user"), then its setup steps. */
-export const SETUP_WIZARD_STEPS = ["user", "retailer", "contact", "brands"] as const satisfies readonly ("user" | Exclude<SetupStep, "done">)[];
+export const SETUP_WIZARD_STEPS = ["user", "retailer", "contact", "brands"] as const satisfies readonly (
+  | "user"
+  | Exclude<SetupStep, "done">
+)[];
 export type SetupWizardStep = (typeof SETUP_WIZARD_STEPS)[number];
 
 /** Where the wizard resumes, from what the database already holds. */

@@ -160,14 +160,7 @@ export function timeZoneOffsetMs(instant: Instant, timeZone: string = DEFAULT_MA
 }
 
 function sameWall(a: LocalDateTime, b: LocalDateTime): boolean {
-  return (
-    a.year === b.year &&
-    a.month === b.month &&
-    a.day === b.day &&
-    a.hour === b.hour &&
-    a.minute === b.minute &&
-    a.second === b.second
-  );
+  return a.year === b.year && a.month === b.month && a.day === b.day && a.hour === b.hour && a.minute === b.minute && a.second === b.second;
 }
 
 /** The instant of a local wall-clock time in a zone (DST gap: forward by the gap; overlap: earlier instant). */

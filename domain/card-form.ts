@@ -60,7 +60,11 @@ export function cardFormSchema({ today, provider }: { today: Date; provider: Pay
       if (v.payment_method_id !== undefined) {
         const pm = PaymentMethodIdSchema.safeParse(v.payment_method_id);
         if (!pm.success || provider !== "stripe") {
-          ctx.addIssue({ code: z.ZodIssueCode.custom, path: [], message: pm.success ? CARD_MESSAGES.onlyTestCards : pm.error.issues[0].message });
+          ctx.addIssue({
+            code: z.ZodIssueCode.custom,
+            path: [],
+            message: pm.success ? CARD_MESSAGES.onlyTestCards : pm.error.issues[0].message,
+          });
           return z.NEVER;
         }
         const last4 = v.card_last4 !== undefined && /^\d{4}$/.test(v.card_last4) ? v.card_last4 : "";

@@ -76,8 +76,14 @@ export function testCardFormSchema(today: { year: number; month: number }) {
   return z
     .object({
       card_number: z.string({ required_error: CARD_MESSAGES.numberRequired }).trim().min(1, CARD_MESSAGES.numberRequired),
-      card_expiry: z.string({ required_error: CARD_MESSAGES.expiryInvalid }).trim().regex(/^(0[1-9]|1[0-2])\s*\/\s*(\d{2}|\d{4})$/, CARD_MESSAGES.expiryInvalid),
-      card_cvc: z.string({ required_error: CARD_MESSAGES.cvcInvalid }).trim().regex(/^\d{3,4}$/, CARD_MESSAGES.cvcInvalid),
+      card_expiry: z
+        .string({ required_error: CARD_MESSAGES.expiryInvalid })
+        .trim()
+        .regex(/^(0[1-9]|1[0-2])\s*\/\s*(\d{2}|\d{4})$/, CARD_MESSAGES.expiryInvalid),
+      card_cvc: z
+        .string({ required_error: CARD_MESSAGES.cvcInvalid })
+        .trim()
+        .regex(/^\d{3,4}$/, CARD_MESSAGES.cvcInvalid),
     })
     .transform((v, ctx) => {
       const card = testCardFromNumber(v.card_number);
@@ -98,4 +104,7 @@ export function testCardFormSchema(today: { year: number; month: number }) {
 }
 
 /** A Stripe PaymentMethod id as Stripe Elements hands it to the form. */
-export const PaymentMethodIdSchema = z.string().trim().regex(/^pm_[A-Za-z0-9_]{3,250}$/, "The card could not be read. Please try again.");
+export const PaymentMethodIdSchema = z
+  .string()
+  .trim()
+  .regex(/^pm_[A-Za-z0-9_]{3,250}$/, "The card could not be read. Please try again.");

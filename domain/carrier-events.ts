@@ -29,14 +29,27 @@ export const CARRIER_WEBHOOK_PATH = "/webhooks/carrier";
 export const SANDBOX_CARRIER_NAME = "SandboxCarrier";
 
 /** The carrier's statuses: what the webhook accepts and what an order workflow's carrier event carries. */
-export const CARRIER_EVENT_STATUSES = ["pre_transit", "picked_up", "in_transit", "out_for_delivery", "delivered", "failure", "return_to_sender"] as const;
+export const CARRIER_EVENT_STATUSES = [
+  "pre_transit",
+  "picked_up",
+  "in_transit",
+  "out_for_delivery",
+  "delivered",
+  "failure",
+  "return_to_sender",
+] as const;
 export type CarrierEventStatus = (typeof CARRIER_EVENT_STATUSES)[number];
 
 /**
  * The statuses that mean the carrier has the parcel (it was scanned: In-Route). `delivered` is one too: a
  * delivery implies a pickup that may have been reported late or never (docs/product/windows.md, "Pickup and rebooking").
  */
-export const SCANNED_CARRIER_STATUSES: ReadonlySet<string> = new Set<CarrierEventStatus>(["picked_up", "in_transit", "out_for_delivery", "delivered"]);
+export const SCANNED_CARRIER_STATUSES: ReadonlySet<string> = new Set<CarrierEventStatus>([
+  "picked_up",
+  "in_transit",
+  "out_for_delivery",
+  "delivered",
+]);
 
 /** Whether `status` is one of the carrier's statuses. */
 export function isCarrierEventStatus(status: unknown): status is CarrierEventStatus {

@@ -160,7 +160,9 @@ export function validateSelection(input: { selection: Selection; available: Sele
 }
 
 /** Reads `size.<label>` fields of a form into a selection; anything that is not a whole number is an error. */
-export function selectionFromEntries(entries: Iterable<[string, unknown]>): { ok: true; selection: Selection } | { ok: false; message: string } {
+export function selectionFromEntries(
+  entries: Iterable<[string, unknown]>,
+): { ok: true; selection: Selection } | { ok: false; message: string } {
   const selection: Selection = {};
   for (const [name, raw] of entries) {
     if (!name.startsWith("size.")) continue;
@@ -181,7 +183,8 @@ export type AddCheck = { ok: true; type: CartType } | { ok: false; message: stri
  * brand, one provider), and never one's own listing or request.
  */
 export function checkAdd(cart: CartState, line: CartLine, type: CartType, ownRetailerId: number): AddCheck {
-  if (line.providerId === ownRetailerId) return { ok: false, message: type === "sell" ? CART_MESSAGES.ownRequest : CART_MESSAGES.ownListing };
+  if (line.providerId === ownRetailerId)
+    return { ok: false, message: type === "sell" ? CART_MESSAGES.ownRequest : CART_MESSAGES.ownListing };
   const others = cart.items.filter((i) => lineKey(i) !== lineKey(line));
   const current = others.length > 0 ? cart.type : null;
   if (current !== null && current !== type) return { ok: false, message: CART_MESSAGES.typeLocked(current, type) };

@@ -57,7 +57,7 @@ function header(cells: string[]): Map<string, number> {
  */
 export function readUploadRows(
   folder: SourceFolder,
-  isImage: (name: string, bytes: Uint8Array) => boolean
+  isImage: (name: string, bytes: Uint8Array) => boolean,
 ): { rows: UploadRow[]; problems: string[] } {
   const [head, ...body] = folder.sheet;
   if (!head) return { rows: [], problems: ["The spreadsheet is empty."] };
@@ -93,7 +93,7 @@ export function readUploadRows(
         get(cells, "sizes")
           .split(/[|,;]/)
           .map((s) => s.trim())
-          .filter(Boolean)
+          .filter(Boolean),
       ),
     ];
     if (sizes.some((s) => s.length > 40)) problems.push("a size label is longer than 40 characters.");
@@ -117,7 +117,7 @@ export function readUploadRows(
 
 /** Products of the rows: one per sku (its first row's name, description and price), one variation per color. */
 export function groupUploadRows(
-  rows: UploadRow[]
+  rows: UploadRow[],
 ): { sku: string; displayName: string; description: string; priceCents: number; sizes: string[]; variations: UploadRow[] }[] {
   const bySku = new Map<string, ReturnType<typeof groupUploadRows>[number]>();
   for (const r of rows) {

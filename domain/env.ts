@@ -72,7 +72,9 @@ export function requiresRealSecrets(raw: Record<string, string | undefined>, env
 export function secretProblems(raw: Record<string, string | undefined>, env: Env): string[] {
   const problems: string[] = [];
   if ((env.STRIPE_SECRET_KEY || env.STRIPE_PUBLISHABLE_KEY) && !env.STRIPE_WEBHOOK_SECRET?.trim()) {
-    problems.push("STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY or STRIPE_PUBLISHABLE_KEY is set (the Stripe webhook signing secret, whsec_...)");
+    problems.push(
+      "STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY or STRIPE_PUBLISHABLE_KEY is set (the Stripe webhook signing secret, whsec_...)",
+    );
   }
   if (!requiresRealSecrets(raw, env)) return problems;
   const where = `in production (NODE_ENV=${env.NODE_ENV}, APP_ENV=${raw.APP_ENV ?? "unset"})`;

@@ -185,8 +185,7 @@ export function swapValuation(input: { provider: SwapSideInput; receiver: SwapSi
   const larger = Math.max(p.goodsCents, r.goodsCents);
   const difference = Math.abs(p.goodsCents - r.goodsCents);
   const fee = swapFeeCents(larger);
-  const cashFrom: SwapSide | null =
-    input.callItEven || difference === 0 ? null : p.goodsCents < r.goodsCents ? "provider" : "receiver";
+  const cashFrom: SwapSide | null = input.callItEven || difference === 0 ? null : p.goodsCents < r.goodsCents ? "provider" : "receiver";
 
   const side = (own: SwapSideInput, other: SwapSideInput, name: SwapSide): SwapSideValuation => {
     const cashCents = cashFrom === name ? difference : 0;

@@ -113,7 +113,12 @@ export function listingStyleSchema(opts: { chooseProvider: boolean }) {
     variation: idSchema(SELECT_COLOR_OPTION),
     listingType: choiceSchema(LISTING_TYPES, WIZARD_MESSAGES.chooseListingType),
     reason: choiceSchema(LISTING_REASONS, WIZARD_MESSAGES.chooseReason),
-    provider: opts.chooseProvider ? idSchema(WIZARD_MESSAGES.chooseProvider) : z.unknown().optional().transform(() => undefined),
+    provider: opts.chooseProvider
+      ? idSchema(WIZARD_MESSAGES.chooseProvider)
+      : z
+          .unknown()
+          .optional()
+          .transform(() => undefined),
   });
 }
 
@@ -122,12 +127,19 @@ export function requestStyleSchema(opts: { chooseRequestor: boolean }) {
   return z.object({
     variation: idSchema(SELECT_COLOR_OPTION),
     reason: choiceSchema(REQUEST_REASONS, WIZARD_MESSAGES.chooseReason),
-    requestor: opts.chooseRequestor ? idSchema(WIZARD_MESSAGES.chooseRequestor) : z.unknown().optional().transform(() => undefined),
+    requestor: opts.chooseRequestor
+      ? idSchema(WIZARD_MESSAGES.chooseRequestor)
+      : z
+          .unknown()
+          .optional()
+          .transform(() => undefined),
   });
 }
 
 export function styleSchema(kind: WizardKind, chooseRetailer: boolean) {
-  return kind === "listing" ? listingStyleSchema({ chooseProvider: chooseRetailer }) : requestStyleSchema({ chooseRequestor: chooseRetailer });
+  return kind === "listing"
+    ? listingStyleSchema({ chooseProvider: chooseRetailer })
+    : requestStyleSchema({ chooseRequestor: chooseRetailer });
 }
 
 const unitCount = z
@@ -215,7 +227,10 @@ function idParam(raw: string | null): number | undefined | null {
  * Reads the state from the query. Values that are absent are undefined; a value that is present but
  * malformed makes the whole state invalid (`ok: false`): someone edited the URL, the page answers 400.
  */
-export function parseWizardState(kind: WizardKind, params: URLSearchParams): { ok: true; state: WizardState } | { ok: false; problem: string } {
+export function parseWizardState(
+  kind: WizardKind,
+  params: URLSearchParams,
+): { ok: true; state: WizardState } | { ok: false; problem: string } {
   const state: WizardState = {};
   const ids: [keyof WizardState, string][] = [
     ["brand", "brand"],

@@ -15,7 +15,15 @@
  *   with every term non-negative; impossible sequences (capturing more than authorised, refunding more than
  *   was paid, paying the seller goods that are not in escrow) throw a RangeError.
  */
-import { purchaseQuote, captureCents, cancellationSettlement, sellerPayoutCents, type GoodsLine, type PurchaseQuote, type CancellationSettlement } from "./fees";
+import {
+  purchaseQuote,
+  captureCents,
+  cancellationSettlement,
+  sellerPayoutCents,
+  type GoodsLine,
+  type PurchaseQuote,
+  type CancellationSettlement,
+} from "./fees";
 import { assertNonNegativeCents, type Cents } from "./money";
 import { totalUnitsOfSizes } from "./shipping";
 

@@ -6,7 +6,14 @@
 import { ACTION } from "./action-codes";
 import { reasonWithPrefix } from "./messages";
 import { reasonLabel } from "./reasons";
-import { TRANSACTION_TYPE, TRANSACTION_TYPE_LABELS, transactionTypeLabel, type Role, type TransactionKind, type TransactionType } from "./states";
+import {
+  TRANSACTION_TYPE,
+  TRANSACTION_TYPE_LABELS,
+  transactionTypeLabel,
+  type Role,
+  type TransactionKind,
+  type TransactionType,
+} from "./states";
 import { swapLedger, swapOutcomeOf, swapSettlement } from "./swap-money";
 
 /** The detail route's ttype of an order (/transaction/:ttype/:id): a swap's, else a purchase's (RMAs too). */
@@ -69,7 +76,11 @@ function reasonText(label: string, by: Role | "system", viewerRole: Role | null)
 }
 
 /** Decline/cancel reasons with "You:" / "Other Retailer:" as the viewer should read them. */
-export function reasonViews(reasons: Record<string, string | number>, viewerRole: Role | null, actionCodes: readonly number[] = []): ReasonView[] {
+export function reasonViews(
+  reasons: Record<string, string | number>,
+  viewerRole: Role | null,
+  actionCodes: readonly number[] = [],
+): ReasonView[] {
   const out: ReasonView[] = [];
   for (const [key, raw] of Object.entries(reasons ?? {})) {
     if (key.endsWith("_display")) continue;
@@ -156,8 +167,15 @@ export function swapLedgerOf(
     return p ? (p.status === "delivered" || p.status === "cancelled" ? p.status : "other") : null;
   };
   const outcome = swapOutcomeOf({ provider: parcel("provider"), receiver: parcel("receiver") });
-  const expected = outcome ? swapSettlement({ provider: side("provider"), receiver: side("receiver"), callItEven: order.ledger?.callItEven === true }, outcome) : null;
-  const rows = pays.map((p) => ({ side: (p.retailerId === order.providerId ? "provider" : "receiver") as Role, txtype: p.txtype, status: p.status, amountCents: p.amountCents }));
+  const expected = outcome
+    ? swapSettlement({ provider: side("provider"), receiver: side("receiver"), callItEven: order.ledger?.callItEven === true }, outcome)
+    : null;
+  const rows = pays.map((p) => ({
+    side: (p.retailerId === order.providerId ? "provider" : "receiver") as Role,
+    txtype: p.txtype,
+    status: p.status,
+    amountCents: p.amountCents,
+  }));
   const money = swapLedger(rows, expected);
   const out: Record<string, number | boolean> = { ...(order.ledger ?? {}) };
   for (const [k, v] of Object.entries(money)) if (v !== null) out[k] = v;

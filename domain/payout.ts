@@ -165,9 +165,7 @@ export const payoutDetailsSchema = z.object({
     .transform((s) => s ?? ""),
   account_number: accountNumber,
   routing_number: routingNumber,
-  tos_accepted: z
-    .boolean({ required_error: M.tosRequired, invalid_type_error: M.tosRequired })
-    .refine((v) => v === true, M.tosRequired),
+  tos_accepted: z.boolean({ required_error: M.tosRequired, invalid_type_error: M.tosRequired }).refine((v) => v === true, M.tosRequired),
 });
 
 /** What the form submits (strings, "on" for the checkbox before coercion). */

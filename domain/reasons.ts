@@ -215,7 +215,10 @@ export function currentReasons(
 ): Record<string, string | number> {
   const all = { ...(reasons ?? {}) };
   if (transactionType !== "swap") return all;
-  const standing = statename === COMMON_STATES.DECLINED || statename === SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY || statename === SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY;
+  const standing =
+    statename === COMMON_STATES.DECLINED ||
+    statename === SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY ||
+    statename === SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY;
   if (standing) return all;
   for (const key of Object.keys(all)) if (key.endsWith("_decline_swap_reason")) delete all[key];
   return all;

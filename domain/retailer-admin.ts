@@ -9,9 +9,62 @@ import { text } from "./text";
 
 /** The two-letter codes of the 50 states, DC and the territories a retailer may be in. */
 export const US_STATE_CODES = [
-  "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA", "ME",
-  "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI",
-  "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY", "PR", "GU", "VI", "AS", "MP",
+  "AL",
+  "AK",
+  "AZ",
+  "AR",
+  "CA",
+  "CO",
+  "CT",
+  "DE",
+  "DC",
+  "FL",
+  "GA",
+  "HI",
+  "ID",
+  "IL",
+  "IN",
+  "IA",
+  "KS",
+  "KY",
+  "LA",
+  "ME",
+  "MD",
+  "MA",
+  "MI",
+  "MN",
+  "MS",
+  "MO",
+  "MT",
+  "NE",
+  "NV",
+  "NH",
+  "NJ",
+  "NM",
+  "NY",
+  "NC",
+  "ND",
+  "OH",
+  "OK",
+  "OR",
+  "PA",
+  "RI",
+  "SC",
+  "SD",
+  "TN",
+  "TX",
+  "UT",
+  "VT",
+  "VA",
+  "WA",
+  "WV",
+  "WI",
+  "WY",
+  "PR",
+  "GU",
+  "VI",
+  "AS",
+  "MP",
 ] as const;
 const STATE_SET = new Set<string>(US_STATE_CODES);
 
@@ -101,11 +154,13 @@ const contactEmail = z
   .transform((e) => e.toLowerCase());
 
 /** Contacts tab: a contact as the setup wizard checks it, plus its e-mail. */
-export const ContactEditSchema = ContactStepSchema.innerType().extend({ email: contactEmail, contact_id: z.coerce.number().int().positive().max(2_147_483_647).optional() }).superRefine((v, ctx) => {
-  if (v.job_title === "Other" && !v.job_title_other) {
-    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["job_title_other"], message: MSG.jobTitleOtherRequired });
-  }
-});
+export const ContactEditSchema = ContactStepSchema.innerType()
+  .extend({ email: contactEmail, contact_id: z.coerce.number().int().positive().max(2_147_483_647).optional() })
+  .superRefine((v, ctx) => {
+    if (v.job_title === "Other" && !v.job_title_other) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["job_title_other"], message: MSG.jobTitleOtherRequired });
+    }
+  });
 export type ContactEditValues = z.output<typeof ContactEditSchema>;
 
 // ---------------------------------------------------------------------------------------------
@@ -121,7 +176,12 @@ export const BULK_UPLOAD_MSG = {
 } as const;
 
 /** Largest upload accepted (bytes of the .xlsx) and most rows read from it. */
-export const BULK_UPLOAD_LIMITS = { maxFileBytes: 5 * 1024 * 1024, maxRows: 5000, maxUnzippedBytes: 64 * 1024 * 1024, maxEntries: 200 } as const;
+export const BULK_UPLOAD_LIMITS = {
+  maxFileBytes: 5 * 1024 * 1024,
+  maxRows: 5000,
+  maxUnzippedBytes: 64 * 1024 * 1024,
+  maxEntries: 200,
+} as const;
 
 /** The template's columns, in order: a header row with exactly these names. `*` in the template marks required ones. */
 export const BULK_UPLOAD_COLUMNS = [
@@ -206,7 +266,10 @@ export function checkUploadRow(values: Partial<Record<string, string>>): RowChec
  * Problems that need the whole file or the database: the same contact e-mail twice in the file, brands that
  * do not exist. `knownBrand` answers for a lower-cased brand name.
  */
-export function crossRowProblems(rows: { line: number; values: Partial<Record<string, string>> }[], knownBrand: (lowerName: string) => boolean): Map<number, string[]> {
+export function crossRowProblems(
+  rows: { line: number; values: Partial<Record<string, string>> }[],
+  knownBrand: (lowerName: string) => boolean,
+): Map<number, string[]> {
   const out = new Map<number, string[]>();
   const firstLine = new Map<string, number>();
   const add = (line: number, p: string) => out.set(line, [...(out.get(line) ?? []), p]);
@@ -225,7 +288,16 @@ export function crossRowProblems(rows: { line: number; values: Partial<Record<st
 // ---------------------------------------------------------------------------------------------
 // Retailer map (docs/product/screens.md, "Staff: reports and map"): centre lat 40 / lon -74, zoom 7, 100 per fetch, radius at most 500 miles.
 
-export const MAP_DEFAULTS = { lat: 40, lon: -74, zoom: 7, limit: 100, maxRadiusMiles: 500, maxFetches: 20, width: 960, height: 600 } as const;
+export const MAP_DEFAULTS = {
+  lat: 40,
+  lon: -74,
+  zoom: 7,
+  limit: 100,
+  maxRadiusMiles: 500,
+  maxFetches: 20,
+  width: 960,
+  height: 600,
+} as const;
 const EARTH_RADIUS_MILES = 3958.8;
 
 export const MapViewSchema = z.object({
@@ -252,7 +324,10 @@ export function mercatorScale(zoom: number): number {
 }
 
 /** The search radius of a view: centre to its farthest corner, at most 500 miles. */
-export function viewRadiusMiles(view: { lat: number; zoom: number }, size = { width: MAP_DEFAULTS.width, height: MAP_DEFAULTS.height }): number {
+export function viewRadiusMiles(
+  view: { lat: number; zoom: number },
+  size = { width: MAP_DEFAULTS.width, height: MAP_DEFAULTS.height },
+): number {
   const degPerPx = 360 / (256 * 2 ** view.zoom);
   const halfW = (size.width / 2) * degPerPx * 69.17 * Math.cos((view.lat * Math.PI) / 180);
   const halfH = (size.height / 2) * degPerPx * 69.17 * Math.cos((view.lat * Math.PI) / 180);

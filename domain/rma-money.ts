@@ -97,7 +97,8 @@ export interface RmaSettlement {
 }
 
 function checkQuantity(n: unknown, what: string): asserts n is number {
-  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) throw new RangeError(`${what} must be a whole number ≥ 0, got ${String(n)}`);
+  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0)
+    throw new RangeError(`${what} must be a whole number ≥ 0, got ${String(n)}`);
 }
 
 function checkLines(order: RmaOrderInput, lines: readonly RmaLineInput[]): void {
@@ -172,7 +173,10 @@ export function rmaSettlement(order: RmaOrderInput, lines: readonly RmaLineInput
  * "Amount You Will Receive" before staff decide: sale with every unit requested → the original grand total;
  * sale with some units → requested value + 10%; swap → requested value.
  */
-export function rmaAmountYouWillReceive(order: RmaOrderInput, lines: readonly Pick<RmaLineInput, "unitPriceCents" | "requestedQuantity">[]): Cents {
+export function rmaAmountYouWillReceive(
+  order: RmaOrderInput,
+  lines: readonly Pick<RmaLineInput, "unitPriceCents" | "requestedQuantity">[],
+): Cents {
   let units = 0;
   let value = 0;
   for (const l of lines) {

@@ -41,9 +41,18 @@ export interface SwapSettlement {
 
 const other = (s: SwapSide): SwapSide => (s === "provider" ? "receiver" : "provider");
 
-export function swapSettlement(input: { provider: SwapSideInput; receiver: SwapSideInput; callItEven: boolean }, outcome: SwapOutcome): SwapSettlement {
+export function swapSettlement(
+  input: { provider: SwapSideInput; receiver: SwapSideInput; callItEven: boolean },
+  outcome: SwapOutcome,
+): SwapSettlement {
   const v = swapValuation(input);
-  const side = (name: SwapSide): SwapSideMoney => ({ paidCents: v[name].totalDueCents, penaltyCents: 0, refundCents: 0, payoutCents: 0, netCents: 0 });
+  const side = (name: SwapSide): SwapSideMoney => ({
+    paidCents: v[name].totalDueCents,
+    penaltyCents: 0,
+    refundCents: 0,
+    payoutCents: 0,
+    netCents: 0,
+  });
   const money: Record<SwapSide, SwapSideMoney> = { provider: side("provider"), receiver: side("receiver") };
   const cashTo: SwapSide | null = v.cashFrom ? other(v.cashFrom) : null;
 
@@ -105,7 +114,12 @@ export interface SwapLedger {
   balanced: boolean;
 }
 
-const KIND: Record<string, keyof SwapSideMoney | undefined> = { capture: "paidCents", penalty: "penaltyCents", refund: "refundCents", transfer: "payoutCents" };
+const KIND: Record<string, keyof SwapSideMoney | undefined> = {
+  capture: "paidCents",
+  penalty: "penaltyCents",
+  refund: "refundCents",
+  transfer: "payoutCents",
+};
 
 /**
  * A swap's ledger from its payments rows: per side what was charged at payment, charged as a penalty, refunded
@@ -120,7 +134,8 @@ export function swapLedger(rows: readonly SwapMoneyRow[], expected: SwapSettleme
     if (!k || !paymentBooked(r.status)) continue;
     m[r.side][k] += r.amountCents;
   }
-  for (const s of ["provider", "receiver"] as const) m[s].netCents = m[s].payoutCents + m[s].refundCents - m[s].paidCents - m[s].penaltyCents;
+  for (const s of ["provider", "receiver"] as const)
+    m[s].netCents = m[s].payoutCents + m[s].refundCents - m[s].paidCents - m[s].penaltyCents;
   const kept = 0 - (m.provider.netCents + m.receiver.netCents);
   const sane = kept >= 0 && (["provider", "receiver"] as const).every((s) => m[s].refundCents <= m[s].paidCents);
   const matches =

@@ -118,7 +118,10 @@ async function configureAutoExplain(url) {
     await sql.end({ timeout: 5 });
   }
   if (needsRestart) {
-    if (!pg) throw new Error("logging_collector must be on for the EXPLAIN check: restart the server at BENCH_DATABASE_URL once (ALTER SYSTEM was done)");
+    if (!pg)
+      throw new Error(
+        "logging_collector must be on for the EXPLAIN check: restart the server at BENCH_DATABASE_URL once (ALTER SYSTEM was done)",
+      );
     info("restarting the bench Postgres once (logging_collector for auto_explain)");
     await pg.stop();
     const again = await startBenchPostgres();
@@ -212,8 +215,12 @@ async function signIn(email) {
     headers: { "content-type": "application/x-www-form-urlencoded", origin: BASE },
     body: new URLSearchParams({ email, password: BENCH_PASSWORD }),
   });
-  const set = res.headers.getSetCookie().map((l) => l.split(";")[0]).filter((p) => !p.endsWith("="));
-  if (res.status !== 302 || set.length === 0) throw new Error(`sign-in as ${email} failed: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+  const set = res.headers
+    .getSetCookie()
+    .map((l) => l.split(";")[0])
+    .filter((p) => !p.endsWith("="));
+  if (res.status !== 302 || set.length === 0)
+    throw new Error(`sign-in as ${email} failed: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
   cookie = set.join("; ");
 }
 
@@ -230,7 +237,13 @@ function cpuNow() {
 /** Warm-up load, not measured: WARMUP_REQUESTS requests at a small concurrency; fails on errors. */
 async function warmUp(urlPath) {
   const { default: autocannon } = await import("autocannon");
-  const result = await autocannon({ url: BASE + urlPath, connections: WARMUP_CONNECTIONS, amount: WARMUP_REQUESTS, headers: { cookie }, timeout: 30 });
+  const result = await autocannon({
+    url: BASE + urlPath,
+    connections: WARMUP_CONNECTIONS,
+    amount: WARMUP_REQUESTS,
+    headers: { cookie },
+    timeout: 30,
+  });
   if (result.errors + result.timeouts > 0 || result.non2xx > 0) {
     throw new Error(`warm-up of ${urlPath}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
@@ -242,9 +255,8 @@ async function load(urlPath, connections, seconds) {
   let bad = 0;
   const cpu0 = cpuNow();
   const result = await new Promise((resolve, reject) => {
-    const inst = autocannon(
-      { url: BASE + urlPath, connections, duration: seconds, headers: { cookie }, timeout: 30 },
-      (err, res) => (err ? reject(err) : resolve(res)),
+    const inst = autocannon({ url: BASE + urlPath, connections, duration: seconds, headers: { cookie }, timeout: 30 }, (err, res) =>
+      err ? reject(err) : resolve(res),
     );
     inst.on("response", (_client, status, _bytes, responseTime) => {
       times.push(responseTime);
@@ -278,10 +290,15 @@ async function variantsOf(admin) {
            (select count(*) from product_variations)::int variations, (select count(*) from listings)::int listings,
            (select count(*) from listing_requests)::int requests,
            (select count(*) from listings where status = 'active' and total_units > 0 and listing_type = 'sell')::int visible_sell`;
-  info(`dataset: ${Object.entries(counts).map(([k, v]) => `${v.toLocaleString("en-US")} ${k}`).join(", ")}`);
+  info(
+    `dataset: ${Object.entries(counts)
+      .map(([k, v]) => `${v.toLocaleString("en-US")} ${k}`)
+      .join(", ")}`,
+  );
 
   // The variants: brand = one the signed-in retailer is authorized for; search = a product code of that brand.
-  const [{ brand_id: brandId }] = await admin`select brand_id from retailer_brands where retailer_id = ${LOGIN.retailerId} order by brand_id offset 2 limit 1`;
+  const [{ brand_id: brandId }] =
+    await admin`select brand_id from retailer_brands where retailer_id = ${LOGIN.retailerId} order by brand_id offset 2 limit 1`;
   const [{ sku }] = await admin`
     select v.sku from listings l join product_variations v on v.id = l.variation_id
     where l.brand_id = ${brandId} and l.status = 'active' and l.total_units > 0 and l.listing_type = 'sell' and l.provider_id <> ${LOGIN.retailerId}
@@ -290,14 +307,23 @@ async function variantsOf(admin) {
   const [{ listing_id: listingId, provider_id: providerId }] = await admin`
     select id as listing_id, provider_id from listings where brand_id = ${brandId} and status = 'active' and total_units > 0 and listing_type = 'sell'
       and provider_id <> ${LOGIN.retailerId} order by id limit 1`;
-  const [{ matches }] = await admin`select count(*)::int as matches from listings where sku_key like ${"%" + searchTerm.toLowerCase() + "%"} and status = 'active' and total_units > 0`;
+  const [{ matches }] =
+    await admin`select count(*)::int as matches from listings where sku_key like ${"%" + searchTerm.toLowerCase() + "%"} and status = 'active' and total_units > 0`;
 
   const variants = [
     { key: "default", label: "/buy/ (default)", path: "/buy/" },
     { key: "brand", label: `/buy/ brand filter (brand ${brandId})`, path: `/buy/?brand=${brandId}` },
-    { key: "search", label: `/buy/ search "${searchTerm}" (${matches} listings match)`, path: `/buy/?search=${encodeURIComponent(searchTerm)}` },
+    {
+      key: "search",
+      label: `/buy/ search "${searchTerm}" (${matches} listings match)`,
+      path: `/buy/?search=${encodeURIComponent(searchTerm)}`,
+    },
     { key: "viewall", label: `/buy/ brand ${brandId}, viewAll=on (100 cards)`, path: `/buy/?brand=${brandId}&viewAll=on` },
-    ...ORDERINGS.map((o) => ({ key: `order:${o}`, label: `/buy/ ${ORDER_PARAM}=${o}`, path: `/buy/?${ORDER_PARAM}=${encodeURIComponent(o)}` })),
+    ...ORDERINGS.map((o) => ({
+      key: `order:${o}`,
+      label: `/buy/ ${ORDER_PARAM}=${o}`,
+      path: `/buy/?${ORDER_PARAM}=${encodeURIComponent(o)}`,
+    })),
     { key: "retailer", label: `/buy/ retailer__id=${providerId} (one retailer's listings)`, path: `/buy/?retailer__id=${providerId}` },
     { key: "swap", label: "/swap/ (default)", path: "/swap/" },
     { key: "sell", label: "/sell/ (requests)", path: "/sell/" },
@@ -315,7 +341,10 @@ async function buildAndStart(url) {
   if (BUILD || !fs.existsSync(path.join(BUILD_DIR, "index.js"))) {
     step("production build (remix build → .data/bench-build)");
     const t = performance.now();
-    const r = await run("npx", ["remix", "build"], { env: { REMIX_BUILD_DIR: path.relative(ROOT, BUILD_DIR), NODE_ENV: "production" }, quiet: true });
+    const r = await run("npx", ["remix", "build"], {
+      env: { REMIX_BUILD_DIR: path.relative(ROOT, BUILD_DIR), NODE_ENV: "production" },
+      quiet: true,
+    });
     if (r.code !== 0) throw new Error(`remix build failed:\n${r.output.slice(-3000)}`);
     info(`built in ${fmtMs(performance.now() - t)}`);
   }
@@ -430,12 +459,14 @@ async function explainPhase(admin, measured, pages, notes) {
   for (const p of planReport) {
     console.log(`\n${c.bold(p.variants.join(" | "))}\n${c.dim(oneLine(p.query))}\n${p.plan}`);
   }
-  const verdict = planFailures.length > 0 ? "FAIL" : pages.length === 0 || planReport.length === 0 ? "NOT RUN (no marketplace page answered)" : "PASS";
+  const verdict =
+    planFailures.length > 0 ? "FAIL" : pages.length === 0 || planReport.length === 0 ? "NOT RUN (no marketplace page answered)" : "PASS";
   console.log(
     `\n${verdict === "PASS" ? c.green("EXPLAIN: PASS") : c.red(`EXPLAIN: ${verdict}`)} — ${planReport.length} distinct plans touching listings/listing_requests; ` +
       `${planFailures.length} with a sequential scan of listings or listing_requests`,
   );
-  for (const v of pages) if (v.otherSeqScans) info(`${v.label}: sequential scans of small tables elsewhere on the page: ${v.otherSeqScans.join(", ")}`);
+  for (const v of pages)
+    if (v.otherSeqScans) info(`${v.label}: sequential scans of small tables elsewhere on the page: ${v.otherSeqScans.join(", ")}`);
   return { planReport, planFailures, verdict };
 }
 
@@ -473,7 +504,11 @@ async function loadPhase(measured) {
       // The box is shared: the c=16 goal compares with the static page measured right after (paired).
       if (conn === 16 && !v.static && staticPath) {
         v.paired16 = await load(staticPath, 16, Math.max(5, Math.round(DURATION / 2)));
-        console.log(c.dim(`  ${"  paired static /pricing".padEnd(56)} c=16 ${v.paired16.rps.toFixed(1).padStart(7)} req/s  p95 ${ms(v.paired16.p95)}`));
+        console.log(
+          c.dim(
+            `  ${"  paired static /pricing".padEnd(56)} c=16 ${v.paired16.rps.toFixed(1).padStart(7)} req/s  p95 ${ms(v.paired16.p95)}`,
+          ),
+        );
       }
       console.log(
         `  ${v.label.padEnd(56)} c=${String(conn).padEnd(2)} ${l.rps.toFixed(1).padStart(7)} req/s  p50 ${ms(l.p50)}  p95 ${ms(l.p95)}  p99 ${ms(l.p99)}  CPU/req web ${ms(l.webCpuMsPerReq)} pg ${ms(l.pgCpuMsPerReq)}` +
@@ -540,26 +575,40 @@ async function main() {
     await loadPhase(measured);
     const profile = await profilePhase(pages, startWeb);
 
-  const staticPage = measured.find((v) => v.key === "static");
-  const ceiling16 = staticPage?.load?.[16]?.p95 ?? NaN;
-  for (const v of pages) {
-    v.ceiling16 = v.paired16?.p95 ?? ceiling16;
-    v.goalC1 = v.load[1].p95 <= GOAL_C1_P95_MS;
-    v.goalC16 = v.load[16].p95 <= GOAL_C16_FACTOR * v.ceiling16;
-  }
-  const missed = pages.filter((v) => !v.goalC1 || !v.goalC16);
-  const report = renderReport({ measured, pages, staticPage, ceiling16, verdict, planReport, planFailures, notes, seed, counts, missed, profile });
-  console.log(`\n${report}`);
-  if (WRITE) {
-    writeMarketplaceDoc(report);
-    info(`docs/performance.md: Marketplace figures written`);
-  }
-  info(`benchmark done in ${fmtMs(performance.now() - t0)}`);
-  if (planFailures.length) {
-    for (const f of planFailures) console.error(c.red(`Seq Scan on ${f.tables.join(", ")} in ${f.variant}:\n${oneLine(f.query)}\n${f.plan}`));
-    process.exitCode = 1;
-  }
-  if (missed.length) warn(`goals missed by: ${missed.map((v) => v.label).join("; ")}`);
+    const staticPage = measured.find((v) => v.key === "static");
+    const ceiling16 = staticPage?.load?.[16]?.p95 ?? NaN;
+    for (const v of pages) {
+      v.ceiling16 = v.paired16?.p95 ?? ceiling16;
+      v.goalC1 = v.load[1].p95 <= GOAL_C1_P95_MS;
+      v.goalC16 = v.load[16].p95 <= GOAL_C16_FACTOR * v.ceiling16;
+    }
+    const missed = pages.filter((v) => !v.goalC1 || !v.goalC16);
+    const report = renderReport({
+      measured,
+      pages,
+      staticPage,
+      ceiling16,
+      verdict,
+      planReport,
+      planFailures,
+      notes,
+      seed,
+      counts,
+      missed,
+      profile,
+    });
+    console.log(`\n${report}`);
+    if (WRITE) {
+      writeMarketplaceDoc(report);
+      info(`docs/performance.md: Marketplace figures written`);
+    }
+    info(`benchmark done in ${fmtMs(performance.now() - t0)}`);
+    if (planFailures.length) {
+      for (const f of planFailures)
+        console.error(c.red(`Seq Scan on ${f.tables.join(", ")} in ${f.variant}:\n${oneLine(f.query)}\n${f.plan}`));
+      process.exitCode = 1;
+    }
+    if (missed.length) warn(`goals missed by: ${missed.map((v) => v.label).join("; ")}`);
   } finally {
     await admin.end({ timeout: 5 });
     await cleanup();
@@ -635,7 +684,14 @@ function profileText(p, markdown = false) {
     lines.push("|---|---|");
     for (const [k, t] of p.categories) if (!k.startsWith("idle")) lines.push(`| ${k} | ${pct(t, p.busyMs)} |`);
     lines.push("");
-    lines.push("Top functions by self time: " + p.top.slice(0, 8).map(([k, t]) => `\`${k.trim()}\` ${pct(t, p.busyMs)}`).join(", ") + ".");
+    lines.push(
+      "Top functions by self time: " +
+        p.top
+          .slice(0, 8)
+          .map(([k, t]) => `\`${k.trim()}\` ${pct(t, p.busyMs)}`)
+          .join(", ") +
+        ".",
+    );
   } else {
     lines.push(`CPU profile (${p.label}, c=16): busy ${pct(p.busyMs, p.totalMs)}`);
     for (const [k, t] of p.categories) lines.push(`  ${k.padEnd(48)} ${pct(t, k.startsWith("idle") ? p.totalMs : p.busyMs).padStart(7)}`);
@@ -653,7 +709,11 @@ function singleFetchPath(p) {
 
 const ms = (x) => (Number.isFinite(x) ? `${x.toFixed(1)} ms`.padStart(9) : "      —  ");
 const f1 = (x) => (x == null || !Number.isFinite(x) ? "—" : x.toFixed(1));
-const oneLine = (q) => String(q ?? "").replace(/\s+/g, " ").trim().slice(0, 600);
+const oneLine = (q) =>
+  String(q ?? "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 600);
 
 /** The load table: every variant at each concurrency, with its goal. */
 function loadTable(measured, staticPage) {
@@ -674,7 +734,9 @@ function loadTable(measured, staticPage) {
             : `${l.p95 <= lim ? "✓ ≤" : "✗ >"} 3 × ${f1(v.ceiling16)} (${(l.p95 / v.ceiling16).toFixed(1)}×)`;
       } else if (v === staticPage) goal = "ceiling";
       const bad = l.non2xx || l.errors ? ` (${l.non2xx} non-2xx)` : "";
-      lines.push(`| ${v.label}${bad} | ${conn} | ${l.rps.toFixed(1)} | ${f1(l.p50)} | ${f1(l.p95)} | ${f1(l.p99)} | ${f1(l.webCpuMsPerReq)} | ${f1(l.pgCpuMsPerReq)} | ${goal} |`);
+      lines.push(
+        `| ${v.label}${bad} | ${conn} | ${l.rps.toFixed(1)} | ${f1(l.p50)} | ${f1(l.p95)} | ${f1(l.p99)} | ${f1(l.webCpuMsPerReq)} | ${f1(l.pgCpuMsPerReq)} | ${goal} |`,
+      );
     }
   }
   return lines;
@@ -693,7 +755,12 @@ function renderReport({ measured, pages, staticPage, ceiling16, verdict, planRep
     `Dataset: ${counts.brands} brands, ${counts.retailers.toLocaleString("en-US")} retailers (each authorized for 10 brands), ` +
       `${counts.variations.toLocaleString("en-US")} variations, ${counts.listings.toLocaleString("en-US")} listings ` +
       `(${counts.visible_sell.toLocaleString("en-US")} visible on the buy tab across all brands), ${counts.requests.toLocaleString("en-US")} requests` +
-      (seed ? `; seeded in ${fmtMs(seed.totalMs)} (${seed.timings.filter((t) => /^listing/.test(t.what)).map((t) => `${t.what} ${fmtMs(t.ms)}`).join(", ")})` : "") +
+      (seed
+        ? `; seeded in ${fmtMs(seed.totalMs)} (${seed.timings
+            .filter((t) => /^listing/.test(t.what))
+            .map((t) => `${t.what} ${fmtMs(t.ms)}`)
+            .join(", ")})`
+        : "") +
       `. Signed in as ${LOGIN.email}: /buy/ shows 10 brands × 20 cards.`,
   );
   lines.push("");
@@ -704,12 +771,16 @@ function renderReport({ measured, pages, staticPage, ceiling16, verdict, planRep
       "(from /proc, 10 ms ticks): what a request costs regardless of how busy the shared box was; on 2 idle cores c=1 latency is roughly web + Postgres CPU.",
   );
   lines.push("");
-  lines.push(`Goals: c=1 p95 ≤ ${GOAL_C1_P95_MS} ms; c=16 p95 ≤ ${GOAL_C16_FACTOR} × the static page's c=16 p95, the static page being measured again ` +
-    `right after each variant's c=16 row (${Math.max(5, Math.round(DURATION / 2))} s; the goal column shows that paired p95 and the ratio), because the load on the shared box drifts; ` +
-    `the static rows of the table are one measurement (${f1(ceiling16)} ms at c=16). ` +
-    (missed.length ? `**Missed by ${missed.length} of ${pages.length} variants.**` : `**Met by all ${pages.length} variants.**`));
+  lines.push(
+    `Goals: c=1 p95 ≤ ${GOAL_C1_P95_MS} ms; c=16 p95 ≤ ${GOAL_C16_FACTOR} × the static page's c=16 p95, the static page being measured again ` +
+      `right after each variant's c=16 row (${Math.max(5, Math.round(DURATION / 2))} s; the goal column shows that paired p95 and the ratio), because the load on the shared box drifts; ` +
+      `the static rows of the table are one measurement (${f1(ceiling16)} ms at c=16). ` +
+      (missed.length ? `**Missed by ${missed.length} of ${pages.length} variants.**` : `**Met by all ${pages.length} variants.**`),
+  );
   lines.push("");
-  lines.push("Where the time goes (medians of sequential requests, c=1, no load): SQL = the sum of the auto_explain durations of every statement the request ran (marketplace = those reading listings/listing_requests); loaders = the single-fetch `.data` request (every loader + turbo-stream encoding, no HTML); page = the full HTML request.");
+  lines.push(
+    "Where the time goes (medians of sequential requests, c=1, no load): SQL = the sum of the auto_explain durations of every statement the request ran (marketplace = those reading listings/listing_requests); loaders = the single-fetch `.data` request (every loader + turbo-stream encoding, no HTML); page = the full HTML request.",
+  );
   lines.push("");
   lines.push("| variant | HTML KiB | statements | SQL ms (marketplace) | loaders only ms | full page ms | render ≈ page − loaders |");
   lines.push("|---|---|---|---|---|---|---|");

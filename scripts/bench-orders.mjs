@@ -116,10 +116,13 @@ async function outcomeOf(bench) {
   await bench.dbh.close();
   // The histories' breakdown names the buy workflow's updates: purchases only.
   const buyIds = completed.filter((r) => r.kind === "buy").map((r) => r.orderId);
-  const breakdown = !buyIds.length || bench.o.mix ? null : await temporalBreakdown(bench.o, buyIds).catch((e) => {
-    warn(`Temporal histories not read: ${e?.message ?? e}`);
-    return null;
-  });
+  const breakdown =
+    !buyIds.length || bench.o.mix
+      ? null
+      : await temporalBreakdown(bench.o, buyIds).catch((e) => {
+          warn(`Temporal histories not read: ${e?.message ?? e}`);
+          return null;
+        });
   return { timed, completed, failed, checked, breakdown };
 }
 

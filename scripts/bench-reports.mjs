@@ -66,7 +66,11 @@ async function prepareData() {
   }
   const [counts] = await sql`select (select count(*) from retailers)::int retailers, (select count(*) from listings)::int listings,
     (select count(*) from listing_requests)::int requests, (select count(*) from retailer_brands)::int links, (select count(*) from shipments)::int shipments`;
-  info(`dataset: ${Object.entries(counts).map(([k, v]) => `${v.toLocaleString("en-US")} ${k}`).join(", ")}`);
+  info(
+    `dataset: ${Object.entries(counts)
+      .map(([k, v]) => `${v.toLocaleString("en-US")} ${k}`)
+      .join(", ")}`,
+  );
   await sql.end();
   return url;
 }
@@ -75,12 +79,23 @@ async function prepareData() {
 async function startWebSignedIn(url) {
   if (BUILD || !fs.existsSync(path.join(BUILD_DIR, "index.js"))) {
     step("production build (.data/bench-build)");
-    const r = await run("npx", ["remix", "build"], { env: { REMIX_BUILD_DIR: path.relative(ROOT, BUILD_DIR), NODE_ENV: "production" }, quiet: true });
+    const r = await run("npx", ["remix", "build"], {
+      env: { REMIX_BUILD_DIR: path.relative(ROOT, BUILD_DIR), NODE_ENV: "production" },
+      quiet: true,
+    });
     if (r.code !== 0) throw new Error(`remix build failed:\n${r.output.slice(-3000)}`);
   }
   if (await isPortOpen(APP_PORT)) throw new Error(`port ${APP_PORT} is taken`);
   web = startService("web", process.execPath, ["workers/web.mjs"], {
-    env: { NODE_ENV: "production", PORT: String(APP_PORT), APP_ORIGIN: BASE, REMIX_BUILD_DIR: path.relative(ROOT, BUILD_DIR), DATABASE_URL: url, APP_ENV: "local", TEMPORAL_ADDRESS: "127.0.0.1:7533" },
+    env: {
+      NODE_ENV: "production",
+      PORT: String(APP_PORT),
+      APP_ORIGIN: BASE,
+      REMIX_BUILD_DIR: path.relative(ROOT, BUILD_DIR),
+      DATABASE_URL: url,
+      APP_ENV: "local",
+      TEMPORAL_ADDRESS: "127.0.0.1:7533",
+    },
     filter: (line) => /error|warn/i.test(line),
   });
   await waitForHttp(`${BASE}/healthz`, { svc: web, timeoutMs: 60_000 });
@@ -90,7 +105,11 @@ async function startWebSignedIn(url) {
     headers: { "content-type": "application/x-www-form-urlencoded", origin: BASE },
     body: new URLSearchParams({ email: BENCH_LOGINS.staff.email, password: BENCH_PASSWORD }),
   });
-  const cookie = res.headers.getSetCookie().map((l) => l.split(";")[0]).filter((p) => !p.endsWith("=")).join("; ");
+  const cookie = res.headers
+    .getSetCookie()
+    .map((l) => l.split(";")[0])
+    .filter((p) => !p.endsWith("="))
+    .join("; ");
   if (res.status !== 302 || !cookie) throw new Error(`staff sign-in failed: ${res.status}`);
   return cookie;
 }

@@ -58,7 +58,12 @@ function pssKiB(pid) {
 
 function cmdline(pid) {
   try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean).map((a) => a.replace(ROOT + "/", "")).join(" ");
+    return fs
+      .readFileSync(`/proc/${pid}/cmdline`, "utf8")
+      .split("\0")
+      .filter(Boolean)
+      .map((a) => a.replace(ROOT + "/", ""))
+      .join(" ");
   } catch {
     return "";
   }
@@ -108,7 +113,13 @@ function memoryTable(services) {
       seen.add(pid);
       const st = procStatus(pid);
       if (!st || st.rssKiB === 0) continue;
-      rows.push({ service: s.name, pid, what: s.self ? "node scripts/dev.mjs equivalent (this script)" : describe(pid), rssKiB: st.rssKiB, pssKiB: pssKiB(pid) });
+      rows.push({
+        service: s.name,
+        pid,
+        what: s.self ? "node scripts/dev.mjs equivalent (this script)" : describe(pid),
+        rssKiB: st.rssKiB,
+        pssKiB: pssKiB(pid),
+      });
     }
   }
   return rows;
@@ -157,7 +168,10 @@ step("waiting for the worker to run and the stack to settle");
 const workerUp = await waitForWorker();
 if (!workerUp) warn("the worker did not report RUNNING within 60 s");
 // Exercise the app a little so the memory reflects a served page, then let it settle.
-for (let i = 0; i < 5; i++) await fetch(`http://localhost:${PORTS.app}/signin`).then((r) => r.arrayBuffer()).catch(() => {});
+for (let i = 0; i < 5; i++)
+  await fetch(`http://localhost:${PORTS.app}/signin`)
+    .then((r) => r.arrayBuffer())
+    .catch(() => {});
 await sleep(5000);
 const rows = memoryTable(stack.services);
 await stack.stop();
@@ -170,10 +184,15 @@ for (const r of rows) byService.set(r.service, (byService.get(r.service) ?? 0) +
 
 console.log("");
 console.log(c.bold(`${"service".padEnd(13)}${"pid".padStart(8)}  ${"RSS MiB".padStart(8)} ${"PSS MiB".padStart(8)}  process`));
-for (const r of rows) console.log(`${r.service.padEnd(13)}${String(r.pid).padStart(8)}  ${mib(r.rssKiB).padStart(8)} ${mib(r.pssKiB).padStart(8)}  ${r.what}`);
-console.log(`${"TOTAL".padEnd(13)}${"".padStart(8)}  ${mib(totalRss).padStart(8)} ${mib(totalPss).padStart(8)}  (${rows.length} processes)`);
+for (const r of rows)
+  console.log(`${r.service.padEnd(13)}${String(r.pid).padStart(8)}  ${mib(r.rssKiB).padStart(8)} ${mib(r.pssKiB).padStart(8)}  ${r.what}`);
+console.log(
+  `${"TOTAL".padEnd(13)}${"".padStart(8)}  ${mib(totalRss).padStart(8)} ${mib(totalPss).padStart(8)}  (${rows.length} processes)`,
+);
 console.log("");
-console.log(`cold start ${fmtMs(cold)} (goal: none), warm start ${fmtMs(warm)} (goal ≤ 45 s), total RSS ${mib(totalRss)} MiB (goal ≤ 1536 MiB)`);
+console.log(
+  `cold start ${fmtMs(cold)} (goal: none), warm start ${fmtMs(warm)} (goal ≤ 45 s), total RSS ${mib(totalRss)} MiB (goal ≤ 1536 MiB)`,
+);
 
 if (write) {
   const when = new Date().toISOString().slice(0, 16).replace("T", " ");
@@ -202,7 +221,8 @@ if (write) {
     "</details>",
   ].join("\n");
   // A missing block goes right under the "## Stack" heading, else into a new Stack section at the end.
-  const place = (doc, block) => (/^## Stack\s*$/m.test(doc) ? doc.replace(/^## Stack\s*$/m, () => `## Stack\n\n${block}`) : `${doc}\n## Stack\n\n${block}\n`);
+  const place = (doc, block) =>
+    /^## Stack\s*$/m.test(doc) ? doc.replace(/^## Stack\s*$/m, () => `## Stack\n\n${block}`) : `${doc}\n## Stack\n\n${block}\n`;
   writeDoc({ key: "stack", by: "npm run bench:stack", report, place });
   info(`figures written to docs/performance.md`);
 }

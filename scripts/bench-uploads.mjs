@@ -40,7 +40,8 @@ function postgresPid() {
 
 /** The figures into docs/performance.md (their own section, before "## Test command", when missing). */
 function writeUploadsDoc(report) {
-  const section = (block) => `## Retailer upload\n\n\`npm run bench:uploads\` (scripts/bench-uploads.mjs) rewrites the block below.\n\n${block}\n`;
+  const section = (block) =>
+    `## Retailer upload\n\n\`npm run bench:uploads\` (scripts/bench-uploads.mjs) rewrites the block below.\n\n${block}\n`;
   writeDoc({ key: "uploads", by: "npm run bench:uploads", report, place: beforeTestCommand(section) });
 }
 
@@ -61,16 +62,29 @@ async function uploadRun({ staff, dbh, baseUrl, parts, fixtures }, run, runTag, 
   const id = new URL(up.location, baseUrl).searchParams.get("upload");
   const preview = await staff.get(`/admin/retailer-upload?upload=${id}`);
   const t1 = performance.now();
-  if (!preview.body.replaceAll("<!-- -->", "").includes(`${rows.length} rows, ${rows.length} good`)) throw new Error("the preview does not show every row good");
+  if (!preview.body.replaceAll("<!-- -->", "").includes(`${rows.length} rows, ${rows.length} good`))
+    throw new Error("the preview does not show every row good");
   const sub = await staff.postForm("/admin/retailer-upload", { intent: "submit", upload: id, confirmed: "yes" });
   if (sub.status !== 303) throw new Error(`submit: HTTP ${sub.status}`);
   const summary = await staff.get(`/admin/retailer-upload?upload=${id}`);
   const t2 = performance.now();
   const cpu1 = cpuSnapshot(parts);
   const created = Number(/data-testid="created">(\d+)</.exec(summary.body)?.[1] ?? -1);
-  const [{ n: mails }] = await dbh.sql`select count(*)::int n from outbox_emails where kind = 'retailer_welcome' and to_email like ${`contact-${runTag}-%`}`;
-  if (created !== rows.length || mails !== rows.length) throw new Error(`run ${run}: ${created} created, ${mails} welcome e-mails (expected ${rows.length} each)`);
-  return { run, bytes: file.length, previewMs: t1 - t0, submitMs: t2 - t1, totalMs: t2 - t0, webCpu: cpu1.web - cpu0.web, pgCpu: cpu1.postgres - cpu0.postgres, created, mails };
+  const [{ n: mails }] =
+    await dbh.sql`select count(*)::int n from outbox_emails where kind = 'retailer_welcome' and to_email like ${`contact-${runTag}-%`}`;
+  if (created !== rows.length || mails !== rows.length)
+    throw new Error(`run ${run}: ${created} created, ${mails} welcome e-mails (expected ${rows.length} each)`);
+  return {
+    run,
+    bytes: file.length,
+    previewMs: t1 - t0,
+    submitMs: t2 - t1,
+    totalMs: t2 - t0,
+    webCpu: cpu1.web - cpu0.web,
+    pgCpu: cpu1.postgres - cpu0.postgres,
+    created,
+    mails,
+  };
 }
 
 /** The report (markdown) and whether the goal was met. */
@@ -84,7 +98,10 @@ async function uploadsReport(results, baseUrl) {
     "",
     "| run | upload + preview page | submit + summary page | in all | web CPU | Postgres CPU | created | welcome e-mails |",
     "|---|---|---|---|---|---|---|---|",
-    ...results.map((r) => `| ${r.run} | ${fmtMs(r.previewMs)} | ${fmtMs(r.submitMs)} | **${fmtMs(r.totalMs)}** | ${fmtMs(r.webCpu)} | ${fmtMs(r.pgCpu)} | ${r.created} | ${r.mails} |`),
+    ...results.map(
+      (r) =>
+        `| ${r.run} | ${fmtMs(r.previewMs)} | ${fmtMs(r.submitMs)} | **${fmtMs(r.totalMs)}** | ${fmtMs(r.webCpu)} | ${fmtMs(r.pgCpu)} | ${r.created} | ${r.mails} |`,
+    ),
     "",
     `Goal: preview and submit of ${ROWS.toLocaleString("en-US")} rows in under ${GOAL_MS / 1000} s: slowest run ${fmtMs(worst)}, **${met ? "met" : "not met"}**.`,
   ].join("\n");
@@ -130,7 +147,9 @@ async function main() {
       const r = await uploadRun(bench, run, `b${bench.tag}r${run}`, warm ? 20 : ROWS);
       if (warm) continue;
       results.push(r);
-      info(`run ${run}: upload + preview ${fmtMs(r.previewMs)}, submit + summary ${fmtMs(r.submitMs)}, in all ${fmtMs(r.totalMs)}; CPU web ${fmtMs(r.webCpu)}, Postgres ${fmtMs(r.pgCpu)}`);
+      info(
+        `run ${run}: upload + preview ${fmtMs(r.previewMs)}, submit + summary ${fmtMs(r.submitMs)}, in all ${fmtMs(r.totalMs)}; CPU web ${fmtMs(r.webCpu)}, Postgres ${fmtMs(r.pgCpu)}`,
+      );
     }
     await bench.dbh.close();
     const { report, met } = await uploadsReport(results, stack.baseUrl);
@@ -150,7 +169,10 @@ async function main() {
 
 if (!process.env.BENCH_UPLOADS_UNDER_TSX) {
   // The tests' factories and fixtures are TypeScript: run under tsx.
-  const child = spawn(process.execPath, ["--import", "tsx", SELF, ...argv], { stdio: "inherit", env: { ...process.env, BENCH_UPLOADS_UNDER_TSX: "1" } });
+  const child = spawn(process.execPath, ["--import", "tsx", SELF, ...argv], {
+    stdio: "inherit",
+    env: { ...process.env, BENCH_UPLOADS_UNDER_TSX: "1" },
+  });
   for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
   child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {

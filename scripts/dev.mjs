@@ -39,8 +39,11 @@ function checkWorkflowGeneration(args) {
   };
   if (!fs.existsSync(TEMPORAL_DB) || stamped === current) return stamp();
   if (args.includes("--reset-orders")) {
-    step(`--reset-orders: deleting the dev orders made by workflow generation ${stamped ?? "1"} (Temporal's database and the dev Postgres)`);
-    for (const f of fs.readdirSync(DATA_DIR).filter((n) => n.startsWith("temporal-dev.db"))) fs.rmSync(path.join(DATA_DIR, f), { force: true });
+    step(
+      `--reset-orders: deleting the dev orders made by workflow generation ${stamped ?? "1"} (Temporal's database and the dev Postgres)`,
+    );
+    for (const f of fs.readdirSync(DATA_DIR).filter((n) => n.startsWith("temporal-dev.db")))
+      fs.rmSync(path.join(DATA_DIR, f), { force: true });
     fs.rmSync(path.join(DATA_DIR, "pg-dev"), { recursive: true, force: true });
     return stamp();
   }

@@ -28,7 +28,15 @@ export const BENCH_PG_DIR = path.join(DATA_DIR, "pg-bench");
 export const BENCH_DB_NAME = "marketplace_bench";
 export const BENCH_PASSWORD = "bench-marketplace-1";
 /** Retailer r (ids 1..2000) is authorized for brand ids ((r-1) % 50 + t) % 50 + 1, t = 0..9. */
-export const BENCH_COUNTS = Object.freeze({ brands: 50, retailers: 2000, brandsPerRetailer: 10, products: 5000, variations: 20000, listings: 200000, requests: 50000 });
+export const BENCH_COUNTS = Object.freeze({
+  brands: 50,
+  retailers: 2000,
+  brandsPerRetailer: 10,
+  products: 5000,
+  variations: 20000,
+  listings: 200000,
+  requests: 50000,
+});
 /** One retailer user per brand group (window start 0, 10, 20, 30, 40 → brands 1-10, 11-20, ...), and staff. */
 export const BENCH_LOGINS = Object.freeze({
   retailers: [1, 11, 21, 31, 41].map((retailerId) => ({ retailerId, email: `bench-retailer-${retailerId}@bench.test` })),
@@ -41,7 +49,11 @@ export function seedFingerprint() {
   const h = crypto.createHash("sha1");
   h.update(fs.readFileSync(fileURLToPath(import.meta.url)));
   const migDir = path.join(ROOT, "db", "migrations");
-  for (const f of fs.readdirSync(migDir).filter((f) => f.endsWith(".sql")).sort()) h.update(f).update(fs.readFileSync(path.join(migDir, f)));
+  for (const f of fs
+    .readdirSync(migDir)
+    .filter((f) => f.endsWith(".sql"))
+    .sort())
+    h.update(f).update(fs.readFileSync(path.join(migDir, f)));
   return SEED_NAME_PREFIX + h.digest("hex").slice(0, 12);
 }
 
@@ -73,7 +85,8 @@ async function recreateDatabase(url) {
   const { default: postgres } = await import("postgres");
   const u = new URL(url);
   const name = decodeURIComponent(u.pathname.slice(1));
-  if (!name || name === "postgres") throw new Error("BENCH_DATABASE_URL must name a database other than postgres (it is dropped and re-created)");
+  if (!name || name === "postgres")
+    throw new Error("BENCH_DATABASE_URL must name a database other than postgres (it is dropped and re-created)");
   u.pathname = "/postgres";
   const admin = postgres(u.toString(), { max: 1, onnotice: () => {} });
   try {
@@ -310,12 +323,25 @@ export async function seedLarge(url) {
       ...BENCH_LOGINS.retailers.map((l) => ({ email: l.email, password_hash: passwordHash, is_staff: false, retailer_id: l.retailerId })),
       { email: BENCH_LOGINS.staff.email, password_hash: passwordHash, is_staff: true, retailer_id: null },
     ];
-    const inserted = await sql`insert into users ${sql(users, "email", "password_hash", "is_staff", "retailer_id")} returning id, retailer_id`;
-    for (const u of inserted) if (u.retailer_id) await sql`update retailer_contacts set user_id = ${u.id}, email = ${users.find((x) => x.retailer_id === u.retailer_id).email} where retailer_id = ${u.retailer_id}`;
+    const inserted =
+      await sql`insert into users ${sql(users, "email", "password_hash", "is_staff", "retailer_id")} returning id, retailer_id`;
+    for (const u of inserted)
+      if (u.retailer_id)
+        await sql`update retailer_contacts set user_id = ${u.id}, email = ${users.find((x) => x.retailer_id === u.retailer_id).email} where retailer_id = ${u.retailer_id}`;
     mark("users (demo logins)", performance.now() - t, inserted.length);
 
     t = performance.now();
-    for (const table of ["categories", "companies", "brands", "collections", "products", "product_variations", "retailers", "listings", "listing_requests"]) {
+    for (const table of [
+      "categories",
+      "companies",
+      "brands",
+      "collections",
+      "products",
+      "product_variations",
+      "retailers",
+      "listings",
+      "listing_requests",
+    ]) {
       await sql.unsafe(`select setval(pg_get_serial_sequence('${table}', 'id'), (select max(id) from ${table}))`);
     }
     mark("sequences", performance.now() - t);
@@ -346,7 +372,9 @@ async function main() {
     const { totalMs } = await seedLarge(started.url);
     const goal = totalMs <= 120_000;
     info(`${goal ? c.green("within") : c.red("OVER")} the 2-minute goal (${fmtMs(totalMs)})`);
-    info(`logins (password ${BENCH_PASSWORD}): ${BENCH_LOGINS.retailers.map((l) => l.email).join(", ")}, staff ${BENCH_LOGINS.staff.email}`);
+    info(
+      `logins (password ${BENCH_PASSWORD}): ${BENCH_LOGINS.retailers.map((l) => l.email).join(", ")}, staff ${BENCH_LOGINS.staff.email}`,
+    );
   } finally {
     if (pg && !keep && !pg.reused) await pg.stop();
   }

@@ -23,7 +23,12 @@ import { acquireLock, isPortOpen, onShutdown, run, sleep, startService, stopAll,
 import { ensureNodeModules, ensureTools } from "./lib/tools.mjs";
 
 const SUITES = ["lint", "unit", "db", "workflows", "contract", "e2e"];
-const NEEDS_TOOLS = { unit: ["poppler"], workflows: ["testServer", "temporal"], contract: ["stripeMock"], e2e: ["temporal", "chromium", "poppler"] };
+const NEEDS_TOOLS = {
+  unit: ["poppler"],
+  workflows: ["testServer", "temporal"],
+  contract: ["stripeMock"],
+  e2e: ["temporal", "chromium", "poppler"],
+};
 const NEEDS_DB = new Set(["db", "workflows", "contract", "e2e"]);
 const T = PORTS.test;
 
@@ -56,20 +61,27 @@ function summarize() {
     passed += r.passed;
     failed += r.failed;
     const f = r.failed ? c.red(String(r.failed).padStart(8)) : String(r.failed).padStart(8);
-    console.log(`${r.suite.padEnd(11)}${String(r.passed).padStart(8)}${f}${String(r.skipped).padStart(9)}${fmtMs(r.ms).padStart(10)}${r.note ? `  ${c.yellow(r.note)}` : ""}`);
+    console.log(
+      `${r.suite.padEnd(11)}${String(r.passed).padStart(8)}${f}${String(r.skipped).padStart(9)}${fmtMs(r.ms).padStart(10)}${r.note ? `  ${c.yellow(r.note)}` : ""}`,
+    );
   }
   console.log(line);
   // Which tests failed, and the start of why, stay at the end of the output (where a CI log is cut to its last lines).
   const failures = results.flatMap((r) => (r.failures ?? []).map((f) => ({ suite: r.suite, ...f })));
   for (const f of failures.slice(0, 10)) {
-    const lines = stripAnsi(f.message).split("\n").map((l) => l.trim()).filter(Boolean);
+    const lines = stripAnsi(f.message)
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean);
     const where = lines.find((l) => l.startsWith("at ") && !l.includes("node_modules"));
     const why = [...lines.filter((l) => !l.startsWith("at ")).slice(0, 3), where].filter(Boolean).join(" | ");
     console.log(c.red(`failed: ${f.suite} ${f.file} > ${f.test}`));
     if (why) console.log(`  ${why.slice(0, 400)}`);
   }
   if (failures.length > 10) console.log(c.red(`failed: ${failures.length - 10} more (see the reports)`));
-  console.log(`total duration: ${fmtMs(Date.now() - t0)}  (suites: ${selected.join(", ")}; reports in ${path.relative(ROOT, RESULTS_DIR)}/)`);
+  console.log(
+    `total duration: ${fmtMs(Date.now() - t0)}  (suites: ${selected.join(", ")}; reports in ${path.relative(ROOT, RESULTS_DIR)}/)`,
+  );
   console.log(`${passed} passed, ${failed} failed`);
   return failed;
 }
@@ -87,7 +99,16 @@ async function crashed(e) {
   if (finished) return;
   finished = true;
   fail(`unexpected error: ${e?.stack || e}`);
-  results.push({ suite: "crash", passed: 0, failed: 1, skipped: 0, ms: 0, note: String(e?.message ?? e).split("\n")[0].slice(0, 80) });
+  results.push({
+    suite: "crash",
+    passed: 0,
+    failed: 1,
+    skipped: 0,
+    ms: 0,
+    note: String(e?.message ?? e)
+      .split("\n")[0]
+      .slice(0, 80),
+  });
   await stopAll().catch(() => {});
   summarize();
   process.exit(1);
@@ -155,12 +176,16 @@ async function eslint(env, { prefix } = {}) {
   const report = path.join(RESULTS_DIR, "lint.json");
   fs.rmSync(report, { force: true });
   const bin = path.join(ROOT, "node_modules", "eslint", "bin", "eslint.js");
-  const { code } = await run(process.execPath, [bin, ".", "--max-warnings", "0", "--format", "json", "--output-file", report], { env, prefix });
+  const { code } = await run(process.execPath, [bin, ".", "--max-warnings", "0", "--format", "json", "--output-file", report], {
+    env,
+    prefix,
+  });
   try {
     const files = JSON.parse(fs.readFileSync(report, "utf8"));
     const bad = files.filter((f) => f.errorCount + f.warningCount > 0);
     for (const f of bad) {
-      for (const m of f.messages) console.log(`${path.relative(ROOT, f.filePath)}:${m.line}:${m.column} ${m.message}${m.ruleId ? ` (${m.ruleId})` : ""}`);
+      for (const m of f.messages)
+        console.log(`${path.relative(ROOT, f.filePath)}:${m.line}:${m.column} ${m.message}${m.ruleId ? ` (${m.ruleId})` : ""}`);
     }
     info(`${files.length} files linted, ${bad.length} with problems`);
     if (bad.length === 0 && code !== 0) return { passed: files.length, failed: 1, skipped: 0, note: `eslint exited with ${code}` };
@@ -177,7 +202,10 @@ async function eslint(env, { prefix } = {}) {
 async function formatCheck(env) {
   const bin = path.join(ROOT, "node_modules", "prettier", "bin", "prettier.cjs");
   const { code, output } = await run(process.execPath, [bin, "--list-different", ...FORMATTED], { env, quiet: true });
-  const lines = output.split("\n").map((l) => stripAnsi(l).trim()).filter(Boolean);
+  const lines = output
+    .split("\n")
+    .map((l) => stripAnsi(l).trim())
+    .filter(Boolean);
   for (const l of lines.filter((l) => l.startsWith("["))) console.log(l); // prettier's own errors ("[error] ...")
   const unformatted = lines.filter((l) => !l.startsWith("["));
   for (const f of unformatted) console.log(`${f}: not formatted (npx prettier --write ${f})`);
@@ -192,7 +220,9 @@ const FORMATTED = ["**/*.{ts,tsx,mjs,js,css}"];
 /** The lint suite's counts: ESLint's files, plus one failure per file the formatter would change. */
 function addFormatCheck(lint, format) {
   const failed = lint.failed + format.unformatted.length + (format.note ? 1 : 0);
-  const note = [lint.note, format.note, format.unformatted.length ? `${format.unformatted.length} file(s) not formatted` : null].filter(Boolean).join("; ");
+  const note = [lint.note, format.note, format.unformatted.length ? `${format.unformatted.length} file(s) not formatted` : null]
+    .filter(Boolean)
+    .join("; ");
   return { ...lint, failed, note: note || undefined };
 }
 
@@ -204,10 +234,18 @@ function addFormatCheck(lint, format) {
  * --files runs one process. The two cores are busy throughout, so every file runs 1.4-1.5 times slower than
  * alone (docs/performance.md "Test command").
  */
-const E2E_BESIDE = ["tests/e2e/reliability.test.ts", "tests/e2e/accessibility.test.ts", "tests/e2e/checkout.test.ts", "tests/e2e/cart.test.ts", "tests/e2e/settings.test.ts", "tests/e2e/wizard.test.ts"];
+const E2E_BESIDE = [
+  "tests/e2e/reliability.test.ts",
+  "tests/e2e/accessibility.test.ts",
+  "tests/e2e/checkout.test.ts",
+  "tests/e2e/cart.test.ts",
+  "tests/e2e/settings.test.ts",
+  "tests/e2e/wizard.test.ts",
+];
 
 async function vitest(suite, env, { prefix } = {}) {
-  if (suite !== "e2e" || fileFilters.length > 0) return vitestProcess(suite, env, { report: `${suite}.json`, filters: fileFilters, prefix });
+  if (suite !== "e2e" || fileFilters.length > 0)
+    return vitestProcess(suite, env, { report: `${suite}.json`, filters: fileFilters, prefix });
   const lanes = await Promise.all([
     vitestProcess(suite, env, { report: "e2e.json", filters: E2E_BESIDE.flatMap((f) => ["--exclude", f]) }),
     vitestProcess(suite, env, { report: "e2e-beside.json", filters: E2E_BESIDE, prefix: "e2e beside" }),
@@ -227,7 +265,8 @@ async function vitestProcess(suite, env, { report: name, filters, prefix }) {
   const args = [
     path.join(ROOT, "node_modules", "vitest", "vitest.mjs"),
     "run",
-    "--project", suite,
+    "--project",
+    suite,
     "--passWithNoTests",
     "--reporter=default",
     "--reporter=json",
@@ -303,7 +342,10 @@ const setups = {
       let tb = Date.now();
       const REMIX_BUILD_DIR = path.relative(ROOT, buildDir);
       const buildEnv = { ...baseEnv, NODE_ENV: "production", REMIX_BUILD_DIR };
-      let r = await run(process.execPath, [path.join(ROOT, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"], { env: buildEnv, prefix: "build" });
+      let r = await run(process.execPath, [path.join(ROOT, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"], {
+        env: buildEnv,
+        prefix: "build",
+      });
       if (r.code !== 0) throw new Error("remix build failed");
       if (fs.existsSync(path.join(ROOT, "workflows", "index.ts"))) {
         r = await run(process.execPath, ["--import", "tsx", path.join(ROOT, "workers", "bundle.ts")], { env: buildEnv, prefix: "build" });
@@ -338,7 +380,10 @@ const setups = {
       // 3. worker + app
       step(`e2e: starting the worker and remix-serve on :${T.app}`);
       if (fs.existsSync(path.join(ROOT, "workers", "main.ts"))) {
-        const worker = startService("worker", process.execPath, tsxArgs("workers/main.ts"), { env, logFile: path.join(RESULTS_DIR, "e2e-worker.log") });
+        const worker = startService("worker", process.execPath, tsxArgs("workers/main.ts"), {
+          env,
+          logFile: path.join(RESULTS_DIR, "e2e-worker.log"),
+        });
         services.push({ stop: () => worker.stop({ timeoutMs: 15_000 }) });
       } else warn("workers/main.ts not found: e2e runs without a Temporal worker");
       const app = startService("app", process.execPath, webCommand("prod", buildDir), {
@@ -378,7 +423,8 @@ async function runSuite(suite, { tools, pg, dbError, baseEnv, prefix }) {
   }
   try {
     const env = { ...baseEnv, ...setup.env };
-    const r = suite === "lint" ? addFormatCheck(await eslint(env, { prefix }), await formatCheck(env)) : await vitest(suite, env, { prefix });
+    const r =
+      suite === "lint" ? addFormatCheck(await eslint(env, { prefix }), await formatCheck(env)) : await vitest(suite, env, { prefix });
     results.push({ suite, ...r, ms: Date.now() - ts });
   } finally {
     await setup.teardown?.();
@@ -412,7 +458,14 @@ async function main() {
       } else {
         step(`starting test Postgres on :${T.postgres} (.data/pg-test, wiped)`);
         await freeTestPort(T.postgres);
-        pg = await startEmbeddedPostgres({ name: "pg-test", dataDir: path.join(DATA_DIR, "pg-test"), port: T.postgres, wipe: true, fast: true, quiet: true });
+        pg = await startEmbeddedPostgres({
+          name: "pg-test",
+          dataDir: path.join(DATA_DIR, "pg-test"),
+          port: T.postgres,
+          wipe: true,
+          fast: true,
+          quiet: true,
+        });
       }
       baseEnv.DATABASE_URL = await ensureDatabase(pg.serverUrl, DB_NAMES.test, { recreate: true });
       await migrateAndSeed({ ...baseEnv }, { seed: false, quiet: true });
@@ -440,7 +493,8 @@ async function main() {
   const others = selected.filter((s) => s !== "e2e");
   const prefixed = e2e.length > 0 && others.length > 0;
   const runSuites = async (suites) => {
-    for (const suite of suites) await runSuite(suite, { tools: tools[suite], pg, dbError, baseEnv, prefix: prefixed && suite !== "e2e" ? suite : undefined });
+    for (const suite of suites)
+      await runSuite(suite, { tools: tools[suite], pg, dbError, baseEnv, prefix: prefixed && suite !== "e2e" ? suite : undefined });
   };
   await Promise.all([runSuites(others), runSuites(e2e)]);
   await stopAll();

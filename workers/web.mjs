@@ -132,7 +132,8 @@ app.use((req, res, next) => {
   if (!hasSessionCookie(req.get("cookie"))) return next();
   res.setHeader("Cache-Control", "no-store");
   const append = res.append;
-  res.append = (field, value) => (String(field).toLowerCase() === "cache-control" ? (res.setHeader(field, value), res) : append.call(res, field, value));
+  res.append = (field, value) =>
+    String(field).toLowerCase() === "cache-control" ? (res.setHeader(field, value), res) : append.call(res, field, value);
   next();
 });
 
@@ -182,7 +183,10 @@ app.use((err, req, res, next) => {
   const code = status >= 400 && status < 600 ? status : 500;
   if (code >= 500) console.error(`[web] ${req.method} ${req.path}:`, err);
   if (res.headersSent) return res.end();
-  res.status(code).type("text/plain").send(code >= 500 ? "A server error has occured" : "Bad request.");
+  res
+    .status(code)
+    .type("text/plain")
+    .send(code >= 500 ? "A server error has occured" : "Bad request.");
 });
 
 const server = app.listen(PORT, async () => {

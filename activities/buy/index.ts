@@ -67,7 +67,11 @@ function conflict(message: string): ApplicationFailure {
 
 /** Errors every money activity translates the same way. */
 function translate(err: unknown): unknown {
-  if (err instanceof IdempotencyConflictError || err instanceof StockIdempotencyConflictError || err instanceof CarrierIdempotencyConflictError) {
+  if (
+    err instanceof IdempotencyConflictError ||
+    err instanceof StockIdempotencyConflictError ||
+    err instanceof CarrierIdempotencyConflictError
+  ) {
     return conflict(err.message);
   }
   return err;
@@ -193,7 +197,12 @@ export function createBuyActivities(deps: BuyActivityDeps): BuyActivities {
         });
         const lastFour = r.last4 || pm.lastFour;
         const description = r.brand ? cardBrandLabel(r.brand) : pm.description;
-        await completePayment(db, input.idempotencyKey, { status: r.status, providerRef: r.paymentIntentId, lastFour, paymentMethodDescription: description });
+        await completePayment(db, input.idempotencyKey, {
+          status: r.status,
+          providerRef: r.paymentIntentId,
+          lastFour,
+          paymentMethodDescription: description,
+        });
         return { status: "authorized", paymentIntentId: r.paymentIntentId, amountCents: r.amountCents, lastFour, description };
       } catch (err) {
         if (err instanceof PaymentRejectedError) {
@@ -207,7 +216,10 @@ export function createBuyActivities(deps: BuyActivityDeps): BuyActivities {
 
     async capturePayment(input) {
       if (input.amountCents > input.authorizedCents) {
-        throw ApplicationFailure.nonRetryable(`capture of ${input.amountCents} above the authorisation of ${input.authorizedCents}`, "PaymentRejected");
+        throw ApplicationFailure.nonRetryable(
+          `capture of ${input.amountCents} above the authorisation of ${input.authorizedCents}`,
+          "PaymentRejected",
+        );
       }
       const auth = await payerOf(input.paymentIntentId);
       await beginPayment(db, {
@@ -221,7 +233,11 @@ export function createBuyActivities(deps: BuyActivityDeps): BuyActivities {
         lastFour: auth.lastFour,
       });
       try {
-        const r = await payments.capturePayment({ idempotencyKey: input.idempotencyKey, paymentIntentId: input.paymentIntentId, amountCents: input.amountCents });
+        const r = await payments.capturePayment({
+          idempotencyKey: input.idempotencyKey,
+          paymentIntentId: input.paymentIntentId,
+          amountCents: input.amountCents,
+        });
         await completePayment(db, input.idempotencyKey, { status: "succeeded", providerRef: r.paymentIntentId });
         await completePayment(db, auth.idempotencyKey, { status: "captured", providerRef: auth.providerRef });
         return { status: "captured", capturedCents: r.capturedCents, chargeId: r.chargeId };
@@ -358,7 +374,11 @@ export function createBuyActivities(deps: BuyActivityDeps): BuyActivities {
         return { status: "paid", transferId: r.transferId, releasedAt: releasedAt.toISOString() };
       } catch (err) {
         if (err instanceof PaymentRejectedError) {
-          log.error("payout refused by the provider: queued for staff", { key: input.idempotencyKey, code: err.code, message: err.message });
+          log.error("payout refused by the provider: queued for staff", {
+            key: input.idempotencyKey,
+            code: err.code,
+            message: err.message,
+          });
           await completePayment(db, input.idempotencyKey, { status: `failed:${err.code}`, providerRef: null, queued: true, releasedAt });
           return { status: "queued", transferId: null, releasedAt: releasedAt.toISOString() };
         }
@@ -375,11 +395,19 @@ export function createBuyActivities(deps: BuyActivityDeps): BuyActivities {
       try {
         let pmId = input.paymentMethod.paymentMethodId;
         if (/^tok_/.test(pmId)) {
-          pmId = (await payments.createPaymentMethodFromTestCard({ idempotencyKey: `${input.idempotencyKey}:payment-method`, testToken: pmId })).id;
+          pmId = (
+            await payments.createPaymentMethodFromTestCard({ idempotencyKey: `${input.idempotencyKey}:payment-method`, testToken: pmId })
+          ).id;
         }
         const customerId = await getPaymentCustomerId(db, input.retailerId);
         const email = (await retailerNoticeAddress(db, input.retailerId)) ?? undefined;
-        const attached = await payments.attachPaymentMethod({ idempotencyKey: input.idempotencyKey, retailerId: input.retailerId, paymentMethodId: pmId, customerId, email });
+        const attached = await payments.attachPaymentMethod({
+          idempotencyKey: input.idempotencyKey,
+          retailerId: input.retailerId,
+          paymentMethodId: pmId,
+          customerId,
+          email,
+        });
         const description = cardBrandLabel(attached.brand);
         await recordPaymentMethod(db, {
           retailerId: input.retailerId,

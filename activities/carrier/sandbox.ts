@@ -110,7 +110,13 @@ export class SandboxCarrier {
         createdAt,
         pickupBy: input.pickupBy,
       };
-      const pickup: Pickup = { callTag: tag, attempt: input.attempt, pickupBy: input.pickupBy, idempotencyKey: input.idempotencyKey, status: "scheduled" };
+      const pickup: Pickup = {
+        callTag: tag,
+        attempt: input.attempt,
+        pickupBy: input.pickupBy,
+        idempotencyKey: input.idempotencyKey,
+        status: "scheduled",
+      };
       const inserted = await insertCarrierShipment(this.db, {
         id,
         orderId: input.orderId,
@@ -159,7 +165,8 @@ export class SandboxCarrier {
   }
 
   private checkedReplay(ship: CarrierShipmentRow, prior: Pickup, input: CarrierBookPickupInput): CarrierBooking {
-    if (prior.attempt !== input.attempt || prior.pickupBy !== input.pickupBy) throw new CarrierIdempotencyConflictError(input.idempotencyKey);
+    if (prior.attempt !== input.attempt || prior.pickupBy !== input.pickupBy)
+      throw new CarrierIdempotencyConflictError(input.idempotencyKey);
     return { shipmentId: ship.id, callTag: prior.callTag, trackingNumber: ship.trackingNumber };
   }
 
@@ -218,7 +225,11 @@ export class SandboxCarrier {
     const doFetch = this.opts.fetch ?? fetch;
     const res = await doFetch(new URL(CARRIER_WEBHOOK_PATH, this.opts.appOrigin), {
       method: "POST",
-      headers: { "content-type": "application/json", [CARRIER_SIGNATURE_HEADER]: signCarrierEvent(body, this.opts.webhookSecret), "user-agent": "SandboxCarrier-Webhooks/1.0" },
+      headers: {
+        "content-type": "application/json",
+        [CARRIER_SIGNATURE_HEADER]: signCarrierEvent(body, this.opts.webhookSecret),
+        "user-agent": "SandboxCarrier-Webhooks/1.0",
+      },
       body,
     });
     await res.arrayBuffer().catch(() => undefined);

@@ -78,7 +78,9 @@ function canonical(value: unknown): string {
 }
 
 export function requestHash(operation: string, params: unknown): string {
-  return createHash("sha256").update(`${operation}\n${canonical(params)}`).digest("hex");
+  return createHash("sha256")
+    .update(`${operation}\n${canonical(params)}`)
+    .digest("hex");
 }
 
 export function sandboxId(prefix: string): string {
@@ -158,7 +160,13 @@ export class SandboxPayments implements PaymentsPort {
         company: {
           name: d.buslegal_name,
           tax_id_provided: true,
-          address: { line1: d.busstreet_address, city: d.buslocality, state: d.busregion, postal_code: d.buspostal_code || null, country: "US" },
+          address: {
+            line1: d.busstreet_address,
+            city: d.buslocality,
+            state: d.busregion,
+            postal_code: d.buspostal_code || null,
+            country: "US",
+          },
         },
         representative: { first_name: d.first_name, last_name: d.last_name, email: d.email },
         external_accounts: {
@@ -207,7 +215,14 @@ export class SandboxPayments implements PaymentsPort {
         id: sandboxId("pm"),
         object: "payment_method",
         type: "card",
-        card: { brand: card.brand, last4: card.last4, exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, funding: "credit", country: "US" },
+        card: {
+          brand: card.brand,
+          last4: card.last4,
+          exp_month: 12,
+          exp_year: new Date().getUTCFullYear() + 3,
+          funding: "credit",
+          country: "US",
+        },
         customer: null,
         metadata: { test_outcome: card.outcome },
         created: Math.floor(Date.now() / 1000),
@@ -224,11 +239,19 @@ export class SandboxPayments implements PaymentsPort {
    * Like Stripe, attaching a card that declines fails with card_declined.
    */
   async attachPaymentMethod(input: AttachPaymentMethodInput): Promise<AttachedPaymentMethod> {
-    const params = { retailerId: input.retailerId, paymentMethodId: input.paymentMethodId, customerId: input.customerId, email: input.email };
+    const params = {
+      retailerId: input.retailerId,
+      paymentMethodId: input.paymentMethodId,
+      customerId: input.customerId,
+      email: input.email,
+    };
     const pm = await this.idempotent(input.idempotencyKey, "payment_methods.attach", params, async (tx) => {
       const existing = await getObject(tx, input.paymentMethodId);
       if (!existing || existing.object !== "payment_method") {
-        throw new PaymentRejectedError(`No such PaymentMethod: '${input.paymentMethodId}'`, { code: "resource_missing", param: "payment_method" });
+        throw new PaymentRejectedError(`No such PaymentMethod: '${input.paymentMethodId}'`, {
+          code: "resource_missing",
+          param: "payment_method",
+        });
       }
       const outcome = (existing.metadata as { test_outcome?: string } | undefined)?.test_outcome;
       if (outcome === "declined") throw new PaymentRejectedError("Your card was declined.", { code: "card_declined" });
@@ -261,19 +284,30 @@ export class SandboxPayments implements PaymentsPort {
     if (/^tok_/.test(pmId)) {
       pmId = (await this.createPaymentMethodFromTestCard({ idempotencyKey: `${input.idempotencyKey}:payment-method`, testToken: pmId })).id;
     }
-    const params = { amount: input.amountCents, paymentMethod: pmId, customer: input.customerId, description: input.description, metadata: input.metadata };
-    const pi = await this.idempotent(input.idempotencyKey, "payment_intents.create", { ...params, capture_method: "manual", confirm: true }, async (tx) => {
-      assertAmount(input.amountCents);
-      const pm = await usablePaymentMethod(tx, pmId, input.customerId);
-      return putIntentWithCharge(tx, {
-        amountCents: input.amountCents,
-        paymentMethodId: pm.id,
-        customerId: input.customerId,
-        description: input.description,
-        metadata: input.metadata,
-        capture: "manual",
-      });
-    });
+    const params = {
+      amount: input.amountCents,
+      paymentMethod: pmId,
+      customer: input.customerId,
+      description: input.description,
+      metadata: input.metadata,
+    };
+    const pi = await this.idempotent(
+      input.idempotencyKey,
+      "payment_intents.create",
+      { ...params, capture_method: "manual", confirm: true },
+      async (tx) => {
+        assertAmount(input.amountCents);
+        const pm = await usablePaymentMethod(tx, pmId, input.customerId);
+        return putIntentWithCharge(tx, {
+          amountCents: input.amountCents,
+          paymentMethodId: pm.id,
+          customerId: input.customerId,
+          description: input.description,
+          metadata: input.metadata,
+          capture: "manual",
+        });
+      },
+    );
     const pm = await getObject(this.db, pi.payment_method as string);
     const card = (pm?.card ?? { brand: "", last4: "" }) as { brand: string; last4: string };
     return { paymentIntentId: pi.id, amountCents: pi.amount as number, status: "requires_capture", brand: card.brand, last4: card.last4 };
@@ -285,10 +319,13 @@ export class SandboxPayments implements PaymentsPort {
       assertAmount(input.amountCents);
       const intent = await intentIn(tx, input.paymentIntentId, "requires_capture");
       if (input.amountCents > (intent.amount_capturable as number)) {
-        throw new PaymentRejectedError(`Amount to capture (${input.amountCents}) cannot be greater than amount_capturable (${intent.amount_capturable as number}).`, {
-          code: "amount_too_large",
-          param: "amount_to_capture",
-        });
+        throw new PaymentRejectedError(
+          `Amount to capture (${input.amountCents}) cannot be greater than amount_capturable (${intent.amount_capturable as number}).`,
+          {
+            code: "amount_too_large",
+            param: "amount_to_capture",
+          },
+        );
       }
       const charge = await getObject(tx, intent.latest_charge as string);
       if (charge) await putObject(tx, "charge", { ...charge, captured: true, amount_captured: input.amountCents });
@@ -307,7 +344,13 @@ export class SandboxPayments implements PaymentsPort {
       if (!["requires_capture", "requires_payment_method", "requires_confirmation", "requires_action"].includes(intent.status as string)) {
         throw unexpectedState(intent, "cancel");
       }
-      const next: SandboxObject = { ...intent, status: "canceled", amount_capturable: 0, cancellation_reason: input.reason, canceled_at: Math.floor(Date.now() / 1000) };
+      const next: SandboxObject = {
+        ...intent,
+        status: "canceled",
+        amount_capturable: 0,
+        cancellation_reason: input.reason,
+        canceled_at: Math.floor(Date.now() / 1000),
+      };
       await putObject(tx, "payment_intent", next);
       return next;
     });
@@ -322,13 +365,20 @@ export class SandboxPayments implements PaymentsPort {
       const refunded = (charge?.amount_refunded as number | undefined) ?? 0;
       const received = intent.amount_received as number;
       if (input.amountCents > received - refunded) {
-        throw new PaymentRejectedError(`Refund amount (${input.amountCents}) is greater than unrefunded amount on charge (${received - refunded}).`, {
-          code: "amount_too_large",
-          param: "amount",
-        });
+        throw new PaymentRejectedError(
+          `Refund amount (${input.amountCents}) is greater than unrefunded amount on charge (${received - refunded}).`,
+          {
+            code: "amount_too_large",
+            param: "amount",
+          },
+        );
       }
       if (charge) {
-        await putObject(tx, "charge", { ...charge, amount_refunded: refunded + input.amountCents, refunded: refunded + input.amountCents === received });
+        await putObject(tx, "charge", {
+          ...charge,
+          amount_refunded: refunded + input.amountCents,
+          refunded: refunded + input.amountCents === received,
+        });
       }
       const data: SandboxObject = {
         id: sandboxId("re"),
@@ -348,7 +398,12 @@ export class SandboxPayments implements PaymentsPort {
   }
 
   async createTransfer(input: TransferInput): Promise<TransferResult> {
-    const params = { amount: input.amountCents, destination: input.destination, transfer_group: input.transferGroup, metadata: input.metadata };
+    const params = {
+      amount: input.amountCents,
+      destination: input.destination,
+      transfer_group: input.transferGroup,
+      metadata: input.metadata,
+    };
     const tr = await this.idempotent(input.idempotencyKey, "transfers.create", params, async (tx) => {
       assertAmount(input.amountCents);
       const account = await getObject(tx, input.destination);
@@ -386,10 +441,14 @@ export class SandboxPayments implements PaymentsPort {
     };
     const pi = await this.idempotent(input.idempotencyKey, "payment_intents.create", params, async (tx) => {
       assertAmount(input.amountCents);
-      if (!input.customerId) throw new PaymentRejectedError("An off-session payment needs a customer.", { code: "parameter_missing", param: "customer" });
+      if (!input.customerId)
+        throw new PaymentRejectedError("An off-session payment needs a customer.", { code: "parameter_missing", param: "customer" });
       const pm = await usablePaymentMethod(tx, input.paymentMethodId, input.customerId);
       if (pm.customer !== input.customerId) {
-        throw new PaymentRejectedError("The PaymentMethod must be attached to the customer to be used off-session.", { code: "payment_method_unattached", param: "payment_method" });
+        throw new PaymentRejectedError("The PaymentMethod must be attached to the customer to be used off-session.", {
+          code: "payment_method_unattached",
+          param: "payment_method",
+        });
       }
       return putIntentWithCharge(tx, {
         amountCents: input.amountCents,
@@ -415,7 +474,14 @@ export class SandboxPayments implements PaymentsPort {
  */
 async function putIntentWithCharge(
   tx: Executor,
-  p: { amountCents: number; paymentMethodId: string; customerId: string | null | undefined; description?: string; metadata?: unknown; capture: "manual" | "automatic" },
+  p: {
+    amountCents: number;
+    paymentMethodId: string;
+    customerId: string | null | undefined;
+    description?: string;
+    metadata?: unknown;
+    capture: "manual" | "automatic";
+  },
 ): Promise<SandboxObject> {
   const captured = p.capture === "automatic";
   const now = Math.floor(Date.now() / 1000);
@@ -469,10 +535,9 @@ function noSuch(kind: string, id: string, param: string): PaymentRejectedError {
 }
 
 function unexpectedState(intent: SandboxObject, action: string): PaymentRejectedError {
-  return new PaymentRejectedError(
-    `You cannot ${action} this PaymentIntent because it has a status of ${String(intent.status)}.`,
-    { code: "payment_intent_unexpected_state" },
-  );
+  return new PaymentRejectedError(`You cannot ${action} this PaymentIntent because it has a status of ${String(intent.status)}.`, {
+    code: "payment_intent_unexpected_state",
+  });
 }
 
 async function intentIn(tx: Executor, id: string, status: string): Promise<SandboxObject> {
@@ -490,10 +555,10 @@ async function usablePaymentMethod(tx: Executor, pmId: string, customerId: strin
   const pm = await getObject(tx, pmId);
   if (!pm || pm.object !== "payment_method") throw noSuch("PaymentMethod", pmId, "payment_method");
   if (pm.customer && pm.customer !== customerId) {
-    throw new PaymentRejectedError(
-      "The provided PaymentMethod was previously attached to a Customer; pass that Customer to use it.",
-      { code: "invalid_request_error", param: "payment_method" },
-    );
+    throw new PaymentRejectedError("The provided PaymentMethod was previously attached to a Customer; pass that Customer to use it.", {
+      code: "invalid_request_error",
+      param: "payment_method",
+    });
   }
   const outcome = (pm.metadata as { test_outcome?: string } | undefined)?.test_outcome;
   if (outcome === "declined") throw new PaymentRejectedError("Your card was declined.", { code: "card_declined" });

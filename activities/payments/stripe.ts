@@ -120,7 +120,11 @@ export function translateStripeError(err: unknown, key: string): unknown {
   if (err instanceof Stripe.errors.StripeInvalidRequestError || err instanceof Stripe.errors.StripeCardError) {
     const e = err as Stripe.errors.StripeError;
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500 && e.statusCode !== 429) {
-      return new PaymentRejectedError(e.message, { code: e.code ?? e.rawType ?? "invalid_request", param: e.param, field: fieldForParam(e.param) });
+      return new PaymentRejectedError(e.message, {
+        code: e.code ?? e.rawType ?? "invalid_request",
+        param: e.param,
+        field: fieldForParam(e.param),
+      });
     }
   }
   return err;
@@ -157,7 +161,9 @@ export class StripePayments implements PaymentsPort {
   /** POST /v1/payment_methods with the test card's token (Stripe test mode; stripe-mock). */
   async createPaymentMethodFromTestCard(input: CreatePaymentMethodFromTestCardInput): Promise<PaymentMethodInfo> {
     try {
-      const pm = await this.stripe.paymentMethods.create(testCardPaymentMethodParams(input.testToken), { idempotencyKey: input.idempotencyKey });
+      const pm = await this.stripe.paymentMethods.create(testCardPaymentMethodParams(input.testToken), {
+        idempotencyKey: input.idempotencyKey,
+      });
       return { id: pm.id, ...cardOf(pm) };
     } catch (err) {
       throw translateStripeError(err, input.idempotencyKey);
@@ -181,13 +187,21 @@ export class StripePayments implements PaymentsPort {
     }
     let pm: Stripe.PaymentMethod;
     try {
-      pm = await this.stripe.paymentMethods.attach(input.paymentMethodId, { customer: customerId }, { idempotencyKey: input.idempotencyKey });
+      pm = await this.stripe.paymentMethods.attach(
+        input.paymentMethodId,
+        { customer: customerId },
+        { idempotencyKey: input.idempotencyKey },
+      );
     } catch (err) {
       throw translateStripeError(err, input.idempotencyKey);
     }
     const defaultKey = `${input.idempotencyKey}:default`;
     try {
-      await this.stripe.customers.update(customerId, { invoice_settings: { default_payment_method: pm.id } }, { idempotencyKey: defaultKey });
+      await this.stripe.customers.update(
+        customerId,
+        { invoice_settings: { default_payment_method: pm.id } },
+        { idempotencyKey: defaultKey },
+      );
     } catch (err) {
       throw translateStripeError(err, defaultKey);
     }
@@ -215,7 +229,9 @@ export class StripePayments implements PaymentsPort {
       throw translateStripeError(err, input.idempotencyKey);
     }
     if (intent.status === "requires_action") {
-      throw new PaymentRejectedError("This card needs the cardholder's authentication. Please try another.", { code: "authentication_required" });
+      throw new PaymentRejectedError("This card needs the cardholder's authentication. Please try another.", {
+        code: "authentication_required",
+      });
     }
     return { paymentIntentId: intent.id, amountCents: input.amountCents, status: "requires_capture", ...card };
   }
@@ -223,7 +239,9 @@ export class StripePayments implements PaymentsPort {
   /** POST /v1/payment_intents/{id}/capture with amount_to_capture (the rest of the authorisation is released). */
   async capturePayment(input: CapturePaymentInput): Promise<CapturedPayment> {
     try {
-      const intent = await this.stripe.paymentIntents.capture(input.paymentIntentId, captureParams(input), { idempotencyKey: input.idempotencyKey });
+      const intent = await this.stripe.paymentIntents.capture(input.paymentIntentId, captureParams(input), {
+        idempotencyKey: input.idempotencyKey,
+      });
       const charge = typeof intent.latest_charge === "string" ? intent.latest_charge : (intent.latest_charge?.id ?? "");
       return { paymentIntentId: intent.id, capturedCents: input.amountCents, chargeId: charge };
     } catch (err) {
@@ -234,7 +252,11 @@ export class StripePayments implements PaymentsPort {
   /** POST /v1/payment_intents/{id}/cancel with a cancellation_reason. */
   async releaseAuthorization(input: ReleaseAuthorizationInput): Promise<void> {
     try {
-      await this.stripe.paymentIntents.cancel(input.paymentIntentId, { cancellation_reason: input.reason }, { idempotencyKey: input.idempotencyKey });
+      await this.stripe.paymentIntents.cancel(
+        input.paymentIntentId,
+        { cancellation_reason: input.reason },
+        { idempotencyKey: input.idempotencyKey },
+      );
     } catch (err) {
       throw translateStripeError(err, input.idempotencyKey);
     }

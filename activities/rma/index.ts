@@ -35,7 +35,13 @@ export function createRmaActivities(deps: RmaActivityDeps): RmaActivities {
       .filter((n) => n.to !== "staff" && (n.to === "victim" ? victim : perpetrator) > 0)
       .map((n) => {
         const mail = rmaNoticeMail(n, context(n.to), appOrigin);
-        return { retailerId: n.to === "victim" ? victim : perpetrator, subject: mail.subject, text: mail.text, kind: `rma:${n.template}`, dedupeKey: n.dedupeKey };
+        return {
+          retailerId: n.to === "victim" ? victim : perpetrator,
+          subject: mail.subject,
+          text: mail.text,
+          kind: `rma:${n.template}`,
+          dedupeKey: n.dedupeKey,
+        };
       });
     const staff = rec.notices
       .filter((n) => n.to === "staff")
@@ -86,17 +92,34 @@ export function createRmaActivities(deps: RmaActivityDeps): RmaActivities {
     },
 
     async refundVictim(input) {
-      const r = await buy.refundPayment({ idempotencyKey: input.idempotencyKey, orderId: input.rmaId, paymentIntentId: input.paymentIntentId, amountCents: input.amountCents, reason: "rma" });
+      const r = await buy.refundPayment({
+        idempotencyKey: input.idempotencyKey,
+        orderId: input.rmaId,
+        paymentIntentId: input.paymentIntentId,
+        amountCents: input.amountCents,
+        reason: "rma",
+      });
       return { status: r.status };
     },
 
     async payVictim(input) {
-      const r = await buy.releaseSellerPayout({ idempotencyKey: input.idempotencyKey, orderId: input.rmaId, retailerId: input.retailerId, amountCents: input.amountCents });
+      const r = await buy.releaseSellerPayout({
+        idempotencyKey: input.idempotencyKey,
+        orderId: input.rmaId,
+        retailerId: input.retailerId,
+        amountCents: input.amountCents,
+      });
       return { status: r.status };
     },
 
     async chargePerpetrator(input) {
-      const r = await buy.chargeSellerPenalty({ idempotencyKey: input.idempotencyKey, orderId: input.rmaId, retailerId: input.retailerId, amountCents: input.amountCents, purpose: "rma" });
+      const r = await buy.chargeSellerPenalty({
+        idempotencyKey: input.idempotencyKey,
+        orderId: input.rmaId,
+        retailerId: input.retailerId,
+        amountCents: input.amountCents,
+        purpose: "rma",
+      });
       return { status: r.status };
     },
   };

@@ -15,7 +15,11 @@ export interface RmaNoticeContext {
   counterpartyId: number;
 }
 
-export function rmaNoticeMail(n: Pick<RmaNotice, "to" | "template" | "actBy">, c: RmaNoticeContext, appOrigin: string): { subject: string; text: string } {
+export function rmaNoticeMail(
+  n: Pick<RmaNotice, "to" | "template" | "actBy">,
+  c: RmaNoticeContext,
+  appOrigin: string,
+): { subject: string; text: string } {
   const rma = `RMA ${c.externalId}`;
   const other = anonymousRetailerLabel(c.counterpartyId);
   const by = when(n.actBy ?? null);
@@ -24,14 +28,28 @@ export function rmaNoticeMail(n: Pick<RmaNotice, "to" | "template" | "actBy">, c
   const link = new URL(path, appOrigin).toString();
   const texts: Record<string, [string, string]> = {
     rma_requested_staff: [`New ${rma} to review`, `${other} asked for a return (${rma}). Please approve or deny each line${deadline}.`],
-    rma_requested_perpetrator: [`${other} asked for a return: ${rma}`, `${other} asked for a return of goods you sent (${rma}). Staff will review it and tell you the outcome.`],
+    rma_requested_perpetrator: [
+      `${other} asked for a return: ${rma}`,
+      `${other} asked for a return of goods you sent (${rma}). Staff will review it and tell you the outcome.`,
+    ],
     rma_staff_overdue: [`${rma} is waiting for staff`, `${rma} has not been answered within five business days. Please review it now.`],
-    rma_approved_ship_return: [`${rma} approved`, `${rma} was approved.${n.to === "victim" ? ` Print your return label and packing slip and have the parcel ready for the carrier${deadline}, or the RMA is cancelled.` : " The goods will be shipped back to you."}`],
+    rma_approved_ship_return: [
+      `${rma} approved`,
+      `${rma} was approved.${n.to === "victim" ? ` Print your return label and packing slip and have the parcel ready for the carrier${deadline}, or the RMA is cancelled.` : " The goods will be shipped back to you."}`,
+    ],
     rma_approved_missing: [`${rma} approved`, `${rma} was approved with nothing to ship back: it is settled now.`],
     rma_declined: [`${rma} declined`, `${rma} was declined: every line was denied.`],
     rma_cancelled: [`${rma} cancelled`, `${rma} was cancelled. ${RMA_CANCELLED_NOTHING_PAID}`],
-    rma_completed: [`${rma} completed`, n.to === "victim" ? `${rma} is complete: your refund is on its way.` : `${rma} is complete: the amount of the return is charged to your card on file.`],
-    rma_charge_queued: [`${rma}: payment is queued for processing.`, `The charge for ${rma} could not be taken from the card on file: payment is queued for processing. Please check your card on file.`],
+    rma_completed: [
+      `${rma} completed`,
+      n.to === "victim"
+        ? `${rma} is complete: your refund is on its way.`
+        : `${rma} is complete: the amount of the return is charged to your card on file.`,
+    ],
+    rma_charge_queued: [
+      `${rma}: payment is queued for processing.`,
+      `The charge for ${rma} could not be taken from the card on file: payment is queued for processing. Please check your card on file.`,
+    ],
   };
   const [subject, body] = texts[n.template] ?? [`Update on ${rma}`, `There is an update on ${rma}.`];
   return { subject, text: `${body}\n\n${link}\n` };

@@ -52,14 +52,36 @@ export interface RmaActivities {
   /** The RMA's read model, its action rows and its notices' outbox rows, in one transaction (local). */
   recordRmaState(input: RmaStateRecord): Promise<void>;
   /** Books the return pickup: the victim ships back to the perpetrator (label + packing slip). */
-  bookReturnPickup(input: { idempotencyKey: string; rmaId: number; senderId: number; receiverId: number; units: number; pickupBy: string }): Promise<{
+  bookReturnPickup(input: {
+    idempotencyKey: string;
+    rmaId: number;
+    senderId: number;
+    receiverId: number;
+    units: number;
+    pickupBy: string;
+  }): Promise<{
     trackingNumber: string;
     callTag: string;
   }>;
   /** Sale: refund the victim on its original payment. */
-  refundVictim(input: { idempotencyKey: string; rmaId: number; paymentIntentId: string; amountCents: number }): Promise<{ status: "refunded" | "queued" }>;
+  refundVictim(input: {
+    idempotencyKey: string;
+    rmaId: number;
+    paymentIntentId: string;
+    amountCents: number;
+  }): Promise<{ status: "refunded" | "queued" }>;
   /** Swap: pay the victim to its payout account. */
-  payVictim(input: { idempotencyKey: string; rmaId: number; retailerId: number; amountCents: number }): Promise<{ status: "paid" | "queued" }>;
+  payVictim(input: {
+    idempotencyKey: string;
+    rmaId: number;
+    retailerId: number;
+    amountCents: number;
+  }): Promise<{ status: "paid" | "queued" }>;
   /** Charge the perpetrator's card on file; "queued" when it has none or it is declined (for staff). */
-  chargePerpetrator(input: { idempotencyKey: string; rmaId: number; retailerId: number; amountCents: number }): Promise<{ status: "charged" | "queued" }>;
+  chargePerpetrator(input: {
+    idempotencyKey: string;
+    rmaId: number;
+    retailerId: number;
+    amountCents: number;
+  }): Promise<{ status: "charged" | "queued" }>;
 }

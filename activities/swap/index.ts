@@ -38,7 +38,11 @@ const NOTICE_DEADLINE: Record<string, keyof SwapStateRecord["deadlines"] | undef
 /** Fee, shipping and due of each side, and the valuation as the order card shows it (domain/fees swapValuation). */
 export function swapAmounts(rec: Pick<SwapStateRecord, "providerLines" | "receiverLines" | "callItEven">) {
   const side = (lines: OrderLine[]) => ({ goodsCents: orderQuote(lines).goodsCents, units: orderUnits(lines) });
-  const v = swapValuation({ provider: side(rec.providerLines), receiver: side(rec.receiverLines), callItEven: rec.callItEven.provider || rec.callItEven.receiver });
+  const v = swapValuation({
+    provider: side(rec.providerLines),
+    receiver: side(rec.receiverLines),
+    callItEven: rec.callItEven.provider || rec.callItEven.receiver,
+  });
   const amounts = {
     provider: { feeCents: v.provider.feeCents, shippingCents: v.provider.shippingCents, dueCents: v.provider.totalDueCents },
     receiver: { feeCents: v.receiver.feeCents, shippingCents: v.receiver.shippingCents, dueCents: v.receiver.totalDueCents },
@@ -98,7 +102,7 @@ export function createSwapActivities(deps: SwapActivityDeps): SwapActivities {
               orderId: rec.orderId,
               externalId: rec.externalId,
               counterpartyId: partyOf(rec, n.role === "provider" ? "receiver" : "provider"),
-              actBy: deadline ? rec.deadlines[deadline] ?? null : null,
+              actBy: deadline ? (rec.deadlines[deadline] ?? null) : null,
             },
             appOrigin,
           );
@@ -108,13 +112,24 @@ export function createSwapActivities(deps: SwapActivityDeps): SwapActivities {
     },
 
     async authorizeSwap(input) {
-      const r = await buy.authorizePayment({ ...input, description: `Swap ${orderNumber(input.orderId)}: fee and shipping`, paymentName: SWAP_PAYMENT_NAMES.authorization });
-      return r.status === "authorized" ? { status: "authorized", paymentIntentId: r.paymentIntentId } : { status: "declined", message: r.message };
+      const r = await buy.authorizePayment({
+        ...input,
+        description: `Swap ${orderNumber(input.orderId)}: fee and shipping`,
+        paymentName: SWAP_PAYMENT_NAMES.authorization,
+      });
+      return r.status === "authorized"
+        ? { status: "authorized", paymentIntentId: r.paymentIntentId }
+        : { status: "declined", message: r.message };
     },
 
     async releaseSwapAuthorization(input) {
       const auth = await getAuthorizationByIntent(db, input.paymentIntentId);
-      await buy.releaseAuthorization({ ...input, amountCents: auth?.amountCents ?? 0, reason: "cancelled", paymentName: SWAP_PAYMENT_NAMES.release });
+      await buy.releaseAuthorization({
+        ...input,
+        amountCents: auth?.amountCents ?? 0,
+        reason: "cancelled",
+        paymentName: SWAP_PAYMENT_NAMES.release,
+      });
     },
 
     /** "Make Payment": an authorisation of the side's due captured at once (two keys derived from the step's). */

@@ -22,16 +22,40 @@ export function swapNoticeMail(n: SwapNotice, appOrigin: string): { subject: str
   const deadline = by ? ` by ${by}` : "";
   const link = new URL(`/transaction/swap/${n.orderId}`, appOrigin).toString();
   const texts: Record<string, [string, string]> = {
-    swap_choose_items: [`New swap request: ${swap}`, `${other} wants to swap for your items (${swap}). Choose what you would like from its swap listings${deadline}, or decline.`],
+    swap_choose_items: [
+      `New swap request: ${swap}`,
+      `${other} wants to swap for your items (${swap}). Choose what you would like from its swap listings${deadline}, or decline.`,
+    ],
     swap_modified: [`${other} changed ${swap}`, `${other} changed the units of ${swap}. Please approve, modify or decline${deadline}.`],
-    swap_approve_needed: [`${other} approved ${swap}`, `${other} approved ${swap}. Please approve it too, modify it or decline${deadline}.`],
-    swap_call_it_even: [`${other} declined ${swap} over the value difference`, `${other} declined ${swap} because of the value difference. You can call it even${deadline}, or accept the decline.`],
-    swap_payment_needed: [`Both sides approved ${swap}: make your payment`, `${swap} is approved by both sides. Please make your payment${deadline}.`],
-    swap_ready_for_pickup: [`Paid: get ${swap} ready for pickup`, `Both sides have paid ${swap}. Print your shipping label and packing slip; the carrier picks your package up${deadline}.`],
-    swap_pickup_rescheduled: [`Pickup rescheduled for ${swap}`, `The carrier could not pick up your package for ${swap}. A new pickup is booked${deadline}; please have the package ready.`],
-    swap_other_side_did_not_ship: [`${other} did not ship ${swap}`, `${other} did not ship its goods for ${swap}. It pays their value to you, and your fee and shipping are refunded.`],
+    swap_approve_needed: [
+      `${other} approved ${swap}`,
+      `${other} approved ${swap}. Please approve it too, modify it or decline${deadline}.`,
+    ],
+    swap_call_it_even: [
+      `${other} declined ${swap} over the value difference`,
+      `${other} declined ${swap} because of the value difference. You can call it even${deadline}, or accept the decline.`,
+    ],
+    swap_payment_needed: [
+      `Both sides approved ${swap}: make your payment`,
+      `${swap} is approved by both sides. Please make your payment${deadline}.`,
+    ],
+    swap_ready_for_pickup: [
+      `Paid: get ${swap} ready for pickup`,
+      `Both sides have paid ${swap}. Print your shipping label and packing slip; the carrier picks your package up${deadline}.`,
+    ],
+    swap_pickup_rescheduled: [
+      `Pickup rescheduled for ${swap}`,
+      `The carrier could not pick up your package for ${swap}. A new pickup is booked${deadline}; please have the package ready.`,
+    ],
+    swap_other_side_did_not_ship: [
+      `${other} did not ship ${swap}`,
+      `${other} did not ship its goods for ${swap}. It pays their value to you, and your fee and shipping are refunded.`,
+    ],
     swap_rate: [`Delivered: rate ${swap}`, `Your goods from ${swap} were delivered. Please rate them${deadline}.`],
-    swap_declined: [`${swap} was declined`, `${swap} was declined. Any amount held on your card is released, and any payment you made for it is refunded.`],
+    swap_declined: [
+      `${swap} was declined`,
+      `${swap} was declined. Any amount held on your card is released, and any payment you made for it is refunded.`,
+    ],
     swap_expired: [`${swap} expired`, `${swap} was not completed in time and has expired.`],
     swap_cancelled: [`${swap} was cancelled`, `${swap} was cancelled. What you paid is refunded.`],
   };

@@ -48,21 +48,48 @@ export interface SwapStateRecord {
 export interface SwapActivities {
   recordSwapState(input: SwapStateRecord): Promise<void>;
   /** The receiver's checkout: pre-authorise its estimated due. */
-  authorizeSwap(input: { idempotencyKey: string; orderId: number; retailerId: number; paymentMethod: PaymentMethodInput; amountCents: number }): Promise<
-    { status: "authorized"; paymentIntentId: string } | { status: "declined"; message: string }
-  >;
+  authorizeSwap(input: {
+    idempotencyKey: string;
+    orderId: number;
+    retailerId: number;
+    paymentMethod: PaymentMethodInput;
+    amountCents: number;
+  }): Promise<{ status: "authorized"; paymentIntentId: string } | { status: "declined"; message: string }>;
   releaseSwapAuthorization(input: { idempotencyKey: string; orderId: number; paymentIntentId: string }): Promise<void>;
   /** "Make Payment": charge a side's due now. */
-  chargeSwapSide(input: { idempotencyKey: string; orderId: number; retailerId: number; paymentMethod: PaymentMethodInput; amountCents: number }): Promise<
-    { status: "charged"; paymentIntentId: string } | { status: "declined"; message: string }
-  >;
+  chargeSwapSide(input: {
+    idempotencyKey: string;
+    orderId: number;
+    retailerId: number;
+    paymentMethod: PaymentMethodInput;
+    amountCents: number;
+  }): Promise<{ status: "charged"; paymentIntentId: string } | { status: "declined"; message: string }>;
   refundSwapSide(input: { idempotencyKey: string; orderId: number; paymentIntentId: string; amountCents: number }): Promise<void>;
   /** A side that did not ship pays the value of its goods from its card on file ("queued" without one). */
-  chargeSwapPenalty(input: { idempotencyKey: string; orderId: number; retailerId: number; amountCents: number }): Promise<{ status: "charged" | "queued" }>;
-  payOutSwapSide(input: { idempotencyKey: string; orderId: number; retailerId: number; amountCents: number }): Promise<{ status: "paid" | "queued" }>;
+  chargeSwapPenalty(input: {
+    idempotencyKey: string;
+    orderId: number;
+    retailerId: number;
+    amountCents: number;
+  }): Promise<{ status: "charged" | "queued" }>;
+  payOutSwapSide(input: {
+    idempotencyKey: string;
+    orderId: number;
+    retailerId: number;
+    amountCents: number;
+  }): Promise<{ status: "paid" | "queued" }>;
   /** Both sides' listings at once, all or nothing. */
   decrementSwapStock(input: { idempotencyKey: string; orderId: number; lines: OrderLine[] }): Promise<{ ok: boolean }>;
-  bookSwapPickup(input: { idempotencyKey: string; orderId: number; side: Role; attempt: number; senderId: number; receiverId: number; units: number; pickupBy: string }): Promise<{
+  bookSwapPickup(input: {
+    idempotencyKey: string;
+    orderId: number;
+    side: Role;
+    attempt: number;
+    senderId: number;
+    receiverId: number;
+    units: number;
+    pickupBy: string;
+  }): Promise<{
     trackingNumber: string;
     callTag: string;
   }>;

@@ -14,7 +14,17 @@ import type { PayoutActionData, payoutLoader } from "~/utils/payout.server";
 type LoaderData = Awaited<ReturnType<typeof payoutLoader>>;
 
 /** A payout field: the forms module's Field with the payout label and the field's name on its error. */
-function PayoutRow({ field, name, hint, children }: { field: FieldMetadata<unknown>; name: PayoutField; hint?: ReactNode; children: ReactNode }) {
+function PayoutRow({
+  field,
+  name,
+  hint,
+  children,
+}: {
+  field: FieldMetadata<unknown>;
+  name: PayoutField;
+  hint?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <Field label={PAYOUT_FIELD_LABELS[name]} htmlFor={field.id} errors={field.errors} errorId={field.errorId} name={name} hint={hint}>
       {children}
@@ -69,7 +79,8 @@ export function PayoutForm({ title }: { title: string }) {
         <div className="alert alert-success" role="status" data-testid="payout-already-set">
           <p>
             Payout is already set up
-            {loaderData.saved ? ` (bank account ending in ${loaderData.saved.accountLast4})` : ""}. Submit the form again to change your details.
+            {loaderData.saved ? ` (bank account ending in ${loaderData.saved.accountLast4})` : ""}. Submit the form again to change your
+            details.
           </p>
         </div>
       ) : (
@@ -87,26 +98,42 @@ export function PayoutForm({ title }: { title: string }) {
         <fieldset className="form-stack">
           <legend>Representative</legend>
           <div className="form-row">
-            <PayoutRow field={fields.first_name} name="first_name">{text("first_name", { autoComplete: "given-name" })}</PayoutRow>
-            <PayoutRow field={fields.last_name} name="last_name">{text("last_name", { autoComplete: "family-name" })}</PayoutRow>
+            <PayoutRow field={fields.first_name} name="first_name">
+              {text("first_name", { autoComplete: "given-name" })}
+            </PayoutRow>
+            <PayoutRow field={fields.last_name} name="last_name">
+              {text("last_name", { autoComplete: "family-name" })}
+            </PayoutRow>
           </div>
           <div className="form-row">
             <PayoutRow field={fields.email} name="email">
               <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
             </PayoutRow>
-            <PayoutRow field={fields.date_of_birth} name="date_of_birth">{text("date_of_birth", { placeholder: "MM/DD/YYYY", inputMode: "numeric" })}</PayoutRow>
+            <PayoutRow field={fields.date_of_birth} name="date_of_birth">
+              {text("date_of_birth", { placeholder: "MM/DD/YYYY", inputMode: "numeric" })}
+            </PayoutRow>
           </div>
-          <PayoutRow field={fields.street_address} name="street_address">{text("street_address", { autoComplete: "address-line1" })}</PayoutRow>
+          <PayoutRow field={fields.street_address} name="street_address">
+            {text("street_address", { autoComplete: "address-line1" })}
+          </PayoutRow>
           <div className="form-row">
-            <PayoutRow field={fields.locality} name="locality">{text("locality", { autoComplete: "address-level2" })}</PayoutRow>
-            <PayoutRow field={fields.region} name="region">{text("region", { maxLength: "2", placeholder: "NY", autoComplete: "address-level1" })}</PayoutRow>
-            <PayoutRow field={fields.postal_code} name="postal_code">{text("postal_code", { inputMode: "numeric", maxLength: "5", autoComplete: "postal-code" })}</PayoutRow>
+            <PayoutRow field={fields.locality} name="locality">
+              {text("locality", { autoComplete: "address-level2" })}
+            </PayoutRow>
+            <PayoutRow field={fields.region} name="region">
+              {text("region", { maxLength: "2", placeholder: "NY", autoComplete: "address-level1" })}
+            </PayoutRow>
+            <PayoutRow field={fields.postal_code} name="postal_code">
+              {text("postal_code", { inputMode: "numeric", maxLength: "5", autoComplete: "postal-code" })}
+            </PayoutRow>
           </div>
         </fieldset>
 
         <fieldset className="form-stack">
           <legend>Business</legend>
-          <PayoutRow field={fields.buslegal_name} name="buslegal_name">{text("buslegal_name", { autoComplete: "organization" })}</PayoutRow>
+          <PayoutRow field={fields.buslegal_name} name="buslegal_name">
+            {text("buslegal_name", { autoComplete: "organization" })}
+          </PayoutRow>
           <PayoutRow
             field={fields.bustax_id}
             name="bustax_id"
@@ -114,11 +141,19 @@ export function PayoutForm({ title }: { title: string }) {
           >
             {text("bustax_id", { placeholder: "12-3456789", inputMode: "numeric", autoComplete: "off" })}
           </PayoutRow>
-          <PayoutRow field={fields.busstreet_address} name="busstreet_address">{text("busstreet_address")}</PayoutRow>
+          <PayoutRow field={fields.busstreet_address} name="busstreet_address">
+            {text("busstreet_address")}
+          </PayoutRow>
           <div className="form-row">
-            <PayoutRow field={fields.buslocality} name="buslocality">{text("buslocality")}</PayoutRow>
-            <PayoutRow field={fields.busregion} name="busregion">{text("busregion", { maxLength: "2", placeholder: "NY" })}</PayoutRow>
-            <PayoutRow field={fields.buspostal_code} name="buspostal_code">{text("buspostal_code", { inputMode: "numeric", maxLength: "5" })}</PayoutRow>
+            <PayoutRow field={fields.buslocality} name="buslocality">
+              {text("buslocality")}
+            </PayoutRow>
+            <PayoutRow field={fields.busregion} name="busregion">
+              {text("busregion", { maxLength: "2", placeholder: "NY" })}
+            </PayoutRow>
+            <PayoutRow field={fields.buspostal_code} name="buspostal_code">
+              {text("buspostal_code", { inputMode: "numeric", maxLength: "5" })}
+            </PayoutRow>
           </div>
         </fieldset>
 
@@ -132,12 +167,14 @@ export function PayoutForm({ title }: { title: string }) {
             >
               {text("account_number", { inputMode: "numeric", autoComplete: "off" })}
             </PayoutRow>
-            <PayoutRow field={fields.routing_number} name="routing_number">{text("routing_number", { inputMode: "numeric", maxLength: "9", autoComplete: "off" })}</PayoutRow>
+            <PayoutRow field={fields.routing_number} name="routing_number">
+              {text("routing_number", { inputMode: "numeric", maxLength: "9", autoComplete: "off" })}
+            </PayoutRow>
           </div>
           <div className={`field field-checkbox${fields.tos_accepted.errors?.length ? " field-invalid" : ""}`}>
             <label htmlFor={fields.tos_accepted.id}>
-              <input {...getInputProps(fields.tos_accepted, { type: "checkbox" })} /> {PAYOUT_FIELD_LABELS.tos_accepted} of the marketplace and of
-              its payment provider.
+              <input {...getInputProps(fields.tos_accepted, { type: "checkbox" })} /> {PAYOUT_FIELD_LABELS.tos_accepted} of the marketplace
+              and of its payment provider.
             </label>
             <ErrorList id={fields.tos_accepted.errorId} errors={fields.tos_accepted.errors} name="tos_accepted" />
           </div>

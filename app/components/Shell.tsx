@@ -9,7 +9,8 @@ import { APP_NAME } from "./title";
 export function Shell({ data, hideChrome, children }: { data: ShellData | null; hideChrome: boolean; children: ReactNode }) {
   const location = useLocation();
   useProfileRefresh(Boolean(data?.retailer));
-  const banners = data && !hideChrome ? computeBanners({ retailer: data.retailer, dismissed: data.dismissedBanners, pathname: location.pathname }) : [];
+  const banners =
+    data && !hideChrome ? computeBanners({ retailer: data.retailer, dismissed: data.dismissedBanners, pathname: location.pathname }) : [];
   return (
     <div className="app">
       {hideChrome ? (
@@ -32,7 +33,9 @@ export function Shell({ data, hideChrome, children }: { data: ShellData | null; 
         {children}
       </main>
       <Footer data={data} />
-      {data?.chatWidget ? <div className="chat-widget" suppressHydrationWarning dangerouslySetInnerHTML={{ __html: data.chatWidget }} /> : null}
+      {data?.chatWidget ? (
+        <div className="chat-widget" suppressHydrationWarning dangerouslySetInnerHTML={{ __html: data.chatWidget }} />
+      ) : null}
     </div>
   );
 }

@@ -24,7 +24,11 @@ export function errorView(error: unknown, isResponse: (e: unknown) => e is { sta
     if (error.status === 404) return { status: 404, title: NOT_FOUND_TITLE, text: NOT_FOUND_TEXT };
     if (error.status >= 500) return { status: error.status, title: SERVER_ERROR_TITLE, text: SERVER_ERROR_TEXT };
     if ((error as { internal?: unknown }).internal === true) {
-      return { status: error.status, title: String(error.status), text: error.status === 405 ? METHOD_NOT_ALLOWED_TEXT : DEFAULT_ERROR_TEXT };
+      return {
+        status: error.status,
+        title: String(error.status),
+        text: error.status === 405 ? METHOD_NOT_ALLOWED_TEXT : DEFAULT_ERROR_TEXT,
+      };
     }
     const text = typeof error.data === "string" && error.data.length > 0 && error.data.length < 300 ? error.data : DEFAULT_ERROR_TEXT;
     return { status: error.status, title: String(error.status), text };

@@ -59,7 +59,12 @@ export function ErrorList({
   if (list.length === 0) return null;
   if (kind === "list") {
     return (
-      <div id={id ? `${id}-error` : undefined} className="alert alert-danger field-alert" role="alert" data-testid={testId ?? "field-error"}>
+      <div
+        id={id ? `${id}-error` : undefined}
+        className="alert alert-danger field-alert"
+        role="alert"
+        data-testid={testId ?? "field-error"}
+      >
         {list.map((e) => (
           <div key={e}>{e}</div>
         ))}

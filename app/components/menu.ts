@@ -2,9 +2,7 @@
  * The menus (docs/product/screens.md, "Menus and banners"): groups and links. Pure data, rendered by the slide-out menu and
  * checked by unit tests. Logout is a POST form (never a GET link), so it is its own kind of item.
  */
-export type MenuItem =
-  | { kind: "link"; label: string; to: string }
-  | { kind: "logout"; label: string; action: "/logout" };
+export type MenuItem = { kind: "link"; label: string; to: string } | { kind: "logout"; label: string; action: "/logout" };
 
 export interface MenuGroup {
   title: string;

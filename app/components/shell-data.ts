@@ -48,7 +48,8 @@ export const NOTICES: Record<string, string> = {
     "Thank you! Your swap request was sent to the other retailer. Your card is pre-authorised for your fee and shipping; we will let you know when they choose what they would like from your swap listings.",
   offerSent: "Your offer was sent to the requesting retailer. We will let you know when they check out.",
   requestCreatedListingExists: "Your request has been created. Another retailer already lists this style: it is available to buy below.",
-  requestCreatedSwapListingExists: "Your request has been created. Another retailer already lists this style for swap: it is available to swap below.",
+  requestCreatedSwapListingExists:
+    "Your request has been created. Another retailer already lists this style for swap: it is available to swap below.",
 };
 
 export function noticeFor(url: URL): string | null {

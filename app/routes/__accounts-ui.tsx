@@ -19,7 +19,16 @@ export function clientIp(context: unknown): string {
 }
 
 type TextField = FieldMetadata<string | undefined>;
-type StoreFieldName = "store_name" | "store_email" | "store_phone" | "business_name" | "address1" | "city" | "state" | "postal_code" | "resale_number";
+type StoreFieldName =
+  | "store_name"
+  | "store_email"
+  | "store_phone"
+  | "business_name"
+  | "address1"
+  | "city"
+  | "state"
+  | "postal_code"
+  | "resale_number";
 type ContactFieldName = "celphone" | "first_name" | "last_name" | "job_title" | "job_title_other" | "phone";
 
 /** The store fields of the setup wizard's Retailer step and of Settings → Store Info (RetailerStepSchema). */
@@ -51,12 +60,23 @@ export function StoreInfoFields({ fields }: { fields: Record<StoreFieldName, Tex
 export function ContactInfoFields({ fields, jobIsOther }: { fields: Record<ContactFieldName, TextField>; jobIsOther: boolean }) {
   return (
     <>
-      <InputField meta={fields.celphone} label="Cell phone" type="tel" hint="We text you when you have orders to approve." autoComplete="tel" />
+      <InputField
+        meta={fields.celphone}
+        label="Cell phone"
+        type="tel"
+        hint="We text you when you have orders to approve."
+        autoComplete="tel"
+      />
       <div className="form-row">
         <InputField meta={fields.first_name} label="First name" autoComplete="given-name" />
         <InputField meta={fields.last_name} label="Last name" autoComplete="family-name" />
       </div>
-      <SelectField meta={fields.job_title} label="Job title" placeholder="Choose…" options={JOB_TITLES.map((t) => ({ value: t, label: t }))} />
+      <SelectField
+        meta={fields.job_title}
+        label="Job title"
+        placeholder="Choose…"
+        options={JOB_TITLES.map((t) => ({ value: t, label: t }))}
+      />
       {jobIsOther || fields.job_title_other.errors ? <InputField meta={fields.job_title_other} label="Job title (other)" /> : null}
       <InputField meta={fields.phone} label="Phone" type="tel" hint="+1-###-###-####" autoComplete="tel" />
     </>

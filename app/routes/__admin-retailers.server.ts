@@ -130,7 +130,8 @@ const INTENTS: Record<string, (target: Target) => Promise<string | null>> = { ac
 export async function retailerAction(ctx: StaffContext, request: Request, formData: FormData) {
   const intent = String(formData.get("intent") ?? "");
   // Brand links need their own entry of the map, as on manage-retailer's Brands tab.
-  if ((intent === "authorize" || intent === "unauthorize") && !mayManage(ctx, "retailerbrand")) throw forbidden(getResource("retailerbrand")!.plural);
+  if ((intent === "authorize" || intent === "unauthorize") && !mayManage(ctx, "retailerbrand"))
+    throw forbidden(getResource("retailerbrand")!.plural);
   const submission = parseSubmission(formData, { schema: RetailerActionSchema });
   const refuse = (message: string, status = 400) => data(submission.reply({ formErrors: [message] }), { status });
   // Only the retailer id can fail the parse: a brand that is not an id is a null list, refused below.
@@ -139,7 +140,8 @@ export async function retailerAction(ctx: StaffContext, request: Request, formDa
   if (!retailer) return refuse("That retailer does not exist.", 404);
   const brandIds = submission.value.brandId;
   const uniqueBrandIds = [...new Set(brandIds)];
-  if (brandIds === null || (await getBrandsByIds(db, uniqueBrandIds)).length !== uniqueBrandIds.length) return refuse("That brand does not exist.");
+  if (brandIds === null || (await getBrandsByIds(db, uniqueBrandIds)).length !== uniqueBrandIds.length)
+    return refuse("That brand does not exist.");
   const run = Object.hasOwn(INTENTS, intent) ? INTENTS[intent] : null;
   if (!run) return refuse("Unknown action.");
   const refused = await run({ retailer, brandIds });

@@ -40,7 +40,8 @@ async function validateBrand(formData: FormData, fixed: Fixed) {
     return refuse(Number(formData.get("brand")) || 0, submission.reply({ formErrors: ["Choose an existing brand."] }), 400);
   }
   const v = submission.value;
-  if (!(await isExternalBrand(db, v.brand))) return refuse(v.brand, submission.reply({ formErrors: ["That brand is not waiting for validation."] }), 404);
+  if (!(await isExternalBrand(db, v.brand)))
+    return refuse(v.brand, submission.reply({ formErrors: ["That brand is not waiting for validation."] }), 404);
   if (v.intent === "add-brand") await acceptBrand(db, v.brand);
   else if (!(await mapBrand(db, v.brand, v.target))) {
     return refuse(v.brand, submission.reply({ formErrors: ["Choose a valid brand other than this one."] }), 400);
@@ -53,7 +54,8 @@ const EntrySchema = z.object({ entry: RowId, product: RowId });
 /** Products: "This is the product" resolves an unresolved catalogue entry to one of its matches. */
 async function resolveCatalogueEntry(formData: FormData, fixed: Fixed) {
   const submission = parseSubmission(formData, { schema: EntrySchema });
-  if (submission.status !== "success") return refuse(Number(formData.get("entry")) || 0, submission.reply({ formErrors: ["Choose one of the matches."] }), 400);
+  if (submission.status !== "success")
+    return refuse(Number(formData.get("entry")) || 0, submission.reply({ formErrors: ["Choose one of the matches."] }), 400);
   const { entry, product } = submission.value;
   if (!(await resolveEntry(db, entry, product))) {
     return refuse(entry, submission.reply({ formErrors: ["That entry or product does not exist, or it is resolved already."] }), 404);
@@ -70,7 +72,8 @@ async function setCategory(formData: FormData, fixed: Fixed) {
   const { product, category = "" } = submission.value;
   const match = category ? (await categoryChoices(db, category)).find((c) => c.name.toLowerCase() === category.toLowerCase()) : undefined;
   if (!match) return refuse(product, submission.reply({ formErrors: ["Choose a category from the list."] }), 400);
-  if (!(await setProductCategory(db, product, match.id))) return refuse(product, submission.reply({ formErrors: ["Unknown product."] }), 404);
+  if (!(await setProductCategory(db, product, match.id)))
+    return refuse(product, submission.reply({ formErrors: ["Unknown product."] }), 404);
   return fixed(product);
 }
 

@@ -8,7 +8,15 @@
 import { data, redirect } from "@remix-run/node";
 import { z } from "zod";
 import { getOrderDetail } from "../../db/queries/order-views/order-detail";
-import { ADMIN_RMA_STATUSES, ADMIN_RMA_TABS, getRmaView, listAdminRmas, type AdminRmaStatus, type AdminRmaTab, type RmaPageView } from "../../db/queries/rmas";
+import {
+  ADMIN_RMA_STATUSES,
+  ADMIN_RMA_TABS,
+  getRmaView,
+  listAdminRmas,
+  type AdminRmaStatus,
+  type AdminRmaTab,
+  type RmaPageView,
+} from "../../db/queries/rmas";
 import { dollarsInputSchema } from "../../domain/money";
 import { rmaSettlement, type RmaSettlement } from "../../domain/rma-money";
 import { decideRmaUpdate, RMA_ERRORS, type RmaDecisionCommand } from "../../workflows/rma/contract";
@@ -38,7 +46,17 @@ export async function adminRmasPage(url: URL, stage: string | undefined) {
   const detail = open ? await getOrderDetail(db, open.id, { retailerId: null, isStaff: true }) : null;
   const decidedRaw = url.searchParams.get("decided");
   const decided = decidedRaw !== null && /^\d{1,9}$/.test(decidedRaw) ? Number(decidedRaw) : null;
-  return { tab: tabRaw, status: status ?? "", page, open, detail, cardTab, notice: url.searchParams.get("notice"), decided, now: Date.now() };
+  return {
+    tab: tabRaw,
+    status: status ?? "",
+    page,
+    open,
+    detail,
+    cardTab,
+    notice: url.searchParams.get("notice"),
+    decided,
+    now: Date.now(),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -52,18 +70,26 @@ function decisionSchema(rma: RmaPageView) {
   const requested = new Map(rma.lines.map((l) => [l.lineId, l.requested]));
   const line = z
     .object({
-      id: z.coerce.number().int().refine((id) => requested.has(id), RMA_ERRORS.unknown_line),
+      id: z.coerce
+        .number()
+        .int()
+        .refine((id) => requested.has(id), RMA_ERRORS.unknown_line),
       decision: z.enum(["approve", "deny"], { errorMap: () => ({ message: RMA_ERRORS.lines_pending }) }),
       qty: z.coerce.number({ invalid_type_error: "Enter a number of units." }).int("Enter a whole number of units.").optional(),
       comment: z.string().trim().max(MAX_COMMENT, `A comment has at most ${MAX_COMMENT} characters.`).optional(),
     })
     .superRefine((l, ctx) => {
       if (l.decision !== "approve") return;
-      if (l.qty === undefined || l.qty < 1) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["qty"], message: "Approve at least one unit, or deny the line." });
-      else if (l.qty > (requested.get(l.id) ?? 0)) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["qty"], message: RMA_ERRORS.approved_too_many });
+      if (l.qty === undefined || l.qty < 1)
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["qty"], message: "Approve at least one unit, or deny the line." });
+      else if (l.qty > (requested.get(l.id) ?? 0))
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["qty"], message: RMA_ERRORS.approved_too_many });
     });
   return z.object({
-    rma: z.coerce.number().int().refine((id) => id === rma.id, "Choose an RMA."),
+    rma: z.coerce
+      .number()
+      .int()
+      .refine((id) => id === rma.id, "Choose an RMA."),
     // Empty (Conform sends no value) is $0.00.
     fee: dollarsInputSchema(RMA_ERRORS.bad_fee)
       .optional()

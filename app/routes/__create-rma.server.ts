@@ -16,7 +16,15 @@ import { RMA_STEPS, type RmaDraft, type RmaStepData, type RmaStepName } from "~/
 import { requireTradingRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { formError, parseSubmission, readFormData } from "~/utils/form.server";
-import { draftAmount, readPicturesForm, receivedLines, rmaEligibility, RMA_WIZARD_MESSAGES, storeLinePictures, submitRma } from "~/utils/rma.server";
+import {
+  draftAmount,
+  readPicturesForm,
+  receivedLines,
+  rmaEligibility,
+  RMA_WIZARD_MESSAGES,
+  storeLinePictures,
+  submitRma,
+} from "~/utils/rma.server";
 import { photoUrl } from "~/utils/uploads.server";
 
 async function load(request: Request, idRaw: string | undefined) {
@@ -51,7 +59,16 @@ const perLine = z.record(z.unknown()).catch({}).default({});
  */
 export function draftSchema(lines: OrderLineView[]) {
   return z
-    .object({ q: perLine, r: perLine, o: perLine, p: perLine, contact_name: text(200), contact_email: text(200), contact_phone: text(40), packing_slip_name: text(200) })
+    .object({
+      q: perLine,
+      r: perLine,
+      o: perLine,
+      p: perLine,
+      contact_name: text(200),
+      contact_email: text(200),
+      contact_phone: text(40),
+      packing_slip_name: text(200),
+    })
     .transform(({ q, r, o, p, ...contact }): RmaDraft => {
       const out: RmaDraft = { lines: {}, contact };
       for (const l of lines) {
@@ -144,7 +161,14 @@ export async function createRmaLoader(request: Request, id: string | undefined) 
   return { order, lines, eligible, first };
 }
 
-function answer(order: OrderDetail, lines: OrderLineView[], step: RmaStepName, draft: RmaDraft, result: SubmissionResult<string[]> | null, status = 200) {
+function answer(
+  order: OrderDetail,
+  lines: OrderLineView[],
+  step: RmaStepName,
+  draft: RmaDraft,
+  result: SubmissionResult<string[]> | null,
+  status = 200,
+) {
   const pictureUrls = Object.fromEntries(Object.values(draft.lines).flatMap((l) => l.pictures.map((p) => [p, photoUrl(p)])));
   return data<RmaStepData>({ step, draft, amountCents: draftAmount(order, lines, draft), pictureUrls, result }, { status });
 }

@@ -61,7 +61,13 @@ async function loadFolder(formData: FormData, u: Upload) {
     const checked = checkPhoto(name, bytes);
     if (checked.ok) images[name] = await storeCatalogueImage(bytes, checked.type);
   }
-  const id = await createCollectionUpload(db, { collectionId: u.collectionId, uploadedBy: u.uploadedBy, fileName: file.name.slice(0, 200), rows, images });
+  const id = await createCollectionUpload(db, {
+    collectionId: u.collectionId,
+    uploadedBy: u.uploadedBy,
+    fileName: file.name.slice(0, 200),
+    rows,
+    images,
+  });
   await removeStaleCollectionUploads().catch((err) => console.error("[collection uploads] discarding unsaved uploads failed", err));
   return back(u, `&upload=${id}&done=loaded`);
 }

@@ -10,7 +10,13 @@ import { localDateISO } from "../../domain/business-days";
 import { RowId } from "../../domain/ids";
 import { formatCents } from "../../domain/money";
 import { CHOOSER_LIMIT, LIST_PAGE_SIZE, RESOURCES, type ResourceName } from "../../domain/resources";
-import { chooserOptions, listResource, saveResource, setCollectionProductsActive, variationsOfProducts } from "../../db/queries/admin-resources";
+import {
+  chooserOptions,
+  listResource,
+  saveResource,
+  setCollectionProductsActive,
+  variationsOfProducts,
+} from "../../db/queries/admin-resources";
 import { listAdminOrders } from "../../db/queries/order-views/staff-lists";
 import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
@@ -75,7 +81,10 @@ export async function brandAdminData(request: Request, rawTab: string | undefine
 }
 
 /** A brand's tab other than Choose Brand and Info. */
-async function tabData(tab: Exclude<Tab, "choose" | "info">, { brandId, collectionId, page, url }: { brandId: number; collectionId: number | null; page: number; url: URL }) {
+async function tabData(
+  tab: Exclude<Tab, "choose" | "info">,
+  { brandId, collectionId, page, url }: { brandId: number; collectionId: number | null; page: number; url: URL },
+) {
   const list = (name: ResourceName, filters: Record<string, string>) => listResource(db, name, { page, filters });
   switch (tab) {
     case "collections": {
@@ -101,7 +110,9 @@ async function tabData(tab: Exclude<Tab, "choose" | "info">, { brandId, collecti
     }
     case "retailers": {
       const retailer = optionalId(url.searchParams.get("retailer"));
-      return { list: await list("retailerbrand", { brand: String(brandId), ...(retailer && retailer > 0 ? { retailer: String(retailer) } : {}) }) };
+      return {
+        list: await list("retailerbrand", { brand: String(brandId), ...(retailer && retailer > 0 ? { retailer: String(retailer) } : {}) }),
+      };
     }
     case "listings":
       return { list: await list("listing", { brand: String(brandId) }) };
@@ -145,7 +156,8 @@ export async function brandAdminAction(request: Request, rawTab: string | undefi
   }
   const formData = await readFormData(request);
   const intent = formData.get("intent");
-  if (tab === "products" && (intent === "activate-all" || intent === "deactivate-all")) return setAllProductsActive(collectionId, intent === "activate-all", back);
+  if (tab === "products" && (intent === "activate-all" || intent === "deactivate-all"))
+    return setAllProductsActive(collectionId, intent === "activate-all", back);
   if (tab === "retailers" && intent === "add-retailer") return addBrandToRetailer(formData, brandId, back);
   const target: Partial<Record<Tab, ResourceName>> = { collections: "collection", products: "product", retailers: "retailerbrand" };
   const name = target[tab];
@@ -168,7 +180,10 @@ async function addBrandToRetailer(formData: FormData, brandId: number, back: Bac
   if (submission.status !== "success") return data(submission.reply({ formErrors: ["Enter a retailer id."] }), { status: 400 });
   const r = await saveResource(db, "retailerbrand", null, { retailer: submission.value.retailer, brand: brandId, status: "authorized" });
   if (!r.ok) {
-    return data(submission.reply({ formErrors: [r.errors.retailer ? "That retailer does not exist." : (r.formError ?? "Could not add the brand.")] }), { status: 400 });
+    return data(
+      submission.reply({ formErrors: [r.errors.retailer ? "That retailer does not exist." : (r.formError ?? "Could not add the brand.")] }),
+      { status: 400 },
+    );
   }
   return back("added");
 }

@@ -19,14 +19,28 @@ import {
   updateContact,
   updateRetailerInfo,
 } from "../../db/queries/retailer-admin";
-import { authorizeBrands, getBrandsByIds, getRetailer, listBrandChoices, unauthorizeBrand, type RetailerRow } from "../../db/queries/retailers";
+import {
+  authorizeBrands,
+  getBrandsByIds,
+  getRetailer,
+  listBrandChoices,
+  unauthorizeBrand,
+  type RetailerRow,
+} from "../../db/queries/retailers";
 import { findUserById } from "../../db/queries/users";
 import { storeInfoFormValues } from "../../domain/accounts";
 import { RowId } from "../../domain/ids";
 import { formatCents } from "../../domain/money";
 import { LISTING_REASONS, MODIFIED_REASONS_FOR_EDIT, REQUEST_REASONS } from "../../domain/reasons";
 import { getResource } from "../../domain/resources";
-import { ContactEditSchema, isActiveLabel, RETAILER_LIST_TABS, retailerColumns, RetailerInfoSchema, type RetailerListTab } from "../../domain/retailer-admin";
+import {
+  ContactEditSchema,
+  isActiveLabel,
+  RETAILER_LIST_TABS,
+  retailerColumns,
+  RetailerInfoSchema,
+  type RetailerListTab,
+} from "../../domain/retailer-admin";
 import { TRANSACTION_TYPE, TRANSACTION_TYPE_LABELS, type TransactionType } from "../../domain/states";
 import { formatDate, formatDateTime } from "~/components/orders/format";
 import { readFormData } from "~/utils/auth.server";
@@ -121,7 +135,11 @@ export async function contactsTab(retailerId: number) {
 
 /** Brands: the retailer's brand links, its brand requests, and the brands it could still be linked to. */
 export async function brandsTab(retailerId: number) {
-  const [links, requests, choices] = await Promise.all([listRetailerBrandLinks(db, retailerId), listRetailerBrandRequests(db, retailerId), listBrandChoices(db)]);
+  const [links, requests, choices] = await Promise.all([
+    listRetailerBrandLinks(db, retailerId),
+    listRetailerBrandRequests(db, retailerId),
+    listBrandChoices(db),
+  ]);
   const linked = new Set(links.map((l) => l.brandId));
   return {
     links: links.map((l) => ({ ...l, created: dateOf(l.createdAt) })),

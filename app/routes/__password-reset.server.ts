@@ -87,7 +87,10 @@ export async function setNewPassword(formData: FormData, params: { uid?: string;
   const consumed = userId !== null && looksLikeResetToken(token) && (await consumeResetToken(db, userId, hashResetToken(token)));
   const user = consumed && userId !== null ? await findUserById(db, userId) : null;
   if (!consumed || !user) {
-    return data({ result: submission.reply({ hideFields: ["new_password", "confirm"], formErrors: [MSG.resetTokenInvalid] }), tokenInvalid: true }, { status: 400 });
+    return data(
+      { result: submission.reply({ hideFields: ["new_password", "confirm"], formErrors: [MSG.resetTokenInvalid] }), tokenInvalid: true },
+      { status: 400 },
+    );
   }
   await setUserPasswordHash(db, user.id, await hashPassword(submission.value.new_password));
   await endAllSessions(user.id); // every session of the user is revoked

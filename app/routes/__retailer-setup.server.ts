@@ -65,7 +65,8 @@ export async function setupPageData(request: Request) {
   const { target, retailer, contact, current } = await wizardState(auth, url.searchParams.get("user"));
   // ?step= lets the user go back to an earlier step; never forward past the current one.
   const asked = url.searchParams.get("step") as SetupWizardStep | null;
-  const step: SetupWizardStep = asked && ORDER.includes(asked) && ORDER.indexOf(asked) <= ORDER.indexOf(current) && asked !== "user" ? asked : current;
+  const step: SetupWizardStep =
+    asked && ORDER.includes(asked) && ORDER.indexOf(asked) <= ORDER.indexOf(current) && asked !== "user" ? asked : current;
   const brands = step === "brands" ? await listBrandChoices(db) : [];
   return {
     isStaff: auth.user.isStaff,
@@ -129,7 +130,9 @@ async function createLogin(formData: FormData) {
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password", "confirm"] }), { status: 400 });
   const created = await createUser(db, { email: submission.value.email, passwordHash: await hashPassword(submission.value.password) });
   if (!created.ok) {
-    return data(submission.reply({ hideFields: ["password", "confirm"], fieldErrors: { email: [MSG.alreadyRegistered] } }), { status: 409 });
+    return data(submission.reply({ hideFields: ["password", "confirm"], fieldErrors: { email: [MSG.alreadyRegistered] } }), {
+      status: 409,
+    });
   }
   return redirect(`/retailer-setup/?user=${created.user.id}`);
 }
@@ -155,7 +158,10 @@ async function saveBrands(formData: FormData, retailer: RetailerRow, isStaff: bo
   const submission = parseSubmission(formData, { schema: BrandsStepSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   // Ids that cannot exist are ignored like ids that do not exist (then "choose at least one brand").
-  const chosen = await getBrandsByIds(db, [...new Set(submission.value.brand_ids ?? [])].filter((id) => id <= MAX_ROW_ID));
+  const chosen = await getBrandsByIds(
+    db,
+    [...new Set(submission.value.brand_ids ?? [])].filter((id) => id <= MAX_ROW_ID),
+  );
   const typed = (submission.value.requests ?? []).filter((r) => !!r.brand_name);
   if (chosen.length === 0 && typed.length === 0) {
     return data(submission.reply({ fieldErrors: { brand_ids: [MSG.brandsRequired] } }), { status: 400 });

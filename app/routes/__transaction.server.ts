@@ -29,7 +29,13 @@ import {
   WRONG_PARTY_MESSAGES,
   type BuyCommandResult,
 } from "../../workflows/buy/contract";
-import { CancelShipmentSchema, DeclineCheckoutSchema, DeclineModifiedSchema, DeclineSaleSchema, parseUnitInputs } from "~/components/orders/schemas";
+import {
+  CancelShipmentSchema,
+  DeclineCheckoutSchema,
+  DeclineModifiedSchema,
+  DeclineSaleSchema,
+  parseUnitInputs,
+} from "~/components/orders/schemas";
 import type { DetailActionData } from "~/components/orders/BuyPanels";
 import { db } from "~/utils/db.server";
 import { parseSubmission } from "~/utils/form.server";
@@ -82,12 +88,14 @@ export type OrderIntent = { order: OrderDetail; form: FormData; intent: string; 
  * page shows the first one above the panel.
  */
 export function fail(intent: string, status: number, errors: string | Record<string, string>) {
-  const error = typeof errors === "string" ? { "": [errors] } : Object.fromEntries(Object.entries(errors).map(([name, message]) => [name, [message]]));
+  const error =
+    typeof errors === "string" ? { "": [errors] } : Object.fromEntries(Object.entries(errors).map(([name, message]) => [name, [message]]));
   return data<DetailActionData>({ status: "error", error, command: intent }, { status });
 }
 
 /** What a command did, as the page shows it: a message, a question (card, confirmation) or a delayed redirect. */
-const done = (intent: string, answer: Omit<DetailActionData, "status" | "command">) => data<DetailActionData>({ status: "success", command: intent, ...answer });
+const done = (intent: string, answer: Omit<DetailActionData, "status" | "command">) =>
+  data<DetailActionData>({ status: "success", command: intent, ...answer });
 
 /** A refused command's message: under the card number when the card was declined. */
 const refusalOf = (out: { code: string; message: string }) => (out.code === "card_declined" ? { card_number: out.message } : out.message);
@@ -208,7 +216,12 @@ export async function addCard(c: OrderIntent) {
   const card = cardOf(c);
   if (!("paymentMethod" in card)) return card;
   const resend = { intent: "respond", ...unitFields(c.form) };
-  return send(c, addPaymentMethodUpdate, { actorRetailerId: c.actor, paymentMethod: card.paymentMethod, confirmDeclineOthers: confirmed(c) }, resend);
+  return send(
+    c,
+    addPaymentMethodUpdate,
+    { actorRetailerId: c.actor, paymentMethod: card.paymentMethod, confirmDeclineOthers: confirmed(c) },
+    resend,
+  );
 }
 
 /** A swap's panel: its intents are the swap's (swap.server.ts). */

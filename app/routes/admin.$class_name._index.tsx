@@ -40,7 +40,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     name === "product"
       ? await variationsOfProducts(
           db,
-          list.rows.map((r) => Number(r.id))
+          list.rows.map((r) => Number(r.id)),
         )
       : undefined;
   return {

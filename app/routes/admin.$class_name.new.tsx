@@ -8,7 +8,9 @@ import { getEnv } from "~/utils/env.server";
 import { forbidden, requireResource } from "~/utils/permissions.server";
 import { chooserData, saveResourceForm, type FormValues } from "~/utils/resource-form.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: pageTitle(data ? `New ${data.def.label.toLowerCase()}` : "Admin") }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: pageTitle(data ? `New ${data.def.label.toLowerCase()}` : "Admin") },
+];
 
 /** Create form of a resource (route name new-thing): /admin/:class_name/new/. Query values prefill it (?brand=3). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -41,14 +43,7 @@ export default function NewThing() {
         <Link to="/admin">Admin</Link> / <Link to={`/admin/${def.name}`}>{def.plural}</Link>
       </p>
       <h1>New {def.label.toLowerCase()}</h1>
-      <ResourceForm
-        def={def}
-        values={values}
-        lastResult={reply}
-        choosers={choosers}
-        today={today}
-        mode="new"
-      />
+      <ResourceForm def={def} values={values} lastResult={reply} choosers={choosers} today={today} mode="new" />
     </section>
   );
 }

@@ -33,7 +33,12 @@ function hubSections(temporalUi: string, permitted: readonly (keyof typeof RESOU
       title: "Catalogue",
       // Each link only for staff who may manage what it changes (the pages refuse the others; ADR 0020).
       items: [
-        ...(permitted.includes("brand") ? [{ label: "Brands", to: "/manage-brand" }, { label: "Validation", to: "/admin/validate" }] : []),
+        ...(permitted.includes("brand")
+          ? [
+              { label: "Brands", to: "/manage-brand" },
+              { label: "Validation", to: "/admin/validate" },
+            ]
+          : []),
         ...(permitted.includes("brand") && permitted.includes("company") ? [{ label: "Brand setup", to: "/brand-setup/" }] : []),
         ...(permitted.includes("listing") ? [{ label: "Listings", to: "/admin/listings" }] : []),
       ],

@@ -66,7 +66,14 @@ export default function AdminRmas() {
       <h1>RMAs</h1>
       <nav className="order-tabs" role="tablist">
         {(Object.keys(ADMIN_RMA_TABS) as AdminRmaTab[]).map((t) => (
-          <Link key={t} to={`/admin/active-rmas/${t}${q}`} role="tab" aria-selected={t === d.tab} className={t === d.tab ? "active" : ""} data-testid={`rma-tab-${t}`}>
+          <Link
+            key={t}
+            to={`/admin/active-rmas/${t}${q}`}
+            role="tab"
+            aria-selected={t === d.tab}
+            className={t === d.tab ? "active" : ""}
+            data-testid={`rma-tab-${t}`}
+          >
             {t}
           </Link>
         ))}
@@ -98,17 +105,24 @@ export default function AdminRmas() {
           ) : null}
         </div>
       ) : null}
-      {d.open && d.detail ? <RmaCard rma={d.open} detail={d.detail} tab={d.cardTab} now={d.now} review={a?.review} errors={errors} /> : null}
+      {d.open && d.detail ? (
+        <RmaCard rma={d.open} detail={d.detail} tab={d.cardTab} now={d.now} review={a?.review} errors={errors} />
+      ) : null}
       {d.page.items.length === 0 ? <p data-testid="rmas-empty">No RMAs here.</p> : null}
       <ul className="admin-list">
         {d.page.items.map((r) => (
           <li key={r.id} className="admin-card" data-testid="admin-rma-row" data-rma-id={r.id}>
-            <Link to={`/admin/active-rmas/${d.tab}?rma=${r.id}`}>RMA {r.externalId}</Link> <span className="pill">{r.displayStatus}</span> · for order {r.rmaForExternalId ?? "—"} · victim{" "}
-            {r.victimName} → perpetrator {r.perpetratorName} · {formatDate(r.modifiedAt)}
+            <Link to={`/admin/active-rmas/${d.tab}?rma=${r.id}`}>RMA {r.externalId}</Link> <span className="pill">{r.displayStatus}</span> ·
+            for order {r.rmaForExternalId ?? "—"} · victim {r.victimName} → perpetrator {r.perpetratorName} · {formatDate(r.modifiedAt)}
           </li>
         ))}
       </ul>
-      <Pager total={d.page.total} limit={d.page.limit} offset={d.page.offset} hrefFor={(off) => `/admin/active-rmas/${d.tab}?offset=${off}${d.status ? `&status=${d.status}` : ""}`} />
+      <Pager
+        total={d.page.total}
+        limit={d.page.limit}
+        offset={d.page.offset}
+        hrefFor={(off) => `/admin/active-rmas/${d.tab}?offset=${off}${d.status ? `&status=${d.status}` : ""}`}
+      />
     </section>
   );
 }

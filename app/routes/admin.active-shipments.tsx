@@ -85,13 +85,22 @@ export default function ActiveShipments() {
                 <td>{shipmentStatusText(s.status)}</td>
                 <td>{formatDate(s.pickupBy)}</td>
                 <td>{timeSince(s.modifiedAt, d.now)}</td>
-                <td>{s.status === "pickup_scheduled" || s.status === "in_route" ? <CarrierTools orderId={s.orderId} shipmentId={s.id} /> : null}</td>
+                <td>
+                  {s.status === "pickup_scheduled" || s.status === "in_route" ? (
+                    <CarrierTools orderId={s.orderId} shipmentId={s.id} />
+                  ) : null}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      <Pager total={d.page.total} limit={d.page.limit} offset={d.page.offset} hrefFor={(off) => `/admin/active-shipments?${d.all ? "all=1&" : ""}offset=${off}`} />
+      <Pager
+        total={d.page.total}
+        limit={d.page.limit}
+        offset={d.page.offset}
+        hrefFor={(off) => `/admin/active-shipments?${d.all ? "all=1&" : ""}offset=${off}`}
+      />
     </section>
   );
 }

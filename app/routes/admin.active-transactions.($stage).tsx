@@ -81,7 +81,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   const env = getEnv();
   // The Stripe dashboard of the key's mode: live keys search live payments, test keys test ones.
-  const dashboardBase = paymentsProvider(env) === "stripe" ? `https://dashboard.stripe.com${env.STRIPE_SECRET_KEY?.startsWith("sk_live_") ? "" : "/test"}` : null;
+  const dashboardBase =
+    paymentsProvider(env) === "stripe"
+      ? `https://dashboard.stripe.com${env.STRIPE_SECRET_KEY?.startsWith("sk_live_") ? "" : "/test"}`
+      : null;
   return {
     stage,
     type,
@@ -138,7 +141,14 @@ export default function ActiveTransactions() {
       <h1>Transactions</h1>
       <nav className="order-tabs" role="tablist">
         {ADMIN_STAGES.map((s) => (
-          <Link key={s} to={`/admin/active-transactions/${s}${filterQuery(d)}`} className={s === d.stage ? "active" : ""} role="tab" aria-selected={s === d.stage} data-testid={`stage-${s}`}>
+          <Link
+            key={s}
+            to={`/admin/active-transactions/${s}${filterQuery(d)}`}
+            className={s === d.stage ? "active" : ""}
+            role="tab"
+            aria-selected={s === d.stage}
+            data-testid={`stage-${s}`}
+          >
             {ADMIN_STAGE_LABELS[s]}
           </Link>
         ))}
@@ -189,7 +199,12 @@ export default function ActiveTransactions() {
           dashboardBase={d.dashboardBase}
         />
       ))}
-      <Pager total={d.page.total} limit={d.page.limit} offset={d.page.offset} hrefFor={(off) => base({ offset: off, order: null, tab: null, notice: null })} />
+      <Pager
+        total={d.page.total}
+        limit={d.page.limit}
+        offset={d.page.offset}
+        hrefFor={(off) => base({ offset: off, order: null, tab: null, notice: null })}
+      />
     </section>
   );
 }

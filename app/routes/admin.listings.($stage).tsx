@@ -58,7 +58,13 @@ export default function AdminListings() {
         ))}
       </nav>
       <Form method="get" className="inline-form search-box" role="search">
-        <input type="search" name="search" aria-label="Search listings" defaultValue={d.search} placeholder={RESOURCES.listing.search_help} />{" "}
+        <input
+          type="search"
+          name="search"
+          aria-label="Search listings"
+          defaultValue={d.search}
+          placeholder={RESOURCES.listing.search_help}
+        />{" "}
         <button type="submit" className="button button-small">
           Search
         </button>{" "}

@@ -7,7 +7,13 @@ import { z } from "zod";
 import { centsToDecimalString } from "../../domain/money";
 import { checkPhoto, MAX_PHOTO_BYTES, PHOTO_ACCEPT } from "../../domain/listing-forms";
 import { AddSizesSchema, ImageIdSchema, VariationEditSchema } from "../../domain/resources";
-import { addProductSizes, addVariationImage, deleteVariationImage, getVariationForEditor, updateVariation } from "../../db/queries/variation-admin";
+import {
+  addProductSizes,
+  addVariationImage,
+  deleteVariationImage,
+  getVariationForEditor,
+  updateVariation,
+} from "../../db/queries/variation-admin";
 import { ErrorList } from "~/components/forms";
 import { pageTitle } from "~/components/title";
 import { removeCatalogueImage, storeCatalogueImage } from "~/utils/catalogue-images.server";
@@ -53,7 +59,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
     case "save": {
       const s = parseSubmission(form, { schema: VariationEditSchema });
       if (s.status !== "success") return reply("save", s.reply());
-      await updateVariation(db, v.id, { sku: s.value.sku as string, priceCents: s.value.price as number, isActive: s.value.is_active as boolean });
+      await updateVariation(db, v.id, {
+        sku: s.value.sku as string,
+        priceCents: s.value.price as number,
+        isActive: s.value.is_active as boolean,
+      });
       return back("saved");
     }
     case "add-sizes": {
@@ -94,7 +104,10 @@ const DONE: Record<string, string> = {
 export default function VariationEditor() {
   const { v, done } = useLoaderData<typeof loader>();
   const r = useActionData<typeof action>();
-  const [saveForm, saveFields] = useForm<{ sku: string; price: string }>({ id: "variation-save", lastResult: r?.form === "save" ? r : null });
+  const [saveForm, saveFields] = useForm<{ sku: string; price: string }>({
+    id: "variation-save",
+    lastResult: r?.form === "save" ? r : null,
+  });
   const [sizesForm] = useForm({ id: "variation-sizes", lastResult: r?.form === "sizes" ? r : null });
   const [imageForm] = useForm({ id: "variation-image", lastResult: r?.form === "image" ? r : null });
   const nav = useNavigation();

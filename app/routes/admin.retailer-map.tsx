@@ -32,17 +32,34 @@ function viewHref(v: { lat: number; lon: number; zoom: number; pages?: number })
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRetailerAdmin(request);
   const q = new URL(request.url).searchParams;
-  const parsed = MapViewSchema.safeParse(Object.fromEntries(["lat", "lon", "zoom", "pages"].filter((k) => q.get(k)).map((k) => [k, q.get(k)])));
-  if (!parsed.success) throw new Response("Bad request: lat, lon, zoom or pages out of range.", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  const parsed = MapViewSchema.safeParse(
+    Object.fromEntries(["lat", "lon", "zoom", "pages"].filter((k) => q.get(k)).map((k) => [k, q.get(k)])),
+  );
+  if (!parsed.success)
+    throw new Response("Bad request: lat, lon, zoom or pages out of range.", {
+      status: 400,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
   const view: MapView = parsed.data;
   const radius = viewRadiusMiles(view);
   const t0 = performance.now();
-  const found = await retailersNear(db, { lat: view.lat, lon: view.lon, radiusMiles: radius, limit: MAP_DEFAULTS.limit * view.pages, offset: 0 });
+  const found = await retailersNear(db, {
+    lat: view.lat,
+    lon: view.lon,
+    radiusMiles: radius,
+    limit: MAP_DEFAULTS.limit * view.pages,
+    offset: 0,
+  });
   const t1 = performance.now();
   const { svg, drawn } = renderRetailerMap(
     view,
     radius,
-    found.map((r) => ({ id: r.id, lat: r.lat, lon: r.lon, label: `${r.storeName} #${r.id} — ${[r.city, r.state].filter(Boolean).join(", ")} (${r.status}, ${Math.round(r.miles)} mi)` })),
+    found.map((r) => ({
+      id: r.id,
+      lat: r.lat,
+      lon: r.lon,
+      label: `${r.storeName} #${r.id} — ${[r.city, r.state].filter(Boolean).join(", ")} (${r.status}, ${Math.round(r.miles)} mi)`,
+    })),
   );
   const t2 = performance.now();
   const nav = {
@@ -52,12 +69,27 @@ export async function loader({ request }: LoaderFunctionArgs) {
     w: viewHref({ ...view, ...panView(view, "w") }),
     zoomIn: view.zoom < 12 ? viewHref({ ...view, zoom: view.zoom + 1 }) : null,
     zoomOut: view.zoom > 3 ? viewHref({ ...view, zoom: view.zoom - 1 }) : null,
-    more: found.length === MAP_DEFAULTS.limit * view.pages && view.pages < MAP_DEFAULTS.maxFetches ? viewHref({ ...view, pages: view.pages + 1 }) : null,
+    more:
+      found.length === MAP_DEFAULTS.limit * view.pages && view.pages < MAP_DEFAULTS.maxFetches
+        ? viewHref({ ...view, pages: view.pages + 1 })
+        : null,
     home: viewHref(MAP_DEFAULTS),
   };
   return data(
-    { view, radius, svg, drawn, found: found.length, nav, list: found.slice(0, 100).map((r) => ({ id: r.id, storeName: r.storeName, city: r.city, state: r.state, miles: Math.round(r.miles) })) },
-    { headers: { "Server-Timing": `query;dur=${(t1 - t0).toFixed(1)}, draw;dur=${(t2 - t1).toFixed(1)}, map;dur=${(t2 - t0).toFixed(1)}` } },
+    {
+      view,
+      radius,
+      svg,
+      drawn,
+      found: found.length,
+      nav,
+      list: found
+        .slice(0, 100)
+        .map((r) => ({ id: r.id, storeName: r.storeName, city: r.city, state: r.state, miles: Math.round(r.miles) })),
+    },
+    {
+      headers: { "Server-Timing": `query;dur=${(t1 - t0).toFixed(1)}, draw;dur=${(t2 - t1).toFixed(1)}, map;dur=${(t2 - t0).toFixed(1)}` },
+    },
   );
 }
 
@@ -70,7 +102,8 @@ export default function RetailerMap() {
       </p>
       <h1>Retailer map</h1>
       <p className="muted" data-testid="map-summary">
-        Centre {d.view.lat}, {d.view.lon} · zoom {d.view.zoom} · radius {d.radius} miles · {d.found} retailer{d.found === 1 ? "" : "s"} found, {d.drawn} in view
+        Centre {d.view.lat}, {d.view.lon} · zoom {d.view.zoom} · radius {d.radius} miles · {d.found} retailer{d.found === 1 ? "" : "s"}{" "}
+        found, {d.drawn} in view
       </p>
       <nav className="map-controls" aria-label="Map view">
         <Link to={d.nav.w}>← West</Link>
@@ -88,7 +121,8 @@ export default function RetailerMap() {
         <ol>
           {d.list.map((r) => (
             <li key={r.id}>
-              <Link to={`/manage-retailer/info?id=${r.id}`}>{r.storeName}</Link> — {[r.city, r.state].filter(Boolean).join(", ")} ({r.miles} mi)
+              <Link to={`/manage-retailer/info?id=${r.id}`}>{r.storeName}</Link> — {[r.city, r.state].filter(Boolean).join(", ")} ({r.miles}{" "}
+              mi)
             </li>
           ))}
         </ol>

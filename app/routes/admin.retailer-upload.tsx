@@ -29,7 +29,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const raw = url.searchParams.get("upload");
   if (raw === null) {
     const recent = await listRecentRetailerUploads(db);
-    return { stage: "upload" as const, recent: recent.map((u) => ({ ...u, createdAt: u.createdAt.toISOString().slice(0, 16).replace("T", " ") })) };
+    return {
+      stage: "upload" as const,
+      recent: recent.map((u) => ({ ...u, createdAt: u.createdAt.toISOString().slice(0, 16).replace("T", " ") })),
+    };
   }
   const id = RowId.safeParse(raw);
   const upload = id.success ? await getRetailerUpload(db, id.data) : null;
@@ -89,7 +92,12 @@ export default function RetailerUpload() {
           <Form method="post" encType="multipart/form-data" className="form-stack" data-testid="upload-form">
             <input type="hidden" name="intent" value="upload" />
             <label htmlFor="excel_file">Retailers spreadsheet (.xlsx)</label>
-            <input id="excel_file" name="excel_file" type="file" accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" />
+            <input
+              id="excel_file"
+              name="excel_file"
+              type="file"
+              accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            />
             <div className="form-actions">
               <button type="submit" className="button" disabled={busy}>
                 Upload and preview
@@ -121,8 +129,8 @@ export default function RetailerUpload() {
       {d.stage === "preview" ? (
         <>
           <p data-testid="preview-counts">
-            {d.fileName}: {d.total} rows, {d.good} good, {d.bad} with problems. Rows with problems are not created; fix them in the file and upload it again (good rows already
-            created are skipped then).
+            {d.fileName}: {d.total} rows, {d.good} good, {d.bad} with problems. Rows with problems are not created; fix them in the file and
+            upload it again (good rows already created are skipped then).
           </p>
           <Form method="post">
             <input type="hidden" name="intent" value="submit" />

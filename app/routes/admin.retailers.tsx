@@ -34,7 +34,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     pick: url.searchParams.get("pick") === "1",
     done: url.searchParams.get("done"),
     q,
-    sections: sections.map((sec) => ({ status: sec.status, page: sec.page, pages: sec.pages, total: sec.total, entries: sec.entries.map(retailerCard) })),
+    sections: sections.map((sec) => ({
+      status: sec.status,
+      page: sec.page,
+      pages: sec.pages,
+      total: sec.total,
+      entries: sec.entries.map(retailerCard),
+    })),
     brands: brands.map((b) => ({ id: b.id, name: b.displayName || b.name })),
   };
 }
@@ -100,7 +106,11 @@ export default function AdminRetailers() {
           <h2>
             {TITLES[s.status]} ({s.total})
           </h2>
-          {s.entries.length === 0 ? <p className="muted">None.</p> : s.entries.map((e) => <RetailerCard key={e.id} e={e} brands={brands} />)}
+          {s.entries.length === 0 ? (
+            <p className="muted">None.</p>
+          ) : (
+            s.entries.map((e) => <RetailerCard key={e.id} e={e} brands={brands} />)
+          )}
           {s.pages > 1 ? (
             <nav className="pager" aria-label={`${TITLES[s.status]} pages`}>
               {s.page > 1 ? <Link to={pageHref(s.status, s.page - 1)}>← Newer</Link> : null} Page {s.page} of {s.pages}{" "}
@@ -124,7 +134,9 @@ function RetailerCard({ e, brands }: { e: Entry; brands: { id: number; name: str
       </h3>
       <p className="muted">
         {[e.city, e.state].filter(Boolean).join(", ")} · created {e.createdAt} · login {e.userEmails.join(", ") || "none"}
-        {e.contact ? ` · contact ${e.contact.name}${e.contact.celphone ? `, cell ${e.contact.celphone}` : ", no cell phone"}` : " · no contact yet"}
+        {e.contact
+          ? ` · contact ${e.contact.name}${e.contact.celphone ? `, cell ${e.contact.celphone}` : ", no cell phone"}`
+          : " · no contact yet"}
         {e.status === "pending" && !e.setupComplete ? " · setup not finished" : ""}
       </p>
       {e.brandRequests.length > 0 ? (
@@ -157,8 +169,7 @@ function RetailerCard({ e, brands }: { e: Entry; brands: { id: number; name: str
         <p className="muted">No brand requests.</p>
       )}
       <div>
-        <strong>Authorized brands:</strong>{" "}
-        {e.authorizedBrands.length === 0 ? <span className="muted">none</span> : null}
+        <strong>Authorized brands:</strong> {e.authorizedBrands.length === 0 ? <span className="muted">none</span> : null}
         {e.authorizedBrands.map((b) => (
           <Form method="post" key={b.id} className="inline-form">
             <input type="hidden" name="retailerId" value={e.id} />
@@ -178,7 +189,8 @@ function RetailerCard({ e, brands }: { e: Entry; brands: { id: number; name: str
             <div className="checkbox-list">
               {brands.map((b) => (
                 <label key={b.id}>
-                  <input type="checkbox" name="brandId" value={b.id} defaultChecked={requested.has(b.id) || authorized.has(b.id)} /> {b.name}
+                  <input type="checkbox" name="brandId" value={b.id} defaultChecked={requested.has(b.id) || authorized.has(b.id)} />{" "}
+                  {b.name}
                 </label>
               ))}
             </div>

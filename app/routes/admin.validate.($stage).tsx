@@ -140,7 +140,9 @@ export default function Validate() {
         )
       ) : null}
       {d.entries ? <EntryCards entries={d.entries as UnresolvedEntry[]} fixed={d.fixed} refusal={r} /> : null}
-      {d.products && d.categories ? <CategoryCards d={{ fixed: d.fixed, products: d.products, categories: d.categories }} refusal={r} /> : null}
+      {d.products && d.categories ? (
+        <CategoryCards d={{ fixed: d.fixed, products: d.products, categories: d.categories }} refusal={r} />
+      ) : null}
     </section>
   );
 }

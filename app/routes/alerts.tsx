@@ -56,13 +56,19 @@ const SeenSchema = z.object({
   ids: z
     .union([z.string(), z.array(z.string())])
     .optional()
-    .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]).filter((x) => /^\d{1,9}$/.test(x)).map(Number).slice(0, 500)),
+    .transform((v) =>
+      (v === undefined ? [] : Array.isArray(v) ? v : [v])
+        .filter((x) => /^\d{1,9}$/.test(x))
+        .map(Number)
+        .slice(0, 500),
+    ),
 });
 
 export async function action({ request }: ActionFunctionArgs) {
   const auth = await requireRetailer(request);
   const submission = parseSubmission(await readFormData(request), { schema: SeenSchema });
-  if (submission.status !== "success") return data({ result: submission.reply({ formErrors: ["Unknown action."] }), marked: 0 }, { status: 400 });
+  if (submission.status !== "success")
+    return data({ result: submission.reply({ formErrors: ["Unknown action."] }), marked: 0 }, { status: 400 });
   const marked = await markOrdersSeen(db, auth.retailer.id, submission.value.ids);
   return { result: submission.reply(), marked };
 }
@@ -102,7 +108,14 @@ export default function Alerts() {
         {ORDER_KIND_TABS.map((t) => {
           const n = alertCount(d.counters, t);
           return (
-            <Link key={t} to={qs(t)} role="tab" aria-selected={t === d.tab} className={t === d.tab ? "active" : ""} data-testid={`tab-${t}`}>
+            <Link
+              key={t}
+              to={qs(t)}
+              role="tab"
+              aria-selected={t === d.tab}
+              className={t === d.tab ? "active" : ""}
+              data-testid={`tab-${t}`}
+            >
               {TAB_LABELS[t]}
               {n > 0 ? (
                 <span className="bell" data-testid={`bell-${t}`} aria-label={`${n} waiting`}>

@@ -17,9 +17,24 @@ export const meta: MetaFunction = () => [{ title: pageTitle("Brand setup") }];
  * the company / brand resource definitions, saved through their schemas; the company travels in the URL.
  */
 const STEPS = [
-  { step: "company", label: "Company", resource: "company", fields: ["name", "address1", "address2", "city", "state", "postal_code", "country"] },
-  { step: "contact", label: "Company Contact", resource: "company", fields: ["first_name", "last_name", "job_title", "phone", "celphone", "email"] },
-  { step: "brand", label: "Add a Brand", resource: "brand", fields: ["name", "display_name", "business_model", "segments", "price_tier", "alias"] },
+  {
+    step: "company",
+    label: "Company",
+    resource: "company",
+    fields: ["name", "address1", "address2", "city", "state", "postal_code", "country"],
+  },
+  {
+    step: "contact",
+    label: "Company Contact",
+    resource: "company",
+    fields: ["first_name", "last_name", "job_title", "phone", "celphone", "email"],
+  },
+  {
+    step: "brand",
+    label: "Add a Brand",
+    resource: "brand",
+    fields: ["name", "display_name", "business_model", "segments", "price_tier", "alias"],
+  },
 ] as const;
 type Step = (typeof STEPS)[number];
 

@@ -32,7 +32,10 @@ const BRAND_TABS = [
 export async function loader({ request }: LoaderFunctionArgs) {
   const { retailer } = await requireRetailer(request);
   const tab = new URL(request.url).searchParams.get("tab") === "add" ? "add" : "authorized";
-  const [brands, requests] = await Promise.all([authorizedBrandsForRetailer(db, retailer.id), tab === "add" ? listOwnBrandRequests(db, retailer.id) : []]);
+  const [brands, requests] = await Promise.all([
+    authorizedBrandsForRetailer(db, retailer.id),
+    tab === "add" ? listOwnBrandRequests(db, retailer.id) : [],
+  ]);
   return {
     tab,
     brands: brands.map((b) => ({ id: b.id, name: b.displayName || b.name, since: b.authorizedAt.toISOString() })),
@@ -69,7 +72,12 @@ export default function Brands() {
       <h1>Brands</h1>
       <nav className="tabs" aria-label="Brands">
         {BRAND_TABS.map((t) => (
-          <Link key={t.key} to={t.to} className={d.tab === t.key ? "active" : undefined} aria-current={d.tab === t.key ? "page" : undefined}>
+          <Link
+            key={t.key}
+            to={t.to}
+            className={d.tab === t.key ? "active" : undefined}
+            aria-current={d.tab === t.key ? "page" : undefined}
+          >
             {t.label}
           </Link>
         ))}
@@ -120,18 +128,24 @@ function AddBrands() {
           <Field label="Brand name" htmlFor={fields.brand_name.id} errors={fields.brand_name.errors} errorId={fields.brand_name.errorId}>
             <input {...getInputProps(fields.brand_name, { type: "text" })} />
           </Field>
-          <Field label="Yearly purchases with this brand ($)" htmlFor={fields.brand_purchase_amount.id} errors={fields.brand_purchase_amount.errors}>
+          <Field
+            label="Yearly purchases with this brand ($)"
+            htmlFor={fields.brand_purchase_amount.id}
+            errors={fields.brand_purchase_amount.errors}
+          >
             <input {...getInputProps(fields.brand_purchase_amount, { type: "text" })} inputMode="decimal" />
           </Field>
         </div>
         <fieldset className="field">
           <legend>Your interest in this brand</legend>
           <div className="checkbox-list">
-            {getCollectionProps(fields.your_interest_in_this_brand, { type: "checkbox", options: BRAND_INTERESTS.map((x) => x.value) }).map(({ key, ...props }) => (
-              <label key={key} htmlFor={props.id}>
-                <input {...props} /> {BRAND_INTERESTS.find((x) => x.value === props.value)?.label}
-              </label>
-            ))}
+            {getCollectionProps(fields.your_interest_in_this_brand, { type: "checkbox", options: BRAND_INTERESTS.map((x) => x.value) }).map(
+              ({ key, ...props }) => (
+                <label key={key} htmlFor={props.id}>
+                  <input {...props} /> {BRAND_INTERESTS.find((x) => x.value === props.value)?.label}
+                </label>
+              ),
+            )}
           </div>
           <ErrorList errors={fields.your_interest_in_this_brand.errors} />
         </fieldset>

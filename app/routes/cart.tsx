@@ -86,8 +86,8 @@ export default function CartPage() {
       ) : (
         <>
           <p>
-            This cart is for a <strong>{s.type === "buy" ? "purchase" : s.type === "swap" ? "swap" : "sale to requests"}</strong>. Add more from{" "}
-            <Link to={CART_TAB_PATHS[s.type]}>{CART_TAB_PATHS[s.type]}</Link>.
+            This cart is for a <strong>{s.type === "buy" ? "purchase" : s.type === "swap" ? "swap" : "sale to requests"}</strong>. Add more
+            from <Link to={CART_TAB_PATHS[s.type]}>{CART_TAB_PATHS[s.type]}</Link>.
           </p>
           <table className="table" data-testid="cart-lines">
             <thead>

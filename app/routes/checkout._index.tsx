@@ -14,7 +14,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CART_MESSAGES, CHECKOUT_TERMS, proceedLabel } from "../../domain/cart";
 import { FEE_PERCENT, purchaseQuote } from "../../domain/fees";
-import { CONFIGURE_PAYOUT_TEXT, CONFIGURE_PAYOUT_TITLE, SELLER_CARD_NEEDED, SETUP_MY_PAYOUTS, SWAP_NO_ACTIVE_LISTINGS, SWAP_NO_PAYOUT } from "../../domain/messages";
+import {
+  CONFIGURE_PAYOUT_TEXT,
+  CONFIGURE_PAYOUT_TITLE,
+  SELLER_CARD_NEEDED,
+  SETUP_MY_PAYOUTS,
+  SWAP_NO_ACTIVE_LISTINGS,
+  SWAP_NO_PAYOUT,
+} from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { FLOOR_TIMES, LISTING_REASONS } from "../../domain/reasons";
 import { CardFields } from "~/components/CardFields";
@@ -58,7 +65,14 @@ export async function action({ request }: ActionFunctionArgs) {
 
 function Dialog({ title, children, testId }: { title: string; children: React.ReactNode; testId: string }) {
   return (
-    <div role="dialog" aria-modal="false" aria-labelledby={`${testId}-title`} className="card checkout-dialog" data-testid={testId} style={{ maxWidth: "44rem" }}>
+    <div
+      role="dialog"
+      aria-modal="false"
+      aria-labelledby={`${testId}-title`}
+      className="card checkout-dialog"
+      data-testid={testId}
+      style={{ maxWidth: "44rem" }}
+    >
       <h2 id={`${testId}-title`}>{title}</h2>
       {children}
     </div>
@@ -200,7 +214,8 @@ export default function Checkout() {
               </ul>
               <div className="field field-checkbox">
                 <label htmlFor="checkout-terms-box">
-                  <input id="checkout-terms-box" type="checkbox" name="terms" defaultChecked={fields.terms.initialValue === "on"} /> {terms.accept}
+                  <input id="checkout-terms-box" type="checkbox" name="terms" defaultChecked={fields.terms.initialValue === "on"} />{" "}
+                  {terms.accept}
                 </label>
               </div>
               <ErrorList testId="checkout-form-error" errors={form.errors} />

@@ -50,7 +50,8 @@ export default function CheckoutPay() {
       <section className="page">
         <h1>Payment</h1>
         <p data-testid="pay-empty">
-          There is no order waiting for checkout. <Link to="/cart">Open your cart</Link> or see your <Link to="/alerts">Pending Orders</Link>.
+          There is no order waiting for checkout. <Link to="/cart">Open your cart</Link> or see your{" "}
+          <Link to="/alerts">Pending Orders</Link>.
         </p>
         {done.length > 0 ? <DoneOrders orders={done} /> : null}
       </section>
@@ -61,7 +62,8 @@ export default function CheckoutPay() {
     <section className="page">
       <h1>Payment</h1>
       <p>
-        Your card is pre-authorised now for the total of each order and charged only when the seller approves, for the units the seller approves.
+        Your card is pre-authorised now for the total of each order and charged only when the seller approves, for the units the seller
+        approves.
       </p>
       {toPay.map((o) => (
         <article key={o.id} className="card" data-testid="pay-order" data-order-id={o.id} style={{ marginBottom: "1rem" }}>
@@ -95,7 +97,13 @@ export default function CheckoutPay() {
       ) : null}
       {done.length > 0 ? <DoneOrders orders={done} /> : null}
 
-      <CardStep data={d} errors={errors} busy={busy} submitLabel={`Pay ${formatCents(grand)}`} back={{ to: "/checkout/review", label: "Back" }} />
+      <CardStep
+        data={d}
+        errors={errors}
+        busy={busy}
+        submitLabel={`Pay ${formatCents(grand)}`}
+        back={{ to: "/checkout/review", label: "Back" }}
+      />
     </section>
   );
 }

@@ -64,7 +64,8 @@ export default function CheckoutReview() {
           CART_MESSAGES.sellDraftRecorded
         ) : (
           <>
-            {CART_MESSAGES.buyDraftReady} Your card will be pre-authorised for the total of each order and charged only when the seller approves.
+            {CART_MESSAGES.buyDraftReady} Your card will be pre-authorised for the total of each order and charged only when the seller
+            approves.
           </>
         )}
       </div>
@@ -82,7 +83,7 @@ export default function CheckoutReview() {
               <dd data-testid="amount-goods">{formatCents(o.goodsCents)}</dd>
             </dl>
           ) : (
-          <BuyerAmounts a={o} testId="order-amounts" />
+            <BuyerAmounts a={o} testId="order-amounts" />
           )}
         </article>
       ))}

@@ -48,7 +48,8 @@ export default function SwapCheckout() {
       <section className="page">
         <h1>Review your swap</h1>
         <p data-testid="swap-checkout-empty">
-          There is no swap waiting for checkout. <Link to="/cart">Open your cart</Link> or see your <Link to="/alerts">Pending Orders</Link>.
+          There is no swap waiting for checkout. <Link to="/cart">Open your cart</Link> or see your <Link to="/alerts">Pending Orders</Link>
+          .
         </p>
       </section>
     );
@@ -80,7 +81,14 @@ export default function SwapCheckout() {
         </dl>
       </article>
 
-      <CardStep data={d} errors={errors} busy={busy} submitLabel="Request Swap" action={`/checkout/swap?order=${s.id}`} back={{ to: "/cart", label: "Back to cart" }} />
+      <CardStep
+        data={d}
+        errors={errors}
+        busy={busy}
+        submitLabel="Request Swap"
+        action={`/checkout/swap?order=${s.id}`}
+        back={{ to: "/cart", label: "Back to cart" }}
+      />
     </section>
   );
 }

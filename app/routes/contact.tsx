@@ -28,8 +28,8 @@ export default function Contact() {
         </li>
       </ul>
       <p>
-        If a product you want to list is missing, tell us its brand, season, product code, colour, wholesale cost, sizes, the
-        reason for listing and your phone number, and we will add it.
+        If a product you want to list is missing, tell us its brand, season, product code, colour, wholesale cost, sizes, the reason for
+        listing and your phone number, and we will add it.
       </p>
       <p>
         See also <Link to="/onboarding">How it works</Link> and <Link to="/pricing">Pricing</Link>.

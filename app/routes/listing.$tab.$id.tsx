@@ -9,7 +9,9 @@ import { pageTitle } from "~/components/title";
  * sells to. A listing the viewer may not see (gone, sold out, hidden, own, brand not authorized) is a 404
  * with the spec's "unavailable" message.
  */
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: pageTitle(data ? `${data.productName} ${data.sku}` : "Listing unavailable") }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: pageTitle(data ? `${data.productName} ${data.sku}` : "Listing unavailable") },
+];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: marketCss }];
 
 export function loader({ request, params }: LoaderFunctionArgs) {

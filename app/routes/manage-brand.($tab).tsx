@@ -22,7 +22,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return brandAdminAction(request, params.tab);
 }
 
-const DONE: Record<string, string> = { ...ROW_ACTION_DONE, saved: "Saved.", created: "Collection created.", added: "Brand added to the retailer." };
+const DONE: Record<string, string> = {
+  ...ROW_ACTION_DONE,
+  saved: "Saved.",
+  created: "Collection created.",
+  added: "Brand added to the retailer.",
+};
 
 export default function ManageBrand() {
   const d = useLoaderData<typeof loader>();
@@ -46,7 +51,11 @@ export default function ManageBrand() {
       <h1>Brand admin{brandName ? `: ${brandName}` : ""}</h1>
       <nav className="tabs" aria-label="Brand admin">
         {d.tabs.map((t) => (
-          <Link key={t.tab} to={`/manage-brand/${t.tab}${t.tab === "choose" ? "" : q({})}`} aria-current={t.tab === d.tab ? "page" : undefined}>
+          <Link
+            key={t.tab}
+            to={`/manage-brand/${t.tab}${t.tab === "choose" ? "" : q({})}`}
+            aria-current={t.tab === d.tab ? "page" : undefined}
+          >
             {t.label}
           </Link>
         ))}
@@ -78,14 +87,7 @@ export default function ManageBrand() {
         </>
       ) : null}
       {"info" in d && d.info ? (
-        <ResourceForm
-          def={RESOURCES.brand}
-          values={d.info.values}
-          lastResult={r}
-          choosers={d.info.choosers}
-          today={d.today}
-          mode="edit"
-        />
+        <ResourceForm def={RESOURCES.brand} values={d.info.values} lastResult={r} choosers={d.info.choosers} today={d.today} mode="edit" />
       ) : null}
       {"create" in d && d.create ? (
         <>
@@ -161,7 +163,11 @@ export default function ManageBrand() {
               Search
             </button>
           </Form>
-          <ResourceTable def={RESOURCES.retailerbrand} rows={d.list.rows} labels={d.list.labels as Record<string, Record<string, string>>} />
+          <ResourceTable
+            def={RESOURCES.retailerbrand}
+            rows={d.list.rows}
+            labels={d.list.labels as Record<string, Record<string, string>>}
+          />
           <Form method="post" className="inline-form" data-testid="add-retailer">
             <input type="hidden" name="intent" value="add-retailer" />
             <label htmlFor="add-retailer-id">Add this brand to retailer (id)</label>{" "}
@@ -218,8 +224,13 @@ export default function ManageBrand() {
 }
 
 /** The tab's list paged (lists run past one page: a collection's products, a brand's retailers and orders). */
-function TabPager({ d }: { d: { page: number } & ({ list?: { count: number; capped?: boolean; rows: unknown[] } } | { ordersTotal?: number }) }) {
-  const list = "list" in d && d.list ? d.list : "ordersTotal" in d && typeof d.ordersTotal === "number" ? { count: d.ordersTotal, rows: [] } : null;
+function TabPager({
+  d,
+}: {
+  d: { page: number } & ({ list?: { count: number; capped?: boolean; rows: unknown[] } } | { ordersTotal?: number });
+}) {
+  const list =
+    "list" in d && d.list ? d.list : "ordersTotal" in d && typeof d.ordersTotal === "number" ? { count: d.ordersTotal, rows: [] } : null;
   if (!list) return null;
   const { pages, countLabel } = pagesOf(list, d.page, LIST_PAGE_SIZE);
   if (pages <= 1) return null;

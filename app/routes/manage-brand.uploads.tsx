@@ -101,9 +101,9 @@ export default function CollectionUploads() {
         <>
           <h2>Load Folder</h2>
           <p className="muted">
-            A .zip holding one spreadsheet (.xlsx or .csv: sku, display_name, description, color, price, sizes, image1 to image{MAX_IMAGES_PER_ROW})
-            and the .jpg / .png pictures it names; 15 MB at most. An upload not saved within {UNSAVED_UPLOAD_DAYS} days is
-            discarded with its pictures.
+            A .zip holding one spreadsheet (.xlsx or .csv: sku, display_name, description, color, price, sizes, image1 to image
+            {MAX_IMAGES_PER_ROW}) and the .jpg / .png pictures it names; 15 MB at most. An upload not saved within {UNSAVED_UPLOAD_DAYS}{" "}
+            days is discarded with its pictures.
           </p>
           <Form
             method="post"

@@ -58,7 +58,12 @@ export default function ContactsTab() {
           <Form method="post" className="inline-form">
             <input type="hidden" name="intent" value="send-reset" />
             <input type="hidden" name="contact_id" value={c.id} />
-            <button type="submit" className="button button-small" disabled={busy || !c.hasLogin} title={c.hasLogin ? undefined : "This contact has no login yet"}>
+            <button
+              type="submit"
+              className="button button-small"
+              disabled={busy || !c.hasLogin}
+              title={c.hasLogin ? undefined : "This contact has no login yet"}
+            >
               Send PW reset
             </button>
           </Form>
@@ -93,7 +98,12 @@ function ContactModal({ retailerId, contact }: { retailerId: number; contact: Co
   const [params] = useSearchParams();
   return (
     <Modal testId="contact-modal" title={contact ? `Edit ${contact.first_name} ${contact.last_name}` : "Add a contact"}>
-      <Form method="post" action={`?${new URLSearchParams({ id: params.get("id") ?? String(retailerId) })}`} {...getFormProps(form)} className="form-stack">
+      <Form
+        method="post"
+        action={`?${new URLSearchParams({ id: params.get("id") ?? String(retailerId) })}`}
+        {...getFormProps(form)}
+        className="form-stack"
+      >
         <input type="hidden" name="intent" value="contact" />
         {contact ? <input type="hidden" name="contact_id" value={contact.id} /> : null}
         <ErrorList kind="form" errors={form.errors} />

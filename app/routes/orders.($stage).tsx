@@ -41,7 +41,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (stage !== null && !Object.hasOwn(STAGE_TO_TAB, stage)) throw new Response("Not found", { status: 404 });
   const tab: OrderKindTab = stage ? STAGE_TO_TAB[stage] : "sales";
   const statusParam = url.searchParams.get("status");
-  if (statusParam !== null && statusParam !== "" && statusParam !== "delivered") throw new Response("Unknown status filter", { status: 400 });
+  if (statusParam !== null && statusParam !== "" && statusParam !== "delivered")
+    throw new Response("Unknown status filter", { status: 400 });
   const delivered = statusParam === "delivered";
   const offset = Math.max(0, Math.min(1_000_000, Number.parseInt(url.searchParams.get("offset") ?? "0", 10) || 0));
   const limit = Math.max(1, Math.min(100, Number.parseInt(url.searchParams.get("limit") ?? "", 10) || 4));
@@ -70,7 +71,14 @@ export default function Orders() {
       <h1>{TRANSACTION_LABELS.approvedOrders}</h1>
       <nav className="order-tabs" role="tablist">
         {ORDER_KIND_TABS.map((t) => (
-          <Link key={t} to={href(t, 0)} role="tab" aria-selected={t === d.tab} className={t === d.tab ? "active" : ""} data-testid={`tab-${t}`}>
+          <Link
+            key={t}
+            to={href(t, 0)}
+            role="tab"
+            aria-selected={t === d.tab}
+            className={t === d.tab ? "active" : ""}
+            data-testid={`tab-${t}`}
+          >
             {TAB_LABELS[t]}
           </Link>
         ))}
@@ -78,7 +86,12 @@ export default function Orders() {
       {d.tab === "swaps" ? (
         <nav className="order-tabs" aria-label="Swap cards" data-testid="swap-kinds">
           {SWAP_KIND_LABELS.map(([stage, label]) => (
-            <Link key={stage} to={`/orders/${stage}${d.delivered ? "?status=delivered" : ""}`} className={stage === d.stage ? "active" : ""} aria-current={stage === d.stage ? "page" : undefined}>
+            <Link
+              key={stage}
+              to={`/orders/${stage}${d.delivered ? "?status=delivered" : ""}`}
+              className={stage === d.stage ? "active" : ""}
+              aria-current={stage === d.stage ? "page" : undefined}
+            >
               {label}
             </Link>
           ))}

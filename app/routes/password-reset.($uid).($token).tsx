@@ -100,7 +100,12 @@ export default function PasswordReset() {
             >
               <input {...getInputProps(pwFields.new_password, { type: "password" })} autoComplete="new-password" autoFocus />
             </Field>
-            <Field label="Confirm new password" htmlFor={pwFields.confirm.id} errors={pwFields.confirm.errors} errorId={pwFields.confirm.errorId}>
+            <Field
+              label="Confirm new password"
+              htmlFor={pwFields.confirm.id}
+              errors={pwFields.confirm.errors}
+              errorId={pwFields.confirm.errorId}
+            >
               <input {...getInputProps(pwFields.confirm, { type: "password" })} autoComplete="new-password" />
             </Field>
             <div className="form-actions">

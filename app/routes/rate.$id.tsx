@@ -62,7 +62,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (order.ttype === "swap") {
     const w = swapRating(order);
     const received = order.actions.some((x) => x.code === ACTION.RECEIVER_CONFIRM_ORDER && x.role === order.role);
-    return { order, delivered: w.delivered, canRate: w.open && !myRating, myRating, received, ...(await rmaOffer(order, auth.retailer.id)), homePath };
+    return {
+      order,
+      delivered: w.delivered,
+      canRate: w.open && !myRating,
+      myRating,
+      received,
+      ...(await rmaOffer(order, auth.retailer.id)),
+      homePath,
+    };
   }
   // Only the party that received goods rates (in a purchase, the buyer).
   if (order.role !== "receiver") throw redirect(`/transaction/${order.ttype}/${order.id}`);
@@ -88,7 +96,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { auth, order } = await load(request, params.id);
   const swap = order.ttype === "swap";
   const answer = (r: RateActionData, status = 200) => data<RateActionData>(r, { status });
-  if (!swap && order.role !== "receiver") return answer({ intent: "", result: formError("Only the buying retailer can rate this order.") }, 403);
+  if (!swap && order.role !== "receiver")
+    return answer({ intent: "", result: formError("Only the buying retailer can rate this order.") }, 403);
   const form = await readFormData(request);
   const chosen = parseSubmission(form, { schema: IntentSchema });
   if (chosen.status !== "success") return answer({ intent: "", result: chosen.reply({ formErrors: ["Unknown action."] }) }, 400);
@@ -111,7 +120,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
     stars: { condition: v.condition, packaging: v.packaging, timeliness: v.timeliness, overall: v.overall },
     comments: v.comments ?? "",
   };
-  const out = swap ? await sendOrderCommand("swap", order, rateSwapUpdate, rating) : await sendOrderCommand("buy", order, rateOrderUpdate, rating);
+  const out = swap
+    ? await sendOrderCommand("swap", order, rateSwapUpdate, rating)
+    : await sendOrderCommand("buy", order, rateOrderUpdate, rating);
   if (!out.ok) return answer({ intent: "rate", result: submission.reply({ formErrors: [out.message] }) }, out.status);
   return answer({ intent: "rate", result: submission.reply(), redirectTo: auth.user.isStaff ? "/admin" : "/" });
 }

@@ -34,7 +34,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password", "confirm"] }), { status: 400 });
   }
-  const verdict = await admitAccountRequest(db, throttleConfig(getEnv()), "register", { email: submission.value.email, ip: clientIp(context) });
+  const verdict = await admitAccountRequest(db, throttleConfig(getEnv()), "register", {
+    email: submission.value.email,
+    ip: clientIp(context),
+  });
   if (verdict.limited) {
     return data(submission.reply({ hideFields: ["password", "confirm"], formErrors: [verdict.message] }), {
       status: 429,
@@ -44,7 +47,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const created = await createUser(db, { email: submission.value.email, passwordHash: await hashPassword(submission.value.password) });
   if (!created.ok) {
     // Registration may say that an address is already registered (docs/product/glossary.md, "Anonymity").
-    return data(submission.reply({ hideFields: ["password", "confirm"], fieldErrors: { email: [MSG.alreadyRegistered] } }), { status: 409 });
+    return data(submission.reply({ hideFields: ["password", "confirm"], fieldErrors: { email: [MSG.alreadyRegistered] } }), {
+      status: 409,
+    });
   }
   const setCookie = await commitSession(created.user.id);
   return redirect("/retailer-setup/", { headers: { "Set-Cookie": setCookie } });

@@ -83,7 +83,8 @@ export default function RepReports() {
             {d.report.rep.territory}: {d.report.rep.name}
           </h1>
           <p className="muted">
-            States {d.report.rep.states} · {d.report.retailers.length} retailers · orders and value: traded orders of the last {ACTIVITY_DAYS} days
+            States {d.report.rep.states} · {d.report.retailers.length} retailers · orders and value: traded orders of the last{" "}
+            {ACTIVITY_DAYS} days
           </p>
           <table className="table" data-testid="rep-retailers">
             <thead>

@@ -24,7 +24,12 @@ export const handle = { hideChrome: true };
 export const meta: MetaFunction = () => [{ title: pageTitle("Retailer setup") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
 
-const LABELS: Record<SetupWizardStep, string> = { user: "User", retailer: "Retailer", contact: "Retailer Contact", brands: "Request Brands" };
+const LABELS: Record<SetupWizardStep, string> = {
+  user: "User",
+  retailer: "Retailer",
+  contact: "Retailer Contact",
+  brands: "Request Brands",
+};
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return setupPageData(request);
@@ -34,7 +39,17 @@ export async function action({ request }: ActionFunctionArgs) {
   return setupAction(request);
 }
 
-function Steps({ isStaff, step, current, userId }: { isStaff: boolean; step: SetupWizardStep; current: SetupWizardStep; userId: number | null }) {
+function Steps({
+  isStaff,
+  step,
+  current,
+  userId,
+}: {
+  isStaff: boolean;
+  step: SetupWizardStep;
+  current: SetupWizardStep;
+  userId: number | null;
+}) {
   const steps = ORDER.filter((s) => isStaff || s !== "user");
   return (
     <ol className="wizard-steps" aria-label="Setup steps">

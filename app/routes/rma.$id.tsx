@@ -50,7 +50,10 @@ export default function RmaPage() {
   return (
     <section className="page" data-testid="rma-page" data-stage={rma.stage}>
       <h1>
-        RMA {rma.externalId} <span className="pill" data-testid="rma-status">{rma.displayStatus}</span>
+        RMA {rma.externalId}{" "}
+        <span className="pill" data-testid="rma-status">
+          {rma.displayStatus}
+        </span>
       </h1>
       <dl className="facts">
         <dt>Original order</dt>
@@ -66,7 +69,7 @@ export default function RmaPage() {
       ) : decided ? (
         <p data-testid="rma-money">
           {role === "victim" ? "Returned to you: " : "Charged to you: "}
-          <strong>{formatCents(Number(role === "victim" ? ledger.victimRefundCents ?? 0 : ledger.perpetratorChargeCents ?? 0))}</strong>
+          <strong>{formatCents(Number(role === "victim" ? (ledger.victimRefundCents ?? 0) : (ledger.perpetratorChargeCents ?? 0)))}</strong>
           {rma.stage === "shipping" ? " (when the return is delivered)" : ""}
           {role === "perpetrator" && ledger.chargeQueued === true ? <span data-testid="rma-charge-queued"> {PAYMENT_QUEUED}</span> : null}
         </p>

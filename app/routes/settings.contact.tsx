@@ -42,7 +42,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseSubmission(form, { schema: ContactStepSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   // A retailer edits its own contact; staff acting as the retailer edit the retailer's contact.
-  const who = auth.user.isStaff ? { userId: auth.contact?.userId ?? null, email: auth.contact?.email ?? "" } : { userId: auth.user.id, email: auth.user.email };
+  const who = auth.user.isStaff
+    ? { userId: auth.contact?.userId ?? null, email: auth.contact?.email ?? "" }
+    : { userId: auth.user.id, email: auth.user.email };
   await updateContactInfo(db, auth.retailer.id, who, contactColumns(submission.value));
   return redirect("/settings/contact?ref=contactSaved", 303);
 }

@@ -38,7 +38,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
   const submission = parseSubmission(formData, { schema: SignInSchema });
   if (submission.status !== "success") {
-    return data({ result: submission.reply({ hideFields: ["password"] }), loginFailed: false, throttled: null as string | null }, { status: 400 });
+    return data(
+      { result: submission.reply({ hideFields: ["password"] }), loginFailed: false, throttled: null as string | null },
+      { status: 400 },
+    );
   }
   const { email, password, next } = submission.value;
   const env = getEnv();
@@ -46,7 +49,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const verdict = await checkLoginThrottle(db, throttleConfig(env), { email, ip });
   if (verdict.limited) {
     return data(
-      { result: submission.reply({ hideFields: ["password"], formErrors: [verdict.message] }), loginFailed: false, throttled: verdict.message },
+      {
+        result: submission.reply({ hideFields: ["password"], formErrors: [verdict.message] }),
+        loginFailed: false,
+        throttled: verdict.message,
+      },
       { status: 429, headers: { "Retry-After": String(verdict.retryAfterSeconds) } },
     );
   }
@@ -89,7 +96,9 @@ export default function SignIn() {
             <p>
               For the best experience, please use a desktop browser. Need help? Call us at{" "}
               <a href={`tel:${supportPhone.replace(/[^\d+]/g, "")}`}>{supportPhone}</a>
-              {chatEnabled ? " or chat with us using the help button at the bottom of the page." : " or chat with us once you are signed in."}
+              {chatEnabled
+                ? " or chat with us using the help button at the bottom of the page."
+                : " or chat with us once you are signed in."}
             </p>
           </div>
         ) : (

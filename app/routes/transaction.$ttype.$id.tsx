@@ -13,10 +13,25 @@ import type { OrderDetail } from "../../db/queries/order-views/order-detail";
 import { formatCents } from "../../domain/money";
 import { GO_BACK } from "../../domain/messages";
 import { FLOOR_TIMES, labelFor } from "../../domain/reasons";
-import { CompleteCheckoutPanel, ProviderApprovePanel, ShipmentPendingPanel, SummaryPanel, type DetailActionData, type DetailErrors } from "~/components/orders/BuyPanels";
+import {
+  CompleteCheckoutPanel,
+  ProviderApprovePanel,
+  ShipmentPendingPanel,
+  SummaryPanel,
+  type DetailActionData,
+  type DetailErrors,
+} from "~/components/orders/BuyPanels";
 import { ErrorList } from "~/components/forms";
 import { formatDate } from "~/components/orders/format";
-import { BuyerAmounts, LinesTable, PaymentsList, PAYOUT_PENDING_TEXT, ShipmentsList, SwapAmounts, UpdatesList } from "~/components/orders/OrderParts";
+import {
+  BuyerAmounts,
+  LinesTable,
+  PaymentsList,
+  PAYOUT_PENDING_TEXT,
+  ShipmentsList,
+  SwapAmounts,
+  UpdatesList,
+} from "~/components/orders/OrderParts";
 import ordersCss from "~/components/orders/orders.css";
 import { SwapPanel } from "~/components/orders/SwapPanel";
 import { pageTitle } from "~/components/title";
@@ -103,7 +118,10 @@ export default function TransactionDetail() {
         </Link>
       </p>
       <h1>
-        Order {o.externalId} <span className="pill" data-testid="display-status">{o.displayStatus}</span>
+        Order {o.externalId}{" "}
+        <span className="pill" data-testid="display-status">
+          {o.displayStatus}
+        </span>
       </h1>
       {o.reasons.map((r) => (
         <p key={r.key} className="reason" data-testid="reason">
@@ -190,7 +208,9 @@ function payoutPendingText(o: OrderDetail): string | null {
 
 function Amounts({ o }: { o: OrderDetail }) {
   if (o.ttype === "swap") {
-    return o.swapAmounts ? <SwapAmounts a={o.swapAmounts} role={o.role} labels={{ provider: o.providerLabel, receiver: o.receiverLabel }} /> : null;
+    return o.swapAmounts ? (
+      <SwapAmounts a={o.swapAmounts} role={o.role} labels={{ provider: o.providerLabel, receiver: o.receiverLabel }} />
+    ) : null;
   }
   if (o.role === "provider") {
     return (
@@ -203,7 +223,12 @@ function Amounts({ o }: { o: OrderDetail }) {
   const a = o.amounts;
   return (
     <BuyerAmounts
-      a={{ goodsCents: a.valueCents, feeCents: a.receiverFeeCents, shippingCents: a.receiverShippingCents, totalCents: a.receiverGrandTotalCents }}
+      a={{
+        goodsCents: a.valueCents,
+        feeCents: a.receiverFeeCents,
+        shippingCents: a.receiverShippingCents,
+        totalCents: a.receiverGrandTotalCents,
+      }}
       className="facts"
       testId="order-amounts"
     />

@@ -174,7 +174,10 @@ export function assertMayTrade(auth: AuthContext, request: Request): void {
     const target = requiredActionRedirect(auth, pathWithSearch(request));
     if (target) throw redirect(target);
   }
-  throw new Response(auth.user.isStaff ? MSG.notTradingActingAs : MSG.notTrading, { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  throw new Response(auth.user.isStaff ? MSG.notTradingActingAs : MSG.notTrading, {
+    status: 403,
+    headers: { "Content-Type": "text/plain; charset=utf-8" },
+  });
 }
 
 /** requireRetailer + assertMayTrade: the guard of every trading loader and action. */
@@ -188,7 +191,9 @@ export async function requireTradingRetailer(request: Request): Promise<AuthCont
  * The effective retailer for a cart, checkout or pay request (null for staff browsing as admin, whom the
  * callers answer 403). A retailer that is not active may not trade (assertMayTrade: its status page or 403).
  */
-export async function cartRetailer(request: Request): Promise<{ auth: AuthContext; retailer: RetailerRow } | { auth: AuthContext; retailer: null }> {
+export async function cartRetailer(
+  request: Request,
+): Promise<{ auth: AuthContext; retailer: RetailerRow } | { auth: AuthContext; retailer: null }> {
   const auth = await requireUser(request);
   assertMayTrade(auth, request);
   if (auth.retailer) return { auth, retailer: auth.retailer };

@@ -14,7 +14,13 @@ import { getCardOnFile } from "../../db/queries/settings";
 import { CARD_FIELDS, CARD_FORM_MESSAGES } from "../../domain/card-form";
 import { CARD_MESSAGES } from "../../domain/cards";
 import { SELLER_CARD_NEEDED } from "../../domain/messages";
-import { CARD_ON_FILE_WORKFLOW_TYPE, CARD_REJECTED, cardOnFileWorkflowId, type CardOnFileInput, type CardRejection } from "../../workflows/card/contract";
+import {
+  CARD_ON_FILE_WORKFLOW_TYPE,
+  CARD_REJECTED,
+  cardOnFileWorkflowId,
+  type CardOnFileInput,
+  type CardRejection,
+} from "../../workflows/card/contract";
 import type { cardOnFileWorkflow } from "../../workflows/card/workflow";
 import { readFormData, requireRetailer, type RetailerRow } from "./auth.server";
 import { errorsReply, parseSubmission } from "./form.server";

@@ -17,7 +17,10 @@ import { simulateCarrierEvent } from "./webhooks.server";
 /** A refusal as a Conform reply (a form-level error) with its status. */
 const refuse = (status: number, message: string) => data(formError(message), { status });
 
-const id = z.string().regex(/^\d{1,9}$/).transform(Number);
+const id = z
+  .string()
+  .regex(/^\d{1,9}$/)
+  .transform(Number);
 
 /** The tool's fields: the order, the event, and a swap's parcel (optional). */
 const CarrierToolSchema = z.object({
@@ -31,7 +34,10 @@ export async function carrierToolsAction(request: Request, form: FormData) {
   const submission = parseSubmission(form, { schema: CarrierToolSchema });
   if (submission.status !== "success") {
     const wrong = Object.keys(submission.error ?? {});
-    return refuse(400, wrong.includes("order") || wrong.includes("status") ? "Choose an order and a carrier event." : "Choose a shipment of this order.");
+    return refuse(
+      400,
+      wrong.includes("order") || wrong.includes("status") ? "Choose an order and a carrier event." : "Choose a shipment of this order.",
+    );
   }
   const { order, status, shipment } = submission.value;
   const result = await simulateCarrierEvent(order, status, shipment ?? null);

@@ -48,14 +48,19 @@ export interface CartReply {
 type Replying = { reply(options: { formErrors: string[]; fieldErrors?: Record<string, string[]> }): SubmissionResult<string[]> };
 
 /** A refusal: `error` as the form's error of `submission`'s reply (or alone before any parse). */
-export function refuse(status: number, error: string, opts: { submission?: Replying; dialog?: CartReply["dialog"]; fieldErrors?: Record<string, string[]> } = {}) {
+export function refuse(
+  status: number,
+  error: string,
+  opts: { submission?: Replying; dialog?: CartReply["dialog"]; fieldErrors?: Record<string, string[]> } = {},
+) {
   const result = opts.submission ? opts.submission.reply({ formErrors: [error], fieldErrors: opts.fieldErrors }) : formError(error);
   return data<CartReply>({ result, ...(opts.dialog ? { dialog: opts.dialog } : {}) }, { status });
 }
 
 /** A same-site path to come back to (the marketplace page the form was on), else /cart. */
 export function safeReturnTo(raw: FormDataEntryValue | null | undefined, fallback = "/cart"): string {
-  if (typeof raw !== "string" || !raw.startsWith("/") || raw.startsWith("//") || raw.startsWith("/\\") || /[\u0000-\u001f\\]/.test(raw)) return fallback;
+  if (typeof raw !== "string" || !raw.startsWith("/") || raw.startsWith("//") || raw.startsWith("/\\") || /[\u0000-\u001f\\]/.test(raw))
+    return fallback;
   try {
     const u = new URL(raw, "http://same.invalid");
     if (u.origin !== "http://same.invalid") return fallback;
@@ -95,7 +100,9 @@ export async function handleAdd(retailerId: number, form: FormData) {
   if (submission.status !== "success") {
     // An id that cannot exist is "not found" like one that does not exist.
     const notFound = submission.error?.listingId || submission.error?.requestId;
-    return notFound ? refuse(404, "Sorry, we could not find that item.", { submission }) : refuse(400, "Unknown cart type.", { submission });
+    return notFound
+      ? refuse(404, "Sorry, we could not find that item.", { submission })
+      : refuse(400, "Unknown cart type.", { submission });
   }
   const { listingId, requestId, type, returnTo } = submission.value;
   const parsed = selectionFromEntries(form.entries());
@@ -143,11 +150,19 @@ export async function checkoutState(auth: { user: { isStaff: boolean } }, retail
     block = swapBlock({ payoutSet, activeListingsOfBrand: n });
   }
   const needsCardForSell = summary.type === "sell" && !(await getCardOnFile(db, retailer.id));
-  return { summary, payoutSet, swapBlock: block, needsPayoutForSell: summary.type === "sell" && !payoutSet, needsCardForSell, cardSubmissionId: needsCardForSell ? randomUUID() : null };
+  return {
+    summary,
+    payoutSet,
+    swapBlock: block,
+    needsPayoutForSell: summary.type === "sell" && !payoutSet,
+    needsCardForSell,
+    cardSubmissionId: needsCardForSell ? randomUUID() : null,
+  };
 }
 
 /** A refused parse's first message (the schema's order), else `fallback`. */
-const firstError = (error: Record<string, string[] | null> | null | undefined, fallback: string) => Object.values(error ?? {}).flat()[0] ?? fallback;
+const firstError = (error: Record<string, string[] | null> | null | undefined, fallback: string) =>
+  Object.values(error ?? {}).flat()[0] ?? fallback;
 
 /**
  * intent=proceed: the terms (and for a sell cart the info dialog) are checked here, then the cart is
@@ -173,14 +188,26 @@ export async function handleProceed(auth: AuthContext, retailer: RetailerRow, fo
     // The offer is the seller's approval: without a card on file, the dialog's card fields are saved first.
     const card = await ensureSellerCard(retailer, form);
     if (!card.ok) {
-      const fieldErrors = Object.fromEntries(Object.entries(card.errors).filter(([name]) => name !== "").map(([name, message]) => [name, [message]]));
-      return refuse(card.status, card.errors[""] ?? Object.values(card.errors)[0] ?? CART_MESSAGES.fillOutEverything, { submission, fieldErrors });
+      const fieldErrors = Object.fromEntries(
+        Object.entries(card.errors)
+          .filter(([name]) => name !== "")
+          .map(([name, message]) => [name, [message]]),
+      );
+      return refuse(card.status, card.errors[""] ?? Object.values(card.errors)[0] ?? CART_MESSAGES.fillOutEverything, {
+        submission,
+        fieldErrors,
+      });
     }
   }
 
   const outcome = await proceedFromCart(db, retailer.id, { workflowIdFor: buyWorkflowId, swapWorkflowIdFor: swapWorkflowId, sellInfo });
   if (!outcome.ok) {
-    const dialog = outcome.code === "no_payout" || outcome.code === "no_active_listings" ? outcome.code : outcome.code === "payout_required" ? "configure_payout" : undefined;
+    const dialog =
+      outcome.code === "no_payout" || outcome.code === "no_active_listings"
+        ? outcome.code
+        : outcome.code === "payout_required"
+          ? "configure_payout"
+          : undefined;
     return refuse(outcome.status, outcome.message, { submission, dialog });
   }
   // A swap: its review and card step (the card is pre-authorised as the swap's workflow starts).

@@ -16,7 +16,14 @@ import { randomUUID } from "node:crypto";
 import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect } from "@remix-run/node";
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from "@temporalio/client";
-import { cartDraftOrderIds, detachOrdersFromCart, expireStaleDrafts, getDraftOrders, type CheckoutDraft, type DraftOrderView } from "../../db/queries/checkout";
+import {
+  cartDraftOrderIds,
+  detachOrdersFromCart,
+  expireStaleDrafts,
+  getDraftOrders,
+  type CheckoutDraft,
+  type DraftOrderView,
+} from "../../db/queries/checkout";
 import { getCardOnFile } from "../../db/queries/settings";
 import { CARD_FORM_MESSAGES } from "../../domain/card-form";
 import { BUY_STATES, isTerminalState } from "../../domain/states";
@@ -39,7 +46,14 @@ import { errorsReply } from "./form.server";
 import { cardFormData, type CardFormMode } from "./card.server";
 import { paymentMethodOf, parseCardForm } from "./card-form.server";
 import { getEnv, paymentsProvider } from "./env.server";
-import { executeUpdateOnce, getTemporalClient, isTemporalUnavailable, isUpdateRetryable, startWorkflowOnce, withTimeout } from "./temporal.server";
+import {
+  executeUpdateOnce,
+  getTemporalClient,
+  isTemporalUnavailable,
+  isUpdateRetryable,
+  startWorkflowOnce,
+  withTimeout,
+} from "./temporal.server";
 
 /** How long a page waits for the workflow to answer the checkout before saying it is still processing. */
 const UPDATE_WAIT_MS = 25_000;
@@ -176,7 +190,15 @@ export async function payLoader(request: Request) {
       (d) => d.kind === "buy" && d.ttype === "buy" && d.statename === BUY_STATES.COMPLETE_ORDER_CHECKOUT,
     );
     if (drafts.length > 0) throw redirect(`/checkout/pay?${drafts.map((d) => `order=${d.id}`).join("&")}`);
-    return { admin: false as const, orders: [] as PayOrder[], card: null, mode: "test_card" as CardFormMode, provider: paymentsProvider(), publishableKey: null, formId: randomUUID() };
+    return {
+      admin: false as const,
+      orders: [] as PayOrder[],
+      card: null,
+      mode: "test_card" as CardFormMode,
+      provider: paymentsProvider(),
+      publishableKey: null,
+      formId: randomUUID(),
+    };
   }
   const orders = (await payOrders(auth, retailer, ids)).map(({ draft: _draft, ...o }): PayOrder => o);
   return { admin: false as const, orders, ...(await cardFormData(retailer.id)), formId: randomUUID() };
@@ -195,7 +217,10 @@ export function fail(status: number, errors: Record<string, string>, extra: Omit
 }
 
 /** The card of the form: the saved card, a test card (token), or a Stripe Elements PaymentMethod id. */
-export async function cardFromForm(retailerId: number, form: FormData): Promise<{ ok: true; card: PaymentMethodInput } | { ok: false; errors: Record<string, string> }> {
+export async function cardFromForm(
+  retailerId: number,
+  form: FormData,
+): Promise<{ ok: true; card: PaymentMethodInput } | { ok: false; errors: Record<string, string> }> {
   const parsed = parseCardForm(form);
   if (!parsed.ok) return parsed;
   if (parsed.card.source !== "saved") return { ok: true, card: paymentMethodOf(parsed.card) };
@@ -230,7 +255,10 @@ async function startAndCompleteCheckout(
   const updateId = randomUUID();
   let outcome: CheckoutOutcome;
   try {
-    const res = await withTimeout(client.workflow.executeUpdateWithStart(completeCheckoutUpdate, { args: [cmd], startWorkflowOperation: start, updateId }), UPDATE_WAIT_MS);
+    const res = await withTimeout(
+      client.workflow.executeUpdateWithStart(completeCheckoutUpdate, { args: [cmd], startWorkflowOperation: start, updateId }),
+      UPDATE_WAIT_MS,
+    );
     outcome = res === "timeout" ? { ok: false, code: "processing", message: CHECKOUT_MESSAGES.processing } : { ok: true, result: res };
   } catch (err) {
     let handle: BuyHandle | null = null;
@@ -251,9 +279,20 @@ async function startAndCompleteCheckout(
 }
 
 /** completeCheckout on one order's workflow. A second submit of a finished checkout counts as done. */
-async function completeCheckout(handle: BuyHandle, retailerId: number, card: PaymentMethodInput, updateId?: string): Promise<CheckoutOutcome> {
+async function completeCheckout(
+  handle: BuyHandle,
+  retailerId: number,
+  card: PaymentMethodInput,
+  updateId?: string,
+): Promise<CheckoutOutcome> {
   try {
-    const res = await executeUpdateOnce(handle, completeCheckoutUpdate, [{ actorRetailerId: retailerId, paymentMethod: card }], UPDATE_WAIT_MS, { updateId });
+    const res = await executeUpdateOnce(
+      handle,
+      completeCheckoutUpdate,
+      [{ actorRetailerId: retailerId, paymentMethod: card }],
+      UPDATE_WAIT_MS,
+      { updateId },
+    );
     if (res === "timeout") return { ok: false, code: "processing", message: CHECKOUT_MESSAGES.processing };
     return { ok: true, result: res };
   } catch (err) {

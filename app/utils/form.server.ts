@@ -205,7 +205,12 @@ class Refused extends Error {
 }
 
 /** Multipart with files, streamed part by part to `uploadHandler`, within the byte and part caps. */
-async function readMultipartStreaming(request: Request, maxBytes: number, limits: FormLimits, uploadHandler: UploadHandler): Promise<FormData> {
+async function readMultipartStreaming(
+  request: Request,
+  maxBytes: number,
+  limits: FormLimits,
+  uploadHandler: UploadHandler,
+): Promise<FormData> {
   const source = request.body?.getReader();
   let total = 0;
   let draining = false;
@@ -263,9 +268,15 @@ const intentValue = z.union([flatValue, z.record(fieldName, flatValue)]);
 /** What Conform's buttons write in `__intent__` (@conform-to/dom's intents), names and indices within the caps. */
 const IntentSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("validate"), payload: z.object({ name: fieldName.optional() }) }),
-  z.object({ type: z.literal("update"), payload: z.object({ name: fieldName.optional(), index: listIndex.optional(), value: intentValue.optional() }) }),
+  z.object({
+    type: z.literal("update"),
+    payload: z.object({ name: fieldName.optional(), index: listIndex.optional(), value: intentValue.optional() }),
+  }),
   z.object({ type: z.literal("reset"), payload: z.object({ name: fieldName.optional(), index: listIndex.optional() }) }),
-  z.object({ type: z.literal("insert"), payload: z.object({ name: fieldName, index: listIndex.optional(), defaultValue: intentValue.optional() }) }),
+  z.object({
+    type: z.literal("insert"),
+    payload: z.object({ name: fieldName, index: listIndex.optional(), defaultValue: intentValue.optional() }),
+  }),
   z.object({ type: z.literal("remove"), payload: z.object({ name: fieldName, index: listIndex }) }),
   z.object({ type: z.literal("reorder"), payload: z.object({ name: fieldName, from: listIndex, to: listIndex }) }),
 ]);

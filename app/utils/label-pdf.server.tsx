@@ -44,7 +44,12 @@ function Barcode({ value }: { value: string }) {
 export function LabelDocument({ input }: { input: LabelInput }) {
   const to = input.to;
   return (
-    <Document title={`Shipping label ${input.trackingNumber}`} author={SANDBOX_CARRIER_NAME} creator={SANDBOX_CARRIER_NAME} producer={SANDBOX_CARRIER_NAME}>
+    <Document
+      title={`Shipping label ${input.trackingNumber}`}
+      author={SANDBOX_CARRIER_NAME}
+      creator={SANDBOX_CARRIER_NAME}
+      producer={SANDBOX_CARRIER_NAME}
+    >
       <Page size={[288, 432]} style={styles.page}>
         <Text style={styles.carrier}>{SANDBOX_CARRIER_NAME} Ground</Text>
         <View style={styles.box}>

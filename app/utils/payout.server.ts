@@ -9,13 +9,7 @@ import { data, redirect } from "@remix-run/node";
 import { ApplicationFailure, WorkflowFailedError, type WorkflowHandle } from "@temporalio/client";
 import { z } from "zod";
 import { getLatestPayoutSetup, getPayoutProfile } from "../../db/queries/payout";
-import {
-  PAYOUT_FIELD_LABELS,
-  PAYOUT_FIELDS,
-  PAYOUT_PROVIDER_MESSAGES,
-  payoutDetailsSchema,
-  type PayoutField,
-} from "../../domain/payout";
+import { PAYOUT_FIELD_LABELS, PAYOUT_FIELDS, PAYOUT_PROVIDER_MESSAGES, payoutDetailsSchema, type PayoutField } from "../../domain/payout";
 import {
   PAYOUT_INVALID_INPUT,
   PAYOUT_REJECTED,
@@ -71,7 +65,9 @@ export async function payoutLoader(request: Request) {
   return {
     submissionId: randomUUID(),
     payoutSet: Boolean(retailer.btMerchantId),
-    saved: profile ? { accountLast4: profile.accountLast4, bustaxIdLast4: profile.bustaxIdLast4, updatedAt: profile.updatedAt.toISOString() } : null,
+    saved: profile
+      ? { accountLast4: profile.accountLast4, bustaxIdLast4: profile.bustaxIdLast4, updatedAt: profile.updatedAt.toISOString() }
+      : null,
     pending: latest?.status === "started" && Date.now() - latest.createdAt.getTime() < 10 * 60_000,
     isStaff: auth.user.isStaff,
     defaultValue,
@@ -111,10 +107,7 @@ function rejectionsOf(err: unknown): PayoutRejection[] | null {
  * already started) and waits for its result. Success redirects with a notice: retailers home, staff to
  * /admin (settings: back to the tab).
  */
-export async function payoutAction(
-  request: Request,
-  opts: { successPath?: (isStaff: boolean) => string; context?: unknown } = {},
-) {
+export async function payoutAction(request: Request, opts: { successPath?: (isStaff: boolean) => string; context?: unknown } = {}) {
   const auth = await requireRetailer(request);
   const retailerId = auth.retailer.id;
   const formData = await readFormData(request);
@@ -135,14 +128,20 @@ export async function payoutAction(
     retailerId,
     submissionId,
     details: submission.value,
-    tosAcceptance: { date: new Date().toISOString(), ip: clientIp(request, (opts.context as { clientIp?: string } | undefined)?.clientIp), userAgent: request.headers.get("user-agent")?.slice(0, 300) || undefined },
+    tosAcceptance: {
+      date: new Date().toISOString(),
+      ip: clientIp(request, (opts.context as { clientIp?: string } | undefined)?.clientIp),
+      userAgent: request.headers.get("user-agent")?.slice(0, 300) || undefined,
+    },
     notifyEmail: auth.retailer.storeEmail || submission.value.email,
   };
   const unavailable = () => reply(submission.reply({ formErrors: [PAYOUT_PROVIDER_MESSAGES.unavailable] }), 503, submissionId);
 
   let handle: WorkflowHandle<typeof payoutSetupWorkflow>;
   try {
-    handle = await startWorkflowOnce<typeof payoutSetupWorkflow>(await getTemporalClient(), PAYOUT_SETUP_WORKFLOW_TYPE, workflowId, [input]);
+    handle = await startWorkflowOnce<typeof payoutSetupWorkflow>(await getTemporalClient(), PAYOUT_SETUP_WORKFLOW_TYPE, workflowId, [
+      input,
+    ]);
   } catch (err) {
     if (isTemporalUnavailable(err)) {
       console.error(`[payout] Temporal unavailable starting ${workflowId}:`, (err as Error).message);

@@ -55,7 +55,14 @@ const styles = StyleSheet.create({
   value: { flex: 1 },
   section: { marginTop: 14 },
   sectionTitle: { fontSize: 12, fontFamily: "Helvetica-Bold", marginBottom: 6 },
-  tableHead: { flexDirection: "row", borderBottomWidth: 1, borderBottomColor: "#999", paddingBottom: 3, marginBottom: 3, fontFamily: "Helvetica-Bold" },
+  tableHead: {
+    flexDirection: "row",
+    borderBottomWidth: 1,
+    borderBottomColor: "#999",
+    paddingBottom: 3,
+    marginBottom: 3,
+    fontFamily: "Helvetica-Bold",
+  },
   tableRow: { flexDirection: "row", paddingVertical: 2, borderBottomWidth: 0.5, borderBottomColor: "#ddd" },
   cCode: { width: 90 },
   cStyle: { flex: 1 },
@@ -124,7 +131,12 @@ function BulletList({ title, items, boxes = false }: { title: string; items: rea
 function SlipPage(p: { d: PackingSlipData; name: string; title: string; rmaTitle: string; children: ReactNode }) {
   const { d } = p;
   return (
-    <Document title={`${p.name} ${d.externalId}`} author="Wholesale Marketplace" creator="Wholesale Marketplace" producer="Wholesale Marketplace">
+    <Document
+      title={`${p.name} ${d.externalId}`}
+      author="Wholesale Marketplace"
+      creator="Wholesale Marketplace"
+      producer="Wholesale Marketplace"
+    >
       <Page size="LETTER" style={styles.page}>
         <Text style={styles.title}>{p.title}</Text>
         <Text style={styles.subtitle}>{`Order ${d.externalId}`}</Text>

@@ -36,7 +36,10 @@ export function mayManage(ctx: { permissions: readonly string[] }, name: string)
 }
 
 export function forbidden(plural: string): Response {
-  return new Response(`You may not manage ${plural.toLowerCase()}.`, { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response(`You may not manage ${plural.toLowerCase()}.`, {
+    status: 403,
+    headers: { "Content-Type": "text/plain; charset=utf-8" },
+  });
 }
 
 export function notFound(): Response {
@@ -53,7 +56,7 @@ export async function requirePermission(request: Request, name: ResourceName): P
 /** The generic screens' guard: the class_name of the URL must be a resource this staff user may manage. */
 export async function requireResource(
   request: Request,
-  className: string | undefined
+  className: string | undefined,
 ): Promise<StaffContext & { resource: ResourceDef; name: ResourceName }> {
   const ctx = await requireStaffPermissions(request);
   const name = className ?? "";

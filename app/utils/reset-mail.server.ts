@@ -26,7 +26,15 @@ export function resetLink(userId: number, token: string): string {
 
 /** The e-mail's text around `link`. */
 export function resetMailText(link: string, askedBy: ResetAskedBy): string {
-  return ["Hello,", "", ...OPENING[askedBy], "", link, "", "If you did not ask for this, you can ignore this e-mail; your password stays the same."].join("\n");
+  return [
+    "Hello,",
+    "",
+    ...OPENING[askedBy],
+    "",
+    link,
+    "",
+    "If you did not ask for this, you can ignore this e-mail; your password stays the same.",
+  ].join("\n");
 }
 
 /** Queues the reset e-mail with `link` to the user (through the outbox). */

@@ -31,7 +31,7 @@ export function rowToFormValues(def: ResourceDef, row: Record<string, unknown>):
 export async function chooserData(
   def: ResourceDef,
   values: FormValues,
-  labels: Record<string, Record<number, string>> = {}
+  labels: Record<string, Record<number, string>> = {},
 ): Promise<Record<string, { options: ChooserOption[]; label?: string }>> {
   const out: Record<string, { options: ChooserOption[]; label?: string }> = {};
   for (const f of def.fields) {
@@ -64,7 +64,13 @@ export async function loadEditRow(name: ResourceName, def: ResourceDef, id: numb
  * errors and the form's) to answer with, a 400 (404 when the row is gone).
  * `fixed` values are set by the server (a wizard's company), never read from the form.
  */
-export async function saveResourceForm(request: Request, name: ResourceName, def: ResourceDef, id: number | null, fixed: ResourceValues = {}) {
+export async function saveResourceForm(
+  request: Request,
+  name: ResourceName,
+  def: ResourceDef,
+  id: number | null,
+  fixed: ResourceValues = {},
+) {
   const form = await readFormData(request);
   const submission = parseSubmission(form, { schema: schemaFor(def) });
   if (submission.status !== "success") {

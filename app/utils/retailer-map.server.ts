@@ -72,7 +72,11 @@ export function escapeXml(s: string): string {
  * The whole map as one SVG document string: states, the search circle (radius in miles), a dot per retailer
  * inside the view. Returns how many dots were drawn.
  */
-export function renderRetailerMap(view: { lat: number; lon: number; zoom: number }, radiusMiles: number, dots: MapDot[]): { svg: string; drawn: number } {
+export function renderRetailerMap(
+  view: { lat: number; lon: number; zoom: number },
+  radiusMiles: number,
+  dots: MapDot[],
+): { svg: string; drawn: number } {
   const { width, height } = MAP_DEFAULTS;
   const projection = projectionFor(view);
   const parts: string[] = [];

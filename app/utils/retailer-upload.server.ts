@@ -23,7 +23,6 @@ import { checkXlsxZip, readFirstSheet, writeSheet, XlsxRejected } from "./xlsx.s
 
 export { XlsxRejected };
 
-
 /** The template: the header row (required columns marked "*") and one example row. */
 export function uploadTemplate(): Promise<Buffer> {
   return writeSheet(
@@ -45,10 +44,7 @@ export async function previewUpload(file: Buffer): Promise<RetailerUploadRowJson
   if (!sheet.headers.some((h) => known.has(h))) throw new XlsxRejected("no header row with the template's columns");
   const brandsByName = await brandIdsByName(db);
   const cross = crossRowProblems(sheet.rows, (name) => brandsByName.has(name));
-  const taken = await registeredEmails(
-    db,
-    sheet.rows.map((r) => r.values.contact_email ?? "").filter(Boolean),
-  );
+  const taken = await registeredEmails(db, sheet.rows.map((r) => r.values.contact_email ?? "").filter(Boolean));
   return sheet.rows.map(({ line, values }) => {
     const problems = [...checkUploadRow(values).problems, ...(cross.get(line) ?? [])];
     const email = (values.contact_email ?? "").trim().toLowerCase();

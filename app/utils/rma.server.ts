@@ -46,8 +46,13 @@ export function receivedLines(order: OrderDetail): OrderLineView[] {
  * ADR 0011): a swap side's within 48 hours of receiving its goods; a purchase's buyer while it is delivered
  * and within 48 hours of the delivery. The order pages' button and the wizard's check.
  */
-export function rmaWindowOpen(order: Pick<OrderDetail, "ttype" | "role" | "statename" | "deliveredAt" | "swapWindows">, now = Date.now()): boolean {
-  return order.ttype === "swap" ? swapRmaOpen(order, now) : order.role === "receiver" && purchaseRmaOpen(order.statename, order.deliveredAt, now);
+export function rmaWindowOpen(
+  order: Pick<OrderDetail, "ttype" | "role" | "statename" | "deliveredAt" | "swapWindows">,
+  now = Date.now(),
+): boolean {
+  return order.ttype === "swap"
+    ? swapRmaOpen(order, now)
+    : order.role === "receiver" && purchaseRmaOpen(order.statename, order.deliveredAt, now);
 }
 
 /** The viewer's RMA of an order, as the order pages link to it. */
@@ -66,12 +71,19 @@ export async function rmaOffer(order: OrderDetail, retailerId: number | null): P
   const delivered = order.deliveredAt !== null || order.shipments.some((s) => s.status === "delivered");
   if (!order.role || retailerId === null || !delivered) return { canRma: false, myRma: null };
   const existing = await rmaOfOrder(db, order.id, retailerId);
-  if (existing) return { canRma: false, myRma: { id: existing.id, externalId: existing.externalId, displayStatus: RMA_DISPLAY_STATUS[existing.stage] ?? existing.stage } };
+  if (existing)
+    return {
+      canRma: false,
+      myRma: { id: existing.id, externalId: existing.externalId, displayStatus: RMA_DISPLAY_STATUS[existing.stage] ?? existing.stage },
+    };
   return { canRma: rmaWindowOpen(order), myRma: null };
 }
 
 /** Whether the viewer may ask for an RMA on this order now; the refusal's message otherwise. */
-export async function rmaEligibility(order: OrderDetail, retailerId: number): Promise<{ ok: true } | { ok: false; message: string; rmaId?: number }> {
+export async function rmaEligibility(
+  order: OrderDetail,
+  retailerId: number,
+): Promise<{ ok: true } | { ok: false; message: string; rmaId?: number }> {
   const { canRma, myRma } = await rmaOffer(order, retailerId);
   if (myRma) return { ok: false, message: RMA_WIZARD_MESSAGES.exists, rmaId: myRma.id };
   return canRma ? { ok: true } : { ok: false, message: RMA_WIZARD_MESSAGES.closed };
@@ -90,7 +102,9 @@ function rmaOrderOf(order: OrderDetail, lines: OrderLineView[]): RmaOrderInput {
 
 /** 'Amount You Will Receive' for the draft (domain/rma-money). */
 export function draftAmount(order: OrderDetail, lines: OrderLineView[], d: RmaDraft): number {
-  const asked = lines.filter((l) => (d.lines[l.contributionId]?.quantity ?? 0) > 0).map((l) => ({ unitPriceCents: l.unitPriceCents, requestedQuantity: d.lines[l.contributionId].quantity }));
+  const asked = lines
+    .filter((l) => (d.lines[l.contributionId]?.quantity ?? 0) > 0)
+    .map((l) => ({ unitPriceCents: l.unitPriceCents, requestedQuantity: d.lines[l.contributionId].quantity }));
   return asked.length ? rmaAmountYouWillReceive(rmaOrderOf(order, lines), asked) : 0;
 }
 
@@ -130,15 +144,31 @@ export async function storeLinePictures(form: FormData, d: RmaDraft, userId: num
  * Sends the RMA: the RMA order written with its lines (pictures attached) and its workflow started. The
  * refusal's message when the request is not possible (an RMA already exists, units changed).
  */
-export async function submitRma(order: OrderDetail, d: RmaDraft, victimId: number, userId: number): Promise<{ ok: true; rma: RmaStart } | { ok: false; status: number; message: string }> {
+export async function submitRma(
+  order: OrderDetail,
+  d: RmaDraft,
+  victimId: number,
+  userId: number,
+): Promise<{ ok: true; rma: RmaStart } | { ok: false; status: number; message: string }> {
   let rma: RmaStart;
   try {
     rma = await createRma(db, {
       orderId: order.id,
       victimId,
       uploaderUserId: userId,
-      contact: { name: d.contact.contact_name, email: d.contact.contact_email, phone: d.contact.contact_phone, packingSlipName: d.contact.packing_slip_name },
-      lines: chosen(d).map(([id, l]) => ({ sourceId: Number(id), quantity: l.quantity, reason: l.reason as number, reasonOther: l.other || null, pictures: l.pictures })),
+      contact: {
+        name: d.contact.contact_name,
+        email: d.contact.contact_email,
+        phone: d.contact.contact_phone,
+        packingSlipName: d.contact.packing_slip_name,
+      },
+      lines: chosen(d).map(([id, l]) => ({
+        sourceId: Number(id),
+        quantity: l.quantity,
+        reason: l.reason as number,
+        reasonOther: l.other || null,
+        pictures: l.pictures,
+      })),
       workflowIdFor: rmaWorkflowId,
     });
   } catch (err) {
@@ -147,7 +177,11 @@ export async function submitRma(order: OrderDetail, d: RmaDraft, victimId: numbe
   }
   try {
     const client = await getTemporalClient();
-    await client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, { taskQueue: getEnv().TEMPORAL_TASK_QUEUE, workflowId: rma.workflowId, args: [{ ...rma }] });
+    await client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
+      taskQueue: getEnv().TEMPORAL_TASK_QUEUE,
+      workflowId: rma.workflowId,
+      args: [{ ...rma }],
+    });
   } catch (err) {
     // Nothing half-done is kept: the RMA is undone, and the victim may send it again.
     console.error(`[rma] starting the workflow of RMA ${rma.rmaId} failed`, err);

@@ -36,7 +36,12 @@ export function swapCheckoutEstimate(view: Pick<DraftOrderView, "lines">) {
   const goodsCents = view.lines.reduce((a, l) => a + l.valueCents, 0);
   const units = view.lines.reduce((a, l) => a + l.quantity, 0);
   const v = swapValuation({ provider: { goodsCents, units }, receiver: { goodsCents: 0, units: 0 }, callItEven: false });
-  return { goodsCents, feeCents: v.receiver.feeCents, shippingCents: v.receiver.shippingCents, authorizeCents: v.receiver.feeCents + v.receiver.shippingCents };
+  return {
+    goodsCents,
+    feeCents: v.receiver.feeCents,
+    shippingCents: v.receiver.shippingCents,
+    authorizeCents: v.receiver.feeCents + v.receiver.shippingCents,
+  };
 }
 
 /**
@@ -47,7 +52,9 @@ async function swapToCheckOut(auth: AuthContext, retailer: RetailerRow, url: URL
   const ids = orderIdsFromUrl(url);
   if (ids === null || ids.length > 1) notFound();
   const candidates = ids.length === 1 ? ids : await cartDraftOrderIds(db, retailer.id);
-  const views = (await getDraftOrders(db, retailer.id, candidates, { viewerIsStaff: auth.user.isStaff })).filter((v) => v.ttype === "swap" && v.kind === "buy");
+  const views = (await getDraftOrders(db, retailer.id, candidates, { viewerIsStaff: auth.user.isStaff })).filter(
+    (v) => v.ttype === "swap" && v.kind === "buy",
+  );
   if (ids.length === 1 && views.length === 0) notFound();
   return views[0] ?? null;
 }
@@ -100,7 +107,13 @@ async function startAndCheckOut(client: Client, view: DraftOrderView, retailerId
     args: [swapInput(view)],
   } as ConstructorParameters<typeof WithStartWorkflowOperation<typeof swapOrderWorkflow>>[1]);
   try {
-    const res = await withTimeout(client.workflow.executeUpdateWithStart(swapCheckoutUpdate, { args: [{ actorRetailerId: retailerId, paymentMethod: card }], startWorkflowOperation: start }), UPDATE_WAIT_MS);
+    const res = await withTimeout(
+      client.workflow.executeUpdateWithStart(swapCheckoutUpdate, {
+        args: [{ actorRetailerId: retailerId, paymentMethod: card }],
+        startWorkflowOperation: start,
+      }),
+      UPDATE_WAIT_MS,
+    );
     if (res === "timeout") return { ok: false, code: "processing", message: CHECKOUT_MESSAGES.processing, started: true };
     return { ok: true };
   } catch (err) {

@@ -35,7 +35,15 @@ import { db } from "./db.server";
 import { ORDER_UNAVAILABLE_MESSAGE } from "../../domain/messages";
 import { paymentMethodFromForm } from "./card-form.server";
 import { parseSubmission } from "./form.server";
-import { COMMAND_TIMEOUT_MS, commandErrorStatus, getTemporalClient, isTemporalUnavailable, sendOrderCommand, withTimeout, type CommandOutcome } from "./temporal.server";
+import {
+  COMMAND_TIMEOUT_MS,
+  commandErrorStatus,
+  getTemporalClient,
+  isTemporalUnavailable,
+  sendOrderCommand,
+  withTimeout,
+  type CommandOutcome,
+} from "./temporal.server";
 
 export interface SwapPanelData {
   view: SwapView | null;
@@ -69,7 +77,10 @@ async function readSwapView(order: OrderDetail, waitMs = 5_000): Promise<SwapVie
   for (;;) {
     try {
       const client = await getTemporalClient();
-      const answer = await withTimeout(client.workflow.getHandle(order.workflowId).query(swapViewQuery), Math.max(0, Math.min(5_000, deadline - Date.now())));
+      const answer = await withTimeout(
+        client.workflow.getHandle(order.workflowId).query(swapViewQuery),
+        Math.max(0, Math.min(5_000, deadline - Date.now())),
+      );
       if (answer !== "timeout") return answer;
     } catch (err) {
       if (swapCommandError(err)?.code === "wrong_state") return "gone";
@@ -88,7 +99,13 @@ export type SwapOutcome =
   | CommandOutcome<SwapCommandResult>
   | { ok: false; status: number; code: "invalid"; message: string; reply?: SubmissionResult<string[]> };
 
-const invalid = (message: string, reply?: SubmissionResult<string[]>): SwapOutcome => ({ ok: false, status: 400, code: "invalid", message, ...(reply ? { reply } : {}) });
+const invalid = (message: string, reply?: SubmissionResult<string[]>): SwapOutcome => ({
+  ok: false,
+  status: 400,
+  code: "invalid",
+  message,
+  ...(reply ? { reply } : {}),
+});
 const unavailable: SwapOutcome = { ok: false, status: 503, code: "unavailable", message: ORDER_UNAVAILABLE_MESSAGE };
 const moved: SwapOutcome = { ok: false, status: commandErrorStatus("wrong_state"), code: "wrong_state", message: SWAP_ERRORS.wrong_state };
 
@@ -207,7 +224,8 @@ export async function handleSwapAction(order: OrderDetail, form: FormData, actor
       const lines = [];
       for (const [listingId, sizes] of units) {
         const c = choices.find((x) => x.listingId === listingId);
-        if (!c || Object.entries(sizes).some(([size, n]) => n > (c.sizes[size] ?? 0))) return invalid("These units are no longer available.");
+        if (!c || Object.entries(sizes).some(([size, n]) => n > (c.sizes[size] ?? 0)))
+          return invalid("These units are no longer available.");
         lines.push({ listingId, variationId: c.variationId, sizes, unitPriceCents: c.unitPriceCents });
       }
       return sendOrderCommand("swap", order, chooseItemsUpdate, { ...by, lines });

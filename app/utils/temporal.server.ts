@@ -79,7 +79,12 @@ export function isTemporalUnavailable(err: unknown): boolean {
  * Starts a workflow by type name on the app's task queue under a derived id, rejecting a second start of the
  * same id; a repeated submission (same id) gets the running or finished workflow's handle instead.
  */
-export async function startWorkflowOnce<T extends Workflow>(client: Client, workflowType: string, workflowId: string, args: Parameters<T>): Promise<WorkflowHandle<T>> {
+export async function startWorkflowOnce<T extends Workflow>(
+  client: Client,
+  workflowType: string,
+  workflowId: string,
+  args: Parameters<T>,
+): Promise<WorkflowHandle<T>> {
   try {
     return await client.workflow.start<T>(workflowType, {
       taskQueue: getEnv().TEMPORAL_TASK_QUEUE,
@@ -218,10 +223,21 @@ export type CommandOutcome<R> =
 export type OrderRef = { id: number; workflowId?: string | null };
 
 /** Per kind: the workflow id of an order without one in the read model, how a refusal reads, the timeout's text. */
-const ORDER_KINDS: Record<OrderKind, { workflowId: (id: number) => string; refusal: (err: unknown) => { code: OrderCommandErrorCode; message: string } | null; timeoutMessage: string }> = {
+const ORDER_KINDS: Record<
+  OrderKind,
+  {
+    workflowId: (id: number) => string;
+    refusal: (err: unknown) => { code: OrderCommandErrorCode; message: string } | null;
+    timeoutMessage: string;
+  }
+> = {
   buy: { workflowId: buyWorkflowId, refusal: buyCommandError, timeoutMessage: ORDER_TIMEOUT_MESSAGE },
   swap: { workflowId: swapWorkflowId, refusal: swapCommandError, timeoutMessage: ORDER_TIMEOUT_MESSAGE },
-  rma: { workflowId: rmaWorkflowId, refusal: rmaCommandError, timeoutMessage: "This is taking longer than usual. Refresh the page in a moment." },
+  rma: {
+    workflowId: rmaWorkflowId,
+    refusal: rmaCommandError,
+    timeoutMessage: "This is taking longer than usual. Refresh the page in a moment.",
+  },
 };
 
 /**

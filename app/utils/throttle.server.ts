@@ -35,10 +35,19 @@ export function accountRequestMessage(kind: AccountRequestKind, windowSeconds: n
   return `Too many ${what}. Please wait ${minutes(windowSeconds)} minutes and try again.`;
 }
 
-const limited = (cfg: ThrottleConfig, message: string): ThrottleVerdict => ({ limited: true, retryAfterSeconds: cfg.windowSeconds, message });
+const limited = (cfg: ThrottleConfig, message: string): ThrottleVerdict => ({
+  limited: true,
+  retryAfterSeconds: cfg.windowSeconds,
+  message,
+});
 const windowStart = (cfg: ThrottleConfig, now: Date) => new Date(now.getTime() - cfg.windowSeconds * 1000);
 
-export async function checkLoginThrottle(db: Db, cfg: ThrottleConfig, input: { email: string; ip: string }, now = new Date()): Promise<ThrottleVerdict> {
+export async function checkLoginThrottle(
+  db: Db,
+  cfg: ThrottleConfig,
+  input: { email: string; ip: string },
+  now = new Date(),
+): Promise<ThrottleVerdict> {
   const n = await loginFailureCounts(db, input.email, input.ip, windowStart(cfg, now));
   if (n.pair >= cfg.max || n.email >= cfg.max * IP_FACTOR || n.ip >= cfg.max * IP_FACTOR) {
     return limited(cfg, throttleMessage(cfg.windowSeconds));
@@ -56,9 +65,16 @@ export async function liftLoginThrottle(db: Db, input: { email: string; ip: stri
 }
 
 /** Checks a register or password-reset request and, when allowed, records it. */
-export async function admitAccountRequest(db: Db, cfg: ThrottleConfig, kind: AccountRequestKind, input: { email: string; ip: string }, now = new Date()): Promise<ThrottleVerdict> {
+export async function admitAccountRequest(
+  db: Db,
+  cfg: ThrottleConfig,
+  kind: AccountRequestKind,
+  input: { email: string; ip: string },
+  now = new Date(),
+): Promise<ThrottleVerdict> {
   const n = await accountRequestCounts(db, kind, input.email, input.ip, windowStart(cfg, now));
-  if (n.email >= ACCOUNT_REQUESTS_PER_EMAIL || n.ip >= cfg.max * IP_FACTOR) return limited(cfg, accountRequestMessage(kind, cfg.windowSeconds));
+  if (n.email >= ACCOUNT_REQUESTS_PER_EMAIL || n.ip >= cfg.max * IP_FACTOR)
+    return limited(cfg, accountRequestMessage(kind, cfg.windowSeconds));
   await recordAccountRequest(db, { kind, email: input.email, ip: input.ip, at: now });
   return { limited: false };
 }

@@ -82,7 +82,10 @@ export function photoUrl(name: string): string {
  * May this viewer see this picture? Active retailers and staff see pictures on listings; an RMA's pictures
  * its uploader and staff (they decide it); a picture not yet on a listing only its uploader. Unknown names: no.
  */
-export async function canViewPhoto(name: string, viewer: { userId: number; isStaff: boolean; retailerStatus: string | null }): Promise<boolean> {
+export async function canViewPhoto(
+  name: string,
+  viewer: { userId: number; isStaff: boolean; retailerStatus: string | null },
+): Promise<boolean> {
   if (!STORED_PHOTO_NAME.test(name)) return false;
   if (!viewer.isStaff && viewer.retailerStatus !== "active") return false;
   const upload = await findUpload(db, name);

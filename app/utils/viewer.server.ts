@@ -38,7 +38,16 @@ export async function getViewer(request: Request): Promise<Viewer> {
   const auth = await requireUser(request);
   if (auth.user.isStaff && auth.retailer === null) {
     const { brands, categories } = await marketBrowseContext(db, null);
-    return { mode: "admin", isStaff: true, retailerId: null, brands, brandIds: new Set(brands.map((b) => b.id)), withNames: true, auth, categories };
+    return {
+      mode: "admin",
+      isStaff: true,
+      retailerId: null,
+      brands,
+      brandIds: new Set(brands.map((b) => b.id)),
+      withNames: true,
+      auth,
+      categories,
+    };
   }
   const withRetailer = await requireRetailer(request);
   const { brands, categories } = await marketBrowseContext(db, withRetailer.retailer.id);

@@ -132,7 +132,10 @@ export interface WebhookAnswer {
 }
 
 function answer(status: number, body: WebhookAnswer): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+  });
 }
 
 /** The raw body as text, or a 4xx answer (too large / unreadable). */
@@ -166,7 +169,11 @@ function parseJson(raw: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-async function verifiedBody(request: Request, verify: (raw: string, header: string | null) => SignatureVerdict, headerName: string): Promise<{ value: unknown } | Response> {
+async function verifiedBody(
+  request: Request,
+  verify: (raw: string, header: string | null) => SignatureVerdict,
+  headerName: string,
+): Promise<{ value: unknown } | Response> {
   if (request.method !== "POST") return new Response("Method not allowed", { status: 405, headers: { Allow: "POST" } });
   const raw = await readRawBody(request);
   if (typeof raw !== "string") return raw;
@@ -231,7 +238,11 @@ export async function handleCarrierWebhook(request: Request): Promise<Response> 
     const payload: CarrierEventSignal = { ...signal, status: signal.status as CarrierStatus };
     await client.workflow.getHandle(workflowId).signal(carrierEventSignal, payload);
   };
-  return storeAndSignal({ id, provider: "carrier", type: `${ev.description}:${ev.result.status}`, payload: ev }, target, signalable ? send : null);
+  return storeAndSignal(
+    { id, provider: "carrier", type: `${ev.description}:${ev.result.status}`, payload: ev },
+    target,
+    signalable ? send : null,
+  );
 }
 
 /** POST /webhooks/payments */
@@ -270,12 +281,18 @@ export interface SendResult {
 }
 
 /** Signs a carrier event with CARRIER_WEBHOOK_SECRET and POSTs it to APP_ORIGIN/webhooks/carrier. */
-export async function sendSignedCarrierEvent(event: CarrierWebhookEvent, opts: { origin?: string; secret?: string } = {}): Promise<SendResult> {
+export async function sendSignedCarrierEvent(
+  event: CarrierWebhookEvent,
+  opts: { origin?: string; secret?: string } = {},
+): Promise<SendResult> {
   const env = getEnv();
   const raw = JSON.stringify(event);
   const res = await fetch(new URL(CARRIER_WEBHOOK_PATH, opts.origin ?? env.APP_ORIGIN), {
     method: "POST",
-    headers: { "Content-Type": "application/json", [CARRIER_SIGNATURE_HEADER]: signCarrierBody(opts.secret ?? carrierWebhookSecret(env), raw) },
+    headers: {
+      "Content-Type": "application/json",
+      [CARRIER_SIGNATURE_HEADER]: signCarrierBody(opts.secret ?? carrierWebhookSecret(env), raw),
+    },
     body: raw,
     signal: AbortSignal.timeout(15_000),
   });
@@ -317,7 +334,10 @@ interface EventMark {
   statename: string | null;
   scans: number;
 }
-const SCAN_CODE: Partial<Record<CarrierEventStatus, number>> = { picked_up: ACTION.SHIPMENT_PICKED_UP, delivered: ACTION.SHIPMENT_DELIVERED };
+const SCAN_CODE: Partial<Record<CarrierEventStatus, number>> = {
+  picked_up: ACTION.SHIPMENT_PICKED_UP,
+  delivered: ACTION.SHIPMENT_DELIVERED,
+};
 
 async function eventMark(orderId: number, code: number | null): Promise<EventMark> {
   const mark = await orderEventMark(db, orderId, code);
@@ -332,12 +352,22 @@ async function eventMark(orderId: number, code: number | null): Promise<EventMar
  * reloading in a loop). A duplicate answers at once and an event that changes nothing when the time is up,
  * both with `settled: false`.
  */
-export async function simulateCarrierEvent(orderId: number, status: CarrierEventStatus, shipmentId?: number | null): Promise<SimulateResult> {
+export async function simulateCarrierEvent(
+  orderId: number,
+  status: CarrierEventStatus,
+  shipmentId?: number | null,
+): Promise<SimulateResult> {
   const shipment = await latestShipmentOfOrder(db, orderId, shipmentId);
   if (!shipment?.trackingNumber) return { ok: false, message: "This order has no shipment with a tracking number yet." };
   const before = await eventMark(orderId, SCAN_CODE[status] ?? null);
   const eventId = `evt_sim_${randomUUID().replace(/-/g, "")}`;
-  const event = buildCarrierEvent({ eventId, trackingNumber: shipment.trackingNumber, shipmentId: null, status, occurredAt: new Date().toISOString() });
+  const event = buildCarrierEvent({
+    eventId,
+    trackingNumber: shipment.trackingNumber,
+    shipmentId: null,
+    status,
+    occurredAt: new Date().toISOString(),
+  });
   let sent: SendResult;
   try {
     sent = await sendSignedCarrierEvent(event);
@@ -346,7 +376,11 @@ export async function simulateCarrierEvent(orderId: number, status: CarrierEvent
     return { ok: false, message: "The carrier webhook could not be reached. Please try again." };
   }
   if (sent.httpStatus !== 200) {
-    return { ok: false, httpStatus: sent.httpStatus, message: `The carrier webhook answered ${sent.httpStatus}${sent.body?.error ? `: ${sent.body.error}` : ""}.` };
+    return {
+      ok: false,
+      httpStatus: sent.httpStatus,
+      message: `The carrier webhook answered ${sent.httpStatus}${sent.body?.error ? `: ${sent.body.error}` : ""}.`,
+    };
   }
   const duplicate = sent.body?.duplicate === true;
   const settled = duplicate ? false : await orderStepWritten(orderId, before);

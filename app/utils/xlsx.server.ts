@@ -76,7 +76,10 @@ export function checkXlsxZip(buf: Buffer, limits: XlsxLimits): void {
 }
 
 /** The first worksheet as rows of cell text keyed by the header row's names (lower-cased, "*" and spaces dropped). */
-export async function readFirstSheet(buf: Buffer, maxRows: number): Promise<{ headers: string[]; rows: { line: number; values: Record<string, string> }[] }> {
+export async function readFirstSheet(
+  buf: Buffer,
+  maxRows: number,
+): Promise<{ headers: string[]; rows: { line: number; values: Record<string, string> }[] }> {
   const wb = new ExcelJS.Workbook();
   try {
     await wb.xlsx.load(buf as unknown as ArrayBuffer);
@@ -120,7 +123,11 @@ function cellText(cell: ExcelJS.Cell): string {
 }
 
 /** A one-sheet workbook: a bold header row (names marked "*" when required), then the rows. */
-export async function writeSheet(sheetName: string, columns: { name: string; required?: boolean; width?: number }[], rows: string[][]): Promise<Buffer> {
+export async function writeSheet(
+  sheetName: string,
+  columns: { name: string; required?: boolean; width?: number }[],
+  rows: string[][],
+): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet(sheetName);
   ws.columns = columns.map((c) => ({ header: c.required ? `${c.name}*` : c.name, width: c.width ?? Math.max(14, c.name.length + 4) }));

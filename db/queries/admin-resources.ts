@@ -139,7 +139,8 @@ const ADAPTERS: Record<ResourceName, Adapter> = {
     hasActive: products.isActive,
     derive: async (db, v) => {
       const brandId = await brandOf(db, collections, Number(v.collection));
-      if (brandId !== undefined && brandId !== v.brand) return { errors: { collection: "This collection is not one of the chosen brand's." } };
+      if (brandId !== undefined && brandId !== v.brand)
+        return { errors: { collection: "This collection is not one of the chosen brand's." } };
       return ok();
     },
   },
@@ -391,8 +392,8 @@ export async function listResource(db: Db, name: ResourceName, q: ListQuery): Pr
             .where(where)
             .orderBy(dir(sortCol), dir(a.id))
             .limit(LIST_PAGE_SIZE)
-            .offset(Math.max(0, q.page - 1) * LIST_PAGE_SIZE)
-        )
+            .offset(Math.max(0, q.page - 1) * LIST_PAGE_SIZE),
+        ),
       )
       .orderBy(dir(sortCol), dir(a.id)),
     db.select({ n: count() }).from(
@@ -401,7 +402,7 @@ export async function listResource(db: Db, name: ResourceName, q: ListQuery): Pr
         .from(a.table)
         .where(where)
         .limit(COUNT_CAP + 1)
-        .as("capped")
+        .as("capped"),
     ),
   ]);
   const capped = n > COUNT_CAP;
@@ -433,7 +434,7 @@ export async function* exportResource(db: Db, name: ResourceName, q: Pick<ListQu
 export async function getResourceRow(
   db: Db,
   name: ResourceName,
-  id: number
+  id: number,
 ): Promise<{ row: Row; labels: Record<string, Record<number, string>> } | null> {
   const a = ADAPTERS[name];
   const rows = (await db.select(a.columns).from(a.table).where(eq(a.id, id)).limit(1)) as Row[];
@@ -508,7 +509,8 @@ export async function saveResource(db: Db, name: ResourceName, id: number | null
     const code = pgCode(e);
     if (code === "23505") return { ok: false, errors: {}, formError: "A row with these values already exists." };
     if (code === "23503") return { ok: false, errors: {}, formError: "A related row does not exist." };
-    if (code === "23514" || code === "22P02" || code === "22003") return { ok: false, errors: {}, formError: "The database refused these values." };
+    if (code === "23514" || code === "22P02" || code === "22003")
+      return { ok: false, errors: {}, formError: "The database refused these values." };
     throw e;
   }
 }
@@ -542,7 +544,7 @@ export async function setResourceActive(db: Db, name: ResourceName, id: number, 
 export async function chooserOptions(
   db: Db,
   name: ResourceName,
-  q: { search?: string; filters?: Record<string, string>; limit: number }
+  q: { search?: string; filters?: Record<string, string>; limit: number },
 ): Promise<{ id: number; display_name: string }[]> {
   const a = ADAPTERS[name];
   const rows = await db
@@ -580,7 +582,11 @@ export async function variationsOfProducts(db: Db, productIds: number[]): Promis
  * The add-variation modal (option, value and price required): a variation of the product
  * with options { [option]: value }, its colour the value when the option is a colour, the product's sku.
  */
-export async function addVariation(db: Db, productId: number, input: { option: string; value: string; priceCents: number }): Promise<number | null> {
+export async function addVariation(
+  db: Db,
+  productId: number,
+  input: { option: string; value: string; priceCents: number },
+): Promise<number | null> {
   const [p] = await db.select({ sku: products.sku, brandId: products.brandId }).from(products).where(eq(products.id, productId)).limit(1);
   if (!p) return null;
   const [v] = await db
@@ -599,6 +605,10 @@ export async function addVariation(db: Db, productId: number, input: { option: s
 
 /** 'activate all' / 'deactivate all' of the brand admin's Products tab: every product of one collection. */
 export async function setCollectionProductsActive(db: Db, collectionId: number, active: boolean): Promise<number> {
-  const rows = await db.update(products).set({ isActive: active }).where(eq(products.collectionId, collectionId)).returning({ id: products.id });
+  const rows = await db
+    .update(products)
+    .set({ isActive: active })
+    .where(eq(products.collectionId, collectionId))
+    .returning({ id: products.id });
   return rows.length;
 }

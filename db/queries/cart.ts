@@ -28,7 +28,18 @@ import {
 import { displayRetailer } from "../../domain/anonymity";
 import { LISTING_UNAVAILABLE } from "../../domain/messages";
 import type { Db } from "../client";
-import { brands, carts, listingRequests, listings, orders, productVariations, products, retailerBrands, retailers, variationImages } from "../schema";
+import {
+  brands,
+  carts,
+  listingRequests,
+  listings,
+  orders,
+  productVariations,
+  products,
+  retailerBrands,
+  retailers,
+  variationImages,
+} from "../schema";
 import type { DbOrTx } from "./listings";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -65,10 +76,23 @@ export async function saveCart(tx: DbOrTx, retailerId: number, cart: StoredCart)
   const type = cart.items.length > 0 ? cart.type : null;
   await tx
     .insert(carts)
-    .values({ retailerId, type, items: cart.items, draftOrderIds: cart.draftOrderIds, draftOrderId: cart.draftOrderIds[0] ?? null, updatedAt: new Date() })
+    .values({
+      retailerId,
+      type,
+      items: cart.items,
+      draftOrderIds: cart.draftOrderIds,
+      draftOrderId: cart.draftOrderIds[0] ?? null,
+      updatedAt: new Date(),
+    })
     .onConflictDoUpdate({
       target: carts.retailerId,
-      set: { type, items: cart.items, draftOrderIds: cart.draftOrderIds, draftOrderId: cart.draftOrderIds[0] ?? null, updatedAt: new Date() },
+      set: {
+        type,
+        items: cart.items,
+        draftOrderIds: cart.draftOrderIds,
+        draftOrderId: cart.draftOrderIds[0] ?? null,
+        updatedAt: new Date(),
+      },
     });
 }
 
@@ -160,13 +184,24 @@ export async function visibleRequest(db: DbOrTx, retailerId: number, requestId: 
     .innerJoin(brands, eq(brands.id, listingRequests.brandId))
     .leftJoin(
       retailerBrands,
-      and(eq(retailerBrands.brandId, listingRequests.brandId), eq(retailerBrands.retailerId, retailerId), eq(retailerBrands.status, "authorized")),
+      and(
+        eq(retailerBrands.brandId, listingRequests.brandId),
+        eq(retailerBrands.retailerId, retailerId),
+        eq(retailerBrands.status, "authorized"),
+      ),
     )
     .where(eq(listingRequests.id, requestId))
     .limit(1);
   if (!row) return null;
   if (row.requestorId !== retailerId && (row.totalUnits <= 0 || row.authorized === null || !row.brandActive)) return null;
-  return { kind: "request", id: row.id, requestorId: row.requestorId, brandId: row.brandId, variationId: row.variationId, sizes: row.sizes };
+  return {
+    kind: "request",
+    id: row.id,
+    requestorId: row.requestorId,
+    brandId: row.brandId,
+    variationId: row.variationId,
+    sizes: row.sizes,
+  };
 }
 
 /** The cart type a listing goes into. */
@@ -211,7 +246,16 @@ export async function addToCart(db: Db, retailerId: number, input: AddToCartInpu
       available = r.sizes;
     }
     if (input.type !== undefined && input.type !== type) {
-      return { ok: false, status: 400, message: type === "swap" ? "This listing is offered for swaps only." : type === "buy" ? "This listing is offered for sale, not for swaps." : "Requests are sold to from the requests tab." };
+      return {
+        ok: false,
+        status: 400,
+        message:
+          type === "swap"
+            ? "This listing is offered for swaps only."
+            : type === "buy"
+              ? "This listing is offered for sale, not for swaps."
+              : "Requests are sold to from the requests tab.",
+      };
     }
     const allowed = checkAdd(cart, line, type, retailerId);
     if (!allowed.ok) return { ok: false, status: 409, message: allowed.message };
@@ -256,7 +300,11 @@ export async function clearCart(db: Db, retailerId: number): Promise<ClearedCart
 }
 
 /** Deletes the given orders that are still untouched drafts of this retailer; returns what it deleted. */
-export async function deleteDraftOrders(tx: DbOrTx, retailerId: number, orderIds: number[]): Promise<{ orderId: number; workflowId: string }[]> {
+export async function deleteDraftOrders(
+  tx: DbOrTx,
+  retailerId: number,
+  orderIds: number[],
+): Promise<{ orderId: number; workflowId: string }[]> {
   if (orderIds.length === 0) return [];
   const rows = await tx
     .delete(orders)
@@ -328,7 +376,9 @@ async function variationDetails(db: DbOrTx, variationIds: number[]): Promise<Map
       unitPriceCents: productVariations.priceCents,
       displayName: products.displayName,
       brandName: brands.displayName,
-      imageUrl: sql<string | null>`(select ${variationImages.thumbnailUrl} from ${variationImages} where ${variationImages.variationId} = ${productVariations.id} order by ${variationImages.position}, ${variationImages.id} limit 1)`,
+      imageUrl: sql<
+        string | null
+      >`(select ${variationImages.thumbnailUrl} from ${variationImages} where ${variationImages.variationId} = ${productVariations.id} order by ${variationImages.position}, ${variationImages.id} limit 1)`,
     })
     .from(productVariations)
     .innerJoin(products, eq(products.id, productVariations.productId))
@@ -363,7 +413,11 @@ export async function reconcileLines(
       else dropped += 1;
     } else if (line.requestId != null) {
       const r = await visibleRequest(db, retailerId, line.requestId);
-      const ok = r !== null && r.requestorId !== retailerId && cart.type === "sell" && validateSelection({ selection: line.selection, available: r.sizes, mode: "sell" }).ok;
+      const ok =
+        r !== null &&
+        r.requestorId !== retailerId &&
+        cart.type === "sell" &&
+        validateSelection({ selection: line.selection, available: r.sizes, mode: "sell" }).ok;
       if (ok) kept.push({ line, variationId: r!.variationId });
       else dropped += 1;
     } else {
@@ -420,7 +474,10 @@ async function summarize(db: DbOrTx, retailerId: number, cart: StoredCart, dropp
   const names = new Map<number, string>();
   if (viewerIsStaff && cart.items.length > 0) {
     const ids = [...new Set(cart.items.map((i) => i.providerId))];
-    for (const r of await db.select({ id: retailers.id, storeName: retailers.storeName }).from(retailers).where(inArray(retailers.id, ids))) {
+    for (const r of await db
+      .select({ id: retailers.id, storeName: retailers.storeName })
+      .from(retailers)
+      .where(inArray(retailers.id, ids))) {
       names.set(r.id, r.storeName);
     }
   }
@@ -466,7 +523,13 @@ export async function countActiveOwnListings(db: DbOrTx, retailerId: number, bra
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(listings)
-    .where(and(eq(listings.providerId, retailerId), eq(listings.brandId, brandId), eq(listings.status, "active"), sql`${listings.totalUnits} > 0`));
+    .where(
+      and(
+        eq(listings.providerId, retailerId),
+        eq(listings.brandId, brandId),
+        eq(listings.status, "active"),
+        sql`${listings.totalUnits} > 0`,
+      ),
+    );
   return row?.n ?? 0;
 }
-

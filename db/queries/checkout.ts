@@ -20,11 +20,25 @@ import { and, eq, inArray, ne, notInArray, sql, type SQL } from "drizzle-orm";
 import { CART_MESSAGES, orderNumber, sellBlocked, swapBlock, type CartLine } from "../../domain/cart";
 import { displayRetailer } from "../../domain/anonymity";
 import { purchaseQuote } from "../../domain/fees";
-import { alreadyTransactingMessage, CONFIGURE_PAYOUT_TEXT, FILL_OUT_EVERYTHING, SWAP_NO_ACTIVE_LISTINGS, SWAP_NO_PAYOUT } from "../../domain/messages";
+import {
+  alreadyTransactingMessage,
+  CONFIGURE_PAYOUT_TEXT,
+  FILL_OUT_EVERYTHING,
+  SWAP_NO_ACTIVE_LISTINGS,
+  SWAP_NO_PAYOUT,
+} from "../../domain/messages";
 import { ACTION } from "../../domain/action-codes";
 import { WINDOWS } from "../../domain/business-days";
 import { SYSTEM_REASON } from "../../domain/reasons";
-import { actionNeededBy, BUY_STATES, COMMON_STATES, completedFlagFor, displayStatusFor, stageForState, TRANSACTION_TYPE } from "../../domain/states";
+import {
+  actionNeededBy,
+  BUY_STATES,
+  COMMON_STATES,
+  completedFlagFor,
+  displayStatusFor,
+  stageForState,
+  TRANSACTION_TYPE,
+} from "../../domain/states";
 import type { BuyDraftHandOver } from "../../domain/cart";
 import type { Db } from "../client";
 import { brands, carts, orderActions, orderContributions, orders, productVariations, products, retailers } from "../schema";
@@ -91,7 +105,10 @@ async function priceLines(tx: DbOrTx, kept: { line: CartLine; variationId: numbe
   const ids = [...new Set(kept.map((k) => k.variationId))];
   const prices = new Map<number, number>();
   if (ids.length > 0) {
-    for (const r of await tx.select({ id: productVariations.id, price: productVariations.priceCents }).from(productVariations).where(inArray(productVariations.id, ids))) {
+    for (const r of await tx
+      .select({ id: productVariations.id, price: productVariations.priceCents })
+      .from(productVariations)
+      .where(inArray(productVariations.id, ids))) {
       prices.set(r.id, r.price);
     }
   }
@@ -110,14 +127,22 @@ export async function proceedFromCart(db: Db, retailerId: number, opts: ProceedO
     if (dropped > 0) {
       const items = kept.map((k) => k.line);
       await saveCart(tx, retailerId, { type: items.length > 0 ? cart.type : null, items, draftOrderIds: cart.draftOrderIds });
-      return { ok: false, status: 409, code: "dropped", message: dropped === 1 ? CART_MESSAGES.itemDropped : CART_MESSAGES.itemsDropped(dropped) };
+      return {
+        ok: false,
+        status: 409,
+        code: "dropped",
+        message: dropped === 1 ? CART_MESSAGES.itemDropped : CART_MESSAGES.itemsDropped(dropped),
+      };
     }
 
     const [me] = await tx.select({ btMerchantId: retailers.btMerchantId }).from(retailers).where(eq(retailers.id, retailerId));
     const payoutSet = Boolean(me?.btMerchantId);
 
     if (cart.type === "swap") {
-      const block = swapBlock({ payoutSet, activeListingsOfBrand: payoutSet ? await countActiveOwnListings(tx, retailerId, cart.items[0].brandId) : 0 });
+      const block = swapBlock({
+        payoutSet,
+        activeListingsOfBrand: payoutSet ? await countActiveOwnListings(tx, retailerId, cart.items[0].brandId) : 0,
+      });
       if (block === "no_payout") return { ok: false, status: 403, code: "no_payout", message: SWAP_NO_PAYOUT };
       if (block === "no_active_listings") return { ok: false, status: 403, code: "no_active_listings", message: SWAP_NO_ACTIVE_LISTINGS };
       const swap = await swapDraftFromCart(tx, retailerId, cart, kept, opts);
@@ -126,7 +151,8 @@ export async function proceedFromCart(db: Db, retailerId: number, opts: ProceedO
 
     if (cart.type === "sell") {
       if (sellBlocked({ payoutSet })) return { ok: false, status: 403, code: "payout_required", message: CONFIGURE_PAYOUT_TEXT };
-      if (!opts.sellInfo?.reason || !opts.sellInfo.floorTime) return { ok: false, status: 400, code: "sell_info_required", message: FILL_OUT_EVERYTHING };
+      if (!opts.sellInfo?.reason || !opts.sellInfo.floorTime)
+        return { ok: false, status: 400, code: "sell_info_required", message: FILL_OUT_EVERYTHING };
     }
 
     const type = cart.type;
@@ -142,7 +168,12 @@ export async function proceedFromCart(db: Db, retailerId: number, opts: ProceedO
     const draftByKey = new Map(existing.map((o) => [draftKey(type, o), o]));
 
     if (type === "buy") {
-      const guard = await alreadyTransacting(tx, retailerId, priced, existing.map((o) => o.id));
+      const guard = await alreadyTransacting(
+        tx,
+        retailerId,
+        priced,
+        existing.map((o) => o.id),
+      );
       if (guard) return { ok: false, status: 409, code: "already_transacting", message: guard };
     }
 
@@ -273,7 +304,12 @@ async function writeDraftOrder(
       feeCents: quote.feeCents,
       shippingCents: quote.shippingCents,
       totalCents: quote.totalCents,
-      units: lines.map((l) => ({ listingId: l.line.listingId ?? null, variationId: l.variationId, sizes: l.line.selection, unitPriceCents: l.unitPriceCents })),
+      units: lines.map((l) => ({
+        listingId: l.line.listingId ?? null,
+        variationId: l.variationId,
+        sizes: l.line.selection,
+        unitPriceCents: l.unitPriceCents,
+      })),
     },
   };
 }
@@ -302,7 +338,12 @@ async function swapDraftFromCart(
     providerId,
     receiverId: retailerId,
     brandId: priced[0].line.brandId,
-    providerLines: priced.map((p) => ({ listingId: p.line.listingId ?? null, variationId: p.variationId, sizes: p.line.selection, unitPriceCents: p.unitPriceCents })),
+    providerLines: priced.map((p) => ({
+      listingId: p.line.listingId ?? null,
+      variationId: p.variationId,
+      sizes: p.line.selection,
+      unitPriceCents: p.unitPriceCents,
+    })),
     workflowIdFor: opts.swapWorkflowIdFor ?? missingSwapWorkflowId,
   });
   await saveCart(tx, retailerId, { type: cart.type, items: cart.items, draftOrderIds: [swap.orderId] });
@@ -354,7 +395,16 @@ export interface DraftOrderView {
   shippingCents: number;
   totalCents: number;
   floorTime: string | null;
-  lines: { productCode: string; displayName: string; color: string; brandName: string; sizes: Record<string, number>; quantity: number; unitPriceCents: number; valueCents: number }[];
+  lines: {
+    productCode: string;
+    displayName: string;
+    color: string;
+    brandName: string;
+    sizes: Record<string, number>;
+    quantity: number;
+    unitPriceCents: number;
+    valueCents: number;
+  }[];
   /** The same order as the hand-over its workflow is started with (read in the same two statements). */
   draft: CheckoutDraft;
 }
@@ -363,7 +413,12 @@ export interface DraftOrderView {
  * The given orders where this retailer is a party, with their goods, for the checkout review and the pay
  * step: one statement for the orders, one for their lines (the view and the workflow's hand-over alike).
  */
-export async function getDraftOrders(db: DbOrTx, retailerId: number, orderIds: number[], opts: { viewerIsStaff?: boolean } = {}): Promise<DraftOrderView[]> {
+export async function getDraftOrders(
+  db: DbOrTx,
+  retailerId: number,
+  orderIds: number[],
+  opts: { viewerIsStaff?: boolean } = {},
+): Promise<DraftOrderView[]> {
   if (orderIds.length === 0) return [];
   const os = await db
     .select()
@@ -390,12 +445,18 @@ export async function getDraftOrders(db: DbOrTx, retailerId: number, orderIds: n
     .innerJoin(productVariations, eq(productVariations.id, orderContributions.variationId))
     .innerJoin(products, eq(products.id, productVariations.productId))
     .innerJoin(brands, eq(brands.id, productVariations.brandId))
-    .where(inArray(orderContributions.orderId, os.map((o) => o.id)))
+    .where(
+      inArray(
+        orderContributions.orderId,
+        os.map((o) => o.id),
+      ),
+    )
     .orderBy(orderContributions.id);
   const names = new Map<number, string>();
   if (opts.viewerIsStaff) {
     const ids = [...new Set(os.flatMap((o) => [o.providerId, o.receiverId]))];
-    for (const r of await db.select({ id: retailers.id, storeName: retailers.storeName }).from(retailers).where(inArray(retailers.id, ids))) names.set(r.id, r.storeName);
+    for (const r of await db.select({ id: retailers.id, storeName: retailers.storeName }).from(retailers).where(inArray(retailers.id, ids)))
+      names.set(r.id, r.storeName);
   }
   return os.map((o) => {
     const other = o.receiverId === retailerId ? o.providerId : o.receiverId;
@@ -429,15 +490,15 @@ export async function getDraftOrders(db: DbOrTx, retailerId: number, orderIds: n
           .map((l) => ({ listingId: l.listingId, variationId: l.variationId as number, sizes: l.units, unitPriceCents: l.unitPriceCents })),
       },
       lines: own.map((l) => ({
-          productCode: l.productCode,
-          displayName: l.displayName,
-          color: l.color,
-          brandName: l.brandName,
-          sizes: l.units,
-          quantity: l.quantity,
-          unitPriceCents: l.unitPriceCents,
-          valueCents: l.valueCents,
-        })),
+        productCode: l.productCode,
+        displayName: l.displayName,
+        color: l.color,
+        brandName: l.brandName,
+        sizes: l.units,
+        quantity: l.quantity,
+        unitPriceCents: l.unitPriceCents,
+        valueCents: l.valueCents,
+      })),
     };
   });
 }
@@ -461,7 +522,11 @@ export async function detachOrdersFromCart(db: Db, retailerId: number, orderIds:
     const sellers = new Set(os.filter((o) => o.receiverId === retailerId && o.requestId === null).map((o) => o.providerId));
     const requests = new Set(os.filter((o) => o.providerId === retailerId && o.requestId !== null).map((o) => o.requestId as number));
     const items = cart.items.filter((l) =>
-      cart.type === "buy" || cart.type === "swap" ? !sellers.has(l.providerId) : cart.type === "sell" ? !(l.requestId != null && requests.has(l.requestId)) : true,
+      cart.type === "buy" || cart.type === "swap"
+        ? !sellers.has(l.providerId)
+        : cart.type === "sell"
+          ? !(l.requestId != null && requests.has(l.requestId))
+          : true,
     );
     const draftOrderIds = cart.draftOrderIds.filter((id) => !orderIds.includes(id));
     await saveCart(tx, retailerId, { type: items.length > 0 ? cart.type : null, items, draftOrderIds });
@@ -526,11 +591,19 @@ export async function expireStaleDrafts(db: DbOrTx, opts: { now?: Date; retailer
     const holders = await tx
       .select({ retailerId: carts.retailerId, draftOrderIds: carts.draftOrderIds })
       .from(carts)
-      .where(sql`EXISTS (SELECT 1 FROM jsonb_array_elements_text(${carts.draftOrderIds}) e WHERE e::int IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}))`)
+      .where(
+        sql`EXISTS (SELECT 1 FROM jsonb_array_elements_text(${carts.draftOrderIds}) e WHERE e::int IN (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )}))`,
+      )
       .for("update");
     for (const c of holders) {
       const left = c.draftOrderIds.filter((id) => !ids.includes(id));
-      await tx.update(carts).set({ draftOrderIds: left, draftOrderId: left[0] ?? null, updatedAt: now }).where(eq(carts.retailerId, c.retailerId));
+      await tx
+        .update(carts)
+        .set({ draftOrderIds: left, draftOrderId: left[0] ?? null, updatedAt: now })
+        .where(eq(carts.retailerId, c.retailerId));
     }
     return ids;
   });

@@ -2,13 +2,21 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { groupUploadRows } from "../../domain/catalogue-upload";
 import type { Db } from "../client";
-import { collections, collectionUploads, productSizes, productVariations, products, variationImages, type CollectionUploadRowJson } from "../schema";
+import {
+  collections,
+  collectionUploads,
+  productSizes,
+  productVariations,
+  products,
+  variationImages,
+  type CollectionUploadRowJson,
+} from "../schema";
 
 export type CollectionUploadRow = typeof collectionUploads.$inferSelect;
 
 export async function createCollectionUpload(
   db: Db,
-  v: { collectionId: number; uploadedBy: number; fileName: string; rows: CollectionUploadRowJson[]; images: Record<string, string> }
+  v: { collectionId: number; uploadedBy: number; fileName: string; rows: CollectionUploadRowJson[]; images: Record<string, string> },
 ): Promise<number> {
   const [row] = await db.insert(collectionUploads).values(v).returning({ id: collectionUploads.id });
   return row.id;
@@ -83,13 +91,28 @@ export async function saveCollectionUpload(db: Db, collectionId: number, id: num
       ? await tx
           .select({ sku: products.sku })
           .from(products)
-          .where(and(eq(products.collectionId, collectionId), inArray(products.sku, groups.map((g) => g.sku))))
+          .where(
+            and(
+              eq(products.collectionId, collectionId),
+              inArray(
+                products.sku,
+                groups.map((g) => g.sku),
+              ),
+            ),
+          )
       : [];
     if (already.length) return { ok: false, reason: "duplicate", skus: [...new Set(already.map((a) => a.sku))].sort() } as const;
     for (const g of groups) {
       const [p] = await tx
         .insert(products)
-        .values({ collectionId, brandId: c.brandId, sku: g.sku, displayName: g.displayName, description: g.description, priceCents: g.priceCents })
+        .values({
+          collectionId,
+          brandId: c.brandId,
+          sku: g.sku,
+          displayName: g.displayName,
+          description: g.description,
+          priceCents: g.priceCents,
+        })
         .returning({ id: products.id });
       if (g.sizes.length) await tx.insert(productSizes).values(g.sizes.map((label, position) => ({ productId: p.id, label, position })));
       for (const r of g.variations) {

@@ -193,7 +193,9 @@ export async function findOwnRequest(db: DbOrTx, requestorId: number, variationI
   const [row] = await db
     .select({ id: listingRequests.id })
     .from(listingRequests)
-    .where(and(eq(listingRequests.requestorId, requestorId), eq(listingRequests.variationId, variationId), gt(listingRequests.totalUnits, 0)))
+    .where(
+      and(eq(listingRequests.requestorId, requestorId), eq(listingRequests.variationId, variationId), gt(listingRequests.totalUnits, 0)),
+    )
     .orderBy(desc(listingRequests.createdAt), desc(listingRequests.id))
     .limit(1);
   return row ?? null;
@@ -247,15 +249,29 @@ export type CreateListingResult =
   | Refusal;
 
 /** Checks shared by both creations: variation, retailer, authorization, sizes (against the size run). */
-async function checkCreation(tx: DbOrTx, retailerId: number, variationId: number, sizes: SizesMap): Promise<Refusal | { ok: true; brandId: number; bt: string | null; variationPriceCents: number; sku: string }> {
+async function checkCreation(
+  tx: DbOrTx,
+  retailerId: number,
+  variationId: number,
+  sizes: SizesMap,
+): Promise<Refusal | { ok: true; brandId: number; bt: string | null; variationPriceCents: number; sku: string }> {
   const [v] = await tx
-    .select({ brandId: productVariations.brandId, productId: productVariations.productId, priceCents: productVariations.priceCents, sku: productVariations.sku })
+    .select({
+      brandId: productVariations.brandId,
+      productId: productVariations.productId,
+      priceCents: productVariations.priceCents,
+      sku: productVariations.sku,
+    })
     .from(productVariations)
     .innerJoin(products, eq(products.id, productVariations.productId))
     .where(and(eq(productVariations.id, variationId), eq(productVariations.isActive, true), eq(products.isActive, true)))
     .limit(1);
   if (!v) return { ok: false, reason: "variation_not_found" };
-  const [r] = await tx.select({ status: retailers.status, bt: retailers.btMerchantId }).from(retailers).where(eq(retailers.id, retailerId)).limit(1);
+  const [r] = await tx
+    .select({ status: retailers.status, bt: retailers.btMerchantId })
+    .from(retailers)
+    .where(eq(retailers.id, retailerId))
+    .limit(1);
   if (!r) return { ok: false, reason: "retailer_not_found" };
   if (r.status !== "active") return { ok: false, reason: "retailer_inactive" };
   const [auth] = await tx
@@ -269,7 +285,8 @@ async function checkCreation(tx: DbOrTx, retailerId: number, variationId: number
   const run = new Set(await sizeRunOfProduct(tx, v.productId));
   const unknown = Object.keys(sizes).filter((l) => !run.has(l));
   if (unknown.length > 0) return { ok: false, reason: "invalid_sizes", message: `This product has no size ${unknown[0]}.` };
-  if (Object.values(sizes).reduce((a, n) => a + n, 0) <= 0) return { ok: false, reason: "invalid_sizes", message: "The total of the sizes must be more than 0." };
+  if (Object.values(sizes).reduce((a, n) => a + n, 0) <= 0)
+    return { ok: false, reason: "invalid_sizes", message: "The total of the sizes must be more than 0." };
   return { ok: true, brandId: v.brandId, bt: r.bt, variationPriceCents: v.priceCents, sku: v.sku };
 }
 

@@ -191,7 +191,9 @@ export async function myItemsByBrand(db: DbOrTx, opts: MyItemsOptions): Promise<
       listingType: (isListings ? sql`${listings.listingType}` : sql`NULL`).as("listing_type"),
       correctedAt: (isListings ? sql`${listings.correctedAt}` : sql`NULL::timestamptz`).as("corrected_at"),
       createdAt: t.createdAt,
-      imageUrl: sql<string | null>`(SELECT vi.thumbnail_url FROM ${variationImages} vi WHERE vi.variation_id = ${t.variationId} ORDER BY vi.position, vi.id LIMIT 1)`.as(
+      imageUrl: sql<
+        string | null
+      >`(SELECT vi.thumbnail_url FROM ${variationImages} vi WHERE vi.variation_id = ${t.variationId} ORDER BY vi.position, vi.id LIMIT 1)`.as(
         "image_url",
       ),
       rn: sql<number>`row_number() OVER (PARTITION BY ${t.brandId} ORDER BY ${t.createdAt} DESC, ${t.id} DESC)`.as("rn"),
@@ -235,7 +237,15 @@ export async function myItemsByBrand(db: DbOrTx, opts: MyItemsOptions): Promise<
         corrected: r.correctedAt !== null && r.correctedAt !== undefined,
         createdAt: r.createdAt,
       }));
-    return { id: b.id, name: b.name, displayName: b.displayName, count: countByBrand.get(b.id) ?? 0, offset: offsetOf(opts.offsets, b.id), limit, items };
+    return {
+      id: b.id,
+      name: b.name,
+      displayName: b.displayName,
+      count: countByBrand.get(b.id) ?? 0,
+      offset: offsetOf(opts.offsets, b.id),
+      limit,
+      items,
+    };
   });
 }
 
@@ -298,7 +308,9 @@ export async function getMyItem(db: DbOrTx, kind: MyKind, id: number, ownerId: n
       status: isListings ? listings.status : sql<null>`NULL`,
       correctedAt: isListings ? listings.correctedAt : sql<null>`NULL`,
       updatedAt: t.updatedAt,
-      imageUrl: sql<string | null>`(SELECT vi.url FROM ${variationImages} vi WHERE vi.variation_id = ${t.variationId} ORDER BY vi.position, vi.id LIMIT 1)`,
+      imageUrl: sql<
+        string | null
+      >`(SELECT vi.url FROM ${variationImages} vi WHERE vi.variation_id = ${t.variationId} ORDER BY vi.position, vi.id LIMIT 1)`,
     })
     .from(t)
     .innerJoin(productVariations, eq(productVariations.id, t.variationId))
@@ -386,7 +398,10 @@ export async function updateMyListing(db: DbOrTx, u: MyItemUpdate): Promise<{ id
   return rows[0] ?? null;
 }
 
-export async function updateMyRequest(db: DbOrTx, u: Omit<MyItemUpdate, "listingType" | "correction">): Promise<{ id: number; totalUnits: number } | null> {
+export async function updateMyRequest(
+  db: DbOrTx,
+  u: Omit<MyItemUpdate, "listingType" | "correction">,
+): Promise<{ id: number; totalUnits: number } | null> {
   const total = checkSizes(u.sizes);
   if (!Number.isSafeInteger(u.id) || u.id <= 0) return null;
   const rows = await db
@@ -399,7 +414,11 @@ export async function updateMyRequest(db: DbOrTx, u: Omit<MyItemUpdate, "listing
 
 /** Marks a listing as corrected by someone other than its owner (e.g. staff tools): the owner must re-list. */
 export async function markListingCorrected(db: DbOrTx, listingId: number): Promise<boolean> {
-  const rows = await db.update(listings).set({ correctedAt: sql`now()` }).where(eq(listings.id, listingId)).returning({ id: listings.id });
+  const rows = await db
+    .update(listings)
+    .set({ correctedAt: sql`now()` })
+    .where(eq(listings.id, listingId))
+    .returning({ id: listings.id });
   return rows.length === 1;
 }
 

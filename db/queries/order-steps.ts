@@ -69,9 +69,16 @@ export interface OrderStep {
 }
 
 /** The step's order, sequence, key and state from a write that names them so (the buy's and the swap's). */
-export function stepOf(w: StepState & { orderId: number; sequence?: number; dedupeKey: string }): Pick<OrderStep, "orderId" | "sequence" | "dedupeKey" | "state"> {
+export function stepOf(
+  w: StepState & { orderId: number; sequence?: number; dedupeKey: string },
+): Pick<OrderStep, "orderId" | "sequence" | "dedupeKey" | "state"> {
   const { statename, displayStatus, stage, completed, actionNeeded } = w;
-  return { orderId: w.orderId, sequence: w.sequence, dedupeKey: w.dedupeKey, state: { statename, displayStatus, stage, completed, actionNeeded } };
+  return {
+    orderId: w.orderId,
+    sequence: w.sequence,
+    dedupeKey: w.dedupeKey,
+    state: { statename, displayStatus, stage, completed, actionNeeded },
+  };
 }
 
 /** The step's reasons merged into the row's (those stored before, e.g. checkout's sell_reason), as the column's new value. */
@@ -151,11 +158,15 @@ export async function shipmentsFollow(tx: DbOrTx, orderId: number, statename: st
  * Only in raw `sql` statements: a one-table drizzle select leaves column names unqualified, and the subquery's
  * "id" would then be the contact's.
  */
-const noticeAddress = sql<string | null>`coalesce(nullif(${retailers.storeEmail}, ''), (select nullif(${retailerContacts.email}, '') from ${retailerContacts} where ${retailerContacts.retailerId} = ${retailers.id} order by ${retailerContacts.id} limit 1))`;
+const noticeAddress = sql<
+  string | null
+>`coalesce(nullif(${retailers.storeEmail}, ''), (select nullif(${retailerContacts.email}, '') from ${retailerContacts} where ${retailerContacts.retailerId} = ${retailers.id} order by ${retailerContacts.id} limit 1))`;
 
 /** Who to e-mail for a retailer: its store e-mail, else its first contact's. */
 export async function retailerNoticeAddress(db: DbOrTx, retailerId: number): Promise<string | null> {
-  const [r] = await db.execute<{ to: string | null }>(sql`select ${noticeAddress} as "to" from ${retailers} where ${retailers.id} = ${retailerId}`);
+  const [r] = await db.execute<{ to: string | null }>(
+    sql`select ${noticeAddress} as "to" from ${retailers} where ${retailers.id} = ${retailerId}`,
+  );
   return r?.to ?? null;
 }
 
@@ -183,7 +194,14 @@ async function queueStaffNotices(tx: DbOrTx, notices: StaffNoticeWrite[]): Promi
     for (const s of staff) {
       await tx
         .insert(outboxEmails)
-        .values({ toEmail: s.email, subject: n.subject, bodyText: n.text, kind: n.kind, dedupeKey: `${n.dedupeKey}:${s.id}`, status: "queued" })
+        .values({
+          toEmail: s.email,
+          subject: n.subject,
+          bodyText: n.text,
+          kind: n.kind,
+          dedupeKey: `${n.dedupeKey}:${s.id}`,
+          status: "queued",
+        })
         .onConflictDoNothing();
     }
   }

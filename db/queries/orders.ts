@@ -15,7 +15,15 @@ import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { listings, orderActions, orderContributions, orders, ratings, type SizesMap } from "../schema";
 import type { DbOrTx } from "./listings";
-import { mergedReasons, recordStep, shipmentsFollow, stepOf, type OrderActionWrite, type OrderNoticeWrite, type StepState } from "./order-steps";
+import {
+  mergedReasons,
+  recordStep,
+  shipmentsFollow,
+  stepOf,
+  type OrderActionWrite,
+  type OrderNoticeWrite,
+  type StepState,
+} from "./order-steps";
 
 export interface OrderLineWrite {
   listingId: number | null;
@@ -166,7 +174,12 @@ export async function findConflictingOrders(
     for (const [size, n] of Object.entries(l.sizes)) m[size] = (m[size] ?? 0) - n;
   }
   const others = await db
-    .select({ orderId: orders.id, listingId: orderContributions.listingId, units: orderContributions.units, pendingUnits: orderContributions.pendingUnits })
+    .select({
+      orderId: orders.id,
+      listingId: orderContributions.listingId,
+      units: orderContributions.units,
+      pendingUnits: orderContributions.pendingUnits,
+    })
     .from(orders)
     .innerJoin(orderContributions, eq(orderContributions.orderId, orders.id))
     .where(
@@ -197,14 +210,21 @@ export async function orderStateMark(db: DbOrTx, orderId: number): Promise<{ sta
  * up, 119 delivered; 0 without a code), in one read; null for no order. Staff's simulated carrier event reads
  * it until the workflow has written the step.
  */
-export async function orderEventMark(db: DbOrTx, orderId: number, code: number | null): Promise<{ statename: string; scans: number } | null> {
+export async function orderEventMark(
+  db: DbOrTx,
+  orderId: number,
+  code: number | null,
+): Promise<{ statename: string; scans: number } | null> {
   // Columns spelled with their tables: Drizzle writes a one-table select's columns bare, and a bare "id" in the
   // subquery would be the action's.
   const scans =
     code === null
       ? sql<number>`0`
       : sql<number>`(select count(*)::int from ${orderActions} a where a.${sql.identifier(orderActions.orderId.name)} = ${orders}.${sql.identifier(orders.id.name)} and a.${sql.identifier(orderActions.code.name)} = ${code})`;
-  const [row] = await db.select({ statename: orders.statename, scans: scans.mapWith(Number) }).from(orders).where(eq(orders.id, orderId));
+  const [row] = await db
+    .select({ statename: orders.statename, scans: scans.mapWith(Number) })
+    .from(orders)
+    .where(eq(orders.id, orderId));
   return row ?? null;
 }
 
@@ -235,7 +255,14 @@ export async function saveOrderRating(
   if (!order) return { saved: false };
   const rows = await db
     .insert(ratings)
-    .values({ orderId: input.orderId, raterId: input.raterId, rateeId: input.rateeId, role: input.role, ...input.stars, comments: input.comments })
+    .values({
+      orderId: input.orderId,
+      raterId: input.raterId,
+      rateeId: input.rateeId,
+      role: input.role,
+      ...input.stars,
+      comments: input.comments,
+    })
     .onConflictDoNothing()
     .returning({ id: ratings.id });
   return { saved: rows.length > 0 };

@@ -39,7 +39,11 @@ export async function insertOutboxEmail(db: Db, email: NewOutboxEmail): Promise<
     .onConflictDoNothing()
     .returning();
   if (rows[0]) return rows[0];
-  const existing = await db.select().from(outboxEmails).where(eq(outboxEmails.dedupeKey, email.dedupeKey ?? "")).limit(1);
+  const existing = await db
+    .select()
+    .from(outboxEmails)
+    .where(eq(outboxEmails.dedupeKey, email.dedupeKey ?? ""))
+    .limit(1);
   if (!existing[0]) throw new Error("outbox insert conflicted but no row found");
   return existing[0];
 }

@@ -173,7 +173,13 @@ export async function sandboxObjectsOfOrders(db: DbOrTx, orderIds: readonly numb
     .where(
       or(
         and(inArray(sandboxPaymentObjects.kind, ["payment_intent", "refund"]), inArray(orderIdOf, orderIds.map(String))),
-        and(eq(sandboxPaymentObjects.kind, "transfer"), inArray(groupOf, orderIds.map((id) => `order-${id}`))),
+        and(
+          eq(sandboxPaymentObjects.kind, "transfer"),
+          inArray(
+            groupOf,
+            orderIds.map((id) => `order-${id}`),
+          ),
+        ),
       ),
     );
   for (const r of rows) {

@@ -109,7 +109,13 @@ export async function recordPayoutAccount(
 
     await tx
       .insert(payoutSetups)
-      .values({ retailerId: input.retailerId, workflowId: input.workflowId, status: "done", accountId: input.accountId, completedAt: new Date() })
+      .values({
+        retailerId: input.retailerId,
+        workflowId: input.workflowId,
+        status: "done",
+        accountId: input.accountId,
+        completedAt: new Date(),
+      })
       .onConflictDoUpdate({
         target: payoutSetups.workflowId,
         set: { status: "done", accountId: input.accountId, error: null, completedAt: new Date() },

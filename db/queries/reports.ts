@@ -18,7 +18,10 @@ const NOT_A_TRADE = ["complete_order_checkout", "expired"];
 /** Stages of an order whose money was taken (approved or later, not declined or cancelled). */
 const TRADED_STAGES = ["approved", "shipping", "delivered", "complete"];
 
-const tradedStages = sql.join(TRADED_STAGES.map((s) => sql`${s}`), sql`, `);
+const tradedStages = sql.join(
+  TRADED_STAGES.map((s) => sql`${s}`),
+  sql`, `,
+);
 /** A sale or a swap: an RMA (type 3) is a return, not a trade, though its return parcel is also "shipping". */
 const NOT_AN_RMA = sql.raw("o.transaction_type <> 3");
 
@@ -116,7 +119,19 @@ export function monthlyMetricsReport(db: Db): ReportSource {
 /** Per brand: what is listed (active listings with units, their units and value at the variation's price) and requested. */
 export function brandInventoryReport(db: Db): ReportSource {
   return {
-    columns: ["brand_id", "brand", "is_active", "listings", "sell_listings", "swap_listings", "units", "value", "hidden_listings", "requests", "requested_units"],
+    columns: [
+      "brand_id",
+      "brand",
+      "is_active",
+      "listings",
+      "sell_listings",
+      "swap_listings",
+      "units",
+      "value",
+      "hidden_listings",
+      "requests",
+      "requested_units",
+    ],
     batches: cursor(
       db,
       (q) => q`
@@ -192,7 +207,10 @@ export type RepRetailerRow = {
  */
 export async function repTradeTotals(db: Db, states: string[], since: Date): Promise<{ orders: number; valueCents: number }> {
   if (states.length === 0) return { orders: 0, valueCents: 0 };
-  const inStates = sql`(${sql.join(states.map((x) => sql`${x}`), sql`, `)})`;
+  const inStates = sql`(${sql.join(
+    states.map((x) => sql`${x}`),
+    sql`, `,
+  )})`;
   const [row] = await db.execute<{ orders: number; value_cents: number }>(sql`
     select count(*)::int as orders, coalesce(sum(o.value_cents), 0)::int as value_cents
     from orders o
@@ -222,7 +240,10 @@ export async function repRetailers(db: Db, states: string[], since: Date): Promi
       (select count(*) from listings l where l.provider_id = r.id and l.total_units > 0)::int as listings,
       (select count(*) from listing_requests q where q.requestor_id = r.id and q.total_units > 0)::int as requests
     from retailers r
-    where upper(r.state) in ${sql`(${sql.join(states.map((s) => sql`${s}`), sql`, `)})`}
+    where upper(r.state) in ${sql`(${sql.join(
+      states.map((s) => sql`${s}`),
+      sql`, `,
+    )})`}
     order by r.state, r.store_name, r.id`);
   return rows.map((r) => ({
     id: r.id,
@@ -241,17 +262,38 @@ export async function repRetailers(db: Db, states: string[], since: Date): Promi
 // ---------------------------------------------------------------------------------------------
 // Retailer map
 
-export type MapRetailer = { id: number; storeName: string; city: string; state: string; status: string; lat: number; lon: number; miles: number };
+export type MapRetailer = {
+  id: number;
+  storeName: string;
+  city: string;
+  state: string;
+  status: string;
+  lat: number;
+  lon: number;
+  miles: number;
+};
 
 /**
  * Retailers with a location within `radiusMiles` of the point, nearest first, `limit` from `offset` (the map
  * fetches 100 at a time). A bounding box (index retailers_location_idx) narrows the rows before the exact
  * great-circle distance.
  */
-export async function retailersNear(db: Db, p: { lat: number; lon: number; radiusMiles: number; limit: number; offset: number }): Promise<MapRetailer[]> {
+export async function retailersNear(
+  db: Db,
+  p: { lat: number; lon: number; radiusMiles: number; limit: number; offset: number },
+): Promise<MapRetailer[]> {
   const dLat = p.radiusMiles / 69.0;
   const dLon = p.radiusMiles / Math.max(1, 69.17 * Math.cos((p.lat * Math.PI) / 180));
-  const rows = await db.execute<{ id: number; store_name: string; city: string; state: string; status: string; lat: number; lon: number; miles: number }>(sql`
+  const rows = await db.execute<{
+    id: number;
+    store_name: string;
+    city: string;
+    state: string;
+    status: string;
+    lat: number;
+    lon: number;
+    miles: number;
+  }>(sql`
     select * from (
       select id, store_name, city, state, status::text as status, latitude as lat, longitude as lon,
         2 * 3958.8 * asin(least(1, sqrt(power(sin(radians(latitude - ${p.lat}) / 2), 2)
@@ -263,6 +305,14 @@ export async function retailersNear(db: Db, p: { lat: number; lon: number; radiu
     ) x where miles <= ${p.radiusMiles}
     order by miles, id
     limit ${p.limit} offset ${p.offset}`);
-  return rows.map((r) => ({ id: r.id, storeName: r.store_name, city: r.city, state: r.state, status: r.status, lat: r.lat, lon: r.lon, miles: Number(r.miles) }));
+  return rows.map((r) => ({
+    id: r.id,
+    storeName: r.store_name,
+    city: r.city,
+    state: r.state,
+    status: r.status,
+    lat: r.lat,
+    lon: r.lon,
+    miles: Number(r.miles),
+  }));
 }
-

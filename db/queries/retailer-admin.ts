@@ -79,7 +79,10 @@ export async function listRetailersPage(
       .orderBy(desc(retailers.createdAt), desc(retailers.id))
       .limit(size)
       .offset((page - 1) * size),
-    db.select({ n: sql<number>`count(*)::int` }).from(retailers).where(where),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(retailers)
+      .where(where),
   ]);
   return { rows, total: count[0]?.n ?? 0 };
 }
@@ -100,7 +103,9 @@ export async function touchRetailerLastActive(db: Db, retailerId: number, now: D
   await db
     .update(retailers)
     .set({ lastActiveAt: now })
-    .where(and(eq(retailers.id, retailerId), or(isNull(retailers.lastActiveAt), lte(retailers.lastActiveAt, new Date(now.getTime() - everyMs)))));
+    .where(
+      and(eq(retailers.id, retailerId), or(isNull(retailers.lastActiveAt), lte(retailers.lastActiveAt, new Date(now.getTime() - everyMs)))),
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -112,7 +117,11 @@ export type AdminContact = ContactRow & { loginUserId: number | null };
 /** The retailer's contacts with the login each one has (its user, or the user with its e-mail). */
 export async function listContactsWithLogin(db: Db, retailerId: number): Promise<AdminContact[]> {
   const rows = await db
-    .select({ c: retailerContacts, byId: users.id, byEmail: sql<number | null>`(select u.id from ${users} u where lower(u.email) = lower(${retailerContacts.email}) limit 1)` })
+    .select({
+      c: retailerContacts,
+      byId: users.id,
+      byEmail: sql<number | null>`(select u.id from ${users} u where lower(u.email) = lower(${retailerContacts.email}) limit 1)`,
+    })
     .from(retailerContacts)
     .leftJoin(users, eq(users.id, retailerContacts.userId))
     .where(eq(retailerContacts.retailerId, retailerId))
@@ -141,7 +150,10 @@ export async function updateContact(db: Db, retailerId: number, contactId: numbe
 }
 
 export async function addContact(db: Db, retailerId: number, input: ContactUpdate): Promise<ContactRow> {
-  const rows = await db.insert(retailerContacts).values({ ...input, retailerId }).returning();
+  const rows = await db
+    .insert(retailerContacts)
+    .values({ ...input, retailerId })
+    .returning();
   return rows[0];
 }
 
@@ -234,7 +246,11 @@ export type AdminOrderRow = {
 };
 
 /** The retailer's orders (either side), newest first. Staff see the other side's store name. */
-export async function listRetailerOrders(db: Db, retailerId: number, opts: { transactionType?: number; limit?: number } = {}): Promise<AdminOrderRow[]> {
+export async function listRetailerOrders(
+  db: Db,
+  retailerId: number,
+  opts: { transactionType?: number; limit?: number } = {},
+): Promise<AdminOrderRow[]> {
   const rows = await db
     .select({
       id: orders.id,

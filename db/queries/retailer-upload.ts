@@ -22,7 +22,10 @@ import {
 
 export type RetailerUploadRecord = typeof retailerUploads.$inferSelect;
 
-export async function saveRetailerUpload(db: Db, input: { uploadedBy: number; fileName: string; rows: RetailerUploadRowJson[] }): Promise<RetailerUploadRecord> {
+export async function saveRetailerUpload(
+  db: Db,
+  input: { uploadedBy: number; fileName: string; rows: RetailerUploadRowJson[] },
+): Promise<RetailerUploadRecord> {
   const rows = await db.insert(retailerUploads).values(input).returning();
   return rows[0];
 }
@@ -34,7 +37,12 @@ export async function getRetailerUpload(db: Db, id: number): Promise<RetailerUpl
 
 export async function listRecentRetailerUploads(db: Db, limit = 10) {
   return db
-    .select({ id: retailerUploads.id, fileName: retailerUploads.fileName, status: retailerUploads.status, createdAt: retailerUploads.createdAt })
+    .select({
+      id: retailerUploads.id,
+      fileName: retailerUploads.fileName,
+      status: retailerUploads.status,
+      createdAt: retailerUploads.createdAt,
+    })
     .from(retailerUploads)
     .orderBy(desc(retailerUploads.createdAt), desc(retailerUploads.id))
     .limit(limit);
@@ -85,7 +93,10 @@ export const NO_PASSWORD_YET = "!bulk-upload:no-password-yet";
  * link's token and the welcome e-mail in one transaction. `skipped` when the contact e-mail already has a
  * login (nothing written).
  */
-export async function createUploadedRetailer(db: Db, row: UploadedRetailer): Promise<{ status: "created"; retailerId: number } | { status: "skipped" }> {
+export async function createUploadedRetailer(
+  db: Db,
+  row: UploadedRetailer,
+): Promise<{ status: "created"; retailerId: number } | { status: "skipped" }> {
   const email = row.contact.email.trim().toLowerCase();
   const SKIP = Symbol("skip");
   try {
@@ -109,9 +120,14 @@ export async function createUploadedRetailer(db: Db, row: UploadedRetailer): Pro
       }
       await tx.insert(passwordResetTokens).values({ userId: u.id, tokenHash: row.tokenHash, expiresAt: row.tokenExpiresAt });
       const mail = row.welcome(u.id);
-      await tx
-        .insert(outboxEmails)
-        .values({ toEmail: email, subject: mail.subject, bodyText: mail.text, kind: "retailer_welcome", dedupeKey: `retailer-welcome:${u.id}`, status: "queued" });
+      await tx.insert(outboxEmails).values({
+        toEmail: email,
+        subject: mail.subject,
+        bodyText: mail.text,
+        kind: "retailer_welcome",
+        dedupeKey: `retailer-welcome:${u.id}`,
+        status: "queued",
+      });
       return { status: "created" as const, retailerId: r.id };
     });
   } catch (err) {

@@ -22,7 +22,12 @@ export type RetailerInfoInput = {
 };
 
 /** The store fields plus what staff and the bulk upload also set. */
-export type RetailerLocatedInfo = RetailerInfoInput & { segments: string[]; priceTier: string; latitude: number | null; longitude: number | null };
+export type RetailerLocatedInfo = RetailerInfoInput & {
+  segments: string[];
+  priceTier: string;
+  latitude: number | null;
+  longitude: number | null;
+};
 
 export type ContactInput = {
   firstName: string;
@@ -49,7 +54,9 @@ export async function getRetailer(db: Db, id: number): Promise<RetailerRow | nul
 
 /** Which of a retailer's contacts is "its contact": the one linked to `userId` when given, else the first one. */
 function contactPreference(userId?: number | Placeholder): SQL[] {
-  return userId === undefined ? [asc(retailerContacts.id)] : [sql`(${retailerContacts.userId} = ${userId}) desc nulls last`, asc(retailerContacts.id)];
+  return userId === undefined
+    ? [asc(retailerContacts.id)]
+    : [sql`(${retailerContacts.userId} = ${userId}) desc nulls last`, asc(retailerContacts.id)];
 }
 
 /** The retailer's contact: the one linked to `userId` when given, else the first one. */
@@ -69,7 +76,11 @@ const contactOfRetailer = alias(retailerContacts, "contact");
  * The retailer and its contact (as getContact picks it) in one statement: every signed-in request reads both
  * (app/utils/auth.server.ts), so one round trip instead of two.
  */
-export async function getRetailerWithContact(db: Db, retailerId: number, userId?: number): Promise<{ retailer: RetailerRow; contact: ContactRow | null } | null> {
+export async function getRetailerWithContact(
+  db: Db,
+  retailerId: number,
+  userId?: number,
+): Promise<{ retailer: RetailerRow; contact: ContactRow | null } | null> {
   // Built once per pool (two texts: with and without the user's own contact first).
   const forUser = userId !== undefined;
   const name = forUser ? "retailer_with_users_contact" : "retailer_with_contact";
@@ -102,7 +113,10 @@ export async function saveRetailerStep(db: Db, userId: number, info: RetailerInf
       const rows = await tx.update(retailers).set(info).where(eq(retailers.id, existingId)).returning();
       return rows[0];
     }
-    const rows = await tx.insert(retailers).values({ ...info, status: "pending" }).returning();
+    const rows = await tx
+      .insert(retailers)
+      .values({ ...info, status: "pending" })
+      .returning();
     const retailer = rows[0];
     await tx.update(users).set({ retailerId: retailer.id }).where(eq(users.id, userId));
     return retailer;
@@ -169,10 +183,7 @@ export async function listBrandChoices(db: Db): Promise<BrandChoice[]> {
 
 export async function getBrandsByIds(db: Db, ids: number[]): Promise<BrandChoice[]> {
   if (ids.length === 0) return [];
-  return db
-    .select({ id: brands.id, name: brands.name, displayName: brands.displayName })
-    .from(brands)
-    .where(inArray(brands.id, ids));
+  return db.select({ id: brands.id, name: brands.name, displayName: brands.displayName }).from(brands).where(inArray(brands.id, ids));
 }
 
 export async function listAuthorizedBrands(db: Db, retailerId: number): Promise<BrandChoice[]> {

@@ -78,7 +78,10 @@ export class RmaRequestRefused extends Error {
 
 /** The goods lines the victim received on an order: a sale's provider lines (the buyer); a swap's other side's. */
 async function receivedLines(db: DbOrTx, order: { id: number; transactionType: number; providerId: number }, victimId: number) {
-  const side = receivedGoodsSide(order.transactionType === TRANSACTION_TYPE.SWAP ? "swap" : "sale", victimId === order.providerId ? "provider" : "receiver");
+  const side = receivedGoodsSide(
+    order.transactionType === TRANSACTION_TYPE.SWAP ? "swap" : "sale",
+    victimId === order.providerId ? "provider" : "receiver",
+  );
   return db
     .select()
     .from(orderContributions)
@@ -174,10 +177,19 @@ export async function createRma(db: Db, req: RmaRequest): Promise<RmaStart> {
           };
         }),
       )
-      .returning({ id: orderContributions.id, unitPriceCents: orderContributions.unitPriceCents, requested: orderContributions.rmaQuantityRequested, reason: orderContributions.rmaReason, other: orderContributions.rmaReasonOther });
+      .returning({
+        id: orderContributions.id,
+        unitPriceCents: orderContributions.unitPriceCents,
+        requested: orderContributions.rmaQuantityRequested,
+        reason: orderContributions.rmaReason,
+        other: orderContributions.rmaReasonOther,
+      });
 
     const pictures = asked.flatMap((l) => (l.pictures ?? []).slice(0, 3));
-    if (pictures.length > 0 && (req.uploaderUserId === undefined || (await attachRmaUploads(tx, pictures, rmaId, req.uploaderUserId)) !== new Set(pictures).size)) {
+    if (
+      pictures.length > 0 &&
+      (req.uploaderUserId === undefined || (await attachRmaUploads(tx, pictures, rmaId, req.uploaderUserId)) !== new Set(pictures).size)
+    ) {
       throw new RmaRequestRefused("pictures");
     }
 
@@ -187,7 +199,14 @@ export async function createRma(db: Db, req: RmaRequest): Promise<RmaStart> {
       const [capture] = await tx
         .select({ ref: payments.providerRef })
         .from(payments)
-        .where(and(eq(payments.orderId, order.id), eq(payments.retailerId, req.victimId), eq(payments.txtype, "capture"), eq(payments.status, "succeeded")));
+        .where(
+          and(
+            eq(payments.orderId, order.id),
+            eq(payments.retailerId, req.victimId),
+            eq(payments.txtype, "capture"),
+            eq(payments.status, "succeeded"),
+          ),
+        );
       victimPaymentIntentId = capture?.ref ?? null;
       if (!victimPaymentIntentId) throw new RmaRequestRefused("not_found");
     }
@@ -200,7 +219,13 @@ export async function createRma(db: Db, req: RmaRequest): Promise<RmaStart> {
       victimId: req.victimId,
       perpetratorId,
       order: rmaOrder,
-      lines: inserted.map((r) => ({ lineId: r.id, unitPriceCents: r.unitPriceCents, requestedQuantity: r.requested ?? 0, reason: r.reason ?? 0, otherText: r.other })),
+      lines: inserted.map((r) => ({
+        lineId: r.id,
+        unitPriceCents: r.unitPriceCents,
+        requestedQuantity: r.requested ?? 0,
+        reason: r.reason ?? 0,
+        otherText: r.other,
+      })),
       victimPaymentIntentId,
     };
   });
@@ -224,7 +249,8 @@ export interface RmaStateWrite {
 
 const PARTY_ROLE: Record<string, string> = { victim: "provider", perpetrator: "receiver" };
 /** true completed, false declined or cancelled, null still open. */
-const completedOf = (stage: string): boolean | null => (stage === "rmacompleted" ? true : stage === "rmadeclined" || stage === "rmacancelled" ? false : null);
+const completedOf = (stage: string): boolean | null =>
+  stage === "rmacompleted" ? true : stage === "rmadeclined" || stage === "rmacancelled" ? false : null;
 
 /**
  * The state the return parcel's read-model row follows (shipmentsFollow: never backwards): scanned while the
@@ -244,7 +270,12 @@ async function applyDecisions(tx: DbOrTx, rmaId: number, decisions: NonNullable<
   for (const d of decided.values()) {
     await tx
       .update(orderContributions)
-      .set({ rmaApproved: d.approvedQuantity > 0, quantity: d.approvedQuantity, valueCents: sql`${d.approvedQuantity} * ${orderContributions.unitPriceCents}`, rmaApprovalComment: d.comment })
+      .set({
+        rmaApproved: d.approvedQuantity > 0,
+        quantity: d.approvedQuantity,
+        valueCents: sql`${d.approvedQuantity} * ${orderContributions.unitPriceCents}`,
+        rmaApprovalComment: d.comment,
+      })
       .where(and(eq(orderContributions.id, d.lineId), eq(orderContributions.orderId, rmaId)));
   }
 }
@@ -257,7 +288,13 @@ async function writeRmaValue(tx: DbOrTx, rmaId: number): Promise<void> {
 
 /** One step of an RMA, written by recordStep (db/queries/order-steps.ts). */
 export async function recordRmaState(db: Db, w: RmaStateWrite): Promise<{ recorded: boolean }> {
-  const state = { statename: w.stage, displayStatus: RMA_DISPLAY_STATUS[w.stage] ?? w.stage, stage: w.stage, completed: completedOf(w.stage), actionNeeded: rmaActionNeeded(w.stage) };
+  const state = {
+    statename: w.stage,
+    displayStatus: RMA_DISPLAY_STATUS[w.stage] ?? w.stage,
+    stage: w.stage,
+    completed: completedOf(w.stage),
+    actionNeeded: rmaActionNeeded(w.stage),
+  };
   return recordStep(db, {
     orderId: w.rmaId,
     sequence: w.sequence,
@@ -283,7 +320,11 @@ export async function recordRmaState(db: Db, w: RmaStateWrite): Promise<{ record
 }
 
 /** The RMA of an order for a victim, if any (the wizard and the order page: "only when no RMA exists"). */
-export async function rmaOfOrder(db: DbOrTx, orderId: number, victimId: number): Promise<{ id: number; externalId: string; stage: string } | null> {
+export async function rmaOfOrder(
+  db: DbOrTx,
+  orderId: number,
+  victimId: number,
+): Promise<{ id: number; externalId: string; stage: string } | null> {
   const [row] = await db
     .select({ id: orders.id, externalId: orders.externalId, stage: orders.stage })
     .from(orders)
@@ -349,7 +390,10 @@ export interface RmaPageView {
  */
 export async function getRmaView(db: DbOrTx, rmaId: number, { withOriginal = true } = {}): Promise<RmaPageView | null> {
   if (!Number.isSafeInteger(rmaId) || rmaId <= 0) return null;
-  const [r] = await db.select().from(orders).where(and(eq(orders.id, rmaId), eq(orders.transactionType, TRANSACTION_TYPE.RMA)));
+  const [r] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, rmaId), eq(orders.transactionType, TRANSACTION_TYPE.RMA)));
   if (!r) return null;
   const [orig] = r.rmaForId ? await db.select().from(orders).where(eq(orders.id, r.rmaForId)) : [];
   const original = orig && withOriginal ? rmaOrderOfRows(orig, await receivedLines(db, orig, r.providerId)) : null;
@@ -417,14 +461,28 @@ export async function rmaWorkflowsAwaitingCharge(db: DbOrTx, perpetratorId: numb
 }
 
 /** Stages of the admin RMA screen's tabs (all, pending, shipping, completed, declined). */
-export const ADMIN_RMA_TABS = Object.freeze({ all: null, pending: "rmarequested", shipping: "shipping", completed: "rmacompleted", declined: "rmadeclined" } as const);
+export const ADMIN_RMA_TABS = Object.freeze({
+  all: null,
+  pending: "rmarequested",
+  shipping: "shipping",
+  completed: "rmacompleted",
+  declined: "rmadeclined",
+} as const);
 export type AdminRmaTab = keyof typeof ADMIN_RMA_TABS;
 
 /**
  * The admin RMA screen's status filter (beside the tabs): each stage, cancelled (the return never shipped),
  * staff's answer overdue (escalated, still pending) and a perpetrator's charge queued for a card.
  */
-export const ADMIN_RMA_STATUSES = Object.freeze(["rmarequested", "overdue", "shipping", "rmacancelled", "rmacompleted", "charge_queued", "rmadeclined"] as const);
+export const ADMIN_RMA_STATUSES = Object.freeze([
+  "rmarequested",
+  "overdue",
+  "shipping",
+  "rmacancelled",
+  "rmacompleted",
+  "charge_queued",
+  "rmadeclined",
+] as const);
 export type AdminRmaStatus = (typeof ADMIN_RMA_STATUSES)[number];
 
 function statusWhere(status: AdminRmaStatus | undefined) {
@@ -437,10 +495,17 @@ function statusWhere(status: AdminRmaStatus | undefined) {
 /** Staff's RMA list: newest change first, by tab and status, with the parties' store names (staff see names). */
 export async function listAdminRmas(db: DbOrTx, opts: { tab: AdminRmaTab; status?: AdminRmaStatus; limit?: number; offset?: number }) {
   const stage = ADMIN_RMA_TABS[opts.tab];
-  const where = and(eq(orders.transactionType, TRANSACTION_TYPE.RMA), stage ? eq(orders.stage, stage) : undefined, statusWhere(opts.status));
+  const where = and(
+    eq(orders.transactionType, TRANSACTION_TYPE.RMA),
+    stage ? eq(orders.stage, stage) : undefined,
+    statusWhere(opts.status),
+  );
   const limit = Math.min(Math.max(opts.limit ?? 25, 1), 100);
   const offset = Math.max(opts.offset ?? 0, 0);
-  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(orders).where(where);
+  const [{ total }] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(orders)
+    .where(where);
   const rows = await db
     .select({
       id: orders.id,

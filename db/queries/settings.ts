@@ -17,10 +17,31 @@ export async function updateStoreInfo(db: DbOrTx, retailerId: number, info: Reta
  * Contact Info: updates the retailer's contact (the one linked to `userId` when given, else its first
  * contact); creates one when the retailer has none.
  */
-export async function updateContactInfo(db: Db, retailerId: number, who: { userId: number | null; email: string }, input: ContactInput): Promise<ContactRow> {
+export async function updateContactInfo(
+  db: Db,
+  retailerId: number,
+  who: { userId: number | null; email: string },
+  input: ContactInput,
+): Promise<ContactRow> {
   return db.transaction(async (tx) => {
-    const mine = who.userId !== null ? await tx.select().from(retailerContacts).where(and(eq(retailerContacts.retailerId, retailerId), eq(retailerContacts.userId, who.userId))).limit(1) : [];
-    const existing = mine[0] ?? (await tx.select().from(retailerContacts).where(eq(retailerContacts.retailerId, retailerId)).orderBy(asc(retailerContacts.id)).limit(1))[0];
+    const mine =
+      who.userId !== null
+        ? await tx
+            .select()
+            .from(retailerContacts)
+            .where(and(eq(retailerContacts.retailerId, retailerId), eq(retailerContacts.userId, who.userId)))
+            .limit(1)
+        : [];
+    const existing =
+      mine[0] ??
+      (
+        await tx
+          .select()
+          .from(retailerContacts)
+          .where(eq(retailerContacts.retailerId, retailerId))
+          .orderBy(asc(retailerContacts.id))
+          .limit(1)
+      )[0];
     if (existing) {
       const [row] = await tx.update(retailerContacts).set(input).where(eq(retailerContacts.id, existing.id)).returning();
       return row;
@@ -51,7 +72,11 @@ export async function createBrandRequestForRetailer(db: DbOrTx, retailerId: numb
 }
 
 export async function listOwnBrandRequests(db: DbOrTx, retailerId: number) {
-  return db.select().from(brandRequests).where(eq(brandRequests.retailerId, retailerId)).orderBy(desc(brandRequests.createdAt), desc(brandRequests.id));
+  return db
+    .select()
+    .from(brandRequests)
+    .where(eq(brandRequests.retailerId, retailerId))
+    .orderBy(desc(brandRequests.createdAt), desc(brandRequests.id));
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -106,7 +131,9 @@ export async function recordPaymentMethod(
     const [existing] = await tx
       .select({ id: paymentMethods.id })
       .from(paymentMethods)
-      .where(and(eq(paymentMethods.retailerId, input.retailerId), eq(paymentMethods.providerPaymentMethodId, input.providerPaymentMethodId)))
+      .where(
+        and(eq(paymentMethods.retailerId, input.retailerId), eq(paymentMethods.providerPaymentMethodId, input.providerPaymentMethodId)),
+      )
       .limit(1);
     if (existing) return { recorded: false };
     const [row] = await tx

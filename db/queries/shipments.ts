@@ -59,7 +59,13 @@ export async function upsertShipment(
 /** The order (and its workflow) a tracking number belongs to: what the carrier webhook signals. */
 export async function findShipmentByTracking(db: DbOrTx, trackingNumber: string) {
   const [row] = await db
-    .select({ shipmentId: shipments.id, orderId: shipments.orderId, status: shipments.status, workflowId: orders.workflowId, transactionType: orders.transactionType })
+    .select({
+      shipmentId: shipments.id,
+      orderId: shipments.orderId,
+      status: shipments.status,
+      workflowId: orders.workflowId,
+      transactionType: orders.transactionType,
+    })
     .from(shipments)
     .innerJoin(orders, eq(orders.id, shipments.orderId))
     .where(eq(shipments.trackingNumber, trackingNumber));
@@ -75,7 +81,13 @@ export async function recordShipmentEvent(
   if (!ship) return false;
   const rows = await db
     .insert(shipmentEvents)
-    .values({ shipmentId: ship.id, providerEventId: input.providerEventId, status: input.status, description: input.description, eventTimestamp: input.eventTimestamp })
+    .values({
+      shipmentId: ship.id,
+      providerEventId: input.providerEventId,
+      status: input.status,
+      description: input.description,
+      eventTimestamp: input.eventTimestamp,
+    })
     .onConflictDoNothing()
     .returning({ id: shipmentEvents.id });
   return rows.length > 0;
@@ -112,8 +124,14 @@ export async function getCarrierShipmentByOrder(
   return row ?? null;
 }
 
-export async function getCarrierShipment(db: DbOrTx, idOrTracking: string, opts: { forUpdate?: boolean } = {}): Promise<CarrierShipmentRow | null> {
-  const where = idOrTracking.startsWith("shp_") ? eq(sandboxCarrierShipments.id, idOrTracking) : eq(sandboxCarrierShipments.trackingNumber, idOrTracking);
+export async function getCarrierShipment(
+  db: DbOrTx,
+  idOrTracking: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<CarrierShipmentRow | null> {
+  const where = idOrTracking.startsWith("shp_")
+    ? eq(sandboxCarrierShipments.id, idOrTracking)
+    : eq(sandboxCarrierShipments.trackingNumber, idOrTracking);
   const q = db.select().from(sandboxCarrierShipments).where(where);
   const [row] = opts.forUpdate ? await q.for("update") : await q;
   return row ?? null;
@@ -130,7 +148,10 @@ export async function updateCarrierShipment(
   id: string,
   set: Partial<Pick<CarrierShipmentRow, "callTag" | "pickupAttempt" | "pickupBy" | "status" | "pickups" | "scans">>,
 ): Promise<void> {
-  await db.update(sandboxCarrierShipments).set({ ...set, updatedAt: sql`now()` }).where(eq(sandboxCarrierShipments.id, id));
+  await db
+    .update(sandboxCarrierShipments)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(eq(sandboxCarrierShipments.id, id));
 }
 
 /**
@@ -142,7 +163,12 @@ export async function getCarrierLabel(
   trackingNumber: string,
 ): Promise<{ orderId: number; senderId: number; data: CarrierLabelData | null; pdf: Buffer | null } | null> {
   const [row] = await db
-    .select({ orderId: sandboxCarrierShipments.orderId, senderId: sandboxCarrierShipments.senderId, data: sandboxCarrierShipments.labelData, pdf: sandboxCarrierShipments.labelPdf })
+    .select({
+      orderId: sandboxCarrierShipments.orderId,
+      senderId: sandboxCarrierShipments.senderId,
+      data: sandboxCarrierShipments.labelData,
+      pdf: sandboxCarrierShipments.labelPdf,
+    })
     .from(sandboxCarrierShipments)
     .where(and(eq(sandboxCarrierShipments.trackingNumber, trackingNumber)));
   return row ?? null;

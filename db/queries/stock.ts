@@ -37,9 +37,18 @@ class NotEnough extends Error {
 function hashOf(kind: string, lines: StockLine[]): string {
   const canon = lines
     .filter((l) => l.listingId !== null)
-    .map((l) => ({ listingId: l.listingId, sizes: Object.fromEntries(Object.entries(l.sizes).filter(([, n]) => n > 0).sort(([a], [b]) => (a < b ? -1 : 1))) }))
+    .map((l) => ({
+      listingId: l.listingId,
+      sizes: Object.fromEntries(
+        Object.entries(l.sizes)
+          .filter(([, n]) => n > 0)
+          .sort(([a], [b]) => (a < b ? -1 : 1)),
+      ),
+    }))
     .sort((a, b) => (a.listingId as number) - (b.listingId as number));
-  return createHash("sha256").update(`${kind}\n${JSON.stringify(canon)}`).digest("hex");
+  return createHash("sha256")
+    .update(`${kind}\n${JSON.stringify(canon)}`)
+    .digest("hex");
 }
 
 async function priorOutcome(db: Db, key: string, hash: string): Promise<StockMovementResult | null> {
@@ -53,7 +62,10 @@ async function priorOutcome(db: Db, key: string, hash: string): Promise<StockMov
  * Takes the lines' units from their listings, all or none. Same key again -> the first outcome.
  * Listings are locked in id order (no deadlock between two orders of the same listings).
  */
-export async function decrementStockOnce(db: Db, input: { idempotencyKey: string; orderId: number; lines: StockLine[] }): Promise<StockMovementResult> {
+export async function decrementStockOnce(
+  db: Db,
+  input: { idempotencyKey: string; orderId: number; lines: StockLine[] },
+): Promise<StockMovementResult> {
   const hash = hashOf("decrement", input.lines);
   const prior = await priorOutcome(db, input.idempotencyKey, hash);
   if (prior) return prior;
@@ -62,7 +74,14 @@ export async function decrementStockOnce(db: Db, input: { idempotencyKey: string
     return await db.transaction(async (tx) => {
       const claimed = await tx
         .insert(stockMovements)
-        .values({ idempotencyKey: input.idempotencyKey, orderId: input.orderId, kind: "decrement", requestHash: hash, lines: input.lines, ok: true })
+        .values({
+          idempotencyKey: input.idempotencyKey,
+          orderId: input.orderId,
+          kind: "decrement",
+          requestHash: hash,
+          lines: input.lines,
+          ok: true,
+        })
         .onConflictDoNothing()
         .returning({ key: stockMovements.idempotencyKey });
       if (claimed.length === 0) throw new AlreadyDone();
@@ -72,7 +91,10 @@ export async function decrementStockOnce(db: Db, input: { idempotencyKey: string
         const ok = await decrementListingUnits(tx, l.listingId as number, positive);
         if (!ok) {
           // Which size lacked units (the first one, in the order given), for the seller's message.
-          const [row] = await tx.select({ sizes: listings.sizes }).from(listings).where(eq(listings.id, l.listingId as number));
+          const [row] = await tx
+            .select({ sizes: listings.sizes })
+            .from(listings)
+            .where(eq(listings.id, l.listingId as number));
           const size = Object.entries(positive).find(([label, n]) => (row?.sizes[label] ?? 0) < n)?.[0] ?? Object.keys(positive)[0];
           throw new NotEnough(l.listingId as number, size);
         }
@@ -109,7 +131,14 @@ export async function restoreStockOnce(db: Db, input: { idempotencyKey: string; 
   await db.transaction(async (tx) => {
     const claimed = await tx
       .insert(stockMovements)
-      .values({ idempotencyKey: input.idempotencyKey, orderId: input.orderId, kind: "restore", requestHash: hash, lines: input.lines, ok: true })
+      .values({
+        idempotencyKey: input.idempotencyKey,
+        orderId: input.orderId,
+        kind: "restore",
+        requestHash: hash,
+        lines: input.lines,
+        ok: true,
+      })
       .onConflictDoNothing()
       .returning({ key: stockMovements.idempotencyKey });
     if (claimed.length === 0) return;

@@ -20,7 +20,15 @@ import { TRANSACTION_TYPE, BUY_STATES, SWAP_OPEN_STATES, displayStatusFor, isMov
 import type { Db } from "../client";
 import { listings, orderContributions, orders, productVariations, products, shipments, type SizesMap } from "../schema";
 import type { DbOrTx } from "./listings";
-import { mergedReasons, recordStep, shipmentsFollow, stepOf, type OrderActionWrite, type OrderNoticeWrite, type StepState } from "./order-steps";
+import {
+  mergedReasons,
+  recordStep,
+  shipmentsFollow,
+  stepOf,
+  type OrderActionWrite,
+  type OrderNoticeWrite,
+  type StepState,
+} from "./order-steps";
 import { lineKey, saveOrderRating, type OrderLineWrite } from "./orders";
 
 export type SwapSide = "provider" | "receiver";
@@ -41,7 +49,17 @@ function units(sizes: SizesMap): number {
 /** A goods row of one side. */
 function goodsRow(orderId: number, side: SwapSide, l: OrderLineWrite) {
   const q = units(l.sizes);
-  return { orderId, side, type: "goods", listingId: l.listingId, variationId: l.variationId ?? null, units: l.sizes, quantity: q, unitPriceCents: l.unitPriceCents, valueCents: l.unitPriceCents * q };
+  return {
+    orderId,
+    side,
+    type: "goods",
+    listingId: l.listingId,
+    variationId: l.variationId ?? null,
+    units: l.sizes,
+    quantity: q,
+    unitPriceCents: l.unitPriceCents,
+    valueCents: l.unitPriceCents * q,
+  };
 }
 
 export interface SwapDraft {
@@ -82,7 +100,14 @@ export async function insertSwapOrder(tx: DbOrTx, input: SwapOrderCreate): Promi
     valueCents,
   });
   await tx.insert(orderContributions).values(input.providerLines.map((l) => goodsRow(orderId, "provider", l)));
-  return { orderId, externalId, workflowId, providerId: input.providerId, receiverId: input.receiverId, providerLines: input.providerLines };
+  return {
+    orderId,
+    externalId,
+    workflowId,
+    providerId: input.providerId,
+    receiverId: input.receiverId,
+    providerLines: input.providerLines,
+  };
 }
 
 /** A swap's step: the state it leaves the order in (StepState) and what else it writes. */
@@ -120,7 +145,12 @@ const PARCEL_BEFORE: Record<SwapParcelState, string[]> = {
 };
 
 /** Each side's parcel row follows the workflow's parcel (never backwards). */
-async function parcelsFollow(tx: DbOrTx, orderId: number, parties: Record<SwapSide, number>, sides: NonNullable<SwapStateWrite["sides"]>): Promise<void> {
+async function parcelsFollow(
+  tx: DbOrTx,
+  orderId: number,
+  parties: Record<SwapSide, number>,
+  sides: NonNullable<SwapStateWrite["sides"]>,
+): Promise<void> {
   for (const side of ["provider", "receiver"] as const) {
     const status = sides[side].parcel;
     if (!status || PARCEL_BEFORE[status].length === 0) continue;
@@ -156,7 +186,12 @@ async function syncSide(tx: DbOrTx, orderId: number, side: SwapSide, lines: Orde
     const q = units(sizes);
     await tx
       .update(orderContributions)
-      .set({ units: sizes, quantity: q, ...(line ? { unitPriceCents: line.unitPriceCents } : {}), valueCents: (line?.unitPriceCents ?? 0) * q })
+      .set({
+        units: sizes,
+        quantity: q,
+        ...(line ? { unitPriceCents: line.unitPriceCents } : {}),
+        valueCents: (line?.unitPriceCents ?? 0) * q,
+      })
       .where(eq(orderContributions.id, r.id));
   }
   const added = [...current.values()];
@@ -198,7 +233,10 @@ export async function recordedSwapView(db: DbOrTx, orderId: number): Promise<Rec
 }
 
 /** A side's rating of the goods it received (once per rater), shown on the order as that side's rating. */
-export async function saveSwapRating(db: DbOrTx, input: Parameters<typeof saveOrderRating>[1] & { role: SwapSide }): Promise<{ saved: boolean }> {
+export async function saveSwapRating(
+  db: DbOrTx,
+  input: Parameters<typeof saveOrderRating>[1] & { role: SwapSide },
+): Promise<{ saved: boolean }> {
   const r = await saveOrderRating(db, input);
   if (r.saved) {
     const column =
@@ -216,7 +254,12 @@ export async function saveSwapRating(db: DbOrTx, input: Parameters<typeof saveOr
  * "yourmove" when one of them waits for `retailerId` (its side's move, or both sides' in payment), else
  * "theirmove"; null when there is none.
  */
-export async function swapInProgress(db: DbOrTx, retailerId: number, otherId: number, except: number[] = []): Promise<"yourmove" | "theirmove" | null> {
+export async function swapInProgress(
+  db: DbOrTx,
+  retailerId: number,
+  otherId: number,
+  except: number[] = [],
+): Promise<"yourmove" | "theirmove" | null> {
   const rows = await db
     .select({ providerId: orders.providerId, actionNeeded: orders.actionNeeded })
     .from(orders)
@@ -224,7 +267,10 @@ export async function swapInProgress(db: DbOrTx, retailerId: number, otherId: nu
       and(
         eq(orders.transactionType, TRANSACTION_TYPE.SWAP),
         inArray(orders.statename, [...SWAP_OPEN_STATES]),
-        or(and(eq(orders.receiverId, retailerId), eq(orders.providerId, otherId)), and(eq(orders.receiverId, otherId), eq(orders.providerId, retailerId))),
+        or(
+          and(eq(orders.receiverId, retailerId), eq(orders.providerId, otherId)),
+          and(eq(orders.receiverId, otherId), eq(orders.providerId, retailerId)),
+        ),
         except.length > 0 ? notInArray(orders.id, except) : undefined,
       ),
     );

@@ -10,7 +10,12 @@ import { normalizeEmail } from "./users";
  * - email: this e-mail from any address;
  * - ip: any e-mail from this address (not reset by successes).
  */
-export async function loginFailureCounts(db: Db, email: string, ip: string, since: Date): Promise<{ pair: number; email: number; ip: number }> {
+export async function loginFailureCounts(
+  db: Db,
+  email: string,
+  ip: string,
+  since: Date,
+): Promise<{ pair: number; email: number; ip: number }> {
   const e = normalizeEmail(email);
   const sinceIso = since.toISOString();
   const rows = await db.execute<{ pair: number; email: number; ip: number }>(sql`
@@ -31,12 +36,23 @@ export async function loginFailureCounts(db: Db, email: string, ip: string, sinc
 export type AccountRequestKind = "register" | "password_reset";
 
 /** Records one register or password-reset request. */
-export async function recordAccountRequest(db: Db, input: { kind: AccountRequestKind; email: string; ip: string; at?: Date }): Promise<void> {
-  await db.insert(accountRequests).values({ kind: input.kind, email: normalizeEmail(input.email), ip: input.ip, requestedAt: input.at ?? new Date() });
+export async function recordAccountRequest(
+  db: Db,
+  input: { kind: AccountRequestKind; email: string; ip: string; at?: Date },
+): Promise<void> {
+  await db
+    .insert(accountRequests)
+    .values({ kind: input.kind, email: normalizeEmail(input.email), ip: input.ip, requestedAt: input.at ?? new Date() });
 }
 
 /** Requests of this kind within the window for this e-mail (any address) and from this address (any e-mail). */
-export async function accountRequestCounts(db: Db, kind: AccountRequestKind, email: string, ip: string, since: Date): Promise<{ email: number; ip: number }> {
+export async function accountRequestCounts(
+  db: Db,
+  kind: AccountRequestKind,
+  email: string,
+  ip: string,
+  since: Date,
+): Promise<{ email: number; ip: number }> {
   const e = normalizeEmail(email);
   const rows = await db
     .select({

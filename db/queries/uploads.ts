@@ -11,7 +11,11 @@ export async function insertUpload(db: Db, input: { name: string; uploaderId: nu
 export type UploadAccess = { uploaderId: number | null; listingId: number | null; rmaId: number | null };
 
 export async function findUpload(db: Db, name: string): Promise<UploadAccess | null> {
-  const rows = await db.select({ uploaderId: uploads.uploaderId, listingId: uploads.listingId, rmaId: uploads.rmaId }).from(uploads).where(eq(uploads.name, name)).limit(1);
+  const rows = await db
+    .select({ uploaderId: uploads.uploaderId, listingId: uploads.listingId, rmaId: uploads.rmaId })
+    .from(uploads)
+    .where(eq(uploads.name, name))
+    .limit(1);
   return rows[0] ?? null;
 }
 
@@ -37,7 +41,12 @@ export async function attachUploads(db: Db, names: readonly string[], listingId:
 }
 
 /** Puts this uploader's unattached uploads on an RMA (its line pictures); returns how many were attached. */
-export async function attachRmaUploads(db: Db | Parameters<Parameters<Db["transaction"]>[0]>[0], names: readonly string[], rmaId: number, uploaderId: number): Promise<number> {
+export async function attachRmaUploads(
+  db: Db | Parameters<Parameters<Db["transaction"]>[0]>[0],
+  names: readonly string[],
+  rmaId: number,
+  uploaderId: number,
+): Promise<number> {
   if (names.length === 0) return 0;
   const rows = await db
     .update(uploads)

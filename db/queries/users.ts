@@ -99,10 +99,7 @@ export async function consumeResetToken(db: Db, userId: number, tokenHash: strin
 // ---------------------------------------------------------------------------------------------
 // Sign-in attempts (throttling)
 
-export async function recordLoginAttempt(
-  db: Db,
-  input: { email: string; ip: string; succeeded: boolean; at?: Date },
-): Promise<void> {
+export async function recordLoginAttempt(db: Db, input: { email: string; ip: string; succeeded: boolean; at?: Date }): Promise<void> {
   await db.insert(loginAttempts).values({
     email: normalizeEmail(input.email),
     ip: input.ip,

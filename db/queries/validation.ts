@@ -43,7 +43,7 @@ export async function listExternalBrands(db: Db, extraIds: number[] = []): Promi
     .where(
       extraIds.length
         ? sql`(${brands.isValid} = false and ${brands.isActive}) or ${inArray(brands.id, extraIds)}`
-        : and(eq(brands.isValid, false), eq(brands.isActive, true))
+        : and(eq(brands.isValid, false), eq(brands.isActive, true)),
     )
     .orderBy(desc(listed), asc(brands.id))
     .limit(VALIDATE_LIMIT);
@@ -82,7 +82,7 @@ export async function mapBrand(db: Db, fromId: number, toId: number): Promise<bo
     await tx.update(listingRequests).set({ brandId: toId }).where(eq(listingRequests.brandId, fromId));
     await tx.update(brandRequests).set({ brandId: toId }).where(eq(brandRequests.brandId, fromId));
     await tx.execute(
-      sql`insert into ${retailerBrands} (retailer_id, brand_id, status) select retailer_id, ${toId}, status from ${retailerBrands} where brand_id = ${fromId} on conflict do nothing`
+      sql`insert into ${retailerBrands} (retailer_id, brand_id, status) select retailer_id, ${toId}, status from ${retailerBrands} where brand_id = ${fromId} on conflict do nothing`,
     );
     await tx.delete(retailerBrands).where(eq(retailerBrands.brandId, fromId));
     await tx.update(brands).set({ isActive: false, alias: to.name }).where(eq(brands.id, fromId));
@@ -93,7 +93,13 @@ export async function mapBrand(db: Db, fromId: number, toId: number): Promise<bo
 /** Listing sample of a brand (20). */
 export async function listingSample(db: Db, brandId: number) {
   return db
-    .select({ id: listings.id, sku: productVariations.sku, color: productVariations.color, units: listings.totalUnits, store: retailers.storeName })
+    .select({
+      id: listings.id,
+      sku: productVariations.sku,
+      color: productVariations.color,
+      units: listings.totalUnits,
+      store: retailers.storeName,
+    })
     .from(listings)
     .innerJoin(productVariations, eq(productVariations.id, listings.variationId))
     .innerJoin(retailers, eq(retailers.id, listings.providerId))
@@ -118,7 +124,10 @@ export async function listUncategorised(db: Db, extraIds: number[] = []) {
     .innerJoin(brands, eq(brands.id, products.brandId))
     .leftJoin(categories, eq(categories.id, products.categoryId))
     .where(
-      and(where, sql`exists (select 1 from ${listings} l join ${productVariations} v on v.id = l.variation_id where v.product_id = ${products.id})`)
+      and(
+        where,
+        sql`exists (select 1 from ${listings} l join ${productVariations} v on v.id = l.variation_id where v.product_id = ${products.id})`,
+      ),
     )
     .orderBy(asc(products.id))
     .limit(VALIDATE_LIMIT);
@@ -211,7 +220,7 @@ export async function listUnresolvedEntries(db: Db, extraIds: number[] = []): Pr
       .where(
         sql`(${products.displayName} % ${e.name} or ${brands.name} % ${e.brandName} or ${products.sku} ilike ${
           "%" + e.name.replace(/[\\%_]/g, "") + "%"
-        })`
+        })`,
       )
       .orderBy(desc(strength), asc(products.id))
       .limit(5);

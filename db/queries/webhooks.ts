@@ -65,7 +65,11 @@ export async function findOrderForPayment(db: DbOrTx, refs: { orderId: number | 
     if (row) return { ...row, shipmentId: null };
   }
   if (refs.orderId !== null) {
-    const [row] = await db.select({ orderId: orders.id, workflowId: orders.workflowId }).from(orders).where(eq(orders.id, refs.orderId)).limit(1);
+    const [row] = await db
+      .select({ orderId: orders.id, workflowId: orders.workflowId })
+      .from(orders)
+      .where(eq(orders.id, refs.orderId))
+      .limit(1);
     if (row) return { ...row, shipmentId: null };
   }
   return null;

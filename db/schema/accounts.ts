@@ -14,7 +14,10 @@ export const users = pgTable(
      * The permissions map of a staff user (ADR 0020; docs/product/glossary.md, "Roles and permissions"): the resource names
      * (domain/resources RESOURCE_NAMES) this user may manage. Checked by app/utils/permissions.server.ts.
      */
-    adminPermissions: text("admin_permissions").array().notNull().default(sql`'{}'::text[]`),
+    adminPermissions: text("admin_permissions")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** The retailer this user belongs to (null for staff and for a retailer not yet set up). */
     retailerId: integer("retailer_id").references(() => retailers.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -35,7 +38,10 @@ export const sessions = pgTable(
     actingRetailerId: integer("acting_retailer_id").references(() => retailers.id, { onDelete: "set null" }),
     actingBrandId: integer("acting_brand_id"),
     /** Banners the user chose to dismiss for this session ("do this later"). */
-    dismissedBanners: text("dismissed_banners").array().notNull().default(sql`'{}'::text[]`),
+    dismissedBanners: text("dismissed_banners")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );

@@ -8,7 +8,10 @@ export const salesReps = pgTable("sales_reps", {
   territoryName: text("territory_name").notNull(),
   firstName: text("first_name").notNull().default(""),
   lastName: text("last_name").notNull().default(""),
-  states: text("states").array().notNull().default(sql`'{}'::text[]`),
+  states: text("states")
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 

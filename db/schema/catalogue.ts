@@ -27,7 +27,10 @@ export const brands = pgTable(
     name: text("name").notNull(),
     displayName: text("display_name").notNull(),
     businessModel: text("business_model").notNull().default(""),
-    segments: text("segments").array().notNull().default(sql`'{}'::text[]`),
+    segments: text("segments")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     priceTier: text("price_tier").notNull().default(""),
     companyId: integer("company_id").references(() => companies.id, { onDelete: "set null" }),
     alias: text("alias"),
@@ -187,5 +190,9 @@ export const catalogueEntries = pgTable(
     resolvedAt: timestamp("resolved_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("catalogue_entries_unresolved_idx").on(t.id).where(sql`${t.resolvedAt} is null`)],
+  (t) => [
+    index("catalogue_entries_unresolved_idx")
+      .on(t.id)
+      .where(sql`${t.resolvedAt} is null`),
+  ],
 );

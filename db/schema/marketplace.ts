@@ -109,9 +109,15 @@ export const listingRequests = pgTable(
     index("listing_requests_requestor_idx").on(t.requestorId),
     index("listing_requests_brand_idx").on(t.brandId, t.createdAt),
     index("listing_requests_variation_idx").on(t.variationId),
-    index("listing_requests_market_recent_idx").on(t.brandId, t.createdAt, t.id).where(sql`${t.totalUnits} > 0`),
-    index("listing_requests_market_sku_idx").on(t.brandId, t.skuKey, t.id).where(sql`${t.totalUnits} > 0`),
-    index("listing_requests_market_price_idx").on(t.brandId, t.priceCents, t.id).where(sql`${t.totalUnits} > 0`),
+    index("listing_requests_market_recent_idx")
+      .on(t.brandId, t.createdAt, t.id)
+      .where(sql`${t.totalUnits} > 0`),
+    index("listing_requests_market_sku_idx")
+      .on(t.brandId, t.skuKey, t.id)
+      .where(sql`${t.totalUnits} > 0`),
+    index("listing_requests_market_price_idx")
+      .on(t.brandId, t.priceCents, t.id)
+      .where(sql`${t.totalUnits} > 0`),
     index("listing_requests_market_sku_trgm_idx")
       .using("gin", sql`${t.skuKey} gin_trgm_ops`)
       .where(sql`${t.totalUnits} > 0`),
@@ -153,7 +159,9 @@ export const uploads = pgTable(
     uploadedAt: timestamp("uploaded_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index("uploads_unattached_idx").on(t.uploadedAt).where(sql`${t.listingId} is null and ${t.rmaId} is null`),
+    index("uploads_unattached_idx")
+      .on(t.uploadedAt)
+      .where(sql`${t.listingId} is null and ${t.rmaId} is null`),
     index("uploads_listing_idx").on(t.listingId),
   ],
 );

@@ -82,12 +82,17 @@ export const orders = pgTable(
   (t) => [
     uniqueIndex("orders_external_id_idx").on(t.externalId),
     // One RMA per original order and victim (a swap's two sides may each have one).
-    uniqueIndex("orders_rma_for_victim_idx").on(t.rmaForId, t.providerId).where(sql`${t.transactionType} = 3`),
+    uniqueIndex("orders_rma_for_victim_idx")
+      .on(t.rmaForId, t.providerId)
+      .where(sql`${t.transactionType} = 3`),
     uniqueIndex("orders_workflow_id_idx").on(t.workflowId),
     index("orders_provider_idx").on(t.providerId, t.modifiedAt),
     index("orders_receiver_idx").on(t.receiverId, t.modifiedAt),
     index("orders_stage_idx").on(t.stage),
-    check("orders_amounts_nonnegative", sql`${t.valueCents} >= 0 AND ${t.receiverFeeCents} >= 0 AND ${t.receiverShippingCents} >= 0 AND ${t.capturedCents} >= 0`),
+    check(
+      "orders_amounts_nonnegative",
+      sql`${t.valueCents} >= 0 AND ${t.receiverFeeCents} >= 0 AND ${t.receiverShippingCents} >= 0 AND ${t.capturedCents} >= 0`,
+    ),
   ],
 );
 

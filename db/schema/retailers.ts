@@ -22,7 +22,10 @@ export const retailers = pgTable(
     /** The payment provider's connected-account id; present means payout is set up. */
     btMerchantId: text("bt_merchant_id"),
     position: text("position").notNull().default(""),
-    segments: text("segments").array().notNull().default(sql`'{}'::text[]`),
+    segments: text("segments")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     priceTier: text("price_tier").notNull().default(""),
     status: retailerStatus("status").notNull().default("pending"),
     /** The setup wizard (Retailer, Contact, Request Brands) has been finished. */
@@ -35,7 +38,9 @@ export const retailers = pgTable(
   (t) => [
     index("retailers_status_idx").on(t.status),
     // The retailer map's bounding-box search (db/queries/reports.ts retailersNear).
-    index("retailers_location_idx").on(t.latitude, t.longitude).where(sql`${t.latitude} is not null and ${t.longitude} is not null`),
+    index("retailers_location_idx")
+      .on(t.latitude, t.longitude)
+      .where(sql`${t.latitude} is not null and ${t.longitude} is not null`),
   ],
 );
 
@@ -91,7 +96,10 @@ export const brandRequests = pgTable(
     brandId: integer("brand_id").references(() => brands.id, { onDelete: "set null" }),
     /** Estimated yearly purchases with the brand, cents. */
     brandPurchaseAmountCents: integer("brand_purchase_amount_cents"),
-    yourInterestInThisBrand: text("your_interest_in_this_brand").array().notNull().default(sql`'{}'::text[]`),
+    yourInterestInThisBrand: text("your_interest_in_this_brand")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     brandContactEmail: text("brand_contact_email").notNull().default(""),
     brandContactName: text("brand_contact_name").notNull().default(""),
     status: text("status").notNull().default("requested"),

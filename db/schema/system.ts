@@ -100,7 +100,10 @@ export const sandboxCarrierShipments = pgTable(
     /** pre_transit (pickup scheduled), picked_up, in_transit, delivered, cancelled. */
     status: text("status").notNull().default("pre_transit"),
     /** Booked pickups (call tags) of this shipment, oldest first, with the idempotency key of each booking. */
-    pickups: jsonb("pickups").$type<{ callTag: string; attempt: number; pickupBy: string; idempotencyKey: string; status: string }[]>().notNull().default([]),
+    pickups: jsonb("pickups")
+      .$type<{ callTag: string; attempt: number; pickupBy: string; idempotencyKey: string; status: string }[]>()
+      .notNull()
+      .default([]),
     /** Tracking scans sent so far, oldest first (the tracker's tracking_details). */
     scans: jsonb("scans").$type<{ eventId: string; status: string; at: string }[]>().notNull().default([]),
     /** The label's data, recorded at booking; the PDF is rendered when the label is opened. */
@@ -110,7 +113,10 @@ export const sandboxCarrierShipments = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("sandbox_carrier_shipments_order_idx").on(t.orderId, t.senderId), uniqueIndex("sandbox_carrier_shipments_tracking_idx").on(t.trackingNumber)],
+  (t) => [
+    uniqueIndex("sandbox_carrier_shipments_order_idx").on(t.orderId, t.senderId),
+    uniqueIndex("sandbox_carrier_shipments_tracking_idx").on(t.trackingNumber),
+  ],
 );
 
 /** Demo-seed bookkeeping: the seed runs once per database. */

@@ -21,7 +21,7 @@ function def(
   plural: string,
   search_help: string,
   flags: Partial<Pick<ResourceDef, "can_create" | "can_delete" | "has_active">>,
-  fields: FieldDef[]
+  fields: FieldDef[],
 ): ResourceDef {
   return { name, label, plural, search_help, can_create: true, can_delete: true, has_active: false, ...flags, fields };
 }
@@ -53,7 +53,14 @@ export const brand = def("brand", "Brand", "Brands", "Search by id, name or disp
   { name: "price_tier", type: "choice", label: "Price tier", choices: PRICE_TIERS, list: true, sortable: true },
   { name: "company", type: "field", label: "Company", relationship_resource: "company" },
   { name: "alias", type: "string", label: "Alias", help_text: "Another name retailers use for this brand.", max_length: 120 },
-  { name: "is_valid", type: "boolean", label: "Valid", help_text: "Only valid brands are offered in brand choosers.", list: true, sortable: true },
+  {
+    name: "is_valid",
+    type: "boolean",
+    label: "Valid",
+    help_text: "Only valid brands are offered in brand choosers.",
+    list: true,
+    sortable: true,
+  },
   { name: "staff_comments", type: "string", label: "Staff comments", help_text: "Notes for staff only." },
   isActive,
 ]);
@@ -71,7 +78,15 @@ export const company = def("company", "Company", "Companies", "Search by id, nam
 
 export const collection = def("collection", "Collection", "Collections", "Search by id, name or subbrand", { has_active: true }, [
   id,
-  { name: "brand", type: "field", label: "Brand", required: true, relationship_resource: "brand", extra_filters: { is_valid: "true" }, list: true },
+  {
+    name: "brand",
+    type: "field",
+    label: "Brand",
+    required: true,
+    relationship_resource: "brand",
+    extra_filters: { is_valid: "true" },
+    list: true,
+  },
   { name: "year", type: "integer", label: "Year", required: true, min: 1990, max: 2100, list: true, sortable: true },
   { name: "name", type: "string", label: "Name", required: true, max_length: 120, list: true, sortable: true },
   { name: "subbrand", type: "string", label: "Subbrand", max_length: 120, list: true },
@@ -86,7 +101,15 @@ export const category = def("category", "Category", "Categories", "Search by id 
 
 export const product = def("product", "Product", "Products", "Search by id, sku or name", { has_active: true }, [
   id,
-  { name: "brand", type: "field", label: "Brand", required: true, relationship_resource: "brand", extra_filters: { is_valid: "true" }, list: true },
+  {
+    name: "brand",
+    type: "field",
+    label: "Brand",
+    required: true,
+    relationship_resource: "brand",
+    extra_filters: { is_valid: "true" },
+    list: true,
+  },
   {
     name: "collection",
     type: "field",
@@ -119,7 +142,7 @@ export const productvariation = def(
     { name: "price", type: "decimal", label: "Price", required: true, list: true, sortable: true },
     { name: "images", type: "image", label: "Images", read_only: true },
     isActive,
-  ]
+  ],
 );
 
 export const RETAILER_STATUSES: Choice[] = [
@@ -161,8 +184,24 @@ export const retailercontact = def("retailercontact", "Retailer contact", "Retai
 export const retailerbrand = def("retailerbrand", "Retailer-brand link", "Retailer-brand links", "Search by id or retailer id", {}, [
   id,
   { name: "retailer", type: "field", label: "Retailer", required: true, relationship_resource: "retailer", list: true },
-  { name: "brand", type: "field", label: "Brand", required: true, relationship_resource: "brand", extra_filters: { is_valid: "true" }, list: true },
-  { name: "status", type: "choice", label: "Status", required: true, choices: choices("authorized", "revoked"), list: true, sortable: true },
+  {
+    name: "brand",
+    type: "field",
+    label: "Brand",
+    required: true,
+    relationship_resource: "brand",
+    extra_filters: { is_valid: "true" },
+    list: true,
+  },
+  {
+    name: "status",
+    type: "choice",
+    label: "Status",
+    required: true,
+    choices: choices("authorized", "revoked"),
+    list: true,
+    sortable: true,
+  },
   { name: "created", type: "datetime", label: "Created", read_only: true, list: true, sortable: true },
 ]);
 
@@ -196,7 +235,14 @@ export const LISTING_STATUSES = choices("payoutneeded", "active");
 export const listing = def("listing", "Listing", "Listings", "Search by id or sku", { can_create: false, can_delete: false }, [
   id,
   { name: "provider", type: "field", label: "Provider", read_only: true, relationship_resource: "retailer", list: true },
-  { name: "productvariation", type: "field", label: "Product variation", read_only: true, relationship_resource: "productvariation", list: true },
+  {
+    name: "productvariation",
+    type: "field",
+    label: "Product variation",
+    read_only: true,
+    relationship_resource: "productvariation",
+    list: true,
+  },
   { name: "brand", type: "field", label: "Brand", read_only: true, relationship_resource: "brand", list: true },
   { name: "listing_type", type: "choice", label: "Type", read_only: true, choices: choices("sell", "swap"), list: true, sortable: true },
   { name: "status", type: "choice", label: "Status", required: true, choices: LISTING_STATUSES, list: true, sortable: true },
@@ -208,7 +254,14 @@ export const listing = def("listing", "Listing", "Listings", "Search by id or sk
 export const request = def("request", "Request", "Requests", "Search by id or sku", { can_create: false, can_delete: false }, [
   id,
   { name: "requestor", type: "field", label: "Requestor", read_only: true, relationship_resource: "retailer", list: true },
-  { name: "productvariation", type: "field", label: "Product variation", read_only: true, relationship_resource: "productvariation", list: true },
+  {
+    name: "productvariation",
+    type: "field",
+    label: "Product variation",
+    read_only: true,
+    relationship_resource: "productvariation",
+    list: true,
+  },
   { name: "brand", type: "field", label: "Brand", read_only: true, relationship_resource: "brand", list: true },
   { name: "total_units", type: "integer", label: "Units", read_only: true, list: true, sortable: true },
   { name: "price", type: "decimal", label: "Price", read_only: true, list: true, sortable: true },

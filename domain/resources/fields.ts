@@ -217,7 +217,7 @@ export function fieldSchema(field: FieldDef): z.ZodTypeAny {
             .number()
             .int()
             .min(field.min ?? -MAX_ID, `At least ${field.min}.`)
-            .max(field.max ?? MAX_ID, `At most ${field.max}.`)
+            .max(field.max ?? MAX_ID, `At most ${field.max}.`),
         );
       break;
     case "decimal":
@@ -241,7 +241,7 @@ export function fieldSchema(field: FieldDef): z.ZodTypeAny {
       // Checkbox groups: nothing checked posts nothing, so the list defaults to empty.
       return z.preprocess(
         (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
-        z.array(z.string().refine((v) => values.includes(v), FIELD_MESSAGES.choice)).max(values.length)
+        z.array(z.string().refine((v) => values.includes(v), FIELD_MESSAGES.choice)).max(values.length),
       );
     }
     case "boolean":
@@ -267,10 +267,13 @@ export function fieldSchema(field: FieldDef): z.ZodTypeAny {
       return z.any().transform(() => undefined);
   }
   if (required)
-    return z.preprocess(blank, z.string({ required_error: FIELD_MESSAGES.required, invalid_type_error: FIELD_MESSAGES.required }).pipe(inner));
+    return z.preprocess(
+      blank,
+      z.string({ required_error: FIELD_MESSAGES.required, invalid_type_error: FIELD_MESSAGES.required }).pipe(inner),
+    );
   return z.preprocess(
     blank,
-    z.union([z.undefined(), z.string().pipe(inner)]).transform((v) => (v === undefined ? null : v))
+    z.union([z.undefined(), z.string().pipe(inner)]).transform((v) => (v === undefined ? null : v)),
   );
 }
 

@@ -20,7 +20,7 @@ export const AddSizesSchema = z.object({
       .array(z.string())
       .max(100)
       .transform((labels) => [...new Set(labels.map((l) => l.trim()).filter((l) => l !== ""))])
-      .pipe(z.array(text().min(1).max(40, FIELD_MESSAGES.tooLong(40))))
+      .pipe(z.array(text().min(1).max(40, FIELD_MESSAGES.tooLong(40)))),
   ),
 });
 

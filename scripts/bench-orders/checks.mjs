@@ -19,7 +19,13 @@ export const CHECK_TEXT = {
 
 const PURCHASE = { intents: 1, captured: 1, cancelled: 0, transfers: 1, refunds: 0 };
 // A swap's transfer: the cash difference, paid out to the side with the larger goods (none when even).
-const swapWanted = (ledger) => ({ intents: 3, captured: 2, cancelled: 1, transfers: !ledger?.callItEven && ledger?.differenceCents > 0 ? 1 : 0, refunds: 0 });
+const swapWanted = (ledger) => ({
+  intents: 3,
+  captured: 2,
+  cancelled: 1,
+  transfers: !ledger?.callItEven && ledger?.differenceCents > 0 ? 1 : 0,
+  refunds: 0,
+});
 const RMA = { intents: 1, captured: 1, cancelled: 0, transfers: 0, refunds: 1 };
 
 /** The provider's objects of an order, counted. */
@@ -39,11 +45,15 @@ function checkSwap(t, order, objects) {
   const ledger = order?.ledger ?? {};
   t.expect(t.r.orderId, t.what, swapWanted(ledger));
   // The provider's amounts are the ledger's: each side's payment its due, the transfer the difference.
-  const paid = objects.intents.filter((d) => d.status === "succeeded").map((d) => d.amount_received).sort((a, b) => a - b);
+  const paid = objects.intents
+    .filter((d) => d.status === "succeeded")
+    .map((d) => d.amount_received)
+    .sort((a, b) => a - b);
   const due = [ledger.providerDueCents, ledger.receiverDueCents].sort((a, b) => a - b);
   if (paid.join() !== due.join()) t.problems.push(`${t.what}: the sides paid ${paid.join(" and ")}, the ledger says ${due.join(" and ")}`);
   const sent = objects.transfers.map((d) => d.amount);
-  if (sent.length === 1 && sent[0] !== ledger.differenceCents) t.problems.push(`${t.what}: transferred ${sent[0]}, the ledger's difference is ${ledger.differenceCents}`);
+  if (sent.length === 1 && sent[0] !== ledger.differenceCents)
+    t.problems.push(`${t.what}: transferred ${sent[0]}, the ledger's difference is ${ledger.differenceCents}`);
 }
 
 /** The RMA's stage, and its refund and charge at the provider against its ledger's. */
@@ -56,8 +66,12 @@ function checkRma(t, rma, objects, purchaseObjects) {
   const charge = objects.intents[0];
   const purchaseIntent = purchaseObjects.intents[0];
   const ledger = rma?.ledger ?? {};
-  if (refund && (refund.amount !== ledger.victimRefundCents || refund.payment_intent !== purchaseIntent?.id)) t.problems.push(`${name}: refund of ${refund.amount} on ${refund.payment_intent}, the ledger says ${ledger.victimRefundCents} on ${purchaseIntent?.id}`);
-  if (charge && charge.amount !== ledger.perpetratorChargeCents) t.problems.push(`${name}: charge of ${charge.amount}, the ledger says ${ledger.perpetratorChargeCents}`);
+  if (refund && (refund.amount !== ledger.victimRefundCents || refund.payment_intent !== purchaseIntent?.id))
+    t.problems.push(
+      `${name}: refund of ${refund.amount} on ${refund.payment_intent}, the ledger says ${ledger.victimRefundCents} on ${purchaseIntent?.id}`,
+    );
+  if (charge && charge.amount !== ledger.perpetratorChargeCents)
+    t.problems.push(`${name}: charge of ${charge.amount}, the ledger says ${ledger.perpetratorChargeCents}`);
 }
 
 /** One transaction's problems; `double` when the provider holds more objects than expected. */
@@ -72,7 +86,8 @@ function checkOne(r, rows, objects) {
   };
   if (r.kind === "swap") checkSwap(t, order, objects.get(r.orderId));
   else {
-    if (!order || !["delivered", "completed"].includes(order.statename) || order.ratings < 1) t.problems.push(`${t.what}: ${order?.statename ?? "no row"}, ${order?.ratings ?? 0} ratings`);
+    if (!order || !["delivered", "completed"].includes(order.statename) || order.ratings < 1)
+      t.problems.push(`${t.what}: ${order?.statename ?? "no row"}, ${order?.ratings ?? 0} ratings`);
     if (order?.ledger?.balanced !== true) t.problems.push(`${t.what}: its ledger does not balance`);
     t.expect(r.orderId, t.what, PURCHASE);
   }
@@ -86,7 +101,9 @@ export async function checkTransactions(dbh, done) {
   if (!done.length) return out;
   const ids = [...done.map((r) => r.orderId), ...done.filter((r) => r.rmaId).map((r) => r.rmaId)];
   const rows = new Map(
-    (await dbh.sql`select o.id, o.statename, o.stage, o.ledger, (select count(*) from ratings r where r.order_id = o.id)::int as ratings from orders o where o.id = any(${ids})`).map((r) => [r.id, r]),
+    (
+      await dbh.sql`select o.id, o.statename, o.stage, o.ledger, (select count(*) from ratings r where r.order_id = o.id)::int as ratings from orders o where o.id = any(${ids})`
+    ).map((r) => [r.id, r]),
   );
   // The provider's objects of each order, as the reliability tests read them (db/queries/payments).
   const { sandboxObjectsOfOrders } = await import("../../db/queries/payments.ts");

@@ -33,7 +33,8 @@ async function untilShown(bench, stepName, http, landing, { shows, reload }, t0)
   while (shows && !shows(landing.body)) {
     // A synchronous step (no `reload`) must land on the new state at once.
     if (!reload) throw new StepError(`${stepName}: ${landing.url} does not show the new state ${errorText(landing.body)}`);
-    if (now() - t0 > o.timeoutMs) throw new StepError(`${stepName}: the page did not show the new state within ${o.timeoutMs} ms ${errorText(landing.body)}`);
+    if (now() - t0 > o.timeoutMs)
+      throw new StepError(`${stepName}: the page did not show the new state within ${o.timeoutMs} ms ${errorText(landing.body)}`);
     await sleep(o.pollMs);
     polls++;
     landing = await http.get(reload ?? landing.url, { follow: true });
@@ -55,11 +56,23 @@ export async function click(bench, ctx, stepName, http, form, values, { shows, r
   let landing = r;
   if (r.status >= 300 && r.status < 400 && r.location) landing = await http.get(r.location, { follow: true });
   const tPage = now();
-  if (expectStatus && r.status !== expectStatus) throw new StepError(`${stepName}: POST ${target} answered ${r.status}${r.location ? ` → ${r.location}` : ""} ${errorText(r.body)}`);
-  if (landing.status !== 200) throw new StepError(`${stepName}: landed on ${landing.url} with ${landing.status} ${errorText(landing.body)}`);
+  if (expectStatus && r.status !== expectStatus)
+    throw new StepError(`${stepName}: POST ${target} answered ${r.status}${r.location ? ` → ${r.location}` : ""} ${errorText(r.body)}`);
+  if (landing.status !== 200)
+    throw new StepError(`${stepName}: landed on ${landing.url} with ${landing.status} ${errorText(landing.body)}`);
   const shown = await untilShown(bench, stepName, http, landing, { shows, reload }, t0);
   const tDone = now();
-  bench.samples.push({ step: stepName, order: ctx.i, total: tDone - t0, action: tAction - t0, page: tPage - tAction, wait: tDone - tPage, polls: shown.polls, busy, warm: ctx.warm });
+  bench.samples.push({
+    step: stepName,
+    order: ctx.i,
+    total: tDone - t0,
+    action: tAction - t0,
+    page: tPage - tAction,
+    wait: tDone - tPage,
+    polls: shown.polls,
+    busy,
+    warm: ctx.warm,
+  });
   if (ctx.capture) await recordTemplate(bench, ctx, stepName, { target, body, status: expectStatus ?? r.status });
   return shown.landing;
 }

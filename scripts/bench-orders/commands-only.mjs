@@ -6,7 +6,10 @@ import crypto from "node:crypto";
 import { StepError, errorText, now, postRetryingBusy, sleep, timeTransaction } from "./page-text.mjs";
 
 const readOrder = async (bench, id) =>
-  (await bench.dbh.sql`select o.statename, exists (select 1 from ratings r where r.order_id = o.id) as rated from orders o where o.id = ${id}`)[0] ?? null;
+  (
+    await bench.dbh
+      .sql`select o.statename, exists (select 1 from ratings r where r.order_id = o.id) as rated from orders o where o.id = ${id}`
+  )[0] ?? null;
 
 /** The warm-up order's read-model state after a step, for the timed orders' commands to reach. */
 export async function captureState(bench, ctx, stepName) {
@@ -60,7 +63,8 @@ async function command(bench, ctx, stepName, http, p, { until } = {}) {
   const t0 = now();
   const { r, busy } = await postRetryingBusy(o, http, cmd.target, cmd.body, t0);
   const tAction = now();
-  if (r.status !== cmd.expectStatus) throw new StepError(`${stepName}: POST ${cmd.target} answered ${r.status}${r.location ? ` → ${r.location}` : ""} ${errorText(r.body)}`);
+  if (r.status !== cmd.expectStatus)
+    throw new StepError(`${stepName}: POST ${cmd.target} answered ${r.status}${r.location ? ` → ${r.location}` : ""} ${errorText(r.body)}`);
   let polls = 0;
   while (until && !(await until())) {
     if (now() - t0 > o.timeoutMs) throw new StepError(`${stepName}: the read model did not show the new state within ${o.timeoutMs} ms`);
@@ -68,7 +72,17 @@ async function command(bench, ctx, stepName, http, p, { until } = {}) {
     await sleep(o.pollMs);
   }
   const tDone = now();
-  bench.samples.push({ step: stepName, order: ctx.i, total: tDone - t0, action: tAction - t0, page: 0, wait: tDone - tAction, polls, busy, warm: ctx.warm });
+  bench.samples.push({
+    step: stepName,
+    order: ctx.i,
+    total: tDone - t0,
+    action: tAction - t0,
+    page: 0,
+    wait: tDone - tAction,
+    polls,
+    busy,
+    warm: ctx.warm,
+  });
   return r;
 }
 
@@ -85,7 +99,8 @@ export async function runOrderCommands(bench, p) {
     };
   };
   const orderOfPair = async () => {
-    const [row] = await bench.dbh.sql`select id from orders where receiver_id = ${p.buyer.r.id} and provider_id = ${p.seller.r.id} order by id desc limit 1`;
+    const [row] = await bench.dbh
+      .sql`select id from orders where receiver_id = ${p.buyer.r.id} and provider_id = ${p.seller.r.id} order by id desc limit 1`;
     if (row) ctx.orderId = row.id;
     return row ? reached("accept terms")() : false;
   };

@@ -28,7 +28,9 @@ const placeOf = (key) => (doc, block) => {
     "`npm run bench:orders` runs purchases through the whole buy flow on the running dev stack, over HTTP as a browser's form posts " +
     "(scripts/bench-orders.mjs: data from the shared factories with a run tag, then per order buyer, seller and staff clicks), and rewrites the block below.\n\n" +
     `${block}\n`;
-  return /\n## Test command/.test(doc) ? doc.replace(/\n## Test command/, () => `\n${section}\n## Test command`) : doc.trimEnd() + "\n\n" + section;
+  return /\n## Test command/.test(doc)
+    ? doc.replace(/\n## Test command/, () => `\n${section}\n## Test command`)
+    : doc.trimEnd() + "\n\n" + section;
 };
 
 /** Writes the report into the block `key` of docs/performance.md. */

@@ -39,18 +39,32 @@ function intervals(id, ev) {
     const a = evAttrs(e);
     if (k === "markerRecorded") {
       // Local activities (e.g. recordOrderState): a marker at the end of their workflow task.
-      const text = Object.values(a.details ?? {}).map(payloadText).join("\n");
+      const text = Object.values(a.details ?? {})
+        .map(payloadText)
+        .join("\n");
       const type = text.match(/"activity_?[tT]ype"\s*:\s*"([^"]+)"/)?.[1];
       if (type) out.locals.push({ type, e: evMs(e) });
     }
     const sched = byId.get(Number(a.scheduledEventId));
     const started = byId.get(Number(a.startedEventId));
-    if ((k === "workflowTaskCompleted" || k === "workflowTaskFailed" || k === "workflowTaskTimedOut") && sched && started) out.wfts.push({ s: evMs(sched), st: evMs(started), e: evMs(e) });
+    if ((k === "workflowTaskCompleted" || k === "workflowTaskFailed" || k === "workflowTaskTimedOut") && sched && started)
+      out.wfts.push({ s: evMs(sched), st: evMs(started), e: evMs(e) });
     if (k === "activityTaskStarted" && Number(a.attempt ?? 1) > 1) {
-      out.retries.push({ order: id, type: sched ? evAttrs(sched).activityType?.name : "?", attempt: Number(a.attempt), failure: a.lastFailure?.message ?? "?" });
+      out.retries.push({
+        order: id,
+        type: sched ? evAttrs(sched).activityType?.name : "?",
+        attempt: Number(a.attempt),
+        failure: a.lastFailure?.message ?? "?",
+      });
     }
     if ((k === "activityTaskCompleted" || k === "activityTaskFailed" || k === "activityTaskTimedOut") && sched && started) {
-      out.acts.push({ type: evAttrs(sched).activityType?.name ?? "?", s: evMs(sched), st: evMs(started), e: evMs(e), input: payloadText(evAttrs(sched).input) });
+      out.acts.push({
+        type: evAttrs(sched).activityType?.name ?? "?",
+        s: evMs(sched),
+        st: evMs(started),
+        e: evMs(e),
+        input: payloadText(evAttrs(sched).input),
+      });
     }
   }
   return out;
@@ -62,8 +76,14 @@ function updateWindow(ev, i, a) {
   if (!step) return null;
   const updateId = a.protocolInstanceId ?? a.acceptedRequest?.meta?.updateId;
   let start = evMs(ev[i]);
-  for (let j = i - 1; j >= 0; j--) if (evKind(ev[j]) === "workflowTaskScheduled") { start = evMs(ev[j]); break; }
-  const done = ev.slice(i + 1).find((x) => evKind(x) === "workflowExecutionUpdateCompleted" && (evAttrs(x).meta?.updateId === updateId || !updateId));
+  for (let j = i - 1; j >= 0; j--)
+    if (evKind(ev[j]) === "workflowTaskScheduled") {
+      start = evMs(ev[j]);
+      break;
+    }
+  const done = ev
+    .slice(i + 1)
+    .find((x) => evKind(x) === "workflowExecutionUpdateCompleted" && (evAttrs(x).meta?.updateId === updateId || !updateId));
   return done ? { step, s: start, e: evMs(done) } : null;
 }
 
@@ -143,18 +163,29 @@ export async function temporalBreakdown(o, orderIds) {
     for (const id of orderIds) {
       const h = await client.workflow.getHandle(buyWorkflowId(id)).fetchHistory();
       const ev = h.events ?? [];
-      if (process.env.BENCH_ORDERS_DUMP_HISTORY && id === orderIds[0]) fs.writeFileSync(process.env.BENCH_ORDERS_DUMP_HISTORY, JSON.stringify(ev, null, 1));
+      if (process.env.BENCH_ORDERS_DUMP_HISTORY && id === orderIds[0])
+        fs.writeFileSync(process.env.BENCH_ORDERS_DUMP_HISTORY, JSON.stringify(ev, null, 1));
       addHistory(totals, id, ev);
     }
   } finally {
     await connection.close().catch(() => {});
   }
-  return { steps: totals.steps, activities: totals.activities, retries: totals.retries, wftWait: summary(totals.wftWait), wftRun: summary(totals.wftRun), orders: orderIds.length };
+  return {
+    steps: totals.steps,
+    activities: totals.activities,
+    retries: totals.retries,
+    wftWait: summary(totals.wftWait),
+    wftRun: summary(totals.wftRun),
+    orders: orderIds.length,
+  };
 }
 
 /** The breakdown's table of step windows. */
 function windowsTable(b) {
-  const out = ["| step | window p50 | window p95 | workflow tasks: count, queue + run each, in all | activities: queue + run, in all | activities in the window |", "|---|---|---|---|---|---|"];
+  const out = [
+    "| step | window p50 | window p95 | workflow tasks: count, queue + run each, in all | activities: queue + run, in all | activities in the window |",
+    "|---|---|---|---|---|---|",
+  ];
   for (const step of ["pay", "approve", "pickup", "delivery", "confirm received", "rate"]) {
     const xs = b.steps.get(step) ?? [];
     if (!xs.length) continue;
@@ -183,7 +214,9 @@ export function breakdownText(b) {
         : "No activity needed a second attempt."),
   );
   out.push("", "| activity | count | queue wait p50 / p95 | run p50 / p95 |", "|---|---|---|---|");
-  for (const [type, v] of [...b.activities].sort((x, y) => summary(y[1].run).p50 * y[1].run.length - summary(x[1].run).p50 * x[1].run.length)) {
+  for (const [type, v] of [...b.activities].sort(
+    (x, y) => summary(y[1].run).p50 * y[1].run.length - summary(x[1].run).p50 * x[1].run.length,
+  )) {
     const w = summary(v.wait);
     const r = summary(v.run);
     out.push(`| ${type} | ${r.n} | ${ms(w.p50)} / ${ms(w.p95)} | ${ms(r.p50)} / ${ms(r.p95)} |`);

@@ -26,7 +26,11 @@ export function startKiller(bench, prodStack, tRun0) {
       killedCpu += processCpuMs(workerPids[worker]);
       workerPids[worker] = await prodStack.killWorker(worker);
       kills.push({ at: t - tRun0, worker, inFlight: busy, restartMs: now() - t });
-      info(c.dim(`killed worker ${worker + 1} at ${((t - tRun0) / 1000).toFixed(1)} s with ${busy} orders in flight; its replacement polled after ${fmtMs(now() - t)}`));
+      info(
+        c.dim(
+          `killed worker ${worker + 1} at ${((t - tRun0) / 1000).toFixed(1)} s with ${busy} orders in flight; its replacement polled after ${fmtMs(now() - t)}`,
+        ),
+      );
     }
   })();
   return {

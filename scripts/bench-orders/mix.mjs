@@ -11,8 +11,14 @@ export const KINDS = ["buy", "swap", "rma"];
 
 /** An RMA's steps, in the order they run (the return parcel's only with "Other"). */
 export const RMA_STEPS = [
-  "rma: units (buyer)", "rma: pictures (buyer)", "rma: contact (buyer)", "rma: request (buyer)", "rma: review (staff)", "rma: decide (staff)",
-  "rma: return pickup (staff)", "rma: return delivery (staff)",
+  "rma: units (buyer)",
+  "rma: pictures (buyer)",
+  "rma: contact (buyer)",
+  "rma: request (buyer)",
+  "rma: review (staff)",
+  "rma: decide (staff)",
+  "rma: return pickup (staff)",
+  "rma: return delivery (staff)",
 ];
 
 /** What pair i does: a turn of KINDS; the RMAs alternate between "Missing units" (2) and "Other" (4). */
@@ -36,12 +42,36 @@ async function buyerAsks(bench, ctx, p) {
   const asked = { [units]: 1, [`r.${line}`]: p.rmaReason, [`o.${line}`]: other ? "Bench: not the colour ordered; ship it back." : "" };
   page = await click(bench, ctx, "rma: units (buyer)", buyer, form, asked, { expectStatus: 200, shows: (h) => stepOf(h) === "pictures" });
   form = findForm(page.body, { testId: "rma-pictures-form" });
-  page = await click(bench, ctx, "rma: pictures (buyer)", buyer, form, { intent: "continue" }, { expectStatus: 200, shows: (h) => stepOf(h) === "contact" });
+  page = await click(
+    bench,
+    ctx,
+    "rma: pictures (buyer)",
+    buyer,
+    form,
+    { intent: "continue" },
+    { expectStatus: 200, shows: (h) => stepOf(h) === "contact" },
+  );
   form = findForm(page.body, { testId: "rma-contact-form" });
-  const contact = { contact_name: `Bench Buyer ${p.i}`, contact_email: p.buyer.email, contact_phone: "555-0100", packing_slip_name: `Bench ${p.i}` };
-  page = await click(bench, ctx, "rma: contact (buyer)", buyer, form, contact, { expectStatus: 200, shows: (h) => stepOf(h) === "confirm" });
+  const contact = {
+    contact_name: `Bench Buyer ${p.i}`,
+    contact_email: p.buyer.email,
+    contact_phone: "555-0100",
+    packing_slip_name: `Bench ${p.i}`,
+  };
+  page = await click(bench, ctx, "rma: contact (buyer)", buyer, form, contact, {
+    expectStatus: 200,
+    shows: (h) => stepOf(h) === "confirm",
+  });
   form = findForm(page.body, { testId: "rma-confirm-form" });
-  await click(bench, ctx, "rma: request (buyer)", buyer, form, {}, { expectStatus: 303, shows: (h) => h.includes('data-testid="rma-complete"') });
+  await click(
+    bench,
+    ctx,
+    "rma: request (buyer)",
+    buyer,
+    form,
+    {},
+    { expectStatus: 303, shows: (h) => h.includes('data-testid="rma-complete"') },
+  );
   const [rma] = await bench.dbh.sql`select id from orders where rma_for_id = ${ctx.orderId} and transaction_type = 3`;
   if (!rma) throw new StepError(`no RMA row for order #${ctx.orderId} after "Process RMA"`);
   ctx.rmaId = rma.id;
@@ -51,13 +81,33 @@ async function buyerAsks(bench, ctx, p) {
 async function staffDecides(bench, ctx, cardUrl, other) {
   const { staff } = bench;
   const stage = (h) => dataAttr(h, "admin-rma-card", "stage");
-  let page = await viewUntil(bench, ctx, staff, cardUrl, (h) => findForm(h, { testId: "rma-decision-form" }) !== null, "the RMA's decision form on its admin card");
+  let page = await viewUntil(
+    bench,
+    ctx,
+    staff,
+    cardUrl,
+    (h) => findForm(h, { testId: "rma-decision-form" }) !== null,
+    "the RMA's decision form on its admin card",
+  );
   let form = findForm(page.body, { testId: "rma-decision-form" });
-  const decisions = Object.fromEntries(form.fields.filter(([k]) => /^lines\[\d+\]\.id$/.test(k)).map(([k]) => [k.replace(/\.id$/, ".decision"), "approve"]));
+  const decisions = Object.fromEntries(
+    form.fields.filter(([k]) => /^lines\[\d+\]\.id$/.test(k)).map(([k]) => [k.replace(/\.id$/, ".decision"), "approve"]),
+  );
   ctx.pageUrl = page.url;
-  page = await click(bench, ctx, "rma: review (staff)", staff, form, decisions, { expectStatus: 200, shows: (h) => h.includes('data-testid="rma-review"') });
+  page = await click(bench, ctx, "rma: review (staff)", staff, form, decisions, {
+    expectStatus: 200,
+    shows: (h) => h.includes('data-testid="rma-review"'),
+  });
   form = findForm(page.body, { testId: "rma-review" });
-  await click(bench, ctx, "rma: decide (staff)", staff, form, {}, { expectStatus: 303, shows: (h) => stage(h) === (other ? "shipping" : "rmacompleted"), reload: cardUrl });
+  await click(
+    bench,
+    ctx,
+    "rma: decide (staff)",
+    staff,
+    form,
+    {},
+    { expectStatus: 303, shows: (h) => stage(h) === (other ? "shipping" : "rmacompleted"), reload: cardUrl },
+  );
 }
 
 /** The return parcel: its pickup, then its delivery, from the card's Shipping tab; delivered, the RMA pays out. */
@@ -68,7 +118,14 @@ async function staffReceivesReturn(bench, ctx, cardUrl) {
     ["rma: return pickup (staff)", "picked_up", (h) => shipmentStatus(h) === "In-Route"],
     ["rma: return delivery (staff)", "delivered", (h) => stage(h) === "rmacompleted"],
   ]) {
-    const page = await viewUntil(bench, ctx, bench.staff, shipUrl, (h) => h.includes('data-testid="carrier-tools"'), "the return parcel's carrier tools");
+    const page = await viewUntil(
+      bench,
+      ctx,
+      bench.staff,
+      shipUrl,
+      (h) => h.includes('data-testid="carrier-tools"'),
+      "the return parcel's carrier tools",
+    );
     const form = forms(page.body).find((f) => hasField(f, "intent", "carrier") && hasField(f, "status", status));
     if (!form) throw new StepError(`no "${status}" carrier form for RMA #${ctx.rmaId}'s return parcel`);
     ctx.pageUrl = page.url;

@@ -27,7 +27,10 @@ export async function openLoop(bench, pairs, run, tRun0) {
         done++;
       }),
     );
-    if ((k + 1) % Math.max(1, Math.round(o.rate * 10)) === 0) info(c.dim(`${k + 1}/${pairs.length} started, ${done} finished, ${load.inFlight} in flight (${((now() - tRun0) / 1000).toFixed(1)} s)`));
+    if ((k + 1) % Math.max(1, Math.round(o.rate * 10)) === 0)
+      info(
+        c.dim(`${k + 1}/${pairs.length} started, ${done} finished, ${load.inFlight} in flight (${((now() - tRun0) / 1000).toFixed(1)} s)`),
+      );
   }
   info(c.dim(`all ${pairs.length} started; waiting for the ${load.inFlight} in flight`));
   await Promise.all(running);
@@ -47,7 +50,8 @@ export async function closedLoop(bench, pairs, run, tRun0) {
         await run(q.shift());
         load.inFlight--;
         done++;
-        if (done % Math.max(1, Math.floor(pairs.length / 4)) === 0) info(c.dim(`${done}/${pairs.length} orders (${((now() - tRun0) / 1000).toFixed(1)} s)`));
+        if (done % Math.max(1, Math.floor(pairs.length / 4)) === 0)
+          info(c.dim(`${done}/${pairs.length} orders (${((now() - tRun0) / 1000).toFixed(1)} s)`));
       }
     }),
   );
@@ -60,7 +64,9 @@ export function arrivalsText(o, { arrivals, timed, ops, maxInFlight }) {
   const span = arrivals.length > 1 ? (arrivals.at(-1).due + arrivals.at(-1).lag - arrivals[0].lag) / 1000 : 0;
   const achieved = span > 0 ? (arrivals.length - 1) / span : NaN;
   const kept = arrivals.length === timed.length && (arrivals.length < 2 || achieved >= 0.97 * o.rate) && lag.max < 1000 / o.rate;
-  const thirds = [0, 1, 2].map((t) => summary(timed.filter((_, k) => Math.floor((3 * k) / timed.length) === t && timed[k].ok).map((r) => r.ms)).p50);
+  const thirds = [0, 1, 2].map(
+    (t) => summary(timed.filter((_, k) => Math.floor((3 * k) / timed.length) === t && timed[k].ok).map((r) => r.ms)).p50,
+  );
   return (
     `Arrivals: ${arrivals.length} orders started at ${Number.isFinite(achieved) ? achieved.toFixed(2) : "—"} orders/s against ${o.rate} asked; start lag behind the schedule p50 ${ms(lag.p50)} ms, ` +
     `p95 ${ms(lag.p95)} ms, max ${ms(lag.max)} ms: **arrival rate ${kept ? "kept" : "NOT kept"}**. Orders in flight at most ${maxInFlight}; ` +

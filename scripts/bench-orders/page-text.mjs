@@ -19,7 +19,9 @@ const BUSY_TEXT = "This order is being updated right now. Please try again in a 
 export const stripComments = (html) => html.replace(/<!-- -->/g, "");
 /** The error a page shows, if any. */
 export const errorText = (html) =>
-  stripComments(html).match(/data-testid="(?:action-error|pay-error|pay-order-error|cart-error|checkout-form-error|admin-error|rate-error|card-error)"[^>]*>([^<]*)/)?.[1] ?? "";
+  stripComments(html).match(
+    /data-testid="(?:action-error|pay-error|pay-order-error|cart-error|checkout-form-error|admin-error|rate-error|card-error)"[^>]*>([^<]*)/,
+  )?.[1] ?? "";
 export const hasField = (f, name, value) => f.fields.some(([k, v]) => k === name && v === value);
 const testIdText = (h, id) => htmlDecode(stripComments(h).match(new RegExp(`data-testid="${id}"[^>]*>([^<]*)`))?.[1] ?? "");
 export const shipmentStatus = (h) => testIdText(h, "shipment-status");
@@ -68,7 +70,15 @@ const LABEL = { buy: "order", swap: "swap", rma: "order + RMA" };
  */
 export async function timeTransaction(bench, p, ctx, steps) {
   const t0 = now();
-  const result = () => ({ i: p.i, kind: p.kind, orderId: ctx.orderId, rmaId: ctx.rmaId ?? null, ms: now() - t0, warm: ctx.warm, start: t0 });
+  const result = () => ({
+    i: p.i,
+    kind: p.kind,
+    orderId: ctx.orderId,
+    rmaId: ctx.rmaId ?? null,
+    ms: now() - t0,
+    warm: ctx.warm,
+    start: t0,
+  });
   try {
     await steps();
     bench.results.push({ ...result(), ok: true, lagMs: ctx.lagMs });

@@ -60,7 +60,9 @@ export function stackProcesses(o) {
   const temporalPort = Number(o.temporalAddress.split(":").pop());
   const workers = workerPids(o, temporalPort);
   // --scale: the proxy on the app's port and the web processes on the ports after it.
-  const web = [appPort, ...Array.from({ length: o.scale > 1 ? o.scale : 0 }, (_, i) => appPort + 1 + i)].map((p) => listeners.get(p)).filter(Boolean);
+  const web = [appPort, ...Array.from({ length: o.scale > 1 ? o.scale : 0 }, (_, i) => appPort + 1 + i)]
+    .map((p) => listeners.get(p))
+    .filter(Boolean);
   return { web, temporal: listeners.get(temporalPort) ?? null, postmaster: listeners.get(pgPort) ?? null, workers };
 }
 
@@ -81,7 +83,12 @@ export function stackCpu(procs) {
  * lets a reader tell a slower box from slower code.
  */
 export function speedProbe() {
-  const rows = Array.from({ length: 2000 }, (_, i) => ({ id: i, name: `row-${i}`, sizes: { S: i % 3, M: i % 5 }, priceCents: (i * 7919) % 10007 }));
+  const rows = Array.from({ length: 2000 }, (_, i) => ({
+    id: i,
+    name: `row-${i}`,
+    sizes: { S: i % 3, M: i % 5 },
+    priceCents: (i * 7919) % 10007,
+  }));
   let best = Infinity;
   let sink = 0;
   for (let round = 0; round < 3; round++) {

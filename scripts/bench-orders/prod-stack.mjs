@@ -24,7 +24,13 @@ async function startOwnStack(o, stop) {
     console.error(c.red(`--prod: the production stack did not start: ${e?.stack ?? e}`));
     process.exit(2);
   }
-  Object.assign(o, { baseUrl: prodStack.baseUrl, databaseUrl: prodStack.databaseUrl, temporalAddress: prodStack.temporalAddress, taskQueue: "marketplace", namespace: "default" });
+  Object.assign(o, {
+    baseUrl: prodStack.baseUrl,
+    databaseUrl: prodStack.databaseUrl,
+    temporalAddress: prodStack.temporalAddress,
+    taskQueue: "marketplace",
+    namespace: "default",
+  });
   return prodStack;
 }
 
@@ -43,7 +49,9 @@ export async function openStack(o) {
   if (o.prod) stack.prodStack = await startOwnStack(o, stack.stop);
   const health = await fetch(`${o.baseUrl}/signin`).catch((e) => e);
   if (!(health instanceof Response) || health.status !== 200) {
-    console.error(c.red(`The app does not answer at ${o.baseUrl}/signin: start the dev stack (npm run dev), pass --base-url, or use --prod.`));
+    console.error(
+      c.red(`The app does not answer at ${o.baseUrl}/signin: start the dev stack (npm run dev), pass --base-url, or use --prod.`),
+    );
     await stack.finish(2);
   }
   return stack;

@@ -26,7 +26,15 @@ export async function cartThenTerms(bench, ctx, http, listingPath, sizes, review
   form = findForm(page.body, { testId: "checkout-form" });
   if (!form) throw new StepError("no checkout form on /checkout");
   ctx.pageUrl = page.url;
-  page = await click(bench, ctx, "accept terms", http, form, { terms: "on" }, { expectStatus: 303, shows: (h) => h.includes(`data-testid="${review}"`) });
+  page = await click(
+    bench,
+    ctx,
+    "accept terms",
+    http,
+    form,
+    { terms: "on" },
+    { expectStatus: 303, shows: (h) => h.includes(`data-testid="${review}"`) },
+  );
   ctx.orderId = Number(dataAttr(page.body, review, "order-id"));
   if (!ctx.orderId) throw new StepError(`${what} shows no order id`);
   if (ctx.capture) await captureState(bench, ctx, "accept terms");
@@ -76,10 +84,20 @@ async function staffShips(bench, ctx) {
     ctx.at = stepName;
     const cardUrl = `/admin/active-transactions?order=${ctx.orderId}&tab=shipping`;
     const page = await view(bench, bench.staff, cardUrl, ctx.warm);
-    const form = forms(page.body).find((f) => hasField(f, "intent", "carrier") && hasField(f, "status", status) && hasField(f, "order", String(ctx.orderId)));
+    const form = forms(page.body).find(
+      (f) => hasField(f, "intent", "carrier") && hasField(f, "status", status) && hasField(f, "order", String(ctx.orderId)),
+    );
     if (!form) throw new StepError(`no "${status}" carrier form on the admin card`);
     ctx.pageUrl = page.url;
-    await click(bench, ctx, stepName, bench.staff, form, {}, { expectStatus: 303, shows: (h) => orderCardOf(h, ctx.orderId).includes(`state ${state} ·`), reload: cardUrl });
+    await click(
+      bench,
+      ctx,
+      stepName,
+      bench.staff,
+      form,
+      {},
+      { expectStatus: 303, shows: (h) => orderCardOf(h, ctx.orderId).includes(`state ${state} ·`), reload: cardUrl },
+    );
   }
 }
 
@@ -88,12 +106,21 @@ async function buyerRates(bench, ctx, p) {
   const buyer = p.buyer.http;
   ctx.at = "rate";
   let page = await view(bench, buyer, `/transaction/buy/${ctx.orderId}`, ctx.warm);
-  if (!page.body.includes('data-testid="rate-link"')) throw new StepError(`buyer's detail shows no rate link (state ${dataAttr(page.body, "order-detail", "statename")})`);
+  if (!page.body.includes('data-testid="rate-link"'))
+    throw new StepError(`buyer's detail shows no rate link (state ${dataAttr(page.body, "order-detail", "statename")})`);
   page = await view(bench, buyer, `/rate/${ctx.orderId}`, ctx.warm);
   const form = findForm(page.body, { intent: "confirm_received" });
   if (!form) throw new StepError("no 'I received the package' form on the rating page");
   ctx.pageUrl = page.url;
-  page = await click(bench, ctx, "confirm received", buyer, form, {}, { expectStatus: 200, shows: (h) => h.includes("the package is confirmed as received") });
+  page = await click(
+    bench,
+    ctx,
+    "confirm received",
+    buyer,
+    form,
+    {},
+    { expectStatus: 200, shows: (h) => h.includes("the package is confirmed as received") },
+  );
   // The rating form is rendered only after the "Rate this Transaction" button opens the modal (client
   // state): the fields are the modal's (intent=rate, four criteria, comments), posted to the page.
   const rateForm = findForm(page.body, { intent: "rate" }) ?? { action: "", fields: [["intent", "rate"]] };
@@ -102,7 +129,14 @@ async function buyerRates(bench, ctx, p) {
 
 /** One purchase through its pages (--mix: followed by its RMA when the pair's kind is "rma"). */
 export async function runPurchase(bench, p, warm) {
-  const ctx = { i: p.i, warm, orderId: null, lagMs: 0, at: "start", capture: bench.o.commandsOnly && warm ? { forms: {}, states: [] } : null };
+  const ctx = {
+    i: p.i,
+    warm,
+    orderId: null,
+    lagMs: 0,
+    at: "start",
+    capture: bench.o.commandsOnly && warm ? { forms: {}, states: [] } : null,
+  };
   await timeTransaction(bench, p, ctx, async () => {
     await buyerCheckout(bench, ctx, p);
     await sellerApproves(bench, ctx, p);

@@ -18,7 +18,11 @@ export function figuresOf(bench, run, outcome) {
   const { o, samples, views } = bench;
   const { completed } = outcome;
   // --mix: a purchase's steps (its add to cart, terms and pay also count the swaps'), the swaps' own, the RMAs'.
-  const STEPS = o.mix ? [...BUY_STEPS, ...SWAP_STEPS.filter((x) => !BUY_STEPS.includes(x)), ...RMA_STEPS] : o.swaps ? SWAP_STEPS : BUY_STEPS;
+  const STEPS = o.mix
+    ? [...BUY_STEPS, ...SWAP_STEPS.filter((x) => !BUY_STEPS.includes(x)), ...RMA_STEPS]
+    : o.swaps
+      ? SWAP_STEPS
+      : BUY_STEPS;
   const timedSamples = samples.filter((x) => !x.warm);
   const rows = STEPS.map((s) => {
     const xs = timedSamples.filter((x) => x.step === s);
@@ -50,7 +54,8 @@ export function figuresOf(bench, run, outcome) {
 
 /** The stack the run measured. */
 function stackText(o, prodStack) {
-  if (!o.prod) return `against the running \`npm run dev\` stack (${o.baseUrl}: remix dev build, worker on task queue \`${o.taskQueue}\`, Temporal dev server ${o.temporalAddress}, Postgres ${new URL(o.databaseUrl).port})`;
+  if (!o.prod)
+    return `against the running \`npm run dev\` stack (${o.baseUrl}: remix dev build, worker on task queue \`${o.taskQueue}\`, Temporal dev server ${o.temporalAddress}, Postgres ${new URL(o.databaseUrl).port})`;
   const scaled = o.scale > 1;
   return (
     `against the bench's own **production build** (${o.baseUrl}: ${scaled ? `**${o.scale} web processes** (:${prodStack.webPorts.join(", :")}) behind a round-robin proxy (scripts/lib/rr-proxy.mjs), each ` : ""}\`NODE_ENV=production node workers/web.mjs\` serving \`remix build\` output; ${scaled ? `**${o.scale} workers**` : "worker"} \`NODE_ENV=production\` ` +
@@ -73,8 +78,10 @@ function measuredText(o, run, prodStack) {
 
 /** What one transaction does in this mode. */
 function flowText(o) {
-  if (o.mix) return "purchases, swaps and purchases followed by an RMA in turn (a purchase 8 clicks; a swap 14; an RMA 4 wizard steps by the buyer, Process RMA and Confirm by staff and, every second one, the return parcel's pickup and delivery), no think time";
-  if (o.swaps) return "each swap 14 clicks by the receiver, the provider and staff (pre-authorisation, choice, both approvals, both payments, both pickups and deliveries, both ratings), no think time";
+  if (o.mix)
+    return "purchases, swaps and purchases followed by an RMA in turn (a purchase 8 clicks; a swap 14; an RMA 4 wizard steps by the buyer, Process RMA and Confirm by staff and, every second one, the return parcel's pickup and delivery), no think time";
+  if (o.swaps)
+    return "each swap 14 clicks by the receiver, the provider and staff (pre-authorisation, choice, both approvals, both payments, both pickups and deliveries, both ratings), no think time";
   if (o.commandsOnly) {
     return `each order 8 commands: the POSTs of the same forms to the same Remix actions, ${o.documentPosts ? "as a browser without JavaScript sends them (an action that answers 200 renders its page)" : "as the hydrated app's forms send them (single fetch, <path>.data: the action's data alone, no page rendered)"}, redirects not followed and no page loaded; asynchronous steps polled in the order's read-model row every ${o.pollMs} ms`;
   }
@@ -98,16 +105,39 @@ function resultText(o, run, f) {
     `One ${o.mix ? "transaction from its" : o.swaps ? "swap from the receiver's" : "order from the buyer's"} first ${unit} to ${o.commandsOnly ? "its rating in the read model" : '"Rating saved!"'}: p50 ${dur(orderMs.p50)}, p95 ${dur(orderMs.p95)}. ` +
     `Errors: ${f.failed.length}${busyTotal ? ` (and ${busyTotal} ${busyTotal === 1 ? unit : `${unit}s`} refused with "This order is being updated right now. Please try again in a moment." and sent again, counted in their step's time)` : ""}. ` +
     `Checked afterwards in the read model and at the payment provider: **${checked.ok} of ${completed.length}** exactly as expected ` +
-    `(${Object.entries(checked.kinds).map(([k, v]) => `${KIND_TEXT[k]} ${v.ok} of ${v.n}`).join(", ")}: ${Object.keys(checked.kinds).map((k) => CHECK_TEXT[k]).join("; ")}), ` +
+    `(${Object.entries(checked.kinds)
+      .map(([k, v]) => `${KIND_TEXT[k]} ${v.ok} of ${v.n}`)
+      .join(", ")}: ${Object.keys(checked.kinds)
+      .map((k) => CHECK_TEXT[k])
+      .join("; ")}), ` +
     `**${checked.doubles} with a second authorisation, capture, transfer, refund or charge**.`
   );
 }
 
 /** Who clicks each shared step, by mode (the per-side steps name their side). */
 function whoOf(o) {
-  if (o.mix) return { "add to cart": "buyer or receiver", "accept terms": "buyer or receiver", pay: "buyer or receiver", approve: "seller", pickup: "staff", delivery: "staff", "confirm received": "buyer", rate: "buyer" };
+  if (o.mix)
+    return {
+      "add to cart": "buyer or receiver",
+      "accept terms": "buyer or receiver",
+      pay: "buyer or receiver",
+      approve: "seller",
+      pickup: "staff",
+      delivery: "staff",
+      "confirm received": "buyer",
+      rate: "buyer",
+    };
   if (o.swaps) return { "add to cart": "receiver", "accept terms": "receiver", pay: "receiver" };
-  return { "add to cart": "buyer", "accept terms": "buyer", pay: "buyer", approve: "seller", pickup: "staff", delivery: "staff", "confirm received": "buyer", rate: "buyer" };
+  return {
+    "add to cart": "buyer",
+    "accept terms": "buyer",
+    pay: "buyer",
+    approve: "seller",
+    pickup: "staff",
+    delivery: "staff",
+    "confirm received": "buyer",
+    rate: "buyer",
+  };
 }
 
 /** The per-step latency table, with the sentence that explains it. */
@@ -115,7 +145,8 @@ function stepTable(o, rows) {
   const lines = [
     o.commandsOnly
       ? `Latency from the command (POST sent) to the read model showing the new state, ms; action = until the POST's answer (redirect not followed), wait = polling the order's row every ${o.pollMs} ms until it shows the state:`
-      : "Latency from the click (POST sent) to the page showing the new state, ms; action = until the POST's answer, page = the landing page (redirect followed), wait = reloading every " + `${o.pollMs} ms until the state shows:`,
+      : "Latency from the click (POST sent) to the page showing the new state, ms; action = until the POST's answer, page = the landing page (redirect followed), wait = reloading every " +
+        `${o.pollMs} ms until the state shows:`,
     "",
     `| step (who) | count | p50 | p95 | p99 | max | action p50 | page p50 | wait p50 / p95 | ${o.commandsOnly ? "polls" : "reloads"} | refused busy |`,
     "|---|---|---|---|---|---|---|---|---|---|---|",
@@ -141,7 +172,9 @@ function cpuText(run, { cpuUsed, stackMs, others, completed }) {
     `web ${s(cpuUsed.web)} s, worker ${s(cpuUsed.worker)} s, Temporal ${s(cpuUsed.temporal)} s, ` +
     `Postgres ${s(cpuUsed.postgres)} s, this script ${s(cpuUsed.bench)} s, everything else on the box ${s(others)} s ` +
     `(box busy ${s(cpuUsed.box)} s: stack ${pctOf(stackMs)}, others ${pctOf(others)}). ` +
-    (completed.length ? `Per completed order: web ${per(cpuUsed.web)} ms, worker ${per(cpuUsed.worker)} ms, Temporal ${per(cpuUsed.temporal)} ms, Postgres ${per(cpuUsed.postgres)} ms of CPU.` : "")
+    (completed.length
+      ? `Per completed order: web ${per(cpuUsed.web)} ms, worker ${per(cpuUsed.worker)} ms, Temporal ${per(cpuUsed.temporal)} ms, Postgres ${per(cpuUsed.postgres)} ms of CPU.`
+      : "")
   );
 }
 
@@ -154,11 +187,15 @@ function issue9Text(o, { rows, ops, completed, cpuUsed, clicksAll }, prodWorkflo
   const verdict = (ok) => (ok ? "**met**" : "**not met**");
   const build = o.prod ? "production build" : "dev build";
   const parts = [];
-  parts.push(`Temporal server CPU per completed order: **${completed.length ? f0(cpuUsed.temporal / completed.length) : "—"} ms** (${build})`);
+  parts.push(
+    `Temporal server CPU per completed order: **${completed.length ? f0(cpuUsed.temporal / completed.length) : "—"} ms** (${build})`,
+  );
   const oneAtATime = !o.rate && o.concurrency === 1;
   parts.push(
     `pay p50 **${ms(total("pay").p50)} ms**, approve p50 **${ms(total("approve").p50)} ms** ` +
-      (oneAtATime ? `one order at a time (${build}${o.commandsOnly ? ", commands only" : ""})` : `at ${o.rate ? `${o.rate} arrivals/s` : `${o.concurrency} concurrent orders`} (the one-at-a-time figure needs \`--concurrency 1\`)`),
+      (oneAtATime
+        ? `one order at a time (${build}${o.commandsOnly ? ", commands only" : ""})`
+        : `at ${o.rate ? `${o.rate} arrivals/s` : `${o.concurrency} concurrent orders`} (the one-at-a-time figure needs \`--concurrency 1\`)`),
   );
   if (!o.rate && !o.commandsOnly) {
     const slowest = rows.reduce((m, r) => (Number.isFinite(r.total.p95) && (!m || r.total.p95 > m.total.p95) ? r : m), null);
@@ -168,7 +205,10 @@ function issue9Text(o, { rows, ops, completed, cpuUsed, clicksAll }, prodWorkflo
         `target ≥ 3 orders/s at 20 concurrent orders on the production build: ${target ? verdict(ops >= 3) : "not this configuration (needs `--prod --orders 20 --concurrency 20`, one web process and one worker)"}`,
     );
   }
-  if (o.rate) parts.push(`open loop ${o.rate}/s for ${o.duration} s (${build}${o.commandsOnly ? ", commands only" : ""}): every ${o.commandsOnly ? "command" : "click"} p95 **${ms(clicksAll.p95)} ms**, per step in the table`);
+  if (o.rate)
+    parts.push(
+      `open loop ${o.rate}/s for ${o.duration} s (${build}${o.commandsOnly ? ", commands only" : ""}): every ${o.commandsOnly ? "command" : "click"} p95 **${ms(clicksAll.p95)} ms**, per step in the table`,
+    );
   if (o.commandsOnly) {
     parts.push(
       `commands only: **${ops.toFixed(2)} orders/s** ${o.rate ? `at ${o.rate} arrivals/s` : `at ${o.concurrency} concurrent orders`} (${build}); target ≥ 8 orders/s: ` +
@@ -183,8 +223,10 @@ function closingText(o, f, prodStack) {
   const loop = o.rate ? `open loop ${o.rate}/s` : `${o.concurrency} at a time`;
   const build = o.prod ? "production build" : "dev build";
   const perCompleted = f.completed.length ? f0(f.cpuUsed.temporal / f.completed.length) : "—";
-  if (o.mix) return `Mixed figures: **${f.ops.toFixed(2)} transactions/s** (${loop}, ${build}); click → page showing the new state p95 **${ms(f.clicksAll.p95)} ms**; Temporal server CPU per completed transaction **${perCompleted} ms**.`;
-  if (o.swaps) return `Issue 10 figures: **${f.ops.toFixed(2)} swaps/s** (${loop}, ${build}); click → page showing the new state p95 **${ms(f.clicksAll.p95)} ms** (every step's in the table); Temporal server CPU per completed swap **${perCompleted} ms**.`;
+  if (o.mix)
+    return `Mixed figures: **${f.ops.toFixed(2)} transactions/s** (${loop}, ${build}); click → page showing the new state p95 **${ms(f.clicksAll.p95)} ms**; Temporal server CPU per completed transaction **${perCompleted} ms**.`;
+  if (o.swaps)
+    return `Issue 10 figures: **${f.ops.toFixed(2)} swaps/s** (${loop}, ${build}); click → page showing the new state p95 **${ms(f.clicksAll.p95)} ms** (every step's in the table); Temporal server CPU per completed swap **${perCompleted} ms**.`;
   return issue9Text(o, f, prodStack?.workflows);
 }
 

@@ -24,7 +24,12 @@ export async function warmUp(bench) {
   step(`warm-up: ${warmPairs.length} order(s) one after the other (not counted)`);
   for (const p of warmPairs) await runTransaction(bench, p, true);
   const { templates } = bench;
-  if (templates) info(c.dim(`command templates from warm-up order #${templates.orderId}; read-model state after each step: ${templates.states.map((x) => `${x.step} → ${x.statename}${x.rated ? " (rated)" : ""}`).join(", ")}`));
+  if (templates)
+    info(
+      c.dim(
+        `command templates from warm-up order #${templates.orderId}; read-model state after each step: ${templates.states.map((x) => `${x.step} → ${x.statename}${x.rated ? " (rated)" : ""}`).join(", ")}`,
+      ),
+    );
   return !bench.results.some((r) => r.warm && !r.ok);
 }
 
@@ -35,7 +40,8 @@ export async function warmUp(bench) {
 export async function timedRun(bench, prodStack) {
   const { o } = bench;
   const procs = stackProcesses(o);
-  if (procs.web.length === 0 || !procs.postmaster || !procs.temporal || procs.workers.length === 0) warn(`stack processes found: ${JSON.stringify(procs)}`);
+  if (procs.web.length === 0 || !procs.postmaster || !procs.temporal || procs.workers.length === 0)
+    warn(`stack processes found: ${JSON.stringify(procs)}`);
   const speed0 = speedProbe();
   const load0 = os.loadavg();
   const cpu0 = stackCpu(procs);

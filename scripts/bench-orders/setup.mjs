@@ -10,20 +10,38 @@ import { TEST_CARD, now } from "./page-text.mjs";
 async function createPairs(o, F, db, tag, brand, variationId) {
   const pairs = [];
   for (let i = 1; i <= o.orders + o.warmup; i++) {
-    const seller = await F.createRetailer(db, { payout: true, storeName: `Bench Seller ${tag}-${i}`, user: { email: `bench-orders-${tag}-seller${i}@bench.test` } });
-    const buyer = await F.createRetailer(db, { payout: true, storeName: `Bench Buyer ${tag}-${i}`, user: { email: `bench-orders-${tag}-buyer${i}@bench.test` } });
+    const seller = await F.createRetailer(db, {
+      payout: true,
+      storeName: `Bench Seller ${tag}-${i}`,
+      user: { email: `bench-orders-${tag}-seller${i}@bench.test` },
+    });
+    const buyer = await F.createRetailer(db, {
+      payout: true,
+      storeName: `Bench Buyer ${tag}-${i}`,
+      user: { email: `bench-orders-${tag}-buyer${i}@bench.test` },
+    });
     await F.authorizeBrand(db, seller.retailer.id, brand.id);
     await F.authorizeBrand(db, buyer.retailer.id, brand.id);
     const turn = mixTurn(i);
     const kind = o.mix ? turn.kind : o.swaps ? "swap" : "buy";
     const swap = kind === "swap";
-    const listing = await F.createListing(db, { variationId, providerId: seller.retailer.id, sizes: { S: 2, M: 2 }, ...(swap ? { listingType: "swap" } : {}) });
-    const buyerListing = swap ? await F.createListing(db, { variationId, providerId: buyer.retailer.id, sizes: { L: 2 }, listingType: "swap" }) : null;
+    const listing = await F.createListing(db, {
+      variationId,
+      providerId: seller.retailer.id,
+      sizes: { S: 2, M: 2 },
+      ...(swap ? { listingType: "swap" } : {}),
+    });
+    const buyerListing = swap
+      ? await F.createListing(db, { variationId, providerId: buyer.retailer.id, sizes: { L: 2 }, listingType: "swap" })
+      : null;
     pairs.push({
-      i, kind, rmaReason: turn.rmaReason,
+      i,
+      kind,
+      rmaReason: turn.rmaReason,
       seller: { r: seller.retailer, email: seller.user.email },
       buyer: { r: buyer.retailer, email: buyer.user.email },
-      listingId: listing.id, buyerListingId: buyerListing?.id ?? null,
+      listingId: listing.id,
+      buyerListingId: buyerListing?.id ?? null,
     });
   }
   return pairs;
@@ -32,9 +50,11 @@ async function createPairs(o, F, db, tag, brand, variationId) {
 /** `fn` over `items`, `n` at a time. */
 async function limit(items, n, fn) {
   const q = [...items];
-  await Promise.all(Array.from({ length: Math.min(n, q.length) }, async () => {
-    while (q.length) await fn(q.shift());
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(n, q.length) }, async () => {
+      while (q.length) await fn(q.shift());
+    }),
+  );
 }
 
 /** Both of a pair signed in; the seller's card on file through the page's form (the card workflow). */
@@ -48,7 +68,10 @@ async function signInPair(o, HttpClient, F, p) {
   if (!form) throw new Error(`seller ${p.i}: no card form on /settings/card (${page.status})`);
   const r = await p.seller.http.postForm(form.action || "/settings/card", fill(form, TEST_CARD));
   const landed = r.location ? await p.seller.http.get(r.location, { follow: true }) : r;
-  if (!landed.body.includes('data-testid="card-on-file"')) throw new Error(`seller ${p.i}: the card was not saved (${r.status} ${landed.body.match(/data-testid="card-error"[^>]*>([^<]*)/)?.[1] ?? ""})`);
+  if (!landed.body.includes('data-testid="card-on-file"'))
+    throw new Error(
+      `seller ${p.i}: the card was not saved (${r.status} ${landed.body.match(/data-testid="card-error"[^>]*>([^<]*)/)?.[1] ?? ""})`,
+    );
 }
 
 /**
@@ -68,7 +91,9 @@ export async function setUp(o, tag) {
   await F.createStaffUser(dbh.db, { email: staffEmail });
   const pairs = await createPairs(o, F, dbh.db, tag, brand, product.variations[0].id);
   const total = pairs.length;
-  info(`${total} seller/buyer pairs, brand ${brand.id} "${brand.name}", listings ${pairs[0].listingId}…${pairs.at(-1).listingId} (${Math.round(now() - tSetup)} ms)`);
+  info(
+    `${total} seller/buyer pairs, brand ${brand.id} "${brand.name}", listings ${pairs[0].listingId}…${pairs.at(-1).listingId} (${Math.round(now() - tSetup)} ms)`,
+  );
 
   // Sign in everyone (a few at a time: argon2 on the server) and put the sellers' cards on file.
   const staff = new HttpClient(o.baseUrl);

@@ -7,8 +7,20 @@ import { NEW_CARD, RATING, StepError, hasField, parcelOf, swapStatus, timeTransa
 
 /** A swap's steps, in the order they run. */
 export const SWAP_STEPS = [
-  "add to cart", "accept terms", "pay", "choose (provider)", "approve (provider)", "approve (receiver)", "payment (provider)", "payment (receiver)",
-  "pickup (provider)", "pickup (receiver)", "delivery (provider)", "delivery (receiver)", "rate (receiver)", "rate (provider)",
+  "add to cart",
+  "accept terms",
+  "pay",
+  "choose (provider)",
+  "approve (provider)",
+  "approve (receiver)",
+  "payment (provider)",
+  "payment (receiver)",
+  "pickup (provider)",
+  "pickup (receiver)",
+  "delivery (provider)",
+  "delivery (receiver)",
+  "rate (receiver)",
+  "rate (provider)",
 ];
 
 /** The receiver: the provider's swap listing in its cart → /checkout terms → the swap review pre-authorises its card. */
@@ -36,9 +48,19 @@ async function sidesAgree(bench, ctx, p) {
     ctx.pageUrl = page.url;
     return click(bench, ctx, stepName, http, formOf(page.body), values, { expectStatus, shows, reload });
   };
-  await onDetail("choose (provider)", provider, "swap-choose-form", { [`units.${p.buyerListingId}.L`]: 1 }, (h) => h.includes('data-testid="swap-approve-form"'));
-  await onDetail("approve (provider)", provider, "swap-approve-form", { intent: "approve" }, (h) => swapStatus(h) === "awaiting retailer's response");
-  await onDetail("approve (receiver)", receiver, "swap-approve-form", { intent: "approve" }, (h) => h.includes('data-testid="swap-pay-form"'));
+  await onDetail("choose (provider)", provider, "swap-choose-form", { [`units.${p.buyerListingId}.L`]: 1 }, (h) =>
+    h.includes('data-testid="swap-approve-form"'),
+  );
+  await onDetail(
+    "approve (provider)",
+    provider,
+    "swap-approve-form",
+    { intent: "approve" },
+    (h) => swapStatus(h) === "awaiting retailer's response",
+  );
+  await onDetail("approve (receiver)", receiver, "swap-approve-form", { intent: "approve" }, (h) =>
+    h.includes('data-testid="swap-pay-form"'),
+  );
   // Each payment lands on /orders/sentswaps/, which lists the swap once that side has paid.
   const paid = (h) => h.includes(`data-testid="order-card" data-order-id="${ctx.orderId}"`);
   await onDetail("payment (provider)", provider, "swap-pay-form", NEW_CARD, paid, 303, "/orders/sentswaps/");
@@ -55,11 +77,28 @@ async function staffShipsBoth(bench, ctx) {
     ["delivery (receiver)", "receiver", "delivered", "Delivered"],
   ]) {
     ctx.at = stepName;
-    const page = await viewUntil(bench, ctx, bench.staff, cardUrl, (h) => forms(parcelOf(h, ctx.orderId, side)).length > 0, `${side}'s parcel on the admin card`);
-    const form = forms(parcelOf(page.body, ctx.orderId, side)).find((f) => hasField(f, "intent", "carrier") && hasField(f, "status", event));
+    const page = await viewUntil(
+      bench,
+      ctx,
+      bench.staff,
+      cardUrl,
+      (h) => forms(parcelOf(h, ctx.orderId, side)).length > 0,
+      `${side}'s parcel on the admin card`,
+    );
+    const form = forms(parcelOf(page.body, ctx.orderId, side)).find(
+      (f) => hasField(f, "intent", "carrier") && hasField(f, "status", event),
+    );
     if (!form) throw new StepError(`no "${event}" carrier form for the ${side}'s parcel`);
     ctx.pageUrl = page.url;
-    await click(bench, ctx, stepName, bench.staff, form, {}, { expectStatus: 303, shows: (h) => parcelOf(h, ctx.orderId, side).includes(shown), reload: cardUrl });
+    await click(
+      bench,
+      ctx,
+      stepName,
+      bench.staff,
+      form,
+      {},
+      { expectStatus: 303, shows: (h) => parcelOf(h, ctx.orderId, side).includes(shown), reload: cardUrl },
+    );
   }
 }
 
@@ -70,10 +109,20 @@ async function bothRate(bench, ctx, p) {
     ["rate (provider)", p.seller.http],
   ]) {
     ctx.at = stepName;
-    await viewUntil(bench, ctx, http, `/transaction/swap/${ctx.orderId}`, (h) => h.includes('data-testid="rate-link"'), `${stepName}: the rate link`);
+    await viewUntil(
+      bench,
+      ctx,
+      http,
+      `/transaction/swap/${ctx.orderId}`,
+      (h) => h.includes('data-testid="rate-link"'),
+      `${stepName}: the rate link`,
+    );
     const page = await view(bench, http, `/rate/${ctx.orderId}`, ctx.warm);
     ctx.pageUrl = page.url;
-    await click(bench, ctx, stepName, http, { action: "", fields: [["intent", "rate"]] }, RATING, { expectStatus: 200, shows: (h) => h.includes('data-testid="rating-saved"') });
+    await click(bench, ctx, stepName, http, { action: "", fields: [["intent", "rate"]] }, RATING, {
+      expectStatus: 200,
+      shows: (h) => h.includes('data-testid="rating-saved"'),
+    });
   }
 }
 

@@ -1,7 +1,16 @@
 // Small console helpers (Node built-ins only).
 const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code) => (s) => (useColor ? `\x1b[${code}m${s}\x1b[0m` : String(s));
-export const c = { bold: paint(1), dim: paint(2), red: paint(31), green: paint(32), yellow: paint(33), blue: paint(34), magenta: paint(35), cyan: paint(36) };
+export const c = {
+  bold: paint(1),
+  dim: paint(2),
+  red: paint(31),
+  green: paint(32),
+  yellow: paint(33),
+  blue: paint(34),
+  magenta: paint(35),
+  cyan: paint(36),
+};
 
 const palette = [c.cyan, c.magenta, c.blue, c.yellow, c.green];
 const assigned = new Map();

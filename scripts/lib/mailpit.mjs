@@ -25,10 +25,14 @@ export async function startMailpit({ bin, smtpPort, uiPort, dbFile, name = "mail
   }
   fs.mkdirSync(path.dirname(dbFile), { recursive: true });
   const args = [
-    "--smtp", `127.0.0.1:${smtpPort}`,
-    "--listen", `127.0.0.1:${uiPort}`,
-    "--database", dbFile,
-    "--max", "500",
+    "--smtp",
+    `127.0.0.1:${smtpPort}`,
+    "--listen",
+    `127.0.0.1:${uiPort}`,
+    "--database",
+    dbFile,
+    "--max",
+    "500",
     "--smtp-auth-accept-any",
     "--smtp-auth-allow-insecure",
     "--disable-version-check",

@@ -21,4 +21,6 @@ export function writeDoc({ key, by, report, place }) {
 
 /** A `place` for writeDoc: `section(block)` before the "## Test command" section, else at the end. */
 export const beforeTestCommand = (section) => (doc, block) =>
-  /\n## Test command/.test(doc) ? doc.replace(/\n## Test command/, () => `\n${section(block)}\n## Test command`) : `${doc.trimEnd()}\n\n${section(block)}`;
+  /\n## Test command/.test(doc)
+    ? doc.replace(/\n## Test command/, () => `\n${section(block)}\n## Test command`)
+    : `${doc.trimEnd()}\n\n${section(block)}`;

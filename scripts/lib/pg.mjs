@@ -60,8 +60,21 @@ function initdb(bin, dataDir, ids) {
     const locale = bestLocale();
     const r = spawnSync(
       bin.initdb,
-      [`--pgdata=${dataDir}`, "--auth=scram-sha-256", `--username=${PG_USER}`, `--pwfile=${pwfile}`, "--encoding=UTF8", `--locale=${locale}`, "--lc-messages=C", "--no-sync"],
-      { encoding: "utf8", env: { ...process.env, LC_ALL: locale === "C" ? "C" : locale, LC_MESSAGES: "C" }, ...(ids?.uid ? { uid: ids.uid, gid: ids.gid } : {}) },
+      [
+        `--pgdata=${dataDir}`,
+        "--auth=scram-sha-256",
+        `--username=${PG_USER}`,
+        `--pwfile=${pwfile}`,
+        "--encoding=UTF8",
+        `--locale=${locale}`,
+        "--lc-messages=C",
+        "--no-sync",
+      ],
+      {
+        encoding: "utf8",
+        env: { ...process.env, LC_ALL: locale === "C" ? "C" : locale, LC_MESSAGES: "C" },
+        ...(ids?.uid ? { uid: ids.uid, gid: ids.gid } : {}),
+      },
     );
     if (r.error) throw r.error;
     if (r.status !== 0) throw new Error(`initdb failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
@@ -77,7 +90,9 @@ function postgresIds() {
   if (id("-u").status !== 0) {
     info("creating system user postgres (PostgreSQL refuses to run as root)");
     spawnSync("groupadd", ["--system", "postgres"], { stdio: "inherit" });
-    const r = spawnSync("useradd", ["--system", "-g", "postgres", "--no-create-home", "--shell", "/usr/sbin/nologin", "postgres"], { stdio: "inherit" });
+    const r = spawnSync("useradd", ["--system", "-g", "postgres", "--no-create-home", "--shell", "/usr/sbin/nologin", "postgres"], {
+      stdio: "inherit",
+    });
     if (r.status !== 0) throw new Error("could not create the postgres user (useradd failed)");
   }
   const u = id("-u");
@@ -187,7 +202,15 @@ async function waitForSql(url, svc, timeoutMs = 60_000) {
  * options: { name, dataDir, port, databases: [names], wipe, fast (fsync off, for tests), quiet }
  * Returns { url(database), serverUrl, dataDir, pid(), stop(), reused }.
  */
-export async function startEmbeddedPostgres({ name = "postgres", dataDir, port, databases = [], wipe = false, fast = false, quiet = false }) {
+export async function startEmbeddedPostgres({
+  name = "postgres",
+  dataDir,
+  port,
+  databases = [],
+  wipe = false,
+  fast = false,
+  quiet = false,
+}) {
   const ids = postgresIds();
   dataDir = resolveDataDir(dataDir, ids);
 
@@ -203,7 +226,9 @@ export async function startEmbeddedPostgres({ name = "postgres", dataDir, port, 
       // Orphaned by an earlier run that was killed (parent gone): adopt it, so it stops with us.
       const ppid = Number((fs.readFileSync(`/proc/${owner}/stat`, "utf8").split(") ")[1] ?? "").split(" ")[1]);
       const adopted = ppid === 1;
-      info(`postgres already running on :${port} (pid ${owner}, ${dataDir}); reusing it${adopted ? " (left over from an earlier run: it stops with this one)" : ""}`);
+      info(
+        `postgres already running on :${port} (pid ${owner}, ${dataDir}); reusing it${adopted ? " (left over from an earlier run: it stops with this one)" : ""}`,
+      );
       for (const db of databases) await ensureDatabase(pgUrl(port, "postgres"), db);
       return {
         name,
@@ -226,18 +251,26 @@ export async function startEmbeddedPostgres({ name = "postgres", dataDir, port, 
   }
 
   const flags = [
-    "-D", dataDir,
-    "-p", String(port),
-    "-c", "listen_addresses=127.0.0.1",
-    "-c", "unix_socket_directories=",
-    "-c", "log_checkpoints=off",
-    "-c", "max_connections=200",
-    "-c", "shared_buffers=64MB",
+    "-D",
+    dataDir,
+    "-p",
+    String(port),
+    "-c",
+    "listen_addresses=127.0.0.1",
+    "-c",
+    "unix_socket_directories=",
+    "-c",
+    "log_checkpoints=off",
+    "-c",
+    "max_connections=200",
+    "-c",
+    "shared_buffers=64MB",
   ];
   if (fast) flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
   // Keep only problems (and, unless quiet, the readiness line) on the console.
   const expected = /the database system is (starting up|shutting down)|terminating connection due to administrator command/;
-  const filter = (line) => (/WARNING|ERROR|FATAL|PANIC/.test(line) && !expected.test(line)) || (!quiet && /ready to accept connections/.test(line));
+  const filter = (line) =>
+    (/WARNING|ERROR|FATAL|PANIC/.test(line) && !expected.test(line)) || (!quiet && /ready to accept connections/.test(line));
   const svc = startService(name, bin.postgres, flags, {
     filter,
     env: { LC_MESSAGES: "C" },

@@ -23,9 +23,25 @@ import { isPortOpen, runOrThrow, sleep, startService, waitForHttp, whoListens } 
 
 /** Variables of the caller's shell that must not leak into the bench's stack. */
 export const INHERITED_STACK_VARS = [
-  "DATABASE_URL", "TEMPORAL_ADDRESS", "TEMPORAL_NAMESPACE", "TEMPORAL_TASK_QUEUE", "TEMPORAL_UI_URL", "APP_ORIGIN", "APP_ENV", "PORT",
-  "REMIX_BUILD_DIR", "SMTP_URL", "STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_HOST", "STRIPE_API_PORT",
-  "STRIPE_API_PROTOCOL", "SANDBOX_WEBHOOK_SECRET", "CARRIER_WEBHOOK_SECRET", "UPLOAD_DIR",
+  "DATABASE_URL",
+  "TEMPORAL_ADDRESS",
+  "TEMPORAL_NAMESPACE",
+  "TEMPORAL_TASK_QUEUE",
+  "TEMPORAL_UI_URL",
+  "APP_ORIGIN",
+  "APP_ENV",
+  "PORT",
+  "REMIX_BUILD_DIR",
+  "SMTP_URL",
+  "STRIPE_SECRET_KEY",
+  "STRIPE_PUBLISHABLE_KEY",
+  "STRIPE_WEBHOOK_SECRET",
+  "STRIPE_API_HOST",
+  "STRIPE_API_PORT",
+  "STRIPE_API_PROTOCOL",
+  "SANDBOX_WEBHOOK_SECRET",
+  "CARRIER_WEBHOOK_SECRET",
+  "UPLOAD_DIR",
 ];
 
 /** Refuses to start when one of the stack's ports (or, scaled out, the web processes' ports) is taken. */
@@ -39,7 +55,8 @@ async function checkPorts(ports, webPorts, scale) {
 async function buildOnce(build, buildDir, tsxArgs) {
   const REMIX_BUILD_DIR = path.relative(ROOT, buildDir);
   if (!build) {
-    if (!fs.existsSync(path.join(buildDir, "index.js"))) throw new Error(`--no-build: there is no build in ${REMIX_BUILD_DIR} (run once without --no-build)`);
+    if (!fs.existsSync(path.join(buildDir, "index.js")))
+      throw new Error(`--no-build: there is no build in ${REMIX_BUILD_DIR} (run once without --no-build)`);
     return 0;
   }
   step(`production build: remix build → ${REMIX_BUILD_DIR}, workflow bundle → build/workflow-bundle.js`);
@@ -79,20 +96,36 @@ async function startData({ ports, dataDir, env, started }) {
   const { startEmbeddedPostgres } = await import("./pg.mjs");
   const { migrateAndSeed } = await import("./stack.mjs");
   const { startTemporalDev } = await import("./temporal.mjs");
-  step(`starting Postgres :${ports.postgres} and Temporal :${ports.temporal} (${path.relative(ROOT, dataDir)}, wiped), migrating and seeding`);
+  step(
+    `starting Postgres :${ports.postgres} and Temporal :${ports.temporal} (${path.relative(ROOT, dataDir)}, wiped), migrating and seeding`,
+  );
   const temporalBin = await ensureTemporal();
   const dbFile = path.join(dataDir, "temporal.db");
   for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) fs.rmSync(f, { force: true });
   const [databaseUrl] = await Promise.all([
     (async () => {
-      const pg = await startEmbeddedPostgres({ name: "pg-bench-orders", dataDir: path.join(dataDir, "pg"), port: ports.postgres, databases: [DB_NAMES.dev], wipe: true, quiet: true });
+      const pg = await startEmbeddedPostgres({
+        name: "pg-bench-orders",
+        dataDir: path.join(dataDir, "pg"),
+        port: ports.postgres,
+        databases: [DB_NAMES.dev],
+        wipe: true,
+        quiet: true,
+      });
       started.push({ name: "postgres", stop: pg.stop });
       const url = pg.url(DB_NAMES.dev);
       await migrateAndSeed({ ...env, DATABASE_URL: url }, { quiet: true });
       return url;
     })(),
     (async () => {
-      const t = await startTemporalDev({ bin: temporalBin, port: ports.temporal, uiPort: null, dbFile, name: "temporal-bench-orders", quiet: true });
+      const t = await startTemporalDev({
+        bin: temporalBin,
+        port: ports.temporal,
+        uiPort: null,
+        dbFile,
+        name: "temporal-bench-orders",
+        quiet: true,
+      });
       started.push({ name: "temporal", stop: t.stop });
     })(),
   ]);
@@ -105,7 +138,11 @@ const WORKFLOWS_LOGGED = /workflows: (prebuilt bundle|compiled from source)/;
 /** `scale` workers; and killWorker(i) for the kill loop. */
 function startWorkers({ scale, env, logDir, name, profFlags, started, tsxArgs }) {
   const workers = [];
-  const startWorker = (i) => startService(name("worker", i), process.execPath, [...profFlags, ...tsxArgs("workers/main.ts")], { env, logFile: path.join(logDir, `${name("worker", i)}.log`) });
+  const startWorker = (i) =>
+    startService(name("worker", i), process.execPath, [...profFlags, ...tsxArgs("workers/main.ts")], {
+      env,
+      logFile: path.join(logDir, `${name("worker", i)}.log`),
+    });
   for (let i = 0; i < scale; i++) {
     workers.push(startWorker(i));
     started.push({ name: name("worker", i), stop: () => workers[i].stop({ timeoutMs: 15_000 }) });
@@ -138,16 +175,25 @@ function startWorkers({ scale, env, logDir, name, profFlags, started, tsxArgs })
 async function startWebs({ ports, webPorts, scale, env, logDir, name, profFlags, started, workers }) {
   const webs = [];
   for (const [i, port] of webPorts.entries()) {
-    const web = startService(name("web", i), process.execPath, [...profFlags, path.join(ROOT, "workers", "web.mjs")], { env: { ...env, PORT: String(port) }, logFile: path.join(logDir, `${name("web", i)}.log`) });
+    const web = startService(name("web", i), process.execPath, [...profFlags, path.join(ROOT, "workers", "web.mjs")], {
+      env: { ...env, PORT: String(port) },
+      logFile: path.join(logDir, `${name("web", i)}.log`),
+    });
     started.push({ name: name("web", i), stop: () => web.stop({ timeoutMs: 10_000 }) });
     webs.push(web);
   }
   let proxy = null;
   if (scale > 1) {
-    proxy = startService("proxy", process.execPath, [path.join(ROOT, "scripts", "lib", "rr-proxy.mjs"), String(ports.app), ...webPorts.map(String)], { logFile: path.join(logDir, "proxy.log") });
+    proxy = startService(
+      "proxy",
+      process.execPath,
+      [path.join(ROOT, "scripts", "lib", "rr-proxy.mjs"), String(ports.app), ...webPorts.map(String)],
+      { logFile: path.join(logDir, "proxy.log") },
+    );
     started.push({ name: "proxy", stop: () => proxy.stop({ timeoutMs: 5_000 }) });
   }
-  for (const [i, web] of webs.entries()) await waitForHttp(`http://localhost:${webPorts[i]}/signin`, { svc: web, svcs: workers, timeoutMs: 120_000 });
+  for (const [i, web] of webs.entries())
+    await waitForHttp(`http://localhost:${webPorts[i]}/signin`, { svc: web, svcs: workers, timeoutMs: 120_000 });
   if (proxy) await waitForHttp(`http://localhost:${ports.app}/signin`, { svc: proxy, svcs: [...webs, ...workers], timeoutMs: 30_000 });
   return { webs, proxy };
 }
@@ -199,7 +245,17 @@ export async function startProdStack({ ports, dataDir, build = true, taskQueue =
         : `starting the worker and the web server (NODE_ENV=production) on :${ports.app}`,
     );
     const profDir = process.env.BENCH_CPU_PROFILE_DIR;
-    const run = { ports, webPorts, scale, env, logDir, started, tsxArgs, name: (kind, i) => (scale > 1 ? `${kind}-${i + 1}` : kind), profFlags: profDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profDir)}`] : [] };
+    const run = {
+      ports,
+      webPorts,
+      scale,
+      env,
+      logDir,
+      started,
+      tsxArgs,
+      name: (kind, i) => (scale > 1 ? `${kind}-${i + 1}` : kind),
+      profFlags: profDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profDir)}`] : [],
+    };
     const { workers, killWorker } = startWorkers(run);
     const { webs, proxy } = await startWebs({ ...run, workers });
     const workflows = await workflowsOf(workers);

@@ -30,7 +30,14 @@ function pick() {
 const server = http.createServer((req, res) => {
   const port = pick();
   const upstream = http.request(
-    { host: "127.0.0.1", port, method: req.method, path: req.url, headers: { ...req.headers, "x-forwarded-for": req.socket.remoteAddress ?? "" }, agent },
+    {
+      host: "127.0.0.1",
+      port,
+      method: req.method,
+      path: req.url,
+      headers: { ...req.headers, "x-forwarded-for": req.socket.remoteAddress ?? "" },
+      agent,
+    },
     (up) => {
       res.writeHead(up.statusCode ?? 502, up.rawHeaders);
       up.pipe(res);

@@ -58,7 +58,11 @@ export function demoLoginLines() {
   } catch {
     return [];
   }
-  const rows = Array.isArray(data) ? data : Array.isArray(data?.logins) ? data.logins : Object.entries(data ?? {}).map(([k, v]) => (typeof v === "object" ? { role: k, ...v } : { role: k, email: v }));
+  const rows = Array.isArray(data)
+    ? data
+    : Array.isArray(data?.logins)
+      ? data.logins
+      : Object.entries(data ?? {}).map(([k, v]) => (typeof v === "object" ? { role: k, ...v } : { role: k, email: v }));
   const w = Math.max(0, ...rows.map((r) => String(r?.email ?? "").length));
   return rows.map((r) => {
     if (typeof r !== "object" || r === null) return String(r);
@@ -74,7 +78,13 @@ async function devPostgres({ ports, dataDir, quiet, started }, userDb) {
     if (!quiet) info(`DATABASE_URL is set: using that server (no embedded Postgres)`);
     return userDb;
   }
-  const pg = await startEmbeddedPostgres({ name: "postgres", dataDir: path.join(dataDir, "pg-dev"), port: ports.postgres, databases: [DB_NAMES.dev], quiet });
+  const pg = await startEmbeddedPostgres({
+    name: "postgres",
+    dataDir: path.join(dataDir, "pg-dev"),
+    port: ports.postgres,
+    databases: [DB_NAMES.dev],
+    quiet,
+  });
   // A server we did not start (left running earlier, or someone else's) keeps running.
   started.push({ name: "postgres", stop: pg.reused ? async () => {} : pg.stop, pid: pg.pid(), reused: pg.reused });
   return pg.url(DB_NAMES.dev);
@@ -123,7 +133,11 @@ async function devApp(env, ports, { quiet, started, logFile, crashed }) {
   if (await isPortOpen(ports.app)) throw new Error(`port ${ports.app} is taken (${whoListens(ports.app)})`);
   if (!quiet) step("starting the worker and the Remix dev server");
   if (exists("workers/main.ts")) {
-    const worker = startService("worker", process.execPath, tsxArgs("workers/main.ts"), { env, logFile: logFile("worker"), onExit: crashed });
+    const worker = startService("worker", process.execPath, tsxArgs("workers/main.ts"), {
+      env,
+      logFile: logFile("worker"),
+      onExit: crashed,
+    });
     worker.stopOpts = { signal: "SIGTERM", timeoutMs: 15_000 };
     started.push({ name: "worker", stop: () => worker.stop(worker.stopOpts), pid: worker.pid, svc: worker });
   } else warn("workers/main.ts not found: no Temporal worker started");
@@ -175,7 +189,11 @@ export async function startDevStack({ ports = PORTS.dev, dataDir = DATA_DIR, reu
     const userSmtp = process.env.SMTP_URL;
     if (!quiet) step(`starting Postgres, Temporal${ports.smtp && !userSmtp ? " and Mailpit" : ""}`);
     const run = { ports, dataDir, reuse, quiet, started };
-    const [databaseUrl, temporalAddress, mail] = await Promise.all([devPostgres(run, userDb), devTemporal(run, userTemporal), devMail(run, userSmtp)]);
+    const [databaseUrl, temporalAddress, mail] = await Promise.all([
+      devPostgres(run, userDb),
+      devTemporal(run, userTemporal),
+      devMail(run, userSmtp),
+    ]);
 
     const env = {
       NODE_ENV: "development",
@@ -227,9 +245,13 @@ export function printStackReady(stack, ms) {
   console.log(`  Temporal UI  ${c.cyan(urls.temporalUi)}`);
   console.log(`  Temporal     ${urls.temporal}`);
   console.log(`  Postgres     ${urls.database.replace(/:[^:@/]+@/, ":***@")}`);
-  if (urls.mailUi) console.log(`  Mail         ${c.cyan(urls.mailUi)}   (Mailpit catches every e-mail; SMTP ${urls.smtp.replace("smtp://", "")})`);
-  else if (urls.smtp) console.log(`  Mail         SMTP ${urls.smtp.replace(/\/\/[^@/]*@/, "//***@")} (SMTP_URL); staff also read /admin/outbox`);
-  console.log(`  Payments     ${process.env.STRIPE_SECRET_KEY ? "Stripe (STRIPE_SECRET_KEY is set)" : "sandbox (set STRIPE_SECRET_KEY for Stripe test mode)"}`);
+  if (urls.mailUi)
+    console.log(`  Mail         ${c.cyan(urls.mailUi)}   (Mailpit catches every e-mail; SMTP ${urls.smtp.replace("smtp://", "")})`);
+  else if (urls.smtp)
+    console.log(`  Mail         SMTP ${urls.smtp.replace(/\/\/[^@/]*@/, "//***@")} (SMTP_URL); staff also read /admin/outbox`);
+  console.log(
+    `  Payments     ${process.env.STRIPE_SECRET_KEY ? "Stripe (STRIPE_SECRET_KEY is set)" : "sandbox (set STRIPE_SECRET_KEY for Stripe test mode)"}`,
+  );
   const logins = demoLoginLines();
   if (logins.length) {
     console.log(`  Demo logins:`);
@@ -238,4 +260,3 @@ export function printStackReady(stack, ms) {
   console.log(`  Press Ctrl-C to stop everything.`);
   console.log(`${c.green(line)}\n`);
 }
-

@@ -64,7 +64,17 @@ export const SEARCH_ATTRIBUTES = Object.freeze({
  * one with another type fails the command.
  */
 export function searchAttributeCreateArgs(address) {
-  return Object.entries(SEARCH_ATTRIBUTES).map(([name, type]) => ["operator", "search-attribute", "create", "--address", address, "--name", name, "--type", type]);
+  return Object.entries(SEARCH_ATTRIBUTES).map(([name, type]) => [
+    "operator",
+    "search-attribute",
+    "create",
+    "--address",
+    address,
+    "--name",
+    name,
+    "--type",
+    type,
+  ]);
 }
 
 /** The `temporal server start-dev` flags of ENGINE_SQLITE_PRAGMAS, ENGINE_DYNAMIC_CONFIG and SEARCH_ATTRIBUTES. */

@@ -77,8 +77,8 @@ export async function ensureNodeModules() {
     throw new Error(
       outOfSync
         ? `npm ci refused package-lock.json: it is out of sync with package.json.\n${errors.join("\n")}\n` +
-            "Fix it in the repository: run `npm install --package-lock-only` (npm 11) and commit package-lock.json; " +
-            "`npm test -- unit --files lockfile` checks it."
+          "Fix it in the repository: run `npm install --package-lock-only` (npm 11) and commit package-lock.json; " +
+          "`npm test -- unit --files lockfile` checks it."
         : `npm ci failed (exit ${r.code}):\n${(errors.length ? errors : lines.slice(-15)).join("\n")}`,
     );
   }
@@ -221,7 +221,8 @@ const TS_MAIN = "io.temporal.testserver.TestServer";
 const JVM_FLAGS = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k", "-XX:MaxRAM=1g"];
 
 function javaBinary() {
-  if (process.env.JAVA_HOME && exists(path.join(process.env.JAVA_HOME, "bin", "java"))) return path.join(process.env.JAVA_HOME, "bin", "java");
+  if (process.env.JAVA_HOME && exists(path.join(process.env.JAVA_HOME, "bin", "java")))
+    return path.join(process.env.JAVA_HOME, "bin", "java");
   return which("java");
 }
 
@@ -239,7 +240,10 @@ export async function ensureTestServer() {
   if (testServerComplete()) return toolPaths.testServer;
   const java = javaBinary();
   const mvn = which("mvn");
-  if (!java || !mvn) throw new Error("Java 17+ and Maven are required for the Temporal time-skipping test server (apt-get install openjdk-17-jre-headless maven).");
+  if (!java || !mvn)
+    throw new Error(
+      "Java 17+ and Maven are required for the Temporal time-skipping test server (apt-get install openjdk-17-jre-headless maven).",
+    );
   const dir = toolPaths.testServerDir;
   fs.mkdirSync(TOOLS_DIR, { recursive: true });
   const release = await acquireLock(`${dir}.lock`, { what: "test-server install", log: info });
@@ -252,7 +256,15 @@ export async function ensureTestServer() {
     const cpFile = path.join(dir, "maven-classpath.txt");
     await runOrThrow(
       mvn,
-      ["-q", "-B", "-f", path.join(ROOT, "tools", "test-server", "pom.xml"), "dependency:build-classpath", `-Dmdep.outputFile=${cpFile}`, `-Dtemporal.test.server.version=${VERSIONS.testServer}`],
+      [
+        "-q",
+        "-B",
+        "-f",
+        path.join(ROOT, "tools", "test-server", "pom.xml"),
+        "dependency:build-classpath",
+        `-Dmdep.outputFile=${cpFile}`,
+        `-Dtemporal.test.server.version=${VERSIONS.testServer}`,
+      ],
       { prefix: "mvn" },
     );
     // Copy the jars next to the wrapper so the cache entry does not depend on ~/.m2 staying put.
@@ -279,7 +291,9 @@ export async function ensureTestServer() {
     // Class-data-sharing archive: start the server once with ArchiveClassesAtExit and stop it.
     step("creating class-data-sharing archive for the test server");
     const port = 17000 + Math.floor(Math.random() * 2000);
-    const child = spawn(java, [...JVM_FLAGS, `-XX:ArchiveClassesAtExit=${jsa}`, "-cp", classpath, TS_MAIN, String(port)], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(java, [...JVM_FLAGS, `-XX:ArchiveClassesAtExit=${jsa}`, "-cp", classpath, TS_MAIN, String(port)], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));

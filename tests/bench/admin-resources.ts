@@ -54,10 +54,15 @@ let bytes = 0;
 let peak = process.memoryUsage().rss;
 const t0 = performance.now();
 for await (const page of exportResource(db, "listing", {})) {
-  const out = stringify(page.rows.map((r) => fields.map((f) => neutraliseCsvCell(r[f.name] instanceof Date ? (r[f.name] as Date).toISOString() : r[f.name]))), { quoted: true });
+  const out = stringify(
+    page.rows.map((r) => fields.map((f) => neutraliseCsvCell(r[f.name] instanceof Date ? (r[f.name] as Date).toISOString() : r[f.name]))),
+    { quoted: true },
+  );
   bytes += out.length;
   rows += page.rows.length;
   peak = Math.max(peak, process.memoryUsage().rss);
 }
-console.log(`\nexport of all listings: ${rows} rows, ${(bytes / 1e6).toFixed(1)} MB of CSV in ${((performance.now() - t0) / 1000).toFixed(1)} s; peak RSS ${(peak / 1e6).toFixed(0)} MB`);
+console.log(
+  `\nexport of all listings: ${rows} rows, ${(bytes / 1e6).toFixed(1)} MB of CSV in ${((performance.now() - t0) / 1000).toFixed(1)} s; peak RSS ${(peak / 1e6).toFixed(0)} MB`,
+);
 await close();

@@ -34,7 +34,9 @@ function recorder() {
   const stripe = createStripeClient(stripeOpts);
   const seen: { method: string; path: string; key?: string }[] = [];
   const statuses: number[] = [];
-  stripe.on("request", (e: Stripe.RequestEvent) => seen.push({ method: e.method, path: e.path.replace(/(pm|pi|acct|cus)_[A-Za-z0-9]+/g, "$1_X"), key: e.idempotency_key }));
+  stripe.on("request", (e: Stripe.RequestEvent) =>
+    seen.push({ method: e.method, path: e.path.replace(/(pm|pi|acct|cus)_[A-Za-z0-9]+/g, "$1_X"), key: e.idempotency_key }),
+  );
   stripe.on("response", (e: Stripe.ResponseEvent) => statuses.push(e.status));
   return { stripe, adapter: new StripePayments(stripe), seen, statuses };
 }
@@ -101,7 +103,11 @@ describe("Stripe adapter: purchase money against stripe-mock", () => {
   test("release: POST /v1/payment_intents/{id}/cancel with a cancellation_reason", async () => {
     const { adapter, seen, statuses } = recorder();
     await adapter.releaseAuthorization({ idempotencyKey: `${WF}:release-authorization:1`, paymentIntentId: "pi_123", reason: "abandoned" });
-    await adapter.releaseAuthorization({ idempotencyKey: `${WF}:release-authorization:2`, paymentIntentId: "pi_123", reason: "requested_by_customer" });
+    await adapter.releaseAuthorization({
+      idempotencyKey: `${WF}:release-authorization:2`,
+      paymentIntentId: "pi_123",
+      reason: "requested_by_customer",
+    });
     expect(seen).toEqual([
       { method: "POST", path: "/v1/payment_intents/pi_X/cancel", key: `${WF}:release-authorization:1` },
       { method: "POST", path: "/v1/payment_intents/pi_X/cancel", key: `${WF}:release-authorization:2` },
@@ -111,7 +117,12 @@ describe("Stripe adapter: purchase money against stripe-mock", () => {
 
   test("refund: POST /v1/refunds for the PaymentIntent and amount", async () => {
     const { adapter, seen, statuses } = recorder();
-    const input = { idempotencyKey: `${WF}:refund:1`, paymentIntentId: "pi_123", amountCents: 8_000, metadata: { order_id: "4242", step: "refund", reason: "shipment_cancelled" } };
+    const input = {
+      idempotencyKey: `${WF}:refund:1`,
+      paymentIntentId: "pi_123",
+      amountCents: 8_000,
+      metadata: { order_id: "4242", step: "refund", reason: "shipment_cancelled" },
+    };
     const out = await adapter.refundPayment(input);
     expect(out.refundId).toMatch(/^re_/);
     expect(seen).toEqual([{ method: "POST", path: "/v1/refunds", key: input.idempotencyKey }]);
@@ -121,12 +132,24 @@ describe("Stripe adapter: purchase money against stripe-mock", () => {
 
   test("payout: POST /v1/transfers to the connected account with the order's transfer group", async () => {
     const { adapter, seen, statuses } = recorder();
-    const input = { idempotencyKey: `${WF}:payout:1`, amountCents: 6_000, destination: "acct_seller1", transferGroup: "order-4242", metadata: { order_id: "4242", step: "payout" } };
+    const input = {
+      idempotencyKey: `${WF}:payout:1`,
+      amountCents: 6_000,
+      destination: "acct_seller1",
+      transferGroup: "order-4242",
+      metadata: { order_id: "4242", step: "payout" },
+    };
     const out = await adapter.createTransfer(input);
     expect(out.transferId).toMatch(/^tr_/);
     expect(seen).toEqual([{ method: "POST", path: "/v1/transfers", key: input.idempotencyKey }]);
     expect(statuses).toEqual([200]);
-    expect(transferParams(input)).toEqual({ amount: 6_000, currency: "usd", destination: "acct_seller1", transfer_group: "order-4242", metadata: input.metadata });
+    expect(transferParams(input)).toEqual({
+      amount: 6_000,
+      currency: "usd",
+      destination: "acct_seller1",
+      transfer_group: "order-4242",
+      metadata: input.metadata,
+    });
   });
 
   test("penalty: an off-session PaymentIntent on the seller's saved card, confirmed and captured at once", async () => {
@@ -143,13 +166,22 @@ describe("Stripe adapter: purchase money against stripe-mock", () => {
     expect(out.paymentIntentId).toMatch(/^pi_/);
     expect(seen).toEqual([{ method: "POST", path: "/v1/payment_intents", key: input.idempotencyKey }]);
     expect(statuses).toEqual([200]);
-    expect(offSessionChargeParams(input)).toMatchObject({ off_session: true, confirm: true, capture_method: "automatic", customer: "cus_seller1", payment_method: "pm_sellercard" });
+    expect(offSessionChargeParams(input)).toMatchObject({
+      off_session: true,
+      confirm: true,
+      capture_method: "automatic",
+      customer: "cus_seller1",
+      payment_method: "pm_sellercard",
+    });
   });
 
   test("stripe-mock refuses a request the API description does not allow (the mock really validates)", async () => {
     const { stripe } = recorder();
     await expect(
-      stripe.paymentIntents.create({ amount: 100, currency: "usd", capture_method: "sometimes" } as unknown as Stripe.PaymentIntentCreateParams, { idempotencyKey: `${WF}:bogus` }),
+      stripe.paymentIntents.create(
+        { amount: 100, currency: "usd", capture_method: "sometimes" } as unknown as Stripe.PaymentIntentCreateParams,
+        { idempotencyKey: `${WF}:bogus` },
+      ),
     ).rejects.toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
   });
 });

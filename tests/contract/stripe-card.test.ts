@@ -7,7 +7,13 @@
 import Stripe from "stripe";
 import { describe, expect, test } from "vitest";
 import { PaymentRejectedError } from "../../activities/payments";
-import { createStripeClient, customerParams, StripePayments, testCardPaymentMethodParams, translateStripeError } from "../../activities/payments/stripe";
+import {
+  createStripeClient,
+  customerParams,
+  StripePayments,
+  testCardPaymentMethodParams,
+  translateStripeError,
+} from "../../activities/payments/stripe";
 
 const mock = new URL(process.env.STRIPE_MOCK_URL ?? "http://127.0.0.1:12111");
 const stripeOpts = {
@@ -23,7 +29,9 @@ function recorder() {
   const stripe = createStripeClient(stripeOpts);
   const seen: { method: string; path: string; key?: string }[] = [];
   const statuses: number[] = [];
-  stripe.on("request", (e: Stripe.RequestEvent) => seen.push({ method: e.method, path: e.path.replace(/(pm|cus)_[A-Za-z0-9]+/g, "$1_X"), key: e.idempotency_key }));
+  stripe.on("request", (e: Stripe.RequestEvent) =>
+    seen.push({ method: e.method, path: e.path.replace(/(pm|cus)_[A-Za-z0-9]+/g, "$1_X"), key: e.idempotency_key }),
+  );
   stripe.on("response", (e: Stripe.ResponseEvent) => statuses.push(e.status));
   return { stripe, seen, statuses };
 }
@@ -31,7 +39,10 @@ function recorder() {
 describe("Stripe adapter: card on file against stripe-mock", () => {
   test("createPaymentMethodFromTestCard: POST /v1/payment_methods with the test token and the key", async () => {
     const { stripe, seen, statuses } = recorder();
-    const pm = await new StripePayments(stripe).createPaymentMethodFromTestCard({ idempotencyKey: `${KEY}:create-payment-method:1`, testToken: "tok_visa" });
+    const pm = await new StripePayments(stripe).createPaymentMethodFromTestCard({
+      idempotencyKey: `${KEY}:create-payment-method:1`,
+      testToken: "tok_visa",
+    });
     expect(pm.id).toMatch(/^pm_/);
     expect(pm.brand).toEqual(expect.any(String));
     expect(pm.last4).toMatch(/^\d{4}$/);
@@ -43,7 +54,13 @@ describe("Stripe adapter: card on file against stripe-mock", () => {
   test("attachPaymentMethod without a customer: create the customer, attach, set the default; each with its key", async () => {
     const { stripe, seen, statuses } = recorder();
     const key = `${KEY}:attach:1`;
-    const out = await new StripePayments(stripe).attachPaymentMethod({ idempotencyKey: key, retailerId: 7, paymentMethodId: "pm_123", customerId: null, email: "store@example.test" });
+    const out = await new StripePayments(stripe).attachPaymentMethod({
+      idempotencyKey: key,
+      retailerId: 7,
+      paymentMethodId: "pm_123",
+      customerId: null,
+      email: "store@example.test",
+    });
     expect(out.customerId).toMatch(/^cus_/);
     expect(out.paymentMethodId).toMatch(/^pm_/);
     expect(out.last4).toMatch(/^\d{4}$/);
@@ -53,7 +70,9 @@ describe("Stripe adapter: card on file against stripe-mock", () => {
       { method: "POST", path: "/v1/customers/cus_X", key: `${key}:default` },
     ]);
     expect(statuses.every((s) => s === 200)).toBe(true);
-    expect(customerParams({ idempotencyKey: key, retailerId: 7, paymentMethodId: "pm_123", customerId: null, email: "store@example.test" })).toEqual({
+    expect(
+      customerParams({ idempotencyKey: key, retailerId: 7, paymentMethodId: "pm_123", customerId: null, email: "store@example.test" }),
+    ).toEqual({
       email: "store@example.test",
       description: "Retailer 7",
       metadata: { retailer_id: "7" },
@@ -62,7 +81,12 @@ describe("Stripe adapter: card on file against stripe-mock", () => {
 
   test("attachPaymentMethod with the retailer's customer reuses it (no customer creation)", async () => {
     const { stripe, seen } = recorder();
-    const out = await new StripePayments(stripe).attachPaymentMethod({ idempotencyKey: `${KEY}:attach:2`, retailerId: 7, paymentMethodId: "pm_456", customerId: "cus_existing" });
+    const out = await new StripePayments(stripe).attachPaymentMethod({
+      idempotencyKey: `${KEY}:attach:2`,
+      retailerId: 7,
+      paymentMethodId: "pm_456",
+      customerId: "cus_existing",
+    });
     expect(out.customerId).toBe("cus_existing");
     expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual(["POST /v1/payment_methods/pm_X/attach", "POST /v1/customers/cus_X"]);
   });
@@ -84,7 +108,9 @@ describe("Stripe adapter: card on file against stripe-mock", () => {
     const stripe = createStripeClient(stripeOpts);
     let caught: unknown;
     try {
-      await stripe.paymentMethods.create({ type: "card", not_a_param: "x" } as unknown as Stripe.PaymentMethodCreateParams, { idempotencyKey: "k-bad-pm" });
+      await stripe.paymentMethods.create({ type: "card", not_a_param: "x" } as unknown as Stripe.PaymentMethodCreateParams, {
+        idempotencyKey: "k-bad-pm",
+      });
     } catch (err) {
       caught = translateStripeError(err, "k-bad-pm");
     }

@@ -7,7 +7,13 @@ import Stripe from "stripe";
 import { describe, expect, test } from "vitest";
 import type { Db } from "../../db/client";
 import { createPayments, PaymentRejectedError, type CreateConnectedAccountInput } from "../../activities/payments";
-import { bankAccountTokenParams, connectedAccountParams, createStripeClient, StripePayments, translateStripeError } from "../../activities/payments/stripe";
+import {
+  bankAccountTokenParams,
+  connectedAccountParams,
+  createStripeClient,
+  StripePayments,
+  translateStripeError,
+} from "../../activities/payments/stripe";
 import { payoutDetailsSchema } from "../../domain/payout";
 import { validPayoutForm } from "../factories/payout";
 
@@ -45,7 +51,11 @@ describe("Stripe adapter against stripe-mock", () => {
       "POST /v1/accounts",
       "POST /v1/accounts/acct_X/persons",
     ]);
-    expect(seen.map((s) => s.key)).toEqual([`${input.idempotencyKey}:bank-token`, input.idempotencyKey, `${input.idempotencyKey}:representative`]);
+    expect(seen.map((s) => s.key)).toEqual([
+      `${input.idempotencyKey}:bank-token`,
+      input.idempotencyKey,
+      `${input.idempotencyKey}:representative`,
+    ]);
     expect(responses.every((r) => r.status === 200)).toBe(true);
   });
 
@@ -61,12 +71,21 @@ describe("Stripe adapter against stripe-mock", () => {
       tos_acceptance: { date: 1_700_000_000, ip: "203.0.113.9" },
       capabilities: { transfers: { requested: true } },
     });
-    expect(bankAccountTokenParams(input).bank_account).toMatchObject({ routing_number: "110000000", account_number: "000123456789", currency: "usd" });
+    expect(bankAccountTokenParams(input).bank_account).toMatchObject({
+      routing_number: "110000000",
+      account_number: "000123456789",
+      currency: "usd",
+    });
   });
 
   test("createPayments chooses the Stripe adapter when a secret key is configured", async () => {
     const payments = createPayments(
-      { STRIPE_SECRET_KEY: "sk_test_123", STRIPE_API_HOST: stripeOpts.host, STRIPE_API_PORT: stripeOpts.port, STRIPE_API_PROTOCOL: stripeOpts.protocol },
+      {
+        STRIPE_SECRET_KEY: "sk_test_123",
+        STRIPE_API_HOST: stripeOpts.host,
+        STRIPE_API_PORT: stripeOpts.port,
+        STRIPE_API_PROTOCOL: stripeOpts.protocol,
+      },
       {} as Db,
     );
     expect(payments.provider).toBe("stripe");
@@ -79,7 +98,9 @@ describe("Stripe adapter against stripe-mock", () => {
     let caught: unknown;
     try {
       // An unknown parameter: stripe-mock answers 400 invalid_request_error like Stripe.
-      await stripe.accounts.create({ type: "custom", not_a_param: "x" } as unknown as Stripe.AccountCreateParams, { idempotencyKey: "k-bad" });
+      await stripe.accounts.create({ type: "custom", not_a_param: "x" } as unknown as Stripe.AccountCreateParams, {
+        idempotencyKey: "k-bad",
+      });
     } catch (err) {
       caught = translateStripeError(err, "k-bad");
     }

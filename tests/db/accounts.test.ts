@@ -30,7 +30,13 @@ import {
 } from "../../db/queries/users";
 import { retailerContacts, retailers, sessions } from "../../db/schema";
 import { loginFailureCounts } from "../../db/queries/throttle";
-import { ACCOUNT_REQUESTS_PER_EMAIL, admitAccountRequest, checkLoginThrottle, IP_FACTOR, liftLoginThrottle } from "../../app/utils/throttle.server";
+import {
+  ACCOUNT_REQUESTS_PER_EMAIL,
+  admitAccountRequest,
+  checkLoginThrottle,
+  IP_FACTOR,
+  liftLoginThrottle,
+} from "../../app/utils/throttle.server";
 import { generateResetToken, hashResetToken } from "../../app/utils/password.server";
 import { createBrand } from "../factories/catalogue";
 import { createRetailer } from "../factories/retailers";
@@ -106,7 +112,8 @@ describe("register and password-reset throttling", () => {
 
   it("admits ACCOUNT_REQUESTS_PER_EMAIL requests per e-mail, from any address", async () => {
     const e = email();
-    for (let i = 0; i < ACCOUNT_REQUESTS_PER_EMAIL; i++) expect((await admitAccountRequest(db, cfg, "password_reset", { email: e, ip: ip() })).limited).toBe(false);
+    for (let i = 0; i < ACCOUNT_REQUESTS_PER_EMAIL; i++)
+      expect((await admitAccountRequest(db, cfg, "password_reset", { email: e, ip: ip() })).limited).toBe(false);
     const v = await admitAccountRequest(db, cfg, "password_reset", { email: e.toUpperCase(), ip: ip() });
     expect(v.limited).toBe(true);
     if (v.limited) expect(v.message).toMatch(/Too many password reset requests/);
@@ -116,7 +123,8 @@ describe("register and password-reset throttling", () => {
 
   it("admits max x IP_FACTOR requests per address, across e-mails", async () => {
     const addr = ip();
-    for (let i = 0; i < cfg.max * IP_FACTOR; i++) expect((await admitAccountRequest(db, cfg, "register", { email: email(), ip: addr })).limited).toBe(false);
+    for (let i = 0; i < cfg.max * IP_FACTOR; i++)
+      expect((await admitAccountRequest(db, cfg, "register", { email: email(), ip: addr })).limited).toBe(false);
     const v = await admitAccountRequest(db, cfg, "register", { email: email(), ip: addr });
     expect(v.limited).toBe(true);
     if (v.limited) expect(v.message).toMatch(/Too many registration attempts/);
@@ -198,7 +206,14 @@ describe("retailer setup wizard and activation", () => {
     expect(r2.id).toBe(r.id);
     expect(r2.city).toBe("Troy");
 
-    const contactInput = { firstName: "Ann", lastName: "Lee", jobTitle: "Buyer", jobTitleOther: "", phone: "+1-212-555-0101", celphone: "+1-212-555-0102" };
+    const contactInput = {
+      firstName: "Ann",
+      lastName: "Lee",
+      jobTitle: "Buyer",
+      jobTitleOther: "",
+      phone: "+1-212-555-0101",
+      celphone: "+1-212-555-0102",
+    };
     const c = await saveContactStep(db, r.id, { id: u.id, email: u.email }, contactInput);
     const c2 = await saveContactStep(db, r.id, { id: u.id, email: u.email }, { ...contactInput, firstName: "Anne" });
     expect(c2.id).toBe(c.id);
@@ -214,7 +229,12 @@ describe("retailer setup wizard and activation", () => {
     expect(row.setupCompletedAt).not.toBeNull();
 
     const found = await listRetailersForAdmin(db, { q: info.storeName });
-    expect(found.map((sec) => [sec.status, sec.total])).toEqual([["pending", 1], ["active", 0], ["inactive", 0], ["denied", 0]]);
+    expect(found.map((sec) => [sec.status, sec.total])).toEqual([
+      ["pending", 1],
+      ["active", 0],
+      ["inactive", 0],
+      ["denied", 0],
+    ]);
     const admin = found[0].entries.find((e) => e.retailer.id === r.id);
     expect(admin?.brandRequests).toHaveLength(2);
     expect(admin?.userEmails).toEqual([u.email]);
@@ -240,7 +260,8 @@ describe("retailer setup wizard and activation", () => {
   it("the activation page reads one page per status, newest first, with every status's count, however many retailers there are", async () => {
     const tag = `Paged ${uniqueToken()}`;
     const made: number[] = [];
-    for (let i = 0; i < 7; i++) made.push((await createRetailer(db, { storeName: `${tag} ${i}`, status: "pending", user: false })).retailer.id);
+    for (let i = 0; i < 7; i++)
+      made.push((await createRetailer(db, { storeName: `${tag} ${i}`, status: "pending", user: false })).retailer.id);
     made.push((await createRetailer(db, { storeName: `${tag} active`, status: "active", user: false })).retailer.id);
     const list = (pages: Partial<Record<"pending" | "active", number>>) => listRetailersForAdmin(db, { q: tag, pages, pageSize: 3 });
 
@@ -271,7 +292,17 @@ describe("a retailer with its contact in one read (every signed-in request)", ()
     const colleague = made.user;
     const [second] = await db
       .insert(retailerContacts)
-      .values({ retailerId: retailer.id, userId: colleague.id, firstName: "Col", lastName: "League", email: colleague.email, jobTitle: "Buyer", jobTitleOther: "", phone: "", celphone: "" })
+      .values({
+        retailerId: retailer.id,
+        userId: colleague.id,
+        firstName: "Col",
+        lastName: "League",
+        email: colleague.email,
+        jobTitle: "Buyer",
+        jobTitleOther: "",
+        phone: "",
+        celphone: "",
+      })
       .returning();
     expect(user).toBeNull();
     for (const userId of [undefined, colleague.id, 999_999_999]) {

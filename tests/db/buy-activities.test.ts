@@ -74,7 +74,14 @@ async function orderWith(sizes: Record<string, number> = { S: 1, M: 2 }, opts: {
 }
 
 async function authorize(o: Awaited<ReturnType<typeof orderWith>>, amountCents: number, key = `${o.workflowId}:authorize:1`) {
-  const r = await acts.authorizePayment({ idempotencyKey: key, orderId: o.orderId, retailerId: o.buyer.retailer.id, paymentMethod: visa, amountCents, description: `Order ${o.externalId}` });
+  const r = await acts.authorizePayment({
+    idempotencyKey: key,
+    orderId: o.orderId,
+    retailerId: o.buyer.retailer.id,
+    paymentMethod: visa,
+    amountCents,
+    description: `Order ${o.externalId}`,
+  });
   if (r.status !== "authorized") throw new Error(`expected an authorisation, got ${JSON.stringify(r)}`);
   return r;
 }
@@ -85,20 +92,50 @@ describe("payments through the sandbox", () => {
     const requested = orderQuote(o.lines);
     const auth = await authorize(o, requested.totalCents);
     expect(auth).toMatchObject({ status: "authorized", amountCents: requested.totalCents, lastFour: "4242", description: "Visa" });
-    expect(await sandbox.retrieve(auth.paymentIntentId)).toMatchObject({ status: "requires_capture", capture_method: "manual", amount_capturable: requested.totalCents });
+    expect(await sandbox.retrieve(auth.paymentIntentId)).toMatchObject({
+      status: "requires_capture",
+      capture_method: "manual",
+      amount_capturable: requested.totalCents,
+    });
 
     // The seller approved 2 of the 3 units: capture their quote only.
     const approved: OrderLine[] = [{ ...o.lines[0], sizes: { M: 2 } }];
     const q = orderQuote(approved);
-    const cap = await acts.capturePayment({ idempotencyKey: `${o.workflowId}:capture:1`, orderId: o.orderId, paymentIntentId: auth.paymentIntentId, amountCents: q.totalCents, authorizedCents: requested.totalCents });
+    const cap = await acts.capturePayment({
+      idempotencyKey: `${o.workflowId}:capture:1`,
+      orderId: o.orderId,
+      paymentIntentId: auth.paymentIntentId,
+      amountCents: q.totalCents,
+      authorizedCents: requested.totalCents,
+    });
     expect(cap).toMatchObject({ status: "captured", capturedCents: q.totalCents });
-    expect(await sandbox.retrieve(auth.paymentIntentId)).toMatchObject({ status: "succeeded", amount_received: q.totalCents, amount_capturable: 0 });
+    expect(await sandbox.retrieve(auth.paymentIntentId)).toMatchObject({
+      status: "succeeded",
+      amount_received: q.totalCents,
+      amount_capturable: 0,
+    });
 
-    const ref = await acts.refundPayment({ idempotencyKey: `${o.workflowId}:refund:1`, orderId: o.orderId, paymentIntentId: auth.paymentIntentId, amountCents: q.totalCents, reason: "shipment_cancelled" });
+    const ref = await acts.refundPayment({
+      idempotencyKey: `${o.workflowId}:refund:1`,
+      orderId: o.orderId,
+      paymentIntentId: auth.paymentIntentId,
+      amountCents: q.totalCents,
+      reason: "shipment_cancelled",
+    });
     expect(ref.status).toBe("refunded");
-    expect(await sandbox.retrieve(ref.refundId as string)).toMatchObject({ object: "refund", amount: q.totalCents, payment_intent: auth.paymentIntentId });
+    expect(await sandbox.retrieve(ref.refundId as string)).toMatchObject({
+      object: "refund",
+      amount: q.totalCents,
+      payment_intent: auth.paymentIntentId,
+    });
     // Nothing left to refund: the provider refuses; the movement is parked for staff (queued), never lost.
-    const again = await acts.refundPayment({ idempotencyKey: `${o.workflowId}:refund:2`, orderId: o.orderId, paymentIntentId: auth.paymentIntentId, amountCents: 100, reason: "shipment_cancelled" });
+    const again = await acts.refundPayment({
+      idempotencyKey: `${o.workflowId}:refund:2`,
+      orderId: o.orderId,
+      paymentIntentId: auth.paymentIntentId,
+      amountCents: 100,
+      reason: "shipment_cancelled",
+    });
     expect(again).toEqual({ status: "queued", refundId: null });
 
     const rows = await listOrderPayments(db, o.orderId);
@@ -121,7 +158,15 @@ describe("payments through the sandbox", () => {
   test("capture above the authorisation is refused before the provider is called", async () => {
     const o = await orderWith();
     const auth = await authorize(o, 5000);
-    await expect(acts.capturePayment({ idempotencyKey: `${o.workflowId}:capture:1`, orderId: o.orderId, paymentIntentId: auth.paymentIntentId, amountCents: 5001, authorizedCents: 5000 })).rejects.toMatchObject({
+    await expect(
+      acts.capturePayment({
+        idempotencyKey: `${o.workflowId}:capture:1`,
+        orderId: o.orderId,
+        paymentIntentId: auth.paymentIntentId,
+        amountCents: 5001,
+        authorizedCents: 5000,
+      }),
+    ).rejects.toMatchObject({
       type: "PaymentRejected",
       nonRetryable: true,
     });
@@ -131,9 +176,25 @@ describe("payments through the sandbox", () => {
   test("release: the intent is canceled; releasing again (another key) is harmless", async () => {
     const o = await orderWith();
     const auth = await authorize(o, 9000);
-    await acts.releaseAuthorization({ idempotencyKey: `${o.workflowId}:release-authorization:1`, orderId: o.orderId, paymentIntentId: auth.paymentIntentId, amountCents: 9000, reason: "declined" });
-    expect(await sandbox.retrieve(auth.paymentIntentId)).toMatchObject({ status: "canceled", cancellation_reason: "abandoned", amount_capturable: 0 });
-    await acts.releaseAuthorization({ idempotencyKey: `${o.workflowId}:release-authorization:2`, orderId: o.orderId, paymentIntentId: auth.paymentIntentId, amountCents: 9000, reason: "expired" });
+    await acts.releaseAuthorization({
+      idempotencyKey: `${o.workflowId}:release-authorization:1`,
+      orderId: o.orderId,
+      paymentIntentId: auth.paymentIntentId,
+      amountCents: 9000,
+      reason: "declined",
+    });
+    expect(await sandbox.retrieve(auth.paymentIntentId)).toMatchObject({
+      status: "canceled",
+      cancellation_reason: "abandoned",
+      amount_capturable: 0,
+    });
+    await acts.releaseAuthorization({
+      idempotencyKey: `${o.workflowId}:release-authorization:2`,
+      orderId: o.orderId,
+      paymentIntentId: auth.paymentIntentId,
+      amountCents: 9000,
+      reason: "expired",
+    });
     const rows = await listOrderPayments(db, o.orderId);
     expect(rows.map((r) => [r.txtype, r.status])).toEqual([
       ["authorization", "canceled"],
@@ -169,50 +230,113 @@ describe("payments through the sandbox", () => {
 
   test("a saved card is charged with its customer (the PaymentMethod is attached to it)", async () => {
     const o = await orderWith();
-    const saved = await acts.saveCardOnFile({ idempotencyKey: `save-${uid()}`, retailerId: o.buyer.retailer.id, paymentMethod: { paymentMethodId: "tok_mastercard", lastFour: "4444", description: "Mastercard" } });
+    const saved = await acts.saveCardOnFile({
+      idempotencyKey: `save-${uid()}`,
+      retailerId: o.buyer.retailer.id,
+      paymentMethod: { paymentMethodId: "tok_mastercard", lastFour: "4444", description: "Mastercard" },
+    });
     expect(saved.status).toBe("saved");
     const card = await acts.getCardOnFile({ retailerId: o.buyer.retailer.id });
     expect(card).toMatchObject({ lastFour: "4444", description: "Mastercard" });
-    const r = await acts.authorizePayment({ idempotencyKey: `${o.workflowId}:authorize:1`, orderId: o.orderId, retailerId: o.buyer.retailer.id, paymentMethod: { ...card! }, amountCents: 6000, description: "x" });
+    const r = await acts.authorizePayment({
+      idempotencyKey: `${o.workflowId}:authorize:1`,
+      orderId: o.orderId,
+      retailerId: o.buyer.retailer.id,
+      paymentMethod: { ...card! },
+      amountCents: 6000,
+      description: "x",
+    });
     expect(r).toMatchObject({ status: "authorized", lastFour: "4444", description: "Mastercard" });
     // Another retailer cannot use that attached card (no customer of theirs): Stripe refuses, we answer declined.
     const other = await createRetailer(db, { payout: false });
-    const refused = await acts.authorizePayment({ idempotencyKey: `k-${uid()}`, orderId: o.orderId, retailerId: other.retailer.id, paymentMethod: { ...card! }, amountCents: 6000, description: "x" });
+    const refused = await acts.authorizePayment({
+      idempotencyKey: `k-${uid()}`,
+      orderId: o.orderId,
+      retailerId: other.retailer.id,
+      paymentMethod: { ...card! },
+      amountCents: 6000,
+      description: "x",
+    });
     expect(refused.status).toBe("declined");
   });
 
   test("payout: a transfer to the seller's connected account; no payout account -> queued", async () => {
     const o = await orderWith();
-    const r = await acts.releaseSellerPayout({ idempotencyKey: `${o.workflowId}:payout:1`, orderId: o.orderId, retailerId: o.seller.retailer.id, amountCents: 7500 });
+    const r = await acts.releaseSellerPayout({
+      idempotencyKey: `${o.workflowId}:payout:1`,
+      orderId: o.orderId,
+      retailerId: o.seller.retailer.id,
+      amountCents: 7500,
+    });
     expect(r.status).toBe("paid");
-    expect(await sandbox.retrieve(r.transferId as string)).toMatchObject({ object: "transfer", amount: 7500, destination: o.seller.retailer.btMerchantId, transfer_group: `order-${o.orderId}` });
+    expect(await sandbox.retrieve(r.transferId as string)).toMatchObject({
+      object: "transfer",
+      amount: 7500,
+      destination: o.seller.retailer.btMerchantId,
+      transfer_group: `order-${o.orderId}`,
+    });
     const row = await getPaymentByKey(db, `${o.workflowId}:payout:1`);
-    expect(row).toMatchObject({ txtype: "transfer", name: "provider payout", status: "paid", queued: false, amountCents: 7500, retailerId: o.seller.retailer.id });
+    expect(row).toMatchObject({
+      txtype: "transfer",
+      name: "provider payout",
+      status: "paid",
+      queued: false,
+      amountCents: 7500,
+      retailerId: o.seller.retailer.id,
+    });
     expect(row?.releasedAt?.toISOString()).toBe(r.releasedAt);
 
     const noPayout = await orderWith({ S: 1 }, { payout: false });
-    const q = await acts.releaseSellerPayout({ idempotencyKey: `${noPayout.workflowId}:payout:1`, orderId: noPayout.orderId, retailerId: noPayout.seller.retailer.id, amountCents: 2500 });
+    const q = await acts.releaseSellerPayout({
+      idempotencyKey: `${noPayout.workflowId}:payout:1`,
+      orderId: noPayout.orderId,
+      retailerId: noPayout.seller.retailer.id,
+      amountCents: 2500,
+    });
     expect(q).toMatchObject({ status: "queued", transferId: null });
     expect(await getPaymentByKey(db, `${noPayout.workflowId}:payout:1`)).toMatchObject({ status: "queued", queued: true });
   });
 
   test("penalty: charged on the seller's saved card off-session; without a card it is queued", async () => {
     const o = await orderWith();
-    const none = await acts.chargeSellerPenalty({ idempotencyKey: `${o.workflowId}:penalty:1`, orderId: o.orderId, retailerId: o.seller.retailer.id, amountCents: 500 });
+    const none = await acts.chargeSellerPenalty({
+      idempotencyKey: `${o.workflowId}:penalty:1`,
+      orderId: o.orderId,
+      retailerId: o.seller.retailer.id,
+      amountCents: 500,
+    });
     expect(none).toEqual({ status: "queued", chargeId: null });
     expect(await getPaymentByKey(db, `${o.workflowId}:penalty:1`)).toMatchObject({ name: "penalty fee", status: "queued", queued: true });
 
-    await acts.saveCardOnFile({ idempotencyKey: `save-${uid()}`, retailerId: o.seller.retailer.id, paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" } });
-    const charged = await acts.chargeSellerPenalty({ idempotencyKey: `${o.workflowId}:penalty:2`, orderId: o.orderId, retailerId: o.seller.retailer.id, amountCents: 500 });
+    await acts.saveCardOnFile({
+      idempotencyKey: `save-${uid()}`,
+      retailerId: o.seller.retailer.id,
+      paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+    });
+    const charged = await acts.chargeSellerPenalty({
+      idempotencyKey: `${o.workflowId}:penalty:2`,
+      orderId: o.orderId,
+      retailerId: o.seller.retailer.id,
+      amountCents: 500,
+    });
     expect(charged.status).toBe("charged");
     const row = await getPaymentByKey(db, `${o.workflowId}:penalty:2`);
     expect(row).toMatchObject({ status: "succeeded", queued: false, lastFour: "4242" });
-    expect(await sandbox.retrieve(row!.providerRef as string)).toMatchObject({ object: "payment_intent", status: "succeeded", amount_received: 500, capture_method: "automatic" });
+    expect(await sandbox.retrieve(row!.providerRef as string)).toMatchObject({
+      object: "payment_intent",
+      status: "succeeded",
+      amount_received: 500,
+      capture_method: "automatic",
+    });
   });
 
   test("saving a declining card answers declined", async () => {
     const r = await createRetailer(db, { payout: false });
-    const out = await acts.saveCardOnFile({ idempotencyKey: `save-${uid()}`, retailerId: r.retailer.id, paymentMethod: { paymentMethodId: "tok_chargeDeclined", lastFour: "0002", description: "Visa" } });
+    const out = await acts.saveCardOnFile({
+      idempotencyKey: `save-${uid()}`,
+      retailerId: r.retailer.id,
+      paymentMethod: { paymentMethodId: "tok_chargeDeclined", lastFour: "0002", description: "Visa" },
+    });
     expect(out).toEqual({ status: "declined", message: CARD_DECLINED });
     expect(await acts.getCardOnFile({ retailerId: r.retailer.id })).toBeNull();
   });
@@ -229,29 +353,92 @@ describe("idempotency", () => {
     await expect(authorize(o, 4001, key)).rejects.toMatchObject({ type: "IdempotencyConflict", nonRetryable: true });
 
     const capKey = `${o.workflowId}:capture:1`;
-    const c1 = await acts.capturePayment({ idempotencyKey: capKey, orderId: o.orderId, paymentIntentId: a.paymentIntentId, amountCents: 3000, authorizedCents: 4000 });
-    const c2 = await acts.capturePayment({ idempotencyKey: capKey, orderId: o.orderId, paymentIntentId: a.paymentIntentId, amountCents: 3000, authorizedCents: 4000 });
+    const c1 = await acts.capturePayment({
+      idempotencyKey: capKey,
+      orderId: o.orderId,
+      paymentIntentId: a.paymentIntentId,
+      amountCents: 3000,
+      authorizedCents: 4000,
+    });
+    const c2 = await acts.capturePayment({
+      idempotencyKey: capKey,
+      orderId: o.orderId,
+      paymentIntentId: a.paymentIntentId,
+      amountCents: 3000,
+      authorizedCents: 4000,
+    });
     expect(c2).toEqual(c1);
-    await expect(acts.capturePayment({ idempotencyKey: capKey, orderId: o.orderId, paymentIntentId: a.paymentIntentId, amountCents: 2000, authorizedCents: 4000 })).rejects.toMatchObject({
+    await expect(
+      acts.capturePayment({
+        idempotencyKey: capKey,
+        orderId: o.orderId,
+        paymentIntentId: a.paymentIntentId,
+        amountCents: 2000,
+        authorizedCents: 4000,
+      }),
+    ).rejects.toMatchObject({
       type: "IdempotencyConflict",
     });
 
     const pKey = `${o.workflowId}:payout:1`;
-    const p1 = await acts.releaseSellerPayout({ idempotencyKey: pKey, orderId: o.orderId, retailerId: o.seller.retailer.id, amountCents: 2500 });
-    const p2 = await acts.releaseSellerPayout({ idempotencyKey: pKey, orderId: o.orderId, retailerId: o.seller.retailer.id, amountCents: 2500 });
+    const p1 = await acts.releaseSellerPayout({
+      idempotencyKey: pKey,
+      orderId: o.orderId,
+      retailerId: o.seller.retailer.id,
+      amountCents: 2500,
+    });
+    const p2 = await acts.releaseSellerPayout({
+      idempotencyKey: pKey,
+      orderId: o.orderId,
+      retailerId: o.seller.retailer.id,
+      amountCents: 2500,
+    });
     expect(p2).toEqual(p1);
-    await expect(acts.releaseSellerPayout({ idempotencyKey: pKey, orderId: o.orderId, retailerId: o.seller.retailer.id, amountCents: 2600 })).rejects.toMatchObject({ type: "IdempotencyConflict" });
+    await expect(
+      acts.releaseSellerPayout({ idempotencyKey: pKey, orderId: o.orderId, retailerId: o.seller.retailer.id, amountCents: 2600 }),
+    ).rejects.toMatchObject({ type: "IdempotencyConflict" });
   });
 
   test("the port itself: replayed rejections, conflicts as IdempotencyConflictError", async () => {
     const key = `port-${uid()}`;
-    const first = sandbox.authorizePayment({ idempotencyKey: key, amountCents: 1000, paymentMethod: "tok_chargeDeclined", customerId: null, description: "d", metadata: {} });
+    const first = sandbox.authorizePayment({
+      idempotencyKey: key,
+      amountCents: 1000,
+      paymentMethod: "tok_chargeDeclined",
+      customerId: null,
+      description: "d",
+      metadata: {},
+    });
     await expect(first).rejects.toBeInstanceOf(PaymentRejectedError);
-    await expect(sandbox.authorizePayment({ idempotencyKey: key, amountCents: 1000, paymentMethod: "tok_chargeDeclined", customerId: null, description: "d", metadata: {} })).rejects.toMatchObject({ code: "card_declined" });
-    await expect(sandbox.authorizePayment({ idempotencyKey: key, amountCents: 1001, paymentMethod: "tok_chargeDeclined", customerId: null, description: "d", metadata: {} })).rejects.toBeInstanceOf(
-      IdempotencyConflictError,
-    );
-    await expect(sandbox.createTransfer({ idempotencyKey: `tr-${uid()}`, amountCents: 1000, destination: "acct_nope", transferGroup: "g", metadata: {} })).rejects.toMatchObject({
+    await expect(
+      sandbox.authorizePayment({
+        idempotencyKey: key,
+        amountCents: 1000,
+        paymentMethod: "tok_chargeDeclined",
+        customerId: null,
+        description: "d",
+        metadata: {},
+      }),
+    ).rejects.toMatchObject({ code: "card_declined" });
+    await expect(
+      sandbox.authorizePayment({
+        idempotencyKey: key,
+        amountCents: 1001,
+        paymentMethod: "tok_chargeDeclined",
+        customerId: null,
+        description: "d",
+        metadata: {},
+      }),
+    ).rejects.toBeInstanceOf(IdempotencyConflictError);
+    await expect(
+      sandbox.createTransfer({
+        idempotencyKey: `tr-${uid()}`,
+        amountCents: 1000,
+        destination: "acct_nope",
+        transferGroup: "g",
+        metadata: {},
+      }),
+    ).rejects.toMatchObject({
       code: "resource_missing",
       param: "destination",
     });
@@ -262,9 +449,14 @@ describe("stock", () => {
   test("decrement is all-or-nothing and idempotent; restore puts units back once", async () => {
     const f = await createSellerWithListing(db, { sizes: { S: 2, M: 1 } });
     const lines = [{ listingId: f.listing.id, variationId: f.variation.id, sizes: { S: 2, M: 1 }, unitPriceCents: 1000 }];
-    const sizes = async () => (await db.select({ sizes: listings.sizes, total: listings.totalUnits }).from(listings).where(eq(listings.id, f.listing.id)))[0];
+    const sizes = async () =>
+      (await db.select({ sizes: listings.sizes, total: listings.totalUnits }).from(listings).where(eq(listings.id, f.listing.id)))[0];
 
-    const tooMuch = await acts.decrementStock({ idempotencyKey: `s-${uid()}`, orderId: 1, lines: [{ ...lines[0], sizes: { S: 1, M: 2 } }] });
+    const tooMuch = await acts.decrementStock({
+      idempotencyKey: `s-${uid()}`,
+      orderId: 1,
+      lines: [{ ...lines[0], sizes: { S: 1, M: 2 } }],
+    });
     expect(tooMuch).toEqual({ ok: false, listingId: f.listing.id, size: "M" });
     expect(await sizes()).toEqual({ sizes: { S: 2, M: 1 }, total: 3 });
 
@@ -272,7 +464,9 @@ describe("stock", () => {
     expect(await acts.decrementStock({ idempotencyKey: key, orderId: 1, lines })).toEqual({ ok: true });
     expect(await acts.decrementStock({ idempotencyKey: key, orderId: 1, lines })).toEqual({ ok: true });
     expect(await sizes()).toEqual({ sizes: { S: 0, M: 0 }, total: 0 });
-    await expect(acts.decrementStock({ idempotencyKey: key, orderId: 1, lines: [{ ...lines[0], sizes: { S: 1 } }] })).rejects.toMatchObject({ type: "IdempotencyConflict" });
+    await expect(acts.decrementStock({ idempotencyKey: key, orderId: 1, lines: [{ ...lines[0], sizes: { S: 1 } }] })).rejects.toMatchObject(
+      { type: "IdempotencyConflict" },
+    );
 
     const rKey = `r-${uid()}`;
     await acts.restoreStock({ idempotencyKey: rKey, orderId: 1, lines });
@@ -283,10 +477,17 @@ describe("stock", () => {
   test("50 concurrent approvals of the last unit: exactly one succeeds and stock never goes negative", async () => {
     const f = await createSellerWithListing(db, { sizes: { M: 1 } });
     const line = { listingId: f.listing.id, variationId: f.variation.id, sizes: { M: 1 }, unitPriceCents: 1000 };
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => acts.decrementStock({ idempotencyKey: `buy-order:${90_000 + i}:decrement-stock:1:${uid()}`, orderId: 90_000 + i, lines: [line] })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        acts.decrementStock({ idempotencyKey: `buy-order:${90_000 + i}:decrement-stock:1:${uid()}`, orderId: 90_000 + i, lines: [line] }),
+      ),
+    );
     expect(results.filter((r) => r.ok).length).toBe(1);
     expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.listingId === f.listing.id && r.size === "M")).toBe(true);
-    const [row] = await db.select({ sizes: listings.sizes, total: listings.totalUnits }).from(listings).where(eq(listings.id, f.listing.id));
+    const [row] = await db
+      .select({ sizes: listings.sizes, total: listings.totalUnits })
+      .from(listings)
+      .where(eq(listings.id, f.listing.id));
     expect(row).toEqual({ sizes: { M: 0 }, total: 0 });
   });
 
@@ -308,7 +509,11 @@ describe("stock", () => {
     // approvalFacts: the same conflicts and the seller's card on file, in one activity.
     const input = { orderId: a.orderId, providerId: f.seller.retailer.id, lines: a.lines };
     expect(await acts.approvalFacts(input)).toEqual({ cardOnFile: false, conflictingOrderIds: [b.orderId] });
-    const saved = await acts.saveCardOnFile({ idempotencyKey: `save-${uid()}`, retailerId: f.seller.retailer.id, paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" } });
+    const saved = await acts.saveCardOnFile({
+      idempotencyKey: `save-${uid()}`,
+      retailerId: f.seller.retailer.id,
+      paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+    });
     expect(saved.status).toBe("saved");
     expect(await acts.approvalFacts(input)).toEqual({ cardOnFile: true, conflictingOrderIds: [b.orderId] });
   });
@@ -364,7 +569,9 @@ describe("read model", () => {
         actionNeeded: "receiver",
         amounts: { quote: orderQuote(pending), authorizedCents: orderQuote(o.lines).totalCents, capturedCents: 0 },
         reasons: { provider_decline_buy_reason: 3 },
-        actions: [{ code: 227, role: "provider", participantId: o.seller.retailer.id, statename: "receiver_approve_modified_purchase", at }],
+        actions: [
+          { code: 227, role: "provider", participantId: o.seller.retailer.id, statename: "receiver_approve_modified_purchase", at },
+        ],
       }),
     );
     const row = await getOrderRow(db, o.orderId);
@@ -393,7 +600,9 @@ describe("read model", () => {
     // later step that leaves the lines alone keeps them so (its write skips the unchanged row).
     const accepted = stateRecord(o, 3, { lines: pending, statename: "ship_order", displayStatus: "Pickup Scheduled", actionNeeded: null });
     await acts.recordOrderState(accepted);
-    await acts.recordOrderState(stateRecord(o, 4, { lines: pending, statename: "in_route", displayStatus: "In-Route", actionNeeded: null }));
+    await acts.recordOrderState(
+      stateRecord(o, 4, { lines: pending, statename: "in_route", displayStatus: "In-Route", actionNeeded: null }),
+    );
     const [after] = await db.select().from(orderContributions).where(eq(orderContributions.orderId, o.orderId));
     expect(after).toMatchObject({ units: { M: 1 }, pendingUnits: null, quantity: 1, valueCents: 2500 });
     expect(await getOrderRow(db, o.orderId)).toMatchObject({ statename: "in_route" });
@@ -419,7 +628,11 @@ describe("read model", () => {
     const base = { lines: o.lines, providerId: o.seller.retailer.id, receiverId: o.buyer.retailer.id };
     // Step 2 (checkout completed) lands first; step 1 (the opening write, "Checkout Pending") lands late.
     await acts.recordOrderState(
-      stateRecord(o, 2, { ...base, sequence: 2, actions: [{ code: 224, role: "receiver", participantId: o.buyer.retailer.id, statename: "provider_approve_sale", at }] }),
+      stateRecord(o, 2, {
+        ...base,
+        sequence: 2,
+        actions: [{ code: 224, role: "receiver", participantId: o.buyer.retailer.id, statename: "provider_approve_sale", at }],
+      }),
     );
     await acts.recordOrderState(
       stateRecord(o, 1, {
@@ -432,20 +645,43 @@ describe("read model", () => {
       }),
     );
     const row = await getOrderRow(db, o.orderId);
-    expect(row).toMatchObject({ statename: "provider_approve_sale", displayStatus: "Pending Approval", actionNeeded: "provider", recordSeq: 2 });
+    expect(row).toMatchObject({
+      statename: "provider_approve_sale",
+      displayStatus: "Pending Approval",
+      actionNeeded: "provider",
+      recordSeq: 2,
+    });
     // The late write's action rows are still history.
     expect((await listOrderActions(db, o.orderId)).map((a) => a.code).sort()).toEqual([224, 301]);
     // The next step applies.
-    await acts.recordOrderState(stateRecord(o, 3, { ...base, sequence: 3, statename: "ship_order", displayStatus: "Pickup Scheduled", actionNeeded: null }));
+    await acts.recordOrderState(
+      stateRecord(o, 3, { ...base, sequence: 3, statename: "ship_order", displayStatus: "Pickup Scheduled", actionNeeded: null }),
+    );
     expect(await getOrderRow(db, o.orderId)).toMatchObject({ statename: "ship_order", recordSeq: 3 });
   });
 
   test("recordOrderState and the rating are no-ops when the order row is gone (a withdrawn draft)", async () => {
     const ghost = { orderId: 2_000_000_000, workflowId: "buy-order:2000000000" };
-    await expect(acts.recordOrderState(stateRecord(ghost, 1, { actions: [{ code: 301, role: "system", participantId: null, statename: "expired", at: new Date().toISOString() }] }))).resolves.toBeUndefined();
+    await expect(
+      acts.recordOrderState(
+        stateRecord(ghost, 1, {
+          actions: [{ code: 301, role: "system", participantId: null, statename: "expired", at: new Date().toISOString() }],
+        }),
+      ),
+    ).resolves.toBeUndefined();
     expect(await getOrderRow(db, ghost.orderId)).toBeNull();
     const r = await createRetailer(db, { payout: false });
-    await expect(acts.saveOrderRating({ idempotencyKey: "x", orderId: ghost.orderId, raterId: r.retailer.id, rateeId: r.retailer.id, role: "receiver", stars: { condition: 5, packaging: 5, timeliness: 5, overall: 5 }, comments: "" })).resolves.toBeUndefined();
+    await expect(
+      acts.saveOrderRating({
+        idempotencyKey: "x",
+        orderId: ghost.orderId,
+        raterId: r.retailer.id,
+        rateeId: r.retailer.id,
+        role: "receiver",
+        stars: { condition: 5, packaging: 5, timeliness: 5, overall: 5 },
+        comments: "",
+      }),
+    ).resolves.toBeUndefined();
   });
 
   test("a step's notices are queued in the outbox with its state, anonymous and once per dedupe key", async () => {
@@ -491,7 +727,13 @@ describe("read model", () => {
       displayStatus: "Pending Approval",
       actBy: "2026-03-07T15:00:00.000Z",
     });
-    const sentTo = async (n: number) => (await db.select().from(outboxEmails).where(eq(outboxEmails.dedupeKey, notice(n).dedupeKey))).map((m) => m.toEmail);
+    const sentTo = async (n: number) =>
+      (
+        await db
+          .select()
+          .from(outboxEmails)
+          .where(eq(outboxEmails.dedupeKey, notice(n).dedupeKey))
+      ).map((m) => m.toEmail);
     const contacts = await db.select().from(retailerContacts).where(eq(retailerContacts.retailerId, seller)).orderBy(retailerContacts.id);
     expect(contacts.length).toBeGreaterThan(0);
 
@@ -530,20 +772,37 @@ describe("sandbox carrier", () => {
     expect(a.callTag).toContain(o.externalId);
     expect(a.labelUrl).toBe(labelPath(a.trackingNumber));
     expect(await acts.bookPickup(input)).toEqual(a);
-    await expect(acts.bookPickup({ ...input, pickupBy: "2026-03-05T22:00:00.000Z" })).rejects.toMatchObject({ type: "IdempotencyConflict" });
+    await expect(acts.bookPickup({ ...input, pickupBy: "2026-03-05T22:00:00.000Z" })).rejects.toMatchObject({
+      type: "IdempotencyConflict",
+    });
 
     // Booking records the label's data; the PDF is rendered when the label is opened (not on the approval's path).
     const label = await getCarrierLabel(db, a.trackingNumber);
-    expect(label).toMatchObject({ orderId: o.orderId, pdf: null, data: { trackingNumber: a.trackingNumber, callTag: a.callTag, units: 3, receiverId: o.buyer.retailer.id } });
+    expect(label).toMatchObject({
+      orderId: o.orderId,
+      pdf: null,
+      data: { trackingNumber: a.trackingNumber, callTag: a.callTag, units: 3, receiverId: o.buyer.retailer.id },
+    });
     const pdf = await renderLabelPdf(label!.data!);
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
     expect(pdf.includes(Buffer.from(o.buyer.retailer.storeName))).toBe(false);
 
     const [ship] = await listOrderShipments(db, o.orderId);
-    expect(ship).toMatchObject({ trackingNumber: a.trackingNumber, callTag: a.callTag, status: "pickup_scheduled", senderId: o.seller.retailer.id, receiverId: o.buyer.retailer.id });
+    expect(ship).toMatchObject({
+      trackingNumber: a.trackingNumber,
+      callTag: a.callTag,
+      status: "pickup_scheduled",
+      senderId: o.seller.retailer.id,
+      receiverId: o.buyer.retailer.id,
+    });
 
     // Rescheduled (ship_order_try2): a new call tag on the same shipment.
-    const b = await acts.bookPickup({ ...input, idempotencyKey: `${o.workflowId}:book-pickup:2`, attempt: 2, pickupBy: "2026-03-06T22:00:00.000Z" });
+    const b = await acts.bookPickup({
+      ...input,
+      idempotencyKey: `${o.workflowId}:book-pickup:2`,
+      attempt: 2,
+      pickupBy: "2026-03-06T22:00:00.000Z",
+    });
     expect(b.trackingNumber).toBe(a.trackingNumber);
     expect(b.shipmentId).toBe(a.shipmentId);
     expect(b.callTag).not.toBe(a.callTag);
@@ -579,7 +838,9 @@ describe("sandbox carrier", () => {
       const r = await carrier.sendTrackingEvent(booked.trackingNumber, s);
       expect(r.httpStatus).toBe(200);
     }
-    expect(received.map((r) => [r.verified, r.event.result.status, r.event.result.tracking_code])).toEqual(statuses.map((s) => [true, s, booked.trackingNumber]));
+    expect(received.map((r) => [r.verified, r.event.result.status, r.event.result.tracking_code])).toEqual(
+      statuses.map((s) => [true, s, booked.trackingNumber]),
+    );
     expect(received[2].event.result.tracking_details.map((d) => d.status)).toEqual([...statuses]);
     expect(new Set(received.map((r) => r.event.id)).size).toBe(3);
     // A duplicate delivery is the same event (same id) again.

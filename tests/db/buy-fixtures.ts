@@ -11,13 +11,23 @@ import { buyWorkflowId } from "../../workflows/buy/contract";
 import type { OrderLine } from "../../domain/order-money";
 import { createBrand, createCollection, createListing, createProduct, createRetailer, SIZE_RUNS } from "../factories";
 
-export async function createSellerWithListing(db: Db, opts: { sizes?: Record<string, number>; priceCents?: number; payout?: boolean } = {}) {
+export async function createSellerWithListing(
+  db: Db,
+  opts: { sizes?: Record<string, number>; priceCents?: number; payout?: boolean } = {},
+) {
   const brand = await createBrand(db);
   const col = await createCollection(db, { brandId: brand.id });
   const { variations } = await createProduct(db, { collectionId: col.id, sizes: SIZE_RUNS.apparel, colors: 1 });
   const variation = variations[0];
-  const seller = await createRetailer(db, { payout: opts.payout ?? true, storeName: `Seller Store ${Date.now()}${Math.random().toString(36).slice(2, 6)}` });
-  const listing = await createListing(db, { variationId: variation.id, providerId: seller.retailer.id, sizes: opts.sizes ?? { S: 2, M: 3 } });
+  const seller = await createRetailer(db, {
+    payout: opts.payout ?? true,
+    storeName: `Seller Store ${Date.now()}${Math.random().toString(36).slice(2, 6)}`,
+  });
+  const listing = await createListing(db, {
+    variationId: variation.id,
+    providerId: seller.retailer.id,
+    sizes: opts.sizes ?? { S: 2, M: 3 },
+  });
   return { brand, variation, seller, listing, priceCents: opts.priceCents ?? variation.priceCents };
 }
 
@@ -52,7 +62,17 @@ export async function createDraftOrder(
   await db.insert(orderContributions).values(
     input.lines.map((l) => {
       const q = Object.values(l.sizes).reduce((a, n) => a + n, 0);
-      return { orderId, side: "provider", type: "goods", listingId: l.listingId, variationId: l.variationId ?? null, units: l.sizes, quantity: q, unitPriceCents: l.unitPriceCents, valueCents: q * l.unitPriceCents };
+      return {
+        orderId,
+        side: "provider",
+        type: "goods",
+        listingId: l.listingId,
+        variationId: l.variationId ?? null,
+        units: l.sizes,
+        quantity: q,
+        unitPriceCents: l.unitPriceCents,
+        valueCents: q * l.unitPriceCents,
+      };
     }),
   );
   return { orderId, workflowId, externalId, lines: input.lines };

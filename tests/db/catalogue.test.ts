@@ -96,7 +96,12 @@ describe("brandChoices", () => {
 describe("createProduct factory", () => {
   it("creates the size run in order and colour variations with placeholder images", async () => {
     const col = await createCollection(db, { brandId: bravo.id, year: 2025, name: "Spring" });
-    const p = await createProduct(db, { collectionId: col.id, sizes: SIZE_RUNS.footwear, colors: ["Black", "Trail Orange"], priceCents: 5800 });
+    const p = await createProduct(db, {
+      collectionId: col.id,
+      sizes: SIZE_RUNS.footwear,
+      colors: ["Black", "Trail Orange"],
+      priceCents: 5800,
+    });
     expect(p.product.brandId).toBe(bravo.id);
     const sizes = await db.select().from(productSizes).where(eq(productSizes.productId, p.product.id)).orderBy(productSizes.position);
     expect(sizes.map((s) => s.label)).toEqual([...SIZE_RUNS.footwear]);

@@ -37,7 +37,14 @@ beforeAll(async () => {
   brandId = brand.id;
   const col = await createCollection(db, { brandId, year: 2025, name: "Fall" });
   sku = `WZ-${uniqueToken().toUpperCase()}`;
-  const p = await createProduct(db, { collectionId: col.id, sku, displayName: "Wizard Parka", sizes: SIZE_RUNS.apparel, colors: ["Black", "Navy", "Olive"], priceCents: 4250 });
+  const p = await createProduct(db, {
+    collectionId: col.id,
+    sku,
+    displayName: "Wizard Parka",
+    sizes: SIZE_RUNS.apparel,
+    colors: ["Black", "Navy", "Olive"],
+    priceCents: 4250,
+  });
   productId = p.product.id;
   variationIds = p.variations.map((v) => v.id);
   const shoes = await createProduct(db, { collectionId: col.id, sku: `${sku}-SHOE`, sizes: ["6", "6.5", "7"], colors: 1 });
@@ -103,28 +110,99 @@ describe("createListingChecked", () => {
   it("creates an active listing when the provider has payout, payoutneeded otherwise", async () => {
     const paid = await retailer({ payout: true });
     const unpaid = await retailer({ payout: false });
-    const a = await createListingChecked(db, { providerId: paid.id, variationId: variationIds[0], listingType: "swap", reason: "overstock", sizes: { XS: 0, S: 2, M: 1, L: 0, XL: 0 }, terms: true, images: ["0f8fad5b-d9cb-469f-a165-70867728950e.png"] });
-    const b = await createListingChecked(db, { providerId: unpaid.id, variationId: variationIds[0], listingType: "sell", reason: "end_of_season", sizes: { M: 4 }, terms: true });
-    expect(a.ok && a.listing).toMatchObject({ status: "active", totalUnits: 3, listingType: "swap", brandId, terms: true, images: ["0f8fad5b-d9cb-469f-a165-70867728950e.png"] });
+    const a = await createListingChecked(db, {
+      providerId: paid.id,
+      variationId: variationIds[0],
+      listingType: "swap",
+      reason: "overstock",
+      sizes: { XS: 0, S: 2, M: 1, L: 0, XL: 0 },
+      terms: true,
+      images: ["0f8fad5b-d9cb-469f-a165-70867728950e.png"],
+    });
+    const b = await createListingChecked(db, {
+      providerId: unpaid.id,
+      variationId: variationIds[0],
+      listingType: "sell",
+      reason: "end_of_season",
+      sizes: { M: 4 },
+      terms: true,
+    });
+    expect(a.ok && a.listing).toMatchObject({
+      status: "active",
+      totalUnits: 3,
+      listingType: "swap",
+      brandId,
+      terms: true,
+      images: ["0f8fad5b-d9cb-469f-a165-70867728950e.png"],
+    });
     expect(b.ok && b.listing).toMatchObject({ status: "payoutneeded", totalUnits: 4, images: [] });
   });
 
   it("refuses a second live listing of the same variation by the same provider, naming the existing one", async () => {
     const r = await retailer();
-    const first = await createListingChecked(db, { providerId: r.id, variationId: variationIds[1], listingType: "sell", reason: "overstock", sizes: { S: 1 }, terms: true });
+    const first = await createListingChecked(db, {
+      providerId: r.id,
+      variationId: variationIds[1],
+      listingType: "sell",
+      reason: "overstock",
+      sizes: { S: 1 },
+      terms: true,
+    });
     expect(first.ok).toBe(true);
-    const again = await createListingChecked(db, { providerId: r.id, variationId: variationIds[1], listingType: "swap", reason: "overstock", sizes: { M: 1 }, terms: true });
+    const again = await createListingChecked(db, {
+      providerId: r.id,
+      variationId: variationIds[1],
+      listingType: "swap",
+      reason: "overstock",
+      sizes: { M: 1 },
+      terms: true,
+    });
     expect(again).toEqual({ ok: false, reason: "already_listed", listingId: first.ok ? first.listing.id : -1 });
     // Another colour is another item; a deleted (0 units) listing does not block.
-    expect((await createListingChecked(db, { providerId: r.id, variationId: variationIds[2], listingType: "sell", reason: "overstock", sizes: { S: 1 }, terms: true })).ok).toBe(true);
-    if (first.ok) await db.update(listings).set({ sizes: { S: 0 }, totalUnits: 0 }).where(eq(listings.id, first.listing.id));
-    expect((await createListingChecked(db, { providerId: r.id, variationId: variationIds[1], listingType: "sell", reason: "overstock", sizes: { S: 1 }, terms: true })).ok).toBe(true);
+    expect(
+      (
+        await createListingChecked(db, {
+          providerId: r.id,
+          variationId: variationIds[2],
+          listingType: "sell",
+          reason: "overstock",
+          sizes: { S: 1 },
+          terms: true,
+        })
+      ).ok,
+    ).toBe(true);
+    if (first.ok)
+      await db
+        .update(listings)
+        .set({ sizes: { S: 0 }, totalUnits: 0 })
+        .where(eq(listings.id, first.listing.id));
+    expect(
+      (
+        await createListingChecked(db, {
+          providerId: r.id,
+          variationId: variationIds[1],
+          listingType: "sell",
+          reason: "overstock",
+          sizes: { S: 1 },
+          terms: true,
+        })
+      ).ok,
+    ).toBe(true);
   });
 
   it("concurrent submits of the same style create exactly one listing", async () => {
     const r = await retailer();
     const results = await Promise.all(
-      Array.from({ length: 6 }, () => createListingChecked(db, { providerId: r.id, variationId: variationIds[0], listingType: "sell", reason: "overstock", sizes: { S: 1 }, terms: true })),
+      Array.from({ length: 6 }, () =>
+        createListingChecked(db, {
+          providerId: r.id,
+          variationId: variationIds[0],
+          listingType: "sell",
+          reason: "overstock",
+          sizes: { S: 1 },
+          terms: true,
+        }),
+      ),
     );
     expect(results.filter((x) => x.ok)).toHaveLength(1);
     expect(results.filter((x) => !x.ok && x.reason === "already_listed")).toHaveLength(5);
@@ -132,15 +210,56 @@ describe("createListingChecked", () => {
 
   it("refuses unauthorized brands, inactive retailers, unknown sizes and an empty total", async () => {
     const outsider = await retailer({ authorized: false });
-    expect(await createListingChecked(db, { providerId: outsider.id, variationId: variationIds[0], listingType: "sell", reason: "overstock", sizes: { S: 1 }, terms: true })).toEqual({ ok: false, reason: "not_authorized" });
+    expect(
+      await createListingChecked(db, {
+        providerId: outsider.id,
+        variationId: variationIds[0],
+        listingType: "sell",
+        reason: "overstock",
+        sizes: { S: 1 },
+        terms: true,
+      }),
+    ).toEqual({ ok: false, reason: "not_authorized" });
     const off = await retailer({ status: "inactive" });
-    expect(await createListingChecked(db, { providerId: off.id, variationId: variationIds[0], listingType: "sell", reason: "overstock", sizes: { S: 1 }, terms: true })).toEqual({ ok: false, reason: "retailer_inactive" });
+    expect(
+      await createListingChecked(db, {
+        providerId: off.id,
+        variationId: variationIds[0],
+        listingType: "sell",
+        reason: "overstock",
+        sizes: { S: 1 },
+        terms: true,
+      }),
+    ).toEqual({ ok: false, reason: "retailer_inactive" });
     const r = await retailer();
-    const unknown = await createListingChecked(db, { providerId: r.id, variationId: variationIds[0], listingType: "sell", reason: "overstock", sizes: { XXL: 1 }, terms: true });
+    const unknown = await createListingChecked(db, {
+      providerId: r.id,
+      variationId: variationIds[0],
+      listingType: "sell",
+      reason: "overstock",
+      sizes: { XXL: 1 },
+      terms: true,
+    });
     expect(unknown).toMatchObject({ ok: false, reason: "invalid_sizes" });
-    const empty = await createListingChecked(db, { providerId: r.id, variationId: variationIds[0], listingType: "sell", reason: "overstock", sizes: { S: 0 }, terms: true });
+    const empty = await createListingChecked(db, {
+      providerId: r.id,
+      variationId: variationIds[0],
+      listingType: "sell",
+      reason: "overstock",
+      sizes: { S: 0 },
+      terms: true,
+    });
     expect(empty).toMatchObject({ ok: false, reason: "invalid_sizes" });
-    expect(await createListingChecked(db, { providerId: r.id, variationId: 2_000_000_000, listingType: "sell", reason: "overstock", sizes: { S: 1 }, terms: true })).toEqual({ ok: false, reason: "variation_not_found" });
+    expect(
+      await createListingChecked(db, {
+        providerId: r.id,
+        variationId: 2_000_000_000,
+        listingType: "sell",
+        reason: "overstock",
+        sizes: { S: 1 },
+        terms: true,
+      }),
+    ).toEqual({ ok: false, reason: "variation_not_found" });
   });
 });
 
@@ -149,14 +268,21 @@ describe("createRequestChecked", () => {
     const r = await retailer();
     const first = await createRequestChecked(db, { requestorId: r.id, variationId: variationIds[2], reason: "sold_out", sizes: { L: 2 } });
     expect(first.ok && first.request).toMatchObject({ requestorId: r.id, totalUnits: 2, brandId, reason: "sold_out" });
-    const again = await createRequestChecked(db, { requestorId: r.id, variationId: variationIds[2], reason: "best_seller", sizes: { M: 1 } });
+    const again = await createRequestChecked(db, {
+      requestorId: r.id,
+      variationId: variationIds[2],
+      reason: "best_seller",
+      sizes: { M: 1 },
+    });
     expect(again).toEqual({ ok: false, reason: "already_requested", requestId: first.ok ? first.request.id : -1 });
   });
 
   it("refuses a request for a style the retailer lists itself (own_listing_exists)", async () => {
     const r = await retailer();
     const own = await createListing(db, { variationId: variationIds[1], providerId: r.id, sizes: { S: 3 } });
-    expect(await createRequestChecked(db, { requestorId: r.id, variationId: variationIds[1], reason: "sold_out", sizes: { S: 1 } })).toEqual({
+    expect(
+      await createRequestChecked(db, { requestorId: r.id, variationId: variationIds[1], reason: "sold_out", sizes: { S: 1 } }),
+    ).toEqual({
       ok: false,
       reason: "own_listing_exists",
       listingId: own.id,
@@ -184,6 +310,8 @@ describe("createRequestChecked", () => {
     const a = await retailer();
     const b = await retailer();
     await createRequest(db, { variationId: variationIds[0], requestorId: a.id, sizes: { S: 1 } });
-    expect((await createRequestChecked(db, { requestorId: b.id, variationId: variationIds[0], reason: "sold_out", sizes: { S: 1 } })).ok).toBe(true);
+    expect(
+      (await createRequestChecked(db, { requestorId: b.id, variationId: variationIds[0], reason: "sold_out", sizes: { S: 1 } })).ok,
+    ).toBe(true);
   });
 });

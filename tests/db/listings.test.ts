@@ -67,7 +67,10 @@ describe("decrementListingUnits", () => {
     const r = await seller();
     const l = await createListing(db, { variationId: variationIds[2], providerId: r.id, sizes: { S: 2, M: 2 } });
     // Each attempt wants 1 S + 1 M, or 2 M: at most the stock can be taken, never more.
-    const selections: Record<string, number>[] = Array.from({ length: 20 }, (_, i): Record<string, number> => (i % 2 === 0 ? { S: 1, M: 1 } : { M: 2 }));
+    const selections: Record<string, number>[] = Array.from(
+      { length: 20 },
+      (_, i): Record<string, number> => (i % 2 === 0 ? { S: 1, M: 1 } : { M: 2 }),
+    );
     const results = await Promise.all(selections.map((s) => decrementListingUnits(db, l.id, s)));
     const taken = { S: 0, M: 0 };
     selections.forEach((s, i) => {

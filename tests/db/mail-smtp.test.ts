@@ -42,7 +42,11 @@ beforeAll(async () => {
       stream.setEncoding("utf8");
       stream.on("data", (d: string) => (raw += d));
       stream.on("end", () => {
-        received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), raw });
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+        });
         callback();
       });
     },
@@ -70,7 +74,13 @@ const rowsOf = (ids: number[]) => db.select().from(outboxEmails).where(inArray(o
 const receivedBy = (to: string) => received.filter((m) => m.to.includes(to));
 
 async function queue(to: string, subject: string) {
-  return insertOutboxEmail(db, { toEmail: to, subject, bodyText: `Hello ${to}\nhttp://localhost:3000/signin`, kind: "test", dedupeKey: `smtp-test:${to}` });
+  return insertOutboxEmail(db, {
+    toEmail: to,
+    subject,
+    bodyText: `Hello ${to}\nhttp://localhost:3000/signin`,
+    kind: "test",
+    dedupeKey: `smtp-test:${to}`,
+  });
 }
 
 describe("SMTP sender", () => {
@@ -148,9 +158,15 @@ describe("SMTP sender", () => {
     const stuck = await queue(`stuck-${t}@store.test`, `Stuck ${t}`);
     const busy = await queue(`busy-${t}@store.test`, `Busy ${t}`);
     const old = await queue(`old-${t}@store.test`, `Old ${t}`);
-    await db.update(outboxEmails).set({ status: "sending", sentAt: new Date(Date.now() - 3600_000) }).where(eq(outboxEmails.id, stuck.id));
+    await db
+      .update(outboxEmails)
+      .set({ status: "sending", sentAt: new Date(Date.now() - 3600_000) })
+      .where(eq(outboxEmails.id, stuck.id));
     await db.update(outboxEmails).set({ status: "sending", sentAt: new Date() }).where(eq(outboxEmails.id, busy.id));
-    await db.update(outboxEmails).set({ createdAt: new Date(Date.now() - 10 * 24 * 3600_000) }).where(eq(outboxEmails.id, old.id));
+    await db
+      .update(outboxEmails)
+      .set({ createdAt: new Date(Date.now() - 10 * 24 * 3600_000) })
+      .where(eq(outboxEmails.id, old.id));
     const sender = createSmtpSender({ db, smtpUrl, from: FROM, leaseMs: 10 * 60_000, log: quiet });
     await sender.deliverPending();
     const rows = await rowsOf([stuck.id, busy.id, old.id]);

@@ -29,10 +29,11 @@ beforeAll(async () => {
   viewer = bulk.retailerIds[0];
   brands5 = bulk.brandIds.slice(1, 6);
   // The settings the plans are checked under are the defaults (no enable_seqscan = off here).
-  const [s] = (await handle.sql`select current_setting('enable_seqscan') as seq, current_setting('enable_indexscan') as idx`) as unknown as {
-    seq: string;
-    idx: string;
-  }[];
+  const [s] =
+    (await handle.sql`select current_setting('enable_seqscan') as seq, current_setting('enable_indexscan') as idx`) as unknown as {
+      seq: string;
+      idx: string;
+    }[];
   expect(s).toEqual({ seq: "on", idx: "on" });
 }, 120_000);
 
@@ -42,7 +43,17 @@ afterAll(async () => {
 });
 
 function q(over: Partial<MarketPageQuery> = {}): MarketPageQuery {
-  return { tab: "buy", brandIds: brands5, ordering: "recent", offset: 0, limit: 20, filters: {}, viewerRetailerId: viewer, withNames: false, ...over };
+  return {
+    tab: "buy",
+    brandIds: brands5,
+    ordering: "recent",
+    offset: 0,
+    limit: 20,
+    filters: {},
+    viewerRetailerId: viewer,
+    withNames: false,
+    ...over,
+  };
 }
 
 const variants: [string, () => Partial<MarketPageQuery>][] = [
@@ -71,9 +82,15 @@ const variants: [string, () => Partial<MarketPageQuery>][] = [
   ["one retailer's listings (retailer__id)", () => ({ filters: { retailerId: bulk.retailerIds[7] } })],
   ["one retailer's listings, price high to low", () => ({ filters: { retailerId: bulk.retailerIds[7] }, ordering: "-price" })],
   ["one retailer's requests", () => ({ tab: "sell", filters: { retailerId: bulk.retailerIds[7] } })],
-  ["staff as admin, one retailer", () => ({ brandIds: bulk.brandIds, viewerRetailerId: null, withNames: true, filters: { retailerId: bulk.retailerIds[3] } })],
+  [
+    "staff as admin, one retailer",
+    () => ({ brandIds: bulk.brandIds, viewerRetailerId: null, withNames: true, filters: { retailerId: bulk.retailerIds[3] } }),
+  ],
   ["staff as admin, every brand", () => ({ brandIds: bulk.brandIds, viewerRetailerId: null, withNames: true })],
-  ["staff as admin, selective search", () => ({ brandIds: bulk.brandIds, viewerRetailerId: null, withNames: true, filters: { search: "00012" } })],
+  [
+    "staff as admin, selective search",
+    () => ({ brandIds: bulk.brandIds, viewerRetailerId: null, withNames: true, filters: { search: "00012" } }),
+  ],
   ["staff as admin, price high to low", () => ({ brandIds: bulk.brandIds, viewerRetailerId: null, withNames: true, ordering: "-price" })],
 ];
 
@@ -94,14 +111,22 @@ describe("marketplace plans at 20,000 listings", () => {
   it("the default page reads each brand from the per-brand marketplace index, stopped by LIMIT", async () => {
     const { shape, plan } = await explainMarketplacePage(db, q());
     expect(shape).toBe("lateral");
-    const idx = planNodes(plan).filter((n) => n["Relation Name"] === "listings").map((n) => n["Index Name"]);
+    const idx = planNodes(plan)
+      .filter((n) => n["Relation Name"] === "listings")
+      .map((n) => n["Index Name"]);
     expect(idx).toEqual(["listings_market_recent_idx"]);
     const sku = await explainMarketplacePage(db, q({ ordering: "-sku" }));
-    expect(planNodes(sku.plan).filter((n) => n["Relation Name"] === "listings").map((n) => n["Index Name"])).toEqual(["listings_market_sku_idx"]);
+    expect(
+      planNodes(sku.plan)
+        .filter((n) => n["Relation Name"] === "listings")
+        .map((n) => n["Index Name"]),
+    ).toEqual(["listings_market_sku_idx"]);
     const price = await explainMarketplacePage(db, q({ tab: "sell", ordering: "price" }));
-    expect(planNodes(price.plan).filter((n) => n["Relation Name"] === "listing_requests").map((n) => n["Index Name"])).toEqual([
-      "listing_requests_market_price_idx",
-    ]);
+    expect(
+      planNodes(price.plan)
+        .filter((n) => n["Relation Name"] === "listing_requests")
+        .map((n) => n["Index Name"]),
+    ).toEqual(["listing_requests_market_price_idx"]);
   });
 
   it("a search over many brands: ranked (one trigram scan) only when the planner reads the matches by index", async () => {

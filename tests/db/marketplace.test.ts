@@ -87,7 +87,9 @@ beforeAll(async () => {
   L.b = (await createListing(db, { variationId: v.b.id, providerId: seller, sizes: { XS: 1, S: 0 }, createdAt: at(3) })).id;
   L.d = (await createListing(db, { variationId: v.d.id, providerId: seller2, sizes: { M: 3, XL: 4 }, createdAt: at(4) })).id;
   // Hidden ones.
-  L.swap = (await createListing(db, { variationId: v.a.id, providerId: seller, sizes: { S: 1 }, listingType: "swap", createdAt: at(5) })).id;
+  L.swap = (
+    await createListing(db, { variationId: v.a.id, providerId: seller, sizes: { S: 1 }, listingType: "swap", createdAt: at(5) })
+  ).id;
   L.own = (await createListing(db, { variationId: v.c.id, providerId: viewer, sizes: { S: 9 }, createdAt: at(6) })).id;
   L.payoutneeded = (await createListing(db, { variationId: v.d.id, providerId: noPayout, sizes: { S: 9 }, createdAt: at(7) })).id;
   L.inactive = (await createListing(db, { variationId: v.b.id, providerId: inactive, sizes: { S: 9 }, createdAt: at(8) })).id;
@@ -124,13 +126,23 @@ async function ids(over: Partial<MarketPageQuery> = {}): Promise<number[]> {
 
 describe("ordering keys copied from the variation", () => {
   it("a new listing gets lower(sku) and the price by trigger; a variation change follows", async () => {
-    const row = (await db.execute(sql`select sku_key, price_cents from listings where id = ${L.c}`)) as unknown as { sku_key: string; price_cents: number }[];
+    const row = (await db.execute(sql`select sku_key, price_cents from listings where id = ${L.c}`)) as unknown as {
+      sku_key: string;
+      price_cents: number;
+    }[];
     expect(row[0]).toEqual({ sku_key: v.c.sku.toLowerCase(), price_cents: 3000 });
     const other = await createBrand(db);
-    const { variations } = await createProduct(db, { collectionId: (await createCollection(db, { brandId: other.id })).id, colors: ["Navy"], priceCents: 700 });
+    const { variations } = await createProduct(db, {
+      collectionId: (await createCollection(db, { brandId: other.id })).id,
+      colors: ["Navy"],
+      priceCents: 700,
+    });
     const l = await createListing(db, { variationId: variations[0].id, providerId: seller, sizes: { S: 1 } });
     await db.update(productVariations).set({ priceCents: 900, sku: "NEW-Code-1" }).where(eq(productVariations.id, variations[0].id));
-    const after = (await db.execute(sql`select sku_key, price_cents from listings where id = ${l.id}`)) as unknown as { sku_key: string; price_cents: number }[];
+    const after = (await db.execute(sql`select sku_key, price_cents from listings where id = ${l.id}`)) as unknown as {
+      sku_key: string;
+      price_cents: number;
+    }[];
     expect(after[0]).toEqual({ sku_key: "new-code-1", price_cents: 900 });
   });
 });
@@ -170,7 +182,11 @@ describe("anonymity", () => {
   it("non-staff: no store name selected at all; staff: the provider's name", async () => {
     const anon = await marketplacePage(db, q());
     for (const c of anon.get(brandA)!.cards) expect(c.partyName).toBeNull();
-    for (const stmt of [marketplacePageSql(q(), "lateral"), marketplacePageJsonSql(q(), "lateral"), marketplacePageJsonSql(q(), "ranked")]) {
+    for (const stmt of [
+      marketplacePageSql(q(), "lateral"),
+      marketplacePageJsonSql(q(), "lateral"),
+      marketplacePageJsonSql(q(), "ranked"),
+    ]) {
       expect(new PgDialect().sqlToQuery(stmt).sql).not.toMatch(/store_name|store_email|store_phone|address1/);
     }
     const staff = await marketplacePage(db, q({ withNames: true }));
@@ -189,7 +205,13 @@ describe("anonymity", () => {
 
 describe("the statement as it runs: one json value", () => {
   it("the same cards, in the same order, as the row-per-card statement (both shapes, with and without names)", async () => {
-    for (const over of [{}, { withNames: true }, { ordering: "-price" as const }, { tab: "sell" as const }, { brandIds: [brandB, brandA], limit: 2 }]) {
+    for (const over of [
+      {},
+      { withNames: true },
+      { ordering: "-price" as const },
+      { tab: "sell" as const },
+      { brandIds: [brandB, brandA], limit: 2 },
+    ]) {
       for (const shape of ["lateral", "ranked"] as const) {
         const query = q(over);
         const rows = (await db.execute(marketplacePageSql(query, shape))) as unknown as Record<string, unknown>[];
@@ -198,7 +220,9 @@ describe("the statement as it runs: one json value", () => {
         expect(parsed, `${JSON.stringify(over)} ${shape}`).toEqual(rows.map((r) => Object.values(r)));
       }
     }
-    const [{ cards }] = (await db.execute(marketplacePageJsonSql(q({ tab: "swap", brandIds: [brandB] }), "lateral"))) as unknown as { cards: unknown }[];
+    const [{ cards }] = (await db.execute(marketplacePageJsonSql(q({ tab: "swap", brandIds: [brandB] }), "lateral"))) as unknown as {
+      cards: unknown;
+    }[];
     expect(cards).toEqual([]);
   });
 });
@@ -239,8 +263,12 @@ describe("filters", () => {
   });
 
   it("category", async () => {
-    const [cat] = (await db.execute(sql`insert into categories (name) values (${`Cat ${tag}`}) returning id`)) as unknown as { id: number }[];
-    await db.execute(sql`update products set category_id = ${cat.id} where id = (select product_id from product_variations where id = ${v.d.id})`);
+    const [cat] = (await db.execute(sql`insert into categories (name) values (${`Cat ${tag}`}) returning id`)) as unknown as {
+      id: number;
+    }[];
+    await db.execute(
+      sql`update products set category_id = ${cat.id} where id = (select product_id from product_variations where id = ${v.d.id})`,
+    );
     expect(await ids({ filters: { category: cat.id } })).toEqual([L.d]);
   });
 
@@ -298,7 +326,12 @@ describe("retailer__id (the named route buyswap's parameter)", () => {
 describe("marketBrowseContext (brands and categories in one statement)", () => {
   it("a retailer's authorized, active brands by display name; staff as admin every active brand; the categories", async () => {
     const own = await marketBrowseContext(db, seller);
-    expect(own.brands.map((b) => b.id).filter((id) => id === brandA || id === brandB).sort()).toEqual([brandA, brandB].sort());
+    expect(
+      own.brands
+        .map((b) => b.id)
+        .filter((id) => id === brandA || id === brandB)
+        .sort(),
+    ).toEqual([brandA, brandB].sort());
     expect((await marketBrowseContext(db, viewer)).brands.map((b) => b.id)).toEqual([brandA]);
     const pendingBrand = (await createBrand(db)).id;
     await db.execute(sql`insert into retailer_brands (retailer_id, brand_id, status) values (${viewer}, ${pendingBrand}, 'pending')`);
@@ -306,16 +339,24 @@ describe("marketBrowseContext (brands and categories in one statement)", () => {
     await authorizeBrand(db, viewer, hidden);
     await db.execute(sql`update brands set is_active = false where id = ${hidden}`);
     expect((await marketBrowseContext(db, viewer)).brands.map((b) => b.id)).toEqual([brandA]);
-    const [row] = (await db.execute(sql`select name, display_name from brands where id = ${brandA}`)) as unknown as { name: string; display_name: string }[];
+    const [row] = (await db.execute(sql`select name, display_name from brands where id = ${brandA}`)) as unknown as {
+      name: string;
+      display_name: string;
+    }[];
     expect((await marketBrowseContext(db, viewer)).brands[0].name).toBe(row.display_name || row.name);
     const admin = await marketBrowseContext(db, null);
     const adminIds = admin.brands.map((b) => b.id);
     expect(adminIds).toEqual(expect.arrayContaining([brandA, brandB, pendingBrand]));
     expect(adminIds).not.toContain(hidden);
-    const [cat] = (await db.execute(sql`insert into categories (name) values (${`Ctx ${tag}`}) returning id`)) as unknown as { id: number }[];
+    const [cat] = (await db.execute(sql`insert into categories (name) values (${`Ctx ${tag}`}) returning id`)) as unknown as {
+      id: number;
+    }[];
     const { categories } = await marketBrowseContext(db, viewer);
     expect(categories).toContainEqual({ id: cat.id, name: `Ctx ${tag}` });
-    const byName = (await db.execute(sql`select id, name from categories order by lower(name), id limit 500`)) as unknown as { id: number; name: string }[];
+    const byName = (await db.execute(sql`select id, name from categories order by lower(name), id limit 500`)) as unknown as {
+      id: number;
+      name: string;
+    }[];
     expect(categories).toEqual(byName.map((c) => ({ id: c.id, name: c.name })));
   });
 });
@@ -330,18 +371,34 @@ describe("paging", () => {
     expect(next.get(brandA)!.hasMore).toBe(false);
     const exact = await marketplacePage(db, q({ limit: 5 }));
     expect(exact.get(brandA)!.hasMore).toBe(false);
-    const ranked = await db.execute(marketplacePageSql(q({ limit: 2, offset: 1, brandIds: [brandA, brandB], filters: { search: tag } }), "ranked"));
+    const ranked = await db.execute(
+      marketplacePageSql(q({ limit: 2, offset: 1, brandIds: [brandA, brandB], filters: { search: tag } }), "ranked"),
+    );
     expect((ranked as unknown as { id: number }[]).map((r) => r.id)).toEqual([L.d, L.b, L.a]);
   });
 });
 
 describe("getMarketItem", () => {
   const item = (kind: "listing" | "request", id: number, over: { brandIds?: number[] | null; viewerRetailerId?: number | null } = {}) =>
-    getMarketItem(db, { kind, id, brandIds: over.brandIds === undefined ? [brandA] : over.brandIds, viewerRetailerId: over.viewerRetailerId === undefined ? viewer : over.viewerRetailerId, withNames: false });
+    getMarketItem(db, {
+      kind,
+      id,
+      brandIds: over.brandIds === undefined ? [brandA] : over.brandIds,
+      viewerRetailerId: over.viewerRetailerId === undefined ? viewer : over.viewerRetailerId,
+      withNames: false,
+    });
 
   it("a visible listing: sizes in the product's size order, price, images", async () => {
     const d = await item("listing", L.d);
-    expect(d).toMatchObject({ kind: "listing", id: L.d, listingType: "sell", priceCents: 4000, totalUnits: 7, sku: v.d.sku, partyId: seller2 });
+    expect(d).toMatchObject({
+      kind: "listing",
+      id: L.d,
+      listingType: "sell",
+      priceCents: 4000,
+      totalUnits: 7,
+      sku: v.d.sku,
+      partyId: seller2,
+    });
     expect(d!.sizes).toEqual([
       ["M", 3],
       ["XL", 4],

@@ -67,7 +67,12 @@ beforeAll(async () => {
   // Mine: 6 listings in Alpha (newest last), 1 in Zulu, 1 in a brand I am not authorized for, 1 deleted.
   const base = Date.now() - 60_000;
   for (let i = 0; i < 6; i++) {
-    await createListing(db, { variationId: prodA.variations[i].id, providerId: me, sizes: { M: i + 1, S: 1 }, createdAt: new Date(base + i * 1000) });
+    await createListing(db, {
+      variationId: prodA.variations[i].id,
+      providerId: me,
+      sizes: { M: i + 1, S: 1 },
+      createdAt: new Date(base + i * 1000),
+    });
   }
   await createListing(db, { variationId: prodZ.variations[0].id, providerId: me, sizes: { XL: 2 } });
   await createListing(db, { variationId: prodNo.variations[0].id, providerId: me, sizes: { S: 1 } });
@@ -178,7 +183,13 @@ describe("getMyItem / updateMyListing / updateMyRequest", () => {
     });
     expect(saved).toEqual({ id: l.id, totalUnits: 5 });
     const [row] = await db.select().from(listings).where(eq(listings.id, l.id));
-    expect(row).toMatchObject({ sizes: { S: 2, M: 3 }, totalUnits: 5, reason: "end_of_season", modifiedReason: "received_more", listingType: "swap" });
+    expect(row).toMatchObject({
+      sizes: { S: 2, M: 3 },
+      totalUnits: 5,
+      reason: "end_of_season",
+      modifiedReason: "received_more",
+      listingType: "swap",
+    });
     await expect(updateMyListing(db, { id: l.id, ownerId: me, sizes: { S: -1 }, reason: "x", modifiedReason: "other" })).rejects.toThrow();
   });
 
@@ -192,13 +203,31 @@ describe("getMyItem / updateMyListing / updateMyRequest", () => {
 
   it("a correction by someone else is flagged until the owner saves again (even at zero units)", async () => {
     const l = await createListing(db, { variationId: prodZ.variations[0].id, providerId: me, sizes: { M: 4 } });
-    await updateMyListing(db, { id: l.id, ownerId: null, sizes: { M: 0 }, reason: "overstock", modifiedReason: "inventory_correction", correction: true });
-    let card = (await myItemsByBrand(db, { kind: "listings", retailerId: me, limit: 50 })).find((s) => s.id === brandZ.id)!.items.find((i) => i.id === l.id);
+    await updateMyListing(db, {
+      id: l.id,
+      ownerId: null,
+      sizes: { M: 0 },
+      reason: "overstock",
+      modifiedReason: "inventory_correction",
+      correction: true,
+    });
+    let card = (await myItemsByBrand(db, { kind: "listings", retailerId: me, limit: 50 }))
+      .find((s) => s.id === brandZ.id)!
+      .items.find((i) => i.id === l.id);
     expect(card?.corrected).toBe(true);
     expect(card?.totalUnits).toBe(0);
     expect((await getMyItem(db, "listings", l.id, me))?.correctedAt).toBeInstanceOf(Date);
-    await updateMyListing(db, { id: l.id, ownerId: me, sizes: { M: 2 }, reason: "overstock", modifiedReason: "inventory_correction", correction: false });
-    card = (await myItemsByBrand(db, { kind: "listings", retailerId: me, limit: 50 })).find((s) => s.id === brandZ.id)!.items.find((i) => i.id === l.id);
+    await updateMyListing(db, {
+      id: l.id,
+      ownerId: me,
+      sizes: { M: 2 },
+      reason: "overstock",
+      modifiedReason: "inventory_correction",
+      correction: false,
+    });
+    card = (await myItemsByBrand(db, { kind: "listings", retailerId: me, limit: 50 }))
+      .find((s) => s.id === brandZ.id)!
+      .items.find((i) => i.id === l.id);
     expect(card?.corrected).toBe(false);
     expect(await markListingCorrected(db, l.id)).toBe(true);
     expect((await getMyItem(db, "listings", l.id, me))?.correctedAt).not.toBeNull();
@@ -206,8 +235,12 @@ describe("getMyItem / updateMyListing / updateMyRequest", () => {
 
   it("updates a request, owner-scoped", async () => {
     const r = await createRequest(db, { variationId: prodA.variations[3].id, requestorId: me, sizes: { M: 1 } });
-    expect(await updateMyRequest(db, { id: r.id, ownerId: other, sizes: { M: 5 }, reason: "sold_out", modifiedReason: "other" })).toBeNull();
-    expect(await updateMyRequest(db, { id: r.id, ownerId: me, sizes: { M: 5, L: 1 }, reason: "best_seller", modifiedReason: "other" })).toEqual({
+    expect(
+      await updateMyRequest(db, { id: r.id, ownerId: other, sizes: { M: 5 }, reason: "sold_out", modifiedReason: "other" }),
+    ).toBeNull();
+    expect(
+      await updateMyRequest(db, { id: r.id, ownerId: me, sizes: { M: 5, L: 1 }, reason: "best_seller", modifiedReason: "other" }),
+    ).toEqual({
       id: r.id,
       totalUnits: 6,
     });
@@ -279,6 +312,11 @@ describe("staff's listing tabs (admin-resources in_stock filter)", () => {
 describe("staff's retailer-brand links (admin-resources search)", () => {
   it("'Search by id or retailer id': a number finds the links of that retailer too", async () => {
     const rows = (await listResource(db, "retailerbrand", { page: 1, search: String(me) })).rows;
-    expect(rows.filter((r) => r.retailer === me).map((r) => r.brand).sort()).toEqual([brandA.id, brandZ.id].sort());
+    expect(
+      rows
+        .filter((r) => r.retailer === me)
+        .map((r) => r.brand)
+        .sort(),
+    ).toEqual([brandA.id, brandZ.id].sort());
   });
 });

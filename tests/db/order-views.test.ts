@@ -90,7 +90,10 @@ describe("alerts", () => {
     const declined = await createOrderAt(db, "declined", { ...two, reasons: { provider_decline_buy_reason: 12 } });
     const expired = await createOrderAt(db, "expired", two);
     expect(expired.order).toMatchObject({ stage: "declined", displayStatus: "Expired" });
-    for (const [who, kind] of [[buyer2.id, "purchases"], [seller2.id, "sales"]] as const) {
+    for (const [who, kind] of [
+      [buyer2.id, "purchases"],
+      [seller2.id, "sales"],
+    ] as const) {
       const view = await listAlerts(db, who, { kind, view: "declined", limit: 50 });
       expect(view.items.map((o) => o.id)).toEqual([declined.order.id]);
       expect(view.total).toBe(1);
@@ -137,7 +140,10 @@ describe("alerts", () => {
     expect((await alertCounters(db, p.id)).swap_alerts).toBe(0);
     expect((await listAlerts(db, r.id, { kind: "swaps", view: "pending" })).items.map((o) => o.id)).toContain(swap.order.id);
     // Checked out: the provider's to choose, in its list.
-    await db.update(orders).set({ statename: SWAP_STATES.PROVIDER_CHOOSE_ITEMS, actionNeeded: "provider" }).where(eq(orders.id, swap.order.id));
+    await db
+      .update(orders)
+      .set({ statename: SWAP_STATES.PROVIDER_CHOOSE_ITEMS, actionNeeded: "provider" })
+      .where(eq(orders.id, swap.order.id));
     expect((await listAlerts(db, p.id, { kind: "swaps", view: "pending" })).items.map((o) => o.id)).toContain(swap.order.id);
   });
 
@@ -175,7 +181,10 @@ describe("approved orders", () => {
     expect(sales.items.find((o) => o.id === route.order.id)!.shipments[0]).toMatchObject({ direction: "Outgoing", status: "in_route" });
 
     const purchases = await listApprovedOrders(db, b.id, { kind: "purchases", limit: 50 });
-    expect(purchases.items.find((o) => o.id === delivered.order.id)!.shipments[0]).toMatchObject({ direction: "Incoming", status: "delivered" });
+    expect(purchases.items.find((o) => o.id === delivered.order.id)!.shipments[0]).toMatchObject({
+      direction: "Incoming",
+      status: "delivered",
+    });
 
     const onlyDelivered = await listApprovedOrders(db, b.id, { kind: "purchases", delivered: true, limit: 50 });
     expect(onlyDelivered.items.map((o) => o.id)).toEqual([delivered.order.id]);
@@ -260,8 +269,12 @@ describe("staff lists", () => {
 
     // An RMA under the same stage filters: pending is its "rmarequested", complete its "rmacompleted".
     const delivered = await createOrderAt(db, "delivered", { ...base, deliveredAt: new Date() });
-    const rma = await createRmaOf(db, delivered.order.id, { victimId: buyer.id, contact: { name: "Pat", email: "pat@example.test", phone: "555-0100", packingSlipName: "Pat" } });
-    const rmaIds = async (stage: "pre_shipping" | "complete") => (await listAdminOrders(db, { type: 3, stage, limit: 100 })).items.map((r) => r.id);
+    const rma = await createRmaOf(db, delivered.order.id, {
+      victimId: buyer.id,
+      contact: { name: "Pat", email: "pat@example.test", phone: "555-0100", packingSlipName: "Pat" },
+    });
+    const rmaIds = async (stage: "pre_shipping" | "complete") =>
+      (await listAdminOrders(db, { type: 3, stage, limit: 100 })).items.map((r) => r.id);
     expect(await rmaIds("pre_shipping")).toContain(rma.rmaId);
     await db.update(orders).set({ stage: "rmacompleted" }).where(eq(orders.id, rma.rmaId));
     expect(await rmaIds("complete")).toContain(rma.rmaId);

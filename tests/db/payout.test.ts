@@ -26,7 +26,13 @@ const form: PayoutDetailsInput = { ...validPayoutForm, last_name: "Doe", email: 
 const details = payoutDetailsSchema.parse(form);
 
 function input(overrides: Partial<CreateConnectedAccountInput> = {}): CreateConnectedAccountInput {
-  return { idempotencyKey: `test-${uniqueToken()}:create-account:1`, retailerId: 1, details, tosAcceptance: { date: 1_700_000_000, ip: "127.0.0.1" }, ...overrides };
+  return {
+    idempotencyKey: `test-${uniqueToken()}:create-account:1`,
+    retailerId: 1,
+    details,
+    tosAcceptance: { date: 1_700_000_000, ip: "127.0.0.1" },
+    ...overrides,
+  };
 }
 
 beforeAll(async () => {
@@ -72,9 +78,9 @@ describe("sandbox payments: connected accounts", () => {
   it("same key + other parameters = an idempotency error", async () => {
     const req = input();
     await sandbox.createConnectedAccount(req);
-    await expect(sandbox.createConnectedAccount({ ...req, details: { ...details, account_number: "000999999999" } })).rejects.toBeInstanceOf(
-      IdempotencyConflictError,
-    );
+    await expect(
+      sandbox.createConnectedAccount({ ...req, details: { ...details, account_number: "000999999999" } }),
+    ).rejects.toBeInstanceOf(IdempotencyConflictError);
   });
 
   it("refuses a routing number that fails the ABA checksum, and replays the refusal for the same key", async () => {
@@ -106,7 +112,10 @@ describe("payout activities: the read model", () => {
     await activities.payoutSetupStarted({ retailerId: retailer.id, workflowId });
     expect((await getPayoutSetup(db, workflowId))?.status).toBe("started");
 
-    const account = await activities.createConnectedAccount({ ...input({ retailerId: retailer.id }), idempotencyKey: `${workflowId}:create-account:1` });
+    const account = await activities.createConnectedAccount({
+      ...input({ retailerId: retailer.id }),
+      idempotencyKey: `${workflowId}:create-account:1`,
+    });
     const profile = payoutProfileFromDetails(details, "2024-05-01T12:00:00.000Z");
     const res = await activities.recordPayoutAccount({ retailerId: retailer.id, workflowId, accountId: account.accountId, profile });
     expect(res).toEqual({ recorded: true, listingsActivated: 2 });
@@ -117,7 +126,10 @@ describe("payout activities: the read model", () => {
     expect(saved).toMatchObject({ accountLast4: "6789", bustaxIdLast4: "6789", routingNumber: "110000000", firstName: "Jane" });
     const [rawProfile] = await db.select().from(payoutProfiles).where(eq(payoutProfiles.retailerId, retailer.id));
     expect(JSON.stringify(rawProfile)).not.toContain("000123456789");
-    const statuses = await db.select({ id: listings.id, status: listings.status }).from(listings).where(eq(listings.providerId, retailer.id));
+    const statuses = await db
+      .select({ id: listings.id, status: listings.status })
+      .from(listings)
+      .where(eq(listings.providerId, retailer.id));
     expect(statuses.map((s) => s.status)).toEqual(listingIds.map(() => "active"));
     expect(await getPayoutSetup(db, workflowId)).toMatchObject({ status: "done", accountId: account.accountId });
 
@@ -131,7 +143,12 @@ describe("payout activities: the read model", () => {
   it("an update (a second setup) replaces the account and the profile", async () => {
     const { retailer } = await retailerWithListings();
     const profile = payoutProfileFromDetails(details, "2024-05-01T12:00:00.000Z");
-    await activities.recordPayoutAccount({ retailerId: retailer.id, workflowId: `wf-a-${uniqueToken()}`, accountId: "acct_sandbox_a", profile });
+    await activities.recordPayoutAccount({
+      retailerId: retailer.id,
+      workflowId: `wf-a-${uniqueToken()}`,
+      accountId: "acct_sandbox_a",
+      profile,
+    });
     await activities.recordPayoutAccount({
       retailerId: retailer.id,
       workflowId: `wf-b-${uniqueToken()}`,

@@ -5,11 +5,28 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { brandInventoryReport, monthlyMetricsReport, repRetailers, repTradeTotals, retailerBrandsReport, retailersNear, shipmentInsuranceReport } from "../../db/queries/reports";
+import {
+  brandInventoryReport,
+  monthlyMetricsReport,
+  repRetailers,
+  repTradeTotals,
+  retailerBrandsReport,
+  retailersNear,
+  shipmentInsuranceReport,
+} from "../../db/queries/reports";
 import { orders } from "../../db/schema";
 import { listRetailersPage } from "../../db/queries/retailer-admin";
 import { csvResponse } from "../../app/utils/csv.server";
-import { authorizeBrand, createBrand, createCollection, createListing, createProduct, createRetailer, SIZE_RUNS, uniqueToken } from "../factories";
+import {
+  authorizeBrand,
+  createBrand,
+  createCollection,
+  createListing,
+  createProduct,
+  createRetailer,
+  SIZE_RUNS,
+  uniqueToken,
+} from "../factories";
 import { addShipment, createOrder } from "../factories/orders";
 import { csvRecords } from "../e2e/csv-parse";
 import { openTestDb } from "./helpers";
@@ -30,27 +47,82 @@ describe("CSV reports", () => {
     const { retailer: b } = await createRetailer(db, { payout: true, storeName: `@At Store ${tok}` });
     await authorizeBrand(db, a.id, brand.id);
     await createListing(db, { variationId: p.variations[0].id, providerId: a.id, sizes: { S: 2, M: 1 } });
-    const order = await createOrder(db, { providerId: a.id, receiverId: b.id, statename: "ship_order", lines: [{ variationId: p.variations[0].id, sizes: { S: 2 }, unitPriceCents: 4250 }] });
+    const order = await createOrder(db, {
+      providerId: a.id,
+      receiverId: b.id,
+      statename: "ship_order",
+      lines: [{ variationId: p.variations[0].id, sizes: { S: 2 }, unitPriceCents: 4250 }],
+    });
     const ship = await addShipment(db, order.order, { trackingNumber: `1Z${tok.toUpperCase()}` });
 
     const day = 24 * 3600_000;
-    const ins = await read(csvResponse("s.csv", shipmentInsuranceReport(db, { from: new Date(Date.now() - day), to: new Date(Date.now() + day) })));
-    expect(ins.header).toEqual(["shipment_id", "order_id", "transaction_type", "created", "carrier", "tracking_number", "status", "sender_id", "sender_store", "sender_state", "receiver_id", "receiver_store", "receiver_state", "units", "declared_value"]);
+    const ins = await read(
+      csvResponse("s.csv", shipmentInsuranceReport(db, { from: new Date(Date.now() - day), to: new Date(Date.now() + day) })),
+    );
+    expect(ins.header).toEqual([
+      "shipment_id",
+      "order_id",
+      "transaction_type",
+      "created",
+      "carrier",
+      "tracking_number",
+      "status",
+      "sender_id",
+      "sender_store",
+      "sender_state",
+      "receiver_id",
+      "receiver_store",
+      "receiver_state",
+      "units",
+      "declared_value",
+    ]);
     const line = ins.records.find((r) => r.shipment_id === String(ship.id))!;
-    expect(line).toMatchObject({ tracking_number: `1Z${tok.toUpperCase()}`, units: "2", declared_value: "85.00", sender_store: `'+Plus Store ${tok}`, receiver_store: `'@At Store ${tok}`, transaction_type: "Sale" });
+    expect(line).toMatchObject({
+      tracking_number: `1Z${tok.toUpperCase()}`,
+      units: "2",
+      declared_value: "85.00",
+      sender_store: `'+Plus Store ${tok}`,
+      receiver_store: `'@At Store ${tok}`,
+      transaction_type: "Sale",
+    });
 
     const inv = await read(csvResponse("b.csv", brandInventoryReport(db)));
-    expect(inv.header).toEqual(["brand_id", "brand", "is_active", "listings", "sell_listings", "swap_listings", "units", "value", "hidden_listings", "requests", "requested_units"]);
+    expect(inv.header).toEqual([
+      "brand_id",
+      "brand",
+      "is_active",
+      "listings",
+      "sell_listings",
+      "swap_listings",
+      "units",
+      "value",
+      "hidden_listings",
+      "requests",
+      "requested_units",
+    ]);
     const bl = inv.records.find((r) => r.brand_id === String(brand.id))!;
     expect(bl.brand.startsWith("'=")).toBe(true);
     expect(Number(bl.listings) + Number(bl.hidden_listings)).toBe(1);
 
     const rb = await read(csvResponse("rb.csv", retailerBrandsReport(db)));
     expect(rb.header).toEqual(["retailer_id", "store_name", "city", "state", "retailer_status", "brand_id", "brand", "status", "created"]);
-    expect(rb.records.find((r) => r.retailer_id === String(a.id) && r.brand_id === String(brand.id))).toMatchObject({ status: "authorized", store_name: `'+Plus Store ${tok}` });
+    expect(rb.records.find((r) => r.retailer_id === String(a.id) && r.brand_id === String(brand.id))).toMatchObject({
+      status: "authorized",
+      store_name: `'+Plus Store ${tok}`,
+    });
 
     const mm = await read(csvResponse("m.csv", monthlyMetricsReport(db)));
-    expect(mm.header).toEqual(["month", "orders", "swaps", "rmas", "traded_orders", "gross_value", "fees", "active_retailers", "new_retailers"]);
+    expect(mm.header).toEqual([
+      "month",
+      "orders",
+      "swaps",
+      "rmas",
+      "traded_orders",
+      "gross_value",
+      "fees",
+      "active_retailers",
+      "new_retailers",
+    ]);
     const month = new Date().toISOString().slice(0, 7);
     const m = mm.records.find((r) => r.month === month)!;
     expect(Number(m.orders)).toBeGreaterThanOrEqual(1);
@@ -80,10 +152,22 @@ describe("sales-rep totals", () => {
     const p = await createProduct(db, { collectionId: col.id, sku: `RT${tok}`, sizes: SIZE_RUNS.apparel, colors: 1 });
     const { retailer: a } = await createRetailer(db, { state, storeName: `Rep A ${tok}` });
     const { retailer: b } = await createRetailer(db, { state, storeName: `Rep B ${tok}` });
-    const order = await createOrder(db, { providerId: a.id, receiverId: b.id, statename: "ship_order", lines: [{ variationId: p.variations[0].id, sizes: { S: 2 }, unitPriceCents: 4250 }] });
+    const order = await createOrder(db, {
+      providerId: a.id,
+      receiverId: b.id,
+      statename: "ship_order",
+      lines: [{ variationId: p.variations[0].id, sizes: { S: 2 }, unitPriceCents: 4250 }],
+    });
     await db.update(orders).set({ stage: "shipping" }).where(eq(orders.id, order.order.id));
     // A return of it, its parcel on the way back: stage "shipping" too, but not a trade.
-    await createOrder(db, { providerId: b.id, receiverId: a.id, statename: "ship_order", transactionType: 3, stage: "shipping", lines: [{ variationId: p.variations[0].id, sizes: { S: 1 }, unitPriceCents: 4250 }] });
+    await createOrder(db, {
+      providerId: b.id,
+      receiverId: a.id,
+      statename: "ship_order",
+      transactionType: 3,
+      stage: "shipping",
+      lines: [{ variationId: p.variations[0].id, sizes: { S: 1 }, unitPriceCents: 4250 }],
+    });
     const since = new Date(Date.now() - 24 * 3600_000);
     const rows = await repRetailers(db, [state], since);
     expect(rows.filter((r) => r.storeName.endsWith(tok)).map((r) => [r.storeName, r.orders, r.valueCents])).toEqual([
@@ -108,6 +192,8 @@ describe("retailer map query", () => {
     const wide = await retailersNear(db, { lat: 10, lon: 20, radiusMiles: 500, limit: 100, offset: 0 });
     expect(wide.map((h) => h.id)).toEqual([near.retailer.id, far.retailer.id]);
     expect(wide[1].miles).toBeGreaterThan(270);
-    expect((await retailersNear(db, { lat: 10, lon: 20, radiusMiles: 500, limit: 1, offset: 1 })).map((h) => h.id)).toEqual([far.retailer.id]);
+    expect((await retailersNear(db, { lat: 10, lon: 20, radiusMiles: 500, limit: 1, offset: 1 })).map((h) => h.id)).toEqual([
+      far.retailer.id,
+    ]);
   });
 });

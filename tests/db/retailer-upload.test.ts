@@ -23,7 +23,10 @@ afterAll(async () => {
 });
 
 async function welcomeMails(emails: string[]) {
-  return db.select().from(outboxEmails).where(and(inArray(outboxEmails.toEmail, emails), eq(outboxEmails.kind, "retailer_welcome")));
+  return db
+    .select()
+    .from(outboxEmails)
+    .where(and(inArray(outboxEmails.toEmail, emails), eq(outboxEmails.kind, "retailer_welcome")));
 }
 
 describe("bulk retailer upload", () => {
@@ -44,7 +47,9 @@ describe("bulk retailer upload", () => {
     expect(r0.latitude).toBeCloseTo(Number(rows[0].latitude), 5);
     const contacts = await db.select().from(retailerContacts).where(eq(retailerContacts.retailerId, r0.id));
     expect(contacts.map((c) => [c.email, c.userId !== null])).toEqual([[emails[0], true]]);
-    expect(await db.select().from(retailerBrands).where(eq(retailerBrands.retailerId, r0.id))).toMatchObject([{ brandId: brand.id, status: "authorized" }]);
+    expect(await db.select().from(retailerBrands).where(eq(retailerBrands.retailerId, r0.id))).toMatchObject([
+      { brandId: brand.id, status: "authorized" },
+    ]);
     const mails = await welcomeMails(emails);
     expect(mails).toHaveLength(3);
     // The welcome link carries the token; only its hash is stored.

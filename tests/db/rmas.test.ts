@@ -6,7 +6,15 @@
  */
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
-import { createRma, getRmaView, listAdminRmas, recordRmaState, RMA_REQUEST_ERRORS, rmaOfOrder, rmaWorkflowsAwaitingCharge } from "../../db/queries/rmas";
+import {
+  createRma,
+  getRmaView,
+  listAdminRmas,
+  recordRmaState,
+  RMA_REQUEST_ERRORS,
+  rmaOfOrder,
+  rmaWorkflowsAwaitingCharge,
+} from "../../db/queries/rmas";
 import { listOrderShipments, upsertShipment } from "../../db/queries/shipments";
 import { createSwapOrder } from "../../db/queries/swap-orders";
 import { getOrderRow, listOrderActions } from "../../db/queries/orders";
@@ -33,9 +41,25 @@ async function swapWithBothSides() {
     providerLines: [{ listingId: p.listing.id, variationId: p.variation.id, sizes: { M: 2 }, unitPriceCents: 5000 }],
     workflowIdFor: swapWorkflowId,
   });
-  await db.insert(orderContributions).values({ orderId: order.orderId, side: "receiver", type: "goods", listingId: r.listing.id, variationId: r.variation.id, units: { L: 1 }, quantity: 1, unitPriceCents: 8000, valueCents: 8000 });
+  await db.insert(orderContributions).values({
+    orderId: order.orderId,
+    side: "receiver",
+    type: "goods",
+    listingId: r.listing.id,
+    variationId: r.variation.id,
+    units: { L: 1 },
+    quantity: 1,
+    unitPriceCents: 8000,
+    valueCents: 8000,
+  });
   const lines = await db.select().from(orderContributions).where(eq(orderContributions.orderId, order.orderId));
-  return { order, providerId, receiverId, providerLine: lines.find((l) => l.side === "provider")!, receiverLine: lines.find((l) => l.side === "receiver")! };
+  return {
+    order,
+    providerId,
+    receiverId,
+    providerLine: lines.find((l) => l.side === "provider")!,
+    receiverLine: lines.find((l) => l.side === "receiver")!,
+  };
 }
 
 const contact = { name: "A", email: "a@example.test", phone: "555-0101", packingSlipName: "A" };
@@ -44,7 +68,13 @@ describe("createRma", () => {
   test("a swap: each side asks for the goods it received, once; its own goods, too many units, an unknown or undescribed reason are refused", async () => {
     const s = await swapWithBothSides();
     const ask = (victimId: number, sourceId: number, quantity = 1, reason = 1, reasonOther: string | null = null) =>
-      createRma(db, { orderId: s.order.orderId, victimId, contact, lines: [{ sourceId, quantity, reason, reasonOther }], workflowIdFor: rmaWorkflowId });
+      createRma(db, {
+        orderId: s.order.orderId,
+        victimId,
+        contact,
+        lines: [{ sourceId, quantity, reason, reasonOther }],
+        workflowIdFor: rmaWorkflowId,
+      });
 
     await expect(ask(s.receiverId, s.receiverLine.id)).rejects.toThrow(RMA_REQUEST_ERRORS.bad_line);
     await expect(ask(s.receiverId, s.providerLine.id, 3)).rejects.toThrow(RMA_REQUEST_ERRORS.too_many);
@@ -63,7 +93,11 @@ describe("createRma", () => {
     await expect(ask(s.receiverId, s.providerLine.id)).rejects.toThrow(RMA_REQUEST_ERRORS.exists);
     // The other side of the same swap may ask for what it received.
     const byProvider = await ask(s.providerId, s.receiverLine.id, 1, 0);
-    expect(byProvider).toMatchObject({ victimId: s.providerId, perpetratorId: s.receiverId, order: { unitsReceived: 1, goodsCents: 8000 } });
+    expect(byProvider).toMatchObject({
+      victimId: s.providerId,
+      perpetratorId: s.receiverId,
+      order: { unitsReceived: 1, goodsCents: 8000 },
+    });
     expect(await rmaOfOrder(db, s.order.orderId, s.receiverId)).toMatchObject({ id: byReceiver.rmaId, stage: "rmarequested" });
     expect(byReceiver.externalId).toMatch(/^RMA-\d{6}$/);
   });
@@ -71,7 +105,13 @@ describe("createRma", () => {
   test("an outsider, or an RMA of an RMA, is refused as not returnable", async () => {
     const s = await swapWithBothSides();
     const other = await createSellerWithListing(db);
-    const req = { orderId: s.order.orderId, victimId: other.seller.retailer.id, contact, lines: [{ sourceId: s.providerLine.id, quantity: 1, reason: 0 }], workflowIdFor: rmaWorkflowId };
+    const req = {
+      orderId: s.order.orderId,
+      victimId: other.seller.retailer.id,
+      contact,
+      lines: [{ sourceId: s.providerLine.id, quantity: 1, reason: 0 }],
+      workflowIdFor: rmaWorkflowId,
+    };
     await expect(createRma(db, req)).rejects.toThrow(RMA_REQUEST_ERRORS.not_found);
     const rma = await createRma(db, { ...req, victimId: s.receiverId });
     await expect(createRma(db, { ...req, orderId: rma.rmaId, victimId: s.receiverId })).rejects.toThrow(RMA_REQUEST_ERRORS.not_found);
@@ -80,22 +120,64 @@ describe("createRma", () => {
 
 describe("staff's RMA screen", () => {
   const write = (rmaId: number, sequence: number, stage: string, ledger: Record<string, number | boolean>) =>
-    recordRmaState(db, { rmaId, dedupeKey: `t:${rmaId}:${sequence}`, sequence, stage, decisions: null, rmaFeeCents: 0, ledger, deadlines: {}, actions: [], notices: [], staffNotices: [] });
+    recordRmaState(db, {
+      rmaId,
+      dedupeKey: `t:${rmaId}:${sequence}`,
+      sequence,
+      stage,
+      decisions: null,
+      rmaFeeCents: 0,
+      ledger,
+      deadlines: {},
+      actions: [],
+      notices: [],
+      staffNotices: [],
+    });
   const listed = async (status: Parameters<typeof listAdminRmas>[1]["status"], ids: number[]) =>
     (await listAdminRmas(db, { tab: "all", status, limit: 100 })).items.map((r) => r.id).filter((id) => ids.includes(id));
 
   test("the return parcel follows the RMA: in route at its first scan, delivered when completed, cancelled when it never shipped; never backwards", async () => {
     const s = await swapWithBothSides();
-    const ask = (victimId: number, sourceId: number) => createRma(db, { orderId: s.order.orderId, victimId, contact, lines: [{ sourceId, quantity: 1, reason: 0 }], workflowIdFor: rmaWorkflowId });
+    const ask = (victimId: number, sourceId: number) =>
+      createRma(db, {
+        orderId: s.order.orderId,
+        victimId,
+        contact,
+        lines: [{ sourceId, quantity: 1, reason: 0 }],
+        workflowIdFor: rmaWorkflowId,
+      });
     const a = await ask(s.receiverId, s.providerLine.id);
     const b = await ask(s.providerId, s.receiverLine.id);
-    for (const [r, victimId, perpetratorId] of [[a, s.receiverId, s.providerId], [b, s.providerId, s.receiverId]] as const) {
-      await upsertShipment(db, { orderId: r.rmaId, senderId: victimId, receiverId: perpetratorId, trackingNumber: `RMA-T-${r.rmaId}`, callTag: "CT", labelUrl: null, pickupBy: new Date() });
+    for (const [r, victimId, perpetratorId] of [
+      [a, s.receiverId, s.providerId],
+      [b, s.providerId, s.receiverId],
+    ] as const) {
+      await upsertShipment(db, {
+        orderId: r.rmaId,
+        senderId: victimId,
+        receiverId: perpetratorId,
+        trackingNumber: `RMA-T-${r.rmaId}`,
+        callTag: "CT",
+        labelUrl: null,
+        pickupBy: new Date(),
+      });
     }
     const parcel = async (rmaId: number) => (await listOrderShipments(db, rmaId)).map((x) => x.status);
     const at = new Date().toISOString();
     const writeWith = (rmaId: number, sequence: number, stage: string, codes: number[]) =>
-      recordRmaState(db, { rmaId, dedupeKey: `p:${rmaId}:${sequence}`, sequence, stage, decisions: null, rmaFeeCents: 0, ledger: {}, deadlines: {}, actions: codes.map((code) => ({ code, role: "system", at })), notices: [], staffNotices: [] });
+      recordRmaState(db, {
+        rmaId,
+        dedupeKey: `p:${rmaId}:${sequence}`,
+        sequence,
+        stage,
+        decisions: null,
+        rmaFeeCents: 0,
+        ledger: {},
+        deadlines: {},
+        actions: codes.map((code) => ({ code, role: "system", at })),
+        notices: [],
+        staffNotices: [],
+      });
 
     await writeWith(a.rmaId, 1, "shipping", [ACTION.RMA_APPROVED, ACTION.CALL_TAG_SCHEDULED_RMA]);
     expect(await parcel(a.rmaId)).toEqual(["pickup_scheduled"]);
@@ -114,7 +196,14 @@ describe("staff's RMA screen", () => {
 
   test("the status filter: pending, overdue (escalated and still pending), cancelled, a charge queued; a new card finds the RMAs waiting to charge", async () => {
     const s = await swapWithBothSides();
-    const ask = (victimId: number, sourceId: number) => createRma(db, { orderId: s.order.orderId, victimId, contact, lines: [{ sourceId, quantity: 1, reason: 2 }], workflowIdFor: rmaWorkflowId });
+    const ask = (victimId: number, sourceId: number) =>
+      createRma(db, {
+        orderId: s.order.orderId,
+        victimId,
+        contact,
+        lines: [{ sourceId, quantity: 1, reason: 2 }],
+        workflowIdFor: rmaWorkflowId,
+      });
     const a = await ask(s.receiverId, s.providerLine.id); // the provider is its perpetrator
     const b = await ask(s.providerId, s.receiverLine.id); // the receiver is its perpetrator
     const ids = [a.rmaId, b.rmaId];
@@ -122,14 +211,24 @@ describe("staff's RMA screen", () => {
     expect(await listed("overdue", ids)).toEqual([]);
 
     await write(a.rmaId, 1, "rmarequested", { escalated: true, chargeQueued: false });
-    await write(b.rmaId, 1, "rmacompleted", { victimRefundCents: 8000, perpetratorChargeCents: 8000, chargeQueued: true, escalated: false });
+    await write(b.rmaId, 1, "rmacompleted", {
+      victimRefundCents: 8000,
+      perpetratorChargeCents: 8000,
+      chargeQueued: true,
+      escalated: false,
+    });
     expect(await listed("overdue", ids)).toEqual([a.rmaId]);
     expect(await listed("charge_queued", ids)).toEqual([b.rmaId]);
     expect(await listed("rmacompleted", ids)).toEqual([b.rmaId]);
     expect(await rmaWorkflowsAwaitingCharge(db, s.receiverId)).toEqual([b.workflowId]);
     expect(await rmaWorkflowsAwaitingCharge(db, s.providerId)).toEqual([]);
 
-    await write(b.rmaId, 2, "rmacompleted", { victimRefundCents: 8000, perpetratorChargeCents: 8000, chargeQueued: false, escalated: false });
+    await write(b.rmaId, 2, "rmacompleted", {
+      victimRefundCents: 8000,
+      perpetratorChargeCents: 8000,
+      chargeQueued: false,
+      escalated: false,
+    });
     await write(a.rmaId, 2, "rmacancelled", { escalated: true, chargeQueued: false });
     expect(await listed("charge_queued", ids)).toEqual([]);
     expect(await listed("overdue", ids)).toEqual([]);
@@ -137,7 +236,14 @@ describe("staff's RMA screen", () => {
     expect(await rmaWorkflowsAwaitingCharge(db, s.receiverId)).toEqual([]);
 
     // The card shows what staff settle against: the goods the victim received on the swap.
-    expect((await getRmaView(db, b.rmaId))?.original).toEqual({ kind: "swap", unitsReceived: 1, goodsCents: 8000, feeCents: 0, shippingCents: 0, totalCents: 8000 });
+    expect((await getRmaView(db, b.rmaId))?.original).toEqual({
+      kind: "swap",
+      unitsReceived: 1,
+      goodsCents: 8000,
+      feeCents: 0,
+      shippingCents: 0,
+      totalCents: 8000,
+    });
     // A retailer's RMA page does not ask for it (it is staff's).
     expect(await getRmaView(db, b.rmaId, { withOriginal: false })).toMatchObject({ original: null, rmaForId: expect.any(Number) });
   });
@@ -147,7 +253,13 @@ describe("recordRmaState (one step, by recordStep)", () => {
   test("a newer step applies staff's decisions (units, value, comment) and the RMA's value; a late one only adds its actions; staff notices go to every staff member", async () => {
     const s = await swapWithBothSides();
     const staffUser = await createStaffUser(db);
-    const rma = await createRma(db, { orderId: s.order.orderId, victimId: s.receiverId, contact, lines: [{ sourceId: s.providerLine.id, quantity: 2, reason: 0 }], workflowIdFor: rmaWorkflowId });
+    const rma = await createRma(db, {
+      orderId: s.order.orderId,
+      victimId: s.receiverId,
+      contact,
+      lines: [{ sourceId: s.providerLine.id, quantity: 2, reason: 0 }],
+      workflowIdFor: rmaWorkflowId,
+    });
     const lineId = rma.lines[0].lineId;
     const at = new Date().toISOString();
     const step = (sequence: number, approvedQuantity: number, actions: [number, string][]) =>
@@ -166,7 +278,14 @@ describe("recordRmaState (one step, by recordStep)", () => {
         deadlines: {},
         actions: actions.map(([code, role]) => ({ code, role, at })),
         notices: [],
-        staffNotices: [{ subject: "RMA approved", text: "An RMA was approved.", kind: "rma:test", dedupeKey: `staff:${rma.rmaId}:${sequence}:${approvedQuantity}` }],
+        staffNotices: [
+          {
+            subject: "RMA approved",
+            text: "An RMA was approved.",
+            kind: "rma:test",
+            dedupeKey: `staff:${rma.rmaId}:${sequence}:${approvedQuantity}`,
+          },
+        ],
       });
 
     const first: [number, string][] = [
@@ -177,15 +296,28 @@ describe("recordRmaState (one step, by recordStep)", () => {
     expect(await step(1, 1, first)).toEqual({ recorded: true });
     const line = async () => (await db.select().from(orderContributions).where(eq(orderContributions.id, lineId)))[0];
     expect(await line()).toMatchObject({ quantity: 1, valueCents: 5000, rmaApproved: true, rmaApprovalComment: "approved 1" });
-    expect((await db.select().from(orderContributions).where(eq(orderContributions.id, s.providerLine.id)))[0]).toMatchObject({ quantity: 2, rmaApprovalComment: null });
-    expect(await getOrderRow(db, rma.rmaId)).toMatchObject({ stage: "shipping", statename: "shipping", valueCents: 5000, rmaFeeCents: 500, recordSeq: 1, completed: null });
+    expect((await db.select().from(orderContributions).where(eq(orderContributions.id, s.providerLine.id)))[0]).toMatchObject({
+      quantity: 2,
+      rmaApprovalComment: null,
+    });
+    expect(await getOrderRow(db, rma.rmaId)).toMatchObject({
+      stage: "shipping",
+      statename: "shipping",
+      valueCents: 5000,
+      rmaFeeCents: 500,
+      recordSeq: 1,
+      completed: null,
+    });
     const actions = await listOrderActions(db, rma.rmaId);
     expect(actions.map((a) => [a.role, a.participantId])).toEqual([
       ["provider", s.receiverId],
       ["receiver", s.providerId],
       ["system", null],
     ]);
-    const mails = await db.select().from(outboxEmails).where(eq(outboxEmails.dedupeKey, `staff:${rma.rmaId}:1:1:${staffUser.id}`));
+    const mails = await db
+      .select()
+      .from(outboxEmails)
+      .where(eq(outboxEmails.dedupeKey, `staff:${rma.rmaId}:1:1:${staffUser.id}`));
     expect(mails.map((m) => m.toEmail)).toEqual([staffUser.email]);
 
     // A late write of the same step with other decisions changes nothing but adds its action row.
@@ -195,7 +327,21 @@ describe("recordRmaState (one step, by recordStep)", () => {
     expect(await listOrderActions(db, rma.rmaId)).toHaveLength(4);
 
     // No such RMA: nothing written.
-    expect(await recordRmaState(db, { rmaId: 2_000_000_000, dedupeKey: "gone", sequence: 1, stage: "shipping", decisions: null, rmaFeeCents: 0, ledger: {}, deadlines: {}, actions: [], notices: [], staffNotices: [] })).toEqual({
+    expect(
+      await recordRmaState(db, {
+        rmaId: 2_000_000_000,
+        dedupeKey: "gone",
+        sequence: 1,
+        stage: "shipping",
+        decisions: null,
+        rmaFeeCents: 0,
+        ledger: {},
+        deadlines: {},
+        actions: [],
+        notices: [],
+        staffNotices: [],
+      }),
+    ).toEqual({
       recorded: false,
     });
   });

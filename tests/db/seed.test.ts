@@ -32,9 +32,22 @@ let snapshot: Record<string, number>;
 
 async function tableCounts(): Promise<Record<string, number>> {
   const tables = [
-    "users", "companies", "brands", "collections", "products", "product_sizes", "product_variations",
-    "variation_images", "retailers", "retailer_contacts", "retailer_brands", "brand_requests", "listings",
-    "listing_requests", "sandbox_payment_objects", "seed_runs",
+    "users",
+    "companies",
+    "brands",
+    "collections",
+    "products",
+    "product_sizes",
+    "product_variations",
+    "variation_images",
+    "retailers",
+    "retailer_contacts",
+    "retailer_brands",
+    "brand_requests",
+    "listings",
+    "listing_requests",
+    "sandbox_payment_objects",
+    "seed_runs",
   ];
   const out: Record<string, number> = {};
   for (const t of tables) out[t] = await count(sql`select count(*)::int as n from ${sql.identifier(t)}`);
@@ -92,10 +105,16 @@ describe("demo seed", () => {
       expect(p.variations).toBeLessThanOrEqual(3);
       expect(p.min_price).toBeGreaterThan(0);
     }
-    expect(await count(sql`select count(*)::int as n from product_variations v where not exists (select 1 from variation_images i where i.variation_id = v.id)`)).toBe(0);
+    expect(
+      await count(
+        sql`select count(*)::int as n from product_variations v where not exists (select 1 from variation_images i where i.variation_id = v.id)`,
+      ),
+    ).toBe(0);
     // Footwear runs 6-12 with halves, denim 26-36.
-    const runs = (await q<{ labels: string[] }>(sql`
-      select array_agg(s.label order by s.position) as labels from product_sizes s group by s.product_id`)).map((r) => r.labels.join(","));
+    const runs = (
+      await q<{ labels: string[] }>(sql`
+      select array_agg(s.label order by s.position) as labels from product_sizes s group by s.product_id`)
+    ).map((r) => r.labels.join(","));
     expect(runs).toContain("XS,S,M,L,XL");
     expect(runs).toContain("6,6.5,7,7.5,8,8.5,9,9.5,10,10.5,11,11.5,12");
     expect(runs.some((r) => r.startsWith("26,") && r.endsWith(",36"))).toBe(true);
@@ -103,13 +122,20 @@ describe("demo seed", () => {
 
   it("has 8+ retailers: active (with and without payout), one inactive, one pending with brand requests", async () => {
     const byStatus = Object.fromEntries(
-      (await q<{ status: string; n: number }>(sql`select status, count(*)::int as n from retailers group by status`)).map((r) => [r.status, r.n]),
+      (await q<{ status: string; n: number }>(sql`select status, count(*)::int as n from retailers group by status`)).map((r) => [
+        r.status,
+        r.n,
+      ]),
     );
     expect(byStatus.active + byStatus.inactive + byStatus.pending).toBeGreaterThanOrEqual(8);
     expect(byStatus.inactive).toBe(1);
     expect(byStatus.pending).toBe(1);
-    expect(await count(sql`select count(*)::int as n from retailers where status = 'active' and bt_merchant_id is null`)).toBeGreaterThanOrEqual(1);
-    expect(await count(sql`select count(*)::int as n from retailers where status = 'active' and bt_merchant_id is not null`)).toBeGreaterThanOrEqual(3);
+    expect(
+      await count(sql`select count(*)::int as n from retailers where status = 'active' and bt_merchant_id is null`),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      await count(sql`select count(*)::int as n from retailers where status = 'active' and bt_merchant_id is not null`),
+    ).toBeGreaterThanOrEqual(3);
 
     const [pending] = await q<{ id: number; setup: boolean; requests: number; links: number }>(sql`
       select r.id, r.setup_completed_at is not null as setup,
@@ -121,8 +147,14 @@ describe("demo seed", () => {
     expect(pending.links).toBe(0);
 
     // Every retailer has a contact and a signing-in user; at least one contact has no cell phone.
-    expect(await count(sql`select count(*)::int as n from retailers r where not exists (select 1 from retailer_contacts c where c.retailer_id = r.id)`)).toBe(0);
-    expect(await count(sql`select count(*)::int as n from retailers r where not exists (select 1 from users u where u.retailer_id = r.id)`)).toBe(0);
+    expect(
+      await count(
+        sql`select count(*)::int as n from retailers r where not exists (select 1 from retailer_contacts c where c.retailer_id = r.id)`,
+      ),
+    ).toBe(0);
+    expect(
+      await count(sql`select count(*)::int as n from retailers r where not exists (select 1 from users u where u.retailer_id = r.id)`),
+    ).toBe(0);
     expect(await count(sql`select count(*)::int as n from retailer_contacts where celphone = ''`)).toBeGreaterThanOrEqual(1);
     expect(await count(sql`select count(*)::int as n from retailers where latitude is null or longitude is null`)).toBe(0);
     expect(await count(sql`select count(distinct state)::int as n from retailers`)).toBeGreaterThanOrEqual(8);
@@ -153,7 +185,8 @@ describe("demo seed", () => {
       expect(isChoice(LISTING_REASONS, l.reason)).toBe(true);
       if (l.floor_time !== null) expect(isChoice(FLOOR_TIMES, l.floor_time)).toBe(true);
     }
-    for (const r of await q<{ reason: string }>(sql`select reason from listing_requests`)) expect(isChoice(REQUEST_REASONS, r.reason)).toBe(true);
+    for (const r of await q<{ reason: string }>(sql`select reason from listing_requests`))
+      expect(isChoice(REQUEST_REASONS, r.reason)).toBe(true);
   });
 
   it("authorizes retailers for overlapping brands", async () => {
@@ -163,10 +196,16 @@ describe("demo seed", () => {
   });
 
   it("every bt_merchant_id is a connected account in the sandbox provider", async () => {
-    expect(await count(sql`
+    expect(
+      await count(sql`
       select count(*)::int as n from retailers r where r.bt_merchant_id is not null and not exists (
-        select 1 from sandbox_payment_objects o where o.id = r.bt_merchant_id and o.kind = 'account')`)).toBe(0);
-    expect(await count(sql`select count(*)::int as n from retailers where bt_merchant_id is not null and bt_merchant_id not like 'acct_sandbox_%'`)).toBe(0);
+        select 1 from sandbox_payment_objects o where o.id = r.bt_merchant_id and o.kind = 'account')`),
+    ).toBe(0);
+    expect(
+      await count(
+        sql`select count(*)::int as n from retailers where bt_merchant_id is not null and bt_merchant_id not like 'acct_sandbox_%'`,
+      ),
+    ).toBe(0);
   });
 
   it("has ~30 listings and ~15 requests; listings of retailers without payout are payoutneeded, the others active", async () => {
@@ -182,23 +221,35 @@ describe("demo seed", () => {
       { status: "payoutneeded", payout: false, n: expect.any(Number) },
     ]);
     // Listings and requests only for brands the retailer is authorized for; sizes within the product's run.
-    expect(await count(sql`
+    expect(
+      await count(sql`
       select count(*)::int as n from listings l where not exists (
-        select 1 from retailer_brands rb where rb.retailer_id = l.provider_id and rb.brand_id = l.brand_id)`)).toBe(0);
-    expect(await count(sql`
+        select 1 from retailer_brands rb where rb.retailer_id = l.provider_id and rb.brand_id = l.brand_id)`),
+    ).toBe(0);
+    expect(
+      await count(sql`
       select count(*)::int as n from listing_requests q where not exists (
-        select 1 from retailer_brands rb where rb.retailer_id = q.requestor_id and rb.brand_id = q.brand_id)`)).toBe(0);
-    expect(await count(sql`
+        select 1 from retailer_brands rb where rb.retailer_id = q.requestor_id and rb.brand_id = q.brand_id)`),
+    ).toBe(0);
+    expect(
+      await count(sql`
       select count(*)::int as n from listings l
       join product_variations v on v.id = l.variation_id, jsonb_object_keys(l.sizes) k
-      where not exists (select 1 from product_sizes s where s.product_id = v.product_id and s.label = k)`)).toBe(0);
+      where not exists (select 1 from product_sizes s where s.product_id = v.product_id and s.label = k)`),
+    ).toBe(0);
     expect(await count(sql`select count(*)::int as n from listings where total_units <= 0`)).toBe(0);
-    expect(await count(sql`
-      select count(*)::int as n from listings where total_units <> (select sum(value::int) from jsonb_each_text(sizes))`)).toBe(0);
+    expect(
+      await count(sql`
+      select count(*)::int as n from listings where total_units <> (select sum(value::int) from jsonb_each_text(sizes))`),
+    ).toBe(0);
     // No duplicate listing of one variation by one retailer; nobody requests what it lists itself.
-    expect(await count(sql`select count(*)::int as n from (select 1 from listings group by provider_id, variation_id having count(*) > 1) d`)).toBe(0);
-    expect(await count(sql`
-      select count(*)::int as n from listing_requests q join listings l on l.provider_id = q.requestor_id and l.variation_id = q.variation_id`)).toBe(0);
+    expect(
+      await count(sql`select count(*)::int as n from (select 1 from listings group by provider_id, variation_id having count(*) > 1) d`),
+    ).toBe(0);
+    expect(
+      await count(sql`
+      select count(*)::int as n from listing_requests q join listings l on l.provider_id = q.requestor_id and l.variation_id = q.variation_id`),
+    ).toBe(0);
   });
 
   it("seed-logins.json: every login signs in with its password and has the promised role", async () => {
@@ -216,8 +267,13 @@ describe("demo seed", () => {
     for (const login of logins) {
       expect(login.password).toBe(DEMO_PASSWORD);
       const [u] = await q<{
-        password_hash: string; is_staff: boolean; status: string | null; bt: string | null; celphone: string | null;
-        listings: number; payoutneeded: number;
+        password_hash: string;
+        is_staff: boolean;
+        status: string | null;
+        bt: string | null;
+        celphone: string | null;
+        listings: number;
+        payoutneeded: number;
       }>(sql`
         select u.password_hash, u.is_staff, r.status, r.bt_merchant_id as bt, c.celphone,
           (select count(*)::int from listings l where l.provider_id = r.id) as listings,

@@ -25,9 +25,11 @@ test("migrations were applied", async () => {
 test("a statement Drizzle runs again is prepared once on its connection, in and out of transactions, and gives the same rows", async () => {
   const byId = (id: number) => handle.db.select({ id: retailers.id }).from(retailers).where(eq(retailers.id, id));
   const prepared = async () =>
-    (await handle.db.execute<{ statement: string }>(sql`select statement from pg_prepared_statements where statement like ${"%from \"retailers\"%"}`)).map(
-      (r) => r.statement,
-    );
+    (
+      await handle.db.execute<{ statement: string }>(
+        sql`select statement from pg_prepared_statements where statement like ${'%from "retailers"%'}`,
+      )
+    ).map((r) => r.statement);
   expect(await byId(-1)).toEqual([]);
   expect(await byId(-2)).toEqual([]);
   await handle.db.transaction(async (tx) => {

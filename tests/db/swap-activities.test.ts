@@ -51,8 +51,16 @@ afterAll(async () => {
 async function swapFixture() {
   const p = await createSellerWithListing(db, { sizes: { S: 2, M: 3 } });
   const r = await createSellerWithListing(db, { sizes: { L: 4, XL: 1 } });
-  const providerLines: OrderLine[] = [{ listingId: p.listing.id, variationId: p.variation.id, sizes: { M: 2 }, unitPriceCents: p.priceCents }];
-  const order = await createSwapOrder(db, { providerId: p.seller.retailer.id, receiverId: r.seller.retailer.id, brandId: p.brand.id, providerLines, workflowIdFor: swapWorkflowId });
+  const providerLines: OrderLine[] = [
+    { listingId: p.listing.id, variationId: p.variation.id, sizes: { M: 2 }, unitPriceCents: p.priceCents },
+  ];
+  const order = await createSwapOrder(db, {
+    providerId: p.seller.retailer.id,
+    receiverId: r.seller.retailer.id,
+    brandId: p.brand.id,
+    providerLines,
+    workflowIdFor: swapWorkflowId,
+  });
   return { p, r, ...order, providerId: p.seller.retailer.id, receiverId: r.seller.retailer.id };
 }
 type Fixture = Awaited<ReturnType<typeof swapFixture>>;
@@ -84,9 +92,15 @@ function rec(f: Fixture, sequence: number, over: Partial<SwapStateRecord> = {}):
 describe("swap read model", () => {
   test("a swap order is created with the provider's goods; each step writes both sides, keeps removed lines, and a late write adds only its actions", async () => {
     const f = await swapFixture();
-    expect(await getOrderRow(db, f.orderId)).toMatchObject({ transactionType: 2, statename: "complete_order_checkout", workflowId: `swap-order:${f.orderId}` });
+    expect(await getOrderRow(db, f.orderId)).toMatchObject({
+      transactionType: 2,
+      statename: "complete_order_checkout",
+      workflowId: `swap-order:${f.orderId}`,
+    });
     const at = "2026-03-02T15:00:00.000Z";
-    const chosen: OrderLine[] = [{ listingId: f.r.listing.id, variationId: f.r.variation.id, sizes: { L: 1, XL: 1 }, unitPriceCents: f.r.priceCents }];
+    const chosen: OrderLine[] = [
+      { listingId: f.r.listing.id, variationId: f.r.variation.id, sizes: { L: 1, XL: 1 }, unitPriceCents: f.r.priceCents },
+    ];
     const step2 = rec(f, 2, {
       statename: "provider_approve",
       receiverLines: chosen,
@@ -99,11 +113,22 @@ describe("swap read model", () => {
     await acts.recordSwapState(rec(f, 1, { actions: [{ code: 210, role: "receiver", statename: "provider_choose_items", at }] }));
     // The provider removes XL from the receiver's side: the line stays with fewer units.
     await acts.recordSwapState(
-      rec(f, 3, { statename: "receiver_approve", actionNeeded: "receiver", isModified: true, receiverLines: [{ ...chosen[0], sizes: { L: 1 } }] }),
+      rec(f, 3, {
+        statename: "receiver_approve",
+        actionNeeded: "receiver",
+        isModified: true,
+        receiverLines: [{ ...chosen[0], sizes: { L: 1 } }],
+      }),
     );
 
     const row = await getOrderRow(db, f.orderId);
-    expect(row).toMatchObject({ statename: "receiver_approve", actionNeeded: "receiver", isModified: true, recordSeq: 3, valueCents: 2 * f.p.priceCents });
+    expect(row).toMatchObject({
+      statename: "receiver_approve",
+      actionNeeded: "receiver",
+      isModified: true,
+      recordSeq: 3,
+      valueCents: 2 * f.p.priceCents,
+    });
     expect(row?.ledger).toMatchObject({ providerGoodsCents: 2 * f.p.priceCents, receiverGoodsCents: f.r.priceCents });
     const contribs = await db.select().from(orderContributions).where(eq(orderContributions.orderId, f.orderId));
     expect(contribs.map((c) => [c.side, c.listingId, c.units, c.quantity]).sort()).toEqual(
@@ -129,7 +154,17 @@ test("the swap's terms (the workflow's view) are kept with the step that wrote t
   const f = await swapFixture();
   expect(await recordedSwapView(db, f.orderId)).toBeNull();
   const view = (statename: string, dueCents: number): SwapView => {
-    const side = { lines: f.providerLines, approved: false, callItEven: false, dueCents, paid: false, shipment: null, rating: null, ratingBy: null, rmaBy: null };
+    const side = {
+      lines: f.providerLines,
+      approved: false,
+      callItEven: false,
+      dueCents,
+      paid: false,
+      shipment: null,
+      rating: null,
+      ratingBy: null,
+      rmaBy: null,
+    };
     return {
       orderId: f.orderId,
       workflowId: f.workflowId,
@@ -216,16 +251,30 @@ describe("the last unit", () => {
     for (let round = 0; round < 5; round++) {
       const f = await swapFixture();
       // The provider's listing has M x 3 (S x 2 too); leave exactly one M.
-      await db.update(listings).set({ sizes: { S: 2, M: 1 }, totalUnits: 3 }).where(eq(listings.id, f.p.listing.id));
+      await db
+        .update(listings)
+        .set({ sizes: { S: 2, M: 1 }, totalUnits: 3 })
+        .where(eq(listings.id, f.p.listing.id));
       const last = { listingId: f.p.listing.id, variationId: f.p.variation.id, sizes: { M: 1 }, unitPriceCents: f.p.priceCents };
       const theirs = { listingId: f.r.listing.id, variationId: f.r.variation.id, sizes: { L: 1 }, unitPriceCents: f.r.priceCents };
       const results = await Promise.all([
         acts.decrementSwapStock({ idempotencyKey: `${f.workflowId}:swap-decrement-stock:1`, orderId: f.orderId, lines: [last, theirs] }),
-        acts.decrementSwapStock({ idempotencyKey: `swap-order:${f.orderId + 100_000}:swap-decrement-stock:1`, orderId: f.orderId + 100_000, lines: [theirs, last] }),
-        buyActs.decrementStock({ idempotencyKey: `buy-order:${f.orderId + 200_000}:decrement-stock:1`, orderId: f.orderId + 200_000, lines: [last] }),
+        acts.decrementSwapStock({
+          idempotencyKey: `swap-order:${f.orderId + 100_000}:swap-decrement-stock:1`,
+          orderId: f.orderId + 100_000,
+          lines: [theirs, last],
+        }),
+        buyActs.decrementStock({
+          idempotencyKey: `buy-order:${f.orderId + 200_000}:decrement-stock:1`,
+          orderId: f.orderId + 200_000,
+          lines: [last],
+        }),
       ]);
       expect(results.filter((r) => r.ok)).toHaveLength(1);
-      const [p] = await db.select({ sizes: listings.sizes, total: listings.totalUnits }).from(listings).where(eq(listings.id, f.p.listing.id));
+      const [p] = await db
+        .select({ sizes: listings.sizes, total: listings.totalUnits })
+        .from(listings)
+        .where(eq(listings.id, f.p.listing.id));
       const [r] = await db.select({ sizes: listings.sizes }).from(listings).where(eq(listings.id, f.r.listing.id));
       expect(p).toEqual({ sizes: { S: 2, M: 0 }, total: 2 });
       // The receiver's L x 4 lost one unit only if a swap won (all of a swap's lines or none).
@@ -254,7 +303,9 @@ describe("swap parcels in the read model", () => {
     type Side = NonNullable<SwapStateRecord["sides"]>["provider"];
     const sides = (provider: Side, receiver: Side) => ({ provider, receiver });
     const status = async () =>
-      Object.fromEntries((await listOrderShipments(db, f.orderId)).map((x) => [x.senderId === f.providerId ? "provider" : "receiver", x.status]));
+      Object.fromEntries(
+        (await listOrderShipments(db, f.orderId)).map((x) => [x.senderId === f.providerId ? "provider" : "receiver", x.status]),
+      );
     // The receiver never shipped (its parcel cancelled); the provider's is scanned: the swap goes in route.
     await acts.recordSwapState(
       rec(f, 5, {
@@ -292,7 +343,8 @@ describe("swap parcels in the read model", () => {
 describe("duplicate-swap guard", () => {
   test("a swap in progress between two retailers, either way round: yourmove for the side it waits for, theirmove for the other; none once it ends", async () => {
     const f = await swapFixture();
-    const set = (statename: string, actionNeeded: string | null) => db.update(orders).set({ statename, actionNeeded }).where(eq(orders.id, f.orderId));
+    const set = (statename: string, actionNeeded: string | null) =>
+      db.update(orders).set({ statename, actionNeeded }).where(eq(orders.id, f.orderId));
     // The receiver's draft: its own move.
     expect(await swapInProgress(db, f.receiverId, f.providerId)).toBe("yourmove");
     expect(await swapInProgress(db, f.providerId, f.receiverId)).toBe("theirmove");
@@ -302,7 +354,10 @@ describe("duplicate-swap guard", () => {
     expect(await swapGuardMessage(db, f.providerId, f.receiverId)).toBe(SWAP_ALREADY_YOUR_MOVE);
     expect(await swapGuardMessage(db, f.receiverId, f.providerId)).toBe(SWAP_ALREADY_THEIR_MOVE);
     await set("payment", "both");
-    expect([await swapInProgress(db, f.providerId, f.receiverId), await swapInProgress(db, f.receiverId, f.providerId)]).toEqual(["yourmove", "yourmove"]);
+    expect([await swapInProgress(db, f.providerId, f.receiverId), await swapInProgress(db, f.receiverId, f.providerId)]).toEqual([
+      "yourmove",
+      "yourmove",
+    ]);
     // Paid and shipping, or ended: a new swap may start.
     for (const s of ["ship_swap", "declined", "completed"]) {
       await set(s, null);

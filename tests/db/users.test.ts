@@ -23,7 +23,10 @@ describe("users", () => {
   it("a look-up by lower(email) finds the user whatever the case", async () => {
     const tok = uniqueToken();
     const u = await createUser(db, { email: `MiXeD-${tok}@Example.test`, passwordHash: "x" });
-    const [found] = await db.select().from(users).where(sql`lower(${users.email}) = lower(${`mixed-${tok}@example.TEST`})`);
+    const [found] = await db
+      .select()
+      .from(users)
+      .where(sql`lower(${users.email}) = lower(${`mixed-${tok}@example.TEST`})`);
     expect(found?.id).toBe(u.id);
   });
 

@@ -57,10 +57,18 @@ beforeAll(async () => {
   const myRequest = await createRequest(db(), { variationId: prod.variations[1].id, requestorId: a, sizes: { L: 1 } });
   const theirRequest = await createRequest(db(), { variationId: prod.variations[0].id, requestorId: b, sizes: { M: 1 } });
   const line = { variationId: prod.variations[0].id, sizes: { M: 2 } };
-  const buy = await createOrderAt(db(), "delivered", { providerId: b, receiverId: a, lines: [line], deliveredAt: new Date(Date.now() - 3_600_000) });
+  const buy = await createOrderAt(db(), "delivered", {
+    providerId: b,
+    receiverId: a,
+    lines: [line],
+    deliveredAt: new Date(Date.now() - 3_600_000),
+  });
   const sale = await createOrderAt(db(), "provider_approve_sale", { providerId: a, receiverId: b, lines: [line] });
   const swap = await createSwapOrder(db(), { providerId: a, receiverId: b, lines: [line] });
-  const rma = await createRmaOf(db(), buy.order.id, { victimId: a, contact: { name: "Pat Buyer", email: "pat@example.test", phone: "555-0100", packingSlipName: "Pat" } });
+  const rma = await createRmaOf(db(), buy.order.id, {
+    victimId: a,
+    contact: { name: "Pat Buyer", email: "pat@example.test", phone: "555-0100", packingSlipName: "Pat" },
+  });
   const staff = await createStaffUser(db(), { email: freshEmail("a11y-staff") });
   emails = { retailer: ra.user!.email, staff: staff.email };
   paths = {
@@ -148,7 +156,9 @@ async function scan(page: Page, list: string[]): Promise<string[]> {
 describe("axe on every page", () => {
   it("the scan itself finds what it is there to find: an unlabelled field, low contrast text", async () => {
     const page = await newPage(browser);
-    await page.setContent(`<!doctype html><html lang="en"><head><title>control</title></head><body><main><p style="color:#bbb;background:#fff">faint</p><form><input name="q"></form></main></body></html>`);
+    await page.setContent(
+      `<!doctype html><html lang="en"><head><title>control</title></head><body><main><p style="color:#bbb;background:#fff">faint</p><form><input name="q"></form></main></body></html>`,
+    );
     const found = (await axeProblems(page, "control")).map((p) => p.split(" ")[1]);
     expect(found).toEqual(expect.arrayContaining(["color-contrast", "label"]));
     await closePage(page);

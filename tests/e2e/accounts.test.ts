@@ -38,7 +38,10 @@ async function staffPage(): Promise<Page> {
 }
 
 async function logout(p: Page) {
-  await Promise.all([p.waitForURL((u) => u.pathname.startsWith("/signin")), p.locator('form[action="/logout"] button:visible').first().click()]);
+  await Promise.all([
+    p.waitForURL((u) => u.pathname.startsWith("/signin")),
+    p.locator('form[action="/logout"] button:visible').first().click(),
+  ]);
 }
 
 /** A POST as a browser without JavaScript would send it (same origin), for status codes. */
@@ -163,7 +166,10 @@ test("wrong password: same answer for unknown e-mail, support phone, 401; sign o
   expect(text(await wrong.text()) && text(await unknown.text())).toBe(true);
   expect((await post(p, "/signin", { email: "", password: "" })).status()).toBe(400);
   // A cross-site POST is refused by the origin check.
-  const cross = await p.request.post(url("/signin"), { form: { email: user!.email, password: PASSWORD }, headers: { Origin: "https://evil.example" } });
+  const cross = await p.request.post(url("/signin"), {
+    form: { email: user!.email, password: PASSWORD },
+    headers: { Origin: "https://evil.example" },
+  });
   expect(cross.status()).toBe(403);
 
   await signIn(p, user!.email, PASSWORD);
@@ -208,7 +214,10 @@ test("password reset end to end through the outbox", async () => {
   await r.getByRole("button", { name: "Save my new password" }).click();
   await r.getByText("passwords must match").waitFor();
   await r.locator('input[name="confirm"]').fill("brand-new-pass-1");
-  await Promise.all([r.waitForURL((u) => u.searchParams.get("ref") === "resetSuccessful"), r.getByRole("button", { name: "Save my new password" }).click()]);
+  await Promise.all([
+    r.waitForURL((u) => u.searchParams.get("ref") === "resetSuccessful"),
+    r.getByRole("button", { name: "Save my new password" }).click(),
+  ]);
   await r.getByText("Your password has been reset.").waitFor();
 
   // Single use: the same link now says so, with a Start Over link.

@@ -128,7 +128,11 @@ const images = () => db().select().from(variationImages).where(eq(variationImage
 
 describe("variation editor", () => {
   it("edits sku, price and active; a bad price is refused under its field and nothing is saved", async () => {
-    const bad = await staff.postForm(`/admin/productvariationmanagement/${variationId}`, { intent: "save", sku: `NEW${tok}`, price: "abc" });
+    const bad = await staff.postForm(`/admin/productvariationmanagement/${variationId}`, {
+      intent: "save",
+      sku: `NEW${tok}`,
+      price: "abc",
+    });
     expect(bad.status).toBe(400);
     expect(bad.body).toContain("Enter an amount in dollars, like 12.50.");
     expect((await variation()).sku).not.toBe(`NEW${tok}`);
@@ -150,7 +154,9 @@ describe("variation editor", () => {
     await page.getByRole("button", { name: "Another size" }).click();
     await page.getByLabel("New size 2").fill("   ");
     await Promise.all([page.waitForURL(/done=sizes-added/), page.getByRole("button", { name: "Add sizes" }).click()]);
-    const labels = (await db().select().from(productSizes).where(eq(productSizes.productId, productId)).orderBy(productSizes.position)).map((s) => s.label);
+    const labels = (await db().select().from(productSizes).where(eq(productSizes.productId, productId)).orderBy(productSizes.position)).map(
+      (s) => s.label,
+    );
     expect(labels).toEqual(["S", "M", "XXL"]);
     // The URL changes before the revalidated sizes render: poll for them.
     await expect.poll(() => page.getByTestId("sizes").innerText()).toContain("XXL");
@@ -233,7 +239,10 @@ describe("brand admin", () => {
       .from(collections)
       .where(and(eq(collections.brandId, brandId), eq(collections.name, `Fall ${tok}`)));
     expect(c).toMatchObject({ year: 2027, isActive: true });
-    await Promise.all([page.waitForURL(/done=deactivated/), page.getByTestId(`row-${c.id}`).getByRole("button", { name: "Deactivate" }).click()]);
+    await Promise.all([
+      page.waitForURL(/done=deactivated/),
+      page.getByTestId(`row-${c.id}`).getByRole("button", { name: "Deactivate" }).click(),
+    ]);
     expect((await db().select().from(collections).where(eq(collections.id, c.id)))[0].isActive).toBe(false);
   });
 
@@ -312,7 +321,7 @@ describe("collection uploads", () => {
           `UP1${tok},Good Tee,,Red,12.50,S|M,,`,
           `UP2${tok},,,,abc,,fake.jpg,`,
           `UP3${tok},"=HYPERLINK(""http://evil.test"")",,Blue,3,,missing.png,`,
-        ].join("\n")
+        ].join("\n"),
       ),
       "fake.jpg": strToU8("not a picture"),
     });
@@ -366,7 +375,9 @@ describe("collection uploads", () => {
     expect(p).toMatchObject({ displayName: "Trail Jacket", priceCents: 8950 });
     const vs = await db().select().from(productVariations).where(eq(productVariations.productId, p.id));
     expect(vs.map((v) => v.color).sort()).toEqual(["Black", "Olive"]);
-    const sizes = (await db().select().from(productSizes).where(eq(productSizes.productId, p.id)).orderBy(productSizes.position)).map((s) => s.label);
+    const sizes = (await db().select().from(productSizes).where(eq(productSizes.productId, p.id)).orderBy(productSizes.position)).map(
+      (s) => s.label,
+    );
     expect(sizes).toEqual(["S", "M", "L", "XL"]);
     const imgs = await db()
       .select()
@@ -494,7 +505,10 @@ describe("validation tools and admin listings", () => {
     expect(bad.status).toBe(400);
     const card2 = page.getByTestId(`brand-card-${ext2.id}`);
     await card2.getByLabel(`Existing brand for Typed Two ${tok}`).selectOption(String(brandId));
-    await Promise.all([page.waitForURL(new RegExp(`fixed=.*${ext2.id}`)), card2.getByRole("button", { name: "Change to Existing Brand" }).click()]);
+    await Promise.all([
+      page.waitForURL(new RegExp(`fixed=.*${ext2.id}`)),
+      card2.getByRole("button", { name: "Change to Existing Brand" }).click(),
+    ]);
     await expect.poll(() => page.getByTestId(`brand-card-${ext2.id}`).innerText()).toBe("FIXED!");
     expect((await db().select().from(listings).where(eq(listings.id, listing.id)))[0].brandId).toBe(brandId);
     expect((await db().select().from(brands).where(eq(brands.id, ext2.id)))[0]).toMatchObject({ isActive: false, isValid: false });
@@ -521,7 +535,9 @@ describe("validation tools and admin listings", () => {
     expect((await db().select().from(products).where(eq(products.id, prod.product.id)))[0].categoryId).toBe(cat.id);
     // Without the product permission the categories stage is refused; the brand stage is not.
     expect((await brandOnly.get("/admin/validate/categories")).status).toBe(403);
-    expect((await brandOnly.postForm("/admin/validate/categories", { product: prod.product.id, category: `Parkas ${tok}` })).status).toBe(403);
+    expect((await brandOnly.postForm("/admin/validate/categories", { product: prod.product.id, category: `Parkas ${tok}` })).status).toBe(
+      403,
+    );
   });
 
   it("admin listings: payout info needed, active listings, all listings; refused without the listing permission", async () => {
@@ -539,7 +555,13 @@ describe("validation: unresolved catalogue entries", () => {
   it("shows candidate matches with their match strength; choosing one resolves the entry (FIXED!)", async () => {
     const [entry] = await db()
       .insert(catalogueEntries)
-      .values({ retailerId, brandName: `catbrand ${tok}`.toLowerCase(), name: `CT${tok} tee`, description: "from a source", priceCents: 1600 })
+      .values({
+        retailerId,
+        brandName: `catbrand ${tok}`.toLowerCase(),
+        name: `CT${tok} tee`,
+        description: "from a source",
+        priceCents: 1600,
+      })
       .returning();
     const bad = await staff.postForm("/admin/validate/products", { entry: entry.id, product: "abc" });
     expect(bad.status).toBe(400);

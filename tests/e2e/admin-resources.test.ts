@@ -9,7 +9,15 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { brands, collections, productVariations } from "../../db/schema";
-import { createBrand, createCollection, createProduct, createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD, uniqueToken } from "../factories";
+import {
+  createBrand,
+  createCollection,
+  createProduct,
+  createRetailer,
+  createStaffUser,
+  DEFAULT_TEST_PASSWORD,
+  uniqueToken,
+} from "../factories";
 import { closePage, hydrated, launchBrowser, newPage, signIn, url } from "./harness";
 import { freshEmail, HttpClient, leakedTrace } from "./http";
 
@@ -98,9 +106,15 @@ describe("generic list screen", () => {
 
   it("deactivate / activate toggles is_active", async () => {
     await page.goto(url(`/admin/brand?search=${encodeURIComponent(`ResBrand ${tok}`)}`));
-    await Promise.all([page.waitForURL(/done=deactivated/), page.getByTestId(`row-${brandId}`).getByRole("button", { name: "Deactivate" }).click()]);
+    await Promise.all([
+      page.waitForURL(/done=deactivated/),
+      page.getByTestId(`row-${brandId}`).getByRole("button", { name: "Deactivate" }).click(),
+    ]);
     expect((await db().select().from(brands).where(eq(brands.id, brandId)))[0].isActive).toBe(false);
-    await Promise.all([page.waitForURL(/done=activated/), page.getByTestId(`row-${brandId}`).getByRole("button", { name: "Activate" }).click()]);
+    await Promise.all([
+      page.waitForURL(/done=activated/),
+      page.getByTestId(`row-${brandId}`).getByRole("button", { name: "Activate" }).click(),
+    ]);
     expect((await db().select().from(brands).where(eq(brands.id, brandId)))[0].isActive).toBe(true);
   });
 
@@ -179,7 +193,9 @@ describe("generic form screen", () => {
     await page.goto(url("/admin/product/new/"));
     const collection = page.locator("select#field-collection");
     await expect(collection.isDisabled()).resolves.toBe(true);
-    await expect(page.locator('[data-field="collection"] a', { hasText: "or add collection" }).getAttribute("target")).resolves.toBe("_blank");
+    await expect(page.locator('[data-field="collection"] a', { hasText: "or add collection" }).getAttribute("target")).resolves.toBe(
+      "_blank",
+    );
     await page.locator('[data-field="brand"] input[type="search"]').fill(`ResBrand ${tok}`);
     await page.locator(`select#field-brand option[value="${brandId}"]`).waitFor({ state: "attached" });
     await page.locator("select#field-brand").selectOption(String(brandId));
@@ -200,11 +216,14 @@ describe("generic form screen", () => {
   });
 
   it("edit shows server errors under the field and keeps the row", async () => {
-    const r = await staff.postForm(`/admin/collection/${(await db().select().from(collections).where(eq(collections.brandId, brandId)))[0].id}/`, {
-      brand: brandId,
-      year: "abc",
-      name: "",
-    });
+    const r = await staff.postForm(
+      `/admin/collection/${(await db().select().from(collections).where(eq(collections.brandId, brandId)))[0].id}/`,
+      {
+        brand: brandId,
+        year: "abc",
+        name: "",
+      },
+    );
     expect(r.status).toBe(400);
     expect(leakedTrace(r.body)).toBeNull();
     expect(r.body).toContain("Enter a whole number.");
@@ -214,7 +233,7 @@ describe("generic form screen", () => {
           .select()
           .from(collections)
           .where(and(eq(collections.brandId, brandId), eq(collections.name, `ResCol ${tok}`)))
-      ).length
+      ).length,
     ).toBe(1);
   });
 });

@@ -25,14 +25,28 @@ beforeAll(async () => {
   ownRetailerId = own[0]!.retailer_id;
 
   const others = await dbh.db
-    .select({ storeName: retailers.storeName, businessName: retailers.businessName, storeEmail: retailers.storeEmail, storePhone: retailers.storePhone, address1: retailers.address1 })
+    .select({
+      storeName: retailers.storeName,
+      businessName: retailers.businessName,
+      storeEmail: retailers.storeEmail,
+      storePhone: retailers.storePhone,
+      address1: retailers.address1,
+    })
     .from(retailers)
     .where(ne(retailers.id, ownRetailerId));
   const contacts = await dbh.db
-    .select({ email: retailerContacts.email, phone: retailerContacts.phone, celphone: retailerContacts.celphone, address1: retailerContacts.address1, retailerId: retailerContacts.retailerId })
+    .select({
+      email: retailerContacts.email,
+      phone: retailerContacts.phone,
+      celphone: retailerContacts.celphone,
+      address1: retailerContacts.address1,
+      retailerId: retailerContacts.retailerId,
+    })
     .from(retailerContacts)
     .where(ne(retailerContacts.retailerId, ownRetailerId));
-  const otherUsers = await dbh.sql<{ email: string }[]>`select email from users where retailer_id is not null and retailer_id <> ${ownRetailerId}`;
+  const otherUsers = await dbh.sql<
+    { email: string }[]
+  >`select email from users where retailer_id is not null and retailer_id <> ${ownRetailerId}`;
   const values = [
     ...others.flatMap((r) => [r.storeName, r.businessName, r.storeEmail, r.storePhone, r.address1]),
     ...contacts.flatMap((c) => [c.email, c.phone, c.celphone, c.address1]),

@@ -9,11 +9,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { carts, listingRequests, listings, orderContributions, orders } from "../../db/schema";
-import {
-  LISTING_PENDING_TRANSACTIONS,
-  MODIFIED_REASON_REQUIRED_LISTING,
-  MODIFIED_REASON_REQUIRED_REQUEST,
-} from "../../domain/messages";
+import { LISTING_PENDING_TRANSACTIONS, MODIFIED_REASON_REQUIRED_LISTING, MODIFIED_REASON_REQUIRED_REQUEST } from "../../domain/messages";
 import { BUY_STATES } from "../../domain/states";
 import { SIZE_COUNT_MESSAGE } from "../../app/components/active/edit-schema";
 import {
@@ -235,7 +231,9 @@ describe("bad input on the edit forms: 400 with the message, values kept", () =>
         actionNeeded: "provider",
       })
       .returning();
-    await db().insert(orderContributions).values({ orderId: o.id, side: "provider", listingId: listingA.id, units: { S: 1 }, quantity: 1 });
+    await db()
+      .insert(orderContributions)
+      .values({ orderId: o.id, side: "provider", listingId: listingA.id, units: { S: 1 }, quantity: 1 });
     const first = await clientA.postForm(`/updatelisting/${listingA.id}`, editForm({ "sizes[2]": "5" }));
     expect(first.status).toBe(409);
     expect(htmlDecode(first.body)).toContain(LISTING_PENDING_TRANSACTIONS);

@@ -91,11 +91,27 @@ function expectRedirect(r: HttpResponse, to: string | RegExp): void {
 
 type Malformed = { name: string; body: string | Uint8Array; type: string | null };
 const MALFORMED: Malformed[] = [
-  { name: "invalid bytes and bad escapes in a form body", body: new Uint8Array([...Buffer.from("email=%ff%fe%zz&"), 0xff, 0xfe, 0x00, 0xc3, 0x28, ...Buffer.from("=%E0%A4%A&intent=%")]), type: "application/x-www-form-urlencoded" },
-  { name: "JSON body", body: JSON.stringify({ email: "x@example.test", password: "p", intent: "activate", retailerId: 1 }), type: "application/json" },
+  {
+    name: "invalid bytes and bad escapes in a form body",
+    body: new Uint8Array([...Buffer.from("email=%ff%fe%zz&"), 0xff, 0xfe, 0x00, 0xc3, 0x28, ...Buffer.from("=%E0%A4%A&intent=%")]),
+    type: "application/x-www-form-urlencoded",
+  },
+  {
+    name: "JSON body",
+    body: JSON.stringify({ email: "x@example.test", password: "p", intent: "activate", retailerId: 1 }),
+    type: "application/json",
+  },
   { name: "multipart garbage", body: "this is not multipart\r\n--nope--", type: "multipart/form-data; boundary=----boundary" },
-  { name: "multipart without a boundary", body: "------x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nb\r\n------x--", type: "multipart/form-data" },
-  { name: "truncated multipart", body: '------b\r\nContent-Disposition: form-data; name="email"\r\n\r\nx@exa', type: "multipart/form-data; boundary=----b" },
+  {
+    name: "multipart without a boundary",
+    body: '------x\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n------x--',
+    type: "multipart/form-data",
+  },
+  {
+    name: "truncated multipart",
+    body: '------b\r\nContent-Disposition: form-data; name="email"\r\n\r\nx@exa',
+    type: "multipart/form-data; boundary=----b",
+  },
   { name: "text/plain body", body: "email=x@example.test\npassword=p", type: "text/plain" },
   { name: "no Content-Type", body: "email=x", type: null },
   { name: "100 KB of one unnamed value", body: HUGE, type: "application/x-www-form-urlencoded" },
@@ -144,9 +160,23 @@ describe("malformed bodies get a 400, never a 5xx or a stack trace", () => {
 
 describe("cross-site requests and the admin guard", () => {
   const evil = "http://evil.example";
-  for (const path of ["/signin", "/register", "/password-reset", "/logout", "/admin/retailers", "/act-as", "/banners/dismiss", "/getpaid/", "/retailer-setup/"]) {
+  for (const path of [
+    "/signin",
+    "/register",
+    "/password-reset",
+    "/logout",
+    "/admin/retailers",
+    "/act-as",
+    "/banners/dismiss",
+    "/getpaid/",
+    "/retailer-setup/",
+  ]) {
     test(`POST ${path} from ${evil} is 403`, async () => {
-      const r = await staff.postForm(path, { email: "x@example.test", intent: "activate", retailerId: pendingRetailerId }, { origin: evil });
+      const r = await staff.postForm(
+        path,
+        { email: "x@example.test", intent: "activate", retailerId: pendingRetailerId },
+        { origin: evil },
+      );
       expect(r.status, describeResponse(r)).toBe(403);
       expectNoTrace(r);
     });
@@ -154,7 +184,11 @@ describe("cross-site requests and the admin guard", () => {
 
   test("a POST with neither Origin nor Referer is 403; a foreign Referer too", async () => {
     expect((await new HttpClient().postForm("/signin", { email: "x@example.test", password: "p" }, { origin: null })).status).toBe(403);
-    const r = await new HttpClient().postForm("/signin", { email: "x@example.test", password: "p" }, { origin: null, headers: { Referer: "http://evil.example/form" } });
+    const r = await new HttpClient().postForm(
+      "/signin",
+      { email: "x@example.test", password: "p" },
+      { origin: null, headers: { Referer: "http://evil.example/form" } },
+    );
     expect(r.status).toBe(403);
     // "null" (sandboxed iframes, file://) is not our origin either.
     expect((await new HttpClient().postForm("/signin", { email: "x@example.test" }, { origin: "null" })).status).toBe(403);
@@ -167,7 +201,15 @@ describe("cross-site requests and the admin guard", () => {
     expect(admin.status).toBe(200);
   });
 
-  for (const path of ["/admin", "/admin/", "/admin/retailers", "/admin/outbox", "/admin/does-not-exist", "/settings/administrator", "/ADMIN"]) {
+  for (const path of [
+    "/admin",
+    "/admin/",
+    "/admin/retailers",
+    "/admin/outbox",
+    "/admin/does-not-exist",
+    "/settings/administrator",
+    "/ADMIN",
+  ]) {
     test(`GET ${path} as a retailer ends at /error/`, async () => {
       const r = await retailer.get(path, { follow: true });
       expect(new URL(r.url).pathname, describeResponse(r)).toBe("/error/");
@@ -214,14 +256,25 @@ describe("/signin", () => {
 
   test("100 KB e-mail and 100 KB password", async () => {
     expectRejected(await anon().postForm("/signin", { email: HUGE, password: "x" }), { status: 400, messages: [MSG.emailInvalid] });
-    expectRejected(await anon().postForm("/signin", { email: `${HUGE}@example.test`, password: HUGE }), { status: 400, messages: [MSG.emailInvalid] });
+    expectRejected(await anon().postForm("/signin", { email: `${HUGE}@example.test`, password: HUGE }), {
+      status: 400,
+      messages: [MSG.emailInvalid],
+    });
     expectRejected(await anon().postForm("/signin", { email: freshEmail("bad-signin-huge"), password: HUGE }), { status: 400 });
   });
 
   test("wrong types: repeated fields, an unknown intent, a hostile next", async () => {
-    expectRejected(await anon().postForm("/signin", { email: ["a@example.test", "b@example.test"], password: ["x", "y"] }), { status: 400 });
-    expectRejected(await anon().postForm("/signin", { intent: "delete-everything", email: "", password: "" }), { status: 400, messages: [MSG.emailInvalid] });
-    expectRejected(await anon().postForm("/signin", { email: "x@example.test", password: "", next: "//evil.example/" }), { status: 400, messages: [MSG.passwordIndecent] });
+    expectRejected(await anon().postForm("/signin", { email: ["a@example.test", "b@example.test"], password: ["x", "y"] }), {
+      status: 400,
+    });
+    expectRejected(await anon().postForm("/signin", { intent: "delete-everything", email: "", password: "" }), {
+      status: 400,
+      messages: [MSG.emailInvalid],
+    });
+    expectRejected(await anon().postForm("/signin", { email: "x@example.test", password: "", next: "//evil.example/" }), {
+      status: 400,
+      messages: [MSG.passwordIndecent],
+    });
   });
 
   test("wrong password and unknown e-mail: the same 401 answer, e-mail echoed", async () => {
@@ -291,9 +344,18 @@ describe("/register", () => {
   });
 
   test("missing confirm, 100 KB e-mail, repeated fields, unknown intent", async () => {
-    expectRejected(await anon().postForm("/register", { email: freshEmail("bad-register"), password: PASSWORD }), { status: 400, messages: [MSG.passwordsMustMatch] });
-    expectRejected(await anon().postForm("/register", { email: HUGE, password: PASSWORD, confirm: PASSWORD }), { status: 400, messages: [MSG.emailInvalid] });
-    expectRejected(await anon().postForm("/register", { email: [freshEmail("a"), freshEmail("b")], password: PASSWORD, confirm: PASSWORD }), { status: 400 });
+    expectRejected(await anon().postForm("/register", { email: freshEmail("bad-register"), password: PASSWORD }), {
+      status: 400,
+      messages: [MSG.passwordsMustMatch],
+    });
+    expectRejected(await anon().postForm("/register", { email: HUGE, password: PASSWORD, confirm: PASSWORD }), {
+      status: 400,
+      messages: [MSG.emailInvalid],
+    });
+    expectRejected(
+      await anon().postForm("/register", { email: [freshEmail("a"), freshEmail("b")], password: PASSWORD, confirm: PASSWORD }),
+      { status: 400 },
+    );
     expectRejected(await anon().postForm("/register", { intent: "admin", isStaff: "true" }), { status: 400, messages: [MSG.emailInvalid] });
   });
 
@@ -335,14 +397,23 @@ describe("/password-reset", () => {
   });
 
   test("step 3: passwords that differ are 'passwords must match'", async () => {
-    const r = await anon().postForm("/password-reset/1/abcdefabcdefabcdefabcdefabcdef", { new_password: PASSWORD, confirm: `${PASSWORD}!` });
+    const r = await anon().postForm("/password-reset/1/abcdefabcdefabcdefabcdefabcdef", {
+      new_password: PASSWORD,
+      confirm: `${PASSWORD}!`,
+    });
     expectRejected(r, { status: 400, messages: [MSG.resetPasswordsMustMatch] });
   });
 
   test("step 3: indecent or missing passwords", async () => {
     expectRejected(await anon().postForm("/password-reset/1/abc", {}), { status: 400, messages: [MSG.passwordIndecent] });
-    expectRejected(await anon().postForm("/password-reset/1/abc", { new_password: "short", confirm: "short" }), { status: 400, messages: [MSG.passwordIndecent] });
-    expectRejected(await anon().postForm("/password-reset/1/abc", { new_password: HUGE, confirm: HUGE }), { status: 400, messages: [MSG.passwordIndecent] });
+    expectRejected(await anon().postForm("/password-reset/1/abc", { new_password: "short", confirm: "short" }), {
+      status: 400,
+      messages: [MSG.passwordIndecent],
+    });
+    expectRejected(await anon().postForm("/password-reset/1/abc", { new_password: HUGE, confirm: HUGE }), {
+      status: 400,
+      messages: [MSG.passwordIndecent],
+    });
   });
 
   for (const [uid, token] of [
@@ -386,7 +457,10 @@ describe("/password-reset", () => {
     const link = mail?.bodyText.match(/https?:\/\/\S+\/password-reset\/\d+\/\S+/)?.[0];
     expect(link, mail?.bodyText).toBeTruthy();
     const path = new URL(link!).pathname;
-    expectRedirect(await anon().postForm(path, { new_password: `${PASSWORD}-new`, confirm: `${PASSWORD}-new` }), /^\/\?ref=resetSuccessful/);
+    expectRedirect(
+      await anon().postForm(path, { new_password: `${PASSWORD}-new`, confirm: `${PASSWORD}-new` }),
+      /^\/\?ref=resetSuccessful/,
+    );
     const again = await anon().postForm(path, { new_password: `${PASSWORD}-again`, confirm: `${PASSWORD}-again` });
     expectRejected(again, { status: 400, messages: [MSG.resetTokenInvalid] });
   });
@@ -407,7 +481,14 @@ const GOOD_RETAILER = {
   postal_code: "62701",
   resale_number: "12-3456789012-3",
 };
-const GOOD_CONTACT = { step: "contact", first_name: "Pat", last_name: "Tester", job_title: "Owner", phone: "5555551234", celphone: "5555554321" };
+const GOOD_CONTACT = {
+  step: "contact",
+  first_name: "Pat",
+  last_name: "Tester",
+  job_title: "Owner",
+  phone: "5555551234",
+  celphone: "5555554321",
+};
 
 describe("/retailer-setup/", () => {
   const wizard = new HttpClient();
@@ -418,12 +499,20 @@ describe("/retailer-setup/", () => {
 
   test("no step or an unknown step is a 400", async () => {
     expectRejected(await wizard.postForm("/retailer-setup/", {}), { status: 400, messages: ["Unknown setup step."] });
-    expectRejected(await wizard.postForm("/retailer-setup/", { step: "launch-rockets" }), { status: 400, messages: ["Unknown setup step."] });
+    expectRejected(await wizard.postForm("/retailer-setup/", { step: "launch-rockets" }), {
+      status: 400,
+      messages: ["Unknown setup step."],
+    });
     expectRejected(await wizard.postForm("/retailer-setup/", { step: HUGE }), { status: 400, messages: ["Unknown setup step."] });
   });
 
   test("a retailer cannot use the staff User step", async () => {
-    const r = await wizard.postForm("/retailer-setup/", { step: "user", email: freshEmail("bad-setup-user"), password: PASSWORD, confirm: PASSWORD });
+    const r = await wizard.postForm("/retailer-setup/", {
+      step: "user",
+      email: freshEmail("bad-setup-user"),
+      password: PASSWORD,
+      confirm: PASSWORD,
+    });
     expectRejected(r, { status: 403, messages: ["Only staff create logins for retailers."] });
     expect(await findUserByEmail(dbh.db, wizardEmail)).toBeTruthy();
   });
@@ -465,7 +554,10 @@ describe("/retailer-setup/", () => {
 
   test("Retailer Contact step: empty, then each bad value with its message", async () => {
     expectRedirect(await wizard.postForm("/retailer-setup/", GOOD_RETAILER), "/retailer-setup/");
-    expectRejected(await wizard.postForm("/retailer-setup/", { step: "contact" }), { status: 400, messages: [MSG.required, MSG.celphoneRequired] });
+    expectRejected(await wizard.postForm("/retailer-setup/", { step: "contact" }), {
+      status: 400,
+      messages: [MSG.required, MSG.celphoneRequired],
+    });
     const cases: [FormFields, string][] = [
       [{ job_title: "Emperor" }, MSG.required],
       [{ job_title: "Other", job_title_other: "" }, MSG.jobTitleOtherRequired],
@@ -487,11 +579,19 @@ describe("/retailer-setup/", () => {
       expectRejected(await wizard.postForm("/retailer-setup/", { step: "brands", brand_ids: ids }), { status: 400 });
     }
     expectRejected(
-      await wizard.postForm("/retailer-setup/", { step: "brands", "requests[0].brand_purchase_amount": "lots", "requests[0].brand_contact_email": "nope" }),
+      await wizard.postForm("/retailer-setup/", {
+        step: "brands",
+        "requests[0].brand_purchase_amount": "lots",
+        "requests[0].brand_contact_email": "nope",
+      }),
       { status: 400, messages: [MSG.brandNameRequired, MSG.amountInvalid, MSG.resetEmailInvalid] },
     );
     expectRejected(
-      await wizard.postForm("/retailer-setup/", { step: "brands", "requests[0].brand_name": "X", "requests[0].your_interest_in_this_brand": "steal" }),
+      await wizard.postForm("/retailer-setup/", {
+        step: "brands",
+        "requests[0].brand_name": "X",
+        "requests[0].your_interest_in_this_brand": "steal",
+      }),
       { status: 400 },
     );
     expectRejected(await wizard.postForm("/retailer-setup/", { step: "brands", "requests[0].brand_name": HUGE }), { status: 400 });
@@ -499,7 +599,10 @@ describe("/retailer-setup/", () => {
 
   test("staff User step: the spec's messages, and a user that does not exist is 404", async () => {
     const email = freshEmail("bad-setup-staff");
-    expectRejected(await staff.postForm("/retailer-setup/", { step: "user" }), { status: 400, messages: [MSG.emailInvalid, MSG.passwordIndecent] });
+    expectRejected(await staff.postForm("/retailer-setup/", { step: "user" }), {
+      status: 400,
+      messages: [MSG.emailInvalid, MSG.passwordIndecent],
+    });
     const mismatch = await staff.postForm("/retailer-setup/", { step: "user", email, password: PASSWORD, confirm: "other-password" });
     expectRejected(mismatch, { status: 400, messages: [MSG.passwordsMustMatch] });
     expect(inputValue(mismatch.body, "email")).toBe(email);
@@ -507,13 +610,19 @@ describe("/retailer-setup/", () => {
       status: 400,
       messages: [MSG.emailInvalid, MSG.passwordIndecent],
     });
-    const taken = (await findUserByEmail(dbh.db, (await dbh.db.query.users.findFirst({ where: (u, { eq }) => eq(u.retailerId, pendingRetailerId) }))!.email))!;
+    const taken = (await findUserByEmail(
+      dbh.db,
+      (await dbh.db.query.users.findFirst({ where: (u, { eq }) => eq(u.retailerId, pendingRetailerId) }))!.email,
+    ))!;
     expectRejected(await staff.postForm("/retailer-setup/", { step: "user", email: taken.email, password: PASSWORD, confirm: PASSWORD }), {
       status: 409,
       messages: [MSG.alreadyRegistered],
     });
     for (const user of [String(MISSING_ID), BEYOND_INT4, "abc", "0", String(staffUserId)]) {
-      expectRejected(await staff.postForm("/retailer-setup/", { ...GOOD_RETAILER, user }), { status: 404, messages: ["That user does not exist."] });
+      expectRejected(await staff.postForm("/retailer-setup/", { ...GOOD_RETAILER, user }), {
+        status: 404,
+        messages: ["That user does not exist."],
+      });
     }
   });
 });
@@ -528,7 +637,10 @@ describe("/admin/retailers", () => {
 
   test("no retailer, or a retailer id that is not one: 400 'Choose a retailer.'", async () => {
     for (const retailerId of [undefined, "", "abc", "-1", "0", "1.5", HUGE_DIGITS, " "]) {
-      expectRejected(await staff.postForm("/admin/retailers", { intent: "activate", retailerId }), { status: 400, messages: ["Choose a retailer."] });
+      expectRejected(await staff.postForm("/admin/retailers", { intent: "activate", retailerId }), {
+        status: 400,
+        messages: ["Choose a retailer."],
+      });
     }
   });
 
@@ -546,7 +658,10 @@ describe("/admin/retailers", () => {
 
   test("an unknown or missing intent: 400 'Unknown action.'", async () => {
     for (const intent of [undefined, "", "delete", HUGE]) {
-      expectRejected(await staff.postForm("/admin/retailers", { intent, retailerId: pendingRetailerId }), { status: 400, messages: ["Unknown action."] });
+      expectRejected(await staff.postForm("/admin/retailers", { intent, retailerId: pendingRetailerId }), {
+        status: 400,
+        messages: ["Unknown action."],
+      });
     }
     expect(await status()).toBe("pending");
   });
@@ -556,15 +671,24 @@ describe("/admin/retailers", () => {
       status: 400,
       messages: ["Choose a brand to authorize."],
     });
-    expectRejected(await staff.postForm("/admin/retailers", { intent: "unauthorize", retailerId: pendingRetailerId }), { status: 400, messages: ["Choose a brand."] });
-    expectRejected(await staff.postForm("/admin/retailers", { intent: "unauthorize", retailerId: pendingRetailerId, brandId: [brandId, brandId2] }), {
+    expectRejected(await staff.postForm("/admin/retailers", { intent: "unauthorize", retailerId: pendingRetailerId }), {
       status: 400,
       messages: ["Choose a brand."],
     });
-    expectRejected(await staff.postForm("/admin/retailers", { intent: "authorize", retailerId: pendingRetailerId, brandId: ["abc", "-1"] }), {
-      status: 400,
-      messages: ["That brand does not exist."],
-    });
+    expectRejected(
+      await staff.postForm("/admin/retailers", { intent: "unauthorize", retailerId: pendingRetailerId, brandId: [brandId, brandId2] }),
+      {
+        status: 400,
+        messages: ["Choose a brand."],
+      },
+    );
+    expectRejected(
+      await staff.postForm("/admin/retailers", { intent: "authorize", retailerId: pendingRetailerId, brandId: ["abc", "-1"] }),
+      {
+        status: 400,
+        messages: ["That brand does not exist."],
+      },
+    );
   });
 
   test("brands that do not exist are refused before anything changes", async () => {
@@ -586,7 +710,9 @@ describe("/admin/retailers", () => {
 describe("/act-as", () => {
   async function acting(): Promise<number | null> {
     const r = await staff.get("/act-as");
-    return /data-testid="act-as-current"/.test(r.body) ? Number(/Acting as <strong>[^<]*<\/strong> \(#(?:<!-- -->)?(\d+)/.exec(r.body)?.[1] ?? -1) : null;
+    return /data-testid="act-as-current"/.test(r.body)
+      ? Number(/Acting as <strong>[^<]*<\/strong> \(#(?:<!-- -->)?(\d+)/.exec(r.body)?.[1] ?? -1)
+      : null;
   }
 
   test("no retailer chosen: 400 'Choose a retailer.'", async () => {
@@ -596,9 +722,15 @@ describe("/act-as", () => {
   });
 
   test("a retailer that does not exist: 4xx 'That retailer does not exist.'", async () => {
-    expectRejected(await staff.postForm("/act-as", { intent: "act", retailerId: MISSING_ID }), { status: [400, 404], messages: ["That retailer does not exist."] });
+    expectRejected(await staff.postForm("/act-as", { intent: "act", retailerId: MISSING_ID }), {
+      status: [400, 404],
+      messages: ["That retailer does not exist."],
+    });
     // Beyond any id a row can have: not a retailer id at all.
-    expectRejected(await staff.postForm("/act-as", { intent: "act", retailerId: BEYOND_INT4 }), { status: 400, messages: ["Choose a retailer."] });
+    expectRejected(await staff.postForm("/act-as", { intent: "act", retailerId: BEYOND_INT4 }), {
+      status: 400,
+      messages: ["Choose a retailer."],
+    });
     expect(await acting()).toBeNull();
   });
 
@@ -617,7 +749,10 @@ describe("/act-as", () => {
 
   test("an unknown intent is refused and changes nothing", async () => {
     for (const intent of ["sudo", HUGE]) {
-      expectRejected(await staff.postForm("/act-as", { intent, retailerId: activeRetailerId }), { status: 400, messages: ["Unknown action."] });
+      expectRejected(await staff.postForm("/act-as", { intent, retailerId: activeRetailerId }), {
+        status: 400,
+        messages: ["Unknown action."],
+      });
     }
     expect(await acting()).toBeNull();
   });
@@ -637,7 +772,10 @@ describe("/banners/dismiss and /logout", () => {
   test("an unknown or missing banner: 400", async () => {
     // The cell-phone banner cannot be put off (only the payout one is dismissible).
     for (const banner of [undefined, "", "inactive", "cellphone", "everything", HUGE]) {
-      expectRejected(await retailer.postForm("/banners/dismiss", { banner, redirectTo: "/" }), { status: 400, messages: ["Unknown banner."] });
+      expectRejected(await retailer.postForm("/banners/dismiss", { banner, redirectTo: "/" }), {
+        status: 400,
+        messages: ["Unknown banner."],
+      });
     }
   });
 
@@ -745,7 +883,10 @@ for (const path of ["/getpaid/", "/settings/payout"]) {
 
     test("a valid form without a valid submission id is refused before any workflow starts", async () => {
       for (const submission_id of [undefined, "", "not-a-uuid", HUGE]) {
-        expectRejected(await retailer.postForm(path, { ...GOOD_PAYOUT, submission_id }), { status: 400, messages: ["This form has expired. Please submit it again."] });
+        expectRejected(await retailer.postForm(path, { ...GOOD_PAYOUT, submission_id }), {
+          status: 400,
+          messages: ["This form has expired. Please submit it again."],
+        });
       }
     });
 

@@ -54,8 +54,23 @@ afterAll(async () => {
 /** What identifies a retailer: store and business names, e-mails, phones, street (≥ 6 characters). */
 async function secretsOf(r: RetailerRow, loginEmail: string): Promise<string[]> {
   const contacts = await dbh.db.select().from(retailerContacts).where(eq(retailerContacts.retailerId, r.id));
-  const values = [r.storeName, r.businessName, r.storeEmail, r.storePhone, r.address1, loginEmail, ...contacts.flatMap((c) => [c.email, c.phone, c.celphone, c.address1])];
-  return [...new Set(values.filter((v): v is string => typeof v === "string").map((v) => v.trim()).filter((v) => v.length >= 6))];
+  const values = [
+    r.storeName,
+    r.businessName,
+    r.storeEmail,
+    r.storePhone,
+    r.address1,
+    loginEmail,
+    ...contacts.flatMap((c) => [c.email, c.phone, c.celphone, c.address1]),
+  ];
+  return [
+    ...new Set(
+      values
+        .filter((v): v is string => typeof v === "string")
+        .map((v) => v.trim())
+        .filter((v) => v.length >= 6),
+    ),
+  ];
 }
 
 /** Street addresses (the label may print the recipient's). */
@@ -86,17 +101,23 @@ async function openOrder(p: Page, orderId: number): Promise<void> {
 }
 
 async function waitForDetailState(p: Page, orderId: number, statename: string): Promise<void> {
-  await until(`the detail page of ${orderId} in ${statename}`, async () => {
-    await openOrder(p, orderId);
-    return (await p.getByTestId("order-detail").getAttribute("data-statename")) === statename;
-  }, 30_000, 500);
+  await until(
+    `the detail page of ${orderId} in ${statename}`,
+    async () => {
+      await openOrder(p, orderId);
+      return (await p.getByTestId("order-detail").getAttribute("data-statename")) === statename;
+    },
+    30_000,
+    500,
+  );
 }
 
 describe("a purchase from checkout to rating, anonymous throughout", () => {
   it("A buys, B modifies, A approves, staff simulate pickup and delivery, B is paid, A rates", async () => {
     const brand = (await createBrand(dbh.db)).id;
     const coll = (await createCollection(dbh.db, { brandId: brand })).id;
-    const variation = (await createProduct(dbh.db, { collectionId: coll, sizes: SIZE_RUNS.apparel, colors: 1, priceCents: 4200 })).variations[0].id;
+    const variation = (await createProduct(dbh.db, { collectionId: coll, sizes: SIZE_RUNS.apparel, colors: 1, priceCents: 4200 }))
+      .variations[0].id;
     const A = await retailerWithLogin(dbh, [brand], { prefix: "flow-a" });
     const B = await retailerWithLogin(dbh, [brand], { prefix: "flow-b" });
     const listing = await createListing(dbh.db, { variationId: variation, providerId: B.r.id, sizes: { S: 2, M: 2 } });
@@ -134,7 +155,10 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
     await b.goto(url("/alerts"), { waitUntil: "networkidle" });
     await b.locator(`[data-testid="order-card"][data-order-id="${orderId}"]`).waitFor();
     await expectAnonymous(b, aSecrets, "B's alerts");
-    await Promise.all([b.waitForURL(new RegExp(`/transaction/buy/${orderId}`)), b.locator(`[data-testid="order-card"][data-order-id="${orderId}"] [data-testid="status-link"]`).click()]);
+    await Promise.all([
+      b.waitForURL(new RegExp(`/transaction/buy/${orderId}`)),
+      b.locator(`[data-testid="order-card"][data-order-id="${orderId}"] [data-testid="status-link"]`).click(),
+    ]);
     await b.getByTestId("panel-provider-approve").waitFor();
     expect(await b.getByTestId("counterparty").textContent()).toContain(`retailer-00${A.r.id}`);
     await expectAnonymous(b, aSecrets, "B's order detail");
@@ -180,8 +204,20 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
       // docs/product/glossary.md, "Anonymity": the carrier's label is the one document that carries the destination (street) address;
       // it names the recipient only as retailer-00{id}. Every other identifying value stays out of all three.
       const allowed = id === "label-link" ? addressesOf(A.r) : [];
-      expect(leaks(text, aSecrets.filter((x) => !allowed.includes(x))), `${id} names the buyer`).toEqual([]);
-      expect(leaks(text, bSecrets.filter((x) => !addressesOf(B.r).includes(x) || id !== "label-link")), `${id} names the seller`).toEqual([]);
+      expect(
+        leaks(
+          text,
+          aSecrets.filter((x) => !allowed.includes(x)),
+        ),
+        `${id} names the buyer`,
+      ).toEqual([]);
+      expect(
+        leaks(
+          text,
+          bSecrets.filter((x) => !addressesOf(B.r).includes(x) || id !== "label-link"),
+        ),
+        `${id} names the seller`,
+      ).toEqual([]);
       if (id === "packing-slip-link") expect(text).toContain("retailer-00");
     }
 
@@ -241,7 +277,10 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
     await expectAnonymous(b, aSecrets, "B's orders");
 
     // E-mails: every notice of this order went to one of the two parties and names only its own store.
-    const mails = await dbh.db.select().from(outboxEmails).where(like(outboxEmails.dedupeKey, `${buyWorkflowId(orderId)}:mail:%`));
+    const mails = await dbh.db
+      .select()
+      .from(outboxEmails)
+      .where(like(outboxEmails.dedupeKey, `${buyWorkflowId(orderId)}:mail:%`));
     const aAddresses = new Set(aSecrets.map((x) => x.toLowerCase()));
     const bAddresses = new Set(bSecrets.map((x) => x.toLowerCase()));
     const toA = mails.filter((m) => aAddresses.has(m.toEmail.toLowerCase()));
@@ -249,8 +288,10 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
     expect(toA.length + toB.length, "every order notice goes to the buyer or the seller").toBe(mails.length);
     expect(toA.length, "A got order notices").toBeGreaterThan(0);
     expect(toB.length, "B got order notices").toBeGreaterThan(0);
-    for (const m of toA) expect(leaks(`${m.subject}\n${m.bodyText}\n${m.bodyHtml ?? ""}`, bSecrets), `e-mail "${m.subject}" to A names B`).toEqual([]);
-    for (const m of toB) expect(leaks(`${m.subject}\n${m.bodyText}\n${m.bodyHtml ?? ""}`, aSecrets), `e-mail "${m.subject}" to B names A`).toEqual([]);
+    for (const m of toA)
+      expect(leaks(`${m.subject}\n${m.bodyText}\n${m.bodyHtml ?? ""}`, bSecrets), `e-mail "${m.subject}" to A names B`).toEqual([]);
+    for (const m of toB)
+      expect(leaks(`${m.subject}\n${m.bodyText}\n${m.bodyHtml ?? ""}`, aSecrets), `e-mail "${m.subject}" to B names A`).toEqual([]);
 
     expect(gaps, "documents that could not be checked").toEqual([]);
   });

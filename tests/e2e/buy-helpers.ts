@@ -32,7 +32,12 @@ export async function closeTemporal(): Promise<void> {
   connection = undefined;
 }
 
-export async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 30_000, everyMs = 250): Promise<T> {
+export async function until<T>(
+  what: string,
+  fn: () => Promise<T | null | undefined | false>,
+  timeoutMs = 30_000,
+  everyMs = 250,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -51,18 +56,26 @@ export async function until<T>(what: string, fn: () => Promise<T | null | undefi
 export async function waitForOrderState(orderId: number, statename: string | string[], timeoutMs = 30_000): Promise<BuyOrderView> {
   const want = Array.isArray(statename) ? statename : [statename];
   const c = await temporal();
-  return until(`order ${orderId} in ${want.join("|")}`, async () => {
-    const v = await c.workflow.getHandle(buyWorkflowId(orderId)).query(orderViewQuery);
-    return want.includes(v.statename) && !v.busy ? v : null;
-  }, timeoutMs);
+  return until(
+    `order ${orderId} in ${want.join("|")}`,
+    async () => {
+      const v = await c.workflow.getHandle(buyWorkflowId(orderId)).query(orderViewQuery);
+      return want.includes(v.statename) && !v.busy ? v : null;
+    },
+    timeoutMs,
+  );
 }
 
 /** The read model row once its statename is `statename`. */
 export async function waitForReadModel(dbh: DbHandle, orderId: number, statename: string, timeoutMs = 30_000) {
-  return until(`orders.${orderId} statename ${statename}`, async () => {
-    const [o] = await dbh.db.select().from(orders).where(eq(orders.id, orderId));
-    return o && o.statename === statename ? o : null;
-  }, timeoutMs);
+  return until(
+    `orders.${orderId} statename ${statename}`,
+    async () => {
+      const [o] = await dbh.db.select().from(orders).where(eq(orders.id, orderId));
+      return o && o.statename === statename ? o : null;
+    },
+    timeoutMs,
+  );
 }
 
 /** Idempotency keys the sandbox payment provider saw for an order's workflow step ("authorize", ...). */

@@ -45,9 +45,25 @@ beforeAll(async () => {
   brand1 = (await createBrand(db)).id;
   brand2 = (await createBrand(db)).id;
   const b3 = (await createBrand(db)).id;
-  v1 = (await createProduct(db, { collectionId: (await createCollection(db, { brandId: brand1 })).id, sizes: SIZE_RUNS.apparel, colors: 1, priceCents: 1999 })).variations[0].id;
-  v2 = (await createProduct(db, { collectionId: (await createCollection(db, { brandId: brand2 })).id, sizes: SIZE_RUNS.apparel, colors: 1, priceCents: 3333 })).variations[0].id;
-  vHidden = (await createProduct(db, { collectionId: (await createCollection(db, { brandId: b3 })).id, sizes: SIZE_RUNS.apparel, colors: 1 })).variations[0].id;
+  v1 = (
+    await createProduct(db, {
+      collectionId: (await createCollection(db, { brandId: brand1 })).id,
+      sizes: SIZE_RUNS.apparel,
+      colors: 1,
+      priceCents: 1999,
+    })
+  ).variations[0].id;
+  v2 = (
+    await createProduct(db, {
+      collectionId: (await createCollection(db, { brandId: brand2 })).id,
+      sizes: SIZE_RUNS.apparel,
+      colors: 1,
+      priceCents: 3333,
+    })
+  ).variations[0].id;
+  vHidden = (
+    await createProduct(db, { collectionId: (await createCollection(db, { brandId: b3 })).id, sizes: SIZE_RUNS.apparel, colors: 1 })
+  ).variations[0].id;
   browser = await launchBrowser();
 });
 afterEach(async () => {
@@ -112,18 +128,34 @@ describe("adding to the cart", () => {
     const hidden = await createListing(dbh.db, { variationId: vHidden, providerId: seller.id, sizes: { S: 2 } });
     const p = await signedIn(buyer.email);
     const origin = new URL(url("/")).origin;
-    const res = await p.request.post(url("/cart"), { form: { intent: "add", listingId: String(hidden.id), "size.S": "1" }, headers: { Origin: origin }, maxRedirects: 0 });
+    const res = await p.request.post(url("/cart"), {
+      form: { intent: "add", listingId: String(hidden.id), "size.S": "1" },
+      headers: { Origin: origin },
+      maxRedirects: 0,
+    });
     expect(res.status()).toBe(404);
     expect(await res.text()).toContain(LISTING_UNAVAILABLE);
-    const bogus = await p.request.post(url("/cart"), { form: { intent: "add", listingId: "99999999999999", "size.S": "1" }, headers: { Origin: origin }, maxRedirects: 0 });
+    const bogus = await p.request.post(url("/cart"), {
+      form: { intent: "add", listingId: "99999999999999", "size.S": "1" },
+      headers: { Origin: origin },
+      maxRedirects: 0,
+    });
     expect(bogus.status()).toBe(404);
-    const remove = await p.request.post(url("/cart"), { form: { intent: "remove", listingId: String(hidden.id) }, headers: { Origin: origin }, maxRedirects: 0 });
+    const remove = await p.request.post(url("/cart"), {
+      form: { intent: "remove", listingId: String(hidden.id) },
+      headers: { Origin: origin },
+      maxRedirects: 0,
+    });
     expect(remove.status()).toBe(404);
 
     const staffEmail = uniqueEmail("staff");
     await createStaffUser(dbh.db, { email: staffEmail });
     const s = await signedIn(staffEmail);
-    const r = await s.request.post(url("/cart"), { form: { intent: "add", listingId: String(hidden.id), "size.S": "1" }, headers: { Origin: origin }, maxRedirects: 0 });
+    const r = await s.request.post(url("/cart"), {
+      form: { intent: "add", listingId: String(hidden.id), "size.S": "1" },
+      headers: { Origin: origin },
+      maxRedirects: 0,
+    });
     expect(r.status()).toBe(403);
     expect(await r.text()).toContain(CART_MESSAGES.adminHasNoCart);
     await s.goto(url("/cart"));
@@ -269,7 +301,10 @@ describe("checkout", () => {
     await q.locator("#sell-floor-time").selectOption("31-60");
     await q.locator("#checkout-terms-box").check();
     // Confirming the dialog sends the offer (its buy workflow starts, action 223: tests/e2e/checkout.test.ts).
-    await Promise.all([q.waitForURL((u) => u.pathname === "/buy" && u.searchParams.get("ref") === "offerSent", { timeout: 30_000 }), q.getByTestId("checkout-continue").click()]);
+    await Promise.all([
+      q.waitForURL((u) => u.pathname === "/buy" && u.searchParams.get("ref") === "offerSent", { timeout: 30_000 }),
+      q.getByTestId("checkout-continue").click(),
+    ]);
     await q.getByText(NOTICES.offerSent).first().waitFor();
     const [offer] = await dbh.db.select().from(orders).where(eq(orders.requestId, req.id));
     expect(offer).toMatchObject({ providerId: seller.r.id, receiverId: requestor.id, floorTime: "31-60" });

@@ -185,9 +185,17 @@ describe("buy checkout", () => {
 
     // Refusals of the action itself: an unknown card choice, the saved card when there is none, no order.
     const origin = new URL(url("/")).origin;
-    const bogus = await p.request.post(url(`/checkout/pay?order=${id}`), { form: { card_choice: "bogus" }, headers: { Origin: origin }, maxRedirects: 0 });
+    const bogus = await p.request.post(url(`/checkout/pay?order=${id}`), {
+      form: { card_choice: "bogus" },
+      headers: { Origin: origin },
+      maxRedirects: 0,
+    });
     expect(bogus.status()).toBe(400);
-    const noSaved = await p.request.post(url(`/checkout/pay?order=${id}`), { form: { card_choice: "saved" }, headers: { Origin: origin }, maxRedirects: 0 });
+    const noSaved = await p.request.post(url(`/checkout/pay?order=${id}`), {
+      form: { card_choice: "saved" },
+      headers: { Origin: origin },
+      maxRedirects: 0,
+    });
     expect(noSaved.status()).toBe(400);
     expect(await noSaved.text()).toContain("You have no card on file. Please enter a card.");
     // Without order ids the page names the cart's drafts in the URL first: back to the pay page.
@@ -202,7 +210,11 @@ describe("buy checkout", () => {
     expect(res?.status()).toBe(404);
     const bad = await s.goto(url(`/checkout/pay?order=abc`));
     expect(bad?.status()).toBe(404);
-    const strangerPost = await s.request.post(url(`/checkout/pay`), { form: { card_choice: "new" }, headers: { Origin: origin }, maxRedirects: 0 });
+    const strangerPost = await s.request.post(url(`/checkout/pay`), {
+      form: { card_choice: "new" },
+      headers: { Origin: origin },
+      maxRedirects: 0,
+    });
     expect(strangerPost.status()).toBe(404);
   });
 });

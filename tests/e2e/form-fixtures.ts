@@ -25,7 +25,17 @@ import {
 } from "../factories";
 import { freshEmail, HttpClient, inputValue } from "./http";
 
-const STORE_FIELDS = ["store_name", "store_email", "store_phone", "business_name", "address1", "city", "state", "postal_code", "resale_number"];
+const STORE_FIELDS = [
+  "store_name",
+  "store_email",
+  "store_phone",
+  "business_name",
+  "address1",
+  "city",
+  "state",
+  "postal_code",
+  "resale_number",
+];
 /** The text inputs of the contact form (job_title is a select: the fixture's is "Owner"). */
 const CONTACT_FIELDS = ["first_name", "last_name", "phone", "celphone"];
 
@@ -67,12 +77,21 @@ export async function createFormFixtures(prefix: string): Promise<FormFixtures> 
   const staffUser = await createStaffUser(db, { email: freshEmail(`${prefix}-staff`) });
   const created = await createRetailer(db, { status: "active", payout: true, user: { email: freshEmail(`${prefix}-retailer`) } });
   await authorizeBrand(db, created.retailer.id, brand.id);
-  const listing = await createListing(db, { variationId: product.variations[0].id, providerId: created.retailer.id, sizes: { S: 2, M: 1 } });
+  const listing = await createListing(db, {
+    variationId: product.variations[0].id,
+    providerId: created.retailer.id,
+    sizes: { S: 2, M: 1 },
+  });
   const request = await createRequest(db, { variationId: product.variations[1].id, requestorId: created.retailer.id, sizes: { L: 1 } });
   const setupUser = await createUser(db, { email: freshEmail(`${prefix}-setup`), password: DEFAULT_TEST_PASSWORD });
   // A swap the retailer started (its page's panel actions take bodies too); no workflow runs it.
   const other = await createRetailer(db, { status: "active", payout: true, user: { email: freshEmail(`${prefix}-provider`) } });
-  const swapListing = await createListing(db, { variationId: product.variations[0].id, providerId: other.retailer.id, sizes: { M: 2 }, listingType: "swap" });
+  const swapListing = await createListing(db, {
+    variationId: product.variations[0].id,
+    providerId: other.retailer.id,
+    sizes: { M: 2 },
+    listingType: "swap",
+  });
   const swap = await createSwapOrder(db, {
     providerId: other.retailer.id,
     receiverId: created.retailer.id,
@@ -118,4 +137,7 @@ export async function createFormFixtures(prefix: string): Promise<FormFixtures> 
 }
 
 /** A 1×1 PNG (a real picture by its bytes) for the upload tests. */
-export const TINY_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+export const TINY_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);

@@ -28,7 +28,9 @@ const FAST_MS = 100;
 const SLOW_BOX_MS = 1000;
 
 function info(r: HttpResponse): string {
-  return `${r.status} ${r.location ?? ""} ${htmlDecode(r.body.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " ")).replace(/\s+/g, " ").slice(0, 400)}`;
+  return `${r.status} ${r.location ?? ""} ${htmlDecode(r.body.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " "))
+    .replace(/\s+/g, " ")
+    .slice(0, 400)}`;
 }
 
 async function timed(send: () => Promise<HttpResponse>): Promise<{ r: HttpResponse; ms: number }> {
@@ -126,8 +128,16 @@ describe("H2: huge list indices, on every form with a list", () => {
   });
 
   test("/brands: your_interest_in_this_brand[100000]; /retailer-setup/: brand_ids[100000], requests[100000]", async () => {
-    await expectFastRefusal(urlencoded(fx.retailer, "/brands/?tab=add", "brand_name=X&your_interest_in_this_brand[100000]=buy"), [400], /too large/);
-    for (const body of ["step=brands&brand_ids[100000]=1", "step=brands&requests[100000].brand_name=x", "step=brands&requests[0].your_interest_in_this_brand[100000]=buy"]) {
+    await expectFastRefusal(
+      urlencoded(fx.retailer, "/brands/?tab=add", "brand_name=X&your_interest_in_this_brand[100000]=buy"),
+      [400],
+      /too large/,
+    );
+    for (const body of [
+      "step=brands&brand_ids[100000]=1",
+      "step=brands&requests[100000].brand_name=x",
+      "step=brands&requests[0].your_interest_in_this_brand[100000]=buy",
+    ]) {
       await expectFastRefusal(urlencoded(fx.setup, "/retailer-setup/", body), [400], /too large/);
     }
   });
@@ -144,7 +154,11 @@ describe("H2: huge list indices, on every form with a list", () => {
     expect(r.status, info(r)).toBeLessThan(500);
     expect(htmlDecode(r.body)).not.toMatch(/too many|too large|too long/);
     const grid = Array.from({ length: 5 }, (_, i) => `sizes[${i}]=1`).join("&");
-    const edit = await fx.retailer.postRaw(`/updatelisting/${fx.listingId}`, `${grid}&reason=overstock&modified_reason=x&intent=save`, "application/x-www-form-urlencoded");
+    const edit = await fx.retailer.postRaw(
+      `/updatelisting/${fx.listingId}`,
+      `${grid}&reason=overstock&modified_reason=x&intent=save`,
+      "application/x-www-form-urlencoded",
+    );
     expect(edit.status, info(edit)).toBeLessThan(500);
     expect(htmlDecode(edit.body)).not.toMatch(/too many|too large|too long/);
   });
@@ -187,7 +201,11 @@ describe("M1: a malformed __intent__ or __state__ is a 400 on every Conform form
 
   test("the brand request rows' add and remove buttons (Conform intents without JavaScript) still work", async () => {
     const insert = encodeURIComponent(JSON.stringify({ type: "insert", payload: { name: "requests", defaultValue: {} } }));
-    const r = await fx.setup.postRaw("/retailer-setup/", `step=brands&requests[0].brand_name=Acme&__intent__=${insert}`, "application/x-www-form-urlencoded");
+    const r = await fx.setup.postRaw(
+      "/retailer-setup/",
+      `step=brands&requests[0].brand_name=Acme&__intent__=${insert}`,
+      "application/x-www-form-urlencoded",
+    );
     expect(r.status, info(r)).toBeLessThan(500);
     expect(htmlDecode(r.body)).not.toMatch(/reserved and was sent wrong/);
   });

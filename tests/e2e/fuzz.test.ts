@@ -47,22 +47,139 @@ type Rng = ReturnType<typeof rng>;
 
 /** The field names of the app's forms (and a few that are not). */
 const NAMES = [
-  "email", "password", "confirm", "new_password", "next", "intent", "step", "user", "id", "retailerId", "banner", "redirectTo",
-  "store_name", "store_email", "store_phone", "business_name", "address1", "city", "state", "postal_code", "resale_number",
-  "first_name", "last_name", "job_title", "job_title_other", "phone", "celphone", "brand_ids", "brand_name", "brand_purchase_amount",
-  "your_interest_in_this_brand", "brand_contact_email", "brand_contact_name", "requests[0].brand_name", "requests[1].your_interest_in_this_brand",
-  "variation", "listingType", "reason", "provider", "requestor", "sizes[0]", "sizes[4]", "terms", "remove", "photos", "modified_reason",
-  "listing_type", "pendingok", "quantity", "listingId", "units.1.S", "floor_time", "condition", "packaging", "timeliness", "overall", "comments",
-  "date_of_birth", "street_address", "locality", "region", "account_number", "routing_number", "tos_accepted", "bustax_id", "submission_id",
-  "card_number", "card_expiry", "card_cvc", "payment_method", "tracking_code", "q", "stage",
-  "__proto__", "constructor.prototype", "a[", "a]]", "x..y", "", "toString",
+  "email",
+  "password",
+  "confirm",
+  "new_password",
+  "next",
+  "intent",
+  "step",
+  "user",
+  "id",
+  "retailerId",
+  "banner",
+  "redirectTo",
+  "store_name",
+  "store_email",
+  "store_phone",
+  "business_name",
+  "address1",
+  "city",
+  "state",
+  "postal_code",
+  "resale_number",
+  "first_name",
+  "last_name",
+  "job_title",
+  "job_title_other",
+  "phone",
+  "celphone",
+  "brand_ids",
+  "brand_name",
+  "brand_purchase_amount",
+  "your_interest_in_this_brand",
+  "brand_contact_email",
+  "brand_contact_name",
+  "requests[0].brand_name",
+  "requests[1].your_interest_in_this_brand",
+  "variation",
+  "listingType",
+  "reason",
+  "provider",
+  "requestor",
+  "sizes[0]",
+  "sizes[4]",
+  "terms",
+  "remove",
+  "photos",
+  "modified_reason",
+  "listing_type",
+  "pendingok",
+  "quantity",
+  "listingId",
+  "units.1.S",
+  "floor_time",
+  "condition",
+  "packaging",
+  "timeliness",
+  "overall",
+  "comments",
+  "date_of_birth",
+  "street_address",
+  "locality",
+  "region",
+  "account_number",
+  "routing_number",
+  "tos_accepted",
+  "bustax_id",
+  "submission_id",
+  "card_number",
+  "card_expiry",
+  "card_cvc",
+  "payment_method",
+  "tracking_code",
+  "q",
+  "stage",
+  "__proto__",
+  "constructor.prototype",
+  "a[",
+  "a]]",
+  "x..y",
+  "",
+  "toString",
 ] as const;
-const LISTS = ["sizes", "brand_ids", "requests", "your_interest_in_this_brand", "requests[0].your_interest_in_this_brand", "photos", "units"];
+const LISTS = [
+  "sizes",
+  "brand_ids",
+  "requests",
+  "your_interest_in_this_brand",
+  "requests[0].your_interest_in_this_brand",
+  "photos",
+  "units",
+];
 const CONTROL = ["\u0000", "\u0001", "\u0007", "\u0008", "\u000b", "\u001b", "\u007f", "\u0085", "\u009f", "\u2028", "\r\n", "\t"];
 const VALUES = [
-  "", " ", "0", "-1", "1.5", "1e309", "NaN", "Infinity", "99999999999", "9".repeat(400), "on", "off", "true", "null", "[]", "{}",
-  "delete", "save", "act", "activate", "deny", "upload", "continue", "buy", "sell", "swap", "Other", "Owner", "overstock", "NY", "12345",
-  "x".repeat(5000), "ünïcödé 🛹", "<script>alert(1)</script>", "' OR 1=1 --", "%", "%zz", "%00", "\ud800", "a%40b", "/\\evil.example",
+  "",
+  " ",
+  "0",
+  "-1",
+  "1.5",
+  "1e309",
+  "NaN",
+  "Infinity",
+  "99999999999",
+  "9".repeat(400),
+  "on",
+  "off",
+  "true",
+  "null",
+  "[]",
+  "{}",
+  "delete",
+  "save",
+  "act",
+  "activate",
+  "deny",
+  "upload",
+  "continue",
+  "buy",
+  "sell",
+  "swap",
+  "Other",
+  "Owner",
+  "overstock",
+  "NY",
+  "12345",
+  "x".repeat(5000),
+  "ünïcödé 🛹",
+  "<script>alert(1)</script>",
+  "' OR 1=1 --",
+  "%",
+  "%zz",
+  "%00",
+  "\ud800",
+  "a%40b",
+  "/\\evil.example",
 ] as const;
 
 function value(g: Rng): string {
@@ -72,7 +189,10 @@ function value(g: Rng): string {
 
 function enc(s: string): string {
   // encodeURIComponent refuses a lone surrogate: it is sent as its (invalid) UTF-8 bytes instead
-  return encodeURIComponent(s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd")).replace(/%EF%BF%BD/g, "%ED%A0%80");
+  return encodeURIComponent(s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd")).replace(
+    /%EF%BF%BD/g,
+    "%ED%A0%80",
+  );
 }
 
 type Body = { kind: string; body: string | Uint8Array; type: string | null };
@@ -88,17 +208,35 @@ function urlencode(pairs: [string, string][]): string {
 function multipart(pairs: [string, string, string?][], boundary: string): string {
   return (
     pairs
-      .map(([k, v, file]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"${file ? `; filename="${file}"\r\nContent-Type: image/png` : ""}\r\n\r\n${v}\r\n`)
+      .map(
+        ([k, v, file]) =>
+          `--${boundary}\r\nContent-Disposition: form-data; name="${k}"${file ? `; filename="${file}"\r\nContent-Type: image/png` : ""}\r\n\r\n${v}\r\n`,
+      )
       .join("") + `--${boundary}--\r\n`
   );
 }
 
 const INTENTS = [
-  "{bad", "", "null", "[]", "1", '"x"', "{}", '{"type":"insert"}', '{"type":"insert","payload":{"name":"requests","index":99999999}}',
-  '{"type":"update","payload":{"name":"sizes","index":1000000,"value":"1"}}', '{"type":"remove","payload":{"name":"email","index":0}}',
-  '{"type":"reorder","payload":{"name":"requests","from":0,"to":1e9}}', '{"type":"update","payload":{"value":{"a":{"b":{"c":[]}}}}}',
-  '{"type":"insert","payload":{"name":"email"}}', '{"type":"validate","payload":{"name":"__proto__"}}', '{"type":"reset","payload":{}}',
-  "[".repeat(3000) + "]".repeat(3000), '{"validated":{"email":true}}', '{"validated":[1,2,3]}', '{"validated":{"x":"yes"}}',
+  "{bad",
+  "",
+  "null",
+  "[]",
+  "1",
+  '"x"',
+  "{}",
+  '{"type":"insert"}',
+  '{"type":"insert","payload":{"name":"requests","index":99999999}}',
+  '{"type":"update","payload":{"name":"sizes","index":1000000,"value":"1"}}',
+  '{"type":"remove","payload":{"name":"email","index":0}}',
+  '{"type":"reorder","payload":{"name":"requests","from":0,"to":1e9}}',
+  '{"type":"update","payload":{"value":{"a":{"b":{"c":[]}}}}}',
+  '{"type":"insert","payload":{"name":"email"}}',
+  '{"type":"validate","payload":{"name":"__proto__"}}',
+  '{"type":"reset","payload":{}}',
+  "[".repeat(3000) + "]".repeat(3000),
+  '{"validated":{"email":true}}',
+  '{"validated":[1,2,3]}',
+  '{"validated":{"x":"yes"}}',
 ];
 
 /** One malformed body of a kind chosen by the generator. */
@@ -130,12 +268,20 @@ function body(g: Rng): Body {
     case 4: {
       // wrong types: a scalar sent as a list or an object, numbers where text goes and the reverse
       const name = g.pick(NAMES);
-      const pairs: [string, string][] = [[name, value(g)], [name, value(g)], [`${name}.x`, value(g)], [`${name}[0]`, value(g)], ...fields(g, g.int(4))];
+      const pairs: [string, string][] = [
+        [name, value(g)],
+        [name, value(g)],
+        [`${name}.x`, value(g)],
+        [`${name}[0]`, value(g)],
+        ...fields(g, g.int(4)),
+      ];
       return { kind: `wrong types of "${name}"`, body: urlencode(pairs), type: U };
     }
     case 5: {
       // not valid urlencoding: raw bytes, bad escapes, empty names, stray separators
-      const bytes = Array.from({ length: 1 + g.int(300) }, () => (g.int(3) === 0 ? g.pick([0x25, 0x26, 0x3d, 0x00, 0xff, 0xc3, 0x5b]) : g.int(256)));
+      const bytes = Array.from({ length: 1 + g.int(300) }, () =>
+        g.int(3) === 0 ? g.pick([0x25, 0x26, 0x3d, 0x00, 0xff, 0xc3, 0x5b]) : g.int(256),
+      );
       return { kind: "garbage urlencoded", body: new Uint8Array(bytes), type: U };
     }
     case 6: {
@@ -150,11 +296,28 @@ function body(g: Rng): Body {
       const pairs = fields(g, 1 + g.int(5)).map(([k, v]) => [k, v, g.int(4) === 0 ? "x.png" : undefined] as [string, string, string?]);
       const whole = multipart(pairs, boundary);
       const variant = g.int(5);
-      if (variant === 0) return { kind: "truncated multipart", body: whole.slice(0, g.int(whole.length)), type: `multipart/form-data; boundary=${boundary}` };
+      if (variant === 0)
+        return {
+          kind: "truncated multipart",
+          body: whole.slice(0, g.int(whole.length)),
+          type: `multipart/form-data; boundary=${boundary}`,
+        };
       if (variant === 1) return { kind: "multipart, other boundary", body: whole, type: "multipart/form-data; boundary=nope" };
       if (variant === 2) return { kind: "multipart, no boundary", body: whole, type: "multipart/form-data" };
-      if (variant === 3) return { kind: "multipart, 2,500 parts", body: multipart(Array.from({ length: 2500 }, (_, i) => [`f${i}`, "1"]), boundary), type: `multipart/form-data; boundary=${boundary}` };
-      return { kind: "multipart, nameless part", body: `--${boundary}\r\nContent-Disposition: form-data\r\n\r\nx\r\n--${boundary}--\r\n`, type: `multipart/form-data; boundary=${boundary}` };
+      if (variant === 3)
+        return {
+          kind: "multipart, 2,500 parts",
+          body: multipart(
+            Array.from({ length: 2500 }, (_, i) => [`f${i}`, "1"]),
+            boundary,
+          ),
+          type: `multipart/form-data; boundary=${boundary}`,
+        };
+      return {
+        kind: "multipart, nameless part",
+        body: `--${boundary}\r\nContent-Disposition: form-data\r\n\r\nx\r\n--${boundary}--\r\n`,
+        type: `multipart/form-data; boundary=${boundary}`,
+      };
     }
     case 8: {
       return g.pick<Body>([
@@ -171,7 +334,12 @@ function body(g: Rng): Body {
     }
     default: {
       // deep or long names
-      const name = g.int(2) === 0 ? Array.from({ length: 1 + g.int(80) }, () => `[${g.int(999)}]`).join("").replace(/^/, "a") : "n".repeat(100 + g.int(400));
+      const name =
+        g.int(2) === 0
+          ? Array.from({ length: 1 + g.int(80) }, () => `[${g.int(999)}]`)
+              .join("")
+              .replace(/^/, "a")
+          : "n".repeat(100 + g.int(400));
       return { kind: "deep or long name", body: `${enc(name)}=1`, type: U };
     }
   }
@@ -183,13 +351,61 @@ function uploadBody(g: Rng): Body {
   const type = `multipart/form-data; boundary=${boundary}`;
   const variant = g.int(6);
   if (variant === 0) {
-    const whole = multipart([["intent", "upload"], ["photos", "\x89PNG\r\n\x1a\n" + "x".repeat(2000), "a.png"]], boundary);
+    const whole = multipart(
+      [
+        ["intent", "upload"],
+        ["photos", "\x89PNG\r\n\x1a\n" + "x".repeat(2000), "a.png"],
+      ],
+      boundary,
+    );
     return { kind: "upload, truncated", body: whole.slice(0, g.int(whole.length)), type };
   }
-  if (variant === 1) return { kind: "upload, 30 parts", body: multipart(Array.from({ length: 30 }, () => ["photos", "x", "p.png"]), boundary), type };
-  if (variant === 2) return { kind: "upload, not a picture", body: multipart([["intent", "upload"], ["photos", "GIF89a" + value(g), `${value(g)}.png`]], boundary), type };
-  if (variant === 3) return { kind: "upload, reserved and control", body: multipart([["intent", g.pick(["upload", "continue", "x\u0000"])], ["__intent__", g.pick(INTENTS)], ["remove", value(g)]], boundary), type };
-  if (variant === 4) return { kind: "upload, 6 MB picture", body: multipart([["intent", "upload"], ["photos", "y".repeat(6 * 1024 * 1024), "big.png"]], boundary), type };
+  if (variant === 1)
+    return {
+      kind: "upload, 30 parts",
+      body: multipart(
+        Array.from({ length: 30 }, () => ["photos", "x", "p.png"]),
+        boundary,
+      ),
+      type,
+    };
+  if (variant === 2)
+    return {
+      kind: "upload, not a picture",
+      body: multipart(
+        [
+          ["intent", "upload"],
+          ["photos", "GIF89a" + value(g), `${value(g)}.png`],
+        ],
+        boundary,
+      ),
+      type,
+    };
+  if (variant === 3)
+    return {
+      kind: "upload, reserved and control",
+      body: multipart(
+        [
+          ["intent", g.pick(["upload", "continue", "x\u0000"])],
+          ["__intent__", g.pick(INTENTS)],
+          ["remove", value(g)],
+        ],
+        boundary,
+      ),
+      type,
+    };
+  if (variant === 4)
+    return {
+      kind: "upload, 6 MB picture",
+      body: multipart(
+        [
+          ["intent", "upload"],
+          ["photos", "y".repeat(6 * 1024 * 1024), "big.png"],
+        ],
+        boundary,
+      ),
+      type,
+    };
   return body(g);
 }
 
@@ -242,26 +458,65 @@ function send(who: Who, method: "GET" | "POST", path: string, b?: Body): Promise
 /** Every route with an action (app/routes; ids of this file's fixtures or ids that do not exist), and two without. */
 function formRoutes(): string[] {
   return [
-    "/signin", "/register", "/password-reset", "/password-reset/1/not-a-token", `/password-reset/${fx.retailerId}/abc`,
-    "/act-as", "/admin/retailers", "/admin/active-transactions", "/admin/active-rmas", "/admin/active-transactions/pending", "/admin/active-shipments",
-    "/alerts", "/banners/dismiss", `/brands/?tab=add`, "/cart", "/checkout", "/checkout/pay", "/checkout/swap", "/getpaid/", "/settings/payout",
-    "/settings/card", "/settings/contact", "/settings/store", "/retailer-setup/", "/rate/999999", "/transaction/buy/999999",
-    "/transaction/swap/999999", `/transaction/swap/${fx.swapOrderId}`, `/create-rma/${fx.swapOrderId}`, "/create-rma/999999", `/updatelisting/${fx.listingId}`, `/updaterequest/${fx.requestId}`, `/viewlisting/${fx.listingId}/buy`,
-    fx.listingStages.style, fx.listingStages.sizes, fx.listingStages.terms, fx.requestStages.style, fx.requestStages.sizes, fx.requestStages.terms,
+    "/signin",
+    "/register",
+    "/password-reset",
+    "/password-reset/1/not-a-token",
+    `/password-reset/${fx.retailerId}/abc`,
+    "/act-as",
+    "/admin/retailers",
+    "/admin/active-transactions",
+    "/admin/active-rmas",
+    "/admin/active-transactions/pending",
+    "/admin/active-shipments",
+    "/alerts",
+    "/banners/dismiss",
+    `/brands/?tab=add`,
+    "/cart",
+    "/checkout",
+    "/checkout/pay",
+    "/checkout/swap",
+    "/getpaid/",
+    "/settings/payout",
+    "/settings/card",
+    "/settings/contact",
+    "/settings/store",
+    "/retailer-setup/",
+    "/rate/999999",
+    "/transaction/buy/999999",
+    "/transaction/swap/999999",
+    `/transaction/swap/${fx.swapOrderId}`,
+    `/create-rma/${fx.swapOrderId}`,
+    "/create-rma/999999",
+    `/updatelisting/${fx.listingId}`,
+    `/updaterequest/${fx.requestId}`,
+    `/viewlisting/${fx.listingId}/buy`,
+    fx.listingStages.style,
+    fx.listingStages.sizes,
+    fx.listingStages.terms,
+    fx.requestStages.style,
+    fx.requestStages.sizes,
+    fx.requestStages.terms,
     // pages without an action: the router's own 405
-    "/", "/orders",
+    "/",
+    "/orders",
   ];
 }
 
 function describeResponse(r: Answer): string {
-  return `${r.status} ${htmlDecode(r.body.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " ")).replace(/\s+/g, " ").slice(0, 300)}`;
+  return `${r.status} ${htmlDecode(r.body.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " "))
+    .replace(/\s+/g, " ")
+    .slice(0, 300)}`;
 }
 
 test(`fuzz (seed ${SEED}): >= 1,000 malformed bodies, no 5xx, no stack trace, /signin answering`, { timeout: 120_000 }, async () => {
   const g = rng(SEED);
   const jobs: { path: string; who: Who; b: Body }[] = [];
-  for (const path of formRoutes()) for (const who of ["anonymous", "retailer", "staff"] as Who[]) for (let i = 0; i < BODIES_PER_ROUTE_AND_USER; i++) jobs.push({ path, who, b: body(g) });
-  for (const who of ["anonymous", "retailer", "staff"] as Who[]) for (let i = 0; i < 3 * BODIES_PER_ROUTE_AND_USER; i++) jobs.push({ path: fx.listingStages.photos, who, b: uploadBody(g) });
+  for (const path of formRoutes())
+    for (const who of ["anonymous", "retailer", "staff"] as Who[])
+      for (let i = 0; i < BODIES_PER_ROUTE_AND_USER; i++) jobs.push({ path, who, b: body(g) });
+  for (const who of ["anonymous", "retailer", "staff"] as Who[])
+    for (let i = 0; i < 3 * BODIES_PER_ROUTE_AND_USER; i++) jobs.push({ path: fx.listingStages.photos, who, b: uploadBody(g) });
   // The setup wizard's own user (a login without a retailer) too.
   for (let i = 0; i < BODIES_PER_ROUTE_AND_USER; i++) jobs.push({ path: "/retailer-setup/", who: "setup", b: body(g) });
   // /logout ends the session it is sent with: only anonymous clients post there.
@@ -297,7 +552,9 @@ test(`fuzz (seed ${SEED}): >= 1,000 malformed bodies, no 5xx, no stack trace, /s
       try {
         r = await send(who, "POST", path, b);
       } catch (e) {
-        failures.push(`${who} POST ${path} [${b.kind}, ${b.body.length} bytes]: no answer (${(e as Error).message} ${String((e as Error).cause ?? "")})`);
+        failures.push(
+          `${who} POST ${path} [${b.kind}, ${b.body.length} bytes]: no answer (${(e as Error).message} ${String((e as Error).cause ?? "")})`,
+        );
         continue;
       }
       const ms = performance.now() - t;

@@ -92,7 +92,10 @@ export async function hydrated(page: Page): Promise<void> {
 /** Closes a page and its context. */
 export async function closePage(page: Page): Promise<void> {
   openPages.delete(page);
-  await page.context().close().catch(() => {});
+  await page
+    .context()
+    .close()
+    .catch(() => {});
 }
 
 /**
@@ -139,7 +142,10 @@ export async function readOutbox(toEmail: string): Promise<OutboxEmail[]> {
  * Waits until an e-mail for `toEmail` arrives (optionally matching `subject`) that was created after
  * `since`, and returns it. E-mails are written by workflows/actions asynchronously.
  */
-export async function waitForEmail(toEmail: string, opts: { subject?: RegExp | string; since?: Date; timeoutMs?: number } = {}): Promise<OutboxEmail> {
+export async function waitForEmail(
+  toEmail: string,
+  opts: { subject?: RegExp | string; since?: Date; timeoutMs?: number } = {},
+): Promise<OutboxEmail> {
   const deadline = Date.now() + (opts.timeoutMs ?? 20_000);
   for (;;) {
     const rows = await readOutbox(toEmail);

@@ -76,7 +76,9 @@ export class HttpClient {
       if (eq < 0) continue;
       const name = pair.slice(0, eq).trim();
       const value = pair.slice(eq + 1).trim();
-      const expired = attrs.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split("=")[1]) < Date.now()));
+      const expired = attrs.some(
+        (a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split("=")[1]) < Date.now()),
+      );
       if (value === "" || expired) this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
@@ -93,7 +95,12 @@ export class HttpClient {
       const origin = opts.origin === undefined ? (method === "GET" || method === "HEAD" ? undefined : appOrigin) : opts.origin;
       if (origin) headers.Origin = origin;
       if (opts.withCookies !== false && this.cookies.size > 0) headers.Cookie = this.cookieHeader();
-      const res = await fetch(target, { method, headers, body: method === "GET" || method === "HEAD" ? undefined : (body as BodyInit | null), redirect: "manual" });
+      const res = await fetch(target, {
+        method,
+        headers,
+        body: method === "GET" || method === "HEAD" ? undefined : (body as BodyInit | null),
+        redirect: "manual",
+      });
       this.keepCookies(res);
       const loc = res.headers.get("location");
       const text = await res.text();
@@ -109,7 +116,11 @@ export class HttpClient {
       return {
         status: res.status,
         headers: res.headers,
-        location: location ? (location.origin === new URL(this.base).origin ? location.pathname + location.search + location.hash : location.toString()) : null,
+        location: location
+          ? location.origin === new URL(this.base).origin
+            ? location.pathname + location.search + location.hash
+            : location.toString()
+          : null,
         body: text,
         url: target,
         chain,
@@ -134,7 +145,12 @@ export class HttpClient {
   }
 
   /** POST an arbitrary body with the given Content-Type (for malformed-input tests). */
-  postRaw(path: string, body: string | Uint8Array, contentType: string | null, opts: Omit<RequestOptions, "method" | "body"> = {}): Promise<HttpResponse> {
+  postRaw(
+    path: string,
+    body: string | Uint8Array,
+    contentType: string | null,
+    opts: Omit<RequestOptions, "method" | "body"> = {},
+  ): Promise<HttpResponse> {
     return this.request(path, {
       ...opts,
       method: "POST",
@@ -176,7 +192,13 @@ export function freshEmail(prefix = "http"): string {
 }
 
 /** Things that must never reach a user: stack frames, module paths, raw error names. */
-const LEAK_PATTERNS: RegExp[] = [/^\s+at .+(:\d+:\d+\)?|\(native\))$/m, /\s{4}at [\w$.<>]+ \(/, /node_modules/, /\b(?:Type|Reference|Syntax|Range|Postgres|Zod)?Error: /, /\bfile:\/\/\//];
+const LEAK_PATTERNS: RegExp[] = [
+  /^\s+at .+(:\d+:\d+\)?|\(native\))$/m,
+  /\s{4}at [\w$.<>]+ \(/,
+  /node_modules/,
+  /\b(?:Type|Reference|Syntax|Range|Postgres|Zod)?Error: /,
+  /\bfile:\/\/\//,
+];
 
 /** The first stack-trace-like fragment of a response body, or null. */
 export function leakedTrace(body: string): string | null {

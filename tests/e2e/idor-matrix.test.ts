@@ -69,7 +69,12 @@ const ROUTES_DIR = path.resolve(__dirname, "../../app/routes");
 
 type Persona = "other" | "pending" | "inactive" | "anonymous";
 const PERSONAS: readonly Persona[] = ["other", "pending", "inactive", "anonymous"];
-const personas: Record<Persona, HttpClient> = { other: new HttpClient(), pending: new HttpClient(), inactive: new HttpClient(), anonymous: new HttpClient() };
+const personas: Record<Persona, HttpClient> = {
+  other: new HttpClient(),
+  pending: new HttpClient(),
+  inactive: new HttpClient(),
+  anonymous: new HttpClient(),
+};
 const owners = { a: new HttpClient(), b: new HttpClient(), staff: new HttpClient() };
 type Owner = keyof typeof owners;
 
@@ -145,7 +150,11 @@ const MATRIX: Record<string, Case> = {
   },
   "admin.$class_name.$id.tsx": staffOnly(
     "a staff record (here retailer A's row and contact)",
-    (f) => [get(`/admin/retailer/${f.a}`), post(`/admin/retailer/${f.a}`, { store_name: `Taken ${tok}`, intent: "save" }), post(`/admin/retailer/${f.a}`, { intent: "delete" })],
+    (f) => [
+      get(`/admin/retailer/${f.a}`),
+      post(`/admin/retailer/${f.a}`, { store_name: `Taken ${tok}`, intent: "save" }),
+      post(`/admin/retailer/${f.a}`, { intent: "delete" }),
+    ],
     (f) => [`/admin/retailer/${f.a}`],
   ),
   "admin.$class_name._index.tsx": staffOnly(
@@ -153,8 +162,16 @@ const MATRIX: Record<string, Case> = {
     (f) => [get("/admin/retailer/"), post("/admin/brand/", { action: "delete_selected", selected: f.brandPriv.id, confirm: "yes" })],
     () => ["/admin/retailer/"],
   ),
-  "admin.$class_name.choices.tsx": staffOnly("a staff picker's choices", () => [get(`/admin/retailer/choices?q=${tok}`)], () => [`/admin/retailer/choices?q=${tok}`]),
-  "admin.$class_name.export.tsx": staffOnly("a staff list's CSV export", () => [get("/admin/retailer/export")], () => ["/admin/retailer/export"]),
+  "admin.$class_name.choices.tsx": staffOnly(
+    "a staff picker's choices",
+    () => [get(`/admin/retailer/choices?q=${tok}`)],
+    () => [`/admin/retailer/choices?q=${tok}`],
+  ),
+  "admin.$class_name.export.tsx": staffOnly(
+    "a staff list's CSV export",
+    () => [get("/admin/retailer/export")],
+    () => ["/admin/retailer/export"],
+  ),
   "admin.$class_name.new.tsx": staffOnly(
     "a staff create form",
     () => [get("/admin/brand/new"), post("/admin/brand/new", { name: `New ${tok}`, display_name: `New ${tok}`, intent: "save" })],
@@ -167,16 +184,30 @@ const MATRIX: Record<string, Case> = {
   ),
   "admin.active-transactions.($stage).tsx": staffOnly(
     "the transactions screen and its carrier tools",
-    (f) => [get(`/admin/active-transactions/all?order=${f.buy.id}`), post("/admin/active-transactions/all", { intent: "carrier", order: f.buy.id, status: "delivered" })],
+    (f) => [
+      get(`/admin/active-transactions/all?order=${f.buy.id}`),
+      post("/admin/active-transactions/all", { intent: "carrier", order: f.buy.id, status: "delivered" }),
+    ],
     (f) => [`/admin/active-transactions/all?order=${f.buy.id}`],
   ),
-  "admin.listings.($stage).tsx": staffOnly("the staff listings screen", () => [get("/admin/listings/all")], () => ["/admin/listings/all"]),
+  "admin.listings.($stage).tsx": staffOnly(
+    "the staff listings screen",
+    () => [get("/admin/listings/all")],
+    () => ["/admin/listings/all"],
+  ),
   "admin.productvariationmanagement.$variation_id.tsx": staffOnly(
     "a product variation's staff page",
-    (f) => [get(`/admin/productvariationmanagement/${f.variationPriv}`), post(`/admin/productvariationmanagement/${f.variationPriv}`, { intent: "save", price: "1.00" })],
+    (f) => [
+      get(`/admin/productvariationmanagement/${f.variationPriv}`),
+      post(`/admin/productvariationmanagement/${f.variationPriv}`, { intent: "save", price: "1.00" }),
+    ],
     (f) => [`/admin/productvariationmanagement/${f.variationPriv}`],
   ),
-  "admin.reports.$report.tsx": staffOnly("a staff report download", () => [get("/admin/reports/retailer-brands.csv")], () => ["/admin/reports/retailer-brands.csv"]),
+  "admin.reports.$report.tsx": staffOnly(
+    "a staff report download",
+    () => [get("/admin/reports/retailer-brands.csv")],
+    () => ["/admin/reports/retailer-brands.csv"],
+  ),
   "admin.validate.($stage).tsx": staffOnly(
     "the validation tools",
     (f) => [get("/admin/validate/brands"), post("/admin/validate/brands", { intent: "validate", brand: f.brandPriv.id })],
@@ -185,7 +216,9 @@ const MATRIX: Record<string, Case> = {
   "buy_.$brand.tsx": {
     what: "the marketplace of one brand: only its authorized retailers see it",
     probes: (f) => [get(`/buy/${f.brandPriv.id}`)],
-    opens: (f) => [{ as: "b", path: `/buy/${f.brandPriv.id}`, check: (r) => (r.status === 404 ? "B was refused although authorized" : null) }],
+    opens: (f) => [
+      { as: "b", path: `/buy/${f.brandPriv.id}`, check: (r) => (r.status === 404 ? "B was refused although authorized" : null) },
+    ],
   },
   "sell_.$brand.tsx": {
     what: "the marketplace of one brand (requests): only its authorized retailers see it",
@@ -205,7 +238,10 @@ const MATRIX: Record<string, Case> = {
   },
   "create-rma.($id).tsx": {
     what: "the RMA wizard of an order A received",
-    probes: (f) => [get(`/create-rma/${f.buy.id}`), post(`/create-rma/${f.buy.id}`, { step: "units", intent: "next", [`qty_${f.buy.id}`]: 1 })],
+    probes: (f) => [
+      get(`/create-rma/${f.buy.id}`),
+      post(`/create-rma/${f.buy.id}`, { step: "units", intent: "next", [`qty_${f.buy.id}`]: 1 }),
+    ],
     opens: (f) => [{ as: "a", path: `/create-rma/${f.buy.id}` }],
   },
   "listing.$tab.$id.tsx": {
@@ -218,7 +254,10 @@ const MATRIX: Record<string, Case> = {
   },
   "manage-brand.($tab).tsx": staffOnly(
     "the brand manager",
-    (f) => [get(`/manage-brand/info?brand=${f.brandPriv.id}`), post(`/manage-brand/retailers?brand=${f.brandPriv.id}`, { intent: "add_retailer", retailer: f.a })],
+    (f) => [
+      get(`/manage-brand/info?brand=${f.brandPriv.id}`),
+      post(`/manage-brand/retailers?brand=${f.brandPriv.id}`, { intent: "add_retailer", retailer: f.a }),
+    ],
     (f) => [`/manage-brand/info?brand=${f.brandPriv.id}`],
   ),
   "manage-retailer.tsx": staffOnly(
@@ -235,7 +274,9 @@ const MATRIX: Record<string, Case> = {
   "orders.($stage).tsx": {
     what: "a tab of the viewer's own orders: another retailer's orders never show",
     probes: () => ["sales", "purchases", "swaps", "sentswaps", "receivedswaps"].map((s) => get(`/orders/${s}`, { scoped: true })),
-    opens: (f) => [{ as: "a", path: "/orders/purchases", check: (r) => (r.body.includes(f.buy.externalId) ? null : "A's purchase is not on A's page") }],
+    opens: (f) => [
+      { as: "a", path: "/orders/purchases", check: (r) => (r.body.includes(f.buy.externalId) ? null : "A's purchase is not on A's page") },
+    ],
   },
   "packingslip.$id.tsx": {
     what: "an order's packing slip, by order number or action id (the sender's)",
@@ -249,10 +290,20 @@ const MATRIX: Record<string, Case> = {
     what: "a password reset link: its user id is public, only the token opens it",
     probes: (f) => [
       get(`/password-reset/${f.userA}/${generateResetToken()}`, { refused: invalidLink }),
-      post(`/password-reset/${f.userA}/${generateResetToken()}`, { new_password: `Taken-${tok}-1`, confirm: `Taken-${tok}-1` }, { refused: (r) => (r.status === 400 ? null : `answered ${r.status}`) }),
+      post(
+        `/password-reset/${f.userA}/${generateResetToken()}`,
+        { new_password: `Taken-${tok}-1`, confirm: `Taken-${tok}-1` },
+        { refused: (r) => (r.status === 400 ? null : `answered ${r.status}`) },
+      ),
       get(`/password-reset/${f.userA}/${f.reset.token.slice(0, -1)}x`, { refused: invalidLink }),
     ],
-    opens: (f) => [{ as: "b", path: `/password-reset/${f.userA}/${f.reset.token}`, check: (r) => (invalidLink(r) === null ? "the real link reads as invalid" : null) }],
+    opens: (f) => [
+      {
+        as: "b",
+        path: `/password-reset/${f.userA}/${f.reset.token}`,
+        check: (r) => (invalidLink(r) === null ? "the real link reads as invalid" : null),
+      },
+    ],
   },
   "rate.$id.tsx": {
     what: "the rating page of an order A received",
@@ -283,7 +334,11 @@ const MATRIX: Record<string, Case> = {
   },
   "signin.($stage).tsx": {
     what: "no object: the stage only picks a form (register and forgot redirect to their pages)",
-    probes: () => [get("/signin/register", { scoped: true }), get("/signin/forgot", { scoped: true }), get(`/signin/${tok}`, { scoped: true })],
+    probes: () => [
+      get("/signin/register", { scoped: true }),
+      get("/signin/forgot", { scoped: true }),
+      get(`/signin/${tok}`, { scoped: true }),
+    ],
   },
   "transaction.$ttype.$id.tsx": {
     what: "an order's page and its commands (a purchase A received, a swap between A and B)",
@@ -304,7 +359,11 @@ const MATRIX: Record<string, Case> = {
   },
   "updatelisting.$id.tsx": {
     what: "the edit form of A's listing",
-    probes: (f) => [get(`/updatelisting/${f.listing}`), post(`/updatelisting/${f.listing}`, { intent: "delete" }), post(`/updatelisting/${f.listing}`, { intent: "save", "sizes[0]": 9, modified_reason: "inventory_correction" })],
+    probes: (f) => [
+      get(`/updatelisting/${f.listing}`),
+      post(`/updatelisting/${f.listing}`, { intent: "delete" }),
+      post(`/updatelisting/${f.listing}`, { intent: "save", "sizes[0]": 9, modified_reason: "inventory_correction" }),
+    ],
     opens: (f) => [{ as: "a", path: `/updatelisting/${f.listing}` }],
   },
   "updaterequest.$id.tsx": {
@@ -323,7 +382,13 @@ const MATRIX: Record<string, Case> = {
   "viewlisting.$listingId.$action.tsx": {
     what: "the listing view by its spec name: it redirects to /listing/..., where the brand decides",
     probes: (f) => [get(`/viewlisting/${f.listing}/buy`, { follow: true })],
-    opens: (f) => [{ as: "b", path: `/viewlisting/${f.listing}/buy`, check: (r) => (r.status === 302 && r.location === `/listing/buy/${f.listing}` ? null : `answered ${r.status} ${r.location}`) }],
+    opens: (f) => [
+      {
+        as: "b",
+        path: `/viewlisting/${f.listing}/buy`,
+        check: (r) => (r.status === 302 && r.location === `/listing/buy/${f.listing}` ? null : `answered ${r.status} ${r.location}`),
+      },
+    ],
   },
 };
 
@@ -372,14 +437,30 @@ async function snapshot(f: Fixtures): Promise<string> {
     db().select().from(sandboxCarrierShipments).where(eq(sandboxCarrierShipments.trackingNumber, f.tracking)),
     db().select().from(listings).where(eq(listings.id, f.listing)),
     db().select().from(listingRequests).where(eq(listingRequests.id, f.request)),
-    db().select().from(uploads).where(inArray(uploads.name, [f.photo, f.rmaPhoto])).orderBy(uploads.name),
+    db()
+      .select()
+      .from(uploads)
+      .where(inArray(uploads.name, [f.photo, f.rmaPhoto]))
+      .orderBy(uploads.name),
     db().select().from(retailers).where(inArray(retailers.id, parties)).orderBy(retailers.id),
-    db().select().from(retailerBrands).where(or(inArray(retailerBrands.retailerId, parties), eq(retailerBrands.brandId, f.brandPriv.id))).orderBy(retailerBrands.id),
-    db().select().from(brands).where(or(eq(brands.id, f.brandPriv.id), like(brands.name, `%${tok}%`))).orderBy(brands.id),
+    db()
+      .select()
+      .from(retailerBrands)
+      .where(or(inArray(retailerBrands.retailerId, parties), eq(retailerBrands.brandId, f.brandPriv.id)))
+      .orderBy(retailerBrands.id),
+    db()
+      .select()
+      .from(brands)
+      .where(or(eq(brands.id, f.brandPriv.id), like(brands.name, `%${tok}%`)))
+      .orderBy(brands.id),
     db().select().from(users).where(eq(users.retailerId, f.a)).orderBy(users.id),
     db().select().from(passwordResetTokens).where(eq(passwordResetTokens.userId, f.userA)).orderBy(passwordResetTokens.id),
     db().select().from(carts).where(inArray(carts.retailerId, parties)).orderBy(carts.retailerId),
-    db().select({ id: outboxEmails.id }).from(outboxEmails).where(like(outboxEmails.toEmail, `%${tok.toLowerCase()}%`)).orderBy(outboxEmails.id),
+    db()
+      .select({ id: outboxEmails.id })
+      .from(outboxEmails)
+      .where(like(outboxEmails.toEmail, `%${tok.toLowerCase()}%`))
+      .orderBy(outboxEmails.id),
   ]);
   // Columns that record reading, not changing, are left out: a party's last visit.
   return JSON.stringify(rows, (k, v) => (k === "lastActiveAt" || k === "lastLoginAt" ? undefined : v));
@@ -407,8 +488,19 @@ beforeAll(async () => {
   const request = await createRequest(db(), { variationId: prod.variations[1].id, requestorId: a, sizes: { L: 1 } });
   const line = { variationId: prod.variations[0].id, sizes: { M: 2 } };
 
-  const buy = await createOrderAt(db(), "delivered", { providerId: b, receiverId: a, lines: [line], externalId: `IDB${tok}`, deliveredAt: new Date(Date.now() - 3_600_000) });
-  const [action] = await db().select({ id: orderActions.id }).from(orderActions).where(eq(orderActions.orderId, buy.order.id)).orderBy(orderActions.id).limit(1);
+  const buy = await createOrderAt(db(), "delivered", {
+    providerId: b,
+    receiverId: a,
+    lines: [line],
+    externalId: `IDB${tok}`,
+    deliveredAt: new Date(Date.now() - 3_600_000),
+  });
+  const [action] = await db()
+    .select({ id: orderActions.id })
+    .from(orderActions)
+    .where(eq(orderActions.orderId, buy.order.id))
+    .orderBy(orderActions.id)
+    .limit(1);
   const swap = await createSwapOrder(db(), { providerId: a, receiverId: b, lines: [line], externalId: `IDS${tok}` });
 
   // Pictures: one A uploaded for a listing it has not saved yet, one on A's RMA, one of the catalogue.
@@ -419,37 +511,48 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(uploadDir, "catalogue"), { recursive: true });
   for (const name of [photo, rmaPhoto]) fs.writeFileSync(path.join(uploadDir, name), TINY_PNG);
   fs.writeFileSync(path.join(uploadDir, "catalogue", catalogueImage), TINY_PNG);
-  await db().insert(uploads).values([
-    { name: photo, uploaderId: userA },
-    { name: rmaPhoto, uploaderId: userA },
-  ]);
+  await db()
+    .insert(uploads)
+    .values([
+      { name: photo, uploaderId: userA },
+      { name: rmaPhoto, uploaderId: userA },
+    ]);
 
   // A's RMA of the purchase, written the way the wizard writes it (its picture attached).
-  const rma = await createRmaOf(db(), buy.order.id, { victimId: a, uploaderUserId: userA, pictures: [rmaPhoto], contact: { name: `Victim ${tok}`, email: email("contact"), phone: "+1-217-555-0199", packingSlipName: `Victim ${tok}` } });
-
-  const tracking = `IDL${tok}`;
-  await db().insert(sandboxCarrierShipments).values({
-    id: `shp_${tok}`,
-    orderId: buy.order.id,
-    senderId: b,
-    trackingNumber: tracking,
-    callTag: `CT${tok}`,
-    status: "delivered",
-    labelData: {
-      trackingNumber: tracking,
-      callTag: `CT${tok}`,
-      externalId: buy.order.externalId,
-      senderId: b,
-      receiverId: a,
-      to: { street1: "1 Main St", city: "Springfield", state: "IL", zip: "62701" },
-      units: 2,
-      createdAt: new Date().toISOString(),
-      pickupBy: new Date(Date.now() + 86_400_000).toISOString(),
-    } as never,
+  const rma = await createRmaOf(db(), buy.order.id, {
+    victimId: a,
+    uploaderUserId: userA,
+    pictures: [rmaPhoto],
+    contact: { name: `Victim ${tok}`, email: email("contact"), phone: "+1-217-555-0199", packingSlipName: `Victim ${tok}` },
   });
 
+  const tracking = `IDL${tok}`;
+  await db()
+    .insert(sandboxCarrierShipments)
+    .values({
+      id: `shp_${tok}`,
+      orderId: buy.order.id,
+      senderId: b,
+      trackingNumber: tracking,
+      callTag: `CT${tok}`,
+      status: "delivered",
+      labelData: {
+        trackingNumber: tracking,
+        callTag: `CT${tok}`,
+        externalId: buy.order.externalId,
+        senderId: b,
+        receiverId: a,
+        to: { street1: "1 Main St", city: "Springfield", state: "IL", zip: "62701" },
+        units: 2,
+        createdAt: new Date().toISOString(),
+        pickupBy: new Date(Date.now() + 86_400_000).toISOString(),
+      } as never,
+    });
+
   const token = generateResetToken();
-  await db().insert(passwordResetTokens).values({ userId: userA, tokenHash: hashResetToken(token), expiresAt: new Date(Date.now() + 3_600_000) });
+  await db()
+    .insert(passwordResetTokens)
+    .values({ userId: userA, tokenHash: hashResetToken(token), expiresAt: new Date(Date.now() + 3_600_000) });
 
   fx = {
     a,
@@ -483,7 +586,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const name of fx ? [fx.photo, fx.rmaPhoto, path.join("catalogue", fx.catalogueImage)] : []) fs.rmSync(path.join(uploadDir, name), { force: true });
+  for (const name of fx ? [fx.photo, fx.rmaPhoto, path.join("catalogue", fx.catalogueImage)] : [])
+    fs.rmSync(path.join(uploadDir, name), { force: true });
   await handle?.close();
 });
 
@@ -505,8 +609,14 @@ describe("the IDOR matrix", () => {
   it("every route file that takes a parameter has a case, and every case names an existing route file", () => {
     const routes = parameterRoutes();
     expect(routes.length).toBeGreaterThan(30);
-    expect(routes.filter((r) => !Object.hasOwn(MATRIX, r)), "route files with a parameter and no case in MATRIX").toEqual([]);
-    expect(Object.keys(MATRIX).filter((k) => !routes.includes(k)), "cases of route files that no longer exist").toEqual([]);
+    expect(
+      routes.filter((r) => !Object.hasOwn(MATRIX, r)),
+      "route files with a parameter and no case in MATRIX",
+    ).toEqual([]);
+    expect(
+      Object.keys(MATRIX).filter((k) => !routes.includes(k)),
+      "cases of route files that no longer exist",
+    ).toEqual([]);
   });
 
   it("the owners open their objects (the fixtures are real, so the refusals below are refusals)", async () => {

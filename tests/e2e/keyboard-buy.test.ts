@@ -34,10 +34,14 @@ async function tabTo(page: Page, target: Locator, max = 120): Promise<void> {
   for (let i = 0; i < max; i++) {
     await page.keyboard.press("Tab");
     if (await target.evaluate((el) => el === document.activeElement)) return;
-    trail.push(await page.evaluate(() => {
-      const el = document.activeElement;
-      return el ? `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${el.getAttribute("name") ? `[name=${el.getAttribute("name")}]` : ""}` : "nothing";
-    }));
+    trail.push(
+      await page.evaluate(() => {
+        const el = document.activeElement;
+        return el
+          ? `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${el.getAttribute("name") ? `[name=${el.getAttribute("name")}]` : ""}`
+          : "nothing";
+      }),
+    );
   }
   throw new Error(`Tab never reached ${target}; the focus went ${trail.slice(-12).join(" → ")}`);
 }
@@ -46,7 +50,8 @@ describe("the buy flow with the keyboard alone", () => {
   it("a retailer signs in, fills the cart, checks out and pays without a mouse; each page passes axe", async () => {
     const brand = (await createBrand(handle.db)).id;
     const coll = (await createCollection(handle.db, { brandId: brand })).id;
-    const variation = (await createProduct(handle.db, { collectionId: coll, sizes: SIZE_RUNS.apparel, colors: 1, priceCents: 3100 })).variations[0].id;
+    const variation = (await createProduct(handle.db, { collectionId: coll, sizes: SIZE_RUNS.apparel, colors: 1, priceCents: 3100 }))
+      .variations[0].id;
     const buyer = await retailerWithLogin(handle, [brand], { prefix: "kbd-a" });
     const seller = await retailerWithLogin(handle, [brand], { prefix: "kbd-b" });
     const listing = await createListing(handle.db, { variationId: variation, providerId: seller.r.id, sizes: { S: 2, M: 2 } });

@@ -19,7 +19,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { orders, outboxEmails, retailerContacts, retailers, sessions, users } from "../../db/schema";
 import { TRANSACTION_TYPE } from "../../domain/states";
-import { authorizeBrand, createBrand, createCollection, createListing, createProduct, createRequest, createRetailer, SIZE_RUNS, uniqueToken } from "../factories";
+import {
+  authorizeBrand,
+  createBrand,
+  createCollection,
+  createListing,
+  createProduct,
+  createRequest,
+  createRetailer,
+  SIZE_RUNS,
+  uniqueToken,
+} from "../factories";
 import { createOrderAt, createRmaOf, createSwapOrder } from "../factories/orders";
 import { pdfText } from "../setup/pdf-text";
 import { baseUrl, htmlDecode } from "./http";
@@ -71,7 +81,11 @@ beforeAll(async () => {
   const brand = await createBrand(db(), { name: `Canary Brand ${tok}` });
   const col = await createCollection(db(), { brandId: brand.id });
   const prod = await createProduct(db(), { collectionId: col.id, sku: `CAN${tok}`, sizes: SIZE_RUNS.apparel, colors: 2 });
-  const [ra, rb, rc] = [await createRetailer(db(), canaryFields(1)), await createRetailer(db(), canaryFields(2)), await createRetailer(db(), canaryFields(3))];
+  const [ra, rb, rc] = [
+    await createRetailer(db(), canaryFields(1)),
+    await createRetailer(db(), canaryFields(2)),
+    await createRetailer(db(), canaryFields(3)),
+  ];
   for (const r of [ra, rb, rc]) await authorizeBrand(db(), r.retailer.id, brand.id);
   const [a, b, c] = [ra.retailer.id, rb.retailer.id, rc.retailer.id];
   // Listings and requests of each in the shared brand: the marketplace shows them to the others.
@@ -80,10 +94,23 @@ beforeAll(async () => {
     await createRequest(db(), { variationId: prod.variations[(i + 1) % 2].id, requestorId: r, sizes: { L: 1 } });
   }
   const line = { variationId: prod.variations[0].id, sizes: { M: 2 } };
-  const buy = await createOrderAt(db(), "delivered", { providerId: b, receiverId: a, lines: [line], deliveredAt: new Date(Date.now() - 3_600_000) });
+  const buy = await createOrderAt(db(), "delivered", {
+    providerId: b,
+    receiverId: a,
+    lines: [line],
+    deliveredAt: new Date(Date.now() - 3_600_000),
+  });
   await createOrderAt(db(), "provider_approve_sale", { providerId: a, receiverId: c, lines: [line] });
   await createSwapOrder(db(), { providerId: c, receiverId: b, lines: [line] });
-  await createRmaOf(db(), buy.order.id, { victimId: a, contact: { name: `Robin${tok}1 Canary${tok}1`, email: `canary-contact-${tok.toLowerCase()}1@example.test`, phone: "+1-773-555-0101", packingSlipName: `Canary Store ${tok}1` } });
+  await createRmaOf(db(), buy.order.id, {
+    victimId: a,
+    contact: {
+      name: `Robin${tok}1 Canary${tok}1`,
+      email: `canary-contact-${tok.toLowerCase()}1@example.test`,
+      phone: "+1-773-555-0101",
+      packingSlipName: `Canary Store ${tok}1`,
+    },
+  });
   fixture = { a, b, c };
 });
 
@@ -100,7 +127,13 @@ async function canaries(): Promise<{ list: Canary[]; valuesOf: (retailerId: numb
   const cs = await db().select().from(retailerContacts);
   const all: Canary[] = [];
   for (const r of rs) {
-    for (const [field, value] of Object.entries({ storeName: r.storeName, businessName: r.businessName, storeEmail: r.storeEmail, storePhone: r.storePhone, address1: r.address1 })) {
+    for (const [field, value] of Object.entries({
+      storeName: r.storeName,
+      businessName: r.businessName,
+      storeEmail: r.storeEmail,
+      storePhone: r.storePhone,
+      address1: r.address1,
+    })) {
       all.push({ retailerId: r.id, field, value });
     }
   }
@@ -159,7 +192,13 @@ function containsWhole(text: string, value: string): boolean {
  * canary inside one of the viewer's own values is not counted: the viewer's page shows its own data ("Pat
  * Tester" is someone's whole name and part of the viewer's "Pat Tester Smith").
  */
-function leaks(text: string, viewer: number, own: readonly string[], list: readonly Canary[], allow: (c: Canary) => boolean = () => false): Canary[] {
+function leaks(
+  text: string,
+  viewer: number,
+  own: readonly string[],
+  list: readonly Canary[],
+  allow: (c: Canary) => boolean = () => false,
+): Canary[] {
   const t = norm(text);
   return list.filter((c) => {
     if (c.retailerId === viewer || allow(c)) return false;
@@ -173,7 +212,9 @@ async function sessionFor(retailerId: number): Promise<string> {
   const [u] = await db().select({ id: users.id }).from(users).where(eq(users.retailerId, retailerId)).orderBy(users.id).limit(1);
   if (!u) throw new Error(`retailer ${retailerId} has no user`);
   const id = randomBytes(20).toString("hex");
-  await db().insert(sessions).values({ id, userId: u.id, expiresAt: new Date(Date.now() + 86_400_000) });
+  await db()
+    .insert(sessions)
+    .values({ id, userId: u.id, expiresAt: new Date(Date.now() + 86_400_000) });
   return id;
 }
 
@@ -195,11 +236,17 @@ async function crawl(session: string, starts: string[]): Promise<Visit[]> {
     const key = u.pathname + u.search;
     if (seen.has(key) || SKIP.test(u.pathname)) continue;
     seen.add(key);
-    const shape = u.pathname.replace(/\d+/g, "N").replace(/[0-9a-f]{8}-[0-9a-f-]{27}\.(png|jpg)/, "F") + "?" + [...u.searchParams.keys()].sort().join("&");
+    const shape =
+      u.pathname.replace(/\d+/g, "N").replace(/[0-9a-f]{8}-[0-9a-f-]{27}\.(png|jpg)/, "F") +
+      "?" +
+      [...u.searchParams.keys()].sort().join("&");
     const n = shapes.get(shape) ?? 0;
     if (n >= PER_SHAPE) continue;
     shapes.set(shape, n + 1);
-    const res = await fetch(new URL(key, baseUrl), { headers: { Cookie: `wx_session=${session}`, Accept: "text/html,*/*" }, redirect: "manual" });
+    const res = await fetch(new URL(key, baseUrl), {
+      headers: { Cookie: `wx_session=${session}`, Accept: "text/html,*/*" },
+      redirect: "manual",
+    });
     const type = res.headers.get("content-type") ?? "";
     if (res.status >= 300 && res.status < 400) {
       const loc = res.headers.get("location");
@@ -249,23 +296,50 @@ describe("leak canary", () => {
     const fixtureCanaries = list.filter((c) => c.retailerId === fixture.a);
     // Every field of the fixture retailers is a canary (the rule above kept them all).
     expect(fixtureCanaries.map((c) => c.field).sort()).toEqual(
-      ["address1", "businessName", "contactAddress1", "contactCelphone", "contactEmail", "contactName", "contactPhone", "storeEmail", "storeName", "storePhone"].sort(),
+      [
+        "address1",
+        "businessName",
+        "contactAddress1",
+        "contactCelphone",
+        "contactEmail",
+        "contactName",
+        "contactPhone",
+        "storeEmail",
+        "storeName",
+        "storePhone",
+      ].sort(),
     );
     const viewers = [...new Set([fixture.a, fixture.b, fixture.c, ...(await busiestRetailers(2))])];
     const problems: string[] = [];
     const counts = { page: 0, pdf: 0, csv: 0, other: 0 };
     for (const viewer of viewers) {
       const session = await sessionFor(viewer);
-      const visits = await crawl(session, ["/", "/orders/sales", "/orders/purchases", "/orders/swaps", "/orders/sentswaps", "/orders/receivedswaps", "/active/listings", "/active/requests", "/buy", "/sell", "/swap", "/settings"]);
+      const visits = await crawl(session, [
+        "/",
+        "/orders/sales",
+        "/orders/purchases",
+        "/orders/swaps",
+        "/orders/sentswaps",
+        "/orders/receivedswaps",
+        "/active/listings",
+        "/active/requests",
+        "/buy",
+        "/sell",
+        "/swap",
+        "/settings",
+      ]);
       for (const v of visits) {
         counts[v.kind] += 1;
         // A label prints its recipient's street address (contact and store addresses alike).
         const allow = (c: Canary) => v.url.startsWith("/shipping-label/") && /address1$|Address1$/.test(c.field);
-        for (const c of leaks(v.text, viewer, valuesOf(viewer), list, allow)) problems.push(`retailer ${viewer} ${v.kind} ${v.url}: ${c.field} of retailer ${c.retailerId} (${c.value})`);
+        for (const c of leaks(v.text, viewer, valuesOf(viewer), list, allow))
+          problems.push(`retailer ${viewer} ${v.kind} ${v.url}: ${c.field} of retailer ${c.retailerId} (${c.value})`);
       }
       expect(visits.length, `retailer ${viewer} reached no page`).toBeGreaterThan(5);
     }
-    console.log(`leak canary: ${list.length} canaries; ${viewers.length} retailers crawled: ${counts.page} pages, ${counts.pdf} PDFs, ${counts.csv} CSVs, ${counts.other} other`);
+    console.log(
+      `leak canary: ${list.length} canaries; ${viewers.length} retailers crawled: ${counts.page} pages, ${counts.pdf} PDFs, ${counts.csv} CSVs, ${counts.other} other`,
+    );
     expect(problems).toEqual([]);
     expect(counts.page).toBeGreaterThan(20);
   });
@@ -276,7 +350,8 @@ describe("leak canary", () => {
     const byEmail = new Map<string, number>();
     for (const u of await db().select({ email: users.email, r: users.retailerId }).from(users)) if (u.r) byEmail.set(norm(u.email), u.r);
     for (const r of await db().select({ email: retailers.storeEmail, r: retailers.id }).from(retailers)) byEmail.set(norm(r.email), r.r);
-    for (const c of await db().select({ email: retailerContacts.email, r: retailerContacts.retailerId }).from(retailerContacts)) byEmail.set(norm(c.email), c.r);
+    for (const c of await db().select({ email: retailerContacts.email, r: retailerContacts.retailerId }).from(retailerContacts))
+      byEmail.set(norm(c.email), c.r);
     const mails = await db().select().from(outboxEmails);
     const problems: string[] = [];
     let toRetailers = 0;
@@ -293,7 +368,10 @@ describe("leak canary", () => {
         problems.push(`mail ${m.id} (${m.kind}) to retailer ${to}: ${c.field} of retailer ${c.retailerId} (${c.value})`);
       }
     }
-    const rest = [...others].sort((x, y) => y[1] - x[1]).map(([k, n]) => `${k} ${n}`).join(", ");
+    const rest = [...others]
+      .sort((x, y) => y[1] - x[1])
+      .map(([k, n]) => `${k} ${n}`)
+      .join(", ");
     console.log(`leak canary: ${toRetailers} of ${mails.length} e-mails went to retailers (the others, by kind: ${rest})`);
     expect(problems).toEqual([]);
   });

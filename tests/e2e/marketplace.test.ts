@@ -135,14 +135,18 @@ function brandSection(p: Page, brandId: number) {
   return p.locator(`section.market-brand[data-brand-id="${brandId}"]`);
 }
 async function cardIds(p: Page, brandId: number): Promise<number[]> {
-  return (await brandSection(p, brandId).locator("li.market-card").evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-id")))));
+  return await brandSection(p, brandId)
+    .locator("li.market-card")
+    .evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-id"))));
 }
 
 describe("browsing the marketplace", () => {
   it("the buy tab groups by authorized brands only (sorted by name), 20 per brand, with View All", async () => {
     await page.goto(url("/buy/"));
     await expect(page.locator(".market-tab.is-current").textContent()).resolves.toBe("Listings Available to Buy");
-    const brandIds = await page.locator("section.market-brand").evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-brand-id"))));
+    const brandIds = await page
+      .locator("section.market-brand")
+      .evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-brand-id"))));
     expect(brandIds).toEqual([ids.brandA, ids.brandEmpty]);
     expect(await cardIds(page, ids.brandA)).toHaveLength(20);
     // Most Recent first: the buyer's own listing (just made; marked, not buyable), then the 23rd colour.
@@ -206,12 +210,16 @@ describe("browsing the marketplace", () => {
   it("the swap tab shows swap listings; the requests tab shows requests, never the viewer's own", async () => {
     await page.goto(url("/swap/"));
     expect(await cardIds(page, ids.brandA)).toEqual([ids.swapListing]);
-    await expect(brandSection(page, ids.brandA).locator(".market-card small").first().textContent()).resolves.toBe(`Listed by retailer-00${ids.sellerId}`);
+    await expect(brandSection(page, ids.brandA).locator(".market-card small").first().textContent()).resolves.toBe(
+      `Listed by retailer-00${ids.sellerId}`,
+    );
     await page.getByRole("link", { name: "Requests of Authorized Retailers" }).click();
     await page.waitForURL(/\/sell\/$/);
     await expect.poll(() => page.locator(".market-tab.is-current").textContent()).toBe("Requests of Authorized Retailers");
     await expect.poll(() => cardIds(page, ids.brandA)).toEqual([ids.request]);
-    await expect(brandSection(page, ids.brandA).locator(".market-card small").first().textContent()).resolves.toBe(`Requested by retailer-00${ids.requestorId}`);
+    await expect(brandSection(page, ids.brandA).locator(".market-card small").first().textContent()).resolves.toBe(
+      `Requested by retailer-00${ids.requestorId}`,
+    );
     await expect(brandSection(page, ids.brandEmpty).textContent()).resolves.toContain(NO_ACTIVE_REQUESTS_FOR_BRAND);
   });
 });
@@ -247,7 +255,10 @@ describe("retailer__id (the named route buyswap's parameter)", () => {
     await page.waitForURL((u) => u.searchParams.get("search") === ids.uniqueSku.toLowerCase());
     expect(new URL(page.url()).searchParams.get("retailer__id")).toBe(String(ids.sellerId));
     await expect.poll(() => cardIds(page, ids.brandA)).toHaveLength(1);
-    await Promise.all([page.waitForURL((u) => !u.searchParams.has("retailer__id")), page.getByRole("link", { name: "All retailers" }).click()]);
+    await Promise.all([
+      page.waitForURL((u) => !u.searchParams.has("retailer__id")),
+      page.getByRole("link", { name: "All retailers" }).click(),
+    ]);
     await expect.poll(() => page.getByTestId("retailer-scope").count()).toBe(0);
   });
 });
@@ -271,7 +282,12 @@ describe("the listing view", () => {
   });
 
   it("a gone or unauthorized listing is unavailable (404 with the spec's message); an own one cannot be bought", async () => {
-    for (const path of [`/listing/buy/999999999`, `/listing/buy/${ids.unauthorized}`, `/listing/sell/${ids.ownRequest}`, `/listing/sell/${ids.viewListing}999`]) {
+    for (const path of [
+      `/listing/buy/999999999`,
+      `/listing/buy/${ids.unauthorized}`,
+      `/listing/sell/${ids.ownRequest}`,
+      `/listing/sell/${ids.viewListing}999`,
+    ]) {
       const res = await page.goto(url(path));
       expect(res?.status(), path).toBe(404);
       await expect(page.locator(".market-unavailable").textContent()).resolves.toContain(LISTING_UNAVAILABLE);
@@ -385,7 +401,9 @@ describe("anonymity and authorization", () => {
       await staff.goto(url(`/buy/?brand=${ids.brandB}`));
       await expect(staff.locator(".market-card small").first().textContent()).resolves.toBe(`Listed by ${seller.storeName}`);
       await staff.goto(url(`/sell/?brand=${ids.brandA}`));
-      await expect(staff.locator(`li.market-card[data-id="${ids.request}"] small`).textContent()).resolves.toBe(`Requested by Secret Requestor ${tok}`);
+      await expect(staff.locator(`li.market-card[data-id="${ids.request}"] small`).textContent()).resolves.toBe(
+        `Requested by Secret Requestor ${tok}`,
+      );
       await staff.goto(url(`/listing/buy/${ids.viewListing}`));
       await expect(staff.locator(".market-card-by").textContent()).resolves.toBe(`Listed by ${seller.storeName}`);
       await expect(staff.locator(".market-item-form fieldset").getAttribute("disabled")).resolves.not.toBeNull();

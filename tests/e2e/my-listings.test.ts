@@ -64,8 +64,20 @@ beforeAll(async () => {
   brandM = await createBrand(db(), { name: `Mike ${tok}` });
   const colA = await createCollection(db(), { brandId: brandA.id });
   const colZ = await createCollection(db(), { brandId: brandZ.id });
-  prodA = await createProduct(db(), { collectionId: colA.id, sku: `AA${tok}`, displayName: `Alpha Jacket ${tok}`, sizes: SIZE_RUNS.apparel, colors: 6 });
-  prodZ = await createProduct(db(), { collectionId: colZ.id, sku: `ZZ${tok}`, displayName: `Zulu Boot ${tok}`, sizes: SIZE_RUNS.apparel, colors: 2 });
+  prodA = await createProduct(db(), {
+    collectionId: colA.id,
+    sku: `AA${tok}`,
+    displayName: `Alpha Jacket ${tok}`,
+    sizes: SIZE_RUNS.apparel,
+    colors: 6,
+  });
+  prodZ = await createProduct(db(), {
+    collectionId: colZ.id,
+    sku: `ZZ${tok}`,
+    displayName: `Zulu Boot ${tok}`,
+    sizes: SIZE_RUNS.apparel,
+    colors: 2,
+  });
   me = (await createRetailer(db(), { payout: false, user: { email } })).retailer.id;
   other = (await createRetailer(db(), { payout: true, user: false })).retailer.id;
   for (const b of [brandA, brandM, brandZ]) await authorizeBrand(db(), me, b.id);
@@ -73,7 +85,12 @@ beforeAll(async () => {
   const base = Date.now() - 3_600_000;
   for (let i = 0; i < 6; i++) {
     alpha.push(
-      await createListing(db(), { variationId: prodA.variations[i].id, providerId: me, sizes: { S: 1, M: i + 1 }, createdAt: new Date(base + i * 1000) }),
+      await createListing(db(), {
+        variationId: prodA.variations[i].id,
+        providerId: me,
+        sizes: { S: 1, M: i + 1 },
+        createdAt: new Date(base + i * 1000),
+      }),
     );
   }
   zuluListing = await createListing(db(), { variationId: prodZ.variations[0].id, providerId: me, sizes: { L: 2 } });
@@ -99,7 +116,11 @@ function section(p: Page, brandId: number) {
 }
 
 async function cardIds(p: Page, brandId: number): Promise<number[]> {
-  return (await section(p, brandId).locator("[data-testid=my-card]").evaluateAll((els) => els.map((e) => e.getAttribute("data-id")))).map(Number);
+  return (
+    await section(p, brandId)
+      .locator("[data-testid=my-card]")
+      .evaluateAll((els) => els.map((e) => e.getAttribute("data-id")))
+  ).map(Number);
 }
 
 describe("My Listings and My Requests", () => {
@@ -240,7 +261,12 @@ describe("editing and deleting", () => {
     expect(await card.getByTestId("my-card-total").textContent()).toBe("Total Units: 7");
     expect(await card.textContent()).toContain("Swap");
     const [row] = await db().select().from(listings).where(eq(listings.id, target.id));
-    expect(row).toMatchObject({ sizes: { XS: 0, S: 0, M: 7, L: 0, XL: 0 }, totalUnits: 7, listingType: "swap", modifiedReason: "received_more" });
+    expect(row).toMatchObject({
+      sizes: { XS: 0, S: 0, M: 7, L: 0, XL: 0 },
+      totalUnits: 7,
+      listingType: "swap",
+      modifiedReason: "received_more",
+    });
   });
 
   it("Delete sets every size to zero and asks for the reason first", async () => {
@@ -284,7 +310,9 @@ describe("editing and deleting", () => {
         actionNeeded: "provider",
       })
       .returning();
-    await db().insert(orderContributions).values({ orderId: o.id, side: "provider", listingId: target.id, units: { M: 1 }, quantity: 1 });
+    await db()
+      .insert(orderContributions)
+      .values({ orderId: o.id, side: "provider", listingId: target.id, units: { M: 1 }, quantity: 1 });
 
     await page.goto(url(`/updatelisting/${target.id}`));
     await page.locator('input[data-size-label="M"]').fill("2");
@@ -318,7 +346,9 @@ describe("editing and deleting", () => {
     await page.getByLabel("Reason for this change").selectOption("inventory_correction");
     await page.getByRole("button", { name: "Save" }).click();
     await page.waitForURL(/notice=listing-updated/);
-    expect(await section(page, brandA.id).locator(`[data-testid=my-card][data-id="${target.id}"] [data-testid=badge-corrected]`).count()).toBe(0);
+    expect(
+      await section(page, brandA.id).locator(`[data-testid=my-card][data-id="${target.id}"] [data-testid=badge-corrected]`).count(),
+    ).toBe(0);
     expect((await db().select().from(listings).where(eq(listings.id, target.id)))[0].correctedAt).toBeNull();
   });
 

@@ -142,7 +142,12 @@ async function startOrder(opts: {
     },
     { timeZone: env.MARKETPLACE_TZ },
   );
-  await client.workflow.start(BUY_WORKFLOW_TYPE, { taskQueue: env.TEMPORAL_TASK_QUEUE, workflowId, args: [input], workflowIdReusePolicy: "REJECT_DUPLICATE" });
+  await client.workflow.start(BUY_WORKFLOW_TYPE, {
+    taskQueue: env.TEMPORAL_TASK_QUEUE,
+    workflowId,
+    args: [input],
+    workflowIdReusePolicy: "REJECT_DUPLICATE",
+  });
   started.push(id);
   return draft;
 }
@@ -190,7 +195,12 @@ beforeAll(async () => {
     },
     { timeZone: env.MARKETPLACE_TZ },
   );
-  await client.workflow.start(BUY_WORKFLOW_TYPE, { taskQueue: env.TEMPORAL_TASK_QUEUE, workflowId, args: [input], workflowIdReusePolicy: "REJECT_DUPLICATE" });
+  await client.workflow.start(BUY_WORKFLOW_TYPE, {
+    taskQueue: env.TEMPORAL_TASK_QUEUE,
+    workflowId,
+    args: [input],
+    workflowIdReusePolicy: "REJECT_DUPLICATE",
+  });
 
   browser = await launchBrowser();
   seller = await newPage(browser);
@@ -322,10 +332,25 @@ describe("the seller's other answers", () => {
     const line = { providerId: s2, variationId: prod.variations[0].id, listingId: last.id, sizes: { L: 2 }, unitPriceCents: 1500 };
     a = (await startOrder({ ...line, receiverId: buyerId })).order.id;
     b = (await startOrder({ ...line, receiverId: b2 })).order.id;
-    c = (await startOrder({ providerId: s2, receiverId: b2, variationId: prod.variations[1].id, listingId: other.id, sizes: { L: 1 }, unitPriceCents: 1500 })).order.id;
+    c = (
+      await startOrder({
+        providerId: s2,
+        receiverId: b2,
+        variationId: prod.variations[1].id,
+        listingId: other.id,
+        sizes: { L: 1 },
+        unitPriceCents: 1500,
+      })
+    ).order.id;
     const card = { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" };
-    for (const [id, who] of [[a, buyerId], [b, b2], [c, b2]] as const) {
-      await client.workflow.getHandle(buyWorkflowId(id)).executeUpdate(completeCheckoutUpdate, { args: [{ actorRetailerId: who, paymentMethod: card }] });
+    for (const [id, who] of [
+      [a, buyerId],
+      [b, b2],
+      [c, b2],
+    ] as const) {
+      await client.workflow
+        .getHandle(buyWorkflowId(id))
+        .executeUpdate(completeCheckoutUpdate, { args: [{ actorRetailerId: who, paymentMethod: card }] });
       await waitForState(id, "provider_approve_sale");
     }
     s2Page = await newPage(browser);
@@ -375,7 +400,17 @@ describe("an order made for a request", () => {
     const col = await createCollection(db(), { brandId: brand.id });
     const p = await createProduct(db(), { collectionId: col.id, sizes: SIZE_RUNS.apparel, priceCents: 1200 });
     const req = await createRequest(db(), { variationId: p.variations[0].id, requestorId: buyerId, sizes: { M: 2 } });
-    const id = (await startOrder({ providerId: sellerId, receiverId: buyerId, variationId: p.variations[0].id, listingId: null, sizes: { M: 2 }, unitPriceCents: 1200, requestId: req.id })).order.id;
+    const id = (
+      await startOrder({
+        providerId: sellerId,
+        receiverId: buyerId,
+        variationId: p.variations[0].id,
+        listingId: null,
+        sizes: { M: 2 },
+        unitPriceCents: 1200,
+        requestId: req.id,
+      })
+    ).order.id;
     // The offer (action 223) is recorded by the workflow: the requestor gets an alert.
     const end = Date.now() + 20_000;
     for (;;) {
@@ -416,13 +451,17 @@ describe("an order made for a request", () => {
     const file = buyer.locator('input[type="file"]');
     await file.setInputFiles([{ name: "virus.png", mimeType: "image/png", buffer: Buffer.from("MZ not a picture") }]);
     await buyer.getByTestId("rma-upload").click();
-    await expect.poll(() => buyer.getByTestId("rma-picture-line").textContent()).toContain("virus.png: Only .jpg, .jpeg and .png pictures can be uploaded.");
+    await expect
+      .poll(() => buyer.getByTestId("rma-picture-line").textContent())
+      .toContain("virus.png: Only .jpg, .jpeg and .png pictures can be uploaded.");
     // A GIF renamed .jpg, four pictures for one item, a 6 MB picture: each refused beside the item, the draft kept.
     const gif = Buffer.concat([Buffer.from("GIF89a"), Buffer.alloc(64)]);
     await buyer.locator('input[type="file"]').setInputFiles([{ name: "photo.jpg", mimeType: "image/jpeg", buffer: gif }]);
     await buyer.getByTestId("rma-upload").click();
     await expect.poll(() => buyer.getByTestId("rma-picture-line").textContent()).toContain(`photo.jpg: ${WIZARD_MESSAGES.photoType}`);
-    await buyer.locator('input[type="file"]').setInputFiles(["a", "b", "c", "d"].map((n) => ({ name: `${n}.png`, mimeType: "image/png", buffer: TINY_PNG })));
+    await buyer
+      .locator('input[type="file"]')
+      .setInputFiles(["a", "b", "c", "d"].map((n) => ({ name: `${n}.png`, mimeType: "image/png", buffer: TINY_PNG })));
     await buyer.getByTestId("rma-upload").click();
     await expect.poll(() => buyer.getByTestId("rma-picture-line").textContent()).toContain("Up to 3 pictures per item.");
     const big = Buffer.concat([TINY_PNG, Buffer.alloc(6 * 1024 * 1024)]);
@@ -431,7 +470,9 @@ describe("an order made for a request", () => {
     await expect.poll(() => buyer.getByTestId("rma-picture-line").textContent()).toContain(`big.png: ${WIZARD_MESSAGES.photoTooLarge}`);
     expect(await buyer.getByTestId("rma-picture-line").locator("img").count()).toBe(0);
     expect(await db().select().from(uploads).where(eq(uploads.uploaderId, buyerUserId))).toHaveLength(0);
-    await buyer.locator('input[type="file"]').setInputFiles(["a", "b", "c"].map((n) => ({ name: `${n}.png`, mimeType: "image/png", buffer: TINY_PNG })));
+    await buyer
+      .locator('input[type="file"]')
+      .setInputFiles(["a", "b", "c"].map((n) => ({ name: `${n}.png`, mimeType: "image/png", buffer: TINY_PNG })));
     await buyer.getByTestId("rma-upload").click();
     await expect.poll(() => buyer.getByTestId("rma-picture-line").locator("img").count()).toBe(3);
     await buyer.getByTestId("rma-next").click();
@@ -445,7 +486,9 @@ describe("an order made for a request", () => {
 
     const [rma] = await db().select().from(orders).where(eq(orders.rmaForId, orderId));
     expect(rma).toMatchObject({ transactionType: 3, providerId: buyerId, receiverId: sellerId, rmaContactName: "Pat Buyer" });
-    await expect.poll(async () => (await db().select().from(orders).where(eq(orders.id, rma.id)))[0].recordSeq, { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await db().select().from(orders).where(eq(orders.id, rma.id)))[0].recordSeq, { timeout: 15_000 })
+      .toBeGreaterThan(0);
     const lines = await db().select().from(orderContributions).where(eq(orderContributions.orderId, rma.id));
     expect(lines.map((l) => [l.rmaReason, l.rmaQuantityRequested, l.rmaApproved, (l.rmaPictures ?? []).length])).toEqual([[0, 1, null, 3]]);
     const kept = await db().select().from(uploads).where(eq(uploads.rmaId, rma.id));
@@ -487,7 +530,9 @@ describe("an order made for a request", () => {
     await qty.evaluate((el) => el.removeAttribute("max"));
     await qty.fill("2");
     await staff.getByTestId("rma-process-staff").click();
-    await expect.poll(() => staff.getByTestId("admin-error").textContent()).toBe("The approved quantity cannot exceed the quantity requested.");
+    await expect
+      .poll(() => staff.getByTestId("admin-error").textContent())
+      .toBe("The approved quantity cannot exceed the quantity requested.");
     expect((await db().select().from(orders).where(eq(orders.id, rma.id)))[0].stage).toBe("rmarequested");
     await staff.getByTestId("rma-decide-line").locator('input[value="approve"]').check();
     await staff.getByTestId("rma-decide-line").locator('input[name$=".qty"]').fill("1");
@@ -532,9 +577,17 @@ describe("an order made for a request", () => {
       await staff.getByTestId(`carrier-${event}`).click();
       await staff.waitForURL((u) => u.searchParams.get("notice") === event);
     }
-    await expect.poll(async () => (await db().select().from(orders).where(eq(orders.id, rma.id)))[0].stage, { timeout: 15_000 }).toBe("rmacompleted");
     await expect
-      .poll(async () => (await db().select().from(payments).where(eq(payments.orderId, rma.id))).map((p) => [p.txtype, p.retailerId, p.amountCents]).sort(), { timeout: 15_000 })
+      .poll(async () => (await db().select().from(orders).where(eq(orders.id, rma.id)))[0].stage, { timeout: 15_000 })
+      .toBe("rmacompleted");
+    await expect
+      .poll(
+        async () =>
+          (await db().select().from(payments).where(eq(payments.orderId, rma.id)))
+            .map((p) => [p.txtype, p.retailerId, p.amountCents])
+            .sort(),
+        { timeout: 15_000 },
+      )
       .toEqual(
         [
           ["penalty", sellerId, 5225],
@@ -554,7 +607,10 @@ describe("an order made for a request", () => {
     // A charge waiting for the seller's card (as the RMA workflow records it when the card is declined): the
     // seller reads that its payment is queued; staff find it with the status filter and see it on the card.
     const [done] = await db().select({ ledger: orders.ledger }).from(orders).where(eq(orders.id, rma.id));
-    await db().update(orders).set({ ledger: { ...done.ledger, chargeQueued: true } }).where(eq(orders.id, rma.id));
+    await db()
+      .update(orders)
+      .set({ ledger: { ...done.ledger, chargeQueued: true } })
+      .where(eq(orders.id, rma.id));
     try {
       await seller.goto(url(`/rma/${rma.id}`));
       expect(await seller.getByTestId("rma-charge-queued").textContent()).toBe(` ${PAYMENT_QUEUED}`);
@@ -569,7 +625,8 @@ describe("an order made for a request", () => {
     // Every RMA e-mail names the other party by its number only.
     const mails = (await db().select().from(outboxEmails)).filter((m) => `${m.subject}${m.bodyText}`.includes(rma.externalId));
     expect(mails.length).toBeGreaterThan(2);
-    for (const m of mails) for (const name of [BUYER_NAME, SELLER_NAME]) expect(`${m.subject}${m.bodyText}${m.bodyHtml ?? ""}`).not.toContain(name);
+    for (const m of mails)
+      for (const name of [BUYER_NAME, SELLER_NAME]) expect(`${m.subject}${m.bodyText}${m.bodyHtml ?? ""}`).not.toContain(name);
 
     // A retailer outside the order: neither the wizard nor the RMA exists for it, and nothing is saved.
     const outsiderEmail = uniqueEmail("rma-outsider");
@@ -578,7 +635,11 @@ describe("an order made for a request", () => {
     try {
       await signIn(outsider, outsiderEmail, DEFAULT_TEST_PASSWORD);
       expect((await outsider.request.get(url(`/create-rma/${orderId}`))).status()).toBe(404);
-      const posted = await outsider.request.post(url(`/create-rma/${orderId}`), { form: { step: "confirm" }, headers: { Origin: new URL(url("/")).origin }, maxRedirects: 0 });
+      const posted = await outsider.request.post(url(`/create-rma/${orderId}`), {
+        form: { step: "confirm" },
+        headers: { Origin: new URL(url("/")).origin },
+        maxRedirects: 0,
+      });
       expect(posted.status()).toBe(404);
       expect((await outsider.request.get(url(`/rma/${rma.id}`))).status()).toBe(404);
       expect(await db().select({ id: orders.id }).from(orders).where(eq(orders.rmaForId, orderId))).toHaveLength(1);

@@ -21,7 +21,16 @@ import { ACTION } from "../../domain/action-codes";
 import { alertsEmptyText, NOT_YET_RATED, PAYMENT_QUEUED, RMA_PRINTED_TEXTS } from "../../domain/messages";
 import { BUY_ERRORS } from "../../workflows/buy/contract";
 import { RMA_WIZARD_MESSAGES } from "../../app/utils/rma.server";
-import { createBrand, createCollection, createProduct, createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD, SIZE_RUNS, uniqueToken } from "../factories";
+import {
+  createBrand,
+  createCollection,
+  createProduct,
+  createRetailer,
+  createStaffUser,
+  DEFAULT_TEST_PASSWORD,
+  SIZE_RUNS,
+  uniqueToken,
+} from "../factories";
 import { addOrderAction, addPayment, addRating, createOrderAt, type CreatedOrder } from "../factories/orders";
 import { baseUrl, closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
 import { HttpClient } from "./http";
@@ -92,7 +101,16 @@ beforeAll(async () => {
   await db()
     .update(orders)
     .set({
-      ledger: { authorizedCents: 8975, buyerPaidCents: 8975, goodsCents: 6000, feeCents: 600, shippingCents: 2375, sellerPaidCents: 6000, escrowCents: 0, balanced: true },
+      ledger: {
+        authorizedCents: 8975,
+        buyerPaidCents: 8975,
+        goodsCents: 6000,
+        feeCents: 600,
+        shippingCents: 2375,
+        sellerPaidCents: 6000,
+        escrowCents: 0,
+        balanced: true,
+      },
     })
     .where(eq(orders.id, o.route.order.id));
   browser = await launchBrowser();
@@ -183,7 +201,9 @@ describe("orders", () => {
     const delivered = buyerPage.locator(`[data-testid=order-card][data-order-id="${o.delivered.order.id}"]`);
     await expect(delivered.getByTestId("card-shipments").textContent()).resolves.toContain("Incoming: Delivered");
     await buyerPage.goto(url("/orders/purchases?status=delivered&limit=50"));
-    const ids = await buyerPage.locator("[data-testid=order-card]").evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-order-id"))));
+    const ids = await buyerPage
+      .locator("[data-testid=order-card]")
+      .evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-order-id"))));
     expect(ids.sort()).toEqual([o.delivered.order.id, o.old.order.id].sort());
     await buyerPage.goto(url("/orders/swaps"));
     await expect(buyerPage.getByTestId("orders-empty").textContent()).resolves.toBe("You have no approved swaps at this time.");
@@ -208,7 +228,11 @@ describe("detail", () => {
   });
 
   it("asks the seller for a card to approve, and still offers Decline (Decline and Approve Sale)", async () => {
-    const paying = await createOrderAt(db(), "payment", { providerId: sellerId, receiverId: buyerId, lines: [{ variationId, sizes: { L: 1 } }] });
+    const paying = await createOrderAt(db(), "payment", {
+      providerId: sellerId,
+      receiverId: buyerId,
+      lines: [{ variationId, sizes: { L: 1 } }],
+    });
     await sellerPage.goto(url(`/transaction/buy/${paying.order.id}`));
     const panel = sellerPage.getByTestId("panel-payment");
     await panel.waitFor();
@@ -244,7 +268,10 @@ describe("detail", () => {
     expect(href).toBe(`/packingslip/${o.ship.order.externalId}/`);
     expect(await p.getByTestId("packing-slip-link").getAttribute("target")).toBe("_blank");
     expect(await p.getByTestId("form-cancel_shipment").count()).toBe(1);
-    for (const [who, page] of [["seller", sellerPage], ["buyer", buyerPage]] as const) {
+    for (const [who, page] of [
+      ["seller", sellerPage],
+      ["buyer", buyerPage],
+    ] as const) {
       const slip = await page.request.get(url(href!));
       expect(slip.status()).toBe(200);
       expect(slip.headers()["content-type"]).toBe("application/pdf");
@@ -257,7 +284,9 @@ describe("detail", () => {
       expect(text).not.toContain(BUYER_NAME);
     }
     // By an action id too.
-    const actionId = (await addOrderAction(db(), o.ship.order, { code: ACTION.CALL_TAG_SCHEDULED_ORDER, role: "system", seenAt: new Date() })).id;
+    const actionId = (
+      await addOrderAction(db(), o.ship.order, { code: ACTION.CALL_TAG_SCHEDULED_ORDER, role: "system", seenAt: new Date() })
+    ).id;
     expect((await p.request.get(url(`/packingslip/${actionId}/`))).status()).toBe(200);
     const checklist = await p.request.get(url(`/shipperchecklist/${o.ship.order.externalId}/`));
     expect(checklist.status()).toBe(200);
@@ -288,7 +317,11 @@ describe("detail", () => {
     // After 48 hours the wizard says why, and a request posted anyway is refused (409) with nothing saved.
     await buyerPage.goto(url(`/create-rma/${o.old.order.id}`));
     await expect(buyerPage.getByTestId("rma-not-possible").textContent()).resolves.toContain(RMA_CLOSED);
-    const late = await buyerPage.request.post(url(`/create-rma/${o.old.order.id}`), { form: { step: "units" }, headers: { Origin: baseUrl }, maxRedirects: 0 });
+    const late = await buyerPage.request.post(url(`/create-rma/${o.old.order.id}`), {
+      form: { step: "units" },
+      headers: { Origin: baseUrl },
+      maxRedirects: 0,
+    });
     expect(late.status()).toBe(409);
     expect(await late.text()).toContain(RMA_CLOSED);
     expect(await db().select({ id: orders.id }).from(orders).where(eq(orders.rmaForId, o.old.order.id))).toEqual([]);
@@ -352,7 +385,9 @@ describe("staff", () => {
     await Promise.all([p.waitForURL(/\/admin\/active-transactions$/), p.getByRole("link", { name: "Orders and RMAs" }).click()]);
     await p.goto(url(`/admin/active-transactions/shipping?action=${ACTION.SHIPMENT_PICKED_UP}`));
     // The stage tabs keep the other filters.
-    expect(await p.getByTestId("stage-all").getAttribute("href")).toBe(`/admin/active-transactions/all?action=${ACTION.SHIPMENT_PICKED_UP}`);
+    expect(await p.getByTestId("stage-all").getAttribute("href")).toBe(
+      `/admin/active-transactions/all?action=${ACTION.SHIPMENT_PICKED_UP}`,
+    );
     const card = p.locator(`[data-testid=admin-order-card][data-order-id="${o.route.order.id}"]`);
     await expect(card.getByTestId("provider-name").textContent()).resolves.toBe(SELLER_NAME);
     await expect(card.getByTestId("receiver-name").textContent()).resolves.toBe(BUYER_NAME);
@@ -429,7 +464,13 @@ describe("bad input and other retailers' orders (HTTP)", () => {
 
     const buyer = new HttpClient();
     await buyer.signIn(buyerEmail, DEFAULT_TEST_PASSWORD);
-    const rate = await buyer.postForm(`/rate/${o.delivered.order.id}`, { intent: "rate", condition: 9, packaging: 1, timeliness: 1, overall: 1 });
+    const rate = await buyer.postForm(`/rate/${o.delivered.order.id}`, {
+      intent: "rate",
+      condition: 9,
+      packaging: 1,
+      timeliness: 1,
+      overall: 1,
+    });
     expect(rate.status).toBe(400);
     expect(rate.body).toContain("Please rate every criterion with 1 to 5 stars.");
     expect((await buyer.postForm(`/transaction/buy/${o.ship.order.id}`, { intent: "cancel_shipment", reason: 50 })).status).toBe(403);
@@ -442,7 +483,11 @@ describe("alert counters", () => {
     await signIn(p, buyerEmail, DEFAULT_TEST_PASSWORD);
     await p.goto(url("/alerts?tab=purchases"));
     const before = Number((await p.getByTestId("bell-purchases").textContent())!.replace(/\D/g, ""));
-    await createOrderAt(db(), "receiver_approve_modified_purchase", { providerId: sellerId, receiverId: buyerId, lines: [{ variationId, sizes: { L: 1 } }] });
+    await createOrderAt(db(), "receiver_approve_modified_purchase", {
+      providerId: sellerId,
+      receiverId: buyerId,
+      lines: [{ variationId, sizes: { L: 1 } }],
+    });
     await p.waitForFunction(
       (n) => Number((document.querySelector("[data-testid=bell-purchases]")?.textContent ?? "").replace(/\D/g, "")) === n,
       before + 1,

@@ -16,7 +16,15 @@ import { createDb, type DbHandle } from "../../db/client";
 import { listings, payoutSetups, retailers } from "../../db/schema";
 import { PAYOUT_MESSAGES as M } from "../../domain/payout";
 import { PAYOUT_SETUP_WORKFLOW_TYPE } from "../../workflows/payout/contract";
-import { createBrand, createCollection, createListing, createProduct, createRetailer, DEFAULT_TEST_PASSWORD, SIZE_RUNS } from "../factories";
+import {
+  createBrand,
+  createCollection,
+  createListing,
+  createProduct,
+  createRetailer,
+  DEFAULT_TEST_PASSWORD,
+  SIZE_RUNS,
+} from "../factories";
 import { baseUrl, closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
 
 const BANNER = "Your listings will not be shown to other retailers until you give us your bank details for payouts.";
@@ -139,7 +147,9 @@ describe("payout setup", () => {
       page.getByRole("button", { name: /save payout details/i }).click(),
     ]);
     expect(response.status()).toBe(400);
-    await expect(fieldError(page, "routing_number").textContent()).resolves.toBe("The routing number is not valid. Check it with your bank.");
+    await expect(fieldError(page, "routing_number").textContent()).resolves.toBe(
+      "The routing number is not valid. Check it with your bank.",
+    );
     await expect(page.getByTestId("payout-errors").textContent()).resolves.toContain("Errors");
     expect(await page.locator('#payout-form input[name="buslegal_name"]').inputValue()).toBe(good.buslegal_name);
     const [row] = await handle.db.select().from(retailers).where(eq(retailers.id, retailerId));

@@ -125,7 +125,8 @@ export class WorkerProcess {
 // ---------------------------------------------------------------------------------------------------------
 // Orders on our queue.
 
-const realActivities = (db: Db) => createActivities({ db, payments: new SandboxPayments(db), mail: createOutboxMailer(db), env: { APP_ORIGIN: "http://localhost:3100" } });
+const realActivities = (db: Db) =>
+  createActivities({ db, payments: new SandboxPayments(db), mail: createOutboxMailer(db), env: { APP_ORIGIN: "http://localhost:3100" } });
 
 /** A seller's card on file, saved through the real activity (sandbox provider, payment_methods row). */
 export async function saveSellerCard(db: Db, retailerId: number): Promise<void> {
@@ -192,12 +193,23 @@ export async function paidPurchase(
     description: "purchase",
   });
   if (auth.status !== "authorized") throw new Error(`the test card was declined: ${JSON.stringify(auth)}`);
-  await acts.capturePayment({ idempotencyKey: `${draft.workflowId}:capture:1`, orderId: draft.orderId, paymentIntentId: auth.paymentIntentId, amountCents: totalCents, authorizedCents: totalCents });
+  await acts.capturePayment({
+    idempotencyKey: `${draft.workflowId}:capture:1`,
+    orderId: draft.orderId,
+    paymentIntentId: auth.paymentIntentId,
+    amountCents: totalCents,
+    authorizedCents: totalCents,
+  });
   return { orderId: draft.orderId, workflowId: draft.workflowId, paymentIntentId: auth.paymentIntentId, totalCents };
 }
 
 /** Polls the order's view until `pred` holds (and no step is running). */
-export async function waitForView(handle: BuyHandle, pred: (v: BuyOrderView) => boolean, what: string, timeoutMs = 60_000): Promise<BuyOrderView> {
+export async function waitForView(
+  handle: BuyHandle,
+  pred: (v: BuyOrderView) => boolean,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<BuyOrderView> {
   const deadline = Date.now() + timeoutMs;
   let last: BuyOrderView | undefined;
   let lastErr: unknown;
@@ -209,7 +221,9 @@ export async function waitForView(handle: BuyHandle, pred: (v: BuyOrderView) => 
       lastErr = err; // no worker for a moment (it was just killed): the query waits for the next one
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}; state ${last?.statename ?? "?"} busy ${String(last?.busy)}${lastErr ? `; last error ${String(lastErr)}` : ""}`);
+      throw new Error(
+        `timed out waiting for ${what}; state ${last?.statename ?? "?"} busy ${String(last?.busy)}${lastErr ? `; last error ${String(lastErr)}` : ""}`,
+      );
     }
     await sleep(200);
   }
@@ -282,7 +296,12 @@ export async function activityRecords(handle: WorkflowHandle): Promise<ActivityR
   for (const e of history.events ?? []) {
     const id = String(e.eventId);
     if (e.activityTaskScheduledEventAttributes) {
-      byScheduled.set(id, { type: e.activityTaskScheduledEventAttributes.activityType?.name ?? "?", attempt: 0, lastFailure: null, completed: false });
+      byScheduled.set(id, {
+        type: e.activityTaskScheduledEventAttributes.activityType?.name ?? "?",
+        attempt: 0,
+        lastFailure: null,
+        completed: false,
+      });
     }
     const started = e.activityTaskStartedEventAttributes;
     if (started) {

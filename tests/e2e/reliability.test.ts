@@ -108,7 +108,11 @@ afterAll(async () => {
 /** The sandbox provider's idempotency keys of one workflow, with whether each has its answer stored. */
 async function providerKeysOf(workflowId: string) {
   const rows = await dbh.db
-    .select({ key: sandboxIdempotencyKeys.key, object: sandboxIdempotencyKeys.responseObjectId, error: sandboxIdempotencyKeys.responseError })
+    .select({
+      key: sandboxIdempotencyKeys.key,
+      object: sandboxIdempotencyKeys.responseObjectId,
+      error: sandboxIdempotencyKeys.responseError,
+    })
     .from(sandboxIdempotencyKeys)
     .where(like(sandboxIdempotencyKeys.key, `${workflowId}:%`));
   return rows.sort((a, b) => (a.key < b.key ? -1 : 1));
@@ -140,10 +144,15 @@ async function killWhileHeld(
 ): Promise<number> {
   let killedAt = 0;
   try {
-    const waiting = await until(`${step}: ${activity} waiting on the payments row`, async () => {
-      const pids = await lockWaiters(dbh.sql, 'update "payments"%');
-      return pids.length > 0 ? pids : null;
-    }, 30_000, 50);
+    const waiting = await until(
+      `${step}: ${activity} waiting on the payments row`,
+      async () => {
+        const pids = await lockWaiters(dbh.sql, 'update "payments"%');
+        return pids.length > 0 ? pids : null;
+      },
+      30_000,
+      50,
+    );
     const [k] = (await providerKeysOf(v.workflowId)).filter((r) => r.key === providerKey);
     expect(k?.object, `${step}: the provider answered ${providerKey} before the kill`).toBeTruthy();
     expect(await pendingWorkflowTask(v.handle), `${step}: the workflow task running ${activity} in flight at the kill`).toMatchObject({
@@ -153,7 +162,9 @@ async function killWhileHeld(
       // A slow call on a LIVE worker is not started again: the worker keeps its workflow task alive past the
       // task's timeout, and the same database session still waits.
       await sleep(opts.holdMs);
-      expect(await pendingWorkflowTask(v.handle), `${step}: still in flight after ${opts.holdMs} ms`).toMatchObject({ state: PENDING_WORKFLOW_TASK_STARTED });
+      expect(await pendingWorkflowTask(v.handle), `${step}: still in flight after ${opts.holdMs} ms`).toMatchObject({
+        state: PENDING_WORKFLOW_TASK_STARTED,
+      });
       expect(await lockWaiters(dbh.sql, 'update "payments"%')).toEqual(waiting);
     }
     await v.worker.kill();
@@ -212,7 +223,14 @@ describe("the worker killed mid-order on the real dev server", () => {
       const lock = await holdLock(dbh.sql, LOCK_PAYMENT_ROW, [lockedKey]);
       const result = trigger();
       result.catch(() => {}); // awaited by the caller
-      timings[`${step}:killedAt`] = await killWhileHeld({ handle: o.handle, workflowId: wf, worker }, step, activity, providerKey, lock, opts);
+      timings[`${step}:killedAt`] = await killWhileHeld(
+        { handle: o.handle, workflowId: wf, worker },
+        step,
+        activity,
+        providerKey,
+        lock,
+        opts,
+      );
       return result;
     }
 
@@ -272,7 +290,10 @@ describe("the worker killed mid-order on the real dev server", () => {
     //     ran it first timed out with its worker (one timeout per kill) and was replayed on the new worker
     const locals = await localActivityTypes(o.handle);
     for (const type of ["authorizePayment", "capturePayment", "releaseSellerPayout"]) {
-      expect(locals.filter((t) => t === type), `${type} recorded once`).toHaveLength(1);
+      expect(
+        locals.filter((t) => t === type),
+        `${type} recorded once`,
+      ).toHaveLength(1);
     }
     expect(await activityRecords(o.handle), "no provider call as a regular activity").toEqual([]);
     expect(await workflowTaskTimeouts(o.handle)).toBe(3);
@@ -287,7 +308,12 @@ describe("the worker killed mid-order on the real dev server", () => {
     ]);
     const objs = await providerObjectsOf(o.orderId);
     expect(objs.intents).toHaveLength(1);
-    expect(objs.intents[0]).toMatchObject({ status: "succeeded", amount: o.quote.totalCents, amount_received: o.quote.totalCents, capture_method: "manual" });
+    expect(objs.intents[0]).toMatchObject({
+      status: "succeeded",
+      amount: o.quote.totalCents,
+      amount_received: o.quote.totalCents,
+      capture_method: "manual",
+    });
     expect(objs.transfers).toHaveLength(1);
     expect(objs.transfers[0]).toMatchObject({ amount: o.quote.goodsCents, destination: f.seller.retailer.btMerchantId });
 
@@ -341,7 +367,10 @@ describe("the worker killed mid-RMA on the real dev server", () => {
     const { f, sellerId, buyerId, lines } = await sellerWithCardAndBuyer();
     const staff = await createStaffUser(dbh.db, {});
     const purchase = await paidPurchase(dbh.db, { providerId: sellerId, receiverId: buyerId, brandId: f.brand.id, lines });
-    const [line] = await dbh.db.select({ id: orderContributions.id }).from(orderContributions).where(eq(orderContributions.orderId, purchase.orderId));
+    const [line] = await dbh.db
+      .select({ id: orderContributions.id })
+      .from(orderContributions)
+      .where(eq(orderContributions.orderId, purchase.orderId));
 
     // The buyer reports one unit missing (nothing ships back: staff's approval refunds and charges at once).
     const queue = worker.queue;
@@ -353,16 +382,30 @@ describe("the worker killed mid-RMA on the real dev server", () => {
       workflowIdFor: (id) => `${rmaWorkflowId(id)}:${queue}`,
     });
     const wf = start.workflowId;
-    const handle = await client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, { taskQueue: queue, workflowId: wf, args: [{ ...start }] });
+    const handle = await client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
+      taskQueue: queue,
+      workflowId: wf,
+      args: [{ ...start }],
+    });
     openHandles.push(handle);
-    await until("the RMA waiting for staff", async () => {
-      const v = await handle.query(rmaViewQuery);
-      return v.stage === "rmarequested" && !v.busy;
-    }, 60_000, 200);
+    await until(
+      "the RMA waiting for staff",
+      async () => {
+        const v = await handle.query(rmaViewQuery);
+        return v.stage === "rmarequested" && !v.busy;
+      },
+      60_000,
+      200,
+    );
     const approved = start.lines.map((l) => ({ lineId: l.lineId, approvedQuantity: 1 }));
     const expected = rmaSettlement(
       start.order,
-      start.lines.map((l) => ({ unitPriceCents: l.unitPriceCents, requestedQuantity: l.requestedQuantity, approvedQuantity: 1, reason: l.reason })),
+      start.lines.map((l) => ({
+        unitPriceCents: l.unitPriceCents,
+        requestedQuantity: l.requestedQuantity,
+        approvedQuantity: 1,
+        reason: l.reason,
+      })),
       0,
     );
     expect(expected.victimRefundCents).toBeGreaterThan(0);
@@ -412,7 +455,10 @@ describe("the worker killed mid-RMA on the real dev server", () => {
     //     after the workflow task running it timed out with its worker (one timeout per kill)
     const locals = await localActivityTypes(handle);
     for (const type of ["refundVictim", "chargePerpetrator"]) {
-      expect(locals.filter((t) => t === type), `${type} recorded once`).toHaveLength(1);
+      expect(
+        locals.filter((t) => t === type),
+        `${type} recorded once`,
+      ).toHaveLength(1);
     }
     expect(await activityRecords(handle), "no provider call as a regular activity").toEqual([]);
     expect(await workflowTaskTimeouts(handle)).toBe(2);
@@ -424,8 +470,16 @@ describe("the worker killed mid-RMA on the real dev server", () => {
       [refundKey, true, null],
     ]);
     const charged = await providerObjectsOf(start.rmaId);
-    expect(charged.refunds).toEqual([expect.objectContaining({ amount: expected.victimRefundCents, payment_intent: purchase.paymentIntentId, status: "succeeded" })]);
-    expect(charged.intents).toEqual([expect.objectContaining({ status: "succeeded", amount: expected.perpetratorChargeCents, amount_received: expected.perpetratorChargeCents })]);
+    expect(charged.refunds).toEqual([
+      expect.objectContaining({ amount: expected.victimRefundCents, payment_intent: purchase.paymentIntentId, status: "succeeded" }),
+    ]);
+    expect(charged.intents).toEqual([
+      expect.objectContaining({
+        status: "succeeded",
+        amount: expected.perpetratorChargeCents,
+        amount_received: expected.perpetratorChargeCents,
+      }),
+    ]);
     expect(charged.transfers).toEqual([]);
     expect((await providerObjectsOf(purchase.orderId)).intents).toHaveLength(1);
 
@@ -445,7 +499,9 @@ describe("the worker killed mid-RMA on the real dev server", () => {
       rmaKeptCents: expected.perpetratorChargeCents - expected.victimRefundCents,
       chargeQueued: false,
     });
-    console.log(`[reliability] RMA kill test: decision to completed ${decideMs} ms with two SIGKILLs; worker starts ${worker.startMs.join("/")} ms; total ${Date.now() - t0} ms`);
+    console.log(
+      `[reliability] RMA kill test: decision to completed ${decideMs} ms with two SIGKILLs; worker starts ${worker.startMs.join("/")} ms; total ${Date.now() - t0} ms`,
+    );
   });
 });
 
@@ -464,7 +520,13 @@ describe("the worker killed mid-swap on the real dev server", () => {
     const providerLines = [{ listingId: p.listing.id, variationId: p.variation.id, sizes: { M: 2 }, unitPriceCents: p.priceCents }];
     const receiverLines = [{ listingId: r.listing.id, variationId: r.variation.id, sizes: { L: 1 }, unitPriceCents: r.priceCents }];
     const queue = worker.queue;
-    const order = await createSwapOrder(dbh.db, { providerId, receiverId, brandId: p.brand.id, providerLines, workflowIdFor: (id) => `${swapWorkflowId(id)}:${queue}` });
+    const order = await createSwapOrder(dbh.db, {
+      providerId,
+      receiverId,
+      brandId: p.brand.id,
+      providerLines,
+      workflowIdFor: (id) => `${swapWorkflowId(id)}:${queue}`,
+    });
     const wf = order.workflowId;
     const handle = await client.workflow.start<typeof swapOrderWorkflow>(SWAP_WORKFLOW_TYPE, {
       taskQueue: queue,
@@ -473,11 +535,20 @@ describe("the worker killed mid-swap on the real dev server", () => {
     });
     openHandles.push(handle);
     const view = (what: string, pred: (x: SwapView) => boolean, timeoutMs = 60_000) =>
-      until(what, async () => {
-        const x = await handle.query(swapViewQuery);
-        return !x.busy && pred(x) ? x : null;
-      }, timeoutMs, 200);
-    const v = swapValuation({ provider: { goodsCents: 2 * p.priceCents, units: 2 }, receiver: { goodsCents: r.priceCents, units: 1 }, callItEven: false });
+      until(
+        what,
+        async () => {
+          const x = await handle.query(swapViewQuery);
+          return !x.busy && pred(x) ? x : null;
+        },
+        timeoutMs,
+        200,
+      );
+    const v = swapValuation({
+      provider: { goodsCents: 2 * p.priceCents, units: 2 },
+      receiver: { goodsCents: r.priceCents, units: 1 },
+      callItEven: false,
+    });
     expect(v.differenceCents).toBe(p.priceCents);
 
     // Checkout, the provider's choice, both approve, the provider pays.
@@ -486,7 +557,9 @@ describe("the worker killed mid-swap on the real dev server", () => {
     await handle.executeUpdate(approveSwapUpdate, { args: [{ actorRetailerId: providerId }] });
     await handle.executeUpdate(approveSwapUpdate, { args: [{ actorRetailerId: receiverId }] });
     await view("the swap waiting for payments", (x) => x.statename === "payment");
-    await handle.executeUpdate(makePaymentUpdate, { args: [{ actorRetailerId: providerId, paymentMethod: { ...VISA, paymentMethodId: "tok_mastercard" } }] });
+    await handle.executeUpdate(makePaymentUpdate, {
+      args: [{ actorRetailerId: providerId, paymentMethod: { ...VISA, paymentMethodId: "tok_mastercard" } }],
+    });
 
     // 1. The receiver's payment: one activity that authorises its due, then captures it. The worker dies after
     //    the provider authorised, and again (on the activity's second attempt) after it captured.
@@ -496,8 +569,24 @@ describe("the worker killed mid-swap on the real dev server", () => {
     const captureKey = `${chargeKey}:capture`;
     const due = v.receiver.totalDueCents;
     const card = { paymentMethodDescription: VISA.description, lastFour: VISA.lastFour };
-    await beginPayment(dbh.db, { idempotencyKey: authKey, orderId: order.orderId, retailerId: receiverId, name: PAYMENT_NAMES.authorization, txtype: "authorization", amountCents: due, ...card });
-    await beginPayment(dbh.db, { idempotencyKey: captureKey, orderId: order.orderId, retailerId: receiverId, name: PAYMENT_NAMES.capture, txtype: "capture", amountCents: due, ...card });
+    await beginPayment(dbh.db, {
+      idempotencyKey: authKey,
+      orderId: order.orderId,
+      retailerId: receiverId,
+      name: PAYMENT_NAMES.authorization,
+      txtype: "authorization",
+      amountCents: due,
+      ...card,
+    });
+    await beginPayment(dbh.db, {
+      idempotencyKey: captureKey,
+      orderId: order.orderId,
+      retailerId: receiverId,
+      name: PAYMENT_NAMES.capture,
+      txtype: "capture",
+      amountCents: due,
+      ...card,
+    });
     const authLock = await holdLock(dbh.sql, LOCK_PAYMENT_ROW, [authKey]);
     const captureLock = await holdLock(dbh.sql, LOCK_PAYMENT_ROW, [captureKey]);
     let s = Date.now();
@@ -512,15 +601,29 @@ describe("the worker killed mid-swap on the real dev server", () => {
     await killWhileHeld(victim, "capture", "chargeSwapSide", captureKey, captureLock);
     expect(await paid).toMatchObject({ redirectTo: "/orders/sentswaps/" });
     const payMs = Date.now() - s;
-    const shipping = await view("both parcels booked", (x) => x.statename === "ship_swap" && Boolean(x.provider.shipment && x.receiver.shipment));
+    const shipping = await view(
+      "both parcels booked",
+      (x) => x.statename === "ship_swap" && Boolean(x.provider.shipment && x.receiver.shipment),
+    );
 
     // 2. Both parcels scanned: the cash difference is paid out to the provider; the worker dies after the transfer.
     const payoutKey = `${wf}:swap-payout:provider:1`;
-    await beginPayment(dbh.db, { idempotencyKey: payoutKey, orderId: order.orderId, retailerId: providerId, name: PAYMENT_NAMES.payout, txtype: "transfer", amountCents: v.differenceCents });
+    await beginPayment(dbh.db, {
+      idempotencyKey: payoutKey,
+      orderId: order.orderId,
+      retailerId: providerId,
+      name: PAYMENT_NAMES.payout,
+      txtype: "transfer",
+      amountCents: v.differenceCents,
+    });
     const payoutLock = await holdLock(dbh.sql, LOCK_PAYMENT_ROW, [payoutKey]);
     s = Date.now();
     for (const side of ["provider", "receiver"] as const) {
-      await handle.signal(swapCarrierEventSignal, { eventId: `evt_reliability_swap_${order.orderId}_${side}`, status: "picked_up", trackingNumber: shipping[side].shipment!.trackingNumber });
+      await handle.signal(swapCarrierEventSignal, {
+        eventId: `evt_reliability_swap_${order.orderId}_${side}`,
+        status: "picked_up",
+        trackingNumber: shipping[side].shipment!.trackingNumber,
+      });
     }
     await killWhileHeld(victim, "payout", "payOutSwapSide", payoutKey, payoutLock);
     await view("in route, the difference paid out", (x) => x.statename === "in_route", 90_000);
@@ -529,7 +632,10 @@ describe("the worker killed mid-swap on the real dev server", () => {
     // --- the workflow: each side's charge and the payout recorded once (local activities' markers,
     //     workflows/common/policies.ts), after one workflow-task timeout per kill
     const locals = await localActivityTypes(handle);
-    expect(locals.filter((t) => t === "chargeSwapSide"), "the provider's charge, then the receiver's").toHaveLength(2);
+    expect(
+      locals.filter((t) => t === "chargeSwapSide"),
+      "the provider's charge, then the receiver's",
+    ).toHaveLength(2);
     expect(locals.filter((t) => t === "payOutSwapSide")).toHaveLength(1);
     expect(await activityRecords(handle), "no provider call as a regular activity").toEqual([]);
     expect(await workflowTaskTimeouts(handle)).toBe(3);
@@ -556,142 +662,200 @@ describe("the worker killed mid-swap on the real dev server", () => {
     const count = (txtype: string) => pays.filter((x) => x.txtype === txtype).length;
     expect([count("authorization"), count("capture"), count("release"), count("transfer")]).toEqual([3, 2, 1, 1]);
     expect(pays.find((x) => x.idempotencyKey === captureKey)).toMatchObject({ status: "succeeded", amountCents: due });
-    expect(pays.find((x) => x.idempotencyKey === payoutKey)).toMatchObject({ status: "paid", amountCents: v.differenceCents, providerRef: objs.transfers[0].id });
-    console.log(`[reliability] swap kill test: payment ${payMs} ms, scans to payout ${payoutMs} ms (three SIGKILLs); worker starts ${worker.startMs.join("/")} ms; total ${Date.now() - t0} ms`);
+    expect(pays.find((x) => x.idempotencyKey === payoutKey)).toMatchObject({
+      status: "paid",
+      amountCents: v.differenceCents,
+      providerRef: objs.transfers[0].id,
+    });
+    console.log(
+      `[reliability] swap kill test: payment ${payMs} ms, scans to payout ${payoutMs} ms (three SIGKILLs); worker starts ${worker.startMs.join("/")} ms; total ${Date.now() - t0} ms`,
+    );
   });
 });
 
 describe("fifty pending orders for the last unit approved at once", () => {
-  it("captures exactly one; the other 49 are refused and declined with their authorisations released; stock never below 0", { timeout: 180_000 }, async () => {
-    const N = 50;
-    const t0 = Date.now();
-    const client = await temporal();
-    const worker = new WorkerProcess(uniqueQueue("reliability-race"));
-    workers.push(worker);
-    await worker.start();
+  it(
+    "captures exactly one; the other 49 are refused and declined with their authorisations released; stock never below 0",
+    { timeout: 180_000 },
+    async () => {
+      const N = 50;
+      const t0 = Date.now();
+      const client = await temporal();
+      const worker = new WorkerProcess(uniqueQueue("reliability-race"));
+      workers.push(worker);
+      await worker.start();
 
-    const f = await createSellerWithListing(dbh.db, { sizes: { M: 1 } });
-    const sellerId = f.seller.retailer.id;
-    await saveSellerCard(dbh.db, sellerId);
-    const lines = [{ listingId: f.listing.id, variationId: f.variation.id, sizes: { M: 1 }, unitPriceCents: f.priceCents }];
-    const buyers: number[] = [];
-    for (let i = 0; i < N; i++) buyers.push((await createRetailer(dbh.db, { payout: false })).retailer.id);
-    const started = await Promise.all(buyers.map((b) => startBuyOrder(client, dbh.db, worker.queue, { providerId: sellerId, receiverId: b, brandId: f.brand.id, lines })));
-    const orderIds = started.map((o) => o.orderId);
-    const tSetup = Date.now() - t0;
+      const f = await createSellerWithListing(dbh.db, { sizes: { M: 1 } });
+      const sellerId = f.seller.retailer.id;
+      await saveSellerCard(dbh.db, sellerId);
+      const lines = [{ listingId: f.listing.id, variationId: f.variation.id, sizes: { M: 1 }, unitPriceCents: f.priceCents }];
+      const buyers: number[] = [];
+      for (let i = 0; i < N; i++) buyers.push((await createRetailer(dbh.db, { payout: false })).retailer.id);
+      const started = await Promise.all(
+        buyers.map((b) => startBuyOrder(client, dbh.db, worker.queue, { providerId: sellerId, receiverId: b, brandId: f.brand.id, lines })),
+      );
+      const orderIds = started.map((o) => o.orderId);
+      const tSetup = Date.now() - t0;
 
-    // Every buyer checks out: the card is authorised, the order waits for the seller.
-    let s = Date.now();
-    const checkouts = await Promise.all(
-      started.map((o, i) => o.handle.executeUpdate(completeCheckoutUpdate, { args: [{ actorRetailerId: buyers[i], paymentMethod: VISA }] })),
-    );
-    expect(checkouts.every((c) => c.status === "ok" && c.statename === "provider_approve_sale")).toBe(true);
-    const tCheckout = Date.now() - s;
+      // Every buyer checks out: the card is authorised, the order waits for the seller.
+      let s = Date.now();
+      const checkouts = await Promise.all(
+        started.map((o, i) =>
+          o.handle.executeUpdate(completeCheckoutUpdate, { args: [{ actorRetailerId: buyers[i], paymentMethod: VISA }] }),
+        ),
+      );
+      expect(checkouts.every((c) => c.status === "ok" && c.statename === "provider_approve_sale")).toBe(true);
+      const tCheckout = Date.now() - s;
 
-    // The seller presses Approve Sale on every order at once: the first press asks to confirm declining the others.
-    s = Date.now();
-    const first = await Promise.all(started.map((o) => o.handle.executeUpdate(approveSaleUpdate, { args: [{ actorRetailerId: sellerId }] })));
-    for (const [i, r] of first.entries()) {
-      expect(r.status).toBe("need_confirm_decline_others");
-      expect([...(r.conflictingOrderIds ?? [])].sort((a, b) => a - b)).toEqual(orderIds.filter((id) => id !== orderIds[i]).sort((a, b) => a - b));
-    }
-    const tFirst = Date.now() - s;
-
-    // Confirmed, all fifty at once; meanwhile the listing's units are sampled.
-    const samples: number[] = [];
-    let sampling = true;
-    const sampler = (async () => {
-      while (sampling) {
-        const [row] = await dbh.db.select({ m: dsql<number>`(${listings.sizes}->>'M')::int`, total: listings.totalUnits }).from(listings).where(eq(listings.id, f.listing.id));
-        samples.push(Math.min(Number(row.m), row.total));
-        await sleep(5);
+      // The seller presses Approve Sale on every order at once: the first press asks to confirm declining the others.
+      s = Date.now();
+      const first = await Promise.all(
+        started.map((o) => o.handle.executeUpdate(approveSaleUpdate, { args: [{ actorRetailerId: sellerId }] })),
+      );
+      for (const [i, r] of first.entries()) {
+        expect(r.status).toBe("need_confirm_decline_others");
+        expect([...(r.conflictingOrderIds ?? [])].sort((a, b) => a - b)).toEqual(
+          orderIds.filter((id) => id !== orderIds[i]).sort((a, b) => a - b),
+        );
       }
-    })();
-    s = Date.now();
-    const outcomes = await Promise.allSettled(
-      started.map((o) => o.handle.executeUpdate(approveSaleUpdate, { args: [{ actorRetailerId: sellerId, confirmDeclineOthers: true }] })),
-    );
-    const tRace = Date.now() - s;
+      const tFirst = Date.now() - s;
 
-    // The workflows settle: one shipping, 49 declined (the winner tells them their units were taken).
-    s = Date.now();
-    await until("one order shipping and 49 declined", async () => {
-      const rows = await dbh.db.select({ st: orders.statename }).from(orders).where(inArray(orders.id, orderIds));
-      const declined = rows.filter((r) => r.st === "declined").length;
-      const shipping = rows.filter((r) => r.st === "ship_order").length;
-      return declined === N - 1 && shipping === 1;
-    }, 120_000, 250);
-    const tSettle = Date.now() - s;
-    sampling = false;
-    await sampler;
+      // Confirmed, all fifty at once; meanwhile the listing's units are sampled.
+      const samples: number[] = [];
+      let sampling = true;
+      const sampler = (async () => {
+        while (sampling) {
+          const [row] = await dbh.db
+            .select({ m: dsql<number>`(${listings.sizes}->>'M')::int`, total: listings.totalUnits })
+            .from(listings)
+            .where(eq(listings.id, f.listing.id));
+          samples.push(Math.min(Number(row.m), row.total));
+          await sleep(5);
+        }
+      })();
+      s = Date.now();
+      const outcomes = await Promise.allSettled(
+        started.map((o) =>
+          o.handle.executeUpdate(approveSaleUpdate, { args: [{ actorRetailerId: sellerId, confirmDeclineOthers: true }] }),
+        ),
+      );
+      const tRace = Date.now() - s;
 
-    // --- the answers: exactly one ok; every other is the specification's error for the seller
-    const ok = outcomes.flatMap((r, i) => (r.status === "fulfilled" ? [{ i, v: r.value as BuyCommandResult }] : []));
-    expect(ok).toHaveLength(1);
-    expect(ok[0].v).toMatchObject({ status: "ok", statename: "ship_order", redirectTo: "/orders" });
-    const winner = started[ok[0].i];
-    const refused: Record<string, number> = {};
-    for (const r of outcomes) {
-      if (r.status === "fulfilled") continue;
-      const e = buyCommandError(r.reason);
-      expect(e, `a loser got a real error: ${String(r.reason)}`).not.toBeNull();
-      expect(["units_unavailable", "wrong_state"]).toContain(e!.code);
-      expect(e!.message).toBe(BUY_ERRORS[e!.code]);
-      refused[e!.code] = (refused[e!.code] ?? 0) + 1;
-    }
-    expect(Object.values(refused).reduce((a, n) => a + n, 0)).toBe(N - 1);
+      // The workflows settle: one shipping, 49 declined (the winner tells them their units were taken).
+      s = Date.now();
+      await until(
+        "one order shipping and 49 declined",
+        async () => {
+          const rows = await dbh.db.select({ st: orders.statename }).from(orders).where(inArray(orders.id, orderIds));
+          const declined = rows.filter((r) => r.st === "declined").length;
+          const shipping = rows.filter((r) => r.st === "ship_order").length;
+          return declined === N - 1 && shipping === 1;
+        },
+        120_000,
+        250,
+      );
+      const tSettle = Date.now() - s;
+      sampling = false;
+      await sampler;
 
-    // --- stock: the last unit taken once, never below zero
-    const [listing] = await dbh.db.select({ sizes: listings.sizes, total: listings.totalUnits }).from(listings).where(eq(listings.id, f.listing.id));
-    expect(listing).toEqual({ sizes: { M: 0 }, total: 0 });
-    expect(samples.length).toBeGreaterThan(0);
-    expect(Math.min(...samples)).toBe(0);
-    const moves = await dbh.db.select().from(stockMovements).where(inArray(stockMovements.orderId, orderIds));
-    expect(moves.filter((m) => m.kind === "decrement" && m.ok).map((m) => m.orderId)).toEqual([winner.orderId]);
-    expect(moves.filter((m) => m.kind === "restore")).toEqual([]);
-
-    // --- the provider: one capture for the fifty orders; 49 authorisations cancelled
-    const captureKeys = await dbh.db
-      .select({ key: sandboxIdempotencyKeys.key })
-      .from(sandboxIdempotencyKeys)
-      .where(and(inArray(sandboxIdempotencyKeys.key, started.map((o) => `${o.workflowId}:capture:1`))));
-    expect(captureKeys.map((k) => k.key)).toEqual([`${winner.workflowId}:capture:1`]);
-    const allCaptures = await dbh.db
-      .select({ key: sandboxIdempotencyKeys.key })
-      .from(sandboxIdempotencyKeys)
-      .where(and(inArray(dsql`split_part(${sandboxIdempotencyKeys.key}, ':', 2)`, orderIds.map(String)), like(sandboxIdempotencyKeys.key, "buy-order:%:capture:%")));
-    expect(allCaptures).toHaveLength(1);
-
-    for (const o of started) {
-      const objs = await providerObjectsOf(o.orderId);
-      expect(objs.intents, `order ${o.orderId}: one authorisation`).toHaveLength(1);
-      const pays = await listOrderPayments(dbh.db, o.orderId);
-      const order = await getOrderRow(dbh.db, o.orderId);
-      const codes = (await listOrderActions(dbh.db, o.orderId)).map((a) => a.code);
-      expect((order?.ledger as { balanced?: boolean } | null)?.balanced, `order ${o.orderId}: ledger balances`).toBe(true);
-      if (o === winner) {
-        expect(objs.intents[0]).toMatchObject({ status: "succeeded", amount_received: o.quote.totalCents });
-        expect(pays.map((p) => [p.txtype, p.status])).toEqual([["authorization", "captured"], ["capture", "succeeded"]]);
-        expect(codes).toEqual([ACTION.CHECKOUT_COMPLETED, ACTION.PROVIDER_APPROVE_SALE, ACTION.PAYMENT_CAPTURED, ACTION.CALL_TAG_SCHEDULED_ORDER]);
-        expect(order?.ledger).toMatchObject({ buyerPaidCents: o.quote.totalCents, balanced: true });
-      } else {
-        expect(objs.intents[0], `order ${o.orderId}: authorisation released`).toMatchObject({ status: "canceled", amount_received: 0, amount_capturable: 0 });
-        expect(pays.map((p) => [p.txtype, p.status])).toEqual([["authorization", "canceled"], ["release", "canceled"]]);
-        expect(order).toMatchObject({ statename: "declined", capturedCents: 0 });
-        expect(order?.reasons).toMatchObject({ provider_decline_buy_reason: DECLINE_OTHERS_REASON });
-        expect(codes).toEqual([ACTION.CHECKOUT_COMPLETED, ACTION.PROVIDER_DECLINED_FOR_OTHER_ORDER, ACTION.AUTHORIZATION_RELEASED]);
-        expect(order?.ledger).toMatchObject({ buyerPaidCents: 0, balanced: true });
+      // --- the answers: exactly one ok; every other is the specification's error for the seller
+      const ok = outcomes.flatMap((r, i) => (r.status === "fulfilled" ? [{ i, v: r.value as BuyCommandResult }] : []));
+      expect(ok).toHaveLength(1);
+      expect(ok[0].v).toMatchObject({ status: "ok", statename: "ship_order", redirectTo: "/orders" });
+      const winner = started[ok[0].i];
+      const refused: Record<string, number> = {};
+      for (const r of outcomes) {
+        if (r.status === "fulfilled") continue;
+        const e = buyCommandError(r.reason);
+        expect(e, `a loser got a real error: ${String(r.reason)}`).not.toBeNull();
+        expect(["units_unavailable", "wrong_state"]).toContain(e!.code);
+        expect(e!.message).toBe(BUY_ERRORS[e!.code]);
+        refused[e!.code] = (refused[e!.code] ?? 0) + 1;
       }
-    }
-    // The declined orders' workflows have finished; the winner waits for its pickup.
-    const closed = await Promise.all(started.filter((o) => o !== winner).map(async (o) => (await o.handle.describe()).status.name));
-    expect(new Set(closed)).toEqual(new Set(["COMPLETED"]));
-    openHandles.push(winner.handle);
+      expect(Object.values(refused).reduce((a, n) => a + n, 0)).toBe(N - 1);
 
-    console.log(
-      `[reliability] ${N} approvals of the last unit: set-up ${tSetup} ms, ${N} checkouts ${tCheckout} ms, first press ${tFirst} ms, ` +
-        `confirmed race ${tRace} ms (refused: ${JSON.stringify(refused)}), declines settled ${tSettle} ms later; ` +
-        `${samples.length} stock samples, min ${Math.min(...samples)}; total ${Date.now() - t0} ms`,
-    );
-  });
+      // --- stock: the last unit taken once, never below zero
+      const [listing] = await dbh.db
+        .select({ sizes: listings.sizes, total: listings.totalUnits })
+        .from(listings)
+        .where(eq(listings.id, f.listing.id));
+      expect(listing).toEqual({ sizes: { M: 0 }, total: 0 });
+      expect(samples.length).toBeGreaterThan(0);
+      expect(Math.min(...samples)).toBe(0);
+      const moves = await dbh.db.select().from(stockMovements).where(inArray(stockMovements.orderId, orderIds));
+      expect(moves.filter((m) => m.kind === "decrement" && m.ok).map((m) => m.orderId)).toEqual([winner.orderId]);
+      expect(moves.filter((m) => m.kind === "restore")).toEqual([]);
+
+      // --- the provider: one capture for the fifty orders; 49 authorisations cancelled
+      const captureKeys = await dbh.db
+        .select({ key: sandboxIdempotencyKeys.key })
+        .from(sandboxIdempotencyKeys)
+        .where(
+          and(
+            inArray(
+              sandboxIdempotencyKeys.key,
+              started.map((o) => `${o.workflowId}:capture:1`),
+            ),
+          ),
+        );
+      expect(captureKeys.map((k) => k.key)).toEqual([`${winner.workflowId}:capture:1`]);
+      const allCaptures = await dbh.db
+        .select({ key: sandboxIdempotencyKeys.key })
+        .from(sandboxIdempotencyKeys)
+        .where(
+          and(
+            inArray(dsql`split_part(${sandboxIdempotencyKeys.key}, ':', 2)`, orderIds.map(String)),
+            like(sandboxIdempotencyKeys.key, "buy-order:%:capture:%"),
+          ),
+        );
+      expect(allCaptures).toHaveLength(1);
+
+      for (const o of started) {
+        const objs = await providerObjectsOf(o.orderId);
+        expect(objs.intents, `order ${o.orderId}: one authorisation`).toHaveLength(1);
+        const pays = await listOrderPayments(dbh.db, o.orderId);
+        const order = await getOrderRow(dbh.db, o.orderId);
+        const codes = (await listOrderActions(dbh.db, o.orderId)).map((a) => a.code);
+        expect((order?.ledger as { balanced?: boolean } | null)?.balanced, `order ${o.orderId}: ledger balances`).toBe(true);
+        if (o === winner) {
+          expect(objs.intents[0]).toMatchObject({ status: "succeeded", amount_received: o.quote.totalCents });
+          expect(pays.map((p) => [p.txtype, p.status])).toEqual([
+            ["authorization", "captured"],
+            ["capture", "succeeded"],
+          ]);
+          expect(codes).toEqual([
+            ACTION.CHECKOUT_COMPLETED,
+            ACTION.PROVIDER_APPROVE_SALE,
+            ACTION.PAYMENT_CAPTURED,
+            ACTION.CALL_TAG_SCHEDULED_ORDER,
+          ]);
+          expect(order?.ledger).toMatchObject({ buyerPaidCents: o.quote.totalCents, balanced: true });
+        } else {
+          expect(objs.intents[0], `order ${o.orderId}: authorisation released`).toMatchObject({
+            status: "canceled",
+            amount_received: 0,
+            amount_capturable: 0,
+          });
+          expect(pays.map((p) => [p.txtype, p.status])).toEqual([
+            ["authorization", "canceled"],
+            ["release", "canceled"],
+          ]);
+          expect(order).toMatchObject({ statename: "declined", capturedCents: 0 });
+          expect(order?.reasons).toMatchObject({ provider_decline_buy_reason: DECLINE_OTHERS_REASON });
+          expect(codes).toEqual([ACTION.CHECKOUT_COMPLETED, ACTION.PROVIDER_DECLINED_FOR_OTHER_ORDER, ACTION.AUTHORIZATION_RELEASED]);
+          expect(order?.ledger).toMatchObject({ buyerPaidCents: 0, balanced: true });
+        }
+      }
+      // The declined orders' workflows have finished; the winner waits for its pickup.
+      const closed = await Promise.all(started.filter((o) => o !== winner).map(async (o) => (await o.handle.describe()).status.name));
+      expect(new Set(closed)).toEqual(new Set(["COMPLETED"]));
+      openHandles.push(winner.handle);
+
+      console.log(
+        `[reliability] ${N} approvals of the last unit: set-up ${tSetup} ms, ${N} checkouts ${tCheckout} ms, first press ${tFirst} ms, ` +
+          `confirmed race ${tRace} ms (refused: ${JSON.stringify(refused)}), declines settled ${tSettle} ms later; ` +
+          `${samples.length} stock samples, min ${Math.min(...samples)}; total ${Date.now() - t0} ms`,
+      );
+    },
+  );
 });

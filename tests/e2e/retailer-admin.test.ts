@@ -12,7 +12,19 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { listings, outboxEmails, retailers, salesReps, users } from "../../db/schema";
-import { authorizeBrand, createBrand, createCollection, createListing, createProduct, createRequest, createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD, SIZE_RUNS, uniqueToken } from "../factories";
+import {
+  authorizeBrand,
+  createBrand,
+  createCollection,
+  createListing,
+  createProduct,
+  createRequest,
+  createRetailer,
+  createStaffUser,
+  DEFAULT_TEST_PASSWORD,
+  SIZE_RUNS,
+  uniqueToken,
+} from "../factories";
 import { closePage, firstLink, hydrated, launchBrowser, newPage, signIn, url, waitForEmail } from "./harness";
 import { HttpClient } from "./http";
 import { csvRecords } from "./csv-parse";
@@ -49,7 +61,14 @@ beforeAll(async () => {
     payout: true,
     storeName: `RA Target ${tok}`,
     user: { email: contactEmail },
-    contact: { email: contactEmail, firstName: "Casey", lastName: "Contact", jobTitle: "Owner", phone: "+1-217-555-0101", celphone: "+1-217-555-0102" },
+    contact: {
+      email: contactEmail,
+      firstName: "Casey",
+      lastName: "Contact",
+      jobTitle: "Owner",
+      phone: "+1-217-555-0101",
+      celphone: "+1-217-555-0102",
+    },
   });
   target = { id: r.retailer.id, storeName: r.retailer.storeName };
   await authorizeBrand(db(), target.id, brandA.id);
@@ -64,14 +83,28 @@ afterAll(async () => {
   await browser?.close();
   // The many retailers this file made would slow other files' retailer lists.
   if (createdRetailerIds.length) {
-    for (let i = 0; i < createdRetailerIds.length; i += 1000) await db().delete(retailers).where(inArray(retailers.id, createdRetailerIds.slice(i, i + 1000)));
+    for (let i = 0; i < createdRetailerIds.length; i += 1000)
+      await db()
+        .delete(retailers)
+        .where(inArray(retailers.id, createdRetailerIds.slice(i, i + 1000)));
   }
-  await db().delete(users).where(like(users.email, `contact-ra${tok}%`));
+  await db()
+    .delete(users)
+    .where(like(users.email, `contact-ra${tok}%`));
   await handle?.close();
 }, 120_000);
 
 describe("who may use the retailer screens", () => {
-  const paths = ["/manage-retailer", `/manage-retailer/contacts?id=1`, "/admin/retailers", "/admin/retailer-upload", "/admin/retailer-map", "/admin/reports/monthly-metrics.csv", "/rep-reports/", "/perf-reports/"];
+  const paths = [
+    "/manage-retailer",
+    `/manage-retailer/contacts?id=1`,
+    "/admin/retailers",
+    "/admin/retailer-upload",
+    "/admin/retailer-map",
+    "/admin/reports/monthly-metrics.csv",
+    "/rep-reports/",
+    "/perf-reports/",
+  ];
 
   it("a retailer is sent to /error/ and a staff user without the retailer permission gets a 403", async () => {
     await db().update(retailers).set({ lastActiveAt: null }).where(eq(retailers.id, target.id));
@@ -89,7 +122,9 @@ describe("who may use the retailer screens", () => {
     expect(post.status).toBe(403);
     expect((await noPerm.postForm("/admin/retailers", { intent: "inactivate", retailerId: target.id })).status).toBe(403);
     // The retailer's own requests wrote last_active once (after the answers, at most once per 5 minutes).
-    await expect.poll(async () => (await db().select().from(retailers).where(eq(retailers.id, target.id)))[0].lastActiveAt, { timeout: 5000 }).not.toBeNull();
+    await expect
+      .poll(async () => (await db().select().from(retailers).where(eq(retailers.id, target.id)))[0].lastActiveAt, { timeout: 5000 })
+      .not.toBeNull();
     const seenAt = (await db().select().from(retailers).where(eq(retailers.id, target.id)))[0].lastActiveAt!;
     await retailer.get("/");
     await new Promise((r) => setTimeout(r, 300));
@@ -99,10 +134,18 @@ describe("who may use the retailer screens", () => {
     await retailerOnly.signIn(retailerOnlyEmail, DEFAULT_TEST_PASSWORD);
     expect((await retailerOnly.get(`/manage-retailer/contacts?id=${target.id}`)).status).toBe(200);
     const since = new Date();
-    expect((await retailerOnly.postForm(`/manage-retailer/contacts?id=${target.id}`, { intent: "send-reset", contact_id: 1 })).status).toBe(403);
-    expect((await retailerOnly.postForm(`/manage-retailer/brands?id=${target.id}`, { intent: "brand-add", brand_id: brandB.id })).status).toBe(403);
-    expect((await retailerOnly.postForm("/admin/retailers", { intent: "authorize", retailerId: target.id, brandId: brandB.id })).status).toBe(403);
-    expect((await db().select().from(outboxEmails).where(eq(outboxEmails.toEmail, contactEmail))).filter((m) => m.createdAt >= since)).toHaveLength(0);
+    expect((await retailerOnly.postForm(`/manage-retailer/contacts?id=${target.id}`, { intent: "send-reset", contact_id: 1 })).status).toBe(
+      403,
+    );
+    expect(
+      (await retailerOnly.postForm(`/manage-retailer/brands?id=${target.id}`, { intent: "brand-add", brand_id: brandB.id })).status,
+    ).toBe(403);
+    expect(
+      (await retailerOnly.postForm("/admin/retailers", { intent: "authorize", retailerId: target.id, brandId: brandB.id })).status,
+    ).toBe(403);
+    expect(
+      (await db().select().from(outboxEmails).where(eq(outboxEmails.toEmail, contactEmail))).filter((m) => m.createdAt >= since),
+    ).toHaveLength(0);
     // The hub shows no retailer entries to that user.
     const hub = await noPerm.get("/admin");
     expect(hub.body).not.toContain("/manage-retailer");
@@ -115,7 +158,18 @@ describe("retailer admin", () => {
     const page = staffPage;
     await page.goto(url(`/manage-retailer?status=active&q=${encodeURIComponent(target.storeName)}`));
     const headers = await page.locator('[data-testid="retailer-list"] th').allTextContents();
-    expect(headers).toEqual(["id", "contact_email", "store_name", "city", "state", "segments", "price_tier", "is_active", "created", "last_active"]);
+    expect(headers).toEqual([
+      "id",
+      "contact_email",
+      "store_name",
+      "city",
+      "state",
+      "segments",
+      "price_tier",
+      "is_active",
+      "created",
+      "last_active",
+    ]);
     const row = page.getByTestId(`retailer-row-${target.id}`);
     await expect(row.textContent()).resolves.toContain(contactEmail);
     await expect(row.textContent()).resolves.toContain("true");
@@ -142,7 +196,12 @@ describe("retailer admin", () => {
     expect([row.city, row.segments, row.latitude, row.longitude]).toEqual(["Hoboken", ["outdoor", "running"], 40.74, -74.03]);
     const staff = new HttpClient();
     await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
-    const bad = await staff.postForm(`/manage-retailer/info?id=${target.id}`, { intent: "info", store_name: "X", state: "ZZ", status: "active" });
+    const bad = await staff.postForm(`/manage-retailer/info?id=${target.id}`, {
+      intent: "info",
+      store_name: "X",
+      state: "ZZ",
+      status: "active",
+    });
     expect(bad.status).toBe(400);
     expect((await db().select().from(retailers).where(eq(retailers.id, target.id)))[0].storeName).toBe(target.storeName);
   });
@@ -169,7 +228,10 @@ describe("retailer admin", () => {
       expect(validation.body).toContain("03/02/2026");
       expect(validation.body).not.toContain("2026-03-0");
     } finally {
-      await db().update(retailers).set({ createdAt: before.createdAt, lastActiveAt: before.lastActiveAt }).where(eq(retailers.id, target.id));
+      await db()
+        .update(retailers)
+        .set({ createdAt: before.createdAt, lastActiveAt: before.lastActiveAt })
+        .where(eq(retailers.id, target.id));
     }
   });
 
@@ -260,7 +322,8 @@ describe("retailer admin", () => {
       expect(link, tab).toContain('aria-current="page"');
       const bare = await staff.get(`/manage-retailer/${tab}`);
       expect([bare.status, bare.location], tab).toEqual([302, "/manage-retailer"]);
-      for (const id of ["abc", "0", "2147483648", "999999999"]) expect((await staff.get(`/manage-retailer/${tab}?id=${id}`)).status, `${tab} ${id}`).toBe(404);
+      for (const id of ["abc", "0", "2147483648", "999999999"])
+        expect((await staff.get(`/manage-retailer/${tab}?id=${id}`)).status, `${tab} ${id}`).toBe(404);
     }
     expect((await staff.get(`/manage-retailer/no-such-tab?id=${target.id}`)).status).toBe(404);
     // Choose Retailer lists retailers whatever ?id= says: no retailer in the title, only its own tab.
@@ -293,7 +356,10 @@ describe("retailer admin", () => {
     await expect(page.getByTestId("listings").textContent()).resolves.toContain(`RA${tok}`);
     // Modal edit: the units of a size, saved by the listing editor's action, back on this tab.
     await hydrated(page);
-    await page.getByRole("link", { name: /^Edit \d+$/ }).first().click();
+    await page
+      .getByRole("link", { name: /^Edit \d+$/ })
+      .first()
+      .click();
     const modal = page.getByTestId("item-modal");
     await modal.waitFor();
     await modal.locator('input[name="sizes[1]"]').fill("3"); // S of XS S M L XL
@@ -312,7 +378,10 @@ describe("retailer admin", () => {
     // Acting as the retailer now, a modal save is still staff's correction and comes back to the tab.
     await page.goto(url(`/manage-retailer/listings?id=${target.id}`));
     await hydrated(page);
-    await page.getByRole("link", { name: /^Edit \d+$/ }).first().click();
+    await page
+      .getByRole("link", { name: /^Edit \d+$/ })
+      .first()
+      .click();
     await modal.locator('input[name="sizes[1]"]').fill("2");
     await modal.locator('select[name="modified_reason"]').selectOption({ index: 1 });
     await modal.getByRole("button", { name: "Save" }).click();
@@ -331,14 +400,23 @@ describe("retailer admin", () => {
 describe("bulk retailer upload", () => {
   async function upload(page: Page, name: string, buffer: Buffer | null) {
     await page.goto(url("/admin/retailer-upload"));
-    if (buffer) await page.locator('input[name="excel_file"]').setInputFiles({ name, mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", buffer });
+    if (buffer)
+      await page
+        .locator('input[name="excel_file"]')
+        .setInputFiles({ name, mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", buffer });
     await page.getByRole("button", { name: "Upload and preview" }).click();
   }
 
   it("no file: INVALID INPUT; a zip bomb, a renamed .exe or a .csv: file has issues; nothing created", async () => {
     const page = staffPage;
     // Retailers an upload makes (their login waits for its first password); other files make retailers meanwhile.
-    const uploaded = async () => (await db().select({ n: sql<number>`count(*)::int` }).from(users).where(eq(users.passwordHash, NO_PASSWORD_YET)))[0].n;
+    const uploaded = async () =>
+      (
+        await db()
+          .select({ n: sql<number>`count(*)::int` })
+          .from(users)
+          .where(eq(users.passwordHash, NO_PASSWORD_YET))
+      )[0].n;
     const before = await uploaded();
     await upload(page, "", null);
     await expect(page.getByTestId("upload-error").textContent()).resolves.toBe("INVALID INPUT");
@@ -371,9 +449,15 @@ describe("bulk retailer upload", () => {
     await page.getByTestId("summary").waitFor();
     expect(await page.getByTestId("created").textContent()).toBe("5");
     expect(await page.getByTestId("failed").textContent()).toBe("10");
-    const welcome = await db().select().from(outboxEmails).where(like(outboxEmails.toEmail, `contact-${tag}-%`));
+    const welcome = await db()
+      .select()
+      .from(outboxEmails)
+      .where(like(outboxEmails.toEmail, `contact-${tag}-%`));
     expect(welcome).toHaveLength(5);
-    const made = await db().select({ id: retailers.id }).from(retailers).where(like(retailers.storeName, `Upload ${tag} %`));
+    const made = await db()
+      .select({ id: retailers.id })
+      .from(retailers)
+      .where(like(retailers.storeName, `Upload ${tag} %`));
     createdRetailerIds.push(...made.map((r) => r.id));
     // Re-run: nothing new.
     await upload(page, "ten-bad.xlsx", await uploadWorkbook(rows));
@@ -409,9 +493,15 @@ describe("bulk retailer upload", () => {
     expect(sub.status).toBe(303);
     const summary = await staff.get(`/admin/retailer-upload?upload=${id}`);
     expect(summary.body).toMatch(/data-testid="created">2000</);
-    const [{ n }] = await db().select({ n: sql<number>`count(*)::int` }).from(outboxEmails).where(like(outboxEmails.toEmail, `contact-${tag}-%`));
+    const [{ n }] = await db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(outboxEmails)
+      .where(like(outboxEmails.toEmail, `contact-${tag}-%`));
     expect(n).toBe(2000);
-    const made = await db().select({ id: retailers.id }).from(retailers).where(like(retailers.storeName, `Upload ${tag} %`));
+    const made = await db()
+      .select({ id: retailers.id })
+      .from(retailers)
+      .where(like(retailers.storeName, `Upload ${tag} %`));
     createdRetailerIds.push(...made.map((r) => r.id));
   }, 120_000);
 });
@@ -426,12 +516,63 @@ describe("reports, sales reps, map and hub", () => {
       expect(hub.body).toContain(`href="${href}"`);
       expect((await staff.get(href)).status, href).toBe(200);
     }
-    await db().update(retailers).set({ storeName: `=cmd|' /C calc'!A0 ${tok}` }).where(eq(retailers.id, target.id));
+    await db()
+      .update(retailers)
+      .set({ storeName: `=cmd|' /C calc'!A0 ${tok}` })
+      .where(eq(retailers.id, target.id));
     const expected: Record<string, string[]> = {
-      "/admin/reports/shipment-insurance.csv": ["shipment_id", "order_id", "transaction_type", "created", "carrier", "tracking_number", "status", "sender_id", "sender_store", "sender_state", "receiver_id", "receiver_store", "receiver_state", "units", "declared_value"],
-      "/admin/reports/monthly-metrics.csv": ["month", "orders", "swaps", "rmas", "traded_orders", "gross_value", "fees", "active_retailers", "new_retailers"],
-      "/admin/reports/brand-inventory.csv": ["brand_id", "brand", "is_active", "listings", "sell_listings", "swap_listings", "units", "value", "hidden_listings", "requests", "requested_units"],
-      "/admin/reports/retailer-brands.csv": ["retailer_id", "store_name", "city", "state", "retailer_status", "brand_id", "brand", "status", "created"],
+      "/admin/reports/shipment-insurance.csv": [
+        "shipment_id",
+        "order_id",
+        "transaction_type",
+        "created",
+        "carrier",
+        "tracking_number",
+        "status",
+        "sender_id",
+        "sender_store",
+        "sender_state",
+        "receiver_id",
+        "receiver_store",
+        "receiver_state",
+        "units",
+        "declared_value",
+      ],
+      "/admin/reports/monthly-metrics.csv": [
+        "month",
+        "orders",
+        "swaps",
+        "rmas",
+        "traded_orders",
+        "gross_value",
+        "fees",
+        "active_retailers",
+        "new_retailers",
+      ],
+      "/admin/reports/brand-inventory.csv": [
+        "brand_id",
+        "brand",
+        "is_active",
+        "listings",
+        "sell_listings",
+        "swap_listings",
+        "units",
+        "value",
+        "hidden_listings",
+        "requests",
+        "requested_units",
+      ],
+      "/admin/reports/retailer-brands.csv": [
+        "retailer_id",
+        "store_name",
+        "city",
+        "state",
+        "retailer_status",
+        "brand_id",
+        "brand",
+        "status",
+        "created",
+      ],
     };
     for (const [href, columns] of Object.entries(expected)) {
       expect(hub.body).toContain(`href="${href}"`);
@@ -457,13 +598,22 @@ describe("reports, sales reps, map and hub", () => {
     await page.locator('input[name="states"][value="IL"]').check();
     await page.getByRole("button", { name: "Create sales rep" }).click();
     await page.waitForURL((u) => /^\/admin\/salesrep\/\d+\/$/.test(u.pathname));
-    const [rep] = await db().select().from(salesReps).where(eq(salesReps.territoryName, `RA Territory ${tok}`));
+    const [rep] = await db()
+      .select()
+      .from(salesReps)
+      .where(eq(salesReps.territoryName, `RA Territory ${tok}`));
     expect(rep.states).toEqual(["IL"]);
     await page.goto(url("/rep-reports/"));
     await expect(page.getByTestId("sales-reps").textContent()).resolves.toContain(`RA Territory ${tok}`);
     // Last seen on a Monday evening in New York (Tuesday in UTC): the report shows Monday, MM/DD/YYYY.
-    const [{ lastActiveAt: seen }] = await db().select({ lastActiveAt: retailers.lastActiveAt }).from(retailers).where(eq(retailers.id, target.id));
-    await db().update(retailers).set({ lastActiveAt: new Date("2026-03-03T02:45:10.000Z") }).where(eq(retailers.id, target.id));
+    const [{ lastActiveAt: seen }] = await db()
+      .select({ lastActiveAt: retailers.lastActiveAt })
+      .from(retailers)
+      .where(eq(retailers.id, target.id));
+    await db()
+      .update(retailers)
+      .set({ lastActiveAt: new Date("2026-03-03T02:45:10.000Z") })
+      .where(eq(retailers.id, target.id));
     await page.goto(url(`/rep-reports/?rep=${rep.id}`));
     // The target retailer is in IL (the factory's state).
     const link = page.locator(`[data-testid="rep-retailers"] a[href="/manage-retailer/info?id=${target.id}"]`);

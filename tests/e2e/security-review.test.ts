@@ -26,7 +26,17 @@ import { createDb, type DbHandle } from "../../db/client";
 import { listOutbox } from "../../db/queries/outbox";
 import { listings, uploads } from "../../db/schema";
 import type { WizardState } from "../../domain/listing-forms";
-import { authorizeBrand, createBrand, createCollection, createProduct, createRetailer, createStaffUser, createUser, DEFAULT_TEST_PASSWORD, SIZE_RUNS } from "../factories";
+import {
+  authorizeBrand,
+  createBrand,
+  createCollection,
+  createProduct,
+  createRetailer,
+  createStaffUser,
+  createUser,
+  DEFAULT_TEST_PASSWORD,
+  SIZE_RUNS,
+} from "../factories";
 import { closePage, launchBrowser, newPage, signIn } from "./harness";
 import { TINY_PNG } from "./form-fixtures";
 import { appOrigin, baseUrl, freshEmail, htmlDecode, HttpClient } from "./http";
@@ -46,7 +56,13 @@ afterAll(async () => {
 type Raw = { status: number; headers: http.IncomingHttpHeaders; body: string };
 const target = new URL(baseUrl);
 
-function raw(opts: { from?: string; method?: string; path: string; headers?: Record<string, string>; form?: Record<string, string> }): Promise<Raw> {
+function raw(opts: {
+  from?: string;
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  form?: Record<string, string>;
+}): Promise<Raw> {
   const body = opts.form ? new URLSearchParams(opts.form).toString() : undefined;
   const headers: Record<string, string> = { Host: target.host, ...(opts.headers ?? {}) };
   if (body !== undefined) {
@@ -55,7 +71,14 @@ function raw(opts: { from?: string; method?: string; path: string; headers?: Rec
   }
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: "127.0.0.1", port: Number(target.port || 80), method: opts.method ?? (body !== undefined ? "POST" : "GET"), path: opts.path, headers, localAddress: opts.from },
+      {
+        host: "127.0.0.1",
+        port: Number(target.port || 80),
+        method: opts.method ?? (body !== undefined ? "POST" : "GET"),
+        path: opts.path,
+        headers,
+        localAddress: opts.from,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
@@ -92,7 +115,17 @@ describe("M3: /banners/dismiss redirectTo", () => {
     const c = new HttpClient();
     const { user } = await createRetailer(dbh.db, { payout: false, user: { email: freshEmail("rev-banner") } });
     await c.signIn(user!.email, DEFAULT_TEST_PASSWORD);
-    for (const redirectTo of ["/\t/evil.example", "/%09/evil.example", "/\n/evil.example", "/\r\n/evil.example", "/\\evil.example", "/%2F%2Fevil.example", "/%5C/evil.example", "/.//evil.example", "/a/..//evil.example"]) {
+    for (const redirectTo of [
+      "/\t/evil.example",
+      "/%09/evil.example",
+      "/\n/evil.example",
+      "/\r\n/evil.example",
+      "/\\evil.example",
+      "/%2F%2Fevil.example",
+      "/%5C/evil.example",
+      "/.//evil.example",
+      "/a/..//evil.example",
+    ]) {
       const r = await c.postForm("/banners/dismiss", { banner: "payout", redirectTo });
       expect(r.status, JSON.stringify(redirectTo)).toBe(302);
       expect(r.headers.get("location"), JSON.stringify(redirectTo)).toBe("/");
@@ -109,7 +142,12 @@ describe("L1: the Origin check and the webhook exemption", () => {
     const { user } = await createRetailer(dbh.db, { payout: false, user: { email: freshEmail("rev-origin") } });
     await c.signIn(user!.email, DEFAULT_TEST_PASSWORD);
     const cookie = c.cookieHeader();
-    for (const p of ["/webhooks/../banners/dismiss", "/webhooks/%2e%2e/banners/dismiss", "/webhooks/carrier/../../banners/dismiss", "/webhooks/x/..%2f..%2fbanners/dismiss"]) {
+    for (const p of [
+      "/webhooks/../banners/dismiss",
+      "/webhooks/%2e%2e/banners/dismiss",
+      "/webhooks/carrier/../../banners/dismiss",
+      "/webhooks/x/..%2f..%2fbanners/dismiss",
+    ]) {
       const r = await raw({ path: p, form: { banner: "payout", redirectTo: "/" }, headers: { Cookie: cookie } });
       expect(r.status, p).toBe(403);
       expect(r.body).toContain("did not come from this site");
@@ -135,7 +173,11 @@ describe("M5: production refuses public webhook secrets", () => {
     return { ...env, NODE_ENV: "production", PORT: "3197", APP_ORIGIN: "http://localhost:3197" };
   };
 
-  function start(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; output: string; answered: boolean }> {
+  function start(
+    args: string[],
+    env: Record<string, string>,
+    timeoutMs = 60_000,
+  ): Promise<{ code: number | null; output: string; answered: boolean }> {
     return new Promise((resolve) => {
       const child = spawn(process.execPath, args, { cwd: root, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
       let output = "";
@@ -184,7 +226,12 @@ describe("M5: production refuses public webhook secrets", () => {
   });
 
   test("Stripe keys without STRIPE_WEBHOOK_SECRET are refused, even where the sandbox defaults are allowed", async () => {
-    const r = await start(["workers/web.mjs"], { ...baseEnv(), APP_ENV: "test", STRIPE_SECRET_KEY: "sk_test_123", STRIPE_PUBLISHABLE_KEY: "pk_test_123" });
+    const r = await start(["workers/web.mjs"], {
+      ...baseEnv(),
+      APP_ENV: "test",
+      STRIPE_SECRET_KEY: "sk_test_123",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_123",
+    });
     expect(r.code).toBe(1);
     expect(r.output).toMatch(/STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY/);
   });
@@ -284,7 +331,8 @@ describe("L2: password reset and registration", () => {
     const password = "review-pass-1";
     const email = freshEmail("rev-register");
     expect((await postFrom(freshAddress(), "/register", { email, password, confirm: password })).status).toBe(302);
-    for (let i = 0; i < 2; i++) expect((await postFrom(freshAddress(), "/register", { email, password, confirm: password })).status).toBe(409);
+    for (let i = 0; i < 2; i++)
+      expect((await postFrom(freshAddress(), "/register", { email, password, confirm: password })).status).toBe(409);
     const r = await postFrom(freshAddress(), "/register", { email, password, confirm: password });
     expect(r.status).toBe(429);
     expect(htmlDecode(r.body)).toContain("Too many registration attempts. Please wait 15 minutes and try again.");
@@ -351,7 +399,14 @@ describe("L4: uploads", () => {
     brandId = (await createBrand(dbh.db)).id;
     const coll = await createCollection(dbh.db, { brandId });
     const prod = await createProduct(dbh.db, { collectionId: coll.id, sizes: SIZE_RUNS.apparel, colors: 1, priceCents: 2500 });
-    state = { brand: brandId, product: prod.product.id, variation: prod.variations[0].id, listingType: "sell", reason: "overstock", sizes: { S: 2 } };
+    state = {
+      brand: brandId,
+      product: prod.product.id,
+      variation: prod.variations[0].id,
+      listingType: "sell",
+      reason: "overstock",
+      sizes: { S: 2 },
+    };
     for (const [who, status] of [
       ["owner", "active"],
       ["other", "active"],
@@ -393,7 +448,10 @@ describe("L4: uploads", () => {
     const stolen = await clients.other.postForm(wizardHref("listing", 4, { ...state, images: [name] }), { terms: "on" });
     expect(stolen.status).toBe(400);
     expect(stolen.body).toContain("images is not a list of uploaded pictures");
-    const [{ n }] = await dbh.db.select({ n: sql<number>`count(*)::int` }).from(listings).where(sql`${listings.images} @> ${JSON.stringify([name])}::jsonb`);
+    const [{ n }] = await dbh.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(listings)
+      .where(sql`${listings.images} @> ${JSON.stringify([name])}::jsonb`);
     expect(n).toBe(0);
 
     // The uploader lists it: attached, visible to active retailers and staff only.
@@ -411,7 +469,10 @@ describe("L4: uploads", () => {
   test("uploads never attached are removed a day later, when someone uploads again", async () => {
     const orphan = await upload(clients.owner);
     expect(fs.existsSync(path.join(uploadDir, orphan))).toBe(true);
-    await dbh.db.update(uploads).set({ uploadedAt: new Date(Date.now() - 25 * 3600_000) }).where(eq(uploads.name, orphan));
+    await dbh.db
+      .update(uploads)
+      .set({ uploadedAt: new Date(Date.now() - 25 * 3600_000) })
+      .where(eq(uploads.name, orphan));
     const fresh = await upload(clients.other);
     expect((await dbh.db.select().from(uploads).where(eq(uploads.name, orphan))).length).toBe(0);
     expect(fs.existsSync(path.join(uploadDir, orphan))).toBe(false);
@@ -472,7 +533,9 @@ describe("headers", () => {
         if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
       });
       await p.addInitScript(() => {
-        document.addEventListener("securitypolicyviolation", (e) => console.error(`Refused to: CSP ${e.violatedDirective} ${e.blockedURI}`));
+        document.addEventListener("securitypolicyviolation", (e) =>
+          console.error(`Refused to: CSP ${e.violatedDirective} ${e.blockedURI}`),
+        );
       });
       try {
         await signIn(p, user!.email, DEFAULT_TEST_PASSWORD);
@@ -480,7 +543,13 @@ describe("headers", () => {
         await p.goto(new URL("/settings/contact", baseUrl).href);
         await p.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter));
         // A client-side navigation (fetches route data and modules under the policy).
-        await Promise.all([p.waitForURL((u) => u.pathname.startsWith("/settings/store")), p.locator('main a[href^="/settings/store"], .tabs a[href^="/settings/store"], a[href^="/settings/store"]:visible').first().click()]);
+        await Promise.all([
+          p.waitForURL((u) => u.pathname.startsWith("/settings/store")),
+          p
+            .locator('main a[href^="/settings/store"], .tabs a[href^="/settings/store"], a[href^="/settings/store"]:visible')
+            .first()
+            .click(),
+        ]);
         await p.locator('input[name="store_name"]').waitFor();
         expect(violations).toEqual([]);
       } finally {

@@ -34,7 +34,10 @@ afterAll(async () => {
 
 async function signedIn(opts: { celphone?: string } = {}) {
   const email = uniqueEmail("settings");
-  const { retailer } = await createRetailer(dbh.db, { user: { email }, contact: opts.celphone === undefined ? undefined : { celphone: opts.celphone } });
+  const { retailer } = await createRetailer(dbh.db, {
+    user: { email },
+    contact: opts.celphone === undefined ? undefined : { celphone: opts.celphone },
+  });
   const p = await newPage(browser);
   pages.push(p);
   await signIn(p, email, DEFAULT_TEST_PASSWORD);
@@ -73,7 +76,17 @@ describe("Settings", () => {
     expect(await p.getByLabel("Store name").inputValue()).toBe("Harbor Goods");
     // Without JavaScript the server says the same (400, values kept).
     const res = await p.request.post(url("/settings/store"), {
-      form: { store_name: "X", store_email: "bad", store_phone: "1", business_name: "", address1: "", city: "", state: "New York", postal_code: "1", resale_number: "1" },
+      form: {
+        store_name: "X",
+        store_email: "bad",
+        store_phone: "1",
+        business_name: "",
+        address1: "",
+        city: "",
+        state: "New York",
+        postal_code: "1",
+        resale_number: "1",
+      },
       headers: { Origin: new URL(url("/")).origin },
       maxRedirects: 0,
     });

@@ -109,7 +109,9 @@ describe("information pages (public)", () => {
       ["10–100 units", "$39.75"],
     ]);
     expect(await p.textContent("main")).toContain("penalty of 10%");
-    expect(await p.textContent("main")).toContain("unless either of you calls it even: one side's choice is enough to forgive the difference");
+    expect(await p.textContent("main")).toContain(
+      "unless either of you calls it even: one side's choice is enough to forgive the difference",
+    );
   });
 
   it("the footer links to the contact page, which gives the support e-mail and phone", async () => {

@@ -63,7 +63,8 @@ beforeAll(async () => {
   dbh = createDb(process.env.DATABASE_URL, { max: 2 });
   brand = (await createBrand(dbh.db)).id;
   const col = await createCollection(dbh.db, { brandId: brand });
-  variation = (await createProduct(dbh.db, { collectionId: col.id, sizes: SIZE_RUNS.apparel, colors: 1, priceCents: PRICE })).variations[0].id;
+  variation = (await createProduct(dbh.db, { collectionId: col.id, sizes: SIZE_RUNS.apparel, colors: 1, priceCents: PRICE })).variations[0]
+    .id;
   browser = await launchBrowser();
 });
 afterEach(async () => {
@@ -102,7 +103,12 @@ describe("swap checkout", () => {
   it("terms, review, a declined card, then pre-authorised: the provider's to answer, the cart emptied; a second swap between the two is refused", async () => {
     const provider = await retailer();
     const receiver = await retailer();
-    const theirs = await createListing(dbh.db, { variationId: variation, providerId: provider.r.id, sizes: { S: 3, M: 1 }, listingType: "swap" });
+    const theirs = await createListing(dbh.db, {
+      variationId: variation,
+      providerId: provider.r.id,
+      sizes: { S: 3, M: 1 },
+      listingType: "swap",
+    });
     const mine = await createListing(dbh.db, { variationId: variation, providerId: receiver.r.id, sizes: { L: 2 }, listingType: "swap" });
 
     const p = await signedIn(receiver.email);
@@ -138,8 +144,18 @@ describe("swap checkout", () => {
     await expect.poll(() => p.getByTestId("swap-status").textContent()).toBe(SWAP_AWAITING_RETAILER);
 
     const [row] = await dbh.db.select().from(orders).where(eq(orders.id, orderId));
-    expect(row).toMatchObject({ transactionType: 2, statename: "provider_choose_items", providerId: provider.r.id, receiverId: receiver.r.id, actionNeeded: "provider" });
-    const auths = await dbh.db.select().from(payments).where(and(eq(payments.orderId, orderId), eq(payments.txtype, "authorization"))).orderBy(payments.id);
+    expect(row).toMatchObject({
+      transactionType: 2,
+      statename: "provider_choose_items",
+      providerId: provider.r.id,
+      receiverId: receiver.r.id,
+      actionNeeded: "provider",
+    });
+    const auths = await dbh.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.orderId, orderId), eq(payments.txtype, "authorization")))
+      .orderBy(payments.id);
     // The declined attempt is recorded as declined; the second card holds the fee and shipping.
     expect(auths.map((a) => [a.retailerId, a.amountCents, a.status === "declined"])).toEqual([
       [receiver.r.id, authorize, true],
@@ -210,7 +226,12 @@ describe("a swap whose workflow does not answer", () => {
     // the worker restarts).
     const provider = await retailer();
     const receiver = await retailer();
-    const listing = await createListing(dbh.db, { variationId: variation, providerId: provider.r.id, sizes: { M: 2 }, listingType: "swap" });
+    const listing = await createListing(dbh.db, {
+      variationId: variation,
+      providerId: provider.r.id,
+      sizes: { M: 2 },
+      listingType: "swap",
+    });
     const swap = await createSwapOrder(dbh.db, {
       providerId: provider.r.id,
       receiverId: receiver.r.id,
@@ -254,7 +275,11 @@ describe("swap negotiation and payment", () => {
     await p.goto(url(page));
     await p.getByTestId("swap-decline-form").waitFor();
     // Before that, each side's amounts: the receiver adds the difference, the provider is paid it; the fee is the swap's.
-    const terms = swapValuation({ provider: { goodsCents: 2 * PRICE, units: 2 }, receiver: { goodsCents: PRICE, units: 1 }, callItEven: false });
+    const terms = swapValuation({
+      provider: { goodsCents: 2 * PRICE, units: 2 },
+      receiver: { goodsCents: PRICE, units: 1 },
+      callItEven: false,
+    });
     expect(await amountsOf(p)).toEqual({
       "Goods you give": formatCents(PRICE),
       "Goods you receive": formatCents(2 * PRICE),
@@ -300,15 +325,23 @@ describe("swap negotiation and payment", () => {
     await p.getByTestId("swap-pay").click();
     await p.waitForURL((u) => u.pathname.startsWith("/orders/sentswaps"));
 
-    await expect.poll(async () => (await dbh.db.select().from(orders).where(eq(orders.id, orderId)))[0].statename, { timeout: 15_000 }).toBe("ship_swap");
-    const stock = await dbh.db.select({ id: listings.id, sizes: listings.sizes }).from(listings).where(eq(listings.providerId, provider.r.id));
+    await expect
+      .poll(async () => (await dbh.db.select().from(orders).where(eq(orders.id, orderId)))[0].statename, { timeout: 15_000 })
+      .toBe("ship_swap");
+    const stock = await dbh.db
+      .select({ id: listings.id, sizes: listings.sizes })
+      .from(listings)
+      .where(eq(listings.providerId, provider.r.id));
     expect(stock.find((x) => x.id === theirs.id)?.sizes).toEqual({ S: 1 });
     const [mineNow] = await dbh.db.select({ sizes: listings.sizes }).from(listings).where(eq(listings.id, mine.id));
     expect(mineNow.sizes).toEqual({ L: 1 });
     const ships = await dbh.db.select().from(shipments).where(eq(shipments.orderId, orderId));
     expect(ships.map((x) => x.senderId).sort()).toEqual([provider.r.id, receiver.r.id].sort());
     // Each side's payment is named as a swap's, not as a purchase's receiver's.
-    const captured = await dbh.db.select().from(payments).where(and(eq(payments.orderId, orderId), eq(payments.txtype, "capture")));
+    const captured = await dbh.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.orderId, orderId), eq(payments.txtype, "capture")));
     expect(captured.map((x) => [x.retailerId, x.name]).sort()).toEqual(
       [
         [provider.r.id, "swap payment"],
@@ -389,7 +422,10 @@ describe("swap modification", () => {
     await expect.poll(() => p.getByTestId("swap-approve").textContent()).toBe(TRANSACTION_LABELS.submitResponseSwap);
     await p.getByTestId("swap-approve").click();
     await panelSays(p, SWAP_AWAITING_RETAILER);
-    const provided = await dbh.db.select().from(orderContributions).where(and(eq(orderContributions.orderId, orderId), eq(orderContributions.side, "provider")));
+    const provided = await dbh.db
+      .select()
+      .from(orderContributions)
+      .where(and(eq(orderContributions.orderId, orderId), eq(orderContributions.side, "provider")));
     expect(provided.map((c) => c.units)).toEqual([{ S: 1 }]);
     await q.goto(url(page));
     await q.getByTestId("swap-approve-form").waitFor();
@@ -427,7 +463,9 @@ async function swapPaid() {
     await page.getByTestId("swap-pay").click();
     await page.waitForURL((u) => u.pathname.startsWith("/orders/sentswaps"));
   }
-  await expect.poll(async () => (await dbh.db.select().from(orders).where(eq(orders.id, s.orderId)))[0].statename, { timeout: 15_000 }).toBe("ship_swap");
+  await expect
+    .poll(async () => (await dbh.db.select().from(orders).where(eq(orders.id, s.orderId)))[0].statename, { timeout: 15_000 })
+    .toBe("ship_swap");
   return { ...s, q };
 }
 
@@ -466,7 +504,10 @@ describe("swap shipping and rating", () => {
       expect(await who.getByTestId("swap-their-parcel-status").textContent()).toBe("Pickup Scheduled");
       expect(await who.getByTestId("form-cancel_shipment").count()).toBe(1);
       const label = await who.getByTestId("label-link").getAttribute("href");
-      const [mine] = await dbh.db.select().from(shipments).where(and(eq(shipments.orderId, orderId), eq(shipments.senderId, me)));
+      const [mine] = await dbh.db
+        .select()
+        .from(shipments)
+        .where(and(eq(shipments.orderId, orderId), eq(shipments.senderId, me)));
       expect(label).toContain(mine.trackingNumber!);
       const res = await who.request.get(url(label!));
       expect(res.status()).toBe(200);
@@ -484,7 +525,10 @@ describe("swap shipping and rating", () => {
       expect(await who.locator("main").textContent()).not.toContain(me === provider.r.id ? receiver.r.storeName : provider.r.storeName);
     }
     // A side cannot print the other side's label.
-    const [providerParcel] = await dbh.db.select().from(shipments).where(and(eq(shipments.orderId, orderId), eq(shipments.senderId, provider.r.id)));
+    const [providerParcel] = await dbh.db
+      .select()
+      .from(shipments)
+      .where(and(eq(shipments.orderId, orderId), eq(shipments.senderId, provider.r.id)));
     expect((await p.request.get(url(`/shipping-label/${providerParcel.trackingNumber}`))).status()).toBe(404);
 
     // The carrier scans the provider's parcel first: the swap stays in shipping until both are scanned.
@@ -494,10 +538,13 @@ describe("swap shipping and rating", () => {
     await carrierEvent(staff, orderId, "provider", "picked_up");
     // The scan's answer can come before its parcel row is read back: reload until the card shows it.
     await expect
-      .poll(async () => {
-        await staff.reload();
-        return staff.getByTestId("admin-parcel-provider").textContent();
-      }, { timeout: 15_000 })
+      .poll(
+        async () => {
+          await staff.reload();
+          return staff.getByTestId("admin-parcel-provider").textContent();
+        },
+        { timeout: 15_000 },
+      )
       .toContain("In-Route");
     expect(await staff.getByTestId("admin-parcel-receiver").textContent()).toContain("Pickup Scheduled");
     await carrierEvent(staff, orderId, "receiver", "picked_up");
@@ -513,7 +560,8 @@ describe("swap shipping and rating", () => {
     await expect.poll(() => p.getByTestId("confirm-received").count()).toBe(0);
     await p.getByTestId("open-rating").click();
     await p.getByTestId("rating-modal").waitFor();
-    for (const f of ["condition", "packaging", "timeliness", "overall"]) await p.getByTestId(`stars-${f}`).locator('input[value="4"]').check();
+    for (const f of ["condition", "packaging", "timeliness", "overall"])
+      await p.getByTestId(`stars-${f}`).locator('input[value="4"]').check();
     await p.getByTestId("submit-rating").click();
     await p.getByTestId("rating-saved").waitFor();
     await q.goto(url(page));
@@ -522,11 +570,14 @@ describe("swap shipping and rating", () => {
     await expect.poll(() => q.getByTestId("their-rating").textContent()).toContain("4 of 5");
 
     await carrierEvent(staff, orderId, "receiver", "delivered");
-    await expect.poll(async () => (await dbh.db.select().from(orders).where(eq(orders.id, orderId)))[0].statename, { timeout: 15_000 }).toBe("delivered");
+    await expect
+      .poll(async () => (await dbh.db.select().from(orders).where(eq(orders.id, orderId)))[0].statename, { timeout: 15_000 })
+      .toBe("delivered");
     await q.goto(url(page));
     await q.getByTestId("rate-link").click();
     await q.getByTestId("rating-modal").waitFor();
-    for (const f of ["condition", "packaging", "timeliness", "overall"]) await q.getByTestId(`stars-${f}`).locator('input[value="5"]').check();
+    for (const f of ["condition", "packaging", "timeliness", "overall"])
+      await q.getByTestId(`stars-${f}`).locator('input[value="5"]').check();
     await q.getByTestId("submit-rating").click();
     await q.getByTestId("rating-saved").waitFor();
     const rated = await dbh.db.select().from(orders).where(eq(orders.id, orderId));
@@ -539,7 +590,9 @@ describe("swap shipping and rating", () => {
     const [{ externalId }] = await dbh.db.select({ externalId: orders.externalId }).from(orders).where(eq(orders.id, orderId));
     const mails = (await dbh.db.select().from(outboxEmails)).filter((m) => `${m.subject}${m.bodyText}`.includes(externalId));
     expect(mails.length).toBeGreaterThan(3);
-    for (const m of mails) for (const name of [provider.r.storeName, receiver.r.storeName]) expect(`${m.subject}${m.bodyText}${m.bodyHtml ?? ""}`).not.toContain(name);
+    for (const m of mails)
+      for (const name of [provider.r.storeName, receiver.r.storeName])
+        expect(`${m.subject}${m.bodyText}${m.bodyHtml ?? ""}`).not.toContain(name);
     // Staff find it by type (2 Swap) and by its call tag's action code (910 ship_swap).
     await staff.goto(url("/admin/active-transactions?type=2&action=910"));
     expect(await staff.locator(`[data-testid="admin-order-card"][data-order-id="${orderId}"]`).count()).toBe(1);
@@ -556,13 +609,21 @@ describe("swap shipping and rating", () => {
     await rmaContactStep(p, { name: "Sam Swapper", email: "sam@example.test", phone: "555-0199", packingSlipName: "Sam" });
     await p.getByTestId("rma-confirm-form").waitFor();
     // A swap's victim is owed the value of the goods it asks back.
-    const [got] = await dbh.db.select().from(orderContributions).where(and(eq(orderContributions.orderId, orderId), eq(orderContributions.side, "provider"), eq(orderContributions.type, "goods")));
+    const [got] = await dbh.db
+      .select()
+      .from(orderContributions)
+      .where(and(eq(orderContributions.orderId, orderId), eq(orderContributions.side, "provider"), eq(orderContributions.type, "goods")));
     expect(await p.getByTestId("rma-amount").textContent()).toBe(formatCents(got.unitPriceCents));
     await p.getByTestId("rma-process").click();
     await p.waitForURL((u) => u.searchParams.get("rma") === "complete");
-    const [rma] = await dbh.db.select().from(orders).where(and(eq(orders.rmaForId, orderId), eq(orders.providerId, receiver.r.id)));
+    const [rma] = await dbh.db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.rmaForId, orderId), eq(orders.providerId, receiver.r.id)));
     expect(rma).toMatchObject({ transactionType: 3, receiverId: provider.r.id });
-    await expect.poll(async () => (await dbh.db.select().from(orders).where(eq(orders.id, rma.id)))[0].recordSeq, { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await dbh.db.select().from(orders).where(eq(orders.id, rma.id)))[0].recordSeq, { timeout: 15_000 })
+      .toBeGreaterThan(0);
 
     // Staff approve it; Process shows the amounts first; with nothing to send back it settles at once.
     await staff.goto(url(`/admin/active-rmas/pending?rma=${rma.id}`));
@@ -575,25 +636,40 @@ describe("swap shipping and rating", () => {
     expect(await staff.getByTestId("rma-review-charge").textContent()).toBe(formatCents(got.unitPriceCents));
     await staff.getByTestId("rma-confirm-staff").click();
     await staff.getByTestId("admin-notice").waitFor();
-    await expect.poll(async () => (await dbh.db.select().from(orders).where(eq(orders.id, rma.id)))[0].stage, { timeout: 15_000 }).toBe("rmacompleted");
+    await expect
+      .poll(async () => (await dbh.db.select().from(orders).where(eq(orders.id, rma.id)))[0].stage, { timeout: 15_000 })
+      .toBe("rmacompleted");
     // The receiver is paid out the unit's value; the provider is charged it, and, having paid its side of the
     // swap without putting a card on file, reads that the charge is queued for its card.
     await expect
-      .poll(async () => (await dbh.db.select().from(payments).where(and(eq(payments.orderId, rma.id), eq(payments.retailerId, receiver.r.id)))).map((x) => x.amountCents), { timeout: 15_000 })
+      .poll(
+        async () =>
+          (
+            await dbh.db
+              .select()
+              .from(payments)
+              .where(and(eq(payments.orderId, rma.id), eq(payments.retailerId, receiver.r.id)))
+          ).map((x) => x.amountCents),
+        { timeout: 15_000 },
+      )
       .toEqual([got.unitPriceCents]);
     await p.goto(url(`/rma/${rma.id}`));
     expect(await p.getByTestId("rma-money").textContent()).toBe(`Returned to you: ${formatCents(got.unitPriceCents)}`);
     expect(await p.getByTestId("counterparty").textContent()).toBe(`retailer-00${provider.r.id}`);
     await q.goto(url(`/rma/${rma.id}`));
     expect(await q.getByTestId("rma-money").textContent()).toBe(`Charged to you: ${formatCents(got.unitPriceCents)} ${PAYMENT_QUEUED}`);
-    expect((await dbh.db.select({ ledger: orders.ledger }).from(orders).where(eq(orders.id, rma.id)))[0].ledger).toMatchObject({ chargeQueued: true });
+    expect((await dbh.db.select({ ledger: orders.ledger }).from(orders).where(eq(orders.id, rma.id)))[0].ledger).toMatchObject({
+      chargeQueued: true,
+    });
     expect(await q.getByTestId("counterparty").textContent()).toBe(`retailer-00${receiver.r.id}`);
     // Neither side's RMA page (data included) nor any RMA e-mail names the other; the victim's contact stays with staff.
     expect(await p.content()).not.toContain(provider.r.storeName);
     for (const hidden of [receiver.r.storeName, "Sam Swapper", "sam@example.test"]) expect(await q.content()).not.toContain(hidden);
     const rmaMails = (await dbh.db.select().from(outboxEmails)).filter((m) => `${m.subject}${m.bodyText}`.includes(rma.externalId));
     expect(rmaMails.length).toBeGreaterThan(1);
-    for (const m of rmaMails) for (const name of [provider.r.storeName, receiver.r.storeName]) expect(`${m.subject}${m.bodyText}${m.bodyHtml ?? ""}`).not.toContain(name);
+    for (const m of rmaMails)
+      for (const name of [provider.r.storeName, receiver.r.storeName])
+        expect(`${m.subject}${m.bodyText}${m.bodyHtml ?? ""}`).not.toContain(name);
   });
 
   it("a side cancels its shipment while the pickup is scheduled: its parcel is cancelled, the other side's still to ship", async () => {

@@ -28,7 +28,16 @@ import { freshEmail, htmlDecode, HttpClient } from "./http";
 let dbh: DbHandle;
 const db = () => dbh.db;
 
-type Who = { label: "inactive" | "pending"; id: number; client: HttpClient; buyListing: number; swapListing: number; request: number; sale: number; purchase: number };
+type Who = {
+  label: "inactive" | "pending";
+  id: number;
+  client: HttpClient;
+  buyListing: number;
+  swapListing: number;
+  request: number;
+  sale: number;
+  purchase: number;
+};
 const who: Who[] = [];
 
 const TEST_CARD = { card_choice: "new", card_number: "4242424242424242", card_expiry: "12/34", card_cvc: "123" };
@@ -37,8 +46,14 @@ beforeAll(async () => {
   if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the app's database");
   dbh = createDb(process.env.DATABASE_URL, { max: 2 });
   const brand = (await createBrand(db())).id;
-  const variations = (await createProduct(db(), { collectionId: (await createCollection(db(), { brandId: brand })).id, sizes: SIZE_RUNS.apparel, colors: 3, priceCents: 2500 }))
-    .variations;
+  const variations = (
+    await createProduct(db(), {
+      collectionId: (await createCollection(db(), { brandId: brand })).id,
+      sizes: SIZE_RUNS.apparel,
+      colors: 3,
+      priceCents: 2500,
+    })
+  ).variations;
   const other = (await createRetailer(db(), { payout: true, user: false })).retailer;
   await authorizeBrand(db(), other.id, brand);
   for (const label of ["inactive", "pending"] as const) {
@@ -46,11 +61,25 @@ beforeAll(async () => {
     const me = (await createRetailer(db(), { status: label, payout: true, user: { email } })).retailer;
     await authorizeBrand(db(), me.id, brand);
     const buyListing = (await createListing(db(), { variationId: variations[0].id, providerId: other.id, sizes: { M: 3 } })).id;
-    const swapListing = (await createListing(db(), { variationId: variations[1].id, providerId: other.id, sizes: { M: 3 }, listingType: "swap" })).id;
+    const swapListing = (
+      await createListing(db(), { variationId: variations[1].id, providerId: other.id, sizes: { M: 3 }, listingType: "swap" })
+    ).id;
     const request = (await createRequest(db(), { variationId: variations[2].id, requestorId: other.id, sizes: { M: 2 } })).id;
     // An order it sells (waiting for its answer) and one it buys (waiting for its checkout).
-    const sale = (await createOrderAt(db(), "provider_approve_sale", { providerId: me.id, receiverId: other.id, lines: [{ variationId: variations[0].id, sizes: { M: 1 } }] })).order.id;
-    const purchase = (await createOrderAt(db(), "complete_order_checkout", { providerId: other.id, receiverId: me.id, lines: [{ variationId: variations[0].id, sizes: { M: 1 } }] })).order.id;
+    const sale = (
+      await createOrderAt(db(), "provider_approve_sale", {
+        providerId: me.id,
+        receiverId: other.id,
+        lines: [{ variationId: variations[0].id, sizes: { M: 1 } }],
+      })
+    ).order.id;
+    const purchase = (
+      await createOrderAt(db(), "complete_order_checkout", {
+        providerId: other.id,
+        receiverId: me.id,
+        lines: [{ variationId: variations[0].id, sizes: { M: 1 } }],
+      })
+    ).order.id;
     // A cart filled while it could still trade.
     const added = await addToCart(db(), me.id, { listingId: buyListing, selection: { M: 1 } });
     expect(added.ok).toBe(true);
@@ -78,7 +107,12 @@ async function snapshot(retailerId: number) {
   const [cart] = await db().select().from(carts).where(eq(carts.retailerId, retailerId));
   const cards = await db().select().from(paymentMethods).where(eq(paymentMethods.retailerId, retailerId));
   return {
-    orders: os.map((o) => ({ id: o.id, statename: o.statename, modifiedAt: o.modifiedAt.toISOString(), authorizedCents: o.authorizedCents })),
+    orders: os.map((o) => ({
+      id: o.id,
+      statename: o.statename,
+      modifiedAt: o.modifiedAt.toISOString(),
+      authorizedCents: o.authorizedCents,
+    })),
     actions: actions[0].n,
     cart: cart ? { type: cart.type, items: cart.items, draftOrderIds: cart.draftOrderIds } : null,
     cards: cards.length,
@@ -118,7 +152,11 @@ describe.each(["inactive", "pending"] as const)("a %s retailer cannot trade", (l
     const before = await snapshot(me.id);
     expectRefused(me, await me.client.get("/checkout"), "GET /checkout");
     expectRefused(me, await me.client.postForm("/checkout", { intent: "proceed", terms: "on" }), "buy proceed");
-    expectRefused(me, await me.client.postForm("/checkout", { intent: "proceed", terms: "on", reason: "overstock", floor_time: "0-30", ...TEST_CARD }), "sell proceed");
+    expectRefused(
+      me,
+      await me.client.postForm("/checkout", { intent: "proceed", terms: "on", reason: "overstock", floor_time: "0-30", ...TEST_CARD }),
+      "sell proceed",
+    );
     expectRefused(me, await me.client.get("/checkout/review"), "GET /checkout/review");
     expect(await snapshot(me.id)).toEqual(before);
   });
@@ -143,7 +181,8 @@ describe.each(["inactive", "pending"] as const)("a %s retailer cannot trade", (l
       [me.purchase, { intent: "decline_checkout", reason: "0" }],
       [me.purchase, { intent: "approve_modified" }],
     ];
-    for (const [id, fields] of commands) expectRefused(me, await me.client.postForm(`/transaction/buy/${id}`, fields), `${fields.intent} on ${id}`);
+    for (const [id, fields] of commands)
+      expectRefused(me, await me.client.postForm(`/transaction/buy/${id}`, fields), `${fields.intent} on ${id}`);
     expect(await snapshot(me.id)).toEqual(before);
   });
 });

@@ -53,36 +53,65 @@ async function orderAwaitingPickup(): Promise<{ orderId: number; trackingNumber:
   await s.signIn(seller.email, DEFAULT_TEST_PASSWORD);
   expect((await s.postForm("/cart", { intent: "add", requestId: req.id, "size.M": 1, returnTo: "/cart" })).status).toBe(303);
   // The seller has no card on file yet: the sell dialog's card fields put one there (selling needs it).
-  const sent = await s.postForm("/checkout", { intent: "proceed", reason: "overstock", floor_time: "0-30", terms: "on", card_number: "4242424242424242", card_expiry: "12/34", card_cvc: "123" });
+  const sent = await s.postForm("/checkout", {
+    intent: "proceed",
+    reason: "overstock",
+    floor_time: "0-30",
+    terms: "on",
+    card_number: "4242424242424242",
+    card_expiry: "12/34",
+    card_cvc: "123",
+  });
   expect(sent.status, sent.body.slice(0, 300)).toBe(303);
   expect(sent.location).toBe("/buy?ref=offerSent");
   const [order] = await dbh.db.select().from(orders).where(eq(orders.requestId, req.id));
   const r = new HttpClient();
   await r.signIn(requestor.email, DEFAULT_TEST_PASSWORD);
-  const paid = await r.postForm(`/checkout/pay?order=${order.id}`, { card_choice: "new", card_number: "4242424242424242", card_expiry: "12/34", card_cvc: "123" });
+  const paid = await r.postForm(`/checkout/pay?order=${order.id}`, {
+    card_choice: "new",
+    card_number: "4242424242424242",
+    card_expiry: "12/34",
+    card_cvc: "123",
+  });
   expect(paid.status, paid.body.slice(0, 300)).toBe(303);
   const view = await waitForOrderState(order.id, BUY_STATES.SHIP_ORDER);
   const trackingNumber = view.shipment!.trackingNumber;
-  await until("the shipment row", async () => (await dbh.db.select().from(shipments).where(eq(shipments.trackingNumber, trackingNumber)))[0]);
+  await until(
+    "the shipment row",
+    async () => (await dbh.db.select().from(shipments).where(eq(shipments.trackingNumber, trackingNumber)))[0],
+  );
   return { orderId: order.id, trackingNumber };
 }
 
-function carrierEvent(trackingNumber: string, status: "picked_up" | "delivered" | "pre_transit", eventId = `evt_${Math.random().toString(36).slice(2)}`) {
+function carrierEvent(
+  trackingNumber: string,
+  status: "picked_up" | "delivered" | "pre_transit",
+  eventId = `evt_${Math.random().toString(36).slice(2)}`,
+) {
   return buildCarrierEvent({ eventId, trackingNumber, shipmentId: null, status, occurredAt: new Date().toISOString() });
 }
 
 async function postCarrier(raw: string, signature: string | null) {
   const c = new HttpClient();
-  return c.postRaw("/webhooks/carrier", raw, "application/json", { origin: null, headers: signature === null ? {} : { [CARRIER_SIGNATURE_HEADER]: signature } });
+  return c.postRaw("/webhooks/carrier", raw, "application/json", {
+    origin: null,
+    headers: signature === null ? {} : { [CARRIER_SIGNATURE_HEADER]: signature },
+  });
 }
 
 async function postPayment(raw: string, signature: string | null) {
   const c = new HttpClient();
-  return c.postRaw("/webhooks/payments", raw, "application/json", { origin: null, headers: signature === null ? {} : { [PAYMENT_SIGNATURE_HEADER]: signature } });
+  return c.postRaw("/webhooks/payments", raw, "application/json", {
+    origin: null,
+    headers: signature === null ? {} : { [PAYMENT_SIGNATURE_HEADER]: signature },
+  });
 }
 
 async function storedRows(id: string): Promise<number> {
-  const [row] = await dbh.db.select({ n: sql<number>`count(*)::int` }).from(webhookEvents).where(eq(webhookEvents.id, id));
+  const [row] = await dbh.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(webhookEvents)
+    .where(eq(webhookEvents.id, id));
   return row.n;
 }
 
@@ -199,7 +228,10 @@ describe("staff's simulate pickup / delivery", () => {
     expect(await simulateCarrierEvent(orderId, "delivered")).toMatchObject({ ok: true, settled: true });
     expect((await getOrderRow(dbh.db, orderId))?.statename).toBe(COMMON_STATES.DELIVERED);
     expect(await storedRows(`carrier:${(picked as { eventId: string }).eventId}`)).toBe(1);
-    expect(await simulateCarrierEvent(999_999_999, "delivered")).toEqual({ ok: false, message: "This order has no shipment with a tracking number yet." });
+    expect(await simulateCarrierEvent(999_999_999, "delivered")).toEqual({
+      ok: false,
+      message: "This order has no shipment with a tracking number yet.",
+    });
   });
 });
 

@@ -65,9 +65,22 @@ beforeAll(async () => {
   const brand = await createBrand(db, { name: brandName });
   brandId = brand.id;
   const col = await createCollection(db, { brandId, year: 2025, name: "Fall" });
-  const p = await createProduct(db, { collectionId: col.id, sku, displayName: `Ridge Parka ${tok}`, sizes: ["S", "M", "L"], colors: ["Black", "Navy"], priceCents: 4250 });
+  const p = await createProduct(db, {
+    collectionId: col.id,
+    sku,
+    displayName: `Ridge Parka ${tok}`,
+    sizes: ["S", "M", "L"],
+    colors: ["Black", "Navy"],
+    priceCents: 4250,
+  });
   parka = { productId: p.product.id, black: p.variations[0].id, navy: p.variations[1].id };
-  const q = await createProduct(db, { collectionId: col.id, sku: reqSku, displayName: `Trail Vest ${tok}`, sizes: ["S", "M"], colors: ["Rust"] });
+  const q = await createProduct(db, {
+    collectionId: col.id,
+    sku: reqSku,
+    displayName: `Trail Vest ${tok}`,
+    sizes: ["S", "M"],
+    colors: ["Rust"],
+  });
   reqVariation = q.variations[0].id;
 
   const seller = await createRetailer(db, { payout: true, user: { email: sellerEmail } });
@@ -164,7 +177,11 @@ describe("List a style", () => {
     // Photos: the server refuses a text file renamed .png (400) and a picture over 5 MB (413), keeping the stage.
     const photosUrl = new URL(p.url()).pathname + new URL(p.url()).search;
     const upload = (name: string, buffer: Buffer) =>
-      p.request.post(url(photosUrl), { multipart: { intent: "upload", photos: { name, mimeType: "image/png", buffer } }, headers: { Origin: baseUrl }, maxRedirects: 0 });
+      p.request.post(url(photosUrl), {
+        multipart: { intent: "upload", photos: { name, mimeType: "image/png", buffer } },
+        headers: { Origin: baseUrl },
+        maxRedirects: 0,
+      });
     const fake = await upload("notes.png", FAKE_PNG);
     expect(fake.status()).toBe(400);
     expect(await fake.text()).toContain(WIZARD_MESSAGES.photoType);
@@ -219,9 +236,19 @@ describe("List a style", () => {
     expect(new URL(p.url()).searchParams.get("ref")).toBe("listingCreated");
     await p.locator('[role="status"]', { hasText: "Your listing has been created." }).first().waitFor();
 
-    const rows = await handle.db.select().from(listings).where(and(eq(listings.providerId, sellerId), eq(listings.variationId, parka.black)));
+    const rows = await handle.db
+      .select()
+      .from(listings)
+      .where(and(eq(listings.providerId, sellerId), eq(listings.variationId, parka.black)));
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ sizes: { S: 2, M: 4, L: 0 }, totalUnits: 6, listingType: "sell", reason: "overstock", status: "active", terms: true });
+    expect(rows[0]).toMatchObject({
+      sizes: { S: 2, M: 4, L: 0 },
+      totalUnits: 6,
+      listingType: "sell",
+      reason: "overstock",
+      status: "active",
+      terms: true,
+    });
     expect(rows[0].images).toEqual([src.replace("/uploads/", "")]);
 
     // Saving the same state again: "Cannot create listing" with the duplicate message and its link.
@@ -247,7 +274,10 @@ describe("List a style", () => {
     const blocked = p.getByTestId("wizard-blocked");
     await blocked.waitFor();
     expect(await blocked.textContent()).toContain(ALREADY_LISTED);
-    const [existing] = await handle.db.select().from(listings).where(and(eq(listings.providerId, sellerId), eq(listings.variationId, parka.black)));
+    const [existing] = await handle.db
+      .select()
+      .from(listings)
+      .where(and(eq(listings.providerId, sellerId), eq(listings.variationId, parka.black)));
     expect(await p.getByTestId("wizard-blocked-link").getAttribute("href")).toBe(`/updatelisting/${existing.id}`);
     expect(await stage(p)).toBe("0");
   });
@@ -291,7 +321,10 @@ describe("Without JavaScript", () => {
     await signIn(p, email, DEFAULT_TEST_PASSWORD);
     await p.goto(url("/addlisting/"));
     await p.selectOption("#wizard-brand", String(brandId));
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("brand") === String(brandId)), p.getByRole("button", { name: "Choose brand" }).click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("brand") === String(brandId)),
+      p.getByRole("button", { name: "Choose brand" }).click(),
+    ]);
     await p.fill("#wizard-q", reqSku.slice(0, 2)); // 2 characters: searched because Search is pressed
     await Promise.all([p.waitForURL((u) => u.searchParams.get("search") === "1"), p.getByRole("button", { name: "Search" }).click()]);
     await p.fill("#wizard-q", reqSku);
@@ -319,7 +352,10 @@ describe("Without JavaScript", () => {
     await p.locator('input[name="terms"]').check();
     await Promise.all([p.waitForURL((u) => u.pathname.startsWith("/buy")), p.getByTestId("wizard-save").click()]);
     expect(new URL(p.url()).searchParams.get("ref")).toBe("listingCreatedPayoutNeeded");
-    const [row] = await handle.db.select().from(listings).where(and(eq(listings.providerId, retailer.id), eq(listings.variationId, reqVariation)));
+    const [row] = await handle.db
+      .select()
+      .from(listings)
+      .where(and(eq(listings.providerId, retailer.id), eq(listings.variationId, reqVariation)));
     expect(row).toMatchObject({ sizes: { S: 4, M: 0 }, listingType: "sell", reason: "slow_seller", status: "payoutneeded" });
     expect(row.images).toHaveLength(1);
   });
@@ -349,7 +385,10 @@ describe("Request a style", () => {
     const landed = new URL(p.url());
     expect(landed.searchParams.get("ref")).toBe("requestCreatedListingExists");
     expect(landed.searchParams.get("variantId")).toBe(String(parka.navy));
-    const [req] = await handle.db.select().from(listingRequests).where(and(eq(listingRequests.requestorId, sellerId), eq(listingRequests.variationId, parka.navy)));
+    const [req] = await handle.db
+      .select()
+      .from(listingRequests)
+      .where(and(eq(listingRequests.requestorId, sellerId), eq(listingRequests.variationId, parka.navy)));
     expect(req).toMatchObject({ sizes: { S: 0, M: 2, L: 0 }, totalUnits: 2, reason: "sold_out" });
 
     // The same style again: the duplicate message with a link to the existing request.
@@ -419,7 +458,10 @@ describe("Staff browsing as admin", () => {
     await p.locator('input[name="terms"]').check();
     await Promise.all([p.waitForURL((u) => u.pathname.startsWith("/buy")), p.getByTestId("wizard-save").click()]);
     expect(new URL(p.url()).searchParams.get("ref")).toBe("listingCreatedPayoutNeeded");
-    const rows = await handle.db.select().from(listings).where(and(eq(listings.providerId, unpaidStore.id), eq(listings.variationId, reqVariation)));
+    const rows = await handle.db
+      .select()
+      .from(listings)
+      .where(and(eq(listings.providerId, unpaidStore.id), eq(listings.variationId, reqVariation)));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: "payoutneeded", listingType: "swap", reason: "wrong_sizes", totalUnits: 3 });
   });

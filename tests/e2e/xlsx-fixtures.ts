@@ -85,7 +85,10 @@ export function buildZip(entries: Entry[]): Buffer {
 export function zipBomb(lying = false): Buffer {
   const zeros = Buffer.alloc(200 * 1024 * 1024);
   return buildZip([
-    { name: "[Content_Types].xml", data: Buffer.from('<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>') },
+    {
+      name: "[Content_Types].xml",
+      data: Buffer.from('<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>'),
+    },
     { name: "xl/workbook.xml", data: Buffer.from('<?xml version="1.0"?><workbook/>') },
     { name: "xl/worksheets/sheet1.xml", data: zeros, declaredSize: lying ? 1024 : undefined },
   ]);

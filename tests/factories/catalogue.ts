@@ -1,12 +1,4 @@
-import {
-  brands,
-  collections,
-  companies,
-  productSizes,
-  products,
-  productVariations,
-  variationImages,
-} from "../../db/schema";
+import { brands, collections, companies, productSizes, products, productVariations, variationImages } from "../../db/schema";
 import { placeholderImage, uniqueToken, type Executor } from "./util";
 
 export type BrandRow = typeof brands.$inferSelect;
@@ -107,8 +99,16 @@ export interface CreatedProduct {
 const DEFAULT_COLORS = ["Black", "Navy", "Olive", "Rust", "Sand", "Slate"];
 
 function colorCode(color: string): string {
-  const letters = color.replace(/[^A-Za-z ]/g, "").split(/\s+/).filter(Boolean);
-  if (letters.length > 1) return letters.map((w) => w[0]).join("").toUpperCase().slice(0, 3);
+  const letters = color
+    .replace(/[^A-Za-z ]/g, "")
+    .split(/\s+/)
+    .filter(Boolean);
+  if (letters.length > 1)
+    return letters
+      .map((w) => w[0])
+      .join("")
+      .toUpperCase()
+      .slice(0, 3);
   return (letters[0] ?? "CLR").slice(0, 3).toUpperCase();
 }
 
@@ -146,7 +146,10 @@ export async function createProduct(db: Executor, input: CreateProductInput): Pr
 
   const colorNames =
     typeof input.colors === "number"
-      ? Array.from({ length: input.colors }, (_, i) => DEFAULT_COLORS[i % DEFAULT_COLORS.length] + (i >= DEFAULT_COLORS.length ? ` ${i}` : ""))
+      ? Array.from(
+          { length: input.colors },
+          (_, i) => DEFAULT_COLORS[i % DEFAULT_COLORS.length] + (i >= DEFAULT_COLORS.length ? ` ${i}` : ""),
+        )
       : (input.colors ?? DEFAULT_COLORS.slice(0, 2));
 
   const variations: CreatedVariation[] = [];

@@ -28,7 +28,10 @@ export async function createListing(db: Executor, input: CreateListingInput): Pr
   const brandId = await brandOfVariation(db, input.variationId);
   let status = input.status;
   if (!status) {
-    const provider = await db.query.retailers.findFirst({ where: (r, { eq }) => eq(r.id, input.providerId), columns: { btMerchantId: true } });
+    const provider = await db.query.retailers.findFirst({
+      where: (r, { eq }) => eq(r.id, input.providerId),
+      columns: { btMerchantId: true },
+    });
     if (!provider) throw new Error(`retailer ${input.providerId} not found`);
     status = provider.btMerchantId ? "active" : "payoutneeded";
   }

@@ -7,7 +7,15 @@
  */
 import { purchaseQuote } from "../../domain/fees";
 import { ACTION } from "../../domain/action-codes";
-import { actionNeededBy, completedFlagFor, displayStatusFor, stageForState, SWAP_STATES, TRANSACTION_TYPE, type Role } from "../../domain/states";
+import {
+  actionNeededBy,
+  completedFlagFor,
+  displayStatusFor,
+  stageForState,
+  SWAP_STATES,
+  TRANSACTION_TYPE,
+  type Role,
+} from "../../domain/states";
 import { orderActions, orderContributions, orders, payments, ratings, shipmentEvents, shipments, type SizesMap } from "../../db/schema";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -55,7 +63,10 @@ export interface CreatedOrder {
 }
 
 async function priceOf(db: Executor, variationId: number): Promise<{ price: number; brandId: number }> {
-  const v = await db.query.productVariations.findFirst({ where: (pv, { eq }) => eq(pv.id, variationId), columns: { priceCents: true, brandId: true } });
+  const v = await db.query.productVariations.findFirst({
+    where: (pv, { eq }) => eq(pv.id, variationId),
+    columns: { priceCents: true, brandId: true },
+  });
   if (!v) throw new Error(`variation ${variationId} not found`);
   return { price: v.priceCents, brandId: v.brandId };
 }
@@ -124,7 +135,10 @@ export async function createOrder(db: Executor, input: CreateOrderInput): Promis
  * A swap's row waiting for its provider's approval (provider_approve, pre_shipping), with the provider's goods
  * lines: for page and access tests that need a swap to open, not one that has run.
  */
-export async function createSwapOrder(db: Executor, input: Pick<CreateOrderInput, "providerId" | "receiverId" | "lines" | "externalId">): Promise<CreatedOrder> {
+export async function createSwapOrder(
+  db: Executor,
+  input: Pick<CreateOrderInput, "providerId" | "receiverId" | "lines" | "externalId">,
+): Promise<CreatedOrder> {
   const statename = SWAP_STATES.PROVIDER_APPROVE;
   return createOrder(db, {
     ...input,
@@ -146,7 +160,12 @@ export async function createRmaOf(
   orderId: number,
   input: { victimId: number; contact: RmaRequest["contact"]; pictures?: string[]; uploaderUserId?: number },
 ): Promise<RmaStart> {
-  const [source] = await db.select({ id: orderContributions.id }).from(orderContributions).where(eq(orderContributions.orderId, orderId)).orderBy(orderContributions.id).limit(1);
+  const [source] = await db
+    .select({ id: orderContributions.id })
+    .from(orderContributions)
+    .where(eq(orderContributions.orderId, orderId))
+    .orderBy(orderContributions.id)
+    .limit(1);
   return createRma(db, {
     orderId,
     victimId: input.victimId,
@@ -212,7 +231,13 @@ export async function addShipment(db: Executor, order: OrderRow, s: AddShipmentI
     })
     .returning();
   for (const e of s.events ?? []) {
-    await db.insert(shipmentEvents).values({ shipmentId: row.id, providerEventId: `evt_${uniqueToken()}`, status: e.status, description: e.description, eventTimestamp: e.at });
+    await db.insert(shipmentEvents).values({
+      shipmentId: row.id,
+      providerEventId: `evt_${uniqueToken()}`,
+      status: e.status,
+      description: e.description,
+      eventTimestamp: e.at,
+    });
   }
   return row;
 }
@@ -252,11 +277,7 @@ export async function addPayment(db: Executor, order: OrderRow, p: AddPaymentInp
   return row;
 }
 
-export async function addRating(
-  db: Executor,
-  order: OrderRow,
-  r: { role?: Role; stars?: number; comments?: string } = {},
-) {
+export async function addRating(db: Executor, order: OrderRow, r: { role?: Role; stars?: number; comments?: string } = {}) {
   const role = r.role ?? "receiver";
   const stars = r.stars ?? 4;
   const [row] = await db
@@ -292,7 +313,8 @@ export async function createOrderAt(
   const now = Date.now();
   const at = (minsAgo: number) => new Date(now - minsAgo * 60_000);
   let shipment: ShipmentRow | null = null;
-  if (input.requestId) await addOrderAction(db, o, { code: ACTION.ORDER_CREATED_FOR_REQUEST, role: "provider", seenAt, createdAt: at(600) });
+  if (input.requestId)
+    await addOrderAction(db, o, { code: ACTION.ORDER_CREATED_FOR_REQUEST, role: "provider", seenAt, createdAt: at(600) });
   if (statename !== "complete_order_checkout" && !input.requestId) {
     await addOrderAction(db, o, { code: ACTION.CHECKOUT_COMPLETED, role: "receiver", seenAt, createdAt: at(500) });
   }
@@ -313,9 +335,17 @@ export async function createOrderAt(
       lastFour: card.lastFour,
       description: card.description,
     });
-    const status = statename === "in_route" ? "in_route" : statename === "delivered" || statename === "completed" ? "delivered" : statename === "cancelled" ? "cancelled" : "pickup_scheduled";
+    const status =
+      statename === "in_route"
+        ? "in_route"
+        : statename === "delivered" || statename === "completed"
+          ? "delivered"
+          : statename === "cancelled"
+            ? "cancelled"
+            : "pickup_scheduled";
     const events: { status: string; description: string; at: Date }[] = [];
-    if (["in_route", "delivered", "completed"].includes(statename)) events.push({ status: "picked_up", description: "Picked up by the carrier", at: at(200) });
+    if (["in_route", "delivered", "completed"].includes(statename))
+      events.push({ status: "picked_up", description: "Picked up by the carrier", at: at(200) });
     if (status === "delivered") events.push({ status: "delivered", description: "Delivered", at: input.deliveredAt ?? at(100) });
     shipment = await addShipment(db, o, { status, events, pickupBy: new Date(now + 2 * 86_400_000), modifiedAt: input.deliveredAt });
   }

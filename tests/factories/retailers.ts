@@ -174,7 +174,11 @@ export async function createRetailer(db: Executor, input: CreateRetailerInput = 
     .returning();
 
   if (btMerchantId) {
-    await createSandboxAccount(db, btMerchantId, { email: retailer.storeEmail, businessName: retailer.businessName, retailerId: retailer.id });
+    await createSandboxAccount(db, btMerchantId, {
+      email: retailer.storeEmail,
+      businessName: retailer.businessName,
+      retailerId: retailer.id,
+    });
   }
 
   let user: UserRow | null = null;

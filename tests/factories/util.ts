@@ -21,7 +21,9 @@ export function uniqueToken(): string {
 /** A resale (seller's permit) number in the form the store form stores: 13 digits as NN-NNNNNNNNNN-N. */
 export function resaleNumber(seed?: number): string {
   const n = seed ?? Math.floor(Math.random() * 1e12);
-  const digits = String(1_000_000_000_000 + (n % 9_000_000_000_000)).padStart(13, "0").slice(-13);
+  const digits = String(1_000_000_000_000 + (n % 9_000_000_000_000))
+    .padStart(13, "0")
+    .slice(-13);
   return `${digits.slice(0, 2)}-${digits.slice(2, 12)}-${digits.slice(12)}`;
 }
 
@@ -43,7 +45,7 @@ const SWATCHES: Record<string, string> = {
   "dark indigo": "#22284a",
   "light wash": "#8aa6c8",
   "mid wash": "#5b7aa6",
-  "rinse": "#2b3551",
+  rinse: "#2b3551",
   olive: "#5b6236",
   sage: "#9caf88",
   rust: "#b5532d",

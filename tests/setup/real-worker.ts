@@ -50,7 +50,13 @@ export async function startRealWorker(db: Db, opts: { secret: string; prefix: st
         return;
       }
       const signal = carrierSignalOf(ev);
-      await recordShipmentEvent(db, { trackingNumber: signal.trackingNumber, providerEventId: `carrier:${ev.id}`, status: signal.status, description: signal.description, eventTimestamp: new Date(signal.occurredAt) });
+      await recordShipmentEvent(db, {
+        trackingNumber: signal.trackingNumber,
+        providerEventId: `carrier:${ev.id}`,
+        status: signal.status,
+        description: signal.description,
+        eventTimestamp: new Date(signal.occurredAt),
+      });
       // Buy and swap workflows take the same carrierEvent signal.
       await env.client.workflow.getHandle(target.workflowId).signal(carrierEventSignal, signal);
       webhookLog.push({ status: 200, eventId: ev.id });

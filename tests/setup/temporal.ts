@@ -89,7 +89,13 @@ export function uniqueTaskQueue(prefix = "test"): string {
  * Reads a workflow's view (a query) until `pred` holds, every 25 ms up to `tries` times; fails naming what it
  * waited for and the last state seen (`describe`).
  */
-export async function pollView<V>(read: () => Promise<V>, pred: (v: V) => boolean, what: string, describe: (v: V | undefined) => string, tries = 400): Promise<V> {
+export async function pollView<V>(
+  read: () => Promise<V>,
+  pred: (v: V) => boolean,
+  what: string,
+  describe: (v: V | undefined) => string,
+  tries = 400,
+): Promise<V> {
   let last: V | undefined;
   for (let i = 0; i < tries; i++) {
     last = await read();

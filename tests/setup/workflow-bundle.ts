@@ -33,7 +33,10 @@ function filesUnder(p: string): string[] {
 export function workflowSourcesKey(): string {
   const h = createHash("sha256");
   for (const f of SOURCES.flatMap(filesUnder).sort()) {
-    h.update(f).update("\0").update(fs.readFileSync(path.join(ROOT, f))).update("\0");
+    h.update(f)
+      .update("\0")
+      .update(fs.readFileSync(path.join(ROOT, f)))
+      .update("\0");
   }
   return h.digest("hex").slice(0, 24);
 }

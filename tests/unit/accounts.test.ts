@@ -81,8 +81,12 @@ describe("sign-in and reset schemas", () => {
   });
 
   it("new password: 'Please enter a decent password.' and 'passwords must match'", () => {
-    expect(errors(ResetConfirmSchema, { new_password: "", confirm: "" })).toMatchObject({ new_password: ["Please enter a decent password."] });
-    expect(errors(ResetConfirmSchema, { new_password: "longenough", confirm: "longenougH" })).toEqual({ confirm: ["passwords must match"] });
+    expect(errors(ResetConfirmSchema, { new_password: "", confirm: "" })).toMatchObject({
+      new_password: ["Please enter a decent password."],
+    });
+    expect(errors(ResetConfirmSchema, { new_password: "longenough", confirm: "longenougH" })).toEqual({
+      confirm: ["passwords must match"],
+    });
   });
 
   it("the reset confirmation and invalid-token texts are the specification's", () => {
@@ -149,7 +153,9 @@ describe("retailer setup schemas", () => {
     expect(errors(ContactStepSchema, { ...contact, celphone: "828 555 0101", job_title: "Other" })).toEqual({
       job_title_other: [MSG.jobTitleOtherRequired],
     });
-    expect(errors(ContactStepSchema, { ...contact, celphone: "828 555 0101", job_title: "Other", job_title_other: "Owner's kid" })).toBeNull();
+    expect(
+      errors(ContactStepSchema, { ...contact, celphone: "828 555 0101", job_title: "Other", job_title_other: "Owner's kid" }),
+    ).toBeNull();
   });
 
   it("brands: at least one chosen or requested; a request needs a name", () => {
@@ -163,10 +169,17 @@ describe("retailer setup schemas", () => {
       "requests[0].brand_purchase_amount": [MSG.amountInvalid],
     });
     const s = parseWithZod(
-      form({ "requests[0].brand_name": "Acme", "requests[0].your_interest_in_this_brand": ["buy", "swap"], "requests[0].brand_purchase_amount": "1,200.5" }),
+      form({
+        "requests[0].brand_name": "Acme",
+        "requests[0].your_interest_in_this_brand": ["buy", "swap"],
+        "requests[0].brand_purchase_amount": "1,200.5",
+      }),
       { schema: BrandsStepSchema },
     );
-    expect(s.status === "success" && s.value.requests?.[0]).toMatchObject({ your_interest_in_this_brand: ["buy", "swap"], brand_purchase_amount: 120050 });
+    expect(s.status === "success" && s.value.requests?.[0]).toMatchObject({
+      your_interest_in_this_brand: ["buy", "swap"],
+      brand_purchase_amount: 120050,
+    });
   });
 
   it("helpers", () => {

@@ -94,7 +94,8 @@ describe("§5 generic form field rendering, from the resource definitions", () =
   });
   it("relationships are choosers of their resource; brand choosers offer only valid brands; filtered ones name their parent", () => {
     expect(widgetFor(field("collection", "brand"))).toEqual({ kind: "chooser", resource: "brand" });
-    for (const { f } of every()) if (f.relationship_resource === "brand" && !f.read_only) expect(f.extra_filters).toEqual({ is_valid: "true" });
+    for (const { f } of every())
+      if (f.relationship_resource === "brand" && !f.read_only) expect(f.extra_filters).toEqual({ is_valid: "true" });
     expect(field("product", "collection").filter).toEqual({ field: "brand", param: "brand" });
   });
   it("every relationship names a defined resource and every field renders", () => {
@@ -116,7 +117,9 @@ describe("schemas built from the same fields", () => {
     expect(good).toMatchObject({ name: "Acme", segments: ["outdoor"], is_valid: true, is_active: false, company: null });
     const p = schemaFor(RESOURCES.product).safeParse({ brand: "1", collection: "2", sku: "X1", display_name: "X", price: "12.5" });
     expect(p.success && p.data.price).toBe(1250);
-    expect(schemaFor(RESOURCES.product).safeParse({ brand: "x", collection: "2", sku: "X1", display_name: "X", price: "abc" }).success).toBe(false);
+    expect(
+      schemaFor(RESOURCES.product).safeParse({ brand: "x", collection: "2", sku: "X1", display_name: "X", price: "abc" }).success,
+    ).toBe(false);
     const c = schemaFor(RESOURCES.company).parse({ name: "Co", phone: "928 555 0102", postal_code: "" });
     expect(c.phone).toBe("+1-928-555-0102");
     expect(schemaFor(RESOURCES.company).safeParse({ name: "Co", postal_code: "12" }).success).toBe(false);

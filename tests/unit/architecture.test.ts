@@ -108,11 +108,16 @@ export function parse(fileName: string, source: string): { imports: ImportRef[];
     if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "Date") {
       if (!node.arguments || node.arguments.length === 0) clockUses.push({ what: "new Date()", line: lineOf(sf, node) });
     }
-    if (ts.isIdentifier(node) && ["process", "fetch", "setTimeout", "setInterval", "setImmediate", "XMLHttpRequest", "WebSocket"].includes(node.text)) {
+    if (
+      ts.isIdentifier(node) &&
+      ["process", "fetch", "setTimeout", "setInterval", "setImmediate", "XMLHttpRequest", "WebSocket"].includes(node.text)
+    ) {
       const parent = node.parent;
       const isPropertyName = parent && ts.isPropertyAccessExpression(parent) && parent.name === node;
       const isDeclarationName =
-        parent && (ts.isPropertyAssignment(parent) || ts.isPropertySignature(parent) || ts.isMethodDeclaration(parent)) && parent.name === node;
+        parent &&
+        (ts.isPropertyAssignment(parent) || ts.isPropertySignature(parent) || ts.isMethodDeclaration(parent)) &&
+        parent.name === node;
       if (!isPropertyName && !isDeclarationName) clockUses.push({ what: node.text, line: lineOf(sf, node) });
     }
     ts.forEachChild(node, visit);
@@ -153,7 +158,8 @@ const isDrizzle = (name: string) => name === "drizzle-orm" || name.startsWith("d
 export function violationsOf(fileRel: string, source: string): string[] {
   const { imports, clockUses } = parse(fileRel, source);
   const out: string[] = [];
-  const bad = (ref: ImportRef, why: string) => out.push(`${fileRel}:${ref.line} imports "${ref.specifier}"${ref.typeOnly ? " (type)" : ""}: ${why}`);
+  const bad = (ref: ImportRef, why: string) =>
+    out.push(`${fileRel}:${ref.line} imports "${ref.specifier}"${ref.typeOnly ? " (type)" : ""}: ${why}`);
 
   for (const ref of imports) {
     const t = resolveTarget(fileRel, ref.specifier);
@@ -178,7 +184,8 @@ export function violationsOf(fileRel: string, source: string): string[] {
         }
       } else {
         if (t.builtin) bad(ref, "workflows/ must not import Node built-ins (non-deterministic, rejected by the bundler)");
-        else if (t.name === "stripe" || t.name === "postgres" || isDrizzle(t.name)) bad(ref, "workflows/ must not import vendor SDKs or database drivers");
+        else if (t.name === "stripe" || t.name === "postgres" || isDrizzle(t.name))
+          bad(ref, "workflows/ must not import vendor SDKs or database drivers");
         else if (!ref.typeOnly && !["@temporalio/workflow", "@temporalio/common", "zod"].includes(t.name)) {
           bad(ref, "workflows/ may import only @temporalio/workflow (and @temporalio/common, zod) at runtime");
         }
@@ -187,7 +194,11 @@ export function violationsOf(fileRel: string, source: string): string[] {
           bad(ref, "a state machine (workflows/<kind>/model, machine, steps) imports no Temporal runtime: the driver runs its effects");
         }
       }
-      if (t.kind === "local" && /^workflows\/[^/]+\/(model|machine|steps)(\.ts)?$/.test(fileRel) && /^workflows\/[^/]+\/(workflow|driver)$/.test(t.rel)) {
+      if (
+        t.kind === "local" &&
+        /^workflows\/[^/]+\/(model|machine|steps)(\.ts)?$/.test(fileRel) &&
+        /^workflows\/[^/]+\/(workflow|driver)$/.test(t.rel)
+      ) {
         bad(ref, "a state machine must not import a Temporal driver or workflow");
       }
     }
@@ -199,7 +210,10 @@ export function violationsOf(fileRel: string, source: string): string[] {
         }
         if (under(t.rel, "activities") && !ref.typeOnly) bad(ref, "app/ must not import activity implementations");
         if (under(t.rel, "workers") && !ref.typeOnly) bad(ref, "app/ must not import the worker process");
-      } else if (!ref.typeOnly && ["@temporalio/worker", "@temporalio/testing", "@temporalio/core-bridge", "@temporalio/workflow"].includes(t.name)) {
+      } else if (
+        !ref.typeOnly &&
+        ["@temporalio/worker", "@temporalio/testing", "@temporalio/core-bridge", "@temporalio/workflow"].includes(t.name)
+      ) {
         bad(ref, "app/ must not import Temporal worker/workflow runtime packages (use @temporalio/client)");
       }
     }
@@ -345,12 +359,22 @@ describe("the checker catches violations (self-test on synthetic files)", () => 
   });
 
   it("workflows/: a state machine (model, machine, steps) imports no Temporal runtime and no driver", () => {
-    expect(check("workflows/buy/machine.ts", `import type { UpdateDefinition } from "@temporalio/common"; import { caller } from "../common/steps";`)).toEqual([]);
+    expect(
+      check(
+        "workflows/buy/machine.ts",
+        `import type { UpdateDefinition } from "@temporalio/common"; import { caller } from "../common/steps";`,
+      ),
+    ).toEqual([]);
     expect(check("workflows/buy/machine.ts", `import { condition } from "@temporalio/workflow";`)).toHaveLength(1);
     expect(check("workflows/buy/model.ts", `import { ApplicationFailure } from "@temporalio/common";`)).toHaveLength(1);
     expect(check("workflows/common/steps.ts", `import { log } from "@temporalio/workflow";`)).toHaveLength(1);
     expect(check("workflows/swap/machine.ts", `import { OrderDriver } from "../common/driver";`)).toHaveLength(1);
-    expect(check("workflows/buy/workflow.ts", `import { condition } from "@temporalio/workflow"; import { OrderDriver } from "../common/driver";`)).toEqual([]);
+    expect(
+      check(
+        "workflows/buy/workflow.ts",
+        `import { condition } from "@temporalio/workflow"; import { OrderDriver } from "../common/driver";`,
+      ),
+    ).toEqual([]);
   });
 
   it("workflows/: no db, no activity implementations, no built-ins, no vendor SDKs", () => {
@@ -400,10 +424,17 @@ describe("the checker catches violations (self-test on synthetic files)", () => 
   });
 
   it("activities/ and db/", () => {
-    expect(check("activities/x.ts", `import { PAYOUT_REJECTED } from "../workflows/payout/contract"; import Stripe from "stripe";`)).toEqual([]);
+    expect(
+      check("activities/x.ts", `import { PAYOUT_REJECTED } from "../workflows/payout/contract"; import Stripe from "stripe";`),
+    ).toEqual([]);
     expect(check("activities/x.ts", `import { payoutSetupWorkflow } from "../workflows/payout/workflow";`)).toHaveLength(1);
     expect(check("activities/x.ts", `import { sleep } from "@temporalio/workflow";`)).toHaveLength(1);
-    expect(check("db/queries/x.ts", `import { sql } from "drizzle-orm"; import type { Db } from "../client"; import { WINDOWS } from "../../domain";`)).toEqual([]);
+    expect(
+      check(
+        "db/queries/x.ts",
+        `import { sql } from "drizzle-orm"; import type { Db } from "../client"; import { WINDOWS } from "../../domain";`,
+      ),
+    ).toEqual([]);
     expect(check("db/queries/x.ts", `import { createActivities } from "../../activities";`)).toHaveLength(1);
     expect(check("db/queries/x.ts", `import { Client } from "@temporalio/client";`)).toHaveLength(1);
     // Not even types from app/ or workflows/; nor configuration from app/.
@@ -411,6 +442,8 @@ describe("the checker catches violations (self-test on synthetic files)", () => 
     expect(check("db/migrate.ts", `const { getEnv } = await import("../app/utils/env.server");`)).toHaveLength(1);
     expect(check("db/migrate.ts", `const { parseEnv } = await import("../domain/env");`)).toEqual([]);
     expect(check("workers/main.ts", `import { getEnv } from "../app/utils/env.server";`)).toHaveLength(1);
-    expect(check("workers/main.ts", `import { parseEnv } from "../domain/env"; import { createActivities } from "../activities";`)).toEqual([]);
+    expect(check("workers/main.ts", `import { parseEnv } from "../domain/env"; import { createActivities } from "../activities";`)).toEqual(
+      [],
+    );
   });
 });

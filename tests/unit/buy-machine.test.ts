@@ -11,8 +11,24 @@ import { captureEntry, orderLedger } from "../../domain/order-money";
 import { BUY_STATES, COMMON_STATES } from "../../domain/states";
 import { BUY_ERRORS, type BuyOrderInput } from "../../workflows/buy/contract";
 import { BUY_COMMANDS, nextQueuedStep, onDeadline, openOrder, settleDelivered, type BuyCommandName } from "../../workflows/buy/machine";
-import { acceptCarrierEvent, acceptUnitsTaken, allowedActions, createBuyModel, deadline as currentDeadline, type BuyModel, type State } from "../../workflows/buy/model";
-import { InvalidInput, Rejection, runStepSync, type CallEffect, type Effect, type Step, type StepContext } from "../../workflows/common/steps";
+import {
+  acceptCarrierEvent,
+  acceptUnitsTaken,
+  allowedActions,
+  createBuyModel,
+  deadline as currentDeadline,
+  type BuyModel,
+  type State,
+} from "../../workflows/buy/model";
+import {
+  InvalidInput,
+  Rejection,
+  runStepSync,
+  type CallEffect,
+  type Effect,
+  type Step,
+  type StepContext,
+} from "../../workflows/common/steps";
 
 const SELLER = 11;
 const BUYER = 22;
@@ -33,7 +49,16 @@ function input(over: Partial<BuyOrderInput> = {}): BuyOrderInput {
 }
 
 /** A scripted world: answers every effect, records them, and keeps a clock. */
-function world(opts: { cardOnFile?: boolean; declined?: boolean; authorizeFails?: boolean; stockOk?: boolean; conflicts?: number[]; captureFails?: boolean } = {}) {
+function world(
+  opts: {
+    cardOnFile?: boolean;
+    declined?: boolean;
+    authorizeFails?: boolean;
+    stockOk?: boolean;
+    conflicts?: number[];
+    captureFails?: boolean;
+  } = {},
+) {
   let clock = T0;
   const effects: Effect[] = [];
   const ctx: StepContext = { now: () => clock, log: () => {} };
@@ -50,7 +75,10 @@ function world(opts: { cardOnFile?: boolean; declined?: boolean; authorizeFails?
       case "findConflictingOrders":
         return { orderIds: opts.conflicts ?? [] };
       case "approvalFacts":
-        return { cardOnFile: opts.cardOnFile !== false, conflictingOrderIds: opts.cardOnFile === false ? [] : [...(opts.conflicts ?? []), i.orderId] };
+        return {
+          cardOnFile: opts.cardOnFile !== false,
+          conflictingOrderIds: opts.cardOnFile === false ? [] : [...(opts.conflicts ?? []), i.orderId],
+        };
       case "decrementStock":
         return opts.stockOk === false ? { ok: false, listingId: 5, size: "S" } : { ok: true };
       case "capturePayment":
@@ -72,8 +100,14 @@ function world(opts: { cardOnFile?: boolean; declined?: boolean; authorizeFails?
     at: (ms: number) => (clock = ms),
     run: <R>(step: Step<R>): R => runStepSync(step, answer),
     calls: () => effects.filter((e): e is CallEffect => e.kind === "call").map((e) => `${e.name}/${e.policy}`),
-    keys: () => effects.filter((e): e is CallEffect => e.kind === "call").flatMap((e) => ((e.input as { idempotencyKey?: string }).idempotencyKey ? [(e.input as { idempotencyKey: string }).idempotencyKey] : [])),
-    records: () => effects.filter((e): e is CallEffect => e.kind === "call" && e.name === "recordOrderState").map((e) => e.input as OrderStateRecord),
+    keys: () =>
+      effects
+        .filter((e): e is CallEffect => e.kind === "call")
+        .flatMap((e) =>
+          (e.input as { idempotencyKey?: string }).idempotencyKey ? [(e.input as { idempotencyKey: string }).idempotencyKey] : [],
+        ),
+    records: () =>
+      effects.filter((e): e is CallEffect => e.kind === "call" && e.name === "recordOrderState").map((e) => e.input as OrderStateRecord),
   };
 }
 
@@ -88,12 +122,18 @@ function inState(state: State): BuyModel {
   m.authorization = { paymentIntentId: "pi_1", amountCents: m.requestedQuote.totalCents, at: T0 };
   m.ledger.push({ kind: "authorization", amountCents: m.requestedQuote.totalCents });
   m.deadlines.checkoutBy = null;
-  if (state === BUY_STATES.PROVIDER_APPROVE_SALE || state === BUY_STATES.PAYMENT) m.deadlines.sellerResponseBy = T0 + WINDOWS.sellerResponse;
+  if (state === BUY_STATES.PROVIDER_APPROVE_SALE || state === BUY_STATES.PAYMENT)
+    m.deadlines.sellerResponseBy = T0 + WINDOWS.sellerResponse;
   if (state === BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE) {
     m.pendingLines = [{ ...m.requested[0], sizes: { S: 1 } }];
     m.deadlines.modifiedResponseBy = T0 + WINDOWS.modifiedPurchaseResponse;
   }
-  if (state === BUY_STATES.SHIP_ORDER || state === BUY_STATES.SHIP_ORDER_TRY2 || state === COMMON_STATES.IN_ROUTE || state === COMMON_STATES.DELIVERED) {
+  if (
+    state === BUY_STATES.SHIP_ORDER ||
+    state === BUY_STATES.SHIP_ORDER_TRY2 ||
+    state === COMMON_STATES.IN_ROUTE ||
+    state === COMMON_STATES.DELIVERED
+  ) {
     m.approvedLines = m.requested;
     m.ledger.push(captureEntry(m.requested, m.requestedQuote.totalCents));
     m.authorizationClosed = true;
@@ -126,13 +166,19 @@ const COMMANDS: Record<BuyCommandName, { cmd: unknown; allowedIn: State[] }> = {
   declineCheckout: { cmd: { actorRetailerId: BUYER, reason: 1 }, allowedIn: [] }, // only for request orders
   approveSale: { cmd: { actorRetailerId: SELLER }, allowedIn: [BUY_STATES.PROVIDER_APPROVE_SALE, BUY_STATES.PAYMENT] },
   addPaymentMethod: { cmd: { actorRetailerId: SELLER, paymentMethod: CARD }, allowedIn: [BUY_STATES.PAYMENT] },
-  modifySale: { cmd: { actorRetailerId: SELLER, lines: [{ listingId: 5, variationId: 9, sizes: { S: 1 } }] }, allowedIn: [BUY_STATES.PROVIDER_APPROVE_SALE] },
+  modifySale: {
+    cmd: { actorRetailerId: SELLER, lines: [{ listingId: 5, variationId: 9, sizes: { S: 1 } }] },
+    allowedIn: [BUY_STATES.PROVIDER_APPROVE_SALE],
+  },
   declineSale: { cmd: { actorRetailerId: SELLER, reason: 10 }, allowedIn: [BUY_STATES.PROVIDER_APPROVE_SALE, BUY_STATES.PAYMENT] },
   approveModifiedPurchase: { cmd: { actorRetailerId: BUYER }, allowedIn: [BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE] },
   declineModifiedPurchase: { cmd: { actorRetailerId: BUYER, reason: 1 }, allowedIn: [BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE] },
   cancelShipment: { cmd: { actorRetailerId: SELLER, reason: 50 }, allowedIn: [BUY_STATES.SHIP_ORDER, BUY_STATES.SHIP_ORDER_TRY2] },
   confirmReceived: { cmd: { actorRetailerId: BUYER }, allowedIn: [COMMON_STATES.DELIVERED] },
-  rateOrder: { cmd: { actorRetailerId: BUYER, stars: { condition: 5, packaging: 5, timeliness: 4, overall: 5 } }, allowedIn: [COMMON_STATES.DELIVERED] },
+  rateOrder: {
+    cmd: { actorRetailerId: BUYER, stars: { condition: 5, packaging: 5, timeliness: 4, overall: 5 } },
+    allowedIn: [COMMON_STATES.DELIVERED],
+  },
 };
 
 const STATES: State[] = [
@@ -160,17 +206,49 @@ describe("which command each state allows (validators)", () => {
   test("the other party is refused with its own message; a late answer is too late", () => {
     const m = inState(BUY_STATES.PROVIDER_APPROVE_SALE);
     expect(verdict(m, "approveSale", { actorRetailerId: BUYER })).toBe("wrong_party");
-    expect(() => BUY_COMMANDS.approveSale.validate(m, { actorRetailerId: SELLER }, (m.deadlines.sellerResponseBy as number) + 1)).toThrow(BUY_ERRORS.wrong_state);
+    expect(() => BUY_COMMANDS.approveSale.validate(m, { actorRetailerId: SELLER }, (m.deadlines.sellerResponseBy as number) + 1)).toThrow(
+      BUY_ERRORS.wrong_state,
+    );
   });
 
   test.each([
-    ["a modification adding units", "modifySale", BUY_STATES.PROVIDER_APPROVE_SALE, { actorRetailerId: SELLER, lines: [{ listingId: 5, variationId: 9, sizes: { S: 3 } }] }, "total_too_high"],
-    ["a modification removing everything", "modifySale", BUY_STATES.PROVIDER_APPROVE_SALE, { actorRetailerId: SELLER, lines: [] }, "no_units"],
-    ["an unchanged modification", "modifySale", BUY_STATES.PROVIDER_APPROVE_SALE, { actorRetailerId: SELLER, lines: [{ listingId: 5, variationId: 9, sizes: { S: 2, M: 1 } }] }, "unchanged"],
+    [
+      "a modification adding units",
+      "modifySale",
+      BUY_STATES.PROVIDER_APPROVE_SALE,
+      { actorRetailerId: SELLER, lines: [{ listingId: 5, variationId: 9, sizes: { S: 3 } }] },
+      "total_too_high",
+    ],
+    [
+      "a modification removing everything",
+      "modifySale",
+      BUY_STATES.PROVIDER_APPROVE_SALE,
+      { actorRetailerId: SELLER, lines: [] },
+      "no_units",
+    ],
+    [
+      "an unchanged modification",
+      "modifySale",
+      BUY_STATES.PROVIDER_APPROVE_SALE,
+      { actorRetailerId: SELLER, lines: [{ listingId: 5, variationId: 9, sizes: { S: 2, M: 1 } }] },
+      "unchanged",
+    ],
     ["a decline without a reason", "declineSale", BUY_STATES.PROVIDER_APPROVE_SALE, { actorRetailerId: SELLER }, "decline_reason_required"],
-    ["a cancellation without a reason", "cancelShipment", BUY_STATES.SHIP_ORDER, { actorRetailerId: SELLER, reason: 999 }, "cancel_reason_required"],
+    [
+      "a cancellation without a reason",
+      "cancelShipment",
+      BUY_STATES.SHIP_ORDER,
+      { actorRetailerId: SELLER, reason: 999 },
+      "cancel_reason_required",
+    ],
     ["a checkout without a card", "completeCheckout", BUY_STATES.COMPLETE_ORDER_CHECKOUT, { actorRetailerId: BUYER }, "card_required"],
-    ["a rating of 6 stars", "rateOrder", COMMON_STATES.DELIVERED, { actorRetailerId: BUYER, stars: { condition: 6, packaging: 5, timeliness: 5, overall: 5 } }, "rating_invalid"],
+    [
+      "a rating of 6 stars",
+      "rateOrder",
+      COMMON_STATES.DELIVERED,
+      { actorRetailerId: BUYER, stars: { condition: 6, packaging: 5, timeliness: 5, overall: 5 } },
+      "rating_invalid",
+    ],
   ] as const)("%s: %s", (_what, name, state, cmd, code) => {
     expect(verdict(inState(state), name, cmd)).toBe(code);
   });
@@ -182,14 +260,22 @@ describe("which command each state allows (validators)", () => {
   });
 
   test("allowed actions per state, as pages show them", () => {
-    expect(allowedActions(inState(BUY_STATES.PROVIDER_APPROVE_SALE), T0)).toEqual({ provider: ["approveSale", "modifySale", "declineSale"], receiver: [] });
-    expect(allowedActions(inState(COMMON_STATES.DELIVERED), T0)).toEqual({ provider: [], receiver: ["confirmReceived", "rateOrder", "requestRma"] });
+    expect(allowedActions(inState(BUY_STATES.PROVIDER_APPROVE_SALE), T0)).toEqual({
+      provider: ["approveSale", "modifySale", "declineSale"],
+      receiver: [],
+    });
+    expect(allowedActions(inState(COMMON_STATES.DELIVERED), T0)).toEqual({
+      provider: [],
+      receiver: ["confirmReceived", "rateOrder", "requestRma"],
+    });
     expect(allowedActions(inState(COMMON_STATES.COMPLETED), T0)).toEqual({ provider: [], receiver: [] });
   });
 
   test("a bad start is refused before anything happens", () => {
     expect(() => createBuyModel(input({ providerId: BUYER }), WF, T0)).toThrow(InvalidInput);
-    expect(() => createBuyModel(input({ expectedQuote: { goodsCents: 1, feeCents: 0, shippingCents: 0, totalCents: 1 } }), WF, T0)).toThrow(/differ/);
+    expect(() => createBuyModel(input({ expectedQuote: { goodsCents: 1, feeCents: 0, shippingCents: 0, totalCents: 1 } }), WF, T0)).toThrow(
+      /differ/,
+    );
   });
 });
 
@@ -240,7 +326,9 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
     const m = model();
     w.run(BUY_COMMANDS.completeCheckout.run(m, { actorRetailerId: BUYER, paymentMethod: CARD }, w.ctx));
     expect(w.calls()).toEqual(["authorizePayment/payNow", "recordOrderState/local"]);
-    expect(w.records().map((r) => [r.sequence, r.statename, r.actions.map((a) => a.code)])).toEqual([[1, BUY_STATES.PROVIDER_APPROVE_SALE, [ACTION.CHECKOUT_COMPLETED]]]);
+    expect(w.records().map((r) => [r.sequence, r.statename, r.actions.map((a) => a.code)])).toEqual([
+      [1, BUY_STATES.PROVIDER_APPROVE_SALE, [ACTION.CHECKOUT_COMPLETED]],
+    ]);
   });
 
   test("an authorisation that fails (provider down): refused; the opening write is made when nothing was written yet", () => {
@@ -251,8 +339,13 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
       const w = world({ authorizeFails: true });
       const m = model();
       if (opened) w.run(openOrder(m, w.ctx));
-      expect(() => w.run(BUY_COMMANDS.completeCheckout.run(m, { actorRetailerId: BUYER, paymentMethod: CARD }, w.ctx))).toThrow(BUY_ERRORS.payment_failed);
-      expect(w.records().map((r) => [r.sequence, r.statename, r.actions.map((a) => a.code)]), `opened: ${opened}`).toEqual(writes);
+      expect(() => w.run(BUY_COMMANDS.completeCheckout.run(m, { actorRetailerId: BUYER, paymentMethod: CARD }, w.ctx))).toThrow(
+        BUY_ERRORS.payment_failed,
+      );
+      expect(
+        w.records().map((r) => [r.sequence, r.statename, r.actions.map((a) => a.code)]),
+        `opened: ${opened}`,
+      ).toEqual(writes);
       expect(m.statename).toBe(BUY_STATES.COMPLETE_ORDER_CHECKOUT);
       expect(m.lastAuthorize).toEqual({ paymentMethodId: CARD.paymentMethodId, outcome: "error" });
     }
@@ -261,18 +354,30 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
   test("a declined card: recorded (code), the specification's message, the next card is attempt 2", () => {
     const w = world({ declined: true });
     const m = model();
-    expect(() => w.run(BUY_COMMANDS.completeCheckout.run(m, { actorRetailerId: BUYER, paymentMethod: CARD }, w.ctx))).toThrow(BUY_ERRORS.card_declined);
+    expect(() => w.run(BUY_COMMANDS.completeCheckout.run(m, { actorRetailerId: BUYER, paymentMethod: CARD }, w.ctx))).toThrow(
+      BUY_ERRORS.card_declined,
+    );
     expect(m.statename).toBe(BUY_STATES.COMPLETE_ORDER_CHECKOUT);
-    expect(w.records().at(-1)?.actions.map((a) => a.code)).toEqual([ACTION.CARD_DECLINED]);
+    expect(
+      w
+        .records()
+        .at(-1)
+        ?.actions.map((a) => a.code),
+    ).toEqual([ACTION.CARD_DECLINED]);
     const w2 = world();
-    w2.run(BUY_COMMANDS.completeCheckout.run(m, { actorRetailerId: BUYER, paymentMethod: { ...CARD, paymentMethodId: "pm_other" } }, w2.ctx));
+    w2.run(
+      BUY_COMMANDS.completeCheckout.run(m, { actorRetailerId: BUYER, paymentMethod: { ...CARD, paymentMethodId: "pm_other" } }, w2.ctx),
+    );
     expect(w2.keys()).toEqual([`${WF}:authorize:2`]);
   });
 
   test("approval: card check and conflicts (one local read), stock (local), capture (payNow), call tag (carrier), one write (221, 812, 920)", () => {
     const w = world({ conflicts: [8] });
     const m = inState(BUY_STATES.PROVIDER_APPROVE_SALE);
-    expect(w.run(BUY_COMMANDS.approveSale.run(m, { actorRetailerId: SELLER }, w.ctx))).toMatchObject({ status: "need_confirm_decline_others", conflictingOrderIds: [8] });
+    expect(w.run(BUY_COMMANDS.approveSale.run(m, { actorRetailerId: SELLER }, w.ctx))).toMatchObject({
+      status: "need_confirm_decline_others",
+      conflictingOrderIds: [8],
+    });
     const w2 = world({ conflicts: [8] });
     const res = w2.run(BUY_COMMANDS.approveSale.run(m, { actorRetailerId: SELLER, confirmDeclineOthers: true }, w2.ctx));
     expect(res).toMatchObject({ status: "ok", statename: BUY_STATES.SHIP_ORDER, redirectTo: "/orders" });
@@ -286,7 +391,11 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
     expect(w2.keys()).toEqual([`${WF}:decrement-stock:1`, `${WF}:capture:1`, `${WF}:book-pickup:1`]);
     expect(w2.effects.at(-1)).toEqual({ kind: "signal", workflowId: "buy-order:8", signal: "unitsTaken", arg: { byOrderId: 7 } });
     const rec = w2.records()[0];
-    expect(rec.actions.map((a) => a.code)).toEqual([ACTION.PROVIDER_APPROVE_SALE, ACTION.PAYMENT_CAPTURED, ACTION.CALL_TAG_SCHEDULED_ORDER]);
+    expect(rec.actions.map((a) => a.code)).toEqual([
+      ACTION.PROVIDER_APPROVE_SALE,
+      ACTION.PAYMENT_CAPTURED,
+      ACTION.CALL_TAG_SCHEDULED_ORDER,
+    ]);
     expect(rec.notices?.map((n) => n.template)).toEqual(["ready_for_pickup"]);
     expect(m.deadlines.pickupBy).toBe(addBusinessDays(T0, WINDOWS.pickupBusinessDays));
   });
@@ -294,10 +403,15 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
   test("approval without a card on file: payment (810), the seller asked for a card; adding it continues the approval", () => {
     const w = world({ cardOnFile: false });
     const m = inState(BUY_STATES.PROVIDER_APPROVE_SALE);
-    expect(w.run(BUY_COMMANDS.approveSale.run(m, { actorRetailerId: SELLER }, w.ctx))).toMatchObject({ status: "need_payment_method", statename: BUY_STATES.PAYMENT });
+    expect(w.run(BUY_COMMANDS.approveSale.run(m, { actorRetailerId: SELLER }, w.ctx))).toMatchObject({
+      status: "need_payment_method",
+      statename: BUY_STATES.PAYMENT,
+    });
     expect(w.records()[0].notices?.map((n) => n.template)).toEqual(["payment_method_needed"]);
     const w2 = world();
-    expect(w2.run(BUY_COMMANDS.addPaymentMethod.run(m, { actorRetailerId: SELLER, paymentMethod: CARD }, w2.ctx))).toMatchObject({ statename: BUY_STATES.SHIP_ORDER });
+    expect(w2.run(BUY_COMMANDS.addPaymentMethod.run(m, { actorRetailerId: SELLER, paymentMethod: CARD }, w2.ctx))).toMatchObject({
+      statename: BUY_STATES.SHIP_ORDER,
+    });
     expect(w2.records().map((r) => r.actions.map((a) => a.code))).toEqual([
       [ACTION.PAYMENT_METHOD_ADDED],
       [ACTION.PROVIDER_APPROVE_SALE, ACTION.PAYMENT_CAPTURED, ACTION.CALL_TAG_SCHEDULED_ORDER],
@@ -310,7 +424,9 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
     expect(() => w.run(BUY_COMMANDS.approveSale.run(m, { actorRetailerId: SELLER }, w.ctx))).toThrow(BUY_ERRORS.units_unavailable);
     expect(w.calls()).not.toContain("capturePayment/payNow");
     const w2 = world({ captureFails: true });
-    expect(() => w2.run(BUY_COMMANDS.approveSale.run(inState(BUY_STATES.PROVIDER_APPROVE_SALE), { actorRetailerId: SELLER }, w2.ctx))).toThrow(BUY_ERRORS.payment_failed);
+    expect(() =>
+      w2.run(BUY_COMMANDS.approveSale.run(inState(BUY_STATES.PROVIDER_APPROVE_SALE), { actorRetailerId: SELLER }, w2.ctx)),
+    ).toThrow(BUY_ERRORS.payment_failed);
     expect(w2.calls().slice(-2)).toEqual(["capturePayment/payNow", "restoreStock/local"]);
   });
 
@@ -326,11 +442,31 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
   });
 
   test.each([
-    [BUY_STATES.COMPLETE_ORDER_CHECKOUT, COMMON_STATES.EXPIRED, [ACTION.CHECKOUT_EXPIRED, ACTION.AUTHORIZATION_RELEASED], ["receiver:order_expired"]],
-    [BUY_STATES.PROVIDER_APPROVE_SALE, COMMON_STATES.DECLINED, [ACTION.SELLER_RESPONSE_EXPIRED, ACTION.AUTHORIZATION_RELEASED], ["receiver:order_declined", "provider:order_declined"]],
-    [BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE, COMMON_STATES.DECLINED, [ACTION.MODIFIED_PURCHASE_EXPIRED, ACTION.AUTHORIZATION_RELEASED], ["provider:order_declined"]],
+    [
+      BUY_STATES.COMPLETE_ORDER_CHECKOUT,
+      COMMON_STATES.EXPIRED,
+      [ACTION.CHECKOUT_EXPIRED, ACTION.AUTHORIZATION_RELEASED],
+      ["receiver:order_expired"],
+    ],
+    [
+      BUY_STATES.PROVIDER_APPROVE_SALE,
+      COMMON_STATES.DECLINED,
+      [ACTION.SELLER_RESPONSE_EXPIRED, ACTION.AUTHORIZATION_RELEASED],
+      ["receiver:order_declined", "provider:order_declined"],
+    ],
+    [
+      BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE,
+      COMMON_STATES.DECLINED,
+      [ACTION.MODIFIED_PURCHASE_EXPIRED, ACTION.AUTHORIZATION_RELEASED],
+      ["provider:order_declined"],
+    ],
     [BUY_STATES.SHIP_ORDER, BUY_STATES.SHIP_ORDER_TRY2, [ACTION.CALL_TAG_RESCHEDULED_ORDER], ["provider:pickup_rescheduled"]],
-    [BUY_STATES.SHIP_ORDER_TRY2, COMMON_STATES.CANCELLED, [ACTION.PROVIDER_ORDER_NON_SHIPMENT, ACTION.REFUND_ISSUED, ACTION.PENALTY_CHARGED], ["receiver:order_cancelled", "provider:order_cancelled"]],
+    [
+      BUY_STATES.SHIP_ORDER_TRY2,
+      COMMON_STATES.CANCELLED,
+      [ACTION.PROVIDER_ORDER_NON_SHIPMENT, ACTION.REFUND_ISSUED, ACTION.PENALTY_CHARGED],
+      ["receiver:order_cancelled", "provider:order_cancelled"],
+    ],
   ] as const)("deadline in %s → %s with %j and %j", (from, to, codes, notices) => {
     const w = world();
     const m = inState(from);
@@ -345,7 +481,12 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
     const w = world();
     const m = inState(BUY_STATES.SHIP_ORDER_TRY2);
     w.run(onDeadline(m, w.ctx));
-    expect(w.calls()).toEqual(["cancelPickup/carrier", "refundPayment/payEventually", "chargeSellerPenalty/payEventually", "recordOrderState/local"]);
+    expect(w.calls()).toEqual([
+      "cancelPickup/carrier",
+      "refundPayment/payEventually",
+      "chargeSellerPenalty/payEventually",
+      "recordOrderState/local",
+    ]);
     const refund = w.effects.find((e) => e.kind === "call" && e.name === "refundPayment") as CallEffect;
     expect((refund.input as { amountCents: number }).amountCents).toBe(m.requestedQuote.totalCents);
   });
@@ -363,7 +504,12 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
     for (let s = nextQueuedStep(m, w.ctx); s; s = nextQueuedStep(m, w.ctx)) w.run(s);
     expect(m.statename).toBe(COMMON_STATES.DELIVERED);
     expect(m.deadlines.rmaBy).toBe(T0 + 1000 + WINDOWS.rmaRequest);
-    expect(w.records().at(-1)?.notices?.map((n) => n.template)).toEqual(["rate_order"]);
+    expect(
+      w
+        .records()
+        .at(-1)
+        ?.notices?.map((n) => n.template),
+    ).toEqual(["rate_order"]);
   });
 
   test("delivered: completes (305, 390) once the RMA and rating windows have closed", () => {
@@ -372,7 +518,12 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
     w.at(m.deadlines.ratingBy as number);
     w.run(settleDelivered(m, w.ctx));
     expect(m.statename).toBe(COMMON_STATES.COMPLETED);
-    expect(w.records().at(-1)?.actions.map((a) => a.code)).toEqual([ACTION.RATING_WINDOW_CLOSED, ACTION.ORDER_COMPLETED]);
+    expect(
+      w
+        .records()
+        .at(-1)
+        ?.actions.map((a) => a.code),
+    ).toEqual([ACTION.RATING_WINDOW_CLOSED, ACTION.ORDER_COMPLETED]);
   });
 
   test("another order took the units: only an order still negotiating declines (229)", () => {
@@ -428,7 +579,10 @@ describe("money over random purchases (fast-check: the machine's own ledger)", (
             for (let s = nextQueuedStep(m, w.ctx); s; s = nextQueuedStep(m, w.ctx)) w.run(s);
           } else {
             const name = a.kind === "modify" ? "modifySale" : a.name;
-            const cmd = a.kind === "modify" ? { actorRetailerId: SELLER, lines: [{ listingId: 5, variationId: 9, sizes: a.sizes }] } : COMMANDS[name].cmd;
+            const cmd =
+              a.kind === "modify"
+                ? { actorRetailerId: SELLER, lines: [{ listingId: 5, variationId: 9, sizes: a.sizes }] }
+                : COMMANDS[name].cmd;
             try {
               (BUY_COMMANDS[name].validate as (m: BuyModel, c: unknown, now: number) => void)(m, cmd, w.ctx.now());
             } catch (err) {
@@ -455,7 +609,16 @@ describe("money over random purchases (fast-check: the machine's own ledger)", (
         // Besides the random runs, one path to each end, so the coverage below never depends on luck (a
         // second missed pickup, "cancelled", came up in about one of ten sets of 2,000 random runs).
         examples: [
-          [ok, [command("completeCheckout"), command("approveSale"), { kind: "carrier", status: "picked_up" }, { kind: "carrier", status: "delivered" }, { kind: "deadline" }]],
+          [
+            ok,
+            [
+              command("completeCheckout"),
+              command("approveSale"),
+              { kind: "carrier", status: "picked_up" },
+              { kind: "carrier", status: "delivered" },
+              { kind: "deadline" },
+            ],
+          ],
           [ok, [command("completeCheckout"), command("approveSale"), { kind: "deadline" }, { kind: "deadline" }]],
           [ok, [command("completeCheckout"), command("approveSale"), command("cancelShipment")]],
           [ok, [command("completeCheckout"), command("declineSale")]],
@@ -464,9 +627,21 @@ describe("money over random purchases (fast-check: the machine's own ledger)", (
       },
     );
     // The runs went everywhere money moves: every end, the second pickup try, and every kind of movement.
-    const ends: string[] = [COMMON_STATES.DELIVERED, COMMON_STATES.CANCELLED, COMMON_STATES.DECLINED, COMMON_STATES.EXPIRED, BUY_STATES.SHIP_ORDER_TRY2];
-    expect(ends.filter((s) => !reached.has(s)), "states no run reached").toEqual([]);
+    const ends: string[] = [
+      COMMON_STATES.DELIVERED,
+      COMMON_STATES.CANCELLED,
+      COMMON_STATES.DECLINED,
+      COMMON_STATES.EXPIRED,
+      BUY_STATES.SHIP_ORDER_TRY2,
+    ];
+    expect(
+      ends.filter((s) => !reached.has(s)),
+      "states no run reached",
+    ).toEqual([]);
     const movements = ["authorization", "authorization_released", "capture", "refund", "payout", "penalty"];
-    expect(movements.filter((k) => !moved.has(k)), "money movements no run made").toEqual([]);
+    expect(
+      movements.filter((k) => !moved.has(k)),
+      "money movements no run made",
+    ).toEqual([]);
   });
 });

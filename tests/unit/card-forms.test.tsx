@@ -20,7 +20,9 @@ async function render(element: ReactElement, loaderData: object | null = null): 
   const handler = createStaticHandler([{ id: "page", path: "/", element, loader: () => loaderData }]);
   const context = await handler.query(new Request("http://localhost/"));
   if (context instanceof Response) throw new Error("the page redirected");
-  return renderToString(createElement(StaticRouterProvider, { router: createStaticRouter(handler.dataRoutes, context), context, hydrate: false }));
+  return renderToString(
+    createElement(StaticRouterProvider, { router: createStaticRouter(handler.dataRoutes, context), context, hydrate: false }),
+  );
 }
 
 /** The names the forms in `html` post, once each (a card form on a page is one form). */
@@ -43,7 +45,13 @@ const stepData = (mode: CardStepData["mode"], saved: boolean): CardStepData => (
 });
 
 const cardStep = (mode: CardStepData["mode"], saved = false) =>
-  createElement(CardStep, { data: stepData(mode, saved), errors: {}, busy: false, submitLabel: "Pay", back: { to: "/cart", label: "Back" } });
+  createElement(CardStep, {
+    data: stepData(mode, saved),
+    errors: {},
+    busy: false,
+    submitLabel: "Pay",
+    back: { to: "/cart", label: "Back" },
+  });
 
 const settingsData = (mode: "test_card" | "elements") => ({
   card: null,
@@ -96,12 +104,18 @@ describe("the card step's Stripe Elements form", () => {
     form.set("payment_method_id", "pm_card_visa");
     form.set(last4!, "4242");
     form.set(brand!, "visa");
-    expect(paymentMethodFromForm(form, new Date(), "stripe")).toEqual({ ok: true, paymentMethod: { paymentMethodId: "pm_card_visa", lastFour: "4242", description: "Visa" } });
+    expect(paymentMethodFromForm(form, new Date(), "stripe")).toEqual({
+      ok: true,
+      paymentMethod: { paymentMethodId: "pm_card_visa", lastFour: "4242", description: "Visa" },
+    });
   });
 
   it("is refused without the Stripe provider, with the test-card message", () => {
     const form = new FormData();
     form.set("payment_method_id", "pm_card_visa");
-    expect(paymentMethodFromForm(form, new Date(), "sandbox")).toMatchObject({ ok: false, errors: { "": expect.stringContaining("test card numbers") } });
+    expect(paymentMethodFromForm(form, new Date(), "sandbox")).toMatchObject({
+      ok: false,
+      errors: { "": expect.stringContaining("test card numbers") },
+    });
   });
 });

@@ -20,7 +20,6 @@ import { pdfText } from "../setup/pdf-text";
 
 const SECRET = "carrier_test_secret";
 
-
 describe("carrier events", () => {
   const event = buildCarrierEvent({
     eventId: "evt_1",
@@ -64,7 +63,15 @@ describe("carrier events", () => {
 });
 
 describe("carrier signature", () => {
-  const body = JSON.stringify(buildCarrierEvent({ eventId: "evt_2", trackingNumber: "SBX1", shipmentId: null, status: "delivered", occurredAt: "2026-03-03T10:00:00.000Z" }));
+  const body = JSON.stringify(
+    buildCarrierEvent({
+      eventId: "evt_2",
+      trackingNumber: "SBX1",
+      shipmentId: null,
+      status: "delivered",
+      occurredAt: "2026-03-03T10:00:00.000Z",
+    }),
+  );
 
   test("header is hmac-sha256-hex=<hex HMAC-SHA256 of the raw body>", async () => {
     const { createHmac } = await import("node:crypto");
@@ -80,7 +87,14 @@ describe("carrier signature", () => {
     expect(verifyCarrierSignature(body, signCarrierEvent(body, "forged"), SECRET)).toBe(false);
     expect(verifyCarrierSignature(body.replace("delivered", "picked_up"), header, SECRET)).toBe(false);
     expect(verifyCarrierSignature(JSON.stringify(JSON.parse(body), null, 2), header, SECRET)).toBe(false);
-    for (const bad of [null, undefined, "", "sha256=abc", `${CARRIER_SIGNATURE_PREFIX}zz`, `${CARRIER_SIGNATURE_PREFIX}${"a".repeat(63)}`]) {
+    for (const bad of [
+      null,
+      undefined,
+      "",
+      "sha256=abc",
+      `${CARRIER_SIGNATURE_PREFIX}zz`,
+      `${CARRIER_SIGNATURE_PREFIX}${"a".repeat(63)}`,
+    ]) {
       expect(verifyCarrierSignature(body, bad, SECRET)).toBe(false);
     }
   });

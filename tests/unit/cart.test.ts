@@ -46,28 +46,53 @@ describe("validateSelection", () => {
   const available = { S: 2, M: 1, L: 0 };
   it("needs at least one unit: the spec's message verbatim", () => {
     expect(validateSelection({ selection: {}, available, mode: "buy" })).toEqual({ ok: false, message: ADD_AT_LEAST_ONE_SIZE });
-    expect(validateSelection({ selection: { S: 0, M: 0 }, available, mode: "swap" })).toEqual({ ok: false, message: "Please add at least one size." });
+    expect(validateSelection({ selection: { S: 0, M: 0 }, available, mode: "swap" })).toEqual({
+      ok: false,
+      message: "Please add at least one size.",
+    });
   });
   it("never more than available for buy and swap", () => {
-    expect(validateSelection({ selection: { S: 3 }, available, mode: "buy" })).toEqual({ ok: false, message: CART_MESSAGES.moreThanAvailable });
-    expect(validateSelection({ selection: { L: 1 }, available, mode: "swap" })).toEqual({ ok: false, message: CART_MESSAGES.moreThanAvailable });
+    expect(validateSelection({ selection: { S: 3 }, available, mode: "buy" })).toEqual({
+      ok: false,
+      message: CART_MESSAGES.moreThanAvailable,
+    });
+    expect(validateSelection({ selection: { L: 1 }, available, mode: "swap" })).toEqual({
+      ok: false,
+      message: CART_MESSAGES.moreThanAvailable,
+    });
     expect(validateSelection({ selection: { S: 2, M: 1, L: 0 }, available, mode: "buy" })).toEqual({ ok: true, selection: { S: 2, M: 1 } });
   });
   it("selling to a request is relaxed to 10000 per size", () => {
     expect(validateSelection({ selection: { S: 50 }, available, mode: "sell" })).toEqual({ ok: true, selection: { S: 50 } });
     expect(validateSelection({ selection: { S: SELL_TO_REQUEST_MAX_PER_SIZE }, available, mode: "sell" }).ok).toBe(true);
-    expect(validateSelection({ selection: { S: SELL_TO_REQUEST_MAX_PER_SIZE + 1 }, available, mode: "sell" })).toEqual({ ok: false, message: CART_MESSAGES.tooManyForRequest });
+    expect(validateSelection({ selection: { S: SELL_TO_REQUEST_MAX_PER_SIZE + 1 }, available, mode: "sell" })).toEqual({
+      ok: false,
+      message: CART_MESSAGES.tooManyForRequest,
+    });
   });
   it("refuses sizes the style does not have and non-integers", () => {
     expect(validateSelection({ selection: { XXL: 1 }, available, mode: "buy" })).toEqual({ ok: false, message: CART_MESSAGES.unknownSize });
-    expect(validateSelection({ selection: { S: 1.5 }, available, mode: "buy" })).toEqual({ ok: false, message: CART_MESSAGES.invalidQuantity });
-    expect(validateSelection({ selection: { S: -1 }, available, mode: "buy" })).toEqual({ ok: false, message: CART_MESSAGES.invalidQuantity });
+    expect(validateSelection({ selection: { S: 1.5 }, available, mode: "buy" })).toEqual({
+      ok: false,
+      message: CART_MESSAGES.invalidQuantity,
+    });
+    expect(validateSelection({ selection: { S: -1 }, available, mode: "buy" })).toEqual({
+      ok: false,
+      message: CART_MESSAGES.invalidQuantity,
+    });
   });
 });
 
 describe("selectionFromEntries: the size.<label> form fields", () => {
   it("reads size fields, skips blanks and other fields", () => {
-    expect(selectionFromEntries([["intent", "add"], ["size.S", "2"], ["size.M", ""], ["size.10.5", " 1 "]])).toEqual({ ok: true, selection: { S: 2, "10.5": 1 } });
+    expect(
+      selectionFromEntries([
+        ["intent", "add"],
+        ["size.S", "2"],
+        ["size.M", ""],
+        ["size.10.5", " 1 "],
+      ]),
+    ).toEqual({ ok: true, selection: { S: 2, "10.5": 1 } });
   });
   it("refuses what is not a whole number", () => {
     expect(selectionFromEntries([["size.S", "two"]])).toEqual({ ok: false, message: CART_MESSAGES.invalidQuantity });
@@ -96,8 +121,14 @@ describe("checkAdd: type lock, swap lock, own items", () => {
   it("a swap cart is fixed to the first item's brand and provider", () => {
     const swap = withLine(empty, { listingId: 20, selection: { S: 1 }, providerId: 2, brandId: 5 }, "swap");
     expect(checkAdd(swap, { listingId: 21, selection: { S: 1 }, providerId: 2, brandId: 5 }, "swap", ME).ok).toBe(true);
-    expect(checkAdd(swap, { listingId: 22, selection: { S: 1 }, providerId: 2, brandId: 6 }, "swap", ME)).toEqual({ ok: false, message: CART_MESSAGES.swapBrandLocked });
-    expect(checkAdd(swap, { listingId: 23, selection: { S: 1 }, providerId: 3, brandId: 5 }, "swap", ME)).toEqual({ ok: false, message: CART_MESSAGES.swapProviderLocked });
+    expect(checkAdd(swap, { listingId: 22, selection: { S: 1 }, providerId: 2, brandId: 6 }, "swap", ME)).toEqual({
+      ok: false,
+      message: CART_MESSAGES.swapBrandLocked,
+    });
+    expect(checkAdd(swap, { listingId: 23, selection: { S: 1 }, providerId: 3, brandId: 5 }, "swap", ME)).toEqual({
+      ok: false,
+      message: CART_MESSAGES.swapProviderLocked,
+    });
   });
   it("re-adding the only item of a cart may change nothing but its selection", () => {
     const swap = withLine(empty, { listingId: 20, selection: { S: 1 }, providerId: 2, brandId: 5 }, "swap");
@@ -105,8 +136,14 @@ describe("checkAdd: type lock, swap lock, own items", () => {
     expect(again.items).toEqual([{ listingId: 20, selection: { S: 2 }, providerId: 2, brandId: 5 }]);
   });
   it("never one's own listing or request", () => {
-    expect(checkAdd(empty, { listingId: 1, selection: { S: 1 }, providerId: ME, brandId: 5 }, "buy", ME)).toEqual({ ok: false, message: CART_MESSAGES.ownListing });
-    expect(checkAdd(empty, { requestId: 1, selection: { S: 1 }, providerId: ME, brandId: 5 }, "sell", ME)).toEqual({ ok: false, message: CART_MESSAGES.ownRequest });
+    expect(checkAdd(empty, { listingId: 1, selection: { S: 1 }, providerId: ME, brandId: 5 }, "buy", ME)).toEqual({
+      ok: false,
+      message: CART_MESSAGES.ownListing,
+    });
+    expect(checkAdd(empty, { requestId: 1, selection: { S: 1 }, providerId: ME, brandId: 5 }, "sell", ME)).toEqual({
+      ok: false,
+      message: CART_MESSAGES.ownRequest,
+    });
   });
   it("removing the last item frees the type", () => {
     const cart = withLine(empty, buyLine, "buy");
@@ -133,7 +170,11 @@ describe("checkout preconditions and forms", () => {
     expect(FILL_OUT_EVERYTHING).toBe("* Please fill out everything to continue.");
     expect(SellInfoSchema.safeParse({ reason: "nonsense", floor_time: "0-30", terms: "on" }).success).toBe(false);
     expect(SellInfoSchema.safeParse({ reason: "overstock", floor_time: "0-30" }).error!.issues[0].message).toBe(CART_MESSAGES.acceptTerms);
-    expect(SellInfoSchema.parse({ reason: "overstock", floor_time: "0-30", terms: "on" })).toEqual({ reason: "overstock", floor_time: "0-30", terms: true });
+    expect(SellInfoSchema.parse({ reason: "overstock", floor_time: "0-30", terms: "on" })).toEqual({
+      reason: "overstock",
+      floor_time: "0-30",
+      terms: true,
+    });
   });
   it("order numbers", () => {
     expect(orderNumber(123)).toBe("WX-000123");
@@ -143,7 +184,12 @@ describe("checkout preconditions and forms", () => {
 
 describe("test cards", () => {
   it("only the provider's documented test numbers, as tokens", () => {
-    expect(testCardFromNumber("4242 4242 4242 4242")).toMatchObject({ token: "tok_visa", brand: "visa", last4: "4242", outcome: "succeeds" });
+    expect(testCardFromNumber("4242 4242 4242 4242")).toMatchObject({
+      token: "tok_visa",
+      brand: "visa",
+      last4: "4242",
+      outcome: "succeeds",
+    });
     expect(testCardFromNumber("5555-5555-5555-4444")).toMatchObject({ token: "tok_mastercard", brand: "mastercard", last4: "4444" });
     expect(testCardFromNumber("4000000000000002")).toMatchObject({ token: "tok_chargeDeclined", outcome: "declined" });
     expect(testCardFromNumber("4111111111111112")).toBeNull();
@@ -157,8 +203,12 @@ describe("test cards", () => {
     const ok = schema.parse({ card_number: "4242424242424242", card_expiry: "12/30", card_cvc: "123" });
     expect(ok).toEqual({ testToken: "tok_visa", brand: "visa", last4: "4242" });
     expect(JSON.stringify(ok)).not.toContain("4242424242424242");
-    expect(schema.safeParse({ card_number: "4242424242424242", card_expiry: "05/25", card_cvc: "123" }).error!.issues[0].path).toEqual(["card_expiry"]);
-    expect(schema.safeParse({ card_number: "1234123412341234", card_expiry: "12/30", card_cvc: "123" }).error!.issues[0].path).toEqual(["card_number"]);
+    expect(schema.safeParse({ card_number: "4242424242424242", card_expiry: "05/25", card_cvc: "123" }).error!.issues[0].path).toEqual([
+      "card_expiry",
+    ]);
+    expect(schema.safeParse({ card_number: "1234123412341234", card_expiry: "12/30", card_cvc: "123" }).error!.issues[0].path).toEqual([
+      "card_number",
+    ]);
     expect(schema.safeParse({ card_number: "4242424242424242", card_expiry: "13/30", card_cvc: "1" }).success).toBe(false);
   });
 });

@@ -4,14 +4,17 @@ import { groupUploadRows, readUploadRows, type SourceFolder } from "../../domain
 
 const isImage = (_n: string, b: Uint8Array) => b[0] === 0x89;
 const png = new Uint8Array([0x89, 0x50]);
-const folder = (sheet: string[][], images: Record<string, Uint8Array> = {}): SourceFolder => ({ sheet, images: new Map(Object.entries(images)) });
+const folder = (sheet: string[][], images: Record<string, Uint8Array> = {}): SourceFolder => ({
+  sheet,
+  images: new Map(Object.entries(images)),
+});
 const HEAD = ["SKU", "Name", "color", "price", "sizes", "image1", "image2", "image3", "image4", "image5"];
 
 describe("readUploadRows", () => {
   it("reads good rows (header any case, name for display_name, sizes split, up to four images)", () => {
     const { rows, problems } = readUploadRows(
       folder([HEAD, ["A1", "Tee", "Red", "$12.50", "S|M, L", "a.png", "a.png", "a.png", "a.png", "a.png"]], { "a.png": png }),
-      isImage
+      isImage,
     );
     expect(problems).toEqual([]);
     expect(rows[0]).toMatchObject({ line: 2, sku: "A1", displayName: "Tee", priceCents: 1250, sizes: ["S", "M", "L"], problems: [] });
@@ -22,7 +25,7 @@ describe("readUploadRows", () => {
       folder([HEAD, ["", "=cmd()", "", "abc", "", "x.jpg", "gone.png"], ["B", "B", "Blue", "1", "", "", ""], ["B", "B", "blue", "1"]], {
         "x.jpg": new Uint8Array([1, 2]),
       }),
-      isImage
+      isImage,
     );
     expect(rows[0].problems).toEqual([
       "sku is missing.",
@@ -42,7 +45,7 @@ describe("readUploadRows", () => {
   it("groups rows into one product per sku with one variation per colour", () => {
     const { rows } = readUploadRows(
       folder([HEAD, ["A", "Tee", "Red", "10", "S"], ["a", "Tee", "Blue", "11", "M"], ["C", "Cap", "Red", "5", ""]]),
-      isImage
+      isImage,
     );
     const groups = groupUploadRows(rows);
     expect(groups.map((g) => [g.sku, g.sizes, g.variations.map((v) => v.color)])).toEqual([

@@ -26,7 +26,13 @@ const lineCount = (text: string) => text.split("\n").length - (text.endsWith("\n
 
 /** Every function (declaration, method, arrow, expression) of a file longer than `max` lines. */
 export function longFunctions(fileName: string, text: string, max: number): string[] {
-  const src = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, fileName.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const src = ts.createSourceFile(
+    fileName,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    fileName.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found: string[] = [];
   const visit = (node: ts.Node) => {
     if (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node)) {
@@ -41,7 +47,8 @@ export function longFunctions(fileName: string, text: string, max: number): stri
 }
 
 /** A route module is a file of app/routes that Remix serves (remix.config.js ignores `__*` and dot files). */
-const isRouteModule = (name: string) => !name.startsWith("__") && !name.startsWith(".") && /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name);
+const isRouteModule = (name: string) =>
+  !name.startsWith("__") && !name.startsWith(".") && /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name);
 const ROUTES = readdirSync(path.join(ROOT, "app/routes")).filter(isRouteModule);
 
 describe("code shape", () => {
@@ -75,9 +82,11 @@ describe("code shape", () => {
 
   it("comments cite pages of this repository, not the specifications, decisions.md or issue numbers", () => {
     const pattern = /spec 00[0-2]|decisions\.md|[Ii]ssue [0-9]+/;
-    const hits = ["app", "domain", "db", "workflows", "activities", "workers"]
-      .flatMap(filesUnder)
-      .flatMap((f) => read(f).split("\n").flatMap((line, i) => (pattern.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])));
+    const hits = ["app", "domain", "db", "workflows", "activities", "workers"].flatMap(filesUnder).flatMap((f) =>
+      read(f)
+        .split("\n")
+        .flatMap((line, i) => (pattern.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
+    );
     expect(hits).toEqual([]);
   });
 });

@@ -14,13 +14,20 @@ const fails = (raw: Record<string, string | undefined>) => {
 
 describe("webhook secrets", () => {
   it("production (NODE_ENV=production, or APP_ENV production/staging) refuses missing or public secrets, naming the variable", () => {
-    for (const base of [{ NODE_ENV: "production" }, { NODE_ENV: "production", APP_ENV: "production" }, { APP_ENV: "staging" }, { APP_ENV: "production" }]) {
+    for (const base of [
+      { NODE_ENV: "production" },
+      { NODE_ENV: "production", APP_ENV: "production" },
+      { APP_ENV: "staging" },
+      { APP_ENV: "production" },
+    ]) {
       expect(fails(base)).toMatch(/CARRIER_WEBHOOK_SECRET: required/);
       expect(fails(base)).toMatch(/SANDBOX_WEBHOOK_SECRET: required/);
-      expect(fails({ ...base, CARRIER_WEBHOOK_SECRET: "carrier_sandbox_local_only", SANDBOX_WEBHOOK_SECRET: REAL.SANDBOX_WEBHOOK_SECRET })).toMatch(
-        /CARRIER_WEBHOOK_SECRET: is the public sandbox default/,
+      expect(
+        fails({ ...base, CARRIER_WEBHOOK_SECRET: "carrier_sandbox_local_only", SANDBOX_WEBHOOK_SECRET: REAL.SANDBOX_WEBHOOK_SECRET }),
+      ).toMatch(/CARRIER_WEBHOOK_SECRET: is the public sandbox default/);
+      expect(fails({ ...base, ...REAL, SANDBOX_WEBHOOK_SECRET: "whsec_sandbox_local_only" })).toMatch(
+        /SANDBOX_WEBHOOK_SECRET: is the public/,
       );
-      expect(fails({ ...base, ...REAL, SANDBOX_WEBHOOK_SECRET: "whsec_sandbox_local_only" })).toMatch(/SANDBOX_WEBHOOK_SECRET: is the public/);
       expect(fails({ ...base, ...REAL, CARRIER_WEBHOOK_SECRET: "short" })).toMatch(/CARRIER_WEBHOOK_SECRET: too short/);
       expect(fails({ ...base, ...REAL })).toBe("");
     }

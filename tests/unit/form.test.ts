@@ -38,7 +38,11 @@ function multipart(parts: { name: string; value: string; filename?: string }[], 
 
 describe("readFormData", () => {
   test("reads an ordinary form, repeated checkboxes and a size grid", async () => {
-    const body = new URLSearchParams([["email", "a@b.test"], ...Array.from({ length: 100 }, (_, i) => [`sizes[${i}]`, "1"]), ...Array.from({ length: 300 }, (_, i) => ["brand_ids", String(i)])]);
+    const body = new URLSearchParams([
+      ["email", "a@b.test"],
+      ...Array.from({ length: 100 }, (_, i) => [`sizes[${i}]`, "1"]),
+      ...Array.from({ length: 300 }, (_, i) => ["brand_ids", String(i)]),
+    ]);
     const form = await readFormData(urlencoded(body.toString()));
     expect(form.get("email")).toBe("a@b.test");
     expect(form.getAll("brand_ids")).toHaveLength(300);
@@ -53,7 +57,9 @@ describe("readFormData", () => {
 
   test("1 MB of one repeated field: 413, declared or streamed; a streamed body gets its 413 without waiting for its end", async () => {
     const body = "email=a%40b.test&".repeat(64 * 1024);
-    const declared = await refusal(readFormData(post(body, "application/x-www-form-urlencoded", { "Content-Length": String(body.length) })));
+    const declared = await refusal(
+      readFormData(post(body, "application/x-www-form-urlencoded", { "Content-Length": String(body.length) })),
+    );
     expect(declared.status).toBe(413);
     expect(declared.text).toContain("at most 512 KB");
     const streamed = await refusal(readFormData(urlencoded(body)));
@@ -111,7 +117,15 @@ describe("readFormData", () => {
   });
 
   test("multipart: read in memory within the caps; 2,001 parts refused before parsing", async () => {
-    const form = await readFormData(post(multipart([{ name: "a", value: "1" }, { name: "b", value: "2" }]), "multipart/form-data; boundary=----b0undary"));
+    const form = await readFormData(
+      post(
+        multipart([
+          { name: "a", value: "1" },
+          { name: "b", value: "2" },
+        ]),
+        "multipart/form-data; boundary=----b0undary",
+      ),
+    );
     expect(form.get("b")).toBe("2");
     const many = multipart(Array.from({ length: FORM_LIMITS.maxEntries + 1 }, (_, i) => ({ name: `f${i}`, value: "" })));
     const r = await refusal(readFormData(post(many, "multipart/form-data; boundary=----b0undary")));
@@ -122,13 +136,28 @@ describe("readFormData", () => {
   test("multipart with an upload handler: byte cap (413), part cap (400), part size (413)", async () => {
     const opts = { maxBytes: 64 * 1024, maxEntries: 3, uploadHandler: unstable_createMemoryUploadHandler({ maxPartSize: 16 * 1024 }) };
     const type = "multipart/form-data; boundary=----b0undary";
-    const ok = await readFormData(post(multipart([{ name: "intent", value: "upload" }, { name: "photos", value: "png", filename: "a.png" }]), type), opts);
+    const ok = await readFormData(
+      post(
+        multipart([
+          { name: "intent", value: "upload" },
+          { name: "photos", value: "png", filename: "a.png" },
+        ]),
+        type,
+      ),
+      opts,
+    );
     expect(ok.get("intent")).toBe("upload");
     expect(ok.get("photos")).toBeInstanceOf(File);
     const tooBig = multipart(Array.from({ length: 3 }, () => ({ name: "p", value: "x".repeat(30 * 1024) })));
     expect((await refusal(readFormData(post(tooBig, type), opts))).status).toBe(413);
-    expect((await refusal(readFormData(post(multipart(Array.from({ length: 4 }, (_, i) => ({ name: `f${i}`, value: "" }))), type), opts))).status).toBe(400);
-    expect((await refusal(readFormData(post(multipart([{ name: "photos", value: "x".repeat(20 * 1024), filename: "a.png" }]), type), opts))).status).toBe(413);
+    expect(
+      (await refusal(readFormData(post(multipart(Array.from({ length: 4 }, (_, i) => ({ name: `f${i}`, value: "" }))), type), opts)))
+        .status,
+    ).toBe(400);
+    expect(
+      (await refusal(readFormData(post(multipart([{ name: "photos", value: "x".repeat(20 * 1024), filename: "a.png" }]), type), opts)))
+        .status,
+    ).toBe(413);
     const truncated = multipart([{ name: "photos", value: "x".repeat(1024), filename: "a.png" }]).slice(0, 600);
     expect((await refusal(readFormData(post(truncated, type), opts))).status).toBe(400);
   });
@@ -154,18 +183,45 @@ describe("parseSubmission", () => {
       ["__state__", '{"validated":{"a":"yes"}}'],
       ["__state__", "[[[[[[[[[[]]]]]]]]]]"],
     ]) {
-      const r = await refusal(() => parseSubmission(form([["email", "a"], [name, value]]), { schema }));
+      const r = await refusal(() =>
+        parseSubmission(
+          form([
+            ["email", "a"],
+            [name, value],
+          ]),
+          { schema },
+        ),
+      );
       expect(r.status, `${name}=${value}`).toBe(400);
     }
-    const twice = form([["email", "a"], ["__intent__", ""], ["__intent__", ""]]);
+    const twice = form([
+      ["email", "a"],
+      ["__intent__", ""],
+      ["__intent__", ""],
+    ]);
     expect((await refusal(() => parseSubmission(twice, { schema }))).status).toBe(400);
   });
 
   test("Conform's own intents still work (the brand request rows' add and remove buttons)", () => {
-    const inserted = parseSubmission(form([["email", "a"], ["requests[0].brand_name", "X"], ["__intent__", '{"type":"insert","payload":{"name":"requests","defaultValue":{}}}']]), { schema });
+    const inserted = parseSubmission(
+      form([
+        ["email", "a"],
+        ["requests[0].brand_name", "X"],
+        ["__intent__", '{"type":"insert","payload":{"name":"requests","defaultValue":{}}}'],
+      ]),
+      { schema },
+    );
     expect(inserted.status).toBeUndefined();
     expect((inserted.payload.requests as unknown[]).length).toBe(2);
-    const removed = parseSubmission(form([["email", "a"], ["requests[0].brand_name", "X"], ["__intent__", '{"type":"remove","payload":{"name":"requests","index":0}}'], ["__state__", '{"validated":{"email":true}}']]), { schema });
+    const removed = parseSubmission(
+      form([
+        ["email", "a"],
+        ["requests[0].brand_name", "X"],
+        ["__intent__", '{"type":"remove","payload":{"name":"requests","index":0}}'],
+        ["__state__", '{"validated":{"email":true}}'],
+      ]),
+      { schema },
+    );
     expect(removed.payload.requests).toEqual([]);
     expect(removed.reply().state).toEqual({ validated: { email: true } });
     expect(parseSubmission(form([["email", "a"]]), { schema }).status).toBe("success");

@@ -64,31 +64,34 @@ describe("package-lock.json", () => {
     expect(versionOf("@swc/core-darwin-arm64")).toBe(versionOf("@swc/core"));
   });
 
-  it(
-    "npm ci accepts it (dry run in a scratch folder: node_modules untouched)",
-    () => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lockfile-check-"));
+  it("npm ci accepts it (dry run in a scratch folder: node_modules untouched)", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lockfile-check-"));
+    try {
+      for (const f of ["package.json", "package-lock.json"]) fs.copyFileSync(path.join(ROOT, f), path.join(dir, f));
+      let output = "";
+      let ok = true;
       try {
-        for (const f of ["package.json", "package-lock.json"]) fs.copyFileSync(path.join(ROOT, f), path.join(dir, f));
-        let output = "";
-        let ok = true;
-        try {
-          execFileSync("npm", ["ci", "--dry-run", "--ignore-scripts", "--no-audit", "--no-fund"], {
-            cwd: dir,
-            encoding: "utf8",
-            stdio: ["ignore", "pipe", "pipe"],
-            env: { ...process.env, npm_config_update_notifier: "false" },
-          });
-        } catch (e) {
-          ok = false;
-          const err = e as { stdout?: string; stderr?: string };
-          output = `${err.stdout ?? ""}${err.stderr ?? ""}`;
-        }
-        expect(ok, output.split("\n").filter((l) => /npm error/.test(l)).slice(0, 12).join("\n")).toBe(true);
-      } finally {
-        fs.rmSync(dir, { recursive: true, force: true });
+        execFileSync("npm", ["ci", "--dry-run", "--ignore-scripts", "--no-audit", "--no-fund"], {
+          cwd: dir,
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "pipe"],
+          env: { ...process.env, npm_config_update_notifier: "false" },
+        });
+      } catch (e) {
+        ok = false;
+        const err = e as { stdout?: string; stderr?: string };
+        output = `${err.stdout ?? ""}${err.stderr ?? ""}`;
       }
-    },
-    60_000,
-  );
+      expect(
+        ok,
+        output
+          .split("\n")
+          .filter((l) => /npm error/.test(l))
+          .slice(0, 12)
+          .join("\n"),
+      ).toBe(true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -3,7 +3,16 @@ import { cardHtml, cardsHtml, escapeHtml, type CardTuple } from "../../app/compo
 
 describe("marketplace cards (one HTML string per brand)", () => {
   it("the markup React rendered before, byte for byte", () => {
-    const card: CardTuple = [35351, "Style Prairie 48", "AD-2750-NAV", "Navy", 10600, 34, "https://images.example/v/191-160.jpg", "Listed by retailer-001544"];
+    const card: CardTuple = [
+      35351,
+      "Style Prairie 48",
+      "AD-2750-NAV",
+      "Navy",
+      10600,
+      34,
+      "https://images.example/v/191-160.jpg",
+      "Listed by retailer-001544",
+    ];
     expect(cardHtml("buy", card)).toBe(
       '<li class="market-card" data-id="35351"><a href="/listing/buy/35351" target="_blank" rel="noopener">' +
         '<img src="https://images.example/v/191-160.jpg" alt="" width="160" height="160" loading="lazy"/>' +

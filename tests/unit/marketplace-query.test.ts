@@ -30,7 +30,9 @@ describe("parseMarketQuery", () => {
   });
 
   it("reads every filter of the marketplace", () => {
-    expect(ok("offset=40&limit=10&category=3&brand=2&sizes=S,%20M,,L&variantId=9&id=11&units=4&search=%20rl-10%20&ordering=-price")).toEqual({
+    expect(
+      ok("offset=40&limit=10&category=3&brand=2&sizes=S,%20M,,L&variantId=9&id=11&units=4&search=%20rl-10%20&ordering=-price"),
+    ).toEqual({
       offset: 40,
       limit: 10,
       viewAll: false,
@@ -106,7 +108,15 @@ describe("marketHref", () => {
 
   it("filtersOf keeps filters, drops paging, brand and view-all", () => {
     const q = ok("viewAll=on&brand=3&limit=140&offset=5&search=abc&ordering=sku");
-    expect(filtersOf(q)).toEqual({ search: "abc", ordering: "sku", category: undefined, sizes: undefined, units: undefined, variantId: undefined, id: undefined });
+    expect(filtersOf(q)).toEqual({
+      search: "abc",
+      ordering: "sku",
+      category: undefined,
+      sizes: undefined,
+      units: undefined,
+      variantId: undefined,
+      id: undefined,
+    });
   });
 
   it("cards open /listing/{tab}/{id}", () => {

@@ -6,14 +6,28 @@
  * sent again, under the same update id, while the order service cannot be reached, and under a new id while the
  * workflow refuses it from behind the order's read model.
  */
-import { ApplicationFailure, ServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type WorkflowHandle } from "@temporalio/client";
+import {
+  ApplicationFailure,
+  ServiceError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+  type WorkflowHandle,
+} from "@temporalio/client";
 import { defineUpdate } from "@temporalio/workflow";
 import { describe, expect, it } from "vitest";
 import { CARD_DECLINED, CANCEL_REASON_REQUIRED, DECLINE_REASON_REQUIRED, TOTAL_TOO_HIGH } from "../../domain/messages";
 import { BUY_ERRORS, type BuyErrorCode } from "../../workflows/buy/contract";
 import { paymentMethodFromForm } from "../../app/utils/card-form.server";
 import { commandErrorStatus, commandFailure, executeUpdateOnce } from "../../app/utils/temporal.server";
-import { CancelShipmentSchema, DeclineCheckoutSchema, DeclineModifiedSchema, DeclineSaleSchema, parseUnitInputs, RatingSchema } from "../../app/components/orders/schemas";
+import {
+  CancelShipmentSchema,
+  DeclineCheckoutSchema,
+  DeclineModifiedSchema,
+  DeclineSaleSchema,
+  parseUnitInputs,
+  RatingSchema,
+} from "../../app/components/orders/schemas";
 
 function rejected(code: string, message: string) {
   return new WorkflowUpdateFailedError("Workflow Update failed", ApplicationFailure.create({ type: code, message, nonRetryable: true }));
@@ -46,7 +60,10 @@ describe("rejected commands", () => {
 
   it("shows the specification's texts verbatim", () => {
     expect(commandFailure(rejected("total_too_high", TOTAL_TOO_HIGH))).toMatchObject({ status: 400, message: TOTAL_TOO_HIGH });
-    expect(commandFailure(rejected("card_declined", CARD_DECLINED))).toMatchObject({ status: 402, message: "Sorry but this card was declined. Please try another." });
+    expect(commandFailure(rejected("card_declined", CARD_DECLINED))).toMatchObject({
+      status: 402,
+      message: "Sorry but this card was declined. Please try another.",
+    });
     expect(commandFailure(rejected("wrong_party", "Only the selling retailer can answer this order."))).toMatchObject({ status: 403 });
   });
 
@@ -64,18 +81,32 @@ describe("rejected commands", () => {
 
 describe("card step", () => {
   it("turns a test card into the provider's token and keeps only the type and last four", () => {
-    const ok = paymentMethodFromForm(form({ card_number: "4242 4242 4242 4242", card_expiry: "12/40", card_cvc: "123" }), new Date("2026-01-01"));
+    const ok = paymentMethodFromForm(
+      form({ card_number: "4242 4242 4242 4242", card_expiry: "12/40", card_cvc: "123" }),
+      new Date("2026-01-01"),
+    );
     expect(ok).toEqual({ ok: true, paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" } });
-    const declined = paymentMethodFromForm(form({ card_number: "4000000000000002", card_expiry: "12/40", card_cvc: "123" }), new Date("2026-01-01"));
+    const declined = paymentMethodFromForm(
+      form({ card_number: "4000000000000002", card_expiry: "12/40", card_cvc: "123" }),
+      new Date("2026-01-01"),
+    );
     expect(declined).toMatchObject({ ok: true, paymentMethod: { paymentMethodId: "tok_chargeDeclined", lastFour: "0002" } });
   });
 
   it("refuses other numbers, expired cards and bad Elements ids with a field message", () => {
-    expect(paymentMethodFromForm(form({ card_number: "1234 5678 9012 3456", card_expiry: "12/40", card_cvc: "123" }))).toMatchObject({ ok: false, errors: { card_number: expect.any(String) } });
-    expect(paymentMethodFromForm(form({ card_number: "4242424242424242", card_expiry: "01/20", card_cvc: "123" }))).toMatchObject({ ok: false, errors: { card_expiry: "This card has expired." } });
+    expect(paymentMethodFromForm(form({ card_number: "1234 5678 9012 3456", card_expiry: "12/40", card_cvc: "123" }))).toMatchObject({
+      ok: false,
+      errors: { card_number: expect.any(String) },
+    });
+    expect(paymentMethodFromForm(form({ card_number: "4242424242424242", card_expiry: "01/20", card_cvc: "123" }))).toMatchObject({
+      ok: false,
+      errors: { card_expiry: "This card has expired." },
+    });
     expect(paymentMethodFromForm(form({}))).toMatchObject({ ok: false });
     expect(paymentMethodFromForm(form({ payment_method_id: "not-a-pm" }))).toMatchObject({ ok: false });
-    expect(paymentMethodFromForm(form({ payment_method_id: "pm_card_visa", card_last4: "4242", card_brand: "visa" }), new Date(), "stripe")).toEqual({
+    expect(
+      paymentMethodFromForm(form({ payment_method_id: "pm_card_visa", card_last4: "4242", card_brand: "visa" }), new Date(), "stripe"),
+    ).toEqual({
       ok: true,
       paymentMethod: { paymentMethodId: "pm_card_visa", lastFour: "4242", description: "Visa" },
     });
@@ -102,10 +133,19 @@ describe("forms", () => {
   });
 
   it("rate four criteria with whole stars 1 to 5", () => {
-    const ok = RatingSchema.safeParse({ intent: "rate", condition: "5", packaging: "4", timeliness: "3", overall: "1", comments: " thanks " });
+    const ok = RatingSchema.safeParse({
+      intent: "rate",
+      condition: "5",
+      packaging: "4",
+      timeliness: "3",
+      overall: "1",
+      comments: " thanks ",
+    });
     expect(ok).toMatchObject({ success: true, data: { condition: 5, overall: 1, comments: "thanks" } });
     for (const bad of ["0", "6", "2.5", "x", ""]) {
-      expect(RatingSchema.safeParse({ intent: "rate", condition: bad, packaging: "4", timeliness: "3", overall: "1" }).success, bad).toBe(false);
+      expect(RatingSchema.safeParse({ intent: "rate", condition: bad, packaging: "4", timeliness: "3", overall: "1" }).success, bad).toBe(
+        false,
+      );
     }
     expect(RatingSchema.safeParse({ intent: "rate", condition: "5", packaging: "4", timeliness: "3" }).success).toBe(false);
   });
@@ -137,7 +177,11 @@ describe("one click's update (executeUpdateOnce)", () => {
   }
 
   it("sends it again while the order service cannot be reached, with the same update id, and returns its answer", async () => {
-    const { handle, ids } = handleAnswering([() => Promise.reject(unavailable()), () => Promise.reject(new WorkflowUpdateRPCTimeoutOrCancelledError("timed out", { cause: new Error("deadline") })), () => Promise.resolve("done")]);
+    const { handle, ids } = handleAnswering([
+      () => Promise.reject(unavailable()),
+      () => Promise.reject(new WorkflowUpdateRPCTimeoutOrCancelledError("timed out", { cause: new Error("deadline") })),
+      () => Promise.resolve("done"),
+    ]);
     expect(await executeUpdateOnce(handle, def, [1], 10_000)).toBe("done");
     expect(ids).toHaveLength(3);
     expect(new Set(ids).size).toBe(1);
@@ -148,7 +192,10 @@ describe("one click's update (executeUpdateOnce)", () => {
     // What the server answered in a CI run when the worker's workflow task carrying the update timed out.
     const notAdmitted = () =>
       new ServiceError("Workflow Update failed", {
-        cause: Object.assign(new Error("9 FAILED_PRECONDITION: Unable to perform workflow execution update due to unexpected workflow task failure."), { code: 9 }),
+        cause: Object.assign(
+          new Error("9 FAILED_PRECONDITION: Unable to perform workflow execution update due to unexpected workflow task failure."),
+          { code: 9 },
+        ),
       });
     const { handle, ids } = handleAnswering([() => Promise.reject(notAdmitted()), () => Promise.resolve("done")]);
     expect(await executeUpdateOnce(handle, def, [1], 10_000)).toBe("done");
@@ -187,12 +234,16 @@ describe("one click's update (executeUpdateOnce)", () => {
     const blind = handleAnswering([() => Promise.reject(refusedAt(4))]);
     await expect(executeUpdateOnce(blind.handle, def, [1], 10_000)).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
     const plain = handleAnswering([() => Promise.reject(rejected("wrong_state", BUY_ERRORS.wrong_state))]);
-    await expect(executeUpdateOnce(plain.handle, def, [1], 10_000, { readModelSeq: async () => 5 })).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
+    await expect(executeUpdateOnce(plain.handle, def, [1], 10_000, { readModelSeq: async () => 5 })).rejects.toBeInstanceOf(
+      WorkflowUpdateFailedError,
+    );
     expect(plain.ids).toHaveLength(1);
 
     // Behind until the deadline: the last refusal is thrown.
     const stuck = handleAnswering([() => Promise.reject(refusedAt(4))]);
-    await expect(executeUpdateOnce(stuck.handle, def, [1], 1_500, { readModelSeq: async () => 5 })).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
+    await expect(executeUpdateOnce(stuck.handle, def, [1], 1_500, { readModelSeq: async () => 5 })).rejects.toBeInstanceOf(
+      WorkflowUpdateFailedError,
+    );
     expect(stuck.ids.length).toBeLessThanOrEqual(2);
   });
 });

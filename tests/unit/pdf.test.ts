@@ -10,7 +10,6 @@ import { RMA_PRINTED_TEXTS } from "../../domain/messages";
 import { PRINTED_TEXTS, printedDate, renderPackingSlip, renderShipperChecklist, SHIPPER_CHECKLIST_ITEMS } from "../../app/utils/pdf.server";
 import { pdfText } from "../setup/pdf-text";
 
-
 /** Text of a PDF, whitespace collapsed (pdftotext breaks long lines where the PDF wraps them). */
 function flatText(pdf: Buffer): string {
   return pdfText(pdf).replace(/\s+/g, " ").trim();
@@ -31,8 +30,22 @@ const slip: PackingSlipData = {
   statename: "ship_order",
   displayStatus: "Pickup Scheduled",
   lines: [
-    { productCode: "NW-501-IND", displayName: "Straight Jean", color: "Indigo", brandName: "Northwind Denim", sizes: { "30": 2, "32": 1 }, quantity: 3 },
-    { productCode: "NW-777-BLK", displayName: "Trucker Jacket", color: "Black", brandName: "Northwind Denim", sizes: { M: 1 }, quantity: 1 },
+    {
+      productCode: "NW-501-IND",
+      displayName: "Straight Jean",
+      color: "Indigo",
+      brandName: "Northwind Denim",
+      sizes: { "30": 2, "32": 1 },
+      quantity: 3,
+    },
+    {
+      productCode: "NW-777-BLK",
+      displayName: "Trucker Jacket",
+      color: "Black",
+      brandName: "Northwind Denim",
+      sizes: { M: 1 },
+      quantity: 1,
+    },
   ],
   totalUnits: 4,
 };

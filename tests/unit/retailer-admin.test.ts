@@ -20,7 +20,13 @@ describe("bulk upload rows", () => {
     const r = checkUploadRow({ ...BULK_UPLOAD_EXAMPLE, state: "ny", contact_email: "Dana@Hudson-Valley.example" });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.row).toMatchObject({ state: "NY", contact_email: "dana@hudson-valley.example", segments: ["Outdoor", "Running"], brands: ["Acme Boots", "Trailhead"], latitude: 41.927 });
+    expect(r.row).toMatchObject({
+      state: "NY",
+      contact_email: "dana@hudson-valley.example",
+      segments: ["Outdoor", "Running"],
+      brands: ["Acme Boots", "Trailhead"],
+      latitude: 41.927,
+    });
   });
 
   it("every required column missing is a problem named by its column; optional ones may be empty", () => {
@@ -48,7 +54,12 @@ describe("bulk upload rows", () => {
 
 describe("retailer list and last_active", () => {
   it("is_active shows true, false or none (pending)", () => {
-    expect(["active", "inactive", "denied", "pending"].map((s) => isActiveLabel(s as "active"))).toEqual(["true", "false", "false", "none"]);
+    expect(["active", "inactive", "denied", "pending"].map((s) => isActiveLabel(s as "active"))).toEqual([
+      "true",
+      "false",
+      "false",
+      "none",
+    ]);
   });
   it("last_active is due when never seen or seen 5 minutes ago or more", () => {
     const now = new Date("2026-01-01T12:00:00Z");

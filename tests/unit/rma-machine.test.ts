@@ -17,11 +17,21 @@ const VICTIM = 21;
 const PERPETRATOR = 12;
 const T0 = Date.parse("2026-03-02T15:00:00.000Z"); // a Monday
 
-const lineArb = fc.record({ unitPriceCents: fc.integer({ min: 1, max: 50_000 }), requestedQuantity: fc.integer({ min: 1, max: 4 }), reason: fc.integer({ min: 0, max: 4 }) });
+const lineArb = fc.record({
+  unitPriceCents: fc.integer({ min: 1, max: 50_000 }),
+  requestedQuantity: fc.integer({ min: 1, max: 4 }),
+  reason: fc.integer({ min: 0, max: 4 }),
+});
 
 /** A random RMA: the original order as the victim received it (the requested units and maybe more). */
-const rmaArb = fc.record({ kind: fc.constantFrom<RmaKind>("sale", "swap"), lines: fc.array(lineArb, { minLength: 1, maxLength: 4 }), extraUnits: fc.integer({ min: 0, max: 3 }), shippingCents: fc.integer({ min: 0, max: 5_000 }) }).map(
-  ({ kind, lines, extraUnits, shippingCents }): RmaInput => {
+const rmaArb = fc
+  .record({
+    kind: fc.constantFrom<RmaKind>("sale", "swap"),
+    lines: fc.array(lineArb, { minLength: 1, maxLength: 4 }),
+    extraUnits: fc.integer({ min: 0, max: 3 }),
+    shippingCents: fc.integer({ min: 0, max: 5_000 }),
+  })
+  .map(({ kind, lines, extraUnits, shippingCents }): RmaInput => {
     const requested = lines.reduce((a, l) => a + l.requestedQuantity, 0);
     const goods = lines.reduce((a, l) => a + l.requestedQuantity * l.unitPriceCents, 0) + extraUnits * 1_000;
     const fee = kind === "sale" ? Math.round(goods / 10) : 0;
@@ -33,16 +43,31 @@ const rmaArb = fc.record({ kind: fc.constantFrom<RmaKind>("sale", "swap"), lines
       kind,
       victimId: VICTIM,
       perpetratorId: PERPETRATOR,
-      order: { kind, unitsReceived: requested + extraUnits, goodsCents: goods, feeCents: fee, shippingCents: shipping, totalCents: goods + fee + shipping },
+      order: {
+        kind,
+        unitsReceived: requested + extraUnits,
+        goodsCents: goods,
+        feeCents: fee,
+        shippingCents: shipping,
+        totalCents: goods + fee + shipping,
+      },
       lines: lines.map((l, i) => ({ lineId: 100 + i, ...l, otherText: l.reason === 4 ? "crushed" : null })),
       victimPaymentIntentId: kind === "sale" ? "pi_victim" : null,
     };
-  },
-);
+  });
 
-type Act = { kind: "decide"; share: number[]; feeCents: number } | { kind: "scan"; status: "picked_up" | "delivered" } | { kind: "deadline" } | { kind: "newCard" };
+type Act =
+  | { kind: "decide"; share: number[]; feeCents: number }
+  | { kind: "scan"; status: "picked_up" | "delivered" }
+  | { kind: "deadline" }
+  | { kind: "newCard" };
 const actArb: fc.Arbitrary<Act> = fc.oneof(
-  fc.record({ share: fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 4, maxLength: 4 }), feeCents: fc.integer({ min: 0, max: 3_000 }) }).map((d): Act => ({ kind: "decide", ...d })),
+  fc
+    .record({
+      share: fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 4, maxLength: 4 }),
+      feeCents: fc.integer({ min: 0, max: 3_000 }),
+    })
+    .map((d): Act => ({ kind: "decide", ...d })),
   fc.constantFrom<"picked_up" | "delivered">("picked_up", "delivered").map((status): Act => ({ kind: "scan", status })),
   fc.constant<Act>({ kind: "deadline" }),
   fc.constant<Act>({ kind: "newCard" }),
@@ -94,7 +119,11 @@ function drive(input: RmaInput, acts: Act[], chargeDeclines: number) {
   let events = 0;
   for (const a of acts) {
     if (a.kind === "decide") {
-      const cmd = { staffUserId: 1, rmaFeeCents: a.feeCents, lines: input.lines.map((l, i) => ({ lineId: l.lineId, approvedQuantity: Math.min(a.share[i] ?? 0, l.requestedQuantity) })) };
+      const cmd = {
+        staffUserId: 1,
+        rmaFeeCents: a.feeCents,
+        lines: input.lines.map((l, i) => ({ lineId: l.lineId, approvedQuantity: Math.min(a.share[i] ?? 0, l.requestedQuantity) })),
+      };
       try {
         RMA_DECIDE.validate(m, cmd);
       } catch (err) {
@@ -159,6 +188,8 @@ describe("money over random RMAs (fast-check: what the machine asks the provider
         ],
       },
     );
-    expect([...ends]).toEqual(expect.arrayContaining(["rmarequested", "shipping", "rmacompleted", "rmacompleted+queued", "rmadeclined", "rmacancelled"]));
+    expect([...ends]).toEqual(
+      expect.arrayContaining(["rmarequested", "shipping", "rmacompleted", "rmacompleted+queued", "rmadeclined", "rmacancelled"]),
+    );
   });
 });

@@ -40,7 +40,9 @@ describe("RMA wizard", () => {
       "q.11": [RMA_WIZARD_MESSAGES.tooMany],
       "r.12": [RMA_WIZARD_MESSAGES.reason],
     });
-    expect(stepErrors("units", draft({ "q.11": "1", "r.11": String(RMA_REASON_OTHER) }), lines)).toEqual({ "o.11": [RMA_WIZARD_MESSAGES.other] });
+    expect(stepErrors("units", draft({ "q.11": "1", "r.11": String(RMA_REASON_OTHER) }), lines)).toEqual({
+      "o.11": [RMA_WIZARD_MESSAGES.other],
+    });
     expect(stepErrors("units", draft({ "q.11": "1", "r.11": String(RMA_REASON_OTHER), "o.11": "too small" }), lines)).toEqual({});
   });
 

@@ -10,7 +10,13 @@ import { TypedSearchAttributes } from "@temporalio/common";
 import { describe, expect, test } from "vitest";
 import { SEARCH_ATTRIBUTES, engineArgs, searchAttributeCreateArgs } from "../../scripts/lib/temporal.mjs";
 import { buySearchFacts, createBuyModel } from "../../workflows/buy/model";
-import { ORDER_SEARCH_ATTRIBUTES, ORDER_SEARCH_ATTRIBUTE_KEYS, orderSearchAttributes, waitingOnOf, type OrderSearchFacts } from "../../workflows/common/search-attributes";
+import {
+  ORDER_SEARCH_ATTRIBUTES,
+  ORDER_SEARCH_ATTRIBUTE_KEYS,
+  orderSearchAttributes,
+  waitingOnOf,
+  type OrderSearchFacts,
+} from "../../workflows/common/search-attributes";
 import { createRmaModel, rmaSearchFacts } from "../../workflows/rma/model";
 import { createSwapModel, swapSearchFacts } from "../../workflows/swap/model";
 
@@ -27,7 +33,11 @@ describe("registration: one list", () => {
     for (const fileBacked of [true, false]) {
       const args = engineArgs({ fileBacked });
       const flags = args.flatMap((a, i) => (a === "--search-attribute" ? [args[i + 1]] : []));
-      expect(flags.sort()).toEqual(Object.entries(declared).map(([n, t]) => `${n}=${t}`).sort());
+      expect(flags.sort()).toEqual(
+        Object.entries(declared)
+          .map(([n, t]) => `${n}=${t}`)
+          .sort(),
+      );
     }
   });
 
@@ -80,7 +90,15 @@ describe("what an order says", () => {
 
   test("a purchase at checkout waits on its buyer; every attribute is set, with its declared type", () => {
     const m = createBuyModel(
-      { orderId: 7, externalId: "WX-000007", kind: "from_listing", providerId: 12, receiverId: 34, requestId: null, lines: [{ listingId: 1, variationId: 2, sizes: { M: 1 }, unitPriceCents: 1000 }] },
+      {
+        orderId: 7,
+        externalId: "WX-000007",
+        kind: "from_listing",
+        providerId: 12,
+        receiverId: 34,
+        requestId: null,
+        lines: [{ listingId: 1, variationId: 2, sizes: { M: 1 }, unitPriceCents: 1000 }],
+      },
       "buy:7",
       T0,
     );
@@ -101,7 +119,17 @@ describe("what an order says", () => {
   });
 
   test("a swap in payment waits on both sides until each has paid", () => {
-    const m = createSwapModel({ orderId: 8, externalId: "WX-000008", providerId: 12, receiverId: 34, providerLines: [{ listingId: 1, variationId: 2, sizes: { M: 1 }, unitPriceCents: 1000 }] }, "swap:8", T0);
+    const m = createSwapModel(
+      {
+        orderId: 8,
+        externalId: "WX-000008",
+        providerId: 12,
+        receiverId: 34,
+        providerLines: [{ listingId: 1, variationId: 2, sizes: { M: 1 }, unitPriceCents: 1000 }],
+      },
+      "swap:8",
+      T0,
+    );
     expect(values(swapSearchFacts(m))).toMatchObject({ OrderKind: "swap", OrderState: "complete_order_checkout", WaitingOn: ["34"] });
     m.statename = "payment";
     expect(values(swapSearchFacts(m))).toMatchObject({ OrderStage: "pre_shipping", WaitingOn: ["12", "34"] });
@@ -141,7 +169,15 @@ describe("what an order says", () => {
   });
 
   test("the keys are the declaration's (names are what operators type)", () => {
-    expect(ORDER_SEARCH_ATTRIBUTE_KEYS.map((k) => k.name)).toEqual(["OrderNumber", "OrderKind", "OrderState", "OrderStage", "ProviderRetailerId", "ReceiverRetailerId", "WaitingOn"]);
+    expect(ORDER_SEARCH_ATTRIBUTE_KEYS.map((k) => k.name)).toEqual([
+      "OrderNumber",
+      "OrderKind",
+      "OrderState",
+      "OrderStage",
+      "ProviderRetailerId",
+      "ReceiverRetailerId",
+      "WaitingOn",
+    ]);
     expect(ORDER_SEARCH_ATTRIBUTES.waitingOn.type).toBe("KEYWORD_LIST");
   });
 });

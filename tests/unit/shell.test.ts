@@ -16,7 +16,7 @@ import { pageTitle } from "../../app/components/title";
 const links = (groups: ReturnType<typeof menuGroups>) =>
   groups.flatMap((g) => g.items.map((i) => (i.kind === "link" ? i.to : `POST ${i.action}`)));
 
-describe("menus (docs/product/screens.md, \"Menus and banners\")", () => {
+describe('menus (docs/product/screens.md, "Menus and banners")', () => {
   it("a retailer sees the six groups with every link", () => {
     const groups = menuGroups({ email: "a@b.test", isStaff: false });
     expect(groups.map((g) => g.title)).toEqual(["How It Works", "Browse", "My Listings & Requests", "Brands", "Inbox", "My Profile"]);
@@ -170,7 +170,14 @@ describe("root loader data", () => {
   });
 
   it("passes no field of the retailer row beyond what the layout shows", () => {
-    const row = { id: 7, storeName: "Shop", status: "active" as const, btMerchantId: "acct_1", storeEmail: "secret@x.test", address1: "1 Main" };
+    const row = {
+      id: 7,
+      storeName: "Shop",
+      status: "active" as const,
+      btMerchantId: "acct_1",
+      storeEmail: "secret@x.test",
+      address1: "1 Main",
+    };
     const d = buildShellData(auth({ retailer: row, contact: { celphone: " 555 " } }), env, url);
     expect(JSON.stringify(d)).not.toContain("secret@x.test");
     expect(JSON.stringify(d)).not.toContain("acct_1");

@@ -14,7 +14,10 @@ const state = vi.hoisted(() => ({ viewAt: 0, commandTimeouts: [] as number[] }))
 vi.mock("../../app/utils/db.server", () => ({ db: {} }));
 vi.mock("../../app/utils/temporal.server", async (importOriginal) => {
   const real = await importOriginal<typeof import("../../app/utils/temporal.server")>();
-  const view = { provider: { lines: [{ listingId: 1, variationId: 2, sizes: { M: 1 } }] }, receiver: { lines: [{ listingId: 3, variationId: 4, sizes: { S: 1 } }] } };
+  const view = {
+    provider: { lines: [{ listingId: 1, variationId: 2, sizes: { M: 1 } }] },
+    receiver: { lines: [{ listingId: 3, variationId: 4, sizes: { S: 1 } }] },
+  };
   return {
     ...real,
     // The view query: the order service cannot be reached until state.viewAt (a worker coming back).
@@ -22,7 +25,8 @@ vi.mock("../../app/utils/temporal.server", async (importOriginal) => {
       workflow: {
         getHandle: () => ({
           query: async () => {
-            if (Date.now() < state.viewAt) throw new ServiceError("unavailable", { cause: Object.assign(new Error("unavailable"), { code: 14 }) });
+            if (Date.now() < state.viewAt)
+              throw new ServiceError("unavailable", { cause: Object.assign(new Error("unavailable"), { code: 14 }) });
             return view;
           },
         }),

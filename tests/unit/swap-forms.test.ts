@@ -12,7 +12,10 @@ const sent = vi.hoisted(() => [] as unknown[]);
 vi.mock("../../app/utils/db.server", () => ({ db: {} }));
 vi.mock("../../app/utils/temporal.server", async (importOriginal) => {
   const real = await importOriginal<typeof import("../../app/utils/temporal.server")>();
-  const view = { provider: { lines: [{ listingId: 1, variationId: 2, sizes: { M: 1 } }] }, receiver: { lines: [{ listingId: 3, variationId: 4, sizes: { S: 1 } }] } };
+  const view = {
+    provider: { lines: [{ listingId: 1, variationId: 2, sizes: { M: 1 } }] },
+    receiver: { lines: [{ listingId: 3, variationId: 4, sizes: { S: 1 } }] },
+  };
   return {
     ...real,
     getTemporalClient: async () => ({ workflow: { getHandle: () => ({ query: async () => view }) } }),

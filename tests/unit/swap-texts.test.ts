@@ -24,7 +24,11 @@ describe("swapCompletionText", () => {
   });
 
   test("the texts are the specification's", () => {
-    expect([SWAP_AWAITING_RETAILER, SWAP_AWAITING_YOUR_SELECTION, SWAP_REQUEST_DECLINED]).toEqual(["awaiting retailer's response", "awaiting your selection", "Swap Request Declined"]);
+    expect([SWAP_AWAITING_RETAILER, SWAP_AWAITING_YOUR_SELECTION, SWAP_REQUEST_DECLINED]).toEqual([
+      "awaiting retailer's response",
+      "awaiting your selection",
+      "Swap Request Declined",
+    ]);
   });
 });
 

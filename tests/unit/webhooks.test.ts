@@ -32,12 +32,19 @@ describe("signature header format", () => {
     const h = `t=${now},v0=zzz,v1=${"b".repeat(64)},v1=${"c".repeat(64)}`;
     expect(parseSignatureHeader(h)?.signatures).toEqual(["b".repeat(64), "c".repeat(64)]);
   });
-  test.each([null, undefined, "", "garbage", "t=abc,v1=" + "a".repeat(64), `t=${now}`, `v1=${"a".repeat(64)}`, `t=${now},v1=short`, "x".repeat(5000)])(
-    "rejects %s",
-    (h) => {
-      expect(parseSignatureHeader(h as string)).toBeNull();
-    },
-  );
+  test.each([
+    null,
+    undefined,
+    "",
+    "garbage",
+    "t=abc,v1=" + "a".repeat(64),
+    `t=${now}`,
+    `v1=${"a".repeat(64)}`,
+    `t=${now},v1=short`,
+    "x".repeat(5000),
+  ])("rejects %s", (h) => {
+    expect(parseSignatureHeader(h as string)).toBeNull();
+  });
 });
 
 describe("verifyWebhookSignature", () => {
@@ -54,7 +61,10 @@ describe("verifyWebhookSignature", () => {
     expect(verifyWebhookSignature(SECRET, body, "sha256=abc", now)).toEqual({ ok: false, reason: "malformed" });
   });
   test("forged: signed with another secret", () => {
-    expect(verifyWebhookSignature(SECRET, body, signWebhookBody("whsec_attacker", body, now), now)).toEqual({ ok: false, reason: "mismatch" });
+    expect(verifyWebhookSignature(SECRET, body, signWebhookBody("whsec_attacker", body, now), now)).toEqual({
+      ok: false,
+      reason: "mismatch",
+    });
   });
   test("tampered body (one byte, or re-serialised JSON) fails: the RAW body is signed", () => {
     const header = signWebhookBody(SECRET, body, now);
@@ -92,7 +102,13 @@ describe("compatible with Stripe's own webhook signatures", () => {
 });
 
 describe("carrier signatures (X-Hmac-Signature: hmac-sha256-hex=<hex of the raw body>)", () => {
-  const event = buildCarrierEvent({ eventId: "evt_1", trackingNumber: "SBX1", shipmentId: null, status: "picked_up", occurredAt: "2025-01-02T15:00:00.000Z" });
+  const event = buildCarrierEvent({
+    eventId: "evt_1",
+    trackingNumber: "SBX1",
+    shipmentId: null,
+    status: "picked_up",
+    occurredAt: "2025-01-02T15:00:00.000Z",
+  });
   const raw = JSON.stringify(event);
   test("what the sandbox carrier signs verifies here, and ours verifies there", () => {
     expect(verifyCarrierSignature(SECRET, raw, signCarrierEvent(raw, SECRET))).toEqual({ ok: true });
@@ -104,28 +120,47 @@ describe("carrier signatures (X-Hmac-Signature: hmac-sha256-hex=<hex of the raw 
     expect(verifyCarrierSignature(SECRET, raw, "sha256=" + "a".repeat(64))).toEqual({ ok: false, reason: "malformed" });
     expect(verifyCarrierSignature(SECRET, raw, CARRIER_SIGNATURE_PREFIX + "xyz")).toEqual({ ok: false, reason: "malformed" });
     expect(verifyCarrierSignature(SECRET, raw, signCarrierBody("other-secret", raw))).toEqual({ ok: false, reason: "mismatch" });
-    expect(verifyCarrierSignature(SECRET, raw.replace("picked_up", "delivered"), signCarrierBody(SECRET, raw))).toEqual({ ok: false, reason: "mismatch" });
+    expect(verifyCarrierSignature(SECRET, raw.replace("picked_up", "delivered"), signCarrierBody(SECRET, raw))).toEqual({
+      ok: false,
+      reason: "mismatch",
+    });
   });
   test("upper-case hex is accepted", () => {
     const h = signCarrierBody(SECRET, raw);
-    expect(verifyCarrierSignature(SECRET, raw, CARRIER_SIGNATURE_PREFIX + h.slice(CARRIER_SIGNATURE_PREFIX.length).toUpperCase()).ok).toBe(true);
+    expect(verifyCarrierSignature(SECRET, raw, CARRIER_SIGNATURE_PREFIX + h.slice(CARRIER_SIGNATURE_PREFIX.length).toUpperCase()).ok).toBe(
+      true,
+    );
   });
 });
 
 describe("event schemas", () => {
   test("the sandbox carrier's event parses", () => {
-    const ev = buildCarrierEvent({ eventId: "sim_1", trackingNumber: "SBX123", shipmentId: null, status: "picked_up", occurredAt: "2025-01-02T15:00:00.000Z" });
+    const ev = buildCarrierEvent({
+      eventId: "sim_1",
+      trackingNumber: "SBX123",
+      shipmentId: null,
+      status: "picked_up",
+      occurredAt: "2025-01-02T15:00:00.000Z",
+    });
     const parsed = CarrierWebhookEventSchema.parse(JSON.parse(JSON.stringify(ev)));
     expect(parsed.result).toMatchObject({ tracking_code: "SBX123", status: "picked_up" });
   });
   test.each([
     {},
     { id: "e", description: "tracker.updated" },
-    { id: "e", object: "Event", description: "tracker.updated", mode: "test", created_at: "x", result: { tracking_code: "X", status: "teleported" } },
+    {
+      id: "e",
+      object: "Event",
+      description: "tracker.updated",
+      mode: "test",
+      created_at: "x",
+      result: { tracking_code: "X", status: "teleported" },
+    },
   ])("carrier payload %# is refused", (p) => {
     expect(CarrierWebhookEventSchema.safeParse(p).success).toBe(false);
   });
-  test("payment events: Stripe's envelope; refs from the object and metadata", () => {    const ev = PaymentEventSchema.parse({
+  test("payment events: Stripe's envelope; refs from the object and metadata", () => {
+    const ev = PaymentEventSchema.parse({
       id: "evt_9",
       object: "event",
       type: "charge.refunded",
@@ -133,7 +168,10 @@ describe("event schemas", () => {
       data: { object: { id: "ch_1", object: "charge", payment_intent: "pi_7", metadata: { order_id: "42" }, amount: 100 } },
     });
     expect(paymentEventRefs(ev)).toEqual({ orderId: 42, refs: ["ch_1", "pi_7"] });
-    expect(paymentEventRefs(PaymentEventSchema.parse({ id: "e", type: "t", data: { object: { metadata: { order_id: "-1" } } } }))).toEqual({ orderId: null, refs: [] });
+    expect(paymentEventRefs(PaymentEventSchema.parse({ id: "e", type: "t", data: { object: { metadata: { order_id: "-1" } } } }))).toEqual({
+      orderId: null,
+      refs: [],
+    });
     expect(PaymentEventSchema.safeParse({ id: "evt", type: "x" }).success).toBe(false);
     expect(PaymentEventSchema.safeParse({ id: 5, type: "x", data: { object: {} } }).success).toBe(false);
   });

@@ -71,13 +71,17 @@ describe("style step schema", () => {
   });
 
   it("a retailer's submission ignores a provider field", () => {
-    const r = parseWithZod(fd({ variation: "12", listingType: "swap", reason: "overstock", provider: "99" }), { schema: styleSchema("listing", false) });
+    const r = parseWithZod(fd({ variation: "12", listingType: "swap", reason: "overstock", provider: "99" }), {
+      schema: styleSchema("listing", false),
+    });
     expect(r.status).toBe("success");
     expect(r.status === "success" && r.value).toEqual({ variation: 12, listingType: "swap", reason: "overstock", provider: undefined });
   });
 
   it("rejects unknown types, reasons of the other list and bad ids", () => {
-    const e = errorsOf(parseWithZod(fd({ variation: "-3", listingType: "rent", reason: "sold_out" }), { schema: styleSchema("listing", false) }));
+    const e = errorsOf(
+      parseWithZod(fd({ variation: "-3", listingType: "rent", reason: "sold_out" }), { schema: styleSchema("listing", false) }),
+    );
     expect(e.variation).toEqual([SELECT_COLOR_OPTION]);
     expect(e.listingType).toEqual([WIZARD_MESSAGES.chooseListingType]);
     expect(e.reason).toEqual([WIZARD_MESSAGES.chooseReason]);
@@ -155,7 +159,17 @@ describe("state in the URL", () => {
   });
 
   it("malformed values make the state invalid", () => {
-    const bad = ["brand=abc", "product=0", "variation=99999999999", "type=rent", "reason=nope", "sizes={", 'sizes={"S":-1}', "images=../../etc/passwd", "provider=1e3"];
+    const bad = [
+      "brand=abc",
+      "product=0",
+      "variation=99999999999",
+      "type=rent",
+      "reason=nope",
+      "sizes={",
+      'sizes={"S":-1}',
+      "images=../../etc/passwd",
+      "provider=1e3",
+    ];
     for (const b of bad) expect(parseWizardState("listing", new URLSearchParams(b)).ok, b).toBe(false);
     expect(parseWizardState("request", new URLSearchParams("reason=overstock")).ok).toBe(false);
     expect(parseWizardState("listing", new URLSearchParams("")).ok).toBe(true);
@@ -186,7 +200,18 @@ describe("photos", () => {
 describe("product not found", () => {
   it("names every detail support needs, with the support e-mail and phone", () => {
     const t = productNotFoundText("listing", { email: "help@x.test", phone: "1-800-555-0199" });
-    for (const w of ["help@x.test", "1-800-555-0199", "brand", "season", "product code", "colour", "wholesale cost", "sizes", "reason", "phone number"]) {
+    for (const w of [
+      "help@x.test",
+      "1-800-555-0199",
+      "brand",
+      "season",
+      "product code",
+      "colour",
+      "wholesale cost",
+      "sizes",
+      "reason",
+      "phone number",
+    ]) {
       expect(t).toContain(w);
     }
   });

@@ -67,7 +67,12 @@ afterAll(async () => {
 type Handle = WorkflowHandle<typeof buyOrderWorkflow>;
 
 function waitFor(handle: Handle, pred: (v: BuyOrderView) => boolean, what: string): Promise<BuyOrderView> {
-  return pollView(() => handle.query(orderViewQuery), pred, what, (v) => `state ${v?.statename}`);
+  return pollView(
+    () => handle.query(orderViewQuery),
+    pred,
+    what,
+    (v) => `state ${v?.statename}`,
+  );
 }
 const inState = (h: Handle, s: string) => waitFor(h, (v) => v.statename === s && !v.busy, s);
 
@@ -106,12 +111,21 @@ describe("buy workflow with the real activities", () => {
       args: [{ actorRetailerId: buyerId, paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" } }],
     });
     expect(checkout).toMatchObject({ status: "ok", statename: "provider_approve_sale" });
-    expect(await getOrderRow(db, draft.orderId)).toMatchObject({ statename: "provider_approve_sale", authorizedCents: quote.totalCents, actionNeeded: "provider" });
+    expect(await getOrderRow(db, draft.orderId)).toMatchObject({
+      statename: "provider_approve_sale",
+      authorizedCents: quote.totalCents,
+      actionNeeded: "provider",
+    });
 
     // The seller has no card on file: payment state, then a card is added and the approval continues.
-    expect(await handle.executeUpdate(approveSaleUpdate, { args: [{ actorRetailerId: sellerId }] })).toMatchObject({ status: "need_payment_method", statename: "payment" });
+    expect(await handle.executeUpdate(approveSaleUpdate, { args: [{ actorRetailerId: sellerId }] })).toMatchObject({
+      status: "need_payment_method",
+      statename: "payment",
+    });
     const approved = await handle.executeUpdate(addPaymentMethodUpdate, {
-      args: [{ actorRetailerId: sellerId, paymentMethod: { paymentMethodId: "tok_mastercard", lastFour: "4444", description: "Mastercard" } }],
+      args: [
+        { actorRetailerId: sellerId, paymentMethod: { paymentMethodId: "tok_mastercard", lastFour: "4444", description: "Mastercard" } },
+      ],
     });
     expect(approved).toMatchObject({ status: "ok", statename: "ship_order", redirectTo: "/orders" });
     const shipping = await inState(handle, "ship_order");
@@ -120,7 +134,10 @@ describe("buy workflow with the real activities", () => {
     expect(shipping.shipment?.labelUrl).toBe(`/shipping-label/${tracking}`);
 
     // Stock was taken at approval.
-    const [stock] = await db.select({ sizes: listings.sizes, total: listings.totalUnits }).from(listings).where(eq(listings.id, f.listing.id));
+    const [stock] = await db
+      .select({ sizes: listings.sizes, total: listings.totalUnits })
+      .from(listings)
+      .where(eq(listings.id, f.listing.id));
     expect(stock).toEqual({ sizes: { S: 1, M: 1 }, total: 2 });
 
     // The carrier scans the package: signed webhook -> In-Route, payout released; then delivered.
@@ -196,7 +213,11 @@ describe("buy workflow with the real activities", () => {
     expect(pays[2].releasedAt).toBeInstanceOf(Date);
     const sandbox = new SandboxPayments(db);
     expect(await sandbox.retrieve(pays[0].providerRef as string)).toMatchObject({ status: "succeeded", amount_received: quote.totalCents });
-    expect(await sandbox.retrieve(pays[2].providerRef as string)).toMatchObject({ object: "transfer", destination: f.seller.retailer.btMerchantId, amount: quote.goodsCents });
+    expect(await sandbox.retrieve(pays[2].providerRef as string)).toMatchObject({
+      object: "transfer",
+      destination: f.seller.retailer.btMerchantId,
+      amount: quote.goodsCents,
+    });
 
     const [ship] = await listOrderShipments(db, draft.orderId);
     expect(ship).toMatchObject({ trackingNumber: tracking, status: "delivered", senderId: sellerId, receiverId: buyerId });
@@ -205,7 +226,14 @@ describe("buy workflow with the real activities", () => {
     expect(webhookLog.length).toBe(3);
 
     const mails = await db.select().from(outboxEmails).where(eq(outboxEmails.toEmail, f.seller.retailer.storeEmail));
-    expect(mails.map((m) => m.kind)).toEqual(expect.arrayContaining(["order:approve_sale_needed", "order:payment_method_needed", "order:ready_for_pickup", "order:payout_released"]));
+    expect(mails.map((m) => m.kind)).toEqual(
+      expect.arrayContaining([
+        "order:approve_sale_needed",
+        "order:payment_method_needed",
+        "order:ready_for_pickup",
+        "order:payout_released",
+      ]),
+    );
     expect(mails.every((m) => !m.bodyText.includes(buyer.retailer.storeName))).toBe(true);
   });
 
@@ -221,11 +249,19 @@ describe("buy workflow with the real activities", () => {
     const handle = await env.client.workflow.start<typeof buyOrderWorkflow>(BUY_WORKFLOW_TYPE, {
       taskQueue: TASK_QUEUE,
       workflowId: draft.workflowId,
-      args: [{ orderId: draft.orderId, externalId: draft.externalId, kind: "from_listing", providerId: sellerId, receiverId: buyerId, lines }],
+      args: [
+        { orderId: draft.orderId, externalId: draft.externalId, kind: "from_listing", providerId: sellerId, receiverId: buyerId, lines },
+      ],
     });
-    await handle.executeUpdate(completeCheckoutUpdate, { args: [{ actorRetailerId: buyerId, paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" } }] });
+    await handle.executeUpdate(completeCheckoutUpdate, {
+      args: [{ actorRetailerId: buyerId, paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" } }],
+    });
     await handle.executeUpdate(approveSaleUpdate, { args: [{ actorRetailerId: sellerId }] });
-    await handle.executeUpdate(addPaymentMethodUpdate, { args: [{ actorRetailerId: sellerId, paymentMethod: { paymentMethodId: "tok_mastercard", lastFour: "4444", description: "Mastercard" } }] });
+    await handle.executeUpdate(addPaymentMethodUpdate, {
+      args: [
+        { actorRetailerId: sellerId, paymentMethod: { paymentMethodId: "tok_mastercard", lastFour: "4444", description: "Mastercard" } },
+      ],
+    });
     const v = await inState(handle, "ship_order");
     return { f, handle, draft, quote, sellerId, buyerId, view: v };
   }
@@ -234,7 +270,10 @@ describe("buy workflow with the real activities", () => {
     const { f, handle, draft, quote, sellerId } = await approvedOrder();
     const wf = draft.workflowId;
     const reason = CANCEL_SHIPMENT_REASONS[0].value;
-    expect(await handle.executeUpdate(cancelShipmentUpdate, { args: [{ actorRetailerId: sellerId, reason }] })).toMatchObject({ status: "ok", statename: "cancelled" });
+    expect(await handle.executeUpdate(cancelShipmentUpdate, { args: [{ actorRetailerId: sellerId, reason }] })).toMatchObject({
+      status: "ok",
+      statename: "cancelled",
+    });
     await inState(handle, "cancelled");
     const penalty = Math.round(quote.goodsCents / 10);
     const pays = await listOrderPayments(db, draft.orderId);
@@ -250,7 +289,11 @@ describe("buy workflow with the real activities", () => {
     const order = await getOrderRow(db, draft.orderId);
     expect(order).toMatchObject({ statename: "cancelled", completed: false, reasons: { provider_cancel_shipment_reason: reason } });
     expect(order?.ledger).toMatchObject({ buyerNetCents: 0, sellerPenaltyCents: penalty, balanced: true });
-    expect((await listOrderActions(db, draft.orderId)).map((a) => a.code).slice(-3)).toEqual([ACTION.SHIPMENT_CANCELLED, ACTION.REFUND_ISSUED, ACTION.PENALTY_CHARGED]);
+    expect((await listOrderActions(db, draft.orderId)).map((a) => a.code).slice(-3)).toEqual([
+      ACTION.SHIPMENT_CANCELLED,
+      ACTION.REFUND_ISSUED,
+      ACTION.PENALTY_CHARGED,
+    ]);
     const [ship] = await listOrderShipments(db, draft.orderId);
     expect(ship.status).toBe("cancelled");
     expect((await carrier.getShipment(ship.trackingNumber as string))?.status).toBe("cancelled");

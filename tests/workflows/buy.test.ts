@@ -10,7 +10,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError, type WorkflowHandle } from "@temporalio/client";
+import {
+  WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowUpdateFailedError,
+  type WorkflowHandle,
+} from "@temporalio/client";
 import { temporal } from "@temporalio/proto";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
@@ -106,7 +111,12 @@ function orderInput(orderId: number, overrides: Partial<BuyOrderInput> = {}): Bu
     receiverId: BUYER,
     requestId: null,
     lines: LINES,
-    expectedQuote: { goodsCents: REQUESTED.goodsCents, feeCents: REQUESTED.feeCents, shippingCents: REQUESTED.shippingCents, totalCents: REQUESTED.totalCents },
+    expectedQuote: {
+      goodsCents: REQUESTED.goodsCents,
+      feeCents: REQUESTED.feeCents,
+      shippingCents: REQUESTED.shippingCents,
+      totalCents: REQUESTED.totalCents,
+    },
     ...overrides,
   };
 }
@@ -132,7 +142,13 @@ function start(taskQueue: string, input: BuyOrderInput): Promise<Handle> {
 
 /** Polls the query until `pred` holds (the workflow may still be processing a fired timer or a signal). */
 function waitFor(handle: Handle, pred: (v: BuyOrderView) => boolean, what: string): Promise<BuyOrderView> {
-  return pollView(() => handle.query(orderViewQuery), pred, what, (v) => `state ${v?.statename}`, 200);
+  return pollView(
+    () => handle.query(orderViewQuery),
+    pred,
+    what,
+    (v) => `state ${v?.statename}`,
+    200,
+  );
 }
 /** The state is reached and the step that reached it has finished its activities (e-mails included). */
 const inState = (handle: Handle, state: string) => waitFor(handle, (v) => v.statename === state && !v.busy, state);
@@ -191,7 +207,13 @@ describe("checkout", () => {
       expect((await handle.query(orderViewQuery)).statename).toBe("complete_order_checkout");
       await sleepUntil(env, new Date(started + 24 * HOUR_MS).toISOString(), MINUTE_MS);
       const end = await inState(handle, "expired");
-      expect(end).toMatchObject({ displayStatus: "Expired", stage: "declined", completed: false, actionNeeded: null, reasons: { system_reason: 41 } });
+      expect(end).toMatchObject({
+        displayStatus: "Expired",
+        stage: "declined",
+        completed: false,
+        actionNeeded: null,
+        reasons: { system_reason: 41 },
+      });
       expect(await closed(handle)).toBe("COMPLETED");
       // A command on the finished order is refused (the client's WorkflowNotFoundError, read as wrong_state).
       await expectRejected(completeCheckout(handle), "wrong_state");
@@ -213,7 +235,11 @@ describe("checkout", () => {
       const dup = await start(tq, orderInput(orderId)).catch((e: unknown) => e);
       expect(dup).toBeInstanceOf(WorkflowExecutionAlreadyStartedError);
 
-      await expectRejected(handle.executeUpdate(completeCheckoutUpdate, { args: [{ actorRetailerId: SELLER, paymentMethod: OK_CARD }] }), "wrong_party", WRONG_PARTY_MESSAGES.receiver);
+      await expectRejected(
+        handle.executeUpdate(completeCheckoutUpdate, { args: [{ actorRetailerId: SELLER, paymentMethod: OK_CARD }] }),
+        "wrong_party",
+        WRONG_PARTY_MESSAGES.receiver,
+      );
       await expectRejected(completeCheckout(handle, DECLINED_CARD), "card_declined", CARD_DECLINED);
       expect((await handle.query(orderViewQuery)).statename).toBe("complete_order_checkout");
       const ok = await completeCheckout(handle);
@@ -254,7 +280,12 @@ describe("checkout that starts the purchase (update-with-start, as the app's che
       expect(fake.mailsTo(orderId)).toEqual(["provider:approve_sale_needed"]);
 
       const handle = await startOp.workflowHandle();
-      expect(await approve(handle)).toEqual({ status: "ok", statename: "ship_order", displayStatus: "Pickup Scheduled", redirectTo: "/orders" });
+      expect(await approve(handle)).toEqual({
+        status: "ok",
+        statename: "ship_order",
+        displayStatus: "Pickup Scheduled",
+        redirectTo: "/orders",
+      });
       expect(fake.readModelOf(orderId)).toMatchObject({ writes: 2, latest: { statename: "ship_order", sequence: 2 } });
       await keepHistory(handle, "checkout-starts-it");
       await handle.terminate("test done");
@@ -278,7 +309,12 @@ async function approve(handle: Handle, confirmDeclineOthers = false) {
 /** Checkout + Approve Sale: ship_order. */
 async function toShipOrder(handle: Handle): Promise<BuyOrderView> {
   await completeCheckout(handle);
-  expect(await approve(handle)).toEqual({ status: "ok", statename: "ship_order", displayStatus: "Pickup Scheduled", redirectTo: "/orders" });
+  expect(await approve(handle)).toEqual({
+    status: "ok",
+    statename: "ship_order",
+    displayStatus: "Pickup Scheduled",
+    redirectTo: "/orders",
+  });
   return handle.query(orderViewQuery);
 }
 
@@ -321,7 +357,13 @@ describe("seller", () => {
     ]);
     expect(fake.codesOf(orderId)).toEqual([ACTION.CHECKOUT_COMPLETED, ACTION.SELLER_RESPONSE_EXPIRED, ACTION.AUTHORIZATION_RELEASED]);
     const rm = fake.readModelOf(orderId).latest;
-    expect(rm).toMatchObject({ statename: "declined", displayStatus: "Declined", stage: "declined", completed: false, reasons: { system_reason: 40 } });
+    expect(rm).toMatchObject({
+      statename: "declined",
+      displayStatus: "Declined",
+      stage: "declined",
+      completed: false,
+      reasons: { system_reason: 40 },
+    });
     expect(rm.ledger).toMatchObject({ authorizedCents: 22025, authorizationReleasedCents: 22025, buyerPaidCents: 0, balanced: true });
     expect(fake.mailsTo(orderId)).toEqual(["provider:approve_sale_needed", "receiver:order_declined", "provider:order_declined"]);
   });
@@ -336,21 +378,44 @@ describe("seller", () => {
       await completeCheckout(ha);
       await completeCheckout(hb);
 
-      await expectRejected(ha.executeUpdate(approveSaleUpdate, { args: [{ actorRetailerId: BUYER }] }), "wrong_party", WRONG_PARTY_MESSAGES.provider);
-      await expectRejected(ha.executeUpdate(rateOrderUpdate, { args: [{ actorRetailerId: BUYER, stars: { condition: 5, packaging: 5, timeliness: 5, overall: 5 } }] }), "wrong_state");
+      await expectRejected(
+        ha.executeUpdate(approveSaleUpdate, { args: [{ actorRetailerId: BUYER }] }),
+        "wrong_party",
+        WRONG_PARTY_MESSAGES.provider,
+      );
+      await expectRejected(
+        ha.executeUpdate(rateOrderUpdate, {
+          args: [{ actorRetailerId: BUYER, stars: { condition: 5, packaging: 5, timeliness: 5, overall: 5 } }],
+        }),
+        "wrong_state",
+      );
       expect(await approve(ha)).toEqual({ status: "need_payment_method", statename: "payment", displayStatus: "Payment Method Needed" });
       expect((await ha.query(orderViewQuery)).allowedActions.provider).toEqual(["addPaymentMethod", "declineSale"]);
-      await expectRejected(ha.executeUpdate(addPaymentMethodUpdate, { args: [{ actorRetailerId: SELLER, paymentMethod: DECLINED_CARD }] }), "card_declined", CARD_DECLINED);
+      await expectRejected(
+        ha.executeUpdate(addPaymentMethodUpdate, { args: [{ actorRetailerId: SELLER, paymentMethod: DECLINED_CARD }] }),
+        "card_declined",
+        CARD_DECLINED,
+      );
       expect(await ha.executeUpdate(addPaymentMethodUpdate, { args: [{ actorRetailerId: SELLER, paymentMethod: SELLER_CARD }] })).toEqual({
         status: "need_confirm_decline_others",
         statename: "provider_approve_sale",
         displayStatus: "Awaiting Approval",
         conflictingOrderIds: [b],
       });
-      expect(await approve(ha, true)).toEqual({ status: "ok", statename: "ship_order", displayStatus: "Pickup Scheduled", redirectTo: "/orders" });
+      expect(await approve(ha, true)).toEqual({
+        status: "ok",
+        statename: "ship_order",
+        displayStatus: "Pickup Scheduled",
+        redirectTo: "/orders",
+      });
 
       const va = await ha.query(orderViewQuery);
-      expect(va).toMatchObject({ stage: "approved", actionNeeded: null, shipment: { callTag: `CT-${a}-1`, attempt: 1 }, approvedLines: LINES });
+      expect(va).toMatchObject({
+        stage: "approved",
+        actionNeeded: null,
+        shipment: { callTag: `CT-${a}-1`, attempt: 1 },
+        approvedLines: LINES,
+      });
       expect(Date.parse(va.deadlines.pickupBy as string)).toBe(addBusinessDays(va.approvedAt as string, 2));
       expect(va.allowedActions.provider).toEqual(["cancelShipment"]);
 
@@ -398,7 +463,14 @@ describe("seller", () => {
       ACTION.RATING_WINDOW_CLOSED,
       ACTION.ORDER_COMPLETED,
     ]);
-    expect(fake.readModelOf(a).latest.ledger).toMatchObject({ buyerPaidCents: 22025, sellerPaidCents: 17500, feeKeptCents: 1750, shippingKeptCents: 2775, escrowCents: 0, balanced: true });
+    expect(fake.readModelOf(a).latest.ledger).toMatchObject({
+      buyerPaidCents: 22025,
+      sellerPaidCents: 17500,
+      feeKeptCents: 1750,
+      shippingKeptCents: 2775,
+      escrowCents: 0,
+      balanced: true,
+    });
     expect(fake.payments(b)).toEqual([
       ["authorizePayment", key(b, "authorize"), 22025],
       ["releaseAuthorization", key(b, "release-authorization"), 22025],
@@ -413,7 +485,10 @@ describe("seller", () => {
     await withWorker(fake, async (tq) => {
       const handle = await start(tq, orderInput(orderId));
       await completeCheckout(handle);
-      await expectRejected(handle.executeUpdate(declineSaleUpdate, { args: [{ actorRetailerId: SELLER, reason: 99 }] }), "decline_reason_required");
+      await expectRejected(
+        handle.executeUpdate(declineSaleUpdate, { args: [{ actorRetailerId: SELLER, reason: 99 }] }),
+        "decline_reason_required",
+      );
       expect(await handle.executeUpdate(declineSaleUpdate, { args: [{ actorRetailerId: SELLER, reason: 14 }] })).toEqual({
         status: "ok",
         statename: "declined",
@@ -444,14 +519,32 @@ describe("modified purchase", () => {
       await expectRejected(modify(handle, [{ listingId: 501, sizes: { "10": 1 } }]), "total_too_high", TOTAL_TOO_HIGH);
       await expectRejected(modify(handle, [{ listingId: 501, sizes: { "8": 0 } }]), "no_units");
       await expectRejected(modify(handle, [{ listingId: 777, sizes: { "8": 1 } }]), "invalid_units");
-      await expectRejected(modify(handle, [{ listingId: 501, sizes: { "8": 2, "9": 1 } }, { listingId: 502, sizes: { M: 2 } }]), "unchanged");
-      expect(await modify(handle, MODIFIED)).toEqual({ status: "ok", statename: "receiver_approve_modified_purchase", displayStatus: "Approve/Decline Modified Purchase" });
+      await expectRejected(
+        modify(handle, [
+          { listingId: 501, sizes: { "8": 2, "9": 1 } },
+          { listingId: 502, sizes: { M: 2 } },
+        ]),
+        "unchanged",
+      );
+      expect(await modify(handle, MODIFIED)).toEqual({
+        status: "ok",
+        statename: "receiver_approve_modified_purchase",
+        displayStatus: "Approve/Decline Modified Purchase",
+      });
       const v = await handle.query(orderViewQuery);
-      expect(v).toMatchObject({ isModified: true, actionNeeded: "receiver", amounts: { pending: { totalCents: MODIFIED_TOTAL }, authorizedCents: 22025 } });
+      expect(v).toMatchObject({
+        isModified: true,
+        actionNeeded: "receiver",
+        amounts: { pending: { totalCents: MODIFIED_TOTAL }, authorizedCents: 22025 },
+      });
       expect(v.allowedActions.receiver).toEqual(["approveModifiedPurchase", "declineModifiedPurchase"]);
       const modifiedAt = Date.parse(v.actions.at(-1)?.at as string);
       expect(Date.parse(v.deadlines.modifiedResponseBy as string)).toBe(modifiedAt + DAY_MS);
-      await expectRejected(handle.executeUpdate(approveModifiedPurchaseUpdate, { args: [{ actorRetailerId: SELLER }] }), "wrong_party", WRONG_PARTY_MESSAGES.receiver);
+      await expectRejected(
+        handle.executeUpdate(approveModifiedPurchaseUpdate, { args: [{ actorRetailerId: SELLER }] }),
+        "wrong_party",
+        WRONG_PARTY_MESSAGES.receiver,
+      );
 
       await sleepUntil(env, v.deadlines.modifiedResponseBy as string, -HOUR_MS);
       expect((await handle.query(orderViewQuery)).statename).toBe("receiver_approve_modified_purchase");
@@ -464,9 +557,19 @@ describe("modified purchase", () => {
       ["authorizePayment", key(orderId, "authorize"), 22025],
       ["releaseAuthorization", key(orderId, "release-authorization"), 22025],
     ]);
-    expect(fake.codesOf(orderId)).toEqual([ACTION.CHECKOUT_COMPLETED, ACTION.PROVIDER_MODIFY_SALE, ACTION.MODIFIED_PURCHASE_EXPIRED, ACTION.AUTHORIZATION_RELEASED]);
+    expect(fake.codesOf(orderId)).toEqual([
+      ACTION.CHECKOUT_COMPLETED,
+      ACTION.PROVIDER_MODIFY_SALE,
+      ACTION.MODIFIED_PURCHASE_EXPIRED,
+      ACTION.AUTHORIZATION_RELEASED,
+    ]);
     const rm = fake.readModelOf(orderId).latest;
-    expect(rm).toMatchObject({ statename: "declined", isModified: true, reasons: { system_reason: 40 }, amounts: { quote: { totalCents: MODIFIED_TOTAL }, capturedCents: 0 } });
+    expect(rm).toMatchObject({
+      statename: "declined",
+      isModified: true,
+      reasons: { system_reason: 40 },
+      amounts: { quote: { totalCents: MODIFIED_TOTAL }, capturedCents: 0 },
+    });
     expect(fake.mailsTo(orderId)).toEqual(["provider:approve_sale_needed", "receiver:modified_purchase_needed", "provider:order_declined"]);
   });
 
@@ -477,12 +580,20 @@ describe("modified purchase", () => {
       const handle = await start(tq, orderInput(orderId));
       await completeCheckout(handle);
       await modify(handle, MODIFIED);
-      await expectRejected(handle.executeUpdate(declineModifiedPurchaseUpdate, { args: [{ actorRetailerId: BUYER, reason: 14 }] }), "decline_reason_required");
+      await expectRejected(
+        handle.executeUpdate(declineModifiedPurchaseUpdate, { args: [{ actorRetailerId: BUYER, reason: 14 }] }),
+        "decline_reason_required",
+      );
       const r = await handle.executeUpdate(declineModifiedPurchaseUpdate, { args: [{ actorRetailerId: BUYER }] });
       expect(r).toMatchObject({ status: "ok", statename: "declined" });
       expect(await closed(handle)).toBe("COMPLETED");
     });
-    expect(fake.codesOf(orderId)).toEqual([ACTION.CHECKOUT_COMPLETED, ACTION.PROVIDER_MODIFY_SALE, ACTION.RECEIVER_DECLINE_MODIFIED_PURCHASE, ACTION.AUTHORIZATION_RELEASED]);
+    expect(fake.codesOf(orderId)).toEqual([
+      ACTION.CHECKOUT_COMPLETED,
+      ACTION.PROVIDER_MODIFY_SALE,
+      ACTION.RECEIVER_DECLINE_MODIFIED_PURCHASE,
+      ACTION.AUTHORIZATION_RELEASED,
+    ]);
     expect(fake.readModelOf(orderId).latest.reasons).toEqual({ receiver_decline_modified_purchase_reason: 30 });
   });
 });
@@ -509,7 +620,12 @@ describe("order for a request", () => {
     });
     expect(fake.payments(orderId)).toEqual([]);
     expect(fake.codesOf(orderId)).toEqual([ACTION.ORDER_CREATED_FOR_REQUEST, ACTION.REQUEST_CHECKOUT_EXPIRED]);
-    expect(fake.readModelOf(orderId).latest).toMatchObject({ statename: "expired", stage: "declined", floorTime: "31-60", reasons: { system_reason: 41 } });
+    expect(fake.readModelOf(orderId).latest).toMatchObject({
+      statename: "expired",
+      stage: "declined",
+      floorTime: "31-60",
+      reasons: { system_reason: 41 },
+    });
     expect(fake.mailsTo(orderId)).toEqual(["receiver:checkout_needed", "provider:order_expired"]);
   });
 
@@ -518,18 +634,34 @@ describe("order for a request", () => {
     const [paid, declined] = [4402, 4403];
     await withWorker(fake, async (tq) => {
       const h1 = await start(tq, requestInput(paid));
-      expect(await completeCheckout(h1)).toEqual({ status: "ok", statename: "ship_order", displayStatus: "Pickup Scheduled", redirectTo: "/orders" });
+      expect(await completeCheckout(h1)).toEqual({
+        status: "ok",
+        statename: "ship_order",
+        displayStatus: "Pickup Scheduled",
+        redirectTo: "/orders",
+      });
       await h1.terminate("test done");
       const h2 = await start(tq, requestInput(declined));
-      await expectRejected(h2.executeUpdate(declineCheckoutUpdate, { args: [{ actorRetailerId: BUYER, reason: 30 }] }), "decline_reason_required");
-      expect(await h2.executeUpdate(declineCheckoutUpdate, { args: [{ actorRetailerId: BUYER, reason: 1 }] })).toMatchObject({ status: "ok", statename: "declined" });
+      await expectRejected(
+        h2.executeUpdate(declineCheckoutUpdate, { args: [{ actorRetailerId: BUYER, reason: 30 }] }),
+        "decline_reason_required",
+      );
+      expect(await h2.executeUpdate(declineCheckoutUpdate, { args: [{ actorRetailerId: BUYER, reason: 1 }] })).toMatchObject({
+        status: "ok",
+        statename: "declined",
+      });
       expect(await closed(h2)).toBe("COMPLETED");
     });
     expect(fake.payments(paid)).toEqual([
       ["authorizePayment", key(paid, "authorize"), 22025],
       ["capturePayment", key(paid, "capture"), 22025],
     ]);
-    expect(fake.codesOf(paid)).toEqual([ACTION.ORDER_CREATED_FOR_REQUEST, ACTION.RECEIVER_APPROVE_PURCHASE, ACTION.PAYMENT_CAPTURED, ACTION.CALL_TAG_SCHEDULED_ORDER]);
+    expect(fake.codesOf(paid)).toEqual([
+      ACTION.ORDER_CREATED_FOR_REQUEST,
+      ACTION.RECEIVER_APPROVE_PURCHASE,
+      ACTION.PAYMENT_CAPTURED,
+      ACTION.CALL_TAG_SCHEDULED_ORDER,
+    ]);
     expect(fake.payments(declined)).toEqual([]);
     expect(fake.codesOf(declined)).toEqual([ACTION.ORDER_CREATED_FOR_REQUEST, ACTION.RECEIVER_DECLINE_CHECKOUT]);
     expect(fake.readModelOf(declined).latest.reasons).toEqual({ receiver_decline_checkout_reason: 1 });
@@ -544,7 +676,10 @@ describe("shipping", () => {
       const handle = await start(tq, orderInput(orderId));
       await completeCheckout(handle);
       await handle.executeUpdate(modifySaleUpdate, { args: [{ actorRetailerId: SELLER, lines: MODIFIED }] });
-      expect(await handle.executeUpdate(approveModifiedPurchaseUpdate, { args: [{ actorRetailerId: BUYER }] })).toMatchObject({ status: "ok", statename: "ship_order" });
+      expect(await handle.executeUpdate(approveModifiedPurchaseUpdate, { args: [{ actorRetailerId: BUYER }] })).toMatchObject({
+        status: "ok",
+        statename: "ship_order",
+      });
       const v1 = await handle.query(orderViewQuery);
       expect(Date.parse(v1.deadlines.pickupBy as string)).toBe(addBusinessDays(v1.approvedAt as string, 2));
 
@@ -591,8 +726,21 @@ describe("shipping", () => {
       ACTION.ORDER_COMPLETED,
     ]);
     const rm = fake.readModelOf(orderId).latest;
-    expect(rm).toMatchObject({ statename: "completed", stage: "complete", completed: true, lines: [{ listingId: 501, sizes: { "8": 1 } }] });
-    expect(rm.ledger).toMatchObject({ authorizedCents: 22025, buyerPaidCents: MODIFIED_TOTAL, sellerPaidCents: 4500, feeKeptCents: 450, shippingKeptCents: 1975, escrowCents: 0, balanced: true });
+    expect(rm).toMatchObject({
+      statename: "completed",
+      stage: "complete",
+      completed: true,
+      lines: [{ listingId: 501, sizes: { "8": 1 } }],
+    });
+    expect(rm.ledger).toMatchObject({
+      authorizedCents: 22025,
+      buyerPaidCents: MODIFIED_TOTAL,
+      sellerPaidCents: 4500,
+      feeKeptCents: 450,
+      shippingKeptCents: 1975,
+      escrowCents: 0,
+      balanced: true,
+    });
     expect(fake.mailsTo(orderId)).toContain("provider:pickup_rescheduled");
   });
 
@@ -632,8 +780,20 @@ describe("shipping", () => {
     ]);
     const rm = fake.readModelOf(orderId).latest;
     expect(rm).toMatchObject({ statename: "cancelled", stage: "cancelled", completed: false });
-    expect(rm.ledger).toMatchObject({ buyerPaidCents: 22025, buyerRefundedCents: 22025, buyerNetCents: 0, sellerPaidCents: 0, sellerPenaltyCents: 1750, penaltyKeptCents: 1750, feeKeptCents: 0, escrowCents: 0, balanced: true });
-    expect(fake.mailsTo(orderId)).toEqual(expect.arrayContaining(["receiver:order_cancelled", "provider:order_cancelled", "provider:pickup_rescheduled"]));
+    expect(rm.ledger).toMatchObject({
+      buyerPaidCents: 22025,
+      buyerRefundedCents: 22025,
+      buyerNetCents: 0,
+      sellerPaidCents: 0,
+      sellerPenaltyCents: 1750,
+      penaltyKeptCents: 1750,
+      feeKeptCents: 0,
+      escrowCents: 0,
+      balanced: true,
+    });
+    expect(fake.mailsTo(orderId)).toEqual(
+      expect.arrayContaining(["receiver:order_cancelled", "provider:order_cancelled", "provider:pickup_rescheduled"]),
+    );
   });
 
   test("the seller cancels the shipment with a reason: refund, units back on the listing, penalty (118)", async () => {
@@ -643,8 +803,16 @@ describe("shipping", () => {
       const handle = await start(tq, orderInput(orderId));
       await toShipOrder(handle);
       expect([...fake.stock.values()]).toEqual([0, 0, 0]);
-      await expectRejected(handle.executeUpdate(cancelShipmentUpdate, { args: [{ actorRetailerId: SELLER, reason: 0 }] }), "cancel_reason_required", CANCEL_REASON_REQUIRED);
-      await expectRejected(handle.executeUpdate(cancelShipmentUpdate, { args: [{ actorRetailerId: BUYER, reason: 52 }] }), "wrong_party", WRONG_PARTY_MESSAGES.provider);
+      await expectRejected(
+        handle.executeUpdate(cancelShipmentUpdate, { args: [{ actorRetailerId: SELLER, reason: 0 }] }),
+        "cancel_reason_required",
+        CANCEL_REASON_REQUIRED,
+      );
+      await expectRejected(
+        handle.executeUpdate(cancelShipmentUpdate, { args: [{ actorRetailerId: BUYER, reason: 52 }] }),
+        "wrong_party",
+        WRONG_PARTY_MESSAGES.provider,
+      );
       expect(await handle.executeUpdate(cancelShipmentUpdate, { args: [{ actorRetailerId: SELLER, reason: 52 }] })).toEqual({
         status: "ok",
         statename: "cancelled",
@@ -703,9 +871,18 @@ describe("after delivery", () => {
       expect(d).toMatchObject({ actionNeeded: "receiver", rmaOpen: true, payoutReleasedAt: expect.any(String) });
       expect(d.allowedActions.receiver).toEqual(["confirmReceived", "rateOrder", "requestRma"]);
       const stars = { condition: 5, packaging: 4, timeliness: 5, overall: 4 };
-      await expectRejected(handle.executeUpdate(rateOrderUpdate, { args: [{ actorRetailerId: BUYER, stars: { ...stars, overall: 6 } }] }), "rating_invalid");
-      await expectRejected(handle.executeUpdate(rateOrderUpdate, { args: [{ actorRetailerId: SELLER, stars }] }), "wrong_party", WRONG_PARTY_MESSAGES.receiver);
-      expect(await handle.executeUpdate(rateOrderUpdate, { args: [{ actorRetailerId: BUYER, stars, comments: " Well packed. " }] })).toEqual({
+      await expectRejected(
+        handle.executeUpdate(rateOrderUpdate, { args: [{ actorRetailerId: BUYER, stars: { ...stars, overall: 6 } }] }),
+        "rating_invalid",
+      );
+      await expectRejected(
+        handle.executeUpdate(rateOrderUpdate, { args: [{ actorRetailerId: SELLER, stars }] }),
+        "wrong_party",
+        WRONG_PARTY_MESSAGES.receiver,
+      );
+      expect(
+        await handle.executeUpdate(rateOrderUpdate, { args: [{ actorRetailerId: BUYER, stars, comments: " Well packed. " }] }),
+      ).toEqual({
         status: "ok",
         statename: "delivered",
         displayStatus: "Delivered",
@@ -714,7 +891,12 @@ describe("after delivery", () => {
       });
       await expectRejected(handle.executeUpdate(rateOrderUpdate, { args: [{ actorRetailerId: BUYER, stars }] }), "already_rated");
       const rated = await handle.query(orderViewQuery);
-      expect(rated).toMatchObject({ statename: "delivered", actionNeeded: null, rating: { ...stars, comments: "Well packed." }, receivedConfirmed: true });
+      expect(rated).toMatchObject({
+        statename: "delivered",
+        actionNeeded: null,
+        rating: { ...stars, comments: "Well packed." },
+        receivedConfirmed: true,
+      });
       expect(rated.allowedActions.receiver).toEqual(["requestRma"]);
       await sleepUntil(env, d.deadlines.rmaBy as string, -MINUTE_MS);
       expect((await handle.query(orderViewQuery)).statename).toBe("delivered");
@@ -723,7 +905,9 @@ describe("after delivery", () => {
       expect(await closed(handle)).toBe("COMPLETED");
       await keepHistory(handle, "rating-left");
     });
-    expect(fake.of("saveOrderRating", orderId)).toMatchObject([{ idempotencyKey: key(orderId, "rating"), raterId: BUYER, rateeId: SELLER, role: "receiver", comments: "Well packed." }]);
+    expect(fake.of("saveOrderRating", orderId)).toMatchObject([
+      { idempotencyKey: key(orderId, "rating"), raterId: BUYER, rateeId: SELLER, role: "receiver", comments: "Well packed." },
+    ]);
     expect(fake.payments(orderId).map((p) => p[0])).toEqual(["authorizePayment", "capturePayment", "releaseSellerPayout"]);
     expect(fake.codesOf(orderId)).toEqual([
       ACTION.CHECKOUT_COMPLETED,
@@ -737,7 +921,12 @@ describe("after delivery", () => {
       ACTION.RECEIVER_RATED,
       ACTION.ORDER_COMPLETED,
     ]);
-    expect(fake.readModelOf(orderId).latest).toMatchObject({ statename: "completed", stage: "complete", completed: true, rating: { overall: 4 } });
+    expect(fake.readModelOf(orderId).latest).toMatchObject({
+      statename: "completed",
+      stage: "complete",
+      completed: true,
+      rating: { overall: 4 },
+    });
     expect(fake.mailsTo(orderId)).toContain("receiver:rate_order");
   });
 
@@ -748,8 +937,15 @@ describe("after delivery", () => {
       const handle = await start(tq, orderInput(orderId));
       const d = await toDelivered(handle);
       expect(Date.parse(d.deadlines.ratingBy as string)).toBe(ratingDeadline(d.deliveredAt as string));
-      await expectRejected(handle.executeUpdate(confirmReceivedUpdate, { args: [{ actorRetailerId: SELLER }] }), "wrong_party", WRONG_PARTY_MESSAGES.receiver);
-      expect(await handle.executeUpdate(confirmReceivedUpdate, { args: [{ actorRetailerId: BUYER }] })).toMatchObject({ status: "ok", statename: "delivered" });
+      await expectRejected(
+        handle.executeUpdate(confirmReceivedUpdate, { args: [{ actorRetailerId: SELLER }] }),
+        "wrong_party",
+        WRONG_PARTY_MESSAGES.receiver,
+      );
+      expect(await handle.executeUpdate(confirmReceivedUpdate, { args: [{ actorRetailerId: BUYER }] })).toMatchObject({
+        status: "ok",
+        statename: "delivered",
+      });
       await sleepUntil(env, d.deadlines.ratingBy as string, -MINUTE_MS);
       const late = await handle.query(orderViewQuery);
       expect(late).toMatchObject({ statename: "delivered", rmaOpen: false });
@@ -759,7 +955,12 @@ describe("after delivery", () => {
       expect(await closed(handle)).toBe("COMPLETED");
       await keepHistory(handle, "rating-not-left");
     });
-    expect(fake.codesOf(orderId).slice(-4)).toEqual([ACTION.SHIPMENT_DELIVERED, ACTION.RECEIVER_CONFIRM_ORDER, ACTION.RATING_WINDOW_CLOSED, ACTION.ORDER_COMPLETED]);
+    expect(fake.codesOf(orderId).slice(-4)).toEqual([
+      ACTION.SHIPMENT_DELIVERED,
+      ACTION.RECEIVER_CONFIRM_ORDER,
+      ACTION.RATING_WINDOW_CLOSED,
+      ACTION.ORDER_COMPLETED,
+    ]);
     expect(fake.of("saveOrderRating", orderId)).toHaveLength(0);
     expect(fake.readModelOf(orderId).latest).toMatchObject({ statename: "completed", rating: null });
   });
@@ -805,7 +1006,8 @@ describe("cancellation and payment webhooks", () => {
       const h2 = await start(tq, orderInput(pending));
       await completeCheckout(h2);
       // The same payment webhook delivered 20 times is recorded once.
-      for (let i = 0; i < 20; i++) await h2.signal(paymentEventSignal, { eventId: "evt_pay_1", type: "payment_intent.amount_capturable_updated", paymentRef: "pi_x" });
+      for (let i = 0; i < 20; i++)
+        await h2.signal(paymentEventSignal, { eventId: "evt_pay_1", type: "payment_intent.amount_capturable_updated", paymentRef: "pi_x" });
       await waitFor(h2, () => fake.of("recordPaymentEvent", pending).length > 0, "payment event recorded");
       await h2.cancel();
       expect(await closed(h2)).toBe("CANCELLED");
@@ -813,20 +1015,33 @@ describe("cancellation and payment webhooks", () => {
     expect(fake.of("recordOrderState", draft)).toHaveLength(1); // the start only
     expect(fake.payments(draft)).toEqual([]);
     expect(fake.of("recordPaymentEvent", pending)).toEqual([
-      { orderId: pending, eventId: "evt_pay_1", type: "payment_intent.amount_capturable_updated", paymentRef: "pi_x", occurredAt: undefined },
+      {
+        orderId: pending,
+        eventId: "evt_pay_1",
+        type: "payment_intent.amount_capturable_updated",
+        paymentRef: "pi_x",
+        occurredAt: undefined,
+      },
     ]);
     expect(fake.payments(pending)).toEqual([
       ["authorizePayment", key(pending, "authorize"), 22025],
       ["releaseAuthorization", key(pending, "release-authorization"), 22025],
     ]);
     expect(fake.codesOf(pending)).toEqual([ACTION.CHECKOUT_COMPLETED, ACTION.AUTHORIZATION_RELEASED]);
-    expect(fake.readModelOf(pending).latest).toMatchObject({ statename: "declined", ledger: { authorizationReleasedCents: 22025, balanced: true } });
+    expect(fake.readModelOf(pending).latest).toMatchObject({
+      statename: "declined",
+      ledger: { authorizationReleasedCents: 22025, balanced: true },
+    });
   });
 });
 
 describe("replay", () => {
   // Listed when the tests run (after the scenarios above, which write missing histories).
-  const historyFiles = () => fs.readdirSync(HISTORIES).filter((f) => /^buy-.*\.json$/.test(f)).sort();
+  const historyFiles = () =>
+    fs
+      .readdirSync(HISTORIES)
+      .filter((f) => /^buy-.*\.json$/.test(f))
+      .sort();
 
   test("histories were recorded for every timer path", () => {
     expect(historyFiles()).toEqual(

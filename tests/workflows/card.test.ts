@@ -11,7 +11,13 @@ import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Activities } from "../../activities";
 import { CARD_DECLINED } from "../../domain/cards";
-import { CARD_ON_FILE_WORKFLOW_TYPE, CARD_REJECTED, cardOnFileWorkflowId, type CardOnFileInput, type CardRejection } from "../../workflows/card/contract";
+import {
+  CARD_ON_FILE_WORKFLOW_TYPE,
+  CARD_REJECTED,
+  cardOnFileWorkflowId,
+  type CardOnFileInput,
+  type CardRejection,
+} from "../../workflows/card/contract";
 import type { cardOnFileWorkflow } from "../../workflows/card/workflow";
 import { testWorkflowBundle } from "../setup/workflow-bundle";
 import { createTimeSkippingEnv, uniqueTaskQueue } from "../setup/temporal";
@@ -70,11 +76,22 @@ function start(taskQueue: string, input: CardOnFileInput) {
 describe("cardOnFileWorkflow", () => {
   test("test card: create the PaymentMethod, attach it to the customer, record type and last four; keys <wf>:<step>:1", async () => {
     const m = mockActivities({ cardCustomerId: async () => "cus_existing" });
-    const input: CardOnFileInput = { retailerId: 7, submissionId: "s-ok", card: { source: "test_card", testToken: "tok_visa" }, email: "store@example.test" };
+    const input: CardOnFileInput = {
+      retailerId: 7,
+      submissionId: "s-ok",
+      card: { source: "test_card", testToken: "tok_visa" },
+      email: "store@example.test",
+    };
     const wf = cardOnFileWorkflowId(7, "s-ok");
     const result = await run(m.activities, async (tq) => (await start(tq, input)).result());
     expect(result).toEqual({ status: "saved", description: "Visa", lastFour: "4242" });
-    expect(m.calls.map((c) => c.name)).toEqual(["createTestCardPaymentMethod", "cardCustomerId", "attachCard", "recordCard", "rmasAwaitingCharge"]);
+    expect(m.calls.map((c) => c.name)).toEqual([
+      "createTestCardPaymentMethod",
+      "cardCustomerId",
+      "attachCard",
+      "recordCard",
+      "rmasAwaitingCharge",
+    ]);
     expect(m.of("createTestCardPaymentMethod")[0]).toEqual({ idempotencyKey: `${wf}:create-payment-method:1`, testToken: "tok_visa" });
     expect(m.of("attachCard")[0]).toEqual({
       idempotencyKey: `${wf}:attach:1`,
@@ -83,7 +100,13 @@ describe("cardOnFileWorkflow", () => {
       customerId: "cus_existing",
       email: "store@example.test",
     });
-    expect(m.of("recordCard")[0]).toEqual({ retailerId: 7, providerPaymentMethodId: "pm_sandbox_1", providerCustomerId: "cus_sandbox_1", description: "Visa", lastFour: "4242" });
+    expect(m.of("recordCard")[0]).toEqual({
+      retailerId: 7,
+      providerPaymentMethodId: "pm_sandbox_1",
+      providerCustomerId: "cus_sandbox_1",
+      description: "Visa",
+      lastFour: "4242",
+    });
   });
 
   test("Stripe Elements: the PaymentMethod id from the browser is attached (no create step)", async () => {
@@ -91,7 +114,9 @@ describe("cardOnFileWorkflow", () => {
       attachCard: async () => ({ customerId: "cus_1", paymentMethodId: "pm_elements", brand: "mastercard", last4: "4444" }),
     });
     const result = await run(m.activities, async (tq) =>
-      (await start(tq, { retailerId: 8, submissionId: "s-el", card: { source: "payment_method", paymentMethodId: "pm_elements" } })).result(),
+      (
+        await start(tq, { retailerId: 8, submissionId: "s-el", card: { source: "payment_method", paymentMethodId: "pm_elements" } })
+      ).result(),
     );
     expect(result).toEqual({ status: "saved", description: "Mastercard", lastFour: "4444" });
     expect(m.of("createTestCardPaymentMethod")).toHaveLength(0);
@@ -128,7 +153,9 @@ describe("cardOnFileWorkflow", () => {
       },
     });
     const err = await run(m.activities, async (tq) =>
-      (await start(tq, { retailerId: 9, submissionId: "s-declined", card: { source: "test_card", testToken: "tok_chargeDeclined" } })).result().catch((e: unknown) => e),
+      (await start(tq, { retailerId: 9, submissionId: "s-declined", card: { source: "test_card", testToken: "tok_chargeDeclined" } }))
+        .result()
+        .catch((e: unknown) => e),
     );
     expect(err).toBeInstanceOf(WorkflowFailedError);
     const cause = (err as WorkflowFailedError).cause as ApplicationFailure;
@@ -149,7 +176,9 @@ describe("cardOnFileWorkflow", () => {
       },
     });
     const wf = cardOnFileWorkflowId(10, "s-retry");
-    const result = await run(m.activities, async (tq) => (await start(tq, { retailerId: 10, submissionId: "s-retry", card: { source: "test_card", testToken: "tok_visa" } })).result());
+    const result = await run(m.activities, async (tq) =>
+      (await start(tq, { retailerId: 10, submissionId: "s-retry", card: { source: "test_card", testToken: "tok_visa" } })).result(),
+    );
     expect(result.lastFour).toBe("4242");
     expect(m.of("attachCard").map((c) => c.idempotencyKey)).toEqual([`${wf}:attach:1`, `${wf}:attach:1`, `${wf}:attach:1`]);
   });

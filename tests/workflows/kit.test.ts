@@ -7,7 +7,16 @@ import { describe, expect, test } from "vitest";
 import { ratingDeadline, WINDOWS } from "../../domain/business-days";
 import { idempotencyKey, type CarrierEventSignal } from "../../workflows/common/contract";
 import { isPaymentMethod, ratingOf, ratingRefusal } from "../../workflows/common/guards";
-import { bookParcel, deliveryWindows, missedPickup, newParcel, pickupWindowEnd, takeCarrierEvent, takeDelivery, takeScan } from "../../workflows/common/parcel";
+import {
+  bookParcel,
+  deliveryWindows,
+  missedPickup,
+  newParcel,
+  pickupWindowEnd,
+  takeCarrierEvent,
+  takeDelivery,
+  takeScan,
+} from "../../workflows/common/parcel";
 import { PAYMENT_POLICY, payments } from "../../workflows/common/payments";
 import { iso, isoDeadlines, nextAttempt, nextKey, noticeDedupeKey, stepRecord } from "../../workflows/common/record";
 import { runStepSync, type CallEffect, type Effect } from "../../workflows/common/steps";
@@ -46,14 +55,27 @@ describe("the parcel lifecycle", () => {
       calls.push(e as CallEffect);
       return { trackingNumber: "TRK7", callTag: `CT-${calls.length}` };
     };
-    const first = runStepSync(bookParcel(m, "book-pickup", "bookPickup", (attempt) => ({ orderId: 7, attempt })), answer);
-    const second = runStepSync(bookParcel(m, "book-pickup", "bookPickup", (attempt) => ({ orderId: 7, attempt })), answer);
+    const first = runStepSync(
+      bookParcel(m, "book-pickup", "bookPickup", (attempt) => ({ orderId: 7, attempt })),
+      answer,
+    );
+    const second = runStepSync(
+      bookParcel(m, "book-pickup", "bookPickup", (attempt) => ({ orderId: 7, attempt })),
+      answer,
+    );
     expect(calls.map((c) => [c.name, c.policy, c.input])).toEqual([
       ["bookPickup", "carrier", { idempotencyKey: "buy-order:7:book-pickup:1", orderId: 7, attempt: 1 }],
       ["bookPickup", "carrier", { idempotencyKey: "buy-order:7:book-pickup:2", orderId: 7, attempt: 2 }],
     ]);
     expect([first.attempt, second.attempt]).toEqual([1, 2]);
-    expect(newParcel(second.booking, second.attempt)).toEqual({ trackingNumber: "TRK7", callTag: "CT-2", attempt: 2, scanned: false, delivered: false, failed: false });
+    expect(newParcel(second.booking, second.attempt)).toEqual({
+      trackingNumber: "TRK7",
+      callTag: "CT-2",
+      attempt: 2,
+      scanned: false,
+      delivered: false,
+      failed: false,
+    });
     expect([missedPickup(1), missedPickup(2)]).toEqual(["rebook", "fail"]);
     expect(pickupWindowEnd(T0, CAL)).toBe(Date.parse("2026-03-04T15:00:00.000Z"));
   });
@@ -102,7 +124,13 @@ describe("the payment steps", () => {
       ["authorizeSwap", "payNow", "swap-order:9:swap-authorize:1"],
     ]);
     expect(m.attempts["swap-authorize"]).toBe(1);
-    expect(PAYMENT_POLICY).toMatchObject({ capture: "payNow", saveCard: "payNow", release: "payEventually", charge: "payEventually", payout: "payEventually" });
+    expect(PAYMENT_POLICY).toMatchObject({
+      capture: "payNow",
+      saveCard: "payNow",
+      release: "payEventually",
+      charge: "payEventually",
+      payout: "payEventually",
+    });
   });
 });
 

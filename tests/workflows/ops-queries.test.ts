@@ -82,14 +82,30 @@ afterAll(async () => {
 });
 
 function startBuy(orderId: number, providerId: number, receiverId: number): Promise<WorkflowHandle<typeof buyOrderWorkflow>> {
-  const input: BuyOrderInput = { orderId, externalId: `WX-${String(orderId).padStart(6, "0")}`, kind: "from_listing", providerId, receiverId, requestId: null, lines: LINES };
-  return client.workflow.start<typeof buyOrderWorkflow>(BUY_WORKFLOW_TYPE, { taskQueue: TASK_QUEUE, workflowId: buyWorkflowId(orderId), args: [input] });
+  const input: BuyOrderInput = {
+    orderId,
+    externalId: `WX-${String(orderId).padStart(6, "0")}`,
+    kind: "from_listing",
+    providerId,
+    receiverId,
+    requestId: null,
+    lines: LINES,
+  };
+  return client.workflow.start<typeof buyOrderWorkflow>(BUY_WORKFLOW_TYPE, {
+    taskQueue: TASK_QUEUE,
+    workflowId: buyWorkflowId(orderId),
+    args: [input],
+  });
 }
 
 /** A swap waiting for its receiver's checkout (no activity runs until then). */
 function startSwap(orderId: number, providerId: number, receiverId: number): Promise<WorkflowHandle<typeof swapOrderWorkflow>> {
   const input: SwapInput = { orderId, externalId: `WX-${String(orderId).padStart(6, "0")}`, providerId, receiverId, providerLines: LINES };
-  return client.workflow.start<typeof swapOrderWorkflow>(SWAP_WORKFLOW_TYPE, { taskQueue: TASK_QUEUE, workflowId: swapWorkflowId(orderId), args: [input] });
+  return client.workflow.start<typeof swapOrderWorkflow>(SWAP_WORKFLOW_TYPE, {
+    taskQueue: TASK_QUEUE,
+    workflowId: swapWorkflowId(orderId),
+    args: [input],
+  });
 }
 
 function startRma(rmaId: number, victimId: number, perpetratorId: number): Promise<WorkflowHandle<typeof rmaWorkflow>> {
@@ -104,7 +120,11 @@ function startRma(rmaId: number, victimId: number, perpetratorId: number): Promi
     lines: [{ lineId: 1, unitPriceCents: 4500, requestedQuantity: 1, reason: 0 }],
     victimPaymentIntentId: "pi_victim",
   };
-  return client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, { taskQueue: TASK_QUEUE, workflowId: rmaWorkflowId(rmaId), args: [input] });
+  return client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
+    taskQueue: TASK_QUEUE,
+    workflowId: rmaWorkflowId(rmaId),
+    args: [input],
+  });
 }
 
 async function listIds(query: string): Promise<string[]> {

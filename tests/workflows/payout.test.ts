@@ -112,7 +112,12 @@ describe("payoutSetupWorkflow", () => {
       return { result, history: await handle.fetchHistory() };
     });
     expect(result).toEqual({ status: "done", accountId: "acct_sandbox_test1" });
-    expect(m.calls.map((c) => c.name)).toEqual(["payoutSetupStarted", "createConnectedAccount", "recordPayoutAccount", "sendPayoutConfirmation"]);
+    expect(m.calls.map((c) => c.name)).toEqual([
+      "payoutSetupStarted",
+      "createConnectedAccount",
+      "recordPayoutAccount",
+      "sendPayoutConfirmation",
+    ]);
     expect(m.of("payoutSetupStarted")[0]).toEqual({ retailerId: 7, workflowId });
     expect(m.of("createConnectedAccount")[0]).toMatchObject({
       idempotencyKey: `${workflowId}:create-account:1`,
@@ -122,9 +127,18 @@ describe("payoutSetupWorkflow", () => {
     });
     const recorded = m.of("recordPayoutAccount")[0];
     expect(recorded).toMatchObject({ retailerId: 7, workflowId, accountId: "acct_sandbox_test1" });
-    expect(recorded.profile).toMatchObject({ accountLast4: "6789", bustaxIdLast4: "6789", routingNumber: "110000000", tosAcceptedAt: "2024-05-01T12:00:00.000Z" });
+    expect(recorded.profile).toMatchObject({
+      accountLast4: "6789",
+      bustaxIdLast4: "6789",
+      routingNumber: "110000000",
+      tosAcceptedAt: "2024-05-01T12:00:00.000Z",
+    });
     expect(JSON.stringify(recorded)).not.toContain("000123456789");
-    expect(m.of("sendPayoutConfirmation")[0]).toMatchObject({ to: "store@example.test", dedupeKey: `${workflowId}:confirmation-email:1`, accountLast4: "6789" });
+    expect(m.of("sendPayoutConfirmation")[0]).toMatchObject({
+      to: "store@example.test",
+      dedupeKey: `${workflowId}:confirmation-email:1`,
+      accountLast4: "6789",
+    });
     expect(m.of("payoutSetupFailed")).toHaveLength(0);
 
     // Keep a history for the replay test (regenerate with RECORD_HISTORIES=1 after an intended change).
@@ -154,7 +168,11 @@ describe("payoutSetupWorkflow", () => {
   });
 
   test("a provider rejection is non-retryable: one call, recorded as failed, the workflow fails with the field to show", async () => {
-    const rejection: PayoutRejection = { message: "The routing number is not valid. Check it with your bank.", code: "routing_number_invalid", field: "routing_number" };
+    const rejection: PayoutRejection = {
+      message: "The routing number is not valid. Check it with your bank.",
+      code: "routing_number_invalid",
+      field: "routing_number",
+    };
     const m = mockActivities({
       createConnectedAccount: async () => {
         throw ApplicationFailure.nonRetryable(rejection.message, PAYOUT_REJECTED, rejection);
@@ -177,7 +195,9 @@ describe("payoutSetupWorkflow", () => {
     const m = mockActivities();
     const workflowId = payoutSetupWorkflowId(7, `${SUBMISSION}-invalid`);
     const bad = { ...details, routing_number: "11x" };
-    const err = await run(m.activities, async (tq) => (await start(tq, workflowId, setupInput({ details: bad }))).result().catch((e: unknown) => e));
+    const err = await run(m.activities, async (tq) =>
+      (await start(tq, workflowId, setupInput({ details: bad }))).result().catch((e: unknown) => e),
+    );
     expect(err).toBeInstanceOf(WorkflowFailedError);
     const cause = (err as WorkflowFailedError).cause as ApplicationFailure;
     expect(cause.type).toBe(PAYOUT_INVALID_INPUT);

@@ -89,7 +89,11 @@ describe("RMA workflow with the real activities", () => {
     const staff = await createStaffUser(db, {});
     // The purchase: S x 1, M x 2 paid with a card; the seller has a card on file (RMAs are charged to it).
     const { buy, order, auth } = await paidPurchase(f, buyerId, { S: 1, M: 2 });
-    await buy.saveCardOnFile({ idempotencyKey: `card-${sellerId}`, retailerId: sellerId, paymentMethod: { paymentMethodId: "tok_mastercard", lastFour: "4444", description: "Mastercard" } });
+    await buy.saveCardOnFile({
+      idempotencyKey: `card-${sellerId}`,
+      retailerId: sellerId,
+      paymentMethod: { paymentMethodId: "tok_mastercard", lastFour: "4444", description: "Mastercard" },
+    });
     const [line] = await db.select().from(orderContributions).where(eq(orderContributions.orderId, order.orderId));
 
     // The buyer's request: 1 damaged, 1 missing (two lines of the same product line).
@@ -104,7 +108,9 @@ describe("RMA workflow with the real activities", () => {
       workflowIdFor: rmaWorkflowId,
     };
     await expect(createRma(db, { ...request, victimId: sellerId })).rejects.toThrow(RmaRequestRefused);
-    await expect(createRma(db, { ...request, lines: [{ sourceId: line.id, quantity: 4, reason: 0 }] })).rejects.toThrow("You cannot return more units than you received.");
+    await expect(createRma(db, { ...request, lines: [{ sourceId: line.id, quantity: 4, reason: 0 }] })).rejects.toThrow(
+      "You cannot return more units than you received.",
+    );
     const start = await createRma(db, request);
     await expect(createRma(db, request)).rejects.toThrow("An RMA already exists for this order.");
     expect(start).toMatchObject({ kind: "sale", victimId: buyerId, perpetratorId: sellerId, victimPaymentIntentId: auth.paymentIntentId });
@@ -114,18 +120,42 @@ describe("RMA workflow with the real activities", () => {
       workflowId: start.workflowId,
       args: [{ ...start }],
     });
-    const waitFor = (pred: (v: RmaView) => boolean, what: string) => pollView(() => handle.query(rmaViewQuery), pred, what, (v) => `stage ${v?.stage}`);
+    const waitFor = (pred: (v: RmaView) => boolean, what: string) =>
+      pollView(
+        () => handle.query(rmaViewQuery),
+        pred,
+        what,
+        (v) => `stage ${v?.stage}`,
+      );
     await waitFor((v) => v.stage === "rmarequested" && !v.busy, "requested");
-    expect(await getOrderRow(db, start.rmaId)).toMatchObject({ transactionType: 3, stage: "rmarequested", actionNeeded: "staff", providerId: buyerId, receiverId: sellerId, rmaForId: order.orderId });
+    expect(await getOrderRow(db, start.rmaId)).toMatchObject({
+      transactionType: 3,
+      stage: "rmarequested",
+      actionNeeded: "staff",
+      providerId: buyerId,
+      receiverId: sellerId,
+      rmaForId: order.orderId,
+    });
 
     // Staff approve both lines with a $5.00 fee: a return label for the damaged unit.
     const decided = await handle.executeUpdate(decideRmaUpdate, {
-      args: [{ staffUserId: staff.id, rmaFeeCents: 500, lines: start.lines.map((l) => ({ lineId: l.lineId, approvedQuantity: 1, comment: "ok" })) }],
+      args: [
+        {
+          staffUserId: staff.id,
+          rmaFeeCents: 500,
+          lines: start.lines.map((l) => ({ lineId: l.lineId, approvedQuantity: 1, comment: "ok" })),
+        },
+      ],
     });
     expect(decided.stage).toBe("shipping");
     const expected = rmaSettlement(
       start.order,
-      start.lines.map((l) => ({ unitPriceCents: l.unitPriceCents, requestedQuantity: l.requestedQuantity, approvedQuantity: 1, reason: l.reason })),
+      start.lines.map((l) => ({
+        unitPriceCents: l.unitPriceCents,
+        requestedQuantity: l.requestedQuantity,
+        approvedQuantity: 1,
+        reason: l.reason,
+      })),
       500,
     );
     const shipping = await waitFor((v) => v.stage === "shipping" && !v.busy && v.returnShipment !== null, "shipping");
@@ -178,7 +208,14 @@ describe("RMA workflow with the real activities", () => {
 
     // Every notice: the other party by number only; staff told of the new RMA.
     const mails = (await db.select().from(outboxEmails)).filter((m) => m.bodyText.includes(start.externalId));
-    expect(mails.map((m) => m.kind)).toEqual(expect.arrayContaining(["rma:rma_requested_staff", "rma:rma_requested_perpetrator", "rma:rma_approved_ship_return", "rma:rma_completed"]));
+    expect(mails.map((m) => m.kind)).toEqual(
+      expect.arrayContaining([
+        "rma:rma_requested_staff",
+        "rma:rma_requested_perpetrator",
+        "rma:rma_approved_ship_return",
+        "rma:rma_completed",
+      ]),
+    );
     expect(mails.some((m) => m.toEmail === staff.email)).toBe(true);
     const names = await db.select({ name: retailers.storeName }).from(retailers).where(eq(retailers.id, sellerId));
     for (const m of mails) expect(`${m.subject}${m.bodyText}`).not.toContain(names[0].name);
@@ -200,10 +237,22 @@ describe("RMA workflow with the real activities", () => {
       lines: [{ sourceId: line.id, quantity: 1, reason: 2 }],
       workflowIdFor: rmaWorkflowId,
     });
-    const handle = await env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, { taskQueue: TASK_QUEUE, workflowId: start.workflowId, args: [{ ...start }] });
-    const waitFor = (pred: (v: RmaView) => boolean, what: string) => pollView(() => handle.query(rmaViewQuery), pred, what, (v) => `stage ${v?.stage}`);
+    const handle = await env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
+      taskQueue: TASK_QUEUE,
+      workflowId: start.workflowId,
+      args: [{ ...start }],
+    });
+    const waitFor = (pred: (v: RmaView) => boolean, what: string) =>
+      pollView(
+        () => handle.query(rmaViewQuery),
+        pred,
+        what,
+        (v) => `stage ${v?.stage}`,
+      );
     await waitFor((v) => v.stage === "rmarequested" && !v.busy, "requested");
-    await handle.executeUpdate(decideRmaUpdate, { args: [{ staffUserId: staff.id, rmaFeeCents: 0, lines: [{ lineId: start.lines[0].lineId, approvedQuantity: 1 }] }] });
+    await handle.executeUpdate(decideRmaUpdate, {
+      args: [{ staffUserId: staff.id, rmaFeeCents: 0, lines: [{ lineId: start.lines[0].lineId, approvedQuantity: 1 }] }],
+    });
     await waitFor((v) => v.chargeQueued && !v.busy, "charge queued");
     expect((await getOrderRow(db, start.rmaId))?.ledger).toMatchObject({ chargeQueued: true });
 
@@ -220,6 +269,8 @@ describe("RMA workflow with the real activities", () => {
     expect(pays.filter((p) => p.status === "succeeded").map((p) => p.amountCents)).toEqual([expected.perpetratorChargeCents]);
     expect(pays.filter((p) => p.status !== "succeeded").every((p) => p.queued)).toBe(true);
     expect((await getOrderRow(db, start.rmaId))?.ledger).toMatchObject({ chargeQueued: false });
-    expect((await listOrderActions(db, start.rmaId)).map((a) => a.code)).toEqual(expect.arrayContaining([ACTION.RMA_CHARGE_QUEUED, ACTION.RMA_PERPETRATOR_CHARGED]));
+    expect((await listOrderActions(db, start.rmaId)).map((a) => a.code)).toEqual(
+      expect.arrayContaining([ACTION.RMA_CHARGE_QUEUED, ACTION.RMA_PERPETRATOR_CHARGED]),
+    );
   });
 });

@@ -112,7 +112,6 @@ afterAll(async () => {
   await env?.teardown();
 });
 
-
 const VICTIM = 31;
 const PERPETRATOR = 42;
 /** The worked example's sale: 3 × $42.50 (goods $127.50, fee $12.75, shipping $23.75, total $164.00). */
@@ -148,11 +147,21 @@ async function run<T>(fake: ReturnType<typeof fakeRmaActivities>, fn: () => Prom
 }
 
 function start(input: RmaInput): Promise<Handle> {
-  return env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, { taskQueue: TASK_QUEUE, workflowId: rmaWorkflowId(input.rmaId), args: [input] });
+  return env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
+    taskQueue: TASK_QUEUE,
+    workflowId: rmaWorkflowId(input.rmaId),
+    args: [input],
+  });
 }
 
 function waitFor(handle: Handle, pred: (v: RmaView) => boolean, what: string): Promise<RmaView> {
-  return pollView(() => handle.query(rmaViewQuery), pred, what, (v) => `stage ${v?.stage}`, 200);
+  return pollView(
+    () => handle.query(rmaViewQuery),
+    pred,
+    what,
+    (v) => `stage ${v?.stage}`,
+    200,
+  );
 }
 
 const decide = (handle: Handle, lines: { lineId: number; approvedQuantity: number }[], rmaFeeCents = 0) =>
@@ -175,7 +184,14 @@ describe("rma workflow", () => {
       const handle = await start(rmaInput(1));
       await waitFor(handle, (v) => v.actions.length === 1 && !v.busy, "requested");
       expect(fake.notices()).toEqual(["staff:rma_requested_staff", "perpetrator:rma_requested_perpetrator"]);
-      const r = await decide(handle, [{ lineId: 1, approvedQuantity: 1 }, { lineId: 2, approvedQuantity: 0 }], 500);
+      const r = await decide(
+        handle,
+        [
+          { lineId: 1, approvedQuantity: 1 },
+          { lineId: 2, approvedQuantity: 0 },
+        ],
+        500,
+      );
       expect(r).toMatchObject({ stage: "shipping", settlement: { victimRefundCents: 4675, perpetratorChargeCents: 7150 } });
       const v = await waitFor(handle, (x) => x.returnShipment !== null && !x.busy, "return booked");
       expect(v.deadlines.shipBy).not.toBeNull();
@@ -205,7 +221,10 @@ describe("rma workflow", () => {
     const fake = fakeRmaActivities();
     await run(fake, async () => {
       const handle = await start(rmaInput(2));
-      await decide(handle, [{ lineId: 1, approvedQuantity: 1 }, { lineId: 2, approvedQuantity: 1 }]);
+      await decide(handle, [
+        { lineId: 1, approvedQuantity: 1 },
+        { lineId: 2, approvedQuantity: 1 },
+      ]);
       const v = await waitFor(handle, (x) => x.stage === "shipping" && !x.busy, "shipping");
       expect(Date.parse(v.deadlines.shipBy as string)).toBeGreaterThan(0);
       await env.sleep(8 * DAY);
@@ -223,7 +242,14 @@ describe("rma workflow", () => {
     const fake = fakeRmaActivities();
     await run(fake, async () => {
       const handle = await start(rmaInput(3));
-      const r = await decide(handle, [{ lineId: 1, approvedQuantity: 0 }, { lineId: 2, approvedQuantity: 0 }], 500);
+      const r = await decide(
+        handle,
+        [
+          { lineId: 1, approvedQuantity: 0 },
+          { lineId: 2, approvedQuantity: 0 },
+        ],
+        500,
+      );
       expect(r).toMatchObject({ stage: "rmadeclined", settlement: { victimRefundCents: 0, perpetratorChargeCents: 0, rmaFeeCents: 0 } });
       expect(await handle.result()).toEqual({ stage: "rmadeclined", charged: false });
       expect(fake.money()).toEqual([]);
@@ -258,7 +284,10 @@ describe("rma workflow", () => {
       expect(v.stage).toBe("rmarequested");
       expect(fake.codes()).toEqual([ACTION.RMA_REQUESTED, ACTION.RMA_STAFF_ESCALATED]);
       expect(fake.notices()).toContain("staff:rma_staff_overdue");
-      await decide(handle, [{ lineId: 1, approvedQuantity: 0 }, { lineId: 2, approvedQuantity: 0 }]);
+      await decide(handle, [
+        { lineId: 1, approvedQuantity: 0 },
+        { lineId: 2, approvedQuantity: 0 },
+      ]);
       expect((await handle.result()).stage).toBe("rmadeclined");
       await keepHistory(handle, "staff-escalated");
     });
@@ -292,7 +321,14 @@ describe("rma workflow", () => {
     const fake = fakeRmaActivities();
     await run(fake, async () => {
       const swap: RmaOrderInput = { kind: "swap", unitsReceived: 2, goodsCents: 10000, feeCents: 0, shippingCents: 0, totalCents: 0 };
-      const handle = await start(rmaInput(7, { kind: "swap", order: swap, victimPaymentIntentId: null, lines: [{ lineId: 1, unitPriceCents: 5000, requestedQuantity: 1, reason: 2 }] }));
+      const handle = await start(
+        rmaInput(7, {
+          kind: "swap",
+          order: swap,
+          victimPaymentIntentId: null,
+          lines: [{ lineId: 1, unitPriceCents: 5000, requestedQuantity: 1, reason: 2 }],
+        }),
+      );
       await decide(handle, [{ lineId: 1, approvedQuantity: 1 }], 100);
       expect(await handle.result()).toEqual({ stage: "rmacompleted", charged: true });
       expect(fake.money()).toEqual([
@@ -314,14 +350,45 @@ describe("rma workflow", () => {
         expect(err).toBeInstanceOf(WorkflowUpdateFailedError);
         expect((err as { cause?: { type?: string; message?: string } }).cause).toMatchObject({ type: code, message: RMA_ERRORS[code] });
       };
-      await refused(decide(handle, [{ lineId: 1, approvedQuantity: 2 }, { lineId: 2, approvedQuantity: 0 }]), "approved_too_many");
+      await refused(
+        decide(handle, [
+          { lineId: 1, approvedQuantity: 2 },
+          { lineId: 2, approvedQuantity: 0 },
+        ]),
+        "approved_too_many",
+      );
       await refused(decide(handle, [{ lineId: 1, approvedQuantity: 1 }]), "lines_pending");
-      await refused(decide(handle, [{ lineId: 1, approvedQuantity: 1 }, { lineId: 99, approvedQuantity: 0 }]), "unknown_line");
-      await refused(decide(handle, [{ lineId: 1, approvedQuantity: 1 }, { lineId: 2, approvedQuantity: 0 }], -5), "bad_fee");
+      await refused(
+        decide(handle, [
+          { lineId: 1, approvedQuantity: 1 },
+          { lineId: 99, approvedQuantity: 0 },
+        ]),
+        "unknown_line",
+      );
+      await refused(
+        decide(
+          handle,
+          [
+            { lineId: 1, approvedQuantity: 1 },
+            { lineId: 2, approvedQuantity: 0 },
+          ],
+          -5,
+        ),
+        "bad_fee",
+      );
       expect((await handle.query(rmaViewQuery)).stage).toBe("rmarequested");
-      await decide(handle, [{ lineId: 1, approvedQuantity: 1 }, { lineId: 2, approvedQuantity: 0 }]);
+      await decide(handle, [
+        { lineId: 1, approvedQuantity: 1 },
+        { lineId: 2, approvedQuantity: 0 },
+      ]);
       // Decided once: a second decision (another staff member's stale page) is refused.
-      await refused(decide(handle, [{ lineId: 1, approvedQuantity: 0 }, { lineId: 2, approvedQuantity: 0 }]), "wrong_state");
+      await refused(
+        decide(handle, [
+          { lineId: 1, approvedQuantity: 0 },
+          { lineId: 2, approvedQuantity: 0 },
+        ]),
+        "wrong_state",
+      );
       expect((await handle.query(rmaViewQuery)).stage).toBe("shipping");
       await handle.terminate("test done");
     });
@@ -338,7 +405,11 @@ describe("rma workflow", () => {
 });
 
 describe("rma replay", () => {
-  const files = () => fs.readdirSync(HISTORIES).filter((f) => /^rma-.*\.json$/.test(f)).sort();
+  const files = () =>
+    fs
+      .readdirSync(HISTORIES)
+      .filter((f) => /^rma-.*\.json$/.test(f))
+      .sort();
 
   test("histories were recorded for every timer and money path", () => {
     expect(files()).toEqual([
@@ -357,4 +428,3 @@ describe("rma replay", () => {
     }
   });
 });
-

@@ -61,7 +61,12 @@ afterAll(async () => {
 type Handle = WorkflowHandle<typeof swapOrderWorkflow>;
 
 function waitFor(handle: Handle, pred: (v: SwapView) => boolean, what: string): Promise<SwapView> {
-  return pollView(() => handle.query(swapViewQuery), pred, what, (v) => `state ${v?.statename}`);
+  return pollView(
+    () => handle.query(swapViewQuery),
+    pred,
+    what,
+    (v) => `state ${v?.statename}`,
+  );
 }
 
 describe("swap workflow with the real activities", () => {
@@ -89,7 +94,11 @@ describe("swap workflow with the real activities", () => {
     expect(await handle.executeUpdate(swapCheckoutUpdate, { args: [{ actorRetailerId: receiverId, paymentMethod: card }] })).toMatchObject({
       statename: "provider_choose_items",
     });
-    expect(await getOrderRow(db, order.orderId)).toMatchObject({ transactionType: 2, statename: "provider_choose_items", actionNeeded: "provider" });
+    expect(await getOrderRow(db, order.orderId)).toMatchObject({
+      transactionType: 2,
+      statename: "provider_choose_items",
+      actionNeeded: "provider",
+    });
     await handle.executeUpdate(chooseItemsUpdate, { args: [{ actorRetailerId: providerId, lines: receiverLines }] });
     await handle.executeUpdate(approveSwapUpdate, { args: [{ actorRetailerId: providerId }] });
     await handle.executeUpdate(approveSwapUpdate, { args: [{ actorRetailerId: receiverId }] });
@@ -111,15 +120,25 @@ describe("swap workflow with the real activities", () => {
       receiverGrandTotalCents: v.receiver.totalDueCents,
     });
 
-    await handle.executeUpdate(makePaymentUpdate, { args: [{ actorRetailerId: providerId, paymentMethod: { ...card, paymentMethodId: "tok_mastercard" } }] });
+    await handle.executeUpdate(makePaymentUpdate, {
+      args: [{ actorRetailerId: providerId, paymentMethod: { ...card, paymentMethodId: "tok_mastercard" } }],
+    });
     await handle.executeUpdate(makePaymentUpdate, { args: [{ actorRetailerId: receiverId, paymentMethod: card }] });
     const shipping = await waitFor(handle, (x) => x.statename === "ship_swap" && !x.busy, "ship_swap");
 
     // Stock of both sides taken at once; a shipment per side.
-    const stock = await db.select({ id: listings.id, sizes: listings.sizes }).from(listings).where(inArray(listings.id, [p.listing.id, r.listing.id]));
+    const stock = await db
+      .select({ id: listings.id, sizes: listings.sizes })
+      .from(listings)
+      .where(inArray(listings.id, [p.listing.id, r.listing.id]));
     expect(Object.fromEntries(stock.map((s) => [s.id, s.sizes]))).toEqual({ [p.listing.id]: { S: 2, M: 1 }, [r.listing.id]: { L: 3 } });
     const ships = await listOrderShipments(db, order.orderId);
-    expect(ships.map((s) => [s.senderId, s.receiverId]).sort()).toEqual([[providerId, receiverId], [receiverId, providerId]].sort());
+    expect(ships.map((s) => [s.senderId, s.receiverId]).sort()).toEqual(
+      [
+        [providerId, receiverId],
+        [receiverId, providerId],
+      ].sort(),
+    );
     const trackings = [shipping.provider.shipment?.trackingNumber, shipping.receiver.shipment?.trackingNumber] as string[];
     expect(new Set(trackings).size).toBe(2);
     expect(trackings.sort()).toEqual(ships.map((s) => s.trackingNumber).sort());
@@ -133,23 +152,38 @@ describe("swap workflow with the real activities", () => {
     const stars = { condition: 5, packaging: 4, timeliness: 5, overall: 4 };
     await handle.executeUpdate(rateSwapUpdate, { args: [{ actorRetailerId: receiverId, stars, comments: "As described." }] });
     await handle.executeUpdate(rateSwapUpdate, { args: [{ actorRetailerId: providerId, stars: { ...stars, overall: 5 } }] });
-    const closes = [delivered.provider.ratingBy, delivered.receiver.ratingBy, delivered.provider.rmaBy, delivered.receiver.rmaBy].filter((x): x is string => !!x).sort();
+    const closes = [delivered.provider.ratingBy, delivered.receiver.ratingBy, delivered.provider.rmaBy, delivered.receiver.rmaBy]
+      .filter((x): x is string => !!x)
+      .sort();
     await sleepUntil(env, closes[closes.length - 1], MINUTE_MS);
     expect(await handle.result()).toEqual({ statename: "completed" });
 
     const row = await getOrderRow(db, order.orderId);
-    expect(row).toMatchObject({ statename: "completed", completed: true, receiverRating: 4, providerRating: 5, receiverRatingComments: "As described." });
+    expect(row).toMatchObject({
+      statename: "completed",
+      completed: true,
+      receiverRating: 4,
+      providerRating: 5,
+      receiverRatingComments: "As described.",
+    });
     expect(await db.select({ raterId: ratings.raterId }).from(ratings).where(eq(ratings.orderId, order.orderId))).toHaveLength(2);
 
     const codes = (await listOrderActions(db, order.orderId)).map((a) => a.code);
-    for (const c of [ACTION.SWAP_REQUESTED, ACTION.PROVIDER_CHOOSES_SWAP_ITEMS, ACTION.CONFIRM_SWAP_ITEMS, ACTION.CALL_TAG_SCHEDULED_SWAP, ACTION.ORDER_COMPLETED]) {
+    for (const c of [
+      ACTION.SWAP_REQUESTED,
+      ACTION.PROVIDER_CHOOSES_SWAP_ITEMS,
+      ACTION.CONFIRM_SWAP_ITEMS,
+      ACTION.CALL_TAG_SCHEDULED_SWAP,
+      ACTION.ORDER_COMPLETED,
+    ]) {
       expect(codes).toContain(c);
     }
 
     // Money: the receiver's pre-authorisation released; each side charged exactly its due; the cash
     // difference (if any) paid out to the other side.
     const pays = await listOrderPayments(db, order.orderId);
-    const captured = (id: number) => pays.filter((x) => x.txtype === "capture" && x.retailerId === id).reduce((a, x) => a + x.amountCents, 0);
+    const captured = (id: number) =>
+      pays.filter((x) => x.txtype === "capture" && x.retailerId === id).reduce((a, x) => a + x.amountCents, 0);
     expect(captured(providerId)).toBe(v.provider.totalDueCents);
     expect(captured(receiverId)).toBe(v.receiver.totalDueCents);
     expect(pays.some((x) => x.txtype === "release" && x.retailerId === receiverId)).toBe(true);
@@ -159,7 +193,12 @@ describe("swap workflow with the real activities", () => {
     expect(pays.every((x) => x.idempotencyKey.startsWith(`${order.workflowId}:`))).toBe(true);
 
     // Notices went to both sides, naming the other only anonymously.
-    const names = (await db.select({ name: retailers.storeName }).from(retailers).where(inArray(retailers.id, [providerId, receiverId]))).map((x) => x.name);
+    const names = (
+      await db
+        .select({ name: retailers.storeName })
+        .from(retailers)
+        .where(inArray(retailers.id, [providerId, receiverId]))
+    ).map((x) => x.name);
     const mails = (await db.select().from(outboxEmails)).filter((m) => m.bodyText.includes(order.externalId));
     expect(mails.length).toBeGreaterThan(3);
     for (const m of mails) {

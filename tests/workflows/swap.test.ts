@@ -62,11 +62,15 @@ function fakeSwapActivities() {
       records.push(input);
     },
     async authorizeSwap(input) {
-      return input.paymentMethod.paymentMethodId === BAD_CARD.paymentMethodId ? { status: "declined", message: "declined" } : { status: "authorized", paymentIntentId: `pi_auth_${++seq}` };
+      return input.paymentMethod.paymentMethodId === BAD_CARD.paymentMethodId
+        ? { status: "declined", message: "declined" }
+        : { status: "authorized", paymentIntentId: `pi_auth_${++seq}` };
     },
     async releaseSwapAuthorization() {},
     async chargeSwapSide(input) {
-      return input.paymentMethod.paymentMethodId === BAD_CARD.paymentMethodId ? { status: "declined", message: "declined" } : { status: "charged", paymentIntentId: `pi_${input.retailerId}_${++seq}` };
+      return input.paymentMethod.paymentMethodId === BAD_CARD.paymentMethodId
+        ? { status: "declined", message: "declined" }
+        : { status: "charged", paymentIntentId: `pi_${input.retailerId}_${++seq}` };
     },
     async refundSwapSide() {},
     async chargeSwapPenalty() {
@@ -79,7 +83,10 @@ function fakeSwapActivities() {
       return { ok: true };
     },
     async bookSwapPickup(input) {
-      return { trackingNumber: `TRK-${input.orderId}-${input.side}`, callTag: `CT-${input.orderId}-${input.side}-${String(input.idempotencyKey).split(":").pop()}` };
+      return {
+        trackingNumber: `TRK-${input.orderId}-${input.side}`,
+        callTag: `CT-${input.orderId}-${input.side}-${String(input.idempotencyKey).split(":").pop()}`,
+      };
     },
     async saveSwapRating() {},
   };
@@ -96,7 +103,10 @@ function fakeSwapActivities() {
   return {
     activities,
     /** Money calls as [activity, key without the workflow id, amount]. */
-    money: () => calls.filter((c) => MONEY.includes(c.name)).map((c) => [c.name, String(c.input.idempotencyKey).split(":").slice(2).join(":"), c.input.amountCents]),
+    money: () =>
+      calls
+        .filter((c) => MONEY.includes(c.name))
+        .map((c) => [c.name, String(c.input.idempotencyKey).split(":").slice(2).join(":"), c.input.amountCents]),
     codes: () => records.flatMap((r) => r.actions.map((a) => a.code)),
     states: () => records.map((r) => r.statename),
     records: () => records,
@@ -163,7 +173,13 @@ const approve = (h: Handle, who: number, callItEven = false) => h.executeUpdate(
 const pay = (h: Handle, who: number, card = CARD) => h.executeUpdate(makePaymentUpdate, { args: [{ ...by(who), paymentMethod: card }] });
 
 function waitFor(h: Handle, pred: (v: SwapView) => boolean, what: string): Promise<SwapView> {
-  return pollView(() => h.query(swapViewQuery), pred, what, (v) => `state ${v?.statename}`, 200);
+  return pollView(
+    () => h.query(swapViewQuery),
+    pred,
+    what,
+    (v) => `state ${v?.statename}`,
+    200,
+  );
 }
 
 async function refused(p: Promise<unknown>, code: keyof typeof SWAP_ERRORS): Promise<void> {
@@ -220,11 +236,20 @@ describe("swap negotiation", () => {
       await checkout(h);
       await choose(h);
       await refused(h.executeUpdate(modifySwapUpdate, { args: [{ ...by(RECEIVER), providerLines: [] }] }), "wrong_party");
-      await h.executeUpdate(modifySwapUpdate, { args: [{ ...by(PROVIDER), receiverLines: [{ listingId: 801, variationId: 8101, sizes: { "9": 1 } }] }] });
+      await h.executeUpdate(modifySwapUpdate, {
+        args: [{ ...by(PROVIDER), receiverLines: [{ listingId: 801, variationId: 8101, sizes: { "9": 1 } }] }],
+      });
       let v = await h.query(swapViewQuery);
       expect(v).toMatchObject({ statename: "receiver_approve", isModified: true });
-      await refused(h.executeUpdate(modifySwapUpdate, { args: [{ ...by(RECEIVER), receiverLines: [{ listingId: 801, variationId: 8101, sizes: { "9": 3 } }] }] }), "invalid_units");
-      await h.executeUpdate(modifySwapUpdate, { args: [{ ...by(RECEIVER), providerLines: [{ listingId: 701, variationId: 8001, sizes: { M: 1 } }] }] });
+      await refused(
+        h.executeUpdate(modifySwapUpdate, {
+          args: [{ ...by(RECEIVER), receiverLines: [{ listingId: 801, variationId: 8101, sizes: { "9": 3 } }] }],
+        }),
+        "invalid_units",
+      );
+      await h.executeUpdate(modifySwapUpdate, {
+        args: [{ ...by(RECEIVER), providerLines: [{ listingId: 701, variationId: 8001, sizes: { M: 1 } }] }],
+      });
       expect((await h.query(swapViewQuery)).statename).toBe("provider_approve");
       await approve(h, PROVIDER);
       await approve(h, RECEIVER);
@@ -339,7 +364,11 @@ describe("swap shipping", () => {
       await h.signal(swapCarrierEventSignal, { eventId: "p1", status: "picked_up", trackingNumber: "TRK-5110-provider" });
       // The pickup window is in business days (weekends and holidays move it): sleep past the deadline the
       // swap shows, once the scan is in (a query does not make this server skip time).
-      const scanned = await waitFor(h, (v) => v.statename === "ship_swap" && !v.busy && v.provider.shipment?.scanned === true, "the provider's scan");
+      const scanned = await waitFor(
+        h,
+        (v) => v.statename === "ship_swap" && !v.busy && v.provider.shipment?.scanned === true,
+        "the provider's scan",
+      );
       await sleepUntil(env, scanned.deadlines.pickupBy, MINUTE);
       const retry = await waitFor(h, (v) => v.statename === "ship_swap_try2" && !v.busy, "try2");
       await sleepUntil(env, retry.deadlines.pickupBy, MINUTE);
@@ -376,7 +405,10 @@ describe("swap shipping", () => {
       await refused(h.executeUpdate(rateSwapUpdate, { args: [{ ...by(PROVIDER), stars }] }), "already_rated");
       await env.sleep(3 * DAY);
       expect(await h.result()).toEqual({ statename: "completed" });
-      expect(fake.codes().filter((c) => c === ACTION.RECEIVER_RATED || c === ACTION.PROVIDER_RATED)).toEqual([ACTION.RECEIVER_RATED, ACTION.PROVIDER_RATED]);
+      expect(fake.codes().filter((c) => c === ACTION.RECEIVER_RATED || c === ACTION.PROVIDER_RATED)).toEqual([
+        ACTION.RECEIVER_RATED,
+        ACTION.PROVIDER_RATED,
+      ]);
       expect(fake.codes().at(-1)).toBe(ACTION.ORDER_COMPLETED);
       await keepHistory(h, "both-ship-both-rate");
     });
@@ -402,7 +434,11 @@ describe("swap receipt", () => {
 });
 
 describe("swap replay", () => {
-  const files = () => fs.readdirSync(HISTORIES).filter((f) => /^swap-.*\.json$/.test(f)).sort();
+  const files = () =>
+    fs
+      .readdirSync(HISTORIES)
+      .filter((f) => /^swap-.*\.json$/.test(f))
+      .sort();
 
   test("histories were recorded for the timer paths", () => {
     expect(files()).toEqual([

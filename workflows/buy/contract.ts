@@ -86,8 +86,18 @@ export function buyOrderInputFromDraft(
     providerId: draft.providerId,
     receiverId: draft.receiverId,
     requestId: draft.requestId,
-    lines: draft.units.map((u) => ({ listingId: u.listingId, variationId: u.variationId, sizes: u.sizes, unitPriceCents: u.unitPriceCents })),
-    expectedQuote: { goodsCents: draft.goodsCents, feeCents: draft.feeCents, shippingCents: draft.shippingCents, totalCents: draft.totalCents },
+    lines: draft.units.map((u) => ({
+      listingId: u.listingId,
+      variationId: u.variationId,
+      sizes: u.sizes,
+      unitPriceCents: u.unitPriceCents,
+    })),
+    expectedQuote: {
+      goodsCents: draft.goodsCents,
+      feeCents: draft.feeCents,
+      shippingCents: draft.shippingCents,
+      totalCents: draft.totalCents,
+    },
     sellInfo: extra.sellInfo ?? null,
     timeZone: extra.timeZone,
   };
@@ -242,8 +252,7 @@ export const BUY_ERRORS = Object.freeze({
   card_required: "Please enter a card to continue.",
   decline_reason_required: DECLINE_REASON_REQUIRED,
   cancel_reason_required: CANCEL_REASON_REQUIRED,
-  units_unavailable:
-    "These units are no longer available: another order took them. Please decline this order and update your listings.",
+  units_unavailable: "These units are no longer available: another order took them. Please decline this order and update your listings.",
   payment_failed: "We could not collect the payment right now. Please try again in a few minutes.",
   rating_invalid: "Please rate every criterion with 1 to 5 stars.",
   rating_closed: "The time to rate this order has passed.",
@@ -355,7 +364,6 @@ export interface BuyOrderView {
 
 // ---------------------------------------------------------------------------------------------------------
 // Message definitions (what defineUpdate / defineSignal / defineQuery return).
-
 
 /** Buyer: complete checkout with a card (pre-authorise; for a request order also capture and book pickup). */
 export const completeCheckoutUpdate = update<BuyCommandResult, [CompleteCheckoutCommand]>("completeCheckout");

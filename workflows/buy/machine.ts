@@ -161,7 +161,12 @@ function* releaseAuthorization(m: BuyModel, reason: "declined" | "expired" | "ca
   if (!m.authorization || m.authorizationClosed) return false;
   m.authorizationClosed = true;
   const { paymentIntentId, amountCents } = m.authorization;
-  yield* pay(m, "release", "releaseAuthorization", BUY_STEPS.releaseAuthorization, { orderId: m.orderId, paymentIntentId, amountCents, reason });
+  yield* pay(m, "release", "releaseAuthorization", BUY_STEPS.releaseAuthorization, {
+    orderId: m.orderId,
+    paymentIntentId,
+    amountCents,
+    reason,
+  });
   m.ledger.push({ kind: "authorization_released", amountCents: m.authorization.amountCents });
   return true;
 }
@@ -226,7 +231,12 @@ function* finalizeApproval(
   if (!dec.ok) return "units_unavailable";
   const entry = captureEntry(lines, auth.amountCents);
   try {
-    const capture = { orderId: m.orderId, paymentIntentId: auth.paymentIntentId, amountCents: entry.amountCents, authorizedCents: auth.amountCents };
+    const capture = {
+      orderId: m.orderId,
+      paymentIntentId: auth.paymentIntentId,
+      amountCents: entry.amountCents,
+      authorizedCents: auth.amountCents,
+    };
     yield* pay(m, "capture", "capturePayment", BUY_STEPS.capture, capture);
   } catch (err) {
     ctx.log("warn", "capture failed; stock restored", { workflowId: m.workflowId, error: String(err) });
@@ -241,9 +251,12 @@ function* finalizeApproval(
   m.deadlines.checkoutBy = m.deadlines.sellerResponseBy = m.deadlines.modifiedResponseBy = null;
   yield* bookPickup(m, ctx);
   m.statename = BUY_STATES.SHIP_ORDER;
-  yield* record(m, ctx, [...approvalCodes, [ACTION.PAYMENT_CAPTURED, "system"], [ACTION.CALL_TAG_SCHEDULED_ORDER, "system"]], [
-    ["provider", "ready_for_pickup", m.deadlines.pickupBy],
-  ]);
+  yield* record(
+    m,
+    ctx,
+    [...approvalCodes, [ACTION.PAYMENT_CAPTURED, "system"], [ACTION.CALL_TAG_SCHEDULED_ORDER, "system"]],
+    [["provider", "ready_for_pickup", m.deadlines.pickupBy]],
+  );
   for (const other of conflicts) {
     try {
       yield* signalWorkflow(buyWorkflowId(other), unitsTakenSignal.name, { byOrderId: m.orderId });
@@ -260,23 +273,41 @@ function* cancelAfterCapture(m: BuyModel, ctx: StepContext, reason: "shipment_ca
   const lines = m.approvedLines;
   if (!auth || !lines) throw new Error("cancellation without a capture");
   if (m.shipment) {
-    yield* call("cancelPickup", { idempotencyKey: nextKey(m, BUY_STEPS.cancelPickup), orderId: m.orderId, shipmentId: m.shipment.shipmentId }, "carrier");
+    yield* call(
+      "cancelPickup",
+      { idempotencyKey: nextKey(m, BUY_STEPS.cancelPickup), orderId: m.orderId, shipmentId: m.shipment.shipmentId },
+      "carrier",
+    );
   }
   const s = cancellationForLines(capturedCents(m), lines);
-  yield* pay(m, "refund", "refundPayment", BUY_STEPS.refund, { orderId: m.orderId, paymentIntentId: auth.paymentIntentId, amountCents: s.buyerRefundCents, reason });
+  yield* pay(m, "refund", "refundPayment", BUY_STEPS.refund, {
+    orderId: m.orderId,
+    paymentIntentId: auth.paymentIntentId,
+    amountCents: s.buyerRefundCents,
+    reason,
+  });
   m.ledger.push({ kind: "refund", amountCents: s.buyerRefundCents });
   if (reason === "shipment_cancelled") {
     // A cancelled shipment puts the units back on the listing (docs/product/orders.md, "Purchase from a listing").
     yield* call("restoreStock", { idempotencyKey: nextKey(m, BUY_STEPS.restoreStock), orderId: m.orderId, lines }, "local");
   }
-  yield* pay(m, "charge", "chargeSellerPenalty", BUY_STEPS.penalty, { orderId: m.orderId, retailerId: m.providerId, amountCents: s.sellerPenaltyCents });
+  yield* pay(m, "charge", "chargeSellerPenalty", BUY_STEPS.penalty, {
+    orderId: m.orderId,
+    retailerId: m.providerId,
+    amountCents: s.sellerPenaltyCents,
+  });
   m.ledger.push({ kind: "penalty", amountCents: s.sellerPenaltyCents });
   m.statename = COMMON_STATES.CANCELLED;
   m.deadlines.pickupBy = null;
-  yield* record(m, ctx, [...firstCodes, [ACTION.REFUND_ISSUED, "system"], [ACTION.PENALTY_CHARGED, "system"]], [
-    ["receiver", "order_cancelled"],
-    ["provider", "order_cancelled"],
-  ]);
+  yield* record(
+    m,
+    ctx,
+    [...firstCodes, [ACTION.REFUND_ISSUED, "system"], [ACTION.PENALTY_CHARGED, "system"]],
+    [
+      ["receiver", "order_cancelled"],
+      ["provider", "order_cancelled"],
+    ],
+  );
 }
 
 /** A pickup window passed unscanned: booked again once (921), then the order is cancelled (117). */
@@ -318,7 +349,13 @@ function* continueApproval(m: BuyModel, ctx: StepContext, confirm: boolean, know
 }
 
 /** Seller modification after the card check; `knownConflicts` as in continueApproval. */
-function* continueModify(m: BuyModel, ctx: StepContext, lines: OrderLine[], confirm: boolean, knownConflicts?: number[]): Step<BuyCommandResult> {
+function* continueModify(
+  m: BuyModel,
+  ctx: StepContext,
+  lines: OrderLine[],
+  confirm: boolean,
+  knownConflicts?: number[],
+): Step<BuyCommandResult> {
   const conflicts = knownConflicts ?? (yield* conflictsFor(m, lines));
   if (conflicts.length > 0 && !confirm) return yield* askToConfirm(m, ctx, conflicts);
   if (!m.authorization) throw new Error("modification without an authorisation");
@@ -327,7 +364,12 @@ function* continueModify(m: BuyModel, ctx: StepContext, lines: OrderLine[], conf
   m.deadlines.sellerResponseBy = null;
   m.deadlines.modifiedResponseBy = modifiedPurchaseDeadline(ctx.now(), m.authorization.at);
   m.statename = BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE;
-  yield* record(m, ctx, [[ACTION.PROVIDER_MODIFY_SALE, "provider"]], [["receiver", "modified_purchase_needed", m.deadlines.modifiedResponseBy]]);
+  yield* record(
+    m,
+    ctx,
+    [[ACTION.PROVIDER_MODIFY_SALE, "provider"]],
+    [["receiver", "modified_purchase_needed", m.deadlines.modifiedResponseBy]],
+  );
   return commandResult(m);
 }
 
@@ -379,7 +421,10 @@ function* completeCheckout(m: BuyModel, cmd: CompleteCheckoutCommand, ctx: StepC
 
   if (m.kind === "from_listing") {
     m.statename = BUY_STATES.PROVIDER_APPROVE_SALE;
-    m.deadlines.sellerResponseBy = Math.min(now + WINDOWS.sellerResponse, now + WINDOWS.authorizationLifetime - WINDOWS.authorizationSafetyMargin);
+    m.deadlines.sellerResponseBy = Math.min(
+      now + WINDOWS.sellerResponse,
+      now + WINDOWS.authorizationLifetime - WINDOWS.authorizationSafetyMargin,
+    );
     yield* record(m, ctx, [[ACTION.CHECKOUT_COMPLETED, "receiver"]], [["provider", "approve_sale_needed", m.deadlines.sellerResponseBy]]);
     return commandResult(m);
   }
@@ -410,7 +455,10 @@ function* approveModified(m: BuyModel, _cmd: ApproveModifiedPurchaseCommand, ctx
 }
 
 function* addPaymentMethod(m: BuyModel, cmd: AddPaymentMethodCommand, ctx: StepContext): Step<BuyCommandResult> {
-  const saved = yield* pay(m, "saveCard", "saveCardOnFile", BUY_STEPS.saveCard, { retailerId: m.providerId, paymentMethod: cmd.paymentMethod });
+  const saved = yield* pay(m, "saveCard", "saveCardOnFile", BUY_STEPS.saveCard, {
+    retailerId: m.providerId,
+    paymentMethod: cmd.paymentMethod,
+  });
   if (saved.status === "declined") {
     yield* record(m, ctx, [[ACTION.CARD_DECLINED, "provider"]]);
     return reject("card_declined");
@@ -425,7 +473,15 @@ function* addPaymentMethod(m: BuyModel, cmd: AddPaymentMethodCommand, ctx: StepC
 
 function* rateOrder(m: BuyModel, cmd: RateOrderCommand, ctx: StepContext): Step<BuyCommandResult> {
   const { stars, comments } = ratingOf(cmd);
-  const rating = { idempotencyKey: nextKey(m, BUY_STEPS.rating), orderId: m.orderId, raterId: m.receiverId, rateeId: m.providerId, role: "receiver" as const, stars, comments };
+  const rating = {
+    idempotencyKey: nextKey(m, BUY_STEPS.rating),
+    orderId: m.orderId,
+    raterId: m.receiverId,
+    rateeId: m.providerId,
+    role: "receiver" as const,
+    stars,
+    comments,
+  };
   yield* call("saveOrderRating", rating, "local");
   const codes: Codes = m.receivedConfirmed ? [] : [[ACTION.RECEIVER_CONFIRM_ORDER, "receiver"]];
   m.receivedConfirmed = true;
@@ -461,7 +517,9 @@ const NEGOTIATING_SELLER: State[] = [BUY_STATES.PROVIDER_APPROVE_SALE, BUY_STATE
 export const BUY_COMMANDS = {
   completeCheckout: {
     update: completeCheckoutUpdate,
-    validate: allowed<CompleteCheckoutCommand>("receiver", [BUY_STATES.COMPLETE_ORDER_CHECKOUT], (_m, cmd) => requireCard(cmd.paymentMethod)),
+    validate: allowed<CompleteCheckoutCommand>("receiver", [BUY_STATES.COMPLETE_ORDER_CHECKOUT], (_m, cmd) =>
+      requireCard(cmd.paymentMethod),
+    ),
     run: completeCheckout,
   } satisfies CommandSpec<CompleteCheckoutCommand>,
 
@@ -514,7 +572,11 @@ export const BUY_COMMANDS = {
       m.reasons.provider_decline_buy_reason = cmd.reason;
       yield* declineWith(m, ctx, [[ACTION.PROVIDER_DECLINE_SALE, "provider"]], ["receiver"], "declined");
       const unavailable = isUnitUnavailableReason(cmd.reason);
-      return commandResult(m, "ok", unavailable ? { redirectTo: BUY_REDIRECTS.activeListings, message: BUY_MESSAGES.updateYourListings } : {});
+      return commandResult(
+        m,
+        "ok",
+        unavailable ? { redirectTo: BUY_REDIRECTS.activeListings, message: BUY_MESSAGES.updateYourListings } : {},
+      );
     },
   } satisfies CommandSpec<DeclineSaleCommand>,
 
@@ -527,7 +589,8 @@ export const BUY_COMMANDS = {
   declineModifiedPurchase: {
     update: declineModifiedPurchaseUpdate,
     validate: allowed<DeclineModifiedPurchaseCommand>("receiver", [BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE], (_m, cmd) => {
-      if (cmd.reason !== undefined && cmd.reason !== null && !isChoice(BUYER_DECLINE_REASONS, cmd.reason)) reject("decline_reason_required");
+      if (cmd.reason !== undefined && cmd.reason !== null && !isChoice(BUYER_DECLINE_REASONS, cmd.reason))
+        reject("decline_reason_required");
     }),
     *run(m, cmd, ctx) {
       m.reasons.receiver_decline_modified_purchase_reason = cmd.reason ?? BUYER_DECLINE_DEFAULT_REASON;
@@ -587,7 +650,11 @@ function* onCarrierEvent(m: BuyModel, ctx: StepContext, ev: CarrierEventSignal):
     m.deadlines.pickupBy = null;
     yield* record(m, ctx, [[ACTION.SHIPMENT_PICKED_UP, "carrier"]]);
     const amount = payoutForLines(m.approvedLines as OrderLine[]);
-    const payout = yield* pay(m, "payout", "releaseSellerPayout", BUY_STEPS.payout, { orderId: m.orderId, retailerId: m.providerId, amountCents: amount });
+    const payout = yield* pay(m, "payout", "releaseSellerPayout", BUY_STEPS.payout, {
+      orderId: m.orderId,
+      retailerId: m.providerId,
+      amountCents: amount,
+    });
     m.ledger.push({ kind: "payout", amountCents: amount });
     m.payoutReleasedAt = payout.releasedAt;
     yield* record(m, ctx, [[ACTION.PAYOUT_RELEASED, "system"]], [["provider", "payout_released"]]);
@@ -622,7 +689,11 @@ export function nextQueuedStep(m: BuyModel, ctx: StepContext): Step | null {
   const pay = m.paymentQueue.shift();
   if (pay) {
     return (function* () {
-      yield* call("recordPaymentEvent", { orderId: m.orderId, eventId: pay.eventId, type: pay.type, paymentRef: pay.paymentRef, occurredAt: pay.occurredAt }, "local");
+      yield* call(
+        "recordPaymentEvent",
+        { orderId: m.orderId, eventId: pay.eventId, type: pay.type, paymentRef: pay.paymentRef, occurredAt: pay.occurredAt },
+        "local",
+      );
     })();
   }
   if (m.statename === COMMON_STATES.DELIVERED || isTerminalState(m.statename)) m.carrierQueue.length = 0;
@@ -643,7 +714,8 @@ export function* settleDelivered(m: BuyModel, ctx: StepContext): Step {
     m.rmaOpen = false;
     changed = true;
   }
-  if (!m.rmaOpen && !m.rating && m.deadlines.ratingBy !== null && now >= m.deadlines.ratingBy) codes.push([ACTION.RATING_WINDOW_CLOSED, "system"]);
+  if (!m.rmaOpen && !m.rating && m.deadlines.ratingBy !== null && now >= m.deadlines.ratingBy)
+    codes.push([ACTION.RATING_WINDOW_CLOSED, "system"]);
   if (!m.rmaOpen && (m.rating || codes.length > 0)) {
     m.statename = COMMON_STATES.COMPLETED;
     codes.push([ACTION.ORDER_COMPLETED, "system"]);
@@ -660,9 +732,17 @@ export function* onDeadline(m: BuyModel, ctx: StepContext): Step {
       m.statename = COMMON_STATES.EXPIRED;
       m.deadlines.checkoutBy = null;
       const code = m.kind === "for_request" ? ACTION.REQUEST_CHECKOUT_EXPIRED : ACTION.CHECKOUT_EXPIRED;
-      yield* record(m, ctx, released ? [[code, "system"], [ACTION.AUTHORIZATION_RELEASED, "system"]] : [[code, "system"]], [
-        [m.kind === "for_request" ? "provider" : "receiver", "order_expired"],
-      ]);
+      yield* record(
+        m,
+        ctx,
+        released
+          ? [
+              [code, "system"],
+              [ACTION.AUTHORIZATION_RELEASED, "system"],
+            ]
+          : [[code, "system"]],
+        [[m.kind === "for_request" ? "provider" : "receiver", "order_expired"]],
+      );
       return;
     }
     case BUY_STATES.PROVIDER_APPROVE_SALE:
@@ -723,4 +803,3 @@ export const buyMachine: Machine<BuyModel, BuyOrderInput> = {
 export function buyResult(m: BuyModel): BuyOrderResult {
   return { statename: m.statename, displayStatus: displayStatus(m), ledger: orderLedger(m.ledger) };
 }
-

@@ -6,7 +6,15 @@
  */
 import { DEFAULT_MARKETPLACE_TZ, US_FEDERAL_HOLIDAYS, WINDOWS, isWithinRmaWindow, toEpochMs } from "../../domain/business-days";
 import type { PurchaseQuote } from "../../domain/fees";
-import { checkModification, checkOrderLines, orderLedger, orderQuote, type LedgerEntry, type ModifiedLineInput, type OrderLine } from "../../domain/order-money";
+import {
+  checkModification,
+  checkOrderLines,
+  orderLedger,
+  orderQuote,
+  type LedgerEntry,
+  type ModifiedLineInput,
+  type OrderLine,
+} from "../../domain/order-money";
 import { CANCEL_SHIPMENT_REASONS, isChoice } from "../../domain/reasons";
 import {
   BUY_STATES,
@@ -140,7 +148,12 @@ export function createBuyModel(input: BuyOrderInput, workflowId: string, started
   const e = input.expectedQuote;
   if (e) {
     const q = requestedQuote;
-    if (e.goodsCents !== q.goodsCents || e.feeCents !== q.feeCents || e.shippingCents !== q.shippingCents || e.totalCents !== q.totalCents) {
+    if (
+      e.goodsCents !== q.goodsCents ||
+      e.feeCents !== q.feeCents ||
+      e.shippingCents !== q.shippingCents ||
+      e.totalCents !== q.totalCents
+    ) {
       throw new InvalidInput(`the checkout's amounts ${JSON.stringify(e)} differ from the order's quote ${JSON.stringify(q)}`);
     }
   }
@@ -364,7 +377,8 @@ export function requireCancelReason(reason: unknown): void {
 export function requireValidRating(m: BuyModel, cmd: { stars?: unknown; comments?: unknown }, now: number): void {
   const refusal = ratingRefusal(m.rating !== null, m.deadlines.ratingBy, cmd.stars, now);
   if (refusal) reject(refusal);
-  if (cmd.comments !== undefined && (typeof cmd.comments !== "string" || cmd.comments.length > MAX_COMMENT_LENGTH)) reject("rating_invalid");
+  if (cmd.comments !== undefined && (typeof cmd.comments !== "string" || cmd.comments.length > MAX_COMMENT_LENGTH))
+    reject("rating_invalid");
 }
 
 // --- webhook and internal signals (queued; the steps that handle them are in machine.ts) ---------------
@@ -402,4 +416,3 @@ export function actionRecords(m: BuyModel, codes: Codes, at: string): BuyActionR
     at,
   }));
 }
-

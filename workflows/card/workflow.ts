@@ -24,7 +24,10 @@ const readModel = proxyActivities<Activities>({
   retry: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "10s", maximumAttempts: 20 },
 });
 
-const provider = proxyActivities<Activities>({ startToCloseTimeout: "60s", retry: waitedForPaymentRetry(CARD_REJECTED, "IdempotencyConflict") });
+const provider = proxyActivities<Activities>({
+  startToCloseTimeout: "60s",
+  retry: waitedForPaymentRetry(CARD_REJECTED, "IdempotencyConflict"),
+});
 
 function rejectionOf(err: unknown): CardRejection | undefined {
   if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === CARD_REJECTED) {

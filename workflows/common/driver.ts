@@ -118,7 +118,9 @@ export class OrderDriver<M extends { recordSeq: number }, Input> {
   /** Upserts the search attributes that differ from the last upsert (all of them the first time); typed pairs. */
   private publishSearchAttributes(): void {
     // An attribute never upserted is absent: null (absent) is no change for it.
-    const changed = orderSearchAttributes(this.machine.searchFacts(this.model)).filter((p) => (this.published.get(p.key.name) ?? "null") !== JSON.stringify(p.value));
+    const changed = orderSearchAttributes(this.machine.searchFacts(this.model)).filter(
+      (p) => (this.published.get(p.key.name) ?? "null") !== JSON.stringify(p.value),
+    );
     if (changed.length === 0) return;
     upsertSearchAttributes(changed);
     for (const p of changed) this.published.set(p.key.name, JSON.stringify(p.value));

@@ -8,7 +8,9 @@ import { isValidRating } from "../../domain/states";
 /** A card as the card form hands it over: a payment method id and its last four. */
 export function isPaymentMethod(pm: unknown): pm is PaymentMethodInput {
   const p = pm as PaymentMethodInput | null;
-  return !!p && typeof p === "object" && typeof p.paymentMethodId === "string" && p.paymentMethodId.length > 0 && typeof p.lastFour === "string";
+  return (
+    !!p && typeof p === "object" && typeof p.paymentMethodId === "string" && p.paymentMethodId.length > 0 && typeof p.lastFour === "string"
+  );
 }
 
 /** The criteria a rating gives 1 to 5 stars each (docs/product/screens.md, "Rating"). */

@@ -23,7 +23,10 @@ export function query<Ret, Args extends unknown[] = []>(name: string): QueryDefi
  * WorkflowNotFoundError once the workflow has ended ("wrong_state"); null for anything else. Each contract
  * names its own error table (BUY_ERRORS, SWAP_ERRORS, RMA_ERRORS).
  */
-export function commandErrorIn<C extends string>(err: unknown, errors: Readonly<Record<C, string>> & { wrong_state: string }): { code: C; message: string } | null {
+export function commandErrorIn<C extends string>(
+  err: unknown,
+  errors: Readonly<Record<C, string>> & { wrong_state: string },
+): { code: C; message: string } | null {
   let e: unknown = err;
   for (let depth = 0; e && typeof e === "object" && depth < 5; depth++) {
     const obj = e as { name?: unknown; type?: unknown; message?: unknown; cause?: unknown };

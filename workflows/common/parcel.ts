@@ -61,7 +61,12 @@ export function* bookParcel<B extends Booking>(
   input: (attempt: number) => object,
 ): Step<{ booking: B; attempt: number }> {
   const attempt = nextAttempt(m, step);
-  const booking = (yield { kind: "call", name: activity, input: { idempotencyKey: idempotencyKey(m.workflowId, step, attempt), ...input(attempt) }, policy: "carrier" }) as B;
+  const booking = (yield {
+    kind: "call",
+    name: activity,
+    input: { idempotencyKey: idempotencyKey(m.workflowId, step, attempt), ...input(attempt) },
+    policy: "carrier",
+  }) as B;
   return { booking, attempt };
 }
 

@@ -63,7 +63,15 @@ export function orderSearchFacts(
   m: { externalId: string; statename: string; providerId: number; receiverId: number },
   actionNeeded: ActionNeeded,
 ): OrderSearchFacts {
-  return { orderNumber: m.externalId, kind, state: m.statename, stage: stageForState(m.statename), providerId: m.providerId, receiverId: m.receiverId, actionNeeded };
+  return {
+    orderNumber: m.externalId,
+    kind,
+    state: m.statename,
+    stage: stageForState(m.statename),
+    providerId: m.providerId,
+    receiverId: m.receiverId,
+    actionNeeded,
+  };
 }
 
 /** The WaitingOn values of an order: the retailer ids whose move it is, or "staff". */

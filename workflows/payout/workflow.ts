@@ -30,7 +30,10 @@ const readModel = proxyActivities<Activities>({
 });
 
 /** The payment provider: a few retries with the same idempotency key; rejections are not retried. */
-const provider = proxyActivities<Activities>({ startToCloseTimeout: "60s", retry: waitedForPaymentRetry(PAYOUT_REJECTED, "IdempotencyConflict") });
+const provider = proxyActivities<Activities>({
+  startToCloseTimeout: "60s",
+  retry: waitedForPaymentRetry(PAYOUT_REJECTED, "IdempotencyConflict"),
+});
 
 /** The confirmation e-mail is best effort: a failure never undoes a finished setup. */
 const mail = proxyActivities<Activities>({

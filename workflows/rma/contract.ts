@@ -53,7 +53,6 @@ export const RMA_STEPS = {
 } as const;
 export type RmaStep = (typeof RMA_STEPS)[keyof typeof RMA_STEPS];
 
-
 export interface RmaDecisionCommand {
   staffUserId: number;
   /** Every line of the RMA: approved units (0 = denied) and staff's comment. */
@@ -111,7 +110,6 @@ export interface RmaView {
   actions: RmaActionRecord[];
   busy: boolean;
 }
-
 
 /** Staff: approve or deny every line, set the RMA fee, process. */
 export const decideRmaUpdate = update<RmaDecisionResult, [RmaDecisionCommand]>("decideRma");

@@ -17,8 +17,25 @@ import { bookParcel, newParcel, pickupWindowEnd, takeDelivery, takeScan } from "
 import { payments } from "../common/payments";
 import { iso, isoDeadlines, noticeDedupeKey, stepRecord, type Codes as StepCodes } from "../common/record";
 import { caller, type Command, type Machine, type Step, type StepContext } from "../common/steps";
-import { RMA_STAGES, RMA_STEPS, decideRmaUpdate, type RmaActionRecord, type RmaDecisionCommand, type RmaDecisionResult, type RmaInput } from "./contract";
-import { acceptCarrierEvent, createRmaModel, deadline, isFinished, rmaSearchFacts, settlementOf, validateDecision, type RmaModel } from "./model";
+import {
+  RMA_STAGES,
+  RMA_STEPS,
+  decideRmaUpdate,
+  type RmaActionRecord,
+  type RmaDecisionCommand,
+  type RmaDecisionResult,
+  type RmaInput,
+} from "./contract";
+import {
+  acceptCarrierEvent,
+  createRmaModel,
+  deadline,
+  isFinished,
+  rmaSearchFacts,
+  settlementOf,
+  validateDecision,
+  type RmaModel,
+} from "./model";
 
 const call = caller<RmaActivities>();
 const pay = payments<RmaActivities>();
@@ -62,7 +79,11 @@ function* record(m: RmaModel, ctx: StepContext, codes: Codes, notices: Notice[] 
 /** Charges the perpetrator (a new attempt each time); a charge its card cannot pay is queued for staff. */
 function* charge(m: RmaModel, ctx: StepContext): Step {
   const amount = settlementOf(m).perpetratorChargeCents;
-  const r = yield* pay(m, "charge", "chargePerpetrator", RMA_STEPS.charge, { rmaId: m.input.rmaId, retailerId: m.input.perpetratorId, amountCents: amount });
+  const r = yield* pay(m, "charge", "chargePerpetrator", RMA_STEPS.charge, {
+    rmaId: m.input.rmaId,
+    retailerId: m.input.perpetratorId,
+    amountCents: amount,
+  });
   m.newCard = false;
   if (r.status === "charged") {
     m.charged = true;
@@ -70,7 +91,15 @@ function* charge(m: RmaModel, ctx: StepContext): Step {
     yield* record(m, ctx, [[ACTION.RMA_PERPETRATOR_CHARGED, "system"]]);
   } else {
     m.chargeQueued = true;
-    yield* record(m, ctx, [[ACTION.RMA_CHARGE_QUEUED, "system"]], [["perpetrator", "rma_charge_queued"], ["staff", "rma_charge_queued"]]);
+    yield* record(
+      m,
+      ctx,
+      [[ACTION.RMA_CHARGE_QUEUED, "system"]],
+      [
+        ["perpetrator", "rma_charge_queued"],
+        ["staff", "rma_charge_queued"],
+      ],
+    );
   }
 }
 
@@ -82,31 +111,63 @@ function* settle(m: RmaModel, ctx: StepContext): Step {
     const refund = { rmaId: input.rmaId, paymentIntentId: input.victimPaymentIntentId as string, amountCents: s.victimRefundCents };
     yield* pay(m, "refund", "refundVictim", RMA_STEPS.refund, refund);
   } else {
-    yield* pay(m, "payout", "payVictim", RMA_STEPS.payout, { rmaId: input.rmaId, retailerId: input.victimId, amountCents: s.victimRefundCents });
+    yield* pay(m, "payout", "payVictim", RMA_STEPS.payout, {
+      rmaId: input.rmaId,
+      retailerId: input.victimId,
+      amountCents: s.victimRefundCents,
+    });
   }
   m.refunded = true;
   m.stage = RMA_STAGES.COMPLETED;
-  yield* record(m, ctx, [[ACTION.RMA_VICTIM_REFUNDED, "system"], [ACTION.RMA_COMPLETED, "system"]], [
-    ["victim", "rma_completed"],
-    ["perpetrator", "rma_completed"],
-  ]);
+  yield* record(
+    m,
+    ctx,
+    [
+      [ACTION.RMA_VICTIM_REFUNDED, "system"],
+      [ACTION.RMA_COMPLETED, "system"],
+    ],
+    [
+      ["victim", "rma_completed"],
+      ["perpetrator", "rma_completed"],
+    ],
+  );
   yield* charge(m, ctx);
 }
 
 function* decide(m: RmaModel, cmd: RmaDecisionCommand, ctx: StepContext): Step<RmaDecisionResult> {
-  for (const d of cmd.lines) m.decisions.set(d.lineId, { approvedQuantity: d.approvedQuantity, comment: typeof d.comment === "string" ? d.comment.slice(0, 1000) : null });
+  for (const d of cmd.lines)
+    m.decisions.set(d.lineId, {
+      approvedQuantity: d.approvedQuantity,
+      comment: typeof d.comment === "string" ? d.comment.slice(0, 1000) : null,
+    });
   m.rmaFeeCents = cmd.rmaFeeCents;
   m.deadlines.staffBy = null;
   const s = settlementOf(m);
   if (s.declined || s.approvedUnits === 0) {
     m.rmaFeeCents = 0;
     m.stage = RMA_STAGES.DECLINED;
-    yield* record(m, ctx, [[ACTION.RMA_DECLINED, "staff"]], [["victim", "rma_declined"], ["perpetrator", "rma_declined"]]);
+    yield* record(
+      m,
+      ctx,
+      [[ACTION.RMA_DECLINED, "staff"]],
+      [
+        ["victim", "rma_declined"],
+        ["perpetrator", "rma_declined"],
+      ],
+    );
     return { stage: m.stage, settlement: settlementOf(m) };
   }
   if (s.returnUnits === 0) {
     // Only missing units: nothing ships back; paid now (well within 3 business days of approval).
-    yield* record(m, ctx, [[ACTION.RMA_APPROVED, "staff"]], [["victim", "rma_approved_missing"], ["perpetrator", "rma_approved_missing"]]);
+    yield* record(
+      m,
+      ctx,
+      [[ACTION.RMA_APPROVED, "staff"]],
+      [
+        ["victim", "rma_approved_missing"],
+        ["perpetrator", "rma_approved_missing"],
+      ],
+    );
     yield* settle(m, ctx);
     return { stage: m.stage, settlement: settlementOf(m) };
   }
@@ -121,10 +182,18 @@ function* decide(m: RmaModel, cmd: RmaDecisionCommand, ctx: StepContext): Step<R
   }));
   m.returnParcel = newParcel(booking, attempt);
   m.stage = RMA_STAGES.SHIPPING;
-  yield* record(m, ctx, [[ACTION.RMA_APPROVED, "staff"], [ACTION.CALL_TAG_SCHEDULED_RMA, "system"]], [
-    ["victim", "rma_approved_ship_return", m.deadlines.shipBy],
-    ["perpetrator", "rma_approved_ship_return"],
-  ]);
+  yield* record(
+    m,
+    ctx,
+    [
+      [ACTION.RMA_APPROVED, "staff"],
+      [ACTION.CALL_TAG_SCHEDULED_RMA, "system"],
+    ],
+    [
+      ["victim", "rma_approved_ship_return", m.deadlines.shipBy],
+      ["perpetrator", "rma_approved_ship_return"],
+    ],
+  );
   return { stage: m.stage, settlement: settlementOf(m) };
 }
 
@@ -139,10 +208,15 @@ export const RMA_DECIDE = {
 export const RMA_COMMANDS = { decideRma: RMA_DECIDE };
 
 export function* openRma(m: RmaModel, ctx: StepContext): Step {
-  yield* record(m, ctx, [[ACTION.RMA_REQUESTED, "victim"]], [
-    ["staff", "rma_requested_staff", m.deadlines.staffBy],
-    ["perpetrator", "rma_requested_perpetrator"],
-  ]);
+  yield* record(
+    m,
+    ctx,
+    [[ACTION.RMA_REQUESTED, "victim"]],
+    [
+      ["staff", "rma_requested_staff", m.deadlines.staffBy],
+      ["perpetrator", "rma_requested_perpetrator"],
+    ],
+  );
 }
 
 function* onReturnEvent(m: RmaModel, ctx: StepContext, ev: CarrierEventSignal): Step {
@@ -173,7 +247,15 @@ export function* onDeadline(m: RmaModel, ctx: StepContext): Step {
   if (m.stage === RMA_STAGES.SHIPPING && !m.returnParcel?.scanned) {
     m.stage = RMA_STAGES.CANCELLED;
     m.deadlines.shipBy = null;
-    yield* record(m, ctx, [[ACTION.RMA_RETURN_NOT_SHIPPED, "system"]], [["victim", "rma_cancelled"], ["perpetrator", "rma_cancelled"]]);
+    yield* record(
+      m,
+      ctx,
+      [[ACTION.RMA_RETURN_NOT_SHIPPED, "system"]],
+      [
+        ["victim", "rma_cancelled"],
+        ["perpetrator", "rma_cancelled"],
+      ],
+    );
   }
 }
 

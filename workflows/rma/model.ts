@@ -65,7 +65,10 @@ export function createRmaModel(input: RmaInput, workflowId: string, startedAt: n
   if (input.kind === "sale" && !input.victimPaymentIntentId) throw new InvalidInput("a sale's RMA needs the victim's original payment");
   try {
     // The request itself must be possible (quantities within what was received, known reasons, amounts).
-    rmaSettlement(input.order, input.lines.map((l) => ({ ...l, approvedQuantity: null })));
+    rmaSettlement(
+      input.order,
+      input.lines.map((l) => ({ ...l, approvedQuantity: null })),
+    );
   } catch (err) {
     throw new InvalidInput(err instanceof Error ? err.message : String(err));
   }
@@ -105,10 +108,22 @@ export function decidedLines(m: RmaModel): (RmaLine & { approvedQuantity: number
 /** The RMA's money; a cancelled RMA (its return never shipped) pays and charges nothing (docs/product/money.md, "RMA refund and charge"). */
 export function settlementOf(m: RmaModel): RmaSettlement {
   const s = rmaSettlement(m.input.order, decidedLines(m), m.rmaFeeCents);
-  return m.stage === RMA_STAGES.CANCELLED ? { ...s, rmaShippingCents: 0, rmaFeeCents: 0, feeRefundCents: 0, originalShippingRefundCents: 0, victimRefundCents: 0, perpetratorChargeCents: 0, marketplaceKeepsCents: 0 } : s;
+  return m.stage === RMA_STAGES.CANCELLED
+    ? {
+        ...s,
+        rmaShippingCents: 0,
+        rmaFeeCents: 0,
+        feeRefundCents: 0,
+        originalShippingRefundCents: 0,
+        victimRefundCents: 0,
+        perpetratorChargeCents: 0,
+        marketplaceKeepsCents: 0,
+      }
+    : s;
 }
 
-export const isTerminalStage = (s: RmaStage): boolean => s === RMA_STAGES.COMPLETED || s === RMA_STAGES.DECLINED || s === RMA_STAGES.CANCELLED;
+export const isTerminalStage = (s: RmaStage): boolean =>
+  s === RMA_STAGES.COMPLETED || s === RMA_STAGES.DECLINED || s === RMA_STAGES.CANCELLED;
 
 /** Ended: a final stage, with no charge still waiting for a card. */
 export const isFinished = (m: RmaModel): boolean => isTerminalStage(m.stage) && !m.chargeQueued;
@@ -119,7 +134,15 @@ export const isFinished = (m: RmaModel): boolean => isTerminalStage(m.stage) && 
  */
 export function rmaSearchFacts(m: RmaModel): OrderSearchFacts {
   const i = m.input;
-  return { orderNumber: i.externalId, kind: "rma", state: m.stage, stage: m.stage, providerId: i.victimId, receiverId: i.perpetratorId, actionNeeded: rmaActionNeeded(m.stage) };
+  return {
+    orderNumber: i.externalId,
+    kind: "rma",
+    state: m.stage,
+    stage: m.stage,
+    providerId: i.victimId,
+    receiverId: i.perpetratorId,
+    actionNeeded: rmaActionNeeded(m.stage),
+  };
 }
 
 /** The deadline the RMA waits for now: staff's answer (until escalated once), or the return's shipping. */
@@ -141,7 +164,8 @@ export function validateDecision(m: RmaModel, cmd: RmaDecisionCommand | undefine
     const line = d && byId.get(d.lineId);
     if (!line || seen.has(d.lineId)) reject("unknown_line");
     seen.add(d.lineId);
-    if (typeof d.approvedQuantity !== "number" || !Number.isSafeInteger(d.approvedQuantity) || d.approvedQuantity < 0) reject("lines_pending");
+    if (typeof d.approvedQuantity !== "number" || !Number.isSafeInteger(d.approvedQuantity) || d.approvedQuantity < 0)
+      reject("lines_pending");
     if (d.approvedQuantity > line.requestedQuantity) reject("approved_too_many");
   }
   if (seen.size !== byId.size) reject("lines_pending");

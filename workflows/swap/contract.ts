@@ -40,7 +40,6 @@ export const SWAP_STEPS = {
 } as const;
 export type SwapStep = (typeof SWAP_STEPS)[keyof typeof SWAP_STEPS];
 
-
 interface Actor {
   actorRetailerId: number;
 }
@@ -146,7 +145,6 @@ export interface SwapView {
   actions: SwapActionRecord[];
   busy: boolean;
 }
-
 
 export const swapCheckoutUpdate = update<SwapCommandResult, [SwapCheckoutCommand]>("completeCheckout");
 export const chooseItemsUpdate = update<SwapCommandResult, [ChooseItemsCommand]>("chooseItems");

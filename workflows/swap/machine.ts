@@ -25,7 +25,17 @@ import { SWAP_DECLINE_REASONS, SYSTEM_REASON, isChoice } from "../../domain/reas
 import { BUY_STATES, COMMON_STATES, SWAP_STATES, displayStatusFor, type Role } from "../../domain/states";
 import type { CarrierEventSignal } from "../common/contract";
 import { isPaymentMethod, ratingOf, ratingRefusal } from "../common/guards";
-import { PICKUP_ATTEMPTS, bookParcel, deliveryWindows, missedPickup, newParcel, pickupWindowEnd, takeDelivery, takeScan, type Parcel } from "../common/parcel";
+import {
+  PICKUP_ATTEMPTS,
+  bookParcel,
+  deliveryWindows,
+  missedPickup,
+  newParcel,
+  pickupWindowEnd,
+  takeDelivery,
+  takeScan,
+  type Parcel,
+} from "../common/parcel";
 import { payments } from "../common/payments";
 import { isoDeadlines, nextKey, noticeDedupeKey, stepRecord, type Codes as StepCodes } from "../common/record";
 import { caller, type Command, type Machine, type Step, type StepContext } from "../common/steps";
@@ -101,7 +111,12 @@ function parcelStatus(p: Parcel | null): SwapParcelStatus | null {
 
 function* record(m: SwapModel, ctx: StepContext, codes: Codes, notices: Notice[] = []): Step {
   const at = new Date(ctx.now()).toISOString();
-  const { actions, sequence } = stepRecord(m, codes, at, (code, role, when): SwapActionRecord => ({ code, role, statename: m.statename, at: when }));
+  const { actions, sequence } = stepRecord(
+    m,
+    codes,
+    at,
+    (code, role, when): SwapActionRecord => ({ code, role, statename: m.statename, at: when }),
+  );
   const v = valuationOf(m);
   const rec: SwapStateRecord = {
     orderId: m.orderId,
@@ -121,8 +136,14 @@ function* record(m: SwapModel, ctx: StepContext, codes: Codes, notices: Notice[]
     reasons: { ...m.reasons },
     deadlines: isoDeadlines(m.deadlines),
     sides: {
-      provider: { parcel: parcelStatus(m.side.provider.parcel), ...isoDeadlines({ ratingBy: m.side.provider.ratingBy, rmaBy: m.side.provider.rmaBy }) },
-      receiver: { parcel: parcelStatus(m.side.receiver.parcel), ...isoDeadlines({ ratingBy: m.side.receiver.ratingBy, rmaBy: m.side.receiver.rmaBy }) },
+      provider: {
+        parcel: parcelStatus(m.side.provider.parcel),
+        ...isoDeadlines({ ratingBy: m.side.provider.ratingBy, rmaBy: m.side.provider.rmaBy }),
+      },
+      receiver: {
+        parcel: parcelStatus(m.side.receiver.parcel),
+        ...isoDeadlines({ ratingBy: m.side.receiver.ratingBy, rmaBy: m.side.receiver.rmaBy }),
+      },
     },
     actions,
     view: swapView(m, false),
@@ -146,7 +167,11 @@ function* refund(m: SwapModel, r: Role, amountCents: number): Step {
   const p = m.side[r].payment;
   const amount = p ? Math.min(amountCents, p.amountCents - (p.refundedCents ?? 0)) : 0;
   if (!p || amount <= 0) return;
-  yield* pay(m, "refund", "refundSwapSide", sideStep(SWAP_STEPS.refund, r), { orderId: m.orderId, paymentIntentId: p.paymentIntentId, amountCents: amount });
+  yield* pay(m, "refund", "refundSwapSide", sideStep(SWAP_STEPS.refund, r), {
+    orderId: m.orderId,
+    paymentIntentId: p.paymentIntentId,
+    amountCents: amount,
+  });
   p.refundedCents = (p.refundedCents ?? 0) + amount;
 }
 
@@ -176,16 +201,25 @@ function* openPayment(m: SwapModel, ctx: StepContext, codes: Codes): Step {
   m.statename = SWAP_STATES.PAYMENT;
   m.deadlines.turnBy = null;
   m.deadlines.paymentBy = ctx.now() + WINDOWS.modifiedPurchaseResponse;
-  yield* record(m, ctx, [...codes, [ACTION.PAYMENT, "system"]], [
-    ["provider", "swap_payment_needed"],
-    ["receiver", "swap_payment_needed"],
-  ]);
+  yield* record(
+    m,
+    ctx,
+    [...codes, [ACTION.PAYMENT, "system"]],
+    [
+      ["provider", "swap_payment_needed"],
+      ["receiver", "swap_payment_needed"],
+    ],
+  );
 }
 
 /** Both paid: every swapped unit taken at once, then a call tag for each side. */
 function* confirmAndShip(m: SwapModel, ctx: StepContext): Step {
   const all = [...m.side.provider.lines, ...m.side.receiver.lines];
-  const stock = yield* call("decrementSwapStock", { idempotencyKey: nextKey(m, SWAP_STEPS.decrementStock), orderId: m.orderId, lines: all }, "local");
+  const stock = yield* call(
+    "decrementSwapStock",
+    { idempotencyKey: nextKey(m, SWAP_STEPS.decrementStock), orderId: m.orderId, lines: all },
+    "local",
+  );
   if (!stock.ok) {
     // A listing sold out meanwhile: the swap is declined ("The units are no longer available").
     m.reasons.units_unavailable_reason = 62;
@@ -195,23 +229,36 @@ function* confirmAndShip(m: SwapModel, ctx: StepContext): Step {
   m.deadlines.pickupBy = pickupWindowEnd(ctx.now(), m);
   for (const r of ROLES) yield* book(m, r);
   m.statename = SWAP_STATES.SHIP_SWAP;
-  yield* record(m, ctx, [[ACTION.CONFIRM_SWAP_ITEMS, "system"], [ACTION.CALL_TAG_SCHEDULED_SWAP, "system"]], [
-    ["provider", "swap_ready_for_pickup"],
-    ["receiver", "swap_ready_for_pickup"],
-  ]);
+  yield* record(
+    m,
+    ctx,
+    [
+      [ACTION.CONFIRM_SWAP_ITEMS, "system"],
+      [ACTION.CALL_TAG_SCHEDULED_SWAP, "system"],
+    ],
+    [
+      ["provider", "swap_ready_for_pickup"],
+      ["receiver", "swap_ready_for_pickup"],
+    ],
+  );
 }
 
 /** Books the pickup of the parcel side `r` sends (workflows/common/parcel.ts), by the current pickup deadline. */
 function* book(m: SwapModel, r: Role): Step {
-  const { booking, attempt } = yield* bookParcel<{ trackingNumber: string; callTag: string }>(m, sideStep(SWAP_STEPS.bookPickup, r), "bookSwapPickup", (n) => ({
-    orderId: m.orderId,
-    side: r,
-    attempt: n,
-    senderId: partyId(m, r),
-    receiverId: partyId(m, other(r)),
-    units: orderUnits(m.side[r].lines),
-    pickupBy: new Date(m.deadlines.pickupBy as number).toISOString(),
-  }));
+  const { booking, attempt } = yield* bookParcel<{ trackingNumber: string; callTag: string }>(
+    m,
+    sideStep(SWAP_STEPS.bookPickup, r),
+    "bookSwapPickup",
+    (n) => ({
+      orderId: m.orderId,
+      side: r,
+      attempt: n,
+      senderId: partyId(m, r),
+      receiverId: partyId(m, other(r)),
+      units: orderUnits(m.side[r].lines),
+      pickupBy: new Date(m.deadlines.pickupBy as number).toISOString(),
+    }),
+  );
   m.side[r].parcel = newParcel(booking, attempt);
 }
 
@@ -239,7 +286,11 @@ function linesFrom(current: OrderLine[], wanted: ModifySwapCommand["providerLine
 function modification(m: SwapModel, cmd: ModifySwapCommand): { provider: OrderLine[]; receiver: OrderLine[] } {
   const provider = linesFrom(m.side.provider.lines, cmd.providerLines);
   const receiver = linesFrom(m.side.receiver.lines, cmd.receiverLines);
-  if (JSON.stringify(provider) === JSON.stringify(m.side.provider.lines) && JSON.stringify(receiver) === JSON.stringify(m.side.receiver.lines)) reject("unchanged");
+  if (
+    JSON.stringify(provider) === JSON.stringify(m.side.provider.lines) &&
+    JSON.stringify(receiver) === JSON.stringify(m.side.receiver.lines)
+  )
+    reject("unchanged");
   return { provider, receiver };
 }
 
@@ -450,7 +501,15 @@ export const SWAP_COMMANDS = {
     *run(m, cmd, ctx) {
       const role = roleOf(m, cmd);
       const { stars, comments } = ratingOf(cmd);
-      const rating = { idempotencyKey: nextKey(m, sideStep(SWAP_STEPS.rating, role)), orderId: m.orderId, raterId: partyId(m, role), rateeId: partyId(m, other(role)), role, stars, comments };
+      const rating = {
+        idempotencyKey: nextKey(m, sideStep(SWAP_STEPS.rating, role)),
+        orderId: m.orderId,
+        raterId: partyId(m, role),
+        rateeId: partyId(m, other(role)),
+        role,
+        stars,
+        comments,
+      };
       yield* call("saveSwapRating", rating, "local");
       m.side[role].rating = { ...stars, comments };
       yield* record(m, ctx, [[role === "receiver" ? ACTION.RECEIVER_RATED : ACTION.PROVIDER_RATED, role]]);
@@ -472,7 +531,12 @@ function* onMissedPickup(m: SwapModel, ctx: StepContext): Step {
     m.deadlines.pickupBy = pickupWindowEnd(ctx.now(), m);
     for (const r of unscanned) yield* book(m, r);
     m.statename = SWAP_STATES.SHIP_SWAP_TRY2;
-    yield* record(m, ctx, [[ACTION.CALL_TAG_RESCHEDULED_SWAP, "system"]], unscanned.map((r): Notice => [r, "swap_pickup_rescheduled"]));
+    yield* record(
+      m,
+      ctx,
+      [[ACTION.CALL_TAG_RESCHEDULED_SWAP, "system"]],
+      unscanned.map((r): Notice => [r, "swap_pickup_rescheduled"]),
+    );
     return;
   }
   m.deadlines.pickupBy = null;
@@ -493,20 +557,34 @@ function* failSides(m: SwapModel, ctx: StepContext, failing: Role[]): Step {
     for (const r of ROLES) yield* refund(m, r, m.side[r].payment?.amountCents ?? 0);
     m.statename = COMMON_STATES.CANCELLED;
     m.deadlines.pickupBy = null;
-    yield* record(m, ctx, [...codes, [ACTION.REFUND_ISSUED, "system"]], [
-      ["provider", "swap_cancelled"],
-      ["receiver", "swap_cancelled"],
-    ]);
+    yield* record(
+      m,
+      ctx,
+      [...codes, [ACTION.REFUND_ISSUED, "system"]],
+      [
+        ["provider", "swap_cancelled"],
+        ["receiver", "swap_cancelled"],
+      ],
+    );
     return;
   }
   for (const r of failing) {
     const kept = other(r);
-    yield* pay(m, "charge", "chargeSwapPenalty", sideStep(SWAP_STEPS.penalty, r), { orderId: m.orderId, retailerId: partyId(m, r), amountCents: v[r].goodsCents });
+    yield* pay(m, "charge", "chargeSwapPenalty", sideStep(SWAP_STEPS.penalty, r), {
+      orderId: m.orderId,
+      retailerId: partyId(m, r),
+      amountCents: v[r].goodsCents,
+    });
     yield* payOut(m, kept, v[r].goodsCents);
     yield* refund(m, kept, v[kept].feeCents + v[kept].shippingCents);
     codes.push([ACTION.PENALTY_CHARGED, "system"], [ACTION.PAYOUT_RELEASED, "system"], [ACTION.REFUND_ISSUED, "system"]);
   }
-  yield* record(m, ctx, codes, failing.map((r): Notice => [other(r), "swap_other_side_did_not_ship"]));
+  yield* record(
+    m,
+    ctx,
+    codes,
+    failing.map((r): Notice => [other(r), "swap_other_side_did_not_ship"]),
+  );
   yield* afterScans(m, ctx);
 }
 
@@ -583,7 +661,8 @@ export function* onDeadline(m: SwapModel, ctx: StepContext): Step {
       // Whose answer (or payment) was late: the side's own key, so each reads "You:" or "Other Retailer:"
       // rightly; both sides late (neither paid) is the system's.
       const late = actionNeeded(m);
-      m.reasons[late === "provider" || late === "receiver" ? `${late}_system_reason` : "system_reason"] = SYSTEM_REASON.NOT_ANSWERED_IN_TIME;
+      m.reasons[late === "provider" || late === "receiver" ? `${late}_system_reason` : "system_reason"] =
+        SYSTEM_REASON.NOT_ANSWERED_IN_TIME;
       yield* endDeclined(m, ctx, [[ACTION.SELLER_RESPONSE_EXPIRED, "system"]]);
       return;
     }

@@ -5,7 +5,17 @@
 import { DEFAULT_MARKETPLACE_TZ, US_FEDERAL_HOLIDAYS, WINDOWS } from "../../domain/business-days";
 import { swapValuation, type SwapValuation } from "../../domain/fees";
 import { checkOrderLines, orderQuote, orderUnits, type OrderLine } from "../../domain/order-money";
-import { BUY_STATES, COMMON_STATES, SWAP_STATES, displayStatusFor, isTerminalState, stageForState, type CommonState, type Role, type SwapState } from "../../domain/states";
+import {
+  BUY_STATES,
+  COMMON_STATES,
+  SWAP_STATES,
+  displayStatusFor,
+  isTerminalState,
+  stageForState,
+  type CommonState,
+  type Role,
+  type SwapState,
+} from "../../domain/states";
 import type { CarrierEventSignal } from "../common/contract";
 import { takeCarrierEvent, type Parcel } from "../common/parcel";
 import { iso, isoDeadlines } from "../common/record";
@@ -67,11 +77,21 @@ export function reject(code: SwapErrorCode): never {
   throw new Rejection(code, SWAP_ERRORS[code]);
 }
 
-const emptySide = (lines: OrderLine[]): Side => ({ lines, approved: false, callItEven: false, payment: null, parcel: null, rating: null, ratingBy: null, rmaBy: null });
+const emptySide = (lines: OrderLine[]): Side => ({
+  lines,
+  approved: false,
+  callItEven: false,
+  payment: null,
+  parcel: null,
+  rating: null,
+  ratingBy: null,
+  rmaBy: null,
+});
 
 export function createSwapModel(input: SwapInput, workflowId: string, startedAt: number): SwapModel {
   if (!input || typeof input !== "object") throw new InvalidInput("missing input");
-  if (!isId(input.orderId) || !isId(input.providerId) || !isId(input.receiverId)) throw new InvalidInput("orderId, providerId and receiverId must be positive integers");
+  if (!isId(input.orderId) || !isId(input.providerId) || !isId(input.receiverId))
+    throw new InvalidInput("orderId, providerId and receiverId must be positive integers");
   if (input.providerId === input.receiverId) throw new InvalidInput("a retailer cannot swap with itself");
   const check = checkOrderLines(input.providerLines);
   if (!check.ok) throw new InvalidInput(check.message);
@@ -104,7 +124,11 @@ export const partyId = (m: SwapModel, r: Role): number => (r === "provider" ? m.
 /** The swap's valuation on the current lines (call-it-even: either side's choice forgives the difference). */
 export function valuationOf(m: SwapModel): SwapValuation {
   const side = (r: Role) => ({ goodsCents: orderQuote(m.side[r].lines).goodsCents, units: orderUnits(m.side[r].lines) });
-  return swapValuation({ provider: side("provider"), receiver: side("receiver"), callItEven: m.side.provider.callItEven || m.side.receiver.callItEven });
+  return swapValuation({
+    provider: side("provider"),
+    receiver: side("receiver"),
+    callItEven: m.side.provider.callItEven || m.side.receiver.callItEven,
+  });
 }
 
 /** Whose move it is: the side whose turn it is, both in payment (until each paid), the receiver at checkout. */
@@ -147,7 +171,9 @@ const DEADLINE_OF: Partial<Record<State, keyof SwapModel["deadlines"]>> = {
 export function deadline(m: SwapModel): number | null {
   if (m.statename === COMMON_STATES.DELIVERED) {
     // The swap completes when the last rating or RMA window closes (a rating given closes its own).
-    const open = ROLES.flatMap((r) => [m.side[r].rating ? null : m.side[r].ratingBy, m.side[r].rmaBy]).filter((x): x is number => x !== null);
+    const open = ROLES.flatMap((r) => [m.side[r].rating ? null : m.side[r].ratingBy, m.side[r].rmaBy]).filter(
+      (x): x is number => x !== null,
+    );
     return open.length ? Math.max(...open) : null;
   }
   const which = DEADLINE_OF[m.statename];
@@ -176,7 +202,8 @@ export function roleOf(m: SwapModel, cmd: { actorRetailerId?: unknown } | undefi
 export const isFinished = (m: SwapModel): boolean => isTerminalState(m.statename);
 
 /** The side whose parcel a carrier event is about (by tracking number), or undefined. */
-export const senderOf = (m: SwapModel, ev: CarrierEventSignal): Role | undefined => ROLES.find((r) => m.side[r].parcel?.trackingNumber === ev.trackingNumber);
+export const senderOf = (m: SwapModel, ev: CarrierEventSignal): Role | undefined =>
+  ROLES.find((r) => m.side[r].parcel?.trackingNumber === ev.trackingNumber);
 
 /** Queues a carrier event of one of the swap's parcels (workflows/common/parcel.ts). */
 export function acceptCarrierEvent(m: SwapModel, ev: CarrierEventSignal | undefined): boolean {
@@ -194,7 +221,9 @@ export function swapView(m: SwapModel, busy: boolean): SwapView {
       dueCents: v[r].totalDueCents,
       paid: s.payment !== null,
       shipment: s.parcel,
-      rating: s.rating ? { condition: s.rating.condition, packaging: s.rating.packaging, timeliness: s.rating.timeliness, overall: s.rating.overall } : null,
+      rating: s.rating
+        ? { condition: s.rating.condition, packaging: s.rating.packaging, timeliness: s.rating.timeliness, overall: s.rating.overall }
+        : null,
       ratingBy: iso(s.ratingBy),
       rmaBy: iso(s.rmaBy),
     };

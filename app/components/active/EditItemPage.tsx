@@ -165,10 +165,22 @@ export function EditItemPage() {
             <span className="field-label">Listing type</span>
             <div className="choice-row">
               <label>
-                <input type="radio" name={fields.listing_type.name} value="sell" defaultChecked={fields.listing_type.initialValue === "sell"} /> Sell
+                <input
+                  type="radio"
+                  name={fields.listing_type.name}
+                  value="sell"
+                  defaultChecked={fields.listing_type.initialValue === "sell"}
+                />{" "}
+                Sell
               </label>
               <label>
-                <input type="radio" name={fields.listing_type.name} value="swap" defaultChecked={fields.listing_type.initialValue === "swap"} /> Swap
+                <input
+                  type="radio"
+                  name={fields.listing_type.name}
+                  value="swap"
+                  defaultChecked={fields.listing_type.initialValue === "swap"}
+                />{" "}
+                Swap
               </label>
             </div>
             <ErrorList id={fields.listing_type.errorId} errors={fields.listing_type.errors} name="listing_type" />
@@ -217,8 +229,8 @@ export function EditItemPage() {
           <div className="pending-dialog" role="alertdialog" aria-modal="true" aria-labelledby="pending-title" data-testid="pending-dialog">
             <h2 id="pending-title">{actionData.pending.message}</h2>
             <p className="muted">
-              {actionData.pending.count === 1 ? "1 order is" : `${actionData.pending.count} orders are`} waiting for your answer on this listing. Save
-              anyway?
+              {actionData.pending.count === 1 ? "1 order is" : `${actionData.pending.count} orders are`} waiting for your answer on this
+              listing. Save anyway?
             </p>
             <input type="hidden" name="pendingok" value="on" />
             <div className="edit-buttons">

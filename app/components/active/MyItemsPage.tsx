@@ -7,12 +7,7 @@
 import { Form, Link, useLoaderData, useLocation, useNavigation, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import type { MyBrandSection, MyItemCard } from "../../../db/queries/my-listings";
-import {
-  ACTION_REQUIRED,
-  NO_LISTINGS_FOR_BRAND,
-  NO_REQUESTS_FOR_BRAND,
-  PAYOUT_ACTION_REQUIRED_TEXT,
-} from "../../../domain/messages";
+import { ACTION_REQUIRED, NO_LISTINGS_FOR_BRAND, NO_REQUESTS_FOR_BRAND, PAYOUT_ACTION_REQUIRED_TEXT } from "../../../domain/messages";
 import type { MyItemsLoaderData } from "./my-items.server";
 
 /** Item search starts only after more than 2 characters; clearing the box shows everything. */
@@ -145,10 +140,18 @@ export function MyItemsPage() {
   return (
     <section className="page my-items" data-kind={d.kind}>
       <nav className="tabs" aria-label="My listings and requests">
-        <Link to="/active/listings" className={d.kind === "listings" ? "active" : undefined} aria-current={d.kind === "listings" ? "page" : undefined}>
+        <Link
+          to="/active/listings"
+          className={d.kind === "listings" ? "active" : undefined}
+          aria-current={d.kind === "listings" ? "page" : undefined}
+        >
           My Listings
         </Link>
-        <Link to="/active/requests" className={d.kind === "requests" ? "active" : undefined} aria-current={d.kind === "requests" ? "page" : undefined}>
+        <Link
+          to="/active/requests"
+          className={d.kind === "requests" ? "active" : undefined}
+          aria-current={d.kind === "requests" ? "page" : undefined}
+        >
           My Requests
         </Link>
       </nav>

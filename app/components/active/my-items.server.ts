@@ -258,13 +258,17 @@ export async function editAction(request: Request, kind: MyKind, rawId: string |
     });
     if (!saved) notFound();
     const notice = saved.totalUnits === 0 ? "listing-deleted" : "listing-updated";
-    throw redirect(staffBack(form, asAdmin, notice) ?? (asAdmin ? `/updatelisting/${item.id}?notice=${notice}` : `/active/listings?notice=${notice}`));
+    throw redirect(
+      staffBack(form, asAdmin, notice) ?? (asAdmin ? `/updatelisting/${item.id}?notice=${notice}` : `/active/listings?notice=${notice}`),
+    );
   }
 
   const saved = await updateMyRequest(db, { id: item.id, ownerId, sizes, reason: value.reason, modifiedReason: value.modified_reason });
   if (!saved) notFound();
   const notice = saved.totalUnits === 0 ? "request-deleted" : "request-updated";
-  throw redirect(staffBack(form, asAdmin, notice) ?? (asAdmin ? `/updaterequest/${item.id}?notice=${notice}` : `/active/requests?notice=${notice}`));
+  throw redirect(
+    staffBack(form, asAdmin, notice) ?? (asAdmin ? `/updaterequest/${item.id}?notice=${notice}` : `/active/requests?notice=${notice}`),
+  );
 }
 
 /** The retailer admin modal's `back` field (ADR 0018): only a /manage-retailer/ page of this site; null otherwise. */

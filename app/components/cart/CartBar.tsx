@@ -41,8 +41,8 @@ export function CartBar({ summary, returnTo = "/cart" }: { summary: CartSummary 
         style={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: "0.75rem", justifyContent: "space-between" }}
       >
         <p style={{ margin: 0 }}>
-          <strong>Cart ({TYPE_LABEL[summary.type]}):</strong> {summary.itemCount} {summary.itemCount === 1 ? "item" : "items"}, {summary.unitCount}{" "}
-          {summary.unitCount === 1 ? "unit" : "units"}
+          <strong>Cart ({TYPE_LABEL[summary.type]}):</strong> {summary.itemCount} {summary.itemCount === 1 ? "item" : "items"},{" "}
+          {summary.unitCount} {summary.unitCount === 1 ? "unit" : "units"}
           {summary.type !== "sell" ? <>, {formatCents(summary.goodsCents)}</> : null}.{" "}
           <Link to="/cart" data-testid="cart-view">
             View cart

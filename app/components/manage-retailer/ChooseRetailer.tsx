@@ -31,7 +31,12 @@ export function ChooseRetailer({ d }: { d: ListPage }) {
     <>
       <nav className="tabs subtabs" aria-label="Retailer status">
         {d.listTabs.map((s) => (
-          <Link key={s} to={qs({ status: s, page: 1 })} className={d.status === s ? "active" : ""} aria-current={d.status === s ? "page" : undefined}>
+          <Link
+            key={s}
+            to={qs({ status: s, page: 1 })}
+            className={d.status === s ? "active" : ""}
+            aria-current={d.status === s ? "page" : undefined}
+          >
             {s[0].toUpperCase() + s.slice(1)}
           </Link>
         ))}

@@ -42,7 +42,11 @@ export function ItemsTab({ d, retailerId }: { d: ItemsData; retailerId: number }
     {
       head: "",
       cell: (i) => (
-        <Link to={`/manage-retailer/${d.kind}?id=${retailerId}&edit=${i.id}`} className="button button-small button-outline" aria-label={`Edit ${i.id}`}>
+        <Link
+          to={`/manage-retailer/${d.kind}?id=${retailerId}&edit=${i.id}`}
+          className="button button-small button-outline"
+          aria-label={`Edit ${i.id}`}
+        >
           Edit
         </Link>
       ),
@@ -51,7 +55,11 @@ export function ItemsTab({ d, retailerId }: { d: ItemsData; retailerId: number }
   return (
     <>
       <p>
-        <ActAsButton retailerId={retailerId} to={listing ? "/addlisting" : "/requestlisting"} label={listing ? "add listing" : "request listing"} />{" "}
+        <ActAsButton
+          retailerId={retailerId}
+          to={listing ? "/addlisting" : "/requestlisting"}
+          label={listing ? "add listing" : "request listing"}
+        />{" "}
         <span className="muted">(acts as this retailer)</span>
       </p>
       {d.items.length === 0 ? (
@@ -92,14 +100,26 @@ function ItemModal({ kind, retailerId, item }: { kind: ItemsData["kind"]; retail
           </label>
         ) : null}
         <ChoiceSelect label="Reason" name="reason" choices={item.reasons} defaultValue={item.reason} />
-        <ChoiceSelect label="Why is it changing?" name="modified_reason" choices={item.modifiedReasons} defaultValue="" placeholder="Choose…" />
+        <ChoiceSelect
+          label="Why is it changing?"
+          name="modified_reason"
+          choices={item.modifiedReasons}
+          defaultValue=""
+          placeholder="Choose…"
+        />
         <SaveCancel label="Save" back={back} />
       </Form>
     </Modal>
   );
 }
 
-function ChoiceSelect(p: { label: string; name: string; choices: { value: string; label: string }[]; defaultValue: string; placeholder?: string }) {
+function ChoiceSelect(p: {
+  label: string;
+  name: string;
+  choices: { value: string; label: string }[];
+  defaultValue: string;
+  placeholder?: string;
+}) {
   return (
     <label className="field">
       {p.label}

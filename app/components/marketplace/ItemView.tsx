@@ -125,13 +125,23 @@ function Carousel({ images }: { images: { url: string; alt: string }[] }) {
       <img src={img.url} alt={img.alt} width={600} height={600} />
       {n > 1 ? (
         <div className="market-carousel-nav">
-          <button type="button" className="button button-small button-outline" onClick={() => setI((x) => (x - 1 + n) % n)} aria-label="Previous image">
+          <button
+            type="button"
+            className="button button-small button-outline"
+            onClick={() => setI((x) => (x - 1 + n) % n)}
+            aria-label="Previous image"
+          >
             ‹
           </button>
           <span>
             {i + 1} / {n}
           </span>
-          <button type="button" className="button button-small button-outline" onClick={() => setI((x) => (x + 1) % n)} aria-label="Next image">
+          <button
+            type="button"
+            className="button button-small button-outline"
+            onClick={() => setI((x) => (x + 1) % n)}
+            aria-label="Next image"
+          >
             ›
           </button>
         </div>

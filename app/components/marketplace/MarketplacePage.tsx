@@ -29,7 +29,9 @@ export function MarketplacePage() {
         <p className="market-scope">
           Showing <strong>{data.brandName}</strong>
           {data.query.viewAll ? " (all listings)" : ""}.{" "}
-          <Link to={marketHref(data.tab, { ...data.query, brand: undefined, viewAll: false, offset: 0, limit: undefined })}>All brands</Link>
+          <Link to={marketHref(data.tab, { ...data.query, brand: undefined, viewAll: false, offset: 0, limit: undefined })}>
+            All brands
+          </Link>
         </p>
       ) : null}
       <RetailerScope data={data} />
@@ -80,7 +82,12 @@ function MarketTabs({ data }: { data: MarketplaceData }) {
             {TAB_LABELS[t]}
           </span>
         ) : (
-          <Link key={t} to={`/${t}/`} className={t === data.tab ? "market-tab is-current" : "market-tab"} aria-current={t === data.tab ? "page" : undefined}>
+          <Link
+            key={t}
+            to={`/${t}/`}
+            className={t === data.tab ? "market-tab is-current" : "market-tab"}
+            aria-current={t === data.tab ? "page" : undefined}
+          >
             {TAB_LABELS[t]}
           </Link>
         ),
@@ -93,9 +100,12 @@ function MarketFilters({ data }: { data: MarketplaceData }) {
   const submit = useSubmit();
   const formRef = useRef<HTMLFormElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
   const q = data.query;
   const searchRef = useRef<HTMLInputElement>(null);
   // The URL is the state: when it changes under the form (Clear, a tab, back), show its search text
@@ -157,11 +167,7 @@ function MarketFilters({ data }: { data: MarketplaceData }) {
       </label>
       <label className="market-field">
         <span>Order by</span>
-        <select
-          name="ordering"
-          defaultValue={q.ordering}
-          onChange={(e) => submitClean(e.currentTarget.form)}
-        >
+        <select name="ordering" defaultValue={q.ordering} onChange={(e) => submitClean(e.currentTarget.form)}>
           {ORDERINGS.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}

@@ -15,7 +15,16 @@ import { PLACEHOLDER_IMAGE, itemHref, type MarketTab } from "./query";
  * One card: [id, productName, sku, color, priceCents, totalUnits, thumbnail (null = placeholder), by].
  * A tuple, not an object: the hydration data repeats it for every card of the page.
  */
-export type CardTuple = [id: number, productName: string, sku: string, color: string, priceCents: number, totalUnits: number, image: string | null, by: string];
+export type CardTuple = [
+  id: number,
+  productName: string,
+  sku: string,
+  color: string,
+  priceCents: number,
+  totalUnits: number,
+  image: string | null,
+  by: string,
+];
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
 

@@ -249,7 +249,11 @@ export async function itemViewLoader(request: Request, tabParam: string | undefi
     color: item.color,
     priceCents: item.priceCents,
     price: formatCents(item.priceCents),
-    by: item.own ? OWN_LISTING_LABEL : item.kind === "request" ? requestedByText(party, viewer.withNames) : listedByText(party, viewer.withNames),
+    by: item.own
+      ? OWN_LISTING_LABEL
+      : item.kind === "request"
+        ? requestedByText(party, viewer.withNames)
+        : listedByText(party, viewer.withNames),
     sizes: item.sizes.map(([label, n]) => ({ label, available: n, max: item.kind === "request" ? SELL_TO_REQUEST_MAX_PER_SIZE : n })),
     totalUnits: item.totalUnits,
     totalValue: formatCents(multiplyCents(item.priceCents, item.totalUnits)),

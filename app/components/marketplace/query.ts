@@ -61,10 +61,7 @@ const SizeLabel = text().min(1).max(40, "Each size must be at most 40 characters
 export const MarketQuerySchema = z.object({
   offset: z.preprocess(blankToUndefined, intParam("offset", 0, MAX_OFFSET).default(0)),
   limit: z.preprocess(blankToUndefined, intParam("limit", 1, MAX_LIMIT).optional()),
-  viewAll: z.preprocess(
-    blankToUndefined,
-    z.enum(["on", "off"], { errorMap: () => ({ message: 'viewAll must be "on".' }) }).optional(),
-  ),
+  viewAll: z.preprocess(blankToUndefined, z.enum(["on", "off"], { errorMap: () => ({ message: 'viewAll must be "on".' }) }).optional()),
   category: idParam("category"),
   brand: idParam("brand"),
   retailer__id: idParam("retailer__id"),
@@ -76,7 +73,12 @@ export const MarketQuerySchema = z.object({
     z
       .string()
       .max(400, "sizes is too long.")
-      .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean))
+      .transform((s) =>
+        s
+          .split(",")
+          .map((x) => x.trim())
+          .filter(Boolean),
+      )
       .pipe(z.array(SizeLabel, { invalid_type_error: "sizes must be a comma-separated list." }).max(40, "Choose at most 40 sizes."))
       .optional(),
   ),
@@ -113,7 +115,20 @@ export interface MarketQuery {
 
 export type ParsedQuery = { ok: true; query: MarketQuery } | { ok: false; message: string };
 
-const KNOWN = ["offset", "limit", "viewAll", "category", "brand", "retailer__id", "variantId", "id", "units", "sizes", "search", "ordering"] as const;
+const KNOWN = [
+  "offset",
+  "limit",
+  "viewAll",
+  "category",
+  "brand",
+  "retailer__id",
+  "variantId",
+  "id",
+  "units",
+  "sizes",
+  "search",
+  "ordering",
+] as const;
 
 /**
  * Parses the URL's parameters (unknown ones are ignored; a parameter given twice is an error). `pathBrand`

@@ -15,7 +15,12 @@ import { LedgerTable, LinesTable, PaymentsList, ShipmentsList, UpdatesList } fro
 
 export const ADMIN_CARD_TABS = ["summary", "updates", "shipping", "payments"] as const;
 export type AdminCardTab = (typeof ADMIN_CARD_TABS)[number];
-export const ADMIN_CARD_TAB_LABELS: Record<AdminCardTab, string> = { summary: "summary", updates: "updates", shipping: "Shipping", payments: "Payments" };
+export const ADMIN_CARD_TAB_LABELS: Record<AdminCardTab, string> = {
+  summary: "summary",
+  updates: "updates",
+  shipping: "Shipping",
+  payments: "Payments",
+};
 
 export function isAdminCardTab(v: unknown): v is AdminCardTab {
   return typeof v === "string" && (ADMIN_CARD_TABS as readonly string[]).includes(v);
@@ -45,13 +50,14 @@ export function AdminOrderCard({
         <div>
           <strong>Order {row.externalId}</strong> <span className="pill">{row.displayStatus}</span>
           <div className="muted">
-            {row.typeLabel} · {row.brandName ?? "—"} · {partyLabels(row.transactionType).provider} <span data-testid="provider-name">{row.providerName}</span> →{" "}
-            {partyLabels(row.transactionType).receiver}{" "}
+            {row.typeLabel} · {row.brandName ?? "—"} · {partyLabels(row.transactionType).provider}{" "}
+            <span data-testid="provider-name">{row.providerName}</span> → {partyLabels(row.transactionType).receiver}{" "}
             <span data-testid="receiver-name">{row.receiverName}</span>
           </div>
           <div className="muted">
             state {row.statename} · stage {row.stage}
-            {row.lastActionCode !== null ? ` · last action ${row.lastActionCode} ${row.lastActionLabel}` : ""} · {timeSince(row.modifiedAt, now)}
+            {row.lastActionCode !== null ? ` · last action ${row.lastActionCode} ${row.lastActionLabel}` : ""} ·{" "}
+            {timeSince(row.modifiedAt, now)}
           </div>
         </div>
         <div>
@@ -71,7 +77,14 @@ export function AdminOrderCard({
         <>
           <nav className="order-tabs" role="tablist">
             {ADMIN_CARD_TABS.map((t) => (
-              <Link key={t} to={hrefFor(row.id, t)} role="tab" aria-selected={t === tab} className={t === tab ? "active" : ""} data-testid={`card-tab-${t}`}>
+              <Link
+                key={t}
+                to={hrefFor(row.id, t)}
+                role="tab"
+                aria-selected={t === tab}
+                className={t === tab ? "active" : ""}
+                data-testid={`card-tab-${t}`}
+              >
                 {ADMIN_CARD_TAB_LABELS[t]}
               </Link>
             ))}

@@ -12,7 +12,13 @@ import { useMemo, useState } from "react";
 import type { z } from "zod";
 import type { OrderDetail } from "../../../db/queries/order-views/order-detail";
 import { formatCents } from "../../../domain/money";
-import { CONFIRM_DECLINE_OTHERS, NOT_YET_RATED, RATE_THIS_TRANSACTION, SELLER_CARD_NEEDED, TRANSACTION_LABELS } from "../../../domain/messages";
+import {
+  CONFIRM_DECLINE_OTHERS,
+  NOT_YET_RATED,
+  RATE_THIS_TRANSACTION,
+  SELLER_CARD_NEEDED,
+  TRANSACTION_LABELS,
+} from "../../../domain/messages";
 import { BUYER_DECLINE_REASONS, CANCEL_SHIPMENT_REASONS, SELLER_DECLINE_REASONS } from "../../../domain/reasons";
 import { canCancelShipment, canProviderModifySale } from "../../../domain/states";
 import type { MyRma } from "~/utils/rma.server";
@@ -20,7 +26,13 @@ import { CardFields } from "~/components/CardFields";
 import { ErrorList } from "~/components/forms";
 import { formatDate } from "~/components/orders/format";
 import { ShippingPapers } from "~/components/orders/OrderParts";
-import { CancelShipmentSchema, CHECKOUT_DECLINE_REASONS, DeclineCheckoutSchema, DeclineModifiedSchema, DeclineSaleSchema } from "~/components/orders/schemas";
+import {
+  CancelShipmentSchema,
+  CHECKOUT_DECLINE_REASONS,
+  DeclineCheckoutSchema,
+  DeclineModifiedSchema,
+  DeclineSaleSchema,
+} from "~/components/orders/schemas";
 import { RmaOffer } from "~/components/rma/RmaOffer";
 
 /**
@@ -45,7 +57,11 @@ export type SummaryData = { order: OrderDetail; myRating: Rating | null; otherRa
 
 function Busy() {
   const n = useNavigation();
-  return n.state === "submitting" ? <span className="muted" data-testid="spinner">Working…</span> : null;
+  return n.state === "submitting" ? (
+    <span className="muted" data-testid="spinner">
+      Working…
+    </span>
+  ) : null;
 }
 
 function ReasonSelect({
@@ -109,7 +125,9 @@ export function CompleteCheckoutPanel({ o, a, errors }: { o: OrderDetail; a: Det
       <h2>Complete checkout</h2>
       <p>
         Your card is pre-authorised for {formatCents(o.amounts.receiverGrandTotalCents)} (goods, 10% fee and shipping)
-        {o.requestId ? " and charged now: the other retailer already approved this order for your request." : " and charged only when the seller approves."}
+        {o.requestId
+          ? " and charged now: the other retailer already approved this order for your request."
+          : " and charged only when the seller approves."}
       </p>
       <Form method="post" data-testid="form-complete_checkout">
         <input type="hidden" name="intent" value="complete_checkout" />
@@ -159,7 +177,17 @@ function ConfirmDeclineOthers({ resend }: { resend: Record<string, string> }) {
   );
 }
 
-function AddCardForm({ a, errors, title, carry }: { a: DetailActionData | undefined; errors: DetailErrors; title: string; carry?: Record<string, string> }) {
+function AddCardForm({
+  a,
+  errors,
+  title,
+  carry,
+}: {
+  a: DetailActionData | undefined;
+  errors: DetailErrors;
+  title: string;
+  carry?: Record<string, string>;
+}) {
   const cardErrors = a?.command === "add_card" ? errors : undefined;
   return (
     <Form method="post" data-testid="form-add_card">
@@ -188,7 +216,10 @@ export function ProviderApprovePanel({ o, a, errors }: { o: OrderDetail; a: Deta
     return (
       <div className="order-panel" data-testid="panel-modified-purchase">
         <h2>Approve/Decline Modified Purchase</h2>
-        <p>The other retailer changed the units of this order (see “Modified to” below). Approving charges your card for the modified order only.</p>
+        <p>
+          The other retailer changed the units of this order (see “Modified to” below). Approving charges your card for the modified order
+          only.
+        </p>
         <Form method="post" data-testid="form-approve_modified">
           <input type="hidden" name="intent" value="approve_modified" />
           <button type="submit" className="button" data-testid="approve-modified-submit">
@@ -215,9 +246,21 @@ export function ProviderApprovePanel({ o, a, errors }: { o: OrderDetail; a: Deta
     return (
       <div className="order-panel" data-testid="panel-payment">
         {confirmResend ? <ConfirmDeclineOthers resend={confirmResend} /> : null}
-        <AddCardForm a={a} errors={errors} title="Add a card to approve this sale" carry={a?.need === "payment_method" ? a.resend : undefined} />
+        <AddCardForm
+          a={a}
+          errors={errors}
+          title="Add a card to approve this sale"
+          carry={a?.need === "payment_method" ? a.resend : undefined}
+        />
         {/* The seller sees Decline as well as Approve Sale, also while a card is asked for. */}
-        <ReasonSelect id="decline-sale" intent="decline" schema={DeclineSaleSchema} choices={SELLER_DECLINE_REASONS} label="Or decline:" button={TRANSACTION_LABELS.decline} />
+        <ReasonSelect
+          id="decline-sale"
+          intent="decline"
+          schema={DeclineSaleSchema}
+          choices={SELLER_DECLINE_REASONS}
+          label="Or decline:"
+          button={TRANSACTION_LABELS.decline}
+        />
       </div>
     );
   }
@@ -226,9 +269,19 @@ export function ProviderApprovePanel({ o, a, errors }: { o: OrderDetail; a: Deta
     <div className="order-panel" data-testid="panel-provider-approve">
       {confirmResend ? <ConfirmDeclineOthers resend={confirmResend} /> : null}
       <h2>Approve this sale</h2>
-      <p>You may lower the units you can ship (never more than requested). Approving charges the buyer and books the carrier pickup: the goods must be ready within two business days.</p>
+      <p>
+        You may lower the units you can ship (never more than requested). Approving charges the buyer and books the carrier pickup: the
+        goods must be ready within two business days.
+      </p>
       <RespondForm o={o} />
-      <ReasonSelect id="decline-sale" intent="decline" schema={DeclineSaleSchema} choices={SELLER_DECLINE_REASONS} label="Or decline:" button={TRANSACTION_LABELS.decline} />
+      <ReasonSelect
+        id="decline-sale"
+        intent="decline"
+        schema={DeclineSaleSchema}
+        choices={SELLER_DECLINE_REASONS}
+        label="Or decline:"
+        button={TRANSACTION_LABELS.decline}
+      />
     </div>
   );
 }
@@ -308,8 +361,8 @@ export function ShipmentPendingPanel({ o }: { o: OrderDetail }) {
     <div className="order-panel" data-testid="panel-shipment-pending">
       <h2>Ship this order</h2>
       <p>
-        Have the goods ready for the carrier's pickup{ship?.pickupBy ? ` by ${formatDate(ship.pickupBy)}` : " within two business days"}. Put the packing slip in the box.
-        Your payout is released when the carrier scans the goods.
+        Have the goods ready for the carrier's pickup{ship?.pickupBy ? ` by ${formatDate(ship.pickupBy)}` : " within two business days"}.
+        Put the packing slip in the box. Your payout is released when the carrier scans the goods.
       </p>
       {/* A sale's label can be printed while the pickup is scheduled. */}
       <ShippingPapers externalId={o.externalId} labelUrl={ship?.status === "pickup_scheduled" ? ship.labelUrl : null} />
@@ -362,8 +415,8 @@ export function SummaryPanel({ d }: { d: SummaryData }) {
           Buyer's rating:{" "}
           {d.otherRating ? (
             <>
-              condition <Stars n={d.otherRating.condition} />, packaging <Stars n={d.otherRating.packaging} />, timeliness <Stars n={d.otherRating.timeliness} />, overall{" "}
-              <Stars n={d.otherRating.overall} />
+              condition <Stars n={d.otherRating.condition} />, packaging <Stars n={d.otherRating.packaging} />, timeliness{" "}
+              <Stars n={d.otherRating.timeliness} />, overall <Stars n={d.otherRating.overall} />
               {d.otherRating.comments ? <q>{d.otherRating.comments}</q> : null}
             </>
           ) : (

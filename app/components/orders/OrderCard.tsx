@@ -11,11 +11,28 @@ import { shipmentStatusText, timeSince } from "./format";
 export type SwapCardKind = "pair" | "sent" | "received";
 
 /** A transaction card of /alerts and /orders: order id, brand, status link, amount (not swaps), time since modified. */
-export function OrderCardView({ o, now, showShipments = false, swapKind = "pair" }: { o: OrderCardData; now: number; showShipments?: boolean; swapKind?: SwapCardKind }) {
+export function OrderCardView({
+  o,
+  now,
+  showShipments = false,
+  swapKind = "pair",
+}: {
+  o: OrderCardData;
+  now: number;
+  showShipments?: boolean;
+  swapKind?: SwapCardKind;
+}) {
   const swap = o.swapUnits !== null;
-  const shown = !swap || swapKind === "pair" ? o.shipments : o.shipments.filter((s) => (s.direction === "Outgoing") === (swapKind === "sent"));
+  const shown =
+    !swap || swapKind === "pair" ? o.shipments : o.shipments.filter((s) => (s.direction === "Outgoing") === (swapKind === "sent"));
   return (
-    <article className="order-card" data-testid="order-card" data-order-id={o.id} data-external-id={o.externalId} data-swap-kind={swap ? swapKind : undefined}>
+    <article
+      className="order-card"
+      data-testid="order-card"
+      data-order-id={o.id}
+      data-external-id={o.externalId}
+      data-swap-kind={swap ? swapKind : undefined}
+    >
       <header>
         <div>
           <strong>Order {o.externalId}</strong>
@@ -66,14 +83,32 @@ function SwapHalves({ o, kind }: { o: OrderCardData; kind: SwapCardKind }) {
   const n = (k: number) => `${k} unit${k === 1 ? "" : "s"}`;
   return (
     <p className="meta" data-testid="card-swap-halves">
-      {kind !== "received" ? <span data-testid="card-swap-sent">Swap sent: {n(u.sent)} to {o.counterpartyLabel}</span> : null}
+      {kind !== "received" ? (
+        <span data-testid="card-swap-sent">
+          Swap sent: {n(u.sent)} to {o.counterpartyLabel}
+        </span>
+      ) : null}
       {kind === "pair" ? " · " : null}
-      {kind !== "sent" ? <span data-testid="card-swap-received">Swap received: {n(u.received)} from {o.counterpartyLabel}</span> : null}
+      {kind !== "sent" ? (
+        <span data-testid="card-swap-received">
+          Swap received: {n(u.received)} from {o.counterpartyLabel}
+        </span>
+      ) : null}
     </p>
   );
 }
 
-export function Pager({ total, limit, offset, hrefFor }: { total: number; limit: number; offset: number; hrefFor: (offset: number) => string }) {
+export function Pager({
+  total,
+  limit,
+  offset,
+  hrefFor,
+}: {
+  total: number;
+  limit: number;
+  offset: number;
+  hrefFor: (offset: number) => string;
+}) {
   if (total <= limit) return null;
   return (
     <nav className="form-actions" aria-label="Pages" data-testid="pager">

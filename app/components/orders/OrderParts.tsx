@@ -8,7 +8,15 @@ import type { Role } from "../../../domain/states";
 import { formatDate, formatDateTime, shipmentStatusText, sizesText } from "./format";
 
 /** The order's goods lines; a swap's with a first column naming whose goods each line is (`sideLabel`). */
-export function LinesTable({ lines, showPending = false, sideLabel }: { lines: OrderLineView[]; showPending?: boolean; sideLabel?: (side: string) => string }) {
+export function LinesTable({
+  lines,
+  showPending = false,
+  sideLabel,
+}: {
+  lines: OrderLineView[];
+  showPending?: boolean;
+  sideLabel?: (side: string) => string;
+}) {
   return (
     <table className="table" data-testid="order-lines">
       <thead>
@@ -32,7 +40,9 @@ export function LinesTable({ lines, showPending = false, sideLabel }: { lines: O
               {l.brandName} {l.displayName} {l.color ? `(${l.color})` : ""}
             </td>
             <td>{sizesText(l.sizes)}</td>
-            {showPending ? <td data-testid="pending-sizes">{l.pendingSizes ? sizesText(l.pendingSizes) || "removed" : "unchanged"}</td> : null}
+            {showPending ? (
+              <td data-testid="pending-sizes">{l.pendingSizes ? sizesText(l.pendingSizes) || "removed" : "unchanged"}</td>
+            ) : null}
             <td>{l.quantity}</td>
             <td>{formatCents(l.unitPriceCents)}</td>
             <td>{formatCents(l.valueCents)}</td>
@@ -59,7 +69,15 @@ export const PAYOUT_PENDING_TEXT = Object.freeze({
   swapDifference: "Payout pending: the value difference is paid to you once both parcels are scanned.",
 });
 
-export function PaymentsList({ payments, showIds = false, payoutPending = null }: { payments: PaymentView[]; showIds?: boolean; payoutPending?: string | null }) {
+export function PaymentsList({
+  payments,
+  showIds = false,
+  payoutPending = null,
+}: {
+  payments: PaymentView[];
+  showIds?: boolean;
+  payoutPending?: string | null;
+}) {
   const queued = payments.some((p) => p.queued);
   const payout = payments.find(isPayoutPayment);
   return (
@@ -124,21 +142,26 @@ export function ShipmentsList({ shipments, trackingLinks = false }: { shipments:
       {shipments.map((s) => (
         <section key={s.id} className="card" data-testid="shipment" data-shipment-id={s.id} style={{ marginBottom: "0.5rem" }}>
           <p>
-            {s.direction ? <strong>{s.direction}</strong> : <strong>Shipment {s.id}</strong>} · <span data-testid="shipment-status">{shipmentStatusText(s.status)}</span>
+            {s.direction ? <strong>{s.direction}</strong> : <strong>Shipment {s.id}</strong>} ·{" "}
+            <span data-testid="shipment-status">{shipmentStatusText(s.status)}</span>
             {s.trackingNumber ? (
               <>
                 {" "}
                 · Tracking{" "}
                 {trackingLinks ? (
-                  <a href={`https://tools.usps.com/go/TrackConfirmAction?tLabels=${encodeURIComponent(s.trackingNumber)}`} target="_blank" rel="noreferrer">
+                  <a
+                    href={`https://tools.usps.com/go/TrackConfirmAction?tLabels=${encodeURIComponent(s.trackingNumber)}`}
+                    target="_blank"
+                    rel="noreferrer"
+                  >
                     {s.trackingNumber}
                   </a>
                 ) : (
                   s.trackingNumber
                 )}
               </>
-            ) : null}
-            {" "}· created {formatDate(s.createdAt)}
+            ) : null}{" "}
+            · created {formatDate(s.createdAt)}
           </p>
           <p className="muted">
             {s.senderLabel} → {s.receiverLabel}

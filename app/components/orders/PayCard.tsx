@@ -38,20 +38,37 @@ export function CardStep({
 }) {
   const [choice, setChoice] = useState<"saved" | "new">(d.card ? "saved" : "new");
   return (
-    <div role="dialog" aria-modal="false" aria-labelledby="card-step-title" className="card checkout-dialog" data-testid="card-step" style={{ maxWidth: "44rem" }}>
+    <div
+      role="dialog"
+      aria-modal="false"
+      aria-labelledby="card-step-title"
+      className="card checkout-dialog"
+      data-testid="card-step"
+      style={{ maxWidth: "44rem" }}
+    >
       <h2 id="card-step-title">Your card</h2>
       <ErrorList kind="form" testId="pay-error" errors={errors[""]} />
       {d.mode === "elements" && d.publishableKey && choice === "new" ? (
         <>
           {d.card ? <CardChoice card={d.card} choice={choice} onChange={setChoice} standalone /> : null}
-          <ElementsCardForm publishableKey={d.publishableKey} hidden={{ [CARD_FIELDS.choice]: "new" }} testId="pay-elements-form" busy={busy} submitTestId="pay-submit">
+          <ElementsCardForm
+            publishableKey={d.publishableKey}
+            hidden={{ [CARD_FIELDS.choice]: "new" }}
+            testId="pay-elements-form"
+            busy={busy}
+            submitTestId="pay-submit"
+          >
             {busy ? "Processing…" : submitLabel}
           </ElementsCardForm>
         </>
       ) : (
         <Form method="post" action={action} className="form-stack" data-testid="pay-form" autoComplete="off">
           <input type="hidden" name="form_id" value={d.formId} readOnly />
-          {d.card ? <CardChoice card={d.card} choice={choice} onChange={setChoice} /> : <input type="hidden" name={CARD_FIELDS.choice} value="new" />}
+          {d.card ? (
+            <CardChoice card={d.card} choice={choice} onChange={setChoice} />
+          ) : (
+            <input type="hidden" name={CARD_FIELDS.choice} value="new" />
+          )}
           {choice === "new" ? <CardFields provider={d.provider} errors={errors} /> : null}
           <div className="form-actions">
             <Link to={back.to} className="button button-outline">
@@ -82,11 +99,24 @@ function CardChoice({
     <fieldset className="field" data-testid="card-choice">
       <legend>Pay with</legend>
       <label>
-        <input type="radio" name={standalone ? "card_choice_view" : CARD_FIELDS.choice} value="saved" checked={choice === "saved"} onChange={() => onChange("saved")} /> My{" "}
-        {card.description} ending in {card.lastFour}
+        <input
+          type="radio"
+          name={standalone ? "card_choice_view" : CARD_FIELDS.choice}
+          value="saved"
+          checked={choice === "saved"}
+          onChange={() => onChange("saved")}
+        />{" "}
+        My {card.description} ending in {card.lastFour}
       </label>
       <label>
-        <input type="radio" name={standalone ? "card_choice_view" : CARD_FIELDS.choice} value="new" checked={choice === "new"} onChange={() => onChange("new")} /> A new card
+        <input
+          type="radio"
+          name={standalone ? "card_choice_view" : CARD_FIELDS.choice}
+          value="new"
+          checked={choice === "new"}
+          onChange={() => onChange("new")}
+        />{" "}
+        A new card
       </label>
     </fieldset>
   );

@@ -24,7 +24,10 @@ import type { MyRma } from "~/utils/rma.server";
 import { formatDate, shipmentStatusText, sizesText } from "./format";
 
 interface Props {
-  order: Pick<OrderDetail, "id" | "externalId" | "role" | "statename" | "actionNeeded" | "displayStatus" | "shipments" | "ratings" | "swapWindows" | "lines">;
+  order: Pick<
+    OrderDetail,
+    "id" | "externalId" | "role" | "statename" | "actionNeeded" | "displayStatus" | "shipments" | "ratings" | "swapWindows" | "lines"
+  >;
   /** The side may open the RMA wizard (48 hours after the delivery of what it received, no RMA yet). */
   canRma?: boolean;
   /** The side's RMA of this swap, once it has one (a link instead of the button). */
@@ -122,7 +125,8 @@ export function SwapPanel({ order, view, choices, error, cardErrors, canRma = fa
       </div>
     );
   }
-  if (role && order.shipments.length > 0) return <ShippingPanel order={order} role={role} busy={busy} errorBox={errorBox} canRma={canRma} myRma={myRma} now={now} />;
+  if (role && order.shipments.length > 0)
+    return <ShippingPanel order={order} role={role} busy={busy} errorBox={errorBox} canRma={canRma} myRma={myRma} now={now} />;
   if (!role || !view || (waiting && !choosing)) {
     return (
       <div className="order-panel" data-testid="swap-panel">
@@ -148,13 +152,25 @@ export function SwapPanel({ order, view, choices, error, cardErrors, canRma = fa
 }
 
 /** The provider's choice from the receiver's swap listings of the brand (units per size), or a decline. */
-function ChooseForm({ choices, busy, status, errorBox }: { choices: SwapChoice[]; busy: boolean; status: React.ReactNode; errorBox: React.ReactNode }) {
+function ChooseForm({
+  choices,
+  busy,
+  status,
+  errorBox,
+}: {
+  choices: SwapChoice[];
+  busy: boolean;
+  status: React.ReactNode;
+  errorBox: React.ReactNode;
+}) {
   return (
     <div className="order-panel" data-testid="swap-panel">
       {status}
       {errorBox}
       <h3>Choose from the other retailer's swap listings</h3>
-      {choices.length === 0 ? <p data-testid="swap-no-choices">The other retailer has no swap listings of this brand with units left.</p> : null}
+      {choices.length === 0 ? (
+        <p data-testid="swap-no-choices">The other retailer has no swap listings of this brand with units left.</p>
+      ) : null}
       <Form method="post" className="form-stack" data-testid="swap-choose-form">
         <input type="hidden" name="intent" value="choose" />
         {choices.map((c) => (
@@ -167,7 +183,15 @@ function ChooseForm({ choices, busy, status, errorBox }: { choices: SwapChoice[]
               .map(([size, n]) => (
                 <label key={size} style={{ marginRight: "1rem" }}>
                   {size} (of {n}){" "}
-                  <input type="number" min={0} max={n} step={1} name={`units.${c.listingId}.${size}`} defaultValue="" style={{ width: "5rem" }} />
+                  <input
+                    type="number"
+                    min={0}
+                    max={n}
+                    step={1}
+                    name={`units.${c.listingId}.${size}`}
+                    defaultValue=""
+                    style={{ width: "5rem" }}
+                  />
                 </label>
               ))}
           </fieldset>
@@ -184,12 +208,25 @@ function ChooseForm({ choices, busy, status, errorBox }: { choices: SwapChoice[]
 /** Each style's name by its variation, from the order's lines (the swap's terms carry ids, sizes and prices only). */
 function styleNames(lines: Props["order"]["lines"]): Map<number, string> {
   const names = new Map<number, string>();
-  for (const l of lines) if (l.variationId !== null) names.set(l.variationId, `${l.productCode} ${l.displayName}${l.color ? ` (${l.color})` : ""}`);
+  for (const l of lines)
+    if (l.variationId !== null) names.set(l.variationId, `${l.productCode} ${l.displayName}${l.color ? ` (${l.color})` : ""}`);
   return names;
 }
 
 /** Both sides' lines with their quantities (each side in turn may lower them or remove a line), approve, decline. */
-function ApproveForm({ view, role, busy, errorBox, styles }: { view: SwapView; role: Role; busy: boolean; errorBox: React.ReactNode; styles: Map<number, string> }) {
+function ApproveForm({
+  view,
+  role,
+  busy,
+  errorBox,
+  styles,
+}: {
+  view: SwapView;
+  role: Role;
+  busy: boolean;
+  errorBox: React.ReactNode;
+  styles: Map<number, string>;
+}) {
   const [edited, setEdited] = useState(false);
   const receiverHasValue = view.receiver.lines.length > 0;
   const differs = view.valuation.differenceCents > 0;
@@ -214,11 +251,26 @@ function ApproveForm({ view, role, busy, errorBox, styles }: { view: SwapView; r
                 {Object.entries(l.sizes).map(([size, n]) => (
                   <label key={size} style={{ marginRight: "1rem" }}>
                     {size}{" "}
-                    <input type="number" min={0} max={n} step={1} name={`lines.${side}.${i}.${size}`} defaultValue={n} style={{ width: "5rem" }} />
+                    <input
+                      type="number"
+                      min={0}
+                      max={n}
+                      step={1}
+                      name={`lines.${side}.${i}.${size}`}
+                      defaultValue={n}
+                      style={{ width: "5rem" }}
+                    />
                   </label>
                 ))}
                 <span>{formatCents(l.unitPriceCents)} a unit</span>{" "}
-                <button type="submit" name="intent" value={`remove:${side}.${i}`} className="button button-small button-outline" disabled={busy} data-testid="swap-remove-line">
+                <button
+                  type="submit"
+                  name="intent"
+                  value={`remove:${side}.${i}`}
+                  className="button button-small button-outline"
+                  disabled={busy}
+                  data-testid="swap-remove-line"
+                >
                   Remove
                 </button>
               </div>
@@ -231,11 +283,19 @@ function ApproveForm({ view, role, busy, errorBox, styles }: { view: SwapView; r
         {differs ? (
           <div className="field field-checkbox">
             <label htmlFor="swap-call-it-even">
-              <input id="swap-call-it-even" type="checkbox" name="call_it_even" /> Call it even: forgive the {formatCents(view.valuation.differenceCents)} difference
+              <input id="swap-call-it-even" type="checkbox" name="call_it_even" /> Call it even: forgive the{" "}
+              {formatCents(view.valuation.differenceCents)} difference
             </label>
           </div>
         ) : null}
-        <button type="submit" name="intent" value="approve" className="button" disabled={busy || !receiverHasValue} data-testid="swap-approve">
+        <button
+          type="submit"
+          name="intent"
+          value="approve"
+          className="button"
+          disabled={busy || !receiverHasValue}
+          data-testid="swap-approve"
+        >
           {view.isModified || edited ? TRANSACTION_LABELS.submitResponseSwap : TRANSACTION_LABELS.approveSwap}
         </button>
       </Form>
@@ -355,14 +415,15 @@ function ShippingPanel({
             <ParcelStatus parcel={mine} testId="swap-my-parcel-status" />
             {waitingForPickup && shipping ? (
               <p>
-                Have the goods ready for the carrier's pickup{mine.pickupBy ? ` by ${formatDate(mine.pickupBy)}` : ""} and put the packing slip in the box. A side
-                that does not ship pays the cost of the goods swapped if not shipped.
+                Have the goods ready for the carrier's pickup{mine.pickupBy ? ` by ${formatDate(mine.pickupBy)}` : ""} and put the packing
+                slip in the box. A side that does not ship pays the cost of the goods swapped if not shipped.
               </p>
             ) : null}
             {waitingForPickup && order.statename === SWAP_STATES.SHIP_SWAP_TRY2 ? (
               <p className="alert alert-warning" role="status" data-testid="swap-try2">
-                The carrier could not pick up your parcel. A second pickup is booked{mine.pickupBy ? ` for ${formatDate(mine.pickupBy)}` : ""}: if the parcel is
-                not picked up by then, your card on file is charged the cost of the goods swapped and that amount is paid to the other retailer.
+                The carrier could not pick up your parcel. A second pickup is booked
+                {mine.pickupBy ? ` for ${formatDate(mine.pickupBy)}` : ""}: if the parcel is not picked up by then, your card on file is
+                charged the cost of the goods swapped and that amount is paid to the other retailer.
               </p>
             ) : null}
             {/* A swap's label can be printed unless its parcel is cancelled. */}

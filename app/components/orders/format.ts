@@ -5,7 +5,13 @@ const TZ = "America/New_York";
 const DATE_FORMAT: Intl.DateTimeFormatOptions = { timeZone: TZ, year: "numeric", month: "2-digit", day: "2-digit" };
 /** Made once: building an Intl.DateTimeFormat costs far more than formatting with it (order pages format many dates). */
 const DATE = new Intl.DateTimeFormat("en-US", DATE_FORMAT);
-const DATE_TIME = new Intl.DateTimeFormat("en-US", { ...DATE_FORMAT, hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
+const DATE_TIME = new Intl.DateTimeFormat("en-US", {
+  ...DATE_FORMAT,
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hour12: false,
+});
 
 function parts(iso: string, withTime: boolean): Record<string, string> | null {
   const d = new Date(iso);

@@ -19,16 +19,30 @@ import { text } from "../../../domain/text";
 export const RATING_INVALID = "Please rate every criterion with 1 to 5 stars.";
 
 /** Buyer reasons for declining an order made for its request (0, 1, 2). */
-export const CHECKOUT_DECLINE_REASONS: readonly Choice<number>[] = Object.freeze(BUYER_DECLINE_REASONS.filter((r) => r.value !== BUYER_DECLINE_DEFAULT_REASON));
+export const CHECKOUT_DECLINE_REASONS: readonly Choice<number>[] = Object.freeze(
+  BUYER_DECLINE_REASONS.filter((r) => r.value !== BUYER_DECLINE_DEFAULT_REASON),
+);
 
-export const DeclineSaleSchema = z.object({ intent: z.literal("decline"), reason: choiceSchema(SELLER_DECLINE_REASONS, DECLINE_REASON_REQUIRED) });
-export const DeclineCheckoutSchema = z.object({ intent: z.literal("decline_checkout"), reason: choiceSchema(CHECKOUT_DECLINE_REASONS, DECLINE_REASON_REQUIRED) });
+export const DeclineSaleSchema = z.object({
+  intent: z.literal("decline"),
+  reason: choiceSchema(SELLER_DECLINE_REASONS, DECLINE_REASON_REQUIRED),
+});
+export const DeclineCheckoutSchema = z.object({
+  intent: z.literal("decline_checkout"),
+  reason: choiceSchema(CHECKOUT_DECLINE_REASONS, DECLINE_REASON_REQUIRED),
+});
 /** Modified purchase: reasons 0, 1, 2; none chosen = the default 30 (docs/product/glossary.md, "Reasons"). */
 export const DeclineModifiedSchema = z.object({
   intent: z.literal("decline_modified"),
-  reason: z.preprocess((v) => (v === undefined || v === null || v === "" ? BUYER_DECLINE_DEFAULT_REASON : v), choiceSchema(BUYER_DECLINE_REASONS, DECLINE_REASON_REQUIRED)),
+  reason: z.preprocess(
+    (v) => (v === undefined || v === null || v === "" ? BUYER_DECLINE_DEFAULT_REASON : v),
+    choiceSchema(BUYER_DECLINE_REASONS, DECLINE_REASON_REQUIRED),
+  ),
 });
-export const CancelShipmentSchema = z.object({ intent: z.literal("cancel_shipment"), reason: choiceSchema(CANCEL_SHIPMENT_REASONS, CANCEL_REASON_REQUIRED) });
+export const CancelShipmentSchema = z.object({
+  intent: z.literal("cancel_shipment"),
+  reason: choiceSchema(CANCEL_SHIPMENT_REASONS, CANCEL_REASON_REQUIRED),
+});
 
 const star = z.coerce
   .number({ invalid_type_error: RATING_INVALID, required_error: RATING_INVALID })

@@ -45,8 +45,17 @@ export type DecisionErrors = Record<string, string[] | undefined>;
 /** Whether the RMA's payments moved what it recorded, once it ended (domain/rma-money rmaBalanced); omitted while open. */
 function balancedOf(rma: RmaPageView, detail: OrderDetail): { balanced?: boolean } {
   const ledger = rma.ledger ?? {};
-  const rows = detail.payments.map((p) => ({ toVictim: p.retailerId === rma.victimId, txtype: p.txtype, status: p.status, amountCents: p.amountCents }));
-  const b = rmaBalanced(rma.stage, { victimRefundCents: Number(ledger.victimRefundCents ?? 0), perpetratorChargeCents: Number(ledger.perpetratorChargeCents ?? 0) }, rows);
+  const rows = detail.payments.map((p) => ({
+    toVictim: p.retailerId === rma.victimId,
+    txtype: p.txtype,
+    status: p.status,
+    amountCents: p.amountCents,
+  }));
+  const b = rmaBalanced(
+    rma.stage,
+    { victimRefundCents: Number(ledger.victimRefundCents ?? 0), perpetratorChargeCents: Number(ledger.perpetratorChargeCents ?? 0) },
+    rows,
+  );
   return b === null ? {} : { balanced: b };
 }
 
@@ -95,7 +104,9 @@ function RmaTotals({ rma, requestedCents }: { rma: RmaPageView; requestedCents: 
         </dd>
         <dt>Approved</dt>
         <dd data-testid="rma-totals-approved">
-          {decided ? `${approvedUnits} units, ${formatCents(rma.lines.reduce((a, l) => a + (l.approved ? l.approvedQuantity * l.unitPriceCents : 0), 0))}` : "not decided yet"}
+          {decided
+            ? `${approvedUnits} units, ${formatCents(rma.lines.reduce((a, l) => a + (l.approved ? l.approvedQuantity * l.unitPriceCents : 0), 0))}`
+            : "not decided yet"}
         </dd>
         {decided ? (
           <>
@@ -130,14 +141,22 @@ export function RmaCard({
   return (
     <article className="admin-card" data-testid="admin-rma-card" data-rma-id={rma.id} data-stage={rma.stage}>
       <header>
-        <strong>RMA {rma.externalId}</strong> <span className="pill">{rma.displayStatus}</span> · victim {detail.providerLabel} → perpetrator {detail.receiverLabel}{" "}
+        <strong>RMA {rma.externalId}</strong> <span className="pill">{rma.displayStatus}</span> · victim {detail.providerLabel} →
+        perpetrator {detail.receiverLabel}{" "}
         <Link to="/admin/active-rmas" data-testid="close-card">
           Close
         </Link>
       </header>
       <nav className="order-tabs" role="tablist">
         {RMA_CARD_TABS.map((t) => (
-          <Link key={t} to={`/admin/active-rmas?rma=${rma.id}&tab=${t}`} role="tab" aria-selected={t === tab} className={t === tab ? "active" : ""} data-testid={`card-tab-${t}`}>
+          <Link
+            key={t}
+            to={`/admin/active-rmas?rma=${rma.id}&tab=${t}`}
+            role="tab"
+            aria-selected={t === tab}
+            className={t === tab ? "active" : ""}
+            data-testid={`card-tab-${t}`}
+          >
             {t}
           </Link>
         ))}
@@ -241,13 +260,26 @@ function DecisionForm({ rma, errors }: { rma: RmaPageView; errors: DecisionError
           </legend>
           <input type="hidden" name={`lines[${i}].id`} value={l.lineId} />
           <label>
-            <input type="radio" name={`lines[${i}].decision`} value="approve" onChange={() => setDecided((x) => ({ ...x, [l.lineId]: true }))} /> Approve
+            <input
+              type="radio"
+              name={`lines[${i}].decision`}
+              value="approve"
+              onChange={() => setDecided((x) => ({ ...x, [l.lineId]: true }))}
+            />{" "}
+            Approve
           </label>{" "}
           <label>
-            <input type="radio" name={`lines[${i}].decision`} value="deny" onChange={() => setDecided((x) => ({ ...x, [l.lineId]: true }))} /> Deny
+            <input
+              type="radio"
+              name={`lines[${i}].decision`}
+              value="deny"
+              onChange={() => setDecided((x) => ({ ...x, [l.lineId]: true }))}
+            />{" "}
+            Deny
           </label>{" "}
           <label>
-            Approved units <input type="number" name={`lines[${i}].qty`} min={1} max={l.requested} defaultValue={l.requested} style={{ width: "5rem" }} />
+            Approved units{" "}
+            <input type="number" name={`lines[${i}].qty`} min={1} max={l.requested} defaultValue={l.requested} style={{ width: "5rem" }} />
           </label>{" "}
           <label>
             Comment <input type="text" name={`lines[${i}].comment`} maxLength={1000} />

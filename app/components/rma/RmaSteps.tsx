@@ -72,7 +72,16 @@ function UnitsStep({ s, errors, lines, busy }: StepProps) {
                 </td>
                 <td>{l.quantity}</td>
                 <td>
-                  <input type="number" min={0} max={l.quantity} step={1} name={`q.${l.contributionId}`} defaultValue={x?.quantity || ""} aria-label={`Units of ${l.productCode} to return`} style={{ width: "5rem" }} />
+                  <input
+                    type="number"
+                    min={0}
+                    max={l.quantity}
+                    step={1}
+                    name={`q.${l.contributionId}`}
+                    defaultValue={x?.quantity || ""}
+                    aria-label={`Units of ${l.productCode} to return`}
+                    style={{ width: "5rem" }}
+                  />
                   <ErrorList inline testId={`error-q.${l.contributionId}`} errors={errors[`q.${l.contributionId}`]} />
                 </td>
                 <td>
@@ -85,7 +94,14 @@ function UnitsStep({ s, errors, lines, busy }: StepProps) {
                     ))}
                   </select>
                   <ErrorList inline testId={`error-r.${l.contributionId}`} errors={errors[`r.${l.contributionId}`]} />
-                  <input type="text" name={`o.${l.contributionId}`} defaultValue={x?.other ?? ""} maxLength={500} placeholder={`If "${reasonLabel(RMA_REASON_OTHER)}": describe it`} aria-label={`Other reason for ${l.productCode}`} />
+                  <input
+                    type="text"
+                    name={`o.${l.contributionId}`}
+                    defaultValue={x?.other ?? ""}
+                    maxLength={500}
+                    placeholder={`If "${reasonLabel(RMA_REASON_OTHER)}": describe it`}
+                    aria-label={`Other reason for ${l.productCode}`}
+                  />
                   <ErrorList inline testId={`error-o.${l.contributionId}`} errors={errors[`o.${l.contributionId}`]} />
                 </td>
               </tr>
@@ -112,7 +128,8 @@ function PicturesStep({ s, errors, busy, chosen }: StepProps) {
         return (
           <fieldset key={l.contributionId} className="field" data-testid="rma-picture-line">
             <legend>
-              {l.productCode} × {x.quantity}: {reasonLabel(x.reason)} {needs && x.pictures.length < RMA_MAX_PICTURES_PER_ITEM ? <span className="field-error">{PICTURE_REQUIRED}</span> : null}
+              {l.productCode} × {x.quantity}: {reasonLabel(x.reason)}{" "}
+              {needs && x.pictures.length < RMA_MAX_PICTURES_PER_ITEM ? <span className="field-error">{PICTURE_REQUIRED}</span> : null}
             </legend>
             {x.pictures.map((p) => (
               <span key={p} style={{ marginRight: "0.5rem" }}>
@@ -205,10 +222,12 @@ function ConfirmStep({ s, busy, chosen }: StepProps) {
         </tbody>
       </table>
       <p>
-        Contact: {s.draft.contact.contact_name}, {s.draft.contact.contact_email}, {s.draft.contact.contact_phone}; packing slip: {s.draft.contact.packing_slip_name}
+        Contact: {s.draft.contact.contact_name}, {s.draft.contact.contact_email}, {s.draft.contact.contact_phone}; packing slip:{" "}
+        {s.draft.contact.packing_slip_name}
       </p>
       <p>
-        Amount You Will Receive: <strong data-testid="rma-amount">{formatCents(s.amountCents)}</strong> (staff review every line within five business days)
+        Amount You Will Receive: <strong data-testid="rma-amount">{formatCents(s.amountCents)}</strong> (staff review every line within five
+        business days)
       </p>
       <div className="form-actions">
         <BackButton to="contact" />

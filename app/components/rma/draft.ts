@@ -7,7 +7,12 @@ import type { SubmissionResult } from "@conform-to/react";
 
 export const RMA_STEPS = ["units", "pictures", "contact", "confirm"] as const;
 export type RmaStepName = (typeof RMA_STEPS)[number];
-export const RMA_STEP_LABELS: Record<RmaStepName, string> = { units: "Select Unit(s)", pictures: "Pictures", contact: "Contact Info", confirm: "Confirm" };
+export const RMA_STEP_LABELS: Record<RmaStepName, string> = {
+  units: "Select Unit(s)",
+  pictures: "Pictures",
+  contact: "Contact Info",
+  confirm: "Confirm",
+};
 
 export interface RmaDraftLine {
   quantity: number;
@@ -44,4 +49,3 @@ export function draftFields(d: RmaDraft, except: RmaStepName): [string, string][
   if (except !== "contact") for (const [k, v] of Object.entries(d.contact)) if (v) out.push([k, v]);
   return out;
 }
-

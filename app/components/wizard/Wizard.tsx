@@ -93,7 +93,11 @@ function BlockedNotice({ blocked, messages }: { kind?: WizardKind; blocked: Wiza
 }
 
 function Thumb({ src, alt }: { src: string | null; alt: string }) {
-  return src ? <img className="wizard-thumb" src={src} alt={alt} width={64} height={64} loading="lazy" /> : <span className="wizard-thumb wizard-thumb-empty" />;
+  return src ? (
+    <img className="wizard-thumb" src={src} alt={alt} width={64} height={64} loading="lazy" />
+  ) : (
+    <span className="wizard-thumb wizard-thumb-empty" />
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -269,7 +273,13 @@ function StyleForm() {
   const reasons = kind === "listing" ? LISTING_REASONS : REQUEST_REASONS;
   const blocked = a?.blocked ?? null;
   return (
-    <Form method="post" action={wizardHref(kind, 0, state)} {...getFormProps(form)} className="wizard-style" data-testid="wizard-style-form">
+    <Form
+      method="post"
+      action={wizardHref(kind, 0, state)}
+      {...getFormProps(form)}
+      className="wizard-style"
+      data-testid="wizard-style-form"
+    >
       <h2>
         {product.displayName} <span className="muted">({product.sku})</span>
       </h2>
@@ -391,7 +401,16 @@ function SizesStage() {
           return (
             <div className="field wizard-size" key={label}>
               <label htmlFor={`size-${i}`}>{label}</label>
-              <input id={`size-${i}`} type="number" name={name} min={0} step={1} inputMode="numeric" data-size={label} defaultValue={initial(i, label)} />
+              <input
+                id={`size-${i}`}
+                type="number"
+                name={name}
+                min={0}
+                step={1}
+                inputMode="numeric"
+                data-size={label}
+                defaultValue={initial(i, label)}
+              />
               <ErrorList name={name} errors={form.allErrors[name]} />
             </div>
           );
@@ -445,7 +464,13 @@ function PhotosStage() {
         </ul>
       ) : null}
       {/* Keyed by the pictures so that the file input is emptied after each upload (no second upload on Continue). */}
-      <Form key={images.join(",")} method="post" encType="multipart/form-data" action={wizardHref(kind, 2, state)} data-testid="wizard-photos-form">
+      <Form
+        key={images.join(",")}
+        method="post"
+        encType="multipart/form-data"
+        action={wizardHref(kind, 2, state)}
+        data-testid="wizard-photos-form"
+      >
         {images.length < MAX_PHOTOS ? (
           <div className="field">
             <label htmlFor="wizard-photos-input">Add pictures</label>
@@ -607,21 +632,25 @@ function TermsStage() {
       ) : null}
       <Summary withModify={false} />
       <ListingExistsNotice />
-      {blocked ? <BlockedNotice kind={d.kind} blocked={blocked} messages={blockedText} /> : <ErrorList kind="form" testId="wizard-form-errors" errors={[...(form.errors ?? []), ...(a?.formErrors ?? [])]} />}
+      {blocked ? (
+        <BlockedNotice kind={d.kind} blocked={blocked} messages={blockedText} />
+      ) : (
+        <ErrorList kind="form" testId="wizard-form-errors" errors={[...(form.errors ?? []), ...(a?.formErrors ?? [])]} />
+      )}
       <Form method="post" action={wizardHref(d.kind, 4, d.state)} {...getFormProps(form)} data-testid="wizard-terms-form">
         <h2>Terms</h2>
         <div className="prose wizard-terms-text">
           {d.kind === "listing" ? (
             <p>
-              I confirm that these goods are new, unworn and in their original condition, that the units and sizes above are in my store now,
-              and that I will have them ready for pickup within two business days of approving a sale. Other retailers never see my
+              I confirm that these goods are new, unworn and in their original condition, that the units and sizes above are in my store
+              now, and that I will have them ready for pickup within two business days of approving a sale. Other retailers never see my
               store&apos;s name, only an anonymous label; sales at cost carry no fee, swaps a 5% fee (see Pricing).
             </p>
           ) : (
             <p>
-              I confirm that my store wants to buy these units at the brand&apos;s wholesale cost from another authorized retailer, that my card
-              will be pre-authorised when a retailer offers them and charged only on approval, plus the 10% purchase fee and shipping for the
-              units received (see Pricing). Other retailers never see my store&apos;s name, only an anonymous label.
+              I confirm that my store wants to buy these units at the brand&apos;s wholesale cost from another authorized retailer, that my
+              card will be pre-authorised when a retailer offers them and charged only on approval, plus the 10% purchase fee and shipping
+              for the units received (see Pricing). Other retailers never see my store&apos;s name, only an anonymous label.
             </p>
           )}
         </div>

@@ -81,7 +81,13 @@ async function wizardContext(request: Request): Promise<WizardContext> {
     return { auth, isStaff: true, chooseRetailer: true, retailerId: null, retailerActive: true };
   }
   const a = await requireRetailer(request);
-  return { auth: a, isStaff: a.user.isStaff, chooseRetailer: false, retailerId: a.retailer.id, retailerActive: a.retailer.status === "active" };
+  return {
+    auth: a,
+    isStaff: a.user.isStaff,
+    chooseRetailer: false,
+    retailerId: a.retailer.id,
+    retailerActive: a.retailer.status === "active",
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -143,7 +149,12 @@ async function resolve(ctx: WizardContext, kind: WizardKind, state: WizardState)
 function firstIncompleteStage(ctx: WizardContext, kind: WizardKind, r: Resolved): Stage {
   const s = r.state;
   const styleDone =
-    r.brand && r.product && r.variation && s.reason && (kind === "request" || s.listingType) && (!ctx.chooseRetailer || s.retailer !== undefined);
+    r.brand &&
+    r.product &&
+    r.variation &&
+    s.reason &&
+    (kind === "request" || s.listingType) &&
+    (!ctx.chooseRetailer || s.retailer !== undefined);
   if (!styleDone) return 0;
   if (totalUnits(s.sizes) <= 0) return 1;
   return 4;
@@ -332,7 +343,10 @@ async function styleStep(request: Request, ctx: WizardContext, kind: WizardKind,
   }
   const chosenRetailer = kind === "listing" ? v.provider : v.requestor;
   if (ctx.chooseRetailer && !r.retailers.some((x) => x.id === chosenRetailer)) {
-    return refused(0, submission.reply({ fieldErrors: { [kind === "listing" ? "provider" : "requestor"]: [WIZARD_MESSAGES.providerNotAuthorized] } }));
+    return refused(
+      0,
+      submission.reply({ fieldErrors: { [kind === "listing" ? "provider" : "requestor"]: [WIZARD_MESSAGES.providerNotAuthorized] } }),
+    );
   }
   const retailerId = ctx.chooseRetailer ? chosenRetailer! : ctx.retailerId!;
   const blocked = await blockedFor(kind, retailerId, v.variation);
@@ -417,15 +431,19 @@ async function saveStep(request: Request, ctx: WizardContext, kind: WizardKind, 
   if (submission.status !== "success") return refused(4, submission.reply());
   const first = firstIncompleteStage(ctx, kind, r);
   if (first < 4) {
-    return refused(4, submission.reply({ formErrors: [first === 0 ? WIZARD_MESSAGES.chooseReason : WIZARD_MESSAGES.sizesTotal] }), { cannotCreate: cannot });
+    return refused(4, submission.reply({ formErrors: [first === 0 ? WIZARD_MESSAGES.chooseReason : WIZARD_MESSAGES.sizesTotal] }), {
+      cannotCreate: cannot,
+    });
   }
-  if (!ctx.retailerActive) return refused(4, submission.reply({ formErrors: [WIZARD_MESSAGES.inactiveRetailer] }), { cannotCreate: cannot }, 403);
+  if (!ctx.retailerActive)
+    return refused(4, submission.reply({ formErrors: [WIZARD_MESSAGES.inactiveRetailer] }), { cannotCreate: cannot }, 403);
   const s = r.state;
   const retailerId = retailerOf(ctx, s)!;
   const variationId = r.variation!.id;
   if (kind === "listing") {
     // Only the user's own pictures (images= travels in the URL).
-    if (!(await photosUsable(s.images ?? [], ctx.auth.user.id))) throw plain(400, "Bad request: images is not a list of uploaded pictures.");
+    if (!(await photosUsable(s.images ?? [], ctx.auth.user.id)))
+      throw plain(400, "Bad request: images is not a list of uploaded pictures.");
     const res = await createListingChecked(db, {
       providerId: retailerId,
       variationId,
@@ -448,7 +466,10 @@ async function saveStep(request: Request, ctx: WizardContext, kind: WizardKind, 
   return redirect(ctx.chooseRetailer ? "/sell/?ref=requestCreated" : "/active/requests/?ref=requestCreated");
 }
 
-type SaveRefusal = Exclude<Awaited<ReturnType<typeof createListingChecked>> | Awaited<ReturnType<typeof createRequestChecked>>, { ok: true }>;
+type SaveRefusal = Exclude<
+  Awaited<ReturnType<typeof createListingChecked>> | Awaited<ReturnType<typeof createRequestChecked>>,
+  { ok: true }
+>;
 
 function refusedSave(submission: { reply(o?: { formErrors?: string[] }): SubmissionResult<string[]> }, cannot: string, res: SaveRefusal) {
   let blocked: Blocked | null = null;

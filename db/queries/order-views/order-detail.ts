@@ -10,11 +10,33 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { ACTION, actionLabel } from "../../../domain/action-codes";
 import { displayRetailer } from "../../../domain/anonymity";
-import { orderTypeLabel, packingSlipTypeLabel, reasonViews, swapAmountsOf, swapLedgerOf, swapWindowsOf, ttypeOf, type ReasonView, type SwapAmountsView } from "../../../domain/order-views";
+import {
+  orderTypeLabel,
+  packingSlipTypeLabel,
+  reasonViews,
+  swapAmountsOf,
+  swapLedgerOf,
+  swapWindowsOf,
+  ttypeOf,
+  type ReasonView,
+  type SwapAmountsView,
+} from "../../../domain/order-views";
 import { currentReasons, rmaReasonCountsForShipping } from "../../../domain/reasons";
 import { roleOf, TRANSACTION_TYPE, type Role, type TransactionKind } from "../../../domain/states";
 import { builtOnce } from "../../built-once";
-import { brands, orderActions, orderContributions, orders, payments, productVariations, products, ratings, retailers, shipmentEvents, shipments } from "../../schema";
+import {
+  brands,
+  orderActions,
+  orderContributions,
+  orders,
+  payments,
+  productVariations,
+  products,
+  ratings,
+  retailers,
+  shipmentEvents,
+  shipments,
+} from "../../schema";
 import type { DbOrTx } from "../listings";
 import { brandNameSql } from "./shared";
 
@@ -164,7 +186,11 @@ export async function findOrderId(db: DbOrTx, ref: string): Promise<number | nul
   const byExternal = await db.select({ id: orders.id }).from(orders).where(eq(orders.externalId, s)).limit(1);
   if (byExternal[0]) return byExternal[0].id;
   if (/^\d{1,9}$/.test(s)) {
-    const [a] = await db.select({ orderId: orderActions.orderId }).from(orderActions).where(eq(orderActions.id, Number(s))).limit(1);
+    const [a] = await db
+      .select({ orderId: orderActions.orderId })
+      .from(orderActions)
+      .where(eq(orderActions.id, Number(s)))
+      .limit(1);
     if (a) return a.orderId;
   }
   return null;
@@ -218,7 +244,12 @@ function orderDetailStatements(db: DbOrTx, staff: boolean) {
       .where(eq(orderContributions.orderId, orderId))
       .orderBy(asc(orderContributions.id))
       .prepare(name("lines")),
-    actions: db.select().from(orderActions).where(eq(orderActions.orderId, orderId)).orderBy(asc(orderActions.createdAt), asc(orderActions.id)).prepare(name("actions")),
+    actions: db
+      .select()
+      .from(orderActions)
+      .where(eq(orderActions.orderId, orderId))
+      .orderBy(asc(orderActions.createdAt), asc(orderActions.id))
+      .prepare(name("actions")),
     shipments: db.select().from(shipments).where(eq(shipments.orderId, orderId)).orderBy(asc(shipments.id)).prepare(name("shipments")),
     payments: db
       .select()
@@ -271,7 +302,13 @@ function actionView(a: DetailRows["actions"][number]): ActionView {
 }
 
 /** A parcel as the viewer sees it: Outgoing / Incoming for a party, the parties' labels, its carrier events. */
-function shipmentView(s: DetailRows["ships"][number], events: DetailRows["events"], order: OrderRow, partyId: number | null, label: (id: number) => string): ShipmentView {
+function shipmentView(
+  s: DetailRows["ships"][number],
+  events: DetailRows["events"],
+  order: OrderRow,
+  partyId: number | null,
+  label: (id: number) => string,
+): ShipmentView {
   return {
     id: s.id,
     direction: partyId === null ? null : s.senderId === partyId ? "Outgoing" : "Incoming",
@@ -288,7 +325,13 @@ function shipmentView(s: DetailRows["ships"][number], events: DetailRows["events
     modifiedAt: s.modifiedAt.toISOString(),
     events: events
       .filter((e) => e.shipmentId === s.id)
-      .map((e) => ({ id: e.id, status: e.status, description: e.description, eventTimestamp: e.eventTimestamp.toISOString(), createdAt: e.createdAt.toISOString() })),
+      .map((e) => ({
+        id: e.id,
+        status: e.status,
+        description: e.description,
+        eventTimestamp: e.eventTimestamp.toISOString(),
+        createdAt: e.createdAt.toISOString(),
+      })),
   };
 }
 
@@ -359,7 +402,9 @@ export async function getOrderDetail(db: DbOrTx, orderId: number, viewer: Detail
     receiverId: order.receiverId,
     providerLabel: label(order.providerId),
     receiverLabel: label(order.receiverId),
-    counterpartyLabel: role ? label(role === "provider" ? order.receiverId : order.providerId) : `${label(order.providerId)} → ${label(order.receiverId)}`,
+    counterpartyLabel: role
+      ? label(role === "provider" ? order.receiverId : order.providerId)
+      : `${label(order.providerId)} → ${label(order.receiverId)}`,
     requestId: order.requestId,
     statename: order.statename,
     displayStatus: order.displayStatus,
@@ -376,7 +421,11 @@ export async function getOrderDetail(db: DbOrTx, orderId: number, viewer: Detail
       capturedCents: order.capturedCents,
     },
     floorTime: order.floorTime,
-    reasons: reasonViews(currentReasons(ttypeOf(order.transactionType), order.statename, order.reasons), role, rows.actions.map((a) => a.code)),
+    reasons: reasonViews(
+      currentReasons(ttypeOf(order.transactionType), order.statename, order.reasons),
+      role,
+      rows.actions.map((a) => a.code),
+    ),
     lines: rows.lines.map((l) => ({ ...l, sizes: l.units, pendingSizes: l.pendingUnits ?? null })),
     actions: rows.actions.map(actionView),
     shipments: rows.ships.map((s) => shipmentView(s, rows.events, order, isParty ? viewer.retailerId : null, label)),
@@ -428,10 +477,16 @@ export async function getPackingSlipData(db: DbOrTx, orderId: number, viewer: De
   // What is in the box: lines with units (not a removed swap line, not a denied RMA line), of the parcel's
   // side; an RMA's only where the reason ships goods back (not missing units).
   const goods = detail.lines.filter(
-    (l) => l.type === "goods" && l.quantity > 0 && (!swap || l.side === sender) && (!rma || (l.rmaReason !== null && rmaReasonCountsForShipping(l.rmaReason, l.rmaReasonOther))),
+    (l) =>
+      l.type === "goods" &&
+      l.quantity > 0 &&
+      (!swap || l.side === sender) &&
+      (!rma || (l.rmaReason !== null && rmaReasonCountsForShipping(l.rmaReason, l.rmaReasonOther))),
   );
   const ship = detail.shipments.filter((s) => s.senderSide === sender).at(-1) ?? null;
-  const approved = detail.actions.find((a) => a.code === ACTION.PROVIDER_APPROVE_SALE || a.code === ACTION.RECEIVER_APPROVE_PURCHASE || a.code === ACTION.CONFIRM_SWAP_ITEMS);
+  const approved = detail.actions.find(
+    (a) => a.code === ACTION.PROVIDER_APPROVE_SALE || a.code === ACTION.RECEIVER_APPROVE_PURCHASE || a.code === ACTION.CONFIRM_SWAP_ITEMS,
+  );
   const senderId = sender === "provider" ? detail.providerId : detail.receiverId;
   const receiverId = sender === "provider" ? detail.receiverId : detail.providerId;
   return {
@@ -448,7 +503,14 @@ export async function getPackingSlipData(db: DbOrTx, orderId: number, viewer: De
     pickupBy: ship?.pickupBy ?? null,
     statename: detail.statename,
     displayStatus: detail.displayStatus,
-    lines: goods.map((l) => ({ productCode: l.productCode, displayName: l.displayName, color: l.color, brandName: l.brandName, sizes: l.sizes, quantity: l.quantity })),
+    lines: goods.map((l) => ({
+      productCode: l.productCode,
+      displayName: l.displayName,
+      color: l.color,
+      brandName: l.brandName,
+      sizes: l.sizes,
+      quantity: l.quantity,
+    })),
     totalUnits: goods.reduce((a, l) => a + l.quantity, 0),
   };
 }

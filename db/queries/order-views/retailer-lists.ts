@@ -56,7 +56,10 @@ function kindFilter(retailerId: number, kind: OrderKindTab): SQL {
     case "swaps":
       return and(
         eq(orders.transactionType, TRANSACTION_TYPE.SWAP),
-        or(eq(orders.receiverId, retailerId), and(eq(orders.providerId, retailerId), sql`${orders.statename} <> 'complete_order_checkout'`)),
+        or(
+          eq(orders.receiverId, retailerId),
+          and(eq(orders.providerId, retailerId), sql`${orders.statename} <> 'complete_order_checkout'`),
+        ),
       )!;
   }
 }
@@ -130,14 +133,23 @@ type CardRow = Awaited<ReturnType<typeof cardQuery>>[number];
 async function shipmentsOf(db: DbOrTx, orderIds: number[]) {
   if (orderIds.length === 0) return [];
   return db
-    .select({ id: shipments.id, orderId: shipments.orderId, senderId: shipments.senderId, status: shipments.status, trackingNumber: shipments.trackingNumber })
+    .select({
+      id: shipments.id,
+      orderId: shipments.orderId,
+      senderId: shipments.senderId,
+      status: shipments.status,
+      trackingNumber: shipments.trackingNumber,
+    })
     .from(shipments)
     .where(inArray(shipments.orderId, orderIds))
     .orderBy(asc(shipments.id));
 }
 
 async function toCards(db: DbOrTx, retailerId: number, rows: CardRow[]): Promise<OrderCard[]> {
-  const ships = await shipmentsOf(db, rows.map((r) => r.id));
+  const ships = await shipmentsOf(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => {
     const role = roleOf(r, retailerId);
     const other = role === "provider" ? r.receiverId : r.providerId;
@@ -164,13 +176,23 @@ async function toCards(db: DbOrTx, retailerId: number, rows: CardRow[]): Promise
       swapUnits: swap ? swapUnitsOf(role, Number(r.units), Number(r.providerUnits)) : null,
       shipments: ships
         .filter((s) => s.orderId === r.id)
-        .map((s) => ({ id: s.id, direction: s.senderId === retailerId ? ("Outgoing" as const) : ("Incoming" as const), status: s.status, trackingNumber: s.trackingNumber })),
+        .map((s) => ({
+          id: s.id,
+          direction: s.senderId === retailerId ? ("Outgoing" as const) : ("Incoming" as const),
+          status: s.status,
+          trackingNumber: s.trackingNumber,
+        })),
     };
   });
 }
 
 /** One page of order cards matching `where`, newest change first, with the total count. */
-async function cardPage(db: DbOrTx, retailerId: number, where: SQL | undefined, opts: { limit?: number; offset?: number }): Promise<Page<OrderCard>> {
+async function cardPage(
+  db: DbOrTx,
+  retailerId: number,
+  where: SQL | undefined,
+  opts: { limit?: number; offset?: number },
+): Promise<Page<OrderCard>> {
   const { rows, ...page } = await orderPage(db, cardQuery(db, retailerId), where, opts, DEFAULT_PAGE_SIZE);
   return { items: await toCards(db, retailerId, rows), ...page };
 }
@@ -214,7 +236,12 @@ export async function alertCounters(db: DbOrTx, retailerId: number): Promise<Ale
     })
     .from(orders)
     .where(and(or(eq(orders.providerId, retailerId), eq(orders.receiverId, retailerId)), viewFilter("pending")));
-  const u = { sales: r.unseenSales, purchases: r.unseenPurchases, swaps: r.unseenSwaps, total: r.unseenSales + r.unseenPurchases + r.unseenSwaps };
+  const u = {
+    sales: r.unseenSales,
+    purchases: r.unseenPurchases,
+    swaps: r.unseenSwaps,
+    total: r.unseenSales + r.unseenPurchases + r.unseenSwaps,
+  };
   return { sale_alerts: r.sales, purchase_alerts: r.purchases, swap_alerts: r.swaps, unseen: u };
 }
 
@@ -233,7 +260,9 @@ export async function listApprovedOrders(
   const where = and(
     kindFilter(retailerId, opts.kind),
     paidSwap ? or(inArray(orders.stage, [...APPROVED_STAGES]), paidSwap) : inArray(orders.stage, [...APPROVED_STAGES]),
-    opts.delivered ? sql`EXISTS (SELECT 1 FROM ${shipments} WHERE ${shipments.orderId} = ${orders.id} AND ${shipments.status} = 'delivered')` : undefined,
+    opts.delivered
+      ? sql`EXISTS (SELECT 1 FROM ${shipments} WHERE ${shipments.orderId} = ${orders.id} AND ${shipments.status} = 'delivered')`
+      : undefined,
   );
   return cardPage(db, retailerId, where, opts);
 }

@@ -46,9 +46,18 @@ export const orderListColumns = {
 };
 
 /** One page of `query` (a select from orders, `$dynamic()`) matching `where`, newest change first, and how many match in all. */
-export async function orderPage<Q extends PgSelect>(db: DbOrTx, query: Q, where: SQL | undefined, opts: { limit?: number; offset?: number }, defaultLimit: number) {
+export async function orderPage<Q extends PgSelect>(
+  db: DbOrTx,
+  query: Q,
+  where: SQL | undefined,
+  opts: { limit?: number; offset?: number },
+  defaultLimit: number,
+) {
   const { limit, offset } = pageArgs(opts, defaultLimit);
-  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(orders).where(where);
+  const [{ total }] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(orders)
+    .where(where);
   const rows: Q["_"]["result"] = await query.where(where).orderBy(desc(orders.modifiedAt), desc(orders.id)).limit(limit).offset(offset);
   return { rows, total, limit, offset };
 }

@@ -53,7 +53,9 @@ function adminOrderFilter(filter: AdminOrderFilter) {
     stage === "pre_shipping" ? sql`NOT ${staleCartDraftSql()}` : undefined,
     filter.type ? eq(orders.transactionType, filter.type) : undefined,
     filter.brandId ? eq(orders.brandId, filter.brandId) : undefined,
-    filter.action ? sql`EXISTS (SELECT 1 FROM ${orderActions} WHERE ${orderActions.orderId} = ${orders.id} AND ${orderActions.code} = ${filter.action})` : undefined,
+    filter.action
+      ? sql`EXISTS (SELECT 1 FROM ${orderActions} WHERE ${orderActions.orderId} = ${orders.id} AND ${orderActions.code} = ${filter.action})`
+      : undefined,
   );
 }
 
@@ -64,7 +66,9 @@ export async function listAdminOrders(db: DbOrTx, filter: AdminOrderFilter = {})
     brandName: brandNameSql(),
     providerName: sql<string>`(SELECT p.store_name FROM retailers p WHERE p.id = ${orders.providerId})`,
     receiverName: sql<string>`(SELECT r.store_name FROM retailers r WHERE r.id = ${orders.receiverId})`,
-    lastActionCode: sql<number | null>`(SELECT a.code FROM order_actions a WHERE a.order_id = ${orders.id} ORDER BY a.created_at DESC, a.id DESC LIMIT 1)`,
+    lastActionCode: sql<
+      number | null
+    >`(SELECT a.code FROM order_actions a WHERE a.order_id = ${orders.id} ORDER BY a.created_at DESC, a.id DESC LIMIT 1)`,
     floorTime: orders.floorTime,
   };
   const { rows, ...page } = await orderPage(
@@ -102,10 +106,16 @@ export interface AdminShipmentRow {
 }
 
 /** /admin/active-shipments: shipments not yet delivered or cancelled (or every one with all=true). */
-export async function listActiveShipments(db: DbOrTx, opts: { all?: boolean; limit?: number; offset?: number } = {}): Promise<Page<AdminShipmentRow>> {
+export async function listActiveShipments(
+  db: DbOrTx,
+  opts: { all?: boolean; limit?: number; offset?: number } = {},
+): Promise<Page<AdminShipmentRow>> {
   const { limit, offset } = pageArgs(opts, 50);
   const where = opts.all ? undefined : inArray(shipments.status, ["pickup_scheduled", "in_route"]);
-  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(shipments).where(where);
+  const [{ total }] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(shipments)
+    .where(where);
   const rows = await db
     .select({
       id: shipments.id,

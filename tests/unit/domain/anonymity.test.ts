@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  anonymousRetailerLabel,
-  displayRetailer,
-  listedByText,
-  mentionsAnonymousLabel,
-  requestedByText,
-} from "../../../domain/anonymity";
+import { anonymousRetailerLabel, displayRetailer, listedByText, mentionsAnonymousLabel, requestedByText } from "../../../domain/anonymity";
 
 describe("anonymous retailer label", () => {
   it.each([

@@ -184,11 +184,11 @@ describe("swap valuation", () => {
   });
 
   it("rejects bad inputs", () => {
-    expect(() => swapValuation({ provider: { goodsCents: -1, units: 1 }, receiver: { goodsCents: 1, units: 1 }, callItEven: false })).toThrow(
-      RangeError,
-    );
-    expect(() => swapValuation({ provider: { goodsCents: 1, units: -1 }, receiver: { goodsCents: 1, units: 1 }, callItEven: false })).toThrow(
-      RangeError,
-    );
+    expect(() =>
+      swapValuation({ provider: { goodsCents: -1, units: 1 }, receiver: { goodsCents: 1, units: 1 }, callItEven: false }),
+    ).toThrow(RangeError);
+    expect(() =>
+      swapValuation({ provider: { goodsCents: 1, units: -1 }, receiver: { goodsCents: 1, units: 1 }, callItEven: false }),
+    ).toThrow(RangeError);
   });
 });

@@ -14,11 +14,23 @@ describe("the product's messages are verbatim", () => {
     ],
     ["LISTING_PENDING_TRANSACTIONS", "This listing has pending transactions."],
     ["ACTION_REQUIRED", "Action Required!"],
-    ["BUY_ALREADY_YOUR_MOVE", "You requested this item and an order has already been created. Go to your Pending Orders to complete checkout."],
-    ["BUY_ALREADY_THEIR_MOVE", "You already requested this item from this retailer. Please wait for them to approve or decline the transaction."],
-    ["SWAP_ALREADY_YOUR_MOVE", "You already have a swap waiting for your response with this same retailer. Please check your Pending Orders."],
+    [
+      "BUY_ALREADY_YOUR_MOVE",
+      "You requested this item and an order has already been created. Go to your Pending Orders to complete checkout.",
+    ],
+    [
+      "BUY_ALREADY_THEIR_MOVE",
+      "You already requested this item from this retailer. Please wait for them to approve or decline the transaction.",
+    ],
+    [
+      "SWAP_ALREADY_YOUR_MOVE",
+      "You already have a swap waiting for your response with this same retailer. Please check your Pending Orders.",
+    ],
     ["SWAP_ALREADY_THEIR_MOVE", "You already have a swap in progress with this same retailer. Please wait for them to respond."],
-    ["OWN_LISTING_EXISTS", "We have a problem, You already have a listing for this item; if a sale is proposed, wait for the retailer to respond."],
+    [
+      "OWN_LISTING_EXISTS",
+      "We have a problem, You already have a listing for this item; if a sale is proposed, wait for the retailer to respond.",
+    ],
     ["SELECT_COLOR_OPTION", "You must select a color option to continue"],
     ["ALREADY_LISTED", "Sorry, we cannot add a listing for an already listed item"],
     ["ALREADY_REQUESTED", "Sorry, we cannot add a request for an already requested item"],
@@ -57,7 +69,9 @@ describe("the product's messages are verbatim", () => {
     expect(M.alreadyTransactingMessage("swap", "yourmove")).toBe(M.SWAP_ALREADY_YOUR_MOVE);
     expect(M.alreadyTransactingMessage("swap", "theirmove")).toBe(M.SWAP_ALREADY_THEIR_MOVE);
     expect(M.noActiveListingsText("buy")).toBe("There are no active listings available to buy from retailers of this brand at the moment.");
-    expect(M.noActiveListingsText("swap")).toBe("There are no active listings available to swap from retailers of this brand at the moment.");
+    expect(M.noActiveListingsText("swap")).toBe(
+      "There are no active listings available to swap from retailers of this brand at the moment.",
+    );
     expect(M.alertsEmptyText("pending", "sales")).toBe("You have no pending sales at this time. Check the other tabs...");
     expect(M.alertsEmptyText("declined", "swaps")).toBe("You have no declined swaps at this time. Check the other tabs...");
     expect(M.reasonWithPrefix("No longer need it", false)).toBe("Other Retailer: No longer need it");
@@ -82,10 +96,18 @@ describe("the product's messages kept beside the code that shows them are verbat
   it.each([
     ["the 500 page", SERVER_ERROR_TEXT, "A server error has occured"],
     ["any other error", DEFAULT_ERROR_TEXT, "An error has occured"],
-    ["the cell-phone banner", CELLPHONE_MESSAGE, "Action Required! You must fill in your cell phone number so that we can notify you when you have orders to approve."],
+    [
+      "the cell-phone banner",
+      CELLPHONE_MESSAGE,
+      "Action Required! You must fill in your cell phone number so that we can notify you when you have orders to approve.",
+    ],
     ["a bulk upload without a file", BULK_UPLOAD_MSG.invalidInput, "INVALID INPUT"],
     ["a bulk upload that cannot be read", BULK_UPLOAD_MSG.fileHasIssues, "file has issues"],
-    ["a collection upload's preview with problems", UPLOAD_ERROR_FLAG, "one or more missing or incorrect data were found. please fix it here!"],
+    [
+      "a collection upload's preview with problems",
+      UPLOAD_ERROR_FLAG,
+      "one or more missing or incorrect data were found. please fix it here!",
+    ],
   ])("%s", (_where, actual, text) => {
     expect(actual).toBe(text);
   });

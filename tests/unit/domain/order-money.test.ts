@@ -46,9 +46,12 @@ describe("order lines", () => {
   });
 
   it("compacts zero sizes and empty lines", () => {
-    expect(compactOrderLines([{ ...requested[0], sizes: { "8": 0, "9": 1 } }, { ...requested[1], sizes: { M: 0 } }])).toEqual([
-      { ...requested[0], sizes: { "9": 1 } },
-    ]);
+    expect(
+      compactOrderLines([
+        { ...requested[0], sizes: { "8": 0, "9": 1 } },
+        { ...requested[1], sizes: { M: 0 } },
+      ]),
+    ).toEqual([{ ...requested[0], sizes: { "9": 1 } }]);
   });
 });
 
@@ -73,7 +76,12 @@ describe("checkModification", () => {
 
   it("rejects unknown or repeated lines, bad quantities and an empty result", () => {
     expect(checkModification(requested, [{ listingId: 99, sizes: { "8": 1 } }])).toEqual({ ok: false, code: "unknown_line" });
-    expect(checkModification(requested, [{ listingId: 11, sizes: { "8": 1 } }, { listingId: 11, sizes: { "8": 1 } }])).toEqual({
+    expect(
+      checkModification(requested, [
+        { listingId: 11, sizes: { "8": 1 } },
+        { listingId: 11, sizes: { "8": 1 } },
+      ]),
+    ).toEqual({
       ok: false,
       code: "unknown_line",
     });
@@ -131,7 +139,12 @@ describe("orderLedger", () => {
   it("a cancelled order: full refund, penalty kept, nothing paid out", () => {
     const cap = captureEntry(approved, auth.amountCents);
     const s = cancellationForLines(cap.amountCents, approved);
-    const l = orderLedger([auth, cap, { kind: "refund", amountCents: s.buyerRefundCents }, { kind: "penalty", amountCents: s.sellerPenaltyCents }]);
+    const l = orderLedger([
+      auth,
+      cap,
+      { kind: "refund", amountCents: s.buyerRefundCents },
+      { kind: "penalty", amountCents: s.sellerPenaltyCents },
+    ]);
     expect(l).toMatchObject({
       buyerNetCents: 0,
       buyerRefundedCents: 6925,
@@ -155,7 +168,9 @@ describe("orderLedger", () => {
     expect(() => orderLedger([{ ...cap }])).toThrow(/more than was authorised/);
     expect(() => orderLedger([auth, cap, { kind: "refund", amountCents: cap.amountCents + 1 }])).toThrow(/more than the buyer paid/);
     expect(() => orderLedger([auth, cap, { kind: "payout", amountCents: 4501 }])).toThrow(/not in escrow/);
-    expect(() => orderLedger([auth, cap, { kind: "refund", amountCents: 1 }, { kind: "payout", amountCents: 4500 }])).toThrow(/not in escrow/);
+    expect(() => orderLedger([auth, cap, { kind: "refund", amountCents: 1 }, { kind: "payout", amountCents: 4500 }])).toThrow(
+      /not in escrow/,
+    );
     expect(() => orderLedger([auth, { ...cap, goodsCents: 1 }])).toThrow(/goods \+ fee \+ shipping/);
     expect(() => orderLedger([{ kind: "authorization_released", amountCents: 1 }])).toThrow(/release more/);
     expect(() => orderLedger([{ kind: "refund", amountCents: -1 }])).toThrow(RangeError);
@@ -173,7 +188,11 @@ describe("orderLedger", () => {
       const cap = captureEntry(lines, a.amountCents);
       const entries: LedgerEntry[] = [a, cap];
       if (rnd(2) === 0) entries.push({ kind: "payout", amountCents: cap.goodsCents });
-      else entries.push({ kind: "refund", amountCents: cap.amountCents }, { kind: "penalty", amountCents: cancellationForLines(cap.amountCents, lines).sellerPenaltyCents });
+      else
+        entries.push(
+          { kind: "refund", amountCents: cap.amountCents },
+          { kind: "penalty", amountCents: cancellationForLines(cap.amountCents, lines).sellerPenaltyCents },
+        );
       for (let k = 1; k <= entries.length; k++) expect(orderLedger(entries.slice(0, k)).balanced).toBe(true);
     }
   });

@@ -71,18 +71,34 @@ describe("reasons", () => {
     [{ provider_decline_buy_reason: 14 }, null, [], ["Seller: The units sold in my store"]],
     [{ receiver_decline_modified_purchase_reason: 30 }, "provider", [], ["Other Retailer: The modified order no longer works for me"]],
     [{ receiver_decline_modified_purchase_reason: "30" }, null, [], ["Buyer: The modified order no longer works for me"]],
-    [{ system_reason: 40 }, "receiver", [ACTION.CHECKOUT_COMPLETED, ACTION.SELLER_RESPONSE_EXPIRED], ["Other Retailer: Not answered in time"]],
+    [
+      { system_reason: 40 },
+      "receiver",
+      [ACTION.CHECKOUT_COMPLETED, ACTION.SELLER_RESPONSE_EXPIRED],
+      ["Other Retailer: Not answered in time"],
+    ],
     [{ system_reason: 40 }, "provider", [ACTION.SELLER_RESPONSE_EXPIRED], ["You: Not answered in time"]],
     [{ system_reason: 40 }, "provider", [], ["Not answered in time"]],
     // Display copies and values that are no code are left out.
-    [{ provider_decline_buy_reason: 14, provider_decline_buy_reason_display: "x", other: "n/a" }, "provider", [], ["You: The units sold in my store"]],
+    [
+      { provider_decline_buy_reason: 14, provider_decline_buy_reason_display: "x", other: "n/a" },
+      "provider",
+      [],
+      ["You: The units sold in my store"],
+    ],
   ])("%j read by %s after %j", (reasons, role, codes, texts) => {
     expect(reasonViews(reasons, role, codes).map((r) => r.text)).toEqual(texts);
   });
 
   test("a view carries the key, code, label and owner", () => {
     expect(reasonViews({ provider_decline_buy_reason: 14 }, "receiver")).toEqual([
-      { key: "provider_decline_buy_reason", code: 14, label: "The units sold in my store", by: "provider", text: "Other Retailer: The units sold in my store" },
+      {
+        key: "provider_decline_buy_reason",
+        code: 14,
+        label: "The units sold in my store",
+        by: "provider",
+        text: "Other Retailer: The units sold in my store",
+      },
     ]);
   });
 });
@@ -95,10 +111,23 @@ describe("a swap", () => {
     expect(swapUnitsOf(role, 5, 2)).toEqual(units);
   });
 
-  const row = { transactionType: 2, providerFeeCents: 800, providerShippingCents: 2375, receiverFeeCents: 900, receiverShippingCents: 2400 };
+  const row = {
+    transactionType: 2,
+    providerFeeCents: 800,
+    providerShippingCents: 2375,
+    receiverFeeCents: 900,
+    receiverShippingCents: 2400,
+  };
 
   test("amounts: the valuation's goods, cash, due and forgiven; fee and shipping from the columns; 0 for a missing entry", () => {
-    const ledger = { providerGoodsCents: 10000, providerCashCents: 6000, providerDueCents: 9175, receiverGoodsCents: 16000, receiverDueCents: 3300, callItEven: false };
+    const ledger = {
+      providerGoodsCents: 10000,
+      providerCashCents: 6000,
+      providerDueCents: 9175,
+      receiverGoodsCents: 16000,
+      receiverDueCents: 3300,
+      callItEven: false,
+    };
     expect(swapAmountsOf({ ...row, ledger })).toEqual({
       provider: { goodsCents: 10000, cashCents: 6000, feeCents: 800, shippingCents: 2375, dueCents: 9175 },
       receiver: { goodsCents: 16000, cashCents: 0, feeCents: 900, shippingCents: 2400, dueCents: 3300 },
@@ -114,7 +143,11 @@ describe("a swap", () => {
   });
 
   test.each<[unknown, Role, { ratingBy: string | null; rmaBy: string | null }]>([
-    [{ providerRatingBy: "2026-01-02T00:00:00.000Z", providerRmaBy: "2026-01-09T00:00:00.000Z" }, "provider", { ratingBy: "2026-01-02T00:00:00.000Z", rmaBy: "2026-01-09T00:00:00.000Z" }],
+    [
+      { providerRatingBy: "2026-01-02T00:00:00.000Z", providerRmaBy: "2026-01-09T00:00:00.000Z" },
+      "provider",
+      { ratingBy: "2026-01-02T00:00:00.000Z", rmaBy: "2026-01-09T00:00:00.000Z" },
+    ],
     [{ providerRatingBy: "2026-01-02T00:00:00.000Z", receiverRmaBy: 5 }, "receiver", { ratingBy: null, rmaBy: null }],
     [null, "provider", { ratingBy: null, rmaBy: null }],
   ])("windows of %j for the %s", (deadlines, role, windows) => {
@@ -141,12 +174,31 @@ describe("a swap", () => {
     ];
 
     test.each([
-      ["a parcel still on its way: no expectation yet", [{ senderId: 1, status: "in_route" }, { senderId: 2, status: "delivered" }], [...paid], { keptCents: 12350, balanced: true }],
-      ["both delivered, the receiver paid out: where the settlement puts them", delivered, [...paid, payout], { keptCents: 6350, expectedKeptCents: 6350, balanced: true }],
+      [
+        "a parcel still on its way: no expectation yet",
+        [
+          { senderId: 1, status: "in_route" },
+          { senderId: 2, status: "delivered" },
+        ],
+        [...paid],
+        { keptCents: 12350, balanced: true },
+      ],
+      [
+        "both delivered, the receiver paid out: where the settlement puts them",
+        delivered,
+        [...paid, payout],
+        { keptCents: 6350, expectedKeptCents: 6350, balanced: true },
+      ],
       ["both delivered, no payout yet: not balanced", delivered, [...paid], { keptCents: 12350, expectedKeptCents: 6350, balanced: false }],
     ])("%s", (_, ships, pays, figures) => {
       const out = swapLedgerOf(order, lines, ships, pays);
-      expect(out).toMatchObject({ providerGoodsCents: 10000, callItEven: false, providerPaidCents: 9175, receiverPaidCents: 3175, ...figures });
+      expect(out).toMatchObject({
+        providerGoodsCents: 10000,
+        callItEven: false,
+        providerPaidCents: 9175,
+        receiverPaidCents: 3175,
+        ...figures,
+      });
       if (!("expectedKeptCents" in figures)) expect(out).not.toHaveProperty("expectedKeptCents");
     });
 

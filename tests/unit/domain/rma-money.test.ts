@@ -3,14 +3,29 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { purchaseQuote } from "../../../domain/fees";
-import { receivedGoodsSide, rmaAmountYouWillReceive, rmaBalanced, rmaLedger, rmaOrderInputOf, rmaSettlement, type RmaLineInput, type RmaOrderInput } from "../../../domain/rma-money";
+import {
+  receivedGoodsSide,
+  rmaAmountYouWillReceive,
+  rmaBalanced,
+  rmaLedger,
+  rmaOrderInputOf,
+  rmaSettlement,
+  type RmaLineInput,
+  type RmaOrderInput,
+} from "../../../domain/rma-money";
 import { shippingCentsForUnits } from "../../../domain/shipping";
 
 /** The original sale of the worked example: 3 × $42.50 (goods $127.50, fee $12.75, shipping $23.75, total $164.00). */
 const SALE: RmaOrderInput = { kind: "sale", unitsReceived: 3, goodsCents: 12750, feeCents: 1275, shippingCents: 2375, totalCents: 16400 };
 const SWAP: RmaOrderInput = { kind: "swap", unitsReceived: 4, goodsCents: 20000, feeCents: 0, shippingCents: 0, totalCents: 0 };
 
-const line = (over: Partial<RmaLineInput> = {}): RmaLineInput => ({ unitPriceCents: 4250, requestedQuantity: 1, approvedQuantity: 1, reason: 0, ...over });
+const line = (over: Partial<RmaLineInput> = {}): RmaLineInput => ({
+  unitPriceCents: 4250,
+  requestedQuantity: 1,
+  approvedQuantity: 1,
+  reason: 0,
+  ...over,
+});
 
 describe("the worked example of docs/product/money.md", () => {
   test("1 unit damaged approved, RMA fee $5.00: refund $46.75, charge $71.50", () => {
@@ -28,7 +43,13 @@ describe("the worked example of docs/product/money.md", () => {
 
   test("all 3 units defective approved, no RMA fee: refund $164.00, charge $187.75", () => {
     const s = rmaSettlement(SALE, [line({ requestedQuantity: 3, approvedQuantity: 3, reason: 1 })], 0);
-    expect(s).toMatchObject({ full: true, victimRefundCents: 16400, perpetratorChargeCents: 18775, rmaShippingCents: 2375, originalShippingRefundCents: 2375 });
+    expect(s).toMatchObject({
+      full: true,
+      victimRefundCents: 16400,
+      perpetratorChargeCents: 18775,
+      rmaShippingCents: 2375,
+      originalShippingRefundCents: 2375,
+    });
   });
 });
 
@@ -36,15 +57,71 @@ describe("our cases", () => {
   test.each([
     // [what, order, lines, fee, refund, charge, kept]
     ["sale, 1 missing unit (reason 2): no return shipping", SALE, [line({ reason: 2 })], 0, 4675, 4675, 0],
-    ["sale, 2 of 3 approved of 3 requested, reason 3", SALE, [line({ requestedQuantity: 3, approvedQuantity: 2, reason: 3 })], 0, 9350, 9350 + 2375, 2375],
-    ["sale, 'other' mentioning shipping counts for shipping", SALE, [line({ reason: 4, otherText: "Box crushed in SHIPping" })], 0, 4675, 4675 + 1975, 1975],
-    ["sale, 'other' without shipping ships nothing back", SALE, [line({ reason: 4, otherText: "wrong colour label" })], 300, 4675, 4675 + 300, 300],
+    [
+      "sale, 2 of 3 approved of 3 requested, reason 3",
+      SALE,
+      [line({ requestedQuantity: 3, approvedQuantity: 2, reason: 3 })],
+      0,
+      9350,
+      9350 + 2375,
+      2375,
+    ],
+    [
+      "sale, 'other' mentioning shipping counts for shipping",
+      SALE,
+      [line({ reason: 4, otherText: "Box crushed in SHIPping" })],
+      0,
+      4675,
+      4675 + 1975,
+      1975,
+    ],
+    [
+      "sale, 'other' without shipping ships nothing back",
+      SALE,
+      [line({ reason: 4, otherText: "wrong colour label" })],
+      300,
+      4675,
+      4675 + 300,
+      300,
+    ],
     ["sale, every line denied: nothing moves, not even the fee", SALE, [line({ requestedQuantity: 2, approvedQuantity: 0 })], 500, 0, 0, 0],
-    ["sale, two lines: 1 damaged + 2 missing = full", SALE, [line({ reason: 0 }), line({ requestedQuantity: 2, approvedQuantity: 2, reason: 2 })], 0, 16400, 16400 + 1975, 1975],
+    [
+      "sale, two lines: 1 damaged + 2 missing = full",
+      SALE,
+      [line({ reason: 0 }), line({ requestedQuantity: 2, approvedQuantity: 2, reason: 2 })],
+      0,
+      16400,
+      16400 + 1975,
+      1975,
+    ],
     ["swap, 1 damaged: the value only, no fee or shipping refund", SWAP, [line({ unitPriceCents: 5000 })], 0, 5000, 5000 + 1975, 1975],
-    ["swap, all 4 approved (full), fee $2: still the value only", SWAP, [line({ unitPriceCents: 5000, requestedQuantity: 4, approvedQuantity: 4, reason: 1 })], 200, 20000, 20000 + 2775 + 200, 2975],
-    ["swap, missing units: value, no shipping", SWAP, [line({ unitPriceCents: 5000, reason: 2, requestedQuantity: 2, approvedQuantity: 2 })], 0, 10000, 10000, 0],
-    ["sale, 10% rounds half up per party: $0.05 → $0.01", { ...SALE, unitsReceived: 10 }, [line({ unitPriceCents: 5 })], 0, 6, 5 + 1975 + 1, 1975],
+    [
+      "swap, all 4 approved (full), fee $2: still the value only",
+      SWAP,
+      [line({ unitPriceCents: 5000, requestedQuantity: 4, approvedQuantity: 4, reason: 1 })],
+      200,
+      20000,
+      20000 + 2775 + 200,
+      2975,
+    ],
+    [
+      "swap, missing units: value, no shipping",
+      SWAP,
+      [line({ unitPriceCents: 5000, reason: 2, requestedQuantity: 2, approvedQuantity: 2 })],
+      0,
+      10000,
+      10000,
+      0,
+    ],
+    [
+      "sale, 10% rounds half up per party: $0.05 → $0.01",
+      { ...SALE, unitsReceived: 10 },
+      [line({ unitPriceCents: 5 })],
+      0,
+      6,
+      5 + 1975 + 1,
+      1975,
+    ],
     ["sale, a pending line counts as not approved", SALE, [line(), line({ approvedQuantity: null })], 0, 4675, 4675 + 1975, 1975],
   ] as const)("%s", (_what, order, lines, fee, refund, charge, kept) => {
     const s = rmaSettlement(order, lines as unknown as RmaLineInput[], fee);
@@ -54,7 +131,10 @@ describe("our cases", () => {
 
   test("decided and declined", () => {
     expect(rmaSettlement(SALE, [line(), line({ approvedQuantity: null })]).decided).toBe(false);
-    expect(rmaSettlement(SALE, [line({ approvedQuantity: 0 }), line({ approvedQuantity: 0 })])).toMatchObject({ decided: true, declined: true });
+    expect(rmaSettlement(SALE, [line({ approvedQuantity: 0 }), line({ approvedQuantity: 0 })])).toMatchObject({
+      decided: true,
+      declined: true,
+    });
     expect(rmaSettlement(SALE, [line({ approvedQuantity: 0 }), line()])).toMatchObject({ decided: true, declined: false });
   });
 
@@ -77,7 +157,10 @@ describe("property: every RMA's ledger balances, and no victim gets back more th
   const order = fc
     .record({
       kind: fc.constantFrom("sale" as const, "swap" as const),
-      prices: fc.array(fc.record({ unitPriceCents: fc.integer({ min: 0, max: 500_000 }), units: fc.integer({ min: 1, max: 60 }) }), { minLength: 1, maxLength: 5 }),
+      prices: fc.array(fc.record({ unitPriceCents: fc.integer({ min: 0, max: 500_000 }), units: fc.integer({ min: 1, max: 60 }) }), {
+        minLength: 1,
+        maxLength: 5,
+      }),
     })
     .chain(({ kind, prices }) => {
       const units = prices.reduce((a, p) => a + p.units, 0);
@@ -85,7 +168,14 @@ describe("property: every RMA's ledger balances, and no victim gets back more th
       const q = purchaseQuote(prices.map((p) => ({ unitPriceCents: p.unitPriceCents, units: p.units })));
       const base: RmaOrderInput =
         kind === "sale"
-          ? { kind, unitsReceived: units, goodsCents: q.goodsCents, feeCents: q.feeCents, shippingCents: q.shippingCents, totalCents: q.totalCents }
+          ? {
+              kind,
+              unitsReceived: units,
+              goodsCents: q.goodsCents,
+              feeCents: q.feeCents,
+              shippingCents: q.shippingCents,
+              totalCents: q.totalCents,
+            }
           : { kind, unitsReceived: units, goodsCents: goods, feeCents: 0, shippingCents: 0, totalCents: 0 };
       const lines = fc.tuple(
         ...prices.map((p) =>
@@ -133,8 +223,16 @@ describe("receivedGoodsSide: whose goods lines a party received", () => {
 
 describe("rmaOrderInputOf: the original order as the victim received it", () => {
   test.each([
-    ["a sale: units and goods of the lines, what the buyer paid", "sale" as const, { kind: "sale", unitsReceived: 3, goodsCents: 12750, feeCents: 1275, shippingCents: 2375, totalCents: 16400 }],
-    ["a swap side: goods only", "swap" as const, { kind: "swap", unitsReceived: 3, goodsCents: 12750, feeCents: 0, shippingCents: 0, totalCents: 12750 }],
+    [
+      "a sale: units and goods of the lines, what the buyer paid",
+      "sale" as const,
+      { kind: "sale", unitsReceived: 3, goodsCents: 12750, feeCents: 1275, shippingCents: 2375, totalCents: 16400 },
+    ],
+    [
+      "a swap side: goods only",
+      "swap" as const,
+      { kind: "swap", unitsReceived: 3, goodsCents: 12750, feeCents: 0, shippingCents: 0, totalCents: 12750 },
+    ],
   ])("%s", (_name, kind, expected) => {
     const lines = [
       { quantity: 2, valueCents: 8500 },

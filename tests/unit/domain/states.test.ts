@@ -91,7 +91,7 @@ describe("display statuses", () => {
   });
 });
 
-describe("action panel by state name (docs/product/glossary.md, \"Action panels\")", () => {
+describe('action panel by state name (docs/product/glossary.md, "Action panels")', () => {
   it.each([
     ["buy", "complete_order_checkout", "complete-checkout"],
     ["buy", "provider_approve_sale", "provider-approve"],

@@ -67,7 +67,12 @@ describe("swapSettlement: property over random swaps", () => {
         const returned = s.provider.refundCents + s.provider.payoutCents + s.receiver.refundCents + s.receiver.payoutCents;
         expect(charged - returned).toBe(s.keptCents);
         const cost = (who: "provider" | "receiver") => v[who].feeCents + v[who].shippingCents;
-        const forgiven = (who: "provider" | "receiver") => (v.callItEven && v.forgivenCents > 0 ? (v[who].goodsCents < v[who === "provider" ? "receiver" : "provider"].goodsCents ? v.forgivenCents : -v.forgivenCents) : 0);
+        const forgiven = (who: "provider" | "receiver") =>
+          v.callItEven && v.forgivenCents > 0
+            ? v[who].goodsCents < v[who === "provider" ? "receiver" : "provider"].goodsCents
+              ? v.forgivenCents
+              : -v.forgivenCents
+            : 0;
         if (o === "both_shipped") {
           expect(s.keptCents).toBe(cost("provider") + cost("receiver"));
           expect(swapPosition(s, "provider")).toBe(-cost("provider") + forgiven("provider"));
@@ -88,10 +93,23 @@ describe("swapSettlement: property over random swaps", () => {
 });
 
 describe("swapLedger: the staff ledger from a swap's payments rows", () => {
-  const row = (side: "provider" | "receiver", txtype: string, amountCents: number, status = "succeeded"): SwapMoneyRow => ({ side, txtype, status, amountCents });
+  const row = (side: "provider" | "receiver", txtype: string, amountCents: number, status = "succeeded"): SwapMoneyRow => ({
+    side,
+    txtype,
+    status,
+    amountCents,
+  });
 
   test.each<[string, SwapOutcome, (s: ReturnType<typeof swapSettlement>) => SwapMoneyRow[]]>([
-    ["both shipped", "both_shipped", (s) => [row("provider", "capture", s.provider.paidCents), row("receiver", "capture", s.receiver.paidCents), row("receiver", "transfer", 6000, "paid")]],
+    [
+      "both shipped",
+      "both_shipped",
+      (s) => [
+        row("provider", "capture", s.provider.paidCents),
+        row("receiver", "capture", s.receiver.paidCents),
+        row("receiver", "transfer", 6000, "paid"),
+      ],
+    ],
     [
       "the provider never shipped (its penalty queued for staff still counts as owed)",
       "provider_did_not_ship",
@@ -104,7 +122,16 @@ describe("swapLedger: the staff ledger from a swap's payments rows", () => {
         row("receiver", "refund", 800 + 2375, "succeeded"),
       ],
     ],
-    ["neither shipped", "neither_shipped", (s) => [row("provider", "capture", s.provider.paidCents), row("receiver", "capture", s.receiver.paidCents), row("provider", "refund", s.provider.paidCents), row("receiver", "refund", s.receiver.paidCents)]],
+    [
+      "neither shipped",
+      "neither_shipped",
+      (s) => [
+        row("provider", "capture", s.provider.paidCents),
+        row("receiver", "capture", s.receiver.paidCents),
+        row("provider", "refund", s.provider.paidCents),
+        row("receiver", "refund", s.receiver.paidCents),
+      ],
+    ],
   ])("%s: balanced, kept as the settlement says", (_name, outcome, rows) => {
     const s = swapSettlement({ provider: P, receiver: R, callItEven: false }, outcome);
     const l = swapLedger(rows(s), s);
@@ -114,13 +141,22 @@ describe("swapLedger: the staff ledger from a swap's payments rows", () => {
   });
 
   test("declined, failed and pending rows move nothing; authorisations are not charges", () => {
-    const l = swapLedger([row("receiver", "authorization", 5000, "authorized"), row("receiver", "capture", 3175, "declined"), row("provider", "capture", 3175, "pending")], null);
+    const l = swapLedger(
+      [
+        row("receiver", "authorization", 5000, "authorized"),
+        row("receiver", "capture", 3175, "declined"),
+        row("provider", "capture", 3175, "pending"),
+      ],
+      null,
+    );
     expect([l.receiverPaidCents, l.providerPaidCents, l.keptCents, l.balanced]).toEqual([0, 0, 0, true]);
   });
 
   test("a payout missing at the end, or a refund beyond what was paid, is not balanced", () => {
     const s = swapSettlement({ provider: P, receiver: R, callItEven: false }, "both_shipped");
-    expect(swapLedger([row("provider", "capture", s.provider.paidCents), row("receiver", "capture", s.receiver.paidCents)], s).balanced).toBe(false);
+    expect(
+      swapLedger([row("provider", "capture", s.provider.paidCents), row("receiver", "capture", s.receiver.paidCents)], s).balanced,
+    ).toBe(false);
     expect(swapLedger([row("provider", "capture", 100), row("provider", "refund", 200)], null).balanced).toBe(false);
   });
 

@@ -5,13 +5,7 @@
  * honour idempotency keys (same key = same result, same key with other parameters = IdempotencyConflict).
  */
 import { ApplicationFailure } from "@temporalio/activity";
-import type {
-  BuyActivities,
-  BuyActivityName,
-  CardOnFile,
-  OrderNotice,
-  OrderStateRecord,
-} from "../../../activities/buy/types";
+import type { BuyActivities, BuyActivityName, CardOnFile, OrderNotice, OrderStateRecord } from "../../../activities/buy/types";
 import type { OrderLine } from "../../../domain/order-money";
 import { buyWorkflowId, type BuyActionRecord } from "../../../workflows/buy/contract";
 
@@ -71,7 +65,8 @@ export function createFakeBuyActivities(options: FakeOptions = {}) {
     const p = JSON.stringify(params);
     const prior = idem.get(key);
     if (prior) {
-      if (prior.params !== p) throw ApplicationFailure.nonRetryable(`idempotency key ${key} reused with other parameters`, "IdempotencyConflict");
+      if (prior.params !== p)
+        throw ApplicationFailure.nonRetryable(`idempotency key ${key} reused with other parameters`, "IdempotencyConflict");
       return prior.result as T;
     }
     const result = await run();
@@ -114,8 +109,13 @@ export function createFakeBuyActivities(options: FakeOptions = {}) {
       });
     },
     async capturePayment(input) {
-      if (input.amountCents > input.authorizedCents) throw ApplicationFailure.nonRetryable("capture above authorisation", "PaymentRejected");
-      return once(input.idempotencyKey, input, () => ({ status: "captured" as const, capturedCents: input.amountCents, chargeId: `ch_fake_${input.orderId}` }));
+      if (input.amountCents > input.authorizedCents)
+        throw ApplicationFailure.nonRetryable("capture above authorisation", "PaymentRejected");
+      return once(input.idempotencyKey, input, () => ({
+        status: "captured" as const,
+        capturedCents: input.amountCents,
+        chargeId: `ch_fake_${input.orderId}`,
+      }));
     },
     async releaseAuthorization(input) {
       await once(input.idempotencyKey, input, () => undefined);
@@ -127,7 +127,11 @@ export function createFakeBuyActivities(options: FakeOptions = {}) {
       return once(input.idempotencyKey, input, () => ({ status: "charged" as const, chargeId: `ch_penalty_${input.orderId}` }));
     },
     async releaseSellerPayout(input) {
-      return once(input.idempotencyKey, input, () => ({ status: "paid" as const, transferId: `tr_fake_${input.orderId}`, releasedAt: "2026-01-01T00:00:00.000Z" }));
+      return once(input.idempotencyKey, input, () => ({
+        status: "paid" as const,
+        transferId: `tr_fake_${input.orderId}`,
+        releasedAt: "2026-01-01T00:00:00.000Z",
+      }));
     },
     async getCardOnFile({ retailerId }) {
       return cards.get(retailerId) ?? null;

@@ -24,7 +24,7 @@ type Props = {
   images?: { id: number; url: string; thumbnailUrl: string }[];
 };
 
-const asString = (v: FormValue | undefined) => (Array.isArray(v) ? v[0] ?? "" : v ?? "");
+const asString = (v: FormValue | undefined) => (Array.isArray(v) ? (v[0] ?? "") : (v ?? ""));
 
 export function FieldInput({ field, value, errors, today, chooser, values, onChange, images }: Props) {
   const widget = widgetFor(field, { today });
@@ -47,7 +47,16 @@ export function FieldInput({ field, value, errors, today, chooser, values, onCha
   return (
     <div className="form-field" data-field={field.name} data-widget={widget.kind}>
       {label}
-      <Control widget={widget} field={field} common={common} value={value} chooser={chooser} values={values} onChange={onChange} images={images} />
+      <Control
+        widget={widget}
+        field={field}
+        common={common}
+        value={value}
+        chooser={chooser}
+        values={values}
+        onChange={onChange}
+        images={images}
+      />
       {field.help_text ? (
         <small id={`${id}-help`} className="muted">
           {field.help_text}
@@ -139,7 +148,17 @@ function Control({ widget, field, common, value, chooser, values, onChange, imag
   }
 }
 
-function MaskedInput({ common, mask, inputType, initial }: { common: ControlProps["common"]; mask: string; inputType: string; initial: string }) {
+function MaskedInput({
+  common,
+  mask,
+  inputType,
+  initial,
+}: {
+  common: ControlProps["common"];
+  mask: string;
+  inputType: string;
+  initial: string;
+}) {
   const [v, setV] = useState(initial);
   return <input {...common} type={inputType} placeholder={mask} value={v} onChange={(e) => setV(applyMask(mask, e.target.value))} />;
 }

@@ -11,7 +11,8 @@ export function ListPager({ page, pages }: { page: number; pages: number }) {
   };
   return (
     <nav className="pager" aria-label="Pages">
-      {page > 1 ? <Link to={pageLink(page - 1)}>‹ Previous</Link> : null} {page < pages ? <Link to={pageLink(page + 1)}>Next ›</Link> : null}
+      {page > 1 ? <Link to={pageLink(page - 1)}>‹ Previous</Link> : null}{" "}
+      {page < pages ? <Link to={pageLink(page + 1)}>Next ›</Link> : null}
     </nav>
   );
 }

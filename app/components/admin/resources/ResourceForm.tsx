@@ -16,7 +16,8 @@ function sentValues(def: ResourceDef, sent: Record<string, unknown>): FormValues
   for (const f of def.fields) {
     const v = sent[f.name];
     const all = (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]).filter((x): x is string => typeof x === "string");
-    out[f.name] = f.type === "multiplechoice" || f.type === "list" ? all : f.type === "boolean" ? (all.length ? "true" : "") : (all[0] ?? "");
+    out[f.name] =
+      f.type === "multiplechoice" || f.type === "list" ? all : f.type === "boolean" ? (all.length ? "true" : "") : (all[0] ?? "");
   }
   return out;
 }
