@@ -5,7 +5,7 @@
  * workflow started. The wizard's draft and its steps' checks are app/routes/__create-rma.server.ts.
  */
 import type { OrderDetail, OrderLineView } from "../../db/queries/order-views/order-detail";
-import { createRma, deleteUnstartedRma, RmaRequestRefused, rmaOfOrder, type RmaStart } from "../../db/queries/rmas";
+import { createRma, deleteUnstartedRma, RmaRequestRefused, rmasOfOrderFor, type RmaSide, type RmaStart } from "../../db/queries/rmas";
 import { checkPhoto, MAX_PHOTO_BYTES } from "../../domain/listing-forms";
 import { RMA_MAX_PICTURES_PER_ITEM } from "../../domain/reasons";
 import { receivedGoodsSide, rmaAmountYouWillReceive, rmaOrderInputOf, type RmaOrderInput } from "../../domain/rma-money";
@@ -55,28 +55,31 @@ export function rmaWindowOpen(
     : order.role === "receiver" && purchaseRmaOpen(order.statename, order.deliveredAt, now);
 }
 
-/** The viewer's RMA of an order, as the order pages link to it. */
+/** An RMA of an order the viewer is party to, as the order pages link to it (victim: its own; perpetrator: filed against it). */
 export interface MyRma {
   id: number;
   externalId: string;
   displayStatus: string;
+  role: RmaSide;
 }
 
 /**
- * What the order pages offer about returns (only if none exists and goods were received: docs/product/orders.md, "RMA"):
- * the viewer's RMA of this order once it has one (a link to it), else the request button while the window is
- * open. The RMA is looked up only once something was delivered: before that there can be none.
+ * What the order pages offer about returns (docs/product/orders.md, "RMA"; docs/product/screens.md, "My returns"):
+ * a link to the order's RMA for both parties (the victim's own first, else the one filed against the viewer), and
+ * the request button while the viewer's window is open and it has no RMA of its own on the order (a swap's side
+ * may ask for one although the other side filed one against it). Looked up only once something was delivered:
+ * before that there can be none.
  */
 export async function rmaOffer(order: OrderDetail, retailerId: number | null): Promise<{ canRma: boolean; myRma: MyRma | null }> {
   const delivered = order.deliveredAt !== null || order.shipments.some((s) => s.status === "delivered");
   if (!order.role || retailerId === null || !delivered) return { canRma: false, myRma: null };
-  const existing = await rmaOfOrder(db, order.id, retailerId);
-  if (existing)
-    return {
-      canRma: false,
-      myRma: { id: existing.id, externalId: existing.externalId, displayStatus: RMA_DISPLAY_STATUS[existing.stage] ?? existing.stage },
-    };
-  return { canRma: rmaWindowOpen(order), myRma: null };
+  const rmas = await rmasOfOrderFor(db, order.id, retailerId);
+  const own = rmas.find((r) => r.role === "victim");
+  const shown = own ?? rmas.at(-1);
+  const myRma = shown
+    ? { id: shown.id, externalId: shown.externalId, displayStatus: RMA_DISPLAY_STATUS[shown.stage] ?? shown.stage, role: shown.role }
+    : null;
+  return { canRma: !own && rmaWindowOpen(order), myRma };
 }
 
 /** Whether the viewer may ask for an RMA on this order now; the refusal's message otherwise. */
@@ -85,7 +88,7 @@ export async function rmaEligibility(
   retailerId: number,
 ): Promise<{ ok: true } | { ok: false; message: string; rmaId?: number }> {
   const { canRma, myRma } = await rmaOffer(order, retailerId);
-  if (myRma) return { ok: false, message: RMA_WIZARD_MESSAGES.exists, rmaId: myRma.id };
+  if (myRma?.role === "victim") return { ok: false, message: RMA_WIZARD_MESSAGES.exists, rmaId: myRma.id };
   return canRma ? { ok: true } : { ok: false, message: RMA_WIZARD_MESSAGES.closed };
 }
 

@@ -11,7 +11,8 @@
  *   transaction: the row, staff's decisions on the lines, the actions, the notices' outbox rows); a late
  *   write of an earlier step changes nothing but adds its actions.
  */
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { ACTION } from "../../domain/action-codes";
 import { isChoice, RMA_REASON_OTHER, RMA_REASONS } from "../../domain/reasons";
 import { receivedGoodsSide, rmaOrderInputOf, type RmaKind, type RmaOrderInput } from "../../domain/rma-money";
@@ -330,6 +331,129 @@ export async function rmaOfOrder(
     .from(orders)
     .where(and(eq(orders.transactionType, TRANSACTION_TYPE.RMA), eq(orders.rmaForId, orderId), eq(orders.providerId, victimId)));
   return row ?? null;
+}
+
+/**
+ * The RMAs of an order that a retailer is party to, as victim or as perpetrator (the order pages link to them:
+ * docs/product/screens.md, "My returns"); oldest first.
+ */
+export async function rmasOfOrderFor(
+  db: DbOrTx,
+  orderId: number,
+  retailerId: number,
+): Promise<{ id: number; externalId: string; stage: string; role: RmaSide }[]> {
+  const rows = await db
+    .select({ id: orders.id, externalId: orders.externalId, stage: orders.stage, victimId: orders.providerId })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.transactionType, TRANSACTION_TYPE.RMA),
+        eq(orders.rmaForId, orderId),
+        or(eq(orders.providerId, retailerId), eq(orders.receiverId, retailerId)),
+      ),
+    )
+    .orderBy(asc(orders.id));
+  return rows.map(({ victimId, ...r }) => ({ ...r, role: victimId === retailerId ? "victim" : "perpetrator" }));
+}
+
+/** Which side of an RMA a retailer is: the victim (refunded) or the perpetrator (charged). */
+export type RmaSide = "victim" | "perpetrator";
+
+/** The status filter of a retailer's RMA list (docs/product/screens.md, "My returns"): the stages it selects. */
+export const RETAILER_RMA_FILTERS = Object.freeze({
+  all: null,
+  open: ["rmarequested", "shipping"],
+  rmarequested: ["rmarequested"],
+  shipping: ["shipping"],
+  rmacompleted: ["rmacompleted"],
+  rmadeclined: ["rmadeclined"],
+  rmacancelled: ["rmacancelled"],
+} as const);
+export type RetailerRmaFilter = keyof typeof RETAILER_RMA_FILTERS;
+
+export interface RetailerRmaRow {
+  id: number;
+  externalId: string;
+  stage: string;
+  displayStatus: string;
+  role: RmaSide;
+  /** The other party (shown only as retailer-00{id}). */
+  otherId: number;
+  rmaForId: number | null;
+  rmaForExternalId: string | null;
+  rmaForTransactionType: number | null;
+  /**
+   * What the viewer gets back (victim) or is charged (perpetrator) once staff decided; 0 when the RMA was
+   * cancelled; null while staff's decision is awaited.
+   */
+  amountCents: number | null;
+  createdAt: string;
+  modifiedAt: string;
+}
+
+/**
+ * A retailer's RMAs as victim and as perpetrator, newest change first, by status filter, one page
+ * (`limit` 1..100, default 25).
+ */
+export async function listRetailerRmas(
+  db: DbOrTx,
+  retailerId: number,
+  opts: { filter?: RetailerRmaFilter; limit?: number; offset?: number } = {},
+): Promise<{ items: RetailerRmaRow[]; total: number; limit: number; offset: number }> {
+  const stages = RETAILER_RMA_FILTERS[opts.filter ?? "all"];
+  const where = and(
+    eq(orders.transactionType, TRANSACTION_TYPE.RMA),
+    or(eq(orders.providerId, retailerId), eq(orders.receiverId, retailerId)),
+    stages ? inArray(orders.stage, [...stages]) : undefined,
+  );
+  const limit = Math.min(Math.max(opts.limit ?? 25, 1), 100);
+  const offset = Math.max(opts.offset ?? 0, 0);
+  const [{ total }] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(orders)
+    .where(where);
+  const original = alias(orders, "original");
+  const rows = await db
+    .select({
+      r: orders,
+      rmaForExternalId: original.externalId,
+      rmaForTransactionType: original.transactionType,
+      decided: sql<boolean>`exists (select 1 from ${orderContributions} where ${orderContributions.orderId} = ${orders.id} and ${orderContributions.rmaApproved} is not null)`,
+    })
+    .from(orders)
+    .leftJoin(original, eq(original.id, orders.rmaForId))
+    .where(where)
+    .orderBy(desc(orders.modifiedAt), desc(orders.id))
+    .limit(limit)
+    .offset(offset);
+  return { items: rows.map((row) => retailerRmaRow(row, retailerId)), total, limit, offset };
+}
+
+function retailerRmaRow(
+  {
+    r,
+    rmaForExternalId,
+    rmaForTransactionType,
+    decided,
+  }: { r: typeof orders.$inferSelect; rmaForExternalId: string | null; rmaForTransactionType: number | null; decided: boolean },
+  retailerId: number,
+): RetailerRmaRow {
+  const role: RmaSide = r.providerId === retailerId ? "victim" : "perpetrator";
+  const owed = r.ledger?.[role === "victim" ? "victimRefundCents" : "perpetratorChargeCents"];
+  return {
+    id: r.id,
+    externalId: r.externalId,
+    stage: r.stage,
+    displayStatus: r.displayStatus,
+    role,
+    otherId: role === "victim" ? r.receiverId : r.providerId,
+    rmaForId: r.rmaForId,
+    rmaForExternalId,
+    rmaForTransactionType,
+    amountCents: r.stage === "rmacancelled" ? 0 : decided ? Number(owed ?? 0) : null,
+    createdAt: r.createdAt.toISOString(),
+    modifiedAt: r.modifiedAt.toISOString(),
+  };
 }
 
 /** Undoes an RMA whose workflow could not be started (the victim may send it again): its row, lines and pictures' hold. */

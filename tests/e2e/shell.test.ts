@@ -164,6 +164,7 @@ describe("retailer shell", () => {
       "/alerts",
       "/alerts?status=declined",
       "/orders",
+      "/rma",
       "/settings",
     ]) {
       expect(hrefs).toContain(h);

@@ -35,6 +35,7 @@ describe('menus (docs/product/screens.md, "Menus and banners")', () => {
       "/alerts",
       "/alerts?status=declined",
       "/orders",
+      "/rma",
       "/settings",
       "POST /logout",
     ]);

@@ -405,6 +405,11 @@ export function SummaryPanel({ d }: { d: SummaryData }) {
           <RmaOffer orderId={o.id} canRma={d.canRma} myRma={d.myRma} />
         </div>
       ) : null}
+      {o.role === "provider" && d.myRma ? (
+        <div className="form-row">
+          <RmaOffer orderId={o.id} canRma={false} myRma={d.myRma} />
+        </div>
+      ) : null}
       {d.myRating ? (
         <p data-testid="my-rating">
           Your rating: <Stars n={d.myRating.overall} />
