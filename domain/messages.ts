@@ -4,6 +4,7 @@
  * message is listed with the screen that shows it in docs/product/screens.md. Messages marked "ours" fill
  * places where the product describes a message without giving its words.
  */
+import { MSG } from "./accounts";
 
 // --- Generic errors (docs/product/screens.md, "Messages shown everywhere"; the error pages' own texts are
 // app/components/errors.ts) -----------------------------------------------------------------------------------
@@ -179,3 +180,69 @@ export function ordersEmptyText(kind: "sales" | "purchases" | "swaps"): string {
 // domain/catalogue-upload.ts and domain/retailer-admin.ts BULK_UPLOAD_MSG) ------------------------------------
 
 export const FIXED = "FIXED!";
+
+// --- Notices to a retailer (docs/product/screens.md, "Staff: retailer admin", "Notices to retailers") --------
+
+/** An e-mail as the outbox stores it, before its recipient. */
+export type NoticeMail = { kind: string; subject: string; text: string };
+/** What the account notices link to: the sign-in page's absolute URL and the retailer support address. */
+export type NoticeLinks = { signInUrl: string; supportEmail: string };
+
+/** The account's new status, told to the retailer; pending has no notice. The denial says what the denied page says. */
+export function retailerStatusMail(
+  status: "pending" | "active" | "inactive" | "denied",
+  storeName: string,
+  links: NoticeLinks,
+): NoticeMail | null {
+  const hello = `Hello ${storeName},`;
+  if (status === "active")
+    return {
+      kind: "retailer_activated",
+      subject: "Your retailer account is active",
+      text: [
+        hello,
+        "",
+        "Good news: your retailer account is active. You can now sign in, list what didn't sell, request what you need and trade with other authorized retailers.",
+        "",
+        `Sign in: ${links.signInUrl}`,
+      ].join("\n"),
+    };
+  if (status === "denied")
+    return {
+      kind: "retailer_denied",
+      subject: "Your retailer account has been denied",
+      text: [hello, "", `${MSG.deniedBody}: ${links.supportEmail}`].join("\n"),
+    };
+  if (status === "inactive")
+    return {
+      kind: "retailer_inactivated",
+      subject: "Your retailer account is no longer active",
+      text: [
+        hello,
+        "",
+        "Your retailer account is no longer active.",
+        `If you think this is in error, please contact the retailer support email: ${links.supportEmail}`,
+      ].join("\n"),
+    };
+  return null;
+}
+
+/** ours: brands authorized for the retailer, or a brand it may no longer trade. */
+export function brandLinkMail(change: "authorized" | "removed", storeName: string, brandNames: string[]): NoticeMail {
+  const names = brandNames.join(", ");
+  return change === "authorized"
+    ? {
+        kind: "retailer_brand_authorized",
+        subject: `Brand authorized: ${names}`,
+        text: [`Hello ${storeName},`, "", `You are now authorized for ${names}. You can list, request and trade its styles.`].join("\n"),
+      }
+    : {
+        kind: "retailer_brand_removed",
+        subject: `Brand no longer authorized: ${names}`,
+        text: [
+          `Hello ${storeName},`,
+          "",
+          `You are no longer authorized for ${names}. If you think this is in error, please contact the retailer support.`,
+        ].join("\n"),
+      };
+}

@@ -6,26 +6,15 @@
  */
 import { data, redirect } from "@remix-run/node";
 import { z } from "zod";
-import { MSG } from "../../domain/accounts";
 import { RowId } from "../../domain/ids";
 import { formatCents } from "../../domain/money";
 import { getResource } from "../../domain/resources";
-import {
-  activateRetailer,
-  authorizeBrands,
-  getBrandsByIds,
-  getRetailer,
-  retailerNotificationEmails,
-  setRetailerStatus,
-  unauthorizeBrand,
-  type RetailerAdminEntry,
-  type RetailerRow,
-} from "../../db/queries/retailers";
+import { authorizeBrands, setRetailerStatus, unauthorizeBrand } from "../../db/queries/retailer-status";
+import { getBrandsByIds, getRetailer, type RetailerAdminEntry, type RetailerRow } from "../../db/queries/retailers";
 import { formatDate } from "~/components/orders/format";
 import { db } from "~/utils/db.server";
-import { getEnv } from "~/utils/env.server";
 import { parseSubmission } from "~/utils/form.server";
-import { absoluteUrl, sendMail } from "~/utils/mail.server";
+import { noticeLinks } from "~/utils/mail.server";
 import { forbidden, mayManage, type StaffContext } from "~/utils/permissions.server";
 
 /** A retailer's card on the page. */
@@ -74,41 +63,17 @@ const RetailerActionSchema = z.object({ retailerId: RowId, brandId: BrandIds });
 type Target = { retailer: RetailerRow; brandIds: number[] };
 
 async function activate({ retailer, brandIds }: Target): Promise<string | null> {
-  await activateRetailer(db, retailer.id, brandIds);
-  if (retailer.status === "active") return null;
-  for (const to of await retailerNotificationEmails(db, retailer.id)) {
-    await sendMail({
-      to,
-      kind: "retailer_activated",
-      subject: "Your retailer account is active",
-      text: [
-        `Hello ${retailer.storeName},`,
-        "",
-        "Good news: your retailer account is active. You can now sign in, list what didn't sell, request what you need and trade with other authorized retailers.",
-        "",
-        `Sign in: ${absoluteUrl("/signin")}`,
-      ].join("\n"),
-    });
-  }
+  await setRetailerStatus(db, retailer.id, "active", noticeLinks(), brandIds);
   return null;
 }
 
 async function deny({ retailer }: Target): Promise<string | null> {
-  await setRetailerStatus(db, retailer.id, "denied");
-  const supportEmail = getEnv().RETAILER_SUPPORT_EMAIL;
-  for (const to of await retailerNotificationEmails(db, retailer.id)) {
-    await sendMail({
-      to,
-      kind: "retailer_denied",
-      subject: "Your retailer account has been denied",
-      text: [`Hello ${retailer.storeName},`, "", `${MSG.deniedBody}: ${supportEmail}`].join("\n"),
-    });
-  }
+  await setRetailerStatus(db, retailer.id, "denied", noticeLinks());
   return null;
 }
 
 async function inactivate({ retailer }: Target): Promise<string | null> {
-  await setRetailerStatus(db, retailer.id, "inactive");
+  await setRetailerStatus(db, retailer.id, "inactive", noticeLinks());
   return null;
 }
 

@@ -19,14 +19,8 @@ import {
   updateContact,
   updateRetailerInfo,
 } from "../../db/queries/retailer-admin";
-import {
-  authorizeBrands,
-  getBrandsByIds,
-  getRetailer,
-  listBrandChoices,
-  unauthorizeBrand,
-  type RetailerRow,
-} from "../../db/queries/retailers";
+import { authorizeBrands, setRetailerStatus, unauthorizeBrand } from "../../db/queries/retailer-status";
+import { getBrandsByIds, getRetailer, listBrandChoices, type RetailerRow } from "../../db/queries/retailers";
 import { findUserById } from "../../db/queries/users";
 import { storeInfoFormValues } from "../../domain/accounts";
 import { RowId } from "../../domain/ids";
@@ -46,6 +40,7 @@ import { formatDate, formatDateTime } from "~/components/orders/format";
 import { readFormData } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { formError, parseSubmission } from "~/utils/form.server";
+import { noticeLinks } from "~/utils/mail.server";
 import { forbidden, mayManage, type StaffContext } from "~/utils/permissions.server";
 import { requireRetailerAdmin, sendStaffPasswordReset } from "~/utils/retailer-admin.server";
 
@@ -220,7 +215,9 @@ export async function saveInfo(c: TabIntent) {
   requireManage(c.ctx, "retailer");
   const submission = parseSubmission(c.form, { schema: RetailerInfoSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  await updateRetailerInfo(db, c.retailer.id, { ...retailerColumns(submission.value), status: submission.value.status });
+  await updateRetailerInfo(db, c.retailer.id, retailerColumns(submission.value));
+  // The status last, through the one function that tells the retailer (docs/product/screens.md, "Notices to retailers").
+  await setRetailerStatus(db, c.retailer.id, submission.value.status, noticeLinks());
   return back(c, "info");
 }
 

@@ -1,4 +1,5 @@
 import { insertOutboxEmail, type OutboxRow } from "../../db/queries/outbox";
+import type { NoticeLinks } from "../../domain/messages";
 import { db } from "./db.server";
 import { getEnv } from "./env.server";
 
@@ -23,4 +24,9 @@ export async function sendMail(mail: Mail): Promise<OutboxRow> {
 /** Absolute URL of an app path (links in e-mails). */
 export function absoluteUrl(path: string): string {
   return new URL(path, getEnv().APP_ORIGIN).toString();
+}
+
+/** What the account notices link to (db/queries/retailer-status.ts writes them). */
+export function noticeLinks(): NoticeLinks {
+  return { signInUrl: absoluteUrl("/signin"), supportEmail: getEnv().RETAILER_SUPPORT_EMAIL };
 }

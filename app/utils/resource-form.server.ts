@@ -6,10 +6,13 @@
 import { data } from "@remix-run/node";
 import { centsToDecimalString } from "../../domain/money";
 import { CHOOSER_LIMIT, schemaFor, type ResourceDef, type ResourceName, type ResourceValues } from "../../domain/resources";
-import { chooserOptions, getResourceRow, saveResource } from "../../db/queries/admin-resources";
+import { chooserOptions, getResourceRow, saveResource, type SaveResult } from "../../db/queries/admin-resources";
+import { getBrandLink, noticeBrandLinkChange, setRetailerStatus } from "../../db/queries/retailer-status";
+import type { RetailerStatus } from "../../db/queries/retailers";
 import type { ChooserOption, FormValues } from "~/components/admin/resources/FieldInput";
 import { db } from "./db.server";
 import { parseSubmission, readFormData } from "./form.server";
+import { noticeLinks } from "./mail.server";
 
 export type { FormValues };
 
@@ -76,11 +79,31 @@ export async function saveResourceForm(
   if (submission.status !== "success") {
     return { reply: data(submission.reply({ formErrors: ["Please fix the fields in red."] }), { status: 400 }) };
   }
-  const result = await saveResource(db, name, id, { ...(submission.value as ResourceValues), ...fixed });
+  const result = await saveWithNotices(name, id, { ...(submission.value as ResourceValues), ...fixed });
   if (!result.ok) {
     const fieldErrors = Object.fromEntries(Object.entries(result.errors).map(([k, v]) => [k, [v]]));
     const reply = submission.reply({ formErrors: result.formError ? [result.formError] : [], fieldErrors });
     return { reply: data(reply, { status: result.formError === "That row no longer exists." ? 404 : 400 }) };
   }
   return { savedId: result.id };
+}
+
+/**
+ * Saves the row. A retailer's status goes through setRetailerStatus after its other columns, and a saved brand
+ * link is compared with what it was: both tell the retailer (docs/product/screens.md, "Notices to retailers").
+ */
+async function saveWithNotices(name: ResourceName, id: number | null, values: ResourceValues): Promise<SaveResult> {
+  if (name === "retailer" && id !== null && typeof values.status === "string") {
+    const { status, ...columns } = values;
+    const result = await saveResource(db, name, id, columns);
+    if (result.ok) await setRetailerStatus(db, id, status as RetailerStatus, noticeLinks());
+    return result;
+  }
+  if (name === "retailerbrand") {
+    const before = id !== null ? await getBrandLink(db, id) : null;
+    const result = await saveResource(db, name, id, values);
+    if (result.ok) await noticeBrandLinkChange(db, before, await getBrandLink(db, result.id));
+    return result;
+  }
+  return saveResource(db, name, id, values);
 }

@@ -6,6 +6,7 @@ import { data, redirect } from "@remix-run/node";
 import { z } from "zod";
 import { AddVariationSchema, type ResourceDef, type ResourceName } from "../../domain/resources";
 import { addVariation, deleteResource, setResourceActive } from "../../db/queries/admin-resources";
+import { getBrandLink, noticeBrandLinkChange } from "../../db/queries/retailer-status";
 import { db } from "./db.server";
 import { formError, parseSubmission } from "./form.server";
 import { forbidden } from "./permissions.server";
@@ -36,7 +37,10 @@ export async function rowAction(form: FormData, name: ResourceName, resource: Re
   const { intent, id } = parsed.value;
   if (intent === "delete") {
     if (!resource.can_delete) throw forbidden(resource.plural);
+    // A deleted brand link tells its retailer (docs/product/screens.md, "Notices to retailers").
+    const link = name === "retailerbrand" ? await getBrandLink(db, id) : null;
     const deleted = await deleteResource(db, name, id);
+    if (deleted) await noticeBrandLinkChange(db, link, null);
     if (deleted === null) return fail("That row does not exist.", 404);
     if (!deleted) return fail(`This ${resource.label.toLowerCase()} is still used by other records and cannot be deleted.`, 409);
     return done("deleted");

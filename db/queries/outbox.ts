@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, inArray, lt, notInArray, or, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { outboxEmails } from "../schema";
+import type { DbOrTx } from "./listings";
 
 export type OutboxRow = typeof outboxEmails.$inferSelect;
 
@@ -23,7 +24,7 @@ export type NewOutboxEmail = {
 export type OutboxStatus = "queued" | "sending" | "sent" | "failed";
 
 /** Inserts an e-mail; with a dedupe key already used, returns the existing row instead. */
-export async function insertOutboxEmail(db: Db, email: NewOutboxEmail): Promise<OutboxRow> {
+export async function insertOutboxEmail(db: DbOrTx, email: NewOutboxEmail): Promise<OutboxRow> {
   const rows = await db
     .insert(outboxEmails)
     .values({

@@ -87,10 +87,11 @@ export async function listRetailersPage(
   return { rows, total: count[0]?.n ?? 0 };
 }
 
-/** The Info tab's fields: the setup wizard's store fields plus segments, price tier, location and status. */
-export type RetailerInfoUpdate = RetailerLocatedInfo & { status: AdminRetailerStatus };
-
-export async function updateRetailerInfo(db: Db, retailerId: number, info: RetailerInfoUpdate): Promise<boolean> {
+/**
+ * The Info tab's store columns: the setup wizard's store fields plus segments, price tier and location. Its
+ * status goes through setRetailerStatus (db/queries/retailer-status.ts), which tells the retailer.
+ */
+export async function updateRetailerInfo(db: Db, retailerId: number, info: RetailerLocatedInfo): Promise<boolean> {
   const rows = await db.update(retailers).set(info).where(eq(retailers.id, retailerId)).returning({ id: retailers.id });
   return rows.length === 1;
 }

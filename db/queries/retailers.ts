@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, sql, type Placeholder, type SQL } from "dr
 import { alias } from "drizzle-orm/pg-core";
 import { builtOnce } from "../built-once";
 import type { Db } from "../client";
+import type { DbOrTx } from "./listings";
 import { brandRequests, brands, retailerBrands, retailerContacts, retailers, users } from "../schema";
 
 export type RetailerRow = typeof retailers.$inferSelect;
@@ -47,7 +48,7 @@ export type BrandRequestInput = {
   brandContactName?: string;
 };
 
-export async function getRetailer(db: Db, id: number): Promise<RetailerRow | null> {
+export async function getRetailer(db: DbOrTx, id: number): Promise<RetailerRow | null> {
   const rows = await db.select().from(retailers).where(eq(retailers.id, id)).limit(1);
   return rows[0] ?? null;
 }
@@ -195,23 +196,6 @@ export async function listAuthorizedBrands(db: Db, retailerId: number): Promise<
     .orderBy(asc(brands.displayName));
 }
 
-export async function authorizeBrands(db: Db, retailerId: number, brandIds: number[]): Promise<void> {
-  if (brandIds.length === 0) return;
-  await db
-    .insert(retailerBrands)
-    .values(brandIds.map((brandId) => ({ retailerId, brandId, status: "authorized" })))
-    .onConflictDoUpdate({ target: [retailerBrands.retailerId, retailerBrands.brandId], set: { status: "authorized" } });
-  // A brand request matched to an authorized brand is settled.
-  await db
-    .update(brandRequests)
-    .set({ status: "authorized" })
-    .where(and(eq(brandRequests.retailerId, retailerId), inArray(brandRequests.brandId, brandIds)));
-}
-
-export async function unauthorizeBrand(db: Db, retailerId: number, brandId: number): Promise<void> {
-  await db.delete(retailerBrands).where(and(eq(retailerBrands.retailerId, retailerId), eq(retailerBrands.brandId, brandId)));
-}
-
 export async function isBrandAuthorized(db: Db, retailerId: number, brandId: number): Promise<boolean> {
   const rows = await db
     .select({ id: retailerBrands.id })
@@ -219,30 +203,6 @@ export async function isBrandAuthorized(db: Db, retailerId: number, brandId: num
     .where(and(eq(retailerBrands.retailerId, retailerId), eq(retailerBrands.brandId, brandId), eq(retailerBrands.status, "authorized")))
     .limit(1);
   return rows.length === 1;
-}
-
-export async function setRetailerStatus(db: Db, retailerId: number, status: RetailerStatus): Promise<RetailerRow | null> {
-  const rows = await db.update(retailers).set({ status }).where(eq(retailers.id, retailerId)).returning();
-  return rows[0] ?? null;
-}
-
-/** Activation: status active and the chosen brands authorized, in one transaction. */
-export async function activateRetailer(db: Db, retailerId: number, brandIds: number[]): Promise<RetailerRow | null> {
-  return db.transaction(async (tx) => {
-    const rows = await tx.update(retailers).set({ status: "active" }).where(eq(retailers.id, retailerId)).returning();
-    if (!rows[0]) return null;
-    if (brandIds.length > 0) {
-      await tx
-        .insert(retailerBrands)
-        .values(brandIds.map((brandId) => ({ retailerId, brandId, status: "authorized" })))
-        .onConflictDoUpdate({ target: [retailerBrands.retailerId, retailerBrands.brandId], set: { status: "authorized" } });
-      await tx
-        .update(brandRequests)
-        .set({ status: "authorized" })
-        .where(and(eq(brandRequests.retailerId, retailerId), inArray(brandRequests.brandId, brandIds)));
-    }
-    return rows[0];
-  });
 }
 
 export type RetailerAdminEntry = {
@@ -344,7 +304,7 @@ export async function searchRetailers(db: Db, q: string, limit = 200): Promise<R
 }
 
 /** Addresses that should hear about the retailer's account: its users, else the store e-mail. */
-export async function retailerNotificationEmails(db: Db, retailerId: number): Promise<string[]> {
+export async function retailerNotificationEmails(db: DbOrTx, retailerId: number): Promise<string[]> {
   const us = await db.select({ email: users.email }).from(users).where(eq(users.retailerId, retailerId));
   const r = await getRetailer(db, retailerId);
   const set = new Set(us.map((u) => u.email));

@@ -1,9 +1,8 @@
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { insertOutboxEmail, listOutbox } from "../../db/queries/outbox";
+import { authorizeBrands, setRetailerStatus, unauthorizeBrand } from "../../db/queries/retailer-status";
 import {
-  activateRetailer,
-  authorizeBrands,
   getContact,
   getRetailerWithContact,
   isBrandAuthorized,
@@ -15,8 +14,6 @@ import {
   saveContactStep,
   saveRetailerStep,
   searchRetailers,
-  setRetailerStatus,
-  unauthorizeBrand,
 } from "../../db/queries/retailers";
 import { dismissBanner, getSessionRow, getSessionWithUser, setActing } from "../../db/queries/sessions";
 import {
@@ -48,6 +45,7 @@ const db = handle.db;
 afterAll(() => handle.close());
 
 const email = () => `acc-${uniqueToken()}@example.test`;
+const LINKS = { signInUrl: "http://localhost:3000/signin", supportEmail: "retailers@wholesale.example" };
 const ip = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
 
 describe("registration", () => {
@@ -239,12 +237,12 @@ describe("retailer setup wizard and activation", () => {
     expect(admin?.brandRequests).toHaveLength(2);
     expect(admin?.userEmails).toEqual([u.email]);
 
-    const active = await activateRetailer(db, r.id, [brandA.id, brandB.id]);
+    const active = (await setRetailerStatus(db, r.id, "active", LINKS, [brandA.id, brandB.id]))?.retailer;
     expect(active?.status).toBe("active");
     expect((await listAuthorizedBrands(db, r.id)).map((b) => b.id).sort()).toEqual([brandA.id, brandB.id].sort());
     expect((await listBrandRequests(db, r.id)).find((x) => x.brandId === brandA.id)?.status).toBe("authorized");
     // Activating again is harmless.
-    await activateRetailer(db, r.id, [brandA.id]);
+    await setRetailerStatus(db, r.id, "active", LINKS, [brandA.id]);
     expect(await listAuthorizedBrands(db, r.id)).toHaveLength(2);
 
     await unauthorizeBrand(db, r.id, brandB.id);
@@ -252,7 +250,7 @@ describe("retailer setup wizard and activation", () => {
     await authorizeBrands(db, r.id, [brandB.id]);
     expect(await isBrandAuthorized(db, r.id, brandB.id)).toBe(true);
 
-    expect((await setRetailerStatus(db, r.id, "denied"))?.status).toBe("denied");
+    expect((await setRetailerStatus(db, r.id, "denied", LINKS))?.retailer.status).toBe("denied");
     expect(await retailerNotificationEmails(db, r.id)).toEqual([u.email]);
     expect((await searchRetailers(db, info.storeName.slice(-8))).map((x) => x.id)).toContain(r.id);
   });
