@@ -630,6 +630,8 @@ export async function listAdminRmas(db: DbOrTx, opts: { tab: AdminRmaTab; status
     .select({ total: sql<number>`count(*)::int` })
     .from(orders)
     .where(where);
+  // The original order, joined under its own name: a subquery's unqualified column would read the subquery's row.
+  const rmaFor = alias(orders, "rma_for");
   const rows = await db
     .select({
       id: orders.id,
@@ -640,10 +642,11 @@ export async function listAdminRmas(db: DbOrTx, opts: { tab: AdminRmaTab; status
       perpetratorId: orders.receiverId,
       victimName: sql<string>`(SELECT store_name FROM retailers WHERE id = ${orders.providerId})`,
       perpetratorName: sql<string>`(SELECT store_name FROM retailers WHERE id = ${orders.receiverId})`,
-      rmaForExternalId: sql<string | null>`(SELECT o2.external_id FROM orders o2 WHERE o2.id = ${orders.rmaForId})`,
+      rmaForExternalId: rmaFor.externalId,
       modifiedAt: orders.modifiedAt,
     })
     .from(orders)
+    .leftJoin(rmaFor, eq(rmaFor.id, orders.rmaForId))
     .where(where)
     .orderBy(desc(orders.modifiedAt), desc(orders.id))
     .limit(limit)

@@ -194,6 +194,21 @@ describe("staff's RMA screen", () => {
     expect(await parcel(b.rmaId)).toEqual(["cancelled"]);
   });
 
+  test("each RMA names its original order's number", async () => {
+    const s = await swapWithBothSides();
+    const rma = await createRma(db, {
+      orderId: s.order.orderId,
+      victimId: s.receiverId,
+      contact,
+      lines: [{ sourceId: s.providerLine.id, quantity: 1, reason: 0 }],
+      workflowIdFor: rmaWorkflowId,
+    });
+    const original = await getOrderRow(db, s.order.orderId);
+    const row = (await listAdminRmas(db, { tab: "all", limit: 100 })).items.find((r) => r.id === rma.rmaId);
+    expect(original?.externalId).toBeTruthy();
+    expect(row?.rmaForExternalId).toBe(original?.externalId);
+  });
+
   test("the status filter: pending, overdue (escalated and still pending), cancelled, a charge queued; a new card finds the RMAs waiting to charge", async () => {
     const s = await swapWithBothSides();
     const ask = (victimId: number, sourceId: number) =>
