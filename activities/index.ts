@@ -3,6 +3,7 @@
  * composition root). Workflows import `type Activities` only.
  */
 import type { Db } from "../db/client";
+import { DEFAULT_MARKETPLACE_TZ } from "../domain/business-days";
 import type { Mailer } from "./mail";
 import type { PaymentsPort } from "./payments/port";
 import { createBuyActivities } from "./buy";
@@ -18,7 +19,7 @@ export interface ActivityDeps {
   db: Db;
   payments: PaymentsPort;
   mail: Mailer;
-  env: { APP_ORIGIN: string; CARRIER_WEBHOOK_SECRET?: string };
+  env: { APP_ORIGIN: string; CARRIER_WEBHOOK_SECRET?: string; MARKETPLACE_TZ?: string };
   /** The carrier (default: the sandbox carrier, sending webhooks to APP_ORIGIN signed with CARRIER_WEBHOOK_SECRET). */
   carrier?: SandboxCarrier;
 }
@@ -32,11 +33,13 @@ export function defaultCarrier(deps: Pick<ActivityDeps, "db" | "env">): SandboxC
 }
 
 export function createActivities(deps: ActivityDeps) {
+  const timeZone = deps.env.MARKETPLACE_TZ ?? DEFAULT_MARKETPLACE_TZ;
   const buy = createBuyActivities({
     db: deps.db,
     payments: deps.payments,
     carrier: deps.carrier ?? defaultCarrier(deps),
     appOrigin: deps.env.APP_ORIGIN,
+    timeZone,
   });
   return {
     ...createPayoutReadModelActivities(deps.db),
@@ -44,8 +47,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createCardReadModelActivities(deps.db),
     ...createCardActivities({ payments: deps.payments }),
     ...buy,
-    ...createSwapActivities({ db: deps.db, buy, appOrigin: deps.env.APP_ORIGIN }),
-    ...createRmaActivities({ db: deps.db, buy, appOrigin: deps.env.APP_ORIGIN }),
+    ...createSwapActivities({ db: deps.db, buy, appOrigin: deps.env.APP_ORIGIN, timeZone }),
+    ...createRmaActivities({ db: deps.db, buy, appOrigin: deps.env.APP_ORIGIN, timeZone }),
   };
 }
 

@@ -54,6 +54,8 @@ export interface BuyActivityDeps {
   carrier: SandboxCarrier;
   /** APP_ORIGIN, for links in e-mails. */
   appOrigin: string;
+  /** MARKETPLACE_TZ: the zone e-mails show dates in. */
+  timeZone: string;
 }
 
 /** Where the label of a tracking number is served (app route; sender and staff only). */
@@ -166,7 +168,7 @@ export function createBuyActivities(deps: BuyActivityDeps): BuyActivities {
           retailerId: n.retailerId,
           kind: `order:${n.template}`,
           dedupeKey: n.dedupeKey,
-          ...orderNoticeMail(n, deps.appOrigin),
+          ...orderNoticeMail(n, deps.appOrigin, deps.timeZone),
         })),
       });
       if (!r.recorded) log.info("order row gone: read-model write skipped", { orderId: input.orderId, statename: input.statename });

@@ -1,47 +1,21 @@
 /**
  * Texts of order notices (e-mail; the outbox when no SMTP). Anonymous: the other party is only ever
  * `retailer-00{id}`; no store names, addresses or phone numbers. Dates are MM/DD/YYYY hh:mm in the
- * marketplace time zone (America/New_York by default).
+ * marketplace time zone (MARKETPLACE_TZ, passed in by the activities: docs/product/windows.md, "Time zone").
  */
 import { anonymousRetailerLabel } from "../../domain/anonymity";
+import { formatDateTime } from "../../domain/date-format";
 import type { OrderNotice } from "./types";
 
-/** One formatter per time zone: building an Intl.DateTimeFormat costs more than formatting with it. */
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      hour12: false,
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
 /** MM/DD/YYYY hh:mm in the marketplace time zone, or null. */
-export function when(iso: string | null | undefined, timeZone = "America/New_York"): string | null {
-  if (!iso) return null;
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return null;
-  const parts = Object.fromEntries(
-    formatter(timeZone)
-      .formatToParts(d)
-      .map((p) => [p.type, p.value]),
-  );
-  return `${parts.month}/${parts.day}/${parts.year} ${parts.hour === "24" ? "00" : parts.hour}:${parts.minute}`;
+export function when(iso: string | null | undefined, timeZone: string): string | null {
+  return formatDateTime(iso, timeZone, { seconds: false }) || null;
 }
 
-export function orderNoticeMail(n: OrderNotice, appOrigin: string): { subject: string; text: string } {
+export function orderNoticeMail(n: OrderNotice, appOrigin: string, timeZone: string): { subject: string; text: string } {
   const other = anonymousRetailerLabel(n.counterpartyId);
   const order = `order ${n.externalId}`;
-  const by = when(n.actBy);
+  const by = when(n.actBy, timeZone);
   const link = new URL(`/transaction/buy/${n.orderId}`, appOrigin).toString();
   const deadline = by ? ` by ${by}` : "";
   let subject: string;

@@ -18,10 +18,12 @@ export interface RmaActivityDeps {
   buy: OrderProviderActivities;
   /** APP_ORIGIN, for links in e-mails. */
   appOrigin: string;
+  /** MARKETPLACE_TZ: the zone e-mails show dates in. */
+  timeZone: string;
 }
 
 export function createRmaActivities(deps: RmaActivityDeps): RmaActivities {
-  const { db, buy, appOrigin } = deps;
+  const { db, buy, appOrigin, timeZone } = deps;
 
   function notices(rec: RmaStateRecord) {
     const victim = rec.victimId ?? 0;
@@ -34,7 +36,7 @@ export function createRmaActivities(deps: RmaActivityDeps): RmaActivities {
     const parties = rec.notices
       .filter((n) => n.to !== "staff" && (n.to === "victim" ? victim : perpetrator) > 0)
       .map((n) => {
-        const mail = rmaNoticeMail(n, context(n.to), appOrigin);
+        const mail = rmaNoticeMail(n, context(n.to), appOrigin, timeZone);
         return {
           retailerId: n.to === "victim" ? victim : perpetrator,
           subject: mail.subject,
@@ -46,7 +48,7 @@ export function createRmaActivities(deps: RmaActivityDeps): RmaActivities {
     const staff = rec.notices
       .filter((n) => n.to === "staff")
       .map((n) => {
-        const mail = rmaNoticeMail(n, context("staff"), appOrigin);
+        const mail = rmaNoticeMail(n, context("staff"), appOrigin, timeZone);
         return { subject: mail.subject, text: mail.text, kind: `rma:${n.template}`, dedupeKey: n.dedupeKey };
       });
     return { parties, staff };

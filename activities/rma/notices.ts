@@ -19,10 +19,11 @@ export function rmaNoticeMail(
   n: Pick<RmaNotice, "to" | "template" | "actBy">,
   c: RmaNoticeContext,
   appOrigin: string,
+  timeZone: string,
 ): { subject: string; text: string } {
   const rma = `RMA ${c.externalId}`;
   const other = anonymousRetailerLabel(c.counterpartyId);
-  const by = when(n.actBy ?? null);
+  const by = when(n.actBy ?? null, timeZone);
   const deadline = by ? ` by ${by}` : "";
   const path = n.to === "staff" ? `/admin/active-rmas?rma=${c.rmaId}` : `/rma/${c.rmaId}`;
   const link = new URL(path, appOrigin).toString();

@@ -22,6 +22,8 @@ export interface SwapActivityDeps {
   buy: OrderProviderActivities;
   /** APP_ORIGIN, for links in e-mails. */
   appOrigin: string;
+  /** MARKETPLACE_TZ: the zone e-mails show dates in. */
+  timeZone: string;
 }
 
 /** Which deadline a notice asks the retailer to meet. */
@@ -63,7 +65,7 @@ export function swapAmounts(rec: Pick<SwapStateRecord, "providerLines" | "receiv
 }
 
 export function createSwapActivities(deps: SwapActivityDeps): SwapActivities {
-  const { db, buy, appOrigin } = deps;
+  const { db, buy, appOrigin, timeZone } = deps;
   const partyOf = (rec: SwapStateRecord, role: Role) => (role === "provider" ? rec.providerId : rec.receiverId);
 
   return {
@@ -105,6 +107,7 @@ export function createSwapActivities(deps: SwapActivityDeps): SwapActivities {
               actBy: deadline ? (rec.deadlines[deadline] ?? null) : null,
             },
             appOrigin,
+            timeZone,
           );
           return { retailerId: partyOf(rec, n.role), kind: `swap:${n.template}`, dedupeKey: n.dedupeKey, ...mail };
         }),

@@ -15,10 +15,10 @@ export interface SwapNotice {
   actBy: string | null;
 }
 
-export function swapNoticeMail(n: SwapNotice, appOrigin: string): { subject: string; text: string } {
+export function swapNoticeMail(n: SwapNotice, appOrigin: string, timeZone: string): { subject: string; text: string } {
   const other = anonymousRetailerLabel(n.counterpartyId);
   const swap = `swap ${n.externalId}`;
-  const by = when(n.actBy);
+  const by = when(n.actBy, timeZone);
   const deadline = by ? ` by ${by}` : "";
   const link = new URL(`/transaction/swap/${n.orderId}`, appOrigin).toString();
   const texts: Record<string, [string, string]> = {

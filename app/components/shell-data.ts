@@ -1,3 +1,4 @@
+import { DEFAULT_MARKETPLACE_TZ } from "../../domain/business-days";
 import type { RetailerStatus, ShellRetailer } from "./banners";
 
 export type AppEnv = "local" | "test" | "staging" | "production";
@@ -20,6 +21,8 @@ export interface ShellData {
   dismissedBanners: string[];
   /** A one-off success notice, from ?ref=... after a redirect. */
   notice: string | null;
+  /** MARKETPLACE_TZ: every page formats dates in it (useMarketplaceZone), so server and hydration agree. */
+  timeZone: string;
 }
 
 /** Success notices named by ?ref= (password reset goes to "/?ref=resetSuccessful": docs/product/screens.md). */
@@ -79,6 +82,7 @@ export interface ShellConfig {
   SUPPORT_EMAIL: string;
   SUPPORT_PHONE: string;
   CHAT_WIDGET_SNIPPET?: string;
+  MARKETPLACE_TZ?: string;
 }
 
 /** Picks what the layout may show from the auth context: nothing about any other retailer. */
@@ -114,5 +118,6 @@ export function buildShellData(auth: ShellAuth | null, env: ShellConfig, url: UR
     chatWidget: snippet && user && !isStaff && r ? snippet : null,
     dismissedBanners: auth ? [...auth.session.dismissedBanners] : [],
     notice: noticeFor(url),
+    timeZone: env.MARKETPLACE_TZ ?? DEFAULT_MARKETPLACE_TZ,
   };
 }

@@ -11,7 +11,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ADMIN_RMA_STATUSES, ADMIN_RMA_TABS, type AdminRmaStatus, type AdminRmaTab } from "../../db/queries/rmas";
 import { RMA_DISPLAY_STATUS } from "../../domain/states";
 import { ErrorList } from "~/components/forms";
-import { formatDate } from "~/components/orders/format";
+import { formatDate, useMarketplaceZone } from "~/components/orders/format";
 import { Pager } from "~/components/orders/OrderCard";
 import ordersCss from "~/components/orders/orders.css";
 import { RmaCard, type AdminRmaActionData } from "~/components/rma/AdminRmaCard";
@@ -51,6 +51,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function AdminRmas() {
+  const tz = useMarketplaceZone();
   const d = useLoaderData<typeof loader>();
   const a = useActionData<typeof action>() as AdminRmaActionData | undefined;
   const [form] = useForm({ id: "rma-decision", lastResult: a });
@@ -113,7 +114,7 @@ export default function AdminRmas() {
         {d.page.items.map((r) => (
           <li key={r.id} className="admin-card" data-testid="admin-rma-row" data-rma-id={r.id}>
             <Link to={`/admin/active-rmas/${d.tab}?rma=${r.id}`}>RMA {r.externalId}</Link> <span className="pill">{r.displayStatus}</span> ·
-            for order {r.rmaForExternalId ?? "—"} · victim {r.victimName} → perpetrator {r.perpetratorName} · {formatDate(r.modifiedAt)}
+            for order {r.rmaForExternalId ?? "—"} · victim {r.victimName} → perpetrator {r.perpetratorName} · {formatDate(r.modifiedAt, tz)}
           </li>
         ))}
       </ul>

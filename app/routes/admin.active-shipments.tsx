@@ -7,7 +7,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunctio
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { listActiveShipments } from "../../db/queries/order-views/staff-lists";
 import { CarrierTools } from "~/components/orders/AdminOrderCard";
-import { formatDate, shipmentStatusText, timeSince } from "~/components/orders/format";
+import { formatDate, shipmentStatusText, timeSince, useMarketplaceZone } from "~/components/orders/format";
 import { Pager } from "~/components/orders/OrderCard";
 import ordersCss from "~/components/orders/orders.css";
 import { pageTitle } from "~/components/title";
@@ -35,6 +35,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ActiveShipments() {
+  const tz = useMarketplaceZone();
   const d = useLoaderData<typeof loader>();
   const a = useActionData<typeof action>();
   return (
@@ -83,7 +84,7 @@ export default function ActiveShipments() {
                   {s.callTag ? <div className="muted">call tag {s.callTag}</div> : null}
                 </td>
                 <td>{shipmentStatusText(s.status)}</td>
-                <td>{formatDate(s.pickupBy)}</td>
+                <td>{formatDate(s.pickupBy, tz)}</td>
                 <td>{timeSince(s.modifiedAt, d.now)}</td>
                 <td>
                   {s.status === "pickup_scheduled" || s.status === "in_route" ? (

@@ -1,6 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { listOutbox } from "../../db/queries/outbox";
+import { formatDateTime, useMarketplaceZone } from "~/components/orders/format";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { requireStaff } from "~/utils/auth.server";
@@ -30,6 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function AdminOutbox() {
   const { to, mails } = useLoaderData<typeof loader>();
+  const tz = useMarketplaceZone();
   return (
     <section className="page">
       <h1>Outbox</h1>
@@ -46,7 +48,7 @@ export default function AdminOutbox() {
         <article key={m.id} className="outbox-mail" data-testid="outbox-mail" data-to={m.to}>
           <h2 style={{ fontSize: "1.05rem", margin: 0 }}>{m.subject}</h2>
           <p className="muted" style={{ margin: 0 }}>
-            To {m.to} · {new Date(m.createdAt).toLocaleString("en-US", { timeZone: "UTC" })} UTC · {m.kind} · {m.status}
+            To {m.to} · {formatDateTime(m.createdAt, tz)} · {m.kind} · {m.status}
           </p>
           <pre>{m.body}</pre>
         </article>

@@ -9,6 +9,7 @@
  */
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { formatDateTime } from "../../domain/date-format";
 import { RowId } from "../../domain/ids";
 import { BULK_UPLOAD_COLUMNS, BULK_UPLOAD_MSG } from "../../domain/retailer-admin";
 import { getRetailerUpload, listRecentRetailerUploads } from "../../db/queries/retailer-upload";
@@ -17,6 +18,7 @@ import { ActionError } from "~/components/admin/ActionError";
 import { pageTitle } from "~/components/title";
 import adminCss from "~/styles/retailer-admin.css";
 import { db } from "~/utils/db.server";
+import { getEnv } from "~/utils/env.server";
 import { requireRetailerAdmin } from "~/utils/retailer-admin.server";
 import { retailerUploadAction } from "./__admin-retailer-upload.server";
 
@@ -31,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const recent = await listRecentRetailerUploads(db);
     return {
       stage: "upload" as const,
-      recent: recent.map((u) => ({ ...u, createdAt: u.createdAt.toISOString().slice(0, 16).replace("T", " ") })),
+      recent: recent.map((u) => ({ ...u, createdAt: formatDateTime(u.createdAt, getEnv().MARKETPLACE_TZ, { seconds: false }) })),
     };
   }
   const id = RowId.safeParse(raw);
@@ -117,7 +119,7 @@ export default function RetailerUpload() {
                 {d.recent.map((u) => (
                   <li key={u.id}>
                     <Link to={`/admin/retailer-upload?upload=${u.id}`}>
-                      {u.fileName} ({u.status}, {u.createdAt} UTC)
+                      {u.fileName} ({u.status}, {u.createdAt})
                     </Link>
                   </li>
                 ))}

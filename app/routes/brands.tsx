@@ -13,7 +13,7 @@ import { BRAND_INTERESTS, BrandRequestFormSchema } from "../../domain/accounts";
 import { formatCents } from "../../domain/money";
 import { authorizedBrandsForRetailer } from "../../db/queries/catalogue";
 import { createBrandRequestForRetailer, listOwnBrandRequests } from "../../db/queries/settings";
-import { formatDate } from "~/components/orders/format";
+import { formatDate, useMarketplaceZone } from "~/components/orders/format";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { readFormData, requireRetailer } from "~/utils/auth.server";
@@ -88,6 +88,7 @@ export default function Brands() {
 }
 
 function AuthorizedBrands() {
+  const tz = useMarketplaceZone();
   const d = useLoaderData<typeof loader>();
   if (d.brands.length === 0) {
     return (
@@ -100,7 +101,7 @@ function AuthorizedBrands() {
     <ul className="brand-list" data-testid="authorized-brands">
       {d.brands.map((b) => (
         <li key={b.id}>
-          <strong>{b.name}</strong> <span className="muted">authorized since {formatDate(b.since)}</span> ·{" "}
+          <strong>{b.name}</strong> <span className="muted">authorized since {formatDate(b.since, tz)}</span> ·{" "}
           <Link to={`/buy/?brand=${b.id}`}>Browse listings</Link>
         </li>
       ))}
@@ -109,6 +110,7 @@ function AuthorizedBrands() {
 }
 
 function AddBrands() {
+  const tz = useMarketplaceZone();
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -180,7 +182,7 @@ function AddBrands() {
                 <tr key={r.id}>
                   <td>{r.brandName}</td>
                   <td>{r.amountCents === null ? "" : formatCents(r.amountCents)}</td>
-                  <td>{formatDate(r.createdAt)}</td>
+                  <td>{formatDate(r.createdAt, tz)}</td>
                   <td>{r.status === "authorized" ? "Authorized" : "Requested"}</td>
                 </tr>
               ))}

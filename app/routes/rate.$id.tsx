@@ -21,7 +21,7 @@ import { ACTION } from "../../domain/action-codes";
 import { confirmReceivedUpdate, rateOrderUpdate } from "../../workflows/buy/contract";
 import { confirmSwapReceivedUpdate, rateSwapUpdate } from "../../workflows/swap/contract";
 import { ErrorList } from "~/components/forms";
-import { formatDate } from "~/components/orders/format";
+import { formatDate, useMarketplaceZone } from "~/components/orders/format";
 import { LinesTable } from "~/components/orders/OrderParts";
 import { RmaOffer } from "~/components/rma/RmaOffer";
 import ordersCss from "~/components/orders/orders.css";
@@ -128,6 +128,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function RateTransaction() {
+  const tz = useMarketplaceZone();
   const d = useLoaderData<typeof loader>();
   const a = useActionData<typeof action>();
   const navigate = useNavigate();
@@ -173,7 +174,7 @@ export default function RateTransaction() {
         {o.deliveredAt ? (
           <>
             <dt>Delivered</dt>
-            <dd>{formatDate(o.deliveredAt)}</dd>
+            <dd>{formatDate(o.deliveredAt, tz)}</dd>
           </>
         ) : null}
       </dl>

@@ -12,7 +12,7 @@ import { displayRetailer } from "../../domain/anonymity";
 import { PAYMENT_QUEUED, RMA_CANCELLED_NOTHING_PAID, RMA_PRINTED_TEXTS } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { TRANSACTION_TYPE } from "../../domain/states";
-import { formatDate } from "~/components/orders/format";
+import { formatDate, useMarketplaceZone } from "~/components/orders/format";
 import { ShipmentsList, ShippingPapers } from "~/components/orders/OrderParts";
 import ordersCss from "~/components/orders/orders.css";
 import { RmaLinesTable } from "~/components/rma/RmaLines";
@@ -43,6 +43,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export default function RmaPage() {
+  const tz = useMarketplaceZone();
   const { rma, role, other, orderLink, shipments } = useLoaderData<typeof loader>();
   const decided = rma.lines.some((l) => l.approved !== null);
   const ledger = rma.ledger ?? {};
@@ -61,7 +62,7 @@ export default function RmaPage() {
         <dt>{role === "victim" ? "Returned to" : "Requested by"}</dt>
         <dd data-testid="counterparty">{other}</dd>
         <dt>Requested</dt>
-        <dd>{formatDate(rma.createdAt)}</dd>
+        <dd>{formatDate(rma.createdAt, tz)}</dd>
       </dl>
       <RmaLinesTable lines={rma.lines} />
       {rma.stage === "rmacancelled" ? (
@@ -81,7 +82,7 @@ export default function RmaPage() {
           <h2>Ship the return</h2>
           <p>
             {RMA_PRINTED_TEXTS.returnShipping}
-            {rma.deadlines?.shipBy ? ` Ship by ${formatDate(rma.deadlines.shipBy)}.` : ""}
+            {rma.deadlines?.shipBy ? ` Ship by ${formatDate(rma.deadlines.shipBy, tz)}.` : ""}
           </p>
           <ShippingPapers externalId={rma.externalId} labelUrl={parcel.status === "pickup_scheduled" ? parcel.labelUrl : null} />
         </div>

@@ -7,6 +7,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getCarrierLabel } from "../../db/queries/shipments";
 import { db } from "~/utils/db.server";
+import { getEnv } from "~/utils/env.server";
 import { renderLabelPdf } from "~/utils/label-pdf.server";
 import { orderViewer } from "~/utils/orders.server";
 import { pdfResponse } from "~/utils/pdf.server";
@@ -20,7 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const label = await getCarrierLabel(db, tracking);
   if (!label) throw notFound();
   if (!viewer.isStaff && viewer.retailerId !== label.senderId) throw notFound();
-  const pdf = label.data ? await renderLabelPdf(label.data) : label.pdf;
+  const pdf = label.data ? await renderLabelPdf(label.data, getEnv().MARKETPLACE_TZ) : label.pdf;
   if (!pdf) throw notFound();
   return pdfResponse(pdf, `label-${tracking}.pdf`);
 }

@@ -22,7 +22,7 @@ import {
   type DetailErrors,
 } from "~/components/orders/BuyPanels";
 import { ErrorList } from "~/components/forms";
-import { formatDate } from "~/components/orders/format";
+import { formatDate, useMarketplaceZone } from "~/components/orders/format";
 import {
   BuyerAmounts,
   LinesTable,
@@ -94,6 +94,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 type LoaderData = Awaited<ReturnType<typeof loader>>;
 
 export default function TransactionDetail() {
+  const tz = useMarketplaceZone();
   const d = useLoaderData<typeof loader>();
   const a = useActionData<typeof action>() as DetailActionData | undefined;
   const [form] = useForm({ id: "order-action", lastResult: a });
@@ -139,7 +140,7 @@ export default function TransactionDetail() {
         <dt>{o.role ? "Other retailer" : "Retailers"}</dt>
         <dd data-testid="counterparty">{o.counterpartyLabel}</dd>
         <dt>Created</dt>
-        <dd>{formatDate(o.createdAt)}</dd>
+        <dd>{formatDate(o.createdAt, tz)}</dd>
         {o.floorTime && (d.viewerIsStaff || o.role === "provider") ? (
           <>
             <dt>Time on the sales floor</dt>

@@ -41,7 +41,7 @@ function Barcode({ value }: { value: string }) {
   return <View style={styles.bars}>{bars}</View>;
 }
 
-export function LabelDocument({ input }: { input: LabelInput }) {
+export function LabelDocument({ input, timeZone }: { input: LabelInput; timeZone: string }) {
   const to = input.to;
   return (
     <Document
@@ -72,14 +72,14 @@ export function LabelDocument({ input }: { input: LabelInput }) {
         <Text>{`Call tag: ${input.callTag}`}</Text>
         <Text>{`Order: ${input.externalId}`}</Text>
         <Text>{`Units: ${input.units}`}</Text>
-        <Text>{`Label created: ${printedDate(input.createdAt)}`}</Text>
-        <Text>{`Pickup by: ${printedDate(input.pickupBy)}`}</Text>
+        <Text>{`Label created: ${printedDate(input.createdAt, timeZone)}`}</Text>
+        <Text>{`Pickup by: ${printedDate(input.pickupBy, timeZone)}`}</Text>
       </Page>
     </Document>
   );
 }
 
 /** The label as PDF bytes. */
-export async function renderLabelPdf(input: LabelInput): Promise<Buffer> {
-  return renderToBuffer(<LabelDocument input={input} />);
+export async function renderLabelPdf(input: LabelInput, timeZone: string): Promise<Buffer> {
+  return renderToBuffer(<LabelDocument input={input} timeZone={timeZone} />);
 }

@@ -10,16 +10,12 @@
 import { Document, Page, StyleSheet, Text, View, renderToBuffer } from "@react-pdf/renderer";
 import type { ReactNode } from "react";
 import type { PackingSlipData } from "../../db/queries/order-views/order-detail";
+import { formatDate } from "../../domain/date-format";
 import { RMA_PRINTED_TEXTS } from "../../domain/messages";
 
-/** Dates on paper: MM/DD/YYYY in the marketplace time zone. */
-export function printedDate(iso: string | null, timeZone = "America/New_York"): string {
-  if (!iso) return "";
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return "";
-  const parts = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(d);
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "";
-  return `${get("month")}/${get("day")}/${get("year")}`;
+/** Dates on paper: MM/DD/YYYY in the marketplace time zone (MARKETPLACE_TZ, passed in by the route). */
+export function printedDate(iso: string | null, timeZone: string): string {
+  return formatDate(iso, timeZone);
 }
 
 export function sizesText(sizes: Record<string, number>): string {
@@ -151,14 +147,14 @@ function SlipPage(p: { d: PackingSlipData; name: string; title: string; rmaTitle
   );
 }
 
-export function PackingSlipDocument({ d }: { d: PackingSlipData }) {
+export function PackingSlipDocument({ d, timeZone }: { d: PackingSlipData; timeZone: string }) {
   return (
     <SlipPage d={d} name="Packing slip" title="Packing Slip" rmaTitle="Returns (RMA)">
       <Field label="Order number" value={d.externalId} />
       <Field label="Transaction" value={d.typeLabel} />
       {d.brandName ? <Field label="Brand" value={d.brandName} /> : null}
-      <Field label="Order date" value={printedDate(d.createdAt)} />
-      {d.approvedAt ? <Field label="Approved" value={printedDate(d.approvedAt)} /> : null}
+      <Field label="Order date" value={printedDate(d.createdAt, timeZone)} />
+      {d.approvedAt ? <Field label="Approved" value={printedDate(d.approvedAt, timeZone)} /> : null}
       <Field label="From" value={d.senderLabel} />
       <Field label="To" value={d.receiverLabel} />
       {d.trackingNumber ? <Field label="Tracking number" value={d.trackingNumber} /> : null}
@@ -166,7 +162,7 @@ export function PackingSlipDocument({ d }: { d: PackingSlipData }) {
   );
 }
 
-export function ShipperChecklistDocument({ d }: { d: PackingSlipData }) {
+export function ShipperChecklistDocument({ d, timeZone }: { d: PackingSlipData; timeZone: string }) {
   return (
     <SlipPage d={d} name="Shipper checklist" title="Shipper Checklist" rmaTitle="Returns (RMA): what the recipient is told">
       <Field label="Order number" value={d.externalId} />
@@ -174,18 +170,18 @@ export function ShipperChecklistDocument({ d }: { d: PackingSlipData }) {
       <Field label="Recipient" value={d.receiverLabel} />
       {d.callTag ? <Field label="Call tag" value={d.callTag} /> : null}
       {d.trackingNumber ? <Field label="Tracking number" value={d.trackingNumber} /> : null}
-      {d.pickupBy ? <Field label="Ready for pickup by" value={printedDate(d.pickupBy)} /> : null}
+      {d.pickupBy ? <Field label="Ready for pickup by" value={printedDate(d.pickupBy, timeZone)} /> : null}
       <BulletList title="Before the pickup" items={SHIPPER_CHECKLIST_ITEMS} boxes />
     </SlipPage>
   );
 }
 
-export function renderPackingSlip(d: PackingSlipData): Promise<Buffer> {
-  return renderToBuffer(<PackingSlipDocument d={d} />);
+export function renderPackingSlip(d: PackingSlipData, timeZone: string): Promise<Buffer> {
+  return renderToBuffer(<PackingSlipDocument d={d} timeZone={timeZone} />);
 }
 
-export function renderShipperChecklist(d: PackingSlipData): Promise<Buffer> {
-  return renderToBuffer(<ShipperChecklistDocument d={d} />);
+export function renderShipperChecklist(d: PackingSlipData, timeZone: string): Promise<Buffer> {
+  return renderToBuffer(<ShipperChecklistDocument d={d} timeZone={timeZone} />);
 }
 
 /** The HTTP answer for a rendered PDF (inline: it opens in the browser's viewer, in a new tab). */

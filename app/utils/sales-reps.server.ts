@@ -1,8 +1,9 @@
 /** Sales-rep reports (docs/product/screens.md, "Staff: reports and map"; ADR 0018): a rep's retailers and their activity. */
 import { getSalesRep, listSalesReps, repRetailers, repTradeTotals, type SalesRepRow } from "../../db/queries/reports";
 import { formatCents } from "../../domain/money";
-import { formatDate } from "~/components/orders/format";
+import { formatDate } from "../../domain/date-format";
 import { db } from "./db.server";
+import { getEnv } from "./env.server";
 
 export const ACTIVITY_DAYS = 90;
 
@@ -46,7 +47,7 @@ export async function repReport(id: number, now: Date) {
     rep: repView(rep),
     retailers: rs.map((r) => ({
       ...r,
-      lastActive: r.lastActiveAt ? formatDate(r.lastActiveAt.toISOString()) : "—",
+      lastActive: r.lastActiveAt ? formatDate(r.lastActiveAt, getEnv().MARKETPLACE_TZ) : "—",
       value: formatCents(r.valueCents),
     })),
   };

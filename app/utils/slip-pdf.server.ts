@@ -5,13 +5,14 @@
  */
 import { findOrderId, getPackingSlipData, type PackingSlipData } from "../../db/queries/order-views/order-detail";
 import { db } from "~/utils/db.server";
+import { getEnv } from "~/utils/env.server";
 import { orderViewer } from "~/utils/orders.server";
 import { pdfResponse } from "~/utils/pdf.server";
 
 export async function orderPdfResponse(
   request: Request,
   id: string | undefined,
-  render: (d: PackingSlipData) => Promise<Buffer>,
+  render: (d: PackingSlipData, timeZone: string) => Promise<Buffer>,
   filePrefix: string,
 ): Promise<Response> {
   const viewer = await orderViewer(request);
@@ -19,5 +20,5 @@ export async function orderPdfResponse(
   const side = new URL(request.url).searchParams.get("side") === "receiver" ? "receiver" : "provider";
   const slip = orderId ? await getPackingSlipData(db, orderId, viewer, side) : null;
   if (!slip) throw new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
-  return pdfResponse(await render(slip), `${filePrefix}-${slip.externalId}.pdf`);
+  return pdfResponse(await render(slip, getEnv().MARKETPLACE_TZ), `${filePrefix}-${slip.externalId}.pdf`);
 }

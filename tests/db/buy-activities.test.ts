@@ -54,7 +54,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   carrier = createSandboxCarrier(db, { appOrigin: origin, webhookSecret: SECRET });
-  acts = createBuyActivities({ db, payments: sandbox, carrier, appOrigin: "http://localhost:3000" });
+  acts = createBuyActivities({ db, payments: sandbox, carrier, appOrigin: "http://localhost:3000", timeZone: "America/New_York" });
 });
 
 afterAll(async () => {
@@ -783,7 +783,7 @@ describe("sandbox carrier", () => {
       pdf: null,
       data: { trackingNumber: a.trackingNumber, callTag: a.callTag, units: 3, receiverId: o.buyer.retailer.id },
     });
-    const pdf = await renderLabelPdf(label!.data!);
+    const pdf = await renderLabelPdf(label!.data!, "America/New_York");
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
     expect(pdf.includes(Buffer.from(o.buyer.retailer.storeName))).toBe(false);
 

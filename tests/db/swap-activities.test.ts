@@ -38,9 +38,9 @@ beforeAll(async () => {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const payments = new SandboxPayments(db);
   const carrier = createSandboxCarrier(db, { appOrigin: origin, webhookSecret: "carrier_swap_db_secret" });
-  const buy = createBuyActivities({ db, payments, carrier, appOrigin: "http://localhost:3000" });
+  const buy = createBuyActivities({ db, payments, carrier, appOrigin: "http://localhost:3000", timeZone: "America/New_York" });
   buyActs = buy;
-  acts = createSwapActivities({ db, buy, appOrigin: "http://localhost:3000" });
+  acts = createSwapActivities({ db, buy, appOrigin: "http://localhost:3000", timeZone: "America/New_York" });
 });
 
 afterAll(async () => {

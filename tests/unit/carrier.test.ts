@@ -114,7 +114,7 @@ describe("shipping label PDF", () => {
   };
 
   test("names the recipient only as retailer-00{id} with its street address; no store name, e-mail or phone", async () => {
-    const pdf = await renderLabelPdf(LABEL);
+    const pdf = await renderLabelPdf(LABEL, "America/New_York");
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
     const text = pdfText(pdf);
     expect(text).toContain("retailer-0023");
@@ -133,7 +133,10 @@ describe("shipping label PDF", () => {
   test("prints its dates in the marketplace's time zone, as the packing slip and the order page do", async () => {
     // Approved on a Monday evening in New York (after 19:00 there it is already Tuesday in UTC): the pickup is due
     // on Wednesday evening, New York time.
-    const pdf = await renderLabelPdf({ ...LABEL, createdAt: "2026-03-03T01:30:00.000Z", pickupBy: "2026-03-05T01:30:00.000Z" });
+    const pdf = await renderLabelPdf(
+      { ...LABEL, createdAt: "2026-03-03T01:30:00.000Z", pickupBy: "2026-03-05T01:30:00.000Z" },
+      "America/New_York",
+    );
     const text = pdfText(pdf);
     expect(text).toContain("Label created: 03/02/2026");
     expect(text).toContain("Pickup by: 03/04/2026");

@@ -10,6 +10,8 @@ import { RMA_PRINTED_TEXTS } from "../../domain/messages";
 import { PRINTED_TEXTS, printedDate, renderPackingSlip, renderShipperChecklist, SHIPPER_CHECKLIST_ITEMS } from "../../app/utils/pdf.server";
 import { pdfText } from "../setup/pdf-text";
 
+const NY = "America/New_York";
+
 /** Text of a PDF, whitespace collapsed (pdftotext breaks long lines where the PDF wraps them). */
 function flatText(pdf: Buffer): string {
   return pdfText(pdf).replace(/\s+/g, " ").trim();
@@ -55,7 +57,7 @@ const STORE_NAMES = ["Sunset Outfitters", "Harbor Supply Co"];
 
 describe("packing slip PDF", () => {
   it("is a PDF with the order, the contents, the anonymous parties and every printed text", async () => {
-    const pdf = await renderPackingSlip(slip);
+    const pdf = await renderPackingSlip(slip, NY);
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
     const text = flatText(pdf);
     expect(text).toContain("Packing Slip");
@@ -65,7 +67,7 @@ describe("packing slip PDF", () => {
     expect(text).toContain("NW-501-IND");
     expect(text).toContain("30 x 2, 32 x 1");
     expect(text).toContain("Total units 4");
-    expect(text).toContain(`Order date ${printedDate(slip.createdAt)}`);
+    expect(text).toContain(`Order date ${printedDate(slip.createdAt, NY)}`);
     for (const t of PRINTED_TEXTS) expect(text).toContain(t);
     // docs/product/windows.md, "RMA windows": RA within 48 hours of receipt; replies within five business days; four business
     // days to ship a return or it is cancelled; missing units paid in three business days; damage refunded on return.
@@ -80,13 +82,13 @@ describe("packing slip PDF", () => {
 
 describe("shipper checklist PDF", () => {
   it("carries the checklist, the pickup data, the contents and the printed texts, anonymously", async () => {
-    const pdf = await renderShipperChecklist(slip);
+    const pdf = await renderShipperChecklist(slip, NY);
     const text = flatText(pdf);
     expect(text).toContain("Shipper Checklist");
     expect(text).toContain("Shipper retailer-0012");
     expect(text).toContain("Recipient retailer-0034");
     expect(text).toContain("Call tag CT-777");
-    expect(text).toContain(`Ready for pickup by ${printedDate(slip.pickupBy)}`);
+    expect(text).toContain(`Ready for pickup by ${printedDate(slip.pickupBy, NY)}`);
     for (const t of SHIPPER_CHECKLIST_ITEMS) expect(text).toContain(t);
     for (const t of PRINTED_TEXTS) expect(text).toContain(t);
     expect(text).toContain("five business days");
@@ -94,8 +96,8 @@ describe("shipper checklist PDF", () => {
   });
 
   it("prints dates as MM/DD/YYYY in the marketplace time zone", () => {
-    expect(printedDate("2026-03-05T22:00:00Z")).toBe("03/05/2026");
-    expect(printedDate("2026-03-06T03:00:00Z")).toBe("03/05/2026");
-    expect(printedDate(null)).toBe("");
+    expect(printedDate("2026-03-05T22:00:00Z", NY)).toBe("03/05/2026");
+    expect(printedDate("2026-03-06T03:00:00Z", NY)).toBe("03/05/2026");
+    expect(printedDate(null, NY)).toBe("");
   });
 });

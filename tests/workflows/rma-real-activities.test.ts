@@ -54,7 +54,13 @@ afterAll(async () => {
 
 /** A purchase from the seller of `f` to the buyer, paid with a test card (authorised and captured). */
 async function paidPurchase(f: Awaited<ReturnType<typeof createSellerWithListing>>, buyerId: number, sizes: Record<string, number>) {
-  const buy = createBuyActivities({ db, payments: new SandboxPayments(db), carrier, appOrigin: "http://localhost:3000" });
+  const buy = createBuyActivities({
+    db,
+    payments: new SandboxPayments(db),
+    carrier,
+    appOrigin: "http://localhost:3000",
+    timeZone: "America/New_York",
+  });
   const order = await createDraftOrder(db, {
     providerId: f.seller.retailer.id,
     receiverId: buyerId,

@@ -10,7 +10,7 @@ import type { AdminOrderRow } from "../../../db/queries/order-views/staff-lists"
 import { formatCents } from "../../../domain/money";
 import { labelFor, FLOOR_TIMES } from "../../../domain/reasons";
 import { partyLabels } from "../../../domain/states";
-import { formatDate, timeSince } from "./format";
+import { formatDate, timeSince, useMarketplaceZone } from "./format";
 import { LedgerTable, LinesTable, PaymentsList, ShipmentsList, UpdatesList } from "./OrderParts";
 
 export const ADMIN_CARD_TABS = ["summary", "updates", "shipping", "payments"] as const;
@@ -102,6 +102,7 @@ export function AdminOrderCard({
 }
 
 function Summary({ d }: { d: OrderDetail }) {
+  const tz = useMarketplaceZone();
   const swap = d.ttype === "swap";
   return (
     <div>
@@ -129,7 +130,7 @@ function Summary({ d }: { d: OrderDetail }) {
           </>
         ) : null}
         <dt>Created</dt>
-        <dd>{formatDate(d.createdAt)}</dd>
+        <dd>{formatDate(d.createdAt, tz)}</dd>
         <OrderAmounts d={d} />
         <dt>Authorised / captured</dt>
         <dd>

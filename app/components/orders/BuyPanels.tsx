@@ -24,7 +24,7 @@ import { canCancelShipment, canProviderModifySale } from "../../../domain/states
 import type { MyRma } from "~/utils/rma.server";
 import { CardFields } from "~/components/CardFields";
 import { ErrorList } from "~/components/forms";
-import { formatDate } from "~/components/orders/format";
+import { formatDate, useMarketplaceZone } from "~/components/orders/format";
 import { ShippingPapers } from "~/components/orders/OrderParts";
 import {
   CancelShipmentSchema,
@@ -348,6 +348,7 @@ function RespondForm({ o }: { o: OrderDetail }) {
 }
 
 export function ShipmentPendingPanel({ o }: { o: OrderDetail }) {
+  const tz = useMarketplaceZone();
   const ship = o.shipments[o.shipments.length - 1] ?? null;
   if (o.role !== "provider") {
     return (
@@ -361,8 +362,8 @@ export function ShipmentPendingPanel({ o }: { o: OrderDetail }) {
     <div className="order-panel" data-testid="panel-shipment-pending">
       <h2>Ship this order</h2>
       <p>
-        Have the goods ready for the carrier's pickup{ship?.pickupBy ? ` by ${formatDate(ship.pickupBy)}` : " within two business days"}.
-        Put the packing slip in the box. Your payout is released when the carrier scans the goods.
+        Have the goods ready for the carrier's pickup{ship?.pickupBy ? ` by ${formatDate(ship.pickupBy, tz)}` : " within two business days"}
+        . Put the packing slip in the box. Your payout is released when the carrier scans the goods.
       </p>
       {/* A sale's label can be printed while the pickup is scheduled. */}
       <ShippingPapers externalId={o.externalId} labelUrl={ship?.status === "pickup_scheduled" ? ship.labelUrl : null} />

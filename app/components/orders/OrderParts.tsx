@@ -5,7 +5,7 @@ import { FEE_PERCENT } from "../../../domain/fees";
 import { formatCents } from "../../../domain/money";
 import { PAYMENT_QUEUED } from "../../../domain/messages";
 import type { Role } from "../../../domain/states";
-import { formatDate, formatDateTime, shipmentStatusText, sizesText } from "./format";
+import { formatDate, formatDateTime, shipmentStatusText, sizesText, useMarketplaceZone } from "./format";
 
 /** The order's goods lines; a swap's with a first column naming whose goods each line is (`sideLabel`). */
 export function LinesTable({
@@ -78,6 +78,7 @@ export function PaymentsList({
   showIds?: boolean;
   payoutPending?: string | null;
 }) {
+  const tz = useMarketplaceZone();
   const queued = payments.some((p) => p.queued);
   const payout = payments.find(isPayoutPayment);
   return (
@@ -116,11 +117,11 @@ export function PaymentsList({
                 <td>
                   {p.queued ? "queued" : p.status}
                   {isPayoutPayment(p) && p.releasedAt ? (
-                    <div data-testid="payout-released">Released from escrow {formatDate(p.releasedAt)}</div>
+                    <div data-testid="payout-released">Released from escrow {formatDate(p.releasedAt, tz)}</div>
                   ) : null}
                 </td>
                 {showIds ? <td>{p.txtype}</td> : null}
-                <td>{formatDate(p.createdAt)}</td>
+                <td>{formatDate(p.createdAt, tz)}</td>
               </tr>
             ))}
           </tbody>
@@ -136,6 +137,7 @@ export function PaymentsList({
 }
 
 export function ShipmentsList({ shipments, trackingLinks = false }: { shipments: ShipmentView[]; trackingLinks?: boolean }) {
+  const tz = useMarketplaceZone();
   if (shipments.length === 0) return <p className="muted">No shipment yet.</p>;
   return (
     <div data-testid="shipments">
@@ -161,18 +163,18 @@ export function ShipmentsList({ shipments, trackingLinks = false }: { shipments:
                 )}
               </>
             ) : null}{" "}
-            · created {formatDate(s.createdAt)}
+            · created {formatDate(s.createdAt, tz)}
           </p>
           <p className="muted">
             {s.senderLabel} → {s.receiverLabel}
             {s.callTag ? ` · call tag ${s.callTag}` : ""}
-            {s.pickupBy && s.status === "pickup_scheduled" ? ` · pickup by ${formatDate(s.pickupBy)}` : ""}
+            {s.pickupBy && s.status === "pickup_scheduled" ? ` · pickup by ${formatDate(s.pickupBy, tz)}` : ""}
           </p>
           {s.events.length > 0 ? (
             <ul data-testid="shipment-events">
               {s.events.map((e) => (
                 <li key={e.id}>
-                  {formatDateTime(e.eventTimestamp)} — {e.description}
+                  {formatDateTime(e.eventTimestamp, tz)} — {e.description}
                 </li>
               ))}
             </ul>
@@ -184,6 +186,7 @@ export function ShipmentsList({ shipments, trackingLinks = false }: { shipments:
 }
 
 export function UpdatesList({ actions, now }: { actions: OrderDetail["actions"]; now: number }) {
+  const tz = useMarketplaceZone();
   if (actions.length === 0) return <p className="muted">No updates yet.</p>;
   return (
     <table className="table" data-testid="updates">
@@ -204,7 +207,7 @@ export function UpdatesList({ actions, now }: { actions: OrderDetail["actions"];
             <td>{a.label}</td>
             <td>{a.role}</td>
             <td>{a.displayStatus}</td>
-            <td title={formatDateTime(a.createdAt)}>{sinceText(a.createdAt, now)}</td>
+            <td title={formatDateTime(a.createdAt, tz)}>{sinceText(a.createdAt, now)}</td>
             <td>{a.complete ? "✓" : ""}</td>
           </tr>
         ))}

@@ -21,7 +21,7 @@ import { ErrorList, type ListOfErrors } from "../forms";
 import { ShippingPapers } from "./OrderParts";
 import { RmaOffer } from "../rma/RmaOffer";
 import type { MyRma } from "~/utils/rma.server";
-import { formatDate, shipmentStatusText, sizesText } from "./format";
+import { formatDate, shipmentStatusText, sizesText, useMarketplaceZone } from "./format";
 
 interface Props {
   order: Pick<
@@ -396,6 +396,7 @@ function ShippingPanel({
   myRma: MyRma | null;
   now: number;
 }) {
+  const tz = useMarketplaceZone();
   const mine = order.shipments.filter((x) => x.senderSide === role).at(-1) ?? null;
   const theirs = order.shipments.filter((x) => x.senderSide !== role).at(-1) ?? null;
   const shipping = SHIP_STATES.includes(order.statename);
@@ -415,14 +416,14 @@ function ShippingPanel({
             <ParcelStatus parcel={mine} testId="swap-my-parcel-status" />
             {waitingForPickup && shipping ? (
               <p>
-                Have the goods ready for the carrier's pickup{mine.pickupBy ? ` by ${formatDate(mine.pickupBy)}` : ""} and put the packing
-                slip in the box. A side that does not ship pays the cost of the goods swapped if not shipped.
+                Have the goods ready for the carrier's pickup{mine.pickupBy ? ` by ${formatDate(mine.pickupBy, tz)}` : ""} and put the
+                packing slip in the box. A side that does not ship pays the cost of the goods swapped if not shipped.
               </p>
             ) : null}
             {waitingForPickup && order.statename === SWAP_STATES.SHIP_SWAP_TRY2 ? (
               <p className="alert alert-warning" role="status" data-testid="swap-try2">
                 The carrier could not pick up your parcel. A second pickup is booked
-                {mine.pickupBy ? ` for ${formatDate(mine.pickupBy)}` : ""}: if the parcel is not picked up by then, your card on file is
+                {mine.pickupBy ? ` for ${formatDate(mine.pickupBy, tz)}` : ""}: if the parcel is not picked up by then, your card on file is
                 charged the cost of the goods swapped and that amount is paid to the other retailer.
               </p>
             ) : null}

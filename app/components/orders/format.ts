@@ -1,39 +1,13 @@
 /** Display formats of the order screens (docs/product/screens.md, "Limits"): dates MM/DD/YYYY, date-time MM/DD/YYYY hh:mm:ss, relative time since. */
+import { useRouteLoaderData } from "@remix-run/react";
+import { DEFAULT_MARKETPLACE_TZ } from "../../../domain/business-days";
+import type { ShellData } from "../shell-data";
 
-const TZ = "America/New_York";
+export { formatDate, formatDateTime } from "../../../domain/date-format";
 
-const DATE_FORMAT: Intl.DateTimeFormatOptions = { timeZone: TZ, year: "numeric", month: "2-digit", day: "2-digit" };
-/** Made once: building an Intl.DateTimeFormat costs far more than formatting with it (order pages format many dates). */
-const DATE = new Intl.DateTimeFormat("en-US", DATE_FORMAT);
-const DATE_TIME = new Intl.DateTimeFormat("en-US", {
-  ...DATE_FORMAT,
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hour12: false,
-});
-
-function parts(iso: string, withTime: boolean): Record<string, string> | null {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return null;
-  const f = withTime ? DATE_TIME : DATE;
-  const out: Record<string, string> = {};
-  for (const p of f.formatToParts(d)) out[p.type] = p.value;
-  return out;
-}
-
-export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return "";
-  const p = parts(iso, false);
-  return p ? `${p.month}/${p.day}/${p.year}` : "";
-}
-
-export function formatDateTime(iso: string | null | undefined): string {
-  if (!iso) return "";
-  const p = parts(iso, true);
-  if (!p) return "";
-  const hour = p.hour === "24" ? "00" : p.hour;
-  return `${p.month}/${p.day}/${p.year} ${hour}:${p.minute}:${p.second}`;
+/** The marketplace time zone (MARKETPLACE_TZ) from the root loader: pass it to formatDate / formatDateTime. */
+export function useMarketplaceZone(): string {
+  return (useRouteLoaderData("root") as ShellData | undefined)?.timeZone ?? DEFAULT_MARKETPLACE_TZ;
 }
 
 /** "5 minutes ago", "3 hours ago", "2 days ago". `now` is passed so server and browser agree. */

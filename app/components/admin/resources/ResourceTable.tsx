@@ -7,6 +7,7 @@ import { useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, useSearchParams } from "@remix-run/react";
 import { useRef } from "react";
 import { formatCents } from "../../../../domain/money";
+import { formatDate, useMarketplaceZone } from "~/components/orders/format";
 import type { FieldDef, ResourceDef } from "../../../../domain/resources";
 import { ErrorList } from "~/components/forms";
 
@@ -21,17 +22,16 @@ export const ROW_ACTION_DONE: Record<string, string> = {
 };
 export type VariationRow = { id: number; productId: number; sku: string; color: string; priceCents: number; isActive: boolean };
 
-function show(f: FieldDef, row: Row, labels: Record<string, Record<string, string>>): string {
+function show(f: FieldDef, row: Row, labels: Record<string, Record<string, string>>, tz: string): string {
   const v = row[f.name];
   if (v === null || v === undefined || v === "") return "—";
   if (f.type === "field") return labels[f.name]?.[String(v)] ?? `#${v}`;
   if (f.type === "decimal" && typeof v === "number") return formatCents(v);
   if (f.type === "boolean") return v ? "yes" : "no";
+  // A calendar date (YYYY-MM-DD) has no zone; an instant shows as its date in the marketplace time zone.
   if (f.type === "datetime") {
-    const d = new Date(String(v));
-    return Number.isNaN(d.getTime())
-      ? String(v)
-      : d.toLocaleDateString("en-US", { timeZone: "UTC", month: "2-digit", day: "2-digit", year: "numeric" });
+    const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(String(v));
+    return day ? `${day[2]}/${day[3]}/${day[1]}` : formatDate(String(v), tz) || String(v);
   }
   if (Array.isArray(v)) return v.join(", ");
   return String(v);
@@ -51,6 +51,7 @@ export function ResourceTable({
   /** The list action's answer (Conform's reply); an add-variation refused with field errors opens its product's modal. */
   lastResult?: SubmissionResult<string[]> | null;
 }) {
+  const tz = useMarketplaceZone();
   const [params] = useSearchParams();
   const columns = def.fields.filter((f) => f.list);
   const refusedProduct = Object.keys(lastResult?.error ?? {}).some((k) => k !== "") ? Number(lastResult?.initialValue?.product_id) : null;
@@ -106,7 +107,7 @@ export function ResourceTable({
               ) : null}
               {columns.map((f) => (
                 <td key={f.name} data-col={f.name}>
-                  {f.name === "id" ? <Link to={`/admin/${def.name}/${id}/`}>{id}</Link> : show(f, row, labels)}
+                  {f.name === "id" ? <Link to={`/admin/${def.name}/${id}/`}>{id}</Link> : show(f, row, labels, tz)}
                 </td>
               ))}
               <td className="row-actions">
