@@ -11,9 +11,9 @@ export const isRetailerRmaFilter = (v: string): v is RetailerRmaFilter => Object
 /** The page of the list the URL asks for (?status=, ?offset=); a 400 for a filter or offset it does not know. */
 export async function myRmasPage(db: Parameters<typeof listRetailerRmas>[0], retailerId: number, url: URL) {
   const statusRaw = url.searchParams.get("status") || "all";
-  if (!isRetailerRmaFilter(statusRaw)) throw new Response("Unknown status filter", { status: 400 });
+  if (!isRetailerRmaFilter(statusRaw)) throw new Response("Unknown status filter: choose one of the list.", { status: 400 });
   const offsetRaw = url.searchParams.get("offset") || "0";
-  if (!/^\d{1,7}$/.test(offsetRaw)) throw new Response("Bad offset", { status: 400 });
+  if (!/^\d{1,7}$/.test(offsetRaw)) throw new Response("Bad page offset: it must be a whole number.", { status: 400 });
   const page = await listRetailerRmas(db, retailerId, { filter: statusRaw, offset: Number(offsetRaw), limit: 25 });
   return {
     status: statusRaw,

@@ -315,11 +315,22 @@ const MATRIX: Record<string, Case> = {
     opens: (f) => [{ as: "a", path: `/rate/${f.buy.id}` }],
   },
   "rma.$id.tsx": {
-    what: "an RMA page (victim A, perpetrator B)",
-    probes: (f) => [get(`/rma/${f.rma.id}`), post(`/rma/${f.rma.id}`, { intent: "cancel" })],
+    what: "an RMA page (victim A, perpetrator B), and the list of returns beside it (rma._index.tsx): an outsider's never shows it",
+    probes: (f) => [
+      get(`/rma/${f.rma.id}`),
+      post(`/rma/${f.rma.id}`, { intent: "cancel" }),
+      get("/rma", { scoped: true }),
+      get("/rma?status=rmarequested", { scoped: true }),
+    ],
     opens: (f) => [
       { as: "a", path: `/rma/${f.rma.id}` },
       { as: "b", path: `/rma/${f.rma.id}` },
+      ...(["a", "b"] as const).map((as) => ({
+        as,
+        path: "/rma",
+        check: (r: HttpResponse) =>
+          r.status === 200 && r.body.includes(f.rma.externalId) ? null : `the list does not show the RMA (${r.status})`,
+      })),
     ],
   },
   "shipperchecklist.$id.tsx": {

@@ -316,6 +316,8 @@ describe("leak canary", () => {
       const session = await sessionFor(viewer);
       const visits = await crawl(session, [
         "/",
+        "/rma",
+        "/rma?status=open",
         "/orders/sales",
         "/orders/purchases",
         "/orders/swaps",
@@ -336,6 +338,9 @@ describe("leak canary", () => {
           problems.push(`retailer ${viewer} ${v.kind} ${v.url}: ${c.field} of retailer ${c.retailerId} (${c.value})`);
       }
       expect(visits.length, `retailer ${viewer} reached no page`).toBeGreaterThan(5);
+      // Both parties of the fixture's RMA reach it from their list of returns (victim A, perpetrator B).
+      if (viewer === fixture.a || viewer === fixture.b)
+        expect(visits.map((v) => v.url)).toContainEqual(expect.stringMatching(/^\/rma\/\d+$/));
     }
     console.log(
       `leak canary: ${list.length} canaries; ${viewers.length} retailers crawled: ${counts.page} pages, ${counts.pdf} PDFs, ${counts.csv} CSVs, ${counts.other} other`,
