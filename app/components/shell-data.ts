@@ -1,4 +1,5 @@
 import { DEFAULT_MARKETPLACE_TZ } from "../../domain/business-days";
+import { RMA_SENT } from "../../domain/messages";
 import type { RetailerStatus, ShellRetailer } from "./banners";
 
 export type AppEnv = "local" | "test" | "staging" | "production";
@@ -58,7 +59,8 @@ export const NOTICES: Record<string, string> = {
 export function noticeFor(url: URL): string | null {
   const ref = url.searchParams.get("ref");
   if (ref && Object.hasOwn(NOTICES, ref)) return NOTICES[ref];
-  if (url.searchParams.get("rma") === "complete") return "Your return request has been sent.";
+  // After the RMA wizard, on whichever page it lands (docs/product/screens.md, "RMA wizard"): the one notice.
+  if (url.searchParams.get("rma") === "complete") return RMA_SENT;
   return null;
 }
 

@@ -208,7 +208,8 @@ export async function createRmaAction(request: Request, id: string | undefined) 
       if (first !== "confirm") return show(first, stepErrors(first, draft, lines), 400);
       const sent = await submitRma(order, draft, auth.retailer.id, auth.user.id);
       if (!sent.ok) return show("confirm", { "": [sent.message] }, sent.status);
-      throw redirect(`/?${RMA_COMPLETE_QUERY}`, 303);
+      // Staff acting as the retailer go back to their hub (docs/product/screens.md, "RMA wizard").
+      throw redirect(`${auth.user.isStaff ? "/admin" : "/"}?${RMA_COMPLETE_QUERY}`, 303);
     }
     default:
       return show("units", { "": ["Unknown step."] }, 400);

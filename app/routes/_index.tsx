@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import type { loader as rootLoader } from "~/root";
-import { RMA_SENT } from "../../domain/messages";
 import { HOME_CARDS } from "~/components/home";
 import { pageTitle } from "~/components/title";
 import { getAuth } from "~/utils/auth.server";
@@ -12,24 +11,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The root loader already sends signed-out visitors to /signin and held retailers to their
   // status page; what is left is a signed-in retailer or staff member.
   const auth = await getAuth(request);
-  // After the RMA wizard (/?rma=complete: docs/product/screens.md, "RMA wizard").
-  const rmaSent = new URL(request.url).searchParams.get("rma") === "complete";
-  return { signedIn: auth !== null, isStaff: auth?.user.isStaff === true, rmaSent };
+  // The notice after the RMA wizard (/?rma=complete) is the shell's (app/components/shell-data.ts noticeFor).
+  return { signedIn: auth !== null, isStaff: auth?.user.isStaff === true };
 }
 
 export default function Home() {
-  const { signedIn, isStaff, rmaSent } = useLoaderData<typeof loader>();
+  const { signedIn, isStaff } = useLoaderData<typeof loader>();
   const shell = useRouteLoaderData<typeof rootLoader>("root");
   if (!signedIn) return <Landing />;
   const storeName = shell?.retailer?.storeName;
   return (
     <section>
       <h1 className="home-title">{storeName ? `Welcome, ${storeName}` : "Welcome"}</h1>
-      {rmaSent ? (
-        <p className="alert alert-success" role="status" data-testid="rma-complete">
-          {RMA_SENT}
-        </p>
-      ) : null}
       {isStaff ? (
         <p className="alert">
           <span>

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEnv } from "../../app/utils/env.server";
 import { createDb, type DbHandle } from "../../db/client";
 import { orderContributions, orders, outboxEmails, payments, uploads } from "../../db/schema";
-import { PAYMENT_QUEUED, PICTURE_REQUIRED, RATING_SAVED, UPDATE_YOUR_LISTINGS } from "../../domain/messages";
+import { PAYMENT_QUEUED, PICTURE_REQUIRED, RATING_SAVED, RMA_SENT, UPDATE_YOUR_LISTINGS } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { BUY_WORKFLOW_TYPE, buyOrderInputFromDraft, buyWorkflowId, completeCheckoutUpdate } from "../../workflows/buy/contract";
 import {
@@ -482,7 +482,8 @@ describe("an order made for a request", () => {
     expect(await buyer.getByTestId("rma-amount").textContent()).toBe(formatCents(2500 + 250));
     await buyer.getByTestId("rma-process").click();
     await buyer.waitForURL((u) => u.pathname === "/" && u.searchParams.get("rma") === "complete");
-    await buyer.getByTestId("rma-complete").waitFor();
+    await buyer.getByRole("status").filter({ hasText: RMA_SENT }).waitFor();
+    expect(await buyer.getByRole("status").filter({ hasText: RMA_SENT }).count()).toBe(1);
 
     const [rma] = await db().select().from(orders).where(eq(orders.rmaForId, orderId));
     expect(rma).toMatchObject({ transactionType: 3, providerId: buyerId, receiverId: sellerId, rmaContactName: "Pat Buyer" });

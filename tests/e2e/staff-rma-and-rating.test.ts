@@ -1,0 +1,107 @@
+/**
+ * Staff's RMA screens and the RMA landing in Chromium (docs/product/screens.md, "RMA wizard", "RMA page",
+ * "Staff: RMAs"): a retailer that files an RMA lands on home with ONE notice; staff acting as a retailer land
+ * on /admin with the same one notice; staff's RMA list names the RMA's original order, not "for order —".
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type DbHandle } from "../../db/client";
+import { RMA_SENT } from "../../domain/messages";
+import {
+  createBrand,
+  createCollection,
+  createProduct,
+  createRetailer,
+  createStaffUser,
+  DEFAULT_TEST_PASSWORD,
+  SIZE_RUNS,
+  uniqueToken,
+} from "../factories";
+import { createOrderAt, type CreatedOrder } from "../factories/orders";
+import { rmaContactStep } from "./buy-helpers";
+import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+
+let handle: DbHandle;
+let browser: Browser;
+const db = () => handle.db;
+const tok = uniqueToken().toUpperCase();
+const buyerEmail = uniqueEmail("srma-buyer");
+const staffEmail = uniqueEmail("srma-staff");
+const BUYER_NAME = `Srma Buyer ${tok}`;
+let buyerId: number;
+const o: Record<string, CreatedOrder> = {};
+const pages: Page[] = [];
+
+beforeAll(async () => {
+  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  handle = createDb(process.env.DATABASE_URL, { max: 2 });
+  const brand = await createBrand(db(), { name: `SrmaBrand ${tok}` });
+  const col = await createCollection(db(), { brandId: brand.id });
+  const prod = await createProduct(db(), { collectionId: col.id, sku: `SR${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2000 });
+  const variationId = prod.variations[0].id;
+  const sellerId = (await createRetailer(db(), { payout: true, storeName: `Srma Seller ${tok}` })).retailer.id;
+  buyerId = (await createRetailer(db(), { payout: true, storeName: BUYER_NAME, user: { email: buyerEmail } })).retailer.id;
+  await createStaffUser(db(), { email: staffEmail });
+  const base = { providerId: sellerId, receiverId: buyerId, lines: [{ variationId, sizes: { S: 2 } }] };
+  const deliveredAt = new Date(Date.now() - 3_600_000);
+  o.byBuyer = await createOrderAt(db(), "delivered", { ...base, deliveredAt });
+  o.byStaff = await createOrderAt(db(), "delivered", { ...base, deliveredAt });
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  for (const p of pages) await closePage(p);
+  await browser?.close();
+  await handle?.close();
+});
+
+async function signedIn(email: string): Promise<Page> {
+  const p = await newPage(browser);
+  pages.push(p);
+  await signIn(p, email, DEFAULT_TEST_PASSWORD);
+  return p;
+}
+
+/** One unit, "wrong size" (no pictures needed), through the four steps, to the confirm button. */
+async function fileRma(p: Page, orderId: number) {
+  await p.goto(url(`/create-rma/${orderId}`));
+  await p.getByTestId("rma-units-form").waitFor();
+  const line = p.getByTestId("rma-line").first();
+  await line.locator('input[name^="q."]').fill("1");
+  await line.locator('select[name^="r."]').selectOption("2");
+  await p.getByTestId("rma-next").click();
+  await p.getByTestId("rma-pictures-form").waitFor();
+  await p.getByTestId("rma-next").click();
+  await rmaContactStep(p, { name: "Pat", email: "pat@example.test", phone: "555-0100", packingSlipName: "Pat" });
+  await p.getByTestId("rma-process").click();
+}
+
+describe("the RMA landing", () => {
+  it("a retailer lands on home with one notice", async () => {
+    const p = await signedIn(buyerEmail);
+    await fileRma(p, o.byBuyer.order.id);
+    await p.waitForURL((u) => u.pathname === "/" && u.searchParams.get("rma") === "complete");
+    await p.getByRole("status").filter({ hasText: RMA_SENT }).waitFor();
+    expect(await p.getByRole("status").filter({ hasText: RMA_SENT }).count()).toBe(1);
+    expect(await p.getByText("Your return request has been sent.").count()).toBe(0);
+  });
+
+  it("staff acting as the retailer land on /admin with one notice; staff's list names the original order", async () => {
+    const s = await signedIn(staffEmail);
+    await s.goto(url(`/act-as?q=${encodeURIComponent(BUYER_NAME)}`));
+    await s.locator('select[name="retailerId"]').selectOption(String(buyerId));
+    await Promise.all([s.waitForURL(/chosen=1/), s.getByRole("button", { name: "Act as this retailer" }).click()]);
+    await fileRma(s, o.byStaff.order.id);
+    await s.waitForURL((u) => u.pathname === "/admin" && u.searchParams.get("rma") === "complete");
+    await s.getByRole("status").filter({ hasText: RMA_SENT }).waitFor();
+    expect(await s.getByRole("status").filter({ hasText: RMA_SENT }).count()).toBe(1);
+
+    await s.goto(url("/admin/active-rmas/all"));
+    const rows = s.getByTestId("admin-rma-row");
+    await rows.first().waitFor();
+    const text = (await rows.allTextContents()).join("\n");
+    for (const original of [o.byStaff, o.byBuyer]) {
+      expect(text).toMatch(new RegExp(`for order ${original.order.externalId} · victim ${BUYER_NAME}`));
+    }
+  });
+});
