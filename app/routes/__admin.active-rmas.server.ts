@@ -22,6 +22,7 @@ import { rmaSettlement, type RmaSettlement } from "../../domain/rma-money";
 import { decideRmaUpdate, RMA_ERRORS, type RmaDecisionCommand } from "../../workflows/rma/contract";
 import { RMA_CARD_TABS, type AdminRmaActionData, type RmaCardTab } from "~/components/rma/AdminRmaCard";
 import { db } from "~/utils/db.server";
+import { paymentsDashboardBase } from "~/utils/env.server";
 import { formError, parseSubmission } from "~/utils/form.server";
 import { sendOrderCommand } from "~/utils/temporal.server";
 
@@ -56,6 +57,7 @@ export async function adminRmasPage(url: URL, stage: string | undefined) {
     notice: url.searchParams.get("notice"),
     decided,
     now: Date.now(),
+    dashboardBase: paymentsDashboardBase(),
   };
 }
 

@@ -107,7 +107,15 @@ export default function AdminRmas() {
         </div>
       ) : null}
       {d.open && d.detail ? (
-        <RmaCard rma={d.open} detail={d.detail} tab={d.cardTab} now={d.now} review={a?.review} errors={errors} />
+        <RmaCard
+          rma={d.open}
+          detail={d.detail}
+          tab={d.cardTab}
+          now={d.now}
+          review={a?.review}
+          errors={errors}
+          dashboardBase={d.dashboardBase}
+        />
       ) : null}
       {d.page.items.length === 0 ? <p data-testid="rmas-empty">No RMAs here.</p> : null}
       <ul className="admin-list">

@@ -20,7 +20,7 @@ import { pageTitle } from "~/components/title";
 import { ActionError } from "~/components/admin/ActionError";
 import { requireStaff } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
-import { getEnv, paymentsProvider } from "~/utils/env.server";
+import { paymentsDashboardBase } from "~/utils/env.server";
 import { carrierToolsScreenAction } from "~/utils/carrier-tools.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
@@ -79,12 +79,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       modifiedAt: detail.modifiedAt,
     });
   }
-  const env = getEnv();
-  // The Stripe dashboard of the key's mode: live keys search live payments, test keys test ones.
-  const dashboardBase =
-    paymentsProvider(env) === "stripe"
-      ? `https://dashboard.stripe.com${env.STRIPE_SECRET_KEY?.startsWith("sk_live_") ? "" : "/test"}`
-      : null;
+  const dashboardBase = paymentsDashboardBase();
   return {
     stage,
     type,

@@ -17,3 +17,9 @@ export function getEnv(): Env {
 export function paymentsProvider(env: Env = getEnv()): "stripe" | "sandbox" {
   return paymentsProviderOf(env);
 }
+
+/** The payment provider's dashboard of the key's mode (live keys search live payments, test keys test ones); null on the sandbox. */
+export function paymentsDashboardBase(env: Env = getEnv()): string | null {
+  if (paymentsProvider(env) !== "stripe") return null;
+  return `https://dashboard.stripe.com${env.STRIPE_SECRET_KEY?.startsWith("sk_live_") ? "" : "/test"}`;
+}

@@ -5,7 +5,9 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { createDb, type DbHandle } from "../../db/client";
+import { orders } from "../../db/schema";
 import { RMA_SENT } from "../../domain/messages";
 import {
   createBrand,
@@ -17,7 +19,7 @@ import {
   SIZE_RUNS,
   uniqueToken,
 } from "../factories";
-import { createOrderAt, type CreatedOrder } from "../factories/orders";
+import { addPayment, createOrderAt, type CreatedOrder } from "../factories/orders";
 import { rmaContactStep } from "./buy-helpers";
 import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
 
@@ -28,6 +30,8 @@ const tok = uniqueToken().toUpperCase();
 const buyerEmail = uniqueEmail("srma-buyer");
 const staffEmail = uniqueEmail("srma-staff");
 const BUYER_NAME = `Srma Buyer ${tok}`;
+const SELLER_NAME = `Srma Seller ${tok}`;
+let sellerId: number;
 let buyerId: number;
 const o: Record<string, CreatedOrder> = {};
 const pages: Page[] = [];
@@ -39,7 +43,7 @@ beforeAll(async () => {
   const col = await createCollection(db(), { brandId: brand.id });
   const prod = await createProduct(db(), { collectionId: col.id, sku: `SR${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2000 });
   const variationId = prod.variations[0].id;
-  const sellerId = (await createRetailer(db(), { payout: true, storeName: `Srma Seller ${tok}` })).retailer.id;
+  sellerId = (await createRetailer(db(), { payout: true, storeName: SELLER_NAME })).retailer.id;
   buyerId = (await createRetailer(db(), { payout: true, storeName: BUYER_NAME, user: { email: buyerEmail } })).retailer.id;
   await createStaffUser(db(), { email: staffEmail });
   const base = { providerId: sellerId, receiverId: buyerId, lines: [{ variationId, sizes: { S: 2 } }] };
@@ -103,5 +107,23 @@ describe("the RMA landing", () => {
     for (const original of [o.byStaff, o.byBuyer]) {
       expect(text).toMatch(new RegExp(`for order ${original.order.externalId} · victim ${BUYER_NAME}`));
     }
+  });
+
+  it("staff's RMA card: the Payments tab groups the victim's and the perpetrator's payments and says where the provider's records are", async () => {
+    const [rma] = await db().select().from(orders).where(eq(orders.rmaForId, o.byBuyer.order.id));
+    await addPayment(db(), rma, { retailerId: buyerId, name: "RMA refund", txtype: "refund", amountCents: 2200 });
+    await addPayment(db(), rma, { retailerId: sellerId, name: "RMA charge", txtype: "charge", amountCents: 2200 });
+    const s = await signedIn(staffEmail);
+    await s.goto(url(`/admin/active-rmas?rma=${rma.id}&tab=payments`));
+    await s.getByTestId("admin-rma-card").waitFor();
+    const victim = s.getByTestId("rma-payments-victim");
+    const perpetrator = s.getByTestId("rma-payments-perpetrator");
+    expect(await victim.locator("h3").textContent()).toBe(`Victim (${BUYER_NAME})`);
+    expect(await perpetrator.locator("h3").textContent()).toBe(`Perpetrator (${SELLER_NAME})`);
+    expect(await victim.textContent()).toContain("RMA refund");
+    expect(await victim.textContent()).not.toContain("RMA charge");
+    expect(await perpetrator.textContent()).toContain("RMA charge");
+    // The e2e server runs on the sandbox provider: the card says there is no dashboard (a Stripe key links to it).
+    expect(await s.getByTestId("provider-dashboard-none").textContent()).toBe("Payments run on the sandbox provider (no dashboard).");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseEnv, requiresRealSecrets } from "~/utils/env.server";
+import { parseEnv, paymentsDashboardBase, requiresRealSecrets } from "~/utils/env.server";
 
 // No public webhook secret in production; Stripe keys need STRIPE_WEBHOOK_SECRET.
 const REAL = { CARRIER_WEBHOOK_SECRET: "carrier-0123456789abcdef", SANDBOX_WEBHOOK_SECRET: "whsec_0123456789abcdef" };
@@ -49,5 +49,17 @@ describe("webhook secrets", () => {
     expect(fails({ NODE_ENV: "production", APP_ENV: "test" })).toBe("");
     expect(fails({ NODE_ENV: "production", APP_ENV: "local" })).toBe("");
     expect(requiresRealSecrets({ NODE_ENV: "production" }, { NODE_ENV: "production", APP_ENV: "local" })).toBe(true);
+  });
+});
+
+describe("the payment provider's dashboard (staff's order and RMA cards)", () => {
+  it("follows the key's mode; the sandbox has none", () => {
+    expect(paymentsDashboardBase(parseEnv({}))).toBeNull();
+    expect(paymentsDashboardBase(parseEnv({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_WEBHOOK_SECRET: "whsec_x" }))).toBe(
+      "https://dashboard.stripe.com/test",
+    );
+    expect(paymentsDashboardBase(parseEnv({ STRIPE_SECRET_KEY: "sk_live_x", STRIPE_WEBHOOK_SECRET: "whsec_x" }))).toBe(
+      "https://dashboard.stripe.com",
+    );
   });
 });

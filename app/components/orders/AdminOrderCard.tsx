@@ -249,20 +249,32 @@ export function CarrierTools({ orderId, shipmentId }: { orderId: number; shipmen
   );
 }
 
+/** The payment provider's records of an order (or RMA) by its number; on the sandbox, a line saying there is none. */
+export function ProviderDashboardLink({ dashboardBase, externalId }: { dashboardBase: string | null; externalId: string }) {
+  return dashboardBase ? (
+    <p>
+      <a
+        href={`${dashboardBase}/search?query=${encodeURIComponent(externalId)}`}
+        target="_blank"
+        rel="noreferrer"
+        data-testid="provider-dashboard-link"
+      >
+        Search this order in the payment provider's dashboard
+      </a>
+    </p>
+  ) : (
+    <p className="muted" data-testid="provider-dashboard-none">
+      Payments run on the sandbox provider (no dashboard).
+    </p>
+  );
+}
+
 function PaymentsTab({ d, dashboardBase }: { d: OrderDetail; dashboardBase: string | null }) {
   const victim = d.payments.filter((p) => p.side === "receiver");
   const other = d.payments.filter((p) => p.side === "provider");
   return (
     <div>
-      {dashboardBase ? (
-        <p>
-          <a href={`${dashboardBase}/search?query=${encodeURIComponent(d.externalId)}`} target="_blank" rel="noreferrer">
-            Search this order in the payment provider's dashboard
-          </a>
-        </p>
-      ) : (
-        <p className="muted">Payments run on the sandbox provider (no dashboard).</p>
-      )}
+      <ProviderDashboardLink dashboardBase={dashboardBase} externalId={d.externalId} />
       <h3>
         {d.ttype === "swap" ? "Receiver" : "Buyer"} ({d.receiverLabel})
       </h3>

@@ -13,9 +13,10 @@ import type { RmaPageView } from "../../../db/queries/rmas";
 import { PAYMENT_QUEUED } from "../../../domain/messages";
 import { centsToDecimalString, formatCents } from "../../../domain/money";
 import { rmaAmountYouWillReceive, rmaBalanced } from "../../../domain/rma-money";
+import { partyLabels, TRANSACTION_TYPE } from "../../../domain/states";
 import type { RmaDecisionCommand } from "../../../workflows/rma/contract";
 import { ErrorList } from "~/components/forms";
-import { CarrierTools } from "~/components/orders/AdminOrderCard";
+import { CarrierTools, ProviderDashboardLink } from "~/components/orders/AdminOrderCard";
 import { LedgerTable, PaymentsList, ShipmentsList, UpdatesList } from "~/components/orders/OrderParts";
 import { RmaLinesTable } from "~/components/rma/RmaLines";
 
@@ -130,6 +131,7 @@ export function RmaCard({
   now,
   review,
   errors,
+  dashboardBase,
 }: {
   rma: RmaPageView;
   detail: OrderDetail;
@@ -137,6 +139,8 @@ export function RmaCard({
   now: number;
   review: RmaReview | undefined;
   errors: DecisionErrors;
+  /** The payment provider's dashboard (app/utils/env.server.ts paymentsDashboardBase); null on the sandbox. */
+  dashboardBase: string | null;
 }) {
   return (
     <article className="admin-card" data-testid="admin-rma-card" data-rma-id={rma.id} data-stage={rma.stage}>
@@ -174,14 +178,39 @@ export function RmaCard({
             <p className="muted">No return parcel is booked for this RMA.</p>
           )
         ) : null}
-        {tab === "payments" ? (
-          <>
-            <PaymentsList payments={detail.payments} showIds />
-            <LedgerTable ledger={rma.ledger ? { ...rma.ledger, ...balancedOf(rma, detail) } : null} />
-          </>
-        ) : null}
+        {tab === "payments" ? <RmaPayments rma={rma} detail={detail} dashboardBase={dashboardBase} /> : null}
       </div>
     </article>
+  );
+}
+
+/** The payments tab: the provider's records, then the victim's payments and the perpetrator's, then the ledger. */
+function RmaPayments({ rma, detail, dashboardBase }: { rma: RmaPageView; detail: OrderDetail; dashboardBase: string | null }) {
+  const labels = partyLabels(TRANSACTION_TYPE.RMA);
+  const groups = [
+    { key: "victim", title: labels.provider, name: detail.providerLabel, retailerId: rma.victimId },
+    { key: "perpetrator", title: labels.receiver, name: detail.receiverLabel, retailerId: rma.perpetratorId },
+  ];
+  const others = detail.payments.filter((p) => p.retailerId !== rma.victimId && p.retailerId !== rma.perpetratorId);
+  return (
+    <>
+      <ProviderDashboardLink dashboardBase={dashboardBase} externalId={rma.externalId} />
+      {groups.map((g) => (
+        <section key={g.key} data-testid={`rma-payments-${g.key}`}>
+          <h3>
+            {g.title.charAt(0).toUpperCase() + g.title.slice(1)} ({g.name})
+          </h3>
+          <PaymentsList payments={detail.payments.filter((p) => p.retailerId === g.retailerId)} showIds />
+        </section>
+      ))}
+      {others.length ? (
+        <section data-testid="rma-payments-other">
+          <h3>Other</h3>
+          <PaymentsList payments={others} showIds />
+        </section>
+      ) : null}
+      <LedgerTable ledger={rma.ledger ? { ...rma.ledger, ...balancedOf(rma, detail) } : null} />
+    </>
   );
 }
 
