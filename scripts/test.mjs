@@ -367,6 +367,9 @@ const setups = {
         TEMPORAL_NAMESPACE: "default",
         TEMPORAL_TASK_QUEUE: "marketplace",
         TEMPORAL_UI_URL: `http://localhost:${T.temporalUi}`,
+        // Not the default zone (America/New_York): tests/e2e/time-zone.test.ts proves pages, e-mails and PDFs
+        // follow MARKETPLACE_TZ (docs/product/windows.md, "Time zone").
+        MARKETPLACE_TZ: "America/Los_Angeles",
       };
       step("e2e: migrating and seeding marketplace_e2e, starting Temporal (:7243)");
       await freeTestPort(T.temporal);

@@ -8,8 +8,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { brandInventoryReport, monthlyMetricsReport, retailerBrandsReport, shipmentInsuranceReport } from "../../db/queries/reports";
+import { localDateISO, zonedToEpochMs } from "../../domain/business-days";
 import { csvResponse } from "~/utils/csv.server";
 import { db } from "~/utils/db.server";
+import { getEnv } from "~/utils/env.server";
 import { requireRetailerAdmin } from "~/utils/retailer-admin.server";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -19,35 +21,42 @@ const isoDate = z
   .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), "not a date");
 const RangeSchema = z.object({ from: isoDate.optional(), to: isoDate.optional() });
 
+const dayISO = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+function localMidnight(day: string, tz: string): number {
+  const [year, month, date] = day.split("-").map(Number);
+  return zonedToEpochMs({ year, month, day: date, hour: 0, minute: 0, second: 0, millisecond: 0 }, tz);
+}
+
 function plain(status: number, text: string): Response {
   return new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireRetailerAdmin(request);
-  const stamp = new Date().toISOString().slice(0, 10);
+  // Days and months are the marketplace's (docs/product/windows.md, "Time zone").
+  const tz = getEnv().MARKETPLACE_TZ;
+  const stamp = localDateISO(Date.now(), tz);
   switch (params.report) {
     case "shipment-insurance.csv": {
       const q = new URL(request.url).searchParams;
       const parsed = RangeSchema.safeParse({ from: q.get("from") || undefined, to: q.get("to") || undefined });
       if (!parsed.success) throw plain(400, "Bad request: from and to are dates as YYYY-MM-DD.");
-      const to = parsed.data.to
-        ? new Date(Date.parse(`${parsed.data.to}T00:00:00Z`) + DAY)
-        : new Date(Date.parse(`${stamp}T00:00:00Z`) + DAY);
-      const from = parsed.data.from ? new Date(`${parsed.data.from}T00:00:00Z`) : new Date(to.getTime() - 31 * DAY);
-      if (from >= to) throw plain(400, "Bad request: from must be on or before to.");
-      if (to.getTime() - from.getTime() > 3660 * DAY) throw plain(400, "Bad request: at most ten years at a time.");
-      return csvResponse(
-        `shipment-insurance-${from.toISOString().slice(0, 10)}-to-${new Date(to.getTime() - DAY).toISOString().slice(0, 10)}.csv`,
-        shipmentInsuranceReport(db, { from, to }),
-      );
+      const lastDay = parsed.data.to ?? stamp;
+      const firstDay = parsed.data.from ?? dayISO(Date.parse(`${lastDay}T00:00:00Z`) - 30 * DAY);
+      if (firstDay > lastDay) throw plain(400, "Bad request: from must be on or before to.");
+      if (Date.parse(`${lastDay}T00:00:00Z`) - Date.parse(`${firstDay}T00:00:00Z`) >= 3660 * DAY)
+        throw plain(400, "Bad request: at most ten years at a time.");
+      // [00:00 of the first day, 00:00 of the day after the last) in the marketplace's zone.
+      const from = new Date(localMidnight(firstDay, tz));
+      const to = new Date(localMidnight(dayISO(Date.parse(`${lastDay}T00:00:00Z`) + DAY), tz));
+      return csvResponse(`shipment-insurance-${firstDay}-to-${lastDay}.csv`, shipmentInsuranceReport(db, { from, to }, tz));
     }
     case "monthly-metrics.csv":
-      return csvResponse(`monthly-metrics-${stamp}.csv`, monthlyMetricsReport(db));
+      return csvResponse(`monthly-metrics-${stamp}.csv`, monthlyMetricsReport(db, tz));
     case "brand-inventory.csv":
       return csvResponse(`brand-inventory-${stamp}.csv`, brandInventoryReport(db));
     case "retailer-brands.csv":
-      return csvResponse(`retailer-brands-${stamp}.csv`, retailerBrandsReport(db));
+      return csvResponse(`retailer-brands-${stamp}.csv`, retailerBrandsReport(db, tz));
     default:
       throw plain(404, "No such report.");
   }

@@ -34,8 +34,8 @@ function cursor(db: Db, query: (q: postgres.Sql) => postgres.PendingQuery<postgr
   return query(client(db)).cursor(BATCH) as AsyncIterable<Record<string, unknown>[]>;
 }
 
-/** Every shipment created in [from, to) with the value its sender declared and the carrier's tracking. */
-export function shipmentInsuranceReport(db: Db, range: { from: Date; to: Date }): ReportSource {
+/** Every shipment created in [from, to) with the value its sender declared and the carrier's tracking; times in `timeZone` (MARKETPLACE_TZ). */
+export function shipmentInsuranceReport(db: Db, range: { from: Date; to: Date }, timeZone: string): ReportSource {
   return {
     columns: [
       "shipment_id",
@@ -59,7 +59,7 @@ export function shipmentInsuranceReport(db: Db, range: { from: Date; to: Date })
       (q) => q`
         select s.id as shipment_id, o.external_id as order_id,
           case o.transaction_type when 1 then 'Sale' when 2 then 'Swap' else 'RMA' end as transaction_type,
-          to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') as created,
+          to_char(s.created_at at time zone ${timeZone}, 'YYYY-MM-DD HH24:MI:SS') as created,
           s.carrier, coalesce(s.tracking_number, '') as tracking_number, s.status,
           s.sender_id, rs.store_name as sender_store, rs.state as sender_state,
           s.receiver_id, rr.store_name as receiver_store, rr.state as receiver_state,
@@ -81,8 +81,8 @@ export function shipmentInsuranceReport(db: Db, range: { from: Date; to: Date })
   };
 }
 
-/** Per calendar month (UTC) of order creation: counts by type, gross value and fees of traded orders, trading retailers. */
-export function monthlyMetricsReport(db: Db): ReportSource {
+/** Per calendar month (in `timeZone`, MARKETPLACE_TZ) of order creation: counts by type, gross value and fees of traded orders, trading retailers. */
+export function monthlyMetricsReport(db: Db, timeZone: string): ReportSource {
   return {
     columns: ["month", "orders", "swaps", "rmas", "traded_orders", "gross_value", "fees", "active_retailers", "new_retailers"],
     batches: cursor(
@@ -91,25 +91,25 @@ export function monthlyMetricsReport(db: Db): ReportSource {
         with o as (
           select * from orders where statename <> all(${NOT_A_TRADE})
         ), months as (
-          select to_char(date_trunc('month', created_at at time zone 'UTC'), 'YYYY-MM') as month from o
-          union select to_char(date_trunc('month', created_at at time zone 'UTC'), 'YYYY-MM') from retailers
+          select to_char(date_trunc('month', created_at at time zone ${timeZone}), 'YYYY-MM') as month from o
+          union select to_char(date_trunc('month', created_at at time zone ${timeZone}), 'YYYY-MM') from retailers
         ), parties as (
-          select to_char(date_trunc('month', created_at at time zone 'UTC'), 'YYYY-MM') as month, provider_id as retailer_id from o
-          union select to_char(date_trunc('month', created_at at time zone 'UTC'), 'YYYY-MM'), receiver_id from o
+          select to_char(date_trunc('month', created_at at time zone ${timeZone}), 'YYYY-MM') as month, provider_id as retailer_id from o
+          union select to_char(date_trunc('month', created_at at time zone ${timeZone}), 'YYYY-MM'), receiver_id from o
         )
         select m.month,
-          (select count(*) from o where o.transaction_type = 1 and to_char(date_trunc('month', o.created_at at time zone 'UTC'), 'YYYY-MM') = m.month)::int as orders,
-          (select count(*) from o where o.transaction_type = 2 and to_char(date_trunc('month', o.created_at at time zone 'UTC'), 'YYYY-MM') = m.month)::int as swaps,
-          (select count(*) from o where o.transaction_type = 3 and to_char(date_trunc('month', o.created_at at time zone 'UTC'), 'YYYY-MM') = m.month)::int as rmas,
+          (select count(*) from o where o.transaction_type = 1 and to_char(date_trunc('month', o.created_at at time zone ${timeZone}), 'YYYY-MM') = m.month)::int as orders,
+          (select count(*) from o where o.transaction_type = 2 and to_char(date_trunc('month', o.created_at at time zone ${timeZone}), 'YYYY-MM') = m.month)::int as swaps,
+          (select count(*) from o where o.transaction_type = 3 and to_char(date_trunc('month', o.created_at at time zone ${timeZone}), 'YYYY-MM') = m.month)::int as rmas,
           t.traded::int as traded_orders,
           to_char(coalesce(t.value_cents, 0) / 100.0, 'FM999999990.00') as gross_value,
           to_char(coalesce(t.fee_cents, 0) / 100.0, 'FM999999990.00') as fees,
           (select count(distinct p.retailer_id) from parties p where p.month = m.month)::int as active_retailers,
-          (select count(*) from retailers r where to_char(date_trunc('month', r.created_at at time zone 'UTC'), 'YYYY-MM') = m.month)::int as new_retailers
+          (select count(*) from retailers r where to_char(date_trunc('month', r.created_at at time zone ${timeZone}), 'YYYY-MM') = m.month)::int as new_retailers
         from months m
         left join lateral (
           select count(*) as traded, sum(o.value_cents) as value_cents, sum(o.receiver_fee_cents + o.provider_fee_cents) as fee_cents
-          from o where o.stage = any(${TRADED_STAGES}) and o.transaction_type <> 3 and to_char(date_trunc('month', o.created_at at time zone 'UTC'), 'YYYY-MM') = m.month
+          from o where o.stage = any(${TRADED_STAGES}) and o.transaction_type <> 3 and to_char(date_trunc('month', o.created_at at time zone ${timeZone}), 'YYYY-MM') = m.month
         ) t on true
         order by m.month`,
     ),
@@ -160,7 +160,7 @@ export function brandInventoryReport(db: Db): ReportSource {
 }
 
 /** Every retailer × brand link with its status. */
-export function retailerBrandsReport(db: Db): ReportSource {
+export function retailerBrandsReport(db: Db, timeZone: string): ReportSource {
   return {
     columns: ["retailer_id", "store_name", "city", "state", "retailer_status", "brand_id", "brand", "status", "created"],
     batches: cursor(
@@ -168,7 +168,7 @@ export function retailerBrandsReport(db: Db): ReportSource {
       (q) => q`
         select r.id as retailer_id, r.store_name, r.city, r.state, r.status::text as retailer_status,
           b.id as brand_id, b.display_name as brand, rb.status,
-          to_char(rb.created_at at time zone 'UTC', 'YYYY-MM-DD') as created
+          to_char(rb.created_at at time zone ${timeZone}, 'YYYY-MM-DD') as created
         from retailer_brands rb join retailers r on r.id = rb.retailer_id join brands b on b.id = rb.brand_id
         order by r.id, b.display_name`,
     ),

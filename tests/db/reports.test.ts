@@ -4,7 +4,7 @@
  * tracking; the map's query finds retailers within the radius, nearest first, 100 at a time.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import {
   brandInventoryReport,
   monthlyMetricsReport,
@@ -14,7 +14,7 @@ import {
   retailersNear,
   shipmentInsuranceReport,
 } from "../../db/queries/reports";
-import { orders } from "../../db/schema";
+import { orders, retailerBrands } from "../../db/schema";
 import { listRetailersPage } from "../../db/queries/retailer-admin";
 import { csvResponse } from "../../app/utils/csv.server";
 import {
@@ -37,6 +37,25 @@ afterAll(() => handle.close());
 
 const read = async (r: Response) => csvRecords(await r.text());
 
+describe('CSV reports in the marketplace time zone (docs/product/windows.md, "Time zone")', () => {
+  it("write days and months in the zone passed, not in UTC", async () => {
+    const tok = uniqueToken();
+    const brand = await createBrand(db, { name: `TZ Brand ${tok}` });
+    const r = (await createRetailer(db, { storeName: `TZ Store ${tok}` })).retailer;
+    await authorizeBrand(db, r.id, brand.id);
+    // 06:30 UTC on 1 March 2026: still 28 February (22:30) in Los Angeles.
+    await db
+      .update(retailerBrands)
+      .set({ createdAt: new Date("2026-03-01T06:30:00.000Z") })
+      .where(and(eq(retailerBrands.retailerId, r.id), eq(retailerBrands.brandId, brand.id)));
+    const created = async (zone: string) =>
+      (await read(csvResponse("rb.csv", retailerBrandsReport(db, zone)))).records.find((x) => x.retailer_id === String(r.id))?.created;
+    expect(await created("America/Los_Angeles")).toBe("2026-02-28");
+    expect(await created("America/New_York")).toBe("2026-03-01");
+    expect(await created("UTC")).toBe("2026-03-01");
+  });
+});
+
 describe("CSV reports", () => {
   it("shipment insurance, monthly metrics, brand inventory and retailer brands parse back with their columns", async () => {
     const tok = uniqueToken();
@@ -57,7 +76,7 @@ describe("CSV reports", () => {
 
     const day = 24 * 3600_000;
     const ins = await read(
-      csvResponse("s.csv", shipmentInsuranceReport(db, { from: new Date(Date.now() - day), to: new Date(Date.now() + day) })),
+      csvResponse("s.csv", shipmentInsuranceReport(db, { from: new Date(Date.now() - day), to: new Date(Date.now() + day) }, "UTC")),
     );
     expect(ins.header).toEqual([
       "shipment_id",
@@ -104,14 +123,14 @@ describe("CSV reports", () => {
     expect(bl.brand.startsWith("'=")).toBe(true);
     expect(Number(bl.listings) + Number(bl.hidden_listings)).toBe(1);
 
-    const rb = await read(csvResponse("rb.csv", retailerBrandsReport(db)));
+    const rb = await read(csvResponse("rb.csv", retailerBrandsReport(db, "UTC")));
     expect(rb.header).toEqual(["retailer_id", "store_name", "city", "state", "retailer_status", "brand_id", "brand", "status", "created"]);
     expect(rb.records.find((r) => r.retailer_id === String(a.id) && r.brand_id === String(brand.id))).toMatchObject({
       status: "authorized",
       store_name: `'+Plus Store ${tok}`,
     });
 
-    const mm = await read(csvResponse("m.csv", monthlyMetricsReport(db)));
+    const mm = await read(csvResponse("m.csv", monthlyMetricsReport(db, "UTC")));
     expect(mm.header).toEqual([
       "month",
       "orders",

@@ -208,7 +208,7 @@ describe("retailer admin", () => {
 
   it("Info, Choose Retailer and the validation list show created and last active as MM/DD/YYYY in the marketplace's time zone, as the order screens do", async () => {
     const before = (await db().select().from(retailers).where(eq(retailers.id, target.id)))[0];
-    // Monday evening in New York is already Tuesday in UTC.
+    // Monday afternoon in Los Angeles (the e2e stack's MARKETPLACE_TZ) is already Tuesday in UTC.
     await db()
       .update(retailers)
       .set({ createdAt: new Date("2026-03-03T01:30:00.000Z"), lastActiveAt: new Date("2026-03-03T02:45:10.000Z") })
@@ -218,10 +218,10 @@ describe("retailer admin", () => {
       await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
       const info = await staff.get(`/manage-retailer/info?id=${target.id}`);
       expect(info.status).toBe(200);
-      expect(info.body).toContain("03/02/2026 20:30:00");
-      expect(info.body).toContain("03/02/2026 21:45:10");
+      expect(info.body).toContain("03/02/2026 17:30:00");
+      expect(info.body).toContain("03/02/2026 18:45:10");
       const list = await staff.get(`/manage-retailer?status=all&q=${encodeURIComponent(target.storeName)}`);
-      expect(list.body).toMatch(/<td>03\/02\/2026<\/td><td>03\/02\/2026 21:45:10<\/td>/);
+      expect(list.body).toMatch(/<td>03\/02\/2026<\/td><td>03\/02\/2026 18:45:10<\/td>/);
       expect(list.body).not.toContain("03/03/2026");
       // Staff's retailer validation list (/admin/retailers, newest first: found by its search) shows the created date alike.
       const validation = await staff.get(`/admin/retailers?q=${encodeURIComponent(target.storeName)}`);
@@ -605,7 +605,7 @@ describe("reports, sales reps, map and hub", () => {
     expect(rep.states).toEqual(["IL"]);
     await page.goto(url("/rep-reports/"));
     await expect(page.getByTestId("sales-reps").textContent()).resolves.toContain(`RA Territory ${tok}`);
-    // Last seen on a Monday evening in New York (Tuesday in UTC): the report shows Monday, MM/DD/YYYY.
+    // Last seen on a Monday afternoon in Los Angeles, the e2e MARKETPLACE_TZ (Tuesday in UTC): the report shows Monday, MM/DD/YYYY.
     const [{ lastActiveAt: seen }] = await db()
       .select({ lastActiveAt: retailers.lastActiveAt })
       .from(retailers)

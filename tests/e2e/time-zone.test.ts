@@ -1,0 +1,162 @@
+/**
+ * One time zone (docs/product/windows.md, "Time zone"): the e2e stack runs with MARKETPLACE_TZ=America/Los_Angeles
+ * (scripts/test.mjs), so every date a person reads (an order page, a notice e-mail, a packing slip PDF) must be
+ * written in Los Angeles time, not New York time and not UTC. Each instant below is chosen so the three zones
+ * disagree about the date or the time.
+ */
+import { Client, Connection } from "@temporalio/client";
+import { eq, like } from "drizzle-orm";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getEnv } from "../../app/utils/env.server";
+import { createDb, type DbHandle } from "../../db/client";
+import { orders, outboxEmails } from "../../db/schema";
+import { formatDate, formatDateTime } from "../../domain/date-format";
+import { BUY_WORKFLOW_TYPE, buyOrderInputFromDraft, buyWorkflowId, completeCheckoutUpdate } from "../../workflows/buy/contract";
+import {
+  createBrand,
+  createCollection,
+  createListing,
+  createProduct,
+  createRetailer,
+  DEFAULT_TEST_PASSWORD,
+  SIZE_RUNS,
+  uniqueToken,
+} from "../factories";
+import { createOrder, createOrderAt, type CreatedOrder } from "../factories/orders";
+import { pdfText } from "../setup/pdf-text";
+import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+
+const LA = "America/Los_Angeles";
+const NY = "America/New_York";
+let handle: DbHandle;
+let browser: Browser;
+let connection: Connection;
+let client: Client;
+let seller: Page;
+const db = () => handle.db;
+const tok = uniqueToken().toUpperCase();
+const sellerEmail = uniqueEmail("tz-seller");
+const buyerEmail = uniqueEmail("tz-buyer");
+let sellerId: number;
+let buyerId: number;
+let variationId: number;
+let listingId: number;
+let shipped: CreatedOrder;
+let workflowOrderId: number | null = null;
+// 06:30 UTC on a March Tuesday: 01:30 on Tuesday in New York, 22:30 on Monday in Los Angeles.
+const CREATED = new Date("2026-03-03T06:30:00.000Z");
+
+beforeAll(async () => {
+  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  handle = createDb(process.env.DATABASE_URL, { max: 2 });
+  const env = getEnv();
+  connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
+  client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
+  const brand = await createBrand(db(), { name: `TzBrand ${tok}` });
+  const col = await createCollection(db(), { brandId: brand.id });
+  const prod = await createProduct(db(), { collectionId: col.id, sku: `TZ${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2000 });
+  variationId = prod.variations[0].id;
+  sellerId = (await createRetailer(db(), { payout: true, user: { email: sellerEmail } })).retailer.id;
+  buyerId = (await createRetailer(db(), { payout: true, user: { email: buyerEmail } })).retailer.id;
+  listingId = (await createListing(db(), { variationId, providerId: sellerId, sizes: { S: 4, M: 4 } })).id;
+  shipped = await createOrderAt(db(), "ship_order", {
+    providerId: sellerId,
+    receiverId: buyerId,
+    lines: [{ variationId, sizes: { S: 1 } }],
+  });
+  await db().update(orders).set({ createdAt: CREATED }).where(eq(orders.id, shipped.order.id));
+  browser = await launchBrowser();
+  seller = await newPage(browser);
+  await signIn(seller, sellerEmail, DEFAULT_TEST_PASSWORD);
+});
+
+afterAll(async () => {
+  if (seller) await closePage(seller);
+  await browser?.close();
+  if (workflowOrderId !== null) {
+    try {
+      await client?.workflow.getHandle(buyWorkflowId(workflowOrderId)).terminate("test done");
+    } catch {
+      // already finished
+    }
+  }
+  await connection?.close();
+  await handle?.close();
+});
+
+describe("dates in the marketplace time zone (MARKETPLACE_TZ=America/Los_Angeles in e2e)", () => {
+  it("the e2e stack runs in Los Angeles time", () => {
+    expect(getEnv().MARKETPLACE_TZ).toBe(LA);
+    expect(formatDate(CREATED, LA)).toBe("03/02/2026");
+    expect(formatDate(CREATED, NY)).toBe("03/03/2026");
+  });
+
+  it("an order page shows the order date in Los Angeles time", async () => {
+    await seller.goto(url(`/transaction/buy/${shipped.order.id}`));
+    const detail = (await seller.getByTestId("order-detail").textContent()) ?? "";
+    expect(detail).toContain("03/02/2026");
+    expect(detail).not.toContain("03/03/2026");
+  });
+
+  it("the packing slip PDF prints the order date in Los Angeles time", async () => {
+    const slip = await seller.request.get(url(`/packingslip/${shipped.order.externalId}/`));
+    expect(slip.status()).toBe(200);
+    const text = pdfText(await slip.body()).replace(/\s+/g, " ");
+    expect(text).toContain("Order date 03/02/2026");
+    expect(text).not.toContain("03/03/2026");
+  });
+
+  it("a notice e-mail (the outbox row) gives its deadline in Los Angeles time", async () => {
+    const env = getEnv();
+    const draft = await createOrder(db(), {
+      providerId: sellerId,
+      receiverId: buyerId,
+      statename: "complete_order_checkout",
+      lines: [{ variationId, listingId, sizes: { M: 1 } }],
+    });
+    const id = draft.order.id;
+    workflowOrderId = id;
+    const workflowId = buyWorkflowId(id);
+    await db().update(orders).set({ workflowId }).where(eq(orders.id, id));
+    const input = buyOrderInputFromDraft(
+      {
+        orderId: id,
+        workflowId,
+        externalId: draft.order.externalId,
+        receiverId: buyerId,
+        providerId: sellerId,
+        requestId: null,
+        goodsCents: draft.quote.goodsCents,
+        feeCents: draft.quote.feeCents,
+        shippingCents: draft.quote.shippingCents,
+        totalCents: draft.quote.totalCents,
+        units: [{ listingId, variationId, sizes: { M: 1 }, unitPriceCents: 2000 }],
+      },
+      { timeZone: env.MARKETPLACE_TZ },
+    );
+    await client.workflow.start(BUY_WORKFLOW_TYPE, { taskQueue: env.TEMPORAL_TASK_QUEUE, workflowId, args: [input] });
+    const card = { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" };
+    await client.workflow
+      .getHandle(workflowId)
+      .executeUpdate(completeCheckoutUpdate, { args: [{ actorRetailerId: buyerId, paymentMethod: card }] });
+    // The seller is asked to answer by the seller-response deadline the read model records.
+    let mail: { bodyText: string } | undefined;
+    let deadline: string | null | undefined;
+    const end = Date.now() + 30_000;
+    while (Date.now() < end && !(mail && deadline)) {
+      [mail] = await db()
+        .select({ bodyText: outboxEmails.bodyText })
+        .from(outboxEmails)
+        .where(like(outboxEmails.dedupeKey, `${workflowId}:mail:%approve_sale_needed%`));
+      const [row] = await db().select({ deadlines: orders.deadlines }).from(orders).where(eq(orders.id, id));
+      deadline = row?.deadlines?.sellerResponseBy;
+      if (!(mail && deadline)) await new Promise((r) => setTimeout(r, 300));
+    }
+    expect(mail, "the seller's approve-sale notice").toBeTruthy();
+    expect(deadline, "the seller-response deadline").toBeTruthy();
+    const la = formatDateTime(deadline!, LA, { seconds: false });
+    expect(mail!.bodyText).toContain(`by ${la}`);
+    expect(mail!.bodyText).not.toContain(formatDateTime(deadline!, NY, { seconds: false }));
+  });
+});
