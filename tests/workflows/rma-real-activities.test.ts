@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createBuyActivities } from "../../activities/buy";
 import type { SandboxCarrier } from "../../activities/carrier/sandbox";
 import { SandboxPayments } from "../../activities/payments/sandbox";
+import { retailerNoticeAddress } from "../../db/queries/order-steps";
 import { getOrderRow, listOrderActions } from "../../db/queries/orders";
 import { listOrderPayments } from "../../db/queries/payments";
 import { createRma, RmaRequestRefused } from "../../db/queries/rmas";
@@ -223,6 +224,13 @@ describe("RMA workflow with the real activities", () => {
       ]),
     );
     expect(mails.some((m) => m.toEmail === staff.email)).toBe(true);
+    // The perpetrator (the seller) is told when the RMA is filed and when staff decide it, with its RMA page's link
+    // and the victim only as retailer-00{id} (docs/product/screens.md, "My returns").
+    const sellerAddress = await retailerNoticeAddress(db, sellerId);
+    const toSeller = mails.filter((m) => m.toEmail === sellerAddress);
+    expect(toSeller.map((m) => m.kind)).toEqual(expect.arrayContaining(["rma:rma_requested_perpetrator", "rma:rma_approved_ship_return"]));
+    for (const m of toSeller) expect(m.bodyText).toContain(`/rma/${start.rmaId}`);
+    expect(toSeller.find((m) => m.kind === "rma:rma_requested_perpetrator")?.bodyText).toContain(`retailer-00${buyerId}`);
     const names = await db.select({ name: retailers.storeName }).from(retailers).where(eq(retailers.id, sellerId));
     for (const m of mails) expect(`${m.subject}${m.bodyText}`).not.toContain(names[0].name);
   });
