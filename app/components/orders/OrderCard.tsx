@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import type { OrderCard as OrderCardData } from "../../../db/queries/order-views/retailer-lists";
 import { formatCents } from "../../../domain/money";
 import { TRANSACTION_LABELS } from "../../../domain/messages";
-import { shipmentStatusText, timeSince } from "./format";
+import { formatDateTime, shipmentStatusText, timeSince, useMarketplaceZone } from "./format";
 
 /**
  * How a swap shows on /orders (docs/product/screens.md, "Orders": cards for swaps sent, swaps received and swap pairs): the pair
@@ -22,6 +22,7 @@ export function OrderCardView({
   showShipments?: boolean;
   swapKind?: SwapCardKind;
 }) {
+  const tz = useMarketplaceZone();
   const swap = o.swapUnits !== null;
   const shown =
     !swap || swapKind === "pair" ? o.shipments : o.shipments.filter((s) => (s.direction === "Outgoing") === (swapKind === "sent"));
@@ -50,7 +51,7 @@ export function OrderCardView({
               <strong>{formatCents(o.amountCents)}</strong>
             </div>
           ) : null}
-          <div className="meta" title={o.modifiedAt}>
+          <div className="meta" title={formatDateTime(o.modifiedAt, tz)}>
             {timeSince(o.modifiedAt, now)}
           </div>
         </div>
