@@ -22,6 +22,7 @@ import {
   buildCarrierEvent,
   CARRIER_SIGNATURE_HEADER,
   CARRIER_WEBHOOK_PATH,
+  SANDBOX_TRACKING_PREFIX,
   type CarrierEventStatus,
   type CarrierLabelAddress,
   type CarrierWebhookEvent,
@@ -71,7 +72,7 @@ type Pickup = CarrierShipmentRow["pickups"][number];
 function trackingNumber(): string {
   let digits = "";
   for (let i = 0; i < 14; i++) digits += String(randomInt(10));
-  return `SBX${digits}`;
+  return `${SANDBOX_TRACKING_PREFIX}${digits}`;
 }
 
 function callTag(externalId: string, attempt: number): string {

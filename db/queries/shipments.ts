@@ -5,7 +5,7 @@
  * For the carrier webhook endpoint: `findShipmentByTracking` (tracking number -> order and its workflow id)
  * and `recordShipmentEvent` (idempotent by the carrier's event id). For the label route: `getCarrierLabel`.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { orders, retailers, sandboxCarrierShipments, shipmentEvents, shipments } from "../schema";
 import type { CarrierLabelData } from "../../domain/carrier-events";
 import type { DbOrTx } from "./listings";
@@ -172,4 +172,25 @@ export async function getCarrierLabel(
     .from(sandboxCarrierShipments)
     .where(and(eq(sandboxCarrierShipments.trackingNumber, trackingNumber)));
   return row ?? null;
+}
+
+/** A parcel by tracking number with its carrier events, oldest first (the tracking page), or null. */
+export async function getParcelTracking(db: DbOrTx, trackingNumber: string) {
+  const [ship] = await db
+    .select({
+      id: shipments.id,
+      senderId: shipments.senderId,
+      receiverId: shipments.receiverId,
+      status: shipments.status,
+      trackingNumber: shipments.trackingNumber,
+    })
+    .from(shipments)
+    .where(eq(shipments.trackingNumber, trackingNumber));
+  if (!ship) return null;
+  const events = await db
+    .select({ status: shipmentEvents.status, description: shipmentEvents.description, at: shipmentEvents.eventTimestamp })
+    .from(shipmentEvents)
+    .where(eq(shipmentEvents.shipmentId, ship.id))
+    .orderBy(asc(shipmentEvents.eventTimestamp), asc(shipmentEvents.id));
+  return { ...ship, events: events.map((e) => ({ ...e, at: e.at.toISOString() })) };
 }

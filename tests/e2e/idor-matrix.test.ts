@@ -343,6 +343,11 @@ const MATRIX: Record<string, Case> = {
     probes: (f) => [get(`/shipping-label/${f.tracking}`)],
     opens: (f) => [{ as: "b", path: `/shipping-label/${f.tracking}` }],
   },
+  "tracking.$tracking.tsx": {
+    what: "a parcel's carrier events, by tracking number (its sender and receiver)",
+    probes: (f) => [get(`/tracking/${f.tracking}`)],
+    opens: (f) => [{ as: "b", path: `/tracking/${f.tracking}` }],
+  },
   "signin.($stage).tsx": {
     what: "no object: the stage only picks a form (register and forgot redirect to their pages)",
     probes: () => [
@@ -559,6 +564,8 @@ beforeAll(async () => {
         pickupBy: new Date(Date.now() + 86_400_000).toISOString(),
       } as never,
     });
+  // The read model's parcel of the same tracking number (its events page, /tracking/:tracking).
+  await db().insert(shipments).values({ orderId: buy.order.id, senderId: b, receiverId: a, trackingNumber: tracking, status: "delivered" });
 
   const token = generateResetToken();
   await db()

@@ -7,7 +7,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { createDb, type DbHandle } from "../../db/client";
-import { orders } from "../../db/schema";
+import { orders, shipmentEvents, shipments } from "../../db/schema";
 import { RMA_SENT } from "../../domain/messages";
 import {
   createBrand,
@@ -125,5 +125,45 @@ describe("the RMA landing", () => {
     expect(await perpetrator.textContent()).toContain("RMA charge");
     // The e2e server runs on the sandbox provider: the card says there is no dashboard (a Stripe key links to it).
     expect(await s.getByTestId("provider-dashboard-none").textContent()).toBe("Payments run on the sandbox provider (no dashboard).");
+  });
+
+  it("tracking links come from the carrier: a sandbox parcel opens the product's page with its carrier events; a real carrier's number keeps its site", async () => {
+    const [rma] = await db().select().from(orders).where(eq(orders.rmaForId, o.byStaff.order.id));
+    const sandbox = `SBX${String(Date.now()).slice(-13)}1`;
+    const real = `9400${String(Date.now()).slice(-12)}`;
+    const [parcel] = await db()
+      .insert(shipments)
+      .values({ orderId: rma.id, senderId: buyerId, receiverId: sellerId, trackingNumber: sandbox, status: "in_route" })
+      .returning();
+    await db()
+      .insert(shipments)
+      .values({ orderId: rma.id, senderId: buyerId, receiverId: sellerId, trackingNumber: real, status: "in_route" });
+    await db()
+      .insert(shipmentEvents)
+      .values([
+        { shipmentId: parcel.id, status: "picked_up", description: `Picked up ${tok}`, eventTimestamp: new Date(Date.now() - 7_200_000) },
+        { shipmentId: parcel.id, status: "in_transit", description: `In transit ${tok}`, eventTimestamp: new Date(Date.now() - 3_600_000) },
+      ]);
+    const s = await signedIn(staffEmail);
+    await s.goto(url(`/admin/active-rmas?rma=${rma.id}&tab=shipping`));
+    await s.getByTestId("admin-rma-card").waitFor();
+    expect(await s.getByTestId("tracking-link").filter({ hasText: sandbox }).getAttribute("href")).toBe(`/tracking/${sandbox}`);
+    expect(await s.getByTestId("tracking-link").filter({ hasText: real }).getAttribute("href")).toBe(
+      `https://tools.usps.com/go/TrackConfirmAction?tLabels=${real}`,
+    );
+    // The parcel's sender (the buyer, returning the goods) sees the same page as staff.
+    const buyer = await signedIn(buyerEmail);
+    for (const p of [s, buyer]) {
+      await p.goto(url(`/tracking/${sandbox}`));
+      await p.getByTestId("parcel-tracking").waitFor();
+      expect(await p.locator("h1").textContent()).toBe(`Tracking ${sandbox}`);
+      expect(await p.getByTestId("parcel-event").allTextContents()).toEqual([
+        expect.stringContaining(`Picked up ${tok}`),
+        expect.stringContaining(`In transit ${tok}`),
+      ]);
+    }
+    // A malformed or unknown tracking number: 404.
+    expect((await buyer.goto(url(`/tracking/${sandbox}0000`)))?.status()).toBe(404);
+    expect((await buyer.goto(url("/tracking/not-a-number!")))?.status()).toBe(404);
   });
 });

@@ -1,6 +1,7 @@
 /** Pieces of the order detail, the admin order card and checkout. */
 import type { OrderDetail, OrderLineView, PaymentView, ShipmentView } from "../../../db/queries/order-views/order-detail";
 import type { SwapAmountsView } from "../../../domain/order-views";
+import { carrierTrackingUrl } from "../../../domain/carrier-events";
 import { FEE_PERCENT } from "../../../domain/fees";
 import { formatCents } from "../../../domain/money";
 import { PAYMENT_QUEUED } from "../../../domain/messages";
@@ -151,11 +152,7 @@ export function ShipmentsList({ shipments, trackingLinks = false }: { shipments:
                 {" "}
                 · Tracking{" "}
                 {trackingLinks ? (
-                  <a
-                    href={`https://tools.usps.com/go/TrackConfirmAction?tLabels=${encodeURIComponent(s.trackingNumber)}`}
-                    target="_blank"
-                    rel="noreferrer"
-                  >
+                  <a href={carrierTrackingUrl(s.trackingNumber)} target="_blank" rel="noreferrer" data-testid="tracking-link">
                     {s.trackingNumber}
                   </a>
                 ) : (
