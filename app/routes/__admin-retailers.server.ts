@@ -11,8 +11,9 @@ import { formatCents } from "../../domain/money";
 import { getResource } from "../../domain/resources";
 import { authorizeBrands, setRetailerStatus, unauthorizeBrand } from "../../db/queries/retailer-status";
 import { getBrandsByIds, getRetailer, type RetailerAdminEntry, type RetailerRow } from "../../db/queries/retailers";
-import { formatDate } from "~/components/orders/format";
+import { formatDate } from "../../domain/date-format";
 import { db } from "~/utils/db.server";
+import { getEnv } from "~/utils/env.server";
 import { parseSubmission } from "~/utils/form.server";
 import { noticeLinks } from "~/utils/mail.server";
 import { forbidden, mayManage, type StaffContext } from "~/utils/permissions.server";
@@ -28,7 +29,7 @@ export function retailerCard(e: RetailerAdminEntry) {
     storeEmail: e.retailer.storeEmail,
     storePhone: e.retailer.storePhone,
     setupComplete: e.retailer.setupCompletedAt !== null,
-    createdAt: formatDate(e.retailer.createdAt.toISOString()),
+    createdAt: formatDate(e.retailer.createdAt, getEnv().MARKETPLACE_TZ),
     contact: e.contact
       ? { name: `${e.contact.firstName} ${e.contact.lastName}`.trim(), celphone: e.contact.celphone, phone: e.contact.phone }
       : null,

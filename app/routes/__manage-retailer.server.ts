@@ -36,9 +36,10 @@ import {
   type RetailerListTab,
 } from "../../domain/retailer-admin";
 import { TRANSACTION_TYPE, TRANSACTION_TYPE_LABELS, type TransactionType } from "../../domain/states";
-import { formatDate, formatDateTime } from "~/components/orders/format";
+import { formatDate, formatDateTime } from "../../domain/date-format";
 import { readFormData } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
+import { getEnv } from "~/utils/env.server";
 import { formError, parseSubmission } from "~/utils/form.server";
 import { noticeLinks } from "~/utils/mail.server";
 import { forbidden, mayManage, type StaffContext } from "~/utils/permissions.server";
@@ -47,8 +48,8 @@ import { requireRetailerAdmin, sendStaffPasswordReset } from "~/utils/retailer-a
 const LIST_TABS = Object.keys(RETAILER_LIST_TABS) as RetailerListTab[];
 
 // Dates as on every other screen (the marketplace's time zone); "—" where there is none.
-const dateOf = (d: Date | null) => (d ? formatDate(d.toISOString()) : "—");
-const dateTimeOf = (d: Date | null) => (d ? formatDateTime(d.toISOString()) : "—");
+const dateOf = (d: Date | null) => (d ? formatDate(d, getEnv().MARKETPLACE_TZ) : "—");
+const dateTimeOf = (d: Date | null) => (d ? formatDateTime(d, getEnv().MARKETPLACE_TZ) : "—");
 
 function notFound(message: string): Response {
   return new Response(message, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
