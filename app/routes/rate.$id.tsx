@@ -155,6 +155,7 @@ export default function RateTransaction() {
   });
   const [page] = useForm({ id: "rate-page", lastResult: a && a.intent !== "rate" ? a.result : null });
   const showModal = (open || rated?.status === "error") && !saved;
+  const canConfirm = d.delivered && !d.received && (o.statename === "delivered" || (o.ttype === "swap" && o.statename === "in_route"));
 
   return (
     <section className="page" data-testid="rate-page">
@@ -188,14 +189,7 @@ export default function RateTransaction() {
       ) : null}
       {!d.delivered ? <p className="muted">You can confirm and rate once the package is delivered.</p> : null}
       <div className="form-actions">
-        {d.delivered && !d.received && (o.statename === "delivered" || (o.ttype === "swap" && o.statename === "in_route")) ? (
-          <Form method="post">
-            <input type="hidden" name="intent" value="confirm_received" />
-            <button type="submit" className="button button-outline" data-testid="confirm-received">
-              I received the package
-            </button>
-          </Form>
-        ) : null}
+        {canConfirm && !showModal ? <ConfirmReceived /> : null}
         <RmaOffer orderId={o.id} canRma={d.canRma} myRma={d.myRma} />
         {d.canRate ? (
           <Link to="?rate=1" replace preventScrollReset className="button" data-testid="open-rating">
@@ -208,6 +202,14 @@ export default function RateTransaction() {
         <div className="modal" role="dialog" aria-modal="true" aria-labelledby="rate-title" data-testid="rating-modal">
           <div className="modal-box">
             <h2 id="rate-title">{RATE_THIS_TRANSACTION}</h2>
+            {/* The dialog covers the page: the package is confirmed from inside it (docs/product/screens.md, "Rating"). */}
+            {a?.message ? (
+              <div className="alert alert-success" role="status" data-testid="modal-confirmed">
+                {a.message}
+              </div>
+            ) : null}
+            {a?.intent === "confirm_received" ? <ErrorList kind="form" testId="modal-confirm-error" errors={page.errors} /> : null}
+            {canConfirm ? <ConfirmReceived inDialog /> : null}
             <ErrorList kind="form" testId="rate-error" errors={form.errors} />
             <Form method="post" {...getFormProps(form)}>
               <input type="hidden" name="intent" value="rate" />
@@ -254,5 +256,17 @@ export default function RateTransaction() {
         </div>
       ) : null}
     </section>
+  );
+}
+
+/** "I received the package" (action 222): on the page, and inside the rating dialog while it is open. */
+function ConfirmReceived({ inDialog = false }: { inDialog?: boolean }) {
+  return (
+    <Form method="post" action={inDialog ? "?rate=1" : undefined}>
+      <input type="hidden" name="intent" value="confirm_received" />
+      <button type="submit" className="button button-outline" data-testid="confirm-received">
+        I received the package
+      </button>
+    </Form>
   );
 }

@@ -1,7 +1,8 @@
 /**
  * Staff's RMA screens and the RMA landing in Chromium (docs/product/screens.md, "RMA wizard", "RMA page",
  * "Staff: RMAs"): a retailer that files an RMA lands on home with ONE notice; staff acting as a retailer land
- * on /admin with the same one notice; staff's RMA list names the RMA's original order, not "for order —".
+ * on /admin with the same one notice; staff's RMA list names the RMA's original order, not "for order —"; the
+ * RMA card's Payments; tracking links; the rating dialog.
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -50,6 +51,7 @@ beforeAll(async () => {
   const deliveredAt = new Date(Date.now() - 3_600_000);
   o.byBuyer = await createOrderAt(db(), "delivered", { ...base, deliveredAt });
   o.byStaff = await createOrderAt(db(), "delivered", { ...base, deliveredAt });
+  o.toRate = await createOrderAt(db(), "delivered", { ...base, deliveredAt });
   browser = await launchBrowser();
 }, 120_000);
 
@@ -165,5 +167,19 @@ describe("the RMA landing", () => {
     // A malformed or unknown tracking number: 404.
     expect((await buyer.goto(url(`/tracking/${sandbox}0000`)))?.status()).toBe(404);
     expect((await buyer.goto(url("/tracking/not-a-number!")))?.status()).toBe(404);
+  });
+});
+
+describe("the rating page", () => {
+  it("the 'Rate this Transaction' dialog leaves 'I received the package' reachable", async () => {
+    const p = await signedIn(buyerEmail);
+    await p.goto(url(`/rate/${o.toRate.order.id}`));
+    await p.getByTestId("confirm-received").waitFor();
+    await p.getByTestId("open-rating").click();
+    const dialog = p.getByTestId("rating-modal");
+    await dialog.waitFor();
+    // The one button is inside the dialog, visible and not covered (Playwright's actionability checks).
+    expect(await p.getByTestId("confirm-received").count()).toBe(1);
+    await dialog.getByRole("button", { name: "I received the package" }).click({ trial: true });
   });
 });
