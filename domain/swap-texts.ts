@@ -5,6 +5,7 @@
  * any other state (its controls answer) or the swap is past negotiation (the display status says it).
  */
 import { SWAP_AWAITING_RETAILER, SWAP_AWAITING_YOUR_SELECTION, SWAP_REQUEST_DECLINED } from "./messages";
+import { formatCents } from "./money";
 import { COMMON_STATES, isMoveOf, SWAP_OPEN_STATES, SWAP_STATES, type Role } from "./states";
 
 export function swapCompletionText(o: { role: Role | null; statename: string; actionNeeded: string | null }): string | null {
@@ -13,4 +14,13 @@ export function swapCompletionText(o: { role: Role | null; statename: string; ac
   if (!isMoveOf(o.actionNeeded, o.role)) return SWAP_AWAITING_RETAILER;
   if (o.statename === SWAP_STATES.PROVIDER_CHOOSE_ITEMS) return SWAP_AWAITING_YOUR_SELECTION;
   return null;
+}
+
+/**
+ * What a swap side that owes its payment reads instead of "Payment Method Needed" (ours; docs/product/screens.md,
+ * "Transaction detail"): the amount it owes. Null for a side that paid or owes nothing, or in any other state.
+ */
+export function swapPaymentDueText(statename: string, side: { dueCents: number; paid: boolean } | null | undefined): string | null {
+  if (statename !== SWAP_STATES.PAYMENT || !side || side.paid || side.dueCents <= 0) return null;
+  return `Payment Due: ${formatCents(side.dueCents)}`;
 }

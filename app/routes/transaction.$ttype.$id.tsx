@@ -12,6 +12,7 @@ import { useEffect } from "react";
 import type { OrderDetail } from "../../db/queries/order-views/order-detail";
 import { formatCents } from "../../domain/money";
 import { GO_BACK } from "../../domain/messages";
+import { swapPaymentDueText } from "../../domain/swap-texts";
 import { FLOOR_TIMES, labelFor } from "../../domain/reasons";
 import {
   CompleteCheckoutPanel,
@@ -121,7 +122,7 @@ export default function TransactionDetail() {
       <h1>
         Order {o.externalId}{" "}
         <span className="pill" data-testid="display-status">
-          {o.displayStatus}
+          {(o.ttype === "swap" && o.role ? swapPaymentDueText(o.statename, d.swap?.view?.[o.role]) : null) ?? o.displayStatus}
         </span>
       </h1>
       {o.reasons.map((r) => (

@@ -318,6 +318,8 @@ describe("swap negotiation and payment", () => {
     await p.goto(url(page));
     await p.getByTestId("swap-pay-form").waitFor();
     expect(await p.getByTestId("swap-pay-amount").textContent()).toBe(formatCents(v.receiver.totalDueCents));
+    // The side that owes sees what it owes, not that a payment method is needed.
+    expect(await p.getByTestId("display-status").textContent()).toBe(`Payment Due: ${formatCents(v.receiver.totalDueCents)}`);
     await fillCard(p, "4000000000000002");
     await p.getByTestId("swap-pay").click();
     await expect.poll(() => p.getByTestId("swap-error").textContent()).toBe(CARD_DECLINED);

@@ -14,7 +14,7 @@ import { NOT_YET_RATED, ORDER_UNAVAILABLE_MESSAGE, RATE_THIS_TRANSACTION, TRANSA
 import { formatCents } from "../../../domain/money";
 import { CANCEL_SHIPMENT_REASONS, SWAP_DECLINE_REASONS } from "../../../domain/reasons";
 import { BUY_STATES, SWAP_STATES, type Role } from "../../../domain/states";
-import { swapCompletionText } from "../../../domain/swap-texts";
+import { swapCompletionText, swapPaymentDueText } from "../../../domain/swap-texts";
 import type { SwapView } from "../../../workflows/swap/contract";
 import { CardFields } from "../CardFields";
 import { ErrorList, type ListOfErrors } from "../forms";
@@ -107,7 +107,7 @@ export function SwapPanel({ order, view, choices, error, cardErrors, canRma = fa
   const s = order.statename;
   const status = (
     <p className="swap-status" data-testid="swap-status">
-      {waiting ?? order.displayStatus}
+      {waiting ?? (role && view ? swapPaymentDueText(s, view[role]) : null) ?? order.displayStatus}
     </p>
   );
   const choosing = role === "provider" && s === SWAP_STATES.PROVIDER_CHOOSE_ITEMS;
