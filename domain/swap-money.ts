@@ -10,7 +10,10 @@
  *   it did not send, which is paid out to the other side; the other side's fee and shipping are refunded. The
  *   cash difference still goes to the side it was meant for, so each side ends where a completed swap would
  *   have put it, less the failing side's fee and shipping (ADR 0019).
- * - Neither side ships: the swap is undone: every due is refunded, nobody is charged more (ADR 0019).
+ * - Neither side ships (one after the other, or found by the same timer): the rule above applies to each failure:
+ *   each side pays the value of the goods it did not send, paid out to the other side, and gets its fee and
+ *   shipping back; the cash difference, never paid out, is refunded to its payer. Every payment comes back
+ *   whole and the two charges net to the difference of the goods values (ADR 0019).
  */
 import { swapValuation, type SwapSide, type SwapSideInput, type SwapValuation } from "./fees";
 import { paymentBooked, type Cents } from "./money";
@@ -56,18 +59,20 @@ export function swapSettlement(
   const money: Record<SwapSide, SwapSideMoney> = { provider: side("provider"), receiver: side("receiver") };
   const cashTo: SwapSide | null = v.cashFrom ? other(v.cashFrom) : null;
 
-  if (outcome === "neither_shipped") {
-    for (const s of ["provider", "receiver"] as const) money[s].refundCents = money[s].paidCents;
-  } else {
-    if (cashTo) money[cashTo].payoutCents += v.differenceCents;
-    if (outcome !== "both_shipped") {
-      const failed: SwapSide = outcome === "provider_did_not_ship" ? "provider" : "receiver";
-      const kept = other(failed);
-      money[failed].penaltyCents = v[failed].goodsCents;
-      money[kept].payoutCents += v[failed].goodsCents;
-      money[kept].refundCents = v[kept].feeCents + v[kept].shippingCents;
-    }
+  const failedSides: SwapSide[] =
+    outcome === "neither_shipped"
+      ? ["provider", "receiver"]
+      : outcome === "both_shipped"
+        ? []
+        : [outcome === "provider_did_not_ship" ? "provider" : "receiver"];
+  if (cashTo && failedSides.length < 2) money[cashTo].payoutCents += v.differenceCents;
+  for (const failed of failedSides) {
+    const kept = other(failed);
+    money[failed].penaltyCents = v[failed].goodsCents;
+    money[kept].payoutCents += v[failed].goodsCents;
+    money[kept].refundCents += v[kept].feeCents + v[kept].shippingCents;
   }
+  if (failedSides.length === 2) for (const s of ["provider", "receiver"] as const) money[s].refundCents += v[s].cashCents;
   for (const s of ["provider", "receiver"] as const) {
     const m = money[s];
     m.netCents = m.payoutCents + m.refundCents - m.paidCents - m.penaltyCents;

@@ -3,7 +3,8 @@
  * every call: the provider never chooses; modify back and forth; call-it-even by the provider and by the
  * receiver; decline over money → called even on the last chance, or accepted; decline for another reason;
  * a declined card then paid; the payment window lapses; one side never ships (try2, then non-shipment with
- * its charges and refunds); both ship and both rate. Money calls are asserted with their idempotency keys and
+ * its charges and refunds); both ship and both rate; both fail to ship, one after the other and on the same
+ * timer (each failure settled in turn, the cash refunded to its payer). Money calls are asserted with their idempotency keys and
  * amounts (domain/fees swapValuation, domain/swap-money); recorded histories replay
  * (tests/histories/swap-*.json; RECORD_HISTORIES=1 records them again).
  */
@@ -25,6 +26,7 @@ import {
   approveSwapUpdate,
   callItEvenUpdate,
   chooseItemsUpdate,
+  cancelSwapShipmentUpdate,
   confirmSwapReceivedUpdate,
   declineSwapUpdate,
   makePaymentUpdate,
@@ -415,6 +417,92 @@ describe("swap shipping", () => {
   });
 });
 
+describe("swap: both sides fail to ship (docs/product/money.md, ADR 0019)", () => {
+  // Provider paid $91.75 ($60 cash + $8 fee + $23.75 shipping), receiver $31.75 ($8 fee + $23.75 shipping).
+  const failMoney = (fake: ReturnType<typeof fakeSwapActivities>) =>
+    fake.money().filter((x) => ["chargeSwapPenalty", "payOutSwapSide", "refundSwapSide"].includes(x[0] as string));
+
+  test("one side cancels its shipment, then the other never ships: each failure settled in turn, the cash refunded to its payer, cancelled", async () => {
+    await scenario(5113, async (h, fake) => {
+      const shipping = await toShipping(h);
+      await h.executeUpdate(cancelSwapShipmentUpdate, { args: [{ ...by(RECEIVER), reason: 52 }] });
+      // The provider's pickup still stands after the receiver's failure.
+      const first = await waitFor(
+        h,
+        (v) => v.statename === "ship_swap" && !v.busy && v.receiver.shipment?.failed === true,
+        "receiver failed",
+      );
+      expect(first.provider.shipment?.failed).toBeFalsy();
+      expect(failMoney(fake)).toEqual([
+        ["chargeSwapPenalty", "swap-penalty:receiver:1", 16000],
+        ["payOutSwapSide", "swap-payout:provider:1", 16000],
+        ["refundSwapSide", "swap-refund:provider:1", 3175],
+      ]);
+      await sleepUntil(env, shipping.deadlines.pickupBy, MINUTE);
+      const retry = await waitFor(h, (v) => v.statename === "ship_swap_try2" && !v.busy, "try2");
+      await sleepUntil(env, retry.deadlines.pickupBy, MINUTE);
+      expect(await h.result()).toEqual({ statename: "cancelled" });
+      expect(failMoney(fake).slice(3)).toEqual([
+        ["chargeSwapPenalty", "swap-penalty:provider:1", 10000],
+        ["payOutSwapSide", "swap-payout:receiver:1", 10000],
+        ["refundSwapSide", "swap-refund:receiver:1", 3175],
+        // The $60 cash was never paid out (no parcel scanned): back to the provider, under its own key.
+        ["refundSwapSide", "swap-refund:provider:2", 6000],
+      ]);
+      const codes = fake.codes();
+      expect(codes.slice(codes.indexOf(ACTION.RECEIVER_SWAP_NON_SHIPMENT))).toEqual([
+        ACTION.RECEIVER_SWAP_NON_SHIPMENT,
+        ACTION.PENALTY_CHARGED,
+        ACTION.PAYOUT_RELEASED,
+        ACTION.REFUND_ISSUED,
+        ACTION.CALL_TAG_RESCHEDULED_SWAP,
+        ACTION.PROVIDER_SWAP_NON_SHIPMENT,
+        ACTION.PENALTY_CHARGED,
+        ACTION.PAYOUT_RELEASED,
+        ACTION.REFUND_ISSUED,
+        ACTION.REFUND_ISSUED,
+      ]);
+      expect(fake.states().at(-1)).toBe("cancelled");
+      const s = swapSettlement({ provider: P_GOODS, receiver: R_GOODS, callItEven: false }, "neither_shipped");
+      expect([s.provider.netCents, s.receiver.netCents, s.keptCents]).toEqual([6000, -6000, 0]);
+      await keepHistory(h, "one-fails-then-the-other");
+    });
+  });
+
+  test("both miss the second pickup window on the same timer: the rule applied to each (provider first), cancelled", async () => {
+    await scenario(5114, async (h, fake) => {
+      const shipping = await toShipping(h);
+      await sleepUntil(env, shipping.deadlines.pickupBy, MINUTE);
+      const retry = await waitFor(h, (v) => v.statename === "ship_swap_try2" && !v.busy, "try2");
+      await sleepUntil(env, retry.deadlines.pickupBy, MINUTE);
+      expect(await h.result()).toEqual({ statename: "cancelled" });
+      expect(failMoney(fake)).toEqual([
+        ["chargeSwapPenalty", "swap-penalty:provider:1", 10000],
+        ["payOutSwapSide", "swap-payout:receiver:1", 10000],
+        ["refundSwapSide", "swap-refund:receiver:1", 3175],
+        ["chargeSwapPenalty", "swap-penalty:receiver:1", 16000],
+        ["payOutSwapSide", "swap-payout:provider:1", 16000],
+        ["refundSwapSide", "swap-refund:provider:1", 3175],
+        ["refundSwapSide", "swap-refund:provider:2", 6000],
+      ]);
+      const codes = fake.codes();
+      expect(codes.slice(codes.indexOf(ACTION.PROVIDER_SWAP_NON_SHIPMENT))).toEqual([
+        ACTION.PROVIDER_SWAP_NON_SHIPMENT,
+        ACTION.RECEIVER_SWAP_NON_SHIPMENT,
+        ACTION.PENALTY_CHARGED,
+        ACTION.PAYOUT_RELEASED,
+        ACTION.REFUND_ISSUED,
+        ACTION.PENALTY_CHARGED,
+        ACTION.PAYOUT_RELEASED,
+        ACTION.REFUND_ISSUED,
+        ACTION.REFUND_ISSUED,
+      ]);
+      expect(fake.states().at(-1)).toBe("cancelled");
+      await keepHistory(h, "both-fail-same-timer");
+    });
+  });
+});
+
 describe("swap receipt", () => {
   test("each side confirms the package it received once it is delivered (222 with its role); before that, or twice, it is refused", async () => {
     await scenario(5112, async (h, fake) => {
@@ -442,7 +530,9 @@ describe("swap replay", () => {
 
   test("histories were recorded for the timer paths", () => {
     expect(files()).toEqual([
+      "swap-both-fail-same-timer.json",
       "swap-both-ship-both-rate.json",
+      "swap-one-fails-then-the-other.json",
       "swap-one-side-never-ships.json",
       "swap-payment-lapses.json",
       "swap-provider-never-chooses.json",

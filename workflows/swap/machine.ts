@@ -12,7 +12,8 @@
  *     both paid -> stock of both sides taken at once (214) -> a call tag per side (910) -> ship_swap
  *   ship_swap --2 business days--> unscanned sides rebooked (911) -> ship_swap_try2 --2 more--> a side still
  *     unscanned did not ship (115 provider / 116 receiver): it pays its goods' value, paid out to the other
- *     side, whose fee and shipping are refunded; neither shipped -> everything refunded, cancelled.
+ *     side, whose fee and shipping are refunded; both failed -> each settled so in turn, the cash difference
+ *     refunded to its payer, cancelled.
  *   every live parcel scanned -> in_route (the cash difference paid out to the side it was meant for);
  *   delivered -> the side that received rates within 3 business days (230 / 231), RMA within 48 h;
  *   completed (390) when every window has closed.
@@ -160,8 +161,8 @@ function* releaseAuthorization(m: SwapModel): Step {
 }
 
 /**
- * Refunds `amount` of a side's payment, capped at what is left of it: a side whose fee and shipping were
- * refunded when the other side did not ship, and which then does not ship either, gets back only the rest.
+ * Refunds `amount` of a side's payment, capped at what is left of it; each refund is the side's next attempt
+ * (its own key): a side may get its fee and shipping back, then its cash when both sides failed.
  */
 function* refund(m: SwapModel, r: Role, amountCents: number): Step {
   const p = m.side[r].payment;
@@ -546,28 +547,15 @@ function* onMissedPickup(m: SwapModel, ctx: StepContext): Step {
 const NON_SHIPMENT: Record<Role, number> = { provider: ACTION.PROVIDER_SWAP_NON_SHIPMENT, receiver: ACTION.RECEIVER_SWAP_NON_SHIPMENT };
 
 /**
- * Sides that did not ship: each pays the value of its goods (card on file), paid out to the other side, whose
- * fee and shipping are refunded. Neither shipping undoes the swap (everything refunded, cancelled).
+ * Sides that did not ship, each on its own in turn (docs/product/money.md, "Swap settlement"; ADR 0019): it
+ * pays the value of its goods (card on file), paid out to the other side, whose fee and shipping are refunded.
+ * Once both have failed, the cash difference (never paid out: no parcel was scanned) goes back to its payer
+ * and the swap is cancelled.
  */
 function* failSides(m: SwapModel, ctx: StepContext, failing: Role[]): Step {
   const v = valuationOf(m);
   for (const r of failing) (m.side[r].parcel as Parcel).failed = true;
   const codes: Codes = failing.map((r) => [NON_SHIPMENT[r], "system"]);
-  if (ROLES.every((r) => m.side[r].parcel?.failed)) {
-    for (const r of ROLES) yield* refund(m, r, m.side[r].payment?.amountCents ?? 0);
-    m.statename = COMMON_STATES.CANCELLED;
-    m.deadlines.pickupBy = null;
-    yield* record(
-      m,
-      ctx,
-      [...codes, [ACTION.REFUND_ISSUED, "system"]],
-      [
-        ["provider", "swap_cancelled"],
-        ["receiver", "swap_cancelled"],
-      ],
-    );
-    return;
-  }
   for (const r of failing) {
     const kept = other(r);
     yield* pay(m, "charge", "chargeSwapPenalty", sideStep(SWAP_STEPS.penalty, r), {
@@ -579,6 +567,10 @@ function* failSides(m: SwapModel, ctx: StepContext, failing: Role[]): Step {
     yield* refund(m, kept, v[kept].feeCents + v[kept].shippingCents);
     codes.push([ACTION.PENALTY_CHARGED, "system"], [ACTION.PAYOUT_RELEASED, "system"], [ACTION.REFUND_ISSUED, "system"]);
   }
+  if (ROLES.every((r) => m.side[r].parcel?.failed)) {
+    yield* endBothFailed(m, ctx, codes);
+    return;
+  }
   yield* record(
     m,
     ctx,
@@ -586,6 +578,22 @@ function* failSides(m: SwapModel, ctx: StepContext, failing: Role[]): Step {
     failing.map((r): Notice => [other(r), "swap_other_side_did_not_ship"]),
   );
   yield* afterScans(m, ctx);
+}
+
+/** Both sides failed: the cash difference refunded to its payer (a second refund of that side, its own key); cancelled. */
+function* endBothFailed(m: SwapModel, ctx: StepContext, codes: Codes): Step {
+  const v = valuationOf(m);
+  for (const r of ROLES) {
+    if (m.cashPaidOut || v[r].cashCents <= 0) continue;
+    yield* refund(m, r, v[r].cashCents);
+    codes.push([ACTION.REFUND_ISSUED, "system"]);
+  }
+  m.statename = COMMON_STATES.CANCELLED;
+  m.deadlines.pickupBy = null;
+  yield* record(m, ctx, codes, [
+    ["provider", "swap_cancelled"],
+    ["receiver", "swap_cancelled"],
+  ]);
 }
 
 /** Every parcel that will travel has been scanned: in route, and the cash difference paid out. */

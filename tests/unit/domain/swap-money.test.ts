@@ -41,9 +41,11 @@ describe("swapSettlement: cases", () => {
     expect([swapPosition(s, "provider"), swapPosition(s, "receiver")]).toEqual([0, -3175]);
   });
 
-  test("neither ships: everything is refunded, nothing kept", () => {
+  test("neither ships: each pays its goods' value to the other, every payment refunded whole, nothing kept", () => {
     const s = swapSettlement({ provider: P, receiver: R, callItEven: false }, "neither_shipped");
-    expect([s.provider.netCents, s.receiver.netCents, s.keptCents]).toEqual([0, 0, 0]);
+    expect([s.provider.penaltyCents, s.provider.payoutCents, s.provider.refundCents]).toEqual([10000, 16000, s.provider.paidCents]);
+    expect([s.receiver.penaltyCents, s.receiver.payoutCents, s.receiver.refundCents]).toEqual([16000, 10000, s.receiver.paidCents]);
+    expect([s.provider.netCents, s.receiver.netCents, s.keptCents]).toEqual([6000, -6000, 0]);
   });
 });
 
@@ -78,7 +80,14 @@ describe("swapSettlement: property over random swaps", () => {
           expect(swapPosition(s, "provider")).toBe(-cost("provider") + forgiven("provider"));
           expect(swapPosition(s, "receiver")).toBe(-cost("receiver") + forgiven("receiver"));
         } else if (o === "neither_shipped") {
-          expect([s.keptCents, swapPosition(s, "provider"), swapPosition(s, "receiver")]).toEqual([0, 0, 0]);
+          // Each failure on its own: both payments back whole, the two charges net to the goods' difference.
+          expect(s.keptCents).toBe(0);
+          for (const who of ["provider", "receiver"] as const) {
+            const them = who === "provider" ? "receiver" : "provider";
+            expect(s[who].refundCents).toBe(s[who].paidCents);
+            expect(s[who].netCents).toBe(v[them].goodsCents - v[who].goodsCents);
+            expect(swapPosition(s, who)).toBe(v[them].goodsCents - v[who].goodsCents);
+          }
         } else {
           const failed = o === "provider_did_not_ship" ? "provider" : "receiver";
           const kept = failed === "provider" ? "receiver" : "provider";
@@ -123,13 +132,18 @@ describe("swapLedger: the staff ledger from a swap's payments rows", () => {
       ],
     ],
     [
-      "neither shipped",
+      "neither shipped (each failure in turn: two refunds to the provider, its fee and shipping then its cash)",
       "neither_shipped",
       (s) => [
         row("provider", "capture", s.provider.paidCents),
         row("receiver", "capture", s.receiver.paidCents),
-        row("provider", "refund", s.provider.paidCents),
+        row("receiver", "penalty", 16000),
+        row("provider", "transfer", 16000, "paid"),
+        row("provider", "refund", s.provider.paidCents - 6000),
+        row("provider", "penalty", 10000),
+        row("receiver", "transfer", 10000, "paid"),
         row("receiver", "refund", s.receiver.paidCents),
+        row("provider", "refund", 6000),
       ],
     ],
   ])("%s: balanced, kept as the settlement says", (_name, outcome, rows) => {
