@@ -11,7 +11,7 @@
  *   transaction: the row, staff's decisions on the lines, the actions, the notices' outbox rows); a late
  *   write of an earlier step changes nothing but adds its actions.
  */
-import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { ACTION } from "../../domain/action-codes";
 import { isChoice, RMA_REASON_OTHER, RMA_REASONS } from "../../domain/reasons";
@@ -22,6 +22,7 @@ import type { Db } from "../client";
 import { orderContributions, orders, payments, products, productVariations, uploads } from "../schema";
 import type { DbOrTx } from "./listings";
 import { recordStep, shipmentsFollow, type OrderNoticeWrite, type StaffNoticeWrite } from "./order-steps";
+import { orderPage } from "./order-views/shared";
 import { attachRmaUploads } from "./uploads";
 
 export const RMA_REQUEST_ERRORS = Object.freeze({
@@ -393,7 +394,7 @@ export interface RetailerRmaRow {
 
 /**
  * A retailer's RMAs as victim and as perpetrator, newest change first, by status filter, one page
- * (`limit` 1..100, default 25).
+ * (`limit` at most 100, default 25: orderPage).
  */
 export async function listRetailerRmas(
   db: DbOrTx,
@@ -406,14 +407,8 @@ export async function listRetailerRmas(
     or(eq(orders.providerId, retailerId), eq(orders.receiverId, retailerId)),
     stages ? inArray(orders.stage, [...stages]) : undefined,
   );
-  const limit = Math.min(Math.max(opts.limit ?? 25, 1), 100);
-  const offset = Math.max(opts.offset ?? 0, 0);
-  const [{ total }] = await db
-    .select({ total: sql<number>`count(*)::int` })
-    .from(orders)
-    .where(where);
   const original = alias(orders, "original");
-  const rows = await db
+  const query = db
     .select({
       r: orders,
       rmaForExternalId: original.externalId,
@@ -422,10 +417,8 @@ export async function listRetailerRmas(
     })
     .from(orders)
     .leftJoin(original, eq(original.id, orders.rmaForId))
-    .where(where)
-    .orderBy(desc(orders.modifiedAt), desc(orders.id))
-    .limit(limit)
-    .offset(offset);
+    .$dynamic();
+  const { rows, total, limit, offset } = await orderPage(db, query, where, opts, 25);
   return { items: rows.map((row) => retailerRmaRow(row, retailerId)), total, limit, offset };
 }
 
@@ -624,15 +617,9 @@ export async function listAdminRmas(db: DbOrTx, opts: { tab: AdminRmaTab; status
     stage ? eq(orders.stage, stage) : undefined,
     statusWhere(opts.status),
   );
-  const limit = Math.min(Math.max(opts.limit ?? 25, 1), 100);
-  const offset = Math.max(opts.offset ?? 0, 0);
-  const [{ total }] = await db
-    .select({ total: sql<number>`count(*)::int` })
-    .from(orders)
-    .where(where);
   // The original order, joined under its own name: a subquery's unqualified column would read the subquery's row.
   const rmaFor = alias(orders, "rma_for");
-  const rows = await db
+  const query = db
     .select({
       id: orders.id,
       externalId: orders.externalId,
@@ -647,9 +634,7 @@ export async function listAdminRmas(db: DbOrTx, opts: { tab: AdminRmaTab; status
     })
     .from(orders)
     .leftJoin(rmaFor, eq(rmaFor.id, orders.rmaForId))
-    .where(where)
-    .orderBy(desc(orders.modifiedAt), desc(orders.id))
-    .limit(limit)
-    .offset(offset);
+    .$dynamic();
+  const { rows, total, limit, offset } = await orderPage(db, query, where, opts, 25);
   return { items: rows.map((r) => ({ ...r, modifiedAt: r.modifiedAt.toISOString() })), total, limit, offset };
 }
