@@ -49,7 +49,7 @@ function fakeRmaActivities(opts: { declineCharges?: boolean } = {}) {
   const state = { declineCharges: opts.declineCharges === true };
   const impl: RmaActivities = {
     async recordRmaState(input) {
-      records.push(input);
+      if (!records.some((r) => r.sequence === input.sequence)) records.push(input); // the read model keeps a sequence once
     },
     async bookReturnPickup(input) {
       return { trackingNumber: `TRK-RMA-${input.rmaId}`, callTag: `CT-RMA-${input.rmaId}` };
@@ -77,10 +77,11 @@ function fakeRmaActivities(opts: { declineCharges?: boolean } = {}) {
     activities,
     state,
     records,
-    /** Money calls as [activity, key suffix, amount]. */
+    /** Money calls as [activity, key suffix, amount], one per idempotency key: a local activity run again (a workflow task retried under load) is the same call to the provider. */
     money: () =>
       calls
         .filter((c) => ["refundVictim", "payVictim", "chargePerpetrator"].includes(c.name))
+        .filter((c, i, all) => all.findIndex((o) => o.input.idempotencyKey === c.input.idempotencyKey) === i)
         .map((c) => [c.name, String(c.input.idempotencyKey).split(":").slice(2).join(":"), c.input.amountCents]),
     codes: () => records.flatMap((r) => r.actions.map((a) => a.code)),
     notices: () => records.flatMap((r) => r.notices.map((n) => `${n.to}:${n.template}`)),

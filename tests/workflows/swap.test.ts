@@ -61,7 +61,7 @@ function fakeSwapActivities() {
   let seq = 0;
   const impl: SwapActivities = {
     async recordSwapState(input) {
-      records.push(input);
+      if (!records.some((r) => r.sequence === input.sequence)) records.push(input); // the read model keeps a sequence once
     },
     async authorizeSwap(input) {
       return input.paymentMethod.paymentMethodId === BAD_CARD.paymentMethodId
@@ -104,10 +104,11 @@ function fakeSwapActivities() {
   const MONEY = ["authorizeSwap", "releaseSwapAuthorization", "chargeSwapSide", "refundSwapSide", "chargeSwapPenalty", "payOutSwapSide"];
   return {
     activities,
-    /** Money calls as [activity, key without the workflow id, amount]. */
+    /** Money calls as [activity, key without the workflow id, amount], one per idempotency key: a local activity run again (a workflow task retried under load) is the same call to the provider. */
     money: () =>
       calls
         .filter((c) => MONEY.includes(c.name))
+        .filter((c, i, all) => all.findIndex((o) => o.input.idempotencyKey === c.input.idempotencyKey) === i)
         .map((c) => [c.name, String(c.input.idempotencyKey).split(":").slice(2).join(":"), c.input.amountCents]),
     codes: () => records.flatMap((r) => r.actions.map((a) => a.code)),
     states: () => records.map((r) => r.statename),
