@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:seed — a large marketplace for the benchmark (issue 3, "Performance"):
+// npm run bench:seed — a large marketplace for the benchmark (docs/performance.md, "Marketplace"):
 //   50 brands (2 collections each), 8 categories, 5,000 products with size runs, 20,000 colour variations
 //   (one image each), 2,000 retailers (all active, setup done, payout set up; each authorized for a window
 //   of 10 consecutive brands, so authorizations overlap: every brand has 400 authorized retailers),

@@ -9,10 +9,10 @@ const BLOCK_TITLES = {
   "orders-prod": "`--prod`: the production build, full pages, closed loop",
   "orders-open": "`--open-loop RATE --duration S`: open loop",
   "orders-commands": "`--commands-only`: the commands alone (the workflow ceiling)",
-  "orders-swaps": "`--swaps`: swaps, full pages (issue 10)",
-  "orders-scale": "`--prod --scale 2`: two web processes behind a round-robin proxy and two workers (issue 14)",
-  "orders-mix": "`--mix`: purchases, swaps and returns in turn, full pages (issue 14)",
-  "orders-kills": "`--prod --kill-worker-every MS`: workers SIGKILLed at random moments while purchases, swaps and returns run (issue 14)",
+  "orders-swaps": "`--swaps`: swaps, full pages",
+  "orders-scale": "`--prod --scale 2`: two web processes behind a round-robin proxy and two workers",
+  "orders-mix": "`--mix`: purchases, swaps and returns in turn, full pages",
+  "orders-kills": "`--prod --kill-worker-every MS`: workers SIGKILLed at random moments while purchases, swaps and returns run",
 };
 
 /** Where a missing block goes: a mode's under the Orders section after the blocks there, the default's a new section. */

@@ -215,7 +215,7 @@ function issue9Text(o, { rows, ops, completed, cpuUsed, clicksAll }, prodWorkflo
         (o.rate ? "not this configuration (closed loop measures the ceiling)" : verdict(ops >= 8)),
     );
   }
-  return `Issue 9 figures: ${parts.join("; ")}.`;
+  return `Purchase figures: ${parts.join("; ")}.`;
 }
 
 /** The closing figures of the mode: mixed, swaps, or the purchases' targets. */
@@ -226,7 +226,7 @@ function closingText(o, f, prodStack) {
   if (o.mix)
     return `Mixed figures: **${f.ops.toFixed(2)} transactions/s** (${loop}, ${build}); click → page showing the new state p95 **${ms(f.clicksAll.p95)} ms**; Temporal server CPU per completed transaction **${perCompleted} ms**.`;
   if (o.swaps)
-    return `Issue 10 figures: **${f.ops.toFixed(2)} swaps/s** (${loop}, ${build}); click → page showing the new state p95 **${ms(f.clicksAll.p95)} ms** (every step's in the table); Temporal server CPU per completed swap **${perCompleted} ms**.`;
+    return `Swap figures: **${f.ops.toFixed(2)} swaps/s** (${loop}, ${build}); click → page showing the new state p95 **${ms(f.clicksAll.p95)} ms** (every step's in the table); Temporal server CPU per completed swap **${perCompleted} ms**.`;
   return issue9Text(o, f, prodStack?.workflows);
 }
 

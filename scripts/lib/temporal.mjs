@@ -29,7 +29,7 @@ import { isPortOpen, runOrThrow, sleep, startService, waitForPort, whoListens } 
  *   namespace from SQLite again: ~38 + ~18 reads per purchase, from the server's metrics. Every attribute the
  *   workflows use is registered by flag when the server starts (SEARCH_ATTRIBUTES below), before any
  *   workflow runs, so the cache can stay on. A server this project did not start (reused by `npm run dev`)
- *   keeps its own settings. Measured in docs/performance.md ("Issue 9: the night of 2026-11-26").
+ *   keeps its own settings. Measured in docs/performance.md ("Purchase speed: the night of 2026-11-26").
  */
 export const ENGINE_SQLITE_PRAGMAS = ["journal_mode=wal", "synchronous=NORMAL"];
 export const ENGINE_DYNAMIC_CONFIG = {
