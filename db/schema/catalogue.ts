@@ -174,6 +174,8 @@ export const collectionUploads = pgTable(
  * An unresolved catalogue entry (docs/product/screens.md, "Staff: validation tools"): a product as an external
  * source described it (its initial fields), waiting for staff to match it to one of ours. Candidate matches
  * are computed when shown (trigram similarity of names, db/queries/validation.ts); resolving records the product.
+ * A saved collection upload's product code new to its brand makes one (ADR 0020, "Amended"): it remembers the
+ * brand, the upload and its line, and the product the save made (the initial product).
  */
 export const catalogueEntries = pgTable(
   "catalogue_entries",
@@ -188,11 +190,26 @@ export const catalogueEntries = pgTable(
     image: text("image").notNull().default(""),
     resolvedProductId: integer("resolved_product_id").references(() => products.id, { onDelete: "set null" }),
     resolvedAt: timestamp("resolved_at", { withTimezone: true }),
+    /** How staff resolved it: matched (to another product), validated (its initial product is right), rejected. */
+    resolution: text("resolution"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The brand the entry belongs to (null: known by brand_name only). */
+    brandId: integer("brand_id").references(() => brands.id, { onDelete: "set null" }),
+    /** The product code as the source gave it ('' when it gave none). */
+    sku: text("sku").notNull().default(""),
+    /** The collection upload whose line it came from, and that line of the spreadsheet. */
+    uploadId: integer("upload_id").references(() => collectionUploads.id, { onDelete: "set null" }),
+    uploadLine: integer("upload_line"),
+    /** The product made from the source's line (the upload's save), if any. */
+    initialProductId: integer("initial_product_id").references(() => products.id, { onDelete: "set null" }),
   },
   (t) => [
     index("catalogue_entries_unresolved_idx")
       .on(t.id)
       .where(sql`${t.resolvedAt} is null`),
+    // One entry per brand and product code (case, spaces and punctuation ignored).
+    uniqueIndex("catalogue_entries_brand_code_idx")
+      .on(t.brandId, sql`lower(regexp_replace(${t.sku}, '[^[:alnum:]]', '', 'g'))`)
+      .where(sql`${t.sku} <> ''`),
   ],
 );

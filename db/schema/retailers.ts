@@ -103,9 +103,11 @@ export const brandRequests = pgTable(
     brandContactEmail: text("brand_contact_email").notNull().default(""),
     brandContactName: text("brand_contact_name").notNull().default(""),
     status: text("status").notNull().default("requested"),
+    /** Where the retailer typed it: registration (the setup wizard's Request Brands) or request (ADD BRANDS). */
+    source: text("source").notNull().default("request"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("brand_requests_retailer_idx").on(t.retailerId)],
+  (t) => [index("brand_requests_retailer_idx").on(t.retailerId), index("brand_requests_brand_idx").on(t.brandId)],
 );
 
 /** What the merchant (payout) form saved, for prefill. Never the full bank account or tax id. */
