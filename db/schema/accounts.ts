@@ -22,8 +22,29 @@ export const users = pgTable(
     retailerId: integer("retailer_id").references(() => retailers.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     lastLoginAt: timestamp("last_login_at", { withTimezone: true }),
+    /** A deactivated account signs in no more and its sessions end (docs/product/screens.md, "Staff users"). */
+    deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
   },
   (t) => [uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`), index("users_retailer_idx").on(t.retailerId)],
+);
+
+/**
+ * Every change made to a staff account on the staff-users screens (ADR 0020, "Amended"): who (actor), when,
+ * what (action: domain/staff-users STAFF_CHANGES; permission: the map entry granted or revoked).
+ */
+export const staffUserChanges = pgTable(
+  "staff_user_changes",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    actorId: integer("actor_id").references(() => users.id, { onDelete: "set null" }),
+    action: text("action").notNull(),
+    permission: text("permission"),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("staff_user_changes_user_idx").on(t.userId, t.at)],
 );
 
 /** Lucia sessions; staff keep the retailer (and brand) they act as here. */
