@@ -1,13 +1,14 @@
 /**
- * /admin/validate's server half: one function per stage's form (a brand added or mapped, an entry matched, a
- * product's category), each answering a refusal as a Conform reply with the card it belongs to, or the
+ * /admin/validate's server half: one function per stage's form (a brand added or mapped, an entry matched,
+ * validated or rejected, a product's category), each answering a refusal as a Conform reply with the card it belongs to, or the
  * redirect that marks the card FIXED!.
  */
 import { data, redirect } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 import { RowId } from "../../domain/ids";
-import { acceptBrand, categoryChoices, isExternalBrand, mapBrand, resolveEntry, setProductCategory } from "../../db/queries/validation";
+import { resolveEntry } from "../../db/queries/catalogue-entries";
+import { acceptBrand, categoryChoices, isExternalBrand, mapBrand, setProductCategory } from "../../db/queries/validation";
 import { db } from "~/utils/db.server";
 import { parseSubmission } from "~/utils/form.server";
 
@@ -49,18 +50,32 @@ async function validateBrand(formData: FormData, fixed: Fixed) {
   return fixed(v.brand);
 }
 
-const EntrySchema = z.object({ entry: RowId, product: RowId });
+/** "This is the product" (the intent left out, as before validate and reject existed), Validate or Reject. */
+const EntrySchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("match"), entry: RowId, product: RowId }),
+  z.object({ intent: z.literal("validate"), entry: RowId }),
+  z.object({ intent: z.literal("reject"), entry: RowId }),
+]);
 
-/** Products: "This is the product" resolves an unresolved catalogue entry to one of its matches. */
+const ENTRY_REFUSALS = {
+  "no-entry": { status: 404, message: "That entry does not exist, or it is resolved already." },
+  "no-product": { status: 404, message: "That product does not exist, or it is the entry's own." },
+  "no-initial": { status: 400, message: "Nothing was made from this entry: choose one of the matches or reject it." },
+} as const;
+
+/** Products: an unresolved catalogue entry matched to one of its candidates, validated (its upload's product is right) or rejected. */
 async function resolveCatalogueEntry(formData: FormData, fixed: Fixed) {
+  if (!formData.has("intent")) formData.set("intent", "match");
   const submission = parseSubmission(formData, { schema: EntrySchema });
   if (submission.status !== "success")
     return refuse(Number(formData.get("entry")) || 0, submission.reply({ formErrors: ["Choose one of the matches."] }), 400);
-  const { entry, product } = submission.value;
-  if (!(await resolveEntry(db, entry, product))) {
-    return refuse(entry, submission.reply({ formErrors: ["That entry or product does not exist, or it is resolved already."] }), 404);
+  const v = submission.value;
+  const outcome = await resolveEntry(db, v.entry, v.intent === "match" ? { intent: "match", productId: v.product } : { intent: v.intent });
+  if (outcome !== "ok") {
+    const r = ENTRY_REFUSALS[outcome];
+    return refuse(v.entry, submission.reply({ formErrors: [r.message] }), r.status);
   }
-  return fixed(entry);
+  return fixed(v.entry);
 }
 
 const CategorySchema = z.object({ product: RowId, category: z.string().trim().optional() });

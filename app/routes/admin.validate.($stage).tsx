@@ -1,22 +1,15 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { RowId } from "../../domain/ids";
 import { chooserOptions } from "../../db/queries/admin-resources";
-import {
-  categoryChoices,
-  listExternalBrands,
-  listingSample,
-  listUncategorised,
-  listUnresolvedEntries,
-  type UnresolvedEntry,
-} from "../../db/queries/validation";
+import { listUnresolvedEntries, type UnresolvedEntry } from "../../db/queries/catalogue-entries";
+import { categoryChoices, listExternalBrands, listingSample, listUncategorised } from "../../db/queries/validation";
 import { ActionError } from "~/components/admin/ActionError";
+import { BrandCard, EntryCards, type Refusal } from "~/components/admin/ValidationCards";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { db } from "~/utils/db.server";
-import { formatCents } from "../../domain/money";
 import { readFormData } from "~/utils/form.server";
 import { forbidden, mayManage, notFound, requirePermission } from "~/utils/permissions.server";
 import { fixedIds, validationAction } from "./__admin-validate.server";
@@ -64,9 +57,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return validationAction(request, stage, await readFormData(request));
 }
 
-/** The action's refusal: the card it belongs to and the reply. */
-type Refusal = { card: number; result: SubmissionResult<string[]> };
-
 export default function Validate() {
   const d = useLoaderData<typeof loader>();
   const r = useActionData<typeof action>();
@@ -88,54 +78,7 @@ export default function Validate() {
           <p className="muted">No external brands to validate.</p>
         ) : (
           d.brands.map((b) => (
-            <article key={b.id} id={`card-${b.id}`} className="hub-card" data-testid={`brand-card-${b.id}`}>
-              {d.fixed.includes(b.id) ? (
-                <strong>FIXED!</strong>
-              ) : (
-                <>
-                  <h2>
-                    {b.name} <span className="muted">({b.listingCount} listings)</span>
-                  </h2>
-                  <p className="muted">
-                    Source: {b.stores.join(", ") || "—"} · {b.emails.map((e) => `{${e}}`).join(", ") || "no e-mail"}
-                  </p>
-                  <ActionError id={`card-${b.id}-form`} lastResult={r?.card === b.id ? r.result : null} />
-                  <Form method="post" className="inline-form">
-                    <input type="hidden" name="brand" value={b.id} />
-                    <button type="submit" name="intent" value="add-brand" className="button button-small">
-                      Add Brand
-                    </button>
-                  </Form>{" "}
-                  <Form method="post" className="inline-form">
-                    <input type="hidden" name="brand" value={b.id} />
-                    <input type="hidden" name="intent" value="map-brand" />
-                    <select name="target" aria-label={`Existing brand for ${b.name}`} defaultValue="">
-                      <option value="">Choose a brand…</option>
-                      {d.valid!.map((v) => (
-                        <option key={v.id} value={v.id}>
-                          {v.display_name}
-                        </option>
-                      ))}
-                    </select>{" "}
-                    <button type="submit" className="button button-small button-outline">
-                      Change to Existing Brand
-                    </button>
-                  </Form>{" "}
-                  <Link to={d.sample?.brandId === b.id ? "?" : `?sample=${b.id}#card-${b.id}`}>
-                    {d.sample?.brandId === b.id ? "Hide Listing Sample" : "Show Listing Sample"}
-                  </Link>
-                  {d.sample?.brandId === b.id ? (
-                    <ul data-testid="listing-sample">
-                      {d.sample.listings.map((l) => (
-                        <li key={l.id}>
-                          #{l.id} {l.sku} {l.color} · {l.units} units · {l.store}
-                        </li>
-                      ))}
-                    </ul>
-                  ) : null}
-                </>
-              )}
-            </article>
+            <BrandCard key={b.id} b={b} fixed={d.fixed.includes(b.id)} valid={d.valid!} sample={d.sample ?? null} refusal={r} />
           ))
         )
       ) : null}
@@ -195,68 +138,6 @@ function CategoryCards({
                   Save
                 </button>
               </Form>
-            </>
-          )}
-        </article>
-      ))}
-    </>
-  );
-}
-
-/** Validate products: an unresolved catalogue entry with its candidate matches and their match strength. */
-function EntryCards({ entries, fixed, refusal }: { entries: UnresolvedEntry[]; fixed: number[]; refusal?: Refusal }) {
-  if (entries.length === 0) return <p className="muted">No unresolved catalogue entries.</p>;
-  return (
-    <>
-      {entries.map((e) => (
-        <article key={e.id} id={`card-${e.id}`} className="hub-card" data-testid={`entry-card-${e.id}`}>
-          {fixed.includes(e.id) ? (
-            <strong>FIXED!</strong>
-          ) : (
-            <>
-              <h2>
-                {e.brandName} · {e.name} <span className="muted">#{e.id}</span>
-              </h2>
-              <p className="muted">
-                {e.description || "no description"} · {e.priceCents === null ? "no price" : formatCents(e.priceCents)} · from{" "}
-                {e.retailer ?? "an unknown source"}
-              </p>
-              <ActionError id={`card-${e.id}-form`} lastResult={refusal?.card === e.id ? refusal.result : null} />
-              {e.matches.length === 0 ? <p className="muted">No candidate matches.</p> : null}
-              {e.matches.map((m) => (
-                <div key={m.productId} className="membership" data-testid={`match-${e.id}-${m.productId}`}>
-                  <details>
-                    <summary>match strength {m.strength.toFixed(2)}</summary>
-                    <ul className="match-detail">
-                      <li>name: {m.name}</li>
-                      <li>description: {m.description || "—"}</li>
-                      <li>price: {formatCents(m.priceCents)}</li>
-                      <li>brand_name: {m.brandName}</li>
-                      <li>sku: {m.sku}</li>
-                    </ul>
-                  </details>
-                  <p>
-                    {m.brandName} · {m.sku} {m.name} · {formatCents(m.priceCents)}
-                  </p>
-                  <ul>
-                    {m.variations.map((v) => (
-                      <li key={v.id}>
-                        {v.sku} {v.color}{" "}
-                        {v.images.map((src) => (
-                          <img key={src} src={src} alt="" width={40} height={40} />
-                        ))}
-                      </li>
-                    ))}
-                  </ul>
-                  <Form method="post" className="inline-form">
-                    <input type="hidden" name="entry" value={e.id} />
-                    <input type="hidden" name="product" value={m.productId} />
-                    <button type="submit" className="button button-small">
-                      This is the product
-                    </button>
-                  </Form>
-                </div>
-              ))}
             </>
           )}
         </article>

@@ -1,7 +1,11 @@
-/** Collection uploads (docs/product/screens.md, "Staff: collection uploads"): the uploads of a collection, and saving one as products. */
+/**
+ * Collection uploads (docs/product/screens.md, "Staff: collection uploads"): the uploads of a collection, and saving one as
+ * products (its product codes new to the brand also become catalogue entries for staff to validate).
+ */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { groupUploadRows } from "../../domain/catalogue-upload";
 import type { Db } from "../client";
+import { addUploadEntries, knownProductCodes, type UploadedProduct } from "./catalogue-entries";
 import {
   collections,
   collectionUploads,
@@ -102,6 +106,13 @@ export async function saveCollectionUpload(db: Db, collectionId: number, id: num
           )
       : [];
     if (already.length) return { ok: false, reason: "duplicate", skus: [...new Set(already.map((a) => a.sku))].sort() } as const;
+    // Codes new to the brand become catalogue entries for staff to validate (after the products are made).
+    const known = await knownProductCodes(
+      tx,
+      c.brandId,
+      groups.map((g) => g.sku),
+    );
+    const unmatched: UploadedProduct[] = [];
     for (const g of groups) {
       const [p] = await tx
         .insert(products)
@@ -114,6 +125,19 @@ export async function saveCollectionUpload(db: Db, collectionId: number, id: num
           priceCents: g.priceCents,
         })
         .returning({ id: products.id });
+      if (!known.has(g.sku)) {
+        const first = g.variations[0];
+        const image = first.images.map((name) => u.images[name]).find(Boolean) ?? "";
+        unmatched.push({
+          productId: p.id,
+          sku: g.sku,
+          line: first.line,
+          name: g.displayName,
+          description: g.description,
+          priceCents: g.priceCents,
+          image,
+        });
+      }
       if (g.sizes.length) await tx.insert(productSizes).values(g.sizes.map((label, position) => ({ productId: p.id, label, position })));
       for (const r of g.variations) {
         const [v] = await tx
@@ -133,6 +157,7 @@ export async function saveCollectionUpload(db: Db, collectionId: number, id: num
           await tx.insert(variationImages).values(urls.map((url, position) => ({ variationId: v.id, url, thumbnailUrl: url, position })));
       }
     }
+    await addUploadEntries(tx, c.brandId, id, unmatched);
     await tx.update(collectionUploads).set({ status: "saved", savedAt: new Date() }).where(eq(collectionUploads.id, id));
     return { ok: true, products: groups.length, variations } as const;
   });

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, sql, type Placeholder, type SQL } from "dr
 import { alias } from "drizzle-orm/pg-core";
 import { builtOnce } from "../built-once";
 import type { Db } from "../client";
+import { brandForTypedName } from "./external-brands";
 import type { DbOrTx } from "./listings";
 import { brandRequests, brands, retailerBrands, retailerContacts, retailers, users } from "../schema";
 
@@ -147,15 +148,21 @@ export async function saveContactStep(
   return rows[0];
 }
 
-/** Setup wizard step 3: records the brand requests and marks the setup finished. */
+/**
+ * Setup wizard step 3: records the brand requests (a typed name matched to its brand, a new one an external
+ * brand for staff to validate) and marks the setup finished.
+ */
 export async function saveBrandsStep(db: Db, retailerId: number, requests: BrandRequestInput[]): Promise<void> {
   await db.transaction(async (tx) => {
+    const brandIds: (number | null)[] = [];
+    for (const r of requests) brandIds.push(r.brandId ?? (await brandForTypedName(tx, r.brandName)));
     if (requests.length > 0) {
       await tx.insert(brandRequests).values(
-        requests.map((r) => ({
+        requests.map((r, i) => ({
           retailerId,
           brandName: r.brandName,
-          brandId: r.brandId ?? null,
+          brandId: brandIds[i],
+          source: "registration",
           brandPurchaseAmountCents: r.brandPurchaseAmountCents ?? null,
           yourInterestInThisBrand: r.yourInterestInThisBrand ?? [],
           brandContactEmail: r.brandContactEmail ?? "",

@@ -4,6 +4,7 @@
 import { and, asc, desc, eq, ne } from "drizzle-orm";
 import type { Db } from "../client";
 import { brandRequests, paymentMethods, retailerContacts, retailers } from "../schema";
+import { brandForTypedName } from "./external-brands";
 import type { DbOrTx } from "./listings";
 import type { BrandRequestInput, ContactInput, ContactRow, RetailerInfoInput, RetailerRow } from "./retailers";
 
@@ -54,14 +55,15 @@ export async function updateContactInfo(
   });
 }
 
-/** ADD BRANDS: one brand request of the retailer. */
+/** ADD BRANDS: one brand request of the retailer, matched to its brand (a new name: an external brand for staff to validate). */
 export async function createBrandRequestForRetailer(db: DbOrTx, retailerId: number, input: BrandRequestInput) {
   const [row] = await db
     .insert(brandRequests)
     .values({
       retailerId,
       brandName: input.brandName,
-      brandId: input.brandId ?? null,
+      brandId: input.brandId ?? (await brandForTypedName(db, input.brandName)),
+      source: "request",
       brandPurchaseAmountCents: input.brandPurchaseAmountCents ?? null,
       yourInterestInThisBrand: input.yourInterestInThisBrand ?? [],
       brandContactEmail: input.brandContactEmail ?? "",

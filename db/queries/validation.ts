@@ -1,13 +1,15 @@
 /**
  * Validation tools (docs/product/screens.md, "Staff: validation tools"): external brands (is_valid false: made from what retailers
- * typed) to accept or map onto an existing brand, and listed products without a category.
+ * typed in brand requests and at registration, db/queries/external-brands.ts) to accept or map onto an existing brand, and listed
+ * products without a category. Catalogue entries: db/queries/catalogue-entries.ts.
  */
 import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../client";
+import type { DbOrTx } from "./listings";
+import { authorizeBrands } from "./retailer-status";
 import {
   brandRequests,
   brands,
-  catalogueEntries,
   categories,
   collections,
   listingRequests,
@@ -17,12 +19,21 @@ import {
   retailerBrands,
   retailers,
   users,
-  variationImages,
 } from "../schema";
 
 export const VALIDATE_LIMIT = 200;
 
-export type ExternalBrand = { id: number; name: string; listingCount: number; stores: string[]; emails: string[] };
+/** A brand request that named the external brand: which retailer, where it typed it, and what became of it. */
+export type BrandSource = { requestId: number; store: string; source: string; status: string };
+
+export type ExternalBrand = {
+  id: number;
+  name: string;
+  listingCount: number;
+  stores: string[];
+  emails: string[];
+  requests: BrandSource[];
+};
 
 /** Brands to validate: not valid, still active (a mapped brand is switched off), most listed first. */
 export async function listExternalBrands(db: Db, extraIds: number[] = []): Promise<ExternalBrand[]> {
@@ -47,7 +58,30 @@ export async function listExternalBrands(db: Db, extraIds: number[] = []): Promi
     )
     .orderBy(desc(listed), asc(brands.id))
     .limit(VALIDATE_LIMIT);
-  return rows.map((r) => ({ ...r, listingCount: Number(r.listingCount) }));
+  const requests = rows.length
+    ? await db
+        .select({
+          brandId: brandRequests.brandId,
+          requestId: brandRequests.id,
+          store: retailers.storeName,
+          source: brandRequests.source,
+          status: brandRequests.status,
+        })
+        .from(brandRequests)
+        .innerJoin(retailers, eq(retailers.id, brandRequests.retailerId))
+        .where(
+          inArray(
+            brandRequests.brandId,
+            rows.map((r) => r.id),
+          ),
+        )
+        .orderBy(asc(brandRequests.id))
+    : [];
+  return rows.map((r) => ({
+    ...r,
+    listingCount: Number(r.listingCount),
+    requests: requests.filter((q) => q.brandId === r.id).map(({ brandId: _, ...q }) => q),
+  }));
 }
 
 export async function isExternalBrand(db: Db, id: number): Promise<boolean> {
@@ -58,15 +92,33 @@ export async function isExternalBrand(db: Db, id: number): Promise<boolean> {
   return !!b;
 }
 
-/** Add Brand: the external brand becomes a valid brand. */
+/**
+ * The brand requests naming `brandId` once staff made it valid or mapped an external brand onto it: each active
+ * retailer that asked for it is authorized for it and told (authorizeBrands: the link, the request settled,
+ * the e-mail); a pending retailer's request stays, its brand checked on the activation form.
+ */
+async function settleBrandRequests(tx: DbOrTx, brandId: number): Promise<void> {
+  const asking = await tx
+    .selectDistinct({ retailerId: brandRequests.retailerId })
+    .from(brandRequests)
+    .innerJoin(retailers, eq(retailers.id, brandRequests.retailerId))
+    .where(and(eq(brandRequests.brandId, brandId), eq(brandRequests.status, "requested"), eq(retailers.status, "active")));
+  for (const r of asking) await authorizeBrands(tx, r.retailerId, [brandId]);
+}
+
+/** Add Brand: the external brand becomes a valid brand; the retailers that requested it are settled. */
 export async function acceptBrand(db: Db, id: number): Promise<void> {
-  await db.update(brands).set({ isValid: true }).where(eq(brands.id, id));
+  await db.transaction(async (tx) => {
+    await tx.update(brands).set({ isValid: true }).where(eq(brands.id, id));
+    await settleBrandRequests(tx, id);
+  });
 }
 
 /**
  * Change to Existing Brand: everything of the external brand moves to the valid one (collections, products,
  * variations, listings, requests, retailer links, brand requests); the external brand stays, switched off,
- * with the target's name as its alias. One transaction.
+ * with the target's name as its alias (a later request typing its name reads the target). The retailers that
+ * requested it are settled. One transaction.
  */
 export async function mapBrand(db: Db, fromId: number, toId: number): Promise<boolean> {
   return db.transaction(async (tx) => {
@@ -86,6 +138,7 @@ export async function mapBrand(db: Db, fromId: number, toId: number): Promise<bo
     );
     await tx.delete(retailerBrands).where(eq(retailerBrands.brandId, fromId));
     await tx.update(brands).set({ isActive: false, alias: to.name }).where(eq(brands.id, fromId));
+    await settleBrandRequests(tx, toId);
     return true;
   });
 }
@@ -147,115 +200,5 @@ export async function setProductCategory(db: Db, productId: number, categoryId: 
   const [c] = await db.select({ n: count() }).from(categories).where(eq(categories.id, categoryId));
   if (!c || c.n === 0) return false;
   const rows = await db.update(products).set({ categoryId }).where(eq(products.id, productId)).returning({ id: products.id });
-  return rows.length > 0;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Unresolved catalogue entries ("Validate products")
-
-export type EntryMatch = {
-  productId: number;
-  /** Trigram similarity of the names (0..1), shown as the match strength. */
-  strength: number;
-  name: string;
-  description: string;
-  priceCents: number;
-  brandName: string;
-  sku: string;
-  variations: { id: number; color: string; sku: string; images: string[] }[];
-};
-
-export type UnresolvedEntry = {
-  id: number;
-  brandName: string;
-  name: string;
-  description: string;
-  priceCents: number | null;
-  image: string;
-  retailer: string | null;
-  resolvedProductId: number | null;
-  matches: EntryMatch[];
-};
-
-/**
- * Unresolved entries (plus the ids just fixed), each with its five best candidate products: trigram
- * similarity of the entry's name with the product's name (and sku), brands whose name resembles the entry's
- * brand first.
- */
-export async function listUnresolvedEntries(db: Db, extraIds: number[] = []): Promise<UnresolvedEntry[]> {
-  const where = extraIds.length
-    ? sql`(${isNull(catalogueEntries.resolvedAt)} or ${inArray(catalogueEntries.id, extraIds)})`
-    : isNull(catalogueEntries.resolvedAt);
-  const entries = await db
-    .select({
-      id: catalogueEntries.id,
-      brandName: catalogueEntries.brandName,
-      name: catalogueEntries.name,
-      description: catalogueEntries.description,
-      priceCents: catalogueEntries.priceCents,
-      image: catalogueEntries.image,
-      retailer: retailers.storeName,
-      resolvedProductId: catalogueEntries.resolvedProductId,
-    })
-    .from(catalogueEntries)
-    .leftJoin(retailers, eq(retailers.id, catalogueEntries.retailerId))
-    .where(where)
-    .orderBy(asc(catalogueEntries.id))
-    .limit(VALIDATE_LIMIT);
-  const out: UnresolvedEntry[] = [];
-  for (const e of entries) {
-    const strength = sql<number>`round((greatest(similarity(${products.displayName}, ${e.name}), similarity(${products.sku}, ${e.name})) * 0.8 + similarity(${brands.name}, ${e.brandName}) * 0.2)::numeric, 2)::float8`;
-    const matches = await db
-      .select({
-        productId: products.id,
-        strength,
-        name: products.displayName,
-        description: products.description,
-        priceCents: products.priceCents,
-        brandName: brands.displayName,
-        sku: products.sku,
-      })
-      .from(products)
-      .innerJoin(brands, eq(brands.id, products.brandId))
-      .where(
-        sql`(${products.displayName} % ${e.name} or ${brands.name} % ${e.brandName} or ${products.sku} ilike ${
-          "%" + e.name.replace(/[\\%_]/g, "") + "%"
-        })`,
-      )
-      .orderBy(desc(strength), asc(products.id))
-      .limit(5);
-    const ids = matches.map((m) => m.productId);
-    const vars = ids.length
-      ? await db
-          .select({
-            id: productVariations.id,
-            productId: productVariations.productId,
-            color: productVariations.color,
-            sku: productVariations.sku,
-            images: sql<
-              string[]
-            >`array(select i.thumbnail_url from ${variationImages} i where i.variation_id = ${productVariations.id} order by i.position limit 4)`,
-          })
-          .from(productVariations)
-          .where(inArray(productVariations.productId, ids))
-          .orderBy(asc(productVariations.id))
-      : [];
-    out.push({
-      ...e,
-      matches: matches.map((m) => ({ ...m, strength: Number(m.strength), variations: vars.filter((v) => v.productId === m.productId) })),
-    });
-  }
-  return out;
-}
-
-/** Resolves an entry to one of our products; false when either is unknown or the entry is already resolved. */
-export async function resolveEntry(db: Db, entryId: number, productId: number): Promise<boolean> {
-  const [p] = await db.select({ id: products.id }).from(products).where(eq(products.id, productId));
-  if (!p) return false;
-  const rows = await db
-    .update(catalogueEntries)
-    .set({ resolvedProductId: productId, resolvedAt: new Date() })
-    .where(and(eq(catalogueEntries.id, entryId), isNull(catalogueEntries.resolvedAt)))
-    .returning({ id: catalogueEntries.id });
   return rows.length > 0;
 }
