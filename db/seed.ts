@@ -11,6 +11,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "./client";
 import { brands, catalogueEntries, categories, products, seedRuns } from "./schema";
 import { FLOOR_TIMES, LISTING_REASONS, REQUEST_REASONS, valuesOf } from "../domain/reasons";
+import { PERMISSION_NAMES } from "../domain/staff-users";
 import {
   authorizeBrand,
   createBrand,
@@ -435,7 +436,8 @@ async function buildDemo(tx: Tx, passwordHash: string): Promise<SeedSummary> {
     brandVariations.push({ brandId: brand.id, sizeRun: spec.sizeRun, variations });
   }
 
-  await createStaffUser(tx, { email: DEMO_STAFF_EMAIL, passwordHash });
+  // Every entry of the permissions map, the staff-users right included (docs/product/screens.md, "Staff users").
+  await createStaffUser(tx, { email: DEMO_STAFF_EMAIL, passwordHash, permissions: [...PERMISSION_NAMES] });
 
   // Retailers.
   const created: { spec: RetailerSpec; id: number }[] = [];

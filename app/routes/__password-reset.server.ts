@@ -68,7 +68,7 @@ export async function requestReset(formData: FormData, ip: string) {
   const user = await findUserByEmail(db, email);
   const token = generateResetToken();
   const tokenHash = hashResetToken(token);
-  if (user) {
+  if (user && !user.deactivatedAt) {
     setImmediate(() => {
       writeTokenAndMail(user, token, tokenHash).catch((err) => console.error("[password-reset] sending the reset e-mail failed", err));
     });

@@ -3,6 +3,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { pageTitle } from "~/components/title";
 import { RESOURCES } from "../../domain/resources";
 import { getEnv } from "~/utils/env.server";
+import { listStaffAdmins } from "../../db/queries/staff-users";
+import { db } from "~/utils/db.server";
 import { requireStaffPermissions } from "~/utils/permissions.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Admin") }];
@@ -12,7 +14,7 @@ type HubItem = { label: string; to: string; external?: boolean; download?: boole
 type HubSection = { title: string; items: HubItem[] };
 
 /** The hub (docs/product/screens.md, "Staff: admin hub"). */
-function hubSections(temporalUi: string, permitted: readonly (keyof typeof RESOURCES)[]): HubSection[] {
+function hubSections(temporalUi: string, permitted: readonly (keyof typeof RESOURCES)[], staffAdmin: boolean): HubSection[] {
   const retailers = permitted.includes("retailer");
   return [
     // The retailer screens, reports and map need the "retailer" permission; sales reps' editing "salesrep" (ADR 0018).
@@ -70,6 +72,7 @@ function hubSections(temporalUi: string, permitted: readonly (keyof typeof RESOU
       items: [
         { label: "Outbox (e-mails)", to: "/admin/outbox" },
         { label: "Workflows (Temporal UI)", to: temporalUi, external: true },
+        ...(staffAdmin ? [{ label: "Staff users", to: "/admin/staff-users" }] : []),
       ],
     },
     // The permissions map (ADR 0020): only the entity types this staff user may manage.
@@ -79,20 +82,23 @@ function hubSections(temporalUi: string, permitted: readonly (keyof typeof RESOU
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const auth = await requireStaffPermissions(request);
-  return { email: auth.user.email, sections: hubSections(getEnv().TEMPORAL_UI_URL, auth.permissions) };
+  const sections = hubSections(getEnv().TEMPORAL_UI_URL, auth.permissions, auth.staffAdmin).filter((s) => s.items.length > 0);
+  // No grants at all: the page says so and whom to ask, instead of sections that lead to refusals.
+  const noGrants = auth.permissions.length === 0 && !auth.staffAdmin ? { admins: await listStaffAdmins(db) } : null;
+  return { email: auth.user.email, sections, noGrants };
 }
 
 export default function AdminHub() {
-  const { email, sections } = useLoaderData<typeof loader>();
+  const { email, sections, noGrants } = useLoaderData<typeof loader>();
   return (
     <section className="page">
       <h1>Admin</h1>
       <p className="muted">Signed in as {email}.</p>
+      {noGrants ? <NoGrants admins={noGrants.admins} /> : null}
       <div className="hub">
         {sections.map((s) => (
           <div key={s.title} className="hub-card">
             <h2>{s.title}</h2>
-            {s.items.length === 0 ? <p className="muted">None: ask an administrator for permissions.</p> : null}
             <ul>
               {s.items.map((i) => (
                 <li key={i.label}>
@@ -114,5 +120,23 @@ export default function AdminHub() {
         ))}
       </div>
     </section>
+  );
+}
+
+/** A staff user without any permission: what that means and whom to ask (docs/product/screens.md, "Staff users"). */
+function NoGrants({ admins }: { admins: string[] }) {
+  return (
+    <div className="alert alert-warning" role="status" data-testid="no-grants">
+      <h2>No permissions yet</h2>
+      <p>
+        Your staff account has no permissions, so there are no catalogue, retailer or report screens for you yet. You can still follow
+        orders and RMAs, act as a retailer and read the outbox below.
+      </p>
+      {admins.length > 0 ? (
+        <p>Ask a staff user who manages staff users to grant you what you need: {admins.join(", ")}.</p>
+      ) : (
+        <p>Ask the marketplace&apos;s administrator to grant you what you need.</p>
+      )}
+    </div>
   );
 }

@@ -57,7 +57,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status: 429, headers: { "Retry-After": String(verdict.retryAfterSeconds) } },
     );
   }
-  const user = await findUserByEmail(db, email);
+  const found = await findUserByEmail(db, email);
+  // A deactivated account is answered as a wrong password (docs/product/screens.md, "Staff users").
+  const user = found?.deactivatedAt ? null : found;
   const ok = user ? await verifyPassword(user.passwordHash, password) : await verifyAgainstDummy(password);
   await noteLoginAttempt(db, { email, ip, succeeded: ok && !!user });
   if (!ok || !user) {

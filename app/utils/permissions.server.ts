@@ -9,11 +9,13 @@
  *   const auth = await requirePermission(request, "brand");                          // a named screen
  */
 import { getResource, isResourceName, RESOURCE_NAMES, type ResourceDef, type ResourceName } from "../../domain/resources";
+import { STAFF_MSG, STAFF_USERS_PERMISSION } from "../../domain/staff-users";
 import { getAdminPermissions } from "../../db/queries/staff-permissions";
 import { requireStaff, type AuthContext } from "./auth.server";
 import { db } from "./db.server";
 
-export type StaffContext = AuthContext & { permissions: ResourceName[] };
+/** `staffAdmin`: the map's own right to the staff-users screens (domain/staff-users STAFF_USERS_PERMISSION). */
+export type StaffContext = AuthContext & { permissions: ResourceName[]; staffAdmin: boolean };
 
 const memo = new WeakMap<Request, Promise<StaffContext>>();
 
@@ -24,7 +26,7 @@ export function requireStaffPermissions(request: Request): Promise<StaffContext>
     p = (async () => {
       const auth = await requireStaff(request);
       const granted = new Set(await getAdminPermissions(db, auth.user.id));
-      return { ...auth, permissions: RESOURCE_NAMES.filter((n) => granted.has(n)) };
+      return { ...auth, permissions: RESOURCE_NAMES.filter((n) => granted.has(n)), staffAdmin: granted.has(STAFF_USERS_PERMISSION) };
     })();
     memo.set(request, p);
   }
@@ -50,6 +52,15 @@ export function notFound(): Response {
 export async function requirePermission(request: Request, name: ResourceName): Promise<StaffContext> {
   const ctx = await requireStaffPermissions(request);
   if (!mayManage(ctx, name)) throw forbidden(getResource(name)!.plural);
+  return ctx;
+}
+
+/** Staff holding the staff-users right (docs/product/screens.md, "Staff users"), else /error/ or a 403. */
+export async function requireStaffAdmin(request: Request): Promise<StaffContext> {
+  const ctx = await requireStaffPermissions(request);
+  if (!ctx.staffAdmin) {
+    throw new Response(STAFF_MSG.forbidden, { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  }
   return ctx;
 }
 

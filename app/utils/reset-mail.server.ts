@@ -5,8 +5,8 @@
  */
 import { absoluteUrl, sendMail } from "./mail.server";
 
-/** Who asked for the link: the user on the reset page, or staff for the user. */
-export type ResetAskedBy = "user" | "staff";
+/** Who asked for the link: the user on the reset page, staff for the user, or staff inviting a new staff user. */
+export type ResetAskedBy = "user" | "staff" | "invite";
 
 const OPENING: Record<ResetAskedBy, string[]> = {
   user: [
@@ -16,6 +16,10 @@ const OPENING: Record<ResetAskedBy, string[]> = {
   staff: [
     "Our support team sent you this link to choose a new password for your Wholesale Exchange account.",
     "It works once, for one hour:",
+  ],
+  invite: [
+    "You have been invited to the staff of Wholesale Exchange.",
+    "Open this link to choose your password. It works once, for 7 days:",
   ],
 };
 
@@ -39,5 +43,6 @@ export function resetMailText(link: string, askedBy: ResetAskedBy): string {
 
 /** Queues the reset e-mail with `link` to the user (through the outbox). */
 export async function sendResetMail(to: string, link: string, askedBy: ResetAskedBy): Promise<void> {
-  await sendMail({ to, subject: "Reset your Wholesale Exchange password", kind: "password_reset", text: resetMailText(link, askedBy) });
+  const subject = askedBy === "invite" ? "Set your Wholesale Exchange staff password" : "Reset your Wholesale Exchange password";
+  await sendMail({ to, subject, kind: "password_reset", text: resetMailText(link, askedBy) });
 }

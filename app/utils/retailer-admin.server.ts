@@ -24,7 +24,7 @@ export async function requireRetailerAdmin(request: Request): Promise<StaffConte
 export const WELCOME_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** A new one-time password link for the user (earlier links stop working): the URL, never shown to staff. */
-async function newPasswordLink(userId: number, ttlMs: number): Promise<string> {
+export async function newPasswordLink(userId: number, ttlMs: number): Promise<string> {
   const token = generateResetToken();
   await replaceResetToken(db, userId, hashResetToken(token), new Date(Date.now() + ttlMs));
   return resetLink(userId, token);

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { builtOnce } from "../built-once";
 import type { Db } from "../client";
 import { sessions, users } from "../schema";
@@ -27,7 +27,8 @@ export async function getSessionWithUser(db: Db, sessionId: string): Promise<Ses
       })
       .from(sessions)
       .innerJoin(users, eq(sessions.userId, users.id))
-      .where(eq(sessions.id, sql.placeholder("sessionId")))
+      // A deactivated account's sessions open nothing (docs/product/screens.md, "Staff users").
+      .where(and(eq(sessions.id, sql.placeholder("sessionId")), isNull(users.deactivatedAt)))
       .prepare("session_with_user"),
   );
   const rows = await query.execute({ sessionId });
