@@ -7,7 +7,7 @@
  */
 import type { Db } from "../../db/client";
 import { getAuthorizationByIntent, SWAP_PAYMENT_NAMES } from "../../db/queries/payments";
-import { recordSwapState, saveSwapRating } from "../../db/queries/swap-orders";
+import { recordSwapState, saveSwapRating, swapListedUnits } from "../../db/queries/swap-orders";
 import { orderNumber } from "../../domain/cart";
 import { swapValuation } from "../../domain/fees";
 import { orderQuote, orderUnits, type OrderLine } from "../../domain/order-money";
@@ -170,6 +170,10 @@ export function createSwapActivities(deps: SwapActivityDeps): SwapActivities {
     async payOutSwapSide(input) {
       const r = await buy.releaseSellerPayout({ ...input, paymentName: SWAP_PAYMENT_NAMES.payout });
       return { status: r.status };
+    },
+
+    async swapListedUnits(input) {
+      return swapListedUnits(db, input.listingIds);
     },
 
     async decrementSwapStock(input) {

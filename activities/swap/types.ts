@@ -45,6 +45,17 @@ export interface SwapStateRecord {
   notices: { role: Role; template: string; dedupeKey: string }[];
 }
 
+/** A listing as a swap's modification reads it (swapListedUnits). */
+export interface SwapListedUnits {
+  listingId: number;
+  retailerId: number;
+  variationId: number;
+  /** An active swap listing (of any brand: the workflow compares the owner, the app the brand). */
+  swappable: boolean;
+  sizes: Record<string, number>;
+  unitPriceCents: number;
+}
+
 export interface SwapActivities {
   recordSwapState(input: SwapStateRecord): Promise<void>;
   /** The receiver's checkout: pre-authorise its estimated due. */
@@ -78,6 +89,11 @@ export interface SwapActivities {
     retailerId: number;
     amountCents: number;
   }): Promise<{ status: "paid" | "queued" }>;
+  /**
+   * The listings a modification raises or adds (ADR 0025), as they stand now: whose they are, whether they are
+   * still active swap listings, their units per size and their unit price. A listing gone is left out.
+   */
+  swapListedUnits(input: { orderId: number; listingIds: number[] }): Promise<SwapListedUnits[]>;
   /** Both sides' listings at once, all or nothing. */
   decrementSwapStock(input: { idempotencyKey: string; orderId: number; lines: OrderLine[] }): Promise<{ ok: boolean }>;
   bookSwapPickup(input: {

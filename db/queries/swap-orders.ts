@@ -325,3 +325,30 @@ export async function swapChoices(db: DbOrTx, receiverId: number, brandId: numbe
     )
     .orderBy(listings.createdAt, listings.id);
 }
+
+/**
+ * The listings a swap's modification raises or adds (ADR 0025), as they stand: owner, whether still an active
+ * swap listing, units per size, unit price (the variation's, as swapChoices). Listings that no longer exist are
+ * left out.
+ */
+export async function swapListedUnits(
+  db: DbOrTx,
+  listingIds: number[],
+): Promise<{ listingId: number; retailerId: number; variationId: number; swappable: boolean; sizes: SizesMap; unitPriceCents: number }[]> {
+  if (listingIds.length === 0) return [];
+  const rows = await db
+    .select({
+      listingId: listings.id,
+      retailerId: listings.providerId,
+      variationId: listings.variationId,
+      listingType: listings.listingType,
+      status: listings.status,
+      sizes: listings.sizes,
+      unitPriceCents: productVariations.priceCents,
+    })
+    .from(listings)
+    .innerJoin(productVariations, eq(productVariations.id, listings.variationId))
+    .where(inArray(listings.id, listingIds))
+    .orderBy(listings.id);
+  return rows.map(({ listingType, status, ...r }) => ({ ...r, swappable: listingType === "swap" && status === "active" }));
+}

@@ -1,5 +1,7 @@
 // The swap's state machine without Temporal (workflows/swap/model.ts, machine.ts), driven by random swaps
-// (fast-check): checkout with a good or a declined card, the provider's choice, approvals with and without
+// (fast-check): checkout with a good or a declined card, the provider's choice (and its choice again while
+// the swap waits on its approval), modifications of either side by either side (a line raised, lowered, added
+// from a listing or removed; ADR 0025: every line stays within its listing's units), approvals with and without
 // call-it-even, declines over money and for other reasons, last chances, payments, cancelled shipments,
 // carrier scans of either parcel and missed deadlines, in any order. The money the machine asks the provider
 // to move is booked as payments rows and read with the staff ledger (domain/swap-money swapLedger): nothing
@@ -40,7 +42,8 @@ type Act =
   | { kind: "pay"; side: Side; good: boolean }
   | { kind: "cancelShipment"; side: Side }
   | { kind: "scan"; side: Side; status: "picked_up" | "delivered" }
-  | { kind: "deadline" };
+  | { kind: "deadline" }
+  | { kind: "modify"; side: Side; target: Side; op: "raise" | "lower" | "add" | "remove"; units: number };
 
 const side = fc.constantFrom<Side>("provider", "receiver");
 const actArb: fc.Arbitrary<Act> = fc.oneof(
@@ -57,10 +60,56 @@ const actArb: fc.Arbitrary<Act> = fc.oneof(
     .record({ side, status: fc.constantFrom<"picked_up" | "delivered">("picked_up", "delivered") })
     .map((a): Act => ({ kind: "scan", ...a })),
   fc.constant<Act>({ kind: "deadline" }),
+  fc
+    .record({
+      side,
+      target: side,
+      op: fc.constantFrom<"raise" | "lower" | "add" | "remove">("raise", "lower", "add", "remove"),
+      units: fc.integer({ min: 1, max: 4 }),
+    })
+    .map((a): Act => ({ kind: "modify", ...a })),
 );
 
+/**
+ * The listings as swapListedUnits answers (ADR 0025): the provider's 50 (in the swap) and 60, the receiver's 80
+ * (what the provider chooses) and 81. A raise or an addition past these units is refused.
+ */
+const LISTED: {
+  listingId: number;
+  retailerId: number;
+  variationId: number;
+  swappable: boolean;
+  sizes: Record<string, number>;
+  unitPriceCents: number;
+}[] = [
+  { listingId: 50, retailerId: PROVIDER, variationId: 5, swappable: true, sizes: { M: 5 }, unitPriceCents: 5_000 },
+  { listingId: 60, retailerId: PROVIDER, variationId: 6, swappable: true, sizes: { S: 3 }, unitPriceCents: 3_000 },
+  { listingId: 80, retailerId: RECEIVER, variationId: 8, swappable: true, sizes: { L: 4 }, unitPriceCents: 8_000 },
+  { listingId: 81, retailerId: RECEIVER, variationId: 81, swappable: true, sizes: { XL: 2 }, unitPriceCents: 2_500 },
+];
+const ADDABLE: Record<Side, (typeof LISTED)[number]> = { provider: LISTED[1], receiver: LISTED[3] };
+
+/** A modification's lines of its target side, from the lines as they stand: one line raised, lowered, added or removed. */
+function modifiedLines(m: SwapModel, a: Extract<Act, { kind: "modify" }>) {
+  const lines = m.side[a.target].lines.map((l) => ({
+    listingId: l.listingId,
+    variationId: l.variationId as number,
+    sizes: { ...l.sizes },
+  }));
+  const first = lines[0];
+  const size = first ? Object.keys(first.sizes)[0] : undefined;
+  if (a.op === "raise" && first && size) first.sizes[size] += a.units;
+  if (a.op === "lower" && first && size) first.sizes[size] = Math.max(0, first.sizes[size] - a.units);
+  if (a.op === "remove") lines.pop();
+  if (a.op === "add") {
+    const l = ADDABLE[a.target];
+    lines.push({ listingId: l.listingId, variationId: l.variationId, sizes: { [Object.keys(l.sizes)[0]]: a.units } });
+  }
+  return lines;
+}
+
 /** The command an act stands for (name and payload), or null for the acts that are not commands. */
-function commandOf(a: Act): { name: keyof typeof SWAP_COMMANDS; cmd: Record<string, unknown> } | null {
+function commandOf(a: Act, m: SwapModel): { name: keyof typeof SWAP_COMMANDS; cmd: Record<string, unknown> } | null {
   const actor = (s: Side) => ({ actorRetailerId: s === "provider" ? PROVIDER : RECEIVER });
   switch (a.kind) {
     case "checkout":
@@ -80,6 +129,8 @@ function commandOf(a: Act): { name: keyof typeof SWAP_COMMANDS; cmd: Record<stri
       return { name: "makePayment", cmd: { ...actor(a.side), paymentMethod: a.good ? CARD : BAD_CARD } };
     case "cancelShipment":
       return { name: "cancelShipment", cmd: { ...actor(a.side), reason: 52 } };
+    case "modify":
+      return { name: "modifySwap", cmd: { ...actor(a.side), [`${a.target}Lines`]: modifiedLines(m, a) } };
     default:
       return null;
   }
@@ -109,6 +160,8 @@ function drive(acts: Act[]) {
         return { status: "paid" };
       case "decrementSwapStock":
         return { ok: true };
+      case "swapListedUnits":
+        return LISTED.filter((l) => (i.listingIds as number[]).includes(l.listingId));
       case "bookSwapPickup":
         return { trackingNumber: `TRK-${String(i.side)}`, callTag: `CT-${String(i.side)}-${++seq}` };
       default:
@@ -128,16 +181,21 @@ function drive(acts: Act[]) {
     T0,
   );
   let events = 0;
+  /** The modifications and re-choices the machine accepted. */
+  const moves: string[] = [];
   for (const a of acts) {
-    const c = commandOf(a);
+    const c = commandOf(a, m);
     if (c) {
       const spec = SWAP_COMMANDS[c.name] as {
         validate: (m: SwapModel, cmd: unknown, now: number) => void;
         run: (m: SwapModel, cmd: unknown, ctx: StepContext) => Step<unknown>;
       };
       try {
+        const state = m.statename;
         spec.validate(m, c.cmd, clock);
         run(spec.run(m, c.cmd, ctx));
+        if (a.kind === "modify") moves.push(`modify:${a.op}`);
+        if (a.kind === "choose" && state === "provider_approve") moves.push("rechoose");
       } catch (err) {
         if (!(err instanceof Rejection)) throw err; // a refusal (declined card included) moves on; anything else is a bug
       }
@@ -153,7 +211,22 @@ function drive(acts: Act[]) {
     for (let s = nextSwapStep(m, ctx); s; s = nextSwapStep(m, ctx)) run(s);
   }
   const calls = effects.filter((e): e is CallEffect => e.kind === "call");
-  return { m, calls };
+  return { m, calls, moves };
+}
+
+/**
+ * Every line of a side is a listing of that side, within the units it lists (a raise or an addition past them
+ * refused); an added line has its listing's price.
+ */
+function expectLinesListed(m: SwapModel): void {
+  for (const r of ROLES) {
+    for (const l of m.side[r].lines) {
+      const x = LISTED.find((y) => y.listingId === l.listingId);
+      expect(x?.retailerId).toBe(r === "provider" ? PROVIDER : RECEIVER);
+      for (const [size, n] of Object.entries(l.sizes)) expect(n).toBeLessThanOrEqual(x?.sizes[size] ?? 0);
+      if (x && Object.values(ADDABLE).includes(x)) expect(l.unitPriceCents).toBe(x.unitPriceCents);
+    }
+  }
 }
 
 /** Checkout, the provider's choice, both approvals and both payments: the way to shipping. */
@@ -190,6 +263,7 @@ function rowsOf(calls: CallEffect[]): SwapMoneyRow[] {
 describe("money over random swaps (fast-check: the staff ledger of what the machine moved)", () => {
   test("nothing paid back beyond what was charged, the marketplace never out of pocket, each side where swapSettlement puts it once both parcels settle", () => {
     const ends = new Set<string>();
+    const moves = new Set<string>();
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: HAPPY_PATH.length }),
@@ -200,7 +274,9 @@ describe("money over random swaps (fast-check: the staff ledger of what the mach
           const start = HAPPY_PATH.slice(0, prefix).map((a) =>
             a.kind === "approve" ? { ...a, callItEven: even && a.side === "receiver" } : a,
           );
-          const { m, calls } = drive([...start, ...tail]);
+          const { m, calls, moves: accepted } = drive([...start, ...tail]);
+          expectLinesListed(m);
+          for (const x of accepted) moves.add(x);
           const parcels = Object.fromEntries(
             ROLES.map((r) => {
               const p = m.side[r].parcel;
@@ -261,12 +337,35 @@ describe("money over random swaps (fast-check: the staff ledger of what the mach
           [6, false, [scan("provider", "picked_up"), scan("provider", "delivered"), { kind: "deadline" }, { kind: "deadline" }]],
           [6, false, [{ kind: "deadline" }, { kind: "deadline" }, { kind: "deadline" }]],
           [6, false, [{ kind: "cancelShipment", side: "receiver" }, { kind: "deadline" }, { kind: "deadline" }]],
+          // Modified both ways (ADR 0025), the provider choosing again, then to payment and both parcels delivered.
+          [
+            2,
+            false,
+            [
+              { kind: "choose", units: 1, priceCents: 8_000 },
+              { kind: "modify", side: "provider", target: "provider", op: "raise", units: 2 },
+              { kind: "modify", side: "receiver", target: "provider", op: "add", units: 2 },
+              { kind: "modify", side: "provider", target: "receiver", op: "add", units: 1 },
+              { kind: "modify", side: "receiver", target: "receiver", op: "raise", units: 1 },
+              { kind: "modify", side: "provider", target: "provider", op: "lower", units: 1 },
+              { kind: "modify", side: "receiver", target: "receiver", op: "remove", units: 1 },
+              { kind: "approve", side: "provider", callItEven: false },
+              { kind: "approve", side: "receiver", callItEven: false },
+              { kind: "pay", side: "provider", good: true },
+              { kind: "pay", side: "receiver", good: true },
+              scan("provider", "picked_up"),
+              scan("receiver", "picked_up"),
+              scan("provider", "delivered"),
+              scan("receiver", "delivered"),
+            ],
+          ],
         ],
       },
     );
     expect([...ends]).toEqual(
       expect.arrayContaining(["declined", "expired", "both_shipped", "provider_did_not_ship", "receiver_did_not_ship", "neither_shipped"]),
     );
+    expect([...moves]).toEqual(expect.arrayContaining(["modify:raise", "modify:add", "modify:lower", "modify:remove", "rechoose"]));
   });
 });
 

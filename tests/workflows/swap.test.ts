@@ -16,7 +16,7 @@ import { temporal } from "@temporalio/proto";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
 import { testWorkflowBundle } from "../setup/workflow-bundle";
-import type { SwapActivities, SwapStateRecord } from "../../activities/swap/types";
+import type { SwapActivities, SwapListedUnits, SwapStateRecord } from "../../activities/swap/types";
 import { SYSTEM_REASON } from "../../domain/reasons";
 import { ACTION } from "../../domain/action-codes";
 import type { OrderLine } from "../../domain/order-money";
@@ -55,11 +55,28 @@ const BAD_CARD = { paymentMethodId: "pm_card_chargeDeclined", lastFour: "0002", 
 const PROVIDER_LINES: OrderLine[] = [{ listingId: 701, variationId: 8001, sizes: { M: 2 }, unitPriceCents: 5000 }];
 const RECEIVER_LINES: OrderLine[] = [{ listingId: 801, variationId: 8101, sizes: { "9": 2 }, unitPriceCents: 8000 }];
 
+/**
+ * The listings as they stand (swapListedUnits): the two in the swap with units to spare, one more of each side
+ * to add from (the provider's 702: 3 × L at $40; the receiver's 802: 2 × 10 at $30), and a sold listing.
+ */
+const LISTED: SwapListedUnits[] = [
+  { listingId: 701, retailerId: PROVIDER, variationId: 8001, swappable: true, sizes: { M: 5 }, unitPriceCents: 5000 },
+  { listingId: 702, retailerId: PROVIDER, variationId: 8002, swappable: true, sizes: { L: 3 }, unitPriceCents: 4000 },
+  { listingId: 801, retailerId: RECEIVER, variationId: 8101, swappable: true, sizes: { "9": 4 }, unitPriceCents: 8000 },
+  { listingId: 802, retailerId: RECEIVER, variationId: 8102, swappable: true, sizes: { "10": 2 }, unitPriceCents: 3000 },
+  { listingId: 803, retailerId: RECEIVER, variationId: 8103, swappable: false, sizes: {}, unitPriceCents: 3000 },
+];
+
 function fakeSwapActivities() {
   const calls: { name: keyof SwapActivities; input: Record<string, unknown> }[] = [];
   const records: SwapStateRecord[] = [];
   let seq = 0;
+  const listed = LISTED.map((l) => ({ ...l, sizes: { ...l.sizes } }));
+  let stockLeft = true;
   const impl: SwapActivities = {
+    async swapListedUnits(input) {
+      return listed.filter((l) => input.listingIds.includes(l.listingId));
+    },
     async recordSwapState(input) {
       if (!records.some((r) => r.sequence === input.sequence)) records.push(input); // the read model keeps a sequence once
     },
@@ -82,7 +99,7 @@ function fakeSwapActivities() {
       return { status: "paid" };
     },
     async decrementSwapStock() {
-      return { ok: true };
+      return { ok: stockLeft };
     },
     async bookSwapPickup(input) {
       return {
@@ -114,6 +131,12 @@ function fakeSwapActivities() {
     states: () => records.map((r) => r.statename),
     records: () => records,
     calls,
+    /** The listings as the next swapListedUnits reads them (a test sells units meanwhile). */
+    listed,
+    /** Whether the next stock decrement (214) finds every unit. */
+    sellOut: () => {
+      stockLeft = false;
+    },
   };
 }
 
@@ -246,9 +269,9 @@ describe("swap negotiation", () => {
       expect(v).toMatchObject({ statename: "receiver_approve", isModified: true });
       await refused(
         h.executeUpdate(modifySwapUpdate, {
-          args: [{ ...by(RECEIVER), receiverLines: [{ listingId: 801, variationId: 8101, sizes: { "9": 3 } }] }],
+          args: [{ ...by(RECEIVER), receiverLines: [{ listingId: 801, variationId: 8101, sizes: { "9": 5 } }] }],
         }),
-        "invalid_units",
+        "units_unavailable",
       );
       await h.executeUpdate(modifySwapUpdate, {
         args: [{ ...by(RECEIVER), providerLines: [{ listingId: 701, variationId: 8001, sizes: { M: 1 } }] }],
@@ -310,6 +333,121 @@ describe("swap negotiation", () => {
       await refused(h.executeUpdate(declineSwapUpdate, { args: [{ ...by(PROVIDER), reason: 7 }] }), "decline_reason_required");
       await h.executeUpdate(declineSwapUpdate, { args: [{ ...by(PROVIDER), reason: 60 }] });
       expect(await h.result()).toEqual({ statename: "declined" });
+    });
+  });
+});
+
+describe("swap modified both ways (ADR 0025)", () => {
+  const modify = (h: Handle, who: number, lines: { providerLines?: unknown[]; receiverLines?: unknown[] }) =>
+    h.executeUpdate(modifySwapUpdate, { args: [{ ...by(who), ...(lines as object) }] });
+
+  test("each side raises and adds lines on its move; the turn passes; money and the stock taken follow the new lines", async () => {
+    await scenario(5111, async (h, fake) => {
+      await checkout(h);
+      await choose(h);
+      // The provider gives one unit more of its line and asks for one of the receiver's other listing.
+      await modify(h, PROVIDER, {
+        providerLines: [{ listingId: 701, variationId: 8001, sizes: { M: 3 } }],
+        receiverLines: [
+          { listingId: 801, variationId: 8101, sizes: { "9": 2 } },
+          { listingId: 802, variationId: 8102, sizes: { "10": 1 } },
+        ],
+      });
+      let v = await h.query(swapViewQuery);
+      expect(v).toMatchObject({ statename: "receiver_approve", isModified: true });
+      expect(v.provider.lines).toEqual([{ ...PROVIDER_LINES[0], sizes: { M: 3 } }]);
+      // The added line takes its listing's price, not anything the command said.
+      expect(v.receiver.lines).toEqual([
+        RECEIVER_LINES[0],
+        { listingId: 802, variationId: 8102, sizes: { "10": 1 }, unitPriceCents: 3000 },
+      ]);
+      // The receiver asks for one unit of the provider's other listing: $190 against $190.
+      await modify(h, RECEIVER, {
+        providerLines: [
+          { listingId: 701, variationId: 8001, sizes: { M: 3 } },
+          { listingId: 702, variationId: 8002, sizes: { L: 1 } },
+        ],
+      });
+      v = await h.query(swapViewQuery);
+      expect(v.statename).toBe("provider_approve");
+      expect(v.valuation).toMatchObject({ largerGoodsCents: 19000, differenceCents: 0, cashFrom: null });
+      await approve(h, PROVIDER);
+      await approve(h, RECEIVER);
+      v = await waitFor(h, (x) => x.statename === "payment" && !x.busy, "payment");
+      // Both pay 5% of $190 ($9.50); the provider receives 3 units ($23.75), the receiver 4 ($27.75).
+      expect([v.provider.dueCents, v.receiver.dueCents]).toEqual([950 + 2375, 950 + 2775]);
+      expect(fake.records().at(-1)!.dues).toEqual({ provider: 950 + 2375, receiver: 950 + 2775 });
+      await pay(h, PROVIDER);
+      await pay(h, RECEIVER);
+      await waitFor(h, (x) => x.statename === "ship_swap" && !x.busy, "ship_swap");
+      const stock = fake.calls.find((c) => c.name === "decrementSwapStock")!.input.lines as OrderLine[];
+      expect(stock.map((l) => [l.listingId, l.sizes])).toEqual([
+        [701, { M: 3 }],
+        [702, { L: 1 }],
+        [801, { "9": 2 }],
+        [802, { "10": 1 }],
+      ]);
+      // Only the raises and additions read the listings; lowering reads nothing.
+      expect(fake.calls.filter((c) => c.name === "swapListedUnits").map((c) => c.input.listingIds)).toEqual([[701, 802], [702]]);
+    });
+  });
+
+  test("past the units listed, a listing of the wrong side, a listing no longer active, units sold meanwhile: refused, nothing changed", async () => {
+    await scenario(5112, async (h, fake) => {
+      await checkout(h);
+      await choose(h);
+      const before = await h.query(swapViewQuery);
+      const recorded = fake.records().length;
+      await refused(modify(h, PROVIDER, { providerLines: [{ listingId: 701, variationId: 8001, sizes: { M: 6 } }] }), "units_unavailable");
+      await refused(
+        modify(h, PROVIDER, { providerLines: [...PROVIDER_LINES, { listingId: 802, variationId: 8102, sizes: { "10": 1 } }] }),
+        "units_unavailable",
+      );
+      await refused(
+        modify(h, PROVIDER, { receiverLines: [...RECEIVER_LINES, { listingId: 803, variationId: 8103, sizes: { "10": 1 } }] }),
+        "units_unavailable",
+      );
+      fake.listed[0].sizes.M = 2; // the provider's other orders took three units since the page was shown
+      await refused(modify(h, PROVIDER, { providerLines: [{ listingId: 701, variationId: 8001, sizes: { M: 3 } }] }), "units_unavailable");
+      await refused(modify(h, PROVIDER, { providerLines: [{ listingId: 701, variationId: 8001, sizes: { M: 1.5 } }] }), "invalid_units");
+      const after = await h.query(swapViewQuery);
+      expect({ ...after, busy: false }).toEqual({ ...before, busy: false });
+      expect(fake.records()).toHaveLength(recorded);
+    });
+  });
+
+  test("the provider chooses again while the swap waits on its approval; once it has approved, it cannot", async () => {
+    await scenario(5113, async (h, fake) => {
+      await checkout(h);
+      await choose(h);
+      const again = [{ listingId: 802, variationId: 8102, sizes: { "10": 2 }, unitPriceCents: 3000 }];
+      const r = await h.executeUpdate(chooseItemsUpdate, { args: [{ ...by(PROVIDER), lines: again }] });
+      expect(r.statename).toBe("provider_approve");
+      const v = await h.query(swapViewQuery);
+      expect(v.receiver.lines).toEqual(again);
+      // $100 against $60 now: the receiver adds $40.
+      expect(v.valuation).toMatchObject({ differenceCents: 4000, cashFrom: "receiver" });
+      expect(fake.codes()).toEqual([ACTION.SWAP_REQUESTED, ACTION.PROVIDER_CHOOSES_SWAP_ITEMS, ACTION.PROVIDER_CHOOSES_SWAP_ITEMS]);
+      await approve(h, PROVIDER);
+      await refused(h.executeUpdate(chooseItemsUpdate, { args: [{ ...by(PROVIDER), lines: RECEIVER_LINES }] }), "wrong_state");
+    });
+  });
+
+  test("a line sold out before the stock is taken (214): declined with the reason, both payments refunded in full", async () => {
+    await scenario(5114, async (h, fake) => {
+      await checkout(h);
+      await choose(h);
+      await approve(h, PROVIDER);
+      await approve(h, RECEIVER);
+      await pay(h, PROVIDER);
+      fake.sellOut();
+      await pay(h, RECEIVER);
+      expect(await h.result()).toEqual({ statename: "declined" });
+      const last = fake.records().at(-1)!;
+      expect(last.reasons).toEqual({ units_unavailable_reason: 62 });
+      const paid = fake.money().filter((x) => x[0] === "chargeSwapSide");
+      const refunds = fake.money().filter((x) => x[0] === "refundSwapSide");
+      expect(refunds.map((x) => x[2])).toEqual(paid.map((x) => x[2]));
     });
   });
 });

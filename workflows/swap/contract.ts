@@ -50,10 +50,23 @@ export interface SwapCheckoutCommand extends Actor {
 export interface ChooseItemsCommand extends Actor {
   lines: OrderLine[];
 }
-/** New quantities of either side; a line left out is removed. At least one unit must stay on each side. */
+/**
+ * A side's goods as the modification wants them: a line of the swap (lowered, raised or left), or a line added
+ * from an active swap listing of the side whose goods it is (its price is the listing's, read by the workflow).
+ */
+export interface ModifiedSwapLine {
+  listingId: number | null;
+  variationId: number;
+  sizes: Record<string, number>;
+}
+/**
+ * New terms of either side (docs/product/orders.md, "Swap"; ADR 0025): a line left out is removed; a quantity
+ * may be lowered, or raised up to the units its listing still has; a line may be added from an active swap
+ * listing of that side. At least one unit must stay on each side.
+ */
 export interface ModifySwapCommand extends Actor {
-  providerLines?: { listingId: number | null; variationId: number; sizes: Record<string, number> }[];
-  receiverLines?: { listingId: number | null; variationId: number; sizes: Record<string, number> }[];
+  providerLines?: ModifiedSwapLine[];
+  receiverLines?: ModifiedSwapLine[];
 }
 export interface ApproveSwapCommand extends Actor {
   /** This side forgives the value difference (both still pay the same fee). */
@@ -87,6 +100,7 @@ export const SWAP_ERRORS = Object.freeze({
   decline_reason_required: "Please choose a reason.",
   cancel_reason_required: "Please choose a reason.",
   units_unavailable: "These units are no longer available.",
+  more_than_listed: "You cannot choose more units than the listing has left.",
   rating_invalid: "Please rate every criterion with 1 to 5 stars.",
   rating_closed: "The time to rate this swap has passed.",
   already_rated: "You have already rated this swap.",

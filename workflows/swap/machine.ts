@@ -265,23 +265,46 @@ function* book(m: SwapModel, r: Role): Step {
 
 // --- commands -------------------------------------------------------------------------------------------
 
+/** The most units of one size a modification may ask for (the form's whole numbers, 0-9999). */
+const MAX_UNITS = 9999;
+
+/**
+ * A side's goods as a modification wants them (ADR 0025): each wanted line is a line of the side (any
+ * quantity: a raise is checked against its listing when the step runs) or a new line from a listing; a line
+ * left out is removed. New lines take no price from the command (`unitPriceCents` 0 until the step reads it).
+ */
 function linesFrom(current: OrderLine[], wanted: ModifySwapCommand["providerLines"]): OrderLine[] {
   if (wanted === undefined) return current;
   if (!Array.isArray(wanted)) reject("invalid_units");
   const byKey = new Map(current.map((l) => [orderLineKey(l), l]));
+  const seen = new Set<string>();
   const out: OrderLine[] = [];
   for (const w of wanted) {
-    const line = w && byKey.get(orderLineKey(w));
-    if (!line || !w.sizes || typeof w.sizes !== "object") reject("invalid_units");
+    if (!w || typeof w !== "object" || !w.sizes || typeof w.sizes !== "object") reject("invalid_units");
+    const key = lineKeyOf(w);
+    if (seen.has(key)) reject("invalid_units");
+    seen.add(key);
+    const line = byKey.get(key);
+    if (!line && !(Number.isSafeInteger(w.listingId) && (w.listingId as number) > 0)) reject("invalid_units");
     const sizes: Record<string, number> = {};
     for (const [size, n] of Object.entries(w.sizes)) {
-      if (!Number.isSafeInteger(n) || n < 0 || n > (line.sizes[size] ?? 0)) reject("invalid_units");
+      if (!Number.isSafeInteger(n) || n < 0 || n > MAX_UNITS || size.length > 20) reject("invalid_units");
       if (n > 0) sizes[size] = n;
     }
-    if (Object.keys(sizes).length) out.push({ ...line, sizes });
+    if (!Object.keys(sizes).length) continue;
+    out.push(line ? { ...line, sizes } : { listingId: w.listingId, variationId: w.variationId, sizes, unitPriceCents: 0 });
   }
   if (out.length === 0) reject("invalid_units");
   return out;
+}
+
+/** A wanted line's key, or invalid_units (neither a listing nor a variation). */
+function lineKeyOf(w: { listingId: number | null; variationId?: number | null }): string {
+  try {
+    return orderLineKey(w);
+  } catch {
+    return reject("invalid_units");
+  }
 }
 
 function modification(m: SwapModel, cmd: ModifySwapCommand): { provider: OrderLine[]; receiver: OrderLine[] } {
@@ -293,6 +316,40 @@ function modification(m: SwapModel, cmd: ModifySwapCommand): { provider: OrderLi
   )
     reject("unchanged");
   return { provider, receiver };
+}
+
+/** The lines of `next` that ask for more than `current` had of some size (raised, or added), with what they ask. */
+function grown(current: OrderLine[], next: OrderLine[]): OrderLine[] {
+  const before = new Map(current.map((l) => [orderLineKey(l), l.sizes]));
+  return next.filter((l) => Object.entries(l.sizes).some(([size, n]) => n > (before.get(orderLineKey(l))?.[size] ?? 0)));
+}
+
+/**
+ * Stock checked again when the step runs (ADR 0025): every raised or added line must be an active swap
+ * listing of the side whose goods it is, with at least the units asked for of each size (units that ran out
+ * since the page was shown: units_unavailable, nothing changed). An added line takes its listing's variation
+ * and unit price. Lowering and removing read nothing.
+ */
+function* checkListed(m: SwapModel, next: Record<Role, OrderLine[]>): Step<Record<Role, OrderLine[]>> {
+  const asked = ROLES.flatMap((r) => grown(m.side[r].lines, next[r]).map((l) => ({ r, l })));
+  if (asked.length === 0) return next;
+  if (asked.some(({ l }) => l.listingId === null)) reject("invalid_units");
+  const listingIds = [...new Set(asked.map(({ l }) => l.listingId as number))].sort((a, b) => a - b);
+  const listed = yield* call("swapListedUnits", { orderId: m.orderId, listingIds }, "local");
+  const byId = new Map(listed.map((x) => [x.listingId, x]));
+  for (const { r, l } of asked) {
+    const x = byId.get(l.listingId as number);
+    if (!x || !x.swappable || x.retailerId !== partyId(m, r)) reject("units_unavailable");
+    if (Object.entries(l.sizes).some(([size, n]) => n > (x.sizes[size] ?? 0))) reject("units_unavailable");
+  }
+  const priced = (r: Role) =>
+    next[r].map((l) => {
+      const x = l.unitPriceCents === 0 && l.listingId !== null ? byId.get(l.listingId) : undefined;
+      return x && !m.side[r].lines.some((c) => orderLineKey(c) === orderLineKey(l))
+        ? { ...l, variationId: x.variationId, unitPriceCents: x.unitPriceCents }
+        : l;
+    });
+  return { provider: priced("provider"), receiver: priced("receiver") };
 }
 
 const TURN_STATE: Record<Role, State> = { provider: SWAP_STATES.PROVIDER_APPROVE, receiver: SWAP_STATES.RECEIVER_APPROVE };
@@ -355,7 +412,7 @@ export const SWAP_COMMANDS = {
     },
     *run(m, cmd, ctx) {
       const role = roleOf(m, cmd);
-      const next = modification(m, cmd);
+      const next = yield* checkListed(m, modification(m, cmd));
       m.side.provider.lines = next.provider;
       m.side.receiver.lines = next.receiver;
       for (const r of ROLES) m.side[r].approved = false;
