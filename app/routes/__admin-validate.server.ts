@@ -59,7 +59,7 @@ const EntrySchema = z.discriminatedUnion("intent", [
 
 const ENTRY_REFUSALS = {
   "no-entry": { status: 404, message: "That entry does not exist, or it is resolved already." },
-  "no-product": { status: 404, message: "That product does not exist, or it is the entry's own." },
+  "no-product": { status: 404, message: "That product does not exist, or it is the one made from this entry." },
   "no-initial": { status: 400, message: "Nothing was made from this entry: choose one of the matches or reject it." },
 } as const;
 

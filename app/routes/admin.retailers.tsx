@@ -155,7 +155,11 @@ function RetailerCard({ e, brands }: { e: Entry; brands: { id: number; name: str
               <tr key={r.id}>
                 <td>
                   {r.brandName}
-                  {r.brandId ? <span className="muted"> (on the marketplace)</span> : null}
+                  {r.brandId && brands.some((b) => b.id === r.brandId) ? (
+                    <span className="muted"> (on the marketplace)</span>
+                  ) : r.brandId ? (
+                    <span className="muted"> (waiting for brand validation)</span>
+                  ) : null}
                 </td>
                 <td>{r.amount ?? "—"}</td>
                 <td>{r.interests.join(", ") || "—"}</td>

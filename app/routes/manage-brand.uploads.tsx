@@ -7,6 +7,7 @@ import { RowId } from "../../domain/ids";
 import { formatCents } from "../../domain/money";
 import { RESOURCES } from "../../domain/resources";
 import { chooserOptions, labelsFor } from "../../db/queries/admin-resources";
+import { uploadLineEntries } from "../../db/queries/catalogue-entries";
 import { getCollectionUpload, listCollectionUploads } from "../../db/queries/collection-uploads";
 import { CollectionPicker } from "~/components/admin/resources/CollectionPicker";
 import { ErrorList } from "~/components/forms";
@@ -47,6 +48,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const uploads = collectionId ? await listCollectionUploads(db, collectionId) : [];
   const upload = collectionId && uploadId ? await getCollectionUpload(db, collectionId, uploadId) : null;
   if (uploadId && !upload) throw notFound();
+  // A saved upload's lines whose product code was new to the brand: catalogue entries staff validate.
+  const entries = upload?.status === "saved" ? await uploadLineEntries(db, upload.id) : [];
   return {
     brandId,
     brandName,
@@ -62,6 +65,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
             ...r,
             price: r.priceCents === null ? "—" : formatCents(r.priceCents),
             imageUrls: r.images.map((n) => upload.images[n]),
+            validation: entries.find((e) => e.line === r.line)?.resolution ?? (entries.some((e) => e.line === r.line) ? "waiting" : null),
           })),
           faults: upload.rows.filter((r) => r.problems.length > 0).length,
         }
@@ -74,6 +78,14 @@ export async function action({ request }: ActionFunctionArgs) {
   const { ctx, brandId, collectionId, uploadId } = await context(request);
   return collectionUploadAction(request, { brandId, collectionId, uploadId, uploadedBy: ctx.user.id });
 }
+
+/** What staff decided about a saved line's new product code (Validation → Products). */
+const VALIDATION_STATES: Record<string, string> = {
+  waiting: "waiting for validation",
+  validated: "validated",
+  matched: "matched to another product",
+  rejected: "rejected",
+};
 
 export default function CollectionUploads() {
   const d = useLoaderData<typeof loader>();
@@ -164,7 +176,15 @@ export default function CollectionUploads() {
               {d.preview.rows.map((row) => (
                 <tr key={row.line} data-testid={`line-${row.line}`} className={row.problems.length ? "row-fault" : undefined}>
                   <td>{row.line}</td>
-                  <td>{row.sku}</td>
+                  <td>
+                    {row.sku}
+                    {row.validation ? (
+                      <span className="muted" data-testid={`line-${row.line}-validation`}>
+                        {" "}
+                        (new code: {VALIDATION_STATES[row.validation] ?? row.validation})
+                      </span>
+                    ) : null}
+                  </td>
                   <td>{row.displayName}</td>
                   <td>{row.color}</td>
                   <td>{row.price}</td>
