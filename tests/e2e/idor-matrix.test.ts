@@ -10,6 +10,9 @@
  *   inactive  a user of an inactive retailer (authorized for the shared brand, not the owner's)
  *   anonymous no session
  *
+ * and, for the staff-users screens, a fifth: `ungranted`, a staff user holding every resource of the permissions
+ * map but not the Staff users right (403).
+ *
  * Each must be refused (404 or 403, or sent to sign-in, /error/ or its own status page, never to the object),
  * its answer must carry none of the object's marks (order numbers, the private product's sku, the owner's
  * store name), and the rows the object lives in must be byte-for-byte the same afterwards.
@@ -35,6 +38,7 @@ import {
   outboxEmails,
   passwordResetTokens,
   payments,
+  staffUserChanges,
   ratings,
   retailerBrands,
   retailers,
@@ -44,6 +48,8 @@ import {
   users,
 } from "../../db/schema";
 import { generateResetToken, hashResetToken } from "../../app/utils/password.server";
+import { RESOURCE_NAMES } from "../../domain/resources";
+import { STAFF_USERS_PERMISSION } from "../../domain/staff-users";
 import {
   authorizeBrand,
   createBrand,
@@ -66,14 +72,17 @@ const db = () => handle.db;
 const tok = uniqueToken().toUpperCase();
 const uploadDir = path.resolve(process.env.UPLOAD_DIR ?? ".data/uploads");
 const ROUTES_DIR = path.resolve(__dirname, "../../app/routes");
+/** The address an outsider's forged invitation names: no account may appear under it. */
+const staffInviteEmail = `idor-invite-${tok.toLowerCase()}@example.test`;
 
-type Persona = "other" | "pending" | "inactive" | "anonymous";
+type Persona = "other" | "pending" | "inactive" | "anonymous" | "ungranted";
 const PERSONAS: readonly Persona[] = ["other", "pending", "inactive", "anonymous"];
 const personas: Record<Persona, HttpClient> = {
   other: new HttpClient(),
   pending: new HttpClient(),
   inactive: new HttpClient(),
   anonymous: new HttpClient(),
+  ungranted: new HttpClient(),
 };
 const owners = { a: new HttpClient(), b: new HttpClient(), staff: new HttpClient() };
 type Owner = keyof typeof owners;
@@ -97,6 +106,8 @@ interface Fixtures {
   rmaPhoto: string;
   catalogueImage: string;
   reset: { token: string };
+  /** A staff account (permissions: brand) whose page only holders of the Staff users right open. */
+  staffTarget: { id: number; email: string };
 }
 let fx: Fixtures;
 
@@ -208,6 +219,26 @@ const MATRIX: Record<string, Case> = {
     () => [get("/admin/reports/retailer-brands.csv")],
     () => ["/admin/reports/retailer-brands.csv"],
   ),
+  "admin.staff-users.$id.tsx": {
+    what: "a staff account's page and its changes, and the list with the invitation beside it (admin.staff-users._index.tsx): staff with the Staff users right only",
+    personas: [...PERSONAS, "ungranted"],
+    probes: (f) => [
+      get(`/admin/staff-users/${f.staffTarget.id}`),
+      post(`/admin/staff-users/${f.staffTarget.id}`, { intent: "permissions", permissions: ["brand", STAFF_USERS_PERMISSION] }),
+      post(`/admin/staff-users/${f.staffTarget.id}`, { intent: "deactivate" }),
+      post(`/admin/staff-users/${f.staffTarget.id}`, { intent: "send-reset" }),
+      get("/admin/staff-users"),
+      post("/admin/staff-users", { email: staffInviteEmail, permissions: STAFF_USERS_PERMISSION }),
+    ],
+    opens: (f) => [
+      { as: "staff", path: `/admin/staff-users/${f.staffTarget.id}` },
+      {
+        as: "staff",
+        path: "/admin/staff-users",
+        check: (r) => (r.status === 200 && r.body.includes(f.staffTarget.email) ? null : `answered ${r.status}`),
+      },
+    ],
+  },
   "admin.validate.($stage).tsx": staffOnly(
     "the validation tools",
     (f) => [get("/admin/validate/brands"), post("/admin/validate/brands", { intent: "validate", brand: f.brandPriv.id })],
@@ -431,7 +462,16 @@ function refusal(p: Probe, r: HttpResponse): string | null {
 
 /** Marks of A's objects that no outsider's answer may carry. */
 function marks(f: Fixtures): string[] {
-  return [f.buy.externalId, f.swap.externalId, f.rma.externalId, f.sku, f.brandPriv.name, f.tracking, `Store A ${tok}`];
+  return [
+    f.buy.externalId,
+    f.swap.externalId,
+    f.rma.externalId,
+    f.sku,
+    f.brandPriv.name,
+    f.tracking,
+    `Store A ${tok}`,
+    f.staffTarget.email,
+  ];
 }
 
 async function send(c: HttpClient, p: Probe): Promise<HttpResponse> {
@@ -472,6 +512,11 @@ async function snapshot(f: Fixtures): Promise<string> {
     db().select().from(users).where(eq(users.retailerId, f.a)).orderBy(users.id),
     db().select().from(passwordResetTokens).where(eq(passwordResetTokens.userId, f.userA)).orderBy(passwordResetTokens.id),
     db().select().from(carts).where(inArray(carts.retailerId, parties)).orderBy(carts.retailerId),
+    db()
+      .select()
+      .from(users)
+      .where(or(eq(users.id, f.staffTarget.id), eq(users.email, staffInviteEmail))),
+    db().select().from(staffUserChanges).where(eq(staffUserChanges.userId, f.staffTarget.id)).orderBy(staffUserChanges.id),
     db()
       .select({ id: outboxEmails.id })
       .from(outboxEmails)
@@ -567,6 +612,7 @@ beforeAll(async () => {
   // The read model's parcel of the same tracking number (its events page, /tracking/:tracking).
   await db().insert(shipments).values({ orderId: buy.order.id, senderId: b, receiverId: a, trackingNumber: tracking, status: "delivered" });
 
+  const staffTarget = await createStaffUser(db(), { email: email("staff-target"), permissions: ["brand"] });
   const token = generateResetToken();
   await db()
     .insert(passwordResetTokens)
@@ -590,9 +636,11 @@ beforeAll(async () => {
     rmaPhoto,
     catalogueImage,
     reset: { token },
+    staffTarget: { id: staffTarget.id, email: staffTarget.email },
   };
 
-  const staffUser = await createStaffUser(db(), { email: email("staff") });
+  const staffUser = await createStaffUser(db(), { email: email("staff"), permissions: [...RESOURCE_NAMES, STAFF_USERS_PERMISSION] });
+  const ungranted = await createStaffUser(db(), { email: email("ungranted"), permissions: [...RESOURCE_NAMES] });
   await Promise.all([
     owners.a.signIn(ra.user!.email, DEFAULT_TEST_PASSWORD),
     owners.b.signIn(rb.user!.email, DEFAULT_TEST_PASSWORD),
@@ -600,6 +648,7 @@ beforeAll(async () => {
     personas.other.signIn(rc.user!.email, DEFAULT_TEST_PASSWORD),
     personas.pending.signIn(rp.user!.email, DEFAULT_TEST_PASSWORD),
     personas.inactive.signIn(ri.user!.email, DEFAULT_TEST_PASSWORD),
+    personas.ungranted.signIn(ungranted.email, DEFAULT_TEST_PASSWORD),
   ]);
 });
 

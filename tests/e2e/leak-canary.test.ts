@@ -329,6 +329,8 @@ describe("leak canary", () => {
         "/sell",
         "/swap",
         "/settings",
+        // Staff-only: the staff-users screens send a retailer away (nothing of them is ever a visit).
+        "/admin/staff-users",
       ]);
       for (const v of visits) {
         counts[v.kind] += 1;
@@ -338,6 +340,10 @@ describe("leak canary", () => {
           problems.push(`retailer ${viewer} ${v.kind} ${v.url}: ${c.field} of retailer ${c.retailerId} (${c.value})`);
       }
       expect(visits.length, `retailer ${viewer} reached no page`).toBeGreaterThan(5);
+      expect(
+        visits.filter((v) => v.url.startsWith("/admin/")).map((v) => v.url),
+        `retailer ${viewer} opened a staff page`,
+      ).toEqual([]);
       // Both parties of the fixture's RMA reach it from their list of returns (victim A, perpetrator B).
       if (viewer === fixture.a || viewer === fixture.b)
         expect(visits.map((v) => v.url)).toContainEqual(expect.stringMatching(/^\/rma\/\d+$/));
