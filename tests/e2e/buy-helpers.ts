@@ -7,10 +7,12 @@
 import { Client, Connection } from "@temporalio/client";
 import { and, eq, like, sql } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import type { DbHandle } from "../../db/client";
+import { getEnv } from "../../app/utils/env.server";
+import type { Db, DbHandle } from "../../db/client";
 import { orders, sandboxIdempotencyKeys } from "../../db/schema";
-import { buyWorkflowId, orderViewQuery, type BuyOrderView } from "../../workflows/buy/contract";
+import { BUY_WORKFLOW_TYPE, buyOrderInputFromDraft, buyWorkflowId, orderViewQuery, type BuyOrderView } from "../../workflows/buy/contract";
 import { authorizeBrand, createRetailer, DEFAULT_TEST_PASSWORD, type RetailerRow } from "../factories";
+import { createOrder, type CreatedOrder } from "../factories/orders";
 import { newPage, signIn, uniqueEmail, url } from "./harness";
 
 export { buyWorkflowId };
@@ -169,4 +171,75 @@ export async function rmaContactStep(p: Page, c: { name: string; email: string; 
   await p.locator("#rma-packing_slip_name").fill(c.packingSlipName);
   await p.getByTestId("rma-next").click();
   await p.getByTestId("rma-confirm-form").waitFor();
+}
+
+/**
+ * A draft order written by the factory (one line, in complete_order_checkout) and its buy workflow started by
+ * type name on `client`, as checkout does; the caller terminates it when done (buyWorkflowId(order.id)).
+ */
+export async function startBuyOrder(
+  client: Client,
+  db: Db,
+  opts: {
+    providerId: number;
+    receiverId: number;
+    variationId: number;
+    listingId: number | null;
+    sizes: Record<string, number>;
+    unitPriceCents: number;
+    requestId?: number;
+  },
+): Promise<CreatedOrder> {
+  const env = getEnv();
+  const draft = await createOrder(db, {
+    providerId: opts.providerId,
+    receiverId: opts.receiverId,
+    statename: "complete_order_checkout",
+    requestId: opts.requestId ?? null,
+    lines: [{ variationId: opts.variationId, listingId: opts.listingId, sizes: opts.sizes }],
+  });
+  const id = draft.order.id;
+  const workflowId = buyWorkflowId(id);
+  await db.update(orders).set({ workflowId }).where(eq(orders.id, id));
+  const input = buyOrderInputFromDraft(
+    {
+      orderId: id,
+      workflowId,
+      externalId: draft.order.externalId,
+      receiverId: opts.receiverId,
+      providerId: opts.providerId,
+      requestId: opts.requestId ?? null,
+      goodsCents: draft.quote.goodsCents,
+      feeCents: draft.quote.feeCents,
+      shippingCents: draft.quote.shippingCents,
+      totalCents: draft.quote.totalCents,
+      units: [{ listingId: opts.listingId, variationId: opts.variationId, sizes: opts.sizes, unitPriceCents: opts.unitPriceCents }],
+    },
+    { timeZone: env.MARKETPLACE_TZ },
+  );
+  await client.workflow.start(BUY_WORKFLOW_TYPE, {
+    taskQueue: env.TEMPORAL_TASK_QUEUE,
+    workflowId,
+    args: [input],
+    workflowIdReusePolicy: "REJECT_DUPLICATE",
+  });
+  return draft;
+}
+
+/**
+ * The RMA wizard for one unit of an order's first line, up to sending it; no pictures needed: "Missing units"
+ * (nothing ships back), or with `otherText` "Other" with that text (one that mentions shipping ships back).
+ */
+export async function fileOneUnitRma(p: Page, orderId: number, opts: { otherText?: string } = {}): Promise<void> {
+  await p.goto(url(`/create-rma/${orderId}`));
+  await p.getByTestId("rma-units-form").waitFor();
+  const line = p.getByTestId("rma-line").first();
+  await line.locator('input[name^="q."]').fill("1");
+  await line.locator('select[name^="r."]').selectOption(opts.otherText ? "4" : "2");
+  if (opts.otherText) await line.locator('[name^="o."]').fill(opts.otherText);
+  await p.getByTestId("rma-next").click();
+  await p.getByTestId("rma-pictures-form").waitFor();
+  await p.getByTestId("rma-next").click();
+  await rmaContactStep(p, { name: "Pat", email: "pat@example.test", phone: "555-0100", packingSlipName: "Pat" });
+  await p.getByTestId("rma-process").click();
 }

@@ -19,7 +19,7 @@ import { createDb, type DbHandle } from "../../db/client";
 import { orderContributions, orders, outboxEmails, payments, uploads } from "../../db/schema";
 import { PAYMENT_QUEUED, PICTURE_REQUIRED, RATING_SAVED, RMA_SENT, UPDATE_YOUR_LISTINGS } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
-import { BUY_WORKFLOW_TYPE, buyOrderInputFromDraft, buyWorkflowId, completeCheckoutUpdate } from "../../workflows/buy/contract";
+import { buyWorkflowId, completeCheckoutUpdate } from "../../workflows/buy/contract";
 import {
   createBrand,
   createCollection,
@@ -32,12 +32,11 @@ import {
   SIZE_RUNS,
   uniqueToken,
 } from "../factories";
-import { createOrder } from "../factories/orders";
 import type { CreatedProduct } from "../factories";
 import { pdfText } from "../setup/pdf-text";
 import { WIZARD_MESSAGES } from "../../domain/listing-forms";
 import { TINY_PNG } from "./form-fixtures";
-import { rmaContactStep } from "./buy-helpers";
+import { rmaContactStep, startBuyOrder } from "./buy-helpers";
 import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
 
 let handle: DbHandle;
@@ -105,50 +104,10 @@ async function openDetail(p: Page) {
 
 const started: number[] = [];
 
-/** A draft order written by the factory, its buy workflow started by type name (as checkout does). */
-async function startOrder(opts: {
-  providerId: number;
-  receiverId: number;
-  variationId: number;
-  listingId: number | null;
-  sizes: Record<string, number>;
-  unitPriceCents: number;
-  requestId?: number;
-}) {
-  const env = getEnv();
-  const draft = await createOrder(db(), {
-    providerId: opts.providerId,
-    receiverId: opts.receiverId,
-    statename: "complete_order_checkout",
-    requestId: opts.requestId ?? null,
-    lines: [{ variationId: opts.variationId, listingId: opts.listingId, sizes: opts.sizes }],
-  });
-  const id = draft.order.id;
-  const workflowId = buyWorkflowId(id);
-  await db().update(orders).set({ workflowId }).where(eq(orders.id, id));
-  const input = buyOrderInputFromDraft(
-    {
-      orderId: id,
-      workflowId,
-      externalId: draft.order.externalId,
-      receiverId: opts.receiverId,
-      providerId: opts.providerId,
-      requestId: opts.requestId ?? null,
-      goodsCents: draft.quote.goodsCents,
-      feeCents: draft.quote.feeCents,
-      shippingCents: draft.quote.shippingCents,
-      totalCents: draft.quote.totalCents,
-      units: [{ listingId: opts.listingId, variationId: opts.variationId, sizes: opts.sizes, unitPriceCents: opts.unitPriceCents }],
-    },
-    { timeZone: env.MARKETPLACE_TZ },
-  );
-  await client.workflow.start(BUY_WORKFLOW_TYPE, {
-    taskQueue: env.TEMPORAL_TASK_QUEUE,
-    workflowId,
-    args: [input],
-    workflowIdReusePolicy: "REJECT_DUPLICATE",
-  });
-  started.push(id);
+/** A draft order and its buy workflow (startBuyOrder), terminated after the file. */
+async function startOrder(opts: Parameters<typeof startBuyOrder>[2]) {
+  const draft = await startBuyOrder(client, db(), opts);
+  started.push(draft.order.id);
   return draft;
 }
 
@@ -169,38 +128,16 @@ beforeAll(async () => {
   await createStaffUser(db(), { email: staffEmail });
   const listing = await createListing(db(), { variationId: prod.variations[0].id, providerId: sellerId, sizes: { S: 4, M: 4 } });
 
-  const draft = await createOrder(db(), {
+  const draft = await startBuyOrder(client, db(), {
     providerId: sellerId,
     receiverId: buyerId,
-    statename: "complete_order_checkout",
-    lines: [{ variationId: prod.variations[0].id, listingId: listing.id, sizes: { S: 2, M: 1 } }],
+    variationId: prod.variations[0].id,
+    listingId: listing.id,
+    sizes: { S: 2, M: 1 },
+    unitPriceCents: 2500,
   });
   orderId = draft.order.id;
   externalId = draft.order.externalId;
-  const workflowId = buyWorkflowId(orderId);
-  await db().update(orders).set({ workflowId }).where(eq(orders.id, orderId));
-  const input = buyOrderInputFromDraft(
-    {
-      orderId,
-      workflowId,
-      externalId,
-      receiverId: buyerId,
-      providerId: sellerId,
-      requestId: null,
-      goodsCents: draft.quote.goodsCents,
-      feeCents: draft.quote.feeCents,
-      shippingCents: draft.quote.shippingCents,
-      totalCents: draft.quote.totalCents,
-      units: [{ listingId: listing.id, variationId: prod.variations[0].id, sizes: { S: 2, M: 1 }, unitPriceCents: 2500 }],
-    },
-    { timeZone: env.MARKETPLACE_TZ },
-  );
-  await client.workflow.start(BUY_WORKFLOW_TYPE, {
-    taskQueue: env.TEMPORAL_TASK_QUEUE,
-    workflowId,
-    args: [input],
-    workflowIdReusePolicy: "REJECT_DUPLICATE",
-  });
 
   browser = await launchBrowser();
   seller = await newPage(browser);

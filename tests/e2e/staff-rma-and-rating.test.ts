@@ -21,7 +21,7 @@ import {
   uniqueToken,
 } from "../factories";
 import { addPayment, createOrderAt, type CreatedOrder } from "../factories/orders";
-import { rmaContactStep } from "./buy-helpers";
+import { fileOneUnitRma } from "./buy-helpers";
 import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
 
 let handle: DbHandle;
@@ -68,24 +68,10 @@ async function signedIn(email: string): Promise<Page> {
   return p;
 }
 
-/** One unit, "wrong size" (no pictures needed), through the four steps, to the confirm button. */
-async function fileRma(p: Page, orderId: number) {
-  await p.goto(url(`/create-rma/${orderId}`));
-  await p.getByTestId("rma-units-form").waitFor();
-  const line = p.getByTestId("rma-line").first();
-  await line.locator('input[name^="q."]').fill("1");
-  await line.locator('select[name^="r."]').selectOption("2");
-  await p.getByTestId("rma-next").click();
-  await p.getByTestId("rma-pictures-form").waitFor();
-  await p.getByTestId("rma-next").click();
-  await rmaContactStep(p, { name: "Pat", email: "pat@example.test", phone: "555-0100", packingSlipName: "Pat" });
-  await p.getByTestId("rma-process").click();
-}
-
 describe("the RMA landing", () => {
   it("a retailer lands on home with one notice", async () => {
     const p = await signedIn(buyerEmail);
-    await fileRma(p, o.byBuyer.order.id);
+    await fileOneUnitRma(p, o.byBuyer.order.id);
     await p.waitForURL((u) => u.pathname === "/" && u.searchParams.get("rma") === "complete");
     await p.getByRole("status").filter({ hasText: RMA_SENT }).waitFor();
     expect(await p.getByRole("status").filter({ hasText: RMA_SENT }).count()).toBe(1);
@@ -97,7 +83,7 @@ describe("the RMA landing", () => {
     await s.goto(url(`/act-as?q=${encodeURIComponent(BUYER_NAME)}`));
     await s.locator('select[name="retailerId"]').selectOption(String(buyerId));
     await Promise.all([s.waitForURL(/chosen=1/), s.getByRole("button", { name: "Act as this retailer" }).click()]);
-    await fileRma(s, o.byStaff.order.id);
+    await fileOneUnitRma(s, o.byStaff.order.id);
     await s.waitForURL((u) => u.pathname === "/admin" && u.searchParams.get("rma") === "complete");
     await s.getByRole("status").filter({ hasText: RMA_SENT }).waitFor();
     expect(await s.getByRole("status").filter({ hasText: RMA_SENT }).count()).toBe(1);

@@ -12,7 +12,7 @@ import { getEnv } from "../../app/utils/env.server";
 import { createDb, type DbHandle } from "../../db/client";
 import { orders, outboxEmails } from "../../db/schema";
 import { formatDate, formatDateTime } from "../../domain/date-format";
-import { BUY_WORKFLOW_TYPE, buyOrderInputFromDraft, buyWorkflowId, completeCheckoutUpdate } from "../../workflows/buy/contract";
+import { buyWorkflowId, completeCheckoutUpdate } from "../../workflows/buy/contract";
 import {
   createBrand,
   createCollection,
@@ -23,8 +23,9 @@ import {
   SIZE_RUNS,
   uniqueToken,
 } from "../factories";
-import { createOrder, createOrderAt, type CreatedOrder } from "../factories/orders";
+import { createOrderAt, type CreatedOrder } from "../factories/orders";
 import { pdfText } from "../setup/pdf-text";
+import { startBuyOrder } from "./buy-helpers";
 import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
 
 const LA = "America/Los_Angeles";
@@ -108,34 +109,17 @@ describe("dates in the marketplace time zone (MARKETPLACE_TZ=America/Los_Angeles
   });
 
   it("a notice e-mail (the outbox row) gives its deadline in Los Angeles time", async () => {
-    const env = getEnv();
-    const draft = await createOrder(db(), {
+    const draft = await startBuyOrder(client, db(), {
       providerId: sellerId,
       receiverId: buyerId,
-      statename: "complete_order_checkout",
-      lines: [{ variationId, listingId, sizes: { M: 1 } }],
+      variationId,
+      listingId,
+      sizes: { M: 1 },
+      unitPriceCents: 2000,
     });
     const id = draft.order.id;
     workflowOrderId = id;
     const workflowId = buyWorkflowId(id);
-    await db().update(orders).set({ workflowId }).where(eq(orders.id, id));
-    const input = buyOrderInputFromDraft(
-      {
-        orderId: id,
-        workflowId,
-        externalId: draft.order.externalId,
-        receiverId: buyerId,
-        providerId: sellerId,
-        requestId: null,
-        goodsCents: draft.quote.goodsCents,
-        feeCents: draft.quote.feeCents,
-        shippingCents: draft.quote.shippingCents,
-        totalCents: draft.quote.totalCents,
-        units: [{ listingId, variationId, sizes: { M: 1 }, unitPriceCents: 2000 }],
-      },
-      { timeZone: env.MARKETPLACE_TZ },
-    );
-    await client.workflow.start(BUY_WORKFLOW_TYPE, { taskQueue: env.TEMPORAL_TASK_QUEUE, workflowId, args: [input] });
     const card = { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" };
     await client.workflow
       .getHandle(workflowId)
