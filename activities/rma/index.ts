@@ -32,6 +32,7 @@ export function createRmaActivities(deps: RmaActivityDeps): RmaActivities {
       rmaId: rec.rmaId,
       externalId: rec.externalId ?? String(rec.rmaId),
       counterpartyId: to === "perpetrator" ? victim : to === "victim" ? perpetrator : victim,
+      amounts: { victimRefundCents: rec.victimRefundCents, perpetratorChargeCents: rec.perpetratorChargeCents },
     });
     const parties = rec.notices
       .filter((n) => n.to !== "staff" && (n.to === "victim" ? victim : perpetrator) > 0)

@@ -5,6 +5,7 @@
  */
 import { anonymousRetailerLabel } from "../../domain/anonymity";
 import { RMA_CANCELLED_NOTHING_PAID } from "../../domain/messages";
+import { formatCents } from "../../domain/money";
 import { when } from "../buy/notices";
 import type { RmaNotice } from "./types";
 
@@ -13,6 +14,15 @@ export interface RmaNoticeContext {
   externalId: string;
   /** The other party of the one told (for staff: the victim). */
   counterpartyId: number;
+  /** The settlement once staff decided: what the victim gets back and the perpetrator is charged. */
+  amounts?: { victimRefundCents: number; perpetratorChargeCents: number };
+}
+
+/** A decision's money line for the party told (docs/product/screens.md, "Alerts"): "" for staff or without amounts. */
+function decisionMoney(to: RmaNotice["to"], amounts: RmaNoticeContext["amounts"], settled: boolean): string {
+  if (!amounts || to === "staff") return "";
+  if (to === "victim") return ` You ${settled ? "get back" : "will get back"} ${formatCents(amounts.victimRefundCents)}.`;
+  return ` You ${settled ? "are charged" : "will be charged"} ${formatCents(amounts.perpetratorChargeCents)}${settled ? "" : " once the return is delivered"}.`;
 }
 
 export function rmaNoticeMail(
@@ -36,10 +46,16 @@ export function rmaNoticeMail(
     rma_staff_overdue: [`${rma} is waiting for staff`, `${rma} has not been answered within five business days. Please review it now.`],
     rma_approved_ship_return: [
       `${rma} approved`,
-      `${rma} was approved.${n.to === "victim" ? ` Print your return label and packing slip and have the parcel ready for the carrier${deadline}, or the RMA is cancelled.` : " The goods will be shipped back to you."}`,
+      `${rma} was approved.${n.to === "victim" ? ` Print your return label and packing slip and have the parcel ready for the carrier${deadline}, or the RMA is cancelled.` : " The goods will be shipped back to you."}${decisionMoney(n.to, c.amounts, false)}`,
     ],
-    rma_approved_missing: [`${rma} approved`, `${rma} was approved with nothing to ship back: it is settled now.`],
-    rma_declined: [`${rma} declined`, `${rma} was declined: every line was denied.`],
+    rma_approved_missing: [
+      `${rma} approved`,
+      `${rma} was approved with nothing to ship back: it is settled now.${decisionMoney(n.to, c.amounts, true)}`,
+    ],
+    rma_declined: [
+      `${rma} declined`,
+      `${rma} was declined: every line was denied.${n.to === "perpetrator" ? " Nothing is charged to you." : ""}`,
+    ],
     rma_cancelled: [`${rma} cancelled`, `${rma} was cancelled. ${RMA_CANCELLED_NOTHING_PAID}`],
     rma_completed: [
       `${rma} completed`,

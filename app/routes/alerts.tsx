@@ -3,7 +3,8 @@
  * three tabs, Sales, Purchases and Swaps, each with a bell badge when that kind has orders waiting for this
  * retailer. Cards: order id, brand, a status link to the detail, amount (not for swaps), time since modified.
  * Counters refresh every 15 s (revalidation). POST intent=seen with ids marks those orders' actions seen
- * (transactionactiondetail/seen), which clears the action count; opening a detail does the same.
+ * (transactionactiondetail/seen), which clears the action count; opening a detail does the same. Above the
+ * tabs, the returns filed against the retailer with news it has not seen (RmaAlerts; opening the RMA clears one).
  */
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
@@ -13,12 +14,14 @@ import { markOrdersSeen } from "../../db/queries/order-seen";
 import { alertCounters, isOrderKindTab, listAlerts, ORDER_KIND_TABS, type OrderKindTab } from "../../db/queries/order-views/retailer-lists";
 import { alertsEmptyText, TRANSACTION_LABELS } from "../../domain/messages";
 import { OrderCardView, Pager } from "~/components/orders/OrderCard";
+import { RmaAlerts } from "~/components/rma/RmaAlerts";
 import ordersCss from "~/components/orders/orders.css";
 import { ALERTS_POLL_MS, useRevalidateEvery } from "~/components/orders/useRevalidateEvery";
 import { pageTitle } from "~/components/title";
 import { readFormData, requireRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { parseSubmission } from "~/utils/form.server";
+import { rmaAlerts } from "./__rma-list.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction = () => [{ title: pageTitle("Alerts") }];
@@ -47,7 +50,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const offset = Math.max(0, Math.min(1_000_000, Number.parseInt(url.searchParams.get("offset") ?? "0", 10) || 0));
   const limit = Math.max(1, Math.min(100, Number.parseInt(url.searchParams.get("limit") ?? "", 10) || 4));
   const page = await listAlerts(db, auth.retailer.id, { kind: tab, view, limit, offset });
-  return { view, tab, counters, page, now: Date.now() };
+  const returns = view === "pending" ? await rmaAlerts(db, auth.retailer.id) : { total: 0, items: [] };
+  return { view, tab, counters, page, returns, now: Date.now() };
 }
 
 /** intent=seen with the orders' ids (up to 500; what is not an id is left out). */
@@ -104,6 +108,7 @@ export default function Alerts() {
           {d.counters.unseen.total} new update{d.counters.unseen.total === 1 ? "" : "s"} waiting for you.
         </p>
       ) : null}
+      <RmaAlerts {...d.returns} />
       <nav className="order-tabs" role="tablist">
         {ORDER_KIND_TABS.map((t) => {
           const n = alertCount(d.counters, t);

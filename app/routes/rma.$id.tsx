@@ -7,7 +7,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { getOrderDetail } from "../../db/queries/order-views/order-detail";
-import { getRmaView } from "../../db/queries/rmas";
+import { getRmaView, markRmaSeenByPerpetrator } from "../../db/queries/rmas";
 import { displayRetailer } from "../../domain/anonymity";
 import { PAYMENT_QUEUED, RMA_CANCELLED_NOTHING_PAID, RMA_PRINTED_TEXTS } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
@@ -32,6 +32,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!rma || (rma.victimId !== me && rma.perpetratorId !== me)) throw new Response("Not found", { status: 404 });
   const detail = await getOrderDetail(db, rma.id, { retailerId: me, isStaff: false });
   const role = rma.victimId === me ? ("victim" as const) : ("perpetrator" as const);
+  // The perpetrator has now seen every step so far: its bell alert goes (docs/product/screens.md, "Alerts").
+  if (role === "perpetrator" && !auth.user.isStaff) await markRmaSeenByPerpetrator(db, me, rma.id);
   return {
     // The victim's contact for the return is for staff and the victim only (anonymity, as everywhere).
     rma: role === "victim" ? rma : { ...rma, contact: { name: null, email: null, phone: null, packingSlipName: null } },

@@ -11,7 +11,7 @@
  *   transaction: the row, staff's decisions on the lines, the actions, the notices' outbox rows); a late
  *   write of an earlier step changes nothing but adds its actions.
  */
-import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { ACTION } from "../../domain/action-codes";
 import { isChoice, RMA_REASON_OTHER, RMA_REASONS } from "../../domain/reasons";
@@ -19,7 +19,7 @@ import { receivedGoodsSide, rmaOrderInputOf, type RmaKind, type RmaOrderInput } 
 import { rmaNumber } from "../../domain/cart";
 import { RMA_DISPLAY_STATUS, TRANSACTION_TYPE, rmaActionNeeded } from "../../domain/states";
 import type { Db } from "../client";
-import { orderContributions, orders, payments, products, productVariations, uploads } from "../schema";
+import { orderActions, orderContributions, orders, payments, products, productVariations, uploads } from "../schema";
 import type { DbOrTx } from "./listings";
 import { recordStep, shipmentsFollow, type OrderNoticeWrite, type StaffNoticeWrite } from "./order-steps";
 import { orderPage } from "./order-views/shared";
@@ -399,12 +399,12 @@ export interface RetailerRmaRow {
 export async function listRetailerRmas(
   db: DbOrTx,
   retailerId: number,
-  opts: { filter?: RetailerRmaFilter; limit?: number; offset?: number } = {},
+  opts: { filter?: RetailerRmaFilter; limit?: number; offset?: number; alerts?: boolean } = {},
 ): Promise<{ items: RetailerRmaRow[]; total: number; limit: number; offset: number }> {
   const stages = RETAILER_RMA_FILTERS[opts.filter ?? "all"];
   const where = and(
     eq(orders.transactionType, TRANSACTION_TYPE.RMA),
-    or(eq(orders.providerId, retailerId), eq(orders.receiverId, retailerId)),
+    opts.alerts ? unseenByPerpetratorSql(retailerId) : or(eq(orders.providerId, retailerId), eq(orders.receiverId, retailerId)),
     stages ? inArray(orders.stage, [...stages]) : undefined,
   );
   const original = alias(orders, "original");
@@ -447,6 +447,36 @@ function retailerRmaRow(
     createdAt: r.createdAt.toISOString(),
     modifiedAt: r.modifiedAt.toISOString(),
   };
+}
+
+/**
+ * The perpetrator's bell (docs/product/screens.md, "Alerts"): an RMA filed against the retailer with a step it
+ * has not seen (the victim's request, staff's decision, the return's carrier scans, the settlement). An RMA's
+ * actions are marked seen by its perpetrator only (markRmaSeenByPerpetrator), so the victim opening the RMA
+ * never clears the other side's alert.
+ */
+function unseenByPerpetratorSql(retailerId: number): SQL {
+  return and(
+    eq(orders.receiverId, retailerId),
+    sql`EXISTS (SELECT 1 FROM ${orderActions} WHERE ${orderActions.orderId} = ${orders.id} AND ${orderActions.seenAt} IS NULL AND ${orderActions.role} <> 'receiver')`,
+  )!;
+}
+
+/** The perpetrator opened its RMA: every step so far is seen (its bell alert goes). Returns the number marked. */
+export async function markRmaSeenByPerpetrator(db: DbOrTx, retailerId: number, rmaId: number, at: Date = new Date()): Promise<number> {
+  const rows = await db
+    .update(orderActions)
+    .set({ seenAt: at })
+    .where(
+      and(
+        eq(orderActions.orderId, rmaId),
+        isNull(orderActions.seenAt),
+        ne(orderActions.role, "receiver"),
+        sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.id} = ${rmaId} AND ${orders.transactionType} = ${TRANSACTION_TYPE.RMA} AND ${orders.receiverId} = ${retailerId})`,
+      ),
+    )
+    .returning({ id: orderActions.id });
+  return rows.length;
 }
 
 /** Undoes an RMA whose workflow could not be started (the victim may send it again): its row, lines and pictures' hold. */

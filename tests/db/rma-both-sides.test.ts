@@ -4,10 +4,14 @@
  * the other party's id, the original order's number, and what the viewer is refunded or charged once staff
  * decided; the status filter and the pages; an outsider sees none.
  */
+import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
-import { listRetailerRmas, rmasOfOrderFor } from "../../db/queries/rmas";
+import { listRetailerRmas, markRmaSeenByPerpetrator, rmasOfOrderFor } from "../../db/queries/rmas";
+import { orders } from "../../db/schema";
+import { ACTION } from "../../domain/action-codes";
 import { uniqueToken } from "../factories";
-import { createRmaSides, DECIDED_LEDGER } from "../factories/rma-sides";
+import { addOrderAction } from "../factories/orders";
+import { createRmaSides, createSwapRmaSides, DECIDED_LEDGER } from "../factories/rma-sides";
 import { openTestDb } from "./helpers";
 
 const handle = openTestDb(2);
@@ -53,6 +57,53 @@ describe("listRetailerRmas", () => {
     const second = await listRetailerRmas(db, f.sellerId, { limit: 3, offset: 3 });
     expect([first.items.length, second.items.length, first.total]).toEqual([3, 1, 4]);
     expect(new Set([...first.items, ...second.items].map((r) => r.id)).size).toBe(4);
+  });
+});
+
+describe("a swap whose two sides each filed an RMA", () => {
+  test("each side lists both: its own as victim, the other's as perpetrator", async () => {
+    const f = await createSwapRmaSides(db, uniqueToken().toUpperCase());
+    const [provider, receiver] = f.rmas;
+    const sides = async (retailerId: number) =>
+      (await listRetailerRmas(db, retailerId)).items
+        .map((r) => ({ id: r.id, role: r.role, otherId: r.otherId, rmaForId: r.rmaForId }))
+        .sort((a, b) => a.id - b.id);
+    expect(await sides(f.providerId)).toEqual([
+      { id: provider.id, role: "victim", otherId: f.receiverId, rmaForId: f.swap.id },
+      { id: receiver.id, role: "perpetrator", otherId: f.receiverId, rmaForId: f.swap.id },
+    ]);
+    expect(await sides(f.receiverId)).toEqual([
+      { id: provider.id, role: "perpetrator", otherId: f.providerId, rmaForId: f.swap.id },
+      { id: receiver.id, role: "victim", otherId: f.providerId, rmaForId: f.swap.id },
+    ]);
+    // The swap's page links each side to both RMAs of the order.
+    expect((await rmasOfOrderFor(db, f.swap.id, f.providerId)).map((r) => [r.id, r.role])).toEqual([
+      [provider.id, "victim"],
+      [receiver.id, "perpetrator"],
+    ]);
+  });
+});
+
+describe("the perpetrator's RMA alerts", () => {
+  test("an unseen step of an RMA filed against the retailer alerts it until it opens the RMA; the victim's visit clears nothing", async () => {
+    const f = await createRmaSides(db, uniqueToken().toUpperCase());
+    const [rma] = await db.select().from(orders).where(eq(orders.id, f.rmas[0].id));
+    const alerts = async (retailerId: number) => (await listRetailerRmas(db, retailerId, { alerts: true })).items.map((r) => r.id);
+    expect(await alerts(f.sellerId)).toEqual([]);
+    await addOrderAction(db, rma, { code: ACTION.RMA_REQUESTED, role: "provider" });
+    expect(await alerts(f.sellerId)).toEqual([rma.id]);
+    // The victim has no alert of its own RMA and cannot mark the perpetrator's seen.
+    expect(await alerts(f.buyerId)).toEqual([]);
+    expect(await markRmaSeenByPerpetrator(db, f.buyerId, rma.id)).toBe(0);
+    expect(await alerts(f.sellerId)).toEqual([rma.id]);
+    expect(await markRmaSeenByPerpetrator(db, f.sellerId, rma.id)).toBe(1);
+    expect(await alerts(f.sellerId)).toEqual([]);
+    // Staff's decision is news again; the perpetrator's own steps are not.
+    await addOrderAction(db, rma, { code: ACTION.PAYMENT_CAPTURED, role: "receiver" });
+    expect(await alerts(f.sellerId)).toEqual([]);
+    await addOrderAction(db, rma, { code: ACTION.RMA_APPROVED, role: "staff" });
+    expect(await alerts(f.sellerId)).toEqual([rma.id]);
+    expect(await alerts(f.outsiderId)).toEqual([]);
   });
 });
 

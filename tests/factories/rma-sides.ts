@@ -6,6 +6,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { orderContributions, orders } from "../../db/schema";
+import { createRma } from "../../db/queries/rmas";
+import { TRANSACTION_TYPE } from "../../domain/states";
 import { createBrand, createCollection, createProduct, createRetailer, SIZE_RUNS } from "./index";
 import { createOrderAt, createRmaOf } from "./orders";
 
@@ -81,4 +83,71 @@ async function decide(db: Db, rmaId: number): Promise<void> {
       modifiedAt: new Date(),
     })
     .where(eq(orders.id, rmaId));
+}
+
+/** A delivered swap between two retailers in which each side filed an RMA of the goods it received. */
+export interface SwapRmaSides {
+  providerId: number;
+  receiverId: number;
+  swap: { id: number; externalId: string };
+  /** The provider's RMA (victim: the provider), then the receiver's. */
+  rmas: { id: number; externalId: string }[];
+}
+
+export async function createSwapRmaSides(
+  db: Db,
+  tok: string,
+  users: { provider?: { email: string; storeName: string }; receiver?: { email: string; storeName: string } } = {},
+): Promise<SwapRmaSides> {
+  const brand = await createBrand(db, { name: `SwapRma ${tok}` });
+  const col = await createCollection(db, { brandId: brand.id });
+  const prod = await createProduct(db, { collectionId: col.id, sku: `SW${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2000, colors: 2 });
+  const retailer = async (u?: { email: string; storeName: string }) =>
+    (await createRetailer(db, { payout: true, ...(u ? { storeName: u.storeName, user: { email: u.email } } : {}) })).retailer.id;
+  const providerId = await retailer(users.provider);
+  const receiverId = await retailer(users.receiver);
+  const { order } = await createOrderAt(db, "delivered", {
+    providerId,
+    receiverId,
+    transactionType: TRANSACTION_TYPE.SWAP,
+    lines: [{ variationId: prod.variations[0].id, sizes: { S: 2 } }],
+    deliveredAt: new Date(Date.now() - 3_600_000),
+  });
+  // The receiver's side of the swap: the goods the provider received.
+  await db.insert(orderContributions).values({
+    orderId: order.id,
+    side: "receiver",
+    type: "goods",
+    variationId: prod.variations[1].id,
+    units: { M: 2 },
+    quantity: 2,
+    unitPriceCents: 2000,
+    valueCents: 4000,
+  });
+  const contact = {
+    name: `Contact ${tok}`,
+    email: `swap-rma-${tok.toLowerCase()}@example.test`,
+    phone: "555-0102",
+    packingSlipName: "Slip",
+  };
+  const lines = await db
+    .select({ id: orderContributions.id, side: orderContributions.side })
+    .from(orderContributions)
+    .where(eq(orderContributions.orderId, order.id));
+  const rmas = [];
+  // Each side returns one unit of what it received: the provider the receiver's goods, the receiver the provider's.
+  for (const [victimId, received] of [
+    [providerId, "receiver"],
+    [receiverId, "provider"],
+  ] as const) {
+    const r = await createRma(db, {
+      orderId: order.id,
+      victimId,
+      contact,
+      lines: [{ sourceId: lines.find((l) => l.side === received)!.id, quantity: 1, reason: 2 }],
+      workflowIdFor: (id) => `test-rma:${id}`,
+    });
+    rmas.push({ id: r.rmaId, externalId: r.externalId });
+  }
+  return { providerId, receiverId, swap: { id: order.id, externalId: order.externalId }, rmas };
 }

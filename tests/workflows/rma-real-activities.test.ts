@@ -23,6 +23,7 @@ import { createRma, RmaRequestRefused } from "../../db/queries/rmas";
 import { listOrderShipments } from "../../db/queries/shipments";
 import { orderContributions, outboxEmails, retailers } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
+import { formatCents } from "../../domain/money";
 import { rmaSettlement } from "../../domain/rma-money";
 import { CARD_ON_FILE_WORKFLOW_TYPE, cardOnFileWorkflowId } from "../../workflows/card/contract";
 import type { cardOnFileWorkflow } from "../../workflows/card/workflow";
@@ -231,6 +232,13 @@ describe("RMA workflow with the real activities", () => {
     expect(toSeller.map((m) => m.kind)).toEqual(expect.arrayContaining(["rma:rma_requested_perpetrator", "rma:rma_approved_ship_return"]));
     for (const m of toSeller) expect(m.bodyText).toContain(`/rma/${start.rmaId}`);
     expect(toSeller.find((m) => m.kind === "rma:rma_requested_perpetrator")?.bodyText).toContain(`retailer-00${buyerId}`);
+    // Staff's decision tells the perpetrator what it will be charged, the victim what it gets back.
+    expect(toSeller.find((m) => m.kind === "rma:rma_approved_ship_return")?.bodyText).toContain(
+      `You will be charged ${formatCents(expected.perpetratorChargeCents)} once the return is delivered.`,
+    );
+    expect(mails.find((m) => m.kind === "rma:rma_approved_ship_return" && m.toEmail !== sellerAddress)?.bodyText).toContain(
+      `You will get back ${formatCents(expected.victimRefundCents)}.`,
+    );
     const names = await db.select({ name: retailers.storeName }).from(retailers).where(eq(retailers.id, sellerId));
     for (const m of mails) expect(`${m.subject}${m.bodyText}`).not.toContain(names[0].name);
   });
