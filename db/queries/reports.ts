@@ -7,6 +7,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import type postgres from "postgres";
 import type { Db } from "../client";
 import { salesReps } from "../schema";
+import { formatSortableDate, formatSortableDateTime } from "../../domain/date-format";
 
 /** A report: its CSV columns (in order) and its rows as an async iterable of batches. */
 export type ReportSource = { columns: string[]; batches: AsyncIterable<Record<string, unknown>[]> };
@@ -34,6 +35,26 @@ function cursor(db: Db, query: (q: postgres.Sql) => postgres.PendingQuery<postgr
   return query(client(db)).cursor(BATCH) as AsyncIterable<Record<string, unknown>[]>;
 }
 
+/**
+ * Dates a person reads are written by the one formatter (domain/date-format.ts) in the marketplace zone, not by
+ * the database: the rows' instants are formatted here, batch by batch.
+ */
+/** A `created` cell selected as epoch milliseconds (a float8 the driver reads as a number, whatever its timestamp parsing). */
+const instantOf = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(Number(v)));
+
+async function* formatCells(
+  batches: AsyncIterable<Record<string, unknown>[]>,
+  formats: Record<string, (v: unknown) => string>,
+): AsyncIterable<Record<string, unknown>[]> {
+  for await (const batch of batches) {
+    yield batch.map((row) => {
+      const out = { ...row };
+      for (const [k, f] of Object.entries(formats)) out[k] = f(row[k]);
+      return out;
+    });
+  }
+}
+
 /** Every shipment created in [from, to) with the value its sender declared and the carrier's tracking; times in `timeZone` (MARKETPLACE_TZ). */
 export function shipmentInsuranceReport(db: Db, range: { from: Date; to: Date }, timeZone: string): ReportSource {
   return {
@@ -54,12 +75,13 @@ export function shipmentInsuranceReport(db: Db, range: { from: Date; to: Date },
       "units",
       "declared_value",
     ],
-    batches: cursor(
-      db,
-      (q) => q`
+    batches: formatCells(
+      cursor(
+        db,
+        (q) => q`
         select s.id as shipment_id, o.external_id as order_id,
           case o.transaction_type when 1 then 'Sale' when 2 then 'Swap' else 'RMA' end as transaction_type,
-          to_char(s.created_at at time zone ${timeZone}, 'YYYY-MM-DD HH24:MI:SS') as created,
+          (extract(epoch from s.created_at) * 1000)::float8 as created,
           s.carrier, coalesce(s.tracking_number, '') as tracking_number, s.status,
           s.sender_id, rs.store_name as sender_store, rs.state as sender_state,
           s.receiver_id, rr.store_name as receiver_store, rr.state as receiver_state,
@@ -77,11 +99,18 @@ export function shipmentInsuranceReport(db: Db, range: { from: Date; to: Date },
         ) g on true
         where s.created_at >= ${range.from.toISOString()}::timestamptz and s.created_at < ${range.to.toISOString()}::timestamptz
         order by s.created_at, s.id`,
+      ),
+      { created: (v) => formatSortableDateTime(instantOf(v), timeZone) },
     ),
   };
 }
 
-/** Per calendar month (in `timeZone`, MARKETPLACE_TZ) of order creation: counts by type, gross value and fees of traded orders, trading retailers. */
+/**
+ * Per calendar month (in `timeZone`, MARKETPLACE_TZ) of order creation: counts by type, gross value and fees of
+ * traded orders, trading retailers. The months are buckets the database groups by, so it writes them: the
+ * instant's wall clock in the same zone (`at time zone`), as YYYY-MM — what formatMonth (domain/date-format.ts)
+ * writes for it (tests/db/reports.test.ts compares the two on month boundaries).
+ */
 export function monthlyMetricsReport(db: Db, timeZone: string): ReportSource {
   return {
     columns: ["month", "orders", "swaps", "rmas", "traded_orders", "gross_value", "fees", "active_retailers", "new_retailers"],
@@ -163,14 +192,17 @@ export function brandInventoryReport(db: Db): ReportSource {
 export function retailerBrandsReport(db: Db, timeZone: string): ReportSource {
   return {
     columns: ["retailer_id", "store_name", "city", "state", "retailer_status", "brand_id", "brand", "status", "created"],
-    batches: cursor(
-      db,
-      (q) => q`
+    batches: formatCells(
+      cursor(
+        db,
+        (q) => q`
         select r.id as retailer_id, r.store_name, r.city, r.state, r.status::text as retailer_status,
           b.id as brand_id, b.display_name as brand, rb.status,
-          to_char(rb.created_at at time zone ${timeZone}, 'YYYY-MM-DD') as created
+          (extract(epoch from rb.created_at) * 1000)::float8 as created
         from retailer_brands rb join retailers r on r.id = rb.retailer_id join brands b on b.id = rb.brand_id
         order by r.id, b.display_name`,
+      ),
+      { created: (v) => formatSortableDate(instantOf(v), timeZone) },
     ),
   };
 }

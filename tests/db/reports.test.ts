@@ -14,7 +14,8 @@ import {
   retailersNear,
   shipmentInsuranceReport,
 } from "../../db/queries/reports";
-import { orders, retailerBrands } from "../../db/schema";
+import { orders, retailerBrands, shipments } from "../../db/schema";
+import { formatMonth, formatSortableDateTime } from "../../domain/date-format";
 import { listRetailersPage } from "../../db/queries/retailer-admin";
 import { csvResponse } from "../../app/utils/csv.server";
 import {
@@ -53,6 +54,38 @@ describe('CSV reports in the marketplace time zone (docs/product/windows.md, "Ti
     expect(await created("America/Los_Angeles")).toBe("2026-02-28");
     expect(await created("America/New_York")).toBe("2026-03-01");
     expect(await created("UTC")).toBe("2026-03-01");
+  });
+
+  it("write the cells with the one formatter (domain/date-format.ts); the monthly buckets are its months", async () => {
+    const tok = uniqueToken();
+    const brand = await createBrand(db, { name: `TZ Cells ${tok}` });
+    const col = await createCollection(db, { brandId: brand.id });
+    const p = await createProduct(db, { collectionId: col.id, sku: `TC${tok}`, sizes: SIZE_RUNS.apparel, colors: 1 });
+    const { retailer: a } = await createRetailer(db, { storeName: `TZ Cells A ${tok}` });
+    const { retailer: b } = await createRetailer(db, { storeName: `TZ Cells B ${tok}` });
+    // 05:30:07 UTC on 1 January 2031: 21:30:07 on 31 December 2030 in Los Angeles, 00:30:07 on 1 January in New York.
+    const at = new Date("2031-01-01T05:30:07.000Z");
+    const order = await createOrder(db, {
+      providerId: a.id,
+      receiverId: b.id,
+      statename: "ship_order",
+      createdAt: at,
+      lines: [{ variationId: p.variations[0].id, sizes: { S: 1 } }],
+    });
+    const ship = await addShipment(db, order.order, { trackingNumber: `TZ${tok.toUpperCase()}` });
+    await db.update(shipments).set({ createdAt: at }).where(eq(shipments.id, ship.id));
+    const range = { from: new Date("2030-12-30T00:00:00Z"), to: new Date("2031-01-03T00:00:00Z") };
+    for (const zone of ["America/Los_Angeles", "America/New_York", "UTC"]) {
+      const ins = await read(csvResponse("s.csv", shipmentInsuranceReport(db, range, zone)));
+      expect(ins.records.find((r) => r.shipment_id === String(ship.id))?.created).toBe(formatSortableDateTime(at, zone));
+      const months = (await read(csvResponse("m.csv", monthlyMetricsReport(db, zone)))).records.map((r) => r.month);
+      expect(months).toContain(formatMonth(at, zone));
+    }
+    expect(formatSortableDateTime(at, "America/Los_Angeles")).toBe("2030-12-31 21:30:07");
+    expect(formatMonth(at, "America/Los_Angeles")).toBe("2030-12");
+    expect(formatMonth(at, "America/New_York")).toBe("2031-01");
+    const laMonths = (await read(csvResponse("m.csv", monthlyMetricsReport(db, "America/Los_Angeles")))).records.map((r) => r.month);
+    expect(laMonths).not.toContain("2031-01");
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, formatDateTime } from "../../../domain/date-format";
+import { formatDate, formatDateTime, formatMonth, formatSortableDate, formatSortableDateTime } from "../../../domain/date-format";
 
 // docs/product/windows.md, "Time zone": dates MM/DD/YYYY and date-times MM/DD/YYYY hh:mm:ss, in the marketplace
 // time zone (MARKETPLACE_TZ), whichever zone that is.
@@ -45,12 +45,19 @@ describe("formatDate / formatDateTime: one formatter, the zone a parameter", () 
     expect(formatDateTime(iso, zone)).toBe(dateTime);
     expect(formatDate(new Date(iso), zone)).toBe(date);
     expect(formatDateTime(iso, zone, { seconds: false })).toBe(dateTime.slice(0, -3));
+    // The CSVs' sortable forms are the same wall clock.
+    const [mm, dd, yyyy] = date.split("/");
+    expect(formatSortableDate(iso, zone)).toBe(`${yyyy}-${mm}-${dd}`);
+    expect(formatSortableDateTime(iso, zone)).toBe(`${yyyy}-${mm}-${dd} ${dateTime.slice(11)}`);
+    expect(formatMonth(iso, zone)).toBe(`${yyyy}-${mm}`);
   });
 
   it("shows nothing for a missing or unreadable date", () => {
     for (const v of [null, undefined, "", "not a date", new Date(Number.NaN)]) {
       expect(formatDate(v, NY)).toBe("");
       expect(formatDateTime(v, LA)).toBe("");
+      expect(formatSortableDateTime(v, LA)).toBe("");
+      expect(formatMonth(v, NY)).toBe("");
     }
   });
 
