@@ -248,6 +248,7 @@ function Panel({ d, a, errors }: { d: LoaderData; a: DetailActionData | undefine
         order={o}
         view={d.swap?.view ?? null}
         choices={d.swap?.choices ?? []}
+        listings={d.swap?.listings ?? null}
         error={firstError(errors) ?? null}
         cardErrors={errors}
         canRma={d.canRma}

@@ -3,9 +3,11 @@
  * both sides' goods, dues, whose move; for the provider's choice, the receiver's swap listings), and the
  * retailer commands, sent as updates to the swap's workflow. A refused command comes back as its message with a 4xx.
  *
- * Commands: choose (the provider's choice from the receiver's swap listings, units.<listingId>.<size>),
- * approve (optional call_it_even; changed quantities lines.<side>.<i>.<size> are "Submit Response", a
- * modification), remove:<side>.<i> (one line; refused -> "Summary is restored"), decline (reason),
+ * Commands: choose (the provider's choice from the receiver's swap listings, units.<listingId>.<size>; again
+ * while the swap waits on the provider's approval), approve (optional call_it_even; changed quantities
+ * lines.<side>.<i>.<size> and lines added add.<side>.<listingId>.<size> are "Submit Response", a
+ * modification: lowered, or raised up to the units the listing still has, ADR 0025; past them refused with
+ * its message and a 400, nothing sent), remove:<side>.<i> (one line; refused -> "Summary is restored"), decline (reason),
  * call_it_even / accept_decline (the last chance after a decline over money), pay (Make Payment with a card),
  * cancel_shipment (reason; this side's parcel while its pickup is scheduled).
  */
@@ -15,7 +17,7 @@ import { recordedSwapView, swapChoices, type SwapChoice } from "../../db/queries
 import type { OrderDetail } from "../../db/queries/order-views/order-detail";
 import { CANCEL_SHIPMENT_REASONS, SWAP_DECLINE_REASONS } from "../../domain/reasons";
 import { SWAP_SUMMARY_RESTORED } from "../../domain/messages";
-import { BUY_STATES, SWAP_OPEN_STATES, SWAP_STATES, type Role } from "../../domain/states";
+import { BUY_STATES, SWAP_OPEN_STATES, SWAP_STATES, isMoveOf, type Role } from "../../domain/states";
 import {
   acceptDeclineUpdate,
   approveSwapUpdate,
@@ -47,8 +49,22 @@ import {
 
 export interface SwapPanelData {
   view: SwapView | null;
-  /** The provider choosing: the receiver's swap listings of the brand. */
+  /** The provider choosing (or choosing again while the swap waits on its approval): the receiver's swap listings of the brand. */
   choices: SwapChoice[];
+  /**
+   * On the viewer's move in the negotiation: each side's active swap listings of the brand (a line's units
+   * may be raised up to its listing's; a listing not in the swap may be added to its owner's side).
+   */
+  listings: Record<Role, SwapChoice[]> | null;
+}
+
+/** Each side's active swap listings of the swap's brand, as they stand (docs/product/orders.md, "Swap"). */
+async function sideListings(order: OrderDetail): Promise<Record<Role, SwapChoice[]>> {
+  const [provider, receiver] = await Promise.all([
+    swapChoices(db, order.providerId, order.brandId),
+    swapChoices(db, order.receiverId, order.brandId),
+  ]);
+  return { provider, receiver };
 }
 
 /**
@@ -60,11 +76,18 @@ export async function swapPanelData(order: OrderDetail): Promise<SwapPanelData |
   if (!order.role || !SWAP_OPEN_STATES.includes(order.statename)) return null;
   const recorded = (await recordedSwapView(db, order.id)) as SwapView | null;
   // A draft not checked out yet has no terms to ask for: its panel links to checkout.
-  if (!recorded && order.statename === BUY_STATES.COMPLETE_ORDER_CHECKOUT) return { view: null, choices: [] };
+  if (!recorded && order.statename === BUY_STATES.COMPLETE_ORDER_CHECKOUT) return { view: null, choices: [], listings: null };
   const read = recorded ?? (await readSwapView(order));
   const view = read === "gone" ? null : read;
-  const choosing = order.role === "provider" && order.statename === SWAP_STATES.PROVIDER_CHOOSE_ITEMS;
-  return { view, choices: choosing ? await swapChoices(db, order.receiverId, order.brandId) : [] };
+  const myMove = isMoveOf(order.actionNeeded, order.role);
+  const choosing =
+    order.role === "provider" &&
+    myMove &&
+    (order.statename === SWAP_STATES.PROVIDER_CHOOSE_ITEMS || order.statename === SWAP_STATES.PROVIDER_APPROVE);
+  const negotiating = myMove && (order.statename === SWAP_STATES.PROVIDER_APPROVE || order.statename === SWAP_STATES.RECEIVER_APPROVE);
+  const listings = negotiating ? await sideListings(order) : null;
+  const choices = choosing ? (listings?.receiver ?? (await swapChoices(db, order.receiverId, order.brandId))) : [];
+  return { view, choices, listings };
 }
 
 /**
@@ -159,46 +182,110 @@ function chosenUnits(form: FormData): Map<number, Record<string, number>> | null
 }
 
 type LineWrite = { listingId: number | null; variationId: number; sizes: Record<string, number> };
+type Modification = { providerLines: LineWrite[]; receiverLines: LineWrite[] };
+
+/** A whole number of units as a form field holds it (0-9999; empty is 0), or null. */
+function unitsOf(raw: FormDataEntryValue): number | null {
+  if (typeof raw !== "string" || !/^\d{0,4}$/.test(raw.trim())) return null;
+  return raw.trim() === "" ? 0 : Number(raw.trim());
+}
+
+/**
+ * The posted quantities over the swap's terms (ADR 0025): lines.<side>.<index>.<size> sets a size of a line
+ * of the swap (lowered, raised, or a size of its listing it did not have); add.<side>.<listingId>.<size> adds
+ * units of an active swap listing of that side not in the swap. "invalid" for quantities that are not whole
+ * numbers.
+ */
+function postedSides(view: SwapView, form: FormData, listed: Record<Role, SwapChoice[]>): Record<Role, LineWrite[]> | "invalid" {
+  const sides: Record<Role, LineWrite[]> = {
+    provider: view.provider.lines.map((l) => ({ listingId: l.listingId, variationId: l.variationId as number, sizes: { ...l.sizes } })),
+    receiver: view.receiver.lines.map((l) => ({ listingId: l.listingId, variationId: l.variationId as number, sizes: { ...l.sizes } })),
+  };
+  for (const [key, raw] of form.entries()) {
+    const line = /^lines\.(provider|receiver)\.(\d{1,3})\.([^.]{1,20})$/.exec(key);
+    const add = /^add\.(provider|receiver)\.(\d{1,10})\.([^.]{1,20})$/.exec(key);
+    if (!line && !add) continue;
+    const n = unitsOf(raw);
+    if (n === null) return "invalid";
+    if (line) {
+      const target = sides[line[1] as Role][Number(line[2])];
+      if (target) target.sizes[line[3]] = n;
+      continue;
+    }
+    if (!add || n === 0) continue;
+    const side = sides[add[1] as Role];
+    const listingId = Number(add[2]);
+    let target = side.find((l) => l.listingId === listingId);
+    if (!target) {
+      // A listing no longer offered keeps its variation unknown: the raise check below refuses it.
+      const variationId = listed[add[1] as Role].find((c) => c.listingId === listingId)?.variationId ?? 0;
+      target = { listingId, variationId, sizes: {} };
+      side.push(target);
+    }
+    target.sizes[add[3]] = (target.sizes[add[3]] ?? 0) + n;
+  }
+  for (const r of ["provider", "receiver"] as const)
+    for (const l of sides[r]) l.sizes = Object.fromEntries(Object.entries(l.sizes).filter(([, n]) => n > 0));
+  sides.provider = sides.provider.filter((l) => Object.keys(l.sizes).length > 0);
+  sides.receiver = sides.receiver.filter((l) => Object.keys(l.sizes).length > 0);
+  return sides;
+}
+
+/**
+ * The first raise past what a listing still lists (a line's size above its units in the swap, or a line
+ * added), as the message the side reads; null when every raise is within its listing.
+ */
+function pastListed(view: SwapView, sides: Record<Role, LineWrite[]>, listed: Record<Role, SwapChoice[]>): string | null {
+  for (const r of ["provider", "receiver"] as const) {
+    for (const l of sides[r]) {
+      const before = view[r].lines.find((x) => x.listingId === l.listingId)?.sizes ?? {};
+      const listing = listed[r].find((c) => c.listingId === l.listingId);
+      for (const [size, n] of Object.entries(l.sizes)) {
+        if (n <= (before[size] ?? 0)) continue;
+        const left = listing?.sizes[size] ?? 0;
+        if (n > left) return `${SWAP_ERRORS.more_than_listed} Size ${size}: ${left} listed, you asked for ${n}.`;
+      }
+    }
+  }
+  return null;
+}
+
+const sameLines = (a: LineWrite[], b: SwapView["provider"]["lines"]) =>
+  JSON.stringify(a.map((l) => [l.listingId, l.sizes])) === JSON.stringify(b.map((l) => [l.listingId, l.sizes]));
 
 /**
  * The modification a form asks for, against the swap's terms as its workflow holds them: the posted
- * quantities (lines.<side>.<index>.<size>), or one line removed. Null when nothing changes; "invalid" for
- * quantities that are not whole numbers; "unavailable" when the workflow cannot be asked.
+ * quantities and additions, or one line removed. Null when nothing changes; a refusal (with its message) for
+ * quantities that are not whole numbers or a raise past the units listed; "unavailable" when the workflow
+ * cannot be asked.
  */
 async function modifiedLines(
   order: OrderDetail,
   form: FormData | null,
   remove: { side: Role; index: number } | null,
   deadline: number,
-): Promise<{ providerLines: LineWrite[]; receiverLines: LineWrite[] } | null | "invalid" | "unavailable" | "gone"> {
+): Promise<Modification | null | { refused: SwapOutcome } | "unavailable" | "gone"> {
   // The terms are waited for until the click's deadline (a worker restarting answers in seconds).
   const view = await readSwapView(order, deadline - Date.now());
   // Without the terms a change cannot be told from an approval: nothing is sent.
   if (view === "gone") return "gone";
   if (!view) return "unavailable";
-  let changed = false;
-  const sides: Record<Role, LineWrite[]> = { provider: [], receiver: [] };
-  for (const side of ["provider", "receiver"] as const) {
-    for (const [i, l] of view[side].lines.entries()) {
-      if (remove && remove.side === side && remove.index === i) {
-        changed = true;
-        continue;
-      }
-      const sizes: Record<string, number> = {};
-      for (const [size, n] of Object.entries(l.sizes)) {
-        const raw = form?.get(`lines.${side}.${i}.${size}`);
-        if (typeof raw !== "string") {
-          sizes[size] = n;
-          continue;
-        }
-        if (!/^\d{1,4}$/.test(raw.trim())) return "invalid";
-        sizes[size] = Number(raw.trim());
-        if (sizes[size] !== n) changed = true;
-      }
-      sides[side].push({ listingId: l.listingId, variationId: l.variationId as number, sizes });
-    }
+  if (remove) {
+    const lines = (r: Role) =>
+      view[r].lines
+        .filter((_, i) => !(remove.side === r && remove.index === i))
+        .map((l) => ({ listingId: l.listingId, variationId: l.variationId as number, sizes: l.sizes }));
+    const out = { providerLines: lines("provider"), receiverLines: lines("receiver") };
+    return out.providerLines.length + out.receiverLines.length < view.provider.lines.length + view.receiver.lines.length ? out : null;
   }
-  return changed ? { providerLines: sides.provider, receiverLines: sides.receiver } : null;
+  if (!form) return null;
+  const listed = await sideListings(order);
+  const sides = postedSides(view, form, listed);
+  if (sides === "invalid") return { refused: invalid(SWAP_ERRORS.invalid_units) };
+  if (sameLines(sides.provider, view.provider.lines) && sameLines(sides.receiver, view.receiver.lines)) return null;
+  const past = pastListed(view, sides, listed);
+  if (past) return { refused: invalid(past) };
+  return { providerLines: sides.provider, receiverLines: sides.receiver };
 }
 
 /**
@@ -237,7 +324,7 @@ export async function handleSwapAction(order: OrderDetail, form: FormData, actor
       const changed = await modifiedLines(order, form, null, deadline);
       if (changed === "unavailable") return unavailable;
       if (changed === "gone") return moved;
-      if (changed === "invalid") return invalid(SWAP_ERRORS.invalid_units);
+      if (changed && "refused" in changed) return changed.refused;
       if (changed) return sendOrderCommand("swap", order, modifySwapUpdate, { ...by, ...changed }, restOf(deadline));
       return sendOrderCommand("swap", order, approveSwapUpdate, { ...by, callItEven: p.value.call_it_even }, restOf(deadline));
     }
@@ -248,7 +335,7 @@ export async function handleSwapAction(order: OrderDetail, form: FormData, actor
       const changed = await modifiedLines(order, null, { side: target[1] as Role, index: Number(target[2]) }, deadline);
       if (changed === "unavailable") return unavailable;
       if (changed === "gone") return moved;
-      if (!changed || changed === "invalid") return invalid(SWAP_SUMMARY_RESTORED);
+      if (!changed || "refused" in changed) return invalid(SWAP_SUMMARY_RESTORED);
       const out = await sendOrderCommand("swap", order, modifySwapUpdate, { ...by, ...changed }, restOf(deadline));
       return out.ok || out.code === "unavailable" || out.code === "timeout" ? out : { ...out, message: SWAP_SUMMARY_RESTORED };
     }

@@ -246,6 +246,36 @@ describe("swap money and carrier", () => {
   });
 });
 
+describe("what a modification reads (swapListedUnits, ADR 0025)", () => {
+  test("each listing's owner, units, price and whether it is still an active swap listing; a listing gone is left out", async () => {
+    const f = await swapFixture();
+    await db.update(listings).set({ listingType: "swap", status: "active" }).where(eq(listings.id, f.p.listing.id));
+    await db.update(listings).set({ listingType: "swap", status: "payoutneeded" }).where(eq(listings.id, f.r.listing.id));
+    const read = await acts.swapListedUnits({ orderId: f.orderId, listingIds: [f.r.listing.id, f.p.listing.id, 2_000_000_000] });
+    expect(read).toEqual(
+      [
+        {
+          listingId: f.p.listing.id,
+          retailerId: f.providerId,
+          variationId: f.p.variation.id,
+          swappable: true,
+          sizes: { S: 2, M: 3 },
+          unitPriceCents: f.p.priceCents,
+        },
+        {
+          listingId: f.r.listing.id,
+          retailerId: f.receiverId,
+          variationId: f.r.variation.id,
+          swappable: false,
+          sizes: { L: 4, XL: 1 },
+          unitPriceCents: f.r.priceCents,
+        },
+      ].sort((a, b) => a.listingId - b.listingId),
+    );
+    expect(await acts.swapListedUnits({ orderId: f.orderId, listingIds: [] })).toEqual([]);
+  });
+});
+
 describe("the last unit", () => {
   test("two swaps and a purchase racing for the last unit of a listing (each swap taking both sides' goods at once): exactly one wins, stock never below 0, a loser takes nothing", async () => {
     for (let round = 0; round < 5; round++) {

@@ -35,6 +35,8 @@ interface Props {
   now?: number;
   view: SwapView | null;
   choices: SwapChoice[];
+  /** On this side's move in the negotiation: each side's active swap listings of the brand (raise up to, or add from). */
+  listings?: Record<Role, SwapChoice[]> | null;
   /** The last command's refusal, if it was one of this panel's. */
   error: string | null;
   /** The card fields' errors of a refused payment. */
@@ -98,7 +100,17 @@ function DeclineForm({ busy }: { busy: boolean }) {
   );
 }
 
-export function SwapPanel({ order, view, choices, error, cardErrors, canRma = false, myRma = null, now = Date.now() }: Props) {
+export function SwapPanel({
+  order,
+  view,
+  choices,
+  listings = null,
+  error,
+  cardErrors,
+  canRma = false,
+  myRma = null,
+  now = Date.now(),
+}: Props) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const role = order.role;
@@ -146,7 +158,25 @@ export function SwapPanel({ order, view, choices, error, cardErrors, canRma = fa
   if (choosing) return <ChooseForm choices={choices} busy={busy} status={status} errorBox={errorBox} />;
 
   if (s === SWAP_STATES.PROVIDER_APPROVE || s === SWAP_STATES.RECEIVER_APPROVE) {
-    return <ApproveForm view={view} role={role} busy={busy} errorBox={errorBox} styles={styleNames(order.lines)} />;
+    // The provider may choose again while the swap waits on its approval (its choice replaces the one before).
+    const again =
+      role === "provider" && s === SWAP_STATES.PROVIDER_APPROVE && choices.length > 0 ? (
+        <section data-testid="swap-choose-again">
+          <h3>Choose again from the other retailer's swap listings</h3>
+          <ChooseItemsForm choices={choices} busy={busy} chosen={view.receiver.lines} />
+        </section>
+      ) : null;
+    return (
+      <ApproveForm
+        view={view}
+        role={role}
+        busy={busy}
+        errorBox={errorBox}
+        styles={styleNames(order.lines)}
+        listings={listings}
+        extra={again}
+      />
+    );
   }
   return <RestOfPanel order={order} view={view} role={role} busy={busy} errorBox={errorBox} cardErrors={cardErrors} />;
 }
@@ -171,37 +201,44 @@ function ChooseForm({
       {choices.length === 0 ? (
         <p data-testid="swap-no-choices">The other retailer has no swap listings of this brand with units left.</p>
       ) : null}
-      <Form method="post" className="form-stack" data-testid="swap-choose-form">
-        <input type="hidden" name="intent" value="choose" />
-        {choices.map((c) => (
-          <fieldset key={c.listingId} className="field" data-testid="swap-choice">
-            <legend>
-              {c.productCode} {c.displayName} ({c.color}), {formatCents(c.unitPriceCents)} a unit
-            </legend>
-            {Object.entries(c.sizes)
-              .filter(([, n]) => n > 0)
-              .map(([size, n]) => (
-                <label key={size} style={{ marginRight: "1rem" }}>
-                  {size} (of {n}){" "}
-                  <input
-                    type="number"
-                    min={0}
-                    max={n}
-                    step={1}
-                    name={`units.${c.listingId}.${size}`}
-                    defaultValue=""
-                    style={{ width: "5rem" }}
-                  />
-                </label>
-              ))}
-          </fieldset>
-        ))}
-        <button type="submit" className="button" disabled={busy || choices.length === 0} data-testid="swap-choose">
-          Choose Items
-        </button>
-      </Form>
+      <ChooseItemsForm choices={choices} busy={busy} chosen={[]} />
       <DeclineForm busy={busy} />
     </div>
+  );
+}
+
+/** Units per size of each of the receiver's swap listings (prefilled with what is chosen now), "Choose Items". */
+function ChooseItemsForm({ choices, busy, chosen }: { choices: SwapChoice[]; busy: boolean; chosen: SwapView["receiver"]["lines"] }) {
+  return (
+    <Form method="post" className="form-stack" data-testid="swap-choose-form">
+      <input type="hidden" name="intent" value="choose" />
+      {choices.map((c) => (
+        <fieldset key={c.listingId} className="field" data-testid="swap-choice">
+          <legend>
+            {c.productCode} {c.displayName} ({c.color}), {formatCents(c.unitPriceCents)} a unit
+          </legend>
+          {Object.entries(c.sizes)
+            .filter(([, n]) => n > 0)
+            .map(([size, n]) => (
+              <label key={size} style={{ marginRight: "1rem" }}>
+                {size} (of {n}){" "}
+                <input
+                  type="number"
+                  min={0}
+                  max={n}
+                  step={1}
+                  name={`units.${c.listingId}.${size}`}
+                  defaultValue={chosen.find((l) => l.listingId === c.listingId)?.sizes[size] ?? ""}
+                  style={{ width: "5rem" }}
+                />
+              </label>
+            ))}
+        </fieldset>
+      ))}
+      <button type="submit" className="button" disabled={busy || choices.length === 0} data-testid="swap-choose">
+        Choose Items
+      </button>
+    </Form>
   );
 }
 
@@ -213,23 +250,34 @@ function styleNames(lines: Props["order"]["lines"]): Map<number, string> {
   return names;
 }
 
-/** Both sides' lines with their quantities (each side in turn may lower them or remove a line), approve, decline. */
+/**
+ * Both sides' lines with their quantities, then approve or decline. On its move a side may lower a quantity,
+ * raise it up to the units its listing still has (any size of the listing), remove a line, or add units of a
+ * listing not in the swap: its own (to give more) or the other side's (to ask for more); docs/product/orders.md
+ * "Swap", ADR 0025. The form is not held back by the browser: a raise past the units listed is answered by the
+ * server with its message.
+ */
 function ApproveForm({
   view,
   role,
   busy,
   errorBox,
   styles,
+  listings,
+  extra,
 }: {
   view: SwapView;
   role: Role;
   busy: boolean;
   errorBox: React.ReactNode;
   styles: Map<number, string>;
+  listings: Record<Role, SwapChoice[]> | null;
+  extra?: React.ReactNode;
 }) {
   const [edited, setEdited] = useState(false);
   const receiverHasValue = view.receiver.lines.length > 0;
   const differs = view.valuation.differenceCents > 0;
+  const mineOrTheirs = (side: Role) => (side === role ? "mine" : "theirs");
   return (
     <div className="order-panel" data-testid="swap-panel">
       {errorBox}
@@ -237,46 +285,56 @@ function ApproveForm({
         method="post"
         className="form-stack"
         data-testid="swap-approve-form"
+        noValidate
         // A changed quantity makes the answer a modification ("Submit Response"); calling it even does not.
         onChange={(e) => {
           if ((e.target as HTMLInputElement).name !== "call_it_even") setEdited(true);
         }}
       >
         {([role, other(role)] as const).map((side) => (
-          <fieldset key={side} className="field" data-testid={`swap-lines-${side === role ? "mine" : "theirs"}`}>
+          <fieldset key={side} className="field" data-testid={`swap-lines-${mineOrTheirs(side)}`}>
             <legend>{side === role ? "You give" : "You receive"}</legend>
-            {view[side].lines.map((l, i) => (
-              <div key={i} className="form-row" data-testid="swap-line">
-                <span data-testid="swap-line-style">{(l.variationId != null ? styles.get(l.variationId) : undefined) ?? "Style"}</span>{" "}
-                {Object.entries(l.sizes).map(([size, n]) => (
-                  <label key={size} style={{ marginRight: "1rem" }}>
-                    {size}{" "}
-                    <input
-                      type="number"
-                      min={0}
-                      max={n}
-                      step={1}
-                      name={`lines.${side}.${i}.${size}`}
-                      defaultValue={n}
-                      style={{ width: "5rem" }}
-                    />
-                  </label>
-                ))}
-                <span>{formatCents(l.unitPriceCents)} a unit</span>{" "}
-                <button
-                  type="submit"
-                  name="intent"
-                  value={`remove:${side}.${i}`}
-                  className="button button-small button-outline"
-                  disabled={busy}
-                  data-testid="swap-remove-line"
-                >
-                  Remove
-                </button>
-              </div>
-            ))}
+            {view[side].lines.map((l, i) => {
+              const listed = listings?.[side].find((c) => c.listingId === l.listingId)?.sizes ?? {};
+              const sizes = [...new Set([...Object.keys(l.sizes), ...Object.keys(listed).filter((k) => (listed[k] ?? 0) > 0)])];
+              return (
+                <div key={i} className="form-row" data-testid="swap-line">
+                  <span data-testid="swap-line-style">{(l.variationId != null ? styles.get(l.variationId) : undefined) ?? "Style"}</span>{" "}
+                  {sizes.map((size) => (
+                    <label key={size} style={{ marginRight: "1rem" }}>
+                      {size}
+                      {listings ? ` (of ${Math.max(listed[size] ?? 0, l.sizes[size] ?? 0)} listed)` : ""}{" "}
+                      <input
+                        type="number"
+                        min={0}
+                        step={1}
+                        name={`lines.${side}.${i}.${size}`}
+                        defaultValue={l.sizes[size] ?? 0}
+                        style={{ width: "5rem" }}
+                      />
+                    </label>
+                  ))}
+                  <span>{formatCents(l.unitPriceCents)} a unit</span>{" "}
+                  <button
+                    type="submit"
+                    name="intent"
+                    value={`remove:${side}.${i}`}
+                    className="button button-small button-outline"
+                    disabled={busy}
+                    data-testid="swap-remove-line"
+                  >
+                    Remove
+                  </button>
+                </div>
+              );
+            })}
           </fieldset>
         ))}
+        {listings
+          ? ([role, other(role)] as const).map((side) => (
+              <AddLines key={side} side={side} mine={side === role} view={view} listings={listings[side]} testId={mineOrTheirs(side)} />
+            ))
+          : null}
         <p>
           Your payment on these terms: <strong data-testid="swap-my-due">{formatCents(view[role].dueCents)}</strong>
         </p>
@@ -299,8 +357,56 @@ function ApproveForm({
           {view.isModified || edited ? TRANSACTION_LABELS.submitResponseSwap : TRANSACTION_LABELS.approveSwap}
         </button>
       </Form>
+      {extra}
       <DeclineForm busy={busy} />
     </div>
+  );
+}
+
+/** A side's active swap listings not in the swap, with units to add (add.<side>.<listingId>.<size>). */
+function AddLines({
+  side,
+  mine,
+  view,
+  listings,
+  testId,
+}: {
+  side: Role;
+  mine: boolean;
+  view: SwapView;
+  listings: SwapChoice[];
+  testId: string;
+}) {
+  const addable = listings.filter((c) => !view[side].lines.some((l) => l.listingId === c.listingId));
+  if (addable.length === 0) return null;
+  return (
+    <fieldset className="field" data-testid={`swap-add-${testId}`}>
+      <legend>
+        {mine ? "Add from your swap listings (you give more)" : "Add from the other retailer's swap listings (you ask for more)"}
+      </legend>
+      {addable.map((c) => (
+        <div key={c.listingId} className="form-row" data-testid="swap-add-listing">
+          <span>
+            {c.productCode} {c.displayName} ({c.color}), {formatCents(c.unitPriceCents)} a unit
+          </span>{" "}
+          {Object.entries(c.sizes)
+            .filter(([, n]) => n > 0)
+            .map(([size, n]) => (
+              <label key={size} style={{ marginRight: "1rem" }}>
+                {size} (of {n} listed){" "}
+                <input
+                  type="number"
+                  min={0}
+                  step={1}
+                  name={`add.${side}.${c.listingId}.${size}`}
+                  defaultValue=""
+                  style={{ width: "5rem" }}
+                />
+              </label>
+            ))}
+        </div>
+      ))}
+    </fieldset>
   );
 }
 

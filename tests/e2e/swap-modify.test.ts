@@ -1,0 +1,205 @@
+/**
+ * A swap modified both ways in the browser (docs/product/orders.md, "Swap"; ADR 0025): the provider chooses
+ * again while the swap waits on its approval; a raise past the units a listing still has is refused with its
+ * message and a 4xx, and nothing changes; the provider raises its own line and adds a line from the
+ * receiver's swap listings ("Submit Response"); the receiver sees the new lines and amounts and adds a line
+ * from the provider's swap listings; the provider sees that line.
+ */
+import { and, eq } from "drizzle-orm";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type DbHandle } from "../../db/client";
+import { orderContributions, orders } from "../../db/schema";
+import { CHECKOUT_TERMS } from "../../domain/cart";
+import { swapValuation } from "../../domain/fees";
+import { SWAP_AWAITING_RETAILER, TRANSACTION_LABELS } from "../../domain/messages";
+import { formatCents } from "../../domain/money";
+import { SWAP_ERRORS } from "../../workflows/swap/contract";
+import {
+  authorizeBrand,
+  createBrand,
+  createCollection,
+  createListing,
+  createProduct,
+  createRetailer,
+  DEFAULT_TEST_PASSWORD,
+  SIZE_RUNS,
+} from "../factories";
+import { payWithTestCard, postCartForm } from "./buy-helpers";
+import { closePage, hydrated, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+
+let browser: Browser;
+let dbh: DbHandle;
+const pages: Page[] = [];
+let brand: number;
+/** Two styles of the brand: $19.99 and $12.50 a unit. */
+const PRICES = [1999, 1250] as const;
+const variations: number[] = [];
+
+beforeAll(async () => {
+  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the app's database");
+  dbh = createDb(process.env.DATABASE_URL, { max: 2 });
+  brand = (await createBrand(dbh.db)).id;
+  const col = await createCollection(dbh.db, { brandId: brand });
+  for (const priceCents of PRICES)
+    variations.push(
+      (await createProduct(dbh.db, { collectionId: col.id, sizes: SIZE_RUNS.apparel, colors: 1, priceCents })).variations[0].id,
+    );
+  browser = await launchBrowser();
+});
+afterEach(async () => {
+  while (pages.length) await closePage(pages.pop()!);
+});
+afterAll(async () => {
+  await browser?.close();
+  await dbh?.close();
+});
+
+async function retailer(): Promise<{ id: number; email: string }> {
+  const email = uniqueEmail("swapmod");
+  const { retailer: r } = await createRetailer(dbh.db, { payout: true, user: { email } });
+  await authorizeBrand(dbh.db, r.id, brand);
+  return { id: r.id, email };
+}
+
+async function signedIn(email: string): Promise<Page> {
+  const p = await newPage(browser);
+  pages.push(p);
+  await signIn(p, email, DEFAULT_TEST_PASSWORD);
+  await p.waitForLoadState("networkidle");
+  return p;
+}
+
+const swapListing = (providerId: number, style: 0 | 1, sizes: Record<string, number>) =>
+  createListing(dbh.db, { variationId: variations[style], providerId, sizes, listingType: "swap" });
+
+/** Each side's goods as the read model holds them (listing id -> units; removed lines left out). */
+async function goods(orderId: number, side: "provider" | "receiver"): Promise<Record<number, Record<string, number>>> {
+  const rows = await dbh.db
+    .select({ listingId: orderContributions.listingId, units: orderContributions.units, quantity: orderContributions.quantity })
+    .from(orderContributions)
+    .where(and(eq(orderContributions.orderId, orderId), eq(orderContributions.side, side), eq(orderContributions.type, "goods")));
+  return Object.fromEntries(rows.filter((r) => r.quantity > 0).map((r) => [r.listingId, r.units]));
+}
+
+async function amountsOf(p: Page): Promise<Record<string, string>> {
+  const box = p.getByTestId("order-amounts");
+  const labels = await box.locator("dt").allTextContents();
+  const values = await box.locator("dd").allTextContents();
+  return Object.fromEntries(labels.map((l, i) => [l, values[i]]));
+}
+
+async function panelSays(p: Page, text: string): Promise<void> {
+  await expect.poll(() => p.getByTestId("swap-status").textContent(), { timeout: 15_000 }).toBe(text);
+}
+
+/** The swap's page on this side's move, hydrated (a changed quantity makes the button "Submit Response"). */
+async function onMove(p: Page, page: string): Promise<void> {
+  await p.goto(url(page));
+  await p.getByTestId("swap-approve-form").waitFor();
+  await hydrated(p);
+}
+
+describe("swap modified both ways", () => {
+  it("the provider chooses again; a raise past the units listed is refused (4xx, nothing changed); raises and additions both ways, each side sees the other's lines and amounts", async () => {
+    const provider = await retailer();
+    const receiver = await retailer();
+    const a = await swapListing(provider.id, 0, { S: 3 });
+    const b = await swapListing(provider.id, 1, { M: 2 });
+    const c = await swapListing(receiver.id, 0, { L: 2 });
+    const d = await swapListing(receiver.id, 1, { XL: 3 });
+
+    // The receiver asks for 2 S of the provider's first listing and checks out.
+    const p = await signedIn(receiver.email);
+    await postCartForm(p, { intent: "add", listingId: a.id, "size.S": 2 });
+    await p.goto(url("/checkout"));
+    expect(await p.getByTestId("checkout-terms").textContent()).toContain(CHECKOUT_TERMS.swap.title);
+    await p.locator("#checkout-terms-box").check();
+    await p.getByTestId("checkout-continue").click();
+    await p.waitForURL((u) => u.pathname === "/checkout/swap");
+    const orderId = Number(await p.getByTestId("swap-review").getAttribute("data-order-id"));
+    await payWithTestCard(p, "4242424242424242");
+    await p.waitForURL((u) => u.pathname === "/buy" && u.searchParams.get("ref") === "swapRequested");
+    const page = `/transaction/swap/${orderId}`;
+
+    // The provider chooses 1 L; the swap waits on its approval, and it may choose again: 2 L instead.
+    const q = await signedIn(provider.email);
+    await q.goto(url(page));
+    await q.getByTestId("swap-choose-form").waitFor();
+    await q.locator(`input[name="units.${c.id}.L"]`).fill("1");
+    await q.getByTestId("swap-choose").click();
+    const again = q.getByTestId("swap-choose-again");
+    await again.waitFor();
+    expect(await again.locator(`input[name="units.${c.id}.L"]`).inputValue()).toBe("1");
+    await again.locator(`input[name="units.${c.id}.L"]`).fill("2");
+    await again.getByTestId("swap-choose").click();
+    await expect.poll(() => goods(orderId, "receiver"), { timeout: 15_000 }).toEqual({ [c.id]: { L: 2 } });
+    await onMove(q, page);
+    expect(await q.locator('input[name="lines.receiver.0.L"]').inputValue()).toBe("2");
+
+    // Past the units listed (3 S): refused with the message and a 4xx; the terms stand.
+    const before = await dbh.db.select({ view: orders.swapView, seq: orders.recordSeq }).from(orders).where(eq(orders.id, orderId));
+    await q.locator('input[name="lines.provider.0.S"]').fill("4");
+    await expect.poll(() => q.getByTestId("swap-approve").textContent()).toBe(TRANSACTION_LABELS.submitResponseSwap);
+    const [refusal] = await Promise.all([
+      q.waitForResponse((r) => r.request().method() === "POST" && r.url().includes(page)),
+      q.getByTestId("swap-approve").click(),
+    ]);
+    expect(refusal.status()).toBe(400);
+    await expect.poll(() => q.getByTestId("swap-error").textContent()).toContain(SWAP_ERRORS.more_than_listed);
+    expect(await q.getByTestId("swap-error").textContent()).toContain("Size S: 3 listed, you asked for 4.");
+    expect(await goods(orderId, "provider")).toEqual({ [a.id]: { S: 2 } });
+    expect(await dbh.db.select({ view: orders.swapView, seq: orders.recordSeq }).from(orders).where(eq(orders.id, orderId))).toEqual(
+      before,
+    );
+
+    // The provider gives one S more (3, all it lists) and asks for 1 XL of the receiver's other listing.
+    await onMove(q, page);
+    const addTheirs = q.getByTestId("swap-add-theirs");
+    expect(await addTheirs.textContent()).toContain("(of 3 listed)");
+    expect(await q.getByTestId("swap-add-mine").textContent()).toContain("(of 2 listed)");
+    await q.locator('input[name="lines.provider.0.S"]').fill("3");
+    await addTheirs.locator(`input[name="add.receiver.${d.id}.XL"]`).fill("1");
+    await q.getByTestId("swap-approve").click();
+    await panelSays(q, SWAP_AWAITING_RETAILER);
+    expect(await goods(orderId, "provider")).toEqual({ [a.id]: { S: 3 } });
+    expect(await goods(orderId, "receiver")).toEqual({ [c.id]: { L: 2 }, [d.id]: { XL: 1 } });
+
+    // The receiver sees the new lines and amounts: it gives $39.98 + $12.50, receives $59.97 and adds the difference.
+    let terms = swapValuation({
+      provider: { goodsCents: 3 * PRICES[0], units: 3 },
+      receiver: { goodsCents: 2 * PRICES[0] + PRICES[1], units: 3 },
+      callItEven: false,
+    });
+    await onMove(p, page);
+    expect(await p.locator('input[name="lines.provider.0.S"]').inputValue()).toBe("3");
+    expect(await p.getByTestId("swap-lines-mine").getByTestId("swap-line").count()).toBe(2);
+    expect(await p.locator('input[name="lines.receiver.1.XL"]').inputValue()).toBe("1");
+    expect(await p.getByTestId("swap-my-due").textContent()).toBe(formatCents(terms.receiver.totalDueCents));
+    expect(await amountsOf(p)).toMatchObject({
+      "Goods you give": formatCents(2 * PRICES[0] + PRICES[1]),
+      "Goods you receive": formatCents(3 * PRICES[0]),
+      "Value difference you add": formatCents(terms.receiver.cashCents),
+      "Your payment": formatCents(terms.receiver.totalDueCents),
+    });
+
+    // The receiver asks for 1 M of the provider's other listing: the provider sees it and what it now pays.
+    await p.getByTestId("swap-add-theirs").locator(`input[name="add.provider.${b.id}.M"]`).fill("1");
+    await p.getByTestId("swap-approve").click();
+    await panelSays(p, SWAP_AWAITING_RETAILER);
+    expect(await goods(orderId, "provider")).toEqual({ [a.id]: { S: 3 }, [b.id]: { M: 1 } });
+    terms = swapValuation({
+      provider: { goodsCents: 3 * PRICES[0] + PRICES[1], units: 4 },
+      receiver: { goodsCents: 2 * PRICES[0] + PRICES[1], units: 3 },
+      callItEven: false,
+    });
+    await onMove(q, page);
+    expect(await q.getByTestId("swap-lines-mine").getByTestId("swap-line").count()).toBe(2);
+    expect(await q.locator('input[name="lines.provider.1.M"]').inputValue()).toBe("1");
+    expect(await q.getByTestId("swap-my-due").textContent()).toBe(formatCents(terms.provider.totalDueCents));
+    expect(await amountsOf(q)).toMatchObject({
+      "Goods you give": formatCents(3 * PRICES[0] + PRICES[1]),
+      "Your payment": formatCents(terms.provider.totalDueCents),
+    });
+  });
+});
