@@ -2,14 +2,15 @@
 // npm run tools — installs (or checks) everything outside node_modules the project needs:
 // node_modules itself (npm ci), Temporal CLI, the Java time-skipping test server, stripe-mock, Mailpit, Chromium.
 // Idempotent; only stat calls when everything is cached. `--measure` also times the test server start.
+// `--prod` also builds what `npm run prod` runs: the Temporal server, its SQL schema tool and its Web UI.
 import { c, fmtMs, step } from "./lib/log.mjs";
 import { TOOLS_DIR } from "./lib/paths.mjs";
-import { actions, ensureNodeModules, ensureTools, measureTestServerStart } from "./lib/tools.mjs";
+import { ALL_TOOLS, PROD_TOOLS, actions, ensureNodeModules, ensureTools, measureTestServerStart } from "./lib/tools.mjs";
 
 const t0 = performance.now();
 try {
   await ensureNodeModules();
-  const paths = await ensureTools();
+  const paths = await ensureTools(process.argv.includes("--prod") ? [...new Set([...ALL_TOOLS, ...PROD_TOOLS])] : ALL_TOOLS);
   const ms = performance.now() - t0;
   step(actions.length ? `installed: ${actions.join("; ")}` : "all tools already present");
   for (const [k, v] of Object.entries(paths)) console.log(`  ${k.padEnd(11)} ${v}`);

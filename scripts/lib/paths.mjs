@@ -17,6 +17,8 @@ export const VERSIONS = Object.freeze({
   testServer: "1.38.0", // io.temporal:temporal-test-server (keep equal to tools/test-server/pom.xml)
   stripeMock: "0.203.0", // github.com/stripe/stripe-mock
   mailpit: "1.27.11", // github.com/axllent/mailpit (mail catcher of npm run dev)
+  temporalServer: "1.29.1", // go.temporal.io/server cmd/server + cmd/tools/sql (npm run prod, docker-compose.yml)
+  temporalUi: "2.41.0", // github.com/temporalio/ui-server/v2 (the Web UI of npm run prod)
 });
 
 export const PORTS = Object.freeze({

@@ -375,6 +375,8 @@ export async function ensurePoppler() {
 // ---------------------------------------------------------------- all together
 
 export const ALL_TOOLS = ["temporal", "testServer", "stripeMock", "mailpit", "chromium", "poppler"];
+/** What `npm run prod` needs besides the dev tools (`npm run tools -- --prod`). */
+export const PROD_TOOLS = ["temporal", "mailpit", "temporalServer", "temporalUi"];
 
 /** Ensures the requested tools (default: all) and returns their paths. */
 export async function ensureTools(which_ = ALL_TOOLS) {
@@ -386,7 +388,67 @@ export async function ensureTools(which_ = ALL_TOOLS) {
   if (want.has("testServer")) out.testServer = await ensureTestServer();
   if (want.has("chromium")) out.chromium = await ensureChromium();
   if (want.has("poppler")) out.poppler = await ensurePoppler();
+  if (want.has("temporalServer")) Object.assign(out, await ensureTemporalServer());
+  if (want.has("temporalUi")) out.temporalUi = await ensureTemporalUi();
   return out;
 }
 
 export { CACHE_DIR, TOOLS_DIR, isRoot };
+
+// ---------------------------------------------------------------- Temporal server (npm run prod)
+
+/**
+ * `go install` of several main packages of one module version into `dest`, each renamed (`go install` names a
+ * binary after its package's folder: cmd/server → server); atomically, under a lock; the paths by name.
+ */
+async function goInstallAll(version, dest, pkgs, what) {
+  const target = (p) => path.join(dest, p.as);
+  if (pkgs.every((p) => exists(target(p)))) return Object.fromEntries(pkgs.map((p) => [p.as, target(p)]));
+  const go = goBinary();
+  if (!go) throw new Error(`Go is required to build ${what} ${version}; install Go.`);
+  fs.mkdirSync(TOOLS_DIR, { recursive: true });
+  const release = await acquireLock(`${dest}.lock`, { what: `${what} build`, log: info });
+  try {
+    if (!pkgs.every((p) => exists(target(p)))) {
+      const tmp = `${dest}.tmp-${process.pid}`;
+      fs.rmSync(tmp, { recursive: true, force: true });
+      fs.mkdirSync(tmp, { recursive: true });
+      step(`building ${what} ${version} with go install (a few minutes the first time)`);
+      const t0 = Date.now();
+      await runOrThrow(go, ["install", ...pkgs.map((p) => `${p.pkg}@v${version}`)], {
+        prefix: "go",
+        env: { GOBIN: tmp, GOFLAGS: [process.env.GOFLAGS, "-buildvcs=false"].filter(Boolean).join(" ") },
+      });
+      fs.mkdirSync(dest, { recursive: true });
+      for (const p of pkgs) fs.renameSync(path.join(tmp, path.basename(p.pkg)), target(p));
+      fs.rmSync(tmp, { recursive: true, force: true });
+      did(`built ${what} ${version} (${fmtMs(Date.now() - t0)})`);
+    }
+    return Object.fromEntries(pkgs.map((p) => [p.as, target(p)]));
+  } finally {
+    release();
+  }
+}
+
+export const TEMPORAL_SERVER_PACKAGES = Object.freeze([
+  { pkg: "go.temporal.io/server/cmd/server", as: "temporal-server" },
+  { pkg: "go.temporal.io/server/cmd/tools/sql", as: "temporal-sql-tool" },
+]);
+export const TEMPORAL_UI_PACKAGE = Object.freeze({ pkg: "github.com/temporalio/ui-server/v2/cmd/server", as: "temporal-ui-server" });
+
+/**
+ * The Temporal server (`temporal-server`, each service a process) and its SQL schema tool (`temporal-sql-tool`),
+ * built from the Go module proxy and cached per version: { server, sqlTool }.
+ */
+export async function ensureTemporalServer() {
+  const dest = path.join(TOOLS_DIR, `temporal-server-${VERSIONS.temporalServer}`);
+  const bins = await goInstallAll(VERSIONS.temporalServer, dest, TEMPORAL_SERVER_PACKAGES, "the Temporal server");
+  return { server: bins["temporal-server"], sqlTool: bins["temporal-sql-tool"] };
+}
+
+/** The Temporal Web UI server (its assets embedded in the Go module), cached per version. */
+export async function ensureTemporalUi() {
+  const dest = path.join(TOOLS_DIR, `temporal-ui-${VERSIONS.temporalUi}`);
+  const bins = await goInstallAll(VERSIONS.temporalUi, dest, [TEMPORAL_UI_PACKAGE], "the Temporal Web UI");
+  return bins["temporal-ui-server"];
+}
