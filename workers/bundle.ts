@@ -12,6 +12,8 @@ import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from "@temporali
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const WORKFLOWS_PATH = path.join(ROOT, "workflows", "index.ts");
 export const DEFAULT_BUNDLE_PATH = path.join(ROOT, "build", "workflow-bundle.js");
+/** Workflow interceptors of the worker (the web request id carried to activities), bundled with the workflows. */
+export const WORKFLOW_INTERCEPTOR_MODULES = [path.join(ROOT, "workflows", "common", "request-id.ts")];
 
 const quietLogger = {
   trace() {},
@@ -23,7 +25,11 @@ const quietLogger = {
 };
 
 export async function buildWorkflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
+  return bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+    logger: quietLogger,
+  });
 }
 
 export async function writeWorkflowBundle(out = DEFAULT_BUNDLE_PATH): Promise<string> {

@@ -3,20 +3,51 @@
  * Development compiles workflows/index.ts at start; production (NODE_ENV=production) loads the prebuilt
  * build/workflow-bundle.js when it exists and is newer than the workflow sources. Ctrl-C / SIGTERM: the SDK's Runtime catches the signal, the
  * worker drains and run() returns; then the database pool is closed.
+ *
+ * Signals (docs/operations.md): METRICS_PORT serves the Temporal SDK runtime's Prometheus metrics
+ * (127.0.0.1:<port>/metrics), HEALTH_PORT the worker's /healthz and /readyz (workers/worker-health.ts);
+ * LOG_FORMAT=json writes the SDK's log (activities' lines with the web request id that caused them) as JSON lines.
  */
 import fs from "node:fs";
 import path from "node:path";
-import { NativeConnection, Worker } from "@temporalio/worker";
+import { DefaultLogger, NativeConnection, Runtime, Worker, type LogEntry } from "@temporalio/worker";
 import { createActivities } from "../activities";
 import { createOutboxMailer } from "../activities/mail";
 import { createSmtpSender, smtpHostOf } from "../activities/mail/smtp";
 import { createPayments } from "../activities/payments";
 import { parseEnv } from "../domain/env";
 import { createDb } from "../db/client";
-import { DEFAULT_BUNDLE_PATH, ROOT, WORKFLOWS_PATH } from "./bundle";
+import { activityLogging } from "./activity-logging";
+import { DEFAULT_BUNDLE_PATH, ROOT, WORKFLOWS_PATH, WORKFLOW_INTERCEPTOR_MODULES } from "./bundle";
+import { serveWorkerHealth } from "./worker-health";
+
+/** JSON lines for the SDK's logger (bigint values as strings). */
+function jsonLogLine(entry: LogEntry): void {
+  const line = {
+    time: new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString(),
+    level: entry.level.toLowerCase(),
+    msg: entry.message,
+    ...entry.meta,
+  };
+  process.stdout.write(JSON.stringify(line, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v)) + "\n");
+}
+
+/** The SDK runtime (once, before any connection): Prometheus metrics on METRICS_PORT, JSON logs with LOG_FORMAT=json. */
+function installRuntime(): void {
+  const metricsPort = process.env.METRICS_PORT;
+  if (!metricsPort && process.env.LOG_FORMAT !== "json") return;
+  Runtime.install({
+    ...(process.env.LOG_FORMAT === "json" ? { logger: new DefaultLogger("INFO", jsonLogLine) } : {}),
+    ...(metricsPort
+      ? { telemetryOptions: { metrics: { prometheus: { bindAddress: `${process.env.METRICS_HOST || "127.0.0.1"}:${metricsPort}` } } } }
+      : {}),
+  });
+}
 
 async function main(): Promise<void> {
   const env = parseEnv(process.env);
+  installRuntime();
+  const health = process.env.HEALTH_PORT ? serveWorkerHealth(Number(process.env.HEALTH_PORT)) : null;
   const dbHandle = createDb(env.DATABASE_URL, { max: 5 });
   const payments = createPayments(env, dbHandle.db);
   const activities = createActivities({ db: dbHandle.db, payments, mail: createOutboxMailer(dbHandle.db), env });
@@ -31,7 +62,13 @@ async function main(): Promise<void> {
     taskQueue: env.TEMPORAL_TASK_QUEUE,
     ...(useBundle ? { workflowBundle: { codePath: DEFAULT_BUNDLE_PATH } } : { workflowsPath: WORKFLOWS_PATH }),
     activities,
+    interceptors: {
+      // A prebuilt bundle holds its workflow interceptors (workers/bundle.ts); compiled from source, they are named here.
+      ...(useBundle ? {} : { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }),
+      activity: [activityLogging({ onTask: () => health?.activityRan(), logRuns: process.env.LOG_FORMAT === "json" })],
+    },
   });
+  health?.setWorker(worker);
   console.log(
     `[worker] task queue "${env.TEMPORAL_TASK_QUEUE}" on ${env.TEMPORAL_ADDRESS} (namespace ${env.TEMPORAL_NAMESPACE}), ` +
       `payments: ${payments.provider}, workflows: ${useBundle ? "prebuilt bundle" : "compiled from source"}, ` +
@@ -44,6 +81,7 @@ async function main(): Promise<void> {
     await mailSender?.stop().catch(() => {});
     await connection.close().catch(() => {});
     await dbHandle.close().catch(() => {});
+    health?.close();
     console.log("[worker] stopped");
   }
 }

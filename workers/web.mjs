@@ -13,8 +13,11 @@
  *   a fresh Map per request): app/utils/auth.server.ts memoises the session lookup in it, because Remix gives
  *   the root loader and each route loader their own Request object.
  *
- * This plain-Node composition root reads only PORT, NODE_ENV, APP_ORIGIN and REMIX_BUILD_DIR from the
- * environment (it cannot import app/utils/env.server.ts, which is TypeScript); their defaults match it.
+ * - A request id, structured logs (LOG_FORMAT=json) and Prometheus metrics on METRICS_PORT
+ *   (workers/observability.mjs); /healthz is liveness, /readyz (app/routes/readyz.tsx) readiness.
+ *
+ * This plain-Node composition root reads only PORT, NODE_ENV, APP_ORIGIN, REMIX_BUILD_DIR, METRICS_PORT and
+ * LOG_FORMAT from the environment (it cannot import app/utils/env.server.ts, which is TypeScript); their defaults match it.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
@@ -23,6 +26,7 @@ import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady, installGlobals } from "@remix-run/node";
 import express from "express";
+import { log, observe, routeLabeler, serveMetrics } from "./observability.mjs";
 import { checkOrigin } from "./origin-check.mjs";
 import { hasSessionCookie, securityHeaders } from "./security-headers.mjs";
 
@@ -53,6 +57,15 @@ try {
 const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", process.env.TRUST_PROXY === "1" ? 1 : false);
+
+let labeler = null;
+let labeledBuild = null;
+app.use(
+  observe(() => {
+    if (labeledBuild !== build) [labeler, labeledBuild] = [routeLabeler(build), build];
+    return labeler;
+  }),
+);
 
 const HTTPS_ORIGIN = APP_ORIGIN.startsWith("https:");
 const FIXED = new Set(Object.keys(securityHeaders({ https: true })).map((h) => h.toLowerCase()));
@@ -181,7 +194,7 @@ if (MODE === "production") {
 app.use((err, req, res, next) => {
   const status = Number(err?.status ?? err?.statusCode);
   const code = status >= 400 && status < 600 ? status : 500;
-  if (code >= 500) console.error(`[web] ${req.method} ${req.path}:`, err);
+  if (code >= 500) log("error", "unhandled error", { method: req.method, path: req.path, error: String(err?.stack ?? err) });
   if (res.headersSent) return res.end();
   res
     .status(code)
@@ -189,8 +202,13 @@ app.use((err, req, res, next) => {
     .send(code >= 500 ? "A server error has occured" : "Bad request.");
 });
 
+const metricsServer = process.env.METRICS_PORT ? serveMetrics(Number(process.env.METRICS_PORT)) : null;
+
 const server = app.listen(PORT, async () => {
-  console.log(`[web] ${MODE} server on http://localhost:${PORT} (origin ${APP_ORIGIN})`);
+  log("info", `${MODE} server on http://localhost:${PORT} (origin ${APP_ORIGIN})`, {
+    port: PORT,
+    ...(metricsServer ? { metrics: `http://127.0.0.1:${process.env.METRICS_PORT}/metrics` } : {}),
+  });
   if (MODE !== "production") {
     try {
       await broadcastDevReady(build);
@@ -209,6 +227,7 @@ server.keepAliveTimeout = 70_000;
 server.headersTimeout = 71_000;
 
 function shutdown() {
+  metricsServer?.close();
   server.close(() => process.exit(0));
   setTimeout(() => process.exit(0), 5000).unref();
 }

@@ -27,6 +27,7 @@ import { rmaCommandError, rmaWorkflowId, type RmaErrorCode } from "../../workflo
 import { swapCommandError, swapWorkflowId, type SwapErrorCode } from "../../workflows/swap/contract";
 import { db } from "./db.server";
 import { getEnv } from "./env.server";
+import { requestIdInterceptor } from "./request-id.server";
 
 declare global {
   // eslint-disable-next-line no-var
@@ -45,7 +46,8 @@ export function getTemporalClient(): Promise<Client> {
   if (!globalThis.__temporalClient) {
     const env = getEnv();
     const pending = Connection.connect({ address: env.TEMPORAL_ADDRESS, connectTimeout: "5s" }).then(
-      (connection) => new Client({ connection, namespace: env.TEMPORAL_NAMESPACE }),
+      // The web request's id goes with every start, signal and update (app/utils/request-id.server.ts).
+      (connection) => new Client({ connection, namespace: env.TEMPORAL_NAMESPACE, interceptors: { workflow: [requestIdInterceptor()] } }),
     );
     globalThis.__temporalClient = pending;
     // A failed connect is not cached: the next request tries again.
