@@ -3,13 +3,21 @@ import path from "node:path";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { createDb } from "./client";
 
-/** Applies db/migrations to DATABASE_URL (creating the database first if it does not exist). */
+/** The advisory lock migration runners take: several started at once (replicas, a deploy) migrate one at a time. */
+export const MIGRATION_LOCK_KEY = 4_238_001;
+
+/**
+ * Applies db/migrations to DATABASE_URL (creating the database first if it does not exist), holding
+ * MIGRATION_LOCK_KEY on its one connection: a second runner waits, then finds nothing left to apply.
+ */
 export async function runMigrations(url: string): Promise<void> {
   await ensureDatabase(url);
   const handle = createDb(url, { max: 1 });
   try {
     const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
+    await handle.sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
     await migrate(handle.db, { migrationsFolder });
+    await handle.sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;
   } finally {
     await handle.close();
   }

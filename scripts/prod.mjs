@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// npm run prod — the production topology on this machine (docs/operations.md; the same as docker-compose.yml,
+// both from config/topology.mjs): the production build; PostgreSQL (embedded in .data/prod/pg, or
+// DATABASE_URL's server); the Temporal server on PostgreSQL as four processes (frontend, history, matching,
+// worker) from config/temporal/production.yaml, its schemas set up or upgraded by its schema tool, the
+// namespace and the search attributes registered, and its Web UI; Mailpit unless SMTP_URL; the migrations
+// (once, under a lock); WORKER_PROCESSES workers and WEB_PROCESSES web processes behind one port.
+//   npm run prod                 start (data kept in .data/prod between runs)
+//   npm run prod -- --seed       also load the demo data (idempotent), to click through it
+//   npm run prod -- --help       the settings (all from the environment, validated before anything starts)
+// Installs what is missing first (node_modules, the Temporal server, its UI, the CLI, Mailpit). Ctrl-C stops
+// everything, newest first. Only Node built-ins are imported statically: node_modules may not exist yet.
+import path from "node:path";
+import { c, fail, fmtMs, info, step, warn } from "./lib/log.mjs";
+import { ROOT } from "./lib/paths.mjs";
+import { onShutdown, stopAll } from "./lib/proc.mjs";
+import { PROD_DATA_DIR, PROD_SETTINGS, readProdSettings } from "./lib/prod-settings.mjs";
+import { ensureMailpit, ensureNodeModules, ensureTemporal, ensureTemporalServer, ensureTemporalUi } from "./lib/tools.mjs";
+
+const args = process.argv.slice(2);
+if (args.includes("--help")) {
+  console.log("npm run prod [-- --seed]   settings (environment):");
+  for (const [name, [def, what]] of Object.entries(PROD_SETTINGS)) console.log(`  ${name.padEnd(30)} ${String(def).padEnd(6)} ${what}`);
+  console.log(`  ${"DATABASE_URL".padEnd(30)} ${"".padEnd(6)} an existing PostgreSQL instead of the embedded one`);
+  console.log(`  ${"SMTP_URL".padEnd(30)} ${"".padEnd(6)} an SMTP server instead of Mailpit`);
+  console.log(`  ${"TEMPORAL_LOG_LEVEL".padEnd(30)} ${"warn".padEnd(6)} the Temporal services' log level`);
+  console.log("  and the app's own (domain/env.ts), passed to every web and worker process.");
+  process.exit(0);
+}
+
+const t0 = Date.now();
+let topology = null;
+let stopping = false;
+
+async function shutdown(reason) {
+  if (stopping) return;
+  stopping = true;
+  step(`stopping (${reason})...`);
+  await (topology ? topology.stop() : stopAll());
+  console.log("stopped.");
+}
+
+onShutdown((sig) => shutdown(sig));
+
+function printReady(t, ms, settings) {
+  const { urls } = t;
+  const line = "─".repeat(72);
+  console.log(`\n${c.green(line)}`);
+  console.log(`${c.bold("Wholesale marketplace (production topology) is running")} (ready in ${fmtMs(ms)})`);
+  console.log(`  App          ${c.cyan(urls.app)}   (${settings.WEB_PROCESSES} web processes: ${urls.webs.join(", ")})`);
+  console.log(
+    `  Health       ${urls.app}/readyz, ${urls.app}/healthz; metrics on :${settings.ports.webMetrics.join(", :")} (web), :${settings.ports.workerMetrics.join(", :")} (workers)`,
+  );
+  console.log(`  Temporal UI  ${urls.temporalUi ? c.cyan(urls.temporalUi) : "(not built: see above)"}`);
+  console.log(
+    `  Temporal     ${urls.temporal} (frontend, history, matching, worker: ${Object.values(settings.ports.temporal)
+      .map((p) => `:${p.grpc}`)
+      .join(", ")}; metrics :${Object.values(settings.ports.temporal)
+      .map((p) => p.metrics)
+      .join(", :")})`,
+  );
+  console.log(`  Postgres     ${urls.database.replace(/:[^:@/]+@/, ":***@")} (+ ${t.db.temporal}, ${t.db.visibility})`);
+  if (urls.mailUi)
+    console.log(`  Mail         ${c.cyan(urls.mailUi)}   (Mailpit catches every e-mail; SMTP ${urls.smtp.replace("smtp://", "")})`);
+  else console.log(`  Mail         SMTP ${String(urls.smtp).replace(/\/\/[^@/]*@/, "//***@")} (SMTP_URL)`);
+  console.log(
+    `  Workers      ${settings.WORKER_PROCESSES} on task queue ${t.env.TEMPORAL_TASK_QUEUE}; health :${settings.ports.workerHealth.join(", :")}`,
+  );
+  console.log(`  Logs         ${path.relative(ROOT, t.logDir)}/<process>.log (JSON lines from web and workers)`);
+  console.log(`  Press Ctrl-C to stop everything.`);
+  console.log(`${c.green(line)}\n`);
+}
+
+try {
+  const { settings, problems } = readProdSettings(process.env);
+  if (problems.length) {
+    fail(`npm run prod: invalid settings:\n${problems.map((p) => `  ${p}`).join("\n")}\n(npm run prod -- --help lists them)`);
+    process.exit(2);
+  }
+  await ensureNodeModules();
+  const cli = await ensureTemporal();
+  const { server, sqlTool } = await ensureTemporalServer();
+  let ui = null;
+  try {
+    ui = await ensureTemporalUi();
+  } catch (e) {
+    warn(`the Temporal Web UI did not build (${e.message.split("\n")[0]}); starting without it`);
+  }
+  const mailpit = process.env.SMTP_URL ? null : await ensureMailpit();
+  const { startProdTopology } = await import("./lib/prod-topology.mjs");
+  topology = await startProdTopology({
+    settings,
+    dataDir: PROD_DATA_DIR,
+    tools: { cli, server, sqlTool, ui, mailpit },
+    seed: args.includes("--seed"),
+    onGiveUp: async (name, code) => {
+      if (stopping) return;
+      fail(`${name} keeps exiting (last: ${code}); stopping everything. See ${path.relative(ROOT, PROD_DATA_DIR)}/logs/${name}.log`);
+      await shutdown(`${name} failed`);
+      process.exit(1);
+    },
+  });
+  if (stopping) process.exit(130);
+  printReady(topology, Date.now() - t0, settings);
+  if (args.includes("--seed")) info("demo logins: README 'Demo logins' (db/seed-logins.json)");
+} catch (e) {
+  fail(e.stack || e.message);
+  await shutdown("start failed");
+  process.exit(1);
+}
