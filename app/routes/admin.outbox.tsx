@@ -6,6 +6,7 @@ import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { requireStaff } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
+import { hideResetTokens } from "~/utils/reset-mail.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Outbox") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
@@ -21,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       id: m.id,
       to: m.toEmail,
       subject: m.subject,
-      body: m.bodyText,
+      body: hideResetTokens(m.bodyText),
       kind: m.kind,
       status: m.status,
       createdAt: m.createdAt.toISOString(),

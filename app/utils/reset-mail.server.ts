@@ -46,3 +46,11 @@ export async function sendResetMail(to: string, link: string, askedBy: ResetAske
   const subject = askedBy === "invite" ? "Set your Wholesale Exchange staff password" : "Reset your Wholesale Exchange password";
   await sendMail({ to, subject, kind: "password_reset", text: resetMailText(link, askedBy) });
 }
+
+/**
+ * A mail's text with every password link's token replaced: what /admin/outbox shows. The link is a credential
+ * for its addressee alone (staff would otherwise read a new staff user's invitation, or a retailer's reset).
+ */
+export function hideResetTokens(text: string): string {
+  return text.replace(/(\/password-reset\/\d+\/)[A-Za-z0-9_-]+/g, "$1[hidden]");
+}

@@ -96,6 +96,11 @@ describe("staff accounts", () => {
     expect(mail.bodyText).toContain("You have been invited to the staff of Wholesale Exchange.");
     const link = firstLink(mail.bodyText);
     expect(link.startsWith(url(`/password-reset/${invitedId}/`))).toBe(true);
+    // The outbox page shows the e-mail but not the link's token (the link is the new user's alone).
+    await page.goto(url(`/admin/outbox?to=${encodeURIComponent(invitedEmail)}`));
+    const shown = await page.getByTestId("outbox-mail").first().locator("pre").innerText();
+    expect(shown).toContain(`/password-reset/${invitedId}/[hidden]`);
+    expect(shown).not.toContain(link);
 
     const fresh = await otherPage();
     await fresh.goto(link);
