@@ -7,6 +7,9 @@
 // (once, under a lock); WORKER_PROCESSES workers and WEB_PROCESSES web processes behind one port.
 //   npm run prod                 start (data kept in .data/prod between runs)
 //   npm run prod -- --seed       also load the demo data (idempotent), to click through it
+//   npm run prod -- --check      start with the demo data, prove it (scripts/lib/prod-check.mjs: separate processes,
+//                                PostgreSQL's tables, health and metrics, one purchase through the pages and the
+//                                Temporal UI's view of it), stop; exit 1 when a check failed
 //   npm run prod -- --help       the settings (all from the environment, validated before anything starts)
 // Installs what is missing first (node_modules, the Temporal server, its UI, the CLI, Mailpit). Ctrl-C stops
 // everything, newest first. Only Node built-ins are imported statically: node_modules may not exist yet.
@@ -92,7 +95,7 @@ try {
     settings,
     dataDir: PROD_DATA_DIR,
     tools: { cli, server, sqlTool, ui, mailpit },
-    seed: args.includes("--seed"),
+    seed: args.includes("--seed") || args.includes("--check"),
     onGiveUp: async (name, code) => {
       if (stopping) return;
       fail(`${name} keeps exiting (last: ${code}); stopping everything. See ${path.relative(ROOT, PROD_DATA_DIR)}/logs/${name}.log`);
@@ -103,6 +106,15 @@ try {
   if (stopping) process.exit(130);
   printReady(topology, Date.now() - t0, settings);
   if (args.includes("--seed")) info("demo logins: README 'Demo logins' (db/seed-logins.json)");
+  if (args.includes("--check")) {
+    step("checking the topology (scripts/lib/prod-check.mjs)");
+    const { checkProdTopology } = await import("./lib/prod-check.mjs");
+    const { ok } = await checkProdTopology(topology, settings);
+    const t = Date.now();
+    await shutdown(ok ? "checked" : "a check failed");
+    info(`stopped every process in ${fmtMs(Date.now() - t)}`);
+    process.exit(ok ? 0 : 1);
+  }
 } catch (e) {
   fail(e.stack || e.message);
   await shutdown("start failed");
