@@ -130,11 +130,15 @@ test("register -> setup wizard -> wait for activation -> staff activates -> reta
   const card = s.locator(`article[data-store="${storeName}"]`);
   await card.waitFor();
   await card.getByText("Brand Not Yet Here").waitFor();
+  await card.getByText("(waiting for brand validation)").waitFor();
   expect(await card.getByLabel(brand.name).isChecked()).toBe(true);
   await Promise.all([s.waitForURL(/done=activate/), card.getByRole("button", { name: "Activate" }).click()]);
   await s.locator('[data-testid="retailers-active"]').locator(`article[data-store="${storeName}"]`).getByText(brand.name).first().waitFor();
   const mail = await waitForEmail(email, { subject: "Your retailer account is active" });
   expect(mail.bodyText).toContain("active");
+  // The brand typed at registration waits on Validation → Brands, named by this registration.
+  await s.goto(url("/admin/validate/brands"));
+  await s.getByText(`Requested by ${storeName} (at registration #`, { exact: false }).waitFor();
 
   // The retailer signs in and reaches home.
   const r = await page();
