@@ -4,6 +4,7 @@
  * answered with field errors and a 400, nothing saved.
  */
 import { data } from "@remix-run/node";
+import { formatSortableDate } from "../../domain/date-format";
 import { centsToDecimalString } from "../../domain/money";
 import { CHOOSER_LIMIT, schemaFor, type ResourceDef, type ResourceName, type ResourceValues } from "../../domain/resources";
 import { chooserOptions, getResourceRow, saveResource, type SaveResult } from "../../db/queries/admin-resources";
@@ -11,20 +12,22 @@ import { getBrandLink, noticeBrandLinkChange, setRetailerStatus } from "../../db
 import type { RetailerStatus } from "../../db/queries/retailers";
 import type { ChooserOption, FormValues } from "~/components/admin/resources/FieldInput";
 import { db } from "./db.server";
+import { getEnv } from "./env.server";
 import { parseSubmission, readFormData } from "./form.server";
 import { noticeLinks } from "./mail.server";
 
 export type { FormValues };
 
 /** A database row as the form's values (strings; lists as string arrays; cents as dollars). */
-export function rowToFormValues(def: ResourceDef, row: Record<string, unknown>): FormValues {
+export function rowToFormValues(def: ResourceDef, row: Record<string, unknown>, zone: string = getEnv().MARKETPLACE_TZ): FormValues {
   const out: FormValues = {};
   for (const f of def.fields) {
     const v = row[f.name];
     if (v === null || v === undefined) out[f.name] = "";
     else if (Array.isArray(v)) out[f.name] = v.map(String);
     else if (f.type === "decimal" && typeof v === "number") out[f.name] = centsToDecimalString(v);
-    else if (v instanceof Date) out[f.name] = v.toISOString().slice(0, 10);
+    // A date input shows the instant's day in the marketplace zone (docs/product/windows.md, "Time zone"), not UTC's.
+    else if (v instanceof Date) out[f.name] = formatSortableDate(v, zone);
     else out[f.name] = String(v);
   }
   return out;

@@ -10,7 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEnv } from "../../app/utils/env.server";
 import { createDb, type DbHandle } from "../../db/client";
-import { orders, outboxEmails } from "../../db/schema";
+import { orders, outboxEmails, retailers, shipments } from "../../db/schema";
 import { formatDate, formatDateTime } from "../../domain/date-format";
 import { buyWorkflowId, completeCheckoutUpdate } from "../../workflows/buy/contract";
 import {
@@ -19,13 +19,15 @@ import {
   createListing,
   createProduct,
   createRetailer,
+  createStaffUser,
   DEFAULT_TEST_PASSWORD,
   SIZE_RUNS,
   uniqueToken,
 } from "../factories";
-import { createOrderAt, type CreatedOrder } from "../factories/orders";
+import { createOrderAt } from "../factories/orders";
 import { pdfText } from "../setup/pdf-text";
-import { startBuyOrder } from "./buy-helpers";
+import { signedInPage, startBuyOrder } from "./buy-helpers";
+import { csvRecords } from "./csv-parse";
 import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
 
 const LA = "America/Los_Angeles";
@@ -39,11 +41,12 @@ const db = () => handle.db;
 const tok = uniqueToken().toUpperCase();
 const sellerEmail = uniqueEmail("tz-seller");
 const buyerEmail = uniqueEmail("tz-buyer");
+const staffEmail = uniqueEmail("tz-staff");
 let sellerId: number;
 let buyerId: number;
 let variationId: number;
 let listingId: number;
-let shipped: CreatedOrder;
+let shipped: Awaited<ReturnType<typeof createOrderAt>>;
 let workflowOrderId: number | null = null;
 // 06:30 UTC on a March Tuesday: 01:30 on Tuesday in New York, 22:30 on Monday in Los Angeles.
 const CREATED = new Date("2026-03-03T06:30:00.000Z");
@@ -67,6 +70,9 @@ beforeAll(async () => {
     lines: [{ variationId, sizes: { S: 1 } }],
   });
   await db().update(orders).set({ createdAt: CREATED }).where(eq(orders.id, shipped.order.id));
+  await db().update(shipments).set({ createdAt: CREATED }).where(eq(shipments.id, shipped.shipment!.id));
+  await db().update(retailers).set({ createdAt: CREATED }).where(eq(retailers.id, sellerId));
+  await createStaffUser(db(), { email: staffEmail });
   browser = await launchBrowser();
   seller = await newPage(browser);
   await signIn(seller, sellerEmail, DEFAULT_TEST_PASSWORD);
@@ -106,6 +112,21 @@ describe("dates in the marketplace time zone (MARKETPLACE_TZ=America/Los_Angeles
     const text = pdfText(await slip.body()).replace(/\s+/g, " ");
     expect(text).toContain("Order date 03/02/2026");
     expect(text).not.toContain("03/03/2026");
+  });
+
+  it("staff's CSV report and a staff resource form's date input read in Los Angeles time", async () => {
+    const staff = await signedInPage(browser, staffEmail);
+    try {
+      const csv = await staff.request.get(url("/admin/reports/shipment-insurance.csv?from=2026-03-01&to=2026-03-04"));
+      expect(csv.status()).toBe(200);
+      const row = csvRecords(await csv.text()).records.find((r) => r.shipment_id === String(shipped.shipment!.id));
+      expect(row?.created).toBe("2026-03-02 22:30:00");
+      // The generic retailer form's Created date input: the seller's creation day in Los Angeles, not UTC's.
+      await staff.goto(url(`/admin/retailer/${sellerId}`));
+      await expect(staff.locator("#field-created").inputValue()).resolves.toBe("2026-03-02");
+    } finally {
+      await closePage(staff);
+    }
   });
 
   it("a notice e-mail (the outbox row) gives its deadline in Los Angeles time", async () => {
