@@ -9,7 +9,8 @@
 //   npm run prod -- --seed       also load the demo data (idempotent), to click through it
 //   npm run prod -- --check      start with the demo data, prove it (scripts/lib/prod-check.mjs: separate processes,
 //                                PostgreSQL's tables, health and metrics, one purchase through the pages and the
-//                                Temporal UI's view of it), stop; exit 1 when a check failed
+//                                Temporal UI's view of it), stop; exit 1 when a check failed; with --browser also
+//                                the browser test of a whole purchase (tests/e2e/buy-flow.test.ts) against it
 //   npm run prod -- --help       the settings (all from the environment, validated before anything starts)
 // Installs what is missing first (node_modules, the Temporal server, its UI, the CLI, Mailpit). Ctrl-C stops
 // everything, newest first. Only Node built-ins are imported statically: node_modules may not exist yet.
@@ -109,7 +110,7 @@ try {
   if (args.includes("--check")) {
     step("checking the topology (scripts/lib/prod-check.mjs)");
     const { checkProdTopology } = await import("./lib/prod-check.mjs");
-    const { ok } = await checkProdTopology(topology, settings);
+    const { ok } = await checkProdTopology(topology, settings, { browser: args.includes("--browser") });
     const t = Date.now();
     await shutdown(ok ? "checked" : "a check failed");
     info(`stopped every process in ${fmtMs(Date.now() - t)}`);

@@ -10,6 +10,10 @@
 //               the payment provider checked for exactly one of each), its workflow listed by the Temporal UI's
 //               API with its search attributes, the web request id in its memo, in a web log line and in an
 //               activity's log line
+//   browser     with { browser: true } (`npm run prod -- --check --browser`): the browser test of a whole purchase,
+//               tests/e2e/buy-flow.test.ts (Chromium: terms → review → card, approval with a change, pickup and
+//               delivery from the admin card, payout, rating, the order in Temporal's workflow list), run against
+//               this topology instead of the e2e stack
 // Prints one line per check and returns { ok, lines }.
 import fs from "node:fs";
 import path from "node:path";
@@ -181,15 +185,33 @@ async function purchase(topology) {
   return { ok, lines };
 }
 
-export async function checkProdTopology(topology, settings, { print = console.log } = {}) {
+/** tests/e2e/buy-flow.test.ts in Chromium against this topology (its app environment, its URL and database). */
+async function browserPurchase(topology) {
+  const { ensureChromium } = await import("./tools.mjs");
+  const t0 = Date.now();
+  const file = "tests/e2e/buy-flow.test.ts";
+  const r = await run(process.execPath, [path.join(ROOT, "node_modules", "vitest", "vitest.mjs"), "run", "--project", "e2e", file], {
+    env: {
+      ...topology.env,
+      E2E_BASE_URL: topology.urls.app,
+      CHROMIUM_PATH: await ensureChromium(),
+      E2E_RESULTS_DIR: path.join(topology.logDir, "..", "e2e-results"),
+    },
+    quiet: true,
+  });
+  const plain = r.output.replace(/\x1b\[[0-9;]*m/g, "");
+  const tests = /Tests\s+([^\n]+)/.exec(plain)?.[1]?.trim() ?? "no result";
+  if (r.code !== 0) process.stderr.write(plain.slice(-4000));
+  const mark = r.code === 0 ? "ok  " : "FAIL";
+  return { ok: r.code === 0, lines: [`${mark} browser: ${file} against ${topology.urls.app}: ${tests} (${fmtMs(Date.now() - t0)})`] };
+}
+
+export async function checkProdTopology(topology, settings, { print = console.log, browser = false } = {}) {
   const all = [];
   let ok = true;
-  for (const part of [
-    () => processes(topology),
-    () => postgresTables(topology),
-    () => endpoints(topology, settings),
-    () => purchase(topology),
-  ]) {
+  const parts = [() => processes(topology), () => postgresTables(topology), () => endpoints(topology, settings), () => purchase(topology)];
+  if (browser) parts.push(() => browserPurchase(topology));
+  for (const part of parts) {
     const r = await part();
     for (const l of r.lines) print(`  ${l}`);
     all.push(...r.lines);
