@@ -10,6 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { getResource, RESOURCE_NAMES } from "../../domain/resources";
+import { PERMISSION_NAMES } from "../../domain/staff-users";
 import {
   authorizeBrand,
   createBrand,
@@ -69,7 +70,7 @@ beforeAll(async () => {
     victimId: a,
     contact: { name: "Pat Buyer", email: "pat@example.test", phone: "555-0100", packingSlipName: "Pat" },
   });
-  const staff = await createStaffUser(db(), { email: freshEmail("a11y-staff") });
+  const staff = await createStaffUser(db(), { email: freshEmail("a11y-staff"), permissions: [...PERMISSION_NAMES] });
   emails = { retailer: ra.user!.email, staff: staff.email };
   paths = {
     visitor: ["/signin", "/register", "/password-reset", "/contact", "/pricing", "/how-selling-works"],
@@ -121,6 +122,8 @@ beforeAll(async () => {
       "/admin/active-shipments",
       "/admin/listings/all",
       "/admin/outbox",
+      "/admin/staff-users",
+      `/admin/staff-users/${staff.id}`,
       "/admin/retailer-map",
       "/admin/retailers",
       "/admin/retailer-upload",
