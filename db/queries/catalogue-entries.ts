@@ -92,8 +92,15 @@ export type UnresolvedEntry = {
   matches: EntryMatch[];
 };
 
-/** The five products most like the entry (its own initial product left out), with their variations. */
-async function candidates(db: Db, e: { name: string; brandName: string; initialProductId: number | null }): Promise<EntryMatch[]> {
+/**
+ * The five products most like the entry (its own initial product left out), with their variations: of its
+ * brand when the entry knows it (an upload's: read through the brand's index), else of any brand whose name,
+ * product name or code resembles it.
+ */
+async function candidates(
+  db: Db,
+  e: { name: string; brandName: string; brandId: number | null; initialProductId: number | null },
+): Promise<EntryMatch[]> {
   const strength = sql<number>`round((greatest(similarity(${products.displayName}, ${e.name}), similarity(${products.sku}, ${e.name})) * 0.8 + similarity(${brands.name}, ${e.brandName}) * 0.2)::numeric, 2)::float8`;
   const matches = await db
     .select({
@@ -109,9 +116,11 @@ async function candidates(db: Db, e: { name: string; brandName: string; initialP
     .innerJoin(brands, eq(brands.id, products.brandId))
     .where(
       and(
-        sql`(${products.displayName} % ${e.name} or ${brands.name} % ${e.brandName} or ${products.sku} ilike ${
-          "%" + e.name.replace(/[\\%_]/g, "") + "%"
-        })`,
+        e.brandId !== null
+          ? eq(products.brandId, e.brandId)
+          : sql`(${products.displayName} % ${e.name} or ${brands.name} % ${e.brandName} or ${products.sku} ilike ${
+              "%" + e.name.replace(/[\\%_]/g, "") + "%"
+            })`,
         e.initialProductId === null ? undefined : ne(products.id, e.initialProductId),
       ),
     )
@@ -155,6 +164,7 @@ export async function listUnresolvedEntries(db: Db, extraIds: number[] = []): Pr
       priceCents: catalogueEntries.priceCents,
       image: catalogueEntries.image,
       retailer: retailers.storeName,
+      brandId: catalogueEntries.brandId,
       uploadId: catalogueEntries.uploadId,
       uploadLine: catalogueEntries.uploadLine,
       uploadFile: collectionUploads.fileName,
@@ -168,7 +178,7 @@ export async function listUnresolvedEntries(db: Db, extraIds: number[] = []): Pr
     .orderBy(asc(catalogueEntries.id))
     .limit(VALIDATE_LIMIT);
   const out: UnresolvedEntry[] = [];
-  for (const e of entries) out.push({ ...e, matches: await candidates(db, e) });
+  for (const { brandId, ...e } of entries) out.push({ ...e, matches: await candidates(db, { ...e, brandId }) });
   return out;
 }
 

@@ -125,7 +125,7 @@ describe("catalogue entries from collection uploads", () => {
     const tok = uniqueToken().toUpperCase();
     const brand = await createBrand(db);
     const old = await createCollection(db, { brandId: brand.id, name: "Fall" });
-    await createProduct(db, { collectionId: old.id, sku: `AB-${tok}` });
+    const carried = await createProduct(db, { collectionId: old.id, sku: `AB-${tok}` });
     const col = await createCollection(db, { brandId: brand.id });
     const uploadId = await savedUpload(col.id, [row(2, `ab ${tok}`), row(3, `NEW${tok}`), row(4, `NEW${tok}`, "Blue")]);
     const entries = await entriesOfUpload(uploadId);
@@ -146,6 +146,8 @@ describe("catalogue entries from collection uploads", () => {
     });
     const listed = (await listUnresolvedEntries(db)).find((e) => e.id === entries[0].id);
     expect(listed).toMatchObject({ uploadId, uploadLine: 3, uploadFile: "f.zip", initialProductId: made.id });
+    // Candidates: the brand's products, the one the upload made left out.
+    expect(listed?.matches.map((m) => m.productId)).toContain(carried.product.id);
     expect(listed?.matches.map((m) => m.productId)).not.toContain(made.id);
     // The same code loaded again in another collection: known now, no second entry; one entry per code anyway.
     const spring = await createCollection(db, { brandId: brand.id, name: "Next" });
