@@ -202,6 +202,25 @@ describe("staff accounts", () => {
     expect(await box.innerText()).toContain(adminEmail);
     expect(await p.getByRole("heading", { name: "Catalogue" }).count()).toBe(0);
     expect(await p.getByRole("heading", { name: "Manage" }).count()).toBe(0);
+    // What still works is still linked; the staff-users screens say why they are closed.
+    await p.getByRole("link", { name: "Orders and RMAs" }).waitFor();
+    const closed = await p.goto(url("/admin/staff-users"));
+    expect(closed?.status()).toBe(403);
+    await p.getByText(STAFF_MSG.forbidden).waitFor();
+  });
+
+  it("bad input on a staff user's page: a clear message and a 4xx, nothing changed", async () => {
+    const t = await createStaffUser(db(), { email: `sa-bad-${tok}@example.test`, permissions: ["brand"] });
+    const before = await stateOf(t.id);
+    const unknown = await staff.postForm(`/admin/staff-users/${t.id}`, { intent: "permissions", permissions: ["brand", "root"] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toContain(STAFF_MSG.unknownPermission);
+    expect((await staff.postForm(`/admin/staff-users/${t.id}`, { intent: "promote" })).status).toBe(400);
+    expect((await staff.postForm(`/admin/staff-users/${t.id}`, { intent: "reactivate" })).status).toBe(409);
+    expect((await staff.postRaw(`/admin/staff-users/${t.id}`, '{"intent":"deactivate"}', "application/json")).status).toBe(400);
+    for (const bad of ["abc", "0", "999999999"]) expect((await staff.get(`/admin/staff-users/${bad}`)).status).toBe(404);
+    expect(await stateOf(t.id)).toEqual(before);
+    expect(await auditCount(t.id)).toBe(0);
   });
 
   it("deactivating ends the user's session and sign-in; reactivating is audited", async () => {
