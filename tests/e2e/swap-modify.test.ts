@@ -5,16 +5,17 @@
  * receiver's swap listings ("Submit Response"); the receiver sees the new lines and amounts and adds a line
  * from the provider's swap listings; the provider sees that line.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
-import { orderContributions, orders } from "../../db/schema";
+import { listings, orderContributions, orders, payments } from "../../db/schema";
 import { CHECKOUT_TERMS } from "../../domain/cart";
 import { swapValuation } from "../../domain/fees";
-import { SWAP_AWAITING_RETAILER, TRANSACTION_LABELS } from "../../domain/messages";
+import { SWAP_AWAITING_RETAILER, SWAP_REQUEST_DECLINED, TRANSACTION_LABELS } from "../../domain/messages";
+import { reasonLabel } from "../../domain/reasons";
 import { formatCents } from "../../domain/money";
-import { SWAP_ERRORS } from "../../workflows/swap/contract";
+import { SWAP_ERRORS, SWAP_SOLD_OUT_MESSAGE } from "../../workflows/swap/contract";
 import {
   authorizeBrand,
   createBrand,
@@ -100,6 +101,31 @@ async function onMove(p: Page, page: string): Promise<void> {
   await hydrated(p);
 }
 
+/** The receiver's swap cart of one listing, its terms accepted and checked out with a good card. */
+async function requestSwap(email: string, listingId: number, sizes: Record<string, number>) {
+  const p = await signedIn(email);
+  await postCartForm(p, { intent: "add", listingId, ...sizes });
+  await p.goto(url("/checkout"));
+  expect(await p.getByTestId("checkout-terms").textContent()).toContain(CHECKOUT_TERMS.swap.title);
+  await p.locator("#checkout-terms-box").check();
+  await p.getByTestId("checkout-continue").click();
+  await p.waitForURL((u) => u.pathname === "/checkout/swap");
+  const orderId = Number(await p.getByTestId("swap-review").getAttribute("data-order-id"));
+  await payWithTestCard(p, "4242424242424242");
+  await p.waitForURL((u) => u.pathname === "/buy" && u.searchParams.get("ref") === "swapRequested");
+  return { p, orderId, page: `/transaction/swap/${orderId}` };
+}
+
+/** "Make Payment" with a good card. */
+async function payOnPage(p: Page, page: string): Promise<void> {
+  await p.goto(url(page));
+  await p.getByTestId("swap-pay-form").waitFor();
+  await p.locator('input[name="card_number"]').fill("4242424242424242");
+  await p.locator('input[name="card_expiry"]').fill("12/34");
+  await p.locator('input[name="card_cvc"]').fill("123");
+  await p.getByTestId("swap-pay").click();
+}
+
 describe("swap modified both ways", () => {
   it("the provider chooses again; a raise past the units listed is refused (4xx, nothing changed); raises and additions both ways, each side sees the other's lines and amounts", async () => {
     const provider = await retailer();
@@ -110,17 +136,7 @@ describe("swap modified both ways", () => {
     const d = await swapListing(receiver.id, 1, { XL: 3 });
 
     // The receiver asks for 2 S of the provider's first listing and checks out.
-    const p = await signedIn(receiver.email);
-    await postCartForm(p, { intent: "add", listingId: a.id, "size.S": 2 });
-    await p.goto(url("/checkout"));
-    expect(await p.getByTestId("checkout-terms").textContent()).toContain(CHECKOUT_TERMS.swap.title);
-    await p.locator("#checkout-terms-box").check();
-    await p.getByTestId("checkout-continue").click();
-    await p.waitForURL((u) => u.pathname === "/checkout/swap");
-    const orderId = Number(await p.getByTestId("swap-review").getAttribute("data-order-id"));
-    await payWithTestCard(p, "4242424242424242");
-    await p.waitForURL((u) => u.pathname === "/buy" && u.searchParams.get("ref") === "swapRequested");
-    const page = `/transaction/swap/${orderId}`;
+    const { p, orderId, page } = await requestSwap(receiver.email, a.id, { "size.S": 2 });
 
     // The provider chooses 1 L; the swap waits on its approval, and it may choose again: 2 L instead.
     const q = await signedIn(provider.email);
@@ -201,5 +217,55 @@ describe("swap modified both ways", () => {
       "Goods you give": formatCents(3 * PRICES[0] + PRICES[1]),
       "Your payment": formatCents(terms.provider.totalDueCents),
     });
+  });
+  it("a line sold out before the stock is taken: the payer reads why, the swap is declined with the reason, both payments refunded, no stock taken", async () => {
+    const provider = await retailer();
+    const receiver = await retailer();
+    const a = await swapListing(provider.id, 0, { S: 3 });
+    const c = await swapListing(receiver.id, 0, { L: 2 });
+    const { p, orderId, page } = await requestSwap(receiver.email, a.id, { "size.S": 2 });
+    const q = await signedIn(provider.email);
+    await q.goto(url(page));
+    await q.getByTestId("swap-choose-form").waitFor();
+    await q.locator(`input[name="units.${c.id}.L"]`).fill("1");
+    await q.getByTestId("swap-choose").click();
+    await q.getByTestId("swap-choose-again").waitFor();
+    await onMove(q, page);
+    await q.getByTestId("swap-approve").click();
+    await panelSays(q, SWAP_AWAITING_RETAILER);
+    await onMove(p, page);
+    await p.getByTestId("swap-approve").click();
+    await p.getByTestId("swap-pay-form").waitFor();
+    await payOnPage(q, page);
+    await q.waitForURL((u) => u.pathname.startsWith("/orders/sentswaps"));
+
+    // Meanwhile the provider's listing sold two of its three units elsewhere.
+    await dbh.db
+      .update(listings)
+      .set({ sizes: { S: 1 }, totalUnits: 1 })
+      .where(eq(listings.id, a.id));
+    await payOnPage(p, page);
+    await expect.poll(() => p.getByTestId("action-message").textContent(), { timeout: 15_000 }).toBe(SWAP_SOLD_OUT_MESSAGE);
+    expect(new URL(p.url()).pathname).toBe(page);
+    await p.goto(url(page));
+    await panelSays(p, SWAP_REQUEST_DECLINED);
+    expect(await p.getByTestId("reason").allTextContents()).toEqual([reasonLabel(62)]);
+    const refunds = await dbh.db
+      .select({ retailerId: payments.retailerId, amountCents: payments.amountCents })
+      .from(payments)
+      .where(and(eq(payments.orderId, orderId), eq(payments.txtype, "refund")));
+    const captured = await dbh.db
+      .select({ retailerId: payments.retailerId, amountCents: payments.amountCents })
+      .from(payments)
+      .where(and(eq(payments.orderId, orderId), eq(payments.txtype, "capture")));
+    const byRetailer = (rows: { retailerId: number | null; amountCents: number }[]) =>
+      rows.map((r) => [r.retailerId, r.amountCents]).sort((x, y) => Number(x[0]) - Number(y[0]));
+    expect(captured).toHaveLength(2);
+    expect(byRetailer(refunds)).toEqual(byRetailer(captured));
+    const stock = await dbh.db
+      .select({ id: listings.id, sizes: listings.sizes })
+      .from(listings)
+      .where(inArray(listings.id, [a.id, c.id]));
+    expect(Object.fromEntries(stock.map((x) => [x.id, x.sizes]))).toEqual({ [a.id]: { S: 1 }, [c.id]: { L: 2 } });
   });
 });

@@ -33,6 +33,7 @@ import {
   modifySwapUpdate,
   rateSwapUpdate,
   SWAP_ERRORS,
+  SWAP_SOLD_OUT_MESSAGE,
   SWAP_WORKFLOW_TYPE,
   swapCarrierEventSignal,
   swapCheckoutUpdate,
@@ -441,7 +442,8 @@ describe("swap modified both ways (ADR 0025)", () => {
       await approve(h, RECEIVER);
       await pay(h, PROVIDER);
       fake.sellOut();
-      await pay(h, RECEIVER);
+      // The payer stays on the swap and reads why (no redirect to its sent swaps).
+      expect(await pay(h, RECEIVER)).toEqual({ statename: "declined", displayStatus: expect.any(String), message: SWAP_SOLD_OUT_MESSAGE });
       expect(await h.result()).toEqual({ statename: "declined" });
       const last = fake.records().at(-1)!;
       expect(last.reasons).toEqual({ units_unavailable_reason: 62 });

@@ -107,6 +107,8 @@ export const SWAP_ERRORS = Object.freeze({
   already_received: "You have already confirmed this package.",
 } as const);
 export type SwapErrorCode = keyof typeof SWAP_ERRORS;
+/** What the side whose payment completed the swap reads when a line sold out before the stock was taken (214). */
+export const SWAP_SOLD_OUT_MESSAGE = "These units are no longer available: the swap is declined and both payments are refunded in full.";
 export const SWAP_INVALID_INPUT = "SwapInvalidInput";
 
 /**

@@ -41,6 +41,7 @@ import { payments } from "../common/payments";
 import { isoDeadlines, nextKey, noticeDedupeKey, stepRecord, type Codes as StepCodes } from "../common/record";
 import { caller, type Command, type Machine, type Step, type StepContext } from "../common/steps";
 import {
+  SWAP_SOLD_OUT_MESSAGE,
   SWAP_STEPS,
   acceptDeclineUpdate,
   approveSwapUpdate,
@@ -511,6 +512,8 @@ export const SWAP_COMMANDS = {
       if (role === "receiver") yield* releaseAuthorization(m);
       if (ROLES.every((r) => m.side[r].payment)) yield* confirmAndShip(m, ctx);
       else yield* record(m, ctx, [[ACTION.PAYMENT_CAPTURED, role]]);
+      // A line sold out before the stock was taken (214): the payer stays on the swap and reads why.
+      if (m.statename === COMMON_STATES.DECLINED) return result(m, { message: SWAP_SOLD_OUT_MESSAGE });
       return result(m, { redirectTo: "/orders/sentswaps/" });
     },
   } satisfies Command<SwapModel, MakePaymentCommand, SwapCommandResult>,
