@@ -61,6 +61,8 @@ export interface MyRma {
   externalId: string;
   displayStatus: string;
   role: RmaSide;
+  /** The order's other RMA naming the viewer: a swap whose two sides each filed one (the one filed against it). */
+  alsoAgainst?: Omit<MyRma, "alsoAgainst"> | null;
 }
 
 /**
@@ -76,9 +78,14 @@ export async function rmaOffer(order: OrderDetail, retailerId: number | null): P
   const rmas = await rmasOfOrderFor(db, order.id, retailerId);
   const own = rmas.find((r) => r.role === "victim");
   const shown = own ?? rmas.at(-1);
-  const myRma = shown
-    ? { id: shown.id, externalId: shown.externalId, displayStatus: RMA_DISPLAY_STATUS[shown.stage] ?? shown.stage, role: shown.role }
-    : null;
+  const view = (r: (typeof rmas)[number]) => ({
+    id: r.id,
+    externalId: r.externalId,
+    displayStatus: RMA_DISPLAY_STATUS[r.stage] ?? r.stage,
+    role: r.role,
+  });
+  const against = own ? rmas.filter((r) => r.role === "perpetrator").at(-1) : undefined;
+  const myRma = shown ? { ...view(shown), alsoAgainst: against ? view(against) : null } : null;
   return { canRma: !own && rmaWindowOpen(order), myRma };
 }
 

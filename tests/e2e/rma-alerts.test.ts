@@ -5,7 +5,7 @@
  * seller is e-mailed. Staff decide it: the alert comes back with the decision and what the seller will be
  * charged, and the decision's e-mail says the same. The buyer (the victim) opening the RMA does not clear the
  * seller's alert. A swap whose two sides each filed an RMA: each side's /rma lists both, its own as "Filed by
- * you" and the other's as "Filed against you".
+ * you" and the other's as "Filed against you", and the swap's page links it to both.
  */
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
@@ -173,6 +173,15 @@ describe("a swap whose two sides each filed an RMA", () => {
         await expect(row(r.externalId).getByTestId("rma-other").textContent()).resolves.toBe(`retailer-00${otherId}`);
         await expect(row(r.externalId).textContent()).resolves.toContain(swap.swap.externalId);
       }
+      expect(await p.content()).not.toContain(hidden);
+      // The swap's page links the side to both: its own RMA and the one filed against it.
+      await p.goto(url(`/transaction/swap/${swap.swap.id}`));
+      const links = p.getByTestId("rma-link");
+      await links.first().waitFor();
+      expect(await links.evaluateAll((ls) => ls.map((l) => [l.getAttribute("data-side"), l.getAttribute("href")]))).toEqual([
+        ["victim", `/rma/${mine.id}`],
+        ["perpetrator", `/rma/${theirs.id}`],
+      ]);
       expect(await p.content()).not.toContain(hidden);
     }
   });
