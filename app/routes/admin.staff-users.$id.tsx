@@ -44,12 +44,8 @@ export default function StaffUser() {
       <h1>{u.email}</h1>
       <DoneNotice notice={d.notice} />
       <p data-testid="staff-state">
-        {u.deactivatedAt
-          ? `Deactivated on ${formatDateTime(u.deactivatedAt, tz)}.`
-          : u.lastLoginAt
-            ? "Active."
-            : "Invited: no password yet."}{" "}
-        Last sign-in: {u.lastLoginAt ? formatDateTime(u.lastLoginAt, tz) : "never"}.{self ? " This is you." : ""}
+        {u.deactivatedAt ? `Deactivated on ${formatDateTime(u.deactivatedAt, tz)}.` : "Active."} Last sign-in:{" "}
+        {u.lastLoginAt ? formatDateTime(u.lastLoginAt, tz) : "never"}.{self ? " This is you." : ""}
       </p>
       <PermissionsForm key={u.permissions.join(",")} granted={u.permissions} choices={d.permissions} lastResult={answer("permissions")} />
       <h2>Account</h2>

@@ -49,14 +49,16 @@ export default function StaffUsers() {
                 <Link to={`/admin/staff-users/${u.id}`}>{u.email}</Link>
                 {u.id === d.me ? " (you)" : null}
               </td>
-              <td>{u.deactivatedAt ? "Deactivated" : u.lastLoginAt ? "Active" : "Invited"}</td>
+              <td>{u.deactivatedAt ? "Deactivated" : "Active"}</td>
               <td>
                 {u.permissions.length === 0
                   ? "None"
-                  : d.permissions
-                      .filter((p) => u.permissions.includes(p.name))
-                      .map((p) => p.label)
-                      .join(", ")}
+                  : d.permissions.every((p) => u.permissions.includes(p.name))
+                    ? "All"
+                    : d.permissions
+                        .filter((p) => u.permissions.includes(p.name))
+                        .map((p) => p.label)
+                        .join(", ")}
               </td>
               <td>{u.lastLoginAt ? formatDateTime(u.lastLoginAt, tz) : "Never"}</td>
             </tr>
