@@ -83,21 +83,33 @@ async function build(buildDir) {
   info(`built in ${fmtMs(Date.now() - t)}`);
 }
 
-/** PostgreSQL: the embedded server (kept in <dataDir>/pg) or DATABASE_URL's; { appUrl, db (Temporal's), stop? }. */
+/**
+ * PostgreSQL: the embedded server (kept in <dataDir>/pg) or DATABASE_URL's; { appUrl, db (Temporal's),
+ * restart (embedded only: a fast shutdown and a start on the same data, for the fault script) }.
+ */
 async function startPostgres({ settings, dataDir, started }) {
   const userUrl = process.env.DATABASE_URL;
   let appUrl = userUrl;
+  let restart = null;
   if (!userUrl) {
     const { startEmbeddedPostgres } = await import("./pg.mjs");
     step(`starting PostgreSQL :${settings.ports.postgres} (${path.relative(ROOT, dataDir)}/pg)`);
-    const pg = await startEmbeddedPostgres({
-      name: "postgres",
-      dataDir: path.join(dataDir, "pg"),
-      port: settings.ports.postgres,
-      databases: [DB_NAMES.dev],
-      quiet: true,
-    });
-    if (!pg.reused) started.push({ name: "postgres", stop: pg.stop, pid: pg.pid() });
+    const open = () =>
+      startEmbeddedPostgres({
+        name: "postgres",
+        dataDir: path.join(dataDir, "pg"),
+        port: settings.ports.postgres,
+        databases: [DB_NAMES.dev],
+        quiet: true,
+      });
+    let pg = await open();
+    if (!pg.reused) {
+      started.push({ name: "postgres", stop: () => pg.stop(), pid: pg.pid() });
+      restart = async () => {
+        await pg.stop();
+        pg = await open();
+      };
+    }
     appUrl = pg.url(DB_NAMES.dev);
   } else info("DATABASE_URL is set: the app's and Temporal's databases go on that server (no embedded PostgreSQL)");
   const u = new URL(appUrl);
@@ -110,7 +122,7 @@ async function startPostgres({ settings, dataDir, started }) {
     visibility: process.env.TEMPORAL_VISIBILITY_DB || "temporal_visibility",
   };
   await checkConnections(appUrl, settings);
-  return { appUrl, db };
+  return { appUrl, db, restart };
 }
 
 /** Refuses to start when the topology's pools could exceed the server's max_connections. */
@@ -321,7 +333,7 @@ export async function startProdTopology({ settings, dataDir, tools, seed = false
   try {
     await checkPorts(settings);
     await build(path.join(dataDir, "build"));
-    const { appUrl, db } = await startPostgres({ settings, dataDir, started });
+    const { appUrl, db, restart: restartPostgres } = await startPostgres({ settings, dataDir, started });
     await temporalSchema(tools.sqlTool, db);
     const { frontendAddress } = await temporalServices({ bins: tools, settings, db, logDir, started, onGiveUp });
     const namespace = process.env.TEMPORAL_NAMESPACE || "default";
@@ -364,6 +376,7 @@ export async function startProdTopology({ settings, dataDir, tools, seed = false
       },
       processes: Object.fromEntries(started.filter((s) => s.sup).map((s) => [s.name, s.sup])),
       app,
+      restartPostgres,
       stop,
     };
   } catch (e) {
