@@ -121,6 +121,11 @@ describe("dates in the marketplace time zone (MARKETPLACE_TZ=America/Los_Angeles
       expect(csv.status()).toBe(200);
       const row = csvRecords(await csv.text()).records.find((r) => r.shipment_id === String(shipped.shipment!.id));
       expect(row?.created).toBe("2026-03-02 22:30:00");
+      // The generic list's CSV export: the seller's Created cell.
+      const exported = await staff.request.get(url("/admin/retailer/export"));
+      expect(exported.status()).toBe(200);
+      const seller = csvRecords(await exported.text()).records.find((r) => r.ID === String(sellerId));
+      expect(seller?.Created).toBe("2026-03-02 22:30:00");
       // The generic retailer form's Created date input: the seller's creation day in Los Angeles, not UTC's.
       await staff.goto(url(`/admin/retailer/${sellerId}`));
       await expect(staff.locator("#field-created").inputValue()).resolves.toBe("2026-03-02");
