@@ -59,9 +59,9 @@ export function rmaNoticeMail(
     rma_cancelled: [`${rma} cancelled`, `${rma} was cancelled. ${RMA_CANCELLED_NOTHING_PAID}`],
     rma_completed: [
       `${rma} completed`,
-      n.to === "victim"
+      (n.to === "victim"
         ? `${rma} is complete: your refund is on its way.`
-        : `${rma} is complete: the amount of the return is charged to your card on file.`,
+        : `${rma} is complete: the amount of the return is charged to your card on file.`) + decisionMoney(n.to, c.amounts, true),
     ],
     rma_charge_queued: [
       `${rma}: payment is queued for processing.`,

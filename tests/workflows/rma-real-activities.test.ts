@@ -239,6 +239,9 @@ describe("RMA workflow with the real activities", () => {
     expect(mails.find((m) => m.kind === "rma:rma_approved_ship_return" && m.toEmail !== sellerAddress)?.bodyText).toContain(
       `You will get back ${formatCents(expected.victimRefundCents)}.`,
     );
+    expect(toSeller.find((m) => m.kind === "rma:rma_completed")?.bodyText).toContain(
+      `You are charged ${formatCents(expected.perpetratorChargeCents)}.`,
+    );
     const names = await db.select({ name: retailers.storeName }).from(retailers).where(eq(retailers.id, sellerId));
     for (const m of mails) expect(`${m.subject}${m.bodyText}`).not.toContain(names[0].name);
   });
