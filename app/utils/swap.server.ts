@@ -222,7 +222,7 @@ function postedSides(view: SwapView, form: FormData, listed: Record<Role, SwapCh
       target = { listingId, variationId, sizes: {} };
       side.push(target);
     }
-    target.sizes[add[3]] = (target.sizes[add[3]] ?? 0) + n;
+    target.sizes[add[3]] = (Object.hasOwn(target.sizes, add[3]) ? target.sizes[add[3]] : 0) + n;
   }
   for (const r of ["provider", "receiver"] as const)
     for (const l of sides[r]) l.sizes = Object.fromEntries(Object.entries(l.sizes).filter(([, n]) => n > 0));
@@ -236,13 +236,15 @@ function postedSides(view: SwapView, form: FormData, listed: Record<Role, SwapCh
  * added), as the message the side reads; null when every raise is within its listing.
  */
 function pastListed(view: SwapView, sides: Record<Role, LineWrite[]>, listed: Record<Role, SwapChoice[]>): string | null {
+  // Own entries only: a size named like an Object member ("constructor") is no units.
+  const units = (sizes: Record<string, number> | undefined, size: string) => (sizes && Object.hasOwn(sizes, size) ? sizes[size] : 0);
   for (const r of ["provider", "receiver"] as const) {
     for (const l of sides[r]) {
-      const before = view[r].lines.find((x) => x.listingId === l.listingId)?.sizes ?? {};
+      const before = view[r].lines.find((x) => x.listingId === l.listingId)?.sizes;
       const listing = listed[r].find((c) => c.listingId === l.listingId);
       for (const [size, n] of Object.entries(l.sizes)) {
-        if (n <= (before[size] ?? 0)) continue;
-        const left = listing?.sizes[size] ?? 0;
+        if (n <= units(before, size)) continue;
+        const left = units(listing?.sizes, size);
         if (n > left) return `${SWAP_ERRORS.more_than_listed} Size ${size}: ${left} listed, you asked for ${n}.`;
       }
     }

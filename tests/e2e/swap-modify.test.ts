@@ -164,6 +164,21 @@ describe("swap modified both ways", () => {
     expect(refusal.status()).toBe(400);
     await expect.poll(() => q.getByTestId("swap-error").textContent()).toContain(SWAP_ERRORS.more_than_listed);
     expect(await q.getByTestId("swap-error").textContent()).toContain("Size S: 3 listed, you asked for 4.");
+    // A forged form: a size named like an Object member, and an addition of a listing that is not the side's.
+    for (const field of ["lines.provider.0.constructor", `add.provider.${c.id}.L`]) {
+      const forged = await q.evaluate(
+        async ([action, name]) => {
+          const body = new FormData();
+          body.set("intent", "approve");
+          body.set(name, "1");
+          const res = await fetch(action, { method: "POST", body });
+          return { status: res.status, text: await res.text() };
+        },
+        [page, field] as const,
+      );
+      expect(forged.status).toBe(400);
+      expect(forged.text).toContain(SWAP_ERRORS.more_than_listed);
+    }
     expect(await goods(orderId, "provider")).toEqual({ [a.id]: { S: 2 } });
     expect(await dbh.db.select({ view: orders.swapView, seq: orders.recordSeq }).from(orders).where(eq(orders.id, orderId))).toEqual(
       before,

@@ -408,6 +408,11 @@ describe("swap modified both ways (ADR 0025)", () => {
         modify(h, PROVIDER, { receiverLines: [...RECEIVER_LINES, { listingId: 803, variationId: 8103, sizes: { "10": 1 } }] }),
         "units_unavailable",
       );
+      // A size named like an Object member is no units of the listing.
+      await refused(
+        modify(h, PROVIDER, { providerLines: [{ listingId: 701, variationId: 8001, sizes: { M: 2, constructor: 1 } }] }),
+        "units_unavailable",
+      );
       fake.listed[0].sizes.M = 2; // the provider's other orders took three units since the page was shown
       await refused(modify(h, PROVIDER, { providerLines: [{ listingId: 701, variationId: 8001, sizes: { M: 3 } }] }), "units_unavailable");
       await refused(modify(h, PROVIDER, { providerLines: [{ listingId: 701, variationId: 8001, sizes: { M: 1.5 } }] }), "invalid_units");

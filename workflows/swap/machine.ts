@@ -319,10 +319,14 @@ function modification(m: SwapModel, cmd: ModifySwapCommand): { provider: OrderLi
   return { provider, receiver };
 }
 
+/** Units of one size (an own entry only: a size named like an Object member is no units). */
+const unitsOf = (sizes: Record<string, number> | undefined, size: string): number =>
+  sizes && Object.hasOwn(sizes, size) && typeof sizes[size] === "number" ? sizes[size] : 0;
+
 /** The lines of `next` that ask for more than `current` had of some size (raised, or added), with what they ask. */
 function grown(current: OrderLine[], next: OrderLine[]): OrderLine[] {
   const before = new Map(current.map((l) => [orderLineKey(l), l.sizes]));
-  return next.filter((l) => Object.entries(l.sizes).some(([size, n]) => n > (before.get(orderLineKey(l))?.[size] ?? 0)));
+  return next.filter((l) => Object.entries(l.sizes).some(([size, n]) => n > unitsOf(before.get(orderLineKey(l)), size)));
 }
 
 /**
@@ -341,7 +345,7 @@ function* checkListed(m: SwapModel, next: Record<Role, OrderLine[]>): Step<Recor
   for (const { r, l } of asked) {
     const x = byId.get(l.listingId as number);
     if (!x || !x.swappable || x.retailerId !== partyId(m, r)) reject("units_unavailable");
-    if (Object.entries(l.sizes).some(([size, n]) => n > (x.sizes[size] ?? 0))) reject("units_unavailable");
+    if (Object.entries(l.sizes).some(([size, n]) => n > unitsOf(x.sizes, size))) reject("units_unavailable");
   }
   const priced = (r: Role) =>
     next[r].map((l) => {
