@@ -390,6 +390,8 @@ describe("swap modified both ways (ADR 0025)", () => {
       ]);
       // Only the raises and additions read the listings; lowering reads nothing.
       expect(fake.calls.filter((c) => c.name === "swapListedUnits").map((c) => c.input.listingIds)).toEqual([[701, 802], [702]]);
+      // Kept so that a change to how a modification reads the listings shows in replay (ADR 0025).
+      await keepHistory(h, "raised-and-added");
     });
   });
 
@@ -674,7 +676,7 @@ describe("swap replay", () => {
       .filter((f) => /^swap-.*\.json$/.test(f))
       .sort();
 
-  test("histories were recorded for the timer paths", () => {
+  test("histories were recorded for the timer paths and a swap modified both ways", () => {
     expect(files()).toEqual([
       "swap-both-fail-same-timer.json",
       "swap-both-ship-both-rate.json",
@@ -682,6 +684,7 @@ describe("swap replay", () => {
       "swap-one-side-never-ships.json",
       "swap-payment-lapses.json",
       "swap-provider-never-chooses.json",
+      "swap-raised-and-added.json",
     ]);
   });
 
