@@ -4,7 +4,9 @@
  *
  *   complete_order_checkout --receiver checks out (pre-authorised: fee + shipping of what it receives), 210-->
  *   provider_choose_items --provider chooses from the receiver's swap listings (211)--> provider_approve
- *   provider_approve / receiver_approve: the side whose turn it is modifies (the turn passes), approves
+ *   (the provider may choose again while the swap waits on its approval)
+ *   provider_approve / receiver_approve: the side whose turn it is modifies (lowers, raises up to what the
+ *     listing still has, adds a listing of the side whose goods it is, removes: ADR 0025; the turn passes), approves
  *     (212 / 213, optionally calling it even; the second approval of the same terms opens payment, 810) or
  *     declines: over money (61) -> swap_declined_by_{role}_money: the other side calls it even (-> payment) or
  *     accepts the decline; any other reason -> declined. Each turn has 5 calendar days.
