@@ -6,3 +6,4 @@ export * from "./marketplace";
 export * from "./orders";
 export * from "./system";
 export * from "./admin";
+export * from "./messages";
