@@ -7,3 +7,4 @@ export * from "./orders";
 export * from "./system";
 export * from "./admin";
 export * from "./messages";
+export * from "./stock-imports";
