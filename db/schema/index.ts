@@ -7,4 +7,5 @@ export * from "./orders";
 export * from "./system";
 export * from "./admin";
 export * from "./messages";
+export * from "./matches";
 export * from "./stock-imports";
