@@ -21,6 +21,13 @@ import { activityLogging } from "./activity-logging";
 import { DEFAULT_BUNDLE_PATH, ROOT, WORKFLOWS_PATH, WORKFLOW_INTERCEPTOR_MODULES } from "./bundle";
 import { serveWorkerHealth } from "./worker-health";
 
+/** The worker's own lines: JSON with LOG_FORMAT=json (as the SDK's), else "[worker] ..." text. */
+function say(level: "info" | "warn" | "error", msg: string): void {
+  if (process.env.LOG_FORMAT === "json")
+    process.stdout.write(JSON.stringify({ time: new Date().toISOString(), level, msg: `[worker] ${msg}` }) + "\n");
+  else (level === "info" ? console.log : level === "warn" ? console.warn : console.error)(`[worker] ${msg}`);
+}
+
 /** JSON lines for the SDK's logger (bigint values as strings). */
 function jsonLogLine(entry: LogEntry): void {
   const line = {
@@ -69,8 +76,9 @@ async function main(): Promise<void> {
     },
   });
   health?.setWorker(worker);
-  console.log(
-    `[worker] task queue "${env.TEMPORAL_TASK_QUEUE}" on ${env.TEMPORAL_ADDRESS} (namespace ${env.TEMPORAL_NAMESPACE}), ` +
+  say(
+    "info",
+    `task queue "${env.TEMPORAL_TASK_QUEUE}" on ${env.TEMPORAL_ADDRESS} (namespace ${env.TEMPORAL_NAMESPACE}), ` +
       `payments: ${payments.provider}, workflows: ${useBundle ? "prebuilt bundle" : "compiled from source"}, ` +
       `mail: ${env.SMTP_URL ? `SMTP ${smtpHostOf(env.SMTP_URL)}` : "outbox only"}`,
   );
@@ -82,7 +90,7 @@ async function main(): Promise<void> {
     await connection.close().catch(() => {});
     await dbHandle.close().catch(() => {});
     health?.close();
-    console.log("[worker] stopped");
+    say("info", "stopped");
   }
 }
 
@@ -104,7 +112,7 @@ function bundleIsFresh(bundlePath: string): boolean {
   };
   const sources = Math.max(newest(path.join(ROOT, "workflows")), newest(path.join(ROOT, "domain")));
   if (sources > built) {
-    console.warn(`[worker] ${path.relative(ROOT, bundlePath)} is older than the workflow sources: compiling from source instead`);
+    say("warn", `${path.relative(ROOT, bundlePath)} is older than the workflow sources: compiling from source instead`);
     return false;
   }
   return true;
@@ -118,13 +126,13 @@ async function connectWithRetry(address: string): Promise<NativeConnection> {
       return await NativeConnection.connect({ address });
     } catch (err) {
       if (Date.now() > deadline) throw err;
-      if (attempt === 1) console.log(`[worker] waiting for Temporal at ${address}...`);
+      if (attempt === 1) say("info", `waiting for Temporal at ${address}...`);
       await new Promise((r) => setTimeout(r, 1000));
     }
   }
 }
 
 main().catch((err) => {
-  console.error("[worker] failed:", err);
+  say("error", `failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   process.exit(1);
 });
