@@ -52,18 +52,46 @@ function workerPids(o, temporalPort) {
   return workers;
 }
 
-/** The stack's processes: web (app port), Temporal (its port), Postgres (postmaster + backends), worker(s). */
+/**
+ * `npm run prod`'s Temporal server: four processes, one per service (`start --service <name>`, the same --root as
+ * the frontend listening on the run's port); null for a dev server.
+ */
+function temporalServices(frontendPid) {
+  const front = cmdline(frontendPid);
+  const root = /--root (\S+)/.exec(front)?.[1];
+  if (!root || !/--service frontend/.test(front)) return null;
+  const services = {};
+  for (const d of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    const cmd = cmdline(Number(d));
+    const svc = /temporal-server --root (\S+) .*start --service (\w+)/.exec(cmd);
+    if (svc && svc[1] === root) services[svc[2]] = Number(d);
+  }
+  return services;
+}
+
+/**
+ * The stack's processes: web (app port; behind rr-proxy, the proxy and its backends), Temporal (its port; with
+ * `npm run prod`, each service's process in temporalServices), Postgres (postmaster + backends), worker(s).
+ */
 export function stackProcesses(o) {
   const listeners = ssListeners();
   const appPort = Number(new URL(o.baseUrl).port || 80);
   const pgPort = Number(new URL(o.databaseUrl).port || 5432);
   const temporalPort = Number(o.temporalAddress.split(":").pop());
   const workers = workerPids(o, temporalPort);
-  // --scale: the proxy on the app's port and the web processes on the ports after it.
-  const web = [appPort, ...Array.from({ length: o.scale > 1 ? o.scale : 0 }, (_, i) => appPort + 1 + i)]
-    .map((p) => listeners.get(p))
-    .filter(Boolean);
-  return { web, temporal: listeners.get(temporalPort) ?? null, postmaster: listeners.get(pgPort) ?? null, workers };
+  // --scale: the proxy on the app's port and the web processes on the ports after it; any rr-proxy: its backends.
+  const backends = (/rr-proxy\.mjs \d+ ([\d ]+)/.exec(cmdline(listeners.get(appPort)))?.[1] ?? "").trim().split(" ").filter(Boolean);
+  const ports = [appPort, ...Array.from({ length: o.scale > 1 ? o.scale : 0 }, (_, i) => appPort + 1 + i), ...backends.map(Number)];
+  const web = [...new Set(ports.map((p) => listeners.get(p)).filter(Boolean))];
+  const temporal = listeners.get(temporalPort) ?? null;
+  return {
+    web,
+    temporal,
+    temporalServices: temporal ? temporalServices(temporal) : null,
+    postmaster: listeners.get(pgPort) ?? null,
+    workers,
+  };
 }
 
 /** CPU ms per component so far (lib/cpu.mjs): Postgres with its backends and the children it reaped. */
@@ -71,7 +99,9 @@ export function stackCpu(procs) {
   return cpuSnapshot({
     web: procs.web,
     worker: procs.workers,
-    temporal: procs.temporal ? [procs.temporal] : [],
+    temporal: procs.temporalServices ? Object.values(procs.temporalServices) : procs.temporal ? [procs.temporal] : [],
+    // npm run prod: each Temporal service on its own too (report.mjs names them)
+    ...Object.fromEntries(Object.entries(procs.temporalServices ?? {}).map(([svc, pid]) => [`temporal_${svc}`, [pid]])),
     postgres: procs.postmaster ? { tree: procs.postmaster } : [],
   });
 }

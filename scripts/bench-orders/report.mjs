@@ -54,6 +54,8 @@ export function figuresOf(bench, run, outcome) {
 
 /** The stack the run measured. */
 function stackText(o, prodStack) {
+  if (!o.prod && o.topology)
+    return `against \`npm run prod\`'s topology (${o.baseUrl}: production build, web processes behind rr-proxy, workers on task queue \`${o.taskQueue}\`, the Temporal server ${o.temporalAddress} as ${o.topology.length} processes (${o.topology.join(", ")}) on PostgreSQL ${new URL(o.databaseUrl).port})`;
   if (!o.prod)
     return `against the running \`npm run dev\` stack (${o.baseUrl}: remix dev build, worker on task queue \`${o.taskQueue}\`, Temporal dev server ${o.temporalAddress}, Postgres ${new URL(o.databaseUrl).port})`;
   const scaled = o.scale > 1;
@@ -167,13 +169,16 @@ function cpuText(run, { cpuUsed, stackMs, others, completed }) {
   const s = (v) => (v / 1000).toFixed(1);
   const pctOf = (v) => `${((100 * v) / Math.max(1, cpuUsed.box)).toFixed(0)} %`;
   const per = (v) => f0(v / completed.length);
+  // npm run prod: the Temporal server's CPU by service (processes.mjs temporal_<service>)
+  const services = Object.keys(cpuUsed).filter((k) => k.startsWith("temporal_"));
+  const bySvc = (f) => (services.length ? ` (${services.map((k) => `${k.slice(9)} ${f(cpuUsed[k])}`).join(", ")})` : "");
   return (
     `CPU during the timed run (${(run.wallMs / 1000).toFixed(1)} s × ${cores} cores = ${((run.wallMs * cores) / 1000).toFixed(0)} core-s; from /proc): ` +
-    `web ${s(cpuUsed.web)} s, worker ${s(cpuUsed.worker)} s, Temporal ${s(cpuUsed.temporal)} s, ` +
+    `web ${s(cpuUsed.web)} s, worker ${s(cpuUsed.worker)} s, Temporal ${s(cpuUsed.temporal)} s${bySvc(s)}, ` +
     `Postgres ${s(cpuUsed.postgres)} s, this script ${s(cpuUsed.bench)} s, everything else on the box ${s(others)} s ` +
     `(box busy ${s(cpuUsed.box)} s: stack ${pctOf(stackMs)}, others ${pctOf(others)}). ` +
     (completed.length
-      ? `Per completed order: web ${per(cpuUsed.web)} ms, worker ${per(cpuUsed.worker)} ms, Temporal ${per(cpuUsed.temporal)} ms, Postgres ${per(cpuUsed.postgres)} ms of CPU.`
+      ? `Per completed order: web ${per(cpuUsed.web)} ms, worker ${per(cpuUsed.worker)} ms, Temporal ${per(cpuUsed.temporal)} ms${bySvc(per)}, Postgres ${per(cpuUsed.postgres)} ms of CPU.`
       : "")
   );
 }

@@ -40,6 +40,7 @@ export async function warmUp(bench) {
 export async function timedRun(bench, prodStack) {
   const { o } = bench;
   const procs = stackProcesses(o);
+  o.topology = procs.temporalServices ? Object.keys(procs.temporalServices).sort() : null; // npm run prod's, for the report
   if (procs.web.length === 0 || !procs.postmaster || !procs.temporal || procs.workers.length === 0)
     warn(`stack processes found: ${JSON.stringify(procs)}`);
   const speed0 = speedProbe();
