@@ -22,6 +22,8 @@ import { readFormData, requireRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { parseSubmission } from "~/utils/form.server";
 import { rmaAlerts } from "./__rma-list.server";
+import { messageAlerts } from "./__messages.server";
+import { MessageAlerts } from "~/components/orders/MessageAlerts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction = () => [{ title: pageTitle("Alerts") }];
@@ -51,7 +53,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const limit = Math.max(1, Math.min(100, Number.parseInt(url.searchParams.get("limit") ?? "", 10) || 4));
   const page = await listAlerts(db, auth.retailer.id, { kind: tab, view, limit, offset });
   const returns = view === "pending" ? await rmaAlerts(db, auth.retailer.id) : { total: 0, items: [] };
-  return { view, tab, counters, page, returns, now: Date.now() };
+  const messages = view === "pending" ? await messageAlerts(auth.retailer.id) : { total: 0, items: [] };
+  return { view, tab, counters, page, returns, messages, now: Date.now() };
 }
 
 /** intent=seen with the orders' ids (up to 500; what is not an id is left out). */
@@ -109,6 +112,7 @@ export default function Alerts() {
         </p>
       ) : null}
       <RmaAlerts {...d.returns} />
+      <MessageAlerts {...d.messages} />
       <nav className="order-tabs" role="tablist">
         {ORDER_KIND_TABS.map((t) => {
           const n = alertCount(d.counters, t);

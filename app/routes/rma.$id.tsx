@@ -19,6 +19,8 @@ import { RmaLinesTable } from "~/components/rma/RmaLines";
 import { pageTitle } from "~/components/title";
 import { requireRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
+import { Conversation } from "~/components/orders/Conversation";
+import { conversationFor } from "./__messages.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: pageTitle(d ? `RMA ${d.rma.externalId}` : "RMA") }];
@@ -41,12 +43,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     other: displayRetailer({ id: role === "victim" ? rma.perpetratorId : rma.victimId }, false, me),
     orderLink: rma.rmaForId ? `/transaction/${rma.rmaForTransactionType === TRANSACTION_TYPE.SWAP ? "swap" : "buy"}/${rma.rmaForId}` : null,
     shipments: detail?.shipments ?? [],
+    // The RMA's conversation between its two retailers (its provider is the victim, its receiver the perpetrator).
+    conversation: await conversationFor(
+      {
+        id: rma.id,
+        externalId: rma.externalId,
+        transactionType: TRANSACTION_TYPE.RMA,
+        providerId: rma.victimId,
+        receiverId: rma.perpetratorId,
+      },
+      { retailerId: me, isStaff: auth.user.isStaff, role: role === "victim" ? "provider" : "receiver" },
+    ),
   };
 }
 
 export default function RmaPage() {
   const tz = useMarketplaceZone();
-  const { rma, role, other, orderLink, shipments } = useLoaderData<typeof loader>();
+  const { rma, role, other, orderLink, shipments, conversation } = useLoaderData<typeof loader>();
   const decided = rma.lines.some((l) => l.approved !== null);
   const ledger = rma.ledger ?? {};
   const parcel = shipments.at(-1) ?? null;
@@ -95,6 +108,7 @@ export default function RmaPage() {
           <ShipmentsList shipments={shipments} />
         </>
       ) : null}
+      <Conversation c={conversation} />
     </section>
   );
 }

@@ -35,6 +35,7 @@ import {
 } from "~/components/orders/OrderParts";
 import ordersCss from "~/components/orders/orders.css";
 import { SwapPanel } from "~/components/orders/SwapPanel";
+import { Conversation } from "~/components/orders/Conversation";
 import { pageTitle } from "~/components/title";
 import { readFormData, requireTradingRetailer } from "~/utils/auth.server";
 import { orderViewer } from "~/utils/orders.server";
@@ -53,12 +54,15 @@ import {
   respond,
   swapIntent,
 } from "./__transaction.server";
+import { conversationFor } from "./__messages.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: pageTitle(d ? `Order ${d.order.externalId}` : "Order") }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  return orderDetailPage(params, await orderViewer(request));
+  const viewer = await orderViewer(request);
+  const page = await orderDetailPage(params, viewer);
+  return { ...page, conversation: await conversationFor(page.order, { ...viewer, role: page.order.role ?? null }) };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -170,6 +174,7 @@ export default function TransactionDetail() {
           <PaymentsList payments={o.payments} payoutPending={payoutPendingText(o)} />
         </>
       ) : null}
+      <Conversation c={d.conversation} staffViewer={!o.role} />
       {d.viewerIsStaff ? (
         <details>
           <summary>Updates</summary>

@@ -34,6 +34,7 @@ import {
   listings,
   orderActions,
   orderContributions,
+  orderMessages,
   orders,
   outboxEmails,
   passwordResetTokens,
@@ -302,6 +303,26 @@ const MATRIX: Record<string, Case> = {
     ],
     (f) => [`/manage-retailer/info?id=${f.a}`],
   ),
+  "messages.$kind.$id.tsx": {
+    what: "an order's conversation and its posting (a purchase and a swap between A and B, an RMA of A against B)",
+    probes: (f) => [
+      get(`/messages/buy/${f.buy.id}`),
+      post(`/messages/buy/${f.buy.id}`, { body: `Taken ${tok}` }),
+      get(`/messages/swap/${f.swap.id}`),
+      post(`/messages/swap/${f.swap.id}`, { body: `Taken ${tok}` }),
+      get(`/messages/rma/${f.rma.id}`),
+      post(`/messages/rma/${f.rma.id}`, { body: `Taken ${tok}` }),
+      // An order under another kind's name is no conversation.
+      post(`/messages/buy/${f.rma.id}`, { body: `Taken ${tok}` }),
+    ],
+    opens: (f) => [
+      { as: "a", path: `/messages/buy/${f.buy.id}` },
+      { as: "b", path: `/messages/buy/${f.buy.id}` },
+      { as: "a", path: `/messages/swap/${f.swap.id}` },
+      { as: "b", path: `/messages/rma/${f.rma.id}` },
+      { as: "staff", path: `/messages/rma/${f.rma.id}` },
+    ],
+  },
   "orders.($stage).tsx": {
     what: "a tab of the viewer's own orders: another retailer's orders never show",
     probes: () => ["sales", "purchases", "swaps", "sentswaps", "receivedswaps"].map((s) => get(`/orders/${s}`, { scoped: true })),
@@ -490,6 +511,7 @@ async function snapshot(f: Fixtures): Promise<string> {
     db().select().from(shipments).where(inArray(shipments.orderId, orderIds)).orderBy(shipments.id),
     db().select().from(payments).where(inArray(payments.orderId, orderIds)).orderBy(payments.id),
     db().select().from(ratings).where(inArray(ratings.orderId, orderIds)).orderBy(ratings.id),
+    db().select().from(orderMessages).where(inArray(orderMessages.orderId, orderIds)).orderBy(orderMessages.id),
     db().select().from(sandboxCarrierShipments).where(eq(sandboxCarrierShipments.trackingNumber, f.tracking)),
     db().select().from(listings).where(eq(listings.id, f.listing)),
     db().select().from(listingRequests).where(eq(listingRequests.id, f.request)),

@@ -32,7 +32,7 @@ import {
 } from "../factories";
 import { createOrderAt, createRmaOf, createSwapOrder } from "../factories/orders";
 import { pdfText } from "../setup/pdf-text";
-import { baseUrl, htmlDecode } from "./http";
+import { baseUrl, htmlDecode, HttpClient } from "./http";
 
 let handle: DbHandle;
 const db = () => handle.db;
@@ -291,6 +291,37 @@ async function busiestRetailers(perKind: number): Promise<number[]> {
 }
 
 describe("leak canary", () => {
+  // Runs first: the crawl below then reads the fixture's conversations (the order pages show them).
+  it("messages: every fixture retailer's canaries, posted in its conversations, are refused; the conversations show none", async () => {
+    const { list, valuesOf } = await canaries();
+    const ids = [fixture.a, fixture.b, fixture.c];
+    const problems: string[] = [];
+    for (const me of ids) {
+      const http = new HttpClient();
+      http.cookies.set("wx_session", await sessionFor(me));
+      const mine = await db().execute<{ id: number; transaction_type: number }>(
+        sql`select id, transaction_type from ${orders} where provider_id = ${me} or receiver_id = ${me} order by id`,
+      );
+      // Its own canaries (names, addresses, e-mails, phones) and the other fixture retailers' e-mails and phones.
+      const attempts = list.filter((c) => c.retailerId === me || (ids.includes(c.retailerId) && /(Email|Phone|Celphone)$/i.test(c.field)));
+      expect(attempts.length).toBeGreaterThanOrEqual(10);
+      for (const o of mine) {
+        const path = `/messages/${o.transaction_type === 3 ? "rma" : o.transaction_type === 2 ? "swap" : "buy"}/${o.id}`;
+        for (const c of attempts) {
+          const r = await http.postForm(path, { body: `Hello, ${c.value} here.` });
+          if (r.status !== 400) problems.push(`retailer ${me} ${path}: ${c.field} of retailer ${c.retailerId} answered ${r.status}`);
+        }
+        const ok = await http.postForm(path, { body: `Plain message from one side of order ${o.id}.` });
+        expect(ok.status, `${path}: a plain message`).toBe(200);
+        const page = await http.get(path);
+        expect(page.status).toBe(200);
+        for (const c of leaks(readable(page.body), me, valuesOf(me), list))
+          problems.push(`retailer ${me} page ${path}: ${c.field} of retailer ${c.retailerId} (${c.value})`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
   it("no page, PDF or CSV a retailer can reach shows another retailer's canary", async () => {
     const { list, valuesOf } = await canaries();
     const fixtureCanaries = list.filter((c) => c.retailerId === fixture.a);

@@ -164,6 +164,10 @@ export function RmaCard({
             {t}
           </Link>
         ))}
+        {/* The RMA's conversation: staff read it and post, marked as staff (ADR 0027). */}
+        <Link to={`/messages/rma/${rma.id}`} data-testid="card-messages">
+          Messages
+        </Link>
       </nav>
       <div className="card-area" style={{ maxHeight: 500, overflowY: "auto" }} role="region" aria-label={`RMA ${tab}`} tabIndex={0}>
         {tab === "summary" ? <RmaSummary rma={rma} review={review && review.rmaId === rma.id ? review : null} errors={errors} /> : null}
