@@ -10,6 +10,11 @@ import { SWAP_STATES } from "../../domain/states";
 const sent = vi.hoisted(() => [] as unknown[]);
 
 vi.mock("../../app/utils/db.server", () => ({ db: {} }));
+// The panel reads both sides' swap listings to check a raise or an addition; these forms add none.
+vi.mock("../../db/queries/swap-orders", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../../db/queries/swap-orders")>()),
+  swapChoices: async () => [],
+}));
 vi.mock("../../app/utils/temporal.server", async (importOriginal) => {
   const real = await importOriginal<typeof import("../../app/utils/temporal.server")>();
   const view = {
