@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { retailerNoticeAddress } from "../../db/queries/order-steps";
 import { orderMessages, outboxEmails } from "../../db/schema";
-import { MESSAGE_REFUSALS } from "../../domain/order-messages";
+import { MESSAGE_RATE_LIMIT, MESSAGE_RATE_LIMITED, MESSAGE_REFUSALS } from "../../domain/order-messages";
 import {
   createBrand,
   createCollection,
@@ -219,5 +219,23 @@ describe("messages on a purchase", () => {
       await expect(last.getByTestId("message-author").textContent()).resolves.toBe("Staff");
       await expect(last.getByTestId("message-staff").textContent()).resolves.toBe("Staff");
     }
+  });
+  it("a user may post 10 messages in 10 minutes: the next is refused with a 429 and the reason, nothing saved", async () => {
+    const http = new HttpClient();
+    await http.signIn(SELLER.email, DEFAULT_TEST_PASSWORD);
+    const posted = (
+      await db()
+        .select({ n: count() })
+        .from(orderMessages)
+        .where(and(eq(orderMessages.orderId, order.id), eq(orderMessages.authorRetailerId, sellerId)))
+    )[0].n;
+    for (let i = posted; i < MESSAGE_RATE_LIMIT; i++) {
+      expect((await http.postForm(`/messages/buy/${order.id}`, { body: `Update number ${i + 1}: packing now.` })).status).toBe(200);
+    }
+    const before = await savedMessages();
+    await openOrder(seller);
+    expect(await send(seller, "And one more update.")).toBe(429);
+    await expect(seller.getByTestId("message-error").textContent()).resolves.toBe(MESSAGE_RATE_LIMITED);
+    expect(await savedMessages()).toBe(before);
   });
 });
