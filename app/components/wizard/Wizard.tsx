@@ -107,6 +107,11 @@ export function WizardPage() {
   return (
     <section className="page wizard" data-testid="wizard" data-kind={d.kind} data-stage={d.stage}>
       <h1>{TITLES[d.kind]}</h1>
+      {d.kind === "listing" && d.stage === 0 && !d.chooseRetailer ? (
+        <p data-testid="stock-import-link">
+          Many styles at once? <a href="/stock-import">Import a stock file</a> (.csv or .xlsx) instead.
+        </p>
+      ) : null}
       <Steps kind={d.kind} stage={d.stage} />
       {!d.retailerActive ? (
         <div className="alert alert-warning" role="status">
@@ -584,6 +589,16 @@ function ListingExistsNotice() {
         <p>
           {WIZARD_MESSAGES.listingExistsText} <Link to={d.listingExists.href}>See it in the marketplace</Link>
         </p>
+        {d.fillingListings.length > 0 ? (
+          <ul data-testid="wizard-filling-listings">
+            {d.fillingListings.map((l) => (
+              <li key={l.id} data-testid="wizard-filling-listing">
+                {l.units} unit{l.units === 1 ? "" : "s"} listed {l.type === "swap" ? "to swap" : "for sale"} by {l.provider}:{" "}
+                <Link to={l.href}>{l.type === "swap" ? "Swap for it" : "Buy it"}</Link>
+              </li>
+            ))}
+          </ul>
+        ) : null}
       </div>
     </div>
   );

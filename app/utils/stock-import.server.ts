@@ -1,0 +1,290 @@
+/**
+ * Stock file import and stock sync (docs/product/screens.md, "Stock file import"; ADR 0029): the service.
+ *
+ *   readStockFile(name, bytes)        the file's cells (header first), or StockFileRejected with the message
+ *   runStockImport(db, input)         from the cells and a retailer id: the preview rows, or (confirm: true)
+ *                                     the import itself, one transaction per variation, and its results
+ *
+ * runStockImport is the one entry point: the page (/stock-import) calls it, and so can a later API.
+ */
+import ExcelJS from "exceljs";
+import type { Db } from "../../db/client";
+import type { StockImportRowJson } from "../../db/schema";
+import {
+  applyVariationPlan,
+  guessCandidates,
+  liveListings,
+  sizeRuns,
+  variationsByCodes,
+  type CatalogueHit,
+  type LiveListing,
+} from "../../db/queries/stock-import";
+import { authorizedBrandsForRetailer } from "../../db/queries/catalogue";
+import {
+  checkLine,
+  linesFromRows,
+  parseCsv,
+  planVariation,
+  planWithdrawal,
+  priceProblem,
+  rankGuesses,
+  refuseFormulas,
+  STOCK_IMPORT_LIMITS,
+  STOCK_MSG,
+  StockFileRejected,
+  type CheckedLine,
+  type PlanAction,
+  type StockMapping,
+} from "../../domain/stock-import";
+import { checkXlsxZip, XlsxRejected } from "./xlsx.server";
+
+export { StockFileRejected };
+
+/** The file's cells, header row first. CSV (UTF-8) or .xlsx (first sheet), by name; formulas refused. */
+export async function readStockFile(fileName: string, bytes: Buffer): Promise<string[][]> {
+  if (bytes.length > STOCK_IMPORT_LIMITS.maxFileBytes) throw new StockFileRejected(STOCK_MSG.tooLarge);
+  let rows: string[][];
+  if (/\.csv$/i.test(fileName)) {
+    rows = parseCsv(bytes);
+    refuseFormulas(rows);
+  } else if (/\.xlsx$/i.test(fileName)) rows = await readXlsx(bytes);
+  else throw new StockFileRejected(STOCK_MSG.wrongType);
+  if (rows.length < 2) throw new StockFileRejected(STOCK_MSG.noRows);
+  if (rows[0].filter((h) => h.trim()).length < 3) throw new StockFileRejected(STOCK_MSG.missingColumns);
+  return rows.map((r) => r.slice(0, STOCK_IMPORT_LIMITS.maxColumns).map((c) => c.trim()));
+}
+
+async function readXlsx(bytes: Buffer): Promise<string[][]> {
+  try {
+    checkXlsxZip(bytes, { maxEntries: STOCK_IMPORT_LIMITS.maxEntries, maxUnzippedBytes: STOCK_IMPORT_LIMITS.maxUnzippedBytes });
+  } catch (e) {
+    if (e instanceof XlsxRejected) throw new StockFileRejected(STOCK_MSG.notWorkbook);
+    throw e;
+  }
+  const wb = new ExcelJS.Workbook();
+  try {
+    await wb.xlsx.load(bytes as unknown as ArrayBuffer);
+  } catch {
+    throw new StockFileRejected(STOCK_MSG.notWorkbook);
+  }
+  const ws = wb.worksheets[0];
+  if (!ws) throw new StockFileRejected(STOCK_MSG.noRows);
+  if (ws.actualRowCount > STOCK_IMPORT_LIMITS.maxRows + 1) throw new StockFileRejected(STOCK_MSG.tooManyRows);
+  const rows: string[][] = [];
+  ws.eachRow({ includeEmpty: false }, (row, line) => {
+    const cells: string[] = [];
+    row.eachCell({ includeEmpty: true }, (cell, col) => {
+      if (cell.type === ExcelJS.ValueType.Formula) throw new StockFileRejected(STOCK_MSG.formula(line));
+      cells[col - 1] = cell.text ?? "";
+    });
+    const filled = Array.from(cells, (c) => c ?? "");
+    if (filled.some((c) => c.trim())) rows.push(filled);
+  });
+  return rows;
+}
+
+export interface StockImportInput {
+  retailerId: number;
+  /** The file's cells, header first (readStockFile). */
+  cells: string[][];
+  mapping: StockMapping;
+  wholeSurplus: boolean;
+  /** Confirmed guesses: code (upper-case) → variation id. */
+  choices?: Record<string, number>;
+  /** Set to run the import (the import's id, for the listings' history); absent for a preview. */
+  confirm?: { importId: number };
+}
+
+interface Item {
+  variationId: number;
+  expectedListingId: number | null;
+  action: PlanAction;
+  row: StockImportRowJson;
+}
+
+const label = (h: { sku: string; color: string }) => `${h.sku} · ${h.color}`;
+
+/** The preview rows (no confirm) or the results (confirm): one row per variation, refused line or guess to confirm. */
+export async function runStockImport(db: Db, input: StockImportInput): Promise<StockImportRowJson[]> {
+  const { rows, items } = await plan(db, input);
+  if (!input.confirm) return rows;
+  const importId = input.confirm.importId;
+  for (const item of items) {
+    try {
+      const out = await applyVariationPlan(db, input.retailerId, importId, item.variationId, item.expectedListingId, item.action);
+      if (!out.ok) Object.assign(item.row, { action: "refused", messages: [out.message] });
+      else if (item.action.kind === "create") Object.assign(item.row, { listingId: out.listingId, messages: ["Listed."] });
+    } catch (err) {
+      console.error(`[stock-import] import ${importId} variation ${item.variationId} failed`, err);
+      Object.assign(item.row, { action: "refused", messages: ["The database refused this row; nothing of it was saved."] });
+    }
+  }
+  return rows.map((r) => (r.action === "choose" ? { ...r, action: "skipped", messages: ["Not confirmed: skipped."] } : r));
+}
+
+async function plan(db: Db, input: StockImportInput): Promise<{ rows: StockImportRowJson[]; items: Item[] }> {
+  const lines = linesFromRows(input.cells, input.mapping);
+  const rows: StockImportRowJson[] = [];
+  const refuse = (l: { line: number; values?: { code?: string } }, code: string, messages: string[]) =>
+    rows.push({ lines: [l.line], code, variationId: null, label: "", action: "refused", sizes: null, listingId: null, messages });
+  const checked: CheckedLine[] = [];
+  for (const l of lines) {
+    const c = checkLine(l);
+    if (c.ok) checked.push(c.value);
+    else refuse(l, l.values.code ?? "", c.problems);
+  }
+  const authorized = await authorizedBrandsForRetailer(db, input.retailerId);
+  const authorizedIds = new Set(authorized.map((b) => b.id));
+  const codes = [...new Set(checked.map((l) => l.code.toUpperCase()))];
+  const hits = await variationsByCodes(db, codes);
+  const resolved = new Map<string, CatalogueHit | { refused: string } | { guesses: CatalogueHit[] }>();
+  for (const code of codes) resolved.set(code, await resolveCode(db, code, hits, authorizedIds, authorized, input.choices?.[code]));
+  const runs = await sizeRuns(
+    db,
+    [...resolved.values()].flatMap((r) => ("variationId" in r ? [r.productId] : [])),
+  );
+  const byVariation = new Map<number, { hit: CatalogueHit; lines: CheckedLine[] }>();
+  const choose = new Map<string, number[]>();
+  for (const l of checked) {
+    const code = l.code.toUpperCase();
+    const r = resolved.get(code)!;
+    if ("refused" in r) {
+      refuse(l, l.code, [r.refused]);
+      continue;
+    }
+    if ("guesses" in r) {
+      choose.set(code, [...(choose.get(code) ?? []), l.line]);
+      continue;
+    }
+    const run = runs.get(r.productId) ?? [];
+    const problems: string[] = [];
+    if (!run.includes(l.size)) problems.push(`This product has no size ${l.size}.`);
+    const price = priceProblem(l.priceCents, r.priceCents);
+    if (price) problems.push(price);
+    const group = byVariation.get(r.variationId) ?? { hit: r, lines: [] };
+    const twice = group.lines.find((o) => o.size === l.size);
+    if (twice) problems.push(`Size ${l.size} of ${label(r)} is already on line ${twice.line}.`);
+    if (problems.length) refuse(l, l.code, problems);
+    else byVariation.set(r.variationId, { hit: r, lines: [...group.lines, l] });
+  }
+  for (const [code, lineNos] of choose) {
+    const r = resolved.get(code) as { guesses: CatalogueHit[] };
+    rows.push({
+      lines: lineNos,
+      code,
+      variationId: null,
+      label: "",
+      action: "choose",
+      sizes: null,
+      listingId: null,
+      messages: [`No product has exactly the code ${code}. Choose the one you mean, or none to skip these lines.`],
+      guesses: r.guesses.map((g) => ({ variationId: g.variationId, label: `${label(g)} (${g.productName}, ${g.brandName})` })),
+    });
+  }
+  const live = await liveListings(db, input.retailerId);
+  const liveByVariation = new Map<number, LiveListing>();
+  for (const l of live) if (!liveByVariation.has(l.variationId)) liveByVariation.set(l.variationId, l);
+  const items: Item[] = [];
+  for (const [variationId, g] of byVariation) {
+    const existing = liveByVariation.get(variationId) ?? null;
+    const action = planVariation(runs.get(g.hit.productId) ?? [], g.lines, existing);
+    const row = rowOf(
+      action,
+      g.lines.map((l) => l.line),
+      g.lines[0].code,
+      variationId,
+      label(g.hit),
+      existing,
+      false,
+    );
+    rows.push(row);
+    items.push({ variationId, expectedListingId: existing?.id ?? null, action, row });
+  }
+  if (input.wholeSurplus) {
+    const spared = new Set([...resolved.values()].flatMap((r) => ("guesses" in r ? r.guesses.map((g) => g.variationId) : [])));
+    for (const l of live) {
+      if (byVariation.has(l.variationId) || spared.has(l.variationId) || liveByVariation.get(l.variationId) !== l) continue;
+      const action = planWithdrawal(l);
+      const row = rowOf(action, [], "", l.variationId, l.label, l, true);
+      rows.push(row);
+      items.push({ variationId: l.variationId, expectedListingId: l.id, action, row });
+    }
+  }
+  rows.sort((a, b) => (a.lines[0] ?? Infinity) - (b.lines[0] ?? Infinity));
+  return { rows, items };
+}
+
+async function resolveCode(
+  db: Db,
+  code: string,
+  hits: CatalogueHit[],
+  authorizedIds: Set<number>,
+  authorized: { id: number }[],
+  choice: number | undefined,
+): Promise<CatalogueHit | { refused: string } | { guesses: CatalogueHit[] }> {
+  const tiers = [
+    hits.filter((h) => h.sku.toUpperCase() === code),
+    hits.filter((h) => h.barcodes.includes(code)),
+    hits.filter((h) => h.productSku.toUpperCase() === code),
+  ];
+  const tier = tiers.find((t) => t.length > 0);
+  let guesses: CatalogueHit[];
+  if (tier) {
+    const mine = tier.filter((h) => authorizedIds.has(h.brandId));
+    if (mine.length === 0) return { refused: `You are not authorized for the brand ${tier[0].brandName}, so you cannot list ${code}.` };
+    if (mine.length === 1) return mine[0];
+    guesses = mine;
+  } else {
+    const candidates = await guessCandidates(
+      db,
+      code,
+      authorized.map((b) => b.id),
+    );
+    const ranked = new Set(rankGuesses(code, candidates).map((c) => c.variationId));
+    guesses = candidates.filter((c) => ranked.has(c.variationId));
+    if (guesses.length === 0) return { refused: `No product of the brands you are authorized for has the code ${code}.` };
+  }
+  const chosen = choice === undefined ? undefined : guesses.find((g) => g.variationId === choice);
+  return chosen ?? { guesses };
+}
+
+function rowOf(
+  action: PlanAction,
+  lines: number[],
+  code: string,
+  variationId: number,
+  text: string,
+  existing: LiveListing | null,
+  absent: boolean,
+): StockImportRowJson {
+  const base = { lines, code, variationId, label: text, listingId: existing?.id ?? null };
+  const units = (s: Record<string, number>) =>
+    Object.entries(s)
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${k}: ${n}`)
+      .join(", ");
+  switch (action.kind) {
+    case "create":
+      return { ...base, action: "create", sizes: action.sizes, messages: [`New listing: ${units(action.sizes)}.`] };
+    case "update":
+      return {
+        ...base,
+        action: "update",
+        sizes: action.sizes,
+        messages: [`Units set to ${units(action.sizes) || "0"} (were ${units(existing!.sizes) || "0"}).`],
+      };
+    case "unchanged":
+      return { ...base, action: "unchanged", sizes: existing!.sizes, messages: ["Already as in the file: nothing changes."] };
+    case "withdraw":
+      return {
+        ...base,
+        action: "withdraw",
+        sizes: null,
+        messages: [absent ? "Not in your whole-surplus file: it will be withdrawn." : "0 units in the file: it will be withdrawn."],
+      };
+    case "kept":
+      return { ...base, action: "kept", sizes: existing!.sizes, messages: [action.message] };
+    case "nothing":
+      return { ...base, action: "nothing", sizes: null, messages: ["0 units and no listing: nothing to do."] };
+  }
+}
