@@ -43,7 +43,13 @@ export function menuGroups(user: MenuUser | null): MenuGroup[] {
     { title: "Brands", items: [link("My Brands", "/brands")] },
     {
       title: "Inbox",
-      items: [link("Alerts", "/alerts"), link("Declined", "/alerts?status=declined"), link("Orders", "/orders"), link("Returns", "/rma")],
+      items: [
+        link("Alerts", "/alerts"),
+        link("Declined", "/alerts?status=declined"),
+        link("Orders", "/orders"),
+        link("Returns", "/rma"),
+        link("Statements", "/statements"),
+      ],
     },
     { title: "My Profile", items: [link("Settings", "/settings"), { kind: "logout", label: `Logout ${user.email}`, action: "/logout" }] },
   );

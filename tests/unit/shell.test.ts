@@ -36,6 +36,7 @@ describe('menus (docs/product/screens.md, "Menus and banners")', () => {
       "/alerts?status=declined",
       "/orders",
       "/rma",
+      "/statements",
       "/settings",
       "POST /logout",
     ]);

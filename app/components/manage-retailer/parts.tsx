@@ -7,7 +7,7 @@ import { Link, useActionData, useSearchParams } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ActionError } from "~/components/admin/ActionError";
 
-export const TABS = ["choose", "info", "contacts", "brands", "listings", "requests", "transactions", "rmas"] as const;
+export const TABS = ["choose", "info", "contacts", "brands", "listings", "requests", "transactions", "rmas", "statements"] as const;
 export type Tab = (typeof TABS)[number];
 export const TAB_LABELS: Record<Tab, string> = {
   choose: "Choose Retailer",
@@ -18,6 +18,7 @@ export const TAB_LABELS: Record<Tab, string> = {
   requests: "Requests",
   transactions: "Transactions",
   rmas: "RMAs",
+  statements: "Statements",
 };
 
 /** What a tab route says it is (its `handle`), for the layout's tab links. */

@@ -1,0 +1,21 @@
+/**
+ * /statements/{YYYY-MM}/csv (docs/product/screens.md, "Statements"): the month's statement as a CSV download
+ * (csv-stringify, every cell quoted, formulas neutralised like every CSV of the product): the opening balance,
+ * every line, the totals by kind and in all, the closing balance. Who may read it: __statements.server.ts.
+ */
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { stringify } from "csv-stringify/sync";
+import { neutraliseCsvCell } from "../../domain/resources";
+import { CSV_COLUMNS, loadStatement, statementCsvRows } from "./__statements.server";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { statement, zone } = await loadStatement(request, params.month);
+  const rows = statementCsvRows(statement, zone).map((r) => CSV_COLUMNS.map((c) => neutraliseCsvCell(r[c])));
+  return new Response(stringify([CSV_COLUMNS, ...rows], { quoted: true }), {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="statement-${statement.month}.csv"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}
