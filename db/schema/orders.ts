@@ -225,6 +225,8 @@ export const payments = pgTable(
   (t) => [
     uniqueIndex("payments_idempotency_idx").on(t.idempotencyKey),
     index("payments_order_idx").on(t.orderId),
+    // A retailer's statements (db/queries/statements.ts): its movements by month, and the sum of those before one.
+    index("payments_retailer_created_idx").on(t.retailerId, t.createdAt),
     check("payments_amount_nonnegative", sql`${t.amountCents} >= 0 AND ${t.feeCents} >= 0`),
   ],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX "payments_retailer_created_idx" ON "payments" USING btree ("retailer_id","created_at");
