@@ -24,3 +24,17 @@ export function swapPaymentDueText(statename: string, side: { dueCents: number; 
   if (statename !== SWAP_STATES.PAYMENT || !side || side.paid || side.dueCents <= 0) return null;
   return `Payment Due: ${formatCents(side.dueCents)}`;
 }
+
+/** What a swap card on /alerts and /orders says while the swap waits on payment (ours; docs/product/screens.md, "Orders"). */
+export const SWAP_CARD_PAYMENT_DUE = "Payment Due";
+export const SWAP_CARD_AWAITING_PAYMENT = "Awaiting the Other Side's Payment";
+
+/**
+ * A card's status: a swap waiting on payment reads "Payment Due" for a side that still owes its payment and that it
+ * waits for the other side's once it has paid (both sides have a card on file since checkout; the stored
+ * "Payment Method Needed" is a purchase's words). Any other order keeps its stored display status.
+ */
+export function orderCardStatus(o: { swap: boolean; statename: string; displayStatus: string; myMove: boolean }): string {
+  if (!o.swap || o.statename !== SWAP_STATES.PAYMENT) return o.displayStatus;
+  return o.myMove ? SWAP_CARD_PAYMENT_DUE : SWAP_CARD_AWAITING_PAYMENT;
+}

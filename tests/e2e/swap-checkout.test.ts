@@ -49,6 +49,7 @@ import { NOTICES } from "../../app/components/shell-data";
 import { createSwapOrder } from "../factories/orders";
 import { payWithTestCard, postCartForm, rmaContactStep } from "./buy-helpers";
 import { pdfText } from "../setup/pdf-text";
+import { SWAP_CARD_AWAITING_PAYMENT, SWAP_CARD_PAYMENT_DUE } from "../../domain/swap-texts";
 import { closePage, hydrated, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
@@ -314,7 +315,12 @@ describe("swap negotiation and payment", () => {
     await q.getByTestId("swap-pay").click();
     await q.waitForURL((u) => u.pathname.startsWith("/orders/sentswaps"));
     // The first to pay finds the swap there, while it waits for the other side's payment.
-    await q.locator(`[data-testid=order-card][data-order-id="${orderId}"]`).waitFor();
+    const paidCard = q.locator(`[data-testid=order-card][data-order-id="${orderId}"]`);
+    await paidCard.waitFor();
+    expect(await paidCard.getByTestId("status-link").textContent()).toBe(SWAP_CARD_AWAITING_PAYMENT);
+    await p.goto(url("/alerts?tab=swaps"));
+    const owedCard = p.locator(`[data-testid=order-card][data-order-id="${orderId}"]`);
+    expect(await owedCard.getByTestId("status-link").textContent()).toBe(SWAP_CARD_PAYMENT_DUE);
     await p.goto(url(page));
     await p.getByTestId("swap-pay-form").waitFor();
     expect(await p.getByTestId("swap-pay-amount").textContent()).toBe(formatCents(v.receiver.totalDueCents));

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { SWAP_AWAITING_RETAILER, SWAP_AWAITING_YOUR_SELECTION, SWAP_REQUEST_DECLINED } from "../../domain/messages";
 import { currentReasons } from "../../domain/reasons";
 import { isMoveOf } from "../../domain/states";
-import { swapCompletionText } from "../../domain/swap-texts";
+import { orderCardStatus, swapCompletionText } from "../../domain/swap-texts";
 
 describe("swapCompletionText", () => {
   test.each([
@@ -29,6 +29,19 @@ describe("swapCompletionText", () => {
       "awaiting your selection",
       "Swap Request Declined",
     ]);
+  });
+});
+
+describe("orderCardStatus", () => {
+  test.each([
+    // [swap, statename, stored display status, my move, shown]
+    [true, "payment", "Payment Method Needed", true, "Payment Due"],
+    [true, "payment", "Payment Method Needed", false, "Awaiting the Other Side's Payment"],
+    [true, "receiver_approve", "Awaiting Swap Approval", true, "Awaiting Swap Approval"],
+    [false, "payment", "Payment Method Needed", true, "Payment Method Needed"],
+    [false, "ship_order", "Pickup Scheduled", false, "Pickup Scheduled"],
+  ] as const)("swap %s in %s (%s, my move %s) -> %s", (swap, statename, displayStatus, myMove, shown) => {
+    expect(orderCardStatus({ swap, statename, displayStatus, myMove })).toBe(shown);
   });
 });
 

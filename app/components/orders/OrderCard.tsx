@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import type { OrderCard as OrderCardData } from "../../../db/queries/order-views/retailer-lists";
 import { formatCents } from "../../../domain/money";
 import { TRANSACTION_LABELS } from "../../../domain/messages";
+import { orderCardStatus } from "../../../domain/swap-texts";
 import { formatDateTime, shipmentStatusText, timeSince, useMarketplaceZone } from "./format";
 
 /**
@@ -44,7 +45,7 @@ export function OrderCardView({
         </div>
         <div>
           <Link to={`/transaction/${o.ttype}/${o.id}`} data-testid="status-link">
-            {o.displayStatus}
+            {orderCardStatus({ swap, statename: o.statename, displayStatus: o.displayStatus, myMove: o.myMove })}
           </Link>
           {o.amountCents !== null ? (
             <div data-testid="card-amount">
