@@ -20,6 +20,7 @@ import {
   type SizesMap,
 } from "../schema";
 import { SizesMapSchema } from "../schema/_types";
+import { recordMatchesForListing, recordMatchesForRequest } from "./matches";
 
 type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
@@ -322,6 +323,8 @@ export async function createListingChecked(db: Db, input: CreateListingInput): P
         images: input.images ?? [],
       })
       .returning();
+    // Visible now: it becomes a match of the requests it fills and the saved searches it fits (ADR 0030).
+    if (listing.status === "active") await recordMatchesForListing(tx, listing.id);
     return { ok: true, listing };
   });
 }
@@ -365,6 +368,8 @@ export async function createRequestChecked(db: Db, input: CreateRequestInput): P
       })
       .returning();
     const listingExists = await findOtherListing(tx, input.requestorId, input.variationId);
+    // The listings that already fill it are its matches at once, shown by the wizard (ADR 0030).
+    await recordMatchesForRequest(tx, request.id);
     return { ok: true, request, listingExists };
   });
 }

@@ -1,6 +1,7 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { listings, type SizesMap } from "../schema";
+import { recordMatchesForListing } from "./matches";
 
 /** A Drizzle database or a transaction on it. */
 export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -15,6 +16,8 @@ export async function activateListingsForRetailer(db: DbOrTx, retailerId: number
     .set({ status: "active", updatedAt: sql`now()` })
     .where(and(eq(listings.providerId, retailerId), eq(listings.status, "payoutneeded")))
     .returning({ id: listings.id });
+  // Visible now: matches of open requests and saved searches (ADR 0030).
+  for (const r of rows) await recordMatchesForListing(db, r.id);
   return rows.length;
 }
 
@@ -72,6 +75,8 @@ export async function restoreListingUnits(db: DbOrTx, listingId: number, selecti
     .set({ sizes: newSizes, totalUnits: sql`${listings.totalUnits} + ${total}::int`, updatedAt: sql`now()` })
     .where(eq(listings.id, listingId))
     .returning({ id: listings.id });
+  // Units back (it may have been sold out): matches it now makes (ADR 0030; idempotent).
+  if (rows.length === 1) await recordMatchesForListing(db, listingId);
   return rows.length === 1;
 }
 

@@ -9,26 +9,30 @@ import {
   matchHref,
   SavedSearchFormSchema,
   type DigestItem,
+  type SavedSearchRule,
+  type Sizes,
 } from "../../../domain/matches";
 
+const FILL_CASES: [Sizes, Sizes, boolean, string][] = [
+  [{ M: 2 }, { M: 1 }, true, "the requested size has units"],
+  [{ S: 1, M: 0 }, { M: 3 }, false, "the requested size is listed at 0"],
+  [{ L: 4 }, { M: 3 }, false, "no requested size listed"],
+  [{ S: 1, L: 1 }, { M: 3, L: 1 }, true, "one of several requested sizes"],
+  [{ M: 5 }, { M: 0 }, false, "a size requested at 0 is not requested"],
+  [{}, { M: 1 }, false, "an empty listing"],
+  [{ constructor: 1 }, { toString: 1 }, false, "Object members are not sizes"],
+];
+
 describe("fillsRequest", () => {
-  it.each([
-    [{ M: 2 }, { M: 1 }, true, "the requested size has units"],
-    [{ S: 1, M: 0 }, { M: 3 }, false, "the requested size is listed at 0"],
-    [{ L: 4 }, { M: 3 }, false, "no requested size listed"],
-    [{ S: 1, L: 1 }, { M: 3, L: 1 }, true, "one of several requested sizes"],
-    [{ M: 5 }, { M: 0 }, false, "a size requested at 0 is not requested"],
-    [{}, { M: 1 }, false, "an empty listing"],
-    [{ constructor: 1 }, { toString: 1 }, false, "Object members are not sizes"],
-  ])("%j fills %j: %s (%s)", (listing, wanted, expected) => {
+  it.each(FILL_CASES)("%j fills %j: %s (%s)", (listing, wanted, expected) => {
     expect(fillsRequest(listing, wanted)).toBe(expected);
   });
 });
 
 describe("fitsSavedSearch", () => {
   const listing = { brandId: 1, categoryId: 7, sizes: { S: 0, M: 2 }, skuKey: "abc-123-blk" };
-  const search = { brandId: 1, categoryId: null, sizes: [] as string[], search: "" };
-  it.each([
+  const search: SavedSearchRule = { brandId: 1, categoryId: null, sizes: [], search: "" };
+  const cases: [Partial<SavedSearchRule>, boolean, string][] = [
     [{}, true, "brand only"],
     [{ brandId: 2 }, false, "another brand"],
     [{ categoryId: 7 }, true, "same category"],
@@ -37,7 +41,8 @@ describe("fitsSavedSearch", () => {
     [{ sizes: ["S"] }, false, "a size listed at 0"],
     [{ search: "123" }, true, "code contains the text"],
     [{ search: "999" }, false, "code does not contain it"],
-  ])("%j → %s (%s)", (over, expected) => {
+  ];
+  it.each(cases)("%j → %s (%s)", (over, expected) => {
     expect(fitsSavedSearch(listing, { ...search, ...over })).toBe(expected);
   });
 });

@@ -1,0 +1,273 @@
+/**
+ * Matches (db/queries/matches.ts, ADR 0030): a listing made visible by any path becomes a match of the open
+ * requests it fills and the saved searches it fits, under the marketplace's rules; one digest e-mail a day;
+ * and the per-event statement's plan on a moderately large marketplace never scans listings, requests or
+ * saved searches sequentially.
+ */
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createListingChecked, createRequestChecked } from "../../db/queries/listing-write";
+import { activateListingsForRetailer, decrementListingUnits, restoreListingUnits } from "../../db/queries/listings";
+import { hasSeqScan, type PlanNode } from "../../db/queries/marketplace";
+import {
+  listingsFillingRequest,
+  listMatches,
+  queueMatchDigest,
+  recordMatchesForListing,
+  recordMatchesSql,
+  saveSearch,
+  unseenMatchCount,
+} from "../../db/queries/matches";
+import { updateMyListing } from "../../db/queries/my-listings";
+import { listingMatches, outboxEmails } from "../../db/schema";
+import { matchDigestKey } from "../../domain/matches";
+import {
+  authorizeBrand,
+  createBrand,
+  createCollection,
+  createListing,
+  createProduct,
+  createRequest,
+  createRetailer,
+  SIZE_RUNS,
+  uniqueToken,
+} from "../factories";
+import { dropBulkMarketplace, seedBulkMarketplace, type BulkResult } from "./marketplace-bulk";
+import { openTestDb } from "./helpers";
+
+const handle = openTestDb(4);
+const db = handle.db;
+let brandId: number;
+let variationId: number;
+let otherVariationId: number;
+let sku: string;
+
+beforeAll(async () => {
+  brandId = (await createBrand(db)).id;
+  const col = await createCollection(db, { brandId });
+  sku = `MT-${uniqueToken().toUpperCase()}`;
+  const p = await createProduct(db, { collectionId: col.id, sku, sizes: SIZE_RUNS.apparel, colors: 2 });
+  variationId = p.variations[0].id;
+  otherVariationId = p.variations[1].id;
+});
+
+afterAll(() => handle.close());
+
+async function retailer(opts: { payout?: boolean; authorized?: boolean; status?: "active" | "inactive" } = {}) {
+  const { retailer } = await createRetailer(db, { payout: opts.payout ?? true, user: false, status: opts.status ?? "active" });
+  if (opts.authorized !== false) await authorizeBrand(db, retailer.id, brandId);
+  return retailer;
+}
+
+async function matchesOf(retailerId: number) {
+  return db.select().from(listingMatches).where(eq(listingMatches.retailerId, retailerId));
+}
+
+async function digestsOf(retailerId: number) {
+  return db
+    .select()
+    .from(outboxEmails)
+    .where(sql`${outboxEmails.dedupeKey} like ${`match-digest:${retailerId}:%`}`);
+}
+
+describe("recordMatchesForListing", () => {
+  it("a new visible listing matches the requests it fills, not the others; one digest e-mail listing it", async () => {
+    const wants = await retailer();
+    const wantsOtherSize = await retailer();
+    const unauthorized = await retailer();
+    const inactive = await retailer();
+    await createRequest(db, { requestorId: wants.id, variationId, sizes: { M: 2 } });
+    await createRequest(db, { requestorId: wantsOtherSize.id, variationId, sizes: { XL: 2 } });
+    await createRequest(db, { requestorId: unauthorized.id, variationId, sizes: { M: 1 } });
+    await db.execute(sql`update retailer_brands set status = 'removed' where retailer_id = ${unauthorized.id}`);
+    await createRequest(db, { requestorId: inactive.id, variationId, sizes: { M: 1 } });
+    await db.execute(sql`update retailers set status = 'inactive' where id = ${inactive.id}`);
+    const provider = await retailer();
+    const res = await createListingChecked(db, {
+      providerId: provider.id,
+      variationId,
+      listingType: "swap",
+      reason: "overstock",
+      sizes: { M: 1, S: 3 },
+      terms: true,
+    });
+    expect(res.ok).toBe(true);
+    const listingId = res.ok ? res.listing.id : 0;
+    expect((await matchesOf(wants.id)).map((m) => m.listingId)).toEqual([listingId]);
+    for (const r of [wantsOtherSize, unauthorized, inactive, provider]) expect(await matchesOf(r.id)).toEqual([]);
+    const mails = await digestsOf(wants.id);
+    expect(mails).toHaveLength(1);
+    expect(mails[0].bodyText).toContain(`retailer-00${provider.id}`);
+    expect(mails[0].bodyText).toContain(`/listing/swap/${listingId}`);
+    expect(mails[0].bodyText).not.toContain(provider.storeName);
+    expect(await unseenMatchCount(db, wants.id)).toBe(1);
+    // Idempotent.
+    expect(await db.transaction((tx) => recordMatchesForListing(tx, listingId))).toEqual([]);
+  });
+
+  it("a second match the same day rewrites the queued e-mail (one a day); once sent, the next waits", async () => {
+    const wants = await retailer();
+    await createRequest(db, { requestorId: wants.id, variationId: otherVariationId, sizes: { S: 1 } });
+    await createRequest(db, { requestorId: wants.id, variationId, sizes: { S: 1 } });
+    const p1 = await retailer();
+    const p2 = await retailer();
+    const a = await createListingChecked(db, {
+      providerId: p1.id,
+      variationId: otherVariationId,
+      listingType: "sell",
+      reason: "overstock",
+      sizes: { S: 1 },
+      terms: true,
+    });
+    const b = await createListingChecked(db, {
+      providerId: p2.id,
+      variationId,
+      listingType: "sell",
+      reason: "overstock",
+      sizes: { S: 2 },
+      terms: true,
+    });
+    const mails = await digestsOf(wants.id);
+    expect(mails).toHaveLength(1);
+    expect(mails[0].subject).toBe("2 new matches for your requests");
+    expect(mails[0].bodyText).toContain(`/listing/buy/${a.ok ? a.listing.id : 0}`);
+    expect(mails[0].bodyText).toContain(`/listing/buy/${b.ok ? b.listing.id : 0}`);
+    await db.update(outboxEmails).set({ status: "sent" }).where(eq(outboxEmails.id, mails[0].id));
+    const p3 = await retailer();
+    await createListingChecked(db, {
+      providerId: p3.id,
+      variationId,
+      listingType: "sell",
+      reason: "overstock",
+      sizes: { S: 2 },
+      terms: true,
+    });
+    expect(await digestsOf(wants.id)).toHaveLength(1);
+    expect((await matchesOf(wants.id)).filter((m) => m.digestKey === null)).toHaveLength(1);
+    // Tomorrow's digest takes it.
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    expect(await db.transaction((tx) => queueMatchDigest(tx, wants.id, tomorrow))).toBe("queued");
+    const next = (await digestsOf(wants.id)).find((m) => m.dedupeKey === matchDigestKey(wants.id, tomorrow));
+    expect(next?.subject).toBe("1 new match for your requests");
+  });
+
+  it("hidden listings match nothing until payout makes them visible; units back and a re-list match too", async () => {
+    const wants = await retailer();
+    await createRequest(db, { requestorId: wants.id, variationId, sizes: { L: 1 } });
+    const noPayout = await retailer({ payout: false });
+    const hidden = await createListingChecked(db, {
+      providerId: noPayout.id,
+      variationId,
+      listingType: "sell",
+      reason: "overstock",
+      sizes: { L: 1 },
+      terms: true,
+    });
+    expect(hidden.ok && hidden.listing.status).toBe("payoutneeded");
+    expect(await matchesOf(wants.id)).toEqual([]);
+    await db.execute(sql`update retailers set bt_merchant_id = ${`acct_${uniqueToken()}`} where id = ${noPayout.id}`);
+    await db.transaction((tx) => activateListingsForRetailer(tx, noPayout.id));
+    expect((await matchesOf(wants.id)).map((m) => m.listingId)).toEqual([hidden.ok ? hidden.listing.id : 0]);
+
+    const later = await retailer();
+    await createRequest(db, { requestorId: later.id, variationId, sizes: { XS: 1 } });
+    const p = await retailer();
+    const l = await createListing(db, { providerId: p.id, variationId, sizes: { XS: 1 } });
+    expect(await decrementListingUnits(db, l.id, { XS: 1 })).toBe(true);
+    expect(await restoreListingUnits(db, l.id, { XS: 1 })).toBe(true);
+    expect((await matchesOf(later.id)).map((m) => m.listingId)).toEqual([l.id]);
+
+    const relist = await retailer();
+    await createRequest(db, { requestorId: relist.id, variationId, sizes: { XL: 1 } });
+    const q = await retailer();
+    const m = await createListing(db, { providerId: q.id, variationId, sizes: { S: 1 } });
+    expect(await matchesOf(relist.id)).toEqual([]);
+    await updateMyListing(db, { id: m.id, ownerId: q.id, sizes: { S: 1, XL: 2 }, reason: "overstock", modifiedReason: "none" });
+    expect((await matchesOf(relist.id)).map((x) => x.listingId)).toEqual([m.id]);
+  });
+
+  it("a saved search is alerted by a listing that fits it (brand, sizes, text), once even when a request matches too", async () => {
+    const saver = await retailer();
+    const saved = await db.transaction((tx) =>
+      saveSearch(tx, saver.id, { brandId, categoryId: null, sizes: ["M"], search: sku.toLowerCase() }),
+    );
+    expect(saved.ok).toBe(true);
+    const p = await retailer();
+    const miss = await createListing(db, { providerId: p.id, variationId: otherVariationId, sizes: { L: 1 } });
+    await db.transaction((tx) => recordMatchesForListing(tx, miss.id));
+    expect(await matchesOf(saver.id)).toEqual([]);
+    await createRequest(db, { requestorId: saver.id, variationId, sizes: { M: 1 } });
+    const hit = await createListingChecked(db, {
+      providerId: p.id,
+      variationId,
+      listingType: "sell",
+      reason: "overstock",
+      sizes: { M: 1 },
+      terms: true,
+    });
+    const rows = await matchesOf(saver.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ listingId: hit.ok ? hit.listing.id : 0, savedSearchId: null });
+    const list = await listMatches(db, saver.id, { limit: 10, offset: 0 });
+    expect(list.items[0]).toMatchObject({ source: "request", available: true, providerId: p.id });
+    // Not authorized for another brand: refused.
+    const other = (await createBrand(db)).id;
+    expect(await db.transaction((tx) => saveSearch(tx, saver.id, { brandId: other, categoryId: null, sizes: [], search: "" }))).toEqual({
+      ok: false,
+      reason: "unknown_brand",
+    });
+  });
+
+  it("a posted request's filling listings are found at once and recorded as seen matches", async () => {
+    const p = await retailer();
+    const l = await createListing(db, { providerId: p.id, variationId: otherVariationId, sizes: { XS: 2 } });
+    const wants = await retailer();
+    expect((await listingsFillingRequest(db, wants.id, otherVariationId, { XS: 1 })).map((x) => x.id)).toContain(l.id);
+    expect((await listingsFillingRequest(db, wants.id, otherVariationId, { XL: 1 })).map((x) => x.id)).not.toContain(l.id);
+    const res = await createRequestChecked(db, {
+      requestorId: wants.id,
+      variationId: otherVariationId,
+      reason: "sold_out",
+      sizes: { XS: 1 },
+    });
+    expect(res.ok).toBe(true);
+    const rows = await matchesOf(wants.id);
+    expect(rows.map((r) => r.listingId)).toContain(l.id);
+    expect(rows.every((r) => r.seenAt !== null && r.digestKey === "shown-in-wizard")).toBe(true);
+    expect(await digestsOf(wants.id)).toEqual([]);
+  });
+});
+
+describe("the per-event statement's plan", () => {
+  let bulk: BulkResult;
+  beforeAll(async () => {
+    bulk = await seedBulkMarketplace(handle.sql, {
+      tag: uniqueToken(),
+      brands: 12,
+      retailers: 300,
+      variations: 3000,
+      listings: 20_000,
+      requests: 5_000,
+      brandsPerRetailer: 5,
+    });
+    await handle.sql`
+      insert into saved_searches (retailer_id, brand_id, sizes, search)
+      select r, ${bulk.brandIds[0]}::int + (g % 12), '{M}', '' from generate_series(1, 3000) g, unnest(${bulk.retailerIds.slice(0, 1)}::int[]) r`;
+    await handle.sql`analyze listings, listing_requests, saved_searches, retailer_brands`;
+  }, 120_000);
+  afterAll(async () => {
+    if (bulk) await dropBulkMarketplace(handle.sql, bulk);
+  });
+
+  it("reads requests and saved searches through indexes from the one listing (no Seq Scan)", async () => {
+    const [l] =
+      (await handle.sql`select id from listings where brand_id = any(${bulk.brandIds}::int[]) and status = 'active' limit 1`) as unknown as {
+        id: number;
+      }[];
+    const rows = (await db.execute(sql`explain (format json) ${recordMatchesSql(l.id)}`)) as unknown as {
+      "QUERY PLAN": [{ Plan: PlanNode }];
+    }[];
+    const plan = rows[0]["QUERY PLAN"][0].Plan;
+    expect(hasSeqScan(plan, ["listings", "listing_requests", "saved_searches", "retailer_brands", "retailers"])).toBe(false);
+  });
+});
