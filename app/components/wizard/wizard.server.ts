@@ -50,6 +50,9 @@ import {
   SELECT_COLOR_OPTION,
 } from "../../../domain/messages";
 import { labelFor, LISTING_REASONS, REQUEST_REASONS } from "../../../domain/reasons";
+import { listingsFillingRequest } from "../../../db/queries/matches";
+import { anonymousRetailerLabel } from "../../../domain/anonymity";
+import { matchHref } from "../../../domain/matches";
 import { readFormData, requireRetailer, requireUser, type AuthContext } from "~/utils/auth.server";
 import { z } from "zod";
 import { formError, parseSubmission } from "~/utils/form.server";
@@ -238,12 +241,21 @@ export async function wizardLoader(request: Request, kind: WizardKind) {
   const retailerId = retailerOf(ctx, s);
   let blocked: Blocked | null = null;
   let listingExists: { id: number; href: string } | null = null;
+  /** Request wizard, last stages: the visible listings that already fill this request (ADR 0030). */
+  let fillingListings: { id: number; href: string; provider: string; units: number; type: "sell" | "swap" }[] = [];
   let summary: WizardSummary | null = null;
   if (stage >= 3 && r.product && r.variation && retailerId !== null) {
     blocked = await blockedFor(kind, retailerId, r.variation.id);
     if (kind === "request") {
       const other = await findOtherListing(db, retailerId, r.variation.id);
       if (other) listingExists = { id: other.id, href: listingExistsHref(other.listingType, r.brand!.id, r.variation.id) };
+      fillingListings = (await listingsFillingRequest(db, retailerId, r.variation.id, s.sizes ?? {})).map((l) => ({
+        id: l.id,
+        href: matchHref(l.listingType, l.id),
+        provider: anonymousRetailerLabel(l.providerId),
+        units: l.totalUnits,
+        type: l.listingType,
+      }));
     }
     const sizes = r.product.sizes.map((label) => ({ label, units: s.sizes?.[label] ?? 0 }));
     const units = totalUnits(s.sizes);
@@ -283,6 +295,7 @@ export async function wizardLoader(request: Request, kind: WizardKind) {
     blocked,
     blockedMessages: blocked ? blockedMessages(blocked) : [],
     listingExists,
+    fillingListings,
     summary,
     productNotFound: productNotFoundText(kind, { email: env.SUPPORT_EMAIL, phone: env.SUPPORT_PHONE }),
   };
