@@ -10,6 +10,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunctio
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { unseenMatchCount } from "../../db/queries/matches";
 import { markOrdersSeen } from "../../db/queries/order-seen";
 import { alertCounters, isOrderKindTab, listAlerts, ORDER_KIND_TABS, type OrderKindTab } from "../../db/queries/order-views/retailer-lists";
 import { alertsEmptyText, TRANSACTION_LABELS } from "../../domain/messages";
@@ -54,7 +55,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = await listAlerts(db, auth.retailer.id, { kind: tab, view, limit, offset });
   const returns = view === "pending" ? await rmaAlerts(db, auth.retailer.id) : { total: 0, items: [] };
   const messages = view === "pending" ? await messageAlerts(auth.retailer.id) : { total: 0, items: [] };
-  return { view, tab, counters, page, returns, messages, now: Date.now() };
+  const newMatches = await unseenMatchCount(db, auth.retailer.id);
+  return { view, tab, counters, page, returns, messages, newMatches, now: Date.now() };
 }
 
 /** intent=seen with the orders' ids (up to 500; what is not an id is left out). */
@@ -134,6 +136,14 @@ export default function Alerts() {
             </Link>
           );
         })}
+        <Link to="/alerts/matches" role="tab" aria-selected={false} data-testid="tab-matches">
+          Matches
+          {d.newMatches > 0 ? (
+            <span className="bell" data-testid="bell-matches" aria-label={`${d.newMatches} new`}>
+              🔔 {d.newMatches}
+            </span>
+          ) : null}
+        </Link>
       </nav>
       {d.page.items.length === 0 ? (
         <p data-testid="alerts-empty">
