@@ -1,22 +1,28 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import type { loader as rootLoader } from "~/root";
 import { HOME_CARDS } from "~/components/home";
+import { SurplusDashboard } from "~/components/dashboard/SurplusDashboard";
+import dashboardCss from "~/components/dashboard/dashboard.css";
 import { pageTitle } from "~/components/title";
 import { getAuth } from "~/utils/auth.server";
+import { loadDashboard } from "~/utils/dashboard.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Home") }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: dashboardCss }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // The root loader already sends signed-out visitors to /signin and held retailers to their
   // status page; what is left is a signed-in retailer or staff member.
   const auth = await getAuth(request);
   // The notice after the RMA wizard (/?rma=complete) is the shell's (app/components/shell-data.ts noticeFor).
-  return { signedIn: auth !== null, isStaff: auth?.user.isStaff === true };
+  // A retailer's home (or staff acting as one) shows its surplus dashboard (ADR 0028).
+  const dashboard = auth?.retailer ? await loadDashboard({ retailerId: auth.retailer.id }) : null;
+  return { signedIn: auth !== null, isStaff: auth?.user.isStaff === true, dashboard };
 }
 
 export default function Home() {
-  const { signedIn, isStaff } = useLoaderData<typeof loader>();
+  const { signedIn, isStaff, dashboard } = useLoaderData<typeof loader>();
   const shell = useRouteLoaderData<typeof rootLoader>("root");
   if (!signedIn) return <Landing />;
   const storeName = shell?.retailer?.storeName;
@@ -40,6 +46,7 @@ export default function Home() {
           </Link>
         ))}
       </div>
+      {dashboard ? <SurplusDashboard dashboard={dashboard} who={storeName ?? "Your store"} /> : null}
     </section>
   );
 }

@@ -62,6 +62,7 @@ function hubSections(temporalUi: string, permitted: readonly (keyof typeof RESOU
             { label: "Sales-rep performance", to: "/perf-reports/" },
             { label: "Retailer map", to: "/admin/retailer-map" },
             { label: "Monthly metrics (CSV)", to: "/admin/reports/monthly-metrics.csv", download: true },
+            { label: "Surplus dashboard (per brand, marketplace)", to: "/admin/reports/dashboard" },
             { label: "Brand inventory (CSV)", to: "/admin/reports/brand-inventory.csv", download: true },
             { label: "Retailer brands (CSV)", to: "/admin/reports/retailer-brands.csv", download: true },
           ]

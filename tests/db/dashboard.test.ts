@@ -1,0 +1,85 @@
+/**
+ * The surplus dashboard's reads (db/queries/dashboard.ts) built into figures (domain/surplus-dashboard.ts):
+ * a retailer sees its own listings by age and its sides of its sales and swaps; a brand sees every side of its
+ * orders; the marketplace includes the brand. A retailer's reads use the orders' provider and receiver
+ * indexes, not a sequential scan of orders.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { dashboardRows, type DashboardScope } from "../../db/queries/dashboard";
+import { buildDashboard, windowStartMs, type Dashboard } from "../../domain/surplus-dashboard";
+import { BRAND_FIGURES, createDashboardFixture, RETAILER_A_FIGURES } from "./dashboard-fixtures";
+import { openTestDb } from "./helpers";
+
+const handle = openTestDb();
+const db = handle.db;
+afterAll(() => handle.close());
+
+const TZ = "America/New_York";
+let fx: Awaited<ReturnType<typeof createDashboardFixture>>;
+
+async function dashboardOf(scope: DashboardScope): Promise<Dashboard> {
+  const now = Date.now();
+  return buildDashboard(await dashboardRows(db, scope, now, new Date(windowStartMs(now, TZ))), now, TZ);
+}
+
+beforeAll(async () => {
+  fx = await createDashboardFixture(db);
+});
+
+describe("surplus dashboard", () => {
+  it("a retailer's: its listings by age, its sale and its side of the swap", async () => {
+    const d = await dashboardOf({ retailerId: fx.a.retailer.id });
+    expect(d.ages.map(({ listings, units, valueCents }) => ({ listings, units, valueCents }))).toEqual(RETAILER_A_FIGURES.ages);
+    expect(d.listed.valueCents).toBe(RETAILER_A_FIGURES.listedCents);
+    expect(d.totals).toEqual({
+      soldCents: RETAILER_A_FIGURES.soldCents,
+      swappedCents: RETAILER_A_FIGURES.swappedCents,
+      payoutsCents: RETAILER_A_FIGURES.payoutsCents,
+      swapValuesCents: RETAILER_A_FIGURES.swapValuesCents,
+      feesCents: RETAILER_A_FIGURES.feesCents,
+      requestsFilled: RETAILER_A_FIGURES.requestsFilled,
+      recoveredCents: RETAILER_A_FIGURES.recoveredCents,
+    });
+    expect(d.medianDaysToSell).toBe(RETAILER_A_FIGURES.medianDaysToSell);
+    expect(d.trades).toBe(2);
+  });
+
+  it("the other party of a sale counts nothing; the swap's other side counts its own", async () => {
+    const buyer = await dashboardOf({ retailerId: fx.b.retailer.id });
+    expect(buyer.trades).toBe(0);
+    expect(buyer.totals.soldCents).toBe(0);
+    const swapper = await dashboardOf({ retailerId: fx.c.retailer.id });
+    expect(swapper.totals).toMatchObject({ swappedCents: 6000, swapValuesCents: 2000, feesCents: 300, soldCents: 0 });
+    expect(swapper.medianDaysToSell).toBeNull();
+  });
+
+  it("a brand's: every side of its orders, all its listings", async () => {
+    const d = await dashboardOf({ brandId: fx.brand.id });
+    const { listedCents, medianDaysToSell, ...totals } = BRAND_FIGURES;
+    expect(d.listed.valueCents).toBe(listedCents);
+    expect(d.totals).toEqual(totals);
+    expect(d.medianDaysToSell).toBe(medianDaysToSell);
+  });
+
+  it("the marketplace's includes the brand's", async () => {
+    const d = await dashboardOf({ marketplace: true });
+    expect(d.listed.valueCents).toBeGreaterThanOrEqual(BRAND_FIGURES.listedCents);
+    expect(d.totals.swappedCents).toBeGreaterThanOrEqual(BRAND_FIGURES.swappedCents);
+    expect(d.totals.requestsFilled).toBeGreaterThanOrEqual(1);
+  });
+
+  it("a retailer's orders are read through the provider and receiver indexes", async () => {
+    const id = fx.a.retailer.id;
+    await db.execute(sql`analyze orders`);
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const plan = await tx.execute<{ "QUERY PLAN": string }>(
+        sql`explain select o.id from orders o where (o.provider_id = ${id} or o.receiver_id = ${id}) and o.transaction_type in (1, 2)`,
+      );
+      const text = plan.map((r) => r["QUERY PLAN"]).join("\n");
+      expect(text).toMatch(/orders_provider_idx/);
+      expect(text).toMatch(/orders_receiver_idx/);
+    });
+  });
+});
