@@ -48,7 +48,9 @@ import {
   uploads,
   users,
 } from "../../db/schema";
+import { getEnv } from "../../app/utils/env.server";
 import { generateResetToken, hashResetToken } from "../../app/utils/password.server";
+import { formatMonth } from "../../domain/date-format";
 import { RESOURCE_NAMES } from "../../domain/resources";
 import { STAFF_USERS_PERMISSION } from "../../domain/staff-users";
 import {
@@ -75,6 +77,8 @@ const uploadDir = path.resolve(process.env.UPLOAD_DIR ?? ".data/uploads");
 const ROUTES_DIR = path.resolve(__dirname, "../../app/routes");
 /** The address an outsider's forged invitation names: no account may appear under it. */
 const staffInviteEmail = `idor-invite-${tok.toLowerCase()}@example.test`;
+/** The current month in the marketplace zone: a statement that exists (docs/product/screens.md, "Statements"). */
+const statementMonth = formatMonth(new Date(), getEnv().MARKETPLACE_TZ);
 
 type Persona = "other" | "pending" | "inactive" | "anonymous" | "ungranted";
 const PERSONAS: readonly Persona[] = ["other", "pending", "inactive", "anonymous"];
@@ -383,6 +387,31 @@ const MATRIX: Record<string, Case> = {
         check: (r: HttpResponse) =>
           r.status === 200 && r.body.includes(f.rma.externalId) ? null : `the list does not show the RMA (${r.status})`,
       })),
+    ],
+  },
+  "statements.$month.tsx": {
+    what: "a month's statement of retailer A (staff name it with ?retailer=), and the list of months beside it (statements._index.tsx)",
+    probes: (f) => [get(`/statements/${statementMonth}?retailer=${f.a}`), get(`/statements?retailer=${f.a}`)],
+    opens: (f) => [
+      { as: "a", path: `/statements/${statementMonth}` },
+      { as: "staff", path: `/statements/${statementMonth}?retailer=${f.a}` },
+      { as: "staff", path: `/statements?retailer=${f.a}` },
+    ],
+  },
+  "statements.$month_.csv.tsx": {
+    what: "a month's statement of retailer A as CSV",
+    probes: (f) => [get(`/statements/${statementMonth}/csv?retailer=${f.a}`)],
+    opens: (f) => [
+      { as: "a", path: `/statements/${statementMonth}/csv` },
+      { as: "staff", path: `/statements/${statementMonth}/csv?retailer=${f.a}` },
+    ],
+  },
+  "statements.$month_.pdf.tsx": {
+    what: "a month's statement of retailer A as PDF",
+    probes: (f) => [get(`/statements/${statementMonth}/pdf?retailer=${f.a}`)],
+    opens: (f) => [
+      { as: "a", path: `/statements/${statementMonth}/pdf` },
+      { as: "staff", path: `/statements/${statementMonth}/pdf?retailer=${f.a}` },
     ],
   },
   "shipperchecklist.$id.tsx": {

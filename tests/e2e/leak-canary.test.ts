@@ -360,6 +360,8 @@ describe("leak canary", () => {
         "/sell",
         "/swap",
         "/settings",
+        // Statements (page, CSV, PDF): the counterparties of each month's movements.
+        "/statements",
         // Staff-only: the staff-users screens send a retailer away (nothing of them is ever a visit).
         "/admin/staff-users",
       ]);
@@ -375,6 +377,9 @@ describe("leak canary", () => {
         visits.filter((v) => v.url.startsWith("/admin/")).map((v) => v.url),
         `retailer ${viewer} opened a staff page`,
       ).toEqual([]);
+      // Every retailer's statements are crawled: the month's page, its CSV and its PDF.
+      for (const shape of [/^\/statements\/\d{4}-\d{2}$/, /^\/statements\/\d{4}-\d{2}\/csv$/, /^\/statements\/\d{4}-\d{2}\/pdf$/])
+        expect(visits.map((v) => v.url)).toContainEqual(expect.stringMatching(shape));
       // Both parties of the fixture's RMA reach it from their list of returns (victim A, perpetrator B).
       if (viewer === fixture.a || viewer === fixture.b)
         expect(visits.map((v) => v.url)).toContainEqual(expect.stringMatching(/^\/rma\/\d+$/));
