@@ -97,6 +97,8 @@ beforeAll(async () => {
       `/transaction/buy/${sale.order.id}`,
       `/transaction/swap/${swap.order.id}`,
       `/rma/${rma.rmaId}`,
+      // An order's conversation on its own page (the order pages above show it too).
+      `/messages/buy/${buy.order.id}`,
       `/create-rma/${buy.order.id}`,
       `/rate/${buy.order.id}`,
       "/settings",
@@ -119,6 +121,8 @@ beforeAll(async () => {
       `/admin/active-transactions/all?order=${buy.order.id}`,
       "/admin/active-rmas",
       `/admin/active-rmas/all?open=${rma.rmaId}`,
+      `/admin/active-rmas/all?rma=${rma.rmaId}`,
+      `/messages/rma/${rma.rmaId}`,
       "/admin/active-shipments",
       "/admin/listings/all",
       "/admin/outbox",

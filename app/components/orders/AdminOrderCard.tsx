@@ -88,11 +88,13 @@ export function AdminOrderCard({
                 {ADMIN_CARD_TAB_LABELS[t]}
               </Link>
             ))}
-            {/* The order's conversation: staff read it and post, marked as staff (ADR 0027). */}
+          </nav>
+          {/* The order's conversation: staff read it and post, marked as staff (ADR 0027). */}
+          <p>
             <Link to={`/messages/${detail.ttype}/${row.id}`} data-testid="card-messages">
               Messages
             </Link>
-          </nav>
+          </p>
           <div className="card-area" data-testid={`card-${tab}`} role="region" aria-label={ADMIN_CARD_TAB_LABELS[tab]} tabIndex={0}>
             {tab === "summary" ? <Summary d={detail} /> : null}
             {tab === "updates" ? <UpdatesList actions={detail.actions} now={now} /> : null}

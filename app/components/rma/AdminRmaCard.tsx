@@ -164,11 +164,13 @@ export function RmaCard({
             {t}
           </Link>
         ))}
-        {/* The RMA's conversation: staff read it and post, marked as staff (ADR 0027). */}
+      </nav>
+      {/* The RMA's conversation: staff read it and post, marked as staff (ADR 0027). */}
+      <p>
         <Link to={`/messages/rma/${rma.id}`} data-testid="card-messages">
           Messages
         </Link>
-      </nav>
+      </p>
       <div className="card-area" style={{ maxHeight: 500, overflowY: "auto" }} role="region" aria-label={`RMA ${tab}`} tabIndex={0}>
         {tab === "summary" ? <RmaSummary rma={rma} review={review && review.rmaId === rma.id ? review : null} errors={errors} /> : null}
         {tab === "updates" ? <UpdatesList actions={detail.actions} now={now} /> : null}
