@@ -89,6 +89,9 @@ export const orders = pgTable(
     index("orders_provider_idx").on(t.providerId, t.modifiedAt),
     index("orders_receiver_idx").on(t.receiverId, t.modifiedAt),
     index("orders_stage_idx").on(t.stage),
+    // The surplus dashboard's 12 months of a brand's and of the marketplace's orders (ADR 0028).
+    index("orders_brand_created_idx").on(t.brandId, t.createdAt),
+    index("orders_created_idx").on(t.createdAt),
     check(
       "orders_amounts_nonnegative",
       sql`${t.valueCents} >= 0 AND ${t.receiverFeeCents} >= 0 AND ${t.receiverShippingCents} >= 0 AND ${t.capturedCents} >= 0`,
