@@ -8,7 +8,9 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getEnv } from "../../app/utils/env.server";
 import { createDb, type DbHandle } from "../../db/client";
+import { formatMonth } from "../../domain/date-format";
 import { getResource, RESOURCE_NAMES } from "../../domain/resources";
 import { PERMISSION_NAMES } from "../../domain/staff-users";
 import {
@@ -110,6 +112,9 @@ beforeAll(async () => {
       "/getpaid",
       "/brands",
       "/alerts",
+      // Statements: the months and this month's statement.
+      "/statements",
+      `/statements/${formatMonth(new Date(), getEnv().MARKETPLACE_TZ)}`,
     ],
     staff: [
       "/admin",
@@ -134,6 +139,7 @@ beforeAll(async () => {
       "/admin/validate/brands",
       `/manage-brand/info?brand=${brand.id}`,
       `/manage-retailer/info?id=${a}`,
+      `/manage-retailer/statements?id=${a}`,
       `/admin/productvariationmanagement/${prod.variations[0].id}`,
       "/perf-reports",
       "/rep-reports",

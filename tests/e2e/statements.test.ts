@@ -98,6 +98,7 @@ describe("statements", () => {
     expect(await row.locator("td").nth(1).textContent()).toBe("3");
     await row.locator("a").first().click();
     await me.waitForURL(`**/statements/${month}`);
+    await me.waitForSelector(`[data-testid=statement-page][data-month="${month}"]`);
     expect(await me.locator("h1").textContent()).toContain("Statement:");
     const kinds = await me.locator("[data-testid=statement-line]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-kind")));
     expect(kinds.sort()).toEqual(["Purchase", "RMA", "Sale"]);
@@ -198,6 +199,7 @@ describe("statements", () => {
     const row = staff.locator(`[data-testid=statement-month][data-month="${month}"]`);
     await row.locator("a").first().click();
     await staff.waitForURL(`**/statements/${month}?retailer=${meId}`);
+    await staff.waitForSelector(`[data-testid=statement-page][data-month="${month}"]`);
     expect(await staff.textContent("[data-testid=statement-net]")).toBe(formatCents(expected.net));
     const csv = await staff.request.get(url(`/statements/${month}/csv?retailer=${meId}`));
     expect(csvRecords(await csv.text()).records.find((r) => r.kind === "Total")?.net).toBe(centsToDecimalString(expected.net));
