@@ -23,7 +23,7 @@ import {
   SIZE_RUNS,
   uniqueToken,
 } from "../factories";
-import { createOrderAt } from "../factories/orders";
+import { createOrderAt, createRmaOf } from "../factories/orders";
 import { signedInPage } from "./buy-helpers";
 import { closePage, hydrated, launchBrowser, uniqueEmail, url } from "./harness";
 import { HttpClient } from "./http";
@@ -237,5 +237,25 @@ describe("messages on a purchase", () => {
     expect(await send(seller, "And one more update.")).toBe(429);
     await expect(seller.getByTestId("message-error").textContent()).resolves.toBe(MESSAGE_RATE_LIMITED);
     expect(await savedMessages()).toBe(before);
+  });
+  it("an RMA has its own conversation on the RMA page: the perpetrator's bell links there", async () => {
+    const rma = await createRmaOf(db(), order.id, {
+      victimId: buyerId,
+      contact: { name: "Pat Buyer", email: BUYER.email, phone: "+1-217-555-0100", packingSlipName: "Returns" },
+    });
+    await openOrder(buyer, `/rma/${rma.rmaId}`);
+    await expect(buyer.getByTestId("conversation-empty").textContent()).resolves.toBe("No messages yet.");
+    // The other conversation (the purchase's) does not show here.
+    expect(await buyer.getByTestId("message").count()).toBe(0);
+    expect(await send(buyer, "Two pairs came with the wrong colour.")).toBe(200);
+    await waitForMessages(buyer, 1);
+    await seller.goto(url("/alerts"));
+    const alert = seller.locator(`[data-testid=message-alert][data-order="${rma.externalId}"]`);
+    await expect(alert.getByTestId("message-alert-other").textContent()).resolves.toBe(`retailer-00${buyerId}`);
+    await Promise.all([seller.waitForURL((u) => u.pathname === `/rma/${rma.rmaId}`), alert.getByTestId("message-alert-link").click()]);
+    await seller.getByTestId("conversation").waitFor();
+    await expect(seller.getByTestId("message").first().getByTestId("message-body").textContent()).resolves.toBe(
+      "Two pairs came with the wrong colour.",
+    );
   });
 });
