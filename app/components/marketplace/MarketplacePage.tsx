@@ -39,7 +39,7 @@ export function MarketplacePage() {
       <div className={busy ? "market-results is-busy" : "market-results"} aria-busy={busy}>
         {data.pageMessage ? <p className="market-empty market-page-message">{data.pageMessage}</p> : null}
         {data.sections.map((s) => (
-          <BrandBlock key={s.id} section={s} tab={data.tab} query={data.query} />
+          <BrandBlock key={s.id} section={s} tab={data.tab} query={data.query} mode={data.mode} />
         ))}
       </div>
     </section>
@@ -211,7 +211,26 @@ function MarketFilters({ data }: { data: MarketplaceData }) {
   );
 }
 
-function BrandBlock({ section, tab, query }: { section: BrandSection; tab: MarketplaceData["tab"]; query: MarketplaceData["query"] }) {
+/** The saved-search form (/alerts/matches) filled with a brand's search: category, sizes and product code. */
+function saveSearchHref(brandId: number, q: MarketplaceData["query"]): string {
+  const p = new URLSearchParams({ brand: String(brandId) });
+  if (q.category !== undefined) p.set("category", String(q.category));
+  if (q.sizes?.length) p.set("sizes", q.sizes.join(", "));
+  if (q.search) p.set("q", q.search);
+  return `/alerts/matches?${p.toString()}`;
+}
+
+function BrandBlock({
+  section,
+  tab,
+  query,
+  mode,
+}: {
+  section: BrandSection;
+  tab: MarketplaceData["tab"];
+  query: MarketplaceData["query"];
+  mode: MarketplaceData["mode"];
+}) {
   const { cards, hasMore } = section;
   // The cards are static markup built as one string (cards.ts: far cheaper to render than elements).
   const html = useMemo(() => (cards.length > 0 ? { __html: cardsHtml(tab, cards) } : null), [tab, cards]);
@@ -230,6 +249,12 @@ function BrandBlock({ section, tab, query }: { section: BrandSection; tab: Marke
         {viewAllHref ? (
           <Link to={viewAllHref} className="button button-small button-outline market-view-all">
             View All
+          </Link>
+        ) : null}
+        {tab !== "sell" && mode === "retailer" ? (
+          // Matches (ADR 0030): this brand's search, carried to the saved-search form.
+          <Link to={saveSearchHref(section.id, query)} className="button button-small button-outline" data-testid="save-search">
+            Save this search
           </Link>
         ) : null}
       </header>
