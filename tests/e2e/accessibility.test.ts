@@ -143,6 +143,8 @@ beforeAll(async () => {
       `/admin/productvariationmanagement/${prod.variations[0].id}`,
       "/perf-reports",
       "/rep-reports",
+      // The surplus dashboard, the marketplace's (the retailer's is on "/").
+      "/admin/reports/dashboard",
     ],
   };
   browser = await launchBrowser();
