@@ -470,6 +470,7 @@ function formRoutes(): string[] {
     "/admin/active-transactions/pending",
     "/admin/active-shipments",
     "/alerts",
+    "/alerts/matches",
     "/banners/dismiss",
     `/brands/?tab=add`,
     "/cart",

@@ -378,7 +378,13 @@ describe("Request a style", () => {
     await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "3"), p.getByRole("button", { name: "Continue" }).click()]);
     const notice = p.getByTestId("wizard-listing-exists");
     expect(await notice.textContent()).toContain(WIZARD_MESSAGES.listingExistsText);
-    expect(await notice.locator("a").getAttribute("href")).toBe(`/buy/?brand=${brandId}&variantId=${parka.navy}`);
+    expect(await notice.getByRole("link", { name: "See it in the marketplace" }).getAttribute("href")).toBe(
+      `/buy/?brand=${brandId}&variantId=${parka.navy}`,
+    );
+    // The listing that fills it (M), linked to its page (docs/product/screens.md, "Matches").
+    expect(await notice.getByTestId("wizard-filling-listing").getByRole("link").getAttribute("href")).toBe(
+      `/listing/buy/${otherListingId}`,
+    );
     await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "4"), p.getByTestId("wizard-confirm-continue").click()]);
     await p.locator('input[name="terms"]').check();
     await Promise.all([p.waitForURL((u) => u.pathname.startsWith("/buy")), p.getByTestId("wizard-save").click()]);
