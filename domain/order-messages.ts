@@ -83,9 +83,21 @@ function wordsToDigits(text: string): string {
 function hasPhone(text: string): boolean {
   const t = wordsToDigits(text);
   for (const run of t.match(/\+?\(?\d[\d\s().\-/_]*\d/g) ?? []) {
-    if ((run.match(/\d/g) ?? []).length >= 10) return true;
+    if ((run.match(/\d/g) ?? []).length >= 10 && !isSizeRun(run)) return true;
   }
   return /(^|[^\d])\d{3}[\s.\-_]+\d{4}(?![\d.,]\d)/.test(t);
+}
+
+/**
+ * A list of shoe or clothing sizes written with spaces ("6 7 8 9 10 11 12", "8 8.5 9 9.5 10"): numbers of one or
+ * two digits (or a half), rising, at least one of two digits or a half. A phone number spelled apart never rises
+ * through two-digit numbers like this.
+ */
+function isSizeRun(run: string): boolean {
+  const parts = run.trim().split(/[\s/_-]+/);
+  if (!parts.every((p) => /^\d{1,2}(\.5)?$/.test(p))) return false;
+  const values = parts.map(Number);
+  return values.every((v, i) => i === 0 || v > values[i - 1]) && parts.some((p) => p.length >= 2);
 }
 
 /** Letters and digits only (a name spelled with dashes, dots or spaces between its letters reads the same). */

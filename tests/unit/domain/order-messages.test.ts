@@ -56,6 +56,8 @@ const ALLOWED = [
   "We are at home. Net price stays the same.",
   "one or two boxes, three at most",
   "Look at mail time tomorrow",
+  "Sizes 6 7 8 9 10 11 12 are in the box, also 8 8.5 9 9.5 10 10.5 11.",
+  "About orders WX-000123 and WX-000124, and RMA-000045.",
   "Blue boxes are fine; the ridge pattern too.",
 ];
 
