@@ -75,6 +75,15 @@ function textArray(labels: readonly string[]): string {
   return `{${labels.map((x) => `"${x.replace(/["\\]/g, (ch) => `\\${ch}`)}"`).join(",")}}`;
 }
 
+/** A retailer made active again: each of its visible listings is matched (a staff action; one statement per listing). */
+export async function recordMatchesForRetailerListings(tx: DbOrTx, retailerId: number): Promise<number> {
+  const rows = (await tx.execute(
+    sql`select id from listings where provider_id = ${retailerId} and status = 'active' and total_units > 0 order by id`,
+  )) as unknown as { id: number }[];
+  for (const r of rows) await recordMatchesForListing(tx, r.id);
+  return rows.length;
+}
+
 function appOrigin(): string {
   return process.env.APP_ORIGIN || "http://localhost:3000";
 }

@@ -8,6 +8,7 @@ import { brandLinkMail, retailerStatusMail, type NoticeLinks, type NoticeMail } 
 import type { Db } from "../client";
 import { brandRequests, brands, retailerBrands, retailers } from "../schema";
 import type { DbOrTx } from "./listings";
+import { recordMatchesForRetailerListings } from "./matches";
 import { insertOutboxEmail } from "./outbox";
 import { retailerNotificationEmails, type RetailerRow, type RetailerStatus } from "./retailers";
 
@@ -90,6 +91,8 @@ export async function setRetailerStatus(
     const mail = changed ? retailerStatusMail(status, retailer.storeName, links) : null;
     if (mail) await mailRetailer(tx, retailerId, mail);
     await authorizeBrands(tx, retailerId, brandIds);
+    // Active again: its listings are visible again, so they match open requests and saved searches (ADR 0030).
+    if (changed && status === "active") await recordMatchesForRetailerListings(tx, retailerId);
     return { retailer, changed };
   });
 }

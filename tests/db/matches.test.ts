@@ -19,6 +19,7 @@ import {
   unseenMatchCount,
 } from "../../db/queries/matches";
 import { updateMyListing } from "../../db/queries/my-listings";
+import { setRetailerStatus } from "../../db/queries/retailer-status";
 import { listingMatches, outboxEmails } from "../../db/schema";
 import { matchDigestKey } from "../../domain/matches";
 import {
@@ -184,6 +185,17 @@ describe("recordMatchesForListing", () => {
     expect(await matchesOf(relist.id)).toEqual([]);
     await updateMyListing(db, { id: m.id, ownerId: q.id, sizes: { S: 1, XL: 2 }, reason: "overstock", modifiedReason: "none" });
     expect((await matchesOf(relist.id)).map((x) => x.listingId)).toEqual([m.id]);
+  });
+
+  it("a retailer made active again: its listings match", async () => {
+    const wants = await retailer();
+    await createRequest(db, { requestorId: wants.id, variationId: otherVariationId, sizes: { XL: 1 } });
+    const p = await retailer({ status: "inactive" });
+    const l = await createListing(db, { providerId: p.id, variationId: otherVariationId, sizes: { XL: 1 } });
+    await db.transaction((tx) => recordMatchesForListing(tx, l.id));
+    expect(await matchesOf(wants.id)).toEqual([]);
+    await setRetailerStatus(db, p.id, "active", { signInUrl: "http://localhost/signin", supportEmail: "support@example.test" });
+    expect((await matchesOf(wants.id)).map((m) => m.listingId)).toEqual([l.id]);
   });
 
   it("a saved search is alerted by a listing that fits it (brand, sizes, text), once even when a request matches too", async () => {
