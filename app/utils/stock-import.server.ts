@@ -258,10 +258,11 @@ function rowOf(
   absent: boolean,
 ): StockImportRowJson {
   const base = { lines, code, variationId, label: text, listingId: existing?.id ?? null };
-  const units = (s: Record<string, number>) =>
-    Object.entries(s)
-      .filter(([, n]) => n > 0)
-      .map(([k, n]) => `${k}: ${n}`)
+  // In the size run's order (the plan's sizes have it; the database's jsonb keeps its own order).
+  const units = (s: Record<string, number>, order: string[] = Object.keys(s)) =>
+    [...new Set([...order, ...Object.keys(s)])]
+      .filter((k) => (s[k] ?? 0) > 0)
+      .map((k) => `${k}: ${s[k]}`)
       .join(", ");
   switch (action.kind) {
     case "create":
@@ -271,7 +272,7 @@ function rowOf(
         ...base,
         action: "update",
         sizes: action.sizes,
-        messages: [`Units set to ${units(action.sizes) || "0"} (were ${units(existing!.sizes) || "0"}).`],
+        messages: [`Units set to ${units(action.sizes) || "0"} (were ${units(existing!.sizes, Object.keys(action.sizes)) || "0"}).`],
       };
     case "unchanged":
       return { ...base, action: "unchanged", sizes: existing!.sizes, messages: ["Already as in the file: nothing changes."] };

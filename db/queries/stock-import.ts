@@ -2,7 +2,8 @@
  * Stock file import (docs/product/screens.md, "Stock file import"; ADR 0029): the look-ups a preview needs
  * (catalogue variations by code or barcode, guesses, size runs, the retailer's live listings with their
  * orders in flight), the imports and the remembered mapping, and the write of one variation's plan (one
- * transaction, under the wizard's lock of that style, with its history row).
+ * transaction, under the wizard's lock of that style, with its history row; a listing created or updated goes
+ * through the matches' hook, recordMatchesForListing, in that transaction).
  */
 import { and, desc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
 import type { ExistingListing, PlanAction } from "../../domain/stock-import";
@@ -22,6 +23,7 @@ import {
   type SizesMap,
   type StockImportRowJson,
 } from "../schema";
+import { recordMatchesForListing } from "./matches";
 import { PENDING_TRANSACTION_STATES } from "./my-listings";
 import type { DbOrTx } from "./listings";
 
@@ -267,6 +269,7 @@ export async function applyVariationPlan(
         })
         .returning({ id: listings.id });
       await tx.insert(listingStockChanges).values({ listingId: row.id, importId, action: "create", before: null, after: action.sizes });
+      await recordMatchesForListing(tx, row.id);
       return { ok: true, listingId: row.id, changed: true };
     }
     const before = live!.sizes;
@@ -282,6 +285,8 @@ export async function applyVariationPlan(
       })
       .where(eq(listings.id, live!.id));
     await tx.insert(listingStockChanges).values({ listingId: live!.id, importId, action: action.kind, before, after });
+    // Matches' hook (ADR 0030): units set may fill a request now; a withdrawn listing is no longer visible.
+    if (action.kind === "update") await recordMatchesForListing(tx, live!.id);
     return { ok: true, listingId: live!.id, changed: true };
   });
 }

@@ -244,6 +244,32 @@ export function EditItemPage() {
           </div>
         ) : null}
       </Form>
+      {d.imports.length > 0 ? (
+        <section data-testid="import-history">
+          <h2>Changed by stock imports</h2>
+          <ul>
+            {d.imports.map((h) => (
+              <li key={`${h.importId}-${h.at}`}>
+                {h.at}: {h.action === "create" ? "listed" : h.action === "withdraw" ? "withdrawn" : "units set"} ({h.units} units) by import{" "}
+                {importLink(d.asAdmin, h.importId, h.fileName)}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </section>
+  );
+}
+
+/** The import's name, linked to its results for the owner (staff see the name only: the page is the retailer's). */
+function importLink(asAdmin: boolean, importId: number, fileName: string) {
+  return asAdmin ? (
+    <span>
+      #{importId} {fileName}
+    </span>
+  ) : (
+    <Link to={`/stock-import?import=${importId}`}>
+      #{importId} {fileName}
+    </Link>
   );
 }

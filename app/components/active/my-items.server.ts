@@ -26,6 +26,9 @@ import type { SizesMap } from "../../../db/schema";
 import { LISTING_CORRECTED_RELIST, LISTING_PENDING_TRANSACTIONS } from "../../../domain/messages";
 import { safeNextPath } from "../../../domain/accounts";
 import { LISTING_REASONS, MODIFIED_REASONS, REQUEST_REASONS } from "../../../domain/reasons";
+import { formatDateTime } from "../../../domain/date-format";
+import { listingImportHistory } from "../../../db/queries/stock-import";
+import { getEnv } from "~/utils/env.server";
 import { readFormData, requireRetailer, requireUser, type AuthContext } from "~/utils/auth.server";
 import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
@@ -149,6 +152,8 @@ export interface EditLoaderData {
   asAdmin: boolean;
   correctedNotice: string | null;
   notice: string | null;
+  /** Listings: the stock imports that changed it, newest first (ADR 0029). */
+  imports: { importId: number; fileName: string; action: string; at: string; units: number }[];
 }
 
 export async function editLoader(request: Request, kind: MyKind, rawId: string | undefined): Promise<EditLoaderData> {
@@ -182,6 +187,16 @@ export async function editLoader(request: Request, kind: MyKind, rawId: string |
     asAdmin,
     correctedNotice: kind === "listings" && item.correctedAt !== null && !asAdmin ? LISTING_CORRECTED_RELIST : null,
     notice: noticeKey && Object.hasOwn(MY_NOTICES, noticeKey) ? MY_NOTICES[noticeKey as MyNoticeKey] : null,
+    imports:
+      kind === "listings"
+        ? (await listingImportHistory(db, item.id)).map((h) => ({
+            importId: h.importId,
+            fileName: h.fileName,
+            action: h.action,
+            at: formatDateTime(h.at, getEnv().MARKETPLACE_TZ, { seconds: false }),
+            units: Object.values(h.after).reduce((a, n) => a + n, 0),
+          }))
+        : [],
   };
 }
 

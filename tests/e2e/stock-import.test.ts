@@ -1,0 +1,251 @@
+/**
+ * Stock file import and stock sync in Chromium (docs/product/screens.md, "Stock file import"; ADR 0029):
+ * /addlisting/ links to /stock-import; a CSV with good, ambiguous and bad lines → the preview's messages →
+ * a guess confirmed → the listings with the right units; the same file again → nothing changed; an .xlsx
+ * updating units; a whole-surplus file → absent listings withdrawn except one in an order in flight, and
+ * the listing's history names the import. Bad input (wrong encoding, missing columns, 10,001 rows, a formula
+ * cell, a zip bomb, a renamed program) → the message, a 4xx, nothing written.
+ */
+import { and, eq, gt } from "drizzle-orm";
+import ExcelJS from "exceljs";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type DbHandle } from "../../db/client";
+import { listingImportHistory } from "../../db/queries/stock-import";
+import { listings, stockImports } from "../../db/schema";
+import { BUY_STATES } from "../../domain/states";
+import { STOCK_MSG } from "../../domain/stock-import";
+import {
+  authorizeBrand,
+  createBrand,
+  createCollection,
+  createListing,
+  createProduct,
+  createRetailer,
+  DEFAULT_TEST_PASSWORD,
+  uniqueToken,
+} from "../factories";
+import { createOrder } from "../factories/orders";
+import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+import { htmlDecode, HttpClient } from "./http";
+import { renamedExe, zipBomb } from "./xlsx-fixtures";
+
+let browser: Browser;
+let handle: DbHandle;
+const pages: Page[] = [];
+const tok = uniqueToken().toUpperCase();
+const sku = `ST${tok}`;
+const email = uniqueEmail("stock-import");
+let retailerId: number;
+let black: { id: number; sku: string };
+let navy: { id: number; sku: string };
+let vest: { id: number; sku: string };
+let boot: { id: number; sku: string };
+
+beforeAll(async () => {
+  handle = createDb(process.env.DATABASE_URL!, { max: 2 });
+  const db = handle.db;
+  const brand = await createBrand(db, { name: `Stock Brand ${tok}` });
+  const col = await createCollection(db, { brandId: brand.id, year: 2025, name: "Fall" });
+  const p = await createProduct(db, {
+    collectionId: col.id,
+    sku,
+    displayName: `Stock Parka ${tok}`,
+    sizes: ["S", "M", "L"],
+    colors: ["Black", "Navy"],
+  });
+  black = { id: p.variations[0].id, sku: p.variations[0].sku };
+  navy = { id: p.variations[1].id, sku: p.variations[1].sku };
+  const q = await createProduct(db, { collectionId: col.id, sku: `SV${tok}`, sizes: ["S", "M"], colors: ["Rust"] });
+  vest = { id: q.variations[0].id, sku: q.variations[0].sku };
+  const b = await createProduct(db, { collectionId: col.id, sku: `SB${tok}`, sizes: ["9", "10"], colors: ["Sand"] });
+  boot = { id: b.variations[0].id, sku: b.variations[0].sku };
+  const r = await createRetailer(db, { payout: true, user: { email } });
+  retailerId = r.retailer.id;
+  await authorizeBrand(db, retailerId, brand.id);
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  for (const p of pages) await closePage(p);
+  await browser?.close();
+  await handle?.close();
+});
+
+async function page(): Promise<Page> {
+  const p = await newPage(browser);
+  pages.push(p);
+  await signIn(p, email, DEFAULT_TEST_PASSWORD);
+  return p;
+}
+
+const csv = (lines: string[]) => Buffer.from(["product_code,size,units,listing_type", ...lines].join("\r\n") + "\r\n");
+
+async function xlsx(rows: (string | number | { formula: string })[][]): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet("stock");
+  for (const r of rows) ws.addRow(r);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+async function upload(p: Page, name: string, buffer: Buffer, wholeSurplus = false, stage = "preview-counts"): Promise<void> {
+  await p.goto(url("/stock-import"));
+  await p.setInputFiles("#file", { name, mimeType: name.endsWith(".csv") ? "text/csv" : "application/octet-stream", buffer });
+  if (wholeSurplus) await p.check('input[name="wholeSurplus"]');
+  await Promise.all([p.waitForURL((u) => u.searchParams.has("import")), p.click('button:has-text("Upload and preview")')]);
+  await p.locator(`[data-testid="${stage}"]`).waitFor();
+}
+
+const row = (p: Page, line: number | string) => p.locator(`tr[data-lines^="${line}"]`).first();
+
+async function confirm(p: Page): Promise<string> {
+  await p.click('button:has-text("Confirm the import")');
+  await p.locator('[data-testid="results-counts"]').waitFor();
+  return (await p.locator('[data-testid="results-counts"]').textContent()) ?? "";
+}
+
+async function myListings() {
+  const rows = await handle.db
+    .select()
+    .from(listings)
+    .where(and(eq(listings.providerId, retailerId), gt(listings.totalUnits, 0)));
+  return Object.fromEntries(
+    rows.map((l) => [l.variationId, { id: l.id, sizes: l.sizes, type: l.listingType, updatedAt: l.updatedAt.getTime() }]),
+  );
+}
+
+describe("stock file import", () => {
+  it("a CSV: good, ambiguous and bad lines → messages → a guess confirmed → listings; the same file again changes nothing", async () => {
+    const p = await page();
+    await p.goto(url("/addlisting/"));
+    await p.click('[data-testid="stock-import-link"] a');
+    await p.waitForURL((u) => u.pathname === "/stock-import");
+    const file = csv([
+      `${black.sku},M,3,sell`,
+      `${black.sku},L,1,sell`,
+      `${sku},S,2,swap`,
+      `${vest.sku},XL,1,sell`,
+      `${vest.sku},M,two,sell`,
+    ]);
+    await upload(p, "stock.csv", file);
+    expect(await row(p, 2).getAttribute("data-action")).toBe("create");
+    expect(await row(p, 2).textContent()).toContain("New listing: M: 3, L: 1.");
+    expect(await row(p, 4).getAttribute("data-action")).toBe("choose");
+    expect(await row(p, 4).textContent()).toContain(`No product has exactly the code ${sku}.`);
+    expect(await row(p, 5).textContent()).toContain("This product has no size XL.");
+    expect(await row(p, 6).textContent()).toContain("Enter a whole number of units, 0 or more.");
+    expect(await myListings()).toEqual({});
+    await p.selectOption(`select[data-code="${sku}"]`, String(navy.id));
+    expect(await confirm(p)).toContain("New: 2");
+    const after = await myListings();
+    expect(after[black.id].sizes).toEqual({ S: 0, M: 3, L: 1 });
+    expect(after[navy.id]).toMatchObject({ sizes: { S: 2, M: 0, L: 0 }, type: "swap" });
+    expect(Object.keys(after)).toHaveLength(2);
+    // The listing's page names the import that made it.
+    await p.goto(url(`/updatelisting/${after[black.id].id}`));
+    expect(await p.getByTestId("import-history").textContent()).toMatch(/listed \(4 units\) by import #\d+ stock\.csv/);
+
+    await upload(p, "stock.csv", file);
+    expect(await row(p, 2).getAttribute("data-action")).toBe("unchanged");
+    await p.selectOption(`select[data-code="${sku}"]`, String(navy.id));
+    expect(await confirm(p)).toContain("New: 0 · Updated: 0 · Withdrawn: 0 · Unchanged: 2");
+    expect(await myListings()).toEqual(after);
+  });
+
+  it("an .xlsx (own column names, mapped once and remembered) sets the units", async () => {
+    const p = await page();
+    const file = await xlsx([
+      ["Article", "Gr", "Stk"],
+      [black.sku, "M", 5],
+      [black.sku, "L", 1],
+      [`${sku}X`, "S", 1],
+    ]);
+    await upload(p, "stock.xlsx", file, false, "mapping-form");
+    await p.selectOption("#map-code", "Article");
+    await p.selectOption("#map-size", "Gr");
+    await p.selectOption("#map-units", "Stk");
+    await p.click('button:has-text("Preview")');
+    await p.locator('[data-testid="preview-counts"]').waitFor();
+    expect(await row(p, 2).textContent()).toContain("Units set to M: 5, L: 1 (were M: 3, L: 1).");
+    expect(await row(p, 4).getAttribute("data-action")).toBe("choose");
+    expect(await confirm(p)).toContain("Updated: 1");
+    expect((await myListings())[black.id].sizes).toEqual({ S: 0, M: 5, L: 1 });
+    // The mapping is remembered: the same columns go straight to the preview.
+    await upload(p, "stock.xlsx", file);
+    expect(await row(p, 2).getAttribute("data-action")).toBe("unchanged");
+  });
+
+  it("a whole-surplus file: absent listings withdrawn, one in an order in flight kept and said so; the history names the import", async () => {
+    const db = handle.db;
+    const busy = await createListing(db, { variationId: vest.id, providerId: retailerId, sizes: { S: 4 } });
+    const spare = await createListing(db, { variationId: boot.id, providerId: retailerId, sizes: { "9": 2 } });
+    const buyer = await createRetailer(db, { payout: true, user: false });
+    await createOrder(db, {
+      providerId: retailerId,
+      receiverId: buyer.retailer.id,
+      statename: BUY_STATES.PROVIDER_APPROVE_SALE,
+      lines: [{ variationId: vest.id, listingId: busy.id, sizes: { S: 1 } }],
+    });
+    const p = await page();
+    await upload(p, "surplus.csv", csv([`${black.sku},M,5,sell`, `${black.sku},L,1,sell`]), true);
+    const text = (await p.locator('[data-testid="import-rows"]').textContent()) ?? "";
+    expect(text).toContain("Not in your whole-surplus file: it will be withdrawn.");
+    expect(text).toContain("Not withdrawn: it is in an order waiting for an answer.");
+    expect(await confirm(p)).toContain("Withdrawn: 2 · Unchanged: 1 · Kept: 1");
+    const live = await myListings();
+    expect(Object.keys(live).map(Number).sort()).toEqual([black.id, vest.id].sort());
+    const importId = Number(new URL(p.url()).searchParams.get("import"));
+    expect((await listingImportHistory(db, spare.id))[0]).toMatchObject({ importId, action: "withdraw", fileName: "surplus.csv" });
+  });
+
+  it("bad input: the message, a 4xx, nothing written", async () => {
+    const c = new HttpClient();
+    await c.signIn(email, DEFAULT_TEST_PASSWORD);
+    const count = async () => (await handle.db.select().from(stockImports).where(eq(stockImports.retailerId, retailerId))).length;
+    const before = { imports: await count(), listings: await myListings() };
+    const many = ["product_code,size,units", ...Array.from({ length: 10_001 }, (_, i) => `${black.sku},M,${i % 9}`)].join("\n");
+    const cases: [string, Buffer, string][] = [
+      ["latin1.csv", Buffer.from("product_code,size,units\nCAF\xc9,M,1\n", "latin1"), STOCK_MSG.notUtf8],
+      ["two-columns.csv", Buffer.from(`product_code,size\n${black.sku},M\n`), STOCK_MSG.missingColumns],
+      ["many.csv", Buffer.from(many), STOCK_MSG.tooManyRows],
+      ["formula.csv", Buffer.from(`product_code,size,units\n${black.sku},M,=1+1\n`), STOCK_MSG.formula(2)],
+      [
+        "formula.xlsx",
+        await xlsx([
+          ["product_code", "size", "units"],
+          [black.sku, "M", { formula: "1+1" }],
+        ]),
+        STOCK_MSG.formula(2),
+      ],
+      ["bomb.xlsx", zipBomb(true), STOCK_MSG.notWorkbook],
+      ["program.xlsx", renamedExe(), STOCK_MSG.notWorkbook],
+      ["program.exe", renamedExe(), STOCK_MSG.wrongType],
+    ];
+    for (const [name, bytes, message] of cases) {
+      const form = new FormData();
+      form.set("intent", "upload");
+      form.set("file", new File([new Uint8Array(bytes)], name));
+      const res = await c.request("/stock-import", { method: "POST", body: form });
+      expect([name, res.status]).toEqual([name, 400]);
+      expect(htmlDecode(res.body)).toContain(message);
+    }
+    // In the browser: the message above the form.
+    const p = await page();
+    await p.goto(url("/stock-import"));
+    await p.setInputFiles("#file", { name: "bomb.xlsx", mimeType: "application/octet-stream", buffer: zipBomb(false) });
+    await p.click('button:has-text("Upload and preview")');
+    await expect(p.getByTestId("import-error").textContent()).resolves.toBe(STOCK_MSG.notWorkbook);
+    expect(await count()).toBe(before.imports);
+    expect(await myListings()).toEqual(before.listings);
+  });
+
+  it("another retailer's import: 404", async () => {
+    const [imp] = await handle.db.select().from(stockImports).where(eq(stockImports.retailerId, retailerId)).limit(1);
+    const other = await createRetailer(handle.db, { payout: true, user: { email: uniqueEmail("stock-other") } });
+    const c = new HttpClient();
+    await c.signIn(other.user!.email, DEFAULT_TEST_PASSWORD);
+    expect((await c.get(`/stock-import?import=${imp.id}`)).status).toBe(404);
+    const res = await c.postForm("/stock-import", { intent: "confirm", import: imp.id });
+    expect(res.status).toBe(404);
+  });
+});
