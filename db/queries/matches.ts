@@ -158,7 +158,7 @@ export async function queueDueMatchDigests(db: DbOrTx, now = new Date()): Promis
     sql`select distinct retailer_id from listing_matches where digest_key is null order by retailer_id limit 1000`,
   )) as unknown as { retailer_id: number }[];
   let n = 0;
-  for (const r of rows) if ((await queueMatchDigest(db, r.retailer_id, now)) === "queued") n++;
+  for (const r of rows) if ((await db.transaction((tx) => queueMatchDigest(tx, r.retailer_id, now))) === "queued") n++;
   return n;
 }
 
