@@ -4,7 +4,7 @@
  * calendar months in the marketplace time zone; a movement belongs to the month it was recorded in
  * (payments.created_at). The arithmetic (columns, balances, totals) is domain/statements.ts.
  */
-import { and, asc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { orders, payments } from "../schema";
 import {
   buildStatement,
@@ -19,12 +19,12 @@ import {
   type StatementMovement,
 } from "../../domain/statements";
 import type { DbOrTx } from "./listings";
+import type { PlanNode } from "./marketplace";
 
 const onStatementTypes = () => inArray(payments.txtype, [...STATEMENT_TXTYPES]);
 
-/** The retailer's movements recorded in [from, to), with their order's kind, side and counterparty. */
-export async function statementMovements(db: DbOrTx, retailerId: number, range: { from: Date; to: Date }): Promise<StatementMovement[]> {
-  const rows = await db
+function movementsQuery(db: DbOrTx, retailerId: number, range: { from: Date; to: Date }) {
+  return db
     .select({
       id: payments.id,
       at: payments.createdAt,
@@ -49,6 +49,11 @@ export async function statementMovements(db: DbOrTx, retailerId: number, range: 
       and(eq(payments.retailerId, retailerId), onStatementTypes(), gte(payments.createdAt, range.from), lt(payments.createdAt, range.to)),
     )
     .orderBy(asc(payments.createdAt), asc(payments.id));
+}
+
+/** The retailer's movements recorded in [from, to), with their order's kind, side and counterparty. */
+export async function statementMovements(db: DbOrTx, retailerId: number, range: { from: Date; to: Date }): Promise<StatementMovement[]> {
+  const rows = await movementsQuery(db, retailerId, range);
   return rows.map((r) => {
     const role = r.providerId === retailerId ? "provider" : r.receiverId === retailerId ? "receiver" : null;
     return {
@@ -70,13 +75,17 @@ export async function statementMovements(db: DbOrTx, retailerId: number, range: 
   });
 }
 
-/** The retailer's movements before `before`, summed by type and status (a statement's opening balance). */
-async function netBefore(db: DbOrTx, retailerId: number, before: Date): Promise<number> {
-  const rows = await db
+function sumsBeforeQuery(db: DbOrTx, retailerId: number, before: Date) {
+  return db
     .select({ txtype: payments.txtype, status: payments.status, amountCents: sql<string>`sum(${payments.amountCents})` })
     .from(payments)
     .where(and(eq(payments.retailerId, retailerId), onStatementTypes(), lt(payments.createdAt, before)))
     .groupBy(payments.txtype, payments.status);
+}
+
+/** The retailer's movements before `before`, summed by type and status (a statement's opening balance). */
+async function netBefore(db: DbOrTx, retailerId: number, before: Date): Promise<number> {
+  const rows = await sumsBeforeQuery(db, retailerId, before);
   return netOf(rows.map((r) => ({ ...r, amountCents: Number(r.amountCents) })));
 }
 
@@ -92,10 +101,9 @@ export async function monthStatement(
   return buildStatement(monthKey(month), opening, movements);
 }
 
-/** The retailer's months, newest first, up to `current` (YYYY-MM in `zone`), with their balances. */
-export async function listStatementMonths(db: DbOrTx, retailerId: number, current: string, zone: string): Promise<MonthSummary[]> {
+function monthSumsQuery(db: DbOrTx, retailerId: number, zone: string) {
   const month = sql<string>`to_char(${payments.createdAt} AT TIME ZONE ${zone}, 'YYYY-MM')`;
-  const rows = await db
+  return db
     .select({
       month,
       txtype: payments.txtype,
@@ -106,6 +114,33 @@ export async function listStatementMonths(db: DbOrTx, retailerId: number, curren
     .from(payments)
     .where(and(eq(payments.retailerId, retailerId), onStatementTypes()))
     .groupBy(sql`1`, sql`2`, sql`3`);
+}
+
+/** The retailer's months, newest first, up to `current` (YYYY-MM in `zone`), with their balances. */
+export async function listStatementMonths(db: DbOrTx, retailerId: number, current: string, zone: string): Promise<MonthSummary[]> {
+  const rows = await monthSumsQuery(db, retailerId, zone);
   const sums: MonthSum[] = rows.map((r) => ({ ...r, amountCents: Number(r.amountCents) }));
   return statementMonths(sums, current);
+}
+
+/**
+ * The plans of the three statement queries (the months, a month's lines, the sum before it) for one retailer
+ * and month: what the plan test checks for sequential scans of payments or orders.
+ */
+export async function explainStatementQueries(
+  db: DbOrTx,
+  retailerId: number,
+  month: { year: number; month: number },
+  zone: string,
+): Promise<Record<"months" | "lines" | "opening", PlanNode>> {
+  const range = monthRange(month, zone);
+  const explain = async (q: { getSQL(): SQL }) => {
+    const rows = (await db.execute(sql`explain (format json) ${q.getSQL()}`)) as unknown as { "QUERY PLAN": [{ Plan: PlanNode }] }[];
+    return rows[0]["QUERY PLAN"][0].Plan;
+  };
+  return {
+    months: await explain(monthSumsQuery(db, retailerId, zone)),
+    lines: await explain(movementsQuery(db, retailerId, range)),
+    opening: await explain(sumsBeforeQuery(db, retailerId, range.from)),
+  };
 }
