@@ -362,6 +362,8 @@ describe("leak canary", () => {
         "/settings",
         // Statements (page, CSV, PDF): the counterparties of each month's movements.
         "/statements",
+        // Stock file import (ADR 0029): the upload page and the viewer's own imports.
+        "/stock-import",
         // Staff-only: the staff-users screens send a retailer away (nothing of them is ever a visit).
         "/admin/staff-users",
       ]);
