@@ -90,6 +90,8 @@ beforeAll(async () => {
       "/active/requests",
       "/addlisting",
       "/requestlisting",
+      // Stock file import (ADR 0029): the upload page.
+      "/stock-import",
       `/updatelisting/${mine.id}`,
       `/updaterequest/${myRequest.id}`,
       "/orders/sales",
