@@ -31,6 +31,7 @@ import {
   uniqueToken,
 } from "../factories";
 import { createOrderAt, createRmaOf, createSwapOrder } from "../factories/orders";
+import { recordMatchesForListing, saveSearch } from "../../db/queries/matches";
 import { pdfText } from "../setup/pdf-text";
 import { baseUrl, htmlDecode, HttpClient } from "./http";
 
@@ -89,10 +90,14 @@ beforeAll(async () => {
   for (const r of [ra, rb, rc]) await authorizeBrand(db(), r.retailer.id, brand.id);
   const [a, b, c] = [ra.retailer.id, rb.retailer.id, rc.retailer.id];
   // Listings and requests of each in the shared brand: the marketplace shows them to the others.
+  const canaryListings: number[] = [];
   for (const [i, r] of [a, b, c].entries()) {
-    await createListing(db(), { variationId: prod.variations[i % 2].id, providerId: r, sizes: { S: 1, M: 1 } });
+    canaryListings.push((await createListing(db(), { variationId: prod.variations[i % 2].id, providerId: r, sizes: { S: 1, M: 1 } })).id);
     await createRequest(db(), { variationId: prod.variations[(i + 1) % 2].id, requestorId: r, sizes: { L: 1 } });
   }
+  // Matches (ADR 0030): each saves a search of the brand, so the others' listings reach its Matches tab and digest e-mail.
+  for (const r of [a, b, c]) await saveSearch(db(), r, { brandId: brand.id, categoryId: null, sizes: [], search: "" });
+  for (const id of canaryListings) await recordMatchesForListing(db(), id);
   const line = { variationId: prod.variations[0].id, sizes: { M: 2 } };
   const buy = await createOrderAt(db(), "delivered", {
     providerId: b,
@@ -362,6 +367,8 @@ describe("leak canary", () => {
         "/settings",
         // Statements (page, CSV, PDF): the counterparties of each month's movements.
         "/statements",
+        // Matches (ADR 0030): the listings that fill the viewer's requests or fit its saved searches.
+        "/alerts/matches",
         // Stock file import (ADR 0029): the upload page and the viewer's own imports.
         "/stock-import",
         // Staff-only: the staff-users screens send a retailer away (nothing of them is ever a visit).
