@@ -90,6 +90,8 @@ beforeAll(async () => {
       "/active/requests",
       "/addlisting",
       "/requestlisting",
+      // Matches and saved searches (ADR 0030).
+      "/alerts/matches",
       // Stock file import (ADR 0029): the upload page.
       "/stock-import",
       `/updatelisting/${mine.id}`,
