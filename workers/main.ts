@@ -17,11 +17,15 @@ import { createSmtpSender, smtpHostOf } from "../activities/mail/smtp";
 import { createPayments } from "../activities/payments";
 import { parseEnv } from "../domain/env";
 import { createDb } from "../db/client";
+import { queueDueMatchDigests } from "../db/queries/matches";
 import { activityLogging } from "./activity-logging";
 import { DEFAULT_BUNDLE_PATH, ROOT, WORKFLOWS_PATH, WORKFLOW_INTERCEPTOR_MODULES } from "./bundle";
 import { serveWorkerHealth } from "./worker-health";
 
 /** The worker's own lines: JSON with LOG_FORMAT=json (as the SDK's), else "[worker] ..." text. */
+/** How often the worker queues the daily match e-mails that are due. */
+const MATCH_DIGEST_SWEEP_MS = 15 * 60_000;
+
 function say(level: "info" | "warn" | "error", msg: string): void {
   if (process.env.LOG_FORMAT === "json")
     process.stdout.write(JSON.stringify({ time: new Date().toISOString(), level, msg: `[worker] ${msg}` }) + "\n");
@@ -83,9 +87,15 @@ async function main(): Promise<void> {
       `mail: ${env.SMTP_URL ? `SMTP ${smtpHostOf(env.SMTP_URL)}` : "outbox only"}`,
   );
   mailSender?.start();
+  // Matches no e-mail has listed yet get their retailer's daily e-mail (docs/decisions/0030-matches.md).
+  const matchDigests = setInterval(() => {
+    queueDueMatchDigests(dbHandle.db).catch((e) => say("warn", `match digests: ${e instanceof Error ? e.message : String(e)}`));
+  }, MATCH_DIGEST_SWEEP_MS);
+  matchDigests.unref();
   try {
     await worker.run();
   } finally {
+    clearInterval(matchDigests);
     await mailSender?.stop().catch(() => {});
     await connection.close().catch(() => {});
     await dbHandle.close().catch(() => {});
