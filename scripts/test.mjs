@@ -214,6 +214,29 @@ async function formatCheck(env) {
   return { unformatted };
 }
 
+/**
+ * The TypeScript compiler over the whole project (tsconfig.json, no output): one pass when it finds nothing, else
+ * one failure per file with an error, each error printed.
+ */
+async function typeCheck(env) {
+  const bin = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
+  const { code, output } = await run(process.execPath, [bin, "--noEmit", "-p", "."], { env, quiet: true });
+  const errors = stripAnsi(output)
+    .split("\n")
+    .filter((l) => /^\S.*\(\d+,\d+\): error TS\d+/.test(l));
+  for (const e of errors) console.log(e);
+  const files = new Set(errors.map((e) => e.slice(0, e.indexOf("("))));
+  info(`tsc: ${errors.length} error(s) in ${files.size} file(s)`);
+  if (code !== 0 && errors.length === 0) return { passed: 0, failed: 1, note: `tsc exited with ${code}` };
+  return { passed: files.size === 0 ? 1 : 0, failed: files.size, note: files.size ? `${files.size} file(s) with type errors` : undefined };
+}
+
+/** The lint suite's counts with the type check's added. */
+function addTypeCheck(lint, types) {
+  const note = [lint.note, types.note].filter(Boolean).join("; ");
+  return { ...lint, passed: lint.passed + types.passed, failed: lint.failed + types.failed, note: note || undefined };
+}
+
 /** The source files the formatter owns (what .prettierignore does not leave out). */
 const FORMATTED = ["**/*.{ts,tsx,mjs,js,css}"];
 
@@ -428,7 +451,9 @@ async function runSuite(suite, { tools, pg, dbError, baseEnv, prefix }) {
   try {
     const env = { ...baseEnv, ...setup.env };
     const r =
-      suite === "lint" ? addFormatCheck(await eslint(env, { prefix }), await formatCheck(env)) : await vitest(suite, env, { prefix });
+      suite === "lint"
+        ? addTypeCheck(addFormatCheck(await eslint(env, { prefix }), await formatCheck(env)), await typeCheck(env))
+        : await vitest(suite, env, { prefix });
     results.push({ suite, ...r, ms: Date.now() - ts });
   } finally {
     await setup.teardown?.();
