@@ -239,6 +239,22 @@ describe("stock file import", () => {
     expect(await myListings()).toEqual(before.listings);
   });
 
+  it("the templates: a .csv and an .xlsx with the columns and an example line", async () => {
+    const c = new HttpClient();
+    await c.signIn(email, DEFAULT_TEST_PASSWORD);
+    const csvRes = await c.get("/stock-import-template?format=csv");
+    expect(csvRes.status).toBe(200);
+    expect(csvRes.body.split("\r\n")[0]).toBe("product_code,size,units,price,listing_type,reason");
+    const res = await fetch(url("/stock-import-template?format=xlsx"), {
+      headers: { Cookie: `wx_session=${c.cookies.get("wx_session")}` },
+    });
+    expect(res.status).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(await res.arrayBuffer());
+    expect(wb.worksheets[0].getRow(1).getCell(1).text).toBe("product_code*");
+    expect([302, 303]).toContain((await new HttpClient().get("/stock-import-template")).status);
+  });
+
   it("another retailer's import: 404", async () => {
     const [imp] = await handle.db.select().from(stockImports).where(eq(stockImports.retailerId, retailerId)).limit(1);
     const other = await createRetailer(handle.db, { payout: true, user: { email: uniqueEmail("stock-other") } });
