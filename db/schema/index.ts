@@ -9,3 +9,4 @@ export * from "./admin";
 export * from "./messages";
 export * from "./matches";
 export * from "./stock-imports";
+export * from "./api-tokens";

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
 import type { SizesMap } from "./_types";
 import { users } from "./accounts";
+import { apiTokens } from "./api-tokens";
 import { listings } from "./marketplace";
 import { retailers } from "./retailers";
 
@@ -35,6 +36,8 @@ export const stockImports = pgTable(
       .notNull()
       .references(() => retailers.id, { onDelete: "cascade" }),
     uploadedBy: integer("uploaded_by").references(() => users.id, { onDelete: "set null" }),
+    /** Sent through the API with this token (ADR 0029 "API"); null for the page's uploads. */
+    apiTokenId: integer("api_token_id").references(() => apiTokens.id, { onDelete: "set null" }),
     fileName: text("file_name").notNull(),
     fileSha256: text("file_sha256").notNull(),
     wholeSurplus: boolean("whole_surplus").notNull().default(false),
