@@ -230,6 +230,10 @@ export const payments = pgTable(
     index("payments_order_idx").on(t.orderId),
     // A retailer's statements (db/queries/statements.ts): its movements by month, and the sum of those before one.
     index("payments_retailer_created_idx").on(t.retailerId, t.createdAt),
+    // The surplus dashboard's payouts of a brand and of the marketplace since a date (ADR 0028; docs/performance.md).
+    index("payments_transfer_created_idx")
+      .on(t.createdAt)
+      .where(sql`${t.txtype} = 'transfer'`),
     check("payments_amount_nonnegative", sql`${t.amountCents} >= 0 AND ${t.feeCents} >= 0`),
   ],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX "payments_transfer_created_idx" ON "payments" USING btree ("created_at") WHERE "payments"."txtype" = 'transfer';
