@@ -27,7 +27,7 @@ import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady, installGlobals } from "@remix-run/node";
 import express from "express";
 import { log, observe, routeLabeler, serveMetrics } from "./observability.mjs";
-import { checkOrigin } from "./origin-check.mjs";
+import { checkOrigin, normalisedPath } from "./origin-check.mjs";
 import { hasSessionCookie, securityHeaders } from "./security-headers.mjs";
 
 const MODE = process.env.NODE_ENV === "production" ? "production" : "development";
@@ -117,6 +117,18 @@ app.use((req, res, next) => {
     return writeHead.apply(this, args);
   };
   next();
+});
+
+// An API token (ADR 0029 "API") is accepted by POST /api/stock-import only: sent anywhere else it gets a 401 and
+// the request goes no further (the route checks the token itself).
+app.use((req, res, next) => {
+  const auth = req.get("authorization");
+  if (!auth || !/^bearer\s/i.test(auth) || normalisedPath(req.path) === "/api/stock-import") return next();
+  res
+    .status(401)
+    .set("WWW-Authenticate", "Bearer")
+    .set("Cache-Control", "no-store")
+    .json({ error: "API tokens are accepted only by POST /api/stock-import." });
 });
 
 app.get("/healthz", (_req, res) => {

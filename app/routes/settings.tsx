@@ -5,13 +5,14 @@ import { requireRetailer } from "~/utils/auth.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Settings") }];
 
-/** The five tabs of Settings (docs/product/screens.md, "Settings and payout"). */
+/** The six tabs of Settings (API tokens: ADR 0029 "API") (docs/product/screens.md, "Settings and payout"). */
 export const SETTINGS_TABS = [
   { to: "/settings/store", label: "Store Info" },
   { to: "/settings/contact", label: "Contact Info" },
   { to: "/settings/payout", label: "Payout Info" },
   { to: "/settings/card", label: "Card On File" },
   { to: "/settings/password", label: "Password" },
+  { to: "/settings/api", label: "API tokens" },
 ] as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {

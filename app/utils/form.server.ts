@@ -70,7 +70,7 @@ function drain(reader: ReadableStreamDefaultReader<Uint8Array>): void {
 }
 
 /** The body of `request` as bytes; a 413 as soon as it passes `maxBytes`. */
-async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+export async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

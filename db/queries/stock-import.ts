@@ -148,7 +148,16 @@ export type StockImport = typeof stockImports.$inferSelect;
 
 export async function createImport(
   db: DbOrTx,
-  v: { retailerId: number; uploadedBy: number | null; fileName: string; fileSha256: string; wholeSurplus: boolean; cells: string[][] },
+  v: {
+    retailerId: number;
+    uploadedBy: number | null;
+    fileName: string;
+    fileSha256: string;
+    wholeSurplus: boolean;
+    cells: string[][];
+    /** Sent through the API with this token (ADR 0029 "API"). */
+    apiTokenId?: number | null;
+  },
 ): Promise<StockImport> {
   const [row] = await db
     .insert(stockImports)

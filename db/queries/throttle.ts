@@ -1,6 +1,6 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { accountRequests, loginAttempts } from "../schema";
+import { accountRequests, loginAttempts, stockImports } from "../schema";
 import { normalizeEmail } from "./users";
 
 /**
@@ -68,4 +68,13 @@ export async function accountRequestCounts(
       ),
     );
   return { email: rows[0]?.email ?? 0, ip: rows[0]?.ip ?? 0 };
+}
+
+/** Stock imports sent with this API token within the window (ADR 0029 "API": the API's rate limit). */
+export async function apiImportCount(db: Db, tokenId: number, since: Date): Promise<number> {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(stockImports)
+    .where(and(eq(stockImports.apiTokenId, tokenId), gt(stockImports.createdAt, since)));
+  return rows[0]?.n ?? 0;
 }

@@ -189,12 +189,12 @@ describe("retailer shell", () => {
     await p.locator("nav.slideout").waitFor({ state: "hidden" });
   });
 
-  it("settings has the five tabs", async () => {
+  it("settings has the six tabs", async () => {
     const p = await signedIn(RETAILER);
     await p.goto(url("/settings"));
     expect(new URL(p.url()).pathname).toBe("/settings/store");
     const tabs = await p.$$eval("nav.tabs a", (as) => as.map((a) => a.textContent?.trim()));
-    expect(tabs).toEqual(["Store Info", "Contact Info", "Payout Info", "Card On File", "Password"]);
+    expect(tabs).toEqual(["Store Info", "Contact Info", "Payout Info", "Card On File", "Password", "API tokens"]);
     await p.locator("nav.tabs a[href='/settings/password']").click();
     await p.waitForURL(/\/settings\/password$/);
     await p.locator("main h2", { hasText: "Password" }).waitFor();

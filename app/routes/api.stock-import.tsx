@@ -1,0 +1,16 @@
+/**
+ * POST /api/stock-import: the stock file import from a store's own system with an API token
+ * (docs/product/screens.md, "Stock file import", "API"; ADR 0029 "API"; public/api/openapi.json).
+ */
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { API_MSG } from "../../domain/api-tokens";
+import { apiError, stockImportApi } from "./__api.stock-import.server";
+
+export async function loader() {
+  return apiError(405, API_MSG.postOnly, { Allow: "POST" });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return apiError(405, API_MSG.postOnly, { Allow: "POST" });
+  return stockImportApi(request);
+}
