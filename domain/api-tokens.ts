@@ -15,6 +15,7 @@ export const API_LIMITS = Object.freeze({
 export const API_MSG = Object.freeze({
   noToken: 'Send your API token as "Authorization: Bearer <token>".',
   badToken: "This API token is not valid: it is unknown, revoked, or not for this use.",
+  otherStore: "This API token is not for this store.",
   otherRoute: `API tokens are accepted only by POST ${STOCK_IMPORT_API_PATH}.`,
   postOnly: `Send the file with POST ${STOCK_IMPORT_API_PATH}.`,
   tooMany: `Too many imports with this token: at most ${API_LIMITS.importsPerWindow} an hour. Try again later.`,

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { API_LIMITS, API_MSG, bearerToken } from "../../domain/api-tokens";
 import { autoMapping, mappingFits, STOCK_IMPORT_LIMITS, STOCK_MSG, type StockMapping } from "../../domain/stock-import";
-import { verifyApiToken } from "../../db/queries/api-tokens";
+import { touchApiToken, verifyApiToken } from "../../db/queries/api-tokens";
 import { getRetailer } from "../../db/queries/retailers";
 import { claimImport, createImport, getMapping, recordImportResults, setImportPreview } from "../../db/queries/stock-import";
 import { apiImportCount } from "../../db/queries/throttle";
@@ -60,11 +60,14 @@ export async function stockImportApi(request: Request): Promise<Response> {
   if (!token) return apiError(401, raw ? API_MSG.badToken : API_MSG.noToken, { "WWW-Authenticate": "Bearer" });
   const key = await verifyApiToken(db, token);
   if (!key) return apiError(401, API_MSG.badToken, { "WWW-Authenticate": "Bearer" });
+  const store = new URL(request.url).searchParams.get("store");
+  if (store !== null && store !== String(key.retailerId)) return apiError(401, API_MSG.otherStore, { "WWW-Authenticate": "Bearer" });
   const retailer = await getRetailer(db, key.retailerId);
   if (!retailer || retailer.status !== "active") return apiError(403, API_MSG.inactive);
   const since = new Date(Date.now() - API_LIMITS.windowMs);
   if ((await apiImportCount(db, key.id, since)) >= API_LIMITS.importsPerWindow)
     return apiError(429, API_MSG.tooMany, { "Retry-After": String(Math.ceil(API_LIMITS.windowMs / 1000)) });
+  await touchApiToken(db, key.id);
   const upload = await readUpload(request);
   if (upload instanceof Response) return upload;
   let cells: string[][];

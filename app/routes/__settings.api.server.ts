@@ -16,6 +16,7 @@ const at = (d: Date | null) => (d ? d.toISOString().slice(0, 16).replace("T", " 
 export async function apiTokensLoader(auth: Auth) {
   const tokens = await listApiTokens(db, auth.retailer.id);
   return {
+    store: auth.retailer.id,
     tokens: tokens.map((t) => ({
       id: t.id,
       name: t.name,

@@ -44,6 +44,10 @@ export default function SettingsApiTokens() {
         <a href="/stock-import">Import a stock file</a> (see <a href="/api/openapi.json">the API's description</a>). A token can only import
         your stock.
       </p>
+      <p data-testid="store-number">
+        Your store number for the API: <strong>{d.store}</strong> (send it as <code>?store={d.store}</code> to have a token of another store
+        refused).
+      </p>
       {actionData?.created ? (
         <div className="flash flash-success" role="status" data-testid="new-token">
           <p>Token “{actionData.created.name}” created. Copy it now: it is shown only this once.</p>

@@ -57,7 +57,7 @@ export async function listApiTokens(db: Db, retailerId: number): Promise<ApiToke
     .orderBy(desc(apiTokens.id));
 }
 
-/** The live token of this scope with this value (its id and retailer), its last use set to now; else null. */
+/** The live token of this scope with this value (its id and retailer); else null. Writes nothing. */
 export async function verifyApiToken(
   db: Db,
   token: string,
@@ -65,11 +65,15 @@ export async function verifyApiToken(
 ): Promise<{ id: number; retailerId: number; createdBy: number | null } | null> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
   const [row] = await db
-    .update(apiTokens)
-    .set({ lastUsedAt: new Date() })
-    .where(and(eq(apiTokens.tokenHash, hashApiToken(token)), eq(apiTokens.scope, scope), isNull(apiTokens.revokedAt)))
-    .returning({ id: apiTokens.id, retailerId: apiTokens.retailerId, createdBy: apiTokens.createdBy });
+    .select({ id: apiTokens.id, retailerId: apiTokens.retailerId, createdBy: apiTokens.createdBy })
+    .from(apiTokens)
+    .where(and(eq(apiTokens.tokenHash, hashApiToken(token)), eq(apiTokens.scope, scope), isNull(apiTokens.revokedAt)));
   return row ?? null;
+}
+
+/** Sets the token's last use to now (a request it authorised). */
+export async function touchApiToken(db: Db, id: number): Promise<void> {
+  await db.update(apiTokens).set({ lastUsedAt: new Date() }).where(eq(apiTokens.id, id));
 }
 
 /** Revokes the retailer's token; false when it is not this retailer's or already revoked. */

@@ -5,7 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createApiToken, hashApiToken, listApiTokens, revokeApiToken, verifyApiToken } from "../../db/queries/api-tokens";
+import { createApiToken, hashApiToken, listApiTokens, revokeApiToken, touchApiToken, verifyApiToken } from "../../db/queries/api-tokens";
 import { createImport } from "../../db/queries/stock-import";
 import { apiImportCount } from "../../db/queries/throttle";
 import { apiTokens } from "../../db/schema";
@@ -33,11 +33,12 @@ describe("API tokens", () => {
     expect(row.lastUsedAt).toBeNull();
   });
 
-  it("verify: the right value for its scope verifies (last use set); anything else does not", async () => {
+  it("verify: the right value for its scope verifies (writing nothing; touch sets the last use); anything else does not", async () => {
     const { id, token } = await createApiToken(db, { retailerId: mine, createdBy: null, name: "Nightly" });
     expect(await verifyApiToken(db, token)).toEqual({ id, retailerId: mine, createdBy: null });
-    const [row] = await db.select().from(apiTokens).where(eq(apiTokens.id, id));
-    expect(row.lastUsedAt).not.toBeNull();
+    expect((await db.select().from(apiTokens).where(eq(apiTokens.id, id)))[0].lastUsedAt).toBeNull();
+    await touchApiToken(db, id);
+    expect((await db.select().from(apiTokens).where(eq(apiTokens.id, id)))[0].lastUsedAt).not.toBeNull();
     expect(await verifyApiToken(db, token, "orders")).toBeNull();
     expect(await verifyApiToken(db, token.slice(0, -1) + (token.endsWith("A") ? "B" : "A"))).toBeNull();
     expect(await verifyApiToken(db, "not-a-token")).toBeNull();

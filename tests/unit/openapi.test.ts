@@ -27,7 +27,7 @@ describe("public/api/openapi.json", () => {
     expect(Object.keys(post.requestBody.content)).toEqual(expect.arrayContaining(["multipart/form-data", "text/csv"]));
     expect(Object.keys(post.responses).sort()).toEqual(["200", "400", "401", "403", "413", "429"]);
     expect(spec.components.securitySchemes.bearerToken).toMatchObject({ type: "http", scheme: "bearer" });
-    expect(post.parameters.map((p: { name: string }) => p.name)).toEqual(["confirm", "whole_surplus"]);
+    expect(post.parameters.map((p: { name: string }) => p.name)).toEqual(["store", "confirm", "whole_surplus"]);
   });
 
   it("every $ref resolves, and the rate limit it states is the code's", () => {
