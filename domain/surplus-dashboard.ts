@@ -5,7 +5,6 @@
  * calendar months (domain/date-format.ts formatMonth); money is integer cents.
  */
 import { localDateTime, zonedToEpochMs } from "./business-days";
-import { formatMonth } from "./date-format";
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 /** How many months the series show, the current one last. */
@@ -55,6 +54,34 @@ export function lastMonths(nowMs: number, zone: string, count: number = DASHBOAR
 export function windowStartMs(nowMs: number, zone: string, count: number = DASHBOARD_MONTHS): number {
   const [year, month] = lastMonths(nowMs, zone, count)[0].split("-").map(Number);
   return zonedToEpochMs({ year, month, day: 1, hour: 0, minute: 0, second: 0, millisecond: 0 }, zone);
+}
+
+/**
+ * The instants the `months` (YYYY-MM, consecutive, oldest first) begin in `zone`, and the instant the month after
+ * the last begins: months.length + 1 ascending bounds. Month i is [bounds[i], bounds[i + 1]).
+ */
+export function monthBounds(months: readonly string[], zone: string): number[] {
+  return [...months, nextMonthKey(months[months.length - 1])].map((key) => {
+    const [year, month] = key.split("-").map(Number);
+    return zonedToEpochMs({ year, month, day: 1, hour: 0, minute: 0, second: 0, millisecond: 0 }, zone);
+  });
+}
+
+function nextMonthKey(key: string): string {
+  const [year, month] = key.split("-").map(Number);
+  return month === 12 ? `${year + 1}-01` : `${year}-${String(month + 1).padStart(2, "0")}`;
+}
+
+/**
+ * The index of the month of monthBounds holding the instant `ms`, or -1 before the first or from the end of the
+ * last: the month formatMonth(ms, zone) names, without formatting every row's date in the zone (thousands of
+ * rows a dashboard: Intl's formatToParts for each was most of its time; docs/performance.md).
+ */
+export function monthIndexAt(ms: number, bounds: readonly number[]): number {
+  if (!(ms >= bounds[0] && ms < bounds[bounds.length - 1])) return -1;
+  let i = 0;
+  while (ms >= bounds[i + 1]) i += 1;
+  return i;
 }
 
 /** What is listed now, grouped by whole days since listing (the query groups; this buckets). */
@@ -137,7 +164,11 @@ export function buildDashboard(
       requestsFilled: 0,
     }),
   );
-  const byMonth = new Map(months.map((m) => [m.month, m]));
+  const bounds = monthBounds(
+    months.map((m) => m.month),
+    zone,
+  );
+  const monthAt = (ms: number): MonthFigures | undefined => months[monthIndexAt(ms, bounds)];
   const ages = AGE_BUCKETS.map((b): AgeBucketFigures => ({ key: b.key, label: b.label, listings: 0, units: 0, valueCents: 0 }));
   for (const row of input.listed) {
     const bucket = ages.find((a) => a.key === ageBucketOf(row.ageDays))!;
@@ -148,7 +179,7 @@ export function buildDashboard(
   const days: number[] = [];
   let trades = 0;
   for (const side of input.sides) {
-    const m = byMonth.get(formatMonth(new Date(side.createdAtMs), zone));
+    const m = monthAt(side.createdAtMs);
     if (!m) continue;
     trades += 1;
     if (side.kind === "sale") m.soldCents += side.givenCents;
@@ -159,7 +190,7 @@ export function buildDashboard(
     days.push(...side.daysToSell);
   }
   for (const p of input.payouts) {
-    const m = byMonth.get(formatMonth(new Date(p.createdAtMs), zone));
+    const m = monthAt(p.createdAtMs);
     if (m) m.payoutsCents += p.amountCents;
   }
   const sum = (f: (m: MonthFigures) => number) => months.reduce((s, m) => s + f(m), 0);

@@ -1,11 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { formatMonth } from "../../../domain/date-format";
 import {
   ageBucketOf,
   buildDashboard,
   DAY_MS,
   lastMonths,
   median,
+  monthBounds,
+  monthIndexAt,
   monthLabel,
   wholeDaysBetween,
   windowStartMs,
@@ -77,6 +80,26 @@ describe("months", () => {
     const now = Date.UTC(2026, 10, 27, 23, 0, 0);
     expect(new Date(windowStartMs(now, TZ)).toISOString()).toBe("2025-12-01T05:00:00.000Z");
     expect(new Date(windowStartMs(now, "UTC")).toISOString()).toBe("2025-12-01T00:00:00.000Z");
+  });
+});
+
+describe("month bounds", () => {
+  it("an instant is in the month formatMonth names in the zone, around midnight, DST and the ends", () => {
+    const months = lastMonths(Date.UTC(2026, 10, 15), TZ);
+    const bounds = monthBounds(months, TZ);
+    expect(bounds).toHaveLength(13);
+    // 2026-03-01 00:00 in New York is 05:00 UTC: a minute before is February's, the minute itself March's.
+    expect(months[monthIndexAt(Date.UTC(2026, 2, 1, 4, 59), bounds)]).toBe("2026-02");
+    expect(months[monthIndexAt(Date.UTC(2026, 2, 1, 5, 0), bounds)]).toBe("2026-03");
+    expect(monthIndexAt(bounds[0] - 1, bounds)).toBe(-1);
+    expect(monthIndexAt(bounds[12], bounds)).toBe(-1);
+    fc.assert(
+      fc.property(fc.integer({ min: bounds[0] - 40 * DAY_MS, max: bounds[12] + 40 * DAY_MS }), (ms) => {
+        const i = monthIndexAt(ms, bounds);
+        const named = formatMonth(new Date(ms), TZ);
+        expect(i === -1 ? !months.includes(named) : months[i] === named).toBe(true);
+      }),
+    );
   });
 });
 
