@@ -38,9 +38,9 @@ function preparing<T extends object>(sql: T): T {
   });
 }
 
-/** One postgres.js pool wrapped by Drizzle. Create once per process. */
-export function createDb(url: string, opts: { max?: number } = {}): DbHandle {
-  const sql = postgres(url, { max: opts.max ?? 10, onnotice: () => {} });
+/** One postgres.js pool wrapped by Drizzle. Create once per process. `onnotice`: the server's notices (dropped by default). */
+export function createDb(url: string, opts: { max?: number; onnotice?: (notice: postgres.Notice) => void } = {}): DbHandle {
+  const sql = postgres(url, { max: opts.max ?? 10, onnotice: opts.onnotice ?? (() => {}) });
   const db = drizzle(preparing(sql), { schema });
   return { db, sql, close: () => sql.end({ timeout: 5 }) };
 }
