@@ -5,7 +5,7 @@
  *   runStockImport(db, input)         from the cells and a retailer id: the preview rows, or (confirm: true)
  *                                     the import itself, one transaction per variation, and its results
  *
- * runStockImport is the one entry point: the page (/stock-import) calls it, and so can a later API.
+ * runStockImport is the one entry point: the page (/stock-import) calls it, and so does POST /api/stock-import.
  */
 import ExcelJS from "exceljs";
 import type { Db } from "../../db/client";
