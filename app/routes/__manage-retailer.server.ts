@@ -6,6 +6,7 @@
  */
 import { data, redirect } from "@remix-run/node";
 import { getMyItem } from "../../db/queries/my-listings";
+import { importsForStaff } from "../../db/queries/stock-import";
 import {
   addContact,
   listContactsWithLogin,
@@ -169,6 +170,22 @@ export async function itemsTab(kind: "listings" | "requests", retailerId: number
       }
     : null;
   return { kind, items, editing };
+}
+
+/** Stock imports (ADR 0029 "Staff"): who sent each file (a user, or an API token), when, its lines and refused rows. */
+export async function importsTab(retailerId: number) {
+  const list = await importsForStaff(db, retailerId);
+  return list.map((i) => ({
+    id: i.id,
+    fileName: i.fileName,
+    status: i.status,
+    wholeSurplus: i.wholeSurplus,
+    created: dateTimeOf(i.createdAt),
+    confirmed: i.confirmedAt ? dateTimeOf(i.confirmedAt) : null,
+    by: i.tokenName !== null ? `API token “${i.tokenName}”` : (i.uploader ?? "—"),
+    lines: i.lines,
+    refused: i.refused.map((r) => ({ lines: r.lines, code: r.code, messages: r.messages })),
+  }));
 }
 
 /** Transactions (purchases and swaps) or RMAs the retailer is a party of. */

@@ -9,6 +9,7 @@ import { and, desc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
 import type { ExistingListing, PlanAction } from "../../domain/stock-import";
 import type { Db } from "../client";
 import {
+  apiTokens,
   brands,
   listings,
   listingStockChanges,
@@ -22,6 +23,7 @@ import {
   stockImports,
   type SizesMap,
   type StockImportRowJson,
+  users,
 } from "../schema";
 import { recordMatchesForListing } from "./matches";
 import { PENDING_TRANSACTION_STATES } from "./my-listings";
@@ -206,6 +208,36 @@ export async function listImports(db: DbOrTx, retailerId: number, limit = 10) {
       createdAt: stockImports.createdAt,
     })
     .from(stockImports)
+    .where(eq(stockImports.retailerId, retailerId))
+    .orderBy(desc(stockImports.createdAt), desc(stockImports.id))
+    .limit(limit);
+}
+
+/**
+ * Staff's view of a retailer's imports (/manage-retailer/imports; ADR 0029 "Staff"), newest first: who sent
+ * it (the user, or the API token's name), when, its lines, and its refused rows (of the results once
+ * confirmed, else of the preview).
+ */
+export async function importsForStaff(db: DbOrTx, retailerId: number, limit = 50) {
+  const rows = sql`coalesce(${stockImports.results}, ${stockImports.preview}, '[]'::jsonb)`;
+  return db
+    .select({
+      id: stockImports.id,
+      fileName: stockImports.fileName,
+      status: stockImports.status,
+      wholeSurplus: stockImports.wholeSurplus,
+      createdAt: stockImports.createdAt,
+      confirmedAt: stockImports.confirmedAt,
+      uploader: users.email,
+      tokenName: apiTokens.name,
+      lines: sql<number>`greatest(jsonb_array_length(${stockImports.cells}) - 1, 0)::int`,
+      refused: sql<
+        StockImportRowJson[]
+      >`coalesce((select jsonb_agg(e) from jsonb_array_elements(${rows}) e where e->>'action' = 'refused'), '[]'::jsonb)`,
+    })
+    .from(stockImports)
+    .leftJoin(users, eq(users.id, stockImports.uploadedBy))
+    .leftJoin(apiTokens, eq(apiTokens.id, stockImports.apiTokenId))
     .where(eq(stockImports.retailerId, retailerId))
     .orderBy(desc(stockImports.createdAt), desc(stockImports.id))
     .limit(limit);

@@ -20,6 +20,7 @@ import {
   createCollection,
   createProduct,
   createRetailer,
+  createStaffUser,
   DEFAULT_TEST_PASSWORD,
   uniqueToken,
 } from "../factories";
@@ -31,6 +32,7 @@ const pages: Page[] = [];
 const tok = uniqueToken().toUpperCase();
 const sku = `SA${tok}`;
 const email = uniqueEmail("stock-api");
+const staffEmail = uniqueEmail("stock-api-staff");
 let retailerId: number;
 let otherId: number;
 let black: { id: number; sku: string };
@@ -51,6 +53,7 @@ beforeAll(async () => {
   const other = await createRetailer(db, { payout: true, user: false });
   otherId = other.retailer.id;
   await authorizeBrand(db, otherId, brand.id);
+  await createStaffUser(db, { email: staffEmail });
   browser = await launchBrowser();
 });
 
@@ -226,6 +229,37 @@ describe("stock import API", () => {
     await row.getByText("Revoked").waitFor();
     expect(await raw(token, "?confirm=1")).toMatchObject({ status: 401, json: { error: API_MSG.badToken } });
     expect(await snapshot()).toEqual(before);
+  });
+
+  it("staff see the retailer's imports under its admin: who, when, lines, refused rows", async () => {
+    const p = await newPage(browser);
+    pages.push(p);
+    await signIn(p, staffEmail, DEFAULT_TEST_PASSWORD);
+    await p.goto(url(`/manage-retailer/info?id=${retailerId}`));
+    await p.getByRole("navigation", { name: "Retailer admin" }).getByRole("link", { name: "Stock imports" }).click();
+    await p.waitForURL((u) => u.pathname === "/manage-retailer/imports");
+    const table = p.getByTestId("staff-imports");
+    await table.waitFor();
+    const rows = await handle.db
+      .select({ id: stockImports.id, apiTokenId: stockImports.apiTokenId, status: stockImports.status })
+      .from(stockImports)
+      .where(eq(stockImports.retailerId, retailerId));
+    const byPage = rows.find((r) => r.apiTokenId === null)!;
+    const byApi = rows.find((r) => r.apiTokenId !== null && r.status === "confirmed")!;
+    const pageRow = p.getByTestId(`staff-import-${byPage.id}`);
+    expect(await pageRow.textContent()).toContain(email);
+    expect(await pageRow.textContent()).toContain("stock.csv");
+    const apiRow = p.getByTestId(`staff-import-${byApi.id}`);
+    const text = (await apiRow.textContent()) ?? "";
+    expect(text).toContain("API token “Point of sale, nightly”");
+    expect(text).toContain("Imported");
+    expect(text).toContain("2 refused");
+    await apiRow.getByText("2 refused").click();
+    expect((await apiRow.locator("li").allTextContents()).sort()).toEqual([
+      `Line 5 (${vest.sku}): This product has no size XL.`,
+      `Line 6 (${vest.sku}): Enter a whole number of units, 0 or more.`,
+    ]);
+    expect(await apiRow.locator("td").nth(5).textContent()).toBe("5");
   });
 
   it("past the rate limit → 429 with Retry-After, nothing written; the OpenAPI file is served", async () => {

@@ -7,7 +7,18 @@ import { Link, useActionData, useSearchParams } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ActionError } from "~/components/admin/ActionError";
 
-export const TABS = ["choose", "info", "contacts", "brands", "listings", "requests", "transactions", "rmas", "statements"] as const;
+export const TABS = [
+  "choose",
+  "info",
+  "contacts",
+  "brands",
+  "listings",
+  "requests",
+  "transactions",
+  "rmas",
+  "statements",
+  "imports",
+] as const;
 export type Tab = (typeof TABS)[number];
 export const TAB_LABELS: Record<Tab, string> = {
   choose: "Choose Retailer",
@@ -19,6 +30,7 @@ export const TAB_LABELS: Record<Tab, string> = {
   transactions: "Transactions",
   rmas: "RMAs",
   statements: "Statements",
+  imports: "Stock imports",
 };
 
 /** What a tab route says it is (its `handle`), for the layout's tab links. */
