@@ -3,9 +3,11 @@
  * "API") in Chromium and over HTTP: Settings → API tokens creates a token shown once; POST /api/stock-import
  * with the page test's CSV answers the page's preview; confirm=1 lists; again changes nothing; a revoked
  * token, another store's token, a malformed header and a token sent to another route → 401 JSON, nothing
- * written; a bad file → 400 JSON with the page's message; past the rate limit → 429; the OpenAPI file is served.
+ * written; a bad file (CSV or .xlsx) → 400 JSON with the page's message; an .xlsx answers as the CSV; past the rate
+ * limit → 429; the OpenAPI file is served; staff see the imports under the retailer's admin.
  */
 import { and, count, eq, gt } from "drizzle-orm";
+import ExcelJS from "exceljs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
@@ -25,6 +27,9 @@ import {
   uniqueToken,
 } from "../factories";
 import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+import { renamedExe, zipBomb } from "./xlsx-fixtures";
+
+const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 let browser: Browser;
 let handle: DbHandle;
@@ -197,6 +202,23 @@ describe("stock import API", () => {
     const empty = await raw(token, "?confirm=1", Buffer.alloc(0));
     expect(empty).toMatchObject({ status: 400, json: { error: STOCK_MSG.chooseFile } });
     expect(await snapshot()).toEqual(before);
+  });
+
+  it("an .xlsx body answers as the same CSV does; a zip bomb or a renamed program → 400 JSON, nothing written", async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet("stock");
+    for (const line of csvFile().toString("utf8").trim().split("\r\n")) ws.addRow(line.split(","));
+    const book = Buffer.from(await wb.xlsx.writeBuffer());
+    const before = await snapshot();
+    const fromCsv = await raw(token);
+    const fromXlsx = await post("/api/stock-import", new Uint8Array(book), { ...bearer(token), "Content-Type": XLSX });
+    expect(fromXlsx.status).toBe(200);
+    expect(fromXlsx.json.rows).toEqual(fromCsv.json.rows);
+    for (const bad of [zipBomb(), renamedExe()]) {
+      const r = await post("/api/stock-import?confirm=1", new Uint8Array(bad), { ...bearer(token), "Content-Type": XLSX });
+      expect(r).toMatchObject({ status: 400, json: { error: STOCK_MSG.notWorkbook } });
+    }
+    expect((await snapshot()).listings).toEqual(before.listings);
   });
 
   it("another store's token, a malformed header, a token sent to another route, a revoked token → 401 JSON, nothing written", async () => {
