@@ -11,6 +11,8 @@ import { MSG } from "./accounts";
 
 /** ours: the order service (Temporal, or the order's worker) cannot be reached right now. */
 export const ORDER_UNAVAILABLE_MESSAGE = "We could not reach the order service. Please try again in a moment.";
+/** A page read while the database does not answer (a restart, a failover): ours, a 503. */
+export const DATABASE_UNAVAILABLE_MESSAGE = "We could not reach the marketplace's database. Please try again in a moment.";
 
 // --- Banners (docs/product/screens.md, "Menus and banners") -------------------------------------------------
 

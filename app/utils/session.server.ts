@@ -8,6 +8,7 @@ import { Lucia, TimeSpan, type DatabaseSession, type DatabaseUser } from "lucia"
 import { getSessionWithUser } from "../../db/queries/sessions";
 import { sessions, users } from "../../db/schema";
 import { db } from "./db.server";
+import { orUnavailable } from "./db-unavailable.server";
 import { getEnv } from "./env.server";
 
 export const SESSION_COOKIE_NAME = "wx_session";
@@ -86,7 +87,8 @@ export async function readSession(request: Request): Promise<ValidatedSession | 
   const l = lucia();
   const id = l.readSessionCookie(request.headers.get("Cookie") ?? "");
   if (!id) return null;
-  const { session, user } = await l.validateSession(id);
+  // The first database read of almost every page: a database that does not answer is a 503 "try again".
+  const { session, user } = await orUnavailable(() => l.validateSession(id));
   if (!session || !user) return null;
   return {
     session: {
