@@ -2,7 +2,7 @@
 // page without an action showed "Error: You made a POST request to ... but did not provide an `action` for
 // route "routes/...").
 import { isRouteErrorResponse } from "@remix-run/react";
-import { DEFAULT_ERROR_TEXT, errorView, METHOD_NOT_ALLOWED_TEXT, TRY_AGAIN_TITLE } from "../../app/components/errors";
+import { DEFAULT_ERROR_TEXT, errorView, METHOD_NOT_ALLOWED_TEXT, TRY_AGAIN_TEXT, TRY_AGAIN_TITLE } from "../../app/components/errors";
 import { isDatabaseUnavailable, orUnavailable } from "../../app/utils/db-unavailable.server";
 import { DATABASE_UNAVAILABLE_MESSAGE } from "../../domain/messages";
 
@@ -30,7 +30,7 @@ test("a database that does not answer: the session read throws a 503 whose page 
   const response = thrown as Response;
   expect([response.status, response.headers.get("Retry-After"), await response.text()]).toEqual([503, "5", DATABASE_UNAVAILABLE_MESSAGE]);
   const view = errorView({ status: 503, statusText: "", data: DATABASE_UNAVAILABLE_MESSAGE, internal: false }, isRouteErrorResponse);
-  expect(view).toEqual({ status: 503, title: TRY_AGAIN_TITLE, text: DATABASE_UNAVAILABLE_MESSAGE });
+  expect(view).toEqual({ status: 503, title: TRY_AGAIN_TITLE, text: TRY_AGAIN_TEXT });
   // Any other server error keeps the generic page.
   expect(errorView({ status: 500, statusText: "", data: "boom", internal: false }, isRouteErrorResponse).text).toBe(
     "A server error has occured",

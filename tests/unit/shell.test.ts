@@ -7,7 +7,14 @@ import {
   safeRedirect,
   type ShellRetailer,
 } from "../../app/components/banners";
-import { DEFAULT_ERROR_TEXT, errorView, NOT_FOUND_TITLE, SERVER_ERROR_TEXT, SERVER_ERROR_TITLE } from "../../app/components/errors";
+import {
+  DEFAULT_ERROR_TEXT,
+  errorView,
+  NOT_FOUND_TITLE,
+  SERVER_ERROR_TEXT,
+  SERVER_ERROR_TITLE,
+  TRY_AGAIN_TEXT,
+} from "../../app/components/errors";
 import { HOME_CARDS } from "../../app/components/home";
 import { logoHref, menuGroups, samePath } from "../../app/components/menu";
 import { buildShellData, noticeFor, visiblePath, type ShellAuth, type ShellConfig } from "../../app/components/shell-data";
@@ -242,7 +249,8 @@ describe("error pages", () => {
   it("other 4xx show their short text, or the default text", () => {
     expect(errorView({ status: 400, data: "Unknown banner." }, isResponse).text).toBe("Unknown banner.");
     expect(errorView({ status: 403, data: { x: 1 } }, isResponse).text).toBe(DEFAULT_ERROR_TEXT);
-    expect(errorView({ status: 503, data: "db down at 10.0.0.1" }, isResponse).text).toBe(SERVER_ERROR_TEXT);
+    // A 503 asks to try again in its own words, never the thrown text.
+    expect(errorView({ status: 503, data: "db down at 10.0.0.1" }, isResponse).text).toBe(TRY_AGAIN_TEXT);
   });
 });
 
