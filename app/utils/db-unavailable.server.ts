@@ -4,6 +4,7 @@
  * the error's code or its cause's: the socket's (refused, reset) and PostgreSQL's own (admin shutdown, crash
  * shutdown, cannot connect now, connection failures; postgres.js names its closed connections).
  */
+import { dbErrorCode } from "../../db/errors";
 import { DATABASE_UNAVAILABLE_MESSAGE } from "../../domain/messages";
 
 const UNAVAILABLE_CODES = new Set([
@@ -25,15 +26,10 @@ const UNAVAILABLE_CODES = new Set([
   "CONNECT_TIMEOUT",
 ]);
 
-/** Whether `error` (or an error it was caused by, up to 5 deep) says the database did not answer. */
+/** Whether `error` (or an error it was caused by) says the database did not answer. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  let e: unknown = error;
-  for (let depth = 0; depth < 5 && e && typeof e === "object"; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && UNAVAILABLE_CODES.has(code)) return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
+  const code = dbErrorCode(error);
+  return code !== undefined && UNAVAILABLE_CODES.has(code);
 }
 
 /** Runs `read`; a database that does not answer becomes a 503 Response with the "try again" text. */

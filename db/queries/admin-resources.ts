@@ -7,6 +7,7 @@ import { and, asc, count, desc, eq, gt, ilike, inArray, or, sql, type SQL } from
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { EXPORT_CHUNK, getResource, LIST_PAGE_SIZE, type ResourceName, type ResourceValues } from "../../domain/resources";
 import type { Db } from "../client";
+import { dbErrorCode } from "../errors";
 import {
   brandRequests,
   brands,
@@ -469,11 +470,6 @@ async function missingRelations(db: Db, name: ResourceName, values: ResourceValu
   return errors;
 }
 
-function pgCode(e: unknown): string | undefined {
-  const err = e as { code?: string; cause?: { code?: string } };
-  return err?.code ?? err?.cause?.code;
-}
-
 /** Field values (already validated by the resource's Zod schema) to column values. */
 function toColumns(name: ResourceName, values: ResourceValues): Row {
   const a = ADAPTERS[name];
@@ -506,7 +502,7 @@ export async function saveResource(db: Db, name: ResourceName, id: number | null
     if (rows.length === 0) return { ok: false, errors: {}, formError: "That row no longer exists." };
     return { ok: true, id };
   } catch (e) {
-    const code = pgCode(e);
+    const code = dbErrorCode(e);
     if (code === "23505") return { ok: false, errors: {}, formError: "A row with these values already exists." };
     if (code === "23503") return { ok: false, errors: {}, formError: "A related row does not exist." };
     if (code === "23514" || code === "22P02" || code === "22003")
@@ -522,7 +518,7 @@ export async function deleteResource(db: Db, name: ResourceName, id: number): Pr
     const rows = await db.delete(a.table).where(eq(a.id, id)).returning({ id: a.id });
     return rows.length > 0 ? true : null;
   } catch (e) {
-    if (pgCode(e) === "23503") return false;
+    if (dbErrorCode(e) === "23503") return false;
     throw e;
   }
 }
