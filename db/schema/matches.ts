@@ -56,6 +56,8 @@ export const listingMatches = pgTable(
     check("listing_matches_one_source", sql`(${t.requestId} is null) <> (${t.savedSearchId} is null)`),
     uniqueIndex("listing_matches_listing_retailer_idx").on(t.listingId, t.retailerId),
     index("listing_matches_retailer_idx").on(t.retailerId, t.createdAt, t.id),
+    // Staff's matches per week (ADR 0030): the last weeks' matches of the whole marketplace by their date.
+    index("listing_matches_created_idx").on(t.createdAt),
     index("listing_matches_undigested_idx")
       .on(t.retailerId)
       .where(sql`${t.digestKey} is null`),

@@ -1,0 +1,1 @@
+CREATE INDEX "listing_matches_created_idx" ON "listing_matches" USING btree ("created_at");
