@@ -84,3 +84,21 @@ export const listingStockChanges = pgTable(
     index("listing_stock_changes_import_idx").on(t.importId),
   ],
 );
+
+/**
+ * A listing a stock import could not withdraw because an order waiting for an answer takes units from it
+ * (ADR 0029 "Sync"): it is withdrawn, as done by that import, in the transaction that ends its last such order
+ * (db/queries/deferred-withdrawals.ts). The row stays after the withdrawal, so units an order puts back later
+ * do not list it again; a later import listing it with units, or its owner setting units on its page, deletes it.
+ */
+export const deferredWithdrawals = pgTable("deferred_withdrawals", {
+  listingId: integer("listing_id")
+    .primaryKey()
+    .references(() => listings.id, { onDelete: "cascade" }),
+  importId: integer("import_id")
+    .notNull()
+    .references(() => stockImports.id, { onDelete: "cascade" }),
+  createdAt: timestamp("created_at", { withTimezone: true })
+    .notNull()
+    .default(sql`now()`),
+});
