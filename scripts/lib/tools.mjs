@@ -29,11 +29,20 @@ const did = (what) => {
 
 // ---------------------------------------------------------------- node_modules
 
-function installHash() {
+/** The package.json scripts npm runs during `npm ci` (the rest change nothing in node_modules). */
+const INSTALL_HOOKS = ["preinstall", "install", "postinstall", "prepare"];
+
+export function installHash() {
   const h = crypto.createHash("sha256");
-  for (const f of ["package-lock.json", "package.json"]) {
-    const p = path.join(ROOT, f);
-    if (exists(p)) h.update(fs.readFileSync(p));
+  const lock = path.join(ROOT, "package-lock.json");
+  if (exists(lock)) h.update(fs.readFileSync(lock));
+  // package.json without the scripts that do not run at install: adding `npm run` lines reinstalls nothing.
+  const pkgPath = path.join(ROOT, "package.json");
+  if (exists(pkgPath)) {
+    const pkg = JSON.parse(fs.readFileSync(pkgPath, "utf8"));
+    const scripts = pkg.scripts ?? {};
+    pkg.scripts = Object.fromEntries(INSTALL_HOOKS.filter((k) => k in scripts).map((k) => [k, scripts[k]]));
+    h.update(JSON.stringify(pkg));
   }
   // The dependency patches that npm ci's postinstall applies (patch-package, ADR 0022): a changed patch reinstalls.
   const patches = path.join(ROOT, "scripts", "patches");
@@ -54,7 +63,7 @@ export function nodeModulesFresh() {
 
 /**
  * `npm ci` when node_modules is missing or older than package-lock.json / package.json
- * (node_modules/.install-stamp holds a hash of both and of scripts/patches/). Always `npm ci`: the lock file is the one truth
+ * (node_modules/.install-stamp holds a hash of both, package.json without its non-install scripts, and of scripts/patches/). Always `npm ci`: the lock file is the one truth
  * on every machine. A lock file out of sync with package.json (a dependency added without updating it,
  * or other platforms' optional packages missing) is an error to fix in the repository, not something to
  * paper over with `npm install` on one machine (see the check in tests/unit/lockfile.test.ts).
