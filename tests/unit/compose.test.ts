@@ -9,6 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { parse } from "yaml";
+import { TRY_AGAIN_TEXT } from "../../app/components/errors";
 import {
   APP_COMMANDS,
   APP_OWN_ENV,
@@ -195,6 +196,16 @@ describe("the app: the same commands and environment names", () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the proxy in front of the web replicas", () => {
+  test("nginx, as rr-proxy under npm run prod, tries the next replica and answers the product's try-again page", () => {
+    const conf = read("docker-compose.yml").split("proxy-conf:")[1] ?? "";
+    expect(conf).toMatch(/proxy_next_upstream error timeout;/);
+    expect(conf).toMatch(/error_page 502 504 = @try_again;/);
+    expect(conf).toContain(TRY_AGAIN_TEXT);
+    expect(read("scripts/lib/rr-proxy.mjs")).toContain(TRY_AGAIN_TEXT);
   });
 });
 
