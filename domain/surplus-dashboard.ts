@@ -131,13 +131,15 @@ export interface MonthFigures {
   swapValuesCents: number;
   feesCents: number;
   requestsFilled: number;
+  /** Median whole days from listing to sale or swap of the month's trades; null when nothing moved. */
+  medianDaysToSell: number | null;
 }
 
 export interface Dashboard {
   months: MonthFigures[];
   ages: AgeBucketFigures[];
   listed: { listings: number; units: number; valueCents: number };
-  totals: Omit<MonthFigures, "month"> & { recoveredCents: number };
+  totals: Omit<MonthFigures, "month" | "medianDaysToSell"> & { recoveredCents: number };
   /** Median whole days from listing to sale or swap over the months shown; null when nothing moved. */
   medianDaysToSell: number | null;
   trades: number;
@@ -162,6 +164,7 @@ export function buildDashboard(
       swapValuesCents: 0,
       feesCents: 0,
       requestsFilled: 0,
+      medianDaysToSell: null,
     }),
   );
   const bounds = monthBounds(
@@ -177,9 +180,11 @@ export function buildDashboard(
     bucket.valueCents += row.valueCents;
   }
   const days: number[] = [];
+  const monthDays = months.map((): number[] => []);
   let trades = 0;
   for (const side of input.sides) {
-    const m = monthAt(side.createdAtMs);
+    const index = monthIndexAt(side.createdAtMs, bounds);
+    const m = months[index];
     if (!m) continue;
     trades += 1;
     if (side.kind === "sale") m.soldCents += side.givenCents;
@@ -188,7 +193,9 @@ export function buildDashboard(
     m.feesCents += side.feeCents;
     if (side.filledRequest) m.requestsFilled += 1;
     days.push(...side.daysToSell);
+    monthDays[index].push(...side.daysToSell);
   }
+  months.forEach((m, i) => (m.medianDaysToSell = median(monthDays[i])));
   for (const p of input.payouts) {
     const m = monthAt(p.createdAtMs);
     if (m) m.payoutsCents += p.amountCents;

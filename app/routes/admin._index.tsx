@@ -63,6 +63,8 @@ function hubSections(temporalUi: string, permitted: readonly (keyof typeof RESOU
             { label: "Retailer map", to: "/admin/retailer-map" },
             { label: "Monthly metrics (CSV)", to: "/admin/reports/monthly-metrics.csv", download: true },
             { label: "Surplus dashboard (per brand, marketplace)", to: "/admin/reports/dashboard" },
+            { label: "Surplus dashboard per brand (CSV)", to: "/admin/reports/surplus-dashboard.csv", download: true },
+            { label: "Matches per week per brand (CSV)", to: "/admin/reports/matches-per-week.csv", download: true },
             { label: "Brand inventory (CSV)", to: "/admin/reports/brand-inventory.csv", download: true },
             { label: "Retailer brands (CSV)", to: "/admin/reports/retailer-brands.csv", download: true },
           ]

@@ -3,10 +3,13 @@
  * 5, 45, 120 and 400 days old, a sale to B's request (its listing 20 days old, paid out by the factory's transfer), a swap with C (A's
  * listing 60 days old), a sale not approved and a sale older than twelve months (neither counted).
  * Prices are $20.00 a unit; the figures below are what A's dashboard and the brand's show.
+ * Matches of the brand's listings (staff's matches per week, ADR 0030): B's request matched to the sale's
+ * listing 2 minutes before the fixture (then bought: the sale), C's saved search matched to A's 5-day listing
+ * 8 days before, and B's saved search matched to A's 45-day listing 100 days before (outside the 12 weeks).
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { orderContributions, orders, payments } from "../../db/schema";
+import { listingMatches, orderContributions, orders, payments, savedSearches } from "../../db/schema";
 import { actionNeededBy, COMMON_STATES, displayStatusFor, TRANSACTION_TYPE } from "../../domain/states";
 import {
   authorizeBrand,
@@ -40,7 +43,9 @@ export async function createDashboardFixture(db: Db, opts: { emailA?: string } =
     { days: 120, sizes: { L: 3 } },
     { days: 400, sizes: { S: 1 } },
   ];
-  for (const l of listed) await createListing(db, { variationId: v1.id, providerId: A, sizes: l.sizes, createdAt: ago(l.days) });
+  const listings = [];
+  for (const l of listed)
+    listings.push(await createListing(db, { variationId: v1.id, providerId: A, sizes: l.sizes, createdAt: ago(l.days) }));
   // Sold out: the sale's and the swap's listings.
   const soldListing = await createListing(db, { variationId: v1.id, providerId: A, sizes: {}, createdAt: ago(20) });
   const swappedListing = await createListing(db, { variationId: v2.id, providerId: A, sizes: {}, listingType: "swap", createdAt: ago(60) });
@@ -93,7 +98,20 @@ export async function createDashboardFixture(db: Db, opts: { emailA?: string } =
     .update(payments)
     .set({ createdAt: ago(399) })
     .where(eq(payments.orderId, old.order.id));
-  return { brand, a, b, c, sale, swap };
+  const [searchB, searchC] = await db
+    .insert(savedSearches)
+    .values([
+      { retailerId: b.retailer.id, brandId: brand.id },
+      { retailerId: c.retailer.id, brandId: brand.id },
+    ])
+    .returning();
+  const matchedAt = { request: new Date(now - 120_000), search: new Date(now - 8 * DAY), old: new Date(now - 100 * DAY) };
+  await db.insert(listingMatches).values([
+    { retailerId: b.retailer.id, listingId: soldListing.id, requestId: request.id, createdAt: matchedAt.request },
+    { retailerId: c.retailer.id, listingId: listings[0].id, savedSearchId: searchC.id, createdAt: matchedAt.search },
+    { retailerId: b.retailer.id, listingId: listings[1].id, savedSearchId: searchB.id, createdAt: matchedAt.old },
+  ]);
+  return { brand, a, b, c, sale, swap, matchedAt };
 }
 
 /** What A's dashboard shows (cents). */

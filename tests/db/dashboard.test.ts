@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { dashboardRows, type DashboardScope } from "../../db/queries/dashboard";
+import { dashboardRows, dashboardRowsByBrand, matchesPerWeek, type DashboardScope } from "../../db/queries/dashboard";
+import { buildMatchWeeks, lastWeekStarts, weekBounds } from "../../domain/staff-metrics";
 import { buildDashboard, windowStartMs, type Dashboard } from "../../domain/surplus-dashboard";
 import { BRAND_FIGURES, createDashboardFixture, RETAILER_A_FIGURES } from "./dashboard-fixtures";
 import { openTestDb } from "./helpers";
@@ -89,6 +90,67 @@ describe("surplus dashboard", () => {
         sql`explain select o.id from orders o where o.created_at >= now() - interval '1 year'`,
       );
       expect(allPlan.map((r) => r["QUERY PLAN"]).join("\n")).toMatch(/orders_created_idx/);
+    });
+  });
+});
+
+describe("staff's metrics of every brand (ADRs 0028, 0030)", () => {
+  it("the grouped read of every brand gives each brand the dashboard of its own reads, and the marketplace all", async () => {
+    const now = Date.now();
+    const rows = await dashboardRowsByBrand(db, now, new Date(windowStartMs(now, TZ)));
+    const mine = <T extends { brandId: number | null }>(list: T[]) => list.filter((r) => r.brandId === fx.brand.id);
+    const brand = buildDashboard({ listed: mine(rows.listed), sides: mine(rows.sides), payouts: mine(rows.payouts) }, now, TZ);
+    const { listedCents, medianDaysToSell, ...totals } = BRAND_FIGURES;
+    expect(brand.listed.valueCents).toBe(listedCents);
+    expect(brand.totals).toEqual(totals);
+    expect(brand.medianDaysToSell).toBe(medianDaysToSell);
+    expect(brand.months[11].medianDaysToSell).toBe(medianDaysToSell);
+    expect(brand).toEqual(await dashboardOf({ brandId: fx.brand.id }));
+    const all = buildDashboard(rows, now, TZ);
+    const market = await dashboardOf({ marketplace: true });
+    expect(all.listed).toEqual(market.listed);
+    expect(all.ages).toEqual(market.ages);
+  });
+
+  it("matches per week: a brand's, split by request and saved search, with what the matched retailer bought", async () => {
+    const now = Date.now();
+    const starts = lastWeekStarts(now, TZ);
+    const bounds = weekBounds(starts, TZ);
+    const weekOf = (at: Date) => bounds.findIndex((b, i) => at.getTime() >= b && at.getTime() < bounds[i + 1]);
+    const expected = buildMatchWeeks(
+      [
+        { week: weekOf(fx.matchedAt.request), requests: 1, searches: 0, traded: 1 },
+        { week: weekOf(fx.matchedAt.search), requests: 0, searches: 1, traded: 0 },
+      ],
+      starts,
+    );
+    expect(weekOf(fx.matchedAt.old)).toBe(-1);
+    const brand = buildMatchWeeks(await matchesPerWeek(db, { brandId: fx.brand.id }, bounds), starts);
+    expect(brand).toEqual(expected);
+    expect(brand.reduce((s, w) => s + w.matches, 0)).toBe(2);
+    const every = await matchesPerWeek(db, { everyBrand: true }, bounds);
+    expect(
+      buildMatchWeeks(
+        every.filter((r) => r.brandId === fx.brand.id),
+        starts,
+      ),
+    ).toEqual(expected);
+    const market = buildMatchWeeks(await matchesPerWeek(db, { marketplace: true }, bounds), starts);
+    expect(market).toEqual(buildMatchWeeks(every, starts));
+  });
+
+  it("the last weeks' matches are read by date, and the matched retailer's orders since the match by its index", async () => {
+    await db.execute(sql`analyze listing_matches`);
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const plan = await tx.execute<{ "QUERY PLAN": string }>(
+        sql`explain select m.id from listing_matches m where m.created_at >= now() - interval '84 days' and m.created_at < now()`,
+      );
+      expect(plan.map((r) => r["QUERY PLAN"]).join("\n")).toMatch(/listing_matches_created_idx/);
+      const orders = await tx.execute<{ "QUERY PLAN": string }>(
+        sql`explain select o.id from orders o where o.receiver_id = ${fx.b.retailer.id} and o.modified_at >= now() - interval '84 days'`,
+      );
+      expect(orders.map((r) => r["QUERY PLAN"]).join("\n")).toMatch(/orders_receiver_idx/);
     });
   });
 });

@@ -4,13 +4,19 @@
  * the charts and the headline figures; the charts are SVG in the page the server sends (no JavaScript needed).
  * Staff see one brand's and the whole marketplace's on the report beside the monthly metrics; a brand that is
  * not a number or not a brand gets the page with a message and a 400 / 404; a retailer cannot open it.
+ * Staff also see the brand's matches made per week (a chart and its table) and download the dashboard and the
+ * matches of every brand as CSVs (ADRs 0028, 0030); a retailer is refused them.
  */
+import { readFile } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getEnv } from "../../app/utils/env.server";
 import { createDb, type DbHandle } from "../../db/client";
+import { lastWeekStarts, weekBounds, weekLabel } from "../../domain/staff-metrics";
 import { PERMISSION_NAMES } from "../../domain/staff-users";
 import { createStaffUser, DEFAULT_TEST_PASSWORD } from "../factories";
 import { createDashboardFixture } from "../db/dashboard-fixtures";
+import { parseCsv } from "./csv-parse";
 import { closePage, launchBrowser, newPage, signIn } from "./harness";
 import { freshEmail, HttpClient } from "./http";
 
@@ -123,6 +129,89 @@ describe("surplus dashboard", () => {
       expect((await rows("dash-money-table", staffPage))[12]).toEqual(["Total", "$40.00", "$80.00", "$6.00"]);
     } finally {
       await closePage(staffPage);
+    }
+  });
+
+  it("staff see the brand's matches made per week and download the dashboard and matches of every brand as CSVs", async () => {
+    const tz = getEnv().MARKETPLACE_TZ;
+    const starts = lastWeekStarts(Date.now(), tz);
+    const bounds = weekBounds(starts, tz);
+    const weekOf = (at: Date) => bounds.findIndex((b, i) => at.getTime() >= b && at.getTime() < bounds[i + 1]);
+    const expected = starts.map((start) => ({ start, counts: [0, 0, 0, 0] }));
+    expected[weekOf(fx.matchedAt.request)].counts = [1, 1, 0, 1];
+    expected[weekOf(fx.matchedAt.search)].counts = [1, 0, 1, 0];
+    const staffPage = await newPage(browser);
+    try {
+      await signIn(staffPage, emails.staff, DEFAULT_TEST_PASSWORD);
+      await staffPage.goto(new URL(`/admin/reports/dashboard?brand=${fx.brand.id}`, staffPage.url()).toString());
+      await staffPage.getByRole("heading", { name: "Matches made per week" }).waitFor();
+      expect(await rows("dash-matches-table", staffPage)).toEqual([
+        ...expected.map((w) => [weekLabel(w.start), ...w.counts.map(String)]),
+        ["Total", "2", "1", "1", "1"],
+      ]);
+      const svg = staffPage.getByTestId("dash-matches-svg");
+      expect(await svg.locator("desc").textContent()).toContain(
+        "2 in all, 1 filling a request and 1 fitting a saved search; 1 bought or swapped",
+      );
+
+      const [download] = await Promise.all([
+        staffPage.waitForEvent("download"),
+        staffPage.getByRole("link", { name: "surplus dashboard per brand (CSV)" }).click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/^surplus-dashboard-\d{4}-\d{2}-\d{2}\.csv$/);
+      const [header, ...records] = parseCsv(await readFile((await download.path())!, "utf8"));
+      expect(header.slice(0, 4)).toEqual(["scope", "brand_id", "brand", "month"]);
+      const col = (r: string[], name: string) => r[header.indexOf(name)];
+      expect(records.filter((r) => col(r, "scope") === "marketplace")).toHaveLength(12);
+      const brandRows = records.filter((r) => col(r, "brand_id") === String(fx.brand.id));
+      expect(brandRows).toHaveLength(12);
+      expect(brandRows.every((r) => col(r, "brand") === fx.brand.name)).toBe(true);
+      expect(col(brandRows[0], "listed_now")).toBe("");
+      const now = brandRows[11];
+      expect(
+        ["listed_now_0_30_days", "listed_now_31_90_days", "listed_now_91_180_days", "listed_now_over_180_days", "listed_now"].map((c) =>
+          col(now, c),
+        ),
+      ).toEqual(["40.00", "20.00", "60.00", "20.00", "140.00"]);
+      expect(
+        ["sold", "swapped", "median_days_to_sell", "payouts", "swap_values", "money_recovered", "fees_paid", "requests_filled"].map((c) =>
+          col(now, c),
+        ),
+      ).toEqual(["40.00", "80.00", "40", "40.00", "80.00", "120.00", "6.00", "1"]);
+    } finally {
+      await closePage(staffPage);
+    }
+
+    const staff = new HttpClient();
+    await staff.signIn(emails.staff, DEFAULT_TEST_PASSWORD);
+    const res = await staff.get("/admin/reports/matches-per-week.csv");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/csv");
+    const [header, ...records] = parseCsv(res.body);
+    expect(header).toEqual([
+      "scope",
+      "brand_id",
+      "brand",
+      "week_start",
+      "matches",
+      "filling_a_request",
+      "fitting_a_saved_search",
+      "bought_or_swapped",
+    ]);
+    expect(records.filter((r) => r[0] === "marketplace").map((r) => r[3])).toEqual(starts);
+    expect(records.filter((r) => r[1] === String(fx.brand.id)).map((r) => [r[3], ...r.slice(4)])).toEqual(
+      expected.map((w) => [w.start, ...w.counts.map(String)]),
+    );
+    const hub = await staff.get("/admin");
+    expect(hub.body).toContain('href="/admin/reports/surplus-dashboard.csv"');
+    expect(hub.body).toContain('href="/admin/reports/matches-per-week.csv"');
+
+    const retailer = new HttpClient();
+    await retailer.signIn(emails.retailer, DEFAULT_TEST_PASSWORD);
+    for (const csv of ["/admin/reports/surplus-dashboard.csv", "/admin/reports/matches-per-week.csv"]) {
+      const refused = await retailer.get(csv);
+      expect(refused.status === 200, csv).toBe(false);
+      expect(refused.body).not.toContain('"scope","brand_id"');
     }
   });
 

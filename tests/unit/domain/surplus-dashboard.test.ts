@@ -153,7 +153,10 @@ describe("buildDashboard", () => {
       swapValuesCents: 4500,
       feesCents: 225,
       requestsFilled: 1,
+      medianDaysToSell: 20,
     });
+    expect(d.months[0].medianDaysToSell).toBe(1);
+    expect(d.months[5].medianDaysToSell).toBeNull();
     expect(d.totals).toEqual({
       soldCents: 11_000,
       swappedCents: 4000,
