@@ -300,6 +300,8 @@ export interface ExistingListing {
   reason: string;
   /** Orders still waiting for an answer that take units from it. */
   inFlight: number;
+  /** An earlier import marked it to be withdrawn when those orders end. */
+  withdrawPending?: boolean;
 }
 
 export type PlanAction =
@@ -310,8 +312,10 @@ export type PlanAction =
   | { kind: "kept"; listingId: number; message: string }
   | { kind: "nothing" };
 
-export const IN_FLIGHT_KEPT =
-  "Not withdrawn: it is in an order waiting for an answer. Withdraw it yourself once that order ends (or upload the file again then).";
+/** Said of a listing to withdraw that an order waiting for an answer takes units from (ADR 0029 "Sync"). */
+export const IN_FLIGHT_KEPT = "In an order waiting for an answer: it will be withdrawn when that order ends.";
+/** Said of a listing marked so by an earlier import that this file lists again with units. */
+export const WITHDRAWAL_CALLED_OFF = "Listed again: it will no longer be withdrawn when its order ends.";
 
 export function sameSizes(a: SizesMap, b: SizesMap): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
@@ -338,7 +342,10 @@ export function planVariation(run: readonly string[], lines: readonly CheckedLin
   return { kind: "update", listingId: existing.id, sizes, listingType, reason };
 }
 
-/** A listing absent from a whole-surplus file (or at 0 units): withdrawn, unless an order is in flight. */
+/**
+ * A listing absent from a whole-surplus file (or at 0 units): withdrawn now, or, while an order is in flight,
+ * kept and marked to be withdrawn when its last such order ends (db/queries/deferred-withdrawals.ts).
+ */
 export function planWithdrawal(existing: ExistingListing): PlanAction {
   return existing.inFlight > 0
     ? { kind: "kept", listingId: existing.id, message: IN_FLIGHT_KEPT }

@@ -32,6 +32,7 @@ import {
   STOCK_IMPORT_LIMITS,
   STOCK_MSG,
   StockFileRejected,
+  WITHDRAWAL_CALLED_OFF,
   type CheckedLine,
   type PlanAction,
   type StockMapping,
@@ -264,6 +265,7 @@ function rowOf(
       .filter((k) => (s[k] ?? 0) > 0)
       .map((k) => `${k}: ${s[k]}`)
       .join(", ");
+  const calledOff = existing?.withdrawPending ? [WITHDRAWAL_CALLED_OFF] : [];
   switch (action.kind) {
     case "create":
       return { ...base, action: "create", sizes: action.sizes, messages: [`New listing: ${units(action.sizes)}.`] };
@@ -272,10 +274,13 @@ function rowOf(
         ...base,
         action: "update",
         sizes: action.sizes,
-        messages: [`Units set to ${units(action.sizes) || "0"} (were ${units(existing!.sizes, Object.keys(action.sizes)) || "0"}).`],
+        messages: [
+          `Units set to ${units(action.sizes) || "0"} (were ${units(existing!.sizes, Object.keys(action.sizes)) || "0"}).`,
+          ...calledOff,
+        ],
       };
     case "unchanged":
-      return { ...base, action: "unchanged", sizes: existing!.sizes, messages: ["Already as in the file: nothing changes."] };
+      return { ...base, action: "unchanged", sizes: existing!.sizes, messages: ["Already as in the file: nothing changes.", ...calledOff] };
     case "withdraw":
       return {
         ...base,

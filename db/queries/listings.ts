@@ -1,6 +1,7 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { listings, type SizesMap } from "../schema";
+import { withdrawWhenOrdersEnded } from "./deferred-withdrawals";
 import { recordMatchesForListing } from "./matches";
 
 /** A Drizzle database or a transaction on it. */
@@ -75,9 +76,11 @@ export async function restoreListingUnits(db: DbOrTx, listingId: number, selecti
     .set({ sizes: newSizes, totalUnits: sql`${listings.totalUnits} + ${total}::int`, updatedAt: sql`now()` })
     .where(eq(listings.id, listingId))
     .returning({ id: listings.id });
-  // Units back (it may have been sold out): matches it now makes (ADR 0030; idempotent).
-  if (rows.length === 1) await recordMatchesForListing(db, listingId);
-  return rows.length === 1;
+  if (rows.length === 0) return false;
+  // A listing a stock import withdraws once its orders end stays withdrawn (ADR 0029 "Sync"); else units back
+  // (it may have been sold out): matches it now makes (ADR 0030; idempotent).
+  if ((await withdrawWhenOrdersEnded(db, [listingId])).length === 0) await recordMatchesForListing(db, listingId);
+  return true;
 }
 
 export async function getListing(db: DbOrTx, listingId: number) {

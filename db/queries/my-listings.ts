@@ -21,6 +21,7 @@ import {
   type SizesMap,
 } from "../schema";
 import { authorizedBrandsForRetailer } from "./catalogue";
+import { clearDeferredWithdrawal } from "./deferred-withdrawals";
 import { recordMatchesForListing } from "./matches";
 
 type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -396,8 +397,12 @@ export async function updateMyListing(db: DbOrTx, u: MyItemUpdate): Promise<{ id
     })
     .where(and(eq(listings.id, u.id), u.ownerId === null ? undefined : eq(listings.providerId, u.ownerId)))
     .returning({ id: listings.id, totalUnits: listings.totalUnits });
-  // Re-listed or more sizes: matches it now makes (ADR 0030; idempotent).
-  if (rows[0] && rows[0].totalUnits > 0) await recordMatchesForListing(db, rows[0].id);
+  if (rows[0] && rows[0].totalUnits > 0) {
+    // The owner set units: a stock import's withdrawal waiting for its orders to end is called off (ADR 0029 "Sync").
+    if (!u.correction) await clearDeferredWithdrawal(db, rows[0].id);
+    // Re-listed or more sizes: matches it now makes (ADR 0030; idempotent).
+    await recordMatchesForListing(db, rows[0].id);
+  }
   return rows[0] ?? null;
 }
 

@@ -5,6 +5,8 @@
  *   1. the order row, only when the step is newer than the row (its write sequence above the row's
  *      record_seq): the UPDATE takes the row lock and checks the sequence against the row it locked;
  *   2. the rest of a newer step under that lock (its lines, its parcels), written by the kind;
+ *      An order leaving the states waiting for an answer withdraws the listings a stock import marked
+ *      (withdrawAfterOrderStep, db/queries/deferred-withdrawals.ts);
  *   3. always, the step's action rows and its notices' outbox rows, deduplicated by the write's key: an
  *      earlier step's write finishing after a later one (or a retry of the last) changes no state, and its
  *      history is still written once.
@@ -14,6 +16,7 @@ import { and, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { Db } from "../client";
 import { orderActions, orders, outboxEmails, retailerContacts, retailers, shipments, users } from "../schema";
+import { withdrawAfterOrderStep } from "./deferred-withdrawals";
 import type { DbOrTx } from "./listings";
 
 export interface OrderActionWrite {
@@ -91,7 +94,11 @@ export async function recordStep(db: Db, step: OrderStep): Promise<{ recorded: b
   return db.transaction(async (tx) => {
     const parties = await updateIfNewer(tx, step);
     if (parties === "gone") return { recorded: false };
-    if (parties.newer) await step.whenNewer?.(tx, parties);
+    if (parties.newer) {
+      await step.whenNewer?.(tx, parties);
+      // An order no longer waiting for an answer: a stock import's deferred withdrawal (ADR 0029 "Sync").
+      await withdrawAfterOrderStep(tx, step.orderId, step.state.statename);
+    }
     await insertActions(tx, step, step.actions(parties));
     await queueNotices(tx, step.notices);
     await queueStaffNotices(tx, step.staffNotices ?? []);

@@ -11,6 +11,7 @@ import type { Db } from "../client";
 import {
   apiTokens,
   brands,
+  deferredWithdrawals,
   listings,
   listingStockChanges,
   orderContributions,
@@ -25,6 +26,7 @@ import {
   type StockImportRowJson,
   users,
 } from "../schema";
+import { clearDeferredWithdrawal, markDeferredWithdrawal } from "./deferred-withdrawals";
 import { recordMatchesForListing } from "./matches";
 import { PENDING_TRANSACTION_STATES } from "./my-listings";
 import type { DbOrTx } from "./listings";
@@ -124,6 +126,7 @@ export async function liveListings(db: DbOrTx, retailerId: number): Promise<Live
       listingType: listings.listingType,
       reason: listings.reason,
       inFlight: inFlightCount,
+      withdrawPending: sql<boolean>`exists (select 1 from ${deferredWithdrawals} d where d.listing_id = ${listings.id})`,
       sku: productVariations.sku,
       color: productVariations.color,
     })
@@ -275,8 +278,12 @@ export async function applyVariationPlan(
   expectedListingId: number | null,
   action: PlanAction,
 ): Promise<ApplyOutcome> {
-  if (action.kind === "nothing" || action.kind === "kept" || action.kind === "unchanged")
-    return { ok: true, listingId: "listingId" in action ? action.listingId : null, changed: false };
+  if (action.kind === "nothing") return { ok: true, listingId: null, changed: false };
+  if (action.kind === "unchanged") {
+    // Listed again with units: an earlier import's withdrawal waiting for an order is called off.
+    await clearDeferredWithdrawal(db, action.listingId);
+    return { ok: true, listingId: action.listingId, changed: false };
+  }
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`wizard:listing:${retailerId}:${variationId}`}))`);
     const [live] = await tx
@@ -288,6 +295,14 @@ export async function applyVariationPlan(
       .for("update");
     if ((live?.id ?? null) !== expectedListingId)
       return { ok: false, message: "The listing changed since the preview: upload the file again to see it." };
+    if (action.kind === "kept") {
+      // Withdrawn when its last order waiting for an answer ends, as done by this import (ADR 0029 "Sync").
+      await markDeferredWithdrawal(tx, live!.id, importId);
+      await tx
+        .insert(listingStockChanges)
+        .values({ listingId: live!.id, importId, action: "kept", before: live!.sizes, after: live!.sizes });
+      return { ok: true, listingId: live!.id, changed: true };
+    }
     if (action.kind === "create") {
       const [v] = await tx
         .select({ brandId: productVariations.brandId, bt: retailers.btMerchantId })
@@ -327,7 +342,11 @@ export async function applyVariationPlan(
       .where(eq(listings.id, live!.id));
     await tx.insert(listingStockChanges).values({ listingId: live!.id, importId, action: action.kind, before, after });
     // Matches' hook (ADR 0030): units set may fill a request now; a withdrawn listing is no longer visible.
-    if (action.kind === "update") await recordMatchesForListing(tx, live!.id);
+    // Units set also call off an earlier import's withdrawal waiting for an order (ADR 0029 "Sync").
+    if (action.kind === "update") {
+      await clearDeferredWithdrawal(tx, live!.id);
+      await recordMatchesForListing(tx, live!.id);
+    }
     return { ok: true, listingId: live!.id, changed: true };
   });
 }

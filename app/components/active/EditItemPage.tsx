@@ -250,7 +250,7 @@ export function EditItemPage() {
           <ul>
             {d.imports.map((h) => (
               <li key={`${h.importId}-${h.at}`}>
-                {h.at}: {h.action === "create" ? "listed" : h.action === "withdraw" ? "withdrawn" : "units set"} ({h.units} units) by import{" "}
+                {h.at}: {IMPORT_ACTION_WORDS[h.action] ?? "units set"} ({h.units} units) by import{" "}
                 {importLink(d.asAdmin, h.importId, h.fileName)}
               </li>
             ))}
@@ -260,6 +260,13 @@ export function EditItemPage() {
     </section>
   );
 }
+
+/** What an import did to the listing, in the history's words ("kept": withdrawn when its orders end, ADR 0029). */
+const IMPORT_ACTION_WORDS: Record<string, string> = {
+  create: "listed",
+  withdraw: "withdrawn",
+  kept: "marked to be withdrawn when its order ends",
+};
 
 /** The import's name, linked to its results for the owner (staff see the name only: the page is the retailer's). */
 function importLink(asAdmin: boolean, importId: number, fileName: string) {
