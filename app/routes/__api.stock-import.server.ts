@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { API_LIMITS, API_MSG, bearerToken } from "../../domain/api-tokens";
 import { autoMapping, mappingFits, STOCK_IMPORT_LIMITS, STOCK_MSG, type StockMapping } from "../../domain/stock-import";
+import { choiceProblems, choicesFromPairs, MAX_STOCK_CHOICES } from "../../domain/stock-import-choices";
 import { touchApiToken, verifyApiToken } from "../../db/queries/api-tokens";
 import { getRetailer } from "../../db/queries/retailers";
 import { claimImport, createImport, getMapping, recordImportResults, setImportPreview } from "../../db/queries/stock-import";
@@ -22,14 +23,25 @@ export const apiError = (status: number, error: string, headers: Record<string, 
 
 const flag = (v: FormDataEntryValue | string | null | undefined) => v === "1" || v === "true";
 
-/** The file's name and bytes and the flags, from a multipart form (field "file") or a raw CSV / .xlsx body. */
-async function readUpload(request: Request): Promise<{ name: string; bytes: Buffer; confirm: boolean; whole: boolean } | Response> {
+interface Upload {
+  name: string;
+  bytes: Buffer;
+  confirm: boolean;
+  whole: boolean;
+  /** The guesses confirmed: `choose` fields or query parameters, "CODE:variationId" each. */
+  choose: string[];
+}
+
+const strings = (values: FormDataEntryValue[]) => values.filter((v): v is string => typeof v === "string");
+
+/** The file's name and bytes, the flags and the choices, from a multipart form (field "file") or a raw CSV / .xlsx body. */
+async function readUpload(request: Request): Promise<Upload | Response> {
   const url = new URL(request.url);
   const type = (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
   const maxBytes = STOCK_IMPORT_LIMITS.maxFileBytes + 64 * 1024;
   try {
     if (type === "multipart/form-data") {
-      const form = await readFormData(request, { maxBytes, maxEntries: 10 });
+      const form = await readFormData(request, { maxBytes, maxEntries: MAX_STOCK_CHOICES + 10 });
       const file = form.get("file");
       if (!(file instanceof File)) return apiError(400, STOCK_MSG.chooseFile);
       return {
@@ -37,6 +49,7 @@ async function readUpload(request: Request): Promise<{ name: string; bytes: Buff
         bytes: Buffer.from(await file.arrayBuffer()),
         confirm: flag(form.get("confirm")) || flag(url.searchParams.get("confirm")),
         whole: flag(form.get("whole_surplus")) || flag(url.searchParams.get("whole_surplus")),
+        choose: [...strings(form.getAll("choose")), ...url.searchParams.getAll("choose")],
       };
     }
     const bytes = Buffer.from(await readBytes(request, maxBytes));
@@ -46,6 +59,7 @@ async function readUpload(request: Request): Promise<{ name: string; bytes: Buff
       bytes,
       confirm: flag(url.searchParams.get("confirm")),
       whole: flag(url.searchParams.get("whole_surplus")),
+      choose: url.searchParams.getAll("choose"),
     };
   } catch (e) {
     if (e instanceof Response) return apiError(e.status === 413 ? 413 : 400, e.status === 413 ? STOCK_MSG.tooLarge : await e.text());
@@ -80,6 +94,17 @@ export async function stockImportApi(request: Request): Promise<Response> {
   const saved = (await getMapping(db, key.retailerId)) as StockMapping | null;
   const mapping = mappingFits(saved, cells[0]) ? saved : autoMapping(cells[0]);
   if (!mapping) return apiError(400, STOCK_MSG.missingColumns);
+  const picked = choicesFromPairs(upload.choose);
+  if (!picked.ok) return choiceError(picked.problems);
+  const input = { retailerId: key.retailerId, cells, mapping, wholeSurplus: upload.whole };
+  let rows = await runStockImport(db, input);
+  // The choices are checked against the preview's guesses as the page's are, before anything is written.
+  const choices = picked.choices;
+  if (Object.keys(choices).length > 0) {
+    const problems = choiceProblems(rows, choices);
+    if (problems.length) return choiceError(problems);
+    rows = await runStockImport(db, { ...input, choices });
+  }
   const imp = await createImport(db, {
     retailerId: key.retailerId,
     uploadedBy: key.createdBy,
@@ -89,12 +114,15 @@ export async function stockImportApi(request: Request): Promise<Response> {
     wholeSurplus: upload.whole,
     cells,
   });
-  const input = { retailerId: key.retailerId, cells, mapping, wholeSurplus: upload.whole };
-  const rows = await runStockImport(db, input);
   await setImportPreview(db, imp.id, rows);
   if (!upload.confirm) return Response.json({ import: imp.id, status: "preview", rows }, { headers: { "Cache-Control": "no-store" } });
   if (!(await claimImport(db, imp.id))) return apiError(409, API_MSG.alreadyConfirmed);
-  const results = await runStockImport(db, { ...input, confirm: { importId: imp.id } });
+  const results = await runStockImport(db, { ...input, choices, confirm: { importId: imp.id } });
   await recordImportResults(db, imp.id, results);
   return Response.json({ import: imp.id, status: "confirmed", rows: results }, { headers: { "Cache-Control": "no-store" } });
+}
+
+/** A refused choice: 400 with one message per choice (also joined as the error), nothing written. */
+function choiceError(problems: string[]): Response {
+  return Response.json({ error: problems.join(" "), problems }, { status: 400, headers: { "Cache-Control": "no-store" } });
 }

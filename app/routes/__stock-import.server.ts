@@ -18,6 +18,7 @@ import {
   STOCK_MSG,
   type StockMapping,
 } from "../../domain/stock-import";
+import { choiceProblems, choicesFromPicks } from "../../domain/stock-import-choices";
 import {
   claimImport,
   createImport,
@@ -165,13 +166,11 @@ async function confirmImport(formData: FormData, auth: Auth) {
   if (!imp) return data(submission.reply({ formErrors: ["No such import."] }), { status: 404 });
   const mapping = await mappingFor(auth.retailer.id, imp.cells[0]);
   if (!mapping) return data(submission.reply({ formErrors: [STOCK_MSG.missingColumns] }), { status: 400 });
+  const choices = choicesFromPicks(submission.value.code ?? [], submission.value.pick ?? []);
+  const problems = choiceProblems(imp.preview ?? [], choices);
+  if (problems.length) return data(submission.reply({ formErrors: problems }), { status: 400 });
   if (!(await claimImport(db, imp.id)))
     return data(submission.reply({ formErrors: ["This import was already confirmed."] }), { status: 409 });
-  const choices: Record<string, number> = {};
-  (submission.value.code ?? []).forEach((code, i) => {
-    const v = submission.value.pick?.[i] ?? "";
-    if (/^\d{1,9}$/.test(v)) choices[code.toUpperCase()] = Number(v);
-  });
   const results = await runStockImport(db, {
     retailerId: auth.retailer.id,
     cells: imp.cells,

@@ -4,7 +4,9 @@
  * with the page test's CSV answers the page's preview; confirm=1 lists; again changes nothing; a revoked
  * token, another store's token, a malformed header and a token sent to another route → 401 JSON, nothing
  * written; a bad file (CSV or .xlsx) → 400 JSON with the page's message; an .xlsx answers as the CSV; past the rate
- * limit → 429; the OpenAPI file is served; staff see the imports under the retailer's admin.
+ * limit → 429; the OpenAPI file is served; staff see the imports under the retailer's admin. A guess (a row "choose")
+ * is confirmed with choose=CODE:variationId, checked as the page checks its choice: one of that row's guesses or
+ * 400 JSON with a message per choice, nothing written.
  */
 import { and, count, eq, gt } from "drizzle-orm";
 import ExcelJS from "exceljs";
@@ -41,7 +43,8 @@ const staffEmail = uniqueEmail("stock-api-staff");
 let retailerId: number;
 let otherId: number;
 let black: { id: number; sku: string };
-let vest: { sku: string };
+let navy: { id: number; sku: string };
+let vest: { id: number; sku: string };
 
 beforeAll(async () => {
   handle = createDb(process.env.DATABASE_URL!, { max: 2 });
@@ -50,8 +53,9 @@ beforeAll(async () => {
   const col = await createCollection(db, { brandId: brand.id, year: 2025, name: "Fall" });
   const p = await createProduct(db, { collectionId: col.id, sku, sizes: ["S", "M", "L"], colors: ["Black", "Navy"] });
   black = { id: p.variations[0].id, sku: p.variations[0].sku };
+  navy = { id: p.variations[1].id, sku: p.variations[1].sku };
   const q = await createProduct(db, { collectionId: col.id, sku: `SW${tok}`, sizes: ["S", "M"], colors: ["Rust"] });
-  vest = { sku: q.variations[0].sku };
+  vest = { id: q.variations[0].id, sku: q.variations[0].sku };
   const r = await createRetailer(db, { payout: true, user: { email } });
   retailerId = r.retailer.id;
   await authorizeBrand(db, retailerId, brand.id);
@@ -99,7 +103,13 @@ async function post(path: string, body: BodyInit, headers: Record<string, string
   }
   return {
     status: res.status,
-    json: json as { error?: string; status?: string; import?: number; rows?: { action: string; lines: number[]; messages: string[] }[] },
+    json: json as {
+      error?: string;
+      problems?: string[];
+      status?: string;
+      import?: number;
+      rows?: { action: string; lines: number[]; messages: string[]; variationId: number | null; guesses?: { variationId: number }[] }[];
+    },
     text,
   };
 }
@@ -188,6 +198,59 @@ describe("stock import API", () => {
     // The token's last use is shown in Settings.
     await p.goto(url("/settings/api"));
     expect(await p.getByTestId("tokens").textContent()).not.toContain("Never");
+  });
+
+  it("a guess confirmed with choose=CODE:variationId is listed; a choice not among the row's guesses → 400, nothing written", async () => {
+    const preview = await raw(token);
+    const choose = preview.json.rows!.find((r) => r.action === "choose")!;
+    expect(choose).toMatchObject({ lines: [4], code: sku });
+    expect(choose.guesses!.map((g) => g.variationId).sort()).toEqual([black.id, navy.id].sort());
+
+    const confirmWith = (choices: string[]) => {
+      const form = new FormData();
+      form.append("file", new Blob([new Uint8Array(csvFile())], { type: "text/csv" }), "stock.csv");
+      form.append("confirm", "1");
+      for (const c of choices) form.append("choose", c);
+      return post("/api/stock-import", form, bearer(token));
+    };
+    const before = await snapshot();
+    const notOffered = await confirmWith([`${sku}:${vest.id}`]);
+    expect(notOffered.status).toBe(400);
+    expect(notOffered.json.problems).toEqual([
+      `Line 4 (${sku}): ${vest.id} is not one of the guesses offered. Choose ${choose.guesses!.map((g) => g.variationId).join(" or ")}, or send no choice to skip this line.`,
+    ]);
+    expect(notOffered.json.error).toBe(notOffered.json.problems![0]);
+    const noRow = await confirmWith([`${black.sku}:${black.id}`, "no-colon"]);
+    expect(noRow.status).toBe(400);
+    expect(noRow.json.problems).toEqual([
+      '"no-colon" is not a choice: send choose as the row\'s code, a colon and a variation id, like ABC123:4567.',
+    ]);
+    const viaQuery = await raw(token, `?confirm=1&choose=${encodeURIComponent(`${black.sku}:${black.id}`)}`);
+    expect(viaQuery).toMatchObject({
+      status: 400,
+      json: { problems: [`No row of this file waits for a choice of ${black.sku}: only rows the preview shows as "choose" take one.`] },
+    });
+    expect(await snapshot()).toEqual(before);
+
+    // The preview with the choice shows what the import will do; confirmed, the listing exists with the file's units.
+    const shown = await raw(token, `?choose=${encodeURIComponent(`${sku.toLowerCase()}:${navy.id}`)}`);
+    expect(shown.json.rows!.find((r) => r.lines[0] === 4)).toMatchObject({
+      action: "create",
+      variationId: navy.id,
+      messages: ["New listing: S: 2."],
+    });
+    expect((await snapshot()).listings).toEqual(before.listings);
+    const done = await confirmWith([`${sku}:${navy.id}`]);
+    expect(done.status).toBe(200);
+    expect(done.json.rows!.find((r) => r.lines[0] === 4)).toMatchObject({ action: "create", variationId: navy.id, messages: ["Listed."] });
+    const [listed] = await handle.db
+      .select({ sizes: listings.sizes, listingType: listings.listingType })
+      .from(listings)
+      .where(and(eq(listings.providerId, retailerId), eq(listings.variationId, navy.id), gt(listings.totalUnits, 0)));
+    expect(listed).toEqual({ sizes: { S: 2, M: 0, L: 0 }, listingType: "swap" });
+    // Again: the row is the listing now, unchanged.
+    const again = await confirmWith([`${sku}:${navy.id}`]);
+    expect(again.json.rows!.find((r) => r.lines[0] === 4)?.action).toBe("unchanged");
   });
 
   it("a bad file → 400 JSON with the page's message, nothing written", async () => {

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { API_LIMITS, STOCK_IMPORT_API_PATH } from "../../domain/api-tokens";
+import { MAX_STOCK_CHOICES } from "../../domain/stock-import-choices";
 
 const spec = JSON.parse(fs.readFileSync(path.resolve("public/api/openapi.json"), "utf8"));
 
@@ -27,7 +28,8 @@ describe("public/api/openapi.json", () => {
     expect(Object.keys(post.requestBody.content)).toEqual(expect.arrayContaining(["multipart/form-data", "text/csv"]));
     expect(Object.keys(post.responses).sort()).toEqual(["200", "400", "401", "403", "413", "429"]);
     expect(spec.components.securitySchemes.bearerToken).toMatchObject({ type: "http", scheme: "bearer" });
-    expect(post.parameters.map((p: { name: string }) => p.name)).toEqual(["store", "confirm", "whole_surplus"]);
+    expect(post.parameters.map((p: { name: string }) => p.name)).toEqual(["store", "confirm", "whole_surplus", "choose"]);
+    expect(post.requestBody.content["multipart/form-data"].schema.properties.choose.maxItems).toBe(MAX_STOCK_CHOICES);
   });
 
   it("every $ref resolves, and the rate limit it states is the code's", () => {
