@@ -21,6 +21,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { autoExplainDb, planNodes } from "./lib/auto-explain.mjs";
 import { fmtMs, info, step, warn } from "./lib/log.mjs";
 import { beforeTestCommand, writeDoc } from "./lib/perf-doc.mjs";
 import { onShutdown } from "./lib/proc.mjs";
@@ -351,45 +352,22 @@ async function timeReads(list) {
   return out;
 }
 
-/** Every node of a JSON plan. */
-function nodes(plan) {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-}
-
 /** Each read run 7 times on one connection with auto_explain (ANALYZE, BUFFERS) reporting as notices; its plans. */
 async function explainReads(url, ids) {
   const { createDb } = await import("../db/client.ts");
-  let current = null;
+  const { h, plansOf } = await autoExplainDb(createDb, url);
   const plans = new Map();
-  const h = createDb(url, {
-    max: 1,
-    onnotice: (n) => {
-      const at = n.message.indexOf("{");
-      if (!current || at < 0) return;
-      plans.get(current).push(JSON.parse(n.message.slice(at)));
-    },
-  });
-  for (const s of [
-    "load 'auto_explain'",
-    "set auto_explain.log_min_duration = 0",
-    "set auto_explain.log_analyze = on",
-    "set auto_explain.log_buffers = on",
-    "set auto_explain.log_format = json",
-    "set auto_explain.log_level = notice",
-  ])
-    await h.sql.unsafe(s);
   const list = await reads(h.db, ids);
   const out = [];
   for (const r of list.filter((x) => !x.key.startsWith("csv:"))) {
-    current = r.key;
-    plans.set(r.key, []);
-    for (let i = 0; i < 7; i++) await r.run();
-    current = null;
-    const found = plans.get(r.key);
+    const found = await plansOf(async () => {
+      for (let i = 0; i < 7; i++) await r.run();
+    });
+    plans.set(r.key, found);
     const seq = new Set();
     const indexes = new Set();
     for (const p of found)
-      for (const n of nodes(p.Plan)) {
+      for (const n of planNodes(p.Plan)) {
         if (n["Node Type"] === "Seq Scan" && SCANNED.includes(n["Relation Name"])) seq.add(n["Relation Name"]);
         if (/^(orders|payments)_/.test(n["Index Name"] ?? "")) indexes.add(n["Index Name"]);
       }
