@@ -358,7 +358,9 @@ function header(counts) {
 
 function stockImportReport(prep, runs) {
   const mb = (phase) => `${phase.peakRssMb.toFixed(0)} MB (${phase.rssBeforeMb.toFixed(0)} MB)`;
-  const cnt = (c) => ["create", "update", "unchanged", "skipped", "refused"].map((k) => `${c[k] ?? 0} ${k}`).join(", ");
+  // Every action a row can end with (app/utils/stock-import.server.ts): the usual ones always, the others when they occur.
+  const cnt = (c) =>
+    [...new Set(["create", "update", "unchanged", "refused", ...Object.keys(c)])].map((k) => `${c[k] ?? 0} ${k}`).join(", ");
   return [
     header(prep.counts),
     "",
