@@ -34,7 +34,10 @@
 // timing, not counted), --poll-ms (250; 50 with --commands-only), --timeout-ms per step (60000), --base-url
 // (BENCH_BASE_URL, else http://localhost:3000), --database-url (BENCH_DATABASE_URL / DATABASE_URL, else the dev
 // database on 54320), --temporal-address (TEMPORAL_ADDRESS, else 127.0.0.1:7233), --task-queue
-// (TEMPORAL_TASK_QUEUE, else marketplace: only to find the worker process for CPU figures), --no-write.
+// (TEMPORAL_TASK_QUEUE, else marketplace: only to find the worker process for CPU figures), --no-write, --json FILE
+// (the figures as JSON, with each web process's and worker's CPU and PostgreSQL's by database, pg-split.mjs: what
+// npm run bench:topology, scripts/bench-topology.mjs, tabulates; it runs this script against `npm run prod`'s
+// topology and against --prod's dev server and compares them).
 //
 // Modes (they combine, e.g. --prod --commands-only; the default above is unchanged):
 //   --prod               (prod-stack.mjs) no running stack needed: the bench starts and stops its own
@@ -97,6 +100,7 @@
 // Runs under tsx (it imports the TypeScript factories and HTTP client): it re-executes itself with
 // `node --import tsx` when started with plain node.
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const SELF = fileURLToPath(import.meta.url);
@@ -131,7 +135,7 @@ async function main() {
   const { openStack } = await import("./bench-orders/prod-stack.mjs");
   const { setUp } = await import("./bench-orders/setup.mjs");
   const { timedRun, warmUp } = await import("./bench-orders/run.mjs");
-  const { figuresOf, reportText } = await import("./bench-orders/report.mjs");
+  const { figuresJson, figuresOf, reportText } = await import("./bench-orders/report.mjs");
   const { writeOrdersDoc } = await import("./bench-orders/doc.mjs");
   const { c, info, step } = await import("./lib/log.mjs");
   const o = options();
@@ -154,6 +158,7 @@ async function main() {
   const figures = figuresOf(bench, run, await outcomeOf(bench));
   const report = reportText(bench, run, figures, stack.prodStack);
   console.log(`\n${report}\n`);
+  if (o.json) fs.writeFileSync(o.json, JSON.stringify(figuresJson(bench, run, figures), null, 2));
   if (o.write) {
     writeOrdersDoc(report, o.block);
     info(c.dim(`figures written to docs/performance.md (<!-- ${o.block}:begin --> … <!-- ${o.block}:end -->)`));

@@ -83,6 +83,8 @@ export function options(argv = process.argv.slice(2)) {
     taskQueue: String(get("task-queue", process.env.TEMPORAL_TASK_QUEUE ?? "marketplace")),
     namespace: process.env.TEMPORAL_NAMESPACE ?? "default",
     write: !argv.includes("--no-write"),
+    // --json FILE: the run's figures as JSON (npm run bench:topology reads them), with per-process CPU detail.
+    json: typeof get("json", null) === "string" ? get("json", null) : null,
     build: !argv.includes("--no-build"),
     ...m,
     /** The docs/performance.md block this run writes. */

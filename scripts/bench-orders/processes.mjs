@@ -60,12 +60,14 @@ function temporalServices(frontendPid) {
   const front = cmdline(frontendPid);
   const root = /--root (\S+)/.exec(front)?.[1];
   if (!root || !/--service frontend/.test(front)) return null;
+  // Two topologies from one checkout share the --root: the frontend port in each service's environment tells them apart.
+  const frontendPort = readEnviron(frontendPid).TEMPORAL_FRONTEND_PORT;
   const services = {};
   for (const d of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(d)) continue;
     const cmd = cmdline(Number(d));
     const svc = /temporal-server --root (\S+) .*start --service (\w+)/.exec(cmd);
-    if (svc && svc[1] === root) services[svc[2]] = Number(d);
+    if (svc && svc[1] === root && readEnviron(Number(d)).TEMPORAL_FRONTEND_PORT === frontendPort) services[svc[2]] = Number(d);
   }
   return services;
 }
@@ -85,8 +87,13 @@ export function stackProcesses(o) {
   const ports = [appPort, ...Array.from({ length: o.scale > 1 ? o.scale : 0 }, (_, i) => appPort + 1 + i), ...backends.map(Number)];
   const web = [...new Set(ports.map((p) => listeners.get(p)).filter(Boolean))];
   const temporal = listeners.get(temporalPort) ?? null;
+  // Each web process on its own (npm run bench:topology): the proxy apart from the processes behind it.
+  const proxy = backends.length ? (listeners.get(appPort) ?? null) : null;
+  const webEach = web.filter((pid) => pid !== proxy);
   return {
     web,
+    webEach,
+    proxy,
     temporal,
     temporalServices: temporal ? temporalServices(temporal) : null,
     postmaster: listeners.get(pgPort) ?? null,
@@ -95,8 +102,17 @@ export function stackProcesses(o) {
 }
 
 /** CPU ms per component so far (lib/cpu.mjs): Postgres with its backends and the children it reaped. */
-export function stackCpu(procs) {
+export function stackCpu(procs, { each = false } = {}) {
+  // --json (npm run bench:topology): every web process and worker on its own, and the proxy, besides the sums.
+  const eachParts = each
+    ? {
+        ...Object.fromEntries(procs.webEach.map((pid, i) => [`each_web-${i + 1}`, [pid]])),
+        ...Object.fromEntries([...procs.workers].sort((a, b) => a - b).map((pid, i) => [`each_worker-${i + 1}`, [pid]])),
+        ...(procs.proxy ? { each_proxy: [procs.proxy] } : {}),
+      }
+    : {};
   return cpuSnapshot({
+    ...eachParts,
     web: procs.web,
     worker: procs.workers,
     temporal: procs.temporalServices ? Object.values(procs.temporalServices) : procs.temporal ? [procs.temporal] : [],

@@ -99,7 +99,7 @@ function resultText(o, run, f) {
   const noun = o.mix ? "transactions" : o.swaps ? "swaps" : "orders";
   const { completed, timed, checked, clicksAll, viewsAll, orderMs, busyTotal } = f;
   return (
-    `\`${commandLine(o)}\` (${o.commandsOnly ? "**commands only**" : "full pages"}, ${o.rate ? "**open loop**" : "closed loop"}, ${o.prod ? "**production build**" : "dev build"}): ` +
+    `\`${commandLine(o)}\` (${o.commandsOnly ? "**commands only**" : "full pages"}, ${o.rate ? "**open loop**" : "closed loop"}, ${o.prod || o.topology ? "**production build**" : "dev build"}): ` +
     `**${completed.length} of ${timed.length} ${noun} completed in ${(run.wallMs / 1000).toFixed(1)} s = ` +
     `${f.ops.toFixed(2)} ${noun}/s**, ${modeText} (${flowText(o)}; ${o.warmup} warm-up order before${o.commandsOnly ? ", clicked through its pages: its forms are the commands' templates" : ""}). ` +
     `Every ${unit}: p50 ${dur(clicksAll.p50)}, **p95 ${dur(clicksAll.p95)}**, max ${dur(clicksAll.max)}. ` +
@@ -190,7 +190,7 @@ function cpuText(run, { cpuUsed, stackMs, others, completed }) {
 function issue9Text(o, { rows, ops, completed, cpuUsed, clicksAll }, prodWorkflows) {
   const total = (name) => rows.find((r) => r.step === name)?.total ?? summary([]);
   const verdict = (ok) => (ok ? "**met**" : "**not met**");
-  const build = o.prod ? "production build" : "dev build";
+  const build = o.prod || o.topology ? "production build" : "dev build"; // --prod's, or npm run prod's
   const parts = [];
   parts.push(
     `Temporal server CPU per completed order: **${completed.length ? f0(cpuUsed.temporal / completed.length) : "—"} ms** (${build})`,
@@ -226,7 +226,7 @@ function issue9Text(o, { rows, ops, completed, cpuUsed, clicksAll }, prodWorkflo
 /** The closing figures of the mode: mixed, swaps, or the purchases' targets. */
 function closingText(o, f, prodStack) {
   const loop = o.rate ? `open loop ${o.rate}/s` : `${o.concurrency} at a time`;
-  const build = o.prod ? "production build" : "dev build";
+  const build = o.prod || o.topology ? "production build" : "dev build"; // --prod's, or npm run prod's
   const perCompleted = f.completed.length ? f0(f.cpuUsed.temporal / f.completed.length) : "—";
   if (o.mix)
     return `Mixed figures: **${f.ops.toFixed(2)} transactions/s** (${loop}, ${build}); click → page showing the new state p95 **${ms(f.clicksAll.p95)} ms**; Temporal server CPU per completed transaction **${perCompleted} ms**.`;
@@ -252,4 +252,34 @@ export function reportText(bench, run, f, prodStack) {
     for (const p of f.checked.problems) lines.push(`- ${p}`);
   }
   return lines.join("\n");
+}
+
+/**
+ * --json FILE: the figures npm run bench:topology tabulates. cpuMs: CPU ms during the timed run by part (web,
+ * worker, temporal, temporal_<service>, postgres, each_web-<i>, each_worker-<i>, each_proxy, bench, box, others);
+ * pgByDb: PostgreSQL's client backends by database (pg-split.mjs).
+ */
+export function figuresJson(bench, run, f) {
+  const { o } = bench;
+  return {
+    stack: o.prod ? "dev-server" : o.topology ? "topology" : "dev",
+    topology: o.topology,
+    loop: o.rate ? { open: true, rate: o.rate, duration: o.duration } : { open: false, concurrency: o.concurrency },
+    command: commandLine(o),
+    measuredAt: new Date().toISOString(),
+    timed: f.timed.length,
+    completed: f.completed.length,
+    failed: f.failed.length,
+    checkedOk: f.checked.ok,
+    doubles: f.checked.doubles,
+    problems: f.checked.problems.length,
+    wallMs: run.wallMs,
+    ops: f.ops,
+    clickP50: f.clicksAll.p50,
+    clickP95: f.clicksAll.p95,
+    cpuMs: { ...f.cpuUsed, others: f.others },
+    pgByDb: run.pgByDb ?? null,
+    load: [run.load0[0], run.load1[0]],
+    speed: [run.speed0, run.speed1],
+  };
 }

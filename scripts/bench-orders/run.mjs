@@ -6,6 +6,7 @@ import { runOrderCommands } from "./commands-only.mjs";
 import { startKiller } from "./kills.mjs";
 import { closedLoop, openLoop } from "./open-loop.mjs";
 import { now } from "./page-text.mjs";
+import { startPgSplit } from "./pg-split.mjs";
 import { speedProbe, stackCpu, stackProcesses } from "./processes.mjs";
 import { runPurchase } from "./purchases.mjs";
 import { runSwap } from "./swaps.mjs";
@@ -35,7 +36,7 @@ export async function warmUp(bench) {
 
 /**
  * The timed transactions; returns { wallMs, cpu0, cpu1 (the stack's CPU before and after, the killed workers'
- * included), load0, load1, speed0, speed1, arrivals (open loop), kills }.
+ * included), load0, load1, speed0, speed1, arrivals (open loop), kills, pgByDb (--json) }.
  */
 export async function timedRun(bench, prodStack) {
   const { o } = bench;
@@ -45,7 +46,11 @@ export async function timedRun(bench, prodStack) {
     warn(`stack processes found: ${JSON.stringify(procs)}`);
   const speed0 = speedProbe();
   const load0 = os.loadavg();
-  const cpu0 = stackCpu(procs);
+  // --json: each web process and worker on its own, and PostgreSQL's CPU by database (pg-split.mjs).
+  const each = Boolean(o.json);
+  const cpu0 = stackCpu(procs, { each });
+  // Inside the CPU snapshots, so that the databases' share never exceeds PostgreSQL's whole.
+  const pgSplit = each ? await startPgSplit(o.databaseUrl) : null;
   const tRun0 = now();
   const killer = o.killEvery > 0 ? startKiller(bench, prodStack, tRun0) : null;
   const loop = o.rate ? openLoop : closedLoop;
@@ -53,9 +58,10 @@ export async function timedRun(bench, prodStack) {
   const killed = await killer?.stop();
   const wallMs = now() - tRun0;
   if (killed) procs.workers = killed.workerPids;
-  const cpu1 = stackCpu(procs);
+  const pgByDb = await pgSplit?.stop();
+  const cpu1 = stackCpu(procs, { each });
   cpu1.worker += killed?.cpuMs ?? 0;
   const load1 = os.loadavg();
   const speed1 = speedProbe();
-  return { wallMs, cpu0, cpu1, load0, load1, speed0, speed1, arrivals, kills: killed?.kills ?? [] };
+  return { wallMs, cpu0, cpu1, load0, load1, speed0, speed1, arrivals, kills: killed?.kills ?? [], pgByDb };
 }

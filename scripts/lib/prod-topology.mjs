@@ -320,9 +320,10 @@ async function checkPorts(settings) {
 
 /**
  * Starts everything; returns { urls, env, processes (name → supervised process), stop() }. `tools` are the
- * binaries (scripts/lib/tools.mjs): { cli, server, sqlTool, ui (or null), mailpit (or null) }.
+ * binaries (scripts/lib/tools.mjs): { cli, server, sqlTool, ui (or null), mailpit (or null) }; `build: false`
+ * keeps the build already in <dataDir>/build.
  */
-export async function startProdTopology({ settings, dataDir, tools, seed = false, onGiveUp }) {
+export async function startProdTopology({ settings, dataDir, tools, seed = false, onGiveUp, build: doBuild = true }) {
   const started = [];
   const stop = async () => {
     for (const s of started.reverse()) await s.stop().catch((e) => warn(`stopping ${s.name}: ${e.message}`));
@@ -332,7 +333,8 @@ export async function startProdTopology({ settings, dataDir, tools, seed = false
   fs.mkdirSync(logDir, { recursive: true });
   try {
     await checkPorts(settings);
-    await build(path.join(dataDir, "build"));
+    // build: false (npm run bench:topology --no-build) keeps an earlier build in <dataDir>/build.
+    if (doBuild || !fs.existsSync(path.join(dataDir, "build"))) await build(path.join(dataDir, "build"));
     const { appUrl, db, restart: restartPostgres } = await startPostgres({ settings, dataDir, started });
     await temporalSchema(tools.sqlTool, db);
     const { frontendAddress } = await temporalServices({ bins: tools, settings, db, logDir, started, onGiveUp });
