@@ -23,7 +23,7 @@ export function MatchesPerWeek(props: { weeks: WeekFigures[]; who: string }) {
     <section className="dash-panel" aria-labelledby="dash-matches-heading" data-testid="dash-matches">
       <h2 id="dash-matches-heading">Matches made per week</h2>
       <p className="muted">
-        {props.who}, {period} (weeks start on Monday in the marketplace&apos;s time zone). A match is a listing that became visible and
+        {props.who}: the {period} (each from Monday, in the marketplace&apos;s time zone). A match is a listing that became visible and
         fills a retailer&apos;s open request or fits its saved search; &ldquo;bought or swapped&rdquo; counts those the matched retailer
         then bought or swapped for.
       </p>
