@@ -344,6 +344,8 @@ const setups = {
         STRIPE_API_PORT: String(T.stripeHttp),
         STRIPE_API_PROTOCOL: "http",
         STRIPE_SECRET_KEY: "sk_test_123",
+        // A Stripe key requires its webhook secret (domain/env.ts): tests that read the environment (the test database) need it.
+        STRIPE_WEBHOOK_SECRET: "whsec_contract_test",
       },
       teardown: () => svc.stop(),
     };

@@ -3,12 +3,14 @@
  * listing, a buyer, and draft orders as checkout writes them (orders + order_contributions).
  */
 import { sql } from "drizzle-orm";
+import type { BuyActivities } from "../../activities/buy/types";
 import type { Db } from "../../db/client";
 import { orderContributions, orders } from "../../db/schema";
 import { purchaseQuote } from "../../domain/fees";
 import { BUY_STATES, displayStatusFor, TRANSACTION_TYPE } from "../../domain/states";
 import { buyWorkflowId } from "../../workflows/buy/contract";
-import type { OrderLine } from "../../domain/order-money";
+import type { PaymentMethodInput } from "../../workflows/common/contract";
+import { orderQuote, type OrderLine } from "../../domain/order-money";
 import { createBrand, createCollection, createListing, createProduct, createRetailer, SIZE_RUNS } from "../factories";
 
 export async function createSellerWithListing(
@@ -76,4 +78,60 @@ export async function createDraftOrder(
     }),
   );
   return { orderId, workflowId, externalId, lines: input.lines };
+}
+
+/**
+ * A purchase by `buyerId` of 2 × $25.00 from `f`'s seller, through the buy activities as the workflow calls
+ * them: authorised, captured, optionally refunded in part (`refundAttempts` times with the same key, as a
+ * retried activity would), `beforePayout` (e.g. an RMA charge), then paid out. The statements tests'
+ * money (tests/db/statements.test.ts with the sandbox, tests/contract/statements-stripe.test.ts with Stripe).
+ */
+export async function tradedOrder(
+  db: Db,
+  acts: BuyActivities,
+  f: Awaited<ReturnType<typeof createSellerWithListing>>,
+  buyerId: number,
+  opts: {
+    paymentMethod: PaymentMethodInput;
+    refundCents?: number;
+    refundAttempts?: number;
+    beforePayout?: (o: { orderId: number; workflowId: string }) => Promise<void>;
+  },
+) {
+  const lines: OrderLine[] = [{ listingId: f.listing.id, variationId: f.variation.id, sizes: { M: 2 }, unitPriceCents: 2500 }];
+  const o = await createDraftOrder(db, { providerId: f.seller.retailer.id, receiverId: buyerId, brandId: f.brand.id, lines });
+  const q = orderQuote(lines);
+  const auth = await acts.authorizePayment({
+    idempotencyKey: `${o.workflowId}:authorize:1`,
+    orderId: o.orderId,
+    retailerId: buyerId,
+    paymentMethod: opts.paymentMethod,
+    amountCents: q.totalCents,
+    description: `Order ${o.externalId}`,
+  });
+  if (auth.status !== "authorized") throw new Error(`not authorised: ${auth.message}`);
+  await acts.capturePayment({
+    idempotencyKey: `${o.workflowId}:capture:1`,
+    orderId: o.orderId,
+    paymentIntentId: auth.paymentIntentId,
+    amountCents: q.totalCents,
+    authorizedCents: q.totalCents,
+  });
+  for (let i = 0; opts.refundCents && i < (opts.refundAttempts ?? 1); i++) {
+    await acts.refundPayment({
+      idempotencyKey: `${o.workflowId}:refund:1`,
+      orderId: o.orderId,
+      paymentIntentId: auth.paymentIntentId,
+      amountCents: opts.refundCents,
+      reason: "rma",
+    });
+  }
+  await opts.beforePayout?.(o);
+  await acts.releaseSellerPayout({
+    idempotencyKey: `${o.workflowId}:payout:1`,
+    orderId: o.orderId,
+    retailerId: f.seller.retailer.id,
+    amountCents: q.goodsCents,
+  });
+  return { ...o, quote: q };
 }

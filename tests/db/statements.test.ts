@@ -14,10 +14,10 @@ import { listOrderPayments, sandboxObjectsOfOrders } from "../../db/queries/paym
 import { listStatementMonths, monthStatement } from "../../db/queries/statements";
 import { payments } from "../../db/schema";
 import { formatMonth } from "../../domain/date-format";
-import { orderQuote, type OrderLine } from "../../domain/order-money";
+import { orderQuote } from "../../domain/order-money";
 import { AMOUNT_COLUMNS, parseStatementMonth, previousMonth, type Statement } from "../../domain/statements";
 import { createRetailer } from "../factories";
-import { createDraftOrder, createSellerWithListing } from "./buy-fixtures";
+import { createSellerWithListing, tradedOrder } from "./buy-fixtures";
 import { openTestDb } from "./helpers";
 
 const handle = openTestDb(4);
@@ -32,45 +32,6 @@ beforeAll(() => {
   acts = createBuyActivities({ db, payments: sandbox, carrier, appOrigin: "http://localhost:3000", timeZone: ZONE });
 });
 afterAll(() => handle.close());
-
-/** A purchase of `buyerId` from `f`'s seller, paid (captured), optionally refunded in part, and paid out. */
-async function tradedOrder(f: Awaited<ReturnType<typeof createSellerWithListing>>, buyerId: number, opts: { refundCents?: number } = {}) {
-  const lines: OrderLine[] = [{ listingId: f.listing.id, variationId: f.variation.id, sizes: { M: 2 }, unitPriceCents: 2500 }];
-  const o = await createDraftOrder(db, { providerId: f.seller.retailer.id, receiverId: buyerId, brandId: f.brand.id, lines });
-  const q = orderQuote(lines);
-  const auth = await acts.authorizePayment({
-    idempotencyKey: `${o.workflowId}:authorize:1`,
-    orderId: o.orderId,
-    retailerId: buyerId,
-    paymentMethod: visa,
-    amountCents: q.totalCents,
-    description: `Order ${o.externalId}`,
-  });
-  if (auth.status !== "authorized") throw new Error("not authorised");
-  await acts.capturePayment({
-    idempotencyKey: `${o.workflowId}:capture:1`,
-    orderId: o.orderId,
-    paymentIntentId: auth.paymentIntentId,
-    amountCents: q.totalCents,
-    authorizedCents: q.totalCents,
-  });
-  if (opts.refundCents) {
-    await acts.refundPayment({
-      idempotencyKey: `${o.workflowId}:refund:1`,
-      orderId: o.orderId,
-      paymentIntentId: auth.paymentIntentId,
-      amountCents: opts.refundCents,
-      reason: "rma",
-    });
-  }
-  await acts.releaseSellerPayout({
-    idempotencyKey: `${o.workflowId}:payout:1`,
-    orderId: o.orderId,
-    retailerId: f.seller.retailer.id,
-    amountCents: q.goodsCents,
-  });
-  return { ...o, quote: q };
-}
 
 function expectSumsToLines(s: Statement) {
   for (const c of AMOUNT_COLUMNS) expect(s.totals[c], c).toBe(s.lines.reduce((t, l) => t + l[c], 0));
@@ -89,9 +50,9 @@ describe("statements from the payments ledger", () => {
     a = await createSellerWithListing(db, { sizes: { M: 5 } });
     b = await createSellerWithListing(db, { sizes: { M: 5 } });
     // A buys from B (last month), B buys from A twice (this month), one of them refunded in part.
-    const first = await tradedOrder(b, a.seller.retailer.id);
-    const second = await tradedOrder(a, b.seller.retailer.id, { refundCents: 2750 });
-    const third = await tradedOrder(a, b.seller.retailer.id);
+    const first = await tradedOrder(db, acts, b, a.seller.retailer.id, { paymentMethod: visa });
+    const second = await tradedOrder(db, acts, a, b.seller.retailer.id, { paymentMethod: visa, refundCents: 2750 });
+    const third = await tradedOrder(db, acts, a, b.seller.retailer.id, { paymentMethod: visa });
     orderIds = [first.orderId, second.orderId, third.orderId];
     const lastMonth = new Date(Date.now() - 40 * 86_400_000);
     await db.update(payments).set({ createdAt: lastMonth }).where(eq(payments.orderId, first.orderId));
