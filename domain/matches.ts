@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { anonymousRetailerLabel } from "./anonymity";
+import { localDateISO } from "./business-days";
 
 export type Sizes = Readonly<Record<string, number>>;
 
@@ -115,9 +116,13 @@ export function matchHref(listingType: "sell" | "swap", listingId: number): stri
   return `/listing/${listingType === "swap" ? "swap" : "buy"}/${listingId}`;
 }
 
-/** The digest's outbox dedupe key: one per retailer and (UTC) day, so at most one e-mail a day. */
-export function matchDigestKey(retailerId: number, at: Date): string {
-  return `match-digest:${retailerId}:${at.toISOString().slice(0, 10)}`;
+/**
+ * The digest's outbox dedupe key: one per retailer and marketplace day (the day in `timeZone`, MARKETPLACE_TZ:
+ * docs/product/windows.md, "Time zone"), so at most one e-mail a day, and a new day starts at the marketplace's
+ * midnight, not UTC's.
+ */
+export function matchDigestKey(retailerId: number, at: Date, timeZone: string): string {
+  return `match-digest:${retailerId}:${localDateISO(at.getTime(), timeZone)}`;
 }
 
 export interface DigestItem {

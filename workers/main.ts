@@ -89,7 +89,9 @@ async function main(): Promise<void> {
   mailSender?.start();
   // Matches no e-mail has listed yet get their retailer's daily e-mail (docs/decisions/0030-matches.md).
   const matchDigests = setInterval(() => {
-    queueDueMatchDigests(dbHandle.db).catch((e) => say("warn", `match digests: ${e instanceof Error ? e.message : String(e)}`));
+    queueDueMatchDigests(dbHandle.db, env.MARKETPLACE_TZ).catch((e) =>
+      say("warn", `match digests: ${e instanceof Error ? e.message : String(e)}`),
+    );
   }, MATCH_DIGEST_SWEEP_MS);
   matchDigests.unref();
   try {

@@ -12,6 +12,7 @@
  * retailer authorized for it.
  */
 import { sql } from "drizzle-orm";
+import { DEFAULT_MARKETPLACE_TZ } from "../../domain/business-days";
 import { DIGEST_MAX_ITEMS, matchDigestKey, matchDigestMail, SAVED_SEARCH_MAX, type DigestItem } from "../../domain/matches";
 import type { SizesMap } from "../schema";
 import type { DbOrTx } from "./listings";
@@ -58,15 +59,16 @@ export function recordMatchesSql(listingId: number) {
 }
 
 /**
- * Records the matches of a listing that is (now) visible, and queues each matched retailer's digest e-mail.
+ * Records the matches of a listing that is (now) visible, and queues each matched retailer's digest e-mail
+ * (its day in `timeZone`, by default the environment's MARKETPLACE_TZ: see digestZone).
  * Idempotent (one match per listing and retailer); a listing that is not visible records nothing.
  * Returns the retailers newly matched.
  */
-export async function recordMatchesForListing(tx: DbOrTx, listingId: number): Promise<number[]> {
+export async function recordMatchesForListing(tx: DbOrTx, listingId: number, timeZone: string = digestZone()): Promise<number[]> {
   if (!Number.isSafeInteger(listingId) || listingId <= 0) return [];
   const rows = (await tx.execute(recordMatchesSql(listingId))) as unknown as { retailer_id: number }[];
   const retailers = [...new Set(rows.map((r) => r.retailer_id))].sort((a, b) => a - b);
-  for (const r of retailers) await queueMatchDigest(tx, r);
+  for (const r of retailers) await queueMatchDigest(tx, r, timeZone);
   return retailers;
 }
 
@@ -89,12 +91,30 @@ function appOrigin(): string {
 }
 
 /**
- * The retailer's digest of today (outbox dedupe key match-digest:{id}:{day}): at most one e-mail a day. While
- * today's e-mail is still queued its text is rewritten with the new matches; once it has gone, new matches wait
- * for the next day's (queueDueMatchDigests, or the next match).
+ * The marketplace's zone (MARKETPLACE_TZ, domain/env.ts; default America/New_York) for a digest queued by the
+ * hook: recordMatchesForListing runs inside the transactions of every path that makes a listing visible (the
+ * wizard, payout, units back, an edit, a stock import, a retailer made active), so it reads the zone as
+ * appOrigin reads the origin, from the same environment the web server and the worker parse, instead of each
+ * of those paths carrying it. The worker's sweep passes its parsed MARKETPLACE_TZ (workers/main.ts); both
+ * name the same day.
  */
-export async function queueMatchDigest(tx: DbOrTx, retailerId: number, now = new Date()): Promise<"queued" | "updated" | "none"> {
-  const key = matchDigestKey(retailerId, now);
+function digestZone(): string {
+  return process.env.MARKETPLACE_TZ || DEFAULT_MARKETPLACE_TZ;
+}
+
+/**
+ * The retailer's digest of today (outbox dedupe key match-digest:{id}:{day}, the day in `timeZone`, the
+ * marketplace's MARKETPLACE_TZ): at most one e-mail a day. While today's e-mail is still queued its text is
+ * rewritten with the new matches; once it has gone, new matches wait for the next day's (queueDueMatchDigests,
+ * or the next match).
+ */
+export async function queueMatchDigest(
+  tx: DbOrTx,
+  retailerId: number,
+  timeZone: string,
+  now = new Date(),
+): Promise<"queued" | "updated" | "none"> {
+  const key = matchDigestKey(retailerId, now, timeZone);
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`match-digest:${retailerId}`}))`);
   const to = await retailerNoticeAddress(tx, retailerId);
   if (!to) return "none";
@@ -152,13 +172,16 @@ export async function queueMatchDigest(tx: DbOrTx, retailerId: number, now = new
   return existing ? "updated" : "queued";
 }
 
-/** Retailers with matches no e-mail has listed yet get today's digest (for a periodic run). Returns how many were queued. */
-export async function queueDueMatchDigests(db: DbOrTx, now = new Date()): Promise<number> {
+/**
+ * Retailers with matches no e-mail has listed yet get today's digest, today in `timeZone` (MARKETPLACE_TZ, passed
+ * by the worker's periodic run). Returns how many were queued.
+ */
+export async function queueDueMatchDigests(db: DbOrTx, timeZone: string, now = new Date()): Promise<number> {
   const rows = (await db.execute(
     sql`select distinct retailer_id from listing_matches where digest_key is null order by retailer_id limit 1000`,
   )) as unknown as { retailer_id: number }[];
   let n = 0;
-  for (const r of rows) if ((await db.transaction((tx) => queueMatchDigest(tx, r.retailer_id, now))) === "queued") n++;
+  for (const r of rows) if ((await db.transaction((tx) => queueMatchDigest(tx, r.retailer_id, timeZone, now))) === "queued") n++;
   return n;
 }
 

@@ -22,6 +22,7 @@ import {
 import { updateMyListing } from "../../db/queries/my-listings";
 import { setRetailerStatus } from "../../db/queries/retailer-status";
 import { listingMatches, outboxEmails } from "../../db/schema";
+import { DEFAULT_MARKETPLACE_TZ } from "../../domain/business-days";
 import { matchDigestKey } from "../../domain/matches";
 import {
   authorizeBrand,
@@ -148,10 +149,52 @@ describe("recordMatchesForListing", () => {
     expect((await matchesOf(wants.id)).filter((m) => m.digestKey === null)).toHaveLength(1);
     // Tomorrow's digest takes it.
     const tomorrow = new Date(Date.now() + 86_400_000);
-    expect(await queueDueMatchDigests(db, tomorrow)).toBeGreaterThanOrEqual(1);
-    expect(await db.transaction((tx) => queueMatchDigest(tx, wants.id, tomorrow))).toBe("updated");
-    const next = (await digestsOf(wants.id)).find((m) => m.dedupeKey === matchDigestKey(wants.id, tomorrow));
+    expect(await queueDueMatchDigests(db, DEFAULT_MARKETPLACE_TZ, tomorrow)).toBeGreaterThanOrEqual(1);
+    expect(await db.transaction((tx) => queueMatchDigest(tx, wants.id, DEFAULT_MARKETPLACE_TZ, tomorrow))).toBe("updated");
+    const next = (await digestsOf(wants.id)).find((m) => m.dedupeKey === matchDigestKey(wants.id, tomorrow, DEFAULT_MARKETPLACE_TZ));
     expect(next?.subject).toBe("1 new match for your requests");
+  });
+
+  it("the e-mail's day is the marketplace's: 18:30 and 19:30 in New York, across UTC's midnight, are one day; 00:30 the next", async () => {
+    const zone = "America/New_York";
+    const wants = await retailer();
+    await createRequest(db, { requestorId: wants.id, variationId, sizes: { M: 1 } });
+    // A new match, left for this test's own days (the hook queued it in today's e-mail).
+    const match = async () => {
+      const p = await retailer();
+      await createListingChecked(db, {
+        providerId: p.id,
+        variationId,
+        listingType: "sell",
+        reason: "overstock",
+        sizes: { M: 1 },
+        terms: true,
+      });
+      await db
+        .delete(outboxEmails)
+        .where(sql`${outboxEmails.dedupeKey} like ${`match-digest:${wants.id}:%`} and ${outboxEmails.status} = 'queued'`);
+      await db
+        .update(listingMatches)
+        .set({ digestKey: null })
+        .where(
+          sql`${listingMatches.retailerId} = ${wants.id} and ${listingMatches.digestKey} not like ${`match-digest:${wants.id}:2030-%`}`,
+        );
+    };
+    const queue = (at: string) => db.transaction((tx) => queueMatchDigest(tx, wants.id, zone, new Date(at)));
+    await match();
+    expect(await queue("2030-01-15T23:30:00Z")).toBe("queued"); // 18:30 on the 15th in New York
+    await db
+      .update(outboxEmails)
+      .set({ status: "sent" })
+      .where(sql`${outboxEmails.dedupeKey} like ${`match-digest:${wants.id}:%`}`);
+    await match();
+    expect(await queue("2030-01-16T00:30:00Z")).toBe("none"); // 19:30 on the 15th (the 16th in UTC): that day's e-mail has gone
+    expect(await queue("2030-01-16T04:30:00Z")).toBe("none"); // 23:30 on the 15th
+    expect(await queue("2030-01-16T05:30:00Z")).toBe("queued"); // 00:30 on the 16th: the next day's e-mail
+    expect((await digestsOf(wants.id)).map((m) => [m.dedupeKey, m.subject]).sort()).toEqual([
+      [`match-digest:${wants.id}:2030-01-15`, "1 new match for your requests"],
+      [`match-digest:${wants.id}:2030-01-16`, "1 new match for your requests"],
+    ]);
   });
 
   it("hidden listings match nothing until payout makes them visible; units back and a re-list match too", async () => {

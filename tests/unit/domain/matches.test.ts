@@ -105,9 +105,29 @@ describe("digest", () => {
     expect(matchDigestMail([item], 60, "http://h").text).toContain("…and 59 more on your Matches tab.");
     expect(matchDigestMail([item], 1, "http://h").subject).toBe("1 new match for your requests");
   });
-  it("one key per retailer and UTC day", () => {
-    expect(matchDigestKey(5, new Date("2026-11-27T23:59:59Z"))).toBe("match-digest:5:2026-11-27");
-    expect(matchDigestKey(5, new Date("2026-11-28T00:00:00Z"))).toBe("match-digest:5:2026-11-28");
+  it("links a match to its buy or swap page", () => {
     expect(matchHref("sell", 3)).toBe("/listing/buy/3");
+    expect(matchHref("swap", 4)).toBe("/listing/swap/4");
+  });
+});
+
+describe("matchDigestKey: one key per retailer and marketplace day (MARKETPLACE_TZ)", () => {
+  // Around a UTC midnight, 23:30 and 00:30 local on each side of it, in zones behind, ahead of and at UTC
+  // (November: New York UTC-5, Los Angeles UTC-8, Tokyo UTC+9, Auckland UTC+13).
+  it.each([
+    ["America/New_York", "2026-11-27T04:30:00Z", "2026-11-26"], // 23:30 on the 26th, the UTC day already the 27th
+    ["America/New_York", "2026-11-27T05:30:00Z", "2026-11-27"], // 00:30 on the 27th
+    ["America/New_York", "2026-11-27T23:30:00Z", "2026-11-27"], // 18:30: the UTC day is the same
+    ["America/New_York", "2026-11-28T00:30:00Z", "2026-11-27"], // 19:30 on the 27th, the UTC day already the 28th
+    ["America/Los_Angeles", "2026-11-28T07:30:00Z", "2026-11-27"], // 23:30 on the 27th
+    ["America/Los_Angeles", "2026-11-28T08:30:00Z", "2026-11-28"], // 00:30 on the 28th
+    ["Asia/Tokyo", "2026-11-27T14:30:00Z", "2026-11-27"], // 23:30 on the 27th
+    ["Asia/Tokyo", "2026-11-27T15:30:00Z", "2026-11-28"], // 00:30 on the 28th, the UTC day still the 27th
+    ["Pacific/Auckland", "2026-11-27T10:30:00Z", "2026-11-27"], // 23:30 on the 27th
+    ["Pacific/Auckland", "2026-11-27T11:30:00Z", "2026-11-28"], // 00:30 on the 28th
+    ["UTC", "2026-11-27T23:30:00Z", "2026-11-27"],
+    ["UTC", "2026-11-28T00:30:00Z", "2026-11-28"],
+  ])("%s at %s is the day %s", (zone, at, day) => {
+    expect(matchDigestKey(5, new Date(at), zone)).toBe(`match-digest:5:${day}`);
   });
 });
