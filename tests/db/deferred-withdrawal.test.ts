@@ -11,14 +11,17 @@ import { createBuyActivities } from "../../activities/buy";
 import type { OrderStateRecord } from "../../activities/buy/types";
 import { createSandboxCarrier } from "../../activities/carrier/sandbox";
 import { SandboxPayments } from "../../activities/payments/sandbox";
+import { createSwapActivities } from "../../activities/swap";
 import { readStockFile, runStockImport } from "../../app/utils/stock-import.server";
 import { deferredWithdrawalOf } from "../../db/queries/deferred-withdrawals";
 import { updateMyListing } from "../../db/queries/my-listings";
+import { createSwapOrder } from "../../db/queries/swap-orders";
 import { createImport, listingImportHistory } from "../../db/queries/stock-import";
 import { listings } from "../../db/schema";
 import { orderLedger, orderQuote, type OrderLine } from "../../domain/order-money";
 import { IN_FLIGHT_KEPT, WITHDRAWAL_CALLED_OFF } from "../../domain/stock-import";
-import { BUY_STATES, COMMON_STATES } from "../../domain/states";
+import { BUY_STATES, COMMON_STATES, SWAP_STATES } from "../../domain/states";
+import { swapWorkflowId } from "../../workflows/swap/contract";
 import { authorizeBrand, createRetailer } from "../factories";
 import { createDraftOrder, createSellerWithListing } from "./buy-fixtures";
 import { openTestDb } from "./helpers";
@@ -26,16 +29,13 @@ import { openTestDb } from "./helpers";
 const handle = openTestDb(4);
 const db = handle.db;
 let acts: ReturnType<typeof createBuyActivities>;
+let swapActs: ReturnType<typeof createSwapActivities>;
 
 beforeAll(() => {
   const carrier = createSandboxCarrier(db, { appOrigin: "http://127.0.0.1:9", webhookSecret: "deferred_withdrawal_test" });
-  acts = createBuyActivities({
-    db,
-    payments: new SandboxPayments(db),
-    carrier,
-    appOrigin: "http://localhost:3000",
-    timeZone: "America/New_York",
-  });
+  const app = { appOrigin: "http://localhost:3000", timeZone: "America/New_York" };
+  acts = createBuyActivities({ db, payments: new SandboxPayments(db), carrier, ...app });
+  swapActs = createSwapActivities({ db, buy: acts, ...app });
 });
 
 afterAll(() => handle.close());
@@ -189,5 +189,46 @@ describe("deferred withdrawal", () => {
     expect(await deferredWithdrawalOf(db, f.listing.id)).toBeNull();
     await acts.recordOrderState(step(o, 2, COMMON_STATES.DECLINED));
     expect((await listing(f.listing.id)).totalUnits).toBe(4);
+  });
+
+  test("a swap's step out of the negotiation withdraws it too", async () => {
+    const f = await seller();
+    const other = await createRetailer(db, { payout: true, user: false });
+    const providerLines: OrderLine[] = [
+      { listingId: f.listing.id, variationId: f.variation.id, sizes: { M: 2 }, unitPriceCents: f.priceCents },
+    ];
+    const o = await createSwapOrder(db, {
+      providerId: f.seller.retailer.id,
+      receiverId: other.retailer.id,
+      brandId: f.brand.id,
+      providerLines,
+      workflowIdFor: swapWorkflowId,
+    });
+    const swapStep = (sequence: number, statename: string) => ({
+      orderId: o.orderId,
+      workflowId: o.workflowId,
+      externalId: o.externalId,
+      providerId: f.seller.retailer.id,
+      receiverId: other.retailer.id,
+      sequence,
+      statename,
+      displayStatus: statename,
+      isModified: false,
+      actionNeeded: null,
+      providerLines,
+      receiverLines: [],
+      callItEven: { provider: false, receiver: false },
+      dues: { provider: 0, receiver: 0 },
+      reasons: {},
+      deadlines: { checkoutBy: null, turnBy: null, paymentBy: null, pickupBy: null },
+      actions: [],
+      notices: [],
+    });
+    await swapActs.recordSwapState(swapStep(1, SWAP_STATES.PROVIDER_CHOOSE_ITEMS));
+    const { importId, row } = await importFile(f, { S: 0 });
+    expect(row.action).toBe("kept");
+    await swapActs.recordSwapState(swapStep(2, COMMON_STATES.DECLINED));
+    expect((await listing(f.listing.id)).totalUnits).toBe(0);
+    expect((await listingImportHistory(db, f.listing.id))[0]).toMatchObject({ importId, action: "withdraw" });
   });
 });

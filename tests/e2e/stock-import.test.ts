@@ -2,8 +2,9 @@
  * Stock file import and stock sync in Chromium (docs/product/screens.md, "Stock file import"; ADR 0029):
  * /addlisting/ links to /stock-import; a CSV with good, ambiguous and bad lines → the preview's messages →
  * a guess confirmed → the listings with the right units; the same file again → nothing changed; an .xlsx
- * updating units; a whole-surplus file → absent listings withdrawn except one in an order in flight, and
- * the listing's history names the import. Bad input (wrong encoding, missing columns, 10,001 rows, a formula
+ * updating units; a whole-surplus file → absent listings withdrawn; one in an order in flight (a real buy
+ * workflow) is said to be withdrawn when that order ends, stays on the marketplace, and is withdrawn when the
+ * seller declines the order on its page; each listing's history names the import. Bad input (wrong encoding, missing columns, 10,001 rows, a formula
  * cell, a zip bomb, a renamed program) → the message, a 4xx, nothing written.
  */
 import { and, eq, gt } from "drizzle-orm";
@@ -13,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { listingImportHistory } from "../../db/queries/stock-import";
 import { listings, stockImports } from "../../db/schema";
-import { BUY_STATES } from "../../domain/states";
+import { BUY_STATES, COMMON_STATES } from "../../domain/states";
+import { buyWorkflowId, completeCheckoutUpdate } from "../../workflows/buy/contract";
 import { STOCK_MSG } from "../../domain/stock-import";
 import {
   authorizeBrand,
@@ -25,7 +27,7 @@ import {
   DEFAULT_TEST_PASSWORD,
   uniqueToken,
 } from "../factories";
-import { createOrder } from "../factories/orders";
+import { closeTemporal, retailerWithLogin, startBuyOrder, temporal, waitForReadModel } from "./buy-helpers";
 import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
 import { htmlDecode, HttpClient } from "./http";
 import { renamedExe, zipBomb } from "./xlsx-fixtures";
@@ -41,6 +43,9 @@ let black: { id: number; sku: string };
 let navy: { id: number; sku: string };
 let vest: { id: number; sku: string };
 let boot: { id: number; sku: string };
+let vestPriceCents: number;
+let brandId: number;
+const orderIds: number[] = [];
 
 beforeAll(async () => {
   handle = createDb(process.env.DATABASE_URL!, { max: 2 });
@@ -58,6 +63,8 @@ beforeAll(async () => {
   navy = { id: p.variations[1].id, sku: p.variations[1].sku };
   const q = await createProduct(db, { collectionId: col.id, sku: `SV${tok}`, sizes: ["S", "M"], colors: ["Rust"] });
   vest = { id: q.variations[0].id, sku: q.variations[0].sku };
+  vestPriceCents = q.variations[0].priceCents;
+  brandId = brand.id;
   const b = await createProduct(db, { collectionId: col.id, sku: `SB${tok}`, sizes: ["9", "10"], colors: ["Sand"] });
   boot = { id: b.variations[0].id, sku: b.variations[0].sku };
   const r = await createRetailer(db, { payout: true, user: { email } });
@@ -67,6 +74,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  for (const id of orderIds)
+    await (
+      await temporal()
+    ).workflow
+      .getHandle(buyWorkflowId(id))
+      .terminate("test done")
+      .catch(() => {});
+  await closeTemporal();
   for (const p of pages) await closePage(p);
   await browser?.close();
   await handle?.close();
@@ -175,27 +190,64 @@ describe("stock file import", () => {
     expect(await row(p, 2).getAttribute("data-action")).toBe("unchanged");
   });
 
-  it("a whole-surplus file: absent listings withdrawn, one in an order in flight kept and said so; the history names the import", async () => {
+  it("a whole-surplus file: absent listings withdrawn, one in an order in flight withdrawn when the seller declines that order; the history names the import", async () => {
     const db = handle.db;
     const busy = await createListing(db, { variationId: vest.id, providerId: retailerId, sizes: { S: 4 } });
     const spare = await createListing(db, { variationId: boot.id, providerId: retailerId, sizes: { "9": 2 } });
-    const buyer = await createRetailer(db, { payout: true, user: false });
-    await createOrder(db, {
+    const buyer = await retailerWithLogin(handle, [brandId], { prefix: "stock-import-buyer" });
+    const order = await startBuyOrder(await temporal(), db, {
       providerId: retailerId,
-      receiverId: buyer.retailer.id,
-      statename: BUY_STATES.PROVIDER_APPROVE_SALE,
-      lines: [{ variationId: vest.id, listingId: busy.id, sizes: { S: 1 } }],
+      receiverId: buyer.r.id,
+      variationId: vest.id,
+      listingId: busy.id,
+      sizes: { S: 1 },
+      unitPriceCents: vestPriceCents,
     });
+    orderIds.push(order.order.id);
+    await (await temporal()).workflow.getHandle(buyWorkflowId(order.order.id)).executeUpdate(completeCheckoutUpdate, {
+      args: [{ actorRetailerId: buyer.r.id, paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" } }],
+    });
+    await waitForReadModel(handle, order.order.id, BUY_STATES.PROVIDER_APPROVE_SALE);
     const p = await page();
     await upload(p, "surplus.csv", csv([`${black.sku},M,5,sell`, `${black.sku},L,1,sell`]), true);
     const text = (await p.locator('[data-testid="import-rows"]').textContent()) ?? "";
     expect(text).toContain("Not in your whole-surplus file: it will be withdrawn.");
-    expect(text).toContain("Not withdrawn: it is in an order waiting for an answer.");
+    expect(await p.locator('tr[data-action="kept"]').textContent()).toContain(
+      "In an order waiting for an answer: it will be withdrawn when that order ends.",
+    );
     expect(await confirm(p)).toContain("Withdrawn: 2 · Unchanged: 1 · Kept: 1");
     const live = await myListings();
     expect(Object.keys(live).map(Number).sort()).toEqual([black.id, vest.id].sort());
     const importId = Number(new URL(p.url()).searchParams.get("import"));
     expect((await listingImportHistory(db, spare.id))[0]).toMatchObject({ importId, action: "withdraw", fileName: "surplus.csv" });
+    // Still listed while the order waits: the buyer sees it on the marketplace.
+    const b = await newPage(browser);
+    pages.push(b);
+    await signIn(b, buyer.email, DEFAULT_TEST_PASSWORD);
+    const onMarket = async () => {
+      await b.goto(url(`/buy/${brandId}`));
+      return b.locator(`li.market-card[data-id="${busy.id}"]`).count();
+    };
+    expect(await onMarket()).toBe(1);
+
+    // The seller declines the order on its page: the listing is withdrawn with it, as done by the import.
+    await p.goto(url(`/transaction/buy/${order.order.id}`));
+    await p.waitForLoadState("networkidle");
+    await p.getByTestId("decline-reason").selectOption("14");
+    await p.getByTestId("decline-submit").click();
+    await p.waitForURL((u) => u.pathname.startsWith("/active/listings"), { timeout: 30_000 });
+    await waitForReadModel(handle, order.order.id, COMMON_STATES.DECLINED);
+    await p.goto(url("/active/listings"));
+    await p.locator("main h1").waitFor();
+    expect(await p.locator(`[data-testid=my-card][data-id="${live[black.id].id}"]`).count()).toBe(1);
+    expect(await p.locator(`[data-testid=my-card][data-id="${busy.id}"]`).count()).toBe(0);
+    expect(await onMarket()).toBe(0);
+    expect(Object.keys(await myListings()).map(Number)).toEqual([black.id]);
+    await p.goto(url(`/updatelisting/${busy.id}`));
+    const history = (await p.getByTestId("import-history").textContent()) ?? "";
+    expect(history).toContain("withdrawn (0 units) by import");
+    expect(history).toContain("marked to be withdrawn when its order ends (4 units) by import");
+    expect((await listingImportHistory(db, busy.id))[0]).toMatchObject({ importId, action: "withdraw", fileName: "surplus.csv" });
   });
 
   it("bad input: the message, a 4xx, nothing written", async () => {
