@@ -179,7 +179,7 @@ async function plan(db: Db, input: StockImportInput): Promise<{ rows: StockImpor
       sizes: null,
       listingId: null,
       messages: [`No product has exactly the code ${code}. Choose the one you mean, or none to skip these lines.`],
-      guesses: r.guesses.map((g) => ({ variationId: g.variationId, label: `${label(g)} (${g.productName}, ${g.brandName})` })),
+      guesses: r.guesses.map((g) => ({ variationId: g.variationId, code: g.sku, label: `${label(g)} (${g.productName}, ${g.brandName})` })),
     });
   }
   const live = await liveListings(db, input.retailerId);

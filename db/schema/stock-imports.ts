@@ -19,8 +19,8 @@ export interface StockImportRowJson {
   sizes: SizesMap | null;
   listingId: number | null;
   messages: string[];
-  /** Guesses the retailer confirms (action "choose"). */
-  guesses?: { variationId: number; label: string }[];
+  /** Guesses the retailer confirms (action "choose"): the variation, its own product code (absent in imports before it was kept). */
+  guesses?: { variationId: number; code?: string; label: string }[];
 }
 
 /**

@@ -108,7 +108,13 @@ async function post(path: string, body: BodyInit, headers: Record<string, string
       problems?: string[];
       status?: string;
       import?: number;
-      rows?: { action: string; lines: number[]; messages: string[]; variationId: number | null; guesses?: { variationId: number }[] }[];
+      rows?: {
+        action: string;
+        lines: number[];
+        messages: string[];
+        variationId: number | null;
+        guesses?: { variationId: number; code: string }[];
+      }[];
     },
     text,
   };
@@ -204,7 +210,12 @@ describe("stock import API", () => {
     const preview = await raw(token);
     const choose = preview.json.rows!.find((r) => r.action === "choose")!;
     expect(choose).toMatchObject({ lines: [4], code: sku });
-    expect(choose.guesses!.map((g) => g.variationId).sort()).toEqual([black.id, navy.id].sort());
+    expect(choose.guesses!.map((g) => [g.variationId, g.code]).sort()).toEqual(
+      [
+        [black.id, black.sku],
+        [navy.id, navy.sku],
+      ].sort(),
+    );
 
     const confirmWith = (choices: string[]) => {
       const form = new FormData();
