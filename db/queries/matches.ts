@@ -31,6 +31,12 @@ export function recordMatchesSql(listingId: number) {
       join products p on p.id = v.product_id
       where l.id = ${listingId} and l.status = 'active' and l.total_units > 0
     ),
+    -- The brand's saved searches through saved_searches_brand_idx: the brand as a value (an InitPlan), so the
+    -- planner reads only that brand's rows instead of hashing the whole table against the one listing.
+    ss as materialized (
+      select s.id, s.retailer_id, s.category_id, s.sizes, s.search from saved_searches s
+      where s.brand_id = (select brand_id from l)
+    ),
     cand as (
       select r.requestor_id as retailer_id, r.id as request_id, null::int as saved_search_id, 1 as pri
       from l join listing_requests r on r.variation_id = l.variation_id and r.total_units > 0 and r.requestor_id <> l.provider_id
@@ -38,7 +44,7 @@ export function recordMatchesSql(listingId: number) {
                     where w.value::int > 0 and coalesce((l.sizes ->> w.key)::int, 0) > 0)
       union all
       select s.retailer_id, null::int, s.id, 2
-      from l join saved_searches s on s.brand_id = l.brand_id and s.retailer_id <> l.provider_id
+      from l join ss s on s.retailer_id <> l.provider_id
       where (s.category_id is null or s.category_id = l.category_id)
         and (cardinality(s.sizes) = 0
              or exists (select 1 from jsonb_each_text(l.sizes) x where x.key = any(s.sizes) and x.value::int > 0))
@@ -47,8 +53,9 @@ export function recordMatchesSql(listingId: number) {
     ok as (
       select distinct on (c.retailer_id) c.retailer_id, c.request_id, c.saved_search_id
       from cand c
-      join retailers q on q.id = c.retailer_id and q.status = 'active'
-      where exists (select 1 from retailer_brands rb join l on rb.brand_id = l.brand_id
+      -- the retailer by its key, one lookup per candidate (a SubPlan is never turned into a scan of retailers)
+      where (select q.status from retailers q where q.id = c.retailer_id) = 'active'
+        and exists (select 1 from retailer_brands rb join l on rb.brand_id = l.brand_id
                     where rb.retailer_id = c.retailer_id and rb.status = 'authorized')
       order by c.retailer_id, c.pri, c.request_id, c.saved_search_id
     )
