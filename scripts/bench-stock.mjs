@@ -16,8 +16,9 @@
 //     (scripts/bench-stock/import-phase.mjs: the page's server functions with the Request a browser sends),
 //     so its peak RSS is that phase's: upload + preview, confirm + results, then the same file again.
 //  4. Matching, in this process: --n N (500) new listings after 20 untimed, each inserted and matched by
-//     recordMatchesForListing in one transaction (the hook alone timed); N whole creations through the
-//     wizard's createListingChecked (lock, checks, insert, the hook, commit); N reads of listingsFillingRequest
+//     recordMatchesForListing in one transaction (the hook alone timed); N sweeps of the worker's
+//     queueDueMatchDigests, each after one more matched listing (the e-mails it composes); N whole creations through
+//     the wizard's createListingChecked (lock, checks, insert, the hook, commit); N reads of listingsFillingRequest
 //     (the request wizard's side). Then each again 7 times with auto_explain (ANALYZE, BUFFERS), so the generic
 //     plan a prepared statement switches to is seen too: any Seq Scan of the five tables is named.
 //     --matching-only skips step 3.
@@ -213,10 +214,10 @@ async function matchingPicks(sql, ids, count) {
   return picks;
 }
 
-/** The three matching calls, each a function of a pick; the hook's records how many retailers it matched. */
+/** The matching calls, each a function of a pick; the hook's records how many retailers it matched. */
 async function matchingCalls(db, matched) {
   const { listings } = await import("../db/schema/index.ts");
-  const { recordMatchesForListing, recordMatchesSql, listingsFillingRequest } = await import("../db/queries/matches.ts");
+  const { recordMatchesForListing, queueDueMatchDigests, listingsFillingRequest } = await import("../db/queries/matches.ts");
   const { createListingChecked } = await import("../db/queries/listing-write.ts");
   const insertListing = async (tx, p) => {
     const [row] = await tx
@@ -234,7 +235,6 @@ async function matchingCalls(db, matched) {
       .returning({ id: listings.id });
     return row.id;
   };
-  const rolledBack = new Error("rolled back");
   return [
     {
       key: "hook",
@@ -249,22 +249,13 @@ async function matchingCalls(db, matched) {
         }),
     },
     {
-      key: "statement",
-      what: "of which its INSERT … SELECT (`recordMatchesSql`) alone, without the digest e-mails (rolled back)",
+      key: "sweep",
+      what: "the worker's sweep after one more listing (`queueDueMatchDigests`, every minute, off the click's path: its matched retailers' daily e-mails composed, or rewritten while queued)",
       run: async (p) => {
-        let took = 0;
-        await db
-          .transaction(async (tx) => {
-            const id = await insertListing(tx, p);
-            const t = performance.now();
-            await tx.execute(recordMatchesSql(id));
-            took = performance.now() - t;
-            throw rolledBack;
-          })
-          .catch((e) => {
-            if (e !== rolledBack) throw e;
-          });
-        return took;
+        await db.transaction(async (tx) => recordMatchesForListing(tx, await insertListing(tx, p)));
+        const t = performance.now();
+        await queueDueMatchDigests(db, "America/New_York");
+        return performance.now() - t;
       },
     },
     {

@@ -22,10 +22,10 @@ import { activityLogging } from "./activity-logging";
 import { DEFAULT_BUNDLE_PATH, ROOT, WORKFLOWS_PATH, WORKFLOW_INTERCEPTOR_MODULES } from "./bundle";
 import { serveWorkerHealth } from "./worker-health";
 
-/** The worker's own lines: JSON with LOG_FORMAT=json (as the SDK's), else "[worker] ..." text. */
-/** How often the worker queues the daily match e-mails that are due. */
-const MATCH_DIGEST_SWEEP_MS = 15 * 60_000;
+/** How often the worker queues the daily match e-mails that are due (the match itself only records them). */
+const MATCH_DIGEST_SWEEP_MS = 60_000;
 
+/** The worker's own lines: JSON with LOG_FORMAT=json (as the SDK's), else "[worker] ..." text. */
 function say(level: "info" | "warn" | "error", msg: string): void {
   if (process.env.LOG_FORMAT === "json")
     process.stdout.write(JSON.stringify({ time: new Date().toISOString(), level, msg: `[worker] ${msg}` }) + "\n");

@@ -4,7 +4,9 @@
  * search becomes a match for that retailer: an entry on its Matches tab and a line in its daily e-mail.
  *
  * recordMatchesForListing is THE hook: every path that makes a listing visible calls it in its transaction
- * (the wizard's creation, payout set up, units back or a re-list). Its statement starts from that one listing
+ * (the wizard's creation, payout set up, units back or a re-list). It records the matches and nothing else: the
+ * e-mails are composed after, by the worker's sweep (queueDueMatchDigests), never on the click's path nor once
+ * per match. Its statement starts from that one listing
  * and reaches requests through listing_requests_variation_idx and saved searches through
  * saved_searches_brand_idx: its cost is the matches found, never the table sizes (tests/db/matches.test.ts
  * checks the plan). The visibility and brand rules are the marketplace's (db/queries/marketplace.ts): the
@@ -12,7 +14,6 @@
  * retailer authorized for it.
  */
 import { sql } from "drizzle-orm";
-import { DEFAULT_MARKETPLACE_TZ } from "../../domain/business-days";
 import { DIGEST_MAX_ITEMS, matchDigestKey, matchDigestMail, SAVED_SEARCH_MAX, type DigestItem } from "../../domain/matches";
 import type { SizesMap } from "../schema";
 import type { DbOrTx } from "./listings";
@@ -66,17 +67,15 @@ export function recordMatchesSql(listingId: number) {
 }
 
 /**
- * Records the matches of a listing that is (now) visible, and queues each matched retailer's digest e-mail
- * (its day in `timeZone`, by default the environment's MARKETPLACE_TZ: see digestZone).
+ * Records the matches of a listing that is (now) visible: one statement. Each new match waits (digest_key null)
+ * for the retailer's e-mail, which queueDueMatchDigests composes within a minute.
  * Idempotent (one match per listing and retailer); a listing that is not visible records nothing.
  * Returns the retailers newly matched.
  */
-export async function recordMatchesForListing(tx: DbOrTx, listingId: number, timeZone: string = digestZone()): Promise<number[]> {
+export async function recordMatchesForListing(tx: DbOrTx, listingId: number): Promise<number[]> {
   if (!Number.isSafeInteger(listingId) || listingId <= 0) return [];
   const rows = (await tx.execute(recordMatchesSql(listingId))) as unknown as { retailer_id: number }[];
-  const retailers = [...new Set(rows.map((r) => r.retailer_id))].sort((a, b) => a - b);
-  for (const r of retailers) await queueMatchDigest(tx, r, timeZone);
-  return retailers;
+  return [...new Set(rows.map((r) => r.retailer_id))].sort((a, b) => a - b);
 }
 
 /** A Postgres text[] literal (every label quoted). */
@@ -98,22 +97,9 @@ function appOrigin(): string {
 }
 
 /**
- * The marketplace's zone (MARKETPLACE_TZ, domain/env.ts; default America/New_York) for a digest queued by the
- * hook: recordMatchesForListing runs inside the transactions of every path that makes a listing visible (the
- * wizard, payout, units back, an edit, a stock import, a retailer made active), so it reads the zone as
- * appOrigin reads the origin, from the same environment the web server and the worker parse, instead of each
- * of those paths carrying it. The worker's sweep passes its parsed MARKETPLACE_TZ (workers/main.ts); both
- * name the same day.
- */
-function digestZone(): string {
-  return process.env.MARKETPLACE_TZ || DEFAULT_MARKETPLACE_TZ;
-}
-
-/**
  * The retailer's digest of today (outbox dedupe key match-digest:{id}:{day}, the day in `timeZone`, the
  * marketplace's MARKETPLACE_TZ): at most one e-mail a day. While today's e-mail is still queued its text is
- * rewritten with the new matches; once it has gone, new matches wait for the next day's (queueDueMatchDigests,
- * or the next match).
+ * rewritten with the new matches; once it has gone, new matches wait for the next day's.
  */
 export async function queueMatchDigest(
   tx: DbOrTx,
@@ -180,13 +166,18 @@ export async function queueMatchDigest(
 }
 
 /**
- * Retailers with matches no e-mail has listed yet get today's digest, today in `timeZone` (MARKETPLACE_TZ, passed
- * by the worker's periodic run). Returns how many were queued.
+ * The sweep the worker runs every minute (workers/main.ts): each retailer with matches no e-mail has listed yet
+ * gets today's digest (queued, or rewritten while still queued), today in `timeZone` (MARKETPLACE_TZ). A
+ * retailer whose e-mail of today has gone is skipped until tomorrow. Returns how many e-mails were queued.
  */
 export async function queueDueMatchDigests(db: DbOrTx, timeZone: string, now = new Date()): Promise<number> {
-  const rows = (await db.execute(
-    sql`select distinct retailer_id from listing_matches where digest_key is null order by retailer_id limit 1000`,
-  )) as unknown as { retailer_id: number }[];
+  const today = matchDigestKey(0, now, timeZone).replace(/^match-digest:0:/, "");
+  const rows = (await db.execute(sql`
+    select distinct m.retailer_id from listing_matches m
+    where m.digest_key is null
+      and not exists (select 1 from outbox_emails o
+                      where o.dedupe_key = 'match-digest:' || m.retailer_id || ':' || ${today} and o.status <> 'queued')
+    order by m.retailer_id limit 1000`)) as unknown as { retailer_id: number }[];
   let n = 0;
   for (const r of rows) if ((await db.transaction((tx) => queueMatchDigest(tx, r.retailer_id, timeZone, now))) === "queued") n++;
   return n;

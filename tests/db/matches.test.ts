@@ -66,6 +66,9 @@ async function matchesOf(retailerId: number) {
   return db.select().from(listingMatches).where(eq(listingMatches.retailerId, retailerId));
 }
 
+/** The worker's sweep (every minute): the e-mails of the matches recorded so far. */
+const sweep = () => queueDueMatchDigests(db, DEFAULT_MARKETPLACE_TZ);
+
 async function digestsOf(retailerId: number) {
   return db
     .select()
@@ -98,6 +101,9 @@ describe("recordMatchesForListing", () => {
     const listingId = res.ok ? res.listing.id : 0;
     expect((await matchesOf(wants.id)).map((m) => m.listingId)).toEqual([listingId]);
     for (const r of [wantsOtherSize, unauthorized, inactive, provider]) expect(await matchesOf(r.id)).toEqual([]);
+    // The match alone queues no e-mail (nothing on the click's path); the worker's sweep does.
+    expect(await digestsOf(wants.id)).toEqual([]);
+    expect(await sweep()).toBeGreaterThanOrEqual(1);
     const mails = await digestsOf(wants.id);
     expect(mails).toHaveLength(1);
     expect(mails[0].bodyText).toContain(`retailer-00${provider.id}`);
@@ -130,6 +136,7 @@ describe("recordMatchesForListing", () => {
       sizes: { S: 2 },
       terms: true,
     });
+    await sweep();
     const mails = await digestsOf(wants.id);
     expect(mails).toHaveLength(1);
     expect(mails[0].subject).toBe("2 new matches for your requests");
@@ -145,6 +152,7 @@ describe("recordMatchesForListing", () => {
       sizes: { S: 2 },
       terms: true,
     });
+    await sweep(); // today's e-mail has gone: the sweep leaves this retailer until tomorrow
     expect(await digestsOf(wants.id)).toHaveLength(1);
     expect((await matchesOf(wants.id)).filter((m) => m.digestKey === null)).toHaveLength(1);
     // Tomorrow's digest takes it.
@@ -159,7 +167,7 @@ describe("recordMatchesForListing", () => {
     const zone = "America/New_York";
     const wants = await retailer();
     await createRequest(db, { requestorId: wants.id, variationId, sizes: { M: 1 } });
-    // A new match, left for this test's own days (the hook queued it in today's e-mail).
+    // A new match, left for this test's own days (not in an e-mail of today's, should a sweep have run).
     const match = async () => {
       const p = await retailer();
       await createListingChecked(db, {

@@ -31,7 +31,8 @@ import {
   uniqueToken,
 } from "../factories";
 import { createOrderAt, createRmaOf, createSwapOrder } from "../factories/orders";
-import { recordMatchesForListing, saveSearch } from "../../db/queries/matches";
+import { queueDueMatchDigests, recordMatchesForListing, saveSearch } from "../../db/queries/matches";
+import { DEFAULT_MARKETPLACE_TZ } from "../../domain/business-days";
 import { pdfText } from "../setup/pdf-text";
 import { baseUrl, htmlDecode, HttpClient } from "./http";
 
@@ -98,6 +99,7 @@ beforeAll(async () => {
   // Matches (ADR 0030): each saves a search of the brand, so the others' listings reach its Matches tab and digest e-mail.
   for (const r of [a, b, c]) await saveSearch(db(), r, { brandId: brand.id, categoryId: null, sizes: [], search: "" });
   for (const id of canaryListings) await recordMatchesForListing(db(), id);
+  await queueDueMatchDigests(db(), DEFAULT_MARKETPLACE_TZ); // the worker's sweep: their digest e-mails
   const line = { variationId: prod.variations[0].id, sizes: { M: 2 } };
   const buy = await createOrderAt(db(), "delivered", {
     providerId: b,

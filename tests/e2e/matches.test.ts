@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { wizardHref } from "../../app/components/wizard/paths";
 import { createDb, type DbHandle } from "../../db/client";
 import { createListingChecked } from "../../db/queries/listing-write";
+import { queueDueMatchDigests } from "../../db/queries/matches";
 import { savedSearches } from "../../db/schema";
+import { DEFAULT_MARKETPLACE_TZ } from "../../domain/business-days";
 import { MATCH_MESSAGES } from "../../domain/matches";
 import {
   authorizeBrand,
@@ -74,7 +76,11 @@ async function page(email: string): Promise<Page> {
   return p;
 }
 
-const digests = async (email: string) => (await readOutbox(email)).filter((m) => m.kind === "match_digest");
+/** The digest e-mails to `email`, after the worker's sweep (every minute; run here at once). */
+const digests = async (email: string) => {
+  await queueDueMatchDigests(handle.db, DEFAULT_MARKETPLACE_TZ);
+  return (await readOutbox(email)).filter((m) => m.kind === "match_digest");
+};
 
 describe("Matches", () => {
   it("a listing that fills a request → the requestor's Matches tab and one digest e-mail", async () => {
