@@ -384,7 +384,7 @@ function matchesReport(prep, timing, plans) {
     "",
     `${N} timed calls of each after ${WARM} untimed, one after another, in the bench's process; each call a new listing (a variation, ` +
       `an active retailer with payout authorized for its brand, two sizes). The hook matched ${timing.matched.mean.toFixed(1)} retailers a ` +
-      `listing on average (max ${timing.matched.max}), each with its digest e-mail queued or rewritten. Plans: each call 7 more times with ` +
+      `listing on average (max ${timing.matched.max}), their e-mails left to the sweep. Plans: each call 7 more times with ` +
       `auto_explain (ANALYZE, BUFFERS), so a prepared statement's generic plan is seen too; the five tables are listings, listing_requests, ` +
       `saved_searches, retailer_brands and retailers.`,
     "",
