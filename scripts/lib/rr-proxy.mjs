@@ -15,7 +15,8 @@
 import http from "node:http";
 
 const [listenPort, ...backendPorts] = process.argv.slice(2).map(Number);
-if (!listenPort || backendPorts.length === 0 || [listenPort, ...backendPorts].some((p) => !Number.isInteger(p))) {
+// A listen port of 0 takes a free one (the first line printed names it).
+if (backendPorts.length === 0 || [listenPort, ...backendPorts].some((p) => !Number.isInteger(p) || p < 0)) {
   console.error("usage: node scripts/lib/rr-proxy.mjs <listen port> <backend port> [<backend port> ...]");
   process.exit(2);
 }
@@ -88,5 +89,7 @@ const server = http.createServer((req, res) => {
   req.on("error", () => res.destroy());
 });
 server.keepAliveTimeout = 65_000;
-server.listen(listenPort, "127.0.0.1", () => console.log(`rr-proxy :${listenPort} → ${backendPorts.map((p) => `:${p}`).join(", ")}`));
+server.listen(listenPort, "127.0.0.1", () =>
+  console.log(`rr-proxy :${server.address().port} → ${backendPorts.map((p) => `:${p}`).join(", ")}`),
+);
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => server.close(() => process.exit(0)));

@@ -5,15 +5,25 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { TRY_AGAIN_TEXT } from "../../app/components/errors";
 
-const PROXY = 47180;
-const DEAD = 47181;
-const LIVE = 47182;
+let PROXY = 0;
+let DEAD = 0;
+let LIVE = 0;
 let proxy: ChildProcess;
 let live: http.Server;
+
+/** A port the system hands out now: the server bound to it is closed again, so nothing answers there. */
+async function freePort(): Promise<number> {
+  const s = http.createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
 
 beforeAll(async () => {
   live = http.createServer((req, res) => {
@@ -21,9 +31,15 @@ beforeAll(async () => {
     req.on("data", (c) => (body += c));
     req.on("end", () => res.end(`${req.method} ${req.url} ${body}`));
   });
-  await new Promise<void>((r) => live.listen(LIVE, "127.0.0.1", r));
-  proxy = spawn(process.execPath, [path.resolve("scripts/lib/rr-proxy.mjs"), String(PROXY), String(DEAD), String(LIVE)], { stdio: "pipe" });
-  await new Promise<void>((r) => proxy.stdout!.once("data", () => r()));
+  await new Promise<void>((r) => live.listen(0, "127.0.0.1", r));
+  LIVE = (live.address() as AddressInfo).port;
+  DEAD = await freePort();
+  proxy = spawn(process.execPath, [path.resolve("scripts/lib/rr-proxy.mjs"), "0", String(DEAD), String(LIVE)], { stdio: "pipe" });
+  const first = await new Promise<string>((resolve, reject) => {
+    proxy.stdout!.once("data", (d: Buffer) => resolve(String(d)));
+    proxy.once("exit", (code) => reject(new Error(`rr-proxy exited (${code})`)));
+  });
+  PROXY = Number(/rr-proxy :(\d+)/.exec(first)?.[1]);
 });
 afterAll(() => {
   proxy?.kill();
