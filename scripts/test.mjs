@@ -252,7 +252,7 @@ function addFormatCheck(lint, format) {
 /**
  * e2e files that run in a second Vitest process beside the rest of the e2e suite (one after the other in it):
  * the two longest (the worker-kill tests, on their own worker and task queue, and the accessibility scans)
- * and five more, so that both processes take about as long. Each makes its own retailers and orders and
+ * and six more, so that both processes take about as long. Each makes its own retailers and orders and
  * asserts nothing about the others'. The rest of the suite keeps its order (the leak canary last). A run with
  * --files runs one process. The two cores are busy throughout, so every file runs 1.4-1.5 times slower than
  * alone (docs/performance.md "Test command").
@@ -265,6 +265,7 @@ const E2E_BESIDE = [
   "tests/e2e/settings.test.ts",
   "tests/e2e/wizard.test.ts",
   "tests/e2e/swap-checkout.test.ts",
+  "tests/e2e/orders-roundtrip.test.ts",
 ];
 
 async function vitest(suite, env, { prefix } = {}) {
