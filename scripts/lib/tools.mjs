@@ -72,29 +72,12 @@ export async function ensureNodeModules() {
   if (nodeModulesFresh()) return;
   // Two runs that find node_modules stale at once (a test run and a bench) must not run `npm ci` into the same
   // tree together: the second waits for the first and then finds it fresh.
-  const release = await installLock();
+  fs.mkdirSync(path.join(ROOT, ".data"), { recursive: true });
+  const release = await acquireLock(path.join(ROOT, ".data", "npm-ci.lock"), { what: "npm ci (another run)", log: info });
   try {
     if (!nodeModulesFresh()) await npmCi();
   } finally {
     release();
-  }
-}
-
-/** A lock directory held while `npm ci` runs; one left by a run that died is taken over after 15 minutes. */
-async function installLock() {
-  const lock = path.join(ROOT, ".data", "npm-ci.lock");
-  fs.mkdirSync(path.dirname(lock), { recursive: true });
-  for (let waited = 0; ; waited += 1000) {
-    try {
-      fs.mkdirSync(lock);
-      return () => fs.rmSync(lock, { recursive: true, force: true });
-    } catch (e) {
-      if (e.code !== "EEXIST") throw e;
-      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 15 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
-      else if (waited === 0) step("waiting for another run's npm ci (.data/npm-ci.lock)");
-      await new Promise((r) => setTimeout(r, 1000));
-    }
   }
 }
 
