@@ -14,6 +14,7 @@
  * retailer authorized for it.
  */
 import { sql } from "drizzle-orm";
+import { localDateISO } from "../../domain/business-days";
 import { DIGEST_MAX_ITEMS, matchDigestKey, matchDigestMail, SAVED_SEARCH_MAX, type DigestItem } from "../../domain/matches";
 import type { SizesMap } from "../schema";
 import type { DbOrTx } from "./listings";
@@ -171,7 +172,8 @@ export async function queueMatchDigest(
  * retailer whose e-mail of today has gone is skipped until tomorrow. Returns how many e-mails were queued.
  */
 export async function queueDueMatchDigests(db: DbOrTx, timeZone: string, now = new Date()): Promise<number> {
-  const today = matchDigestKey(0, now, timeZone).replace(/^match-digest:0:/, "");
+  // Today's key of each retailer is matchDigestKey's (domain/matches.ts), built in the statement for every one.
+  const today = localDateISO(now.getTime(), timeZone);
   const rows = (await db.execute(sql`
     select distinct m.retailer_id from listing_matches m
     where m.digest_key is null

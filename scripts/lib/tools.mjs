@@ -32,7 +32,7 @@ const did = (what) => {
 /** The package.json scripts npm runs during `npm ci` (the rest change nothing in node_modules). */
 const INSTALL_HOOKS = ["preinstall", "install", "postinstall", "prepare"];
 
-export function installHash() {
+function installHash() {
   const h = crypto.createHash("sha256");
   const lock = path.join(ROOT, "package-lock.json");
   if (exists(lock)) h.update(fs.readFileSync(lock));
