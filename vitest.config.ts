@@ -15,6 +15,16 @@ const serial = {
 };
 
 /**
+ * Test files share their imported modules within a worker (Vitest's `isolate: false`): the app's, Drizzle's and
+ * Temporal's modules are loaded once per process, not once per file (the unit suite spent 38 CPU-s, 15 s without
+ * reloading them). A file's own top level still runs afresh; what a helper module must do for every file
+ * (hooks) it does from the suite's setup file, not at its top level. Files that replace modules with `vi.mock`
+ * need their own module registry: they run in the suite's `-isolated` project.
+ */
+const shared = { isolate: false };
+const MOCKING = ["tests/unit/swap-command-deadline.test.ts", "tests/unit/swap-forms.test.ts"];
+
+/**
  * Files that read what the rest of their suite left behind run after it: the leak canary crawls the pages,
  * PDFs and e-mails of every purchase, swap and RMA the e2e suite made. Vitest's own order (slowest first)
  * is kept for the others.
@@ -41,10 +51,16 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["tests/unit/**/*.test.{ts,tsx}", "domain/**/*.test.ts"],
+          exclude: MOCKING,
+          ...shared,
           // Some unit tests are CPU-bound (the import-rule check parses every source file with TypeScript: ~2 s
           // alone, over 5 s while the e2e suite keeps both cores busy beside it); a stuck test fails after 30 s instead of 5.
           testTimeout: 30_000,
         },
+      },
+      {
+        extends: true,
+        test: { name: "unit-isolated", include: MOCKING, testTimeout: 30_000 },
       },
       {
         extends: true,
@@ -53,6 +69,7 @@ export default defineConfig({
           include: ["tests/db/**/*.test.ts"],
           // One shared database: files run one after another.
           ...serial,
+          ...shared,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -64,6 +81,7 @@ export default defineConfig({
           include: ["tests/workflows/**/*.test.ts"],
           // Time skipping is global to a test server: run serially in one forked process.
           ...serial,
+          ...shared,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -74,6 +92,7 @@ export default defineConfig({
           name: "contract",
           include: ["tests/contract/**/*.test.ts"],
           ...serial,
+          ...shared,
           testTimeout: 30_000,
         },
       },
@@ -82,8 +101,10 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
-          // One browser-driven app: one file at a time.
+          // One browser-driven app: one file at a time, its browser and modules shared (tests/e2e/harness.ts).
           ...serial,
+          ...shared,
+          setupFiles: ["tests/e2e/setup.ts"],
           testTimeout: 90_000,
           hookTimeout: 120_000,
           // expect.poll waits for what a page or the read model shows after a round trip. Its 1 s default was

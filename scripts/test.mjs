@@ -5,6 +5,8 @@
 //   npm test -- unit db      a subset
 //   npm test -- e2e --files tests/e2e/bad-input.test.ts   only these files of the selected suites
 //                            (Vitest file filters: a path or part of a file name; repeatable)
+//   npm test -- --record     also write the figures (time per suite, the ten slowest files, CPU) into
+//                            docs/performance.md, section "Test command"
 //
 // Installs what is missing (node_modules, tools), starts a throw-away Postgres on :54330
 // (.data/pg-test, wiped each run), migrates, then runs each suite as its own Vitest project with the
@@ -19,6 +21,7 @@ import path from "node:path";
 import { stripVTControlCharacters as stripAnsi } from "node:util";
 import { c, fail, fmtMs, info, step, warn } from "./lib/log.mjs";
 import { CACHE_DIR, DATA_DIR, DB_NAMES, PORTS, RESULTS_DIR, ROOT } from "./lib/paths.mjs";
+import { writeDoc } from "./lib/perf-doc.mjs";
 import { acquireLock, isPortOpen, onShutdown, run, sleep, startService, stopAll, waitForHttp, waitForPort } from "./lib/proc.mjs";
 import { ensureNodeModules, ensureTools } from "./lib/tools.mjs";
 
@@ -37,6 +40,8 @@ const argv = process.argv.slice(2);
 /** `--files X` (repeatable): Vitest file filters passed to every selected suite. */
 const fileFilters = [];
 for (let i = 0; i < argv.length; i++) if (argv[i] === "--files" && argv[i + 1]) fileFilters.push(...argv.splice(i + 1, 1)[0].split(","));
+/** `--record`: write the run's figures into docs/performance.md (section "Test command"). */
+const record = argv.includes("--record");
 const requested = argv.filter((a) => !a.startsWith("-"));
 const unknown = requested.filter((s) => !SUITES.includes(s));
 if (unknown.length) {
@@ -66,6 +71,12 @@ function summarize() {
     );
   }
   console.log(line);
+  const slowest = slowestFiles(10);
+  if (slowest.length) {
+    console.log(c.bold("ten slowest files"));
+    for (const f of slowest) console.log(`${fmtMs(f.ms).padStart(9)}  ${f.suite.padEnd(9)} ${f.file}`);
+    console.log(line);
+  }
   // Which tests failed, and the start of why, stay at the end of the output (where a CI log is cut to its last lines).
   const failures = results.flatMap((r) => (r.failures ?? []).map((f) => ({ suite: r.suite, ...f })));
   for (const f of failures.slice(0, 10)) {
@@ -79,11 +90,71 @@ function summarize() {
     if (why) console.log(`  ${why.slice(0, 400)}`);
   }
   if (failures.length > 10) console.log(c.red(`failed: ${failures.length - 10} more (see the reports)`));
+  const cpu = childCpuSeconds();
   console.log(
     `total duration: ${fmtMs(Date.now() - t0)}  (suites: ${selected.join(", ")}; reports in ${path.relative(ROOT, RESULTS_DIR)}/)`,
   );
+  if (cpu !== null)
+    console.log(`CPU used by the run's processes: ${cpu.toFixed(0)} s (user + system, every process it started and waited for)`);
+  if (record) recordInDoc({ passed, failed, ms: Date.now() - t0, cpu, slowest });
   console.log(`${passed} passed, ${failed} failed`);
   return failed;
+}
+
+/** The `n` files that took longest, over every suite's report (a file's own wall time, start to end). */
+function slowestFiles(n) {
+  return results
+    .flatMap((r) => (r.fileTimes ?? []).map((f) => ({ suite: r.suite, ...f })))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, n);
+}
+
+/**
+ * CPU seconds of every child process this one has waited for (and theirs, as each waited for its own): the
+ * cutime and cstime fields of /proc/self/stat. Unlike the wall time, it hardly moves with what else the box is
+ * doing, so two runs compare on a busy machine. null where /proc is not there.
+ */
+function childCpuSeconds() {
+  try {
+    const stat = fs.readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // fields[0] is field 3 (state): cutime and cstime are fields 16 and 17, in clock ticks (100 a second on Linux).
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** `--record`: the run's figures as the <!-- test-command --> block of docs/performance.md. */
+function recordInDoc({ passed, failed, ms, cpu, slowest }) {
+  const rows = [...results]
+    .filter((r) => SUITES.includes(r.suite))
+    .map((r) => `| ${r.suite} | ${r.passed} | ${r.failed} | ${fmtMs(r.ms)} |`);
+  const report = [
+    `Last recorded run: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, \`npm test -- --record\`, load average at the end ${fs
+      .readFileSync("/proc/loadavg", "utf8")
+      .split(" ")
+      .slice(0, 3)
+      .join(" ")}.`,
+    "",
+    "| suite | passed | failed | time |",
+    "|---|---|---|---|",
+    ...rows,
+    `| **total** | **${passed}** | **${failed}** | **${fmtMs(ms)}** |`,
+    "",
+    cpu === null ? "" : `CPU used by the run's processes: ${cpu.toFixed(0)} s.`,
+    "",
+    "The ten slowest files (each file's own time, start to end, while the other suites run beside it):",
+    "",
+    "| file | suite | time |",
+    "|---|---|---|",
+    ...slowest.map((f) => `| ${f.file} | ${f.suite} | ${fmtMs(f.ms)} |`),
+  ].join("\n");
+  try {
+    writeDoc({ key: "test-command", by: "npm test -- --record", report, place: (doc, block) => `${doc.trimEnd()}\n\n${block}\n` });
+  } catch (e) {
+    warn(`could not record in docs/performance.md: ${e.message}`);
+  }
 }
 
 onShutdown(async (sig) => {
@@ -150,8 +221,10 @@ function readReport(file) {
   const r = JSON.parse(fs.readFileSync(file, "utf8"));
   let failed = r.numFailedTests ?? 0;
   const failures = [];
+  const fileTimes = [];
   for (const f of r.testResults ?? []) {
     const file = path.relative(ROOT, f.name ?? "");
+    if (f.startTime && f.endTime) fileTimes.push({ file, ms: f.endTime - f.startTime });
     const failedAssertions = (f.assertionResults ?? []).filter((a) => a.status === "failed");
     for (const a of failedAssertions) failures.push({ file, test: a.fullName ?? a.title, message: (a.failureMessages ?? []).join("\n") });
     if (f.status === "failed" && failedAssertions.length === 0) {
@@ -165,6 +238,7 @@ function readReport(file) {
     failures,
     skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
     files: r.numTotalTestSuites ?? 0,
+    fileTimes,
   };
 }
 
@@ -279,6 +353,7 @@ async function vitest(suite, env, { prefix } = {}) {
     passed: lanes[0].passed + lanes[1].passed,
     failed: lanes[0].failed + lanes[1].failed,
     skipped: lanes[0].skipped + lanes[1].skipped,
+    fileTimes: [...(lanes[0].fileTimes ?? []), ...(lanes[1].fileTimes ?? [])],
     note: [lanes[0].note, lanes[1].note && `beside: ${lanes[1].note}`].filter(Boolean).join("; ") || undefined,
   };
 }
@@ -291,7 +366,7 @@ async function vitestProcess(suite, env, { report: name, filters, prefix }) {
     path.join(ROOT, "node_modules", "vitest", "vitest.mjs"),
     "run",
     "--project",
-    suite,
+    `${suite}*`, // a suite and its "-isolated" part (vitest.config.ts)
     "--passWithNoTests",
     "--reporter=default",
     "--reporter=json",

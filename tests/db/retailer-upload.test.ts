@@ -19,7 +19,9 @@ const handle = openTestDb();
 const db = handle.db;
 afterAll(async () => {
   await handle.close();
-  await (globalThis as { __dbHandle?: { close(): Promise<void> } }).__dbHandle?.close();
+  const g = globalThis as { __dbHandle?: { close(): Promise<void> } };
+  await g.__dbHandle?.close();
+  g.__dbHandle = undefined;
 });
 
 async function welcomeMails(emails: string[]) {

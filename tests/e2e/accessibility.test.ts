@@ -22,13 +22,12 @@ import {
   createRequest,
   createRetailer,
   createStaffUser,
-  DEFAULT_TEST_PASSWORD,
   SIZE_RUNS,
   uniqueToken,
 } from "../factories";
 import { createOrderAt, createRmaOf, createSwapOrder } from "../factories/orders";
 import { axeProblems } from "./axe";
-import { closePage, launchBrowser, newPage, signIn } from "./harness";
+import { closePage, launchBrowser, newPage, signInAs } from "./harness";
 import { freshEmail } from "./http";
 
 let handle: DbHandle;
@@ -155,7 +154,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
   await handle?.close();
 });
 
@@ -191,14 +189,14 @@ describe("axe on every page", () => {
 
   it("retailer pages (marketplace, listings, orders, a swap, an RMA, settings)", { timeout: 300_000 }, async () => {
     const page = await newPage(browser);
-    await signIn(page, emails.retailer, DEFAULT_TEST_PASSWORD);
+    await signInAs(page, emails.retailer);
     expect(await scan(page, paths.retailer)).toEqual([]);
     await closePage(page);
   });
 
   it("staff pages (hub, resources, transactions, RMAs, shipments, tools, reports)", { timeout: 300_000 }, async () => {
     const page = await newPage(browser);
-    await signIn(page, emails.staff, DEFAULT_TEST_PASSWORD);
+    await signInAs(page, emails.staff);
     expect(await scan(page, paths.staff)).toEqual([]);
     await closePage(page);
   });

@@ -19,7 +19,6 @@ afterEach(async () => {
   while (pages.length) await closePage(pages.pop()!);
 });
 afterAll(async () => {
-  await browser?.close();
   await dbh?.close();
 });
 

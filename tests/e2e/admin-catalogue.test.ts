@@ -39,7 +39,7 @@ import {
   uniqueToken,
 } from "../factories";
 import { UPLOAD_ERROR_FLAG } from "../../domain/catalogue-upload";
-import { closePage, hydrated, launchBrowser, newPage, signIn, url } from "./harness";
+import { closePage, hydrated, launchBrowser, newPage, signIn, signInAs, url } from "./harness";
 import { freshEmail, HttpClient, leakedTrace } from "./http";
 
 let handle: DbHandle;
@@ -99,12 +99,11 @@ beforeAll(async () => {
   await Promise.all([staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD), brandOnly.signIn(brandOnlyEmail, DEFAULT_TEST_PASSWORD)]);
   browser = await launchBrowser();
   page = await newPage(browser);
-  await signIn(page, staffEmail, DEFAULT_TEST_PASSWORD);
+  await signInAs(page, staffEmail);
 }, 120_000);
 
 afterAll(async () => {
   if (page) await closePage(page);
-  await browser?.close();
   await handle?.close();
 });
 

@@ -18,7 +18,7 @@ import {
   DEFAULT_TEST_PASSWORD,
   uniqueToken,
 } from "../factories";
-import { closePage, hydrated, launchBrowser, newPage, signIn, url } from "./harness";
+import { closePage, hydrated, launchBrowser, newPage, signIn, signInAs, url } from "./harness";
 import { freshEmail, HttpClient, leakedTrace } from "./http";
 
 let handle: DbHandle;
@@ -60,15 +60,14 @@ beforeAll(async () => {
   ]);
   browser = await launchBrowser();
   page = await newPage(browser);
-  await signIn(page, staffEmail, DEFAULT_TEST_PASSWORD);
+  await signInAs(page, staffEmail);
   limitedPage = await newPage(browser);
-  await signIn(limitedPage, limitedEmail, DEFAULT_TEST_PASSWORD);
+  await signInAs(limitedPage, limitedEmail);
 }, 120_000);
 
 afterAll(async () => {
   if (page) await closePage(page);
   if (limitedPage) await closePage(limitedPage);
-  await browser?.close();
   await handle?.close();
 });
 

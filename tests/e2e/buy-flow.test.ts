@@ -25,13 +25,12 @@ import {
   payWithTestCard,
   postCartForm,
   retailerWithLogin,
-  signedInPage,
   temporal,
   until,
   waitForOrderState,
 } from "./buy-helpers";
 import { pdfText } from "../setup/pdf-text";
-import { closePage, launchBrowser, uniqueEmail, url } from "./harness";
+import { closePage, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
 let dbh: DbHandle;
@@ -46,7 +45,6 @@ afterEach(async () => {
   while (pages.length) await closePage(pages.pop()!);
 });
 afterAll(async () => {
-  await browser?.close();
   await dbh?.close();
   await closeTemporal();
 });
@@ -128,7 +126,7 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
     expect(bSecrets.length).toBeGreaterThan(2);
 
     // --- A: cart → terms → review → card ---------------------------------------------------------------
-    const a = await signedInPage(browser, A.email, pages);
+    const a = await signedIn(browser, A.email, { pages });
     await a.goto(url(`/viewlisting/${listing.id}/buy`), { waitUntil: "networkidle" }).catch(() => undefined);
     await expectAnonymous(a, bSecrets, "the listing");
     await postCartForm(a, { intent: "add", listingId: listing.id, "size.S": 2, "size.M": 1, returnTo: "/cart" });
@@ -151,7 +149,7 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
     expect(listed.type).toBe("buyOrderWorkflow");
 
     // --- B: /alerts → Sales → the order → fewer units → Submit response → card on file ---------------------
-    const b = await signedInPage(browser, B.email, pages);
+    const b = await signedIn(browser, B.email, { pages });
     await b.goto(url("/alerts"), { waitUntil: "networkidle" });
     await b.locator(`[data-testid="order-card"][data-order-id="${orderId}"]`).waitFor();
     await expectAnonymous(b, aSecrets, "B's alerts");
@@ -224,7 +222,7 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
     // --- staff: simulate pickup, then delivery, from the admin order card ---------------------------------
     const staffEmail = uniqueEmail("flow-staff");
     await createStaffUser(dbh.db, { email: staffEmail });
-    const s = await signedInPage(browser, staffEmail, pages);
+    const s = await signedIn(browser, staffEmail, { pages });
     const card = `/admin/active-transactions?order=${orderId}&tab=shipping`;
     await s.goto(url(card), { waitUntil: "networkidle" });
     await s.getByTestId("carrier-picked_up").click();

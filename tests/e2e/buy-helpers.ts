@@ -11,9 +11,9 @@ import { getEnv } from "../../app/utils/env.server";
 import type { Db, DbHandle } from "../../db/client";
 import { orders, sandboxIdempotencyKeys } from "../../db/schema";
 import { BUY_WORKFLOW_TYPE, buyOrderInputFromDraft, buyWorkflowId, orderViewQuery, type BuyOrderView } from "../../workflows/buy/contract";
-import { authorizeBrand, createRetailer, DEFAULT_TEST_PASSWORD, type RetailerRow } from "../factories";
+import { authorizeBrand, createRetailer, type RetailerRow } from "../factories";
 import { createOrder, type CreatedOrder } from "../factories/orders";
-import { newPage, signIn, uniqueEmail, url } from "./harness";
+import { uniqueEmail, url } from "./harness";
 
 export { buyWorkflowId };
 
@@ -100,14 +100,6 @@ export async function retailerWithLogin(
   const { retailer: r } = await createRetailer(dbh.db, { payout: opts.payout ?? true, user: { email } });
   for (const b of brandIds) await authorizeBrand(dbh.db, r.id, b);
   return { r, email };
-}
-
-export async function signedInPage(browser: import("playwright-core").Browser, email: string, pages?: Page[]): Promise<Page> {
-  const p = await newPage(browser);
-  pages?.push(p);
-  await signIn(p, email, DEFAULT_TEST_PASSWORD);
-  await p.waitForLoadState("networkidle");
-  return p;
 }
 
 /** Posts the /cart form the marketplace pages post (intent=add, listingId|requestId, size.<label>=qty). */

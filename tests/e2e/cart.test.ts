@@ -20,13 +20,12 @@ import {
   createRequest,
   createRetailer,
   createStaffUser,
-  DEFAULT_TEST_PASSWORD,
   SIZE_RUNS,
   type RetailerRow,
 } from "../factories";
 import { NOTICES } from "../../app/components/shell-data";
 import { postCartForm } from "./buy-helpers";
-import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+import { closePage, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
 let dbh: DbHandle;
@@ -70,7 +69,6 @@ afterEach(async () => {
   while (pages.length) await closePage(pages.pop()!);
 });
 afterAll(async () => {
-  await browser?.close();
   await dbh?.close();
 });
 
@@ -82,15 +80,6 @@ async function retailer(opts: { payout?: boolean; login?: boolean } = {}): Promi
   return { r, email };
 }
 
-async function signedIn(email: string): Promise<Page> {
-  const p = await newPage(browser);
-  pages.push(p);
-  await signIn(p, email, DEFAULT_TEST_PASSWORD);
-  // Let the sign-in's own client-side navigation settle before the test navigates.
-  await p.waitForLoadState("networkidle");
-  return p;
-}
-
 async function cartError(p: Page): Promise<string> {
   return (await p.getByTestId("cart-error").textContent())?.trim() ?? "";
 }
@@ -100,7 +89,7 @@ describe("adding to the cart", () => {
     const buyer = await retailer();
     const seller = (await retailer()).r;
     const l = await createListing(dbh.db, { variationId: v1, providerId: seller.id, sizes: { S: 2, M: 1 } });
-    const p = await signedIn(buyer.email);
+    const p = await signedIn(browser, buyer.email, { pages });
 
     await postCartForm(p, { intent: "add", listingId: l.id, "size.S": 0, returnTo: "/cart" });
     expect(await cartError(p)).toBe("Please add at least one size.");
@@ -126,7 +115,7 @@ describe("adding to the cart", () => {
     const buyer = await retailer();
     const seller = (await retailer()).r;
     const hidden = await createListing(dbh.db, { variationId: vHidden, providerId: seller.id, sizes: { S: 2 } });
-    const p = await signedIn(buyer.email);
+    const p = await signedIn(browser, buyer.email, { pages });
     const origin = new URL(url("/")).origin;
     const res = await p.request.post(url("/cart"), {
       form: { intent: "add", listingId: String(hidden.id), "size.S": "1" },
@@ -150,7 +139,7 @@ describe("adding to the cart", () => {
 
     const staffEmail = uniqueEmail("staff");
     await createStaffUser(dbh.db, { email: staffEmail });
-    const s = await signedIn(staffEmail);
+    const s = await signedIn(browser, staffEmail, { pages });
     const r = await s.request.post(url("/cart"), {
       form: { intent: "add", listingId: String(hidden.id), "size.S": "1" },
       headers: { Origin: origin },
@@ -170,7 +159,7 @@ describe("the locks and Start Over", () => {
     const sell = await createListing(dbh.db, { variationId: v1, providerId: seller.id, sizes: { S: 2 } });
     const swap = await createListing(dbh.db, { variationId: v1, providerId: seller.id, sizes: { S: 2 }, listingType: "swap" });
     const req = await createRequest(dbh.db, { variationId: v1, requestorId: seller.id, sizes: { S: 2 } });
-    const p = await signedIn(buyer.email);
+    const p = await signedIn(browser, buyer.email, { pages });
     await postCartForm(p, { intent: "add", listingId: sell.id, "size.S": 1 });
     await postCartForm(p, { intent: "add", listingId: swap.id, "size.S": 1 });
     expect(await cartError(p)).toBe(CART_MESSAGES.typeLocked("buy", "swap"));
@@ -193,7 +182,7 @@ describe("the locks and Start Over", () => {
     const a = await createListing(dbh.db, { variationId: v1, providerId: s1.id, sizes: { S: 2 }, listingType: "swap" });
     const otherProvider = await createListing(dbh.db, { variationId: v1, providerId: s2.id, sizes: { S: 2 }, listingType: "swap" });
     const otherBrand = await createListing(dbh.db, { variationId: v2, providerId: s1.id, sizes: { S: 2 }, listingType: "swap" });
-    const p = await signedIn(me.email);
+    const p = await signedIn(browser, me.email, { pages });
     await postCartForm(p, { intent: "add", listingId: a.id, "size.S": 1 });
     await postCartForm(p, { intent: "add", listingId: otherBrand.id, "size.S": 1 });
     expect(await cartError(p)).toBe(CART_MESSAGES.swapBrandLocked);
@@ -225,7 +214,7 @@ describe("checkout", () => {
     const s2 = (await retailer()).r;
     const a = await createListing(dbh.db, { variationId: v1, providerId: s1.id, sizes: { S: 5, M: 5 } });
     const b = await createListing(dbh.db, { variationId: v2, providerId: s2.id, sizes: { M: 3 } });
-    const p = await signedIn(buyer.email);
+    const p = await signedIn(browser, buyer.email, { pages });
     await postCartForm(p, { intent: "add", listingId: a.id, "size.S": 2, "size.M": 1 });
     await postCartForm(p, { intent: "add", listingId: b.id, "size.M": 3 });
     await p.getByTestId("cart-proceed").click();
@@ -275,7 +264,7 @@ describe("checkout", () => {
     const req = await createRequest(dbh.db, { variationId: v1, requestorId: requestor.id, sizes: { S: 2, M: 2 } });
 
     const noPayout = await retailer({ payout: false });
-    const p = await signedIn(noPayout.email);
+    const p = await signedIn(browser, noPayout.email, { pages });
     await postCartForm(p, { intent: "add", requestId: req.id, "size.S": 40 }); // relaxed above the requested count
     expect(await p.getByTestId("cart-proceed").textContent()).toBe("Proceed with sell");
     await p.goto(url("/checkout"));
@@ -285,7 +274,7 @@ describe("checkout", () => {
     expect(await prompt.getByRole("link", { name: "Setup My Payouts" }).getAttribute("href")).toBe("/getpaid");
 
     const seller = await retailer();
-    const q = await signedIn(seller.email);
+    const q = await signedIn(browser, seller.email, { pages });
     await postCartForm(q, { intent: "add", requestId: req.id, "size.S": 2 });
     await q.goto(url("/checkout"));
     await q.locator("#sell-reason").selectOption("overstock");

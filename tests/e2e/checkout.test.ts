@@ -27,13 +27,12 @@ import {
   postCartForm,
   providerKeys,
   retailerWithLogin,
-  signedInPage,
   temporal,
   until,
   waitForOrderState,
   waitForReadModel,
 } from "./buy-helpers";
-import { closePage, launchBrowser, url } from "./harness";
+import { closePage, launchBrowser, signedIn, url } from "./harness";
 import { htmlDecode, HttpClient } from "./http";
 
 let browser: Browser;
@@ -63,7 +62,6 @@ async function fillCard(p: Page, number: string): Promise<void> {
   await p.locator('input[name="card_cvc"]').fill("123");
 }
 afterAll(async () => {
-  await browser?.close();
   await dbh?.close();
   await closeTemporal();
 });
@@ -75,7 +73,7 @@ describe("buy checkout", () => {
     const s2 = (await retailerWithLogin(dbh, [brand])).r;
     const l1 = await createListing(dbh.db, { variationId: v1, providerId: s1.id, sizes: { S: 2, M: 1 } });
     const l2 = await createListing(dbh.db, { variationId: v2, providerId: s2.id, sizes: { L: 3 } });
-    const p = await signedInPage(browser, buyer.email, pages);
+    const p = await signedIn(browser, buyer.email, { pages });
     await postCartForm(p, { intent: "add", listingId: l1.id, "size.S": 2, "size.M": 1, returnTo: "/cart" });
     await postCartForm(p, { intent: "add", listingId: l2.id, "size.L": 1, returnTo: "/cart" });
     await acceptBuyTerms(p);
@@ -138,7 +136,7 @@ describe("buy checkout", () => {
     const buyer = await retailerWithLogin(dbh, [brand]);
     const seller = (await retailerWithLogin(dbh, [brand])).r;
     const l = await createListing(dbh.db, { variationId: v1, providerId: seller.id, sizes: { S: 3 } });
-    const p = await signedInPage(browser, buyer.email, pages);
+    const p = await signedIn(browser, buyer.email, { pages });
     await postCartForm(p, { intent: "add", listingId: l.id, "size.S": 1, returnTo: "/cart" });
     await acceptBuyTerms(p);
     const [id] = await continueToPayment(p);
@@ -152,7 +150,7 @@ describe("buy checkout", () => {
     expect(declined.actions.map((a) => a.code)).toContain(ACTION.CARD_DECLINED);
 
     // The order is an order now (Pending Orders, 24 h to check out): adding the listing again says so.
-    const other = await signedInPage(browser, buyer.email, pages);
+    const other = await signedIn(browser, buyer.email, { pages });
     await postCartForm(other, { intent: "add", listingId: l.id, "size.S": 1, returnTo: "/cart" });
     await other.goto(url("/checkout"), { waitUntil: "networkidle" });
     await other.locator("#checkout-terms-box").check();
@@ -173,7 +171,7 @@ describe("buy checkout", () => {
     const buyer = await retailerWithLogin(dbh, [brand]);
     const seller = (await retailerWithLogin(dbh, [brand])).r;
     const l = await createListing(dbh.db, { variationId: v1, providerId: seller.id, sizes: { S: 3 } });
-    const p = await signedInPage(browser, buyer.email, pages);
+    const p = await signedIn(browser, buyer.email, { pages });
     await postCartForm(p, { intent: "add", listingId: l.id, "size.S": 1, returnTo: "/cart" });
     await acceptBuyTerms(p);
     const [id] = await continueToPayment(p);
@@ -205,7 +203,7 @@ describe("buy checkout", () => {
     await expect(c.workflow.getHandle(buyWorkflowId(id)).describe()).rejects.toThrow();
 
     const stranger = await retailerWithLogin(dbh, [brand]);
-    const s = await signedInPage(browser, stranger.email, pages);
+    const s = await signedIn(browser, stranger.email, { pages });
     const res = await s.goto(url(`/checkout/pay?order=${id}`));
     expect(res?.status()).toBe(404);
     const bad = await s.goto(url(`/checkout/pay?order=abc`));
@@ -224,7 +222,7 @@ describe("paying with the card on file", () => {
     const buyer = await retailerWithLogin(dbh, [brand]);
     const seller = (await retailerWithLogin(dbh, [brand])).r;
     const l = await createListing(dbh.db, { variationId: v2, providerId: seller.id, sizes: { S: 1 } });
-    const p = await signedInPage(browser, buyer.email, pages);
+    const p = await signedIn(browser, buyer.email, { pages });
     await p.goto(url("/settings/card"), { waitUntil: "networkidle" });
     await p.locator("#card_number").fill("5555 5555 5555 4444");
     await p.locator("#card_expiry").fill("12/34");
@@ -250,7 +248,7 @@ describe("selling to a request", () => {
     const requestor = await retailerWithLogin(dbh, [brand]);
     const seller = await retailerWithLogin(dbh, [brand]);
     const req = await createRequest(dbh.db, { variationId: v2, requestorId: requestor.r.id, sizes: { M: 2 } });
-    const s = await signedInPage(browser, seller.email, pages);
+    const s = await signedIn(browser, seller.email, { pages });
     await postCartForm(s, { intent: "add", requestId: req.id, "size.M": 2, returnTo: "/cart" });
     await s.goto(url("/checkout"), { waitUntil: "networkidle" });
     await s.locator("#sell-reason").selectOption({ index: 1 });
@@ -273,7 +271,7 @@ describe("selling to a request", () => {
     expect(cart.items).toEqual([]);
 
     // The requestor pays from the pay page (Pending Orders links to it): capture and pickup booking.
-    const r = await signedInPage(browser, requestor.email, pages);
+    const r = await signedIn(browser, requestor.email, { pages });
     await r.goto(url(`/checkout/pay?order=${order.id}`));
     expect(await r.content()).not.toContain(seller.r.storeName);
     await payWithTestCard(r, "4242424242424242");

@@ -17,7 +17,7 @@ import { PERMISSION_NAMES } from "../../domain/staff-users";
 import { createStaffUser, DEFAULT_TEST_PASSWORD } from "../factories";
 import { createDashboardFixture } from "../db/dashboard-fixtures";
 import { parseCsv } from "./csv-parse";
-import { closePage, launchBrowser, newPage, signIn } from "./harness";
+import { closePage, launchBrowser, newPage, signIn, signInAs } from "./harness";
 import { freshEmail, HttpClient } from "./http";
 
 let browser: Browser;
@@ -36,7 +36,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closePage(page);
-  await browser?.close();
   await handle?.close();
 });
 
@@ -58,7 +57,7 @@ async function figures(p: Page = page): Promise<Record<string, string>> {
 
 describe("surplus dashboard", () => {
   it("a retailer sees its surplus on its home: listed by age, sold and swapped, money against fees", async () => {
-    await signIn(page, emails.retailer, DEFAULT_TEST_PASSWORD);
+    await signInAs(page, emails.retailer);
     await page.goto(new URL("/", page.url()).toString());
     await expect(page.getByRole("heading", { name: "Surplus dashboard" }).count()).resolves.toBe(1);
     expect(await figures()).toEqual({
@@ -107,7 +106,7 @@ describe("surplus dashboard", () => {
   it("staff see a brand's dashboard and the whole marketplace's beside the metrics report", async () => {
     const staffPage = await newPage(browser);
     try {
-      await signIn(staffPage, emails.staff, DEFAULT_TEST_PASSWORD);
+      await signInAs(staffPage, emails.staff);
       await staffPage.goto(new URL("/admin", staffPage.url()).toString());
       await staffPage.getByRole("link", { name: "Surplus dashboard (per brand, marketplace)" }).click();
       await staffPage.waitForURL(/\/admin\/reports\/dashboard$/);
@@ -142,7 +141,7 @@ describe("surplus dashboard", () => {
     expected[weekOf(fx.matchedAt.search)].counts = [1, 0, 1, 0];
     const staffPage = await newPage(browser);
     try {
-      await signIn(staffPage, emails.staff, DEFAULT_TEST_PASSWORD);
+      await signInAs(staffPage, emails.staff);
       await staffPage.goto(new URL(`/admin/reports/dashboard?brand=${fx.brand.id}`, staffPage.url()).toString());
       await staffPage.getByRole("heading", { name: "Matches made per week" }).waitFor();
       expect(await rows("dash-matches-table", staffPage)).toEqual([

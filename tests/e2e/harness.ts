@@ -2,22 +2,30 @@
  * Browser-test harness: Debian's Chromium driven by playwright-core, against the app that
  * `npm test` (scripts/test.mjs) builds and starts on E2E_BASE_URL (http://localhost:3100) with a
  * seeded database (DATABASE_URL = marketplace_e2e) and a Temporal dev server + worker behind it.
+ * It owns what every browser test needs: the browser (one per Vitest process, shared by its files), the
+ * database handle, sign-in, and the pages a test opened (closed, and screenshotted on failure, by
+ * tests/e2e/setup.ts after each file).
  *
- *   import { launchBrowser, newPage, signIn, readOutbox, baseUrl } from "./harness";
+ *   import { launchBrowser, newPage, signedIn, readOutbox, baseUrl } from "./harness";
  *   let browser: Browser;
  *   beforeAll(async () => { browser = await launchBrowser(); });
- *   afterAll(async () => { await browser?.close(); });
- *   test("...", async () => { const page = await newPage(browser); await signIn(page, email, pw); ... });
+ *   test("...", async () => { const page = await signedIn(browser, email); ... });
+ *
+ * `signedIn` opens a page already signed in (a session row, as the sign-in form writes it); `signIn` fills
+ * the sign-in form itself, for the tests of signing in.
  *
  * When a test fails, every page opened with newPage() and still open gets a full-page screenshot in
  * test-results/e2e/<file>--<test>-<n>.png (so close pages in afterAll/afterEach, not inside the test).
  */
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, afterEach } from "vitest";
+import type { TestContext } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { listOutbox, type OutboxRow } from "../../db/queries/outbox";
+import { findUserByEmail, touchLastLogin } from "../../db/queries/users";
+import { sessions } from "../../db/schema";
 import { HEADLESS_SHELL_PATHS } from "../../scripts/lib/tools.mjs";
 
 export const baseUrl: string = (process.env.E2E_BASE_URL ?? "http://localhost:3100").replace(/\/$/, "");
@@ -30,7 +38,21 @@ export function url(p: string): string {
   return new URL(p, baseUrl + "/").toString();
 }
 
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The browser of this Vitest process: started by the first file that asks, shared by the files after it (each
+ * page in a context of its own, so no cookie is shared). Starting Chromium costs about a CPU-second; a file
+ * never closes it, tests/e2e/setup.ts closes the file's contexts instead.
+ */
 export async function launchBrowser(): Promise<Browser> {
+  const current = shared && (await shared.catch(() => undefined));
+  if (current?.isConnected()) return current;
+  shared = startChromium();
+  return shared;
+}
+
+function startChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
     headless: true,
@@ -113,6 +135,43 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await Promise.all([page.waitForURL((u) => !u.pathname.startsWith("/signin"), { timeout: 30_000 }), submit.click()]);
 }
 
+/**
+ * A new page signed in as the user with `email`, as if through the sign-in form: a session row (what the form's
+ * action writes through Lucia: a random id, 30 days) and its cookie in the page's context, the last sign-in
+ * noted; then the page opens `at` (by default where the form lands: /admin for staff, / for a retailer). The
+ * form itself is tested where signing in is the subject (accounts, bad-input, security-review).
+ */
+export async function signedIn(browser: Browser, email: string, opts: { at?: string | null; pages?: Page[] } = {}): Promise<Page> {
+  const page = await newPage(browser);
+  opts.pages?.push(page);
+  await signInAs(page, email, opts);
+  return page;
+}
+
+/** Signs an open page's context in as the user with `email` (see signedIn) and opens `at`, unless null. */
+export async function signInAs(page: Page, email: string, opts: { at?: string | null } = {}): Promise<void> {
+  const { id, isStaff } = await sessionFor(email);
+  await page.context().addCookies([{ name: SESSION_COOKIE, value: id, url: baseUrl, httpOnly: true, sameSite: "Lax" }]);
+  const at = opts.at === undefined ? (isStaff ? "/admin" : "/") : opts.at;
+  if (at !== null) await page.goto(url(at));
+}
+
+/** The sign-in cookie's name (app/utils/session.server.ts). */
+export const SESSION_COOKIE = "wx_session";
+const SESSION_DAYS = 30;
+
+/** A new session of the user with `email` (who must exist and not be deactivated); its id is the cookie's value. */
+export async function sessionFor(email: string): Promise<{ id: string; isStaff: boolean }> {
+  const db = database().db;
+  const user = await findUserByEmail(db, email);
+  if (!user) throw new Error(`no user ${email} to sign in`);
+  if (user.deactivatedAt) throw new Error(`${email} is deactivated: the sign-in form would refuse it`);
+  const id = randomBytes(20).toString("hex");
+  await db.insert(sessions).values({ id, userId: user.id, expiresAt: new Date(Date.now() + SESSION_DAYS * 86_400_000) });
+  await touchLastLogin(db, user.id);
+  return { id, isStaff: user.isStaff };
+}
+
 /** Signs out by posting the sign-out form if there is one on the page, else visiting /signout. */
 export async function signOut(page: Page): Promise<void> {
   const form = page.locator('form[action="/signout"] button, form[action="/signout"] input[type="submit"]').first();
@@ -172,13 +231,20 @@ export function uniqueEmail(prefix = "e2e"): string {
   return `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.test`;
 }
 
-afterAll(async () => {
+/**
+ * After each file (tests/e2e/setup.ts): its pages and contexts closed, the database handle closed. The browser
+ * stays for the next file.
+ */
+export async function closeFileResources(): Promise<void> {
+  openPages.clear();
+  const b = shared && (await shared.catch(() => undefined));
+  for (const context of b?.contexts() ?? []) await context.close().catch(() => {});
   await db?.close();
   db = undefined;
-});
+}
 
-// Screenshot every still-open page when a test fails.
-afterEach(async (ctx) => {
+/** After a failed test (tests/e2e/setup.ts): a full-page screenshot of every page still open. */
+export async function screenshotOpenPages(ctx: TestContext): Promise<void> {
   if (ctx.task.result?.state !== "fail" || openPages.size === 0) return;
   fs.mkdirSync(resultsDir, { recursive: true });
   const file = path.basename(ctx.task.file?.name ?? "test").replace(/\.test\.ts$/, "");
@@ -190,4 +256,4 @@ afterEach(async (ctx) => {
     await page.screenshot({ path: out, fullPage: true, timeout: 5_000 }).catch(() => {});
     console.log(`screenshot: ${out} (${page.url()})`);
   }
-});
+}

@@ -23,7 +23,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
   await handle?.close();
 });
 

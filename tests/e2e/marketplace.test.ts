@@ -23,7 +23,7 @@ import {
   SIZE_RUNS,
   uniqueToken,
 } from "../factories";
-import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+import { closePage, launchBrowser, newPage, signIn, signInAs, uniqueEmail, url } from "./harness";
 import { HttpClient } from "./http";
 
 let browser: Browser;
@@ -122,12 +122,11 @@ beforeAll(async () => {
   };
   browser = await launchBrowser();
   page = await newPage(browser);
-  await signIn(page, buyerEmail, DEFAULT_TEST_PASSWORD);
+  await signInAs(page, buyerEmail);
 }, 120_000);
 
 afterAll(async () => {
   if (page) await closePage(page);
-  await browser?.close();
   await handle?.close();
 });
 
@@ -397,7 +396,7 @@ describe("anonymity and authorization", () => {
   it("staff browsing as admin see every brand and the store names", async () => {
     const staff = await newPage(browser);
     try {
-      await signIn(staff, staffEmail, DEFAULT_TEST_PASSWORD);
+      await signInAs(staff, staffEmail);
       await staff.goto(url(`/buy/?brand=${ids.brandB}`));
       await expect(staff.locator(".market-card small").first().textContent()).resolves.toBe(`Listed by ${seller.storeName}`);
       await staff.goto(url(`/sell/?brand=${ids.brandA}`));

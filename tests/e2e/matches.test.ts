@@ -25,10 +25,9 @@ import {
   createProduct,
   createRequest,
   createRetailer,
-  DEFAULT_TEST_PASSWORD,
   uniqueToken,
 } from "../factories";
-import { baseUrl, closePage, launchBrowser, newPage, readOutbox, signIn, uniqueEmail, url } from "./harness";
+import { baseUrl, closePage, launchBrowser, newPage, readOutbox, signInAs, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
 let handle: DbHandle;
@@ -65,14 +64,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const p of pages) await closePage(p);
-  await browser?.close();
   await handle?.close();
 });
 
 async function page(email: string): Promise<Page> {
   const p = await newPage(browser);
   pages.push(p);
-  await signIn(p, email, DEFAULT_TEST_PASSWORD);
+  await signInAs(p, email);
   return p;
 }
 

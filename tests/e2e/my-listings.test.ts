@@ -30,13 +30,12 @@ import {
   createProduct,
   createRequest,
   createRetailer,
-  DEFAULT_TEST_PASSWORD,
   SIZE_RUNS,
   uniqueToken,
   type CreatedProduct,
   type ListingRow,
 } from "../factories";
-import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+import { closePage, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
 let page: Page;
@@ -98,12 +97,11 @@ beforeAll(async () => {
   await createListing(db(), { variationId: prodA.variations[0].id, providerId: other, sizes: { S: 9 } });
   browser = await launchBrowser();
   page = await newPage(browser);
-  await signIn(page, email, DEFAULT_TEST_PASSWORD);
+  await signInAs(page, email);
 });
 
 afterAll(async () => {
   if (page) await closePage(page);
-  await browser?.close();
   await handle?.close();
 });
 
@@ -213,7 +211,7 @@ describe("My Listings and My Requests", () => {
     // A session of its own, so the shared page keeps its notice.
     const p = await newPage(browser);
     try {
-      await signIn(p, email, DEFAULT_TEST_PASSWORD);
+      await signInAs(p, email);
       await p.goto(url("/active/listings"));
       const notice = p.getByTestId("my-payout-notice");
       expect(await notice.textContent()).toContain("Action Required!");

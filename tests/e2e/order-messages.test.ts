@@ -24,8 +24,7 @@ import {
   uniqueToken,
 } from "../factories";
 import { createOrderAt, createRmaOf } from "../factories/orders";
-import { signedInPage } from "./buy-helpers";
-import { closePage, hydrated, launchBrowser, uniqueEmail, url } from "./harness";
+import { closePage, hydrated, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 import { HttpClient } from "./http";
 
 let handle: DbHandle;
@@ -63,13 +62,12 @@ beforeAll(async () => {
   });
   order = { id: created.order.id, externalId: created.order.externalId };
   browser = await launchBrowser();
-  seller = await signedInPage(browser, SELLER.email, pages);
-  buyer = await signedInPage(browser, BUYER.email, pages);
+  seller = await signedIn(browser, SELLER.email, { pages });
+  buyer = await signedIn(browser, BUYER.email, { pages });
 }, 120_000);
 
 afterAll(async () => {
   for (const p of pages) await closePage(p);
-  await browser?.close();
   await handle?.close();
 });
 
@@ -198,7 +196,7 @@ describe("messages on a purchase", () => {
   });
 
   it("staff open the conversation from the order card and post, marked as staff; both retailers see the mark and the bell", async () => {
-    staff = await signedInPage(browser, staffEmail, pages);
+    staff = await signedIn(browser, staffEmail, { pages });
     await staff.goto(url(`/admin/active-transactions/all?order=${order.id}`));
     await Promise.all([
       staff.waitForURL((u) => u.pathname === `/messages/buy/${order.id}`),

@@ -28,7 +28,6 @@ import {
   createRequest,
   createRetailer,
   createStaffUser,
-  DEFAULT_TEST_PASSWORD,
   SIZE_RUNS,
   uniqueToken,
 } from "../factories";
@@ -37,7 +36,7 @@ import { pdfText } from "../setup/pdf-text";
 import { WIZARD_MESSAGES } from "../../domain/listing-forms";
 import { TINY_PNG } from "./form-fixtures";
 import { rmaContactStep, startBuyOrder } from "./buy-helpers";
-import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+import { closePage, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
 
 let handle: DbHandle;
 let browser: Browser;
@@ -141,16 +140,15 @@ beforeAll(async () => {
 
   browser = await launchBrowser();
   seller = await newPage(browser);
-  await signIn(seller, sellerEmail, DEFAULT_TEST_PASSWORD);
+  await signInAs(seller, sellerEmail);
   buyer = await newPage(browser);
-  await signIn(buyer, buyerEmail, DEFAULT_TEST_PASSWORD);
+  await signInAs(buyer, buyerEmail);
   staff = await newPage(browser);
-  await signIn(staff, staffEmail, DEFAULT_TEST_PASSWORD);
+  await signInAs(staff, staffEmail);
 });
 
 afterAll(async () => {
   for (const p of [seller, buyer, staff]) if (p) await closePage(p);
-  await browser?.close();
   for (const id of [orderId, ...started]) {
     try {
       await client?.workflow.getHandle(buyWorkflowId(id)).terminate("test done");
@@ -291,9 +289,9 @@ describe("the seller's other answers", () => {
       await waitForState(id, "provider_approve_sale");
     }
     s2Page = await newPage(browser);
-    await signIn(s2Page, s2Email, DEFAULT_TEST_PASSWORD);
+    await signInAs(s2Page, s2Email);
     b2Page = await newPage(browser);
-    await signIn(b2Page, b2Email, DEFAULT_TEST_PASSWORD);
+    await signInAs(b2Page, b2Email);
   });
 
   afterAll(async () => {
@@ -571,7 +569,7 @@ describe("an order made for a request", () => {
     await createRetailer(db(), { user: { email: outsiderEmail } });
     const outsider = await newPage(browser);
     try {
-      await signIn(outsider, outsiderEmail, DEFAULT_TEST_PASSWORD);
+      await signInAs(outsider, outsiderEmail);
       expect((await outsider.request.get(url(`/create-rma/${orderId}`))).status()).toBe(404);
       const posted = await outsider.request.post(url(`/create-rma/${orderId}`), {
         form: { step: "confirm" },

@@ -32,7 +32,7 @@ import {
   uniqueToken,
 } from "../factories";
 import { addOrderAction, addPayment, addRating, createOrderAt, type CreatedOrder } from "../factories/orders";
-import { baseUrl, closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+import { baseUrl, closePage, launchBrowser, newPage, signIn, signInAs, uniqueEmail, url } from "./harness";
 import { HttpClient } from "./http";
 
 let handle: DbHandle;
@@ -115,15 +115,14 @@ beforeAll(async () => {
     .where(eq(orders.id, o.route.order.id));
   browser = await launchBrowser();
   sellerPage = await newPage(browser);
-  await signIn(sellerPage, sellerEmail, DEFAULT_TEST_PASSWORD);
+  await signInAs(sellerPage, sellerEmail);
   buyerPage = await newPage(browser);
-  await signIn(buyerPage, buyerEmail, DEFAULT_TEST_PASSWORD);
+  await signInAs(buyerPage, buyerEmail);
 });
 
 afterAll(async () => {
   if (sellerPage) await closePage(sellerPage);
   if (buyerPage) await closePage(buyerPage);
-  await browser?.close();
   await handle?.close();
   rmSync(pdfDir, { recursive: true, force: true });
 });
@@ -172,7 +171,7 @@ describe("alerts", () => {
 
   it("says the empty states verbatim, with the links only in the pending view", async () => {
     const p = await newPage(browser);
-    await signIn(p, outsiderEmail, DEFAULT_TEST_PASSWORD);
+    await signInAs(p, outsiderEmail);
     await p.goto(url("/alerts?tab=swaps"));
     await expect(p.getByTestId("alerts-empty").textContent()).resolves.toContain(alertsEmptyText("pending", "swaps"));
     expect(await p.getByTestId("empty-link").getAttribute("href")).toBe("/swap");
@@ -352,7 +351,7 @@ describe("detail", () => {
     const context = await browser.newContext({ baseURL: baseUrl, javaScriptEnabled: false });
     try {
       const p = await context.newPage();
-      await signIn(p, buyerEmail, DEFAULT_TEST_PASSWORD);
+      await signInAs(p, buyerEmail);
       await p.goto(url(`/rate/${o.delivered.order.id}`));
       expect(await p.getByTestId("rating-modal").count()).toBe(0);
       await p.getByTestId("open-rating").click();
@@ -379,7 +378,7 @@ const RMA_CLOSED = RMA_WIZARD_MESSAGES.closed;
 describe("staff", () => {
   it("filters transactions and opens the admin order card with names, updates, Shipping tools and Payments with the ledger", async () => {
     const p = await newPage(browser);
-    await signIn(p, staffEmail, DEFAULT_TEST_PASSWORD);
+    await signInAs(p, staffEmail);
     // The hub's "Orders and RMAs" is a link to the transactions screen.
     await p.goto(url("/admin"));
     await Promise.all([p.waitForURL(/\/admin\/active-transactions$/), p.getByRole("link", { name: "Orders and RMAs" }).click()]);
@@ -480,7 +479,7 @@ describe("bad input and other retailers' orders (HTTP)", () => {
 describe("alert counters", () => {
   it("refresh by themselves (every 15 s)", async () => {
     const p = await newPage(browser);
-    await signIn(p, buyerEmail, DEFAULT_TEST_PASSWORD);
+    await signInAs(p, buyerEmail);
     await p.goto(url("/alerts?tab=purchases"));
     const before = Number((await p.getByTestId("bell-purchases").textContent())!.replace(/\D/g, ""));
     await createOrderAt(db(), "receiver_approve_modified_purchase", {

@@ -16,16 +16,8 @@ import { createDb, type DbHandle } from "../../db/client";
 import { listings, payoutSetups, retailers } from "../../db/schema";
 import { PAYOUT_MESSAGES as M } from "../../domain/payout";
 import { PAYOUT_SETUP_WORKFLOW_TYPE } from "../../workflows/payout/contract";
-import {
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRetailer,
-  DEFAULT_TEST_PASSWORD,
-  SIZE_RUNS,
-} from "../factories";
-import { baseUrl, closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+import { createBrand, createCollection, createListing, createProduct, createRetailer, SIZE_RUNS } from "../factories";
+import { baseUrl, closePage, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
 
 const BANNER = "Your listings will not be shown to other retailers until you give us your bank details for payouts.";
 
@@ -91,7 +83,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (page) await closePage(page);
-  await browser?.close();
   await temporal?.connection.close();
   await handle?.close();
 });
@@ -100,7 +91,7 @@ describe("payout setup", () => {
   it("a retailer without payout sees the banner and its listings wait for payout", async () => {
     const rows = await handle.db.select().from(listings).where(eq(listings.providerId, retailerId));
     expect(rows.map((r) => r.status)).toEqual(["payoutneeded", "payoutneeded"]);
-    await signIn(page, email, DEFAULT_TEST_PASSWORD);
+    await signInAs(page, email);
     await page.goto(url("/"));
     await expect(page.getByTestId("banner-payout").textContent()).resolves.toContain(BANNER);
   });

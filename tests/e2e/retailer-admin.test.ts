@@ -25,7 +25,7 @@ import {
   SIZE_RUNS,
   uniqueToken,
 } from "../factories";
-import { closePage, firstLink, hydrated, launchBrowser, newPage, signIn, url, waitForEmail } from "./harness";
+import { closePage, firstLink, hydrated, launchBrowser, newPage, signIn, signInAs, url, waitForEmail } from "./harness";
 import { HttpClient } from "./http";
 import { csvRecords } from "./csv-parse";
 import { goodRow, renamedExe, uploadWorkbook, zipBomb } from "./xlsx-fixtures";
@@ -75,12 +75,11 @@ beforeAll(async () => {
   await createListing(db(), { variationId: p.variations[0].id, providerId: target.id, sizes: { S: 2 } });
   await createRequest(db(), { variationId: p.variations[1].id, requestorId: target.id, sizes: { M: 1 } });
   staffPage = await newPage(browser);
-  await signIn(staffPage, staffEmail, DEFAULT_TEST_PASSWORD);
+  await signInAs(staffPage, staffEmail);
 }, 120_000);
 
 afterAll(async () => {
   await closePage(staffPage);
-  await browser?.close();
   // The many retailers this file made would slow other files' retailer lists.
   if (createdRetailerIds.length) {
     for (let i = 0; i < createdRetailerIds.length; i += 1000)
@@ -638,7 +637,7 @@ describe("reports, sales reps, map and hub", () => {
     const made = await db().insert(retailers).values(rows).returning({ id: retailers.id });
     createdRetailerIds.push(...made.map((r) => r.id));
     const page = await newPage(browser, { viewport: { width: 1280, height: 1000 } });
-    await signIn(page, staffEmail, DEFAULT_TEST_PASSWORD);
+    await signInAs(page, staffEmail);
     await page.goto(url("/admin/retailer-map?pages=20")); // warm: the state outlines are read once per process
     const res = await page.goto(url("/admin/retailer-map?lat=40&lon=-74&zoom=7&pages=20"));
     // Its speed (Server-Timing "map", goal < 300 ms) is measured by scripts/bench-reports.mjs, not here.

@@ -14,20 +14,11 @@ import { createDb, type DbHandle } from "../../db/client";
 import { retailerNoticeAddress } from "../../db/queries/order-steps";
 import { orders } from "../../db/schema";
 import { formatCents } from "../../domain/money";
-import {
-  createBrand,
-  createCollection,
-  createProduct,
-  createRetailer,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { createBrand, createCollection, createProduct, createRetailer, createStaffUser, SIZE_RUNS, uniqueToken } from "../factories";
 import { createOrderAt } from "../factories/orders";
 import { createSwapRmaSides, type SwapRmaSides } from "../factories/rma-sides";
-import { fileOneUnitRma, signedInPage } from "./buy-helpers";
-import { closePage, launchBrowser, uniqueEmail, url, waitForEmail } from "./harness";
+import { fileOneUnitRma } from "./buy-helpers";
+import { closePage, launchBrowser, signedIn, uniqueEmail, url, waitForEmail } from "./harness";
 
 let handle: DbHandle;
 let browser: Browser;
@@ -68,7 +59,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const p of pages) await closePage(p);
-  await browser?.close();
   await handle?.close();
 });
 
@@ -88,13 +78,13 @@ async function alertUntil(p: Page, externalId: string, status: string, timeoutMs
 
 describe("the perpetrator's bell", () => {
   it("an RMA filed against the seller shows in its alerts with the RMA link, and is e-mailed; opening it clears it", async () => {
-    buyer = await signedInPage(browser, BUYER.email, pages);
+    buyer = await signedIn(browser, BUYER.email, { pages });
     // A reason that ships the unit back: staff's approval books the return and the charge waits for its delivery.
     await fileOneUnitRma(buyer, orderId, { otherText: "Wrong colour, will ship it back" });
     await buyer.waitForURL((u) => u.pathname === "/" && u.searchParams.get("rma") === "complete");
     const [rma] = await db().select().from(orders).where(eq(orders.rmaForId, orderId));
 
-    seller = await signedInPage(browser, SELLER.email, pages);
+    seller = await signedIn(browser, SELLER.email, { pages });
     const alert = await alertUntil(seller, rma.externalId, "RMA Requested");
     await expect(seller.getByTestId("bell-returns").textContent()).resolves.toBe("🔔 1");
     await expect(alert.getByTestId("rma-alert-other").textContent()).resolves.toBe(`retailer-00${buyerId}`);
@@ -122,7 +112,7 @@ describe("the perpetrator's bell", () => {
 
   it("staff's decision brings the alert back with the decision and what the seller will be charged; the e-mail says it too", async () => {
     const [rma] = await db().select().from(orders).where(eq(orders.rmaForId, orderId));
-    const staff = await signedInPage(browser, staffEmail, pages);
+    const staff = await signedIn(browser, staffEmail, { pages });
     await staff.goto(url(`/admin/active-rmas/pending?rma=${rma.id}`));
     await staff.getByTestId("admin-rma-card").waitFor();
     await staff.getByTestId("rma-decide-line").locator('input[value="approve"]').check();
@@ -162,7 +152,7 @@ describe("a swap whose two sides each filed an RMA", () => {
       [SWAP_A, own, other, swap.receiverId, SWAP_B.storeName],
       [SWAP_B, other, own, swap.providerId, SWAP_A.storeName],
     ] as const) {
-      const p = await signedInPage(browser, who.email, pages);
+      const p = await signedIn(browser, who.email, { pages });
       await p.goto(url("/rma"));
       await p.getByTestId("rma-list").waitFor();
       expect(await p.getByTestId("rma-row").count()).toBe(2);

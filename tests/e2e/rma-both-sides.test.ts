@@ -10,9 +10,9 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { formatCents } from "../../domain/money";
-import { DEFAULT_TEST_PASSWORD, uniqueToken } from "../factories";
+import { uniqueToken } from "../factories";
 import { createRmaSides, DECIDED_LEDGER, type RmaSides } from "../factories/rma-sides";
-import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+import { closePage, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
 
 let handle: DbHandle;
 let browser: Browser;
@@ -31,14 +31,13 @@ beforeAll(async () => {
   f = await createRmaSides(handle.db, tok, { seller: SELLER, buyer: BUYER, outsider: OUTSIDER });
   browser = await launchBrowser();
   [seller, buyer, outsider] = [await newPage(browser), await newPage(browser), await newPage(browser)];
-  await signIn(seller, SELLER.email, DEFAULT_TEST_PASSWORD);
-  await signIn(buyer, BUYER.email, DEFAULT_TEST_PASSWORD);
-  await signIn(outsider, OUTSIDER.email, DEFAULT_TEST_PASSWORD);
+  await signInAs(seller, SELLER.email);
+  await signInAs(buyer, BUYER.email);
+  await signInAs(outsider, OUTSIDER.email);
 });
 
 afterAll(async () => {
   for (const p of [seller, buyer, outsider]) if (p) await closePage(p);
-  await browser?.close();
   await handle?.close();
 });
 

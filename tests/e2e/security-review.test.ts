@@ -521,9 +521,7 @@ describe("headers", () => {
     beforeAll(async () => {
       browser = await launchBrowser();
     });
-    afterAll(async () => {
-      await browser?.close();
-    });
+    afterAll(async () => {});
 
     test("pages hydrate and navigate with no CSP violation", async () => {
       const { user } = await createRetailer(dbh.db, { payout: true, user: { email: freshEmail("rev-csp") } });

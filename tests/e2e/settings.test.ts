@@ -12,8 +12,8 @@ import { createDb, type DbHandle } from "../../db/client";
 import { brandRequests, paymentMethods, retailerContacts, retailers } from "../../db/schema";
 import { MSG } from "../../domain/accounts";
 import { CARD_MESSAGES } from "../../domain/cards";
-import { authorizeBrand, createBrand, createRetailer, DEFAULT_TEST_PASSWORD } from "../factories";
-import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+import { authorizeBrand, createBrand, createRetailer } from "../factories";
+import { closePage, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
 let dbh: DbHandle;
@@ -28,7 +28,6 @@ afterEach(async () => {
   while (pages.length) await closePage(pages.pop()!);
 });
 afterAll(async () => {
-  await browser?.close();
   await dbh?.close();
 });
 
@@ -40,7 +39,7 @@ async function signedIn(opts: { celphone?: string } = {}) {
   });
   const p = await newPage(browser);
   pages.push(p);
-  await signIn(p, email, DEFAULT_TEST_PASSWORD);
+  await signInAs(p, email);
   await p.waitForLoadState("networkidle");
   return { p, retailer };
 }

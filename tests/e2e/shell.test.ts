@@ -54,7 +54,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const p of pages) await closePage(p);
-  await browser?.close();
 });
 
 describe("information pages (public)", () => {

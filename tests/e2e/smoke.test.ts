@@ -6,9 +6,6 @@ let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
 });
-afterAll(async () => {
-  await browser?.close();
-});
 
 test("the sign-in page renders", async () => {
   const page = await newPage(browser);

@@ -15,7 +15,7 @@ import { staffUserChanges, users } from "../../db/schema";
 import { RESOURCE_NAMES } from "../../domain/resources";
 import { STAFF_MSG, STAFF_USERS_PERMISSION } from "../../domain/staff-users";
 import { createStaffUser, DEFAULT_TEST_PASSWORD, uniqueToken } from "../factories";
-import { closePage, firstLink, hydrated, launchBrowser, newPage, signIn, url, waitForEmail } from "./harness";
+import { closePage, firstLink, hydrated, launchBrowser, newPage, signIn, signInAs, url, waitForEmail } from "./harness";
 import { HttpClient } from "./http";
 
 let browser: Browser;
@@ -37,14 +37,13 @@ beforeAll(async () => {
   const admin = await createStaffUser(db(), { email: adminEmail, permissions: [...RESOURCE_NAMES, STAFF_USERS_PERMISSION] });
   adminId = admin.id;
   page = await newPage(browser);
-  await signIn(page, adminEmail, DEFAULT_TEST_PASSWORD);
+  await signInAs(page, adminEmail);
   staff = new HttpClient();
   await staff.signIn(adminEmail, DEFAULT_TEST_PASSWORD);
 }, 120_000);
 
 afterAll(async () => {
   for (const p of [page, ...pages]) await closePage(p);
-  await browser?.close();
   await handle?.close();
 });
 
@@ -195,7 +194,7 @@ describe("staff accounts", () => {
   it("a staff user with no grants sees a page that says so and whom to ask", async () => {
     const bare = await createStaffUser(db(), { email: `sa-bare-${tok}@example.test`, permissions: [] });
     const p = await otherPage();
-    await signIn(p, bare.email, DEFAULT_TEST_PASSWORD);
+    await signInAs(p, bare.email);
     await p.goto(url("/admin"));
     const box = p.getByTestId("no-grants");
     await box.getByRole("heading", { name: "No permissions yet" }).waitFor();

@@ -10,19 +10,10 @@ import { eq } from "drizzle-orm";
 import { createDb, type DbHandle } from "../../db/client";
 import { orders, shipmentEvents, shipments } from "../../db/schema";
 import { RMA_SENT } from "../../domain/messages";
-import {
-  createBrand,
-  createCollection,
-  createProduct,
-  createRetailer,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { createBrand, createCollection, createProduct, createRetailer, createStaffUser, SIZE_RUNS, uniqueToken } from "../factories";
 import { addPayment, createOrderAt, type CreatedOrder } from "../factories/orders";
 import { fileOneUnitRma } from "./buy-helpers";
-import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+import { closePage, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 
 let handle: DbHandle;
 let browser: Browser;
@@ -57,20 +48,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const p of pages) await closePage(p);
-  await browser?.close();
   await handle?.close();
 });
 
-async function signedIn(email: string): Promise<Page> {
-  const p = await newPage(browser);
-  pages.push(p);
-  await signIn(p, email, DEFAULT_TEST_PASSWORD);
-  return p;
-}
-
 describe("the RMA landing", () => {
   it("a retailer lands on home with one notice", async () => {
-    const p = await signedIn(buyerEmail);
+    const p = await signedIn(browser, buyerEmail, { pages });
     await fileOneUnitRma(p, o.byBuyer.order.id);
     await p.waitForURL((u) => u.pathname === "/" && u.searchParams.get("rma") === "complete");
     await p.getByRole("status").filter({ hasText: RMA_SENT }).waitFor();
@@ -79,7 +62,7 @@ describe("the RMA landing", () => {
   });
 
   it("staff acting as the retailer land on /admin with one notice; staff's list names the original order", async () => {
-    const s = await signedIn(staffEmail);
+    const s = await signedIn(browser, staffEmail, { pages });
     await s.goto(url(`/act-as?q=${encodeURIComponent(BUYER_NAME)}`));
     await s.locator('select[name="retailerId"]').selectOption(String(buyerId));
     await Promise.all([s.waitForURL(/chosen=1/), s.getByRole("button", { name: "Act as this retailer" }).click()]);
@@ -101,7 +84,7 @@ describe("the RMA landing", () => {
     const [rma] = await db().select().from(orders).where(eq(orders.rmaForId, o.byBuyer.order.id));
     await addPayment(db(), rma, { retailerId: buyerId, name: "RMA refund", txtype: "refund", amountCents: 2200 });
     await addPayment(db(), rma, { retailerId: sellerId, name: "RMA charge", txtype: "charge", amountCents: 2200 });
-    const s = await signedIn(staffEmail);
+    const s = await signedIn(browser, staffEmail, { pages });
     await s.goto(url(`/admin/active-rmas?rma=${rma.id}&tab=payments`));
     await s.getByTestId("admin-rma-card").waitFor();
     const victim = s.getByTestId("rma-payments-victim");
@@ -132,7 +115,7 @@ describe("the RMA landing", () => {
         { shipmentId: parcel.id, status: "picked_up", description: `Picked up ${tok}`, eventTimestamp: new Date(Date.now() - 7_200_000) },
         { shipmentId: parcel.id, status: "in_transit", description: `In transit ${tok}`, eventTimestamp: new Date(Date.now() - 3_600_000) },
       ]);
-    const s = await signedIn(staffEmail);
+    const s = await signedIn(browser, staffEmail, { pages });
     await s.goto(url(`/admin/active-rmas?rma=${rma.id}&tab=shipping`));
     await s.getByTestId("admin-rma-card").waitFor();
     expect(await s.getByTestId("tracking-link").filter({ hasText: sandbox }).getAttribute("href")).toBe(`/tracking/${sandbox}`);
@@ -140,7 +123,7 @@ describe("the RMA landing", () => {
       `https://tools.usps.com/go/TrackConfirmAction?tLabels=${real}`,
     );
     // The parcel's sender (the buyer, returning the goods) sees the same page as staff.
-    const buyer = await signedIn(buyerEmail);
+    const buyer = await signedIn(browser, buyerEmail, { pages });
     for (const p of [s, buyer]) {
       await p.goto(url(`/tracking/${sandbox}`));
       await p.getByTestId("parcel-tracking").waitFor();
@@ -158,7 +141,7 @@ describe("the RMA landing", () => {
 
 describe("the rating page", () => {
   it("the 'Rate this Transaction' dialog leaves 'I received the package' reachable", async () => {
-    const p = await signedIn(buyerEmail);
+    const p = await signedIn(browser, buyerEmail, { pages });
     await p.goto(url(`/rate/${o.toRate.order.id}`));
     await p.getByTestId("confirm-received").waitFor();
     await p.getByTestId("open-rating").click();

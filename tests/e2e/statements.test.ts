@@ -13,20 +13,11 @@ import { anonymousRetailerLabel } from "../../domain/anonymity";
 import { formatMonth } from "../../domain/date-format";
 import { centsToDecimalString, formatCents } from "../../domain/money";
 import { STATEMENT_MONTH_MESSAGES } from "../../domain/statements";
-import {
-  createBrand,
-  createCollection,
-  createProduct,
-  createRetailer,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { createBrand, createCollection, createProduct, createRetailer, createStaffUser, SIZE_RUNS, uniqueToken } from "../factories";
 import { addPayment, createOrderAt, createRmaOf } from "../factories/orders";
 import { pdfText } from "../setup/pdf-text";
 import { csvRecords } from "./csv-parse";
-import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+import { closePage, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
 
 let handle: DbHandle;
 let browser: Browser;
@@ -78,15 +69,14 @@ beforeAll(async () => {
   await createStaffUser(db(), { email: staffEmail });
   browser = await launchBrowser();
   me = await newPage(browser);
-  await signIn(me, myEmail, DEFAULT_TEST_PASSWORD);
+  await signInAs(me, myEmail);
   staff = await newPage(browser);
-  await signIn(staff, staffEmail, DEFAULT_TEST_PASSWORD);
+  await signInAs(staff, staffEmail);
 });
 
 afterAll(async () => {
   await closePage(me);
   await closePage(staff);
-  await browser?.close();
   await handle?.close();
 });
 

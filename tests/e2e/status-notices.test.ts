@@ -12,7 +12,7 @@ import { createDb, type DbHandle } from "../../db/client";
 import { listOutbox } from "../../db/queries/outbox";
 import { retailerBrands, retailers } from "../../db/schema";
 import { createBrand, createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD, uniqueToken } from "../factories";
-import { closePage, launchBrowser, newPage, signIn, url } from "./harness";
+import { closePage, launchBrowser, newPage, signIn, signInAs, url } from "./harness";
 import { HttpClient } from "./http";
 
 let browser: Browser;
@@ -28,14 +28,13 @@ beforeAll(async () => {
   browser = await launchBrowser();
   await createStaffUser(db(), { email: staffEmail });
   page = await newPage(browser);
-  await signIn(page, staffEmail, DEFAULT_TEST_PASSWORD);
+  await signInAs(page, staffEmail);
   staff = new HttpClient();
   await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
 }, 120_000);
 
 afterAll(async () => {
   await closePage(page);
-  await browser?.close();
   await handle?.close();
 });
 

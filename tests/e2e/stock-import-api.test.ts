@@ -18,17 +18,8 @@ import { createImport } from "../../db/queries/stock-import";
 import { listings, stockImports } from "../../db/schema";
 import { API_LIMITS, API_MSG } from "../../domain/api-tokens";
 import { STOCK_MSG } from "../../domain/stock-import";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createProduct,
-  createRetailer,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-  uniqueToken,
-} from "../factories";
-import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+import { authorizeBrand, createBrand, createCollection, createProduct, createRetailer, createStaffUser, uniqueToken } from "../factories";
+import { closePage, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
 import { renamedExe, zipBomb } from "./xlsx-fixtures";
 
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -68,14 +59,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const p of pages) await closePage(p);
-  await browser?.close();
   await handle?.close();
 });
 
 async function page(): Promise<Page> {
   const p = await newPage(browser);
   pages.push(p);
-  await signIn(p, email, DEFAULT_TEST_PASSWORD);
+  await signInAs(p, email);
   return p;
 }
 
@@ -330,7 +320,7 @@ describe("stock import API", () => {
   it("staff see the retailer's imports under its admin: who, when, lines, refused rows", async () => {
     const p = await newPage(browser);
     pages.push(p);
-    await signIn(p, staffEmail, DEFAULT_TEST_PASSWORD);
+    await signInAs(p, staffEmail);
     await p.goto(url(`/manage-retailer/info?id=${retailerId}`));
     await p.getByRole("navigation", { name: "Retailer admin" }).getByRole("link", { name: "Stock imports" }).click();
     await p.waitForURL((u) => u.pathname === "/manage-retailer/imports");

@@ -28,7 +28,7 @@ import {
   uniqueToken,
 } from "../factories";
 import { closeTemporal, retailerWithLogin, startBuyOrder, temporal, waitForReadModel } from "./buy-helpers";
-import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+import { closePage, launchBrowser, newPage, signIn, signInAs, uniqueEmail, url } from "./harness";
 import { htmlDecode, HttpClient } from "./http";
 import { renamedExe, zipBomb } from "./xlsx-fixtures";
 
@@ -83,14 +83,13 @@ afterAll(async () => {
       .catch(() => {});
   await closeTemporal();
   for (const p of pages) await closePage(p);
-  await browser?.close();
   await handle?.close();
 });
 
 async function page(): Promise<Page> {
   const p = await newPage(browser);
   pages.push(p);
-  await signIn(p, email, DEFAULT_TEST_PASSWORD);
+  await signInAs(p, email);
   return p;
 }
 
@@ -223,7 +222,7 @@ describe("stock file import", () => {
     // Still listed while the order waits: the buyer sees it on the marketplace.
     const b = await newPage(browser);
     pages.push(b);
-    await signIn(b, buyer.email, DEFAULT_TEST_PASSWORD);
+    await signInAs(b, buyer.email);
     const onMarket = async () => {
       await b.goto(url(`/buy/${brandId}`));
       return b.locator(`li.market-card[data-id="${busy.id}"]`).count();

@@ -50,7 +50,7 @@ import { createSwapOrder } from "../factories/orders";
 import { payWithTestCard, postCartForm, rmaContactStep } from "./buy-helpers";
 import { pdfText } from "../setup/pdf-text";
 import { SWAP_CARD_AWAITING_PAYMENT, SWAP_CARD_PAYMENT_DUE } from "../../domain/swap-texts";
-import { closePage, hydrated, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+import { closePage, hydrated, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
 let dbh: DbHandle;
@@ -72,7 +72,6 @@ afterEach(async () => {
   while (pages.length) await closePage(pages.pop()!);
 });
 afterAll(async () => {
-  await browser?.close();
   await dbh?.close();
 });
 
@@ -81,14 +80,6 @@ async function retailer(): Promise<{ r: RetailerRow; email: string }> {
   const { retailer: r } = await createRetailer(dbh.db, { payout: true, user: { email } });
   await authorizeBrand(dbh.db, r.id, brand);
   return { r, email };
-}
-
-async function signedIn(email: string): Promise<Page> {
-  const p = await newPage(browser);
-  pages.push(p);
-  await signIn(p, email, DEFAULT_TEST_PASSWORD);
-  await p.waitForLoadState("networkidle");
-  return p;
 }
 
 /** Swap cart -> /checkout -> the swap terms accepted -> Continue. */
@@ -112,7 +103,7 @@ describe("swap checkout", () => {
     });
     const mine = await createListing(dbh.db, { variationId: variation, providerId: receiver.r.id, sizes: { L: 2 }, listingType: "swap" });
 
-    const p = await signedIn(receiver.email);
+    const p = await signedIn(browser, receiver.email, { pages });
     await proceedWithSwap(p, theirs.id, { S: 2 });
     await p.waitForURL((u) => u.pathname === "/checkout/swap");
     const review = p.getByTestId("swap-review");
@@ -166,7 +157,7 @@ describe("swap checkout", () => {
     expect(await p.getByTestId("cart-line").count()).toBe(0);
 
     // The provider sees the swap waiting for its selection, the receiver anonymous.
-    const q = await signedIn(provider.email);
+    const q = await signedIn(browser, provider.email, { pages });
     await q.goto(url(`/transaction/swap/${orderId}`));
     await expect.poll(() => q.getByTestId("swap-status").textContent()).toBe(SWAP_AWAITING_YOUR_SELECTION);
     expect(await q.locator("main").textContent()).not.toContain(receiver.r.storeName);
@@ -208,14 +199,14 @@ async function swapRequested() {
   const receiver = await retailer();
   const theirs = await createListing(dbh.db, { variationId: variation, providerId: provider.r.id, sizes: { S: 3 }, listingType: "swap" });
   const mine = await createListing(dbh.db, { variationId: variation, providerId: receiver.r.id, sizes: { L: 2 }, listingType: "swap" });
-  const p = await signedIn(receiver.email);
+  const p = await signedIn(browser, receiver.email, { pages });
   const orderId = await requestSwap(p, theirs.id, { S: 2 });
   return { provider, receiver, theirs, mine, p, orderId, page: `/transaction/swap/${orderId}` };
 }
 
 /** The provider on the swap's page, with the choice form shown. */
 async function providerChoosing(email: string, page: string): Promise<Page> {
-  const q = await signedIn(email);
+  const q = await signedIn(browser, email, { pages });
   await q.goto(url(page));
   await q.getByTestId("swap-choose-form").waitFor();
   return q;
@@ -238,7 +229,7 @@ describe("a swap whose workflow does not answer", () => {
       receiverId: receiver.r.id,
       lines: [{ listingId: listing.id, variationId: variation, sizes: { M: 1 }, unitPriceCents: PRICE }],
     });
-    const p = await signedIn(provider.email);
+    const p = await signedIn(browser, provider.email, { pages });
     await p.goto(url(`/transaction/swap/${swap.order.id}`));
     expect(await p.getByTestId("swap-unavailable").textContent()).toBe(ORDER_UNAVAILABLE_MESSAGE);
     expect(await p.locator('[data-testid="swap-panel"] form').count()).toBe(0);
@@ -377,7 +368,7 @@ describe("swap negotiation and payment", () => {
     });
     const staffEmail = uniqueEmail("swapamounts");
     await createStaffUser(dbh.db, { email: staffEmail, password: DEFAULT_TEST_PASSWORD });
-    const staff = await signedIn(staffEmail);
+    const staff = await signedIn(browser, staffEmail, { pages });
     await staff.goto(url(page));
     const cells = (side: string) => staff.getByTestId(`amounts-${side}`).locator("td").allTextContents();
     expect(await cells("provider")).toEqual([
@@ -542,7 +533,7 @@ describe("swap shipping and rating", () => {
     // The carrier scans the provider's parcel first: the swap stays in shipping until both are scanned.
     const staffEmail = uniqueEmail("swapstaff");
     await createStaffUser(dbh.db, { email: staffEmail, password: DEFAULT_TEST_PASSWORD });
-    const staff = await signedIn(staffEmail);
+    const staff = await signedIn(browser, staffEmail, { pages });
     await carrierEvent(staff, orderId, "provider", "picked_up");
     // The scan's answer can come before its parcel row is read back: reload until the card shows it.
     await expect

@@ -16,18 +16,9 @@ import { SWAP_AWAITING_RETAILER, SWAP_REQUEST_DECLINED, TRANSACTION_LABELS } fro
 import { reasonLabel } from "../../domain/reasons";
 import { formatCents } from "../../domain/money";
 import { SWAP_ERRORS, SWAP_SOLD_OUT_MESSAGE } from "../../workflows/swap/contract";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRetailer,
-  DEFAULT_TEST_PASSWORD,
-  SIZE_RUNS,
-} from "../factories";
+import { authorizeBrand, createBrand, createCollection, createListing, createProduct, createRetailer, SIZE_RUNS } from "../factories";
 import { payWithTestCard, postCartForm } from "./buy-helpers";
-import { closePage, hydrated, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+import { closePage, hydrated, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
 let dbh: DbHandle;
@@ -52,7 +43,6 @@ afterEach(async () => {
   while (pages.length) await closePage(pages.pop()!);
 });
 afterAll(async () => {
-  await browser?.close();
   await dbh?.close();
 });
 
@@ -61,14 +51,6 @@ async function retailer(): Promise<{ id: number; email: string }> {
   const { retailer: r } = await createRetailer(dbh.db, { payout: true, user: { email } });
   await authorizeBrand(dbh.db, r.id, brand);
   return { id: r.id, email };
-}
-
-async function signedIn(email: string): Promise<Page> {
-  const p = await newPage(browser);
-  pages.push(p);
-  await signIn(p, email, DEFAULT_TEST_PASSWORD);
-  await p.waitForLoadState("networkidle");
-  return p;
 }
 
 const swapListing = (providerId: number, style: 0 | 1, sizes: Record<string, number>) =>
@@ -103,7 +85,7 @@ async function onMove(p: Page, page: string): Promise<void> {
 
 /** The receiver's swap cart of one listing, its terms accepted and checked out with a good card. */
 async function requestSwap(email: string, listingId: number, sizes: Record<string, number>) {
-  const p = await signedIn(email);
+  const p = await signedIn(browser, email, { pages });
   await postCartForm(p, { intent: "add", listingId, ...sizes });
   await p.goto(url("/checkout"));
   expect(await p.getByTestId("checkout-terms").textContent()).toContain(CHECKOUT_TERMS.swap.title);
@@ -139,7 +121,7 @@ describe("swap modified both ways", () => {
     const { p, orderId, page } = await requestSwap(receiver.email, a.id, { "size.S": 2 });
 
     // The provider chooses 1 L; the swap waits on its approval, and it may choose again: 2 L instead.
-    const q = await signedIn(provider.email);
+    const q = await signedIn(browser, provider.email, { pages });
     await q.goto(url(page));
     await q.getByTestId("swap-choose-form").waitFor();
     await q.locator(`input[name="units.${c.id}.L"]`).fill("1");
@@ -239,7 +221,7 @@ describe("swap modified both ways", () => {
     const a = await swapListing(provider.id, 0, { S: 3 });
     const c = await swapListing(receiver.id, 0, { L: 2 });
     const { p, orderId, page } = await requestSwap(receiver.email, a.id, { "size.S": 2 });
-    const q = await signedIn(provider.email);
+    const q = await signedIn(browser, provider.email, { pages });
     await q.goto(url(page));
     await q.getByTestId("swap-choose-form").waitFor();
     await q.locator(`input[name="units.${c.id}.L"]`).fill("1");

@@ -20,15 +20,14 @@ import {
   createProduct,
   createRetailer,
   createStaffUser,
-  DEFAULT_TEST_PASSWORD,
   SIZE_RUNS,
   uniqueToken,
 } from "../factories";
 import { createOrderAt } from "../factories/orders";
 import { pdfText } from "../setup/pdf-text";
-import { signedInPage, startBuyOrder } from "./buy-helpers";
+import { startBuyOrder } from "./buy-helpers";
 import { csvRecords } from "./csv-parse";
-import { closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+import { closePage, launchBrowser, newPage, signedIn, signInAs, uniqueEmail, url } from "./harness";
 
 const LA = "America/Los_Angeles";
 const NY = "America/New_York";
@@ -75,12 +74,11 @@ beforeAll(async () => {
   await createStaffUser(db(), { email: staffEmail });
   browser = await launchBrowser();
   seller = await newPage(browser);
-  await signIn(seller, sellerEmail, DEFAULT_TEST_PASSWORD);
+  await signInAs(seller, sellerEmail);
 });
 
 afterAll(async () => {
   if (seller) await closePage(seller);
-  await browser?.close();
   if (workflowOrderId !== null) {
     try {
       await client?.workflow.getHandle(buyWorkflowId(workflowOrderId)).terminate("test done");
@@ -115,7 +113,7 @@ describe("dates in the marketplace time zone (MARKETPLACE_TZ=America/Los_Angeles
   });
 
   it("staff's CSV report and a staff resource form's date input read in Los Angeles time", async () => {
-    const staff = await signedInPage(browser, staffEmail);
+    const staff = await signedIn(browser, staffEmail);
     try {
       const csv = await staff.request.get(url("/admin/reports/shipment-insurance.csv?from=2026-03-01&to=2026-03-04"));
       expect(csv.status()).toBe(200);

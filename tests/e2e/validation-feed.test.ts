@@ -25,7 +25,7 @@ import {
   DEFAULT_TEST_PASSWORD,
   uniqueToken,
 } from "../factories";
-import { closePage, launchBrowser, newPage, signIn, url } from "./harness";
+import { closePage, launchBrowser, newPage, signIn, signInAs, url } from "./harness";
 import { HttpClient } from "./http";
 
 let browser: Browser;
@@ -47,9 +47,9 @@ beforeAll(async () => {
   await createStaffUser(db(), { email: staffEmail });
   retailerId = (await createRetailer(db(), { status: "active", storeName, user: { email: retailerEmail } })).retailer.id;
   page = await newPage(browser);
-  await signIn(page, staffEmail, DEFAULT_TEST_PASSWORD);
+  await signInAs(page, staffEmail);
   retailerPage = await newPage(browser);
-  await signIn(retailerPage, retailerEmail, DEFAULT_TEST_PASSWORD);
+  await signInAs(retailerPage, retailerEmail);
   staff = new HttpClient();
   await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
 }, 120_000);
@@ -57,7 +57,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await closePage(page);
   await closePage(retailerPage);
-  await browser?.close();
   await handle?.close();
 });
 

@@ -42,6 +42,7 @@ afterAll(async () => {
   await closeTemporal();
   // simulateCarrierEvent used the app's db singleton in this process.
   await globalThis.__dbHandle?.close();
+  globalThis.__dbHandle = undefined;
 });
 
 /** A paid order waiting for pickup (ship_order), made through the pages: an offer to a request, checked out. */

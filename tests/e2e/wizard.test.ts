@@ -30,10 +30,9 @@ import {
   createProduct,
   createRetailer,
   createStaffUser,
-  DEFAULT_TEST_PASSWORD,
   uniqueToken,
 } from "../factories";
-import { baseUrl, closePage, launchBrowser, newPage, signIn, uniqueEmail, url } from "./harness";
+import { baseUrl, closePage, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
 import { TINY_PNG } from "./form-fixtures";
 
 // A real 1x1 PNG, and a text file that only pretends to be one.
@@ -99,7 +98,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const p of pages) await closePage(p);
-  await browser?.close();
   await handle?.close();
 });
 
@@ -135,7 +133,7 @@ async function post(p: Page, path: string, form: Record<string, string>) {
 describe("List a style", () => {
   it("goes through every stage with each validation message, Modify keeping the data, and saves", async () => {
     const p = await page();
-    await signIn(p, sellerEmail, DEFAULT_TEST_PASSWORD);
+    await signInAs(p, sellerEmail);
     await chooseProduct(p, "/addlisting/", sku);
     // The search shows name, code, colour and price; the product-not-found help names support.
     const row = await text(p, '[data-testid="variation-hit"]');
@@ -265,7 +263,7 @@ describe("List a style", () => {
 
   it("refuses to list an already listed item, linking to the existing listing", async () => {
     const p = await page();
-    await signIn(p, sellerEmail, DEFAULT_TEST_PASSWORD);
+    await signInAs(p, sellerEmail);
     await chooseProduct(p, "/addlisting/", sku);
     await p.locator(`input[name="variation"][value="${parka.black}"]`).check();
     await p.locator('input[name="listingType"][value="swap"]').check();
@@ -284,7 +282,7 @@ describe("List a style", () => {
 
   it("answers tampered URLs with 4xx, never another brand's data", async () => {
     const p = await page();
-    await signIn(p, otherEmail, DEFAULT_TEST_PASSWORD);
+    await signInAs(p, otherEmail);
     const unauthorizedBrand = await createBrand(handle.db);
     expect((await p.request.get(url(`/addlisting/?stage=0&brand=${unauthorizedBrand.id}`))).status()).toBe(404);
     expect((await p.request.get(url("/addlisting/?stage=7"))).status()).toBe(400);
@@ -318,7 +316,7 @@ describe("Without JavaScript", () => {
     context.setDefaultTimeout(15_000);
     const p = await context.newPage();
     pages.push(p);
-    await signIn(p, email, DEFAULT_TEST_PASSWORD);
+    await signInAs(p, email);
     await p.goto(url("/addlisting/"));
     await p.selectOption("#wizard-brand", String(brandId));
     await Promise.all([
@@ -364,7 +362,7 @@ describe("Without JavaScript", () => {
 describe("Request a style", () => {
   it("requests a style another retailer lists (listing-exists notice), then refuses the duplicate", async () => {
     const p = await page();
-    await signIn(p, sellerEmail, DEFAULT_TEST_PASSWORD);
+    await signInAs(p, sellerEmail);
     await chooseProduct(p, "/requestlisting/", sku);
     expect(await p.locator('input[name="listingType"]').count()).toBe(0);
     await p.getByRole("button", { name: "Continue" }).click();
@@ -410,7 +408,7 @@ describe("Request a style", () => {
 
   it("refuses a request for a style the retailer lists itself", async () => {
     const p = await page();
-    await signIn(p, sellerEmail, DEFAULT_TEST_PASSWORD);
+    await signInAs(p, sellerEmail);
     await chooseProduct(p, "/requestlisting/", sku);
     await p.locator(`input[name="variation"][value="${parka.black}"]`).check();
     await p.selectOption("#wizard-reason", "sold_out");
@@ -424,7 +422,7 @@ describe("Request a style", () => {
 
   it("a request nobody lists lands on My Requests with the notice", async () => {
     const p = await page();
-    await signIn(p, otherEmail, DEFAULT_TEST_PASSWORD);
+    await signInAs(p, otherEmail);
     await chooseProduct(p, "/requestlisting/", reqSku);
     await p.locator(`input[name="variation"][value="${reqVariation}"]`).check();
     await p.selectOption("#wizard-reason", "customer_special_order");
@@ -443,7 +441,7 @@ describe("Request a style", () => {
 describe("Staff browsing as admin", () => {
   it("choose any brand and must choose the provider; the listing waits for that provider's payout", async () => {
     const p = await page();
-    await signIn(p, staffEmail, DEFAULT_TEST_PASSWORD);
+    await signInAs(p, staffEmail);
     await chooseProduct(p, "/addlisting/", reqSku);
     await p.locator(`input[name="variation"][value="${reqVariation}"]`).check();
     await p.locator('input[name="listingType"][value="swap"]').check();
