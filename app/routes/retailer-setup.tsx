@@ -17,7 +17,7 @@ import { ErrorList, Field } from "~/components/forms";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { ContactInfoFields, StoreInfoFields } from "./__accounts-ui";
-import { setupAction, setupPageData } from "./__retailer-setup.server";
+import { setupAction, setupPageData } from "./retailer-setup.server";
 
 /** No slide-out menu or navbar on the setup wizard (docs/product/screens.md); the shell's root reads this. */
 export const handle = { hideChrome: true };

@@ -46,9 +46,9 @@ export function longFunctions(fileName: string, text: string, max: number): stri
   return found;
 }
 
-/** A route module is a file of app/routes that Remix serves (remix.config.js ignores `__*` and dot files). */
+/** A route module is a file of app/routes that Remix serves (remix.config.js ignores `.server` siblings, `__*` and dot files). */
 const isRouteModule = (name: string) =>
-  !name.startsWith("__") && !name.startsWith(".") && /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name);
+  !name.startsWith("__") && !name.startsWith(".") && /\.tsx?$/.test(name) && !/\.(test|server)\.tsx?$/.test(name);
 const ROUTES = readdirSync(path.join(ROOT, "app/routes")).filter(isRouteModule);
 
 describe("code shape", () => {
@@ -64,7 +64,7 @@ describe("code shape", () => {
     expect(long).toEqual([]);
   });
 
-  it("no route module imports another route module (shared code lives in a __*.server sibling, a component or a util)", () => {
+  it("no route module imports another route module (its server half is its own .server sibling; shared code lives in a component or a util)", () => {
     const routeFiles = new Set(ROUTES.map((r) => r.replace(/\.tsx?$/, "")));
     const offenders = ROUTES.flatMap((r) =>
       [...read(`app/routes/${r}`).matchAll(/(?:from|import)\s*\(?\s*["'](\.\/|~\/routes\/)([^"']+)["']/g)]

@@ -1,7 +1,7 @@
 /**
  * The RMA wizard's four steps (docs/product/screens.md, "RMA wizard"), each a form that posts the whole draft
  * so far (hidden fields, app/components/rma/draft.ts) with its own answers: Select Unit(s), Pictures, Contact
- * Info, Confirm. Errors come from the action's reply (app/routes/__create-rma.server.ts) by field name.
+ * Info, Confirm. Errors come from the action's reply (app/routes/create-rma.($id).server.ts) by field name.
  */
 import { Form, useNavigation } from "@remix-run/react";
 import type { OrderLineView } from "../../../db/queries/order-views/order-detail";
