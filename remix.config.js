@@ -9,7 +9,7 @@ export default {
     : {}),
   // Classic Remix compiler (design card): routes in app/routes, flat-routes convention of Remix v2.
   // A route's server half is its `.server` sibling (orders.$id.tsx + orders.$id.server.ts), never a route itself.
-  ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}", "**/*.server.{ts,tsx}", "**/__*.*"],
+  ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}", "**/*.server.{ts,tsx}"],
   serverModuleFormat: "esm",
   serverPlatform: "node",
   // Workflow and worker code never enters the web bundle; these stay external on the server.

@@ -54,7 +54,7 @@ import {
   respond,
   swapIntent,
 } from "./transaction.$ttype.$id.server";
-import { conversationFor } from "./__messages.server";
+import { conversationFor } from "~/utils/messages.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: pageTitle(d ? `Order ${d.order.externalId}` : "Order") }];
