@@ -13,7 +13,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunctio
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorList } from "~/components/forms";
 import ordersCss from "~/components/orders/orders.css";
-import { RMA_STEP_LABELS, RMA_STEPS, type RmaStepData } from "~/components/rma/draft";
+import { RMA_STEP_LABELS, RMA_STEPS, type RmaStepData } from "~/utils/rma-draft";
 import { RmaStep } from "~/components/rma/RmaSteps";
 import { pageTitle } from "~/components/title";
 import { createRmaAction, createRmaLoader } from "./create-rma.($id).server";

@@ -18,7 +18,7 @@ import { getEnv } from "./env.server";
 import { readFormData } from "./form.server";
 import { swapRmaOpen } from "./swap.server";
 import { getTemporalClient } from "./temporal.server";
-import type { RmaDraft, RmaErrors } from "~/components/rma/draft";
+import type { RmaDraft, RmaErrors } from "~/utils/rma-draft";
 import { cappedPhotoUploadHandler, photosUsable, storePhoto } from "./uploads.server";
 
 export const RMA_WIZARD_MESSAGES = Object.freeze({
