@@ -8,7 +8,8 @@ export default {
     ? { serverBuildPath: `${outDir}/index.js`, assetsBuildDirectory: `${outDir}/public/build`, cacheDirectory: `${outDir}/.cache` }
     : {}),
   // Classic Remix compiler (design card): routes in app/routes, flat-routes convention of Remix v2.
-  ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}", "**/__*.*"],
+  // A route's server half is its `.server` sibling (orders.$id.tsx + orders.$id.server.ts), never a route itself.
+  ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}", "**/*.server.{ts,tsx}"],
   serverModuleFormat: "esm",
   serverPlatform: "node",
   // Workflow and worker code never enters the web bundle; these stay external on the server.

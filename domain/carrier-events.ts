@@ -211,7 +211,7 @@ export interface CarrierLabelAddress {
 
 /**
  * What a shipping label prints, recorded by the carrier when the pickup is booked. The PDF is rendered from it
- * when someone opens the label (app/utils/label-pdf.server.tsx), never on the approval's path.
+ * when someone opens the label (app/routes/shipping-label.$tracking.server.tsx), never on the approval's path.
  */
 export interface CarrierLabelData {
   trackingNumber: string;

@@ -1,7 +1,7 @@
 /**
  * Collection uploads (docs/product/screens.md, "Staff: collection uploads"): the rows of a product spreadsheet,
  * checked. The product's "external folder service" is a port (CollectionSource, below); the adapter that runs here reads an uploaded
- * .zip holding one spreadsheet (.xlsx or .csv) and the pictures (app/utils/collection-source.server.ts).
+ * .zip holding one spreadsheet (.xlsx or .csv) and the pictures (app/routes/manage-brand.uploads.server.ts).
  *
  * Spreadsheet columns (header row, any case; extra columns ignored):
  *   sku*, display_name* (or name), description, color*, price* (dollars), sizes ("S|M|L" or "S, M, L"),

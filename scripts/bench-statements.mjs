@@ -11,7 +11,7 @@
 //  3. --n N (200) timed calls of each read, in this process, after 5 untimed ones: the retailer's dashboard as
 //     the home page's loader loads it (app/utils/dashboard.server.ts), a brand's and the marketplace's (the
 //     metrics report's), the statements list, and each of the last 12 months' statement page and CSV (the
-//     rows the routes build, app/routes/__statements.server.ts). No HTTP, no session: the reads themselves.
+//     rows the routes build, app/utils/statements.server.ts). No HTTP, no session: the reads themselves.
 //  4. Every SQL statement of every read is run again with auto_explain (ANALYZE, BUFFERS; 7 times each, so the
 //     generic plan a prepared statement switches to is seen too): prints any Seq Scan of orders or payments.
 //  5. Prints p50 / p95 / max per read and writes them into docs/performance.md (blocks "dashboard" and
@@ -283,7 +283,7 @@ async function reads(db, ids) {
   const S = await import("../domain/statements.ts");
   const { neutraliseCsvCell } = await import("../domain/resources/fields.ts");
   const { stringify } = await import("csv-stringify/sync");
-  const R = await import("../app/routes/__statements.server.ts");
+  const R = await import("../app/utils/statements.server.ts");
   const dashboard = async (scope) => {
     const now = Date.now();
     return buildDashboard(await dashboardRows(db, scope, now, new Date(windowStartMs(now, ZONE))), now, ZONE);

@@ -47,7 +47,7 @@ export const NOTICES: Record<string, string> = {
   checkoutComplete:
     "Thank you! Your order was sent to the seller. Your card is pre-authorised and will be charged only for what the seller approves.",
   requestCheckoutComplete: "Thank you! Your payment is complete and the seller's pickup is booked.",
-  // Swap checkout (app/utils/swap-checkout.server.ts): the user goes to /buy.
+  // Swap checkout (app/routes/checkout.swap.server.ts): the user goes to /buy.
   swapRequested:
     "Thank you! Your swap request was sent to the other retailer. Your card is pre-authorised for your fee and shipping; we will let you know when they choose what they would like from your swap listings.",
   offerSent: "Your offer was sent to the requesting retailer. We will let you know when they check out.",

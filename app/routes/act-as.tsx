@@ -9,7 +9,7 @@ import accountsCss from "~/styles/accounts.css";
 import { readFormData, requireStaff } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { formError } from "~/utils/form.server";
-import { actAs, clearActing } from "./__act-as.server";
+import { actAs, clearActing } from "./act-as.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Act as a retailer") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];

@@ -1,7 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import activeCss from "~/components/active/active.css";
 import { MyItemsPage } from "~/components/active/MyItemsPage";
-import { myItemsLoader } from "~/components/active/my-items.server";
+import { myItemsLoader } from "~/utils/my-items.server";
 import { pageTitle } from "~/components/title";
 
 /** My Listings (docs/product/screens.md, "My Listings and Requests"): the retailer's listings by authorized brand. */

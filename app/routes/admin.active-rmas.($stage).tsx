@@ -2,7 +2,7 @@
  * /admin/active-rmas/:stage? (docs/product/screens.md, "Staff: RMAs"): every RMA by tab (all, pending,
  * shipping, completed, declined), newest change first, with both parties' store names (staff see names).
  * ?rma=<id> opens an RMA's card (app/components/rma/AdminRmaCard.tsx), where staff decide a pending RMA.
- * The server half is __admin.active-rmas.server.ts.
+ * The server half is admin.active-rmas.($stage).server.ts.
  */
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
@@ -19,7 +19,7 @@ import { pageTitle } from "~/components/title";
 import { readFormData, requireStaff } from "~/utils/auth.server";
 import { formError } from "~/utils/form.server";
 import { carrierToolsAction } from "~/utils/carrier-tools.server";
-import { adminRmasPage, decide, reviewDecision } from "./__admin.active-rmas.server";
+import { adminRmasPage, decide, reviewDecision } from "./admin.active-rmas.($stage).server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction = () => [{ title: pageTitle("RMAs") }];

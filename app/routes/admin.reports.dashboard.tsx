@@ -2,14 +2,14 @@
  * Staff's surplus dashboard (docs/product/screens.md, "Surplus dashboard"; ADR 0028), beside the monthly metrics
  * report: the whole marketplace, or one brand with ?brand=<id>, and its matches made per week (ADR 0030). A brand
  * that is not a number or not a brand is answered with the page, its message and a 400 / 404. The same figures
- * of every brand download as CSVs (__staff-metrics.server.ts).
+ * of every brand download as CSVs (app/utils/staff-metrics.server.ts).
  */
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { dashboardBrands } from "../../db/queries/dashboard";
-import { loadMatchWeeks } from "./__staff-metrics.server";
+import { loadMatchWeeks } from "~/utils/staff-metrics.server";
 import { MatchesPerWeek } from "~/components/dashboard/MatchesPerWeek";
 import { SurplusDashboard } from "~/components/dashboard/SurplusDashboard";
 import dashboardCss from "~/components/dashboard/dashboard.css";

@@ -3,7 +3,7 @@
  * dashboard's figures of the whole marketplace and of every brand, one row per scope and month. Staff only.
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { staffMetricsCsv } from "./__staff-metrics.server";
+import { staffMetricsCsv } from "~/utils/staff-metrics.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return staffMetricsCsv(request, "surplus-dashboard");

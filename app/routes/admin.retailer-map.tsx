@@ -14,7 +14,7 @@ import { pageTitle } from "~/components/title";
 import adminCss from "~/styles/retailer-admin.css";
 import { db } from "~/utils/db.server";
 import { requireRetailerAdmin } from "~/utils/retailer-admin.server";
-import { renderRetailerMap } from "~/utils/retailer-map.server";
+import { renderRetailerMap } from "./admin.retailer-map.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Retailer map") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminCss }];

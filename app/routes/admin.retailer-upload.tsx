@@ -20,7 +20,7 @@ import adminCss from "~/styles/retailer-admin.css";
 import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { requireRetailerAdmin } from "~/utils/retailer-admin.server";
-import { retailerUploadAction } from "./__admin-retailer-upload.server";
+import { retailerUploadAction } from "./admin.retailer-upload.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Retailer upload") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminCss }];

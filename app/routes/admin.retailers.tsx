@@ -9,7 +9,7 @@ import adminCss from "~/styles/retailer-admin.css";
 import { readFormData } from "~/utils/auth.server";
 import { requireRetailerAdmin } from "~/utils/retailer-admin.server";
 import { db } from "~/utils/db.server";
-import { retailerAction, retailerCard } from "./__admin-retailers.server";
+import { retailerAction, retailerCard } from "./admin.retailers.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Retailers") }];
 export const links: LinksFunction = () => [

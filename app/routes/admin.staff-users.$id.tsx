@@ -14,7 +14,7 @@ import { formatDateTime, useMarketplaceZone } from "~/components/orders/format";
 import { DoneNotice, PermissionBoxes } from "~/components/staff-users";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
-import { staffUserAction, staffUserPage } from "./__admin.staff-users.server";
+import { staffUserAction, staffUserPage } from "~/utils/staff-users.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Staff user") }];
 

@@ -13,7 +13,7 @@ import { formatDateTime, useMarketplaceZone } from "~/components/orders/format";
 import { DoneNotice, PermissionBoxes } from "~/components/staff-users";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
-import { invite, staffUsersList } from "./__admin.staff-users.server";
+import { invite, staffUsersList } from "~/utils/staff-users.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Staff users") }];
 

@@ -12,7 +12,7 @@ import accountsCss from "~/styles/accounts.css";
 import { db } from "~/utils/db.server";
 import { readFormData } from "~/utils/form.server";
 import { forbidden, mayManage, notFound, requirePermission } from "~/utils/permissions.server";
-import { fixedIds, validationAction } from "./__admin-validate.server";
+import { fixedIds, validationAction } from "./admin.validate.($stage).server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Validation") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];

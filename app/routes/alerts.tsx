@@ -22,8 +22,8 @@ import { pageTitle } from "~/components/title";
 import { readFormData, requireRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { parseSubmission } from "~/utils/form.server";
-import { rmaAlerts } from "./__rma-list.server";
-import { messageAlerts } from "./__messages.server";
+import { rmaAlerts } from "~/utils/rma-list.server";
+import { messageAlerts } from "~/utils/messages.server";
 import { MessageAlerts } from "~/components/orders/MessageAlerts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];

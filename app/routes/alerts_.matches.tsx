@@ -15,7 +15,7 @@ import { ErrorList, InputField, SelectField } from "~/components/forms";
 import ordersCss from "~/components/orders/orders.css";
 import { useMarketplaceZone } from "~/components/orders/format";
 import { pageTitle } from "~/components/title";
-import { matchesAction, matchesLoader, MATCHES_PAGE_SIZE } from "./__alerts-matches.server";
+import { matchesAction, matchesLoader, MATCHES_PAGE_SIZE } from "./alerts_.matches.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction = () => [{ title: pageTitle("Matches") }];

@@ -4,7 +4,7 @@
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { API_MSG } from "../../domain/api-tokens";
-import { apiError, stockImportApi } from "./__api.stock-import.server";
+import { apiError, stockImportApi } from "./api.stock-import.server";
 
 export async function loader() {
   return apiError(405, API_MSG.postOnly, { Allow: "POST" });

@@ -1,6 +1,6 @@
 /**
  * /checkout/swap (?order=<id> after a declined card): the swap review and card step (docs/product/screens.md,
- * "Cart and checkout"). Server side: app/utils/swap-checkout.server.ts. The card step cannot be
+ * "Cart and checkout"). Server side: app/routes/checkout.swap.server.ts. The card step cannot be
  * dismissed: it is the page.
  */
 import { useForm } from "@conform-to/react";
@@ -11,7 +11,7 @@ import { CardStep } from "~/components/orders/PayCard";
 import { DraftLinesTable } from "~/components/orders/DraftLines";
 import { pageTitle } from "~/components/title";
 import type { PayActionData } from "~/utils/checkout.server";
-import { swapCheckoutAction, swapCheckoutLoader } from "~/utils/swap-checkout.server";
+import { swapCheckoutAction, swapCheckoutLoader } from "./checkout.swap.server";
 import { formatCents } from "../../domain/money";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Review your swap") }];

@@ -6,17 +6,17 @@
  * process button only once every step is complete). Then the RMA is written and its workflow started, and the
  * retailer lands on /?rma=complete. Only within 48 hours of the delivery of what it received, and only when
  * no RMA exists for the order; otherwise the page says why. Works without JavaScript: each step posts the
- * draft so far (the server half: __create-rma.server.ts; the steps: app/components/rma/RmaSteps.tsx).
+ * draft so far (the server half: create-rma.($id).server.ts; the steps: app/components/rma/RmaSteps.tsx).
  */
 import { useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorList } from "~/components/forms";
 import ordersCss from "~/components/orders/orders.css";
-import { RMA_STEP_LABELS, RMA_STEPS, type RmaStepData } from "~/components/rma/draft";
+import { RMA_STEP_LABELS, RMA_STEPS, type RmaStepData } from "~/utils/rma-draft";
 import { RmaStep } from "~/components/rma/RmaSteps";
 import { pageTitle } from "~/components/title";
-import { createRmaAction, createRmaLoader } from "./__create-rma.server";
+import { createRmaAction, createRmaLoader } from "./create-rma.($id).server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction = () => [{ title: pageTitle("Request a return (RMA)") }];

@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { ItemViewError, ItemViewPage } from "~/components/marketplace/ItemView";
-import { itemViewLoader } from "~/components/marketplace/marketplace.server";
+import { itemViewLoader } from "~/utils/marketplace.server";
 import marketCss from "~/components/marketplace/marketplace.css";
 import { pageTitle } from "~/components/title";
 

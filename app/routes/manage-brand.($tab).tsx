@@ -9,7 +9,7 @@ import { ResourceForm } from "~/components/admin/resources/ResourceForm";
 import { ROW_ACTION_DONE, ResourceTable } from "~/components/admin/resources/ResourceTable";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
-import { brandAdminAction, brandAdminData } from "./__manage-brand.server";
+import { brandAdminAction, brandAdminData } from "./manage-brand.($tab).server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Brand admin") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];

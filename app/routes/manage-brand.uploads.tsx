@@ -15,7 +15,7 @@ import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { db } from "~/utils/db.server";
 import { forbidden, mayManage, notFound, requirePermission } from "~/utils/permissions.server";
-import { collectionUploadAction } from "./__manage-brand-uploads.server";
+import { collectionUploadAction } from "./manage-brand.uploads.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Collection Uploads") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];

@@ -4,7 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { ChooseRetailer } from "~/components/manage-retailer/ChooseRetailer";
 import type { TabHandle } from "~/components/manage-retailer/parts";
 import { requireRetailerAdmin } from "~/utils/retailer-admin.server";
-import { retailerListPage } from "./__manage-retailer.server";
+import { retailerListPage } from "~/utils/manage-retailer.server";
 
 export const handle: TabHandle = { tab: "choose" };
 

@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { DataTable, type Column } from "~/components/manage-retailer/DataTable";
 import { TabNotices, type TabHandle } from "~/components/manage-retailer/parts";
-import { brandsTab, changeBrandLink, readTabAction, refuse, requireChosenRetailer } from "./__manage-retailer.server";
+import { brandsTab, changeBrandLink, readTabAction, refuse, requireChosenRetailer } from "~/utils/manage-retailer.server";
 
 export const handle: TabHandle = { tab: "brands" };
 

@@ -11,8 +11,8 @@ import { ContactEditSchema } from "../../domain/retailer-admin";
 import { ErrorList, Field } from "~/components/forms";
 import { DataTable, type Column } from "~/components/manage-retailer/DataTable";
 import { Modal, SaveCancel, TabNotices, type TabHandle } from "~/components/manage-retailer/parts";
-import { contactsTab, readTabAction, refuse, requireChosenRetailer, saveContact, sendReset } from "./__manage-retailer.server";
-import { ContactInfoFields } from "./__accounts-ui";
+import { contactsTab, readTabAction, refuse, requireChosenRetailer, saveContact, sendReset } from "~/utils/manage-retailer.server";
+import { ContactInfoFields } from "~/components/account-fields";
 
 export const handle: TabHandle = { tab: "contacts" };
 

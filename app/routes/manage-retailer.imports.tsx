@@ -6,7 +6,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { TabNotices, type TabHandle } from "~/components/manage-retailer/parts";
-import { importsTab, requireChosenRetailer } from "./__manage-retailer.server";
+import { importsTab, requireChosenRetailer } from "~/utils/manage-retailer.server";
 
 export const handle: TabHandle = { tab: "imports" };
 

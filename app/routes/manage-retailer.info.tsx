@@ -7,8 +7,8 @@ import type { z } from "zod";
 import { isActiveLabel, RetailerInfoSchema } from "../../domain/retailer-admin";
 import { ErrorList, Field } from "~/components/forms";
 import { TabNotices, type TabHandle } from "~/components/manage-retailer/parts";
-import { infoTab, readTabAction, refuse, requireChosenRetailer, saveInfo } from "./__manage-retailer.server";
-import { StoreInfoFields } from "./__accounts-ui";
+import { infoTab, readTabAction, refuse, requireChosenRetailer, saveInfo } from "~/utils/manage-retailer.server";
+import { StoreInfoFields } from "~/components/account-fields";
 
 export const handle: TabHandle = { tab: "info" };
 

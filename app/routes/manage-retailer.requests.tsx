@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ItemsTab } from "~/components/manage-retailer/ItemsTab";
 import { TabNotices, type TabHandle } from "~/components/manage-retailer/parts";
-import { itemsTab, requireChosenRetailer } from "./__manage-retailer.server";
+import { itemsTab, requireChosenRetailer } from "~/utils/manage-retailer.server";
 
 export const handle: TabHandle = { tab: "requests" };
 

@@ -3,8 +3,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { TabNotices, type TabHandle } from "~/components/manage-retailer/parts";
 import { MonthList } from "~/components/statements/StatementParts";
-import { requireChosenRetailer } from "./__manage-retailer.server";
-import { statementListData } from "./__statements.server";
+import { requireChosenRetailer } from "~/utils/manage-retailer.server";
+import { statementListData } from "~/utils/statements.server";
 
 export const handle: TabHandle = { tab: "statements" };
 

@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { OrdersTab } from "~/components/manage-retailer/OrdersTab";
 import { TabNotices, type TabHandle } from "~/components/manage-retailer/parts";
-import { ordersTab, requireChosenRetailer } from "./__manage-retailer.server";
+import { ordersTab, requireChosenRetailer } from "~/utils/manage-retailer.server";
 
 export const handle: TabHandle = { tab: "transactions" };
 

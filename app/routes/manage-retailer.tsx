@@ -3,7 +3,7 @@
  * gate (staff with the "retailer" permission), the chosen retailer (?id=) in the title, and the tab links;
  * each tab is a child route: Choose Retailer (the index), info, contacts, brands, listings, requests,
  * transactions and rmas. Modals (a contact's or an item's edit) open by URL (?edit=), so they work without
- * JavaScript. The server half of every tab is __manage-retailer.server.ts.
+ * JavaScript. The server half of every tab is app/utils/manage-retailer.server.ts.
  */
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useMatches } from "@remix-run/react";
@@ -12,7 +12,7 @@ import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import adminCss from "~/styles/retailer-admin.css";
 import { requireRetailerAdmin } from "~/utils/retailer-admin.server";
-import { retailerSummary } from "./__manage-retailer.server";
+import { retailerSummary } from "~/utils/manage-retailer.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Manage retailer") }];
 export const links: LinksFunction = () => [

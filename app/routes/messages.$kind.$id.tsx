@@ -2,14 +2,14 @@
  * /messages/:kind/:id (ADR 0027; docs/product/screens.md, "Messages on an order"): the conversation of a
  * purchase (buy), a swap or an RMA between its two retailers, with staff. The order pages show it and post here
  * (POST: one message; refused with the reason and a 4xx); the page itself is where staff read and post from the
- * order and RMA cards. A retailer that is no party to the order gets a 404. Server half: __messages.server.ts.
+ * order and RMA cards. A retailer that is no party to the order gets a 404. Server half: app/utils/messages.server.ts.
  */
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Conversation } from "~/components/orders/Conversation";
 import ordersCss from "~/components/orders/orders.css";
 import { pageTitle } from "~/components/title";
-import { conversationAccess, conversationFor, postMessage } from "./__messages.server";
+import { conversationAccess, conversationFor, postMessage } from "~/utils/messages.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [

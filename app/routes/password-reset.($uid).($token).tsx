@@ -7,8 +7,8 @@ import { ErrorList, Field } from "~/components/forms";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { readFormData } from "~/utils/auth.server";
-import { clientIp, retryAfterHeaders } from "./__accounts-ui";
-import { requestReset, resetStage, setNewPassword } from "./__password-reset.server";
+import { clientIp, retryAfterHeaders } from "~/utils/throttle.server";
+import { requestReset, resetStage, setNewPassword } from "./password-reset.($uid).($token).server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Reset your password") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];

@@ -13,8 +13,7 @@ import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { hashPassword } from "~/utils/password.server";
 import { getEnv } from "~/utils/env.server";
-import { admitAccountRequest, throttleConfig } from "~/utils/throttle.server";
-import { clientIp, retryAfterHeaders } from "./__accounts-ui";
+import { admitAccountRequest, clientIp, retryAfterHeaders, throttleConfig } from "~/utils/throttle.server";
 import { ErrorList, Field } from "~/components/forms";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Register my store") }];

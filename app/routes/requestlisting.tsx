@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunctio
 import { pageTitle } from "~/components/title";
 import { WizardPage, wizardTitle } from "~/components/wizard/Wizard";
 import wizardCss from "~/components/wizard/wizard.css";
-import { wizardAction, wizardLoader } from "~/components/wizard/wizard.server";
+import { wizardAction, wizardLoader } from "~/utils/wizard.server";
 
 /**
  * "Request a style" wizard (docs/product/screens.md, "List and request wizards"): /requestlisting/?stage=N with the state in the query string.

@@ -16,8 +16,8 @@ import { SignOutForm } from "~/components/AccountStatusPage";
 import { ErrorList, Field } from "~/components/forms";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
-import { ContactInfoFields, StoreInfoFields } from "./__accounts-ui";
-import { setupAction, setupPageData } from "./__retailer-setup.server";
+import { ContactInfoFields, StoreInfoFields } from "~/components/account-fields";
+import { setupAction, setupPageData } from "./retailer-setup.server";
 
 /** No slide-out menu or navbar on the setup wizard (docs/product/screens.md); the shell's root reads this. */
 export const handle = { hideChrome: true };

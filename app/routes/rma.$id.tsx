@@ -20,7 +20,7 @@ import { pageTitle } from "~/components/title";
 import { requireRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { Conversation } from "~/components/orders/Conversation";
-import { conversationFor } from "./__messages.server";
+import { conversationFor } from "~/utils/messages.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: pageTitle(d ? `RMA ${d.rma.externalId}` : "RMA") }];

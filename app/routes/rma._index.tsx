@@ -14,7 +14,7 @@ import ordersCss from "~/components/orders/orders.css";
 import { pageTitle } from "~/components/title";
 import { requireRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
-import { myRmasPage } from "./__rma-list.server";
+import { myRmasPage } from "~/utils/rma-list.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction = () => [{ title: pageTitle("My returns") }];

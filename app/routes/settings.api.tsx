@@ -12,7 +12,7 @@ import { ErrorList, InputField } from "~/components/forms";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
 import { requireRetailer } from "~/utils/auth.server";
-import { apiTokensAction, apiTokensLoader } from "./__settings.api.server";
+import { apiTokensAction, apiTokensLoader } from "./settings.api.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("API tokens") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];

@@ -16,7 +16,7 @@ import accountsCss from "~/styles/accounts.css";
 import { readFormData, requireRetailer } from "~/utils/auth.server";
 import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
-import { ContactInfoFields } from "./__accounts-ui";
+import { ContactInfoFields } from "~/components/account-fields";
 import { ErrorList } from "~/components/forms";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Contact Info") }];

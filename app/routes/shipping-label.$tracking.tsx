@@ -8,7 +8,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getCarrierLabel } from "../../db/queries/shipments";
 import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
-import { renderLabelPdf } from "~/utils/label-pdf.server";
+import { renderLabelPdf } from "./shipping-label.$tracking.server";
 import { orderViewer } from "~/utils/orders.server";
 import { pdfResponse } from "~/utils/pdf.server";
 

@@ -12,8 +12,7 @@ import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { verifyAgainstDummy, verifyPassword } from "~/utils/password.server";
-import { checkLoginThrottle, noteLoginAttempt, throttleConfig } from "~/utils/throttle.server";
-import { clientIp, retryAfterHeaders } from "./__accounts-ui";
+import { checkLoginThrottle, clientIp, noteLoginAttempt, retryAfterHeaders, throttleConfig } from "~/utils/throttle.server";
 import { ErrorList, Field } from "~/components/forms";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Sign in") }];

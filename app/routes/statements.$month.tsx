@@ -10,7 +10,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import ordersCss from "~/components/orders/orders.css";
 import { KindTotals, LinesTable } from "~/components/statements/StatementParts";
 import { pageTitle } from "~/components/title";
-import { statementPageData } from "./__statements.server";
+import { statementPageData } from "~/utils/statements.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: pageTitle(data ? `Statement ${data.label}` : "Statement") }];

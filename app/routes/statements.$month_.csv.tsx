@@ -1,12 +1,12 @@
 /**
  * /statements/{YYYY-MM}/csv (docs/product/screens.md, "Statements"): the month's statement as a CSV download
  * (csv-stringify, every cell quoted, formulas neutralised like every CSV of the product): the opening balance,
- * every line, the totals by kind and in all, the closing balance. Who may read it: __statements.server.ts.
+ * every line, the totals by kind and in all, the closing balance. Who may read it: app/utils/statements.server.ts.
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { stringify } from "csv-stringify/sync";
 import { neutraliseCsvCell } from "../../domain/resources";
-import { CSV_COLUMNS, loadStatement, statementCsvRows } from "./__statements.server";
+import { CSV_COLUMNS, loadStatement, statementCsvRows } from "~/utils/statements.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { statement, zone } = await loadStatement(request, params.month);

@@ -1,12 +1,12 @@
 /**
  * /statements/{YYYY-MM}/pdf (docs/product/screens.md, "Statements"): the month's statement as a printable PDF
- * (app/utils/statement-pdf.server.tsx), opened in a new tab. Who may read it: __statements.server.ts.
+ * (app/routes/statements.$month_.pdf.server.tsx), opened in a new tab. Who may read it: app/utils/statements.server.ts.
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { formatDate } from "../../domain/date-format";
 import { pdfResponse } from "~/utils/pdf.server";
-import { renderStatementPdf } from "~/utils/statement-pdf.server";
-import { lineView, loadStatement, totalsView } from "./__statements.server";
+import { renderStatementPdf } from "./statements.$month_.pdf.server";
+import { lineView, loadStatement, totalsView } from "~/utils/statements.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { owner, zone, statement, label } = await loadStatement(request, params.month);

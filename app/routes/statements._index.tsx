@@ -8,7 +8,7 @@ import { useLoaderData } from "@remix-run/react";
 import ordersCss from "~/components/orders/orders.css";
 import { MonthList } from "~/components/statements/StatementParts";
 import { pageTitle } from "~/components/title";
-import { statementListData } from "./__statements.server";
+import { statementListData } from "~/utils/statements.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction = () => [{ title: pageTitle("Statements") }];

@@ -12,7 +12,7 @@ import { ActionError } from "~/components/admin/ActionError";
 import { ImportRows } from "~/components/stock-import/ImportRows";
 import { pageTitle } from "~/components/title";
 import { requireRetailer } from "~/utils/auth.server";
-import { stockImportAction, stockImportLoader } from "./__stock-import.server";
+import { stockImportAction, stockImportLoader } from "./stock-import.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Import a stock file") }];
 

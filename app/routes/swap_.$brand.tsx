@@ -1,8 +1,8 @@
 import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { marketplaceHeaders, marketplaceLoader } from "~/components/marketplace/marketplace.server";
+import { marketplaceHeaders, marketplaceLoader } from "~/utils/marketplace.server";
 import marketCss from "~/components/marketplace/marketplace.css";
 import { MarketplacePage } from "~/components/marketplace/MarketplacePage";
-import { TAB_LABELS } from "~/components/marketplace/query";
+import { TAB_LABELS } from "~/utils/marketplace-query";
 import { pageTitle } from "~/components/title";
 
 /** /swap/{brand} : the same page as /swap/?brand={brand} (the optional brand parameter). */

@@ -8,7 +8,7 @@ import { useLoaderData } from "@remix-run/react";
 import { formatDateTime, shipmentStatusText, useMarketplaceZone } from "~/components/orders/format";
 import ordersCss from "~/components/orders/orders.css";
 import { pageTitle } from "~/components/title";
-import { parcelTrackingPage } from "./__tracking.server";
+import { parcelTrackingPage } from "./tracking.$tracking.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: pageTitle(d ? `Tracking ${d.trackingNumber}` : "Tracking") }];

@@ -3,7 +3,7 @@
  * ("Other Retailer:" / "You:"), order number, brand, transaction type and the counterparty (anonymous), the
  * goods and amounts, and the action panel chosen by the state name (a purchase's:
  * app/components/orders/BuyPanels.tsx; a swap's: SwapPanel). Opening the detail marks the other party's
- * updates seen (clears the alert count). The server half, one function per intent, is __transaction.server.ts.
+ * updates seen (clears the alert count). The server half, one function per intent, is transaction.$ttype.$id.server.ts.
  */
 import { useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
@@ -53,8 +53,8 @@ import {
   orderDetailPage,
   respond,
   swapIntent,
-} from "./__transaction.server";
-import { conversationFor } from "./__messages.server";
+} from "./transaction.$ttype.$id.server";
+import { conversationFor } from "~/utils/messages.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: pageTitle(d ? `Order ${d.order.externalId}` : "Order") }];

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import activeCss from "~/components/active/active.css";
 import { EditItemPage } from "~/components/active/EditItemPage";
-import { editAction, editLoader } from "~/components/active/my-items.server";
+import { editAction, editLoader } from "~/utils/my-items.server";
 import { pageTitle } from "~/components/title";
 
 /** Edit or delete one of my requests (docs/product/screens.md, "My Listings and Requests"). Another retailer's id: 404. */

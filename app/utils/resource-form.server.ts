@@ -10,13 +10,16 @@ import { CHOOSER_LIMIT, schemaFor, type ResourceDef, type ResourceName, type Res
 import { chooserOptions, getResourceRow, saveResource, type SaveResult } from "../../db/queries/admin-resources";
 import { getBrandLink, noticeBrandLinkChange, setRetailerStatus } from "../../db/queries/retailer-status";
 import type { RetailerStatus } from "../../db/queries/retailers";
-import type { ChooserOption, FormValues } from "~/components/admin/resources/FieldInput";
 import { db } from "./db.server";
 import { getEnv } from "./env.server";
 import { parseSubmission, readFormData } from "./form.server";
 import { noticeLinks } from "./mail.server";
 
-export type { FormValues };
+/** The generic form's values as the page holds them (strings; lists as string arrays). */
+export type FormValue = string | string[];
+export type FormValues = Record<string, FormValue>;
+/** One option of a relationship field's chooser. */
+export type ChooserOption = { id: number; display_name: string };
 
 /** A database row as the form's values (strings; lists as string arrays; cents as dollars). */
 export function rowToFormValues(def: ResourceDef, row: Record<string, unknown>, zone: string = getEnv().MARKETPLACE_TZ): FormValues {

@@ -2,7 +2,7 @@
  * The retailer's returns (docs/product/screens.md, "RMA wizard"; docs/product/orders.md): who may ask (a party
  * that received goods, within 48 hours of that delivery, no RMA yet), the amount a draft would give back, the
  * pictures' upload, and the request itself: the RMA order written (db/queries/rmas.ts createRma) and its
- * workflow started. The wizard's draft and its steps' checks are app/routes/__create-rma.server.ts.
+ * workflow started. The wizard's draft and its steps' checks are app/routes/create-rma.($id).server.ts.
  */
 import type { OrderDetail, OrderLineView } from "../../db/queries/order-views/order-detail";
 import { createRma, deleteUnstartedRma, RmaRequestRefused, rmasOfOrderFor, type RmaSide, type RmaStart } from "../../db/queries/rmas";
@@ -18,7 +18,7 @@ import { getEnv } from "./env.server";
 import { readFormData } from "./form.server";
 import { swapRmaOpen } from "./swap.server";
 import { getTemporalClient } from "./temporal.server";
-import type { RmaDraft, RmaErrors } from "~/components/rma/draft";
+import type { RmaDraft, RmaErrors } from "~/utils/rma-draft";
 import { cappedPhotoUploadHandler, photosUsable, storePhoto } from "./uploads.server";
 
 export const RMA_WIZARD_MESSAGES = Object.freeze({

@@ -1,3 +1,4 @@
+import type { HeadersFunction } from "@remix-run/node";
 import type { Db } from "../../db/client";
 import { accountRequestCounts, loginFailureCounts, recordAccountRequest, type AccountRequestKind } from "../../db/queries/throttle";
 import { recordLoginAttempt } from "../../db/queries/users";
@@ -81,4 +82,18 @@ export async function admitAccountRequest(
 
 export function throttleConfig(env: { LOGIN_THROTTLE_MAX: number; LOGIN_THROTTLE_WINDOW_SECONDS: number }): ThrottleConfig {
   return { max: env.LOGIN_THROTTLE_MAX, windowSeconds: env.LOGIN_THROTTLE_WINDOW_SECONDS };
+}
+
+/** Passes a throttled action's Retry-After through to the document response (sign-in, register, reset). */
+export const retryAfterHeaders: HeadersFunction = ({ actionHeaders }) => {
+  const out = new Headers();
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) out.set("Retry-After", retryAfter);
+  return out;
+};
+
+/** The client address Express put in the load context (empty when unknown). */
+export function clientIp(context: unknown): string {
+  const ip = (context as { clientIp?: unknown } | undefined)?.clientIp;
+  return typeof ip === "string" ? ip : "";
 }

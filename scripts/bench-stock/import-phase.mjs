@@ -1,5 +1,5 @@
 // One phase of a stock import, in a process of its own so that its peak RSS is that phase's (npm run bench:stock,
-// scripts/bench-stock.mjs runs it under tsx). The page's own server functions (app/routes/__stock-import.server.ts)
+// scripts/bench-stock.mjs runs it under tsx). The page's own server functions (app/routes/stock-import.server.ts)
 // with the Request a browser sends: "preview" posts the file (multipart, intent upload) and loads the preview page's
 // data; "confirm" loads that data, posts the confirm form (urlencoded: intent confirm, import, and code[i] / pick[i]
 // for each line to confirm, the first guess picked) and loads the results page's data. A warm-up preview of a small
@@ -9,7 +9,7 @@ import fs from "node:fs";
 const job = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 process.env.DATABASE_URL = job.url;
 process.env.MARKETPLACE_TZ ??= "America/New_York";
-const { stockImportAction, stockImportLoader } = await import("../../app/routes/__stock-import.server.ts");
+const { stockImportAction, stockImportLoader } = await import("../../app/routes/stock-import.server.ts");
 const { retailers } = await import("../../db/schema/index.ts");
 const { db } = await import("../../app/utils/db.server.ts");
 const { eq } = await import("drizzle-orm");

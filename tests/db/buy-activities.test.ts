@@ -19,7 +19,7 @@ import { SandboxPayments } from "../../activities/payments/sandbox";
 import { retailerNoticeAddress } from "../../db/queries/order-steps";
 import { getOrderRow, listOrderActions, orderEventMark } from "../../db/queries/orders";
 import { getPaymentByKey, listOrderPayments } from "../../db/queries/payments";
-import { renderLabelPdf } from "../../app/utils/label-pdf.server";
+import { renderLabelPdf } from "../../app/routes/shipping-label.$tracking.server";
 import { getCarrierLabel, listOrderShipments } from "../../db/queries/shipments";
 import { listings, orderContributions, outboxEmails, retailerContacts, retailers } from "../../db/schema";
 import { CARRIER_SIGNATURE_HEADER, type CarrierWebhookEvent } from "../../domain/carrier-events";

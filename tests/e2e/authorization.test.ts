@@ -11,7 +11,7 @@ import { createDb, type DbHandle } from "../../db/client";
 import { carts, listingRequests, listings, orderContributions, orders } from "../../db/schema";
 import { LISTING_PENDING_TRANSACTIONS, MODIFIED_REASON_REQUIRED_LISTING, MODIFIED_REASON_REQUIRED_REQUEST } from "../../domain/messages";
 import { BUY_STATES } from "../../domain/states";
-import { SIZE_COUNT_MESSAGE } from "../../app/components/active/edit-schema";
+import { SIZE_COUNT_MESSAGE } from "../../app/utils/item-edit-schema";
 import {
   authorizeBrand,
   createBrand,

@@ -721,7 +721,7 @@ const TAB_LAYOUTS = ["manage-retailer.tsx"];
 function parameterRoutes(): string[] {
   return fs
     .readdirSync(ROUTES_DIR)
-    .filter((n) => /\.(tsx?|jsx?)$/.test(n) && (n.includes("$") || TAB_LAYOUTS.includes(n)))
+    .filter((n) => /\.(tsx?|jsx?)$/.test(n) && !/\.server\.tsx?$/.test(n) && (n.includes("$") || TAB_LAYOUTS.includes(n)))
     .sort();
 }
 

@@ -10,7 +10,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { wizardHref } from "../../app/components/wizard/paths";
+import { wizardHref } from "../../app/utils/wizard-paths";
 import { createDb, type DbHandle } from "../../db/client";
 import { createListingChecked } from "../../db/queries/listing-write";
 import { queueDueMatchDigests } from "../../db/queries/matches";

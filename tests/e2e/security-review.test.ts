@@ -21,7 +21,7 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { wizardHref } from "../../app/components/wizard/paths";
+import { wizardHref } from "../../app/utils/wizard-paths";
 import { createDb, type DbHandle } from "../../db/client";
 import { listOutbox } from "../../db/queries/outbox";
 import { listings, uploads } from "../../db/schema";

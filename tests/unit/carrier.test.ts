@@ -5,7 +5,7 @@
  * (checked with pdftotext on the rendered PDF).
  */
 import { describe, expect, test } from "vitest";
-import { renderLabelPdf } from "../../app/utils/label-pdf.server";
+import { renderLabelPdf } from "../../app/routes/shipping-label.$tracking.server";
 import { signCarrierEvent, verifyCarrierSignature } from "../../activities/carrier/signature";
 import {
   buildCarrierEvent,

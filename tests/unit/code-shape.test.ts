@@ -46,9 +46,8 @@ export function longFunctions(fileName: string, text: string, max: number): stri
   return found;
 }
 
-/** A route module is a file of app/routes that Remix serves (remix.config.js ignores `__*` and dot files). */
-const isRouteModule = (name: string) =>
-  !name.startsWith("__") && !name.startsWith(".") && /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name);
+/** A route module is a file of app/routes that Remix serves (remix.config.js ignores `.server` siblings and dot files). */
+const isRouteModule = (name: string) => !name.startsWith(".") && /\.tsx?$/.test(name) && !/\.(test|server)\.tsx?$/.test(name);
 const ROUTES = readdirSync(path.join(ROOT, "app/routes")).filter(isRouteModule);
 
 describe("code shape", () => {
@@ -64,14 +63,15 @@ describe("code shape", () => {
     expect(long).toEqual([]);
   });
 
-  it("no route module imports another route module (shared code lives in a __*.server sibling, a component or a util)", () => {
-    const routeFiles = new Set(ROUTES.map((r) => r.replace(/\.tsx?$/, "")));
-    const offenders = ROUTES.flatMap((r) =>
-      [...read(`app/routes/${r}`).matchAll(/(?:from|import)\s*\(?\s*["'](\.\/|~\/routes\/)([^"']+)["']/g)]
+  it("a route module imports no other route module, only its own .server sibling (shared code lives in a component or a util)", () => {
+    const files = readdirSync(path.join(ROOT, "app/routes")).filter((n) => /\.tsx?$/.test(n) && !/\.test\.tsx?$/.test(n));
+    const offenders = files.flatMap((f) => {
+      const ownSibling = isRouteModule(f) ? f.replace(/\.tsx?$/, ".server") : null;
+      return [...read(`app/routes/${f}`).matchAll(/(?:from|import)\s*\(?\s*["'](\.\/|~\/routes\/)([^"']+)["']/g)]
         .map((m) => m[2].replace(/\.tsx?$/, ""))
-        .filter((target) => routeFiles.has(target))
-        .map((target) => `${r} → ${target}`),
-    );
+        .filter((target) => target !== ownSibling)
+        .map((target) => `${f} → ${target}`);
+    });
     expect(offenders).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cardHtml, cardsHtml, escapeHtml, type CardTuple } from "../../app/components/marketplace/cards";
+import { cardHtml, cardsHtml, escapeHtml, type CardTuple } from "../../app/utils/marketplace-cards";
 
 describe("marketplace cards (one HTML string per brand)", () => {
   it("the markup React rendered before, byte for byte", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { filtersOf, itemHref, marketHref, parseMarketQuery, type MarketQuery } from "../../app/components/marketplace/query";
+import { filtersOf, itemHref, marketHref, parseMarketQuery, type MarketQuery } from "../../app/utils/marketplace-query";
 
 function parse(qs: string, pathBrand?: string) {
   return parseMarketQuery(new URLSearchParams(qs), pathBrand);

@@ -1,10 +1,10 @@
 // The signals an operator reads (docs/operations.md "Health" and "Signals"): the web process's metrics registry,
 // request ids and route labels (workers/metrics.mjs, workers/observability.mjs), the readiness answer
-// (app/utils/health.server.ts), and the worker's health endpoints (workers/worker-health.ts) on a real port.
+// (app/routes/readyz.server.ts), and the worker's health endpoints (workers/worker-health.ts) on a real port.
 import net from "node:net";
 import type { Worker } from "@temporalio/worker";
 import { describe, expect, test } from "vitest";
-import { readinessResponse, timedCheck } from "../../app/utils/health.server";
+import { readinessResponse, timedCheck } from "../../app/routes/readyz.server";
 import { Registry } from "../../workers/metrics.mjs";
 import { requestIdOf, routeLabeler } from "../../workers/observability.mjs";
 import { serveWorkerHealth } from "../../workers/worker-health";

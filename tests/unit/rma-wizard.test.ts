@@ -1,12 +1,12 @@
 /**
- * The RMA wizard's draft and its steps' checks (app/routes/__create-rma.server.ts): the draft is read from
+ * The RMA wizard's draft and its steps' checks (app/routes/create-rma.($id).server.ts): the draft is read from
  * the step forms leniently, and each step's Zod schema answers one message per field by the form's names.
  */
 import { describe, expect, it } from "vitest";
 import type { OrderLineView } from "../../db/queries/order-views/order-detail";
 import { PICTURE_REQUIRED } from "../../domain/messages";
 import { RMA_REASON_OTHER } from "../../domain/reasons";
-import { draftSchema, firstIncomplete, stepErrors } from "../../app/routes/__create-rma.server";
+import { draftSchema, firstIncomplete, stepErrors } from "../../app/routes/create-rma.($id).server";
 import { parseSubmission } from "../../app/utils/form.server";
 import { RMA_WIZARD_MESSAGES } from "../../app/utils/rma.server";
 

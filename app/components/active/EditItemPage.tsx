@@ -11,8 +11,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useEffect, useRef, useState } from "react";
 import { ErrorList } from "~/components/forms";
 import { formatCents } from "../../../domain/money";
-import { editSchemaFor } from "./edit-schema";
-import type { EditActionData, EditLoaderData } from "./my-items.server";
+import { editSchemaFor } from "~/utils/item-edit-schema";
+import type { EditActionData, EditLoaderData } from "~/utils/my-items.server";
 import { HIDDEN_UNTIL_PAYOUT } from "./MyItemsPage";
 
 type EditFormShape = {

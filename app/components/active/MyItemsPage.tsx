@@ -8,7 +8,7 @@ import { Form, Link, useLoaderData, useLocation, useNavigation, useSubmit } from
 import { useEffect, useRef, useState } from "react";
 import type { MyBrandSection, MyItemCard } from "../../../db/queries/my-listings";
 import { ACTION_REQUIRED, NO_LISTINGS_FOR_BRAND, NO_REQUESTS_FOR_BRAND, PAYOUT_ACTION_REQUIRED_TEXT } from "../../../domain/messages";
-import type { MyItemsLoaderData } from "./my-items.server";
+import type { MyItemsLoaderData } from "~/utils/my-items.server";
 
 /** Item search starts only after more than 2 characters; clearing the box shows everything. */
 export const SEARCH_MIN_CHARS = 3;

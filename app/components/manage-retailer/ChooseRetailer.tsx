@@ -1,6 +1,6 @@
 /** Choose Retailer (/manage-retailer): retailers by status (Active / Pending / Inactive / All), a search, pages. */
 import { Form, Link } from "@remix-run/react";
-import type { retailerListPage } from "~/routes/__manage-retailer.server";
+import type { retailerListPage } from "~/utils/manage-retailer.server";
 import { DataTable, type Column } from "./DataTable";
 
 type ListPage = Awaited<ReturnType<typeof retailerListPage>>;

@@ -5,7 +5,7 @@
  * pending transactions) show on the full editor.
  */
 import { Form, Link } from "@remix-run/react";
-import type { itemsTab } from "~/routes/__manage-retailer.server";
+import type { itemsTab } from "~/utils/manage-retailer.server";
 import { DataTable, type Column } from "./DataTable";
 import { Modal, SaveCancel } from "./parts";
 

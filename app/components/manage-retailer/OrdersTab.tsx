@@ -1,6 +1,6 @@
 /** Transactions and RMAs tabs: the orders the retailer is a party of, each with the other side's Info link. */
 import { Link } from "@remix-run/react";
-import type { ordersTab } from "~/routes/__manage-retailer.server";
+import type { ordersTab } from "~/utils/manage-retailer.server";
 import { DataTable, type Column } from "./DataTable";
 
 type OrdersData = Awaited<ReturnType<typeof ordersTab>>;

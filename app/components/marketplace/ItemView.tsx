@@ -12,7 +12,7 @@ import { CartBar } from "~/components/cart/CartBar";
 import { ErrorPage } from "~/components/ErrorPage";
 import { LISTING_UNAVAILABLE } from "../../../domain/messages";
 import { formatCents, multiplyCents } from "../../../domain/money";
-import type { ItemViewData } from "./marketplace.server";
+import type { ItemViewData } from "~/utils/marketplace.server";
 
 /** The photo carousel's interval. */
 export const CAROUSEL_INTERVAL_MS = 50000;

@@ -8,9 +8,9 @@ import { useEffect, useMemo, useRef } from "react";
 import { anonymousRetailerLabel } from "../../../domain/anonymity";
 import { NO_ACTIVE_REQUESTS_FOR_BRAND, noActiveListingsText } from "../../../domain/messages";
 import { CartBar, cartTabState } from "~/components/cart/CartBar";
-import { cardsHtml } from "./cards";
-import type { BrandSection, MarketplaceData } from "./marketplace.server";
-import { LOAD_MORE_SIZE, MARKET_TABS, ORDERINGS, SEARCH_MIN_CHARS, TAB_LABELS, filtersOf, marketHref } from "./query";
+import { cardsHtml } from "~/utils/marketplace-cards";
+import type { BrandSection, MarketplaceData } from "~/utils/marketplace.server";
+import { LOAD_MORE_SIZE, MARKET_TABS, ORDERINGS, SEARCH_MIN_CHARS, TAB_LABELS, filtersOf, marketHref } from "~/utils/marketplace-query";
 
 /** The marketplace search reloads after a 100 ms delay. */
 const SEARCH_DELAY_MS = 100;
@@ -232,7 +232,7 @@ function BrandBlock({
   mode: MarketplaceData["mode"];
 }) {
   const { cards, hasMore } = section;
-  // The cards are static markup built as one string (cards.ts: far cheaper to render than elements).
+  // The cards are static markup built as one string (marketplace-cards.ts: far cheaper to render than elements).
   const html = useMemo(() => (cards.length > 0 ? { __html: cardsHtml(tab, cards) } : null), [tab, cards]);
   const filters = filtersOf(query);
   const viewAllHref = !query.viewAll && hasMore ? marketHref(tab, { ...filters, brand: section.id, viewAll: true }) : null;

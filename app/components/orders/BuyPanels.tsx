@@ -3,7 +3,7 @@
  * actionPanelFor; docs/product/screens.md "Order detail"): complete-checkout, provider-approve (approve / modify
  * / decline; the buyer's approve or decline of a modified purchase), shipment-pending (packing slip, shipper
  * checklist, label, cancel shipment) and the order summary (rating, RMA window). Their forms post to the
- * page's action (app/routes/__transaction.server.ts), which answers with DetailActionData.
+ * page's action (app/routes/transaction.$ttype.$id.server.ts), which answers with DetailActionData.
  */
 import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";

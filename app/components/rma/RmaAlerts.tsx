@@ -5,7 +5,7 @@
  */
 import { Link } from "@remix-run/react";
 import { formatCents } from "../../../domain/money";
-import type { RmaListItem } from "~/routes/__rma-list.server";
+import type { RmaListItem } from "~/utils/rma-list.server";
 
 /** What an alert says about the money: nothing decided yet, the charge, or nothing charged. */
 function chargeText(r: Pick<RmaListItem, "amountCents" | "stage">): string {

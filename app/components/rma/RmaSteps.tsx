@@ -1,7 +1,7 @@
 /**
  * The RMA wizard's four steps (docs/product/screens.md, "RMA wizard"), each a form that posts the whole draft
- * so far (hidden fields, app/components/rma/draft.ts) with its own answers: Select Unit(s), Pictures, Contact
- * Info, Confirm. Errors come from the action's reply (app/routes/__create-rma.server.ts) by field name.
+ * so far (hidden fields, app/utils/rma-draft.ts) with its own answers: Select Unit(s), Pictures, Contact
+ * Info, Confirm. Errors come from the action's reply (app/routes/create-rma.($id).server.ts) by field name.
  */
 import { Form, useNavigation } from "@remix-run/react";
 import type { OrderLineView } from "../../../db/queries/order-views/order-detail";
@@ -10,7 +10,7 @@ import { formatCents } from "../../../domain/money";
 import { RMA_MAX_PICTURES_PER_ITEM, RMA_REASON_OTHER, RMA_REASONS, rmaReasonNeedsPictures } from "../../../domain/reasons";
 import { ErrorList, type ListOfErrors } from "~/components/forms";
 import { sizesText } from "~/components/orders/format";
-import { draftFields, type RmaDraft, type RmaStepData, type RmaStepName } from "./draft";
+import { draftFields, type RmaDraft, type RmaStepData, type RmaStepName } from "~/utils/rma-draft";
 
 type Errors = Record<string, ListOfErrors>;
 

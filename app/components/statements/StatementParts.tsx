@@ -1,7 +1,7 @@
 /**
  * The statements screens' parts (docs/product/screens.md, "Statements"): the list of months (shown on
  * /statements/ and on staff's manage-retailer Statements tab) and the month's tables. Everything arrives
- * formatted by the loader (app/routes/__statements.server.ts): dates in the marketplace zone, dollars, the
+ * formatted by the loader (app/utils/statements.server.ts): dates in the marketplace zone, dollars, the
  * counterparty as retailer-00{id}.
  */
 import { Link } from "@remix-run/react";

@@ -29,8 +29,8 @@ import {
 import { ErrorList } from "~/components/forms";
 import { formatCents } from "../../../domain/money";
 import { LISTING_REASONS, REQUEST_REASONS } from "../../../domain/reasons";
-import { updateListingHref, updateRequestHref, WIZARD_PATHS, wizardHref } from "./paths";
-import type { WizardActionData, WizardLoaderData } from "./wizard.server";
+import { updateListingHref, updateRequestHref, WIZARD_PATHS, wizardHref } from "~/utils/wizard-paths";
+import type { WizardActionData, WizardLoaderData } from "~/utils/wizard.server";
 
 const TITLES: Record<WizardKind, string> = { listing: "List a Product", request: "Request a Product" };
 

@@ -6,10 +6,7 @@ import { useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { ErrorList } from "~/components/forms";
 import { applyMask, widgetFor, type FieldDef, type Widget } from "../../../../domain/resources";
-
-export type FormValue = string | string[];
-export type FormValues = Record<string, FormValue>;
-export type ChooserOption = { id: number; display_name: string };
+import type { ChooserOption, FormValue } from "~/utils/resource-form.server";
 
 type Props = {
   field: FieldDef;

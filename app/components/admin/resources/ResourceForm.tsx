@@ -8,7 +8,8 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import type { ResourceDef } from "../../../../domain/resources";
 import { ErrorList } from "~/components/forms";
-import { FieldInput, type ChooserOption, type FormValue, type FormValues } from "./FieldInput";
+import type { ChooserOption, FormValue, FormValues } from "~/utils/resource-form.server";
+import { FieldInput } from "./FieldInput";
 
 /** What a refused form sent (Conform's reply's initialValue) as the form's values: lists as lists, a checkbox as "true" or "". */
 function sentValues(def: ResourceDef, sent: Record<string, unknown>): FormValues {

@@ -21,18 +21,18 @@ import {
   type MyBrandSection,
   type MyItemDetail,
   type MyKind,
-} from "../../../db/queries/my-listings";
-import type { SizesMap } from "../../../db/schema";
-import { LISTING_CORRECTED_RELIST, LISTING_PENDING_TRANSACTIONS } from "../../../domain/messages";
-import { safeNextPath } from "../../../domain/accounts";
-import { LISTING_REASONS, MODIFIED_REASONS, REQUEST_REASONS } from "../../../domain/reasons";
-import { formatDateTime } from "../../../domain/date-format";
-import { listingImportHistory } from "../../../db/queries/stock-import";
+} from "../../db/queries/my-listings";
+import type { SizesMap } from "../../db/schema";
+import { LISTING_CORRECTED_RELIST, LISTING_PENDING_TRANSACTIONS } from "../../domain/messages";
+import { safeNextPath } from "../../domain/accounts";
+import { LISTING_REASONS, MODIFIED_REASONS, REQUEST_REASONS } from "../../domain/reasons";
+import { formatDateTime } from "../../domain/date-format";
+import { listingImportHistory } from "../../db/queries/stock-import";
 import { getEnv } from "~/utils/env.server";
 import { readFormData, requireRetailer, requireUser, type AuthContext } from "~/utils/auth.server";
 import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
-import { editSchemaFor, SIZES_CHANGED } from "./edit-schema";
+import { editSchemaFor, SIZES_CHANGED } from "./item-edit-schema";
 
 // ------------------------------------------------------------------------------------------------------
 // The lists.

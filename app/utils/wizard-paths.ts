@@ -1,4 +1,4 @@
-import { wizardQuery, type Stage, type WizardKind, type WizardState } from "../../../domain/listing-forms";
+import { wizardQuery, type Stage, type WizardKind, type WizardState } from "../../domain/listing-forms";
 
 /** Where each wizard lives (docs/product/screens.md, "List and request wizards"). */
 export const WIZARD_PATHS: Record<WizardKind, string> = { listing: "/addlisting/", request: "/requestlisting/" };

@@ -1,22 +1,7 @@
-/** Small form pieces shared by the account pages (not a route: "__" files are ignored by remix.config.js). */
+/** The store and contact fields shared by the account pages (setup wizard, settings, staff's retailer tabs). */
 import type { FieldMetadata } from "@conform-to/react";
-import type { HeadersFunction } from "@remix-run/node";
 import { InputField, SelectField } from "~/components/forms";
 import { JOB_TITLES } from "../../domain/accounts";
-
-/** Passes a throttled action's Retry-After through to the document response (sign-in, register, reset). */
-export const retryAfterHeaders: HeadersFunction = ({ actionHeaders }) => {
-  const out = new Headers();
-  const retryAfter = actionHeaders.get("Retry-After");
-  if (retryAfter) out.set("Retry-After", retryAfter);
-  return out;
-};
-
-/** The client address Express put in the load context (empty when unknown). */
-export function clientIp(context: unknown): string {
-  const ip = (context as { clientIp?: unknown } | undefined)?.clientIp;
-  return typeof ip === "string" ? ip : "";
-}
 
 type TextField = FieldMetadata<string | undefined>;
 type StoreFieldName =

@@ -3,22 +3,22 @@
  * view (/listing/{buy|swap|sell}/{id}). Server-only. The SQL is db/queries/marketplace.ts.
  *
  * Loader data carries only what the page shows (cards as compact tuples with their "Listed by ..." text,
- * app/components/marketplace/cards.ts), never a store name for a non-staff viewer (the query does not even
+ * app/utils/marketplace-cards.ts), never a store name for a non-staff viewer (the query does not even
  * select it).
  */
 import { data, redirect } from "@remix-run/node";
-import { listedByText, requestedByText } from "../../../domain/anonymity";
-import { CART_MESSAGES, cartTabState, SELL_TO_REQUEST_MAX_PER_SIZE, type CartType } from "../../../domain/cart";
-import { LISTING_UNAVAILABLE, NO_REQUESTS_RIGHT_NOW } from "../../../domain/messages";
-import { formatCents, multiplyCents } from "../../../domain/money";
-import type { CartSummary } from "../../../db/queries/cart";
+import { listedByText, requestedByText } from "../../domain/anonymity";
+import { CART_MESSAGES, cartTabState, SELL_TO_REQUEST_MAX_PER_SIZE, type CartType } from "../../domain/cart";
+import { LISTING_UNAVAILABLE, NO_REQUESTS_RIGHT_NOW } from "../../domain/messages";
+import { formatCents, multiplyCents } from "../../domain/money";
+import type { CartSummary } from "../../db/queries/cart";
 import { loadCartSummary } from "~/utils/cart.server";
-import { getMarketItem, marketplacePage, type MarketCard } from "../../../db/queries/marketplace";
+import { getMarketItem, marketplacePage, type MarketCard } from "../../db/queries/marketplace";
 import { db } from "~/utils/db.server";
 import { getAuth } from "~/utils/auth.server";
 import { getViewer, type Viewer } from "~/utils/viewer.server";
-import type { CardTuple } from "./cards";
-import { itemHref, marketHref, parseMarketQuery, PLACEHOLDER_IMAGE, type MarketQuery, type MarketTab } from "./query";
+import type { CardTuple } from "./marketplace-cards";
+import { itemHref, marketHref, parseMarketQuery, PLACEHOLDER_IMAGE, type MarketQuery, type MarketTab } from "./marketplace-query";
 
 export type { CardTuple };
 

@@ -8,8 +8,8 @@
  * Delete = save with every size at zero (the server zeroes them whatever was typed); it still needs a reason.
  */
 import { z } from "zod";
-import { MODIFIED_REASON_REQUIRED_LISTING, MODIFIED_REASON_REQUIRED_REQUEST } from "../../../domain/messages";
-import { LISTING_REASONS, MODIFIED_REASONS_FOR_EDIT, REQUEST_REASONS, choiceSchema } from "../../../domain/reasons";
+import { MODIFIED_REASON_REQUIRED_LISTING, MODIFIED_REASON_REQUIRED_REQUEST } from "../../domain/messages";
+import { LISTING_REASONS, MODIFIED_REASONS_FOR_EDIT, REQUEST_REASONS, choiceSchema } from "../../domain/reasons";
 
 export type EditKind = "listings" | "requests";
 

@@ -5,8 +5,8 @@
  * process only; an orchestrator restarts a process that is not live (docs/operations.md "Health").
  */
 import { sql } from "drizzle-orm";
-import { db } from "./db.server";
-import { getTemporalClient } from "./temporal.server";
+import { db } from "~/utils/db.server";
+import { getTemporalClient } from "~/utils/temporal.server";
 
 export const READY_TIMEOUT_MS = 2000;
 

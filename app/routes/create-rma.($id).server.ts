@@ -1,7 +1,7 @@
 /**
  * Server half of the RMA wizard, /create-rma/:id (docs/product/screens.md, "RMA wizard"; docs/product/orders.md
  * for what the RMA then does): the loader's data and the action over its four steps. Every step form carries
- * the whole draft (no JavaScript needed: app/components/rma/draft.ts names its fields); the action reads it
+ * the whole draft (no JavaScript needed: app/utils/rma-draft.ts names its fields); the action reads it
  * through `parseSubmission` with `draftSchema`, checks the step with that step's Zod schema and answers with
  * Conform's reply beside the step to show.
  */
@@ -12,7 +12,7 @@ import { getOrderDetail, type OrderDetail, type OrderLineView } from "../../db/q
 import { STORED_PHOTO_NAME } from "../../domain/listing-forms";
 import { PICTURE_REQUIRED, RMA_COMPLETE_QUERY } from "../../domain/messages";
 import { isChoice, RMA_MAX_PICTURES_PER_ITEM, RMA_REASON_OTHER, RMA_REASONS, rmaReasonNeedsPictures } from "../../domain/reasons";
-import { RMA_STEPS, type RmaDraft, type RmaStepData, type RmaStepName } from "~/components/rma/draft";
+import { RMA_STEPS, type RmaDraft, type RmaStepData, type RmaStepName } from "~/utils/rma-draft";
 import { requireTradingRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { formError, parseSubmission, readFormData } from "~/utils/form.server";

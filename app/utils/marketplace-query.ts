@@ -5,7 +5,7 @@
  * builds its links with it, so both agree. Bad values are reported (the loader answers 400), never guessed.
  */
 import { z } from "zod";
-import { text } from "../../../domain/text";
+import { text } from "../../domain/text";
 
 export type MarketTab = "buy" | "swap" | "sell";
 export const MARKET_TABS: readonly MarketTab[] = ["buy", "swap", "sell"];

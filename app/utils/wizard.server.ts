@@ -9,7 +9,7 @@
  */
 import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect, unstable_createMemoryUploadHandler } from "@remix-run/node";
-import { authorizedBrandsForRetailer, listBrands } from "../../../db/queries/catalogue";
+import { authorizedBrandsForRetailer, listBrands } from "../../db/queries/catalogue";
 import {
   createListingChecked,
   createRequestChecked,
@@ -21,7 +21,7 @@ import {
   searchVariations,
   type ProductChoice,
   type VariationHit,
-} from "../../../db/queries/listing-write";
+} from "../../db/queries/listing-write";
 import {
   checkPhoto,
   MAX_PHOTO_BYTES,
@@ -40,7 +40,7 @@ import {
   type Stage,
   type WizardKind,
   type WizardState,
-} from "../../../domain/listing-forms";
+} from "../../domain/listing-forms";
 import {
   ALREADY_LISTED,
   ALREADY_REQUESTED,
@@ -48,18 +48,18 @@ import {
   CHECK_INVENTORY_OWN_LISTING,
   OWN_LISTING_EXISTS,
   SELECT_COLOR_OPTION,
-} from "../../../domain/messages";
-import { labelFor, LISTING_REASONS, REQUEST_REASONS } from "../../../domain/reasons";
-import { listingsFillingRequest } from "../../../db/queries/matches";
-import { anonymousRetailerLabel } from "../../../domain/anonymity";
-import { matchHref } from "../../../domain/matches";
+} from "../../domain/messages";
+import { labelFor, LISTING_REASONS, REQUEST_REASONS } from "../../domain/reasons";
+import { listingsFillingRequest } from "../../db/queries/matches";
+import { anonymousRetailerLabel } from "../../domain/anonymity";
+import { matchHref } from "../../domain/matches";
 import { readFormData, requireRetailer, requireUser, type AuthContext } from "~/utils/auth.server";
 import { z } from "zod";
 import { formError, parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { attachPhotos, photosUsable, storePhoto } from "~/utils/uploads.server";
-import { wizardHref } from "./paths";
+import { wizardHref } from "./wizard-paths";
 
 function plain(status: number, message: string): Response {
   return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });

@@ -8,8 +8,8 @@
  * a new window, no handlers), so the list is rendered with `dangerouslySetInnerHTML` from this one
  * function, every text and attribute escaped here.
  */
-import { formatCents } from "../../../domain/money";
-import { PLACEHOLDER_IMAGE, itemHref, type MarketTab } from "./query";
+import { formatCents } from "../../domain/money";
+import { PLACEHOLDER_IMAGE, itemHref, type MarketTab } from "./marketplace-query";
 
 /**
  * One card: [id, productName, sku, color, priceCents, totalUnits, thumbnail (null = placeholder), by].

@@ -17,13 +17,13 @@ import { BUY_STATES } from "../../domain/states";
 import { SWAP_ERRORS, SWAP_WORKFLOW_TYPE, swapCheckoutUpdate, swapCommandError, type SwapInput } from "../../workflows/swap/contract";
 import type { PaymentMethodInput } from "../../workflows/buy/contract";
 import type { swapOrderWorkflow } from "../../workflows/swap/workflow";
-import type { AuthContext, RetailerRow } from "./auth.server";
-import { cartRetailer, readFormData } from "./auth.server";
-import { cardFormData } from "./card.server";
-import { CHECKOUT_MESSAGES, cardFromForm, fail, orderIdsFromUrl } from "./checkout.server";
-import { db } from "./db.server";
-import { getEnv } from "./env.server";
-import { getTemporalClient, isTemporalUnavailable, withTimeout } from "./temporal.server";
+import type { AuthContext, RetailerRow } from "~/utils/auth.server";
+import { cartRetailer, readFormData } from "~/utils/auth.server";
+import { cardFormData } from "~/utils/card.server";
+import { CHECKOUT_MESSAGES, cardFromForm, fail, orderIdsFromUrl } from "~/utils/checkout.server";
+import { db } from "~/utils/db.server";
+import { getEnv } from "~/utils/env.server";
+import { getTemporalClient, isTemporalUnavailable, withTimeout } from "~/utils/temporal.server";
 
 const UPDATE_WAIT_MS = 25_000;
 
