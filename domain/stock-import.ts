@@ -256,7 +256,7 @@ export type PlanAction =
   | { kind: "kept"; listingId: number; message: string }
   | { kind: "nothing" };
 
-/** Said of a listing to withdraw that an order waiting for an answer takes units from (ADR 0029 "Sync"). */
+/** Said of a listing to withdraw that an order waiting for an answer takes units from (docs/guides/stock-import.md "Sync"). */
 export const IN_FLIGHT_KEPT = "In an order waiting for an answer: it will be withdrawn when that order ends.";
 /** Said of a listing marked so by an earlier import that this file lists again with units. */
 export const WITHDRAWAL_CALLED_OFF = "Listed again: it will no longer be withdrawn when its order ends.";
