@@ -2,7 +2,7 @@
  * Action codes: every step of an order is recorded in order_actions with one of these codes.
  * The product's own codes keep their numbers and their text (docs/product/glossary.md, "Action codes").
  * Steps the specifications leave without a code get new codes in free slots of the same families
- * (see docs/decisions/0002-action-codes-and-reasons.md):
+ * (see docs/guides/action-codes-and-reasons.md):
  *   1xx carrier / shipment events   2xx party actions (21x swap, 22x-23x buy, ratings)
  *   3xx timer outcomes and closing  8xx money                      9xx call tags
  */

@@ -1,5 +1,5 @@
 /**
- * The stock-import API's rules (docs/product/screens.md, "Stock file import", "API"; ADR 0029 "API"): its
+ * The stock-import API's rules (docs/product/screens.md, "Stock file import", "API"; docs/guides/stock-import.md "API"): its
  * messages, the Authorization header's shape, the token name's schema and the rate limit. Pure.
  */
 import { z } from "zod";

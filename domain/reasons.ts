@@ -5,7 +5,7 @@ import { COMMON_STATES, SWAP_STATES } from "./states";
  * Choice lists of the product (docs/product/glossary.md, "Reasons"). Numeric codes where
  * the product uses numbers (decline, cancel and RMA reasons), string values where the stored column is
  * text (listing reasons, modified_reason, floor_time).
- * Every list is documented in docs/decisions/0002-action-codes-and-reasons.md.
+ * Every list is documented in docs/guides/action-codes-and-reasons.md.
  */
 export interface Choice<V extends string | number = string | number> {
   readonly value: V;

@@ -1,5 +1,5 @@
 /**
- * Staff accounts and the permissions map (ADR 0020, "Amended"; docs/product/screens.md, "Staff users"): the
+ * Staff accounts and the permissions map (ADR 0031; docs/product/screens.md, "Staff users"): the
  * map's entries are the resource names staff may manage plus one right of its own, STAFF_USERS_PERMISSION,
  * that opens the staff-users screens (invite, deactivate, grant and revoke). What a change may not do is
  * decided here (pure), and again by db/queries/staff-users.ts inside the transaction that writes it.

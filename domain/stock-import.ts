@@ -1,9 +1,9 @@
 /**
  * Stock file import and stock sync (docs/product/screens.md, "Stock file import"; ADR 0029): the pure half.
- * Reading a CSV (UTF-8, RFC 4180), the columns and their mapping, the check of each line, the ranking of
- * guesses, and the plan of one variation's listing (create, update, unchanged, withdraw). The database
- * look-ups and the writes are in db/queries/stock-import.ts; the service that runs a file is
- * app/utils/stock-import.server.ts.
+ * A CSV's separator, the columns and their mapping, the check of each line, the ranking of guesses, and the
+ * plan of one variation's listing (create, update, unchanged, withdraw). The CSV reader (csv-parse, streaming)
+ * is app/utils/stock-csv.server.ts; the database look-ups and the writes are in db/queries/stock-import.ts;
+ * the service that runs a file is app/utils/stock-import.server.ts.
  */
 import { formatCents, parseDollars } from "./money";
 import { LISTING_REASONS } from "./reasons";
@@ -96,65 +96,9 @@ export function isFormulaText(s: string): boolean {
   return /^[=@]/.test(s.trim()) || /^[+-][^\d.]/.test(s.trim());
 }
 
-/**
- * A CSV file's bytes as rows of cells: UTF-8 only (a UTF-8 byte-order mark is dropped; UTF-16 and other
- * encodings are refused), no NUL bytes, quotes per RFC 4180, "," or ";" as separator (the header line's).
- * Throws StockFileRejected with the message for the user.
- */
-export function parseCsv(bytes: Uint8Array, maxRows: number = STOCK_IMPORT_LIMITS.maxRows): string[][] {
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) throw new StockFileRejected(STOCK_MSG.notUtf8);
-  if (bytes.includes(0)) throw new StockFileRejected(STOCK_MSG.notText);
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new StockFileRejected(STOCK_MSG.notUtf8);
-  }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const firstLine = text.slice(0, text.search(/\r?\n|$/));
-  const sep = (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ";" : ",";
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  let line = 1;
-  let rowStart = 1;
-  const endRow = () => {
-    row.push(cell);
-    cell = "";
-    if (row.some((c) => c.trim() !== "")) {
-      rows.push(row);
-      // The header row and maxRows rows: one more is too many.
-      if (rows.length > maxRows + 1) throw new StockFileRejected(STOCK_MSG.tooManyRows);
-    }
-    row = [];
-    rowStart = line;
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          cell += '"';
-          i++;
-        } else quoted = false;
-      } else {
-        if (c === "\n") line++;
-        cell += c;
-      }
-    } else if (c === '"' && cell === "") quoted = true;
-    else if (c === sep) {
-      row.push(cell);
-      cell = "";
-    } else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++;
-      line++;
-      endRow();
-    } else cell += c;
-  }
-  if (quoted) throw new StockFileRejected(STOCK_MSG.badQuotes(rowStart));
-  if (cell !== "" || row.length > 0) endRow();
-  return rows;
+/** A CSV file's separator: ";" when its header line holds more semicolons than commas, else ",". */
+export function csvSeparator(headerLine: string): "," | ";" {
+  return (headerLine.match(/;/g)?.length ?? 0) > (headerLine.match(/,/g)?.length ?? 0) ? ";" : ",";
 }
 
 /** One line of the file, its cells keyed by field (after the mapping). */
@@ -312,7 +256,7 @@ export type PlanAction =
   | { kind: "kept"; listingId: number; message: string }
   | { kind: "nothing" };
 
-/** Said of a listing to withdraw that an order waiting for an answer takes units from (ADR 0029 "Sync"). */
+/** Said of a listing to withdraw that an order waiting for an answer takes units from (docs/guides/stock-import.md "Sync"). */
 export const IN_FLIGHT_KEPT = "In an order waiting for an answer: it will be withdrawn when that order ends.";
 /** Said of a listing marked so by an earlier import that this file lists again with units. */
 export const WITHDRAWAL_CALLED_OFF = "Listed again: it will no longer be withdrawn when its order ends.";

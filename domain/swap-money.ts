@@ -13,7 +13,7 @@
  * - Neither side ships (one after the other, or found by the same timer): the rule above applies to each failure:
  *   each side pays the value of the goods it did not send, paid out to the other side, and gets its fee and
  *   shipping back; the cash difference, never paid out, is refunded to its payer. Every payment comes back
- *   whole and the two charges net to the difference of the goods values (ADR 0019).
+ *   whole and the two charges net to the difference of the goods values (ADR 0037).
  */
 import { swapValuation, type SwapSide, type SwapSideInput, type SwapValuation } from "./fees";
 import { paymentBooked, type Cents } from "./money";

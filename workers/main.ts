@@ -87,7 +87,7 @@ async function main(): Promise<void> {
       `mail: ${env.SMTP_URL ? `SMTP ${smtpHostOf(env.SMTP_URL)}` : "outbox only"}`,
   );
   mailSender?.start();
-  // Matches no e-mail has listed yet get their retailer's daily e-mail (docs/decisions/0030-matches.md).
+  // Matches no e-mail has listed yet get their retailer's daily e-mail (docs/decisions/0038-match-digests-from-the-workers-sweep.md).
   const matchDigests = setInterval(() => {
     queueDueMatchDigests(dbHandle.db, env.MARKETPLACE_TZ).catch((e) =>
       say("warn", `match digests: ${e instanceof Error ? e.message : String(e)}`),

@@ -8,15 +8,16 @@
  *   into the workflow's memo and headers (and from there into the activities' logs).
  * - Logs: with LOG_FORMAT=json, one JSON line per request (time, level, msg, requestId, method, route, path,
  *   status, ms); otherwise nothing per request (development stays quiet).
- * - Metrics (METRICS_PORT on METRICS_HOST, default loopback, GET /metrics): http_requests_total{method,route,status},
- *   http_request_duration_seconds{route} (histogram), http_server_errors_total{route} (5xx); `route` is the
- *   Remix route id the path matched (bounded: one per route module), "static" for assets, "healthz".
+ * - Metrics (METRICS_PORT on METRICS_HOST, default loopback, GET /metrics; workers/metrics.mjs, prom-client):
+ *   http_requests_total{method,route,status}, http_request_duration_seconds{route} (histogram),
+ *   http_server_errors_total{route} (5xx), where `route` is the Remix route id the path matched (bounded: one per
+ *   route module), "static" for assets, "healthz"; and the process metrics (event-loop lag, heap, GC, CPU).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { matchRoutes } from "@remix-run/router";
-import { Registry } from "./metrics.mjs";
+import { webMetrics } from "./metrics.mjs";
 
 export const requestContext = (globalThis[Symbol.for("wholesale.requestContext")] ??= new AsyncLocalStorage());
 
@@ -63,14 +64,7 @@ export function routeLabeler(build) {
   };
 }
 
-export const registry = new Registry();
-const requests = registry.counter("http_requests_total", "HTTP requests answered, by method, route and status", [
-  "method",
-  "route",
-  "status",
-]);
-const duration = registry.histogram("http_request_duration_seconds", "Time to answer an HTTP request, by route", ["route"]);
-const errors = registry.counter("http_server_errors_total", "HTTP requests answered with a 5xx, by route", ["route"]);
+const { registry, requests, duration, errors } = webMetrics();
 
 /** Express middleware: request id, then metrics and the log line once the answer is sent. */
 export function observe(getLabeler) {
@@ -106,7 +100,13 @@ export function serveMetrics(port, host = process.env.METRICS_HOST || "127.0.0.1
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { "Content-Type": "text/plain; version=0.0.4" }).end(registry.render());
+    registry.metrics().then(
+      (text) => res.writeHead(200, { "Content-Type": registry.contentType }).end(text),
+      (err) => {
+        log("error", "metrics", { error: String(err) });
+        res.writeHead(500).end();
+      },
+    );
   });
   server.listen(port, host);
   return server;

@@ -15,7 +15,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD"]);
 
 /** The webhook endpoints: exact paths (a trailing slash allowed), after normalising. */
 export const WEBHOOK_PATHS = new Set(["/webhooks/carrier", "/webhooks/payments", "/api/stock-import"]);
-// /api/stock-import (ADR 0029 "API") is authorised by a Bearer token sent by the store's own system, never by a
+// /api/stock-import (docs/guides/stock-import.md "API") is authorised by a Bearer token sent by the store's own system, never by a
 // cookie, so a cross-site form cannot use it: exempt like the webhooks.
 
 /** The path the router sees: dot segments resolved; null when it is not a valid path. */

@@ -119,7 +119,7 @@ app.use((req, res, next) => {
   next();
 });
 
-// An API token (ADR 0029 "API") is accepted by POST /api/stock-import only: sent anywhere else it gets a 401 and
+// An API token (docs/guides/stock-import.md "API") is accepted by POST /api/stock-import only: sent anywhere else it gets a 401 and
 // the request goes no further (the route checks the token itself).
 app.use((req, res, next) => {
   const auth = req.get("authorization");

@@ -1,5 +1,5 @@
 /**
- * POST /api/stock-import's server half (docs/product/screens.md, "Stock file import", "API"; ADR 0029 "API";
+ * POST /api/stock-import's server half (docs/product/screens.md, "Stock file import", "API"; docs/guides/stock-import.md "API";
  * public/api/openapi.json): a retailer's token, then the same file reading, preview and import as
  * /stock-import (runStockImport), answered as JSON. Every refusal is a JSON { error } with its 4xx and writes
  * nothing (a valid token's last use excepted).

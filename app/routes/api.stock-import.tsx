@@ -1,6 +1,6 @@
 /**
  * POST /api/stock-import: the stock file import from a store's own system with an API token
- * (docs/product/screens.md, "Stock file import", "API"; ADR 0029 "API"; public/api/openapi.json).
+ * (docs/product/screens.md, "Stock file import", "API"; docs/guides/stock-import.md "API"; public/api/openapi.json).
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { API_MSG } from "../../domain/api-tokens";

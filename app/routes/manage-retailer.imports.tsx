@@ -1,6 +1,6 @@
 /**
  * /manage-retailer/imports?id=: the retailer's stock imports for staff (docs/product/screens.md, "Stock file
- * import"; ADR 0029 "Staff"): who sent each file (a user on /stock-import, or an API token), when, its lines,
+ * import"; docs/guides/stock-import.md "Staff"): who sent each file (a user on /stock-import, or an API token), when, its lines,
  * and the refused rows with their messages.
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";

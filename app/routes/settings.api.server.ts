@@ -1,5 +1,5 @@
 /**
- * Settings → API tokens, server half (docs/product/screens.md, "Stock file import", "API"; ADR 0029 "API"): the
+ * Settings → API tokens, server half (docs/product/screens.md, "Stock file import", "API"; docs/guides/stock-import.md "API"): the
  * retailer's tokens, and one function per intent: create (the token returned once), revoke.
  */
 import { data } from "@remix-run/node";

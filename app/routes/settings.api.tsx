@@ -1,5 +1,5 @@
 /**
- * Settings → API tokens (docs/product/screens.md, "Stock file import", "API"; ADR 0029 "API"): the retailer's
+ * Settings → API tokens (docs/product/screens.md, "Stock file import", "API"; docs/guides/stock-import.md "API"): the retailer's
  * tokens for POST /api/stock-import: create one with a name (the token is shown once), see when each was last
  * used, revoke one.
  */

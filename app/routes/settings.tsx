@@ -5,7 +5,7 @@ import { requireRetailer } from "~/utils/auth.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Settings") }];
 
-/** The six tabs of Settings (API tokens: ADR 0029 "API") (docs/product/screens.md, "Settings and payout"). */
+/** The six tabs of Settings (API tokens: docs/guides/stock-import.md "API") (docs/product/screens.md, "Settings and payout"). */
 export const SETTINGS_TABS = [
   { to: "/settings/store", label: "Store Info" },
   { to: "/settings/contact", label: "Contact Info" },

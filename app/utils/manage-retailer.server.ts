@@ -172,7 +172,7 @@ export async function itemsTab(kind: "listings" | "requests", retailerId: number
   return { kind, items, editing };
 }
 
-/** Stock imports (ADR 0029 "Staff"): who sent each file (a user, or an API token), when, its lines and refused rows. */
+/** Stock imports (docs/guides/stock-import.md "Staff"): who sent each file (a user, or an API token), when, its lines and refused rows. */
 export async function importsTab(retailerId: number) {
   const list = await importsForStaff(db, retailerId);
   return list.map((i) => ({

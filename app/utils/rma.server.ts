@@ -43,7 +43,7 @@ export function receivedLines(order: OrderDetail): OrderLineView[] {
 
 /**
  * Whether the viewer's RMA window on this order is open now, from the read model (the workflow is not asked:
- * ADR 0011): a swap side's within 48 hours of receiving its goods; a purchase's buyer while it is delivered
+ * ADR 0034): a swap side's within 48 hours of receiving its goods; a purchase's buyer while it is delivered
  * and within 48 hours of the delivery. The order pages' button and the wizard's check.
  */
 export function rmaWindowOpen(

@@ -1,5 +1,5 @@
 /**
- * The staff-users screens' server half (docs/product/screens.md, "Staff users"; ADR 0020, "Amended"): the list
+ * The staff-users screens' server half (docs/product/screens.md, "Staff users"; ADR 0031): the list
  * with the invitation, and one staff user's page with its permissions, deactivation and audit. Every loader
  * and action needs the staff-users right (requireStaffAdmin: a 403 otherwise, nothing read or written); the
  * rules of a change (not one's own right, not the last holder's) are checked again inside the transaction

@@ -23,7 +23,6 @@ import { authorizedBrandsForRetailer } from "../../db/queries/catalogue";
 import {
   checkLine,
   linesFromRows,
-  parseCsv,
   planVariation,
   planWithdrawal,
   priceProblem,
@@ -37,6 +36,7 @@ import {
   type PlanAction,
   type StockMapping,
 } from "../../domain/stock-import";
+import { readCsv } from "./stock-csv.server";
 import { checkXlsxZip, XlsxRejected } from "./xlsx.server";
 
 export { StockFileRejected };
@@ -46,7 +46,7 @@ export async function readStockFile(fileName: string, bytes: Buffer): Promise<st
   if (bytes.length > STOCK_IMPORT_LIMITS.maxFileBytes) throw new StockFileRejected(STOCK_MSG.tooLarge);
   let rows: string[][];
   if (/\.csv$/i.test(fileName)) {
-    rows = parseCsv(bytes);
+    rows = await readCsv(bytes);
     refuseFormulas(rows);
   } else if (/\.xlsx$/i.test(fileName)) rows = await readXlsx(bytes);
   else throw new StockFileRejected(STOCK_MSG.wrongType);

@@ -4,7 +4,7 @@ import { accountRequestCounts, loginFailureCounts, recordAccountRequest, type Ac
 import { recordLoginAttempt } from "../../db/queries/users";
 
 /**
- * Throttling of the account forms (ADR 0003 "Throttling"). Window LOGIN_THROTTLE_WINDOW_SECONDS, limit
+ * Throttling of the account forms (docs/guides/sessions-and-auth.md "Throttling"). Window LOGIN_THROTTLE_WINDOW_SECONDS, limit
  * LOGIN_THROTTLE_MAX (max).
  *
  * Sign-in, failures within the window, counted since the e-mail's last success (sign-in or password reset):

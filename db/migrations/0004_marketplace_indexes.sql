@@ -1,6 +1,6 @@
 -- Marketplace browsing (db/queries/marketplace.ts): ordering keys copied from the variation onto listings and
 -- requests, kept by triggers (writers need not set them), partial indexes per brand (and listing type) for
--- each ordering, and trigram indexes for the product-code search. See docs/decisions/0005-marketplace.md.
+-- each ordering, and trigram indexes for the product-code search. See docs/guides/marketplace.md.
 CREATE EXTENSION IF NOT EXISTS pg_trgm;--> statement-breakpoint
 ALTER TABLE "listing_requests" ADD COLUMN "sku_key" text COLLATE "C" DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE "listing_requests" ADD COLUMN "price_cents" integer DEFAULT 0 NOT NULL;--> statement-breakpoint

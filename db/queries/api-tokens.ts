@@ -1,5 +1,5 @@
 /**
- * A retailer's API tokens (docs/product/screens.md, "Stock file import", "API"; ADR 0029 "API"): created with a
+ * A retailer's API tokens (docs/product/screens.md, "Stock file import", "API"; docs/guides/stock-import.md "API"): created with a
  * name and shown once, kept as the SHA-256 of the token, verified for one scope, revoked by the retailer.
  */
 import { createHash, randomBytes } from "node:crypto";

@@ -1,5 +1,5 @@
 /**
- * The deferred withdrawal of a stock import (docs/product/screens.md, "Stock file import"; ADR 0029 "Sync"):
+ * The deferred withdrawal of a stock import (docs/product/screens.md, "Stock file import"; docs/guides/stock-import.md "Sync"):
  * a listing a file withdraws while an order waiting for an answer (PENDING_TRANSACTION_STATES) takes units
  * from it is marked (deferred_withdrawals, with the import); it is withdrawn, as done by that import (its
  * listing_stock_changes row), in the transaction that ends its last such order: the read model's step write

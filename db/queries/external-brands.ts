@@ -1,5 +1,5 @@
 /**
- * Brands typed by retailers (docs/product/screens.md, "Staff: validation tools"; ADR 0020, "Amended"): a brand
+ * Brands typed by retailers (docs/product/screens.md, "Staff: validation tools"; ADR 0032): a brand
  * request (ADD BRANDS) or a brand typed at registration (Request Brands) names a brand; the name is matched to
  * a brand we know, else it becomes an external brand (is_valid false) that staff validate. One external brand
  * per name: case and spaces do not count.

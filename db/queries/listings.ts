@@ -77,7 +77,7 @@ export async function restoreListingUnits(db: DbOrTx, listingId: number, selecti
     .where(eq(listings.id, listingId))
     .returning({ id: listings.id });
   if (rows.length === 0) return false;
-  // A listing a stock import withdraws once its orders end stays withdrawn (ADR 0029 "Sync"); else units back
+  // A listing a stock import withdraws once its orders end stays withdrawn (docs/guides/stock-import.md "Sync"); else units back
   // (it may have been sold out): matches it now makes (ADR 0030; idempotent).
   if ((await withdrawWhenOrdersEnded(db, [listingId])).length === 0) await recordMatchesForListing(db, listingId);
   return true;

@@ -2,7 +2,7 @@
  * The marketplace (docs/product/screens.md, "Marketplace"): listings available to buy or swap, and requests of
  * authorized retailers, grouped by brand. The ONLY place the marketplace SQL lives.
  *
- * Shape (docs/decisions/0005-marketplace.md, docs/performance.md):
+ * Shape (docs/guides/marketplace.md, docs/performance.md):
  * - one statement per page: `unnest(brand ids) CROSS JOIN LATERAL (top N of that brand)`; each lateral is
  *   an index scan of a partial index (brand_id[, listing_type], <ordering key>, id) WHERE visible, stopped
  *   by LIMIT — so the cost is (brands x page size), never the table size;

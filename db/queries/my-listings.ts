@@ -398,7 +398,7 @@ export async function updateMyListing(db: DbOrTx, u: MyItemUpdate): Promise<{ id
     .where(and(eq(listings.id, u.id), u.ownerId === null ? undefined : eq(listings.providerId, u.ownerId)))
     .returning({ id: listings.id, totalUnits: listings.totalUnits });
   if (rows[0] && rows[0].totalUnits > 0) {
-    // The owner set units: a stock import's withdrawal waiting for its orders to end is called off (ADR 0029 "Sync").
+    // The owner set units: a stock import's withdrawal waiting for its orders to end is called off (docs/guides/stock-import.md "Sync").
     if (!u.correction) await clearDeferredWithdrawal(db, rows[0].id);
     // Re-listed or more sizes: matches it now makes (ADR 0030; idempotent).
     await recordMatchesForListing(db, rows[0].id);

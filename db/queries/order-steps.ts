@@ -96,7 +96,7 @@ export async function recordStep(db: Db, step: OrderStep): Promise<{ recorded: b
     if (parties === "gone") return { recorded: false };
     if (parties.newer) {
       await step.whenNewer?.(tx, parties);
-      // An order no longer waiting for an answer: a stock import's deferred withdrawal (ADR 0029 "Sync").
+      // An order no longer waiting for an answer: a stock import's deferred withdrawal (docs/guides/stock-import.md "Sync").
       await withdrawAfterOrderStep(tx, step.orderId, step.state.statename);
     }
     await insertActions(tx, step, step.actions(parties));

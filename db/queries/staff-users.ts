@@ -1,5 +1,5 @@
 /**
- * Staff accounts (docs/product/screens.md, "Staff users"; ADR 0020, "Amended"): the list, one account with
+ * Staff accounts (docs/product/screens.md, "Staff users"; ADR 0031): the list, one account with
  * its audit, the invitation, deactivation and the permissions map's grants and revokes. Every change runs in
  * one transaction that first locks the rows of the active holders of the staff-users right, checks that the
  * actor is one of them and that the change leaves one (domain/staff-users staffChangeRefusal), then writes the

@@ -160,7 +160,7 @@ export async function createImport(
     fileSha256: string;
     wholeSurplus: boolean;
     cells: string[][];
-    /** Sent through the API with this token (ADR 0029 "API"). */
+    /** Sent through the API with this token (docs/guides/stock-import.md "API"). */
     apiTokenId?: number | null;
   },
 ): Promise<StockImport> {
@@ -217,7 +217,7 @@ export async function listImports(db: DbOrTx, retailerId: number, limit = 10) {
 }
 
 /**
- * Staff's view of a retailer's imports (/manage-retailer/imports; ADR 0029 "Staff"), newest first: who sent
+ * Staff's view of a retailer's imports (/manage-retailer/imports; docs/guides/stock-import.md "Staff"), newest first: who sent
  * it (the user, or the API token's name), when, its lines, and its refused rows (of the results once
  * confirmed, else of the preview).
  */
@@ -296,7 +296,7 @@ export async function applyVariationPlan(
     if ((live?.id ?? null) !== expectedListingId)
       return { ok: false, message: "The listing changed since the preview: upload the file again to see it." };
     if (action.kind === "kept") {
-      // Withdrawn when its last order waiting for an answer ends, as done by this import (ADR 0029 "Sync").
+      // Withdrawn when its last order waiting for an answer ends, as done by this import (docs/guides/stock-import.md "Sync").
       await markDeferredWithdrawal(tx, live!.id, importId);
       await tx
         .insert(listingStockChanges)
@@ -342,7 +342,7 @@ export async function applyVariationPlan(
       .where(eq(listings.id, live!.id));
     await tx.insert(listingStockChanges).values({ listingId: live!.id, importId, action: action.kind, before, after });
     // Matches' hook (ADR 0030): units set may fill a request now; a withdrawn listing is no longer visible.
-    // Units set also call off an earlier import's withdrawal waiting for an order (ADR 0029 "Sync").
+    // Units set also call off an earlier import's withdrawal waiting for an order (docs/guides/stock-import.md "Sync").
     if (action.kind === "update") {
       await clearDeferredWithdrawal(tx, live!.id);
       await recordMatchesForListing(tx, live!.id);

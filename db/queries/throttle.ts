@@ -4,7 +4,7 @@ import { accountRequests, loginAttempts, stockImports } from "../schema";
 import { normalizeEmail } from "./users";
 
 /**
- * Failed sign-ins within the window (ADR 0003 "Throttling"), counted since the e-mail's last success (a
+ * Failed sign-ins within the window (docs/guides/sessions-and-auth.md "Throttling"), counted since the e-mail's last success (a
  * successful sign-in or password reset) when that is later:
  * - pair: this e-mail from this client address;
  * - email: this e-mail from any address;
@@ -70,7 +70,7 @@ export async function accountRequestCounts(
   return { email: rows[0]?.email ?? 0, ip: rows[0]?.ip ?? 0 };
 }
 
-/** Stock imports sent with this API token within the window (ADR 0029 "API": the API's rate limit). */
+/** Stock imports sent with this API token within the window (docs/guides/stock-import.md "API": the API's rate limit). */
 export async function apiImportCount(db: Db, tokenId: number, since: Date): Promise<number> {
   const rows = await db
     .select({ n: sql<number>`count(*)::int` })

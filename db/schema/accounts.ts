@@ -29,7 +29,7 @@ export const users = pgTable(
 );
 
 /**
- * Every change made to a staff account on the staff-users screens (ADR 0020, "Amended"): who (actor), when,
+ * Every change made to a staff account on the staff-users screens (ADR 0031): who (actor), when,
  * what (action: domain/staff-users STAFF_CHANGES; permission: the map entry granted or revoked).
  */
 export const staffUserChanges = pgTable(

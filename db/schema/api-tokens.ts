@@ -3,7 +3,7 @@ import { users } from "./accounts";
 import { retailers } from "./retailers";
 
 /**
- * A retailer's API token (docs/product/screens.md, "Stock file import", "API"; ADR 0029 "API"): only its
+ * A retailer's API token (docs/product/screens.md, "Stock file import", "API"; docs/guides/stock-import.md "API"): only its
  * SHA-256 is kept (the token is shown once), scoped to one use of one retailer ("stock-import").
  */
 export const apiTokens = pgTable(

@@ -174,7 +174,7 @@ export const collectionUploads = pgTable(
  * An unresolved catalogue entry (docs/product/screens.md, "Staff: validation tools"): a product as an external
  * source described it (its initial fields), waiting for staff to match it to one of ours. Candidate matches
  * are computed when shown (trigram similarity of names, db/queries/validation.ts); resolving records the product.
- * A saved collection upload's product code new to its brand makes one (ADR 0020, "Amended"): it remembers the
+ * A saved collection upload's product code new to its brand makes one (ADR 0032): it remembers the
  * brand, the upload and its line, and the product the save made (the initial product).
  */
 export const catalogueEntries = pgTable(

@@ -36,7 +36,7 @@ export const stockImports = pgTable(
       .notNull()
       .references(() => retailers.id, { onDelete: "cascade" }),
     uploadedBy: integer("uploaded_by").references(() => users.id, { onDelete: "set null" }),
-    /** Sent through the API with this token (ADR 0029 "API"); null for the page's uploads. */
+    /** Sent through the API with this token (docs/guides/stock-import.md "API"); null for the page's uploads. */
     apiTokenId: integer("api_token_id").references(() => apiTokens.id, { onDelete: "set null" }),
     fileName: text("file_name").notNull(),
     fileSha256: text("file_sha256").notNull(),
@@ -87,7 +87,7 @@ export const listingStockChanges = pgTable(
 
 /**
  * A listing a stock import could not withdraw because an order waiting for an answer takes units from it
- * (ADR 0029 "Sync"): it is withdrawn, as done by that import, in the transaction that ends its last such order
+ * (docs/guides/stock-import.md "Sync"): it is withdrawn, as done by that import, in the transaction that ends its last such order
  * (db/queries/deferred-withdrawals.ts). The row stays after the withdrawal, so units an order puts back later
  * do not list it again; a later import listing it with units, or its owner setting units on its page, deletes it.
  */

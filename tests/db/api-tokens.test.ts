@@ -1,5 +1,5 @@
 /**
- * API tokens against the database (db/queries/api-tokens.ts; ADR 0029 "API"): a token is shown once and
+ * API tokens against the database (db/queries/api-tokens.ts; docs/guides/stock-import.md "API"): a token is shown once and
  * stored as its SHA-256 only; it verifies for its scope and sets its last use; another scope, a wrong value
  * or a revoked token does not verify; only its retailer revokes it; the rate limit counts its imports.
  */

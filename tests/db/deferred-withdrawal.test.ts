@@ -1,5 +1,5 @@
 /**
- * A stock import's deferred withdrawal (ADR 0029 "Sync"; db/queries/deferred-withdrawals.ts) through the real
+ * A stock import's deferred withdrawal (docs/guides/stock-import.md "Sync"; db/queries/deferred-withdrawals.ts) through the real
  * read-model writes of the buy workflow's activities: a listing a file withdraws while an order waits for an
  * answer is marked with the import, then withdrawn (its history naming that import) in the step that ends
  * its last such order: declined, approved, the second of two; units put back later do not list it again; a

@@ -304,7 +304,7 @@ const MATRIX: Record<string, Case> = {
       // Each tab with commands is a route of its own.
       post(`/manage-retailer/contacts?id=${f.a}`, { intent: "send-reset", contact_id: 1 }),
       post(`/manage-retailer/brands?id=${f.a}`, { intent: "brand-delete", brand_id: f.brandPriv.id }),
-      // Its stock imports (ADR 0029 "Staff"): staff only.
+      // Its stock imports (docs/guides/stock-import.md "Staff"): staff only.
       get(`/manage-retailer/imports?id=${f.a}`),
     ],
     (f) => [`/manage-retailer/info?id=${f.a}`],

@@ -1,39 +1,70 @@
 // The signals an operator reads (docs/operations.md "Health" and "Signals"): the web process's metrics registry,
 // request ids and route labels (workers/metrics.mjs, workers/observability.mjs), the readiness answer
-// (app/routes/readyz.server.ts), and the worker's health endpoints (workers/worker-health.ts) on a real port.
+// (app/utils/health.server.ts), and the worker's health endpoints (workers/worker-health.ts) on a real port.
 import net from "node:net";
 import type { Worker } from "@temporalio/worker";
 import { describe, expect, test } from "vitest";
 import { readinessResponse, timedCheck } from "../../app/routes/readyz.server";
-import { Registry } from "../../workers/metrics.mjs";
-import { requestIdOf, routeLabeler } from "../../workers/observability.mjs";
+import { webMetrics } from "../../workers/metrics.mjs";
+import { requestIdOf, routeLabeler, serveMetrics } from "../../workers/observability.mjs";
 import { serveWorkerHealth } from "../../workers/worker-health";
 
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
 describe("web metrics in the Prometheus text format", () => {
-  test("counters and histograms with labels, escaped", () => {
-    const r = new Registry();
-    const c = r.counter("http_requests_total", "Requests", ["method", "route", "status"]);
-    const h = r.histogram("http_request_duration_seconds", "Latency", ["route"], [0.1, 1]);
-    c.inc({ method: "GET", route: 'routes/a"b', status: "200" });
-    c.inc({ method: "GET", route: 'routes/a"b', status: "200" });
-    h.observe({ route: "r" }, 0.05);
-    h.observe({ route: "r" }, 0.5);
-    h.observe({ route: "r" }, 3);
-    expect(r.render()).toBe(
-      [
-        "# HELP http_requests_total Requests",
-        "# TYPE http_requests_total counter",
-        'http_requests_total{method="GET",route="routes/a\\"b",status="200"} 2',
-        "# HELP http_request_duration_seconds Latency",
-        "# TYPE http_request_duration_seconds histogram",
-        'http_request_duration_seconds_bucket{route="r",le="0.1"} 1',
-        'http_request_duration_seconds_bucket{route="r",le="1"} 2',
-        'http_request_duration_seconds_bucket{route="r",le="+Inf"} 3',
-        'http_request_duration_seconds_sum{route="r"} 3.55',
-        'http_request_duration_seconds_count{route="r"} 3',
-        "",
-      ].join("\n"),
-    );
+  test("counters and histograms with labels, escaped", async () => {
+    const { registry, requests, duration } = webMetrics({ buckets: [0.1, 1], processMetrics: false });
+    requests.inc({ method: "GET", route: 'routes/a"b', status: "200" });
+    requests.inc({ method: "GET", route: 'routes/a"b', status: "200" });
+    duration.observe({ route: "r" }, 0.05);
+    duration.observe({ route: "r" }, 0.5);
+    duration.observe({ route: "r" }, 3);
+    expect((await registry.metrics()).split("\n").filter(Boolean)).toEqual([
+      "# HELP http_requests_total HTTP requests answered, by method, route and status",
+      "# TYPE http_requests_total counter",
+      'http_requests_total{method="GET",route="routes/a\\"b",status="200"} 2',
+      "# HELP http_request_duration_seconds Time to answer an HTTP request, by route",
+      "# TYPE http_request_duration_seconds histogram",
+      'http_request_duration_seconds_bucket{le="0.1",route="r"} 1',
+      'http_request_duration_seconds_bucket{le="1",route="r"} 2',
+      'http_request_duration_seconds_bucket{le="+Inf",route="r"} 3',
+      'http_request_duration_seconds_sum{route="r"} 3.55',
+      'http_request_duration_seconds_count{route="r"} 3',
+      "# HELP http_server_errors_total HTTP requests answered with a 5xx, by route",
+      "# TYPE http_server_errors_total counter",
+    ]);
+  });
+
+  test("GET /metrics: the requests' metrics and the process's (event-loop lag, heap, GC, CPU); any other path 404", async () => {
+    const port = await freePort();
+    const server = serveMetrics(port, "127.0.0.1");
+    try {
+      await new Promise((r) => server.once("listening", r));
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+      const types = (await res.text()).split("\n").filter((l) => l.startsWith("# TYPE "));
+      for (const t of [
+        "http_requests_total counter",
+        "http_request_duration_seconds histogram",
+        "http_server_errors_total counter",
+        "nodejs_eventloop_lag_seconds gauge",
+        "nodejs_heap_size_used_bytes gauge",
+        "nodejs_gc_duration_seconds histogram",
+        "process_cpu_seconds_total counter",
+        "process_resident_memory_bytes gauge",
+      ])
+        expect(types).toContain(`# TYPE ${t}`);
+      expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
+    } finally {
+      server.close();
+    }
   });
 
   test("a path is labelled by the route module that serves it (bounded), assets and liveness by name", () => {
@@ -79,14 +110,6 @@ describe("readiness of a web process", () => {
 });
 
 describe("the worker's health endpoints", () => {
-  const freePort = () =>
-    new Promise<number>((resolve) => {
-      const s = net.createServer().listen(0, "127.0.0.1", () => {
-        const { port } = s.address() as net.AddressInfo;
-        s.close(() => resolve(port));
-      });
-    });
-
   test("starting: live, not ready; polling: ready with the last task's time; failed: neither", async () => {
     const port = await freePort();
     const health = serveWorkerHealth(port);

@@ -1,5 +1,5 @@
 /**
- * The stock-import API's description (public/api/openapi.json, served as /api/openapi.json; ADR 0029 "API")
+ * The stock-import API's description (public/api/openapi.json, served as /api/openapi.json; docs/guides/stock-import.md "API")
  * parses, is OpenAPI 3, describes POST /api/stock-import with its bearer token and answers, and names the
  * same limits and messages the code has.
  */

@@ -565,7 +565,7 @@ describe("swap shipping", () => {
   });
 });
 
-describe("swap: both sides fail to ship (docs/product/money.md, ADR 0019)", () => {
+describe("swap: both sides fail to ship (docs/product/money.md, ADR 0037)", () => {
   // Provider paid $91.75 ($60 cash + $8 fee + $23.75 shipping), receiver $31.75 ($8 fee + $23.75 shipping).
   const failMoney = (fake: ReturnType<typeof fakeSwapActivities>) =>
     fake.money().filter((x) => ["chargeSwapPenalty", "payOutSwapSide", "refundSwapSide"].includes(x[0] as string));

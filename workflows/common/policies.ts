@@ -1,7 +1,7 @@
 /**
  * How an order's effects are run, written once for every kind: the retry policies by name, the options of
  * each call policy (workflows/common/steps.ts CallPolicy), and the activity proxies the driver runs effects
- * with. Every call is a local activity, run inside the step's workflow task (ADR 0015, ADR 0023): the step's
+ * with. Every call is a local activity, run inside the step's workflow task (ADR 0035, ADR 0023): the step's
  * database work, and the provider calls (payments, the carrier), whose idempotency keys make a call again
  * after a worker died answer the first call's result (tests/e2e/reliability.test.ts).
  */

@@ -613,7 +613,7 @@ function* onMissedPickup(m: SwapModel, ctx: StepContext): Step {
 const NON_SHIPMENT: Record<Role, number> = { provider: ACTION.PROVIDER_SWAP_NON_SHIPMENT, receiver: ACTION.RECEIVER_SWAP_NON_SHIPMENT };
 
 /**
- * Sides that did not ship, each on its own in turn (docs/product/money.md, "Swap settlement"; ADR 0019): it
+ * Sides that did not ship, each on its own in turn (docs/product/money.md, "Swap settlement"; ADR 0037): it
  * pays the value of its goods (card on file), paid out to the other side, whose fee and shipping are refunded.
  * Once both have failed, the cash difference (never paid out: no parcel was scanned) goes back to its payer
  * and the swap is cancelled.

@@ -1,4 +1,4 @@
-/** Stock file import, the pure half (domain/stock-import.ts): CSV reading, mapping, line checks, guesses, plans. */
+/** Stock file import, the pure half (domain/stock-import.ts): formulas, mapping, line checks, guesses, plans. */
 import { describe, expect, it } from "vitest";
 import { WIZARD_MESSAGES } from "../../../domain/listing-forms";
 import {
@@ -9,7 +9,6 @@ import {
   isFormulaText,
   linesFromRows,
   mappingFits,
-  parseCsv,
   planVariation,
   planWithdrawal,
   priceProblem,
@@ -18,62 +17,6 @@ import {
   STOCK_MSG,
   type CheckedLine,
 } from "../../../domain/stock-import";
-
-const enc = (s: string) => new TextEncoder().encode(s);
-
-describe("parseCsv", () => {
-  it.each([
-    [
-      "commas, CRLF, quotes",
-      'a,b,c\r\n"x, y","say ""hi""",3\r\n',
-      [
-        ["a", "b", "c"],
-        ["x, y", 'say "hi"', "3"],
-      ],
-    ],
-    [
-      "semicolons (the header's separator)",
-      "a;b;c\n1;2,5;3\n",
-      [
-        ["a", "b", "c"],
-        ["1", "2,5", "3"],
-      ],
-    ],
-    [
-      "a UTF-8 BOM dropped, blank lines skipped",
-      "\uFEFFa,b\n\n1,2",
-      [
-        ["a", "b"],
-        ["1", "2"],
-      ],
-    ],
-    [
-      "a quoted newline",
-      'a,b\n"1\n2",3\n',
-      [
-        ["a", "b"],
-        ["1\n2", "3"],
-      ],
-    ],
-  ])("%s", (_n, text, rows) => {
-    expect(parseCsv(enc(text))).toEqual(rows);
-  });
-
-  it.each([
-    ["Latin-1 bytes", new Uint8Array([0x63, 0x6f, 0x64, 0x65, 0x0a, 0xe9, 0x74, 0xe9]), STOCK_MSG.notUtf8],
-    ["UTF-16", new Uint8Array([0xff, 0xfe, 0x61, 0x00]), STOCK_MSG.notUtf8],
-    ["a program (NUL bytes)", new Uint8Array([0x4d, 0x5a, 0x00, 0x00]), STOCK_MSG.notText],
-    ["an unclosed quote", enc('a,b\n"x,1\n'), STOCK_MSG.badQuotes(2)],
-  ])("refuses %s", (_n, bytes, message) => {
-    expect(() => parseCsv(bytes)).toThrow(message);
-  });
-
-  it("refuses more than maxRows rows under the header", () => {
-    const ok = "a\n" + "1\n".repeat(5);
-    expect(parseCsv(enc(ok), 5)).toHaveLength(6);
-    expect(() => parseCsv(enc(ok + "1\n"), 5)).toThrow(STOCK_MSG.tooManyRows);
-  });
-});
 
 describe("formulas", () => {
   it.each([
