@@ -4,7 +4,7 @@
 #     web:    docker run ... wholesale                 (npm start)
 #     worker: docker run ... wholesale npm run worker  (NODE_ENV=production: prebuilt workflow bundle)
 #   `temporal`: the Temporal server (temporal-server, one service per container), its SQL schema tool, its Web UI
-#     and the CLI, built with `go install` from the Go module proxy at the versions of scripts/lib/paths.mjs
+#     and the CLI, built with `go install` from the Go module proxy at the versions of config/versions.mjs
 #     VERSIONS, as `npm run tools -- --prod` builds them for `npm run prod`; the config of config/temporal*.
 #     docker build --target temporal -t wholesale-temporal .
 

@@ -1,8 +1,12 @@
-/** The card-on-file workflow's provider activities (the payments port). Read-model writes: readmodel/card.ts. */
+/**
+ * The card-on-file workflow's provider activities (the payments port), as its interface says
+ * (workflows/card/activities.ts). Read-model writes: readmodel/card.ts.
+ */
 import { ApplicationFailure } from "@temporalio/activity";
 import { CARD_MESSAGES } from "../domain/cards";
+import type { CardActivities } from "../workflows/card/activities";
 import { CARD_REJECTED, type CardRejection } from "../workflows/card/contract";
-import { IdempotencyConflictError, PaymentRejectedError, type AttachedPaymentMethod, type PaymentsPort } from "./payments/port";
+import { IdempotencyConflictError, PaymentRejectedError, type PaymentsPort } from "./payments/port";
 
 /** Provider refusals become a non-retryable CardRejected failure with the message to show. */
 function rejected(err: PaymentRejectedError): ApplicationFailure {
@@ -17,12 +21,9 @@ function translate(err: unknown): unknown {
   return err;
 }
 
-export function createCardActivities(deps: { payments: PaymentsPort }) {
+export function createCardActivities(deps: { payments: PaymentsPort }): Pick<CardActivities, "createTestCardPaymentMethod" | "attachCard"> {
   return {
-    async createTestCardPaymentMethod(input: {
-      idempotencyKey: string;
-      testToken: string;
-    }): Promise<{ paymentMethodId: string; brand: string; last4: string }> {
+    async createTestCardPaymentMethod(input) {
       try {
         const pm = await deps.payments.createPaymentMethodFromTestCard(input);
         return { paymentMethodId: pm.id, brand: pm.brand, last4: pm.last4 };
@@ -30,13 +31,7 @@ export function createCardActivities(deps: { payments: PaymentsPort }) {
         throw translate(err);
       }
     },
-    async attachCard(input: {
-      idempotencyKey: string;
-      retailerId: number;
-      paymentMethodId: string;
-      customerId: string | null;
-      email?: string;
-    }): Promise<AttachedPaymentMethod> {
+    async attachCard(input) {
       try {
         return await deps.payments.attachPaymentMethod(input);
       } catch (err) {

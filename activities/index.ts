@@ -1,9 +1,16 @@
 /**
  * All side effects the workflows use, built by one factory from their dependencies (the worker is the
- * composition root). Workflows import `type Activities` only.
+ * composition root). Each workflow owns the interface of the activities it calls
+ * (workflows/<kind>/activities.ts); the factories here implement them, imported as types, and nothing in
+ * workflows/ imports activities/.
  */
 import type { Db } from "../db/client";
 import { DEFAULT_MARKETPLACE_TZ } from "../domain/business-days";
+import type { BuyActivities } from "../workflows/buy/activities";
+import type { CardActivities } from "../workflows/card/activities";
+import type { PayoutActivities } from "../workflows/payout/activities";
+import type { RmaActivities } from "../workflows/rma/activities";
+import type { SwapActivities } from "../workflows/swap/activities";
 import type { Mailer } from "./mail";
 import type { PaymentsPort } from "./payments/port";
 import { createBuyActivities } from "./buy";
@@ -32,7 +39,10 @@ export function defaultCarrier(deps: Pick<ActivityDeps, "db" | "env">): SandboxC
   });
 }
 
-export function createActivities(deps: ActivityDeps) {
+/** What the worker registers: every activity some workflow calls. */
+export type Activities = BuyActivities & SwapActivities & RmaActivities & CardActivities & PayoutActivities;
+
+export function createActivities(deps: ActivityDeps): Activities {
   const timeZone = deps.env.MARKETPLACE_TZ ?? DEFAULT_MARKETPLACE_TZ;
   const buy = createBuyActivities({
     db: deps.db,
@@ -51,5 +61,3 @@ export function createActivities(deps: ActivityDeps) {
     ...createRmaActivities({ db: deps.db, buy, appOrigin: deps.env.APP_ORIGIN, timeZone }),
   };
 }
-
-export type Activities = ReturnType<typeof createActivities>;

@@ -1,25 +1,22 @@
-/** The payout-setup workflow's provider and mail activities. */
+/** The payout-setup workflow's provider and mail activities, as its interface says (workflows/payout/activities.ts). */
 import { ApplicationFailure } from "@temporalio/activity";
-import type { PayoutDetails } from "../domain/payout";
+import type { PayoutActivities } from "../workflows/payout/activities";
 import { PAYOUT_REJECTED, type PayoutRejection } from "../workflows/payout/contract";
 import type { Mailer } from "./mail";
 import { IdempotencyConflictError, PaymentRejectedError, type PaymentsPort } from "./payments/port";
 
-export interface CreateConnectedAccountActivityInput {
-  idempotencyKey: string;
-  retailerId: number;
-  details: PayoutDetails;
-  tosAcceptance: { date: number; ip: string; userAgent?: string };
-}
-
-export function createPayoutActivities(deps: { payments: PaymentsPort; mail: Mailer; appOrigin: string }) {
+export function createPayoutActivities(deps: {
+  payments: PaymentsPort;
+  mail: Mailer;
+  appOrigin: string;
+}): Pick<PayoutActivities, "createConnectedAccount" | "sendPayoutConfirmation"> {
   return {
     /**
      * Creates the connected account through the payments port. A provider rejection (bad routing
      * number, ...) is a non-retryable PayoutRejected failure carrying the field to show it under;
      * outages and 5xx stay retryable (the same idempotency key makes retries safe).
      */
-    async createConnectedAccount(input: CreateConnectedAccountActivityInput): Promise<{ accountId: string; bankAccountLast4: string }> {
+    async createConnectedAccount(input) {
       try {
         const account = await deps.payments.createConnectedAccount(input);
         return { accountId: account.id, bankAccountLast4: account.bankAccountLast4 };
@@ -35,8 +32,7 @@ export function createPayoutActivities(deps: { payments: PaymentsPort; mail: Mai
       }
     },
 
-    /** Confirmation e-mail into the outbox, once per workflow (dedupe key = workflow id + step). */
-    async sendPayoutConfirmation(input: { to: string; dedupeKey: string; accountLast4: string; businessName: string }): Promise<void> {
+    async sendPayoutConfirmation(input) {
       await deps.mail.send({
         to: input.to,
         kind: "payout-setup",

@@ -3,11 +3,10 @@
 // (config/temporal/production.yaml) is rendered from, the schema steps, the namespace and the search
 // attributes, and the names of the app's environment. docker-compose.yml cannot import this file, so
 // tests/unit/compose.test.ts parses it and checks that it says the same (services, commands, env names).
-// Node built-ins only (scripts import it before node_modules exists).
-import { VERSIONS } from "../scripts/lib/paths.mjs";
-import { ENGINE_DYNAMIC_CONFIG, SEARCH_ATTRIBUTES } from "../scripts/lib/temporal.mjs";
-
-export { ENGINE_DYNAMIC_CONFIG, SEARCH_ATTRIBUTES };
+// Node built-ins and config/ only (scripts import it before node_modules exists; scripts import config/, never
+// the other way).
+import { SEARCH_ATTRIBUTES } from "./temporal-engine.mjs";
+import { VERSIONS } from "./versions.mjs";
 
 /** go.temporal.io/server (cmd/server and cmd/tools/sql), github.com/temporalio/ui-server/v2, the CLI. */
 export const TEMPORAL_SERVER_VERSION = VERSIONS.temporalServer;

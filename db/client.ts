@@ -4,6 +4,10 @@ import * as schema from "./schema/index.js";
 
 export type Schema = typeof schema;
 export type Db = PostgresJsDatabase<Schema>;
+/** The transaction Drizzle hands to `db.transaction(async (tx) => ...)`. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+/** What a query runs on: the pool, or the transaction it is part of. */
+export type DbOrTx = Db | Tx;
 
 export interface DbHandle {
   db: Db;

@@ -8,7 +8,7 @@
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import type { Db } from "./client";
+import type { Db, Tx } from "./client";
 import { brands, catalogueEntries, categories, products, seedRuns } from "./schema";
 import { FLOOR_TIMES, LISTING_REASONS, REQUEST_REASONS, valuesOf } from "../domain/reasons";
 import { PERMISSION_NAMES } from "../domain/staff-users";
@@ -27,7 +27,6 @@ import {
   SIZE_RUNS,
   type CreatedProduct,
   type CreatedVariation,
-  type Tx,
 } from "../tests/factories";
 
 export const DEMO_SEED_NAME = "demo";

@@ -1,5 +1,5 @@
 /**
- * The buy workflow's activities (activities/buy/types.ts BuyActivities), for real: read model in Postgres
+ * The buy workflow's activities (workflows/buy/activities.ts BuyActivities), for real: read model in Postgres
  * (db/queries/orders, payments, shipments, stock) with each step's notices queued in the outbox in the same
  * transaction as its state (the mail sender delivers them after the step), money through
  * the payments port (sandbox or Stripe) and pickups through the sandbox carrier.
@@ -32,7 +32,7 @@ import { cardBrandLabel, CARD_MESSAGES } from "../../domain/cards";
 import { CarrierIdempotencyConflictError, type SandboxCarrier } from "../carrier/sandbox";
 import { IdempotencyConflictError, PaymentRejectedError, type PaymentsPort } from "../payments/port";
 import { orderNoticeMail } from "./notices";
-import type { BuyActivities } from "./types";
+import type { BuyActivities } from "../../workflows/buy/activities";
 
 /** The activity logger inside a worker; the console when called directly (tests, scripts). */
 const log = {

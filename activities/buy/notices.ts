@@ -5,7 +5,7 @@
  */
 import { anonymousRetailerLabel } from "../../domain/anonymity";
 import { formatDateTime } from "../../domain/date-format";
-import type { OrderNotice } from "./types";
+import type { OrderNotice } from "../../workflows/buy/activities";
 
 /** MM/DD/YYYY hh:mm in the marketplace time zone, or null. */
 export function when(iso: string | null | undefined, timeZone: string): string | null {

@@ -29,7 +29,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { Db, DbOrTx, Tx } from "../../db/client";
 import { sandboxIdempotencyKeys, sandboxPaymentObjects } from "../../db/schema";
 import { isValidAbaRoutingNumber, lastFour, PAYOUT_PROVIDER_MESSAGES } from "../../domain/payout";
 import { TEST_CARD_TOKENS } from "../../domain/cards";
@@ -56,8 +56,6 @@ import {
   type PaymentsPort,
 } from "./port";
 
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-type Executor = Db | Tx;
 export type SandboxObject = Record<string, unknown> & { id: string; object: string };
 
 interface StoredRejection {
@@ -473,7 +471,7 @@ export class SandboxPayments implements PaymentsPort {
  * capturable (requires_capture, charge not captured); "automatic" captures it at once (succeeded).
  */
 async function putIntentWithCharge(
-  tx: Executor,
+  tx: DbOrTx,
   p: {
     amountCents: number;
     paymentMethodId: string;
@@ -540,7 +538,7 @@ function unexpectedState(intent: SandboxObject, action: string): PaymentRejected
   });
 }
 
-async function intentIn(tx: Executor, id: string, status: string): Promise<SandboxObject> {
+async function intentIn(tx: DbOrTx, id: string, status: string): Promise<SandboxObject> {
   const intent = await getObject(tx, id);
   if (!intent || intent.object !== "payment_intent") throw noSuch("payment_intent", id, "intent");
   if (intent.status !== status) throw unexpectedState(intent, status === "requires_capture" ? "capture" : "refund");
@@ -551,7 +549,7 @@ async function intentIn(tx: Executor, id: string, status: string): Promise<Sandb
  * A PaymentMethod that can be charged with this customer: it exists, belongs to no other customer (an
  * attached one needs its customer, as with Stripe), and its test card does not decline.
  */
-async function usablePaymentMethod(tx: Executor, pmId: string, customerId: string | null): Promise<SandboxObject> {
+async function usablePaymentMethod(tx: DbOrTx, pmId: string, customerId: string | null): Promise<SandboxObject> {
   const pm = await getObject(tx, pmId);
   if (!pm || pm.object !== "payment_method") throw noSuch("PaymentMethod", pmId, "payment_method");
   if (pm.customer && pm.customer !== customerId) {
@@ -566,14 +564,14 @@ async function usablePaymentMethod(tx: Executor, pmId: string, customerId: strin
   return pm;
 }
 
-export async function putObject(db: Executor, kind: string, data: SandboxObject): Promise<void> {
+export async function putObject(db: DbOrTx, kind: string, data: SandboxObject): Promise<void> {
   await db
     .insert(sandboxPaymentObjects)
     .values({ id: data.id, kind, data })
     .onConflictDoUpdate({ target: sandboxPaymentObjects.id, set: { data, updatedAt: new Date() } });
 }
 
-export async function getObject(db: Executor, id: string): Promise<SandboxObject | undefined> {
+export async function getObject(db: DbOrTx, id: string): Promise<SandboxObject | undefined> {
   const [row] = await db.select().from(sandboxPaymentObjects).where(eq(sandboxPaymentObjects.id, id));
   return row ? (row.data as SandboxObject) : undefined;
 }

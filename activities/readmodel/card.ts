@@ -2,23 +2,17 @@
 import type { Db } from "../../db/client";
 import { rmaWorkflowsAwaitingCharge } from "../../db/queries/rmas";
 import { getPaymentCustomerId, recordPaymentMethod } from "../../db/queries/settings";
+import type { CardActivities } from "../../workflows/card/activities";
 
-export function createCardReadModelActivities(db: Db) {
+export function createCardReadModelActivities(db: Db): Pick<CardActivities, "cardCustomerId" | "recordCard" | "rmasAwaitingCharge"> {
   return {
-    async cardCustomerId(input: { retailerId: number }): Promise<string | null> {
+    async cardCustomerId(input) {
       return getPaymentCustomerId(db, input.retailerId);
     },
-    async recordCard(input: {
-      retailerId: number;
-      providerPaymentMethodId: string;
-      providerCustomerId: string | null;
-      description: string;
-      lastFour: string;
-    }): Promise<{ recorded: boolean }> {
+    async recordCard(input) {
       return recordPaymentMethod(db, input);
     },
-    /** The RMA workflows whose charge to this retailer waits for a card (told once the card is on file). */
-    async rmasAwaitingCharge(input: { retailerId: number }): Promise<string[]> {
+    async rmasAwaitingCharge(input) {
       return rmaWorkflowsAwaitingCharge(db, input.retailerId);
     },
   };

@@ -1,31 +1,19 @@
 /** Read-model writes of the payout-setup workflow (payout_setups, payout_profiles, retailers, listings). */
 import type { Db } from "../../db/client";
-import {
-  markPayoutSetupFailed,
-  markPayoutSetupStarted,
-  recordPayoutAccount as recordPayoutAccountQuery,
-  type RecordPayoutAccountResult,
-} from "../../db/queries/payout";
-import type { PayoutProfile } from "../../domain/payout";
+import { markPayoutSetupFailed, markPayoutSetupStarted, recordPayoutAccount as recordPayoutAccountQuery } from "../../db/queries/payout";
+import type { PayoutActivities } from "../../workflows/payout/activities";
 
-export interface RecordPayoutAccountInput {
-  retailerId: number;
-  workflowId: string;
-  accountId: string;
-  /** Already redacted by the workflow: last four digits only. */
-  profile: PayoutProfile;
-}
-
-export function createPayoutReadModelActivities(db: Db) {
+export function createPayoutReadModelActivities(
+  db: Db,
+): Pick<PayoutActivities, "payoutSetupStarted" | "payoutSetupFailed" | "recordPayoutAccount"> {
   return {
-    async payoutSetupStarted(input: { retailerId: number; workflowId: string }): Promise<void> {
+    async payoutSetupStarted(input) {
       await markPayoutSetupStarted(db, input);
     },
-    async payoutSetupFailed(input: { retailerId: number; workflowId: string; error: string }): Promise<void> {
+    async payoutSetupFailed(input) {
       await markPayoutSetupFailed(db, input);
     },
-    /** One transaction: bt_merchant_id, payout profile, listings → active, setup done. Idempotent. */
-    async recordPayoutAccount(input: RecordPayoutAccountInput): Promise<RecordPayoutAccountResult> {
+    async recordPayoutAccount(input) {
       return recordPayoutAccountQuery(db, input);
     },
   };

@@ -1,5 +1,5 @@
 /**
- * The RMA workflow's activities (activities/rma/types.ts RmaActivities), for real. Money and the carrier go
+ * The RMA workflow's activities (workflows/rma/activities.ts RmaActivities), for real. Money and the carrier go
  * through the buy activities (activities/buy/index.ts: the same payments rows, idempotency keys, sandbox
  * carrier, and the same answers to a missing card on file or payout account and to an outage), recorded on
  * the RMA's own order row (an order of type 3, db/queries/rmas.ts); the read model and the notices' outbox
@@ -8,9 +8,9 @@
 import type { Db } from "../../db/client";
 import { rmaNumber } from "../../domain/cart";
 import { recordRmaState } from "../../db/queries/rmas";
-import type { OrderProviderActivities } from "../buy/types";
+import type { OrderProviderActivities } from "../../workflows/buy/activities";
 import { rmaNoticeMail } from "./notices";
-import type { RmaActivities, RmaStateRecord } from "./types";
+import type { RmaActivities, RmaStateRecord } from "../../workflows/rma/activities";
 
 export interface RmaActivityDeps {
   db: Db;

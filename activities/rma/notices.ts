@@ -7,7 +7,7 @@ import { anonymousRetailerLabel } from "../../domain/anonymity";
 import { RMA_CANCELLED_NOTHING_PAID } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { when } from "../buy/notices";
-import type { RmaNotice } from "./types";
+import type { RmaNotice } from "../../workflows/rma/activities";
 
 export interface RmaNoticeContext {
   rmaId: number;

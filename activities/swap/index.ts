@@ -1,5 +1,5 @@
 /**
- * The swap workflow's activities (activities/swap/types.ts SwapActivities), for real. Money, stock and the
+ * The swap workflow's activities (workflows/swap/activities.ts SwapActivities), for real. Money, stock and the
  * carrier go through the buy activities (activities/buy/index.ts: the same payments rows, idempotency keys,
  * sandbox carrier and stock queries, and the same answers to a declined card, a missing card on file or
  * payout account, and an outage); the read model is the swap's own (db/queries/swap-orders.ts), with both
@@ -12,9 +12,9 @@ import { orderNumber } from "../../domain/cart";
 import { swapValuation } from "../../domain/fees";
 import { orderQuote, orderUnits, type OrderLine } from "../../domain/order-money";
 import { completedFlagFor, stageForState, type Role } from "../../domain/states";
-import type { OrderProviderActivities } from "../buy/types";
+import type { OrderProviderActivities } from "../../workflows/buy/activities";
 import { swapNoticeMail } from "./notices";
-import type { SwapActivities, SwapStateRecord } from "./types";
+import type { SwapActivities, SwapStateRecord } from "../../workflows/swap/activities";
 
 export interface SwapActivityDeps {
   db: Db;

@@ -15,13 +15,13 @@ import {
   clampLimit,
   getMyItem,
   myItemsByBrand,
-  pendingTransactionCount,
   updateMyListing,
   updateMyRequest,
   type MyBrandSection,
   type MyItemDetail,
   type MyKind,
 } from "../../db/queries/my-listings";
+import { pendingTransactionCount } from "../../db/queries/pending-transactions";
 import type { SizesMap } from "../../db/schema";
 import { LISTING_CORRECTED_RELIST, LISTING_PENDING_TRANSACTIONS } from "../../domain/messages";
 import { safeNextPath } from "../../domain/accounts";

@@ -27,7 +27,7 @@ import {
 } from "../../domain/cart";
 import { displayRetailer } from "../../domain/anonymity";
 import { LISTING_UNAVAILABLE } from "../../domain/messages";
-import type { Db } from "../client";
+import type { Db, Tx, DbOrTx } from "../client";
 import {
   brands,
   carts,
@@ -40,9 +40,6 @@ import {
   retailers,
   variationImages,
 } from "../schema";
-import type { DbOrTx } from "./listings";
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export interface StoredCart extends CartState {
   type: CartType | null;

@@ -5,9 +5,8 @@
  * product the upload made, or reject it.
  */
 import { and, asc, desc, eq, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../client";
+import type { Db, DbOrTx } from "../client";
 import { brands, catalogueEntries, collectionUploads, productVariations, products, retailers, variationImages } from "../schema";
-import type { DbOrTx } from "./listings";
 import { VALIDATE_LIMIT } from "./validation";
 
 /** A product code compared as the entries' unique index compares it: letters and digits only, lower case. */

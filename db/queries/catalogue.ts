@@ -1,8 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { Db } from "../client";
+import type { DbOrTx } from "../client";
 import { brands, collections, companies, retailerBrands } from "../schema";
-
-type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export type BrandRow = typeof brands.$inferSelect;
 export type CollectionRow = typeof collections.$inferSelect;

@@ -40,10 +40,9 @@ import {
   TRANSACTION_TYPE,
 } from "../../domain/states";
 import type { BuyDraftHandOver } from "../../domain/cart";
-import type { Db } from "../client";
+import type { Db, Tx, DbOrTx } from "../client";
 import { brands, carts, orderActions, orderContributions, orders, productVariations, products, retailers } from "../schema";
 import { countActiveOwnListings, deleteDraftOrders, lockCart, reconcileLines, saveCart, type StoredCart } from "./cart";
-import type { DbOrTx } from "./listings";
 import { insertSwapOrder, swapGuardMessage, type SwapDraft } from "./swap-orders";
 
 export type ProceedFailureCode =
@@ -92,8 +91,6 @@ const NEGOTIATION_STATES = [
   BUY_STATES.PAYMENT,
   BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE,
 ];
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 interface PricedLine {
   line: CartLine;

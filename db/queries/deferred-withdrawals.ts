@@ -8,8 +8,8 @@
  */
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import { deferredWithdrawals, listings, listingStockChanges, orderContributions, type SizesMap } from "../schema";
-import type { DbOrTx } from "./listings";
-import { pendingTransactionCount, PENDING_TRANSACTION_STATES } from "./my-listings";
+import { pendingTransactionCount, PENDING_TRANSACTION_STATES } from "./pending-transactions";
+import type { DbOrTx } from "../client";
 
 /** Marks the listing to be withdrawn by this import when its orders end (a later mark replaces an earlier one). */
 export async function markDeferredWithdrawal(db: DbOrTx, listingId: number, importId: number): Promise<void> {

@@ -6,7 +6,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { brands } from "../schema";
-import type { DbOrTx } from "./listings";
+import type { DbOrTx } from "../client";
 
 /** A typed brand name as stored: trimmed, its inner runs of spaces one space. */
 export function normaliseBrandName(name: string): string {

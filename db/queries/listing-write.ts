@@ -6,7 +6,7 @@
  * style cannot both get through).
  */
 import { and, asc, desc, eq, gt, ne, sql } from "drizzle-orm";
-import type { Db } from "../client";
+import type { Db, DbOrTx } from "../client";
 import {
   brands,
   collections,
@@ -21,8 +21,6 @@ import {
 } from "../schema";
 import { SizesMapSchema } from "../schema/_types";
 import { recordMatchesForListing, recordMatchesForRequest } from "./matches";
-
-type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export const VARIATION_SEARCH_MAX = 60;
 

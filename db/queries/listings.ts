@@ -1,11 +1,8 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../client";
+import type { DbOrTx } from "../client";
 import { listings, type SizesMap } from "../schema";
 import { withdrawWhenOrdersEnded } from "./deferred-withdrawals";
 import { recordMatchesForListing } from "./matches";
-
-/** A Drizzle database or a transaction on it. */
-export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /**
  * Payout is now set up for this retailer: its listings waiting for it ('payoutneeded') become 'active'

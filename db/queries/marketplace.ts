@@ -15,7 +15,7 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { SizesMap } from "../schema";
-import type { DbOrTx } from "./listings";
+import type { DbOrTx } from "../client";
 
 export type MarketTab = "buy" | "swap" | "sell";
 export const MARKET_ORDERINGS = ["recent", "sku", "-sku", "price", "-price"] as const;

@@ -17,9 +17,9 @@ import { sql } from "drizzle-orm";
 import { localDateISO } from "../../domain/business-days";
 import { DIGEST_MAX_ITEMS, matchDigestKey, matchDigestMail, SAVED_SEARCH_MAX, type DigestItem } from "../../domain/matches";
 import type { SizesMap } from "../schema";
-import type { DbOrTx } from "./listings";
 import { retailerNoticeAddress } from "./order-steps";
 import { insertOutboxEmail } from "./outbox";
+import type { DbOrTx } from "../client";
 
 /** The per-event statement (exported for the plan check). Inserts the matches; returns their retailers. */
 export function recordMatchesSql(listingId: number) {

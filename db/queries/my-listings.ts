@@ -2,17 +2,14 @@
  * "My Listings" and "My Requests" (docs/product/screens.md, "My Listings and Requests"): a retailer's own listings / requests grouped by
  * the brands it is authorized for, with product-code search and paging per brand; one item for the edit
  * screens (owner-scoped: another retailer's id is simply not found); the edit itself (sizes, listing type,
- * reason, modified_reason) with total_units kept in the same UPDATE; pending-transaction detection.
+ * reason, modified_reason) with total_units kept in the same UPDATE. Pending-transaction detection: db/queries/pending-transactions.ts.
  */
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { BUY_STATES, SWAP_STATES } from "../../domain/states";
-import type { Db } from "../client";
+import type { DbOrTx } from "../client";
 import {
   brands,
   listingRequests,
   listings,
-  orderContributions,
-  orders,
   productSizes,
   products,
   productVariations,
@@ -24,27 +21,11 @@ import { authorizedBrandsForRetailer } from "./catalogue";
 import { clearDeferredWithdrawal } from "./deferred-withdrawals";
 import { recordMatchesForListing } from "./matches";
 
-type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
-
 export type MyKind = "listings" | "requests";
 
 /** My lists show 4 per brand by default, overridable (docs/product/screens.md, "Limits"). */
 export const MY_LIST_DEFAULT_LIMIT = 4;
 export const MY_LIST_MAX_LIMIT = 100;
-
-/**
- * Orders that still wait for an answer and take units from a listing: the seller has not approved yet
- * (or approved but must add a card, or the buyer must accept the seller's modification), or a swap is
- * still being negotiated. Drafts (complete_order_checkout) are not the seller's business yet.
- */
-export const PENDING_TRANSACTION_STATES: readonly string[] = Object.freeze([
-  BUY_STATES.PROVIDER_APPROVE_SALE,
-  BUY_STATES.PAYMENT,
-  BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE,
-  SWAP_STATES.PROVIDER_CHOOSE_ITEMS,
-  SWAP_STATES.PROVIDER_APPROVE,
-  SWAP_STATES.RECEIVER_APPROVE,
-]);
 
 export interface SizeCount {
   label: string;
@@ -428,18 +409,4 @@ export async function markListingCorrected(db: DbOrTx, listingId: number): Promi
     .where(eq(listings.id, listingId))
     .returning({ id: listings.id });
   return rows.length === 1;
-}
-
-/**
- * How many orders still waiting for an answer (PENDING_TRANSACTION_STATES) take units from this listing.
- * Saving such a listing asks "This listing has pending transactions." first (docs/product/orders.md,
- * "Listings and requests").
- */
-export async function pendingTransactionCount(db: DbOrTx, listingId: number): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(DISTINCT ${orders.id})::int` })
-    .from(orderContributions)
-    .innerJoin(orders, eq(orders.id, orderContributions.orderId))
-    .where(and(eq(orderContributions.listingId, listingId), inArray(orders.statename, [...PENDING_TRANSACTION_STATES])));
-  return Number(row?.n ?? 0);
 }

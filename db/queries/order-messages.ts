@@ -4,9 +4,8 @@
  * the per-user rate count, and the unseen messages that raise a party's Alerts bell.
  */
 import { and, asc, count, eq, gt, like, or, sql } from "drizzle-orm";
-import type { Db } from "../client";
+import type { Db, DbOrTx } from "../client";
 import { orderMessages, orders, outboxEmails, retailerContacts, retailers } from "../schema";
-import type { DbOrTx } from "./listings";
 import { insertOutboxEmail } from "./outbox";
 import { retailerNoticeAddress } from "./order-steps";
 

@@ -5,7 +5,7 @@
  */
 import { and, inArray, isNull, sql } from "drizzle-orm";
 import { orderActions, orders } from "../schema";
-import type { DbOrTx } from "./listings";
+import type { DbOrTx } from "../client";
 
 /**
  * transactionactiondetail/seen: marks the other party's (and the system's) actions of these orders as seen

@@ -14,10 +14,9 @@
  */
 import { and, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
-import type { Db } from "../client";
+import type { Db, DbOrTx } from "../client";
 import { orderActions, orders, outboxEmails, retailerContacts, retailers, shipments, users } from "../schema";
 import { withdrawAfterOrderStep } from "./deferred-withdrawals";
-import type { DbOrTx } from "./listings";
 
 export interface OrderActionWrite {
   code: number;

@@ -12,9 +12,8 @@
  * draft withdrawn from the cart) the write is a no-op.
  */
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
-import type { Db } from "../client";
+import type { Db, DbOrTx } from "../client";
 import { listings, orderActions, orderContributions, orders, ratings, type SizesMap } from "../schema";
-import type { DbOrTx } from "./listings";
 import {
   mergedReasons,
   recordStep,

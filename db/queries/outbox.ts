@@ -1,7 +1,6 @@
 import { and, desc, eq, gt, inArray, lt, notInArray, or, sql } from "drizzle-orm";
-import type { Db } from "../client";
+import type { Db, DbOrTx } from "../client";
 import { outboxEmails } from "../schema";
-import type { DbOrTx } from "./listings";
 
 export type OutboxRow = typeof outboxEmails.$inferSelect;
 

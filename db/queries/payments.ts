@@ -10,7 +10,7 @@
  */
 import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { paymentMethods, payments, retailers, sandboxPaymentObjects, webhookEvents } from "../schema";
-import type { DbOrTx } from "./listings";
+import type { DbOrTx } from "../client";
 
 export type PaymentRow = typeof payments.$inferSelect;
 

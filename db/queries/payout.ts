@@ -4,10 +4,10 @@
  * new connected account.
  */
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { Db } from "../client";
+import type { Db, DbOrTx } from "../client";
 import { payoutProfiles, payoutSetups, retailers } from "../schema";
 import type { PayoutProfile } from "../../domain/payout";
-import { activateListingsForRetailer, type DbOrTx } from "./listings";
+import { activateListingsForRetailer } from "./listings";
 
 export type PayoutProfileRow = typeof payoutProfiles.$inferSelect;
 export type PayoutSetupRow = typeof payoutSetups.$inferSelect;

@@ -5,9 +5,8 @@
  */
 import { and, eq, inArray } from "drizzle-orm";
 import { brandLinkMail, retailerStatusMail, type NoticeLinks, type NoticeMail } from "../../domain/messages";
-import type { Db } from "../client";
+import type { Db, DbOrTx } from "../client";
 import { brandRequests, brands, retailerBrands, retailers } from "../schema";
-import type { DbOrTx } from "./listings";
 import { recordMatchesForRetailerListings } from "./matches";
 import { insertOutboxEmail } from "./outbox";
 import { retailerNotificationEmails, type RetailerRow, type RetailerStatus } from "./retailers";

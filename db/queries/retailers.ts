@@ -1,9 +1,8 @@
 import { and, asc, desc, eq, inArray, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { builtOnce } from "../built-once";
-import type { Db } from "../client";
+import type { Db, DbOrTx } from "../client";
 import { brandForTypedName } from "./external-brands";
-import type { DbOrTx } from "./listings";
 import { brandRequests, brands, retailerBrands, retailerContacts, retailers, users } from "../schema";
 
 export type RetailerRow = typeof retailers.$inferSelect;

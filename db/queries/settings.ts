@@ -2,10 +2,9 @@
  * Settings (Store Info, Contact Info, Card On File) and brand requests of the effective retailer.
  */
 import { and, asc, desc, eq, ne } from "drizzle-orm";
-import type { Db } from "../client";
+import type { Db, DbOrTx } from "../client";
 import { brandRequests, paymentMethods, retailerContacts, retailers } from "../schema";
 import { brandForTypedName } from "./external-brands";
-import type { DbOrTx } from "./listings";
 import type { BrandRequestInput, ContactInput, ContactRow, RetailerInfoInput, RetailerRow } from "./retailers";
 
 /** Store Info: the retailer's own fields (never another retailer's). */

@@ -8,7 +8,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { orders, retailers, sandboxCarrierShipments, shipmentEvents, shipments } from "../schema";
 import type { CarrierLabelData } from "../../domain/carrier-events";
-import type { DbOrTx } from "./listings";
+import type { DbOrTx } from "../client";
 
 export type ShipmentRow = typeof shipments.$inferSelect;
 export type CarrierShipmentRow = typeof sandboxCarrierShipments.$inferSelect;

@@ -7,13 +7,10 @@
  */
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import type { Db } from "../client";
+import type { Db, Tx, DbOrTx } from "../client";
 import { staffUserChanges, users } from "../schema";
 import { PERMISSION_NAMES, STAFF_MSG, STAFF_USERS_PERMISSION, staffChangeRefusal, type StaffChange } from "../../domain/staff-users";
 import { normalizeEmail } from "./users";
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-type DbOrTx = Db | Tx;
 
 export type StaffUserSummary = {
   id: number;

@@ -18,8 +18,8 @@ import {
   type Statement,
   type StatementMovement,
 } from "../../domain/statements";
-import type { DbOrTx } from "./listings";
 import type { PlanNode } from "./marketplace";
+import type { DbOrTx } from "../client";
 
 const onStatementTypes = () => inArray(payments.txtype, [...STATEMENT_TXTYPES]);
 

@@ -7,7 +7,7 @@
  */
 import { and, desc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
 import type { ExistingListing, PlanAction } from "../../domain/stock-import";
-import type { Db } from "../client";
+import type { Db, DbOrTx } from "../client";
 import {
   apiTokens,
   brands,
@@ -28,8 +28,7 @@ import {
 } from "../schema";
 import { clearDeferredWithdrawal, markDeferredWithdrawal } from "./deferred-withdrawals";
 import { recordMatchesForListing } from "./matches";
-import { PENDING_TRANSACTION_STATES } from "./my-listings";
-import type { DbOrTx } from "./listings";
+import { PENDING_TRANSACTION_STATES } from "./pending-transactions";
 
 export interface CatalogueHit {
   variationId: number;

@@ -16,10 +16,9 @@
 import { and, eq, inArray, notInArray, or, sql } from "drizzle-orm";
 import { orderNumber } from "../../domain/cart";
 import { alreadyTransactingMessage } from "../../domain/messages";
-import { TRANSACTION_TYPE, BUY_STATES, SWAP_OPEN_STATES, displayStatusFor, isMoveOf } from "../../domain/states";
-import type { Db } from "../client";
+import { TRANSACTION_TYPE, BUY_STATES, SWAP_OPEN_STATES, displayStatusFor, isMoveOf, type ShipmentStatus } from "../../domain/states";
+import type { Db, DbOrTx } from "../client";
 import { listings, orderContributions, orders, productVariations, products, shipments, type SizesMap } from "../schema";
-import type { DbOrTx } from "./listings";
 import {
   mergedReasons,
   recordStep,
@@ -125,7 +124,7 @@ export interface SwapStateWrite extends StepState {
   reasons: Record<string, number>;
   deadlines: Record<string, string | null>;
   /** Each side's parcel (the one it sends) and the windows of what it receives; without it, shipments follow the state. */
-  sides?: Record<SwapSide, { parcel: SwapParcelState | null; ratingBy: string | null; rmaBy: string | null }>;
+  sides?: Record<SwapSide, { parcel: ShipmentStatus | null; ratingBy: string | null; rmaBy: string | null }>;
   /**
    * The terms as the workflow holds them (orders.swap_view). A write without them (a worker from before they
    * were kept) clears them: the panel then asks the workflow instead of showing an older step's terms.
@@ -135,9 +134,8 @@ export interface SwapStateWrite extends StepState {
   notices: OrderNoticeWrite[];
 }
 
-/** A swap parcel in the read model's words (shipments.status). */
-export type SwapParcelState = "pickup_scheduled" | "in_route" | "delivered" | "cancelled";
-const PARCEL_BEFORE: Record<SwapParcelState, string[]> = {
+/** What a swap parcel's row (shipments.status) may move from to reach each status: never backwards. */
+const PARCEL_BEFORE: Record<ShipmentStatus, string[]> = {
   pickup_scheduled: [],
   in_route: ["pickup_scheduled"],
   delivered: ["pickup_scheduled", "in_route"],

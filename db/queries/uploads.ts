@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import type { Db } from "../client";
+import type { Db, DbOrTx } from "../client";
 import { uploads } from "../schema";
 
 /** Listing photos' owners (db/schema/marketplace.ts uploads; app/utils/uploads.server.ts). */
@@ -41,12 +41,7 @@ export async function attachUploads(db: Db, names: readonly string[], listingId:
 }
 
 /** Puts this uploader's unattached uploads on an RMA (its line pictures); returns how many were attached. */
-export async function attachRmaUploads(
-  db: Db | Parameters<Parameters<Db["transaction"]>[0]>[0],
-  names: readonly string[],
-  rmaId: number,
-  uploaderId: number,
-): Promise<number> {
+export async function attachRmaUploads(db: DbOrTx, names: readonly string[], rmaId: number, uploaderId: number): Promise<number> {
   if (names.length === 0) return 0;
   const rows = await db
     .update(uploads)

@@ -4,8 +4,7 @@
  * products without a category. Catalogue entries: db/queries/catalogue-entries.ts.
  */
 import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, sql } from "drizzle-orm";
-import type { Db } from "../client";
-import type { DbOrTx } from "./listings";
+import type { Db, DbOrTx } from "../client";
 import { authorizeBrands } from "./retailer-status";
 import {
   brandRequests,

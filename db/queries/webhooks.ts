@@ -10,9 +10,8 @@
  * Carrier lookups (tracking number -> order) and the tracking history are db/queries/shipments.ts's.
  */
 import { and, desc, eq, inArray, isNull } from "drizzle-orm";
-import type { Db } from "../client";
+import type { Db, DbOrTx } from "../client";
 import { orders, payments, shipments, webhookEvents } from "../schema";
-import type { DbOrTx } from "./listings";
 
 export type WebhookProvider = "carrier" | "payments";
 

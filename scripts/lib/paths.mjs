@@ -1,4 +1,4 @@
-// Shared constants: repo root, per-user tool cache, tool versions, fixed ports.
+// Shared constants: repo root, per-user tool cache, fixed ports (tool versions: config/versions.mjs).
 // Node built-ins only (scripts import this before node_modules exists).
 import os from "node:os";
 import path from "node:path";
@@ -11,15 +11,6 @@ export const RESULTS_DIR = path.join(ROOT, "test-results");
 /** Per-user cache outside the clone, shared by every clone of the project. */
 export const CACHE_DIR = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "wholesale");
 export const TOOLS_DIR = path.join(CACHE_DIR, "tools");
-
-export const VERSIONS = Object.freeze({
-  temporal: "1.5.1", // Temporal CLI (dev server + UI); later versions refuse `go install`
-  testServer: "1.38.0", // io.temporal:temporal-test-server (keep equal to tools/test-server/pom.xml)
-  stripeMock: "0.203.0", // github.com/stripe/stripe-mock
-  mailpit: "1.27.11", // github.com/axllent/mailpit (mail catcher of npm run dev)
-  temporalServer: "1.29.1", // go.temporal.io/server cmd/server + cmd/tools/sql (npm run prod, docker-compose.yml)
-  temporalUi: "2.41.0", // github.com/temporalio/ui-server/v2 (the Web UI of npm run prod)
-});
 
 export const PORTS = Object.freeze({
   dev: { postgres: 54320, temporal: 7233, temporalUi: 8233, app: 3000, smtp: 1025, mailUi: 8025 },

@@ -7,7 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { fmtMs, info, step, warn } from "./log.mjs";
 import { acquireLock, idle, isPortOpen, run, runOrThrow, sleep, which } from "./proc.mjs";
-import { CACHE_DIR, ROOT, TOOLS_DIR, VERSIONS } from "./paths.mjs";
+import { VERSIONS } from "../../config/versions.mjs";
+import { CACHE_DIR, ROOT, TOOLS_DIR } from "./paths.mjs";
 
 const isRoot = process.getuid?.() === 0;
 const exists = (p) => fs.existsSync(p);

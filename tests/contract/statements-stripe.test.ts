@@ -27,7 +27,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createBuyActivities } from "../../activities/buy";
-import type { CardOnFile } from "../../activities/buy/types";
+import type { CardOnFile } from "../../workflows/buy/activities";
 import { createSandboxCarrier } from "../../activities/carrier/sandbox";
 import { createStripeClient, StripePayments } from "../../activities/payments/stripe";
 import { listStatementMonths, monthStatement } from "../../db/queries/statements";

@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createBuyActivities, labelPath } from "../../activities/buy";
-import type { OrderStateRecord } from "../../activities/buy/types";
+import type { OrderStateRecord } from "../../workflows/buy/activities";
 import { createSandboxCarrier } from "../../activities/carrier/sandbox";
 import { verifyCarrierSignature } from "../../activities/carrier/signature";
 import { IdempotencyConflictError, PaymentRejectedError } from "../../activities/payments/port";

@@ -3,7 +3,7 @@
  * listing, a buyer, and draft orders as checkout writes them (orders + order_contributions).
  */
 import { sql } from "drizzle-orm";
-import type { BuyActivities } from "../../activities/buy/types";
+import type { BuyActivities } from "../../workflows/buy/activities";
 import type { Db } from "../../db/client";
 import { orderContributions, orders } from "../../db/schema";
 import { purchaseQuote } from "../../domain/fees";

@@ -8,7 +8,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createBuyActivities } from "../../activities/buy";
-import type { OrderStateRecord } from "../../activities/buy/types";
+import type { OrderStateRecord } from "../../workflows/buy/activities";
 import { createSandboxCarrier } from "../../activities/carrier/sandbox";
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import { createSwapActivities } from "../../activities/swap";

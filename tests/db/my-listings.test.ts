@@ -11,10 +11,10 @@ import {
   markListingCorrected,
   myItemsByBrand,
   orderedSizes,
-  pendingTransactionCount,
   updateMyListing,
   updateMyRequest,
 } from "../../db/queries/my-listings";
+import { pendingTransactionCount } from "../../db/queries/pending-transactions";
 import { listResource } from "../../db/queries/admin-resources";
 import { listings, orderContributions, orders } from "../../db/schema";
 import { BUY_STATES, COMMON_STATES } from "../../domain/states";

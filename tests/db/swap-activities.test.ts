@@ -14,7 +14,7 @@ import { createBuyActivities } from "../../activities/buy";
 import { createSandboxCarrier } from "../../activities/carrier/sandbox";
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import { createSwapActivities } from "../../activities/swap";
-import type { SwapStateRecord } from "../../activities/swap/types";
+import type { SwapStateRecord } from "../../workflows/swap/activities";
 import { getOrderDetail } from "../../db/queries/order-views/order-detail";
 import { getOrderRow, listOrderActions } from "../../db/queries/orders";
 import { listOrderPayments } from "../../db/queries/payments";

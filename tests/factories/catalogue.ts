@@ -1,5 +1,6 @@
+import type { DbOrTx } from "../../db/client";
 import { brands, collections, companies, productSizes, products, productVariations, variationImages } from "../../db/schema";
-import { placeholderImage, uniqueToken, type Executor } from "./util";
+import { placeholderImage, uniqueToken } from "./util";
 
 export type BrandRow = typeof brands.$inferSelect;
 export type CollectionRow = typeof collections.$inferSelect;
@@ -19,7 +20,7 @@ export interface CreateBrandInput {
   isActive?: boolean;
 }
 
-export async function createBrand(db: Executor, input: CreateBrandInput = {}): Promise<BrandRow> {
+export async function createBrand(db: DbOrTx, input: CreateBrandInput = {}): Promise<BrandRow> {
   const name = input.name ?? `Brand ${uniqueToken()}`;
   let companyId: number | null = null;
   if (input.company) {
@@ -49,7 +50,7 @@ export interface CreateCollectionInput {
   isActive?: boolean;
 }
 
-export async function createCollection(db: Executor, input: CreateCollectionInput): Promise<CollectionRow> {
+export async function createCollection(db: DbOrTx, input: CreateCollectionInput): Promise<CollectionRow> {
   const [row] = await db
     .insert(collections)
     .values({
@@ -113,7 +114,7 @@ function colorCode(color: string): string {
 }
 
 /** A product with its size run and N colour variations, each with two placeholder images. */
-export async function createProduct(db: Executor, input: CreateProductInput): Promise<CreatedProduct> {
+export async function createProduct(db: DbOrTx, input: CreateProductInput): Promise<CreatedProduct> {
   let brandId = input.brandId;
   if (brandId === undefined) {
     const col = await db.query.collections.findFirst({ where: (c, { eq }) => eq(c.id, input.collectionId) });

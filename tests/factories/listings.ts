@@ -1,5 +1,6 @@
+import type { DbOrTx } from "../../db/client";
 import { listingRequests, listings, type SizesMap } from "../../db/schema";
-import { sumSizes, type Executor } from "./util";
+import { sumSizes } from "./util";
 
 export type ListingRow = typeof listings.$inferSelect;
 export type ListingRequestRow = typeof listingRequests.$inferSelect;
@@ -18,13 +19,13 @@ export interface CreateListingInput {
   createdAt?: Date;
 }
 
-async function brandOfVariation(db: Executor, variationId: number): Promise<number> {
+async function brandOfVariation(db: DbOrTx, variationId: number): Promise<number> {
   const v = await db.query.productVariations.findFirst({ where: (pv, { eq }) => eq(pv.id, variationId), columns: { brandId: true } });
   if (!v) throw new Error(`variation ${variationId} not found`);
   return v.brandId;
 }
 
-export async function createListing(db: Executor, input: CreateListingInput): Promise<ListingRow> {
+export async function createListing(db: DbOrTx, input: CreateListingInput): Promise<ListingRow> {
   const brandId = await brandOfVariation(db, input.variationId);
   let status = input.status;
   if (!status) {
@@ -63,7 +64,7 @@ export interface CreateRequestInput {
   createdAt?: Date;
 }
 
-export async function createRequest(db: Executor, input: CreateRequestInput): Promise<ListingRequestRow> {
+export async function createRequest(db: DbOrTx, input: CreateRequestInput): Promise<ListingRequestRow> {
   const brandId = await brandOfVariation(db, input.variationId);
   const [row] = await db
     .insert(listingRequests)

@@ -18,9 +18,9 @@ import {
 } from "../../domain/states";
 import { orderActions, orderContributions, orders, payments, ratings, shipmentEvents, shipments, type SizesMap } from "../../db/schema";
 import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { Db, DbOrTx } from "../../db/client";
 import { createRma, type RmaRequest, type RmaStart } from "../../db/queries/rmas";
-import { sumSizes, uniqueToken, type Executor } from "./util";
+import { sumSizes, uniqueToken } from "./util";
 
 export type OrderRow = typeof orders.$inferSelect;
 export type ShipmentRow = typeof shipments.$inferSelect;
@@ -62,7 +62,7 @@ export interface CreatedOrder {
   quote: { goodsCents: number; feeCents: number; shippingCents: number; totalCents: number; units: number };
 }
 
-async function priceOf(db: Executor, variationId: number): Promise<{ price: number; brandId: number }> {
+async function priceOf(db: DbOrTx, variationId: number): Promise<{ price: number; brandId: number }> {
   const v = await db.query.productVariations.findFirst({
     where: (pv, { eq }) => eq(pv.id, variationId),
     columns: { priceCents: true, brandId: true },
@@ -72,7 +72,7 @@ async function priceOf(db: Executor, variationId: number): Promise<{ price: numb
 }
 
 /** An order row with its goods lines; amounts from domain/fees purchaseQuote. */
-export async function createOrder(db: Executor, input: CreateOrderInput): Promise<CreatedOrder> {
+export async function createOrder(db: DbOrTx, input: CreateOrderInput): Promise<CreatedOrder> {
   const statename = input.statename ?? "provider_approve_sale";
   const priced: { line: OrderLineInput; unitPriceCents: number; brandId: number }[] = [];
   for (const l of input.lines) {
@@ -136,7 +136,7 @@ export async function createOrder(db: Executor, input: CreateOrderInput): Promis
  * lines: for page and access tests that need a swap to open, not one that has run.
  */
 export async function createSwapOrder(
-  db: Executor,
+  db: DbOrTx,
   input: Pick<CreateOrderInput, "providerId" | "receiverId" | "lines" | "externalId">,
 ): Promise<CreatedOrder> {
   const statename = SWAP_STATES.PROVIDER_APPROVE;
@@ -187,7 +187,7 @@ export interface AddActionInput {
   createdAt?: Date;
 }
 
-export async function addOrderAction(db: Executor, order: OrderRow, a: AddActionInput) {
+export async function addOrderAction(db: DbOrTx, order: OrderRow, a: AddActionInput) {
   const [row] = await db
     .insert(orderActions)
     .values({
@@ -214,7 +214,7 @@ export interface AddShipmentInput {
   events?: { status: string; description: string; at: Date }[];
 }
 
-export async function addShipment(db: Executor, order: OrderRow, s: AddShipmentInput = {}): Promise<ShipmentRow> {
+export async function addShipment(db: DbOrTx, order: OrderRow, s: AddShipmentInput = {}): Promise<ShipmentRow> {
   const tok = uniqueToken().toUpperCase();
   const [row] = await db
     .insert(shipments)
@@ -255,7 +255,7 @@ export interface AddPaymentInput {
   releasedAt?: Date | null;
 }
 
-export async function addPayment(db: Executor, order: OrderRow, p: AddPaymentInput): Promise<PaymentRow> {
+export async function addPayment(db: DbOrTx, order: OrderRow, p: AddPaymentInput): Promise<PaymentRow> {
   const [row] = await db
     .insert(payments)
     .values({
@@ -277,7 +277,7 @@ export async function addPayment(db: Executor, order: OrderRow, p: AddPaymentInp
   return row;
 }
 
-export async function addRating(db: Executor, order: OrderRow, r: { role?: Role; stars?: number; comments?: string } = {}) {
+export async function addRating(db: DbOrTx, order: OrderRow, r: { role?: Role; stars?: number; comments?: string } = {}) {
   const role = r.role ?? "receiver";
   const stars = r.stars ?? 4;
   const [row] = await db
@@ -302,7 +302,7 @@ export async function addRating(db: Executor, order: OrderRow, r: { role?: Role;
  * (for delivered) the delivery scan it would have recorded. `deliveredAt` sets when it was delivered.
  */
 export async function createOrderAt(
-  db: Executor,
+  db: DbOrTx,
   statename: string,
   input: Omit<CreateOrderInput, "statename"> & { deliveredAt?: Date; unseen?: boolean; card?: { lastFour: string; description: string } },
 ): Promise<CreatedOrder & { shipment: ShipmentRow | null }> {

@@ -1,6 +1,7 @@
+import type { DbOrTx } from "../../db/client";
 import { brandRequests, retailerBrands, retailerContacts, retailers, sandboxPaymentObjects, users } from "../../db/schema";
 import { RESOURCE_NAMES } from "../../domain/resources";
-import { hashPassword, resaleNumber, uniqueToken, type Executor } from "./util";
+import { hashPassword, resaleNumber, uniqueToken } from "./util";
 
 export type RetailerRow = typeof retailers.$inferSelect;
 export type ContactRow = typeof retailerContacts.$inferSelect;
@@ -33,7 +34,7 @@ export interface CreateUserInput {
 }
 
 /** A bare user (e.g. just registered, retailer not yet set up). */
-export async function createUser(db: Executor, input: CreateUserInput = {}): Promise<UserRow> {
+export async function createUser(db: DbOrTx, input: CreateUserInput = {}): Promise<UserRow> {
   const [user] = await db
     .insert(users)
     .values({
@@ -47,7 +48,7 @@ export async function createUser(db: Executor, input: CreateUserInput = {}): Pro
   return user;
 }
 
-export async function createStaffUser(db: Executor, input: Omit<CreateUserInput, "isStaff" | "retailerId"> = {}): Promise<UserRow> {
+export async function createStaffUser(db: DbOrTx, input: Omit<CreateUserInput, "isStaff" | "retailerId"> = {}): Promise<UserRow> {
   return createUser(db, {
     ...input,
     email: input.email ?? `staff-${uniqueToken()}@example.test`,
@@ -92,7 +93,7 @@ export interface CreatedRetailer {
 
 /** Stand-in connected account in the sandbox payment provider (so the sandbox adapter knows the id). */
 export async function createSandboxAccount(
-  db: Executor,
+  db: DbOrTx,
   accountId: string,
   info: { email: string; businessName: string; retailerId?: number },
 ): Promise<void> {
@@ -140,7 +141,7 @@ function distinctDefaults(tok: string) {
   };
 }
 
-export async function createRetailer(db: Executor, input: CreateRetailerInput = {}): Promise<CreatedRetailer> {
+export async function createRetailer(db: DbOrTx, input: CreateRetailerInput = {}): Promise<CreatedRetailer> {
   const tok = uniqueToken();
   const storeName = input.storeName ?? `Test Store ${tok}`;
   const email = input.user === false ? undefined : (input.user?.email ?? `retailer-${tok}@example.test`);
@@ -210,7 +211,7 @@ export async function createRetailer(db: Executor, input: CreateRetailerInput = 
 }
 
 /** Authorizes a retailer for a brand (idempotent: returns the existing link when there is one). */
-export async function authorizeBrand(db: Executor, retailerId: number, brandId: number, status = "authorized"): Promise<RetailerBrandRow> {
+export async function authorizeBrand(db: DbOrTx, retailerId: number, brandId: number, status = "authorized"): Promise<RetailerBrandRow> {
   const [inserted] = await db.insert(retailerBrands).values({ retailerId, brandId, status }).onConflictDoNothing().returning();
   if (inserted) return inserted;
   const existing = await db.query.retailerBrands.findFirst({
@@ -232,7 +233,7 @@ export interface CreateBrandRequestInput {
 }
 
 /** A retailer's request to be authorized for a brand (the "Request Brands" wizard step). */
-export async function createBrandRequest(db: Executor, input: CreateBrandRequestInput): Promise<BrandRequestRow> {
+export async function createBrandRequest(db: DbOrTx, input: CreateBrandRequestInput): Promise<BrandRequestRow> {
   const [row] = await db
     .insert(brandRequests)
     .values({

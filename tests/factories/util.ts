@@ -1,10 +1,5 @@
 import { hash } from "@node-rs/argon2";
-import type { Db } from "../../db/client";
 import type { SizesMap } from "../../db/schema";
-
-/** A Drizzle database or a transaction on it: every factory accepts either. */
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-export type Executor = Db | Tx;
 
 let counter = 0;
 const runTag = Math.random().toString(36).slice(2, 7);

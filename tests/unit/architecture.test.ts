@@ -2,7 +2,8 @@
  * The import rules of docs/architecture.md, enforced by reading every import of the source folders with the
  * TypeScript parser (static imports, re-exports, dynamic import(), require(), `import("x")` types).
  * `import type` (and imports whose every name is `type`) are erased at compile time; the rules say where
- * they are allowed.
+ * they are allowed. Over the file-level import graph of every source folder (types included): no cycle, and
+ * every arrow between folders points down the direction of docs/architecture.md ("Folder direction").
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
@@ -14,6 +15,46 @@ import { describe, expect, it } from "vitest";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SOURCE_EXT = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 const CHECKED_FOLDERS = ["app", "domain", "workflows", "activities", "db", "workers"] as const;
+/** The folders of the import graph: the checked ones and the scripts and config they run under. */
+const GRAPH_FOLDERS = [...CHECKED_FOLDERS, "config", "scripts"] as const;
+
+/**
+ * Folder direction (docs/architecture.md, "Folder direction"): what each folder's files may import from other
+ * folders; app/ is split into its layers (app = root.tsx and the entry files). Nothing imports upward, so no
+ * two folders import each other. Imports of files outside these folders (tests/factories for the seed) and of
+ * packages are left to the per-file rules above.
+ */
+export const FOLDER_DIRECTION: Record<string, readonly string[]> = {
+  domain: [],
+  config: [],
+  db: ["domain"],
+  workflows: ["domain"],
+  activities: ["workflows", "db", "domain"],
+  "app/utils": ["workflows", "db", "domain"],
+  "app/components": ["app/utils", "workflows", "db", "domain"],
+  app: ["app/components", "app/utils", "workflows", "db", "domain"],
+  "app/routes": ["app", "app/components", "app/utils", "workflows", "db", "domain"],
+  workers: ["activities", "workflows", "db", "domain"],
+  scripts: ["workers", "app/routes", "app", "app/components", "app/utils", "activities", "workflows", "db", "domain", "config"],
+};
+
+/**
+ * Upward imports inside app/ that are still there, each with its reason: a type a page's pieces share lives in
+ * the layer above the one that uses it. Moving it down (app/ types where they are used) removes the entry; an
+ * entry that no longer matches an import fails the test, so the list only shrinks.
+ */
+const APP_UPWARD_EXCEPTIONS: Record<string, string> = {
+  "app/components/manage-retailer/ChooseRetailer.tsx -> app/routes/__manage-retailer.server.ts":
+    "the retailer picker's props are the return type of the route's retailerListPage",
+  "app/components/manage-retailer/ItemsTab.tsx -> app/routes/__manage-retailer.server.ts":
+    "the listings/requests tab's props are the return type of the route's itemsTab",
+  "app/components/manage-retailer/OrdersTab.tsx -> app/routes/__manage-retailer.server.ts":
+    "the transactions/RMAs tab's props are the return type of the route's ordersTab",
+  "app/components/rma/RmaAlerts.tsx -> app/routes/__rma-list.server.ts": "RmaListItem is declared by the RMA list route",
+  "app/utils/resource-form.server.ts -> app/components/admin/resources/FieldInput.tsx":
+    "ChooserOption and FormValues are declared by the field component the server helper feeds",
+  "app/utils/rma.server.ts -> app/components/rma/draft.ts": "RmaDraft and RmaErrors are declared beside the RMA form's draft component",
+};
 
 /**
  * Known exceptions to the content rules, each with the reason it is tolerated for now. An entry that no
@@ -178,9 +219,12 @@ export function violationsOf(fileRel: string, source: string): string[] {
       if (t.kind === "local") {
         if (under(t.rel, "db")) bad(ref, "workflows/ must not import db/ (not even types): talk to the database through activities");
         else if (under(t.rel, "activities")) {
-          if (!ref.typeOnly) bad(ref, "workflows/ import activities as types only (import type + proxyActivities)");
+          bad(
+            ref,
+            "workflows/ import nothing from activities/ (not even types): a workflow owns its activities' interface (workflows/<kind>/activities.ts)",
+          );
         } else if (!under(t.rel, "domain") && !under(t.rel, "workflows")) {
-          bad(ref, "workflows/ import only domain/, other workflows/ files and activity types");
+          bad(ref, "workflows/ import only domain/ and other workflows/ files");
         }
       } else {
         if (t.builtin) bad(ref, "workflows/ must not import Node built-ins (non-deterministic, rejected by the bundler)");
@@ -220,8 +264,12 @@ export function violationsOf(fileRel: string, source: string): string[] {
 
     if (under(fileRel, "activities")) {
       if (t.kind === "local") {
-        if (under(t.rel, "workflows") && !ref.typeOnly && !/^workflows\/[^/]+\/contract$/.test(t.rel)) {
-          bad(ref, "activities/ import from workflows/ only contracts (ids, error names, types)");
+        if (under(t.rel, "workflows")) {
+          if (/^workflows\/[^/]+\/activities$/.test(t.rel)) {
+            if (!ref.typeOnly) bad(ref, "activities/ import a workflow's activities interface as types only");
+          } else if (!/^workflows\/[^/]+\/contract$/.test(t.rel)) {
+            bad(ref, "activities/ import from workflows/ only contracts (ids, error names, types) and the activities interfaces");
+          }
         }
         if ((under(t.rel, "app/routes") || under(t.rel, "app/components")) && !ref.typeOnly) bad(ref, "activities/ must not import pages");
       } else if (!ref.typeOnly && ["@temporalio/workflow", "@temporalio/worker", "@temporalio/testing"].includes(t.name)) {
@@ -279,6 +327,114 @@ function listSources(folder: string): string[] {
   return out.sort();
 }
 
+// ------------------------------------------------------------------------------------------------------
+// The import graph
+
+/** File-level import graph: each source file (repo-relative) → the source files it imports, types included. */
+export function importGraph(sources: ReadonlyMap<string, string>): Map<string, string[]> {
+  const byStem = new Map<string, string>();
+  for (const file of sources.keys()) byStem.set(file.replace(SOURCE_EXT, ""), file);
+  const graph = new Map<string, string[]>();
+  for (const [file, source] of sources) {
+    const deps = new Set<string>();
+    for (const ref of parse(file, source).imports) {
+      const t = resolveTarget(file, ref.specifier);
+      if (t.kind !== "local") continue;
+      const target = byStem.get(t.rel) ?? byStem.get(`${t.rel}/index`);
+      if (target && target !== file) deps.add(target);
+    }
+    graph.set(file, [...deps].sort());
+  }
+  return graph;
+}
+
+/** The cycles of a graph: its strongly connected components of more than one node (Tarjan), each sorted. */
+export function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const connect = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next);
+    next++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) cycles.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) connect(v);
+  return cycles;
+}
+
+/** The folder of FOLDER_DIRECTION a file belongs to (app/ split into its layers), or null outside them. */
+export function folderOf(fileRel: string): string | null {
+  const layer = /^app\/(routes|components|utils)\//.exec(fileRel);
+  if (layer) return `app/${layer[1]}`;
+  const top = fileRel.split("/")[0];
+  return top in FOLDER_DIRECTION ? top : null;
+}
+
+export interface FolderArrow {
+  /** "from-file -> to-file", as APP_UPWARD_EXCEPTIONS lists them. */
+  edge: string;
+  from: string;
+  to: string;
+}
+
+/** Every file import that crosses from one folder to another. */
+export function folderArrows(graph: ReadonlyMap<string, readonly string[]>): FolderArrow[] {
+  const out: FolderArrow[] = [];
+  for (const [fromFile, deps] of graph) {
+    const from = folderOf(fromFile);
+    if (!from) continue;
+    for (const toFile of deps) {
+      const to = folderOf(toFile);
+      if (to && to !== from) out.push({ edge: `${fromFile} -> ${toFile}`, from, to });
+    }
+  }
+  return out;
+}
+
+/** The arrows against the direction (a folder importing one it may not). */
+export function upwardImports(graph: ReadonlyMap<string, readonly string[]>, direction = FOLDER_DIRECTION): FolderArrow[] {
+  return folderArrows(graph).filter((a) => !(direction[a.from] ?? []).includes(a.to));
+}
+
+/** The folder graph of these arrows: folder → the folders it imports. */
+export function folderGraph(arrows: readonly FolderArrow[]): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const a of arrows) {
+    const deps = graph.get(a.from) ?? [];
+    if (!deps.includes(a.to)) deps.push(a.to);
+    graph.set(a.from, deps);
+  }
+  return graph;
+}
+
+/** How docs/architecture.md ("Folder direction") writes one folder's line. */
+export function directionLine(folder: string, allowed: readonly string[]): string {
+  return `- \`${folder}/\` → ${allowed.length ? allowed.map((f) => `\`${f}/\``).join(", ") : "nothing"}`;
+}
+
 describe("import rules of docs/architecture.md hold on the tree", () => {
   const files = CHECKED_FOLDERS.flatMap(listSources);
 
@@ -304,41 +460,121 @@ describe("import rules of docs/architecture.md hold on the tree", () => {
     }
   });
 
-  it("no import cycle among modules of app/ and workflows/ (runtime imports; e.g. cart and checkout)", () => {
-    const graph = new Map<string, string[]>();
-    const known = new Set(files.map((f) => f.replace(SOURCE_EXT, "")));
-    for (const f of files.filter((x) => under(x, "app") || under(x, "workflows"))) {
-      const deps: string[] = [];
-      for (const ref of parse(f, readFileSync(path.join(ROOT, f), "utf8")).imports) {
-        if (ref.typeOnly) continue;
-        const t = resolveTarget(f, ref.specifier);
-        if (t.kind !== "local") continue;
-        const target = known.has(t.rel) ? t.rel : known.has(`${t.rel}/index`) ? `${t.rel}/index` : null;
-        if (target) deps.push(target);
-      }
-      graph.set(f.replace(SOURCE_EXT, ""), deps);
-    }
-    const cycles: string[] = [];
-    const state = new Map<string, "visiting" | "done">();
-    const visit = (node: string, trail: string[]) => {
-      if (state.get(node) === "done") return;
-      if (state.get(node) === "visiting") {
-        cycles.push([...trail.slice(trail.indexOf(node)), node].join(" -> "));
-        return;
-      }
-      state.set(node, "visiting");
-      for (const next of graph.get(node) ?? []) visit(next, [...trail, node]);
-      state.set(node, "done");
-    };
-    for (const node of graph.keys()) visit(node, []);
-    expect(cycles).toEqual([]);
-  });
-
   it("docs/architecture.md states the rules", () => {
     const doc = readFileSync(path.join(ROOT, "docs/architecture.md"), "utf8");
     for (const phrase of ["domain/", "workflows/", "activities/", "app/", "db/", "import type", "tests/unit/architecture.test.ts"]) {
       expect(doc).toContain(phrase);
     }
+  });
+});
+
+describe('the import graph: no cycle, no arrow up (docs/architecture.md, "Folder direction")', () => {
+  const files = GRAPH_FOLDERS.flatMap(listSources);
+  const graph = importGraph(new Map(files.map((f) => [f, readFileSync(path.join(ROOT, f), "utf8")])));
+  const arrows = folderArrows(graph);
+  const excepted = (a: FolderArrow) => a.edge in APP_UPWARD_EXCEPTIONS;
+
+  it("reads every source folder (the check is not vacuous)", () => {
+    for (const folder of GRAPH_FOLDERS)
+      expect(
+        files.some((f) => under(f, folder)),
+        folder,
+      ).toBe(true);
+    expect(arrows.length).toBeGreaterThan(500);
+  });
+
+  it("no import cycle among the files of app/, domain/, db/, workflows/, activities/, workers/, config/, scripts/ (types included)", () => {
+    expect(importCycles(graph).map((cycle) => `cycle of ${cycle.length} files: ${cycle.join(", ")}`)).toEqual([]);
+  });
+
+  it("every import between folders follows the direction", () => {
+    const up = upwardImports(graph).filter((a) => !excepted(a));
+    expect(up.map((a) => `${a.edge}: ${a.from}/ may not import ${a.to}/`)).toEqual([]);
+  });
+
+  it("no two folders import each other (nor any longer ring of folders)", () => {
+    const rings = importCycles(folderGraph(arrows.filter((a) => !excepted(a))));
+    expect(rings.map((ring) => ring.join(" <-> "))).toEqual([]);
+  });
+
+  it("no APP_UPWARD_EXCEPTIONS entry is stale (the list only shrinks)", () => {
+    const upward = new Set(upwardImports(graph).map((a) => a.edge));
+    for (const edge of Object.keys(APP_UPWARD_EXCEPTIONS)) {
+      expect(upward.has(edge), `${edge} is no longer an upward import: remove it from APP_UPWARD_EXCEPTIONS`).toBe(true);
+    }
+  });
+
+  it("the direction itself has no cycle, and docs/architecture.md lists it", () => {
+    expect(importCycles(new Map(Object.entries(FOLDER_DIRECTION)))).toEqual([]);
+    const doc = readFileSync(path.join(ROOT, "docs/architecture.md"), "utf8");
+    for (const [folder, allowed] of Object.entries(FOLDER_DIRECTION)) expect(doc).toContain(directionLine(folder, allowed));
+  });
+});
+
+describe("the graph checks catch a planted cycle and a planted upward import (self-test on an in-memory tree)", () => {
+  const clean: [string, string][] = [
+    ["domain/money.ts", `export const cents = 1;`],
+    ["db/client.ts", `export type Db = { q: number };`],
+    ["db/queries/a.ts", `import type { Db } from "../client"; import { b } from "./b"; import { cents } from "../../domain/money";`],
+    ["db/queries/b.ts", `export const b = 1;`],
+    ["workflows/buy/activities.ts", `export interface BuyActivities { pay(): Promise<void> }`],
+    ["workflows/buy/machine.ts", `import type { BuyActivities } from "./activities"; import { cents } from "../../domain/money";`],
+    [
+      "activities/buy/index.ts",
+      `import type { BuyActivities } from "../../workflows/buy/activities"; import { b } from "../../db/queries/b";`,
+    ],
+    ["app/utils/db.server.ts", `import type { Db } from "../../db/client";`],
+    ["app/components/Card.tsx", `import { db } from "~/utils/db.server";`],
+    [
+      "app/routes/orders.tsx",
+      `import { Card } from "~/components/Card"; import type { BuyActivities } from "../../workflows/buy/activities";`,
+    ],
+    ["config/versions.mjs", `export const VERSIONS = {};`],
+    ["scripts/tools.mjs", `import { VERSIONS } from "../config/versions.mjs"; import { b } from "../db/queries/b";`],
+  ];
+  const graphOf = (...planted: [string, string][]) => {
+    const tree = new Map(clean);
+    for (const [file, source] of planted) tree.set(file, `${tree.get(file) ?? ""}\n${source}`);
+    return importGraph(tree);
+  };
+
+  it("the clean tree: no cycle, no arrow up", () => {
+    const graph = graphOf();
+    expect(graph.get("db/queries/a.ts")).toEqual(["db/client.ts", "db/queries/b.ts", "domain/money.ts"]);
+    expect(importCycles(graph)).toEqual([]);
+    expect(upwardImports(graph)).toEqual([]);
+    expect(importCycles(folderGraph(folderArrows(graph)))).toEqual([]);
+  });
+
+  it("a cycle of files is reported with its files, a type-only import closing it included", () => {
+    const graph = graphOf(["db/queries/b.ts", `import type { X } from "./c";`], ["db/queries/c.ts", `import { a } from "./a";`]);
+    expect(importCycles(graph)).toEqual([["db/queries/a.ts", "db/queries/b.ts", "db/queries/c.ts"]]);
+  });
+
+  it("an upward import is reported (a workflow importing an activity's type; config importing scripts)", () => {
+    const graph = graphOf(
+      ["workflows/buy/machine.ts", `import type { X } from "../../activities/buy/index";`],
+      ["config/versions.mjs", `import { x } from "../scripts/tools.mjs";`],
+    );
+    expect(upwardImports(graph).map((a) => a.edge)).toEqual([
+      "workflows/buy/machine.ts -> activities/buy/index.ts",
+      "config/versions.mjs -> scripts/tools.mjs",
+    ]);
+    expect(importCycles(folderGraph(folderArrows(graph)))).toEqual([
+      ["activities", "workflows"],
+      ["config", "scripts"],
+    ]);
+  });
+
+  it("inside app/: a component importing a route, or a util importing a component, is upward", () => {
+    const graph = graphOf(
+      ["app/components/Card.tsx", `import type { loader } from "~/routes/orders";`],
+      ["app/utils/db.server.ts", `import type { CardProps } from "../components/Card";`],
+    );
+    expect(upwardImports(graph).map((a) => `${a.from} -> ${a.to}`)).toEqual([
+      "app/utils -> app/components",
+      "app/components -> app/routes",
+    ]);
   });
 });
 
@@ -377,19 +613,21 @@ describe("the checker catches violations (self-test on synthetic files)", () => 
     ).toEqual([]);
   });
 
-  it("workflows/: no db, no activity implementations, no built-ins, no vendor SDKs", () => {
+  it("workflows/: no db, nothing from activities/ (not even types), no built-ins, no vendor SDKs", () => {
     const f = "workflows/buy/workflow.ts";
     expect(
       check(
         f,
         `import { proxyActivities } from "@temporalio/workflow";
-         import type { Activities } from "../../activities";
-         import { type Other } from "../../activities/payments/port";
+         import type { BuyActivities } from "./activities";
+         import { type SaveRatingInput } from "../buy/activities";
          import { WINDOWS } from "../../domain/business-days";
          import { BUY } from "./contract";`,
       ),
     ).toEqual([]);
     expect(check(f, `import { createActivities } from "../../activities";`)).toHaveLength(1);
+    expect(check(f, `import type { Activities } from "../../activities";`)).toHaveLength(1);
+    expect(check(f, `import { type Other } from "../../activities/payments/port";`)).toHaveLength(1);
     expect(check(f, `import { db } from "../../db/client";`)).toHaveLength(1);
     expect(check(f, `import type { Db } from "../../db/client";`)).toHaveLength(1);
     expect(check(f, `import fs from "fs";`)).toHaveLength(1);
@@ -428,6 +666,10 @@ describe("the checker catches violations (self-test on synthetic files)", () => 
       check("activities/x.ts", `import { PAYOUT_REJECTED } from "../workflows/payout/contract"; import Stripe from "stripe";`),
     ).toEqual([]);
     expect(check("activities/x.ts", `import { payoutSetupWorkflow } from "../workflows/payout/workflow";`)).toHaveLength(1);
+    // A workflow's activities interface: implemented with a type import, never a runtime one.
+    expect(check("activities/x.ts", `import type { PayoutActivities } from "../workflows/payout/activities";`)).toEqual([]);
+    expect(check("activities/x.ts", `import { PayoutActivities } from "../workflows/payout/activities";`)).toHaveLength(1);
+    expect(check("activities/x.ts", `import type { OrderDriver } from "../workflows/common/driver";`)).toHaveLength(1);
     expect(check("activities/x.ts", `import { sleep } from "@temporalio/workflow";`)).toHaveLength(1);
     expect(
       check(

@@ -4,7 +4,7 @@
 // tests/workflows/buy.test.ts covers the timers and the replayed histories.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import type { OrderStateRecord } from "../../activities/buy/types";
+import type { OrderStateRecord } from "../../workflows/buy/activities";
 import { ACTION } from "../../domain/action-codes";
 import { addBusinessDays, WINDOWS } from "../../domain/business-days";
 import { captureEntry, orderLedger } from "../../domain/order-money";

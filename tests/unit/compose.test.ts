@@ -15,7 +15,6 @@ import {
   APP_OWN_ENV,
   APP_PASSED_ENV,
   APP_PROCESS_ENV,
-  ENGINE_DYNAMIC_CONFIG,
   TEMPORAL_SERVICES,
   namespaceSetupScript,
   schemaScript,
@@ -27,7 +26,8 @@ import {
   temporalUiArgs,
   temporalUiEnv,
 } from "../../config/topology.mjs";
-import { VERSIONS } from "../../scripts/lib/paths.mjs";
+import { ENGINE_DYNAMIC_CONFIG } from "../../config/temporal-engine.mjs";
+import { VERSIONS } from "../../config/versions.mjs";
 import { appEnv } from "../../scripts/lib/prod-topology.mjs";
 import { readProdSettings } from "../../scripts/lib/prod-settings.mjs";
 
@@ -110,7 +110,7 @@ describe("the Temporal server: four processes from one config", () => {
       expect(services[`temporal-${svc}`].depends_on).toEqual({ "temporal-frontend": { condition: "service_healthy" } });
   });
 
-  test("the dynamic config is the engine settings of every dev server (scripts/lib/temporal.mjs)", () => {
+  test("the dynamic config is the engine settings of every dev server (config/temporal-engine.mjs)", () => {
     const dynamic = parse(read("config/temporal/dynamicconfig.yaml")) as Record<string, { value: unknown }[]>;
     expect(Object.fromEntries(Object.entries(dynamic).map(([k, v]) => [k, v[0].value]))).toEqual(ENGINE_DYNAMIC_CONFIG);
     expect(temporalEnv.TEMPORAL_DYNAMIC_CONFIG_FILE).toBe("config/temporal/dynamicconfig.yaml");
@@ -145,7 +145,7 @@ describe("schema, namespace, search attributes, UI", () => {
     expect([...new Set(used)].sort()).toEqual(keys(env));
   });
 
-  test("the Dockerfile builds the versions the tools script builds (scripts/lib/paths.mjs VERSIONS)", () => {
+  test("the Dockerfile builds the versions the tools script builds (config/versions.mjs VERSIONS)", () => {
     const docker = read("Dockerfile");
     expect(docker).toContain(`ARG TEMPORAL_SERVER_VERSION=${VERSIONS.temporalServer}`);
     expect(docker).toContain(`ARG TEMPORAL_UI_VERSION=${VERSIONS.temporalUi}`);

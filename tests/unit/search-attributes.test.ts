@@ -8,7 +8,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { TypedSearchAttributes } from "@temporalio/common";
 import { describe, expect, test } from "vitest";
-import { SEARCH_ATTRIBUTES, engineArgs, searchAttributeCreateArgs } from "../../scripts/lib/temporal.mjs";
+import { SEARCH_ATTRIBUTES } from "../../config/temporal-engine.mjs";
+import { engineArgs, searchAttributeCreateArgs } from "../../scripts/lib/temporal.mjs";
 import { buySearchFacts, createBuyModel } from "../../workflows/buy/model";
 import {
   ORDER_SEARCH_ATTRIBUTES,
@@ -25,7 +26,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const declared = Object.fromEntries(ORDER_SEARCH_ATTRIBUTE_KEYS.map((k) => [k.name, TypedSearchAttributes.toMetadataType(k.type)]));
 
 describe("registration: one list", () => {
-  test("scripts/lib/temporal.mjs SEARCH_ATTRIBUTES is the TypeScript declaration", () => {
+  test("config/temporal-engine.mjs SEARCH_ATTRIBUTES is the TypeScript declaration", () => {
     expect(SEARCH_ATTRIBUTES).toEqual(declared);
   });
 

@@ -9,7 +9,7 @@ import { WorkflowFailedError } from "@temporalio/client";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Activities } from "../../activities";
+import type { CardActivities } from "../../workflows/card/activities";
 import { CARD_DECLINED } from "../../domain/cards";
 import {
   CARD_ON_FILE_WORKFLOW_TYPE,
@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 type Fn = (input: never) => Promise<unknown>;
-type Name = keyof Activities;
+type Name = keyof CardActivities;
 
 function mockActivities(overrides: Partial<Record<Name, Fn>> = {}) {
   const calls: { name: Name; input: Record<string, unknown> }[] = [];

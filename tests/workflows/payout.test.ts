@@ -12,7 +12,7 @@ import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
 import { temporal } from "@temporalio/proto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Activities } from "../../activities";
+import type { PayoutActivities } from "../../workflows/payout/activities";
 import { payoutDetailsSchema, type PayoutDetails } from "../../domain/payout";
 import {
   PAYOUT_INVALID_INPUT,
@@ -60,13 +60,12 @@ function setupInput(overrides: Partial<PayoutSetupInput> = {}): PayoutSetupInput
   };
 }
 
-type Call = { name: keyof Activities; input: unknown };
+type Call = { name: keyof PayoutActivities; input: unknown };
 
 /** Mocked activities that record every call; `overrides` replace single activities. */
-function mockActivities(overrides: Partial<Record<keyof Activities, (input: never) => Promise<unknown>>> = {}) {
+function mockActivities(overrides: Partial<Record<keyof PayoutActivities, (input: never) => Promise<unknown>>> = {}) {
   const calls: Call[] = [];
-  // Partial: activities of other workflows (card on file, ...) are not needed here.
-  const base: Partial<Record<keyof Activities, (input: never) => Promise<unknown>>> = {
+  const base: Partial<Record<keyof PayoutActivities, (input: never) => Promise<unknown>>> = {
     payoutSetupStarted: async () => undefined,
     payoutSetupFailed: async () => undefined,
     createConnectedAccount: async () => ({ accountId: "acct_sandbox_test1", bankAccountLast4: "6789" }),
@@ -78,12 +77,12 @@ function mockActivities(overrides: Partial<Record<keyof Activities, (input: neve
     Object.entries(impl).map(([name, fn]) => [
       name,
       async (input: never) => {
-        calls.push({ name: name as keyof Activities, input });
+        calls.push({ name: name as keyof PayoutActivities, input });
         return fn(input);
       },
     ]),
   );
-  const of = (name: keyof Activities) => calls.filter((c) => c.name === name).map((c) => c.input as Record<string, unknown>);
+  const of = (name: keyof PayoutActivities) => calls.filter((c) => c.name === name).map((c) => c.input as Record<string, unknown>);
   return { activities, calls, of };
 }
 

@@ -15,7 +15,7 @@ import { temporal } from "@temporalio/proto";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
 import { testWorkflowBundle } from "../setup/workflow-bundle";
-import type { RmaActivities, RmaStateRecord } from "../../activities/rma/types";
+import type { RmaActivities, RmaStateRecord } from "../../workflows/rma/activities";
 import { ACTION } from "../../domain/action-codes";
 import type { RmaOrderInput } from "../../domain/rma-money";
 import {

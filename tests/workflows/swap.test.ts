@@ -16,7 +16,7 @@ import { temporal } from "@temporalio/proto";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
 import { testWorkflowBundle } from "../setup/workflow-bundle";
-import type { SwapActivities, SwapListedUnits, SwapStateRecord } from "../../activities/swap/types";
+import type { SwapActivities, SwapListedUnits, SwapStateRecord } from "../../workflows/swap/activities";
 import { SYSTEM_REASON } from "../../domain/reasons";
 import { ACTION } from "../../domain/action-codes";
 import type { OrderLine } from "../../domain/order-money";

@@ -18,7 +18,7 @@
  *   Timers: checkout 24 h (301) / 3 days for a request (304); seller 5 days (302); modified purchase 1 day,
  *   never past the authorisation (303).
  */
-import type { BookPickupResult, BuyActivities, OrderNoticeTemplate, OrderStateRecord } from "../../activities/buy/types";
+import type { BookPickupResult, BuyActivities, OrderNoticeTemplate, OrderStateRecord } from "./activities";
 import { ACTION } from "../../domain/action-codes";
 import { WINDOWS, modifiedPurchaseDeadline } from "../../domain/business-days";
 import { cancellationForLines, captureEntry, orderLedger, orderUnits, payoutForLines, type OrderLine } from "../../domain/order-money";

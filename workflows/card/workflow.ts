@@ -9,22 +9,22 @@
  * A card the provider refuses (declined, incorrect) fails the run with a non-retryable CardRejected
  * failure whose details carry the message to show.
  *
- * Deterministic: imports only @temporalio/workflow, domain/ and activity types.
+ * Deterministic: imports only @temporalio/workflow, domain/ and its own activities' interface (./activities).
  */
 import { ActivityFailure, ApplicationFailure, getExternalWorkflowHandle, log, proxyActivities, workflowInfo } from "@temporalio/workflow";
-import type { Activities } from "../../activities";
 import { waitedForPaymentRetry } from "../common/policies";
 import { cardBrandLabel, CARD_MESSAGES } from "../../domain/cards";
 import { cardOnFileSignal } from "../rma/contract";
 import { idempotencyKey } from "../common/contract";
 import { CARD_REJECTED, CARD_STEPS, type CardOnFileInput, type CardOnFileResult, type CardRejection } from "./contract";
+import type { CardActivities } from "./activities";
 
-const readModel = proxyActivities<Activities>({
+const readModel = proxyActivities<CardActivities>({
   startToCloseTimeout: "30s",
   retry: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "10s", maximumAttempts: 20 },
 });
 
-const provider = proxyActivities<Activities>({
+const provider = proxyActivities<CardActivities>({
   startToCloseTimeout: "60s",
   retry: waitedForPaymentRetry(CARD_REJECTED, "IdempotencyConflict"),
 });

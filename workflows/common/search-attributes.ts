@@ -6,7 +6,7 @@
  * model.ts).
  *
  * A server must know them before a workflow upserts them (an unknown one fails the workflow task): the dev
- * servers register them with `--search-attribute` (scripts/lib/temporal.mjs SEARCH_ATTRIBUTES),
+ * servers register them with `--search-attribute` (config/temporal-engine.mjs SEARCH_ATTRIBUTES),
  * docker-compose.yml with `temporal operator search-attribute create`, the time-skipping test server through
  * the operator service (tests/setup/temporal.ts). tests/unit/search-attributes.test.ts checks that those
  * lists are this one.

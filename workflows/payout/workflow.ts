@@ -7,10 +7,9 @@
  * A provider rejection fails the run with a non-retryable PayoutRejected failure whose details say which
  * form field to show the message under; the page shows it as a form error (400).
  *
- * Deterministic: imports only @temporalio/workflow, domain/ and activity types.
+ * Deterministic: imports only @temporalio/workflow, domain/ and its own activities' interface (./activities).
  */
 import { ActivityFailure, ApplicationFailure, log, proxyActivities, workflowInfo } from "@temporalio/workflow";
-import type { Activities } from "../../activities";
 import { waitedForPaymentRetry } from "../common/policies";
 import { lastFour, PAYOUT_PROVIDER_MESSAGES, payoutDetailsSchema, payoutProfileFromDetails, type PayoutField } from "../../domain/payout";
 import {
@@ -22,21 +21,22 @@ import {
   type PayoutSetupInput,
   type PayoutSetupResult,
 } from "./contract";
+import type { PayoutActivities } from "./activities";
 
 /** Database writes: retried until they succeed (transient outages). */
-const readModel = proxyActivities<Activities>({
+const readModel = proxyActivities<PayoutActivities>({
   startToCloseTimeout: "30s",
   retry: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "10s", maximumAttempts: 20 },
 });
 
 /** The payment provider: a few retries with the same idempotency key; rejections are not retried. */
-const provider = proxyActivities<Activities>({
+const provider = proxyActivities<PayoutActivities>({
   startToCloseTimeout: "60s",
   retry: waitedForPaymentRetry(PAYOUT_REJECTED, "IdempotencyConflict"),
 });
 
 /** The confirmation e-mail is best effort: a failure never undoes a finished setup. */
-const mail = proxyActivities<Activities>({
+const mail = proxyActivities<PayoutActivities>({
   startToCloseTimeout: "30s",
   retry: { initialInterval: "1s", maximumAttempts: 5 },
 });

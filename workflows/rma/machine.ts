@@ -9,7 +9,7 @@
  *   rmarequested --5 business days without staff--> escalation notice to staff (307), still waiting
  *   a charge the perpetrator's card cannot pay is queued (821); a new card on file tries it again.
  */
-import type { RmaActivities, RmaNotice, RmaNoticeTemplate } from "../../activities/rma/types";
+import type { RmaActivities, RmaNotice, RmaNoticeTemplate } from "./activities";
 import { ACTION } from "../../domain/action-codes";
 import { WINDOWS } from "../../domain/business-days";
 import type { CarrierEventSignal } from "../common/contract";

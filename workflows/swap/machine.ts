@@ -20,12 +20,12 @@
  *   delivered -> the side that received rates within 3 business days (230 / 231), RMA within 48 h;
  *   completed (390) when every window has closed.
  */
-import type { SwapActivities, SwapParcelStatus, SwapStateRecord } from "../../activities/swap/types";
+import type { SwapActivities, SwapStateRecord } from "./activities";
 import { ACTION } from "../../domain/action-codes";
 import { WINDOWS } from "../../domain/business-days";
 import { checkOrderLines, orderLineKey, orderQuote, orderUnits, type OrderLine } from "../../domain/order-money";
 import { SWAP_DECLINE_REASONS, SYSTEM_REASON, isChoice } from "../../domain/reasons";
-import { BUY_STATES, COMMON_STATES, SWAP_STATES, displayStatusFor, type Role } from "../../domain/states";
+import { BUY_STATES, COMMON_STATES, SWAP_STATES, displayStatusFor, type Role, type ShipmentStatus } from "../../domain/states";
 import type { CarrierEventSignal } from "../common/contract";
 import { isPaymentMethod, ratingOf, ratingRefusal } from "../common/guards";
 import {
@@ -106,7 +106,7 @@ function result(m: SwapModel, extra: Partial<SwapCommandResult> = {}): SwapComma
 }
 
 /** A parcel in the read model's words. */
-function parcelStatus(p: Parcel | null): SwapParcelStatus | null {
+function parcelStatus(p: Parcel | null): ShipmentStatus | null {
   if (!p) return null;
   if (p.failed) return "cancelled";
   if (p.delivered) return "delivered";

@@ -37,8 +37,8 @@ import {
   shipmentEvents,
   shipments,
 } from "../../schema";
-import type { DbOrTx } from "../listings";
 import { brandNameSql } from "./shared";
+import type { DbOrTx } from "../../client";
 
 export interface OrderLineView {
   contributionId: number;

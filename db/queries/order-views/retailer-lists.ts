@@ -21,8 +21,8 @@ import { orderTypeLabel, swapUnitsOf, ttypeOf } from "../../../domain/order-view
 import { DISPLAY_STATUS, isMoveOf, roleOf, SWAP_STATES, TRANSACTION_TYPE, type Role, type TransactionKind } from "../../../domain/states";
 import { brands, orderActions, orderContributions, orders, shipments } from "../../schema";
 import { staleCartDraftSql } from "../checkout";
-import type { DbOrTx } from "../listings";
 import { brandNameSql, orderListColumns, orderPage, type Page } from "./shared";
+import type { DbOrTx } from "../../client";
 
 export type OrderKindTab = "sales" | "purchases" | "swaps";
 export type AlertsView = "pending" | "declined";

@@ -5,7 +5,7 @@
 import { desc, sql, type SQL } from "drizzle-orm";
 import type { PgSelect } from "drizzle-orm/pg-core";
 import { brands, orders } from "../../schema";
-import type { DbOrTx } from "../listings";
+import type { DbOrTx } from "../../client";
 
 export interface Page<T> {
   items: T[];

@@ -9,8 +9,8 @@ import { orderTypeLabel, ttypeOf } from "../../../domain/order-views";
 import { isAdminStage, stagesOfAdminStage, type AdminStage, type TransactionKind } from "../../../domain/states";
 import { brands, orderActions, orders, shipments } from "../../schema";
 import { staleCartDraftSql } from "../checkout";
-import type { DbOrTx } from "../listings";
 import { brandNameSql, orderListColumns, orderPage, pageArgs, type Page } from "./shared";
+import type { DbOrTx } from "../../client";
 
 export interface AdminOrderRow {
   id: number;

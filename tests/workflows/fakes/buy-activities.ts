@@ -1,11 +1,11 @@
 /**
- * In-memory stand-ins for the buy workflow's activities (activities/buy/types.ts), for time-skipping
+ * In-memory stand-ins for the buy workflow's activities (workflows/buy/activities.ts), for time-skipping
  * tests: they record every call, keep a read model per order the way Postgres would (latest state, all
  * action rows, deduplicated by the workflow's dedupe keys), an outbox deduplicated by dedupe key, and
  * honour idempotency keys (same key = same result, same key with other parameters = IdempotencyConflict).
  */
 import { ApplicationFailure } from "@temporalio/activity";
-import type { BuyActivities, BuyActivityName, CardOnFile, OrderNotice, OrderStateRecord } from "../../../activities/buy/types";
+import type { BuyActivities, BuyActivityName, CardOnFile, OrderNotice, OrderStateRecord } from "../../../workflows/buy/activities";
 import type { OrderLine } from "../../../domain/order-money";
 import { buyWorkflowId, type BuyActionRecord } from "../../../workflows/buy/contract";
 

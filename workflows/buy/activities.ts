@@ -1,8 +1,9 @@
 /**
- * The activities the buy workflow (workflows/buy/workflow.ts) calls: the TypeScript interface only. The
- * implementations (read model in Postgres, outbox mail, the payments port's sandbox / Stripe adapters, the
- * sandbox carrier, stock in db/queries) come with `createBuyActivities(deps): BuyActivities`, spread into
- * activities/index.ts createActivities. The workflow imports this file as `import type` only.
+ * The activities the buy workflow (workflows/buy/workflow.ts) calls: the TypeScript interface only, owned by
+ * the workflow that calls them. The implementations (read model in Postgres, outbox mail, the payments port's
+ * sandbox / Stripe adapters, the sandbox carrier, stock in db/queries) come with
+ * `createBuyActivities(deps): BuyActivities` (activities/buy), spread into activities/index.ts createActivities,
+ * which imports this file as `import type`; nothing in workflows/ imports activities/.
  *
  * Rules every implementation keeps:
  * - Amounts arrive computed (domain/order-money); activities never recompute money.
@@ -16,8 +17,8 @@
 import type { OrderLedger, OrderLine } from "../../domain/order-money";
 import type { PurchaseQuote } from "../../domain/fees";
 import type { Role } from "../../domain/states";
-import type { BuyActionRecord, BuyOrderKind } from "../../workflows/buy/contract";
-import type { PaymentMethodInput } from "../../workflows/common/contract";
+import type { PaymentMethodInput } from "../common/contract";
+import type { BuyActionRecord, BuyOrderKind } from "./contract";
 
 // --- read model -----------------------------------------------------------------------------------------
 

@@ -1,9 +1,9 @@
 /**
- * The activities the RMA workflow (workflows/rma/workflow.ts) calls: the interface only (the workflow imports
- * it as a type). Amounts arrive computed (domain/rma-money.ts); every money and carrier call carries an
+ * The activities the RMA workflow (workflows/rma/workflow.ts) calls: the interface only, owned by the workflow
+ * (activities/rma implements it with a type import). Amounts arrive computed (domain/rma-money.ts); every money and carrier call carries an
  * idempotency key (workflow id + step + attempt). Implementation: activities/rma/index.ts.
  */
-import type { RmaActionRecord, RmaStage } from "../../workflows/rma/contract";
+import type { RmaActionRecord, RmaStage } from "./contract";
 
 export type RmaNoticeTemplate =
   | "rma_requested_staff"

@@ -1,17 +1,14 @@
 /**
- * The activities the swap workflow (workflows/swap/workflow.ts) calls: the interface only (a type import for
- * the workflow). Amounts arrive computed (domain/swap-money.ts); every money, stock and carrier call carries an
+ * The activities the swap workflow (workflows/swap/workflow.ts) calls: the interface only, owned by the
+ * workflow (activities/swap implements it with a type import). Amounts arrive computed (domain/swap-money.ts); every money, stock and carrier call carries an
  * idempotency key (workflow id + step + side + attempt). Implementation: activities/swap/index.ts (the buy
  * activities' payments, stock and carrier calls, with the swap's read model).
  */
 import type { OrderLine } from "../../domain/order-money";
-import type { Role } from "../../domain/states";
-import type { PaymentMethodInput } from "../../workflows/common/contract";
-import type { SaveRatingInput } from "../buy/types";
-import type { SwapActionRecord, SwapView } from "../../workflows/swap/contract";
-
-export type { SwapParcelState as SwapParcelStatus } from "../../db/queries/swap-orders";
-import type { SwapParcelState as SwapParcelStatus } from "../../db/queries/swap-orders";
+import type { Role, ShipmentStatus } from "../../domain/states";
+import type { SaveRatingInput } from "../buy/activities";
+import type { PaymentMethodInput } from "../common/contract";
+import type { SwapActionRecord, SwapView } from "./contract";
 
 export interface SwapStateRecord {
   orderId: number;
@@ -34,7 +31,7 @@ export interface SwapStateRecord {
    * Each side's parcel (the one it SENDS) as the workflow holds it, and the windows of the goods it
    * RECEIVES (rating, RMA): the read model of each parcel and each side's buttons follow these.
    */
-  sides?: Record<Role, { parcel: SwapParcelStatus | null; ratingBy: string | null; rmaBy: string | null }>;
+  sides?: Record<Role, { parcel: ShipmentStatus | null; ratingBy: string | null; rmaBy: string | null }>;
   actions: SwapActionRecord[];
   /**
    * The terms as the workflow holds them after this step (its swapView query's answer, not busy), kept with the
