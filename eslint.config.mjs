@@ -58,18 +58,6 @@ const DIRECTION = [
   },
 ];
 
-/**
- * Type imports upward inside app/ that are still there: tests/unit/architecture.test.ts lists each one with its
- * reason (APP_UPWARD_EXCEPTIONS, which only shrinks); a file leaves this list when its type moves down.
- */
-const APP_UPWARD_EXCEPTION_FILES = [
-  "app/components/manage-retailer/ChooseRetailer.tsx",
-  "app/components/manage-retailer/ItemsTab.tsx",
-  "app/components/manage-retailer/OrdersTab.tsx",
-  "app/components/rma/RmaAlerts.tsx",
-  "app/utils/resource-form.server.ts",
-  "app/utils/rma.server.ts",
-];
 const elementTypes = (rules) => [
   "error",
   { default: "disallow", message: "${file.type}/ may not import ${dependency.type}/ here (docs/architecture.md, folder direction)", rules },
@@ -104,16 +92,6 @@ export default [
       ],
     },
     rules: { "boundaries/element-types": elementTypes(DIRECTION) },
-  },
-  {
-    files: APP_UPWARD_EXCEPTION_FILES,
-    rules: {
-      "boundaries/element-types": elementTypes([
-        ...DIRECTION,
-        { from: "components", allow: ["routes"], importKind: "type" },
-        { from: "utils", allow: ["components"], importKind: "type" },
-      ]),
-    },
   },
   {
     // Workflow code is replayed: no Node built-ins, database drivers or vendor SDKs (Temporal's bundler

@@ -39,24 +39,6 @@ export const FOLDER_DIRECTION: Record<string, readonly string[]> = {
 };
 
 /**
- * Upward imports inside app/ that are still there, each with its reason: a type a page's pieces share lives in
- * the layer above the one that uses it. Moving it down (app/ types where they are used) removes the entry; an
- * entry that no longer matches an import fails the test, so the list only shrinks.
- */
-const APP_UPWARD_EXCEPTIONS: Record<string, string> = {
-  "app/components/manage-retailer/ChooseRetailer.tsx -> app/routes/__manage-retailer.server.ts":
-    "the retailer picker's props are the return type of the route's retailerListPage",
-  "app/components/manage-retailer/ItemsTab.tsx -> app/routes/__manage-retailer.server.ts":
-    "the listings/requests tab's props are the return type of the route's itemsTab",
-  "app/components/manage-retailer/OrdersTab.tsx -> app/routes/__manage-retailer.server.ts":
-    "the transactions/RMAs tab's props are the return type of the route's ordersTab",
-  "app/components/rma/RmaAlerts.tsx -> app/routes/__rma-list.server.ts": "RmaListItem is declared by the RMA list route",
-  "app/utils/resource-form.server.ts -> app/components/admin/resources/FieldInput.tsx":
-    "ChooserOption and FormValues are declared by the field component the server helper feeds",
-  "app/utils/rma.server.ts -> app/components/rma/draft.ts": "RmaDraft and RmaErrors are declared beside the RMA form's draft component",
-};
-
-/**
  * Known exceptions to the content rules, each with the reason it is tolerated for now. An entry that no
  * longer matches anything fails the test, so the list only shrinks.
  */
@@ -394,7 +376,7 @@ export function folderOf(fileRel: string): string | null {
 }
 
 export interface FolderArrow {
-  /** "from-file -> to-file", as APP_UPWARD_EXCEPTIONS lists them. */
+  /** "from-file -> to-file". */
   edge: string;
   from: string;
   to: string;
@@ -472,7 +454,6 @@ describe('the import graph: no cycle, no arrow up (docs/architecture.md, "Folder
   const files = GRAPH_FOLDERS.flatMap(listSources);
   const graph = importGraph(new Map(files.map((f) => [f, readFileSync(path.join(ROOT, f), "utf8")])));
   const arrows = folderArrows(graph);
-  const excepted = (a: FolderArrow) => a.edge in APP_UPWARD_EXCEPTIONS;
 
   it("reads every source folder (the check is not vacuous)", () => {
     for (const folder of GRAPH_FOLDERS)
@@ -488,20 +469,13 @@ describe('the import graph: no cycle, no arrow up (docs/architecture.md, "Folder
   });
 
   it("every import between folders follows the direction", () => {
-    const up = upwardImports(graph).filter((a) => !excepted(a));
+    const up = upwardImports(graph);
     expect(up.map((a) => `${a.edge}: ${a.from}/ may not import ${a.to}/`)).toEqual([]);
   });
 
   it("no two folders import each other (nor any longer ring of folders)", () => {
-    const rings = importCycles(folderGraph(arrows.filter((a) => !excepted(a))));
+    const rings = importCycles(folderGraph(arrows));
     expect(rings.map((ring) => ring.join(" <-> "))).toEqual([]);
-  });
-
-  it("no APP_UPWARD_EXCEPTIONS entry is stale (the list only shrinks)", () => {
-    const upward = new Set(upwardImports(graph).map((a) => a.edge));
-    for (const edge of Object.keys(APP_UPWARD_EXCEPTIONS)) {
-      expect(upward.has(edge), `${edge} is no longer an upward import: remove it from APP_UPWARD_EXCEPTIONS`).toBe(true);
-    }
   });
 
   it("the direction itself has no cycle, and docs/architecture.md lists it", () => {
