@@ -41,6 +41,7 @@ import {
   variationImages,
 } from "../schema";
 import type { DbOrTx } from "./listings";
+import { isRowId } from "../../domain/ids";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
@@ -124,7 +125,7 @@ export interface RequestTarget {
  * The retailer's own listings are returned (they are visible to it); checkAdd refuses them.
  */
 export async function visibleListing(db: DbOrTx, retailerId: number, listingId: number): Promise<ListingTarget | null> {
-  if (!Number.isSafeInteger(listingId) || listingId <= 0 || listingId > 2_147_483_647) return null;
+  if (!isRowId(listingId)) return null;
   const [row] = await db
     .select({
       id: listings.id,
@@ -168,7 +169,7 @@ export async function visibleListing(db: DbOrTx, retailerId: number, listingId: 
 
 /** A request the retailer may sell to, or null (gone, no units, brand not authorized). Own requests are returned; checkAdd refuses them. */
 export async function visibleRequest(db: DbOrTx, retailerId: number, requestId: number): Promise<RequestTarget | null> {
-  if (!Number.isSafeInteger(requestId) || requestId <= 0 || requestId > 2_147_483_647) return null;
+  if (!isRowId(requestId)) return null;
   const [row] = await db
     .select({
       id: listingRequests.id,
