@@ -3,7 +3,8 @@
  * each call policy (workflows/common/steps.ts CallPolicy), and the activity proxies the driver runs effects
  * with. Every call is a local activity, run inside the step's workflow task (ADR 0015, ADR 0023): the step's
  * database work, and the provider calls (payments, the carrier), whose idempotency keys make a call again
- * after a worker died answer the first call's result (tests/e2e/reliability.test.ts).
+ * after a worker died answer the first call's result (tests/e2e/reliability.test.ts). The set-up processes
+ * (card on file, payout setup) schedule theirs on the server, with the same policies (SETUP_CALLS).
  */
 import { proxyLocalActivities, type ActivityOptions, type LocalActivityOptions, type RetryPolicy } from "@temporalio/workflow";
 import type { CallPolicy } from "./steps";
