@@ -264,6 +264,9 @@ export function createPaymentActivities({ db, payments }: { db: Db; payments: Pa
     async releaseSellerPayout(input) {
       const account = await payoutAccountOf(db, input.retailerId);
       const queued = (releasedAt: Date) => ({ status: "queued" as const, transferId: null, releasedAt: releasedAt.toISOString() });
+      /** When the payout left escrow: the first try's, else now (read once). */
+      let released: Date | undefined;
+      const releasedAtOf = (begun: PaymentRow) => (released ??= begun.releasedAt ?? new Date());
       return recordedPayment<ReleasePayoutResult>(
         db,
         {
@@ -275,7 +278,7 @@ export function createPaymentActivities({ db, payments }: { db: Db; payments: Pa
           amountCents: input.amountCents,
         },
         async (begun) => {
-          const releasedAt = begun.releasedAt ?? new Date();
+          const releasedAt = releasedAtOf(begun);
           if (!account) return { outcome: { status: "queued", providerRef: null, queued: true, releasedAt }, answer: queued(releasedAt) };
           const r = await payments.createTransfer({
             idempotencyKey: input.idempotencyKey,
@@ -290,7 +293,7 @@ export function createPaymentActivities({ db, payments }: { db: Db; payments: Pa
           };
         },
         (err, begun) => {
-          const releasedAt = begun.releasedAt ?? new Date();
+          const releasedAt = releasedAtOf(begun);
           return { outcome: parkedForStaff(input.idempotencyKey, err, releasedAt), answer: queued(releasedAt) };
         },
       );
