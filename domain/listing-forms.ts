@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ACCEPT_TERMS, ADD_AT_LEAST_ONE_SIZE, SELECT_COLOR_OPTION } from "./messages";
 import { choiceSchema, LISTING_REASONS, REQUEST_REASONS, type Choice } from "./reasons";
+import { MAX_ROW_ID, rowIdOf } from "./ids";
 
 /**
  * The "List a style" (/addlisting/) and "Request a style" (/requestlisting/) wizards
@@ -105,7 +106,7 @@ export function productNotFoundText(kind: WizardKind, support: { email: string; 
 // --- Step forms (Conform + Zod) ----------------------------------------------------------------------------------
 
 const idSchema = (message: string) =>
-  z.number({ required_error: message, invalid_type_error: message }).int(message).positive(message).max(2_147_483_647, message);
+  z.number({ required_error: message, invalid_type_error: message }).int(message).positive(message).max(MAX_ROW_ID, message);
 
 /** Stage 0 of the listing wizard: colour (a variation of the chosen product), type, reason, provider (staff). */
 export function listingStyleSchema(opts: { chooseProvider: boolean }) {
@@ -210,7 +211,6 @@ export interface WizardState {
   images?: string[];
 }
 
-const MAX_ID = 2_147_483_647;
 const SIZE_LABEL_MAX = 40;
 
 /** A stored photo's name: <uuid>.<jpg|png>. */
@@ -218,9 +218,7 @@ export const STORED_PHOTO_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 
 function idParam(raw: string | null): number | undefined | null {
   if (raw === null || raw === "") return undefined;
-  if (!/^\d{1,10}$/.test(raw)) return null;
-  const n = Number(raw);
-  return n > 0 && n <= MAX_ID ? n : null;
+  return rowIdOf(raw);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ContactStepSchema, MSG, RetailerStepSchema, storeInfoColumns } from "./accounts";
 import { text } from "./text";
+import { RowId } from "./ids";
 
 /**
  * Staff retailer administration (docs/product/screens.md, "Staff: retailer admin"; ADR 0018): the forms' schemas, the bulk
@@ -155,7 +156,7 @@ const contactEmail = z
 
 /** Contacts tab: a contact as the setup wizard checks it, plus its e-mail. */
 export const ContactEditSchema = ContactStepSchema.innerType()
-  .extend({ email: contactEmail, contact_id: z.coerce.number().int().positive().max(2_147_483_647).optional() })
+  .extend({ email: contactEmail, contact_id: RowId.optional() })
   .superRefine((v, ctx) => {
     if (v.job_title === "Other" && !v.job_title_other) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["job_title_other"], message: MSG.jobTitleOtherRequired });

@@ -14,6 +14,7 @@
  * See docs/decisions/0010-checkout-and-webhooks.md.
  */
 import { z } from "zod";
+import { rowIdOf } from "./ids";
 
 export const PAYMENT_SIGNATURE_HEADER = "Stripe-Signature";
 /** Stripe's default tolerance. */
@@ -84,7 +85,7 @@ export type PaymentEvent = z.infer<typeof PaymentEventSchema>;
 export function paymentEventRefs(ev: PaymentEvent): { orderId: number | null; refs: string[] } {
   const o = ev.data.object;
   const raw = o.metadata?.order_id;
-  const orderId = raw && /^\d{1,10}$/.test(raw) && Number(raw) > 0 && Number(raw) <= 2_147_483_647 ? Number(raw) : null;
+  const orderId = raw ? rowIdOf(raw) : null;
   const refs = [o.id, o.payment_intent].filter((x): x is string => typeof x === "string" && x.length > 0);
   return { orderId, refs };
 }

@@ -419,7 +419,7 @@ function dashboardReport(results, plans, counts) {
         `| ${r.what}${r.noGoal ? ` (${r.n} calls)` : ""} | ${ms(r.p50)} | **${ms(r.p95)}** | ${ms(r.max)} | ${verdict(r.p95, r.noGoal)} | ${planCell(plans.find((p) => p.key === r.key))} |`,
     ),
     "",
-    "The goal is the retailer's (issue 35: a retailer with 5,000 orders); the brand's is held to it too. The marketplace's reads a " +
+    "The goal is the retailer's (a retailer with 5,000 orders); the brand's is held to it too. The marketplace's reads a " +
       "year of every order (half of the table here), so a sequential scan of orders is the right plan for it; it is measured, not held to the goal.",
   ].join("\n");
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:stock — issue 37's two measures (docs/performance.md, "Stock import" and "Matches"):
+// npm run bench:stock — two measures (docs/performance.md, "Stock import" and "Matches"):
 //   - a 5,000-row stock file previewed and confirmed: time and peak RSS (ADR 0029);
 //   - matching a new listing with 200,000 listings and 50,000 open requests: p95 ≤ 20 ms and no sequential scan
 //     of listings, listing_requests, saved_searches, retailer_brands or retailers in the plans (ADR 0030).

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:topology — the cost of purchases on the production topology (issue 38 item 5): `npm run bench:orders`
+// npm run bench:topology — the cost of purchases on the production topology: `npm run bench:orders`
 // (scripts/bench-orders.mjs, full pages, every order checked afterwards) against `npm run prod`'s topology
 // (scripts/lib/prod-topology.mjs: production build, embedded PostgreSQL, the Temporal server as four service
 // processes — frontend, history, matching, worker — on PostgreSQL, N web processes behind the round-robin proxy,

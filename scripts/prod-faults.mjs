@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// node scripts/prod-faults.mjs — the engine's own faults under load, on the production topology (issue 38 item 4;
-// docs/reliability.md "Faults of the production topology"). Starts `npm run prod`'s topology (scripts/lib/
+// node scripts/prod-faults.mjs — the engine's own faults under load, on the production topology
+// (docs/reliability.md "Faults of the production topology"). Starts `npm run prod`'s topology (scripts/lib/
 // prod-topology.mjs, with the demo data), then:
 //   load     purchases, swaps and RMAs through their pages at a steady rate (scripts/bench-orders.mjs --mix
 //            --open-loop RATE --duration S against the topology), each transaction checked afterwards in the read

@@ -1,20 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { localDateISO } from "../../domain/business-days";
 import { ResourceForm } from "~/components/admin/resources/ResourceForm";
 import { pageTitle } from "~/components/title";
 import { getEnv } from "~/utils/env.server";
 import { notFound, requireResource } from "~/utils/permissions.server";
 import { loadEditRow, saveResourceForm } from "~/utils/resource-form.server";
+import { RowId } from "../../domain/ids";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: pageTitle(data ? `${data.def.label} #${data.id}` : "Admin") }];
 
-const IdParam = z.coerce.number().int().positive().max(2_147_483_647);
-
 function rowId(raw: string | undefined): number {
-  const p = IdParam.safeParse(raw);
+  const p = RowId.safeParse(raw);
   if (!p.success) throw notFound();
   return p.data;
 }

@@ -7,6 +7,7 @@
  */
 import { data, redirect } from "@remix-run/node";
 import { z } from "zod";
+import { rowIdDigits } from "../../domain/ids";
 import { getOrderDetail } from "../../db/queries/order-views/order-detail";
 import {
   ADMIN_RMA_STATUSES,
@@ -125,13 +126,16 @@ function rmaDecisionAmounts(rma: RmaPageView, cmd: RmaDecisionCommand): RmaSettl
   }
 }
 
+/** The RMA a decision is about (its schema depends on the RMA's lines). */
+const RmaChoice = z.object({ rma: rowIdDigits() });
+
 /** A refusal: a form-level error with its status. */
 const refuse = (status: number, message: string) => data<AdminRmaActionData>(formError(message), { status });
 
 /** The form's RMA, still pending, and staff's decision on it as the workflow's command; else the refusal. */
 async function readDecision(form: FormData, staffUserId: number) {
-  const idRaw = String(form.get("rma") ?? "");
-  const rma = /^\d{1,9}$/.test(idRaw) ? await getRmaView(db, Number(idRaw)) : null;
+  const chosen = parseSubmission(form, { schema: RmaChoice });
+  const rma = chosen.status === "success" ? await getRmaView(db, chosen.value.rma) : null;
   if (!rma) return refuse(404, "Choose an RMA.");
   if (rma.stage !== "rmarequested") return refuse(409, RMA_ERRORS.wrong_state);
   const submission = parseSubmission(form, { schema: decisionSchema(rma) });

@@ -3,7 +3,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
-import { z } from "zod";
 import { centsToDecimalString } from "../../domain/money";
 import { checkPhoto, MAX_PHOTO_BYTES, PHOTO_ACCEPT } from "../../domain/listing-forms";
 import { AddSizesSchema, ImageIdSchema, VariationEditSchema } from "../../domain/resources";
@@ -20,13 +19,12 @@ import { removeCatalogueImage, storeCatalogueImage } from "~/utils/catalogue-ima
 import { db } from "~/utils/db.server";
 import { formError, parseSubmission, readFormData } from "~/utils/form.server";
 import { notFound, requirePermission } from "~/utils/permissions.server";
+import { RowId } from "../../domain/ids";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Variation editor") }];
 
-const IdParam = z.coerce.number().int().positive().max(2_147_483_647);
-
 async function variationOr404(raw: string | undefined) {
-  const id = IdParam.safeParse(raw);
+  const id = RowId.safeParse(raw);
   if (!id.success) throw notFound();
   const v = await getVariationForEditor(db, id.data);
   if (!v) throw notFound();

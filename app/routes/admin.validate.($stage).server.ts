@@ -38,7 +38,7 @@ const BrandSchema = z.discriminatedUnion("intent", [
 async function validateBrand(formData: FormData, fixed: Fixed) {
   const submission = parseSubmission(formData, { schema: BrandSchema });
   if (submission.status !== "success") {
-    return refuse(Number(formData.get("brand")) || 0, submission.reply({ formErrors: ["Choose an existing brand."] }), 400);
+    return refuse(Number(submission.payload.brand) || 0, submission.reply({ formErrors: ["Choose an existing brand."] }), 400);
   }
   const v = submission.value;
   if (!(await isExternalBrand(db, v.brand)))
@@ -68,7 +68,7 @@ async function resolveCatalogueEntry(formData: FormData, fixed: Fixed) {
   if (!formData.has("intent")) formData.set("intent", "match");
   const submission = parseSubmission(formData, { schema: EntrySchema });
   if (submission.status !== "success")
-    return refuse(Number(formData.get("entry")) || 0, submission.reply({ formErrors: ["Choose one of the matches."] }), 400);
+    return refuse(Number(submission.payload.entry) || 0, submission.reply({ formErrors: ["Choose one of the matches."] }), 400);
   const v = submission.value;
   const outcome = await resolveEntry(db, v.entry, v.intent === "match" ? { intent: "match", productId: v.product } : { intent: v.intent });
   if (outcome !== "ok") {

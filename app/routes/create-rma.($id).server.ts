@@ -173,14 +173,17 @@ function answer(
   return data<RmaStepData>({ step, draft, amountCents: draftAmount(order, lines, draft), pictureUrls, result }, { status });
 }
 
+/** Where the wizard's form goes: the step it was sent from, and the step a Back button asks for. */
+const MoveSchema = z.object({ step: z.string().default(""), back: z.string().default("") });
+
 export async function createRmaAction(request: Request, id: string | undefined) {
   const { auth, order, lines } = await load(request, id);
   const eligible = await rmaEligibility(order, auth.retailer.id);
   if (!eligible.ok) return answer(order, lines, "units", emptyDraft(lines), formError(eligible.message), 409);
   const multipart = (request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data");
   const form = multipart ? await readPicturesForm(request) : await readFormData(request);
-  const step = String(form.get("step") ?? "");
-  const back = String(form.get("back") ?? "");
+  const move = parseSubmission(form, { schema: MoveSchema });
+  const { step, back } = move.status === "success" ? move.value : { step: "", back: "" };
   const submission = parseSubmission(form, { schema: draftSchema(lines) });
   const draft = submission.status === "success" ? submission.value : emptyDraft(lines);
   const show = (to: RmaStepName, errors: Record<string, string[]> = {}, status?: number) =>

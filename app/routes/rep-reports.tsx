@@ -5,7 +5,6 @@
  */
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { listSalesReps } from "../../db/queries/reports";
 import { ActivityCells, ActivityHeads } from "~/components/admin/ActivityColumns";
 import { pageTitle } from "~/components/title";
@@ -14,6 +13,7 @@ import { db } from "~/utils/db.server";
 import { mayManage } from "~/utils/permissions.server";
 import { requireRetailerAdmin } from "~/utils/retailer-admin.server";
 import { ACTIVITY_DAYS, repReport, repView } from "~/utils/sales-reps.server";
+import { RowId } from "../../domain/ids";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Sales reps") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminCss }];
@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const raw = new URL(request.url).searchParams.get("rep");
   const canEdit = mayManage(ctx, "salesrep");
   if (raw === null) return { canEdit, reps: (await listSalesReps(db)).map(repView), report: null };
-  const id = z.coerce.number().int().positive().max(2_147_483_647).safeParse(raw);
+  const id = RowId.safeParse(raw);
   const report = id.success ? await repReport(id.data, new Date()) : null;
   if (!report) throw new Response("No such sales rep.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   return { canEdit, reps: null, report };

@@ -8,7 +8,7 @@
  */
 import { data, redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import type { UpdateDefinition } from "@temporalio/common";
-import type { z } from "zod";
+import { z } from "zod";
 import { markOrdersSeen } from "../../db/queries/order-seen";
 import { getOrderDetail, type OrderDetail } from "../../db/queries/order-views/order-detail";
 import { UPDATE_YOUR_LISTINGS } from "../../domain/messages";
@@ -136,7 +136,12 @@ function unitFields(form: FormData): Record<string, string> {
   return out;
 }
 
-const confirmed = (c: OrderIntent) => c.form.get("confirm_decline_others") === "1";
+/** The seller's OK ("1") to decline the other orders its units would take; anything else is no OK. */
+const DeclineOthersSchema = z.object({ confirm_decline_others: z.literal("1").optional().catch(undefined) });
+function confirmed(c: OrderIntent): boolean {
+  const submission = parseSubmission(c.form, { schema: DeclineOthersSchema });
+  return submission.status === "success" && submission.value.confirm_decline_others === "1";
+}
 
 /** A decline or a cancellation: its party, a reason from its list, one command. */
 async function withReason<A extends { actorRetailerId: number; reason?: number }>(

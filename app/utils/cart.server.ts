@@ -26,6 +26,7 @@ import { ensureSellerCard } from "./card.server";
 import { CHECKOUT_MESSAGES, sendOffers } from "./checkout.server";
 import { db } from "./db.server";
 import { formError, parseSubmission } from "./form.server";
+import { rowIdDigits } from "../../domain/ids";
 
 export type { CartSummary };
 
@@ -79,12 +80,7 @@ export function withRef(path: string, ref: string): string {
 /** The same-site page a cart form comes back to (safeReturnTo), /cart for anything else. */
 const backTo = z.unknown().transform((v) => safeReturnTo(typeof v === "string" ? v : undefined));
 
-const itemId = z
-  .string()
-  .trim()
-  .regex(/^\d{1,10}$/)
-  .transform(Number)
-  .refine((n) => n > 0 && n <= 2_147_483_647);
+const itemId = rowIdDigits();
 
 /** The item of an add or remove (a listing or a request), a cart type, and the page to come back to. */
 const ItemSchema = z.object({

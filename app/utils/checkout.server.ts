@@ -54,6 +54,7 @@ import {
   startWorkflowOnce,
   withTimeout,
 } from "./temporal.server";
+import { rowIdOf } from "../../domain/ids";
 
 /** How long a page waits for the workflow to answer the checkout before saying it is still processing. */
 const UPDATE_WAIT_MS = 25_000;
@@ -127,9 +128,8 @@ export function orderIdsFromUrl(url: URL): number[] | null {
   const raw = url.searchParams.getAll("order");
   const ids: number[] = [];
   for (const r of raw) {
-    if (!/^\d{1,10}$/.test(r)) return null;
-    const n = Number(r);
-    if (n <= 0 || n > 2_147_483_647) return null;
+    const n = rowIdOf(r);
+    if (n === null) return null;
     if (!ids.includes(n)) ids.push(n);
   }
   return ids.length > 20 ? null : ids;

@@ -5,6 +5,7 @@
  * (contacts: retailercontact, brand links: retailerbrand) and comes back to its tab with ?done=<what>.
  */
 import { data, redirect } from "@remix-run/node";
+import { z } from "zod";
 import { getMyItem } from "../../db/queries/my-listings";
 import { importsForStaff } from "../../db/queries/stock-import";
 import {
@@ -259,12 +260,17 @@ export async function saveContact(c: TabIntent) {
   return back(c, "contact");
 }
 
+/** The contact of a "Send PW reset", the brand of a brand-add or brand-delete. */
+const ContactChoice = z.object({ contact_id: RowId });
+const BrandChoice = z.object({ brand_id: RowId });
+
 /** Contacts: "Send PW reset" e-mails the contact's login a reset link (staff never see it). */
 export async function sendReset(c: TabIntent) {
   requireManage(c.ctx, "retailercontact");
-  const contactId = RowId.safeParse(c.form.get("contact_id"));
-  if (!contactId.success) return refuse(400, "Choose a contact.");
-  const contact = (await listContactsWithLogin(db, c.retailer.id)).find((x) => x.id === contactId.data);
+  const submission = parseSubmission(c.form, { schema: ContactChoice });
+  if (submission.status !== "success") return refuse(400, "Choose a contact.");
+  const contactId = submission.value.contact_id;
+  const contact = (await listContactsWithLogin(db, c.retailer.id)).find((x) => x.id === contactId);
   if (!contact) return refuse(404, "No such contact.");
   const user = contact.loginUserId !== null ? await findUserById(db, contact.loginUserId) : null;
   if (!user) return refuse(409, "This contact has no login yet, so there is no password to reset.");
@@ -275,9 +281,10 @@ export async function sendReset(c: TabIntent) {
 /** Brands: link the retailer to a brand (brand-add), or delete a link (brand-delete). */
 export async function changeBrandLink(c: TabIntent, intent: "brand-add" | "brand-delete") {
   requireManage(c.ctx, "retailerbrand");
-  const brandId = RowId.safeParse(c.form.get("brand_id"));
-  if (!brandId.success || (await getBrandsByIds(db, [brandId.data])).length !== 1) return refuse(400, "Choose a brand.");
-  if (intent === "brand-add") await authorizeBrands(db, c.retailer.id, [brandId.data]);
-  else await unauthorizeBrand(db, c.retailer.id, brandId.data);
+  const submission = parseSubmission(c.form, { schema: BrandChoice });
+  const brandId = submission.status === "success" ? submission.value.brand_id : null;
+  if (brandId === null || (await getBrandsByIds(db, [brandId])).length !== 1) return refuse(400, "Choose a brand.");
+  if (intent === "brand-add") await authorizeBrands(db, c.retailer.id, [brandId]);
+  else await unauthorizeBrand(db, c.retailer.id, brandId);
   return back(c, intent);
 }

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { text } from "../../domain/text";
+import { MAX_ROW_ID } from "../../domain/ids";
 
 export type MarketTab = "buy" | "swap" | "sell";
 export const MARKET_TABS: readonly MarketTab[] = ["buy", "swap", "sell"];
@@ -36,7 +37,6 @@ export const MAX_OFFSET = 100_000;
 /** The search starts after more than 2 characters (or on submit). */
 export const SEARCH_MIN_CHARS = 3;
 export const SEARCH_MAX_CHARS = 60;
-const MAX_ID = 2_147_483_647;
 
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 
@@ -54,7 +54,7 @@ function intParam(what: string, min: number, max: number) {
     );
 }
 
-const idParam = (what: string) => z.preprocess(blankToUndefined, intParam(what, 1, MAX_ID).optional());
+const idParam = (what: string) => z.preprocess(blankToUndefined, intParam(what, 1, MAX_ROW_ID).optional());
 
 const SizeLabel = text().min(1).max(40, "Each size must be at most 40 characters.");
 

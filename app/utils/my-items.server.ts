@@ -30,6 +30,7 @@ import { formatDateTime } from "../../domain/date-format";
 import { listingImportHistory } from "../../db/queries/stock-import";
 import { getEnv } from "~/utils/env.server";
 import { readFormData, requireRetailer, requireUser, type AuthContext } from "~/utils/auth.server";
+import { z } from "zod";
 import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { editSchemaFor, SIZES_CHANGED } from "./item-edit-schema";
@@ -200,6 +201,9 @@ export async function editLoader(request: Request, kind: MyKind, rawId: string |
   };
 }
 
+/** The fields of an edit form beside the edit: the id it was opened for, the staff modal's `back`. */
+const EditEnvelope = z.object({ id: z.string().optional(), back: z.string().optional() });
+
 export interface EditActionData {
   result: SubmissionResult<string[]>;
   /** Set when the listing has pending transactions and the save waits for the OK (pendingok). */
@@ -216,13 +220,14 @@ export async function editAction(request: Request, kind: MyKind, rawId: string |
   const form = await readFormData(request);
   // A save from the retailer admin's modal (its `back` is a /manage-retailer/ page) is staff's correction,
   // whichever retailer they are acting as at the moment (docs/product/screens.md, "Staff: retailer admin": the modal edit).
-  const fromAdmin = scope.auth.user.isStaff && adminBack(form) !== null;
+  const envelope = parseSubmission(form, { schema: EditEnvelope });
+  const { id: formId, back } = envelope.status === "success" ? envelope.value : { id: "", back: undefined };
+  const fromAdmin = scope.auth.user.isStaff && adminBack(back) !== null;
   const { ownerId, asAdmin } = fromAdmin ? { ownerId: null, asAdmin: true } : scope;
   const item = await findItem(kind, rawId, ownerId);
 
   // An id in the form must be the one of the URL: a tampered form is as unknown as a tampered URL.
-  const formId = form.get("id");
-  if (formId !== null && String(formId) !== String(item.id)) notFound();
+  if (formId !== undefined && formId !== String(item.id)) notFound();
 
   const intent = form.get("intent") === "delete" ? "delete" : "save";
   if (intent === "delete") {
@@ -274,7 +279,7 @@ export async function editAction(request: Request, kind: MyKind, rawId: string |
     if (!saved) notFound();
     const notice = saved.totalUnits === 0 ? "listing-deleted" : "listing-updated";
     throw redirect(
-      staffBack(form, asAdmin, notice) ?? (asAdmin ? `/updatelisting/${item.id}?notice=${notice}` : `/active/listings?notice=${notice}`),
+      staffBack(back, asAdmin, notice) ?? (asAdmin ? `/updatelisting/${item.id}?notice=${notice}` : `/active/listings?notice=${notice}`),
     );
   }
 
@@ -282,19 +287,19 @@ export async function editAction(request: Request, kind: MyKind, rawId: string |
   if (!saved) notFound();
   const notice = saved.totalUnits === 0 ? "request-deleted" : "request-updated";
   throw redirect(
-    staffBack(form, asAdmin, notice) ?? (asAdmin ? `/updaterequest/${item.id}?notice=${notice}` : `/active/requests?notice=${notice}`),
+    staffBack(back, asAdmin, notice) ?? (asAdmin ? `/updaterequest/${item.id}?notice=${notice}` : `/active/requests?notice=${notice}`),
   );
 }
 
 /** The retailer admin modal's `back` field (ADR 0018): only a /manage-retailer/ page of this site; null otherwise. */
-function adminBack(form: FormData): string | null {
-  const back = safeNextPath(String(form.get("back") ?? ""));
+function adminBack(sent: string | undefined): string | null {
+  const back = safeNextPath(sent ?? "");
   return back && back.startsWith("/manage-retailer/") ? back : null;
 }
 
 /** Where staff editing as admin go after a save made from the retailer admin's modal: its `back`, with the notice. */
-function staffBack(form: FormData, asAdmin: boolean, notice: string): string | null {
-  const back = asAdmin ? adminBack(form) : null;
+function staffBack(sent: string | undefined, asAdmin: boolean, notice: string): string | null {
+  const back = asAdmin ? adminBack(sent) : null;
   if (!back) return null;
   return `${back}${back.includes("?") ? "&" : "?"}done=${notice}`;
 }

@@ -10,10 +10,11 @@ import { getBrandLink, noticeBrandLinkChange } from "../../db/queries/retailer-s
 import { db } from "./db.server";
 import { formError, parseSubmission } from "./form.server";
 import { forbidden } from "./permissions.server";
+import { RowId } from "../../domain/ids";
 
 const RowAction = z.object({
   intent: z.enum(["delete", "activate", "deactivate"]),
-  id: z.coerce.number().int().positive().max(2_147_483_647),
+  id: RowId,
 });
 
 /**

@@ -24,6 +24,7 @@ import {
   salesReps,
   variationImages,
 } from "../schema";
+import { MAX_ROW_ID, rowIdOf } from "../../domain/ids";
 
 type Row = Record<string, unknown>;
 
@@ -300,14 +301,12 @@ const ADAPTERS: Record<ResourceName, Adapter> = {
   },
 };
 
-const MAX_ID = 2_147_483_647;
-
 /** The WHERE of a search: the id when all digits, else a case-insensitive substring of the text columns. */
 function searchWhere(a: Adapter, search: string | undefined): SQL | undefined {
   const q = (search ?? "").trim();
   if (!q) return undefined;
-  const digits = /^\d{1,10}$/.test(q) && Number(q) <= MAX_ID;
-  const byId = digits ? [a.id, ...(a.searchIds ?? [])].map((c) => eq(c, Number(q))) : [];
+  const id = rowIdOf(q);
+  const byId = id !== null ? [a.id, ...(a.searchIds ?? [])].map((c) => eq(c, id)) : [];
   const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const texts = a.search.map((c) => ilike(c, pattern));
   return or(...byId, ...texts) ?? sql`false`;
@@ -329,7 +328,7 @@ function filterWhere(a: Adapter, filters: Record<string, string> | undefined): S
 
 function filterValue(col: AnyPgColumn, v: string): SQL {
   if (col.enumValues?.length) return col.enumValues.includes(v) ? eq(col, v) : sql`false`;
-  if (col.dataType === "number") return /^\d{1,10}$/.test(v) && Number(v) <= MAX_ID ? eq(col, Number(v)) : sql`false`;
+  if (col.dataType === "number") return /^\d{1,10}$/.test(v) && Number(v) <= MAX_ROW_ID ? eq(col, Number(v)) : sql`false`;
   if (col.dataType === "string") return eq(col, v);
   return sql`${col}::text = ${v}`;
 }

@@ -40,6 +40,7 @@ import {
   retailers,
   variationImages,
 } from "../schema";
+import { isRowId } from "../../domain/ids";
 
 export interface StoredCart extends CartState {
   type: CartType | null;
@@ -121,7 +122,7 @@ export interface RequestTarget {
  * The retailer's own listings are returned (they are visible to it); checkAdd refuses them.
  */
 export async function visibleListing(db: DbOrTx, retailerId: number, listingId: number): Promise<ListingTarget | null> {
-  if (!Number.isSafeInteger(listingId) || listingId <= 0 || listingId > 2_147_483_647) return null;
+  if (!isRowId(listingId)) return null;
   const [row] = await db
     .select({
       id: listings.id,
@@ -165,7 +166,7 @@ export async function visibleListing(db: DbOrTx, retailerId: number, listingId: 
 
 /** A request the retailer may sell to, or null (gone, no units, brand not authorized). Own requests are returned; checkAdd refuses them. */
 export async function visibleRequest(db: DbOrTx, retailerId: number, requestId: number): Promise<RequestTarget | null> {
-  if (!Number.isSafeInteger(requestId) || requestId <= 0 || requestId > 2_147_483_647) return null;
+  if (!isRowId(requestId)) return null;
   const [row] = await db
     .select({
       id: listingRequests.id,

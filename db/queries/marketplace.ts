@@ -16,6 +16,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { SizesMap } from "../schema";
 import type { DbOrTx } from "../client";
+import { isRowId } from "../../domain/ids";
 
 export type MarketTab = "buy" | "swap" | "sell";
 export const MARKET_ORDERINGS = ["recent", "sku", "-sku", "price", "-price"] as const;
@@ -362,7 +363,7 @@ export interface MarketItemQuery {
  * units, payout missing, inactive retailer, a brand it is not authorized for, or its own request.
  */
 export async function getMarketItem(db: DbOrTx, q: MarketItemQuery): Promise<MarketItemDetail | null> {
-  if (!Number.isSafeInteger(q.id) || q.id <= 0 || q.id > 2_147_483_647) return null;
+  if (!isRowId(q.id)) return null;
   const isListing = q.kind === "listing";
   const table = isListing ? sql`listings` : sql`listing_requests`;
   const party = isListing ? sql`t.provider_id` : sql`t.requestor_id`;

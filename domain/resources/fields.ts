@@ -2,6 +2,7 @@ import { z } from "zod";
 import { normalizeResaleNumber, normalizeUsPhone } from "../accounts";
 import { parseDollars } from "../money";
 import { text } from "../text";
+import { MAX_ROW_ID, rowIdDigits } from "../ids";
 
 /**
  * Staff resources described once (ADR 0020; docs/product/screens.md, "Staff: generic lists and forms"): each
@@ -163,8 +164,6 @@ export const FIELD_MESSAGES = {
   formula: "A value may not start with = + - or @ (it would run as a formula in a spreadsheet).",
 } as const;
 
-const MAX_ID = 2_147_483_647;
-
 /** Blank form values ("" or missing) as undefined. */
 const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 
@@ -216,8 +215,8 @@ export function fieldSchema(field: FieldDef): z.ZodTypeAny {
           z
             .number()
             .int()
-            .min(field.min ?? -MAX_ID, `At least ${field.min}.`)
-            .max(field.max ?? MAX_ID, `At most ${field.max}.`),
+            .min(field.min ?? -MAX_ROW_ID, `At least ${field.min}.`)
+            .max(field.max ?? MAX_ROW_ID, `At most ${field.max}.`),
         );
       break;
     case "decimal":
@@ -255,12 +254,7 @@ export function fieldSchema(field: FieldDef): z.ZodTypeAny {
         .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), FIELD_MESSAGES.date);
       break;
     case "field":
-      inner = z
-        .string()
-        .trim()
-        .regex(/^\d{1,10}$/, FIELD_MESSAGES.relation)
-        .transform(Number)
-        .pipe(z.number().int().positive(FIELD_MESSAGES.relation).max(MAX_ID, FIELD_MESSAGES.relation));
+      inner = rowIdDigits(FIELD_MESSAGES.relation);
       break;
     case "image":
       // Images are uploaded by their own screens (variation editor, collection uploads), never by this form.
@@ -327,7 +321,7 @@ export function applyMask(mask: string, typed: string): string {
 
 /** The add-variation modal (option (color), value and price are required). */
 export const AddVariationSchema = z.object({
-  product_id: z.coerce.number({ invalid_type_error: FIELD_MESSAGES.relation }).int().positive().max(2_147_483_647),
+  product_id: z.coerce.number({ invalid_type_error: FIELD_MESSAGES.relation }).int().positive().max(MAX_ROW_ID),
   option: text({ required_error: FIELD_MESSAGES.required }).min(1, FIELD_MESSAGES.required).max(40, FIELD_MESSAGES.tooLong(40)),
   value: text({ required_error: FIELD_MESSAGES.required })
     .min(1, FIELD_MESSAGES.required)

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { text } from "../text";
 import { fieldSchema, FIELD_MESSAGES } from "./fields";
 import { productvariation } from "./definitions";
+import { RowId } from "../ids";
 
 /** The variation editor's forms (docs/product/screens.md, "Staff: variation editor"), from the productvariation definition's own fields. */
 const defField = (name: string) => productvariation.fields.find((f) => f.name === name)!;
@@ -24,4 +25,4 @@ export const AddSizesSchema = z.object({
   ),
 });
 
-export const ImageIdSchema = z.object({ image_id: z.coerce.number().int().positive().max(2_147_483_647) });
+export const ImageIdSchema = z.object({ image_id: RowId });

@@ -1,5 +1,5 @@
 /**
- * Issue 12 "generic screens at size": the SQL of /admin/:class_name (db/queries/admin-resources.ts) against
+ * The generic screens at size: the SQL of /admin/:class_name (db/queries/admin-resources.ts) against
  * the benchmark data set (npm run bench:seed: 200,000 listings, 20,000 variations), and the CSV export of all
  * listings through the same code path as app/routes/admin.$class_name.export.tsx (keyset pages of 100,
  * csv-stringify), written to /dev/null, with the process's peak RSS.

@@ -129,7 +129,7 @@ describe("swap checkout", () => {
     await p.waitForURL((u) => u.pathname === "/checkout/swap" && u.searchParams.get("declined") === "1");
     await expect.poll(() => p.getByTestId("pay-error").textContent()).toBe(CARD_DECLINED);
     await payWithTestCard(p, "4242424242424242");
-    // Spec 000 §4: a success notice, on /buy.
+    // A success notice, on /buy (docs/product/screens.md: `?ref=...` notices).
     await p.waitForURL((u) => u.pathname === "/buy" && u.searchParams.get("ref") === "swapRequested");
     await p.getByText(NOTICES.swapRequested).waitFor();
     await p.goto(url(`/transaction/swap/${orderId}`));

@@ -80,18 +80,82 @@ describe("code shape", () => {
     expect(hits).toEqual([]);
   });
 
-  it("comments cite pages of this repository, not the specifications, decisions.md or issue numbers", () => {
-    const pattern = /spec 00[0-2]|decisions\.md|[Ii]ssue [0-9]+/;
-    const hits = ["app", "domain", "db", "workflows", "activities", "workers"].flatMap(filesUnder).flatMap((f) =>
-      read(f)
-        .split("\n")
-        .flatMap((line, i) => (pattern.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
-    );
+  it("comments cite pages of this repository, not the specifications, the decisions file or issue numbers", () => {
+    const hits = ["app", "domain", "db", "workflows", "activities", "workers", "tests", "scripts"]
+      .flatMap(filesUnder)
+      .flatMap((f) => outsideCitations(f, read(f)));
     expect(hits).toEqual([]);
+  });
+
+  it("a money movement's begin / send / complete is written once: recordedPayment (activities/buy/payments.ts)", () => {
+    const calls = ["activities", "workflows", "workers"]
+      .flatMap(filesUnder)
+      .flatMap((f) => [...read(f).matchAll(/\b(beginPayment|completePayment)\(/g)].map((m) => `${f}: ${m[1]}`));
+    expect(calls).toEqual([
+      "activities/buy/payments.ts: beginPayment",
+      "activities/buy/payments.ts: completePayment",
+      "activities/buy/payments.ts: completePayment",
+    ]);
+  });
+
+  it("the retry policies are the kit's (workflows/common/policies.ts): none written inline in a workflow", () => {
+    const files = filesUnder("workflows").filter((f) => f !== path.join("workflows", "common", "policies.ts"));
+    expect(
+      files.filter((f) => f.startsWith(path.join("workflows", "card")) || f.startsWith(path.join("workflows", "payout"))),
+    ).toHaveLength(4);
+    const inline = files.filter((f) => /\bretry\s*:|maximumAttempts|initialInterval|backoffCoefficient|maximumInterval/.test(read(f)));
+    expect(inline).toEqual([]);
+  });
+
+  it("the row-id bound is written once (domain/ids.ts MAX_ROW_ID, RowId, rowIdOf)", () => {
+    const hits = ["app", "domain", "db", "workflows", "activities", "workers"]
+      .flatMap(filesUnder)
+      .filter((f) => f !== path.join("domain", "ids.ts") && /2_?147_?483_?647|0x7fffffff|2 \*\* 31 - 1/i.test(read(f)));
+    expect(hits).toEqual([]);
+  });
+
+  it("a module that parses its form with a schema reads no field beside it (but the intent it dispatches on, and files)", () => {
+    const parsers = filesUnder("app").filter(
+      (f) => f !== path.join("app", "utils", "form.server.ts") && /\bparse(Submission|WithZod)\(/.test(read(f)),
+    );
+    expect(parsers.length).toBeGreaterThan(30);
+    expect(parsers.flatMap((f) => handReadFields(f, read(f)))).toEqual([]);
   });
 });
 
+/** Lines that cite what a newcomer does not have: the specifications, the decisions file, an issue number. */
+export function outsideCitations(fileName: string, text: string): string[] {
+  const pattern = /spec 00[0-2]|decisions\.md|issue [0-9]+/i;
+  return text.split("\n").flatMap((line, i) => (pattern.test(line) ? [`${fileName}:${i + 1}: ${line.trim()}`] : []));
+}
+
+/** Form fields read by hand (`form.get("x")`, `formData.getAll("x")`), but the intent and the file uploads. */
+export function handReadFields(fileName: string, text: string): string[] {
+  const allowed = new Set(["intent", ...FILE_FIELDS]);
+  return [...text.matchAll(/\b(?:form|formData|fd)\.(?:get|getAll)\(\s*["'`]([^"'`$]+)["'`]/g)]
+    .filter((m) => !allowed.has(m[1]))
+    .map((m) => `${fileName}: ${m[1]}`);
+}
+/** Uploads read as files (a picture, the photos of a listing). */
+const FILE_FIELDS = ["image", "photos"];
+
 describe("the checks catch what they look for (self-test)", () => {
+  it("outsideCitations finds a cited issue or specification in any case, and passes a repository page", () => {
+    // Written in pieces, so that this file does not cite them itself.
+    const cites = [
+      ["Issue", "12"],
+      ["ISSUE", "3 item 2"],
+      ["Spec", "001 §2"],
+    ].map(([w, n]) => `// see ${w} ${n}`);
+    expect(outsideCitations("a.ts", cites.join("\n"))).toHaveLength(3);
+    expect(outsideCitations("a.ts", '// docs/product/windows.md, "Payout"\n')).toEqual([]);
+  });
+
+  it("handReadFields finds a field read beside its schema, and passes the intent and a file", () => {
+    const text = `const a = form.get("contact_id"); const b = c.form.get("intent"); const f = form.get("image"); formData.getAll("ids");`;
+    expect(handReadFields("m.ts", text)).toEqual(["m.ts: contact_id", "m.ts: ids"]);
+  });
+
   it("longFunctions finds a function over the limit and passes one under it", () => {
     const body = (n: number) => `function f() {\n${"  x++;\n".repeat(n)}}\n`;
     expect(longFunctions("a.ts", body(78), 80)).toEqual([]);

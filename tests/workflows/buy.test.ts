@@ -1,6 +1,6 @@
 /**
  * buyOrderWorkflow on the time-skipping test server with in-memory activities (fakes/buy-activities.ts):
- * one test per timer path of issue 4's "Must show", plus the command round trips (updates with their
+ * one test per timer path of docs/product/windows.md, plus the command round trips (updates with their
  * validators), webhook deduplication and out-of-order delivery, and replays of the recorded histories
  * (tests/histories/buy-*.json; regenerate with RECORD_HISTORIES=1 after an intended change).
  *

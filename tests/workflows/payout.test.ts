@@ -166,6 +166,23 @@ describe("payoutSetupWorkflow", () => {
     expect(keys).toEqual([`${workflowId}:create-account:1`, `${workflowId}:create-account:1`, `${workflowId}:create-account:1`]);
   });
 
+  test("the database down for longer than 20 tries after the account was made: the run waits for it, one account", async () => {
+    let attempts = 0;
+    const m = mockActivities({
+      recordPayoutAccount: async () => {
+        attempts += 1;
+        if (attempts <= 21) throw new Error("database unreachable");
+        return { recorded: true, listingsActivated: 2 };
+      },
+    });
+    const workflowId = payoutSetupWorkflowId(7, `${SUBMISSION}-database-down`);
+    const result = await run(m.activities, async (tq) => (await start(tq, workflowId)).result());
+    expect(result).toEqual({ status: "done", accountId: "acct_sandbox_test1" });
+    expect(m.of("createConnectedAccount")).toHaveLength(1);
+    expect(m.of("recordPayoutAccount")).toHaveLength(22);
+    expect(m.of("payoutSetupFailed")).toHaveLength(0);
+  });
+
   test("a provider rejection is non-retryable: one call, recorded as failed, the workflow fails with the field to show", async () => {
     const rejection: PayoutRejection = {
       message: "The routing number is not valid. Check it with your bank.",

@@ -12,22 +12,15 @@
  * Deterministic: imports only @temporalio/workflow, domain/ and its own activities' interface (./activities).
  */
 import { ActivityFailure, ApplicationFailure, getExternalWorkflowHandle, log, proxyActivities, workflowInfo } from "@temporalio/workflow";
-import { waitedForPaymentRetry } from "../common/policies";
+import { SETUP_CALLS, setupProviderCalls } from "../common/policies";
 import { cardBrandLabel, CARD_MESSAGES } from "../../domain/cards";
 import { cardOnFileSignal } from "../rma/contract";
 import { idempotencyKey } from "../common/contract";
 import { CARD_REJECTED, CARD_STEPS, type CardOnFileInput, type CardOnFileResult, type CardRejection } from "./contract";
 import type { CardActivities } from "./activities";
 
-const readModel = proxyActivities<CardActivities>({
-  startToCloseTimeout: "30s",
-  retry: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "10s", maximumAttempts: 20 },
-});
-
-const provider = proxyActivities<CardActivities>({
-  startToCloseTimeout: "60s",
-  retry: waitedForPaymentRetry(CARD_REJECTED, "IdempotencyConflict"),
-});
+const readModel = proxyActivities<CardActivities>(SETUP_CALLS.database);
+const provider = proxyActivities<CardActivities>(setupProviderCalls(CARD_REJECTED));
 
 function rejectionOf(err: unknown): CardRejection | undefined {
   if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === CARD_REJECTED) {
@@ -88,8 +81,8 @@ export async function cardOnFileWorkflow(input: CardOnFileInput): Promise<CardOn
     if (err instanceof ActivityFailure) throw ApplicationFailure.nonRetryable(CARD_MESSAGES.unavailable, "CardProviderUnavailable");
     throw err;
   }
-  // The card is saved whatever happens next: a failure to tell the waiting RMAs (the read model unreachable
-  // for all of readModel's retries) is not "the provider is unavailable" to the retailer. It is logged for ops,
+  // The card is saved whatever happens next: a failure to tell the waiting RMAs (a non-retryable failure of
+  // the read model's list) is not "the provider is unavailable" to the retailer. It is logged for ops,
   // who can signal the RMAs (cardOnFile); the next card on file tells them too.
   try {
     await tellQueuedRmaCharges(retailerId);

@@ -10,7 +10,7 @@
  * Deterministic: imports only @temporalio/workflow, domain/ and its own activities' interface (./activities).
  */
 import { ActivityFailure, ApplicationFailure, log, proxyActivities, workflowInfo } from "@temporalio/workflow";
-import { waitedForPaymentRetry } from "../common/policies";
+import { SETUP_CALLS, setupProviderCalls } from "../common/policies";
 import { lastFour, PAYOUT_PROVIDER_MESSAGES, payoutDetailsSchema, payoutProfileFromDetails, type PayoutField } from "../../domain/payout";
 import {
   idempotencyKey,
@@ -23,23 +23,12 @@ import {
 } from "./contract";
 import type { PayoutActivities } from "./activities";
 
-/** Database writes: retried until they succeed (transient outages). */
-const readModel = proxyActivities<PayoutActivities>({
-  startToCloseTimeout: "30s",
-  retry: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "10s", maximumAttempts: 20 },
-});
-
+/** Database work: retried until done (workflows/common/policies.ts SETUP_CALLS). */
+const readModel = proxyActivities<PayoutActivities>(SETUP_CALLS.database);
 /** The payment provider: a few retries with the same idempotency key; rejections are not retried. */
-const provider = proxyActivities<PayoutActivities>({
-  startToCloseTimeout: "60s",
-  retry: waitedForPaymentRetry(PAYOUT_REJECTED, "IdempotencyConflict"),
-});
-
+const provider = proxyActivities<PayoutActivities>(setupProviderCalls(PAYOUT_REJECTED));
 /** The confirmation e-mail is best effort: a failure never undoes a finished setup. */
-const mail = proxyActivities<PayoutActivities>({
-  startToCloseTimeout: "30s",
-  retry: { initialInterval: "1s", maximumAttempts: 5 },
-});
+const mail = proxyActivities<PayoutActivities>(SETUP_CALLS.mail);
 
 function rejectionOf(err: unknown): PayoutRejection | undefined {
   if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === PAYOUT_REJECTED) {
