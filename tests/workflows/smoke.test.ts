@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { Worker } from "@temporalio/worker";
-import { createTimeSkippingEnv, uniqueTaskQueue } from "../setup/temporal";
+import { createTimeSkippingEnv, uniqueTaskQueue, testDataConverter } from "../setup/temporal";
 import type { sleepOneDay } from "./fixtures/sleepy";
 
 let env: TestWorkflowEnvironment;
@@ -20,6 +20,7 @@ test("a one-day sleep completes on the time-skipping server: its clock moves a d
   const taskQueue = uniqueTaskQueue("smoke");
   const worker = await Worker.create({
     connection: env.nativeConnection,
+    dataConverter: testDataConverter,
     taskQueue,
     workflowsPath: fileURLToPath(new URL("./fixtures/sleepy.ts", import.meta.url)),
   });
