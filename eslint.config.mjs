@@ -12,6 +12,7 @@ const SOURCES = [
   "workflows/**/*.ts",
   "activities/**/*.{ts,tsx}",
   "workers/**/*.{ts,mjs}",
+  "temporal/**/*.ts",
 ];
 
 export default [
@@ -33,6 +34,7 @@ export default [
         { type: "db", pattern: "db" },
         { type: "activities", pattern: "activities" },
         { type: "workers", pattern: "workers" },
+        { type: "temporal", pattern: "temporal" },
       ],
     },
     rules: {
@@ -43,7 +45,7 @@ export default [
           message: "${file.type}/ may not import ${dependency.type}/ here (docs/architecture.md, dependency direction)",
           rules: [
             // Pages: pure rules, queries, and a workflow kind's contract; workflow and activity types only.
-            { from: "app", allow: ["app", "domain", "db", "contract"] },
+            { from: "app", allow: ["app", "domain", "db", "contract", "temporal"] },
             { from: "app", allow: ["workflows", "activities"], importKind: "type" },
             // Pure rules: nothing but themselves (and zod).
             { from: "domain", allow: ["domain"] },
@@ -56,7 +58,9 @@ export default [
             { from: "activities", allow: ["activities", "domain", "db", "contract"] },
             { from: "activities", allow: ["workflows"], importKind: "type" },
             // Composition roots: everything they compose, but their configuration comes from domain/env.
-            { from: "workers", allow: ["workers", "activities", "db", "domain", "workflows", "contract"] },
+            { from: "workers", allow: ["workers", "activities", "db", "domain", "workflows", "contract", "temporal"] },
+            // What every Temporal client and worker connects with (payload codec, TLS): pure rules only.
+            { from: "temporal", allow: ["temporal", "domain"] },
           ],
         },
       ],

@@ -183,7 +183,8 @@ function parsePayloadKeys(env: Pick<Env, "PAYLOAD_KEYS" | "PAYLOAD_KEY_CURRENT">
     const at = entry.indexOf(":");
     const id = entry.slice(0, at);
     const key = entry.slice(at + 1);
-    if (at < 1 || !KEY_ID.test(id)) problems.push(`PAYLOAD_KEYS: "${entry.slice(0, 12)}..." is not id:base64key (an id of letters, digits, . _ -)`);
+    if (at < 1 || !KEY_ID.test(id))
+      problems.push(`PAYLOAD_KEYS: "${entry.slice(0, 12)}..." is not id:base64key (an id of letters, digits, . _ -)`);
     else if (!KEY_32_BYTES.test(key)) problems.push(`PAYLOAD_KEYS: key "${id}" is not 32 bytes in base64 (openssl rand -base64 32)`);
     else if (keys.some((k) => k.id === id)) problems.push(`PAYLOAD_KEYS: key id "${id}" is listed twice`);
     else keys.push({ id, key });
@@ -243,10 +244,12 @@ export function productionRefusals(raw: Record<string, string | undefined>, env:
   }
   if (!isProduction(raw, env)) return out;
   const stripeKey = env.STRIPE_SECRET_KEY?.trim() ?? "";
-  if (!stripeKey) out.push("STRIPE_SECRET_KEY: empty, so payments would go to the sandbox; set the live secret key (sk_live_...) in production");
+  if (!stripeKey)
+    out.push("STRIPE_SECRET_KEY: empty, so payments would go to the sandbox; set the live secret key (sk_live_...) in production");
   else if (/^(sk|rk)_test_/.test(stripeKey))
     out.push("STRIPE_SECRET_KEY: a test-mode key (sk_test_...), so no real payment would be taken; set the live key in production");
-  if (env.STRIPE_API_HOST?.trim()) out.push(`STRIPE_API_HOST: payments would go to ${env.STRIPE_API_HOST}, not to Stripe; unset it in production`);
+  if (env.STRIPE_API_HOST?.trim())
+    out.push(`STRIPE_API_HOST: payments would go to ${env.STRIPE_API_HOST}, not to Stripe; unset it in production`);
   out.push(...databasePasswordRefusals(env.DATABASE_URL));
   if (!isLoopbackAddress(env.TEMPORAL_ADDRESS) && !temporalTlsOn(env))
     out.push(

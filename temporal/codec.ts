@@ -13,12 +13,14 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { METADATA_ENCODING_KEY, type Payload, type PayloadCodec } from "@temporalio/common";
-import { temporal } from "@temporalio/proto";
+// A CommonJS package: its default import is what Node's ESM loader and the bundlers all give.
+import proto from "@temporalio/proto";
 import type { PayloadKeySpec } from "../domain/env";
 
 export const ENCRYPTED_ENCODING = "binary/encrypted";
 export const KEY_ID_METADATA = "encryption-key-id";
 
+const ProtoPayload = proto.temporal.api.common.v1.Payload;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const KEY_BYTES = 32;
@@ -70,7 +72,7 @@ export class AesGcmPayloadCodec implements PayloadCodec {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv("aes-256-gcm", this.keyring.keys.get(id)!, iv);
     cipher.setAAD(utf8(id));
-    const plain = temporal.api.common.v1.Payload.encode(payload).finish();
+    const plain = ProtoPayload.encode(payload).finish();
     const sealed = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
     return { metadata: { [METADATA_ENCODING_KEY]: utf8(ENCRYPTED_ENCODING), [KEY_ID_METADATA]: utf8(id) }, data: sealed };
   }
@@ -85,7 +87,7 @@ export class AesGcmPayloadCodec implements PayloadCodec {
     decipher.setAAD(utf8(id));
     decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
     const plain = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);
-    return temporal.api.common.v1.Payload.decode(plain);
+    return ProtoPayload.decode(plain);
   }
 }
 

@@ -153,8 +153,9 @@ function readEnv(): Env {
     return parseEnv(process.env, (file) => fs.readFileSync(file, "utf8"));
   } catch (err) {
     if (!(err instanceof EnvError)) throw err;
-    // e.g. "cannot start: Invalid environment: PAYLOAD_KEYS: required in production ..." (docs/operations.md, "Production refusals")
-    say("error", `cannot start: ${err.message}`);
+    // One line per refused setting, e.g. "[worker] cannot start: Invalid environment: PAYLOAD_KEYS: required in
+    // production ..." (docs/operations.md, "Production refusals").
+    for (const problem of err.problems) say("error", `cannot start: Invalid environment: ${problem}`);
     process.exit(1);
   }
 }

@@ -54,8 +54,10 @@ let build;
 try {
   build = await importBuild();
 } catch (err) {
-  // e.g. "Invalid environment: CARRIER_WEBHOOK_SECRET: required in production ..." (app/utils/env.server.ts)
-  console.error(`[web] cannot start: ${err instanceof Error ? err.message : String(err)}`);
+  // One line per refused setting (domain/env.ts EnvError; docs/operations.md, "Production refusals"), e.g.
+  // "[web] cannot start: Invalid environment: CARRIER_WEBHOOK_SECRET: required in production ...".
+  const problems = Array.isArray(err?.problems) ? err.problems.map((p) => `Invalid environment: ${p}`) : null;
+  for (const line of problems ?? [err instanceof Error ? err.message : String(err)]) console.error(`[web] cannot start: ${line}`);
   process.exit(1);
 }
 

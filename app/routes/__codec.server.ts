@@ -42,7 +42,8 @@ async function readPayloads(request: Request): Promise<Payload[] | Response> {
   try {
     body = JSON.parse(new TextDecoder().decode(await readBytes(request, MAX_BODY_BYTES)));
   } catch (e) {
-    if (e instanceof Response) return e.status === 413 ? codecError(413, "Too many payloads at once.") : codecError(400, "Unreadable body.");
+    if (e instanceof Response)
+      return e.status === 413 ? codecError(413, "Too many payloads at once.") : codecError(400, "Unreadable body.");
     return codecError(400, "The body is not JSON.");
   }
   const list = (body as { payloads?: unknown } | null)?.payloads;

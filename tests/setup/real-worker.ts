@@ -76,7 +76,13 @@ export async function startRealWorker(db: Db, opts: { secret: string; prefix: st
     carrier,
   });
   const taskQueue = uniqueTaskQueue(opts.prefix);
-  const worker = await Worker.create({ connection: env.nativeConnection, dataConverter: testDataConverter, taskQueue, workflowBundle: bundle, activities });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    dataConverter: testDataConverter,
+    taskQueue,
+    workflowBundle: bundle,
+    activities,
+  });
   const running = worker.run();
   return {
     env,

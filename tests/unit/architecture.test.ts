@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SOURCE_EXT = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
-const CHECKED_FOLDERS = ["app", "domain", "workflows", "activities", "db", "workers"] as const;
+const CHECKED_FOLDERS = ["app", "domain", "workflows", "activities", "db", "workers", "temporal"] as const;
 
 /**
  * Known exceptions to the content rules, each with the reason it is tolerated for now. An entry that no
@@ -226,6 +226,14 @@ export function violationsOf(fileRel: string, source: string): string[] {
         if ((under(t.rel, "app/routes") || under(t.rel, "app/components")) && !ref.typeOnly) bad(ref, "activities/ must not import pages");
       } else if (!ref.typeOnly && ["@temporalio/workflow", "@temporalio/worker", "@temporalio/testing"].includes(t.name)) {
         bad(ref, "activities/ must not import the workflow or worker runtime");
+      }
+    }
+
+    // What every Temporal client and worker connects with (the payload codec, TLS): shared by app/ and workers/.
+    if (under(fileRel, "temporal")) {
+      if (t.kind === "local" && !under(t.rel, "domain") && !under(t.rel, "temporal")) bad(ref, "temporal/ imports only domain/ and itself");
+      if (t.kind === "package" && !t.builtin && !["@temporalio/common", "@temporalio/proto"].includes(t.name)) {
+        bad(ref, "temporal/ imports only Node built-ins, @temporalio/common and @temporalio/proto");
       }
     }
 

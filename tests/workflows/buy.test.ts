@@ -76,7 +76,13 @@ beforeAll(async () => {
       },
     ]),
   );
-  worker = await Worker.create({ connection: env.nativeConnection, dataConverter: testDataConverter, taskQueue: TASK_QUEUE, workflowBundle: bundle, activities: delegating });
+  worker = await Worker.create({
+    connection: env.nativeConnection,
+    dataConverter: testDataConverter,
+    taskQueue: TASK_QUEUE,
+    workflowBundle: bundle,
+    activities: delegating,
+  });
   running = worker.run();
 });
 
@@ -1081,6 +1087,8 @@ describe("replay", () => {
     const refund = dataOf(json.events.find((e: Marker) => decode(dataOf(e)).includes('"activity_type":"refundPayment"'))) as Payload;
     refund.data = Buffer.from(decode(refund).replace('"refundPayment"', '"chargeSomethingElse"')).toString("base64");
     const history = temporal.api.history.v1.History.fromObject(json);
-    await expect(Worker.runReplayHistory({ workflowBundle: bundle, dataConverter: testDataConverter }, history, "buy-replay-bad")).rejects.toThrow(/nondetermin/i);
+    await expect(
+      Worker.runReplayHistory({ workflowBundle: bundle, dataConverter: testDataConverter }, history, "buy-replay-bad"),
+    ).rejects.toThrow(/nondetermin/i);
   });
 });

@@ -61,7 +61,13 @@ function mockActivities(overrides: Partial<Record<Name, Fn>> = {}) {
 
 async function run<T>(activities: object, fn: (taskQueue: string) => Promise<T>): Promise<T> {
   const taskQueue = uniqueTaskQueue("card");
-  const worker = await Worker.create({ connection: env.nativeConnection, dataConverter: testDataConverter, taskQueue, workflowBundle: bundle, activities });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    dataConverter: testDataConverter,
+    taskQueue,
+    workflowBundle: bundle,
+    activities,
+  });
   return worker.runUntil(fn(taskQueue));
 }
 

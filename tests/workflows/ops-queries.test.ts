@@ -67,7 +67,13 @@ beforeAll(async () => {
   const fake = createFakeBuyActivities();
   // An RMA's opening step writes its read model only.
   const activities = { ...fake.activities, recordRmaState: async () => ({ recorded: true }) };
-  worker = await Worker.create({ connection: nativeConnection, dataConverter: testDataConverter, taskQueue: TASK_QUEUE, workflowBundle: bundle, activities });
+  worker = await Worker.create({
+    connection: nativeConnection,
+    dataConverter: testDataConverter,
+    taskQueue: TASK_QUEUE,
+    workflowBundle: bundle,
+    activities,
+  });
   running = worker.run();
 }, 120_000);
 

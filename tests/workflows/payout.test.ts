@@ -89,7 +89,13 @@ function mockActivities(overrides: Partial<Record<keyof Activities, (input: neve
 
 async function run<T>(activities: object, fn: (taskQueue: string) => Promise<T>): Promise<T> {
   const taskQueue = uniqueTaskQueue("payout");
-  const worker = await Worker.create({ connection: env.nativeConnection, dataConverter: testDataConverter, taskQueue, workflowBundle: bundle, activities });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    dataConverter: testDataConverter,
+    taskQueue,
+    workflowBundle: bundle,
+    activities,
+  });
   return worker.runUntil(fn(taskQueue));
 }
 
@@ -247,6 +253,8 @@ describe("replay", () => {
     );
     scheduled.activityTaskScheduledEventAttributes.activityType.name = "chargeSomethingElse";
     const history = temporal.api.history.v1.History.fromObject(json);
-    await expect(Worker.runReplayHistory({ workflowBundle: bundle, dataConverter: testDataConverter }, history, "payout-setup-replay-bad")).rejects.toThrow(/nondetermin/i);
+    await expect(
+      Worker.runReplayHistory({ workflowBundle: bundle, dataConverter: testDataConverter }, history, "payout-setup-replay-bad"),
+    ).rejects.toThrow(/nondetermin/i);
   });
 });

@@ -159,7 +159,13 @@ beforeAll(async () => {
       },
     ]),
   );
-  worker = await Worker.create({ connection: env.nativeConnection, dataConverter: testDataConverter, taskQueue: TASK_QUEUE, workflowBundle: bundle, activities: delegating });
+  worker = await Worker.create({
+    connection: env.nativeConnection,
+    dataConverter: testDataConverter,
+    taskQueue: TASK_QUEUE,
+    workflowBundle: bundle,
+    activities: delegating,
+  });
   running = worker.run();
 }, 120_000);
 
