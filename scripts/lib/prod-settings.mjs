@@ -141,9 +141,10 @@ export function stagingSecrets(env, dataDir) {
   const values = {};
   const generated = [];
   for (const name of names) {
-    if (env[name] || env[`${name}_FILE`]) {
-      if (env[name]) values[name] = env[name];
-    } else {
+    // A `*_FILE` is read here: the app processes are given the value (APP_PASSED_ENV lists no *_FILE names).
+    if (env[name]) values[name] = env[name];
+    else if (env[`${name}_FILE`]) values[name] = fs.readFileSync(env[`${name}_FILE`], "utf8").trimEnd();
+    else {
       values[name] = kept[name] ?? STAGING_SECRETS[name]();
       kept[name] = values[name];
       generated.push(name);

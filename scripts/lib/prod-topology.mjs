@@ -267,7 +267,9 @@ export function appEnv({ settings, dataDir, appUrl, address, smtpUrl }) {
 
 /** The app's environment as domain/env.ts reads it: a bad value stops the start here, named. */
 async function checkAppEnv(env) {
-  const code = `import("./domain/env.ts").then((m) => m.parseEnv(process.env)).catch((e) => { console.error(e.message); process.exit(1); })`;
+  const code =
+    `Promise.all([import("./domain/env.ts"), import("node:fs")]).then(([m, fs]) => m.parseEnv(process.env, (f) => fs.readFileSync(f, "utf8")))` +
+    `.catch((e) => { console.error(e.message); process.exit(1); })`;
   const r = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { env, quiet: true });
   if (r.code !== 0) throw new Error(r.output.trim());
 }
