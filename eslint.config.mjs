@@ -12,6 +12,7 @@ const SOURCES = [
   "workflows/**/*.ts",
   "activities/**/*.{ts,tsx}",
   "workers/**/*.{ts,mjs}",
+  "temporal/**/*.ts",
   "config/**/*.mjs",
   "scripts/**/*.mjs",
 ];
@@ -20,10 +21,10 @@ const SOURCES = [
 const DIRECTION = [
   // Pages, in layers: routes → components → utils (app = root.tsx and the entry files); a kind's contract;
   // anything in workflows/ as types only (a workflow is started by its type name).
-  { from: "routes", allow: ["routes", "app", "components", "utils", "domain", "db", "contract"] },
-  { from: "app", allow: ["app", "components", "utils", "domain", "db", "contract"] },
+  { from: "routes", allow: ["routes", "app", "components", "utils", "domain", "db", "contract", "temporal"] },
+  { from: "app", allow: ["app", "components", "utils", "domain", "db", "contract", "temporal"] },
   { from: "components", allow: ["components", "utils", "domain", "db", "contract"] },
-  { from: "utils", allow: ["utils", "domain", "db", "contract"] },
+  { from: "utils", allow: ["utils", "domain", "db", "contract", "temporal"] },
   { from: ["routes", "app", "components", "utils"], allow: ["workflows", "activity-interface"], importKind: "type" },
   // Pure rules: nothing but themselves (and zod).
   { from: "domain", allow: ["domain"] },
@@ -35,7 +36,9 @@ const DIRECTION = [
   { from: "activities", allow: ["activities", "domain", "db", "contract"] },
   { from: "activities", allow: ["activity-interface"], importKind: "type" },
   // Composition roots: everything they compose, but their configuration comes from domain/env.
-  { from: "workers", allow: ["workers", "activities", "db", "domain", "workflows", "contract", "activity-interface"] },
+  { from: "workers", allow: ["workers", "activities", "db", "domain", "workflows", "contract", "activity-interface", "temporal"] },
+  // What every Temporal client and worker connects with (payload codec, TLS): pure rules only.
+  { from: "temporal", allow: ["temporal", "domain"] },
   // Configuration read by scripts (which import config/, never the other way).
   { from: "config", allow: ["config"] },
   {
@@ -43,6 +46,7 @@ const DIRECTION = [
     allow: [
       "scripts",
       "config",
+      "temporal",
       "workers",
       "routes",
       "app",
@@ -87,6 +91,7 @@ export default [
         { type: "db", pattern: "db" },
         { type: "activities", pattern: "activities" },
         { type: "workers", pattern: "workers" },
+        { type: "temporal", pattern: "temporal" },
         { type: "config", pattern: "config" },
         { type: "scripts", pattern: "scripts" },
       ],

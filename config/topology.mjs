@@ -136,7 +136,10 @@ export function temporalUiArgs(root) {
   return ["--root", root, "--config", "config/temporal-ui", "--env", TEMPORAL_CONFIG_ENV, "start"];
 }
 
-/** The environment config/temporal-ui/production.yaml is rendered from. */
+/**
+ * The environment config/temporal-ui/production.yaml is rendered from. The UI decodes payloads through the app's
+ * codec server (app/routes/codec.$op.tsx, ADR 0031), sending the staff user's session cookie.
+ */
 export function temporalUiEnv({ address, ip, port, namespace, appOrigin }) {
   return {
     TEMPORAL_ADDRESS: address,
@@ -144,6 +147,7 @@ export function temporalUiEnv({ address, ip, port, namespace, appOrigin }) {
     TEMPORAL_UI_PORT: String(port),
     TEMPORAL_NAMESPACE: namespace,
     APP_ORIGIN: appOrigin,
+    TEMPORAL_CODEC_ENDPOINT: `${appOrigin}/codec`,
   };
 }
 
@@ -202,6 +206,9 @@ export const APP_PASSED_ENV = Object.freeze([
   "STRIPE_WEBHOOK_SECRET",
   "CARRIER_WEBHOOK_SECRET",
   "SANDBOX_WEBHOOK_SECRET",
+  "PAYLOAD_KEYS",
+  "PAYLOAD_KEY_CURRENT",
+  "TEMPORAL_TLS",
   "SMTP_URL",
   "MAIL_FROM",
   "SUPPORT_PHONE",

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
@@ -41,7 +42,7 @@ async function ensureDatabase(url: string): Promise<void> {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const { parseEnv } = await import("../domain/env");
-  const url = parseEnv(process.env).DATABASE_URL;
+  const url = parseEnv(process.env, (file) => readFileSync(file, "utf8")).DATABASE_URL;
   await runMigrations(url);
   console.log(`migrations applied to ${url.replace(/:[^:@/]+@/, ":***@")}`);
 }

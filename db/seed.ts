@@ -5,6 +5,7 @@
  * (name 'demo') inside the same transaction, so a second run (even a concurrent one) does nothing.
  * Logins: db/seed-logins.json (printed by the dev command, listed in the README).
  */
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -628,7 +629,7 @@ async function buildDemo(tx: Tx, passwordHash: string): Promise<SeedSummary> {
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const { parseEnv } = await import("../domain/env");
   const { createDb } = await import("./client");
-  const handle = createDb(parseEnv(process.env).DATABASE_URL, { max: 2 });
+  const handle = createDb(parseEnv(process.env, (file) => readFileSync(file, "utf8")).DATABASE_URL, { max: 2 });
   try {
     await seedDemo(handle.db, { log: (m) => console.log(m) });
   } catch (err) {

@@ -10,8 +10,14 @@ import { RESOURCE_NAMES, RESOURCES } from "./resources";
 /** The right to manage staff accounts and their permissions (kept in users.admin_permissions with the rest). */
 export const STAFF_USERS_PERMISSION = "staffusers";
 
+/**
+ * The right to read sealed order payloads in the Temporal Web UI through the app's codec server (ADR 0031;
+ * docs/operations.md, "Payload encryption keys").
+ */
+export const PAYLOAD_DECODE_PERMISSION = "ops.decode";
+
 /** Every entry of the permissions map, in the order the staff user's page lists them. */
-export const PERMISSION_NAMES: readonly string[] = [...RESOURCE_NAMES, STAFF_USERS_PERMISSION];
+export const PERMISSION_NAMES: readonly string[] = [...RESOURCE_NAMES, STAFF_USERS_PERMISSION, PAYLOAD_DECODE_PERMISSION];
 
 export function isPermissionName(v: string): boolean {
   return PERMISSION_NAMES.includes(v);
@@ -20,6 +26,7 @@ export function isPermissionName(v: string): boolean {
 /** What a permission is called on the pages and in the audit. */
 export function permissionLabel(name: string): string {
   if (name === STAFF_USERS_PERMISSION) return "Staff users";
+  if (name === PAYLOAD_DECODE_PERMISSION) return "Order payloads in the Temporal UI";
   return (RESOURCES as Record<string, { plural: string } | undefined>)[name]?.plural ?? name;
 }
 

@@ -15,9 +15,10 @@ import { createActivities } from "../activities";
 import { createOutboxMailer } from "../activities/mail";
 import { createSmtpSender, smtpHostOf } from "../activities/mail/smtp";
 import { createPayments } from "../activities/payments";
-import { parseEnv } from "../domain/env";
+import { EnvError, parseEnv, type Env } from "../domain/env";
 import { createDb } from "../db/client";
 import { queueDueMatchDigests } from "../db/queries/matches";
+import { dataConverterOf, temporalTlsOf } from "../temporal/connection";
 import { activityLogging } from "./activity-logging";
 import { DEFAULT_BUNDLE_PATH, ROOT, WORKFLOWS_PATH, WORKFLOW_INTERCEPTOR_MODULES } from "./bundle";
 import { serveWorkerHealth } from "./worker-health";
@@ -55,8 +56,7 @@ function installRuntime(): void {
   });
 }
 
-async function main(): Promise<void> {
-  const env = parseEnv(process.env);
+async function main(env: Env): Promise<void> {
   installRuntime();
   const health = process.env.HEALTH_PORT ? serveWorkerHealth(Number(process.env.HEALTH_PORT)) : null;
   const dbHandle = createDb(env.DATABASE_URL, { max: 5 });
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   // With SMTP_URL the worker also delivers the outbox (every process writes e-mails there first).
   const mailSender = env.SMTP_URL ? createSmtpSender({ db: dbHandle.db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM }) : null;
 
-  const connection = await connectWithRetry(env.TEMPORAL_ADDRESS);
+  const connection = await connectWithRetry(env);
   const useBundle = env.NODE_ENV === "production" && bundleIsFresh(DEFAULT_BUNDLE_PATH);
   const worker = await Worker.create({
     connection,
@@ -73,6 +73,8 @@ async function main(): Promise<void> {
     taskQueue: env.TEMPORAL_TASK_QUEUE,
     ...(useBundle ? { workflowBundle: { codePath: DEFAULT_BUNDLE_PATH } } : { workflowsPath: WORKFLOWS_PATH }),
     activities,
+    // Every payload sealed with the payload keys (temporal/codec.ts, ADR 0031); the codec runs outside the sandbox.
+    dataConverter: dataConverterOf(env),
     interceptors: {
       // A prebuilt bundle holds its workflow interceptors (workers/bundle.ts); compiled from source, they are named here.
       ...(useBundle ? {} : { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }),
@@ -131,11 +133,12 @@ function bundleIsFresh(bundlePath: string): boolean {
 }
 
 /** The dev command may start the worker before Temporal answers: wait for it (up to ~60 s). */
-async function connectWithRetry(address: string): Promise<NativeConnection> {
+async function connectWithRetry(env: Env): Promise<NativeConnection> {
+  const address = env.TEMPORAL_ADDRESS;
   const deadline = Date.now() + 60_000;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await NativeConnection.connect({ address });
+      return await NativeConnection.connect({ address, tls: temporalTlsOf(env) });
     } catch (err) {
       if (Date.now() > deadline) throw err;
       if (attempt === 1) say("info", `waiting for Temporal at ${address}...`);
@@ -144,7 +147,20 @@ async function connectWithRetry(address: string): Promise<NativeConnection> {
   }
 }
 
-main().catch((err) => {
+/** The environment (`*_FILE` variables read from their files), or one line naming what is wrong and exit 1. */
+function readEnv(): Env {
+  try {
+    return parseEnv(process.env, (file) => fs.readFileSync(file, "utf8"));
+  } catch (err) {
+    if (!(err instanceof EnvError)) throw err;
+    // One line per refused setting, e.g. "[worker] cannot start: Invalid environment: PAYLOAD_KEYS: required in
+    // production ..." (docs/operations.md, "Production refusals").
+    for (const problem of err.problems) say("error", `cannot start: Invalid environment: ${problem}`);
+    process.exit(1);
+  }
+}
+
+main(readEnv()).catch((err) => {
   say("error", `failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   process.exit(1);
 });

@@ -49,17 +49,20 @@ export function originOf(value) {
 }
 
 /**
- * @param {{ method: string, path: string, origin?: string | null, referer?: string | null, appOrigin: string }} req
+ * `alsoFrom`: another origin this request may come from (the Temporal Web UI's, for the codec server's paths).
+ * @param {{ method: string, path: string, origin?: string | null, referer?: string | null, appOrigin: string, alsoFrom?: string | null }} req
  * @returns {{ ok: true } | { ok: false, reason: string }}
  */
-export function checkOrigin({ method, path, origin, referer, appOrigin }) {
+export function checkOrigin({ method, path, origin, referer, appOrigin, alsoFrom = null }) {
   const m = String(method || "GET").toUpperCase();
   if (SAFE_METHODS.has(m)) return { ok: true };
   if (isWebhookPath(path)) return { ok: true };
   const expected = originOf(appOrigin);
   if (!expected) return { ok: false, reason: "APP_ORIGIN is not a valid origin" };
   if (origin !== undefined && origin !== null && origin !== "") {
-    return originOf(origin) === expected ? { ok: true } : { ok: false, reason: `Origin ${origin} is not ${expected}` };
+    const from = originOf(origin);
+    if (from !== null && alsoFrom && from === originOf(alsoFrom)) return { ok: true };
+    return from === expected ? { ok: true } : { ok: false, reason: `Origin ${origin} is not ${expected}` };
   }
   if (referer) {
     return originOf(referer) === expected ? { ok: true } : { ok: false, reason: `Referer is not from ${expected}` };

@@ -16,8 +16,10 @@
  * - A request id, structured logs (LOG_FORMAT=json) and Prometheus metrics on METRICS_PORT
  *   (workers/observability.mjs); /healthz is liveness, /readyz (app/routes/readyz.tsx) readiness.
  *
- * This plain-Node composition root reads only PORT, NODE_ENV, APP_ORIGIN, REMIX_BUILD_DIR, METRICS_PORT and
- * LOG_FORMAT from the environment (it cannot import app/utils/env.server.ts, which is TypeScript); their defaults match it.
+ * - CORS for the Temporal Web UI's codec requests (/codec/decode, /codec/encode; workers/codec-cors.mjs).
+ *
+ * This plain-Node composition root reads only PORT, NODE_ENV, APP_ORIGIN, TEMPORAL_UI_URL, REMIX_BUILD_DIR,
+ * METRICS_PORT and LOG_FORMAT from the environment (it cannot import app/utils/env.server.ts, which is TypeScript); their defaults match it.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
@@ -27,12 +29,15 @@ import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady, installGlobals } from "@remix-run/node";
 import express from "express";
 import { log, observe, routeLabeler, serveMetrics } from "./observability.mjs";
+import { codecCors, isCodecPath } from "./codec-cors.mjs";
 import { checkOrigin, normalisedPath } from "./origin-check.mjs";
 import { hasSessionCookie, securityHeaders } from "./security-headers.mjs";
 
 const MODE = process.env.NODE_ENV === "production" ? "production" : "development";
 const PORT = Number(process.env.PORT || 3000);
 const APP_ORIGIN = process.env.APP_ORIGIN || `http://localhost:${PORT}`;
+// The Temporal Web UI, whose codec requests (/codec/*, ADR 0031) come from its own origin.
+const TEMPORAL_UI_URL = process.env.TEMPORAL_UI_URL || "http://localhost:8233";
 const BUILD_DIR = path.resolve(process.env.REMIX_BUILD_DIR || "build");
 const BUILD_PATH = path.join(BUILD_DIR, "index.js");
 const ASSETS_DIR = process.env.REMIX_BUILD_DIR ? path.join(BUILD_DIR, "public", "build") : path.resolve("public", "build");
@@ -49,8 +54,10 @@ let build;
 try {
   build = await importBuild();
 } catch (err) {
-  // e.g. "Invalid environment: CARRIER_WEBHOOK_SECRET: required in production ..." (app/utils/env.server.ts)
-  console.error(`[web] cannot start: ${err instanceof Error ? err.message : String(err)}`);
+  // One line per refused setting (domain/env.ts EnvError; docs/operations.md, "Production refusals"), e.g.
+  // "[web] cannot start: Invalid environment: CARRIER_WEBHOOK_SECRET: required in production ...".
+  const problems = Array.isArray(err?.problems) ? err.problems.map((p) => `Invalid environment: ${p}`) : null;
+  for (const line of problems ?? [err instanceof Error ? err.message : String(err)]) console.error(`[web] cannot start: ${line}`);
   process.exit(1);
 }
 
@@ -135,6 +142,8 @@ app.get("/healthz", (_req, res) => {
   res.type("text/plain").send("ok");
 });
 
+app.use(codecCors(TEMPORAL_UI_URL));
+
 app.use((req, res, next) => {
   const verdict = checkOrigin({
     method: req.method,
@@ -142,6 +151,7 @@ app.use((req, res, next) => {
     origin: req.get("origin"),
     referer: req.get("referer"),
     appOrigin: APP_ORIGIN,
+    alsoFrom: isCodecPath(req.path) ? TEMPORAL_UI_URL : null,
   });
   if (verdict.ok) return next();
   if (MODE !== "production") console.warn(`[origin-check] 403 ${req.method} ${req.path}: ${verdict.reason}`);

@@ -1,7 +1,8 @@
 /**
- * The web server's environment: process.env read once, through domain/env.ts (schema and secret checks),
- * and kept. Pages and server utilities call getEnv().
+ * The web server's environment: process.env read once, through domain/env.ts (schema, secret checks and the
+ * production refusals; `*_FILE` variables read from their files), and kept. Pages and server utilities call getEnv().
  */
+import fs from "node:fs";
 import { parseEnv, paymentsProviderOf, type Env } from "../../domain/env";
 
 export { MIN_SECRET_LENGTH, parseEnv, PUBLIC_SECRET_DEFAULTS, requiresRealSecrets, secretProblems, type Env } from "../../domain/env";
@@ -9,7 +10,7 @@ export { MIN_SECRET_LENGTH, parseEnv, PUBLIC_SECRET_DEFAULTS, requiresRealSecret
 let cached: Env | undefined;
 
 export function getEnv(): Env {
-  if (!cached) cached = parseEnv(process.env);
+  if (!cached) cached = parseEnv(process.env, (file) => fs.readFileSync(file, "utf8"));
   return cached;
 }
 

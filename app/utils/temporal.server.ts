@@ -25,6 +25,7 @@ import { buyCommandError, buyWorkflowId, type BuyErrorCode } from "../../workflo
 import type { RefusalDetails } from "../../workflows/common/driver";
 import { rmaCommandError, rmaWorkflowId, type RmaErrorCode } from "../../workflows/rma/contract";
 import { swapCommandError, swapWorkflowId, type SwapErrorCode } from "../../workflows/swap/contract";
+import { dataConverterOf, temporalTlsOf } from "../../temporal/connection";
 import { db } from "./db.server";
 import { getEnv } from "./env.server";
 import { requestIdInterceptor } from "./request-id.server";
@@ -45,9 +46,16 @@ export class TemporalUnavailableError extends Error {
 export function getTemporalClient(): Promise<Client> {
   if (!globalThis.__temporalClient) {
     const env = getEnv();
-    const pending = Connection.connect({ address: env.TEMPORAL_ADDRESS, connectTimeout: "5s" }).then(
-      // The web request's id goes with every start, signal and update (app/utils/request-id.server.ts).
-      (connection) => new Client({ connection, namespace: env.TEMPORAL_NAMESPACE, interceptors: { workflow: [requestIdInterceptor()] } }),
+    const pending = Connection.connect({ address: env.TEMPORAL_ADDRESS, tls: temporalTlsOf(env), connectTimeout: "5s" }).then(
+      (connection) =>
+        new Client({
+          connection,
+          namespace: env.TEMPORAL_NAMESPACE,
+          // Every payload sealed with the payload keys (temporal/codec.ts, ADR 0031).
+          dataConverter: dataConverterOf(env),
+          // The web request's id goes with every start, signal and update (app/utils/request-id.server.ts).
+          interceptors: { workflow: [requestIdInterceptor()] },
+        }),
     );
     globalThis.__temporalClient = pending;
     // A failed connect is not cached: the next request tries again.

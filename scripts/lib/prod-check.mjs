@@ -8,8 +8,8 @@
 //   a purchase  one order through its pages over HTTP as a browser without JavaScript posts them
 //               (scripts/bench-orders.mjs --orders 1: add to cart → … → "Rating saved!", then the read model and
 //               the payment provider checked for exactly one of each), its workflow listed by the Temporal UI's
-//               API with its search attributes, the web request id in its memo, in a web log line and in an
-//               activity's log line
+//               API with its search attributes, the web request id in its memo (sealed by the payload codec,
+//               opened with the topology's keys), in a web log line and in an activity's log line
 //   browser     with { browser: true } (`npm run prod -- --check --browser`): the browser test of a whole purchase,
 //               tests/e2e/buy-flow.test.ts (Chromium: terms → review → card, approval with a change, pickup and
 //               delivery from the admin card, payout, rating, the order in Temporal's workflow list), run against
@@ -172,8 +172,8 @@ async function purchase(topology) {
       const d = await getJson(
         `${topology.urls.temporalUi}/api/v1/namespaces/${topology.env.TEMPORAL_NAMESPACE}/workflows/${encodeURIComponent(wf.execution.workflowId)}`,
       );
-      const memo = d.body?.workflowExecutionInfo?.memo?.fields?.requestId?.data;
-      const requestId = memo ? JSON.parse(Buffer.from(memo, "base64").toString("utf8")) : null;
+      const memo = d.body?.workflowExecutionInfo?.memo?.fields?.requestId;
+      const requestId = memo ? await openSealedPayload(memo, topology.env) : null;
       const logs = fs
         .readdirSync(topology.logDir)
         .filter((f) => requestId && fs.readFileSync(path.join(topology.logDir, f), "utf8").includes(requestId));
@@ -183,6 +183,28 @@ async function purchase(topology) {
     }
   }
   return { ok, lines };
+}
+
+/**
+ * A payload as the UI's API shows it (base64 metadata and data), which must be sealed by the payload codec
+ * (ADR 0031), opened with the app's keys by temporal/codec.ts in a tsx child (this file is plain Node); its JSON
+ * value, or null when it was not sealed or does not open.
+ */
+async function openSealedPayload(payload, env) {
+  if (Buffer.from(payload.metadata?.encoding ?? "", "base64").toString() !== "binary/encrypted") return null;
+  const code =
+    `Promise.all([import("./temporal/connection.ts"), import("./temporal/codec.ts")]).then(async ([c, k]) => {` +
+    ` const [p] = await c.payloadCodecOf(process.env).decode([k.payloadFromJson(JSON.parse(process.argv[1]))]);` +
+    ` process.stdout.write(Buffer.from(p.data).toString("utf8")); })`;
+  const r = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code, JSON.stringify(payload)], {
+    env,
+    quiet: true,
+  });
+  try {
+    return r.code === 0 ? JSON.parse(r.output.trim()) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** tests/e2e/buy-flow.test.ts in Chromium against this topology (its app environment, its URL and database). */

@@ -116,13 +116,21 @@ function portsOf(s, env) {
   return { ...ports, all };
 }
 
+/** The secrets a staging stack must have, and how a throwaway one is made (PAYLOAD_KEYS: one key, domain/env.ts). */
+const STAGING_SECRETS = {
+  CARRIER_WEBHOOK_SECRET: () => crypto.randomBytes(24).toString("hex"),
+  SANDBOX_WEBHOOK_SECRET: () => crypto.randomBytes(24).toString("hex"),
+  PAYLOAD_KEYS: () => `local-1:${crypto.randomBytes(32).toString("base64")}`,
+};
+
 /**
- * The webhook secrets the production checks of domain/env.ts require: the environment's, or (a local `npm run
- * prod` with none set) random ones made once and kept in <dataDir>/secrets.json (mode 600), so that signed
- * webhooks stay valid across restarts. Returns { values, generated: names }.
+ * The secrets the production checks of domain/env.ts require (the webhook secrets, the payload keys): the
+ * environment's (or its `*_FILE`), or (a local `npm run prod` with none set) random ones made once and kept in
+ * <dataDir>/secrets.json (mode 600), so that signed webhooks stay valid and sealed payloads stay readable across
+ * restarts. Returns { values, generated: names }.
  */
-export function webhookSecrets(env, dataDir) {
-  const names = ["CARRIER_WEBHOOK_SECRET", "SANDBOX_WEBHOOK_SECRET"];
+export function stagingSecrets(env, dataDir) {
+  const names = Object.keys(STAGING_SECRETS);
   const file = path.join(dataDir, "secrets.json");
   let kept = {};
   try {
@@ -133,9 +141,11 @@ export function webhookSecrets(env, dataDir) {
   const values = {};
   const generated = [];
   for (const name of names) {
+    // A `*_FILE` is read here: the app processes are given the value (APP_PASSED_ENV lists no *_FILE names).
     if (env[name]) values[name] = env[name];
+    else if (env[`${name}_FILE`]) values[name] = fs.readFileSync(env[`${name}_FILE`], "utf8").trimEnd();
     else {
-      values[name] = kept[name] ?? crypto.randomBytes(24).toString("hex");
+      values[name] = kept[name] ?? STAGING_SECRETS[name]();
       kept[name] = values[name];
       generated.push(name);
     }

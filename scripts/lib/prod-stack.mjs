@@ -86,6 +86,7 @@ function stackEnv(ports, dataDir, buildDir, taskQueue) {
     TEMPORAL_UI_URL: `http://localhost:${ports.temporal}`,
     CARRIER_WEBHOOK_SECRET: secret(),
     SANDBOX_WEBHOOK_SECRET: secret(),
+    PAYLOAD_KEYS: `bench-1:${crypto.randomBytes(32).toString("base64")}`,
     UPLOAD_DIR: path.join(dataDir, "uploads"),
   };
 }

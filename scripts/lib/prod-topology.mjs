@@ -27,7 +27,7 @@ import {
 import { fmtMs, info, step, warn } from "./log.mjs";
 import { DB_NAMES, ROOT } from "./paths.mjs";
 import { isPortOpen, run, runOrThrow, sleep, startService, waitForHttp, waitForPort, whoListens } from "./proc.mjs";
-import { connectionBudget, webhookSecrets } from "./prod-settings.mjs";
+import { connectionBudget, stagingSecrets } from "./prod-settings.mjs";
 
 const REMIX_CLI = path.join(ROOT, "node_modules", "@remix-run", "dev", "dist", "cli.js");
 const tsx = (file) => ["--import", "tsx", file];
@@ -239,7 +239,7 @@ async function temporalUi({ uiBin, settings, address, env, logDir, started, onGi
 /** The environment of every app process (config/topology.mjs APP_PASSED_ENV from ours, the rest set here). */
 export function appEnv({ settings, dataDir, appUrl, address, smtpUrl }) {
   const passed = Object.fromEntries(APP_PASSED_ENV.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
-  const { values, generated } = webhookSecrets(process.env, dataDir);
+  const { values, generated } = stagingSecrets(process.env, dataDir);
   if (generated.length)
     info(
       `${generated.join(", ")}: not set; using random ones kept in ${path.relative(ROOT, dataDir)}/secrets.json (set them in production)`,
@@ -267,7 +267,9 @@ export function appEnv({ settings, dataDir, appUrl, address, smtpUrl }) {
 
 /** The app's environment as domain/env.ts reads it: a bad value stops the start here, named. */
 async function checkAppEnv(env) {
-  const code = `import("./domain/env.ts").then((m) => m.parseEnv(process.env)).catch((e) => { console.error(e.message); process.exit(1); })`;
+  const code =
+    `Promise.all([import("./domain/env.ts"), import("node:fs")]).then(([m, fs]) => m.parseEnv(process.env, (f) => fs.readFileSync(f, "utf8")))` +
+    `.catch((e) => { console.error(e.message); process.exit(1); })`;
   const r = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { env, quiet: true });
   if (r.code !== 0) throw new Error(r.output.trim());
 }

@@ -36,10 +36,19 @@ export function engineArgs({ fileBacked }) {
 
 /**
  * Starts `temporal server start-dev` with the engine settings above.
- * options: { bin, port, uiPort (null = headless), dbFile (null = in memory), name, reuse }
+ * options: { bin, port, uiPort (null = headless), codecEndpoint (the UI's codec server), dbFile (null = in memory), name, reuse }
  * With `reuse`, a server already listening on `port` is used as is (nothing started).
  */
-export async function startTemporalDev({ bin, port, uiPort = null, dbFile = null, name = "temporal", reuse = false, quiet = false }) {
+export async function startTemporalDev({
+  bin,
+  port,
+  uiPort = null,
+  codecEndpoint = null,
+  dbFile = null,
+  name = "temporal",
+  reuse = false,
+  quiet = false,
+}) {
   if (await isPortOpen(port)) {
     if (reuse) {
       info(`Temporal already listening on :${port}; reusing it`);
@@ -57,6 +66,7 @@ export async function startTemporalDev({ bin, port, uiPort = null, dbFile = null
   args.push(...engineArgs({ fileBacked: Boolean(dbFile) }));
   if (uiPort) args.push("--ui-port", String(uiPort));
   else args.push("--headless");
+  if (uiPort && codecEndpoint) args.push("--ui-codec-endpoint", codecEndpoint);
   // The CLI prints a banner on stdout. Shutdown chatter (pollers losing the connection) is dropped;
   // quiet keeps only errors.
   const noise = /Failed to poll for task|network dial error|graceful_stop|context canceled|transport is closing/;

@@ -5,6 +5,7 @@
  * pages (terms → review → card).
  */
 import { Client, Connection } from "@temporalio/client";
+import { testDataConverter } from "../setup/temporal";
 import { and, eq, like, sql } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { getEnv } from "../../app/utils/env.server";
@@ -23,7 +24,7 @@ let connection: Connection | undefined;
 export async function temporal(): Promise<Client> {
   if (!client) {
     connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? "127.0.0.1:7243" });
-    client = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE ?? "default" });
+    client = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE ?? "default", dataConverter: testDataConverter });
   }
   return client;
 }

@@ -11,6 +11,7 @@
  * The draft order is written by the factory and its workflow started here by type name, as checkout does.
  */
 import { Client, Connection } from "@temporalio/client";
+import { testDataConverter } from "../setup/temporal";
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -115,7 +116,7 @@ beforeAll(async () => {
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const env = getEnv();
   connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
-  client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
+  client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE, dataConverter: testDataConverter });
 
   const brand = await createBrand(db(), { name: `RoundtripBrand ${tok}` });
   const col = await createCollection(db(), { brandId: brand.id });

@@ -9,6 +9,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { Connection, Client } from "@temporalio/client";
+import { testDataConverter } from "../setup/temporal";
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -171,7 +172,7 @@ describe("payout setup", () => {
 
     // The run is in Temporal (what the Web UI shows).
     const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? "127.0.0.1:7243" });
-    temporal = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE ?? "default" });
+    temporal = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE ?? "default", dataConverter: testDataConverter });
     const desc = await temporal.workflow.getHandle(done!.workflowId).describe();
     expect(desc.type).toBe(PAYOUT_SETUP_WORKFLOW_TYPE);
     expect(desc.status.name).toBe("COMPLETED");

@@ -5,6 +5,7 @@
  * disagree about the date or the time.
  */
 import { Client, Connection } from "@temporalio/client";
+import { testDataConverter } from "../setup/temporal";
 import { eq, like } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -55,7 +56,7 @@ beforeAll(async () => {
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const env = getEnv();
   connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
-  client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
+  client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE, dataConverter: testDataConverter });
   const brand = await createBrand(db(), { name: `TzBrand ${tok}` });
   const col = await createCollection(db(), { brandId: brand.id });
   const prod = await createProduct(db(), { collectionId: col.id, sku: `TZ${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2000 });

@@ -21,7 +21,7 @@ import { findShipmentByTracking, recordShipmentEvent } from "../../db/queries/sh
 import { CARRIER_SIGNATURE_HEADER, carrierSignalOf, parseCarrierEvent } from "../../domain/carrier-events";
 import { carrierEventSignal } from "../../workflows/buy/contract";
 import { testWorkflowBundle } from "./workflow-bundle";
-import { createTimeSkippingEnv, uniqueTaskQueue } from "./temporal";
+import { createTimeSkippingEnv, uniqueTaskQueue, testDataConverter } from "./temporal";
 
 export interface RealWorker {
   env: TestWorkflowEnvironment;
@@ -76,7 +76,13 @@ export async function startRealWorker(db: Db, opts: { secret: string; prefix: st
     carrier,
   });
   const taskQueue = uniqueTaskQueue(opts.prefix);
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    dataConverter: testDataConverter,
+    taskQueue,
+    workflowBundle: bundle,
+    activities,
+  });
   const running = worker.run();
   return {
     env,

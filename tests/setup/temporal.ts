@@ -2,7 +2,15 @@ import os from "node:os";
 import path from "node:path";
 import { temporal } from "@temporalio/proto";
 import { TestWorkflowEnvironment } from "@temporalio/testing";
+import { dataConverterOf } from "../../temporal/connection";
 import { ORDER_SEARCH_ATTRIBUTE_KEYS } from "../../workflows/common/search-attributes";
+
+/**
+ * The data converter of the tests' clients and workers: the payload codec with the development key, as the web
+ * process and the worker use it outside production (temporal/connection.ts, ADR 0031), so every test runs with
+ * payloads sealed. Pass it to every Worker.create, Worker.runReplayHistory and Client of a test.
+ */
+export const testDataConverter = dataConverterOf({});
 
 /** Version of io.temporal:temporal-test-server installed by `npm run tools` (scripts/lib/paths.mjs). */
 const TEST_SERVER_VERSION = "1.38.0";
@@ -27,7 +35,10 @@ export function testServerPath(): string {
  */
 export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   const env = await startWithRetries("the time-skipping test server", () =>
-    TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: "existing-path", path: testServerPath() } } }),
+    TestWorkflowEnvironment.createTimeSkipping({
+      server: { executable: { type: "existing-path", path: testServerPath() } },
+      client: { dataConverter: testDataConverter },
+    }),
   );
   try {
     await registerOrderSearchAttributes(env);

@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SOURCE_EXT = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
-const CHECKED_FOLDERS = ["app", "domain", "workflows", "activities", "db", "workers"] as const;
+const CHECKED_FOLDERS = ["app", "domain", "workflows", "activities", "db", "workers", "temporal"] as const;
 /** The folders of the import graph: the checked ones and the scripts and config they run under. */
 const GRAPH_FOLDERS = [...CHECKED_FOLDERS, "config", "scripts"] as const;
 
@@ -27,15 +27,16 @@ const GRAPH_FOLDERS = [...CHECKED_FOLDERS, "config", "scripts"] as const;
 export const FOLDER_DIRECTION: Record<string, readonly string[]> = {
   domain: [],
   config: [],
+  temporal: ["domain"],
   db: ["domain"],
   workflows: ["domain"],
   activities: ["workflows", "db", "domain"],
-  "app/utils": ["workflows", "db", "domain"],
+  "app/utils": ["temporal", "workflows", "db", "domain"],
   "app/components": ["app/utils", "workflows", "db", "domain"],
   app: ["app/components", "app/utils", "workflows", "db", "domain"],
-  "app/routes": ["app", "app/components", "app/utils", "workflows", "db", "domain"],
-  workers: ["activities", "workflows", "db", "domain"],
-  scripts: ["workers", "app/routes", "app", "app/components", "app/utils", "activities", "workflows", "db", "domain", "config"],
+  "app/routes": ["app", "app/components", "app/utils", "temporal", "workflows", "db", "domain"],
+  workers: ["activities", "workflows", "temporal", "db", "domain"],
+  scripts: ["workers", "app/routes", "app", "app/components", "app/utils", "activities", "workflows", "temporal", "db", "domain", "config"],
 };
 
 /**
@@ -256,6 +257,14 @@ export function violationsOf(fileRel: string, source: string): string[] {
         if ((under(t.rel, "app/routes") || under(t.rel, "app/components")) && !ref.typeOnly) bad(ref, "activities/ must not import pages");
       } else if (!ref.typeOnly && ["@temporalio/workflow", "@temporalio/worker", "@temporalio/testing"].includes(t.name)) {
         bad(ref, "activities/ must not import the workflow or worker runtime");
+      }
+    }
+
+    // What every Temporal client and worker connects with (the payload codec, TLS): shared by app/ and workers/.
+    if (under(fileRel, "temporal")) {
+      if (t.kind === "local" && !under(t.rel, "domain") && !under(t.rel, "temporal")) bad(ref, "temporal/ imports only domain/ and itself");
+      if (t.kind === "package" && !t.builtin && !["@temporalio/common", "@temporalio/proto"].includes(t.name)) {
+        bad(ref, "temporal/ imports only Node built-ins, @temporalio/common and @temporalio/proto");
       }
     }
 

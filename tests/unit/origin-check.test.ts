@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { codecCorsHeaders, isCodecPath } from "../../workers/codec-cors.mjs";
 import { checkOrigin, isWebhookPath, originOf } from "../../workers/origin-check.mjs";
 
 const app = "http://localhost:3000";
@@ -83,5 +84,25 @@ describe("origin check", () => {
     expect(originOf("HTTPS://Example.COM:443/a")).toBe("https://example.com");
     expect(checkOrigin({ method: "POST", path: "/", origin: "https://example.com", appOrigin: "https://Example.com:443" }).ok).toBe(true);
     expect(originOf("javascript:alert(1)")).toBeNull();
+  });
+});
+
+describe("the codec server's paths (the Temporal Web UI's origin, ADR 0031)", () => {
+  const ui = "http://localhost:8233";
+  const base = { method: "POST", appOrigin: "http://localhost:3000" };
+
+  it("accept the UI's origin only where the caller names it, on the codec paths only", () => {
+    expect(checkOrigin({ ...base, path: "/codec/decode", origin: ui, alsoFrom: ui }).ok).toBe(true);
+    expect(checkOrigin({ ...base, path: "/codec/decode", origin: "https://evil.example", alsoFrom: ui }).ok).toBe(false);
+    expect(checkOrigin({ ...base, path: "/banners/dismiss", origin: ui }).ok).toBe(false);
+    expect(isCodecPath("/codec/decode")).toBe(true);
+    expect(isCodecPath("/codec/../codec/encode")).toBe(true);
+    expect(isCodecPath("/codec/other")).toBe(false);
+  });
+
+  it("send CORS headers to the UI's origin only", () => {
+    expect(codecCorsHeaders(ui, ui)).toMatchObject({ "Access-Control-Allow-Origin": ui, "Access-Control-Allow-Credentials": "true" });
+    expect(codecCorsHeaders("https://evil.example", ui)).toEqual({});
+    expect(codecCorsHeaders(undefined, ui)).toEqual({});
   });
 });

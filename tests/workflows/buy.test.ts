@@ -51,7 +51,7 @@ import {
 import { refusedAtSeq } from "../../app/utils/temporal.server";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
 import { testWorkflowBundle } from "../setup/workflow-bundle";
-import { createTimeSkippingEnv, pollView, sleepUntil, uniqueTaskQueue } from "../setup/temporal";
+import { createTimeSkippingEnv, pollView, sleepUntil, uniqueTaskQueue, testDataConverter } from "../setup/temporal";
 import { createFakeBuyActivities, DECLINED_CARD, OK_CARD, SELLER_CARD, type FakeBuyActivities } from "./fakes/buy-activities";
 
 const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
@@ -76,7 +76,13 @@ beforeAll(async () => {
       },
     ]),
   );
-  worker = await Worker.create({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, workflowBundle: bundle, activities: delegating });
+  worker = await Worker.create({
+    connection: env.nativeConnection,
+    dataConverter: testDataConverter,
+    taskQueue: TASK_QUEUE,
+    workflowBundle: bundle,
+    activities: delegating,
+  });
   running = worker.run();
 });
 
@@ -1067,7 +1073,7 @@ describe("replay", () => {
     for (const file of historyFiles()) {
       const history = temporal.api.history.v1.History.fromObject(JSON.parse(fs.readFileSync(path.join(HISTORIES, file), "utf8")));
       expect(history.events.length, file).toBeGreaterThan(10);
-      await Worker.runReplayHistory({ workflowBundle: bundle }, history, file);
+      await Worker.runReplayHistory({ workflowBundle: bundle, dataConverter: testDataConverter }, history, file);
     }
   });
 
@@ -1081,6 +1087,8 @@ describe("replay", () => {
     const refund = dataOf(json.events.find((e: Marker) => decode(dataOf(e)).includes('"activity_type":"refundPayment"'))) as Payload;
     refund.data = Buffer.from(decode(refund).replace('"refundPayment"', '"chargeSomethingElse"')).toString("base64");
     const history = temporal.api.history.v1.History.fromObject(json);
-    await expect(Worker.runReplayHistory({ workflowBundle: bundle }, history, "buy-replay-bad")).rejects.toThrow(/nondetermin/i);
+    await expect(
+      Worker.runReplayHistory({ workflowBundle: bundle, dataConverter: testDataConverter }, history, "buy-replay-bad"),
+    ).rejects.toThrow(/nondetermin/i);
   });
 });

@@ -20,7 +20,7 @@ import {
 } from "../../workflows/card/contract";
 import type { cardOnFileWorkflow } from "../../workflows/card/workflow";
 import { testWorkflowBundle } from "../setup/workflow-bundle";
-import { createTimeSkippingEnv, uniqueTaskQueue } from "../setup/temporal";
+import { createTimeSkippingEnv, uniqueTaskQueue, testDataConverter } from "../setup/temporal";
 
 let env: TestWorkflowEnvironment;
 let bundle: WorkflowBundleWithSourceMap;
@@ -61,7 +61,13 @@ function mockActivities(overrides: Partial<Record<Name, Fn>> = {}) {
 
 async function run<T>(activities: object, fn: (taskQueue: string) => Promise<T>): Promise<T> {
   const taskQueue = uniqueTaskQueue("card");
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    dataConverter: testDataConverter,
+    taskQueue,
+    workflowBundle: bundle,
+    activities,
+  });
   return worker.runUntil(fn(taskQueue));
 }
 

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTemporalDev } from "../../scripts/lib/temporal.mjs";
 import { toolPaths } from "../../scripts/lib/tools.mjs";
 import type { OrderLine } from "../../domain/order-money";
-import { pollView, startWithRetries } from "../setup/temporal";
+import { pollView, startWithRetries, testDataConverter } from "../setup/temporal";
 import { testWorkflowBundle } from "../setup/workflow-bundle";
 import { BUY_WORKFLOW_TYPE, buyWorkflowId, completeCheckoutUpdate, type BuyOrderInput } from "../../workflows/buy/contract";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
@@ -63,11 +63,17 @@ beforeAll(async () => {
   ]);
   connection = await Connection.connect({ address: temporal.address });
   nativeConnection = await NativeConnection.connect({ address: temporal.address });
-  client = new Client({ connection });
+  client = new Client({ connection, dataConverter: testDataConverter });
   const fake = createFakeBuyActivities();
   // An RMA's opening step writes its read model only.
   const activities = { ...fake.activities, recordRmaState: async () => ({ recorded: true }) };
-  worker = await Worker.create({ connection: nativeConnection, taskQueue: TASK_QUEUE, workflowBundle: bundle, activities });
+  worker = await Worker.create({
+    connection: nativeConnection,
+    dataConverter: testDataConverter,
+    taskQueue: TASK_QUEUE,
+    workflowBundle: bundle,
+    activities,
+  });
   running = worker.run();
 }, 120_000);
 
@@ -187,7 +193,7 @@ describe("README Ops: the operator's queries through the list API", () => {
     const markers = history.events?.filter((e) => e.markerRecordedEventAttributes?.markerName === "core_patch") ?? [];
     expect(markers.length).toBe(0);
     expect(history.events?.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes).length).toBeGreaterThanOrEqual(2);
-    await Worker.runReplayHistory({ workflowBundle: bundle }, history, buy.workflowId);
+    await Worker.runReplayHistory({ workflowBundle: bundle, dataConverter: testDataConverter }, history, buy.workflowId);
 
     for (const h of [waitingOn12, twelveProvides, buy, rma]) await h.terminate("test done");
   });

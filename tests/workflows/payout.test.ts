@@ -24,7 +24,7 @@ import {
 } from "../../workflows/payout/contract";
 import type { payoutSetupWorkflow } from "../../workflows/payout/workflow";
 import { testWorkflowBundle } from "../setup/workflow-bundle";
-import { createTimeSkippingEnv, uniqueTaskQueue } from "../setup/temporal";
+import { createTimeSkippingEnv, uniqueTaskQueue, testDataConverter } from "../setup/temporal";
 import { validPayoutForm } from "../factories/payout";
 
 const HISTORY_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories", "payout-setup.json");
@@ -88,7 +88,13 @@ function mockActivities(overrides: Partial<Record<keyof PayoutActivities, (input
 
 async function run<T>(activities: object, fn: (taskQueue: string) => Promise<T>): Promise<T> {
   const taskQueue = uniqueTaskQueue("payout");
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    dataConverter: testDataConverter,
+    taskQueue,
+    workflowBundle: bundle,
+    activities,
+  });
   return worker.runUntil(fn(taskQueue));
 }
 
@@ -252,7 +258,7 @@ describe("replay", () => {
   test("the recorded history replays deterministically with the current workflow code", async () => {
     const history = temporal.api.history.v1.History.fromObject(JSON.parse(fs.readFileSync(HISTORY_FILE, "utf8")));
     expect(history.events.length).toBeGreaterThan(10);
-    await Worker.runReplayHistory({ workflowBundle: bundle }, history, "payout-setup-replay");
+    await Worker.runReplayHistory({ workflowBundle: bundle, dataConverter: testDataConverter }, history, "payout-setup-replay");
   });
 
   test("replay has teeth: a history whose steps differ from the code is a determinism violation", async () => {
@@ -263,6 +269,8 @@ describe("replay", () => {
     );
     scheduled.activityTaskScheduledEventAttributes.activityType.name = "chargeSomethingElse";
     const history = temporal.api.history.v1.History.fromObject(json);
-    await expect(Worker.runReplayHistory({ workflowBundle: bundle }, history, "payout-setup-replay-bad")).rejects.toThrow(/nondetermin/i);
+    await expect(
+      Worker.runReplayHistory({ workflowBundle: bundle, dataConverter: testDataConverter }, history, "payout-setup-replay-bad"),
+    ).rejects.toThrow(/nondetermin/i);
   });
 });

@@ -30,7 +30,7 @@ import {
   type RmaView,
 } from "../../workflows/rma/contract";
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
-import { createTimeSkippingEnv, pollView, sleepUntil, uniqueTaskQueue } from "../setup/temporal";
+import { createTimeSkippingEnv, pollView, sleepUntil, uniqueTaskQueue, testDataConverter } from "../setup/temporal";
 
 const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
 const DAY = 24 * 3600 * 1000;
@@ -101,7 +101,13 @@ beforeAll(async () => {
       },
     ]),
   );
-  worker = await Worker.create({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, workflowBundle: bundle, activities: delegating });
+  worker = await Worker.create({
+    connection: env.nativeConnection,
+    dataConverter: testDataConverter,
+    taskQueue: TASK_QUEUE,
+    workflowBundle: bundle,
+    activities: delegating,
+  });
   running = worker.run();
 }, 120_000);
 
@@ -425,7 +431,7 @@ describe("rma replay", () => {
   test("every recorded history replays with the current workflow code", async () => {
     for (const file of files()) {
       const history = temporal.api.history.v1.History.fromObject(JSON.parse(fs.readFileSync(path.join(HISTORIES, file), "utf8")));
-      await Worker.runReplayHistory({ workflowBundle: bundle }, history, file);
+      await Worker.runReplayHistory({ workflowBundle: bundle, dataConverter: testDataConverter }, history, file);
     }
   });
 });

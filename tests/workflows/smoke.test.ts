@@ -1,7 +1,8 @@
 import { fileURLToPath } from "node:url";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { Worker } from "@temporalio/worker";
-import { createTimeSkippingEnv, uniqueTaskQueue } from "../setup/temporal";
+import { isEncrypted } from "../../temporal/codec";
+import { createTimeSkippingEnv, uniqueTaskQueue, testDataConverter } from "../setup/temporal";
 import type { sleepOneDay } from "./fixtures/sleepy";
 
 let env: TestWorkflowEnvironment;
@@ -20,6 +21,7 @@ test("a one-day sleep completes on the time-skipping server: its clock moves a d
   const taskQueue = uniqueTaskQueue("smoke");
   const worker = await Worker.create({
     connection: env.nativeConnection,
+    dataConverter: testDataConverter,
     taskQueue,
     workflowsPath: fileURLToPath(new URL("./fixtures/sleepy.ts", import.meta.url)),
   });
@@ -36,4 +38,12 @@ test("a one-day sleep completes on the time-skipping server: its clock moves a d
   const DAY_MS = 24 * 3600_000;
   expect((await env.currentTimeMs()) - serverBefore).toBeGreaterThanOrEqual(DAY_MS);
   expect(Date.now() - started).toBeLessThan(DAY_MS);
+
+  // The tests run with the payload codec on (ADR 0031): the history holds the input and the result sealed.
+  const history = await env.client.workflow.getHandle(`smoke-${taskQueue}`).fetchHistory();
+  const input = history.events?.[0].workflowExecutionStartedEventAttributes?.input?.payloads ?? [];
+  const completed = history.events?.find((e) => e.workflowExecutionCompletedEventAttributes)?.workflowExecutionCompletedEventAttributes;
+  expect(input.length).toBe(1);
+  expect([...input, ...(completed?.result?.payloads ?? [])].every((p) => isEncrypted(p))).toBe(true);
+  expect(Buffer.from(input[0].data!).toString("latin1")).not.toContain("wholesale");
 });
