@@ -45,7 +45,7 @@ const EnvSchema = z.object({
   LOGIN_THROTTLE_MAX: z.coerce.number().int().positive().default(5),
   LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
   /**
-   * The payload codec's keys (ADR 0031): "id:base64key,id:base64key", newest last; each key 32 random bytes.
+   * The payload codec's keys (ADR 0040): "id:base64key,id:base64key", newest last; each key 32 random bytes.
    * Empty outside production: the public DEV_PAYLOAD_KEYS are used.
    */
   PAYLOAD_KEYS: z.string().optional(),
@@ -160,7 +160,7 @@ export function parseEnv(raw: Record<string, string | undefined>, readFile?: Rea
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The payload codec's keys (ADR 0031; temporal/codec.ts seals and opens with them).
+// The payload codec's keys (ADR 0040; temporal/codec.ts seals and opens with them).
 
 /** Key ids and keys (base64 of 32 bytes) as the environment gives them, and the id new payloads take. */
 export interface PayloadKeySpec {

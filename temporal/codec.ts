@@ -1,5 +1,5 @@
 /**
- * The payload codec of every Temporal client and worker of this project (ADR 0031): each payload (workflow and
+ * The payload codec of every Temporal client and worker of this project (ADR 0040): each payload (workflow and
  * activity inputs and results, signals, updates, queries, memo) is sealed with AES-256-GCM before it leaves the
  * process, and opened when it comes back. Search attributes do not pass through a codec and stay readable.
  *

@@ -1,6 +1,6 @@
 /**
  * What every Temporal client and worker of this project connects with, from its parsed environment
- * (domain/env.ts): the data converter with the payload codec (temporal/codec.ts, ADR 0031) and TLS to the
+ * (domain/env.ts): the data converter with the payload codec (temporal/codec.ts, ADR 0040) and TLS to the
  * frontend. The web process's client (app/utils/temporal.server.ts), the worker (workers/main.ts) and the tests'
  * clients and workers (tests/setup/temporal.ts) all take them from here, so every payload is sealed the same way.
  *

@@ -1,5 +1,5 @@
 /**
- * CORS for the codec server (app/routes/codec.$op.tsx, ADR 0031): the Temporal Web UI, on its own origin, POSTs
+ * CORS for the codec server (app/routes/codec.$op.tsx, ADR 0040): the Temporal Web UI, on its own origin, POSTs
  * JSON with the browser's cookies (its codec setting includeCredentials), so the browser first asks with an
  * OPTIONS preflight, which Remix does not route. Only the UI's origin (TEMPORAL_UI_URL) is answered; the
  * route itself still requires a signed-in staff user with "ops.decode". Pure but for the Express middleware.

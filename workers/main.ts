@@ -73,7 +73,7 @@ async function main(env: Env): Promise<void> {
     taskQueue: env.TEMPORAL_TASK_QUEUE,
     ...(useBundle ? { workflowBundle: { codePath: DEFAULT_BUNDLE_PATH } } : { workflowsPath: WORKFLOWS_PATH }),
     activities,
-    // Every payload sealed with the payload keys (temporal/codec.ts, ADR 0031); the codec runs outside the sandbox.
+    // Every payload sealed with the payload keys (temporal/codec.ts, ADR 0040); the codec runs outside the sandbox.
     dataConverter: dataConverterOf(env),
     interceptors: {
       // A prebuilt bundle holds its workflow interceptors (workers/bundle.ts); compiled from source, they are named here.

@@ -36,7 +36,7 @@ import { hasSessionCookie, securityHeaders } from "./security-headers.mjs";
 const MODE = process.env.NODE_ENV === "production" ? "production" : "development";
 const PORT = Number(process.env.PORT || 3000);
 const APP_ORIGIN = process.env.APP_ORIGIN || `http://localhost:${PORT}`;
-// The Temporal Web UI, whose codec requests (/codec/*, ADR 0031) come from its own origin.
+// The Temporal Web UI, whose codec requests (/codec/*, ADR 0040) come from its own origin.
 const TEMPORAL_UI_URL = process.env.TEMPORAL_UI_URL || "http://localhost:8233";
 const BUILD_DIR = path.resolve(process.env.REMIX_BUILD_DIR || "build");
 const BUILD_PATH = path.join(BUILD_DIR, "index.js");

@@ -1,5 +1,5 @@
 /**
- * The codec server's server half (app/routes/codec.$op.tsx; ADR 0031): who may use it, and the payloads opened
+ * The codec server's server half (app/routes/codec.$op.tsx; ADR 0040): who may use it, and the payloads opened
  * or sealed with this process's payload keys (temporal/codec.ts, the same codec as the Temporal client's).
  *
  * Not signed in: 401. Signed in without the "ops.decode" right of the permissions map (ADR 0020), or not staff:

@@ -1,5 +1,5 @@
 /**
- * POST /codec/decode and /codec/encode: the codec server of the Temporal Web UI (ADR 0031). The UI sends the
+ * POST /codec/decode and /codec/encode: the codec server of the Temporal Web UI (ADR 0040). The UI sends the
  * payloads it shows (or an operator's input) with the browser's cookies; a signed-in staff user holding
  * "ops.decode" gets them opened (or sealed) with the payload keys. CORS for the UI's origin is
  * workers/codec-cors.mjs's.

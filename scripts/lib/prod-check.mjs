@@ -187,7 +187,7 @@ async function purchase(topology) {
 
 /**
  * A payload as the UI's API shows it (base64 metadata and data), which must be sealed by the payload codec
- * (ADR 0031), opened with the app's keys by temporal/codec.ts in a tsx child (this file is plain Node); its JSON
+ * (ADR 0040), opened with the app's keys by temporal/codec.ts in a tsx child (this file is plain Node); its JSON
  * value, or null when it was not sealed or does not open.
  */
 async function openSealedPayload(payload, env) {

@@ -101,7 +101,7 @@ async function devTemporal({ ports, dataDir, reuse, quiet, started }, userTempor
     bin: temporalBin,
     port: ports.temporal,
     uiPort: ports.temporalUi,
-    // The UI opens sealed payloads through the app's codec server (app/routes/codec.$op.tsx, ADR 0031).
+    // The UI opens sealed payloads through the app's codec server (app/routes/codec.$op.tsx, ADR 0040).
     codecEndpoint: `${process.env.APP_ORIGIN || `http://localhost:${ports.app}`}/codec`,
     dbFile: path.join(dataDir, "temporal-dev.db"),
     reuse,

@@ -1,5 +1,5 @@
 /**
- * Safe with real money: the codec server the Temporal Web UI opens sealed payloads with (ADR 0031), and the
+ * Safe with real money: the codec server the Temporal Web UI opens sealed payloads with (ADR 0040), and the
  * production refusals of the web process and the worker (docs/operations.md, "Production refusals").
  *
  * - /codec/decode and /codec/encode: 401 without a session, 403 for a retailer and for staff without "ops.decode";

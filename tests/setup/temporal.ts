@@ -7,7 +7,7 @@ import { ORDER_SEARCH_ATTRIBUTE_KEYS } from "../../workflows/common/search-attri
 
 /**
  * The data converter of the tests' clients and workers: the payload codec with the development key, as the web
- * process and the worker use it outside production (temporal/connection.ts, ADR 0031), so every test runs with
+ * process and the worker use it outside production (temporal/connection.ts, ADR 0040), so every test runs with
  * payloads sealed. Pass it to every Worker.create, Worker.runReplayHistory and Client of a test.
  */
 export const testDataConverter = dataConverterOf({});

@@ -87,7 +87,7 @@ describe("origin check", () => {
   });
 });
 
-describe("the codec server's paths (the Temporal Web UI's origin, ADR 0031)", () => {
+describe("the codec server's paths (the Temporal Web UI's origin, ADR 0040)", () => {
   const ui = "http://localhost:8233";
   const base = { method: "POST", appOrigin: "http://localhost:3000" };
 

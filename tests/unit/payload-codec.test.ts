@@ -1,5 +1,5 @@
 /**
- * The payload codec (temporal/codec.ts, ADR 0031): sealed with the current key, opened with any key of the ring,
+ * The payload codec (temporal/codec.ts, ADR 0040): sealed with the current key, opened with any key of the ring,
  * plain payloads passed through; the keys from the environment (domain/env.ts) and the codec server's wire form.
  */
 import { defaultPayloadConverter, METADATA_ENCODING_KEY, type Payload } from "@temporalio/common";

@@ -39,7 +39,7 @@ test("a one-day sleep completes on the time-skipping server: its clock moves a d
   expect((await env.currentTimeMs()) - serverBefore).toBeGreaterThanOrEqual(DAY_MS);
   expect(Date.now() - started).toBeLessThan(DAY_MS);
 
-  // The tests run with the payload codec on (ADR 0031): the history holds the input and the result sealed.
+  // The tests run with the payload codec on (ADR 0040): the history holds the input and the result sealed.
   const history = await env.client.workflow.getHandle(`smoke-${taskQueue}`).fetchHistory();
   const input = history.events?.[0].workflowExecutionStartedEventAttributes?.input?.payloads ?? [];
   const completed = history.events?.find((e) => e.workflowExecutionCompletedEventAttributes)?.workflowExecutionCompletedEventAttributes;
