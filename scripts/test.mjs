@@ -594,16 +594,18 @@ async function main() {
       tools[suite] = e;
     }
   }
-  // The e2e suite (the longest) runs at the same time as the others, which run one after another (they share
-  // the test database), their output prefixed with the suite's name.
-  const e2e = selected.filter((s) => s === "e2e");
-  const others = selected.filter((s) => s !== "e2e");
-  const prefixed = e2e.length > 0 && others.length > 0;
+  // Three lanes at the same time, their output prefixed with the suite's name: the e2e suite (the longest, itself
+  // in two Vitest processes), lint (no database), and the suites that share the test database, one after another.
+  // The run is not CPU-bound throughout (the worker-kill tests mostly wait), so a third lane shortens it.
+  const lanes = [["e2e"], ["lint"], ["unit", "db", "workflows", "contract"]]
+    .map((lane) => lane.filter((s) => selected.includes(s)))
+    .filter((lane) => lane.length > 0);
+  const prefixed = lanes.length > 1;
   const runSuites = async (suites) => {
     for (const suite of suites)
       await runSuite(suite, { tools: tools[suite], pg, dbError, baseEnv, prefix: prefixed && suite !== "e2e" ? suite : undefined });
   };
-  await Promise.all([runSuites(others), runSuites(e2e)]);
+  await Promise.all(lanes.map(runSuites));
   await stopAll();
 }
 

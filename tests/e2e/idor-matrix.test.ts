@@ -272,6 +272,17 @@ const MATRIX: Record<string, Case> = {
     probes: (f) => [get(`/catalogue-images/${f.catalogueImage}`)],
     opens: (f) => [{ as: "b", path: `/catalogue-images/${f.catalogueImage}` }],
   },
+  "codec.$op.tsx": {
+    what: "the Temporal Web UI's codec server: order payloads opened or sealed with the payload keys (staff with the right only)",
+    probes: () =>
+      ["decode", "encode"].map((op) =>
+        post(
+          `/codec/${op}`,
+          { payloads: "[]" },
+          { refused: (r) => (r.status === 401 || r.status === 403 ? null : `answered ${r.status}`) },
+        ),
+      ),
+  },
   "create-rma.($id).tsx": {
     what: "the RMA wizard of an order A received",
     probes: (f) => [
