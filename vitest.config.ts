@@ -26,10 +26,11 @@ const MOCKING = ["tests/unit/swap-command-deadline.test.ts", "tests/unit/swap-fo
 
 /**
  * Files that read what the rest of their suite left behind run after it: the leak canary crawls the pages,
- * PDFs and e-mails of every purchase, swap and RMA the e2e suite made. Vitest's own order (slowest first)
+ * PDFs and e-mails of every purchase, swap and RMA the e2e suite made; the history canary searches every
+ * workflow history the suite left on its Temporal server. Vitest's own order (slowest first)
  * is kept for the others.
  */
-const RUN_LAST = ["tests/e2e/leak-canary.test.ts"];
+const RUN_LAST = ["tests/e2e/leak-canary.test.ts", "tests/e2e/history-canary.test.ts"];
 class RunLastSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);

@@ -1,0 +1,145 @@
+/**
+ * The history canary: what Temporal keeps of an order may hold ids, amounts and states, never a bank account,
+ * a tax id, a birth date, a store's e-mail or its street (docs/architecture.md, "What a history may hold";
+ * ADR 0040: every payload is sealed by the payload codec before it leaves the process).
+ *
+ * The canaries: a payout set-up this file posts through /getpaid/ with values no one else uses (an account
+ * number, a routing number, a tax id, a date of birth, an e-mail and a street), and every store e-mail and street
+ * address of every retailer in the e2e database. The haystack: every workflow history on the e2e suite's
+ * Temporal server (purchases, swaps, RMAs and payout set-ups driven by the whole suite: this file runs after the
+ * others of its process, vitest.config.ts RUN_LAST), exported as JSON and with each payload's bytes read as
+ * text (an unsealed payload is base64 in the JSON), and the web process's and the worker's logs. No canary may
+ * appear in the clear. The search is shown to find a planted one.
+ */
+import { randomInt, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import type { Client } from "@temporalio/client";
+import { defaultPayloadConverter } from "@temporalio/common";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type DbHandle } from "../../db/client";
+import { payoutProfiles, retailerContacts, retailers } from "../../db/schema";
+import { createRetailer, uniqueToken } from "../factories";
+import { closeTemporal, temporal, until } from "./buy-helpers";
+import { SESSION_COOKIE, sessionFor, uniqueEmail } from "./harness";
+import { HttpClient } from "./http";
+
+let handle: DbHandle;
+let client: Client;
+const tok = uniqueToken();
+
+/** A routing number that passes the ABA checksum: 3·(d1+d4+d7) + 7·(d2+d5+d8) + (d3+d6+d9) ≡ 0 (mod 10). */
+function routingNumber(): string {
+  const d = [0, 1, ...Array.from({ length: 6 }, () => randomInt(10))];
+  const partial = 3 * (d[0] + d[3] + d[6]) + 7 * (d[1] + d[4] + d[7]) + (d[2] + d[5]);
+  return [...d, (10 - (partial % 10)) % 10].join("");
+}
+
+const digits = (n: number) => Array.from({ length: n }, () => randomInt(10)).join("");
+const canary = {
+  account_number: `9${digits(11)}`,
+  routing_number: routingNumber(),
+  bustax_id: `${digits(2)}-${digits(7)}`,
+  date_of_birth: `0${randomInt(1, 10)}/1${randomInt(0, 10)}/19${randomInt(50, 90)}`,
+  email: `canary-${tok}@payout.example.test`,
+  street_address: `${randomInt(100, 999)} Canary ${tok} Rd`,
+};
+
+/** A history as JSON with every payload's bytes beside it as text (what a reader of the export could decode). */
+export function historyText(history: unknown): string {
+  const decoded: string[] = [];
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== "object") return;
+    const o = node as Record<string, unknown>;
+    if (o.data && o.metadata && (o.data instanceof Uint8Array || typeof o.data === "string")) {
+      const bytes = typeof o.data === "string" ? Buffer.from(o.data, "base64") : Buffer.from(o.data);
+      decoded.push(bytes.toString("utf8"));
+    }
+    for (const v of Object.values(o)) walk(v);
+  };
+  walk(history);
+  return `${JSON.stringify(history)}\n${decoded.join("\n")}`;
+}
+
+/** The canaries found in `text`. */
+export function found(text: string, canaries: readonly string[]): string[] {
+  return canaries.filter((c) => text.includes(c));
+}
+
+beforeAll(async () => {
+  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  handle = createDb(process.env.DATABASE_URL, { max: 2 });
+  client = await temporal();
+  const login = uniqueEmail("canary");
+  const { retailer } = await createRetailer(handle.db, {
+    payout: false,
+    user: { email: login },
+    storeEmail: `store-${tok}@canary.example.test`,
+    address1: `${randomInt(100, 999)} Storefront ${tok} Ave`,
+  });
+  // The payout set-up, through the form as a retailer sends it: its details go to the payout workflow.
+  const http = new HttpClient();
+  http.cookies.set(SESSION_COOKIE, (await sessionFor(login)).id);
+  const res = await http.postForm("/getpaid/", {
+    first_name: "Canary",
+    last_name: "Payout",
+    locality: "Portland",
+    region: "ME",
+    postal_code: "04101",
+    buslegal_name: `Canary ${tok} LLC`,
+    busstreet_address: canary.street_address,
+    buslocality: "Portland",
+    busregion: "ME",
+    buspostal_code: "04101",
+    ...canary,
+    tos_accepted: "on",
+    submission_id: randomUUID(),
+  });
+  expect(res.status, res.body.slice(0, 300)).toBeLessThan(400);
+  // The set-up has run (its workflow wrote the profile): the canaries are in a closed history, not only in flight.
+  await until("the payout set-up", async () => {
+    const [p] = await handle.db.select().from(payoutProfiles).where(eq(payoutProfiles.retailerId, retailer.id));
+    return p ?? null;
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await closeTemporal();
+  await handle?.close();
+});
+
+/** Every store e-mail and street of every retailer and contact, long enough not to match by chance. */
+async function retailerCanaries(): Promise<string[]> {
+  const stores = await handle.db.select({ email: retailers.storeEmail, street: retailers.address1 }).from(retailers);
+  const contacts = await handle.db.select({ email: retailerContacts.email, street: retailerContacts.address1 }).from(retailerContacts);
+  return [...new Set([...stores, ...contacts].flatMap((r) => [r.email, r.street]).filter((v) => v && v.length >= 10))];
+}
+
+describe("no bank, tax, birth, e-mail or street value in the clear in Temporal's histories or the logs", () => {
+  it("the search finds a canary planted in an unsealed payload (base64 in the JSON export)", () => {
+    const planted = { events: [{ input: { payloads: [defaultPayloadConverter.toPayload({ account: canary.account_number })] } }] };
+    expect(found(historyText(planted), [canary.account_number])).toEqual([canary.account_number]);
+    expect(JSON.stringify(planted)).not.toContain(canary.account_number);
+  });
+
+  it("every history of the run, and the web and worker logs", { timeout: 300_000 }, async () => {
+    const canaries = [...Object.values(canary), ...(await retailerCanaries())];
+    expect(canaries.length).toBeGreaterThan(20);
+    const leaks: string[] = [];
+    let histories = 0;
+    for await (const wf of client.workflow.list()) {
+      const history = await client.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory();
+      histories += 1;
+      for (const c of found(historyText(history), canaries)) leaks.push(`${wf.workflowId}: ${c}`);
+    }
+    expect(histories).toBeGreaterThan(0); // the payout set-up above, at least; the whole suite's in a full run
+    const logs = path.dirname(process.env.E2E_RESULTS_DIR ?? path.resolve("test-results", "e2e"));
+    for (const name of ["e2e-app.log", "e2e-worker.log"]) {
+      const file = path.join(logs, name);
+      if (!fs.existsSync(file)) continue;
+      for (const c of found(fs.readFileSync(file, "utf8"), canaries)) leaks.push(`${name}: ${c}`);
+    }
+    expect(leaks).toEqual([]);
+  });
+});
