@@ -36,10 +36,18 @@ export default function AdminOutbox() {
   return (
     <section className="page">
       <h1>Outbox</h1>
-      <p className="muted">E-mails the marketplace sent, newest first. Without SMTP configured they are kept here only.</p>
+      <p className="muted">
+        E-mails the marketplace sent, newest first. Without SMTP configured they are kept here only.
+      </p>
       <Form method="get" className="inline-form">
         <label htmlFor="outbox-to">To</label>{" "}
-        <input id="outbox-to" type="search" name="to" defaultValue={to} placeholder="someone@store.com" />{" "}
+        <input
+          id="outbox-to"
+          type="search"
+          name="to"
+          defaultValue={to}
+          placeholder="someone@store.com"
+        />{" "}
         <button type="submit" className="button button-small">
           Filter
         </button>

@@ -19,7 +19,11 @@
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { WorkflowNotFoundError } from "@temporalio/client";
 import { paymentEventSignal, type PaymentEventSignal } from "../../workflows/buy/contract";
-import { carrierEventSignal, type CarrierEventSignal, type CarrierStatus } from "../../workflows/common/contract";
+import {
+  carrierEventSignal,
+  type CarrierEventSignal,
+  type CarrierStatus,
+} from "../../workflows/common/contract";
 import {
   buildCarrierEvent,
   CARRIER_SIGNATURE_HEADER,
@@ -64,11 +68,17 @@ export function hmacHex(secret: string, payload: string): string {
 }
 
 /** The signature header for a body signed now (or at `timestamp`, unix seconds). */
-export function signWebhookBody(secret: string, rawBody: string, timestamp = Math.floor(Date.now() / 1000)): string {
+export function signWebhookBody(
+  secret: string,
+  rawBody: string,
+  timestamp = Math.floor(Date.now() / 1000),
+): string {
   return formatSignatureHeader(timestamp, hmacHex(secret, signedPayload(timestamp, rawBody)));
 }
 
-export type SignatureVerdict = { ok: true } | { ok: false; reason: "missing" | "malformed" | "stale" | "mismatch" };
+export type SignatureVerdict =
+  | { ok: true }
+  | { ok: false; reason: "missing" | "malformed" | "stale" | "mismatch" };
 
 /** Checks a `t=...,v1=...` header against the raw body (constant-time compare; any v1 may match). */
 export function verifyWebhookSignature(
@@ -80,7 +90,8 @@ export function verifyWebhookSignature(
   if (!header) return { ok: false, reason: "missing" };
   const parsed = parseSignatureHeader(header);
   if (!parsed) return { ok: false, reason: "malformed" };
-  if (!timestampWithinTolerance(parsed.timestamp, nowSeconds)) return { ok: false, reason: "stale" };
+  if (!timestampWithinTolerance(parsed.timestamp, nowSeconds))
+    return { ok: false, reason: "stale" };
   const expected = Buffer.from(hmacHex(secret, signedPayload(parsed.timestamp, rawBody)), "hex");
   const match = parsed.signatures.some((s) => {
     const got = Buffer.from(s, "hex");
@@ -95,14 +106,20 @@ export function signCarrierBody(secret: string, rawBody: string): string {
 }
 
 /** Checks `X-Hmac-Signature: hmac-sha256-hex=<hex>` against the raw body (constant-time compare). */
-export function verifyCarrierSignature(secret: string, rawBody: string, header: string | null | undefined): SignatureVerdict {
+export function verifyCarrierSignature(
+  secret: string,
+  rawBody: string,
+  header: string | null | undefined,
+): SignatureVerdict {
   if (!header) return { ok: false, reason: "missing" };
   const value = header.trim();
   if (!value.startsWith(CARRIER_SIGNATURE_PREFIX)) return { ok: false, reason: "malformed" };
   const given = value.slice(CARRIER_SIGNATURE_PREFIX.length).trim().toLowerCase();
   if (!/^[0-9a-f]{64}$/.test(given)) return { ok: false, reason: "malformed" };
   const expected = Buffer.from(hmacHex(secret, rawBody), "hex");
-  return timingSafeEqual(Buffer.from(given, "hex"), expected) ? { ok: true } : { ok: false, reason: "mismatch" };
+  return timingSafeEqual(Buffer.from(given, "hex"), expected)
+    ? { ok: true }
+    : { ok: false, reason: "mismatch" };
 }
 
 export function carrierWebhookSecret(env: Env = getEnv()): string {
@@ -115,7 +132,8 @@ export function carrierWebhookSecret(env: Env = getEnv()): string {
  */
 export function paymentWebhookSecret(env: Env = getEnv()): string {
   if (paymentsProvider(env) === "sandbox") return env.SANDBOX_WEBHOOK_SECRET;
-  if (!env.STRIPE_WEBHOOK_SECRET) throw new Error("STRIPE_WEBHOOK_SECRET is not set: payment webhooks cannot be verified");
+  if (!env.STRIPE_WEBHOOK_SECRET)
+    throw new Error("STRIPE_WEBHOOK_SECRET is not set: payment webhooks cannot be verified");
   return env.STRIPE_WEBHOOK_SECRET;
 }
 
@@ -141,14 +159,16 @@ function answer(status: number, body: WebhookAnswer): Response {
 /** The raw body as text, or a 4xx answer (too large / unreadable). */
 async function readRawBody(request: Request): Promise<string | Response> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (Number.isFinite(declared) && declared > MAX_WEBHOOK_BODY_BYTES) return new Response("Payload too large", { status: 413 });
+  if (Number.isFinite(declared) && declared > MAX_WEBHOOK_BODY_BYTES)
+    return new Response("Payload too large", { status: 413 });
   let buf: ArrayBuffer;
   try {
     buf = await request.arrayBuffer();
   } catch {
     return new Response("Bad request", { status: 400 });
   }
-  if (buf.byteLength > MAX_WEBHOOK_BODY_BYTES) return new Response("Payload too large", { status: 413 });
+  if (buf.byteLength > MAX_WEBHOOK_BODY_BYTES)
+    return new Response("Payload too large", { status: 413 });
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(buf);
   } catch {
@@ -174,11 +194,13 @@ async function verifiedBody(
   verify: (raw: string, header: string | null) => SignatureVerdict,
   headerName: string,
 ): Promise<{ value: unknown } | Response> {
-  if (request.method !== "POST") return new Response("Method not allowed", { status: 405, headers: { Allow: "POST" } });
+  if (request.method !== "POST")
+    return new Response("Method not allowed", { status: 405, headers: { Allow: "POST" } });
   const raw = await readRawBody(request);
   if (typeof raw !== "string") return raw;
   const verdict = verify(raw, request.headers.get(headerName));
-  if (!verdict.ok) return answer(400, { received: false, error: `invalid signature (${verdict.reason})` });
+  if (!verdict.ok)
+    return answer(400, { received: false, error: `invalid signature (${verdict.reason})` });
   const json = parseJson(raw);
   if (!json.ok) return answer(400, { received: false, error: "the body is not JSON" });
   return { value: json.value };
@@ -191,9 +213,11 @@ async function storeAndSignal(
   signal: ((workflowId: string) => Promise<void>) | null,
 ): Promise<Response> {
   await storeWebhookEvent(db, stored);
-  if (!(await claimWebhookEvent(db, stored.id))) return answer(200, { received: true, eventId: stored.id, duplicate: true });
+  if (!(await claimWebhookEvent(db, stored.id)))
+    return answer(200, { received: true, eventId: stored.id, duplicate: true });
   // A status the order's workflow does not act on (pre_transit, ...): kept in the history, not signalled.
-  if (signal === null) return answer(200, { received: true, eventId: stored.id, ignored: "status" });
+  if (signal === null)
+    return answer(200, { received: true, eventId: stored.id, ignored: "status" });
   try {
     await signal(target.workflowId);
   } catch (err) {
@@ -202,9 +226,18 @@ async function storeAndSignal(
       return answer(200, { received: true, eventId: stored.id, ignored: "order_closed" });
     }
     await unclaimWebhookEvent(db, stored.id);
-    if (isTemporalUnavailable(err)) return answer(503, { received: false, eventId: stored.id, error: "temporarily unavailable, retry" });
+    if (isTemporalUnavailable(err))
+      return answer(503, {
+        received: false,
+        eventId: stored.id,
+        error: "temporarily unavailable, retry",
+      });
     console.error("[webhooks] signal failed", stored.id, err);
-    return answer(503, { received: false, eventId: stored.id, error: "could not process the event, retry" });
+    return answer(503, {
+      received: false,
+      eventId: stored.id,
+      error: "could not process the event, retry",
+    });
   }
   return answer(200, { received: true, eventId: stored.id });
 }
@@ -212,15 +245,25 @@ async function storeAndSignal(
 /** POST /webhooks/carrier */
 export async function handleCarrierWebhook(request: Request): Promise<Response> {
   const secret = carrierWebhookSecret();
-  const body = await verifiedBody(request, (raw, header) => verifyCarrierSignature(secret, raw, header), CARRIER_SIGNATURE_HEADER);
+  const body = await verifiedBody(
+    request,
+    (raw, header) => verifyCarrierSignature(secret, raw, header),
+    CARRIER_SIGNATURE_HEADER,
+  );
   if (body instanceof Response) return body;
   const parsed = CarrierWebhookEventSchema.safeParse(body.value);
-  if (!parsed.success) return answer(400, { received: false, error: `invalid event: ${issueText(parsed.error)}` });
+  if (!parsed.success)
+    return answer(400, { received: false, error: `invalid event: ${issueText(parsed.error)}` });
   const ev = parsed.data;
   const shipment = await findShipmentByTracking(db, ev.result.tracking_code);
   // Unknown tracking number: 404 (not stored), so the carrier retries; our shipment row may not exist yet.
-  if (!shipment) return answer(404, { received: false, eventId: ev.id, error: "unknown tracking number" });
-  const target: WebhookOrderRef = { orderId: shipment.orderId, workflowId: shipment.workflowId, shipmentId: shipment.shipmentId };
+  if (!shipment)
+    return answer(404, { received: false, eventId: ev.id, error: "unknown tracking number" });
+  const target: WebhookOrderRef = {
+    orderId: shipment.orderId,
+    workflowId: shipment.workflowId,
+    shipmentId: shipment.shipmentId,
+  };
   const id = `carrier:${ev.id}`;
   const signal = carrierSignalOf(ev);
   const at = new Date(signal.occurredAt);
@@ -248,28 +291,47 @@ export async function handleCarrierWebhook(request: Request): Promise<Response> 
 /** POST /webhooks/payments */
 export async function handlePaymentWebhook(request: Request): Promise<Response> {
   const secret = paymentWebhookSecret();
-  const body = await verifiedBody(request, (raw, header) => verifyWebhookSignature(secret, raw, header), PAYMENT_SIGNATURE_HEADER);
+  const body = await verifiedBody(
+    request,
+    (raw, header) => verifyWebhookSignature(secret, raw, header),
+    PAYMENT_SIGNATURE_HEADER,
+  );
   if (body instanceof Response) return body;
   const parsed = PaymentEventSchema.safeParse(body.value);
-  if (!parsed.success) return answer(400, { received: false, error: `invalid event: ${issueText(parsed.error)}` });
+  if (!parsed.success)
+    return answer(400, { received: false, error: `invalid event: ${issueText(parsed.error)}` });
   const ev = parsed.data;
   const target = await findOrderForPayment(db, paymentEventRefs(ev));
   // Events about objects that are not an order's (connected accounts, cards on file): stored, acknowledged.
   if (!target) {
-    const inserted = await storeWebhookEvent(db, { id: `payment:${ev.id}`, provider: "payments", type: ev.type, payload: ev });
-    return answer(200, { received: true, eventId: `payment:${ev.id}`, ...(inserted ? { ignored: "no_order" } : { duplicate: true }) });
+    const inserted = await storeWebhookEvent(db, {
+      id: `payment:${ev.id}`,
+      provider: "payments",
+      type: ev.type,
+      payload: ev,
+    });
+    return answer(200, {
+      received: true,
+      eventId: `payment:${ev.id}`,
+      ...(inserted ? { ignored: "no_order" } : { duplicate: true }),
+    });
   }
   const id = `payment:${ev.id}`;
-  return storeAndSignal({ id, provider: "payments", type: ev.type, payload: ev }, target, async (workflowId) => {
-    const signal: PaymentEventSignal = {
-      eventId: ev.id,
-      type: ev.type,
-      paymentRef: ev.data.object.id ?? undefined,
-      occurredAt: ev.created !== undefined ? new Date(ev.created * 1000).toISOString() : undefined,
-    };
-    const client = await getTemporalClient();
-    await client.workflow.getHandle(workflowId).signal(paymentEventSignal, signal);
-  });
+  return storeAndSignal(
+    { id, provider: "payments", type: ev.type, payload: ev },
+    target,
+    async (workflowId) => {
+      const signal: PaymentEventSignal = {
+        eventId: ev.id,
+        type: ev.type,
+        paymentRef: ev.data.object.id ?? undefined,
+        occurredAt:
+          ev.created !== undefined ? new Date(ev.created * 1000).toISOString() : undefined,
+      };
+      const client = await getTemporalClient();
+      await client.workflow.getHandle(workflowId).signal(paymentEventSignal, signal);
+    },
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -319,11 +381,19 @@ const SIMULATE_SETTLE_POLL_MS = 20;
  * 119 delivered: a swap's first parcel scanned changes no state, so the action is the mark); any other event
  * as another state. A write of the same state (the payout released after a pickup, say) does not count.
  */
-async function orderStepWritten(orderId: number, before: EventMark, timeoutMs = SIMULATE_SETTLE_MS): Promise<boolean> {
+async function orderStepWritten(
+  orderId: number,
+  before: EventMark,
+  timeoutMs = SIMULATE_SETTLE_MS,
+): Promise<boolean> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const now = await eventMark(orderId, before.code);
-    if (now.statename === null || (before.code === null ? now.statename !== before.statename : now.scans > before.scans)) return true;
+    if (
+      now.statename === null ||
+      (before.code === null ? now.statename !== before.statename : now.scans > before.scans)
+    )
+      return true;
     if (Date.now() >= until) return false;
     await new Promise((r) => setTimeout(r, SIMULATE_SETTLE_POLL_MS));
   }
@@ -358,7 +428,8 @@ export async function simulateCarrierEvent(
   shipmentId?: number | null,
 ): Promise<SimulateResult> {
   const shipment = await latestShipmentOfOrder(db, orderId, shipmentId);
-  if (!shipment?.trackingNumber) return { ok: false, message: "This order has no shipment with a tracking number yet." };
+  if (!shipment?.trackingNumber)
+    return { ok: false, message: "This order has no shipment with a tracking number yet." };
   const before = await eventMark(orderId, SCAN_CODE[status] ?? null);
   const eventId = `evt_sim_${randomUUID().replace(/-/g, "")}`;
   const event = buildCarrierEvent({

@@ -53,7 +53,10 @@ export interface WebhookOrderRef {
  * The order a payment event is about: the payments row whose provider_ref is one of the event's object ids
  * (intent, charge, refund, transfer), else the order id the provider object carries in its metadata.
  */
-export async function findOrderForPayment(db: DbOrTx, refs: { orderId: number | null; refs: string[] }): Promise<WebhookOrderRef | null> {
+export async function findOrderForPayment(
+  db: DbOrTx,
+  refs: { orderId: number | null; refs: string[] },
+): Promise<WebhookOrderRef | null> {
   if (refs.refs.length > 0) {
     const [row] = await db
       .select({ orderId: orders.id, workflowId: orders.workflowId })
@@ -84,9 +87,15 @@ export async function latestShipmentOfOrder(
   shipmentId?: number | null,
 ): Promise<{ id: number; trackingNumber: string | null; status: string } | null> {
   const [row] = await db
-    .select({ id: shipments.id, trackingNumber: shipments.trackingNumber, status: shipments.status })
+    .select({
+      id: shipments.id,
+      trackingNumber: shipments.trackingNumber,
+      status: shipments.status,
+    })
     .from(shipments)
-    .where(and(eq(shipments.orderId, orderId), shipmentId ? eq(shipments.id, shipmentId) : undefined))
+    .where(
+      and(eq(shipments.orderId, orderId), shipmentId ? eq(shipments.id, shipmentId) : undefined),
+    )
     .orderBy(desc(shipments.createdAt), desc(shipments.id))
     .limit(1);
   return row ?? null;

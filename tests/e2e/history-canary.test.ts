@@ -53,7 +53,8 @@ export function historyText(history: unknown): string {
     if (!node || typeof node !== "object") return;
     const o = node as Record<string, unknown>;
     if (o.data && o.metadata && (o.data instanceof Uint8Array || typeof o.data === "string")) {
-      const bytes = typeof o.data === "string" ? Buffer.from(o.data, "base64") : Buffer.from(o.data);
+      const bytes =
+        typeof o.data === "string" ? Buffer.from(o.data, "base64") : Buffer.from(o.data);
       decoded.push(bytes.toString("utf8"));
     }
     for (const v of Object.values(o)) walk(v);
@@ -68,7 +69,8 @@ export function found(text: string, canaries: readonly string[]): string[] {
 }
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   client = await temporal();
   const login = uniqueEmail("canary");
@@ -99,7 +101,10 @@ beforeAll(async () => {
   expect(res.status, res.body.slice(0, 300)).toBeLessThan(400);
   // The set-up has run (its workflow wrote the profile): the canaries are in a closed history, not only in flight.
   await until("the payout set-up", async () => {
-    const [p] = await handle.db.select().from(payoutProfiles).where(eq(payoutProfiles.retailerId, retailer.id));
+    const [p] = await handle.db
+      .select()
+      .from(payoutProfiles)
+      .where(eq(payoutProfiles.retailerId, retailer.id));
     return p ?? null;
   });
 }, 120_000);
@@ -111,14 +116,32 @@ afterAll(async () => {
 
 /** Every store e-mail and street of every retailer and contact, long enough not to match by chance. */
 async function retailerCanaries(): Promise<string[]> {
-  const stores = await handle.db.select({ email: retailers.storeEmail, street: retailers.address1 }).from(retailers);
-  const contacts = await handle.db.select({ email: retailerContacts.email, street: retailerContacts.address1 }).from(retailerContacts);
-  return [...new Set([...stores, ...contacts].flatMap((r) => [r.email, r.street]).filter((v) => v && v.length >= 10))];
+  const stores = await handle.db
+    .select({ email: retailers.storeEmail, street: retailers.address1 })
+    .from(retailers);
+  const contacts = await handle.db
+    .select({ email: retailerContacts.email, street: retailerContacts.address1 })
+    .from(retailerContacts);
+  return [
+    ...new Set(
+      [...stores, ...contacts]
+        .flatMap((r) => [r.email, r.street])
+        .filter((v) => v && v.length >= 10),
+    ),
+  ];
 }
 
 describe("no bank, tax, birth, e-mail or street value in the clear in Temporal's histories or the logs", () => {
   it("the search finds a canary planted in an unsealed payload (base64 in the JSON export)", () => {
-    const planted = { events: [{ input: { payloads: [defaultPayloadConverter.toPayload({ account: canary.account_number })] } }] };
+    const planted = {
+      events: [
+        {
+          input: {
+            payloads: [defaultPayloadConverter.toPayload({ account: canary.account_number })],
+          },
+        },
+      ],
+    };
     expect(found(historyText(planted), [canary.account_number])).toEqual([canary.account_number]);
     expect(JSON.stringify(planted)).not.toContain(canary.account_number);
   });

@@ -21,8 +21,23 @@ import { buildCarrierEvent, CARRIER_SIGNATURE_HEADER } from "../../domain/carrie
 import { ACTION } from "../../domain/action-codes";
 import { COMMON_STATES, BUY_STATES } from "../../domain/states";
 import { PAYMENT_SIGNATURE_HEADER } from "../../domain/webhooks";
-import { createBrand, createCollection, createProduct, createRequest, DEFAULT_TEST_PASSWORD, SIZE_RUNS } from "../factories";
-import { buyWorkflowId, closeTemporal, retailerWithLogin, temporal, until, waitForOrderState, waitForReadModel } from "./buy-helpers";
+import {
+  createBrand,
+  createCollection,
+  createProduct,
+  createRequest,
+  DEFAULT_TEST_PASSWORD,
+  SIZE_RUNS,
+} from "../factories";
+import {
+  buyWorkflowId,
+  closeTemporal,
+  retailerWithLogin,
+  temporal,
+  until,
+  waitForOrderState,
+  waitForReadModel,
+} from "./buy-helpers";
 import { HttpClient } from "./http";
 
 let dbh: DbHandle;
@@ -35,7 +50,14 @@ beforeAll(async () => {
   dbh = createDb(process.env.DATABASE_URL, { max: 2 });
   brand = (await createBrand(dbh.db)).id;
   const coll = (await createCollection(dbh.db, { brandId: brand })).id;
-  variation = (await createProduct(dbh.db, { collectionId: coll, sizes: SIZE_RUNS.apparel, colors: 1, priceCents: 2500 })).variations[0].id;
+  variation = (
+    await createProduct(dbh.db, {
+      collectionId: coll,
+      sizes: SIZE_RUNS.apparel,
+      colors: 1,
+      priceCents: 2500,
+    })
+  ).variations[0].id;
 });
 afterAll(async () => {
   await dbh?.close();
@@ -49,10 +71,23 @@ afterAll(async () => {
 async function orderAwaitingPickup(): Promise<{ orderId: number; trackingNumber: string }> {
   const requestor = await retailerWithLogin(dbh, [brand], { prefix: "wh-req" });
   const seller = await retailerWithLogin(dbh, [brand], { prefix: "wh-sell" });
-  const req = await createRequest(dbh.db, { variationId: variation, requestorId: requestor.r.id, sizes: { M: 1 } });
+  const req = await createRequest(dbh.db, {
+    variationId: variation,
+    requestorId: requestor.r.id,
+    sizes: { M: 1 },
+  });
   const s = new HttpClient();
   await s.signIn(seller.email, DEFAULT_TEST_PASSWORD);
-  expect((await s.postForm("/cart", { intent: "add", requestId: req.id, "size.M": 1, returnTo: "/cart" })).status).toBe(303);
+  expect(
+    (
+      await s.postForm("/cart", {
+        intent: "add",
+        requestId: req.id,
+        "size.M": 1,
+        returnTo: "/cart",
+      })
+    ).status,
+  ).toBe(303);
   // The seller has no card on file yet: the sell dialog's card fields put one there (selling needs it).
   const sent = await s.postForm("/checkout", {
     intent: "proceed",
@@ -79,7 +114,10 @@ async function orderAwaitingPickup(): Promise<{ orderId: number; trackingNumber:
   const trackingNumber = view.shipment!.trackingNumber;
   await until(
     "the shipment row",
-    async () => (await dbh.db.select().from(shipments).where(eq(shipments.trackingNumber, trackingNumber)))[0],
+    async () =>
+      (
+        await dbh.db.select().from(shipments).where(eq(shipments.trackingNumber, trackingNumber))
+      )[0],
   );
   return { orderId: order.id, trackingNumber };
 }
@@ -89,7 +127,13 @@ function carrierEvent(
   status: "picked_up" | "delivered" | "pre_transit",
   eventId = `evt_${Math.random().toString(36).slice(2)}`,
 ) {
-  return buildCarrierEvent({ eventId, trackingNumber, shipmentId: null, status, occurredAt: new Date().toISOString() });
+  return buildCarrierEvent({
+    eventId,
+    trackingNumber,
+    shipmentId: null,
+    status,
+    occurredAt: new Date().toISOString(),
+  });
 }
 
 async function postCarrier(raw: string, signature: string | null) {
@@ -117,8 +161,12 @@ async function storedRows(id: string): Promise<number> {
 }
 
 async function signalsIn(orderId: number, name: string): Promise<number> {
-  const history = await (await temporal()).workflow.getHandle(buyWorkflowId(orderId)).fetchHistory();
-  return (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === name).length;
+  const history = await (await temporal()).workflow
+    .getHandle(buyWorkflowId(orderId))
+    .fetchHistory();
+  return (history.events ?? []).filter(
+    (e) => e.workflowExecutionSignaledEventAttributes?.signalName === name,
+  ).length;
 }
 
 describe("carrier webhook", () => {
@@ -142,8 +190,14 @@ describe("carrier webhook", () => {
     expect(inRoute.payoutReleasedAt).toBeTruthy();
     expect(inRoute.amounts.payoutCents).toBe(2500);
     await waitForReadModel(dbh, orderId, COMMON_STATES.IN_ROUTE);
-    const [ship] = await dbh.db.select().from(shipments).where(eq(shipments.trackingNumber, trackingNumber));
-    const events = await dbh.db.select().from(shipmentEvents).where(eq(shipmentEvents.shipmentId, ship.id));
+    const [ship] = await dbh.db
+      .select()
+      .from(shipments)
+      .where(eq(shipments.trackingNumber, trackingNumber));
+    const events = await dbh.db
+      .select()
+      .from(shipmentEvents)
+      .where(eq(shipmentEvents.shipmentId, ship.id));
     expect(events.filter((e) => e.providerEventId === `carrier:${pickup.id}`)).toHaveLength(1);
 
     // Delivered, 20 deliveries at the same moment.
@@ -192,7 +246,10 @@ describe("carrier webhook", () => {
 
     const forged = await postCarrier(raw, signCarrierEvent(raw, "attacker-secret"));
     expect(forged.status).toBe(400);
-    expect(JSON.parse(forged.body)).toMatchObject({ received: false, error: "invalid signature (mismatch)" });
+    expect(JSON.parse(forged.body)).toMatchObject({
+      received: false,
+      error: "invalid signature (mismatch)",
+    });
     expect((await postCarrier(raw, null)).status).toBe(400);
     expect((await postCarrier(raw, "sha256=deadbeef")).status).toBe(400);
     // A signature of another body (the payload was tampered with after signing).
@@ -215,7 +272,9 @@ describe("carrier webhook", () => {
 
     expect(await storedRows(`carrier:${ev.id}`)).toBe(0);
     expect(await signalsIn(orderId, "carrierEvent")).toBe(0);
-    expect((await waitForOrderState(orderId, BUY_STATES.SHIP_ORDER)).statename).toBe(BUY_STATES.SHIP_ORDER);
+    expect((await waitForOrderState(orderId, BUY_STATES.SHIP_ORDER)).statename).toBe(
+      BUY_STATES.SHIP_ORDER,
+    );
   });
 });
 
@@ -226,7 +285,10 @@ describe("staff's simulate pickup / delivery", () => {
     expect(picked).toMatchObject({ ok: true, httpStatus: 200, duplicate: false, settled: true });
     // No waiting here: the answer came after the workflow wrote the step (staff's page shows it at once).
     expect((await getOrderRow(dbh.db, orderId))?.statename).toBe(COMMON_STATES.IN_ROUTE);
-    expect(await simulateCarrierEvent(orderId, "delivered")).toMatchObject({ ok: true, settled: true });
+    expect(await simulateCarrierEvent(orderId, "delivered")).toMatchObject({
+      ok: true,
+      settled: true,
+    });
     expect((await getOrderRow(dbh.db, orderId))?.statename).toBe(COMMON_STATES.DELIVERED);
     expect(await storedRows(`carrier:${(picked as { eventId: string }).eventId}`)).toBe(1);
     expect(await simulateCarrierEvent(999_999_999, "delivered")).toEqual({
@@ -239,14 +301,23 @@ describe("staff's simulate pickup / delivery", () => {
 describe("payment webhook", () => {
   it("the same event 20 times: one row, one paymentEvent signal; forged or stale signatures are 400", async () => {
     const { orderId } = await orderAwaitingPickup();
-    const secret = env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET ? env.STRIPE_WEBHOOK_SECRET : env.SANDBOX_WEBHOOK_SECRET;
+    const secret =
+      env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET
+        ? env.STRIPE_WEBHOOK_SECRET
+        : env.SANDBOX_WEBHOOK_SECRET;
     const [pay] = await dbh.db.select().from(payments).where(eq(payments.orderId, orderId));
     const ev = {
       id: `evt_${Math.random().toString(36).slice(2)}`,
       object: "event",
       type: "payment_intent.succeeded",
       created: Math.floor(Date.now() / 1000),
-      data: { object: { id: pay?.providerRef ?? "pi_unknown", object: "payment_intent", metadata: { order_id: String(orderId) } } },
+      data: {
+        object: {
+          id: pay?.providerRef ?? "pi_unknown",
+          object: "payment_intent",
+          metadata: { order_id: String(orderId) },
+        },
+      },
     };
     const raw = JSON.stringify(ev);
     const results = [];
@@ -254,14 +325,22 @@ describe("payment webhook", () => {
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(results.filter((r) => JSON.parse(r.body).duplicate !== true)).toHaveLength(1);
     expect(await storedRows(`payment:${ev.id}`)).toBe(1);
-    await until("the paymentEvent signal", async () => (await signalsIn(orderId, "paymentEvent")) >= 1);
+    await until(
+      "the paymentEvent signal",
+      async () => (await signalsIn(orderId, "paymentEvent")) >= 1,
+    );
     expect(await signalsIn(orderId, "paymentEvent")).toBe(1);
 
     const other = { ...ev, id: `evt_${Math.random().toString(36).slice(2)}` };
     const rawOther = JSON.stringify(other);
-    expect((await postPayment(rawOther, signWebhookBody("whsec_attacker", rawOther))).status).toBe(400);
+    expect((await postPayment(rawOther, signWebhookBody("whsec_attacker", rawOther))).status).toBe(
+      400,
+    );
     expect((await postPayment(rawOther, null)).status).toBe(400);
-    const stale = await postPayment(rawOther, signWebhookBody(secret, rawOther, Math.floor(Date.now() / 1000) - 3600));
+    const stale = await postPayment(
+      rawOther,
+      signWebhookBody(secret, rawOther, Math.floor(Date.now() / 1000) - 3600),
+    );
     expect(stale.status).toBe(400);
     expect(JSON.parse(stale.body).error).toBe("invalid signature (stale)");
     expect((await postPayment("[]", signWebhookBody(secret, "[]"))).status).toBe(400);
