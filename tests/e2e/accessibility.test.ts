@@ -9,7 +9,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEnv } from "../../app/utils/env.server";
-import { createDb, type DbHandle } from "../../db/client";
 import { formatMonth } from "../../domain/date-format";
 import { getResource, RESOURCE_NAMES } from "../../domain/resources";
 import { PERMISSION_NAMES } from "../../domain/staff-users";
@@ -27,11 +26,9 @@ import {
 } from "../factories";
 import { createOrderAt, createRmaOf, createSwapOrder } from "../factories/orders";
 import { axeProblems } from "./axe";
-import { closePage, launchBrowser, newPage, signInAs } from "./harness";
+import { closePage, db, launchBrowser, newPage, signInAs } from "./harness";
 import { freshEmail } from "./http";
 
-let handle: DbHandle;
-const db = () => handle.db;
 const tok = uniqueToken().toUpperCase();
 let browser: Browser;
 
@@ -44,9 +41,6 @@ let paths: Paths;
 let emails: { retailer: string; staff: string };
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL)
-    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
-  handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const brand = await createBrand(db(), { name: `A11y ${tok}` });
   const col = await createCollection(db(), { brandId: brand.id });
   const prod = await createProduct(db(), {
@@ -199,9 +193,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 
-afterAll(async () => {
-  await handle?.close();
-});
+afterAll(async () => {});
 
 async function scan(page: Page, list: string[]): Promise<string[]> {
   const problems: string[] = [];

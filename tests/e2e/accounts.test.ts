@@ -1,10 +1,10 @@
 // Accounts end to end: register -> setup wizard -> wait -> staff activation ->
 // home; sign-in failure and sign-out; password reset through the outbox; admin guard; act-as; denied.
 import type { Browser, Page } from "playwright-core";
-import { createDb, type DbHandle } from "../../db/client";
 import { createBrand, createRetailer, createStaffUser } from "../factories";
 import {
   closePage,
+  db,
   firstLink,
   hydrated,
   launchBrowser,
@@ -17,20 +17,15 @@ import {
 
 const PASSWORD = "e2e-password-1";
 let browser: Browser;
-let dbh: DbHandle;
 const pages: Page[] = [];
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the e2e database");
-  dbh = createDb(process.env.DATABASE_URL, { max: 2 });
 });
 afterEach(async () => {
   while (pages.length) await closePage(pages.pop()!);
 });
-afterAll(async () => {
-  await dbh?.close();
-});
+afterAll(async () => {});
 
 async function page(): Promise<Page> {
   const p = await newPage(browser);
@@ -40,7 +35,7 @@ async function page(): Promise<Page> {
 
 async function staffPage(): Promise<Page> {
   const email = uniqueEmail("staff");
-  await createStaffUser(dbh.db, { email, password: PASSWORD });
+  await createStaffUser(db(), { email, password: PASSWORD });
   const p = await page();
   await signIn(p, email, PASSWORD);
   return p;
@@ -63,7 +58,7 @@ async function post(p: Page, path: string, form: Record<string, string>) {
 }
 
 test("register -> setup wizard -> wait for activation -> staff activates -> retailer reaches home", async () => {
-  const brand = await createBrand(dbh.db, { name: `E2E Brand ${Date.now().toString(36)}` });
+  const brand = await createBrand(db(), { name: `E2E Brand ${Date.now().toString(36)}` });
   const email = uniqueEmail("reg");
   const storeName = `E2E Store ${Date.now().toString(36)}`;
   const p = await page();
@@ -179,7 +174,7 @@ test("register -> setup wizard -> wait for activation -> staff activates -> reta
 });
 
 test("wrong password: same answer for unknown e-mail, support phone, 401; sign out", async () => {
-  const { user } = await createRetailer(dbh.db, {
+  const { user } = await createRetailer(db(), {
     user: { email: uniqueEmail("signin"), password: PASSWORD },
   });
   const p = await page();
@@ -224,7 +219,7 @@ test("wrong password: same answer for unknown e-mail, support phone, 401; sign o
 
 test("password reset end to end through the outbox", async () => {
   const email = uniqueEmail("reset");
-  await createRetailer(dbh.db, { user: { email, password: PASSWORD } });
+  await createRetailer(db(), { user: { email, password: PASSWORD } });
   const p = await page();
   await p.goto(url("/password-reset"));
   await hydrated(p);
@@ -278,7 +273,7 @@ test("password reset end to end through the outbox", async () => {
 
 test("admin guard: non-staff on any admin path land on /error/ with 'Error.'", async () => {
   const email = uniqueEmail("guard");
-  await createRetailer(dbh.db, { user: { email, password: PASSWORD } });
+  await createRetailer(db(), { user: { email, password: PASSWORD } });
   const anon = await page();
   await anon.goto(url("/admin/retailers"));
   expect(new URL(anon.url()).pathname).toBe("/error/");
@@ -298,13 +293,13 @@ test("admin guard: non-staff on any admin path land on /error/ with 'Error.'", a
 });
 
 test("act-as: staff choose a retailer and a brand, see 'Acting as', and clear", async () => {
-  const brand = await createBrand(dbh.db, { name: `ActAs Brand ${Date.now().toString(36)}` });
-  const { retailer } = await createRetailer(dbh.db, {
+  const brand = await createBrand(db(), { name: `ActAs Brand ${Date.now().toString(36)}` });
+  const { retailer } = await createRetailer(db(), {
     storeName: `ActAs Store ${Date.now().toString(36)}`,
     user: false,
   });
   const { authorizeBrand } = await import("../factories");
-  await authorizeBrand(dbh.db, retailer.id, brand.id);
+  await authorizeBrand(db(), retailer.id, brand.id);
 
   const s = await staffPage();
   await s.goto(url(`/act-as?q=${encodeURIComponent(retailer.storeName)}`));
@@ -327,7 +322,7 @@ test("act-as: staff choose a retailer and a brand, see 'Acting as', and clear", 
 
 test("a denied retailer sees 'Thank You. Denied.' greeting its contact", async () => {
   const email = uniqueEmail("denied");
-  await createRetailer(dbh.db, {
+  await createRetailer(db(), {
     status: "denied",
     user: { email, password: PASSWORD },
     contact: { firstName: "Dana" },

@@ -13,7 +13,6 @@ import ExcelJS from "exceljs";
 import { strToU8, zipSync } from "fflate";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
 import {
   brands,
   catalogueEntries,
@@ -39,12 +38,10 @@ import {
   uniqueToken,
 } from "../factories";
 import { UPLOAD_ERROR_FLAG } from "../../domain/catalogue-upload";
-import { closePage, hydrated, launchBrowser, newPage, signIn, signInAs, url } from "./harness";
+import { closePage, db, hydrated, launchBrowser, newPage, signIn, signInAs, url } from "./harness";
 import { freshEmail, HttpClient, leakedTrace } from "./http";
 
-let handle: DbHandle;
 let browser: Browser;
-const db = () => handle.db;
 const tok = uniqueToken().toUpperCase();
 const staffEmail = freshEmail("cat-staff");
 const brandOnlyEmail = freshEmail("cat-brandonly");
@@ -86,9 +83,6 @@ function png(): Buffer {
 }
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL)
-    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
-  handle = createDb(process.env.DATABASE_URL, { max: 2 });
   brandId = (await createBrand(db(), { name: `CatBrand ${tok}` })).id;
   collectionId = (await createCollection(db(), { brandId, name: `CatCol ${tok}` })).id;
   const p = await createProduct(db(), {
@@ -114,7 +108,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (page) await closePage(page);
-  await handle?.close();
 });
 
 /**

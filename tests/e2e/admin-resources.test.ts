@@ -7,7 +7,6 @@
 import { and, eq, ilike } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
 import { brands, collections, productVariations } from "../../db/schema";
 import {
   createBrand,
@@ -18,12 +17,10 @@ import {
   DEFAULT_TEST_PASSWORD,
   uniqueToken,
 } from "../factories";
-import { closePage, hydrated, launchBrowser, newPage, signIn, signInAs, url } from "./harness";
+import { closePage, db, hydrated, launchBrowser, newPage, signIn, signInAs, url } from "./harness";
 import { freshEmail, HttpClient, leakedTrace } from "./http";
 
-let handle: DbHandle;
 let browser: Browser;
-const db = () => handle.db;
 const tok = uniqueToken().toUpperCase();
 const staffEmail = freshEmail("res-staff");
 const limitedEmail = freshEmail("res-limited");
@@ -38,9 +35,6 @@ const limited = new HttpClient();
 const retailer = new HttpClient();
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL)
-    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
-  handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const brand = await createBrand(db(), { name: `ResBrand ${tok}` });
   brandId = brand.id;
   otherBrandId = (await createBrand(db(), { name: `ResOther ${tok}` })).id;
@@ -79,7 +73,6 @@ beforeAll(async () => {
 afterAll(async () => {
   if (page) await closePage(page);
   if (limitedPage) await closePage(limitedPage);
-  await handle?.close();
 });
 
 const brandCount = async (name: string) =>

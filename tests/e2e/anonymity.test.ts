@@ -6,28 +6,24 @@
  */
 import { ne } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
+import { db, sql } from "./harness";
 import { retailerContacts, retailers } from "../../db/schema";
 import { HttpClient, htmlDecode } from "./http";
 
 const EMAIL = "retailer1@demo.test";
 const PASSWORD = "marketplace-demo-1";
 
-let dbh: DbHandle;
 let client: HttpClient;
 let ownRetailerId: number;
 let secrets: string[] = [];
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL)
-    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
-  dbh = createDb(process.env.DATABASE_URL, { max: 2 });
-  const own = await dbh.sql<
+  const own = await sql()<
     { retailer_id: number }[]
   >`select retailer_id from users where lower(email) = ${EMAIL}`;
   ownRetailerId = own[0]!.retailer_id;
 
-  const others = await dbh.db
+  const others = await db()
     .select({
       storeName: retailers.storeName,
       businessName: retailers.businessName,
@@ -37,7 +33,7 @@ beforeAll(async () => {
     })
     .from(retailers)
     .where(ne(retailers.id, ownRetailerId));
-  const contacts = await dbh.db
+  const contacts = await db()
     .select({
       email: retailerContacts.email,
       phone: retailerContacts.phone,
@@ -47,7 +43,7 @@ beforeAll(async () => {
     })
     .from(retailerContacts)
     .where(ne(retailerContacts.retailerId, ownRetailerId));
-  const otherUsers = await dbh.sql<
+  const otherUsers = await sql()<
     { email: string }[]
   >`select email from users where retailer_id is not null and retailer_id <> ${ownRetailerId}`;
   const values = [
@@ -63,9 +59,7 @@ beforeAll(async () => {
   await client.signIn(EMAIL, PASSWORD);
 });
 
-afterAll(async () => {
-  await dbh?.close();
-});
+afterAll(async () => {});
 
 /** GET a page as the retailer and fail on any other retailer's identifying data. */
 async function visit(path: string): Promise<string> {

@@ -7,7 +7,7 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
+import { db } from "./harness";
 import { carts, listingRequests, listings, orderContributions, orders } from "../../db/schema";
 import {
   LISTING_PENDING_TRANSACTIONS,
@@ -32,8 +32,6 @@ import {
 } from "../factories";
 import { freshEmail, htmlDecode, HttpClient, inputValue, leakedTrace } from "./http";
 
-let handle: DbHandle;
-const db = () => handle.db;
 const tok = uniqueToken().toUpperCase();
 
 const emailA = freshEmail("authz-a");
@@ -80,9 +78,6 @@ async function requestRow(id: number) {
 }
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL)
-    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
-  handle = createDb(process.env.DATABASE_URL, { max: 2 });
   brandShared = await createBrand(db(), { name: `Shared ${tok}` });
   brandOnlyB = await createBrand(db(), { name: `OnlyB ${tok}` });
   const colS = await createCollection(db(), { brandId: brandShared.id });
@@ -149,9 +144,7 @@ beforeAll(async () => {
   await staff.signIn(emailStaff, DEFAULT_TEST_PASSWORD);
 });
 
-afterAll(async () => {
-  await handle?.close();
-});
+afterAll(async () => {});
 
 function expectNotFound(r: { status: number; body: string }) {
   expect(r.status).toBe(404);

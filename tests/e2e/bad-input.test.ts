@@ -9,7 +9,6 @@
 // answers + 5 to reach the throttle), each on its own fresh e-mail address except the throttle case; malformed
 // or invalid sign-in forms are not recorded. Register and reset requests count per e-mail (3) and per address
 // (20); each test here uses its own e-mail address.
-import { createDb, type DbHandle } from "../../db/client";
 import { findUserByEmail } from "../../db/queries/users";
 import { listOutbox } from "../../db/queries/outbox";
 import { MSG } from "../../domain/accounts";
@@ -25,6 +24,7 @@ import {
   type FormFields,
   type HttpResponse,
 } from "./http";
+import { db } from "./harness";
 
 const PASSWORD = "bad-input-pass-1";
 const HUGE = "a".repeat(100 * 1024);
@@ -32,7 +32,6 @@ const HUGE_DIGITS = "9".repeat(100 * 1024);
 const MISSING_ID = 999999;
 const BEYOND_INT4 = "99999999999";
 
-let dbh: DbHandle;
 /** Staff, created for this file. */
 const staff = new HttpClient();
 /** An active retailer without payout details, created for this file. */
@@ -45,31 +44,26 @@ let brandId2 = 0;
 let staffUserId = 0;
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the app's database");
-  dbh = createDb(process.env.DATABASE_URL, { max: 2 });
-  const staffUser = await createStaffUser(dbh.db, { email: freshEmail("bad-staff") });
-  const active = await createRetailer(dbh.db, {
+  const staffUser = await createStaffUser(db(), { email: freshEmail("bad-staff") });
+  const active = await createRetailer(db(), {
     status: "active",
     payout: false,
     user: { email: freshEmail("bad-active") },
   });
-  const pending = await createRetailer(dbh.db, {
+  const pending = await createRetailer(db(), {
     status: "pending",
     user: { email: freshEmail("bad-pending") },
   });
   staffUserId = staffUser.id;
   activeRetailerId = active.retailer.id;
   pendingRetailerId = pending.retailer.id;
-  brandId = (await createBrand(dbh.db, { name: `Bad Input Brand ${Date.now().toString(36)}` })).id;
-  brandId2 = (await createBrand(dbh.db, { name: `Bad Input Brand 2 ${Date.now().toString(36)}` }))
-    .id;
+  brandId = (await createBrand(db(), { name: `Bad Input Brand ${Date.now().toString(36)}` })).id;
+  brandId2 = (await createBrand(db(), { name: `Bad Input Brand 2 ${Date.now().toString(36)}` })).id;
   await staff.signIn(staffUser.email, DEFAULT_TEST_PASSWORD);
   await retailer.signIn(active.user!.email, DEFAULT_TEST_PASSWORD);
 });
 
-afterAll(async () => {
-  await dbh?.close();
-});
+afterAll(async () => {});
 
 // ---------------------------------------------------------------------------------------------
 // Assertions
@@ -286,7 +280,7 @@ describe("cross-site requests and the admin guard", () => {
       await retailer.postForm("/act-as", { intent: "act", retailerId: pendingRetailerId }),
       "/error/",
     );
-    const row = await dbh.db.query.retailers.findFirst({
+    const row = await db().query.retailers.findFirst({
       where: (t, { eq }) => eq(t.id, pendingRetailerId),
     });
     expect(row?.status).toBe("pending");
@@ -504,7 +498,7 @@ describe("/register", () => {
       is_staff: "1",
     });
     expectRedirect(r, "/retailer-setup/");
-    expect((await findUserByEmail(dbh.db, email))?.isStaff).toBe(false);
+    expect((await findUserByEmail(db(), email))?.isStaff).toBe(false);
   });
 });
 
@@ -610,7 +604,7 @@ describe("/password-reset", () => {
     // The e-mail is written just after the answer (the same work for known and unknown addresses).
     let mail: Awaited<ReturnType<typeof listOutbox>>[number] | undefined;
     for (let i = 0; i < 100 && !mail; i++) {
-      mail = (await listOutbox(dbh.db, { toEmail: email })).find((m) => m.createdAt >= since);
+      mail = (await listOutbox(db(), { toEmail: email })).find((m) => m.createdAt >= since);
       if (!mail) await new Promise((r) => setTimeout(r, 50));
     }
     const link = mail?.bodyText.match(/https?:\/\/\S+\/password-reset\/\d+\/\S+/)?.[0];
@@ -682,7 +676,7 @@ describe("/retailer-setup/", () => {
       confirm: PASSWORD,
     });
     expectRejected(r, { status: 403, messages: ["Only staff create logins for retailers."] });
-    expect(await findUserByEmail(dbh.db, wizardEmail)).toBeTruthy();
+    expect(await findUserByEmail(db(), wizardEmail)).toBeTruthy();
   });
 
   test("Retailer step: empty, then each bad value with its message", async () => {
@@ -717,7 +711,7 @@ describe("/retailer-setup/", () => {
     expect(r.status, describeResponse(r)).toBeLessThan(500);
     expect(r.status === 400 || r.location === "/retailer-setup/", describeResponse(r)).toBe(true);
     expectNoTrace(r);
-    expect((await findUserByEmail(dbh.db, wizardEmail))?.retailerId).toBeNull();
+    expect((await findUserByEmail(db(), wizardEmail))?.retailerId).toBeNull();
   });
 
   test("Retailer Contact step: empty, then each bad value with its message", async () => {
@@ -804,8 +798,8 @@ describe("/retailer-setup/", () => {
       },
     );
     const taken = (await findUserByEmail(
-      dbh.db,
-      (await dbh.db.query.users.findFirst({
+      db(),
+      (await db().query.users.findFirst({
         where: (u, { eq }) => eq(u.retailerId, pendingRetailerId),
       }))!.email,
     ))!;
@@ -836,7 +830,7 @@ describe("/retailer-setup/", () => {
 describe("/admin/retailers", () => {
   async function status(): Promise<string | undefined> {
     return (
-      await dbh.db.query.retailers.findFirst({ where: (t, { eq }) => eq(t.id, pendingRetailerId) })
+      await db().query.retailers.findFirst({ where: (t, { eq }) => eq(t.id, pendingRetailerId) })
     )?.status;
   }
 
@@ -937,7 +931,7 @@ describe("/admin/retailers", () => {
       }
     }
     expect(await status()).toBe("pending");
-    const links = await dbh.db.query.retailerBrands.findMany({
+    const links = await db().query.retailerBrands.findMany({
       where: (t, { eq }) => eq(t.retailerId, pendingRetailerId),
     });
     expect(links).toEqual([]);

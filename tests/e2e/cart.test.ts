@@ -7,7 +7,6 @@
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
 import { orders } from "../../db/schema";
 import { CART_MESSAGES } from "../../domain/cart";
 import {
@@ -30,10 +29,9 @@ import {
 } from "../factories";
 import { NOTICES } from "../../app/components/shell-data";
 import { postCartForm } from "./buy-helpers";
-import { closePage, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
+import { closePage, db, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
-let dbh: DbHandle;
 const pages: Page[] = [];
 
 let brand1: number;
@@ -43,31 +41,28 @@ let v2: number; // brand2, $33.33
 let vHidden: number; // a brand nobody here is authorized for
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the app's database");
-  dbh = createDb(process.env.DATABASE_URL, { max: 2 });
-  const db = dbh.db;
-  brand1 = (await createBrand(db)).id;
-  brand2 = (await createBrand(db)).id;
-  const b3 = (await createBrand(db)).id;
+  brand1 = (await createBrand(db())).id;
+  brand2 = (await createBrand(db())).id;
+  const b3 = (await createBrand(db())).id;
   v1 = (
-    await createProduct(db, {
-      collectionId: (await createCollection(db, { brandId: brand1 })).id,
+    await createProduct(db(), {
+      collectionId: (await createCollection(db(), { brandId: brand1 })).id,
       sizes: SIZE_RUNS.apparel,
       colors: 1,
       priceCents: 1999,
     })
   ).variations[0].id;
   v2 = (
-    await createProduct(db, {
-      collectionId: (await createCollection(db, { brandId: brand2 })).id,
+    await createProduct(db(), {
+      collectionId: (await createCollection(db(), { brandId: brand2 })).id,
       sizes: SIZE_RUNS.apparel,
       colors: 1,
       priceCents: 3333,
     })
   ).variations[0].id;
   vHidden = (
-    await createProduct(db, {
-      collectionId: (await createCollection(db, { brandId: b3 })).id,
+    await createProduct(db(), {
+      collectionId: (await createCollection(db(), { brandId: b3 })).id,
       sizes: SIZE_RUNS.apparel,
       colors: 1,
     })
@@ -77,20 +72,18 @@ beforeAll(async () => {
 afterEach(async () => {
   while (pages.length) await closePage(pages.pop()!);
 });
-afterAll(async () => {
-  await dbh?.close();
-});
+afterAll(async () => {});
 
 async function retailer(
   opts: { payout?: boolean; login?: boolean } = {},
 ): Promise<{ r: RetailerRow; email: string }> {
   const email = uniqueEmail("cart");
-  const { retailer: r } = await createRetailer(dbh.db, {
+  const { retailer: r } = await createRetailer(db(), {
     payout: opts.payout ?? true,
     user: opts.login === false ? false : { email },
   });
-  await authorizeBrand(dbh.db, r.id, brand1);
-  await authorizeBrand(dbh.db, r.id, brand2);
+  await authorizeBrand(db(), r.id, brand1);
+  await authorizeBrand(db(), r.id, brand2);
   return { r, email };
 }
 
@@ -102,7 +95,7 @@ describe("adding to the cart", () => {
   it("needs at least one size, never more than available; then the cart shows the item anonymously", async () => {
     const buyer = await retailer();
     const seller = (await retailer()).r;
-    const l = await createListing(dbh.db, {
+    const l = await createListing(db(), {
       variationId: v1,
       providerId: seller.id,
       sizes: { S: 2, M: 1 },
@@ -138,7 +131,7 @@ describe("adding to the cart", () => {
   it("ids one cannot see are 404; staff browsing as admin have no cart", async () => {
     const buyer = await retailer();
     const seller = (await retailer()).r;
-    const hidden = await createListing(dbh.db, {
+    const hidden = await createListing(db(), {
       variationId: vHidden,
       providerId: seller.id,
       sizes: { S: 2 },
@@ -166,7 +159,7 @@ describe("adding to the cart", () => {
     expect(remove.status()).toBe(404);
 
     const staffEmail = uniqueEmail("staff");
-    await createStaffUser(dbh.db, { email: staffEmail });
+    await createStaffUser(db(), { email: staffEmail });
     const s = await signedIn(browser, staffEmail, { pages });
     const r = await s.request.post(url("/cart"), {
       form: { intent: "add", listingId: String(hidden.id), "size.S": "1" },
@@ -184,18 +177,18 @@ describe("the locks and Start Over", () => {
   it("the type lock: a buy cart refuses swap items and requests; Start Over empties it", async () => {
     const buyer = await retailer();
     const seller = (await retailer()).r;
-    const sell = await createListing(dbh.db, {
+    const sell = await createListing(db(), {
       variationId: v1,
       providerId: seller.id,
       sizes: { S: 2 },
     });
-    const swap = await createListing(dbh.db, {
+    const swap = await createListing(db(), {
       variationId: v1,
       providerId: seller.id,
       sizes: { S: 2 },
       listingType: "swap",
     });
-    const req = await createRequest(dbh.db, {
+    const req = await createRequest(db(), {
       variationId: v1,
       requestorId: seller.id,
       sizes: { S: 2 },
@@ -220,19 +213,19 @@ describe("the locks and Start Over", () => {
     const me = await retailer();
     const s1 = (await retailer()).r;
     const s2 = (await retailer()).r;
-    const a = await createListing(dbh.db, {
+    const a = await createListing(db(), {
       variationId: v1,
       providerId: s1.id,
       sizes: { S: 2 },
       listingType: "swap",
     });
-    const otherProvider = await createListing(dbh.db, {
+    const otherProvider = await createListing(db(), {
       variationId: v1,
       providerId: s2.id,
       sizes: { S: 2 },
       listingType: "swap",
     });
-    const otherBrand = await createListing(dbh.db, {
+    const otherBrand = await createListing(db(), {
       variationId: v2,
       providerId: s1.id,
       sizes: { S: 2 },
@@ -249,7 +242,7 @@ describe("the locks and Start Over", () => {
     expect(await p.getByTestId("no-active-listings").textContent()).toContain(
       SWAP_NO_ACTIVE_LISTINGS,
     );
-    await createListing(dbh.db, { variationId: v1, providerId: me.r.id, sizes: { M: 1 } });
+    await createListing(db(), { variationId: v1, providerId: me.r.id, sizes: { M: 1 } });
     await p.goto(url("/checkout"));
     await p.getByTestId("checkout-continue").click();
     await p.getByTestId("checkout-form-error").waitFor();
@@ -272,12 +265,12 @@ describe("checkout", () => {
     const buyer = await retailer();
     const s1 = (await retailer()).r;
     const s2 = (await retailer()).r;
-    const a = await createListing(dbh.db, {
+    const a = await createListing(db(), {
       variationId: v1,
       providerId: s1.id,
       sizes: { S: 5, M: 5 },
     });
-    const b = await createListing(dbh.db, { variationId: v2, providerId: s2.id, sizes: { M: 3 } });
+    const b = await createListing(db(), { variationId: v2, providerId: s2.id, sizes: { M: 3 } });
     const p = await signedIn(browser, buyer.email, { pages });
     await postCartForm(p, { intent: "add", listingId: a.id, "size.S": 2, "size.M": 1 });
     await postCartForm(p, { intent: "add", listingId: b.id, "size.M": 3 });
@@ -316,7 +309,7 @@ describe("checkout", () => {
     expect(await first.textContent()).toContain(`retailer-00${s1.id}`);
     expect(await p.content()).not.toContain(s1.storeName);
 
-    const rows = await dbh.db.select().from(orders).where(eq(orders.receiverId, buyer.r.id));
+    const rows = await db().select().from(orders).where(eq(orders.receiverId, buyer.r.id));
     expect(rows.map((o) => o.statename)).toEqual([
       "complete_order_checkout",
       "complete_order_checkout",
@@ -330,13 +323,13 @@ describe("checkout", () => {
       p.waitForURL((u) => u.pathname === "/checkout/review"),
       p.getByTestId("checkout-continue").click(),
     ]);
-    const again = await dbh.db.select().from(orders).where(eq(orders.receiverId, buyer.r.id));
+    const again = await db().select().from(orders).where(eq(orders.receiverId, buyer.r.id));
     expect(again.map((o) => o.id).sort()).toEqual(ids);
   });
 
   it("sell to a request: without payout the Configure Payout Settings prompt; with payout the info dialog, then the offer is sent", async () => {
     const requestor = (await retailer()).r;
-    const req = await createRequest(dbh.db, {
+    const req = await createRequest(db(), {
       variationId: v1,
       requestorId: requestor.id,
       sizes: { S: 2, M: 2 },
@@ -378,7 +371,7 @@ describe("checkout", () => {
       q.getByTestId("checkout-continue").click(),
     ]);
     await q.getByText(NOTICES.offerSent).first().waitFor();
-    const [offer] = await dbh.db.select().from(orders).where(eq(orders.requestId, req.id));
+    const [offer] = await db().select().from(orders).where(eq(orders.requestId, req.id));
     expect(offer).toMatchObject({
       providerId: seller.r.id,
       receiverId: requestor.id,

@@ -11,32 +11,28 @@ import { readFile } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEnv } from "../../app/utils/env.server";
-import { createDb, type DbHandle } from "../../db/client";
 import { lastWeekStarts, weekBounds, weekLabel } from "../../domain/staff-metrics";
 import { PERMISSION_NAMES } from "../../domain/staff-users";
 import { createStaffUser, DEFAULT_TEST_PASSWORD } from "../factories";
 import { createDashboardFixture } from "../db/dashboard-fixtures";
 import { parseCsv } from "./csv-parse";
-import { closePage, launchBrowser, newPage, signIn, signInAs } from "./harness";
+import { closePage, db, launchBrowser, newPage, signIn, signInAs } from "./harness";
 import { freshEmail, HttpClient } from "./http";
 
 let browser: Browser;
-let handle: DbHandle;
 let page: Page;
 let fx: Awaited<ReturnType<typeof createDashboardFixture>>;
 const emails = { retailer: freshEmail("dash-a"), staff: freshEmail("dash-staff") };
 
 beforeAll(async () => {
-  handle = createDb(process.env.DATABASE_URL!, { max: 2 });
-  fx = await createDashboardFixture(handle.db, { emailA: emails.retailer });
-  await createStaffUser(handle.db, { email: emails.staff, permissions: [...PERMISSION_NAMES] });
+  fx = await createDashboardFixture(db(), { emailA: emails.retailer });
+  await createStaffUser(db(), { email: emails.staff, permissions: [...PERMISSION_NAMES] });
   browser = await launchBrowser();
   page = await newPage(browser);
 }, 120_000);
 
 afterAll(async () => {
   await closePage(page);
-  await handle?.close();
 });
 
 /** Each body row of a table as its cells' text (row header first). */

@@ -22,7 +22,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import type { TestContext } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
+import { createDb, type Db, type DbHandle } from "../../db/client";
 import { listOutbox, type OutboxRow } from "../../db/queries/outbox";
 import { findUserByEmail, touchLastLogin } from "../../db/queries/users";
 import { sessions } from "../../db/schema";
@@ -217,12 +217,25 @@ export async function signOut(page: Page): Promise<void> {
   }
 }
 
-let db: DbHandle | undefined;
+let pool: DbHandle | undefined;
 function database(): DbHandle {
   if (!process.env.DATABASE_URL)
     throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
-  db ??= createDb(process.env.DATABASE_URL, { max: 2 });
-  return db;
+  pool ??= createDb(process.env.DATABASE_URL, { max: 2 });
+  return pool;
+}
+
+/**
+ * The e2e database (Drizzle): one pool for the files of this Vitest process, closed after each file by
+ * tests/e2e/setup.ts and opened again by the next file that asks.
+ */
+export function db(): Db {
+  return database().db;
+}
+
+/** The same pool as raw SQL (postgres.js), for what Drizzle does not say (a row lock, a sequence). */
+export function sql(): DbHandle["sql"] {
+  return database().sql;
 }
 
 /** Row of outbox_emails: toEmail, subject, bodyText, createdAt, kind, ... */
@@ -281,8 +294,8 @@ export async function closeFileResources(): Promise<void> {
   openPages.clear();
   const b = shared && (await shared.catch(() => undefined));
   for (const context of b?.contexts() ?? []) await context.close().catch(() => {});
-  await db?.close();
-  db = undefined;
+  await pool?.close();
+  pool = undefined;
 }
 
 /** After a failed test (tests/e2e/setup.ts): a full-page screenshot of every page still open. */

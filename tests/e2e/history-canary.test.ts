@@ -18,14 +18,12 @@ import type { Client } from "@temporalio/client";
 import { defaultPayloadConverter } from "@temporalio/common";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
 import { payoutProfiles, retailerContacts, retailers } from "../../db/schema";
 import { createRetailer, uniqueToken } from "../factories";
 import { closeTemporal, temporal, until } from "./buy-helpers";
-import { SESSION_COOKIE, sessionFor, uniqueEmail } from "./harness";
+import { db, SESSION_COOKIE, sessionFor, uniqueEmail } from "./harness";
 import { HttpClient } from "./http";
 
-let handle: DbHandle;
 let client: Client;
 const tok = uniqueToken();
 
@@ -69,12 +67,9 @@ export function found(text: string, canaries: readonly string[]): string[] {
 }
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL)
-    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
-  handle = createDb(process.env.DATABASE_URL, { max: 2 });
   client = await temporal();
   const login = uniqueEmail("canary");
-  const { retailer } = await createRetailer(handle.db, {
+  const { retailer } = await createRetailer(db(), {
     payout: false,
     user: { email: login },
     storeEmail: `store-${tok}@canary.example.test`,
@@ -101,7 +96,7 @@ beforeAll(async () => {
   expect(res.status, res.body.slice(0, 300)).toBeLessThan(400);
   // The set-up has run (its workflow wrote the profile): the canaries are in a closed history, not only in flight.
   await until("the payout set-up", async () => {
-    const [p] = await handle.db
+    const [p] = await db()
       .select()
       .from(payoutProfiles)
       .where(eq(payoutProfiles.retailerId, retailer.id));
@@ -111,15 +106,14 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeTemporal();
-  await handle?.close();
 });
 
 /** Every store e-mail and street of every retailer and contact, long enough not to match by chance. */
 async function retailerCanaries(): Promise<string[]> {
-  const stores = await handle.db
+  const stores = await db()
     .select({ email: retailers.storeEmail, street: retailers.address1 })
     .from(retailers);
-  const contacts = await handle.db
+  const contacts = await db()
     .select({ email: retailerContacts.email, street: retailerContacts.address1 })
     .from(retailerContacts);
   return [

@@ -26,7 +26,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq, inArray, like, or } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
+import { db } from "./harness";
 import {
   brands,
   carts,
@@ -70,8 +70,6 @@ import { createOrderAt, createRmaOf, createSwapOrder } from "../factories/orders
 import { TINY_PNG } from "./form-fixtures";
 import { freshEmail, HttpClient, leakedTrace, type FormFields, type HttpResponse } from "./http";
 
-let handle: DbHandle;
-const db = () => handle.db;
 const tok = uniqueToken().toUpperCase();
 const uploadDir = path.resolve(process.env.UPLOAD_DIR ?? ".data/uploads");
 const ROUTES_DIR = path.resolve(__dirname, "../../app/routes");
@@ -722,9 +720,6 @@ async function snapshot(f: Fixtures): Promise<string> {
 }
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL)
-    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
-  handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const email = (who: string) => freshEmail(`idor-${who}-${tok.toLowerCase()}`);
   const brandPriv = await createBrand(db(), { name: `Private ${tok}` });
   const brandShared = await createBrand(db(), { name: `Shared ${tok}` });
@@ -836,15 +831,13 @@ beforeAll(async () => {
       } as never,
     });
   // The read model's parcel of the same tracking number (its events page, /tracking/:tracking).
-  await db()
-    .insert(shipments)
-    .values({
-      orderId: buy.order.id,
-      senderId: b,
-      receiverId: a,
-      trackingNumber: tracking,
-      status: "delivered",
-    });
+  await db().insert(shipments).values({
+    orderId: buy.order.id,
+    senderId: b,
+    receiverId: a,
+    trackingNumber: tracking,
+    status: "delivered",
+  });
 
   const staffTarget = await createStaffUser(db(), {
     email: email("staff-target"),
@@ -902,7 +895,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const name of fx ? [fx.photo, fx.rmaPhoto, path.join("catalogue", fx.catalogueImage)] : [])
     fs.rmSync(path.join(uploadDir, name), { force: true });
-  await handle?.close();
 });
 
 /**

@@ -16,7 +16,7 @@
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
+import { db } from "./harness";
 import {
   orders,
   outboxEmails,
@@ -47,8 +47,6 @@ import { DEFAULT_MARKETPLACE_TZ } from "../../domain/business-days";
 import { pdfText } from "../setup/pdf-text";
 import { baseUrl, htmlDecode, HttpClient } from "./http";
 
-let handle: DbHandle;
-const db = () => handle.db;
 const tok = uniqueToken().toUpperCase();
 
 /** How many pages of one shape (ids replaced by N) the crawler opens per retailer, and pages in all. */
@@ -89,9 +87,6 @@ function canaryFields(n: number) {
 let fixture: { a: number; b: number; c: number };
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL)
-    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
-  handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const brand = await createBrand(db(), { name: `Canary Brand ${tok}` });
   const col = await createCollection(db(), { brandId: brand.id });
   const prod = await createProduct(db(), {
@@ -155,9 +150,7 @@ beforeAll(async () => {
   fixture = { a, b, c };
 });
 
-afterAll(async () => {
-  await handle?.close();
-});
+afterAll(async () => {});
 
 /**
  * Every retailer's canaries (the identifying values that one retailer alone has, 8 characters or more) and

@@ -8,7 +8,6 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
 import {
   LISTING_UNAVAILABLE,
   NO_ACTIVE_REQUESTS_FOR_BRAND,
@@ -27,12 +26,20 @@ import {
   SIZE_RUNS,
   uniqueToken,
 } from "../factories";
-import { closePage, launchBrowser, newPage, signIn, signInAs, uniqueEmail, url } from "./harness";
+import {
+  closePage,
+  db,
+  launchBrowser,
+  newPage,
+  signIn,
+  signInAs,
+  uniqueEmail,
+  url,
+} from "./harness";
 import { HttpClient } from "./http";
 
 let browser: Browser;
 let page: Page;
-let handle: DbHandle;
 
 const tok = uniqueToken().toUpperCase();
 const buyerEmail = uniqueEmail("mkt-buyer");
@@ -64,17 +71,13 @@ let ids: {
 };
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL)
-    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
-  handle = createDb(process.env.DATABASE_URL, { max: 2 });
-  const db = handle.db;
-  const brandA = await createBrand(db, { name: `Mkt Alpha ${tok}` });
-  const brandB = await createBrand(db, { name: `Mkt Bravo ${tok}` });
-  const brandEmpty = await createBrand(db, { name: `Mkt Charlie ${tok}` });
-  const colA = await createCollection(db, { brandId: brandA.id });
-  const colB = await createCollection(db, { brandId: brandB.id });
+  const brandA = await createBrand(db(), { name: `Mkt Alpha ${tok}` });
+  const brandB = await createBrand(db(), { name: `Mkt Bravo ${tok}` });
+  const brandEmpty = await createBrand(db(), { name: `Mkt Charlie ${tok}` });
+  const colA = await createCollection(db(), { brandId: brandA.id });
+  const colB = await createCollection(db(), { brandId: brandB.id });
   // 23 colours of one style: prices 1000, 1100, ... so price order is known; codes <sku>-XXXn.
-  const { variations } = await createProduct(db, {
+  const { variations } = await createProduct(db(), {
     collectionId: colA.id,
     sku: `MK${tok}`,
     displayName: `Market Jacket ${tok}`,
@@ -82,27 +85,27 @@ beforeAll(async () => {
     colors: 23,
     variationPriceCents: (i) => 1000 + i * 100,
   });
-  const other = await createProduct(db, {
+  const other = await createProduct(db(), {
     collectionId: colB.id,
     sku: `MB${tok}`,
     sizes: SIZE_RUNS.apparel,
     colors: 1,
   });
 
-  const { retailer: s } = await createRetailer(db, { payout: true, user: false, ...seller });
-  const { retailer: requestor } = await createRetailer(db, {
+  const { retailer: s } = await createRetailer(db(), { payout: true, user: false, ...seller });
+  const { retailer: requestor } = await createRetailer(db(), {
     payout: false,
     user: false,
     storeName: `Secret Requestor ${tok}`,
   });
-  const { retailer: buyer } = await createRetailer(db, {
+  const { retailer: buyer } = await createRetailer(db(), {
     payout: true,
     user: { email: buyerEmail },
   });
-  await createStaffUser(db, { email: staffEmail });
-  for (const r of [s.id, requestor.id, buyer.id]) await authorizeBrand(db, r, brandA.id);
-  await authorizeBrand(db, buyer.id, brandEmpty.id);
-  await authorizeBrand(db, s.id, brandB.id);
+  await createStaffUser(db(), { email: staffEmail });
+  for (const r of [s.id, requestor.id, buyer.id]) await authorizeBrand(db(), r, brandA.id);
+  await authorizeBrand(db(), buyer.id, brandEmpty.id);
+  await authorizeBrand(db(), s.id, brandB.id);
 
   const hour = 3600_000;
   const base = Date.now() - 100 * hour;
@@ -112,7 +115,7 @@ beforeAll(async () => {
     const sizes: Record<string, number> = i % 2 === 0 ? { S: 1, XL: 2 } : { S: 3 };
     listingIds.push(
       (
-        await createListing(db, {
+        await createListing(db(), {
           variationId: v.id,
           providerId: s.id,
           sizes,
@@ -121,28 +124,28 @@ beforeAll(async () => {
       ).id,
     );
   }
-  const swap = await createListing(db, {
+  const swap = await createListing(db(), {
     variationId: variations[0].id,
     providerId: s.id,
     sizes: { M: 2 },
     listingType: "swap",
   });
-  const own = await createListing(db, {
+  const own = await createListing(db(), {
     variationId: variations[1].id,
     providerId: buyer.id,
     sizes: { M: 2 },
   });
-  const unauthorized = await createListing(db, {
+  const unauthorized = await createListing(db(), {
     variationId: other.variations[0].id,
     providerId: s.id,
     sizes: { M: 5 },
   });
-  const req = await createRequest(db, {
+  const req = await createRequest(db(), {
     variationId: variations[2].id,
     requestorId: requestor.id,
     sizes: { M: 4, L: 1 },
   });
-  const ownRequest = await createRequest(db, {
+  const ownRequest = await createRequest(db(), {
     variationId: variations[5].id,
     requestorId: buyer.id,
     sizes: { L: 1 },
@@ -174,7 +177,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (page) await closePage(page);
-  await handle?.close();
 });
 
 function brandSection(p: Page, brandId: number) {

@@ -11,7 +11,6 @@ import { eq, sql } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { wizardHref } from "../../app/utils/wizard-paths";
-import { createDb, type DbHandle } from "../../db/client";
 import { createListingChecked } from "../../db/queries/listing-write";
 import { queueDueMatchDigests } from "../../db/queries/matches";
 import { savedSearches } from "../../db/schema";
@@ -30,6 +29,7 @@ import {
 import {
   baseUrl,
   closePage,
+  db,
   launchBrowser,
   newPage,
   readOutbox,
@@ -39,7 +39,6 @@ import {
 } from "./harness";
 
 let browser: Browser;
-let handle: DbHandle;
 const pages: Page[] = [];
 const tok = uniqueToken().toUpperCase();
 const sku = `MX${tok}`;
@@ -53,13 +52,9 @@ const who = {
 };
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL)
-    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
-  handle = createDb(process.env.DATABASE_URL, { max: 2 });
-  const db = handle.db;
-  brandId = (await createBrand(db, { name: `Match Brand ${tok}` })).id;
-  const col = await createCollection(db, { brandId });
-  const p = await createProduct(db, {
+  brandId = (await createBrand(db(), { name: `Match Brand ${tok}` })).id;
+  const col = await createCollection(db(), { brandId });
+  const p = await createProduct(db(), {
     collectionId: col.id,
     sku,
     sizes: ["S", "M", "L"],
@@ -67,13 +62,13 @@ beforeAll(async () => {
   });
   variations = p.variations.map((v) => v.id);
   for (const w of Object.values(who)) {
-    const r = await createRetailer(db, { payout: true, user: { email: w.email } });
+    const r = await createRetailer(db(), { payout: true, user: { email: w.email } });
     w.id = r.retailer.id;
     w.store = r.retailer.storeName;
-    await authorizeBrand(db, w.id, brandId);
+    await authorizeBrand(db(), w.id, brandId);
   }
   // The requestor wants the Black style in M.
-  await createRequest(db, {
+  await createRequest(db(), {
     requestorId: who.requestor.id,
     variationId: variations[0],
     sizes: { M: 2 },
@@ -83,7 +78,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const p of pages) await closePage(p);
-  await handle?.close();
 });
 
 async function page(email: string): Promise<Page> {
@@ -95,7 +89,7 @@ async function page(email: string): Promise<Page> {
 
 /** The digest e-mails to `email`, after the worker's sweep (every minute; run here at once). */
 const digests = async (email: string) => {
-  await queueDueMatchDigests(handle.db, DEFAULT_MARKETPLACE_TZ);
+  await queueDueMatchDigests(db(), DEFAULT_MARKETPLACE_TZ);
   return (await readOutbox(email)).filter((m) => m.kind === "match_digest");
 };
 
@@ -110,7 +104,7 @@ describe("Matches", () => {
       sizes: { M: 1, L: 1 },
     };
     const product = (
-      await handle.db.execute<{ product_id: number }>(
+      await db().execute<{ product_id: number }>(
         sql`select product_id from product_variations where id = ${variations[0]}`,
       )
     )[0].product_id;
@@ -121,7 +115,7 @@ describe("Matches", () => {
       prov.getByTestId("wizard-save").click(),
     ]);
     expect(new URL(prov.url()).searchParams.get("ref")).toBe("listingCreated");
-    const [listing] = await handle.db.execute<{ id: number }>(
+    const [listing] = await db().execute<{ id: number }>(
       sql`select id from listings where provider_id = ${who.provider.id} and variation_id = ${variations[0]}`,
     );
 
@@ -155,7 +149,7 @@ describe("Matches", () => {
     expect(mails[0].bodyText).not.toContain(who.provider.store);
 
     // A second match the same day: still one e-mail, now listing both.
-    const second = await createListingChecked(handle.db, {
+    const second = await createListingChecked(db(), {
       providerId: who.other.id,
       variationId: variations[0],
       listingType: "swap",
@@ -171,14 +165,14 @@ describe("Matches", () => {
   });
 
   it("a request that listings already fill → shown on the request wizard's last stage", async () => {
-    const l = await createListing(handle.db, {
+    const l = await createListing(db(), {
       providerId: who.provider.id,
       variationId: variations[1],
       sizes: { S: 2 },
     });
     const p = await page(who.saver.email);
     const product = (
-      await handle.db.execute<{ product_id: number }>(
+      await db().execute<{ product_id: number }>(
         sql`select product_id from product_variations where id = ${variations[1]}`,
       )
     )[0].product_id;
@@ -244,10 +238,7 @@ describe("Matches", () => {
     expect(foreign.status()).toBe(400);
     expect(await foreign.text()).toContain(MATCH_MESSAGES.unknownBrand);
     expect(
-      await handle.db
-        .select()
-        .from(savedSearches)
-        .where(eq(savedSearches.retailerId, who.saver.id)),
+      await db().select().from(savedSearches).where(eq(savedSearches.retailerId, who.saver.id)),
     ).toEqual([]);
 
     await form.locator('input[name="q"]').fill(sku.toLowerCase());
@@ -260,7 +251,7 @@ describe("Matches", () => {
     await expect(p.getByTestId("saved-search").first().textContent()).resolves.toContain("sizes L");
 
     // Another retailer cannot delete it.
-    const [mine] = await handle.db
+    const [mine] = await db()
       .select()
       .from(savedSearches)
       .where(eq(savedSearches.retailerId, who.saver.id));
@@ -272,11 +263,11 @@ describe("Matches", () => {
     });
     expect(del.status()).toBe(404);
     expect(
-      await handle.db.select().from(savedSearches).where(eq(savedSearches.id, mine.id)),
+      await db().select().from(savedSearches).where(eq(savedSearches.id, mine.id)),
     ).toHaveLength(1);
 
     // A new listing in L of that brand fits it.
-    const fits = await createListingChecked(handle.db, {
+    const fits = await createListingChecked(db(), {
       providerId: who.provider.id,
       variationId: variations[2],
       listingType: "swap",

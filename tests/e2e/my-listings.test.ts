@@ -10,7 +10,6 @@
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
 import { markListingCorrected } from "../../db/queries/my-listings";
 import { listingRequests, listings, orderContributions, orders } from "../../db/schema";
 import {
@@ -35,11 +34,10 @@ import {
   type CreatedProduct,
   type ListingRow,
 } from "../factories";
-import { closePage, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
+import { closePage, db, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
 let page: Page;
-let handle: DbHandle;
 const tok = uniqueToken().toUpperCase();
 const email = uniqueEmail("mylistings");
 let me: number;
@@ -53,12 +51,7 @@ const alpha: ListingRow[] = [];
 let zuluListing: ListingRow;
 let zuluRequestId: number;
 
-const db = () => handle.db;
-
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL)
-    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
-  handle = createDb(process.env.DATABASE_URL, { max: 2 });
   brandZ = await createBrand(db(), { name: `Zulu ${tok}` });
   brandA = await createBrand(db(), { name: `Alpha ${tok}` });
   brandM = await createBrand(db(), { name: `Mike ${tok}` });
@@ -117,7 +110,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (page) await closePage(page);
-  await handle?.close();
 });
 
 async function sectionNames(p: Page): Promise<string[]> {

@@ -9,7 +9,6 @@
 import { and, count, eq, like, sql } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
 import { retailerNoticeAddress } from "../../db/queries/order-steps";
 import { orderMessages, outboxEmails } from "../../db/schema";
 import {
@@ -28,12 +27,10 @@ import {
   uniqueToken,
 } from "../factories";
 import { createOrderAt, createRmaOf } from "../factories/orders";
-import { closePage, hydrated, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
+import { closePage, db, hydrated, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 import { HttpClient } from "./http";
 
-let handle: DbHandle;
 let browser: Browser;
-const db = () => handle.db;
 const tok = uniqueToken().toUpperCase();
 const SELLER = { email: uniqueEmail("msg-seller"), storeName: `Message Seller Store ${tok}` };
 const BUYER = { email: uniqueEmail("msg-buyer"), storeName: `Message Buyer Store ${tok}` };
@@ -49,9 +46,6 @@ const pages: Page[] = [];
 const orderPath = () => `/transaction/buy/${order.id}`;
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL)
-    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
-  handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const brand = await createBrand(db(), { name: `MsgBrand ${tok}` });
   const col = await createCollection(db(), { brandId: brand.id });
   const prod = await createProduct(db(), {
@@ -90,7 +84,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const p of pages) await closePage(p);
-  await handle?.close();
 });
 
 const savedMessages = async () =>

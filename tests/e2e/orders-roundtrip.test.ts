@@ -16,7 +16,6 @@ import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEnv } from "../../app/utils/env.server";
-import { createDb, type DbHandle } from "../../db/client";
 import { orderContributions, orders, outboxEmails, payments, uploads } from "../../db/schema";
 import {
   PAYMENT_QUEUED,
@@ -43,13 +42,11 @@ import { pdfText } from "../setup/pdf-text";
 import { WIZARD_MESSAGES } from "../../domain/listing-forms";
 import { TINY_PNG } from "./form-fixtures";
 import { rmaContactStep, startBuyOrder } from "./buy-helpers";
-import { closePage, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
+import { closePage, db, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
 
-let handle: DbHandle;
 let browser: Browser;
 let connection: Connection;
 let client: Client;
-const db = () => handle.db;
 const tok = uniqueToken().toUpperCase();
 const SELLER_NAME = `Roundtrip Seller Atelier ${tok}`;
 const BUYER_NAME = `Roundtrip Buyer Depot ${tok}`;
@@ -118,9 +115,6 @@ async function startOrder(opts: Parameters<typeof startBuyOrder>[2]) {
 }
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL)
-    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
-  handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const env = getEnv();
   connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
   client = new Client({
@@ -188,7 +182,6 @@ afterAll(async () => {
     }
   }
   await connection?.close();
-  await handle?.close();
 });
 
 describe("a purchase through the pages and the buy workflow", () => {
@@ -347,11 +340,9 @@ describe("the seller's other answers", () => {
       [b, b2],
       [c, b2],
     ] as const) {
-      await client.workflow
-        .getHandle(buyWorkflowId(id))
-        .executeUpdate(completeCheckoutUpdate, {
-          args: [{ actorRetailerId: who, paymentMethod: card }],
-        });
+      await client.workflow.getHandle(buyWorkflowId(id)).executeUpdate(completeCheckoutUpdate, {
+        args: [{ actorRetailerId: who, paymentMethod: card }],
+      });
       await waitForState(id, "provider_approve_sale");
     }
     s2Page = await newPage(browser);
@@ -491,15 +482,13 @@ describe("an order made for a request", () => {
     await expect
       .poll(() => buyer.getByTestId("rma-picture-line").textContent())
       .toContain(`photo.jpg: ${WIZARD_MESSAGES.photoType}`);
-    await buyer
-      .locator('input[type="file"]')
-      .setInputFiles(
-        ["a", "b", "c", "d"].map((n) => ({
-          name: `${n}.png`,
-          mimeType: "image/png",
-          buffer: TINY_PNG,
-        })),
-      );
+    await buyer.locator('input[type="file"]').setInputFiles(
+      ["a", "b", "c", "d"].map((n) => ({
+        name: `${n}.png`,
+        mimeType: "image/png",
+        buffer: TINY_PNG,
+      })),
+    );
     await buyer.getByTestId("rma-upload").click();
     await expect
       .poll(() => buyer.getByTestId("rma-picture-line").textContent())

@@ -15,7 +15,6 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { createDb, type DbHandle } from "../../db/client";
 import { orders } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import {
@@ -46,6 +45,7 @@ import {
 import {
   baseUrl,
   closePage,
+  db,
   launchBrowser,
   newPage,
   signIn,
@@ -55,9 +55,7 @@ import {
 } from "./harness";
 import { HttpClient } from "./http";
 
-let handle: DbHandle;
 let browser: Browser;
-const db = () => handle.db;
 const tok = uniqueToken().toUpperCase();
 const sellerEmail = uniqueEmail("orders-seller");
 const buyerEmail = uniqueEmail("orders-buyer");
@@ -92,9 +90,6 @@ async function expectAnonymous(p: Page, otherName: string) {
 }
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL)
-    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
-  handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const brand = await createBrand(db(), { name: `OrdersBrand ${tok}` });
   brandName = brand.displayName || brand.name;
   const col = await createCollection(db(), { brandId: brand.id });
@@ -176,7 +171,6 @@ beforeAll(async () => {
 afterAll(async () => {
   if (sellerPage) await closePage(sellerPage);
   if (buyerPage) await closePage(buyerPage);
-  await handle?.close();
   rmSync(pdfDir, { recursive: true, force: true });
 });
 

@@ -13,7 +13,6 @@ import { testDataConverter } from "../setup/temporal";
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
 import { listings, payoutSetups, retailers } from "../../db/schema";
 import { PAYOUT_MESSAGES as M } from "../../domain/payout";
 import { PAYOUT_SETUP_WORKFLOW_TYPE } from "../../workflows/payout/contract";
@@ -25,14 +24,22 @@ import {
   createRetailer,
   SIZE_RUNS,
 } from "../factories";
-import { baseUrl, closePage, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
+import {
+  baseUrl,
+  closePage,
+  db,
+  launchBrowser,
+  newPage,
+  signInAs,
+  uniqueEmail,
+  url,
+} from "./harness";
 
 const BANNER =
   "Your listings will not be shown to other retailers until you give us your bank details for payouts.";
 
 let browser: Browser;
 let page: Page;
-let handle: DbHandle;
 let temporal: Client | undefined;
 let retailerId: number;
 const email = uniqueEmail("payout");
@@ -77,29 +84,25 @@ function fieldError(p: Page, name: string) {
 }
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL)
-    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
-  handle = createDb(process.env.DATABASE_URL, { max: 2 });
-  const db = handle.db;
-  const brand = await createBrand(db);
-  const col = await createCollection(db, { brandId: brand.id });
-  const { variations } = await createProduct(db, {
+  const brand = await createBrand(db());
+  const col = await createCollection(db(), { brandId: brand.id });
+  const { variations } = await createProduct(db(), {
     collectionId: col.id,
     sizes: SIZE_RUNS.apparel,
     colors: 1,
   });
-  const { retailer } = await createRetailer(db, {
+  const { retailer } = await createRetailer(db(), {
     status: "active",
     payout: false,
     user: { email },
   });
   retailerId = retailer.id;
-  await createListing(db, {
+  await createListing(db(), {
     variationId: variations[0].id,
     providerId: retailer.id,
     sizes: { S: 2, M: 1 },
   });
-  await createListing(db, {
+  await createListing(db(), {
     variationId: variations[0].id,
     providerId: retailer.id,
     sizes: { L: 4 },
@@ -111,12 +114,11 @@ beforeAll(async () => {
 afterAll(async () => {
   if (page) await closePage(page);
   await temporal?.connection.close();
-  await handle?.close();
 });
 
 describe("payout setup", () => {
   it("a retailer without payout sees the banner and its listings wait for payout", async () => {
-    const rows = await handle.db.select().from(listings).where(eq(listings.providerId, retailerId));
+    const rows = await db().select().from(listings).where(eq(listings.providerId, retailerId));
     expect(rows.map((r) => r.status)).toEqual(["payoutneeded", "payoutneeded"]);
     await signInAs(page, email);
     await page.goto(url("/"));
@@ -178,7 +180,7 @@ describe("payout setup", () => {
     expect(await page.locator('#payout-form input[name="buslegal_name"]').inputValue()).toBe(
       good.buslegal_name,
     );
-    const [row] = await handle.db.select().from(retailers).where(eq(retailers.id, retailerId));
+    const [row] = await db().select().from(retailers).where(eq(retailers.id, retailerId));
     expect(row.btMerchantId).toBeNull();
   });
 
@@ -198,11 +200,11 @@ describe("payout setup", () => {
     expect(await page.getByTestId("banner-payout").count()).toBe(0);
     expect(await page.getByText(BANNER).count()).toBe(0);
 
-    const [r] = await handle.db.select().from(retailers).where(eq(retailers.id, retailerId));
+    const [r] = await db().select().from(retailers).where(eq(retailers.id, retailerId));
     expect(r.btMerchantId).toMatch(/^acct_sandbox_/);
-    const rows = await handle.db.select().from(listings).where(eq(listings.providerId, retailerId));
+    const rows = await db().select().from(listings).where(eq(listings.providerId, retailerId));
     expect(rows.map((x) => x.status)).toEqual(["active", "active"]);
-    const setups = await handle.db
+    const setups = await db()
       .select()
       .from(payoutSetups)
       .where(eq(payoutSetups.retailerId, retailerId));

@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { defaultPayloadConverter } from "@temporalio/common";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
+import { db } from "./harness";
 import { DEV_PAYLOAD_KEYS } from "../../domain/env";
 import { PAYLOAD_DECODE_PERMISSION } from "../../domain/staff-users";
 import { payloadFromJson, payloadToJson } from "../../temporal/codec";
@@ -20,7 +20,6 @@ import { payloadCodecOf } from "../../temporal/connection";
 import { createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD } from "../factories";
 import { baseUrl, freshEmail, HttpClient } from "./http";
 
-let handle: DbHandle;
 const uiOrigin = new URL(process.env.TEMPORAL_UI_URL ?? "http://localhost:8233").origin;
 const emails = {
   decoder: freshEmail("codec-staff"),
@@ -29,18 +28,15 @@ const emails = {
 };
 
 beforeAll(async () => {
-  handle = createDb(process.env.DATABASE_URL!, { max: 2 });
-  await createStaffUser(handle.db, {
+  await createStaffUser(db(), {
     email: emails.decoder,
     permissions: [PAYLOAD_DECODE_PERMISSION],
   });
-  await createStaffUser(handle.db, { email: emails.plainStaff, permissions: ["brand"] });
-  await createRetailer(handle.db, { user: { email: emails.retailer } });
+  await createStaffUser(db(), { email: emails.plainStaff, permissions: ["brand"] });
+  await createRetailer(db(), { user: { email: emails.retailer } });
 });
 
-afterAll(async () => {
-  await handle?.close();
-});
+afterAll(async () => {});
 
 describe("the codec server", () => {
   const input = { orderId: 7, shipTo: { name: "Grace Hopper" } };

@@ -540,13 +540,11 @@ describe("bulk retailer upload", () => {
   async function upload(page: Page, name: string, buffer: Buffer | null) {
     await page.goto(url("/admin/retailer-upload"));
     if (buffer)
-      await page
-        .locator('input[name="excel_file"]')
-        .setInputFiles({
-          name,
-          mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-          buffer,
-        });
+      await page.locator('input[name="excel_file"]').setInputFiles({
+        name,
+        mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        buffer,
+      });
     await page.getByRole("button", { name: "Upload and preview" }).click();
   }
 

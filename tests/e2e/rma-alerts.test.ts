@@ -10,7 +10,6 @@
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
 import { retailerNoticeAddress } from "../../db/queries/order-steps";
 import { orders } from "../../db/schema";
 import { formatCents } from "../../domain/money";
@@ -26,11 +25,9 @@ import {
 import { createOrderAt } from "../factories/orders";
 import { createSwapRmaSides, type SwapRmaSides } from "../factories/rma-sides";
 import { fileOneUnitRma } from "./buy-helpers";
-import { closePage, launchBrowser, signedIn, uniqueEmail, url, waitForEmail } from "./harness";
+import { closePage, db, launchBrowser, signedIn, uniqueEmail, url, waitForEmail } from "./harness";
 
-let handle: DbHandle;
 let browser: Browser;
-const db = () => handle.db;
 const tok = uniqueToken().toUpperCase();
 const SELLER = { email: uniqueEmail("rma-alert-seller"), storeName: `Alert Seller Store ${tok}` };
 const BUYER = { email: uniqueEmail("rma-alert-buyer"), storeName: `Alert Buyer Store ${tok}` };
@@ -46,9 +43,6 @@ let buyer: Page;
 const pages: Page[] = [];
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL)
-    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
-  handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const brand = await createBrand(db(), { name: `AlertBrand ${tok}` });
   const col = await createCollection(db(), { brandId: brand.id });
   const prod = await createProduct(db(), {
@@ -85,7 +79,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const p of pages) await closePage(p);
-  await handle?.close();
 });
 
 const alertOf = (p: Page, externalId: string) =>

@@ -8,13 +8,11 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
 import { formatCents } from "../../domain/money";
 import { uniqueToken } from "../factories";
 import { createRmaSides, DECIDED_LEDGER, type RmaSides } from "../factories/rma-sides";
-import { closePage, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
+import { closePage, db, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
 
-let handle: DbHandle;
 let browser: Browser;
 const tok = uniqueToken().toUpperCase();
 const SELLER = { email: uniqueEmail("rma-sides-seller"), storeName: `Seller Hidden Store ${tok}` };
@@ -26,10 +24,7 @@ let buyer: Page;
 let outsider: Page;
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL)
-    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
-  handle = createDb(process.env.DATABASE_URL, { max: 2 });
-  f = await createRmaSides(handle.db, tok, { seller: SELLER, buyer: BUYER, outsider: OUTSIDER });
+  f = await createRmaSides(db(), tok, { seller: SELLER, buyer: BUYER, outsider: OUTSIDER });
   browser = await launchBrowser();
   [seller, buyer, outsider] = [
     await newPage(browser),
@@ -43,7 +38,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const p of [seller, buyer, outsider]) if (p) await closePage(p);
-  await handle?.close();
 });
 
 const row = (p: Page, externalId: string) =>

@@ -22,7 +22,6 @@ import { eq, sql } from "drizzle-orm";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { wizardHref } from "../../app/utils/wizard-paths";
-import { createDb, type DbHandle } from "../../db/client";
 import { listOutbox } from "../../db/queries/outbox";
 import { listings, uploads } from "../../db/schema";
 import type { WizardState } from "../../domain/listing-forms";
@@ -37,18 +36,12 @@ import {
   DEFAULT_TEST_PASSWORD,
   SIZE_RUNS,
 } from "../factories";
-import { closePage, launchBrowser, newPage, signIn } from "./harness";
+import { closePage, db, launchBrowser, newPage, signIn } from "./harness";
 import { TINY_PNG } from "./form-fixtures";
 import { appOrigin, baseUrl, freshEmail, htmlDecode, HttpClient } from "./http";
 
-let dbh: DbHandle;
-beforeAll(() => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the app's database");
-  dbh = createDb(process.env.DATABASE_URL, { max: 2 });
-});
-afterAll(async () => {
-  await dbh?.close();
-});
+beforeAll(() => {});
+afterAll(async () => {});
 
 // ---------------------------------------------------------------------------------------------------------
 // A raw HTTP client: a chosen client address, the path exactly as given (fetch would resolve "../").
@@ -126,7 +119,7 @@ function sessionCookieOf(r: Raw): string | null {
 describe("M3: /banners/dismiss redirectTo", () => {
   test("tabs, newlines, backslashes, encoded slashes and dot segments never lead off the site", async () => {
     const c = new HttpClient();
-    const { user } = await createRetailer(dbh.db, {
+    const { user } = await createRetailer(db(), {
       payout: false,
       user: { email: freshEmail("rev-banner") },
     });
@@ -158,7 +151,7 @@ describe("M3: /banners/dismiss redirectTo", () => {
 describe("L1: the Origin check and the webhook exemption", () => {
   test("a path that only starts with /webhooks/ is checked like any other", async () => {
     const c = new HttpClient();
-    const { user } = await createRetailer(dbh.db, {
+    const { user } = await createRetailer(db(), {
       payout: false,
       user: { email: freshEmail("rev-origin") },
     });
@@ -305,7 +298,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function waitForResetLink(email: string, since: Date): Promise<string> {
   for (let i = 0; i < 200; i++) {
-    const mail = (await listOutbox(dbh.db, { toEmail: email })).find(
+    const mail = (await listOutbox(db(), { toEmail: email })).find(
       (m) => m.createdAt >= since && m.kind === "password_reset",
     );
     const link = mail?.bodyText.match(/https?:\/\/\S+\/password-reset\/\d+\/\S+/)?.[0];
@@ -322,7 +315,7 @@ describe("L2: password reset and registration", () => {
     // compared with 10 ms of slack: 7 pairs with 2 ms failed once on scheduling noise while both cores were busy.
     const known: string[] = [];
     for (let i = 0; i < 15; i++)
-      known.push((await createUser(dbh.db, { email: freshEmail("rev-timing") })).email);
+      known.push((await createUser(db(), { email: freshEmail("rev-timing") })).email);
     const since = new Date(Date.now() - 1000);
     // Warm-up (first requests pay for code paths and connections).
     for (let i = 0; i < 3; i++)
@@ -353,7 +346,7 @@ describe("L2: password reset and registration", () => {
   });
 
   test("reset mails for one address are throttled after 3 (429, a clear message), from any client", async () => {
-    const { email } = await createUser(dbh.db, { email: freshEmail("rev-reset-bomb") });
+    const { email } = await createUser(db(), { email: freshEmail("rev-reset-bomb") });
     const since = new Date(Date.now() - 1000);
     for (let i = 0; i < 3; i++)
       expect((await postFrom(freshAddress(), "/password-reset", { email })).status).toBe(302);
@@ -368,9 +361,7 @@ describe("L2: password reset and registration", () => {
     }
     await waitForResetLink(email, since);
     await sleep(300);
-    const mails = (await listOutbox(dbh.db, { toEmail: email })).filter(
-      (m) => m.createdAt >= since,
-    );
+    const mails = (await listOutbox(db(), { toEmail: email })).filter((m) => m.createdAt >= since);
     expect(mails).toHaveLength(3);
   });
 
@@ -431,7 +422,7 @@ describe("L3: sign-in throttling does not lock the owner out", () => {
     postFrom(from, "/signin", { email, password });
 
   test("five failures from one client throttle that client only; the owner signs in from elsewhere", async () => {
-    const { email } = await createUser(dbh.db, { email: freshEmail("rev-lockout") });
+    const { email } = await createUser(db(), { email: freshEmail("rev-lockout") });
     const attacker = freshAddress();
     for (let i = 0; i < 5; i++)
       expect((await signin(attacker, email, `wrong-${i}`)).status).toBe(401);
@@ -444,7 +435,7 @@ describe("L3: sign-in throttling does not lock the owner out", () => {
   });
 
   test("twenty failures from many clients throttle the address until a password reset", async () => {
-    const { email } = await createUser(dbh.db, { email: freshEmail("rev-distributed") });
+    const { email } = await createUser(db(), { email: freshEmail("rev-distributed") });
     for (let a = 0; a < 4; a++) {
       const from = freshAddress();
       for (let i = 0; i < 5; i++)
@@ -482,9 +473,9 @@ describe("L4: uploads", () => {
   };
 
   beforeAll(async () => {
-    brandId = (await createBrand(dbh.db)).id;
-    const coll = await createCollection(dbh.db, { brandId });
-    const prod = await createProduct(dbh.db, {
+    brandId = (await createBrand(db())).id;
+    const coll = await createCollection(db(), { brandId });
+    const prod = await createProduct(db(), {
       collectionId: coll.id,
       sizes: SIZE_RUNS.apparel,
       colors: 1,
@@ -504,15 +495,15 @@ describe("L4: uploads", () => {
       ["pending", "pending"],
       ["inactive", "inactive"],
     ] as const) {
-      const { retailer, user } = await createRetailer(dbh.db, {
+      const { retailer, user } = await createRetailer(db(), {
         status,
         payout: true,
         user: { email: freshEmail(`rev-up-${who}`) },
       });
-      await authorizeBrand(dbh.db, retailer.id, brandId);
+      await authorizeBrand(db(), retailer.id, brandId);
       await clients[who].signIn(user!.email, DEFAULT_TEST_PASSWORD);
     }
-    const staff = await createStaffUser(dbh.db, { email: freshEmail("rev-up-staff") });
+    const staff = await createStaffUser(db(), { email: freshEmail("rev-up-staff") });
     await clients.staff.signIn(staff.email, DEFAULT_TEST_PASSWORD);
   });
 
@@ -551,7 +542,7 @@ describe("L4: uploads", () => {
     );
     expect(stolen.status).toBe(400);
     expect(stolen.body).toContain("images is not a list of uploaded pictures");
-    const [{ n }] = await dbh.db
+    const [{ n }] = await db()
       .select({ n: sql<number>`count(*)::int` })
       .from(listings)
       .where(sql`${listings.images} @> ${JSON.stringify([name])}::jsonb`);
@@ -564,7 +555,7 @@ describe("L4: uploads", () => {
     );
     expect(saved.status, saved.body.slice(0, 300)).toBe(302);
     expect(saved.location).toMatch(/^\/buy\/\?ref=listingCreated/);
-    const [row] = await dbh.db.select().from(uploads).where(eq(uploads.name, name));
+    const [row] = await db().select().from(uploads).where(eq(uploads.name, name));
     expect(row.listingId).not.toBeNull();
     expect(await see("other", name)).toBe(200);
     expect(await see("staff", name)).toBe(200);
@@ -575,12 +566,12 @@ describe("L4: uploads", () => {
   test("uploads never attached are removed a day later, when someone uploads again", async () => {
     const orphan = await upload(clients.owner);
     expect(fs.existsSync(path.join(uploadDir, orphan))).toBe(true);
-    await dbh.db
+    await db()
       .update(uploads)
       .set({ uploadedAt: new Date(Date.now() - 25 * 3600_000) })
       .where(eq(uploads.name, orphan));
     const fresh = await upload(clients.other);
-    expect((await dbh.db.select().from(uploads).where(eq(uploads.name, orphan))).length).toBe(0);
+    expect((await db().select().from(uploads).where(eq(uploads.name, orphan))).length).toBe(0);
     expect(fs.existsSync(path.join(uploadDir, orphan))).toBe(false);
     expect(await see("owner", orphan)).toBe(404);
     // The new upload (and attached ones) stay.
@@ -613,7 +604,7 @@ describe("headers", () => {
 
   test("signed-in pages are not stored by any cache (the payout page pre-fills the routing number)", async () => {
     const c = new HttpClient();
-    const { user } = await createRetailer(dbh.db, {
+    const { user } = await createRetailer(db(), {
       payout: true,
       user: { email: freshEmail("rev-nostore") },
     });
@@ -633,7 +624,7 @@ describe("headers", () => {
     afterAll(async () => {});
 
     test("pages hydrate and navigate with no CSP violation", async () => {
-      const { user } = await createRetailer(dbh.db, {
+      const { user } = await createRetailer(db(), {
         payout: true,
         user: { email: freshEmail("rev-csp") },
       });

@@ -8,32 +8,26 @@
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
 import { brandRequests, paymentMethods, retailerContacts, retailers } from "../../db/schema";
 import { MSG } from "../../domain/accounts";
 import { CARD_MESSAGES } from "../../domain/cards";
 import { authorizeBrand, createBrand, createRetailer } from "../factories";
-import { closePage, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
+import { closePage, db, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
-let dbh: DbHandle;
 const pages: Page[] = [];
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the app's database");
-  dbh = createDb(process.env.DATABASE_URL, { max: 2 });
   browser = await launchBrowser();
 });
 afterEach(async () => {
   while (pages.length) await closePage(pages.pop()!);
 });
-afterAll(async () => {
-  await dbh?.close();
-});
+afterAll(async () => {});
 
 async function signedIn(opts: { celphone?: string } = {}) {
   const email = uniqueEmail("settings");
-  const { retailer } = await createRetailer(dbh.db, {
+  const { retailer } = await createRetailer(db(), {
     user: { email },
     contact: opts.celphone === undefined ? undefined : { celphone: opts.celphone },
   });
@@ -104,7 +98,7 @@ describe("Settings", () => {
     await p.getByLabel("Shipping Address").fill("5 Pier Rd");
     await submit(p, "store-form", /save store info/i);
     await p.getByText("Your store info is saved.").waitFor();
-    const [row] = await dbh.db.select().from(retailers).where(eq(retailers.id, retailer.id));
+    const [row] = await db().select().from(retailers).where(eq(retailers.id, retailer.id));
     expect(row).toMatchObject({
       storeName: "Harbor Goods",
       state: "NY",
@@ -128,7 +122,7 @@ describe("Settings", () => {
     await p.getByLabel("Job title (other)").fill("Merchandiser");
     await submit(p, "contact-form", /save contact info/i);
     await p.getByText("Your contact info is saved.").waitFor();
-    const [c] = await dbh.db
+    const [c] = await db()
       .select()
       .from(retailerContacts)
       .where(eq(retailerContacts.retailerId, retailer.id));
@@ -170,7 +164,7 @@ describe("Settings", () => {
     expect(await p.getByTestId("card-on-file").textContent()).toBe(
       "Card on file: Visa ending in 4242",
     );
-    const rows = await dbh.db
+    const rows = await db()
       .select()
       .from(paymentMethods)
       .where(eq(paymentMethods.retailerId, retailer.id));
@@ -190,9 +184,9 @@ describe("Settings", () => {
 describe("Brands", () => {
   it("YOUR AUTHORIZED BRANDS lists the retailer's brands; ADD BRANDS saves a request with its fields", async () => {
     const { p, retailer } = await signedIn();
-    const mine = await createBrand(dbh.db);
-    const notMine = await createBrand(dbh.db);
-    await authorizeBrand(dbh.db, retailer.id, mine.id);
+    const mine = await createBrand(db());
+    const notMine = await createBrand(db());
+    await authorizeBrand(db(), retailer.id, mine.id);
     await p.goto(url("/brands/"));
     const tabs = p.getByRole("navigation", { name: "Brands" });
     expect(await tabs.getByRole("link", { name: "YOUR AUTHORIZED BRANDS" }).count()).toBe(1);
@@ -213,7 +207,7 @@ describe("Brands", () => {
     await submit(p, "brand-request-form", /request this brand/i);
     await p.getByText("Thank you. We received your brand request").waitFor();
     expect(await p.getByTestId("brand-requests").textContent()).toContain("Northwind Outfitters");
-    const [row] = await dbh.db
+    const [row] = await db()
       .select()
       .from(brandRequests)
       .where(eq(brandRequests.retailerId, retailer.id));

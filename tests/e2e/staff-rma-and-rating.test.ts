@@ -7,7 +7,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { createDb, type DbHandle } from "../../db/client";
 import { orders, shipmentEvents, shipments } from "../../db/schema";
 import { RMA_SENT } from "../../domain/messages";
 import {
@@ -21,11 +20,9 @@ import {
 } from "../factories";
 import { addPayment, createOrderAt, type CreatedOrder } from "../factories/orders";
 import { fileOneUnitRma } from "./buy-helpers";
-import { closePage, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
+import { closePage, db, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 
-let handle: DbHandle;
 let browser: Browser;
-const db = () => handle.db;
 const tok = uniqueToken().toUpperCase();
 const buyerEmail = uniqueEmail("srma-buyer");
 const staffEmail = uniqueEmail("srma-staff");
@@ -37,9 +34,6 @@ const o: Record<string, CreatedOrder> = {};
 const pages: Page[] = [];
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL)
-    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
-  handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const brand = await createBrand(db(), { name: `SrmaBrand ${tok}` });
   const col = await createCollection(db(), { brandId: brand.id });
   const prod = await createProduct(db(), {
@@ -68,7 +62,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const p of pages) await closePage(p);
-  await handle?.close();
 });
 
 describe("the RMA landing", () => {
@@ -149,15 +142,13 @@ describe("the RMA landing", () => {
         status: "in_route",
       })
       .returning();
-    await db()
-      .insert(shipments)
-      .values({
-        orderId: rma.id,
-        senderId: buyerId,
-        receiverId: sellerId,
-        trackingNumber: real,
-        status: "in_route",
-      });
+    await db().insert(shipments).values({
+      orderId: rma.id,
+      senderId: buyerId,
+      receiverId: sellerId,
+      trackingNumber: real,
+      status: "in_route",
+    });
     await db()
       .insert(shipmentEvents)
       .values([

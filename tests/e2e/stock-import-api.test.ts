@@ -12,7 +12,6 @@ import { and, count, eq, gt } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
 import { createApiToken } from "../../db/queries/api-tokens";
 import { createImport } from "../../db/queries/stock-import";
 import { listings, stockImports } from "../../db/schema";
@@ -27,13 +26,12 @@ import {
   createStaffUser,
   uniqueToken,
 } from "../factories";
-import { closePage, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
+import { closePage, db, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
 import { renamedExe, zipBomb } from "./xlsx-fixtures";
 
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 let browser: Browser;
-let handle: DbHandle;
 const pages: Page[] = [];
 const tok = uniqueToken().toUpperCase();
 const sku = `SA${tok}`;
@@ -46,11 +44,9 @@ let navy: { id: number; sku: string };
 let vest: { id: number; sku: string };
 
 beforeAll(async () => {
-  handle = createDb(process.env.DATABASE_URL!, { max: 2 });
-  const db = handle.db;
-  const brand = await createBrand(db, { name: `API Brand ${tok}` });
-  const col = await createCollection(db, { brandId: brand.id, year: 2025, name: "Fall" });
-  const p = await createProduct(db, {
+  const brand = await createBrand(db(), { name: `API Brand ${tok}` });
+  const col = await createCollection(db(), { brandId: brand.id, year: 2025, name: "Fall" });
+  const p = await createProduct(db(), {
     collectionId: col.id,
     sku,
     sizes: ["S", "M", "L"],
@@ -58,26 +54,25 @@ beforeAll(async () => {
   });
   black = { id: p.variations[0].id, sku: p.variations[0].sku };
   navy = { id: p.variations[1].id, sku: p.variations[1].sku };
-  const q = await createProduct(db, {
+  const q = await createProduct(db(), {
     collectionId: col.id,
     sku: `SW${tok}`,
     sizes: ["S", "M"],
     colors: ["Rust"],
   });
   vest = { id: q.variations[0].id, sku: q.variations[0].sku };
-  const r = await createRetailer(db, { payout: true, user: { email } });
+  const r = await createRetailer(db(), { payout: true, user: { email } });
   retailerId = r.retailer.id;
-  await authorizeBrand(db, retailerId, brand.id);
-  const other = await createRetailer(db, { payout: true, user: false });
+  await authorizeBrand(db(), retailerId, brand.id);
+  const other = await createRetailer(db(), { payout: true, user: false });
   otherId = other.retailer.id;
-  await authorizeBrand(db, otherId, brand.id);
-  await createStaffUser(db, { email: staffEmail });
+  await authorizeBrand(db(), otherId, brand.id);
+  await createStaffUser(db(), { email: staffEmail });
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   for (const p of pages) await closePage(p);
-  await handle?.close();
 });
 
 async function page(): Promise<Page> {
@@ -136,11 +131,11 @@ const raw = (token: string, query = "", body: Buffer = csvFile()) =>
   });
 
 async function snapshot() {
-  const ls = await handle.db
+  const ls = await db()
     .select({ id: listings.id, sizes: listings.sizes, updatedAt: listings.updatedAt })
     .from(listings)
     .where(and(eq(listings.providerId, retailerId), gt(listings.totalUnits, 0)));
-  const [imports] = await handle.db
+  const [imports] = await db()
     .select({ n: count() })
     .from(stockImports)
     .where(eq(stockImports.retailerId, retailerId));
@@ -191,7 +186,7 @@ describe("stock import API", () => {
     ]);
     await p.locator('[data-testid="preview-counts"]').waitFor();
     const pageImport = Number(new URL(p.url()).searchParams.get("import"));
-    const [pagePreview] = await handle.db
+    const [pagePreview] = await db()
       .select({ preview: stockImports.preview })
       .from(stockImports)
       .where(eq(stockImports.id, pageImport));
@@ -299,7 +294,7 @@ describe("stock import API", () => {
       variationId: navy.id,
       messages: ["Listed."],
     });
-    const [listed] = await handle.db
+    const [listed] = await db()
       .select({ sizes: listings.sizes, listingType: listings.listingType })
       .from(listings)
       .where(
@@ -366,7 +361,7 @@ describe("stock import API", () => {
 
   it("another store's token, a malformed header, a token sent to another route, a revoked token → 401 JSON, nothing written", async () => {
     const before = await snapshot();
-    const foreign = await createApiToken(handle.db, {
+    const foreign = await createApiToken(db(), {
       retailerId: otherId,
       createdBy: null,
       name: "theirs",
@@ -433,7 +428,7 @@ describe("stock import API", () => {
     await p.waitForURL((u) => u.pathname === "/manage-retailer/imports");
     const table = p.getByTestId("staff-imports");
     await table.waitFor();
-    const rows = await handle.db
+    const rows = await db()
       .select({
         id: stockImports.id,
         apiTokenId: stockImports.apiTokenId,
@@ -460,9 +455,9 @@ describe("stock import API", () => {
   });
 
   it("past the rate limit → 429 with Retry-After, nothing written; the OpenAPI file is served", async () => {
-    const busy = await createApiToken(handle.db, { retailerId, createdBy: null, name: "busy" });
+    const busy = await createApiToken(db(), { retailerId, createdBy: null, name: "busy" });
     for (let i = 0; i < API_LIMITS.importsPerWindow; i++)
-      await createImport(handle.db, {
+      await createImport(db(), {
         retailerId,
         uploadedBy: null,
         apiTokenId: busy.id,

@@ -17,7 +17,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
 import {
   listings,
   orderContributions,
@@ -58,22 +57,19 @@ import { createSwapOrder } from "../factories/orders";
 import { payWithTestCard, postCartForm, rmaContactStep } from "./buy-helpers";
 import { pdfText } from "../setup/pdf-text";
 import { SWAP_CARD_AWAITING_PAYMENT, SWAP_CARD_PAYMENT_DUE } from "../../domain/swap-texts";
-import { closePage, hydrated, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
+import { closePage, db, hydrated, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
-let dbh: DbHandle;
 const pages: Page[] = [];
 let brand: number;
 let variation: number;
 const PRICE = 1999;
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the app's database");
-  dbh = createDb(process.env.DATABASE_URL, { max: 2 });
-  brand = (await createBrand(dbh.db)).id;
-  const col = await createCollection(dbh.db, { brandId: brand });
+  brand = (await createBrand(db())).id;
+  const col = await createCollection(db(), { brandId: brand });
   variation = (
-    await createProduct(dbh.db, {
+    await createProduct(db(), {
       collectionId: col.id,
       sizes: SIZE_RUNS.apparel,
       colors: 1,
@@ -85,14 +81,12 @@ beforeAll(async () => {
 afterEach(async () => {
   while (pages.length) await closePage(pages.pop()!);
 });
-afterAll(async () => {
-  await dbh?.close();
-});
+afterAll(async () => {});
 
 async function retailer(): Promise<{ r: RetailerRow; email: string }> {
   const email = uniqueEmail("swapco");
-  const { retailer: r } = await createRetailer(dbh.db, { payout: true, user: { email } });
-  await authorizeBrand(dbh.db, r.id, brand);
+  const { retailer: r } = await createRetailer(db(), { payout: true, user: { email } });
+  await authorizeBrand(db(), r.id, brand);
   return { r, email };
 }
 
@@ -117,13 +111,13 @@ describe("swap checkout", () => {
   it("terms, review, a declined card, then pre-authorised: the provider's to answer, the cart emptied; a second swap between the two is refused", async () => {
     const provider = await retailer();
     const receiver = await retailer();
-    const theirs = await createListing(dbh.db, {
+    const theirs = await createListing(db(), {
       variationId: variation,
       providerId: provider.r.id,
       sizes: { S: 3, M: 1 },
       listingType: "swap",
     });
-    const mine = await createListing(dbh.db, {
+    const mine = await createListing(db(), {
       variationId: variation,
       providerId: receiver.r.id,
       sizes: { L: 2 },
@@ -176,7 +170,7 @@ describe("swap checkout", () => {
       .poll(() => p.getByTestId("swap-status").textContent())
       .toBe(SWAP_AWAITING_RETAILER);
 
-    const [row] = await dbh.db.select().from(orders).where(eq(orders.id, orderId));
+    const [row] = await db().select().from(orders).where(eq(orders.id, orderId));
     expect(row).toMatchObject({
       transactionType: 2,
       statename: "provider_choose_items",
@@ -184,7 +178,7 @@ describe("swap checkout", () => {
       receiverId: receiver.r.id,
       actionNeeded: "provider",
     });
-    const auths = await dbh.db
+    const auths = await db()
       .select()
       .from(payments)
       .where(and(eq(payments.orderId, orderId), eq(payments.txtype, "authorization")))
@@ -250,13 +244,13 @@ async function fillCard(p: Page, number: string): Promise<void> {
 async function swapRequested() {
   const provider = await retailer();
   const receiver = await retailer();
-  const theirs = await createListing(dbh.db, {
+  const theirs = await createListing(db(), {
     variationId: variation,
     providerId: provider.r.id,
     sizes: { S: 3 },
     listingType: "swap",
   });
-  const mine = await createListing(dbh.db, {
+  const mine = await createListing(db(), {
     variationId: variation,
     providerId: receiver.r.id,
     sizes: { L: 2 },
@@ -281,13 +275,13 @@ describe("a swap whose workflow does not answer", () => {
     // the worker restarts).
     const provider = await retailer();
     const receiver = await retailer();
-    const listing = await createListing(dbh.db, {
+    const listing = await createListing(db(), {
       variationId: variation,
       providerId: provider.r.id,
       sizes: { M: 2 },
       listingType: "swap",
     });
-    const swap = await createSwapOrder(dbh.db, {
+    const swap = await createSwapOrder(db(), {
       providerId: provider.r.id,
       receiverId: receiver.r.id,
       lines: [
@@ -320,7 +314,7 @@ describe("swap negotiation and payment", () => {
     await q.getByTestId("swap-approve").waitFor();
     expect(await q.getByTestId("swap-approve").textContent()).toBe("Approve Swap");
     // Each line names its style (both sides' lines are of the test's one variation).
-    const [style] = await dbh.db
+    const [style] = await db()
       .select({ sku: productVariations.sku })
       .from(productVariations)
       .where(eq(productVariations.id, variation));
@@ -411,24 +405,24 @@ describe("swap negotiation and payment", () => {
 
     await expect
       .poll(
-        async () => (await dbh.db.select().from(orders).where(eq(orders.id, orderId)))[0].statename,
+        async () => (await db().select().from(orders).where(eq(orders.id, orderId)))[0].statename,
         { timeout: 15_000 },
       )
       .toBe("ship_swap");
-    const stock = await dbh.db
+    const stock = await db()
       .select({ id: listings.id, sizes: listings.sizes })
       .from(listings)
       .where(eq(listings.providerId, provider.r.id));
     expect(stock.find((x) => x.id === theirs.id)?.sizes).toEqual({ S: 1 });
-    const [mineNow] = await dbh.db
+    const [mineNow] = await db()
       .select({ sizes: listings.sizes })
       .from(listings)
       .where(eq(listings.id, mine.id));
     expect(mineNow.sizes).toEqual({ L: 1 });
-    const ships = await dbh.db.select().from(shipments).where(eq(shipments.orderId, orderId));
+    const ships = await db().select().from(shipments).where(eq(shipments.orderId, orderId));
     expect(ships.map((x) => x.senderId).sort()).toEqual([provider.r.id, receiver.r.id].sort());
     // Each side's payment is named as a swap's, not as a purchase's receiver's.
-    const captured = await dbh.db
+    const captured = await db()
       .select()
       .from(payments)
       .where(and(eq(payments.orderId, orderId), eq(payments.txtype, "capture")));
@@ -458,7 +452,7 @@ describe("swap negotiation and payment", () => {
       "Your payment": formatCents(v.receiver.totalDueCents),
     });
     const staffEmail = uniqueEmail("swapamounts");
-    await createStaffUser(dbh.db, { email: staffEmail, password: DEFAULT_TEST_PASSWORD });
+    await createStaffUser(db(), { email: staffEmail, password: DEFAULT_TEST_PASSWORD });
     const staff = await signedIn(browser, staffEmail, { pages });
     await staff.goto(url(page));
     const cells = (side: string) =>
@@ -522,7 +516,7 @@ describe("swap modification", () => {
       .toBe(TRANSACTION_LABELS.submitResponseSwap);
     await p.getByTestId("swap-approve").click();
     await panelSays(p, SWAP_AWAITING_RETAILER);
-    const provided = await dbh.db
+    const provided = await db()
       .select()
       .from(orderContributions)
       .where(and(eq(orderContributions.orderId, orderId), eq(orderContributions.side, "provider")));
@@ -569,7 +563,7 @@ async function swapPaid() {
   }
   await expect
     .poll(
-      async () => (await dbh.db.select().from(orders).where(eq(orders.id, s.orderId)))[0].statename,
+      async () => (await db().select().from(orders).where(eq(orders.id, s.orderId)))[0].statename,
       { timeout: 15_000 },
     )
     .toBe("ship_swap");
@@ -627,7 +621,7 @@ describe("swap shipping and rating", () => {
       );
       expect(await who.getByTestId("form-cancel_shipment").count()).toBe(1);
       const label = await who.getByTestId("label-link").getAttribute("href");
-      const [mine] = await dbh.db
+      const [mine] = await db()
         .select()
         .from(shipments)
         .where(and(eq(shipments.orderId, orderId), eq(shipments.senderId, me)));
@@ -655,7 +649,7 @@ describe("swap shipping and rating", () => {
       );
     }
     // A side cannot print the other side's label.
-    const [providerParcel] = await dbh.db
+    const [providerParcel] = await db()
       .select()
       .from(shipments)
       .where(and(eq(shipments.orderId, orderId), eq(shipments.senderId, provider.r.id)));
@@ -665,7 +659,7 @@ describe("swap shipping and rating", () => {
 
     // The carrier scans the provider's parcel first: the swap stays in shipping until both are scanned.
     const staffEmail = uniqueEmail("swapstaff");
-    await createStaffUser(dbh.db, { email: staffEmail, password: DEFAULT_TEST_PASSWORD });
+    await createStaffUser(db(), { email: staffEmail, password: DEFAULT_TEST_PASSWORD });
     const staff = await signedIn(browser, staffEmail, { pages });
     await carrierEvent(staff, orderId, "provider", "picked_up");
     // The scan's answer can come before its parcel row is read back: reload until the card shows it.
@@ -708,7 +702,7 @@ describe("swap shipping and rating", () => {
     await carrierEvent(staff, orderId, "receiver", "delivered");
     await expect
       .poll(
-        async () => (await dbh.db.select().from(orders).where(eq(orders.id, orderId)))[0].statename,
+        async () => (await db().select().from(orders).where(eq(orders.id, orderId)))[0].statename,
         { timeout: 15_000 },
       )
       .toBe("delivered");
@@ -719,18 +713,18 @@ describe("swap shipping and rating", () => {
       await q.getByTestId(`stars-${f}`).locator('input[value="5"]').check();
     await q.getByTestId("submit-rating").click();
     await q.getByTestId("rating-saved").waitFor();
-    const rated = await dbh.db.select().from(orders).where(eq(orders.id, orderId));
+    const rated = await db().select().from(orders).where(eq(orders.id, orderId));
     expect([rated[0].receiverRating, rated[0].providerRating]).toEqual([4, 5]);
 
     // The staff card: both sides' payments, the ledger balanced.
     await staff.goto(url(`/admin/active-transactions?order=${orderId}&tab=payments`));
     expect(await staff.getByTestId("ledger-balanced").textContent()).toBe("yes");
     // Every e-mail of this swap names the other side by its number only.
-    const [{ externalId }] = await dbh.db
+    const [{ externalId }] = await db()
       .select({ externalId: orders.externalId })
       .from(orders)
       .where(eq(orders.id, orderId));
-    const mails = (await dbh.db.select().from(outboxEmails)).filter((m) =>
+    const mails = (await db().select().from(outboxEmails)).filter((m) =>
       `${m.subject}${m.bodyText}`.includes(externalId),
     );
     expect(mails.length).toBeGreaterThan(3);
@@ -760,7 +754,7 @@ describe("swap shipping and rating", () => {
     });
     await p.getByTestId("rma-confirm-form").waitFor();
     // A swap's victim is owed the value of the goods it asks back.
-    const [got] = await dbh.db
+    const [got] = await db()
       .select()
       .from(orderContributions)
       .where(
@@ -773,14 +767,14 @@ describe("swap shipping and rating", () => {
     expect(await p.getByTestId("rma-amount").textContent()).toBe(formatCents(got.unitPriceCents));
     await p.getByTestId("rma-process").click();
     await p.waitForURL((u) => u.searchParams.get("rma") === "complete");
-    const [rma] = await dbh.db
+    const [rma] = await db()
       .select()
       .from(orders)
       .where(and(eq(orders.rmaForId, orderId), eq(orders.providerId, receiver.r.id)));
     expect(rma).toMatchObject({ transactionType: 3, receiverId: provider.r.id });
     await expect
       .poll(
-        async () => (await dbh.db.select().from(orders).where(eq(orders.id, rma.id)))[0].recordSeq,
+        async () => (await db().select().from(orders).where(eq(orders.id, rma.id)))[0].recordSeq,
         { timeout: 15_000 },
       )
       .toBeGreaterThan(0);
@@ -801,10 +795,9 @@ describe("swap shipping and rating", () => {
     await staff.getByTestId("rma-confirm-staff").click();
     await staff.getByTestId("admin-notice").waitFor();
     await expect
-      .poll(
-        async () => (await dbh.db.select().from(orders).where(eq(orders.id, rma.id)))[0].stage,
-        { timeout: 15_000 },
-      )
+      .poll(async () => (await db().select().from(orders).where(eq(orders.id, rma.id)))[0].stage, {
+        timeout: 15_000,
+      })
       .toBe("rmacompleted");
     // The receiver is paid out the unit's value; the provider is charged it, and, having paid its side of the
     // swap without putting a card on file, reads that the charge is queued for its card.
@@ -812,7 +805,7 @@ describe("swap shipping and rating", () => {
       .poll(
         async () =>
           (
-            await dbh.db
+            await db()
               .select()
               .from(payments)
               .where(and(eq(payments.orderId, rma.id), eq(payments.retailerId, receiver.r.id)))
@@ -830,7 +823,7 @@ describe("swap shipping and rating", () => {
       `Charged to you: ${formatCents(got.unitPriceCents)} ${PAYMENT_QUEUED}`,
     );
     expect(
-      (await dbh.db.select({ ledger: orders.ledger }).from(orders).where(eq(orders.id, rma.id)))[0]
+      (await db().select({ ledger: orders.ledger }).from(orders).where(eq(orders.id, rma.id)))[0]
         .ledger,
     ).toMatchObject({
       chargeQueued: true,
@@ -840,7 +833,7 @@ describe("swap shipping and rating", () => {
     expect(await p.content()).not.toContain(provider.r.storeName);
     for (const hidden of [receiver.r.storeName, "Sam Swapper", "sam@example.test"])
       expect(await q.content()).not.toContain(hidden);
-    const rmaMails = (await dbh.db.select().from(outboxEmails)).filter((m) =>
+    const rmaMails = (await db().select().from(outboxEmails)).filter((m) =>
       `${m.subject}${m.bodyText}`.includes(rma.externalId),
     );
     expect(rmaMails.length).toBeGreaterThan(1);

@@ -8,7 +8,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
 import { listings, orderContributions, orders, payments } from "../../db/schema";
 import { CHECKOUT_TERMS } from "../../domain/cart";
 import { swapValuation } from "../../domain/fees";
@@ -30,10 +29,9 @@ import {
   SIZE_RUNS,
 } from "../factories";
 import { payWithTestCard, postCartForm } from "./buy-helpers";
-import { closePage, hydrated, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
+import { closePage, db, hydrated, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
-let dbh: DbHandle;
 const pages: Page[] = [];
 let brand: number;
 /** Two styles of the brand: $19.99 and $12.50 a unit. */
@@ -41,14 +39,12 @@ const PRICES = [1999, 1250] as const;
 const variations: number[] = [];
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the app's database");
-  dbh = createDb(process.env.DATABASE_URL, { max: 2 });
-  brand = (await createBrand(dbh.db)).id;
-  const col = await createCollection(dbh.db, { brandId: brand });
+  brand = (await createBrand(db())).id;
+  const col = await createCollection(db(), { brandId: brand });
   for (const priceCents of PRICES)
     variations.push(
       (
-        await createProduct(dbh.db, {
+        await createProduct(db(), {
           collectionId: col.id,
           sizes: SIZE_RUNS.apparel,
           colors: 1,
@@ -61,26 +57,24 @@ beforeAll(async () => {
 afterEach(async () => {
   while (pages.length) await closePage(pages.pop()!);
 });
-afterAll(async () => {
-  await dbh?.close();
-});
+afterAll(async () => {});
 
 async function retailer(): Promise<{ id: number; email: string }> {
   const email = uniqueEmail("swapmod");
-  const { retailer: r } = await createRetailer(dbh.db, { payout: true, user: { email } });
-  await authorizeBrand(dbh.db, r.id, brand);
+  const { retailer: r } = await createRetailer(db(), { payout: true, user: { email } });
+  await authorizeBrand(db(), r.id, brand);
   return { id: r.id, email };
 }
 
 const swapListing = (providerId: number, style: 0 | 1, sizes: Record<string, number>) =>
-  createListing(dbh.db, { variationId: variations[style], providerId, sizes, listingType: "swap" });
+  createListing(db(), { variationId: variations[style], providerId, sizes, listingType: "swap" });
 
 /** Each side's goods as the read model holds them (listing id -> units; removed lines left out). */
 async function goods(
   orderId: number,
   side: "provider" | "receiver",
 ): Promise<Record<number, Record<string, number>>> {
-  const rows = await dbh.db
+  const rows = await db()
     .select({
       listingId: orderContributions.listingId,
       units: orderContributions.units,
@@ -172,7 +166,7 @@ describe("swap modified both ways", () => {
     expect(await q.locator('input[name="lines.receiver.0.L"]').inputValue()).toBe("2");
 
     // Past the units listed (3 S): refused with the message and a 4xx; the terms stand.
-    const before = await dbh.db
+    const before = await db()
       .select({ view: orders.swapView, seq: orders.recordSeq })
       .from(orders)
       .where(eq(orders.id, orderId));
@@ -208,7 +202,7 @@ describe("swap modified both ways", () => {
     }
     expect(await goods(orderId, "provider")).toEqual({ [a.id]: { S: 2 } });
     expect(
-      await dbh.db
+      await db()
         .select({ view: orders.swapView, seq: orders.recordSeq })
         .from(orders)
         .where(eq(orders.id, orderId)),
@@ -292,7 +286,7 @@ describe("swap modified both ways", () => {
     await q.waitForURL((u) => u.pathname.startsWith("/orders/sentswaps"));
 
     // Meanwhile the provider's listing sold two of its three units elsewhere.
-    await dbh.db
+    await db()
       .update(listings)
       .set({ sizes: { S: 1 }, totalUnits: 1 })
       .where(eq(listings.id, a.id));
@@ -304,11 +298,11 @@ describe("swap modified both ways", () => {
     await p.goto(url(page));
     await panelSays(p, SWAP_REQUEST_DECLINED);
     expect(await p.getByTestId("reason").allTextContents()).toEqual([reasonLabel(62)]);
-    const refunds = await dbh.db
+    const refunds = await db()
       .select({ retailerId: payments.retailerId, amountCents: payments.amountCents })
       .from(payments)
       .where(and(eq(payments.orderId, orderId), eq(payments.txtype, "refund")));
-    const captured = await dbh.db
+    const captured = await db()
       .select({ retailerId: payments.retailerId, amountCents: payments.amountCents })
       .from(payments)
       .where(and(eq(payments.orderId, orderId), eq(payments.txtype, "capture")));
@@ -316,7 +310,7 @@ describe("swap modified both ways", () => {
       rows.map((r) => [r.retailerId, r.amountCents]).sort((x, y) => Number(x[0]) - Number(y[0]));
     expect(captured).toHaveLength(2);
     expect(byRetailer(refunds)).toEqual(byRetailer(captured));
-    const stock = await dbh.db
+    const stock = await db()
       .select({ id: listings.id, sizes: listings.sizes })
       .from(listings)
       .where(inArray(listings.id, [a.id, c.id]));

@@ -10,7 +10,6 @@ import { eq, like } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEnv } from "../../app/utils/env.server";
-import { createDb, type DbHandle } from "../../db/client";
 import { orders, outboxEmails, retailers, shipments } from "../../db/schema";
 import { formatDate, formatDateTime } from "../../domain/date-format";
 import { buyWorkflowId, completeCheckoutUpdate } from "../../workflows/buy/contract";
@@ -28,16 +27,23 @@ import { createOrderAt } from "../factories/orders";
 import { pdfText } from "../setup/pdf-text";
 import { startBuyOrder } from "./buy-helpers";
 import { csvRecords } from "./csv-parse";
-import { closePage, launchBrowser, newPage, signedIn, signInAs, uniqueEmail, url } from "./harness";
+import {
+  closePage,
+  db,
+  launchBrowser,
+  newPage,
+  signedIn,
+  signInAs,
+  uniqueEmail,
+  url,
+} from "./harness";
 
 const LA = "America/Los_Angeles";
 const NY = "America/New_York";
-let handle: DbHandle;
 let browser: Browser;
 let connection: Connection;
 let client: Client;
 let seller: Page;
-const db = () => handle.db;
 const tok = uniqueToken().toUpperCase();
 const sellerEmail = uniqueEmail("tz-seller");
 const buyerEmail = uniqueEmail("tz-buyer");
@@ -52,9 +58,6 @@ let workflowOrderId: number | null = null;
 const CREATED = new Date("2026-03-03T06:30:00.000Z");
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL)
-    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
-  handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const env = getEnv();
   connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
   client = new Client({
@@ -104,7 +107,6 @@ afterAll(async () => {
     }
   }
   await connection?.close();
-  await handle?.close();
 });
 
 describe("dates in the marketplace time zone (MARKETPLACE_TZ=America/Los_Angeles in e2e)", () => {
@@ -168,11 +170,9 @@ describe("dates in the marketplace time zone (MARKETPLACE_TZ=America/Los_Angeles
     workflowOrderId = id;
     const workflowId = buyWorkflowId(id);
     const card = { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" };
-    await client.workflow
-      .getHandle(workflowId)
-      .executeUpdate(completeCheckoutUpdate, {
-        args: [{ actorRetailerId: buyerId, paymentMethod: card }],
-      });
+    await client.workflow.getHandle(workflowId).executeUpdate(completeCheckoutUpdate, {
+      args: [{ actorRetailerId: buyerId, paymentMethod: card }],
+    });
     // The seller is asked to answer by the seller-response deadline the read model records.
     let mail: { bodyText: string } | undefined;
     let deadline: string | null | undefined;

@@ -7,7 +7,7 @@
  */
 import { eq, or, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
+import { db } from "./harness";
 import { addToCart } from "../../db/queries/cart";
 import { carts, orderActions, orders, paymentMethods } from "../../db/schema";
 import { MSG } from "../../domain/accounts";
@@ -24,9 +24,6 @@ import {
 } from "../factories";
 import { createOrderAt } from "../factories/orders";
 import { freshEmail, htmlDecode, HttpClient } from "./http";
-
-let dbh: DbHandle;
-const db = () => dbh.db;
 
 type Who = {
   label: "inactive" | "pending";
@@ -48,8 +45,6 @@ const TEST_CARD = {
 };
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the app's database");
-  dbh = createDb(process.env.DATABASE_URL, { max: 2 });
   const brand = (await createBrand(db())).id;
   const variations = (
     await createProduct(db(), {
@@ -112,9 +107,7 @@ beforeAll(async () => {
   }
 });
 
-afterAll(async () => {
-  await dbh?.close();
-});
+afterAll(async () => {});
 
 /** Everything a trading request could change for this retailer. */
 async function snapshot(retailerId: number) {

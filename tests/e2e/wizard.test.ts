@@ -10,7 +10,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
 import { listingRequests, listings } from "../../db/schema";
 import {
   ALREADY_LISTED,
@@ -32,7 +31,16 @@ import {
   createStaffUser,
   uniqueToken,
 } from "../factories";
-import { baseUrl, closePage, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
+import {
+  baseUrl,
+  closePage,
+  db,
+  launchBrowser,
+  newPage,
+  signInAs,
+  uniqueEmail,
+  url,
+} from "./harness";
 import { TINY_PNG } from "./form-fixtures";
 
 // A real 1x1 PNG, and a text file that only pretends to be one.
@@ -40,7 +48,6 @@ const PNG = TINY_PNG;
 const FAKE_PNG = Buffer.from("this is a text file, not a picture\n");
 
 let browser: Browser;
-let handle: DbHandle;
 const pages: Page[] = [];
 
 const tok = uniqueToken().toUpperCase();
@@ -58,14 +65,10 @@ let otherListingId: number;
 let unpaidStore: { id: number; storeName: string };
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL)
-    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
-  handle = createDb(process.env.DATABASE_URL, { max: 2 });
-  const db = handle.db;
-  const brand = await createBrand(db, { name: brandName });
+  const brand = await createBrand(db(), { name: brandName });
   brandId = brand.id;
-  const col = await createCollection(db, { brandId, year: 2025, name: "Fall" });
-  const p = await createProduct(db, {
+  const col = await createCollection(db(), { brandId, year: 2025, name: "Fall" });
+  const p = await createProduct(db(), {
     collectionId: col.id,
     sku,
     displayName: `Ridge Parka ${tok}`,
@@ -74,7 +77,7 @@ beforeAll(async () => {
     priceCents: 4250,
   });
   parka = { productId: p.product.id, black: p.variations[0].id, navy: p.variations[1].id };
-  const q = await createProduct(db, {
+  const q = await createProduct(db(), {
     collectionId: col.id,
     sku: reqSku,
     displayName: `Trail Vest ${tok}`,
@@ -83,33 +86,32 @@ beforeAll(async () => {
   });
   reqVariation = q.variations[0].id;
 
-  const seller = await createRetailer(db, { payout: true, user: { email: sellerEmail } });
+  const seller = await createRetailer(db(), { payout: true, user: { email: sellerEmail } });
   sellerId = seller.retailer.id;
-  await authorizeBrand(db, sellerId, brandId);
-  const other = await createRetailer(db, { payout: true, user: { email: otherEmail } });
-  await authorizeBrand(db, other.retailer.id, brandId);
+  await authorizeBrand(db(), sellerId, brandId);
+  const other = await createRetailer(db(), { payout: true, user: { email: otherEmail } });
+  await authorizeBrand(db(), other.retailer.id, brandId);
   // Another retailer already lists the Navy parka (for the request's listing-exists notice).
   otherListingId = (
-    await createListing(db, {
+    await createListing(db(), {
       variationId: parka.navy,
       providerId: other.retailer.id,
       sizes: { M: 2 },
     })
   ).id;
-  const unpaid = await createRetailer(db, {
+  const unpaid = await createRetailer(db(), {
     payout: false,
     user: false,
     storeName: `Unpaid Store ${tok}`,
   });
-  await authorizeBrand(db, unpaid.retailer.id, brandId);
+  await authorizeBrand(db(), unpaid.retailer.id, brandId);
   unpaidStore = { id: unpaid.retailer.id, storeName: unpaid.retailer.storeName };
-  await createStaffUser(db, { email: staffEmail });
+  await createStaffUser(db(), { email: staffEmail });
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   for (const p of pages) await closePage(p);
-  await handle?.close();
 });
 
 async function page(): Promise<Page> {
@@ -296,7 +298,7 @@ describe("List a style", () => {
       .first()
       .waitFor();
 
-    const rows = await handle.db
+    const rows = await db()
       .select()
       .from(listings)
       .where(and(eq(listings.providerId, sellerId), eq(listings.variationId, parka.black)));
@@ -336,7 +338,7 @@ describe("List a style", () => {
     const blocked = p.getByTestId("wizard-blocked");
     await blocked.waitFor();
     expect(await blocked.textContent()).toContain(ALREADY_LISTED);
-    const [existing] = await handle.db
+    const [existing] = await db()
       .select()
       .from(listings)
       .where(and(eq(listings.providerId, sellerId), eq(listings.variationId, parka.black)));
@@ -349,7 +351,7 @@ describe("List a style", () => {
   it("answers tampered URLs with 4xx, never another brand's data", async () => {
     const p = await page();
     await signInAs(p, otherEmail);
-    const unauthorizedBrand = await createBrand(handle.db);
+    const unauthorizedBrand = await createBrand(db());
     expect(
       (await p.request.get(url(`/addlisting/?stage=0&brand=${unauthorizedBrand.id}`))).status(),
     ).toBe(404);
@@ -387,12 +389,12 @@ describe("List a style", () => {
 describe("Without JavaScript", () => {
   it("every stage works with plain forms, photo upload included", async () => {
     // Without payout: its listing stays hidden (payoutneeded), so the request tests below see no listing of this style.
-    const { retailer } = await createRetailer(handle.db, {
+    const { retailer } = await createRetailer(db(), {
       payout: false,
       user: { email: uniqueEmail("wizard-nojs") },
     });
-    await authorizeBrand(handle.db, retailer.id, brandId);
-    const email = (await handle.db.query.users.findFirst({
+    await authorizeBrand(db(), retailer.id, brandId);
+    const email = (await db().query.users.findFirst({
       where: (u, { eq }) => eq(u.retailerId, retailer.id),
     }))!.email;
     const context = await browser.newContext({ baseURL: baseUrl, javaScriptEnabled: false });
@@ -463,7 +465,7 @@ describe("Without JavaScript", () => {
       p.getByTestId("wizard-save").click(),
     ]);
     expect(new URL(p.url()).searchParams.get("ref")).toBe("listingCreatedPayoutNeeded");
-    const [row] = await handle.db
+    const [row] = await db()
       .select()
       .from(listings)
       .where(and(eq(listings.providerId, retailer.id), eq(listings.variationId, reqVariation)));
@@ -519,7 +521,7 @@ describe("Request a style", () => {
     const landed = new URL(p.url());
     expect(landed.searchParams.get("ref")).toBe("requestCreatedListingExists");
     expect(landed.searchParams.get("variantId")).toBe(String(parka.navy));
-    const [req] = await handle.db
+    const [req] = await db()
       .select()
       .from(listingRequests)
       .where(
@@ -625,7 +627,7 @@ describe("Staff browsing as admin", () => {
       p.getByTestId("wizard-save").click(),
     ]);
     expect(new URL(p.url()).searchParams.get("ref")).toBe("listingCreatedPayoutNeeded");
-    const rows = await handle.db
+    const rows = await db()
       .select()
       .from(listings)
       .where(and(eq(listings.providerId, unpaidStore.id), eq(listings.variationId, reqVariation)));
