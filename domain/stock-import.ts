@@ -116,9 +116,18 @@ export function mappingFits(mapping: StockMapping | null, headers: readonly stri
 
 export class StockFileRejected extends Error {}
 
-/** A cell a spreadsheet would run as a formula. */
+/** A number as a spreadsheet reads one: an optional sign, digits (thousands commas allowed), decimals, exponent. */
+const PLAIN_NUMBER = /^[+-]?(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?([eE][+-]?\d+)?$/;
+
+/**
+ * A cell a spreadsheet would run as a formula: one that starts with = + - or @ (after the blanks, tabs and
+ * line breaks a spreadsheet skips) and is not a plain number. "-5" and "+1.5" stay numbers; "-2+3+cmd|' /C
+ * calc'!A0" (a sign, a digit, then a formula) is a formula.
+ */
 export function isFormulaText(s: string): boolean {
-  return /^[=@]/.test(s.trim()) || /^[+-][^\d.]/.test(s.trim());
+  const t = s.trim();
+  if (!/^[=+\-@]/.test(t) || t === "+" || t === "-") return false;
+  return !(/^[+-]/.test(t) && /\d/.test(t) && PLAIN_NUMBER.test(t));
 }
 
 /** A CSV file's separator: ";" when its header line holds more semicolons than commas, else ",". */

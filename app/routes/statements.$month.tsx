@@ -6,7 +6,9 @@
  * answers 400 with the message; a month not started yet 404.
  */
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
+import { STATEMENT_MONTH_MESSAGES } from "../../domain/statements";
+import { ErrorPage } from "~/components/ErrorPage";
 import ordersCss from "~/components/orders/orders.css";
 import { KindTotals, LinesTable } from "~/components/statements/StatementParts";
 import { pageTitle } from "~/components/title";
@@ -70,4 +72,24 @@ export default function MonthStatement() {
       ) : null}
     </section>
   );
+}
+
+/**
+ * A month not started yet answers 404 with the statement's own message (as its CSV does), not the generic
+ * "Page not found"; every other error is the app's error page.
+ */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.data === STATEMENT_MONTH_MESSAGES.futureMonth) {
+    return (
+      <section className="page page-error" data-status={error.status} data-testid="statement-error">
+        <h1>Statement</h1>
+        <p className="lead">{STATEMENT_MONTH_MESSAGES.futureMonth}</p>
+        <p>
+          <Link to="/statements">← All statements</Link>
+        </p>
+      </section>
+    );
+  }
+  return <ErrorPage />;
 }

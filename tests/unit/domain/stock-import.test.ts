@@ -26,7 +26,24 @@ describe("formulas", () => {
     ["-5", false],
     ["ABC-1", false],
     ["+1", false],
-  ])("%s → %s", (s, f) => expect(isFormulaText(s)).toBe(f));
+    // The DDE payload: a sign and a digit first, then a formula a spreadsheet runs.
+    ["-2+3+cmd|' /C calc'!A0", true],
+    ["+1+1", true],
+    ["-1*2", true],
+    ["=1", true],
+    ["\t=cmd|' /C calc'!A0", true],
+    // Plain numbers with a sign stay numbers.
+    ["-12.50", false],
+    ["+0.5", false],
+    ["-.5", false],
+    ["-1,234.00", false],
+    ["+1e3", false],
+    ["42", false],
+    ["", false],
+    // A sign alone is text a spreadsheet shows as it is (a "-" for "none").
+    ["-", false],
+    ["+", false],
+  ])("%j → %s", (s, f) => expect(isFormulaText(s)).toBe(f));
 
   it("names the line of the first formula", () => {
     expect(() => refuseFormulas([["a"], ["ok"], ["=1+1"]])).toThrow(STOCK_MSG.formula(3));
