@@ -123,9 +123,7 @@ export function readUploadRows(
 }
 
 /** Products of the rows: one per sku (its first row's name, description and price), one variation per color. */
-export function groupUploadRows(
-  rows: UploadRow[],
-): {
+export function groupUploadRows(rows: UploadRow[]): {
   sku: string;
   displayName: string;
   description: string;

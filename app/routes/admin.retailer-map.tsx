@@ -96,15 +96,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
       drawn,
       found: found.length,
       nav,
-      list: found
-        .slice(0, 100)
-        .map((r) => ({
-          id: r.id,
-          storeName: r.storeName,
-          city: r.city,
-          state: r.state,
-          miles: Math.round(r.miles),
-        })),
+      list: found.slice(0, 100).map((r) => ({
+        id: r.id,
+        storeName: r.storeName,
+        city: r.city,
+        state: r.state,
+        miles: Math.round(r.miles),
+      })),
     },
     {
       headers: {

@@ -186,16 +186,14 @@ export async function saveCollectionUpload(
         variations += 1;
         const urls = r.images.map((name) => u.images[name]).filter(Boolean);
         if (urls.length)
-          await tx
-            .insert(variationImages)
-            .values(
-              urls.map((url, position) => ({
-                variationId: v.id,
-                url,
-                thumbnailUrl: url,
-                position,
-              })),
-            );
+          await tx.insert(variationImages).values(
+            urls.map((url, position) => ({
+              variationId: v.id,
+              url,
+              thumbnailUrl: url,
+              position,
+            })),
+          );
       }
     }
     await addUploadEntries(tx, c.brandId, id, unmatched);

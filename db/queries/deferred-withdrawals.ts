@@ -67,15 +67,13 @@ export async function withdrawWhenOrdersEnded(db: DbOrTx, listingIds: number[]):
       .update(listings)
       .set({ sizes: after, totalUnits: 0, updatedAt: sql`now()` })
       .where(eq(listings.id, l.id));
-    await db
-      .insert(listingStockChanges)
-      .values({
-        listingId: l.id,
-        importId: l.importId,
-        action: "withdraw",
-        before: l.sizes,
-        after,
-      });
+    await db.insert(listingStockChanges).values({
+      listingId: l.id,
+      importId: l.importId,
+      action: "withdraw",
+      before: l.sizes,
+      after,
+    });
     done.push(l.id);
   }
   return done;

@@ -340,15 +340,13 @@ export async function applyVariationPlan(
     if (action.kind === "kept") {
       // Withdrawn when its last order waiting for an answer ends, as done by this import (docs/guides/stock-import.md "Sync").
       await markDeferredWithdrawal(tx, live!.id, importId);
-      await tx
-        .insert(listingStockChanges)
-        .values({
-          listingId: live!.id,
-          importId,
-          action: "kept",
-          before: live!.sizes,
-          after: live!.sizes,
-        });
+      await tx.insert(listingStockChanges).values({
+        listingId: live!.id,
+        importId,
+        action: "kept",
+        before: live!.sizes,
+        after: live!.sizes,
+      });
       return { ok: true, listingId: live!.id, changed: true };
     }
     if (action.kind === "create") {
@@ -372,15 +370,13 @@ export async function applyVariationPlan(
           terms: true,
         })
         .returning({ id: listings.id });
-      await tx
-        .insert(listingStockChanges)
-        .values({
-          listingId: row.id,
-          importId,
-          action: "create",
-          before: null,
-          after: action.sizes,
-        });
+      await tx.insert(listingStockChanges).values({
+        listingId: row.id,
+        importId,
+        action: "create",
+        before: null,
+        after: action.sizes,
+      });
       await recordMatchesForListing(tx, row.id);
       return { ok: true, listingId: row.id, changed: true };
     }

@@ -416,15 +416,13 @@ describe("sessions and outbox", () => {
     const { retailer, user } = await createRetailer(db);
     const id = `test-session-${uniqueToken()}`;
     const expiresAt = new Date(Date.now() + 86_400_000);
-    await db
-      .insert(sessions)
-      .values({
-        id,
-        userId: user!.id,
-        expiresAt,
-        actingRetailerId: retailer.id,
-        dismissedBanners: ["payout"],
-      });
+    await db.insert(sessions).values({
+      id,
+      userId: user!.id,
+      expiresAt,
+      actingRetailerId: retailer.id,
+      dismissedBanners: ["payout"],
+    });
     // Twice: the second call runs the statement built by the first (db/built-once.ts).
     for (let i = 0; i < 2; i++) {
       const row = await getSessionWithUser(db, id);

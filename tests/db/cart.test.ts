@@ -464,16 +464,14 @@ describe("proceedFromCart: buy carts become draft orders", () => {
         displayStatus: "Awaiting Approval",
       })
       .returning();
-    await db
-      .insert(orderContributions)
-      .values({
-        orderId: o.id,
-        side: "provider",
-        listingId: l.id,
-        variationId: v1,
-        units: { S: 1 },
-        quantity: 1,
-      });
+    await db.insert(orderContributions).values({
+      orderId: o.id,
+      side: "provider",
+      listingId: l.id,
+      variationId: v1,
+      units: { S: 1 },
+      quantity: 1,
+    });
     expect(await proceedFromCart(db, buyer.id, wf)).toEqual({
       ok: false,
       status: 409,
