@@ -43,7 +43,7 @@ export default function AdminOutbox() {
       <h1>Outbox</h1>
       <p className="muted">E-mails the marketplace sent, newest first. Without SMTP configured they are kept here only.</p>
       <p data-testid="webhook-inbox">
-        Carrier and payment events waiting for delivery to their orders: {inbox.count}
+        {`Carrier and payment events waiting for delivery to their orders: ${inbox.count}`}
         {inbox.oldest ? ` (oldest received ${formatDateTime(inbox.oldest, tz)})` : ""}
       </p>
       <Form method="get" className="inline-form">

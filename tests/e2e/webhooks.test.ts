@@ -25,7 +25,15 @@ import { buildCarrierEvent, CARRIER_SIGNATURE_HEADER } from "../../domain/carrie
 import { ACTION } from "../../domain/action-codes";
 import { COMMON_STATES, BUY_STATES } from "../../domain/states";
 import { PAYMENT_SIGNATURE_HEADER } from "../../domain/webhooks";
-import { createBrand, createCollection, createProduct, createRequest, DEFAULT_TEST_PASSWORD, SIZE_RUNS } from "../factories";
+import {
+  createBrand,
+  createCollection,
+  createProduct,
+  createRequest,
+  createStaffUser,
+  DEFAULT_TEST_PASSWORD,
+  SIZE_RUNS,
+} from "../factories";
 import { buyWorkflowId, closeTemporal, retailerWithLogin, temporal, until, waitForOrderState, waitForReadModel } from "./buy-helpers";
 import { HttpClient } from "./http";
 
@@ -250,6 +258,8 @@ describe("the inbox: no acknowledged event is lost", () => {
   it("an event stored by a web process that died before its signal reaches its order through the relay", async () => {
     const { orderId, trackingNumber } = await orderAwaitingPickup();
     const secret = env.CARRIER_WEBHOOK_SECRET;
+    const staff = new HttpClient();
+    await staff.signIn((await createStaffUser(dbh.db, {})).email, DEFAULT_TEST_PASSWORD);
     for (const [status, state] of [
       ["picked_up", COMMON_STATES.IN_ROUTE],
       ["delivered", COMMON_STATES.DELIVERED],
@@ -259,6 +269,9 @@ describe("the inbox: no acknowledged event is lost", () => {
       const stored = await storeCarrierEvent(ev);
       expect(stored).toMatchObject({ inserted: true });
       expect(await inboxRow(`carrier:${ev.id}`)).toMatchObject({ processedAt: null, outcome: null, attempts: 1 });
+      // Staff see it waiting (within the endpoint's hold, before the relay takes it).
+      const page = await staff.get("/admin/outbox");
+      expect(Number(/waiting for delivery to their orders: (\d+)/.exec(page.body)?.[1])).toBeGreaterThanOrEqual(1);
       // The carrier retries (it never had our 200): a duplicate, answered as one.
       const raw = JSON.stringify(ev);
       const retry = await postCarrier(raw, signCarrierEvent(raw, secret));
