@@ -21,22 +21,44 @@ const SOURCES = [
 const DIRECTION = [
   // Pages, in layers: routes → components → utils (app = root.tsx and the entry files); a kind's contract;
   // anything in workflows/ as types only (a workflow is started by its type name).
-  { from: "routes", allow: ["routes", "app", "components", "utils", "domain", "db", "contract", "temporal"] },
+  {
+    from: "routes",
+    allow: ["routes", "app", "components", "utils", "domain", "db", "contract", "temporal"],
+  },
   { from: "app", allow: ["app", "components", "utils", "domain", "db", "contract", "temporal"] },
   { from: "components", allow: ["components", "utils", "domain", "db", "contract"] },
   { from: "utils", allow: ["utils", "domain", "db", "contract", "temporal"] },
-  { from: ["routes", "app", "components", "utils"], allow: ["workflows", "activity-interface"], importKind: "type" },
+  {
+    from: ["routes", "app", "components", "utils"],
+    allow: ["workflows", "activity-interface"],
+    importKind: "type",
+  },
   // Pure rules: nothing but themselves (and zod).
   { from: "domain", allow: ["domain"] },
   // Schema and queries: pure rules only; nothing from app/ or workflows/, not even types.
   { from: "db", allow: ["db", "domain"] },
   // Deterministic code: pure rules and other workflow code (a workflow owns its activities' interface).
-  { from: ["workflows", "contract", "activity-interface"], allow: ["workflows", "contract", "activity-interface", "domain"] },
+  {
+    from: ["workflows", "contract", "activity-interface"],
+    allow: ["workflows", "contract", "activity-interface", "domain"],
+  },
   // Side effects: rules, queries, contracts (ids, error names); the interface they implement, as types.
   { from: "activities", allow: ["activities", "domain", "db", "contract"] },
   { from: "activities", allow: ["activity-interface"], importKind: "type" },
   // Composition roots: everything they compose, but their configuration comes from domain/env.
-  { from: "workers", allow: ["workers", "activities", "db", "domain", "workflows", "contract", "activity-interface", "temporal"] },
+  {
+    from: "workers",
+    allow: [
+      "workers",
+      "activities",
+      "db",
+      "domain",
+      "workflows",
+      "contract",
+      "activity-interface",
+      "temporal",
+    ],
+  },
   // What every Temporal client and worker connects with (payload codec, TLS): pure rules only.
   { from: "temporal", allow: ["temporal", "domain"] },
   // Configuration read by scripts (which import config/, never the other way).
@@ -64,11 +86,26 @@ const DIRECTION = [
 
 const elementTypes = (rules) => [
   "error",
-  { default: "disallow", message: "${file.type}/ may not import ${dependency.type}/ here (docs/architecture.md, folder direction)", rules },
+  {
+    default: "disallow",
+    message:
+      "${file.type}/ may not import ${dependency.type}/ here (docs/architecture.md, folder direction)",
+    rules,
+  },
 ];
 
 export default [
-  { ignores: ["node_modules/**", "build/**", "public/build/**", ".data/**", "test-results/**", "db/migrations/**", "**/*.d.ts"] },
+  {
+    ignores: [
+      "node_modules/**",
+      "build/**",
+      "public/build/**",
+      ".data/**",
+      "test-results/**",
+      "db/migrations/**",
+      "**/*.d.ts",
+    ],
+  },
   {
     files: SOURCES,
     languageOptions: { parser: tseslint.parser, parserOptions: { ecmaFeatures: { jsx: true } } },
@@ -132,6 +169,8 @@ export default [
     // Issue 9's shape: the order machines, their driver and the queries behind each step stay small enough to
     // read whole (counted without blank lines and comments; the longest today is getOrderDetail, 124 lines).
     files: ["workflows/**/*.ts", "domain/**/*.ts", "db/queries/**/*.ts"],
-    rules: { "max-lines-per-function": ["error", { max: 150, skipBlankLines: true, skipComments: true }] },
+    rules: {
+      "max-lines-per-function": ["error", { max: 150, skipBlankLines: true, skipComments: true }],
+    },
   },
 ];

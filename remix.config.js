@@ -5,7 +5,11 @@ const outDir = process.env.REMIX_BUILD_DIR;
 /** @type {import('@remix-run/dev').AppConfig} */
 export default {
   ...(outDir
-    ? { serverBuildPath: `${outDir}/index.js`, assetsBuildDirectory: `${outDir}/public/build`, cacheDirectory: `${outDir}/.cache` }
+    ? {
+        serverBuildPath: `${outDir}/index.js`,
+        assetsBuildDirectory: `${outDir}/public/build`,
+        cacheDirectory: `${outDir}/.cache`,
+      }
     : {}),
   // Classic Remix compiler (design card): routes in app/routes, flat-routes convention of Remix v2.
   // A route's server half is its `.server` sibling (orders.$id.tsx + orders.$id.server.ts), never a route itself.

@@ -17,11 +17,14 @@ function rejected(err: PaymentRejectedError): ApplicationFailure {
 
 function translate(err: unknown): unknown {
   if (err instanceof PaymentRejectedError) return rejected(err);
-  if (err instanceof IdempotencyConflictError) return ApplicationFailure.nonRetryable(err.message, "IdempotencyConflict");
+  if (err instanceof IdempotencyConflictError)
+    return ApplicationFailure.nonRetryable(err.message, "IdempotencyConflict");
   return err;
 }
 
-export function createCardActivities(deps: { payments: PaymentsPort }): Pick<CardActivities, "createTestCardPaymentMethod" | "attachCard"> {
+export function createCardActivities(deps: {
+  payments: PaymentsPort;
+}): Pick<CardActivities, "createTestCardPaymentMethod" | "attachCard"> {
   return {
     async createTestCardPaymentMethod(input) {
       try {

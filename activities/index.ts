@@ -40,7 +40,11 @@ export function defaultCarrier(deps: Pick<ActivityDeps, "db" | "env">): SandboxC
 }
 
 /** What the worker registers: every activity some workflow calls. */
-export type Activities = BuyActivities & SwapActivities & RmaActivities & CardActivities & PayoutActivities;
+export type Activities = BuyActivities &
+  SwapActivities &
+  RmaActivities &
+  CardActivities &
+  PayoutActivities;
 
 export function createActivities(deps: ActivityDeps): Activities {
   const timeZone = deps.env.MARKETPLACE_TZ ?? DEFAULT_MARKETPLACE_TZ;
@@ -53,7 +57,11 @@ export function createActivities(deps: ActivityDeps): Activities {
   });
   return {
     ...createPayoutReadModelActivities(deps.db),
-    ...createPayoutActivities({ payments: deps.payments, mail: deps.mail, appOrigin: deps.env.APP_ORIGIN }),
+    ...createPayoutActivities({
+      payments: deps.payments,
+      mail: deps.mail,
+      appOrigin: deps.env.APP_ORIGIN,
+    }),
     ...createCardReadModelActivities(deps.db),
     ...createCardActivities({ payments: deps.payments }),
     ...buy,

@@ -22,7 +22,11 @@ export function createPayoutActivities(deps: {
         return { accountId: account.id, bankAccountLast4: account.bankAccountLast4 };
       } catch (err) {
         if (err instanceof PaymentRejectedError) {
-          const rejection: PayoutRejection = { message: err.message, code: err.code, field: err.field };
+          const rejection: PayoutRejection = {
+            message: err.message,
+            code: err.code,
+            field: err.field,
+          };
           throw ApplicationFailure.nonRetryable(err.message, PAYOUT_REJECTED, rejection);
         }
         if (err instanceof IdempotencyConflictError) {

@@ -10,7 +10,11 @@ export interface Sweep {
 }
 
 /** `pass` answers true when its batch was full (more may be due). */
-export function sweepEvery(everyMs: number, pass: () => Promise<boolean>, onError: (why: string) => void): Sweep {
+export function sweepEvery(
+  everyMs: number,
+  pass: () => Promise<boolean>,
+  onError: (why: string) => void,
+): Sweep {
   let running: Promise<void> | null = null;
   let stopped = false;
   let wake: (() => void) | null = null;

@@ -18,7 +18,10 @@ export const streamTimeout = 5_000;
  * Errors are logged here, on the server, with their stack. The browser never sees a stack
  * trace: the root ErrorBoundary shows "500" / "A server error has occured" (docs/product/screens.md).
  */
-export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs): void {
+export function handleError(
+  error: unknown,
+  { request }: LoaderFunctionArgs | ActionFunctionArgs,
+): void {
   if (request.signal.aborted) return; // the client went away; not a server error
   if (isRouteErrorResponse(error) && (error as { internal?: boolean }).internal === true) {
     // The router's own refusal (a POST to a page without an action: 405). Remix sends this object to the
@@ -74,7 +77,12 @@ export default function handleRequest(
           // Cache-Control for signed-in pages) are set by workers/web.mjs.
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           responseHeaders.set("Content-Security-Policy", csp);
-          resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
+          resolve(
+            new Response(Buffer.concat(chunks), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          );
         });
         sink.on("error", reject);
         pipe(sink);

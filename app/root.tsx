@@ -32,7 +32,13 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction = ({ error }) => {
   if (error) {
     const status = isRouteErrorResponse(error) ? error.status : 500;
-    return [{ title: pageTitle(status === 404 ? NOT_FOUND_TITLE : status >= 500 ? SERVER_ERROR_TITLE : String(status)) }];
+    return [
+      {
+        title: pageTitle(
+          status === 404 ? NOT_FOUND_TITLE : status >= 500 ? SERVER_ERROR_TITLE : String(status),
+        ),
+      },
+    ];
   }
   return [{ title: APP_NAME }];
 };
@@ -52,7 +58,12 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<ShellData
 }
 
 /** Re-run the guard (and refresh banners) on every navigation, not only when params change. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) => {
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}) => {
   if (!formMethod && currentUrl.href !== nextUrl.href) return true;
   return defaultShouldRevalidate;
 };

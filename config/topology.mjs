@@ -32,7 +32,18 @@ export const TEMPORAL_DYNAMIC_CONFIG = "config/temporal/dynamicconfig.yaml";
  * warns without it, later versions refuse to start.
  */
 export function temporalServerArgs(root, service) {
-  return ["--root", root, "--config", TEMPORAL_CONFIG_DIR, "--env", TEMPORAL_CONFIG_ENV, "--allow-no-auth", "start", "--service", service];
+  return [
+    "--root",
+    root,
+    "--config",
+    TEMPORAL_CONFIG_DIR,
+    "--env",
+    TEMPORAL_CONFIG_ENV,
+    "--allow-no-auth",
+    "start",
+    "--service",
+    service,
+  ];
 }
 
 /**
@@ -60,7 +71,11 @@ export function temporalPorts(base = { grpc: 7233, membership: 6933, metrics: 92
   return Object.fromEntries(
     TEMPORAL_SERVICES.map((s) => [
       s,
-      { grpc: base.grpc + offset[s], membership: base.membership + offset[s], metrics: base.metrics + offset[s] },
+      {
+        grpc: base.grpc + offset[s],
+        membership: base.membership + offset[s],
+        metrics: base.metrics + offset[s],
+      },
     ]),
   );
 }
@@ -69,7 +84,17 @@ export function temporalPorts(base = { grpc: 7233, membership: 6933, metrics: 92
  * The environment config/temporal/production.yaml is rendered from, shared by the four processes
  * (each adds TEMPORAL_METRICS_PORT: temporalServiceEnv). Every name here is set by both runners.
  */
-export function temporalServerEnv({ db, bindIp, broadcastAddress, frontendAddress, ports, httpPort, shards, maxConns, logLevel }) {
+export function temporalServerEnv({
+  db,
+  bindIp,
+  broadcastAddress,
+  frontendAddress,
+  ports,
+  httpPort,
+  shards,
+  maxConns,
+  logLevel,
+}) {
   return {
     TEMPORAL_LOG_LEVEL: logLevel,
     TEMPORAL_NUM_HISTORY_SHARDS: String(shards),
@@ -121,13 +146,23 @@ export function schemaSteps(db) {
 
 /** The schema tool's connection, from the environment (no password on a command line). */
 export function sqlToolEnv(db) {
-  return { SQL_PLUGIN: "postgres12", SQL_HOST: db.host, SQL_PORT: String(db.port), SQL_USER: db.user, SQL_PASSWORD: db.password };
+  return {
+    SQL_PLUGIN: "postgres12",
+    SQL_HOST: db.host,
+    SQL_PORT: String(db.port),
+    SQL_USER: db.user,
+    SQL_PASSWORD: db.password,
+  };
 }
 
 /** The steps as one POSIX shell script (docker-compose.yml's one-shot schema service runs this text). */
 export function schemaScript(db) {
   return schemaSteps(db)
-    .map((s) => (s.mayExist ? `(temporal-sql-tool ${s.args.join(" ")} || true)` : `temporal-sql-tool ${s.args.join(" ")}`))
+    .map((s) =>
+      s.mayExist
+        ? `(temporal-sql-tool ${s.args.join(" ")} || true)`
+        : `temporal-sql-tool ${s.args.join(" ")}`,
+    )
     .join(" && ");
 }
 
@@ -160,7 +195,17 @@ export const NAMESPACE_RETENTION = "720h";
  */
 export function namespaceSetupArgs(address, namespace) {
   return [
-    ["operator", "namespace", "create", "--address", address, "--namespace", namespace, "--retention", NAMESPACE_RETENTION],
+    [
+      "operator",
+      "namespace",
+      "create",
+      "--address",
+      address,
+      "--namespace",
+      namespace,
+      "--retention",
+      NAMESPACE_RETENTION,
+    ],
     ...Object.entries(SEARCH_ATTRIBUTES).map(([name, type]) => [
       "operator",
       "search-attribute",
@@ -183,7 +228,15 @@ export function namespaceSetupArgs(address, namespace) {
  */
 export function namespaceSetupScript(address, namespace) {
   const [create, ...attributes] = namespaceSetupArgs(address, namespace);
-  const describe = ["operator", "namespace", "describe", "--address", address, "--namespace", namespace];
+  const describe = [
+    "operator",
+    "namespace",
+    "describe",
+    "--address",
+    address,
+    "--namespace",
+    namespace,
+  ];
   return [
     `(temporal ${describe.join(" ")} >/dev/null 2>&1 || temporal ${create.join(" ")})`,
     ...attributes.map((a) => `temporal ${a.join(" ")}`),
@@ -225,10 +278,20 @@ export const APP_PASSED_ENV = Object.freeze([
  * Set by the runner for every app process: where things are, the log format, and the address the signals
  * listen on (METRICS_HOST: loopback here, every interface in a container, where the scraper is elsewhere).
  */
-export const APP_PROCESS_ENV = Object.freeze(["NODE_ENV", "PORT", "DATABASE_URL", "TEMPORAL_ADDRESS", "LOG_FORMAT", "METRICS_HOST"]);
+export const APP_PROCESS_ENV = Object.freeze([
+  "NODE_ENV",
+  "PORT",
+  "DATABASE_URL",
+  "TEMPORAL_ADDRESS",
+  "LOG_FORMAT",
+  "METRICS_HOST",
+]);
 
 /** Each process's own: web METRICS_PORT; worker METRICS_PORT (the SDK's exporter) and HEALTH_PORT. */
-export const APP_OWN_ENV = Object.freeze({ web: ["METRICS_PORT"], worker: ["METRICS_PORT", "HEALTH_PORT"] });
+export const APP_OWN_ENV = Object.freeze({
+  web: ["METRICS_PORT"],
+  worker: ["METRICS_PORT", "HEALTH_PORT"],
+});
 
 /** The app processes: the one image, two commands (the web behind a load balancer, the worker). */
 export const APP_COMMANDS = Object.freeze({

@@ -38,12 +38,16 @@ function preparing<T extends object>(sql: T): T {
     savepoint: inTransaction("savepoint"),
   };
   return new Proxy(sql, {
-    get: (target, prop, receiver) => (Object.hasOwn(overrides, prop) ? overrides[prop] : Reflect.get(target, prop, receiver)),
+    get: (target, prop, receiver) =>
+      Object.hasOwn(overrides, prop) ? overrides[prop] : Reflect.get(target, prop, receiver),
   });
 }
 
 /** One postgres.js pool wrapped by Drizzle. Create once per process. `onnotice`: the server's notices (dropped by default). */
-export function createDb(url: string, opts: { max?: number; onnotice?: (notice: postgres.Notice) => void } = {}): DbHandle {
+export function createDb(
+  url: string,
+  opts: { max?: number; onnotice?: (notice: postgres.Notice) => void } = {},
+): DbHandle {
   const sql = postgres(url, { max: opts.max ?? 10, onnotice: opts.onnotice ?? (() => {}) });
   const db = drizzle(preparing(sql), { schema });
   return { db, sql, close: () => sql.end({ timeout: 5 }) };

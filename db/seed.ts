@@ -42,7 +42,15 @@ interface BrandSpec {
   segments: string[];
   priceTier: string;
   sizeRun: SizeRun;
-  company: { name: string; firstName: string; lastName: string; email: string; phone: string; city: string; state: string };
+  company: {
+    name: string;
+    firstName: string;
+    lastName: string;
+    email: string;
+    phone: string;
+    city: string;
+    state: string;
+  };
   collections: { year: number; name: string }[];
   /** [sku, name, wholesale cents, colours, collection index] */
   products: [string, string, number, string[], number][];
@@ -186,7 +194,12 @@ export const DEMO_RETAILERS: RetailerSpec[] = [
     latitude: 35.5951,
     longitude: -82.5515,
     phone: "+1-828-555-0101",
-    contact: { firstName: "Maya", lastName: "Caldwell", jobTitle: "Owner", celphone: "+1-828-555-0191" },
+    contact: {
+      firstName: "Maya",
+      lastName: "Caldwell",
+      jobTitle: "Owner",
+      celphone: "+1-828-555-0191",
+    },
     status: "active",
     payout: true,
     brands: [0, 1, 2],
@@ -203,7 +216,12 @@ export const DEMO_RETAILERS: RetailerSpec[] = [
     latitude: 35.1983,
     longitude: -111.6513,
     phone: "+1-928-555-0102",
-    contact: { firstName: "Luis", lastName: "Ortega", jobTitle: "Buyer", celphone: "+1-928-555-0192" },
+    contact: {
+      firstName: "Luis",
+      lastName: "Ortega",
+      jobTitle: "Buyer",
+      celphone: "+1-928-555-0192",
+    },
     status: "active",
     payout: true,
     brands: [0, 1, 2],
@@ -220,7 +238,12 @@ export const DEMO_RETAILERS: RetailerSpec[] = [
     latitude: 41.9087,
     longitude: -87.6776,
     phone: "+1-312-555-0103",
-    contact: { firstName: "Erin", lastName: "Kowalski", jobTitle: "Store Manager", celphone: "+1-312-555-0193" },
+    contact: {
+      firstName: "Erin",
+      lastName: "Kowalski",
+      jobTitle: "Store Manager",
+      celphone: "+1-312-555-0193",
+    },
     status: "active",
     payout: true,
     brands: [1, 2],
@@ -237,7 +260,12 @@ export const DEMO_RETAILERS: RetailerSpec[] = [
     latitude: 43.6567,
     longitude: -70.2506,
     phone: "+1-207-555-0104",
-    contact: { firstName: "Owen", lastName: "Pelletier", jobTitle: "Owner", celphone: "+1-207-555-0194" },
+    contact: {
+      firstName: "Owen",
+      lastName: "Pelletier",
+      jobTitle: "Owner",
+      celphone: "+1-207-555-0194",
+    },
     status: "active",
     payout: false,
     brands: [1, 2, 0],
@@ -271,7 +299,12 @@ export const DEMO_RETAILERS: RetailerSpec[] = [
     latitude: 44.0582,
     longitude: -121.3153,
     phone: "+1-541-555-0106",
-    contact: { firstName: "Hannah", lastName: "Reyes", jobTitle: "Owner", celphone: "+1-541-555-0196" },
+    contact: {
+      firstName: "Hannah",
+      lastName: "Reyes",
+      jobTitle: "Owner",
+      celphone: "+1-541-555-0196",
+    },
     status: "active",
     payout: false,
     brands: [0, 1, 3],
@@ -288,7 +321,12 @@ export const DEMO_RETAILERS: RetailerSpec[] = [
     latitude: 30.2489,
     longitude: -97.7501,
     phone: "+1-512-555-0107",
-    contact: { firstName: "Andre", lastName: "Baptiste", jobTitle: "Manager", celphone: "+1-512-555-0197" },
+    contact: {
+      firstName: "Andre",
+      lastName: "Baptiste",
+      jobTitle: "Manager",
+      celphone: "+1-512-555-0197",
+    },
     status: "active",
     payout: true,
     brands: [2, 3, 0],
@@ -305,7 +343,12 @@ export const DEMO_RETAILERS: RetailerSpec[] = [
     latitude: 38.8048,
     longitude: -77.0469,
     phone: "+1-703-555-0108",
-    contact: { firstName: "Paul", lastName: "Whitaker", jobTitle: "Owner", celphone: "+1-703-555-0198" },
+    contact: {
+      firstName: "Paul",
+      lastName: "Whitaker",
+      jobTitle: "Owner",
+      celphone: "+1-703-555-0198",
+    },
     status: "inactive",
     payout: true,
     brands: [0, 2],
@@ -322,7 +365,12 @@ export const DEMO_RETAILERS: RetailerSpec[] = [
     latitude: 38.5794,
     longitude: -121.4944,
     phone: "+1-916-555-0109",
-    contact: { firstName: "Nina", lastName: "Tran", jobTitle: "Owner", celphone: "+1-916-555-0199" },
+    contact: {
+      firstName: "Nina",
+      lastName: "Tran",
+      jobTitle: "Owner",
+      celphone: "+1-916-555-0199",
+    },
     status: "pending",
     payout: false,
     brands: [],
@@ -339,7 +387,12 @@ export const DEMO_RETAILERS: RetailerSpec[] = [
     latitude: 44.4777,
     longitude: -73.2121,
     phone: "+1-802-555-0110",
-    contact: { firstName: "Theo", lastName: "Marchetti", jobTitle: "Buyer", celphone: "+1-802-555-0190" },
+    contact: {
+      firstName: "Theo",
+      lastName: "Marchetti",
+      jobTitle: "Buyer",
+      celphone: "+1-802-555-0190",
+    },
     status: "active",
     payout: true,
     brands: [3, 0, 1],
@@ -377,14 +430,29 @@ export interface SeedSummary {
   requests: number;
 }
 
-export async function seedDemo(db: Db, opts: { log?: (msg: string) => void } = {}): Promise<SeedSummary> {
+export async function seedDemo(
+  db: Db,
+  opts: { log?: (msg: string) => void } = {},
+): Promise<SeedSummary> {
   const log = opts.log ?? (() => {});
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   return db.transaction(async (tx) => {
-    const claimed = await tx.insert(seedRuns).values({ name: DEMO_SEED_NAME }).onConflictDoNothing().returning();
+    const claimed = await tx
+      .insert(seedRuns)
+      .values({ name: DEMO_SEED_NAME })
+      .onConflictDoNothing()
+      .returning();
     if (claimed.length === 0) {
       log("demo data already seeded");
-      return { seeded: false, brands: 0, products: 0, variations: 0, retailers: 0, listings: 0, requests: 0 };
+      return {
+        seeded: false,
+        brands: 0,
+        products: 0,
+        variations: 0,
+        retailers: 0,
+        listings: 0,
+        requests: 0,
+      };
     }
     const summary = await buildDemo(tx, passwordHash);
     await tx
@@ -404,7 +472,8 @@ async function buildDemo(tx: Tx, passwordHash: string): Promise<SeedSummary> {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
 
   // Catalogue.
-  const brandVariations: { brandId: number; sizeRun: SizeRun; variations: CreatedVariation[] }[] = [];
+  const brandVariations: { brandId: number; sizeRun: SizeRun; variations: CreatedVariation[] }[] =
+    [];
   let productCount = 0;
   for (const spec of DEMO_BRANDS) {
     const { company, ...rest } = spec;
@@ -417,7 +486,8 @@ async function buildDemo(tx: Tx, passwordHash: string): Promise<SeedSummary> {
       company: { ...company, jobTitle: "Wholesale Manager", country: "US" },
     });
     const cols = [];
-    for (const c of spec.collections) cols.push(await createCollection(tx, { brandId: brand.id, year: c.year, name: c.name }));
+    for (const c of spec.collections)
+      cols.push(await createCollection(tx, { brandId: brand.id, year: c.year, name: c.name }));
     const variations: CreatedVariation[] = [];
     for (const [sku, name, price, colors, colIdx] of spec.products) {
       const p: CreatedProduct = await createProduct(tx, {
@@ -437,7 +507,11 @@ async function buildDemo(tx: Tx, passwordHash: string): Promise<SeedSummary> {
   }
 
   // Every entry of the permissions map, the staff-users right included (docs/product/screens.md, "Staff users").
-  await createStaffUser(tx, { email: DEMO_STAFF_EMAIL, passwordHash, permissions: [...PERMISSION_NAMES] });
+  await createStaffUser(tx, {
+    email: DEMO_STAFF_EMAIL,
+    passwordHash,
+    permissions: [...PERMISSION_NAMES],
+  });
 
   // Retailers.
   const created: { spec: RetailerSpec; id: number }[] = [];
@@ -511,7 +585,9 @@ async function buildDemo(tx: Tx, passwordHash: string): Promise<SeedSummary> {
   let k = 0;
   for (const { spec, id } of created) {
     const used = new Set<number>();
-    const pool = spec.brands.flatMap((b) => brandVariations[b].variations.map((v) => ({ v, run: brandVariations[b].sizeRun })));
+    const pool = spec.brands.flatMap((b) =>
+      brandVariations[b].variations.map((v) => ({ v, run: brandVariations[b].sizeRun })),
+    );
     const choose = () => {
       for (let tries = 0; tries < 50; tries++) {
         const c = pick(pool);
@@ -527,7 +603,8 @@ async function buildDemo(tx: Tx, passwordHash: string): Promise<SeedSummary> {
       const start = Math.floor(random() * Math.max(1, labels.length - 3));
       const count = 2 + Math.floor(random() * 3);
       const sizes: Record<string, number> = {};
-      for (const label of labels.slice(start, start + count)) sizes[label] = 1 + Math.floor(random() * max);
+      for (const label of labels.slice(start, start + count))
+        sizes[label] = 1 + Math.floor(random() * max);
       return sizes;
     };
     for (let i = 0; i < spec.listings; i++) {
@@ -563,8 +640,16 @@ async function buildDemo(tx: Tx, passwordHash: string): Promise<SeedSummary> {
   // uncategorised), and an external brand, typed by a retailer and not yet valid, with a listing.
   await tx
     .insert(categories)
-    .values(["Jackets", "Tees", "Pants", "Shorts", "Footwear", "Boots", "Denim", "Accessories"].map((name) => ({ name })));
-  const external = await createBrand(tx, { name: "Ridgeline Outfitters (typed)", businessModel: "", segments: [] });
+    .values(
+      ["Jackets", "Tees", "Pants", "Shorts", "Footwear", "Boots", "Denim", "Accessories"].map(
+        (name) => ({ name }),
+      ),
+    );
+  const external = await createBrand(tx, {
+    name: "Ridgeline Outfitters (typed)",
+    businessModel: "",
+    segments: [],
+  });
   await tx
     .update(brands)
     .set({ isValid: false })
@@ -588,7 +673,12 @@ async function buildDemo(tx: Tx, passwordHash: string): Promise<SeedSummary> {
   }
   // Unresolved catalogue entries: products as a retailer's source spelled them (validation stage "products").
   const known = await tx
-    .select({ name: products.displayName, description: products.description, priceCents: products.priceCents, brand: brands.name })
+    .select({
+      name: products.displayName,
+      description: products.description,
+      priceCents: products.priceCents,
+      brand: brands.name,
+    })
     .from(products)
     .innerJoin(brands, sql`${brands.id} = ${products.brandId}`)
     .where(sql`${brands.isValid}`)
@@ -629,7 +719,10 @@ async function buildDemo(tx: Tx, passwordHash: string): Promise<SeedSummary> {
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const { parseEnv } = await import("../domain/env");
   const { createDb } = await import("./client");
-  const handle = createDb(parseEnv(process.env, (file) => readFileSync(file, "utf8")).DATABASE_URL, { max: 2 });
+  const handle = createDb(
+    parseEnv(process.env, (file) => readFileSync(file, "utf8")).DATABASE_URL,
+    { max: 2 },
+  );
   try {
     await seedDemo(handle.db, { log: (m) => console.log(m) });
   } catch (err) {

@@ -29,7 +29,8 @@ export const MSG = {
   deniedBody:
     "Your retailer account has been denied. If you think this is in error, you can submit additional credentials to the retailer support email",
   // ours (the specs are silent)
-  alreadyRegistered: "This email address is already registered. Please sign in or reset your password.",
+  alreadyRegistered:
+    "This email address is already registered. Please sign in or reset your password.",
   required: "This field is required.",
   phoneInvalid: "Enter a 10-digit US phone number, e.g. +1-555-555-1234.",
   celphoneRequired: "Contact cell phone required. We text you when you have orders to approve.",
@@ -41,7 +42,8 @@ export const MSG = {
   brandNameRequired: "Brand name is required.",
   amountInvalid: "Enter an amount in dollars, e.g. 25000.",
   // ours: an inactive or pending retailer cannot trade
-  notTrading: "Your retailer account is not active, so you cannot buy, sell or swap. Please contact support to have it reactivated.",
+  notTrading:
+    "Your retailer account is not active, so you cannot buy, sell or swap. Please contact support to have it reactivated.",
   notTradingActingAs: "This retailer's account is not active, so it cannot buy, sell or swap.",
 } as const;
 
@@ -50,7 +52,12 @@ export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
 const email = (required: string, invalid: string) =>
-  z.string({ required_error: required, invalid_type_error: required }).trim().min(1, required).max(254, invalid).email(invalid);
+  z
+    .string({ required_error: required, invalid_type_error: required })
+    .trim()
+    .min(1, required)
+    .max(254, invalid)
+    .email(invalid);
 
 const password = (message: string) =>
   z
@@ -65,7 +72,10 @@ const password = (message: string) =>
 export const SignInSchema = z.object({
   email: email(MSG.emailInvalid, MSG.emailInvalid),
   // Any non-empty password may be tried (old accounts may predate the rule).
-  password: z.string({ required_error: MSG.passwordIndecent }).min(1, MSG.passwordIndecent).max(PASSWORD_MAX, MSG.loginFailed),
+  password: z
+    .string({ required_error: MSG.passwordIndecent })
+    .min(1, MSG.passwordIndecent)
+    .max(PASSWORD_MAX, MSG.loginFailed),
   next: z.string().optional(),
 });
 
@@ -86,13 +96,18 @@ export const ResetConfirmSchema = z
     new_password: password(MSG.passwordIndecent),
     confirm: z.string({ required_error: MSG.resetPasswordsMustMatch }),
   })
-  .refine((v) => v.new_password === v.confirm, { path: ["confirm"], message: MSG.resetPasswordsMustMatch });
+  .refine((v) => v.new_password === v.confirm, {
+    path: ["confirm"],
+    message: MSG.resetPasswordsMustMatch,
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Retailer setup wizard
 
 const required = (max = 200) =>
-  text({ required_error: MSG.required, invalid_type_error: MSG.required }).min(1, MSG.required).max(max, `At most ${max} characters.`);
+  text({ required_error: MSG.required, invalid_type_error: MSG.required })
+    .min(1, MSG.required)
+    .max(max, `At most ${max} characters.`);
 
 /** US phone: 10 digits (an optional leading 1), stored as +1-###-###-####. */
 export function normalizeUsPhone(input: string): string | null {
@@ -150,7 +165,9 @@ export const RetailerStepSchema = z.object({
 });
 
 /** The other way: a retailer row's store columns as the store form's fields (the forms' values to edit). */
-export function storeInfoFormValues(r: { [K in keyof ReturnType<typeof storeInfoColumns>]: string }) {
+export function storeInfoFormValues(r: {
+  [K in keyof ReturnType<typeof storeInfoColumns>]: string;
+}) {
   return {
     store_name: r.storeName,
     store_email: r.storeEmail,
@@ -185,14 +202,22 @@ export const ContactStepSchema = z
   .object({
     first_name: required(100),
     last_name: required(100),
-    job_title: z.enum(JOB_TITLES, { required_error: MSG.required, invalid_type_error: MSG.required, message: MSG.required }),
+    job_title: z.enum(JOB_TITLES, {
+      required_error: MSG.required,
+      invalid_type_error: MSG.required,
+      message: MSG.required,
+    }),
     job_title_other: text().max(100).optional(),
     phone: phone(MSG.required),
     celphone: phone(MSG.celphoneRequired),
   })
   .superRefine((v, ctx) => {
     if (v.job_title === "Other" && !v.job_title_other) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["job_title_other"], message: MSG.jobTitleOtherRequired });
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["job_title_other"],
+        message: MSG.jobTitleOtherRequired,
+      });
     }
   });
 
@@ -244,7 +269,9 @@ export const BrandRequestRowSchema = z.object({
 
 /** The Brands page's ADD BRANDS form: one row of the wizard's brand request, the brand name required. */
 export const BrandRequestFormSchema = BrandRequestRowSchema.extend({
-  brand_name: text({ required_error: MSG.brandNameRequired }).min(1, MSG.brandNameRequired).max(120, "At most 120 characters."),
+  brand_name: text({ required_error: MSG.brandNameRequired })
+    .min(1, MSG.brandNameRequired)
+    .max(120, "At most 120 characters."),
 });
 
 export const BrandsStepSchema = z
@@ -261,26 +288,40 @@ export const BrandsStepSchema = z
         !!r.brand_contact_email ||
         !!r.brand_contact_name;
       if (!r.brand_name && touched) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["requests", i, "brand_name"], message: MSG.brandNameRequired });
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ["requests", i, "brand_name"],
+          message: MSG.brandNameRequired,
+        });
       }
     });
     const named = rows.filter((r) => !!r.brand_name).length;
     if ((v.brand_ids?.length ?? 0) === 0 && named === 0) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["brand_ids"], message: MSG.brandsRequired });
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["brand_ids"],
+        message: MSG.brandsRequired,
+      });
     }
   });
 
 export type SetupStep = "retailer" | "contact" | "brands" | "done";
 
 /** The setup wizard's steps in order: staff first create the retailer's login ("user"), then its setup steps. */
-export const SETUP_WIZARD_STEPS = ["user", "retailer", "contact", "brands"] as const satisfies readonly (
-  | "user"
-  | Exclude<SetupStep, "done">
-)[];
+export const SETUP_WIZARD_STEPS = [
+  "user",
+  "retailer",
+  "contact",
+  "brands",
+] as const satisfies readonly ("user" | Exclude<SetupStep, "done">)[];
 export type SetupWizardStep = (typeof SETUP_WIZARD_STEPS)[number];
 
 /** Where the wizard resumes, from what the database already holds. */
-export function setupStepFor(state: { hasRetailer: boolean; hasContact: boolean; setupComplete: boolean }): SetupStep {
+export function setupStepFor(state: {
+  hasRetailer: boolean;
+  hasContact: boolean;
+  setupComplete: boolean;
+}): SetupStep {
   if (!state.hasRetailer) return "retailer";
   if (!state.hasContact) return "contact";
   if (!state.setupComplete) return "brands";
@@ -306,7 +347,9 @@ export const PUBLIC_PATH_PREFIXES = [
 ] as const;
 
 function startsWithSegment(pathname: string, prefix: string): boolean {
-  return pathname === prefix || pathname.startsWith(prefix + "/") || pathname.startsWith(prefix + "?");
+  return (
+    pathname === prefix || pathname.startsWith(prefix + "/") || pathname.startsWith(prefix + "?")
+  );
 }
 
 export function isPublicPath(pathname: string): boolean {
@@ -328,14 +371,20 @@ export function isAdminPath(pathname: string): boolean {
 export function safeNextPath(next: string | null | undefined): string | null {
   if (!next || typeof next !== "string" || next.length > 2048) return null;
   if (!next.startsWith("/")) return null;
-  if (/[\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u200f\u2028\u2029\u202f\u205f\u3000\ufeff\\]/.test(next)) return null;
+  if (
+    /[\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u200f\u2028\u2029\u202f\u205f\u3000\ufeff\\]/.test(
+      next,
+    )
+  )
+    return null;
   if (/%(?:2f|5c|[01][0-9a-f]|7f)/i.test(next.split(/[?#]/)[0])) return null;
   try {
     const u = new URL(next, "http://same.invalid");
     if (u.origin !== "http://same.invalid") return null;
     const out = u.pathname + u.search + u.hash;
     if (!out.startsWith("/") || out.startsWith("//")) return null;
-    if (startsWithSegment(u.pathname, "/signin") || startsWithSegment(u.pathname, "/logout")) return null;
+    if (startsWithSegment(u.pathname, "/signin") || startsWithSegment(u.pathname, "/logout"))
+      return null;
     return out;
   } catch {
     return null;
@@ -365,7 +414,11 @@ const STATUS_PAGES = ["/retailer-setup", "/wait-for-activation", "/retailer-deni
  * The central navigation guard (root loader): where this user must go instead of `pathname`, or null.
  * Order: admin paths for non-staff -> /error/; signed out -> /signin; held retailers -> their status page.
  */
-export function requiredActionPath(state: AccountState, pathname: string, search = ""): string | null {
+export function requiredActionPath(
+  state: AccountState,
+  pathname: string,
+  search = "",
+): string | null {
   if (isAdminPath(pathname) && !(state.signedIn && state.isStaff)) {
     return startsWithSegment(pathname, "/error") ? null : "/error/";
   }
@@ -376,7 +429,11 @@ export function requiredActionPath(state: AccountState, pathname: string, search
   }
   if (state.isStaff) return null;
   let target: string | null = null;
-  if (state.retailerStatus === "none" || (state.retailerStatus === "pending" && !state.setupComplete)) target = "/retailer-setup/";
+  if (
+    state.retailerStatus === "none" ||
+    (state.retailerStatus === "pending" && !state.setupComplete)
+  )
+    target = "/retailer-setup/";
   else if (state.retailerStatus === "pending") target = "/wait-for-activation/";
   else if (state.retailerStatus === "denied") target = "/retailer-denied/";
   if (target) {

@@ -102,32 +102,53 @@ const LABELS: Readonly<Record<ActionKey, { label: string; origin: ActionOrigin }
   PROVIDER_SWAP_NON_SHIPMENT: { label: "provider swap non-shipment (unfulfilled)", origin: "spec" },
   RECEIVER_SWAP_NON_SHIPMENT: { label: "receiver swap non-shipment", origin: "spec" },
   PROVIDER_CHOOSES_SWAP_ITEMS: { label: "provider chooses swap items", origin: "spec" },
-  PROVIDER_ORDER_NON_SHIPMENT: { label: "provider order non-shipment (cancelled with penalty)", origin: "ours" },
+  PROVIDER_ORDER_NON_SHIPMENT: {
+    label: "provider order non-shipment (cancelled with penalty)",
+    origin: "ours",
+  },
   SHIPMENT_CANCELLED: { label: "Cancelled (provider cancel shipment)", origin: "ours" },
   CHECKOUT_COMPLETED: { label: "receiver complete checkout (card pre-authorized)", origin: "ours" },
   PROVIDER_DECLINE_SALE: { label: "provider decline sale", origin: "ours" },
   RECEIVER_DECLINE_CHECKOUT: { label: "receiver decline checkout", origin: "ours" },
   PROVIDER_MODIFY_SALE: { label: "provider modify sale", origin: "ours" },
-  RECEIVER_DECLINE_MODIFIED_PURCHASE: { label: "receiver decline modified purchase", origin: "ours" },
-  PROVIDER_DECLINED_FOR_OTHER_ORDER: { label: "provider decline (units sold to another order)", origin: "ours" },
+  RECEIVER_DECLINE_MODIFIED_PURCHASE: {
+    label: "receiver decline modified purchase",
+    origin: "ours",
+  },
+  PROVIDER_DECLINED_FOR_OTHER_ORDER: {
+    label: "provider decline (units sold to another order)",
+    origin: "ours",
+  },
   RECEIVER_RATED: { label: "receiver rate order", origin: "ours" },
   PROVIDER_RATED: { label: "provider rate order", origin: "ours" },
   CHECKOUT_EXPIRED: { label: "checkout expired", origin: "ours" },
   SELLER_RESPONSE_EXPIRED: { label: "provider response expired (auto-declined)", origin: "ours" },
-  MODIFIED_PURCHASE_EXPIRED: { label: "modified purchase response expired (auto-declined)", origin: "ours" },
+  MODIFIED_PURCHASE_EXPIRED: {
+    label: "modified purchase response expired (auto-declined)",
+    origin: "ours",
+  },
   REQUEST_CHECKOUT_EXPIRED: { label: "request checkout expired", origin: "ours" },
   RATING_WINDOW_CLOSED: { label: "rating window closed", origin: "ours" },
   ORDER_COMPLETED: { label: "order completed", origin: "ours" },
   RMA_REQUESTED: { label: "RMA requested", origin: "ours" },
   RMA_APPROVED: { label: "RMA approved by staff (some lines)", origin: "ours" },
   RMA_DECLINED: { label: "RMA declined by staff (every line denied)", origin: "ours" },
-  RMA_RETURN_NOT_SHIPPED: { label: "RMA cancelled (return not shipped in 4 business days)", origin: "ours" },
-  RMA_STAFF_ESCALATED: { label: "RMA not answered by staff in 5 business days (escalated)", origin: "ours" },
+  RMA_RETURN_NOT_SHIPPED: {
+    label: "RMA cancelled (return not shipped in 4 business days)",
+    origin: "ours",
+  },
+  RMA_STAFF_ESCALATED: {
+    label: "RMA not answered by staff in 5 business days (escalated)",
+    origin: "ours",
+  },
   RMA_COMPLETED: { label: "RMA completed", origin: "ours" },
   CALL_TAG_SCHEDULED_RMA: { label: "Call Tag Scheduled (RMA return)", origin: "ours" },
   RMA_VICTIM_REFUNDED: { label: "RMA refund to the victim", origin: "ours" },
   RMA_PERPETRATOR_CHARGED: { label: "RMA charge to the perpetrator", origin: "ours" },
-  RMA_CHARGE_QUEUED: { label: "RMA charge queued for staff (card declined or missing)", origin: "ours" },
+  RMA_CHARGE_QUEUED: {
+    label: "RMA charge queued for staff (card declined or missing)",
+    origin: "ours",
+  },
   PAYMENT_METHOD_ADDED: { label: "payment method added", origin: "ours" },
   PAYMENT_CAPTURED: { label: "payment captured", origin: "ours" },
   AUTHORIZATION_RELEASED: { label: "authorization released", origin: "ours" },
@@ -140,7 +161,9 @@ const LABELS: Readonly<Record<ActionKey, { label: string; origin: ActionOrigin }
 
 /** Every action code with its label, in the order of ACTION. */
 export const ACTION_CODES: readonly ActionCodeInfo[] = Object.freeze(
-  (Object.keys(ACTION) as ActionKey[]).map((key) => Object.freeze({ code: ACTION[key], key, ...LABELS[key] })),
+  (Object.keys(ACTION) as ActionKey[]).map((key) =>
+    Object.freeze({ code: ACTION[key], key, ...LABELS[key] }),
+  ),
 );
 
 const BY_CODE = new Map<number, ActionCodeInfo>(ACTION_CODES.map((a) => [a.code, a]));
@@ -159,6 +182,9 @@ export function actionLabel(code: number): string {
 }
 
 /** The admin transactions screen's action filter (docs/product/screens.md, "Staff: transactions"): every code, sorted by number. */
-export const ADMIN_ACTION_FILTER_OPTIONS: readonly { value: number; label: string }[] = Object.freeze(
-  [...ACTION_CODES].sort((a, b) => a.code - b.code).map((a) => ({ value: a.code, label: `${a.code} ${a.label}` })),
-);
+export const ADMIN_ACTION_FILTER_OPTIONS: readonly { value: number; label: string }[] =
+  Object.freeze(
+    [...ACTION_CODES]
+      .sort((a, b) => a.code - b.code)
+      .map((a) => ({ value: a.code, label: `${a.code} ${a.label}` })),
+  );

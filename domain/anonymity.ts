@@ -26,7 +26,11 @@ export interface RetailerNameSource {
  * How a retailer is named to a viewer: staff see the store name (the label when it has none); everyone else
  * sees the anonymous label. A retailer looking at itself (viewerRetailerId === retailer.id) sees its own name.
  */
-export function displayRetailer(retailer: RetailerNameSource, viewerIsStaff: boolean, viewerRetailerId?: number | null): string {
+export function displayRetailer(
+  retailer: RetailerNameSource,
+  viewerIsStaff: boolean,
+  viewerRetailerId?: number | null,
+): string {
   const label = anonymousRetailerLabel(retailer.id);
   const ownName = retailer.storeName?.trim();
   if ((viewerIsStaff || viewerRetailerId === retailer.id) && ownName) return ownName;

@@ -32,7 +32,11 @@ export function bearerToken(header: string | null | undefined): string | null {
 }
 
 export const TokenNameSchema = z.object({
-  name: z.string({ required_error: API_MSG.nameRequired }).trim().min(1, API_MSG.nameRequired).max(60, API_MSG.nameTooLong),
+  name: z
+    .string({ required_error: API_MSG.nameRequired })
+    .trim()
+    .min(1, API_MSG.nameRequired)
+    .max(60, API_MSG.nameTooLong),
 });
 
 export const TokenRevokeSchema = z.object({ token: z.coerce.number().int().positive() });

@@ -18,7 +18,10 @@
  */
 
 import { COMMON_STATES } from "./states";
-import { US_FEDERAL_HOLIDAY_TABLE, US_FEDERAL_HOLIDAY_YEARS } from "./us-federal-holidays.generated";
+import {
+  US_FEDERAL_HOLIDAY_TABLE,
+  US_FEDERAL_HOLIDAY_YEARS,
+} from "./us-federal-holidays.generated";
 
 export const DEFAULT_MARKETPLACE_TZ = "America/New_York";
 
@@ -72,16 +75,20 @@ export { US_FEDERAL_HOLIDAY_YEARS };
 /** An instant: epoch milliseconds, or an ISO 8601 date-time string WITH an offset ("Z" or "+hh:mm"). */
 export type Instant = number | string;
 
-const ISO_WITH_OFFSET_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+const ISO_WITH_OFFSET_RE =
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
 /** Epoch ms of an instant. ISO strings without an offset are rejected (they would depend on the host's zone). */
 export function toEpochMs(instant: Instant): number {
   if (typeof instant === "number") {
-    if (!Number.isSafeInteger(instant)) throw new RangeError(`instant must be integer epoch milliseconds, got ${instant}`);
+    if (!Number.isSafeInteger(instant))
+      throw new RangeError(`instant must be integer epoch milliseconds, got ${instant}`);
     return instant;
   }
   if (typeof instant !== "string" || !ISO_WITH_OFFSET_RE.test(instant.trim())) {
-    throw new RangeError(`instant must be an ISO date-time with an offset, got ${JSON.stringify(instant)}`);
+    throw new RangeError(
+      `instant must be an ISO date-time with an offset, got ${JSON.stringify(instant)}`,
+    );
   }
   const ms = Date.parse(instant.trim());
   if (!Number.isFinite(ms)) throw new RangeError(`invalid instant ${JSON.stringify(instant)}`);
@@ -132,7 +139,10 @@ export interface LocalDateTime {
 }
 
 /** Local wall-clock fields of an instant in a time zone. */
-export function localDateTime(instant: Instant, timeZone: string = DEFAULT_MARKETPLACE_TZ): LocalDateTime {
+export function localDateTime(
+  instant: Instant,
+  timeZone: string = DEFAULT_MARKETPLACE_TZ,
+): LocalDateTime {
   const ms = toEpochMs(instant);
   const parts = formatterFor(timeZone).formatToParts(new Date(ms));
   const get = (type: string): number => {
@@ -152,7 +162,10 @@ export function localDateTime(instant: Instant, timeZone: string = DEFAULT_MARKE
 }
 
 /** Offset of the zone from UTC at an instant, in ms (New York in winter: -5 h). */
-export function timeZoneOffsetMs(instant: Instant, timeZone: string = DEFAULT_MARKETPLACE_TZ): number {
+export function timeZoneOffsetMs(
+  instant: Instant,
+  timeZone: string = DEFAULT_MARKETPLACE_TZ,
+): number {
   const ms = toEpochMs(instant);
   const l = localDateTime(ms, timeZone);
   const asUtc = Date.UTC(l.year, l.month - 1, l.day, l.hour, l.minute, l.second, l.millisecond);
@@ -160,15 +173,35 @@ export function timeZoneOffsetMs(instant: Instant, timeZone: string = DEFAULT_MA
 }
 
 function sameWall(a: LocalDateTime, b: LocalDateTime): boolean {
-  return a.year === b.year && a.month === b.month && a.day === b.day && a.hour === b.hour && a.minute === b.minute && a.second === b.second;
+  return (
+    a.year === b.year &&
+    a.month === b.month &&
+    a.day === b.day &&
+    a.hour === b.hour &&
+    a.minute === b.minute &&
+    a.second === b.second
+  );
 }
 
 /** The instant of a local wall-clock time in a zone (DST gap: forward by the gap; overlap: earlier instant). */
-export function zonedToEpochMs(local: LocalDateTime, timeZone: string = DEFAULT_MARKETPLACE_TZ): number {
-  const guess = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second, local.millisecond);
+export function zonedToEpochMs(
+  local: LocalDateTime,
+  timeZone: string = DEFAULT_MARKETPLACE_TZ,
+): number {
+  const guess = Date.UTC(
+    local.year,
+    local.month - 1,
+    local.day,
+    local.hour,
+    local.minute,
+    local.second,
+    local.millisecond,
+  );
   const offBefore = timeZoneOffsetMs(guess - DAY_MS, timeZone);
   const offAfter = timeZoneOffsetMs(guess + DAY_MS, timeZone);
-  const candidates = [guess - offBefore, guess - offAfter].filter((c) => sameWall(localDateTime(c, timeZone), local));
+  const candidates = [guess - offBefore, guess - offAfter].filter((c) =>
+    sameWall(localDateTime(c, timeZone), local),
+  );
   if (candidates.length > 0) return Math.min(...candidates);
   // Wall time inside a gap: interpret it with the offset in force before the transition (moves it forward).
   return guess - offBefore;
@@ -197,7 +230,8 @@ function holidaySet(holidays: readonly string[]): ReadonlySet<string> {
   const cached = frozenHolidaySets.get(holidays);
   if (cached) return cached;
   for (const h of holidays) {
-    if (!ISO_DATE_RE.test(h)) throw new RangeError(`holiday must be an ISO date YYYY-MM-DD, got ${JSON.stringify(h)}`);
+    if (!ISO_DATE_RE.test(h))
+      throw new RangeError(`holiday must be an ISO date YYYY-MM-DD, got ${JSON.stringify(h)}`);
   }
   const set = new Set(holidays);
   if (Object.isFrozen(holidays)) frozenHolidaySets.set(holidays, set);
@@ -227,8 +261,12 @@ export function isBusinessDay(
 }
 
 /** True when an ISO date "YYYY-MM-DD" is a business day. */
-export function isBusinessDate(isoDate: string, holidays: readonly string[] = US_FEDERAL_HOLIDAYS): boolean {
-  if (!ISO_DATE_RE.test(isoDate)) throw new RangeError(`expected YYYY-MM-DD, got ${JSON.stringify(isoDate)}`);
+export function isBusinessDate(
+  isoDate: string,
+  holidays: readonly string[] = US_FEDERAL_HOLIDAYS,
+): boolean {
+  if (!ISO_DATE_RE.test(isoDate))
+    throw new RangeError(`expected YYYY-MM-DD, got ${JSON.stringify(isoDate)}`);
   const [y, m, d] = isoDate.split("-").map(Number);
   return isBusinessCivil(civilDay(y, m, d), holidaySet(holidays));
 }
@@ -243,12 +281,19 @@ export function addBusinessDays(
   holidays: readonly string[] = US_FEDERAL_HOLIDAYS,
 ): number {
   if (!Number.isSafeInteger(n) || n < 0 || n > MAX_BUSINESS_DAYS) {
-    throw new RangeError(`business days must be an integer from 0 to ${MAX_BUSINESS_DAYS}, got ${String(n)}`);
+    throw new RangeError(
+      `business days must be an integer from 0 to ${MAX_BUSINESS_DAYS}, got ${String(n)}`,
+    );
   }
   const set = holidaySet(holidays);
   const startLocal = localDateTime(start, timeZone);
   let day = civilDay(startLocal.year, startLocal.month, startLocal.day);
-  let time = { hour: startLocal.hour, minute: startLocal.minute, second: startLocal.second, millisecond: startLocal.millisecond };
+  let time = {
+    hour: startLocal.hour,
+    minute: startLocal.minute,
+    second: startLocal.second,
+    millisecond: startLocal.millisecond,
+  };
   if (!isBusinessCivil(day, set)) {
     do day += 1;
     while (!isBusinessCivil(day, set));
@@ -283,7 +328,10 @@ export function nextBusinessDayStart(
   let day = civilDay(l.year, l.month, l.day);
   do day += 1;
   while (!isBusinessCivil(day, set));
-  return zonedToEpochMs({ ...civilFields(day), hour: 0, minute: 0, second: 0, millisecond: 0 }, timeZone);
+  return zonedToEpochMs(
+    { ...civilFields(day), hour: 0, minute: 0, second: 0, millisecond: 0 },
+    timeZone,
+  );
 }
 
 /** Milliseconds from `now` until `deadline`, never negative: a timer duration. */
@@ -304,7 +352,8 @@ export function msUntilBusinessDeadline(
 
 /** Deadline `durationMs` after `start` (calendar windows: 24 h, 5 days, ...). */
 export function calendarDeadline(start: Instant, durationMs: number): number {
-  if (!Number.isSafeInteger(durationMs) || durationMs < 0) throw new RangeError(`duration must be a non-negative integer of ms`);
+  if (!Number.isSafeInteger(durationMs) || durationMs < 0)
+    throw new RangeError(`duration must be a non-negative integer of ms`);
   return toEpochMs(start) + durationMs;
 }
 
@@ -343,8 +392,16 @@ export function isWithinRmaWindow(deliveredAt: Instant, now: Instant): boolean {
  * wizard use it; the workflow's canRequestRma query gives the same answer (its window timer closes at the
  * same instant), so a page need not ask the workflow.
  */
-export function purchaseRmaOpen(statename: string, deliveredAt: Instant | null, now: Instant): boolean {
-  return statename === COMMON_STATES.DELIVERED && deliveredAt !== null && isWithinRmaWindow(deliveredAt, now);
+export function purchaseRmaOpen(
+  statename: string,
+  deliveredAt: Instant | null,
+  now: Instant,
+): boolean {
+  return (
+    statename === COMMON_STATES.DELIVERED &&
+    deliveredAt !== null &&
+    isWithinRmaWindow(deliveredAt, now)
+  );
 }
 
 /**
@@ -353,6 +410,7 @@ export function purchaseRmaOpen(statename: string, deliveredAt: Instant | null, 
  */
 export function modifiedPurchaseDeadline(modifiedAt: Instant, authorizedAt: Instant): number {
   const byWindow = toEpochMs(modifiedAt) + WINDOWS.modifiedPurchaseResponse;
-  const byAuthorization = toEpochMs(authorizedAt) + WINDOWS.authorizationLifetime - WINDOWS.authorizationSafetyMargin;
+  const byAuthorization =
+    toEpochMs(authorizedAt) + WINDOWS.authorizationLifetime - WINDOWS.authorizationSafetyMargin;
   return Math.min(byWindow, byAuthorization);
 }

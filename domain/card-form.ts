@@ -32,7 +32,9 @@ export type FormCard =
   | { source: "payment_method"; paymentMethodId: string; last4: string; brand: string }
   | { source: "test_card"; testToken: string; last4: string; brand: TestCard["brand"] };
 
-export type CardFormResult = { ok: true; card: FormCard } | { ok: false; errors: Record<string, string> };
+export type CardFormResult =
+  | { ok: true; card: FormCard }
+  | { ok: false; errors: Record<string, string> };
 
 type PaymentsProvider = "stripe" | "sandbox";
 
@@ -53,7 +55,11 @@ export function cardFormSchema({ today, provider }: { today: Date; provider: Pay
     .transform((v, ctx): FormCard => {
       const choice = v.card_choice ?? "new";
       if (choice !== "saved" && choice !== "new") {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, path: [], message: CARD_FORM_MESSAGES.chooseCard });
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: [],
+          message: CARD_FORM_MESSAGES.chooseCard,
+        });
         return z.NEVER;
       }
       if (choice === "saved") return { source: "saved" };
@@ -67,16 +73,26 @@ export function cardFormSchema({ today, provider }: { today: Date; provider: Pay
           });
           return z.NEVER;
         }
-        const last4 = v.card_last4 !== undefined && /^\d{4}$/.test(v.card_last4) ? v.card_last4 : "";
-        return { source: "payment_method", paymentMethodId: pm.data, last4, brand: (v.card_brand ?? "").slice(0, 30) };
+        const last4 =
+          v.card_last4 !== undefined && /^\d{4}$/.test(v.card_last4) ? v.card_last4 : "";
+        return {
+          source: "payment_method",
+          paymentMethodId: pm.data,
+          last4,
+          brand: (v.card_brand ?? "").slice(0, 30),
+        };
       }
-      const typed = testCardFormSchema({ year: today.getUTCFullYear(), month: today.getUTCMonth() + 1 }).safeParse({
+      const typed = testCardFormSchema({
+        year: today.getUTCFullYear(),
+        month: today.getUTCMonth() + 1,
+      }).safeParse({
         card_number: v.card_number,
         card_expiry: v.card_expiry,
         card_cvc: v.card_cvc,
       });
       if (!typed.success) {
-        for (const issue of typed.error.issues) ctx.addIssue({ code: z.ZodIssueCode.custom, path: issue.path, message: issue.message });
+        for (const issue of typed.error.issues)
+          ctx.addIssue({ code: z.ZodIssueCode.custom, path: issue.path, message: issue.message });
         return z.NEVER;
       }
       return { source: "test_card", ...typed.data };

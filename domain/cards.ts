@@ -23,12 +23,37 @@ export interface TestCard {
 /** Stripe's documented test card numbers (https://docs.stripe.com/testing), by number without spaces. */
 export const TEST_CARDS: Readonly<Record<string, TestCard>> = Object.freeze({
   "4242424242424242": { token: "tok_visa", brand: "visa", last4: "4242", outcome: "succeeds" },
-  "4000056655665556": { token: "tok_visa_debit", brand: "visa", last4: "5556", outcome: "succeeds" },
-  "5555555555554444": { token: "tok_mastercard", brand: "mastercard", last4: "4444", outcome: "succeeds" },
+  "4000056655665556": {
+    token: "tok_visa_debit",
+    brand: "visa",
+    last4: "5556",
+    outcome: "succeeds",
+  },
+  "5555555555554444": {
+    token: "tok_mastercard",
+    brand: "mastercard",
+    last4: "4444",
+    outcome: "succeeds",
+  },
   "378282246310005": { token: "tok_amex", brand: "amex", last4: "0005", outcome: "succeeds" },
-  "6011111111111117": { token: "tok_discover", brand: "discover", last4: "1117", outcome: "succeeds" },
-  "4000000000000002": { token: "tok_chargeDeclined", brand: "visa", last4: "0002", outcome: "declined" },
-  "4000000000009995": { token: "tok_chargeDeclinedInsufficientFunds", brand: "visa", last4: "9995", outcome: "insufficient_funds" },
+  "6011111111111117": {
+    token: "tok_discover",
+    brand: "discover",
+    last4: "1117",
+    outcome: "succeeds",
+  },
+  "4000000000000002": {
+    token: "tok_chargeDeclined",
+    brand: "visa",
+    last4: "0002",
+    outcome: "declined",
+  },
+  "4000000000009995": {
+    token: "tok_chargeDeclinedInsufficientFunds",
+    brand: "visa",
+    last4: "9995",
+    outcome: "insufficient_funds",
+  },
 });
 
 /** The same cards by token (what the sandbox provider knows). */
@@ -62,7 +87,8 @@ export function cardBrandLabel(brand: string): string {
 export const CARD_MESSAGES = Object.freeze({
   /** verbatim */
   declined: CARD_DECLINED,
-  onlyTestCards: "This test payment form accepts only the payment provider's test card numbers, for example 4242 4242 4242 4242.",
+  onlyTestCards:
+    "This test payment form accepts only the payment provider's test card numbers, for example 4242 4242 4242 4242.",
   numberRequired: "Enter the card number.",
   expiryInvalid: "Enter the expiry date as MM/YY.",
   expired: "This card has expired.",
@@ -75,7 +101,10 @@ export const CARD_MESSAGES = Object.freeze({
 export function testCardFormSchema(today: { year: number; month: number }) {
   return z
     .object({
-      card_number: z.string({ required_error: CARD_MESSAGES.numberRequired }).trim().min(1, CARD_MESSAGES.numberRequired),
+      card_number: z
+        .string({ required_error: CARD_MESSAGES.numberRequired })
+        .trim()
+        .min(1, CARD_MESSAGES.numberRequired),
       card_expiry: z
         .string({ required_error: CARD_MESSAGES.expiryInvalid })
         .trim()
@@ -88,14 +117,22 @@ export function testCardFormSchema(today: { year: number; month: number }) {
     .transform((v, ctx) => {
       const card = testCardFromNumber(v.card_number);
       if (!card) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["card_number"], message: CARD_MESSAGES.onlyTestCards });
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ["card_number"],
+          message: CARD_MESSAGES.onlyTestCards,
+        });
         return z.NEVER;
       }
       const [mm, yy] = v.card_expiry.split("/").map((s) => s.trim());
       const month = Number(mm);
       const year = yy.length === 2 ? 2000 + Number(yy) : Number(yy);
       if (year < today.year || (year === today.year && month < today.month)) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["card_expiry"], message: CARD_MESSAGES.expired });
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ["card_expiry"],
+          message: CARD_MESSAGES.expired,
+        });
         return z.NEVER;
       }
       // Only the token goes on: the number, expiry and code are dropped here.

@@ -37,7 +37,8 @@ const SANDBOX_TRACKING = new RegExp(`^${SANDBOX_TRACKING_PREFIX}\\d{14}$`);
  * its carrier events), a real carrier's number on that carrier's site (docs/product/screens.md, "Parcel tracking").
  */
 export function carrierTrackingUrl(trackingNumber: string): string {
-  if (SANDBOX_TRACKING.test(trackingNumber)) return `/tracking/${encodeURIComponent(trackingNumber)}`;
+  if (SANDBOX_TRACKING.test(trackingNumber))
+    return `/tracking/${encodeURIComponent(trackingNumber)}`;
   return `https://tools.usps.com/go/TrackConfirmAction?tLabels=${encodeURIComponent(trackingNumber)}`;
 }
 
@@ -66,21 +67,31 @@ export const SCANNED_CARRIER_STATUSES: ReadonlySet<string> = new Set<CarrierEven
 
 /** Whether `status` is one of the carrier's statuses. */
 export function isCarrierEventStatus(status: unknown): status is CarrierEventStatus {
-  return typeof status === "string" && (CARRIER_EVENT_STATUSES as readonly string[]).includes(status);
+  return (
+    typeof status === "string" && (CARRIER_EVENT_STATUSES as readonly string[]).includes(status)
+  );
 }
 
 /** The statuses the sandbox carrier (and staff's "simulate pickup" / "simulate delivery") sends. */
-export const SIMULATED_STATUSES = ["picked_up", "in_transit", "delivered"] as const satisfies readonly CarrierEventStatus[];
+export const SIMULATED_STATUSES = [
+  "picked_up",
+  "in_transit",
+  "delivered",
+] as const satisfies readonly CarrierEventStatus[];
 
-const STATUS_TEXT: Readonly<Record<CarrierEventStatus, { detail: string; message: string }>> = Object.freeze({
-  pre_transit: { detail: "label_created", message: "Pickup scheduled. Label created." },
-  picked_up: { detail: "picked_up", message: "Picked up by the carrier." },
-  in_transit: { detail: "arrived_at_facility", message: "In transit: arrived at a carrier facility." },
-  out_for_delivery: { detail: "out_for_delivery", message: "Out for delivery." },
-  delivered: { detail: "arrived_at_destination", message: "Delivered." },
-  failure: { detail: "unknown", message: "Delivery failed." },
-  return_to_sender: { detail: "return", message: "Returned to sender." },
-});
+const STATUS_TEXT: Readonly<Record<CarrierEventStatus, { detail: string; message: string }>> =
+  Object.freeze({
+    pre_transit: { detail: "label_created", message: "Pickup scheduled. Label created." },
+    picked_up: { detail: "picked_up", message: "Picked up by the carrier." },
+    in_transit: {
+      detail: "arrived_at_facility",
+      message: "In transit: arrived at a carrier facility.",
+    },
+    out_for_delivery: { detail: "out_for_delivery", message: "Out for delivery." },
+    delivered: { detail: "arrived_at_destination", message: "Delivered." },
+    failure: { detail: "unknown", message: "Delivery failed." },
+    return_to_sender: { detail: "return", message: "Returned to sender." },
+  });
 
 export function carrierStatusMessage(status: CarrierEventStatus): string {
   return STATUS_TEXT[status].message;
@@ -147,7 +158,10 @@ export function buildCarrierEvent(input: CarrierEventInput): CarrierWebhookEvent
     datetime: at,
     source: SANDBOX_CARRIER_NAME,
   });
-  const history = [...(input.history ?? []), { status: input.status, occurredAt: input.occurredAt }];
+  const history = [
+    ...(input.history ?? []),
+    { status: input.status, occurredAt: input.occurredAt },
+  ];
   return {
     id: input.eventId,
     object: "Event",

@@ -12,7 +12,12 @@
  *   reason and a floor_time ("* Please fill out everything to continue.").
  */
 import { z } from "zod";
-import { ACCEPT_TERMS, ADD_AT_LEAST_ONE_SIZE, FILL_OUT_EVERYTHING, TRANSACTION_LABELS } from "./messages";
+import {
+  ACCEPT_TERMS,
+  ADD_AT_LEAST_ONE_SIZE,
+  FILL_OUT_EVERYTHING,
+  TRANSACTION_LABELS,
+} from "./messages";
 import { FLOOR_TIMES, LISTING_REASONS, isChoice } from "./reasons";
 import type { CartType } from "./states";
 
@@ -40,14 +45,16 @@ export const CART_MESSAGES = Object.freeze({
   invalidQuantity: "Quantities must be whole numbers of 0 or more.",
   typeLocked: (current: CartType, wanted: CartType) =>
     `Your cart holds items to ${verb(current)}. Proceed with ${noun(current)} or press Start Over before adding items to ${verb(wanted)}.`,
-  swapBrandLocked: "A swap cart holds items of one brand only. Proceed with this swap or press Start Over to swap another brand.",
+  swapBrandLocked:
+    "A swap cart holds items of one brand only. Proceed with this swap or press Start Over to swap another brand.",
   swapProviderLocked:
     "A swap cart holds items from one retailer only. Proceed with this swap or press Start Over to swap with another retailer.",
   ownListing: "This is your own listing: you cannot buy or swap it.",
   ownRequest: "This is your own request: you cannot sell to it.",
   notInCart: "That item is not in your cart.",
   emptyCart: "Your cart is empty.",
-  adminHasNoCart: "Staff browsing as admin have no cart. Choose a retailer to act as (Admin, Retailers) to shop for that retailer.",
+  adminHasNoCart:
+    "Staff browsing as admin have no cart. Choose a retailer to act as (Admin, Retailers) to shop for that retailer.",
   itemDropped: "An item in your cart is no longer available and was removed.",
   itemsDropped: (n: number) => `${n} items in your cart are no longer available and were removed.`,
   /** A sell draft still in the cart: confirming the sell dialog sends it at once, so this one was not sent (yet). */
@@ -68,7 +75,11 @@ function noun(t: CartType): string {
 
 /** "Proceed with purchase" / "Proceed with swap" / "Proceed with sell" (verbatim labels). */
 export function proceedLabel(type: CartType): string {
-  return type === "buy" ? TRANSACTION_LABELS.proceedBuy : type === "swap" ? TRANSACTION_LABELS.proceedSwap : TRANSACTION_LABELS.proceedSell;
+  return type === "buy"
+    ? TRANSACTION_LABELS.proceedBuy
+    : type === "swap"
+      ? TRANSACTION_LABELS.proceedSwap
+      : TRANSACTION_LABELS.proceedSell;
 }
 export const START_OVER_LABEL = TRANSACTION_LABELS.startOver;
 
@@ -76,7 +87,11 @@ export const START_OVER_LABEL = TRANSACTION_LABELS.startOver;
 // The marketplace tabs and the type lock.
 
 /** The marketplace tab of each cart type: buy -> /buy, swap -> /swap, sell (to requests) -> /sell. */
-export const CART_TAB_PATHS: Readonly<Record<CartType, string>> = Object.freeze({ buy: "/buy", swap: "/swap", sell: "/sell" });
+export const CART_TAB_PATHS: Readonly<Record<CartType, string>> = Object.freeze({
+  buy: "/buy",
+  swap: "/swap",
+  sell: "/sell",
+});
 
 export interface CartTabState {
   /** The type the cart is locked to, or null when the cart is empty. */
@@ -141,17 +156,24 @@ export type SelectionCheck = { ok: true; selection: Selection } | { ok: false; m
  * Checks a selection against what it may take. `available` is the listing's sizes (buy, swap) or the
  * request's sizes (sell: only their labels matter; each size may go up to 10000).
  */
-export function validateSelection(input: { selection: Selection; available: Selection; mode: CartType }): SelectionCheck {
+export function validateSelection(input: {
+  selection: Selection;
+  available: Selection;
+  mode: CartType;
+}): SelectionCheck {
   const { selection, available, mode } = input;
   for (const [label, n] of Object.entries(selection)) {
-    if (!Number.isSafeInteger(n) || n < 0) return { ok: false, message: CART_MESSAGES.invalidQuantity };
-    if (n > 0 && !Object.hasOwn(available, label)) return { ok: false, message: CART_MESSAGES.unknownSize };
+    if (!Number.isSafeInteger(n) || n < 0)
+      return { ok: false, message: CART_MESSAGES.invalidQuantity };
+    if (n > 0 && !Object.hasOwn(available, label))
+      return { ok: false, message: CART_MESSAGES.unknownSize };
   }
   const compact = compactSelection(selection);
   if (selectionUnits(compact) <= 0) return { ok: false, message: CART_MESSAGES.addAtLeastOneSize };
   for (const [label, n] of Object.entries(compact)) {
     if (mode === "sell") {
-      if (n > SELL_TO_REQUEST_MAX_PER_SIZE) return { ok: false, message: CART_MESSAGES.tooManyForRequest };
+      if (n > SELL_TO_REQUEST_MAX_PER_SIZE)
+        return { ok: false, message: CART_MESSAGES.tooManyForRequest };
     } else if (n > (available[label] ?? 0)) {
       return { ok: false, message: CART_MESSAGES.moreThanAvailable };
     }
@@ -167,7 +189,8 @@ export function selectionFromEntries(
   for (const [name, raw] of entries) {
     if (!name.startsWith("size.")) continue;
     const label = name.slice("size.".length);
-    if (label.length === 0 || label.length > 40) return { ok: false, message: CART_MESSAGES.unknownSize };
+    if (label.length === 0 || label.length > 40)
+      return { ok: false, message: CART_MESSAGES.unknownSize };
     const text = typeof raw === "string" ? raw.trim() : "";
     if (text === "") continue;
     if (!/^\d{1,6}$/.test(text)) return { ok: false, message: CART_MESSAGES.invalidQuantity };
@@ -182,16 +205,27 @@ export type AddCheck = { ok: true; type: CartType } | { ok: false; message: stri
  * May `line` (of type `type`) join the cart? The type lock (another type is refused), the swap lock (one
  * brand, one provider), and never one's own listing or request.
  */
-export function checkAdd(cart: CartState, line: CartLine, type: CartType, ownRetailerId: number): AddCheck {
+export function checkAdd(
+  cart: CartState,
+  line: CartLine,
+  type: CartType,
+  ownRetailerId: number,
+): AddCheck {
   if (line.providerId === ownRetailerId)
-    return { ok: false, message: type === "sell" ? CART_MESSAGES.ownRequest : CART_MESSAGES.ownListing };
+    return {
+      ok: false,
+      message: type === "sell" ? CART_MESSAGES.ownRequest : CART_MESSAGES.ownListing,
+    };
   const others = cart.items.filter((i) => lineKey(i) !== lineKey(line));
   const current = others.length > 0 ? cart.type : null;
-  if (current !== null && current !== type) return { ok: false, message: CART_MESSAGES.typeLocked(current, type) };
+  if (current !== null && current !== type)
+    return { ok: false, message: CART_MESSAGES.typeLocked(current, type) };
   if (type === "swap" && others.length > 0) {
     const first = others[0];
-    if (first.brandId !== line.brandId) return { ok: false, message: CART_MESSAGES.swapBrandLocked };
-    if (first.providerId !== line.providerId) return { ok: false, message: CART_MESSAGES.swapProviderLocked };
+    if (first.brandId !== line.brandId)
+      return { ok: false, message: CART_MESSAGES.swapBrandLocked };
+    if (first.providerId !== line.providerId)
+      return { ok: false, message: CART_MESSAGES.swapProviderLocked };
   }
   return { ok: true, type };
 }
@@ -200,7 +234,9 @@ export function checkAdd(cart: CartState, line: CartLine, type: CartType, ownRet
 export function withLine(cart: CartState, line: CartLine, type: CartType): CartState {
   const key = lineKey(line);
   const exists = cart.items.some((i) => lineKey(i) === key);
-  const items = exists ? cart.items.map((i) => (lineKey(i) === key ? line : i)) : [...cart.items, line];
+  const items = exists
+    ? cart.items.map((i) => (lineKey(i) === key ? line : i))
+    : [...cart.items, line];
   return { type, items };
 }
 
@@ -219,7 +255,10 @@ export type SwapBlock = "no_payout" | "no_active_listings";
  * Swapping requires finished payout setup and at least one active listing of the cart's brand
  * (docs/product/orders.md, "Cart"). Payout is checked first: without it no listing of the retailer is active anyway.
  */
-export function swapBlock(input: { payoutSet: boolean; activeListingsOfBrand: number }): SwapBlock | null {
+export function swapBlock(input: {
+  payoutSet: boolean;
+  activeListingsOfBrand: number;
+}): SwapBlock | null {
   if (!input.payoutSet) return "no_payout";
   if (input.activeListingsOfBrand <= 0) return "no_active_listings";
   return null;
@@ -249,7 +288,11 @@ export const SellInfoSchema = z
     const reasonOk = isChoice(LISTING_REASONS, v.reason);
     const floorOk = isChoice(FLOOR_TIMES, v.floor_time);
     if (!reasonOk || !floorOk) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: FILL_OUT_EVERYTHING, path: [!reasonOk ? "reason" : "floor_time"] });
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: FILL_OUT_EVERYTHING,
+        path: [!reasonOk ? "reason" : "floor_time"],
+      });
       return z.NEVER;
     }
     if (!(v.terms === "on" || v.terms === "true" || v.terms === true)) {
@@ -260,7 +303,9 @@ export const SellInfoSchema = z
   });
 
 /** The terms a retailer accepts before checkout (ours; the fees and windows are the business rules'). */
-export const CHECKOUT_TERMS: Readonly<Record<CartType, { title: string; points: readonly string[]; accept: string }>> = Object.freeze({
+export const CHECKOUT_TERMS: Readonly<
+  Record<CartType, { title: string; points: readonly string[]; accept: string }>
+> = Object.freeze({
   buy: {
     title: "Purchase terms",
     points: [
@@ -293,13 +338,15 @@ export const CHECKOUT_TERMS: Readonly<Record<CartType, { title: string; points: 
 
 /** An RMA's number (an RMA is an order of type 3: same id sequence, its own prefix): "RMA-000123". */
 export function rmaNumber(rmaId: number): string {
-  if (!Number.isSafeInteger(rmaId) || rmaId <= 0) throw new RangeError(`rma id must be a positive integer, got ${String(rmaId)}`);
+  if (!Number.isSafeInteger(rmaId) || rmaId <= 0)
+    throw new RangeError(`rma id must be a positive integer, got ${String(rmaId)}`);
   return `RMA-${String(rmaId).padStart(6, "0")}`;
 }
 
 /** The order number people see (orders.external_id) for an order id: "WX-000123". */
 export function orderNumber(orderId: number): string {
-  if (!Number.isSafeInteger(orderId) || orderId <= 0) throw new RangeError(`order id must be a positive integer, got ${String(orderId)}`);
+  if (!Number.isSafeInteger(orderId) || orderId <= 0)
+    throw new RangeError(`order id must be a positive integer, got ${String(orderId)}`);
   return `WX-${String(orderId).padStart(6, "0")}`;
 }
 

@@ -9,7 +9,8 @@
  */
 import { parseDollars } from "./money";
 
-export const UPLOAD_ERROR_FLAG = "one or more missing or incorrect data were found. please fix it here!";
+export const UPLOAD_ERROR_FLAG =
+  "one or more missing or incorrect data were found. please fix it here!";
 /** Days a loaded collection upload waits to be saved before it is discarded with its pictures. */
 export const UNSAVED_UPLOAD_DAYS = 7;
 export const UNSAVED_UPLOAD_TTL_MS = UNSAVED_UPLOAD_DAYS * 24 * 60 * 60 * 1000;
@@ -63,8 +64,10 @@ export function readUploadRows(
   if (!head) return { rows: [], problems: ["The spreadsheet is empty."] };
   const h = header(head);
   const missing = ["sku", "display_name", "color", "price"].filter((c) => !h.has(c));
-  if (missing.length) return { rows: [], problems: [`The spreadsheet has no column ${missing.join(", ")}.`] };
-  if (body.length > MAX_UPLOAD_ROWS) return { rows: [], problems: [`At most ${MAX_UPLOAD_ROWS} rows per upload.`] };
+  if (missing.length)
+    return { rows: [], problems: [`The spreadsheet has no column ${missing.join(", ")}.`] };
+  if (body.length > MAX_UPLOAD_ROWS)
+    return { rows: [], problems: [`At most ${MAX_UPLOAD_ROWS} rows per upload.`] };
   const get = (row: string[], k: string) => (h.has(k) ? (row[h.get(k)!] ?? "").trim() : "");
   const rows: UploadRow[] = [];
   const skus = new Map<string, number>();
@@ -87,7 +90,8 @@ export function readUploadRows(
     const rawPrice = get(cells, "price");
     const priceCents = rawPrice ? parseDollars(rawPrice) : null;
     if (!rawPrice) problems.push("price is missing.");
-    else if (priceCents === null) problems.push(`price "${rawPrice.slice(0, 20)}" is not an amount in dollars.`);
+    else if (priceCents === null)
+      problems.push(`price "${rawPrice.slice(0, 20)}" is not an amount in dollars.`);
     const sizes = [
       ...new Set(
         get(cells, "sizes")
@@ -96,18 +100,21 @@ export function readUploadRows(
           .filter(Boolean),
       ),
     ];
-    if (sizes.some((s) => s.length > 40)) problems.push("a size label is longer than 40 characters.");
+    if (sizes.some((s) => s.length > 40))
+      problems.push("a size label is longer than 40 characters.");
     const images: string[] = [];
     for (let n = 1; n <= MAX_IMAGES_PER_ROW; n++) {
       const name = get(cells, `image${n}`);
       if (!name) continue;
       const bytes = folder.images.get(name);
       if (!bytes) problems.push(`image${n} "${name.slice(0, 60)}" is not in the folder.`);
-      else if (!isImage(name, bytes)) problems.push(`image${n} "${name.slice(0, 60)}" is not a .jpg or .png picture.`);
+      else if (!isImage(name, bytes))
+        problems.push(`image${n} "${name.slice(0, 60)}" is not a .jpg or .png picture.`);
       else images.push(name);
     }
     const key = `${sku.toLowerCase()}|${color.toLowerCase()}`;
-    if (sku && color && skus.has(key)) problems.push(`the same sku and color as line ${skus.get(key)}.`);
+    if (sku && color && skus.has(key))
+      problems.push(`the same sku and color as line ${skus.get(key)}.`);
     else skus.set(key, line);
     rows.push({ line, sku, displayName, description, color, priceCents, sizes, images, problems });
   });
@@ -116,15 +123,27 @@ export function readUploadRows(
 }
 
 /** Products of the rows: one per sku (its first row's name, description and price), one variation per color. */
-export function groupUploadRows(
-  rows: UploadRow[],
-): { sku: string; displayName: string; description: string; priceCents: number; sizes: string[]; variations: UploadRow[] }[] {
+export function groupUploadRows(rows: UploadRow[]): {
+  sku: string;
+  displayName: string;
+  description: string;
+  priceCents: number;
+  sizes: string[];
+  variations: UploadRow[];
+}[] {
   const bySku = new Map<string, ReturnType<typeof groupUploadRows>[number]>();
   for (const r of rows) {
     const k = r.sku.toLowerCase();
     let p = bySku.get(k);
     if (!p) {
-      p = { sku: r.sku, displayName: r.displayName, description: r.description, priceCents: r.priceCents ?? 0, sizes: [], variations: [] };
+      p = {
+        sku: r.sku,
+        displayName: r.displayName,
+        description: r.description,
+        priceCents: r.priceCents ?? 0,
+        sizes: [],
+        variations: [],
+      };
       bySku.set(k, p);
     }
     for (const s of r.sizes) if (!p.sizes.includes(s)) p.sizes.push(s);

@@ -25,7 +25,11 @@ export function formatDate(value: string | Date | null | undefined, zone: string
 }
 
 /** MM/DD/YYYY hh:mm:ss in `zone` (hh:mm with `{ seconds: false }`); "" for a missing or unreadable value. */
-export function formatDateTime(value: string | Date | null | undefined, zone: string, opts: { seconds?: boolean } = {}): string {
+export function formatDateTime(
+  value: string | Date | null | undefined,
+  zone: string,
+  opts: { seconds?: boolean } = {},
+): string {
   const l = localOf(value, zone);
   if (!l) return "";
   const time = `${two(l.hour)}:${two(l.minute)}${opts.seconds === false ? "" : `:${two(l.second)}`}`;
@@ -41,9 +45,14 @@ export function formatSortableDate(value: string | Date | null | undefined, zone
   return l ? `${l.year}-${two(l.month)}-${two(l.day)}` : "";
 }
 
-export function formatSortableDateTime(value: string | Date | null | undefined, zone: string): string {
+export function formatSortableDateTime(
+  value: string | Date | null | undefined,
+  zone: string,
+): string {
   const l = localOf(value, zone);
-  return l ? `${l.year}-${two(l.month)}-${two(l.day)} ${two(l.hour)}:${two(l.minute)}:${two(l.second)}` : "";
+  return l
+    ? `${l.year}-${two(l.month)}-${two(l.day)} ${two(l.hour)}:${two(l.minute)}:${two(l.second)}`
+    : "";
 }
 
 /** The calendar month (YYYY-MM) of an instant in `zone`: the monthly report's buckets. */

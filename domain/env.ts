@@ -70,7 +70,10 @@ export const MIN_SECRET_LENGTH = 16;
  * unless APP_ENV is explicitly "test" or "local" (the e2e suite and the benchmarks run the production
  * build with the public sandbox defaults; a deployment that forgets APP_ENV is treated as production).
  */
-export function requiresRealSecrets(raw: Record<string, string | undefined>, env: Pick<Env, "NODE_ENV" | "APP_ENV">): boolean {
+export function requiresRealSecrets(
+  raw: Record<string, string | undefined>,
+  env: Pick<Env, "NODE_ENV" | "APP_ENV">,
+): boolean {
   if (env.APP_ENV === "production" || env.APP_ENV === "staging") return true;
   if (env.NODE_ENV !== "production") return false;
   const declared = raw.APP_ENV?.trim();
@@ -96,9 +99,14 @@ export function secretProblems(raw: Record<string, string | undefined>, env: Env
   if (paymentsProviderOf(env) === "sandbox") names.push("SANDBOX_WEBHOOK_SECRET");
   for (const name of names) {
     const value = raw[name]?.trim() ?? "";
-    if (value === "") problems.push(`${name}: required ${where}; set a random secret of at least ${MIN_SECRET_LENGTH} characters`);
-    else if (value === PUBLIC_SECRET_DEFAULTS[name]) problems.push(`${name}: is the public sandbox default; set a real secret ${where}`);
-    else if (value.length < MIN_SECRET_LENGTH) problems.push(`${name}: too short; use at least ${MIN_SECRET_LENGTH} characters ${where}`);
+    if (value === "")
+      problems.push(
+        `${name}: required ${where}; set a random secret of at least ${MIN_SECRET_LENGTH} characters`,
+      );
+    else if (value === PUBLIC_SECRET_DEFAULTS[name])
+      problems.push(`${name}: is the public sandbox default; set a real secret ${where}`);
+    else if (value.length < MIN_SECRET_LENGTH)
+      problems.push(`${name}: too short; use at least ${MIN_SECRET_LENGTH} characters ${where}`);
   }
   return problems;
 }
@@ -133,14 +141,17 @@ export function withFileVariables(
       try {
         vars[name] = readFile(file).trimEnd();
       } catch (e) {
-        problems.push(`${name}_FILE: cannot read ${file} (${(e as { code?: string }).code ?? "unreadable"})`);
+        problems.push(
+          `${name}_FILE: cannot read ${file} (${(e as { code?: string }).code ?? "unreadable"})`,
+        );
       }
     }
   }
   return { vars, problems };
 }
 
-const TLS_PAIR = "TEMPORAL_TLS_CERT: TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY (mTLS) are set together or not at all";
+const TLS_PAIR =
+  "TEMPORAL_TLS_CERT: TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY (mTLS) are set together or not at all";
 
 /**
  * Parses and checks an environment; throws an EnvError naming every bad variable. `readFile` reads the `*_FILE`
@@ -151,10 +162,19 @@ export function parseEnv(raw: Record<string, string | undefined>, readFile?: Rea
   if (files.problems.length > 0) throw new EnvError(files.problems);
   const vars = files.vars;
   const parsed = EnvSchema.safeParse(vars);
-  if (!parsed.success) throw new EnvError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
+  if (!parsed.success)
+    throw new EnvError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
   const keys = parsePayloadKeys(parsed.data);
-  const tls = Boolean(parsed.data.TEMPORAL_TLS_CERT?.trim()) === Boolean(parsed.data.TEMPORAL_TLS_KEY?.trim()) ? [] : [TLS_PAIR];
-  const problems = [...keys.problems, ...tls, ...secretProblems(vars, parsed.data), ...productionRefusals(vars, parsed.data)];
+  const tls =
+    Boolean(parsed.data.TEMPORAL_TLS_CERT?.trim()) === Boolean(parsed.data.TEMPORAL_TLS_KEY?.trim())
+      ? []
+      : [TLS_PAIR];
+  const problems = [
+    ...keys.problems,
+    ...tls,
+    ...secretProblems(vars, parsed.data),
+    ...productionRefusals(vars, parsed.data),
+  ];
   if (problems.length > 0) throw new EnvError(problems);
   return parsed.data;
 }
@@ -175,7 +195,10 @@ const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /** Standard base64 of 32 bytes. */
 const KEY_32_BYTES = /^[A-Za-z0-9+/]{43}=$/;
 
-function parsePayloadKeys(env: Pick<Env, "PAYLOAD_KEYS" | "PAYLOAD_KEY_CURRENT">): { spec: PayloadKeySpec | null; problems: string[] } {
+function parsePayloadKeys(env: Pick<Env, "PAYLOAD_KEYS" | "PAYLOAD_KEY_CURRENT">): {
+  spec: PayloadKeySpec | null;
+  problems: string[];
+} {
   const text = env.PAYLOAD_KEYS?.trim() || DEV_PAYLOAD_KEYS;
   const problems: string[] = [];
   const keys: PayloadKeySpec["keys"] = [];
@@ -184,19 +207,29 @@ function parsePayloadKeys(env: Pick<Env, "PAYLOAD_KEYS" | "PAYLOAD_KEY_CURRENT">
     const id = entry.slice(0, at);
     const key = entry.slice(at + 1);
     if (at < 1 || !KEY_ID.test(id))
-      problems.push(`PAYLOAD_KEYS: "${entry.slice(0, 12)}..." is not id:base64key (an id of letters, digits, . _ -)`);
-    else if (!KEY_32_BYTES.test(key)) problems.push(`PAYLOAD_KEYS: key "${id}" is not 32 bytes in base64 (openssl rand -base64 32)`);
-    else if (keys.some((k) => k.id === id)) problems.push(`PAYLOAD_KEYS: key id "${id}" is listed twice`);
+      problems.push(
+        `PAYLOAD_KEYS: "${entry.slice(0, 12)}..." is not id:base64key (an id of letters, digits, . _ -)`,
+      );
+    else if (!KEY_32_BYTES.test(key))
+      problems.push(
+        `PAYLOAD_KEYS: key "${id}" is not 32 bytes in base64 (openssl rand -base64 32)`,
+      );
+    else if (keys.some((k) => k.id === id))
+      problems.push(`PAYLOAD_KEYS: key id "${id}" is listed twice`);
     else keys.push({ id, key });
   }
   const currentId = env.PAYLOAD_KEY_CURRENT?.trim() || keys[keys.length - 1]?.id || "";
   if (env.PAYLOAD_KEY_CURRENT?.trim() && !keys.some((k) => k.id === currentId))
     problems.push(`PAYLOAD_KEY_CURRENT: "${currentId}" is not a key id of PAYLOAD_KEYS`);
-  return problems.length > 0 || keys.length === 0 ? { spec: null, problems } : { spec: { currentId, keys }, problems };
+  return problems.length > 0 || keys.length === 0
+    ? { spec: null, problems }
+    : { spec: { currentId, keys }, problems };
 }
 
 /** The payload keys of a parsed environment (the public development key when PAYLOAD_KEYS is empty). */
-export function payloadKeysOf(env: Pick<Env, "PAYLOAD_KEYS" | "PAYLOAD_KEY_CURRENT">): PayloadKeySpec {
+export function payloadKeysOf(
+  env: Pick<Env, "PAYLOAD_KEYS" | "PAYLOAD_KEY_CURRENT">,
+): PayloadKeySpec {
   const { spec, problems } = parsePayloadKeys(env);
   if (!spec) throw new EnvError(problems);
   return spec;
@@ -209,7 +242,10 @@ export function payloadKeysOf(env: Pick<Env, "PAYLOAD_KEYS" | "PAYLOAD_KEY_CURRE
  * Production: APP_ENV=production, or NODE_ENV=production with APP_ENV unset (a deployment that forgets APP_ENV
  * is treated as production). Staging (`npm run prod`) needs real secrets but may take sandbox payments.
  */
-export function isProduction(raw: Record<string, string | undefined>, env: Pick<Env, "NODE_ENV" | "APP_ENV">): boolean {
+export function isProduction(
+  raw: Record<string, string | undefined>,
+  env: Pick<Env, "NODE_ENV" | "APP_ENV">,
+): boolean {
   return env.APP_ENV === "production" || (env.NODE_ENV === "production" && !raw.APP_ENV?.trim());
 }
 
@@ -224,7 +260,11 @@ export function isLoopbackAddress(address: string): boolean {
 
 /** TLS to the Temporal frontend is on: TEMPORAL_TLS=true, or a client certificate is configured. */
 export function temporalTlsOn(env: Pick<Env, "TEMPORAL_TLS" | "TEMPORAL_TLS_CERT">): boolean {
-  return env.TEMPORAL_TLS === "true" || env.TEMPORAL_TLS === "1" || Boolean(env.TEMPORAL_TLS_CERT?.trim());
+  return (
+    env.TEMPORAL_TLS === "true" ||
+    env.TEMPORAL_TLS === "1" ||
+    Boolean(env.TEMPORAL_TLS_CERT?.trim())
+  );
 }
 
 /**
@@ -238,18 +278,28 @@ export function productionRefusals(raw: Record<string, string | undefined>, env:
   if (requiresRealSecrets(raw, env)) {
     const where = `in production and staging (APP_ENV=${raw.APP_ENV ?? "unset"})`;
     if (!env.PAYLOAD_KEYS?.trim())
-      out.push(`PAYLOAD_KEYS: required ${where}; set PAYLOAD_KEYS or PAYLOAD_KEYS_FILE (docs/operations.md, "Payload encryption keys")`);
+      out.push(
+        `PAYLOAD_KEYS: required ${where}; set PAYLOAD_KEYS or PAYLOAD_KEYS_FILE (docs/operations.md, "Payload encryption keys")`,
+      );
     else if (env.PAYLOAD_KEYS.includes(DEV_PAYLOAD_KEYS.slice(DEV_PAYLOAD_KEYS.indexOf(":") + 1)))
-      out.push(`PAYLOAD_KEYS: holds the public development key; make real keys (openssl rand -base64 32) ${where}`);
+      out.push(
+        `PAYLOAD_KEYS: holds the public development key; make real keys (openssl rand -base64 32) ${where}`,
+      );
   }
   if (!isProduction(raw, env)) return out;
   const stripeKey = env.STRIPE_SECRET_KEY?.trim() ?? "";
   if (!stripeKey)
-    out.push("STRIPE_SECRET_KEY: empty, so payments would go to the sandbox; set the live secret key (sk_live_...) in production");
+    out.push(
+      "STRIPE_SECRET_KEY: empty, so payments would go to the sandbox; set the live secret key (sk_live_...) in production",
+    );
   else if (/^(sk|rk)_test_/.test(stripeKey))
-    out.push("STRIPE_SECRET_KEY: a test-mode key (sk_test_...), so no real payment would be taken; set the live key in production");
+    out.push(
+      "STRIPE_SECRET_KEY: a test-mode key (sk_test_...), so no real payment would be taken; set the live key in production",
+    );
   if (env.STRIPE_API_HOST?.trim())
-    out.push(`STRIPE_API_HOST: payments would go to ${env.STRIPE_API_HOST}, not to Stripe; unset it in production`);
+    out.push(
+      `STRIPE_API_HOST: payments would go to ${env.STRIPE_API_HOST}, not to Stripe; unset it in production`,
+    );
   out.push(...databasePasswordRefusals(env.DATABASE_URL));
   if (!isLoopbackAddress(env.TEMPORAL_ADDRESS) && !temporalTlsOn(env))
     out.push(
@@ -265,9 +315,14 @@ function databasePasswordRefusals(databaseUrl: string): string[] {
   } catch {
     return ["DATABASE_URL: not a postgres://user:password@host:port/database URL"];
   }
-  if (!password) return ["DATABASE_URL: the database password is empty; set a real one (or DATABASE_URL_FILE) in production"];
+  if (!password)
+    return [
+      "DATABASE_URL: the database password is empty; set a real one (or DATABASE_URL_FILE) in production",
+    ];
   if (DEFAULT_DATABASE_PASSWORDS.has(password.toLowerCase()))
-    return [`DATABASE_URL: the database password is a default ("${password}"); set a real one (or DATABASE_URL_FILE) in production`];
+    return [
+      `DATABASE_URL: the database password is a default ("${password}"); set a real one (or DATABASE_URL_FILE) in production`,
+    ];
   return [];
 }
 

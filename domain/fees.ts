@@ -1,4 +1,10 @@
-import { assertNonNegativeCents, basisPointsOf, multiplyCents, sumCents, type Cents } from "./money";
+import {
+  assertNonNegativeCents,
+  basisPointsOf,
+  multiplyCents,
+  sumCents,
+  type Cents,
+} from "./money";
 import { shippingCentsForUnits, totalUnitsOfSizes } from "./shipping";
 
 /**
@@ -89,7 +95,13 @@ export function purchaseQuoteFromTotals(goodsCents: Cents, units: number): Purch
   assertNonNegativeCents(goodsCents, "goods value");
   const feeCents = purchaseFeeCents(goodsCents);
   const shippingCents = shippingCentsForUnits(units);
-  return { units, goodsCents, feeCents, shippingCents, totalCents: goodsCents + feeCents + shippingCents };
+  return {
+    units,
+    goodsCents,
+    feeCents,
+    shippingCents,
+    totalCents: goodsCents + feeCents + shippingCents,
+  };
 }
 
 /** Quote of a purchase from its lines: {goodsCents, feeCents, shippingCents, totalCents, units}. */
@@ -127,7 +139,10 @@ export interface CancellationSettlement {
 }
 
 /** Money when a purchase is cancelled after capture (shipment cancelled, or pickup missed twice). */
-export function cancellationSettlement(capturedCents: Cents, approvedGoodsCents: Cents): CancellationSettlement {
+export function cancellationSettlement(
+  capturedCents: Cents,
+  approvedGoodsCents: Cents,
+): CancellationSettlement {
   assertNonNegativeCents(capturedCents, "captured amount");
   return {
     buyerRefundCents: capturedCents,
@@ -177,7 +192,11 @@ export interface SwapValuation {
  * difference is forgiven. Either way each party pays 5% of the larger goods value, plus shipping for the
  * units it receives.
  */
-export function swapValuation(input: { provider: SwapSideInput; receiver: SwapSideInput; callItEven: boolean }): SwapValuation {
+export function swapValuation(input: {
+  provider: SwapSideInput;
+  receiver: SwapSideInput;
+  callItEven: boolean;
+}): SwapValuation {
   const p = input.provider;
   const r = input.receiver;
   assertNonNegativeCents(p.goodsCents, "provider goods value");
@@ -185,7 +204,12 @@ export function swapValuation(input: { provider: SwapSideInput; receiver: SwapSi
   const larger = Math.max(p.goodsCents, r.goodsCents);
   const difference = Math.abs(p.goodsCents - r.goodsCents);
   const fee = swapFeeCents(larger);
-  const cashFrom: SwapSide | null = input.callItEven || difference === 0 ? null : p.goodsCents < r.goodsCents ? "provider" : "receiver";
+  const cashFrom: SwapSide | null =
+    input.callItEven || difference === 0
+      ? null
+      : p.goodsCents < r.goodsCents
+        ? "provider"
+        : "receiver";
 
   const side = (own: SwapSideInput, other: SwapSideInput, name: SwapSide): SwapSideValuation => {
     const cashCents = cashFrom === name ? difference : 0;

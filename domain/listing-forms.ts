@@ -31,7 +31,13 @@ export function shouldSearch(q: string, submitted: boolean): boolean {
 
 // --- Stages (style 0, sizes 1, photos 2, confirm 3, terms 4) ------------------------------------------------
 
-export const STAGE = Object.freeze({ style: 0, sizes: 1, photos: 2, confirm: 3, terms: 4 } as const);
+export const STAGE = Object.freeze({
+  style: 0,
+  sizes: 1,
+  photos: 2,
+  confirm: 3,
+  terms: 4,
+} as const);
 export type Stage = (typeof STAGE)[keyof typeof STAGE];
 
 /** A request has no photos step (requests show the brand's own pictures). */
@@ -81,12 +87,14 @@ export const WIZARD_MESSAGES = Object.freeze({
   sizesTotal: ADD_AT_LEAST_ONE_SIZE,
   acceptTerms: ACCEPT_TERMS,
   cannotCreateRequest: "Cannot create request",
-  inactiveRetailer: "Your account is not active, so you cannot list or request styles. Please contact support.",
+  inactiveRetailer:
+    "Your account is not active, so you cannot list or request styles. Please contact support.",
   noResults: "No product matches this product code for this brand.",
   updateExistingListing: "Update your existing listing",
   updateExistingRequest: "Update your existing request",
   listingExistsTitle: "This style is already listed",
-  listingExistsText: "Another retailer already lists this style: it is available in the marketplace now.",
+  listingExistsText:
+    "Another retailer already lists this style: it is available in the marketplace now.",
   photoType: "Only .jpg, .jpeg and .png pictures can be uploaded.",
   photoTooLarge: "Each picture must be 5 MB or smaller.",
   photoTooMany: "You can add at most 3 pictures.",
@@ -94,8 +102,12 @@ export const WIZARD_MESSAGES = Object.freeze({
 } as const);
 
 /** The full "product not found" help (docs/product/screens.md, "List and request wizards"). */
-export function productNotFoundText(kind: WizardKind, support: { email: string; phone: string }): string {
-  const why = kind === "listing" ? "the reason you are listing it" : "the reason you are requesting it";
+export function productNotFoundText(
+  kind: WizardKind,
+  support: { email: string; phone: string },
+): string {
+  const why =
+    kind === "listing" ? "the reason you are listing it" : "the reason you are requesting it";
   return (
     `Can't find your product? Contact support at ${support.email} or ${support.phone} and give us the brand, the season, ` +
     `the product code, the colour, the wholesale cost, the sizes, ${why} and your phone number. ` +
@@ -106,7 +118,11 @@ export function productNotFoundText(kind: WizardKind, support: { email: string; 
 // --- Step forms (Conform + Zod) ----------------------------------------------------------------------------------
 
 const idSchema = (message: string) =>
-  z.number({ required_error: message, invalid_type_error: message }).int(message).positive(message).max(MAX_ROW_ID, message);
+  z
+    .number({ required_error: message, invalid_type_error: message })
+    .int(message)
+    .positive(message)
+    .max(MAX_ROW_ID, message);
 
 /** Stage 0 of the listing wizard: colour (a variation of the chosen product), type, reason, provider (staff). */
 export function listingStyleSchema(opts: { chooseProvider: boolean }) {
@@ -156,7 +172,10 @@ const unitCount = z
  * order: labels may contain dots, so they are not field names). An empty counter is 0. The wizard needs a
  * total above 0; an edit that deletes (every count 0) passes `requirePositiveTotal: false`.
  */
-export function sizeCountsSchema(labelCount: number, opts: { requirePositiveTotal?: boolean } = {}) {
+export function sizeCountsSchema(
+  labelCount: number,
+  opts: { requirePositiveTotal?: boolean } = {},
+) {
   const requireTotal = opts.requirePositiveTotal ?? true;
   return z
     .object({
@@ -168,13 +187,20 @@ export function sizeCountsSchema(labelCount: number, opts: { requirePositiveTota
     })
     .superRefine((v, ctx) => {
       if (requireTotal && v.sizes.reduce((a, n) => a + n, 0) <= 0) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, path: [], message: WIZARD_MESSAGES.sizesTotal });
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: [],
+          message: WIZARD_MESSAGES.sizesTotal,
+        });
       }
     });
 }
 
 /** Pairs the run's labels with the posted counts: every label, zeros included. */
-export function sizesMapFrom(labels: readonly string[], counts: readonly number[]): Record<string, number> {
+export function sizesMapFrom(
+  labels: readonly string[],
+  counts: readonly number[],
+): Record<string, number> {
   const out: Record<string, number> = {};
   labels.forEach((label, i) => {
     out[label] = counts[i] ?? 0;
@@ -188,7 +214,9 @@ export function totalUnits(sizes: Record<string, number> | undefined | null): nu
 
 /** The terms step: the box must be ticked. */
 export const termsSchema = z.object({
-  terms: z.boolean({ required_error: ACCEPT_TERMS, invalid_type_error: ACCEPT_TERMS }).refine((v) => v === true, ACCEPT_TERMS),
+  terms: z
+    .boolean({ required_error: ACCEPT_TERMS, invalid_type_error: ACCEPT_TERMS })
+    .refine((v) => v === true, ACCEPT_TERMS),
 });
 
 // --- Wizard state in the URL ------------------------------------------------------------------------------------
@@ -214,7 +242,8 @@ export interface WizardState {
 const SIZE_LABEL_MAX = 40;
 
 /** A stored photo's name: <uuid>.<jpg|png>. */
-export const STORED_PHOTO_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(?:jpg|png)$/;
+export const STORED_PHOTO_NAME =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(?:jpg|png)$/;
 
 function idParam(raw: string | null): number | undefined | null {
   if (raw === null || raw === "") return undefined;
@@ -256,7 +285,8 @@ export function parseWizardState(
   const reason = params.get("reason");
   if (reason !== null && reason !== "") {
     const list = kind === "listing" ? LISTING_REASONS : REQUEST_REASONS;
-    if (!list.some((c) => c.value === reason)) return { ok: false, problem: "reason is not one of the reasons" };
+    if (!list.some((c) => c.value === reason))
+      return { ok: false, problem: "reason is not one of the reasons" };
     state.reason = reason;
   }
   const sizes = params.get("sizes");
@@ -268,7 +298,10 @@ export function parseWizardState(
       return { ok: false, problem: "sizes is not a sizes map" };
     }
     const map = z
-      .record(z.string().min(1).max(SIZE_LABEL_MAX), z.number().int().min(0).max(MAX_UNITS_PER_SIZE))
+      .record(
+        z.string().min(1).max(SIZE_LABEL_MAX),
+        z.number().int().min(0).max(MAX_UNITS_PER_SIZE),
+      )
       .refine((m) => Object.keys(m).length <= 100)
       .safeParse(parsed);
     if (!map.success) return { ok: false, problem: "sizes is not a sizes map" };
@@ -278,7 +311,11 @@ export function parseWizardState(
     const images = params.get("images");
     if (images !== null && images !== "") {
       const list = images.split(",");
-      if (list.length > MAX_PHOTOS || list.some((n) => !STORED_PHOTO_NAME.test(n)) || new Set(list).size !== list.length) {
+      if (
+        list.length > MAX_PHOTOS ||
+        list.some((n) => !STORED_PHOTO_NAME.test(n)) ||
+        new Set(list).size !== list.length
+      ) {
         return { ok: false, problem: "images is not a list of uploaded pictures" };
       }
       state.images = list;
@@ -288,7 +325,12 @@ export function parseWizardState(
 }
 
 /** The query string ("stage=1&brand=3&...") that carries `state` to `stage`. */
-export function wizardQuery(kind: WizardKind, stage: Stage, state: WizardState, extra: Record<string, string> = {}): string {
+export function wizardQuery(
+  kind: WizardKind,
+  stage: Stage,
+  state: WizardState,
+  extra: Record<string, string> = {},
+): string {
   const p = new URLSearchParams();
   p.set("stage", String(stage));
   for (const [name, value] of Object.entries(wizardParams(kind, state))) p.set(name, value);
@@ -305,9 +347,11 @@ export function wizardParams(kind: WizardKind, state: WizardState): Record<strin
   if (state.variation !== undefined) out.variation = String(state.variation);
   if (kind === "listing" && state.listingType) out.type = state.listingType;
   if (state.reason) out.reason = state.reason;
-  if (state.retailer !== undefined) out[kind === "listing" ? "provider" : "requestor"] = String(state.retailer);
+  if (state.retailer !== undefined)
+    out[kind === "listing" ? "provider" : "requestor"] = String(state.retailer);
   if (state.sizes && Object.keys(state.sizes).length > 0) out.sizes = JSON.stringify(state.sizes);
-  if (kind === "listing" && state.images && state.images.length > 0) out.images = state.images.join(",");
+  if (kind === "listing" && state.images && state.images.length > 0)
+    out.images = state.images.join(",");
   return out;
 }
 
@@ -329,7 +373,8 @@ export function photoTypeFromName(name: string): PhotoType | null {
 export function photoTypeFromBytes(bytes: Uint8Array): PhotoType | null {
   const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
   if (bytes.length >= png.length && png.every((b, i) => bytes[i] === b)) return "png";
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "jpg";
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff)
+    return "jpg";
   return null;
 }
 
@@ -337,7 +382,10 @@ export function photoTypeFromBytes(bytes: Uint8Array): PhotoType | null {
  * Checks one uploaded picture: the name must say .jpg/.jpeg/.png, the bytes must really be a JPEG or PNG
  * image (a text file renamed .png is refused), and it must not exceed 5 MB. Returns the type to store it as, or the message.
  */
-export function checkPhoto(name: string, bytes: Uint8Array): { ok: true; type: PhotoType } | { ok: false; message: string } {
+export function checkPhoto(
+  name: string,
+  bytes: Uint8Array,
+): { ok: true; type: PhotoType } | { ok: false; message: string } {
   if (bytes.length === 0) return { ok: false, message: WIZARD_MESSAGES.photoEmpty };
   if (bytes.length > MAX_PHOTO_BYTES) return { ok: false, message: WIZARD_MESSAGES.photoTooLarge };
   const claimed = photoTypeFromName(name);
@@ -347,4 +395,7 @@ export function checkPhoto(name: string, bytes: Uint8Array): { ok: true; type: P
   return { ok: true, type: actual };
 }
 
-export const PHOTO_CONTENT_TYPES: Record<PhotoType, string> = { jpg: "image/jpeg", png: "image/png" };
+export const PHOTO_CONTENT_TYPES: Record<PhotoType, string> = {
+  jpg: "image/jpeg",
+  png: "image/png",
+};

@@ -12,7 +12,9 @@ export type Sizes = Readonly<Record<string, number>>;
 
 /** A listing fills a request when it has at least one unit in at least one size the request wants. */
 export function fillsRequest(listing: Sizes, wanted: Sizes): boolean {
-  return Object.entries(wanted).some(([label, n]) => n > 0 && Object.hasOwn(listing, label) && (listing[label] ?? 0) > 0);
+  return Object.entries(wanted).some(
+    ([label, n]) => n > 0 && Object.hasOwn(listing, label) && (listing[label] ?? 0) > 0,
+  );
 }
 
 export interface SavedSearchRule {
@@ -35,7 +37,11 @@ export interface ListingFacts {
 export function fitsSavedSearch(l: ListingFacts, s: SavedSearchRule): boolean {
   if (l.brandId !== s.brandId) return false;
   if (s.categoryId !== null && l.categoryId !== s.categoryId) return false;
-  if (s.sizes.length > 0 && !s.sizes.some((label) => Object.hasOwn(l.sizes, label) && (l.sizes[label] ?? 0) > 0)) return false;
+  if (
+    s.sizes.length > 0 &&
+    !s.sizes.some((label) => Object.hasOwn(l.sizes, label) && (l.sizes[label] ?? 0) > 0)
+  )
+    return false;
   return s.search === "" || l.skuKey.includes(s.search);
 }
 
@@ -109,7 +115,10 @@ export const SavedSearchFormSchema = z.object({
 });
 export type SavedSearchForm = z.infer<typeof SavedSearchFormSchema>;
 
-export const DeleteSavedSearchSchema = z.object({ intent: z.literal("delete"), id: idField(MATCH_MESSAGES.notFound) });
+export const DeleteSavedSearchSchema = z.object({
+  intent: z.literal("delete"),
+  id: idField(MATCH_MESSAGES.notFound),
+});
 
 /** The listing's own page: its buy or swap view. */
 export function matchHref(listingType: "sell" | "swap", listingId: number): string {
@@ -142,16 +151,22 @@ export interface DigestItem {
 export const DIGEST_MAX_ITEMS = 50;
 
 /** The daily e-mail: every new match with the other retailer only as retailer-00{id} and a link to its page. */
-export function matchDigestMail(items: readonly DigestItem[], total: number, origin: string): { subject: string; text: string } {
+export function matchDigestMail(
+  items: readonly DigestItem[],
+  total: number,
+  origin: string,
+): { subject: string; text: string } {
   const base = origin.replace(/\/+$/, "");
   const lines = items.map((m) => {
     const what = m.source === "request" ? "fills your request" : "fits your saved search";
     const verb = m.listingType === "swap" ? "swap" : "buy";
     return `- ${m.brandName} ${m.productName} ${m.sku} ${m.color}: ${m.totalUnits} unit${m.totalUnits === 1 ? "" : "s"} listed by ${anonymousRetailerLabel(m.providerId)} (${what}). To ${verb}: ${base}${matchHref(m.listingType, m.listingId)}`;
   });
-  const more = total > items.length ? [`…and ${total - items.length} more on your Matches tab.`] : [];
+  const more =
+    total > items.length ? [`…and ${total - items.length} more on your Matches tab.`] : [];
   return {
-    subject: total === 1 ? "1 new match for your requests" : `${total} new matches for your requests`,
+    subject:
+      total === 1 ? "1 new match for your requests" : `${total} new matches for your requests`,
     text: [
       "New listings fill your requests or fit your saved searches:",
       "",

@@ -10,9 +10,11 @@ import { MSG } from "./accounts";
 // app/components/errors.ts) -----------------------------------------------------------------------------------
 
 /** ours: the order service (Temporal, or the order's worker) cannot be reached right now. */
-export const ORDER_UNAVAILABLE_MESSAGE = "We could not reach the order service. Please try again in a moment.";
+export const ORDER_UNAVAILABLE_MESSAGE =
+  "We could not reach the order service. Please try again in a moment.";
 /** A page read while the database does not answer (a restart, a failover): ours, a 503. */
-export const DATABASE_UNAVAILABLE_MESSAGE = "We could not reach the marketplace's database. Please try again in a moment.";
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  "We could not reach the marketplace's database. Please try again in a moment.";
 
 // --- Banners (docs/product/screens.md, "Menus and banners") -------------------------------------------------
 
@@ -28,9 +30,12 @@ export const CANNOT_CREATE_LISTING = "Cannot create listing";
 export const SELECT_COLOR_OPTION = "You must select a color option to continue";
 export const ALREADY_LISTED = "Sorry, we cannot add a listing for an already listed item";
 export const ALREADY_REQUESTED = "Sorry, we cannot add a request for an already requested item";
-export const MODIFIED_REASON_REQUIRED_LISTING = "You must select a reason for updating your listing.";
-export const MODIFIED_REASON_REQUIRED_REQUEST = "You must select a reason for updating your request.";
-export const CHECK_INVENTORY_OWN_LISTING = "Please check your inventory or remove your active listings.";
+export const MODIFIED_REASON_REQUIRED_LISTING =
+  "You must select a reason for updating your listing.";
+export const MODIFIED_REASON_REQUIRED_REQUEST =
+  "You must select a reason for updating your request.";
+export const CHECK_INVENTORY_OWN_LISTING =
+  "Please check your inventory or remove your active listings.";
 export const ADD_AT_LEAST_ONE_SIZE = "Please add at least one size.";
 export const FILL_OUT_EVERYTHING = "* Please fill out everything to continue.";
 export const LISTING_PENDING_TRANSACTIONS = "This listing has pending transactions.";
@@ -52,30 +57,38 @@ export const BUY_ALREADY_THEIR_MOVE =
   "You already requested this item from this retailer. Please wait for them to approve or decline the transaction.";
 export const SWAP_ALREADY_YOUR_MOVE =
   "You already have a swap waiting for your response with this same retailer. Please check your Pending Orders.";
-export const SWAP_ALREADY_THEIR_MOVE = "You already have a swap in progress with this same retailer. Please wait for them to respond.";
+export const SWAP_ALREADY_THEIR_MOVE =
+  "You already have a swap in progress with this same retailer. Please wait for them to respond.";
 
-export function alreadyTransactingMessage(kind: "buy" | "swap", move: "yourmove" | "theirmove"): string {
+export function alreadyTransactingMessage(
+  kind: "buy" | "swap",
+  move: "yourmove" | "theirmove",
+): string {
   if (kind === "buy") return move === "yourmove" ? BUY_ALREADY_YOUR_MOVE : BUY_ALREADY_THEIR_MOVE;
   return move === "yourmove" ? SWAP_ALREADY_YOUR_MOVE : SWAP_ALREADY_THEIR_MOVE;
 }
 
 /** ours: the product says to list something first. */
-export const SWAP_NO_ACTIVE_LISTINGS = "To swap, you first need an active listing of this brand. List something first.";
+export const SWAP_NO_ACTIVE_LISTINGS =
+  "To swap, you first need an active listing of this brand. List something first.";
 /** ours: or to finish payout setup in Settings when there is no payout account. */
 export const SWAP_NO_PAYOUT = "To swap, first finish your payout setup in Settings, Payout Info.";
 
 // --- Selling needs payout (docs/product/screens.md, "Marketplace") ------------------------------------------
 
 export const CONFIGURE_PAYOUT_TITLE = "Configure Payout Settings";
-export const CONFIGURE_PAYOUT_TEXT = "Before you can sell something, you need to tell us how to pay you.";
+export const CONFIGURE_PAYOUT_TEXT =
+  "Before you can sell something, you need to tell us how to pay you.";
 export const SETUP_MY_PAYOUTS = "Setup My Payouts";
 
 // --- Transactions (docs/product/screens.md, "Transaction detail") -------------------------------------------
 
 export const CARD_DECLINED = "Sorry but this card was declined. Please try another.";
 /** ours: a seller approving a sale needs a card on file, used to resolve RMAs (docs/product/orders.md). */
-export const SELLER_CARD_NEEDED = "A card on file is needed to approve sales (it is used to resolve returns). It is not charged now.";
-export const TOTAL_TOO_HIGH = "You cannot select more units than what the retailer has requested to purchase.";
+export const SELLER_CARD_NEEDED =
+  "A card on file is needed to approve sales (it is used to resolve returns). It is not charged now.";
+export const TOTAL_TOO_HIGH =
+  "You cannot select more units than what the retailer has requested to purchase.";
 export const PAYMENT_QUEUED = "payment is queued for processing.";
 /** ours: confirm dialog of need_confirm_decline_others (buttons "Continue" / "Yes I am sure" are the product's). */
 export const CONFIRM_DECLINE_OTHERS =
@@ -85,7 +98,8 @@ export const CANCEL_REASON_REQUIRED = "Please choose a reason for cancelling thi
 /** ours: decline reason missing. */
 export const DECLINE_REASON_REQUIRED = "Please choose a reason for declining.";
 /** ours: the 'update your listings' message after a decline for unavailable units. */
-export const UPDATE_YOUR_LISTINGS = "Please update your listings so that they show only the units you really have.";
+export const UPDATE_YOUR_LISTINGS =
+  "Please update your listings so that they show only the units you really have.";
 /** Prefixes of a decline or cancel reason in the detail view (verbatim). */
 export const REASON_PREFIX_OTHER = "Other Retailer:";
 export const REASON_PREFIX_YOU = "You:";
@@ -141,7 +155,8 @@ export const RATING_CATEGORIES = Object.freeze([
 export const PICTURE_REQUIRED = "* picture required";
 export const RMA_COMPLETE_QUERY = "rma=complete";
 /** Home, after the RMA wizard (ours: the specification names only the landing). */
-export const RMA_SENT = "Your RMA was sent. Staff will review it within five business days; you will hear from us by e-mail.";
+export const RMA_SENT =
+  "Your RMA was sent. Staff will review it within five business days; you will hear from us by e-mail.";
 /**
  * Printed texts (packing slip / checklist), ours in wording; the staff reply window is five business days
  * (docs/product/windows.md, "RMA windows"), where an older printed text said three.
@@ -155,13 +170,15 @@ export const RMA_PRINTED_TEXTS = Object.freeze({
 } as const);
 
 /** A cancelled RMA (its return was not shipped in time): the RMA page and the e-mail say so. */
-export const RMA_CANCELLED_NOTHING_PAID = "The return was not shipped in time. Nothing is paid or charged.";
+export const RMA_CANCELLED_NOTHING_PAID =
+  "The return was not shipped in time. Nothing is paid or charged.";
 
 // --- Empty states (docs/product/screens.md) ------------------------------------------------------------------
 
 export const NO_LISTINGS_FOR_BRAND = "You have no listings for this brand.";
 export const NO_REQUESTS_FOR_BRAND = "You have no requests for this brand.";
-export const NO_ACTIVE_REQUESTS_FOR_BRAND = "There are no active requests from retailers of this brand at the moment.";
+export const NO_ACTIVE_REQUESTS_FOR_BRAND =
+  "There are no active requests from retailers of this brand at the moment.";
 export const NO_REQUESTS_RIGHT_NOW = "No requests right now.";
 
 export function noActiveListingsText(kind: "buy" | "swap"): string {
@@ -169,7 +186,10 @@ export function noActiveListingsText(kind: "buy" | "swap"): string {
 }
 
 /** 'You have no pending/declined sales|purchases|swaps at this time. Check the other tabs...' */
-export function alertsEmptyText(view: "pending" | "declined", kind: "sales" | "purchases" | "swaps"): string {
+export function alertsEmptyText(
+  view: "pending" | "declined",
+  kind: "sales" | "purchases" | "swaps",
+): string {
   return `You have no ${view} ${kind} at this time. Check the other tabs...`;
 }
 
@@ -230,13 +250,21 @@ export function retailerStatusMail(
 }
 
 /** ours: brands authorized for the retailer, or a brand it may no longer trade. */
-export function brandLinkMail(change: "authorized" | "removed", storeName: string, brandNames: string[]): NoticeMail {
+export function brandLinkMail(
+  change: "authorized" | "removed",
+  storeName: string,
+  brandNames: string[],
+): NoticeMail {
   const names = brandNames.join(", ");
   return change === "authorized"
     ? {
         kind: "retailer_brand_authorized",
         subject: `Brand authorized: ${names}`,
-        text: [`Hello ${storeName},`, "", `You are now authorized for ${names}. You can list, request and trade its styles.`].join("\n"),
+        text: [
+          `Hello ${storeName},`,
+          "",
+          `You are now authorized for ${names}. You can list, request and trade its styles.`,
+        ].join("\n"),
       }
     : {
         kind: "retailer_brand_removed",

@@ -17,7 +17,8 @@ export function isCents(value: unknown): value is Cents {
 
 /** Throws unless `value` is an integer number of cents (negative allowed: refunds, differences). */
 export function assertCents(value: unknown, what = "amount"): asserts value is Cents {
-  if (!isCents(value)) throw new RangeError(`${what} must be an integer number of cents, got ${String(value)}`);
+  if (!isCents(value))
+    throw new RangeError(`${what} must be an integer number of cents, got ${String(value)}`);
 }
 
 /** Throws unless `value` is a non-negative integer number of cents. */
@@ -164,7 +165,13 @@ export function multiplyCents(unitCents: Cents, quantity: number): Cents {
 }
 
 /** Payment row statuses that moved no money (a queued row is owed, so it counts as booked). */
-const NOT_BOOKED_PAYMENT_STATUSES: ReadonlySet<string> = new Set(["pending", "declined", "failed", "canceled", "cancelled"]);
+const NOT_BOOKED_PAYMENT_STATUSES: ReadonlySet<string> = new Set([
+  "pending",
+  "declined",
+  "failed",
+  "canceled",
+  "cancelled",
+]);
 
 /** Whether a payments row moved money, or owes it (queued for staff): the swap and RMA ledgers count these. */
 export function paymentBooked(status: string): boolean {

@@ -19,7 +19,8 @@ export const MESSAGE_MAIL_WINDOW_MS = 60 * 60 * 1000;
 
 export type MessageRefusal = "email" | "phone" | "url" | "name";
 
-const WHY = "Messages keep both retailers anonymous, so contact details cannot be shared here: please remove it and send again.";
+const WHY =
+  "Messages keep both retailers anonymous, so contact details cannot be shared here: please remove it and send again.";
 
 /** The refusal texts, one per reason (shown under the message field with a 400). */
 export const MESSAGE_REFUSALS: Record<MessageRefusal, string> = {
@@ -67,13 +68,18 @@ function undisguise(text: string): string {
 
 const EMAIL = /[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}/;
 /** "@" then a mail provider, with or without its ending ("name at gmail"). */
-const EMAIL_PROVIDER = /[a-z0-9._%+-]+@(gmail|googlemail|yahoo|hotmail|outlook|icloud|aol|proton|protonmail|gmx|msn|comcast)\b/;
-const TLDS = "com|net|org|shop|store|biz|info|io|co|us|ca|uk|de|fr|online|site|website|app|dev|me|ly|gl|to|link|page|xyz|club|shoes";
+const EMAIL_PROVIDER =
+  /[a-z0-9._%+-]+@(gmail|googlemail|yahoo|hotmail|outlook|icloud|aol|proton|protonmail|gmx|msn|comcast)\b/;
+const TLDS =
+  "com|net|org|shop|store|biz|info|io|co|us|ca|uk|de|fr|online|site|website|app|dev|me|ly|gl|to|link|page|xyz|club|shoes";
 const URL_LIKE = new RegExp(`(https?://|www\\.|\\b[a-z0-9-]{2,}\\.(${TLDS})\\b)`);
 
 /** Digit words as digits ("five" -> "5"), only whole words. */
 function wordsToDigits(text: string): string {
-  return text.replace(/\b(zero|one|two|three|four|five|six|seven|eight|nine)\b/g, (w) => DIGIT_WORDS[w]);
+  return text.replace(
+    /\b(zero|one|two|three|four|five|six|seven|eight|nine)\b/g,
+    (w) => DIGIT_WORDS[w],
+  );
 }
 
 /**
@@ -122,7 +128,10 @@ function mentionsName(text: string, names: readonly string[]): boolean {
  * Why a message may not be sent, or null when it may. `ownNames`: the sender's store name(s) and its contacts'
  * names (staff: none).
  */
-export function messageRefusal(text: string, ownNames: readonly string[] = []): MessageRefusal | null {
+export function messageRefusal(
+  text: string,
+  ownNames: readonly string[] = [],
+): MessageRefusal | null {
   const t = fold(text);
   const u = undisguise(t);
   if (EMAIL.test(u) || EMAIL_PROVIDER.test(u)) return "email";
@@ -156,7 +165,10 @@ export function conversationPagePath(transactionType: number, orderId: number): 
 }
 
 /** The e-mail telling a party about a new message (anonymous: the sender as retailer-00{id} or "Staff"; no text). */
-export function messageNoticeMail(n: { externalId: string; from: string; link: string }): { subject: string; text: string } {
+export function messageNoticeMail(n: { externalId: string; from: string; link: string }): {
+  subject: string;
+  text: string;
+} {
   return {
     subject: `New message about order ${n.externalId}`,
     text:

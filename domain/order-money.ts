@@ -47,9 +47,13 @@ export interface ModifiedLineInput {
 }
 
 /** Stable key of a line: the listing id, or the variation id when there is no listing. */
-export function orderLineKey(line: { listingId: number | null; variationId?: number | null }): string {
+export function orderLineKey(line: {
+  listingId: number | null;
+  variationId?: number | null;
+}): string {
   if (line.listingId !== null && line.listingId !== undefined) return `listing:${line.listingId}`;
-  if (line.variationId !== null && line.variationId !== undefined) return `variation:${line.variationId}`;
+  if (line.variationId !== null && line.variationId !== undefined)
+    return `variation:${line.variationId}`;
   throw new RangeError("an order line needs a listing id or a variation id");
 }
 
@@ -79,15 +83,19 @@ export function compactOrderLines(lines: readonly OrderLine[]): OrderLine[] {
 }
 
 /** Validates lines handed to a new order: positive integer units, non-negative integer prices, unique keys. */
-export function checkOrderLines(lines: readonly OrderLine[]): { ok: true } | { ok: false; message: string } {
-  if (!Array.isArray(lines) || lines.length === 0) return { ok: false, message: "an order needs at least one line" };
+export function checkOrderLines(
+  lines: readonly OrderLine[],
+): { ok: true } | { ok: false; message: string } {
+  if (!Array.isArray(lines) || lines.length === 0)
+    return { ok: false, message: "an order needs at least one line" };
   const keys = new Set<string>();
   for (const l of lines) {
     let key: string;
     try {
       key = orderLineKey(l);
       assertNonNegativeCents(l.unitPriceCents, "unit price");
-      if (totalUnitsOfSizes(l.sizes) <= 0) return { ok: false, message: `line ${key} has no units` };
+      if (totalUnitsOfSizes(l.sizes) <= 0)
+        return { ok: false, message: `line ${key} has no units` };
     } catch (e) {
       return { ok: false, message: (e as Error).message };
     }
@@ -106,7 +114,10 @@ export type ModificationCheck =
  * zero units, is removed), never raised, and no new line or size may appear (total_too_high). At least one
  * unit must remain (no_units: removing everything is a decline). Prices are the requested lines' prices.
  */
-export function checkModification(requested: readonly OrderLine[], modified: readonly ModifiedLineInput[]): ModificationCheck {
+export function checkModification(
+  requested: readonly OrderLine[],
+  modified: readonly ModifiedLineInput[],
+): ModificationCheck {
   const byKey = new Map<string, OrderLine>();
   for (const l of requested) byKey.set(orderLineKey(l), l);
   const seen = new Set<string>();
@@ -121,10 +132,12 @@ export function checkModification(requested: readonly OrderLine[], modified: rea
     const req = byKey.get(key);
     if (!req || seen.has(key)) return { ok: false, code: "unknown_line" };
     seen.add(key);
-    if (typeof m.sizes !== "object" || m.sizes === null) return { ok: false, code: "invalid_quantity" };
+    if (typeof m.sizes !== "object" || m.sizes === null)
+      return { ok: false, code: "invalid_quantity" };
     const sizes: Sizes = {};
     for (const [label, n] of Object.entries(m.sizes)) {
-      if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) return { ok: false, code: "invalid_quantity" };
+      if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0)
+        return { ok: false, code: "invalid_quantity" };
       const max = req.sizes[label] ?? 0;
       if (n > max) return { ok: false, code: "total_too_high" };
       if (n > 0) sizes[label] = n;
@@ -160,7 +173,10 @@ export function payoutForLines(approved: readonly OrderLine[]): Cents {
 }
 
 /** Cancellation after capture (shipment cancelled, pickup missed twice): full refund, 10% penalty. */
-export function cancellationForLines(capturedCents: Cents, approved: readonly OrderLine[]): CancellationSettlement {
+export function cancellationForLines(
+  capturedCents: Cents,
+  approved: readonly OrderLine[],
+): CancellationSettlement {
   return cancellationSettlement(capturedCents, orderQuote(approved).goodsCents);
 }
 
@@ -173,7 +189,13 @@ export type LedgerEntry =
   /** An authorisation is released (decline, expiry) without capture. */
   | { kind: "authorization_released"; amountCents: Cents }
   /** The buyer is charged: goods + fee + shipping of the approved lines (capped at the authorisation). */
-  | { kind: "capture"; amountCents: Cents; goodsCents: Cents; feeCents: Cents; shippingCents: Cents }
+  | {
+      kind: "capture";
+      amountCents: Cents;
+      goodsCents: Cents;
+      feeCents: Cents;
+      shippingCents: Cents;
+    }
   /** Money returned to the buyer. */
   | { kind: "refund"; amountCents: Cents }
   /** The seller is paid (transfer to its connected account). */
@@ -235,7 +257,8 @@ export function orderLedger(entries: readonly LedgerEntry[]): OrderLedger {
         authorized += e.amountCents;
         break;
       case "authorization_released":
-        if (released + e.amountCents > authorized) throw new RangeError("cannot release more than was authorised");
+        if (released + e.amountCents > authorized)
+          throw new RangeError("cannot release more than was authorised");
         released += e.amountCents;
         break;
       case "capture": {
@@ -245,7 +268,8 @@ export function orderLedger(entries: readonly LedgerEntry[]): OrderLedger {
         if (e.goodsCents + e.feeCents + e.shippingCents !== e.amountCents) {
           throw new RangeError("a capture must equal its goods + fee + shipping");
         }
-        if (paid + e.amountCents > authorized - released) throw new RangeError("cannot capture more than was authorised");
+        if (paid + e.amountCents > authorized - released)
+          throw new RangeError("cannot capture more than was authorised");
         paid += e.amountCents;
         goods += e.goodsCents;
         fee += e.feeCents;
@@ -256,7 +280,8 @@ export function orderLedger(entries: readonly LedgerEntry[]): OrderLedger {
         break;
       }
       case "refund": {
-        if (e.amountCents > escrow + feeKept + shippingKept) throw new RangeError("cannot refund more than the buyer paid");
+        if (e.amountCents > escrow + feeKept + shippingKept)
+          throw new RangeError("cannot refund more than the buyer paid");
         let left = e.amountCents;
         const fromEscrow = Math.min(left, escrow);
         escrow -= fromEscrow;
@@ -269,7 +294,8 @@ export function orderLedger(entries: readonly LedgerEntry[]): OrderLedger {
         break;
       }
       case "payout":
-        if (e.amountCents > escrow) throw new RangeError("cannot pay the seller goods money that is not in escrow");
+        if (e.amountCents > escrow)
+          throw new RangeError("cannot pay the seller goods money that is not in escrow");
         escrow -= e.amountCents;
         sellerPaid += e.amountCents;
         break;
@@ -307,7 +333,10 @@ export function orderLedger(entries: readonly LedgerEntry[]): OrderLedger {
  * The capture entry of approved lines against an authorisation. When the cap applies (it cannot, since a
  * seller only lowers units, but the rule is "never more than authorised"), shipping then fee are reduced.
  */
-export function captureEntry(approved: readonly OrderLine[], authorizedCents: Cents): Extract<LedgerEntry, { kind: "capture" }> {
+export function captureEntry(
+  approved: readonly OrderLine[],
+  authorizedCents: Cents,
+): Extract<LedgerEntry, { kind: "capture" }> {
   const q = orderQuote(approved);
   const amount = captureCents(q, authorizedCents);
   let over = q.totalCents - amount;
@@ -316,5 +345,11 @@ export function captureEntry(approved: readonly OrderLine[], authorizedCents: Ce
   const fee = q.feeCents - Math.min(over, q.feeCents);
   over -= q.feeCents - fee;
   const goods = q.goodsCents - over;
-  return { kind: "capture", amountCents: amount, goodsCents: goods, feeCents: fee, shippingCents: shipping };
+  return {
+    kind: "capture",
+    amountCents: amount,
+    goodsCents: goods,
+    feeCents: fee,
+    shippingCents: shipping,
+  };
 }

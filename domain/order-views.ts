@@ -32,13 +32,21 @@ export function orderTypeLabel(transactionType: number, role: Role | null): stri
 
 /** The type printed on a packing slip: an RMA's parcel is a return. */
 export function packingSlipTypeLabel(transactionType: number): string {
-  return transactionType === TRANSACTION_TYPE.RMA ? "Return (RMA)" : orderTypeLabel(transactionType, null);
+  return transactionType === TRANSACTION_TYPE.RMA
+    ? "Return (RMA)"
+    : orderTypeLabel(transactionType, null);
 }
 
 /** A swap: the units this side sends and the units it receives, from the order's goods and the provider's share. */
-export function swapUnitsOf(role: Role, units: number, providerUnits: number): { sent: number; received: number } {
+export function swapUnitsOf(
+  role: Role,
+  units: number,
+  providerUnits: number,
+): { sent: number; received: number } {
   const receiverUnits = units - providerUnits;
-  return role === "provider" ? { sent: providerUnits, received: receiverUnits } : { sent: receiverUnits, received: providerUnits };
+  return role === "provider"
+    ? { sent: providerUnits, received: receiverUnits }
+    : { sent: receiverUnits, received: providerUnits };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -55,15 +63,25 @@ export interface ReasonView {
 
 /** The timer steps that end an order for want of a side's move, by whose move it was. */
 const TIMER_ENDS: Readonly<Record<Role, readonly number[]>> = Object.freeze({
-  provider: [ACTION.SELLER_RESPONSE_EXPIRED, ACTION.PROVIDER_ORDER_NON_SHIPMENT, ACTION.PROVIDER_DECLINED_FOR_OTHER_ORDER],
-  receiver: [ACTION.CHECKOUT_EXPIRED, ACTION.MODIFIED_PURCHASE_EXPIRED, ACTION.REQUEST_CHECKOUT_EXPIRED],
+  provider: [
+    ACTION.SELLER_RESPONSE_EXPIRED,
+    ACTION.PROVIDER_ORDER_NON_SHIPMENT,
+    ACTION.PROVIDER_DECLINED_FOR_OTHER_ORDER,
+  ],
+  receiver: [
+    ACTION.CHECKOUT_EXPIRED,
+    ACTION.MODIFIED_PURCHASE_EXPIRED,
+    ACTION.REQUEST_CHECKOUT_EXPIRED,
+  ],
 });
 
 /** Which party gave a reason: by the key's prefix, or for a system reason by the timer step that ended the order. */
 export function reasonOwner(key: string, actionCodes: readonly number[]): Role | "system" {
   if (key.startsWith("provider")) return "provider";
   if (key.startsWith("receiver")) return "receiver";
-  const last = [...actionCodes].reverse().find((c) => TIMER_ENDS.provider.includes(c) || TIMER_ENDS.receiver.includes(c));
+  const last = [...actionCodes]
+    .reverse()
+    .find((c) => TIMER_ENDS.provider.includes(c) || TIMER_ENDS.receiver.includes(c));
   if (last === undefined) return "system";
   return TIMER_ENDS.provider.includes(last) ? "provider" : "receiver";
 }
@@ -142,7 +160,10 @@ export function swapAmountsOf(order: SwapAmountsRow): SwapAmountsView | null {
 }
 
 /** A swap party's windows for what it receives (rating until, RMA request until), from the order's deadlines. */
-export function swapWindowsOf(deadlines: unknown, role: Role): { ratingBy: string | null; rmaBy: string | null } {
+export function swapWindowsOf(
+  deadlines: unknown,
+  role: Role,
+): { ratingBy: string | null; rmaBy: string | null } {
   const d = (deadlines ?? {}) as Record<string, unknown>;
   const at = (k: string) => (typeof d[k] === "string" ? (d[k] as string) : null);
   return { ratingBy: at(`${role}RatingBy`), rmaBy: at(`${role}RmaBy`) };
@@ -160,7 +181,10 @@ export function swapLedgerOf(
 ): Record<string, number | boolean> {
   const side = (s: Role) => {
     const goods = lines.filter((l) => l.type === "goods" && l.side === s);
-    return { goodsCents: goods.reduce((a, l) => a + l.valueCents, 0), units: goods.reduce((a, l) => a + l.quantity, 0) };
+    return {
+      goodsCents: goods.reduce((a, l) => a + l.valueCents, 0),
+      units: goods.reduce((a, l) => a + l.quantity, 0),
+    };
   };
   const parcel = (s: Role) => {
     const p = ships.filter((x) => (x.senderId === order.providerId) === (s === "provider")).at(-1);
@@ -168,7 +192,14 @@ export function swapLedgerOf(
   };
   const outcome = swapOutcomeOf({ provider: parcel("provider"), receiver: parcel("receiver") });
   const expected = outcome
-    ? swapSettlement({ provider: side("provider"), receiver: side("receiver"), callItEven: order.ledger?.callItEven === true }, outcome)
+    ? swapSettlement(
+        {
+          provider: side("provider"),
+          receiver: side("receiver"),
+          callItEven: order.ledger?.callItEven === true,
+        },
+        outcome,
+      )
     : null;
   const rows = pays.map((p) => ({
     side: (p.retailerId === order.providerId ? "provider" : "receiver") as Role,

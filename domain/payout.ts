@@ -85,7 +85,8 @@ export function parseUsDate(value: string): DateParts | null {
   const day = Number(m[2]);
   const year = Number(m[3]);
   const d = new Date(Date.UTC(year, month - 1, day));
-  if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return null;
+  if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day)
+    return null;
   return { year, month, day };
 }
 
@@ -110,7 +111,8 @@ const dateOfBirth = z
     // Compared as calendar dates (UTC); "in the past" means strictly before today.
     // Date.now() is deterministic inside a workflow (it is the workflow's clock).
     const today = new Date(Date.now());
-    const todayKey = today.getUTCFullYear() * 10000 + (today.getUTCMonth() + 1) * 100 + today.getUTCDate();
+    const todayKey =
+      today.getUTCFullYear() * 10000 + (today.getUTCMonth() + 1) * 100 + today.getUTCDate();
     const dobKey = parts.year * 10000 + parts.month * 100 + parts.day;
     if (dobKey >= todayKey) ctx.addIssue({ code: z.ZodIssueCode.custom, message: M.dobNotInPast });
   });
@@ -139,8 +141,12 @@ const routingNumber = z
   .max(9, M.routingNumberLength);
 
 export const payoutDetailsSchema = z.object({
-  first_name: requiredText("First name", M.firstNameRequired).pipe(z.string().regex(LETTERS, M.firstNameAlphabetic)),
-  last_name: requiredText("Last name", M.lastNameRequired).pipe(z.string().regex(LETTERS_AND_SPACES, M.lastNameAlphabetic)),
+  first_name: requiredText("First name", M.firstNameRequired).pipe(
+    z.string().regex(LETTERS, M.firstNameAlphabetic),
+  ),
+  last_name: requiredText("Last name", M.lastNameRequired).pipe(
+    z.string().regex(LETTERS_AND_SPACES, M.lastNameAlphabetic),
+  ),
   email: requiredText("Email", M.emailRequired, 254).pipe(z.string().email(M.emailInvalid)),
   date_of_birth: dateOfBirth,
   street_address: requiredText("Street address", M.streetAddressRequired),
@@ -165,7 +171,9 @@ export const payoutDetailsSchema = z.object({
     .transform((s) => s ?? ""),
   account_number: accountNumber,
   routing_number: routingNumber,
-  tos_accepted: z.boolean({ required_error: M.tosRequired, invalid_type_error: M.tosRequired }).refine((v) => v === true, M.tosRequired),
+  tos_accepted: z
+    .boolean({ required_error: M.tosRequired, invalid_type_error: M.tosRequired })
+    .refine((v) => v === true, M.tosRequired),
 });
 
 /** What the form submits (strings, "on" for the checkbox before coercion). */

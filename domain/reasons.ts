@@ -17,7 +17,10 @@ function freezeList<V extends string | number>(list: Choice<V>[]): readonly Choi
 }
 
 /** Label of a value in a list, or undefined. */
-export function labelFor<V extends string | number>(list: readonly Choice<V>[], value: unknown): string | undefined {
+export function labelFor<V extends string | number>(
+  list: readonly Choice<V>[],
+  value: unknown,
+): string | undefined {
   return list.find((c) => c.value === value)?.label;
 }
 
@@ -25,7 +28,10 @@ export function valuesOf<V extends string | number>(list: readonly Choice<V>[]):
   return list.map((c) => c.value);
 }
 
-export function isChoice<V extends string | number>(list: readonly Choice<V>[], value: unknown): value is V {
+export function isChoice<V extends string | number>(
+  list: readonly Choice<V>[],
+  value: unknown,
+): value is V {
   return list.some((c) => c.value === value);
 }
 
@@ -33,11 +39,15 @@ export function isChoice<V extends string | number>(list: readonly Choice<V>[], 
  * Zod schema accepting a value of the list. For numeric lists form strings are coerced ("14" -> 14).
  * `message` is what the person sees when nothing valid was chosen.
  */
-export function choiceSchema<V extends string | number>(list: readonly Choice<V>[], message: string): z.ZodType<V, z.ZodTypeDef, unknown> {
+export function choiceSchema<V extends string | number>(
+  list: readonly Choice<V>[],
+  message: string,
+): z.ZodType<V, z.ZodTypeDef, unknown> {
   const numeric = list.length > 0 && typeof list[0].value === "number";
   return z.unknown().transform((raw, ctx) => {
     let value: unknown = raw;
-    if (numeric && typeof raw === "string" && /^-?\d+$/.test(raw.trim())) value = Number(raw.trim());
+    if (numeric && typeof raw === "string" && /^-?\d+$/.test(raw.trim()))
+      value = Number(raw.trim());
     if (!isChoice(list, value)) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, message });
       return z.NEVER;
@@ -85,7 +95,9 @@ export const MODIFIED_REASONS = freezeList<string>([
 ]);
 
 /** Reasons a person may pick when editing: every modified reason except "none". */
-export const MODIFIED_REASONS_FOR_EDIT = freezeList<string>(MODIFIED_REASONS.filter((r) => r.value !== MODIFIED_REASON_NONE));
+export const MODIFIED_REASONS_FOR_EDIT = freezeList<string>(
+  MODIFIED_REASONS.filter((r) => r.value !== MODIFIED_REASON_NONE),
+);
 
 /** How long the goods have sat on the seller's sales floor (floor_time; the sell-for-request dialog). */
 export const FLOOR_TIMES = freezeList<string>([
@@ -139,7 +151,11 @@ export const SYSTEM_REASONS = freezeList<number>([
   { value: 41, label: "Checkout was not completed in time" },
   { value: 42, label: "The goods were not picked up in time" },
 ]);
-export const SYSTEM_REASON = Object.freeze({ NOT_ANSWERED_IN_TIME: 40, CHECKOUT_NOT_COMPLETED: 41, NOT_PICKED_UP: 42 } as const);
+export const SYSTEM_REASON = Object.freeze({
+  NOT_ANSWERED_IN_TIME: 40,
+  CHECKOUT_NOT_COMPLETED: 41,
+  NOT_PICKED_UP: 42,
+} as const);
 
 /** provider_cancel_shipment_reason choices. */
 export const CANCEL_SHIPMENT_REASONS = freezeList<number>([

@@ -79,7 +79,9 @@ export const RETAILER_LIST_TABS = {
 export type RetailerListTab = keyof typeof RETAILER_LIST_TABS;
 
 /** is_active as the spec shows it: true, false, or pending shown as none. */
-export function isActiveLabel(status: "pending" | "active" | "inactive" | "denied"): "true" | "false" | "none" {
+export function isActiveLabel(
+  status: "pending" | "active" | "inactive" | "denied",
+): "true" | "false" | "none" {
   return status === "active" ? "true" : status === "pending" ? "none" : "false";
 }
 
@@ -159,7 +161,11 @@ export const ContactEditSchema = ContactStepSchema.innerType()
   .extend({ email: contactEmail, contact_id: RowId.optional() })
   .superRefine((v, ctx) => {
     if (v.job_title === "Other" && !v.job_title_other) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["job_title_other"], message: MSG.jobTitleOtherRequired });
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["job_title_other"],
+        message: MSG.jobTitleOtherRequired,
+      });
     }
   });
 export type ContactEditValues = z.output<typeof ContactEditSchema>;
@@ -210,7 +216,13 @@ export const BULK_UPLOAD_COLUMNS = [
 export type BulkUploadColumn = (typeof BULK_UPLOAD_COLUMNS)[number];
 
 /** Columns a row may leave empty; every other one is required (marked "*" in the template). */
-export const BULK_UPLOAD_OPTIONAL: ReadonlySet<BulkUploadColumn> = new Set(["segments", "price_tier", "latitude", "longitude", "brands"]);
+export const BULK_UPLOAD_OPTIONAL: ReadonlySet<BulkUploadColumn> = new Set([
+  "segments",
+  "price_tier",
+  "latitude",
+  "longitude",
+  "brands",
+]);
 
 /** One example row of the template. */
 export const BULK_UPLOAD_EXAMPLE: Record<BulkUploadColumn, string> = {
@@ -249,7 +261,9 @@ const RowSchema = RetailerStepSchema.extend({
 });
 export type BulkUploadRow = z.output<typeof RowSchema>;
 
-export type RowCheck = { ok: true; row: BulkUploadRow; problems: [] } | { ok: false; problems: string[] };
+export type RowCheck =
+  | { ok: true; row: BulkUploadRow; problems: [] }
+  | { ok: false; problems: string[] };
 
 /** A row's values (cell text by column) checked: the parsed row, or every problem as "column: message". */
 export function checkUploadRow(values: Partial<Record<string, string>>): RowCheck {
@@ -260,7 +274,10 @@ export function checkUploadRow(values: Partial<Record<string, string>>): RowChec
   }
   const r = RowSchema.safeParse(input);
   if (r.success) return { ok: true, row: r.data, problems: [] };
-  return { ok: false, problems: r.error.issues.map((i) => `${i.path.join(".") || "row"}: ${i.message}`) };
+  return {
+    ok: false,
+    problems: r.error.issues.map((i) => `${i.path.join(".") || "row"}: ${i.message}`),
+  };
 }
 
 /**
@@ -281,7 +298,8 @@ export function crossRowProblems(
       if (seen !== undefined) add(line, `contact_email: the same e-mail is on line ${seen}.`);
       else firstLine.set(email, line);
     }
-    for (const b of splitList(values.brands)) if (!knownBrand(b.toLowerCase())) add(line, `brands: no brand named "${b}".`);
+    for (const b of splitList(values.brands))
+      if (!knownBrand(b.toLowerCase())) add(line, `brands: no brand named "${b}".`);
   }
   return out;
 }
@@ -311,11 +329,16 @@ export const MapViewSchema = z.object({
 export type MapView = z.output<typeof MapViewSchema>;
 
 /** Great-circle distance in miles. */
-export function milesBetween(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
+export function milesBetween(
+  a: { lat: number; lon: number },
+  b: { lat: number; lon: number },
+): number {
   const rad = Math.PI / 180;
   const dLat = (b.lat - a.lat) * rad;
   const dLon = (b.lon - a.lon) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLon / 2) ** 2;
+  const h =
+    Math.sin(dLat / 2) ** 2 +
+    Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLon / 2) ** 2;
   return 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
@@ -341,7 +364,10 @@ export function panView(view: MapView, dir: "n" | "s" | "e" | "w"): { lat: numbe
   const dLon = (MAP_DEFAULTS.width / 2) * degPerPx;
   const dLat = (MAP_DEFAULTS.height / 2) * degPerPx * Math.cos((view.lat * Math.PI) / 180);
   const round = (n: number) => Math.round(n * 1000) / 1000;
-  const lat = Math.max(-60, Math.min(75, view.lat + (dir === "n" ? dLat : dir === "s" ? -dLat : 0)));
+  const lat = Math.max(
+    -60,
+    Math.min(75, view.lat + (dir === "n" ? dLat : dir === "s" ? -dLat : 0)),
+  );
   const lon = ((view.lon + (dir === "e" ? dLon : dir === "w" ? -dLon : 0) + 540) % 360) - 180;
   return { lat: round(lat), lon: round(lon) };
 }

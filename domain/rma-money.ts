@@ -69,7 +69,14 @@ export function rmaOrderInputOf(
   const goodsCents = received.reduce((a, l) => a + l.valueCents, 0);
   const unitsReceived = received.reduce((a, l) => a + l.quantity, 0);
   return kind === "sale"
-    ? { kind, unitsReceived, goodsCents, feeCents: paid.feeCents, shippingCents: paid.shippingCents, totalCents: paid.totalCents }
+    ? {
+        kind,
+        unitsReceived,
+        goodsCents,
+        feeCents: paid.feeCents,
+        shippingCents: paid.shippingCents,
+        totalCents: paid.totalCents,
+      }
     : { kind, unitsReceived, goodsCents, feeCents: 0, shippingCents: 0, totalCents: goodsCents };
 }
 
@@ -102,7 +109,8 @@ function checkQuantity(n: unknown, what: string): asserts n is number {
 }
 
 function checkLines(order: RmaOrderInput, lines: readonly RmaLineInput[]): void {
-  if (order.kind !== "sale" && order.kind !== "swap") throw new RangeError(`unknown RMA kind ${String(order.kind)}`);
+  if (order.kind !== "sale" && order.kind !== "swap")
+    throw new RangeError(`unknown RMA kind ${String(order.kind)}`);
   checkQuantity(order.unitsReceived, "units received");
   for (const [what, v] of [
     ["goods", order.goodsCents],
@@ -118,19 +126,26 @@ function checkLines(order: RmaOrderInput, lines: readonly RmaLineInput[]): void 
     checkQuantity(l.requestedQuantity, "requested quantity");
     if (l.approvedQuantity !== null) {
       checkQuantity(l.approvedQuantity, "approved quantity");
-      if (l.approvedQuantity > l.requestedQuantity) throw new RangeError("approved quantity cannot exceed the requested quantity");
+      if (l.approvedQuantity > l.requestedQuantity)
+        throw new RangeError("approved quantity cannot exceed the requested quantity");
     }
-    if (!isChoice(RMA_REASONS, l.reason)) throw new RangeError(`unknown RMA reason ${String(l.reason)}`);
+    if (!isChoice(RMA_REASONS, l.reason))
+      throw new RangeError(`unknown RMA reason ${String(l.reason)}`);
     requested += l.requestedQuantity;
   }
-  if (requested > order.unitsReceived) throw new RangeError("an RMA cannot ask for more units than were received");
+  if (requested > order.unitsReceived)
+    throw new RangeError("an RMA cannot ask for more units than were received");
 }
 
 /**
  * The RMA's money as decided so far: pending lines count as not approved. `rmaFeeCents` is staff's RMA fee.
  * Throws RangeError on impossible input (negative amounts, approved > requested, requested > received).
  */
-export function rmaSettlement(order: RmaOrderInput, lines: readonly RmaLineInput[], rmaFeeCents: Cents = 0): RmaSettlement {
+export function rmaSettlement(
+  order: RmaOrderInput,
+  lines: readonly RmaLineInput[],
+  rmaFeeCents: Cents = 0,
+): RmaSettlement {
   checkLines(order, lines);
   assertNonNegativeCents(rmaFeeCents, "RMA fee");
   let approvedUnits = 0;
@@ -151,7 +166,9 @@ export function rmaSettlement(order: RmaOrderInput, lines: readonly RmaLineInput
   // Nothing approved: nobody pays anything, not even the RMA fee (the RMA is declined).
   const fee = nothing ? 0 : rmaFeeCents;
   const victimRefund = approvedValue + feeRefund + originalShipping;
-  const perpetratorCharge = nothing ? 0 : approvedValue + rmaShipping + fee + feeRefund + originalShipping;
+  const perpetratorCharge = nothing
+    ? 0
+    : approvedValue + rmaShipping + fee + feeRefund + originalShipping;
   return {
     approvedUnits,
     approvedValueCents: approvedValue,
@@ -191,7 +208,12 @@ export function rmaAmountYouWillReceive(
 }
 
 /** The RMA's ledger: what moves, and that it balances (victim refund − perpetrator charge + kept = 0). */
-export function rmaLedger(s: RmaSettlement): { refundedCents: Cents; chargedCents: Cents; keptCents: Cents; balanced: boolean } {
+export function rmaLedger(s: RmaSettlement): {
+  refundedCents: Cents;
+  chargedCents: Cents;
+  keptCents: Cents;
+  balanced: boolean;
+} {
   const kept = s.rmaShippingCents + s.rmaFeeCents;
   return {
     refundedCents: s.victimRefundCents,
@@ -230,6 +252,7 @@ export function rmaBalanced(
     else if (!r.toVictim && r.txtype === "penalty") charged += r.amountCents;
     else return false;
   }
-  const want = stage === "rmacompleted" ? recorded : { victimRefundCents: 0, perpetratorChargeCents: 0 };
+  const want =
+    stage === "rmacompleted" ? recorded : { victimRefundCents: 0, perpetratorChargeCents: 0 };
   return toVictim === want.victimRefundCents && charged === want.perpetratorChargeCents;
 }

@@ -35,7 +35,8 @@ function assertUnitCount(units: number): void {
 export function parcelShippingCents(units: number): Cents {
   assertUnitCount(units);
   const band = SHIPPING_BANDS.find((b) => units >= b.minUnits && units <= b.maxUnits);
-  if (!band) throw new RangeError(`a parcel holds at most ${MAX_UNITS_PER_PARCEL} units, got ${units}`);
+  if (!band)
+    throw new RangeError(`a parcel holds at most ${MAX_UNITS_PER_PARCEL} units, got ${units}`);
   return band.cents;
 }
 
@@ -65,7 +66,9 @@ export function totalUnitsOfSizes(sizes: Readonly<Record<string, number>>): numb
   let total = 0;
   for (const [label, count] of Object.entries(sizes)) {
     if (typeof count !== "number" || !Number.isSafeInteger(count) || count < 0) {
-      throw new RangeError(`size ${JSON.stringify(label)} must have a non-negative integer count, got ${String(count)}`);
+      throw new RangeError(
+        `size ${JSON.stringify(label)} must have a non-negative integer count, got ${String(count)}`,
+      );
     }
     total += count;
   }
@@ -73,7 +76,9 @@ export function totalUnitsOfSizes(sizes: Readonly<Record<string, number>>): numb
 }
 
 /** Shipping for everything in one or more sizes maps received by the same party. */
-export function shippingCentsForSizes(...sizeMaps: ReadonlyArray<Readonly<Record<string, number>>>): Cents {
+export function shippingCentsForSizes(
+  ...sizeMaps: ReadonlyArray<Readonly<Record<string, number>>>
+): Cents {
   return shippingCentsForUnits(sizeMaps.reduce((sum, m) => sum + totalUnitsOfSizes(m), 0));
 }
 

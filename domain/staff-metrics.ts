@@ -40,7 +40,10 @@ export function weekBounds(starts: readonly string[], zone: string): number[] {
   const last = Date.parse(`${starts[starts.length - 1]}T00:00:00Z`);
   return [...starts, isoOfUtcDay(last + 7 * DAY_MS)].map((day) => {
     const [year, month, date] = day.split("-").map(Number);
-    return zonedToEpochMs({ year, month, day: date, hour: 0, minute: 0, second: 0, millisecond: 0 }, zone);
+    return zonedToEpochMs(
+      { year, month, day: date, hour: 0, minute: 0, second: 0, millisecond: 0 },
+      zone,
+    );
   });
 }
 
@@ -65,8 +68,13 @@ export interface WeekFigures {
 }
 
 /** One line per week of `starts`, oldest first: the rows summed by week; rows outside the weeks are left out. */
-export function buildMatchWeeks(rows: readonly WeekMatchRow[], starts: readonly string[]): WeekFigures[] {
-  const weeks = starts.map((weekStart): WeekFigures => ({ weekStart, matches: 0, requests: 0, searches: 0, traded: 0 }));
+export function buildMatchWeeks(
+  rows: readonly WeekMatchRow[],
+  starts: readonly string[],
+): WeekFigures[] {
+  const weeks = starts.map(
+    (weekStart): WeekFigures => ({ weekStart, matches: 0, requests: 0, searches: 0, traded: 0 }),
+  );
   for (const r of rows) {
     const w = weeks[r.week];
     if (!w) continue;
@@ -119,17 +127,28 @@ export const DASHBOARD_CSV_COLUMNS = [
   "requests_filled",
 ] as const;
 
-const LISTED_COLUMNS = ["listed_now_0_30_days", "listed_now_31_90_days", "listed_now_91_180_days", "listed_now_over_180_days"] as const;
+const LISTED_COLUMNS = [
+  "listed_now_0_30_days",
+  "listed_now_31_90_days",
+  "listed_now_91_180_days",
+  "listed_now_over_180_days",
+] as const;
 
 /**
  * A dashboard's rows: one per month, oldest first. What is listed is a figure of now, so only the current
  * (last) month's row carries it; the earlier months' listed cells are empty.
  */
-export function dashboardCsvRows(scope: MetricsScope, d: Dashboard): Record<(typeof DASHBOARD_CSV_COLUMNS)[number], string>[] {
+export function dashboardCsvRows(
+  scope: MetricsScope,
+  d: Dashboard,
+): Record<(typeof DASHBOARD_CSV_COLUMNS)[number], string>[] {
   const last = d.months.length - 1;
   return d.months.map((m, i) => {
     const listed = Object.fromEntries(
-      LISTED_COLUMNS.map((c, j) => [c, i === last ? dollars(d.ages.find((a) => a.key === AGE_BUCKETS[j].key)!.valueCents) : ""]),
+      LISTED_COLUMNS.map((c, j) => [
+        c,
+        i === last ? dollars(d.ages.find((a) => a.key === AGE_BUCKETS[j].key)!.valueCents) : "",
+      ]),
     ) as Record<(typeof LISTED_COLUMNS)[number], string>;
     return {
       ...scopeCells(scope),
@@ -160,7 +179,10 @@ export const MATCHES_CSV_COLUMNS = [
   "bought_or_swapped",
 ] as const;
 
-export function matchesCsvRows(scope: MetricsScope, weeks: readonly WeekFigures[]): Record<(typeof MATCHES_CSV_COLUMNS)[number], string>[] {
+export function matchesCsvRows(
+  scope: MetricsScope,
+  weeks: readonly WeekFigures[],
+): Record<(typeof MATCHES_CSV_COLUMNS)[number], string>[] {
   return weeks.map((w) => ({
     ...scopeCells(scope),
     week_start: w.weekStart,

@@ -17,7 +17,11 @@ export const STAFF_USERS_PERMISSION = "staffusers";
 export const PAYLOAD_DECODE_PERMISSION = "ops.decode";
 
 /** Every entry of the permissions map, in the order the staff user's page lists them. */
-export const PERMISSION_NAMES: readonly string[] = [...RESOURCE_NAMES, STAFF_USERS_PERMISSION, PAYLOAD_DECODE_PERMISSION];
+export const PERMISSION_NAMES: readonly string[] = [
+  ...RESOURCE_NAMES,
+  STAFF_USERS_PERMISSION,
+  PAYLOAD_DECODE_PERMISSION,
+];
 
 export function isPermissionName(v: string): boolean {
   return PERMISSION_NAMES.includes(v);
@@ -31,7 +35,14 @@ export function permissionLabel(name: string): string {
 }
 
 /** The kinds of change the audit records. */
-export const STAFF_CHANGES = ["invited", "granted", "revoked", "deactivated", "reactivated", "reset_sent"] as const;
+export const STAFF_CHANGES = [
+  "invited",
+  "granted",
+  "revoked",
+  "deactivated",
+  "reactivated",
+  "reset_sent",
+] as const;
 export type StaffChange = (typeof STAFF_CHANGES)[number];
 
 /** One audit row as the page says it: "granted Brands", "deactivated the account". */
@@ -63,9 +74,12 @@ export const STAFF_MSG = {
   deactivated: "Account deactivated: this staff user can no longer sign in.",
   reactivated: "Account reactivated.",
   resetSent: "Password e-mail sent.",
-  selfRevoke: "You cannot remove your own Staff users permission: ask another staff user who holds it.",
-  selfDeactivate: "You cannot deactivate your own account: ask another staff user who holds Staff users.",
-  lastHolder: "This is the last active staff user with the Staff users permission: grant it to someone else first.",
+  selfRevoke:
+    "You cannot remove your own Staff users permission: ask another staff user who holds it.",
+  selfDeactivate:
+    "You cannot deactivate your own account: ask another staff user who holds Staff users.",
+  lastHolder:
+    "This is the last active staff user with the Staff users permission: grant it to someone else first.",
   unknownPermission: "Choose permissions from the list.",
   noSuchUser: "No such staff user.",
   alreadyActive: "This account is already active.",
@@ -104,9 +118,12 @@ export function staffChangeRefusal(input: {
   targetAfter: readonly string[] | null;
 }): string | null {
   const { actorId, targetId, holders, targetAfter } = input;
-  const losesRight = holders.includes(targetId) && (targetAfter === null || !targetAfter.includes(STAFF_USERS_PERMISSION));
+  const losesRight =
+    holders.includes(targetId) &&
+    (targetAfter === null || !targetAfter.includes(STAFF_USERS_PERMISSION));
   if (!losesRight) return null;
-  if (targetId === actorId) return targetAfter === null ? STAFF_MSG.selfDeactivate : STAFF_MSG.selfRevoke;
+  if (targetId === actorId)
+    return targetAfter === null ? STAFF_MSG.selfDeactivate : STAFF_MSG.selfRevoke;
   if (holders.filter((h) => h !== targetId).length === 0) return STAFF_MSG.lastHolder;
   return null;
 }

@@ -14,10 +14,23 @@ export const STATEMENT_KINDS = Object.freeze(["Purchase", "Sale", "Swap", "RMA",
 export type StatementKind = (typeof STATEMENT_KINDS)[number];
 
 /** Payment types that move money (an authorisation and its release only hold a card: not on a statement). */
-export const STATEMENT_TXTYPES = Object.freeze(["capture", "refund", "penalty", "transfer"] as const);
+export const STATEMENT_TXTYPES = Object.freeze([
+  "capture",
+  "refund",
+  "penalty",
+  "transfer",
+] as const);
 
 /** The amount columns of a line, in the order the page, CSV and PDF show them. */
-export const AMOUNT_COLUMNS = Object.freeze(["gross", "fee", "shipping", "penalty", "refund", "payout", "net"] as const);
+export const AMOUNT_COLUMNS = Object.freeze([
+  "gross",
+  "fee",
+  "shipping",
+  "penalty",
+  "refund",
+  "payout",
+  "net",
+] as const);
 export type AmountColumn = (typeof AMOUNT_COLUMNS)[number];
 export type Amounts = Record<AmountColumn, number>;
 
@@ -69,7 +82,15 @@ export interface Statement {
   byKind: KindTotal[];
 }
 
-const ZERO: Amounts = Object.freeze({ gross: 0, fee: 0, shipping: 0, penalty: 0, refund: 0, payout: 0, net: 0 });
+const ZERO: Amounts = Object.freeze({
+  gross: 0,
+  fee: 0,
+  shipping: 0,
+  penalty: 0,
+  refund: 0,
+  payout: 0,
+  net: 0,
+});
 
 /** -n without a negative zero (a zero column is 0 in every format). */
 const neg = (n: number): number => (n === 0 ? 0 : -n);
@@ -79,8 +100,12 @@ export function onStatement(m: Pick<StatementMovement, "txtype" | "status">): bo
   return (STATEMENT_TXTYPES as readonly string[]).includes(m.txtype) && paymentBooked(m.status);
 }
 
-export function statementKind(transactionType: number | null, role: "provider" | "receiver" | null): StatementKind {
-  if (transactionType === TRANSACTION_TYPE.SALE) return role === "provider" ? "Sale" : role === "receiver" ? "Purchase" : "Other";
+export function statementKind(
+  transactionType: number | null,
+  role: "provider" | "receiver" | null,
+): StatementKind {
+  if (transactionType === TRANSACTION_TYPE.SALE)
+    return role === "provider" ? "Sale" : role === "receiver" ? "Purchase" : "Other";
   if (transactionType === TRANSACTION_TYPE.SWAP) return "Swap";
   if (transactionType === TRANSACTION_TYPE.RMA) return "RMA";
   return "Other";
@@ -91,13 +116,21 @@ export function statementKind(transactionType: number | null, role: "provider" |
  * then its shipping, the rest being the goods (or a swap's cash), never more than the amount; a refund, a
  * penalty (or an RMA charge) and a payout are one column each. net is the sum of the columns.
  */
-export function movementAmounts(m: Pick<StatementMovement, "txtype" | "amountCents" | "sideFeeCents" | "sideShippingCents">): Amounts {
+export function movementAmounts(
+  m: Pick<StatementMovement, "txtype" | "amountCents" | "sideFeeCents" | "sideShippingCents">,
+): Amounts {
   const a = m.amountCents;
   switch (m.txtype) {
     case "capture": {
       const fee = Math.min(Math.max(0, m.sideFeeCents), a);
       const shipping = Math.min(Math.max(0, m.sideShippingCents), a - fee);
-      return { ...ZERO, gross: neg(a - fee - shipping), fee: neg(fee), shipping: neg(shipping), net: neg(a) };
+      return {
+        ...ZERO,
+        gross: neg(a - fee - shipping),
+        fee: neg(fee),
+        shipping: neg(shipping),
+        net: neg(a),
+      };
     }
     case "refund":
       return { ...ZERO, refund: a, net: a };
@@ -120,7 +153,12 @@ type NetSource = Pick<StatementMovement, "txtype" | "status" | "amountCents">;
 
 /** The net effect of movements (or of sums of movements by type and status) on the balance. */
 export function netOf(movements: readonly NetSource[]): number {
-  return movements.filter(onStatement).reduce((sum, m) => sum + movementAmounts({ ...m, sideFeeCents: 0, sideShippingCents: 0 }).net, 0);
+  return movements
+    .filter(onStatement)
+    .reduce(
+      (sum, m) => sum + movementAmounts({ ...m, sideFeeCents: 0, sideShippingCents: 0 }).net,
+      0,
+    );
 }
 
 /** The sum of a retailer's movements of one type and status in a month (what the list of months is read from). */
@@ -187,9 +225,15 @@ export function monthLabel(m: { year: number; month: number }): string {
 }
 
 /** A month's statement: its lines oldest first with the running balance, totals, and totals by kind. */
-export function buildStatement(month: string, opening: number, movements: readonly StatementMovement[]): Statement {
+export function buildStatement(
+  month: string,
+  opening: number,
+  movements: readonly StatementMovement[],
+): Statement {
   let balance = opening;
-  const sorted = movements.filter(onStatement).sort((x, y) => x.at.getTime() - y.at.getTime() || x.id - y.id);
+  const sorted = movements
+    .filter(onStatement)
+    .sort((x, y) => x.at.getTime() - y.at.getTime() || x.id - y.id);
   const lines: StatementLine[] = sorted.map((m) => {
     const amounts = movementAmounts(m);
     balance += amounts.net;
@@ -210,7 +254,11 @@ export function buildStatement(month: string, opening: number, movements: readon
   const totals = lines.reduce<Amounts>((t, l) => addAmounts(t, l), { ...ZERO });
   const byKind = STATEMENT_KINDS.map((kind) => {
     const of = lines.filter((l) => l.kind === kind);
-    return { kind, count: of.length, ...of.reduce<Amounts>((t, l) => addAmounts(t, l), { ...ZERO }) };
+    return {
+      kind,
+      count: of.length,
+      ...of.reduce<Amounts>((t, l) => addAmounts(t, l), { ...ZERO }),
+    };
   }).filter((k) => k.count > 0);
   return { month, opening, closing: opening + totals.net, lines, totals, byKind };
 }
@@ -226,7 +274,9 @@ export const STATEMENT_MONTH_MESSAGES = Object.freeze({
 const MONTH_RE = /^(\d{4})-(\d{2})$/;
 
 /** "2026-11" -> { year, month }, or null for anything else (months of the years 2000 to 2999 only). */
-export function parseStatementMonth(raw: string | undefined | null): { year: number; month: number } | null {
+export function parseStatementMonth(
+  raw: string | undefined | null,
+): { year: number; month: number } | null {
   const m = MONTH_RE.exec(raw ?? "");
   if (!m) return null;
   const year = Number(m[1]);
@@ -248,9 +298,17 @@ export function previousMonth(m: { year: number; month: number }): { year: numbe
 }
 
 /** The instants a month starts and ends (exclusive) in the zone: midnight of its first day to the next month's. */
-export function monthRange(m: { year: number; month: number }, zone: string): { from: Date; to: Date } {
+export function monthRange(
+  m: { year: number; month: number },
+  zone: string,
+): { from: Date; to: Date } {
   const start = (y: number, mo: number) =>
-    new Date(zonedToEpochMs({ year: y, month: mo, day: 1, hour: 0, minute: 0, second: 0, millisecond: 0 }, zone));
+    new Date(
+      zonedToEpochMs(
+        { year: y, month: mo, day: 1, hour: 0, minute: 0, second: 0, millisecond: 0 },
+        zone,
+      ),
+    );
   const n = nextMonth(m);
   return { from: start(m.year, m.month), to: start(n.year, n.month) };
 }

@@ -12,17 +12,19 @@
 export const TRANSACTION_TYPE = Object.freeze({ SALE: 1, SWAP: 2, RMA: 3 } as const);
 export type TransactionType = (typeof TRANSACTION_TYPE)[keyof typeof TRANSACTION_TYPE];
 
-export const TRANSACTION_TYPE_LABELS: Readonly<Record<TransactionType, "Sale" | "Swap" | "RMA">> = Object.freeze({
-  1: "Sale",
-  2: "Swap",
-  3: "RMA",
-});
+export const TRANSACTION_TYPE_LABELS: Readonly<Record<TransactionType, "Sale" | "Swap" | "RMA">> =
+  Object.freeze({
+    1: "Sale",
+    2: "Swap",
+    3: "RMA",
+  });
 
-export const TRANSACTION_TYPE_OPTIONS: readonly { value: TransactionType; label: string }[] = Object.freeze([
-  { value: 1, label: "Sale" },
-  { value: 2, label: "Swap" },
-  { value: 3, label: "RMA" },
-]);
+export const TRANSACTION_TYPE_OPTIONS: readonly { value: TransactionType; label: string }[] =
+  Object.freeze([
+    { value: 1, label: "Sale" },
+    { value: 2, label: "Swap" },
+    { value: 3, label: "RMA" },
+  ]);
 
 export function isTransactionType(value: unknown): value is TransactionType {
   return value === 1 || value === 2 || value === 3;
@@ -48,7 +50,10 @@ export function roleOf(order: { providerId: number }, retailerId: number): Role 
 }
 
 /** The other party's retailer id. */
-export function counterpartyId(order: { providerId: number; receiverId: number }, retailerId: number): number {
+export function counterpartyId(
+  order: { providerId: number; receiverId: number },
+  retailerId: number,
+): number {
   return roleOf(order, retailerId) === "provider" ? order.receiverId : order.providerId;
 }
 
@@ -56,12 +61,18 @@ export function otherRole(role: Role): Role {
   return role === "provider" ? "receiver" : "provider";
 }
 
-export function isParty(order: { providerId: number; receiverId: number }, retailerId: number): boolean {
+export function isParty(
+  order: { providerId: number; receiverId: number },
+  retailerId: number,
+): boolean {
   return order.providerId === retailerId || order.receiverId === retailerId;
 }
 
 /** "Sale" for the seller, "Purchase" for the buyer of a type-1 order; "Swap"; "RMA". */
-export function transactionTypeLabel(type: TransactionType, role: Role): "Sale" | "Purchase" | "Swap" | "RMA" {
+export function transactionTypeLabel(
+  type: TransactionType,
+  role: Role,
+): "Sale" | "Purchase" | "Swap" | "RMA" {
   if (type === TRANSACTION_TYPE.SALE) return role === "provider" ? "Sale" : "Purchase";
   return TRANSACTION_TYPE_LABELS[type];
 }
@@ -201,7 +212,9 @@ const BUY_DISPLAY: Readonly<Record<BuyState | CommonState, DisplayStatus>> = Obj
   expired: DISPLAY_STATUS.EXPIRED,
 });
 
-const SWAP_DISPLAY: Readonly<Record<SwapState | CommonState | typeof BUY_STATES.COMPLETE_ORDER_CHECKOUT, DisplayStatus>> = Object.freeze({
+const SWAP_DISPLAY: Readonly<
+  Record<SwapState | CommonState | typeof BUY_STATES.COMPLETE_ORDER_CHECKOUT, DisplayStatus>
+> = Object.freeze({
   // A swap starts, as a purchase does, with the receiver's checkout (card pre-authorised).
   complete_order_checkout: DISPLAY_STATUS.CHECKOUT_PENDING,
   provider_choose_items: DISPLAY_STATUS.SWAP_CHOOSE_ITEMS,
@@ -222,7 +235,8 @@ const SWAP_DISPLAY: Readonly<Record<SwapState | CommonState | typeof BUY_STATES.
 
 /** Default display status of a state (a workflow may store a more specific one in the read model). */
 export function displayStatusFor(kind: TransactionKind, state: string): DisplayStatus {
-  const table: Readonly<Record<string, DisplayStatus>> = kind === "buy" ? BUY_DISPLAY : SWAP_DISPLAY;
+  const table: Readonly<Record<string, DisplayStatus>> =
+    kind === "buy" ? BUY_DISPLAY : SWAP_DISPLAY;
   const status = table[state];
   if (!status) throw new RangeError(`unknown ${kind} state ${JSON.stringify(state)}`);
   return status;
@@ -355,12 +369,13 @@ export function isAdminStage(value: unknown): value is AdminStage {
 }
 
 /** An RMA's own stage names under staff's order stages (its pending is "rmarequested", and so on). */
-const RMA_STAGES_OF_ADMIN_STAGE: Readonly<Partial<Record<OrderStage, readonly string[]>>> = Object.freeze({
-  pre_shipping: ["rmarequested"],
-  complete: ["rmacompleted"],
-  declined: ["rmadeclined"],
-  cancelled: ["rmacancelled"],
-});
+const RMA_STAGES_OF_ADMIN_STAGE: Readonly<Partial<Record<OrderStage, readonly string[]>>> =
+  Object.freeze({
+    pre_shipping: ["rmarequested"],
+    complete: ["rmacompleted"],
+    declined: ["rmadeclined"],
+    cancelled: ["rmacancelled"],
+  });
 
 /** The order stages an admin stage filter matches: its own, and an RMA's that mean the same. */
 export function stagesOfAdminStage(stage: OrderStage): string[] {
@@ -369,8 +384,10 @@ export function stagesOfAdminStage(stage: OrderStage): string[] {
 
 /** What staff call an order's two parties: seller/buyer, a swap's provider/receiver, an RMA's victim/perpetrator (docs/product/glossary.md, "Parties"). */
 export function partyLabels(transactionType: number): { provider: string; receiver: string } {
-  if (transactionType === TRANSACTION_TYPE.SWAP) return { provider: "provider", receiver: "receiver" };
-  if (transactionType === TRANSACTION_TYPE.RMA) return { provider: "victim", receiver: "perpetrator" };
+  if (transactionType === TRANSACTION_TYPE.SWAP)
+    return { provider: "provider", receiver: "receiver" };
+  if (transactionType === TRANSACTION_TYPE.RMA)
+    return { provider: "victim", receiver: "perpetrator" };
   return { provider: "seller", receiver: "buyer" };
 }
 
@@ -398,14 +415,20 @@ export function stageForState(state: string): OrderStage {
     case COMMON_STATES.CANCELLED:
       return "cancelled";
     default:
-      if (!isTransactionState(state)) throw new RangeError(`unknown state ${JSON.stringify(state)}`);
+      if (!isTransactionState(state))
+        throw new RangeError(`unknown state ${JSON.stringify(state)}`);
       return "pre_shipping";
   }
 }
 
 /** completed flag of the read model: null awaiting a response, false declined, true done. */
 export function completedFlagFor(state: string): boolean | null {
-  if (state === COMMON_STATES.DECLINED || state === COMMON_STATES.EXPIRED || state === COMMON_STATES.CANCELLED) return false;
+  if (
+    state === COMMON_STATES.DECLINED ||
+    state === COMMON_STATES.EXPIRED ||
+    state === COMMON_STATES.CANCELLED
+  )
+    return false;
   if (state === COMMON_STATES.COMPLETED) return true;
   return null;
 }
@@ -432,31 +455,49 @@ export function retailerActivation(isActive: boolean | null): RetailerActivation
 }
 
 /** RMA stages (docs/product/glossary.md, "RMA stages"). */
-export const RMA_STAGES = Object.freeze(["rmarequested", "shipping", "rmacompleted", "rmadeclined"] as const);
+export const RMA_STAGES = Object.freeze([
+  "rmarequested",
+  "shipping",
+  "rmacompleted",
+  "rmadeclined",
+] as const);
 export type RmaStage = (typeof RMA_STAGES)[number];
 
 /** RMA line approval: null pending, true approved, false declined. */
 export type RmaLineApproval = boolean | null;
-export function rmaLineApprovalLabel(approved: RmaLineApproval): "pending" | "approved" | "declined" {
+export function rmaLineApprovalLabel(
+  approved: RmaLineApproval,
+): "pending" | "approved" | "declined" {
   return approved === null ? "pending" : approved ? "approved" : "declined";
 }
 
 /** Shipment statuses of our carrier model (pickup_scheduled -> in_route -> delivered; or cancelled). */
-export const SHIPMENT_STATUSES = Object.freeze(["pickup_scheduled", "in_route", "delivered", "cancelled"] as const);
+export const SHIPMENT_STATUSES = Object.freeze([
+  "pickup_scheduled",
+  "in_route",
+  "delivered",
+  "cancelled",
+] as const);
 export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
 
-export const SHIPMENT_STATUS_DISPLAY: Readonly<Record<ShipmentStatus, DisplayStatus>> = Object.freeze({
-  pickup_scheduled: DISPLAY_STATUS.PICKUP_SCHEDULED,
-  in_route: DISPLAY_STATUS.IN_ROUTE,
-  delivered: DISPLAY_STATUS.DELIVERED,
-  cancelled: DISPLAY_STATUS.CANCELLED,
-});
+export const SHIPMENT_STATUS_DISPLAY: Readonly<Record<ShipmentStatus, DisplayStatus>> =
+  Object.freeze({
+    pickup_scheduled: DISPLAY_STATUS.PICKUP_SCHEDULED,
+    in_route: DISPLAY_STATUS.IN_ROUTE,
+    delivered: DISPLAY_STATUS.DELIVERED,
+    cancelled: DISPLAY_STATUS.CANCELLED,
+  });
 
 /** Rating stars (1 to 5, step 1). */
 export const RATING_MIN = 1;
 export const RATING_MAX = 5;
 export function isValidRating(value: unknown): value is number {
-  return typeof value === "number" && Number.isInteger(value) && value >= RATING_MIN && value <= RATING_MAX;
+  return (
+    typeof value === "number" &&
+    Number.isInteger(value) &&
+    value >= RATING_MIN &&
+    value <= RATING_MAX
+  );
 }
 
 /**

@@ -33,7 +33,19 @@ export const STOCK_FIELD_LABELS: Record<StockField, string> = {
 
 /** Header names recognised without a mapping (compared lower-case, spaces and dashes as "_"). */
 const SYNONYMS: Record<StockField, string[]> = {
-  code: ["product_code", "code", "sku", "style", "style_code", "upc", "ean", "barcode", "gtin", "upc/ean", "item_code"],
+  code: [
+    "product_code",
+    "code",
+    "sku",
+    "style",
+    "style_code",
+    "upc",
+    "ean",
+    "barcode",
+    "gtin",
+    "upc/ean",
+    "item_code",
+  ],
   size: ["size", "size_label"],
   units: ["units", "qty", "quantity", "on_hand", "stock", "available"],
   price: ["price", "wholesale_price", "wholesale", "cost"],
@@ -41,19 +53,29 @@ const SYNONYMS: Record<StockField, string[]> = {
   reason: ["reason"],
 };
 
-export const TEMPLATE_HEADERS = ["product_code", "size", "units", "price", "listing_type", "reason"];
+export const TEMPLATE_HEADERS = [
+  "product_code",
+  "size",
+  "units",
+  "price",
+  "listing_type",
+  "reason",
+];
 export const TEMPLATE_EXAMPLE = ["ABC123-BLK", "M", "4", "42.50", "sell", "overstock"];
 
 export const STOCK_MSG = Object.freeze({
   notUtf8: 'The file is not UTF-8 text. Save it as "CSV UTF-8" (or as .xlsx) and upload it again.',
   notText: "The file is not a CSV text file. Upload a .csv or an .xlsx.",
-  notWorkbook: "The file is not a readable .xlsx workbook (or it unpacks to too much). Upload a .csv or an .xlsx.",
+  notWorkbook:
+    "The file is not a readable .xlsx workbook (or it unpacks to too much). Upload a .csv or an .xlsx.",
   wrongType: "Only .csv and .xlsx files can be imported.",
   tooLarge: `The file is larger than ${STOCK_IMPORT_LIMITS.maxFileBytes / 1024 / 1024} MB.`,
   tooManyRows: `The file has more than ${STOCK_IMPORT_LIMITS.maxRows.toLocaleString("en-US")} rows. Split it into smaller files.`,
   noRows: "The file has no rows under its header row.",
-  missingColumns: "The file needs at least three columns: a product code or UPC/EAN, a size and units.",
-  formula: (line: number) => `Line ${line} holds a formula. Save the file with values only (no formulas) and upload it again.`,
+  missingColumns:
+    "The file needs at least three columns: a product code or UPC/EAN, a size and units.",
+  formula: (line: number) =>
+    `Line ${line} holds a formula. Save the file with values only (no formulas) and upload it again.`,
   badQuotes: (line: number) => `Line ${line} has a quote that is never closed.`,
   chooseFile: "Choose a .csv or .xlsx file to import.",
   mapRequired: "Choose the column for this field.",
@@ -86,7 +108,10 @@ export function autoMapping(headers: readonly string[]): StockMapping | null {
 export function mappingFits(mapping: StockMapping | null, headers: readonly string[]): boolean {
   if (!mapping) return false;
   const set = new Set(headers);
-  return REQUIRED_STOCK_FIELDS.every((f) => mapping[f] && set.has(mapping[f]!)) && Object.values(mapping).every((h) => !h || set.has(h));
+  return (
+    REQUIRED_STOCK_FIELDS.every((f) => mapping[f] && set.has(mapping[f]!)) &&
+    Object.values(mapping).every((h) => !h || set.has(h))
+  );
 }
 
 export class StockFileRejected extends Error {}
@@ -125,7 +150,8 @@ export function linesFromRows(rows: string[][], mapping: StockMapping, firstLine
 /** Throws StockFileRejected for the first cell that is a formula. */
 export function refuseFormulas(rows: string[][], firstLine = 1): void {
   rows.forEach((cells, i) => {
-    if (cells.some((c) => isFormulaText(c))) throw new StockFileRejected(STOCK_MSG.formula(firstLine + i));
+    if (cells.some((c) => isFormulaText(c)))
+      throw new StockFileRejected(STOCK_MSG.formula(firstLine + i));
   });
 }
 
@@ -141,10 +167,17 @@ export interface CheckedLine {
   reason: string | null;
 }
 
-const TYPE_WORDS: Record<string, "sell" | "swap"> = { sell: "sell", sale: "sell", swap: "swap", trade: "swap" };
+const TYPE_WORDS: Record<string, "sell" | "swap"> = {
+  sell: "sell",
+  sale: "sell",
+  swap: "swap",
+  trade: "swap",
+};
 
 /** The line's own checks (no catalogue needed): a value or the problems. */
-export function checkLine(l: StockLine): { ok: true; value: CheckedLine } | { ok: false; problems: string[] } {
+export function checkLine(
+  l: StockLine,
+): { ok: true; value: CheckedLine } | { ok: false; problems: string[] } {
   const v = l.values;
   const problems: string[] = [];
   const code = (v.code ?? "").trim();
@@ -163,7 +196,8 @@ export function checkLine(l: StockLine): { ok: true; value: CheckedLine } | { ok
   let priceCents: number | null = null;
   if (v.price) {
     priceCents = parseDollars(v.price);
-    if (priceCents === null) problems.push(`"${v.price.slice(0, 20)}" is not a price in dollars, like 42.50.`);
+    if (priceCents === null)
+      problems.push(`"${v.price.slice(0, 20)}" is not a price in dollars, like 42.50.`);
   }
   let listingType: "sell" | "swap" | null = null;
   if (v.listing_type) {
@@ -173,8 +207,12 @@ export function checkLine(l: StockLine): { ok: true; value: CheckedLine } | { ok
   let reason: string | null = null;
   if (v.reason) {
     const r = v.reason.toLowerCase();
-    reason = LISTING_REASONS.find((c) => c.value === r || c.label.toLowerCase() === r)?.value ?? null;
-    if (!reason) problems.push(`"${v.reason.slice(0, 40)}" is not a reason: use ${LISTING_REASONS.map((c) => c.value).join(", ")}.`);
+    reason =
+      LISTING_REASONS.find((c) => c.value === r || c.label.toLowerCase() === r)?.value ?? null;
+    if (!reason)
+      problems.push(
+        `"${v.reason.slice(0, 40)}" is not a reason: use ${LISTING_REASONS.map((c) => c.value).join(", ")}.`,
+      );
   }
   if (problems.length) return { ok: false, problems };
   return { ok: true, value: { line: l.line, code, size, units, priceCents, listingType, reason } };
@@ -197,7 +235,8 @@ export function codeSimilarity(a: string, b: string): number {
   const y = normaliseCode(b);
   if (!x || !y) return 0;
   if (x === y) return 1;
-  if (x.includes(y) || y.includes(x)) return 0.8 + 0.2 * (Math.min(x.length, y.length) / Math.max(x.length, y.length));
+  if (x.includes(y) || y.includes(x))
+    return 0.8 + 0.2 * (Math.min(x.length, y.length) / Math.max(x.length, y.length));
   const bx = bigrams(x);
   const by = bigrams(y);
   if (!bx.length || !by.length) return 0;
@@ -225,11 +264,19 @@ export const MAX_GUESSES = 3;
 export const MIN_GUESS_SCORE = 0.35;
 
 /** The best guesses for a code, best first (score, then code, then id): at most MAX_GUESSES, none below MIN_GUESS_SCORE. */
-export function rankGuesses(code: string, candidates: readonly Candidate[]): (Candidate & { score: number })[] {
+export function rankGuesses(
+  code: string,
+  candidates: readonly Candidate[],
+): (Candidate & { score: number })[] {
   return candidates
-    .map((c) => ({ ...c, score: Math.max(codeSimilarity(code, c.sku), codeSimilarity(code, c.productSku) * 0.95) }))
+    .map((c) => ({
+      ...c,
+      score: Math.max(codeSimilarity(code, c.sku), codeSimilarity(code, c.productSku) * 0.95),
+    }))
     .filter((c) => c.score >= MIN_GUESS_SCORE)
-    .sort((a, b) => b.score - a.score || a.sku.localeCompare(b.sku) || a.variationId - b.variationId)
+    .sort(
+      (a, b) => b.score - a.score || a.sku.localeCompare(b.sku) || a.variationId - b.variationId,
+    )
     .slice(0, MAX_GUESSES);
 }
 
@@ -250,16 +297,24 @@ export interface ExistingListing {
 
 export type PlanAction =
   | { kind: "create"; sizes: SizesMap; listingType: "sell" | "swap"; reason: string }
-  | { kind: "update"; listingId: number; sizes: SizesMap; listingType: "sell" | "swap"; reason: string }
+  | {
+      kind: "update";
+      listingId: number;
+      sizes: SizesMap;
+      listingType: "sell" | "swap";
+      reason: string;
+    }
   | { kind: "unchanged"; listingId: number }
   | { kind: "withdraw"; listingId: number }
   | { kind: "kept"; listingId: number; message: string }
   | { kind: "nothing" };
 
 /** Said of a listing to withdraw that an order waiting for an answer takes units from (docs/guides/stock-import.md "Sync"). */
-export const IN_FLIGHT_KEPT = "In an order waiting for an answer: it will be withdrawn when that order ends.";
+export const IN_FLIGHT_KEPT =
+  "In an order waiting for an answer: it will be withdrawn when that order ends.";
 /** Said of a listing marked so by an earlier import that this file lists again with units. */
-export const WITHDRAWAL_CALLED_OFF = "Listed again: it will no longer be withdrawn when its order ends.";
+export const WITHDRAWAL_CALLED_OFF =
+  "Listed again: it will no longer be withdrawn when its order ends.";
 
 export function sameSizes(a: SizesMap, b: SizesMap): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
@@ -272,16 +327,26 @@ export function sameSizes(a: SizesMap, b: SizesMap): boolean {
  * the file's (every size of the run; a size the file does not name is 0). Type and reason come from the file,
  * else the listing's, else sell / overstock. A total of 0 withdraws the listing, unless an order is in flight.
  */
-export function planVariation(run: readonly string[], lines: readonly CheckedLine[], existing: ExistingListing | null): PlanAction {
+export function planVariation(
+  run: readonly string[],
+  lines: readonly CheckedLine[],
+  existing: ExistingListing | null,
+): PlanAction {
   const sizes: SizesMap = {};
   for (const label of run) sizes[label] = 0;
   for (const l of lines) sizes[l.size] = l.units;
   const total = Object.values(sizes).reduce((a, n) => a + n, 0);
-  const listingType = lines.find((l) => l.listingType)?.listingType ?? existing?.listingType ?? "sell";
+  const listingType =
+    lines.find((l) => l.listingType)?.listingType ?? existing?.listingType ?? "sell";
   const reason = lines.find((l) => l.reason)?.reason ?? existing?.reason ?? "overstock";
-  if (!existing) return total > 0 ? { kind: "create", sizes, listingType, reason } : { kind: "nothing" };
+  if (!existing)
+    return total > 0 ? { kind: "create", sizes, listingType, reason } : { kind: "nothing" };
   if (total === 0) return planWithdrawal(existing);
-  if (sameSizes(sizes, existing.sizes) && listingType === existing.listingType && reason === existing.reason)
+  if (
+    sameSizes(sizes, existing.sizes) &&
+    listingType === existing.listingType &&
+    reason === existing.reason
+  )
     return { kind: "unchanged", listingId: existing.id };
   return { kind: "update", listingId: existing.id, sizes, listingType, reason };
 }

@@ -40,7 +40,11 @@ export function median(values: readonly number[]): number | null {
 }
 
 /** The last `count` calendar months (YYYY-MM) in `zone` ending with the month of `nowMs`, oldest first. */
-export function lastMonths(nowMs: number, zone: string, count: number = DASHBOARD_MONTHS): string[] {
+export function lastMonths(
+  nowMs: number,
+  zone: string,
+  count: number = DASHBOARD_MONTHS,
+): string[] {
   const now = localDateTime(nowMs, zone);
   const out: string[] = [];
   for (let i = count - 1; i >= 0; i--) {
@@ -51,9 +55,16 @@ export function lastMonths(nowMs: number, zone: string, count: number = DASHBOAR
 }
 
 /** The instant the first of the last `count` months begins (00:00 of its first day in `zone`). */
-export function windowStartMs(nowMs: number, zone: string, count: number = DASHBOARD_MONTHS): number {
+export function windowStartMs(
+  nowMs: number,
+  zone: string,
+  count: number = DASHBOARD_MONTHS,
+): number {
   const [year, month] = lastMonths(nowMs, zone, count)[0].split("-").map(Number);
-  return zonedToEpochMs({ year, month, day: 1, hour: 0, minute: 0, second: 0, millisecond: 0 }, zone);
+  return zonedToEpochMs(
+    { year, month, day: 1, hour: 0, minute: 0, second: 0, millisecond: 0 },
+    zone,
+  );
 }
 
 /**
@@ -63,7 +74,10 @@ export function windowStartMs(nowMs: number, zone: string, count: number = DASHB
 export function monthBounds(months: readonly string[], zone: string): number[] {
   return [...months, nextMonthKey(months[months.length - 1])].map((key) => {
     const [year, month] = key.split("-").map(Number);
-    return zonedToEpochMs({ year, month, day: 1, hour: 0, minute: 0, second: 0, millisecond: 0 }, zone);
+    return zonedToEpochMs(
+      { year, month, day: 1, hour: 0, minute: 0, second: 0, millisecond: 0 },
+      zone,
+    );
   });
 }
 
@@ -151,7 +165,11 @@ export interface Dashboard {
  * left out; months without rows are zeros.
  */
 export function buildDashboard(
-  input: { listed: readonly ListedRow[]; sides: readonly TradeSideRow[]; payouts: readonly PayoutRow[] },
+  input: {
+    listed: readonly ListedRow[];
+    sides: readonly TradeSideRow[];
+    payouts: readonly PayoutRow[];
+  },
   nowMs: number,
   zone: string,
 ): Dashboard {
@@ -172,7 +190,9 @@ export function buildDashboard(
     zone,
   );
   const monthAt = (ms: number): MonthFigures | undefined => months[monthIndexAt(ms, bounds)];
-  const ages = AGE_BUCKETS.map((b): AgeBucketFigures => ({ key: b.key, label: b.label, listings: 0, units: 0, valueCents: 0 }));
+  const ages = AGE_BUCKETS.map(
+    (b): AgeBucketFigures => ({ key: b.key, label: b.label, listings: 0, units: 0, valueCents: 0 }),
+  );
   for (const row of input.listed) {
     const bucket = ages.find((a) => a.key === ageBucketOf(row.ageDays))!;
     bucket.listings += row.listings;
@@ -224,7 +244,20 @@ export function buildDashboard(
 }
 
 /** A month key (YYYY-MM) as the dashboard labels it: "Nov 2026", and the short axis label "Nov". */
-const MONTH_NAMES = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const MONTH_NAMES = [
+  "Jan",
+  "Feb",
+  "Mar",
+  "Apr",
+  "May",
+  "Jun",
+  "Jul",
+  "Aug",
+  "Sep",
+  "Oct",
+  "Nov",
+  "Dec",
+];
 export function monthLabel(month: string): string {
   const [y, m] = month.split("-").map(Number);
   return `${MONTH_NAMES[m - 1]} ${y}`;

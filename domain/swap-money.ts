@@ -18,7 +18,11 @@
 import { swapValuation, type SwapSide, type SwapSideInput, type SwapValuation } from "./fees";
 import { paymentBooked, type Cents } from "./money";
 
-export type SwapOutcome = "both_shipped" | "provider_did_not_ship" | "receiver_did_not_ship" | "neither_shipped";
+export type SwapOutcome =
+  | "both_shipped"
+  | "provider_did_not_ship"
+  | "receiver_did_not_ship"
+  | "neither_shipped";
 
 export interface SwapSideMoney {
   /** Charged at payment (cash + fee + shipping). */
@@ -56,7 +60,10 @@ export function swapSettlement(
     payoutCents: 0,
     netCents: 0,
   });
-  const money: Record<SwapSide, SwapSideMoney> = { provider: side("provider"), receiver: side("receiver") };
+  const money: Record<SwapSide, SwapSideMoney> = {
+    provider: side("provider"),
+    receiver: side("receiver"),
+  };
   const cashTo: SwapSide | null = v.cashFrom ? other(v.cashFrom) : null;
 
   const failedSides: SwapSide[] =
@@ -72,7 +79,8 @@ export function swapSettlement(
     money[kept].payoutCents += v[failed].goodsCents;
     money[kept].refundCents += v[kept].feeCents + v[kept].shippingCents;
   }
-  if (failedSides.length === 2) for (const s of ["provider", "receiver"] as const) money[s].refundCents += v[s].cashCents;
+  if (failedSides.length === 2)
+    for (const s of ["provider", "receiver"] as const) money[s].refundCents += v[s].cashCents;
   for (const s of ["provider", "receiver"] as const) {
     const m = money[s];
     m.netCents = m.payoutCents + m.refundCents - m.paidCents - m.penaltyCents;
@@ -88,7 +96,9 @@ export function swapSettlement(
  */
 export function swapPosition(s: SwapSettlement, who: SwapSide): Cents {
   const v = s.valuation;
-  const shipped = (x: SwapSide) => s.outcome === "both_shipped" || (s.outcome !== "neither_shipped" && s.outcome !== `${x}_did_not_ship`);
+  const shipped = (x: SwapSide) =>
+    s.outcome === "both_shipped" ||
+    (s.outcome !== "neither_shipped" && s.outcome !== `${x}_did_not_ship`);
   const gave = shipped(who) ? v[who].goodsCents : 0;
   const got = shipped(other(who)) ? v[other(who)].goodsCents : 0;
   return s[who].netCents + got - gave;
@@ -131,8 +141,17 @@ const KIND: Record<string, keyof SwapSideMoney | undefined> = {
  * and paid out; what the marketplace keeps; and, when the outcome is known (`expected`), whether each side
  * ended where swapSettlement puts it.
  */
-export function swapLedger(rows: readonly SwapMoneyRow[], expected: SwapSettlement | null): SwapLedger {
-  const zero = (): SwapSideMoney => ({ paidCents: 0, penaltyCents: 0, refundCents: 0, payoutCents: 0, netCents: 0 });
+export function swapLedger(
+  rows: readonly SwapMoneyRow[],
+  expected: SwapSettlement | null,
+): SwapLedger {
+  const zero = (): SwapSideMoney => ({
+    paidCents: 0,
+    penaltyCents: 0,
+    refundCents: 0,
+    payoutCents: 0,
+    netCents: 0,
+  });
   const m: Record<SwapSide, SwapSideMoney> = { provider: zero(), receiver: zero() };
   for (const r of rows) {
     const k = KIND[r.txtype];
@@ -142,11 +161,15 @@ export function swapLedger(rows: readonly SwapMoneyRow[], expected: SwapSettleme
   for (const s of ["provider", "receiver"] as const)
     m[s].netCents = m[s].payoutCents + m[s].refundCents - m[s].paidCents - m[s].penaltyCents;
   const kept = 0 - (m.provider.netCents + m.receiver.netCents);
-  const sane = kept >= 0 && (["provider", "receiver"] as const).every((s) => m[s].refundCents <= m[s].paidCents);
+  const sane =
+    kept >= 0 &&
+    (["provider", "receiver"] as const).every((s) => m[s].refundCents <= m[s].paidCents);
   const matches =
     expected === null ||
     (["provider", "receiver"] as const).every((s) =>
-      (["paidCents", "penaltyCents", "refundCents", "payoutCents"] as const).every((k) => m[s][k] === expected[s][k]),
+      (["paidCents", "penaltyCents", "refundCents", "payoutCents"] as const).every(
+        (k) => m[s][k] === expected[s][k],
+      ),
     );
   return {
     providerPaidCents: m.provider.paidCents,
@@ -164,7 +187,9 @@ export function swapLedger(rows: readonly SwapMoneyRow[], expected: SwapSettleme
 }
 
 /** The outcome of a swap whose parcels have all settled (delivered or cancelled), else null. */
-export function swapOutcomeOf(parcels: Record<SwapSide, "delivered" | "cancelled" | "other" | null>): SwapOutcome | null {
+export function swapOutcomeOf(
+  parcels: Record<SwapSide, "delivered" | "cancelled" | "other" | null>,
+): SwapOutcome | null {
   const p = parcels.provider;
   const r = parcels.receiver;
   if (p === null || r === null || p === "other" || r === "other") return null;

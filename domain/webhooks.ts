@@ -32,7 +32,9 @@ export function formatSignatureHeader(timestamp: number, hexSignature: string): 
 }
 
 /** t and every v1 of a signature header, or null when it is not one. */
-export function parseSignatureHeader(header: string | null | undefined): { timestamp: number; signatures: string[] } | null {
+export function parseSignatureHeader(
+  header: string | null | undefined,
+): { timestamp: number; signatures: string[] } | null {
   if (typeof header !== "string" || header.length === 0 || header.length > 2048) return null;
   let timestamp: number | null = null;
   const signatures: string[] = [];
@@ -53,7 +55,11 @@ export function parseSignatureHeader(header: string | null | undefined): { times
 }
 
 /** Whether a signature's timestamp is within the tolerance of `nowSeconds`. */
-export function timestampWithinTolerance(timestamp: number, nowSeconds: number, tolerance = SIGNATURE_TOLERANCE_SECONDS): boolean {
+export function timestampWithinTolerance(
+  timestamp: number,
+  nowSeconds: number,
+  tolerance = SIGNATURE_TOLERANCE_SECONDS,
+): boolean {
   return Math.abs(nowSeconds - timestamp) <= tolerance;
 }
 
@@ -86,6 +92,8 @@ export function paymentEventRefs(ev: PaymentEvent): { orderId: number | null; re
   const o = ev.data.object;
   const raw = o.metadata?.order_id;
   const orderId = raw ? rowIdOf(raw) : null;
-  const refs = [o.id, o.payment_intent].filter((x): x is string => typeof x === "string" && x.length > 0);
+  const refs = [o.id, o.payment_intent].filter(
+    (x): x is string => typeof x === "string" && x.length > 0,
+  );
   return { orderId, refs };
 }

@@ -39,7 +39,13 @@ import { DATA_DIR, ROOT } from "./lib/paths.mjs";
 import { beforeTestCommand, writeDoc } from "./lib/perf-doc.mjs";
 import { isPortOpen, onShutdown, run, sleep, startService, waitForHttp } from "./lib/proc.mjs";
 import { median, percentile } from "./lib/stats.mjs";
-import { BENCH_LOGINS, BENCH_PASSWORD, isSeeded, seedLarge, startBenchPostgres } from "./seed-large.mjs";
+import {
+  BENCH_LOGINS,
+  BENCH_PASSWORD,
+  isSeeded,
+  seedLarge,
+  startBenchPostgres,
+} from "./seed-large.mjs";
 
 const APP_PORT = 3650;
 const BASE = `http://localhost:${APP_PORT}`;
@@ -180,10 +186,18 @@ function touchesMarket(entry) {
 function planText(entry) {
   const lines = [];
   walkPlan(entry.plan.Plan, (n, d) => {
-    const rel = n["Relation Name"] ? ` on ${n["Relation Name"]}${n.Alias && n.Alias !== n["Relation Name"] ? ` ${n.Alias}` : ""}` : "";
+    const rel = n["Relation Name"]
+      ? ` on ${n["Relation Name"]}${n.Alias && n.Alias !== n["Relation Name"] ? ` ${n.Alias}` : ""}`
+      : "";
     const idx = n["Index Name"] ? ` using ${n["Index Name"]}` : "";
-    const rows = n["Actual Rows"] !== undefined ? ` (rows=${n["Actual Rows"]} loops=${n["Actual Loops"]})` : "";
-    const seq = n["Node Type"] === "Seq Scan" && MARKET_TABLES.has(n["Relation Name"]) ? c.red("  <-- SEQUENTIAL SCAN") : "";
+    const rows =
+      n["Actual Rows"] !== undefined
+        ? ` (rows=${n["Actual Rows"]} loops=${n["Actual Loops"]})`
+        : "";
+    const seq =
+      n["Node Type"] === "Seq Scan" && MARKET_TABLES.has(n["Relation Name"])
+        ? c.red("  <-- SEQUENTIAL SCAN")
+        : "";
     lines.push(`${"  ".repeat(d)}-> ${n["Node Type"]}${rel}${idx}${rows}${seq}`);
   });
   return lines.join("\n");
@@ -205,7 +219,12 @@ async function get(urlPath, { headers = {} } = {}) {
   const t = performance.now();
   const res = await fetch(BASE + urlPath, { headers: { cookie, ...headers }, redirect: "manual" });
   const body = await res.text();
-  return { status: res.status, body, ms: performance.now() - t, location: res.headers.get("location") };
+  return {
+    status: res.status,
+    body,
+    ms: performance.now() - t,
+    location: res.headers.get("location"),
+  };
 }
 
 async function signIn(email) {
@@ -220,7 +239,9 @@ async function signIn(email) {
     .map((l) => l.split(";")[0])
     .filter((p) => !p.endsWith("="));
   if (res.status !== 302 || set.length === 0)
-    throw new Error(`sign-in as ${email} failed: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+    throw new Error(
+      `sign-in as ${email} failed: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`,
+    );
   cookie = set.join("; ");
 }
 
@@ -245,7 +266,9 @@ async function warmUp(urlPath) {
     timeout: 30,
   });
   if (result.errors + result.timeouts > 0 || result.non2xx > 0) {
-    throw new Error(`warm-up of ${urlPath}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(
+      `warm-up of ${urlPath}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   }
 }
 
@@ -255,8 +278,9 @@ async function load(urlPath, connections, seconds) {
   let bad = 0;
   const cpu0 = cpuNow();
   const result = await new Promise((resolve, reject) => {
-    const inst = autocannon({ url: BASE + urlPath, connections, duration: seconds, headers: { cookie }, timeout: 30 }, (err, res) =>
-      err ? reject(err) : resolve(res),
+    const inst = autocannon(
+      { url: BASE + urlPath, connections, duration: seconds, headers: { cookie }, timeout: 30 },
+      (err, res) => (err ? reject(err) : resolve(res)),
     );
     inst.on("response", (_client, status, _bytes, responseTime) => {
       times.push(responseTime);
@@ -267,7 +291,8 @@ async function load(urlPath, connections, seconds) {
   const cpu1 = cpuNow();
   return {
     webCpuMsPerReq: times.length ? (cpu1.web - cpu0.web) / times.length : NaN,
-    pgCpuMsPerReq: cpu0.postgres != null && times.length ? (cpu1.postgres - cpu0.postgres) / times.length : NaN,
+    pgCpuMsPerReq:
+      cpu0.postgres != null && times.length ? (cpu1.postgres - cpu0.postgres) / times.length : NaN,
     requests: times.length,
     rps: times.length / (result.duration || seconds),
     p50: percentile(times, 50),
@@ -275,7 +300,9 @@ async function load(urlPath, connections, seconds) {
     p99: percentile(times, 99),
     non2xx: bad,
     errors: result.errors + result.timeouts,
-    bytes: result.throughput?.average ? Math.round(result.throughput.total / Math.max(1, times.length)) : null,
+    bytes: result.throughput?.average
+      ? Math.round(result.throughput.total / Math.max(1, times.length))
+      : null,
   };
 }
 
@@ -312,25 +339,42 @@ async function variantsOf(admin) {
 
   const variants = [
     { key: "default", label: "/buy/ (default)", path: "/buy/" },
-    { key: "brand", label: `/buy/ brand filter (brand ${brandId})`, path: `/buy/?brand=${brandId}` },
+    {
+      key: "brand",
+      label: `/buy/ brand filter (brand ${brandId})`,
+      path: `/buy/?brand=${brandId}`,
+    },
     {
       key: "search",
       label: `/buy/ search "${searchTerm}" (${matches} listings match)`,
       path: `/buy/?search=${encodeURIComponent(searchTerm)}`,
     },
-    { key: "viewall", label: `/buy/ brand ${brandId}, viewAll=on (100 cards)`, path: `/buy/?brand=${brandId}&viewAll=on` },
+    {
+      key: "viewall",
+      label: `/buy/ brand ${brandId}, viewAll=on (100 cards)`,
+      path: `/buy/?brand=${brandId}&viewAll=on`,
+    },
     ...ORDERINGS.map((o) => ({
       key: `order:${o}`,
       label: `/buy/ ${ORDER_PARAM}=${o}`,
       path: `/buy/?${ORDER_PARAM}=${encodeURIComponent(o)}`,
     })),
-    { key: "retailer", label: `/buy/ retailer__id=${providerId} (one retailer's listings)`, path: `/buy/?retailer__id=${providerId}` },
+    {
+      key: "retailer",
+      label: `/buy/ retailer__id=${providerId} (one retailer's listings)`,
+      path: `/buy/?retailer__id=${providerId}`,
+    },
     { key: "swap", label: "/swap/ (default)", path: "/swap/" },
     { key: "sell", label: "/sell/ (requests)", path: "/sell/" },
     { key: "listing", label: `/listing/buy/${listingId}`, path: `/listing/buy/${listingId}` },
   ].filter((v) => !ONLY || ONLY.includes(v.key));
   const statics = [
-    { key: "static", label: "/pricing (static page, same session)", path: "/pricing", static: true },
+    {
+      key: "static",
+      label: "/pricing (static page, same session)",
+      path: "/pricing",
+      static: true,
+    },
     { key: "healthz", label: "/healthz (Express only)", path: "/healthz", static: true },
   ];
   return { counts, variants, statics };
@@ -348,7 +392,8 @@ async function buildAndStart(url) {
     if (r.code !== 0) throw new Error(`remix build failed:\n${r.output.slice(-3000)}`);
     info(`built in ${fmtMs(performance.now() - t)}`);
   }
-  if (await isPortOpen(APP_PORT)) throw new Error(`port ${APP_PORT} is taken: stop what listens there`);
+  if (await isPortOpen(APP_PORT))
+    throw new Error(`port ${APP_PORT} is taken: stop what listens there`);
   const startWeb = async (nodeFlags = []) => {
     web = startService("web", process.execPath, [...nodeFlags, "workers/web.mjs"], {
       env: {
@@ -374,13 +419,19 @@ async function buildAndStart(url) {
 
 /** Each variant's first answer (one not 200 or still a placeholder is noted and left out), then the JIT warm-up. */
 async function availableVariants(variants, statics, notes) {
-  step(`availability, then warm-up (${WARMUP_REQUESTS} requests per variant at c=${WARMUP_CONNECTIONS}, not measured)`);
+  step(
+    `availability, then warm-up (${WARMUP_REQUESTS} requests per variant at c=${WARMUP_CONNECTIONS}, not measured)`,
+  );
   const measured = [];
   for (const v of [...variants, ...statics]) {
     const first = await get(v.path);
     if (first.status !== 200) {
-      warn(`${v.label}: HTTP ${first.status}${first.location ? ` → ${first.location}` : ""}; not measured`);
-      notes.push(`${v.label}: HTTP ${first.status}${first.location ? ` → ${first.location}` : ""}, not measured`);
+      warn(
+        `${v.label}: HTTP ${first.status}${first.location ? ` → ${first.location}` : ""}; not measured`,
+      );
+      notes.push(
+        `${v.label}: HTTP ${first.status}${first.location ? ` → ${first.location}` : ""}, not measured`,
+      );
       continue;
     }
     if (!v.static && /coming soon/i.test(first.body)) {
@@ -404,7 +455,8 @@ async function availableVariants(variants, statics, notes) {
 function notePlan(x, v, e) {
   const text = planText(e);
   const bad = seqScans(e).filter((t) => MARKET_TABLES.has(t));
-  if (bad.length) x.planFailures.push({ variant: v.label, tables: bad, query: e.plan["Query Text"], plan: text });
+  if (bad.length)
+    x.planFailures.push({ variant: v.label, tables: bad, query: e.plan["Query Text"], plan: text });
   const sig = text.replace(/\(rows=\d+ loops=\d+\)/g, "");
   const same = x.seenPlans.get(sig);
   if (same) {
@@ -434,9 +486,13 @@ async function explainRequest(admin, x, v, rep, { pages, notes }) {
   if (rep > 0) return;
   if (v === pages[0]) {
     console.log(c.bold(`statements of one ${v.label} request:`));
-    for (const e of got.entries) console.log(`  ${e.durationMs.toFixed(2).padStart(7)} ms  ${oneLine(e.plan["Query Text"]).slice(0, 150)}`);
+    for (const e of got.entries)
+      console.log(
+        `  ${e.durationMs.toFixed(2).padStart(7)} ms  ${oneLine(e.plan["Query Text"]).slice(0, 150)}`,
+      );
   }
-  if (market.length === 0 && !v.static) notes.push(`${v.label}: no statement touched listings/listing_requests (check the page)`);
+  if (market.length === 0 && !v.static)
+    notes.push(`${v.label}: no statement touched listings/listing_requests (check the page)`);
   for (const e of market) notePlan(x, v, e);
   const others = got.entries.filter((e) => !touchesMarket(e)).flatMap(seqScans);
   if (others.length) v.otherSeqScans = [...new Set(others)];
@@ -444,8 +500,15 @@ async function explainRequest(admin, x, v, rep, { pages, notes }) {
 
 /** EXPLAIN: the plans of every statement each page runs; { planReport, planFailures, verdict }. */
 async function explainPhase(admin, measured, pages, notes) {
-  step("EXPLAIN: the plans of every statement each page runs (auto_explain, one request at a time)");
-  const x = { offset: (await readLog(admin, 0)).offset, planFailures: [], planReport: [], seenPlans: new Map() };
+  step(
+    "EXPLAIN: the plans of every statement each page runs (auto_explain, one request at a time)",
+  );
+  const x = {
+    offset: (await readLog(admin, 0)).offset,
+    planFailures: [],
+    planReport: [],
+    seenPlans: new Map(),
+  };
   await setExplain(admin, true);
   try {
     for (const v of measured.filter((m) => m.key !== "healthz")) {
@@ -460,13 +523,20 @@ async function explainPhase(admin, measured, pages, notes) {
     console.log(`\n${c.bold(p.variants.join(" | "))}\n${c.dim(oneLine(p.query))}\n${p.plan}`);
   }
   const verdict =
-    planFailures.length > 0 ? "FAIL" : pages.length === 0 || planReport.length === 0 ? "NOT RUN (no marketplace page answered)" : "PASS";
+    planFailures.length > 0
+      ? "FAIL"
+      : pages.length === 0 || planReport.length === 0
+        ? "NOT RUN (no marketplace page answered)"
+        : "PASS";
   console.log(
     `\n${verdict === "PASS" ? c.green("EXPLAIN: PASS") : c.red(`EXPLAIN: ${verdict}`)} — ${planReport.length} distinct plans touching listings/listing_requests; ` +
       `${planFailures.length} with a sequential scan of listings or listing_requests`,
   );
   for (const v of pages)
-    if (v.otherSeqScans) info(`${v.label}: sequential scans of small tables elsewhere on the page: ${v.otherSeqScans.join(", ")}`);
+    if (v.otherSeqScans)
+      info(
+        `${v.label}: sequential scans of small tables elsewhere on the page: ${v.otherSeqScans.join(", ")}`,
+      );
   return { planReport, planFailures, verdict };
 }
 
@@ -494,7 +564,9 @@ async function sequentialPhase(measured) {
 
 /** Load: autocannon at each concurrency (c=16 paired with the static page right after). */
 async function loadPhase(measured) {
-  step(`load: autocannon, ${DURATION} s per variant and concurrency (${CONCURRENCIES.join(", ")}), loopback`);
+  step(
+    `load: autocannon, ${DURATION} s per variant and concurrency (${CONCURRENCIES.join(", ")}), loopback`,
+  );
   const staticPath = measured.find((x) => x.key === "static")?.path;
   for (const v of measured) {
     v.load = {};
@@ -536,7 +608,11 @@ async function profilePhase(pages, startWeb) {
     web = null;
     const file = fs.readdirSync(PROF_DIR).find((f) => f.endsWith(".cpuprofile"));
     if (file) {
-      profile = summarizeProfile(JSON.parse(fs.readFileSync(path.join(PROF_DIR, file), "utf8")), fromUs, toUs);
+      profile = summarizeProfile(
+        JSON.parse(fs.readFileSync(path.join(PROF_DIR, file), "utf8")),
+        fromUs,
+        toUs,
+      );
       profile.label = profiled.label;
       profile.rps = l.rps;
       console.log(profileText(profile));
@@ -559,7 +635,9 @@ async function main() {
     step("seeding the large marketplace (scripts/seed-large.mjs)");
     seed = await seedLarge(url);
   } else {
-    info("the bench database is already seeded with the current migrations and seed script (--reseed to redo)");
+    info(
+      "the bench database is already seeded with the current migrations and seed script (--reseed to redo)",
+    );
   }
 
   const admin = await sqlFor(url);
@@ -605,7 +683,11 @@ async function main() {
     info(`benchmark done in ${fmtMs(performance.now() - t0)}`);
     if (planFailures.length) {
       for (const f of planFailures)
-        console.error(c.red(`Seq Scan on ${f.tables.join(", ")} in ${f.variant}:\n${oneLine(f.query)}\n${f.plan}`));
+        console.error(
+          c.red(
+            `Seq Scan on ${f.tables.join(", ")} in ${f.variant}:\n${oneLine(f.query)}\n${f.plan}`,
+          ),
+        );
       process.exitCode = 1;
     }
     if (missed.length) warn(`goals missed by: ${missed.map((v) => v.label).join("; ")}`);
@@ -638,15 +720,24 @@ function summarizeProfile(prof, fromUs, toUs) {
     if (/node_modules\/turbo-stream\//.test(url)) return "serialization (turbo-stream)";
     if (/node_modules\/postgres\//.test(url)) return "Postgres driver (postgres.js)";
     if (/node_modules\/drizzle-orm\//.test(url)) return "Drizzle (query building, row mapping)";
-    if (/node_modules\/(@remix-run|@oslojs|lucia|@lucia-auth)\//.test(url)) return "Remix runtime / auth libraries";
-    if (/node_modules\/(express|body-parser|send|router|finalhandler|cookie|qs|on-finished|mime)/.test(url)) return "Express";
+    if (/node_modules\/(@remix-run|@oslojs|lucia|@lucia-auth)\//.test(url))
+      return "Remix runtime / auth libraries";
+    if (
+      /node_modules\/(express|body-parser|send|router|finalhandler|cookie|qs|on-finished|mime)/.test(
+        url,
+      )
+    )
+      return "Express";
     if (/bench-build\/index\.js/.test(url)) return "app code (server build: loaders, components)";
     if (/node_modules\//.test(url)) return "other packages";
-    if (/^node:|^internal\//.test(url) || url === "") return "Node internals (http, streams, zlib, ...)";
+    if (/^node:|^internal\//.test(url) || url === "")
+      return "Node internals (http, streams, zlib, ...)";
     return "other";
   };
   if (self.size === 0 && fromUs !== undefined) {
-    warn("the CPU profile's clock does not match ours: counting the whole profile (start-up included)");
+    warn(
+      "the CPU profile's clock does not match ours: counting the whole profile (start-up included)",
+    );
     return summarizeProfile(prof);
   }
   const cats = new Map();
@@ -658,7 +749,9 @@ function summarizeProfile(prof, fromUs, toUs) {
     cats.set(k, (cats.get(k) ?? 0) + t);
     total += t;
     if (k.startsWith("idle")) continue;
-    const where = (n.callFrame.url || "").replace(/^.*node_modules\//, "").replace(/^file:\/\/.*\/\.data\//, ".data/");
+    const where = (n.callFrame.url || "")
+      .replace(/^.*node_modules\//, "")
+      .replace(/^file:\/\/.*\/\.data\//, ".data/");
     const fk = `${n.callFrame.functionName || "(anonymous)"} ${where}:${n.callFrame.lineNumber + 1}`;
     fns.set(fk, (fns.get(fk) ?? 0) + t);
   }
@@ -682,7 +775,8 @@ function profileText(p, markdown = false) {
     lines.push("");
     lines.push("| component | share of busy CPU |");
     lines.push("|---|---|");
-    for (const [k, t] of p.categories) if (!k.startsWith("idle")) lines.push(`| ${k} | ${pct(t, p.busyMs)} |`);
+    for (const [k, t] of p.categories)
+      if (!k.startsWith("idle")) lines.push(`| ${k} | ${pct(t, p.busyMs)} |`);
     lines.push("");
     lines.push(
       "Top functions by self time: " +
@@ -694,7 +788,10 @@ function profileText(p, markdown = false) {
     );
   } else {
     lines.push(`CPU profile (${p.label}, c=16): busy ${pct(p.busyMs, p.totalMs)}`);
-    for (const [k, t] of p.categories) lines.push(`  ${k.padEnd(48)} ${pct(t, k.startsWith("idle") ? p.totalMs : p.busyMs).padStart(7)}`);
+    for (const [k, t] of p.categories)
+      lines.push(
+        `  ${k.padEnd(48)} ${pct(t, k.startsWith("idle") ? p.totalMs : p.busyMs).padStart(7)}`,
+      );
     lines.push("  top functions (self time):");
     for (const [k, t] of p.top) lines.push(`    ${pct(t, p.busyMs).padStart(7)}  ${k}`);
   }
@@ -718,7 +815,9 @@ const oneLine = (q) =>
 /** The load table: every variant at each concurrency, with its goal. */
 function loadTable(measured, staticPage) {
   const lines = [];
-  lines.push("| variant | c | req/s | p50 ms | p95 ms | p99 ms | CPU ms/req web | CPU ms/req Postgres | goal |");
+  lines.push(
+    "| variant | c | req/s | p50 ms | p95 ms | p99 ms | CPU ms/req web | CPU ms/req Postgres | goal |",
+  );
   lines.push("|---|---|---|---|---|---|---|---|---|");
   for (const v of measured) {
     for (const conn of CONCURRENCIES) {
@@ -742,7 +841,20 @@ function loadTable(measured, staticPage) {
   return lines;
 }
 
-function renderReport({ measured, pages, staticPage, ceiling16, verdict, planReport, planFailures, notes, seed, counts, missed, profile }) {
+function renderReport({
+  measured,
+  pages,
+  staticPage,
+  ceiling16,
+  verdict,
+  planReport,
+  planFailures,
+  notes,
+  seed,
+  counts,
+  missed,
+  profile,
+}) {
   const cpu = os.cpus();
   const lines = [];
   lines.push(
@@ -775,14 +887,18 @@ function renderReport({ measured, pages, staticPage, ceiling16, verdict, planRep
     `Goals: c=1 p95 ≤ ${GOAL_C1_P95_MS} ms; c=16 p95 ≤ ${GOAL_C16_FACTOR} × the static page's c=16 p95, the static page being measured again ` +
       `right after each variant's c=16 row (${Math.max(5, Math.round(DURATION / 2))} s; the goal column shows that paired p95 and the ratio), because the load on the shared box drifts; ` +
       `the static rows of the table are one measurement (${f1(ceiling16)} ms at c=16). ` +
-      (missed.length ? `**Missed by ${missed.length} of ${pages.length} variants.**` : `**Met by all ${pages.length} variants.**`),
+      (missed.length
+        ? `**Missed by ${missed.length} of ${pages.length} variants.**`
+        : `**Met by all ${pages.length} variants.**`),
   );
   lines.push("");
   lines.push(
     "Where the time goes (medians of sequential requests, c=1, no load): SQL = the sum of the auto_explain durations of every statement the request ran (marketplace = those reading listings/listing_requests); loaders = the single-fetch `.data` request (every loader + turbo-stream encoding, no HTML); page = the full HTML request.",
   );
   lines.push("");
-  lines.push("| variant | HTML KiB | statements | SQL ms (marketplace) | loaders only ms | full page ms | render ≈ page − loaders |");
+  lines.push(
+    "| variant | HTML KiB | statements | SQL ms (marketplace) | loaders only ms | full page ms | render ≈ page − loaders |",
+  );
   lines.push("|---|---|---|---|---|---|---|");
   for (const v of measured) {
     if (v.key === "healthz") continue;
@@ -828,7 +944,12 @@ function writeMarketplaceDoc(report) {
     "and its variants with autocannon, then rewrites the block below. It also prints the plan of every statement that reads " +
     "listings or listing_requests (auto_explain) and fails on a sequential scan of either.\n\n" +
     `${block}\n`;
-  writeDoc({ key: "marketplace", by: "npm run bench:marketplace", report, place: beforeTestCommand(section) });
+  writeDoc({
+    key: "marketplace",
+    by: "npm run bench:marketplace",
+    report,
+    place: beforeTestCommand(section),
+  });
 }
 
 main().catch(async (e) => {

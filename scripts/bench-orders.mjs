@@ -161,10 +161,16 @@ async function main() {
   if (o.json) fs.writeFileSync(o.json, JSON.stringify(figuresJson(bench, run, figures), null, 2));
   if (o.write) {
     writeOrdersDoc(report, o.block);
-    info(c.dim(`figures written to docs/performance.md (<!-- ${o.block}:begin --> … <!-- ${o.block}:end -->)`));
+    info(
+      c.dim(
+        `figures written to docs/performance.md (<!-- ${o.block}:begin --> … <!-- ${o.block}:end -->)`,
+      ),
+    );
   }
   const { failed, completed, checked } = figures;
-  await stack.finish(failed.length > 0 || completed.length === 0 || checked.problems.length > 0 ? 1 : 0);
+  await stack.finish(
+    failed.length > 0 || completed.length === 0 || checked.problems.length > 0 ? 1 : 0,
+  );
 }
 
 if (!process.env.BENCH_ORDERS_UNDER_TSX) {

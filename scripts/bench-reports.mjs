@@ -16,7 +16,13 @@ import path from "node:path";
 import { fmtMs, info, step, warn } from "./lib/log.mjs";
 import { DATA_DIR, ROOT } from "./lib/paths.mjs";
 import { isPortOpen, onShutdown, run, sleep, startService, waitForHttp } from "./lib/proc.mjs";
-import { BENCH_LOGINS, BENCH_PASSWORD, isSeeded, seedLarge, startBenchPostgres } from "./seed-large.mjs";
+import {
+  BENCH_LOGINS,
+  BENCH_PASSWORD,
+  isSeeded,
+  seedLarge,
+  startBenchPostgres,
+} from "./seed-large.mjs";
 
 const APP_PORT = 3651;
 const BASE = `http://localhost:${APP_PORT}`;
@@ -64,7 +70,8 @@ async function prepareData() {
     await sql`insert into shipments (order_id, sender_id, receiver_id, tracking_number, call_tag, status, created_at)
       select id, provider_id, receiver_id, '1ZBENCH' || id, 'CTBENCH' || id, 'delivered', created_at from orders where external_id like 'BENCH%'`;
   }
-  const [counts] = await sql`select (select count(*) from retailers)::int retailers, (select count(*) from listings)::int listings,
+  const [counts] =
+    await sql`select (select count(*) from retailers)::int retailers, (select count(*) from listings)::int listings,
     (select count(*) from listing_requests)::int requests, (select count(*) from retailer_brands)::int links, (select count(*) from shipments)::int shipments`;
   info(
     `dataset: ${Object.entries(counts)
@@ -139,7 +146,8 @@ async function csvPeaks(cookie) {
     let head = "";
     for await (const chunk of resp.body) {
       bytes += chunk.length;
-      if (head.length < 400) head += Buffer.from(chunk).toString("utf8", 0, Math.min(chunk.length, 400));
+      if (head.length < 400)
+        head += Buffer.from(chunk).toString("utf8", 0, Math.min(chunk.length, 400));
       for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) lines++;
     }
     clearInterval(timer);
@@ -170,7 +178,9 @@ async function mapTimes(cookie) {
     if (i === 4) info(`${dots} dots; Server-Timing ${timing}`);
   }
   const worst = Math.max(...times);
-  info(`map server time (5 runs): ${times.map((t) => t.toFixed(0)).join(", ")} ms (goal < ${GOAL_MAP_MS} ms)`);
+  info(
+    `map server time (5 runs): ${times.map((t) => t.toFixed(0)).join(", ")} ms (goal < ${GOAL_MAP_MS} ms)`,
+  );
   return worst < GOAL_MAP_MS;
 }
 

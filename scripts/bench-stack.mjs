@@ -27,7 +27,8 @@ const BUILD_DIR = path.join(BENCH_DIR, "build");
 const write = !process.argv.includes("--no-write");
 
 // The stack reads these; the bench must not inherit a developer's overrides.
-for (const k of ["DATABASE_URL", "TEMPORAL_ADDRESS", "APP_ORIGIN", "TEMPORAL_UI_URL"]) delete process.env[k];
+for (const k of ["DATABASE_URL", "TEMPORAL_ADDRESS", "APP_ORIGIN", "TEMPORAL_UI_URL"])
+  delete process.env[k];
 process.env.REMIX_BUILD_DIR = path.relative(ROOT, BUILD_DIR);
 
 let stack = null;
@@ -41,7 +42,11 @@ function procStatus(pid) {
   try {
     const s = fs.readFileSync(`/proc/${pid}/status`, "utf8");
     const get = (k) => s.match(new RegExp(`^${k}:\\s+(.+)$`, "m"))?.[1];
-    return { name: get("Name"), ppid: Number(get("PPid")), rssKiB: Number((get("VmRSS") ?? "0 kB").split(/\s+/)[0]) };
+    return {
+      name: get("Name"),
+      ppid: Number(get("PPid")),
+      rssKiB: Number((get("VmRSS") ?? "0 kB").split(/\s+/)[0]),
+    };
   } catch {
     return null;
   }
@@ -105,7 +110,10 @@ function describe(pid) {
 function memoryTable(services) {
   const rows = [];
   const seen = new Set();
-  const roots = [...services.filter((s) => s.pid), { name: "orchestrator", pid: process.pid, self: true }];
+  const roots = [
+    ...services.filter((s) => s.pid),
+    { name: "orchestrator", pid: process.pid, self: true },
+  ];
   for (const s of roots) {
     const pids = s.self ? [s.pid] : tree(s.pid);
     for (const pid of pids) {
@@ -133,7 +141,12 @@ async function timedStart(label) {
   const { startDevStack } = await import("./lib/stack.mjs");
   step(`${label} start...`);
   const t0 = Date.now();
-  stack = await startDevStack({ ports: PORTS, dataDir: BENCH_DIR, reuse: false, logDir: path.join(BENCH_DIR, "logs") });
+  stack = await startDevStack({
+    ports: PORTS,
+    dataDir: BENCH_DIR,
+    reuse: false,
+    logDir: path.join(BENCH_DIR, "logs"),
+  });
   const ms = Date.now() - t0;
   info(`${label} start: ${c.bold(fmtMs(ms))} until /signin answered`);
   return ms;
@@ -156,7 +169,9 @@ async function waitForWorker(timeoutMs = 60_000) {
 await ensureNodeModules();
 await ensureTemporal();
 
-step(`cold start: removing ${path.relative(ROOT, BENCH_DIR)} (Postgres cluster, Temporal db, Remix build + cache)`);
+step(
+  `cold start: removing ${path.relative(ROOT, BENCH_DIR)} (Postgres cluster, Temporal db, Remix build + cache)`,
+);
 fs.rmSync(BENCH_DIR, { recursive: true, force: true });
 const cold = await timedStart("cold");
 await stack.stop();
@@ -183,9 +198,15 @@ const byService = new Map();
 for (const r of rows) byService.set(r.service, (byService.get(r.service) ?? 0) + r.rssKiB);
 
 console.log("");
-console.log(c.bold(`${"service".padEnd(13)}${"pid".padStart(8)}  ${"RSS MiB".padStart(8)} ${"PSS MiB".padStart(8)}  process`));
+console.log(
+  c.bold(
+    `${"service".padEnd(13)}${"pid".padStart(8)}  ${"RSS MiB".padStart(8)} ${"PSS MiB".padStart(8)}  process`,
+  ),
+);
 for (const r of rows)
-  console.log(`${r.service.padEnd(13)}${String(r.pid).padStart(8)}  ${mib(r.rssKiB).padStart(8)} ${mib(r.pssKiB).padStart(8)}  ${r.what}`);
+  console.log(
+    `${r.service.padEnd(13)}${String(r.pid).padStart(8)}  ${mib(r.rssKiB).padStart(8)} ${mib(r.pssKiB).padStart(8)}  ${r.what}`,
+  );
 console.log(
   `${"TOTAL".padEnd(13)}${"".padStart(8)}  ${mib(totalRss).padStart(8)} ${mib(totalPss).padStart(8)}  (${rows.length} processes)`,
 );
@@ -216,13 +237,18 @@ if (write) {
     "",
     "| service | process | RSS MiB | PSS MiB |",
     "|---|---|---|---|",
-    ...rows.map((r) => `| ${r.service} | ${r.what.replace(/\|/g, "\\|")} | ${mib(r.rssKiB)} | ${mib(r.pssKiB)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.service} | ${r.what.replace(/\|/g, "\\|")} | ${mib(r.rssKiB)} | ${mib(r.pssKiB)} |`,
+    ),
     "",
     "</details>",
   ].join("\n");
   // A missing block goes right under the "## Stack" heading, else into a new Stack section at the end.
   const place = (doc, block) =>
-    /^## Stack\s*$/m.test(doc) ? doc.replace(/^## Stack\s*$/m, () => `## Stack\n\n${block}`) : `${doc}\n## Stack\n\n${block}\n`;
+    /^## Stack\s*$/m.test(doc)
+      ? doc.replace(/^## Stack\s*$/m, () => `## Stack\n\n${block}`)
+      : `${doc}\n## Stack\n\n${block}\n`;
   writeDoc({ key: "stack", by: "npm run bench:stack", report, place });
   info(`figures written to docs/performance.md`);
 }

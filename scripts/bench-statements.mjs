@@ -38,7 +38,13 @@ const WRITE = !argv.includes("--no-write");
 const KEEP = argv.includes("--keep");
 const GOAL_P95_MS = 100;
 const ZONE = "America/New_York";
-const COUNTS = Object.freeze({ brands: 20, background: 200, listings: 20_000, orders: 50_000, mine: 5_000 });
+const COUNTS = Object.freeze({
+  brands: 20,
+  background: 200,
+  listings: 20_000,
+  orders: 50_000,
+  mine: 5_000,
+});
 const SCANNED = ["orders", "payments"];
 
 function migrate(url) {
@@ -48,7 +54,9 @@ function migrate(url) {
       env: { ...process.env, DATABASE_URL: url },
       stdio: ["ignore", "ignore", "inherit"],
     });
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`db/migrate.ts exited ${code}`))));
+    child.on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`db/migrate.ts exited ${code}`)),
+    );
   });
 }
 
@@ -59,17 +67,33 @@ async function seedWithFactories(db) {
   for (let i = 0; i < COUNTS.brands; i++) {
     const brand = await F.createBrand(db);
     const col = await F.createCollection(db, { brandId: brand.id });
-    const { variations } = await F.createProduct(db, { collectionId: col.id, sizes: F.SIZE_RUNS.apparel, colors: 1, priceCents: 2000 });
+    const { variations } = await F.createProduct(db, {
+      collectionId: col.id,
+      sizes: F.SIZE_RUNS.apparel,
+      colors: 1,
+      priceCents: 2000,
+    });
     brands.push({ brand, variation: variations[0] });
   }
-  const mine = (await F.createRetailer(db, { user: false, btMerchantId: "acct_bench_mine" })).retailer.id;
+  const mine = (await F.createRetailer(db, { user: false, btMerchantId: "acct_bench_mine" }))
+    .retailer.id;
   const others = [];
   for (let i = 0; i < COUNTS.background; i++) {
-    others.push((await F.createRetailer(db, { user: false, btMerchantId: `acct_bench_${i}` })).retailer.id);
+    others.push(
+      (await F.createRetailer(db, { user: false, btMerchantId: `acct_bench_${i}` })).retailer.id,
+    );
   }
   const templates = [];
   for (const b of brands) {
-    templates.push((await F.createListing(db, { variationId: b.variation.id, providerId: mine, sizes: { S: 2 } })).id);
+    templates.push(
+      (
+        await F.createListing(db, {
+          variationId: b.variation.id,
+          providerId: mine,
+          sizes: { S: 2 },
+        })
+      ).id,
+    );
   }
   return { mine, others, brandIds: brands.map((b) => b.brand.id), templates };
 }
@@ -264,7 +288,8 @@ async function prepare() {
   await bulkOrders(h.sql, ids);
   await bulkLinesAndPayments(h.sql);
   await h.sql`vacuum analyze`;
-  const [c] = await h.sql`select (select count(*) from orders)::int orders, (select count(*) from payments)::int payments,
+  const [c] =
+    await h.sql`select (select count(*) from orders)::int orders, (select count(*) from payments)::int payments,
     (select count(*) from listings)::int listings, (select count(*) from order_contributions)::int lines,
     (select count(*) from orders where provider_id = ${ids.mine} or receiver_id = ${ids.mine})::int mine,
     (select count(*) from payments where retailer_id = ${ids.mine})::int my_payments,
@@ -286,13 +311,27 @@ async function reads(db, ids) {
   const R = await import("../app/utils/statements.server.ts");
   const dashboard = async (scope) => {
     const now = Date.now();
-    return buildDashboard(await dashboardRows(db, scope, now, new Date(windowStartMs(now, ZONE))), now, ZONE);
+    return buildDashboard(
+      await dashboardRows(db, scope, now, new Date(windowStartMs(now, ZONE))),
+      now,
+      ZONE,
+    );
   };
   const current = formatMonth(new Date(), ZONE);
-  const months = (await listStatementMonths(db, ids.mine, current, ZONE)).slice(0, 12).map((m) => m.month);
+  const months = (await listStatementMonths(db, ids.mine, current, ZONE))
+    .slice(0, 12)
+    .map((m) => m.month);
   const list = [
-    { key: "dashboard:retailer", what: "the retailer's dashboard (home page)", run: () => dashboard({ retailerId: ids.mine }) },
-    { key: "dashboard:brand", what: "a brand's dashboard (metrics report)", run: () => dashboard({ brandId: ids.brandIds[0] }) },
+    {
+      key: "dashboard:retailer",
+      what: "the retailer's dashboard (home page)",
+      run: () => dashboard({ retailerId: ids.mine }),
+    },
+    {
+      key: "dashboard:brand",
+      what: "a brand's dashboard (metrics report)",
+      run: () => dashboard({ brandId: ids.brandIds[0] }),
+    },
     // A year of every order (half the table): no goal, and a tenth of the calls.
     {
       key: "dashboard:marketplace",
@@ -325,7 +364,9 @@ async function reads(db, ids) {
       month,
       run: async () => {
         const s = await monthStatement(db, ids.mine, m, ZONE);
-        const rows = R.statementCsvRows(s, ZONE).map((r) => R.CSV_COLUMNS.map((c) => neutraliseCsvCell(r[c])));
+        const rows = R.statementCsvRows(s, ZONE).map((r) =>
+          R.CSV_COLUMNS.map((c) => neutraliseCsvCell(r[c])),
+        );
         return stringify([R.CSV_COLUMNS, ...rows], { quoted: true });
       },
     });
@@ -347,7 +388,9 @@ async function timeReads(list) {
     }
     const s = summary(times);
     out.push({ ...r, ...s, lines: last?.lines });
-    info(`${r.key.padEnd(24)} p50 ${s.p50.toFixed(1)} ms  p95 ${s.p95.toFixed(1)} ms  max ${s.max.toFixed(1)} ms`);
+    info(
+      `${r.key.padEnd(24)} p50 ${s.p50.toFixed(1)} ms  p95 ${s.p95.toFixed(1)} ms  max ${s.max.toFixed(1)} ms`,
+    );
   }
   return out;
 }
@@ -368,21 +411,36 @@ async function explainReads(url, ids) {
     const indexes = new Set();
     for (const p of found)
       for (const n of planNodes(p.Plan)) {
-        if (n["Node Type"] === "Seq Scan" && SCANNED.includes(n["Relation Name"])) seq.add(n["Relation Name"]);
+        if (n["Node Type"] === "Seq Scan" && SCANNED.includes(n["Relation Name"]))
+          seq.add(n["Relation Name"]);
         if (/^(orders|payments)_/.test(n["Index Name"] ?? "")) indexes.add(n["Index Name"]);
       }
     const lastRun = found.slice(-Math.max(1, found.length / 7));
-    const buffers = lastRun.reduce((a, p) => a + (p.Plan["Shared Hit Blocks"] ?? 0) + (p.Plan["Shared Read Blocks"] ?? 0), 0);
-    out.push({ key: r.key, noGoal: r.noGoal, statements: found.length / 7, seq: [...seq], indexes: [...indexes].sort(), buffers });
+    const buffers = lastRun.reduce(
+      (a, p) => a + (p.Plan["Shared Hit Blocks"] ?? 0) + (p.Plan["Shared Read Blocks"] ?? 0),
+      0,
+    );
+    out.push({
+      key: r.key,
+      noGoal: r.noGoal,
+      statements: found.length / 7,
+      seq: [...seq],
+      indexes: [...indexes].sort(),
+      buffers,
+    });
     if (seq.size) warn(`${r.key}: Seq Scan of ${[...seq].join(", ")}`);
   }
-  fs.writeFileSync(path.join(ROOT, ".data", "bench-statements-plans.json"), JSON.stringify(Object.fromEntries(plans), null, 1));
+  fs.writeFileSync(
+    path.join(ROOT, ".data", "bench-statements-plans.json"),
+    JSON.stringify(Object.fromEntries(plans), null, 1),
+  );
   await h.close();
   return out;
 }
 
 const ms = (v) => `${v.toFixed(1)} ms`;
-const verdict = (p95, noGoal = false) => (noGoal ? "no goal" : p95 <= GOAL_P95_MS ? "met" : "**missed**");
+const verdict = (p95, noGoal = false) =>
+  noGoal ? "no goal" : p95 <= GOAL_P95_MS ? "met" : "**missed**";
 
 /** The box's load average (1, 5, 15 min) when the timing began: the bench itself adds about 1–2 on top. */
 let loadAtStart = [];
@@ -454,8 +512,18 @@ function writeDocs(results, plans, counts) {
   if (!WRITE) return;
   const section = (title) => (block) =>
     `## ${title}\n\n\`npm run bench:statements\` (scripts/bench-statements.mjs) rewrites the block below.\n\n${block}\n`;
-  writeDoc({ key: "dashboard", by: "npm run bench:statements", report: dash, place: beforeTestCommand(section("Surplus dashboard")) });
-  writeDoc({ key: "statements", by: "npm run bench:statements", report: stat, place: beforeTestCommand(section("Statements")) });
+  writeDoc({
+    key: "dashboard",
+    by: "npm run bench:statements",
+    report: dash,
+    place: beforeTestCommand(section("Surplus dashboard")),
+  });
+  writeDoc({
+    key: "statements",
+    by: "npm run bench:statements",
+    report: stat,
+    place: beforeTestCommand(section("Statements")),
+  });
   info("figures written to docs/performance.md (blocks dashboard and statements)");
 }
 
@@ -475,13 +543,17 @@ async function main() {
     await h.close();
     writeDocs(results, plans, counts);
     const missed = results.filter((r) => !r.noGoal && r.p95 > GOAL_P95_MS).map((r) => r.key);
-    const scans = plans.filter((p) => !p.noGoal && p.seq.length).map((p) => `${p.key} (${p.seq.join(", ")})`);
+    const scans = plans
+      .filter((p) => !p.noGoal && p.seq.length)
+      .map((p) => `${p.key} (${p.seq.join(", ")})`);
     if (missed.length) warn(`p95 above ${GOAL_P95_MS} ms: ${missed.join(", ")}`);
     if (scans.length) warn(`SEQUENTIAL SCANS of orders or payments: ${scans.join("; ")}`);
     if (missed.length || scans.length) process.exitCode = 1;
   } finally {
     if (KEEP) {
-      info(`--keep: Postgres left running at ${url} (pid ${pg.pid()}); stop it with kill -INT ${pg.pid()}`);
+      info(
+        `--keep: Postgres left running at ${url} (pid ${pg.pid()}); stop it with kill -INT ${pg.pid()}`,
+      );
       await new Promise(() => {});
     }
     await pg.stop().catch(() => {});
@@ -497,7 +569,9 @@ if (!process.env.BENCH_STATEMENTS_UNDER_TSX) {
   for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
   child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
-  step(`bench-statements: the dashboard and 12 months of statements of a retailer with ${COUNTS.mine.toLocaleString("en-US")} orders`);
+  step(
+    `bench-statements: the dashboard and 12 months of statements of a retailer with ${COUNTS.mine.toLocaleString("en-US")} orders`,
+  );
   await main().catch((e) => {
     console.error(e?.stack ?? e);
     process.exitCode = 1;

@@ -42,7 +42,8 @@ const DATA = path.join(ROOT, ".data", "bench-stock");
 const FILES = path.join(ROOT, ".data", "bench-stock-files");
 const DB_NAME = "marketplace_bench_stock";
 const argv = process.argv.slice(2);
-const arg = (name, dflt) => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) || dflt : dflt);
+const arg = (name, dflt) =>
+  argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) || dflt : dflt;
 const SCALE = arg("--scale", 1);
 const N = arg("--n", 500);
 const WARM = 20;
@@ -91,7 +92,15 @@ async function writeFiles(file, warmRows) {
   const ws = wb.addWorksheet("Stock");
   ws.addRow(file.header);
   // Units and prices as numbers, as a spreadsheet holds them; codes as text (a UPC keeps its leading zeros).
-  for (const r of file.rows) ws.addRow([r[0], r[1], /^\d+$/.test(r[2]) ? Number(r[2]) : r[2], r[3] ? Number(r[3]) : "", r[4], r[5]]);
+  for (const r of file.rows)
+    ws.addRow([
+      r[0],
+      r[1],
+      /^\d+$/.test(r[2]) ? Number(r[2]) : r[2],
+      r[3] ? Number(r[3]) : "",
+      r[4],
+      r[5],
+    ]);
   const xlsx = path.join(FILES, "stock.xlsx");
   fs.writeFileSync(xlsx, Buffer.from(await wb.xlsx.writeBuffer()));
   const warm = path.join(FILES, "warm.csv");
@@ -125,9 +134,13 @@ async function prepare() {
   const cat = await S.importCatalogue(h.sql, ids.brandIds.slice(0, IMPORT_BRANDS));
   const [foreign] = await S.importCatalogue(h.sql, [ids.brandIds[IMPORT_BRANDS + 1]]);
   const file = S.stockFile(cat, c.importRows, foreign.sku);
-  const parties = { csv: await importRetailer(h.db, ids.brandIds), xlsx: await importRetailer(h.db, ids.brandIds) };
+  const parties = {
+    csv: await importRetailer(h.db, ids.brandIds),
+    xlsx: await importRetailer(h.db, ids.brandIds),
+  };
   parties.warm = await importRetailer(h.db, ids.brandIds);
-  for (const p of [parties.csv, parties.xlsx]) await existingListings(h.sql, p.retailerId, file.listed);
+  for (const p of [parties.csv, parties.xlsx])
+    await existingListings(h.sql, p.retailerId, file.listed);
   await h.sql`vacuum analyze`;
   const [counts] = await h.sql`select (select count(*) from listings)::int listings,
     (select count(*) from listings where status = 'active' and total_units > 0)::int visible,
@@ -141,7 +154,16 @@ async function prepare() {
     file,
     file.rows.slice(0, 20).map((r) => [...r]),
   );
-  return { pg, url, ids, counts, parties, files, fileRows: file.rows.length, catalogue: cat.length };
+  return {
+    pg,
+    url,
+    ids,
+    counts,
+    parties,
+    files,
+    fileRows: file.rows.length,
+    catalogue: cat.length,
+  };
 }
 
 /** One phase in its own process (scripts/bench-stock/import-phase.mjs under tsx); its result. */
@@ -151,10 +173,14 @@ function runPhase(job) {
   fs.rmSync(out, { force: true });
   fs.writeFileSync(jobFile, JSON.stringify({ ...job, out }));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "bench-stock", "import-phase.mjs"), jobFile], {
-      cwd: ROOT,
-      stdio: ["ignore", "inherit", "inherit"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(ROOT, "scripts", "bench-stock", "import-phase.mjs"), jobFile],
+      {
+        cwd: ROOT,
+        stdio: ["ignore", "inherit", "inherit"],
+      },
+    );
     child.on("exit", (code) =>
       code === 0 && fs.existsSync(out)
         ? resolve(JSON.parse(fs.readFileSync(out, "utf8")))
@@ -198,7 +224,9 @@ async function matchingPicks(sql, ids, count) {
     where r.id = any(array[${ids.retailerIds.join(",")}]) and r.status = 'active' and r.bt_merchant_id is not null group by r.id order by r.id`);
   // A retailer with a live listing of the variation would be refused ("already listed"): each pair once, never an existing one.
   const used = new Set(
-    (await sql`select provider_id, variation_id from listings where total_units > 0`).map((l) => `${l.provider_id}:${l.variation_id}`),
+    (await sql`select provider_id, variation_id from listings where total_units > 0`).map(
+      (l) => `${l.provider_id}:${l.variation_id}`,
+    ),
   );
   const picks = [];
   for (let i = 0; picks.length < count; i++) {
@@ -209,7 +237,12 @@ async function matchingPicks(sql, ids, count) {
     used.add(`${r.id}:${v.id}`);
     const a = v.run[i % v.run.length];
     const b = v.run[(i + 2) % v.run.length];
-    picks.push({ variationId: v.id, brandId: v.brand_id, retailerId: r.id, sizes: { [a]: 1 + (i % 3), [b]: 1 } });
+    picks.push({
+      variationId: v.id,
+      brandId: v.brand_id,
+      retailerId: r.id,
+      sizes: { [a]: 1 + (i % 3), [b]: 1 },
+    });
   }
   return picks;
 }
@@ -217,7 +250,9 @@ async function matchingPicks(sql, ids, count) {
 /** The matching calls, each a function of a pick; the hook's records how many retailers it matched. */
 async function matchingCalls(db, matched) {
   const { listings } = await import("../db/schema/index.ts");
-  const { recordMatchesForListing, queueDueMatchDigests, listingsFillingRequest } = await import("../db/queries/matches.ts");
+  const { recordMatchesForListing, queueDueMatchDigests, listingsFillingRequest } = await import(
+    "../db/queries/matches.ts"
+  );
   const { createListingChecked } = await import("../db/queries/listing-write.ts");
   const insertListing = async (tx, p) => {
     const [row] = await tx
@@ -325,14 +360,19 @@ async function explainMatching(url, picks) {
       for (const n of planNodes(p.Plan)) {
         if (n["Node Type"] === "Seq Scan" && SCANNED.includes(n["Relation Name"])) {
           seq.add(n["Relation Name"]);
-          where.add(`${n["Relation Name"]} in "${p["Query Text"].replace(/\s+/g, " ").trim().slice(0, 70)}…"`);
+          where.add(
+            `${n["Relation Name"]} in "${p["Query Text"].replace(/\s+/g, " ").trim().slice(0, 70)}…"`,
+          );
         }
         if (SCANNED.includes(n["Relation Name"]) && n["Index Name"]) indexes.add(n["Index Name"]);
       }
     out.push({ key: call.key, seq: [...seq], indexes: [...indexes].sort() });
     if (seq.size) warn(`${call.key}: Seq Scan of ${[...where].join("; ")}`);
   }
-  fs.writeFileSync(path.join(ROOT, ".data", "bench-stock-plans.json"), JSON.stringify(Object.fromEntries(plans), null, 1));
+  fs.writeFileSync(
+    path.join(ROOT, ".data", "bench-stock-plans.json"),
+    JSON.stringify(Object.fromEntries(plans), null, 1),
+  );
   await h.close();
   return out;
 }
@@ -351,7 +391,9 @@ function stockImportReport(prep, runs) {
   const mb = (phase) => `${phase.peakRssMb.toFixed(0)} MB (${phase.rssBeforeMb.toFixed(0)} MB)`;
   // Every action a row can end with (app/utils/stock-import.server.ts): the usual ones always, the others when they occur.
   const cnt = (c) =>
-    [...new Set(["create", "update", "unchanged", "refused", ...Object.keys(c)])].map((k) => `${c[k] ?? 0} ${k}`).join(", ");
+    [...new Set(["create", "update", "unchanged", "refused", ...Object.keys(c)])]
+      .map((k) => `${c[k] ?? 0} ${k}`)
+      .join(", ");
   return [
     header(prep.counts),
     "",
@@ -402,8 +444,19 @@ function writeDocs(stock, matches) {
   if (!WRITE) return;
   const section = (title) => (block) =>
     `## ${title}\n\n\`npm run bench:stock\` (scripts/bench-stock.mjs) rewrites the block below.\n\n${block}\n`;
-  if (stock) writeDoc({ key: "stock-import", by: "npm run bench:stock", report: stock, place: beforeTestCommand(section("Stock import")) });
-  writeDoc({ key: "matches", by: "npm run bench:stock", report: matches, place: beforeTestCommand(section("Matches")) });
+  if (stock)
+    writeDoc({
+      key: "stock-import",
+      by: "npm run bench:stock",
+      report: stock,
+      place: beforeTestCommand(section("Stock import")),
+    });
+  writeDoc({
+    key: "matches",
+    by: "npm run bench:stock",
+    report: matches,
+    place: beforeTestCommand(section("Matches")),
+  });
   info("figures written to docs/performance.md (blocks stock-import and matches)");
 }
 
@@ -412,8 +465,13 @@ async function main() {
   process.env.DATABASE_URL = prep.url;
   try {
     loadAtStart = os.loadavg().map((x) => x.toFixed(2));
-    if (!MATCHING_ONLY) step(`import: ${n0(prep.fileRows)} lines, CSV then .xlsx (load average ${loadAtStart.join(" / ")})`);
-    const runs = MATCHING_ONLY ? [] : [...(await importRuns(prep, "csv")), ...(await importRuns(prep, "xlsx"))];
+    if (!MATCHING_ONLY)
+      step(
+        `import: ${n0(prep.fileRows)} lines, CSV then .xlsx (load average ${loadAtStart.join(" / ")})`,
+      );
+    const runs = MATCHING_ONLY
+      ? []
+      : [...(await importRuns(prep, "csv")), ...(await importRuns(prep, "xlsx"))];
     const { createDb } = await import("../db/client.ts");
     const h = createDb(prep.url, { max: 1 });
     const picks = await matchingPicks(h.sql, prep.ids, MATCHING_CALLS * (WARM + N + 7));
@@ -422,7 +480,10 @@ async function main() {
     const timing = await timeMatching(prep.url, picks);
     step("explain (auto_explain, ANALYZE, BUFFERS)");
     const plans = await explainMatching(prep.url, picks);
-    writeDocs(MATCHING_ONLY ? null : stockImportReport(prep, runs), matchesReport(prep, timing, plans));
+    writeDocs(
+      MATCHING_ONLY ? null : stockImportReport(prep, runs),
+      matchesReport(prep, timing, plans),
+    );
     const hook = timing.results.find((r) => r.key === "hook");
     const scans = plans.filter((p) => p.seq.length).map((p) => `${p.key} (${p.seq.join(", ")})`);
     if (hook.p95 > GOAL_P95_MS) warn(`the hook's p95 ${ms(hook.p95)} is above ${GOAL_P95_MS} ms`);
@@ -430,7 +491,9 @@ async function main() {
     if (hook.p95 > GOAL_P95_MS || scans.length) process.exitCode = 1;
   } finally {
     if (KEEP) {
-      info(`--keep: Postgres left running at ${prep.url} (pid ${prep.pg.pid()}); stop it with kill -INT ${prep.pg.pid()}`);
+      info(
+        `--keep: Postgres left running at ${prep.url} (pid ${prep.pg.pid()}); stop it with kill -INT ${prep.pg.pid()}`,
+      );
       await new Promise(() => {});
     }
     await prep.pg.stop().catch(() => {});

@@ -34,7 +34,12 @@ import { writeDoc } from "./lib/perf-doc.mjs";
 import { onShutdown, stopAll } from "./lib/proc.mjs";
 import { readProdSettings } from "./lib/prod-settings.mjs";
 import { INHERITED_STACK_VARS } from "./lib/prod-stack.mjs";
-import { ensureMailpit, ensureNodeModules, ensureTemporal, ensureTemporalServer } from "./lib/tools.mjs";
+import {
+  ensureMailpit,
+  ensureNodeModules,
+  ensureTemporal,
+  ensureTemporalServer,
+} from "./lib/tools.mjs";
 
 const DATA = path.join(DATA_DIR, "bench-topology");
 /** The topology's base ports (scripts/lib/prod-settings.mjs derives the rest), away from every other stack's. */
@@ -70,7 +75,8 @@ const o = {
   build: !argv.includes("--no-build"),
   write: argv.includes("--compare") && !argv.includes("--no-write"),
 };
-if (o.rate !== null && !(o.rate > 0 && o.duration > 0)) throw new Error("--open-loop RATE --duration S: both positive numbers");
+if (o.rate !== null && !(o.rate > 0 && o.duration > 0))
+  throw new Error("--open-loop RATE --duration S: both positive numbers");
 
 for (const k of INHERITED_STACK_VARS) delete process.env[k];
 let topology = null;
@@ -83,21 +89,32 @@ onShutdown(async () => {
 /** The bench:orders arguments of each loop. */
 const loops = () => [
   { key: "closed", args: ["--orders", String(o.orders), "--concurrency", String(o.concurrency)] },
-  ...(o.rate ? [{ key: "open", args: ["--open-loop", String(o.rate), "--duration", String(o.duration)] }] : []),
+  ...(o.rate
+    ? [{ key: "open", args: ["--open-loop", String(o.rate), "--duration", String(o.duration)] }]
+    : []),
 ];
 
 /** One bench:orders run (its output shown as it goes); its --json figures, or { error } when it wrote none. */
 async function benchRun(label, args) {
   const json = path.join(DATA, `${label.replace(/\W+/g, "-")}.json`);
   fs.rmSync(json, { force: true });
-  const full = [...args, ...(o.timeoutMs ? ["--timeout-ms", o.timeoutMs] : []), "--no-write", "--json", json];
+  const full = [
+    ...args,
+    ...(o.timeoutMs ? ["--timeout-ms", o.timeoutMs] : []),
+    "--no-write",
+    "--json",
+    json,
+  ];
   step(`${label}: npm run bench:orders -- ${full.join(" ")}`);
   const code = await new Promise((resolve) => {
-    child = spawn(process.execPath, [path.join(ROOT, "scripts", "bench-orders.mjs"), ...full], { stdio: "inherit" });
+    child = spawn(process.execPath, [path.join(ROOT, "scripts", "bench-orders.mjs"), ...full], {
+      stdio: "inherit",
+    });
     child.on("exit", (code) => resolve(code ?? 1));
   });
   child = null;
-  if (!fs.existsSync(json)) return { label, error: `bench:orders exited with ${code} before its figures` };
+  if (!fs.existsSync(json))
+    return { label, error: `bench:orders exited with ${code} before its figures` };
   return { label, exitCode: code, ...JSON.parse(fs.readFileSync(json, "utf8")) };
 }
 
@@ -105,18 +122,35 @@ async function benchRun(label, args) {
 async function devServerRuns() {
   const runs = [];
   for (const [i, loop] of loops().entries())
-    runs.push(await benchRun(`dev server ${loop.key}`, ["--prod", ...(i > 0 || !o.build ? ["--no-build"] : []), ...loop.args]));
+    runs.push(
+      await benchRun(`dev server ${loop.key}`, [
+        "--prod",
+        ...(i > 0 || !o.build ? ["--no-build"] : []),
+        ...loop.args,
+      ]),
+    );
   return runs;
 }
 
 /** The topology (started once, fresh), each loop against it. */
 async function topologyRuns() {
-  const env = { ...process.env, ...PORT_ENV, WEB_PROCESSES: String(o.web), WORKER_PROCESSES: String(o.workers) };
+  const env = {
+    ...process.env,
+    ...PORT_ENV,
+    WEB_PROCESSES: String(o.web),
+    WORKER_PROCESSES: String(o.workers),
+  };
   const { settings, problems } = readProdSettings(env);
   if (problems.length) throw new Error(`invalid settings: ${problems.join("; ")}`);
   await ensureNodeModules();
-  const tools = { cli: await ensureTemporal(), ...(await ensureTemporalServer()), ui: null, mailpit: await ensureMailpit() };
-  for (const f of ["pg", "mailpit.db", "uploads"]) fs.rmSync(path.join(DATA, f), { recursive: true, force: true });
+  const tools = {
+    cli: await ensureTemporal(),
+    ...(await ensureTemporalServer()),
+    ui: null,
+    mailpit: await ensureMailpit(),
+  };
+  for (const f of ["pg", "mailpit.db", "uploads"])
+    fs.rmSync(path.join(DATA, f), { recursive: true, force: true });
   const { startProdTopology } = await import("./lib/prod-topology.mjs");
   step(
     `the production topology: ${o.web} web processes, ${o.workers} workers, Temporal as four services on PostgreSQL (.data/bench-topology)`,
@@ -129,10 +163,18 @@ async function topologyRuns() {
     build: o.build,
     onGiveUp: (name) => fail(`${name} keeps exiting`),
   });
-  const urls = ["--base-url", topology.urls.app, "--database-url", topology.urls.database, "--temporal-address", topology.urls.temporal];
+  const urls = [
+    "--base-url",
+    topology.urls.app,
+    "--database-url",
+    topology.urls.database,
+    "--temporal-address",
+    topology.urls.temporal,
+  ];
   const runs = [];
   try {
-    for (const loop of loops()) runs.push(await benchRun(`topology ${loop.key}`, [...loop.args, ...urls]));
+    for (const loop of loops())
+      runs.push(await benchRun(`topology ${loop.key}`, [...loop.args, ...urls]));
   } finally {
     await topology.stop();
     topology = null;
@@ -140,17 +182,24 @@ async function topologyRuns() {
   return runs;
 }
 
-const sPer = (r, ms) => (ms === undefined || ms === null || !r.completed ? "—" : (ms / r.completed / 1000).toFixed(3));
+const sPer = (r, ms) =>
+  ms === undefined || ms === null || !r.completed ? "—" : (ms / r.completed / 1000).toFixed(3);
 
 /** Rows of the table: [label, (run) => cell]. */
 function rowsOf(runs) {
   const keys = new Set(runs.flatMap((r) => Object.keys(r.cpuMs ?? {})));
-  const each = (prefix) => [...keys].filter((k) => k.startsWith(prefix)).sort((a, b) => Number(a.split("-")[1]) - Number(b.split("-")[1]));
+  const each = (prefix) =>
+    [...keys]
+      .filter((k) => k.startsWith(prefix))
+      .sort((a, b) => Number(a.split("-")[1]) - Number(b.split("-")[1]));
   const dbs = [...new Set(runs.flatMap((r) => Object.keys(r.pgByDb ?? {})))].sort((a, b) =>
     a === DB_NAMES.dev ? -1 : b === DB_NAMES.dev ? 1 : a.localeCompare(b),
   );
   const cpu = (k) => (r) => sPer(r, r.cpuMs?.[k]);
-  const dbLabel = (db) => (db === DB_NAMES.dev ? `PostgreSQL: the app's database (${db})` : `PostgreSQL: Temporal's \`${db}\``);
+  const dbLabel = (db) =>
+    db === DB_NAMES.dev
+      ? `PostgreSQL: the app's database (${db})`
+      : `PostgreSQL: Temporal's \`${db}\``;
   return [
     ["orders completed (of timed)", (r) => `${r.completed} of ${r.timed}`],
     ["**orders/s**", (r) => `**${r.ops.toFixed(2)}**`],
@@ -163,8 +212,14 @@ function rowsOf(runs) {
     ...each("each_web-").map((k) => [`web ${k.split("-")[1]}`, cpu(k)]),
     ["round-robin proxy", cpu("each_proxy")],
     ...each("each_worker-").map((k) => [`worker ${k.split("-")[1]}`, cpu(k)]),
-    ["Temporal dev server (CLI, SQLite, one process)", (r) => (r.topology ? "—" : sPer(r, r.cpuMs.temporal))],
-    ...["frontend", "history", "matching", "worker"].map((svc) => [`temporal-${svc}`, cpu(`temporal_${svc}`)]),
+    [
+      "Temporal dev server (CLI, SQLite, one process)",
+      (r) => (r.topology ? "—" : sPer(r, r.cpuMs.temporal)),
+    ],
+    ...["frontend", "history", "matching", "worker"].map((svc) => [
+      `temporal-${svc}`,
+      cpu(`temporal_${svc}`),
+    ]),
     ["**Temporal server, all**", (r) => `**${sPer(r, r.cpuMs.temporal)}**`],
     ...dbs.map((db) => [dbLabel(db), (r) => sPer(r, r.pgByDb?.[db] ?? 0)]),
     [
@@ -172,7 +227,10 @@ function rowsOf(runs) {
       (r) => sPer(r, r.cpuMs.postgres - Object.values(r.pgByDb ?? {}).reduce((a, b) => a + b, 0)),
     ],
     ["PostgreSQL, all", cpu("postgres")],
-    ["**stack, all**", (r) => `**${sPer(r, r.cpuMs.web + r.cpuMs.worker + r.cpuMs.temporal + r.cpuMs.postgres)}**`],
+    [
+      "**stack, all**",
+      (r) => `**${sPer(r, r.cpuMs.web + r.cpuMs.worker + r.cpuMs.temporal + r.cpuMs.postgres)}**`,
+    ],
     ["bench:orders (the load generator)", cpu("bench")],
     ["rest of the box", cpu("others")],
     ["box busy, all", cpu("box")],
@@ -200,7 +258,8 @@ function reportOf(runs, load0, load1) {
     `|---|${ok.map(() => "---|").join("")}`,
     ...rowsOf(ok).map(([label, cell]) => `| ${label} | ${ok.map(cell).join(" | ")} |`),
   ];
-  for (const r of runs.filter((x) => x.error)) lines.push("", `${r.label}: **no figures** (${r.error}).`);
+  for (const r of runs.filter((x) => x.error))
+    lines.push("", `${r.label}: **no figures** (${r.error}).`);
   for (const r of ok.filter((x) => x.exitCode !== 0))
     lines.push(
       "",
@@ -215,7 +274,10 @@ function reportOf(runs, load0, load1) {
     return r
       ? sPer(
           r,
-          Object.entries(r.pgByDb ?? {}).reduce((a, [db, ms]) => a + (db === DB_NAMES.dev ? 0 : ms), 0),
+          Object.entries(r.pgByDb ?? {}).reduce(
+            (a, [db, ms]) => a + (db === DB_NAMES.dev ? 0 : ms),
+            0,
+          ),
         )
       : "—";
   };
@@ -234,7 +296,9 @@ function place(doc, block) {
   const section = `### The production topology against the dev server\n\n${block}\n`;
   const orders = doc.indexOf("\n## Orders\n");
   const next = orders < 0 ? -1 : doc.indexOf("\n## ", orders + 1);
-  return next < 0 ? `${doc.trimEnd()}\n\n${section}` : `${doc.slice(0, next)}\n${section}${doc.slice(next)}`;
+  return next < 0
+    ? `${doc.trimEnd()}\n\n${section}`
+    : `${doc.slice(0, next)}\n${section}${doc.slice(next)}`;
 }
 
 /** Prints the load average (1, 5, 15 min) at `when`; the 1-minute figure. */
@@ -253,7 +317,11 @@ async function main() {
   console.log(`\n${report}\n`);
   if (o.write) {
     writeDoc({ key: "orders-topology", by: "npm run bench:topology -- --compare", report, place });
-    info(c.dim("written to docs/performance.md (<!-- orders-topology:begin --> … <!-- orders-topology:end -->)"));
+    info(
+      c.dim(
+        "written to docs/performance.md (<!-- orders-topology:begin --> … <!-- orders-topology:end -->)",
+      ),
+    );
   }
   return runs.every((r) => !r.error && r.exitCode === 0) ? 0 : 1;
 }

@@ -42,7 +42,12 @@ function postgresPid() {
 function writeUploadsDoc(report) {
   const section = (block) =>
     `## Retailer upload\n\n\`npm run bench:uploads\` (scripts/bench-uploads.mjs) rewrites the block below.\n\n${block}\n`;
-  writeDoc({ key: "uploads", by: "npm run bench:uploads", report, place: beforeTestCommand(section) });
+  writeDoc({
+    key: "uploads",
+    by: "npm run bench:uploads",
+    report,
+    place: beforeTestCommand(section),
+  });
 }
 
 /**
@@ -64,7 +69,11 @@ async function uploadRun({ staff, dbh, baseUrl, parts, fixtures }, run, runTag, 
   const t1 = performance.now();
   if (!preview.body.replaceAll("<!-- -->", "").includes(`${rows.length} rows, ${rows.length} good`))
     throw new Error("the preview does not show every row good");
-  const sub = await staff.postForm("/admin/retailer-upload", { intent: "submit", upload: id, confirmed: "yes" });
+  const sub = await staff.postForm("/admin/retailer-upload", {
+    intent: "submit",
+    upload: id,
+    confirmed: "yes",
+  });
   if (sub.status !== 303) throw new Error(`submit: HTTP ${sub.status}`);
   const summary = await staff.get(`/admin/retailer-upload?upload=${id}`);
   const t2 = performance.now();
@@ -73,7 +82,9 @@ async function uploadRun({ staff, dbh, baseUrl, parts, fixtures }, run, runTag, 
   const [{ n: mails }] =
     await dbh.sql`select count(*)::int n from outbox_emails where kind = 'retailer_welcome' and to_email like ${`contact-${runTag}-%`}`;
   if (created !== rows.length || mails !== rows.length)
-    throw new Error(`run ${run}: ${created} created, ${mails} welcome e-mails (expected ${rows.length} each)`);
+    throw new Error(
+      `run ${run}: ${created} created, ${mails} welcome e-mails (expected ${rows.length} each)`,
+    );
   return {
     run,
     bytes: file.length,
@@ -156,7 +167,9 @@ async function main() {
     console.log(`\n${report}\n`);
     if (WRITE) {
       writeUploadsDoc(report);
-      info("figures written to docs/performance.md (<!-- uploads:begin --> … <!-- uploads:end -->)");
+      info(
+        "figures written to docs/performance.md (<!-- uploads:begin --> … <!-- uploads:end -->)",
+      );
     }
     if (!met) {
       warn("the goal was missed");
@@ -176,7 +189,9 @@ if (!process.env.BENCH_UPLOADS_UNDER_TSX) {
   for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
   child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
-  step(`bench-uploads: ${RUNS} runs of ${ROWS.toLocaleString("en-US")} rows on the production build`);
+  step(
+    `bench-uploads: ${RUNS} runs of ${ROWS.toLocaleString("en-US")} rows on the production build`,
+  );
   await main().catch((e) => {
     console.error(e?.stack ?? e);
     process.exitCode = 1;

@@ -48,7 +48,9 @@ function checkWorkflowGeneration(args) {
     return stamp();
   }
   if (args.includes("--keep-orders")) {
-    info(`--keep-orders: orders started on workflow generation ${stamped ?? "1"} will fail their next workflow task (non-determinism)`);
+    info(
+      `--keep-orders: orders started on workflow generation ${stamped ?? "1"} will fail their next workflow task (non-determinism)`,
+    );
     return stamp();
   }
   fail(
@@ -87,7 +89,9 @@ try {
     onCrash: async (svc, code) => {
       if (stopping) return;
       if (svc.name === "worker") {
-        fail(`worker exited (${code}); the web app keeps running. Fix the error and restart npm run dev.`);
+        fail(
+          `worker exited (${code}); the web app keeps running. Fix the error and restart npm run dev.`,
+        );
         return;
       }
       fail(`${svc.name} exited (${code}); stopping the stack.`);

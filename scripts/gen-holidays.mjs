@@ -14,4 +14,6 @@ const file = path.join(ROOT, GENERATED_HOLIDAYS_FILE);
 const source = renderHolidayModule(Holidays, version);
 const before = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
 fs.writeFileSync(file, source);
-console.log(`${GENERATED_HOLIDAYS_FILE}: ${source === before ? "unchanged" : "written"} (date-holidays ${version})`);
+console.log(
+  `${GENERATED_HOLIDAYS_FILE}: ${source === before ? "unchanged" : "written"} (date-holidays ${version})`,
+);

@@ -21,15 +21,33 @@ import { c, fail, fmtMs, info, step } from "./lib/log.mjs";
 import { ROOT } from "./lib/paths.mjs";
 import { isPortOpen, onShutdown, run, sleep, stopAll } from "./lib/proc.mjs";
 import { PROD_DATA_DIR, readProdSettings } from "./lib/prod-settings.mjs";
-import { ensureMailpit, ensureNodeModules, ensureTemporal, ensureTemporalServer, ensureTemporalUi } from "./lib/tools.mjs";
+import {
+  ensureMailpit,
+  ensureNodeModules,
+  ensureTemporal,
+  ensureTemporalServer,
+  ensureTemporalUi,
+} from "./lib/tools.mjs";
 
 const argv = process.argv.slice(2);
 const opt = (name, def) => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 ? Number(argv[i + 1]) : def;
 };
-const FAULTS = ["temporal-history", "temporal-matching", "temporal-frontend", "web-1", "worker-1", "postgres"];
-const o = { rate: opt("rate", 0.3), warm: opt("warm", 20), gap: opt("gap", 40), write: argv.includes("--write") };
+const FAULTS = [
+  "temporal-history",
+  "temporal-matching",
+  "temporal-frontend",
+  "web-1",
+  "worker-1",
+  "postgres",
+];
+const o = {
+  rate: opt("rate", 0.3),
+  warm: opt("warm", 20),
+  gap: opt("gap", 40),
+  write: argv.includes("--write"),
+};
 o.duration = opt("duration", o.warm + FAULTS.length * o.gap + 20);
 
 let topology = null;
@@ -68,14 +86,18 @@ function probe(check, t0) {
 }
 
 /** Outage (ms) a probe saw between `from` and `to`. */
-const seenBetween = (downs, from, to) => downs.reduce((ms, [a, b]) => ms + Math.max(0, Math.min(b, to) - Math.max(a, from)), 0);
+const seenBetween = (downs, from, to) =>
+  downs.reduce((ms, [a, b]) => ms + Math.max(0, Math.min(b, to) - Math.max(a, from)), 0);
 
 /** Waits until `name` is back: its port (Temporal), its /readyz (web, worker); the time it took. */
 async function backAfter(name, settings, t) {
   const ports = settings.ports;
   const svc = /^temporal-(\w+)$/.exec(name)?.[1];
   const ready = async () => {
-    if (svc) return isPortOpen(svc === "frontend" ? ports.temporal[svc].grpc : ports.temporal[svc].membership);
+    if (svc)
+      return isPortOpen(
+        svc === "frontend" ? ports.temporal[svc].grpc : ports.temporal[svc].membership,
+      );
     const port = name.startsWith("web-") ? ports.webs[0] : ports.workerHealth[0];
     return fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
       (r) => r.ok,
@@ -118,7 +140,9 @@ async function main() {
       ).count,
     );
 
-  step(`load: --mix --open-loop ${o.rate} --duration ${o.duration}; faults from ${o.warm} s, one every ${o.gap} s`);
+  step(
+    `load: --mix --open-loop ${o.rate} --duration ${o.duration}; faults from ${o.warm} s, one every ${o.gap} s`,
+  );
   const t0 = Date.now();
   const load = run(
     process.execPath,
@@ -143,12 +167,18 @@ async function main() {
   );
   let describeId = null;
   const ready = probe(
-    () => fetch(`${topology.urls.app}/readyz`, { signal: AbortSignal.timeout(2000) }).then((r) => (r.ok ? r : Promise.reject())),
+    () =>
+      fetch(`${topology.urls.app}/readyz`, { signal: AbortSignal.timeout(2000) }).then((r) =>
+        r.ok ? r : Promise.reject(),
+      ),
     t0,
   );
   const history = probe(async () => {
     if (!describeId)
-      for await (const wf of client.workflow.list({ query: 'ExecutionStatus="Running" AND OrderKind="buy"', pageSize: 1 })) {
+      for await (const wf of client.workflow.list({
+        query: 'ExecutionStatus="Running" AND OrderKind="buy"',
+        pageSize: 1,
+      })) {
         describeId = wf.workflowId;
         break;
       }
@@ -162,7 +192,8 @@ async function main() {
     const inFlight = await running().catch(() => "?");
     let backMs;
     if (name === "postgres") {
-      if (!topology.restartPostgres) throw new Error("DATABASE_URL is set: PostgreSQL is not ours to restart");
+      if (!topology.restartPostgres)
+        throw new Error("DATABASE_URL is set: PostgreSQL is not ours to restart");
       await topology.restartPostgres();
       backMs = Date.now() - t;
     } else {
@@ -184,14 +215,20 @@ async function main() {
   const end = Date.now() - t0;
   const rows = faults.map((f, i) => {
     const to = faults[i + 1]?.at ?? end;
-    return { ...f, readyDown: seenBetween(ready.downs, f.at, to), historyDown: seenBetween(history.downs, f.at, to) };
+    return {
+      ...f,
+      readyDown: seenBetween(ready.downs, f.at, to),
+      historyDown: seenBetween(history.downs, f.at, to),
+    };
   });
   return { rows, output: result.output, code: result.code };
 }
 
 function report({ rows, output, code }) {
   const plain = output.replace(/\x1b\[[0-9;]*m/g, "");
-  const totals = /\*\*[^\n]*?(?:transactions|orders)[^\n]*?completed[^\n]*/.exec(plain)?.[0] ?? "(no summary line: see the load's output)";
+  const totals =
+    /\*\*[^\n]*?(?:transactions|orders)[^\n]*?completed[^\n]*/.exec(plain)?.[0] ??
+    "(no summary line: see the load's output)";
   const checked = /Checked afterwards[^\n]*/.exec(plain)?.[0] ?? "(not checked)";
   const lines = [
     `Measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC with \`node scripts/prod-faults.mjs ${argv.join(" ")}\` (rate ${o.rate}/s, faults every ${o.gap} s after ${o.warm} s).`,
@@ -215,7 +252,12 @@ function report({ rows, output, code }) {
   const doc = fs.readFileSync(file, "utf8");
   const block = `<!-- prod-faults:begin -->\n${lines.join("\n")}\n<!-- prod-faults:end -->`;
   const re = /<!-- prod-faults:begin -->[\s\S]*<!-- prod-faults:end -->/;
-  fs.writeFileSync(file, re.test(doc) ? doc.replace(re, block) : `${doc.trimEnd()}\n\n## Faults of the production topology\n\n${block}\n`);
+  fs.writeFileSync(
+    file,
+    re.test(doc)
+      ? doc.replace(re, block)
+      : `${doc.trimEnd()}\n\n## Faults of the production topology\n\n${block}\n`,
+  );
   info(`written to docs/reliability.md`);
 }
 

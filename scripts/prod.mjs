@@ -19,15 +19,26 @@ import { c, fail, fmtMs, info, step, warn } from "./lib/log.mjs";
 import { ROOT } from "./lib/paths.mjs";
 import { onShutdown, stopAll } from "./lib/proc.mjs";
 import { PROD_DATA_DIR, PROD_SETTINGS, readProdSettings } from "./lib/prod-settings.mjs";
-import { ensureMailpit, ensureNodeModules, ensureTemporal, ensureTemporalServer, ensureTemporalUi } from "./lib/tools.mjs";
+import {
+  ensureMailpit,
+  ensureNodeModules,
+  ensureTemporal,
+  ensureTemporalServer,
+  ensureTemporalUi,
+} from "./lib/tools.mjs";
 
 const args = process.argv.slice(2);
 if (args.includes("--help")) {
   console.log("npm run prod [-- --seed]   settings (environment):");
-  for (const [name, [def, what]] of Object.entries(PROD_SETTINGS)) console.log(`  ${name.padEnd(30)} ${String(def).padEnd(6)} ${what}`);
-  console.log(`  ${"DATABASE_URL".padEnd(30)} ${"".padEnd(6)} an existing PostgreSQL instead of the embedded one`);
+  for (const [name, [def, what]] of Object.entries(PROD_SETTINGS))
+    console.log(`  ${name.padEnd(30)} ${String(def).padEnd(6)} ${what}`);
+  console.log(
+    `  ${"DATABASE_URL".padEnd(30)} ${"".padEnd(6)} an existing PostgreSQL instead of the embedded one`,
+  );
   console.log(`  ${"SMTP_URL".padEnd(30)} ${"".padEnd(6)} an SMTP server instead of Mailpit`);
-  console.log(`  ${"TEMPORAL_LOG_LEVEL".padEnd(30)} ${"warn".padEnd(6)} the Temporal services' log level`);
+  console.log(
+    `  ${"TEMPORAL_LOG_LEVEL".padEnd(30)} ${"warn".padEnd(6)} the Temporal services' log level`,
+  );
   console.log("  and the app's own (domain/env.ts), passed to every web and worker process.");
   process.exit(0);
 }
@@ -50,27 +61,44 @@ function printReady(t, ms, settings) {
   const { urls } = t;
   const line = "─".repeat(72);
   console.log(`\n${c.green(line)}`);
-  console.log(`${c.bold("Wholesale marketplace (production topology) is running")} (ready in ${fmtMs(ms)})`);
-  console.log(`  App          ${c.cyan(urls.app)}   (${settings.WEB_PROCESSES} web processes: ${urls.webs.join(", ")})`);
+  console.log(
+    `${c.bold("Wholesale marketplace (production topology) is running")} (ready in ${fmtMs(ms)})`,
+  );
+  console.log(
+    `  App          ${c.cyan(urls.app)}   (${settings.WEB_PROCESSES} web processes: ${urls.webs.join(", ")})`,
+  );
   console.log(
     `  Health       ${urls.app}/readyz, ${urls.app}/healthz; metrics on :${settings.ports.webMetrics.join(", :")} (web), :${settings.ports.workerMetrics.join(", :")} (workers)`,
   );
-  console.log(`  Temporal UI  ${urls.temporalUi ? c.cyan(urls.temporalUi) : "(not built: see above)"}`);
   console.log(
-    `  Temporal     ${urls.temporal} (frontend, history, matching, worker: ${Object.values(settings.ports.temporal)
+    `  Temporal UI  ${urls.temporalUi ? c.cyan(urls.temporalUi) : "(not built: see above)"}`,
+  );
+  console.log(
+    `  Temporal     ${urls.temporal} (frontend, history, matching, worker: ${Object.values(
+      settings.ports.temporal,
+    )
       .map((p) => `:${p.grpc}`)
       .join(", ")}; metrics :${Object.values(settings.ports.temporal)
       .map((p) => p.metrics)
       .join(", :")})`,
   );
-  console.log(`  Postgres     ${urls.database.replace(/:[^:@/]+@/, ":***@")} (+ ${t.db.temporal}, ${t.db.visibility})`);
+  console.log(
+    `  Postgres     ${urls.database.replace(/:[^:@/]+@/, ":***@")} (+ ${t.db.temporal}, ${t.db.visibility})`,
+  );
   if (urls.mailUi)
-    console.log(`  Mail         ${c.cyan(urls.mailUi)}   (Mailpit catches every e-mail; SMTP ${urls.smtp.replace("smtp://", "")})`);
-  else console.log(`  Mail         SMTP ${String(urls.smtp).replace(/\/\/[^@/]*@/, "//***@")} (SMTP_URL)`);
+    console.log(
+      `  Mail         ${c.cyan(urls.mailUi)}   (Mailpit catches every e-mail; SMTP ${urls.smtp.replace("smtp://", "")})`,
+    );
+  else
+    console.log(
+      `  Mail         SMTP ${String(urls.smtp).replace(/\/\/[^@/]*@/, "//***@")} (SMTP_URL)`,
+    );
   console.log(
     `  Workers      ${settings.WORKER_PROCESSES} on task queue ${t.env.TEMPORAL_TASK_QUEUE}; health :${settings.ports.workerHealth.join(", :")}`,
   );
-  console.log(`  Logs         ${path.relative(ROOT, t.logDir)}/<process>.log (JSON lines from web and workers)`);
+  console.log(
+    `  Logs         ${path.relative(ROOT, t.logDir)}/<process>.log (JSON lines from web and workers)`,
+  );
   console.log(`  Press Ctrl-C to stop everything.`);
   console.log(`${c.green(line)}\n`);
 }
@@ -78,7 +106,9 @@ function printReady(t, ms, settings) {
 try {
   const { settings, problems } = readProdSettings(process.env);
   if (problems.length) {
-    fail(`npm run prod: invalid settings:\n${problems.map((p) => `  ${p}`).join("\n")}\n(npm run prod -- --help lists them)`);
+    fail(
+      `npm run prod: invalid settings:\n${problems.map((p) => `  ${p}`).join("\n")}\n(npm run prod -- --help lists them)`,
+    );
     process.exit(2);
   }
   await ensureNodeModules();
@@ -99,7 +129,9 @@ try {
     seed: args.includes("--seed") || args.includes("--check"),
     onGiveUp: async (name, code) => {
       if (stopping) return;
-      fail(`${name} keeps exiting (last: ${code}); stopping everything. See ${path.relative(ROOT, PROD_DATA_DIR)}/logs/${name}.log`);
+      fail(
+        `${name} keeps exiting (last: ${code}); stopping everything. See ${path.relative(ROOT, PROD_DATA_DIR)}/logs/${name}.log`,
+      );
       await shutdown(`${name} failed`);
       process.exit(1);
     },
@@ -110,7 +142,9 @@ try {
   if (args.includes("--check")) {
     step("checking the topology (scripts/lib/prod-check.mjs)");
     const { checkProdTopology } = await import("./lib/prod-check.mjs");
-    const { ok } = await checkProdTopology(topology, settings, { browser: args.includes("--browser") });
+    const { ok } = await checkProdTopology(topology, settings, {
+      browser: args.includes("--browser"),
+    });
     const t = Date.now();
     await shutdown(ok ? "checked" : "a check failed");
     info(`stopped every process in ${fmtMs(Date.now() - t)}`);

@@ -39,7 +39,10 @@ export const BENCH_COUNTS = Object.freeze({
 });
 /** One retailer user per brand group (window start 0, 10, 20, 30, 40 → brands 1-10, 11-20, ...), and staff. */
 export const BENCH_LOGINS = Object.freeze({
-  retailers: [1, 11, 21, 31, 41].map((retailerId) => ({ retailerId, email: `bench-retailer-${retailerId}@bench.test` })),
+  retailers: [1, 11, 21, 31, 41].map((retailerId) => ({
+    retailerId,
+    email: `bench-retailer-${retailerId}@bench.test`,
+  })),
   staff: { email: "bench-staff@bench.test" },
 });
 /** The seed marks itself in seed_runs with this prefix + a hash of the migrations and of this file. */
@@ -61,7 +64,13 @@ export function seedFingerprint() {
 export async function startBenchPostgres() {
   if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, pg: null };
   const { startEmbeddedPostgres, ensureDatabase } = await import("./lib/pg.mjs");
-  const pg = await startEmbeddedPostgres({ name: "pg-bench", dataDir: BENCH_PG_DIR, port: BENCH_PG_PORT, fast: true, quiet: true });
+  const pg = await startEmbeddedPostgres({
+    name: "pg-bench",
+    dataDir: BENCH_PG_DIR,
+    port: BENCH_PG_PORT,
+    fast: true,
+    quiet: true,
+  });
   const url = await ensureDatabase(pg.serverUrl, BENCH_DB_NAME);
   return { url, pg };
 }
@@ -74,7 +83,9 @@ async function connect(url) {
 export async function isSeeded(url) {
   const sql = await connect(url);
   try {
-    const rows = await sql`select name from seed_runs where name = ${seedFingerprint()}`.catch(() => []);
+    const rows = await sql`select name from seed_runs where name = ${seedFingerprint()}`.catch(
+      () => [],
+    );
     return rows.length > 0;
   } finally {
     await sql.end({ timeout: 5 });
@@ -86,7 +97,9 @@ async function recreateDatabase(url) {
   const u = new URL(url);
   const name = decodeURIComponent(u.pathname.slice(1));
   if (!name || name === "postgres")
-    throw new Error("BENCH_DATABASE_URL must name a database other than postgres (it is dropped and re-created)");
+    throw new Error(
+      "BENCH_DATABASE_URL must name a database other than postgres (it is dropped and re-created)",
+    );
   u.pathname = "/postgres";
   const admin = postgres(u.toString(), { max: 1, onnotice: () => {} });
   try {
@@ -106,8 +119,23 @@ function migrate(url) {
   if (r.status !== 0) throw new Error(`db/migrate.ts failed:\n${r.stdout}\n${r.stderr}`);
 }
 
-const LISTING_REASONS = ["overstock", "slow_seller", "wrong_sizes", "end_of_season", "customer_return", "closing_out_brand", "other"];
-const REQUEST_REASONS = ["sold_out", "customer_special_order", "best_seller", "missed_reorder", "new_store", "other"];
+const LISTING_REASONS = [
+  "overstock",
+  "slow_seller",
+  "wrong_sizes",
+  "end_of_season",
+  "customer_return",
+  "closing_out_brand",
+  "other",
+];
+const REQUEST_REASONS = [
+  "sold_out",
+  "customer_special_order",
+  "best_seller",
+  "missed_reorder",
+  "new_store",
+  "other",
+];
 const FLOOR_TIMES = ["0-30", "31-60", "61-90", "91-180", "180+"];
 const arr = (xs) => `array[${xs.map((x) => `'${x}'`).join(",")}]::text[]`;
 
@@ -278,7 +306,12 @@ async function checkNotNullCoverage(sql) {
   const rows = await sql`
     select table_name, column_name from information_schema.columns
     where table_schema = 'public' and is_nullable = 'NO' and column_default is null`;
-  const missing = rows.filter((r) => wanted[r.table_name] && !wanted[r.table_name].includes(r.column_name) && r.column_name !== "id");
+  const missing = rows.filter(
+    (r) =>
+      wanted[r.table_name] &&
+      !wanted[r.table_name].includes(r.column_name) &&
+      r.column_name !== "id",
+  );
   if (missing.length) {
     throw new Error(
       `db/schema has NOT NULL columns without a default that scripts/seed-large.mjs does not fill: ${missing.map((r) => `${r.table_name}.${r.column_name}`).join(", ")}`,
@@ -292,7 +325,9 @@ export async function seedLarge(url) {
   const timings = [];
   const mark = (what, ms, rows) => {
     timings.push({ what, ms, rows });
-    console.log(`  ${what.padEnd(26)} ${rows == null ? "".padStart(13) : `${String(rows).padStart(8)} rows`}  ${fmtMs(ms).padStart(8)}`);
+    console.log(
+      `  ${what.padEnd(26)} ${rows == null ? "".padStart(13) : `${String(rows).padStart(8)} rows`}  ${fmtMs(ms).padStart(8)}`,
+    );
   };
 
   let t = performance.now();
@@ -320,8 +355,18 @@ export async function seedLarge(url) {
 
     t = performance.now();
     const users = [
-      ...BENCH_LOGINS.retailers.map((l) => ({ email: l.email, password_hash: passwordHash, is_staff: false, retailer_id: l.retailerId })),
-      { email: BENCH_LOGINS.staff.email, password_hash: passwordHash, is_staff: true, retailer_id: null },
+      ...BENCH_LOGINS.retailers.map((l) => ({
+        email: l.email,
+        password_hash: passwordHash,
+        is_staff: false,
+        retailer_id: l.retailerId,
+      })),
+      {
+        email: BENCH_LOGINS.staff.email,
+        password_hash: passwordHash,
+        is_staff: true,
+        retailer_id: null,
+      },
     ];
     const inserted =
       await sql`insert into users ${sql(users, "email", "password_hash", "is_staff", "retailer_id")} returning id, retailer_id`;
@@ -342,7 +387,9 @@ export async function seedLarge(url) {
       "listings",
       "listing_requests",
     ]) {
-      await sql.unsafe(`select setval(pg_get_serial_sequence('${table}', 'id'), (select max(id) from ${table}))`);
+      await sql.unsafe(
+        `select setval(pg_get_serial_sequence('${table}', 'id'), (select max(id) from ${table}))`,
+      );
     }
     mark("sequences", performance.now() - t);
 
@@ -355,7 +402,9 @@ export async function seedLarge(url) {
     await sql.end({ timeout: 5 });
   }
   const totalMs = performance.now() - t0;
-  console.log(`  ${c.bold("total".padEnd(26))} ${"".padStart(13)}  ${c.bold(fmtMs(totalMs).padStart(8))}`);
+  console.log(
+    `  ${c.bold("total".padEnd(26))} ${"".padStart(13)}  ${c.bold(fmtMs(totalMs).padStart(8))}`,
+  );
   return { timings, totalMs };
 }
 

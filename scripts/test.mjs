@@ -22,7 +22,17 @@ import { stripVTControlCharacters as stripAnsi } from "node:util";
 import { c, fail, fmtMs, info, step, warn } from "./lib/log.mjs";
 import { CACHE_DIR, DATA_DIR, DB_NAMES, PORTS, RESULTS_DIR, ROOT } from "./lib/paths.mjs";
 import { writeDoc } from "./lib/perf-doc.mjs";
-import { acquireLock, isPortOpen, onShutdown, run, sleep, startService, stopAll, waitForHttp, waitForPort } from "./lib/proc.mjs";
+import {
+  acquireLock,
+  isPortOpen,
+  onShutdown,
+  run,
+  sleep,
+  startService,
+  stopAll,
+  waitForHttp,
+  waitForPort,
+} from "./lib/proc.mjs";
 import { ensureNodeModules, ensureTools } from "./lib/tools.mjs";
 
 const SUITES = ["lint", "unit", "db", "workflows", "contract", "e2e"];
@@ -39,7 +49,9 @@ const t0 = Date.now();
 const argv = process.argv.slice(2);
 /** `--files X` (repeatable): Vitest file filters passed to every selected suite. */
 const fileFilters = [];
-for (let i = 0; i < argv.length; i++) if (argv[i] === "--files" && argv[i + 1]) fileFilters.push(...argv.splice(i + 1, 1)[0].split(","));
+for (let i = 0; i < argv.length; i++)
+  if (argv[i] === "--files" && argv[i + 1])
+    fileFilters.push(...argv.splice(i + 1, 1)[0].split(","));
 /** `--record`: write the run's figures into docs/performance.md (section "Test command"). */
 const record = argv.includes("--record");
 const requested = argv.filter((a) => !a.startsWith("-"));
@@ -58,7 +70,11 @@ let finished = false;
 function summarize() {
   const line = "─".repeat(64);
   console.log(`\n${line}`);
-  console.log(c.bold(`${"suite".padEnd(11)}${"passed".padStart(8)}${"failed".padStart(8)}${"skipped".padStart(9)}${"time".padStart(10)}`));
+  console.log(
+    c.bold(
+      `${"suite".padEnd(11)}${"passed".padStart(8)}${"failed".padStart(8)}${"skipped".padStart(9)}${"time".padStart(10)}`,
+    ),
+  );
   let passed = 0;
   let failed = 0;
   const rank = (r) => (SUITES.includes(r.suite) ? SUITES.indexOf(r.suite) : SUITES.length);
@@ -74,28 +90,36 @@ function summarize() {
   const slowest = slowestFiles(10);
   if (slowest.length) {
     console.log(c.bold("ten slowest files"));
-    for (const f of slowest) console.log(`${fmtMs(f.ms).padStart(9)}  ${f.suite.padEnd(9)} ${f.file}`);
+    for (const f of slowest)
+      console.log(`${fmtMs(f.ms).padStart(9)}  ${f.suite.padEnd(9)} ${f.file}`);
     console.log(line);
   }
   // Which tests failed, and the start of why, stay at the end of the output (where a CI log is cut to its last lines).
-  const failures = results.flatMap((r) => (r.failures ?? []).map((f) => ({ suite: r.suite, ...f })));
+  const failures = results.flatMap((r) =>
+    (r.failures ?? []).map((f) => ({ suite: r.suite, ...f })),
+  );
   for (const f of failures.slice(0, 10)) {
     const lines = stripAnsi(f.message)
       .split("\n")
       .map((l) => l.trim())
       .filter(Boolean);
     const where = lines.find((l) => l.startsWith("at ") && !l.includes("node_modules"));
-    const why = [...lines.filter((l) => !l.startsWith("at ")).slice(0, 3), where].filter(Boolean).join(" | ");
+    const why = [...lines.filter((l) => !l.startsWith("at ")).slice(0, 3), where]
+      .filter(Boolean)
+      .join(" | ");
     console.log(c.red(`failed: ${f.suite} ${f.file} > ${f.test}`));
     if (why) console.log(`  ${why.slice(0, 400)}`);
   }
-  if (failures.length > 10) console.log(c.red(`failed: ${failures.length - 10} more (see the reports)`));
+  if (failures.length > 10)
+    console.log(c.red(`failed: ${failures.length - 10} more (see the reports)`));
   const cpu = childCpuSeconds();
   console.log(
     `total duration: ${fmtMs(Date.now() - t0)}  (suites: ${selected.join(", ")}; reports in ${path.relative(ROOT, RESULTS_DIR)}/)`,
   );
   if (cpu !== null)
-    console.log(`CPU used by the run's processes: ${cpu.toFixed(0)} s (user + system, every process it started and waited for)`);
+    console.log(
+      `CPU used by the run's processes: ${cpu.toFixed(0)} s (user + system, every process it started and waited for)`,
+    );
   if (record) recordInDoc({ passed, failed, ms: Date.now() - t0, cpu, slowest });
   console.log(`${passed} passed, ${failed} failed`);
   return failed;
@@ -151,7 +175,12 @@ function recordInDoc({ passed, failed, ms, cpu, slowest }) {
     ...slowest.map((f) => `| ${f.file} | ${f.suite} | ${fmtMs(f.ms)} |`),
   ].join("\n");
   try {
-    writeDoc({ key: "test-command", by: "npm test -- --record", report, place: (doc, block) => `${doc.trimEnd()}\n\n${block}\n` });
+    writeDoc({
+      key: "test-command",
+      by: "npm test -- --record",
+      report,
+      place: (doc, block) => `${doc.trimEnd()}\n\n${block}\n`,
+    });
   } catch (e) {
     warn(`could not record in docs/performance.md: ${e.message}`);
   }
@@ -194,7 +223,9 @@ async function freeTestPort(port) {
   if (!(await isPortOpen(port))) return;
   const { spawnSync } = await import("node:child_process");
   const out = spawnSync("ss", ["-ltnpH", `sport = :${port}`], { encoding: "utf8" }).stdout || "";
-  const pids = [...new Set([...out.matchAll(/pid=(\d+)/g)].map((m) => Number(m[1])))].filter((p) => p !== process.pid);
+  const pids = [...new Set([...out.matchAll(/pid=(\d+)/g)].map((m) => Number(m[1])))].filter(
+    (p) => p !== process.pid,
+  );
   for (const pid of pids) {
     warn(`test port ${port} is held by pid ${pid} (leftover from an earlier run?); stopping it`);
     try {
@@ -226,7 +257,12 @@ function readReport(file) {
     const file = path.relative(ROOT, f.name ?? "");
     if (f.startTime && f.endTime) fileTimes.push({ file, ms: f.endTime - f.startTime });
     const failedAssertions = (f.assertionResults ?? []).filter((a) => a.status === "failed");
-    for (const a of failedAssertions) failures.push({ file, test: a.fullName ?? a.title, message: (a.failureMessages ?? []).join("\n") });
+    for (const a of failedAssertions)
+      failures.push({
+        file,
+        test: a.fullName ?? a.title,
+        message: (a.failureMessages ?? []).join("\n"),
+      });
     if (f.status === "failed" && failedAssertions.length === 0) {
       failed += 1; // the file itself failed
       failures.push({ file, test: "(the file)", message: f.message ?? "" });
@@ -250,19 +286,26 @@ async function eslint(env, { prefix } = {}) {
   const report = path.join(RESULTS_DIR, "lint.json");
   fs.rmSync(report, { force: true });
   const bin = path.join(ROOT, "node_modules", "eslint", "bin", "eslint.js");
-  const { code } = await run(process.execPath, [bin, ".", "--max-warnings", "0", "--format", "json", "--output-file", report], {
-    env,
-    prefix,
-  });
+  const { code } = await run(
+    process.execPath,
+    [bin, ".", "--max-warnings", "0", "--format", "json", "--output-file", report],
+    {
+      env,
+      prefix,
+    },
+  );
   try {
     const files = JSON.parse(fs.readFileSync(report, "utf8"));
     const bad = files.filter((f) => f.errorCount + f.warningCount > 0);
     for (const f of bad) {
       for (const m of f.messages)
-        console.log(`${path.relative(ROOT, f.filePath)}:${m.line}:${m.column} ${m.message}${m.ruleId ? ` (${m.ruleId})` : ""}`);
+        console.log(
+          `${path.relative(ROOT, f.filePath)}:${m.line}:${m.column} ${m.message}${m.ruleId ? ` (${m.ruleId})` : ""}`,
+        );
     }
     info(`${files.length} files linted, ${bad.length} with problems`);
-    if (bad.length === 0 && code !== 0) return { passed: files.length, failed: 1, skipped: 0, note: `eslint exited with ${code}` };
+    if (bad.length === 0 && code !== 0)
+      return { passed: files.length, failed: 1, skipped: 0, note: `eslint exited with ${code}` };
     return { passed: files.length - bad.length, failed: bad.length, skipped: 0 };
   } catch {
     return { passed: 0, failed: 1, skipped: 0, note: "no report (eslint crashed)" };
@@ -275,7 +318,10 @@ async function eslint(env, { prefix } = {}) {
  */
 async function formatCheck(env) {
   const bin = path.join(ROOT, "node_modules", "prettier", "bin", "prettier.cjs");
-  const { code, output } = await run(process.execPath, [bin, "--list-different", ...FORMATTED], { env, quiet: true });
+  const { code, output } = await run(process.execPath, [bin, "--list-different", ...FORMATTED], {
+    env,
+    quiet: true,
+  });
   const lines = output
     .split("\n")
     .map((l) => stripAnsi(l).trim())
@@ -294,21 +340,34 @@ async function formatCheck(env) {
  */
 async function typeCheck(env) {
   const bin = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
-  const { code, output } = await run(process.execPath, [bin, "--noEmit", "-p", "."], { env, quiet: true });
+  const { code, output } = await run(process.execPath, [bin, "--noEmit", "-p", "."], {
+    env,
+    quiet: true,
+  });
   const errors = stripAnsi(output)
     .split("\n")
     .filter((l) => /^\S.*\(\d+,\d+\): error TS\d+/.test(l));
   for (const e of errors) console.log(e);
   const files = new Set(errors.map((e) => e.slice(0, e.indexOf("("))));
   info(`tsc: ${errors.length} error(s) in ${files.size} file(s)`);
-  if (code !== 0 && errors.length === 0) return { passed: 0, failed: 1, note: `tsc exited with ${code}` };
-  return { passed: files.size === 0 ? 1 : 0, failed: files.size, note: files.size ? `${files.size} file(s) with type errors` : undefined };
+  if (code !== 0 && errors.length === 0)
+    return { passed: 0, failed: 1, note: `tsc exited with ${code}` };
+  return {
+    passed: files.size === 0 ? 1 : 0,
+    failed: files.size,
+    note: files.size ? `${files.size} file(s) with type errors` : undefined,
+  };
 }
 
 /** The lint suite's counts with the type check's added. */
 function addTypeCheck(lint, types) {
   const note = [lint.note, types.note].filter(Boolean).join("; ");
-  return { ...lint, passed: lint.passed + types.passed, failed: lint.failed + types.failed, note: note || undefined };
+  return {
+    ...lint,
+    passed: lint.passed + types.passed,
+    failed: lint.failed + types.failed,
+    note: note || undefined,
+  };
 }
 
 /** The source files the formatter owns (what .prettierignore does not leave out). */
@@ -317,7 +376,11 @@ const FORMATTED = ["**/*.{ts,tsx,mjs,js,css}"];
 /** The lint suite's counts: ESLint's files, plus one failure per file the formatter would change. */
 function addFormatCheck(lint, format) {
   const failed = lint.failed + format.unformatted.length + (format.note ? 1 : 0);
-  const note = [lint.note, format.note, format.unformatted.length ? `${format.unformatted.length} file(s) not formatted` : null]
+  const note = [
+    lint.note,
+    format.note,
+    format.unformatted.length ? `${format.unformatted.length} file(s) not formatted` : null,
+  ]
     .filter(Boolean)
     .join("; ");
   return { ...lint, failed, note: note || undefined };
@@ -346,15 +409,24 @@ async function vitest(suite, env, { prefix } = {}) {
   if (suite !== "e2e" || fileFilters.length > 0)
     return vitestProcess(suite, env, { report: `${suite}.json`, filters: fileFilters, prefix });
   const lanes = await Promise.all([
-    vitestProcess(suite, env, { report: "e2e.json", filters: E2E_BESIDE.flatMap((f) => ["--exclude", f]) }),
-    vitestProcess(suite, env, { report: "e2e-beside.json", filters: E2E_BESIDE, prefix: "e2e beside" }),
+    vitestProcess(suite, env, {
+      report: "e2e.json",
+      filters: E2E_BESIDE.flatMap((f) => ["--exclude", f]),
+    }),
+    vitestProcess(suite, env, {
+      report: "e2e-beside.json",
+      filters: E2E_BESIDE,
+      prefix: "e2e beside",
+    }),
   ]);
   return {
     passed: lanes[0].passed + lanes[1].passed,
     failed: lanes[0].failed + lanes[1].failed,
     skipped: lanes[0].skipped + lanes[1].skipped,
     fileTimes: [...(lanes[0].fileTimes ?? []), ...(lanes[1].fileTimes ?? [])],
-    note: [lanes[0].note, lanes[1].note && `beside: ${lanes[1].note}`].filter(Boolean).join("; ") || undefined,
+    note:
+      [lanes[0].note, lanes[1].note && `beside: ${lanes[1].note}`].filter(Boolean).join("; ") ||
+      undefined,
   };
 }
 
@@ -404,14 +476,21 @@ const setups = {
   async workflows({ tools }) {
     // The time-skipping test server for most files; the CLI dev server for the list queries of README "Ops"
     // (tests/workflows/ops-queries.test.ts starts its own, on a free port).
-    return { env: { TEMPORAL_TEST_SERVER_PATH: tools.testServer, TEMPORAL_CLI_PATH: tools.temporal } };
+    return {
+      env: { TEMPORAL_TEST_SERVER_PATH: tools.testServer, TEMPORAL_CLI_PATH: tools.temporal },
+    };
   },
   async contract({ tools }) {
     await freeTestPort(T.stripeHttp);
     await freeTestPort(T.stripeHttps);
-    const svc = startService("stripe-mock", tools.stripeMock, ["-http-port", String(T.stripeHttp), "-https-port", String(T.stripeHttps)], {
-      logFile: path.join(RESULTS_DIR, "stripe-mock.log"),
-    });
+    const svc = startService(
+      "stripe-mock",
+      tools.stripeMock,
+      ["-http-port", String(T.stripeHttp), "-https-port", String(T.stripeHttps)],
+      {
+        logFile: path.join(RESULTS_DIR, "stripe-mock.log"),
+      },
+    );
     await waitForPort(T.stripeHttp, { svc, what: "stripe-mock", timeoutMs: 30_000 });
     return {
       env: {
@@ -444,13 +523,21 @@ const setups = {
       let tb = Date.now();
       const REMIX_BUILD_DIR = path.relative(ROOT, buildDir);
       const buildEnv = { ...baseEnv, NODE_ENV: "production", REMIX_BUILD_DIR };
-      let r = await run(process.execPath, [path.join(ROOT, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"], {
-        env: buildEnv,
-        prefix: "build",
-      });
+      let r = await run(
+        process.execPath,
+        [path.join(ROOT, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"],
+        {
+          env: buildEnv,
+          prefix: "build",
+        },
+      );
       if (r.code !== 0) throw new Error("remix build failed");
       if (fs.existsSync(path.join(ROOT, "workflows", "index.ts"))) {
-        r = await run(process.execPath, ["--import", "tsx", path.join(ROOT, "workers", "bundle.ts")], { env: buildEnv, prefix: "build" });
+        r = await run(
+          process.execPath,
+          ["--import", "tsx", path.join(ROOT, "workers", "bundle.ts")],
+          { env: buildEnv, prefix: "build" },
+        );
         if (r.code !== 0) throw new Error("workflow bundle failed");
       }
       info(`built in ${fmtMs(Date.now() - tb)}`);
@@ -478,7 +565,14 @@ const setups = {
       await freeTestPort(T.app);
       const [, temporal] = await Promise.all([
         migrateAndSeed(env, { quiet: true }),
-        startTemporalDev({ bin: tools.temporal, port: T.temporal, uiPort: null, dbFile: null, name: "temporal-e2e", quiet: true }),
+        startTemporalDev({
+          bin: tools.temporal,
+          port: T.temporal,
+          uiPort: null,
+          dbFile: null,
+          name: "temporal-e2e",
+          quiet: true,
+        }),
       ]);
       services.push({ stop: temporal.stop });
 
@@ -498,9 +592,16 @@ const setups = {
       services.push({ stop: () => app.stop() });
       tb = Date.now();
       await waitForHttp(`${origin}/signin`, { svc: app, timeoutMs: 120_000 });
-      info(`app answers on ${origin}/signin (${fmtMs(Date.now() - tb)}); logs in test-results/e2e-app.log, e2e-worker.log`);
+      info(
+        `app answers on ${origin}/signin (${fmtMs(Date.now() - tb)}); logs in test-results/e2e-app.log, e2e-worker.log`,
+      );
       return {
-        env: { ...env, E2E_BASE_URL: origin, CHROMIUM_PATH: tools.chromium, E2E_RESULTS_DIR: path.join(RESULTS_DIR, "e2e") },
+        env: {
+          ...env,
+          E2E_BASE_URL: origin,
+          CHROMIUM_PATH: tools.chromium,
+          E2E_RESULTS_DIR: path.join(RESULTS_DIR, "e2e"),
+        },
         teardown,
       };
     } catch (e) {
@@ -523,14 +624,24 @@ async function runSuite(suite, { tools, pg, dbError, baseEnv, prefix }) {
     setup = await setups[suite]({ tools, pg, baseEnv });
   } catch (e) {
     fail(`${suite}: set-up failed: ${e.message}`);
-    results.push({ suite, passed: 0, failed: 1, skipped: 0, ms: Date.now() - ts, note: "set-up failed" });
+    results.push({
+      suite,
+      passed: 0,
+      failed: 1,
+      skipped: 0,
+      ms: Date.now() - ts,
+      note: "set-up failed",
+    });
     return;
   }
   try {
     const env = { ...baseEnv, ...setup.env };
     const r =
       suite === "lint"
-        ? addTypeCheck(addFormatCheck(await eslint(env, { prefix }), await formatCheck(env)), await typeCheck(env))
+        ? addTypeCheck(
+            addFormatCheck(await eslint(env, { prefix }), await formatCheck(env)),
+            await typeCheck(env),
+          )
         : await vitest(suite, env, { prefix });
     results.push({ suite, ...r, ms: Date.now() - ts });
   } finally {
@@ -544,12 +655,19 @@ async function main() {
   // The test ports are machine-wide, so is the lock: runs from any clone wait for each other. It is taken
   // before `npm ci`, which replaces node_modules: never under a run that is still using it.
   fs.mkdirSync(CACHE_DIR, { recursive: true });
-  await acquireLock(path.join(CACHE_DIR, "test-ports.lock"), { what: "the test ports (another npm test)", log: info });
+  await acquireLock(path.join(CACHE_DIR, "test-ports.lock"), {
+    what: "the test ports (another npm test)",
+    log: info,
+  });
   await ensureNodeModules();
   // Tools are ensured per suite below: a missing tool fails its suite, not the whole run.
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
 
-  const baseEnv = { NODE_ENV: "test", APP_ENV: "test", ...(process.stdout.isTTY ? { FORCE_COLOR: "1" } : {}) };
+  const baseEnv = {
+    NODE_ENV: "test",
+    APP_ENV: "test",
+    ...(process.stdout.isTTY ? { FORCE_COLOR: "1" } : {}),
+  };
   let pg = null;
   let dbError = null;
   if (selected.some((s) => NEEDS_DB.has(s))) {
@@ -560,7 +678,9 @@ async function main() {
       const external = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
       if (external) {
         // Never the database itself: a `marketplace_test` database on that server, recreated.
-        step(`test database on the server of ${process.env.TEST_DATABASE_URL ? "TEST_DATABASE_URL" : "DATABASE_URL"}`);
+        step(
+          `test database on the server of ${process.env.TEST_DATABASE_URL ? "TEST_DATABASE_URL" : "DATABASE_URL"}`,
+        );
         pg = { serverUrl: external, stop: async () => {} };
       } else {
         step(`starting test Postgres on :${T.postgres} (.data/pg-test, wiped)`);
@@ -603,7 +723,13 @@ async function main() {
   const prefixed = lanes.length > 1;
   const runSuites = async (suites) => {
     for (const suite of suites)
-      await runSuite(suite, { tools: tools[suite], pg, dbError, baseEnv, prefix: prefixed && suite !== "e2e" ? suite : undefined });
+      await runSuite(suite, {
+        tools: tools[suite],
+        pg,
+        dbError,
+        baseEnv,
+        prefix: prefixed && suite !== "e2e" ? suite : undefined,
+      });
   };
   await Promise.all(lanes.map(runSuites));
   await stopAll();
@@ -614,7 +740,14 @@ try {
   await main();
 } catch (e) {
   fail(e.stack || e.message);
-  results.push({ suite: "setup", passed: 0, failed: 1, skipped: 0, ms: 0, note: e.message.split("\n")[0].slice(0, 80) });
+  results.push({
+    suite: "setup",
+    passed: 0,
+    failed: 1,
+    skipped: 0,
+    ms: 0,
+    note: e.message.split("\n")[0].slice(0, 80),
+  });
   await stopAll().catch(() => {});
 }
 finished = true;

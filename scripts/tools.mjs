@@ -5,12 +5,21 @@
 // `--prod` also builds what `npm run prod` runs: the Temporal server, its SQL schema tool and its Web UI.
 import { c, fmtMs, step } from "./lib/log.mjs";
 import { TOOLS_DIR } from "./lib/paths.mjs";
-import { ALL_TOOLS, PROD_TOOLS, actions, ensureNodeModules, ensureTools, measureTestServerStart } from "./lib/tools.mjs";
+import {
+  ALL_TOOLS,
+  PROD_TOOLS,
+  actions,
+  ensureNodeModules,
+  ensureTools,
+  measureTestServerStart,
+} from "./lib/tools.mjs";
 
 const t0 = performance.now();
 try {
   await ensureNodeModules();
-  const paths = await ensureTools(process.argv.includes("--prod") ? [...new Set([...ALL_TOOLS, ...PROD_TOOLS])] : ALL_TOOLS);
+  const paths = await ensureTools(
+    process.argv.includes("--prod") ? [...new Set([...ALL_TOOLS, ...PROD_TOOLS])] : ALL_TOOLS,
+  );
   const ms = performance.now() - t0;
   step(actions.length ? `installed: ${actions.join("; ")}` : "all tools already present");
   for (const [k, v] of Object.entries(paths)) console.log(`  ${k.padEnd(11)} ${v}`);
@@ -19,7 +28,9 @@ try {
   if (process.argv.includes("--measure")) {
     const runs = [];
     for (let i = 0; i < 3; i++) runs.push(await measureTestServerStart(paths.testServer));
-    console.log(`time-skipping test server start (TCP ready): ${runs.map(fmtMs).join(", ")} (SDK limit 5 s)`);
+    console.log(
+      `time-skipping test server start (TCP ready): ${runs.map(fmtMs).join(", ")} (SDK limit 5 s)`,
+    );
   }
 } catch (e) {
   console.error(c.red(`tools: ${e.message}`));

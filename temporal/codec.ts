@@ -36,10 +36,12 @@ export function keyringOf(spec: PayloadKeySpec): Keyring {
   const keys = new Map<string, Buffer>();
   for (const { id, key } of spec.keys) {
     const bytes = Buffer.from(key, "base64");
-    if (bytes.length !== KEY_BYTES) throw new Error(`payload key "${id}" is ${bytes.length} bytes, not ${KEY_BYTES}`);
+    if (bytes.length !== KEY_BYTES)
+      throw new Error(`payload key "${id}" is ${bytes.length} bytes, not ${KEY_BYTES}`);
     keys.set(id, bytes);
   }
-  if (!keys.has(spec.currentId)) throw new Error(`the current payload key "${spec.currentId}" is not in the keyring`);
+  if (!keys.has(spec.currentId))
+    throw new Error(`the current payload key "${spec.currentId}" is not in the keyring`);
   return { currentId: spec.currentId, keys };
 }
 
@@ -74,7 +76,10 @@ export class AesGcmPayloadCodec implements PayloadCodec {
     cipher.setAAD(utf8(id));
     const plain = ProtoPayload.encode(payload).finish();
     const sealed = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
-    return { metadata: { [METADATA_ENCODING_KEY]: utf8(ENCRYPTED_ENCODING), [KEY_ID_METADATA]: utf8(id) }, data: sealed };
+    return {
+      metadata: { [METADATA_ENCODING_KEY]: utf8(ENCRYPTED_ENCODING), [KEY_ID_METADATA]: utf8(id) },
+      data: sealed,
+    };
   }
 
   private open(payload: Payload): Payload {
@@ -86,7 +91,10 @@ export class AesGcmPayloadCodec implements PayloadCodec {
     const decipher = createDecipheriv("aes-256-gcm", key, data.subarray(0, IV_BYTES));
     decipher.setAAD(utf8(id));
     decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
-    const plain = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);
+    const plain = Buffer.concat([
+      decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)),
+      decipher.final(),
+    ]);
     return ProtoPayload.decode(plain);
   }
 }
@@ -102,12 +110,14 @@ export interface JsonPayload {
 
 export function payloadFromJson(p: JsonPayload): Payload {
   const metadata: Record<string, Uint8Array> = {};
-  for (const [k, v] of Object.entries(p.metadata ?? {})) metadata[k] = Buffer.from(String(v), "base64");
+  for (const [k, v] of Object.entries(p.metadata ?? {}))
+    metadata[k] = Buffer.from(String(v), "base64");
   return { metadata, data: Buffer.from(String(p.data ?? ""), "base64") };
 }
 
 export function payloadToJson(p: Payload): JsonPayload {
   const metadata: Record<string, string> = {};
-  for (const [k, v] of Object.entries(p.metadata ?? {})) if (v) metadata[k] = Buffer.from(v).toString("base64");
+  for (const [k, v] of Object.entries(p.metadata ?? {}))
+    if (v) metadata[k] = Buffer.from(v).toString("base64");
   return { metadata, data: Buffer.from(p.data ?? new Uint8Array()).toString("base64") };
 }

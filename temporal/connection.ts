@@ -25,8 +25,21 @@ export function dataConverterOf(env: CodecEnv): DataConverter {
 
 /** TLS options for Connection.connect and NativeConnection.connect (undefined: plain text, loopback only in production). */
 export function temporalTlsOf(
-  env: Pick<Env, "TEMPORAL_TLS" | "TEMPORAL_TLS_CA" | "TEMPORAL_TLS_CERT" | "TEMPORAL_TLS_KEY" | "TEMPORAL_TLS_SERVER_NAME">,
-): { serverNameOverride?: string; serverRootCACertificate?: Buffer; clientCertPair?: { crt: Buffer; key: Buffer } } | undefined {
+  env: Pick<
+    Env,
+    | "TEMPORAL_TLS"
+    | "TEMPORAL_TLS_CA"
+    | "TEMPORAL_TLS_CERT"
+    | "TEMPORAL_TLS_KEY"
+    | "TEMPORAL_TLS_SERVER_NAME"
+  >,
+):
+  | {
+      serverNameOverride?: string;
+      serverRootCACertificate?: Buffer;
+      clientCertPair?: { crt: Buffer; key: Buffer };
+    }
+  | undefined {
   if (!temporalTlsOn(env)) return undefined;
   const pem = (v: string | undefined) => (v?.trim() ? Buffer.from(v) : undefined);
   const crt = pem(env.TEMPORAL_TLS_CERT);

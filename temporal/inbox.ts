@@ -6,7 +6,9 @@
  */
 import { WorkflowNotFoundError } from "@temporalio/common";
 
-export async function signalOutcome(send: () => Promise<void>): Promise<"delivered" | "order_closed"> {
+export async function signalOutcome(
+  send: () => Promise<void>,
+): Promise<"delivered" | "order_closed"> {
   try {
     await send();
     return "delivered";

@@ -8,7 +8,13 @@ import { defaultPayloadConverter } from "@temporalio/common";
 import type { ActivityInterceptorsFactory } from "@temporalio/worker";
 import { REQUEST_ID_HEADER } from "../domain/request-id";
 
-export function activityLogging({ onTask, logRuns }: { onTask: () => void; logRuns: boolean }): ActivityInterceptorsFactory {
+export function activityLogging({
+  onTask,
+  logRuns,
+}: {
+  onTask: () => void;
+  logRuns: boolean;
+}): ActivityInterceptorsFactory {
   return (ctx) => {
     let requestId: string | undefined;
     return {
@@ -23,7 +29,11 @@ export function activityLogging({ onTask, logRuns }: { onTask: () => void; logRu
             if (logRuns) ctx.log.info("activity completed", { ms: Date.now() - t0 });
             return result;
           } catch (err) {
-            if (logRuns) ctx.log.warn("activity failed", { ms: Date.now() - t0, error: err instanceof Error ? err.message : String(err) });
+            if (logRuns)
+              ctx.log.warn("activity failed", {
+                ms: Date.now() - t0,
+                error: err instanceof Error ? err.message : String(err),
+              });
             throw err;
           } finally {
             onTask();

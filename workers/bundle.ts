@@ -13,7 +13,9 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const WORKFLOWS_PATH = path.join(ROOT, "workflows", "index.ts");
 export const DEFAULT_BUNDLE_PATH = path.join(ROOT, "build", "workflow-bundle.js");
 /** Workflow interceptors of the worker (the web request id carried to activities), bundled with the workflows. */
-export const WORKFLOW_INTERCEPTOR_MODULES = [path.join(ROOT, "workflows", "common", "request-id.ts")];
+export const WORKFLOW_INTERCEPTOR_MODULES = [
+  path.join(ROOT, "workflows", "common", "request-id.ts"),
+];
 
 const quietLogger = {
   trace() {},

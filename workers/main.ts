@@ -11,7 +11,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Client } from "@temporalio/client";
-import { DefaultLogger, NativeConnection, Runtime, Worker, type LogEntry } from "@temporalio/worker";
+import {
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  Worker,
+  type LogEntry,
+} from "@temporalio/worker";
 import { createActivities } from "../activities";
 import { createOutboxMailer } from "../activities/mail";
 import { createSmtpSender, smtpHostOf } from "../activities/mail/smtp";
@@ -31,8 +37,13 @@ const MATCH_DIGEST_SWEEP_MS = 60_000;
 /** The worker's own lines: JSON with LOG_FORMAT=json (as the SDK's), else "[worker] ..." text. */
 function say(level: "info" | "warn" | "error", msg: string): void {
   if (process.env.LOG_FORMAT === "json")
-    process.stdout.write(JSON.stringify({ time: new Date().toISOString(), level, msg: `[worker] ${msg}` }) + "\n");
-  else (level === "info" ? console.log : level === "warn" ? console.warn : console.error)(`[worker] ${msg}`);
+    process.stdout.write(
+      JSON.stringify({ time: new Date().toISOString(), level, msg: `[worker] ${msg}` }) + "\n",
+    );
+  else
+    (level === "info" ? console.log : level === "warn" ? console.warn : console.error)(
+      `[worker] ${msg}`,
+    );
 }
 
 /** JSON lines for the SDK's logger (bigint values as strings). */
@@ -43,7 +54,9 @@ function jsonLogLine(entry: LogEntry): void {
     msg: entry.message,
     ...entry.meta,
   };
-  process.stdout.write(JSON.stringify(line, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v)) + "\n");
+  process.stdout.write(
+    JSON.stringify(line, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v)) + "\n",
+  );
 }
 
 /** The SDK runtime (once, before any connection): Prometheus metrics on METRICS_PORT, JSON logs with LOG_FORMAT=json. */
@@ -51,21 +64,40 @@ function installRuntime(): void {
   const metricsPort = process.env.METRICS_PORT;
   if (!metricsPort && process.env.LOG_FORMAT !== "json") return;
   Runtime.install({
-    ...(process.env.LOG_FORMAT === "json" ? { logger: new DefaultLogger("INFO", jsonLogLine) } : {}),
+    ...(process.env.LOG_FORMAT === "json"
+      ? { logger: new DefaultLogger("INFO", jsonLogLine) }
+      : {}),
     ...(metricsPort
-      ? { telemetryOptions: { metrics: { prometheus: { bindAddress: `${process.env.METRICS_HOST || "127.0.0.1"}:${metricsPort}` } } } }
+      ? {
+          telemetryOptions: {
+            metrics: {
+              prometheus: {
+                bindAddress: `${process.env.METRICS_HOST || "127.0.0.1"}:${metricsPort}`,
+              },
+            },
+          },
+        }
       : {}),
   });
 }
 
 async function main(env: Env): Promise<void> {
   installRuntime();
-  const health = process.env.HEALTH_PORT ? serveWorkerHealth(Number(process.env.HEALTH_PORT)) : null;
+  const health = process.env.HEALTH_PORT
+    ? serveWorkerHealth(Number(process.env.HEALTH_PORT))
+    : null;
   const dbHandle = createDb(env.DATABASE_URL, { max: 5 });
   const payments = createPayments(env, dbHandle.db);
-  const activities = createActivities({ db: dbHandle.db, payments, mail: createOutboxMailer(dbHandle.db), env });
+  const activities = createActivities({
+    db: dbHandle.db,
+    payments,
+    mail: createOutboxMailer(dbHandle.db),
+    env,
+  });
   // With SMTP_URL the worker also delivers the outbox (every process writes e-mails there first).
-  const mailSender = env.SMTP_URL ? createSmtpSender({ db: dbHandle.db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM }) : null;
+  const mailSender = env.SMTP_URL
+    ? createSmtpSender({ db: dbHandle.db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM })
+    : null;
 
   const connection = await connectWithRetry(env);
   const useBundle = env.NODE_ENV === "production" && bundleIsFresh(DEFAULT_BUNDLE_PATH);
@@ -73,19 +105,30 @@ async function main(env: Env): Promise<void> {
     connection,
     namespace: env.TEMPORAL_NAMESPACE,
     taskQueue: env.TEMPORAL_TASK_QUEUE,
-    ...(useBundle ? { workflowBundle: { codePath: DEFAULT_BUNDLE_PATH } } : { workflowsPath: WORKFLOWS_PATH }),
+    ...(useBundle
+      ? { workflowBundle: { codePath: DEFAULT_BUNDLE_PATH } }
+      : { workflowsPath: WORKFLOWS_PATH }),
     activities,
     // Every payload sealed with the payload keys (temporal/codec.ts, ADR 0040); the codec runs outside the sandbox.
     dataConverter: dataConverterOf(env),
     interceptors: {
       // A prebuilt bundle holds its workflow interceptors (workers/bundle.ts); compiled from source, they are named here.
       ...(useBundle ? {} : { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }),
-      activity: [activityLogging({ onTask: () => health?.activityRan(), logRuns: process.env.LOG_FORMAT === "json" })],
+      activity: [
+        activityLogging({
+          onTask: () => health?.activityRan(),
+          logRuns: process.env.LOG_FORMAT === "json",
+        }),
+      ],
     },
   });
   health?.setWorker(worker);
   // Stored webhook events the web process did not deliver reach their workflow (docs/decisions/0042-webhook-inbox.md).
-  const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE, dataConverter: dataConverterOf(env) });
+  const client = new Client({
+    connection,
+    namespace: env.TEMPORAL_NAMESPACE,
+    dataConverter: dataConverterOf(env),
+  });
   const webhookRelay = createWebhookRelay({
     db: dbHandle.db,
     signal: (d) => client.workflow.getHandle(d.workflowId).signal(d.signalName, d.signalArg),
@@ -137,7 +180,10 @@ function bundleIsFresh(bundlePath: string): boolean {
   };
   const sources = Math.max(newest(path.join(ROOT, "workflows")), newest(path.join(ROOT, "domain")));
   if (sources > built) {
-    say("warn", `${path.relative(ROOT, bundlePath)} is older than the workflow sources: compiling from source instead`);
+    say(
+      "warn",
+      `${path.relative(ROOT, bundlePath)} is older than the workflow sources: compiling from source instead`,
+    );
     return false;
   }
   return true;
@@ -166,7 +212,8 @@ function readEnv(): Env {
     if (!(err instanceof EnvError)) throw err;
     // One line per refused setting, e.g. "[worker] cannot start: Invalid environment: PAYLOAD_KEYS: required in
     // production ..." (docs/operations.md, "Production refusals").
-    for (const problem of err.problems) say("error", `cannot start: Invalid environment: ${problem}`);
+    for (const problem of err.problems)
+      say("error", `cannot start: Invalid environment: ${problem}`);
     process.exit(1);
   }
 }

@@ -19,14 +19,17 @@ import http from "node:http";
 import { matchRoutes } from "@remix-run/router";
 import { webMetrics } from "./metrics.mjs";
 
-export const requestContext = (globalThis[Symbol.for("wholesale.requestContext")] ??= new AsyncLocalStorage());
+export const requestContext = (globalThis[Symbol.for("wholesale.requestContext")] ??=
+  new AsyncLocalStorage());
 
 const JSON_LOGS = process.env.LOG_FORMAT === "json";
 
 /** One structured log line (JSON with LOG_FORMAT=json, else plain text). */
 export function log(level, msg, fields = {}) {
   if (JSON_LOGS) {
-    process.stdout.write(JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }) + "\n");
+    process.stdout.write(
+      JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }) + "\n",
+    );
     return;
   }
   const rest = Object.entries(fields)

@@ -14,13 +14,18 @@
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
 
 /** The webhook endpoints: exact paths (a trailing slash allowed), after normalising. */
-export const WEBHOOK_PATHS = new Set(["/webhooks/carrier", "/webhooks/payments", "/api/stock-import"]);
+export const WEBHOOK_PATHS = new Set([
+  "/webhooks/carrier",
+  "/webhooks/payments",
+  "/api/stock-import",
+]);
 // /api/stock-import (docs/guides/stock-import.md "API") is authorised by a Bearer token sent by the store's own system, never by a
 // cookie, so a cross-site form cannot use it: exempt like the webhooks.
 
 /** The path the router sees: dot segments resolved; null when it is not a valid path. */
 export function normalisedPath(path) {
-  if (typeof path !== "string" || !path.startsWith("/") || /[\\\u0000-\u001f]/.test(path)) return null;
+  if (typeof path !== "string" || !path.startsWith("/") || /[\\\u0000-\u001f]/.test(path))
+    return null;
   try {
     const u = new URL(path, "http://path.invalid");
     return u.origin === "http://path.invalid" ? u.pathname : null;
@@ -62,10 +67,14 @@ export function checkOrigin({ method, path, origin, referer, appOrigin, alsoFrom
   if (origin !== undefined && origin !== null && origin !== "") {
     const from = originOf(origin);
     if (from !== null && alsoFrom && from === originOf(alsoFrom)) return { ok: true };
-    return from === expected ? { ok: true } : { ok: false, reason: `Origin ${origin} is not ${expected}` };
+    return from === expected
+      ? { ok: true }
+      : { ok: false, reason: `Origin ${origin} is not ${expected}` };
   }
   if (referer) {
-    return originOf(referer) === expected ? { ok: true } : { ok: false, reason: `Referer is not from ${expected}` };
+    return originOf(referer) === expected
+      ? { ok: true }
+      : { ok: false, reason: `Referer is not from ${expected}` };
   }
   return { ok: false, reason: "neither Origin nor Referer present" };
 }

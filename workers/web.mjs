@@ -40,7 +40,9 @@ const APP_ORIGIN = process.env.APP_ORIGIN || `http://localhost:${PORT}`;
 const TEMPORAL_UI_URL = process.env.TEMPORAL_UI_URL || "http://localhost:8233";
 const BUILD_DIR = path.resolve(process.env.REMIX_BUILD_DIR || "build");
 const BUILD_PATH = path.join(BUILD_DIR, "index.js");
-const ASSETS_DIR = process.env.REMIX_BUILD_DIR ? path.join(BUILD_DIR, "public", "build") : path.resolve("public", "build");
+const ASSETS_DIR = process.env.REMIX_BUILD_DIR
+  ? path.join(BUILD_DIR, "public", "build")
+  : path.resolve("public", "build");
 const PUBLIC_DIR = path.resolve("public");
 
 installGlobals({ nativeFetch: true });
@@ -56,8 +58,11 @@ try {
 } catch (err) {
   // One line per refused setting (domain/env.ts EnvError; docs/operations.md, "Production refusals"), e.g.
   // "[web] cannot start: Invalid environment: CARRIER_WEBHOOK_SECRET: required in production ...".
-  const problems = Array.isArray(err?.problems) ? err.problems.map((p) => `Invalid environment: ${p}`) : null;
-  for (const line of problems ?? [err instanceof Error ? err.message : String(err)]) console.error(`[web] cannot start: ${line}`);
+  const problems = Array.isArray(err?.problems)
+    ? err.problems.map((p) => `Invalid environment: ${p}`)
+    : null;
+  for (const line of problems ?? [err instanceof Error ? err.message : String(err)])
+    console.error(`[web] cannot start: ${line}`);
   process.exit(1);
 }
 
@@ -77,11 +82,13 @@ app.use(
 const HTTPS_ORIGIN = APP_ORIGIN.startsWith("https:");
 const FIXED = new Set(Object.keys(securityHeaders({ https: true })).map((h) => h.toLowerCase()));
 app.use((req, res, next) => {
-  for (const [k, v] of Object.entries(securityHeaders({ https: req.secure || HTTPS_ORIGIN }))) res.setHeader(k, v);
+  for (const [k, v] of Object.entries(securityHeaders({ https: req.secure || HTTPS_ORIGIN })))
+    res.setHeader(k, v);
   // @remix-run/express copies the Remix response's headers with res.append; a second, different
   // X-Frame-Options would make browsers ignore both, so ours stay the only ones.
   const append = res.append.bind(res);
-  res.append = (field, value) => (FIXED.has(String(field).toLowerCase()) ? res : append(field, value));
+  res.append = (field, value) =>
+    FIXED.has(String(field).toLowerCase()) ? res : append(field, value);
   next();
 });
 
@@ -117,7 +124,8 @@ function drainUnreadBody(req, res) {
 }
 app.use((req, res, next) => {
   const length = req.headers["content-length"];
-  if ((length === undefined || length === "0") && req.headers["transfer-encoding"] === undefined) return next();
+  if ((length === undefined || length === "0") && req.headers["transfer-encoding"] === undefined)
+    return next();
   const writeHead = res.writeHead;
   res.writeHead = function (...args) {
     drainUnreadBody(req, res);
@@ -130,7 +138,8 @@ app.use((req, res, next) => {
 // the request goes no further (the route checks the token itself).
 app.use((req, res, next) => {
   const auth = req.get("authorization");
-  if (!auth || !/^bearer\s/i.test(auth) || normalisedPath(req.path) === "/api/stock-import") return next();
+  if (!auth || !/^bearer\s/i.test(auth) || normalisedPath(req.path) === "/api/stock-import")
+    return next();
   res
     .status(401)
     .set("WWW-Authenticate", "Bearer")
@@ -154,7 +163,8 @@ app.use((req, res, next) => {
     alsoFrom: isCodecPath(req.path) ? TEMPORAL_UI_URL : null,
   });
   if (verdict.ok) return next();
-  if (MODE !== "production") console.warn(`[origin-check] 403 ${req.method} ${req.path}: ${verdict.reason}`);
+  if (MODE !== "production")
+    console.warn(`[origin-check] 403 ${req.method} ${req.path}: ${verdict.reason}`);
   res.status(403).type("text/plain").send("Forbidden: this request did not come from this site.");
 });
 
@@ -168,7 +178,9 @@ app.use((req, res, next) => {
   res.setHeader("Cache-Control", "no-store");
   const append = res.append;
   res.append = (field, value) =>
-    String(field).toLowerCase() === "cache-control" ? (res.setHeader(field, value), res) : append.call(res, field, value);
+    String(field).toLowerCase() === "cache-control"
+      ? (res.setHeader(field, value), res)
+      : append.call(res, field, value);
   next();
 });
 
@@ -177,13 +189,17 @@ const getLoadContext = (req) => ({ clientIp: req.ip || req.socket.remoteAddress 
 const requestScope = (globalThis[Symbol.for("wholesale.requestScope")] ??= new AsyncLocalStorage());
 /** Runs a Remix handler inside a fresh per-request scope, for reads only (see the header comment). */
 const scoped = (handler) => (req, res, next) =>
-  req.method === "GET" || req.method === "HEAD" ? requestScope.run(new Map(), handler, req, res, next) : handler(req, res, next);
+  req.method === "GET" || req.method === "HEAD"
+    ? requestScope.run(new Map(), handler, req, res, next)
+    : handler(req, res, next);
 
 if (MODE === "production") {
   app.all("*", scoped(createRequestHandler({ build, mode: build.mode, getLoadContext })));
 } else {
   // Manual mode (remix dev --manual): re-import the build when it changes, then tell remix dev.
-  const watchTarget = fs.existsSync(path.join(BUILD_DIR, "version.txt")) ? path.join(BUILD_DIR, "version.txt") : BUILD_PATH;
+  const watchTarget = fs.existsSync(path.join(BUILD_DIR, "version.txt"))
+    ? path.join(BUILD_DIR, "version.txt")
+    : BUILD_PATH;
   let timer;
   fs.watch(path.dirname(watchTarget), (_event, file) => {
     if (file !== path.basename(watchTarget) && file !== "index.js") return;
@@ -216,7 +232,12 @@ if (MODE === "production") {
 app.use((err, req, res, next) => {
   const status = Number(err?.status ?? err?.statusCode);
   const code = status >= 400 && status < 600 ? status : 500;
-  if (code >= 500) log("error", "unhandled error", { method: req.method, path: req.path, error: String(err?.stack ?? err) });
+  if (code >= 500)
+    log("error", "unhandled error", {
+      method: req.method,
+      path: req.path,
+      error: String(err?.stack ?? err),
+    });
   if (res.headersSent) return res.end();
   res
     .status(code)
@@ -224,7 +245,9 @@ app.use((err, req, res, next) => {
     .send(code >= 500 ? "A server error has occured" : "Bad request.");
 });
 
-const metricsServer = process.env.METRICS_PORT ? serveMetrics(Number(process.env.METRICS_PORT)) : null;
+const metricsServer = process.env.METRICS_PORT
+  ? serveMetrics(Number(process.env.METRICS_PORT))
+  : null;
 
 const server = app.listen(PORT, async () => {
   log("info", `${MODE} server on http://localhost:${PORT} (origin ${APP_ORIGIN})`, {

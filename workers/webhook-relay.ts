@@ -8,7 +8,12 @@
  * event id (workflows/common/parcel.ts takeCarrierEvent, workflows/buy/model.ts for payment events).
  */
 import type { Db } from "../db/client";
-import { claimDueWebhookEvents, retryWebhookEventAt, settleWebhookEvent, type WebhookDelivery } from "../db/queries/webhooks";
+import {
+  claimDueWebhookEvents,
+  retryWebhookEventAt,
+  settleWebhookEvent,
+  type WebhookDelivery,
+} from "../db/queries/webhooks";
 import { INBOX, inboxRetryDelayMs } from "../domain/webhook-inbox";
 import { signalOutcome } from "../temporal/inbox";
 import { sweepEvery } from "../activities/sweep";
@@ -46,7 +51,11 @@ export function createWebhookRelay(opts: WebhookRelayOptions): WebhookRelay {
 
   async function deliverDue(): Promise<RelayPass> {
     const pass: RelayPass = { delivered: 0, closed: 0, retrying: 0 };
-    const rows = await claimDueWebhookEvents(db, { now: now(), limit: batchSize, leaseMs: INBOX.leaseMs });
+    const rows = await claimDueWebhookEvents(db, {
+      now: now(),
+      limit: batchSize,
+      leaseMs: INBOX.leaseMs,
+    });
     for (const row of rows) {
       try {
         const outcome = await signalOutcome(() => signal(row));
@@ -58,7 +67,9 @@ export function createWebhookRelay(opts: WebhookRelayOptions): WebhookRelay {
         const delay = inboxRetryDelayMs(row.attempts);
         await retryWebhookEventAt(db, row.id, new Date(now().getTime() + delay), why);
         pass.retrying += 1;
-        log(`event ${row.id} (attempt ${row.attempts}): ${why}; again in ${Math.round(delay / 1000)} s`);
+        log(
+          `event ${row.id} (attempt ${row.attempts}): ${why}; again in ${Math.round(delay / 1000)} s`,
+        );
       }
     }
     return pass;

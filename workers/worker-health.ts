@@ -14,13 +14,17 @@ export interface WorkerHealth {
   close(): void;
 }
 
-export function serveWorkerHealth(port: number, host = process.env.METRICS_HOST || "127.0.0.1"): WorkerHealth {
+export function serveWorkerHealth(
+  port: number,
+  host = process.env.METRICS_HOST || "127.0.0.1",
+): WorkerHealth {
   let worker: Worker | null = null;
   let lastActivityAt: number | null = null;
   let lastWorkflowTaskAt: number | null = null;
   // The SDK does not report workflow tasks one by one: sample the activations in flight.
   const sampler = setInterval(() => {
-    if (worker && worker.getStatus().numInFlightWorkflowActivations > 0) lastWorkflowTaskAt = Date.now();
+    if (worker && worker.getStatus().numInFlightWorkflowActivations > 0)
+      lastWorkflowTaskAt = Date.now();
   }, 200);
   sampler.unref();
   const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
@@ -30,7 +34,10 @@ export function serveWorkerHealth(port: number, host = process.env.METRICS_HOST 
     const failed = s.runState === "FAILED" || s.runState === "STOPPED";
     return {
       live: !failed,
-      ready: s.runState === "RUNNING" && s.workflowPollerState !== "FAILED" && s.activityPollerState !== "FAILED",
+      ready:
+        s.runState === "RUNNING" &&
+        s.workflowPollerState !== "FAILED" &&
+        s.activityPollerState !== "FAILED",
       runState: s.runState,
       workflowPollerState: s.workflowPollerState,
       activityPollerState: s.activityPollerState,
@@ -47,7 +54,12 @@ export function serveWorkerHealth(port: number, host = process.env.METRICS_HOST 
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(ok ? 200 : 503, { "Content-Type": "application/json", "Cache-Control": "no-store" }).end(JSON.stringify(r));
+    res
+      .writeHead(ok ? 200 : 503, {
+        "Content-Type": "application/json",
+        "Cache-Control": "no-store",
+      })
+      .end(JSON.stringify(r));
   });
   server.listen(port, host);
   return {

@@ -48,7 +48,9 @@ export function labelPath(trackingNumber: string): string {
 export const HEARTBEAT_EVERY_MS = 3_000;
 
 /** Runs an activity, heartbeating while it runs; called outside a worker (tests, scripts) it just runs it. */
-function keepAlive<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+function keepAlive<A extends unknown[], R>(
+  fn: (...args: A) => Promise<R>,
+): (...args: A) => Promise<R> {
   return async (...args: A) => {
     let ctx: Context;
     try {
@@ -77,7 +79,8 @@ function keepAlive<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...
 function heartbeating<T extends object>(activities: T): T {
   const out: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(activities)) {
-    out[name] = typeof fn === "function" ? keepAlive(fn as (...args: unknown[]) => Promise<unknown>) : fn;
+    out[name] =
+      typeof fn === "function" ? keepAlive(fn as (...args: unknown[]) => Promise<unknown>) : fn;
   }
   return out as T;
 }
@@ -116,7 +119,11 @@ export function createBuyActivities(deps: BuyActivityDeps): BuyActivities {
           ...orderNoticeMail(n, deps.appOrigin, deps.timeZone),
         })),
       });
-      if (!r.recorded) log.info("order row gone: read-model write skipped", { orderId: input.orderId, statename: input.statename });
+      if (!r.recorded)
+        log.info("order row gone: read-model write skipped", {
+          orderId: input.orderId,
+          statename: input.statename,
+        });
     },
 
     ...createPaymentActivities({ db, payments }),
@@ -128,7 +135,10 @@ export function createBuyActivities(deps: BuyActivityDeps): BuyActivities {
 
     async approvalFacts(input) {
       // Two independent reads, side by side: the card on file and the conflicting pending orders.
-      const [card, orderIds] = await Promise.all([getCardOnFile(db, input.providerId), findConflictingOrders(db, input)]);
+      const [card, orderIds] = await Promise.all([
+        getCardOnFile(db, input.providerId),
+        findConflictingOrders(db, input),
+      ]);
       return { cardOnFile: card !== null, conflictingOrderIds: orderIds };
     },
 
@@ -151,7 +161,11 @@ export function createBuyActivities(deps: BuyActivityDeps): BuyActivities {
     // --- carrier ---------------------------------------------------------------------------------------
     async bookPickup(input) {
       const address = await getShippingAddress(db, input.receiverId);
-      if (!address) throw ApplicationFailure.nonRetryable(`retailer ${input.receiverId} not found`, "InvalidInput");
+      if (!address)
+        throw ApplicationFailure.nonRetryable(
+          `retailer ${input.receiverId} not found`,
+          "InvalidInput",
+        );
       try {
         const booking = await carrier.bookPickup({
           idempotencyKey: input.idempotencyKey,

@@ -10,7 +10,11 @@ export const log = {
   warn: (msg: string, meta?: Record<string, unknown>) => logWith("warn", msg, meta),
   error: (msg: string, meta?: Record<string, unknown>) => logWith("error", msg, meta),
 };
-function logWith(level: "info" | "warn" | "error", msg: string, meta?: Record<string, unknown>): void {
+function logWith(
+  level: "info" | "warn" | "error",
+  msg: string,
+  meta?: Record<string, unknown>,
+): void {
   try {
     activityLog[level](msg, meta);
   } catch {

@@ -12,7 +12,11 @@ export function when(iso: string | null | undefined, timeZone: string): string |
   return formatDateTime(iso, timeZone, { seconds: false }) || null;
 }
 
-export function orderNoticeMail(n: OrderNotice, appOrigin: string, timeZone: string): { subject: string; text: string } {
+export function orderNoticeMail(
+  n: OrderNotice,
+  appOrigin: string,
+  timeZone: string,
+): { subject: string; text: string } {
   const other = anonymousRetailerLabel(n.counterpartyId);
   const order = `order ${n.externalId}`;
   const by = when(n.actBy, timeZone);

@@ -18,7 +18,11 @@ import {
   type BeginPaymentInput,
   type PaymentRow,
 } from "../../db/queries/payments";
-import { getCardOnFile, getPaymentCustomerId, recordPaymentMethod } from "../../db/queries/settings";
+import {
+  getCardOnFile,
+  getPaymentCustomerId,
+  recordPaymentMethod,
+} from "../../db/queries/settings";
 import { cardBrandLabel, CARD_MESSAGES } from "../../domain/cards";
 import { PaymentRejectedError, type PaymentsPort } from "../payments/port";
 import { log, translate } from "./log";
@@ -74,8 +78,17 @@ export async function recordedPayment<T>(
 
 /** A refusal of a movement that must happen: kept queued and marked for staff; the order goes on. */
 function parkedForStaff(key: string, err: PaymentRejectedError, releasedAt?: Date): PaymentOutcome {
-  log.error("payment refused by the provider: queued for staff", { key, code: err.code, message: err.message });
-  return { status: `failed:${err.code}`, providerRef: null, queued: true, ...(releasedAt ? { releasedAt } : {}) };
+  log.error("payment refused by the provider: queued for staff", {
+    key,
+    code: err.code,
+    message: err.message,
+  });
+  return {
+    status: `failed:${err.code}`,
+    providerRef: null,
+    queued: true,
+    ...(releasedAt ? { releasedAt } : {}),
+  };
 }
 
 const meta = (orderId: number, step: string) => ({ order_id: String(orderId), step });
@@ -93,15 +106,28 @@ type PaymentActivities = Pick<
   | "recordPaymentEvent"
 >;
 
-export function createPaymentActivities({ db, payments }: { db: Db; payments: PaymentsPort }): PaymentActivities {
+export function createPaymentActivities({
+  db,
+  payments,
+}: {
+  db: Db;
+  payments: PaymentsPort;
+}): PaymentActivities {
   /** The authorisation row of a PaymentIntent: who paid, with which card. */
   async function payerOf(paymentIntentId: string): Promise<PaymentRow> {
     const auth = await getAuthorizationByIntent(db, paymentIntentId);
-    if (!auth) throw ApplicationFailure.nonRetryable(`no authorisation recorded for ${paymentIntentId}`, "PaymentRejected");
+    if (!auth)
+      throw ApplicationFailure.nonRetryable(
+        `no authorisation recorded for ${paymentIntentId}`,
+        "PaymentRejected",
+      );
     return auth;
   }
   /** The begun row of a movement on an authorisation (its payer and card). */
-  const onAuthorization = (auth: PaymentRow, input: { idempotencyKey: string; orderId: number; amountCents: number }) => ({
+  const onAuthorization = (
+    auth: PaymentRow,
+    input: { idempotencyKey: string; orderId: number; amountCents: number },
+  ) => ({
     idempotencyKey: input.idempotencyKey,
     orderId: input.orderId,
     retailerId: auth.retailerId,
@@ -138,8 +164,19 @@ export function createPaymentActivities({ db, payments }: { db: Db; payments: Pa
           const lastFour = r.last4 || pm.lastFour;
           const description = r.brand ? cardBrandLabel(r.brand) : pm.description;
           return {
-            outcome: { status: r.status, providerRef: r.paymentIntentId, lastFour, paymentMethodDescription: description },
-            answer: { status: "authorized", paymentIntentId: r.paymentIntentId, amountCents: r.amountCents, lastFour, description },
+            outcome: {
+              status: r.status,
+              providerRef: r.paymentIntentId,
+              lastFour,
+              paymentMethodDescription: description,
+            },
+            answer: {
+              status: "authorized",
+              paymentIntentId: r.paymentIntentId,
+              amountCents: r.amountCents,
+              lastFour,
+              description,
+            },
           };
         },
         (err) => ({
@@ -163,7 +200,11 @@ export function createPaymentActivities({ db, payments }: { db: Db; payments: Pa
       const auth = await payerOf(input.paymentIntentId);
       return recordedPayment<CapturePaymentResult>(
         db,
-        { ...onAuthorization(auth, input), name: input.paymentName ?? PAYMENT_NAMES.capture, txtype: "capture" },
+        {
+          ...onAuthorization(auth, input),
+          name: input.paymentName ?? PAYMENT_NAMES.capture,
+          txtype: "capture",
+        },
         async () => {
           const r = await payments.capturePayment({
             idempotencyKey: input.idempotencyKey,
@@ -192,7 +233,11 @@ export function createPaymentActivities({ db, payments }: { db: Db; payments: Pa
       };
       return recordedPayment<void>(
         db,
-        { ...onAuthorization(auth, input), name: input.paymentName ?? PAYMENT_NAMES.release, txtype: "release" },
+        {
+          ...onAuthorization(auth, input),
+          name: input.paymentName ?? PAYMENT_NAMES.release,
+          txtype: "release",
+        },
         async () => {
           await payments.releaseAuthorization({
             idempotencyKey: input.idempotencyKey,
@@ -205,7 +250,10 @@ export function createPaymentActivities({ db, payments }: { db: Db; payments: Pa
           if (err.code !== "payment_intent_unexpected_state")
             return { outcome: parkedForStaff(input.idempotencyKey, err), answer: undefined };
           // Already canceled (or lapsed) at the provider: the authorisation is not held any more either way.
-          log.warn("authorisation was no longer held", { paymentIntentId: input.paymentIntentId, message: err.message });
+          log.warn("authorisation was no longer held", {
+            paymentIntentId: input.paymentIntentId,
+            message: err.message,
+          });
           return released;
         },
       );
@@ -215,7 +263,11 @@ export function createPaymentActivities({ db, payments }: { db: Db; payments: Pa
       const auth = await payerOf(input.paymentIntentId);
       return recordedPayment<RefundPaymentResult>(
         db,
-        { ...onAuthorization(auth, input), name: input.paymentName ?? PAYMENT_NAMES.refund, txtype: "refund" },
+        {
+          ...onAuthorization(auth, input),
+          name: input.paymentName ?? PAYMENT_NAMES.refund,
+          txtype: "refund",
+        },
         async () => {
           const r = await payments.refundPayment({
             idempotencyKey: input.idempotencyKey,
@@ -223,9 +275,15 @@ export function createPaymentActivities({ db, payments }: { db: Db; payments: Pa
             amountCents: input.amountCents,
             metadata: { ...meta(input.orderId, "refund"), reason: input.reason },
           });
-          return { outcome: { status: r.status, providerRef: r.refundId }, answer: { status: "refunded", refundId: r.refundId } };
+          return {
+            outcome: { status: r.status, providerRef: r.refundId },
+            answer: { status: "refunded", refundId: r.refundId },
+          };
         },
-        (err) => ({ outcome: parkedForStaff(input.idempotencyKey, err), answer: { status: "queued", refundId: null } }),
+        (err) => ({
+          outcome: parkedForStaff(input.idempotencyKey, err),
+          answer: { status: "queued", refundId: null },
+        }),
       );
     },
 
@@ -246,24 +304,37 @@ export function createPaymentActivities({ db, payments }: { db: Db; payments: Pa
         },
         async () => {
           // No card on file: recorded, queued for staff ("payment is queued for processing.").
-          if (!card || !card.providerCustomerId || input.amountCents === 0) return { answer: { status: "queued", chargeId: null } };
+          if (!card || !card.providerCustomerId || input.amountCents === 0)
+            return { answer: { status: "queued", chargeId: null } };
           const r = await payments.chargeSavedCard({
             idempotencyKey: input.idempotencyKey,
             amountCents: input.amountCents,
             customerId: card.providerCustomerId,
             paymentMethodId: card.providerPaymentMethodId,
-            description: rma ? `RMA charge: RMA ${input.orderId}` : `Penalty: order ${input.orderId} not shipped`,
+            description: rma
+              ? `RMA charge: RMA ${input.orderId}`
+              : `Penalty: order ${input.orderId} not shipped`,
             metadata: meta(input.orderId, "penalty"),
           });
-          return { outcome: { status: "succeeded", providerRef: r.paymentIntentId }, answer: { status: "charged", chargeId: r.chargeId } };
+          return {
+            outcome: { status: "succeeded", providerRef: r.paymentIntentId },
+            answer: { status: "charged", chargeId: r.chargeId },
+          };
         },
-        (err) => ({ outcome: parkedForStaff(input.idempotencyKey, err), answer: { status: "queued", chargeId: null } }),
+        (err) => ({
+          outcome: parkedForStaff(input.idempotencyKey, err),
+          answer: { status: "queued", chargeId: null },
+        }),
       );
     },
 
     async releaseSellerPayout(input) {
       const account = await payoutAccountOf(db, input.retailerId);
-      const queued = (releasedAt: Date) => ({ status: "queued" as const, transferId: null, releasedAt: releasedAt.toISOString() });
+      const queued = (releasedAt: Date) => ({
+        status: "queued" as const,
+        transferId: null,
+        releasedAt: releasedAt.toISOString(),
+      });
       /** When the payout left escrow: the first try's, else now (read once). */
       let released: Date | undefined;
       const releasedAtOf = (begun: PaymentRow) => (released ??= begun.releasedAt ?? new Date());
@@ -279,7 +350,11 @@ export function createPaymentActivities({ db, payments }: { db: Db; payments: Pa
         },
         async (begun) => {
           const releasedAt = releasedAtOf(begun);
-          if (!account) return { outcome: { status: "queued", providerRef: null, queued: true, releasedAt }, answer: queued(releasedAt) };
+          if (!account)
+            return {
+              outcome: { status: "queued", providerRef: null, queued: true, releasedAt },
+              answer: queued(releasedAt),
+            };
           const r = await payments.createTransfer({
             idempotencyKey: input.idempotencyKey,
             amountCents: input.amountCents,
@@ -289,19 +364,32 @@ export function createPaymentActivities({ db, payments }: { db: Db; payments: Pa
           });
           return {
             outcome: { status: "paid", providerRef: r.transferId, releasedAt },
-            answer: { status: "paid", transferId: r.transferId, releasedAt: releasedAt.toISOString() },
+            answer: {
+              status: "paid",
+              transferId: r.transferId,
+              releasedAt: releasedAt.toISOString(),
+            },
           };
         },
         (err, begun) => {
           const releasedAt = releasedAtOf(begun);
-          return { outcome: parkedForStaff(input.idempotencyKey, err, releasedAt), answer: queued(releasedAt) };
+          return {
+            outcome: parkedForStaff(input.idempotencyKey, err, releasedAt),
+            answer: queued(releasedAt),
+          };
         },
       );
     },
 
     async getCardOnFile({ retailerId }) {
       const card = await getCardOnFile(db, retailerId);
-      return card ? { paymentMethodId: card.providerPaymentMethodId, lastFour: card.lastFour, description: card.description } : null;
+      return card
+        ? {
+            paymentMethodId: card.providerPaymentMethodId,
+            lastFour: card.lastFour,
+            description: card.description,
+          }
+        : null;
     },
 
     async saveCardOnFile(input) {
@@ -309,7 +397,10 @@ export function createPaymentActivities({ db, payments }: { db: Db; payments: Pa
         let pmId = input.paymentMethod.paymentMethodId;
         if (/^tok_/.test(pmId)) {
           pmId = (
-            await payments.createPaymentMethodFromTestCard({ idempotencyKey: `${input.idempotencyKey}:payment-method`, testToken: pmId })
+            await payments.createPaymentMethodFromTestCard({
+              idempotencyKey: `${input.idempotencyKey}:payment-method`,
+              testToken: pmId,
+            })
           ).id;
         }
         const customerId = await getPaymentCustomerId(db, input.retailerId);
@@ -329,10 +420,20 @@ export function createPaymentActivities({ db, payments }: { db: Db; payments: Pa
           description,
           lastFour: attached.last4,
         });
-        return { status: "saved", card: { paymentMethodId: attached.paymentMethodId, lastFour: attached.last4, description } };
+        return {
+          status: "saved",
+          card: {
+            paymentMethodId: attached.paymentMethodId,
+            lastFour: attached.last4,
+            description,
+          },
+        };
       } catch (err) {
         if (err instanceof PaymentRejectedError) {
-          return { status: "declined", message: err.code === "card_declined" ? CARD_MESSAGES.declined : err.message };
+          return {
+            status: "declined",
+            message: err.code === "card_declined" ? CARD_MESSAGES.declined : err.message,
+          };
         }
         throw translate(err);
       }

@@ -138,13 +138,21 @@ export class SandboxCarrier {
 
     // Another pickup for the order's shipment (rescheduled): a new call tag, the earlier one missed.
     return this.db.transaction(async (tx) => {
-      const ship = (await getCarrierShipmentByOrder(tx, input.orderId, input.senderId, { forUpdate: true })) as CarrierShipmentRow;
+      const ship = (await getCarrierShipmentByOrder(tx, input.orderId, input.senderId, {
+        forUpdate: true,
+      })) as CarrierShipmentRow;
       const prior = ship.pickups.find((p) => p.idempotencyKey === input.idempotencyKey);
       if (prior) return this.checkedReplay(ship, prior, input);
       const tag = callTag(input.externalId, input.attempt);
       const pickups: Pickup[] = [
         ...ship.pickups.map((p) => (p.status === "scheduled" ? { ...p, status: "missed" } : p)),
-        { callTag: tag, attempt: input.attempt, pickupBy: input.pickupBy, idempotencyKey: input.idempotencyKey, status: "scheduled" },
+        {
+          callTag: tag,
+          attempt: input.attempt,
+          pickupBy: input.pickupBy,
+          idempotencyKey: input.idempotencyKey,
+          status: "scheduled",
+        },
       ];
       await updateCarrierShipment(tx, ship.id, {
         callTag: tag,
@@ -152,7 +160,9 @@ export class SandboxCarrier {
         pickupBy: new Date(input.pickupBy),
         pickups,
         // A label printed now carries the new call tag and pickup date, as the carrier's would.
-        ...(ship.labelData ? { labelData: { ...ship.labelData, callTag: tag, pickupBy: input.pickupBy } } : {}),
+        ...(ship.labelData
+          ? { labelData: { ...ship.labelData, callTag: tag, pickupBy: input.pickupBy } }
+          : {}),
         ...(ship.status === "cancelled" ? { status: "pre_transit" } : {}),
       });
       return { shipmentId: ship.id, callTag: tag, trackingNumber: ship.trackingNumber };
@@ -165,19 +175,28 @@ export class SandboxCarrier {
     return ship && prior ? this.checkedReplay(ship, prior, input) : null;
   }
 
-  private checkedReplay(ship: CarrierShipmentRow, prior: Pickup, input: CarrierBookPickupInput): CarrierBooking {
+  private checkedReplay(
+    ship: CarrierShipmentRow,
+    prior: Pickup,
+    input: CarrierBookPickupInput,
+  ): CarrierBooking {
     if (prior.attempt !== input.attempt || prior.pickupBy !== input.pickupBy)
       throw new CarrierIdempotencyConflictError(input.idempotencyKey);
     return { shipmentId: ship.id, callTag: prior.callTag, trackingNumber: ship.trackingNumber };
   }
 
   /** Cancels the shipment's scheduled pickup (idempotent; a shipment already scanned is left as it is). */
-  async cancelPickup(input: { idempotencyKey: string; shipmentId: string }): Promise<{ status: string }> {
+  async cancelPickup(input: {
+    idempotencyKey: string;
+    shipmentId: string;
+  }): Promise<{ status: string }> {
     return this.db.transaction(async (tx) => {
       const ship = await getCarrierShipment(tx, input.shipmentId, { forUpdate: true });
       if (!ship) return { status: "not_found" };
       if (ship.status !== "pre_transit") return { status: ship.status };
-      const pickups = ship.pickups.map((p) => (p.status === "scheduled" ? { ...p, status: "cancelled" } : p));
+      const pickups = ship.pickups.map((p) =>
+        p.status === "scheduled" ? { ...p, status: "cancelled" } : p,
+      );
       await updateCarrierShipment(tx, ship.id, { status: "cancelled", pickups });
       return { status: "cancelled" };
     });
@@ -191,15 +210,28 @@ export class SandboxCarrier {
    * A scan: records the tracking status and builds the tracker.updated event (with the scan history so far).
    * Does not send it; see sendTrackingEvent.
    */
-  async scan(trackingNumber: string, status: CarrierEventStatus, opts: { eventId?: string; at?: Date } = {}): Promise<CarrierWebhookEvent> {
+  async scan(
+    trackingNumber: string,
+    status: CarrierEventStatus,
+    opts: { eventId?: string; at?: Date } = {},
+  ): Promise<CarrierWebhookEvent> {
     return this.db.transaction(async (tx) => {
       const ship = await getCarrierShipment(tx, trackingNumber, { forUpdate: true });
       if (!ship) throw new Error(`no sandbox shipment with tracking number ${trackingNumber}`);
       const at = (opts.at ?? this.now()).toISOString();
       const eventId = opts.eventId ?? `evt_sandbox_${randomBytes(12).toString("hex")}`;
-      const history = ship.scans.map((e) => ({ status: e.status as CarrierEventStatus, occurredAt: e.at }));
-      const pickups = ship.pickups.map((p) => (p.status === "scheduled" && status !== "pre_transit" ? { ...p, status: "made" } : p));
-      await updateCarrierShipment(tx, ship.id, { status, pickups, scans: [...ship.scans, { eventId, status, at }] });
+      const history = ship.scans.map((e) => ({
+        status: e.status as CarrierEventStatus,
+        occurredAt: e.at,
+      }));
+      const pickups = ship.pickups.map((p) =>
+        p.status === "scheduled" && status !== "pre_transit" ? { ...p, status: "made" } : p,
+      );
+      await updateCarrierShipment(tx, ship.id, {
+        status,
+        pickups,
+        scans: [...ship.scans, { eventId, status, at }],
+      });
       return buildCarrierEvent({
         eventId,
         trackingNumber: ship.trackingNumber,
@@ -215,7 +247,11 @@ export class SandboxCarrier {
    * Scans and POSTs the signed event to APP_ORIGIN/webhooks/carrier (header X-Hmac-Signature). Returns the
    * event and the endpoint's HTTP status. `deliver(event)` re-sends an event as is (a duplicate delivery).
    */
-  async sendTrackingEvent(trackingNumber: string, status: CarrierEventStatus, opts: { eventId?: string; at?: Date } = {}) {
+  async sendTrackingEvent(
+    trackingNumber: string,
+    status: CarrierEventStatus,
+    opts: { eventId?: string; at?: Date } = {},
+  ) {
     const event = await this.scan(trackingNumber, status, opts);
     const httpStatus = await this.deliver(event);
     return { event, httpStatus };

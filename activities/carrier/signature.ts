@@ -15,7 +15,11 @@ export function signCarrierEvent(rawBody: string | Buffer, secret: string): stri
 }
 
 /** True when `header` is the signature of exactly this raw body (constant-time comparison). */
-export function verifyCarrierSignature(rawBody: string | Buffer, header: string | null | undefined, secret: string): boolean {
+export function verifyCarrierSignature(
+  rawBody: string | Buffer,
+  header: string | null | undefined,
+  secret: string,
+): boolean {
   if (!header || !secret || !header.startsWith(CARRIER_SIGNATURE_PREFIX)) return false;
   const given = header.slice(CARRIER_SIGNATURE_PREFIX.length).trim().toLowerCase();
   if (!/^[0-9a-f]{64}$/.test(given)) return false;

@@ -14,7 +14,11 @@
  */
 import nodemailer from "nodemailer";
 import type { Db } from "../../db/client";
-import { claimOutboxForDelivery, finishOutboxDelivery, type OutboxRow } from "../../db/queries/outbox";
+import {
+  claimOutboxForDelivery,
+  finishOutboxDelivery,
+  type OutboxRow,
+} from "../../db/queries/outbox";
 import { sweepEvery } from "../sweep";
 
 export interface MailTransport {
@@ -94,8 +98,10 @@ export function createSmtpSender(opts: SmtpSenderOptions): SmtpSender {
   const maxAttempts = opts.maxAttempts ?? 8;
   const retryBaseMs = opts.retryBaseMs ?? 5_000;
   const log = opts.log ?? ((msg: string) => console.log(`[mail] ${msg}`));
-  if (!opts.transport && !opts.smtpUrl) throw new Error("createSmtpSender needs smtpUrl or transport");
-  const transport: MailTransport = opts.transport ?? (nodemailer.createTransport(opts.smtpUrl) as unknown as MailTransport);
+  if (!opts.transport && !opts.smtpUrl)
+    throw new Error("createSmtpSender needs smtpUrl or transport");
+  const transport: MailTransport =
+    opts.transport ?? (nodemailer.createTransport(opts.smtpUrl) as unknown as MailTransport);
   /** Rows waiting for a retry: attempts so far and the earliest next try (this process only). */
   const retries = new Map<number, { attempts: number; notBefore: number }>();
 
@@ -127,7 +133,9 @@ export function createSmtpSender(opts: SmtpSenderOptions): SmtpSender {
       retries.set(row.id, { attempts, notBefore: Date.now() + delay });
       await finishOutboxDelivery(db, row.id, "queued");
       pass.retrying += 1;
-      log(`outbox #${row.id} to ${row.toEmail}: ${why}; retry ${attempts + 1}/${maxAttempts} in ${Math.round(delay / 1000)} s`);
+      log(
+        `outbox #${row.id} to ${row.toEmail}: ${why}; retry ${attempts + 1}/${maxAttempts} in ${Math.round(delay / 1000)} s`,
+      );
     }
   }
 

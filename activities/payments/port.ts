@@ -147,7 +147,9 @@ export interface PaymentsPort {
    * A card PaymentMethod from one of the provider's documented test cards (the sandbox's card form, and
    * Stripe test mode without Elements). A card the provider refuses is a PaymentRejectedError.
    */
-  createPaymentMethodFromTestCard(input: CreatePaymentMethodFromTestCardInput): Promise<PaymentMethodInfo>;
+  createPaymentMethodFromTestCard(
+    input: CreatePaymentMethodFromTestCardInput,
+  ): Promise<PaymentMethodInfo>;
   /**
    * Attaches a PaymentMethod (from the test card form, or from Stripe Elements in the browser) to the
    * retailer's customer (created when missing) and makes it the default. A declined card is a
@@ -192,7 +194,9 @@ export class PaymentRejectedError extends Error {
 export class IdempotencyConflictError extends Error {
   readonly code = "idempotency_error";
   constructor(key: string) {
-    super(`Keys for idempotent requests can only be used with the same parameters they were first used with (key ${key}).`);
+    super(
+      `Keys for idempotent requests can only be used with the same parameters they were first used with (key ${key}).`,
+    );
     this.name = "IdempotencyConflictError";
   }
 }

@@ -101,7 +101,10 @@ export class SandboxPayments implements PaymentsPort {
   ): Promise<SandboxObject> {
     if (!key) throw new Error("an idempotency key is required");
     const hash = requestHash(operation, params);
-    type Outcome = { kind: "conflict" } | { kind: "rejection"; rejection: StoredRejection } | { kind: "object"; object: SandboxObject };
+    type Outcome =
+      | { kind: "conflict" }
+      | { kind: "rejection"; rejection: StoredRejection }
+      | { kind: "object"; object: SandboxObject };
     const outcome = await this.db.transaction(async (tx): Promise<Outcome> => {
       const claimed = await tx
         .insert(sandboxIdempotencyKeys)
@@ -109,21 +112,36 @@ export class SandboxPayments implements PaymentsPort {
         .onConflictDoNothing()
         .returning({ key: sandboxIdempotencyKeys.key });
       if (claimed.length === 0) {
-        const [row] = await tx.select().from(sandboxIdempotencyKeys).where(eq(sandboxIdempotencyKeys.key, key));
+        const [row] = await tx
+          .select()
+          .from(sandboxIdempotencyKeys)
+          .where(eq(sandboxIdempotencyKeys.key, key));
         if (!row || row.requestHash !== hash) return { kind: "conflict" };
-        if (row.responseError) return { kind: "rejection", rejection: row.responseError as StoredRejection };
+        if (row.responseError)
+          return { kind: "rejection", rejection: row.responseError as StoredRejection };
         const obj = row.responseObjectId ? await getObject(tx, row.responseObjectId) : undefined;
         if (!obj) throw new Error(`sandbox: idempotency key ${key} has no stored response`);
         return { kind: "object", object: obj };
       }
       try {
         const obj = await run(tx);
-        await tx.update(sandboxIdempotencyKeys).set({ responseObjectId: obj.id }).where(eq(sandboxIdempotencyKeys.key, key));
+        await tx
+          .update(sandboxIdempotencyKeys)
+          .set({ responseObjectId: obj.id })
+          .where(eq(sandboxIdempotencyKeys.key, key));
         return { kind: "object", object: obj };
       } catch (err) {
         if (!(err instanceof PaymentRejectedError)) throw err; // rolls back: the key is free again
-        const rejection: StoredRejection = { message: err.message, code: err.code, param: err.param, field: err.field };
-        await tx.update(sandboxIdempotencyKeys).set({ responseError: rejection }).where(eq(sandboxIdempotencyKeys.key, key));
+        const rejection: StoredRejection = {
+          message: err.message,
+          code: err.code,
+          param: err.param,
+          field: err.field,
+        };
+        await tx
+          .update(sandboxIdempotencyKeys)
+          .set({ responseError: rejection })
+          .where(eq(sandboxIdempotencyKeys.key, key));
         return { kind: "rejection", rejection };
       }
     });
@@ -138,63 +156,68 @@ export class SandboxPayments implements PaymentsPort {
   async createConnectedAccount(input: CreateConnectedAccountInput): Promise<ConnectedAccount> {
     const d = input.details;
     const params = { retailerId: input.retailerId, details: d, tosAcceptance: input.tosAcceptance };
-    const account = await this.idempotent(input.idempotencyKey, "accounts.create", params, async (tx) => {
-      if (!isValidAbaRoutingNumber(d.routing_number)) {
-        throw new PaymentRejectedError(PAYOUT_PROVIDER_MESSAGES.routingNumberInvalid, {
-          code: "routing_number_invalid",
-          param: "external_account[routing_number]",
-          field: "routing_number",
-        });
-      }
-      const id = sandboxId("acct");
-      const data: SandboxObject = {
-        id,
-        object: "account",
-        type: "custom",
-        country: "US",
-        email: d.email,
-        business_type: "company",
-        business_profile: { name: d.buslegal_name },
-        company: {
-          name: d.buslegal_name,
-          tax_id_provided: true,
-          address: {
-            line1: d.busstreet_address,
-            city: d.buslocality,
-            state: d.busregion,
-            postal_code: d.buspostal_code || null,
-            country: "US",
-          },
-        },
-        representative: { first_name: d.first_name, last_name: d.last_name, email: d.email },
-        external_accounts: {
-          object: "list",
-          data: [
-            {
-              id: sandboxId("ba"),
-              object: "bank_account",
-              account: id,
+    const account = await this.idempotent(
+      input.idempotencyKey,
+      "accounts.create",
+      params,
+      async (tx) => {
+        if (!isValidAbaRoutingNumber(d.routing_number)) {
+          throw new PaymentRejectedError(PAYOUT_PROVIDER_MESSAGES.routingNumberInvalid, {
+            code: "routing_number_invalid",
+            param: "external_account[routing_number]",
+            field: "routing_number",
+          });
+        }
+        const id = sandboxId("acct");
+        const data: SandboxObject = {
+          id,
+          object: "account",
+          type: "custom",
+          country: "US",
+          email: d.email,
+          business_type: "company",
+          business_profile: { name: d.buslegal_name },
+          company: {
+            name: d.buslegal_name,
+            tax_id_provided: true,
+            address: {
+              line1: d.busstreet_address,
+              city: d.buslocality,
+              state: d.busregion,
+              postal_code: d.buspostal_code || null,
               country: "US",
-              currency: "usd",
-              bank_name: "STRIPE TEST BANK",
-              last4: lastFour(d.account_number),
-              routing_number: d.routing_number,
-              account_holder_type: "company",
-              status: "new",
             },
-          ],
-        },
-        capabilities: { transfers: "active" },
-        charges_enabled: false,
-        payouts_enabled: true,
-        details_submitted: true,
-        tos_acceptance: { date: input.tosAcceptance.date, ip: input.tosAcceptance.ip },
-        metadata: { retailerId: String(input.retailerId) },
-        created: Math.floor(Date.now() / 1000),
-      };
-      await putObject(tx, "account", data);
-      return data;
-    });
+          },
+          representative: { first_name: d.first_name, last_name: d.last_name, email: d.email },
+          external_accounts: {
+            object: "list",
+            data: [
+              {
+                id: sandboxId("ba"),
+                object: "bank_account",
+                account: id,
+                country: "US",
+                currency: "usd",
+                bank_name: "STRIPE TEST BANK",
+                last4: lastFour(d.account_number),
+                routing_number: d.routing_number,
+                account_holder_type: "company",
+                status: "new",
+              },
+            ],
+          },
+          capabilities: { transfers: "active" },
+          charges_enabled: false,
+          payouts_enabled: true,
+          details_submitted: true,
+          tos_acceptance: { date: input.tosAcceptance.date, ip: input.tosAcceptance.ip },
+          metadata: { retailerId: String(input.retailerId) },
+          created: Math.floor(Date.now() / 1000),
+        };
+        await putObject(tx, "account", data);
+        return data;
+      },
+    );
     const bank = (account.external_accounts as { data: { last4: string }[] }).data[0];
     return { id: account.id, bankAccountLast4: bank?.last4 ?? lastFour(d.account_number) };
   }
@@ -203,31 +226,43 @@ export class SandboxPayments implements PaymentsPort {
    * A card PaymentMethod from a documented test card's token (tok_visa, ...). Unknown tokens are refused
    * like an incorrect number. Stored: the card's brand, last four and test outcome, never a number.
    */
-  async createPaymentMethodFromTestCard(input: CreatePaymentMethodFromTestCardInput): Promise<PaymentMethodInfo> {
-    const pm = await this.idempotent(input.idempotencyKey, "payment_methods.create", { testToken: input.testToken }, async (tx) => {
-      const card = Object.hasOwn(TEST_CARD_TOKENS, input.testToken) ? TEST_CARD_TOKENS[input.testToken] : undefined;
-      if (!card) {
-        throw new PaymentRejectedError("Your card number is incorrect.", { code: "incorrect_number", param: "card[number]" });
-      }
-      const data: SandboxObject = {
-        id: sandboxId("pm"),
-        object: "payment_method",
-        type: "card",
-        card: {
-          brand: card.brand,
-          last4: card.last4,
-          exp_month: 12,
-          exp_year: new Date().getUTCFullYear() + 3,
-          funding: "credit",
-          country: "US",
-        },
-        customer: null,
-        metadata: { test_outcome: card.outcome },
-        created: Math.floor(Date.now() / 1000),
-      };
-      await putObject(tx, "payment_method", data);
-      return data;
-    });
+  async createPaymentMethodFromTestCard(
+    input: CreatePaymentMethodFromTestCardInput,
+  ): Promise<PaymentMethodInfo> {
+    const pm = await this.idempotent(
+      input.idempotencyKey,
+      "payment_methods.create",
+      { testToken: input.testToken },
+      async (tx) => {
+        const card = Object.hasOwn(TEST_CARD_TOKENS, input.testToken)
+          ? TEST_CARD_TOKENS[input.testToken]
+          : undefined;
+        if (!card) {
+          throw new PaymentRejectedError("Your card number is incorrect.", {
+            code: "incorrect_number",
+            param: "card[number]",
+          });
+        }
+        const data: SandboxObject = {
+          id: sandboxId("pm"),
+          object: "payment_method",
+          type: "card",
+          card: {
+            brand: card.brand,
+            last4: card.last4,
+            exp_month: 12,
+            exp_year: new Date().getUTCFullYear() + 3,
+            funding: "credit",
+            country: "US",
+          },
+          customer: null,
+          metadata: { test_outcome: card.outcome },
+          created: Math.floor(Date.now() / 1000),
+        };
+        await putObject(tx, "payment_method", data);
+        return data;
+      },
+    );
     const card = pm.card as { brand: string; last4: string };
     return { id: pm.id, brand: card.brand, last4: card.last4 };
   }
@@ -243,44 +278,66 @@ export class SandboxPayments implements PaymentsPort {
       customerId: input.customerId,
       email: input.email,
     };
-    const pm = await this.idempotent(input.idempotencyKey, "payment_methods.attach", params, async (tx) => {
-      const existing = await getObject(tx, input.paymentMethodId);
-      if (!existing || existing.object !== "payment_method") {
-        throw new PaymentRejectedError(`No such PaymentMethod: '${input.paymentMethodId}'`, {
-          code: "resource_missing",
-          param: "payment_method",
-        });
-      }
-      const outcome = (existing.metadata as { test_outcome?: string } | undefined)?.test_outcome;
-      if (outcome === "declined") throw new PaymentRejectedError("Your card was declined.", { code: "card_declined" });
-      if (outcome === "insufficient_funds") throw new PaymentRejectedError("Your card has insufficient funds.", { code: "card_declined" });
-      let customerId = input.customerId;
-      const customer = customerId ? await getObject(tx, customerId) : undefined;
-      if (!customer) {
-        customerId = sandboxId("cus");
-        await putObject(tx, "customer", {
-          id: customerId,
-          object: "customer",
-          email: input.email ?? null,
-          metadata: { retailerId: String(input.retailerId) },
-          invoice_settings: { default_payment_method: input.paymentMethodId },
-          created: Math.floor(Date.now() / 1000),
-        });
-      } else {
-        await putObject(tx, "customer", { ...customer, invoice_settings: { default_payment_method: input.paymentMethodId } });
-      }
-      const attached: SandboxObject = { ...existing, customer: customerId };
-      await putObject(tx, "payment_method", attached);
-      return attached;
-    });
+    const pm = await this.idempotent(
+      input.idempotencyKey,
+      "payment_methods.attach",
+      params,
+      async (tx) => {
+        const existing = await getObject(tx, input.paymentMethodId);
+        if (!existing || existing.object !== "payment_method") {
+          throw new PaymentRejectedError(`No such PaymentMethod: '${input.paymentMethodId}'`, {
+            code: "resource_missing",
+            param: "payment_method",
+          });
+        }
+        const outcome = (existing.metadata as { test_outcome?: string } | undefined)?.test_outcome;
+        if (outcome === "declined")
+          throw new PaymentRejectedError("Your card was declined.", { code: "card_declined" });
+        if (outcome === "insufficient_funds")
+          throw new PaymentRejectedError("Your card has insufficient funds.", {
+            code: "card_declined",
+          });
+        let customerId = input.customerId;
+        const customer = customerId ? await getObject(tx, customerId) : undefined;
+        if (!customer) {
+          customerId = sandboxId("cus");
+          await putObject(tx, "customer", {
+            id: customerId,
+            object: "customer",
+            email: input.email ?? null,
+            metadata: { retailerId: String(input.retailerId) },
+            invoice_settings: { default_payment_method: input.paymentMethodId },
+            created: Math.floor(Date.now() / 1000),
+          });
+        } else {
+          await putObject(tx, "customer", {
+            ...customer,
+            invoice_settings: { default_payment_method: input.paymentMethodId },
+          });
+        }
+        const attached: SandboxObject = { ...existing, customer: customerId };
+        await putObject(tx, "payment_method", attached);
+        return attached;
+      },
+    );
     const card = pm.card as { brand: string; last4: string };
-    return { customerId: pm.customer as string, paymentMethodId: pm.id, brand: card.brand, last4: card.last4 };
+    return {
+      customerId: pm.customer as string,
+      paymentMethodId: pm.id,
+      brand: card.brand,
+      last4: card.last4,
+    };
   }
 
   async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizedPayment> {
     let pmId = input.paymentMethod;
     if (/^tok_/.test(pmId)) {
-      pmId = (await this.createPaymentMethodFromTestCard({ idempotencyKey: `${input.idempotencyKey}:payment-method`, testToken: pmId })).id;
+      pmId = (
+        await this.createPaymentMethodFromTestCard({
+          idempotencyKey: `${input.idempotencyKey}:payment-method`,
+          testToken: pmId,
+        })
+      ).id;
     }
     const params = {
       amount: input.amountCents,
@@ -308,38 +365,71 @@ export class SandboxPayments implements PaymentsPort {
     );
     const pm = await getObject(this.db, pi.payment_method as string);
     const card = (pm?.card ?? { brand: "", last4: "" }) as { brand: string; last4: string };
-    return { paymentIntentId: pi.id, amountCents: pi.amount as number, status: "requires_capture", brand: card.brand, last4: card.last4 };
+    return {
+      paymentIntentId: pi.id,
+      amountCents: pi.amount as number,
+      status: "requires_capture",
+      brand: card.brand,
+      last4: card.last4,
+    };
   }
 
   async capturePayment(input: CapturePaymentInput): Promise<CapturedPayment> {
     const params = { paymentIntentId: input.paymentIntentId, amount_to_capture: input.amountCents };
-    const pi = await this.idempotent(input.idempotencyKey, "payment_intents.capture", params, async (tx) => {
-      assertAmount(input.amountCents);
-      const intent = await intentIn(tx, input.paymentIntentId, "requires_capture");
-      if (input.amountCents > (intent.amount_capturable as number)) {
-        throw new PaymentRejectedError(
-          `Amount to capture (${input.amountCents}) cannot be greater than amount_capturable (${intent.amount_capturable as number}).`,
-          {
-            code: "amount_too_large",
-            param: "amount_to_capture",
-          },
-        );
-      }
-      const charge = await getObject(tx, intent.latest_charge as string);
-      if (charge) await putObject(tx, "charge", { ...charge, captured: true, amount_captured: input.amountCents });
-      const next: SandboxObject = { ...intent, status: "succeeded", amount_received: input.amountCents, amount_capturable: 0 };
-      await putObject(tx, "payment_intent", next);
-      return next;
-    });
-    return { paymentIntentId: pi.id, capturedCents: pi.amount_received as number, chargeId: pi.latest_charge as string };
+    const pi = await this.idempotent(
+      input.idempotencyKey,
+      "payment_intents.capture",
+      params,
+      async (tx) => {
+        assertAmount(input.amountCents);
+        const intent = await intentIn(tx, input.paymentIntentId, "requires_capture");
+        if (input.amountCents > (intent.amount_capturable as number)) {
+          throw new PaymentRejectedError(
+            `Amount to capture (${input.amountCents}) cannot be greater than amount_capturable (${intent.amount_capturable as number}).`,
+            {
+              code: "amount_too_large",
+              param: "amount_to_capture",
+            },
+          );
+        }
+        const charge = await getObject(tx, intent.latest_charge as string);
+        if (charge)
+          await putObject(tx, "charge", {
+            ...charge,
+            captured: true,
+            amount_captured: input.amountCents,
+          });
+        const next: SandboxObject = {
+          ...intent,
+          status: "succeeded",
+          amount_received: input.amountCents,
+          amount_capturable: 0,
+        };
+        await putObject(tx, "payment_intent", next);
+        return next;
+      },
+    );
+    return {
+      paymentIntentId: pi.id,
+      capturedCents: pi.amount_received as number,
+      chargeId: pi.latest_charge as string,
+    };
   }
 
   async releaseAuthorization(input: ReleaseAuthorizationInput): Promise<void> {
     const params = { paymentIntentId: input.paymentIntentId, cancellation_reason: input.reason };
     await this.idempotent(input.idempotencyKey, "payment_intents.cancel", params, async (tx) => {
       const intent = await getObject(tx, input.paymentIntentId);
-      if (!intent || intent.object !== "payment_intent") throw noSuch("payment_intent", input.paymentIntentId, "intent");
-      if (!["requires_capture", "requires_payment_method", "requires_confirmation", "requires_action"].includes(intent.status as string)) {
+      if (!intent || intent.object !== "payment_intent")
+        throw noSuch("payment_intent", input.paymentIntentId, "intent");
+      if (
+        ![
+          "requires_capture",
+          "requires_payment_method",
+          "requires_confirmation",
+          "requires_action",
+        ].includes(intent.status as string)
+      ) {
         throw unexpectedState(intent, "cancel");
       }
       const next: SandboxObject = {
@@ -355,44 +445,57 @@ export class SandboxPayments implements PaymentsPort {
   }
 
   async refundPayment(input: RefundInput): Promise<RefundResult> {
-    const params = { paymentIntentId: input.paymentIntentId, amount: input.amountCents, metadata: input.metadata };
-    const refund = await this.idempotent(input.idempotencyKey, "refunds.create", params, async (tx) => {
-      assertAmount(input.amountCents);
-      const intent = await intentIn(tx, input.paymentIntentId, "succeeded");
-      const charge = await getObject(tx, intent.latest_charge as string);
-      const refunded = (charge?.amount_refunded as number | undefined) ?? 0;
-      const received = intent.amount_received as number;
-      if (input.amountCents > received - refunded) {
-        throw new PaymentRejectedError(
-          `Refund amount (${input.amountCents}) is greater than unrefunded amount on charge (${received - refunded}).`,
-          {
-            code: "amount_too_large",
-            param: "amount",
-          },
-        );
-      }
-      if (charge) {
-        await putObject(tx, "charge", {
-          ...charge,
-          amount_refunded: refunded + input.amountCents,
-          refunded: refunded + input.amountCents === received,
-        });
-      }
-      const data: SandboxObject = {
-        id: sandboxId("re"),
-        object: "refund",
-        amount: input.amountCents,
-        currency: "usd",
-        payment_intent: intent.id,
-        charge: intent.latest_charge,
-        metadata: input.metadata,
-        status: "succeeded",
-        created: Math.floor(Date.now() / 1000),
-      };
-      await putObject(tx, "refund", data);
-      return data;
-    });
-    return { refundId: refund.id, amountCents: refund.amount as number, status: refund.status as string };
+    const params = {
+      paymentIntentId: input.paymentIntentId,
+      amount: input.amountCents,
+      metadata: input.metadata,
+    };
+    const refund = await this.idempotent(
+      input.idempotencyKey,
+      "refunds.create",
+      params,
+      async (tx) => {
+        assertAmount(input.amountCents);
+        const intent = await intentIn(tx, input.paymentIntentId, "succeeded");
+        const charge = await getObject(tx, intent.latest_charge as string);
+        const refunded = (charge?.amount_refunded as number | undefined) ?? 0;
+        const received = intent.amount_received as number;
+        if (input.amountCents > received - refunded) {
+          throw new PaymentRejectedError(
+            `Refund amount (${input.amountCents}) is greater than unrefunded amount on charge (${received - refunded}).`,
+            {
+              code: "amount_too_large",
+              param: "amount",
+            },
+          );
+        }
+        if (charge) {
+          await putObject(tx, "charge", {
+            ...charge,
+            amount_refunded: refunded + input.amountCents,
+            refunded: refunded + input.amountCents === received,
+          });
+        }
+        const data: SandboxObject = {
+          id: sandboxId("re"),
+          object: "refund",
+          amount: input.amountCents,
+          currency: "usd",
+          payment_intent: intent.id,
+          charge: intent.latest_charge,
+          metadata: input.metadata,
+          status: "succeeded",
+          created: Math.floor(Date.now() / 1000),
+        };
+        await putObject(tx, "refund", data);
+        return data;
+      },
+    );
+    return {
+      refundId: refund.id,
+      amountCents: refund.amount as number,
+      status: refund.status as string,
+    };
   }
 
   async createTransfer(input: TransferInput): Promise<TransferResult> {
@@ -402,27 +505,35 @@ export class SandboxPayments implements PaymentsPort {
       transfer_group: input.transferGroup,
       metadata: input.metadata,
     };
-    const tr = await this.idempotent(input.idempotencyKey, "transfers.create", params, async (tx) => {
-      assertAmount(input.amountCents);
-      const account = await getObject(tx, input.destination);
-      if (!account || account.object !== "account") {
-        throw new PaymentRejectedError(`No such destination: '${input.destination}'`, { code: "resource_missing", param: "destination" });
-      }
-      const data: SandboxObject = {
-        id: sandboxId("tr"),
-        object: "transfer",
-        amount: input.amountCents,
-        amount_reversed: 0,
-        currency: "usd",
-        destination: input.destination,
-        transfer_group: input.transferGroup,
-        metadata: input.metadata,
-        reversed: false,
-        created: Math.floor(Date.now() / 1000),
-      };
-      await putObject(tx, "transfer", data);
-      return data;
-    });
+    const tr = await this.idempotent(
+      input.idempotencyKey,
+      "transfers.create",
+      params,
+      async (tx) => {
+        assertAmount(input.amountCents);
+        const account = await getObject(tx, input.destination);
+        if (!account || account.object !== "account") {
+          throw new PaymentRejectedError(`No such destination: '${input.destination}'`, {
+            code: "resource_missing",
+            param: "destination",
+          });
+        }
+        const data: SandboxObject = {
+          id: sandboxId("tr"),
+          object: "transfer",
+          amount: input.amountCents,
+          amount_reversed: 0,
+          currency: "usd",
+          destination: input.destination,
+          transfer_group: input.transferGroup,
+          metadata: input.metadata,
+          reversed: false,
+          created: Math.floor(Date.now() / 1000),
+        };
+        await putObject(tx, "transfer", data);
+        return data;
+      },
+    );
     return { transferId: tr.id, amountCents: tr.amount as number };
   }
 
@@ -437,27 +548,42 @@ export class SandboxPayments implements PaymentsPort {
       confirm: true,
       capture_method: "automatic",
     };
-    const pi = await this.idempotent(input.idempotencyKey, "payment_intents.create", params, async (tx) => {
-      assertAmount(input.amountCents);
-      if (!input.customerId)
-        throw new PaymentRejectedError("An off-session payment needs a customer.", { code: "parameter_missing", param: "customer" });
-      const pm = await usablePaymentMethod(tx, input.paymentMethodId, input.customerId);
-      if (pm.customer !== input.customerId) {
-        throw new PaymentRejectedError("The PaymentMethod must be attached to the customer to be used off-session.", {
-          code: "payment_method_unattached",
-          param: "payment_method",
+    const pi = await this.idempotent(
+      input.idempotencyKey,
+      "payment_intents.create",
+      params,
+      async (tx) => {
+        assertAmount(input.amountCents);
+        if (!input.customerId)
+          throw new PaymentRejectedError("An off-session payment needs a customer.", {
+            code: "parameter_missing",
+            param: "customer",
+          });
+        const pm = await usablePaymentMethod(tx, input.paymentMethodId, input.customerId);
+        if (pm.customer !== input.customerId) {
+          throw new PaymentRejectedError(
+            "The PaymentMethod must be attached to the customer to be used off-session.",
+            {
+              code: "payment_method_unattached",
+              param: "payment_method",
+            },
+          );
+        }
+        return putIntentWithCharge(tx, {
+          amountCents: input.amountCents,
+          paymentMethodId: pm.id,
+          customerId: input.customerId,
+          description: input.description,
+          metadata: input.metadata,
+          capture: "automatic",
         });
-      }
-      return putIntentWithCharge(tx, {
-        amountCents: input.amountCents,
-        paymentMethodId: pm.id,
-        customerId: input.customerId,
-        description: input.description,
-        metadata: input.metadata,
-        capture: "automatic",
-      });
-    });
-    return { paymentIntentId: pi.id, chargeId: pi.latest_charge as string, amountCents: pi.amount as number };
+      },
+    );
+    return {
+      paymentIntentId: pi.id,
+      chargeId: pi.latest_charge as string,
+      amountCents: pi.amount as number,
+    };
   }
 
   /** Reads an object by id (tests, staff tools, later operations). */
@@ -524,7 +650,10 @@ async function putIntentWithCharge(
 
 function assertAmount(amount: number): void {
   if (!Number.isSafeInteger(amount) || amount < 50) {
-    throw new PaymentRejectedError("Amount must be at least 50 cents.", { code: "amount_too_small", param: "amount" });
+    throw new PaymentRejectedError("Amount must be at least 50 cents.", {
+      code: "amount_too_small",
+      param: "amount",
+    });
   }
 }
 
@@ -533,15 +662,19 @@ function noSuch(kind: string, id: string, param: string): PaymentRejectedError {
 }
 
 function unexpectedState(intent: SandboxObject, action: string): PaymentRejectedError {
-  return new PaymentRejectedError(`You cannot ${action} this PaymentIntent because it has a status of ${String(intent.status)}.`, {
-    code: "payment_intent_unexpected_state",
-  });
+  return new PaymentRejectedError(
+    `You cannot ${action} this PaymentIntent because it has a status of ${String(intent.status)}.`,
+    {
+      code: "payment_intent_unexpected_state",
+    },
+  );
 }
 
 async function intentIn(tx: DbOrTx, id: string, status: string): Promise<SandboxObject> {
   const intent = await getObject(tx, id);
   if (!intent || intent.object !== "payment_intent") throw noSuch("payment_intent", id, "intent");
-  if (intent.status !== status) throw unexpectedState(intent, status === "requires_capture" ? "capture" : "refund");
+  if (intent.status !== status)
+    throw unexpectedState(intent, status === "requires_capture" ? "capture" : "refund");
   return intent;
 }
 
@@ -549,18 +682,27 @@ async function intentIn(tx: DbOrTx, id: string, status: string): Promise<Sandbox
  * A PaymentMethod that can be charged with this customer: it exists, belongs to no other customer (an
  * attached one needs its customer, as with Stripe), and its test card does not decline.
  */
-async function usablePaymentMethod(tx: DbOrTx, pmId: string, customerId: string | null): Promise<SandboxObject> {
+async function usablePaymentMethod(
+  tx: DbOrTx,
+  pmId: string,
+  customerId: string | null,
+): Promise<SandboxObject> {
   const pm = await getObject(tx, pmId);
   if (!pm || pm.object !== "payment_method") throw noSuch("PaymentMethod", pmId, "payment_method");
   if (pm.customer && pm.customer !== customerId) {
-    throw new PaymentRejectedError("The provided PaymentMethod was previously attached to a Customer; pass that Customer to use it.", {
-      code: "invalid_request_error",
-      param: "payment_method",
-    });
+    throw new PaymentRejectedError(
+      "The provided PaymentMethod was previously attached to a Customer; pass that Customer to use it.",
+      {
+        code: "invalid_request_error",
+        param: "payment_method",
+      },
+    );
   }
   const outcome = (pm.metadata as { test_outcome?: string } | undefined)?.test_outcome;
-  if (outcome === "declined") throw new PaymentRejectedError("Your card was declined.", { code: "card_declined" });
-  if (outcome === "insufficient_funds") throw new PaymentRejectedError("Your card has insufficient funds.", { code: "card_declined" });
+  if (outcome === "declined")
+    throw new PaymentRejectedError("Your card was declined.", { code: "card_declined" });
+  if (outcome === "insufficient_funds")
+    throw new PaymentRejectedError("Your card has insufficient funds.", { code: "card_declined" });
   return pm;
 }
 
@@ -572,7 +714,10 @@ export async function putObject(db: DbOrTx, kind: string, data: SandboxObject): 
 }
 
 export async function getObject(db: DbOrTx, id: string): Promise<SandboxObject | undefined> {
-  const [row] = await db.select().from(sandboxPaymentObjects).where(eq(sandboxPaymentObjects.id, id));
+  const [row] = await db
+    .select()
+    .from(sandboxPaymentObjects)
+    .where(eq(sandboxPaymentObjects.id, id));
   return row ? (row.data as SandboxObject) : undefined;
 }
 

@@ -55,7 +55,9 @@ export function createStripeClient(opts: StripeAdapterOptions): Stripe {
  * The bank account becomes a token first (what Stripe.js would do in the browser in production), then the
  * account's external_account. stripe-mock's API description accepts only a token string there.
  */
-export function bankAccountTokenParams(input: CreateConnectedAccountInput): Stripe.TokenCreateParams {
+export function bankAccountTokenParams(
+  input: CreateConnectedAccountInput,
+): Stripe.TokenCreateParams {
   const d = input.details;
   return {
     bank_account: {
@@ -70,14 +72,20 @@ export function bankAccountTokenParams(input: CreateConnectedAccountInput): Stri
 }
 
 /** The account-creation request (exported for the contract test and for review). */
-export function connectedAccountParams(input: CreateConnectedAccountInput, bankAccountToken: string): Stripe.AccountCreateParams {
+export function connectedAccountParams(
+  input: CreateConnectedAccountInput,
+  bankAccountToken: string,
+): Stripe.AccountCreateParams {
   const d = input.details;
   return {
     type: "custom",
     country: "US",
     email: d.email,
     business_type: "company",
-    business_profile: { name: d.buslegal_name, product_description: "Wholesale apparel and goods traded between authorized retailers" },
+    business_profile: {
+      name: d.buslegal_name,
+      product_description: "Wholesale apparel and goods traded between authorized retailers",
+    },
     company: {
       name: d.buslegal_name,
       tax_id: taxIdDigits(d.bustax_id),
@@ -101,7 +109,9 @@ export function connectedAccountParams(input: CreateConnectedAccountInput, bankA
 }
 
 /** The representative (the person who filled in the form). */
-export function representativeParams(input: CreateConnectedAccountInput): Stripe.AccountCreatePersonParams {
+export function representativeParams(
+  input: CreateConnectedAccountInput,
+): Stripe.AccountCreatePersonParams {
   const d = input.details;
   const dob = parseUsDate(d.date_of_birth);
   return {
@@ -109,7 +119,13 @@ export function representativeParams(input: CreateConnectedAccountInput): Stripe
     last_name: d.last_name,
     email: d.email,
     ...(dob ? { dob: { day: dob.day, month: dob.month, year: dob.year } } : {}),
-    address: { line1: d.street_address, city: d.locality, state: d.region, postal_code: d.postal_code, country: "US" },
+    address: {
+      line1: d.street_address,
+      city: d.locality,
+      state: d.region,
+      postal_code: d.postal_code,
+      country: "US",
+    },
     relationship: { representative: true, executive: true, owner: true, title: "Owner" },
   };
 }
@@ -117,7 +133,10 @@ export function representativeParams(input: CreateConnectedAccountInput): Stripe
 /** Stripe errors → the port's errors: user-fixable 4xx become rejections, the rest stay retryable. */
 export function translateStripeError(err: unknown, key: string): unknown {
   if (err instanceof Stripe.errors.StripeIdempotencyError) return new IdempotencyConflictError(key);
-  if (err instanceof Stripe.errors.StripeInvalidRequestError || err instanceof Stripe.errors.StripeCardError) {
+  if (
+    err instanceof Stripe.errors.StripeInvalidRequestError ||
+    err instanceof Stripe.errors.StripeCardError
+  ) {
     const e = err as Stripe.errors.StripeError;
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500 && e.statusCode !== 429) {
       return new PaymentRejectedError(e.message, {
@@ -138,32 +157,48 @@ export class StripePayments implements PaymentsPort {
     const tokenKey = `${input.idempotencyKey}:bank-token`;
     let token: Stripe.Token;
     try {
-      token = await this.stripe.tokens.create(bankAccountTokenParams(input), { idempotencyKey: tokenKey });
+      token = await this.stripe.tokens.create(bankAccountTokenParams(input), {
+        idempotencyKey: tokenKey,
+      });
     } catch (err) {
       throw translateStripeError(err, tokenKey);
     }
     let account: Stripe.Account;
     try {
-      account = await this.stripe.accounts.create(connectedAccountParams(input, token.id), { idempotencyKey: input.idempotencyKey });
+      account = await this.stripe.accounts.create(connectedAccountParams(input, token.id), {
+        idempotencyKey: input.idempotencyKey,
+      });
     } catch (err) {
       throw translateStripeError(err, input.idempotencyKey);
     }
     const personKey = `${input.idempotencyKey}:representative`;
     try {
-      await this.stripe.accounts.createPerson(account.id, representativeParams(input), { idempotencyKey: personKey });
+      await this.stripe.accounts.createPerson(account.id, representativeParams(input), {
+        idempotencyKey: personKey,
+      });
     } catch (err) {
       throw translateStripeError(err, personKey);
     }
-    const bank = account.external_accounts?.data?.find((x) => x.object === "bank_account") as Stripe.BankAccount | undefined;
-    return { id: account.id, bankAccountLast4: bank?.last4 ?? input.details.account_number.slice(-4) };
+    const bank = account.external_accounts?.data?.find((x) => x.object === "bank_account") as
+      | Stripe.BankAccount
+      | undefined;
+    return {
+      id: account.id,
+      bankAccountLast4: bank?.last4 ?? input.details.account_number.slice(-4),
+    };
   }
 
   /** POST /v1/payment_methods with the test card's token (Stripe test mode; stripe-mock). */
-  async createPaymentMethodFromTestCard(input: CreatePaymentMethodFromTestCardInput): Promise<PaymentMethodInfo> {
+  async createPaymentMethodFromTestCard(
+    input: CreatePaymentMethodFromTestCardInput,
+  ): Promise<PaymentMethodInfo> {
     try {
-      const pm = await this.stripe.paymentMethods.create(testCardPaymentMethodParams(input.testToken), {
-        idempotencyKey: input.idempotencyKey,
-      });
+      const pm = await this.stripe.paymentMethods.create(
+        testCardPaymentMethodParams(input.testToken),
+        {
+          idempotencyKey: input.idempotencyKey,
+        },
+      );
       return { id: pm.id, ...cardOf(pm) };
     } catch (err) {
       throw translateStripeError(err, input.idempotencyKey);
@@ -180,7 +215,9 @@ export class StripePayments implements PaymentsPort {
     if (!customerId) {
       const key = `${input.idempotencyKey}:customer`;
       try {
-        customerId = (await this.stripe.customers.create(customerParams(input), { idempotencyKey: key })).id;
+        customerId = (
+          await this.stripe.customers.create(customerParams(input), { idempotencyKey: key })
+        ).id;
       } catch (err) {
         throw translateStripeError(err, key);
       }
@@ -218,31 +255,51 @@ export class StripePayments implements PaymentsPort {
     let pmId = input.paymentMethod;
     let card = { brand: "", last4: "" };
     if (isTestToken(pmId)) {
-      const pm = await this.createPaymentMethodFromTestCard({ idempotencyKey: `${input.idempotencyKey}:payment-method`, testToken: pmId });
+      const pm = await this.createPaymentMethodFromTestCard({
+        idempotencyKey: `${input.idempotencyKey}:payment-method`,
+        testToken: pmId,
+      });
       pmId = pm.id;
       card = { brand: pm.brand, last4: pm.last4 };
     }
     let intent: Stripe.PaymentIntent;
     try {
-      intent = await this.stripe.paymentIntents.create(authorizeIntentParams(input, pmId), { idempotencyKey: input.idempotencyKey });
+      intent = await this.stripe.paymentIntents.create(authorizeIntentParams(input, pmId), {
+        idempotencyKey: input.idempotencyKey,
+      });
     } catch (err) {
       throw translateStripeError(err, input.idempotencyKey);
     }
     if (intent.status === "requires_action") {
-      throw new PaymentRejectedError("This card needs the cardholder's authentication. Please try another.", {
-        code: "authentication_required",
-      });
+      throw new PaymentRejectedError(
+        "This card needs the cardholder's authentication. Please try another.",
+        {
+          code: "authentication_required",
+        },
+      );
     }
-    return { paymentIntentId: intent.id, amountCents: input.amountCents, status: "requires_capture", ...card };
+    return {
+      paymentIntentId: intent.id,
+      amountCents: input.amountCents,
+      status: "requires_capture",
+      ...card,
+    };
   }
 
   /** POST /v1/payment_intents/{id}/capture with amount_to_capture (the rest of the authorisation is released). */
   async capturePayment(input: CapturePaymentInput): Promise<CapturedPayment> {
     try {
-      const intent = await this.stripe.paymentIntents.capture(input.paymentIntentId, captureParams(input), {
-        idempotencyKey: input.idempotencyKey,
-      });
-      const charge = typeof intent.latest_charge === "string" ? intent.latest_charge : (intent.latest_charge?.id ?? "");
+      const intent = await this.stripe.paymentIntents.capture(
+        input.paymentIntentId,
+        captureParams(input),
+        {
+          idempotencyKey: input.idempotencyKey,
+        },
+      );
+      const charge =
+        typeof intent.latest_charge === "string"
+          ? intent.latest_charge
+          : (intent.latest_charge?.id ?? "");
       return { paymentIntentId: intent.id, capturedCents: input.amountCents, chargeId: charge };
     } catch (err) {
       throw translateStripeError(err, input.idempotencyKey);
@@ -265,8 +322,14 @@ export class StripePayments implements PaymentsPort {
   /** POST /v1/refunds for the PaymentIntent. */
   async refundPayment(input: RefundInput): Promise<RefundResult> {
     try {
-      const refund = await this.stripe.refunds.create(refundParams(input), { idempotencyKey: input.idempotencyKey });
-      return { refundId: refund.id, amountCents: input.amountCents, status: refund.status ?? "pending" };
+      const refund = await this.stripe.refunds.create(refundParams(input), {
+        idempotencyKey: input.idempotencyKey,
+      });
+      return {
+        refundId: refund.id,
+        amountCents: input.amountCents,
+        status: refund.status ?? "pending",
+      };
     } catch (err) {
       throw translateStripeError(err, input.idempotencyKey);
     }
@@ -275,7 +338,9 @@ export class StripePayments implements PaymentsPort {
   /** POST /v1/transfers to the seller's connected account. */
   async createTransfer(input: TransferInput): Promise<TransferResult> {
     try {
-      const transfer = await this.stripe.transfers.create(transferParams(input), { idempotencyKey: input.idempotencyKey });
+      const transfer = await this.stripe.transfers.create(transferParams(input), {
+        idempotencyKey: input.idempotencyKey,
+      });
       return { transferId: transfer.id, amountCents: input.amountCents };
     } catch (err) {
       throw translateStripeError(err, input.idempotencyKey);
@@ -285,8 +350,13 @@ export class StripePayments implements PaymentsPort {
   /** POST /v1/payment_intents: the saved card charged off-session, confirmed and captured at once. */
   async chargeSavedCard(input: ChargeSavedCardInput): Promise<ChargeResult> {
     try {
-      const intent = await this.stripe.paymentIntents.create(offSessionChargeParams(input), { idempotencyKey: input.idempotencyKey });
-      const charge = typeof intent.latest_charge === "string" ? intent.latest_charge : (intent.latest_charge?.id ?? "");
+      const intent = await this.stripe.paymentIntents.create(offSessionChargeParams(input), {
+        idempotencyKey: input.idempotencyKey,
+      });
+      const charge =
+        typeof intent.latest_charge === "string"
+          ? intent.latest_charge
+          : (intent.latest_charge?.id ?? "");
       return { paymentIntentId: intent.id, chargeId: charge, amountCents: input.amountCents };
     } catch (err) {
       throw translateStripeError(err, input.idempotencyKey);
@@ -300,7 +370,10 @@ export function isTestToken(paymentMethod: string): boolean {
 }
 
 /** The pre-authorisation request (exported for the contract test and for review). */
-export function authorizeIntentParams(input: AuthorizePaymentInput, paymentMethodId: string): Stripe.PaymentIntentCreateParams {
+export function authorizeIntentParams(
+  input: AuthorizePaymentInput,
+  paymentMethodId: string,
+): Stripe.PaymentIntentCreateParams {
   return {
     amount: input.amountCents,
     currency: "usd",
@@ -319,7 +392,11 @@ export function captureParams(input: CapturePaymentInput): Stripe.PaymentIntentC
 }
 
 export function refundParams(input: RefundInput): Stripe.RefundCreateParams {
-  return { payment_intent: input.paymentIntentId, amount: input.amountCents, metadata: input.metadata };
+  return {
+    payment_intent: input.paymentIntentId,
+    amount: input.amountCents,
+    metadata: input.metadata,
+  };
 }
 
 export function transferParams(input: TransferInput): Stripe.TransferCreateParams {
@@ -333,7 +410,9 @@ export function transferParams(input: TransferInput): Stripe.TransferCreateParam
 }
 
 /** The penalty: an off-session PaymentIntent on the seller's saved card, confirmed and captured at once. */
-export function offSessionChargeParams(input: ChargeSavedCardInput): Stripe.PaymentIntentCreateParams {
+export function offSessionChargeParams(
+  input: ChargeSavedCardInput,
+): Stripe.PaymentIntentCreateParams {
   return {
     amount: input.amountCents,
     currency: "usd",

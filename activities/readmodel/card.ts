@@ -4,7 +4,9 @@ import { rmaWorkflowsAwaitingCharge } from "../../db/queries/rmas";
 import { getPaymentCustomerId, recordPaymentMethod } from "../../db/queries/settings";
 import type { CardActivities } from "../../workflows/card/activities";
 
-export function createCardReadModelActivities(db: Db): Pick<CardActivities, "cardCustomerId" | "recordCard" | "rmasAwaitingCharge"> {
+export function createCardReadModelActivities(
+  db: Db,
+): Pick<CardActivities, "cardCustomerId" | "recordCard" | "rmasAwaitingCharge"> {
   return {
     async cardCustomerId(input) {
       return getPaymentCustomerId(db, input.retailerId);

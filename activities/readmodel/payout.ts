@@ -1,6 +1,10 @@
 /** Read-model writes of the payout-setup workflow (payout_setups, payout_profiles, retailers, listings). */
 import type { Db } from "../../db/client";
-import { markPayoutSetupFailed, markPayoutSetupStarted, recordPayoutAccount as recordPayoutAccountQuery } from "../../db/queries/payout";
+import {
+  markPayoutSetupFailed,
+  markPayoutSetupStarted,
+  recordPayoutAccount as recordPayoutAccountQuery,
+} from "../../db/queries/payout";
 import type { PayoutActivities } from "../../workflows/payout/activities";
 
 export function createPayoutReadModelActivities(

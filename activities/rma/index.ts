@@ -32,7 +32,10 @@ export function createRmaActivities(deps: RmaActivityDeps): RmaActivities {
       rmaId: rec.rmaId,
       externalId: rec.externalId ?? String(rec.rmaId),
       counterpartyId: to === "perpetrator" ? victim : to === "victim" ? perpetrator : victim,
-      amounts: { victimRefundCents: rec.victimRefundCents, perpetratorChargeCents: rec.perpetratorChargeCents },
+      amounts: {
+        victimRefundCents: rec.victimRefundCents,
+        perpetratorChargeCents: rec.perpetratorChargeCents,
+      },
     });
     const parties = rec.notices
       .filter((n) => n.to !== "staff" && (n.to === "victim" ? victim : perpetrator) > 0)
@@ -50,7 +53,12 @@ export function createRmaActivities(deps: RmaActivityDeps): RmaActivities {
       .filter((n) => n.to === "staff")
       .map((n) => {
         const mail = rmaNoticeMail(n, context("staff"), appOrigin, timeZone);
-        return { subject: mail.subject, text: mail.text, kind: `rma:${n.template}`, dedupeKey: n.dedupeKey };
+        return {
+          subject: mail.subject,
+          text: mail.text,
+          kind: `rma:${n.template}`,
+          dedupeKey: n.dedupeKey,
+        };
       });
     return { parties, staff };
   }

@@ -19,9 +19,14 @@ export interface RmaNoticeContext {
 }
 
 /** A decision's money line for the party told (docs/product/screens.md, "Alerts"): "" for staff or without amounts. */
-function decisionMoney(to: RmaNotice["to"], amounts: RmaNoticeContext["amounts"], settled: boolean): string {
+function decisionMoney(
+  to: RmaNotice["to"],
+  amounts: RmaNoticeContext["amounts"],
+  settled: boolean,
+): string {
   if (!amounts || to === "staff") return "";
-  if (to === "victim") return ` You ${settled ? "get back" : "will get back"} ${formatCents(amounts.victimRefundCents)}.`;
+  if (to === "victim")
+    return ` You ${settled ? "get back" : "will get back"} ${formatCents(amounts.victimRefundCents)}.`;
   return ` You ${settled ? "are charged" : "will be charged"} ${formatCents(amounts.perpetratorChargeCents)}${settled ? "" : " once the return is delivered"}.`;
 }
 
@@ -38,12 +43,18 @@ export function rmaNoticeMail(
   const path = n.to === "staff" ? `/admin/active-rmas?rma=${c.rmaId}` : `/rma/${c.rmaId}`;
   const link = new URL(path, appOrigin).toString();
   const texts: Record<string, [string, string]> = {
-    rma_requested_staff: [`New ${rma} to review`, `${other} asked for a return (${rma}). Please approve or deny each line${deadline}.`],
+    rma_requested_staff: [
+      `New ${rma} to review`,
+      `${other} asked for a return (${rma}). Please approve or deny each line${deadline}.`,
+    ],
     rma_requested_perpetrator: [
       `${other} asked for a return: ${rma}`,
       `${other} asked for a return of goods you sent (${rma}). Staff will review it and tell you the outcome.`,
     ],
-    rma_staff_overdue: [`${rma} is waiting for staff`, `${rma} has not been answered within five business days. Please review it now.`],
+    rma_staff_overdue: [
+      `${rma} is waiting for staff`,
+      `${rma} has not been answered within five business days. Please review it now.`,
+    ],
     rma_approved_ship_return: [
       `${rma} approved`,
       `${rma} was approved.${n.to === "victim" ? ` Print your return label and packing slip and have the parcel ready for the carrier${deadline}, or the RMA is cancelled.` : " The goods will be shipped back to you."}${decisionMoney(n.to, c.amounts, false)}`,
@@ -61,13 +72,17 @@ export function rmaNoticeMail(
       `${rma} completed`,
       (n.to === "victim"
         ? `${rma} is complete: your refund is on its way.`
-        : `${rma} is complete: the amount of the return is charged to your card on file.`) + decisionMoney(n.to, c.amounts, true),
+        : `${rma} is complete: the amount of the return is charged to your card on file.`) +
+        decisionMoney(n.to, c.amounts, true),
     ],
     rma_charge_queued: [
       `${rma}: payment is queued for processing.`,
       `The charge for ${rma} could not be taken from the card on file: payment is queued for processing. Please check your card on file.`,
     ],
   };
-  const [subject, body] = texts[n.template] ?? [`Update on ${rma}`, `There is an update on ${rma}.`];
+  const [subject, body] = texts[n.template] ?? [
+    `Update on ${rma}`,
+    `There is an update on ${rma}.`,
+  ];
   return { subject, text: `${body}\n\n${link}\n` };
 }

@@ -38,16 +38,29 @@ const NOTICE_DEADLINE: Record<string, keyof SwapStateRecord["deadlines"] | undef
 };
 
 /** Fee, shipping and due of each side, and the valuation as the order card shows it (domain/fees swapValuation). */
-export function swapAmounts(rec: Pick<SwapStateRecord, "providerLines" | "receiverLines" | "callItEven">) {
-  const side = (lines: OrderLine[]) => ({ goodsCents: orderQuote(lines).goodsCents, units: orderUnits(lines) });
+export function swapAmounts(
+  rec: Pick<SwapStateRecord, "providerLines" | "receiverLines" | "callItEven">,
+) {
+  const side = (lines: OrderLine[]) => ({
+    goodsCents: orderQuote(lines).goodsCents,
+    units: orderUnits(lines),
+  });
   const v = swapValuation({
     provider: side(rec.providerLines),
     receiver: side(rec.receiverLines),
     callItEven: rec.callItEven.provider || rec.callItEven.receiver,
   });
   const amounts = {
-    provider: { feeCents: v.provider.feeCents, shippingCents: v.provider.shippingCents, dueCents: v.provider.totalDueCents },
-    receiver: { feeCents: v.receiver.feeCents, shippingCents: v.receiver.shippingCents, dueCents: v.receiver.totalDueCents },
+    provider: {
+      feeCents: v.provider.feeCents,
+      shippingCents: v.provider.shippingCents,
+      dueCents: v.provider.totalDueCents,
+    },
+    receiver: {
+      feeCents: v.receiver.feeCents,
+      shippingCents: v.receiver.shippingCents,
+      dueCents: v.receiver.totalDueCents,
+    },
   };
   const ledger: Record<string, number | boolean> = {
     providerGoodsCents: v.provider.goodsCents,
@@ -66,7 +79,8 @@ export function swapAmounts(rec: Pick<SwapStateRecord, "providerLines" | "receiv
 
 export function createSwapActivities(deps: SwapActivityDeps): SwapActivities {
   const { db, buy, appOrigin, timeZone } = deps;
-  const partyOf = (rec: SwapStateRecord, role: Role) => (role === "provider" ? rec.providerId : rec.receiverId);
+  const partyOf = (rec: SwapStateRecord, role: Role) =>
+    role === "provider" ? rec.providerId : rec.receiverId;
 
   return {
     async recordSwapState(rec) {
@@ -92,7 +106,8 @@ export function createSwapActivities(deps: SwapActivityDeps): SwapActivities {
         actions: rec.actions.map((a) => ({
           code: a.code,
           role: a.role,
-          participantId: a.role === "provider" || a.role === "receiver" ? partyOf(rec, a.role) : null,
+          participantId:
+            a.role === "provider" || a.role === "receiver" ? partyOf(rec, a.role) : null,
           statename: a.statename,
           at: a.at,
         })),
@@ -109,7 +124,12 @@ export function createSwapActivities(deps: SwapActivityDeps): SwapActivities {
             appOrigin,
             timeZone,
           );
-          return { retailerId: partyOf(rec, n.role), kind: `swap:${n.template}`, dedupeKey: n.dedupeKey, ...mail };
+          return {
+            retailerId: partyOf(rec, n.role),
+            kind: `swap:${n.template}`,
+            dedupeKey: n.dedupeKey,
+            ...mail,
+          };
         }),
       });
     },
@@ -159,7 +179,11 @@ export function createSwapActivities(deps: SwapActivityDeps): SwapActivities {
     },
 
     async refundSwapSide(input) {
-      await buy.refundPayment({ ...input, reason: "not_picked_up", paymentName: SWAP_PAYMENT_NAMES.refund });
+      await buy.refundPayment({
+        ...input,
+        reason: "not_picked_up",
+        paymentName: SWAP_PAYMENT_NAMES.refund,
+      });
     },
 
     async chargeSwapPenalty(input) {

@@ -15,7 +15,11 @@ export interface SwapNotice {
   actBy: string | null;
 }
 
-export function swapNoticeMail(n: SwapNotice, appOrigin: string, timeZone: string): { subject: string; text: string } {
+export function swapNoticeMail(
+  n: SwapNotice,
+  appOrigin: string,
+  timeZone: string,
+): { subject: string; text: string } {
   const other = anonymousRetailerLabel(n.counterpartyId);
   const swap = `swap ${n.externalId}`;
   const by = when(n.actBy, timeZone);
@@ -26,7 +30,10 @@ export function swapNoticeMail(n: SwapNotice, appOrigin: string, timeZone: strin
       `New swap request: ${swap}`,
       `${other} wants to swap for your items (${swap}). Choose what you would like from its swap listings${deadline}, or decline.`,
     ],
-    swap_modified: [`${other} changed ${swap}`, `${other} changed the units of ${swap}. Please approve, modify or decline${deadline}.`],
+    swap_modified: [
+      `${other} changed ${swap}`,
+      `${other} changed the units of ${swap}. Please approve, modify or decline${deadline}.`,
+    ],
     swap_approve_needed: [
       `${other} approved ${swap}`,
       `${other} approved ${swap}. Please approve it too, modify it or decline${deadline}.`,
@@ -51,7 +58,10 @@ export function swapNoticeMail(n: SwapNotice, appOrigin: string, timeZone: strin
       `${other} did not ship ${swap}`,
       `${other} did not ship its goods for ${swap}. It pays their value to you, and your fee and shipping are refunded.`,
     ],
-    swap_rate: [`Delivered: rate ${swap}`, `Your goods from ${swap} were delivered. Please rate them${deadline}.`],
+    swap_rate: [
+      `Delivered: rate ${swap}`,
+      `Your goods from ${swap} were delivered. Please rate them${deadline}.`,
+    ],
     swap_declined: [
       `${swap} was declined`,
       `${swap} was declined. Any amount held on your card is released, and any payment you made for it is refunded.`,
@@ -59,6 +69,9 @@ export function swapNoticeMail(n: SwapNotice, appOrigin: string, timeZone: strin
     swap_expired: [`${swap} expired`, `${swap} was not completed in time and has expired.`],
     swap_cancelled: [`${swap} was cancelled`, `${swap} was cancelled. What you paid is refunded.`],
   };
-  const [subject, body] = texts[n.template] ?? [`Update on ${swap}`, `There is an update on ${swap}.`];
+  const [subject, body] = texts[n.template] ?? [
+    `Update on ${swap}`,
+    `There is an update on ${swap}.`,
+  ];
   return { subject, text: `${body}\n\n${link}\n` };
 }

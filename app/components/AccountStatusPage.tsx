@@ -2,7 +2,15 @@
 import type { ReactNode } from "react";
 import { Form } from "@remix-run/react";
 
-export function AccountStatusPage({ testId, title, children }: { testId: string; title: string; children: ReactNode }) {
+export function AccountStatusPage({
+  testId,
+  title,
+  children,
+}: {
+  testId: string;
+  title: string;
+  children: ReactNode;
+}) {
   return (
     <section className="page auth-page" data-testid={testId}>
       <h1>{title}</h1>

@@ -26,7 +26,14 @@ function PayoutRow({
   children: ReactNode;
 }) {
   return (
-    <Field label={PAYOUT_FIELD_LABELS[name]} htmlFor={field.id} errors={field.errors} errorId={field.errorId} name={name} hint={hint}>
+    <Field
+      label={PAYOUT_FIELD_LABELS[name]}
+      htmlFor={field.id}
+      errors={field.errors}
+      errorId={field.errorId}
+      name={name}
+      hint={hint}
+    >
       {children}
     </Field>
   );
@@ -37,7 +44,12 @@ function ErrorsDialog({ errors }: { errors: string[] }) {
   useEffect(() => setOpen(true), [errors]);
   if (!open || errors.length === 0) return null;
   return (
-    <dialog open className="alert alert-danger payout-errors" aria-labelledby="payout-errors-title" data-testid="payout-errors">
+    <dialog
+      open
+      className="alert alert-danger payout-errors"
+      aria-labelledby="payout-errors-title"
+      data-testid="payout-errors"
+    >
       <div className="alert-body">
         <h2 id="payout-errors-title">Errors</h2>
         <ul>
@@ -46,7 +58,11 @@ function ErrorsDialog({ errors }: { errors: string[] }) {
           ))}
         </ul>
       </div>
-      <button type="button" className="button button-small button-outline" onClick={() => setOpen(false)}>
+      <button
+        type="button"
+        className="button button-small button-outline"
+        onClick={() => setOpen(false)}
+      >
         Close
       </button>
     </dialog>
@@ -79,19 +95,27 @@ export function PayoutForm({ title }: { title: string }) {
         <div className="alert alert-success" role="status" data-testid="payout-already-set">
           <p>
             Payout is already set up
-            {loaderData.saved ? ` (bank account ending in ${loaderData.saved.accountLast4})` : ""}. Submit the form again to change your
-            details.
+            {loaderData.saved ? ` (bank account ending in ${loaderData.saved.accountLast4})` : ""}.
+            Submit the form again to change your details.
           </p>
         </div>
       ) : (
-        <p className="lead">Your listings will not be shown to other retailers until you tell us where to send your payouts.</p>
+        <p className="lead">
+          Your listings will not be shown to other retailers until you tell us where to send your
+          payouts.
+        </p>
       )}
       {loaderData.pending ? (
         <div className="alert alert-warning" role="status">
-          <p>We are still setting up your payout account. Refresh this page in a moment to see the result.</p>
+          <p>
+            We are still setting up your payout account. Refresh this page in a moment to see the
+            result.
+          </p>
         </div>
       ) : null}
-      {navigation.state === "idle" && actionData?.errors?.length ? <ErrorsDialog errors={actionData.errors} /> : null}
+      {navigation.state === "idle" && actionData?.errors?.length ? (
+        <ErrorsDialog errors={actionData.errors} />
+      ) : null}
 
       <Form method="post" {...getFormProps(form)} className="form-stack" data-testid="payout-form">
         <input type="hidden" name="submission_id" value={submissionId} readOnly />
@@ -121,10 +145,18 @@ export function PayoutForm({ title }: { title: string }) {
               {text("locality", { autoComplete: "address-level2" })}
             </PayoutRow>
             <PayoutRow field={fields.region} name="region">
-              {text("region", { maxLength: "2", placeholder: "NY", autoComplete: "address-level1" })}
+              {text("region", {
+                maxLength: "2",
+                placeholder: "NY",
+                autoComplete: "address-level1",
+              })}
             </PayoutRow>
             <PayoutRow field={fields.postal_code} name="postal_code">
-              {text("postal_code", { inputMode: "numeric", maxLength: "5", autoComplete: "postal-code" })}
+              {text("postal_code", {
+                inputMode: "numeric",
+                maxLength: "5",
+                autoComplete: "postal-code",
+              })}
             </PayoutRow>
           </div>
         </fieldset>
@@ -137,9 +169,17 @@ export function PayoutForm({ title }: { title: string }) {
           <PayoutRow
             field={fields.bustax_id}
             name="bustax_id"
-            hint={loaderData.saved ? `On file: ending in ${loaderData.saved.bustaxIdLast4}. Enter it again to save changes.` : "##-#######"}
+            hint={
+              loaderData.saved
+                ? `On file: ending in ${loaderData.saved.bustaxIdLast4}. Enter it again to save changes.`
+                : "##-#######"
+            }
           >
-            {text("bustax_id", { placeholder: "12-3456789", inputMode: "numeric", autoComplete: "off" })}
+            {text("bustax_id", {
+              placeholder: "12-3456789",
+              inputMode: "numeric",
+              autoComplete: "off",
+            })}
           </PayoutRow>
           <PayoutRow field={fields.busstreet_address} name="busstreet_address">
             {text("busstreet_address")}
@@ -163,20 +203,34 @@ export function PayoutForm({ title }: { title: string }) {
             <PayoutRow
               field={fields.account_number}
               name="account_number"
-              hint={loaderData.saved ? `On file: ending in ${loaderData.saved.accountLast4}. Enter it again to save changes.` : undefined}
+              hint={
+                loaderData.saved
+                  ? `On file: ending in ${loaderData.saved.accountLast4}. Enter it again to save changes.`
+                  : undefined
+              }
             >
               {text("account_number", { inputMode: "numeric", autoComplete: "off" })}
             </PayoutRow>
             <PayoutRow field={fields.routing_number} name="routing_number">
-              {text("routing_number", { inputMode: "numeric", maxLength: "9", autoComplete: "off" })}
+              {text("routing_number", {
+                inputMode: "numeric",
+                maxLength: "9",
+                autoComplete: "off",
+              })}
             </PayoutRow>
           </div>
-          <div className={`field field-checkbox${fields.tos_accepted.errors?.length ? " field-invalid" : ""}`}>
+          <div
+            className={`field field-checkbox${fields.tos_accepted.errors?.length ? " field-invalid" : ""}`}
+          >
             <label htmlFor={fields.tos_accepted.id}>
-              <input {...getInputProps(fields.tos_accepted, { type: "checkbox" })} /> {PAYOUT_FIELD_LABELS.tos_accepted} of the marketplace
-              and of its payment provider.
+              <input {...getInputProps(fields.tos_accepted, { type: "checkbox" })} />{" "}
+              {PAYOUT_FIELD_LABELS.tos_accepted} of the marketplace and of its payment provider.
             </label>
-            <ErrorList id={fields.tos_accepted.errorId} errors={fields.tos_accepted.errors} name="tos_accepted" />
+            <ErrorList
+              id={fields.tos_accepted.errorId}
+              errors={fields.tos_accepted.errors}
+              name="tos_accepted"
+            />
           </div>
         </fieldset>
 

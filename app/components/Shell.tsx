@@ -1,16 +1,37 @@
 import { Form, Link, NavLink, useLocation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
-import { ACTION_REQUIRED, computeBanners, CELLPHONE_MESSAGE, inactiveMessage, PAYOUT_MESSAGE, type Banner } from "./banners";
+import {
+  ACTION_REQUIRED,
+  computeBanners,
+  CELLPHONE_MESSAGE,
+  inactiveMessage,
+  PAYOUT_MESSAGE,
+  type Banner,
+} from "./banners";
 import { logoHref, menuGroups, type MenuItem } from "./menu";
 import type { ShellData } from "./shell-data";
 import { APP_NAME } from "./title";
 
 /** The page frame: navbar, slide-out menu, notices, banners, content, footer. */
-export function Shell({ data, hideChrome, children }: { data: ShellData | null; hideChrome: boolean; children: ReactNode }) {
+export function Shell({
+  data,
+  hideChrome,
+  children,
+}: {
+  data: ShellData | null;
+  hideChrome: boolean;
+  children: ReactNode;
+}) {
   const location = useLocation();
   useProfileRefresh(Boolean(data?.retailer));
   const banners =
-    data && !hideChrome ? computeBanners({ retailer: data.retailer, dismissed: data.dismissedBanners, pathname: location.pathname }) : [];
+    data && !hideChrome
+      ? computeBanners({
+          retailer: data.retailer,
+          dismissed: data.dismissedBanners,
+          pathname: location.pathname,
+        })
+      : [];
   return (
     <div className="app">
       {hideChrome ? (
@@ -34,7 +55,11 @@ export function Shell({ data, hideChrome, children }: { data: ShellData | null; 
       </main>
       <Footer data={data} />
       {data?.chatWidget ? (
-        <div className="chat-widget" suppressHydrationWarning dangerouslySetInnerHTML={{ __html: data.chatWidget }} />
+        <div
+          className="chat-widget"
+          suppressHydrationWarning
+          dangerouslySetInnerHTML={{ __html: data.chatWidget }}
+        />
       ) : null}
     </div>
   );
@@ -57,7 +82,11 @@ function Navbar({ data }: { data: ShellData | null }) {
         </Link>
       ) : null}
       {user?.isStaff && data?.envBadge ? (
-        <span className={`pill pill-env env-${data.envBadge}`} data-testid="env-badge" title="Environment">
+        <span
+          className={`pill pill-env env-${data.envBadge}`}
+          data-testid="env-badge"
+          title="Environment"
+        >
           {data.envBadge}
         </span>
       ) : null}
@@ -138,7 +167,14 @@ function SlideMenu({ data }: { data: ShellData | null }) {
   const groups = menuGroups(data?.user ?? null);
   return (
     <>
-      <input type="checkbox" id="menu-toggle" className="menu-toggle" ref={toggle} aria-hidden="true" tabIndex={-1} />
+      <input
+        type="checkbox"
+        id="menu-toggle"
+        className="menu-toggle"
+        ref={toggle}
+        aria-hidden="true"
+        tabIndex={-1}
+      />
       <label htmlFor="menu-toggle" className="menu-backdrop" aria-hidden="true" />
       <nav className="slideout" aria-label="Main menu" data-testid="slideout">
         <div className="slideout-head">
@@ -187,23 +223,31 @@ function Banners({ banners, data }: { banners: Banner[]; data: ShellData }) {
   return (
     <div className="banners">
       {banners.map((b) => (
-        <div key={b.key} className={`alert alert-${b.tone}`} role="alert" data-testid={`banner-${b.key}`}>
+        <div
+          key={b.key}
+          className={`alert alert-${b.tone}`}
+          role="alert"
+          data-testid={`banner-${b.key}`}
+        >
           <div className="alert-body">
             {b.key === "inactive" ? (
               <p>
-                <strong>Account not active.</strong> {inactiveMessage(data.support)} <Link to="/contact">Contact support</Link>
+                <strong>Account not active.</strong> {inactiveMessage(data.support)}{" "}
+                <Link to="/contact">Contact support</Link>
               </p>
             ) : null}
             {b.key === "payout" ? (
               <p>
-                <strong>{ACTION_REQUIRED}</strong> {PAYOUT_MESSAGE} <Link to="/getpaid/">Set up payouts now</Link> (or in{" "}
+                <strong>{ACTION_REQUIRED}</strong> {PAYOUT_MESSAGE}{" "}
+                <Link to="/getpaid/">Set up payouts now</Link> (or in{" "}
                 <Link to="/settings/payout">Settings → Payout Info</Link>).
               </p>
             ) : null}
             {b.key === "cellphone" ? (
               <p>
                 <strong>{CELLPHONE_MESSAGE.slice(0, ACTION_REQUIRED.length)}</strong>
-                {CELLPHONE_MESSAGE.slice(ACTION_REQUIRED.length)} <Link to="/settings/contact">Add your cell phone</Link>
+                {CELLPHONE_MESSAGE.slice(ACTION_REQUIRED.length)}{" "}
+                <Link to="/settings/contact">Add your cell phone</Link>
               </p>
             ) : null}
           </div>
@@ -255,7 +299,8 @@ function useProfileRefresh(active: boolean) {
     if (!active) return;
     const id = window.setInterval(() => {
       // Silent, and only when the tab is visible and nothing else is loading.
-      if (document.visibilityState === "visible" && ref.current.state === "idle") ref.current.revalidate();
+      if (document.visibilityState === "visible" && ref.current.state === "idle")
+        ref.current.revalidate();
     }, PROFILE_REFRESH_MS);
     return () => window.clearInterval(id);
   }, [active]);

@@ -42,7 +42,8 @@ export const ACTION_REQUIRED = "Action Required!";
 export const CELLPHONE_MESSAGE =
   "Action Required! You must fill in your cell phone number so that we can notify you when you have orders to approve.";
 
-export const PAYOUT_MESSAGE = "Your listings will not be shown to other retailers until you give us your bank details for payouts.";
+export const PAYOUT_MESSAGE =
+  "Your listings will not be shown to other retailers until you give us your bank details for payouts.";
 
 export function inactiveMessage(support: { email: string; phone: string }): string {
   return `Your retailer account is not active. Please contact support at ${support.email} or ${support.phone} to have it reactivated.`;
@@ -56,13 +57,22 @@ function onPage(pathname: string, prefixes: string[]): boolean {
   return prefixes.some((p) => pathname === p || pathname.startsWith(`${p}/`));
 }
 
-export function computeBanners(input: { retailer: ShellRetailer | null; dismissed: readonly string[]; pathname: string }): Banner[] {
+export function computeBanners(input: {
+  retailer: ShellRetailer | null;
+  dismissed: readonly string[];
+  pathname: string;
+}): Banner[] {
   const { retailer, dismissed, pathname } = input;
   // Staff with no retailer chosen, visitors, and users without a retailer see no retailer banners.
   if (!retailer) return [];
   const banners: Banner[] = [];
-  if (retailer.status === "inactive") banners.push({ key: "inactive", tone: "danger", dismissible: false });
-  if (!retailer.payoutSet && !dismissed.includes("payout") && !onPage(pathname, ["/getpaid", "/settings/payout", "/active/listings"])) {
+  if (retailer.status === "inactive")
+    banners.push({ key: "inactive", tone: "danger", dismissible: false });
+  if (
+    !retailer.payoutSet &&
+    !dismissed.includes("payout") &&
+    !onPage(pathname, ["/getpaid", "/settings/payout", "/active/listings"])
+  ) {
     banners.push({ key: "payout", tone: "warning", dismissible: true });
   }
   if (!retailer.hasCellPhone && !onPage(pathname, ["/settings/contact"])) {

@@ -5,7 +5,12 @@
  * shows what it answered here: a field's error under the field, the form's errors above the form
  * (docs/product/screens.md says which message each screen shows).
  */
-import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
+import {
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  type FieldMetadata,
+} from "@conform-to/react";
 import type { ReactNode } from "react";
 
 /** What Conform (or an action) gives as a field's or a form's errors. */
@@ -122,16 +127,28 @@ export function InputField({
   hint,
   autoComplete,
   ...rest
-}: Common & { type?: "text" | "email" | "tel" | "number" | "password" } & Omit<JSX.IntrinsicElements["input"], "type" | "name" | "id">) {
+}: Common & { type?: "text" | "email" | "tel" | "number" | "password" } & Omit<
+    JSX.IntrinsicElements["input"],
+    "type" | "name" | "id"
+  >) {
   return (
     <Field label={label} htmlFor={meta.id} errors={meta.errors} errorId={meta.errorId} hint={hint}>
-      <input {...getInputProps(meta as FieldMetadata<string | undefined>, { type })} autoComplete={autoComplete} {...rest} />
+      <input
+        {...getInputProps(meta as FieldMetadata<string | undefined>, { type })}
+        autoComplete={autoComplete}
+        {...rest}
+      />
     </Field>
   );
 }
 
 /** A textarea of Conform's field `meta`. */
-export function TextareaField({ meta, label, hint, ...rest }: Common & Omit<JSX.IntrinsicElements["textarea"], "name" | "id">) {
+export function TextareaField({
+  meta,
+  label,
+  hint,
+  ...rest
+}: Common & Omit<JSX.IntrinsicElements["textarea"], "name" | "id">) {
   return (
     <Field label={label} htmlFor={meta.id} errors={meta.errors} errorId={meta.errorId} hint={hint}>
       <textarea {...getTextareaProps(meta as FieldMetadata<string | undefined>)} {...rest} />

@@ -2,7 +2,9 @@
  * The menus (docs/product/screens.md, "Menus and banners"): groups and links. Pure data, rendered by the slide-out menu and
  * checked by unit tests. Logout is a POST form (never a GET link), so it is its own kind of item.
  */
-export type MenuItem = { kind: "link"; label: string; to: string } | { kind: "logout"; label: string; action: "/logout" };
+export type MenuItem =
+  | { kind: "link"; label: string; to: string }
+  | { kind: "logout"; label: string; action: "/logout" };
 
 export interface MenuGroup {
   title: string;
@@ -13,7 +15,11 @@ const link = (label: string, to: string): MenuItem => ({ kind: "link", label, to
 
 export const HOW_IT_WORKS: MenuGroup = {
   title: "How It Works",
-  items: [link("Getting Started", "/onboarding"), link("How Selling Works", "/how-selling-works"), link("Pricing", "/pricing")],
+  items: [
+    link("Getting Started", "/onboarding"),
+    link("How Selling Works", "/how-selling-works"),
+    link("Pricing", "/pricing"),
+  ],
 };
 
 export interface MenuUser {
@@ -24,10 +30,20 @@ export interface MenuUser {
 /** Menu groups for a visitor (null) or a signed-in user. */
 export function menuGroups(user: MenuUser | null): MenuGroup[] {
   if (!user) {
-    return [HOW_IT_WORKS, { title: "Account", items: [link("Sign In", "/signin"), link("Register my store", "/register")] }];
+    return [
+      HOW_IT_WORKS,
+      {
+        title: "Account",
+        items: [link("Sign In", "/signin"), link("Register my store", "/register")],
+      },
+    ];
   }
   const groups: MenuGroup[] = [];
-  if (user.isStaff) groups.push({ title: "Admin", items: [link("Admin", "/admin"), link("Act as a retailer", "/act-as")] });
+  if (user.isStaff)
+    groups.push({
+      title: "Admin",
+      items: [link("Admin", "/admin"), link("Act as a retailer", "/act-as")],
+    });
   groups.push(
     HOW_IT_WORKS,
     { title: "Browse", items: [link("Buy", "/buy"), link("Sell", "/sell"), link("Swap", "/swap")] },
@@ -51,7 +67,13 @@ export function menuGroups(user: MenuUser | null): MenuGroup[] {
         link("Statements", "/statements"),
       ],
     },
-    { title: "My Profile", items: [link("Settings", "/settings"), { kind: "logout", label: `Logout ${user.email}`, action: "/logout" }] },
+    {
+      title: "My Profile",
+      items: [
+        link("Settings", "/settings"),
+        { kind: "logout", label: `Logout ${user.email}`, action: "/logout" },
+      ],
+    },
   );
   return groups;
 }

@@ -13,7 +13,11 @@ export interface ShellData {
   /** The effective retailer: own, or the one a staff member acts as. */
   retailer: ShellRetailer | null;
   /** Staff only: who they act as. */
-  acting: { retailerId: number; storeName: string; brand: { id: number; name: string } | null } | null;
+  acting: {
+    retailerId: number;
+    storeName: string;
+    brand: { id: number; name: string } | null;
+  } | null;
   /** Staff only: the environment badge. */
   envBadge: AppEnv | null;
   support: { email: string; phone: string };
@@ -34,7 +38,8 @@ export const NOTICES: Record<string, string> = {
   cartAdded: "Added to your cart.",
   cartRemoved: "Removed from your cart.",
   cartCleared: "Your cart is empty again.",
-  brandRequested: "Thank you. We received your brand request and will let you know once the brand is authorized.",
+  brandRequested:
+    "Thank you. We received your brand request and will let you know once the brand is authorized.",
   storeSaved: "Your store info is saved.",
   contactSaved: "Your contact info is saved.",
   cardSaved: "Your card is saved.",
@@ -50,8 +55,10 @@ export const NOTICES: Record<string, string> = {
   // Swap checkout (app/routes/checkout.swap.server.ts): the user goes to /buy.
   swapRequested:
     "Thank you! Your swap request was sent to the other retailer. Your card is pre-authorised for your fee and shipping; we will let you know when they choose what they would like from your swap listings.",
-  offerSent: "Your offer was sent to the requesting retailer. We will let you know when they check out.",
-  requestCreatedListingExists: "Your request has been created. Another retailer already lists this style: it is available to buy below.",
+  offerSent:
+    "Your offer was sent to the requesting retailer. We will let you know when they check out.",
+  requestCreatedListingExists:
+    "Your request has been created. Another retailer already lists this style: it is available to buy below.",
   requestCreatedSwapListingExists:
     "Your request has been created. Another retailer already lists this style for swap: it is available to swap below.",
 };
@@ -74,7 +81,12 @@ export function visiblePath(url: URL): string {
 export interface ShellAuth {
   user: { email: string; isStaff: boolean };
   session: { dismissedBanners: string[] };
-  retailer: { id: number; storeName: string; status: RetailerStatus; btMerchantId: string | null } | null;
+  retailer: {
+    id: number;
+    storeName: string;
+    status: RetailerStatus;
+    btMerchantId: string | null;
+  } | null;
   contact: { celphone: string } | null;
   actingBrand: { id: number; name: string; displayName: string } | null;
 }
@@ -110,7 +122,12 @@ export function buildShellData(auth: ShellAuth | null, env: ShellConfig, url: UR
         ? {
             retailerId: r.id,
             storeName: r.storeName,
-            brand: auth?.actingBrand ? { id: auth.actingBrand.id, name: auth.actingBrand.displayName || auth.actingBrand.name } : null,
+            brand: auth?.actingBrand
+              ? {
+                  id: auth.actingBrand.id,
+                  name: auth.actingBrand.displayName || auth.actingBrand.name,
+                }
+              : null,
           }
         : null,
     envBadge: isStaff ? env.APP_ENV : null,

@@ -21,11 +21,13 @@ export function PermissionBoxes({
     <fieldset className="field" data-testid="permission-boxes">
       <legend>{legend}</legend>
       <div className="checkbox-list">
-        {getCollectionProps(meta, { type: "checkbox", options: choices.map((c) => c.name) }).map(({ key, ...props }) => (
-          <label key={key} htmlFor={props.id}>
-            <input {...props} /> {labelOf(props.value)}
-          </label>
-        ))}
+        {getCollectionProps(meta, { type: "checkbox", options: choices.map((c) => c.name) }).map(
+          ({ key, ...props }) => (
+            <label key={key} htmlFor={props.id}>
+              <input {...props} /> {labelOf(props.value)}
+            </label>
+          ),
+        )}
       </div>
       <ErrorList errors={meta.errors} />
     </fieldset>

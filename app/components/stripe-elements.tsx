@@ -5,7 +5,9 @@ import { ErrorList } from "./forms";
 
 /** The part of Stripe.js (loaded from Stripe, only when Stripe keys are configured) that our card forms use. */
 export type StripeJs = {
-  elements(): { create(type: "card", opts?: object): { mount(el: HTMLElement): void; destroy(): void } };
+  elements(): {
+    create(type: "card", opts?: object): { mount(el: HTMLElement): void; destroy(): void };
+  };
   createPaymentMethod(opts: { type: "card"; card: unknown }): Promise<{
     paymentMethod?: { id: string; card?: { last4?: string; brand?: string } };
     error?: { message?: string };
@@ -54,12 +56,22 @@ export function useStripeCardElement(publishableKey: string) {
 }
 
 /** The card field Stripe Elements mounts into, with the hook's error under it (both Elements card forms). */
-export function StripeCardField({ mountRef, error }: { mountRef: React.RefObject<HTMLDivElement>; error: string | null }) {
+export function StripeCardField({
+  mountRef,
+  error,
+}: {
+  mountRef: React.RefObject<HTMLDivElement>;
+  error: string | null;
+}) {
   return (
     <>
       <div className="field">
         <label>Card</label>
-        <div ref={mountRef} className="stripe-card-element" style={{ padding: "0.6rem", border: "1px solid #ccc", borderRadius: 6 }} />
+        <div
+          ref={mountRef}
+          className="stripe-card-element"
+          style={{ padding: "0.6rem", border: "1px solid #ccc", borderRadius: 6 }}
+        />
       </div>
       <ErrorList errors={error} />
       <noscript>The card form needs JavaScript (Stripe Elements).</noscript>
@@ -114,7 +126,13 @@ export function ElementsCardForm({
   }
 
   return (
-    <Form method="post" ref={formRef} onSubmit={onSubmit} className="form-stack" data-testid={testId}>
+    <Form
+      method="post"
+      ref={formRef}
+      onSubmit={onSubmit}
+      className="form-stack"
+      data-testid={testId}
+    >
       {Object.entries(hidden).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} readOnly />
       ))}
@@ -123,7 +141,12 @@ export function ElementsCardForm({
       <input type="hidden" name={CARD_FIELDS.brand} ref={brandRef} defaultValue="" />
       <StripeCardField mountRef={mountRef} error={error} />
       <div className="form-actions">
-        <button type="submit" className="button" disabled={!ready || busy} data-testid={submitTestId}>
+        <button
+          type="submit"
+          className="button"
+          disabled={!ready || busy}
+          data-testid={submitTestId}
+        >
           {children}
         </button>
       </div>

@@ -32,21 +32,25 @@ export default function Home() {
       {isStaff ? (
         <p className="alert">
           <span>
-            You are signed in as staff. <Link to="/admin">Go to the admin hub</Link> or <Link to="/act-as">act as a retailer</Link>.
+            You are signed in as staff. <Link to="/admin">Go to the admin hub</Link> or{" "}
+            <Link to="/act-as">act as a retailer</Link>.
           </span>
         </p>
       ) : null}
       <div className="cards" data-testid="home-cards">
         {HOME_CARDS.map((c) => (
           <Link key={c.to} to={c.to} className="card">
-            <span className="card-kicker">{c.kicker}</span> <span className="card-text">{c.text}</span>
+            <span className="card-kicker">{c.kicker}</span>{" "}
+            <span className="card-text">{c.text}</span>
             <span className="card-go" aria-hidden="true">
               →
             </span>
           </Link>
         ))}
       </div>
-      {dashboard ? <SurplusDashboard dashboard={dashboard} who={storeName ?? "Your store"} /> : null}
+      {dashboard ? (
+        <SurplusDashboard dashboard={dashboard} who={storeName ?? "Your store"} />
+      ) : null}
     </section>
   );
 }
@@ -56,7 +60,10 @@ function Landing() {
     <section>
       <div className="hero">
         <h1>The wholesale exchange for authorized retailers</h1>
-        <p className="lead">Sell what didn't sell, find what you need, and buy or swap with other retailers of your brands. Anonymously.</p>
+        <p className="lead">
+          Sell what didn't sell, find what you need, and buy or swap with other retailers of your
+          brands. Anonymously.
+        </p>
         <Link to="/signin" className="button">
           Sign In
         </Link>

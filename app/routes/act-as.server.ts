@@ -37,13 +37,22 @@ export async function clearActing(auth: AuthContext, formData: FormData) {
 /** Acts as the chosen retailer (intent act), or as one of its brands (intent brand). */
 export async function actAs(auth: AuthContext, formData: FormData, intent: "act" | "brand") {
   const submission = parseSubmission(formData, { schema: ActSchema });
-  if (submission.status !== "success") return data(submission.reply({ formErrors: [CHOOSE_RETAILER] }), { status: 400 });
+  if (submission.status !== "success")
+    return data(submission.reply({ formErrors: [CHOOSE_RETAILER] }), { status: 400 });
   const { retailerId, brandId, redirectTo } = submission.value;
   const retailer = await getRetailer(db, retailerId);
-  if (!retailer) return data(submission.reply({ formErrors: ["That retailer does not exist."] }), { status: 400 });
+  if (!retailer)
+    return data(submission.reply({ formErrors: ["That retailer does not exist."] }), {
+      status: 400,
+    });
   if (brandId !== undefined && !(await isBrandAuthorized(db, retailer.id, brandId))) {
-    return data(submission.reply({ formErrors: ["That brand is not authorized for this retailer."] }), { status: 400 });
+    return data(
+      submission.reply({ formErrors: ["That brand is not authorized for this retailer."] }),
+      { status: 400 },
+    );
   }
   await setActing(db, auth.session.id, retailer.id, brandId ?? null);
-  return redirect(safeNextPath(redirectTo) ?? (intent === "brand" ? "/act-as" : "/act-as?chosen=1"));
+  return redirect(
+    safeNextPath(redirectTo) ?? (intent === "brand" ? "/act-as" : "/act-as?chosen=1"),
+  );
 }

@@ -1,4 +1,9 @@
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { listAuthorizedBrands, searchRetailers } from "../../db/queries/retailers";
@@ -107,7 +112,9 @@ export default function ActAs() {
         <Field label="Retailer" htmlFor="act-retailer">
           <select id="act-retailer" name="retailerId" required defaultValue="">
             <option value="" disabled>
-              {retailers.length === 0 ? "No retailer matches" : `Choose one of ${retailers.length}…`}
+              {retailers.length === 0
+                ? "No retailer matches"
+                : `Choose one of ${retailers.length}…`}
             </option>
             {retailers.map((r) => (
               <option key={r.id} value={r.id}>

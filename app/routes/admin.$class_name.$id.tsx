@@ -9,7 +9,9 @@ import { notFound, requireResource } from "~/utils/permissions.server";
 import { loadEditRow, saveResourceForm } from "~/utils/resource-form.server";
 import { RowId } from "../../domain/ids";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: pageTitle(data ? `${data.def.label} #${data.id}` : "Admin") }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: pageTitle(data ? `${data.def.label} #${data.id}` : "Admin") },
+];
 
 function rowId(raw: string | undefined): number {
   const p = RowId.safeParse(raw);
@@ -24,7 +26,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const found = await loadEditRow(name, resource, id);
   if (!found) throw notFound();
   const saved = new URL(request.url).searchParams.get("saved") === "1";
-  return { def: resource, id, ...found, saved, today: localDateISO(Date.now(), getEnv().MARKETPLACE_TZ) };
+  return {
+    def: resource,
+    id,
+    ...found,
+    saved,
+    today: localDateISO(Date.now(), getEnv().MARKETPLACE_TZ),
+  };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -48,7 +56,9 @@ export default function EditThing() {
       </h1>
       {def.name === "productvariation" ? (
         <p>
-          <Link to={`/admin/productvariationmanagement/${id}`}>Sizes and images (variation editor)</Link>
+          <Link to={`/admin/productvariationmanagement/${id}`}>
+            Sizes and images (variation editor)
+          </Link>
         </p>
       ) : null}
       <ResourceForm

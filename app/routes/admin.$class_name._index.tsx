@@ -1,5 +1,10 @@
 import { useForm } from "@conform-to/react";
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { z } from "zod";
@@ -15,7 +20,9 @@ import { readFormData } from "~/utils/form.server";
 import { requireResource } from "~/utils/permissions.server";
 import { rowAction } from "~/utils/resource-list.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: pageTitle(data?.def.plural ?? "Admin") }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: pageTitle(data?.def.plural ?? "Admin") },
+];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
 
 const ListParams = z.object({
@@ -61,11 +68,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const keep = new URLSearchParams(new URL(request.url).search);
   keep.delete("done");
   keep.delete("index");
-  return rowAction(await readFormData(request), name, resource, `/admin/${name}${keep.size ? `?${keep}` : ""}`);
+  return rowAction(
+    await readFormData(request),
+    name,
+    resource,
+    `/admin/${name}${keep.size ? `?${keep}` : ""}`,
+  );
 }
 
 export default function Things() {
-  const { def, rows, count, countLabel, more, page, pages, search, labels, variations, done } = useLoaderData<typeof loader>();
+  const { def, rows, count, countLabel, more, page, pages, search, labels, variations, done } =
+    useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const [form] = useForm({ id: `row-action-${def.name}`, lastResult: result });
   const [q, setQ] = useState(search);
@@ -94,7 +107,11 @@ export default function Things() {
           <button type="submit" className="button button-small">
             Search
           </button>{" "}
-          <Link to={`/admin/${def.name}`} className="button button-small button-outline" onClick={() => setQ("")}>
+          <Link
+            to={`/admin/${def.name}`}
+            className="button button-small button-outline"
+            onClick={() => setQ("")}
+          >
             CLEAR
           </Link>
         </Form>

@@ -17,6 +17,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const search = (url.searchParams.get("search") ?? "").slice(0, 100);
   const filters: Record<string, string> = {};
-  for (const [k, v] of url.searchParams) if (k !== "search" && k.length < 40) filters[k] = v.slice(0, 40);
-  return { options: await chooserOptions(db, name as ResourceName, { search, filters, limit: CHOOSER_LIMIT }) };
+  for (const [k, v] of url.searchParams)
+    if (k !== "search" && k.length < 40) filters[k] = v.slice(0, 40);
+  return {
+    options: await chooserOptions(db, name as ResourceName, {
+      search,
+      filters,
+      limit: CHOOSER_LIMIT,
+    }),
+  };
 }

@@ -27,13 +27,22 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       try {
         const next = await pages.next();
         if (next.done) {
-          if (first) controller.enqueue(encoder.encode(stringify([fields.map((f) => f.label)], { quoted: true })));
+          if (first)
+            controller.enqueue(
+              encoder.encode(stringify([fields.map((f) => f.label)], { quoted: true })),
+            );
           return controller.close();
         }
         const records = next.value.rows.map((row) =>
-          fields.map((f) => neutraliseCsvCell(cell(resource, f.name, row, next.value.labels, zone))),
+          fields.map((f) =>
+            neutraliseCsvCell(cell(resource, f.name, row, next.value.labels, zone)),
+          ),
         );
-        controller.enqueue(encoder.encode(stringify(first ? [fields.map((f) => f.label), ...records] : records, { quoted: true })));
+        controller.enqueue(
+          encoder.encode(
+            stringify(first ? [fields.map((f) => f.label), ...records] : records, { quoted: true }),
+          ),
+        );
         first = false;
       } catch (e) {
         console.error("[export] failed", e);
@@ -53,11 +62,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   });
 }
 
-function cell(def: ResourceDef, field: string, row: Record<string, unknown>, labels: ListResult["labels"], zone: string): unknown {
+function cell(
+  def: ResourceDef,
+  field: string,
+  row: Record<string, unknown>,
+  labels: ListResult["labels"],
+  zone: string,
+): unknown {
   const f = def.fields.find((x) => x.name === field)!;
   const v = row[field];
   if (v === null || v === undefined) return "";
-  if (f.type === "field" && typeof v === "number") return labels[field]?.[v] ? `${labels[field][v]} (#${v})` : `#${v}`;
+  if (f.type === "field" && typeof v === "number")
+    return labels[field]?.[v] ? `${labels[field][v]} (#${v})` : `#${v}`;
   if (f.type === "decimal" && typeof v === "number") return centsToDecimalString(v);
   // In the marketplace zone, by the one formatter (docs/product/windows.md, "Time zone"), as the reports' cells.
   if (v instanceof Date) return formatSortableDateTime(v, zone);

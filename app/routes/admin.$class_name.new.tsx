@@ -23,7 +23,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (v !== null && !f.read_only) values[f.name] = v.slice(0, 200);
   }
   if (resource.has_active && values.is_active === undefined) values.is_active = "true";
-  return { def: resource, values, choosers: await chooserData(resource, values), today: localDateISO(Date.now(), getEnv().MARKETPLACE_TZ) };
+  return {
+    def: resource,
+    values,
+    choosers: await chooserData(resource, values),
+    today: localDateISO(Date.now(), getEnv().MARKETPLACE_TZ),
+  };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -43,7 +48,14 @@ export default function NewThing() {
         <Link to="/admin">Admin</Link> / <Link to={`/admin/${def.name}`}>{def.plural}</Link>
       </p>
       <h1>New {def.label.toLowerCase()}</h1>
-      <ResourceForm def={def} values={values} lastResult={reply} choosers={choosers} today={today} mode="new" />
+      <ResourceForm
+        def={def}
+        values={values}
+        lastResult={reply}
+        choosers={choosers}
+        today={today}
+        mode="new"
+      />
     </section>
   );
 }

@@ -14,7 +14,11 @@ type HubItem = { label: string; to: string; external?: boolean; download?: boole
 type HubSection = { title: string; items: HubItem[] };
 
 /** The hub (docs/product/screens.md, "Staff: admin hub"). */
-function hubSections(temporalUi: string, permitted: readonly (keyof typeof RESOURCES)[], staffAdmin: boolean): HubSection[] {
+function hubSections(
+  temporalUi: string,
+  permitted: readonly (keyof typeof RESOURCES)[],
+  staffAdmin: boolean,
+): HubSection[] {
   const retailers = permitted.includes("retailer");
   return [
     // The retailer screens, reports and map need the "retailer" permission; sales reps' editing "salesrep" (ADR 0018).
@@ -41,7 +45,9 @@ function hubSections(temporalUi: string, permitted: readonly (keyof typeof RESOU
               { label: "Validation", to: "/admin/validate" },
             ]
           : []),
-        ...(permitted.includes("brand") && permitted.includes("company") ? [{ label: "Brand setup", to: "/brand-setup/" }] : []),
+        ...(permitted.includes("brand") && permitted.includes("company")
+          ? [{ label: "Brand setup", to: "/brand-setup/" }]
+          : []),
         ...(permitted.includes("listing") ? [{ label: "Listings", to: "/admin/listings" }] : []),
       ],
     },
@@ -50,8 +56,19 @@ function hubSections(temporalUi: string, permitted: readonly (keyof typeof RESOU
       items: [
         { label: "Orders and RMAs", to: "/admin/active-transactions" },
         { label: "RMAs to review", to: "/admin/active-rmas/pending" },
-        { label: "RMA charges queued for a card", to: "/admin/active-rmas/all?status=charge_queued" },
-        ...(retailers ? [{ label: "Shipment insurance report (CSV)", to: "/admin/reports/shipment-insurance.csv", download: true }] : []),
+        {
+          label: "RMA charges queued for a card",
+          to: "/admin/active-rmas/all?status=charge_queued",
+        },
+        ...(retailers
+          ? [
+              {
+                label: "Shipment insurance report (CSV)",
+                to: "/admin/reports/shipment-insurance.csv",
+                download: true,
+              },
+            ]
+          : []),
       ],
     },
     {
@@ -61,12 +78,32 @@ function hubSections(temporalUi: string, permitted: readonly (keyof typeof RESOU
             { label: "Sales reps", to: "/rep-reports/" },
             { label: "Sales-rep performance", to: "/perf-reports/" },
             { label: "Retailer map", to: "/admin/retailer-map" },
-            { label: "Monthly metrics (CSV)", to: "/admin/reports/monthly-metrics.csv", download: true },
+            {
+              label: "Monthly metrics (CSV)",
+              to: "/admin/reports/monthly-metrics.csv",
+              download: true,
+            },
             { label: "Surplus dashboard (per brand, marketplace)", to: "/admin/reports/dashboard" },
-            { label: "Surplus dashboard per brand (CSV)", to: "/admin/reports/surplus-dashboard.csv", download: true },
-            { label: "Matches per week per brand (CSV)", to: "/admin/reports/matches-per-week.csv", download: true },
-            { label: "Brand inventory (CSV)", to: "/admin/reports/brand-inventory.csv", download: true },
-            { label: "Retailer brands (CSV)", to: "/admin/reports/retailer-brands.csv", download: true },
+            {
+              label: "Surplus dashboard per brand (CSV)",
+              to: "/admin/reports/surplus-dashboard.csv",
+              download: true,
+            },
+            {
+              label: "Matches per week per brand (CSV)",
+              to: "/admin/reports/matches-per-week.csv",
+              download: true,
+            },
+            {
+              label: "Brand inventory (CSV)",
+              to: "/admin/reports/brand-inventory.csv",
+              download: true,
+            },
+            {
+              label: "Retailer brands (CSV)",
+              to: "/admin/reports/retailer-brands.csv",
+              download: true,
+            },
           ]
         : [],
     },
@@ -79,15 +116,23 @@ function hubSections(temporalUi: string, permitted: readonly (keyof typeof RESOU
       ],
     },
     // The permissions map (ADR 0020): only the entity types this staff user may manage.
-    { title: "Manage", items: permitted.map((n) => ({ label: RESOURCES[n].plural, to: `/admin/${n}` })) },
+    {
+      title: "Manage",
+      items: permitted.map((n) => ({ label: RESOURCES[n].plural, to: `/admin/${n}` })),
+    },
   ];
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const auth = await requireStaffPermissions(request);
-  const sections = hubSections(getEnv().TEMPORAL_UI_URL, auth.permissions, auth.staffAdmin).filter((s) => s.items.length > 0);
+  const sections = hubSections(getEnv().TEMPORAL_UI_URL, auth.permissions, auth.staffAdmin).filter(
+    (s) => s.items.length > 0,
+  );
   // No grants at all: the page says so and whom to ask, instead of sections that lead to refusals.
-  const noGrants = auth.permissions.length === 0 && !auth.staffAdmin ? { admins: await listStaffAdmins(db) } : null;
+  const noGrants =
+    auth.permissions.length === 0 && !auth.staffAdmin
+      ? { admins: await listStaffAdmins(db) }
+      : null;
   return { email: auth.user.email, sections, noGrants };
 }
 
@@ -132,11 +177,14 @@ function NoGrants({ admins }: { admins: string[] }) {
     <div className="alert alert-warning" role="status" data-testid="no-grants">
       <h2>No permissions yet</h2>
       <p>
-        Your staff account has no permissions, so there are no catalogue, retailer or report screens for you yet. You can still follow
-        orders and RMAs, act as a retailer and read the outbox below.
+        Your staff account has no permissions, so there are no catalogue, retailer or report screens
+        for you yet. You can still follow orders and RMAs, act as a retailer and read the outbox
+        below.
       </p>
       {admins.length > 0 ? (
-        <p>Ask a staff user who manages staff users to grant you what you need: {admins.join(", ")}.</p>
+        <p>
+          Ask a staff user who manages staff users to grant you what you need: {admins.join(", ")}.
+        </p>
       ) : (
         <p>Ask the marketplace&apos;s administrator to grant you what you need.</p>
       )}

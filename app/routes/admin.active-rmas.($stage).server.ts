@@ -21,14 +21,19 @@ import {
 import { dollarsInputSchema } from "../../domain/money";
 import { rmaSettlement, type RmaSettlement } from "../../domain/rma-money";
 import { decideRmaUpdate, RMA_ERRORS, type RmaDecisionCommand } from "../../workflows/rma/contract";
-import { RMA_CARD_TABS, type AdminRmaActionData, type RmaCardTab } from "~/components/rma/AdminRmaCard";
+import {
+  RMA_CARD_TABS,
+  type AdminRmaActionData,
+  type RmaCardTab,
+} from "~/components/rma/AdminRmaCard";
 import { db } from "~/utils/db.server";
 import { paymentsDashboardBase } from "~/utils/env.server";
 import { formError, parseSubmission } from "~/utils/form.server";
 import { sendOrderCommand } from "~/utils/temporal.server";
 
 export const isRmaTab = (v: string): v is AdminRmaTab => Object.hasOwn(ADMIN_RMA_TABS, v);
-export const isRmaStatus = (v: string): v is AdminRmaStatus => (ADMIN_RMA_STATUSES as readonly string[]).includes(v);
+export const isRmaStatus = (v: string): v is AdminRmaStatus =>
+  (ADMIN_RMA_STATUSES as readonly string[]).includes(v);
 
 /** The list of a tab (25 a page, by status) and, with ?rma= (or ?order=, where the carrier tools come back), one RMA's card. */
 export async function adminRmasPage(url: URL, stage: string | undefined) {
@@ -37,15 +42,26 @@ export async function adminRmasPage(url: URL, stage: string | undefined) {
   const offsetRaw = url.searchParams.get("offset") ?? "0";
   if (!/^\d{1,7}$/.test(offsetRaw)) throw new Response("Bad offset", { status: 400 });
   const openRaw = url.searchParams.get("rma") ?? url.searchParams.get("order");
-  if (openRaw !== null && !/^\d{1,9}$/.test(openRaw)) throw new Response("Bad RMA", { status: 400 });
+  if (openRaw !== null && !/^\d{1,9}$/.test(openRaw))
+    throw new Response("Bad RMA", { status: 400 });
   const cardTabRaw = url.searchParams.get("tab") ?? "summary";
-  const cardTab: RmaCardTab = (RMA_CARD_TABS as readonly string[]).includes(cardTabRaw) ? (cardTabRaw as RmaCardTab) : "summary";
+  const cardTab: RmaCardTab = (RMA_CARD_TABS as readonly string[]).includes(cardTabRaw)
+    ? (cardTabRaw as RmaCardTab)
+    : "summary";
   const statusRaw = url.searchParams.get("status") ?? "";
-  if (statusRaw !== "" && !isRmaStatus(statusRaw)) throw new Response("Unknown status", { status: 400 });
+  if (statusRaw !== "" && !isRmaStatus(statusRaw))
+    throw new Response("Unknown status", { status: 400 });
   const status = statusRaw === "" ? undefined : (statusRaw as AdminRmaStatus);
-  const page = await listAdminRmas(db, { tab: tabRaw, status, offset: Number(offsetRaw), limit: 25 });
+  const page = await listAdminRmas(db, {
+    tab: tabRaw,
+    status,
+    offset: Number(offsetRaw),
+    limit: 25,
+  });
   const open = openRaw ? await getRmaView(db, Number(openRaw)) : null;
-  const detail = open ? await getOrderDetail(db, open.id, { retailerId: null, isStaff: true }) : null;
+  const detail = open
+    ? await getOrderDetail(db, open.id, { retailerId: null, isStaff: true })
+    : null;
   const decidedRaw = url.searchParams.get("decided");
   const decided = decidedRaw !== null && /^\d{1,9}$/.test(decidedRaw) ? Number(decidedRaw) : null;
   return {
@@ -77,16 +93,33 @@ function decisionSchema(rma: RmaPageView) {
         .number()
         .int()
         .refine((id) => requested.has(id), RMA_ERRORS.unknown_line),
-      decision: z.enum(["approve", "deny"], { errorMap: () => ({ message: RMA_ERRORS.lines_pending }) }),
-      qty: z.coerce.number({ invalid_type_error: "Enter a number of units." }).int("Enter a whole number of units.").optional(),
-      comment: z.string().trim().max(MAX_COMMENT, `A comment has at most ${MAX_COMMENT} characters.`).optional(),
+      decision: z.enum(["approve", "deny"], {
+        errorMap: () => ({ message: RMA_ERRORS.lines_pending }),
+      }),
+      qty: z.coerce
+        .number({ invalid_type_error: "Enter a number of units." })
+        .int("Enter a whole number of units.")
+        .optional(),
+      comment: z
+        .string()
+        .trim()
+        .max(MAX_COMMENT, `A comment has at most ${MAX_COMMENT} characters.`)
+        .optional(),
     })
     .superRefine((l, ctx) => {
       if (l.decision !== "approve") return;
       if (l.qty === undefined || l.qty < 1)
-        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["qty"], message: "Approve at least one unit, or deny the line." });
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ["qty"],
+          message: "Approve at least one unit, or deny the line.",
+        });
       else if (l.qty > (requested.get(l.id) ?? 0))
-        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["qty"], message: RMA_ERRORS.approved_too_many });
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ["qty"],
+          message: RMA_ERRORS.approved_too_many,
+        });
     });
   return z.object({
     rma: z.coerce
@@ -100,7 +133,10 @@ function decisionSchema(rma: RmaPageView) {
     lines: z
       .array(line)
       .max(rma.lines.length, RMA_ERRORS.unknown_line)
-      .refine((ls) => new Set(ls.map((l) => l.id)).size === rma.lines.length, RMA_ERRORS.lines_pending),
+      .refine(
+        (ls) => new Set(ls.map((l) => l.id)).size === rma.lines.length,
+        RMA_ERRORS.lines_pending,
+      ),
   });
 }
 
@@ -130,7 +166,8 @@ function rmaDecisionAmounts(rma: RmaPageView, cmd: RmaDecisionCommand): RmaSettl
 const RmaChoice = z.object({ rma: rowIdDigits() });
 
 /** A refusal: a form-level error with its status. */
-const refuse = (status: number, message: string) => data<AdminRmaActionData>(formError(message), { status });
+const refuse = (status: number, message: string) =>
+  data<AdminRmaActionData>(formError(message), { status });
 
 /** The form's RMA, still pending, and staff's decision on it as the workflow's command; else the refusal. */
 async function readDecision(form: FormData, staffUserId: number) {
@@ -139,12 +176,17 @@ async function readDecision(form: FormData, staffUserId: number) {
   if (!rma) return refuse(404, "Choose an RMA.");
   if (rma.stage !== "rmarequested") return refuse(409, RMA_ERRORS.wrong_state);
   const submission = parseSubmission(form, { schema: decisionSchema(rma) });
-  if (submission.status !== "success") return data<AdminRmaActionData>(submission.reply(), { status: 400 });
+  if (submission.status !== "success")
+    return data<AdminRmaActionData>(submission.reply(), { status: 400 });
   const v = submission.value;
   const cmd: RmaDecisionCommand = {
     staffUserId,
     rmaFeeCents: v.fee,
-    lines: v.lines.map((l) => ({ lineId: l.id, approvedQuantity: l.decision === "approve" ? (l.qty ?? 0) : 0, comment: l.comment ?? "" })),
+    lines: v.lines.map((l) => ({
+      lineId: l.id,
+      approvedQuantity: l.decision === "approve" ? (l.qty ?? 0) : 0,
+      comment: l.comment ?? "",
+    })),
   };
   return { rma, cmd, reply: submission.reply() };
 }
@@ -155,7 +197,8 @@ export async function reviewDecision(form: FormData, staffUserId: number) {
   if (!("rma" in decision)) return decision;
   const { rma, cmd, reply } = decision;
   const s = rmaDecisionAmounts(rma, cmd);
-  if (!s) return refuse(409, "This RMA no longer matches its order: ask an engineer to look at it.");
+  if (!s)
+    return refuse(409, "This RMA no longer matches its order: ask an engineer to look at it.");
   return data<AdminRmaActionData>({
     ...reply,
     review: {
@@ -177,7 +220,12 @@ export async function reviewDecision(form: FormData, staffUserId: number) {
  * "Confirm and process": the decision sent to the RMA's workflow. After a successful save the card closes:
  * staff go back to the list they were on, with a notice that links to the RMA (docs/product/screens.md).
  */
-export async function decide(request: Request, stage: string | undefined, form: FormData, staffUserId: number) {
+export async function decide(
+  request: Request,
+  stage: string | undefined,
+  form: FormData,
+  staffUserId: number,
+) {
   const decision = await readDecision(form, staffUserId);
   if (!("rma" in decision)) return decision;
   const { rma, cmd } = decision;

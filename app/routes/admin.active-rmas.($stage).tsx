@@ -4,11 +4,21 @@
  * ?rma=<id> opens an RMA's card (app/components/rma/AdminRmaCard.tsx), where staff decide a pending RMA.
  * The server half is admin.active-rmas.($stage).server.ts.
  */
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useForm } from "@conform-to/react";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { ADMIN_RMA_STATUSES, ADMIN_RMA_TABS, type AdminRmaStatus, type AdminRmaTab } from "../../db/queries/rmas";
+import {
+  ADMIN_RMA_STATUSES,
+  ADMIN_RMA_TABS,
+  type AdminRmaStatus,
+  type AdminRmaTab,
+} from "../../db/queries/rmas";
 import { RMA_DISPLAY_STATUS } from "../../domain/states";
 import { ErrorList } from "~/components/forms";
 import { formatDate, useMarketplaceZone } from "~/components/orders/format";
@@ -25,7 +35,10 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss 
 export const meta: MetaFunction = () => [{ title: pageTitle("RMAs") }];
 
 const STATUS_LABELS: Record<AdminRmaStatus, string> = {
-  ...(RMA_DISPLAY_STATUS as Record<"rmarequested" | "shipping" | "rmacompleted" | "rmadeclined" | "rmacancelled", string>),
+  ...(RMA_DISPLAY_STATUS as Record<
+    "rmarequested" | "shipping" | "rmacompleted" | "rmadeclined" | "rmacancelled",
+    string
+  >),
   overdue: "Staff answer overdue",
   charge_queued: "Charge queued for a card",
 };
@@ -100,7 +113,10 @@ export default function AdminRmas() {
         <div className="alert alert-success" role="status" data-testid="admin-notice">
           The RMA was processed.{" "}
           {d.decided ? (
-            <Link to={`/admin/active-rmas/${d.tab}?rma=${d.decided}`} data-testid="admin-notice-open">
+            <Link
+              to={`/admin/active-rmas/${d.tab}?rma=${d.decided}`}
+              data-testid="admin-notice-open"
+            >
               Open it
             </Link>
           ) : null}
@@ -121,8 +137,10 @@ export default function AdminRmas() {
       <ul className="admin-list">
         {d.page.items.map((r) => (
           <li key={r.id} className="admin-card" data-testid="admin-rma-row" data-rma-id={r.id}>
-            <Link to={`/admin/active-rmas/${d.tab}?rma=${r.id}`}>RMA {r.externalId}</Link> <span className="pill">{r.displayStatus}</span> ·
-            for order {r.rmaForExternalId ?? "—"} · victim {r.victimName} → perpetrator {r.perpetratorName} · {formatDate(r.modifiedAt, tz)}
+            <Link to={`/admin/active-rmas/${d.tab}?rma=${r.id}`}>RMA {r.externalId}</Link>{" "}
+            <span className="pill">{r.displayStatus}</span> · for order {r.rmaForExternalId ?? "—"}{" "}
+            · victim {r.victimName} → perpetrator {r.perpetratorName} ·{" "}
+            {formatDate(r.modifiedAt, tz)}
           </li>
         ))}
       </ul>
@@ -130,7 +148,9 @@ export default function AdminRmas() {
         total={d.page.total}
         limit={d.page.limit}
         offset={d.page.offset}
-        hrefFor={(off) => `/admin/active-rmas/${d.tab}?offset=${off}${d.status ? `&status=${d.status}` : ""}`}
+        hrefFor={(off) =>
+          `/admin/active-rmas/${d.tab}?offset=${off}${d.status ? `&status=${d.status}` : ""}`
+        }
       />
     </section>
   );

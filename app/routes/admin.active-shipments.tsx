@@ -3,11 +3,21 @@
  * every shipment), with store names (staff), tracking, call tag and pickup deadline, and the carrier tools:
  * schedule pickup, simulate pickup, simulate delivery, each a signed event POSTed to /webhooks/carrier.
  */
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { listActiveShipments } from "../../db/queries/order-views/staff-lists";
 import { CarrierTools } from "~/components/orders/AdminOrderCard";
-import { formatDate, shipmentStatusText, timeSince, useMarketplaceZone } from "~/components/orders/format";
+import {
+  formatDate,
+  shipmentStatusText,
+  timeSince,
+  useMarketplaceZone,
+} from "~/components/orders/format";
 import { Pager } from "~/components/orders/OrderCard";
 import ordersCss from "~/components/orders/orders.css";
 import { pageTitle } from "~/components/title";
@@ -45,7 +55,11 @@ export default function ActiveShipments() {
       </p>
       <h1>{d.all ? "All shipments" : "Active shipments"}</h1>
       <p>
-        {d.all ? <Link to="/admin/active-shipments">Only active</Link> : <Link to="/admin/active-shipments?all=1">Show all shipments</Link>}
+        {d.all ? (
+          <Link to="/admin/active-shipments">Only active</Link>
+        ) : (
+          <Link to="/admin/active-shipments?all=1">Show all shipments</Link>
+        )}
       </p>
       {d.notice ? (
         <div className="alert alert-success" role="status" data-testid="admin-notice">
@@ -74,7 +88,9 @@ export default function ActiveShipments() {
               <tr key={s.id} data-testid="shipment-row" data-order-id={s.orderId}>
                 <td>{s.id}</td>
                 <td>
-                  <Link to={`/admin/active-transactions?order=${s.orderId}&tab=shipping`}>{s.externalId}</Link>
+                  <Link to={`/admin/active-transactions?order=${s.orderId}&tab=shipping`}>
+                    {s.externalId}
+                  </Link>
                 </td>
                 <td>
                   {s.senderName} → {s.receiverName}

@@ -6,14 +6,29 @@
  * Shipping tab (schedule pickup, simulate pickup, simulate delivery) post a signed event to
  * /webhooks/carrier, the same path the carrier uses (app/utils/webhooks.server.ts simulateCarrierEvent).
  */
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { expireStaleDrafts } from "../../db/queries/checkout";
 import { getOrderDetail } from "../../db/queries/order-views/order-detail";
 import { listAdminOrders } from "../../db/queries/order-views/staff-lists";
 import { ADMIN_ACTION_FILTER_OPTIONS, isActionCode } from "../../domain/action-codes";
-import { ADMIN_STAGE_LABELS, ADMIN_STAGES, isAdminStage, TRANSACTION_TYPE_OPTIONS, type AdminStage } from "../../domain/states";
-import { AdminOrderCard, isAdminCardTab, type AdminCardTab } from "~/components/orders/AdminOrderCard";
+import {
+  ADMIN_STAGE_LABELS,
+  ADMIN_STAGES,
+  isAdminStage,
+  TRANSACTION_TYPE_OPTIONS,
+  type AdminStage,
+} from "../../domain/states";
+import {
+  AdminOrderCard,
+  isAdminCardTab,
+  type AdminCardTab,
+} from "~/components/orders/AdminOrderCard";
 import { Pager } from "~/components/orders/OrderCard";
 import ordersCss from "~/components/orders/orders.css";
 import { pageTitle } from "~/components/title";
@@ -41,9 +56,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!isAdminStage(stageRaw)) throw new Response("Unknown stage", { status: 404 });
   const stage: AdminStage = stageRaw;
   const type = intParam(url.searchParams.get("type"), 3);
-  if (type !== null && ![1, 2, 3].includes(type)) throw new Response("Unknown type", { status: 400 });
+  if (type !== null && ![1, 2, 3].includes(type))
+    throw new Response("Unknown type", { status: 400 });
   const actionCode = intParam(url.searchParams.get("action"), 9999);
-  if (actionCode !== null && !isActionCode(actionCode)) throw new Response("Unknown action code", { status: 400 });
+  if (actionCode !== null && !isActionCode(actionCode))
+    throw new Response("Unknown action code", { status: 400 });
   const offset = intParam(url.searchParams.get("offset")) ?? 0;
   const expanded = intParam(url.searchParams.get("order"));
   const tabRaw = url.searchParams.get("tab") ?? "summary";
@@ -52,7 +69,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // Cart drafts never checked out expire after 24 hours: written down before staff read the list.
   await expireStaleDrafts(db);
   const page = await listAdminOrders(db, { stage, type, action: actionCode, offset, limit: 25 });
-  const detail = expanded ? await getOrderDetail(db, expanded, { retailerId: null, isStaff: true }) : null;
+  const detail = expanded
+    ? await getOrderDetail(db, expanded, { retailerId: null, isStaff: true })
+    : null;
   // An order asked for by id but outside the filtered page is shown on top.
   const rows = [...page.items];
   if (detail && !rows.some((r) => r.id === detail!.id)) {
@@ -148,7 +167,12 @@ export default function ActiveTransactions() {
           </Link>
         ))}
       </nav>
-      <Form method="get" action={`/admin/active-transactions/${d.stage}`} className="filters" data-testid="admin-filters">
+      <Form
+        method="get"
+        action={`/admin/active-transactions/${d.stage}`}
+        className="filters"
+        data-testid="admin-filters"
+      >
         <label>
           Type{" "}
           <select name="type" defaultValue={d.type ?? ""}>
@@ -181,7 +205,9 @@ export default function ActiveTransactions() {
         </div>
       ) : null}
       <ActionError id="carrier-tools" lastResult={a} testId="admin-error" />
-      {d.rows.length === 0 ? <p data-testid="admin-empty">No transactions match these filters.</p> : null}
+      {d.rows.length === 0 ? (
+        <p data-testid="admin-empty">No transactions match these filters.</p>
+      ) : null}
       {d.rows.map((row) => (
         <AdminOrderCard
           key={row.id}

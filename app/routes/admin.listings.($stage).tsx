@@ -17,7 +17,11 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCs
  * hold listings with units left: a deleted or sold-out listing (0 units) keeps its status, and is under 'all'.
  */
 const STAGES = [
-  { stage: "payoutneeded", label: "payout info needed", filters: { status: "payoutneeded", in_stock: "true" } },
+  {
+    stage: "payoutneeded",
+    label: "payout info needed",
+    filters: { status: "payoutneeded", in_stock: "true" },
+  },
   { stage: "active", label: "active listings", filters: { status: "active", in_stock: "true" } },
   { stage: "all", label: "all listings", filters: {} },
 ] as const;
@@ -31,7 +35,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const search = (url.searchParams.get("search") ?? "").slice(0, 100);
   const sort = (url.searchParams.get("sort") ?? "id").slice(0, 40);
   const dir = url.searchParams.get("dir") === "asc" ? "asc" : "desc";
-  const list = await listResource(db, "listing", { page, search, sort, dir, filters: stage.filters });
+  const list = await listResource(db, "listing", {
+    page,
+    search,
+    sort,
+    dir,
+    filters: stage.filters,
+  });
   return {
     stage: stage.stage,
     stages: STAGES.map((s) => ({ stage: s.stage, label: s.label })),
@@ -52,7 +62,11 @@ export default function AdminListings() {
       <h1>Listings</h1>
       <nav className="tabs" aria-label="Listing stages">
         {d.stages.map((s) => (
-          <Link key={s.stage} to={`/admin/listings/${s.stage}`} aria-current={s.stage === d.stage ? "page" : undefined}>
+          <Link
+            key={s.stage}
+            to={`/admin/listings/${s.stage}`}
+            aria-current={s.stage === d.stage ? "page" : undefined}
+          >
             {s.label}
           </Link>
         ))}
@@ -77,7 +91,11 @@ export default function AdminListings() {
         {d.more ? "+" : ""}
       </p>
       <div className="table-scroll">
-        <ResourceTable def={RESOURCES.listing} rows={d.rows} labels={d.labels as Record<string, Record<string, string>>} />
+        <ResourceTable
+          def={RESOURCES.listing}
+          rows={d.rows}
+          labels={d.labels as Record<string, Record<string, string>>}
+        />
       </div>
       <ListPager page={d.page} pages={d.pages} />
     </section>

@@ -19,7 +19,10 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCs
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireStaff(request);
   const to = new URL(request.url).searchParams.get("to")?.trim() || "";
-  const [rows, inbox] = await Promise.all([listOutbox(db, { limit: 100, toEmail: to || undefined }), undeliveredWebhookEvents(db)]);
+  const [rows, inbox] = await Promise.all([
+    listOutbox(db, { limit: 100, toEmail: to || undefined }),
+    undeliveredWebhookEvents(db),
+  ]);
   return {
     to,
     inbox: { count: inbox.count, oldest: inbox.oldest?.toISOString() ?? null },
@@ -41,14 +44,22 @@ export default function AdminOutbox() {
   return (
     <section className="page">
       <h1>Outbox</h1>
-      <p className="muted">E-mails the marketplace sent, newest first. Without SMTP configured they are kept here only.</p>
+      <p className="muted">
+        E-mails the marketplace sent, newest first. Without SMTP configured they are kept here only.
+      </p>
       <p data-testid="webhook-inbox">
         {`Carrier and payment events waiting for delivery to their orders: ${inbox.count}`}
         {inbox.oldest ? ` (oldest received ${formatDateTime(inbox.oldest, tz)})` : ""}
       </p>
       <Form method="get" className="inline-form">
         <label htmlFor="outbox-to">To</label>{" "}
-        <input id="outbox-to" type="search" name="to" defaultValue={to} placeholder="someone@store.com" />{" "}
+        <input
+          id="outbox-to"
+          type="search"
+          name="to"
+          defaultValue={to}
+          placeholder="someone@store.com"
+        />{" "}
         <button type="submit" className="button button-small">
           Filter
         </button>

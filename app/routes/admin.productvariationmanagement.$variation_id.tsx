@@ -35,12 +35,16 @@ async function variationOr404(raw: string | undefined) {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requirePermission(request, "productvariation");
   const v = await variationOr404(params.variation_id);
-  return { v: { ...v, price: centsToDecimalString(v.priceCents) }, done: new URL(request.url).searchParams.get("done") };
+  return {
+    v: { ...v, price: centsToDecimalString(v.priceCents) },
+    done: new URL(request.url).searchParams.get("done"),
+  };
 }
 
 /** Conform's reply, tagged with the form of the page it answers (the variation, its sizes, its images). */
 type Reply = SubmissionResult<string[]> & { form: "save" | "sizes" | "image" };
-const reply = (form: Reply["form"], result: SubmissionResult<string[]>, status = 400) => data<Reply>({ ...result, form }, { status });
+const reply = (form: Reply["form"], result: SubmissionResult<string[]>, status = 400) =>
+  data<Reply>({ ...result, form }, { status });
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requirePermission(request, "productvariation");
@@ -50,7 +54,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     form = await readFormData(request, { maxBytes: MAX_PHOTO_BYTES + 64 * 1024 });
   } catch (e) {
-    if (e instanceof Response && e.status === 413) return reply("image", formError("The picture is larger than 5 MB."), 413);
+    if (e instanceof Response && e.status === 413)
+      return reply("image", formError("The picture is larger than 5 MB."), 413);
     throw e;
   }
   switch (form.get("intent")) {
@@ -66,13 +71,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
     }
     case "add-sizes": {
       const s = parseSubmission(form, { schema: AddSizesSchema });
-      if (s.status !== "success") return reply("sizes", s.reply({ formErrors: ["A size label may have at most 40 characters."] }));
+      if (s.status !== "success")
+        return reply(
+          "sizes",
+          s.reply({ formErrors: ["A size label may have at most 40 characters."] }),
+        );
       await addProductSizes(db, v.productId, s.value.size_label);
       return back("sizes-added");
     }
     case "upload-image": {
       const file = form.get("image");
-      if (!(file instanceof File) || file.size === 0) return reply("image", formError("Choose a .jpg or .png picture."));
+      if (!(file instanceof File) || file.size === 0)
+        return reply("image", formError("Choose a .jpg or .png picture."));
       const bytes = new Uint8Array(await file.arrayBuffer());
       const checked = checkPhoto(file.name, bytes);
       if (!checked.ok) return reply("image", formError(checked.message));
@@ -83,7 +93,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const s = parseSubmission(form, { schema: ImageIdSchema });
       if (s.status !== "success") return reply("image", formError("Unknown image."));
       const url = await deleteVariationImage(db, v.id, s.value.image_id);
-      if (url === null) return reply("image", formError("That image is not one of this variation's."), 404);
+      if (url === null)
+        return reply("image", formError("That image is not one of this variation's."), 404);
       await removeCatalogueImage(url);
       return back("image-deleted");
     }
@@ -106,8 +117,14 @@ export default function VariationEditor() {
     id: "variation-save",
     lastResult: r?.form === "save" ? r : null,
   });
-  const [sizesForm] = useForm({ id: "variation-sizes", lastResult: r?.form === "sizes" ? r : null });
-  const [imageForm] = useForm({ id: "variation-image", lastResult: r?.form === "image" ? r : null });
+  const [sizesForm] = useForm({
+    id: "variation-sizes",
+    lastResult: r?.form === "sizes" ? r : null,
+  });
+  const [imageForm] = useForm({
+    id: "variation-image",
+    lastResult: r?.form === "image" ? r : null,
+  });
   const nav = useNavigation();
   const [rows, setRows] = useState(1);
   // A failed upload clears the chosen file: the form is remounted after every answer.
@@ -115,7 +132,8 @@ export default function VariationEditor() {
   return (
     <section className="page">
       <p>
-        <Link to="/admin">Admin</Link> / <Link to="/admin/productvariation">Product variations</Link> /{" "}
+        <Link to="/admin">Admin</Link> /{" "}
+        <Link to="/admin/productvariation">Product variations</Link> /{" "}
         <Link to={`/admin/productvariation/${v.id}/`}>#{v.id}</Link>
       </p>
       <h1>
@@ -139,7 +157,14 @@ export default function VariationEditor() {
         </div>
         <div className="form-field">
           <label htmlFor="ve-price">Price *</label>
-          <input id="ve-price" name="price" type="number" step="0.01" min="0" defaultValue={v.price} />
+          <input
+            id="ve-price"
+            name="price"
+            type="number"
+            step="0.01"
+            min="0"
+            defaultValue={v.price}
+          />
           <ErrorList kind="list" id="ve-price" errors={saveFields.price.errors} />
         </div>
         <label className="checkbox-label">
@@ -153,14 +178,29 @@ export default function VariationEditor() {
       </Form>
 
       <h2>Sizes</h2>
-      <p data-testid="sizes">{v.sizes.length ? v.sizes.map((s) => s.label).join(" · ") : <span className="muted">No sizes.</span>}</p>
+      <p data-testid="sizes">
+        {v.sizes.length ? (
+          v.sizes.map((s) => s.label).join(" · ")
+        ) : (
+          <span className="muted">No sizes.</span>
+        )}
+      </p>
       <Form method="post" className="resource-form" data-testid="sizes-form">
         <input type="hidden" name="intent" value="add-sizes" />
         {Array.from({ length: rows }, (_, i) => (
-          <input key={i} name="size_label" aria-label={`New size ${i + 1}`} placeholder="Size label" />
+          <input
+            key={i}
+            name="size_label"
+            aria-label={`New size ${i + 1}`}
+            placeholder="Size label"
+          />
         ))}
         <div className="form-actions">
-          <button type="button" className="button button-small button-outline" onClick={() => setRows((n) => Math.min(n + 1, 20))}>
+          <button
+            type="button"
+            className="button button-small button-outline"
+            onClick={() => setRows((n) => Math.min(n + 1, 20))}
+          >
             Another size
           </button>
           <button type="submit" className="button button-small">
@@ -183,7 +223,13 @@ export default function VariationEditor() {
           </Form>
         ))}
       </div>
-      <Form method="post" encType="multipart/form-data" key={uploadKey} className="resource-form" data-testid="image-form">
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        key={uploadKey}
+        className="resource-form"
+        data-testid="image-form"
+      >
         <input type="hidden" name="intent" value="upload-image" />
         <label htmlFor="ve-image">Upload an image (.jpg or .png, 5 MB at most)</label>
         <input id="ve-image" type="file" name="image" accept={PHOTO_ACCEPT} />

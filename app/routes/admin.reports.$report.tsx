@@ -7,7 +7,12 @@
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { brandInventoryReport, monthlyMetricsReport, retailerBrandsReport, shipmentInsuranceReport } from "../../db/queries/reports";
+import {
+  brandInventoryReport,
+  monthlyMetricsReport,
+  retailerBrandsReport,
+  shipmentInsuranceReport,
+} from "../../db/queries/reports";
 import { localDateISO, zonedToEpochMs } from "../../domain/business-days";
 import { csvResponse } from "~/utils/csv.server";
 import { db } from "~/utils/db.server";
@@ -24,7 +29,10 @@ const RangeSchema = z.object({ from: isoDate.optional(), to: isoDate.optional() 
 const dayISO = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 function localMidnight(day: string, tz: string): number {
   const [year, month, date] = day.split("-").map(Number);
-  return zonedToEpochMs({ year, month, day: date, hour: 0, minute: 0, second: 0, millisecond: 0 }, tz);
+  return zonedToEpochMs(
+    { year, month, day: date, hour: 0, minute: 0, second: 0, millisecond: 0 },
+    tz,
+  );
 }
 
 function plain(status: number, text: string): Response {
@@ -39,7 +47,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   switch (params.report) {
     case "shipment-insurance.csv": {
       const q = new URL(request.url).searchParams;
-      const parsed = RangeSchema.safeParse({ from: q.get("from") || undefined, to: q.get("to") || undefined });
+      const parsed = RangeSchema.safeParse({
+        from: q.get("from") || undefined,
+        to: q.get("to") || undefined,
+      });
       if (!parsed.success) throw plain(400, "Bad request: from and to are dates as YYYY-MM-DD.");
       const lastDay = parsed.data.to ?? stamp;
       const firstDay = parsed.data.from ?? dayISO(Date.parse(`${lastDay}T00:00:00Z`) - 30 * DAY);
@@ -49,7 +60,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       // [00:00 of the first day, 00:00 of the day after the last) in the marketplace's zone.
       const from = new Date(localMidnight(firstDay, tz));
       const to = new Date(localMidnight(dayISO(Date.parse(`${lastDay}T00:00:00Z`) + DAY), tz));
-      return csvResponse(`shipment-insurance-${firstDay}-to-${lastDay}.csv`, shipmentInsuranceReport(db, { from, to }, tz));
+      return csvResponse(
+        `shipment-insurance-${firstDay}-to-${lastDay}.csv`,
+        shipmentInsuranceReport(db, { from, to }, tz),
+      );
     }
     case "monthly-metrics.csv":
       return csvResponse(`monthly-metrics-${stamp}.csv`, monthlyMetricsReport(db, tz));

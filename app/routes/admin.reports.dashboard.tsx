@@ -34,19 +34,43 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const raw = url.searchParams.get("brand") || undefined;
   const parsed = BrandParam.safeParse(raw);
   if (!parsed.success) {
-    return json({ brands, brandId: null, error: parsed.error.issues[0].message, dashboard: null, matches: null, who: "" }, { status: 400 });
+    return json(
+      {
+        brands,
+        brandId: null,
+        error: parsed.error.issues[0].message,
+        dashboard: null,
+        matches: null,
+        who: "",
+      },
+      { status: 400 },
+    );
   }
   const brandId = parsed.data ?? null;
   const brand = brandId === null ? null : brands.find((b) => b.id === brandId);
   if (brand === undefined) {
     return json(
-      { brands, brandId: null, error: `There is no brand ${brandId}: choose one from the list.`, dashboard: null, matches: null, who: "" },
+      {
+        brands,
+        brandId: null,
+        error: `There is no brand ${brandId}: choose one from the list.`,
+        dashboard: null,
+        matches: null,
+        who: "",
+      },
       { status: 404 },
     );
   }
   const scope = brand ? { brandId: brand.id } : ({ marketplace: true } as const);
   const [dashboard, matches] = await Promise.all([loadDashboard(scope), loadMatchWeeks(scope)]);
-  return json({ brands, brandId, error: null, dashboard, matches, who: brand ? `Brand ${brand.name}` : "The whole marketplace" });
+  return json({
+    brands,
+    brandId,
+    error: null,
+    dashboard,
+    matches,
+    who: brand ? `Brand ${brand.name}` : "The whole marketplace",
+  });
 }
 
 export default function StaffDashboard() {
@@ -58,7 +82,8 @@ export default function StaffDashboard() {
       </p>
       <h1>Surplus dashboard</h1>
       <p className="muted">
-        Every retailer&apos;s surplus together, for the whole marketplace or one brand. The monthly figures of every order are in the{" "}
+        Every retailer&apos;s surplus together, for the whole marketplace or one brand. The monthly
+        figures of every order are in the{" "}
         <a href="/admin/reports/monthly-metrics.csv" download>
           monthly metrics report (CSV)
         </a>
@@ -74,7 +99,11 @@ export default function StaffDashboard() {
       </p>
       <Form method="get" className="inline-form">
         <label htmlFor="dashboard-brand">Brand</label>{" "}
-        <select id="dashboard-brand" name="brand" defaultValue={brandId === null ? "" : String(brandId)}>
+        <select
+          id="dashboard-brand"
+          name="brand"
+          defaultValue={brandId === null ? "" : String(brandId)}
+        >
           <option value="">The whole marketplace</option>
           {brands.map((b) => (
             <option key={b.id} value={b.id}>

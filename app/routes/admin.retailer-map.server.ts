@@ -12,7 +12,10 @@ import { MAP_DEFAULTS, mercatorScale } from "../../domain/retailer-admin";
 const require = createRequire(import.meta.url);
 type TopojsonClient = typeof import("topojson-client");
 
-type State = { feature: FeatureCollection<Geometry, { name: string }>["features"][number]; bounds: [[number, number], [number, number]] };
+type State = {
+  feature: FeatureCollection<Geometry, { name: string }>["features"][number];
+  bounds: [[number, number], [number, number]];
+};
 let statesCache: State[] | null = null;
 /** The states with their lon/lat bounding boxes (read once per process). */
 function states(): State[] {
@@ -20,7 +23,10 @@ function states(): State[] {
     const topojson = require("topojson-client") as TopojsonClient;
     // The atlas JSON is read untyped and handed to topojson as it is.
     const topology = require("us-atlas/states-10m.json") as any;
-    const fc = topojson.feature(topology, topology.objects.states) as unknown as FeatureCollection<Geometry, { name: string }>;
+    const fc = topojson.feature(topology, topology.objects.states) as unknown as FeatureCollection<
+      Geometry,
+      { name: string }
+    >;
     statesCache = fc.features.map((feature) => ({ feature, bounds: geoBounds(feature) }));
   }
   return statesCache;
@@ -56,7 +62,9 @@ function outlines(view: { lat: number; lon: number; zoom: number }): string {
     .filter(({ bounds: [[w, s], [e, n]] }) => e >= west && w <= east && n >= south && s <= north)
     .map(({ feature: f }) => {
       const d = path(f);
-      return d ? `<path class="state" d="${d}"><title>${escapeXml(f.properties.name)}</title></path>` : "";
+      return d
+        ? `<path class="state" d="${d}"><title>${escapeXml(f.properties.name)}</title></path>`
+        : "";
     })
     .join("");
   if (outlineCache.size >= 64) outlineCache.delete(outlineCache.keys().next().value as string);
@@ -65,7 +73,10 @@ function outlines(view: { lat: number; lon: number; zoom: number }): string {
 }
 
 export function escapeXml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
 }
 
 /**

@@ -5,10 +5,21 @@
  * (pan and zoom links). The map is an SVG drawn on the server from packaged data (no tile service).
  * Server-Timing says how long the query and the drawing took.
  */
-import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  HeadersFunction,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { MAP_DEFAULTS, MapViewSchema, panView, viewRadiusMiles, type MapView } from "../../domain/retailer-admin";
+import {
+  MAP_DEFAULTS,
+  MapViewSchema,
+  panView,
+  viewRadiusMiles,
+  type MapView,
+} from "../../domain/retailer-admin";
 import { retailersNear } from "../../db/queries/reports";
 import { pageTitle } from "~/components/title";
 import adminCss from "~/styles/retailer-admin.css";
@@ -33,7 +44,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireRetailerAdmin(request);
   const q = new URL(request.url).searchParams;
   const parsed = MapViewSchema.safeParse(
-    Object.fromEntries(["lat", "lon", "zoom", "pages"].filter((k) => q.get(k)).map((k) => [k, q.get(k)])),
+    Object.fromEntries(
+      ["lat", "lon", "zoom", "pages"].filter((k) => q.get(k)).map((k) => [k, q.get(k)]),
+    ),
   );
   if (!parsed.success)
     throw new Response("Bad request: lat, lon, zoom or pages out of range.", {
@@ -83,12 +96,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
       drawn,
       found: found.length,
       nav,
-      list: found
-        .slice(0, 100)
-        .map((r) => ({ id: r.id, storeName: r.storeName, city: r.city, state: r.state, miles: Math.round(r.miles) })),
+      list: found.slice(0, 100).map((r) => ({
+        id: r.id,
+        storeName: r.storeName,
+        city: r.city,
+        state: r.state,
+        miles: Math.round(r.miles),
+      })),
     },
     {
-      headers: { "Server-Timing": `query;dur=${(t1 - t0).toFixed(1)}, draw;dur=${(t2 - t1).toFixed(1)}, map;dur=${(t2 - t0).toFixed(1)}` },
+      headers: {
+        "Server-Timing": `query;dur=${(t1 - t0).toFixed(1)}, draw;dur=${(t2 - t1).toFixed(1)}, map;dur=${(t2 - t0).toFixed(1)}`,
+      },
     },
   );
 }
@@ -102,8 +121,8 @@ export default function RetailerMap() {
       </p>
       <h1>Retailer map</h1>
       <p className="muted" data-testid="map-summary">
-        Centre {d.view.lat}, {d.view.lon} · zoom {d.view.zoom} · radius {d.radius} miles · {d.found} retailer{d.found === 1 ? "" : "s"}{" "}
-        found, {d.drawn} in view
+        Centre {d.view.lat}, {d.view.lon} · zoom {d.view.zoom} · radius {d.radius} miles · {d.found}{" "}
+        retailer{d.found === 1 ? "" : "s"} found, {d.drawn} in view
       </p>
       <nav className="map-controls" aria-label="Map view">
         <Link to={d.nav.w}>← West</Link>
@@ -115,19 +134,25 @@ export default function RetailerMap() {
         <Link to={d.nav.home}>Reset view</Link>
         {d.nav.more ? <Link to={d.nav.more}>Show 100 more</Link> : null}
       </nav>
-      <div className="map-frame" data-testid="retailer-map" dangerouslySetInnerHTML={{ __html: d.svg }} />
+      <div
+        className="map-frame"
+        data-testid="retailer-map"
+        dangerouslySetInnerHTML={{ __html: d.svg }}
+      />
       <details>
         <summary>Nearest retailers (list)</summary>
         <ol>
           {d.list.map((r) => (
             <li key={r.id}>
-              <Link to={`/manage-retailer/info?id=${r.id}`}>{r.storeName}</Link> — {[r.city, r.state].filter(Boolean).join(", ")} ({r.miles}{" "}
-              mi)
+              <Link to={`/manage-retailer/info?id=${r.id}`}>{r.storeName}</Link> —{" "}
+              {[r.city, r.state].filter(Boolean).join(", ")} ({r.miles} mi)
             </li>
           ))}
         </ol>
       </details>
-      <p className="muted">State outlines: US Census Bureau cartographic boundaries via us-atlas (public domain).</p>
+      <p className="muted">
+        State outlines: US Census Bureau cartographic boundaries via us-atlas (public domain).
+      </p>
     </section>
   );
 }

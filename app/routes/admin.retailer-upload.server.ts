@@ -6,7 +6,11 @@ import { data, redirect } from "@remix-run/node";
 import { z } from "zod";
 import { RowId } from "../../domain/ids";
 import { BULK_UPLOAD_LIMITS, BULK_UPLOAD_MSG } from "../../domain/retailer-admin";
-import { getRetailerUpload, recordRetailerUploadResults, saveRetailerUpload } from "../../db/queries/retailer-upload";
+import {
+  getRetailerUpload,
+  recordRetailerUploadResults,
+  saveRetailerUpload,
+} from "../../db/queries/retailer-upload";
 import { db } from "~/utils/db.server";
 import { formError, parseSubmission, readFormData } from "~/utils/form.server";
 import { previewUpload, submitUpload, XlsxRejected } from "~/utils/retailer-upload.server";
@@ -15,10 +19,13 @@ import { previewUpload, submitUpload, XlsxRejected } from "~/utils/retailer-uplo
 export async function retailerUploadAction(request: Request, uploadedBy: number) {
   let formData: FormData;
   try {
-    formData = await readFormData(request, { maxBytes: BULK_UPLOAD_LIMITS.maxFileBytes + 64 * 1024 });
+    formData = await readFormData(request, {
+      maxBytes: BULK_UPLOAD_LIMITS.maxFileBytes + 64 * 1024,
+    });
   } catch (e) {
     // A file over the size cap is a bad file, said the spec's way.
-    if (e instanceof Response && e.status === 413) return data(formError(BULK_UPLOAD_MSG.fileHasIssues), { status: 413 });
+    if (e instanceof Response && e.status === 413)
+      return data(formError(BULK_UPLOAD_MSG.fileHasIssues), { status: 413 });
     throw e;
   }
   switch (formData.get("intent") ?? "upload") {
@@ -37,8 +44,10 @@ const UploadSchema = z.object({ excel_file: z.instanceof(File) });
 /** Upload: the spreadsheet read and checked row by row, saved as a preview. */
 async function uploadSpreadsheet(formData: FormData, uploadedBy: number) {
   const submission = parseSubmission(formData, { schema: UploadSchema });
-  if (submission.status !== "success") return data(submission.reply({ formErrors: [BULK_UPLOAD_MSG.invalidInput] }), { status: 400 });
-  const refuse = (message: string) => data(submission.reply({ formErrors: [message] }), { status: 400 });
+  if (submission.status !== "success")
+    return data(submission.reply({ formErrors: [BULK_UPLOAD_MSG.invalidInput] }), { status: 400 });
+  const refuse = (message: string) =>
+    data(submission.reply({ formErrors: [message] }), { status: 400 });
   const file = submission.value.excel_file;
   if (!/\.xlsx$/i.test(file.name)) return refuse(BULK_UPLOAD_MSG.fileHasIssues);
   let rows;
@@ -48,8 +57,13 @@ async function uploadSpreadsheet(formData: FormData, uploadedBy: number) {
     if (e instanceof XlsxRejected) return refuse(BULK_UPLOAD_MSG.fileHasIssues);
     throw e;
   }
-  if (rows.length === 0) return refuse(`${BULK_UPLOAD_MSG.fileHasIssues}: no rows under the header.`);
-  const saved = await saveRetailerUpload(db, { uploadedBy, fileName: file.name.slice(0, 200), rows });
+  if (rows.length === 0)
+    return refuse(`${BULK_UPLOAD_MSG.fileHasIssues}: no rows under the header.`);
+  const saved = await saveRetailerUpload(db, {
+    uploadedBy,
+    fileName: file.name.slice(0, 200),
+    rows,
+  });
   return redirect(`/admin/retailer-upload?upload=${saved.id}`, 303);
 }
 
@@ -58,9 +72,12 @@ const SubmitSchema = z.object({ upload: RowId, confirmed: z.string().optional() 
 /** Submit: first the confirmation (many retailer e-mails may be sent), then the good rows created. */
 async function submitSpreadsheet(formData: FormData) {
   const submission = parseSubmission(formData, { schema: SubmitSchema });
-  const upload = submission.status === "success" ? await getRetailerUpload(db, submission.value.upload) : null;
-  if (!upload || submission.status !== "success") return data(submission.reply({ formErrors: ["No such upload."] }), { status: 404 });
-  if (submission.value.confirmed !== "yes") return redirect(`/admin/retailer-upload?upload=${upload.id}&confirm=1`, 303);
+  const upload =
+    submission.status === "success" ? await getRetailerUpload(db, submission.value.upload) : null;
+  if (!upload || submission.status !== "success")
+    return data(submission.reply({ formErrors: ["No such upload."] }), { status: 404 });
+  if (submission.value.confirmed !== "yes")
+    return redirect(`/admin/retailer-upload?upload=${upload.id}&confirm=1`, 303);
   const results = await submitUpload(upload.rows);
   await recordRetailerUploadResults(db, upload.id, results);
   return redirect(`/admin/retailer-upload?upload=${upload.id}`, 303);

@@ -7,7 +7,12 @@
  *   /admin/retailer-upload?upload=7             Preview (or Summary once submitted)
  *   /admin/retailer-upload?upload=7&confirm=1   the confirmation
  */
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { formatDateTime } from "../../domain/date-format";
 import { RowId } from "../../domain/ids";
@@ -33,14 +38,27 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const recent = await listRecentRetailerUploads(db);
     return {
       stage: "upload" as const,
-      recent: recent.map((u) => ({ ...u, createdAt: formatDateTime(u.createdAt, getEnv().MARKETPLACE_TZ, { seconds: false }) })),
+      recent: recent.map((u) => ({
+        ...u,
+        createdAt: formatDateTime(u.createdAt, getEnv().MARKETPLACE_TZ, { seconds: false }),
+      })),
     };
   }
   const id = RowId.safeParse(raw);
   const upload = id.success ? await getRetailerUpload(db, id.data) : null;
-  if (!upload) throw new Response("No such upload.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!upload)
+    throw new Response("No such upload.", {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
   const good = upload.rows.filter((r) => r.problems.length === 0).length;
-  const base = { id: upload.id, fileName: upload.fileName, total: upload.rows.length, good, bad: upload.rows.length - good };
+  const base = {
+    id: upload.id,
+    fileName: upload.fileName,
+    total: upload.rows.length,
+    good,
+    bad: upload.rows.length - good,
+  };
   if (upload.status === "submitted" && upload.results) {
     const count = (o: string) => upload.results!.filter((r) => r.outcome === o).length;
     return {
@@ -50,7 +68,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       skipped: count("skipped"),
       failed: count("failed"),
       results: upload.results.filter((r) => r.outcome !== "created"),
-      createdIds: upload.results.filter((r) => r.outcome === "created").map((r) => r.retailerId ?? 0),
+      createdIds: upload.results
+        .filter((r) => r.outcome === "created")
+        .map((r) => r.retailerId ?? 0),
     };
   }
   const newOnes = upload.rows.filter((r) => r.problems.length === 0 && !r.note).length;
@@ -74,7 +94,8 @@ export default function RetailerUpload() {
   const actionData = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const steps = ["Upload", "Preview", "Submit", "Summary"];
-  const current = d.stage === "upload" ? 0 : d.stage === "preview" ? 1 : d.stage === "confirm" ? 2 : 3;
+  const current =
+    d.stage === "upload" ? 0 : d.stage === "preview" ? 1 : d.stage === "confirm" ? 2 : 3;
   return (
     <section className="page retailer-admin">
       <p>
@@ -83,7 +104,11 @@ export default function RetailerUpload() {
       <h1>Retailer upload</h1>
       <ol className="steps" aria-label="Steps">
         {steps.map((s, i) => (
-          <li key={s} aria-current={i === current ? "step" : undefined} className={i === current ? "active" : ""}>
+          <li
+            key={s}
+            aria-current={i === current ? "step" : undefined}
+            className={i === current ? "active" : ""}
+          >
             {s}
           </li>
         ))}
@@ -91,7 +116,12 @@ export default function RetailerUpload() {
       <ActionError id="retailer-upload" lastResult={actionData} testId="upload-error" />
       {d.stage === "upload" ? (
         <>
-          <Form method="post" encType="multipart/form-data" className="form-stack" data-testid="upload-form">
+          <Form
+            method="post"
+            encType="multipart/form-data"
+            className="form-stack"
+            data-testid="upload-form"
+          >
             <input type="hidden" name="intent" value="upload" />
             <label htmlFor="excel_file">Retailers spreadsheet (.xlsx)</label>
             <input
@@ -110,7 +140,9 @@ export default function RetailerUpload() {
             <a href="/admin/retailer-upload-template" download>
               Download the template (.xlsx)
             </a>{" "}
-            <span className="muted">— columns: {BULK_UPLOAD_COLUMNS.join(", ")}; brands separated by ";".</span>
+            <span className="muted">
+              — columns: {BULK_UPLOAD_COLUMNS.join(", ")}; brands separated by ";".
+            </span>
           </p>
           {d.recent.length > 0 ? (
             <>
@@ -131,8 +163,9 @@ export default function RetailerUpload() {
       {d.stage === "preview" ? (
         <>
           <p data-testid="preview-counts">
-            {d.fileName}: {d.total} rows, {d.good} good, {d.bad} with problems. Rows with problems are not created; fix them in the file and
-            upload it again (good rows already created are skipped then).
+            {d.fileName}: {d.total} rows, {d.good} good, {d.bad} with problems. Rows with problems
+            are not created; fix them in the file and upload it again (good rows already created are
+            skipped then).
           </p>
           <Form method="post">
             <input type="hidden" name="intent" value="submit" />
@@ -146,7 +179,12 @@ export default function RetailerUpload() {
         </>
       ) : null}
       {d.stage === "confirm" ? (
-        <div className="alert alert-warning" role="alertdialog" aria-labelledby="confirm-title" data-testid="confirm">
+        <div
+          className="alert alert-warning"
+          role="alertdialog"
+          aria-labelledby="confirm-title"
+          data-testid="confirm"
+        >
           <h2 id="confirm-title">Send welcome e-mails?</h2>
           <p>{BULK_UPLOAD_MSG.confirm}</p>
           <p>
@@ -199,7 +237,8 @@ export default function RetailerUpload() {
             </table>
           ) : null}
           <p>
-            <Link to="/admin/retailer-upload">Upload another file</Link> · <Link to="/manage-retailer?status=active">Retailers</Link>
+            <Link to="/admin/retailer-upload">Upload another file</Link> ·{" "}
+            <Link to="/manage-retailer?status=active">Retailers</Link>
           </p>
         </>
       ) : null}
@@ -223,7 +262,11 @@ function RowsTable({ rows }: { rows: RetailerUploadRowJson[] }) {
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr key={r.line} className={r.problems.length ? "row-bad" : ""} data-bad={r.problems.length ? "1" : undefined}>
+            <tr
+              key={r.line}
+              className={r.problems.length ? "row-bad" : ""}
+              data-bad={r.problems.length ? "1" : undefined}
+            >
               <td>{r.line}</td>
               {shown.map((c) => (
                 <td key={c}>{r.values[c] ?? ""}</td>

@@ -9,8 +9,17 @@ import { z } from "zod";
 import { RowId } from "../../domain/ids";
 import { formatCents } from "../../domain/money";
 import { getResource } from "../../domain/resources";
-import { authorizeBrands, setRetailerStatus, unauthorizeBrand } from "../../db/queries/retailer-status";
-import { getBrandsByIds, getRetailer, type RetailerAdminEntry, type RetailerRow } from "../../db/queries/retailers";
+import {
+  authorizeBrands,
+  setRetailerStatus,
+  unauthorizeBrand,
+} from "../../db/queries/retailer-status";
+import {
+  getBrandsByIds,
+  getRetailer,
+  type RetailerAdminEntry,
+  type RetailerRow,
+} from "../../db/queries/retailers";
 import { formatDate } from "../../domain/date-format";
 import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
@@ -31,7 +40,11 @@ export function retailerCard(e: RetailerAdminEntry) {
     setupComplete: e.retailer.setupCompletedAt !== null,
     createdAt: formatDate(e.retailer.createdAt, getEnv().MARKETPLACE_TZ),
     contact: e.contact
-      ? { name: `${e.contact.firstName} ${e.contact.lastName}`.trim(), celphone: e.contact.celphone, phone: e.contact.phone }
+      ? {
+          name: `${e.contact.firstName} ${e.contact.lastName}`.trim(),
+          celphone: e.contact.celphone,
+          phone: e.contact.phone,
+        }
       : null,
     userEmails: e.userEmails,
     brandRequests: e.brandRequests.map((r) => ({
@@ -91,7 +104,13 @@ async function unauthorize({ retailer, brandIds }: Target): Promise<string | nul
 }
 
 /** Each intent: null when done, else the message it refuses with (a 400). */
-const INTENTS: Record<string, (target: Target) => Promise<string | null>> = { activate, deny, inactivate, authorize, unauthorize };
+const INTENTS: Record<string, (target: Target) => Promise<string | null>> = {
+  activate,
+  deny,
+  inactivate,
+  authorize,
+  unauthorize,
+};
 
 export async function retailerAction(ctx: StaffContext, request: Request, formData: FormData) {
   const intent = String(formData.get("intent") ?? "");
@@ -99,14 +118,18 @@ export async function retailerAction(ctx: StaffContext, request: Request, formDa
   if ((intent === "authorize" || intent === "unauthorize") && !mayManage(ctx, "retailerbrand"))
     throw forbidden(getResource("retailerbrand")!.plural);
   const submission = parseSubmission(formData, { schema: RetailerActionSchema });
-  const refuse = (message: string, status = 400) => data(submission.reply({ formErrors: [message] }), { status });
+  const refuse = (message: string, status = 400) =>
+    data(submission.reply({ formErrors: [message] }), { status });
   // Only the retailer id can fail the parse: a brand that is not an id is a null list, refused below.
   if (submission.status !== "success") return refuse("Choose a retailer.");
   const retailer = await getRetailer(db, submission.value.retailerId);
   if (!retailer) return refuse("That retailer does not exist.", 404);
   const brandIds = submission.value.brandId;
   const uniqueBrandIds = [...new Set(brandIds)];
-  if (brandIds === null || (await getBrandsByIds(db, uniqueBrandIds)).length !== uniqueBrandIds.length)
+  if (
+    brandIds === null ||
+    (await getBrandsByIds(db, uniqueBrandIds)).length !== uniqueBrandIds.length
+  )
     return refuse("That brand does not exist.");
   const run = Object.hasOwn(INTENTS, intent) ? INTENTS[intent] : null;
   if (!run) return refuse("Unknown action.");

@@ -1,7 +1,23 @@
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  useSearchParams,
+} from "@remix-run/react";
 import { z } from "zod";
-import { ADMIN_RETAILER_STATUSES, listBrandChoices, listRetailersForAdmin } from "../../db/queries/retailers";
+import {
+  ADMIN_RETAILER_STATUSES,
+  listBrandChoices,
+  listRetailersForAdmin,
+} from "../../db/queries/retailers";
 import { ActionError } from "~/components/admin/ActionError";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
@@ -28,8 +44,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireRetailerAdmin(request);
   const url = new URL(request.url);
   const q = SearchParam.parse(url.searchParams.get("q") ?? "");
-  const pages = Object.fromEntries(ADMIN_RETAILER_STATUSES.map((s) => [s, PageParam.parse(url.searchParams.get(pageParam(s)) ?? 1)]));
-  const [sections, brands] = await Promise.all([listRetailersForAdmin(db, { pages, q }), listBrandChoices(db)]);
+  const pages = Object.fromEntries(
+    ADMIN_RETAILER_STATUSES.map((s) => [
+      s,
+      PageParam.parse(url.searchParams.get(pageParam(s)) ?? 1),
+    ]),
+  );
+  const [sections, brands] = await Promise.all([
+    listRetailersForAdmin(db, { pages, q }),
+    listBrandChoices(db),
+  ]);
   return {
     pick: url.searchParams.get("pick") === "1",
     done: url.searchParams.get("done"),
@@ -51,7 +75,12 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 type Entry = ReturnType<typeof retailerCard>;
-const TITLES: Record<Entry["status"], string> = { pending: "Pending", active: "Active", inactive: "Inactive", denied: "Denied" };
+const TITLES: Record<Entry["status"], string> = {
+  pending: "Pending",
+  active: "Active",
+  inactive: "Inactive",
+  denied: "Denied",
+};
 
 const DONE: Record<string, string> = {
   activate: "The retailer is active and has been e-mailed.",
@@ -78,7 +107,8 @@ export default function AdminRetailers() {
       <ActionError id="admin-retailers" lastResult={actionData} />
       {pick ? (
         <p className="alert alert-warning" role="status">
-          Choose a retailer to act as first: use <Link to="/act-as">Act as a retailer</Link> or the Act as button of a retailer below.
+          Choose a retailer to act as first: use <Link to="/act-as">Act as a retailer</Link> or the
+          Act as button of a retailer below.
         </p>
       ) : null}
       {done && DONE[done] ? (
@@ -88,11 +118,19 @@ export default function AdminRetailers() {
       ) : null}
       <Form method="get" className="inline-form search-form">
         {pick ? <input type="hidden" name="pick" value="1" /> : null}
-        <input type="search" name="q" defaultValue={q} aria-label="Search retailers" placeholder="store, city or id" />
+        <input
+          type="search"
+          name="q"
+          defaultValue={q}
+          aria-label="Search retailers"
+          placeholder="store, city or id"
+        />
         <button type="submit" className="button button-small">
           Search
         </button>
-        {q ? <Link to={pick ? "/admin/retailers?pick=1" : "/admin/retailers"}>Show all</Link> : null}
+        {q ? (
+          <Link to={pick ? "/admin/retailers?pick=1" : "/admin/retailers"}>Show all</Link>
+        ) : null}
       </Form>
       <nav className="tabs" aria-label="Retailer status">
         {sections.map((s) => (
@@ -113,7 +151,8 @@ export default function AdminRetailers() {
           )}
           {s.pages > 1 ? (
             <nav className="pager" aria-label={`${TITLES[s.status]} pages`}>
-              {s.page > 1 ? <Link to={pageHref(s.status, s.page - 1)}>← Newer</Link> : null} Page {s.page} of {s.pages}{" "}
+              {s.page > 1 ? <Link to={pageHref(s.status, s.page - 1)}>← Newer</Link> : null} Page{" "}
+              {s.page} of {s.pages}{" "}
               {s.page < s.pages ? <Link to={pageHref(s.status, s.page + 1)}>Older →</Link> : null}
             </nav>
           ) : null}
@@ -125,15 +164,23 @@ export default function AdminRetailers() {
 
 function RetailerCard({ e, brands }: { e: Entry; brands: { id: number; name: string }[] }) {
   const busy = useNavigation().state !== "idle";
-  const requested = new Set(e.brandRequests.map((r) => r.brandId).filter((x): x is number => x !== null));
+  const requested = new Set(
+    e.brandRequests.map((r) => r.brandId).filter((x): x is number => x !== null),
+  );
   const authorized = new Set(e.authorizedBrands.map((b) => b.id));
   return (
-    <article className="admin-retailer" id={`retailer-${e.id}`} data-testid={`retailer-${e.id}`} data-store={e.storeName}>
+    <article
+      className="admin-retailer"
+      id={`retailer-${e.id}`}
+      data-testid={`retailer-${e.id}`}
+      data-store={e.storeName}
+    >
       <h3>
         {e.storeName || "(no store name yet)"} <span className="muted">#{e.id}</span>
       </h3>
       <p className="muted">
-        {[e.city, e.state].filter(Boolean).join(", ")} · created {e.createdAt} · login {e.userEmails.join(", ") || "none"}
+        {[e.city, e.state].filter(Boolean).join(", ")} · created {e.createdAt} · login{" "}
+        {e.userEmails.join(", ") || "none"}
         {e.contact
           ? ` · contact ${e.contact.name}${e.contact.celphone ? `, cell ${e.contact.celphone}` : ", no cell phone"}`
           : " · no contact yet"}
@@ -173,13 +220,21 @@ function RetailerCard({ e, brands }: { e: Entry; brands: { id: number; name: str
         <p className="muted">No brand requests.</p>
       )}
       <div>
-        <strong>Authorized brands:</strong> {e.authorizedBrands.length === 0 ? <span className="muted">none</span> : null}
+        <strong>Authorized brands:</strong>{" "}
+        {e.authorizedBrands.length === 0 ? <span className="muted">none</span> : null}
         {e.authorizedBrands.map((b) => (
           <Form method="post" key={b.id} className="inline-form">
             <input type="hidden" name="retailerId" value={e.id} />
             <input type="hidden" name="brandId" value={b.id} />
             <span>{b.name}</span>{" "}
-            <button type="submit" name="intent" value="unauthorize" className="link-button" aria-label={`Remove ${b.name}`} disabled={busy}>
+            <button
+              type="submit"
+              name="intent"
+              value="unauthorize"
+              className="link-button"
+              aria-label={`Remove ${b.name}`}
+              disabled={busy}
+            >
               ✕
             </button>{" "}
           </Form>
@@ -193,17 +248,34 @@ function RetailerCard({ e, brands }: { e: Entry; brands: { id: number; name: str
             <div className="checkbox-list">
               {brands.map((b) => (
                 <label key={b.id}>
-                  <input type="checkbox" name="brandId" value={b.id} defaultChecked={requested.has(b.id) || authorized.has(b.id)} />{" "}
+                  <input
+                    type="checkbox"
+                    name="brandId"
+                    value={b.id}
+                    defaultChecked={requested.has(b.id) || authorized.has(b.id)}
+                  />{" "}
                   {b.name}
                 </label>
               ))}
             </div>
             <div className="form-actions">
-              <button type="submit" name="intent" value="activate" className="button" disabled={busy}>
+              <button
+                type="submit"
+                name="intent"
+                value="activate"
+                className="button"
+                disabled={busy}
+              >
                 Activate
               </button>
               {e.status === "pending" ? (
-                <button type="submit" name="intent" value="deny" className="button button-outline" disabled={busy}>
+                <button
+                  type="submit"
+                  name="intent"
+                  value="deny"
+                  className="button button-outline"
+                  disabled={busy}
+                >
                   Deny
                 </button>
               ) : null}
@@ -214,7 +286,11 @@ function RetailerCard({ e, brands }: { e: Entry; brands: { id: number; name: str
         <div className="form-actions">
           <Form method="post" className="inline-form">
             <input type="hidden" name="retailerId" value={e.id} />
-            <select name="brandId" aria-label={`Brand to authorize for ${e.storeName}`} defaultValue="">
+            <select
+              name="brandId"
+              aria-label={`Brand to authorize for ${e.storeName}`}
+              defaultValue=""
+            >
               <option value="">Authorize a brand…</option>
               {brands
                 .filter((b) => !authorized.has(b.id))
@@ -224,13 +300,25 @@ function RetailerCard({ e, brands }: { e: Entry; brands: { id: number; name: str
                   </option>
                 ))}
             </select>{" "}
-            <button type="submit" name="intent" value="authorize" className="button button-small" disabled={busy}>
+            <button
+              type="submit"
+              name="intent"
+              value="authorize"
+              className="button button-small"
+              disabled={busy}
+            >
               Authorize
             </button>
           </Form>
           <Form method="post" className="inline-form">
             <input type="hidden" name="retailerId" value={e.id} />
-            <button type="submit" name="intent" value="inactivate" className="button button-small button-outline" disabled={busy}>
+            <button
+              type="submit"
+              name="intent"
+              value="inactivate"
+              className="button button-small button-outline"
+              disabled={busy}
+            >
               Inactivate
             </button>
           </Form>

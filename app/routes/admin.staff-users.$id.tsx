@@ -5,7 +5,12 @@
  */
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { z } from "zod";
 import { staffChangeText, StaffPermissionsSchema } from "../../domain/staff-users";
@@ -20,11 +25,15 @@ export const meta: MetaFunction = () => [{ title: pageTitle("Staff user") }];
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
 
-export const loader = ({ request, params }: LoaderFunctionArgs) => staffUserPage(request, params.id);
+export const loader = ({ request, params }: LoaderFunctionArgs) =>
+  staffUserPage(request, params.id);
 
-export const action = ({ request, params }: ActionFunctionArgs) => staffUserAction(request, params.id);
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  staffUserAction(request, params.id);
 
-type Reply = { form?: "permissions" | "active" | "reset"; result?: SubmissionResult<string[]> } | undefined;
+type Reply =
+  | { form?: "permissions" | "active" | "reset"; result?: SubmissionResult<string[]> }
+  | undefined;
 
 export default function StaffUser() {
   const d = useLoaderData<typeof loader>();
@@ -33,7 +42,8 @@ export default function StaffUser() {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const idle = navigation.state === "idle";
-  const answer = (f: NonNullable<Reply>["form"]) => (idle && reply?.form === f ? reply?.result : null);
+  const answer = (f: NonNullable<Reply>["form"]) =>
+    idle && reply?.form === f ? reply?.result : null;
   const u = d.user;
   const self = u.id === d.me;
   return (
@@ -44,15 +54,29 @@ export default function StaffUser() {
       <h1>{u.email}</h1>
       <DoneNotice notice={d.notice} />
       <p data-testid="staff-state">
-        {u.deactivatedAt ? `Deactivated on ${formatDateTime(u.deactivatedAt, tz)}.` : "Active."} Last sign-in:{" "}
-        {u.lastLoginAt ? formatDateTime(u.lastLoginAt, tz) : "never"}.{self ? " This is you." : ""}
+        {u.deactivatedAt ? `Deactivated on ${formatDateTime(u.deactivatedAt, tz)}.` : "Active."}{" "}
+        Last sign-in: {u.lastLoginAt ? formatDateTime(u.lastLoginAt, tz) : "never"}.
+        {self ? " This is you." : ""}
       </p>
-      <PermissionsForm key={u.permissions.join(",")} granted={u.permissions} choices={d.permissions} lastResult={answer("permissions")} />
+      <PermissionsForm
+        key={u.permissions.join(",")}
+        granted={u.permissions}
+        choices={d.permissions}
+        lastResult={answer("permissions")}
+      />
       <h2>Account</h2>
-      <ErrorList kind="form" errors={answer("active")?.error?.[""] ?? answer("reset")?.error?.[""]} testId="account-error" />
+      <ErrorList
+        kind="form"
+        errors={answer("active")?.error?.[""] ?? answer("reset")?.error?.[""]}
+        testId="account-error"
+      />
       <div className="inline-form">
         <Form method="post" className="inline-form">
-          <input type="hidden" name="intent" value={u.deactivatedAt ? "reactivate" : "deactivate"} />
+          <input
+            type="hidden"
+            name="intent"
+            value={u.deactivatedAt ? "reactivate" : "deactivate"}
+          />
           <button type="submit" className="button button-outline" disabled={busy}>
             {u.deactivatedAt ? "Reactivate account" : "Deactivate account"}
           </button>
@@ -71,7 +95,8 @@ export default function StaffUser() {
       <ol className="plain-list" data-testid="staff-audit">
         {d.changes.map((c) => (
           <li key={c.id} data-testid="staff-audit-row">
-            {formatDateTime(c.at, tz)}: {c.actorEmail ?? "a deleted user"} {staffChangeText(c.action, c.permission)}
+            {formatDateTime(c.at, tz)}: {c.actorEmail ?? "a deleted user"}{" "}
+            {staffChangeText(c.action, c.permission)}
           </li>
         ))}
       </ol>
@@ -89,7 +114,10 @@ function PermissionsForm({
   lastResult: SubmissionResult<string[]> | null | undefined;
 }) {
   const navigation = useNavigation();
-  const [form, fields] = useForm<z.input<typeof StaffPermissionsSchema>, z.output<typeof StaffPermissionsSchema>>({
+  const [form, fields] = useForm<
+    z.input<typeof StaffPermissionsSchema>,
+    z.output<typeof StaffPermissionsSchema>
+  >({
     id: "staff-permissions",
     lastResult,
     defaultValue: { permissions: granted },
@@ -97,7 +125,12 @@ function PermissionsForm({
     shouldValidate: "onSubmit",
   });
   return (
-    <Form method="post" {...getFormProps(form)} className="form-stack" data-testid="staff-permissions">
+    <Form
+      method="post"
+      {...getFormProps(form)}
+      className="form-stack"
+      data-testid="staff-permissions"
+    >
       <h2>Permissions</h2>
       <p className="muted">Ticked: granted. Unticking an entry revokes it when you save.</p>
       <ErrorList kind="form" errors={form.errors} />

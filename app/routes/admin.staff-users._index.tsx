@@ -4,7 +4,12 @@
  */
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { z } from "zod";
 import { StaffInviteSchema } from "../../domain/staff-users";
@@ -71,9 +76,14 @@ export default function StaffUsers() {
 }
 
 function InviteForm({ permissions }: { permissions: { name: string; label: string }[] }) {
-  const actionData = useActionData<typeof action>() as { result?: SubmissionResult<string[]> } | undefined;
+  const actionData = useActionData<typeof action>() as
+    | { result?: SubmissionResult<string[]> }
+    | undefined;
   const navigation = useNavigation();
-  const [form, fields] = useForm<z.input<typeof StaffInviteSchema>, z.output<typeof StaffInviteSchema>>({
+  const [form, fields] = useForm<
+    z.input<typeof StaffInviteSchema>,
+    z.output<typeof StaffInviteSchema>
+  >({
     id: "staff-invite",
     lastResult: navigation.state === "idle" ? actionData?.result : null,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: StaffInviteSchema }),
@@ -84,11 +94,17 @@ function InviteForm({ permissions }: { permissions: { name: string; label: strin
     <Form method="post" {...getFormProps(form)} className="form-stack" data-testid="staff-invite">
       <h2>Invite a staff user</h2>
       <p className="muted">
-        The new user gets an e-mail with a link to choose a password (it works once, for 7 days), then signs in with the permissions ticked
-        here. Permissions can be changed later on the user&apos;s page.
+        The new user gets an e-mail with a link to choose a password (it works once, for 7 days),
+        then signs in with the permissions ticked here. Permissions can be changed later on the
+        user&apos;s page.
       </p>
       <ErrorList kind="form" errors={form.errors} />
-      <Field label="E-mail" htmlFor={fields.email.id} errors={fields.email.errors} errorId={fields.email.errorId}>
+      <Field
+        label="E-mail"
+        htmlFor={fields.email.id}
+        errors={fields.email.errors}
+        errorId={fields.email.errorId}
+      >
         <input {...getInputProps(fields.email, { type: "email" })} autoComplete="off" />
       </Field>
       <PermissionBoxes meta={fields.permissions} choices={permissions} legend="Permissions" />

@@ -8,7 +8,13 @@ import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 import { RowId } from "../../domain/ids";
 import { resolveEntry } from "../../db/queries/catalogue-entries";
-import { acceptBrand, categoryChoices, isExternalBrand, mapBrand, setProductCategory } from "../../db/queries/validation";
+import {
+  acceptBrand,
+  categoryChoices,
+  isExternalBrand,
+  mapBrand,
+  setProductCategory,
+} from "../../db/queries/validation";
 import { db } from "~/utils/db.server";
 import { parseSubmission } from "~/utils/form.server";
 
@@ -38,14 +44,26 @@ const BrandSchema = z.discriminatedUnion("intent", [
 async function validateBrand(formData: FormData, fixed: Fixed) {
   const submission = parseSubmission(formData, { schema: BrandSchema });
   if (submission.status !== "success") {
-    return refuse(Number(submission.payload.brand) || 0, submission.reply({ formErrors: ["Choose an existing brand."] }), 400);
+    return refuse(
+      Number(submission.payload.brand) || 0,
+      submission.reply({ formErrors: ["Choose an existing brand."] }),
+      400,
+    );
   }
   const v = submission.value;
   if (!(await isExternalBrand(db, v.brand)))
-    return refuse(v.brand, submission.reply({ formErrors: ["That brand is not waiting for validation."] }), 404);
+    return refuse(
+      v.brand,
+      submission.reply({ formErrors: ["That brand is not waiting for validation."] }),
+      404,
+    );
   if (v.intent === "add-brand") await acceptBrand(db, v.brand);
   else if (!(await mapBrand(db, v.brand, v.target))) {
-    return refuse(v.brand, submission.reply({ formErrors: ["Choose a valid brand other than this one."] }), 400);
+    return refuse(
+      v.brand,
+      submission.reply({ formErrors: ["Choose a valid brand other than this one."] }),
+      400,
+    );
   }
   return fixed(v.brand);
 }
@@ -59,8 +77,14 @@ const EntrySchema = z.discriminatedUnion("intent", [
 
 const ENTRY_REFUSALS = {
   "no-entry": { status: 404, message: "That entry does not exist, or it is resolved already." },
-  "no-product": { status: 404, message: "That product does not exist, or it is the one made from this entry." },
-  "no-initial": { status: 400, message: "Nothing was made from this entry: choose one of the matches or reject it." },
+  "no-product": {
+    status: 404,
+    message: "That product does not exist, or it is the one made from this entry.",
+  },
+  "no-initial": {
+    status: 400,
+    message: "Nothing was made from this entry: choose one of the matches or reject it.",
+  },
 } as const;
 
 /** Products: an unresolved catalogue entry matched to one of its candidates, validated (its upload's product is right) or rejected. */
@@ -68,9 +92,17 @@ async function resolveCatalogueEntry(formData: FormData, fixed: Fixed) {
   if (!formData.has("intent")) formData.set("intent", "match");
   const submission = parseSubmission(formData, { schema: EntrySchema });
   if (submission.status !== "success")
-    return refuse(Number(submission.payload.entry) || 0, submission.reply({ formErrors: ["Choose one of the matches."] }), 400);
+    return refuse(
+      Number(submission.payload.entry) || 0,
+      submission.reply({ formErrors: ["Choose one of the matches."] }),
+      400,
+    );
   const v = submission.value;
-  const outcome = await resolveEntry(db, v.entry, v.intent === "match" ? { intent: "match", productId: v.product } : { intent: v.intent });
+  const outcome = await resolveEntry(
+    db,
+    v.entry,
+    v.intent === "match" ? { intent: "match", productId: v.product } : { intent: v.intent },
+  );
   if (outcome !== "ok") {
     const r = ENTRY_REFUSALS[outcome];
     return refuse(v.entry, submission.reply({ formErrors: [r.message] }), r.status);
@@ -83,19 +115,34 @@ const CategorySchema = z.object({ product: RowId, category: z.string().trim().op
 /** Categories: a listed product's category, typed as the name of an existing one. */
 async function setCategory(formData: FormData, fixed: Fixed) {
   const submission = parseSubmission(formData, { schema: CategorySchema });
-  if (submission.status !== "success") return refuse(0, submission.reply({ formErrors: ["Unknown product."] }), 400);
+  if (submission.status !== "success")
+    return refuse(0, submission.reply({ formErrors: ["Unknown product."] }), 400);
   const { product, category = "" } = submission.value;
-  const match = category ? (await categoryChoices(db, category)).find((c) => c.name.toLowerCase() === category.toLowerCase()) : undefined;
-  if (!match) return refuse(product, submission.reply({ formErrors: ["Choose a category from the list."] }), 400);
+  const match = category
+    ? (await categoryChoices(db, category)).find(
+        (c) => c.name.toLowerCase() === category.toLowerCase(),
+      )
+    : undefined;
+  if (!match)
+    return refuse(
+      product,
+      submission.reply({ formErrors: ["Choose a category from the list."] }),
+      400,
+    );
   if (!(await setProductCategory(db, product, match.id)))
     return refuse(product, submission.reply({ formErrors: ["Unknown product."] }), 404);
   return fixed(product);
 }
 
 /** The stage's form: brands, products (catalogue entries) or categories. */
-export async function validationAction(request: Request, stage: "brands" | "products" | "categories", formData: FormData) {
+export async function validationAction(
+  request: Request,
+  stage: "brands" | "products" | "categories",
+  formData: FormData,
+) {
   const fixedAlready = fixedIds(new URL(request.url).searchParams.get("fixed"));
-  const fixed: Fixed = (id) => redirect(`/admin/validate/${stage}?fixed=${[...fixedAlready, id].join(",")}#card-${id}`);
+  const fixed: Fixed = (id) =>
+    redirect(`/admin/validate/${stage}?fixed=${[...fixedAlready, id].join(",")}#card-${id}`);
   if (stage === "brands") return validateBrand(formData, fixed);
   if (stage === "products") return resolveCatalogueEntry(formData, fixed);
   return setCategory(formData, fixed);

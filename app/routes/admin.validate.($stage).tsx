@@ -1,10 +1,20 @@
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { RowId } from "../../domain/ids";
 import { chooserOptions } from "../../db/queries/admin-resources";
 import { listUnresolvedEntries, type UnresolvedEntry } from "../../db/queries/catalogue-entries";
-import { categoryChoices, listExternalBrands, listingSample, listUncategorised } from "../../db/queries/validation";
+import {
+  categoryChoices,
+  listExternalBrands,
+  listingSample,
+  listUncategorised,
+} from "../../db/queries/validation";
 import { ActionError } from "~/components/admin/ActionError";
 import { BrandCard, EntryCards, type Refusal } from "~/components/admin/ValidationCards";
 import { pageTitle } from "~/components/title";
@@ -28,7 +38,8 @@ async function context(request: Request, raw: string | undefined) {
   const ctx = await requirePermission(request, "brand");
   const stage = STAGES.find((s) => s.stage === (raw ?? "brands"));
   if (!stage) throw notFound();
-  if (!mayManage(ctx, stage.needs)) throw forbidden(stage.needs === "product" ? "products" : "brands");
+  if (!mayManage(ctx, stage.needs))
+    throw forbidden(stage.needs === "product" ? "products" : "brands");
   return { ctx, stage: stage.stage };
 }
 
@@ -36,7 +47,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { ctx, stage } = await context(request, params.stage);
   const url = new URL(request.url);
   const fixed = fixedIds(url.searchParams.get("fixed"));
-  const stages = STAGES.filter((s) => mayManage(ctx, s.needs)).map((s) => ({ stage: s.stage, label: s.label }));
+  const stages = STAGES.filter((s) => mayManage(ctx, s.needs)).map((s) => ({
+    stage: s.stage,
+    label: s.label,
+  }));
   if (stage === "brands") {
     const sampleId = RowId.safeParse(url.searchParams.get("sample")).data ?? null;
     return {
@@ -48,8 +62,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       sample: sampleId ? { brandId: sampleId, listings: await listingSample(db, sampleId) } : null,
     };
   }
-  if (stage === "products") return { stage, stages, fixed, entries: await listUnresolvedEntries(db, fixed) };
-  return { stage, stages, fixed, products: await listUncategorised(db, fixed), categories: await categoryChoices(db) };
+  if (stage === "products")
+    return { stage, stages, fixed, entries: await listUnresolvedEntries(db, fixed) };
+  return {
+    stage,
+    stages,
+    fixed,
+    products: await listUncategorised(db, fixed),
+    categories: await categoryChoices(db),
+  };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -68,7 +89,11 @@ export default function Validate() {
       <h1>Validation</h1>
       <nav className="tabs" aria-label="Validation stages">
         {d.stages.map((s) => (
-          <Link key={s.stage} to={`/admin/validate/${s.stage}`} aria-current={s.stage === d.stage ? "page" : undefined}>
+          <Link
+            key={s.stage}
+            to={`/admin/validate/${s.stage}`}
+            aria-current={s.stage === d.stage ? "page" : undefined}
+          >
             {s.label}
           </Link>
         ))}
@@ -78,13 +103,25 @@ export default function Validate() {
           <p className="muted">No external brands to validate.</p>
         ) : (
           d.brands.map((b) => (
-            <BrandCard key={b.id} b={b} fixed={d.fixed.includes(b.id)} valid={d.valid!} sample={d.sample ?? null} refusal={r} />
+            <BrandCard
+              key={b.id}
+              b={b}
+              fixed={d.fixed.includes(b.id)}
+              valid={d.valid!}
+              sample={d.sample ?? null}
+              refusal={r}
+            />
           ))
         )
       ) : null}
-      {d.entries ? <EntryCards entries={d.entries as UnresolvedEntry[]} fixed={d.fixed} refusal={r} /> : null}
+      {d.entries ? (
+        <EntryCards entries={d.entries as UnresolvedEntry[]} fixed={d.fixed} refusal={r} />
+      ) : null}
       {d.products && d.categories ? (
-        <CategoryCards d={{ fixed: d.fixed, products: d.products, categories: d.categories }} refusal={r} />
+        <CategoryCards
+          d={{ fixed: d.fixed, products: d.products, categories: d.categories }}
+          refusal={r}
+        />
       ) : null}
     </section>
   );
@@ -96,7 +133,14 @@ function CategoryCards({
 }: {
   d: {
     fixed: number[];
-    products: { id: number; sku: string; displayName: string; brand: string; category: string | null; listingCount: number }[];
+    products: {
+      id: number;
+      sku: string;
+      displayName: string;
+      brand: string;
+      category: string | null;
+      listingCount: number;
+    }[];
     categories: { id: number; name: string }[];
   };
   refusal?: Refusal;
@@ -109,9 +153,16 @@ function CategoryCards({
           <option key={c.id} value={c.name} />
         ))}
       </datalist>
-      {d.products.length === 0 ? <p className="muted">No listed products without a category.</p> : null}
+      {d.products.length === 0 ? (
+        <p className="muted">No listed products without a category.</p>
+      ) : null}
       {d.products.map((p) => (
-        <article key={p.id} id={`card-${p.id}`} className="hub-card" data-testid={`category-card-${p.id}`}>
+        <article
+          key={p.id}
+          id={`card-${p.id}`}
+          className="hub-card"
+          data-testid={`category-card-${p.id}`}
+        >
           {d.fixed.includes(p.id) && open !== p.id ? (
             <button type="button" className="link-button" onClick={() => setOpen(p.id)}>
               FIXED! {p.category}
@@ -124,7 +175,10 @@ function CategoryCards({
               <p className="muted">
                 {p.listingCount} listings · category: {p.category ?? "none"}
               </p>
-              <ActionError id={`card-${p.id}-form`} lastResult={refusal?.card === p.id ? refusal.result : null} />
+              <ActionError
+                id={`card-${p.id}-form`}
+                lastResult={refusal?.card === p.id ? refusal.result : null}
+              />
               <Form method="post" className="inline-form">
                 <input type="hidden" name="product" value={p.id} />
                 <input

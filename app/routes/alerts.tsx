@@ -6,13 +6,24 @@
  * (transactionactiondetail/seen), which clears the action count; opening a detail does the same. Above the
  * tabs, the returns filed against the retailer with news it has not seen (RmaAlerts; opening the RMA clears one).
  */
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { unseenMatchCount } from "../../db/queries/matches";
 import { markOrdersSeen } from "../../db/queries/order-seen";
-import { alertCounters, isOrderKindTab, listAlerts, ORDER_KIND_TABS, type OrderKindTab } from "../../db/queries/order-views/retailer-lists";
+import {
+  alertCounters,
+  isOrderKindTab,
+  listAlerts,
+  ORDER_KIND_TABS,
+  type OrderKindTab,
+} from "../../db/queries/order-views/retailer-lists";
 import { alertsEmptyText, TRANSACTION_LABELS } from "../../domain/messages";
 import { OrderCardView, Pager } from "~/components/orders/OrderCard";
 import { RmaAlerts } from "~/components/rma/RmaAlerts";
@@ -29,7 +40,11 @@ import { MessageAlerts } from "~/components/orders/MessageAlerts";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction = () => [{ title: pageTitle("Alerts") }];
 
-export const TAB_LABELS: Record<OrderKindTab, string> = { sales: "Sales", purchases: "Purchases", swaps: "Swaps" };
+export const TAB_LABELS: Record<OrderKindTab, string> = {
+  sales: "Sales",
+  purchases: "Purchases",
+  swaps: "Swaps",
+};
 const EMPTY_LINKS: Record<OrderKindTab, { to: string; text: string }> = {
   sales: { to: "/addlisting", text: "List something to sell" },
   purchases: { to: "/requestlisting", text: "Request a style" },
@@ -39,7 +54,8 @@ const EMPTY_LINKS: Record<OrderKindTab, { to: string; text: string }> = {
 export async function loader({ request }: LoaderFunctionArgs) {
   const auth = await requireRetailer(request);
   const url = new URL(request.url);
-  const view = url.searchParams.get("status") === "declined" ? ("declined" as const) : ("pending" as const);
+  const view =
+    url.searchParams.get("status") === "declined" ? ("declined" as const) : ("pending" as const);
   const counters = await alertCounters(db, auth.retailer.id);
   const tabParam = url.searchParams.get("tab");
   let tab: OrderKindTab;
@@ -48,13 +64,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
     tab = tabParam;
   } else {
     // Open the first tab that has alerts.
-    tab = counters.sale_alerts > 0 ? "sales" : counters.purchase_alerts > 0 ? "purchases" : counters.swap_alerts > 0 ? "swaps" : "sales";
+    tab =
+      counters.sale_alerts > 0
+        ? "sales"
+        : counters.purchase_alerts > 0
+          ? "purchases"
+          : counters.swap_alerts > 0
+            ? "swaps"
+            : "sales";
   }
-  const offset = Math.max(0, Math.min(1_000_000, Number.parseInt(url.searchParams.get("offset") ?? "0", 10) || 0));
-  const limit = Math.max(1, Math.min(100, Number.parseInt(url.searchParams.get("limit") ?? "", 10) || 4));
+  const offset = Math.max(
+    0,
+    Math.min(1_000_000, Number.parseInt(url.searchParams.get("offset") ?? "0", 10) || 0),
+  );
+  const limit = Math.max(
+    1,
+    Math.min(100, Number.parseInt(url.searchParams.get("limit") ?? "", 10) || 4),
+  );
   const page = await listAlerts(db, auth.retailer.id, { kind: tab, view, limit, offset });
-  const returns = view === "pending" ? await rmaAlerts(db, auth.retailer.id) : { total: 0, items: [] };
-  const messages = view === "pending" ? await messageAlerts(auth.retailer.id) : { total: 0, items: [] };
+  const returns =
+    view === "pending" ? await rmaAlerts(db, auth.retailer.id) : { total: 0, items: [] };
+  const messages =
+    view === "pending" ? await messageAlerts(auth.retailer.id) : { total: 0, items: [] };
   const newMatches = await unseenMatchCount(db, auth.retailer.id);
   return { view, tab, counters, page, returns, messages, newMatches, now: Date.now() };
 }
@@ -77,13 +108,23 @@ export async function action({ request }: ActionFunctionArgs) {
   const auth = await requireRetailer(request);
   const submission = parseSubmission(await readFormData(request), { schema: SeenSchema });
   if (submission.status !== "success")
-    return data({ result: submission.reply({ formErrors: ["Unknown action."] }), marked: 0 }, { status: 400 });
+    return data(
+      { result: submission.reply({ formErrors: ["Unknown action."] }), marked: 0 },
+      { status: 400 },
+    );
   const marked = await markOrdersSeen(db, auth.retailer.id, submission.value.ids);
   return { result: submission.reply(), marked };
 }
 
-function alertCount(counters: { sale_alerts: number; purchase_alerts: number; swap_alerts: number }, tab: OrderKindTab): number {
-  return tab === "sales" ? counters.sale_alerts : tab === "purchases" ? counters.purchase_alerts : counters.swap_alerts;
+function alertCount(
+  counters: { sale_alerts: number; purchase_alerts: number; swap_alerts: number },
+  tab: OrderKindTab,
+): number {
+  return tab === "sales"
+    ? counters.sale_alerts
+    : tab === "purchases"
+      ? counters.purchase_alerts
+      : counters.swap_alerts;
 }
 
 export default function Alerts() {
@@ -107,10 +148,15 @@ export default function Alerts() {
           {TRANSACTION_LABELS.declinedOrders}
         </Link>
       </nav>
-      <h1>{d.view === "declined" ? TRANSACTION_LABELS.declinedOrders : TRANSACTION_LABELS.pendingOrders}</h1>
+      <h1>
+        {d.view === "declined"
+          ? TRANSACTION_LABELS.declinedOrders
+          : TRANSACTION_LABELS.pendingOrders}
+      </h1>
       {d.counters.unseen.total > 0 ? (
         <p className="muted" data-testid="action-count">
-          {d.counters.unseen.total} new update{d.counters.unseen.total === 1 ? "" : "s"} waiting for you.
+          {d.counters.unseen.total} new update{d.counters.unseen.total === 1 ? "" : "s"} waiting for
+          you.
         </p>
       ) : null}
       <RmaAlerts {...d.returns} />
@@ -164,7 +210,12 @@ export default function Alerts() {
           ))}
         </div>
       )}
-      <Pager total={d.page.total} limit={d.page.limit} offset={d.page.offset} hrefFor={(off) => qs(d.tab, off)} />
+      <Pager
+        total={d.page.total}
+        limit={d.page.limit}
+        offset={d.page.offset}
+        hrefFor={(off) => qs(d.tab, off)}
+      />
     </section>
   );
 }

@@ -4,8 +4,18 @@
  */
 import { data, redirect } from "@remix-run/node";
 import { marketBrowseContext } from "../../db/queries/marketplace";
-import { deleteSavedSearch, listMatches, listSavedSearches, markMatchesSeen, saveSearch } from "../../db/queries/matches";
-import { DeleteSavedSearchSchema, MATCH_MESSAGES, SavedSearchFormSchema } from "../../domain/matches";
+import {
+  deleteSavedSearch,
+  listMatches,
+  listSavedSearches,
+  markMatchesSeen,
+  saveSearch,
+} from "../../db/queries/matches";
+import {
+  DeleteSavedSearchSchema,
+  MATCH_MESSAGES,
+  SavedSearchFormSchema,
+} from "../../domain/matches";
 import { readFormData, requireRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { formError, parseSubmission } from "~/utils/form.server";
@@ -15,7 +25,10 @@ export const MATCHES_PAGE_SIZE = 20;
 export async function matchesLoader(request: Request) {
   const auth = await requireRetailer(request);
   const url = new URL(request.url);
-  const offset = Math.max(0, Math.min(1_000_000, Number.parseInt(url.searchParams.get("offset") ?? "0", 10) || 0));
+  const offset = Math.max(
+    0,
+    Math.min(1_000_000, Number.parseInt(url.searchParams.get("offset") ?? "0", 10) || 0),
+  );
   const [page, searches, ctx] = await Promise.all([
     listMatches(db, auth.retailer.id, { limit: MATCHES_PAGE_SIZE, offset }),
     listSavedSearches(db, auth.retailer.id),
@@ -46,7 +59,12 @@ async function saveIntent(retailerId: number, form: FormData) {
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const v = submission.value;
   const res = await db.transaction((tx) =>
-    saveSearch(tx, retailerId, { brandId: v.brand, categoryId: v.category ?? null, sizes: v.sizes, search: v.q }),
+    saveSearch(tx, retailerId, {
+      brandId: v.brand,
+      categoryId: v.category ?? null,
+      sizes: v.sizes,
+      search: v.q,
+    }),
   );
   if (!res.ok) {
     const [field, message, status] =
@@ -55,7 +73,13 @@ async function saveIntent(retailerId: number, form: FormData) {
         : res.reason === "unknown_brand"
           ? (["brand", MATCH_MESSAGES.unknownBrand, 400] as const)
           : (["category", MATCH_MESSAGES.unknownCategory, 400] as const);
-    return data(submission.reply({ fieldErrors: field ? { [field]: [message] } : {}, formErrors: field ? [] : [message] }), { status });
+    return data(
+      submission.reply({
+        fieldErrors: field ? { [field]: [message] } : {},
+        formErrors: field ? [] : [message],
+      }),
+      { status },
+    );
   }
   return redirect("/alerts/matches?ref=searchSaved", 303);
 }
@@ -64,7 +88,8 @@ async function deleteIntent(retailerId: number, form: FormData) {
   const submission = parseSubmission(form, { schema: DeleteSavedSearchSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const ok = await deleteSavedSearch(db, retailerId, submission.value.id);
-  if (!ok) return data(submission.reply({ formErrors: [MATCH_MESSAGES.notFound] }), { status: 404 });
+  if (!ok)
+    return data(submission.reply({ formErrors: [MATCH_MESSAGES.notFound] }), { status: 404 });
   return redirect("/alerts/matches?ref=searchDeleted", 303);
 }
 

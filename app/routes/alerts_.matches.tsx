@@ -6,7 +6,12 @@
  */
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { anonymousRetailerLabel } from "../../domain/anonymity";
 import { formatDate } from "../../domain/date-format";
@@ -28,7 +33,10 @@ export async function action({ request }: ActionFunctionArgs) {
   return matchesAction(request);
 }
 
-const NOTICES: Record<string, string> = { searchSaved: MATCH_MESSAGES.saved, searchDeleted: MATCH_MESSAGES.deleted };
+const NOTICES: Record<string, string> = {
+  searchSaved: MATCH_MESSAGES.saved,
+  searchDeleted: MATCH_MESSAGES.deleted,
+};
 
 export default function Matches() {
   const d = useLoaderData<typeof loader>();
@@ -46,7 +54,13 @@ export default function Matches() {
         <Link to="/alerts?tab=swaps" role="tab" aria-selected={false}>
           Swaps
         </Link>
-        <Link to="/alerts/matches" role="tab" aria-selected className="active" data-testid="tab-matches">
+        <Link
+          to="/alerts/matches"
+          role="tab"
+          aria-selected
+          className="active"
+          data-testid="tab-matches"
+        >
           Matches
         </Link>
       </nav>
@@ -57,7 +71,8 @@ export default function Matches() {
         </div>
       ) : null}
       <p className="muted">
-        Listings that fill your requests or fit your saved searches. You also get one e-mail a day at most listing the new ones.
+        Listings that fill your requests or fit your saved searches. You also get one e-mail a day
+        at most listing the new ones.
       </p>
       {d.page.items.length === 0 ? (
         <p data-testid="matches-empty">
@@ -67,11 +82,15 @@ export default function Matches() {
         <ul className="match-list" data-testid="match-list">
           {d.page.items.map((m) => (
             <li key={m.id} data-testid="match" data-listing-id={m.listingId}>
-              {m.isNew ? <strong className="badge">New</strong> : null} {m.brandName} {m.productName} <strong>{m.sku}</strong> {m.color}:{" "}
-              {m.totalUnits} unit{m.totalUnits === 1 ? "" : "s"} listed by {anonymousRetailerLabel(m.providerId)} (
-              {m.source === "request" ? "fills your request" : "fits your saved search"}, {formatDate(m.createdAt, tz)}).{" "}
+              {m.isNew ? <strong className="badge">New</strong> : null} {m.brandName}{" "}
+              {m.productName} <strong>{m.sku}</strong> {m.color}: {m.totalUnits} unit
+              {m.totalUnits === 1 ? "" : "s"} listed by {anonymousRetailerLabel(m.providerId)} (
+              {m.source === "request" ? "fills your request" : "fits your saved search"},{" "}
+              {formatDate(m.createdAt, tz)}).{" "}
               {m.available ? (
-                <Link to={matchHref(m.listingType, m.listingId)}>{m.listingType === "swap" ? "Swap for it" : "Buy it"}</Link>
+                <Link to={matchHref(m.listingType, m.listingId)}>
+                  {m.listingType === "swap" ? "Swap for it" : "Buy it"}
+                </Link>
               ) : (
                 <span className="muted">No longer available.</span>
               )}
@@ -81,7 +100,11 @@ export default function Matches() {
       )}
       {d.page.total > MATCHES_PAGE_SIZE ? (
         <p>
-          {d.offset > 0 ? <Link to={`/alerts/matches?offset=${Math.max(0, d.offset - MATCHES_PAGE_SIZE)}`}>Newer</Link> : null}{" "}
+          {d.offset > 0 ? (
+            <Link to={`/alerts/matches?offset=${Math.max(0, d.offset - MATCHES_PAGE_SIZE)}`}>
+              Newer
+            </Link>
+          ) : null}{" "}
           {d.offset + MATCHES_PAGE_SIZE < d.page.total ? (
             <Link to={`/alerts/matches?offset=${d.offset + MATCHES_PAGE_SIZE}`}>Older</Link>
           ) : null}
@@ -128,7 +151,12 @@ function SavedSearches() {
         </ul>
       )}
       <h3>Save a search</h3>
-      <Form method="post" {...getFormProps(form)} className="form-stack" data-testid="saved-search-form">
+      <Form
+        method="post"
+        {...getFormProps(form)}
+        className="form-stack"
+        data-testid="saved-search-form"
+      >
         <ErrorList kind="form" errors={form.errors} />
         <input type="hidden" name="intent" value="save" />
         <SelectField
@@ -143,8 +171,16 @@ function SavedSearches() {
           placeholder="Any category"
           options={d.categories.map((c) => ({ value: String(c.id), label: c.name }))}
         />
-        <InputField meta={fields.sizes} label="Sizes" hint="Separated by commas, e.g. S, M, L. Empty: any size." />
-        <InputField meta={fields.q} label="Product code contains" hint="At least 3 characters. Empty: any product." />
+        <InputField
+          meta={fields.sizes}
+          label="Sizes"
+          hint="Separated by commas, e.g. S, M, L. Empty: any size."
+        />
+        <InputField
+          meta={fields.q}
+          label="Product code contains"
+          hint="At least 3 characters. Empty: any product."
+        />
         <div className="form-actions">
           <button type="submit" className="button" disabled={navigation.state === "submitting"}>
             Save search

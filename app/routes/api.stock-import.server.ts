@@ -6,11 +6,27 @@
  */
 import { createHash } from "node:crypto";
 import { API_LIMITS, API_MSG, bearerToken } from "../../domain/api-tokens";
-import { autoMapping, mappingFits, STOCK_IMPORT_LIMITS, STOCK_MSG, type StockMapping } from "../../domain/stock-import";
-import { choiceProblems, choicesFromPairs, MAX_STOCK_CHOICES } from "../../domain/stock-import-choices";
+import {
+  autoMapping,
+  mappingFits,
+  STOCK_IMPORT_LIMITS,
+  STOCK_MSG,
+  type StockMapping,
+} from "../../domain/stock-import";
+import {
+  choiceProblems,
+  choicesFromPairs,
+  MAX_STOCK_CHOICES,
+} from "../../domain/stock-import-choices";
 import { touchApiToken, verifyApiToken } from "../../db/queries/api-tokens";
 import { getRetailer } from "../../db/queries/retailers";
-import { claimImport, createImport, getMapping, recordImportResults, setImportPreview } from "../../db/queries/stock-import";
+import {
+  claimImport,
+  createImport,
+  getMapping,
+  recordImportResults,
+  setImportPreview,
+} from "../../db/queries/stock-import";
 import { apiImportCount } from "../../db/queries/throttle";
 import { db } from "~/utils/db.server";
 import { readBytes, readFormData } from "~/utils/form.server";
@@ -32,7 +48,8 @@ interface Upload {
   choose: string[];
 }
 
-const strings = (values: FormDataEntryValue[]) => values.filter((v): v is string => typeof v === "string");
+const strings = (values: FormDataEntryValue[]) =>
+  values.filter((v): v is string => typeof v === "string");
 
 /** The file's name and bytes, the flags and the choices, from a multipart form (field "file") or a raw CSV / .xlsx body. */
 async function readUpload(request: Request): Promise<Upload | Response> {
@@ -62,7 +79,11 @@ async function readUpload(request: Request): Promise<Upload | Response> {
       choose: url.searchParams.getAll("choose"),
     };
   } catch (e) {
-    if (e instanceof Response) return apiError(e.status === 413 ? 413 : 400, e.status === 413 ? STOCK_MSG.tooLarge : await e.text());
+    if (e instanceof Response)
+      return apiError(
+        e.status === 413 ? 413 : 400,
+        e.status === 413 ? STOCK_MSG.tooLarge : await e.text(),
+      );
     throw e;
   }
 }
@@ -71,16 +92,22 @@ async function readUpload(request: Request): Promise<Upload | Response> {
 export async function stockImportApi(request: Request): Promise<Response> {
   const raw = request.headers.get("Authorization");
   const token = bearerToken(raw);
-  if (!token) return apiError(401, raw ? API_MSG.badToken : API_MSG.noToken, { "WWW-Authenticate": "Bearer" });
+  if (!token)
+    return apiError(401, raw ? API_MSG.badToken : API_MSG.noToken, {
+      "WWW-Authenticate": "Bearer",
+    });
   const key = await verifyApiToken(db, token);
   if (!key) return apiError(401, API_MSG.badToken, { "WWW-Authenticate": "Bearer" });
   const store = new URL(request.url).searchParams.get("store");
-  if (store !== null && store !== String(key.retailerId)) return apiError(401, API_MSG.otherStore, { "WWW-Authenticate": "Bearer" });
+  if (store !== null && store !== String(key.retailerId))
+    return apiError(401, API_MSG.otherStore, { "WWW-Authenticate": "Bearer" });
   const retailer = await getRetailer(db, key.retailerId);
   if (!retailer || retailer.status !== "active") return apiError(403, API_MSG.inactive);
   const since = new Date(Date.now() - API_LIMITS.windowMs);
   if ((await apiImportCount(db, key.id, since)) >= API_LIMITS.importsPerWindow)
-    return apiError(429, API_MSG.tooMany, { "Retry-After": String(Math.ceil(API_LIMITS.windowMs / 1000)) });
+    return apiError(429, API_MSG.tooMany, {
+      "Retry-After": String(Math.ceil(API_LIMITS.windowMs / 1000)),
+    });
   await touchApiToken(db, key.id);
   const upload = await readUpload(request);
   if (upload instanceof Response) return upload;
@@ -115,14 +142,24 @@ export async function stockImportApi(request: Request): Promise<Response> {
     cells,
   });
   await setImportPreview(db, imp.id, rows);
-  if (!upload.confirm) return Response.json({ import: imp.id, status: "preview", rows }, { headers: { "Cache-Control": "no-store" } });
+  if (!upload.confirm)
+    return Response.json(
+      { import: imp.id, status: "preview", rows },
+      { headers: { "Cache-Control": "no-store" } },
+    );
   if (!(await claimImport(db, imp.id))) return apiError(409, API_MSG.alreadyConfirmed);
   const results = await runStockImport(db, { ...input, choices, confirm: { importId: imp.id } });
   await recordImportResults(db, imp.id, results);
-  return Response.json({ import: imp.id, status: "confirmed", rows: results }, { headers: { "Cache-Control": "no-store" } });
+  return Response.json(
+    { import: imp.id, status: "confirmed", rows: results },
+    { headers: { "Cache-Control": "no-store" } },
+  );
 }
 
 /** A refused choice: 400 with one message per choice (also joined as the error), nothing written. */
 function choiceError(problems: string[]): Response {
-  return Response.json({ error: problems.join(" "), problems }, { status: 400, headers: { "Cache-Control": "no-store" } });
+  return Response.json(
+    { error: problems.join(" "), problems },
+    { status: 400, headers: { "Cache-Control": "no-store" } },
+  );
 }

@@ -8,7 +8,12 @@ import { ResourceForm } from "~/components/admin/resources/ResourceForm";
 import { pageTitle } from "~/components/title";
 import { getEnv } from "~/utils/env.server";
 import { forbidden, mayManage, notFound, requirePermission } from "~/utils/permissions.server";
-import { chooserData, loadEditRow, saveResourceForm, type FormValues } from "~/utils/resource-form.server";
+import {
+  chooserData,
+  loadEditRow,
+  saveResourceForm,
+  type FormValues,
+} from "~/utils/resource-form.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Brand setup") }];
 
@@ -40,7 +45,8 @@ type Step = (typeof STEPS)[number];
 
 function slice(step: Step): ResourceDef {
   const base = RESOURCES[step.resource];
-  const required = step.step === "contact" ? new Set(["first_name", "last_name", "email"]) : new Set<string>();
+  const required =
+    step.step === "contact" ? new Set(["first_name", "last_name", "email"]) : new Set<string>();
   return {
     ...base,
     fields: base.fields
@@ -85,12 +91,18 @@ export async function action({ request }: ActionFunctionArgs) {
   const { step, companyId, def } = await context(request);
   if (step.step === "brand") {
     // The brand belongs to the wizard's company: the company field is not on the form, it is added here.
-    const r = await saveResourceForm(request, "brand", def, null, { company: companyId, is_valid: true, is_active: true });
+    const r = await saveResourceForm(request, "brand", def, null, {
+      company: companyId,
+      is_valid: true,
+      is_active: true,
+    });
     return "reply" in r ? r.reply : redirect(`/manage-brand/info?brand=${r.savedId}&done=saved`);
   }
   const r = await saveResourceForm(request, "company", def, companyId);
   if ("reply" in r) return r.reply;
-  return redirect(`/brand-setup/?step=${step.step === "company" ? "contact" : "brand"}&company=${r.savedId}`);
+  return redirect(
+    `/brand-setup/?step=${step.step === "company" ? "contact" : "brand"}&company=${r.savedId}`,
+  );
 }
 
 export default function BrandSetup() {

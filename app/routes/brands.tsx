@@ -6,7 +6,12 @@
  */
 import { getCollectionProps, getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { BRAND_INTERESTS, BrandRequestFormSchema } from "../../domain/accounts";
@@ -38,7 +43,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ]);
   return {
     tab,
-    brands: brands.map((b) => ({ id: b.id, name: b.displayName || b.name, since: b.authorizedAt.toISOString() })),
+    brands: brands.map((b) => ({
+      id: b.id,
+      name: b.displayName || b.name,
+      since: b.authorizedAt.toISOString(),
+    })),
     requests: requests.map((r) => ({
       id: r.id,
       brandName: r.brandName,
@@ -93,7 +102,8 @@ function AuthorizedBrands() {
   if (d.brands.length === 0) {
     return (
       <p data-testid="no-authorized-brands">
-        You are not authorized for any brand yet. <Link to="/brands/?tab=add">Request a brand</Link>.
+        You are not authorized for any brand yet. <Link to="/brands/?tab=add">Request a brand</Link>
+        .
       </p>
     );
   }
@@ -101,7 +111,8 @@ function AuthorizedBrands() {
     <ul className="brand-list" data-testid="authorized-brands">
       {d.brands.map((b) => (
         <li key={b.id}>
-          <strong>{b.name}</strong> <span className="muted">authorized since {formatDate(b.since, tz)}</span> ·{" "}
+          <strong>{b.name}</strong>{" "}
+          <span className="muted">authorized since {formatDate(b.since, tz)}</span> ·{" "}
           <Link to={`/buy/?brand=${b.id}`}>Browse listings</Link>
         </li>
       ))}
@@ -123,11 +134,25 @@ function AddBrands() {
   });
   return (
     <>
-      <p>Tell us about a brand you are an authorized retailer of. Our staff check it with the brand and authorize it for your store.</p>
-      <Form method="post" action="/brands/?tab=add" {...getFormProps(form)} className="form-stack" data-testid="brand-request-form">
+      <p>
+        Tell us about a brand you are an authorized retailer of. Our staff check it with the brand
+        and authorize it for your store.
+      </p>
+      <Form
+        method="post"
+        action="/brands/?tab=add"
+        {...getFormProps(form)}
+        className="form-stack"
+        data-testid="brand-request-form"
+      >
         <ErrorList kind="form" errors={form.errors} />
         <div className="form-row">
-          <Field label="Brand name" htmlFor={fields.brand_name.id} errors={fields.brand_name.errors} errorId={fields.brand_name.errorId}>
+          <Field
+            label="Brand name"
+            htmlFor={fields.brand_name.id}
+            errors={fields.brand_name.errors}
+            errorId={fields.brand_name.errorId}
+          >
             <input {...getInputProps(fields.brand_name, { type: "text" })} />
           </Field>
           <Field
@@ -135,27 +160,39 @@ function AddBrands() {
             htmlFor={fields.brand_purchase_amount.id}
             errors={fields.brand_purchase_amount.errors}
           >
-            <input {...getInputProps(fields.brand_purchase_amount, { type: "text" })} inputMode="decimal" />
+            <input
+              {...getInputProps(fields.brand_purchase_amount, { type: "text" })}
+              inputMode="decimal"
+            />
           </Field>
         </div>
         <fieldset className="field">
           <legend>Your interest in this brand</legend>
           <div className="checkbox-list">
-            {getCollectionProps(fields.your_interest_in_this_brand, { type: "checkbox", options: BRAND_INTERESTS.map((x) => x.value) }).map(
-              ({ key, ...props }) => (
-                <label key={key} htmlFor={props.id}>
-                  <input {...props} /> {BRAND_INTERESTS.find((x) => x.value === props.value)?.label}
-                </label>
-              ),
-            )}
+            {getCollectionProps(fields.your_interest_in_this_brand, {
+              type: "checkbox",
+              options: BRAND_INTERESTS.map((x) => x.value),
+            }).map(({ key, ...props }) => (
+              <label key={key} htmlFor={props.id}>
+                <input {...props} /> {BRAND_INTERESTS.find((x) => x.value === props.value)?.label}
+              </label>
+            ))}
           </div>
           <ErrorList errors={fields.your_interest_in_this_brand.errors} />
         </fieldset>
         <div className="form-row">
-          <Field label="Brand contact name" htmlFor={fields.brand_contact_name.id} errors={fields.brand_contact_name.errors}>
+          <Field
+            label="Brand contact name"
+            htmlFor={fields.brand_contact_name.id}
+            errors={fields.brand_contact_name.errors}
+          >
             <input {...getInputProps(fields.brand_contact_name, { type: "text" })} />
           </Field>
-          <Field label="Brand contact email" htmlFor={fields.brand_contact_email.id} errors={fields.brand_contact_email.errors}>
+          <Field
+            label="Brand contact email"
+            htmlFor={fields.brand_contact_email.id}
+            errors={fields.brand_contact_email.errors}
+          >
             <input {...getInputProps(fields.brand_contact_email, { type: "email" })} />
           </Field>
         </div>

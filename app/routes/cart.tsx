@@ -18,7 +18,14 @@ import { CartButtons } from "~/components/cart/CartBar";
 import { ErrorList } from "~/components/forms";
 import { pageTitle } from "~/components/title";
 import { cartRetailer, readFormData } from "~/utils/auth.server";
-import { handleAdd, handleClear, handleProceed, handleRemove, loadCartSummary, refuse } from "~/utils/cart.server";
+import {
+  handleAdd,
+  handleClear,
+  handleProceed,
+  handleRemove,
+  loadCartSummary,
+  refuse,
+} from "~/utils/cart.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Cart") }];
 
@@ -80,14 +87,17 @@ export default function CartPage() {
       ) : null}
       {!s.type ? (
         <p data-testid="cart-empty">
-          {CART_MESSAGES.emptyCart} Browse listings to <Link to="/buy">buy</Link> or <Link to="/swap">swap</Link>, or requests to{" "}
-          <Link to="/sell">sell to</Link>.
+          {CART_MESSAGES.emptyCart} Browse listings to <Link to="/buy">buy</Link> or{" "}
+          <Link to="/swap">swap</Link>, or requests to <Link to="/sell">sell to</Link>.
         </p>
       ) : (
         <>
           <p>
-            This cart is for a <strong>{s.type === "buy" ? "purchase" : s.type === "swap" ? "swap" : "sale to requests"}</strong>. Add more
-            from <Link to={CART_TAB_PATHS[s.type]}>{CART_TAB_PATHS[s.type]}</Link>.
+            This cart is for a{" "}
+            <strong>
+              {s.type === "buy" ? "purchase" : s.type === "swap" ? "swap" : "sale to requests"}
+            </strong>
+            . Add more from <Link to={CART_TAB_PATHS[s.type]}>{CART_TAB_PATHS[s.type]}</Link>.
           </p>
           <table className="table" data-testid="cart-lines">
             <thead>
@@ -117,8 +127,12 @@ export default function CartPage() {
                   <td>
                     <Form method="post" action="/cart">
                       <input type="hidden" name="intent" value="remove" />
-                      {l.listingId !== null ? <input type="hidden" name="listingId" value={l.listingId} /> : null}
-                      {l.requestId !== null ? <input type="hidden" name="requestId" value={l.requestId} /> : null}
+                      {l.listingId !== null ? (
+                        <input type="hidden" name="listingId" value={l.listingId} />
+                      ) : null}
+                      {l.requestId !== null ? (
+                        <input type="hidden" name="requestId" value={l.requestId} />
+                      ) : null}
                       <input type="hidden" name="returnTo" value="/cart" />
                       <button type="submit" className="link-button">
                         Remove

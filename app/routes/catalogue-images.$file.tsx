@@ -4,7 +4,8 @@ import { readCatalogueImage } from "~/utils/catalogue-images.server";
 
 /** /catalogue-images/<uuid>.<jpg|png>: a variation picture staff uploaded; anyone signed in sees it. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
+  const notFound = () =>
+    new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
   if (!(await getAuth(request))) return notFound();
   const image = await readCatalogueImage(params.file ?? "");
   if (!image) return notFound();

@@ -39,10 +39,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const s = state.summary;
   // Buy: a preview per seller (the draft orders are made on proceeding).
   const sellers = new Map<string, typeof s.lines>();
-  if (s.type === "buy") for (const l of s.lines) sellers.set(l.counterpartyLabel, [...(sellers.get(l.counterpartyLabel) ?? []), l]);
+  if (s.type === "buy")
+    for (const l of s.lines)
+      sellers.set(l.counterpartyLabel, [...(sellers.get(l.counterpartyLabel) ?? []), l]);
   const preview = [...sellers].map(([label, lines]) => ({
     label,
-    quote: purchaseQuote(lines.map((l) => ({ unitPriceCents: l.unitPriceCents, units: l.selection }))),
+    quote: purchaseQuote(
+      lines.map((l) => ({ unitPriceCents: l.unitPriceCents, units: l.selection })),
+    ),
   }));
   return {
     admin: false as const,
@@ -63,7 +67,15 @@ export async function action({ request }: ActionFunctionArgs) {
   return handleProceed(auth, retailer, form);
 }
 
-function Dialog({ title, children, testId }: { title: string; children: React.ReactNode; testId: string }) {
+function Dialog({
+  title,
+  children,
+  testId,
+}: {
+  title: string;
+  children: React.ReactNode;
+  testId: string;
+}) {
   return (
     <div
       role="dialog"
@@ -82,7 +94,10 @@ function Dialog({ title, children, testId }: { title: string; children: React.Re
 export default function Checkout() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm<{ reason: string; floor_time: string; terms: string }>({ id: "checkout", lastResult: actionData?.result });
+  const [form, fields] = useForm<{ reason: string; floor_time: string; terms: string }>({
+    id: "checkout",
+    lastResult: actionData?.result,
+  });
   const navigation = useNavigation();
   if (d.admin) {
     return (
@@ -95,7 +110,9 @@ export default function Checkout() {
     );
   }
   const s = d.summary;
-  const dialog = actionData?.dialog ?? (d.swapBlock ? d.swapBlock : d.needsPayoutForSell ? "configure_payout" : null);
+  const dialog =
+    actionData?.dialog ??
+    (d.swapBlock ? d.swapBlock : d.needsPayoutForSell ? "configure_payout" : null);
   if (!s.type) {
     return (
       <section className="page">
@@ -117,7 +134,8 @@ export default function Checkout() {
       <h1>{proceedLabel(s.type)}</h1>
 
       <p>
-        {s.itemCount} {s.itemCount === 1 ? "item" : "items"}, {s.unitCount} units. <Link to="/cart">Review or change your cart</Link>.
+        {s.itemCount} {s.itemCount === 1 ? "item" : "items"}, {s.unitCount} units.{" "}
+        <Link to="/cart">Review or change your cart</Link>.
       </p>
 
       {dialog === "configure_payout" ? (
@@ -166,7 +184,10 @@ export default function Checkout() {
               </tbody>
             </table>
           ) : null}
-          <Dialog title={s.type === "sell" ? "Sell to this request" : terms.title} testId="checkout-terms">
+          <Dialog
+            title={s.type === "sell" ? "Sell to this request" : terms.title}
+            testId="checkout-terms"
+          >
             <Form method="post" className="form-stack" data-testid="checkout-form">
               <input type="hidden" name="intent" value="proceed" />
               {s.type === "sell" ? (
@@ -175,7 +196,11 @@ export default function Checkout() {
                   <div className="form-row">
                     <div className="field">
                       <label htmlFor="sell-reason">Reason for selling</label>
-                      <select id="sell-reason" name="reason" defaultValue={fields.reason.initialValue ?? ""}>
+                      <select
+                        id="sell-reason"
+                        name="reason"
+                        defaultValue={fields.reason.initialValue ?? ""}
+                      >
                         <option value="">Choose…</option>
                         {LISTING_REASONS.map((r) => (
                           <option key={r.value} value={r.value}>
@@ -186,7 +211,11 @@ export default function Checkout() {
                     </div>
                     <div className="field">
                       <label htmlFor="sell-floor-time">Time on the sales floor</label>
-                      <select id="sell-floor-time" name="floor_time" defaultValue={fields.floor_time.initialValue ?? ""}>
+                      <select
+                        id="sell-floor-time"
+                        name="floor_time"
+                        defaultValue={fields.floor_time.initialValue ?? ""}
+                      >
                         <option value="">Choose…</option>
                         {FLOOR_TIMES.map((r) => (
                           <option key={r.value} value={r.value}>
@@ -214,7 +243,12 @@ export default function Checkout() {
               </ul>
               <div className="field field-checkbox">
                 <label htmlFor="checkout-terms-box">
-                  <input id="checkout-terms-box" type="checkbox" name="terms" defaultChecked={fields.terms.initialValue === "on"} />{" "}
+                  <input
+                    id="checkout-terms-box"
+                    type="checkbox"
+                    name="terms"
+                    defaultChecked={fields.terms.initialValue === "on"}
+                  />{" "}
                   {terms.accept}
                 </label>
               </div>
@@ -223,7 +257,12 @@ export default function Checkout() {
                 <Link to="/cart" className="button button-outline">
                   Back to cart
                 </Link>
-                <button type="submit" className="button" disabled={navigation.state === "submitting"} data-testid="checkout-continue">
+                <button
+                  type="submit"
+                  className="button"
+                  disabled={navigation.state === "submitting"}
+                  data-testid="checkout-continue"
+                >
                   Continue
                 </button>
               </div>

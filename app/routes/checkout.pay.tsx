@@ -62,11 +62,17 @@ export default function CheckoutPay() {
     <section className="page">
       <h1>Payment</h1>
       <p>
-        Your card is pre-authorised now for the total of each order and charged only when the seller approves, for the units the seller
-        approves.
+        Your card is pre-authorised now for the total of each order and charged only when the seller
+        approves, for the units the seller approves.
       </p>
       {toPay.map((o) => (
-        <article key={o.id} className="card" data-testid="pay-order" data-order-id={o.id} style={{ marginBottom: "1rem" }}>
+        <article
+          key={o.id}
+          className="card"
+          data-testid="pay-order"
+          data-order-id={o.id}
+          style={{ marginBottom: "1rem" }}
+        >
           <h2>
             Order {o.externalId} <span className="pill">{o.displayStatus}</span>
           </h2>
@@ -108,7 +114,11 @@ export default function CheckoutPay() {
   );
 }
 
-function DoneOrders({ orders }: { orders: { id: number; externalId: string; displayStatus: string }[] }) {
+function DoneOrders({
+  orders,
+}: {
+  orders: { id: number; externalId: string; displayStatus: string }[];
+}) {
   return (
     <div className="alert alert-success" role="status" data-testid="pay-done">
       Already checked out:{" "}

@@ -24,7 +24,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { auth, retailer } = await cartRetailer(request);
   if (!retailer) return { admin: true as const, orders: [], type: null };
   const summary = await loadCartSummary(auth);
-  const views = await getDraftOrders(db, retailer.id, summary?.draftOrderIds ?? [], { viewerIsStaff: auth.user.isStaff });
+  const views = await getDraftOrders(db, retailer.id, summary?.draftOrderIds ?? [], {
+    viewerIsStaff: auth.user.isStaff,
+  });
   // A swap draft has its own review and card step.
   if (views.some((v) => v.ttype === "swap")) throw redirect("/checkout/swap");
   // The page shows the orders; their workflows' hand-over stays on the server.
@@ -64,18 +66,30 @@ export default function CheckoutReview() {
           CART_MESSAGES.sellDraftRecorded
         ) : (
           <>
-            {CART_MESSAGES.buyDraftReady} Your card will be pre-authorised for the total of each order and charged only when the seller
-            approves.
+            {CART_MESSAGES.buyDraftReady} Your card will be pre-authorised for the total of each
+            order and charged only when the seller approves.
           </>
         )}
       </div>
       {d.orders.map((o) => (
-        <article key={o.id} className="card" data-testid="draft-order" data-order-id={o.id} style={{ marginBottom: "1rem" }}>
+        <article
+          key={o.id}
+          className="card"
+          data-testid="draft-order"
+          data-order-id={o.id}
+          style={{ marginBottom: "1rem" }}
+        >
           <h2>
             Order {o.externalId} <span className="pill">{o.displayStatus}</span>
           </h2>
-          <p>{o.kind === "buy" ? `Seller: ${o.counterpartyLabel}` : `Requested by ${o.counterpartyLabel}`}</p>
-          {o.floorTime ? <p>Time on the sales floor: {labelFor(FLOOR_TIMES, o.floorTime) ?? o.floorTime}</p> : null}
+          <p>
+            {o.kind === "buy"
+              ? `Seller: ${o.counterpartyLabel}`
+              : `Requested by ${o.counterpartyLabel}`}
+          </p>
+          {o.floorTime ? (
+            <p>Time on the sales floor: {labelFor(FLOOR_TIMES, o.floorTime) ?? o.floorTime}</p>
+          ) : null}
           <DraftLinesTable lines={o.lines} />
           {o.kind === "sell" ? (
             <dl className="order-amounts" data-testid="order-amounts">

@@ -11,10 +11,21 @@
 import { randomUUID } from "node:crypto";
 import { redirect } from "@remix-run/node";
 import { WithStartWorkflowOperation, type Client } from "@temporalio/client";
-import { cartDraftOrderIds, detachOrdersFromCart, getDraftOrders, type DraftOrderView } from "../../db/queries/checkout";
+import {
+  cartDraftOrderIds,
+  detachOrdersFromCart,
+  getDraftOrders,
+  type DraftOrderView,
+} from "../../db/queries/checkout";
 import { swapValuation } from "../../domain/fees";
 import { BUY_STATES } from "../../domain/states";
-import { SWAP_ERRORS, SWAP_WORKFLOW_TYPE, swapCheckoutUpdate, swapCommandError, type SwapInput } from "../../workflows/swap/contract";
+import {
+  SWAP_ERRORS,
+  SWAP_WORKFLOW_TYPE,
+  swapCheckoutUpdate,
+  swapCommandError,
+  type SwapInput,
+} from "../../workflows/swap/contract";
 import type { PaymentMethodInput } from "../../workflows/buy/contract";
 import type { swapOrderWorkflow } from "../../workflows/swap/workflow";
 import type { AuthContext, RetailerRow } from "~/utils/auth.server";
@@ -35,7 +46,11 @@ function notFound(): never {
 export function swapCheckoutEstimate(view: Pick<DraftOrderView, "lines">) {
   const goodsCents = view.lines.reduce((a, l) => a + l.valueCents, 0);
   const units = view.lines.reduce((a, l) => a + l.quantity, 0);
-  const v = swapValuation({ provider: { goodsCents, units }, receiver: { goodsCents: 0, units: 0 }, callItEven: false });
+  const v = swapValuation({
+    provider: { goodsCents, units },
+    receiver: { goodsCents: 0, units: 0 },
+    callItEven: false,
+  });
   return {
     goodsCents,
     feeCents: v.receiver.feeCents,
@@ -48,13 +63,17 @@ export function swapCheckoutEstimate(view: Pick<DraftOrderView, "lines">) {
  * The swap to check out: `?order=<id>` (after a declined card the swap has left the cart), else the cart's
  * swap draft. Only a swap this retailer receives, still awaiting checkout; anything else is 404.
  */
-async function swapToCheckOut(auth: AuthContext, retailer: RetailerRow, url: URL): Promise<DraftOrderView | null> {
+async function swapToCheckOut(
+  auth: AuthContext,
+  retailer: RetailerRow,
+  url: URL,
+): Promise<DraftOrderView | null> {
   const ids = orderIdsFromUrl(url);
   if (ids === null || ids.length > 1) notFound();
   const candidates = ids.length === 1 ? ids : await cartDraftOrderIds(db, retailer.id);
-  const views = (await getDraftOrders(db, retailer.id, candidates, { viewerIsStaff: auth.user.isStaff })).filter(
-    (v) => v.ttype === "swap" && v.kind === "buy",
-  );
+  const views = (
+    await getDraftOrders(db, retailer.id, candidates, { viewerIsStaff: auth.user.isStaff })
+  ).filter((v) => v.ttype === "swap" && v.kind === "buy");
   if (ids.length === 1 && views.length === 0) notFound();
   return views[0] ?? null;
 }
@@ -98,7 +117,12 @@ function swapInput(view: DraftOrderView): SwapInput {
 type Outcome = { ok: true } | { ok: false; code: string; message: string; started: boolean };
 
 /** Starts the swap's workflow (or uses the one running) and completes its checkout in one call. */
-async function startAndCheckOut(client: Client, view: DraftOrderView, retailerId: number, card: PaymentMethodInput): Promise<Outcome> {
+async function startAndCheckOut(
+  client: Client,
+  view: DraftOrderView,
+  retailerId: number,
+  card: PaymentMethodInput,
+): Promise<Outcome> {
   const start = new WithStartWorkflowOperation<typeof swapOrderWorkflow>(SWAP_WORKFLOW_TYPE, {
     taskQueue: getEnv().TEMPORAL_TASK_QUEUE,
     workflowId: view.draft.workflowId,
@@ -114,7 +138,13 @@ async function startAndCheckOut(client: Client, view: DraftOrderView, retailerId
       }),
       UPDATE_WAIT_MS,
     );
-    if (res === "timeout") return { ok: false, code: "processing", message: CHECKOUT_MESSAGES.processing, started: true };
+    if (res === "timeout")
+      return {
+        ok: false,
+        code: "processing",
+        message: CHECKOUT_MESSAGES.processing,
+        started: true,
+      };
     return { ok: true };
   } catch (err) {
     const known = swapCommandError(err);
@@ -132,9 +162,13 @@ async function startAndCheckOut(client: Client, view: DraftOrderView, retailerId
 export async function swapCheckoutAction(request: Request) {
   const { auth, retailer } = await cartRetailer(request);
   const form = await readFormData(request);
-  if (!retailer) return fail(403, { "": "Staff browsing as admin have no swap to check out: act as a retailer first." });
+  if (!retailer)
+    return fail(403, {
+      "": "Staff browsing as admin have no swap to check out: act as a retailer first.",
+    });
   const swap = await swapToCheckOut(auth, retailer, new URL(request.url));
-  if (!swap || swap.statename !== BUY_STATES.COMPLETE_ORDER_CHECKOUT) return fail(409, { "": CHECKOUT_MESSAGES.nothingToPay });
+  if (!swap || swap.statename !== BUY_STATES.COMPLETE_ORDER_CHECKOUT)
+    return fail(409, { "": CHECKOUT_MESSAGES.nothingToPay });
   const card = await cardFromForm(retailer.id, form);
   if (!card.ok) return fail(400, card.errors);
 
@@ -142,7 +176,8 @@ export async function swapCheckoutAction(request: Request) {
   try {
     outcome = await startAndCheckOut(await getTemporalClient(), swap, retailer.id, card.card);
   } catch (err) {
-    if (!isTemporalUnavailable(err)) console.error("[swap checkout] failed", swap.draft.workflowId, err);
+    if (!isTemporalUnavailable(err))
+      console.error("[swap checkout] failed", swap.draft.workflowId, err);
     return fail(503, { "": CHECKOUT_MESSAGES.unavailable });
   }
   // Once its workflow runs the swap is an order: it leaves the cart (the swap cart is emptied with it).
@@ -151,6 +186,7 @@ export async function swapCheckoutAction(request: Request) {
   if (outcome.ok) return redirect("/buy?ref=swapRequested", 303);
   // Declined: the swap has left the cart (its workflow waits for a card), so the page continues at its own
   // address, saying so; the next card is a new attempt.
-  if (outcome.code === "card_declined") return redirect(`/checkout/swap?order=${swap.id}&declined=1`, 303);
+  if (outcome.code === "card_declined")
+    return redirect(`/checkout/swap?order=${swap.id}&declined=1`, 303);
   return fail(409, { "": outcome.message });
 }

@@ -48,8 +48,8 @@ export default function SwapCheckout() {
       <section className="page">
         <h1>Review your swap</h1>
         <p data-testid="swap-checkout-empty">
-          There is no swap waiting for checkout. <Link to="/cart">Open your cart</Link> or see your <Link to="/alerts">Pending Orders</Link>
-          .
+          There is no swap waiting for checkout. <Link to="/cart">Open your cart</Link> or see your{" "}
+          <Link to="/alerts">Pending Orders</Link>.
         </p>
       </section>
     );
@@ -57,15 +57,21 @@ export default function SwapCheckout() {
   return (
     <section className="page">
       <h1>Review your swap</h1>
-      <article className="card" data-testid="swap-review" data-order-id={s.id} style={{ marginBottom: "1rem" }}>
+      <article
+        className="card"
+        data-testid="swap-review"
+        data-order-id={s.id}
+        style={{ marginBottom: "1rem" }}
+      >
         <h2>
           Swap {s.externalId} <span className="pill">{s.displayStatus}</span>
         </h2>
         <p>You receive from {s.counterpartyLabel}:</p>
         <DraftLinesTable lines={s.lines} />
         <p>
-          {s.counterpartyLabel} then chooses what it would like from your swap listings of this brand. Both of you approve the same terms
-          before anything is charged; the side whose goods are worth less adds the difference unless one of you calls it even.
+          {s.counterpartyLabel} then chooses what it would like from your swap listings of this
+          brand. Both of you approve the same terms before anything is charged; the side whose goods
+          are worth less adds the difference unless one of you calls it even.
         </p>
         <dl className="order-amounts" data-testid="swap-amounts">
           <dt>Goods you receive</dt>

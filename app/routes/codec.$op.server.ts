@@ -9,7 +9,12 @@
 import type { Payload } from "@temporalio/common";
 import { PAYLOAD_DECODE_PERMISSION } from "../../domain/staff-users";
 import { getAdminPermissions } from "../../db/queries/staff-permissions";
-import { payloadFromJson, payloadToJson, type AesGcmPayloadCodec, type JsonPayload } from "../../temporal/codec";
+import {
+  payloadFromJson,
+  payloadToJson,
+  type AesGcmPayloadCodec,
+  type JsonPayload,
+} from "../../temporal/codec";
 import { payloadCodecOf } from "../../temporal/connection";
 import { getAuth } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
@@ -32,7 +37,8 @@ async function refusal(request: Request): Promise<Response | null> {
   const auth = await getAuth(request);
   if (!auth) return codecError(401, "Sign in as staff to read order payloads.");
   const granted = auth.user.isStaff ? await getAdminPermissions(db, auth.user.id) : [];
-  if (!granted.includes(PAYLOAD_DECODE_PERMISSION)) return codecError(403, "You may not read order payloads.");
+  if (!granted.includes(PAYLOAD_DECODE_PERMISSION))
+    return codecError(403, "You may not read order payloads.");
   return null;
 }
 
@@ -43,11 +49,14 @@ async function readPayloads(request: Request): Promise<Payload[] | Response> {
     body = JSON.parse(new TextDecoder().decode(await readBytes(request, MAX_BODY_BYTES)));
   } catch (e) {
     if (e instanceof Response)
-      return e.status === 413 ? codecError(413, "Too many payloads at once.") : codecError(400, "Unreadable body.");
+      return e.status === 413
+        ? codecError(413, "Too many payloads at once.")
+        : codecError(400, "Unreadable body.");
     return codecError(400, "The body is not JSON.");
   }
   const list = (body as { payloads?: unknown } | null)?.payloads;
-  if (!Array.isArray(list) || list.some((p) => !p || typeof p !== "object")) return codecError(400, "Expected { payloads: [...] }.");
+  if (!Array.isArray(list) || list.some((p) => !p || typeof p !== "object"))
+    return codecError(400, "Expected { payloads: [...] }.");
   if (list.length > MAX_PAYLOADS) return codecError(413, "Too many payloads at once.");
   try {
     return (list as JsonPayload[]).map(payloadFromJson);
@@ -62,7 +71,9 @@ async function openEach(c: AesGcmPayloadCodec, payloads: Payload[]): Promise<Pay
       try {
         return (await c.decode([p]))[0];
       } catch (e) {
-        console.warn(`[codec] a payload did not open: ${e instanceof Error ? e.message : String(e)}`);
+        console.warn(
+          `[codec] a payload did not open: ${e instanceof Error ? e.message : String(e)}`,
+        );
         return p;
       }
     }),
@@ -77,5 +88,8 @@ export async function codecAction(request: Request, op: string | undefined): Pro
   if (payloads instanceof Response) return payloads;
   const c = processCodec();
   const out = op === "decode" ? await openEach(c, payloads) : await c.encode(payloads);
-  return Response.json({ payloads: out.map(payloadToJson) }, { headers: { "Cache-Control": "no-store" } });
+  return Response.json(
+    { payloads: out.map(payloadToJson) },
+    { headers: { "Cache-Control": "no-store" } },
+  );
 }

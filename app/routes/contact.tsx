@@ -7,7 +7,11 @@ export const meta: MetaFunction = () => [{ title: pageTitle("Contact") }];
 
 export function loader() {
   const env = getEnv();
-  return { email: env.SUPPORT_EMAIL, phone: env.SUPPORT_PHONE, retailerEmail: env.RETAILER_SUPPORT_EMAIL };
+  return {
+    email: env.SUPPORT_EMAIL,
+    phone: env.SUPPORT_PHONE,
+    retailerEmail: env.RETAILER_SUPPORT_EMAIL,
+  };
 }
 
 export default function Contact() {
@@ -21,15 +25,16 @@ export default function Contact() {
           E-mail: <a href={`mailto:${email}`}>{email}</a>
         </li>
         <li>
-          Phone: <a href={`tel:${phone.replace(/[^\d+]/g, "")}`}>{phone}</a> (Monday to Friday, Eastern time)
+          Phone: <a href={`tel:${phone.replace(/[^\d+]/g, "")}`}>{phone}</a> (Monday to Friday,
+          Eastern time)
         </li>
         <li>
           Retailer accounts and credentials: <a href={`mailto:${retailerEmail}`}>{retailerEmail}</a>
         </li>
       </ul>
       <p>
-        If a product you want to list is missing, tell us its brand, season, product code, colour, wholesale cost, sizes, the reason for
-        listing and your phone number, and we will add it.
+        If a product you want to list is missing, tell us its brand, season, product code, colour,
+        wholesale cost, sizes, the reason for listing and your phone number, and we will add it.
       </p>
       <p>
         See also <Link to="/onboarding">How it works</Link> and <Link to="/pricing">Pricing</Link>.

@@ -8,10 +8,20 @@
 import { type SubmissionResult } from "@conform-to/react";
 import { data, redirect } from "@remix-run/node";
 import { z } from "zod";
-import { getOrderDetail, type OrderDetail, type OrderLineView } from "../../db/queries/order-views/order-detail";
+import {
+  getOrderDetail,
+  type OrderDetail,
+  type OrderLineView,
+} from "../../db/queries/order-views/order-detail";
 import { STORED_PHOTO_NAME } from "../../domain/listing-forms";
 import { PICTURE_REQUIRED, RMA_COMPLETE_QUERY } from "../../domain/messages";
-import { isChoice, RMA_MAX_PICTURES_PER_ITEM, RMA_REASON_OTHER, RMA_REASONS, rmaReasonNeedsPictures } from "../../domain/reasons";
+import {
+  isChoice,
+  RMA_MAX_PICTURES_PER_ITEM,
+  RMA_REASON_OTHER,
+  RMA_REASONS,
+  rmaReasonNeedsPictures,
+} from "../../domain/reasons";
 import { RMA_STEPS, type RmaDraft, type RmaStepData, type RmaStepName } from "~/utils/rma-draft";
 import { requireTradingRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
@@ -30,14 +40,20 @@ import { photoUrl } from "~/utils/uploads.server";
 async function load(request: Request, idRaw: string | undefined) {
   const auth = await requireTradingRetailer(request);
   if (!idRaw || !/^\d{1,9}$/.test(idRaw)) throw new Response("Not found", { status: 404 });
-  const order = await getOrderDetail(db, Number(idRaw), { retailerId: auth.retailer.id, isStaff: false });
-  if (!order || !order.role || order.transactionType === 3) throw new Response("Not found", { status: 404 });
+  const order = await getOrderDetail(db, Number(idRaw), {
+    retailerId: auth.retailer.id,
+    isStaff: false,
+  });
+  if (!order || !order.role || order.transactionType === 3)
+    throw new Response("Not found", { status: 404 });
   return { auth, order, lines: receivedLines(order) };
 }
 
 function emptyDraft(lines: OrderLineView[]): RmaDraft {
   return {
-    lines: Object.fromEntries(lines.map((l) => [l.contributionId, { quantity: 0, reason: null, other: "", pictures: [] }])),
+    lines: Object.fromEntries(
+      lines.map((l) => [l.contributionId, { quantity: 0, reason: null, other: "", pictures: [] }]),
+    ),
     contact: { contact_name: "", contact_email: "", contact_phone: "", packing_slip_name: "" },
   };
 }
@@ -95,7 +111,8 @@ const chosen = (d: RmaDraft) => Object.entries(d.lines).filter(([, l]) => l.quan
 /** Select Unit(s): units within what was received, a reason from the list for each chosen line, its text for "Other"; at least one unit. */
 export function unitsSchema(lines: OrderLineView[]) {
   return draftOf.superRefine((d, ctx) => {
-    const issue = (path: string, message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
+    const issue = (path: string, message: string) =>
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
     let refused = false;
     for (const l of lines) {
       const x = d.lines[l.contributionId];
@@ -103,8 +120,10 @@ export function unitsSchema(lines: OrderLineView[]) {
       const id = l.contributionId;
       // One error per line: its units, else its reason, else the reason's text.
       if (x.quantity < 0 || x.quantity > l.quantity) issue(`q.${id}`, RMA_WIZARD_MESSAGES.tooMany);
-      else if (x.quantity > 0 && (x.reason === null || !isChoice(RMA_REASONS, x.reason))) issue(`r.${id}`, RMA_WIZARD_MESSAGES.reason);
-      else if (x.quantity > 0 && x.reason === RMA_REASON_OTHER && !x.other) issue(`o.${id}`, RMA_WIZARD_MESSAGES.other);
+      else if (x.quantity > 0 && (x.reason === null || !isChoice(RMA_REASONS, x.reason)))
+        issue(`r.${id}`, RMA_WIZARD_MESSAGES.reason);
+      else if (x.quantity > 0 && x.reason === RMA_REASON_OTHER && !x.other)
+        issue(`o.${id}`, RMA_WIZARD_MESSAGES.other);
       else continue;
       refused = true;
     }
@@ -115,7 +134,11 @@ export function unitsSchema(lines: OrderLineView[]) {
 /** Pictures: three for the reasons that need them ('* picture required'). */
 export const picturesSchema = draftOf.superRefine((d, ctx) => {
   for (const [id, l] of chosen(d)) {
-    if (l.reason !== null && rmaReasonNeedsPictures(l.reason) && l.pictures.length < RMA_MAX_PICTURES_PER_ITEM) {
+    if (
+      l.reason !== null &&
+      rmaReasonNeedsPictures(l.reason) &&
+      l.pictures.length < RMA_MAX_PICTURES_PER_ITEM
+    ) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: [`p.${id}`], message: PICTURE_REQUIRED });
     }
   }
@@ -132,8 +155,13 @@ export const contactSchema = z.object({
 });
 
 /** A step's check of the draft: its errors by field name ("" for the form), the first one per field; none when it passes. */
-export function stepErrors(step: Exclude<RmaStepName, "confirm">, d: RmaDraft, lines: OrderLineView[]): Record<string, string[]> {
-  const schema = step === "units" ? unitsSchema(lines) : step === "pictures" ? picturesSchema : contactSchema;
+export function stepErrors(
+  step: Exclude<RmaStepName, "confirm">,
+  d: RmaDraft,
+  lines: OrderLineView[],
+): Record<string, string[]> {
+  const schema =
+    step === "units" ? unitsSchema(lines) : step === "pictures" ? picturesSchema : contactSchema;
   const checked = schema.safeParse(d);
   const errors: Record<string, string[]> = {};
   if (!checked.success) {
@@ -147,7 +175,8 @@ export function stepErrors(step: Exclude<RmaStepName, "confirm">, d: RmaDraft, l
 
 /** The first step whose answers are not complete (the confirm step when every one is). */
 export function firstIncomplete(d: RmaDraft, lines: OrderLineView[]): RmaStepName {
-  for (const step of ["units", "pictures", "contact"] as const) if (Object.keys(stepErrors(step, d, lines)).length) return step;
+  for (const step of ["units", "pictures", "contact"] as const)
+    if (Object.keys(stepErrors(step, d, lines)).length) return step;
   return "confirm";
 }
 
@@ -157,7 +186,13 @@ export function firstIncomplete(d: RmaDraft, lines: OrderLineView[]): RmaStepNam
 export async function createRmaLoader(request: Request, id: string | undefined) {
   const { auth, order, lines } = await load(request, id);
   const eligible = await rmaEligibility(order, auth.retailer.id);
-  const first: RmaStepData = { step: "units", draft: emptyDraft(lines), amountCents: 0, pictureUrls: {}, result: null };
+  const first: RmaStepData = {
+    step: "units",
+    draft: emptyDraft(lines),
+    amountCents: 0,
+    pictureUrls: {},
+    result: null,
+  };
   return { order, lines, eligible, first };
 }
 
@@ -169,8 +204,13 @@ function answer(
   result: SubmissionResult<string[]> | null,
   status = 200,
 ) {
-  const pictureUrls = Object.fromEntries(Object.values(draft.lines).flatMap((l) => l.pictures.map((p) => [p, photoUrl(p)])));
-  return data<RmaStepData>({ step, draft, amountCents: draftAmount(order, lines, draft), pictureUrls, result }, { status });
+  const pictureUrls = Object.fromEntries(
+    Object.values(draft.lines).flatMap((l) => l.pictures.map((p) => [p, photoUrl(p)])),
+  );
+  return data<RmaStepData>(
+    { step, draft, amountCents: draftAmount(order, lines, draft), pictureUrls, result },
+    { status },
+  );
 }
 
 /** Where the wizard's form goes: the step it was sent from, and the step a Back button asks for. */
@@ -179,15 +219,25 @@ const MoveSchema = z.object({ step: z.string().default(""), back: z.string().def
 export async function createRmaAction(request: Request, id: string | undefined) {
   const { auth, order, lines } = await load(request, id);
   const eligible = await rmaEligibility(order, auth.retailer.id);
-  if (!eligible.ok) return answer(order, lines, "units", emptyDraft(lines), formError(eligible.message), 409);
-  const multipart = (request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data");
+  if (!eligible.ok)
+    return answer(order, lines, "units", emptyDraft(lines), formError(eligible.message), 409);
+  const multipart = (request.headers.get("Content-Type") ?? "")
+    .toLowerCase()
+    .startsWith("multipart/form-data");
   const form = multipart ? await readPicturesForm(request) : await readFormData(request);
   const move = parseSubmission(form, { schema: MoveSchema });
   const { step, back } = move.status === "success" ? move.value : { step: "", back: "" };
   const submission = parseSubmission(form, { schema: draftSchema(lines) });
   const draft = submission.status === "success" ? submission.value : emptyDraft(lines);
   const show = (to: RmaStepName, errors: Record<string, string[]> = {}, status?: number) =>
-    answer(order, lines, to, draft, submission.reply({ fieldErrors: errors }), status ?? (Object.keys(errors).length ? 400 : 200));
+    answer(
+      order,
+      lines,
+      to,
+      draft,
+      submission.reply({ fieldErrors: errors }),
+      status ?? (Object.keys(errors).length ? 400 : 200),
+    );
   if ((RMA_STEPS as readonly string[]).includes(back)) return show(back as RmaStepName);
   switch (step) {
     case "units": {
@@ -195,16 +245,23 @@ export async function createRmaAction(request: Request, id: string | undefined) 
       return Object.keys(errors).length ? show("units", errors) : show("pictures");
     }
     case "pictures": {
-      if (firstIncomplete(draft, lines) === "units") return show("units", stepErrors("units", draft, lines));
+      if (firstIncomplete(draft, lines) === "units")
+        return show("units", stepErrors("units", draft, lines));
       const stored = await storeLinePictures(form, draft, auth.user.id);
-      if (Object.keys(stored).length) return show("pictures", Object.fromEntries(Object.entries(stored).map(([k, v]) => [k, [v]])));
+      if (Object.keys(stored).length)
+        return show(
+          "pictures",
+          Object.fromEntries(Object.entries(stored).map(([k, v]) => [k, [v]])),
+        );
       if (form.get("intent") !== "continue") return show("pictures");
       const errors = stepErrors("pictures", draft, lines);
       return Object.keys(errors).length ? show("pictures", errors) : show("contact");
     }
     case "contact": {
       const errors = stepErrors("contact", draft, lines);
-      return Object.keys(errors).length ? show("contact", errors) : show(firstIncomplete(draft, lines));
+      return Object.keys(errors).length
+        ? show("contact", errors)
+        : show(firstIncomplete(draft, lines));
     }
     case "confirm": {
       const first = firstIncomplete(draft, lines);

@@ -9,7 +9,12 @@
  * draft so far (the server half: create-rma.($id).server.ts; the steps: app/components/rma/RmaSteps.tsx).
  */
 import { useForm } from "@conform-to/react";
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorList } from "~/components/forms";
 import ordersCss from "~/components/orders/orders.css";
@@ -54,7 +59,11 @@ export default function CreateRma() {
         <>
           <ol className="wizard-steps" aria-label="Steps">
             {RMA_STEPS.map((st) => (
-              <li key={st} aria-current={st === s.step ? "step" : undefined} className={st === s.step ? "active" : ""}>
+              <li
+                key={st}
+                aria-current={st === s.step ? "step" : undefined}
+                className={st === s.step ? "active" : ""}
+              >
                 {RMA_STEP_LABELS[st]}
               </li>
             ))}

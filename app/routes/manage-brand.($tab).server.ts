@@ -9,7 +9,12 @@ import { z } from "zod";
 import { localDateISO } from "../../domain/business-days";
 import { RowId } from "../../domain/ids";
 import { formatCents } from "../../domain/money";
-import { CHOOSER_LIMIT, LIST_PAGE_SIZE, RESOURCES, type ResourceName } from "../../domain/resources";
+import {
+  CHOOSER_LIMIT,
+  LIST_PAGE_SIZE,
+  RESOURCES,
+  type ResourceName,
+} from "../../domain/resources";
 import {
   chooserOptions,
   listResource,
@@ -40,7 +45,8 @@ const TABS = [
 type Tab = (typeof TABS)[number]["tab"];
 
 /** An id of the query string: null when absent, -1 when it is not an id. */
-const optionalId = (v: string | null) => (v === null || v === "" ? null : (RowId.safeParse(v).data ?? -1));
+const optionalId = (v: string | null) =>
+  v === null || v === "" ? null : (RowId.safeParse(v).data ?? -1);
 
 /** Staff with the brand permission and the tab's; the brand (and collection) from the query string. */
 async function context(request: Request, rawTab: string | undefined) {
@@ -60,7 +66,10 @@ export async function brandAdminData(request: Request, rawTab: string | undefine
   const { ctx, tab, url, brandId, collectionId } = await context(request, rawTab);
   const search = (url.searchParams.get("search") ?? "").slice(0, 100);
   const page = Math.max(1, Math.min(100_000, Number(url.searchParams.get("page")) || 1));
-  const tabs = TABS.filter((t) => mayManage(ctx, t.needs)).map((t) => ({ tab: t.tab, label: t.label }));
+  const tabs = TABS.filter((t) => mayManage(ctx, t.needs)).map((t) => ({
+    tab: t.tab,
+    label: t.label,
+  }));
   const base = {
     tab,
     tabs,
@@ -71,11 +80,16 @@ export async function brandAdminData(request: Request, rawTab: string | undefine
     done: url.searchParams.get("done"),
     today: localDateISO(Date.now(), getEnv().MARKETPLACE_TZ),
   };
-  if (tab === "choose") return { ...base, brands: await chooserOptions(db, "brand", { search, limit: CHOOSER_LIMIT }) };
+  if (tab === "choose")
+    return { ...base, brands: await chooserOptions(db, "brand", { search, limit: CHOOSER_LIMIT }) };
   if (brandId === null) throw redirect("/manage-brand/choose");
   const brand = await loadEditRow("brand", RESOURCES.brand, brandId);
   if (!brand) throw notFound();
-  const out = { ...base, brandName: String(brand.values.display_name || brand.values.name), brandId };
+  const out = {
+    ...base,
+    brandName: String(brand.values.display_name || brand.values.name),
+    brandId,
+  };
   if (tab === "info") return { ...out, info: brand };
   return { ...out, ...(await tabData(tab, { brandId, collectionId, page, url })) };
 }
@@ -83,12 +97,22 @@ export async function brandAdminData(request: Request, rawTab: string | undefine
 /** A brand's tab other than Choose Brand and Info. */
 async function tabData(
   tab: Exclude<Tab, "choose" | "info">,
-  { brandId, collectionId, page, url }: { brandId: number; collectionId: number | null; page: number; url: URL },
+  {
+    brandId,
+    collectionId,
+    page,
+    url,
+  }: { brandId: number; collectionId: number | null; page: number; url: URL },
 ) {
-  const list = (name: ResourceName, filters: Record<string, string>) => listResource(db, name, { page, filters });
+  const list = (name: ResourceName, filters: Record<string, string>) =>
+    listResource(db, name, { page, filters });
   switch (tab) {
     case "collections": {
-      const newValues = { brand: String(brandId), year: String(new Date().getFullYear()), is_active: "true" };
+      const newValues = {
+        brand: String(brandId),
+        year: String(new Date().getFullYear()),
+        is_active: "true",
+      };
       return {
         list: await list("collection", { brand: String(brandId) }),
         create: { values: newValues, choosers: await chooserData(RESOURCES.collection, newValues) },
@@ -96,7 +120,10 @@ async function tabData(
     }
     case "uploads":
     case "products": {
-      const collections = await chooserOptions(db, "collection", { filters: { brand: String(brandId) }, limit: 1000 });
+      const collections = await chooserOptions(db, "collection", {
+        filters: { brand: String(brandId) },
+        limit: 1000,
+      });
       if (tab === "uploads" || collectionId === null) return { collections };
       const products = await list("product", { collection: String(collectionId) });
       return {
@@ -111,7 +138,10 @@ async function tabData(
     case "retailers": {
       const retailer = optionalId(url.searchParams.get("retailer"));
       return {
-        list: await list("retailerbrand", { brand: String(brandId), ...(retailer && retailer > 0 ? { retailer: String(retailer) } : {}) }),
+        list: await list("retailerbrand", {
+          brand: String(brandId),
+          ...(retailer && retailer > 0 ? { retailer: String(retailer) } : {}),
+        }),
       };
     }
     case "listings":
@@ -119,7 +149,11 @@ async function tabData(
     case "requests":
       return { list: await list("request", { brand: String(brandId) }) };
     case "transactions": {
-      const orders = await listAdminOrders(db, { brandId, limit: LIST_PAGE_SIZE, offset: (page - 1) * LIST_PAGE_SIZE });
+      const orders = await listAdminOrders(db, {
+        brandId,
+        limit: LIST_PAGE_SIZE,
+        offset: (page - 1) * LIST_PAGE_SIZE,
+      });
       return {
         ordersTotal: orders.total,
         orders: orders.items.map((o) => ({
@@ -158,8 +192,13 @@ export async function brandAdminAction(request: Request, rawTab: string | undefi
   const intent = formData.get("intent");
   if (tab === "products" && (intent === "activate-all" || intent === "deactivate-all"))
     return setAllProductsActive(collectionId, intent === "activate-all", back);
-  if (tab === "retailers" && intent === "add-retailer") return addBrandToRetailer(formData, brandId, back);
-  const target: Partial<Record<Tab, ResourceName>> = { collections: "collection", products: "product", retailers: "retailerbrand" };
+  if (tab === "retailers" && intent === "add-retailer")
+    return addBrandToRetailer(formData, brandId, back);
+  const target: Partial<Record<Tab, ResourceName>> = {
+    collections: "collection",
+    products: "product",
+    retailers: "retailerbrand",
+  };
   const name = target[tab];
   if (!name) return data(formError("Unknown action."), { status: 400 });
   return rowAction(formData, name, RESOURCES[name], path);
@@ -177,11 +216,22 @@ const AddRetailerSchema = z.object({ retailer: RowId });
 /** Retailers: "Add this brand to retailer (id)", an authorized link. */
 async function addBrandToRetailer(formData: FormData, brandId: number, back: Back) {
   const submission = parseSubmission(formData, { schema: AddRetailerSchema });
-  if (submission.status !== "success") return data(submission.reply({ formErrors: ["Enter a retailer id."] }), { status: 400 });
-  const r = await saveResource(db, "retailerbrand", null, { retailer: submission.value.retailer, brand: brandId, status: "authorized" });
+  if (submission.status !== "success")
+    return data(submission.reply({ formErrors: ["Enter a retailer id."] }), { status: 400 });
+  const r = await saveResource(db, "retailerbrand", null, {
+    retailer: submission.value.retailer,
+    brand: brandId,
+    status: "authorized",
+  });
   if (!r.ok) {
     return data(
-      submission.reply({ formErrors: [r.errors.retailer ? "That retailer does not exist." : (r.formError ?? "Could not add the brand.")] }),
+      submission.reply({
+        formErrors: [
+          r.errors.retailer
+            ? "That retailer does not exist."
+            : (r.formError ?? "Could not add the brand."),
+        ],
+      }),
       { status: 400 },
     );
   }

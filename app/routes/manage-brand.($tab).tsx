@@ -1,5 +1,10 @@
 import { useForm } from "@conform-to/react";
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { LIST_PAGE_SIZE, RESOURCES } from "../../domain/resources";
 import { CollectionPicker } from "~/components/admin/resources/CollectionPicker";
@@ -32,7 +37,10 @@ const DONE: Record<string, string> = {
 export default function ManageBrand() {
   const d = useLoaderData<typeof loader>();
   const r = useActionData<typeof action>();
-  const [form, fields] = useForm<{ year: string; name: string; subbrand: string }>({ id: "manage-brand", lastResult: r });
+  const [form, fields] = useForm<{ year: string; name: string; subbrand: string }>({
+    id: "manage-brand",
+    lastResult: r,
+  });
   // What the current answer refused (after a redirect there is none, and the forms are as the loader says).
   const refused = r ? { form, fields } : null;
   const [params] = useSearchParams();
@@ -69,7 +77,13 @@ export default function ManageBrand() {
       {"brands" in d ? (
         <>
           <Form method="get" className="inline-form search-box" role="search">
-            <input type="search" name="search" aria-label="Search brands" defaultValue={d.search} placeholder="Search by id or name" />{" "}
+            <input
+              type="search"
+              name="search"
+              aria-label="Search brands"
+              defaultValue={d.search}
+              placeholder="Search by id or name"
+            />{" "}
             <button type="submit" className="button button-small">
               Search
             </button>{" "}
@@ -80,19 +94,31 @@ export default function ManageBrand() {
           <ul className="brand-choices" data-testid="brand-choices">
             {d.brands.map((b) => (
               <li key={b.id}>
-                <Link to={`/manage-brand/info?brand=${b.id}`}>{b.display_name}</Link> <span className="muted">#{b.id}</span>
+                <Link to={`/manage-brand/info?brand=${b.id}`}>{b.display_name}</Link>{" "}
+                <span className="muted">#{b.id}</span>
               </li>
             ))}
           </ul>
         </>
       ) : null}
       {"info" in d && d.info ? (
-        <ResourceForm def={RESOURCES.brand} values={d.info.values} lastResult={r} choosers={d.info.choosers} today={d.today} mode="edit" />
+        <ResourceForm
+          def={RESOURCES.brand}
+          values={d.info.values}
+          lastResult={r}
+          choosers={d.info.choosers}
+          today={d.today}
+          mode="edit"
+        />
       ) : null}
       {"create" in d && d.create ? (
         <>
           <h2>Choose Collection</h2>
-          <ResourceTable def={RESOURCES.collection} rows={d.list.rows} labels={d.list.labels as Record<string, Record<string, string>>} />
+          <ResourceTable
+            def={RESOURCES.collection}
+            rows={d.list.rows}
+            labels={d.list.labels as Record<string, Record<string, string>>}
+          />
           <h2>Create New Collection</h2>
           <Form
             method="post"
@@ -105,12 +131,16 @@ export default function ManageBrand() {
             <input type="hidden" name="is_active" value="true" />
             {(["year", "name", "subbrand"] as const).map((n) => (
               <div className="form-field" key={n} data-field={n}>
-                <label htmlFor={`cc-${n}`}>{RESOURCES.collection.fields.find((f) => f.name === n)!.label}</label>
+                <label htmlFor={`cc-${n}`}>
+                  {RESOURCES.collection.fields.find((f) => f.name === n)!.label}
+                </label>
                 <input
                   id={`cc-${n}`}
                   name={n}
                   type={n === "year" ? "number" : "text"}
-                  defaultValue={refused?.fields[n].initialValue ?? (n === "year" ? d.create.values.year : "")}
+                  defaultValue={
+                    refused?.fields[n].initialValue ?? (n === "year" ? d.create.values.year : "")
+                  }
                 />
                 <ErrorList kind="list" errors={refused?.fields[n].errors} />
               </div>
@@ -122,20 +152,37 @@ export default function ManageBrand() {
         </>
       ) : null}
       {"collections" in d && d.collections ? (
-        <CollectionPicker id="pick-collection" brandId={d.brandId} collectionId={d.collectionId} collections={d.collections} />
+        <CollectionPicker
+          id="pick-collection"
+          brandId={d.brandId}
+          collectionId={d.collectionId}
+          collections={d.collections}
+        />
       ) : null}
       {d.tab === "uploads" ? (
         <p>
-          <Link to={`/manage-brand/uploads${q({ collection: d.collectionId })}`}>Open Collection Uploads</Link>
+          <Link to={`/manage-brand/uploads${q({ collection: d.collectionId })}`}>
+            Open Collection Uploads
+          </Link>
         </p>
       ) : null}
       {d.tab === "products" && "list" in d && d.list ? (
         <>
           <Form method="post" className="inline-form">
-            <button type="submit" name="intent" value="activate-all" className="button button-small">
+            <button
+              type="submit"
+              name="intent"
+              value="activate-all"
+              className="button button-small"
+            >
               activate all
             </button>{" "}
-            <button type="submit" name="intent" value="deactivate-all" className="button button-small button-outline">
+            <button
+              type="submit"
+              name="intent"
+              value="deactivate-all"
+              className="button button-small button-outline"
+            >
               deactivate all
             </button>
           </Form>
@@ -227,10 +274,17 @@ export default function ManageBrand() {
 function TabPager({
   d,
 }: {
-  d: { page: number } & ({ list?: { count: number; capped?: boolean; rows: unknown[] } } | { ordersTotal?: number });
+  d: { page: number } & (
+    | { list?: { count: number; capped?: boolean; rows: unknown[] } }
+    | { ordersTotal?: number }
+  );
 }) {
   const list =
-    "list" in d && d.list ? d.list : "ordersTotal" in d && typeof d.ordersTotal === "number" ? { count: d.ordersTotal, rows: [] } : null;
+    "list" in d && d.list
+      ? d.list
+      : "ordersTotal" in d && typeof d.ordersTotal === "number"
+        ? { count: d.ordersTotal, rows: [] }
+        : null;
   if (!list) return null;
   const { pages, countLabel } = pagesOf(list, d.page, LIST_PAGE_SIZE);
   if (pages <= 1) return null;

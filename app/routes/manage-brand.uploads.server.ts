@@ -9,7 +9,11 @@ import { data, redirect } from "@remix-run/node";
 import ExcelJS from "exceljs";
 import { unzipSync } from "fflate";
 import { z } from "zod";
-import { readUploadRows, UPLOAD_ERROR_FLAG, type SourceFolder } from "../../domain/catalogue-upload";
+import {
+  readUploadRows,
+  UPLOAD_ERROR_FLAG,
+  type SourceFolder,
+} from "../../domain/catalogue-upload";
 import { RowId } from "../../domain/ids";
 import { checkPhoto } from "../../domain/listing-forms";
 import { createCollectionUpload, saveCollectionUpload } from "../../db/queries/collection-uploads";
@@ -18,17 +22,27 @@ import { db } from "~/utils/db.server";
 import { formError, parseSubmission, readFormData } from "~/utils/form.server";
 import { notFound } from "~/utils/permissions.server";
 
-type Upload = { brandId: number; collectionId: number; uploadId: number | null; uploadedBy: number };
+type Upload = {
+  brandId: number;
+  collectionId: number;
+  uploadId: number | null;
+  uploadedBy: number;
+};
 
 /** The action of a collection (none chosen: refused); then the intent's function. */
-export async function collectionUploadAction(request: Request, target: Omit<Upload, "collectionId"> & { collectionId: number | null }) {
+export async function collectionUploadAction(
+  request: Request,
+  target: Omit<Upload, "collectionId"> & { collectionId: number | null },
+) {
   const { collectionId } = target;
-  if (collectionId === null) return data(formError("Choose a collection first.", "collection"), { status: 400 });
+  if (collectionId === null)
+    return data(formError("Choose a collection first.", "collection"), { status: 400 });
   let formData: FormData;
   try {
     formData = await readFormData(request, { maxBytes: MAX_ZIP_BYTES + 64 * 1024 });
   } catch (e) {
-    if (e instanceof Response && e.status === 413) return data(formError("The file is larger than 15 MB.", "file"), { status: 413 });
+    if (e instanceof Response && e.status === 413)
+      return data(formError("The file is larger than 15 MB.", "file"), { status: 413 });
     throw e;
   }
   const intent = formData.get("intent");
@@ -37,7 +51,8 @@ export async function collectionUploadAction(request: Request, target: Omit<Uplo
   return data(formError("Unknown action."), { status: 400 });
 }
 
-const back = (u: Upload, extra: string) => redirect(`/manage-brand/uploads?brand=${u.brandId}&collection=${u.collectionId}${extra}`);
+const back = (u: Upload, extra: string) =>
+  redirect(`/manage-brand/uploads?brand=${u.brandId}&collection=${u.collectionId}${extra}`);
 
 /** An empty file input is sent as no file at all. */
 const LoadSchema = z.object({ file: z.instanceof(File).refine((f) => f.size > 0) });
@@ -45,10 +60,15 @@ const LoadSchema = z.object({ file: z.instanceof(File).refine((f) => f.size > 0)
 /** Load Folder: the .zip's spreadsheet rows and pictures, checked, stored as an upload to preview. */
 async function loadFolder(formData: FormData, u: Upload) {
   const submission = parseSubmission(formData, { schema: LoadSchema });
-  const refuse = (message: string) => data(submission.reply({ fieldErrors: { file: [message] } }), { status: 400 });
-  if (submission.status !== "success") return data(submission.reply({ fieldErrors: { file: ["Choose a .zip file."] } }), { status: 400 });
+  const refuse = (message: string) =>
+    data(submission.reply({ fieldErrors: { file: [message] } }), { status: 400 });
+  if (submission.status !== "success")
+    return data(submission.reply({ fieldErrors: { file: ["Choose a .zip file."] } }), {
+      status: 400,
+    });
   const { file } = submission.value;
-  if (!/\.zip$/i.test(file.name)) return refuse("The file must be a .zip holding the spreadsheet and the pictures.");
+  if (!/\.zip$/i.test(file.name))
+    return refuse("The file must be a .zip holding the spreadsheet and the pictures.");
   let folder;
   try {
     folder = await readZipFolder(new Uint8Array(await file.arrayBuffer()));
@@ -71,7 +91,9 @@ async function loadFolder(formData: FormData, u: Upload) {
     rows,
     images,
   });
-  await removeStaleCollectionUploads().catch((err) => console.error("[collection uploads] discarding unsaved uploads failed", err));
+  await removeStaleCollectionUploads().catch((err) =>
+    console.error("[collection uploads] discarding unsaved uploads failed", err),
+  );
   return back(u, `&upload=${id}&done=loaded`);
 }
 
@@ -81,14 +103,24 @@ const SaveSchema = z.object({ upload: RowId.optional() });
 /** save products: the upload's rows become the collection's products (once; never a second time). */
 async function saveFolder(formData: FormData, u: Upload) {
   const submission = parseSubmission(formData, { schema: SaveSchema });
-  const refuse = (message: string, status: number) => data(submission.reply({ fieldErrors: { upload: [message] } }), { status });
-  const uploadId = submission.status !== "success" ? null : formData.has("upload") ? (submission.value.upload ?? null) : u.uploadId;
+  const refuse = (message: string, status: number) =>
+    data(submission.reply({ fieldErrors: { upload: [message] } }), { status });
+  const uploadId =
+    submission.status !== "success"
+      ? null
+      : formData.has("upload")
+        ? (submission.value.upload ?? null)
+        : u.uploadId;
   if (uploadId === null) return refuse("Pick an upload.", 400);
   const r = await saveCollectionUpload(db, u.collectionId, uploadId);
   if (r.ok) return back(u, `&upload=${uploadId}&done=saved`);
   if (r.reason === "missing") throw notFound();
   if (r.reason === "saved") return refuse("This upload has already been saved.", 409);
-  if (r.reason === "duplicate") return refuse(`This folder was saved before: the collection already has ${r.skus.join(", ")}.`, 409);
+  if (r.reason === "duplicate")
+    return refuse(
+      `This folder was saved before: the collection already has ${r.skus.join(", ")}.`,
+      409,
+    );
   return refuse(UPLOAD_ERROR_FLAG, 400);
 }
 
@@ -115,9 +147,12 @@ async function readZipFolder(bytes: Uint8Array): Promise<SourceFolder> {
     files = unzipSync(bytes, {
       filter: (f) => {
         entries += 1;
-        if (entries > MAX_ENTRIES) throw new BadZip(`The zip holds more than ${MAX_ENTRIES} files.`);
-        if (f.name.endsWith("/") || f.name.startsWith("__MACOSX/") || base(f.name).startsWith(".")) return false;
-        if (f.originalSize > MAX_ENTRY_BYTES) throw new BadZip(`"${base(f.name).slice(0, 60)}" is larger than 10 MB.`);
+        if (entries > MAX_ENTRIES)
+          throw new BadZip(`The zip holds more than ${MAX_ENTRIES} files.`);
+        if (f.name.endsWith("/") || f.name.startsWith("__MACOSX/") || base(f.name).startsWith("."))
+          return false;
+        if (f.originalSize > MAX_ENTRY_BYTES)
+          throw new BadZip(`"${base(f.name).slice(0, 60)}" is larger than 10 MB.`);
         total += f.originalSize;
         if (total > MAX_TOTAL_BYTES) throw new BadZip("The zip unpacks to more than 60 MB.");
         return true;
@@ -130,7 +165,11 @@ async function readZipFolder(bytes: Uint8Array): Promise<SourceFolder> {
   const names = Object.keys(files);
   const sheets = names.filter((n) => /\.(xlsx|csv)$/i.test(n));
   if (sheets.length !== 1)
-    throw new BadZip(sheets.length ? "The zip holds more than one spreadsheet." : "The zip holds no spreadsheet (.xlsx or .csv).");
+    throw new BadZip(
+      sheets.length
+        ? "The zip holds more than one spreadsheet."
+        : "The zip holds no spreadsheet (.xlsx or .csv).",
+    );
   const images = new Map<string, Uint8Array>();
   for (const n of names) if (n !== sheets[0]) images.set(base(n), files[n]);
   return { sheet: await readSheet(sheets[0], files[sheets[0]]), images };

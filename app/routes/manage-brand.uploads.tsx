@@ -1,8 +1,17 @@
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { useForm } from "@conform-to/react";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { MAX_IMAGES_PER_ROW, UNSAVED_UPLOAD_DAYS, UPLOAD_ERROR_FLAG } from "../../domain/catalogue-upload";
+import {
+  MAX_IMAGES_PER_ROW,
+  UNSAVED_UPLOAD_DAYS,
+  UPLOAD_ERROR_FLAG,
+} from "../../domain/catalogue-upload";
 import { RowId } from "../../domain/ids";
 import { formatCents } from "../../domain/money";
 import { RESOURCES } from "../../domain/resources";
@@ -34,7 +43,10 @@ async function context(request: Request) {
   };
   const brandId = id("brand");
   if (brandId === null) throw redirect("/manage-brand/choose");
-  const collections = await chooserOptions(db, "collection", { filters: { brand: String(brandId) }, limit: 1000 });
+  const collections = await chooserOptions(db, "collection", {
+    filters: { brand: String(brandId) },
+    limit: 1000,
+  });
   const collectionId = id("collection");
   if (collectionId !== null && !collections.some((c) => c.id === collectionId)) throw notFound();
   return { ctx, brandId, collections, collectionId, uploadId: id("upload") };
@@ -46,7 +58,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const brandName = (await labelsFor(db, "brand", [brandId]))[brandId];
   if (brandName === undefined) throw notFound();
   const uploads = collectionId ? await listCollectionUploads(db, collectionId) : [];
-  const upload = collectionId && uploadId ? await getCollectionUpload(db, collectionId, uploadId) : null;
+  const upload =
+    collectionId && uploadId ? await getCollectionUpload(db, collectionId, uploadId) : null;
   if (uploadId && !upload) throw notFound();
   // A saved upload's lines whose product code was new to the brand: catalogue entries staff validate.
   const entries = upload?.status === "saved" ? await uploadLineEntries(db, upload.id) : [];
@@ -55,7 +68,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     brandName,
     collections,
     collectionId,
-    uploads: uploads.map((u) => ({ id: u.id, fileName: u.fileName, status: u.status, rowCount: u.rowCount })),
+    uploads: uploads.map((u) => ({
+      id: u.id,
+      fileName: u.fileName,
+      status: u.status,
+      rowCount: u.rowCount,
+    })),
     preview: upload
       ? {
           id: upload.id,
@@ -65,7 +83,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
             ...r,
             price: r.priceCents === null ? "—" : formatCents(r.priceCents),
             imageUrls: r.images.map((n) => upload.images[n]),
-            validation: entries.find((e) => e.line === r.line)?.resolution ?? (entries.some((e) => e.line === r.line) ? "waiting" : null),
+            validation:
+              entries.find((e) => e.line === r.line)?.resolution ??
+              (entries.some((e) => e.line === r.line) ? "waiting" : null),
           })),
           faults: upload.rows.filter((r) => r.problems.length > 0).length,
         }
@@ -76,7 +96,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { ctx, brandId, collectionId, uploadId } = await context(request);
-  return collectionUploadAction(request, { brandId, collectionId, uploadId, uploadedBy: ctx.user.id });
+  return collectionUploadAction(request, {
+    brandId,
+    collectionId,
+    uploadId,
+    uploadedBy: ctx.user.id,
+  });
 }
 
 /** What staff decided about a saved line's new product code (Validation → Products). */
@@ -90,15 +115,21 @@ const VALIDATION_STATES: Record<string, string> = {
 export default function CollectionUploads() {
   const d = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm<{ collection: string; file: File; upload: string }>({ id: "collection-uploads", lastResult });
+  const [form, fields] = useForm<{ collection: string; file: File; upload: string }>({
+    id: "collection-uploads",
+    lastResult,
+  });
   const busy = useNavigation().state !== "idle";
   // The errors of the current answer only (after a redirect there is none).
   const err = (field: "collection" | "file" | "upload") =>
-    lastResult ? <ErrorList kind="list" errors={fields[field].errors} testId={`error-${field}`} /> : null;
+    lastResult ? (
+      <ErrorList kind="list" errors={fields[field].errors} testId={`error-${field}`} />
+    ) : null;
   return (
     <section className="page">
       <p>
-        <Link to="/admin">Admin</Link> / <Link to={`/manage-brand/info?brand=${d.brandId}`}>Brand admin: {d.brandName}</Link>
+        <Link to="/admin">Admin</Link> /{" "}
+        <Link to={`/manage-brand/info?brand=${d.brandId}`}>Brand admin: {d.brandName}</Link>
       </p>
       <h1>Collection Uploads</h1>
       {d.done === "saved" ? (
@@ -107,15 +138,21 @@ export default function CollectionUploads() {
         </p>
       ) : null}
       {lastResult ? <ErrorList kind="form" errors={form.errors} /> : null}
-      <CollectionPicker id="up-collection" brandId={d.brandId} collectionId={d.collectionId} collections={d.collections} />
+      <CollectionPicker
+        id="up-collection"
+        brandId={d.brandId}
+        collectionId={d.collectionId}
+        collections={d.collections}
+      />
       {err("collection")}
       {d.collectionId ? (
         <>
           <h2>Load Folder</h2>
           <p className="muted">
-            A .zip holding one spreadsheet (.xlsx or .csv: sku, display_name, description, color, price, sizes, image1 to image
-            {MAX_IMAGES_PER_ROW}) and the .jpg / .png pictures it names; 15 MB at most. An upload not saved within {UNSAVED_UPLOAD_DAYS}{" "}
-            days is discarded with its pictures.
+            A .zip holding one spreadsheet (.xlsx or .csv: sku, display_name, description, color,
+            price, sizes, image1 to image
+            {MAX_IMAGES_PER_ROW}) and the .jpg / .png pictures it names; 15 MB at most. An upload
+            not saved within {UNSAVED_UPLOAD_DAYS} days is discarded with its pictures.
           </p>
           <Form
             method="post"
@@ -125,7 +162,12 @@ export default function CollectionUploads() {
             key={`${d.preview?.id ?? ""}-${lastResult ? Object.values(lastResult.error ?? {}).join() : ""}`}
           >
             <input type="hidden" name="intent" value="load" />
-            <input type="file" name="file" accept=".zip,application/zip" aria-label="Folder (.zip)" />{" "}
+            <input
+              type="file"
+              name="file"
+              accept=".zip,application/zip"
+              aria-label="Folder (.zip)"
+            />{" "}
             <button type="submit" className="button button-small" disabled={busy}>
               Load Folder
             </button>
@@ -174,7 +216,11 @@ export default function CollectionUploads() {
             </thead>
             <tbody id="row-faults">
               {d.preview.rows.map((row) => (
-                <tr key={row.line} data-testid={`line-${row.line}`} className={row.problems.length ? "row-fault" : undefined}>
+                <tr
+                  key={row.line}
+                  data-testid={`line-${row.line}`}
+                  className={row.problems.length ? "row-fault" : undefined}
+                >
                   <td>{row.line}</td>
                   <td>
                     {row.sku}

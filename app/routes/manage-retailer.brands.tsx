@@ -3,7 +3,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { DataTable, type Column } from "~/components/manage-retailer/DataTable";
 import { TabNotices, type TabHandle } from "~/components/manage-retailer/parts";
-import { brandsTab, changeBrandLink, readTabAction, refuse, requireChosenRetailer } from "~/utils/manage-retailer.server";
+import {
+  brandsTab,
+  changeBrandLink,
+  readTabAction,
+  refuse,
+  requireChosenRetailer,
+} from "~/utils/manage-retailer.server";
 
 export const handle: TabHandle = { tab: "brands" };
 
@@ -16,7 +22,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const c = await readTabAction(request, "brands");
   if (!("form" in c)) return c;
   const intent = c.form.get("intent");
-  return intent === "brand-add" || intent === "brand-delete" ? changeBrandLink(c, intent) : refuse(400, "Unknown action.");
+  return intent === "brand-add" || intent === "brand-delete"
+    ? changeBrandLink(c, intent)
+    : refuse(400, "Unknown action.");
 }
 
 type BrandsData = Awaited<ReturnType<typeof brandsTab>>;
@@ -42,7 +50,12 @@ export default function BrandsTab() {
         <Form method="post" className="inline-form">
           <input type="hidden" name="intent" value="brand-delete" />
           <input type="hidden" name="brand_id" value={l.brandId} />
-          <button type="submit" className="button button-small button-outline" disabled={busy} aria-label={`Delete ${l.brandName}`}>
+          <button
+            type="submit"
+            className="button button-small button-outline"
+            disabled={busy}
+            aria-label={`Delete ${l.brandName}`}
+          >
             Delete
           </button>
         </Form>
@@ -53,7 +66,12 @@ export default function BrandsTab() {
     <>
       <TabNotices />
       <h2>Brand links</h2>
-      <DataTable testId="brand-links" columns={linkColumns} rows={d.links} rowKey={(l) => l.brandId} />
+      <DataTable
+        testId="brand-links"
+        columns={linkColumns}
+        rows={d.links}
+        rowKey={(l) => l.brandId}
+      />
       {d.links.length === 0 ? <p className="muted">No brand links.</p> : null}
       <Form method="post" className="inline-form">
         <input type="hidden" name="intent" value="brand-add" />
@@ -73,7 +91,12 @@ export default function BrandsTab() {
       {d.requests.length === 0 ? (
         <p className="muted">No brand requests.</p>
       ) : (
-        <DataTable testId="brand-requests" columns={REQUEST_COLUMNS} rows={d.requests} rowKey={(q) => q.id} />
+        <DataTable
+          testId="brand-requests"
+          columns={REQUEST_COLUMNS}
+          rows={d.requests}
+          rowKey={(q) => q.id}
+        />
       )}
     </>
   );

@@ -5,20 +5,38 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  useSearchParams,
+} from "@remix-run/react";
 import type { z } from "zod";
 import { ContactEditSchema } from "../../domain/retailer-admin";
 import { ErrorList, Field } from "~/components/forms";
 import { DataTable, type Column } from "~/components/manage-retailer/DataTable";
 import { Modal, SaveCancel, TabNotices, type TabHandle } from "~/components/manage-retailer/parts";
-import { contactsTab, readTabAction, refuse, requireChosenRetailer, saveContact, sendReset } from "~/utils/manage-retailer.server";
+import {
+  contactsTab,
+  readTabAction,
+  refuse,
+  requireChosenRetailer,
+  saveContact,
+  sendReset,
+} from "~/utils/manage-retailer.server";
 import { ContactInfoFields } from "~/components/account-fields";
 
 export const handle: TabHandle = { tab: "contacts" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { retailer, url } = await requireChosenRetailer(request);
-  return { retailerId: retailer.id, contacts: await contactsTab(retailer.id), edit: url.searchParams.get("edit") };
+  return {
+    retailerId: retailer.id,
+    contacts: await contactsTab(retailer.id),
+    edit: url.searchParams.get("edit"),
+  };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -44,7 +62,10 @@ export default function ContactsTab() {
     { head: "first_name", cell: (c) => c.first_name },
     { head: "last_name", cell: (c) => c.last_name },
     { head: "email", cell: (c) => c.email },
-    { head: "job_title", cell: (c) => (c.job_title === "Other" ? c.job_title_other || "Other" : c.job_title) },
+    {
+      head: "job_title",
+      cell: (c) => (c.job_title === "Other" ? c.job_title_other || "Other" : c.job_title),
+    },
     { head: "phone", cell: (c) => c.phone },
     { head: "celphone", cell: (c) => c.celphone },
     {
@@ -52,7 +73,10 @@ export default function ContactsTab() {
       className: "row-actions",
       cell: (c) => (
         <>
-          <Link to={`/manage-retailer/contacts?id=${d.retailerId}&edit=${c.id}`} className="button button-small button-outline">
+          <Link
+            to={`/manage-retailer/contacts?id=${d.retailerId}&edit=${c.id}`}
+            className="button button-small button-outline"
+          >
             Edit
           </Link>{" "}
           <Form method="post" className="inline-form">
@@ -74,12 +98,20 @@ export default function ContactsTab() {
   return (
     <>
       <TabNotices />
-      <DataTable testId="contacts" columns={columns} rows={d.contacts} rowKey={(c) => c.id} rowTestId={(c) => `contact-${c.id}`} />
+      <DataTable
+        testId="contacts"
+        columns={columns}
+        rows={d.contacts}
+        rowKey={(c) => c.id}
+        rowTestId={(c) => `contact-${c.id}`}
+      />
       {d.contacts.length === 0 ? <p className="muted">No contacts yet.</p> : null}
       <p>
         <Link to={`/manage-retailer/contacts?id=${d.retailerId}&edit=new`}>Add a contact</Link>
       </p>
-      {editing ? <ContactModal retailerId={d.retailerId} contact={editing === "new" ? null : editing} /> : null}
+      {editing ? (
+        <ContactModal retailerId={d.retailerId} contact={editing === "new" ? null : editing} />
+      ) : null}
     </>
   );
 }
@@ -87,7 +119,10 @@ export default function ContactsTab() {
 function ContactModal({ retailerId, contact }: { retailerId: number; contact: Contact | null }) {
   const lastResult = useActionData<typeof action>() as SubmissionResult<string[]> | undefined;
   const navigation = useNavigation();
-  const [form, fields] = useForm<z.input<typeof ContactEditSchema>, z.output<typeof ContactEditSchema>>({
+  const [form, fields] = useForm<
+    z.input<typeof ContactEditSchema>,
+    z.output<typeof ContactEditSchema>
+  >({
     id: `contact-${contact?.id ?? "new"}`,
     lastResult: navigation.state === "idle" ? lastResult : null,
     defaultValue: contact ?? undefined,
@@ -97,7 +132,10 @@ function ContactModal({ retailerId, contact }: { retailerId: number; contact: Co
   });
   const [params] = useSearchParams();
   return (
-    <Modal testId="contact-modal" title={contact ? `Edit ${contact.first_name} ${contact.last_name}` : "Add a contact"}>
+    <Modal
+      testId="contact-modal"
+      title={contact ? `Edit ${contact.first_name} ${contact.last_name}` : "Add a contact"}
+    >
       <Form
         method="post"
         action={`?${new URLSearchParams({ id: params.get("id") ?? String(retailerId) })}`}
@@ -108,10 +146,19 @@ function ContactModal({ retailerId, contact }: { retailerId: number; contact: Co
         {contact ? <input type="hidden" name="contact_id" value={contact.id} /> : null}
         <ErrorList kind="form" errors={form.errors} />
         <Field label="E-mail" htmlFor={fields.email.id} errors={fields.email.errors}>
-          <input id={fields.email.id} name={fields.email.name} type="email" defaultValue={contact?.email ?? ""} />
+          <input
+            id={fields.email.id}
+            name={fields.email.name}
+            type="email"
+            defaultValue={contact?.email ?? ""}
+          />
         </Field>
         <ContactInfoFields fields={fields} jobIsOther={fields.job_title.value === "Other"} />
-        <SaveCancel label="Save contact" back={`/manage-retailer/contacts?id=${retailerId}`} disabled={navigation.state === "submitting"} />
+        <SaveCancel
+          label="Save contact"
+          back={`/manage-retailer/contacts?id=${retailerId}`}
+          disabled={navigation.state === "submitting"}
+        />
       </Form>
     </Modal>
   );

@@ -15,7 +15,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { imports: await importsTab(retailer.id) };
 }
 
-const STATUS: Record<string, string> = { mapping: "Columns to map", preview: "Previewed", confirming: "Importing", confirmed: "Imported" };
+const STATUS: Record<string, string> = {
+  mapping: "Columns to map",
+  preview: "Previewed",
+  confirming: "Importing",
+  confirmed: "Imported",
+};
 
 export default function ImportsTab() {
   const { imports } = useLoaderData<typeof loader>();

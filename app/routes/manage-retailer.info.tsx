@@ -7,7 +7,13 @@ import type { z } from "zod";
 import { isActiveLabel, RetailerInfoSchema } from "../../domain/retailer-admin";
 import { ErrorList, Field } from "~/components/forms";
 import { TabNotices, type TabHandle } from "~/components/manage-retailer/parts";
-import { infoTab, readTabAction, refuse, requireChosenRetailer, saveInfo } from "~/utils/manage-retailer.server";
+import {
+  infoTab,
+  readTabAction,
+  refuse,
+  requireChosenRetailer,
+  saveInfo,
+} from "~/utils/manage-retailer.server";
 import { StoreInfoFields } from "~/components/account-fields";
 
 export const handle: TabHandle = { tab: "info" };
@@ -27,7 +33,10 @@ export default function InfoTab() {
   const d = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>() as SubmissionResult<string[]> | undefined;
   const navigation = useNavigation();
-  const [form, fields] = useForm<z.input<typeof RetailerInfoSchema>, z.output<typeof RetailerInfoSchema>>({
+  const [form, fields] = useForm<
+    z.input<typeof RetailerInfoSchema>,
+    z.output<typeof RetailerInfoSchema>
+  >({
     id: "retailer-info",
     lastResult: navigation.state === "idle" ? lastResult : null,
     defaultValue: d.info,
@@ -39,26 +48,54 @@ export default function InfoTab() {
     <>
       <TabNotices />
       <p className="muted">
-        is_active {d.isActive} · created {d.created} · last active {d.lastActive} · payout {d.payout ? "set up" : "not set up"}
+        is_active {d.isActive} · created {d.created} · last active {d.lastActive} · payout{" "}
+        {d.payout ? "set up" : "not set up"}
       </p>
       <Form method="post" {...getFormProps(form)} className="form-stack" data-testid="info-form">
         <input type="hidden" name="intent" value="info" />
         <ErrorList kind="form" errors={form.errors} />
         <StoreInfoFields fields={fields} />
         <div className="form-row">
-          <Field label="Segments" htmlFor={fields.segments.id} errors={fields.segments.errors} hint="Separated by ; or ,">
-            <input id={fields.segments.id} name={fields.segments.name} defaultValue={d.info.segments} />
+          <Field
+            label="Segments"
+            htmlFor={fields.segments.id}
+            errors={fields.segments.errors}
+            hint="Separated by ; or ,"
+          >
+            <input
+              id={fields.segments.id}
+              name={fields.segments.name}
+              defaultValue={d.info.segments}
+            />
           </Field>
-          <Field label="Price tier" htmlFor={fields.price_tier.id} errors={fields.price_tier.errors}>
-            <input id={fields.price_tier.id} name={fields.price_tier.name} defaultValue={d.info.price_tier} />
+          <Field
+            label="Price tier"
+            htmlFor={fields.price_tier.id}
+            errors={fields.price_tier.errors}
+          >
+            <input
+              id={fields.price_tier.id}
+              name={fields.price_tier.name}
+              defaultValue={d.info.price_tier}
+            />
           </Field>
         </div>
         <div className="form-row">
           <Field label="Latitude" htmlFor={fields.latitude.id} errors={fields.latitude.errors}>
-            <input id={fields.latitude.id} name={fields.latitude.name} defaultValue={d.info.latitude} inputMode="decimal" />
+            <input
+              id={fields.latitude.id}
+              name={fields.latitude.name}
+              defaultValue={d.info.latitude}
+              inputMode="decimal"
+            />
           </Field>
           <Field label="Longitude" htmlFor={fields.longitude.id} errors={fields.longitude.errors}>
-            <input id={fields.longitude.id} name={fields.longitude.name} defaultValue={d.info.longitude} inputMode="decimal" />
+            <input
+              id={fields.longitude.id}
+              name={fields.longitude.name}
+              defaultValue={d.info.longitude}
+              inputMode="decimal"
+            />
           </Field>
         </div>
         <Field label="Status" htmlFor={fields.status.id} errors={fields.status.errors}>

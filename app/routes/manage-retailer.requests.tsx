@@ -9,7 +9,10 @@ export const handle: TabHandle = { tab: "requests" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { retailer, url } = await requireChosenRetailer(request);
-  return { retailerId: retailer.id, ...(await itemsTab("requests", retailer.id, url.searchParams.get("edit"))) };
+  return {
+    retailerId: retailer.id,
+    ...(await itemsTab("requests", retailer.id, url.searchParams.get("edit"))),
+  };
 }
 
 export default function RequestsTab() {

@@ -4,7 +4,12 @@
  * (POST: one message; refused with the reason and a 4xx); the page itself is where staff read and post from the
  * order and RMA cards. A retailer that is no party to the order gets a 404. Server half: app/utils/messages.server.ts.
  */
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Conversation } from "~/components/orders/Conversation";
 import ordersCss from "~/components/orders/orders.css";

@@ -8,7 +8,11 @@
  */
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { listApprovedOrders, ORDER_KIND_TABS, type OrderKindTab } from "../../db/queries/order-views/retailer-lists";
+import {
+  listApprovedOrders,
+  ORDER_KIND_TABS,
+  type OrderKindTab,
+} from "../../db/queries/order-views/retailer-lists";
 import { ordersEmptyText, TRANSACTION_LABELS } from "../../domain/messages";
 import { OrderCardView, Pager, type SwapCardKind } from "~/components/orders/OrderCard";
 import ordersCss from "~/components/orders/orders.css";
@@ -19,8 +23,16 @@ import { db } from "~/utils/db.server";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction = () => [{ title: pageTitle("Orders") }];
 
-const TAB_LABELS: Record<OrderKindTab, string> = { sales: "Sales Orders", purchases: "Purchase Orders", swaps: "Swap Orders" };
-const SWAP_KIND: Record<string, SwapCardKind> = { swaps: "pair", sentswaps: "sent", receivedswaps: "received" };
+const TAB_LABELS: Record<OrderKindTab, string> = {
+  sales: "Sales Orders",
+  purchases: "Purchase Orders",
+  swaps: "Swap Orders",
+};
+const SWAP_KIND: Record<string, SwapCardKind> = {
+  swaps: "pair",
+  sentswaps: "sent",
+  receivedswaps: "received",
+};
 const SWAP_KIND_LABELS: [string, string][] = [
   ["swaps", "Swap pairs"],
   ["sentswaps", "Swaps sent"],
@@ -38,16 +50,35 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const auth = await requireRetailer(request);
   const url = new URL(request.url);
   const stage = params.stage ?? null;
-  if (stage !== null && !Object.hasOwn(STAGE_TO_TAB, stage)) throw new Response("Not found", { status: 404 });
+  if (stage !== null && !Object.hasOwn(STAGE_TO_TAB, stage))
+    throw new Response("Not found", { status: 404 });
   const tab: OrderKindTab = stage ? STAGE_TO_TAB[stage] : "sales";
   const statusParam = url.searchParams.get("status");
   if (statusParam !== null && statusParam !== "" && statusParam !== "delivered")
     throw new Response("Unknown status filter", { status: 400 });
   const delivered = statusParam === "delivered";
-  const offset = Math.max(0, Math.min(1_000_000, Number.parseInt(url.searchParams.get("offset") ?? "0", 10) || 0));
-  const limit = Math.max(1, Math.min(100, Number.parseInt(url.searchParams.get("limit") ?? "", 10) || 4));
-  const page = await listApprovedOrders(db, auth.retailer.id, { kind: tab, delivered, limit, offset });
-  return { tab, stage: stage ?? tab, swapKind: SWAP_KIND[stage ?? ""] ?? "pair", delivered, page, now: Date.now() };
+  const offset = Math.max(
+    0,
+    Math.min(1_000_000, Number.parseInt(url.searchParams.get("offset") ?? "0", 10) || 0),
+  );
+  const limit = Math.max(
+    1,
+    Math.min(100, Number.parseInt(url.searchParams.get("limit") ?? "", 10) || 4),
+  );
+  const page = await listApprovedOrders(db, auth.retailer.id, {
+    kind: tab,
+    delivered,
+    limit,
+    offset,
+  });
+  return {
+    tab,
+    stage: stage ?? tab,
+    swapKind: SWAP_KIND[stage ?? ""] ?? "pair",
+    delivered,
+    page,
+    now: Date.now(),
+  };
 }
 
 export default function Orders() {
@@ -100,7 +131,11 @@ export default function Orders() {
       <Form method="get" action={`/orders/${d.stage}`} className="filters">
         <label>
           Status{" "}
-          <select name="status" defaultValue={d.delivered ? "delivered" : ""} data-testid="status-filter">
+          <select
+            name="status"
+            defaultValue={d.delivered ? "delivered" : ""}
+            data-testid="status-filter"
+          >
             <option value="">All</option>
             <option value="delivered">Delivered</option>
           </select>
@@ -118,7 +153,12 @@ export default function Orders() {
           ))}
         </div>
       )}
-      <Pager total={d.page.total} limit={d.page.limit} offset={d.page.offset} hrefFor={(off) => href(d.tab, off)} />
+      <Pager
+        total={d.page.total}
+        limit={d.page.limit}
+        offset={d.page.offset}
+        hrefFor={(off) => href(d.tab, off)}
+      />
     </section>
   );
 }

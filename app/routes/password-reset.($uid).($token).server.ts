@@ -18,7 +18,13 @@ import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { parseSubmission } from "~/utils/form.server";
 import { resetLink, sendResetMail } from "~/utils/reset-mail.server";
-import { RESET_TOKEN_TTL_MS, generateResetToken, hashPassword, hashResetToken, looksLikeResetToken } from "~/utils/password.server";
+import {
+  RESET_TOKEN_TTL_MS,
+  generateResetToken,
+  hashPassword,
+  hashResetToken,
+  looksLikeResetToken,
+} from "~/utils/password.server";
 import { endAllSessions } from "~/utils/session.server";
 import { admitAccountRequest, liftLoginThrottle, throttleConfig } from "~/utils/throttle.server";
 
@@ -27,7 +33,10 @@ function parseUid(uid: string | undefined): number | null {
   return Number(uid);
 }
 
-async function tokenUsable(uid: string | undefined, token: string | undefined): Promise<{ userId: number; tokenHash: string } | null> {
+async function tokenUsable(
+  uid: string | undefined,
+  token: string | undefined,
+): Promise<{ userId: number; tokenHash: string } | null> {
   const userId = parseUid(uid);
   if (userId === null || !looksLikeResetToken(token)) return null;
   const tokenHash = hashResetToken(token);
@@ -37,7 +46,10 @@ async function tokenUsable(uid: string | undefined, token: string | undefined): 
 type Stage = "email" | "sent" | "confirm" | "invalid";
 
 /** Which form the page shows: the e-mail, "sent", the new password (a usable link) or "Start Over". */
-export async function resetStage(request: Request, params: { uid?: string; token?: string }): Promise<{ stage: Stage }> {
+export async function resetStage(
+  request: Request,
+  params: { uid?: string; token?: string },
+): Promise<{ stage: Stage }> {
   if (params.uid !== undefined) {
     return { stage: (await tokenUsable(params.uid, params.token)) ? "confirm" : "invalid" };
   }
@@ -46,7 +58,11 @@ export async function resetStage(request: Request, params: { uid?: string; token
 }
 
 /** Writes the reset token and queues the e-mail (after the answer; see requestReset). */
-async function writeTokenAndMail(user: { id: number; email: string }, token: string, tokenHash: string): Promise<void> {
+async function writeTokenAndMail(
+  user: { id: number; email: string },
+  token: string,
+  tokenHash: string,
+): Promise<void> {
   await replaceResetToken(db, user.id, tokenHash, new Date(Date.now() + RESET_TOKEN_TTL_MS));
   await sendResetMail(user.email, resetLink(user.id, token), "user");
 }
@@ -54,9 +70,13 @@ async function writeTokenAndMail(user: { id: number; email: string }, token: str
 /** Step 1, the e-mail: the same answer whether or not the address has an account. */
 export async function requestReset(formData: FormData, ip: string) {
   const submission = parseSubmission(formData, { schema: ResetRequestSchema });
-  if (submission.status !== "success") return data({ result: submission.reply(), tokenInvalid: false }, { status: 400 });
+  if (submission.status !== "success")
+    return data({ result: submission.reply(), tokenInvalid: false }, { status: 400 });
   const { email } = submission.value;
-  const verdict = await admitAccountRequest(db, throttleConfig(getEnv()), "password_reset", { email, ip });
+  const verdict = await admitAccountRequest(db, throttleConfig(getEnv()), "password_reset", {
+    email,
+    ip,
+  });
   if (verdict.limited) {
     return data(
       { result: submission.reply({ formErrors: [verdict.message] }), tokenInvalid: false },
@@ -70,25 +90,46 @@ export async function requestReset(formData: FormData, ip: string) {
   const tokenHash = hashResetToken(token);
   if (user && !user.deactivatedAt) {
     setImmediate(() => {
-      writeTokenAndMail(user, token, tokenHash).catch((err) => console.error("[password-reset] sending the reset e-mail failed", err));
+      writeTokenAndMail(user, token, tokenHash).catch((err) =>
+        console.error("[password-reset] sending the reset e-mail failed", err),
+      );
     });
   }
   return redirect("/password-reset?sent=1");
 }
 
 /** Step 3, the new password through the link (uid and token of the URL); then signed in, every other session ended. */
-export async function setNewPassword(formData: FormData, params: { uid?: string; token?: string }, ip: string) {
+export async function setNewPassword(
+  formData: FormData,
+  params: { uid?: string; token?: string },
+  ip: string,
+) {
   const submission = parseSubmission(formData, { schema: ResetConfirmSchema });
   if (submission.status !== "success") {
-    return data({ result: submission.reply({ hideFields: ["new_password", "confirm"] }), tokenInvalid: false }, { status: 400 });
+    return data(
+      {
+        result: submission.reply({ hideFields: ["new_password", "confirm"] }),
+        tokenInvalid: false,
+      },
+      { status: 400 },
+    );
   }
   const userId = parseUid(params.uid);
   const token = params.token;
-  const consumed = userId !== null && looksLikeResetToken(token) && (await consumeResetToken(db, userId, hashResetToken(token)));
+  const consumed =
+    userId !== null &&
+    looksLikeResetToken(token) &&
+    (await consumeResetToken(db, userId, hashResetToken(token)));
   const user = consumed && userId !== null ? await findUserById(db, userId) : null;
   if (!consumed || !user) {
     return data(
-      { result: submission.reply({ hideFields: ["new_password", "confirm"], formErrors: [MSG.resetTokenInvalid] }), tokenInvalid: true },
+      {
+        result: submission.reply({
+          hideFields: ["new_password", "confirm"],
+          formErrors: [MSG.resetTokenInvalid],
+        }),
+        tokenInvalid: true,
+      },
       { status: 400 },
     );
   }

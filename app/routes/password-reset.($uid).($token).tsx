@@ -1,6 +1,11 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { MSG, PASSWORD_MIN, ResetConfirmSchema, ResetRequestSchema } from "../../domain/accounts";
 import { ErrorList, Field } from "~/components/forms";
@@ -21,7 +26,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
-  return params.uid === undefined ? requestReset(formData, clientIp(context)) : setNewPassword(formData, params, clientIp(context));
+  return params.uid === undefined
+    ? requestReset(formData, clientIp(context))
+    : setNewPassword(formData, params, clientIp(context));
 }
 
 function StartOver() {
@@ -61,10 +68,22 @@ export default function PasswordReset() {
       <h1>Reset your password</h1>
       {stage === "email" ? (
         <Form method="post" {...getFormProps(emailForm)} className="form-stack">
-          <p>Enter the email address you sign in with and we will send you a link to choose a new password.</p>
+          <p>
+            Enter the email address you sign in with and we will send you a link to choose a new
+            password.
+          </p>
           <ErrorList kind="form" errors={emailForm.errors} />
-          <Field label="Email" htmlFor={emailFields.email.id} errors={emailFields.email.errors} errorId={emailFields.email.errorId}>
-            <input {...getInputProps(emailFields.email, { type: "email" })} autoComplete="email" autoFocus />
+          <Field
+            label="Email"
+            htmlFor={emailFields.email.id}
+            errors={emailFields.email.errors}
+            errorId={emailFields.email.errorId}
+          >
+            <input
+              {...getInputProps(emailFields.email, { type: "email" })}
+              autoComplete="email"
+              autoFocus
+            />
           </Field>
           <div className="form-actions">
             <button type="submit" className="button" disabled={navigation.state === "submitting"}>
@@ -98,7 +117,11 @@ export default function PasswordReset() {
               errorId={pwFields.new_password.errorId}
               hint={`At least ${PASSWORD_MIN} characters.`}
             >
-              <input {...getInputProps(pwFields.new_password, { type: "password" })} autoComplete="new-password" autoFocus />
+              <input
+                {...getInputProps(pwFields.new_password, { type: "password" })}
+                autoComplete="new-password"
+                autoFocus
+              />
             </Field>
             <Field
               label="Confirm new password"
@@ -106,7 +129,10 @@ export default function PasswordReset() {
               errors={pwFields.confirm.errors}
               errorId={pwFields.confirm.errorId}
             >
-              <input {...getInputProps(pwFields.confirm, { type: "password" })} autoComplete="new-password" />
+              <input
+                {...getInputProps(pwFields.confirm, { type: "password" })}
+                autoComplete="new-password"
+              />
             </Field>
             <div className="form-actions">
               <button type="submit" className="button" disabled={navigation.state === "submitting"}>

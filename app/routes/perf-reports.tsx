@@ -26,7 +26,10 @@ export default function PerfReports() {
         <Link to="/admin">← Admin</Link> · <Link to="/rep-reports/">Sales reps</Link>
       </p>
       <h1>Sales-rep performance</h1>
-      <p className="muted">Retailers in each rep's states; orders and value are traded orders of the last {ACTIVITY_DAYS} days.</p>
+      <p className="muted">
+        Retailers in each rep's states; orders and value are traded orders of the last{" "}
+        {ACTIVITY_DAYS} days.
+      </p>
       {rows.length === 0 ? <p className="muted">No sales reps yet.</p> : null}
       <table className="table" data-testid="perf">
         <thead>

@@ -34,8 +34,8 @@ export default function Pricing() {
     <article className="page prose">
       <h1>Pricing</h1>
       <p className="lead">
-        Joining is free. Listing, requesting and browsing are free. You pay only when goods change hands, and shipping only on the goods you
-        receive.
+        Joining is free. Listing, requesting and browsing are free. You pay only when goods change
+        hands, and shipping only on the goods you receive.
       </p>
 
       <h2>Fees</h2>
@@ -61,19 +61,22 @@ export default function Pricing() {
           </tr>
           <tr>
             <td>Swap</td>
-            <td>{FEE_PERCENT.swap}% of the larger goods value of the swap, paid by each side, plus shipping on what you receive</td>
+            <td>
+              {FEE_PERCENT.swap}% of the larger goods value of the swap, paid by each side, plus
+              shipping on what you receive
+            </td>
           </tr>
         </tbody>
       </table>
       <p>
-        Prices are the brand's wholesale cost. Percentages are rounded to the nearest cent (half a cent rounds up), once per party and per
-        order.
+        Prices are the brand's wholesale cost. Percentages are rounded to the nearest cent (half a
+        cent rounds up), once per party and per order.
       </p>
 
       <h2>Shipping</h2>
       <p>
-        Shipping is paid only by the side that receives goods, by the number of units it receives in the order. The seller ships with a
-        prepaid label and a carrier pickup we book for them.
+        Shipping is paid only by the side that receives goods, by the number of units it receives in
+        the order. The seller ships with a prepaid label and a carrier pickup we book for them.
       </p>
       <table className="table" data-testid="shipping-table">
         <thead>
@@ -91,11 +94,16 @@ export default function Pricing() {
           ))}
           <tr>
             <td>More than {MAX_UNITS_PER_PARCEL} units</td>
-            <td className="num">each parcel of up to {MAX_UNITS_PER_PARCEL} units priced as above, summed</td>
+            <td className="num">
+              each parcel of up to {MAX_UNITS_PER_PARCEL} units priced as above, summed
+            </td>
           </tr>
         </tbody>
       </table>
-      <p className="muted">For example, 150 units travel as parcels of 100 and 50 units: {formatCents(shippingCentsForUnits(150))}.</p>
+      <p className="muted">
+        For example, 150 units travel as parcels of 100 and 50 units:{" "}
+        {formatCents(shippingCentsForUnits(150))}.
+      </p>
 
       <h2>Examples</h2>
       <h3>Buying</h3>
@@ -123,27 +131,32 @@ export default function Pricing() {
         </tbody>
       </table>
       <p>
-        Your card is pre-authorised for this total at checkout and charged only for the units the seller approves; the seller is paid{" "}
-        {formatCents(EXAMPLE.goods)} in full once the carrier scans the package.
+        Your card is pre-authorised for this total at checkout and charged only for the units the
+        seller approves; the seller is paid {formatCents(EXAMPLE.goods)} in full once the carrier
+        scans the package.
       </p>
       <h3>Swapping</h3>
       <p>
-        You swap goods worth {formatCents(SWAP_EXAMPLE.mine)} for goods worth {formatCents(SWAP_EXAMPLE.theirs)}. The other retailer adds
-        the {formatCents(SWAP_EXAMPLE.difference)} difference in cash, unless either of you calls it even: one side's choice is enough to
-        forgive the difference. Either way each of you pays the same fee of {formatCents(SWAP_EXAMPLE.fee)} ({FEE_PERCENT.swap}% of{" "}
-        {formatCents(Math.max(SWAP_EXAMPLE.mine, SWAP_EXAMPLE.theirs))}, the larger goods value), plus shipping on the units you receive.
+        You swap goods worth {formatCents(SWAP_EXAMPLE.mine)} for goods worth{" "}
+        {formatCents(SWAP_EXAMPLE.theirs)}. The other retailer adds the{" "}
+        {formatCents(SWAP_EXAMPLE.difference)} difference in cash, unless either of you calls it
+        even: one side's choice is enough to forgive the difference. Either way each of you pays the
+        same fee of {formatCents(SWAP_EXAMPLE.fee)} ({FEE_PERCENT.swap}% of{" "}
+        {formatCents(Math.max(SWAP_EXAMPLE.mine, SWAP_EXAMPLE.theirs))}, the larger goods value),
+        plus shipping on the units you receive.
       </p>
 
       <h2>Penalties</h2>
       <p className="callout">
-        A seller whose goods are never picked up (or who cancels an approved shipment) pays a penalty of {FEE_PERCENT.sellerPenalty}% of the
-        approved goods value, charged to the card on file (for example {formatCents(sellerPenaltyCents(EXAMPLE.goods))} on a{" "}
+        A seller whose goods are never picked up (or who cancels an approved shipment) pays a
+        penalty of {FEE_PERCENT.sellerPenalty}% of the approved goods value, charged to the card on
+        file (for example {formatCents(sellerPenaltyCents(EXAMPLE.goods))} on a{" "}
         {formatCents(EXAMPLE.goods)} order). The buyer is refunded in full.
       </p>
 
       <p>
-        See <Link to="/how-selling-works">How selling works</Link> for the steps and time limits, or <Link to="/contact">contact us</Link>{" "}
-        with any question.
+        See <Link to="/how-selling-works">How selling works</Link> for the steps and time limits, or{" "}
+        <Link to="/contact">contact us</Link> with any question.
       </p>
     </article>
   );

@@ -8,10 +8,29 @@
  * confirms and rates the goods it received, once the other side's parcel is delivered (confirmReceived and
  * rateSwap on the swap workflow).
  */
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigate,
+  useNavigation,
+  useSearchParams,
+} from "@remix-run/react";
+import {
+  getFormProps,
+  getInputProps,
+  getTextareaProps,
+  useForm,
+  type SubmissionResult,
+} from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { useEffect } from "react";
 import { z } from "zod";
@@ -42,7 +61,10 @@ export const RATING_SUCCESS_DELAY_MS = 2000;
 async function load(request: Request, idRaw: string | undefined) {
   const auth = await requireRetailer(request);
   if (!idRaw || !/^\d{1,9}$/.test(idRaw)) throw new Response("Not found", { status: 404 });
-  const order = await getOrderDetail(db, Number(idRaw), { retailerId: auth.retailer.id, isStaff: auth.user.isStaff });
+  const order = await getOrderDetail(db, Number(idRaw), {
+    retailerId: auth.retailer.id,
+    isStaff: auth.user.isStaff,
+  });
   if (!order || !order.role) throw new Response("Not found", { status: 404 });
   return { auth, order };
 }
@@ -61,7 +83,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const homePath = auth.user.isStaff ? "/admin" : "/";
   if (order.ttype === "swap") {
     const w = swapRating(order);
-    const received = order.actions.some((x) => x.code === ACTION.RECEIVER_CONFIRM_ORDER && x.role === order.role);
+    const received = order.actions.some(
+      (x) => x.code === ACTION.RECEIVER_CONFIRM_ORDER && x.role === order.role,
+    );
     return {
       order,
       delivered: w.delivered,
@@ -88,7 +112,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /** The action's answer: Conform's reply, tagged with the form it answers (the rating modal, or the page's buttons). */
-export type RateActionData = { intent: string; result: SubmissionResult<string[]>; message?: string; redirectTo?: string };
+export type RateActionData = {
+  intent: string;
+  result: SubmissionResult<string[]>;
+  message?: string;
+  redirectTo?: string;
+};
 
 const IntentSchema = z.object({ intent: z.enum(["confirm_received", "rate"]) });
 
@@ -97,34 +126,61 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const swap = order.ttype === "swap";
   const answer = (r: RateActionData, status = 200) => data<RateActionData>(r, { status });
   if (!swap && order.role !== "receiver")
-    return answer({ intent: "", result: formError("Only the buying retailer can rate this order.") }, 403);
+    return answer(
+      { intent: "", result: formError("Only the buying retailer can rate this order.") },
+      403,
+    );
   const form = await readFormData(request);
   const chosen = parseSubmission(form, { schema: IntentSchema });
-  if (chosen.status !== "success") return answer({ intent: "", result: chosen.reply({ formErrors: ["Unknown action."] }) }, 400);
+  if (chosen.status !== "success")
+    return answer({ intent: "", result: chosen.reply({ formErrors: ["Unknown action."] }) }, 400);
   const actor = auth.retailer.id;
   if (chosen.value.intent === "confirm_received") {
     const out = swap
       ? await sendOrderCommand("swap", order, confirmSwapReceivedUpdate, { actorRetailerId: actor })
       : await sendOrderCommand("buy", order, confirmReceivedUpdate, { actorRetailerId: actor });
-    if (!out.ok) return answer({ intent: "confirm_received", result: chosen.reply({ formErrors: [out.message] }) }, out.status);
-    return answer({ intent: "confirm_received", result: chosen.reply(), message: "Thank you: the package is confirmed as received." });
+    if (!out.ok)
+      return answer(
+        { intent: "confirm_received", result: chosen.reply({ formErrors: [out.message] }) },
+        out.status,
+      );
+    return answer({
+      intent: "confirm_received",
+      result: chosen.reply(),
+      message: "Thank you: the package is confirmed as received.",
+    });
   }
   const submission = parseSubmission(form, { schema: RatingSchema });
   if (submission.status !== "success") {
-    const first = Object.values(submission.error ?? {}).flat()[0] ?? "Please rate every criterion with 1 to 5 stars.";
+    const first =
+      Object.values(submission.error ?? {}).flat()[0] ??
+      "Please rate every criterion with 1 to 5 stars.";
     return answer({ intent: "rate", result: submission.reply({ formErrors: [first] }) }, 400);
   }
   const v = submission.value;
   const rating = {
     actorRetailerId: actor,
-    stars: { condition: v.condition, packaging: v.packaging, timeliness: v.timeliness, overall: v.overall },
+    stars: {
+      condition: v.condition,
+      packaging: v.packaging,
+      timeliness: v.timeliness,
+      overall: v.overall,
+    },
     comments: v.comments ?? "",
   };
   const out = swap
     ? await sendOrderCommand("swap", order, rateSwapUpdate, rating)
     : await sendOrderCommand("buy", order, rateOrderUpdate, rating);
-  if (!out.ok) return answer({ intent: "rate", result: submission.reply({ formErrors: [out.message] }) }, out.status);
-  return answer({ intent: "rate", result: submission.reply(), redirectTo: auth.user.isStaff ? "/admin" : "/" });
+  if (!out.ok)
+    return answer(
+      { intent: "rate", result: submission.reply({ formErrors: [out.message] }) },
+      out.status,
+    );
+  return answer({
+    intent: "rate",
+    result: submission.reply(),
+    redirectTo: auth.user.isStaff ? "/admin" : "/",
+  });
 }
 
 export default function RateTransaction() {
@@ -153,9 +209,15 @@ export default function RateTransaction() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: RatingSchema }),
     shouldValidate: "onSubmit",
   });
-  const [page] = useForm({ id: "rate-page", lastResult: a && a.intent !== "rate" ? a.result : null });
+  const [page] = useForm({
+    id: "rate-page",
+    lastResult: a && a.intent !== "rate" ? a.result : null,
+  });
   const showModal = (open || rated?.status === "error") && !saved;
-  const canConfirm = d.delivered && !d.received && (o.statename === "delivered" || (o.ttype === "swap" && o.statename === "in_route"));
+  const canConfirm =
+    d.delivered &&
+    !d.received &&
+    (o.statename === "delivered" || (o.ttype === "swap" && o.statename === "in_route"));
 
   return (
     <section className="page" data-testid="rate-page">
@@ -180,26 +242,46 @@ export default function RateTransaction() {
         ) : null}
       </dl>
       <h2>What you received</h2>
-      <LinesTable lines={o.lines.filter((l) => l.type === "goods" && (o.ttype !== "swap" || l.side !== o.role))} />
+      <LinesTable
+        lines={o.lines.filter(
+          (l) => l.type === "goods" && (o.ttype !== "swap" || l.side !== o.role),
+        )}
+      />
       <ErrorList kind="form" testId="rate-error" errors={page.errors} />
       {a?.message ? (
         <div className="alert alert-success" role="status">
           {a.message}
         </div>
       ) : null}
-      {!d.delivered ? <p className="muted">You can confirm and rate once the package is delivered.</p> : null}
+      {!d.delivered ? (
+        <p className="muted">You can confirm and rate once the package is delivered.</p>
+      ) : null}
       <div className="form-actions">
         {canConfirm && !showModal ? <ConfirmReceived /> : null}
         <RmaOffer orderId={o.id} canRma={d.canRma} myRma={d.myRma} />
         {d.canRate ? (
-          <Link to="?rate=1" replace preventScrollReset className="button" data-testid="open-rating">
+          <Link
+            to="?rate=1"
+            replace
+            preventScrollReset
+            className="button"
+            data-testid="open-rating"
+          >
             {RATE_THIS_TRANSACTION}
           </Link>
         ) : null}
       </div>
-      {d.myRating ? <p data-testid="already-rated">You rated this order {d.myRating.overall} of 5.</p> : null}
+      {d.myRating ? (
+        <p data-testid="already-rated">You rated this order {d.myRating.overall} of 5.</p>
+      ) : null}
       {showModal ? (
-        <div className="modal" role="dialog" aria-modal="true" aria-labelledby="rate-title" data-testid="rating-modal">
+        <div
+          className="modal"
+          role="dialog"
+          aria-modal="true"
+          aria-labelledby="rate-title"
+          data-testid="rating-modal"
+        >
           <div className="modal-box">
             <h2 id="rate-title">{RATE_THIS_TRANSACTION}</h2>
             {/* The dialog covers the page: the package is confirmed from inside it (docs/product/screens.md, "Rating"). */}
@@ -208,7 +290,9 @@ export default function RateTransaction() {
                 {a.message}
               </div>
             ) : null}
-            {a?.intent === "confirm_received" ? <ErrorList kind="form" testId="modal-confirm-error" errors={page.errors} /> : null}
+            {a?.intent === "confirm_received" ? (
+              <ErrorList kind="form" testId="modal-confirm-error" errors={page.errors} />
+            ) : null}
             {canConfirm ? <ConfirmReceived inDialog /> : null}
             <ErrorList kind="form" testId="rate-error" errors={form.errors} />
             <Form method="post" {...getFormProps(form)}>
@@ -221,7 +305,8 @@ export default function RateTransaction() {
                     <span className="stars">
                       {[1, 2, 3, 4, 5].map((n) => (
                         <label key={n}>
-                          <input {...getInputProps(field, { type: "radio", value: String(n) })} /> {n}
+                          <input {...getInputProps(field, { type: "radio", value: String(n) })} />{" "}
+                          {n}
                         </label>
                       ))}
                     </span>
@@ -231,13 +316,28 @@ export default function RateTransaction() {
               })}
               <label>
                 Comments
-                <textarea {...getTextareaProps(fields.comments)} rows={3} data-testid="rating-comments" />
+                <textarea
+                  {...getTextareaProps(fields.comments)}
+                  rows={3}
+                  data-testid="rating-comments"
+                />
               </label>
               <div className="form-actions">
-                <button type="submit" className="button" data-testid="submit-rating" disabled={navigation.state === "submitting"}>
+                <button
+                  type="submit"
+                  className="button"
+                  data-testid="submit-rating"
+                  disabled={navigation.state === "submitting"}
+                >
                   Save rating
                 </button>
-                <Link to="." replace preventScrollReset className="button button-outline" data-testid="cancel-rating">
+                <Link
+                  to="."
+                  replace
+                  preventScrollReset
+                  className="button button-outline"
+                  data-testid="cancel-rating"
+                >
                   Cancel
                 </Link>
               </div>

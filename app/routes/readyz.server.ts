@@ -17,7 +17,10 @@ export interface CheckResult {
 }
 
 /** Runs one check with a deadline; never throws. */
-export async function timedCheck(check: () => Promise<unknown>, timeoutMs = READY_TIMEOUT_MS): Promise<CheckResult> {
+export async function timedCheck(
+  check: () => Promise<unknown>,
+  timeoutMs = READY_TIMEOUT_MS,
+): Promise<CheckResult> {
   const t0 = performance.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
@@ -30,7 +33,11 @@ export async function timedCheck(check: () => Promise<unknown>, timeoutMs = READ
     return { ok: true, ms: Math.round(performance.now() - t0) };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    return { ok: false, ms: Math.round(performance.now() - t0), error: message.split("\n")[0].slice(0, 200) };
+    return {
+      ok: false,
+      ms: Math.round(performance.now() - t0),
+      error: message.split("\n")[0].slice(0, 200),
+    };
   } finally {
     clearTimeout(timer);
   }

@@ -1,6 +1,11 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
@@ -13,7 +18,12 @@ import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { hashPassword } from "~/utils/password.server";
 import { getEnv } from "~/utils/env.server";
-import { admitAccountRequest, clientIp, retryAfterHeaders, throttleConfig } from "~/utils/throttle.server";
+import {
+  admitAccountRequest,
+  clientIp,
+  retryAfterHeaders,
+  throttleConfig,
+} from "~/utils/throttle.server";
 import { ErrorList, Field } from "~/components/forms";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Register my store") }];
@@ -38,17 +48,29 @@ export async function action({ request, context }: ActionFunctionArgs) {
     ip: clientIp(context),
   });
   if (verdict.limited) {
-    return data(submission.reply({ hideFields: ["password", "confirm"], formErrors: [verdict.message] }), {
-      status: 429,
-      headers: { "Retry-After": String(verdict.retryAfterSeconds) },
-    });
+    return data(
+      submission.reply({ hideFields: ["password", "confirm"], formErrors: [verdict.message] }),
+      {
+        status: 429,
+        headers: { "Retry-After": String(verdict.retryAfterSeconds) },
+      },
+    );
   }
-  const created = await createUser(db, { email: submission.value.email, passwordHash: await hashPassword(submission.value.password) });
+  const created = await createUser(db, {
+    email: submission.value.email,
+    passwordHash: await hashPassword(submission.value.password),
+  });
   if (!created.ok) {
     // Registration may say that an address is already registered (docs/product/glossary.md, "Anonymity").
-    return data(submission.reply({ hideFields: ["password", "confirm"], fieldErrors: { email: [MSG.alreadyRegistered] } }), {
-      status: 409,
-    });
+    return data(
+      submission.reply({
+        hideFields: ["password", "confirm"],
+        fieldErrors: { email: [MSG.alreadyRegistered] },
+      }),
+      {
+        status: 409,
+      },
+    );
   }
   const setCookie = await commitSession(created.user.id);
   return redirect("/retailer-setup/", { headers: { "Set-Cookie": setCookie } });
@@ -81,11 +103,29 @@ export default function Register() {
   return (
     <section className="page auth-page">
       <h1>Register my store</h1>
-      <p className="lead">Create your login first; then tell us about your store and the brands you carry.</p>
-      <Form method="post" {...getFormProps(form)} ref={formRef} onInput={recheck} onChange={recheck} className="form-stack">
+      <p className="lead">
+        Create your login first; then tell us about your store and the brands you carry.
+      </p>
+      <Form
+        method="post"
+        {...getFormProps(form)}
+        ref={formRef}
+        onInput={recheck}
+        onChange={recheck}
+        className="form-stack"
+      >
         <ErrorList kind="form" errors={form.errors} />
-        <Field label="Email" htmlFor={fields.email.id} errors={fields.email.errors} errorId={fields.email.errorId}>
-          <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" autoFocus />
+        <Field
+          label="Email"
+          htmlFor={fields.email.id}
+          errors={fields.email.errors}
+          errorId={fields.email.errorId}
+        >
+          <input
+            {...getInputProps(fields.email, { type: "email" })}
+            autoComplete="email"
+            autoFocus
+          />
         </Field>
         <Field
           label="Password"
@@ -94,13 +134,28 @@ export default function Register() {
           errorId={fields.password.errorId}
           hint={`At least ${PASSWORD_MIN} characters.`}
         >
-          <input {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" />
+          <input
+            {...getInputProps(fields.password, { type: "password" })}
+            autoComplete="new-password"
+          />
         </Field>
-        <Field label="Confirm password" htmlFor={fields.confirm.id} errors={fields.confirm.errors} errorId={fields.confirm.errorId}>
-          <input {...getInputProps(fields.confirm, { type: "password" })} autoComplete="new-password" />
+        <Field
+          label="Confirm password"
+          htmlFor={fields.confirm.id}
+          errors={fields.confirm.errors}
+          errorId={fields.confirm.errorId}
+        >
+          <input
+            {...getInputProps(fields.confirm, { type: "password" })}
+            autoComplete="new-password"
+          />
         </Field>
         <div className="form-actions">
-          <button type="submit" className="button" disabled={(hydrated && !valid) || navigation.state === "submitting"}>
+          <button
+            type="submit"
+            className="button"
+            disabled={(hydrated && !valid) || navigation.state === "submitting"}
+          >
             CONTINUE
           </button>
           <Link to="/signin">I already have an account</Link>

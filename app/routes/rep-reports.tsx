@@ -25,7 +25,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (raw === null) return { canEdit, reps: (await listSalesReps(db)).map(repView), report: null };
   const id = RowId.safeParse(raw);
   const report = id.success ? await repReport(id.data, new Date()) : null;
-  if (!report) throw new Response("No such sales rep.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!report)
+    throw new Response("No such sales rep.", {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
   return { canEdit, reps: null, report };
 }
 
@@ -34,7 +38,8 @@ export default function RepReports() {
   return (
     <section className="page retailer-admin">
       <p>
-        <Link to="/admin">← Admin</Link> · <Link to="/rep-reports/">Sales reps</Link> · <Link to="/perf-reports/">Performance</Link>
+        <Link to="/admin">← Admin</Link> · <Link to="/rep-reports/">Sales reps</Link> ·{" "}
+        <Link to="/perf-reports/">Performance</Link>
       </p>
       {d.reps ? (
         <>
@@ -83,8 +88,8 @@ export default function RepReports() {
             {d.report.rep.territory}: {d.report.rep.name}
           </h1>
           <p className="muted">
-            States {d.report.rep.states} · {d.report.retailers.length} retailers · orders and value: traded orders of the last{" "}
-            {ACTIVITY_DAYS} days
+            States {d.report.rep.states} · {d.report.retailers.length} retailers · orders and value:
+            traded orders of the last {ACTIVITY_DAYS} days
           </p>
           <table className="table" data-testid="rep-retailers">
             <thead>

@@ -1,4 +1,9 @@
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { pageTitle } from "~/components/title";
 import { WizardPage, wizardTitle } from "~/components/wizard/Wizard";
 import wizardCss from "~/components/wizard/wizard.css";

@@ -48,13 +48,24 @@ async function resolveTarget(auth: AuthContext, userParam: string | null): Promi
 /** The target's retailer and contact and the step the wizard is at; a finished or decided setup redirects. */
 async function wizardState(auth: AuthContext, userParam: string | null) {
   const target = await resolveTarget(auth, userParam);
-  if (!target) return { target: null, retailer: null, contact: null, current: "user" as SetupWizardStep };
+  if (!target)
+    return { target: null, retailer: null, contact: null, current: "user" as SetupWizardStep };
   const retailer = target.retailerId !== null ? await getRetailer(db, target.retailerId) : null;
   const contact = retailer ? await getContact(db, retailer.id, target.id) : null;
-  const step = setupStepFor({ hasRetailer: !!retailer, hasContact: !!contact, setupComplete: !!retailer?.setupCompletedAt });
+  const step = setupStepFor({
+    hasRetailer: !!retailer,
+    hasContact: !!contact,
+    setupComplete: !!retailer?.setupCompletedAt,
+  });
   if (step === "done" || (retailer && retailer.status !== "pending")) {
     if (auth.user.isStaff) throw redirect("/admin/retailers");
-    throw redirect(retailer?.status === "denied" ? "/retailer-denied/" : retailer?.status === "pending" ? "/wait-for-activation/" : "/");
+    throw redirect(
+      retailer?.status === "denied"
+        ? "/retailer-denied/"
+        : retailer?.status === "pending"
+          ? "/wait-for-activation/"
+          : "/",
+    );
   }
   return { target, retailer, contact, current: step as SetupWizardStep };
 }
@@ -62,11 +73,19 @@ async function wizardState(auth: AuthContext, userParam: string | null) {
 export async function setupPageData(request: Request) {
   const auth = await requireUser(request);
   const url = new URL(request.url);
-  const { target, retailer, contact, current } = await wizardState(auth, url.searchParams.get("user"));
+  const { target, retailer, contact, current } = await wizardState(
+    auth,
+    url.searchParams.get("user"),
+  );
   // ?step= lets the user go back to an earlier step; never forward past the current one.
   const asked = url.searchParams.get("step") as SetupWizardStep | null;
   const step: SetupWizardStep =
-    asked && ORDER.includes(asked) && ORDER.indexOf(asked) <= ORDER.indexOf(current) && asked !== "user" ? asked : current;
+    asked &&
+    ORDER.includes(asked) &&
+    ORDER.indexOf(asked) <= ORDER.indexOf(current) &&
+    asked !== "user"
+      ? asked
+      : current;
   const brands = step === "brands" ? await listBrandChoices(db) : [];
   return {
     isStaff: auth.user.isStaff,
@@ -103,11 +122,14 @@ export async function setupAction(request: Request) {
   const head = parseSubmission(formData, { schema: SetupStepSchema });
   if (head.status !== "success") {
     // Only a repeated user field gets past the step and fails here: no user of that name.
-    return head.error?.step ? refuse("Unknown setup step.", 400) : refuse("That user does not exist.", 404);
+    return head.error?.step
+      ? refuse("Unknown setup step.", 400)
+      : refuse("That user does not exist.", 404);
   }
   const { step } = head.value;
   const userParam = head.value.user || new URL(request.url).searchParams.get("user");
-  if (step === "user" && !auth.user.isStaff) return refuse("Only staff create logins for retailers.", 403);
+  if (step === "user" && !auth.user.isStaff)
+    return refuse("Only staff create logins for retailers.", 403);
   if (auth.user.isStaff && userParam) {
     const u = /^\d{1,9}$/.test(userParam) ? await findUserById(db, Number(userParam)) : null;
     if (!u || u.isStaff) return refuse("That user does not exist.", 404);
@@ -127,12 +149,22 @@ export async function setupAction(request: Request) {
 /** User (staff only): the retailer's login, then the wizard goes on for that user. */
 async function createLogin(formData: FormData) {
   const submission = parseSubmission(formData, { schema: RegisterSchema });
-  if (submission.status !== "success") return data(submission.reply({ hideFields: ["password", "confirm"] }), { status: 400 });
-  const created = await createUser(db, { email: submission.value.email, passwordHash: await hashPassword(submission.value.password) });
+  if (submission.status !== "success")
+    return data(submission.reply({ hideFields: ["password", "confirm"] }), { status: 400 });
+  const created = await createUser(db, {
+    email: submission.value.email,
+    passwordHash: await hashPassword(submission.value.password),
+  });
   if (!created.ok) {
-    return data(submission.reply({ hideFields: ["password", "confirm"], fieldErrors: { email: [MSG.alreadyRegistered] } }), {
-      status: 409,
-    });
+    return data(
+      submission.reply({
+        hideFields: ["password", "confirm"],
+        fieldErrors: { email: [MSG.alreadyRegistered] },
+      }),
+      {
+        status: 409,
+      },
+    );
   }
   return redirect(`/retailer-setup/?user=${created.user.id}`);
 }
@@ -146,10 +178,20 @@ async function saveRetailer(formData: FormData, target: UserRow, next: string) {
 }
 
 /** Retailer Contact: the target user as the retailer's contact. */
-async function saveContact(formData: FormData, retailer: RetailerRow, target: UserRow, next: string) {
+async function saveContact(
+  formData: FormData,
+  retailer: RetailerRow,
+  target: UserRow,
+  next: string,
+) {
   const submission = parseSubmission(formData, { schema: ContactStepSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  await saveContactStep(db, retailer.id, { id: target.id, email: target.email }, contactColumns(submission.value));
+  await saveContactStep(
+    db,
+    retailer.id,
+    { id: target.id, email: target.email },
+    contactColumns(submission.value),
+  );
   return redirect(next);
 }
 
@@ -164,7 +206,9 @@ async function saveBrands(formData: FormData, retailer: RetailerRow, isStaff: bo
   );
   const typed = (submission.value.requests ?? []).filter((r) => !!r.brand_name);
   if (chosen.length === 0 && typed.length === 0) {
-    return data(submission.reply({ fieldErrors: { brand_ids: [MSG.brandsRequired] } }), { status: 400 });
+    return data(submission.reply({ fieldErrors: { brand_ids: [MSG.brandsRequired] } }), {
+      status: 400,
+    });
   }
   await saveBrandsStep(db, retailer.id, [
     ...chosen.map((b) => ({ brandName: b.displayName || b.name, brandId: b.id })),

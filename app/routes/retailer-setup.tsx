@@ -1,6 +1,11 @@
 import { getCollectionProps, getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import {
   BRAND_INTERESTS,
@@ -58,7 +63,11 @@ function Steps({
         const canGo = done && s !== "user";
         const href = `/retailer-setup/?${userId && isStaff ? `user=${userId}&` : ""}step=${s}`;
         return (
-          <li key={s} aria-current={s === step ? "step" : undefined} className={done ? "done" : undefined}>
+          <li
+            key={s}
+            aria-current={s === step ? "step" : undefined}
+            className={done ? "done" : undefined}
+          >
             {canGo && s !== step ? <Link to={href}>{LABELS[s]}</Link> : LABELS[s]}
           </li>
         );
@@ -75,8 +84,15 @@ export default function RetailerSetup() {
         <h1>Set up your store</h1>
         <SignOutForm buttonClass="link-button" />
       </div>
-      {d.isStaff && d.targetUser ? <p className="muted">Staff: setting up the retailer of {d.targetUser.email}.</p> : null}
-      <Steps isStaff={d.isStaff} step={d.step} current={d.current} userId={d.targetUser?.id ?? null} />
+      {d.isStaff && d.targetUser ? (
+        <p className="muted">Staff: setting up the retailer of {d.targetUser.email}.</p>
+      ) : null}
+      <Steps
+        isStaff={d.isStaff}
+        step={d.step}
+        current={d.current}
+        userId={d.targetUser?.id ?? null}
+      />
       {d.step === "user" ? <UserStep /> : null}
       {d.step === "retailer" ? <RetailerStep key="retailer" /> : null}
       {d.step === "contact" ? <ContactStep key="contact" /> : null}
@@ -104,7 +120,9 @@ function StepFooter({ label }: { label: string }) {
 
 function TargetInput() {
   const d = useLoaderData<typeof loader>();
-  return d.isStaff && d.targetUser ? <input type="hidden" name="user" value={d.targetUser.id} /> : null;
+  return d.isStaff && d.targetUser ? (
+    <input type="hidden" name="user" value={d.targetUser.id} />
+  ) : null;
 }
 
 function UserStep() {
@@ -121,14 +139,30 @@ function UserStep() {
       <p>Create the login of the retailer you are setting up.</p>
       <input type="hidden" name="step" value="user" />
       <ErrorList kind="form" errors={form.errors} />
-      <Field label="Email" htmlFor={fields.email.id} errors={fields.email.errors} errorId={fields.email.errorId}>
+      <Field
+        label="Email"
+        htmlFor={fields.email.id}
+        errors={fields.email.errors}
+        errorId={fields.email.errorId}
+      >
         <input {...getInputProps(fields.email, { type: "email" })} autoComplete="off" />
       </Field>
-      <Field label="Password" htmlFor={fields.password.id} errors={fields.password.errors} hint={`At least ${PASSWORD_MIN} characters.`}>
-        <input {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" />
+      <Field
+        label="Password"
+        htmlFor={fields.password.id}
+        errors={fields.password.errors}
+        hint={`At least ${PASSWORD_MIN} characters.`}
+      >
+        <input
+          {...getInputProps(fields.password, { type: "password" })}
+          autoComplete="new-password"
+        />
       </Field>
       <Field label="Confirm password" htmlFor={fields.confirm.id} errors={fields.confirm.errors}>
-        <input {...getInputProps(fields.confirm, { type: "password" })} autoComplete="new-password" />
+        <input
+          {...getInputProps(fields.confirm, { type: "password" })}
+          autoComplete="new-password"
+        />
       </Field>
       <StepFooter label="Next" />
     </Form>
@@ -196,19 +230,26 @@ function BrandsStep() {
   return (
     <Form method="post" {...getFormProps(form)} className="form-stack">
       <h2>Request Brands</h2>
-      <p>Choose the brands you are an authorized retailer of, and tell us about any brand that is not listed yet.</p>
+      <p>
+        Choose the brands you are an authorized retailer of, and tell us about any brand that is not
+        listed yet.
+      </p>
       <input type="hidden" name="step" value="brands" />
       <TargetInput />
       <ErrorList kind="form" errors={form.errors} />
       <fieldset className="request">
         <legend>Brands on the marketplace</legend>
-        {d.brands.length === 0 ? <p className="muted">No brands yet: request yours below.</p> : null}
+        {d.brands.length === 0 ? (
+          <p className="muted">No brands yet: request yours below.</p>
+        ) : null}
         <div className="checkbox-list">
-          {getCollectionProps(fields.brand_ids, { type: "checkbox", options: brandOptions }).map(({ key, ...props }) => (
-            <label key={key} htmlFor={props.id}>
-              <input {...props} /> {nameOf(props.value)}
-            </label>
-          ))}
+          {getCollectionProps(fields.brand_ids, { type: "checkbox", options: brandOptions }).map(
+            ({ key, ...props }) => (
+              <label key={key} htmlFor={props.id}>
+                <input {...props} /> {nameOf(props.value)}
+              </label>
+            ),
+          )}
         </div>
         <ErrorList errors={fields.brand_ids.errors} />
       </fieldset>
@@ -226,31 +267,47 @@ function BrandsStep() {
                 htmlFor={r.brand_purchase_amount.id}
                 errors={r.brand_purchase_amount.errors}
               >
-                <input {...getInputProps(r.brand_purchase_amount, { type: "text" })} inputMode="decimal" />
+                <input
+                  {...getInputProps(r.brand_purchase_amount, { type: "text" })}
+                  inputMode="decimal"
+                />
               </Field>
             </div>
             <div className="field">
               <span>Your interest in this brand</span>
               <div className="checkbox-list">
-                {getCollectionProps(r.your_interest_in_this_brand, { type: "checkbox", options: BRAND_INTERESTS.map((x) => x.value) }).map(
-                  ({ key, ...props }) => (
-                    <label key={key} htmlFor={props.id}>
-                      <input {...props} /> {BRAND_INTERESTS.find((x) => x.value === props.value)?.label}
-                    </label>
-                  ),
-                )}
+                {getCollectionProps(r.your_interest_in_this_brand, {
+                  type: "checkbox",
+                  options: BRAND_INTERESTS.map((x) => x.value),
+                }).map(({ key, ...props }) => (
+                  <label key={key} htmlFor={props.id}>
+                    <input {...props} />{" "}
+                    {BRAND_INTERESTS.find((x) => x.value === props.value)?.label}
+                  </label>
+                ))}
               </div>
             </div>
             <div className="form-row">
-              <Field label="Brand contact name" htmlFor={r.brand_contact_name.id} errors={r.brand_contact_name.errors}>
+              <Field
+                label="Brand contact name"
+                htmlFor={r.brand_contact_name.id}
+                errors={r.brand_contact_name.errors}
+              >
                 <input {...getInputProps(r.brand_contact_name, { type: "text" })} />
               </Field>
-              <Field label="Brand contact email" htmlFor={r.brand_contact_email.id} errors={r.brand_contact_email.errors}>
+              <Field
+                label="Brand contact email"
+                htmlFor={r.brand_contact_email.id}
+                errors={r.brand_contact_email.errors}
+              >
                 <input {...getInputProps(r.brand_contact_email, { type: "email" })} />
               </Field>
             </div>
             {requests.length > 1 ? (
-              <button className="link-button" {...form.remove.getButtonProps({ name: fields.requests.name, index: i })}>
+              <button
+                className="link-button"
+                {...form.remove.getButtonProps({ name: fields.requests.name, index: i })}
+              >
                 Remove this request
               </button>
             ) : null}
@@ -258,7 +315,10 @@ function BrandsStep() {
         );
       })}
       <div className="form-actions">
-        <button className="button button-outline" {...form.insert.getButtonProps({ name: fields.requests.name, defaultValue: {} })}>
+        <button
+          className="button button-outline"
+          {...form.insert.getButtonProps({ name: fields.requests.name, defaultValue: {} })}
+        >
           Request another brand
         </button>
       </div>

@@ -9,7 +9,11 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { getOrderDetail } from "../../db/queries/order-views/order-detail";
 import { getRmaView, markRmaSeenByPerpetrator } from "../../db/queries/rmas";
 import { displayRetailer } from "../../domain/anonymity";
-import { PAYMENT_QUEUED, RMA_CANCELLED_NOTHING_PAID, RMA_PRINTED_TEXTS } from "../../domain/messages";
+import {
+  PAYMENT_QUEUED,
+  RMA_CANCELLED_NOTHING_PAID,
+  RMA_PRINTED_TEXTS,
+} from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { TRANSACTION_TYPE } from "../../domain/states";
 import { formatDate, useMarketplaceZone } from "~/components/orders/format";
@@ -23,7 +27,9 @@ import { Conversation } from "~/components/orders/Conversation";
 import { conversationFor } from "~/utils/messages.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
-export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: pageTitle(d ? `RMA ${d.rma.externalId}` : "RMA") }];
+export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
+  { title: pageTitle(d ? `RMA ${d.rma.externalId}` : "RMA") },
+];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const auth = await requireRetailer(request);
@@ -31,17 +37,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!/^\d{1,9}$/.test(idRaw)) throw new Response("Not found", { status: 404 });
   const rma = await getRmaView(db, Number(idRaw), { withOriginal: false });
   const me = auth.retailer.id;
-  if (!rma || (rma.victimId !== me && rma.perpetratorId !== me)) throw new Response("Not found", { status: 404 });
+  if (!rma || (rma.victimId !== me && rma.perpetratorId !== me))
+    throw new Response("Not found", { status: 404 });
   const detail = await getOrderDetail(db, rma.id, { retailerId: me, isStaff: false });
   const role = rma.victimId === me ? ("victim" as const) : ("perpetrator" as const);
   // The perpetrator has now seen every step so far: its bell alert goes (docs/product/screens.md, "Alerts").
   if (role === "perpetrator" && !auth.user.isStaff) await markRmaSeenByPerpetrator(db, me, rma.id);
   return {
     // The victim's contact for the return is for staff and the victim only (anonymity, as everywhere).
-    rma: role === "victim" ? rma : { ...rma, contact: { name: null, email: null, phone: null, packingSlipName: null } },
+    rma:
+      role === "victim"
+        ? rma
+        : { ...rma, contact: { name: null, email: null, phone: null, packingSlipName: null } },
     role,
     other: displayRetailer({ id: role === "victim" ? rma.perpetratorId : rma.victimId }, false, me),
-    orderLink: rma.rmaForId ? `/transaction/${rma.rmaForTransactionType === TRANSACTION_TYPE.SWAP ? "swap" : "buy"}/${rma.rmaForId}` : null,
+    orderLink: rma.rmaForId
+      ? `/transaction/${rma.rmaForTransactionType === TRANSACTION_TYPE.SWAP ? "swap" : "buy"}/${rma.rmaForId}`
+      : null,
     shipments: detail?.shipments ?? [],
     // The RMA's conversation between its two retailers (its provider is the victim, its receiver the perpetrator).
     conversation: await conversationFor(
@@ -52,7 +64,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         providerId: rma.victimId,
         receiverId: rma.perpetratorId,
       },
-      { retailerId: me, isStaff: auth.user.isStaff, role: role === "victim" ? "provider" : "receiver" },
+      {
+        retailerId: me,
+        isStaff: auth.user.isStaff,
+        role: role === "victim" ? "provider" : "receiver",
+      },
     ),
   };
 }
@@ -85,9 +101,19 @@ export default function RmaPage() {
       ) : decided ? (
         <p data-testid="rma-money">
           {role === "victim" ? "Returned to you: " : "Charged to you: "}
-          <strong>{formatCents(Number(role === "victim" ? (ledger.victimRefundCents ?? 0) : (ledger.perpetratorChargeCents ?? 0)))}</strong>
+          <strong>
+            {formatCents(
+              Number(
+                role === "victim"
+                  ? (ledger.victimRefundCents ?? 0)
+                  : (ledger.perpetratorChargeCents ?? 0),
+              ),
+            )}
+          </strong>
           {rma.stage === "shipping" ? " (when the return is delivered)" : ""}
-          {role === "perpetrator" && ledger.chargeQueued === true ? <span data-testid="rma-charge-queued"> {PAYMENT_QUEUED}</span> : null}
+          {role === "perpetrator" && ledger.chargeQueued === true ? (
+            <span data-testid="rma-charge-queued"> {PAYMENT_QUEUED}</span>
+          ) : null}
         </p>
       ) : (
         <p className="muted">{RMA_PRINTED_TEXTS.staffReply}</p>
@@ -99,7 +125,10 @@ export default function RmaPage() {
             {RMA_PRINTED_TEXTS.returnShipping}
             {rma.deadlines?.shipBy ? ` Ship by ${formatDate(rma.deadlines.shipBy, tz)}.` : ""}
           </p>
-          <ShippingPapers externalId={rma.externalId} labelUrl={parcel.status === "pickup_scheduled" ? parcel.labelUrl : null} />
+          <ShippingPapers
+            externalId={rma.externalId}
+            labelUrl={parcel.status === "pickup_scheduled" ? parcel.labelUrl : null}
+          />
         </div>
       ) : null}
       {shipments.length > 0 ? (

@@ -27,7 +27,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const FILTER_LABELS: [string, string][] = [
   ["all", "All"],
   ["open", "Open"],
-  ...["rmarequested", "shipping", "rmacompleted", "rmadeclined", "rmacancelled"].map((s): [string, string] => [s, RMA_DISPLAY_STATUS[s]]),
+  ...["rmarequested", "shipping", "rmacompleted", "rmadeclined", "rmacancelled"].map(
+    (s): [string, string] => [s, RMA_DISPLAY_STATUS[s]],
+  ),
 ];
 
 const SIDE_LABELS = { victim: "Filed by you", perpetrator: "Filed against you" } as const;
@@ -35,7 +37,8 @@ const SIDE_LABELS = { victim: "Filed by you", perpetrator: "Filed against you" }
 export default function MyRmas() {
   const d = useLoaderData<typeof loader>();
   const zone = useMarketplaceZone();
-  const href = (offset: number) => `/rma?${new URLSearchParams({ status: d.status, ...(offset ? { offset: String(offset) } : {}) })}`;
+  const href = (offset: number) =>
+    `/rma?${new URLSearchParams({ status: d.status, ...(offset ? { offset: String(offset) } : {}) })}`;
   return (
     <section className="page" data-testid="rma-list-page">
       <h1>My returns</h1>
@@ -55,7 +58,9 @@ export default function MyRmas() {
         </button>
       </Form>
       {d.items.length === 0 ? (
-        <p data-testid="rma-list-empty">No returns{d.status === "all" ? "" : " with this status"}.</p>
+        <p data-testid="rma-list-empty">
+          No returns{d.status === "all" ? "" : " with this status"}.
+        </p>
       ) : (
         <table className="table" data-testid="rma-list">
           <thead>

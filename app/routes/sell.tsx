@@ -1,4 +1,9 @@
-import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  HeadersFunction,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { marketplaceHeaders, marketplaceLoader } from "~/utils/marketplace.server";
 import marketCss from "~/components/marketplace/marketplace.css";
 import { MarketplacePage } from "~/components/marketplace/MarketplacePage";

@@ -42,15 +42,27 @@ export async function apiTokensAction(request: Request, auth: Auth) {
 
 async function createToken(form: FormData, auth: Auth) {
   const submission = parseSubmission(form, { schema: TokenNameSchema });
-  if (submission.status !== "success") return data({ result: submission.reply(), created: null }, { status: 400 });
-  const { token } = await createApiToken(db, { retailerId: auth.retailer.id, createdBy: auth.user.id, name: submission.value.name });
-  return { result: submission.reply({ resetForm: true }), created: { name: submission.value.name, token } };
+  if (submission.status !== "success")
+    return data({ result: submission.reply(), created: null }, { status: 400 });
+  const { token } = await createApiToken(db, {
+    retailerId: auth.retailer.id,
+    createdBy: auth.user.id,
+    name: submission.value.name,
+  });
+  return {
+    result: submission.reply({ resetForm: true }),
+    created: { name: submission.value.name, token },
+  };
 }
 
 async function revokeToken(form: FormData, auth: Auth) {
   const submission = parseSubmission(form, { schema: TokenRevokeSchema });
-  if (submission.status !== "success") return data({ result: submission.reply(), created: null }, { status: 400 });
+  if (submission.status !== "success")
+    return data({ result: submission.reply(), created: null }, { status: 400 });
   if (!(await revokeApiToken(db, submission.value.token, auth.retailer.id)))
-    return data({ result: submission.reply({ formErrors: ["No such token to revoke."] }), created: null }, { status: 404 });
+    return data(
+      { result: submission.reply({ formErrors: ["No such token to revoke."] }), created: null },
+      { status: 404 },
+    );
   return { result: submission.reply(), created: null };
 }

@@ -5,7 +5,12 @@
  */
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { TokenNameSchema } from "../../domain/api-tokens";
 import { ErrorList, InputField } from "~/components/forms";
@@ -40,13 +45,14 @@ export default function SettingsApiTokens() {
     <div>
       <h2>API tokens</h2>
       <p className="muted">
-        A token lets your store's own system send its stock file to <code>POST /api/stock-import</code>, the same import as{" "}
-        <a href="/stock-import">Import a stock file</a> (see <a href="/api/openapi.json">the API's description</a>). A token can only import
-        your stock.
+        A token lets your store's own system send its stock file to{" "}
+        <code>POST /api/stock-import</code>, the same import as{" "}
+        <a href="/stock-import">Import a stock file</a> (see{" "}
+        <a href="/api/openapi.json">the API's description</a>). A token can only import your stock.
       </p>
       <p data-testid="store-number">
-        Your store number for the API: <strong>{d.store}</strong> (send it as <code>?store={d.store}</code> to have a token of another store
-        refused).
+        Your store number for the API: <strong>{d.store}</strong> (send it as{" "}
+        <code>?store={d.store}</code> to have a token of another store refused).
       </p>
       {actionData?.created ? (
         <div className="flash flash-success" role="status" data-testid="new-token">
@@ -56,9 +62,20 @@ export default function SettingsApiTokens() {
       ) : null}
       <Form method="post" {...getFormProps(form)} className="form-stack" data-testid="token-form">
         <ErrorList kind="form" errors={form.errors} />
-        <InputField meta={fields.name} label="Token name" hint="What will use it, e.g. “Point of sale, nightly”." maxLength={60} />
+        <InputField
+          meta={fields.name}
+          label="Token name"
+          hint="What will use it, e.g. “Point of sale, nightly”."
+          maxLength={60}
+        />
         <div className="form-actions">
-          <button type="submit" name="intent" value="create" className="button" disabled={navigation.state === "submitting"}>
+          <button
+            type="submit"
+            name="intent"
+            value="create"
+            className="button"
+            disabled={navigation.state === "submitting"}
+          >
             Create token
           </button>
         </div>
@@ -91,7 +108,12 @@ export default function SettingsApiTokens() {
                   ) : (
                     <Form method="post">
                       <input type="hidden" name="token" value={t.id} />
-                      <button type="submit" name="intent" value="revoke" className="button button-secondary">
+                      <button
+                        type="submit"
+                        name="intent"
+                        value="revoke"
+                        className="button button-secondary"
+                      >
                         Revoke
                       </button>
                     </Form>

@@ -30,7 +30,10 @@ export default function SettingsCardOnFile() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<CardActionData>();
   const navigation = useNavigation();
-  const [form] = useForm({ id: "card-on-file", lastResult: navigation.state === "idle" ? actionData?.result : null });
+  const [form] = useForm({
+    id: "card-on-file",
+    lastResult: navigation.state === "idle" ? actionData?.result : null,
+  });
   const shown = navigation.state === "idle" && actionData;
   const submissionId = actionData?.submissionId ?? d.submissionId;
   return (
@@ -38,15 +41,22 @@ export default function SettingsCardOnFile() {
       <h2>Card On File</h2>
       {d.card ? (
         <p className="alert alert-success" data-testid="card-on-file">
-          Card on file: <strong>{d.card.description}</strong> ending in <strong>{d.card.lastFour}</strong>
+          Card on file: <strong>{d.card.description}</strong> ending in{" "}
+          <strong>{d.card.lastFour}</strong>
         </p>
       ) : (
-        <p data-testid="no-card">You have no card on file. Sellers need one when they approve a sale.</p>
+        <p data-testid="no-card">
+          You have no card on file. Sellers need one when they approve a sale.
+        </p>
       )}
       <ErrorList kind="form" testId="card-error" errors={shown ? form.errors : null} />
       <h3>{d.card ? "Replace your card" : "Add a card"}</h3>
       {d.mode === "elements" && d.publishableKey ? (
-        <ElementsCardForm publishableKey={d.publishableKey} hidden={{ submission_id: submissionId }} testId="card-elements-form">
+        <ElementsCardForm
+          publishableKey={d.publishableKey}
+          hidden={{ submission_id: submissionId }}
+          testId="card-elements-form"
+        >
           Save
         </ElementsCardForm>
       ) : (

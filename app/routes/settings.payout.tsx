@@ -1,4 +1,9 @@
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { PayoutForm } from "~/components/PayoutForm";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";

@@ -11,7 +11,11 @@
  */
 import { Document, Page, StyleSheet, Text, View, renderToBuffer } from "@react-pdf/renderer";
 import { anonymousRetailerLabel } from "../../domain/anonymity";
-import { CARRIER_RETURNS_ADDRESS, SANDBOX_CARRIER_NAME, type CarrierLabelData } from "../../domain/carrier-events";
+import {
+  CARRIER_RETURNS_ADDRESS,
+  SANDBOX_CARRIER_NAME,
+  type CarrierLabelData,
+} from "../../domain/carrier-events";
 import { printedDate } from "~/utils/pdf.server";
 
 /** The label's data as the carrier recorded it at booking. */

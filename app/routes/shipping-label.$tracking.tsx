@@ -12,7 +12,8 @@ import { renderLabelPdf } from "./shipping-label.$tracking.server";
 import { orderViewer } from "~/utils/orders.server";
 import { pdfResponse } from "~/utils/pdf.server";
 
-const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
+const notFound = () =>
+  new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await orderViewer(request);

@@ -1,6 +1,11 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { MSG, SignInSchema, safeNextPath } from "../../domain/accounts";
@@ -12,7 +17,13 @@ import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { verifyAgainstDummy, verifyPassword } from "~/utils/password.server";
-import { checkLoginThrottle, clientIp, noteLoginAttempt, retryAfterHeaders, throttleConfig } from "~/utils/throttle.server";
+import {
+  checkLoginThrottle,
+  clientIp,
+  noteLoginAttempt,
+  retryAfterHeaders,
+  throttleConfig,
+} from "~/utils/throttle.server";
 import { ErrorList, Field } from "~/components/forms";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Sign in") }];
@@ -24,7 +35,8 @@ export const headers = retryAfterHeaders;
 export async function loader({ request, params }: LoaderFunctionArgs) {
   // /signin/:stage/: the sign-up and reset stages live on their own pages.
   if (params.stage === "register") throw redirect("/register");
-  if (params.stage === "forgot" || params.stage === "password-reset") throw redirect("/password-reset");
+  if (params.stage === "forgot" || params.stage === "password-reset")
+    throw redirect("/password-reset");
   const url = new URL(request.url);
   const next = safeNextPath(url.searchParams.get("next"));
   const auth = await getAuth(request);
@@ -38,7 +50,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseSubmission(formData, { schema: SignInSchema });
   if (submission.status !== "success") {
     return data(
-      { result: submission.reply({ hideFields: ["password"] }), loginFailed: false, throttled: null as string | null },
+      {
+        result: submission.reply({ hideFields: ["password"] }),
+        loginFailed: false,
+        throttled: null as string | null,
+      },
       { status: 400 },
     );
   }
@@ -59,18 +75,26 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const found = await findUserByEmail(db, email);
   // A deactivated account is answered as a wrong password (docs/product/screens.md, "Staff users").
   const user = found?.deactivatedAt ? null : found;
-  const ok = user ? await verifyPassword(user.passwordHash, password) : await verifyAgainstDummy(password);
+  const ok = user
+    ? await verifyPassword(user.passwordHash, password)
+    : await verifyAgainstDummy(password);
   await noteLoginAttempt(db, { email, ip, succeeded: ok && !!user });
   if (!ok || !user) {
     // The same answer for an unknown e-mail and a wrong password (docs/product/glossary.md, "Anonymity").
     return data(
-      { result: submission.reply({ hideFields: ["password"], formErrors: [MSG.loginFailed] }), loginFailed: true, throttled: null },
+      {
+        result: submission.reply({ hideFields: ["password"], formErrors: [MSG.loginFailed] }),
+        loginFailed: true,
+        throttled: null,
+      },
       { status: 401 },
     );
   }
   await touchLastLogin(db, user.id);
   const setCookie = await commitSession(user.id);
-  return redirect(landingPath({ user: { isStaff: user.isStaff } }, next), { headers: { "Set-Cookie": setCookie } });
+  return redirect(landingPath({ user: { isStaff: user.isStaff } }, next), {
+    headers: { "Set-Cookie": setCookie },
+  });
 }
 
 export default function SignIn() {
@@ -106,11 +130,28 @@ export default function SignIn() {
           <ErrorList kind="form" errors={form.errors} />
         )}
         {next ? <input type="hidden" name="next" value={next} /> : null}
-        <Field label="Email" htmlFor={fields.email.id} errors={fields.email.errors} errorId={fields.email.errorId}>
-          <input {...getInputProps(fields.email, { type: "email" })} autoComplete="username" autoFocus />
+        <Field
+          label="Email"
+          htmlFor={fields.email.id}
+          errors={fields.email.errors}
+          errorId={fields.email.errorId}
+        >
+          <input
+            {...getInputProps(fields.email, { type: "email" })}
+            autoComplete="username"
+            autoFocus
+          />
         </Field>
-        <Field label="Password" htmlFor={fields.password.id} errors={fields.password.errors} errorId={fields.password.errorId}>
-          <input {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" />
+        <Field
+          label="Password"
+          htmlFor={fields.password.id}
+          errors={fields.password.errors}
+          errorId={fields.password.errorId}
+        >
+          <input
+            {...getInputProps(fields.password, { type: "password" })}
+            autoComplete="current-password"
+          />
         </Field>
         <div className="form-actions">
           <button type="submit" className="button" disabled={navigation.state === "submitting"}>

@@ -13,7 +13,9 @@ import { pageTitle } from "~/components/title";
 import { statementPageData } from "~/utils/statements.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: pageTitle(data ? `Statement ${data.label}` : "Statement") }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: pageTitle(data ? `Statement ${data.label}` : "Statement") },
+];
 
 export function loader({ request, params }: LoaderFunctionArgs) {
   return statementPageData(request, params.month);
@@ -34,7 +36,13 @@ export default function MonthStatement() {
         <a href={d.csvHref} className="button button-small" download data-testid="statement-csv">
           Download CSV
         </a>{" "}
-        <a href={d.pdfHref} className="button button-small" target="_blank" rel="noreferrer" data-testid="statement-pdf">
+        <a
+          href={d.pdfHref}
+          className="button button-small"
+          target="_blank"
+          rel="noreferrer"
+          data-testid="statement-pdf"
+        >
           Printable PDF
         </a>
       </p>
@@ -47,7 +55,13 @@ export default function MonthStatement() {
         <dd data-testid="statement-closing-amount">{d.closing}</dd>
       </dl>
       <KindTotals byKind={d.byKind} />
-      <LinesTable lines={d.lines} opening={d.opening} closing={d.closing} totals={d.totals} lineCount={d.lineCount} />
+      <LinesTable
+        lines={d.lines}
+        opening={d.opening}
+        closing={d.closing}
+        totals={d.totals}
+        lineCount={d.lineCount}
+      />
       {d.previous || d.next ? (
         <nav className="pager" aria-label="Pages of the statement">
           {d.previous ? <Link to={d.previous}>← Earlier movements</Link> : null}{" "}

@@ -10,7 +10,9 @@ import { CSV_COLUMNS, loadStatement, statementCsvRows } from "~/utils/statements
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { statement, zone } = await loadStatement(request, params.month);
-  const rows = statementCsvRows(statement, zone).map((r) => CSV_COLUMNS.map((c) => neutraliseCsvCell(r[c])));
+  const rows = statementCsvRows(statement, zone).map((r) =>
+    CSV_COLUMNS.map((c) => neutraliseCsvCell(r[c])),
+  );
   return new Response(stringify([CSV_COLUMNS, ...rows], { quoted: true }), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

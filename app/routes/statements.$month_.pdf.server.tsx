@@ -46,8 +46,19 @@ const s = StyleSheet.create({
   page: { padding: 28, fontSize: 7.5, fontFamily: "Helvetica", color: "#111" },
   title: { fontSize: 16, marginBottom: 4, fontFamily: "Helvetica-Bold" },
   subtitle: { fontSize: 10, marginBottom: 10, color: "#444" },
-  head: { flexDirection: "row", borderBottomWidth: 1, borderBottomColor: "#999", paddingBottom: 2, fontFamily: "Helvetica-Bold" },
-  row: { flexDirection: "row", paddingVertical: 1.5, borderBottomWidth: 0.5, borderBottomColor: "#ddd" },
+  head: {
+    flexDirection: "row",
+    borderBottomWidth: 1,
+    borderBottomColor: "#999",
+    paddingBottom: 2,
+    fontFamily: "Helvetica-Bold",
+  },
+  row: {
+    flexDirection: "row",
+    paddingVertical: 1.5,
+    borderBottomWidth: 0.5,
+    borderBottomColor: "#ddd",
+  },
   bold: { flexDirection: "row", paddingVertical: 2, fontFamily: "Helvetica-Bold" },
   date: { width: 48 },
   order: { width: 70 },
@@ -72,7 +83,15 @@ function Amounts({ a, balance }: { a: Record<string, string>; balance: string })
   );
 }
 
-function SummaryRow({ label, a, balance = "" }: { label: string; a: Record<string, string>; balance?: string }) {
+function SummaryRow({
+  label,
+  a,
+  balance = "",
+}: {
+  label: string;
+  a: Record<string, string>;
+  balance?: string;
+}) {
   return (
     <View style={s.bold} wrap={false}>
       <Text style={s.date} />

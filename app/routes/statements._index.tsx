@@ -21,10 +21,13 @@ export default function Statements() {
   const { owner, months } = useLoaderData<typeof loader>();
   return (
     <section className="page" data-testid="statements-page">
-      <h1>Statements{owner.staff && owner.query ? `: ${owner.storeName} #${owner.retailerId}` : ""}</h1>
+      <h1>
+        Statements{owner.staff && owner.query ? `: ${owner.storeName} #${owner.retailerId}` : ""}
+      </h1>
       <p className="lead">
-        Every payment, refund, penalty and payout of your purchases, sales, swaps and returns, month by month (in the marketplace&apos;s
-        time zone). Money you paid is negative; the balance is what you received less what you paid since you joined.
+        Every payment, refund, penalty and payout of your purchases, sales, swaps and returns, month
+        by month (in the marketplace&apos;s time zone). Money you paid is negative; the balance is
+        what you received less what you paid since you joined.
       </p>
       <MonthList months={months} query={owner.query} />
     </section>

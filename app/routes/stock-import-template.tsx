@@ -20,6 +20,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     });
   }
   return new Response(`${TEMPLATE_HEADERS.join(",")}\r\n${TEMPLATE_EXAMPLE.join(",")}\r\n`, {
-    headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": 'attachment; filename="stock-import-template.csv"' },
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": 'attachment; filename="stock-import-template.csv"',
+    },
   });
 }

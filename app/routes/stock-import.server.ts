@@ -53,23 +53,43 @@ export async function stockImportLoader(request: Request, auth: Auth) {
   }
   const id = RowId.safeParse(raw);
   const imp = id.success ? await getImport(db, id.data, retailerId) : null;
-  if (!imp) throw new Response("No such import.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!imp)
+    throw new Response("No such import.", {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
   const base = { id: imp.id, fileName: imp.fileName, wholeSurplus: imp.wholeSurplus, hasPayout };
   if (imp.status === "mapping") {
     const saved = (await getMapping(db, retailerId)) as StockMapping | null;
-    return { stage: "mapping" as const, ...base, headers: imp.cells[0].filter(Boolean), mapping: saved ?? autoMapping(imp.cells[0]) ?? {} };
+    return {
+      stage: "mapping" as const,
+      ...base,
+      headers: imp.cells[0].filter(Boolean),
+      mapping: saved ?? autoMapping(imp.cells[0]) ?? {},
+    };
   }
-  if (imp.status === "confirmed") return { stage: "results" as const, ...base, rows: imp.results ?? [] };
-  return { stage: "preview" as const, ...base, rows: imp.preview ?? [], busy: imp.status === "confirming" };
+  if (imp.status === "confirmed")
+    return { stage: "results" as const, ...base, rows: imp.results ?? [] };
+  return {
+    stage: "preview" as const,
+    ...base,
+    rows: imp.preview ?? [],
+    busy: imp.status === "confirming",
+  };
 }
 
 export async function stockImportAction(request: Request, auth: Auth) {
-  if (auth.retailer.status !== "active") return data(formError(WIZARD_MESSAGES.inactiveRetailer), { status: 403 });
+  if (auth.retailer.status !== "active")
+    return data(formError(WIZARD_MESSAGES.inactiveRetailer), { status: 403 });
   let formData: FormData;
   try {
-    formData = await readFormData(request, { maxBytes: STOCK_IMPORT_LIMITS.maxFileBytes + 64 * 1024, maxEntries: 2000 });
+    formData = await readFormData(request, {
+      maxBytes: STOCK_IMPORT_LIMITS.maxFileBytes + 64 * 1024,
+      maxEntries: 2000,
+    });
   } catch (e) {
-    if (e instanceof Response && e.status === 413) return data(formError(STOCK_MSG.tooLarge), { status: 413 });
+    if (e instanceof Response && e.status === 413)
+      return data(formError(STOCK_MSG.tooLarge), { status: 413 });
     throw e;
   }
   switch (formData.get("intent") ?? "upload") {
@@ -99,7 +119,8 @@ async function uploadFile(formData: FormData, auth: Auth) {
   try {
     cells = await readStockFile(file.name, bytes);
   } catch (e) {
-    if (e instanceof StockFileRejected) return data(submission.reply({ formErrors: [e.message] }), { status: 400 });
+    if (e instanceof StockFileRejected)
+      return data(submission.reply({ formErrors: [e.message] }), { status: 400 });
     throw e;
   }
   const imp = await createImport(db, {
@@ -122,12 +143,20 @@ async function mappingFor(retailerId: number, headers: string[]): Promise<StockM
 }
 
 async function preview(imp: StockImport, mapping: StockMapping) {
-  const rows = await runStockImport(db, { retailerId: imp.retailerId, cells: imp.cells, mapping, wholeSurplus: imp.wholeSurplus });
+  const rows = await runStockImport(db, {
+    retailerId: imp.retailerId,
+    cells: imp.cells,
+    mapping,
+    wholeSurplus: imp.wholeSurplus,
+  });
   await setImportPreview(db, imp.id, rows);
 }
 
 const MapSchema = z.object(
-  Object.fromEntries([["import", RowId], ...STOCK_FIELDS.map((f) => [f, z.string().max(200).optional()])]) as Record<string, z.ZodTypeAny>,
+  Object.fromEntries([
+    ["import", RowId],
+    ...STOCK_FIELDS.map((f) => [f, z.string().max(200).optional()]),
+  ]) as Record<string, z.ZodTypeAny>,
 );
 
 /** Map: the columns chosen for the fields (required ones present, no column twice), remembered for the retailer. */
@@ -135,17 +164,21 @@ async function chooseMapping(formData: FormData, auth: Auth) {
   const submission = parseSubmission(formData, {
     schema: MapSchema.superRefine((v, ctx) => {
       for (const f of REQUIRED_STOCK_FIELDS)
-        if (!v[f]) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [f], message: STOCK_MSG.mapRequired });
+        if (!v[f])
+          ctx.addIssue({ code: z.ZodIssueCode.custom, path: [f], message: STOCK_MSG.mapRequired });
       const used = STOCK_FIELDS.map((f) => v[f] as string | undefined).filter(Boolean);
-      if (new Set(used).size !== used.length) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [], message: STOCK_MSG.mapTwice });
+      if (new Set(used).size !== used.length)
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: [], message: STOCK_MSG.mapTwice });
     }),
   });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const imp = await getImport(db, submission.value.import as number, auth.retailer.id);
-  if (!imp || imp.status !== "mapping") return data(submission.reply({ formErrors: ["No such import to map."] }), { status: 404 });
+  if (!imp || imp.status !== "mapping")
+    return data(submission.reply({ formErrors: ["No such import to map."] }), { status: 404 });
   const mapping: Record<string, string> = {};
   for (const f of STOCK_FIELDS) if (submission.value[f]) mapping[f] = submission.value[f] as string;
-  if (!mappingFits(mapping, imp.cells[0])) return data(submission.reply({ formErrors: [STOCK_MSG.missingColumns] }), { status: 400 });
+  if (!mappingFits(mapping, imp.cells[0]))
+    return data(submission.reply({ formErrors: [STOCK_MSG.missingColumns] }), { status: 400 });
   await saveMapping(db, auth.retailer.id, mapping);
   await preview(imp, mapping);
   return redirect(`/stock-import?import=${imp.id}`, 303);
@@ -165,12 +198,15 @@ async function confirmImport(formData: FormData, auth: Auth) {
   const imp = await getImport(db, submission.value.import, auth.retailer.id);
   if (!imp) return data(submission.reply({ formErrors: ["No such import."] }), { status: 404 });
   const mapping = await mappingFor(auth.retailer.id, imp.cells[0]);
-  if (!mapping) return data(submission.reply({ formErrors: [STOCK_MSG.missingColumns] }), { status: 400 });
+  if (!mapping)
+    return data(submission.reply({ formErrors: [STOCK_MSG.missingColumns] }), { status: 400 });
   const choices = choicesFromPicks(submission.value.code ?? [], submission.value.pick ?? []);
   const problems = choiceProblems(imp.preview ?? [], choices);
   if (problems.length) return data(submission.reply({ formErrors: problems }), { status: 400 });
   if (!(await claimImport(db, imp.id)))
-    return data(submission.reply({ formErrors: ["This import was already confirmed."] }), { status: 409 });
+    return data(submission.reply({ formErrors: ["This import was already confirmed."] }), {
+      status: 409,
+    });
   const results = await runStockImport(db, {
     retailerId: auth.retailer.id,
     cells: imp.cells,

@@ -40,7 +40,11 @@ export default function StockImport() {
       <h1>Import a stock file</h1>
       <ol className="steps" aria-label="Steps">
         {steps.map((s, i) => (
-          <li key={s} aria-current={i === current ? "step" : undefined} className={i === current ? "active" : ""}>
+          <li
+            key={s}
+            aria-current={i === current ? "step" : undefined}
+            className={i === current ? "active" : ""}
+          >
             {s}
           </li>
         ))}
@@ -48,17 +52,24 @@ export default function StockImport() {
       <ActionError id="stock-import" lastResult={actionData} testId="import-error" />
       {!d.hasPayout ? (
         <p className="alert alert-warning" data-testid="payout-note">
-          Your new listings stay hidden from other retailers until you set up your payout details in <Link to="/settings">Settings</Link>.
+          Your new listings stay hidden from other retailers until you set up your payout details in{" "}
+          <Link to="/settings">Settings</Link>.
         </p>
       ) : null}
       {d.stage === "upload" ? (
         <>
-          <Form method="post" encType="multipart/form-data" className="form-stack" data-testid="upload-form">
+          <Form
+            method="post"
+            encType="multipart/form-data"
+            className="form-stack"
+            data-testid="upload-form"
+          >
             <input type="hidden" name="intent" value="upload" />
             <label htmlFor="file">Stock file (.csv or .xlsx)</label>
             <input id="file" name="file" type="file" accept=".csv,.xlsx,text/csv" />
             <label className="checkbox">
-              <input type="checkbox" name="wholeSurplus" /> This file is my whole surplus: withdraw my listings that are not in it
+              <input type="checkbox" name="wholeSurplus" /> This file is my whole surplus: withdraw
+              my listings that are not in it
             </label>
             <div className="form-actions">
               <button type="submit" className="button" disabled={busy}>
@@ -70,8 +81,9 @@ export default function StockImport() {
             Download the template: <a href="/stock-import-template?format=csv">.csv</a> ·{" "}
             <a href="/stock-import-template?format=xlsx">.xlsx</a>{" "}
             <span className="muted">
-              — one line per style and size: product code or UPC/EAN, size, units, and optionally price, listing type (sell or swap) and
-              reason. At most {STOCK_IMPORT_LIMITS.maxRows.toLocaleString("en-US")} lines.
+              — one line per style and size: product code or UPC/EAN, size, units, and optionally
+              price, listing type (sell or swap) and reason. At most{" "}
+              {STOCK_IMPORT_LIMITS.maxRows.toLocaleString("en-US")} lines.
             </span>
           </p>
           {d.recent.length > 0 ? (
@@ -95,7 +107,8 @@ export default function StockImport() {
       {d.stage === "mapping" ? (
         <Form method="post" className="form-stack" data-testid="mapping-form">
           <p>
-            Which column of <strong>{d.fileName}</strong> holds what? Your choice is remembered for your next files.
+            Which column of <strong>{d.fileName}</strong> holds what? Your choice is remembered for
+            your next files.
           </p>
           <input type="hidden" name="intent" value="map" />
           <input type="hidden" name="import" value={d.id} />
@@ -125,7 +138,8 @@ export default function StockImport() {
           <p data-testid="results-counts">{counts(d.rows)}</p>
           <ImportRows rows={d.rows} />
           <p>
-            <Link to="/stock-import">Import another file</Link> · <Link to="/active/listings">My listings</Link>
+            <Link to="/stock-import">Import another file</Link> ·{" "}
+            <Link to="/active/listings">My listings</Link>
           </p>
         </>
       ) : null}
@@ -143,8 +157,9 @@ function Preview({ d, busy }: { d: Extract<LoaderData, { stage: "preview" }>; bu
     <>
       <p data-testid="preview-counts">
         {d.fileName}
-        {d.wholeSurplus ? " (whole surplus)" : ""}: {counts(d.rows)}. Refused lines are not imported: fix them in the file and upload it
-        again (lines already imported are then unchanged).
+        {d.wholeSurplus ? " (whole surplus)" : ""}: {counts(d.rows)}. Refused lines are not
+        imported: fix them in the file and upload it again (lines already imported are then
+        unchanged).
       </p>
       <Form method="post" id="confirm-form" className="form-actions">
         <input type="hidden" name="intent" value="confirm" />

@@ -11,7 +11,9 @@ import { pageTitle } from "~/components/title";
 import { parcelTrackingPage } from "./tracking.$tracking.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
-export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: pageTitle(d ? `Tracking ${d.trackingNumber}` : "Tracking") }];
+export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
+  { title: pageTitle(d ? `Tracking ${d.trackingNumber}` : "Tracking") },
+];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   return parcelTrackingPage(request, params.tracking);

@@ -51,7 +51,10 @@ export function notFound(): never {
 }
 
 /** The order of the URL as `viewer` may see it, else a 404. An RMA (an order of type 3) has its own page (/rma/:id). */
-export async function loadOrder(params: LoaderFunctionArgs["params"], viewer: Viewer): Promise<OrderDetail> {
+export async function loadOrder(
+  params: LoaderFunctionArgs["params"],
+  viewer: Viewer,
+): Promise<OrderDetail> {
   const ttype = params.ttype;
   const idRaw = params.id ?? "";
   if ((ttype !== "buy" && ttype !== "swap") || !/^\d{1,9}$/.test(idRaw)) notFound();
@@ -65,8 +68,12 @@ export async function orderDetailPage(params: LoaderFunctionArgs["params"], view
   const order = await loadOrder(params, viewer);
   if (order.role && !viewer.isStaff) await markOrdersSeen(db, viewer.retailerId!, [order.id]);
   const { canRma, myRma } = await rmaOffer(order, viewer.retailerId);
-  const myRating = order.role ? (order.ratings.find((r) => r.raterId === viewer.retailerId) ?? null) : null;
-  const otherRating = order.role ? (order.ratings.find((r) => r.raterId !== viewer.retailerId) ?? null) : null;
+  const myRating = order.role
+    ? (order.ratings.find((r) => r.raterId === viewer.retailerId) ?? null)
+    : null;
+  const otherRating = order.role
+    ? (order.ratings.find((r) => r.raterId !== viewer.retailerId) ?? null)
+    : null;
   return {
     order,
     swap: order.ttype === "swap" ? await swapPanelData(order) : null,
@@ -89,7 +96,9 @@ export type OrderIntent = { order: OrderDetail; form: FormData; intent: string; 
  */
 export function fail(intent: string, status: number, errors: string | Record<string, string>) {
   const error =
-    typeof errors === "string" ? { "": [errors] } : Object.fromEntries(Object.entries(errors).map(([name, message]) => [name, [message]]));
+    typeof errors === "string"
+      ? { "": [errors] }
+      : Object.fromEntries(Object.entries(errors).map(([name, message]) => [name, [message]]));
   return data<DetailActionData>({ status: "error", error, command: intent }, { status });
 }
 
@@ -98,25 +107,40 @@ const done = (intent: string, answer: Omit<DetailActionData, "status" | "command
   data<DetailActionData>({ status: "success", command: intent, ...answer });
 
 /** A refused command's message: under the card number when the card was declined. */
-const refusalOf = (out: { code: string; message: string }) => (out.code === "card_declined" ? { card_number: out.message } : out.message);
+const refusalOf = (out: { code: string; message: string }) =>
+  out.code === "card_declined" ? { card_number: out.message } : out.message;
 
 /** A purchase command's answer as the page shows it: a message, a question (card, confirmation) or a redirect. */
-function fromOutcome(c: OrderIntent, out: CommandOutcome<BuyCommandResult>, resend?: Record<string, string>) {
+function fromOutcome(
+  c: OrderIntent,
+  out: CommandOutcome<BuyCommandResult>,
+  resend?: Record<string, string>,
+) {
   const { intent } = c;
   if (!out.ok) return fail(intent, out.status, refusalOf(out));
   const r = out.result;
-  if (r.status === "need_payment_method") return done(intent, { need: "payment_method", message: r.message, resend });
-  if (r.status === "need_confirm_decline_others") return done(intent, { need: "confirm_decline_others", message: r.message, resend });
+  if (r.status === "need_payment_method")
+    return done(intent, { need: "payment_method", message: r.message, resend });
+  if (r.status === "need_confirm_decline_others")
+    return done(intent, { need: "confirm_decline_others", message: r.message, resend });
   if (r.redirectTo === BUY_REDIRECTS.activeListings) {
     // The seller goes to its active listings with an 'update your listings' message after about 2 s.
-    return done(intent, { message: r.message ?? UPDATE_YOUR_LISTINGS, redirectTo: r.redirectTo, delayMs: 2000 });
+    return done(intent, {
+      message: r.message ?? UPDATE_YOUR_LISTINGS,
+      redirectTo: r.redirectTo,
+      delayMs: 2000,
+    });
   }
   if (r.redirectTo) throw redirect(ordersTabFor(c.order.role, r.redirectTo), 303);
   return done(intent, { message: r.message });
 }
 
-const send = <A>(c: OrderIntent, def: UpdateDefinition<BuyCommandResult, [A]>, arg: A, resend?: Record<string, string>) =>
-  sendOrderCommand("buy", c.order, def, arg).then((out) => fromOutcome(c, out, resend));
+const send = <A>(
+  c: OrderIntent,
+  def: UpdateDefinition<BuyCommandResult, [A]>,
+  arg: A,
+  resend?: Record<string, string>,
+) => sendOrderCommand("buy", c.order, def, arg).then((out) => fromOutcome(c, out, resend));
 
 /** The party this intent belongs to, else its 403. */
 function wrongParty(c: OrderIntent, role: Role) {
@@ -126,7 +150,9 @@ function wrongParty(c: OrderIntent, role: Role) {
 /** The card of the form, or the card form's errors. */
 function cardOf(c: OrderIntent) {
   const card = paymentMethodFromForm(c.form);
-  return card.ok ? card : fail(c.intent, 400, Object.keys(card.errors).length ? card.errors : "Please check the card.");
+  return card.ok
+    ? card
+    : fail(c.intent, 400, Object.keys(card.errors).length ? card.errors : "Please check the card.");
 }
 
 /** The unit fields the seller's response carries (kept through a card step or a confirmation). */
@@ -137,7 +163,9 @@ function unitFields(form: FormData): Record<string, string> {
 }
 
 /** The seller's OK ("1") to decline the other orders its units would take; anything else is no OK. */
-const DeclineOthersSchema = z.object({ confirm_decline_others: z.literal("1").optional().catch(undefined) });
+const DeclineOthersSchema = z.object({
+  confirm_decline_others: z.literal("1").optional().catch(undefined),
+});
 function confirmed(c: OrderIntent): boolean {
   const submission = parseSubmission(c.form, { schema: DeclineOthersSchema });
   return submission.status === "success" && submission.value.confirm_decline_others === "1";
@@ -153,7 +181,8 @@ async function withReason<A extends { actorRetailerId: number; reason?: number }
   const refused = wrongParty(c, role);
   if (refused) return refused;
   const submission = parseSubmission(c.form, { schema });
-  if (submission.status !== "success") return data<DetailActionData>({ ...submission.reply(), command: c.intent }, { status: 400 });
+  if (submission.status !== "success")
+    return data<DetailActionData>({ ...submission.reply(), command: c.intent }, { status: 400 });
   return send(c, def, { actorRetailerId: c.actor, reason: submission.value.reason } as A);
 }
 
@@ -166,19 +195,30 @@ export async function completeCheckout(c: OrderIntent) {
   if (refused) return refused;
   const card = cardOf(c);
   if (!("paymentMethod" in card)) return card;
-  return send(c, completeCheckoutUpdate, { actorRetailerId: c.actor, paymentMethod: card.paymentMethod });
+  return send(c, completeCheckoutUpdate, {
+    actorRetailerId: c.actor,
+    paymentMethod: card.paymentMethod,
+  });
 }
 
-export const declineCheckout = (c: OrderIntent) => withReason(c, "receiver", DeclineCheckoutSchema, declineCheckoutUpdate);
-export const declineSale = (c: OrderIntent) => withReason(c, "provider", DeclineSaleSchema, declineSaleUpdate);
-export const declineModified = (c: OrderIntent) => withReason(c, "receiver", DeclineModifiedSchema, declineModifiedPurchaseUpdate);
-export const cancelShipment = (c: OrderIntent) => withReason(c, "provider", CancelShipmentSchema, cancelShipmentUpdate);
+export const declineCheckout = (c: OrderIntent) =>
+  withReason(c, "receiver", DeclineCheckoutSchema, declineCheckoutUpdate);
+export const declineSale = (c: OrderIntent) =>
+  withReason(c, "provider", DeclineSaleSchema, declineSaleUpdate);
+export const declineModified = (c: OrderIntent) =>
+  withReason(c, "receiver", DeclineModifiedSchema, declineModifiedPurchaseUpdate);
+export const cancelShipment = (c: OrderIntent) =>
+  withReason(c, "provider", CancelShipmentSchema, cancelShipmentUpdate);
 
 export async function approveModified(c: OrderIntent) {
-  return wrongParty(c, "receiver") ?? send(c, approveModifiedPurchaseUpdate, { actorRetailerId: c.actor });
+  return (
+    wrongParty(c, "receiver") ??
+    send(c, approveModifiedPurchaseUpdate, { actorRetailerId: c.actor })
+  );
 }
 
-const MORE_THAN_REQUESTED = "You cannot select more units than what the retailer has requested to purchase.";
+const MORE_THAN_REQUESTED =
+  "You cannot select more units than what the retailer has requested to purchase.";
 
 /**
  * The seller's answer: the units it can ship per line and size (never more than requested, no size that was
@@ -194,8 +234,14 @@ export async function respond(c: OrderIntent) {
   const lines = goods.map((l) => {
     const given = parsed.units.get(l.contributionId) ?? {};
     const sizes: Record<string, number> = {};
-    for (const [size, requested] of Object.entries(l.sizes)) sizes[size] = Object.hasOwn(given, size) ? given[size] : requested;
-    return { listingId: l.listingId, variationId: l.variationId, sizes, asked: { ...given, ...sizes } };
+    for (const [size, requested] of Object.entries(l.sizes))
+      sizes[size] = Object.hasOwn(given, size) ? given[size] : requested;
+    return {
+      listingId: l.listingId,
+      variationId: l.variationId,
+      sizes,
+      asked: { ...given, ...sizes },
+    };
   });
   const check = checkModification(
     goods,
@@ -205,9 +251,19 @@ export async function respond(c: OrderIntent) {
   const resend = { intent: c.intent, ...unitFields(c.form) };
   const confirmDeclineOthers = confirmed(c);
   // No units left is the workflow's to refuse ("decline the sale instead").
-  if (check.ok && !check.changed) return send(c, approveSaleUpdate, { actorRetailerId: c.actor, confirmDeclineOthers }, resend);
-  const modified = lines.map(({ listingId, variationId, sizes }) => ({ listingId, variationId, sizes }));
-  return send(c, modifySaleUpdate, { actorRetailerId: c.actor, lines: modified, confirmDeclineOthers }, resend);
+  if (check.ok && !check.changed)
+    return send(c, approveSaleUpdate, { actorRetailerId: c.actor, confirmDeclineOthers }, resend);
+  const modified = lines.map(({ listingId, variationId, sizes }) => ({
+    listingId,
+    variationId,
+    sizes,
+  }));
+  return send(
+    c,
+    modifySaleUpdate,
+    { actorRetailerId: c.actor, lines: modified, confirmDeclineOthers },
+    resend,
+  );
 }
 
 /**
@@ -224,7 +280,11 @@ export async function addCard(c: OrderIntent) {
   return send(
     c,
     addPaymentMethodUpdate,
-    { actorRetailerId: c.actor, paymentMethod: card.paymentMethod, confirmDeclineOthers: confirmed(c) },
+    {
+      actorRetailerId: c.actor,
+      paymentMethod: card.paymentMethod,
+      confirmDeclineOthers: confirmed(c),
+    },
     resend,
   );
 }

@@ -6,7 +6,12 @@
  * updates seen (clears the alert count). The server half, one function per intent, is transaction.$ttype.$id.server.ts.
  */
 import { useForm } from "@conform-to/react";
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
 import type { OrderDetail } from "../../db/queries/order-views/order-detail";
@@ -57,18 +62,26 @@ import {
 import { conversationFor } from "~/utils/messages.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
-export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: pageTitle(d ? `Order ${d.order.externalId}` : "Order") }];
+export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
+  { title: pageTitle(d ? `Order ${d.order.externalId}` : "Order") },
+];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await orderViewer(request);
   const page = await orderDetailPage(params, viewer);
-  return { ...page, conversation: await conversationFor(page.order, { ...viewer, role: page.order.role ?? null }) };
+  return {
+    ...page,
+    conversation: await conversationFor(page.order, { ...viewer, role: page.order.role ?? null }),
+  };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   // Order commands are trading: an inactive or pending retailer is refused before anything is sent.
   const auth = await requireTradingRetailer(request);
-  const order = await loadOrder(params, { retailerId: auth.retailer.id, isStaff: auth.user.isStaff });
+  const order = await loadOrder(params, {
+    retailerId: auth.retailer.id,
+    isStaff: auth.user.isStaff,
+  });
   if (!order.role) notFound();
   const form = await readFormData(request);
   const intent = String(form.get("intent") ?? "");
@@ -107,7 +120,12 @@ export default function TransactionDetail() {
   const errors: DetailErrors = a?.status === "error" ? form.allErrors : undefined;
   const navigate = useNavigate();
   const o = d.order;
-  const backTo = o.stage === "pre_shipping" ? "/alerts" : o.stage === "declined" ? "/alerts?status=declined" : "/orders";
+  const backTo =
+    o.stage === "pre_shipping"
+      ? "/alerts"
+      : o.stage === "declined"
+        ? "/alerts?status=declined"
+        : "/orders";
 
   useEffect(() => {
     if (a?.redirectTo && a.delayMs) {
@@ -117,7 +135,12 @@ export default function TransactionDetail() {
   }, [a, navigate]);
 
   return (
-    <section className="page order-detail" data-testid="order-detail" data-statename={o.statename} data-panel={d.panel}>
+    <section
+      className="page order-detail"
+      data-testid="order-detail"
+      data-statename={o.statename}
+      data-panel={d.panel}
+    >
       <p>
         <Link to={backTo} data-testid="go-back">
           ← {GO_BACK}
@@ -126,7 +149,9 @@ export default function TransactionDetail() {
       <h1>
         Order {o.externalId}{" "}
         <span className="pill" data-testid="display-status">
-          {(o.ttype === "swap" && o.role ? swapPaymentDueText(o.statename, d.swap?.view?.[o.role]) : null) ?? o.displayStatus}
+          {(o.ttype === "swap" && o.role
+            ? swapPaymentDueText(o.statename, d.swap?.view?.[o.role])
+            : null) ?? o.displayStatus}
         </span>
       </h1>
       {o.reasons.map((r) => (
@@ -157,9 +182,15 @@ export default function TransactionDetail() {
       <h2>Goods</h2>
       {o.ttype === "swap" ? (
         // A swap's goods as they stand (a removed line keeps its row with no units), each with whose it is.
-        <LinesTable lines={o.lines.filter((l) => l.type === "goods" && l.quantity > 0)} sideLabel={(side) => swapSideLabel(o, side)} />
+        <LinesTable
+          lines={o.lines.filter((l) => l.type === "goods" && l.quantity > 0)}
+          sideLabel={(side) => swapSideLabel(o, side)}
+        />
       ) : (
-        <LinesTable lines={o.lines} showPending={o.statename === "receiver_approve_modified_purchase"} />
+        <LinesTable
+          lines={o.lines}
+          showPending={o.statename === "receiver_approve_modified_purchase"}
+        />
       )}
       <Amounts o={o} />
       {o.shipments.length > 0 ? (
@@ -216,7 +247,11 @@ function payoutPendingText(o: OrderDetail): string | null {
 function Amounts({ o }: { o: OrderDetail }) {
   if (o.ttype === "swap") {
     return o.swapAmounts ? (
-      <SwapAmounts a={o.swapAmounts} role={o.role} labels={{ provider: o.providerLabel, receiver: o.receiverLabel }} />
+      <SwapAmounts
+        a={o.swapAmounts}
+        role={o.role}
+        labels={{ provider: o.providerLabel, receiver: o.receiverLabel }}
+      />
     ) : null;
   }
   if (o.role === "provider") {
@@ -244,7 +279,15 @@ function Amounts({ o }: { o: OrderDetail }) {
 
 const firstError = (errors: DetailErrors) => Object.values(errors ?? {}).flat()[0];
 
-function Panel({ d, a, errors }: { d: LoaderData; a: DetailActionData | undefined; errors: DetailErrors }) {
+function Panel({
+  d,
+  a,
+  errors,
+}: {
+  d: LoaderData;
+  a: DetailActionData | undefined;
+  errors: DetailErrors;
+}) {
   const o = d.order;
   if (!o.role) return <div className="order-panel muted">Staff view: read-only.</div>;
   if (o.ttype === "swap") {

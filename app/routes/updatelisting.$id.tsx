@@ -1,4 +1,9 @@
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
 import activeCss from "~/components/active/active.css";
 import { EditItemPage } from "~/components/active/EditItemPage";
 import { editAction, editLoader } from "~/utils/my-items.server";

@@ -9,11 +9,16 @@ import { canViewPhoto, readPhoto } from "~/utils/uploads.server";
  * is a 404.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
+  const notFound = () =>
+    new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
   const auth = await getAuth(request);
   if (!auth) return notFound();
   const name = params.file ?? "";
-  const viewer = { userId: auth.user.id, isStaff: auth.user.isStaff, retailerStatus: auth.ownRetailer?.status ?? null };
+  const viewer = {
+    userId: auth.user.id,
+    isStaff: auth.user.isStaff,
+    retailerStatus: auth.ownRetailer?.status ?? null,
+  };
   if (!(await canViewPhoto(name, viewer))) return notFound();
   const photo = await readPhoto(name);
   if (!photo) return notFound();

@@ -9,8 +9,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
   const action = params.action;
   const id = params.listingId ?? "";
-  if ((action !== "buy" && action !== "swap" && action !== "sell") || !/^[1-9][0-9]{0,9}$/.test(id)) {
-    throw new Response(LISTING_UNAVAILABLE, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (
+    (action !== "buy" && action !== "swap" && action !== "sell") ||
+    !/^[1-9][0-9]{0,9}$/.test(id)
+  ) {
+    throw new Response(LISTING_UNAVAILABLE, {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
   }
   throw redirect(`/listing/${action}/${id}`);
 }

@@ -19,7 +19,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!r || !r.setupCompletedAt) throw redirect("/retailer-setup/");
   if (r.status === "denied") throw redirect("/retailer-denied/");
   if (r.status !== "pending") throw redirect("/");
-  return { storeName: r.storeName, email: auth.user.email, supportEmail: getEnv().RETAILER_SUPPORT_EMAIL };
+  return {
+    storeName: r.storeName,
+    email: auth.user.email,
+    supportEmail: getEnv().RETAILER_SUPPORT_EMAIL,
+  };
 }
 
 export default function WaitForActivation() {
@@ -28,8 +32,8 @@ export default function WaitForActivation() {
     <AccountStatusPage testId="wait-for-activation" title={MSG.waitTitle}>
       <p className="lead">{MSG.waitBody}</p>
       <p>
-        We will write to <strong>{email}</strong> about <strong>{storeName}</strong>. Questions? Contact{" "}
-        <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
+        We will write to <strong>{email}</strong> about <strong>{storeName}</strong>. Questions?
+        Contact <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
       </p>
     </AccountStatusPage>
   );

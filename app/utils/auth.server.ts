@@ -16,7 +16,12 @@ export type { ContactRow, RetailerRow };
 
 export type AuthContext = {
   user: { id: number; email: string; isStaff: boolean };
-  session: { id: string; actingRetailerId: number | null; actingBrandId: number | null; dismissedBanners: string[] };
+  session: {
+    id: string;
+    actingRetailerId: number | null;
+    actingBrandId: number | null;
+    dismissedBanners: string[];
+  };
   /** Own retailer, or for staff the one they act as (null = acting as admin). */
   retailer: RetailerRow | null;
   /** The contact of that retailer (for the cell-phone banner). */
@@ -71,9 +76,13 @@ async function loadAuth(request: Request): Promise<AuthContext | null> {
   const targetId = user.isStaff ? session.actingRetailerId : user.retailerId;
   const ownIsTarget = targetId !== null && targetId === user.retailerId;
   const [target, otherOwn, brands] = await Promise.all([
-    targetId !== null ? getRetailerWithContact(db, targetId, user.isStaff ? undefined : user.id) : null,
+    targetId !== null
+      ? getRetailerWithContact(db, targetId, user.isStaff ? undefined : user.id)
+      : null,
     user.retailerId !== null && !ownIsTarget ? getRetailer(db, user.retailerId) : null,
-    user.isStaff && targetId !== null && session.actingBrandId !== null ? getBrandsByIds(db, [session.actingBrandId]) : null,
+    user.isStaff && targetId !== null && session.actingBrandId !== null
+      ? getBrandsByIds(db, [session.actingBrandId])
+      : null,
   ]);
   const retailer: RetailerRow | null = target?.retailer ?? null;
   const ownRetailer: RetailerRow | null = ownIsTarget ? retailer : otherOwn;
@@ -105,7 +114,9 @@ function noteRetailerActive(r: RetailerRow): void {
   if (!lastActiveDue(r.lastActiveAt, now)) return;
   r.lastActiveAt = now;
   setImmediate(() => {
-    touchRetailerLastActive(db, r.id, now, LAST_ACTIVE_EVERY_MS).catch((err) => console.error("[last_active] write failed", err));
+    touchRetailerLastActive(db, r.id, now, LAST_ACTIVE_EVERY_MS).catch((err) =>
+      console.error("[last_active] write failed", err),
+    );
   });
 }
 
@@ -149,7 +160,9 @@ export async function requireStaff(request: Request): Promise<AuthContext> {
  * The effective retailer: own (active or inactive) or the one staff act as. A retailer still in
  * setup, waiting or denied is sent to its status page; staff acting as nobody to the picker.
  */
-export async function requireRetailer(request: Request): Promise<AuthContext & { retailer: RetailerRow }> {
+export async function requireRetailer(
+  request: Request,
+): Promise<AuthContext & { retailer: RetailerRow }> {
   const auth = await requireUser(request);
   if (auth.user.isStaff) {
     if (!auth.retailer) throw redirect("/admin/retailers?pick=1");
@@ -181,7 +194,9 @@ export function assertMayTrade(auth: AuthContext, request: Request): void {
 }
 
 /** requireRetailer + assertMayTrade: the guard of every trading loader and action. */
-export async function requireTradingRetailer(request: Request): Promise<AuthContext & { retailer: RetailerRow }> {
+export async function requireTradingRetailer(
+  request: Request,
+): Promise<AuthContext & { retailer: RetailerRow }> {
   const auth = await requireRetailer(request);
   assertMayTrade(auth, request);
   return auth;
@@ -210,7 +225,10 @@ export async function cartRetailer(
  * - signed out on a non-public page -> /signin?next=...
  * - a retailer not yet set up / waiting / denied -> its status page (the blocking "required action" state)
  */
-export function requiredActionRedirect(auth: AuthContext | null, pathOrUrl: string | URL): string | null {
+export function requiredActionRedirect(
+  auth: AuthContext | null,
+  pathOrUrl: string | URL,
+): string | null {
   const u = visibleUrl(typeof pathOrUrl === "string" ? new URL(pathOrUrl, "http://x") : pathOrUrl);
   const own = auth?.ownRetailer ?? null;
   return requiredActionPath(
@@ -240,7 +258,10 @@ export async function destroySession(request: Request): Promise<string> {
 }
 
 /** A same-origin path to go to after sign-in, or the role's landing page. */
-export function landingPath(auth: { user: { isStaff: boolean } }, next: string | null | undefined): string {
+export function landingPath(
+  auth: { user: { isStaff: boolean } },
+  next: string | null | undefined,
+): string {
   return safeNextPath(next) ?? (auth.user.isStaff ? "/admin" : "/");
 }
 

@@ -4,19 +4,31 @@
  * read here with domain/card-form.ts's schema, through `parseSubmission`. A refusal is one message per field,
  * or under "" for the form (docs/product/screens.md says what each card form shows).
  */
-import { cardFormSchema, CARD_FORM_MESSAGES, type CardFormResult, type FormCard } from "../../domain/card-form";
+import {
+  cardFormSchema,
+  CARD_FORM_MESSAGES,
+  type CardFormResult,
+  type FormCard,
+} from "../../domain/card-form";
 import { cardBrandLabel } from "../../domain/cards";
 import type { PaymentMethodInput } from "../../workflows/buy/contract";
 import { paymentsProvider } from "./env.server";
 import { parseSubmission } from "./form.server";
 
 /** The card of `form` (see the module comment), or its first error per field ("" for the form). */
-export function parseCardForm(form: FormData, opts: { today?: Date; provider?: "stripe" | "sandbox" } = {}): CardFormResult {
-  const schema = cardFormSchema({ today: opts.today ?? new Date(), provider: opts.provider ?? paymentsProvider() });
+export function parseCardForm(
+  form: FormData,
+  opts: { today?: Date; provider?: "stripe" | "sandbox" } = {},
+): CardFormResult {
+  const schema = cardFormSchema({
+    today: opts.today ?? new Date(),
+    provider: opts.provider ?? paymentsProvider(),
+  });
   const submission = parseSubmission(form, { schema });
   if (submission.status === "success") return { ok: true, card: submission.value };
   const errors: Record<string, string> = {};
-  for (const [name, messages] of Object.entries(submission.error ?? {})) if (messages?.[0]) errors[name] = messages[0];
+  for (const [name, messages] of Object.entries(submission.error ?? {}))
+    if (messages?.[0]) errors[name] = messages[0];
   return { ok: false, errors };
 }
 
@@ -37,6 +49,7 @@ export function paymentMethodFromForm(
 ): { ok: true; paymentMethod: PaymentMethodInput } | { ok: false; errors: Record<string, string> } {
   const parsed = parseCardForm(form, { today, provider });
   if (!parsed.ok) return parsed;
-  if (parsed.card.source === "saved") return { ok: false, errors: { "": CARD_FORM_MESSAGES.chooseCard } };
+  if (parsed.card.source === "saved")
+    return { ok: false, errors: { "": CARD_FORM_MESSAGES.chooseCard } };
   return { ok: true, paymentMethod: paymentMethodOf(parsed.card) };
 }

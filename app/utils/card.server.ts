@@ -27,7 +27,12 @@ import { errorsReply, parseSubmission } from "./form.server";
 import { parseCardForm } from "./card-form.server";
 import { db } from "./db.server";
 import { getEnv, paymentsProvider } from "./env.server";
-import { getTemporalClient, isTemporalUnavailable, startWorkflowOnce, withTimeout } from "./temporal.server";
+import {
+  getTemporalClient,
+  isTemporalUnavailable,
+  startWorkflowOnce,
+  withTimeout,
+} from "./temporal.server";
 
 const RESULT_WAIT_MS = 25_000;
 
@@ -41,9 +46,16 @@ export type CardFormMode = "test_card" | "elements";
 export async function cardFormData(retailerId: number) {
   const env = getEnv();
   const card = await getCardOnFile(db, retailerId);
-  const mode: CardFormMode = env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY ? "elements" : "test_card";
+  const mode: CardFormMode =
+    env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY ? "elements" : "test_card";
   return {
-    card: card ? { description: card.description, lastFour: card.lastFour, savedAt: card.createdAt.toISOString() } : null,
+    card: card
+      ? {
+          description: card.description,
+          lastFour: card.lastFour,
+          savedAt: card.createdAt.toISOString(),
+        }
+      : null,
     mode,
     provider: paymentsProvider(env),
     publishableKey: mode === "elements" ? (env.STRIPE_PUBLISHABLE_KEY ?? null) : null,
@@ -69,21 +81,36 @@ function rejectionOf(err: unknown): CardRejection | null {
   if (!(err instanceof WorkflowFailedError)) return null;
   const cause = err.cause;
   if (cause instanceof ApplicationFailure && cause.type === CARD_REJECTED) {
-    return (cause.details?.[0] as CardRejection | undefined) ?? { code: "card_error", message: cause.message };
+    return (
+      (cause.details?.[0] as CardRejection | undefined) ?? {
+        code: "card_error",
+        message: cause.message,
+      }
+    );
   }
   return null;
 }
 
 /** The outcome of saving a card from a form: saved, or the errors to show (per field or "" for the form). */
-export type SaveCardOutcome = { ok: true } | { ok: false; status: number; errors: Record<string, string> };
+export type SaveCardOutcome =
+  | { ok: true }
+  | { ok: false; status: number; errors: Record<string, string> };
 
 /**
  * Puts the card of a form (card-form.server.ts: a Stripe Elements PaymentMethod id or the test card fields) on
  * file for the retailer (cardOnFileWorkflow, id per submission). Used by Settings → Card On File and by the
  * sell dialog (selling to a request needs a card).
  */
-export async function saveCardFromForm(retailer: RetailerRow, submissionId: string, form: FormData): Promise<SaveCardOutcome> {
-  const failed = (status: number, errors: Record<string, string>): SaveCardOutcome => ({ ok: false, status, errors });
+export async function saveCardFromForm(
+  retailer: RetailerRow,
+  submissionId: string,
+  form: FormData,
+): Promise<SaveCardOutcome> {
+  const failed = (status: number, errors: Record<string, string>): SaveCardOutcome => ({
+    ok: false,
+    status,
+    errors,
+  });
   const parsed = parseCardForm(form);
   if (!parsed.ok) return failed(400, parsed.errors);
   if (parsed.card.source === "saved") return failed(400, { "": CARD_FORM_MESSAGES.chooseCard });
@@ -93,10 +120,20 @@ export async function saveCardFromForm(retailer: RetailerRow, submissionId: stri
       : { source: "test_card", testToken: parsed.card.testToken };
 
   const workflowId = cardOnFileWorkflowId(retailer.id, submissionId);
-  const input: CardOnFileInput = { retailerId: retailer.id, submissionId, card, email: retailer.storeEmail || undefined };
+  const input: CardOnFileInput = {
+    retailerId: retailer.id,
+    submissionId,
+    card,
+    email: retailer.storeEmail || undefined,
+  };
   let handle: WorkflowHandle<typeof cardOnFileWorkflow>;
   try {
-    handle = await startWorkflowOnce<typeof cardOnFileWorkflow>(await getTemporalClient(), CARD_ON_FILE_WORKFLOW_TYPE, workflowId, [input]);
+    handle = await startWorkflowOnce<typeof cardOnFileWorkflow>(
+      await getTemporalClient(),
+      CARD_ON_FILE_WORKFLOW_TYPE,
+      workflowId,
+      [input],
+    );
   } catch (err) {
     if (isTemporalUnavailable(err)) return failed(503, { "": CARD_MESSAGES.unavailable });
     throw err;
@@ -108,8 +145,15 @@ export async function saveCardFromForm(retailer: RetailerRow, submissionId: stri
   } catch (err) {
     const rejection = rejectionOf(err);
     // A second card after a decline is a new submission: a new id, hence a new workflow (attempt).
-    if (rejection) return failed(400, card.source === "test_card" ? { card_number: rejection.message } : { "": rejection.message });
-    if (isTemporalUnavailable(err) || err instanceof WorkflowFailedError) return failed(503, { "": CARD_MESSAGES.unavailable });
+    if (rejection)
+      return failed(
+        400,
+        card.source === "test_card"
+          ? { card_number: rejection.message }
+          : { "": rejection.message },
+      );
+    if (isTemporalUnavailable(err) || err instanceof WorkflowFailedError)
+      return failed(503, { "": CARD_MESSAGES.unavailable });
     throw err;
   }
   return { ok: true };
@@ -120,10 +164,14 @@ export async function saveCardFromForm(retailer: RetailerRow, submissionId: stri
  * (docs/product/orders.md, "Purchase from a listing"), as the buy flow's approval asks (need_payment_method): with a card on file, nothing
  * to do; else the card fields of the same form are saved first; without them, 402 with SELLER_CARD_NEEDED.
  */
-export async function ensureSellerCard(retailer: RetailerRow, form: FormData): Promise<SaveCardOutcome> {
+export async function ensureSellerCard(
+  retailer: RetailerRow,
+  form: FormData,
+): Promise<SaveCardOutcome> {
   if (await getCardOnFile(db, retailer.id)) return { ok: true };
   const sent = parseSubmission(form, { schema: SellerCardSchema });
-  const typed = sent.status === "success" && (sent.value.card_number || sent.value.payment_method_id);
+  const typed =
+    sent.status === "success" && (sent.value.card_number || sent.value.payment_method_id);
   if (!typed) return { ok: false, status: 402, errors: { "": SELLER_CARD_NEEDED } };
   return saveCardFromForm(retailer, sent.value.submission_id ?? randomUUID(), form);
 }
@@ -145,7 +193,8 @@ export async function cardAction(request: Request) {
   const auth = await requireRetailer(request);
   const form = await readFormData(request);
   const submitted = parseSubmission(form, { schema: CardOnFileSchema });
-  if (submitted.status !== "success") return fail(400, { "": "This form has expired. Please submit it again." });
+  if (submitted.status !== "success")
+    return fail(400, { "": "This form has expired. Please submit it again." });
   const saved = await saveCardFromForm(auth.retailer, submitted.value.submission_id, form);
   if (!saved.ok) return fail(saved.status, saved.errors);
   return redirect("/settings/card?ref=cardSaved", 303);

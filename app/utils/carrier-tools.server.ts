@@ -36,12 +36,18 @@ export async function carrierToolsAction(request: Request, form: FormData) {
     const wrong = Object.keys(submission.error ?? {});
     return refuse(
       400,
-      wrong.includes("order") || wrong.includes("status") ? "Choose an order and a carrier event." : "Choose a shipment of this order.",
+      wrong.includes("order") || wrong.includes("status")
+        ? "Choose an order and a carrier event."
+        : "Choose a shipment of this order.",
     );
   }
   const { order, status, shipment } = submission.value;
   const result = await simulateCarrierEvent(order, status, shipment ?? null);
-  if (!result.ok) return refuse(result.httpStatus && result.httpStatus < 500 ? result.httpStatus : 502, result.message);
+  if (!result.ok)
+    return refuse(
+      result.httpStatus && result.httpStatus < 500 ? result.httpStatus : 502,
+      result.message,
+    );
   const back = new URL(request.url);
   back.searchParams.set("order", String(order));
   back.searchParams.set("tab", "shipping");

@@ -15,8 +15,19 @@ import {
   type CartType,
   type SwapBlock,
 } from "../../domain/cart";
-import { CONFIGURE_PAYOUT_TEXT, SWAP_NO_ACTIVE_LISTINGS, SWAP_NO_PAYOUT } from "../../domain/messages";
-import { addToCart, clearCart, countActiveOwnListings, getCartSummary, removeFromCart, type CartSummary } from "../../db/queries/cart";
+import {
+  CONFIGURE_PAYOUT_TEXT,
+  SWAP_NO_ACTIVE_LISTINGS,
+  SWAP_NO_PAYOUT,
+} from "../../domain/messages";
+import {
+  addToCart,
+  clearCart,
+  countActiveOwnListings,
+  getCartSummary,
+  removeFromCart,
+  type CartSummary,
+} from "../../db/queries/cart";
 import { proceedFromCart } from "../../db/queries/checkout";
 import { getCardOnFile } from "../../db/queries/settings";
 import { buyWorkflowId } from "../../workflows/buy/contract";
@@ -31,7 +42,9 @@ import { rowIdDigits } from "../../domain/ids";
 export type { CartSummary };
 
 /** The cart of whoever asks: the effective retailer's; null for staff browsing as admin (no cart). */
-export async function loadCartSummary(auth: Pick<AuthContext, "retailer" | "user"> | null): Promise<CartSummary | null> {
+export async function loadCartSummary(
+  auth: Pick<AuthContext, "retailer" | "user"> | null,
+): Promise<CartSummary | null> {
   if (!auth?.retailer) return null;
   return getCartSummary(db, auth.retailer.id, { viewerIsStaff: auth.user.isStaff });
 }
@@ -46,21 +59,41 @@ export interface CartReply {
   dialog?: "configure_payout" | "no_payout" | "no_active_listings";
 }
 
-type Replying = { reply(options: { formErrors: string[]; fieldErrors?: Record<string, string[]> }): SubmissionResult<string[]> };
+type Replying = {
+  reply(options: {
+    formErrors: string[];
+    fieldErrors?: Record<string, string[]>;
+  }): SubmissionResult<string[]>;
+};
 
 /** A refusal: `error` as the form's error of `submission`'s reply (or alone before any parse). */
 export function refuse(
   status: number,
   error: string,
-  opts: { submission?: Replying; dialog?: CartReply["dialog"]; fieldErrors?: Record<string, string[]> } = {},
+  opts: {
+    submission?: Replying;
+    dialog?: CartReply["dialog"];
+    fieldErrors?: Record<string, string[]>;
+  } = {},
 ) {
-  const result = opts.submission ? opts.submission.reply({ formErrors: [error], fieldErrors: opts.fieldErrors }) : formError(error);
+  const result = opts.submission
+    ? opts.submission.reply({ formErrors: [error], fieldErrors: opts.fieldErrors })
+    : formError(error);
   return data<CartReply>({ result, ...(opts.dialog ? { dialog: opts.dialog } : {}) }, { status });
 }
 
 /** A same-site path to come back to (the marketplace page the form was on), else /cart. */
-export function safeReturnTo(raw: FormDataEntryValue | null | undefined, fallback = "/cart"): string {
-  if (typeof raw !== "string" || !raw.startsWith("/") || raw.startsWith("//") || raw.startsWith("/\\") || /[\u0000-\u001f\\]/.test(raw))
+export function safeReturnTo(
+  raw: FormDataEntryValue | null | undefined,
+  fallback = "/cart",
+): string {
+  if (
+    typeof raw !== "string" ||
+    !raw.startsWith("/") ||
+    raw.startsWith("//") ||
+    raw.startsWith("/\\") ||
+    /[\u0000-\u001f\\]/.test(raw)
+  )
     return fallback;
   try {
     const u = new URL(raw, "http://same.invalid");
@@ -103,7 +136,12 @@ export async function handleAdd(retailerId: number, form: FormData) {
   const { listingId, requestId, type, returnTo } = submission.value;
   const parsed = selectionFromEntries(form.entries());
   if (!parsed.ok) return refuse(400, parsed.message, { submission });
-  const result = await addToCart(db, retailerId, { listingId, requestId, selection: parsed.selection, type });
+  const result = await addToCart(db, retailerId, {
+    listingId,
+    requestId,
+    selection: parsed.selection,
+    type,
+  });
   if (!result.ok) return refuse(result.status, result.message, { submission });
   return redirect(withRef(returnTo, "cartAdded"), 303);
 }
@@ -112,8 +150,13 @@ export async function handleRemove(retailerId: number, form: FormData) {
   const submission = parseSubmission(form, { schema: ItemSchema.omit({ type: true }) });
   if (submission.status !== "success") return refuse(404, CART_MESSAGES.notInCart, { submission });
   const { listingId, requestId, returnTo } = submission.value;
-  if ((listingId === undefined) === (requestId === undefined)) return refuse(404, CART_MESSAGES.notInCart, { submission });
-  const result = await removeFromCart(db, retailerId, listingId !== undefined ? { listingId } : { requestId });
+  if ((listingId === undefined) === (requestId === undefined))
+    return refuse(404, CART_MESSAGES.notInCart, { submission });
+  const result = await removeFromCart(
+    db,
+    retailerId,
+    listingId !== undefined ? { listingId } : { requestId },
+  );
   if (!result.ok) return refuse(result.status, result.message, { submission });
   return redirect(withRef(returnTo, "cartRemoved"), 303);
 }
@@ -121,7 +164,10 @@ export async function handleRemove(retailerId: number, form: FormData) {
 export async function handleClear(retailerId: number, form: FormData) {
   const submission = parseSubmission(form, { schema: z.object({ returnTo: backTo }) });
   await clearCart(db, retailerId);
-  return redirect(withRef(submission.status === "success" ? submission.value.returnTo : "/cart", "cartCleared"), 303);
+  return redirect(
+    withRef(submission.status === "success" ? submission.value.returnTo : "/cart", "cartCleared"),
+    303,
+  );
 }
 
 export interface CheckoutState {
@@ -137,12 +183,17 @@ export interface CheckoutState {
   cardSubmissionId: string | null;
 }
 
-export async function checkoutState(auth: { user: { isStaff: boolean } }, retailer: RetailerRow): Promise<CheckoutState> {
+export async function checkoutState(
+  auth: { user: { isStaff: boolean } },
+  retailer: RetailerRow,
+): Promise<CheckoutState> {
   const summary = await getCartSummary(db, retailer.id, { viewerIsStaff: auth.user.isStaff });
   const payoutSet = Boolean(retailer.btMerchantId);
   let block: SwapBlock | null = null;
   if (summary.type === "swap" && summary.lines.length > 0) {
-    const n = payoutSet ? await countActiveOwnListings(db, retailer.id, summary.lines[0].brandId) : 0;
+    const n = payoutSet
+      ? await countActiveOwnListings(db, retailer.id, summary.lines[0].brandId)
+      : 0;
     block = swapBlock({ payoutSet, activeListingsOfBrand: n });
   }
   const needsCardForSell = summary.type === "sell" && !(await getCardOnFile(db, retailer.id));
@@ -169,13 +220,29 @@ export async function handleProceed(auth: AuthContext, retailer: RetailerRow, fo
   const type = state.summary.type;
   const sell = type === "sell" ? parseSubmission(form, { schema: SellInfoSchema }) : null;
   const submission = sell ?? parseSubmission(form, { schema: CheckoutTermsSchema });
-  if (!type) return refuse(400, state.summary.dropped > 0 ? CART_MESSAGES.itemDropped : CART_MESSAGES.emptyCart, { submission });
+  if (!type)
+    return refuse(
+      400,
+      state.summary.dropped > 0 ? CART_MESSAGES.itemDropped : CART_MESSAGES.emptyCart,
+      { submission },
+    );
   if (type === "swap" && state.swapBlock) {
-    return refuse(403, state.swapBlock === "no_payout" ? SWAP_NO_PAYOUT : SWAP_NO_ACTIVE_LISTINGS, { submission, dialog: state.swapBlock });
+    return refuse(403, state.swapBlock === "no_payout" ? SWAP_NO_PAYOUT : SWAP_NO_ACTIVE_LISTINGS, {
+      submission,
+      dialog: state.swapBlock,
+    });
   }
-  if (state.needsPayoutForSell) return refuse(403, CONFIGURE_PAYOUT_TEXT, { submission, dialog: "configure_payout" });
+  if (state.needsPayoutForSell)
+    return refuse(403, CONFIGURE_PAYOUT_TEXT, { submission, dialog: "configure_payout" });
   if (submission.status !== "success") {
-    return refuse(400, firstError(submission.error, sell ? CART_MESSAGES.fillOutEverything : CART_MESSAGES.acceptTerms), { submission });
+    return refuse(
+      400,
+      firstError(
+        submission.error,
+        sell ? CART_MESSAGES.fillOutEverything : CART_MESSAGES.acceptTerms,
+      ),
+      { submission },
+    );
   }
 
   let sellInfo: { reason: string; floorTime: string } | null = null;
@@ -189,14 +256,22 @@ export async function handleProceed(auth: AuthContext, retailer: RetailerRow, fo
           .filter(([name]) => name !== "")
           .map(([name, message]) => [name, [message]]),
       );
-      return refuse(card.status, card.errors[""] ?? Object.values(card.errors)[0] ?? CART_MESSAGES.fillOutEverything, {
-        submission,
-        fieldErrors,
-      });
+      return refuse(
+        card.status,
+        card.errors[""] ?? Object.values(card.errors)[0] ?? CART_MESSAGES.fillOutEverything,
+        {
+          submission,
+          fieldErrors,
+        },
+      );
     }
   }
 
-  const outcome = await proceedFromCart(db, retailer.id, { workflowIdFor: buyWorkflowId, swapWorkflowIdFor: swapWorkflowId, sellInfo });
+  const outcome = await proceedFromCart(db, retailer.id, {
+    workflowIdFor: buyWorkflowId,
+    swapWorkflowIdFor: swapWorkflowId,
+    sellInfo,
+  });
   if (!outcome.ok) {
     const dialog =
       outcome.code === "no_payout" || outcome.code === "no_active_listings"

@@ -39,12 +39,17 @@ export async function removeCatalogueImage(url: string): Promise<void> {
  * (each new upload runs it, as listing photos' clean-up does). Returns the removed URLs.
  */
 export async function removeStaleCollectionUploads(now: Date = new Date()): Promise<string[]> {
-  const urls = await takeStaleCollectionUploads(db, new Date(now.getTime() - UNSAVED_UPLOAD_TTL_MS));
+  const urls = await takeStaleCollectionUploads(
+    db,
+    new Date(now.getTime() - UNSAVED_UPLOAD_TTL_MS),
+  );
   for (const url of urls) await removeCatalogueImage(url);
   return urls;
 }
 
-export async function readCatalogueImage(name: string): Promise<{ bytes: Buffer; contentType: string } | null> {
+export async function readCatalogueImage(
+  name: string,
+): Promise<{ bytes: Buffer; contentType: string } | null> {
   if (!STORED_PHOTO_NAME.test(name)) return null;
   try {
     const bytes = await fs.readFile(path.join(dir(), name));

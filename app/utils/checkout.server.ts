@@ -15,7 +15,12 @@
 import { randomUUID } from "node:crypto";
 import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect } from "@remix-run/node";
-import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from "@temporalio/client";
+import {
+  WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
+  type Client,
+  type WorkflowHandle,
+} from "@temporalio/client";
 import {
   cartDraftOrderIds,
   detachOrdersFromCart,
@@ -61,7 +66,8 @@ const UPDATE_WAIT_MS = 25_000;
 
 export const CHECKOUT_MESSAGES = Object.freeze({
   unavailable: "We could not reach the payment service right now. Please try again in a moment.",
-  processing: "We are still processing your payment. Your order will show under Pending Orders in a moment.",
+  processing:
+    "We are still processing your payment. Your order will show under Pending Orders in a moment.",
   nothingToPay: "There is no order waiting for checkout.",
 });
 
@@ -70,7 +76,9 @@ type BuyHandle = WorkflowHandle<typeof buyOrderWorkflow>;
 // ---------------------------------------------------------------------------------------------------------
 // Starting workflows.
 
-export type StartOutcome = { ok: true; handle: BuyHandle } | { ok: false; unavailable: boolean; message: string };
+export type StartOutcome =
+  | { ok: true; handle: BuyHandle }
+  | { ok: false; unavailable: boolean; message: string };
 
 /** Starts an order's buy workflow (attaches to it when it already runs or ran: REJECT_DUPLICATE). */
 export async function startOrderWorkflow(
@@ -79,8 +87,13 @@ export async function startOrderWorkflow(
   extra: { sellInfo?: { reason: string; floorTime: string } | null } = {},
 ): Promise<BuyHandle> {
   const env = getEnv();
-  const input = buyOrderInputFromDraft(draft, { sellInfo: extra.sellInfo ?? null, timeZone: env.MARKETPLACE_TZ });
-  return startWorkflowOnce<typeof buyOrderWorkflow>(client, BUY_WORKFLOW_TYPE, draft.workflowId, [input]);
+  const input = buyOrderInputFromDraft(draft, {
+    sellInfo: extra.sellInfo ?? null,
+    timeZone: env.MARKETPLACE_TZ,
+  });
+  return startWorkflowOnce<typeof buyOrderWorkflow>(client, BUY_WORKFLOW_TYPE, draft.workflowId, [
+    input,
+  ]);
 }
 
 /**
@@ -157,11 +170,16 @@ function notFound(): never {
  * The orders of the URL, all of them purchases of this retailer (anything else: 404), read once: what the
  * page shows and, in `draft`, the hand-over its workflow is started with.
  */
-async function payOrders(auth: AuthContext, retailer: RetailerRow, ids: number[]): Promise<(PayOrder & { draft: CheckoutDraft })[]> {
+async function payOrders(
+  auth: AuthContext,
+  retailer: RetailerRow,
+  ids: number[],
+): Promise<(PayOrder & { draft: CheckoutDraft })[]> {
   // A cart draft older than 24 hours has expired: it is no longer awaiting checkout.
   await expireStaleDrafts(db, { retailerId: retailer.id });
   const views = await getDraftOrders(db, retailer.id, ids, { viewerIsStaff: auth.user.isStaff });
-  if (views.length !== ids.length || views.some((v) => v.kind !== "buy" || v.ttype !== "buy")) notFound();
+  if (views.length !== ids.length || views.some((v) => v.kind !== "buy" || v.ttype !== "buy"))
+    notFound();
   return views.map((v) => ({
     draft: v.draft,
     id: v.id,
@@ -186,10 +204,14 @@ export async function payLoader(request: Request) {
   if (ids === null) notFound();
   if (ids.length === 0) {
     // From the review: the cart's buy drafts, named in the URL so the page survives their leaving the cart.
-    const drafts = (await getDraftOrders(db, retailer.id, await cartDraftOrderIds(db, retailer.id))).filter(
-      (d) => d.kind === "buy" && d.ttype === "buy" && d.statename === BUY_STATES.COMPLETE_ORDER_CHECKOUT,
+    const drafts = (
+      await getDraftOrders(db, retailer.id, await cartDraftOrderIds(db, retailer.id))
+    ).filter(
+      (d) =>
+        d.kind === "buy" && d.ttype === "buy" && d.statename === BUY_STATES.COMPLETE_ORDER_CHECKOUT,
     );
-    if (drafts.length > 0) throw redirect(`/checkout/pay?${drafts.map((d) => `order=${d.id}`).join("&")}`);
+    if (drafts.length > 0)
+      throw redirect(`/checkout/pay?${drafts.map((d) => `order=${d.id}`).join("&")}`);
     return {
       admin: false as const,
       orders: [] as PayOrder[],
@@ -200,8 +222,15 @@ export async function payLoader(request: Request) {
       formId: randomUUID(),
     };
   }
-  const orders = (await payOrders(auth, retailer, ids)).map(({ draft: _draft, ...o }): PayOrder => o);
-  return { admin: false as const, orders, ...(await cardFormData(retailer.id)), formId: randomUUID() };
+  const orders = (await payOrders(auth, retailer, ids)).map(
+    ({ draft: _draft, ...o }): PayOrder => o,
+  );
+  return {
+    admin: false as const,
+    orders,
+    ...(await cardFormData(retailer.id)),
+    formId: randomUUID(),
+  };
 }
 
 /** A refused payment: Conform's reply (per card field, or the form's) and what happened to each order. */
@@ -212,7 +241,11 @@ export interface PayActionData {
   declined?: boolean;
 }
 
-export function fail(status: number, errors: Record<string, string>, extra: Omit<PayActionData, "result"> = {}) {
+export function fail(
+  status: number,
+  errors: Record<string, string>,
+  extra: Omit<PayActionData, "result"> = {},
+) {
   return data<PayActionData>({ result: errorsReply(errors), ...extra }, { status });
 }
 
@@ -226,10 +259,19 @@ export async function cardFromForm(
   if (parsed.card.source !== "saved") return { ok: true, card: paymentMethodOf(parsed.card) };
   const saved = await getCardOnFile(db, retailerId);
   if (!saved) return { ok: false, errors: { "": CARD_FORM_MESSAGES.noSavedCard } };
-  return { ok: true, card: { paymentMethodId: saved.providerPaymentMethodId, lastFour: saved.lastFour, description: saved.description } };
+  return {
+    ok: true,
+    card: {
+      paymentMethodId: saved.providerPaymentMethodId,
+      lastFour: saved.lastFour,
+      description: saved.description,
+    },
+  };
 }
 
-type CheckoutOutcome = { ok: true; result: BuyCommandResult | null } | { ok: false; code: string; message: string };
+type CheckoutOutcome =
+  | { ok: true; result: BuyCommandResult | null }
+  | { ok: false; code: string; message: string };
 
 /**
  * Starts an order's workflow and completes its checkout in ONE call (update-with-start): the workflow is
@@ -256,10 +298,17 @@ async function startAndCompleteCheckout(
   let outcome: CheckoutOutcome;
   try {
     const res = await withTimeout(
-      client.workflow.executeUpdateWithStart(completeCheckoutUpdate, { args: [cmd], startWorkflowOperation: start, updateId }),
+      client.workflow.executeUpdateWithStart(completeCheckoutUpdate, {
+        args: [cmd],
+        startWorkflowOperation: start,
+        updateId,
+      }),
       UPDATE_WAIT_MS,
     );
-    outcome = res === "timeout" ? { ok: false, code: "processing", message: CHECKOUT_MESSAGES.processing } : { ok: true, result: res };
+    outcome =
+      res === "timeout"
+        ? { ok: false, code: "processing", message: CHECKOUT_MESSAGES.processing }
+        : { ok: true, result: res };
   } catch (err) {
     let handle: BuyHandle | null = null;
     try {
@@ -272,7 +321,8 @@ async function startAndCompleteCheckout(
     }
     // Started, but its update was not answered (no worker answering: one restarting): the same update, sent
     // again until the click's timeout, is run once.
-    if (isUpdateRetryable(err)) return { handle, outcome: await completeCheckout(handle, retailerId, card, updateId) };
+    if (isUpdateRetryable(err))
+      return { handle, outcome: await completeCheckout(handle, retailerId, card, updateId) };
     return { handle, outcome: await checkoutRefused(handle, err) };
   }
   return { handle: await start.workflowHandle(), outcome };
@@ -293,7 +343,8 @@ async function completeCheckout(
       UPDATE_WAIT_MS,
       { updateId },
     );
-    if (res === "timeout") return { ok: false, code: "processing", message: CHECKOUT_MESSAGES.processing };
+    if (res === "timeout")
+      return { ok: false, code: "processing", message: CHECKOUT_MESSAGES.processing };
     return { ok: true, result: res };
   } catch (err) {
     return checkoutRefused(handle, err);
@@ -308,7 +359,8 @@ async function checkoutRefused(handle: BuyHandle, err: unknown): Promise<Checkou
     // Already checked out by an earlier submit (double click, back button)?
     try {
       const view = await handle.query(orderViewQuery);
-      if (view.statename !== BUY_STATES.COMPLETE_ORDER_CHECKOUT && !isTerminalState(view.statename)) return { ok: true, result: null };
+      if (view.statename !== BUY_STATES.COMPLETE_ORDER_CHECKOUT && !isTerminalState(view.statename))
+        return { ok: true, result: null };
     } catch {
       // finished workflow: keep the command's answer
     }
@@ -319,7 +371,10 @@ async function checkoutRefused(handle: BuyHandle, err: unknown): Promise<Checkou
 export async function payAction(request: Request) {
   const { auth, retailer } = await cartRetailer(request);
   const form = await readFormData(request);
-  if (!retailer) return fail(403, { "": "Staff browsing as admin have no orders to pay: act as a retailer first." });
+  if (!retailer)
+    return fail(403, {
+      "": "Staff browsing as admin have no orders to pay: act as a retailer first.",
+    });
   const ids = orderIdsFromUrl(new URL(request.url));
   if (ids === null || ids.length === 0) return fail(404, { "": CHECKOUT_MESSAGES.nothingToPay });
   const orders = await payOrders(auth, retailer, ids);
@@ -348,8 +403,16 @@ export async function payAction(request: Request) {
       try {
         return await startAndCompleteCheckout(client, d, retailer.id, card.card);
       } catch (err) {
-        if (!isTemporalUnavailable(err)) console.error("[checkout] checkout failed", d.workflowId, err);
-        return { handle: null, outcome: { ok: false as const, code: "unavailable", message: CHECKOUT_MESSAGES.unavailable } };
+        if (!isTemporalUnavailable(err))
+          console.error("[checkout] checkout failed", d.workflowId, err);
+        return {
+          handle: null,
+          outcome: {
+            ok: false as const,
+            code: "unavailable",
+            message: CHECKOUT_MESSAGES.unavailable,
+          },
+        };
       }
     }),
   );
@@ -372,8 +435,12 @@ export async function payAction(request: Request) {
 
   if (Object.keys(orderErrors).length === 0) {
     // The buyer checks out: "/orders" (an order made for its request) is its Purchase Orders tab.
-    const target = redirectTo && redirectTo !== "/buy" ? ordersTabFor("receiver", redirectTo) : "/buy";
-    return redirect(`${target}?ref=${target === "/buy" ? "checkoutComplete" : "requestCheckoutComplete"}`, 303);
+    const target =
+      redirectTo && redirectTo !== "/buy" ? ordersTabFor("receiver", redirectTo) : "/buy";
+    return redirect(
+      `${target}?ref=${target === "/buy" ? "checkoutComplete" : "requestCheckoutComplete"}`,
+      303,
+    );
   }
   const messages = [...new Set(Object.values(orderErrors))];
   const first = declined ? BUY_ERRORS.card_declined : messages[0];

@@ -31,7 +31,10 @@ const STRIPE = {
 };
 
 /** Script origins and inline-script hashes of a chat widget snippet. */
-export function snippetSources(snippet: string | null | undefined): { origins: string[]; hashes: string[] } {
+export function snippetSources(snippet: string | null | undefined): {
+  origins: string[];
+  hashes: string[];
+} {
   const origins = new Set<string>();
   const hashes: string[] = [];
   for (const m of (snippet ?? "").matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
@@ -55,17 +58,36 @@ export function contentSecurityPolicy(input: CspInput): string {
   const s = input.stripe;
   const directives: [string, string[]][] = [
     ["default-src", ["'self'"]],
-    ["script-src", ["'self'", `'nonce-${input.nonce}'`, ...(s ? STRIPE.script : []), ...chat.origins, ...chat.hashes]],
+    [
+      "script-src",
+      [
+        "'self'",
+        `'nonce-${input.nonce}'`,
+        ...(s ? STRIPE.script : []),
+        ...chat.origins,
+        ...chat.hashes,
+      ],
+    ],
     ["style-src", ["'self'", "'unsafe-inline'"]],
     // Catalogue pictures may come from brands' or a CDN's https hosts; an image cannot run code.
     ["img-src", ["'self'", "data:", "blob:", "https:"]],
     ["font-src", ["'self'", "data:"]],
-    ["connect-src", ["'self'", ...(s ? STRIPE.connect : []), ...chat.origins, ...(input.development ? ["ws:"] : [])]],
+    [
+      "connect-src",
+      [
+        "'self'",
+        ...(s ? STRIPE.connect : []),
+        ...chat.origins,
+        ...(input.development ? ["ws:"] : []),
+      ],
+    ],
     ["frame-src", [...(s ? STRIPE.frame : []), ...chat.origins]],
     ["object-src", ["'none'"]],
     ["base-uri", ["'self'"]],
     ["form-action", ["'self'"]],
     ["frame-ancestors", ["'none'"]],
   ];
-  return directives.map(([name, values]) => `${name} ${values.length > 0 ? values.join(" ") : "'none'"}`).join("; ");
+  return directives
+    .map(([name, values]) => `${name} ${values.length > 0 ? values.join(" ") : "'none'"}`)
+    .join("; ");
 }

@@ -16,9 +16,15 @@ export function csvResponse(fileName: string, source: ReportSource): Response {
     async pull(controller) {
       try {
         const next = await batches.next();
-        const records = next.done ? [] : next.value.map((row) => source.columns.map((c) => neutraliseCsvCell(row[c])));
+        const records = next.done
+          ? []
+          : next.value.map((row) => source.columns.map((c) => neutraliseCsvCell(row[c])));
         if (first || records.length > 0) {
-          controller.enqueue(encoder.encode(stringify(first ? [source.columns, ...records] : records, { quoted: true })));
+          controller.enqueue(
+            encoder.encode(
+              stringify(first ? [source.columns, ...records] : records, { quoted: true }),
+            ),
+          );
         }
         first = false;
         if (next.done) controller.close();

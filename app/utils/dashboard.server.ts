@@ -7,7 +7,10 @@ import { buildDashboard, windowStartMs, type Dashboard } from "../../domain/surp
 import { db } from "./db.server";
 import { getEnv } from "./env.server";
 
-export async function loadDashboard(scope: DashboardScope, nowMs: number = Date.now()): Promise<Dashboard> {
+export async function loadDashboard(
+  scope: DashboardScope,
+  nowMs: number = Date.now(),
+): Promise<Dashboard> {
   const tz = getEnv().MARKETPLACE_TZ;
   const rows = await dashboardRows(db, scope, nowMs, new Date(windowStartMs(nowMs, tz)));
   return buildDashboard(rows, nowMs, tz);

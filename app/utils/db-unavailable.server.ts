@@ -37,7 +37,11 @@ export async function orUnavailable<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (e) {
-    if (isDatabaseUnavailable(e)) throw new Response(DATABASE_UNAVAILABLE_MESSAGE, { status: 503, headers: { "Retry-After": "5" } });
+    if (isDatabaseUnavailable(e))
+      throw new Response(DATABASE_UNAVAILABLE_MESSAGE, {
+        status: 503,
+        headers: { "Retry-After": "5" },
+      });
     throw e;
   }
 }

@@ -5,7 +5,14 @@
 import fs from "node:fs";
 import { parseEnv, paymentsProviderOf, type Env } from "../../domain/env";
 
-export { MIN_SECRET_LENGTH, parseEnv, PUBLIC_SECRET_DEFAULTS, requiresRealSecrets, secretProblems, type Env } from "../../domain/env";
+export {
+  MIN_SECRET_LENGTH,
+  parseEnv,
+  PUBLIC_SECRET_DEFAULTS,
+  requiresRealSecrets,
+  secretProblems,
+  type Env,
+} from "../../domain/env";
 
 let cached: Env | undefined;
 

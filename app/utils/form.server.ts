@@ -17,7 +17,11 @@
  */
 import { type Submission, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { MaxPartSizeExceededError, unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
+import {
+  MaxPartSizeExceededError,
+  unstable_parseMultipartFormData,
+  type UploadHandler,
+} from "@remix-run/node";
 import { z, type input, type output, type ZodTypeAny } from "zod";
 
 export const FORM_LIMITS = Object.freeze({
@@ -42,13 +46,19 @@ const DRAIN_BYTES = 64 * 1024 * 1024;
 const UNREADABLE = "Bad request: the form could not be read.";
 
 function plain(status: number, message: string): Response {
-  return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response(message, {
+    status,
+    headers: { "Content-Type": "text/plain; charset=utf-8" },
+  });
 }
 
 const badRequest = (message: string) => plain(400, `Bad request: ${message}`);
 
 function tooLarge(maxBytes: number): Response {
-  const size = maxBytes >= 1024 * 1024 ? `${Math.round(maxBytes / (1024 * 1024))} MB` : `${Math.round(maxBytes / 1024)} KB`;
+  const size =
+    maxBytes >= 1024 * 1024
+      ? `${Math.round(maxBytes / (1024 * 1024))} MB`
+      : `${Math.round(maxBytes / 1024)} KB`;
   return plain(413, `Request too large: this form accepts at most ${size}.`);
 }
 
@@ -70,7 +80,10 @@ function drain(reader: ReadableStreamDefaultReader<Uint8Array>): void {
 }
 
 /** The body of `request` as bytes; a 413 as soon as it passes `maxBytes`. */
-export async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+export async function readBytes(
+  request: Request,
+  maxBytes: number,
+): Promise<Uint8Array<ArrayBuffer>> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -103,7 +116,11 @@ export async function readBytes(request: Request, maxBytes: number): Promise<Uin
 function countOccurrences(bytes: Uint8Array, needle: Uint8Array): number {
   let n = 0;
   const first = needle[0];
-  outer: for (let i = bytes.indexOf(first); i >= 0 && i <= bytes.length - needle.length; i = bytes.indexOf(first, i + 1)) {
+  outer: for (
+    let i = bytes.indexOf(first);
+    i >= 0 && i <= bytes.length - needle.length;
+    i = bytes.indexOf(first, i + 1)
+  ) {
     for (let j = 1; j < needle.length; j++) if (bytes[i + j] !== needle[j]) continue outer;
     n += 1;
   }
@@ -129,11 +146,15 @@ export function checkFieldNames(names: Iterable<string>, limits: FormLimits = FO
     if (name.length > limits.maxNameLength) throw badRequest("a field name is too long.");
     const times = (seen.get(name) ?? 0) + 1;
     seen.set(name, times);
-    if (times > limits.maxRepeats) throw badRequest(`the field "${name.slice(0, 40)}" is repeated too many times.`);
+    if (times > limits.maxRepeats)
+      throw badRequest(`the field "${name.slice(0, 40)}" is repeated too many times.`);
     if (times > 1) continue;
     for (const m of name.matchAll(/\[(\d+)\]/g)) {
       const index = m[1].length > 6 ? Infinity : Number(m[1]);
-      if (index > limits.maxIndex) throw badRequest(`a list index in "${name.slice(0, 40)}" is too large (at most ${limits.maxIndex}).`);
+      if (index > limits.maxIndex)
+        throw badRequest(
+          `a list index in "${name.slice(0, 40)}" is too large (at most ${limits.maxIndex}).`,
+        );
       const list = name.slice(0, m.index);
       const highest = lists.get(list) ?? -1;
       if (index > highest) {
@@ -158,9 +179,15 @@ export type ReadFormOptions = {
  * The request's form, read within the caps (see the module comment). Throws a plain-text Response:
  * 413 past the byte cap, 400 for anything unreadable or past the other caps. Never a 500.
  */
-export async function readFormData(request: Request, opts: ReadFormOptions = {}): Promise<FormData> {
+export async function readFormData(
+  request: Request,
+  opts: ReadFormOptions = {},
+): Promise<FormData> {
   const maxBytes = opts.maxBytes ?? FORM_LIMITS.maxBytes;
-  const limits: FormLimits = { ...FORM_LIMITS, maxEntries: opts.maxEntries ?? FORM_LIMITS.maxEntries };
+  const limits: FormLimits = {
+    ...FORM_LIMITS,
+    maxEntries: opts.maxEntries ?? FORM_LIMITS.maxEntries,
+  };
   const declared = request.headers.get("Content-Length");
   if (declared !== null && Number(declared) > maxBytes) {
     if (request.body) drain(request.body.getReader());
@@ -185,11 +212,17 @@ export async function readFormData(request: Request, opts: ReadFormOptions = {})
   return form;
 }
 
-async function readMultipartInMemory(request: Request, contentType: string, maxBytes: number, limits: FormLimits): Promise<FormData> {
+async function readMultipartInMemory(
+  request: Request,
+  contentType: string,
+  maxBytes: number,
+  limits: FormLimits,
+): Promise<FormData> {
   const bytes = await readBytes(request, maxBytes);
   const boundary = /;\s*boundary=(?:"([^"]{1,70})"|([^;\s]{1,70}))/i.exec(contentType);
   if (!boundary) throw plain(400, UNREADABLE);
-  const parts = countOccurrences(bytes, new TextEncoder().encode(`--${boundary[1] ?? boundary[2]}`)) - 1;
+  const parts =
+    countOccurrences(bytes, new TextEncoder().encode(`--${boundary[1] ?? boundary[2]}`)) - 1;
   if (parts > limits.maxEntries) throw tooManyFields();
   try {
     return await new Response(bytes, { headers: { "Content-Type": contentType } }).formData();
@@ -270,15 +303,29 @@ const IntentSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("validate"), payload: z.object({ name: fieldName.optional() }) }),
   z.object({
     type: z.literal("update"),
-    payload: z.object({ name: fieldName.optional(), index: listIndex.optional(), value: intentValue.optional() }),
+    payload: z.object({
+      name: fieldName.optional(),
+      index: listIndex.optional(),
+      value: intentValue.optional(),
+    }),
   }),
-  z.object({ type: z.literal("reset"), payload: z.object({ name: fieldName.optional(), index: listIndex.optional() }) }),
+  z.object({
+    type: z.literal("reset"),
+    payload: z.object({ name: fieldName.optional(), index: listIndex.optional() }),
+  }),
   z.object({
     type: z.literal("insert"),
-    payload: z.object({ name: fieldName, index: listIndex.optional(), defaultValue: intentValue.optional() }),
+    payload: z.object({
+      name: fieldName,
+      index: listIndex.optional(),
+      defaultValue: intentValue.optional(),
+    }),
   }),
   z.object({ type: z.literal("remove"), payload: z.object({ name: fieldName, index: listIndex }) }),
-  z.object({ type: z.literal("reorder"), payload: z.object({ name: fieldName, from: listIndex, to: listIndex }) }),
+  z.object({
+    type: z.literal("reorder"),
+    payload: z.object({ name: fieldName, from: listIndex, to: listIndex }),
+  }),
 ]);
 
 /** Conform's `__state__`: which fields were validated. */
@@ -288,7 +335,8 @@ function reserved<T>(formData: FormData, name: string, schema: z.ZodType<T>): T 
   const all = formData.getAll(name);
   if (all.length === 0) return null;
   const raw = all[0];
-  if (all.length > 1 || typeof raw !== "string") throw badRequest(`"${name}" is reserved and was sent wrong.`);
+  if (all.length > 1 || typeof raw !== "string")
+    throw badRequest(`"${name}" is reserved and was sent wrong.`);
   if (raw === "") return null;
   let json: unknown;
   try {
@@ -312,7 +360,8 @@ export function parseSubmission<Schema extends ZodTypeAny>(
   const intent = reserved(formData, INTENT, IntentSchema);
   if (intent) {
     const p = intent.payload as { name?: string; index?: number };
-    if (p.name !== undefined) checkFieldNames([p.index === undefined ? p.name : `${p.name}[${p.index}]`]);
+    if (p.name !== undefined)
+      checkFieldNames([p.index === undefined ? p.name : `${p.name}[${p.index}]`]);
     formData.set(INTENT, JSON.stringify(intent));
   }
   const state = reserved(formData, STATE, StateSchema);
@@ -321,7 +370,10 @@ export function parseSubmission<Schema extends ZodTypeAny>(
     return parseWithZod(formData, options);
   } catch (e) {
     // Conform's own refusals (an insert into a field that holds text, a name it cannot read).
-    console.warn("[form] Conform could not parse a submission:", e instanceof Error ? e.message : e);
+    console.warn(
+      "[form] Conform could not parse a submission:",
+      e instanceof Error ? e.message : e,
+    );
     throw badRequest("the form could not be read.");
   }
 }
@@ -337,5 +389,8 @@ export function formError(message: string, name = ""): SubmissionResult<string[]
 
 /** Refusals by field name ("" for the form's) in Conform's reply shape, for an action whose checks gave messages. */
 export function errorsReply(errors: Record<string, string>): SubmissionResult<string[]> {
-  return { status: "error", error: Object.fromEntries(Object.entries(errors).map(([name, message]) => [name, [message]])) };
+  return {
+    status: "error",
+    error: Object.fromEntries(Object.entries(errors).map(([name, message]) => [name, [message]])),
+  };
 }

@@ -8,8 +8,16 @@
  * Delete = save with every size at zero (the server zeroes them whatever was typed); it still needs a reason.
  */
 import { z } from "zod";
-import { MODIFIED_REASON_REQUIRED_LISTING, MODIFIED_REASON_REQUIRED_REQUEST } from "../../domain/messages";
-import { LISTING_REASONS, MODIFIED_REASONS_FOR_EDIT, REQUEST_REASONS, choiceSchema } from "../../domain/reasons";
+import {
+  MODIFIED_REASON_REQUIRED_LISTING,
+  MODIFIED_REASON_REQUIRED_REQUEST,
+} from "../../domain/messages";
+import {
+  LISTING_REASONS,
+  MODIFIED_REASONS_FOR_EDIT,
+  REQUEST_REASONS,
+  choiceSchema,
+} from "../../domain/reasons";
 
 export type EditKind = "listings" | "requests";
 
@@ -20,7 +28,8 @@ export const REASON_REQUIRED = "Please choose a reason.";
 /** ours: a listing type other than sell or swap. */
 export const LISTING_TYPE_REQUIRED = "Please choose Sell or Swap.";
 /** ours: the size list of the form does not match the product (the page was stale or tampered with). */
-export const SIZES_CHANGED = "The sizes of this product changed. Please reload the page and try again.";
+export const SIZES_CHANGED =
+  "The sizes of this product changed. Please reload the page and try again.";
 
 export const MAX_UNITS_PER_SIZE = 100000;
 
@@ -31,7 +40,10 @@ const sizeCount = z
   .max(MAX_UNITS_PER_SIZE, SIZE_COUNT_MESSAGE);
 
 function modifiedReason(kind: EditKind) {
-  return choiceSchema(MODIFIED_REASONS_FOR_EDIT, kind === "listings" ? MODIFIED_REASON_REQUIRED_LISTING : MODIFIED_REASON_REQUIRED_REQUEST);
+  return choiceSchema(
+    MODIFIED_REASONS_FOR_EDIT,
+    kind === "listings" ? MODIFIED_REASON_REQUIRED_LISTING : MODIFIED_REASON_REQUIRED_REQUEST,
+  );
 }
 
 export const editListingSchema = z.object({

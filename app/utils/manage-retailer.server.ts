@@ -21,8 +21,17 @@ import {
   updateContact,
   updateRetailerInfo,
 } from "../../db/queries/retailer-admin";
-import { authorizeBrands, setRetailerStatus, unauthorizeBrand } from "../../db/queries/retailer-status";
-import { getBrandsByIds, getRetailer, listBrandChoices, type RetailerRow } from "../../db/queries/retailers";
+import {
+  authorizeBrands,
+  setRetailerStatus,
+  unauthorizeBrand,
+} from "../../db/queries/retailer-status";
+import {
+  getBrandsByIds,
+  getRetailer,
+  listBrandChoices,
+  type RetailerRow,
+} from "../../db/queries/retailers";
 import { findUserById } from "../../db/queries/users";
 import { storeInfoFormValues } from "../../domain/accounts";
 import { RowId } from "../../domain/ids";
@@ -37,7 +46,11 @@ import {
   RetailerInfoSchema,
   type RetailerListTab,
 } from "../../domain/retailer-admin";
-import { TRANSACTION_TYPE, TRANSACTION_TYPE_LABELS, type TransactionType } from "../../domain/states";
+import {
+  TRANSACTION_TYPE,
+  TRANSACTION_TYPE_LABELS,
+  type TransactionType,
+} from "../../domain/states";
 import { formatDate, formatDateTime } from "../../domain/date-format";
 import { readFormData } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
@@ -54,18 +67,25 @@ const dateOf = (d: Date | null) => (d ? formatDate(d, getEnv().MARKETPLACE_TZ) :
 const dateTimeOf = (d: Date | null) => (d ? formatDateTime(d, getEnv().MARKETPLACE_TZ) : "—");
 
 function notFound(message: string): Response {
-  return new Response(message, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response(message, {
+    status: 404,
+    headers: { "Content-Type": "text/plain; charset=utf-8" },
+  });
 }
 
 /** The retailer of ?id= as the layout's header and tab links show it; null without one (or with a wrong one). */
 export async function retailerSummary(url: URL) {
   const id = RowId.safeParse(url.searchParams.get("id"));
   const r = id.success ? await getRetailer(db, id.data) : null;
-  return r ? { id: r.id, storeName: r.storeName, status: r.status, isActive: isActiveLabel(r.status) } : null;
+  return r
+    ? { id: r.id, storeName: r.storeName, status: r.status, isActive: isActiveLabel(r.status) }
+    : null;
 }
 
 /** A tab's gate: staff with "retailer", and the retailer of ?id= (none: back to Choose Retailer; unknown: 404). */
-export async function requireChosenRetailer(request: Request): Promise<{ ctx: StaffContext; retailer: RetailerRow; url: URL }> {
+export async function requireChosenRetailer(
+  request: Request,
+): Promise<{ ctx: StaffContext; retailer: RetailerRow; url: URL }> {
   const ctx = await requireRetailerAdmin(request);
   const url = new URL(request.url);
   const rawId = url.searchParams.get("id");
@@ -79,7 +99,9 @@ export async function requireChosenRetailer(request: Request): Promise<{ ctx: St
 /** Choose Retailer: a page of retailers by status tab and search. */
 export async function retailerListPage(url: URL) {
   const statusRaw = url.searchParams.get("status") ?? "";
-  const status = (LIST_TABS as string[]).includes(statusRaw) ? (statusRaw as RetailerListTab) : "active";
+  const status = (LIST_TABS as string[]).includes(statusRaw)
+    ? (statusRaw as RetailerListTab)
+    : "active";
   const page = Math.min(10_000, Math.max(1, Number(url.searchParams.get("page")) || 1));
   const q = (url.searchParams.get("q") ?? "").slice(0, 100);
   const list = await listRetailersPage(db, { statuses: RETAILER_LIST_TABS[status], q, page });
@@ -95,7 +117,15 @@ export async function retailerListPage(url: URL) {
     created: dateOf(r.createdAt),
     lastActive: dateTimeOf(r.lastActiveAt),
   }));
-  return { status, q, page, pages: Math.max(1, Math.ceil(list.total / RETAILER_PAGE_SIZE)), total: list.total, rows, listTabs: LIST_TABS };
+  return {
+    status,
+    q,
+    page,
+    pages: Math.max(1, Math.ceil(list.total / RETAILER_PAGE_SIZE)),
+    total: list.total,
+    rows,
+    listTabs: LIST_TABS,
+  };
 }
 
 /** Info: the retailer's columns as the info form's values, and its dates. */
@@ -149,14 +179,27 @@ export async function brandsTab(retailerId: number) {
       contact: [q.brandContactName, q.brandContactEmail].filter(Boolean).join(" · "),
       status: q.status,
     })),
-    choices: choices.filter((c) => !linked.has(c.id)).map((c) => ({ id: c.id, name: c.displayName || c.name })),
+    choices: choices
+      .filter((c) => !linked.has(c.id))
+      .map((c) => ({ id: c.id, name: c.displayName || c.name })),
   };
 }
 
 /** Listings or Requests: the retailer's items, and the one the modal edits (?edit=<id>, this retailer's own). */
-export async function itemsTab(kind: "listings" | "requests", retailerId: number, edit: string | null) {
-  const list = await (kind === "listings" ? listRetailerListings : listRetailerRequests)(db, retailerId);
-  const items = list.map((i) => ({ ...i, price: formatCents(i.priceCents), created: dateOf(i.createdAt) }));
+export async function itemsTab(
+  kind: "listings" | "requests",
+  retailerId: number,
+  edit: string | null,
+) {
+  const list = await (kind === "listings" ? listRetailerListings : listRetailerRequests)(
+    db,
+    retailerId,
+  );
+  const items = list.map((i) => ({
+    ...i,
+    price: formatCents(i.priceCents),
+    created: dateOf(i.createdAt),
+  }));
   const id = RowId.safeParse(edit);
   const item = id.success ? await getMyItem(db, kind, id.data, retailerId) : null;
   const editing = item
@@ -166,7 +209,10 @@ export async function itemsTab(kind: "listings" | "requests", retailerId: number
         sizes: item.sizes.map((x) => ({ label: x.label, count: x.count })),
         reason: item.reason,
         listingType: item.listingType,
-        reasons: [...(kind === "listings" ? LISTING_REASONS : REQUEST_REASONS)].map((c) => ({ value: c.value, label: c.label })),
+        reasons: [...(kind === "listings" ? LISTING_REASONS : REQUEST_REASONS)].map((c) => ({
+          value: c.value,
+          label: c.label,
+        })),
         modifiedReasons: MODIFIED_REASONS_FOR_EDIT.map((c) => ({ value: c.value, label: c.label })),
       }
     : null;
@@ -194,7 +240,9 @@ export async function ordersTab(kind: "transactions" | "rmas", retailerId: numbe
   const list =
     kind === "rmas"
       ? await listRetailerOrders(db, retailerId, { transactionType: TRANSACTION_TYPE.RMA })
-      : (await listRetailerOrders(db, retailerId)).filter((o) => o.transactionType !== TRANSACTION_TYPE.RMA);
+      : (await listRetailerOrders(db, retailerId)).filter(
+          (o) => o.transactionType !== TRANSACTION_TYPE.RMA,
+        );
   const orders = list.map((o) => ({
     ...o,
     value: formatCents(o.valueCents),
@@ -211,7 +259,10 @@ export async function ordersTab(kind: "transactions" | "rmas", retailerId: numbe
 export type TabIntent = { ctx: StaffContext; retailer: RetailerRow; form: FormData; tab: string };
 
 /** A tab action's gate and its form: staff, a chosen retailer (none: 400; unknown: 404), the form read once. */
-export async function readTabAction(request: Request, tab: string): Promise<TabIntent | ReturnType<typeof refuse>> {
+export async function readTabAction(
+  request: Request,
+  tab: string,
+): Promise<TabIntent | ReturnType<typeof refuse>> {
   const ctx = await requireRetailerAdmin(request);
   const id = RowId.safeParse(new URL(request.url).searchParams.get("id"));
   if (!id.success) return refuse(400, "Choose a retailer first.");
@@ -227,7 +278,8 @@ function requireManage(ctx: StaffContext, name: "retailer" | "retailercontact" |
   if (!mayManage(ctx, name)) throw forbidden(getResource(name)!.plural);
 }
 
-const back = (c: TabIntent, done: string) => redirect(`/manage-retailer/${c.tab}?id=${c.retailer.id}&done=${done}`, 303);
+const back = (c: TabIntent, done: string) =>
+  redirect(`/manage-retailer/${c.tab}?id=${c.retailer.id}&done=${done}`, 303);
 
 /** Info: the store's columns and the retailer's status. */
 export async function saveInfo(c: TabIntent) {
@@ -256,7 +308,8 @@ export async function saveContact(c: TabIntent) {
     celphone: v.celphone,
   };
   if (v.contact_id === undefined) await addContact(db, c.retailer.id, input);
-  else if (!(await updateContact(db, c.retailer.id, v.contact_id, input))) return refuse(404, "No such contact.");
+  else if (!(await updateContact(db, c.retailer.id, v.contact_id, input)))
+    return refuse(404, "No such contact.");
   return back(c, "contact");
 }
 
@@ -283,7 +336,8 @@ export async function changeBrandLink(c: TabIntent, intent: "brand-add" | "brand
   requireManage(c.ctx, "retailerbrand");
   const submission = parseSubmission(c.form, { schema: BrandChoice });
   const brandId = submission.status === "success" ? submission.value.brand_id : null;
-  if (brandId === null || (await getBrandsByIds(db, [brandId])).length !== 1) return refuse(400, "Choose a brand.");
+  if (brandId === null || (await getBrandsByIds(db, [brandId])).length !== 1)
+    return refuse(400, "Choose a brand.");
   if (intent === "brand-add") await authorizeBrands(db, c.retailer.id, [brandId]);
   else await unauthorizeBrand(db, c.retailer.id, brandId);
   return back(c, intent);

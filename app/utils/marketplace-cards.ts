@@ -26,7 +26,13 @@ export type CardTuple = [
   by: string,
 ];
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
+const ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#x27;",
+};
 
 /** Text or attribute value, escaped for HTML (the same characters React escapes). */
 export function escapeHtml(s: string): string {

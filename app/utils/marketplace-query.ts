@@ -49,19 +49,26 @@ function intParam(what: string, min: number, max: number) {
       z
         .number()
         .int(`${what} must be a whole number.`)
-        .min(min, min === 1 ? `${what} must be a positive number.` : `${what} must be ${min} or more.`)
+        .min(
+          min,
+          min === 1 ? `${what} must be a positive number.` : `${what} must be ${min} or more.`,
+        )
         .max(max, `${what} must be at most ${max}.`),
     );
 }
 
-const idParam = (what: string) => z.preprocess(blankToUndefined, intParam(what, 1, MAX_ROW_ID).optional());
+const idParam = (what: string) =>
+  z.preprocess(blankToUndefined, intParam(what, 1, MAX_ROW_ID).optional());
 
 const SizeLabel = text().min(1).max(40, "Each size must be at most 40 characters.");
 
 export const MarketQuerySchema = z.object({
   offset: z.preprocess(blankToUndefined, intParam("offset", 0, MAX_OFFSET).default(0)),
   limit: z.preprocess(blankToUndefined, intParam("limit", 1, MAX_LIMIT).optional()),
-  viewAll: z.preprocess(blankToUndefined, z.enum(["on", "off"], { errorMap: () => ({ message: 'viewAll must be "on".' }) }).optional()),
+  viewAll: z.preprocess(
+    blankToUndefined,
+    z.enum(["on", "off"], { errorMap: () => ({ message: 'viewAll must be "on".' }) }).optional(),
+  ),
   category: idParam("category"),
   brand: idParam("brand"),
   retailer__id: idParam("retailer__id"),
@@ -79,7 +86,11 @@ export const MarketQuerySchema = z.object({
           .map((x) => x.trim())
           .filter(Boolean),
       )
-      .pipe(z.array(SizeLabel, { invalid_type_error: "sizes must be a comma-separated list." }).max(40, "Choose at most 40 sizes."))
+      .pipe(
+        z
+          .array(SizeLabel, { invalid_type_error: "sizes must be a comma-separated list." })
+          .max(40, "Choose at most 40 sizes."),
+      )
       .optional(),
   ),
   search: z.preprocess(
@@ -90,7 +101,9 @@ export const MarketQuerySchema = z.object({
     blankToUndefined,
     z
       .enum(["recent", "sku", "-sku", "price", "-price"], {
-        errorMap: () => ({ message: `ordering must be one of ${ORDERINGS.map((o) => o.value).join(", ")}.` }),
+        errorMap: () => ({
+          message: `ordering must be one of ${ORDERINGS.map((o) => o.value).join(", ")}.`,
+        }),
       })
       .default("recent"),
   ),
@@ -142,11 +155,13 @@ export function parseMarketQuery(params: URLSearchParams, pathBrand?: string): P
     if (all.length === 1) raw[k] = all[0];
   }
   if (pathBrand !== undefined) {
-    if (raw.brand !== undefined && raw.brand !== pathBrand) return { ok: false, message: "Two different brands were given." };
+    if (raw.brand !== undefined && raw.brand !== pathBrand)
+      return { ok: false, message: "Two different brands were given." };
     raw.brand = pathBrand;
   }
   // No parameter at all (the default page, the most requested): the schema's defaults, without zod.
-  if (Object.keys(raw).length === 0) return { ok: true, query: { offset: 0, limit: PAGE_SIZE, viewAll: false, ordering: "recent" } };
+  if (Object.keys(raw).length === 0)
+    return { ok: true, query: { offset: 0, limit: PAGE_SIZE, viewAll: false, ordering: "recent" } };
   const r = MarketQuerySchema.safeParse(raw);
   if (!r.success) {
     const issue = r.error.issues[0];
@@ -156,7 +171,8 @@ export function parseMarketQuery(params: URLSearchParams, pathBrand?: string): P
   }
   const d = r.data;
   const viewAll = d.viewAll === "on";
-  if (viewAll && d.brand === undefined) return { ok: false, message: "viewAll shows one brand: give a brand too." };
+  if (viewAll && d.brand === undefined)
+    return { ok: false, message: "viewAll shows one brand: give a brand too." };
   return {
     ok: true,
     query: {

@@ -8,7 +8,12 @@
  */
 import { data, redirect } from "@remix-run/node";
 import { listedByText, requestedByText } from "../../domain/anonymity";
-import { CART_MESSAGES, cartTabState, SELL_TO_REQUEST_MAX_PER_SIZE, type CartType } from "../../domain/cart";
+import {
+  CART_MESSAGES,
+  cartTabState,
+  SELL_TO_REQUEST_MAX_PER_SIZE,
+  type CartType,
+} from "../../domain/cart";
 import { LISTING_UNAVAILABLE, NO_REQUESTS_RIGHT_NOW } from "../../domain/messages";
 import { formatCents, multiplyCents } from "../../domain/money";
 import type { CartSummary } from "../../db/queries/cart";
@@ -18,7 +23,14 @@ import { db } from "~/utils/db.server";
 import { getAuth } from "~/utils/auth.server";
 import { getViewer, type Viewer } from "~/utils/viewer.server";
 import type { CardTuple } from "./marketplace-cards";
-import { itemHref, marketHref, parseMarketQuery, PLACEHOLDER_IMAGE, type MarketQuery, type MarketTab } from "./marketplace-query";
+import {
+  itemHref,
+  marketHref,
+  parseMarketQuery,
+  PLACEHOLDER_IMAGE,
+  type MarketQuery,
+  type MarketTab,
+} from "./marketplace-query";
 
 export type { CardTuple };
 
@@ -61,15 +73,22 @@ function pageUrl(request: Request): string {
 }
 
 function badRequest(message: string): Response {
-  return new Response(message, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response(message, {
+    status: 400,
+    headers: { "Content-Type": "text/plain; charset=utf-8" },
+  });
 }
 
 function notFound(message: string): Response {
-  return new Response(message, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response(message, {
+    status: 404,
+    headers: { "Content-Type": "text/plain; charset=utf-8" },
+  });
 }
 
 /** Retailers who see no brand at all get this (ours). */
-export const NO_AUTHORIZED_BRANDS = "You are not authorized for any brand yet. Ask for brands on the Brands page.";
+export const NO_AUTHORIZED_BRANDS =
+  "You are not authorized for any brand yet. Ask for brands on the Brands page.";
 
 /** The cart helper's summary (null for staff browsing as admin: no cart). */
 function cartOf(viewer: Viewer): Promise<CartSummary | null> {
@@ -81,7 +100,11 @@ export const OWN_LISTING_LABEL = "Your listing";
 
 function cardTuple(tab: MarketTab, c: MarketCard, isStaff: boolean): CardTuple {
   const party = { id: c.partyId, storeName: c.partyName };
-  const by = c.own ? OWN_LISTING_LABEL : tab === "sell" ? requestedByText(party, isStaff) : listedByText(party, isStaff);
+  const by = c.own
+    ? OWN_LISTING_LABEL
+    : tab === "sell"
+      ? requestedByText(party, isStaff)
+      : listedByText(party, isStaff);
   return [c.id, c.productName, c.sku, c.color, c.priceCents, c.totalUnits, c.thumbnailUrl, by];
 }
 
@@ -155,12 +178,18 @@ export async function marketplaceLoader(request: Request, tab: MarketTab, pathBr
 
   const sections: BrandSection[] = brands.map((b) => {
     const page = pages.get(b.id) ?? { cards: [], hasMore: false };
-    return { id: b.id, name: b.name, cards: page.cards.map((c) => cardTuple(tab, c, viewer.withNames)), hasMore: page.hasMore };
+    return {
+      id: b.id,
+      name: b.name,
+      cards: page.cards.map((c) => cardTuple(tab, c, viewer.withNames)),
+      hasMore: page.hasMore,
+    };
   });
 
   let pageMessage: string | null = null;
   if (viewer.brands.length === 0) pageMessage = NO_AUTHORIZED_BRANDS;
-  else if (tab === "sell" && q.brand === undefined && sections.every((s) => s.cards.length === 0)) pageMessage = NO_REQUESTS_RIGHT_NOW;
+  else if (tab === "sell" && q.brand === undefined && sections.every((s) => s.cards.length === 0))
+    pageMessage = NO_REQUESTS_RIGHT_NOW;
 
   const payload: MarketplaceData = {
     tab,
@@ -208,9 +237,14 @@ function parseItemTab(raw: string | undefined): MarketTab | null {
 }
 
 /** Ours: why staff browsing as admin cannot add to a cart. */
-export const ADMIN_NO_CART = "Staff browsing as admin have no cart. Choose a retailer to act as to add this to its cart.";
+export const ADMIN_NO_CART =
+  "Staff browsing as admin have no cart. Choose a retailer to act as to add this to its cart.";
 
-export async function itemViewLoader(request: Request, tabParam: string | undefined, idParam: string | undefined): Promise<ItemViewData> {
+export async function itemViewLoader(
+  request: Request,
+  tabParam: string | undefined,
+  idParam: string | undefined,
+): Promise<ItemViewData> {
   const viewer = await getViewer(request);
   const tab = parseItemTab(tabParam);
   const id = idParam !== undefined && /^[1-9][0-9]{0,9}$/.test(idParam) ? Number(idParam) : NaN;
@@ -254,10 +288,17 @@ export async function itemViewLoader(request: Request, tabParam: string | undefi
       : item.kind === "request"
         ? requestedByText(party, viewer.withNames)
         : listedByText(party, viewer.withNames),
-    sizes: item.sizes.map(([label, n]) => ({ label, available: n, max: item.kind === "request" ? SELL_TO_REQUEST_MAX_PER_SIZE : n })),
+    sizes: item.sizes.map(([label, n]) => ({
+      label,
+      available: n,
+      max: item.kind === "request" ? SELL_TO_REQUEST_MAX_PER_SIZE : n,
+    })),
     totalUnits: item.totalUnits,
     totalValue: formatCents(multiplyCents(item.priceCents, item.totalUnits)),
-    images: item.images.length > 0 ? item.images : [{ url: PLACEHOLDER_IMAGE, alt: `${item.productName}, ${item.color}` }],
+    images:
+      item.images.length > 0
+        ? item.images
+        : [{ url: PLACEHOLDER_IMAGE, alt: `${item.productName}, ${item.color}` }],
     cartBlocked,
     cart,
     backHref: marketHref(tab, { brand: item.brandId }),

@@ -36,8 +36,19 @@ import { db } from "~/utils/db.server";
 import { parseSubmission } from "~/utils/form.server";
 import { absoluteUrl } from "~/utils/mail.server";
 
-export type ConversationOrder = { id: number; externalId: string; transactionType: number; providerId: number; receiverId: number };
-export type ConversationViewer = { userId: number; isStaff: boolean; retailerId: number | null; role: "provider" | "receiver" | null };
+export type ConversationOrder = {
+  id: number;
+  externalId: string;
+  transactionType: number;
+  providerId: number;
+  receiverId: number;
+};
+export type ConversationViewer = {
+  userId: number;
+  isStaff: boolean;
+  retailerId: number | null;
+  role: "provider" | "receiver" | null;
+};
 
 const notFound = (): never => {
   throw new Response("Not found", { status: 404 });
@@ -64,19 +75,39 @@ export async function conversationAccess(
     .from(orders)
     .where(eq(orders.id, Number(idRaw)));
   if (!order || conversationKind(order.transactionType) !== kind) notFound();
-  const role = retailerId === order.providerId ? "provider" : retailerId === order.receiverId ? "receiver" : null;
+  const role =
+    retailerId === order.providerId
+      ? "provider"
+      : retailerId === order.receiverId
+        ? "receiver"
+        : null;
   if (!auth.user.isStaff && !role) notFound();
   return { order, viewer: { userId: auth.user.id, isStaff: auth.user.isStaff, retailerId, role } };
 }
 
-export type ConversationMessage = { id: number; author: string; mine: boolean; isStaff: boolean; body: string; createdAt: string };
-export type Conversation = { postTo: string; pagePath: string; messages: ConversationMessage[]; maxLength: number };
+export type ConversationMessage = {
+  id: number;
+  author: string;
+  mine: boolean;
+  isStaff: boolean;
+  body: string;
+  createdAt: string;
+};
+export type Conversation = {
+  postTo: string;
+  pagePath: string;
+  messages: ConversationMessage[];
+  maxLength: number;
+};
 
 /**
  * The conversation as `viewer` reads it; a party's unseen messages become seen (its bell for it goes). The
  * order pages call it with the order they show.
  */
-export async function conversationFor(order: ConversationOrder, viewer: Omit<ConversationViewer, "userId">): Promise<Conversation> {
+export async function conversationFor(
+  order: ConversationOrder,
+  viewer: Omit<ConversationViewer, "userId">,
+): Promise<Conversation> {
   if (viewer.role && !viewer.isStaff) await markMessagesSeen(db, order.id, viewer.role);
   const rows = await listOrderMessages(db, order.id);
   return {
@@ -84,8 +115,13 @@ export async function conversationFor(order: ConversationOrder, viewer: Omit<Con
     pagePath: conversationPagePath(order.transactionType, order.id),
     maxLength: MESSAGE_MAX_LENGTH,
     messages: rows.map((m) => {
-      const mine = !m.isStaff && m.authorRetailerId !== null && m.authorRetailerId === viewer.retailerId;
-      const author = m.isStaff ? "Staff" : mine ? "You" : anonymousRetailerLabel(m.authorRetailerId ?? 0);
+      const mine =
+        !m.isStaff && m.authorRetailerId !== null && m.authorRetailerId === viewer.retailerId;
+      const author = m.isStaff
+        ? "Staff"
+        : mine
+          ? "You"
+          : anonymousRetailerLabel(m.authorRetailerId ?? 0);
       return { id: m.id, author, mine, isStaff: m.isStaff, body: m.body, createdAt: m.createdAt };
     }),
   };
@@ -93,7 +129,11 @@ export async function conversationFor(order: ConversationOrder, viewer: Omit<Con
 
 /** The message form: its one field (an over-long or empty one is the field's message). */
 export const MessageSchema = z.object({
-  body: z.string({ required_error: MESSAGE_EMPTY }).trim().min(1, MESSAGE_EMPTY).max(MESSAGE_MAX_LENGTH, MESSAGE_TOO_LONG),
+  body: z
+    .string({ required_error: MESSAGE_EMPTY })
+    .trim()
+    .min(1, MESSAGE_EMPTY)
+    .max(MESSAGE_MAX_LENGTH, MESSAGE_TOO_LONG),
 });
 
 /** POST /messages/:kind/:id: a message in the conversation, or the reason it was not sent (4xx, nothing saved). */
@@ -102,9 +142,19 @@ export async function postMessage(request: Request, params: LoaderFunctionArgs["
   const submission = parseSubmission(await readFormData(request), { schema: MessageSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const body = submission.value.body;
-  const recent = await messagesPostedSince(db, viewer.userId, new Date(Date.now() - MESSAGE_RATE_WINDOW_MS));
-  if (recent >= MESSAGE_RATE_LIMIT) return data(submission.reply({ fieldErrors: { body: [MESSAGE_RATE_LIMITED] } }), { status: 429 });
-  const ownNames = viewer.isStaff || viewer.retailerId === null ? [] : await retailerOwnNames(db, viewer.retailerId);
+  const recent = await messagesPostedSince(
+    db,
+    viewer.userId,
+    new Date(Date.now() - MESSAGE_RATE_WINDOW_MS),
+  );
+  if (recent >= MESSAGE_RATE_LIMIT)
+    return data(submission.reply({ fieldErrors: { body: [MESSAGE_RATE_LIMITED] } }), {
+      status: 429,
+    });
+  const ownNames =
+    viewer.isStaff || viewer.retailerId === null
+      ? []
+      : await retailerOwnNames(db, viewer.retailerId);
   const refusal = checkMessage(body, ownNames);
   if (refusal) return data(submission.reply({ fieldErrors: { body: [refusal] } }), { status: 400 });
   const authorRetailerId = viewer.isStaff ? null : viewer.retailerId;

@@ -72,14 +72,22 @@ export interface MyItemsLoaderData {
 export async function myItemsLoader(request: Request, kind: MyKind): Promise<MyItemsLoaderData> {
   const auth = await requireRetailer(request);
   const url = new URL(request.url);
-  const search = (url.searchParams.get("search") ?? url.searchParams.get("q") ?? "").trim().slice(0, 100);
+  const search = (url.searchParams.get("search") ?? url.searchParams.get("q") ?? "")
+    .trim()
+    .slice(0, 100);
   const limitParam = intParam(url.searchParams.get("limit"));
   const limit = clampLimit(limitParam);
   const brand = intParam(url.searchParams.get("brand"));
   const offset = intParam(url.searchParams.get("offset"));
   const offsets = new Map<number, number>();
   if (brand !== null && offset !== null) offsets.set(brand, offset);
-  const sections = await myItemsByBrand(db, { kind, retailerId: auth.retailer.id, search: search || null, limit, offsets });
+  const sections = await myItemsByBrand(db, {
+    kind,
+    retailerId: auth.retailer.id,
+    search: search || null,
+    limit,
+    offsets,
+  });
   const noticeKey = url.searchParams.get("notice");
   return {
     kind,
@@ -87,7 +95,10 @@ export async function myItemsLoader(request: Request, kind: MyKind): Promise<MyI
     limitParam: limitParam !== null ? limit : null,
     sections,
     payoutMissing: !auth.retailer.btMerchantId && !auth.session.dismissedBanners.includes("payout"),
-    notice: noticeKey && Object.hasOwn(MY_NOTICES, noticeKey) ? MY_NOTICES[noticeKey as MyNoticeKey] : null,
+    notice:
+      noticeKey && Object.hasOwn(MY_NOTICES, noticeKey)
+        ? MY_NOTICES[noticeKey as MyNoticeKey]
+        : null,
     actingAs: auth.user.isStaff ? auth.retailer.storeName : null,
   };
 }
@@ -101,7 +112,9 @@ type Scope = { auth: AuthContext; ownerId: number | null; asAdmin: boolean };
 async function editScope(request: Request): Promise<Scope> {
   const auth = await requireUser(request);
   if (auth.user.isStaff) {
-    return auth.retailer ? { auth, ownerId: auth.retailer.id, asAdmin: false } : { auth, ownerId: null, asAdmin: true };
+    return auth.retailer
+      ? { auth, ownerId: auth.retailer.id, asAdmin: false }
+      : { auth, ownerId: null, asAdmin: true };
   }
   const r = await requireRetailer(request);
   return { auth: r, ownerId: r.retailer.id, asAdmin: false };
@@ -117,13 +130,21 @@ function idParam(raw: string | undefined): number {
 }
 
 /** The item of the URL's id within the owner scope (null: any owner), or a 404. */
-async function findItem(kind: MyKind, rawId: string | undefined, ownerId: number | null): Promise<MyItemDetail> {
+async function findItem(
+  kind: MyKind,
+  rawId: string | undefined,
+  ownerId: number | null,
+): Promise<MyItemDetail> {
   const item = await getMyItem(db, kind, idParam(rawId), ownerId);
   if (!item) notFound();
   return item;
 }
 
-async function loadItem(request: Request, kind: MyKind, rawId: string | undefined): Promise<Scope & { item: MyItemDetail }> {
+async function loadItem(
+  request: Request,
+  kind: MyKind,
+  rawId: string | undefined,
+): Promise<Scope & { item: MyItemDetail }> {
   const scope = await editScope(request);
   return { ...scope, item: await findItem(kind, rawId, scope.ownerId) };
 }
@@ -157,7 +178,11 @@ export interface EditLoaderData {
   imports: { importId: number; fileName: string; action: string; at: string; units: number }[];
 }
 
-export async function editLoader(request: Request, kind: MyKind, rawId: string | undefined): Promise<EditLoaderData> {
+export async function editLoader(
+  request: Request,
+  kind: MyKind,
+  rawId: string | undefined,
+): Promise<EditLoaderData> {
   const { auth, item, asAdmin } = await loadItem(request, kind, rawId);
   const url = new URL(request.url);
   const noticeKey = url.searchParams.get("notice");
@@ -182,12 +207,21 @@ export async function editLoader(request: Request, kind: MyKind, rawId: string |
       modified_reason: "none",
       ...(kind === "listings" ? { listing_type: item.listingType ?? "sell" } : {}),
     },
-    reasons: [...(kind === "listings" ? LISTING_REASONS : REQUEST_REASONS)].map((c) => ({ value: c.value, label: c.label })),
+    reasons: [...(kind === "listings" ? LISTING_REASONS : REQUEST_REASONS)].map((c) => ({
+      value: c.value,
+      label: c.label,
+    })),
     modifiedReasons: MODIFIED_REASONS.map((c) => ({ value: c.value, label: c.label })),
     ownerName: auth.user.isStaff ? item.ownerStoreName : null,
     asAdmin,
-    correctedNotice: kind === "listings" && item.correctedAt !== null && !asAdmin ? LISTING_CORRECTED_RELIST : null,
-    notice: noticeKey && Object.hasOwn(MY_NOTICES, noticeKey) ? MY_NOTICES[noticeKey as MyNoticeKey] : null,
+    correctedNotice:
+      kind === "listings" && item.correctedAt !== null && !asAdmin
+        ? LISTING_CORRECTED_RELIST
+        : null,
+    notice:
+      noticeKey && Object.hasOwn(MY_NOTICES, noticeKey)
+        ? MY_NOTICES[noticeKey as MyNoticeKey]
+        : null,
     imports:
       kind === "listings"
         ? (await listingImportHistory(db, item.id)).map((h) => ({
@@ -221,7 +255,8 @@ export async function editAction(request: Request, kind: MyKind, rawId: string |
   // A save from the retailer admin's modal (its `back` is a /manage-retailer/ page) is staff's correction,
   // whichever retailer they are acting as at the moment (docs/product/screens.md, "Staff: retailer admin": the modal edit).
   const envelope = parseSubmission(form, { schema: EditEnvelope });
-  const { id: formId, back } = envelope.status === "success" ? envelope.value : { id: "", back: undefined };
+  const { id: formId, back } =
+    envelope.status === "success" ? envelope.value : { id: "", back: undefined };
   const fromAdmin = scope.auth.user.isStaff && adminBack(back) !== null;
   const { ownerId, asAdmin } = fromAdmin ? { ownerId: null, asAdmin: true } : scope;
   const item = await findItem(kind, rawId, ownerId);
@@ -249,7 +284,10 @@ export async function editAction(request: Request, kind: MyKind, rawId: string |
     pendingok?: "on";
   };
   if (value.sizes.length !== item.sizes.length) {
-    return data<EditActionData>({ result: submission.reply({ formErrors: [SIZES_CHANGED] }), pending: null }, { status: 400 });
+    return data<EditActionData>(
+      { result: submission.reply({ formErrors: [SIZES_CHANGED] }), pending: null },
+      { status: 400 },
+    );
   }
   const sizes: SizesMap = {};
   item.sizes.forEach((s, i) => {
@@ -262,7 +300,10 @@ export async function editAction(request: Request, kind: MyKind, rawId: string |
       const count = await pendingTransactionCount(db, item.id);
       if (count > 0) {
         return data<EditActionData>(
-          { result: submission.reply(), pending: { message: LISTING_PENDING_TRANSACTIONS, count, intent } },
+          {
+            result: submission.reply(),
+            pending: { message: LISTING_PENDING_TRANSACTIONS, count, intent },
+          },
           { status: 409 },
         );
       }
@@ -279,15 +320,27 @@ export async function editAction(request: Request, kind: MyKind, rawId: string |
     if (!saved) notFound();
     const notice = saved.totalUnits === 0 ? "listing-deleted" : "listing-updated";
     throw redirect(
-      staffBack(back, asAdmin, notice) ?? (asAdmin ? `/updatelisting/${item.id}?notice=${notice}` : `/active/listings?notice=${notice}`),
+      staffBack(back, asAdmin, notice) ??
+        (asAdmin
+          ? `/updatelisting/${item.id}?notice=${notice}`
+          : `/active/listings?notice=${notice}`),
     );
   }
 
-  const saved = await updateMyRequest(db, { id: item.id, ownerId, sizes, reason: value.reason, modifiedReason: value.modified_reason });
+  const saved = await updateMyRequest(db, {
+    id: item.id,
+    ownerId,
+    sizes,
+    reason: value.reason,
+    modifiedReason: value.modified_reason,
+  });
   if (!saved) notFound();
   const notice = saved.totalUnits === 0 ? "request-deleted" : "request-updated";
   throw redirect(
-    staffBack(back, asAdmin, notice) ?? (asAdmin ? `/updaterequest/${item.id}?notice=${notice}` : `/active/requests?notice=${notice}`),
+    staffBack(back, asAdmin, notice) ??
+      (asAdmin
+        ? `/updaterequest/${item.id}?notice=${notice}`
+        : `/active/requests?notice=${notice}`),
   );
 }
 

@@ -6,7 +6,9 @@
 import { requireRetailer, requireUser } from "./auth.server";
 
 /** Who is looking at an order: a retailer (own, or acted as by staff), or staff browsing as admin. */
-export async function orderViewer(request: Request): Promise<{ retailerId: number | null; isStaff: boolean }> {
+export async function orderViewer(
+  request: Request,
+): Promise<{ retailerId: number | null; isStaff: boolean }> {
   const auth = await requireUser(request);
   if (auth.user.isStaff && auth.retailer === null) return { retailerId: null, isStaff: true };
   const r = await requireRetailer(request);

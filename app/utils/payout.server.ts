@@ -9,7 +9,13 @@ import { data, redirect } from "@remix-run/node";
 import { ApplicationFailure, WorkflowFailedError, type WorkflowHandle } from "@temporalio/client";
 import { z } from "zod";
 import { getLatestPayoutSetup, getPayoutProfile } from "../../db/queries/payout";
-import { PAYOUT_FIELD_LABELS, PAYOUT_FIELDS, PAYOUT_PROVIDER_MESSAGES, payoutDetailsSchema, type PayoutField } from "../../domain/payout";
+import {
+  PAYOUT_FIELD_LABELS,
+  PAYOUT_FIELDS,
+  PAYOUT_PROVIDER_MESSAGES,
+  payoutDetailsSchema,
+  type PayoutField,
+} from "../../domain/payout";
 import {
   PAYOUT_INVALID_INPUT,
   PAYOUT_REJECTED,
@@ -23,7 +29,12 @@ import { readFormData, requireRetailer } from "./auth.server";
 import { parseSubmission } from "./form.server";
 import { db } from "./db.server";
 import { getEnv } from "./env.server";
-import { getTemporalClient, isTemporalUnavailable, startWorkflowOnce, withTimeout } from "./temporal.server";
+import {
+  getTemporalClient,
+  isTemporalUnavailable,
+  startWorkflowOnce,
+  withTimeout,
+} from "./temporal.server";
 
 /** How long the page waits for the (short) workflow before showing "still processing". */
 const RESULT_WAIT_MS = 25_000;
@@ -43,7 +54,10 @@ export type PayoutActionData = {
 export async function payoutLoader(request: Request) {
   const auth = await requireRetailer(request);
   const retailer = auth.retailer;
-  const [profile, latest] = await Promise.all([getPayoutProfile(db, retailer.id), getLatestPayoutSetup(db, retailer.id)]);
+  const [profile, latest] = await Promise.all([
+    getPayoutProfile(db, retailer.id),
+    getLatestPayoutSetup(db, retailer.id),
+  ]);
   const defaultValue: Partial<Record<PayoutField, string>> = profile
     ? {
         first_name: profile.firstName,
@@ -66,7 +80,11 @@ export async function payoutLoader(request: Request) {
     submissionId: randomUUID(),
     payoutSet: Boolean(retailer.btMerchantId),
     saved: profile
-      ? { accountLast4: profile.accountLast4, bustaxIdLast4: profile.bustaxIdLast4, updatedAt: profile.updatedAt.toISOString() }
+      ? {
+          accountLast4: profile.accountLast4,
+          bustaxIdLast4: profile.bustaxIdLast4,
+          updatedAt: profile.updatedAt.toISOString(),
+        }
       : null,
     pending: latest?.status === "started" && Date.now() - latest.createdAt.getTime() < 10 * 60_000,
     isStaff: auth.user.isStaff,
@@ -75,7 +93,8 @@ export async function payoutLoader(request: Request) {
 }
 
 function clientIp(request: Request, fromContext?: string): string {
-  if (fromContext && /^[0-9a-fA-F:.]+$/.test(fromContext)) return fromContext.replace(/^::ffff:/, "");
+  if (fromContext && /^[0-9a-fA-F:.]+$/.test(fromContext))
+    return fromContext.replace(/^::ffff:/, "");
   const fwd = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
   const ip = fwd || request.headers.get("x-real-ip")?.trim();
   return ip && /^[0-9a-fA-F:.]+$/.test(ip) ? ip : "127.0.0.1";
@@ -95,7 +114,10 @@ function summarise(result: SubmissionResult<string[]>): string[] {
 function rejectionsOf(err: unknown): PayoutRejection[] | null {
   if (!(err instanceof WorkflowFailedError)) return null;
   const cause = err.cause;
-  if (cause instanceof ApplicationFailure && (cause.type === PAYOUT_REJECTED || cause.type === PAYOUT_INVALID_INPUT)) {
+  if (
+    cause instanceof ApplicationFailure &&
+    (cause.type === PAYOUT_REJECTED || cause.type === PAYOUT_INVALID_INPUT)
+  ) {
     const details = (cause.details ?? []) as PayoutRejection[];
     return details.length > 0 ? details : [{ message: cause.message }];
   }
@@ -107,7 +129,10 @@ function rejectionsOf(err: unknown): PayoutRejection[] | null {
  * already started) and waits for its result. Success redirects with a notice: retailers home, staff to
  * /admin (settings: back to the tab).
  */
-export async function payoutAction(request: Request, opts: { successPath?: (isStaff: boolean) => string; context?: unknown } = {}) {
+export async function payoutAction(
+  request: Request,
+  opts: { successPath?: (isStaff: boolean) => string; context?: unknown } = {},
+) {
   const auth = await requireRetailer(request);
   const retailerId = auth.retailer.id;
   const formData = await readFormData(request);
@@ -118,8 +143,10 @@ export async function payoutAction(request: Request, opts: { successPath?: (isSt
   const reply = (result: SubmissionResult<string[]>, status: number, submissionId: string) =>
     data<PayoutActionData>({ result, submissionId, errors: summarise(result) }, { status });
 
-  if (submission.status !== "success") return reply(submission.reply(), 400, submittedId ?? randomUUID());
-  if (!submittedId) return reply(submission.reply({ formErrors: [EXPIRED_FORM_MESSAGE] }), 400, randomUUID());
+  if (submission.status !== "success")
+    return reply(submission.reply(), 400, submittedId ?? randomUUID());
+  if (!submittedId)
+    return reply(submission.reply({ formErrors: [EXPIRED_FORM_MESSAGE] }), 400, randomUUID());
 
   const submissionId = submittedId;
   const env = getEnv();
@@ -135,16 +162,27 @@ export async function payoutAction(request: Request, opts: { successPath?: (isSt
     },
     notifyEmail: auth.retailer.storeEmail || submission.value.email,
   };
-  const unavailable = () => reply(submission.reply({ formErrors: [PAYOUT_PROVIDER_MESSAGES.unavailable] }), 503, submissionId);
+  const unavailable = () =>
+    reply(
+      submission.reply({ formErrors: [PAYOUT_PROVIDER_MESSAGES.unavailable] }),
+      503,
+      submissionId,
+    );
 
   let handle: WorkflowHandle<typeof payoutSetupWorkflow>;
   try {
-    handle = await startWorkflowOnce<typeof payoutSetupWorkflow>(await getTemporalClient(), PAYOUT_SETUP_WORKFLOW_TYPE, workflowId, [
-      input,
-    ]);
+    handle = await startWorkflowOnce<typeof payoutSetupWorkflow>(
+      await getTemporalClient(),
+      PAYOUT_SETUP_WORKFLOW_TYPE,
+      workflowId,
+      [input],
+    );
   } catch (err) {
     if (isTemporalUnavailable(err)) {
-      console.error(`[payout] Temporal unavailable starting ${workflowId}:`, (err as Error).message);
+      console.error(
+        `[payout] Temporal unavailable starting ${workflowId}:`,
+        (err as Error).message,
+      );
       return unavailable();
     }
     throw err;
@@ -168,11 +206,19 @@ export async function payoutAction(request: Request, opts: { successPath?: (isSt
     }
     if (isTemporalUnavailable(err) || err instanceof WorkflowFailedError) {
       console.error(`[payout] ${workflowId} did not complete:`, (err as Error).message);
-      return reply(submission.reply({ formErrors: [PAYOUT_PROVIDER_MESSAGES.unavailable] }), 503, randomUUID());
+      return reply(
+        submission.reply({ formErrors: [PAYOUT_PROVIDER_MESSAGES.unavailable] }),
+        503,
+        randomUUID(),
+      );
     }
     throw err;
   }
 
-  const target = opts.successPath ? opts.successPath(auth.user.isStaff) : auth.user.isStaff ? "/admin" : "/";
+  const target = opts.successPath
+    ? opts.successPath(auth.user.isStaff)
+    : auth.user.isStaff
+      ? "/admin"
+      : "/";
   return redirect(`${target}${target.includes("?") ? "&" : "?"}ref=payoutSaved`);
 }

@@ -59,7 +59,12 @@ const styles = StyleSheet.create({
     marginBottom: 3,
     fontFamily: "Helvetica-Bold",
   },
-  tableRow: { flexDirection: "row", paddingVertical: 2, borderBottomWidth: 0.5, borderBottomColor: "#ddd" },
+  tableRow: {
+    flexDirection: "row",
+    paddingVertical: 2,
+    borderBottomWidth: 0.5,
+    borderBottomColor: "#ddd",
+  },
   cCode: { width: 90 },
   cStyle: { flex: 1 },
   cSizes: { width: 150 },
@@ -109,7 +114,15 @@ function ItemsTable({ d }: { d: PackingSlipData }) {
 }
 
 /** A titled list: a dash before each item, or (`boxes`) an empty box to tick on paper. */
-function BulletList({ title, items, boxes = false }: { title: string; items: readonly string[]; boxes?: boolean }) {
+function BulletList({
+  title,
+  items,
+  boxes = false,
+}: {
+  title: string;
+  items: readonly string[];
+  boxes?: boolean;
+}) {
   return (
     <View style={styles.section}>
       <Text style={styles.sectionTitle}>{title}</Text>
@@ -124,7 +137,13 @@ function BulletList({ title, items, boxes = false }: { title: string; items: rea
 }
 
 /** The page both documents share: title, order subtitle, the body, the contents, the printed RMA texts and the footer. */
-function SlipPage(p: { d: PackingSlipData; name: string; title: string; rmaTitle: string; children: ReactNode }) {
+function SlipPage(p: {
+  d: PackingSlipData;
+  name: string;
+  title: string;
+  rmaTitle: string;
+  children: ReactNode;
+}) {
   const { d } = p;
   return (
     <Document
@@ -162,15 +181,28 @@ export function PackingSlipDocument({ d, timeZone }: { d: PackingSlipData; timeZ
   );
 }
 
-export function ShipperChecklistDocument({ d, timeZone }: { d: PackingSlipData; timeZone: string }) {
+export function ShipperChecklistDocument({
+  d,
+  timeZone,
+}: {
+  d: PackingSlipData;
+  timeZone: string;
+}) {
   return (
-    <SlipPage d={d} name="Shipper checklist" title="Shipper Checklist" rmaTitle="Returns (RMA): what the recipient is told">
+    <SlipPage
+      d={d}
+      name="Shipper checklist"
+      title="Shipper Checklist"
+      rmaTitle="Returns (RMA): what the recipient is told"
+    >
       <Field label="Order number" value={d.externalId} />
       <Field label="Shipper" value={d.senderLabel} />
       <Field label="Recipient" value={d.receiverLabel} />
       {d.callTag ? <Field label="Call tag" value={d.callTag} /> : null}
       {d.trackingNumber ? <Field label="Tracking number" value={d.trackingNumber} /> : null}
-      {d.pickupBy ? <Field label="Ready for pickup by" value={printedDate(d.pickupBy, timeZone)} /> : null}
+      {d.pickupBy ? (
+        <Field label="Ready for pickup by" value={printedDate(d.pickupBy, timeZone)} />
+      ) : null}
       <BulletList title="Before the pickup" items={SHIPPER_CHECKLIST_ITEMS} boxes />
     </SlipPage>
   );

@@ -8,7 +8,13 @@
  *   const { auth, resource } = await requireResource(request, params.class_name);   // generic screens
  *   const auth = await requirePermission(request, "brand");                          // a named screen
  */
-import { getResource, isResourceName, RESOURCE_NAMES, type ResourceDef, type ResourceName } from "../../domain/resources";
+import {
+  getResource,
+  isResourceName,
+  RESOURCE_NAMES,
+  type ResourceDef,
+  type ResourceName,
+} from "../../domain/resources";
 import { STAFF_MSG, STAFF_USERS_PERMISSION } from "../../domain/staff-users";
 import { getAdminPermissions } from "../../db/queries/staff-permissions";
 import { requireStaff, type AuthContext } from "./auth.server";
@@ -26,7 +32,11 @@ export function requireStaffPermissions(request: Request): Promise<StaffContext>
     p = (async () => {
       const auth = await requireStaff(request);
       const granted = new Set(await getAdminPermissions(db, auth.user.id));
-      return { ...auth, permissions: RESOURCE_NAMES.filter((n) => granted.has(n)), staffAdmin: granted.has(STAFF_USERS_PERMISSION) };
+      return {
+        ...auth,
+        permissions: RESOURCE_NAMES.filter((n) => granted.has(n)),
+        staffAdmin: granted.has(STAFF_USERS_PERMISSION),
+      };
     })();
     memo.set(request, p);
   }
@@ -45,11 +55,17 @@ export function forbidden(plural: string): Response {
 }
 
 export function notFound(): Response {
-  return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response("Not found", {
+    status: 404,
+    headers: { "Content-Type": "text/plain; charset=utf-8" },
+  });
 }
 
 /** Staff with the permission for `name` (a ResourceName), else /error/ (not staff) or a 403. */
-export async function requirePermission(request: Request, name: ResourceName): Promise<StaffContext> {
+export async function requirePermission(
+  request: Request,
+  name: ResourceName,
+): Promise<StaffContext> {
   const ctx = await requireStaffPermissions(request);
   if (!mayManage(ctx, name)) throw forbidden(getResource(name)!.plural);
   return ctx;
@@ -59,7 +75,10 @@ export async function requirePermission(request: Request, name: ResourceName): P
 export async function requireStaffAdmin(request: Request): Promise<StaffContext> {
   const ctx = await requireStaffPermissions(request);
   if (!ctx.staffAdmin) {
-    throw new Response(STAFF_MSG.forbidden, { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    throw new Response(STAFF_MSG.forbidden, {
+      status: 403,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
   }
   return ctx;
 }

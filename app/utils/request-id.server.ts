@@ -13,7 +13,9 @@ const storeKey = Symbol.for("wholesale.requestContext");
 
 /** The current request's id, or undefined outside a web request. */
 export function currentRequestId(): string | undefined {
-  const store = (globalThis as Record<symbol, unknown>)[storeKey] as AsyncLocalStorage<{ requestId?: string }> | undefined;
+  const store = (globalThis as Record<symbol, unknown>)[storeKey] as
+    | AsyncLocalStorage<{ requestId?: string }>
+    | undefined;
   return store?.getStore()?.requestId;
 }
 
@@ -23,11 +25,14 @@ const withId = (headers: Record<string, Payload>, requestId: string) => ({
 });
 
 /** A start's input with the id in its headers and memo. */
-function tagStart<T extends { headers: Record<string, Payload>; options: { memo?: Record<string, unknown> } }>(
-  input: T,
-  requestId: string,
-): T {
-  return { ...input, headers: withId(input.headers, requestId), options: { ...input.options, memo: { ...input.options.memo, requestId } } };
+function tagStart<
+  T extends { headers: Record<string, Payload>; options: { memo?: Record<string, unknown> } },
+>(input: T, requestId: string): T {
+  return {
+    ...input,
+    headers: withId(input.headers, requestId),
+    options: { ...input.options, memo: { ...input.options.memo, requestId } },
+  };
 }
 
 /** Runs `next` with `tag(input, id)` inside a web request, with the input unchanged outside one. */
@@ -43,11 +48,17 @@ export function requestIdInterceptor(): WorkflowClientInterceptor {
     startWithDetails: tagged(tagStart),
     signalWithStart: tagged(tagStart),
     signal: tagged((input, requestId) => ({ ...input, headers: withId(input.headers, requestId) })),
-    startUpdate: tagged((input, requestId) => ({ ...input, headers: withId(input.headers, requestId) })),
+    startUpdate: tagged((input, requestId) => ({
+      ...input,
+      headers: withId(input.headers, requestId),
+    })),
     startUpdateWithStart: tagged((input, requestId) => ({
       ...input,
       workflowStartHeaders: withId(input.workflowStartHeaders, requestId),
-      workflowStartOptions: { ...input.workflowStartOptions, memo: { ...input.workflowStartOptions.memo, requestId } },
+      workflowStartOptions: {
+        ...input.workflowStartOptions,
+        memo: { ...input.workflowStartOptions.memo, requestId },
+      },
       updateHeaders: withId(input.updateHeaders, requestId),
     })),
   };

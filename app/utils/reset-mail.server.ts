@@ -42,8 +42,15 @@ export function resetMailText(link: string, askedBy: ResetAskedBy): string {
 }
 
 /** Queues the reset e-mail with `link` to the user (through the outbox). */
-export async function sendResetMail(to: string, link: string, askedBy: ResetAskedBy): Promise<void> {
-  const subject = askedBy === "invite" ? "Set your Wholesale Exchange staff password" : "Reset your Wholesale Exchange password";
+export async function sendResetMail(
+  to: string,
+  link: string,
+  askedBy: ResetAskedBy,
+): Promise<void> {
+  const subject =
+    askedBy === "invite"
+      ? "Set your Wholesale Exchange staff password"
+      : "Reset your Wholesale Exchange password";
   await sendMail({ to, subject, kind: "password_reset", text: resetMailText(link, askedBy) });
 }
 

@@ -6,9 +6,24 @@
 import { data } from "@remix-run/node";
 import { formatSortableDate } from "../../domain/date-format";
 import { centsToDecimalString } from "../../domain/money";
-import { CHOOSER_LIMIT, schemaFor, type ResourceDef, type ResourceName, type ResourceValues } from "../../domain/resources";
-import { chooserOptions, getResourceRow, saveResource, type SaveResult } from "../../db/queries/admin-resources";
-import { getBrandLink, noticeBrandLinkChange, setRetailerStatus } from "../../db/queries/retailer-status";
+import {
+  CHOOSER_LIMIT,
+  schemaFor,
+  type ResourceDef,
+  type ResourceName,
+  type ResourceValues,
+} from "../../domain/resources";
+import {
+  chooserOptions,
+  getResourceRow,
+  saveResource,
+  type SaveResult,
+} from "../../db/queries/admin-resources";
+import {
+  getBrandLink,
+  noticeBrandLinkChange,
+  setRetailerStatus,
+} from "../../db/queries/retailer-status";
 import type { RetailerStatus } from "../../db/queries/retailers";
 import { db } from "./db.server";
 import { getEnv } from "./env.server";
@@ -22,7 +37,11 @@ export type FormValues = Record<string, FormValue>;
 export type ChooserOption = { id: number; display_name: string };
 
 /** A database row as the form's values (strings; lists as string arrays; cents as dollars). */
-export function rowToFormValues(def: ResourceDef, row: Record<string, unknown>, zone: string = getEnv().MARKETPLACE_TZ): FormValues {
+export function rowToFormValues(
+  def: ResourceDef,
+  row: Record<string, unknown>,
+  zone: string = getEnv().MARKETPLACE_TZ,
+): FormValues {
   const out: FormValues = {};
   for (const f of def.fields) {
     const v = row[f.name];
@@ -52,7 +71,10 @@ export async function chooserData(
       if (typeof parent === "string" && parent !== "") filters[f.filter.param] = parent;
     }
     if (!f.read_only && (!f.filter || filters[f.filter.param])) {
-      options = await chooserOptions(db, f.relationship_resource as ResourceName, { filters, limit: CHOOSER_LIMIT });
+      options = await chooserOptions(db, f.relationship_resource as ResourceName, {
+        filters,
+        limit: CHOOSER_LIMIT,
+      });
     }
     const chosen = Number(values[f.name]);
     out[f.name] = { options, label: labels[f.name]?.[chosen] };
@@ -64,7 +86,8 @@ export async function loadEditRow(name: ResourceName, def: ResourceDef, id: numb
   const found = await getResourceRow(db, name, id);
   if (!found) return null;
   const values = rowToFormValues(def, found.row);
-  const images = (found.row.images as { id: number; url: string; thumbnailUrl: string }[] | undefined) ?? [];
+  const images =
+    (found.row.images as { id: number; url: string; thumbnailUrl: string }[] | undefined) ?? [];
   return { values, images, choosers: await chooserData(def, values, found.labels) };
 }
 
@@ -83,13 +106,25 @@ export async function saveResourceForm(
   const form = await readFormData(request);
   const submission = parseSubmission(form, { schema: schemaFor(def) });
   if (submission.status !== "success") {
-    return { reply: data(submission.reply({ formErrors: ["Please fix the fields in red."] }), { status: 400 }) };
+    return {
+      reply: data(submission.reply({ formErrors: ["Please fix the fields in red."] }), {
+        status: 400,
+      }),
+    };
   }
-  const result = await saveWithNotices(name, id, { ...(submission.value as ResourceValues), ...fixed });
+  const result = await saveWithNotices(name, id, {
+    ...(submission.value as ResourceValues),
+    ...fixed,
+  });
   if (!result.ok) {
     const fieldErrors = Object.fromEntries(Object.entries(result.errors).map(([k, v]) => [k, [v]]));
-    const reply = submission.reply({ formErrors: result.formError ? [result.formError] : [], fieldErrors });
-    return { reply: data(reply, { status: result.formError === "That row no longer exists." ? 404 : 400 }) };
+    const reply = submission.reply({
+      formErrors: result.formError ? [result.formError] : [],
+      fieldErrors,
+    });
+    return {
+      reply: data(reply, { status: result.formError === "That row no longer exists." ? 404 : 400 }),
+    };
   }
   return { savedId: result.id };
 }
@@ -98,7 +133,11 @@ export async function saveResourceForm(
  * Saves the row. A retailer's status goes through setRetailerStatus after its other columns, and a saved brand
  * link is compared with what it was: both tell the retailer (docs/product/screens.md, "Notices to retailers").
  */
-async function saveWithNotices(name: ResourceName, id: number | null, values: ResourceValues): Promise<SaveResult> {
+async function saveWithNotices(
+  name: ResourceName,
+  id: number | null,
+  values: ResourceValues,
+): Promise<SaveResult> {
   if (name === "retailer" && id !== null && typeof values.status === "string") {
     const { status, ...columns } = values;
     const result = await saveResource(db, name, id, columns);

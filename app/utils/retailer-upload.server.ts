@@ -14,7 +14,11 @@ import {
   retailerColumns,
 } from "../../domain/retailer-admin";
 import type { RetailerUploadResultJson, RetailerUploadRowJson } from "../../db/schema";
-import { brandIdsByName, createUploadedRetailer, registeredEmails } from "../../db/queries/retailer-upload";
+import {
+  brandIdsByName,
+  createUploadedRetailer,
+  registeredEmails,
+} from "../../db/queries/retailer-upload";
 import { db } from "./db.server";
 import { absoluteUrl } from "./mail.server";
 import { generateResetToken, hashResetToken } from "./password.server";
@@ -41,16 +45,25 @@ export async function previewUpload(file: Buffer): Promise<RetailerUploadRowJson
   checkXlsxZip(file, BULK_UPLOAD_LIMITS);
   const sheet = await readFirstSheet(file, BULK_UPLOAD_LIMITS.maxRows);
   const known = new Set<string>(BULK_UPLOAD_COLUMNS);
-  if (!sheet.headers.some((h) => known.has(h))) throw new XlsxRejected("no header row with the template's columns");
+  if (!sheet.headers.some((h) => known.has(h)))
+    throw new XlsxRejected("no header row with the template's columns");
   const brandsByName = await brandIdsByName(db);
   const cross = crossRowProblems(sheet.rows, (name) => brandsByName.has(name));
-  const taken = await registeredEmails(db, sheet.rows.map((r) => r.values.contact_email ?? "").filter(Boolean));
+  const taken = await registeredEmails(
+    db,
+    sheet.rows.map((r) => r.values.contact_email ?? "").filter(Boolean),
+  );
   return sheet.rows.map(({ line, values }) => {
     const problems = [...checkUploadRow(values).problems, ...(cross.get(line) ?? [])];
     const email = (values.contact_email ?? "").trim().toLowerCase();
     const picked: Record<string, string> = {};
     for (const c of BULK_UPLOAD_COLUMNS) if (values[c] !== undefined) picked[c] = values[c];
-    return { line, values: picked, problems, ...(email && taken.has(email) ? { note: "already registered: will be skipped" } : {}) };
+    return {
+      line,
+      values: picked,
+      problems,
+      ...(email && taken.has(email) ? { note: "already registered: will be skipped" } : {}),
+    };
   });
 }
 
@@ -70,13 +83,16 @@ async function pool<T, R>(items: T[], n: number, fn: (t: T) => Promise<R>): Prom
 }
 
 /** Creates every good row (checked again: brands may have changed since the preview) and says what happened to each. */
-export async function submitUpload(rows: RetailerUploadRowJson[]): Promise<RetailerUploadResultJson[]> {
+export async function submitUpload(
+  rows: RetailerUploadRowJson[],
+): Promise<RetailerUploadResultJson[]> {
   const brandsByName = await brandIdsByName(db);
   const cross = crossRowProblems(rows, (name) => brandsByName.has(name));
   return pool(rows, 4, async ({ line, values }): Promise<RetailerUploadResultJson> => {
     const check = checkUploadRow(values);
     const problems = [...check.problems, ...(cross.get(line) ?? [])];
-    if (!check.ok || problems.length > 0) return { line, outcome: "failed", reason: problems.join(" ") };
+    if (!check.ok || problems.length > 0)
+      return { line, outcome: "failed", reason: problems.join(" ") };
     const v = check.row;
     const token = generateResetToken();
     try {
@@ -90,12 +106,18 @@ export async function submitUpload(rows: RetailerUploadRowJson[]): Promise<Retai
           phone: v.contact_phone,
           celphone: v.contact_celphone,
         },
-        brandIds: v.brands.map((b) => brandsByName.get(b.toLowerCase())!).filter((id) => id !== undefined),
+        brandIds: v.brands
+          .map((b) => brandsByName.get(b.toLowerCase())!)
+          .filter((id) => id !== undefined),
         tokenHash: hashResetToken(token),
         tokenExpiresAt: new Date(Date.now() + WELCOME_TOKEN_TTL_MS),
         welcome: (userId) => ({
           subject: "Welcome to Wholesale Exchange",
-          text: welcomeMailText(v.store_name, v.contact_first_name, absoluteUrl(`/password-reset/${userId}/${token}`)),
+          text: welcomeMailText(
+            v.store_name,
+            v.contact_first_name,
+            absoluteUrl(`/password-reset/${userId}/${token}`),
+          ),
         }),
       });
       return res.status === "created"
@@ -103,7 +125,11 @@ export async function submitUpload(rows: RetailerUploadRowJson[]): Promise<Retai
         : { line, outcome: "skipped", reason: `${v.contact_email} already has a login.` };
     } catch (err) {
       console.error(`[retailer-upload] line ${line} failed`, err);
-      return { line, outcome: "failed", reason: "The database refused this row; nothing of it was saved." };
+      return {
+        line,
+        outcome: "failed",
+        reason: "The database refused this row; nothing of it was saved.",
+      };
     }
   });
 }

@@ -22,7 +22,12 @@ export interface RmaDraftLine {
 }
 export interface RmaDraft {
   lines: Record<number, RmaDraftLine>;
-  contact: { contact_name: string; contact_email: string; contact_phone: string; packing_slip_name: string };
+  contact: {
+    contact_name: string;
+    contact_email: string;
+    contact_phone: string;
+    packing_slip_name: string;
+  };
 }
 export type RmaErrors = Record<string, string>;
 

@@ -5,10 +5,22 @@
  * workflow started. The wizard's draft and its steps' checks are app/routes/create-rma.($id).server.ts.
  */
 import type { OrderDetail, OrderLineView } from "../../db/queries/order-views/order-detail";
-import { createRma, deleteUnstartedRma, RmaRequestRefused, rmasOfOrderFor, type RmaSide, type RmaStart } from "../../db/queries/rmas";
+import {
+  createRma,
+  deleteUnstartedRma,
+  RmaRequestRefused,
+  rmasOfOrderFor,
+  type RmaSide,
+  type RmaStart,
+} from "../../db/queries/rmas";
 import { checkPhoto, MAX_PHOTO_BYTES } from "../../domain/listing-forms";
 import { RMA_MAX_PICTURES_PER_ITEM } from "../../domain/reasons";
-import { receivedGoodsSide, rmaAmountYouWillReceive, rmaOrderInputOf, type RmaOrderInput } from "../../domain/rma-money";
+import {
+  receivedGoodsSide,
+  rmaAmountYouWillReceive,
+  rmaOrderInputOf,
+  type RmaOrderInput,
+} from "../../domain/rma-money";
 import { purchaseRmaOpen } from "../../domain/business-days";
 import { RMA_DISPLAY_STATUS } from "../../domain/states";
 import { RMA_WORKFLOW_TYPE, rmaWorkflowId } from "../../workflows/rma/contract";
@@ -72,8 +84,12 @@ export interface MyRma {
  * may ask for one although the other side filed one against it). Looked up only once something was delivered:
  * before that there can be none.
  */
-export async function rmaOffer(order: OrderDetail, retailerId: number | null): Promise<{ canRma: boolean; myRma: MyRma | null }> {
-  const delivered = order.deliveredAt !== null || order.shipments.some((s) => s.status === "delivered");
+export async function rmaOffer(
+  order: OrderDetail,
+  retailerId: number | null,
+): Promise<{ canRma: boolean; myRma: MyRma | null }> {
+  const delivered =
+    order.deliveredAt !== null || order.shipments.some((s) => s.status === "delivered");
   if (!order.role || retailerId === null || !delivered) return { canRma: false, myRma: null };
   const rmas = await rmasOfOrderFor(db, order.id, retailerId);
   const own = rmas.find((r) => r.role === "victim");
@@ -95,7 +111,8 @@ export async function rmaEligibility(
   retailerId: number,
 ): Promise<{ ok: true } | { ok: false; message: string; rmaId?: number }> {
   const { canRma, myRma } = await rmaOffer(order, retailerId);
-  if (myRma?.role === "victim") return { ok: false, message: RMA_WIZARD_MESSAGES.exists, rmaId: myRma.id };
+  if (myRma?.role === "victim")
+    return { ok: false, message: RMA_WIZARD_MESSAGES.exists, rmaId: myRma.id };
   return canRma ? { ok: true } : { ok: false, message: RMA_WIZARD_MESSAGES.closed };
 }
 
@@ -114,22 +131,36 @@ function rmaOrderOf(order: OrderDetail, lines: OrderLineView[]): RmaOrderInput {
 export function draftAmount(order: OrderDetail, lines: OrderLineView[], d: RmaDraft): number {
   const asked = lines
     .filter((l) => (d.lines[l.contributionId]?.quantity ?? 0) > 0)
-    .map((l) => ({ unitPriceCents: l.unitPriceCents, requestedQuantity: d.lines[l.contributionId].quantity }));
+    .map((l) => ({
+      unitPriceCents: l.unitPriceCents,
+      requestedQuantity: d.lines[l.contributionId].quantity,
+    }));
   return asked.length ? rmaAmountYouWillReceive(rmaOrderOf(order, lines), asked) : 0;
 }
 
 /** The pictures step's form: multipart, at most 9 pictures of MAX_PHOTO_BYTES a request (a bigger one is answered beside it). */
 export function readPicturesForm(request: Request): Promise<FormData> {
-  return readFormData(request, { maxBytes: 9 * MAX_PHOTO_BYTES + 256 * 1024, maxEntries: 200, uploadHandler: cappedPhotoUploadHandler });
+  return readFormData(request, {
+    maxBytes: 9 * MAX_PHOTO_BYTES + 256 * 1024,
+    maxEntries: 200,
+    uploadHandler: cappedPhotoUploadHandler,
+  });
 }
 
 /** Stores the pictures sent for each chosen line (files photos.<line>), checked by content; the errors per line. */
-export async function storeLinePictures(form: FormData, d: RmaDraft, userId: number): Promise<RmaErrors> {
+export async function storeLinePictures(
+  form: FormData,
+  d: RmaDraft,
+  userId: number,
+): Promise<RmaErrors> {
   const errors: RmaErrors = {};
   const all = Object.values(d.lines).flatMap((l) => l.pictures);
-  if (!(await photosUsable(all, userId))) throw new Response("Bad request: unknown pictures.", { status: 400 });
+  if (!(await photosUsable(all, userId)))
+    throw new Response("Bad request: unknown pictures.", { status: 400 });
   for (const [id, l] of chosen(d)) {
-    const files = form.getAll(`photos.${id}`).filter((f): f is File => typeof f !== "string" && !(f.name === "" && f.size === 0));
+    const files = form
+      .getAll(`photos.${id}`)
+      .filter((f): f is File => typeof f !== "string" && !(f.name === "" && f.size === 0));
     if (files.length === 0) continue;
     if (l.pictures.length + files.length > RMA_MAX_PICTURES_PER_ITEM) {
       errors[`p.${id}`] = RMA_WIZARD_MESSAGES.picturesMax;
@@ -146,7 +177,8 @@ export async function storeLinePictures(form: FormData, d: RmaDraft, userId: num
     }
   }
   const remove = form.get("remove");
-  if (typeof remove === "string") for (const l of Object.values(d.lines)) l.pictures = l.pictures.filter((p) => p !== remove);
+  if (typeof remove === "string")
+    for (const l of Object.values(d.lines)) l.pictures = l.pictures.filter((p) => p !== remove);
   return errors;
 }
 
@@ -182,7 +214,8 @@ export async function submitRma(
       workflowIdFor: rmaWorkflowId,
     });
   } catch (err) {
-    if (err instanceof RmaRequestRefused) return { ok: false, status: err.code === "exists" ? 409 : 400, message: err.message };
+    if (err instanceof RmaRequestRefused)
+      return { ok: false, status: err.code === "exists" ? 409 : 400, message: err.message };
     throw err;
   }
   try {

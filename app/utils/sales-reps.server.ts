@@ -1,5 +1,11 @@
 /** Sales-rep reports (docs/product/screens.md, "Staff: reports and map"; ADR 0018): a rep's retailers and their activity. */
-import { getSalesRep, listSalesReps, repRetailers, repTradeTotals, type SalesRepRow } from "../../db/queries/reports";
+import {
+  getSalesRep,
+  listSalesReps,
+  repRetailers,
+  repTradeTotals,
+  type SalesRepRow,
+} from "../../db/queries/reports";
 import { formatCents } from "../../domain/money";
 import { formatDate } from "../../domain/date-format";
 import { db } from "./db.server";
@@ -13,7 +19,12 @@ function activitySince(now: Date): Date {
 }
 
 export function repView(r: SalesRepRow) {
-  return { id: r.id, territory: r.territoryName, name: `${r.firstName} ${r.lastName}`.trim(), states: r.states.join(", ") };
+  return {
+    id: r.id,
+    territory: r.territoryName,
+    name: `${r.firstName} ${r.lastName}`.trim(),
+    states: r.states.join(", "),
+  };
 }
 
 /** Every rep with the totals of the retailers in its states over the last ACTIVITY_DAYS days. */
@@ -22,7 +33,10 @@ export async function repPerformance(now: Date) {
   const reps = await listSalesReps(db);
   return Promise.all(
     reps.map(async (rep) => {
-      const [rs, trades] = await Promise.all([repRetailers(db, rep.states, since), repTradeTotals(db, rep.states, since)]);
+      const [rs, trades] = await Promise.all([
+        repRetailers(db, rep.states, since),
+        repTradeTotals(db, rep.states, since),
+      ]);
       return {
         ...repView(rep),
         retailers: rs.length,

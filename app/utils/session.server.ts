@@ -25,7 +25,9 @@ function isSecureCookie(): boolean {
  * (db/queries/sessions.ts) and brings only what the app keeps of the user, not the password hash.
  */
 class SessionAdapter extends DrizzlePostgreSQLAdapter {
-  override async getSessionAndUser(sessionId: string): Promise<[session: DatabaseSession | null, user: DatabaseUser | null]> {
+  override async getSessionAndUser(
+    sessionId: string,
+  ): Promise<[session: DatabaseSession | null, user: DatabaseUser | null]> {
     const row = await getSessionWithUser(db, sessionId);
     if (!row) return [null, null];
     const { id, userId, expiresAt, ...sessionAttributes } = row.session;
@@ -63,7 +65,11 @@ declare module "lucia" {
     Lucia: AppLucia;
     UserId: number;
     DatabaseUserAttributes: { email: string; isStaff: boolean; retailerId: number | null };
-    DatabaseSessionAttributes: { actingRetailerId: number | null; actingBrandId: number | null; dismissedBanners: string[] };
+    DatabaseSessionAttributes: {
+      actingRetailerId: number | null;
+      actingBrandId: number | null;
+      dismissedBanners: string[];
+    };
   }
 }
 
@@ -78,7 +84,13 @@ function lucia(): AppLucia {
 }
 
 export type ValidatedSession = {
-  session: { id: string; expiresAt: Date; actingRetailerId: number | null; actingBrandId: number | null; dismissedBanners: string[] };
+  session: {
+    id: string;
+    expiresAt: Date;
+    actingRetailerId: number | null;
+    actingBrandId: number | null;
+    dismissedBanners: string[];
+  };
   user: { id: number; email: string; isStaff: boolean; retailerId: number | null };
 };
 
@@ -103,9 +115,15 @@ export async function readSession(request: Request): Promise<ValidatedSession | 
 }
 
 /** Starts a session for the user; returns the Set-Cookie header value. */
-export async function startSession(userId: number): Promise<{ sessionId: string; setCookie: string }> {
+export async function startSession(
+  userId: number,
+): Promise<{ sessionId: string; setCookie: string }> {
   const l = lucia();
-  const session = await l.createSession(userId, { actingRetailerId: null, actingBrandId: null, dismissedBanners: [] });
+  const session = await l.createSession(userId, {
+    actingRetailerId: null,
+    actingBrandId: null,
+    dismissedBanners: [],
+  });
   return { sessionId: session.id, setCookie: l.createSessionCookie(session.id).serialize() };
 }
 

@@ -3,7 +3,11 @@
  * "Packing slip, checklist and label"): the order named by external id or action id, the parcel the viewer
  * sends (staff choose with ?side=receiver), 404 for anyone not a party of the order nor staff.
  */
-import { findOrderId, getPackingSlipData, type PackingSlipData } from "../../db/queries/order-views/order-detail";
+import {
+  findOrderId,
+  getPackingSlipData,
+  type PackingSlipData,
+} from "../../db/queries/order-views/order-detail";
 import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { orderViewer } from "~/utils/orders.server";
@@ -17,8 +21,13 @@ export async function orderPdfResponse(
 ): Promise<Response> {
   const viewer = await orderViewer(request);
   const orderId = await findOrderId(db, id ?? "");
-  const side = new URL(request.url).searchParams.get("side") === "receiver" ? "receiver" : "provider";
+  const side =
+    new URL(request.url).searchParams.get("side") === "receiver" ? "receiver" : "provider";
   const slip = orderId ? await getPackingSlipData(db, orderId, viewer, side) : null;
-  if (!slip) throw new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
-  return pdfResponse(await render(slip, getEnv().MARKETPLACE_TZ), `${filePrefix}-${slip.externalId}.pdf`);
+  if (!slip)
+    throw new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
+  return pdfResponse(
+    await render(slip, getEnv().MARKETPLACE_TZ),
+    `${filePrefix}-${slip.externalId}.pdf`,
+  );
 }

@@ -5,7 +5,13 @@
  * brand. Each CSV costs a fixed number of grouped reads whatever the number of brands; the figures are built by
  * the same domain code as the pages (buildDashboard, buildMatchWeeks).
  */
-import { dashboardBrands, dashboardRowsByBrand, matchesPerWeek, type MatchesScope, type WithBrand } from "../../db/queries/dashboard";
+import {
+  dashboardBrands,
+  dashboardRowsByBrand,
+  matchesPerWeek,
+  type MatchesScope,
+  type WithBrand,
+} from "../../db/queries/dashboard";
 import type { ReportSource } from "../../db/queries/reports";
 import { localDateISO } from "../../domain/business-days";
 import {
@@ -32,7 +38,10 @@ export async function loadMatchWeeks(
 ): Promise<WeekFigures[]> {
   const tz = getEnv().MARKETPLACE_TZ;
   const starts = lastWeekStarts(nowMs, tz);
-  return buildMatchWeeks(await matchesPerWeek(db, scope as MatchesScope, weekBounds(starts, tz)), starts);
+  return buildMatchWeeks(
+    await matchesPerWeek(db, scope as MatchesScope, weekBounds(starts, tz)),
+    starts,
+  );
 }
 
 /** `rows` by brand id (rows without a brand are the marketplace's only). */
@@ -52,7 +61,10 @@ async function scopes(): Promise<{ scope: MetricsScope; brandId: number | null }
   const brands = await dashboardBrands(db);
   return [
     { scope: { kind: "marketplace" }, brandId: null },
-    ...brands.map((b) => ({ scope: { kind: "brand", id: b.id, name: b.name } as MetricsScope, brandId: b.id })),
+    ...brands.map((b) => ({
+      scope: { kind: "brand", id: b.id, name: b.name } as MetricsScope,
+      brandId: b.id,
+    })),
   ];
 }
 
@@ -69,7 +81,13 @@ export async function surplusDashboardSource(nowMs: number, tz: string): Promise
   const out: Record<string, unknown>[] = [];
   for (const { scope, brandId } of await scopes()) {
     const input =
-      brandId === null ? rows : { listed: listed.get(brandId) ?? [], sides: sides.get(brandId) ?? [], payouts: payouts.get(brandId) ?? [] };
+      brandId === null
+        ? rows
+        : {
+            listed: listed.get(brandId) ?? [],
+            sides: sides.get(brandId) ?? [],
+            payouts: payouts.get(brandId) ?? [],
+          };
     out.push(...dashboardCsvRows(scope, buildDashboard(input, nowMs, tz)));
   }
   return { columns: [...DASHBOARD_CSV_COLUMNS], batches: once(out) };
@@ -89,10 +107,16 @@ export async function matchesPerWeekSource(nowMs: number, tz: string): Promise<R
 }
 
 /** The loader of either CSV: staff only; the file is named by the marketplace's day. */
-export async function staffMetricsCsv(request: Request, report: "surplus-dashboard" | "matches-per-week"): Promise<Response> {
+export async function staffMetricsCsv(
+  request: Request,
+  report: "surplus-dashboard" | "matches-per-week",
+): Promise<Response> {
   await requireRetailerAdmin(request);
   const tz = getEnv().MARKETPLACE_TZ;
   const now = Date.now();
-  const source = report === "surplus-dashboard" ? await surplusDashboardSource(now, tz) : await matchesPerWeekSource(now, tz);
+  const source =
+    report === "surplus-dashboard"
+      ? await surplusDashboardSource(now, tz)
+      : await matchesPerWeekSource(now, tz);
   return csvResponse(`${report}-${localDateISO(now, tz)}.csv`, source);
 }

@@ -17,17 +17,28 @@ import {
   setStaffPermissions,
   type StaffRefusal,
 } from "../../db/queries/staff-users";
-import { PERMISSION_NAMES, permissionLabel, STAFF_MSG, StaffInviteSchema, StaffPermissionsSchema } from "../../domain/staff-users";
+import {
+  PERMISSION_NAMES,
+  permissionLabel,
+  STAFF_MSG,
+  StaffInviteSchema,
+  StaffPermissionsSchema,
+} from "../../domain/staff-users";
 import { db } from "~/utils/db.server";
 import { formError, parseSubmission, readFormData } from "~/utils/form.server";
 import { hashPassword } from "~/utils/password.server";
 import { requireStaffAdmin, type StaffContext } from "~/utils/permissions.server";
-import { newPasswordLink, sendStaffPasswordReset, WELCOME_TOKEN_TTL_MS } from "~/utils/retailer-admin.server";
+import {
+  newPasswordLink,
+  sendStaffPasswordReset,
+  WELCOME_TOKEN_TTL_MS,
+} from "~/utils/retailer-admin.server";
 import { sendResetMail } from "~/utils/reset-mail.server";
 import { endAllSessions } from "~/utils/session.server";
 
 /** The entries of the permissions map with their labels, in the page's order. */
-export const permissionChoices = () => PERMISSION_NAMES.map((name) => ({ name, label: permissionLabel(name) }));
+export const permissionChoices = () =>
+  PERMISSION_NAMES.map((name) => ({ name, label: permissionLabel(name) }));
 
 /** Which notice a page shows after a change (?done=). */
 export const DONE_NOTICES: Record<string, string> = {
@@ -42,7 +53,12 @@ export const DONE_NOTICES: Record<string, string> = {
 export async function staffUsersList(request: Request) {
   const ctx = await requireStaffAdmin(request);
   const done = new URL(request.url).searchParams.get("done");
-  return { me: ctx.user.id, users: await listStaffUsers(db), permissions: permissionChoices(), notice: DONE_NOTICES[done ?? ""] ?? null };
+  return {
+    me: ctx.user.id,
+    users: await listStaffUsers(db),
+    permissions: permissionChoices(),
+    notice: DONE_NOTICES[done ?? ""] ?? null,
+  };
 }
 
 /** A never-usable password until the invited user sets one through the e-mail's link. */
@@ -67,14 +83,19 @@ export async function invite(request: Request) {
     permissions: submission.value.permissions,
     passwordHash,
   });
-  if (!res.ok) return data({ result: submission.reply({ formErrors: [res.message] }) }, { status: res.status });
+  if (!res.ok)
+    return data(
+      { result: submission.reply({ formErrors: [res.message] }) },
+      { status: res.status },
+    );
   await sendInvite(res.user);
   return redirect(`/admin/staff-users/${res.user.id}?done=invited`);
 }
 
 /** The id of the URL: a positive integer, else a 404. */
 function staffId(param: string | undefined): number {
-  if (!param || !/^\d{1,9}$/.test(param) || Number(param) < 1) throw new Response("No such staff user.", { status: 404 });
+  if (!param || !/^\d{1,9}$/.test(param) || Number(param) < 1)
+    throw new Response("No such staff user.", { status: 404 });
   return Number(param);
 }
 
@@ -118,17 +139,28 @@ export async function staffUserAction(request: Request, param: string | undefine
     case "send-reset":
       return sendPasswordMail(c);
     default:
-      return data({ form: "permissions" as Form, result: formError("Unknown action.") }, { status: 400 });
+      return data(
+        { form: "permissions" as Form, result: formError("Unknown action.") },
+        { status: 400 },
+      );
   }
 }
 
 /** Grant and revoke: the ticked entries are what the user holds afterwards (one audit row per change). */
 async function savePermissions({ ctx, id, form }: Intent) {
   const submission = parseSubmission(form, { schema: StaffPermissionsSchema });
-  if (submission.status !== "success") return data({ form: "permissions" as Form, result: submission.reply() }, { status: 400 });
-  const res = await setStaffPermissions(db, { actorId: ctx.user.id, targetId: id, permissions: submission.value.permissions });
+  if (submission.status !== "success")
+    return data({ form: "permissions" as Form, result: submission.reply() }, { status: 400 });
+  const res = await setStaffPermissions(db, {
+    actorId: ctx.user.id,
+    targetId: id,
+    permissions: submission.value.permissions,
+  });
   if (!res.ok)
-    return data({ form: "permissions" as Form, result: submission.reply({ formErrors: [res.message] }) }, { status: res.status });
+    return data(
+      { form: "permissions" as Form, result: submission.reply({ formErrors: [res.message] }) },
+      { status: res.status },
+    );
   return done(id, res.granted.length + res.revoked.length === 0 ? "unchanged" : "saved");
 }
 

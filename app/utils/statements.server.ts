@@ -49,7 +49,12 @@ export async function statementOwner(request: Request): Promise<StatementOwner> 
   if (raw === null) {
     if (auth.user.isStaff && !auth.retailer) throw redirect("/manage-retailer");
     const r = await requireRetailer(request);
-    return { retailerId: r.retailer.id, storeName: r.retailer.storeName, query: "", staff: r.user.isStaff };
+    return {
+      retailerId: r.retailer.id,
+      storeName: r.retailer.storeName,
+      query: "",
+      staff: r.user.isStaff,
+    };
   }
   const id = RowId.safeParse(raw);
   if (!auth.user.isStaff) {
@@ -61,11 +66,19 @@ export async function statementOwner(request: Request): Promise<StatementOwner> 
   await requirePermission(request, "retailer");
   const retailer = id.success ? await getRetailer(db, id.data) : null;
   if (!retailer) throw plain("Not found", 404);
-  return { retailerId: retailer.id, storeName: retailer.storeName, query: `?retailer=${retailer.id}`, staff: true };
+  return {
+    retailerId: retailer.id,
+    storeName: retailer.storeName,
+    query: `?retailer=${retailer.id}`,
+    staff: true,
+  };
 }
 
 /** The month of the URL, or a 400 (not YYYY-MM) / 404 (a month not started yet) with the message. */
-export function statementMonth(raw: string | undefined, zone: string): { year: number; month: number } {
+export function statementMonth(
+  raw: string | undefined,
+  zone: string,
+): { year: number; month: number } {
   const m = parseStatementMonth(raw);
   if (!m) throw plain(STATEMENT_MONTH_MESSAGES.badMonth, 400);
   if (raw! > formatMonth(new Date(), zone)) throw plain(STATEMENT_MONTH_MESSAGES.futureMonth, 404);
@@ -76,7 +89,12 @@ export function statementMonth(raw: string | undefined, zone: string): { year: n
 export async function statementListData(request: Request) {
   const owner = await statementOwner(request);
   const zone = getEnv().MARKETPLACE_TZ;
-  const months = await listStatementMonths(db, owner.retailerId, formatMonth(new Date(), zone), zone);
+  const months = await listStatementMonths(
+    db,
+    owner.retailerId,
+    formatMonth(new Date(), zone),
+    zone,
+  );
   return {
     owner,
     months: months.map((m) => ({
@@ -99,7 +117,10 @@ export async function loadStatement(request: Request, rawMonth: string | undefin
 
 /** A line as the page and the PDF show it: dates in the marketplace zone, dollars, the counterparty anonymous. */
 export function lineView(l: StatementLine, zone: string) {
-  const amounts = Object.fromEntries(AMOUNT_COLUMNS.map((c) => [c, formatCents(l[c])])) as Record<(typeof AMOUNT_COLUMNS)[number], string>;
+  const amounts = Object.fromEntries(AMOUNT_COLUMNS.map((c) => [c, formatCents(l[c])])) as Record<
+    (typeof AMOUNT_COLUMNS)[number],
+    string
+  >;
   return {
     id: l.id,
     date: formatDate(l.at, zone),
@@ -121,7 +142,10 @@ function orderHref(l: StatementLine): string | null {
 
 export function totalsView(s: Statement) {
   const money = (a: Record<(typeof AMOUNT_COLUMNS)[number], number>) =>
-    Object.fromEntries(AMOUNT_COLUMNS.map((c) => [c, formatCents(a[c])])) as Record<(typeof AMOUNT_COLUMNS)[number], string>;
+    Object.fromEntries(AMOUNT_COLUMNS.map((c) => [c, formatCents(a[c])])) as Record<
+      (typeof AMOUNT_COLUMNS)[number],
+      string
+    >;
   return {
     opening: formatCents(s.opening),
     closing: formatCents(s.closing),
@@ -133,11 +157,15 @@ export function totalsView(s: Statement) {
 /** The month's page: the totals, and one page of lines (?offset=, a 400 with the message when out of range). */
 export async function statementPageData(request: Request, rawMonth: string | undefined) {
   const { owner, zone, statement, label } = await loadStatement(request, rawMonth);
-  const offset = parseStatementOffset(new URL(request.url).searchParams.get("offset"), statement.lines.length);
+  const offset = parseStatementOffset(
+    new URL(request.url).searchParams.get("offset"),
+    statement.lines.length,
+  );
   if (offset === null) throw plain(STATEMENT_MONTH_MESSAGES.badOffset, 400);
   const slice = statement.lines.slice(offset, offset + STATEMENT_PAGE_SIZE);
   const base = `/statements/${statement.month}`;
-  const withOffset = (o: number) => `${base}${owner.query}${o === 0 ? "" : `${owner.query ? "&" : "?"}offset=${o}`}`;
+  const withOffset = (o: number) =>
+    `${base}${owner.query}${o === 0 ? "" : `${owner.query ? "&" : "?"}offset=${o}`}`;
   return {
     owner,
     month: statement.month,
@@ -149,17 +177,34 @@ export async function statementPageData(request: Request, rawMonth: string | und
     pdfHref: `${base}/pdf${owner.query}`,
     listHref: `/statements${owner.query}`,
     previous: offset > 0 ? withOffset(offset - STATEMENT_PAGE_SIZE) : null,
-    next: offset + STATEMENT_PAGE_SIZE < statement.lines.length ? withOffset(offset + STATEMENT_PAGE_SIZE) : null,
+    next:
+      offset + STATEMENT_PAGE_SIZE < statement.lines.length
+        ? withOffset(offset + STATEMENT_PAGE_SIZE)
+        : null,
   };
 }
 
-export const CSV_COLUMNS = ["date", "order", "kind", "counterparty", "description", ...AMOUNT_COLUMNS, "balance"];
+export const CSV_COLUMNS = [
+  "date",
+  "order",
+  "kind",
+  "counterparty",
+  "description",
+  ...AMOUNT_COLUMNS,
+  "balance",
+];
 
 /** The CSV rows: the opening balance, every line, the totals by kind and in all, the closing balance. */
 export function statementCsvRows(s: Statement, zone: string): Record<string, string>[] {
   const money = (a: Partial<Record<(typeof AMOUNT_COLUMNS)[number], number>>) =>
-    Object.fromEntries(AMOUNT_COLUMNS.map((c) => [c, a[c] === undefined ? "" : centsToDecimalString(a[c])]));
-  const summary = (kind: string, a: Partial<Record<(typeof AMOUNT_COLUMNS)[number], number>>, balance: number | null) => ({
+    Object.fromEntries(
+      AMOUNT_COLUMNS.map((c) => [c, a[c] === undefined ? "" : centsToDecimalString(a[c])]),
+    );
+  const summary = (
+    kind: string,
+    a: Partial<Record<(typeof AMOUNT_COLUMNS)[number], number>>,
+    balance: number | null,
+  ) => ({
     date: "",
     order: "",
     kind,

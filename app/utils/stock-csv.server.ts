@@ -15,7 +15,12 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { CsvError, parse } from "csv-parse";
-import { csvSeparator, STOCK_IMPORT_LIMITS, STOCK_MSG, StockFileRejected } from "../../domain/stock-import";
+import {
+  csvSeparator,
+  STOCK_IMPORT_LIMITS,
+  STOCK_MSG,
+  StockFileRejected,
+} from "../../domain/stock-import";
 
 /** The size of the pieces a file already in memory is read in. */
 const CHUNK_BYTES = 64 * 1024;
@@ -24,7 +29,8 @@ const CHUNK_BYTES = 64 * 1024;
 function chunksOf(source: Uint8Array | AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
   if (!(source instanceof Uint8Array)) return source;
   return (async function* () {
-    for (let at = 0; at < source.length; at += CHUNK_BYTES) yield source.subarray(at, at + CHUNK_BYTES);
+    for (let at = 0; at < source.length; at += CHUNK_BYTES)
+      yield source.subarray(at, at + CHUNK_BYTES);
   })();
 }
 
@@ -116,7 +122,8 @@ export async function readCsv(
       },
     );
   } catch (e) {
-    if (e instanceof CsvError && e.code === "CSV_QUOTE_NOT_CLOSED") throw new StockFileRejected(STOCK_MSG.badQuotes(lastLine + 1));
+    if (e instanceof CsvError && e.code === "CSV_QUOTE_NOT_CLOSED")
+      throw new StockFileRejected(STOCK_MSG.badQuotes(lastLine + 1));
     throw e;
   }
   return rows;

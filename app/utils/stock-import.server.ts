@@ -43,7 +43,8 @@ export { StockFileRejected };
 
 /** The file's cells, header row first. CSV (UTF-8) or .xlsx (first sheet), by name; formulas refused. */
 export async function readStockFile(fileName: string, bytes: Buffer): Promise<string[][]> {
-  if (bytes.length > STOCK_IMPORT_LIMITS.maxFileBytes) throw new StockFileRejected(STOCK_MSG.tooLarge);
+  if (bytes.length > STOCK_IMPORT_LIMITS.maxFileBytes)
+    throw new StockFileRejected(STOCK_MSG.tooLarge);
   let rows: string[][];
   if (/\.csv$/i.test(fileName)) {
     rows = await readCsv(bytes);
@@ -51,13 +52,17 @@ export async function readStockFile(fileName: string, bytes: Buffer): Promise<st
   } else if (/\.xlsx$/i.test(fileName)) rows = await readXlsx(bytes);
   else throw new StockFileRejected(STOCK_MSG.wrongType);
   if (rows.length < 2) throw new StockFileRejected(STOCK_MSG.noRows);
-  if (rows[0].filter((h) => h.trim()).length < 3) throw new StockFileRejected(STOCK_MSG.missingColumns);
+  if (rows[0].filter((h) => h.trim()).length < 3)
+    throw new StockFileRejected(STOCK_MSG.missingColumns);
   return rows.map((r) => r.slice(0, STOCK_IMPORT_LIMITS.maxColumns).map((c) => c.trim()));
 }
 
 async function readXlsx(bytes: Buffer): Promise<string[][]> {
   try {
-    checkXlsxZip(bytes, { maxEntries: STOCK_IMPORT_LIMITS.maxEntries, maxUnzippedBytes: STOCK_IMPORT_LIMITS.maxUnzippedBytes });
+    checkXlsxZip(bytes, {
+      maxEntries: STOCK_IMPORT_LIMITS.maxEntries,
+      maxUnzippedBytes: STOCK_IMPORT_LIMITS.maxUnzippedBytes,
+    });
   } catch (e) {
     if (e instanceof XlsxRejected) throw new StockFileRejected(STOCK_MSG.notWorkbook);
     throw e;
@@ -70,12 +75,14 @@ async function readXlsx(bytes: Buffer): Promise<string[][]> {
   }
   const ws = wb.worksheets[0];
   if (!ws) throw new StockFileRejected(STOCK_MSG.noRows);
-  if (ws.actualRowCount > STOCK_IMPORT_LIMITS.maxRows + 1) throw new StockFileRejected(STOCK_MSG.tooManyRows);
+  if (ws.actualRowCount > STOCK_IMPORT_LIMITS.maxRows + 1)
+    throw new StockFileRejected(STOCK_MSG.tooManyRows);
   const rows: string[][] = [];
   ws.eachRow({ includeEmpty: false }, (row, line) => {
     const cells: string[] = [];
     row.eachCell({ includeEmpty: true }, (cell, col) => {
-      if (cell.type === ExcelJS.ValueType.Formula) throw new StockFileRejected(STOCK_MSG.formula(line));
+      if (cell.type === ExcelJS.ValueType.Formula)
+        throw new StockFileRejected(STOCK_MSG.formula(line));
       cells[col - 1] = cell.text ?? "";
     });
     const filled = Array.from(cells, (c) => c ?? "");
@@ -106,28 +113,60 @@ interface Item {
 const label = (h: { sku: string; color: string }) => `${h.sku} · ${h.color}`;
 
 /** The preview rows (no confirm) or the results (confirm): one row per variation, refused line or guess to confirm. */
-export async function runStockImport(db: Db, input: StockImportInput): Promise<StockImportRowJson[]> {
+export async function runStockImport(
+  db: Db,
+  input: StockImportInput,
+): Promise<StockImportRowJson[]> {
   const { rows, items } = await plan(db, input);
   if (!input.confirm) return rows;
   const importId = input.confirm.importId;
   for (const item of items) {
     try {
-      const out = await applyVariationPlan(db, input.retailerId, importId, item.variationId, item.expectedListingId, item.action);
+      const out = await applyVariationPlan(
+        db,
+        input.retailerId,
+        importId,
+        item.variationId,
+        item.expectedListingId,
+        item.action,
+      );
       if (!out.ok) Object.assign(item.row, { action: "refused", messages: [out.message] });
-      else if (item.action.kind === "create") Object.assign(item.row, { listingId: out.listingId, messages: ["Listed."] });
+      else if (item.action.kind === "create")
+        Object.assign(item.row, { listingId: out.listingId, messages: ["Listed."] });
     } catch (err) {
       console.error(`[stock-import] import ${importId} variation ${item.variationId} failed`, err);
-      Object.assign(item.row, { action: "refused", messages: ["The database refused this row; nothing of it was saved."] });
+      Object.assign(item.row, {
+        action: "refused",
+        messages: ["The database refused this row; nothing of it was saved."],
+      });
     }
   }
-  return rows.map((r) => (r.action === "choose" ? { ...r, action: "skipped", messages: ["Not confirmed: skipped."] } : r));
+  return rows.map((r) =>
+    r.action === "choose" ? { ...r, action: "skipped", messages: ["Not confirmed: skipped."] } : r,
+  );
 }
 
-async function plan(db: Db, input: StockImportInput): Promise<{ rows: StockImportRowJson[]; items: Item[] }> {
+async function plan(
+  db: Db,
+  input: StockImportInput,
+): Promise<{ rows: StockImportRowJson[]; items: Item[] }> {
   const lines = linesFromRows(input.cells, input.mapping);
   const rows: StockImportRowJson[] = [];
-  const refuse = (l: { line: number; values?: { code?: string } }, code: string, messages: string[]) =>
-    rows.push({ lines: [l.line], code, variationId: null, label: "", action: "refused", sizes: null, listingId: null, messages });
+  const refuse = (
+    l: { line: number; values?: { code?: string } },
+    code: string,
+    messages: string[],
+  ) =>
+    rows.push({
+      lines: [l.line],
+      code,
+      variationId: null,
+      label: "",
+      action: "refused",
+      sizes: null,
+      listingId: null,
+      messages,
+    });
   const checked: CheckedLine[] = [];
   for (const l of lines) {
     const c = checkLine(l);
@@ -138,8 +177,15 @@ async function plan(db: Db, input: StockImportInput): Promise<{ rows: StockImpor
   const authorizedIds = new Set(authorized.map((b) => b.id));
   const codes = [...new Set(checked.map((l) => l.code.toUpperCase()))];
   const hits = await variationsByCodes(db, codes);
-  const resolved = new Map<string, CatalogueHit | { refused: string } | { guesses: CatalogueHit[] }>();
-  for (const code of codes) resolved.set(code, await resolveCode(db, code, hits, authorizedIds, authorized, input.choices?.[code]));
+  const resolved = new Map<
+    string,
+    CatalogueHit | { refused: string } | { guesses: CatalogueHit[] }
+  >();
+  for (const code of codes)
+    resolved.set(
+      code,
+      await resolveCode(db, code, hits, authorizedIds, authorized, input.choices?.[code]),
+    );
   const runs = await sizeRuns(
     db,
     [...resolved.values()].flatMap((r) => ("variationId" in r ? [r.productId] : [])),
@@ -178,13 +224,20 @@ async function plan(db: Db, input: StockImportInput): Promise<{ rows: StockImpor
       action: "choose",
       sizes: null,
       listingId: null,
-      messages: [`No product has exactly the code ${code}. Choose the one you mean, or none to skip these lines.`],
-      guesses: r.guesses.map((g) => ({ variationId: g.variationId, code: g.sku, label: `${label(g)} (${g.productName}, ${g.brandName})` })),
+      messages: [
+        `No product has exactly the code ${code}. Choose the one you mean, or none to skip these lines.`,
+      ],
+      guesses: r.guesses.map((g) => ({
+        variationId: g.variationId,
+        code: g.sku,
+        label: `${label(g)} (${g.productName}, ${g.brandName})`,
+      })),
     });
   }
   const live = await liveListings(db, input.retailerId);
   const liveByVariation = new Map<number, LiveListing>();
-  for (const l of live) if (!liveByVariation.has(l.variationId)) liveByVariation.set(l.variationId, l);
+  for (const l of live)
+    if (!liveByVariation.has(l.variationId)) liveByVariation.set(l.variationId, l);
   const items: Item[] = [];
   for (const [variationId, g] of byVariation) {
     const existing = liveByVariation.get(variationId) ?? null;
@@ -202,9 +255,18 @@ async function plan(db: Db, input: StockImportInput): Promise<{ rows: StockImpor
     items.push({ variationId, expectedListingId: existing?.id ?? null, action, row });
   }
   if (input.wholeSurplus) {
-    const spared = new Set([...resolved.values()].flatMap((r) => ("guesses" in r ? r.guesses.map((g) => g.variationId) : [])));
+    const spared = new Set(
+      [...resolved.values()].flatMap((r) =>
+        "guesses" in r ? r.guesses.map((g) => g.variationId) : [],
+      ),
+    );
     for (const l of live) {
-      if (byVariation.has(l.variationId) || spared.has(l.variationId) || liveByVariation.get(l.variationId) !== l) continue;
+      if (
+        byVariation.has(l.variationId) ||
+        spared.has(l.variationId) ||
+        liveByVariation.get(l.variationId) !== l
+      )
+        continue;
       const action = planWithdrawal(l);
       const row = rowOf(action, [], "", l.variationId, l.label, l, true);
       rows.push(row);
@@ -232,7 +294,10 @@ async function resolveCode(
   let guesses: CatalogueHit[];
   if (tier) {
     const mine = tier.filter((h) => authorizedIds.has(h.brandId));
-    if (mine.length === 0) return { refused: `You are not authorized for the brand ${tier[0].brandName}, so you cannot list ${code}.` };
+    if (mine.length === 0)
+      return {
+        refused: `You are not authorized for the brand ${tier[0].brandName}, so you cannot list ${code}.`,
+      };
     if (mine.length === 1) return mine[0];
     guesses = mine;
   } else {
@@ -243,7 +308,8 @@ async function resolveCode(
     );
     const ranked = new Set(rankGuesses(code, candidates).map((c) => c.variationId));
     guesses = candidates.filter((c) => ranked.has(c.variationId));
-    if (guesses.length === 0) return { refused: `No product of the brands you are authorized for has the code ${code}.` };
+    if (guesses.length === 0)
+      return { refused: `No product of the brands you are authorized for has the code ${code}.` };
   }
   const chosen = choice === undefined ? undefined : guesses.find((g) => g.variationId === choice);
   return chosen ?? { guesses };
@@ -268,7 +334,12 @@ function rowOf(
   const calledOff = existing?.withdrawPending ? [WITHDRAWAL_CALLED_OFF] : [];
   switch (action.kind) {
     case "create":
-      return { ...base, action: "create", sizes: action.sizes, messages: [`New listing: ${units(action.sizes)}.`] };
+      return {
+        ...base,
+        action: "create",
+        sizes: action.sizes,
+        messages: [`New listing: ${units(action.sizes)}.`],
+      };
     case "update":
       return {
         ...base,
@@ -280,17 +351,31 @@ function rowOf(
         ],
       };
     case "unchanged":
-      return { ...base, action: "unchanged", sizes: existing!.sizes, messages: ["Already as in the file: nothing changes.", ...calledOff] };
+      return {
+        ...base,
+        action: "unchanged",
+        sizes: existing!.sizes,
+        messages: ["Already as in the file: nothing changes.", ...calledOff],
+      };
     case "withdraw":
       return {
         ...base,
         action: "withdraw",
         sizes: null,
-        messages: [absent ? "Not in your whole-surplus file: it will be withdrawn." : "0 units in the file: it will be withdrawn."],
+        messages: [
+          absent
+            ? "Not in your whole-surplus file: it will be withdrawn."
+            : "0 units in the file: it will be withdrawn.",
+        ],
       };
     case "kept":
       return { ...base, action: "kept", sizes: existing!.sizes, messages: [action.message] };
     case "nothing":
-      return { ...base, action: "nothing", sizes: null, messages: ["0 units and no listing: nothing to do."] };
+      return {
+        ...base,
+        action: "nothing",
+        sizes: null,
+        messages: ["0 units and no listing: nothing to do."],
+      };
   }
 }

@@ -17,7 +17,13 @@ import { recordedSwapView, swapChoices, type SwapChoice } from "../../db/queries
 import type { OrderDetail } from "../../db/queries/order-views/order-detail";
 import { CANCEL_SHIPMENT_REASONS, SWAP_DECLINE_REASONS } from "../../domain/reasons";
 import { SWAP_SUMMARY_RESTORED } from "../../domain/messages";
-import { BUY_STATES, SWAP_OPEN_STATES, SWAP_STATES, isMoveOf, type Role } from "../../domain/states";
+import {
+  BUY_STATES,
+  SWAP_OPEN_STATES,
+  SWAP_STATES,
+  isMoveOf,
+  type Role,
+} from "../../domain/states";
 import {
   acceptDeclineUpdate,
   approveSwapUpdate,
@@ -76,17 +82,24 @@ export async function swapPanelData(order: OrderDetail): Promise<SwapPanelData |
   if (!order.role || !SWAP_OPEN_STATES.includes(order.statename)) return null;
   const recorded = (await recordedSwapView(db, order.id)) as SwapView | null;
   // A draft not checked out yet has no terms to ask for: its panel links to checkout.
-  if (!recorded && order.statename === BUY_STATES.COMPLETE_ORDER_CHECKOUT) return { view: null, choices: [], listings: null };
+  if (!recorded && order.statename === BUY_STATES.COMPLETE_ORDER_CHECKOUT)
+    return { view: null, choices: [], listings: null };
   const read = recorded ?? (await readSwapView(order));
   const view = read === "gone" ? null : read;
   const myMove = isMoveOf(order.actionNeeded, order.role);
   const choosing =
     order.role === "provider" &&
     myMove &&
-    (order.statename === SWAP_STATES.PROVIDER_CHOOSE_ITEMS || order.statename === SWAP_STATES.PROVIDER_APPROVE);
-  const negotiating = myMove && (order.statename === SWAP_STATES.PROVIDER_APPROVE || order.statename === SWAP_STATES.RECEIVER_APPROVE);
+    (order.statename === SWAP_STATES.PROVIDER_CHOOSE_ITEMS ||
+      order.statename === SWAP_STATES.PROVIDER_APPROVE);
+  const negotiating =
+    myMove &&
+    (order.statename === SWAP_STATES.PROVIDER_APPROVE ||
+      order.statename === SWAP_STATES.RECEIVER_APPROVE);
   const listings = negotiating ? await sideListings(order) : null;
-  const choices = choosing ? (listings?.receiver ?? (await swapChoices(db, order.receiverId, order.brandId))) : [];
+  const choices = choosing
+    ? (listings?.receiver ?? (await swapChoices(db, order.receiverId, order.brandId)))
+    : [];
   return { view, choices, listings };
 }
 
@@ -120,7 +133,13 @@ async function readSwapView(order: OrderDetail, waitMs = 5_000): Promise<SwapVie
 /** A command's outcome, or the form refused before any command (its message; Conform's reply when a schema refused it). */
 export type SwapOutcome =
   | CommandOutcome<SwapCommandResult>
-  | { ok: false; status: number; code: "invalid"; message: string; reply?: SubmissionResult<string[]> };
+  | {
+      ok: false;
+      status: number;
+      code: "invalid";
+      message: string;
+      reply?: SubmissionResult<string[]>;
+    };
 
 const invalid = (message: string, reply?: SubmissionResult<string[]>): SwapOutcome => ({
   ok: false,
@@ -129,8 +148,18 @@ const invalid = (message: string, reply?: SubmissionResult<string[]>): SwapOutco
   message,
   ...(reply ? { reply } : {}),
 });
-const unavailable: SwapOutcome = { ok: false, status: 503, code: "unavailable", message: ORDER_UNAVAILABLE_MESSAGE };
-const moved: SwapOutcome = { ok: false, status: commandErrorStatus("wrong_state"), code: "wrong_state", message: SWAP_ERRORS.wrong_state };
+const unavailable: SwapOutcome = {
+  ok: false,
+  status: 503,
+  code: "unavailable",
+  message: ORDER_UNAVAILABLE_MESSAGE,
+};
+const moved: SwapOutcome = {
+  ok: false,
+  status: commandErrorStatus("wrong_state"),
+  code: "wrong_state",
+  message: SWAP_ERRORS.wrong_state,
+};
 
 /** A reason from one of its list (docs/product/glossary.md, "Reasons"). */
 const reasonSchema = (choices: readonly { value: number }[]) =>
@@ -149,7 +178,10 @@ export const ApproveSchema = z.object({ call_it_even: z.unknown().transform((v) 
  * The form parsed with `schema` through parseSubmission: its value, or the refusal with the first message and
  * Conform's reply (what the panel shows is that message).
  */
-function parsed<S extends z.ZodTypeAny>(form: FormData, schema: S): { value: z.output<S> } | { refused: SwapOutcome } {
+function parsed<S extends z.ZodTypeAny>(
+  form: FormData,
+  schema: S,
+): { value: z.output<S> } | { refused: SwapOutcome } {
   const submission = parseSubmission(form, { schema });
   if (submission.status === "success") return { value: submission.value };
   const reply = submission.reply();
@@ -161,7 +193,10 @@ function parsed<S extends z.ZodTypeAny>(form: FormData, schema: S): { value: z.o
  * Whether a swap party may open the RMA wizard: within 48 hours of the delivery of the goods it received
  * (the workflow's window, kept with the order). The RMA itself is app/utils/rma.server.ts's.
  */
-export function swapRmaOpen(order: Pick<OrderDetail, "role" | "swapWindows">, now = Date.now()): boolean {
+export function swapRmaOpen(
+  order: Pick<OrderDetail, "role" | "swapWindows">,
+  now = Date.now(),
+): boolean {
   const until = order.role ? order.swapWindows?.rmaBy : null;
   return typeof until === "string" && now < Date.parse(until);
 }
@@ -196,10 +231,22 @@ function unitsOf(raw: FormDataEntryValue): number | null {
  * units of an active swap listing of that side not in the swap. "invalid" for quantities that are not whole
  * numbers.
  */
-function postedSides(view: SwapView, form: FormData, listed: Record<Role, SwapChoice[]>): Record<Role, LineWrite[]> | "invalid" {
+function postedSides(
+  view: SwapView,
+  form: FormData,
+  listed: Record<Role, SwapChoice[]>,
+): Record<Role, LineWrite[]> | "invalid" {
   const sides: Record<Role, LineWrite[]> = {
-    provider: view.provider.lines.map((l) => ({ listingId: l.listingId, variationId: l.variationId as number, sizes: { ...l.sizes } })),
-    receiver: view.receiver.lines.map((l) => ({ listingId: l.listingId, variationId: l.variationId as number, sizes: { ...l.sizes } })),
+    provider: view.provider.lines.map((l) => ({
+      listingId: l.listingId,
+      variationId: l.variationId as number,
+      sizes: { ...l.sizes },
+    })),
+    receiver: view.receiver.lines.map((l) => ({
+      listingId: l.listingId,
+      variationId: l.variationId as number,
+      sizes: { ...l.sizes },
+    })),
   };
   for (const [key, raw] of form.entries()) {
     const line = /^lines\.(provider|receiver)\.(\d{1,3})\.([^.]{1,20})$/.exec(key);
@@ -218,14 +265,16 @@ function postedSides(view: SwapView, form: FormData, listed: Record<Role, SwapCh
     let target = side.find((l) => l.listingId === listingId);
     if (!target) {
       // A listing no longer offered keeps its variation unknown: the raise check below refuses it.
-      const variationId = listed[add[1] as Role].find((c) => c.listingId === listingId)?.variationId ?? 0;
+      const variationId =
+        listed[add[1] as Role].find((c) => c.listingId === listingId)?.variationId ?? 0;
       target = { listingId, variationId, sizes: {} };
       side.push(target);
     }
     target.sizes[add[3]] = (Object.hasOwn(target.sizes, add[3]) ? target.sizes[add[3]] : 0) + n;
   }
   for (const r of ["provider", "receiver"] as const)
-    for (const l of sides[r]) l.sizes = Object.fromEntries(Object.entries(l.sizes).filter(([, n]) => n > 0));
+    for (const l of sides[r])
+      l.sizes = Object.fromEntries(Object.entries(l.sizes).filter(([, n]) => n > 0));
   sides.provider = sides.provider.filter((l) => Object.keys(l.sizes).length > 0);
   sides.receiver = sides.receiver.filter((l) => Object.keys(l.sizes).length > 0);
   return sides;
@@ -235,9 +284,14 @@ function postedSides(view: SwapView, form: FormData, listed: Record<Role, SwapCh
  * The first raise past what a listing still lists (a line's size above its units in the swap, or a line
  * added), as the message the side reads; null when every raise is within its listing.
  */
-function pastListed(view: SwapView, sides: Record<Role, LineWrite[]>, listed: Record<Role, SwapChoice[]>): string | null {
+function pastListed(
+  view: SwapView,
+  sides: Record<Role, LineWrite[]>,
+  listed: Record<Role, SwapChoice[]>,
+): string | null {
   // Own entries only: a size named like an Object member ("constructor") is no units.
-  const units = (sizes: Record<string, number> | undefined, size: string) => (sizes && Object.hasOwn(sizes, size) ? sizes[size] : 0);
+  const units = (sizes: Record<string, number> | undefined, size: string) =>
+    sizes && Object.hasOwn(sizes, size) ? sizes[size] : 0;
   for (const r of ["provider", "receiver"] as const) {
     for (const l of sides[r]) {
       const before = view[r].lines.find((x) => x.listingId === l.listingId)?.sizes;
@@ -245,7 +299,8 @@ function pastListed(view: SwapView, sides: Record<Role, LineWrite[]>, listed: Re
       for (const [size, n] of Object.entries(l.sizes)) {
         if (n <= units(before, size)) continue;
         const left = units(listing?.sizes, size);
-        if (n > left) return `${SWAP_ERRORS.more_than_listed} Size ${size}: ${left} listed, you asked for ${n}.`;
+        if (n > left)
+          return `${SWAP_ERRORS.more_than_listed} Size ${size}: ${left} listed, you asked for ${n}.`;
       }
     }
   }
@@ -253,7 +308,8 @@ function pastListed(view: SwapView, sides: Record<Role, LineWrite[]>, listed: Re
 }
 
 const sameLines = (a: LineWrite[], b: SwapView["provider"]["lines"]) =>
-  JSON.stringify(a.map((l) => [l.listingId, l.sizes])) === JSON.stringify(b.map((l) => [l.listingId, l.sizes]));
+  JSON.stringify(a.map((l) => [l.listingId, l.sizes])) ===
+  JSON.stringify(b.map((l) => [l.listingId, l.sizes]));
 
 /**
  * The modification a form asks for, against the swap's terms as its workflow holds them: the posted
@@ -276,15 +332,26 @@ async function modifiedLines(
     const lines = (r: Role) =>
       view[r].lines
         .filter((_, i) => !(remove.side === r && remove.index === i))
-        .map((l) => ({ listingId: l.listingId, variationId: l.variationId as number, sizes: l.sizes }));
+        .map((l) => ({
+          listingId: l.listingId,
+          variationId: l.variationId as number,
+          sizes: l.sizes,
+        }));
     const out = { providerLines: lines("provider"), receiverLines: lines("receiver") };
-    return out.providerLines.length + out.receiverLines.length < view.provider.lines.length + view.receiver.lines.length ? out : null;
+    return out.providerLines.length + out.receiverLines.length <
+      view.provider.lines.length + view.receiver.lines.length
+      ? out
+      : null;
   }
   if (!form) return null;
   const listed = await sideListings(order);
   const sides = postedSides(view, form, listed);
   if (sides === "invalid") return { refused: invalid(SWAP_ERRORS.invalid_units) };
-  if (sameLines(sides.provider, view.provider.lines) && sameLines(sides.receiver, view.receiver.lines)) return null;
+  if (
+    sameLines(sides.provider, view.provider.lines) &&
+    sameLines(sides.receiver, view.receiver.lines)
+  )
+    return null;
   const past = pastListed(view, sides, listed);
   if (past) return { refused: invalid(past) };
   return { providerLines: sides.provider, receiverLines: sides.receiver };
@@ -299,7 +366,11 @@ const MIN_COMMAND_AFTER_READ_MS = 5_000;
 const restOf = (deadline: number) => Math.max(MIN_COMMAND_AFTER_READ_MS, deadline - Date.now());
 
 /** Runs the panel's command `intent` for the retailer `actor` (a party of the swap). */
-export async function handleSwapAction(order: OrderDetail, form: FormData, actor: number): Promise<SwapOutcome> {
+export async function handleSwapAction(
+  order: OrderDetail,
+  form: FormData,
+  actor: number,
+): Promise<SwapOutcome> {
   const raw = String(form.get("intent") ?? "");
   const deadline = Date.now() + COMMAND_TIMEOUT_MS;
   // "remove:<side>.<index>": the Remove button of one line.
@@ -308,14 +379,20 @@ export async function handleSwapAction(order: OrderDetail, form: FormData, actor
   switch (intent) {
     case "choose": {
       const units = chosenUnits(form);
-      if (!units || units.size === 0) return invalid("Choose at least one unit from the other retailer's swap listings.");
+      if (!units || units.size === 0)
+        return invalid("Choose at least one unit from the other retailer's swap listings.");
       const choices = await swapChoices(db, order.receiverId, order.brandId);
       const lines = [];
       for (const [listingId, sizes] of units) {
         const c = choices.find((x) => x.listingId === listingId);
         if (!c || Object.entries(sizes).some(([size, n]) => n > (c.sizes[size] ?? 0)))
           return invalid("These units are no longer available.");
-        lines.push({ listingId, variationId: c.variationId, sizes, unitPriceCents: c.unitPriceCents });
+        lines.push({
+          listingId,
+          variationId: c.variationId,
+          sizes,
+          unitPriceCents: c.unitPriceCents,
+        });
       }
       return sendOrderCommand("swap", order, chooseItemsUpdate, { ...by, lines });
     }
@@ -327,19 +404,45 @@ export async function handleSwapAction(order: OrderDetail, form: FormData, actor
       if (changed === "unavailable") return unavailable;
       if (changed === "gone") return moved;
       if (changed && "refused" in changed) return changed.refused;
-      if (changed) return sendOrderCommand("swap", order, modifySwapUpdate, { ...by, ...changed }, restOf(deadline));
-      return sendOrderCommand("swap", order, approveSwapUpdate, { ...by, callItEven: p.value.call_it_even }, restOf(deadline));
+      if (changed)
+        return sendOrderCommand(
+          "swap",
+          order,
+          modifySwapUpdate,
+          { ...by, ...changed },
+          restOf(deadline),
+        );
+      return sendOrderCommand(
+        "swap",
+        order,
+        approveSwapUpdate,
+        { ...by, callItEven: p.value.call_it_even },
+        restOf(deadline),
+      );
     }
     case "remove": {
       // One line removed; when that is refused (a side would be left empty) the terms stand: "Summary is restored".
       const target = /^remove:(provider|receiver)\.(\d{1,3})$/.exec(raw);
       if (!target) return invalid(SWAP_SUMMARY_RESTORED);
-      const changed = await modifiedLines(order, null, { side: target[1] as Role, index: Number(target[2]) }, deadline);
+      const changed = await modifiedLines(
+        order,
+        null,
+        { side: target[1] as Role, index: Number(target[2]) },
+        deadline,
+      );
       if (changed === "unavailable") return unavailable;
       if (changed === "gone") return moved;
       if (!changed || "refused" in changed) return invalid(SWAP_SUMMARY_RESTORED);
-      const out = await sendOrderCommand("swap", order, modifySwapUpdate, { ...by, ...changed }, restOf(deadline));
-      return out.ok || out.code === "unavailable" || out.code === "timeout" ? out : { ...out, message: SWAP_SUMMARY_RESTORED };
+      const out = await sendOrderCommand(
+        "swap",
+        order,
+        modifySwapUpdate,
+        { ...by, ...changed },
+        restOf(deadline),
+      );
+      return out.ok || out.code === "unavailable" || out.code === "timeout"
+        ? out
+        : { ...out, message: SWAP_SUMMARY_RESTORED };
     }
     case "decline": {
       const p = parsed(form, DeclineSchema);
@@ -353,12 +456,18 @@ export async function handleSwapAction(order: OrderDetail, form: FormData, actor
     case "cancel_shipment": {
       const p = parsed(form, CancelSchema);
       if ("refused" in p) return p.refused;
-      return sendOrderCommand("swap", order, cancelSwapShipmentUpdate, { ...by, reason: p.value.reason });
+      return sendOrderCommand("swap", order, cancelSwapShipmentUpdate, {
+        ...by,
+        reason: p.value.reason,
+      });
     }
     case "pay": {
       const card = paymentMethodFromForm(form);
       if (!card.ok) return invalid(Object.values(card.errors)[0] ?? "Please check the card.");
-      return sendOrderCommand("swap", order, makePaymentUpdate, { ...by, paymentMethod: card.paymentMethod });
+      return sendOrderCommand("swap", order, makePaymentUpdate, {
+        ...by,
+        paymentMethod: card.paymentMethod,
+      });
     }
     default:
       return invalid("Unknown action.");

@@ -24,7 +24,11 @@ import { ORDER_UNAVAILABLE_MESSAGE } from "../../domain/messages";
 import { buyCommandError, buyWorkflowId, type BuyErrorCode } from "../../workflows/buy/contract";
 import type { RefusalDetails } from "../../workflows/common/driver";
 import { rmaCommandError, rmaWorkflowId, type RmaErrorCode } from "../../workflows/rma/contract";
-import { swapCommandError, swapWorkflowId, type SwapErrorCode } from "../../workflows/swap/contract";
+import {
+  swapCommandError,
+  swapWorkflowId,
+  type SwapErrorCode,
+} from "../../workflows/swap/contract";
 import { dataConverterOf, temporalTlsOf } from "../../temporal/connection";
 import { db } from "./db.server";
 import { getEnv } from "./env.server";
@@ -46,7 +50,11 @@ export class TemporalUnavailableError extends Error {
 export function getTemporalClient(): Promise<Client> {
   if (!globalThis.__temporalClient) {
     const env = getEnv();
-    const pending = Connection.connect({ address: env.TEMPORAL_ADDRESS, tls: temporalTlsOf(env), connectTimeout: "5s" }).then(
+    const pending = Connection.connect({
+      address: env.TEMPORAL_ADDRESS,
+      tls: temporalTlsOf(env),
+      connectTimeout: "5s",
+    }).then(
       (connection) =>
         new Client({
           connection,
@@ -73,7 +81,9 @@ const UNAVAILABLE_CODES = new Set([4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILABLE 
 
 /** The gRPC status code behind a client ServiceError (undefined for any other error, or when none came with it). */
 function grpcCodeOf(err: unknown): number | undefined {
-  return err instanceof ServiceError ? (err.cause as { code?: number } | undefined)?.code : undefined;
+  return err instanceof ServiceError
+    ? (err.cause as { code?: number } | undefined)?.code
+    : undefined;
 }
 
 export function isTemporalUnavailable(err: unknown): boolean {
@@ -103,7 +113,8 @@ export async function startWorkflowOnce<T extends Workflow>(
       args,
     } as unknown as WorkflowStartOptions<T>);
   } catch (err) {
-    if (err instanceof WorkflowExecutionAlreadyStartedError) return client.workflow.getHandle<T>(workflowId);
+    if (err instanceof WorkflowExecutionAlreadyStartedError)
+      return client.workflow.getHandle<T>(workflowId);
     throw err;
   }
 }
@@ -146,7 +157,10 @@ export async function executeUpdateOnce<Ret, Args extends [unknown, ...unknown[]
   let updateId = opts.updateId ?? randomUUID();
   for (;;) {
     try {
-      return await withTimeout(handle.executeUpdate(def, { args, updateId }), Math.max(0, deadline - Date.now()));
+      return await withTimeout(
+        handle.executeUpdate(def, { args, updateId }),
+        Math.max(0, deadline - Date.now()),
+      );
     } catch (err) {
       if (Date.now() + UPDATE_RETRY_MS >= deadline) throw err;
       if (!isUpdateRetryable(err)) {
@@ -159,7 +173,10 @@ export async function executeUpdateOnce<Ret, Args extends [unknown, ...unknown[]
 }
 
 /** The error is a refusal made at a write sequence below the read model's (see executeUpdateOnce). */
-async function refusedBehindReadModel(err: unknown, readModelSeq: UpdateOptions["readModelSeq"]): Promise<boolean> {
+async function refusedBehindReadModel(
+  err: unknown,
+  readModelSeq: UpdateOptions["readModelSeq"],
+): Promise<boolean> {
   const at = refusedAtSeq(err);
   if (at === null || !readModelSeq) return false;
   // The read model cannot be read: show the refusal (the page's next load tells where the order stands).
@@ -188,7 +205,10 @@ export function isUpdateRetryable(err: unknown): boolean {
 export async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | "timeout"> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    return await Promise.race([p, new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), ms)))]);
+    return await Promise.race([
+      p,
+      new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -217,7 +237,8 @@ export function refusedAtSeq(err: unknown): number | null {
 /** How long a page waits for a command to finish (an approval runs payment and carrier activities). */
 export const COMMAND_TIMEOUT_MS = 30_000;
 
-export const ORDER_TIMEOUT_MESSAGE = "This is taking longer than usual. Refresh the page in a moment to see where your order stands.";
+export const ORDER_TIMEOUT_MESSAGE =
+  "This is taking longer than usual. Refresh the page in a moment to see where your order stands.";
 
 /** The kinds of order process a page sends commands to (docs/product/orders.md). */
 export type OrderKind = "buy" | "swap" | "rma";
@@ -227,7 +248,12 @@ export type OrderCommandErrorCode = BuyErrorCode | SwapErrorCode | RmaErrorCode;
 /** What one command came to: the workflow's answer, or a refusal / outage as a message with its HTTP status. */
 export type CommandOutcome<R> =
   | { ok: true; result: R }
-  | { ok: false; status: number; code: OrderCommandErrorCode | "unavailable" | "timeout"; message: string };
+  | {
+      ok: false;
+      status: number;
+      code: OrderCommandErrorCode | "unavailable" | "timeout";
+      message: string;
+    };
 
 /** An order as the pages know it: its id and, from the read model, its workflow id. */
 export type OrderRef = { id: number; workflowId?: string | null };
@@ -241,8 +267,16 @@ const ORDER_KINDS: Record<
     timeoutMessage: string;
   }
 > = {
-  buy: { workflowId: buyWorkflowId, refusal: buyCommandError, timeoutMessage: ORDER_TIMEOUT_MESSAGE },
-  swap: { workflowId: swapWorkflowId, refusal: swapCommandError, timeoutMessage: ORDER_TIMEOUT_MESSAGE },
+  buy: {
+    workflowId: buyWorkflowId,
+    refusal: buyCommandError,
+    timeoutMessage: ORDER_TIMEOUT_MESSAGE,
+  },
+  swap: {
+    workflowId: swapWorkflowId,
+    refusal: swapCommandError,
+    timeoutMessage: ORDER_TIMEOUT_MESSAGE,
+  },
   rma: {
     workflowId: rmaWorkflowId,
     refusal: rmaCommandError,
@@ -273,10 +307,14 @@ export function commandErrorStatus(code: OrderCommandErrorCode): number {
 }
 
 /** A refused command's outcome from what the Temporal client threw, or null for a real failure. */
-export function commandFailure(err: unknown, kind: OrderKind = "buy"): Extract<CommandOutcome<never>, { ok: false }> | null {
+export function commandFailure(
+  err: unknown,
+  kind: OrderKind = "buy",
+): Extract<CommandOutcome<never>, { ok: false }> | null {
   const e = ORDER_KINDS[kind].refusal(err);
   if (e) return { ok: false, status: commandErrorStatus(e.code), code: e.code, message: e.message };
-  if (isTemporalUnavailable(err)) return { ok: false, status: 503, code: "unavailable", message: ORDER_UNAVAILABLE_MESSAGE };
+  if (isTemporalUnavailable(err))
+    return { ok: false, status: 503, code: "unavailable", message: ORDER_UNAVAILABLE_MESSAGE };
   return null;
 }
 
@@ -301,8 +339,11 @@ export async function sendOrderCommand<R, A>(
   try {
     const client = await getTemporalClient();
     const handle = client.workflow.getHandle(order.workflowId || k.workflowId(order.id));
-    const result = await executeUpdateOnce(handle, def, [arg], timeoutMs, { readModelSeq: readModelSeqOf(order.id) });
-    if (result === "timeout") return { ok: false, status: 503, code: "timeout", message: k.timeoutMessage };
+    const result = await executeUpdateOnce(handle, def, [arg], timeoutMs, {
+      readModelSeq: readModelSeqOf(order.id),
+    });
+    if (result === "timeout")
+      return { ok: false, status: 503, code: "timeout", message: k.timeoutMessage };
     return { ok: true, result };
   } catch (err) {
     const failure = commandFailure(err, kind);

@@ -1,6 +1,11 @@
 import type { HeadersFunction } from "@remix-run/node";
 import type { Db } from "../../db/client";
-import { accountRequestCounts, loginFailureCounts, recordAccountRequest, type AccountRequestKind } from "../../db/queries/throttle";
+import {
+  accountRequestCounts,
+  loginFailureCounts,
+  recordAccountRequest,
+  type AccountRequestKind,
+} from "../../db/queries/throttle";
 import { recordLoginAttempt } from "../../db/queries/users";
 
 /**
@@ -23,7 +28,9 @@ export const ACCOUNT_REQUESTS_PER_EMAIL = 3;
 
 export type ThrottleConfig = { max: number; windowSeconds: number };
 
-export type ThrottleVerdict = { limited: false } | { limited: true; retryAfterSeconds: number; message: string };
+export type ThrottleVerdict =
+  | { limited: false }
+  | { limited: true; retryAfterSeconds: number; message: string };
 
 const minutes = (windowSeconds: number) => Math.max(1, Math.ceil(windowSeconds / 60));
 
@@ -41,7 +48,8 @@ const limited = (cfg: ThrottleConfig, message: string): ThrottleVerdict => ({
   retryAfterSeconds: cfg.windowSeconds,
   message,
 });
-const windowStart = (cfg: ThrottleConfig, now: Date) => new Date(now.getTime() - cfg.windowSeconds * 1000);
+const windowStart = (cfg: ThrottleConfig, now: Date) =>
+  new Date(now.getTime() - cfg.windowSeconds * 1000);
 
 export async function checkLoginThrottle(
   db: Db,
@@ -56,12 +64,18 @@ export async function checkLoginThrottle(
   return { limited: false };
 }
 
-export async function noteLoginAttempt(db: Db, input: { email: string; ip: string; succeeded: boolean }): Promise<void> {
+export async function noteLoginAttempt(
+  db: Db,
+  input: { email: string; ip: string; succeeded: boolean },
+): Promise<void> {
   await recordLoginAttempt(db, input);
 }
 
 /** A successful password reset proves the owner: it counts as a success, lifting the e-mail's sign-in limits. */
-export async function liftLoginThrottle(db: Db, input: { email: string; ip: string }): Promise<void> {
+export async function liftLoginThrottle(
+  db: Db,
+  input: { email: string; ip: string },
+): Promise<void> {
   await recordLoginAttempt(db, { ...input, succeeded: true });
 }
 
@@ -80,7 +94,10 @@ export async function admitAccountRequest(
   return { limited: false };
 }
 
-export function throttleConfig(env: { LOGIN_THROTTLE_MAX: number; LOGIN_THROTTLE_WINDOW_SECONDS: number }): ThrottleConfig {
+export function throttleConfig(env: {
+  LOGIN_THROTTLE_MAX: number;
+  LOGIN_THROTTLE_WINDOW_SECONDS: number;
+}): ThrottleConfig {
   return { max: env.LOGIN_THROTTLE_MAX, windowSeconds: env.LOGIN_THROTTLE_WINDOW_SECONDS };
 }
 

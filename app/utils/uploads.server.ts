@@ -13,8 +13,19 @@ import { randomUUID } from "node:crypto";
 import { MaxPartSizeExceededError, type UploadHandler } from "@remix-run/node";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { MAX_PHOTO_BYTES, PHOTO_CONTENT_TYPES, STORED_PHOTO_NAME, type PhotoType } from "../../domain/listing-forms";
-import { attachUploads, countOwnUploads, findUpload, insertUpload, takeOrphanUploads } from "../../db/queries/uploads";
+import {
+  MAX_PHOTO_BYTES,
+  PHOTO_CONTENT_TYPES,
+  STORED_PHOTO_NAME,
+  type PhotoType,
+} from "../../domain/listing-forms";
+import {
+  attachUploads,
+  countOwnUploads,
+  findUpload,
+  insertUpload,
+  takeOrphanUploads,
+} from "../../db/queries/uploads";
 import { db } from "./db.server";
 import { getEnv } from "./env.server";
 
@@ -28,13 +39,19 @@ const MAX_TEXT_PART_BYTES = 64 * 1024;
  * picture. The request's own byte cap (readFormData maxBytes) still bounds what is read; a text field over
  * 64 KB refuses the request (413).
  */
-export const cappedPhotoUploadHandler: UploadHandler = async ({ name, filename, contentType, data }) => {
+export const cappedPhotoUploadHandler: UploadHandler = async ({
+  name,
+  filename,
+  contentType,
+  data,
+}) => {
   const cap = typeof filename === "string" ? MAX_PHOTO_BYTES + 1 : MAX_TEXT_PART_BYTES;
   const chunks: Uint8Array<ArrayBuffer>[] = [];
   let kept = 0;
   for await (const chunk of data) {
     if (kept >= cap) {
-      if (typeof filename !== "string") throw new MaxPartSizeExceededError(name, MAX_TEXT_PART_BYTES);
+      if (typeof filename !== "string")
+        throw new MaxPartSizeExceededError(name, MAX_TEXT_PART_BYTES);
       continue;
     }
     const part = chunk.slice(0, cap - kept);
@@ -53,13 +70,19 @@ export function uploadDir(): string {
 }
 
 /** Writes a checked picture owned by `uploaderId` and returns its stored name; then removes old orphans. */
-export async function storePhoto(bytes: Uint8Array, type: PhotoType, uploaderId: number): Promise<string> {
+export async function storePhoto(
+  bytes: Uint8Array,
+  type: PhotoType,
+  uploaderId: number,
+): Promise<string> {
   const dir = uploadDir();
   await fs.mkdir(dir, { recursive: true });
   const name = `${randomUUID()}.${type}`;
   await fs.writeFile(path.join(dir, name), bytes, { flag: "wx" });
   await insertUpload(db, { name, uploaderId });
-  await removeOrphanPhotos().catch((err) => console.error("[uploads] removing orphan uploads failed", err));
+  await removeOrphanPhotos().catch((err) =>
+    console.error("[uploads] removing orphan uploads failed", err),
+  );
   return name;
 }
 
@@ -90,11 +113,17 @@ export async function canViewPhoto(
   if (!viewer.isStaff && viewer.retailerStatus !== "active") return false;
   const upload = await findUpload(db, name);
   if (!upload) return false;
-  return upload.listingId !== null || upload.uploaderId === viewer.userId || (upload.rmaId !== null && viewer.isStaff);
+  return (
+    upload.listingId !== null ||
+    upload.uploaderId === viewer.userId ||
+    (upload.rmaId !== null && viewer.isStaff)
+  );
 }
 
 /** Reads a stored picture by name; null when the name is not one of ours or the file is missing. */
-export async function readPhoto(name: string): Promise<{ bytes: Buffer; contentType: string } | null> {
+export async function readPhoto(
+  name: string,
+): Promise<{ bytes: Buffer; contentType: string } | null> {
   if (!STORED_PHOTO_NAME.test(name)) return null;
   try {
     const bytes = await fs.readFile(path.join(uploadDir(), name));
@@ -111,7 +140,8 @@ export async function readPhoto(name: string): Promise<{ bytes: Buffer; contentT
  */
 export async function photosUsable(names: readonly string[], uploaderId: number): Promise<boolean> {
   if (names.length === 0) return true;
-  if (new Set(names).size !== names.length || !names.every((n) => STORED_PHOTO_NAME.test(n))) return false;
+  if (new Set(names).size !== names.length || !names.every((n) => STORED_PHOTO_NAME.test(n)))
+    return false;
   if ((await countOwnUploads(db, names, uploaderId)) !== names.length) return false;
   for (const name of names) {
     try {
@@ -124,6 +154,10 @@ export async function photosUsable(names: readonly string[], uploaderId: number)
 }
 
 /** Puts the uploader's pictures on the new listing (they are then visible to the marketplace). */
-export async function attachPhotos(names: readonly string[], listingId: number, uploaderId: number): Promise<void> {
+export async function attachPhotos(
+  names: readonly string[],
+  listingId: number,
+  uploaderId: number,
+): Promise<void> {
   await attachUploads(db, names, listingId, uploaderId);
 }

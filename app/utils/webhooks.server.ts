@@ -19,7 +19,11 @@
  */
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { paymentEventSignal, type PaymentEventSignal } from "../../workflows/buy/contract";
-import { carrierEventSignal, type CarrierEventSignal, type CarrierStatus } from "../../workflows/common/contract";
+import {
+  carrierEventSignal,
+  type CarrierEventSignal,
+  type CarrierStatus,
+} from "../../workflows/common/contract";
 import {
   buildCarrierEvent,
   CARRIER_SIGNATURE_HEADER,
@@ -69,11 +73,17 @@ export function hmacHex(secret: string, payload: string): string {
 }
 
 /** The signature header for a body signed now (or at `timestamp`, unix seconds). */
-export function signWebhookBody(secret: string, rawBody: string, timestamp = Math.floor(Date.now() / 1000)): string {
+export function signWebhookBody(
+  secret: string,
+  rawBody: string,
+  timestamp = Math.floor(Date.now() / 1000),
+): string {
   return formatSignatureHeader(timestamp, hmacHex(secret, signedPayload(timestamp, rawBody)));
 }
 
-export type SignatureVerdict = { ok: true } | { ok: false; reason: "missing" | "malformed" | "stale" | "mismatch" };
+export type SignatureVerdict =
+  | { ok: true }
+  | { ok: false; reason: "missing" | "malformed" | "stale" | "mismatch" };
 
 /** Checks a `t=...,v1=...` header against the raw body (constant-time compare; any v1 may match). */
 export function verifyWebhookSignature(
@@ -85,7 +95,8 @@ export function verifyWebhookSignature(
   if (!header) return { ok: false, reason: "missing" };
   const parsed = parseSignatureHeader(header);
   if (!parsed) return { ok: false, reason: "malformed" };
-  if (!timestampWithinTolerance(parsed.timestamp, nowSeconds)) return { ok: false, reason: "stale" };
+  if (!timestampWithinTolerance(parsed.timestamp, nowSeconds))
+    return { ok: false, reason: "stale" };
   const expected = Buffer.from(hmacHex(secret, signedPayload(parsed.timestamp, rawBody)), "hex");
   const match = parsed.signatures.some((s) => {
     const got = Buffer.from(s, "hex");
@@ -100,14 +111,20 @@ export function signCarrierBody(secret: string, rawBody: string): string {
 }
 
 /** Checks `X-Hmac-Signature: hmac-sha256-hex=<hex>` against the raw body (constant-time compare). */
-export function verifyCarrierSignature(secret: string, rawBody: string, header: string | null | undefined): SignatureVerdict {
+export function verifyCarrierSignature(
+  secret: string,
+  rawBody: string,
+  header: string | null | undefined,
+): SignatureVerdict {
   if (!header) return { ok: false, reason: "missing" };
   const value = header.trim();
   if (!value.startsWith(CARRIER_SIGNATURE_PREFIX)) return { ok: false, reason: "malformed" };
   const given = value.slice(CARRIER_SIGNATURE_PREFIX.length).trim().toLowerCase();
   if (!/^[0-9a-f]{64}$/.test(given)) return { ok: false, reason: "malformed" };
   const expected = Buffer.from(hmacHex(secret, rawBody), "hex");
-  return timingSafeEqual(Buffer.from(given, "hex"), expected) ? { ok: true } : { ok: false, reason: "mismatch" };
+  return timingSafeEqual(Buffer.from(given, "hex"), expected)
+    ? { ok: true }
+    : { ok: false, reason: "mismatch" };
 }
 
 export function carrierWebhookSecret(env: Env = getEnv()): string {
@@ -120,7 +137,8 @@ export function carrierWebhookSecret(env: Env = getEnv()): string {
  */
 export function paymentWebhookSecret(env: Env = getEnv()): string {
   if (paymentsProvider(env) === "sandbox") return env.SANDBOX_WEBHOOK_SECRET;
-  if (!env.STRIPE_WEBHOOK_SECRET) throw new Error("STRIPE_WEBHOOK_SECRET is not set: payment webhooks cannot be verified");
+  if (!env.STRIPE_WEBHOOK_SECRET)
+    throw new Error("STRIPE_WEBHOOK_SECRET is not set: payment webhooks cannot be verified");
   return env.STRIPE_WEBHOOK_SECRET;
 }
 
@@ -148,14 +166,16 @@ function answer(status: number, body: WebhookAnswer): Response {
 /** The raw body as text, or a 4xx answer (too large / unreadable). */
 async function readRawBody(request: Request): Promise<string | Response> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (Number.isFinite(declared) && declared > MAX_WEBHOOK_BODY_BYTES) return new Response("Payload too large", { status: 413 });
+  if (Number.isFinite(declared) && declared > MAX_WEBHOOK_BODY_BYTES)
+    return new Response("Payload too large", { status: 413 });
   let buf: ArrayBuffer;
   try {
     buf = await request.arrayBuffer();
   } catch {
     return new Response("Bad request", { status: 400 });
   }
-  if (buf.byteLength > MAX_WEBHOOK_BODY_BYTES) return new Response("Payload too large", { status: 413 });
+  if (buf.byteLength > MAX_WEBHOOK_BODY_BYTES)
+    return new Response("Payload too large", { status: 413 });
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(buf);
   } catch {
@@ -181,11 +201,13 @@ async function verifiedBody(
   verify: (raw: string, header: string | null) => SignatureVerdict,
   headerName: string,
 ): Promise<{ value: unknown } | Response> {
-  if (request.method !== "POST") return new Response("Method not allowed", { status: 405, headers: { Allow: "POST" } });
+  if (request.method !== "POST")
+    return new Response("Method not allowed", { status: 405, headers: { Allow: "POST" } });
   const raw = await readRawBody(request);
   if (typeof raw !== "string") return raw;
   const verdict = verify(raw, request.headers.get(headerName));
-  if (!verdict.ok) return answer(400, { received: false, error: `invalid signature (${verdict.reason})` });
+  if (!verdict.ok)
+    return answer(400, { received: false, error: `invalid signature (${verdict.reason})` });
   const json = parseJson(raw);
   if (!json.ok) return answer(400, { received: false, error: "the body is not JSON" });
   return { value: json.value };
@@ -209,7 +231,15 @@ function inboxRow(
   deliver: WebhookDelivery | null,
   outcome?: InboxOutcome,
 ): NewWebhookEvent {
-  return { id, provider, type, payload, deliver, outcome, nextAttemptAt: new Date(Date.now() + INBOX.holdMs) };
+  return {
+    id,
+    provider,
+    type,
+    payload,
+    deliver,
+    outcome,
+    nextAttemptAt: new Date(Date.now() + INBOX.holdMs),
+  };
 }
 
 async function store(event: NewWebhookEvent): Promise<StoredEvent> {
@@ -226,16 +256,30 @@ async function deliverStored({ event, inserted }: StoredEvent): Promise<Response
   const eventId = event.id;
   if (!inserted) return answer(200, { received: true, eventId, duplicate: true });
   const d = event.deliver;
-  if (d === null) return answer(200, { received: true, eventId, ignored: event.outcome === "no_order" ? "no_order" : "status" });
+  if (d === null)
+    return answer(200, {
+      received: true,
+      eventId,
+      ignored: event.outcome === "no_order" ? "no_order" : "status",
+    });
   try {
     const client = await getTemporalClient();
-    const outcome = await signalOutcome(() => client.workflow.getHandle(d.workflowId).signal(d.signalName, d.signalArg));
+    const outcome = await signalOutcome(() =>
+      client.workflow.getHandle(d.workflowId).signal(d.signalName, d.signalArg),
+    );
     await settleWebhookEvent(db, eventId, outcome);
-    return answer(200, { received: true, eventId, ...(outcome === "order_closed" ? { ignored: "order_closed" } : {}) });
+    return answer(200, {
+      received: true,
+      eventId,
+      ...(outcome === "order_closed" ? { ignored: "order_closed" } : {}),
+    });
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    if (!isTemporalUnavailable(err)) console.error("[webhooks] signal failed; the relay delivers it", eventId, err);
-    await retryWebhookEventAt(db, eventId, new Date(Date.now() + inboxRetryDelayMs(1)), why).catch(() => {});
+    if (!isTemporalUnavailable(err))
+      console.error("[webhooks] signal failed; the relay delivers it", eventId, err);
+    await retryWebhookEventAt(db, eventId, new Date(Date.now() + inboxRetryDelayMs(1)), why).catch(
+      () => {},
+    );
     return answer(200, { received: true, eventId, queued: true });
   }
 }
@@ -247,7 +291,8 @@ async function deliverStored({ event, inserted }: StoredEvent): Promise<Response
  */
 export async function storeCarrierEvent(ev: CarrierWebhookEvent): Promise<StoredEvent | Response> {
   const shipment = await findShipmentByTracking(db, ev.result.tracking_code);
-  if (!shipment) return answer(404, { received: false, eventId: ev.id, error: "unknown tracking number" });
+  if (!shipment)
+    return answer(404, { received: false, eventId: ev.id, error: "unknown tracking number" });
   const id = `carrier:${ev.id}`;
   const signal = carrierSignalOf(ev);
   const at = new Date(signal.occurredAt);
@@ -261,20 +306,30 @@ export async function storeCarrierEvent(ev: CarrierWebhookEvent): Promise<Stored
   });
   const type = `${ev.description}:${ev.result.status}`;
   // A status the order's workflow does not act on (pre_transit, ...): kept in the history, not signalled.
-  if (!isCarrierEventStatus(ev.result.status)) return store(inboxRow(id, "carrier", type, ev, null, "ignored"));
+  if (!isCarrierEventStatus(ev.result.status))
+    return store(inboxRow(id, "carrier", type, ev, null, "ignored"));
   const payload: CarrierEventSignal = { ...signal, status: signal.status as CarrierStatus };
   return store(
-    inboxRow(id, "carrier", type, ev, { workflowId: shipment.workflowId, signalName: carrierEventSignal.name, signalArg: payload }),
+    inboxRow(id, "carrier", type, ev, {
+      workflowId: shipment.workflowId,
+      signalName: carrierEventSignal.name,
+      signalArg: payload,
+    }),
   );
 }
 
 /** POST /webhooks/carrier */
 export async function handleCarrierWebhook(request: Request): Promise<Response> {
   const secret = carrierWebhookSecret();
-  const body = await verifiedBody(request, (raw, header) => verifyCarrierSignature(secret, raw, header), CARRIER_SIGNATURE_HEADER);
+  const body = await verifiedBody(
+    request,
+    (raw, header) => verifyCarrierSignature(secret, raw, header),
+    CARRIER_SIGNATURE_HEADER,
+  );
   if (body instanceof Response) return body;
   const parsed = CarrierWebhookEventSchema.safeParse(body.value);
-  if (!parsed.success) return answer(400, { received: false, error: `invalid event: ${issueText(parsed.error)}` });
+  if (!parsed.success)
+    return answer(400, { received: false, error: `invalid event: ${issueText(parsed.error)}` });
   const stored = await storeCarrierEvent(parsed.data);
   return stored instanceof Response ? stored : deliverStored(stored);
 }
@@ -292,17 +347,26 @@ export async function storePaymentEvent(ev: PaymentEvent): Promise<StoredEvent> 
     occurredAt: ev.created !== undefined ? new Date(ev.created * 1000).toISOString() : undefined,
   };
   return store(
-    inboxRow(id, "payments", ev.type, ev, { workflowId: target.workflowId, signalName: paymentEventSignal.name, signalArg: signal }),
+    inboxRow(id, "payments", ev.type, ev, {
+      workflowId: target.workflowId,
+      signalName: paymentEventSignal.name,
+      signalArg: signal,
+    }),
   );
 }
 
 /** POST /webhooks/payments */
 export async function handlePaymentWebhook(request: Request): Promise<Response> {
   const secret = paymentWebhookSecret();
-  const body = await verifiedBody(request, (raw, header) => verifyWebhookSignature(secret, raw, header), PAYMENT_SIGNATURE_HEADER);
+  const body = await verifiedBody(
+    request,
+    (raw, header) => verifyWebhookSignature(secret, raw, header),
+    PAYMENT_SIGNATURE_HEADER,
+  );
   if (body instanceof Response) return body;
   const parsed = PaymentEventSchema.safeParse(body.value);
-  if (!parsed.success) return answer(400, { received: false, error: `invalid event: ${issueText(parsed.error)}` });
+  if (!parsed.success)
+    return answer(400, { received: false, error: `invalid event: ${issueText(parsed.error)}` });
   return deliverStored(await storePaymentEvent(parsed.data));
 }
 
@@ -353,11 +417,19 @@ const SIMULATE_SETTLE_POLL_MS = 20;
  * 119 delivered: a swap's first parcel scanned changes no state, so the action is the mark); any other event
  * as another state. A write of the same state (the payout released after a pickup, say) does not count.
  */
-async function orderStepWritten(orderId: number, before: EventMark, timeoutMs = SIMULATE_SETTLE_MS): Promise<boolean> {
+async function orderStepWritten(
+  orderId: number,
+  before: EventMark,
+  timeoutMs = SIMULATE_SETTLE_MS,
+): Promise<boolean> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const now = await eventMark(orderId, before.code);
-    if (now.statename === null || (before.code === null ? now.statename !== before.statename : now.scans > before.scans)) return true;
+    if (
+      now.statename === null ||
+      (before.code === null ? now.statename !== before.statename : now.scans > before.scans)
+    )
+      return true;
     if (Date.now() >= until) return false;
     await new Promise((r) => setTimeout(r, SIMULATE_SETTLE_POLL_MS));
   }
@@ -392,7 +464,8 @@ export async function simulateCarrierEvent(
   shipmentId?: number | null,
 ): Promise<SimulateResult> {
   const shipment = await latestShipmentOfOrder(db, orderId, shipmentId);
-  if (!shipment?.trackingNumber) return { ok: false, message: "This order has no shipment with a tracking number yet." };
+  if (!shipment?.trackingNumber)
+    return { ok: false, message: "This order has no shipment with a tracking number yet." };
   const before = await eventMark(orderId, SCAN_CODE[status] ?? null);
   const eventId = `evt_sim_${randomUUID().replace(/-/g, "")}`;
   const event = buildCarrierEvent({

@@ -62,7 +62,10 @@ import { attachPhotos, photosUsable, storePhoto } from "~/utils/uploads.server";
 import { wizardHref } from "./wizard-paths";
 
 function plain(status: number, message: string): Response {
-  return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response(message, {
+    status,
+    headers: { "Content-Type": "text/plain; charset=utf-8" },
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -106,11 +109,21 @@ interface Resolved {
   retailers: { id: number; storeName: string; hasPayout: boolean }[];
 }
 
-async function resolve(ctx: WizardContext, kind: WizardKind, state: WizardState): Promise<Resolved> {
+async function resolve(
+  ctx: WizardContext,
+  kind: WizardKind,
+  state: WizardState,
+): Promise<Resolved> {
   const s: WizardState = { ...state };
   const brands = ctx.chooseRetailer
-    ? (await listBrands(db, { limit: 1000 })).map((b) => ({ id: b.id, name: b.displayName || b.name }))
-    : (await authorizedBrandsForRetailer(db, ctx.retailerId!)).map((b) => ({ id: b.id, name: b.displayName || b.name }));
+    ? (await listBrands(db, { limit: 1000 })).map((b) => ({
+        id: b.id,
+        name: b.displayName || b.name,
+      }))
+    : (await authorizedBrandsForRetailer(db, ctx.retailerId!)).map((b) => ({
+        id: b.id,
+        name: b.displayName || b.name,
+      }));
   let brand: Resolved["brand"] = null;
   if (s.brand !== undefined) {
     // A brand the retailer is not authorized for does not exist for it.
@@ -173,7 +186,11 @@ type Blocked =
   | { kind: "own_listing_exists"; id: number };
 
 /** Why this retailer cannot list / request this variation, or null. */
-async function blockedFor(kind: WizardKind, retailerId: number, variationId: number): Promise<Blocked | null> {
+async function blockedFor(
+  kind: WizardKind,
+  retailerId: number,
+  variationId: number,
+): Promise<Blocked | null> {
   if (kind === "listing") {
     const own = await findOwnListing(db, retailerId, variationId);
     return own ? { kind: "already_listed", id: own.id } : null;
@@ -242,14 +259,26 @@ export async function wizardLoader(request: Request, kind: WizardKind) {
   let blocked: Blocked | null = null;
   let listingExists: { id: number; href: string } | null = null;
   /** Request wizard, last stages: the visible listings that already fill this request (ADR 0030). */
-  let fillingListings: { id: number; href: string; provider: string; units: number; type: "sell" | "swap" }[] = [];
+  let fillingListings: {
+    id: number;
+    href: string;
+    provider: string;
+    units: number;
+    type: "sell" | "swap";
+  }[] = [];
   let summary: WizardSummary | null = null;
   if (stage >= 3 && r.product && r.variation && retailerId !== null) {
     blocked = await blockedFor(kind, retailerId, r.variation.id);
     if (kind === "request") {
       const other = await findOtherListing(db, retailerId, r.variation.id);
-      if (other) listingExists = { id: other.id, href: listingExistsHref(other.listingType, r.brand!.id, r.variation.id) };
-      fillingListings = (await listingsFillingRequest(db, retailerId, r.variation.id, s.sizes ?? {})).map((l) => ({
+      if (other)
+        listingExists = {
+          id: other.id,
+          href: listingExistsHref(other.listingType, r.brand!.id, r.variation.id),
+        };
+      fillingListings = (
+        await listingsFillingRequest(db, retailerId, r.variation.id, s.sizes ?? {})
+      ).map((l) => ({
         id: l.id,
         href: matchHref(l.listingType, l.id),
         provider: anonymousRetailerLabel(l.providerId),
@@ -271,7 +300,9 @@ export async function wizardLoader(request: Request, kind: WizardKind) {
       listingTypeLabel: kind === "listing" ? (s.listingType === "swap" ? "Swap" : "Sell") : null,
       reasonLabel: labelFor(kind === "listing" ? LISTING_REASONS : REQUEST_REASONS, s.reason) ?? "",
       // The chosen retailer's name: only staff choose one (a retailer sees no other retailer here).
-      retailerName: ctx.chooseRetailer ? (r.retailers.find((x) => x.id === s.retailer)?.storeName ?? null) : null,
+      retailerName: ctx.chooseRetailer
+        ? (r.retailers.find((x) => x.id === s.retailer)?.storeName ?? null)
+        : null,
       sizes,
       totalUnits: units,
       totalValueCents: units * r.variation.priceCents,
@@ -291,13 +322,18 @@ export async function wizardLoader(request: Request, kind: WizardKind) {
     search,
     product: r.product,
     variation: r.variation,
-    retailers: ctx.chooseRetailer ? r.retailers.map((x) => ({ id: x.id, storeName: x.storeName, hasPayout: x.hasPayout })) : [],
+    retailers: ctx.chooseRetailer
+      ? r.retailers.map((x) => ({ id: x.id, storeName: x.storeName, hasPayout: x.hasPayout }))
+      : [],
     blocked,
     blockedMessages: blocked ? blockedMessages(blocked) : [],
     listingExists,
     fillingListings,
     summary,
-    productNotFound: productNotFoundText(kind, { email: env.SUPPORT_EMAIL, phone: env.SUPPORT_PHONE }),
+    productNotFound: productNotFoundText(kind, {
+      email: env.SUPPORT_EMAIL,
+      phone: env.SUPPORT_PHONE,
+    }),
   };
 }
 
@@ -321,7 +357,12 @@ export interface WizardActionData {
   formErrors?: string[];
 }
 
-function refused(stage: Stage, result: WizardActionData["result"], extra: Partial<WizardActionData> = {}, status = 400) {
+function refused(
+  stage: Stage,
+  result: WizardActionData["result"],
+  extra: Partial<WizardActionData> = {},
+  status = 400,
+) {
   const formErrors = (result.error?.[""] ?? []) as string[];
   return data<WizardActionData>({ stage, result, formErrors, ...extra }, { status });
 }
@@ -349,7 +390,13 @@ async function styleStep(request: Request, ctx: WizardContext, kind: WizardKind,
   const submission = parseSubmission(formData, { schema: styleSchema(kind, ctx.chooseRetailer) });
   if (!r.brand) return refused(0, submission.reply({ formErrors: [WIZARD_MESSAGES.chooseBrand] }));
   if (submission.status !== "success") return refused(0, submission.reply());
-  const v = submission.value as { variation: number; listingType?: "sell" | "swap"; reason: string; provider?: number; requestor?: number };
+  const v = submission.value as {
+    variation: number;
+    listingType?: "sell" | "swap";
+    reason: string;
+    provider?: number;
+    requestor?: number;
+  };
   // The colour must be one of the chosen product's.
   if (!r.product || !r.product.variations.some((x) => x.id === v.variation)) {
     return refused(0, submission.reply({ fieldErrors: { variation: [SELECT_COLOR_OPTION] } }));
@@ -358,12 +405,17 @@ async function styleStep(request: Request, ctx: WizardContext, kind: WizardKind,
   if (ctx.chooseRetailer && !r.retailers.some((x) => x.id === chosenRetailer)) {
     return refused(
       0,
-      submission.reply({ fieldErrors: { [kind === "listing" ? "provider" : "requestor"]: [WIZARD_MESSAGES.providerNotAuthorized] } }),
+      submission.reply({
+        fieldErrors: {
+          [kind === "listing" ? "provider" : "requestor"]: [WIZARD_MESSAGES.providerNotAuthorized],
+        },
+      }),
     );
   }
   const retailerId = ctx.chooseRetailer ? chosenRetailer! : ctx.retailerId!;
   const blocked = await blockedFor(kind, retailerId, v.variation);
-  if (blocked) return refused(0, submission.reply({ formErrors: blockedMessages(blocked) }), { blocked });
+  if (blocked)
+    return refused(0, submission.reply({ formErrors: blockedMessages(blocked) }), { blocked });
   const next: WizardState = {
     ...r.state,
     variation: v.variation,
@@ -375,9 +427,12 @@ async function styleStep(request: Request, ctx: WizardContext, kind: WizardKind,
 }
 
 async function sizesStep(request: Request, ctx: WizardContext, kind: WizardKind, r: Resolved) {
-  if (firstIncompleteStage(ctx, kind, r) < 1 || !r.product) throw redirect(wizardHref(kind, 0, r.state));
+  if (firstIncompleteStage(ctx, kind, r) < 1 || !r.product)
+    throw redirect(wizardHref(kind, 0, r.state));
   const formData = await readFormData(request);
-  const submission = parseSubmission(formData, { schema: sizeCountsSchema(r.product.sizes.length) });
+  const submission = parseSubmission(formData, {
+    schema: sizeCountsSchema(r.product.sizes.length),
+  });
   if (submission.status !== "success") return refused(1, submission.reply());
   const sizes = sizesMapFrom(r.product.sizes, submission.value.sizes);
   return redirect(wizardHref(kind, nextStage(kind, 1), { ...r.state, sizes }));
@@ -396,32 +451,43 @@ function readUpload(request: Request): Promise<FormData> {
 }
 
 /** The photos step's buttons: a picture's Remove, else Upload or Continue (the files are read beside it). */
-const PhotosStepSchema = z.union([z.object({ remove: z.string() }), z.object({ intent: z.enum(["upload", "continue"]) })]);
+const PhotosStepSchema = z.union([
+  z.object({ remove: z.string() }),
+  z.object({ intent: z.enum(["upload", "continue"]) }),
+]);
 
 async function photosStep(request: Request, ctx: WizardContext, kind: WizardKind, r: Resolved) {
   if (kind !== "listing") throw plain(400, "Bad request: unknown step.");
-  if (firstIncompleteStage(ctx, kind, r) < 4) throw redirect(wizardHref(kind, firstIncompleteStage(ctx, kind, r), r.state));
+  if (firstIncompleteStage(ctx, kind, r) < 4)
+    throw redirect(wizardHref(kind, firstIncompleteStage(ctx, kind, r), r.state));
   const current = r.state.images ?? [];
   let form: FormData;
   try {
     form = await readUpload(request);
   } catch (e) {
-    if (e instanceof Response && e.status === 413) return refused(2, formError(WIZARD_MESSAGES.photoTooLarge), {}, 413);
+    if (e instanceof Response && e.status === 413)
+      return refused(2, formError(WIZARD_MESSAGES.photoTooLarge), {}, 413);
     throw e;
   }
   const submission = parseSubmission(form, { schema: PhotosStepSchema });
-  const fail = (messages: string[], status = 400) => refused(2, submission.reply({ formErrors: messages }), {}, status);
+  const fail = (messages: string[], status = 400) =>
+    refused(2, submission.reply({ formErrors: messages }), {}, status);
   if (submission.status !== "success") return fail(["Unknown action."]);
   if ("remove" in submission.value) {
     const remove = submission.value.remove;
     // The file stays until the clean-up of pictures never put on a listing (app/utils/uploads.server.ts).
-    return redirect(wizardHref(kind, 2, { ...r.state, images: current.filter((n) => n !== remove) }));
+    return redirect(
+      wizardHref(kind, 2, { ...r.state, images: current.filter((n) => n !== remove) }),
+    );
   }
   const { intent } = submission.value;
-  const files = form.getAll("photos").filter((f): f is File => typeof f !== "string" && !(f.name === "" && f.size === 0));
+  const files = form
+    .getAll("photos")
+    .filter((f): f is File => typeof f !== "string" && !(f.name === "" && f.size === 0));
   if (intent === "upload" && files.length === 0) return fail([WIZARD_MESSAGES.photoEmpty]);
   if (current.length + files.length > MAX_PHOTOS) return fail([WIZARD_MESSAGES.photoTooMany]);
-  if (!(await photosUsable(current, ctx.auth.user.id))) throw plain(400, "Bad request: images is not a list of uploaded pictures.");
+  if (!(await photosUsable(current, ctx.auth.user.id)))
+    throw plain(400, "Bad request: images is not a list of uploaded pictures.");
   const checked: { bytes: Uint8Array; type: "jpg" | "png" }[] = [];
   const errors: string[] = [];
   for (const f of files) {
@@ -444,12 +510,23 @@ async function saveStep(request: Request, ctx: WizardContext, kind: WizardKind, 
   if (submission.status !== "success") return refused(4, submission.reply());
   const first = firstIncompleteStage(ctx, kind, r);
   if (first < 4) {
-    return refused(4, submission.reply({ formErrors: [first === 0 ? WIZARD_MESSAGES.chooseReason : WIZARD_MESSAGES.sizesTotal] }), {
-      cannotCreate: cannot,
-    });
+    return refused(
+      4,
+      submission.reply({
+        formErrors: [first === 0 ? WIZARD_MESSAGES.chooseReason : WIZARD_MESSAGES.sizesTotal],
+      }),
+      {
+        cannotCreate: cannot,
+      },
+    );
   }
   if (!ctx.retailerActive)
-    return refused(4, submission.reply({ formErrors: [WIZARD_MESSAGES.inactiveRetailer] }), { cannotCreate: cannot }, 403);
+    return refused(
+      4,
+      submission.reply({ formErrors: [WIZARD_MESSAGES.inactiveRetailer] }),
+      { cannotCreate: cannot },
+      403,
+    );
   const s = r.state;
   const retailerId = retailerOf(ctx, s)!;
   const variationId = r.variation!.id;
@@ -468,23 +545,42 @@ async function saveStep(request: Request, ctx: WizardContext, kind: WizardKind, 
     });
     if (!res.ok) return refusedSave(submission, cannot, res);
     await attachPhotos(s.images ?? [], res.listing.id, ctx.auth.user.id);
-    return redirect(`/buy/?ref=${res.listing.status === "active" ? "listingCreated" : "listingCreatedPayoutNeeded"}`);
+    return redirect(
+      `/buy/?ref=${res.listing.status === "active" ? "listingCreated" : "listingCreatedPayoutNeeded"}`,
+    );
   }
-  const res = await createRequestChecked(db, { requestorId: retailerId, variationId, reason: s.reason!, sizes: s.sizes! });
+  const res = await createRequestChecked(db, {
+    requestorId: retailerId,
+    variationId,
+    reason: s.reason!,
+    sizes: s.sizes!,
+  });
   if (!res.ok) return refusedSave(submission, cannot, res);
   if (res.listingExists) {
-    const ref = res.listingExists.listingType === "swap" ? "requestCreatedSwapListingExists" : "requestCreatedListingExists";
-    return redirect(`${listingExistsHref(res.listingExists.listingType, r.brand!.id, variationId)}&ref=${ref}`);
+    const ref =
+      res.listingExists.listingType === "swap"
+        ? "requestCreatedSwapListingExists"
+        : "requestCreatedListingExists";
+    return redirect(
+      `${listingExistsHref(res.listingExists.listingType, r.brand!.id, variationId)}&ref=${ref}`,
+    );
   }
-  return redirect(ctx.chooseRetailer ? "/sell/?ref=requestCreated" : "/active/requests/?ref=requestCreated");
+  return redirect(
+    ctx.chooseRetailer ? "/sell/?ref=requestCreated" : "/active/requests/?ref=requestCreated",
+  );
 }
 
 type SaveRefusal = Exclude<
-  Awaited<ReturnType<typeof createListingChecked>> | Awaited<ReturnType<typeof createRequestChecked>>,
+  | Awaited<ReturnType<typeof createListingChecked>>
+  | Awaited<ReturnType<typeof createRequestChecked>>,
   { ok: true }
 >;
 
-function refusedSave(submission: { reply(o?: { formErrors?: string[] }): SubmissionResult<string[]> }, cannot: string, res: SaveRefusal) {
+function refusedSave(
+  submission: { reply(o?: { formErrors?: string[] }): SubmissionResult<string[]> },
+  cannot: string,
+  res: SaveRefusal,
+) {
   let blocked: Blocked | null = null;
   let messages: string[];
   switch (res.reason) {

@@ -39,7 +39,8 @@ export function checkXlsxZip(buf: Buffer, limits: XlsxLimits): void {
   let total = 0;
   const names = new Set<string>();
   for (let n = 0; n < count; n++) {
-    if (p + 46 > buf.length || buf.readUInt32LE(p) !== CEN_SIG) throw new XlsxRejected("bad directory entry");
+    if (p + 46 > buf.length || buf.readUInt32LE(p) !== CEN_SIG)
+      throw new XlsxRejected("bad directory entry");
     const flags = buf.readUInt16LE(p + 8);
     const method = buf.readUInt16LE(p + 10);
     const compressed = buf.readUInt32LE(p + 20);
@@ -53,26 +54,33 @@ export function checkXlsxZip(buf: Buffer, limits: XlsxLimits): void {
     if (flags & 0x1) throw new XlsxRejected("encrypted entry");
     if (method !== 0 && method !== 8) throw new XlsxRejected("unknown compression");
     total += declared;
-    if (declared > limits.maxUnzippedBytes || total > limits.maxUnzippedBytes) throw new XlsxRejected("too large when unzipped");
+    if (declared > limits.maxUnzippedBytes || total > limits.maxUnzippedBytes)
+      throw new XlsxRejected("too large when unzipped");
     names.add(name);
     // The entry's data: after its local header (whose name and extra lengths may differ from the directory's).
-    if (localOffset + 30 > buf.length || buf.readUInt32LE(localOffset) !== LOC_SIG) throw new XlsxRejected("bad local header");
-    const start = localOffset + 30 + buf.readUInt16LE(localOffset + 26) + buf.readUInt16LE(localOffset + 28);
+    if (localOffset + 30 > buf.length || buf.readUInt32LE(localOffset) !== LOC_SIG)
+      throw new XlsxRejected("bad local header");
+    const start =
+      localOffset + 30 + buf.readUInt16LE(localOffset + 26) + buf.readUInt16LE(localOffset + 28);
     if (start + compressed > buf.length) throw new XlsxRejected("entry out of range");
     if (method === 8) {
       // One byte more than declared is enough to catch a lie; the declared total is already within the cap.
       let out: Buffer;
       try {
-        out = inflateRawSync(buf.subarray(start, start + compressed), { maxOutputLength: declared + 1 });
+        out = inflateRawSync(buf.subarray(start, start + compressed), {
+          maxOutputLength: declared + 1,
+        });
       } catch {
         throw new XlsxRejected("entry does not inflate within the limit");
       }
-      if (out.length !== declared) throw new XlsxRejected("entry size differs from its declaration");
+      if (out.length !== declared)
+        throw new XlsxRejected("entry size differs from its declaration");
     } else if (compressed !== declared) {
       throw new XlsxRejected("stored entry size mismatch");
     }
   }
-  if (!names.has("xl/workbook.xml") || !names.has("[Content_Types].xml")) throw new XlsxRejected("not an Excel workbook");
+  if (!names.has("xl/workbook.xml") || !names.has("[Content_Types].xml"))
+    throw new XlsxRejected("not an Excel workbook");
 }
 
 /** The first worksheet as rows of cell text keyed by the header row's names (lower-cased, "*" and spaces dropped). */
@@ -118,7 +126,8 @@ function cellText(cell: ExcelJS.Cell): string {
   if (v instanceof Date) return v.toISOString().slice(0, 10);
   if (typeof v === "object" && "text" in v && typeof v.text === "string") return v.text; // hyperlink
   if (typeof v === "object" && "richText" in v) return v.richText.map((r) => r.text).join("");
-  if (typeof v === "object" && "result" in v) return v.result === undefined || v.result === null ? "" : String(v.result); // formula: its cached value
+  if (typeof v === "object" && "result" in v)
+    return v.result === undefined || v.result === null ? "" : String(v.result); // formula: its cached value
   return cell.text ?? "";
 }
 
@@ -130,7 +139,10 @@ export async function writeSheet(
 ): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet(sheetName);
-  ws.columns = columns.map((c) => ({ header: c.required ? `${c.name}*` : c.name, width: c.width ?? Math.max(14, c.name.length + 4) }));
+  ws.columns = columns.map((c) => ({
+    header: c.required ? `${c.name}*` : c.name,
+    width: c.width ?? Math.max(14, c.name.length + 4),
+  }));
   ws.getRow(1).font = { bold: true };
   for (const r of rows) ws.addRow(r);
   // Every cell is text: a ZIP code or phone number keeps its leading zeros and dashes.

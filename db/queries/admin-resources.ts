@@ -5,7 +5,13 @@
  */
 import { and, asc, count, desc, eq, gt, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
-import { EXPORT_CHUNK, getResource, LIST_PAGE_SIZE, type ResourceName, type ResourceValues } from "../../domain/resources";
+import {
+  EXPORT_CHUNK,
+  getResource,
+  LIST_PAGE_SIZE,
+  type ResourceName,
+  type ResourceValues,
+} from "../../domain/resources";
 import type { Db } from "../client";
 import { dbErrorCode } from "../errors";
 import {
@@ -43,13 +49,20 @@ type Adapter = {
   filters?: Record<string, AnyPgColumn | ((v: string) => SQL)>;
   hasActive?: AnyPgColumn;
   /** Columns a write sets besides the fields (denormalised keys), or field errors. */
-  derive?: (db: Db, values: ResourceValues) => Promise<{ set: Row } | { errors: Record<string, string> }>;
+  derive?: (
+    db: Db,
+    values: ResourceValues,
+  ) => Promise<{ set: Row } | { errors: Record<string, string> }>;
 };
 
 const ok = (set: Row = {}) => ({ set });
 
 /** The brand of a collection or product row (undefined when there is no such row): what a child row must belong to. */
-async function brandOf(db: Db, t: typeof collections | typeof products, id: number): Promise<number | undefined> {
+async function brandOf(
+  db: Db,
+  t: typeof collections | typeof products,
+  id: number,
+): Promise<number | undefined> {
   const [row] = await db.select({ brandId: t.brandId }).from(t).where(eq(t.id, id)).limit(1);
   return row?.brandId;
 }
@@ -267,7 +280,12 @@ const ADAPTERS: Record<ResourceName, Adapter> = {
       provider: listings.providerId,
       brand: listings.brandId,
       // A listing with units left (0 units = deleted or sold out: docs/product/orders.md, "Listings and requests").
-      in_stock: (v) => (v === "true" ? gt(listings.totalUnits, 0) : v === "false" ? eq(listings.totalUnits, 0) : sql`false`),
+      in_stock: (v) =>
+        v === "true"
+          ? gt(listings.totalUnits, 0)
+          : v === "false"
+            ? eq(listings.totalUnits, 0)
+            : sql`false`,
     },
   },
   request: {
@@ -328,14 +346,26 @@ function filterWhere(a: Adapter, filters: Record<string, string> | undefined): S
 
 function filterValue(col: AnyPgColumn, v: string): SQL {
   if (col.enumValues?.length) return col.enumValues.includes(v) ? eq(col, v) : sql`false`;
-  if (col.dataType === "number") return /^\d{1,10}$/.test(v) && Number(v) <= MAX_ROW_ID ? eq(col, Number(v)) : sql`false`;
+  if (col.dataType === "number")
+    return /^\d{1,10}$/.test(v) && Number(v) <= MAX_ROW_ID ? eq(col, Number(v)) : sql`false`;
   if (col.dataType === "string") return eq(col, v);
   return sql`${col}::text = ${v}`;
 }
 
-export type ListQuery = { page: number; search?: string; sort?: string; dir?: "asc" | "desc"; filters?: Record<string, string> };
+export type ListQuery = {
+  page: number;
+  search?: string;
+  sort?: string;
+  dir?: "asc" | "desc";
+  filters?: Record<string, string>;
+};
 /** `count` is exact up to COUNT_CAP; past it `capped` is true (the list says "10,000+" and pages on with Next). */
-export type ListResult = { rows: Row[]; count: number; capped?: boolean; labels: Record<string, Record<number, string>> };
+export type ListResult = {
+  rows: Row[];
+  count: number;
+  capped?: boolean;
+  labels: Record<string, Record<number, string>>;
+};
 
 /** Counting 200,000 rows on every page costs more than the page itself: counts stop here. */
 export const COUNT_CAP = 10_000;
@@ -350,17 +380,29 @@ function listedColumns(name: ResourceName): Record<string, AnyPgColumn> {
 }
 
 /** Labels of the related rows of these rows' relationship fields: { field: { id: label } }. */
-async function relationLabels(db: Db, name: ResourceName, rows: Row[]): Promise<Record<string, Record<number, string>>> {
+async function relationLabels(
+  db: Db,
+  name: ResourceName,
+  rows: Row[],
+): Promise<Record<string, Record<number, string>>> {
   const out: Record<string, Record<number, string>> = {};
   for (const f of getResource(name)!.fields) {
     if (f.type !== "field" || !f.relationship_resource) continue;
-    const ids = [...new Set(rows.map((r) => r[f.name]).filter((v): v is number => typeof v === "number"))];
-    out[f.name] = ids.length ? await labelsFor(db, f.relationship_resource as ResourceName, ids) : {};
+    const ids = [
+      ...new Set(rows.map((r) => r[f.name]).filter((v): v is number => typeof v === "number")),
+    ];
+    out[f.name] = ids.length
+      ? await labelsFor(db, f.relationship_resource as ResourceName, ids)
+      : {};
   }
   return out;
 }
 
-export async function labelsFor(db: Db, name: ResourceName, ids: number[]): Promise<Record<number, string>> {
+export async function labelsFor(
+  db: Db,
+  name: ResourceName,
+  ids: number[],
+): Promise<Record<number, string>> {
   const a = ADAPTERS[name];
   const rows = await db
     .select({ id: sql<number>`${a.id}`, label: sql<string>`${a.label}` })
@@ -406,14 +448,23 @@ export async function listResource(db: Db, name: ResourceName, q: ListQuery): Pr
     ),
   ]);
   const capped = n > COUNT_CAP;
-  return { rows: rows as Row[], count: capped ? COUNT_CAP : n, capped, labels: await relationLabels(db, name, rows as Row[]) };
+  return {
+    rows: rows as Row[],
+    count: capped ? COUNT_CAP : n,
+    capped,
+    labels: await relationLabels(db, name, rows as Row[]),
+  };
 }
 
 /**
  * The export's pages: rows of every field with a column, by id, EXPORT_CHUNK at a time (keyset, so memory
  * stays at one chunk whatever the table's size), each with the labels of its relationships.
  */
-export async function* exportResource(db: Db, name: ResourceName, q: Pick<ListQuery, "search" | "filters">): AsyncGenerator<ListResult> {
+export async function* exportResource(
+  db: Db,
+  name: ResourceName,
+  q: Pick<ListQuery, "search" | "filters">,
+): AsyncGenerator<ListResult> {
   const a = ADAPTERS[name];
   let after = 0;
   for (;;) {
@@ -442,7 +493,11 @@ export async function getResourceRow(
   const row = rows[0];
   if (name === "productvariation") {
     row.images = await db
-      .select({ id: variationImages.id, url: variationImages.url, thumbnailUrl: variationImages.thumbnailUrl })
+      .select({
+        id: variationImages.id,
+        url: variationImages.url,
+        thumbnailUrl: variationImages.thumbnailUrl,
+      })
       .from(variationImages)
       .where(eq(variationImages.variationId, id))
       .orderBy(asc(variationImages.position), asc(variationImages.id));
@@ -450,10 +505,16 @@ export async function getResourceRow(
   return { row, labels: await relationLabels(db, name, rows) };
 }
 
-export type SaveResult = { ok: true; id: number } | { ok: false; errors: Record<string, string>; formError?: string };
+export type SaveResult =
+  | { ok: true; id: number }
+  | { ok: false; errors: Record<string, string>; formError?: string };
 
 /** The related rows must exist (a foreign key would refuse them with an exception). */
-async function missingRelations(db: Db, name: ResourceName, values: ResourceValues): Promise<Record<string, string>> {
+async function missingRelations(
+  db: Db,
+  name: ResourceName,
+  values: ResourceValues,
+): Promise<Record<string, string>> {
   const errors: Record<string, string> = {};
   for (const f of getResource(name)!.fields) {
     const v = values[f.name];
@@ -485,7 +546,12 @@ function toColumns(name: ResourceName, values: ResourceValues): Row {
 }
 
 /** Creates (id null) or updates a row; field errors instead of an exception for what the database refuses. */
-export async function saveResource(db: Db, name: ResourceName, id: number | null, values: ResourceValues): Promise<SaveResult> {
+export async function saveResource(
+  db: Db,
+  name: ResourceName,
+  id: number | null,
+  values: ResourceValues,
+): Promise<SaveResult> {
   const a = ADAPTERS[name];
   const missing = await missingRelations(db, name, values);
   if (Object.keys(missing).length) return { ok: false, errors: missing };
@@ -494,16 +560,25 @@ export async function saveResource(db: Db, name: ResourceName, id: number | null
   const set = { ...toColumns(name, values), ...derived.set };
   try {
     if (id === null) {
-      const [row] = (await db.insert(a.table).values(set).returning({ id: a.id })) as { id: number }[];
+      const [row] = (await db.insert(a.table).values(set).returning({ id: a.id })) as {
+        id: number;
+      }[];
       return { ok: true, id: row.id };
     }
-    const rows = (await db.update(a.table).set(set).where(eq(a.id, id)).returning({ id: a.id })) as { id: number }[];
-    if (rows.length === 0) return { ok: false, errors: {}, formError: "That row no longer exists." };
+    const rows = (await db
+      .update(a.table)
+      .set(set)
+      .where(eq(a.id, id))
+      .returning({ id: a.id })) as { id: number }[];
+    if (rows.length === 0)
+      return { ok: false, errors: {}, formError: "That row no longer exists." };
     return { ok: true, id };
   } catch (e) {
     const code = dbErrorCode(e);
-    if (code === "23505") return { ok: false, errors: {}, formError: "A row with these values already exists." };
-    if (code === "23503") return { ok: false, errors: {}, formError: "A related row does not exist." };
+    if (code === "23505")
+      return { ok: false, errors: {}, formError: "A row with these values already exists." };
+    if (code === "23503")
+      return { ok: false, errors: {}, formError: "A related row does not exist." };
     if (code === "23514" || code === "22P02" || code === "22003")
       return { ok: false, errors: {}, formError: "The database refused these values." };
     throw e;
@@ -511,7 +586,11 @@ export async function saveResource(db: Db, name: ResourceName, id: number | null
 }
 
 /** Deletes a row; false when other rows still need it (orders, ...), so it is kept. Null when absent. */
-export async function deleteResource(db: Db, name: ResourceName, id: number): Promise<boolean | null> {
+export async function deleteResource(
+  db: Db,
+  name: ResourceName,
+  id: number,
+): Promise<boolean | null> {
   const a = ADAPTERS[name];
   try {
     const rows = await db.delete(a.table).where(eq(a.id, id)).returning({ id: a.id });
@@ -523,7 +602,12 @@ export async function deleteResource(db: Db, name: ResourceName, id: number): Pr
 }
 
 /** Activate / deactivate; false when the resource has no is_active or the row is absent. */
-export async function setResourceActive(db: Db, name: ResourceName, id: number, active: boolean): Promise<boolean> {
+export async function setResourceActive(
+  db: Db,
+  name: ResourceName,
+  id: number,
+  active: boolean,
+): Promise<boolean> {
   const a = ADAPTERS[name];
   if (!a.hasActive) return false;
   const key = Object.entries(a.table).find(([, c]) => c === a.hasActive)![0];
@@ -551,7 +635,14 @@ export async function chooserOptions(
   return rows;
 }
 
-export type VariationSummary = { id: number; productId: number; sku: string; color: string; priceCents: number; isActive: boolean };
+export type VariationSummary = {
+  id: number;
+  productId: number;
+  sku: string;
+  color: string;
+  priceCents: number;
+  isActive: boolean;
+};
 
 /** The columns of a VariationSummary (the product rows' variations, the variation editor). */
 export const variationSummaryColumns = {
@@ -564,7 +655,10 @@ export const variationSummaryColumns = {
 };
 
 /** The variations of these products (the expandable product rows), inactive ones included. */
-export async function variationsOfProducts(db: Db, productIds: number[]): Promise<VariationSummary[]> {
+export async function variationsOfProducts(
+  db: Db,
+  productIds: number[],
+): Promise<VariationSummary[]> {
   if (productIds.length === 0) return [];
   return db
     .select(variationSummaryColumns)
@@ -582,7 +676,11 @@ export async function addVariation(
   productId: number,
   input: { option: string; value: string; priceCents: number },
 ): Promise<number | null> {
-  const [p] = await db.select({ sku: products.sku, brandId: products.brandId }).from(products).where(eq(products.id, productId)).limit(1);
+  const [p] = await db
+    .select({ sku: products.sku, brandId: products.brandId })
+    .from(products)
+    .where(eq(products.id, productId))
+    .limit(1);
   if (!p) return null;
   const [v] = await db
     .insert(productVariations)
@@ -599,7 +697,11 @@ export async function addVariation(
 }
 
 /** 'activate all' / 'deactivate all' of the brand admin's Products tab: every product of one collection. */
-export async function setCollectionProductsActive(db: Db, collectionId: number, active: boolean): Promise<number> {
+export async function setCollectionProductsActive(
+  db: Db,
+  collectionId: number,
+  active: boolean,
+): Promise<number> {
   const rows = await db
     .update(products)
     .set({ isActive: active })

@@ -10,7 +10,8 @@ import { apiTokens } from "../schema";
 export const STOCK_IMPORT_SCOPE = "stock-import";
 const TOKEN_PREFIX = "wsk_";
 
-export const hashApiToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
+export const hashApiToken = (token: string) =>
+  createHash("sha256").update(token, "utf8").digest("hex");
 
 export interface ApiTokenRow {
   id: number;
@@ -67,7 +68,13 @@ export async function verifyApiToken(
   const [row] = await db
     .select({ id: apiTokens.id, retailerId: apiTokens.retailerId, createdBy: apiTokens.createdBy })
     .from(apiTokens)
-    .where(and(eq(apiTokens.tokenHash, hashApiToken(token)), eq(apiTokens.scope, scope), isNull(apiTokens.revokedAt)));
+    .where(
+      and(
+        eq(apiTokens.tokenHash, hashApiToken(token)),
+        eq(apiTokens.scope, scope),
+        isNull(apiTokens.revokedAt),
+      ),
+    );
   return row ?? null;
 }
 
@@ -81,7 +88,9 @@ export async function revokeApiToken(db: Db, id: number, retailerId: number): Pr
   const rows = await db
     .update(apiTokens)
     .set({ revokedAt: new Date() })
-    .where(and(eq(apiTokens.id, id), eq(apiTokens.retailerId, retailerId), isNull(apiTokens.revokedAt)))
+    .where(
+      and(eq(apiTokens.id, id), eq(apiTokens.retailerId, retailerId), isNull(apiTokens.revokedAt)),
+    )
     .returning({ id: apiTokens.id });
   return rows.length > 0;
 }

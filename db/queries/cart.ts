@@ -59,7 +59,11 @@ export async function getCart(db: DbOrTx, retailerId: number): Promise<StoredCar
   const [row] = await db.select().from(carts).where(eq(carts.retailerId, retailerId)).limit(1);
   if (!row) return { ...EMPTY, items: [], draftOrderIds: [] };
   const items = (row.items ?? []) as CartLine[];
-  return { type: items.length > 0 ? asCartType(row.type) : null, items, draftOrderIds: row.draftOrderIds ?? [] };
+  return {
+    type: items.length > 0 ? asCartType(row.type) : null,
+    items,
+    draftOrderIds: row.draftOrderIds ?? [],
+  };
 }
 
 /** Locks (creating when missing) the retailer's cart row inside a transaction, then reads it. */
@@ -67,7 +71,11 @@ export async function lockCart(tx: Tx, retailerId: number): Promise<StoredCart> 
   await tx.insert(carts).values({ retailerId }).onConflictDoNothing();
   const [row] = await tx.select().from(carts).where(eq(carts.retailerId, retailerId)).for("update");
   const items = (row?.items ?? []) as CartLine[];
-  return { type: items.length > 0 ? asCartType(row?.type ?? null) : null, items, draftOrderIds: row?.draftOrderIds ?? [] };
+  return {
+    type: items.length > 0 ? asCartType(row?.type ?? null) : null,
+    items,
+    draftOrderIds: row?.draftOrderIds ?? [],
+  };
 }
 
 export async function saveCart(tx: DbOrTx, retailerId: number, cart: StoredCart): Promise<void> {
@@ -121,7 +129,11 @@ export interface RequestTarget {
  * until its provider sets up payout, reserved for another retailer's request, brand not authorized).
  * The retailer's own listings are returned (they are visible to it); checkAdd refuses them.
  */
-export async function visibleListing(db: DbOrTx, retailerId: number, listingId: number): Promise<ListingTarget | null> {
+export async function visibleListing(
+  db: DbOrTx,
+  retailerId: number,
+  listingId: number,
+): Promise<ListingTarget | null> {
   if (!isRowId(listingId)) return null;
   const [row] = await db
     .select({
@@ -142,7 +154,11 @@ export async function visibleListing(db: DbOrTx, retailerId: number, listingId: 
     .innerJoin(brands, eq(brands.id, listings.brandId))
     .leftJoin(
       retailerBrands,
-      and(eq(retailerBrands.brandId, listings.brandId), eq(retailerBrands.retailerId, retailerId), eq(retailerBrands.status, "authorized")),
+      and(
+        eq(retailerBrands.brandId, listings.brandId),
+        eq(retailerBrands.retailerId, retailerId),
+        eq(retailerBrands.status, "authorized"),
+      ),
     )
     .leftJoin(listingRequests, eq(listingRequests.id, listings.reservedForRequestId))
     .where(eq(listings.id, listingId))
@@ -150,7 +166,13 @@ export async function visibleListing(db: DbOrTx, retailerId: number, listingId: 
   if (!row) return null;
   const own = row.providerId === retailerId;
   if (!own) {
-    if (row.status !== "active" || row.totalUnits <= 0 || row.authorized === null || !row.brandActive) return null;
+    if (
+      row.status !== "active" ||
+      row.totalUnits <= 0 ||
+      row.authorized === null ||
+      !row.brandActive
+    )
+      return null;
     if (row.reservedFor !== null && row.reservedRequestor !== retailerId) return null;
   }
   return {
@@ -165,7 +187,11 @@ export async function visibleListing(db: DbOrTx, retailerId: number, listingId: 
 }
 
 /** A request the retailer may sell to, or null (gone, no units, brand not authorized). Own requests are returned; checkAdd refuses them. */
-export async function visibleRequest(db: DbOrTx, retailerId: number, requestId: number): Promise<RequestTarget | null> {
+export async function visibleRequest(
+  db: DbOrTx,
+  retailerId: number,
+  requestId: number,
+): Promise<RequestTarget | null> {
   if (!isRowId(requestId)) return null;
   const [row] = await db
     .select({
@@ -191,7 +217,11 @@ export async function visibleRequest(db: DbOrTx, retailerId: number, requestId: 
     .where(eq(listingRequests.id, requestId))
     .limit(1);
   if (!row) return null;
-  if (row.requestorId !== retailerId && (row.totalUnits <= 0 || row.authorized === null || !row.brandActive)) return null;
+  if (
+    row.requestorId !== retailerId &&
+    (row.totalUnits <= 0 || row.authorized === null || !row.brandActive)
+  )
+    return null;
   return {
     kind: "request",
     id: row.id,
@@ -210,7 +240,9 @@ export function cartTypeOfListing(listingType: "sell" | "swap"): CartType {
 // ---------------------------------------------------------------------------------------------------------
 // Changes.
 
-export type CartChange = { ok: true; cart: StoredCart } | { ok: false; status: 400 | 404 | 409; message: string };
+export type CartChange =
+  | { ok: true; cart: StoredCart }
+  | { ok: false; status: 400 | 404 | 409; message: string };
 
 export interface AddToCartInput {
   listingId?: number;
@@ -221,10 +253,15 @@ export interface AddToCartInput {
 }
 
 /** Adds (or re-selects) a listing or request; the rules of domain/cart.ts decide. */
-export async function addToCart(db: Db, retailerId: number, input: AddToCartInput): Promise<CartChange> {
+export async function addToCart(
+  db: Db,
+  retailerId: number,
+  input: AddToCartInput,
+): Promise<CartChange> {
   const hasListing = input.listingId !== undefined;
   const hasRequest = input.requestId !== undefined;
-  if (hasListing === hasRequest) return { ok: false, status: 400, message: "Choose one listing or one request to add." };
+  if (hasListing === hasRequest)
+    return { ok: false, status: 400, message: "Choose one listing or one request to add." };
   return db.transaction(async (tx): Promise<CartChange> => {
     const cart = await lockCart(tx, retailerId);
     let line: CartLine;
@@ -238,7 +275,12 @@ export async function addToCart(db: Db, retailerId: number, input: AddToCartInpu
       available = l.sizes;
     } else {
       const r = await visibleRequest(tx, retailerId, input.requestId!);
-      if (!r) return { ok: false, status: 404, message: "Sorry, but the request you are looking for is no longer open." };
+      if (!r)
+        return {
+          ok: false,
+          status: 404,
+          message: "Sorry, but the request you are looking for is no longer open.",
+        };
       type = "sell";
       line = { requestId: r.id, selection: {}, providerId: r.requestorId, brandId: r.brandId };
       available = r.sizes;
@@ -260,20 +302,33 @@ export async function addToCart(db: Db, retailerId: number, input: AddToCartInpu
     const checked = validateSelection({ selection: input.selection, available, mode: type });
     if (!checked.ok) return { ok: false, status: 400, message: checked.message };
     const next = withLine(cart, { ...line, selection: checked.selection }, type);
-    const stored: StoredCart = { type: next.type, items: [...next.items], draftOrderIds: cart.draftOrderIds };
+    const stored: StoredCart = {
+      type: next.type,
+      items: [...next.items],
+      draftOrderIds: cart.draftOrderIds,
+    };
     await saveCart(tx, retailerId, stored);
     return { ok: true, cart: stored };
   });
 }
 
 /** Removes one line (by listing or request id). A line that is not in the cart: 404. */
-export async function removeFromCart(db: Db, retailerId: number, key: { listingId?: number; requestId?: number }): Promise<CartChange> {
+export async function removeFromCart(
+  db: Db,
+  retailerId: number,
+  key: { listingId?: number; requestId?: number },
+): Promise<CartChange> {
   return db.transaction(async (tx): Promise<CartChange> => {
     const cart = await lockCart(tx, retailerId);
     const k = lineKey(key);
-    if (!cart.items.some((i) => lineKey(i) === k)) return { ok: false, status: 404, message: CART_MESSAGES.notInCart };
+    if (!cart.items.some((i) => lineKey(i) === k))
+      return { ok: false, status: 404, message: CART_MESSAGES.notInCart };
     const next = withoutLine(cart, k);
-    const stored: StoredCart = { type: next.type, items: [...next.items], draftOrderIds: cart.draftOrderIds };
+    const stored: StoredCart = {
+      type: next.type,
+      items: [...next.items],
+      draftOrderIds: cart.draftOrderIds,
+    };
     await saveCart(tx, retailerId, stored);
     return { ok: true, cart: stored };
   });
@@ -363,7 +418,10 @@ interface LineDetail {
   imageUrl: string | null;
 }
 
-async function variationDetails(db: DbOrTx, variationIds: number[]): Promise<Map<number, LineDetail>> {
+async function variationDetails(
+  db: DbOrTx,
+  variationIds: number[],
+): Promise<Map<number, LineDetail>> {
   const out = new Map<number, LineDetail>();
   if (variationIds.length === 0) return out;
   const rows = await db
@@ -430,7 +488,11 @@ export async function reconcileLines(
  * saved without them) so the page can say so once. `viewerIsStaff` decides whether the other retailer is
  * named (staff) or shown as retailer-00{id}; for others no store name is even read.
  */
-export async function getCartSummary(db: Db, retailerId: number, opts: { viewerIsStaff?: boolean } = {}): Promise<CartSummary> {
+export async function getCartSummary(
+  db: Db,
+  retailerId: number,
+  opts: { viewerIsStaff?: boolean } = {},
+): Promise<CartSummary> {
   let cart = await getCart(db, retailerId);
   let dropped = 0;
   if (cart.items.length > 0) {
@@ -442,7 +504,11 @@ export async function getCartSummary(db: Db, retailerId: number, opts: { viewerI
         const again = await reconcileLines(tx, retailerId, locked);
         dropped = again.dropped;
         const items = again.kept.map((k) => k.line);
-        const next: StoredCart = { type: items.length > 0 ? locked.type : null, items, draftOrderIds: locked.draftOrderIds };
+        const next: StoredCart = {
+          type: items.length > 0 ? locked.type : null,
+          items,
+          draftOrderIds: locked.draftOrderIds,
+        };
         if (again.dropped > 0) await saveCart(tx, retailerId, next);
         return next;
       });
@@ -451,12 +517,23 @@ export async function getCartSummary(db: Db, retailerId: number, opts: { viewerI
   return summarize(db, retailerId, cart, dropped, opts.viewerIsStaff === true);
 }
 
-async function summarize(db: DbOrTx, retailerId: number, cart: StoredCart, dropped: number, viewerIsStaff: boolean): Promise<CartSummary> {
+async function summarize(
+  db: DbOrTx,
+  retailerId: number,
+  cart: StoredCart,
+  dropped: number,
+  viewerIsStaff: boolean,
+): Promise<CartSummary> {
   const variationOf = new Map<string, number>();
   const listingIds = cart.items.filter((i) => i.listingId != null).map((i) => i.listingId!);
-  const requestIds = cart.items.filter((i) => i.listingId == null && i.requestId != null).map((i) => i.requestId!);
+  const requestIds = cart.items
+    .filter((i) => i.listingId == null && i.requestId != null)
+    .map((i) => i.requestId!);
   if (listingIds.length > 0) {
-    for (const r of await db.select({ id: listings.id, v: listings.variationId }).from(listings).where(inArray(listings.id, listingIds))) {
+    for (const r of await db
+      .select({ id: listings.id, v: listings.variationId })
+      .from(listings)
+      .where(inArray(listings.id, listingIds))) {
       variationOf.set(`listing:${r.id}`, r.v);
     }
   }
@@ -495,7 +572,11 @@ async function summarize(db: DbOrTx, retailerId: number, cart: StoredCart, dropp
       brandId: item.brandId,
       brandName: d.brandName,
       counterpartyId: item.providerId,
-      counterpartyLabel: displayRetailer({ id: item.providerId, storeName: names.get(item.providerId) ?? null }, viewerIsStaff, retailerId),
+      counterpartyLabel: displayRetailer(
+        { id: item.providerId, storeName: names.get(item.providerId) ?? null },
+        viewerIsStaff,
+        retailerId,
+      ),
       selection: item.selection,
       units,
       unitPriceCents: d.unitPriceCents,
@@ -517,7 +598,11 @@ async function summarize(db: DbOrTx, retailerId: number, cart: StoredCart, dropp
 }
 
 /** Active listings of a brand the retailer itself has (swapping needs at least one). */
-export async function countActiveOwnListings(db: DbOrTx, retailerId: number, brandId: number): Promise<number> {
+export async function countActiveOwnListings(
+  db: DbOrTx,
+  retailerId: number,
+  brandId: number,
+): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(listings)

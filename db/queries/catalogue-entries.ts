@@ -6,14 +6,26 @@
  */
 import { and, asc, desc, eq, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
-import { brands, catalogueEntries, collectionUploads, productVariations, products, retailers, variationImages } from "../schema";
+import {
+  brands,
+  catalogueEntries,
+  collectionUploads,
+  productVariations,
+  products,
+  retailers,
+  variationImages,
+} from "../schema";
 import { VALIDATE_LIMIT } from "./validation";
 
 /** A product code compared as the entries' unique index compares it: letters and digits only, lower case. */
 const codeKey = (v: SQL | string) => sql`lower(regexp_replace(${v}, '[^[:alnum:]]', '', 'g'))`;
 
 /** Of `skus`, those the brand has a product for already (case, spaces and punctuation ignored). */
-export async function knownProductCodes(db: DbOrTx, brandId: number, skus: string[]): Promise<Set<string>> {
+export async function knownProductCodes(
+  db: DbOrTx,
+  brandId: number,
+  skus: string[],
+): Promise<Set<string>> {
   if (skus.length === 0) return new Set();
   const rows = await db.execute<{ sku: string }>(sql`
     select x.sku from unnest(array[${sql.join(
@@ -40,9 +52,17 @@ export type UploadedProduct = {
  * staff to validate, remembering the brand, the upload, the line and the product (its initial product). One
  * entry per brand and code: a code with an entry already makes none.
  */
-export async function addUploadEntries(db: DbOrTx, brandId: number, uploadId: number, made: UploadedProduct[]): Promise<void> {
+export async function addUploadEntries(
+  db: DbOrTx,
+  brandId: number,
+  uploadId: number,
+  made: UploadedProduct[],
+): Promise<void> {
   if (made.length === 0) return;
-  const [b] = await db.select({ name: brands.name, displayName: brands.displayName }).from(brands).where(eq(brands.id, brandId));
+  const [b] = await db
+    .select({ name: brands.name, displayName: brands.displayName })
+    .from(brands)
+    .where(eq(brands.id, brandId));
   await db
     .insert(catalogueEntries)
     .values(
@@ -141,7 +161,11 @@ async function candidates(
         .where(inArray(productVariations.productId, ids))
         .orderBy(asc(productVariations.id))
     : [];
-  return matches.map((m) => ({ ...m, strength: Number(m.strength), variations: vars.filter((v) => v.productId === m.productId) }));
+  return matches.map((m) => ({
+    ...m,
+    strength: Number(m.strength),
+    variations: vars.filter((v) => v.productId === m.productId),
+  }));
 }
 
 /**
@@ -149,7 +173,10 @@ async function candidates(
  * similarity of the entry's name with the product's name (and sku), brands whose name resembles the entry's
  * brand first.
  */
-export async function listUnresolvedEntries(db: Db, extraIds: number[] = []): Promise<UnresolvedEntry[]> {
+export async function listUnresolvedEntries(
+  db: Db,
+  extraIds: number[] = [],
+): Promise<UnresolvedEntry[]> {
   const where = extraIds.length
     ? sql`(${isNull(catalogueEntries.resolvedAt)} or ${inArray(catalogueEntries.id, extraIds)})`
     : isNull(catalogueEntries.resolvedAt);
@@ -177,12 +204,16 @@ export async function listUnresolvedEntries(db: Db, extraIds: number[] = []): Pr
     .orderBy(asc(catalogueEntries.id))
     .limit(VALIDATE_LIMIT);
   const out: UnresolvedEntry[] = [];
-  for (const { brandId, ...e } of entries) out.push({ ...e, matches: await candidates(db, { ...e, brandId }) });
+  for (const { brandId, ...e } of entries)
+    out.push({ ...e, matches: await candidates(db, { ...e, brandId }) });
   return out;
 }
 
 /** What staff decide about an entry: it is another of our products, the product made from it is right, or it is wrong. */
-export type EntryDecision = { intent: "match"; productId: number } | { intent: "validate" } | { intent: "reject" };
+export type EntryDecision =
+  | { intent: "match"; productId: number }
+  | { intent: "validate" }
+  | { intent: "reject" };
 
 /** ok, or why not: the entry is unknown or resolved already; the product is unknown or the entry's own; nothing was made from it. */
 export type EntryOutcome = "ok" | "no-entry" | "no-product" | "no-initial";
@@ -192,7 +223,11 @@ export type EntryOutcome = "ok" | "no-entry" | "no-product" | "no-initial";
  * its upload line made is switched off (no new listings of it; staff may switch it back on); validated, that
  * product is the entry's. One transaction, the entry locked.
  */
-export async function resolveEntry(db: Db, entryId: number, d: EntryDecision): Promise<EntryOutcome> {
+export async function resolveEntry(
+  db: Db,
+  entryId: number,
+  d: EntryDecision,
+): Promise<EntryOutcome> {
   return db.transaction(async (tx) => {
     const [e] = await tx
       .select({ initialProductId: catalogueEntries.initialProductId })
@@ -202,7 +237,10 @@ export async function resolveEntry(db: Db, entryId: number, d: EntryDecision): P
     if (!e) return "no-entry";
     let productId: number | null = null;
     if (d.intent === "match") {
-      const [p] = await tx.select({ id: products.id }).from(products).where(eq(products.id, d.productId));
+      const [p] = await tx
+        .select({ id: products.id })
+        .from(products)
+        .where(eq(products.id, d.productId));
       if (!p || p.id === e.initialProductId) return "no-product";
       productId = p.id;
     } else if (d.intent === "validate") {
@@ -212,7 +250,8 @@ export async function resolveEntry(db: Db, entryId: number, d: EntryDecision): P
     if (d.intent !== "validate" && e.initialProductId !== null) {
       await tx.update(products).set({ isActive: false }).where(eq(products.id, e.initialProductId));
     }
-    const resolution = d.intent === "match" ? "matched" : d.intent === "validate" ? "validated" : "rejected";
+    const resolution =
+      d.intent === "match" ? "matched" : d.intent === "validate" ? "validated" : "rejected";
     await tx
       .update(catalogueEntries)
       .set({ resolvedProductId: productId, resolvedAt: new Date(), resolution })
@@ -224,7 +263,11 @@ export async function resolveEntry(db: Db, entryId: number, d: EntryDecision): P
 /** A collection upload's lines that made catalogue entries, and what staff decided (null: waiting). */
 export async function uploadLineEntries(db: Db, uploadId: number) {
   return db
-    .select({ line: catalogueEntries.uploadLine, entryId: catalogueEntries.id, resolution: catalogueEntries.resolution })
+    .select({
+      line: catalogueEntries.uploadLine,
+      entryId: catalogueEntries.id,
+      resolution: catalogueEntries.resolution,
+    })
     .from(catalogueEntries)
     .where(eq(catalogueEntries.uploadId, uploadId))
     .orderBy(asc(catalogueEntries.uploadLine));

@@ -38,7 +38,9 @@ export async function getBrand(db: DbOrTx, brandId: number): Promise<BrandDetail
   if (!Number.isSafeInteger(brandId) || brandId <= 0) return null;
   const [brand] = await db.select().from(brands).where(eq(brands.id, brandId)).limit(1);
   if (!brand) return null;
-  const [company] = brand.companyId ? await db.select().from(companies).where(eq(companies.id, brand.companyId)).limit(1) : [];
+  const [company] = brand.companyId
+    ? await db.select().from(companies).where(eq(companies.id, brand.companyId)).limit(1)
+    : [];
   const cols = await db
     .select()
     .from(collections)
@@ -47,12 +49,18 @@ export async function getBrand(db: DbOrTx, brandId: number): Promise<BrandDetail
   return {
     ...brand,
     company: company ?? null,
-    collections: cols.map((c) => ({ ...c, displayName: collectionDisplayName(brand.displayName, c) })),
+    collections: cols.map((c) => ({
+      ...c,
+      displayName: collectionDisplayName(brand.displayName, c),
+    })),
   };
 }
 
 /** "Ridgeline Outfitters 2025 Spring" (with the sub-brand when there is one). */
-export function collectionDisplayName(brandDisplayName: string, c: Pick<CollectionRow, "year" | "name" | "subbrand">): string {
+export function collectionDisplayName(
+  brandDisplayName: string,
+  c: Pick<CollectionRow, "year" | "name" | "subbrand">,
+): string {
   return [brandDisplayName, c.subbrand, String(c.year), c.name].filter(Boolean).join(" ");
 }
 
@@ -68,7 +76,10 @@ export interface AuthorizedBrand {
 }
 
 /** The brands a retailer is authorized for (link status 'authorized', brand active), by display name. */
-export async function authorizedBrandsForRetailer(db: DbOrTx, retailerId: number): Promise<AuthorizedBrand[]> {
+export async function authorizedBrandsForRetailer(
+  db: DbOrTx,
+  retailerId: number,
+): Promise<AuthorizedBrand[]> {
   return db
     .select({
       id: brands.id,
@@ -80,7 +91,13 @@ export async function authorizedBrandsForRetailer(db: DbOrTx, retailerId: number
     })
     .from(retailerBrands)
     .innerJoin(brands, eq(brands.id, retailerBrands.brandId))
-    .where(and(eq(retailerBrands.retailerId, retailerId), eq(retailerBrands.status, "authorized"), eq(brands.isActive, true)))
+    .where(
+      and(
+        eq(retailerBrands.retailerId, retailerId),
+        eq(retailerBrands.status, "authorized"),
+        eq(brands.isActive, true),
+      ),
+    )
     .orderBy(sql`lower(${brands.displayName})`, asc(brands.id));
 }
 

@@ -17,7 +17,13 @@
  *   earlier swap draft. Checking it out (/checkout/swap) starts the swap workflow.
  */
 import { and, eq, inArray, ne, notInArray, sql, type SQL } from "drizzle-orm";
-import { CART_MESSAGES, orderNumber, sellBlocked, swapBlock, type CartLine } from "../../domain/cart";
+import {
+  CART_MESSAGES,
+  orderNumber,
+  sellBlocked,
+  swapBlock,
+  type CartLine,
+} from "../../domain/cart";
 import { displayRetailer } from "../../domain/anonymity";
 import { purchaseQuote } from "../../domain/fees";
 import {
@@ -41,8 +47,24 @@ import {
 } from "../../domain/states";
 import type { BuyDraftHandOver } from "../../domain/cart";
 import type { Db, Tx, DbOrTx } from "../client";
-import { brands, carts, orderActions, orderContributions, orders, productVariations, products, retailers } from "../schema";
-import { countActiveOwnListings, deleteDraftOrders, lockCart, reconcileLines, saveCart, type StoredCart } from "./cart";
+import {
+  brands,
+  carts,
+  orderActions,
+  orderContributions,
+  orders,
+  productVariations,
+  products,
+  retailers,
+} from "../schema";
+import {
+  countActiveOwnListings,
+  deleteDraftOrders,
+  lockCart,
+  reconcileLines,
+  saveCart,
+  type StoredCart,
+} from "./cart";
 import { insertSwapOrder, swapGuardMessage, type SwapDraft } from "./swap-orders";
 
 export type ProceedFailureCode =
@@ -98,7 +120,10 @@ interface PricedLine {
   unitPriceCents: number;
 }
 
-async function priceLines(tx: DbOrTx, kept: { line: CartLine; variationId: number }[]): Promise<PricedLine[]> {
+async function priceLines(
+  tx: DbOrTx,
+  kept: { line: CartLine; variationId: number }[],
+): Promise<PricedLine[]> {
   const ids = [...new Set(kept.map((k) => k.variationId))];
   const prices = new Map<number, number>();
   if (ids.length > 0) {
@@ -113,17 +138,26 @@ async function priceLines(tx: DbOrTx, kept: { line: CartLine; variationId: numbe
 }
 
 /** Cart -> draft orders (see the file comment). One transaction under the cart's row lock. */
-export async function proceedFromCart(db: Db, retailerId: number, opts: ProceedOptions): Promise<ProceedOutcome> {
+export async function proceedFromCart(
+  db: Db,
+  retailerId: number,
+  opts: ProceedOptions,
+): Promise<ProceedOutcome> {
   return db.transaction(async (tx): Promise<ProceedOutcome> => {
     // A draft of this cart older than 24 hours is expired (kept as such), so proceeding makes a new one.
     await expireStaleDrafts(tx, { retailerId });
     const cart = await lockCart(tx, retailerId);
-    if (cart.items.length === 0 || cart.type === null) return { ok: false, status: 400, code: "empty", message: CART_MESSAGES.emptyCart };
+    if (cart.items.length === 0 || cart.type === null)
+      return { ok: false, status: 400, code: "empty", message: CART_MESSAGES.emptyCart };
 
     const { kept, dropped } = await reconcileLines(tx, retailerId, cart);
     if (dropped > 0) {
       const items = kept.map((k) => k.line);
-      await saveCart(tx, retailerId, { type: items.length > 0 ? cart.type : null, items, draftOrderIds: cart.draftOrderIds });
+      await saveCart(tx, retailerId, {
+        type: items.length > 0 ? cart.type : null,
+        items,
+        draftOrderIds: cart.draftOrderIds,
+      });
       return {
         ok: false,
         status: 409,
@@ -132,22 +166,35 @@ export async function proceedFromCart(db: Db, retailerId: number, opts: ProceedO
       };
     }
 
-    const [me] = await tx.select({ btMerchantId: retailers.btMerchantId }).from(retailers).where(eq(retailers.id, retailerId));
+    const [me] = await tx
+      .select({ btMerchantId: retailers.btMerchantId })
+      .from(retailers)
+      .where(eq(retailers.id, retailerId));
     const payoutSet = Boolean(me?.btMerchantId);
 
     if (cart.type === "swap") {
       const block = swapBlock({
         payoutSet,
-        activeListingsOfBrand: payoutSet ? await countActiveOwnListings(tx, retailerId, cart.items[0].brandId) : 0,
+        activeListingsOfBrand: payoutSet
+          ? await countActiveOwnListings(tx, retailerId, cart.items[0].brandId)
+          : 0,
       });
-      if (block === "no_payout") return { ok: false, status: 403, code: "no_payout", message: SWAP_NO_PAYOUT };
-      if (block === "no_active_listings") return { ok: false, status: 403, code: "no_active_listings", message: SWAP_NO_ACTIVE_LISTINGS };
+      if (block === "no_payout")
+        return { ok: false, status: 403, code: "no_payout", message: SWAP_NO_PAYOUT };
+      if (block === "no_active_listings")
+        return {
+          ok: false,
+          status: 403,
+          code: "no_active_listings",
+          message: SWAP_NO_ACTIVE_LISTINGS,
+        };
       const swap = await swapDraftFromCart(tx, retailerId, cart, kept, opts);
       return "ok" in swap ? swap : { ok: true, kind: "swap", swap };
     }
 
     if (cart.type === "sell") {
-      if (sellBlocked({ payoutSet })) return { ok: false, status: 403, code: "payout_required", message: CONFIGURE_PAYOUT_TEXT };
+      if (sellBlocked({ payoutSet }))
+        return { ok: false, status: 403, code: "payout_required", message: CONFIGURE_PAYOUT_TEXT };
       if (!opts.sellInfo?.reason || !opts.sellInfo.floorTime)
         return { ok: false, status: 400, code: "sell_info_required", message: FILL_OUT_EVERYTHING };
     }
@@ -178,7 +225,13 @@ export async function proceedFromCart(db: Db, retailerId: number, opts: ProceedO
     const created: number[] = [];
     const updated: number[] = [];
     for (const [key, lines] of groups) {
-      const written = await writeDraftOrder(tx, { retailerId, type, lines, draft: draftByKey.get(key), opts });
+      const written = await writeDraftOrder(tx, {
+        retailerId,
+        type,
+        lines,
+        draft: draftByKey.get(key),
+        opts,
+      });
       (written.created ? created : updated).push(written.draft.orderId);
       drafts.push(written.draft);
     }
@@ -197,11 +250,18 @@ export async function proceedFromCart(db: Db, retailerId: number, opts: ProceedO
 
 type DraftOrderRow = typeof orders.$inferSelect;
 /** A buy cart's drafts are keyed by seller, a sell cart's by request. */
-const draftKey = (type: "buy" | "sell", o: { providerId: number; requestId?: number | null }): string =>
-  type === "buy" ? `seller:${o.providerId}` : `request:${o.requestId}`;
+const draftKey = (
+  type: "buy" | "sell",
+  o: { providerId: number; requestId?: number | null },
+): string => (type === "buy" ? `seller:${o.providerId}` : `request:${o.requestId}`);
 
 /** The cart's drafts that are still drafts (not yet authorised). */
-async function cartDrafts(tx: Tx, retailerId: number, type: "buy" | "sell", draftOrderIds: number[]): Promise<DraftOrderRow[]> {
+async function cartDrafts(
+  tx: Tx,
+  retailerId: number,
+  type: "buy" | "sell",
+  draftOrderIds: number[],
+): Promise<DraftOrderRow[]> {
   if (draftOrderIds.length === 0) return [];
   return tx
     .select()
@@ -224,10 +284,18 @@ async function cartDrafts(tx: Tx, retailerId: number, type: "buy" | "sell", draf
  */
 async function writeDraftOrder(
   tx: Tx,
-  g: { retailerId: number; type: "buy" | "sell"; lines: PricedLine[]; draft: DraftOrderRow | undefined; opts: ProceedOptions },
+  g: {
+    retailerId: number;
+    type: "buy" | "sell";
+    lines: PricedLine[];
+    draft: DraftOrderRow | undefined;
+    opts: ProceedOptions;
+  },
 ): Promise<{ draft: CheckoutDraft; created: boolean }> {
   const { retailerId, type, lines, draft, opts } = g;
-  const quote = purchaseQuote(lines.map((l) => ({ unitPriceCents: l.unitPriceCents, units: l.line.selection })));
+  const quote = purchaseQuote(
+    lines.map((l) => ({ unitPriceCents: l.unitPriceCents, units: l.line.selection })),
+  );
   const first = lines[0].line;
   const providerId = type === "buy" ? first.providerId : retailerId;
   const receiverId = type === "buy" ? retailerId : first.providerId;
@@ -239,7 +307,10 @@ async function writeDraftOrder(
     receiverGrandTotalCents: quote.totalCents,
     brandId: first.brandId,
     floorTime: type === "sell" ? opts.sellInfo!.floorTime : null,
-    reasons: (type === "sell" ? { sell_reason: opts.sellInfo!.reason } : {}) as Record<string, string | number>,
+    reasons: (type === "sell" ? { sell_reason: opts.sellInfo!.reason } : {}) as Record<
+      string,
+      string | number
+    >,
     modifiedAt: new Date(),
   };
   let orderId: number;
@@ -252,7 +323,9 @@ async function writeDraftOrder(
     await tx.update(orders).set(amounts).where(eq(orders.id, orderId));
     await tx.delete(orderContributions).where(eq(orderContributions.orderId, orderId));
   } else {
-    const [{ id }] = await tx.execute<{ id: number }>(sql`select nextval(pg_get_serial_sequence('orders', 'id'))::int as id`);
+    const [{ id }] = await tx.execute<{ id: number }>(
+      sql`select nextval(pg_get_serial_sequence('orders', 'id'))::int as id`,
+    );
     orderId = Number(id);
     externalId = orderNumber(orderId);
     workflowId = opts.workflowIdFor(orderId);
@@ -343,7 +416,11 @@ async function swapDraftFromCart(
     })),
     workflowIdFor: opts.swapWorkflowIdFor ?? missingSwapWorkflowId,
   });
-  await saveCart(tx, retailerId, { type: cart.type, items: cart.items, draftOrderIds: [swap.orderId] });
+  await saveCart(tx, retailerId, {
+    type: cart.type,
+    items: cart.items,
+    draftOrderIds: [swap.orderId],
+  });
   return swap;
 }
 
@@ -352,7 +429,12 @@ async function swapDraftFromCart(
  * same seller, for one of the same listings. Checkout still to complete -> "yourmove"; waiting for the
  * seller -> "theirmove". Returns the message, or null.
  */
-async function alreadyTransacting(tx: Tx, retailerId: number, priced: PricedLine[], ownDraftIds: number[]): Promise<string | null> {
+async function alreadyTransacting(
+  tx: Tx,
+  retailerId: number,
+  priced: PricedLine[],
+  ownDraftIds: number[],
+): Promise<string | null> {
   const listingIds = priced.map((p) => p.line.listingId).filter((x): x is number => x != null);
   if (listingIds.length === 0) return null;
   const sellers = [...new Set(priced.map((p) => p.line.providerId))];
@@ -420,7 +502,12 @@ export async function getDraftOrders(
   const os = await db
     .select()
     .from(orders)
-    .where(and(inArray(orders.id, orderIds), sql`(${orders.receiverId} = ${retailerId} OR ${orders.providerId} = ${retailerId})`))
+    .where(
+      and(
+        inArray(orders.id, orderIds),
+        sql`(${orders.receiverId} = ${retailerId} OR ${orders.providerId} = ${retailerId})`,
+      ),
+    )
     .orderBy(orders.id);
   if (os.length === 0) return [];
   const lines = await db
@@ -452,7 +539,10 @@ export async function getDraftOrders(
   const names = new Map<number, string>();
   if (opts.viewerIsStaff) {
     const ids = [...new Set(os.flatMap((o) => [o.providerId, o.receiverId]))];
-    for (const r of await db.select({ id: retailers.id, storeName: retailers.storeName }).from(retailers).where(inArray(retailers.id, ids)))
+    for (const r of await db
+      .select({ id: retailers.id, storeName: retailers.storeName })
+      .from(retailers)
+      .where(inArray(retailers.id, ids)))
       names.set(r.id, r.storeName);
   }
   return os.map((o) => {
@@ -465,7 +555,11 @@ export async function getDraftOrders(
       ttype: o.transactionType === TRANSACTION_TYPE.SWAP ? ("swap" as const) : ("buy" as const),
       statename: o.statename,
       displayStatus: o.displayStatus,
-      counterpartyLabel: displayRetailer({ id: other, storeName: names.get(other) ?? null }, opts.viewerIsStaff === true, retailerId),
+      counterpartyLabel: displayRetailer(
+        { id: other, storeName: names.get(other) ?? null },
+        opts.viewerIsStaff === true,
+        retailerId,
+      ),
       goodsCents: o.valueCents,
       feeCents: o.receiverFeeCents,
       shippingCents: o.receiverShippingCents,
@@ -484,7 +578,12 @@ export async function getDraftOrders(
         totalCents: o.receiverGrandTotalCents,
         units: own
           .filter((l) => l.side === "provider")
-          .map((l) => ({ listingId: l.listingId, variationId: l.variationId as number, sizes: l.units, unitPriceCents: l.unitPriceCents })),
+          .map((l) => ({
+            listingId: l.listingId,
+            variationId: l.variationId as number,
+            sizes: l.units,
+            unitPriceCents: l.unitPriceCents,
+          })),
       },
       lines: own.map((l) => ({
         productCode: l.productCode,
@@ -508,16 +607,33 @@ export async function getDraftOrders(
  * take their cart lines with them (buy: the lines of that seller; sell: the line of that request). From
  * then on they are orders (Pending Orders), not drafts a later "proceed" could rewrite or "start over" delete.
  */
-export async function detachOrdersFromCart(db: Db, retailerId: number, orderIds: number[]): Promise<void> {
+export async function detachOrdersFromCart(
+  db: Db,
+  retailerId: number,
+  orderIds: number[],
+): Promise<void> {
   if (orderIds.length === 0) return;
   await db.transaction(async (tx) => {
     const cart = await lockCart(tx, retailerId);
     const os = await tx
-      .select({ id: orders.id, providerId: orders.providerId, receiverId: orders.receiverId, requestId: orders.requestId })
+      .select({
+        id: orders.id,
+        providerId: orders.providerId,
+        receiverId: orders.receiverId,
+        requestId: orders.requestId,
+      })
       .from(orders)
       .where(inArray(orders.id, orderIds));
-    const sellers = new Set(os.filter((o) => o.receiverId === retailerId && o.requestId === null).map((o) => o.providerId));
-    const requests = new Set(os.filter((o) => o.providerId === retailerId && o.requestId !== null).map((o) => o.requestId as number));
+    const sellers = new Set(
+      os
+        .filter((o) => o.receiverId === retailerId && o.requestId === null)
+        .map((o) => o.providerId),
+    );
+    const requests = new Set(
+      os
+        .filter((o) => o.providerId === retailerId && o.requestId !== null)
+        .map((o) => o.requestId as number),
+    );
     const items = cart.items.filter((l) =>
       cart.type === "buy" || cart.type === "swap"
         ? !sellers.has(l.providerId)
@@ -526,13 +642,21 @@ export async function detachOrdersFromCart(db: Db, retailerId: number, orderIds:
           : true,
     );
     const draftOrderIds = cart.draftOrderIds.filter((id) => !orderIds.includes(id));
-    await saveCart(tx, retailerId, { type: items.length > 0 ? cart.type : null, items, draftOrderIds });
+    await saveCart(tx, retailerId, {
+      type: items.length > 0 ? cart.type : null,
+      items,
+      draftOrderIds,
+    });
   });
 }
 
 /** The cart's draft order ids (buy, sell or swap), for the pay step. */
 export async function cartDraftOrderIds(db: DbOrTx, retailerId: number): Promise<number[]> {
-  const [row] = await db.select({ ids: carts.draftOrderIds }).from(carts).where(eq(carts.retailerId, retailerId)).limit(1);
+  const [row] = await db
+    .select({ ids: carts.draftOrderIds })
+    .from(carts)
+    .where(eq(carts.retailerId, retailerId))
+    .limit(1);
   return row?.ids ?? [];
 }
 
@@ -556,7 +680,10 @@ export function staleCartDraftSql(now: Date = new Date(), retailerId?: number): 
  * them out of their cart's draft list (proceeding again makes a new draft; the cart's lines stay).
  * Returns the expired order ids. Idempotent: an expired draft is no longer stale.
  */
-export async function expireStaleDrafts(db: DbOrTx, opts: { now?: Date; retailerId?: number } = {}): Promise<number[]> {
+export async function expireStaleDrafts(
+  db: DbOrTx,
+  opts: { now?: Date; retailerId?: number } = {},
+): Promise<number[]> {
   const now = opts.now ?? new Date();
   return db.transaction(async (tx) => {
     const expired = COMMON_STATES.EXPIRED;

@@ -20,9 +20,18 @@ export type CollectionUploadRow = typeof collectionUploads.$inferSelect;
 
 export async function createCollectionUpload(
   db: Db,
-  v: { collectionId: number; uploadedBy: number; fileName: string; rows: CollectionUploadRowJson[]; images: Record<string, string> },
+  v: {
+    collectionId: number;
+    uploadedBy: number;
+    fileName: string;
+    rows: CollectionUploadRowJson[];
+    images: Record<string, string>;
+  },
 ): Promise<number> {
-  const [row] = await db.insert(collectionUploads).values(v).returning({ id: collectionUploads.id });
+  const [row] = await db
+    .insert(collectionUploads)
+    .values(v)
+    .returning({ id: collectionUploads.id });
   return row.id;
 }
 
@@ -30,7 +39,11 @@ export async function createCollectionUpload(
  * Deletes uploads loaded but never saved before `before` and returns their pictures' URLs (files to
  * remove). Saved uploads stay: their pictures are the variations' images.
  */
-export async function takeStaleCollectionUploads(db: Db, before: Date, limit = 100): Promise<string[]> {
+export async function takeStaleCollectionUploads(
+  db: Db,
+  before: Date,
+  limit = 100,
+): Promise<string[]> {
   const rows = await db.execute<{ images: Record<string, string> }>(sql`
     delete from ${collectionUploads} where ${collectionUploads.id} in (
       select id from ${collectionUploads} where status = 'previewed' and created_at < ${before.toISOString()}::timestamptz
@@ -55,7 +68,11 @@ export async function listCollectionUploads(db: Db, collectionId: number) {
     .limit(100);
 }
 
-export async function getCollectionUpload(db: Db, collectionId: number, id: number): Promise<CollectionUploadRow | null> {
+export async function getCollectionUpload(
+  db: Db,
+  collectionId: number,
+  id: number,
+): Promise<CollectionUploadRow | null> {
   const [row] = await db
     .select()
     .from(collectionUploads)
@@ -75,7 +92,11 @@ export type SaveUploadResult =
  * pictures), once: the upload row is locked and marked saved in the same transaction, so a second save (or
  * two at once) finds it saved. An upload with a row at fault is not saved.
  */
-export async function saveCollectionUpload(db: Db, collectionId: number, id: number): Promise<SaveUploadResult> {
+export async function saveCollectionUpload(
+  db: Db,
+  collectionId: number,
+  id: number,
+): Promise<SaveUploadResult> {
   return db.transaction(async (tx) => {
     const [u] = await tx
       .select()
@@ -86,7 +107,10 @@ export async function saveCollectionUpload(db: Db, collectionId: number, id: num
     if (!u) return { ok: false, reason: "missing" } as const;
     if (u.status === "saved") return { ok: false, reason: "saved" } as const;
     if (u.rows.some((r) => r.problems.length > 0)) return { ok: false, reason: "invalid" } as const;
-    const [c] = await tx.select({ brandId: collections.brandId }).from(collections).where(eq(collections.id, collectionId));
+    const [c] = await tx
+      .select({ brandId: collections.brandId })
+      .from(collections)
+      .where(eq(collections.id, collectionId));
     let variations = 0;
     const groups = groupUploadRows(u.rows.map((r) => ({ ...r, priceCents: r.priceCents })));
     // A saved folder cannot be saved again (docs/product/screens.md, "Staff: collection uploads"). Loaded again, it is a new upload: its product codes,
@@ -105,7 +129,12 @@ export async function saveCollectionUpload(db: Db, collectionId: number, id: num
             ),
           )
       : [];
-    if (already.length) return { ok: false, reason: "duplicate", skus: [...new Set(already.map((a) => a.sku))].sort() } as const;
+    if (already.length)
+      return {
+        ok: false,
+        reason: "duplicate",
+        skus: [...new Set(already.map((a) => a.sku))].sort(),
+      } as const;
     // Codes new to the brand become catalogue entries for staff to validate (after the products are made).
     const known = await knownProductCodes(
       tx,
@@ -138,7 +167,10 @@ export async function saveCollectionUpload(db: Db, collectionId: number, id: num
           image,
         });
       }
-      if (g.sizes.length) await tx.insert(productSizes).values(g.sizes.map((label, position) => ({ productId: p.id, label, position })));
+      if (g.sizes.length)
+        await tx
+          .insert(productSizes)
+          .values(g.sizes.map((label, position) => ({ productId: p.id, label, position })));
       for (const r of g.variations) {
         const [v] = await tx
           .insert(productVariations)
@@ -154,11 +186,21 @@ export async function saveCollectionUpload(db: Db, collectionId: number, id: num
         variations += 1;
         const urls = r.images.map((name) => u.images[name]).filter(Boolean);
         if (urls.length)
-          await tx.insert(variationImages).values(urls.map((url, position) => ({ variationId: v.id, url, thumbnailUrl: url, position })));
+          await tx.insert(variationImages).values(
+            urls.map((url, position) => ({
+              variationId: v.id,
+              url,
+              thumbnailUrl: url,
+              position,
+            })),
+          );
       }
     }
     await addUploadEntries(tx, c.brandId, id, unmatched);
-    await tx.update(collectionUploads).set({ status: "saved", savedAt: new Date() }).where(eq(collectionUploads.id, id));
+    await tx
+      .update(collectionUploads)
+      .set({ status: "saved", savedAt: new Date() })
+      .where(eq(collectionUploads.id, id));
     return { ok: true, products: groups.length, variations } as const;
   });
 }

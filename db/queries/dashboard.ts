@@ -23,7 +23,8 @@ function listingScope(scope: DashboardScope): SQL {
 
 /** Orders of the scope: a retailer's through the provider and receiver indexes, a brand's by its column. */
 function orderScope(scope: DashboardScope): SQL {
-  if ("retailerId" in scope) return sql`and (o.provider_id = ${scope.retailerId} or o.receiver_id = ${scope.retailerId})`;
+  if ("retailerId" in scope)
+    return sql`and (o.provider_id = ${scope.retailerId} or o.receiver_id = ${scope.retailerId})`;
   if ("brandId" in scope) return sql`and o.brand_id = ${scope.brandId}`;
   return sql``;
 }
@@ -32,14 +33,29 @@ function orderScope(scope: DashboardScope): SQL {
 export type WithBrand<T> = T & { brandId: number | null };
 
 /** Listings with units now, grouped by whole days since listing (at `nowMs`), valued at the wholesale cost. */
-export async function listedByAge(db: Db, scope: DashboardScope, nowMs: number): Promise<ListedRow[]> {
+export async function listedByAge(
+  db: Db,
+  scope: DashboardScope,
+  nowMs: number,
+): Promise<ListedRow[]> {
   return listedRows(db, scope, nowMs, false);
 }
 
-async function listedRows(db: Db, scope: DashboardScope, nowMs: number, byBrand: boolean): Promise<WithBrand<ListedRow>[]> {
+async function listedRows(
+  db: Db,
+  scope: DashboardScope,
+  nowMs: number,
+  byBrand: boolean,
+): Promise<WithBrand<ListedRow>[]> {
   const now = new Date(nowMs).toISOString();
   const brand = byBrand ? sql`l.brand_id` : sql`null::int`;
-  const rows = await db.execute<{ age_days: number; listings: number; units: number; value_cents: string; brand_id: number | null }>(sql`
+  const rows = await db.execute<{
+    age_days: number;
+    listings: number;
+    units: number;
+    value_cents: string;
+    brand_id: number | null;
+  }>(sql`
     select greatest(0, floor(extract(epoch from (${now}::timestamptz - l.created_at)) / 86400))::int as age_days,
       count(*)::int as listings, sum(l.total_units)::int as units, sum(l.total_units::bigint * l.price_cents)::text as value_cents,
       ${brand} as brand_id
@@ -60,7 +76,11 @@ async function listedRows(db: Db, scope: DashboardScope, nowMs: number, byBrand:
  * the goods it gave and received, its fee, whether the sale filled a request, and the whole days from each
  * given line's listing to the order.
  */
-export async function tradeSides(db: Db, scope: DashboardScope, from: Date): Promise<WithBrand<TradeSideRow>[]> {
+export async function tradeSides(
+  db: Db,
+  scope: DashboardScope,
+  from: Date,
+): Promise<WithBrand<TradeSideRow>[]> {
   const mine = "retailerId" in scope ? sql`and s.retailer_id = ${scope.retailerId}` : sql``;
   const rows = await db.execute<{
     transaction_type: number;
@@ -105,14 +125,26 @@ export async function tradeSides(db: Db, scope: DashboardScope, from: Date): Pro
 }
 
 /** Payouts (transfers paid) of the scope's orders since `from`; a retailer's are those paid to it. */
-export async function payoutsSince(db: Db, scope: DashboardScope, from: Date): Promise<WithBrand<PayoutRow>[]> {
+export async function payoutsSince(
+  db: Db,
+  scope: DashboardScope,
+  from: Date,
+): Promise<WithBrand<PayoutRow>[]> {
   const mine = "retailerId" in scope ? sql`and p.retailer_id = ${scope.retailerId}` : sql``;
-  const rows = await db.execute<{ created_ms: number; amount_cents: number; brand_id: number | null }>(sql`
+  const rows = await db.execute<{
+    created_ms: number;
+    amount_cents: number;
+    brand_id: number | null;
+  }>(sql`
     select (extract(epoch from p.created_at) * 1000)::float8 as created_ms, p.amount_cents, o.brand_id
     from orders o join payments p on p.order_id = o.id
     where p.txtype = 'transfer' and p.status in ('paid', 'succeeded') and p.created_at >= ${from.toISOString()}::timestamptz
       ${orderScope(scope)} ${mine}`);
-  return rows.map((r) => ({ createdAtMs: Number(r.created_ms), amountCents: r.amount_cents, brandId: r.brand_id }));
+  return rows.map((r) => ({
+    createdAtMs: Number(r.created_ms),
+    amountCents: r.amount_cents,
+    brandId: r.brand_id,
+  }));
 }
 
 /** Everything the dashboard reads for `scope`, at `nowMs`, since `from`. */
@@ -151,13 +183,23 @@ export type MatchesScope = { brandId: number } | { marketplace: true } | { every
  * Read through listing_matches_created_idx (or, for a brand, its listings), and for "bought or swapped" the
  * retailer's orders modified since the match (orders_receiver_idx) and their lines (order_contributions_order_idx).
  */
-export async function matchesPerWeek(db: Db, scope: MatchesScope, bounds: readonly number[]): Promise<WithBrand<WeekMatchRow>[]> {
+export async function matchesPerWeek(
+  db: Db,
+  scope: MatchesScope,
+  bounds: readonly number[],
+): Promise<WithBrand<WeekMatchRow>[]> {
   const thresholds = `{${bounds.map((b) => String(Math.trunc(b))).join(",")}}`;
   const from = new Date(bounds[0]).toISOString();
   const to = new Date(bounds[bounds.length - 1]).toISOString();
   const brand = "everyBrand" in scope ? sql`l.brand_id` : sql`null::int`;
   const where = "brandId" in scope ? sql`and l.brand_id = ${scope.brandId}` : sql``;
-  const rows = await db.execute<{ week: number; requests: number; searches: number; traded: number; brand_id: number | null }>(sql`
+  const rows = await db.execute<{
+    week: number;
+    requests: number;
+    searches: number;
+    traded: number;
+    brand_id: number | null;
+  }>(sql`
     select width_bucket((extract(epoch from m.created_at) * 1000)::float8, ${thresholds}::float8[]) - 1 as week, ${brand} as brand_id,
       count(*) filter (where m.request_id is not null)::int as requests,
       count(*) filter (where m.request_id is null)::int as searches,
@@ -169,11 +211,19 @@ export async function matchesPerWeek(db: Db, scope: MatchesScope, bounds: readon
     from listing_matches m join listings l on l.id = m.listing_id
     where m.created_at >= ${from}::timestamptz and m.created_at < ${to}::timestamptz ${where}
     group by 1, 2 order by 1`);
-  return rows.map((r) => ({ week: r.week, requests: r.requests, searches: r.searches, traded: r.traded, brandId: r.brand_id }));
+  return rows.map((r) => ({
+    week: r.week,
+    requests: r.requests,
+    searches: r.searches,
+    traded: r.traded,
+    brandId: r.brand_id,
+  }));
 }
 
 /** The brands staff may pick in the report: id and name, by name. */
 export async function dashboardBrands(db: Db): Promise<{ id: number; name: string }[]> {
-  const rows = await db.execute<{ id: number; name: string }>(sql`select id, display_name as name from brands order by display_name, id`);
+  const rows = await db.execute<{ id: number; name: string }>(
+    sql`select id, display_name as name from brands order by display_name, id`,
+  );
   return rows.map((r) => ({ id: r.id, name: r.name }));
 }

@@ -7,16 +7,29 @@
  * the units are back, so they never list it again nor make matches.
  */
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
-import { deferredWithdrawals, listings, listingStockChanges, orderContributions, type SizesMap } from "../schema";
+import {
+  deferredWithdrawals,
+  listings,
+  listingStockChanges,
+  orderContributions,
+  type SizesMap,
+} from "../schema";
 import { pendingTransactionCount, PENDING_TRANSACTION_STATES } from "./pending-transactions";
 import type { DbOrTx } from "../client";
 
 /** Marks the listing to be withdrawn by this import when its orders end (a later mark replaces an earlier one). */
-export async function markDeferredWithdrawal(db: DbOrTx, listingId: number, importId: number): Promise<void> {
+export async function markDeferredWithdrawal(
+  db: DbOrTx,
+  listingId: number,
+  importId: number,
+): Promise<void> {
   await db
     .insert(deferredWithdrawals)
     .values({ listingId, importId })
-    .onConflictDoUpdate({ target: deferredWithdrawals.listingId, set: { importId, createdAt: sql`now()` } });
+    .onConflictDoUpdate({
+      target: deferredWithdrawals.listingId,
+      set: { importId, createdAt: sql`now()` },
+    });
 }
 
 /** The retailer changed its mind (units listed again by an import or on the listing's page): no withdrawal. */
@@ -54,14 +67,24 @@ export async function withdrawWhenOrdersEnded(db: DbOrTx, listingIds: number[]):
       .update(listings)
       .set({ sizes: after, totalUnits: 0, updatedAt: sql`now()` })
       .where(eq(listings.id, l.id));
-    await db.insert(listingStockChanges).values({ listingId: l.id, importId: l.importId, action: "withdraw", before: l.sizes, after });
+    await db.insert(listingStockChanges).values({
+      listingId: l.id,
+      importId: l.importId,
+      action: "withdraw",
+      before: l.sizes,
+      after,
+    });
     done.push(l.id);
   }
   return done;
 }
 
 /** After an order's step: when it leaves the states waiting for an answer, its marked listings are withdrawn. */
-export async function withdrawAfterOrderStep(db: DbOrTx, orderId: number, statename: string): Promise<void> {
+export async function withdrawAfterOrderStep(
+  db: DbOrTx,
+  orderId: number,
+  statename: string,
+): Promise<void> {
   if (PENDING_TRANSACTION_STATES.includes(statename)) return;
   const rows = await db
     .selectDistinct({ id: deferredWithdrawals.listingId })

@@ -15,9 +15,16 @@ export function normaliseBrandName(name: string): string {
 
 async function brandNamed(db: DbOrTx, name: string) {
   const rows = await db
-    .select({ id: brands.id, isValid: brands.isValid, isActive: brands.isActive, alias: brands.alias })
+    .select({
+      id: brands.id,
+      isValid: brands.isValid,
+      isActive: brands.isActive,
+      alias: brands.alias,
+    })
     .from(brands)
-    .where(sql`lower(${brands.name}) = lower(${name}) or lower(${brands.displayName}) = lower(${name})`)
+    .where(
+      sql`lower(${brands.name}) = lower(${name}) or lower(${brands.displayName}) = lower(${name})`,
+    )
     .orderBy(sql`(${brands.isValid} and ${brands.isActive}) desc`, brands.id)
     .limit(1);
   return rows[0] ?? null;

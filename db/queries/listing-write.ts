@@ -49,7 +49,12 @@ function likePattern(q: string): string {
  * Active variations of a brand whose product code (the variation's or the product's) or product name
  * contains `q` (case-insensitive); at most 60, by product code then colour.
  */
-export async function searchVariations(db: DbOrTx, brandId: number, q: string, limit = VARIATION_SEARCH_MAX): Promise<VariationHit[]> {
+export async function searchVariations(
+  db: DbOrTx,
+  brandId: number,
+  q: string,
+  limit = VARIATION_SEARCH_MAX,
+): Promise<VariationHit[]> {
   const term = q.trim();
   const pattern = likePattern(term);
   return db
@@ -89,11 +94,20 @@ export interface ProductChoice {
   /** The size run, in display order. */
   sizes: string[];
   /** Active colour variations. */
-  variations: { id: number; sku: string; color: string; priceCents: number; thumbnailUrl: string | null }[];
+  variations: {
+    id: number;
+    sku: string;
+    color: string;
+    priceCents: number;
+    thumbnailUrl: string | null;
+  }[];
 }
 
 /** An active product with its colours and size run; null when it does not exist or is inactive. */
-export async function getProductChoice(db: DbOrTx, productId: number): Promise<ProductChoice | null> {
+export async function getProductChoice(
+  db: DbOrTx,
+  productId: number,
+): Promise<ProductChoice | null> {
   const [p] = await db
     .select({
       id: products.id,
@@ -166,34 +180,61 @@ export interface RetailerChoice {
 }
 
 /** Staff choosing a provider or requestor: active retailers authorized for the brand, by store name. */
-export async function retailersAuthorizedForBrand(db: DbOrTx, brandId: number): Promise<RetailerChoice[]> {
+export async function retailersAuthorizedForBrand(
+  db: DbOrTx,
+  brandId: number,
+): Promise<RetailerChoice[]> {
   const rows = await db
     .select({ id: retailers.id, storeName: retailers.storeName, bt: retailers.btMerchantId })
     .from(retailerBrands)
     .innerJoin(retailers, eq(retailers.id, retailerBrands.retailerId))
-    .where(and(eq(retailerBrands.brandId, brandId), eq(retailerBrands.status, "authorized"), eq(retailers.status, "active")))
+    .where(
+      and(
+        eq(retailerBrands.brandId, brandId),
+        eq(retailerBrands.status, "authorized"),
+        eq(retailers.status, "active"),
+      ),
+    )
     .orderBy(sql`lower(${retailers.storeName})`, asc(retailers.id));
   return rows.map((r) => ({ id: r.id, storeName: r.storeName, hasPayout: Boolean(r.bt) }));
 }
 
 /** The retailer's own live listing (units left) of this variation: the duplicate the wizard refuses. */
-export async function findOwnListing(db: DbOrTx, providerId: number, variationId: number): Promise<{ id: number } | null> {
+export async function findOwnListing(
+  db: DbOrTx,
+  providerId: number,
+  variationId: number,
+): Promise<{ id: number } | null> {
   const [row] = await db
     .select({ id: listings.id })
     .from(listings)
-    .where(and(eq(listings.providerId, providerId), eq(listings.variationId, variationId), gt(listings.totalUnits, 0)))
+    .where(
+      and(
+        eq(listings.providerId, providerId),
+        eq(listings.variationId, variationId),
+        gt(listings.totalUnits, 0),
+      ),
+    )
     .orderBy(desc(listings.createdAt), desc(listings.id))
     .limit(1);
   return row ?? null;
 }
 
 /** The retailer's own live request (units wanted) of this variation. */
-export async function findOwnRequest(db: DbOrTx, requestorId: number, variationId: number): Promise<{ id: number } | null> {
+export async function findOwnRequest(
+  db: DbOrTx,
+  requestorId: number,
+  variationId: number,
+): Promise<{ id: number } | null> {
   const [row] = await db
     .select({ id: listingRequests.id })
     .from(listingRequests)
     .where(
-      and(eq(listingRequests.requestorId, requestorId), eq(listingRequests.variationId, variationId), gt(listingRequests.totalUnits, 0)),
+      and(
+        eq(listingRequests.requestorId, requestorId),
+        eq(listingRequests.variationId, variationId),
+        gt(listingRequests.totalUnits, 0),
+      ),
     )
     .orderBy(desc(listingRequests.createdAt), desc(listingRequests.id))
     .limit(1);
@@ -220,7 +261,11 @@ export async function findOtherListing(
         gt(listings.totalUnits, 0),
       ),
     )
-    .orderBy(sql`case when ${listings.listingType} = 'sell' then 0 else 1 end`, desc(listings.createdAt), desc(listings.id))
+    .orderBy(
+      sql`case when ${listings.listingType} = 'sell' then 0 else 1 end`,
+      desc(listings.createdAt),
+      desc(listings.id),
+    )
     .limit(1);
   return row ?? null;
 }
@@ -253,7 +298,10 @@ async function checkCreation(
   retailerId: number,
   variationId: number,
   sizes: SizesMap,
-): Promise<Refusal | { ok: true; brandId: number; bt: string | null; variationPriceCents: number; sku: string }> {
+): Promise<
+  | Refusal
+  | { ok: true; brandId: number; bt: string | null; variationPriceCents: number; sku: string }
+> {
   const [v] = await tx
     .select({
       brandId: productVariations.brandId,
@@ -263,7 +311,13 @@ async function checkCreation(
     })
     .from(productVariations)
     .innerJoin(products, eq(products.id, productVariations.productId))
-    .where(and(eq(productVariations.id, variationId), eq(productVariations.isActive, true), eq(products.isActive, true)))
+    .where(
+      and(
+        eq(productVariations.id, variationId),
+        eq(productVariations.isActive, true),
+        eq(products.isActive, true),
+      ),
+    )
     .limit(1);
   if (!v) return { ok: false, reason: "variation_not_found" };
   const [r] = await tx
@@ -276,29 +330,55 @@ async function checkCreation(
   const [auth] = await tx
     .select({ id: retailerBrands.id })
     .from(retailerBrands)
-    .where(and(eq(retailerBrands.retailerId, retailerId), eq(retailerBrands.brandId, v.brandId), eq(retailerBrands.status, "authorized")))
+    .where(
+      and(
+        eq(retailerBrands.retailerId, retailerId),
+        eq(retailerBrands.brandId, v.brandId),
+        eq(retailerBrands.status, "authorized"),
+      ),
+    )
     .limit(1);
   if (!auth) return { ok: false, reason: "not_authorized" };
   const parsed = SizesMapSchema.safeParse(sizes);
-  if (!parsed.success) return { ok: false, reason: "invalid_sizes", message: "The sizes are not valid unit counts." };
+  if (!parsed.success)
+    return { ok: false, reason: "invalid_sizes", message: "The sizes are not valid unit counts." };
   const run = new Set(await sizeRunOfProduct(tx, v.productId));
   const unknown = Object.keys(sizes).filter((l) => !run.has(l));
-  if (unknown.length > 0) return { ok: false, reason: "invalid_sizes", message: `This product has no size ${unknown[0]}.` };
+  if (unknown.length > 0)
+    return {
+      ok: false,
+      reason: "invalid_sizes",
+      message: `This product has no size ${unknown[0]}.`,
+    };
   if (Object.values(sizes).reduce((a, n) => a + n, 0) <= 0)
-    return { ok: false, reason: "invalid_sizes", message: "The total of the sizes must be more than 0." };
+    return {
+      ok: false,
+      reason: "invalid_sizes",
+      message: "The total of the sizes must be more than 0.",
+    };
   return { ok: true, brandId: v.brandId, bt: r.bt, variationPriceCents: v.priceCents, sku: v.sku };
 }
 
 /** Serialises creations of the same (kind, retailer, variation) until the transaction ends. */
-async function lockStyle(tx: DbOrTx, kind: "listing" | "request", retailerId: number, variationId: number): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`wizard:${kind}:${retailerId}:${variationId}`}))`);
+async function lockStyle(
+  tx: DbOrTx,
+  kind: "listing" | "request",
+  retailerId: number,
+  variationId: number,
+): Promise<void> {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtext(${`wizard:${kind}:${retailerId}:${variationId}`}))`,
+  );
 }
 
 /**
  * Creates a listing unless the provider already has a live listing of the variation ("already listed").
  * Status: active when the provider has payout set up (bt_merchant_id), else payoutneeded.
  */
-export async function createListingChecked(db: Db, input: CreateListingInput): Promise<CreateListingResult> {
+export async function createListingChecked(
+  db: Db,
+  input: CreateListingInput,
+): Promise<CreateListingResult> {
   return db.transaction(async (tx) => {
     await lockStyle(tx, "listing", input.providerId, input.variationId);
     const check = await checkCreation(tx, input.providerId, input.variationId, input.sizes);
@@ -335,7 +415,11 @@ export interface CreateRequestInput {
 }
 
 export type CreateRequestResult =
-  | { ok: true; request: typeof listingRequests.$inferSelect; listingExists: { id: number; listingType: "sell" | "swap" } | null }
+  | {
+      ok: true;
+      request: typeof listingRequests.$inferSelect;
+      listingExists: { id: number; listingType: "sell" | "swap" } | null;
+    }
   | { ok: false; reason: "already_requested"; requestId: number }
   | { ok: false; reason: "own_listing_exists"; listingId: number }
   | Refusal;
@@ -344,7 +428,10 @@ export type CreateRequestResult =
  * Creates a request unless the requestor already requests the variation ("already requested") or lists
  * it itself (own_listing_exists). The result says whether another retailer already lists it (listing_exists).
  */
-export async function createRequestChecked(db: Db, input: CreateRequestInput): Promise<CreateRequestResult> {
+export async function createRequestChecked(
+  db: Db,
+  input: CreateRequestInput,
+): Promise<CreateRequestResult> {
   return db.transaction(async (tx) => {
     await lockStyle(tx, "request", input.requestorId, input.variationId);
     const check = await checkCreation(tx, input.requestorId, input.variationId, input.sizes);

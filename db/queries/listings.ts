@@ -35,7 +35,11 @@ function positiveEntries(selection: SizesMap): [string, number][] {
  * serialises them and the losers re-check the condition against the committed stock).
  * Returns true when the units were taken, false when the listing lacks them (or does not exist).
  */
-export async function decrementListingUnits(db: DbOrTx, listingId: number, selection: SizesMap): Promise<boolean> {
+export async function decrementListingUnits(
+  db: DbOrTx,
+  listingId: number,
+  selection: SizesMap,
+): Promise<boolean> {
   const entries = positiveEntries(selection);
   if (entries.length === 0) return false;
   const total = entries.reduce((a, [, n]) => a + n, 0);
@@ -49,7 +53,11 @@ export async function decrementListingUnits(db: DbOrTx, listingId: number, selec
 
   const rows = await db
     .update(listings)
-    .set({ sizes: newSizes, totalUnits: sql`${listings.totalUnits} - ${total}::int`, updatedAt: sql`now()` })
+    .set({
+      sizes: newSizes,
+      totalUnits: sql`${listings.totalUnits} - ${total}::int`,
+      updatedAt: sql`now()`,
+    })
     .where(and(eq(listings.id, listingId), ...enough))
     .returning({ id: listings.id });
   return rows.length === 1;
@@ -59,7 +67,11 @@ export async function decrementListingUnits(db: DbOrTx, listingId: number, selec
  * Puts units back into a listing (a cancelled shipment or a declined sale after approval). Sizes that
  * are missing from the map are added. Returns false when the listing does not exist.
  */
-export async function restoreListingUnits(db: DbOrTx, listingId: number, selection: SizesMap): Promise<boolean> {
+export async function restoreListingUnits(
+  db: DbOrTx,
+  listingId: number,
+  selection: SizesMap,
+): Promise<boolean> {
   const entries = positiveEntries(selection);
   if (entries.length === 0) return true;
   const total = entries.reduce((a, [, n]) => a + n, 0);
@@ -70,13 +82,18 @@ export async function restoreListingUnits(db: DbOrTx, listingId: number, selecti
   }
   const rows = await db
     .update(listings)
-    .set({ sizes: newSizes, totalUnits: sql`${listings.totalUnits} + ${total}::int`, updatedAt: sql`now()` })
+    .set({
+      sizes: newSizes,
+      totalUnits: sql`${listings.totalUnits} + ${total}::int`,
+      updatedAt: sql`now()`,
+    })
     .where(eq(listings.id, listingId))
     .returning({ id: listings.id });
   if (rows.length === 0) return false;
   // A listing a stock import withdraws once its orders end stays withdrawn (docs/guides/stock-import.md "Sync"); else units back
   // (it may have been sold out): matches it now makes (ADR 0030; idempotent).
-  if ((await withdrawWhenOrdersEnded(db, [listingId])).length === 0) await recordMatchesForListing(db, listingId);
+  if ((await withdrawWhenOrdersEnded(db, [listingId])).length === 0)
+    await recordMatchesForListing(db, listingId);
   return true;
 }
 

@@ -94,7 +94,11 @@ interface Source {
 
 function source(tab: MarketTab): Source {
   if (tab === "sell") {
-    return { table: sql`listing_requests`, party: sql`t.requestor_id`, visible: sql`t.total_units > 0` };
+    return {
+      table: sql`listing_requests`,
+      party: sql`t.requestor_id`,
+      visible: sql`t.total_units > 0`,
+    };
   }
   const type = tab === "buy" ? "sell" : "swap";
   return {
@@ -137,7 +141,9 @@ function filterSql(f: MarketFilters, party: SQL, excludeRetailerId: number | nul
   if (f.search) parts.push(sql`t.sku_key like ${likeContains(f.search)}`);
   if (f.sizes && f.sizes.length > 0) {
     const labels = `{${f.sizes.map((s) => `"${s.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(",")}}`;
-    parts.push(sql`exists (select 1 from jsonb_each_text(t.sizes) s where s.key = any(${labels}::text[]) and s.value::int > 0)`);
+    parts.push(
+      sql`exists (select 1 from jsonb_each_text(t.sizes) s where s.key = any(${labels}::text[]) and s.value::int > 0)`,
+    );
   }
   if (f.category !== undefined) {
     parts.push(
@@ -145,12 +151,15 @@ function filterSql(f: MarketFilters, party: SQL, excludeRetailerId: number | nul
     );
   }
   // Inactive (or pending/denied) retailers' listings and requests are hidden.
-  parts.push(sql`exists (select 1 from retailers pr where pr.id = ${party} and pr.status = 'active')`);
+  parts.push(
+    sql`exists (select 1 from retailers pr where pr.id = ${party} and pr.status = 'active')`,
+  );
   return sql.join(parts, sql` and `);
 }
 
 function intArray(ids: number[]): string {
-  for (const id of ids) if (!Number.isSafeInteger(id)) throw new RangeError("brand ids must be integers");
+  for (const id of ids)
+    if (!Number.isSafeInteger(id)) throw new RangeError("brand ids must be integers");
   return `{${ids.join(",")}}`;
 }
 
@@ -186,8 +195,13 @@ export function planNodes(plan: PlanNode): PlanNode[] {
 }
 
 /** A sequential scan of listings or listing_requests anywhere in the plan (what the benchmark forbids). */
-export function hasSeqScan(plan: PlanNode, tables: readonly string[] = ["listings", "listing_requests"]): boolean {
-  return planNodes(plan).some((n) => n["Node Type"] === "Seq Scan" && tables.includes(n["Relation Name"] ?? ""));
+export function hasSeqScan(
+  plan: PlanNode,
+  tables: readonly string[] = ["listings", "listing_requests"],
+): boolean {
+  return planNodes(plan).some(
+    (n) => n["Node Type"] === "Seq Scan" && tables.includes(n["Relation Name"] ?? ""),
+  );
 }
 
 /** Picks the shape from the planner's own estimate of the search's matches (a plan, not a run: ~0.2 ms). */
@@ -203,11 +217,19 @@ export async function choosePageShape(db: DbOrTx, q: MarketPageQuery): Promise<P
   const estimate = plan?.["Plan Rows"];
   // Ranked only when the matches are few AND the planner reads them through an index (a match set large
   // enough for a sequential scan is better served by the per-brand index scans).
-  return typeof estimate === "number" && estimate <= RANKED_SEARCH_MAX_ROWS && plan && !hasSeqScan(plan) ? "ranked" : "lateral";
+  return typeof estimate === "number" &&
+    estimate <= RANKED_SEARCH_MAX_ROWS &&
+    plan &&
+    !hasSeqScan(plan)
+    ? "ranked"
+    : "lateral";
 }
 
 /** The FROM clause (the per-brand top N joined to variation and product) and the card's computed columns. */
-function pageParts(q: MarketPageQuery, shape: PageShape): { from: SQL; thumbnail: SQL; partyName: SQL | null; order: SQL } {
+function pageParts(
+  q: MarketPageQuery,
+  shape: PageShape,
+): { from: SQL; thumbnail: SQL; partyName: SQL | null; order: SQL } {
   const limit = Math.max(1, Math.min(q.limit, MARKET_MAX_LIMIT));
   const offset = Math.max(0, q.offset);
   const src = source(q.tab);
@@ -241,7 +263,9 @@ function pageParts(q: MarketPageQuery, shape: PageShape): { from: SQL; thumbnail
              x.photo
            )`,
     // Staff only: the other party's store name (anonymity: never selected for anyone else).
-    partyName: q.withNames ? sql`(select pn.store_name from retailers pn where pn.id = x.party_id)` : null,
+    partyName: q.withNames
+      ? sql`(select pn.store_name from retailers pn where pn.id = x.party_id)`
+      : null,
     order: sql`b.ord, ${orderBy(q.ordering, "x")}`,
   };
 }
@@ -292,16 +316,33 @@ type CardRow = [
  * One page of the marketplace: for each brand of `q.brandIds`, `q.limit` cards after `q.offset` in the
  * chosen ordering, and whether there are more. Brands without cards map to an empty page.
  */
-export async function marketplacePage(db: DbOrTx, q: MarketPageQuery): Promise<Map<number, MarketBrandPage>> {
+export async function marketplacePage(
+  db: DbOrTx,
+  q: MarketPageQuery,
+): Promise<Map<number, MarketBrandPage>> {
   const out = new Map<number, MarketBrandPage>();
   for (const id of q.brandIds) out.set(id, { cards: [], hasMore: false });
   if (q.brandIds.length === 0) return out;
   const limit = Math.max(1, Math.min(q.limit, MARKET_MAX_LIMIT));
   const shape = await choosePageShape(db, q);
-  const [row] = (await db.execute(marketplacePageJsonSql(q, shape))) as unknown as { cards: CardRow[] | string }[];
+  const [row] = (await db.execute(marketplacePageJsonSql(q, shape))) as unknown as {
+    cards: CardRow[] | string;
+  }[];
   const rows: CardRow[] = typeof row.cards === "string" ? JSON.parse(row.cards) : row.cards;
 
-  for (const [brandId, id, variationId, partyId, totalUnits, priceCents, productName, sku, color, thumbnailUrl, partyName] of rows) {
+  for (const [
+    brandId,
+    id,
+    variationId,
+    partyId,
+    totalUnits,
+    priceCents,
+    productName,
+    sku,
+    color,
+    thumbnailUrl,
+    partyName,
+  ] of rows) {
     const page = out.get(brandId)!;
     if (page.cards.length >= limit) {
       page.hasMore = true;
@@ -362,13 +403,19 @@ export interface MarketItemQuery {
  * One listing or request as the marketplace shows it, or null when the viewer may not see it: gone, zero
  * units, payout missing, inactive retailer, a brand it is not authorized for, or its own request.
  */
-export async function getMarketItem(db: DbOrTx, q: MarketItemQuery): Promise<MarketItemDetail | null> {
+export async function getMarketItem(
+  db: DbOrTx,
+  q: MarketItemQuery,
+): Promise<MarketItemDetail | null> {
   if (!isRowId(q.id)) return null;
   const isListing = q.kind === "listing";
   const table = isListing ? sql`listings` : sql`listing_requests`;
   const party = isListing ? sql`t.provider_id` : sql`t.requestor_id`;
-  const visible = isListing ? sql`t.status = 'active' and t.total_units > 0` : sql`t.total_units > 0`;
-  const brandOk = q.brandIds === null ? sql`b.is_active` : sql`t.brand_id = any(${intArray(q.brandIds)}::int[])`;
+  const visible = isListing
+    ? sql`t.status = 'active' and t.total_units > 0`
+    : sql`t.total_units > 0`;
+  const brandOk =
+    q.brandIds === null ? sql`b.is_active` : sql`t.brand_id = any(${intArray(q.brandIds)}::int[])`;
   const names = q.withNames ? sql`pr.store_name` : sql`null::text`;
   const rows = (await db.execute(sql`
     select t.id, ${isListing ? sql`t.listing_type::text` : sql`null::text`} as listing_type, t.brand_id, b.display_name as brand_name,
@@ -404,20 +451,28 @@ export async function getMarketItem(db: DbOrTx, q: MarketItemQuery): Promise<Mar
   if (!r) return null;
 
   const [sizeRows, imageRows] = await Promise.all([
-    db.execute(sql`select label from product_sizes where product_id = ${r.product_id} order by position, id`) as unknown as Promise<
-      { label: string }[]
-    >,
+    db.execute(
+      sql`select label from product_sizes where product_id = ${r.product_id} order by position, id`,
+    ) as unknown as Promise<{ label: string }[]>,
     db.execute(
       sql`select url, description from variation_images where variation_id = ${r.variation_id} order by position, id limit 20`,
     ) as unknown as Promise<{ url: string; description: string }[]>,
   ]);
   const order = new Map(sizeRows.map((s, i) => [s.label, i]));
   const sizes = Object.entries(r.sizes).sort(
-    ([a], [b]) => (order.get(a) ?? Number.MAX_SAFE_INTEGER) - (order.get(b) ?? Number.MAX_SAFE_INTEGER) || a.localeCompare(b),
+    ([a], [b]) =>
+      (order.get(a) ?? Number.MAX_SAFE_INTEGER) - (order.get(b) ?? Number.MAX_SAFE_INTEGER) ||
+      a.localeCompare(b),
   );
   const images = [
-    ...(Array.isArray(r.photos) ? r.photos : []).map((name, i) => ({ url: `/uploads/${name}`, alt: `${r.product_name}, photo ${i + 1}` })),
-    ...imageRows.map((im) => ({ url: im.url, alt: im.description || `${r.product_name}, ${r.color}` })),
+    ...(Array.isArray(r.photos) ? r.photos : []).map((name, i) => ({
+      url: `/uploads/${name}`,
+      alt: `${r.product_name}, photo ${i + 1}`,
+    })),
+    ...imageRows.map((im) => ({
+      url: im.url,
+      alt: im.description || `${r.product_name}, ${r.color}`,
+    })),
   ];
   return {
     kind: q.kind,
@@ -470,8 +525,12 @@ export const MARKET_ADMIN_BRAND_LIMIT = 1000;
  * active), or every active brand for staff browsing as admin (null), each named by its display name
  * (else its name); and the product categories of the category filter.
  */
-export async function marketBrowseContext(db: DbOrTx, retailerId: number | null): Promise<MarketBrowseContext> {
-  if (retailerId !== null && !Number.isSafeInteger(retailerId)) throw new RangeError("retailer id must be an integer");
+export async function marketBrowseContext(
+  db: DbOrTx,
+  retailerId: number | null,
+): Promise<MarketBrowseContext> {
+  if (retailerId !== null && !Number.isSafeInteger(retailerId))
+    throw new RangeError("retailer id must be an integer");
   const brandRows =
     retailerId === null
       ? sql`select b.id, b.name, b.display_name from brands b where b.is_active
@@ -484,8 +543,12 @@ export async function marketBrowseContext(db: DbOrTx, retailerId: number | null)
                 from (${brandRows}) x), '[]'::json) as brands,
       coalesce((select json_agg(json_build_array(c.id, c.name) order by lower(c.name), c.id)
                 from (select id, name from categories order by lower(name), id limit 500) c), '[]'::json) as categories
-  `)) as unknown as { brands: [number, string][] | string; categories: [number, string][] | string }[];
-  const parse = (v: [number, string][] | string): [number, string][] => (typeof v === "string" ? JSON.parse(v) : v);
+  `)) as unknown as {
+    brands: [number, string][] | string;
+    categories: [number, string][] | string;
+  }[];
+  const parse = (v: [number, string][] | string): [number, string][] =>
+    typeof v === "string" ? JSON.parse(v) : v;
   return {
     brands: parse(rows[0].brands).map(([id, name]) => ({ id, name })),
     categories: parse(rows[0].categories).map(([id, name]) => ({ id, name })),

@@ -15,7 +15,13 @@
  */
 import { sql } from "drizzle-orm";
 import { localDateISO } from "../../domain/business-days";
-import { DIGEST_MAX_ITEMS, matchDigestKey, matchDigestMail, SAVED_SEARCH_MAX, type DigestItem } from "../../domain/matches";
+import {
+  DIGEST_MAX_ITEMS,
+  matchDigestKey,
+  matchDigestMail,
+  SAVED_SEARCH_MAX,
+  type DigestItem,
+} from "../../domain/matches";
 import type { SizesMap } from "../schema";
 import { retailerNoticeAddress } from "./order-steps";
 import { insertOutboxEmail } from "./outbox";
@@ -75,7 +81,9 @@ export function recordMatchesSql(listingId: number) {
  */
 export async function recordMatchesForListing(tx: DbOrTx, listingId: number): Promise<number[]> {
   if (!Number.isSafeInteger(listingId) || listingId <= 0) return [];
-  const rows = (await tx.execute(recordMatchesSql(listingId))) as unknown as { retailer_id: number }[];
+  const rows = (await tx.execute(recordMatchesSql(listingId))) as unknown as {
+    retailer_id: number;
+  }[];
   return [...new Set(rows.map((r) => r.retailer_id))].sort((a, b) => a - b);
 }
 
@@ -85,7 +93,10 @@ function textArray(labels: readonly string[]): string {
 }
 
 /** A retailer made active again: each of its visible listings is matched (a staff action; one statement per listing). */
-export async function recordMatchesForRetailerListings(tx: DbOrTx, retailerId: number): Promise<number> {
+export async function recordMatchesForRetailerListings(
+  tx: DbOrTx,
+  retailerId: number,
+): Promise<number> {
   const rows = (await tx.execute(
     sql`select id from listings where provider_id = ${retailerId} and status = 'active' and total_units > 0 order by id`,
   )) as unknown as { id: number }[];
@@ -112,7 +123,9 @@ export async function queueMatchDigest(
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`match-digest:${retailerId}`}))`);
   const to = await retailerNoticeAddress(tx, retailerId);
   if (!to) return "none";
-  const [existing] = (await tx.execute(sql`select id, status from outbox_emails where dedupe_key = ${key}`)) as unknown as {
+  const [existing] = (await tx.execute(
+    sql`select id, status from outbox_emails where dedupe_key = ${key}`,
+  )) as unknown as {
     id: number;
     status: string;
   }[];
@@ -160,9 +173,17 @@ export async function queueMatchDigest(
     )) as unknown as { id: number }[];
     if (updated.length === 0) return "none";
   } else {
-    await insertOutboxEmail(tx, { toEmail: to, subject: mail.subject, bodyText: mail.text, kind: "match_digest", dedupeKey: key });
+    await insertOutboxEmail(tx, {
+      toEmail: to,
+      subject: mail.subject,
+      bodyText: mail.text,
+      kind: "match_digest",
+      dedupeKey: key,
+    });
   }
-  await tx.execute(sql`update listing_matches set digest_key = ${key} where retailer_id = ${retailerId} and digest_key is null`);
+  await tx.execute(
+    sql`update listing_matches set digest_key = ${key} where retailer_id = ${retailerId} and digest_key is null`,
+  );
   return existing ? "updated" : "queued";
 }
 
@@ -171,7 +192,11 @@ export async function queueMatchDigest(
  * gets today's digest (queued, or rewritten while still queued), today in `timeZone` (MARKETPLACE_TZ). A
  * retailer whose e-mail of today has gone is skipped until tomorrow. Returns how many e-mails were queued.
  */
-export async function queueDueMatchDigests(db: DbOrTx, timeZone: string, now = new Date()): Promise<number> {
+export async function queueDueMatchDigests(
+  db: DbOrTx,
+  timeZone: string,
+  now = new Date(),
+): Promise<number> {
   // Today's key of each retailer is matchDigestKey's (domain/matches.ts), built in the statement for every one.
   const today = localDateISO(now.getTime(), timeZone);
   const rows = (await db.execute(sql`
@@ -181,7 +206,12 @@ export async function queueDueMatchDigests(db: DbOrTx, timeZone: string, now = n
                       where o.dedupe_key = 'match-digest:' || m.retailer_id || ':' || ${today} and o.status <> 'queued')
     order by m.retailer_id limit 1000`)) as unknown as { retailer_id: number }[];
   let n = 0;
-  for (const r of rows) if ((await db.transaction((tx) => queueMatchDigest(tx, r.retailer_id, timeZone, now))) === "queued") n++;
+  for (const r of rows)
+    if (
+      (await db.transaction((tx) => queueMatchDigest(tx, r.retailer_id, timeZone, now))) ===
+      "queued"
+    )
+      n++;
   return n;
 }
 
@@ -225,7 +255,13 @@ export async function listingsFillingRequest(
     sizes: SizesMap;
     total_units: number;
   }[];
-  return rows.map((r) => ({ id: r.id, listingType: r.listing_type, providerId: r.provider_id, sizes: r.sizes, totalUnits: r.total_units }));
+  return rows.map((r) => ({
+    id: r.id,
+    listingType: r.listing_type,
+    providerId: r.provider_id,
+    sizes: r.sizes,
+    totalUnits: r.total_units,
+  }));
 }
 
 /**
@@ -329,7 +365,9 @@ export async function unseenMatchCount(db: DbOrTx, retailerId: number): Promise<
 }
 
 export async function markMatchesSeen(db: DbOrTx, retailerId: number): Promise<void> {
-  await db.execute(sql`update listing_matches set seen_at = now() where retailer_id = ${retailerId} and seen_at is null`);
+  await db.execute(
+    sql`update listing_matches set seen_at = now() where retailer_id = ${retailerId} and seen_at is null`,
+  );
 }
 
 export interface SavedSearchRow {
@@ -366,7 +404,9 @@ export async function listSavedSearches(db: DbOrTx, retailerId: number): Promise
   }));
 }
 
-export type SaveSearchResult = { ok: true; id: number } | { ok: false; reason: "too_many" | "unknown_brand" | "unknown_category" };
+export type SaveSearchResult =
+  | { ok: true; id: number }
+  | { ok: false; reason: "too_many" | "unknown_brand" | "unknown_category" };
 
 /** Saves a search for a brand the retailer is authorized for (at most SAVED_SEARCH_MAX each). */
 export async function saveSearch(
@@ -375,7 +415,9 @@ export async function saveSearch(
   s: { brandId: number; categoryId: number | null; sizes: string[]; search: string },
 ): Promise<SaveSearchResult> {
   await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`saved-search:${retailerId}`}))`);
-  const [c] = (await db.execute(sql`select count(*)::int as n from saved_searches where retailer_id = ${retailerId}`)) as unknown as {
+  const [c] = (await db.execute(
+    sql`select count(*)::int as n from saved_searches where retailer_id = ${retailerId}`,
+  )) as unknown as {
     n: number;
   }[];
   if ((c?.n ?? 0) >= SAVED_SEARCH_MAX) return { ok: false, reason: "too_many" };
@@ -386,18 +428,26 @@ export async function saveSearch(
   }[];
   if (!auth) return { ok: false, reason: "unknown_brand" };
   if (s.categoryId !== null) {
-    const [cat] = (await db.execute(sql`select 1 as ok from categories where id = ${s.categoryId}`)) as unknown as { ok: number }[];
+    const [cat] = (await db.execute(
+      sql`select 1 as ok from categories where id = ${s.categoryId}`,
+    )) as unknown as { ok: number }[];
     if (!cat) return { ok: false, reason: "unknown_category" };
   }
   const labels = textArray(s.sizes);
   const [row] = (await db.execute(sql`
     insert into saved_searches (retailer_id, brand_id, category_id, sizes, search)
-    values (${retailerId}, ${s.brandId}, ${s.categoryId}, ${labels}::text[], ${s.search}) returning id`)) as unknown as { id: number }[];
+    values (${retailerId}, ${s.brandId}, ${s.categoryId}, ${labels}::text[], ${s.search}) returning id`)) as unknown as {
+    id: number;
+  }[];
   return { ok: true, id: row.id };
 }
 
 /** Deletes one of the retailer's own saved searches; false when it has no such search. */
-export async function deleteSavedSearch(db: DbOrTx, retailerId: number, id: number): Promise<boolean> {
+export async function deleteSavedSearch(
+  db: DbOrTx,
+  retailerId: number,
+  id: number,
+): Promise<boolean> {
   const rows = (await db.execute(
     sql`delete from saved_searches where id = ${id} and retailer_id = ${retailerId} returning id`,
   )) as unknown as { id: number }[];

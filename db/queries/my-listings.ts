@@ -79,18 +79,24 @@ export function likeSubstring(term: string): string {
 }
 
 export function clampLimit(limit: number | undefined | null): number {
-  if (limit === undefined || limit === null || !Number.isSafeInteger(limit) || limit < 1) return MY_LIST_DEFAULT_LIMIT;
+  if (limit === undefined || limit === null || !Number.isSafeInteger(limit) || limit < 1)
+    return MY_LIST_DEFAULT_LIMIT;
   return Math.min(limit, MY_LIST_MAX_LIMIT);
 }
 
 function offsetOf(offsets: MyItemsOptions["offsets"], brandId: number): number {
   if (!offsets) return 0;
-  const v = offsets instanceof Map ? offsets.get(brandId) : (offsets as Record<number, number>)[brandId];
+  const v =
+    offsets instanceof Map ? offsets.get(brandId) : (offsets as Record<number, number>)[brandId];
   return typeof v === "number" && Number.isSafeInteger(v) && v > 0 ? v : 0;
 }
 
 /** Orders sizes by the product's run (then any extra labels in map order); keeps only counts > 0. */
-export function orderedSizes(sizes: SizesMap, run: readonly string[], keepZero = false): SizeCount[] {
+export function orderedSizes(
+  sizes: SizesMap,
+  run: readonly string[],
+  keepZero = false,
+): SizeCount[] {
   const out: SizeCount[] = [];
   const seen = new Set<string>();
   for (const label of run) {
@@ -138,7 +144,9 @@ export async function myItemsByBrand(db: DbOrTx, opts: MyItemsOptions): Promise<
   if (authorized.length === 0) return [];
   const brandIds = authorized.map((b) => b.id);
   const term = opts.search?.trim() ? likeSubstring(opts.search.trim()) : null;
-  const offsetsJson = JSON.stringify(Object.fromEntries(brandIds.map((id) => [String(id), offsetOf(opts.offsets, id)])));
+  const offsetsJson = JSON.stringify(
+    Object.fromEntries(brandIds.map((id) => [String(id), offsetOf(opts.offsets, id)])),
+  );
 
   const isListings = opts.kind === "listings";
   const t = isListings ? listings : listingRequests;
@@ -172,14 +180,18 @@ export async function myItemsByBrand(db: DbOrTx, opts: MyItemsOptions): Promise<
       totalUnits: t.totalUnits,
       status: (isListings ? sql`${listings.status}` : sql`NULL`).as("status"),
       listingType: (isListings ? sql`${listings.listingType}` : sql`NULL`).as("listing_type"),
-      correctedAt: (isListings ? sql`${listings.correctedAt}` : sql`NULL::timestamptz`).as("corrected_at"),
+      correctedAt: (isListings ? sql`${listings.correctedAt}` : sql`NULL::timestamptz`).as(
+        "corrected_at",
+      ),
       createdAt: t.createdAt,
       imageUrl: sql<
         string | null
       >`(SELECT vi.thumbnail_url FROM ${variationImages} vi WHERE vi.variation_id = ${t.variationId} ORDER BY vi.position, vi.id LIMIT 1)`.as(
         "image_url",
       ),
-      rn: sql<number>`row_number() OVER (PARTITION BY ${t.brandId} ORDER BY ${t.createdAt} DESC, ${t.id} DESC)`.as("rn"),
+      rn: sql<number>`row_number() OVER (PARTITION BY ${t.brandId} ORDER BY ${t.createdAt} DESC, ${t.id} DESC)`.as(
+        "rn",
+      ),
     })
     .from(t)
     .innerJoin(productVariations, eq(productVariations.id, t.variationId))
@@ -264,7 +276,12 @@ export interface MyItemDetail {
  * A listing or request of `ownerId` (null = any owner: staff browsing as admin). Another retailer's item,
  * an unknown id or a bad id all give null, which the pages answer with 404.
  */
-export async function getMyItem(db: DbOrTx, kind: MyKind, id: number, ownerId: number | null): Promise<MyItemDetail | null> {
+export async function getMyItem(
+  db: DbOrTx,
+  kind: MyKind,
+  id: number,
+  ownerId: number | null,
+): Promise<MyItemDetail | null> {
   if (!Number.isSafeInteger(id) || id <= 0) return null;
   if (ownerId !== null && (!Number.isSafeInteger(ownerId) || ownerId <= 0)) return null;
   const isListings = kind === "listings";
@@ -351,7 +368,8 @@ function checkSizes(sizes: SizesMap): number {
   let total = 0;
   for (const [label, n] of Object.entries(sizes)) {
     if (label.length === 0 || label.length > 40) throw new Error("invalid size label");
-    if (!Number.isSafeInteger(n) || n < 0 || n > 100000) throw new Error(`invalid unit count for size ${label}`);
+    if (!Number.isSafeInteger(n) || n < 0 || n > 100000)
+      throw new Error(`invalid unit count for size ${label}`);
     total += n;
   }
   return total;
@@ -362,7 +380,10 @@ function checkSizes(sizes: SizesMap): number {
  * modified_reason (and for listings the type and the correction flag). All sizes zero = deleted.
  * Returns the id and new total, or null when no such item belongs to the owner.
  */
-export async function updateMyListing(db: DbOrTx, u: MyItemUpdate): Promise<{ id: number; totalUnits: number } | null> {
+export async function updateMyListing(
+  db: DbOrTx,
+  u: MyItemUpdate,
+): Promise<{ id: number; totalUnits: number } | null> {
   const total = checkSizes(u.sizes);
   if (!Number.isSafeInteger(u.id) || u.id <= 0) return null;
   const rows = await db
@@ -376,7 +397,12 @@ export async function updateMyListing(db: DbOrTx, u: MyItemUpdate): Promise<{ id
       correctedAt: u.correction ? sql`now()` : null,
       updatedAt: sql`now()`,
     })
-    .where(and(eq(listings.id, u.id), u.ownerId === null ? undefined : eq(listings.providerId, u.ownerId)))
+    .where(
+      and(
+        eq(listings.id, u.id),
+        u.ownerId === null ? undefined : eq(listings.providerId, u.ownerId),
+      ),
+    )
     .returning({ id: listings.id, totalUnits: listings.totalUnits });
   if (rows[0] && rows[0].totalUnits > 0) {
     // The owner set units: a stock import's withdrawal waiting for its orders to end is called off (docs/guides/stock-import.md "Sync").
@@ -395,8 +421,19 @@ export async function updateMyRequest(
   if (!Number.isSafeInteger(u.id) || u.id <= 0) return null;
   const rows = await db
     .update(listingRequests)
-    .set({ sizes: u.sizes, totalUnits: total, reason: u.reason, modifiedReason: u.modifiedReason, updatedAt: sql`now()` })
-    .where(and(eq(listingRequests.id, u.id), u.ownerId === null ? undefined : eq(listingRequests.requestorId, u.ownerId)))
+    .set({
+      sizes: u.sizes,
+      totalUnits: total,
+      reason: u.reason,
+      modifiedReason: u.modifiedReason,
+      updatedAt: sql`now()`,
+    })
+    .where(
+      and(
+        eq(listingRequests.id, u.id),
+        u.ownerId === null ? undefined : eq(listingRequests.requestorId, u.ownerId),
+      ),
+    )
     .returning({ id: listingRequests.id, totalUnits: listingRequests.totalUnits });
   return rows[0] ?? null;
 }

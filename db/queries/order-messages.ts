@@ -35,7 +35,11 @@ export async function listOrderMessages(db: DbOrTx, orderId: number): Promise<Or
 }
 
 /** The party's messages are now seen: its bell for this conversation goes. */
-export async function markMessagesSeen(db: DbOrTx, orderId: number, role: "provider" | "receiver"): Promise<void> {
+export async function markMessagesSeen(
+  db: DbOrTx,
+  orderId: number,
+  role: "provider" | "receiver",
+): Promise<void> {
   const col = role === "provider" ? orderMessages.providerSeen : orderMessages.receiverSeen;
   await db
     .update(orderMessages)
@@ -44,7 +48,11 @@ export async function markMessagesSeen(db: DbOrTx, orderId: number, role: "provi
 }
 
 /** Messages this user posted since `since` (the per-user rate limit). */
-export async function messagesPostedSince(db: DbOrTx, userId: number, since: Date): Promise<number> {
+export async function messagesPostedSince(
+  db: DbOrTx,
+  userId: number,
+  since: Date,
+): Promise<number> {
   const [r] = await db
     .select({ n: count() })
     .from(orderMessages)
@@ -58,14 +66,27 @@ export async function messagesPostedSince(db: DbOrTx, userId: number, since: Dat
  */
 export async function retailerOwnNames(db: DbOrTx, retailerId: number): Promise<string[]> {
   const [r] = await db
-    .select({ storeName: retailers.storeName, businessName: retailers.businessName, address1: retailers.address1 })
+    .select({
+      storeName: retailers.storeName,
+      businessName: retailers.businessName,
+      address1: retailers.address1,
+    })
     .from(retailers)
     .where(eq(retailers.id, retailerId));
   const contacts = await db
-    .select({ first: retailerContacts.firstName, last: retailerContacts.lastName, address1: retailerContacts.address1 })
+    .select({
+      first: retailerContacts.firstName,
+      last: retailerContacts.lastName,
+      address1: retailerContacts.address1,
+    })
     .from(retailerContacts)
     .where(eq(retailerContacts.retailerId, retailerId));
-  const names = [r?.storeName, r?.businessName, r?.address1, ...contacts.flatMap((c) => [`${c.first} ${c.last}`.trim(), c.address1])];
+  const names = [
+    r?.storeName,
+    r?.businessName,
+    r?.address1,
+    ...contacts.flatMap((c) => [`${c.first} ${c.last}`.trim(), c.address1]),
+  ];
   return [...new Set(names.filter((n): n is string => !!n && n.trim().length > 0))];
 }
 
@@ -113,12 +134,23 @@ export async function postOrderMessage(
       const [recent] = await tx
         .select({ n: count() })
         .from(outboxEmails)
-        .where(and(like(outboxEmails.dedupeKey, `${prefix}%`), gt(outboxEmails.createdAt, new Date(Date.now() - mail.windowMs))));
+        .where(
+          and(
+            like(outboxEmails.dedupeKey, `${prefix}%`),
+            gt(outboxEmails.createdAt, new Date(Date.now() - mail.windowMs)),
+          ),
+        );
       if ((recent?.n ?? 0) > 0) continue;
       const address = await retailerNoticeAddress(tx, to);
       if (!address) continue;
       const { subject, text } = mail.build(to, mail.fromLabel);
-      await insertOutboxEmail(tx, { toEmail: address, subject, bodyText: text, kind: "order_message", dedupeKey: `${prefix}${row.id}` });
+      await insertOutboxEmail(tx, {
+        toEmail: address,
+        subject,
+        bodyText: text,
+        kind: "order_message",
+        dedupeKey: `${prefix}${row.id}`,
+      });
       mailed.push(to);
     }
     return { id: row.id, mailed };

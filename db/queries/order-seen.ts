@@ -11,7 +11,12 @@ import type { DbOrTx } from "../client";
  * transactionactiondetail/seen: marks the other party's (and the system's) actions of these orders as seen
  * by this retailer. Orders it is not a party of are ignored. Returns the number of actions marked.
  */
-export async function markOrdersSeen(db: DbOrTx, retailerId: number, orderIds: number[], at: Date = new Date()): Promise<number> {
+export async function markOrdersSeen(
+  db: DbOrTx,
+  retailerId: number,
+  orderIds: number[],
+  at: Date = new Date(),
+): Promise<number> {
   const ids = [...new Set(orderIds.filter((n) => Number.isSafeInteger(n) && n > 0))];
   if (ids.length === 0) return 0;
   const rows = await db

@@ -15,7 +15,15 @@
 import { and, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { Db, DbOrTx } from "../client";
-import { orderActions, orders, outboxEmails, retailerContacts, retailers, shipments, users } from "../schema";
+import {
+  orderActions,
+  orders,
+  outboxEmails,
+  retailerContacts,
+  retailers,
+  shipments,
+  users,
+} from "../schema";
 import { withdrawAfterOrderStep } from "./deferred-withdrawals";
 
 export interface OrderActionWrite {
@@ -106,13 +114,25 @@ export async function recordStep(db: Db, step: OrderStep): Promise<{ recorded: b
 }
 
 /** The order row's update when the step is newer; else the row locked as it is. "gone": no such order. */
-async function updateIfNewer(tx: DbOrTx, step: OrderStep): Promise<(OrderParties & { newer: boolean }) | "gone"> {
+async function updateIfNewer(
+  tx: DbOrTx,
+  step: OrderStep,
+): Promise<(OrderParties & { newer: boolean }) | "gone"> {
   const { orderId, sequence } = step;
   const parties = { providerId: orders.providerId, receiverId: orders.receiverId };
   const [updated] = await tx
     .update(orders)
-    .set({ ...step.state, ...step.columns, ...(sequence !== undefined ? { recordSeq: sequence } : {}), modifiedAt: sql`now()` })
-    .where(sequence === undefined ? eq(orders.id, orderId) : and(eq(orders.id, orderId), lt(orders.recordSeq, sequence)))
+    .set({
+      ...step.state,
+      ...step.columns,
+      ...(sequence !== undefined ? { recordSeq: sequence } : {}),
+      modifiedAt: sql`now()`,
+    })
+    .where(
+      sequence === undefined
+        ? eq(orders.id, orderId)
+        : and(eq(orders.id, orderId), lt(orders.recordSeq, sequence)),
+    )
     .returning(parties);
   if (updated) return { ...updated, newer: true };
   const [row] = await tx.select(parties).from(orders).where(eq(orders.id, orderId)).for("update");
@@ -120,7 +140,11 @@ async function updateIfNewer(tx: DbOrTx, step: OrderStep): Promise<(OrderParties
 }
 
 /** The action rows of one step (order_actions; a retried write adds none twice). */
-async function insertActions(tx: DbOrTx, step: OrderStep, actions: OrderActionWrite[]): Promise<void> {
+async function insertActions(
+  tx: DbOrTx,
+  step: OrderStep,
+  actions: OrderActionWrite[],
+): Promise<void> {
   if (actions.length === 0) return;
   await tx
     .insert(orderActions)
@@ -149,7 +173,11 @@ const SHIPMENT_STATUS_FOR_STATE: Record<string, { status: string; from: string[]
 };
 
 /** The order's shipments follow its new state (in_route, delivered, cancelled); never backwards. */
-export async function shipmentsFollow(tx: DbOrTx, orderId: number, statename: string): Promise<void> {
+export async function shipmentsFollow(
+  tx: DbOrTx,
+  orderId: number,
+  statename: string,
+): Promise<void> {
   const ship = SHIPMENT_STATUS_FOR_STATE[statename];
   if (!ship) return;
   await tx
@@ -169,7 +197,10 @@ const noticeAddress = sql<
 >`coalesce(nullif(${retailers.storeEmail}, ''), (select nullif(${retailerContacts.email}, '') from ${retailerContacts} where ${retailerContacts.retailerId} = ${retailers.id} order by ${retailerContacts.id} limit 1))`;
 
 /** Who to e-mail for a retailer: its store e-mail, else its first contact's. */
-export async function retailerNoticeAddress(db: DbOrTx, retailerId: number): Promise<string | null> {
+export async function retailerNoticeAddress(
+  db: DbOrTx,
+  retailerId: number,
+): Promise<string | null> {
   const [r] = await db.execute<{ to: string | null }>(
     sql`select ${noticeAddress} as "to" from ${retailers} where ${retailers.id} = ${retailerId}`,
   );
@@ -195,7 +226,10 @@ async function queueNotices(tx: DbOrTx, notices: OrderNoticeWrite[]): Promise<vo
 /** Queues each notice for every staff member (dedupe key `${key}:${staff user id}`). */
 async function queueStaffNotices(tx: DbOrTx, notices: StaffNoticeWrite[]): Promise<void> {
   if (notices.length === 0) return;
-  const staff = await tx.select({ id: users.id, email: users.email }).from(users).where(eq(users.isStaff, true));
+  const staff = await tx
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(eq(users.isStaff, true));
   for (const n of notices) {
     for (const s of staff) {
       await tx

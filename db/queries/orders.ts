@@ -13,7 +13,14 @@
  */
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
-import { listings, orderActions, orderContributions, orders, ratings, type SizesMap } from "../schema";
+import {
+  listings,
+  orderActions,
+  orderContributions,
+  orders,
+  ratings,
+  type SizesMap,
+} from "../schema";
 import {
   mergedReasons,
   recordStep,
@@ -48,7 +55,13 @@ export interface OrderStateWrite extends StepState {
   lines: OrderLineWrite[];
   pendingLines: OrderLineWrite[] | null;
   actions: OrderActionWrite[];
-  rating?: { condition: number; packaging: number; timeliness: number; overall: number; comments: string } | null;
+  rating?: {
+    condition: number;
+    packaging: number;
+    timeliness: number;
+    overall: number;
+    comments: string;
+  } | null;
   /** E-mails of this step, queued in the outbox in the same transaction (deduplicated by dedupeKey). */
   notices?: OrderNoticeWrite[];
 }
@@ -66,13 +79,27 @@ function units(sizes: SizesMap): number {
 function sameSizes(a: SizesMap | null, b: SizesMap | null): boolean {
   if (a === null || b === null) return a === b;
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
+  return (
+    keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k])
+  );
 }
 
 /** Whether a contribution row already holds what a read-model write would set on it. */
 function contributionHolds(
-  row: { units: SizesMap; quantity: number; unitPriceCents: number; valueCents: number; pendingUnits: SizesMap | null },
-  next: { units: SizesMap; quantity: number; unitPriceCents?: number; valueCents: number; pendingUnits: SizesMap | null },
+  row: {
+    units: SizesMap;
+    quantity: number;
+    unitPriceCents: number;
+    valueCents: number;
+    pendingUnits: SizesMap | null;
+  },
+  next: {
+    units: SizesMap;
+    quantity: number;
+    unitPriceCents?: number;
+    valueCents: number;
+    pendingUnits: SizesMap | null;
+  },
 ): boolean {
   return (
     sameSizes(row.units, next.units) &&
@@ -99,7 +126,13 @@ async function syncLines(tx: DbOrTx, w: OrderStateWrite): Promise<void> {
       pendingUnits: orderContributions.pendingUnits,
     })
     .from(orderContributions)
-    .where(and(eq(orderContributions.orderId, w.orderId), eq(orderContributions.side, "provider"), eq(orderContributions.type, "goods")));
+    .where(
+      and(
+        eq(orderContributions.orderId, w.orderId),
+        eq(orderContributions.side, "provider"),
+        eq(orderContributions.type, "goods"),
+      ),
+    );
   const current = new Map(w.lines.map((l) => [lineKey(l), l]));
   const pending = w.pendingLines ? new Map(w.pendingLines.map((l) => [lineKey(l), l])) : null;
   for (const c of contribs) {
@@ -112,7 +145,9 @@ async function syncLines(tx: DbOrTx, w: OrderStateWrite): Promise<void> {
     const next = {
       units: sizes,
       quantity: q,
-      ...(price !== undefined ? { unitPriceCents: price, valueCents: price * q } : { valueCents: 0 }),
+      ...(price !== undefined
+        ? { unitPriceCents: price, valueCents: price * q }
+        : { valueCents: 0 }),
       pendingUnits: pending ? (pending.get(key)?.sizes ?? {}) : null,
     };
     if (contributionHolds(c, next)) continue;
@@ -136,7 +171,9 @@ export async function recordOrderState(db: Db, w: OrderStateWrite): Promise<{ re
       reasons: mergedReasons(w.reasons),
       deadlines: w.deadlines,
       ...(w.floorTime !== undefined && w.floorTime !== null ? { floorTime: w.floorTime } : {}),
-      ...(w.rating ? { receiverRating: w.rating.overall, receiverRatingComments: w.rating.comments } : {}),
+      ...(w.rating
+        ? { receiverRating: w.rating.overall, receiverRatingComments: w.rating.comments }
+        : {}),
     },
     whenNewer: async (tx) => {
       await syncLines(tx, w);
@@ -148,7 +185,11 @@ export async function recordOrderState(db: Db, w: OrderStateWrite): Promise<{ re
 }
 
 /** States in which an order holds an authorisation and waits for an answer (its units are "pending"). */
-export const PENDING_ORDER_STATES = ["provider_approve_sale", "payment", "receiver_approve_modified_purchase"] as const;
+export const PENDING_ORDER_STATES = [
+  "provider_approve_sale",
+  "payment",
+  "receiver_approve_modified_purchase",
+] as const;
 
 /**
  * Other pending orders of this seller that could no longer be served once `lines` are taken from the
@@ -157,12 +198,21 @@ export const PENDING_ORDER_STATES = ["provider_approve_sale", "payment", "receiv
  */
 export async function findConflictingOrders(
   db: DbOrTx,
-  input: { orderId: number; providerId: number; lines: { listingId: number | null; sizes: SizesMap }[] },
+  input: {
+    orderId: number;
+    providerId: number;
+    lines: { listingId: number | null; sizes: SizesMap }[];
+  },
 ): Promise<number[]> {
-  const listingIds = [...new Set(input.lines.map((l) => l.listingId).filter((x): x is number => x !== null))];
+  const listingIds = [
+    ...new Set(input.lines.map((l) => l.listingId).filter((x): x is number => x !== null)),
+  ];
   if (listingIds.length === 0) return [];
   const stock = new Map<number, SizesMap>();
-  for (const l of await db.select({ id: listings.id, sizes: listings.sizes }).from(listings).where(inArray(listings.id, listingIds))) {
+  for (const l of await db
+    .select({ id: listings.id, sizes: listings.sizes })
+    .from(listings)
+    .where(inArray(listings.id, listingIds))) {
     stock.set(l.id, l.sizes);
   }
   const left = new Map<number, SizesMap>();
@@ -199,8 +249,14 @@ export async function findConflictingOrders(
 }
 
 /** The order's state as the read model holds it now (state name, write sequence), or null for no order. */
-export async function orderStateMark(db: DbOrTx, orderId: number): Promise<{ statename: string; seq: number } | null> {
-  const [row] = await db.select({ statename: orders.statename, seq: orders.recordSeq }).from(orders).where(eq(orders.id, orderId));
+export async function orderStateMark(
+  db: DbOrTx,
+  orderId: number,
+): Promise<{ statename: string; seq: number } | null> {
+  const [row] = await db
+    .select({ statename: orders.statename, seq: orders.recordSeq })
+    .from(orders)
+    .where(eq(orders.id, orderId));
   return row ?? null;
 }
 
@@ -235,7 +291,11 @@ export async function getOrderRow(db: DbOrTx, orderId: number) {
 
 /** The action rows of an order, oldest first. */
 export async function listOrderActions(db: DbOrTx, orderId: number) {
-  return db.select().from(orderActions).where(eq(orderActions.orderId, orderId)).orderBy(orderActions.createdAt, orderActions.id);
+  return db
+    .select()
+    .from(orderActions)
+    .where(eq(orderActions.orderId, orderId))
+    .orderBy(orderActions.createdAt, orderActions.id);
 }
 
 /** The buyer's (or seller's) rating of an order, once per rater; no-op when the order row is gone. */
@@ -250,7 +310,10 @@ export async function saveOrderRating(
     comments: string;
   },
 ): Promise<{ saved: boolean }> {
-  const [order] = await db.select({ id: orders.id }).from(orders).where(eq(orders.id, input.orderId));
+  const [order] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(eq(orders.id, input.orderId));
   if (!order) return { saved: false };
   const rows = await db
     .insert(ratings)

@@ -65,8 +65,14 @@ export async function claimOutboxForDelivery(
     .where(
       and(
         or(
-          and(eq(outboxEmails.status, "queued"), gt(outboxEmails.createdAt, new Date(now - opts.maxAgeMs))),
-          and(eq(outboxEmails.status, "sending"), lt(outboxEmails.sentAt, new Date(now - opts.leaseMs))),
+          and(
+            eq(outboxEmails.status, "queued"),
+            gt(outboxEmails.createdAt, new Date(now - opts.maxAgeMs)),
+          ),
+          and(
+            eq(outboxEmails.status, "sending"),
+            lt(outboxEmails.sentAt, new Date(now - opts.leaseMs)),
+          ),
         ),
         opts.skipIds?.length ? notInArray(outboxEmails.id, opts.skipIds) : undefined,
       ),
@@ -83,7 +89,11 @@ export async function claimOutboxForDelivery(
 }
 
 /** After a claimed row's delivery: sent, back to queued (a retry), or failed. Only a row still in `sending`. */
-export async function finishOutboxDelivery(db: Db, id: number, status: Exclude<OutboxStatus, "sending">): Promise<void> {
+export async function finishOutboxDelivery(
+  db: Db,
+  id: number,
+  status: Exclude<OutboxStatus, "sending">,
+): Promise<void> {
   await db
     .update(outboxEmails)
     .set({ status, sentAt: status === "sent" ? new Date() : null })
@@ -91,8 +101,15 @@ export async function finishOutboxDelivery(db: Db, id: number, status: Exclude<O
 }
 
 /** Newest first. */
-export async function listOutbox(db: Db, opts: { limit?: number; toEmail?: string } = {}): Promise<OutboxRow[]> {
+export async function listOutbox(
+  db: Db,
+  opts: { limit?: number; toEmail?: string } = {},
+): Promise<OutboxRow[]> {
   const q = db.select().from(outboxEmails);
-  const filtered = opts.toEmail ? q.where(sql`lower(${outboxEmails.toEmail}) = ${opts.toEmail.trim().toLowerCase()}`) : q;
-  return filtered.orderBy(desc(outboxEmails.createdAt), desc(outboxEmails.id)).limit(opts.limit ?? 100);
+  const filtered = opts.toEmail
+    ? q.where(sql`lower(${outboxEmails.toEmail}) = ${opts.toEmail.trim().toLowerCase()}`)
+    : q;
+  return filtered
+    .orderBy(desc(outboxEmails.createdAt), desc(outboxEmails.id))
+    .limit(opts.limit ?? 100);
 }

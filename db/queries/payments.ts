@@ -9,7 +9,13 @@
  * is still kept (order_id null): money never disappears from the books.
  */
 import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
-import { paymentMethods, payments, retailers, sandboxPaymentObjects, webhookEvents } from "../schema";
+import {
+  paymentMethods,
+  payments,
+  retailers,
+  sandboxPaymentObjects,
+  webhookEvents,
+} from "../schema";
 import type { DbOrTx } from "../client";
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -36,7 +42,13 @@ export const SWAP_PAYMENT_NAMES = Object.freeze({
   payout: "swap payout",
 });
 
-export type PaymentTxType = "authorization" | "capture" | "release" | "refund" | "transfer" | "penalty";
+export type PaymentTxType =
+  | "authorization"
+  | "capture"
+  | "release"
+  | "refund"
+  | "transfer"
+  | "penalty";
 
 export interface BeginPaymentInput {
   idempotencyKey: string;
@@ -70,7 +82,10 @@ export async function beginPayment(db: DbOrTx, input: BeginPaymentInput): Promis
     .onConflictDoNothing({ target: payments.idempotencyKey })
     .returning();
   if (inserted) return inserted;
-  const [existing] = await db.select().from(payments).where(eq(payments.idempotencyKey, input.idempotencyKey));
+  const [existing] = await db
+    .select()
+    .from(payments)
+    .where(eq(payments.idempotencyKey, input.idempotencyKey));
   if (!existing) throw new Error(`payment ${input.idempotencyKey} conflicted but was not found`);
   return existing;
 }
@@ -97,7 +112,9 @@ export async function completePayment(
       queued: outcome.queued ?? false,
       ...(outcome.amountCents !== undefined ? { amountCents: outcome.amountCents } : {}),
       ...(outcome.releasedAt !== undefined ? { releasedAt: outcome.releasedAt } : {}),
-      ...(outcome.paymentMethodDescription !== undefined ? { paymentMethodDescription: outcome.paymentMethodDescription } : {}),
+      ...(outcome.paymentMethodDescription !== undefined
+        ? { paymentMethodDescription: outcome.paymentMethodDescription }
+        : {}),
       ...(outcome.lastFour !== undefined ? { lastFour: outcome.lastFour } : {}),
       modifiedAt: sql`now()`,
     })
@@ -106,29 +123,52 @@ export async function completePayment(
   return row ?? null;
 }
 
-export async function getPaymentByKey(db: DbOrTx, idempotencyKey: string): Promise<PaymentRow | null> {
+export async function getPaymentByKey(
+  db: DbOrTx,
+  idempotencyKey: string,
+): Promise<PaymentRow | null> {
   const [row] = await db.select().from(payments).where(eq(payments.idempotencyKey, idempotencyKey));
   return row ?? null;
 }
 
 /** An order's movements, oldest first. */
 export async function listOrderPayments(db: DbOrTx, orderId: number): Promise<PaymentRow[]> {
-  return db.select().from(payments).where(eq(payments.orderId, orderId)).orderBy(asc(payments.createdAt), asc(payments.id));
+  return db
+    .select()
+    .from(payments)
+    .where(eq(payments.orderId, orderId))
+    .orderBy(asc(payments.createdAt), asc(payments.id));
 }
 
 /** The retailer's saved card with its provider customer (the one a payment method id belongs to), or null. */
-export async function findSavedCard(db: DbOrTx, retailerId: number, providerPaymentMethodId: string) {
+export async function findSavedCard(
+  db: DbOrTx,
+  retailerId: number,
+  providerPaymentMethodId: string,
+) {
   const [row] = await db
-    .select({ customerId: paymentMethods.providerCustomerId, description: paymentMethods.description, lastFour: paymentMethods.lastFour })
+    .select({
+      customerId: paymentMethods.providerCustomerId,
+      description: paymentMethods.description,
+      lastFour: paymentMethods.lastFour,
+    })
     .from(paymentMethods)
-    .where(and(eq(paymentMethods.retailerId, retailerId), eq(paymentMethods.providerPaymentMethodId, providerPaymentMethodId)))
+    .where(
+      and(
+        eq(paymentMethods.retailerId, retailerId),
+        eq(paymentMethods.providerPaymentMethodId, providerPaymentMethodId),
+      ),
+    )
     .limit(1);
   return row ?? null;
 }
 
 /** The retailer's connected (payout) account id (retailers.bt_merchant_id), or null. */
 export async function payoutAccountOf(db: DbOrTx, retailerId: number): Promise<string | null> {
-  const [row] = await db.select({ id: retailers.btMerchantId }).from(retailers).where(eq(retailers.id, retailerId));
+  const [row] = await db
+    .select({ id: retailers.btMerchantId })
+    .from(retailers)
+    .where(eq(retailers.id, retailerId));
   return row?.id || null;
 }
 
@@ -137,11 +177,19 @@ export async function markPaymentEventProcessed(db: DbOrTx, eventId: string): Pr
   await db
     .update(webhookEvents)
     .set({ processedAt: sql`now()` })
-    .where(and(inArray(webhookEvents.id, [eventId, `payment:${eventId}`]), isNull(webhookEvents.processedAt)));
+    .where(
+      and(
+        inArray(webhookEvents.id, [eventId, `payment:${eventId}`]),
+        isNull(webhookEvents.processedAt),
+      ),
+    );
 }
 
 /** The authorisation of a PaymentIntent (who paid, with which card), or null. */
-export async function getAuthorizationByIntent(db: DbOrTx, paymentIntentId: string): Promise<PaymentRow | null> {
+export async function getAuthorizationByIntent(
+  db: DbOrTx,
+  paymentIntentId: string,
+): Promise<PaymentRow | null> {
   const [row] = await db
     .select()
     .from(payments)
@@ -162,17 +210,30 @@ export interface ProviderObjectsOfOrder {
  * (metadata.order_id; an RMA's refund names the RMA) and transfers (transfer_group "order-<id>"). What the
  * reliability tests and the orders benchmark check "exactly once" against. An order without any has empty lists.
  */
-export async function sandboxObjectsOfOrders(db: DbOrTx, orderIds: readonly number[]): Promise<Map<number, ProviderObjectsOfOrder>> {
-  const out = new Map<number, ProviderObjectsOfOrder>(orderIds.map((id) => [id, { intents: [], transfers: [], refunds: [] }]));
+export async function sandboxObjectsOfOrders(
+  db: DbOrTx,
+  orderIds: readonly number[],
+): Promise<Map<number, ProviderObjectsOfOrder>> {
+  const out = new Map<number, ProviderObjectsOfOrder>(
+    orderIds.map((id) => [id, { intents: [], transfers: [], refunds: [] }]),
+  );
   if (orderIds.length === 0) return out;
   const orderIdOf = sql<string>`${sandboxPaymentObjects.data}->'metadata'->>'order_id'`;
   const groupOf = sql<string>`${sandboxPaymentObjects.data}->>'transfer_group'`;
   const rows = await db
-    .select({ kind: sandboxPaymentObjects.kind, data: sandboxPaymentObjects.data, orderId: orderIdOf, group: groupOf })
+    .select({
+      kind: sandboxPaymentObjects.kind,
+      data: sandboxPaymentObjects.data,
+      orderId: orderIdOf,
+      group: groupOf,
+    })
     .from(sandboxPaymentObjects)
     .where(
       or(
-        and(inArray(sandboxPaymentObjects.kind, ["payment_intent", "refund"]), inArray(orderIdOf, orderIds.map(String))),
+        and(
+          inArray(sandboxPaymentObjects.kind, ["payment_intent", "refund"]),
+          inArray(orderIdOf, orderIds.map(String)),
+        ),
         and(
           eq(sandboxPaymentObjects.kind, "transfer"),
           inArray(
@@ -186,7 +247,12 @@ export async function sandboxObjectsOfOrders(db: DbOrTx, orderIds: readonly numb
     const id = Number(r.kind === "transfer" ? r.group.slice("order-".length) : r.orderId);
     const list = out.get(id);
     if (!list) continue;
-    (r.kind === "payment_intent" ? list.intents : r.kind === "refund" ? list.refunds : list.transfers).push(r.data);
+    (r.kind === "payment_intent"
+      ? list.intents
+      : r.kind === "refund"
+        ? list.refunds
+        : list.transfers
+    ).push(r.data);
   }
   return out;
 }

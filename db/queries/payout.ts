@@ -15,17 +15,29 @@ export type PayoutSetupRow = typeof payoutSetups.$inferSelect;
 /** What payout_profiles keeps of a submitted form (defined by the domain: last four digits only). */
 export type PayoutProfileInput = PayoutProfile;
 
-export async function getPayoutProfile(db: DbOrTx, retailerId: number): Promise<PayoutProfileRow | undefined> {
-  const [row] = await db.select().from(payoutProfiles).where(eq(payoutProfiles.retailerId, retailerId));
+export async function getPayoutProfile(
+  db: DbOrTx,
+  retailerId: number,
+): Promise<PayoutProfileRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(payoutProfiles)
+    .where(eq(payoutProfiles.retailerId, retailerId));
   return row;
 }
 
-export async function getPayoutSetup(db: DbOrTx, workflowId: string): Promise<PayoutSetupRow | undefined> {
+export async function getPayoutSetup(
+  db: DbOrTx,
+  workflowId: string,
+): Promise<PayoutSetupRow | undefined> {
   const [row] = await db.select().from(payoutSetups).where(eq(payoutSetups.workflowId, workflowId));
   return row;
 }
 
-export async function getLatestPayoutSetup(db: DbOrTx, retailerId: number): Promise<PayoutSetupRow | undefined> {
+export async function getLatestPayoutSetup(
+  db: DbOrTx,
+  retailerId: number,
+): Promise<PayoutSetupRow | undefined> {
   const [row] = await db
     .select()
     .from(payoutSetups)
@@ -36,7 +48,10 @@ export async function getLatestPayoutSetup(db: DbOrTx, retailerId: number): Prom
 }
 
 /** The workflow has started (idempotent: a replayed or retried call keeps the first row). */
-export async function markPayoutSetupStarted(db: DbOrTx, input: { retailerId: number; workflowId: string }): Promise<void> {
+export async function markPayoutSetupStarted(
+  db: DbOrTx,
+  input: { retailerId: number; workflowId: string },
+): Promise<void> {
   await db
     .insert(payoutSetups)
     .values({ retailerId: input.retailerId, workflowId: input.workflowId, status: "started" })
@@ -44,13 +59,26 @@ export async function markPayoutSetupStarted(db: DbOrTx, input: { retailerId: nu
 }
 
 /** The setup failed with a user-facing reason. Never overwrites a completed setup. */
-export async function markPayoutSetupFailed(db: DbOrTx, input: { retailerId: number; workflowId: string; error: string }): Promise<void> {
+export async function markPayoutSetupFailed(
+  db: DbOrTx,
+  input: { retailerId: number; workflowId: string; error: string },
+): Promise<void> {
   await db
     .insert(payoutSetups)
-    .values({ retailerId: input.retailerId, workflowId: input.workflowId, status: "failed", error: input.error, completedAt: new Date() })
+    .values({
+      retailerId: input.retailerId,
+      workflowId: input.workflowId,
+      status: "failed",
+      error: input.error,
+      completedAt: new Date(),
+    })
     .onConflictDoUpdate({
       target: payoutSetups.workflowId,
-      set: { status: "failed", error: input.error, completedAt: sql`coalesce(${payoutSetups.completedAt}, now())` },
+      set: {
+        status: "failed",
+        error: input.error,
+        completedAt: sql`coalesce(${payoutSetups.completedAt}, now())`,
+      },
       setWhere: sql`${payoutSetups.status} <> 'done'`,
     });
 }
@@ -71,13 +99,21 @@ export async function recordPayoutAccount(
 ): Promise<RecordPayoutAccountResult> {
   return db.transaction(async (tx) => {
     // Serialise with any concurrent recording for this retailer.
-    const [retailer] = await tx.select({ id: retailers.id }).from(retailers).where(eq(retailers.id, input.retailerId)).for("update");
+    const [retailer] = await tx
+      .select({ id: retailers.id })
+      .from(retailers)
+      .where(eq(retailers.id, input.retailerId))
+      .for("update");
     if (!retailer) throw new Error(`retailer ${input.retailerId} not found`);
 
     const existing = await getPayoutSetup(tx, input.workflowId);
-    if (existing?.status === "done" && existing.accountId === input.accountId) return { recorded: false, listingsActivated: 0 };
+    if (existing?.status === "done" && existing.accountId === input.accountId)
+      return { recorded: false, listingsActivated: 0 };
 
-    await tx.update(retailers).set({ btMerchantId: input.accountId }).where(eq(retailers.id, input.retailerId));
+    await tx
+      .update(retailers)
+      .set({ btMerchantId: input.accountId })
+      .where(eq(retailers.id, input.retailerId));
 
     const p = input.profile;
     const values = {

@@ -32,6 +32,11 @@ export async function pendingTransactionCount(db: DbOrTx, listingId: number): Pr
     .select({ n: sql<number>`count(DISTINCT ${orders.id})::int` })
     .from(orderContributions)
     .innerJoin(orders, eq(orders.id, orderContributions.orderId))
-    .where(and(eq(orderContributions.listingId, listingId), inArray(orders.statename, [...PENDING_TRANSACTION_STATES])));
+    .where(
+      and(
+        eq(orderContributions.listingId, listingId),
+        inArray(orders.statename, [...PENDING_TRANSACTION_STATES]),
+      ),
+    );
   return Number(row?.n ?? 0);
 }

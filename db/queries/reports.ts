@@ -31,7 +31,10 @@ function client(db: Db): postgres.Sql {
   return (db as unknown as { $client: postgres.Sql }).$client;
 }
 
-function cursor(db: Db, query: (q: postgres.Sql) => postgres.PendingQuery<postgres.Row[]>): AsyncIterable<Record<string, unknown>[]> {
+function cursor(
+  db: Db,
+  query: (q: postgres.Sql) => postgres.PendingQuery<postgres.Row[]>,
+): AsyncIterable<Record<string, unknown>[]> {
   return query(client(db)).cursor(BATCH) as AsyncIterable<Record<string, unknown>[]>;
 }
 
@@ -40,7 +43,8 @@ function cursor(db: Db, query: (q: postgres.Sql) => postgres.PendingQuery<postgr
  * the database: the rows' instants are formatted here, batch by batch.
  */
 /** A `created` cell selected as epoch milliseconds (a float8 the driver reads as a number, whatever its timestamp parsing). */
-const instantOf = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(Number(v)));
+const instantOf = (v: unknown): Date | null =>
+  v === null || v === undefined ? null : new Date(Number(v));
 
 async function* formatCells(
   batches: AsyncIterable<Record<string, unknown>[]>,
@@ -56,7 +60,11 @@ async function* formatCells(
 }
 
 /** Every shipment created in [from, to) with the value its sender declared and the carrier's tracking; times in `timeZone` (MARKETPLACE_TZ). */
-export function shipmentInsuranceReport(db: Db, range: { from: Date; to: Date }, timeZone: string): ReportSource {
+export function shipmentInsuranceReport(
+  db: Db,
+  range: { from: Date; to: Date },
+  timeZone: string,
+): ReportSource {
   return {
     columns: [
       "shipment_id",
@@ -113,7 +121,17 @@ export function shipmentInsuranceReport(db: Db, range: { from: Date; to: Date },
  */
 export function monthlyMetricsReport(db: Db, timeZone: string): ReportSource {
   return {
-    columns: ["month", "orders", "swaps", "rmas", "traded_orders", "gross_value", "fees", "active_retailers", "new_retailers"],
+    columns: [
+      "month",
+      "orders",
+      "swaps",
+      "rmas",
+      "traded_orders",
+      "gross_value",
+      "fees",
+      "active_retailers",
+      "new_retailers",
+    ],
     batches: cursor(
       db,
       (q) => q`
@@ -191,7 +209,17 @@ export function brandInventoryReport(db: Db): ReportSource {
 /** Every retailer × brand link with its status. */
 export function retailerBrandsReport(db: Db, timeZone: string): ReportSource {
   return {
-    columns: ["retailer_id", "store_name", "city", "state", "retailer_status", "brand_id", "brand", "status", "created"],
+    columns: [
+      "retailer_id",
+      "store_name",
+      "city",
+      "state",
+      "retailer_status",
+      "brand_id",
+      "brand",
+      "status",
+      "created",
+    ],
     batches: formatCells(
       cursor(
         db,
@@ -237,7 +265,11 @@ export type RepRetailerRow = {
  * A rep's traded orders since `since` and their value, each order once: an order between two of the rep's
  * retailers is one order (the per-retailer rows count it on both sides).
  */
-export async function repTradeTotals(db: Db, states: string[], since: Date): Promise<{ orders: number; valueCents: number }> {
+export async function repTradeTotals(
+  db: Db,
+  states: string[],
+  since: Date,
+): Promise<{ orders: number; valueCents: number }> {
   if (states.length === 0) return { orders: 0, valueCents: 0 };
   const inStates = sql`(${sql.join(
     states.map((x) => sql`${x}`),
@@ -252,7 +284,11 @@ export async function repTradeTotals(db: Db, states: string[], since: Date): Pro
 }
 
 /** The retailers in a rep's states with their activity since `since`: traded orders (either side) and their value, open listings and requests. */
-export async function repRetailers(db: Db, states: string[], since: Date): Promise<RepRetailerRow[]> {
+export async function repRetailers(
+  db: Db,
+  states: string[],
+  since: Date,
+): Promise<RepRetailerRow[]> {
   if (states.length === 0) return [];
   const rows = await db.execute<{
     id: number;

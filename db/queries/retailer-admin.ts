@@ -91,8 +91,16 @@ export async function listRetailersPage(
  * The Info tab's store columns: the setup wizard's store fields plus segments, price tier and location. Its
  * status goes through setRetailerStatus (db/queries/retailer-status.ts), which tells the retailer.
  */
-export async function updateRetailerInfo(db: Db, retailerId: number, info: RetailerLocatedInfo): Promise<boolean> {
-  const rows = await db.update(retailers).set(info).where(eq(retailers.id, retailerId)).returning({ id: retailers.id });
+export async function updateRetailerInfo(
+  db: Db,
+  retailerId: number,
+  info: RetailerLocatedInfo,
+): Promise<boolean> {
+  const rows = await db
+    .update(retailers)
+    .set(info)
+    .where(eq(retailers.id, retailerId))
+    .returning({ id: retailers.id });
   return rows.length === 1;
 }
 
@@ -100,12 +108,23 @@ export async function updateRetailerInfo(db: Db, retailerId: number, info: Retai
  * Records that the retailer was seen now, unless it was seen within `every` ms: one conditional UPDATE
  * (nothing written when a recent request already did), called at most once per `every` per retailer.
  */
-export async function touchRetailerLastActive(db: Db, retailerId: number, now: Date, everyMs: number): Promise<void> {
+export async function touchRetailerLastActive(
+  db: Db,
+  retailerId: number,
+  now: Date,
+  everyMs: number,
+): Promise<void> {
   await db
     .update(retailers)
     .set({ lastActiveAt: now })
     .where(
-      and(eq(retailers.id, retailerId), or(isNull(retailers.lastActiveAt), lte(retailers.lastActiveAt, new Date(now.getTime() - everyMs)))),
+      and(
+        eq(retailers.id, retailerId),
+        or(
+          isNull(retailers.lastActiveAt),
+          lte(retailers.lastActiveAt, new Date(now.getTime() - everyMs)),
+        ),
+      ),
     );
 }
 
@@ -121,7 +140,9 @@ export async function listContactsWithLogin(db: Db, retailerId: number): Promise
     .select({
       c: retailerContacts,
       byId: users.id,
-      byEmail: sql<number | null>`(select u.id from ${users} u where lower(u.email) = lower(${retailerContacts.email}) limit 1)`,
+      byEmail: sql<
+        number | null
+      >`(select u.id from ${users} u where lower(u.email) = lower(${retailerContacts.email}) limit 1)`,
     })
     .from(retailerContacts)
     .leftJoin(users, eq(users.id, retailerContacts.userId))
@@ -141,7 +162,12 @@ export type ContactUpdate = {
 };
 
 /** Updates a contact of this retailer (another retailer's contact id is not found: false). */
-export async function updateContact(db: Db, retailerId: number, contactId: number, input: ContactUpdate): Promise<boolean> {
+export async function updateContact(
+  db: Db,
+  retailerId: number,
+  contactId: number,
+  input: ContactUpdate,
+): Promise<boolean> {
   const rows = await db
     .update(retailerContacts)
     .set(input)
@@ -150,7 +176,11 @@ export async function updateContact(db: Db, retailerId: number, contactId: numbe
   return rows.length === 1;
 }
 
-export async function addContact(db: Db, retailerId: number, input: ContactUpdate): Promise<ContactRow> {
+export async function addContact(
+  db: Db,
+  retailerId: number,
+  input: ContactUpdate,
+): Promise<ContactRow> {
   const rows = await db
     .insert(retailerContacts)
     .values({ ...input, retailerId })
@@ -161,11 +191,24 @@ export async function addContact(db: Db, retailerId: number, input: ContactUpdat
 // ---------------------------------------------------------------------------------------------
 // Brands
 
-export type RetailerBrandLink = { brandId: number; brandName: string; status: string; createdAt: Date };
+export type RetailerBrandLink = {
+  brandId: number;
+  brandName: string;
+  status: string;
+  createdAt: Date;
+};
 
-export async function listRetailerBrandLinks(db: Db, retailerId: number): Promise<RetailerBrandLink[]> {
+export async function listRetailerBrandLinks(
+  db: Db,
+  retailerId: number,
+): Promise<RetailerBrandLink[]> {
   return db
-    .select({ brandId: brands.id, brandName: brands.displayName, status: retailerBrands.status, createdAt: retailerBrands.createdAt })
+    .select({
+      brandId: brands.id,
+      brandName: brands.displayName,
+      status: retailerBrands.status,
+      createdAt: retailerBrands.createdAt,
+    })
     .from(retailerBrands)
     .innerJoin(brands, eq(brands.id, retailerBrands.brandId))
     .where(eq(retailerBrands.retailerId, retailerId))
@@ -173,7 +216,11 @@ export async function listRetailerBrandLinks(db: Db, retailerId: number): Promis
 }
 
 export async function listRetailerBrandRequests(db: Db, retailerId: number) {
-  return db.select().from(brandRequests).where(eq(brandRequests.retailerId, retailerId)).orderBy(asc(brandRequests.id));
+  return db
+    .select()
+    .from(brandRequests)
+    .where(eq(brandRequests.retailerId, retailerId))
+    .orderBy(asc(brandRequests.id));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -223,13 +270,28 @@ async function retailerItems(
     .limit(limit);
 }
 
-export function listRetailerListings(db: Db, retailerId: number, limit = ADMIN_ITEMS_LIMIT): Promise<AdminItemRow[]> {
+export function listRetailerListings(
+  db: Db,
+  retailerId: number,
+  limit = ADMIN_ITEMS_LIMIT,
+): Promise<AdminItemRow[]> {
   const status = sql<string>`${listings.status}::text || ' · ' || ${listings.listingType}::text`;
   return retailerItems(db, listings, listings.providerId, status, retailerId, limit);
 }
 
-export function listRetailerRequests(db: Db, retailerId: number, limit = ADMIN_ITEMS_LIMIT): Promise<AdminItemRow[]> {
-  return retailerItems(db, listingRequests, listingRequests.requestorId, sql<string>`'open'`, retailerId, limit);
+export function listRetailerRequests(
+  db: Db,
+  retailerId: number,
+  limit = ADMIN_ITEMS_LIMIT,
+): Promise<AdminItemRow[]> {
+  return retailerItems(
+    db,
+    listingRequests,
+    listingRequests.requestorId,
+    sql<string>`'open'`,
+    retailerId,
+    limit,
+  );
 }
 
 export type AdminOrderRow = {
@@ -272,7 +334,9 @@ export async function listRetailerOrders(
     .where(
       and(
         or(eq(orders.providerId, retailerId), eq(orders.receiverId, retailerId)),
-        opts.transactionType !== undefined ? eq(orders.transactionType, opts.transactionType) : undefined,
+        opts.transactionType !== undefined
+          ? eq(orders.transactionType, opts.transactionType)
+          : undefined,
       ),
     )
     .orderBy(desc(orders.createdAt), desc(orders.id))

@@ -48,13 +48,22 @@ export async function listRecentRetailerUploads(db: Db, limit = 10) {
     .limit(limit);
 }
 
-export async function recordRetailerUploadResults(db: Db, id: number, results: RetailerUploadResultJson[]): Promise<void> {
-  await db.update(retailerUploads).set({ status: "submitted", results, submittedAt: new Date() }).where(eq(retailerUploads.id, id));
+export async function recordRetailerUploadResults(
+  db: Db,
+  id: number,
+  results: RetailerUploadResultJson[],
+): Promise<void> {
+  await db
+    .update(retailerUploads)
+    .set({ status: "submitted", results, submittedAt: new Date() })
+    .where(eq(retailerUploads.id, id));
 }
 
 /** Brand ids by lower-cased name and display name (the names a file may use). */
 export async function brandIdsByName(db: Db): Promise<Map<string, number>> {
-  const rows = await db.select({ id: brands.id, name: brands.name, displayName: brands.displayName }).from(brands);
+  const rows = await db
+    .select({ id: brands.id, name: brands.name, displayName: brands.displayName })
+    .from(brands);
   const out = new Map<string, number>();
   for (const b of rows) {
     out.set(b.displayName.toLowerCase(), b.id);
@@ -76,7 +85,14 @@ export async function registeredEmails(db: Db, emails: string[]): Promise<Set<st
 
 export type UploadedRetailer = {
   retailer: RetailerLocatedInfo;
-  contact: { firstName: string; lastName: string; email: string; jobTitle: string; phone: string; celphone: string };
+  contact: {
+    firstName: string;
+    lastName: string;
+    email: string;
+    jobTitle: string;
+    phone: string;
+    celphone: string;
+  };
   brandIds: number[];
   /** Hash of the welcome link's token (the token itself is only in the e-mail). */
   tokenHash: string;
@@ -111,14 +127,24 @@ export async function createUploadedRetailer(
         .onConflictDoNothing()
         .returning({ id: users.id });
       if (!u) throw SKIP;
-      await tx.insert(retailerContacts).values({ ...row.contact, email, retailerId: r.id, userId: u.id });
+      await tx
+        .insert(retailerContacts)
+        .values({ ...row.contact, email, retailerId: r.id, userId: u.id });
       if (row.brandIds.length > 0) {
         await tx
           .insert(retailerBrands)
-          .values([...new Set(row.brandIds)].map((brandId) => ({ retailerId: r.id, brandId, status: "authorized" })))
+          .values(
+            [...new Set(row.brandIds)].map((brandId) => ({
+              retailerId: r.id,
+              brandId,
+              status: "authorized",
+            })),
+          )
           .onConflictDoNothing();
       }
-      await tx.insert(passwordResetTokens).values({ userId: u.id, tokenHash: row.tokenHash, expiresAt: row.tokenExpiresAt });
+      await tx
+        .insert(passwordResetTokens)
+        .values({ userId: u.id, tokenHash: row.tokenHash, expiresAt: row.tokenExpiresAt });
       const mail = row.welcome(u.id);
       await tx.insert(outboxEmails).values({
         toEmail: email,

@@ -3,7 +3,14 @@ import { alias } from "drizzle-orm/pg-core";
 import { builtOnce } from "../built-once";
 import type { Db, DbOrTx } from "../client";
 import { brandForTypedName } from "./external-brands";
-import { brandRequests, brands, retailerBrands, retailerContacts, retailers, users } from "../schema";
+import {
+  brandRequests,
+  brands,
+  retailerBrands,
+  retailerContacts,
+  retailers,
+  users,
+} from "../schema";
 
 export type RetailerRow = typeof retailers.$inferSelect;
 export type ContactRow = typeof retailerContacts.$inferSelect;
@@ -61,7 +68,11 @@ function contactPreference(userId?: number | Placeholder): SQL[] {
 }
 
 /** The retailer's contact: the one linked to `userId` when given, else the first one. */
-export async function getContact(db: Db, retailerId: number, userId?: number): Promise<ContactRow | null> {
+export async function getContact(
+  db: Db,
+  retailerId: number,
+  userId?: number,
+): Promise<ContactRow | null> {
   const rows = await db
     .select()
     .from(retailerContacts)
@@ -105,13 +116,25 @@ export async function getRetailerWithContact(
 }
 
 /** Setup wizard step 1: creates the (pending) retailer and links it to the user, or updates it. */
-export async function saveRetailerStep(db: Db, userId: number, info: RetailerInfoInput): Promise<RetailerRow> {
+export async function saveRetailerStep(
+  db: Db,
+  userId: number,
+  info: RetailerInfoInput,
+): Promise<RetailerRow> {
   return db.transaction(async (tx) => {
-    const u = await tx.select({ retailerId: users.retailerId }).from(users).where(eq(users.id, userId)).for("update");
+    const u = await tx
+      .select({ retailerId: users.retailerId })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for("update");
     if (!u[0]) throw new Error(`user ${userId} not found`);
     const existingId = u[0].retailerId;
     if (existingId !== null) {
-      const rows = await tx.update(retailers).set(info).where(eq(retailers.id, existingId)).returning();
+      const rows = await tx
+        .update(retailers)
+        .set(info)
+        .where(eq(retailers.id, existingId))
+        .returning();
       return rows[0];
     }
     const rows = await tx
@@ -151,10 +174,15 @@ export async function saveContactStep(
  * Setup wizard step 3: records the brand requests (a typed name matched to its brand, a new one an external
  * brand for staff to validate) and marks the setup finished.
  */
-export async function saveBrandsStep(db: Db, retailerId: number, requests: BrandRequestInput[]): Promise<void> {
+export async function saveBrandsStep(
+  db: Db,
+  retailerId: number,
+  requests: BrandRequestInput[],
+): Promise<void> {
   await db.transaction(async (tx) => {
     const brandIds: (number | null)[] = [];
-    for (const r of requests) brandIds.push(r.brandId ?? (await brandForTypedName(tx, r.brandName)));
+    for (const r of requests)
+      brandIds.push(r.brandId ?? (await brandForTypedName(tx, r.brandName)));
     if (requests.length > 0) {
       await tx.insert(brandRequests).values(
         requests.map((r, i) => ({
@@ -169,12 +197,19 @@ export async function saveBrandsStep(db: Db, retailerId: number, requests: Brand
         })),
       );
     }
-    await tx.update(retailers).set({ setupCompletedAt: new Date() }).where(eq(retailers.id, retailerId));
+    await tx
+      .update(retailers)
+      .set({ setupCompletedAt: new Date() })
+      .where(eq(retailers.id, retailerId));
   });
 }
 
 export async function listBrandRequests(db: Db, retailerId: number): Promise<BrandRequestRow[]> {
-  return db.select().from(brandRequests).where(eq(brandRequests.retailerId, retailerId)).orderBy(asc(brandRequests.id));
+  return db
+    .select()
+    .from(brandRequests)
+    .where(eq(brandRequests.retailerId, retailerId))
+    .orderBy(asc(brandRequests.id));
 }
 
 export type BrandChoice = { id: number; name: string; displayName: string };
@@ -190,7 +225,10 @@ export async function listBrandChoices(db: Db): Promise<BrandChoice[]> {
 
 export async function getBrandsByIds(db: Db, ids: number[]): Promise<BrandChoice[]> {
   if (ids.length === 0) return [];
-  return db.select({ id: brands.id, name: brands.name, displayName: brands.displayName }).from(brands).where(inArray(brands.id, ids));
+  return db
+    .select({ id: brands.id, name: brands.name, displayName: brands.displayName })
+    .from(brands)
+    .where(inArray(brands.id, ids));
 }
 
 export async function listAuthorizedBrands(db: Db, retailerId: number): Promise<BrandChoice[]> {
@@ -202,11 +240,21 @@ export async function listAuthorizedBrands(db: Db, retailerId: number): Promise<
     .orderBy(asc(brands.displayName));
 }
 
-export async function isBrandAuthorized(db: Db, retailerId: number, brandId: number): Promise<boolean> {
+export async function isBrandAuthorized(
+  db: Db,
+  retailerId: number,
+  brandId: number,
+): Promise<boolean> {
   const rows = await db
     .select({ id: retailerBrands.id })
     .from(retailerBrands)
-    .where(and(eq(retailerBrands.retailerId, retailerId), eq(retailerBrands.brandId, brandId), eq(retailerBrands.status, "authorized")))
+    .where(
+      and(
+        eq(retailerBrands.retailerId, retailerId),
+        eq(retailerBrands.brandId, brandId),
+        eq(retailerBrands.status, "authorized"),
+      ),
+    )
     .limit(1);
   return rows.length === 1;
 }
@@ -220,11 +268,22 @@ export type RetailerAdminEntry = {
 };
 
 /** The activation page's sections, in page order. */
-export const ADMIN_RETAILER_STATUSES: readonly RetailerStatus[] = ["pending", "active", "inactive", "denied"];
+export const ADMIN_RETAILER_STATUSES: readonly RetailerStatus[] = [
+  "pending",
+  "active",
+  "inactive",
+  "denied",
+];
 /** Retailers per section and page on the activation page (each card carries its forms and brand choices). */
 export const ADMIN_RETAILERS_PAGE_SIZE = 25;
 
-export type AdminRetailerSection = { status: RetailerStatus; page: number; pages: number; total: number; entries: RetailerAdminEntry[] };
+export type AdminRetailerSection = {
+  status: RetailerStatus;
+  page: number;
+  pages: number;
+  total: number;
+  entries: RetailerAdminEntry[];
+};
 
 /** A search term matching a retailer's store name or city (contains, any case) or its id (exactly). */
 function retailerMatches(term: string): SQL {
@@ -272,20 +331,41 @@ export async function listRetailersForAdmin(
 }
 
 /** Each retailer's contact, users, brand requests and authorized brands, read at once for all of them. */
-async function retailerAdminDetails(db: Db, rs: RetailerRow[]): Promise<(retailer: RetailerRow) => RetailerAdminEntry> {
+async function retailerAdminDetails(
+  db: Db,
+  rs: RetailerRow[],
+): Promise<(retailer: RetailerRow) => RetailerAdminEntry> {
   const ids = rs.map((r) => r.id);
   const [contacts, us, reqs, auth] =
     ids.length === 0
       ? [[], [], [], []]
       : await Promise.all([
-          db.select().from(retailerContacts).where(inArray(retailerContacts.retailerId, ids)).orderBy(asc(retailerContacts.id)),
-          db.select({ email: users.email, retailerId: users.retailerId }).from(users).where(inArray(users.retailerId, ids)),
-          db.select().from(brandRequests).where(inArray(brandRequests.retailerId, ids)).orderBy(asc(brandRequests.id)),
           db
-            .select({ retailerId: retailerBrands.retailerId, id: brands.id, name: brands.name, displayName: brands.displayName })
+            .select()
+            .from(retailerContacts)
+            .where(inArray(retailerContacts.retailerId, ids))
+            .orderBy(asc(retailerContacts.id)),
+          db
+            .select({ email: users.email, retailerId: users.retailerId })
+            .from(users)
+            .where(inArray(users.retailerId, ids)),
+          db
+            .select()
+            .from(brandRequests)
+            .where(inArray(brandRequests.retailerId, ids))
+            .orderBy(asc(brandRequests.id)),
+          db
+            .select({
+              retailerId: retailerBrands.retailerId,
+              id: brands.id,
+              name: brands.name,
+              displayName: brands.displayName,
+            })
             .from(retailerBrands)
             .innerJoin(brands, eq(brands.id, retailerBrands.brandId))
-            .where(and(inArray(retailerBrands.retailerId, ids), eq(retailerBrands.status, "authorized")))
+            .where(
+              and(inArray(retailerBrands.retailerId, ids), eq(retailerBrands.status, "authorized")),
+            )
             .orderBy(asc(brands.displayName)),
         ]);
   return (retailer) => ({
@@ -293,25 +373,45 @@ async function retailerAdminDetails(db: Db, rs: RetailerRow[]): Promise<(retaile
     contact: contacts.find((c) => c.retailerId === retailer.id) ?? null,
     userEmails: us.filter((u) => u.retailerId === retailer.id).map((u) => u.email),
     brandRequests: reqs.filter((r) => r.retailerId === retailer.id),
-    authorizedBrands: auth.filter((a) => a.retailerId === retailer.id).map((a) => ({ id: a.id, name: a.name, displayName: a.displayName })),
+    authorizedBrands: auth
+      .filter((a) => a.retailerId === retailer.id)
+      .map((a) => ({ id: a.id, name: a.name, displayName: a.displayName })),
   });
 }
 
-export type RetailerPick = { id: number; storeName: string; city: string; state: string; status: RetailerStatus };
+export type RetailerPick = {
+  id: number;
+  storeName: string;
+  city: string;
+  state: string;
+  status: RetailerStatus;
+};
 
 /** Retailers staff may act as, optionally filtered by store name / city / id. */
 export async function searchRetailers(db: Db, q: string, limit = 200): Promise<RetailerPick[]> {
   const term = q.trim();
   const base = db
-    .select({ id: retailers.id, storeName: retailers.storeName, city: retailers.city, state: retailers.state, status: retailers.status })
+    .select({
+      id: retailers.id,
+      storeName: retailers.storeName,
+      city: retailers.city,
+      state: retailers.state,
+      status: retailers.status,
+    })
     .from(retailers);
   const filtered = term ? base.where(retailerMatches(term)) : base;
   return filtered.orderBy(asc(retailers.storeName)).limit(limit);
 }
 
 /** Addresses that should hear about the retailer's account: its users, else the store e-mail. */
-export async function retailerNotificationEmails(db: DbOrTx, retailerId: number): Promise<string[]> {
-  const us = await db.select({ email: users.email }).from(users).where(eq(users.retailerId, retailerId));
+export async function retailerNotificationEmails(
+  db: DbOrTx,
+  retailerId: number,
+): Promise<string[]> {
+  const us = await db
+    .select({ email: users.email })
+    .from(users)
+    .where(eq(users.retailerId, retailerId));
   const r = await getRetailer(db, retailerId);
   const set = new Set(us.map((u) => u.email));
   if (set.size === 0 && r?.storeEmail) set.add(r.storeEmail);

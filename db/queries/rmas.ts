@@ -15,12 +15,30 @@ import { and, asc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-or
 import { alias } from "drizzle-orm/pg-core";
 import { ACTION } from "../../domain/action-codes";
 import { isChoice, RMA_REASON_OTHER, RMA_REASONS } from "../../domain/reasons";
-import { receivedGoodsSide, rmaOrderInputOf, type RmaKind, type RmaOrderInput } from "../../domain/rma-money";
+import {
+  receivedGoodsSide,
+  rmaOrderInputOf,
+  type RmaKind,
+  type RmaOrderInput,
+} from "../../domain/rma-money";
 import { rmaNumber } from "../../domain/cart";
 import { RMA_DISPLAY_STATUS, TRANSACTION_TYPE, rmaActionNeeded } from "../../domain/states";
 import type { Db, DbOrTx } from "../client";
-import { orderActions, orderContributions, orders, payments, products, productVariations, uploads } from "../schema";
-import { recordStep, shipmentsFollow, type OrderNoticeWrite, type StaffNoticeWrite } from "./order-steps";
+import {
+  orderActions,
+  orderContributions,
+  orders,
+  payments,
+  products,
+  productVariations,
+  uploads,
+} from "../schema";
+import {
+  recordStep,
+  shipmentsFollow,
+  type OrderNoticeWrite,
+  type StaffNoticeWrite,
+} from "./order-steps";
 import { orderPage } from "./order-views/shared";
 import { attachRmaUploads } from "./uploads";
 
@@ -66,7 +84,13 @@ export interface RmaStart {
   victimId: number;
   perpetratorId: number;
   order: RmaOrderInput;
-  lines: { lineId: number; unitPriceCents: number; requestedQuantity: number; reason: number; otherText: string | null }[];
+  lines: {
+    lineId: number;
+    unitPriceCents: number;
+    requestedQuantity: number;
+    reason: number;
+    otherText: string | null;
+  }[];
   victimPaymentIntentId: string | null;
 }
 
@@ -78,7 +102,11 @@ export class RmaRequestRefused extends Error {
 }
 
 /** The goods lines the victim received on an order: a sale's provider lines (the buyer); a swap's other side's. */
-async function receivedLines(db: DbOrTx, order: { id: number; transactionType: number; providerId: number }, victimId: number) {
+async function receivedLines(
+  db: DbOrTx,
+  order: { id: number; transactionType: number; providerId: number },
+  victimId: number,
+) {
   const side = receivedGoodsSide(
     order.transactionType === TRANSACTION_TYPE.SWAP ? "swap" : "sale",
     victimId === order.providerId ? "provider" : "receiver",
@@ -86,35 +114,59 @@ async function receivedLines(db: DbOrTx, order: { id: number; transactionType: n
   return db
     .select()
     .from(orderContributions)
-    .where(and(eq(orderContributions.orderId, order.id), eq(orderContributions.type, "goods"), eq(orderContributions.side, side)))
+    .where(
+      and(
+        eq(orderContributions.orderId, order.id),
+        eq(orderContributions.type, "goods"),
+        eq(orderContributions.side, side),
+      ),
+    )
     .orderBy(asc(orderContributions.id));
 }
 
 /** The original order as the victim received it (its goods lines; a sale's buyer's fee, shipping and total). */
 function rmaOrderOfRows(
-  order: { transactionType: number; receiverFeeCents: number; receiverShippingCents: number; receiverGrandTotalCents: number },
+  order: {
+    transactionType: number;
+    receiverFeeCents: number;
+    receiverShippingCents: number;
+    receiverGrandTotalCents: number;
+  },
   received: readonly { quantity: number; valueCents: number }[],
 ): RmaOrderInput {
-  return rmaOrderInputOf(order.transactionType === TRANSACTION_TYPE.SALE ? "sale" : "swap", received, {
-    feeCents: order.receiverFeeCents,
-    shippingCents: order.receiverShippingCents,
-    totalCents: order.receiverGrandTotalCents,
-  });
+  return rmaOrderInputOf(
+    order.transactionType === TRANSACTION_TYPE.SALE ? "sale" : "swap",
+    received,
+    {
+      feeCents: order.receiverFeeCents,
+      shippingCents: order.receiverShippingCents,
+      totalCents: order.receiverGrandTotalCents,
+    },
+  );
 }
 
 /** The victim's request as an RMA order with its lines; refused (RmaRequestRefused) when it cannot be. */
 export async function createRma(db: Db, req: RmaRequest): Promise<RmaStart> {
   return db.transaction(async (tx) => {
     const [order] = await tx.select().from(orders).where(eq(orders.id, req.orderId)).for("update");
-    if (!order || order.transactionType === TRANSACTION_TYPE.RMA) throw new RmaRequestRefused("not_found");
+    if (!order || order.transactionType === TRANSACTION_TYPE.RMA)
+      throw new RmaRequestRefused("not_found");
     const isSale = order.transactionType === TRANSACTION_TYPE.SALE;
     // A sale's victim is its buyer; either side of a swap may be one.
-    const party = isSale ? order.receiverId === req.victimId : order.providerId === req.victimId || order.receiverId === req.victimId;
+    const party = isSale
+      ? order.receiverId === req.victimId
+      : order.providerId === req.victimId || order.receiverId === req.victimId;
     if (!party) throw new RmaRequestRefused("not_found");
     const [existing] = await tx
       .select({ id: orders.id })
       .from(orders)
-      .where(and(eq(orders.transactionType, TRANSACTION_TYPE.RMA), eq(orders.rmaForId, order.id), eq(orders.providerId, req.victimId)));
+      .where(
+        and(
+          eq(orders.transactionType, TRANSACTION_TYPE.RMA),
+          eq(orders.rmaForId, order.id),
+          eq(orders.providerId, req.victimId),
+        ),
+      );
     if (existing) throw new RmaRequestRefused("exists");
 
     const received = await receivedLines(tx, order, req.victimId);
@@ -126,13 +178,17 @@ export async function createRma(db: Db, req: RmaRequest): Promise<RmaStart> {
       if (!src || !Number.isSafeInteger(l.quantity)) throw new RmaRequestRefused("bad_line");
       if (l.quantity > src.quantity) throw new RmaRequestRefused("too_many");
       if (!isChoice(RMA_REASONS, l.reason)) throw new RmaRequestRefused("reason");
-      if (l.reason === RMA_REASON_OTHER && !(l.reasonOther ?? "").trim()) throw new RmaRequestRefused("other_text");
+      if (l.reason === RMA_REASON_OTHER && !(l.reasonOther ?? "").trim())
+        throw new RmaRequestRefused("other_text");
     }
     const perSource = new Map<number, number>();
     for (const l of asked) perSource.set(l.sourceId, (perSource.get(l.sourceId) ?? 0) + l.quantity);
-    for (const [id, n] of perSource) if (n > bySource.get(id)!.quantity) throw new RmaRequestRefused("too_many");
+    for (const [id, n] of perSource)
+      if (n > bySource.get(id)!.quantity) throw new RmaRequestRefused("too_many");
 
-    const [{ id }] = await tx.execute<{ id: number }>(sql`select nextval(pg_get_serial_sequence('orders', 'id'))::int as id`);
+    const [{ id }] = await tx.execute<{ id: number }>(
+      sql`select nextval(pg_get_serial_sequence('orders', 'id'))::int as id`,
+    );
     const rmaId = Number(id);
     const externalId = rmaNumber(rmaId);
     const workflowId = req.workflowIdFor(rmaId);
@@ -172,7 +228,8 @@ export async function createRma(db: Db, req: RmaRequest): Promise<RmaStart> {
             valueCents: 0,
             rmaSourceId: src.id,
             rmaReason: l.reason,
-            rmaReasonOther: l.reason === RMA_REASON_OTHER ? (l.reasonOther ?? "").trim().slice(0, 500) : null,
+            rmaReasonOther:
+              l.reason === RMA_REASON_OTHER ? (l.reasonOther ?? "").trim().slice(0, 500) : null,
             rmaQuantityRequested: l.quantity,
             rmaPictures: (l.pictures ?? []).slice(0, 3),
           };
@@ -189,7 +246,9 @@ export async function createRma(db: Db, req: RmaRequest): Promise<RmaStart> {
     const pictures = asked.flatMap((l) => (l.pictures ?? []).slice(0, 3));
     if (
       pictures.length > 0 &&
-      (req.uploaderUserId === undefined || (await attachRmaUploads(tx, pictures, rmaId, req.uploaderUserId)) !== new Set(pictures).size)
+      (req.uploaderUserId === undefined ||
+        (await attachRmaUploads(tx, pictures, rmaId, req.uploaderUserId)) !==
+          new Set(pictures).size)
     ) {
       throw new RmaRequestRefused("pictures");
     }
@@ -251,7 +310,11 @@ export interface RmaStateWrite {
 const PARTY_ROLE: Record<string, string> = { victim: "provider", perpetrator: "receiver" };
 /** true completed, false declined or cancelled, null still open. */
 const completedOf = (stage: string): boolean | null =>
-  stage === "rmacompleted" ? true : stage === "rmadeclined" || stage === "rmacancelled" ? false : null;
+  stage === "rmacompleted"
+    ? true
+    : stage === "rmadeclined" || stage === "rmacancelled"
+      ? false
+      : null;
 
 /**
  * The state the return parcel's read-model row follows (shipmentsFollow: never backwards): scanned while the
@@ -261,12 +324,17 @@ const completedOf = (stage: string): boolean | null =>
 function returnParcelState(w: Pick<RmaStateWrite, "stage" | "actions">): string {
   if (w.stage === "rmacompleted") return "delivered";
   if (w.stage === "rmacancelled") return "cancelled";
-  if (w.stage === "shipping" && w.actions.some((a) => a.code === ACTION.SHIPMENT_PICKED_UP)) return "in_route";
+  if (w.stage === "shipping" && w.actions.some((a) => a.code === ACTION.SHIPMENT_PICKED_UP))
+    return "in_route";
   return "";
 }
 
 /** Staff's decisions on the lines (approved units and comment), applied under the row lock of a newer step. */
-async function applyDecisions(tx: DbOrTx, rmaId: number, decisions: NonNullable<RmaStateWrite["decisions"]>): Promise<void> {
+async function applyDecisions(
+  tx: DbOrTx,
+  rmaId: number,
+  decisions: NonNullable<RmaStateWrite["decisions"]>,
+): Promise<void> {
   const decided = new Map(decisions.map((d) => [d.lineId, d]));
   for (const d of decided.values()) {
     await tx
@@ -311,7 +379,12 @@ export async function recordRmaState(db: Db, w: RmaStateWrite): Promise<{ record
       w.actions.map((a) => ({
         code: a.code,
         role: PARTY_ROLE[a.role] ?? a.role,
-        participantId: a.role === "victim" ? parties.providerId : a.role === "perpetrator" ? parties.receiverId : null,
+        participantId:
+          a.role === "victim"
+            ? parties.providerId
+            : a.role === "perpetrator"
+              ? parties.receiverId
+              : null,
         statename: w.stage,
         at: a.at,
       })),
@@ -329,7 +402,13 @@ export async function rmaOfOrder(
   const [row] = await db
     .select({ id: orders.id, externalId: orders.externalId, stage: orders.stage })
     .from(orders)
-    .where(and(eq(orders.transactionType, TRANSACTION_TYPE.RMA), eq(orders.rmaForId, orderId), eq(orders.providerId, victimId)));
+    .where(
+      and(
+        eq(orders.transactionType, TRANSACTION_TYPE.RMA),
+        eq(orders.rmaForId, orderId),
+        eq(orders.providerId, victimId),
+      ),
+    );
   return row ?? null;
 }
 
@@ -343,7 +422,12 @@ export async function rmasOfOrderFor(
   retailerId: number,
 ): Promise<{ id: number; externalId: string; stage: string; role: RmaSide }[]> {
   const rows = await db
-    .select({ id: orders.id, externalId: orders.externalId, stage: orders.stage, victimId: orders.providerId })
+    .select({
+      id: orders.id,
+      externalId: orders.externalId,
+      stage: orders.stage,
+      victimId: orders.providerId,
+    })
     .from(orders)
     .where(
       and(
@@ -353,7 +437,10 @@ export async function rmasOfOrderFor(
       ),
     )
     .orderBy(asc(orders.id));
-  return rows.map(({ victimId, ...r }) => ({ ...r, role: victimId === retailerId ? "victim" : "perpetrator" }));
+  return rows.map(({ victimId, ...r }) => ({
+    ...r,
+    role: victimId === retailerId ? "victim" : "perpetrator",
+  }));
 }
 
 /** Which side of an RMA a retailer is: the victim (refunded) or the perpetrator (charged). */
@@ -403,7 +490,9 @@ export async function listRetailerRmas(
   const stages = RETAILER_RMA_FILTERS[opts.filter ?? "all"];
   const where = and(
     eq(orders.transactionType, TRANSACTION_TYPE.RMA),
-    opts.alerts ? unseenByPerpetratorSql(retailerId) : or(eq(orders.providerId, retailerId), eq(orders.receiverId, retailerId)),
+    opts.alerts
+      ? unseenByPerpetratorSql(retailerId)
+      : or(eq(orders.providerId, retailerId), eq(orders.receiverId, retailerId)),
     stages ? inArray(orders.stage, [...stages]) : undefined,
   );
   const original = alias(orders, "original");
@@ -427,7 +516,12 @@ function retailerRmaRow(
     rmaForExternalId,
     rmaForTransactionType,
     decided,
-  }: { r: typeof orders.$inferSelect; rmaForExternalId: string | null; rmaForTransactionType: number | null; decided: boolean },
+  }: {
+    r: typeof orders.$inferSelect;
+    rmaForExternalId: string | null;
+    rmaForTransactionType: number | null;
+    decided: boolean;
+  },
   retailerId: number,
 ): RetailerRmaRow {
   const role: RmaSide = r.providerId === retailerId ? "victim" : "perpetrator";
@@ -462,7 +556,12 @@ function unseenByPerpetratorSql(retailerId: number): SQL {
 }
 
 /** The perpetrator opened its RMA: every step so far is seen (its bell alert goes). Returns the number marked. */
-export async function markRmaSeenByPerpetrator(db: DbOrTx, retailerId: number, rmaId: number, at: Date = new Date()): Promise<number> {
+export async function markRmaSeenByPerpetrator(
+  db: DbOrTx,
+  retailerId: number,
+  rmaId: number,
+  at: Date = new Date(),
+): Promise<number> {
   const rows = await db
     .update(orderActions)
     .set({ seenAt: at })
@@ -482,14 +581,26 @@ export async function markRmaSeenByPerpetrator(db: DbOrTx, retailerId: number, r
 export async function deleteUnstartedRma(db: Db, rmaId: number): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.update(uploads).set({ rmaId: null }).where(eq(uploads.rmaId, rmaId));
-    await tx.delete(orders).where(and(eq(orders.id, rmaId), eq(orders.transactionType, TRANSACTION_TYPE.RMA), eq(orders.recordSeq, 0)));
+    await tx
+      .delete(orders)
+      .where(
+        and(
+          eq(orders.id, rmaId),
+          eq(orders.transactionType, TRANSACTION_TYPE.RMA),
+          eq(orders.recordSeq, 0),
+        ),
+      );
   });
 }
 
 /** Lines of several RMAs (staff screens). */
 export async function rmaLines(db: DbOrTx, rmaIds: number[]) {
   if (rmaIds.length === 0) return [];
-  return db.select().from(orderContributions).where(inArray(orderContributions.orderId, rmaIds)).orderBy(asc(orderContributions.id));
+  return db
+    .select()
+    .from(orderContributions)
+    .where(inArray(orderContributions.orderId, rmaIds))
+    .orderBy(asc(orderContributions.id));
 }
 
 export interface RmaLineView {
@@ -521,7 +632,12 @@ export interface RmaPageView {
   rmaForTransactionType: number | null;
   /** The original order as the victim received it (what staff's decision is settled against). */
   original: RmaOrderInput | null;
-  contact: { name: string | null; email: string | null; phone: string | null; packingSlipName: string | null };
+  contact: {
+    name: string | null;
+    email: string | null;
+    phone: string | null;
+    packingSlipName: string | null;
+  };
   rmaFeeCents: number;
   ledger: Record<string, number | boolean> | null;
   deadlines: Record<string, string | null> | null;
@@ -534,7 +650,11 @@ export interface RmaPageView {
  * An RMA with its lines (product, reason, requested, staff's decision, pictures), or null. `original` (what
  * staff's decision is settled against) is read for staff's screens only (`withOriginal`); else it is null.
  */
-export async function getRmaView(db: DbOrTx, rmaId: number, { withOriginal = true } = {}): Promise<RmaPageView | null> {
+export async function getRmaView(
+  db: DbOrTx,
+  rmaId: number,
+  { withOriginal = true } = {},
+): Promise<RmaPageView | null> {
   if (!Number.isSafeInteger(rmaId) || rmaId <= 0) return null;
   const [r] = await db
     .select()
@@ -542,7 +662,8 @@ export async function getRmaView(db: DbOrTx, rmaId: number, { withOriginal = tru
     .where(and(eq(orders.id, rmaId), eq(orders.transactionType, TRANSACTION_TYPE.RMA)));
   if (!r) return null;
   const [orig] = r.rmaForId ? await db.select().from(orders).where(eq(orders.id, r.rmaForId)) : [];
-  const original = orig && withOriginal ? rmaOrderOfRows(orig, await receivedLines(db, orig, r.providerId)) : null;
+  const original =
+    orig && withOriginal ? rmaOrderOfRows(orig, await receivedLines(db, orig, r.providerId)) : null;
   const lines = await db
     .select({
       c: orderContributions,
@@ -567,7 +688,12 @@ export async function getRmaView(db: DbOrTx, rmaId: number, { withOriginal = tru
     rmaForExternalId: orig?.externalId ?? null,
     rmaForTransactionType: orig?.transactionType ?? null,
     original,
-    contact: { name: r.rmaContactName, email: r.rmaContactEmail, phone: r.rmaContactPhone, packingSlipName: r.rmaPackingSlipName },
+    contact: {
+      name: r.rmaContactName,
+      email: r.rmaContactEmail,
+      phone: r.rmaContactPhone,
+      packingSlipName: r.rmaPackingSlipName,
+    },
     rmaFeeCents: r.rmaFeeCents,
     ledger: r.ledger ?? null,
     deadlines: r.deadlines ?? null,
@@ -597,11 +723,20 @@ const ledgerFlag = (flag: "chargeQueued" | "escalated") => sql`${orders.ledger}-
  * The workflows of the RMAs whose charge to this perpetrator is queued (its card was missing or declined):
  * a new card on file signals them to try again.
  */
-export async function rmaWorkflowsAwaitingCharge(db: DbOrTx, perpetratorId: number): Promise<string[]> {
+export async function rmaWorkflowsAwaitingCharge(
+  db: DbOrTx,
+  perpetratorId: number,
+): Promise<string[]> {
   const rows = await db
     .select({ workflowId: orders.workflowId })
     .from(orders)
-    .where(and(eq(orders.transactionType, TRANSACTION_TYPE.RMA), eq(orders.receiverId, perpetratorId), ledgerFlag("chargeQueued")))
+    .where(
+      and(
+        eq(orders.transactionType, TRANSACTION_TYPE.RMA),
+        eq(orders.receiverId, perpetratorId),
+        ledgerFlag("chargeQueued"),
+      ),
+    )
     .orderBy(asc(orders.id));
   return rows.map((r) => r.workflowId);
 }
@@ -639,7 +774,10 @@ function statusWhere(status: AdminRmaStatus | undefined) {
 }
 
 /** Staff's RMA list: newest change first, by tab and status, with the parties' store names (staff see names). */
-export async function listAdminRmas(db: DbOrTx, opts: { tab: AdminRmaTab; status?: AdminRmaStatus; limit?: number; offset?: number }) {
+export async function listAdminRmas(
+  db: DbOrTx,
+  opts: { tab: AdminRmaTab; status?: AdminRmaStatus; limit?: number; offset?: number },
+) {
   const stage = ADMIN_RMA_TABS[opts.tab];
   const where = and(
     eq(orders.transactionType, TRANSACTION_TYPE.RMA),
@@ -665,5 +803,10 @@ export async function listAdminRmas(db: DbOrTx, opts: { tab: AdminRmaTab; status
     .leftJoin(rmaFor, eq(rmaFor.id, orders.rmaForId))
     .$dynamic();
   const { rows, total, limit, offset } = await orderPage(db, query, where, opts, 25);
-  return { items: rows.map((r) => ({ ...r, modifiedAt: r.modifiedAt.toISOString() })), total, limit, offset };
+  return {
+    items: rows.map((r) => ({ ...r, modifiedAt: r.modifiedAt.toISOString() })),
+    total,
+    limit,
+    offset,
+  };
 }

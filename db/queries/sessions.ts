@@ -7,11 +7,17 @@ export type SessionRow = typeof sessions.$inferSelect;
 
 /** A session with what the app keeps of its user (never the password hash): read on every signed-in request. */
 export interface SessionWithUser {
-  session: Pick<SessionRow, "id" | "userId" | "expiresAt" | "actingRetailerId" | "actingBrandId" | "dismissedBanners">;
+  session: Pick<
+    SessionRow,
+    "id" | "userId" | "expiresAt" | "actingRetailerId" | "actingBrandId" | "dismissedBanners"
+  >;
   user: { id: number; email: string; isStaff: boolean; retailerId: number | null };
 }
 
-export async function getSessionWithUser(db: Db, sessionId: string): Promise<SessionWithUser | null> {
+export async function getSessionWithUser(
+  db: Db,
+  sessionId: string,
+): Promise<SessionWithUser | null> {
   const query = builtOnce(db, "session_with_user", (pool) =>
     pool
       .select({
@@ -23,7 +29,12 @@ export async function getSessionWithUser(db: Db, sessionId: string): Promise<Ses
           actingBrandId: sessions.actingBrandId,
           dismissedBanners: sessions.dismissedBanners,
         },
-        user: { id: users.id, email: users.email, isStaff: users.isStaff, retailerId: users.retailerId },
+        user: {
+          id: users.id,
+          email: users.email,
+          isStaff: users.isStaff,
+          retailerId: users.retailerId,
+        },
       })
       .from(sessions)
       .innerJoin(users, eq(sessions.userId, users.id))
@@ -36,7 +47,12 @@ export async function getSessionWithUser(db: Db, sessionId: string): Promise<Ses
 }
 
 /** Staff: the retailer (and optionally brand) to act as; both null = act as admin. */
-export async function setActing(db: Db, sessionId: string, retailerId: number | null, brandId: number | null): Promise<void> {
+export async function setActing(
+  db: Db,
+  sessionId: string,
+  retailerId: number | null,
+  brandId: number | null,
+): Promise<void> {
   await db
     .update(sessions)
     .set({ actingRetailerId: retailerId, actingBrandId: retailerId === null ? null : brandId })

@@ -5,10 +5,20 @@ import { and, asc, desc, eq, ne } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
 import { brandRequests, paymentMethods, retailerContacts, retailers } from "../schema";
 import { brandForTypedName } from "./external-brands";
-import type { BrandRequestInput, ContactInput, ContactRow, RetailerInfoInput, RetailerRow } from "./retailers";
+import type {
+  BrandRequestInput,
+  ContactInput,
+  ContactRow,
+  RetailerInfoInput,
+  RetailerRow,
+} from "./retailers";
 
 /** Store Info: the retailer's own fields (never another retailer's). */
-export async function updateStoreInfo(db: DbOrTx, retailerId: number, info: RetailerInfoInput): Promise<RetailerRow | null> {
+export async function updateStoreInfo(
+  db: DbOrTx,
+  retailerId: number,
+  info: RetailerInfoInput,
+): Promise<RetailerRow | null> {
   const rows = await db.update(retailers).set(info).where(eq(retailers.id, retailerId)).returning();
   return rows[0] ?? null;
 }
@@ -29,7 +39,12 @@ export async function updateContactInfo(
         ? await tx
             .select()
             .from(retailerContacts)
-            .where(and(eq(retailerContacts.retailerId, retailerId), eq(retailerContacts.userId, who.userId)))
+            .where(
+              and(
+                eq(retailerContacts.retailerId, retailerId),
+                eq(retailerContacts.userId, who.userId),
+              ),
+            )
             .limit(1)
         : [];
     const existing =
@@ -43,7 +58,11 @@ export async function updateContactInfo(
           .limit(1)
       )[0];
     if (existing) {
-      const [row] = await tx.update(retailerContacts).set(input).where(eq(retailerContacts.id, existing.id)).returning();
+      const [row] = await tx
+        .update(retailerContacts)
+        .set(input)
+        .where(eq(retailerContacts.id, existing.id))
+        .returning();
       return row;
     }
     const [row] = await tx
@@ -55,7 +74,11 @@ export async function updateContactInfo(
 }
 
 /** ADD BRANDS: one brand request of the retailer, matched to its brand (a new name: an external brand for staff to validate). */
-export async function createBrandRequestForRetailer(db: DbOrTx, retailerId: number, input: BrandRequestInput) {
+export async function createBrandRequestForRetailer(
+  db: DbOrTx,
+  retailerId: number,
+  input: BrandRequestInput,
+) {
   const [row] = await db
     .insert(brandRequests)
     .values({
@@ -125,15 +148,28 @@ export async function getPaymentCustomerId(db: DbOrTx, retailerId: number): Prom
  */
 export async function recordPaymentMethod(
   db: Db,
-  input: { retailerId: number; providerPaymentMethodId: string; providerCustomerId: string | null; description: string; lastFour: string },
+  input: {
+    retailerId: number;
+    providerPaymentMethodId: string;
+    providerCustomerId: string | null;
+    description: string;
+    lastFour: string;
+  },
 ): Promise<{ recorded: boolean }> {
   return db.transaction(async (tx) => {
-    await tx.select({ id: retailers.id }).from(retailers).where(eq(retailers.id, input.retailerId)).for("update");
+    await tx
+      .select({ id: retailers.id })
+      .from(retailers)
+      .where(eq(retailers.id, input.retailerId))
+      .for("update");
     const [existing] = await tx
       .select({ id: paymentMethods.id })
       .from(paymentMethods)
       .where(
-        and(eq(paymentMethods.retailerId, input.retailerId), eq(paymentMethods.providerPaymentMethodId, input.providerPaymentMethodId)),
+        and(
+          eq(paymentMethods.retailerId, input.retailerId),
+          eq(paymentMethods.providerPaymentMethodId, input.providerPaymentMethodId),
+        ),
       )
       .limit(1);
     if (existing) return { recorded: false };

@@ -33,7 +33,10 @@ export async function upsertShipment(
     carrier?: string;
   },
 ): Promise<number | null> {
-  const [order] = await db.select({ id: orders.id }).from(orders).where(eq(orders.id, input.orderId));
+  const [order] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(eq(orders.id, input.orderId));
   if (!order) return null;
   const [row] = await db
     .insert(shipments)
@@ -50,7 +53,12 @@ export async function upsertShipment(
     })
     .onConflictDoUpdate({
       target: shipments.trackingNumber,
-      set: { callTag: input.callTag, labelUrl: input.labelUrl, pickupBy: input.pickupBy, modifiedAt: sql`now()` },
+      set: {
+        callTag: input.callTag,
+        labelUrl: input.labelUrl,
+        pickupBy: input.pickupBy,
+        modifiedAt: sql`now()`,
+      },
     })
     .returning({ id: shipments.id });
   return row?.id ?? null;
@@ -75,9 +83,18 @@ export async function findShipmentByTracking(db: DbOrTx, trackingNumber: string)
 /** One tracking event of a shipment, once per carrier event id. Returns false when it was already there. */
 export async function recordShipmentEvent(
   db: DbOrTx,
-  input: { trackingNumber: string; providerEventId: string; status: string; description: string; eventTimestamp: Date },
+  input: {
+    trackingNumber: string;
+    providerEventId: string;
+    status: string;
+    description: string;
+    eventTimestamp: Date;
+  },
 ): Promise<boolean> {
-  const [ship] = await db.select({ id: shipments.id }).from(shipments).where(eq(shipments.trackingNumber, input.trackingNumber));
+  const [ship] = await db
+    .select({ id: shipments.id })
+    .from(shipments)
+    .where(eq(shipments.trackingNumber, input.trackingNumber));
   if (!ship) return false;
   const rows = await db
     .insert(shipmentEvents)
@@ -100,7 +117,12 @@ export async function listOrderShipments(db: DbOrTx, orderId: number): Promise<S
 /** The destination printed on a label: street address only (the recipient is named by its anonymous label). */
 export async function getShippingAddress(db: DbOrTx, retailerId: number) {
   const [r] = await db
-    .select({ address1: retailers.address1, city: retailers.city, state: retailers.state, postalCode: retailers.postalCode })
+    .select({
+      address1: retailers.address1,
+      city: retailers.city,
+      state: retailers.state,
+      postalCode: retailers.postalCode,
+    })
     .from(retailers)
     .where(eq(retailers.id, retailerId));
   return r ?? null;
@@ -119,7 +141,12 @@ export async function getCarrierShipmentByOrder(
   const q = db
     .select()
     .from(sandboxCarrierShipments)
-    .where(and(eq(sandboxCarrierShipments.orderId, orderId), eq(sandboxCarrierShipments.senderId, senderId)));
+    .where(
+      and(
+        eq(sandboxCarrierShipments.orderId, orderId),
+        eq(sandboxCarrierShipments.senderId, senderId),
+      ),
+    );
   const [row] = opts.forUpdate ? await q.for("update") : await q;
   return row ?? null;
 }
@@ -138,15 +165,27 @@ export async function getCarrierShipment(
 }
 
 /** Inserts a carrier shipment; false when the order already has one from that sender (a concurrent booking won). */
-export async function insertCarrierShipment(db: DbOrTx, row: typeof sandboxCarrierShipments.$inferInsert): Promise<boolean> {
-  const rows = await db.insert(sandboxCarrierShipments).values(row).onConflictDoNothing().returning({ id: sandboxCarrierShipments.id });
+export async function insertCarrierShipment(
+  db: DbOrTx,
+  row: typeof sandboxCarrierShipments.$inferInsert,
+): Promise<boolean> {
+  const rows = await db
+    .insert(sandboxCarrierShipments)
+    .values(row)
+    .onConflictDoNothing()
+    .returning({ id: sandboxCarrierShipments.id });
   return rows.length > 0;
 }
 
 export async function updateCarrierShipment(
   db: DbOrTx,
   id: string,
-  set: Partial<Pick<CarrierShipmentRow, "callTag" | "pickupAttempt" | "pickupBy" | "status" | "pickups" | "scans">>,
+  set: Partial<
+    Pick<
+      CarrierShipmentRow,
+      "callTag" | "pickupAttempt" | "pickupBy" | "status" | "pickups" | "scans"
+    >
+  >,
 ): Promise<void> {
   await db
     .update(sandboxCarrierShipments)
@@ -161,7 +200,12 @@ export async function updateCarrierShipment(
 export async function getCarrierLabel(
   db: DbOrTx,
   trackingNumber: string,
-): Promise<{ orderId: number; senderId: number; data: CarrierLabelData | null; pdf: Buffer | null } | null> {
+): Promise<{
+  orderId: number;
+  senderId: number;
+  data: CarrierLabelData | null;
+  pdf: Buffer | null;
+} | null> {
   const [row] = await db
     .select({
       orderId: sandboxCarrierShipments.orderId,
@@ -188,7 +232,11 @@ export async function getParcelTracking(db: DbOrTx, trackingNumber: string) {
     .where(eq(shipments.trackingNumber, trackingNumber));
   if (!ship) return null;
   const events = await db
-    .select({ status: shipmentEvents.status, description: shipmentEvents.description, at: shipmentEvents.eventTimestamp })
+    .select({
+      status: shipmentEvents.status,
+      description: shipmentEvents.description,
+      at: shipmentEvents.eventTimestamp,
+    })
     .from(shipmentEvents)
     .where(eq(shipmentEvents.shipmentId, ship.id))
     .orderBy(asc(shipmentEvents.eventTimestamp), asc(shipmentEvents.id));

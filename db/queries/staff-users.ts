@@ -9,7 +9,13 @@ import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db, Tx, DbOrTx } from "../client";
 import { staffUserChanges, users } from "../schema";
-import { PERMISSION_NAMES, STAFF_MSG, STAFF_USERS_PERMISSION, staffChangeRefusal, type StaffChange } from "../../domain/staff-users";
+import {
+  PERMISSION_NAMES,
+  STAFF_MSG,
+  STAFF_USERS_PERMISSION,
+  staffChangeRefusal,
+  type StaffChange,
+} from "../../domain/staff-users";
 import { normalizeEmail } from "./users";
 
 export type StaffUserSummary = {
@@ -48,10 +54,20 @@ export async function getStaffUser(db: DbOrTx, id: number): Promise<StaffUserSum
   return rows[0] ?? null;
 }
 
-export type StaffChangeRow = { id: number; action: string; permission: string | null; at: Date; actorEmail: string | null };
+export type StaffChangeRow = {
+  id: number;
+  action: string;
+  permission: string | null;
+  at: Date;
+  actorEmail: string | null;
+};
 
 /** The audit of one staff account, newest first. */
-export async function listStaffChanges(db: DbOrTx, userId: number, limit = 200): Promise<StaffChangeRow[]> {
+export async function listStaffChanges(
+  db: DbOrTx,
+  userId: number,
+  limit = 200,
+): Promise<StaffChangeRow[]> {
   const actor = alias(users, "actor");
   return db
     .select({
@@ -73,7 +89,13 @@ export async function listStaffAdmins(db: DbOrTx): Promise<string[]> {
   const rows = await db
     .select({ email: users.email })
     .from(users)
-    .where(and(eq(users.isStaff, true), isNull(users.deactivatedAt), sql`${STAFF_USERS_PERMISSION} = any(${users.adminPermissions})`))
+    .where(
+      and(
+        eq(users.isStaff, true),
+        isNull(users.deactivatedAt),
+        sql`${STAFF_USERS_PERMISSION} = any(${users.adminPermissions})`,
+      ),
+    )
     .orderBy(users.email)
     .limit(20);
   return rows.map((r) => r.email);
@@ -83,25 +105,45 @@ export async function listStaffAdmins(db: DbOrTx): Promise<string[]> {
 export type StaffRefusal = { ok: false; status: 403 | 404 | 409; message: string };
 export type StaffResult<T = object> = ({ ok: true } & T) | StaffRefusal;
 
-const refuse = (status: StaffRefusal["status"], message: string): StaffRefusal => ({ ok: false, status, message });
+const refuse = (status: StaffRefusal["status"], message: string): StaffRefusal => ({
+  ok: false,
+  status,
+  message,
+});
 
 /** Locks the active holders of the right (their ids) for the rest of the transaction. */
 async function lockHolders(tx: Tx): Promise<number[]> {
   const rows = await tx
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.isStaff, true), isNull(users.deactivatedAt), sql`${STAFF_USERS_PERMISSION} = any(${users.adminPermissions})`))
+    .where(
+      and(
+        eq(users.isStaff, true),
+        isNull(users.deactivatedAt),
+        sql`${STAFF_USERS_PERMISSION} = any(${users.adminPermissions})`,
+      ),
+    )
     .orderBy(users.id)
     .for("update");
   return rows.map((r) => r.id);
 }
 
-async function audit(tx: Tx, rows: { userId: number; actorId: number; action: StaffChange; permission?: string | null }[]) {
-  if (rows.length > 0) await tx.insert(staffUserChanges).values(rows.map((r) => ({ ...r, permission: r.permission ?? null })));
+async function audit(
+  tx: Tx,
+  rows: { userId: number; actorId: number; action: StaffChange; permission?: string | null }[],
+) {
+  if (rows.length > 0)
+    await tx
+      .insert(staffUserChanges)
+      .values(rows.map((r) => ({ ...r, permission: r.permission ?? null })));
 }
 
 /** Runs `fn` in a transaction where the actor is checked to hold the right (else a 403, nothing written). */
-function asStaffAdmin<T>(db: Db, actorId: number, fn: (tx: Tx, holders: number[]) => Promise<StaffResult<T>>): Promise<StaffResult<T>> {
+function asStaffAdmin<T>(
+  db: Db,
+  actorId: number,
+  fn: (tx: Tx, holders: number[]) => Promise<StaffResult<T>>,
+): Promise<StaffResult<T>> {
   return db.transaction(async (tx) => {
     const holders = await lockHolders(tx);
     if (!holders.includes(actorId)) return refuse(403, STAFF_MSG.forbidden);
@@ -147,7 +189,12 @@ export async function inviteStaffUser(
     if (!user) return refuse(409, STAFF_MSG.emailTaken);
     await audit(tx, [
       { userId: user.id, actorId: input.actorId, action: "invited" },
-      ...input.permissions.map((p) => ({ userId: user.id, actorId: input.actorId, action: "granted" as const, permission: p })),
+      ...input.permissions.map((p) => ({
+        userId: user.id,
+        actorId: input.actorId,
+        action: "granted" as const,
+        permission: p,
+      })),
     ]);
     return { ok: true, user };
   });
@@ -165,15 +212,30 @@ export async function setStaffPermissions(
     const target = await lockTarget(tx, input.targetId);
     if (!target) return refuse(404, STAFF_MSG.noSuchUser);
     const after = PERMISSION_NAMES.filter((p) => input.permissions.includes(p));
-    const refusal = staffChangeRefusal({ actorId: input.actorId, targetId: target.id, holders, targetAfter: after });
+    const refusal = staffChangeRefusal({
+      actorId: input.actorId,
+      targetId: target.id,
+      holders,
+      targetAfter: after,
+    });
     if (refusal) return refuse(409, refusal);
     const granted = after.filter((p) => !target.permissions.includes(p));
     const revoked = target.permissions.filter((p) => !after.includes(p));
     if (granted.length + revoked.length === 0) return { ok: true, granted, revoked };
     await tx.update(users).set({ adminPermissions: after }).where(eq(users.id, target.id));
     await audit(tx, [
-      ...granted.map((p) => ({ userId: target.id, actorId: input.actorId, action: "granted" as const, permission: p })),
-      ...revoked.map((p) => ({ userId: target.id, actorId: input.actorId, action: "revoked" as const, permission: p })),
+      ...granted.map((p) => ({
+        userId: target.id,
+        actorId: input.actorId,
+        action: "granted" as const,
+        permission: p,
+      })),
+      ...revoked.map((p) => ({
+        userId: target.id,
+        actorId: input.actorId,
+        action: "revoked" as const,
+        permission: p,
+      })),
     ]);
     return { ok: true, granted, revoked };
   });
@@ -188,16 +250,28 @@ export async function setStaffActive(
     const target = await lockTarget(tx, input.targetId);
     if (!target) return refuse(404, STAFF_MSG.noSuchUser);
     if (input.active && target.deactivatedAt === null) return refuse(409, STAFF_MSG.alreadyActive);
-    if (!input.active && target.deactivatedAt !== null) return refuse(409, STAFF_MSG.alreadyInactive);
+    if (!input.active && target.deactivatedAt !== null)
+      return refuse(409, STAFF_MSG.alreadyInactive);
     if (!input.active) {
-      const refusal = staffChangeRefusal({ actorId: input.actorId, targetId: target.id, holders, targetAfter: null });
+      const refusal = staffChangeRefusal({
+        actorId: input.actorId,
+        targetId: target.id,
+        holders,
+        targetAfter: null,
+      });
       if (refusal) return refuse(409, refusal);
     }
     await tx
       .update(users)
       .set({ deactivatedAt: input.active ? null : (input.at ?? new Date()) })
       .where(eq(users.id, target.id));
-    await audit(tx, [{ userId: target.id, actorId: input.actorId, action: input.active ? "reactivated" : "deactivated" }]);
+    await audit(tx, [
+      {
+        userId: target.id,
+        actorId: input.actorId,
+        action: input.active ? "reactivated" : "deactivated",
+      },
+    ]);
     return { ok: true, email: target.email };
   });
 }
@@ -212,6 +286,10 @@ export async function noteStaffResetSent(
     if (!target) return refuse(404, STAFF_MSG.noSuchUser);
     if (target.deactivatedAt !== null) return refuse(409, STAFF_MSG.deactivatedNoReset);
     await audit(tx, [{ userId: target.id, actorId: input.actorId, action: "reset_sent" }]);
-    return { ok: true, user: { id: target.id, email: target.email }, signedInBefore: target.lastLoginAt !== null };
+    return {
+      ok: true,
+      user: { id: target.id, email: target.email },
+      signedInBefore: target.lastLoginAt !== null,
+    };
   });
 }

@@ -46,16 +46,26 @@ function movementsQuery(db: DbOrTx, retailerId: number, range: { from: Date; to:
     .from(payments)
     .leftJoin(orders, eq(orders.id, payments.orderId))
     .where(
-      and(eq(payments.retailerId, retailerId), onStatementTypes(), gte(payments.createdAt, range.from), lt(payments.createdAt, range.to)),
+      and(
+        eq(payments.retailerId, retailerId),
+        onStatementTypes(),
+        gte(payments.createdAt, range.from),
+        lt(payments.createdAt, range.to),
+      ),
     )
     .orderBy(asc(payments.createdAt), asc(payments.id));
 }
 
 /** The retailer's movements recorded in [from, to), with their order's kind, side and counterparty. */
-export async function statementMovements(db: DbOrTx, retailerId: number, range: { from: Date; to: Date }): Promise<StatementMovement[]> {
+export async function statementMovements(
+  db: DbOrTx,
+  retailerId: number,
+  range: { from: Date; to: Date },
+): Promise<StatementMovement[]> {
   const rows = await movementsQuery(db, retailerId, range);
   return rows.map((r) => {
-    const role = r.providerId === retailerId ? "provider" : r.receiverId === retailerId ? "receiver" : null;
+    const role =
+      r.providerId === retailerId ? "provider" : r.receiverId === retailerId ? "receiver" : null;
     return {
       id: r.id,
       at: r.at,
@@ -68,7 +78,8 @@ export async function statementMovements(db: DbOrTx, retailerId: number, range: 
       externalId: r.externalId,
       transactionType: r.transactionType,
       role,
-      counterpartyId: role === "provider" ? r.receiverId : role === "receiver" ? r.providerId : null,
+      counterpartyId:
+        role === "provider" ? r.receiverId : role === "receiver" ? r.providerId : null,
       sideFeeCents: (role === "provider" ? r.providerFee : r.receiverFee) ?? 0,
       sideShippingCents: (role === "provider" ? r.providerShipping : r.receiverShipping) ?? 0,
     };
@@ -77,9 +88,15 @@ export async function statementMovements(db: DbOrTx, retailerId: number, range: 
 
 function sumsBeforeQuery(db: DbOrTx, retailerId: number, before: Date) {
   return db
-    .select({ txtype: payments.txtype, status: payments.status, amountCents: sql<string>`sum(${payments.amountCents})` })
+    .select({
+      txtype: payments.txtype,
+      status: payments.status,
+      amountCents: sql<string>`sum(${payments.amountCents})`,
+    })
     .from(payments)
-    .where(and(eq(payments.retailerId, retailerId), onStatementTypes(), lt(payments.createdAt, before)))
+    .where(
+      and(eq(payments.retailerId, retailerId), onStatementTypes(), lt(payments.createdAt, before)),
+    )
     .groupBy(payments.txtype, payments.status);
 }
 
@@ -97,7 +114,10 @@ export async function monthStatement(
   zone: string,
 ): Promise<Statement> {
   const range = monthRange(month, zone);
-  const [opening, movements] = await Promise.all([netBefore(db, retailerId, range.from), statementMovements(db, retailerId, range)]);
+  const [opening, movements] = await Promise.all([
+    netBefore(db, retailerId, range.from),
+    statementMovements(db, retailerId, range),
+  ]);
   return buildStatement(monthKey(month), opening, movements);
 }
 
@@ -117,7 +137,12 @@ function monthSumsQuery(db: DbOrTx, retailerId: number, zone: string) {
 }
 
 /** The retailer's months, newest first, up to `current` (YYYY-MM in `zone`), with their balances. */
-export async function listStatementMonths(db: DbOrTx, retailerId: number, current: string, zone: string): Promise<MonthSummary[]> {
+export async function listStatementMonths(
+  db: DbOrTx,
+  retailerId: number,
+  current: string,
+  zone: string,
+): Promise<MonthSummary[]> {
   const rows = await monthSumsQuery(db, retailerId, zone);
   const sums: MonthSum[] = rows.map((r) => ({ ...r, amountCents: Number(r.amountCents) }));
   return statementMonths(sums, current);
@@ -135,7 +160,9 @@ export async function explainStatementQueries(
 ): Promise<Record<"months" | "lines" | "opening", PlanNode>> {
   const range = monthRange(month, zone);
   const explain = async (q: { getSQL(): SQL }) => {
-    const rows = (await db.execute(sql`explain (format json) ${q.getSQL()}`)) as unknown as { "QUERY PLAN": [{ Plan: PlanNode }] }[];
+    const rows = (await db.execute(sql`explain (format json) ${q.getSQL()}`)) as unknown as {
+      "QUERY PLAN": [{ Plan: PlanNode }];
+    }[];
     return rows[0]["QUERY PLAN"][0].Plan;
   };
   return {

@@ -85,7 +85,12 @@ export async function variationsByCodes(db: DbOrTx, codes: string[]): Promise<Ca
 }
 
 /** Candidates for a guess: variations of these brands whose code is most like `code` (trigram similarity). */
-export async function guessCandidates(db: DbOrTx, code: string, brandIds: number[], limit = 20): Promise<CatalogueHit[]> {
+export async function guessCandidates(
+  db: DbOrTx,
+  code: string,
+  brandIds: number[],
+  limit = 20,
+): Promise<CatalogueHit[]> {
   if (brandIds.length === 0) return [];
   const term = code.toLowerCase();
   const likeness = sql`greatest(similarity(lower(${productVariations.sku}), ${term}), similarity(lower(${products.sku}), ${term}))`;
@@ -136,16 +141,29 @@ export async function liveListings(db: DbOrTx, retailerId: number): Promise<Live
   return rows.map((r) => ({ ...r, inFlight: Number(r.inFlight), label: `${r.sku} · ${r.color}` }));
 }
 
-export async function getMapping(db: DbOrTx, retailerId: number): Promise<Record<string, string> | null> {
-  const [row] = await db.select().from(stockImportMappings).where(eq(stockImportMappings.retailerId, retailerId));
+export async function getMapping(
+  db: DbOrTx,
+  retailerId: number,
+): Promise<Record<string, string> | null> {
+  const [row] = await db
+    .select()
+    .from(stockImportMappings)
+    .where(eq(stockImportMappings.retailerId, retailerId));
   return row?.mapping ?? null;
 }
 
-export async function saveMapping(db: DbOrTx, retailerId: number, mapping: Record<string, string>): Promise<void> {
+export async function saveMapping(
+  db: DbOrTx,
+  retailerId: number,
+  mapping: Record<string, string>,
+): Promise<void> {
   await db
     .insert(stockImportMappings)
     .values({ retailerId, mapping })
-    .onConflictDoUpdate({ target: stockImportMappings.retailerId, set: { mapping, updatedAt: sql`now()` } });
+    .onConflictDoUpdate({
+      target: stockImportMappings.retailerId,
+      set: { mapping, updatedAt: sql`now()` },
+    });
 }
 
 export type StockImport = typeof stockImports.$inferSelect;
@@ -171,7 +189,11 @@ export async function createImport(
 }
 
 /** An import of this retailer (another retailer's id: null). */
-export async function getImport(db: DbOrTx, id: number, retailerId: number): Promise<StockImport | null> {
+export async function getImport(
+  db: DbOrTx,
+  id: number,
+  retailerId: number,
+): Promise<StockImport | null> {
   const [row] = await db
     .select()
     .from(stockImports)
@@ -179,7 +201,11 @@ export async function getImport(db: DbOrTx, id: number, retailerId: number): Pro
   return row ?? null;
 }
 
-export async function setImportPreview(db: DbOrTx, id: number, preview: StockImportRowJson[]): Promise<void> {
+export async function setImportPreview(
+  db: DbOrTx,
+  id: number,
+  preview: StockImportRowJson[],
+): Promise<void> {
   await db.update(stockImports).set({ status: "preview", preview }).where(eq(stockImports.id, id));
 }
 
@@ -193,7 +219,11 @@ export async function claimImport(db: DbOrTx, id: number): Promise<boolean> {
   return rows.length === 1;
 }
 
-export async function recordImportResults(db: DbOrTx, id: number, results: StockImportRowJson[]): Promise<void> {
+export async function recordImportResults(
+  db: DbOrTx,
+  id: number,
+  results: StockImportRowJson[],
+): Promise<void> {
   await db
     .update(stockImports)
     .set({ status: "confirmed", results, confirmedAt: sql`now()` })
@@ -262,7 +292,9 @@ export async function listingImportHistory(db: DbOrTx, listingId: number) {
     .orderBy(desc(listingStockChanges.createdAt), desc(listingStockChanges.id));
 }
 
-export type ApplyOutcome = { ok: true; listingId: number | null; changed: boolean } | { ok: false; message: string };
+export type ApplyOutcome =
+  | { ok: true; listingId: number | null; changed: boolean }
+  | { ok: false; message: string };
 
 /**
  * Applies one variation's plan in one transaction, under the wizard's lock of (retailer, variation): the
@@ -284,22 +316,37 @@ export async function applyVariationPlan(
     return { ok: true, listingId: action.listingId, changed: false };
   }
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`wizard:listing:${retailerId}:${variationId}`}))`);
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtext(${`wizard:listing:${retailerId}:${variationId}`}))`,
+    );
     const [live] = await tx
       .select({ id: listings.id, sizes: listings.sizes })
       .from(listings)
-      .where(and(eq(listings.providerId, retailerId), eq(listings.variationId, variationId), gt(listings.totalUnits, 0)))
+      .where(
+        and(
+          eq(listings.providerId, retailerId),
+          eq(listings.variationId, variationId),
+          gt(listings.totalUnits, 0),
+        ),
+      )
       .orderBy(desc(listings.createdAt), desc(listings.id))
       .limit(1)
       .for("update");
     if ((live?.id ?? null) !== expectedListingId)
-      return { ok: false, message: "The listing changed since the preview: upload the file again to see it." };
+      return {
+        ok: false,
+        message: "The listing changed since the preview: upload the file again to see it.",
+      };
     if (action.kind === "kept") {
       // Withdrawn when its last order waiting for an answer ends, as done by this import (docs/guides/stock-import.md "Sync").
       await markDeferredWithdrawal(tx, live!.id, importId);
-      await tx
-        .insert(listingStockChanges)
-        .values({ listingId: live!.id, importId, action: "kept", before: live!.sizes, after: live!.sizes });
+      await tx.insert(listingStockChanges).values({
+        listingId: live!.id,
+        importId,
+        action: "kept",
+        before: live!.sizes,
+        after: live!.sizes,
+      });
       return { ok: true, listingId: live!.id, changed: true };
     }
     if (action.kind === "create") {
@@ -323,23 +370,35 @@ export async function applyVariationPlan(
           terms: true,
         })
         .returning({ id: listings.id });
-      await tx.insert(listingStockChanges).values({ listingId: row.id, importId, action: "create", before: null, after: action.sizes });
+      await tx.insert(listingStockChanges).values({
+        listingId: row.id,
+        importId,
+        action: "create",
+        before: null,
+        after: action.sizes,
+      });
       await recordMatchesForListing(tx, row.id);
       return { ok: true, listingId: row.id, changed: true };
     }
     const before = live!.sizes;
     const after: SizesMap =
-      action.kind === "withdraw" ? Object.fromEntries(Object.keys(before).map((k) => [k, 0])) : (action as { sizes: SizesMap }).sizes;
+      action.kind === "withdraw"
+        ? Object.fromEntries(Object.keys(before).map((k) => [k, 0]))
+        : (action as { sizes: SizesMap }).sizes;
     await tx
       .update(listings)
       .set({
         sizes: after,
         totalUnits: total(after),
-        ...(action.kind === "update" ? { listingType: action.listingType, reason: action.reason } : {}),
+        ...(action.kind === "update"
+          ? { listingType: action.listingType, reason: action.reason }
+          : {}),
         updatedAt: sql`now()`,
       })
       .where(eq(listings.id, live!.id));
-    await tx.insert(listingStockChanges).values({ listingId: live!.id, importId, action: action.kind, before, after });
+    await tx
+      .insert(listingStockChanges)
+      .values({ listingId: live!.id, importId, action: action.kind, before, after });
     // Matches' hook (ADR 0030): units set may fill a request now; a withdrawn listing is no longer visible.
     // Units set also call off an earlier import's withdrawal waiting for an order (docs/guides/stock-import.md "Sync").
     if (action.kind === "update") {

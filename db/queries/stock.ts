@@ -15,7 +15,9 @@ export interface StockLine {
   sizes: SizesMap;
 }
 
-export type StockMovementResult = { ok: true } | { ok: false; listingId: number | null; size: string };
+export type StockMovementResult =
+  | { ok: true }
+  | { ok: false; listingId: number | null; size: string };
 
 /** The same key was used with other lines (a bug): never retried. */
 export class StockIdempotencyConflictError extends Error {
@@ -51,11 +53,20 @@ function hashOf(kind: string, lines: StockLine[]): string {
     .digest("hex");
 }
 
-async function priorOutcome(db: Db, key: string, hash: string): Promise<StockMovementResult | null> {
-  const [prior] = await db.select().from(stockMovements).where(eq(stockMovements.idempotencyKey, key));
+async function priorOutcome(
+  db: Db,
+  key: string,
+  hash: string,
+): Promise<StockMovementResult | null> {
+  const [prior] = await db
+    .select()
+    .from(stockMovements)
+    .where(eq(stockMovements.idempotencyKey, key));
   if (!prior) return null;
   if (prior.requestHash !== hash) throw new StockIdempotencyConflictError(key);
-  return prior.ok ? { ok: true } : { ok: false, listingId: prior.failedListingId, size: prior.failedSize ?? "" };
+  return prior.ok
+    ? { ok: true }
+    : { ok: false, listingId: prior.failedListingId, size: prior.failedSize ?? "" };
 }
 
 /**
@@ -69,7 +80,9 @@ export async function decrementStockOnce(
   const hash = hashOf("decrement", input.lines);
   const prior = await priorOutcome(db, input.idempotencyKey, hash);
   if (prior) return prior;
-  const lines = input.lines.filter((l) => l.listingId !== null).sort((a, b) => (a.listingId as number) - (b.listingId as number));
+  const lines = input.lines
+    .filter((l) => l.listingId !== null)
+    .sort((a, b) => (a.listingId as number) - (b.listingId as number));
   try {
     return await db.transaction(async (tx) => {
       const claimed = await tx
@@ -95,14 +108,17 @@ export async function decrementStockOnce(
             .select({ sizes: listings.sizes })
             .from(listings)
             .where(eq(listings.id, l.listingId as number));
-          const size = Object.entries(positive).find(([label, n]) => (row?.sizes[label] ?? 0) < n)?.[0] ?? Object.keys(positive)[0];
+          const size =
+            Object.entries(positive).find(([label, n]) => (row?.sizes[label] ?? 0) < n)?.[0] ??
+            Object.keys(positive)[0];
           throw new NotEnough(l.listingId as number, size);
         }
       }
       return { ok: true } as const;
     });
   } catch (err) {
-    if (err instanceof AlreadyDone) return (await priorOutcome(db, input.idempotencyKey, hash)) as StockMovementResult;
+    if (err instanceof AlreadyDone)
+      return (await priorOutcome(db, input.idempotencyKey, hash)) as StockMovementResult;
     if (!(err instanceof NotEnough)) throw err;
     // Rolled back: nothing was taken. Record the refusal under the key (first writer wins).
     await db
@@ -125,7 +141,10 @@ export async function decrementStockOnce(
 class AlreadyDone extends Error {}
 
 /** Puts the lines' units back on their listings, once per key (a listing deleted since is skipped). */
-export async function restoreStockOnce(db: Db, input: { idempotencyKey: string; orderId: number; lines: StockLine[] }): Promise<void> {
+export async function restoreStockOnce(
+  db: Db,
+  input: { idempotencyKey: string; orderId: number; lines: StockLine[] },
+): Promise<void> {
   const hash = hashOf("restore", input.lines);
   if (await priorOutcome(db, input.idempotencyKey, hash)) return;
   await db.transaction(async (tx) => {

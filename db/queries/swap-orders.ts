@@ -16,9 +16,24 @@
 import { and, eq, inArray, notInArray, or, sql } from "drizzle-orm";
 import { orderNumber } from "../../domain/cart";
 import { alreadyTransactingMessage } from "../../domain/messages";
-import { TRANSACTION_TYPE, BUY_STATES, SWAP_OPEN_STATES, displayStatusFor, isMoveOf, type ShipmentStatus } from "../../domain/states";
+import {
+  TRANSACTION_TYPE,
+  BUY_STATES,
+  SWAP_OPEN_STATES,
+  displayStatusFor,
+  isMoveOf,
+  type ShipmentStatus,
+} from "../../domain/states";
 import type { Db, DbOrTx } from "../client";
-import { listings, orderContributions, orders, productVariations, products, shipments, type SizesMap } from "../schema";
+import {
+  listings,
+  orderContributions,
+  orders,
+  productVariations,
+  products,
+  shipments,
+  type SizesMap,
+} from "../schema";
 import {
   mergedReasons,
   recordStep,
@@ -77,8 +92,11 @@ export async function createSwapOrder(db: Db, input: SwapOrderCreate): Promise<S
 
 /** createSwapOrder inside the caller's transaction (the cart's checkout). */
 export async function insertSwapOrder(tx: DbOrTx, input: SwapOrderCreate): Promise<SwapDraft> {
-  if (input.providerLines.length === 0) throw new RangeError("a swap needs at least one line of the provider's goods");
-  const [{ id }] = await tx.execute<{ id: number }>(sql`select nextval(pg_get_serial_sequence('orders', 'id'))::int as id`);
+  if (input.providerLines.length === 0)
+    throw new RangeError("a swap needs at least one line of the provider's goods");
+  const [{ id }] = await tx.execute<{ id: number }>(
+    sql`select nextval(pg_get_serial_sequence('orders', 'id'))::int as id`,
+  );
   const orderId = Number(id);
   const externalId = orderNumber(orderId);
   const workflowId = input.workflowIdFor(orderId);
@@ -98,7 +116,9 @@ export async function insertSwapOrder(tx: DbOrTx, input: SwapOrderCreate): Promi
     completed: null,
     valueCents,
   });
-  await tx.insert(orderContributions).values(input.providerLines.map((l) => goodsRow(orderId, "provider", l)));
+  await tx
+    .insert(orderContributions)
+    .values(input.providerLines.map((l) => goodsRow(orderId, "provider", l)));
   return {
     orderId,
     externalId,
@@ -124,7 +144,10 @@ export interface SwapStateWrite extends StepState {
   reasons: Record<string, number>;
   deadlines: Record<string, string | null>;
   /** Each side's parcel (the one it sends) and the windows of what it receives; without it, shipments follow the state. */
-  sides?: Record<SwapSide, { parcel: ShipmentStatus | null; ratingBy: string | null; rmaBy: string | null }>;
+  sides?: Record<
+    SwapSide,
+    { parcel: ShipmentStatus | null; ratingBy: string | null; rmaBy: string | null }
+  >;
   /**
    * The terms as the workflow holds them (orders.swap_view). A write without them (a worker from before they
    * were kept) clears them: the panel then asks the workflow instead of showing an older step's terms.
@@ -155,7 +178,13 @@ async function parcelsFollow(
     await tx
       .update(shipments)
       .set({ status, modifiedAt: sql`now()` })
-      .where(and(eq(shipments.orderId, orderId), eq(shipments.senderId, parties[side]), inArray(shipments.status, PARCEL_BEFORE[status])));
+      .where(
+        and(
+          eq(shipments.orderId, orderId),
+          eq(shipments.senderId, parties[side]),
+          inArray(shipments.status, PARCEL_BEFORE[status]),
+        ),
+      );
   }
 }
 
@@ -171,11 +200,26 @@ function sideWindows(sides: SwapStateWrite["sides"]): Record<string, string | nu
 }
 
 /** The goods of one side as they stand: rows updated, added (a line chosen), or emptied (a line removed). */
-async function syncSide(tx: DbOrTx, orderId: number, side: SwapSide, lines: OrderLineWrite[]): Promise<void> {
+async function syncSide(
+  tx: DbOrTx,
+  orderId: number,
+  side: SwapSide,
+  lines: OrderLineWrite[],
+): Promise<void> {
   const rows = await tx
-    .select({ id: orderContributions.id, listingId: orderContributions.listingId, variationId: orderContributions.variationId })
+    .select({
+      id: orderContributions.id,
+      listingId: orderContributions.listingId,
+      variationId: orderContributions.variationId,
+    })
     .from(orderContributions)
-    .where(and(eq(orderContributions.orderId, orderId), eq(orderContributions.side, side), eq(orderContributions.type, "goods")));
+    .where(
+      and(
+        eq(orderContributions.orderId, orderId),
+        eq(orderContributions.side, side),
+        eq(orderContributions.type, "goods"),
+      ),
+    );
   const current = new Map(lines.map((l) => [lineKey(l), l]));
   for (const r of rows) {
     const line = current.get(lineKey(r));
@@ -193,7 +237,8 @@ async function syncSide(tx: DbOrTx, orderId: number, side: SwapSide, lines: Orde
       .where(eq(orderContributions.id, r.id));
   }
   const added = [...current.values()];
-  if (added.length > 0) await tx.insert(orderContributions).values(added.map((l) => goodsRow(orderId, side, l)));
+  if (added.length > 0)
+    await tx.insert(orderContributions).values(added.map((l) => goodsRow(orderId, side, l)));
 }
 
 /** One step of a swap, written by recordStep (db/queries/order-steps.ts). */
@@ -216,7 +261,13 @@ export async function recordSwapState(db: Db, w: SwapStateWrite): Promise<{ reco
     whenNewer: async (tx, parties) => {
       await syncSide(tx, w.orderId, "provider", w.lines.provider);
       await syncSide(tx, w.orderId, "receiver", w.lines.receiver);
-      if (w.sides) await parcelsFollow(tx, w.orderId, { provider: parties.providerId, receiver: parties.receiverId }, w.sides);
+      if (w.sides)
+        await parcelsFollow(
+          tx,
+          w.orderId,
+          { provider: parties.providerId, receiver: parties.receiverId },
+          w.sides,
+        );
       else await shipmentsFollow(tx, w.orderId, w.statename);
     },
     actions: () => w.actions,
@@ -225,8 +276,14 @@ export async function recordSwapState(db: Db, w: SwapStateWrite): Promise<{ reco
 }
 
 /** A swap's terms as its workflow last recorded them (orders.swap_view, see recordSwapState), or null. */
-export async function recordedSwapView(db: DbOrTx, orderId: number): Promise<Record<string, unknown> | null> {
-  const [row] = await db.select({ view: orders.swapView }).from(orders).where(eq(orders.id, orderId));
+export async function recordedSwapView(
+  db: DbOrTx,
+  orderId: number,
+): Promise<Record<string, unknown> | null> {
+  const [row] = await db
+    .select({ view: orders.swapView })
+    .from(orders)
+    .where(eq(orders.id, orderId));
   return row?.view ?? null;
 }
 
@@ -273,12 +330,19 @@ export async function swapInProgress(
       ),
     );
   if (rows.length === 0) return null;
-  const mine = rows.some((r) => isMoveOf(r.actionNeeded, r.providerId === retailerId ? "provider" : "receiver"));
+  const mine = rows.some((r) =>
+    isMoveOf(r.actionNeeded, r.providerId === retailerId ? "provider" : "receiver"),
+  );
   return mine ? "yourmove" : "theirmove";
 }
 
 /** The guard's message (verbatim), or null. */
-export async function swapGuardMessage(db: DbOrTx, retailerId: number, otherId: number, except: number[] = []): Promise<string | null> {
+export async function swapGuardMessage(
+  db: DbOrTx,
+  retailerId: number,
+  otherId: number,
+  except: number[] = [],
+): Promise<string | null> {
   const move = await swapInProgress(db, retailerId, otherId, except);
   return move ? alreadyTransactingMessage("swap", move) : null;
 }
@@ -297,7 +361,11 @@ export interface SwapChoice {
  * What the provider may choose from (add_provider_swap_choice): the receiver's active swap listings of the
  * swap's brand with units left, oldest first.
  */
-export async function swapChoices(db: DbOrTx, receiverId: number, brandId: number | null): Promise<SwapChoice[]> {
+export async function swapChoices(
+  db: DbOrTx,
+  receiverId: number,
+  brandId: number | null,
+): Promise<SwapChoice[]> {
   if (brandId === null) return [];
   return db
     .select({
@@ -332,7 +400,16 @@ export async function swapChoices(db: DbOrTx, receiverId: number, brandId: numbe
 export async function swapListedUnits(
   db: DbOrTx,
   listingIds: number[],
-): Promise<{ listingId: number; retailerId: number; variationId: number; swappable: boolean; sizes: SizesMap; unitPriceCents: number }[]> {
+): Promise<
+  {
+    listingId: number;
+    retailerId: number;
+    variationId: number;
+    swappable: boolean;
+    sizes: SizesMap;
+    unitPriceCents: number;
+  }[]
+> {
   if (listingIds.length === 0) return [];
   const rows = await db
     .select({
@@ -348,5 +425,8 @@ export async function swapListedUnits(
     .innerJoin(productVariations, eq(productVariations.id, listings.variationId))
     .where(inArray(listings.id, listingIds))
     .orderBy(listings.id);
-  return rows.map(({ listingType, status, ...r }) => ({ ...r, swappable: listingType === "swap" && status === "active" }));
+  return rows.map(({ listingType, status, ...r }) => ({
+    ...r,
+    swappable: listingType === "swap" && status === "active",
+  }));
 }

@@ -40,9 +40,12 @@ export async function recordAccountRequest(
   db: Db,
   input: { kind: AccountRequestKind; email: string; ip: string; at?: Date },
 ): Promise<void> {
-  await db
-    .insert(accountRequests)
-    .values({ kind: input.kind, email: normalizeEmail(input.email), ip: input.ip, requestedAt: input.at ?? new Date() });
+  await db.insert(accountRequests).values({
+    kind: input.kind,
+    email: normalizeEmail(input.email),
+    ip: input.ip,
+    requestedAt: input.at ?? new Date(),
+  });
 }
 
 /** Requests of this kind within the window for this e-mail (any address) and from this address (any e-mail). */

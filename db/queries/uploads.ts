@@ -4,11 +4,20 @@ import { uploads } from "../schema";
 
 /** Listing photos' owners (db/schema/marketplace.ts uploads; app/utils/uploads.server.ts). */
 
-export async function insertUpload(db: Db, input: { name: string; uploaderId: number; at?: Date }): Promise<void> {
-  await db.insert(uploads).values({ name: input.name, uploaderId: input.uploaderId, uploadedAt: input.at ?? new Date() });
+export async function insertUpload(
+  db: Db,
+  input: { name: string; uploaderId: number; at?: Date },
+): Promise<void> {
+  await db
+    .insert(uploads)
+    .values({ name: input.name, uploaderId: input.uploaderId, uploadedAt: input.at ?? new Date() });
 }
 
-export type UploadAccess = { uploaderId: number | null; listingId: number | null; rmaId: number | null };
+export type UploadAccess = {
+  uploaderId: number | null;
+  listingId: number | null;
+  rmaId: number | null;
+};
 
 export async function findUpload(db: Db, name: string): Promise<UploadAccess | null> {
   const rows = await db
@@ -20,7 +29,11 @@ export async function findUpload(db: Db, name: string): Promise<UploadAccess | n
 }
 
 /** How many of `names` this user uploaded. */
-export async function countOwnUploads(db: Db, names: readonly string[], uploaderId: number): Promise<number> {
+export async function countOwnUploads(
+  db: Db,
+  names: readonly string[],
+  uploaderId: number,
+): Promise<number> {
   if (names.length === 0) return 0;
   const rows = await db
     .select({ n: sql<number>`count(*)::int` })
@@ -30,23 +43,46 @@ export async function countOwnUploads(db: Db, names: readonly string[], uploader
 }
 
 /** Puts this uploader's unattached uploads on a listing; returns how many were attached. */
-export async function attachUploads(db: Db, names: readonly string[], listingId: number, uploaderId: number): Promise<number> {
+export async function attachUploads(
+  db: Db,
+  names: readonly string[],
+  listingId: number,
+  uploaderId: number,
+): Promise<number> {
   if (names.length === 0) return 0;
   const rows = await db
     .update(uploads)
     .set({ listingId })
-    .where(and(inArray(uploads.name, [...names]), eq(uploads.uploaderId, uploaderId), isNull(uploads.listingId)))
+    .where(
+      and(
+        inArray(uploads.name, [...names]),
+        eq(uploads.uploaderId, uploaderId),
+        isNull(uploads.listingId),
+      ),
+    )
     .returning({ name: uploads.name });
   return rows.length;
 }
 
 /** Puts this uploader's unattached uploads on an RMA (its line pictures); returns how many were attached. */
-export async function attachRmaUploads(db: DbOrTx, names: readonly string[], rmaId: number, uploaderId: number): Promise<number> {
+export async function attachRmaUploads(
+  db: DbOrTx,
+  names: readonly string[],
+  rmaId: number,
+  uploaderId: number,
+): Promise<number> {
   if (names.length === 0) return 0;
   const rows = await db
     .update(uploads)
     .set({ rmaId })
-    .where(and(inArray(uploads.name, [...names]), eq(uploads.uploaderId, uploaderId), isNull(uploads.listingId), isNull(uploads.rmaId)))
+    .where(
+      and(
+        inArray(uploads.name, [...names]),
+        eq(uploads.uploaderId, uploaderId),
+        isNull(uploads.listingId),
+        isNull(uploads.rmaId),
+      ),
+    )
     .returning({ name: uploads.name });
   return rows.length;
 }

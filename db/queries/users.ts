@@ -44,7 +44,11 @@ export async function createUser(
   return user ? { ok: true, user } : { ok: false, reason: "duplicate" };
 }
 
-export async function setUserPasswordHash(db: Db, userId: number, passwordHash: string): Promise<void> {
+export async function setUserPasswordHash(
+  db: Db,
+  userId: number,
+  passwordHash: string,
+): Promise<void> {
   await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
 }
 
@@ -56,7 +60,12 @@ export async function touchLastLogin(db: Db, userId: number, at: Date = new Date
 // Password reset tokens (only the SHA-256 of the token is stored)
 
 /** Stores a new token hash for the user; every earlier token of that user stops working. */
-export async function replaceResetToken(db: Db, userId: number, tokenHash: string, expiresAt: Date): Promise<void> {
+export async function replaceResetToken(
+  db: Db,
+  userId: number,
+  tokenHash: string,
+  expiresAt: Date,
+): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, userId));
     await tx.insert(passwordResetTokens).values({ userId, tokenHash, expiresAt });
@@ -74,7 +83,12 @@ function usableToken(userId: number, tokenHash: string, now: Date) {
 }
 
 /** True when the token is unused, unexpired and belongs to the user (does not consume it). */
-export async function isResetTokenUsable(db: Db, userId: number, tokenHash: string, now: Date = new Date()): Promise<boolean> {
+export async function isResetTokenUsable(
+  db: Db,
+  userId: number,
+  tokenHash: string,
+  now: Date = new Date(),
+): Promise<boolean> {
   const rows = await db
     .select({ id: passwordResetTokens.id })
     .from(passwordResetTokens)
@@ -87,7 +101,12 @@ export async function isResetTokenUsable(db: Db, userId: number, tokenHash: stri
  * Atomically marks the token used. Returns true for exactly one caller per token, and only while
  * the token is unused and unexpired.
  */
-export async function consumeResetToken(db: Db, userId: number, tokenHash: string, now: Date = new Date()): Promise<boolean> {
+export async function consumeResetToken(
+  db: Db,
+  userId: number,
+  tokenHash: string,
+  now: Date = new Date(),
+): Promise<boolean> {
   const rows = await db
     .update(passwordResetTokens)
     .set({ usedAt: now })
@@ -99,7 +118,10 @@ export async function consumeResetToken(db: Db, userId: number, tokenHash: strin
 // ---------------------------------------------------------------------------------------------
 // Sign-in attempts (throttling)
 
-export async function recordLoginAttempt(db: Db, input: { email: string; ip: string; succeeded: boolean; at?: Date }): Promise<void> {
+export async function recordLoginAttempt(
+  db: Db,
+  input: { email: string; ip: string; succeeded: boolean; at?: Date },
+): Promise<void> {
   await db.insert(loginAttempts).values({
     email: normalizeEmail(input.email),
     ip: input.ip,

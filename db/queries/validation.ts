@@ -35,7 +35,10 @@ export type ExternalBrand = {
 };
 
 /** Brands to validate: not valid, still active (a mapped brand is switched off), most listed first. */
-export async function listExternalBrands(db: Db, extraIds: number[] = []): Promise<ExternalBrand[]> {
+export async function listExternalBrands(
+  db: Db,
+  extraIds: number[] = [],
+): Promise<ExternalBrand[]> {
   const listed = sql<number>`(select count(*)::int from ${listings} l where l.brand_id = ${brands.id})`;
   const rows = await db
     .select({
@@ -101,7 +104,13 @@ async function settleBrandRequests(tx: DbOrTx, brandId: number): Promise<void> {
     .selectDistinct({ retailerId: brandRequests.retailerId })
     .from(brandRequests)
     .innerJoin(retailers, eq(retailers.id, brandRequests.retailerId))
-    .where(and(eq(brandRequests.brandId, brandId), eq(brandRequests.status, "requested"), eq(retailers.status, "active")));
+    .where(
+      and(
+        eq(brandRequests.brandId, brandId),
+        eq(brandRequests.status, "requested"),
+        eq(retailers.status, "active"),
+      ),
+    );
   for (const r of asking) await authorizeBrands(tx, r.retailerId, [brandId]);
 }
 
@@ -128,9 +137,15 @@ export async function mapBrand(db: Db, fromId: number, toId: number): Promise<bo
     if (!to) return false;
     await tx.update(collections).set({ brandId: toId }).where(eq(collections.brandId, fromId));
     await tx.update(products).set({ brandId: toId }).where(eq(products.brandId, fromId));
-    await tx.update(productVariations).set({ brandId: toId }).where(eq(productVariations.brandId, fromId));
+    await tx
+      .update(productVariations)
+      .set({ brandId: toId })
+      .where(eq(productVariations.brandId, fromId));
     await tx.update(listings).set({ brandId: toId }).where(eq(listings.brandId, fromId));
-    await tx.update(listingRequests).set({ brandId: toId }).where(eq(listingRequests.brandId, fromId));
+    await tx
+      .update(listingRequests)
+      .set({ brandId: toId })
+      .where(eq(listingRequests.brandId, fromId));
     await tx.update(brandRequests).set({ brandId: toId }).where(eq(brandRequests.brandId, fromId));
     await tx.execute(
       sql`insert into ${retailerBrands} (retailer_id, brand_id, status) select retailer_id, ${toId}, status from ${retailerBrands} where brand_id = ${fromId} on conflict do nothing`,
@@ -162,7 +177,9 @@ export async function listingSample(db: Db, brandId: number) {
 
 /** Products with listings but no category (the category stage), with a mini listing preview. */
 export async function listUncategorised(db: Db, extraIds: number[] = []) {
-  const where = extraIds.length ? sql`(${isNull(products.categoryId)} or ${inArray(products.id, extraIds)})` : isNull(products.categoryId);
+  const where = extraIds.length
+    ? sql`(${isNull(products.categoryId)} or ${inArray(products.id, extraIds)})`
+    : isNull(products.categoryId);
   return db
     .select({
       id: products.id,
@@ -190,14 +207,26 @@ export async function categoryChoices(db: Db, search = "") {
   return db
     .select({ id: categories.id, name: categories.name })
     .from(categories)
-    .where(search ? ilike(categories.name, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined)
+    .where(
+      search
+        ? ilike(categories.name, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
+        : undefined,
+    )
     .orderBy(asc(categories.name))
     .limit(1000);
 }
 
-export async function setProductCategory(db: Db, productId: number, categoryId: number): Promise<boolean> {
+export async function setProductCategory(
+  db: Db,
+  productId: number,
+  categoryId: number,
+): Promise<boolean> {
   const [c] = await db.select({ n: count() }).from(categories).where(eq(categories.id, categoryId));
   if (!c || c.n === 0) return false;
-  const rows = await db.update(products).set({ categoryId }).where(eq(products.id, productId)).returning({ id: products.id });
+  const rows = await db
+    .update(products)
+    .set({ categoryId })
+    .where(eq(products.id, productId))
+    .returning({ id: products.id });
   return rows.length > 0;
 }

@@ -25,7 +25,11 @@ export async function getVariationForEditor(db: Db, id: number) {
       .where(eq(productSizes.productId, v.productId))
       .orderBy(asc(productSizes.position), asc(productSizes.id)),
     db
-      .select({ id: variationImages.id, url: variationImages.url, thumbnailUrl: variationImages.thumbnailUrl })
+      .select({
+        id: variationImages.id,
+        url: variationImages.url,
+        thumbnailUrl: variationImages.thumbnailUrl,
+      })
       .from(variationImages)
       .where(eq(variationImages.variationId, id))
       .orderBy(asc(variationImages.position), asc(variationImages.id)),
@@ -33,13 +37,25 @@ export async function getVariationForEditor(db: Db, id: number) {
   return { ...v, sizes, images };
 }
 
-export async function updateVariation(db: Db, id: number, v: { sku: string; priceCents: number; isActive: boolean }): Promise<boolean> {
-  const rows = await db.update(productVariations).set(v).where(eq(productVariations.id, id)).returning({ id: productVariations.id });
+export async function updateVariation(
+  db: Db,
+  id: number,
+  v: { sku: string; priceCents: number; isActive: boolean },
+): Promise<boolean> {
+  const rows = await db
+    .update(productVariations)
+    .set(v)
+    .where(eq(productVariations.id, id))
+    .returning({ id: productVariations.id });
   return rows.length > 0;
 }
 
 /** Adds size labels to the product's run (after the last; a label it already has is skipped). */
-export async function addProductSizes(db: Db, productId: number, labels: string[]): Promise<number> {
+export async function addProductSizes(
+  db: Db,
+  productId: number,
+  labels: string[],
+): Promise<number> {
   if (labels.length === 0) return 0;
   const [{ last }] = await db
     .select({ last: sql<number>`coalesce(max(${productSizes.position}), -1)` })
@@ -58,11 +74,17 @@ export async function addVariationImage(db: Db, variationId: number, url: string
     .select({ last: sql<number>`coalesce(max(${variationImages.position}), -1)` })
     .from(variationImages)
     .where(eq(variationImages.variationId, variationId));
-  await db.insert(variationImages).values({ variationId, url, thumbnailUrl: url, position: Number(last) + 1 });
+  await db
+    .insert(variationImages)
+    .values({ variationId, url, thumbnailUrl: url, position: Number(last) + 1 });
 }
 
 /** Deletes one image of the variation; its URL (to remove the file), or null when it is not one of its images. */
-export async function deleteVariationImage(db: Db, variationId: number, imageId: number): Promise<string | null> {
+export async function deleteVariationImage(
+  db: Db,
+  variationId: number,
+  imageId: number,
+): Promise<string | null> {
   const rows = await db
     .delete(variationImages)
     .where(and(eq(variationImages.id, imageId), eq(variationImages.variationId, variationId)))

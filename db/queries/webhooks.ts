@@ -75,7 +75,10 @@ const waiting = and(isNull(webhookEvents.processedAt), isNotNull(webhookEvents.w
  * more attempt and a lease (`next_attempt_at` = now + leaseMs), so two relays never take the same event at
  * once and a relay that dies leaves it to the next after the lease.
  */
-export async function claimDueWebhookEvents(db: Db, opts: { now: Date; limit: number; leaseMs: number }): Promise<DueWebhookEvent[]> {
+export async function claimDueWebhookEvents(
+  db: Db,
+  opts: { now: Date; limit: number; leaseMs: number },
+): Promise<DueWebhookEvent[]> {
   const due = db
     .select({ id: webhookEvents.id })
     .from(webhookEvents)
@@ -85,7 +88,10 @@ export async function claimDueWebhookEvents(db: Db, opts: { now: Date; limit: nu
     .for("update", { skipLocked: true });
   const rows = await db
     .update(webhookEvents)
-    .set({ attempts: sql`${webhookEvents.attempts} + 1`, nextAttemptAt: new Date(opts.now.getTime() + opts.leaseMs) })
+    .set({
+      attempts: sql`${webhookEvents.attempts} + 1`,
+      nextAttemptAt: new Date(opts.now.getTime() + opts.leaseMs),
+    })
     .where(and(inArray(webhookEvents.id, due), waiting))
     .returning({
       id: webhookEvents.id,
@@ -94,19 +100,37 @@ export async function claimDueWebhookEvents(db: Db, opts: { now: Date; limit: nu
       signalName: webhookEvents.signalName,
       signalArg: webhookEvents.signalArg,
     });
-  return rows.map((r) => ({ ...r, workflowId: r.workflowId ?? "", signalName: r.signalName ?? "" }));
+  return rows.map((r) => ({
+    ...r,
+    workflowId: r.workflowId ?? "",
+    signalName: r.signalName ?? "",
+  }));
 }
 
 /** The event is settled: its workflow has it, or had ended. The first settlement's time is kept. */
-export async function settleWebhookEvent(db: DbOrTx, id: string, outcome: InboxOutcome): Promise<void> {
+export async function settleWebhookEvent(
+  db: DbOrTx,
+  id: string,
+  outcome: InboxOutcome,
+): Promise<void> {
   await db
     .update(webhookEvents)
-    .set({ processedAt: sql`coalesce(${webhookEvents.processedAt}, now())`, outcome, nextAttemptAt: null, lastError: null })
+    .set({
+      processedAt: sql`coalesce(${webhookEvents.processedAt}, now())`,
+      outcome,
+      nextAttemptAt: null,
+      lastError: null,
+    })
     .where(and(eq(webhookEvents.id, id), isNull(webhookEvents.outcome)));
 }
 
 /** An attempt failed: the relay tries again at `at` (still waiting only). */
-export async function retryWebhookEventAt(db: DbOrTx, id: string, at: Date, error: string): Promise<void> {
+export async function retryWebhookEventAt(
+  db: DbOrTx,
+  id: string,
+  at: Date,
+  error: string,
+): Promise<void> {
   await db
     .update(webhookEvents)
     .set({ nextAttemptAt: at, lastError: error.slice(0, 500) })
@@ -114,9 +138,14 @@ export async function retryWebhookEventAt(db: DbOrTx, id: string, at: Date, erro
 }
 
 /** Events still waiting for their workflow (staff's outbox page shows the count; the oldest tells how long). */
-export async function undeliveredWebhookEvents(db: Db): Promise<{ count: number; oldest: Date | null }> {
+export async function undeliveredWebhookEvents(
+  db: Db,
+): Promise<{ count: number; oldest: Date | null }> {
   const [row] = await db
-    .select({ count: sql<number>`count(*)::int`, oldest: sql<string | null>`min(${webhookEvents.receivedAt})` })
+    .select({
+      count: sql<number>`count(*)::int`,
+      oldest: sql<string | null>`min(${webhookEvents.receivedAt})`,
+    })
     .from(webhookEvents)
     .where(waiting);
   return { count: row?.count ?? 0, oldest: row?.oldest ? new Date(row.oldest) : null };
@@ -132,7 +161,10 @@ export interface WebhookOrderRef {
  * The order a payment event is about: the payments row whose provider_ref is one of the event's object ids
  * (intent, charge, refund, transfer), else the order id the provider object carries in its metadata.
  */
-export async function findOrderForPayment(db: DbOrTx, refs: { orderId: number | null; refs: string[] }): Promise<WebhookOrderRef | null> {
+export async function findOrderForPayment(
+  db: DbOrTx,
+  refs: { orderId: number | null; refs: string[] },
+): Promise<WebhookOrderRef | null> {
   if (refs.refs.length > 0) {
     const [row] = await db
       .select({ orderId: orders.id, workflowId: orders.workflowId })
@@ -163,9 +195,15 @@ export async function latestShipmentOfOrder(
   shipmentId?: number | null,
 ): Promise<{ id: number; trackingNumber: string | null; status: string } | null> {
   const [row] = await db
-    .select({ id: shipments.id, trackingNumber: shipments.trackingNumber, status: shipments.status })
+    .select({
+      id: shipments.id,
+      trackingNumber: shipments.trackingNumber,
+      status: shipments.status,
+    })
     .from(shipments)
-    .where(and(eq(shipments.orderId, orderId), shipmentId ? eq(shipments.id, shipmentId) : undefined))
+    .where(
+      and(eq(shipments.orderId, orderId), shipmentId ? eq(shipments.id, shipmentId) : undefined),
+    )
     .orderBy(desc(shipments.createdAt), desc(shipments.id))
     .limit(1);
   return row ?? null;

@@ -1,5 +1,14 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { retailers } from "./retailers";
 
 /** A person who signs in: a retailer's contact or a staff member. */
@@ -25,7 +34,10 @@ export const users = pgTable(
     /** A deactivated account signs in no more and its sessions end (docs/product/screens.md, "Staff users"). */
     deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
   },
-  (t) => [uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`), index("users_retailer_idx").on(t.retailerId)],
+  (t) => [
+    uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`),
+    index("users_retailer_idx").on(t.retailerId),
+  ],
 );
 
 /**
@@ -56,7 +68,9 @@ export const sessions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
-    actingRetailerId: integer("acting_retailer_id").references(() => retailers.id, { onDelete: "set null" }),
+    actingRetailerId: integer("acting_retailer_id").references(() => retailers.id, {
+      onDelete: "set null",
+    }),
     actingBrandId: integer("acting_brand_id"),
     /** Banners the user chose to dismiss for this session ("do this later"). */
     dismissedBanners: text("dismissed_banners")
@@ -80,7 +94,10 @@ export const passwordResetTokens = pgTable(
     usedAt: timestamp("used_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("password_reset_token_hash_idx").on(t.tokenHash), index("password_reset_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("password_reset_token_hash_idx").on(t.tokenHash),
+    index("password_reset_user_idx").on(t.userId),
+  ],
 );
 
 /** Sign-in attempts, for throttling by e-mail and by client address. */
@@ -93,7 +110,10 @@ export const loginAttempts = pgTable(
     succeeded: boolean("succeeded").notNull(),
     attemptedAt: timestamp("attempted_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("login_attempts_email_idx").on(t.email, t.attemptedAt), index("login_attempts_ip_idx").on(t.ip, t.attemptedAt)],
+  (t) => [
+    index("login_attempts_email_idx").on(t.email, t.attemptedAt),
+    index("login_attempts_ip_idx").on(t.ip, t.attemptedAt),
+  ],
 );
 
 /**

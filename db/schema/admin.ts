@@ -16,9 +16,19 @@ export const salesReps = pgTable("sales_reps", {
 });
 
 /** One row of a bulk retailer upload as parsed (domain/retailer-upload UploadRow) with its problems. */
-export type RetailerUploadRowJson = { line: number; values: Record<string, string>; problems: string[]; note?: string };
+export type RetailerUploadRowJson = {
+  line: number;
+  values: Record<string, string>;
+  problems: string[];
+  note?: string;
+};
 /** What Submit did with each row. */
-export type RetailerUploadResultJson = { line: number; outcome: "created" | "skipped" | "failed"; reason: string; retailerId?: number };
+export type RetailerUploadResultJson = {
+  line: number;
+  outcome: "created" | "skipped" | "failed";
+  reason: string;
+  retailerId?: number;
+};
 
 /**
  * A bulk retailer upload (Upload → Preview → Submit → Summary): the parsed rows are kept between the preview

@@ -1,6 +1,17 @@
 import { sql } from "drizzle-orm";
 import type { UploadRow } from "../../domain/catalogue-upload";
-import { boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 
 export const companies = pgTable("companies", {
   id: serial("id").primaryKey(),
@@ -188,7 +199,9 @@ export const catalogueEntries = pgTable(
     description: text("description").notNull().default(""),
     priceCents: integer("price_cents"),
     image: text("image").notNull().default(""),
-    resolvedProductId: integer("resolved_product_id").references(() => products.id, { onDelete: "set null" }),
+    resolvedProductId: integer("resolved_product_id").references(() => products.id, {
+      onDelete: "set null",
+    }),
     resolvedAt: timestamp("resolved_at", { withTimezone: true }),
     /** How staff resolved it: matched (to another product), validated (its initial product is right), rejected. */
     resolution: text("resolution"),
@@ -201,7 +214,9 @@ export const catalogueEntries = pgTable(
     uploadId: integer("upload_id").references(() => collectionUploads.id, { onDelete: "set null" }),
     uploadLine: integer("upload_line"),
     /** The product made from the source's line (the upload's save), if any. */
-    initialProductId: integer("initial_product_id").references(() => products.id, { onDelete: "set null" }),
+    initialProductId: integer("initial_product_id").references(() => products.id, {
+      onDelete: "set null",
+    }),
   },
   (t) => [
     index("catalogue_entries_unresolved_idx")

@@ -1,5 +1,17 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, jsonb, pgEnum, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import type { SizesMap } from "./_types";
 import { brands, productVariations } from "./catalogue";
 import { users } from "./accounts";
@@ -128,7 +140,13 @@ export const listingRequests = pgTable(
  * One cart line: a listing (buy and swap carts) or a request (sell carts: selling to a request; listingId
  * absent). providerId is the other retailer (the listing's provider, or the request's requestor).
  */
-export type CartItem = { listingId?: number; requestId?: number; selection: SizesMap; providerId: number; brandId: number };
+export type CartItem = {
+  listingId?: number;
+  requestId?: number;
+  selection: SizesMap;
+  providerId: number;
+  brandId: number;
+};
 
 /** The server-side cart, one per retailer (staff acting as a retailer use that retailer's). */
 export const carts = pgTable("carts", {

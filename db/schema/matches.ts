@@ -1,5 +1,14 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  check,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { brands, categories } from "./catalogue";
 import { listingRequests, listings } from "./marketplace";
 import { retailers } from "./retailers";
@@ -28,7 +37,10 @@ export const savedSearches = pgTable(
     search: text("search").notNull().default(""),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("saved_searches_brand_idx").on(t.brandId), index("saved_searches_retailer_idx").on(t.retailerId)],
+  (t) => [
+    index("saved_searches_brand_idx").on(t.brandId),
+    index("saved_searches_retailer_idx").on(t.retailerId),
+  ],
 );
 
 /**
@@ -47,13 +59,18 @@ export const listingMatches = pgTable(
       .notNull()
       .references(() => listings.id, { onDelete: "cascade" }),
     requestId: integer("request_id").references(() => listingRequests.id, { onDelete: "cascade" }),
-    savedSearchId: integer("saved_search_id").references(() => savedSearches.id, { onDelete: "cascade" }),
+    savedSearchId: integer("saved_search_id").references(() => savedSearches.id, {
+      onDelete: "cascade",
+    }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     seenAt: timestamp("seen_at", { withTimezone: true }),
     digestKey: text("digest_key"),
   },
   (t) => [
-    check("listing_matches_one_source", sql`(${t.requestId} is null) <> (${t.savedSearchId} is null)`),
+    check(
+      "listing_matches_one_source",
+      sql`(${t.requestId} is null) <> (${t.savedSearchId} is null)`,
+    ),
     uniqueIndex("listing_matches_listing_retailer_idx").on(t.listingId, t.retailerId),
     index("listing_matches_retailer_idx").on(t.retailerId, t.createdAt, t.id),
     // Staff's matches per week (ADR 0030): the last weeks' matches of the whole marketplace by their date.

@@ -1,5 +1,16 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import type { SizesMap } from "./_types";
 import { brands, productVariations } from "./catalogue";
 import { listingRequests, listings } from "./marketplace";
@@ -110,7 +121,9 @@ export const orderContributions = pgTable(
     side: text("side").notNull(),
     type: text("type").notNull().default("goods"),
     listingId: integer("listing_id").references(() => listings.id, { onDelete: "set null" }),
-    variationId: integer("variation_id").references(() => productVariations.id, { onDelete: "set null" }),
+    variationId: integer("variation_id").references(() => productVariations.id, {
+      onDelete: "set null",
+    }),
     units: jsonb("units").$type<SizesMap>().notNull().default({}),
     /** Units as the other side proposed them, while a modification waits for an answer. */
     pendingUnits: jsonb("pending_units").$type<SizesMap>(),
@@ -131,7 +144,10 @@ export const orderContributions = pgTable(
   (t) => [
     index("order_contributions_order_idx").on(t.orderId),
     check("order_contributions_units_valid", sql`sizes_map_valid(${t.units})`),
-    check("order_contributions_quantity_nonnegative", sql`${t.quantity} >= 0 AND ${t.valueCents} >= 0`),
+    check(
+      "order_contributions_quantity_nonnegative",
+      sql`${t.quantity} >= 0 AND ${t.valueCents} >= 0`,
+    ),
   ],
 );
 
@@ -183,7 +199,10 @@ export const shipments = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     modifiedAt: timestamp("modified_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("shipments_order_idx").on(t.orderId), uniqueIndex("shipments_tracking_idx").on(t.trackingNumber)],
+  (t) => [
+    index("shipments_order_idx").on(t.orderId),
+    uniqueIndex("shipments_tracking_idx").on(t.trackingNumber),
+  ],
 );
 
 export const shipmentEvents = pgTable(
@@ -199,7 +218,10 @@ export const shipmentEvents = pgTable(
     eventTimestamp: timestamp("event_timestamp", { withTimezone: true }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("shipment_events_shipment_idx").on(t.shipmentId), uniqueIndex("shipment_events_provider_idx").on(t.providerEventId)],
+  (t) => [
+    index("shipment_events_shipment_idx").on(t.shipmentId),
+    uniqueIndex("shipment_events_provider_idx").on(t.providerEventId),
+  ],
 );
 
 /** Money movements of an order: authorisations, captures, refunds, transfers (payouts), penalties. */

@@ -1,9 +1,25 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, pgEnum, pgTable, serial, text, timestamp, uniqueIndex, doublePrecision } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  doublePrecision,
+} from "drizzle-orm/pg-core";
 import { brands } from "./catalogue";
 
 /** pending: waiting for staff; active: may trade; inactive: switched off by staff; denied: refused at activation. */
-export const retailerStatus = pgEnum("retailer_status", ["pending", "active", "inactive", "denied"]);
+export const retailerStatus = pgEnum("retailer_status", [
+  "pending",
+  "active",
+  "inactive",
+  "denied",
+]);
 
 export const retailers = pgTable(
   "retailers",
@@ -64,7 +80,10 @@ export const retailerContacts = pgTable(
     state: text("state").notNull().default(""),
     postalCode: text("postal_code").notNull().default(""),
   },
-  (t) => [index("retailer_contacts_retailer_idx").on(t.retailerId), index("retailer_contacts_user_idx").on(t.userId)],
+  (t) => [
+    index("retailer_contacts_retailer_idx").on(t.retailerId),
+    index("retailer_contacts_user_idx").on(t.userId),
+  ],
 );
 
 /** A retailer is authorized for a brand (status 'authorized' by default). */
@@ -81,7 +100,10 @@ export const retailerBrands = pgTable(
     status: text("status").notNull().default("authorized"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("retailer_brands_pair_idx").on(t.retailerId, t.brandId), index("retailer_brands_brand_idx").on(t.brandId)],
+  (t) => [
+    uniqueIndex("retailer_brands_pair_idx").on(t.retailerId, t.brandId),
+    index("retailer_brands_brand_idx").on(t.brandId),
+  ],
 );
 
 export const brandRequests = pgTable(
@@ -107,7 +129,10 @@ export const brandRequests = pgTable(
     source: text("source").notNull().default("request"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("brand_requests_retailer_idx").on(t.retailerId), index("brand_requests_brand_idx").on(t.brandId)],
+  (t) => [
+    index("brand_requests_retailer_idx").on(t.retailerId),
+    index("brand_requests_brand_idx").on(t.brandId),
+  ],
 );
 
 /** What the merchant (payout) form saved, for prefill. Never the full bank account or tax id. */
@@ -150,7 +175,10 @@ export const payoutSetups = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp("completed_at", { withTimezone: true }),
   },
-  (t) => [uniqueIndex("payout_setups_workflow_idx").on(t.workflowId), index("payout_setups_retailer_idx").on(t.retailerId)],
+  (t) => [
+    uniqueIndex("payout_setups_workflow_idx").on(t.workflowId),
+    index("payout_setups_retailer_idx").on(t.retailerId),
+  ],
 );
 
 /** Cards on file (the provider's payment-method id; we keep only type and last four). */

@@ -1,5 +1,16 @@
 import { sql } from "drizzle-orm";
-import { boolean, customType, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import type { CarrierLabelData } from "../../domain/carrier-events";
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({
@@ -22,7 +33,10 @@ export const outboxEmails = pgTable(
     sentAt: timestamp("sent_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("outbox_to_idx").on(t.toEmail, t.createdAt), uniqueIndex("outbox_dedupe_idx").on(t.dedupeKey)],
+  (t) => [
+    index("outbox_to_idx").on(t.toEmail, t.createdAt),
+    uniqueIndex("outbox_dedupe_idx").on(t.dedupeKey),
+  ],
 );
 
 /**
@@ -126,11 +140,22 @@ export const sandboxCarrierShipments = pgTable(
     status: text("status").notNull().default("pre_transit"),
     /** Booked pickups (call tags) of this shipment, oldest first, with the idempotency key of each booking. */
     pickups: jsonb("pickups")
-      .$type<{ callTag: string; attempt: number; pickupBy: string; idempotencyKey: string; status: string }[]>()
+      .$type<
+        {
+          callTag: string;
+          attempt: number;
+          pickupBy: string;
+          idempotencyKey: string;
+          status: string;
+        }[]
+      >()
       .notNull()
       .default([]),
     /** Tracking scans sent so far, oldest first (the tracker's tracking_details). */
-    scans: jsonb("scans").$type<{ eventId: string; status: string; at: string }[]>().notNull().default([]),
+    scans: jsonb("scans")
+      .$type<{ eventId: string; status: string; at: string }[]>()
+      .notNull()
+      .default([]),
     /** The label's data, recorded at booking; the PDF is rendered when the label is opened. */
     labelData: jsonb("label_data").$type<CarrierLabelData>(),
     /** A label rendered at booking (shipments booked before label_data existed). */

@@ -111,9 +111,27 @@ export function widgetFor(field: FieldDef, opts: { today?: string } = {}): Widge
   switch (field.type) {
     case "string":
       if (name.includes("comments")) return { kind: "textarea", minRows: 3, maxRows: 6 };
-      if (name.includes("phone")) return { kind: "masked", mask: PHONE_MASK, inputType: "tel", pattern: PHONE_PATTERN.source };
-      if (name.includes("resale_number")) return { kind: "masked", mask: RESALE_MASK, inputType: "text", pattern: RESALE_PATTERN.source };
-      if (name.includes("postal")) return { kind: "masked", mask: POSTAL_MASK, inputType: "text", pattern: POSTAL_PATTERN.source };
+      if (name.includes("phone"))
+        return {
+          kind: "masked",
+          mask: PHONE_MASK,
+          inputType: "tel",
+          pattern: PHONE_PATTERN.source,
+        };
+      if (name.includes("resale_number"))
+        return {
+          kind: "masked",
+          mask: RESALE_MASK,
+          inputType: "text",
+          pattern: RESALE_PATTERN.source,
+        };
+      if (name.includes("postal"))
+        return {
+          kind: "masked",
+          mask: POSTAL_MASK,
+          inputType: "text",
+          pattern: POSTAL_PATTERN.source,
+        };
       return { kind: "text", inputType: "text" };
     case "email":
       return { kind: "email", inputType: "email" };
@@ -134,7 +152,12 @@ export function widgetFor(field: FieldDef, opts: { today?: string } = {}): Widge
     case "boolean":
       return { kind: "checkbox", label: checkboxLabel(field.label) };
     case "datetime":
-      if (name === "expiry_date") return { kind: "date", inputType: "date", min: opts.today ? dayAfter(opts.today) : undefined };
+      if (name === "expiry_date")
+        return {
+          kind: "date",
+          inputType: "date",
+          min: opts.today ? dayAfter(opts.today) : undefined,
+        };
       return { kind: "date", inputType: "date" };
     case "field":
       return { kind: "chooser", resource: field.relationship_resource ?? "" };
@@ -174,7 +197,8 @@ function stringSchema(field: FieldDef): z.ZodTypeAny {
   const max = field.max_length ?? (field.name.includes("comments") ? 2000 : 200);
   const name = field.name.toLowerCase();
   const multiline = name.includes("comments");
-  const masked = name.includes("phone") || name.includes("resale_number") || name.includes("postal");
+  const masked =
+    name.includes("phone") || name.includes("resale_number") || name.includes("postal");
   let s: z.ZodTypeAny = text({ multiline }).max(max, FIELD_MESSAGES.tooLong(max));
   // Masked fields are normalised to digits and dashes ("+1-..." is the phone mask itself).
   if (!masked) s = s.refine((v: string) => !FORMULA_START.test(v), FIELD_MESSAGES.formula);
@@ -189,8 +213,10 @@ function stringSchema(field: FieldDef): z.ZodTypeAny {
       return out;
     });
   if (name.includes("phone")) s = normalise(normalizeUsPhone, FIELD_MESSAGES.phone);
-  else if (name.includes("resale_number")) s = normalise(normalizeResaleNumber, FIELD_MESSAGES.resale);
-  else if (name.includes("postal")) s = normalise((v) => (POSTAL_PATTERN.test(v) ? v : null), FIELD_MESSAGES.postal);
+  else if (name.includes("resale_number"))
+    s = normalise(normalizeResaleNumber, FIELD_MESSAGES.resale);
+  else if (name.includes("postal"))
+    s = normalise((v) => (POSTAL_PATTERN.test(v) ? v : null), FIELD_MESSAGES.postal);
   return s;
 }
 
@@ -203,7 +229,12 @@ export function fieldSchema(field: FieldDef): z.ZodTypeAny {
       inner = stringSchema(field);
       break;
     case "email":
-      inner = z.string().trim().max(254, FIELD_MESSAGES.tooLong(254)).email(FIELD_MESSAGES.email).toLowerCase();
+      inner = z
+        .string()
+        .trim()
+        .max(254, FIELD_MESSAGES.tooLong(254))
+        .email(FIELD_MESSAGES.email)
+        .toLowerCase();
       break;
     case "integer":
       inner = z
@@ -240,12 +271,17 @@ export function fieldSchema(field: FieldDef): z.ZodTypeAny {
       // Checkbox groups: nothing checked posts nothing, so the list defaults to empty.
       return z.preprocess(
         (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
-        z.array(z.string().refine((v) => values.includes(v), FIELD_MESSAGES.choice)).max(values.length),
+        z
+          .array(z.string().refine((v) => values.includes(v), FIELD_MESSAGES.choice))
+          .max(values.length),
       );
     }
     case "boolean":
       // A checkbox posts "on" (or its value) when checked and nothing when not.
-      return z.preprocess((v) => v !== undefined && v !== "" && v !== "false" && v !== "off", z.boolean());
+      return z.preprocess(
+        (v) => v !== undefined && v !== "" && v !== "false" && v !== "off",
+        z.boolean(),
+      );
     case "datetime":
       inner = z
         .string()
@@ -263,7 +299,12 @@ export function fieldSchema(field: FieldDef): z.ZodTypeAny {
   if (required)
     return z.preprocess(
       blank,
-      z.string({ required_error: FIELD_MESSAGES.required, invalid_type_error: FIELD_MESSAGES.required }).pipe(inner),
+      z
+        .string({
+          required_error: FIELD_MESSAGES.required,
+          invalid_type_error: FIELD_MESSAGES.required,
+        })
+        .pipe(inner),
     );
   return z.preprocess(
     blank,
@@ -306,7 +347,10 @@ export function applyMask(mask: string, typed: string): string {
     return d.length > 5 ? `${d.slice(0, 5)}-${d.slice(5)}` : d;
   }
   // The "+1-" the mask wrote is not part of what was typed.
-  let digits = (mask === PHONE_MASK ? typed.replace(/^\s*\+1(?:-|\s|$)/, "") : typed).replace(/\D/g, "");
+  let digits = (mask === PHONE_MASK ? typed.replace(/^\s*\+1(?:-|\s|$)/, "") : typed).replace(
+    /\D/g,
+    "",
+  );
   if (mask === PHONE_MASK && digits.length > 10 && digits.startsWith("1")) digits = digits.slice(1);
   if (mask === PHONE_MASK && digits.length === 0) return "";
   let out = "";
@@ -321,8 +365,14 @@ export function applyMask(mask: string, typed: string): string {
 
 /** The add-variation modal (option (color), value and price are required). */
 export const AddVariationSchema = z.object({
-  product_id: z.coerce.number({ invalid_type_error: FIELD_MESSAGES.relation }).int().positive().max(MAX_ROW_ID),
-  option: text({ required_error: FIELD_MESSAGES.required }).min(1, FIELD_MESSAGES.required).max(40, FIELD_MESSAGES.tooLong(40)),
+  product_id: z.coerce
+    .number({ invalid_type_error: FIELD_MESSAGES.relation })
+    .int()
+    .positive()
+    .max(MAX_ROW_ID),
+  option: text({ required_error: FIELD_MESSAGES.required })
+    .min(1, FIELD_MESSAGES.required)
+    .max(40, FIELD_MESSAGES.tooLong(40)),
   value: text({ required_error: FIELD_MESSAGES.required })
     .min(1, FIELD_MESSAGES.required)
     .max(80, FIELD_MESSAGES.tooLong(80))

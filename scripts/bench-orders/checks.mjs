@@ -41,7 +41,8 @@ function counted({ intents: xs, transfers, refunds }) {
 
 /** The swap's ratings, and its amounts at the provider against its ledger's. */
 function checkSwap(t, order, objects) {
-  if (!order || order.ratings < 2) t.problems.push(`${t.what}: ${order?.ratings ?? 0} ratings, not 2`);
+  if (!order || order.ratings < 2)
+    t.problems.push(`${t.what}: ${order?.ratings ?? 0} ratings, not 2`);
   const ledger = order?.ledger ?? {};
   t.expect(t.r.orderId, t.what, swapWanted(ledger));
   // The provider's amounts are the ledger's: each side's payment its due, the transfer the difference.
@@ -50,38 +51,57 @@ function checkSwap(t, order, objects) {
     .map((d) => d.amount_received)
     .sort((a, b) => a - b);
   const due = [ledger.providerDueCents, ledger.receiverDueCents].sort((a, b) => a - b);
-  if (paid.join() !== due.join()) t.problems.push(`${t.what}: the sides paid ${paid.join(" and ")}, the ledger says ${due.join(" and ")}`);
+  if (paid.join() !== due.join())
+    t.problems.push(
+      `${t.what}: the sides paid ${paid.join(" and ")}, the ledger says ${due.join(" and ")}`,
+    );
   const sent = objects.transfers.map((d) => d.amount);
   if (sent.length === 1 && sent[0] !== ledger.differenceCents)
-    t.problems.push(`${t.what}: transferred ${sent[0]}, the ledger's difference is ${ledger.differenceCents}`);
+    t.problems.push(
+      `${t.what}: transferred ${sent[0]}, the ledger's difference is ${ledger.differenceCents}`,
+    );
 }
 
 /** The RMA's stage, and its refund and charge at the provider against its ledger's. */
 function checkRma(t, rma, objects, purchaseObjects) {
   const { r } = t;
   const name = `RMA #${r.rmaId} of order #${r.orderId}`;
-  if (!rma || rma.stage !== "rmacompleted") t.problems.push(`${name}: stage ${rma?.stage ?? "no row"}, not rmacompleted`);
+  if (!rma || rma.stage !== "rmacompleted")
+    t.problems.push(`${name}: stage ${rma?.stage ?? "no row"}, not rmacompleted`);
   t.expect(r.rmaId, name, RMA);
   const refund = objects.refunds[0];
   const charge = objects.intents[0];
   const purchaseIntent = purchaseObjects.intents[0];
   const ledger = rma?.ledger ?? {};
-  if (refund && (refund.amount !== ledger.victimRefundCents || refund.payment_intent !== purchaseIntent?.id))
+  if (
+    refund &&
+    (refund.amount !== ledger.victimRefundCents || refund.payment_intent !== purchaseIntent?.id)
+  )
     t.problems.push(
       `${name}: refund of ${refund.amount} on ${refund.payment_intent}, the ledger says ${ledger.victimRefundCents} on ${purchaseIntent?.id}`,
     );
   if (charge && charge.amount !== ledger.perpetratorChargeCents)
-    t.problems.push(`${name}: charge of ${charge.amount}, the ledger says ${ledger.perpetratorChargeCents}`);
+    t.problems.push(
+      `${name}: charge of ${charge.amount}, the ledger says ${ledger.perpetratorChargeCents}`,
+    );
 }
 
 /** One transaction's problems; `double` when the provider holds more objects than expected. */
 function checkOne(r, rows, objects) {
   const order = rows.get(r.orderId);
-  const t = { r, what: r.kind === "swap" ? `swap #${r.orderId}` : `order #${r.orderId}`, problems: [], double: false };
+  const t = {
+    r,
+    what: r.kind === "swap" ? `swap #${r.orderId}` : `order #${r.orderId}`,
+    problems: [],
+    double: false,
+  };
   t.expect = (id, name, want) => {
     const got = counted(objects.get(id));
     const bad = Object.keys(want).filter((k) => got[k] !== want[k]);
-    if (bad.length) t.problems.push(`${name}: at the provider ${bad.map((b) => `${b} ${got[b]} (expected ${want[b]})`).join(", ")}`);
+    if (bad.length)
+      t.problems.push(
+        `${name}: at the provider ${bad.map((b) => `${b} ${got[b]} (expected ${want[b]})`).join(", ")}`,
+      );
     if (bad.some((b) => got[b] > want[b])) t.double = true;
   };
   if (r.kind === "swap") checkSwap(t, order, objects.get(r.orderId));
@@ -91,7 +111,8 @@ function checkOne(r, rows, objects) {
     if (order?.ledger?.balanced !== true) t.problems.push(`${t.what}: its ledger does not balance`);
     t.expect(r.orderId, t.what, PURCHASE);
   }
-  if (r.kind === "rma") checkRma(t, rows.get(r.rmaId), objects.get(r.rmaId), objects.get(r.orderId));
+  if (r.kind === "rma")
+    checkRma(t, rows.get(r.rmaId), objects.get(r.rmaId), objects.get(r.orderId));
   return t;
 }
 

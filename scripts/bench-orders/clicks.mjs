@@ -20,7 +20,8 @@ export async function viewUntil(bench, ctx, http, path, shows, what) {
   for (;;) {
     const r = await view(bench, http, path, ctx.warm);
     if (shows(r.body)) return r;
-    if (now() - t0 > o.timeoutMs) throw new StepError(`${what}: not shown on ${path} within ${o.timeoutMs} ms`);
+    if (now() - t0 > o.timeoutMs)
+      throw new StepError(`${what}: not shown on ${path} within ${o.timeoutMs} ms`);
     ctx.lagMs = (ctx.lagMs ?? 0) + o.pollMs;
     await sleep(o.pollMs);
   }
@@ -32,13 +33,21 @@ async function untilShown(bench, stepName, http, landing, { shows, reload }, t0)
   let polls = 0;
   while (shows && !shows(landing.body)) {
     // A synchronous step (no `reload`) must land on the new state at once.
-    if (!reload) throw new StepError(`${stepName}: ${landing.url} does not show the new state ${errorText(landing.body)}`);
+    if (!reload)
+      throw new StepError(
+        `${stepName}: ${landing.url} does not show the new state ${errorText(landing.body)}`,
+      );
     if (now() - t0 > o.timeoutMs)
-      throw new StepError(`${stepName}: the page did not show the new state within ${o.timeoutMs} ms ${errorText(landing.body)}`);
+      throw new StepError(
+        `${stepName}: the page did not show the new state within ${o.timeoutMs} ms ${errorText(landing.body)}`,
+      );
     await sleep(o.pollMs);
     polls++;
     landing = await http.get(reload ?? landing.url, { follow: true });
-    if (landing.status !== 200) throw new StepError(`${stepName}: reloading ${reload ?? landing.url} answered ${landing.status}`);
+    if (landing.status !== 200)
+      throw new StepError(
+        `${stepName}: reloading ${reload ?? landing.url} answered ${landing.status}`,
+      );
   }
   return { landing, polls };
 }
@@ -47,19 +56,32 @@ async function untilShown(bench, stepName, http, landing, { shows, reload }, t0)
  * One click: POST the form, follow the redirect to the landing page, then (for asynchronous steps) reload
  * `reload` every pollMs until `shows(html)`. Times: total (click → page shows the state), action, page, wait.
  */
-export async function click(bench, ctx, stepName, http, form, values, { shows, reload, expectStatus } = {}) {
+export async function click(
+  bench,
+  ctx,
+  stepName,
+  http,
+  form,
+  values,
+  { shows, reload, expectStatus } = {},
+) {
   const body = fill(form, values);
   const target = form.action || ctx.pageUrl;
   const t0 = now();
   const { r, busy } = await postRetryingBusy(bench.o, http, target, body, t0);
   const tAction = now();
   let landing = r;
-  if (r.status >= 300 && r.status < 400 && r.location) landing = await http.get(r.location, { follow: true });
+  if (r.status >= 300 && r.status < 400 && r.location)
+    landing = await http.get(r.location, { follow: true });
   const tPage = now();
   if (expectStatus && r.status !== expectStatus)
-    throw new StepError(`${stepName}: POST ${target} answered ${r.status}${r.location ? ` → ${r.location}` : ""} ${errorText(r.body)}`);
+    throw new StepError(
+      `${stepName}: POST ${target} answered ${r.status}${r.location ? ` → ${r.location}` : ""} ${errorText(r.body)}`,
+    );
   if (landing.status !== 200)
-    throw new StepError(`${stepName}: landed on ${landing.url} with ${landing.status} ${errorText(landing.body)}`);
+    throw new StepError(
+      `${stepName}: landed on ${landing.url} with ${landing.status} ${errorText(landing.body)}`,
+    );
   const shown = await untilShown(bench, stepName, http, landing, { shows, reload }, t0);
   const tDone = now();
   bench.samples.push({
@@ -73,6 +95,7 @@ export async function click(bench, ctx, stepName, http, form, values, { shows, r
     busy,
     warm: ctx.warm,
   });
-  if (ctx.capture) await recordTemplate(bench, ctx, stepName, { target, body, status: expectStatus ?? r.status });
+  if (ctx.capture)
+    await recordTemplate(bench, ctx, stepName, { target, body, status: expectStatus ?? r.status });
   return shown.landing;
 }

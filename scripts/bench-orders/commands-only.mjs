@@ -3,7 +3,14 @@
 // read-model row (orders.statename, and a rating row for "rate") every pollMs. The states each step must reach
 // are those the warm-up order's pages showed after it (or any later one of the flow).
 import crypto from "node:crypto";
-import { StepError, errorText, now, postRetryingBusy, sleep, timeTransaction } from "./page-text.mjs";
+import {
+  StepError,
+  errorText,
+  now,
+  postRetryingBusy,
+  sleep,
+  timeTransaction,
+} from "./page-text.mjs";
 
 const readOrder = async (bench, id) =>
   (
@@ -15,13 +22,21 @@ const readOrder = async (bench, id) =>
 export async function captureState(bench, ctx, stepName) {
   if (!ctx.orderId) return;
   const row = await readOrder(bench, ctx.orderId);
-  ctx.capture.states.push({ step: stepName, statename: row?.statename ?? null, rated: Boolean(row?.rated) });
+  ctx.capture.states.push({
+    step: stepName,
+    statename: row?.statename ?? null,
+    rated: Boolean(row?.rated),
+  });
 }
 
 /** The warm-up order's form of a step, as posted (the template of the timed orders' command), and its state. */
 export async function recordTemplate(bench, ctx, stepName, { target, body, status }) {
   const u = new URL(target, bench.o.baseUrl);
-  ctx.capture.forms[stepName] = { target: u.pathname + u.search, fields: [...body], expectStatus: status };
+  ctx.capture.forms[stepName] = {
+    target: u.pathname + u.search,
+    fields: [...body],
+    expectStatus: status,
+  };
   await captureState(bench, ctx, stepName);
 }
 
@@ -29,15 +44,23 @@ export async function recordTemplate(bench, ctx, stepName, { target, body, statu
 function commandFor(bench, stepName, p, orderId) {
   const { o, templates } = bench;
   const t = templates.forms[stepName];
-  if (!t) throw new StepError(`${stepName}: no template (the warm-up order did not post this form)`);
+  if (!t)
+    throw new StepError(`${stepName}: no template (the warm-up order did not post this form)`);
   const W = { order: String(templates.orderId), listing: String(templates.listingId) };
-  const swapIn = (s, which, to) => s.replace(new RegExp(`(?<=[/=])${W[which]}(?=$|[&/?#])`, "g"), String(to));
-  const swapPath = (s) => (/\/listing\//.test(s) ? swapIn(s, "listing", p.listingId) : orderId ? swapIn(s, "order", orderId) : s);
+  const swapIn = (s, which, to) =>
+    s.replace(new RegExp(`(?<=[/=])${W[which]}(?=$|[&/?#])`, "g"), String(to));
+  const swapPath = (s) =>
+    /\/listing\//.test(s)
+      ? swapIn(s, "listing", p.listingId)
+      : orderId
+        ? swapIn(s, "order", orderId)
+        : s;
   const body = new URLSearchParams();
   for (const [k, v] of t.fields) {
     if (k === "form_id") body.append(k, crypto.randomUUID());
     else if (k === "listingId" && v === W.listing) body.append(k, String(p.listingId));
-    else if (/^(order|orderId|order_id|id)$/.test(k) && v === W.order && orderId) body.append(k, String(orderId));
+    else if (/^(order|orderId|order_id|id)$/.test(k) && v === W.order && orderId)
+      body.append(k, String(orderId));
     else if (k === "returnTo" || k === "redirectTo") body.append(k, swapPath(v));
     else body.append(k, v);
   }
@@ -47,7 +70,11 @@ function commandFor(bench, stepName, p, orderId) {
   // a redirect comes back as 202 with its location in the body.
   const u = new URL(target, o.baseUrl);
   u.pathname = u.pathname === "/" ? "/_root.data" : `${u.pathname.replace(/\/$/, "")}.data`;
-  return { target: u.pathname + u.search, body, expectStatus: t.expectStatus === 303 ? 202 : t.expectStatus };
+  return {
+    target: u.pathname + u.search,
+    body,
+    expectStatus: t.expectStatus === 303 ? 202 : t.expectStatus,
+  };
 }
 
 /** The states step `stepName` may leave the order in: the warm-up's state after it, or any later one. */
@@ -64,10 +91,15 @@ async function command(bench, ctx, stepName, http, p, { until } = {}) {
   const { r, busy } = await postRetryingBusy(o, http, cmd.target, cmd.body, t0);
   const tAction = now();
   if (r.status !== cmd.expectStatus)
-    throw new StepError(`${stepName}: POST ${cmd.target} answered ${r.status}${r.location ? ` → ${r.location}` : ""} ${errorText(r.body)}`);
+    throw new StepError(
+      `${stepName}: POST ${cmd.target} answered ${r.status}${r.location ? ` → ${r.location}` : ""} ${errorText(r.body)}`,
+    );
   let polls = 0;
   while (until && !(await until())) {
-    if (now() - t0 > o.timeoutMs) throw new StepError(`${stepName}: the read model did not show the new state within ${o.timeoutMs} ms`);
+    if (now() - t0 > o.timeoutMs)
+      throw new StepError(
+        `${stepName}: the read model did not show the new state within ${o.timeoutMs} ms`,
+      );
     polls++;
     await sleep(o.pollMs);
   }

@@ -10,9 +10,11 @@ const BLOCK_TITLES = {
   "orders-open": "`--open-loop RATE --duration S`: open loop",
   "orders-commands": "`--commands-only`: the commands alone (the workflow ceiling)",
   "orders-swaps": "`--swaps`: swaps, full pages",
-  "orders-scale": "`--prod --scale 2`: two web processes behind a round-robin proxy and two workers",
+  "orders-scale":
+    "`--prod --scale 2`: two web processes behind a round-robin proxy and two workers",
   "orders-mix": "`--mix`: purchases, swaps and returns in turn, full pages",
-  "orders-kills": "`--prod --kill-worker-every MS`: workers SIGKILLed at random moments while purchases, swaps and returns run",
+  "orders-kills":
+    "`--prod --kill-worker-every MS`: workers SIGKILLed at random moments while purchases, swaps and returns run",
 };
 
 /** Where a missing block goes: a mode's under the Orders section after the blocks there, the default's a new section. */
@@ -22,7 +24,8 @@ const placeOf = (key) => (doc, block) => {
     const at = ends.at(-1).index + ends.at(-1)[0].length;
     return `${doc.slice(0, at)}\n\n#### ${BLOCK_TITLES[key]}\n\n${block}${doc.slice(at)}`;
   }
-  if (key !== "orders") return `${doc.trimEnd()}\n\n## Orders\n\n#### ${BLOCK_TITLES[key]}\n\n${block}\n`;
+  if (key !== "orders")
+    return `${doc.trimEnd()}\n\n## Orders\n\n#### ${BLOCK_TITLES[key]}\n\n${block}\n`;
   const section =
     "## Orders\n\n" +
     "`npm run bench:orders` runs purchases through the whole buy flow on the running dev stack, over HTTP as a browser's form posts " +

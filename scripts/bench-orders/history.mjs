@@ -14,21 +14,29 @@ function evMs(e) {
 /** The JSON text of an activity's input payloads (json/plain), for matching. */
 function payloadText(input) {
   try {
-    return (input?.payloads ?? []).map((p) => Buffer.from(p.data ?? []).toString("utf8")).join("\n");
+    return (input?.payloads ?? [])
+      .map((p) => Buffer.from(p.data ?? []).toString("utf8"))
+      .join("\n");
   } catch {
     return "";
   }
 }
 /** The event's kind from its attributes field (activityTaskScheduledEventAttributes → activityTaskScheduled). */
 function evKind(e) {
-  for (const k of Object.keys(e)) if (k.endsWith("EventAttributes") && e[k]) return k.slice(0, -"EventAttributes".length);
+  for (const k of Object.keys(e))
+    if (k.endsWith("EventAttributes") && e[k]) return k.slice(0, -"EventAttributes".length);
   return "";
 }
 function evAttrs(e) {
   return e[`${evKind(e)}EventAttributes`] ?? {};
 }
 
-const UPDATE_STEP = { completeCheckout: "pay", approveSale: "approve", confirmReceived: "confirm received", rateOrder: "rate" };
+const UPDATE_STEP = {
+  completeCheckout: "pay",
+  approveSale: "approve",
+  confirmReceived: "confirm received",
+  rateOrder: "rate",
+};
 
 /** A history's workflow tasks and activities as intervals, its local activities' markers, its activity retries. */
 function intervals(id, ev) {
@@ -47,7 +55,13 @@ function intervals(id, ev) {
     }
     const sched = byId.get(Number(a.scheduledEventId));
     const started = byId.get(Number(a.startedEventId));
-    if ((k === "workflowTaskCompleted" || k === "workflowTaskFailed" || k === "workflowTaskTimedOut") && sched && started)
+    if (
+      (k === "workflowTaskCompleted" ||
+        k === "workflowTaskFailed" ||
+        k === "workflowTaskTimedOut") &&
+      sched &&
+      started
+    )
       out.wfts.push({ s: evMs(sched), st: evMs(started), e: evMs(e) });
     if (k === "activityTaskStarted" && Number(a.attempt ?? 1) > 1) {
       out.retries.push({
@@ -57,7 +71,13 @@ function intervals(id, ev) {
         failure: a.lastFailure?.message ?? "?",
       });
     }
-    if ((k === "activityTaskCompleted" || k === "activityTaskFailed" || k === "activityTaskTimedOut") && sched && started) {
+    if (
+      (k === "activityTaskCompleted" ||
+        k === "activityTaskFailed" ||
+        k === "activityTaskTimedOut") &&
+      sched &&
+      started
+    ) {
       out.acts.push({
         type: evAttrs(sched).activityType?.name ?? "?",
         s: evMs(sched),
@@ -83,7 +103,11 @@ function updateWindow(ev, i, a) {
     }
   const done = ev
     .slice(i + 1)
-    .find((x) => evKind(x) === "workflowExecutionUpdateCompleted" && (evAttrs(x).meta?.updateId === updateId || !updateId));
+    .find(
+      (x) =>
+        evKind(x) === "workflowExecutionUpdateCompleted" &&
+        (evAttrs(x).meta?.updateId === updateId || !updateId),
+    );
   return done ? { step, s: start, e: evMs(done) } : null;
 }
 
@@ -104,10 +128,17 @@ function stepWindows(ev, { acts, locals }) {
       // The write that shows the step's state (a delivery may arrive while the pickup's writes still run).
       const state = step === "pickup" ? "in_route" : "delivered";
       const write = acts
-        .filter((x) => x.type === "recordOrderState" && x.s >= evMs(e) && x.input.includes(`"statename":"${state}"`))
+        .filter(
+          (x) =>
+            x.type === "recordOrderState" &&
+            x.s >= evMs(e) &&
+            x.input.includes(`"statename":"${state}"`),
+        )
         .sort((x, y) => x.e - y.e)[0];
       // Since the read-model write became a local activity: its marker, the first after the signal.
-      const local = write ? null : locals.find((x) => x.type === "recordOrderState" && x.e >= evMs(e));
+      const local = write
+        ? null
+        : locals.find((x) => x.type === "recordOrderState" && x.e >= evMs(e));
       if (write) windows.push({ step, s: evMs(e), e: write.e });
       else if (local) windows.push({ step, s: evMs(e), e: local.e });
     }
@@ -127,7 +158,10 @@ function windowEntry(w, { wfts, acts, locals }) {
     wfts: ws.length,
     actWait: as.reduce((t, x) => t + (x.st - x.s), 0),
     actRun: as.reduce((t, x) => t + (x.e - x.st), 0),
-    acts: [...as.map((x) => x.type), ...locals.filter((x) => x.e >= w.s && x.e <= w.e).map((x) => `${x.type} (local)`)],
+    acts: [
+      ...as.map((x) => x.type),
+      ...locals.filter((x) => x.e >= w.s && x.e <= w.e).map((x) => `${x.type} (local)`),
+    ],
   };
 }
 

@@ -23,7 +23,10 @@ export const RMA_STEPS = [
 
 /** What pair i does: a turn of KINDS; the RMAs alternate between "Missing units" (2) and "Other" (4). */
 export function mixTurn(i) {
-  return { kind: KINDS[(i - 1) % KINDS.length], rmaReason: Math.floor((i - 1) / KINDS.length) % 2 === 0 ? 2 : 4 };
+  return {
+    kind: KINDS[(i - 1) % KINDS.length],
+    rmaReason: Math.floor((i - 1) / KINDS.length) % 2 === 0 ? 2 : 4,
+  };
 }
 
 /** The buyer: the wizard's four steps (units, pictures, contact, confirm); the RMA's id in ctx.rmaId. */
@@ -39,8 +42,15 @@ async function buyerAsks(bench, ctx, p) {
   const other = p.rmaReason === 4;
   const stepOf = (h) => dataAttr(h, "rma-wizard", "step");
   ctx.pageUrl = page.url;
-  const asked = { [units]: 1, [`r.${line}`]: p.rmaReason, [`o.${line}`]: other ? "Bench: not the colour ordered; ship it back." : "" };
-  page = await click(bench, ctx, "rma: units (buyer)", buyer, form, asked, { expectStatus: 200, shows: (h) => stepOf(h) === "pictures" });
+  const asked = {
+    [units]: 1,
+    [`r.${line}`]: p.rmaReason,
+    [`o.${line}`]: other ? "Bench: not the colour ordered; ship it back." : "",
+  };
+  page = await click(bench, ctx, "rma: units (buyer)", buyer, form, asked, {
+    expectStatus: 200,
+    shows: (h) => stepOf(h) === "pictures",
+  });
   form = findForm(page.body, { testId: "rma-pictures-form" });
   page = await click(
     bench,
@@ -73,7 +83,8 @@ async function buyerAsks(bench, ctx, p) {
     // The landing's notice is the shell's (RMA_SENT, domain/messages.ts) since the RMA landing has one notice.
     { expectStatus: 303, shows: (h) => h.includes("Your RMA was sent.") },
   );
-  const [rma] = await bench.dbh.sql`select id from orders where rma_for_id = ${ctx.orderId} and transaction_type = 3`;
+  const [rma] = await bench.dbh
+    .sql`select id from orders where rma_for_id = ${ctx.orderId} and transaction_type = 3`;
   if (!rma) throw new StepError(`no RMA row for order #${ctx.orderId} after "Process RMA"`);
   ctx.rmaId = rma.id;
 }
@@ -92,7 +103,9 @@ async function staffDecides(bench, ctx, cardUrl, other) {
   );
   let form = findForm(page.body, { testId: "rma-decision-form" });
   const decisions = Object.fromEntries(
-    form.fields.filter(([k]) => /^lines\[\d+\]\.id$/.test(k)).map(([k]) => [k.replace(/\.id$/, ".decision"), "approve"]),
+    form.fields
+      .filter(([k]) => /^lines\[\d+\]\.id$/.test(k))
+      .map(([k]) => [k.replace(/\.id$/, ".decision"), "approve"]),
   );
   ctx.pageUrl = page.url;
   page = await click(bench, ctx, "rma: review (staff)", staff, form, decisions, {
@@ -107,7 +120,11 @@ async function staffDecides(bench, ctx, cardUrl, other) {
     staff,
     form,
     {},
-    { expectStatus: 303, shows: (h) => stage(h) === (other ? "shipping" : "rmacompleted"), reload: cardUrl },
+    {
+      expectStatus: 303,
+      shows: (h) => stage(h) === (other ? "shipping" : "rmacompleted"),
+      reload: cardUrl,
+    },
   );
 }
 
@@ -127,10 +144,21 @@ async function staffReceivesReturn(bench, ctx, cardUrl) {
       (h) => h.includes('data-testid="carrier-tools"'),
       "the return parcel's carrier tools",
     );
-    const form = forms(page.body).find((f) => hasField(f, "intent", "carrier") && hasField(f, "status", status));
-    if (!form) throw new StepError(`no "${status}" carrier form for RMA #${ctx.rmaId}'s return parcel`);
+    const form = forms(page.body).find(
+      (f) => hasField(f, "intent", "carrier") && hasField(f, "status", status),
+    );
+    if (!form)
+      throw new StepError(`no "${status}" carrier form for RMA #${ctx.rmaId}'s return parcel`);
     ctx.pageUrl = page.url;
-    await click(bench, ctx, stepName, bench.staff, form, {}, { expectStatus: 303, shows: done, reload: shipUrl });
+    await click(
+      bench,
+      ctx,
+      stepName,
+      bench.staff,
+      form,
+      {},
+      { expectStatus: 303, shows: done, reload: shipUrl },
+    );
   }
 }
 

@@ -10,7 +10,9 @@ import { now, sleep } from "./page-text.mjs";
 export async function openLoop(bench, pairs, run, tRun0) {
   const { o, load } = bench;
   const interval = 1000 / o.rate;
-  step(`timed: open loop, a new order every ${Math.round(interval)} ms (${o.rate}/s) for ${o.duration} s = ${pairs.length} orders`);
+  step(
+    `timed: open loop, a new order every ${Math.round(interval)} ms (${o.rate}/s) for ${o.duration} s = ${pairs.length} orders`,
+  );
   const arrivals = [];
   const running = [];
   let done = 0;
@@ -29,7 +31,9 @@ export async function openLoop(bench, pairs, run, tRun0) {
     );
     if ((k + 1) % Math.max(1, Math.round(o.rate * 10)) === 0)
       info(
-        c.dim(`${k + 1}/${pairs.length} started, ${done} finished, ${load.inFlight} in flight (${((now() - tRun0) / 1000).toFixed(1)} s)`),
+        c.dim(
+          `${k + 1}/${pairs.length} started, ${done} finished, ${load.inFlight} in flight (${((now() - tRun0) / 1000).toFixed(1)} s)`,
+        ),
       );
   }
   info(c.dim(`all ${pairs.length} started; waiting for the ${load.inFlight} in flight`));
@@ -61,11 +65,20 @@ export async function closedLoop(bench, pairs, run, tRun0) {
 /** The report's paragraph on the arrivals: the rate achieved, the start lag, whether durations grow. */
 export function arrivalsText(o, { arrivals, timed, ops, maxInFlight }) {
   const lag = summary(arrivals.map((x) => x.lag));
-  const span = arrivals.length > 1 ? (arrivals.at(-1).due + arrivals.at(-1).lag - arrivals[0].lag) / 1000 : 0;
+  const span =
+    arrivals.length > 1 ? (arrivals.at(-1).due + arrivals.at(-1).lag - arrivals[0].lag) / 1000 : 0;
   const achieved = span > 0 ? (arrivals.length - 1) / span : NaN;
-  const kept = arrivals.length === timed.length && (arrivals.length < 2 || achieved >= 0.97 * o.rate) && lag.max < 1000 / o.rate;
+  const kept =
+    arrivals.length === timed.length &&
+    (arrivals.length < 2 || achieved >= 0.97 * o.rate) &&
+    lag.max < 1000 / o.rate;
   const thirds = [0, 1, 2].map(
-    (t) => summary(timed.filter((_, k) => Math.floor((3 * k) / timed.length) === t && timed[k].ok).map((r) => r.ms)).p50,
+    (t) =>
+      summary(
+        timed
+          .filter((_, k) => Math.floor((3 * k) / timed.length) === t && timed[k].ok)
+          .map((r) => r.ms),
+      ).p50,
   );
   return (
     `Arrivals: ${arrivals.length} orders started at ${Number.isFinite(achieved) ? achieved.toFixed(2) : "—"} orders/s against ${o.rate} asked; start lag behind the schedule p50 ${ms(lag.p50)} ms, ` +

@@ -12,7 +12,8 @@ function reader(argv) {
   };
   const int = (name, dflt, min = 0) => {
     const v = Number(get(name, dflt));
-    if (!Number.isInteger(v) || v < min) throw new Error(`--${name} must be a whole number ≥ ${min}`);
+    if (!Number.isInteger(v) || v < min)
+      throw new Error(`--${name} must be a whole number ≥ ${min}`);
     return v;
   };
   const num = (name, dflt, min) => {
@@ -28,16 +29,24 @@ function modes({ get, int, num, has }) {
   const prod = has("--prod");
   const commandsOnly = has("--commands-only");
   const documentPosts = has("--document-posts");
-  if (documentPosts && !commandsOnly) throw new Error("--document-posts is a variant of --commands-only");
+  if (documentPosts && !commandsOnly)
+    throw new Error("--document-posts is a variant of --commands-only");
   const swaps = has("--swaps");
   const mix = has("--mix");
   if (mix && (swaps || commandsOnly))
-    throw new Error("--mix runs purchases, swaps and returns through full pages: not with --swaps or --commands-only");
+    throw new Error(
+      "--mix runs purchases, swaps and returns through full pages: not with --swaps or --commands-only",
+    );
   const scale = int("scale", 1, 1);
-  if (scale > 1 && !prod) throw new Error("--scale N starts N web processes and N workers of its own: use it with --prod");
+  if (scale > 1 && !prod)
+    throw new Error(
+      "--scale N starts N web processes and N workers of its own: use it with --prod",
+    );
   const killEvery = int("kill-worker-every", 0, 0);
   if (killEvery > 0 && (!prod || commandsOnly))
-    throw new Error("--kill-worker-every MS kills the bench's own workers: use it with --prod and full pages");
+    throw new Error(
+      "--kill-worker-every MS kills the bench's own workers: use it with --prod and full pages",
+    );
   if (swaps && commandsOnly) throw new Error("--swaps runs full pages only (no --commands-only)");
   const openLoop = get("open-loop", null);
   const rate = openLoop === null ? null : num("open-loop", 2, 0);
@@ -64,7 +73,9 @@ export function options(argv = process.argv.slice(2)) {
   const orders = m.rate ? Math.max(1, Math.round(m.rate * m.duration)) : int("orders", 20, 1);
   const warmup = int("warmup", 1, 0);
   if (m.commandsOnly && warmup < 1)
-    throw new Error("--commands-only needs a warm-up order (--warmup ≥ 1): its forms are the commands' templates");
+    throw new Error(
+      "--commands-only needs a warm-up order (--warmup ≥ 1): its forms are the commands' templates",
+    );
   return {
     orders,
     concurrency: m.rate ? orders : Math.min(orders, int("concurrency", orders, 1)),
@@ -72,14 +83,21 @@ export function options(argv = process.argv.slice(2)) {
     // Commands only polls the orders table (cheap) rather than reloading pages.
     pollMs: int("poll-ms", m.commandsOnly ? 50 : 250, 10),
     timeoutMs: int("timeout-ms", 60_000, 1000),
-    baseUrl: String(get("base-url", process.env.BENCH_BASE_URL ?? "http://localhost:3000")).replace(/\/$/, ""),
+    baseUrl: String(get("base-url", process.env.BENCH_BASE_URL ?? "http://localhost:3000")).replace(
+      /\/$/,
+      "",
+    ),
     databaseUrl: String(
       get(
         "database-url",
-        process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres:postgres@127.0.0.1:54320/marketplace",
+        process.env.BENCH_DATABASE_URL ??
+          process.env.DATABASE_URL ??
+          "postgres://postgres:postgres@127.0.0.1:54320/marketplace",
       ),
     ),
-    temporalAddress: String(get("temporal-address", process.env.TEMPORAL_ADDRESS ?? "127.0.0.1:7233")),
+    temporalAddress: String(
+      get("temporal-address", process.env.TEMPORAL_ADDRESS ?? "127.0.0.1:7233"),
+    ),
     taskQueue: String(get("task-queue", process.env.TEMPORAL_TASK_QUEUE ?? "marketplace")),
     namespace: process.env.TEMPORAL_NAMESPACE ?? "default",
     write: !argv.includes("--no-write"),

@@ -9,10 +9,20 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export class StepError extends Error {}
 
 /** The test card, as the card forms take it; and as the payment forms take a new one. */
-export const TEST_CARD = { card_number: "4242 4242 4242 4242", card_expiry: "12/34", card_cvc: "123" };
+export const TEST_CARD = {
+  card_number: "4242 4242 4242 4242",
+  card_expiry: "12/34",
+  card_cvc: "123",
+};
 export const NEW_CARD = { card_choice: "new", ...TEST_CARD };
 /** The rating modal's fields (intent=rate, four criteria, comments). */
-export const RATING = { condition: 5, packaging: 4, timeliness: 5, overall: 4, comments: "Bench: well packed." };
+export const RATING = {
+  condition: 5,
+  packaging: 4,
+  timeliness: 5,
+  overall: 4,
+  comments: "Bench: well packed.",
+};
 
 const BUSY_TEXT = "This order is being updated right now. Please try again in a moment.";
 
@@ -23,7 +33,8 @@ export const errorText = (html) =>
     /data-testid="(?:action-error|pay-error|pay-order-error|cart-error|checkout-form-error|admin-error|rate-error|card-error)"[^>]*>([^<]*)/,
   )?.[1] ?? "";
 export const hasField = (f, name, value) => f.fields.some(([k, v]) => k === name && v === value);
-const testIdText = (h, id) => htmlDecode(stripComments(h).match(new RegExp(`data-testid="${id}"[^>]*>([^<]*)`))?.[1] ?? "");
+const testIdText = (h, id) =>
+  htmlDecode(stripComments(h).match(new RegExp(`data-testid="${id}"[^>]*>([^<]*)`))?.[1] ?? "");
 export const shipmentStatus = (h) => testIdText(h, "shipment-status");
 export const swapStatus = (h) => testIdText(h, "swap-status");
 
@@ -83,7 +94,8 @@ export async function timeTransaction(bench, p, ctx, steps) {
     await steps();
     bench.results.push({ ...result(), ok: true, lagMs: ctx.lagMs });
   } catch (err) {
-    const msg = err instanceof StepError ? err.message : `${ctx.at ? `${ctx.at}: ` : ""}${err?.stack ?? err}`;
+    const msg =
+      err instanceof StepError ? err.message : `${ctx.at ? `${ctx.at}: ` : ""}${err?.stack ?? err}`;
     bench.results.push({ ...result(), ok: false, error: msg });
     const ids = ctx.orderId ? ` (#${ctx.orderId}${ctx.rmaId ? `, RMA #${ctx.rmaId}` : ""})` : "";
     console.error(c.red(`✗ ${LABEL[p.kind]} ${p.i}${ids}: ${msg}`));

@@ -49,7 +49,8 @@ export async function startPgSplit(databaseUrl) {
       await read(false).catch(() => {});
       await sql.end({ timeout: 5 });
       const byDb = {};
-      for (const b of [...ended, ...backends.values()]) byDb[b.db] = (byDb[b.db] ?? 0) + Math.max(0, b.last - b.first);
+      for (const b of [...ended, ...backends.values()])
+        byDb[b.db] = (byDb[b.db] ?? 0) + Math.max(0, b.last - b.first);
       return byDb;
     },
   };

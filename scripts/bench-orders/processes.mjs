@@ -67,7 +67,8 @@ function temporalServices(frontendPid) {
     if (!/^\d+$/.test(d)) continue;
     const cmd = cmdline(Number(d));
     const svc = /temporal-server --root (\S+) .*start --service (\w+)/.exec(cmd);
-    if (svc && svc[1] === root && readEnviron(Number(d)).TEMPORAL_FRONTEND_PORT === frontendPort) services[svc[2]] = Number(d);
+    if (svc && svc[1] === root && readEnviron(Number(d)).TEMPORAL_FRONTEND_PORT === frontendPort)
+      services[svc[2]] = Number(d);
   }
   return services;
 }
@@ -83,8 +84,15 @@ export function stackProcesses(o) {
   const temporalPort = Number(o.temporalAddress.split(":").pop());
   const workers = workerPids(o, temporalPort);
   // --scale: the proxy on the app's port and the web processes on the ports after it; any rr-proxy: its backends.
-  const backends = (/rr-proxy\.mjs \d+ ([\d ]+)/.exec(cmdline(listeners.get(appPort)))?.[1] ?? "").trim().split(" ").filter(Boolean);
-  const ports = [appPort, ...Array.from({ length: o.scale > 1 ? o.scale : 0 }, (_, i) => appPort + 1 + i), ...backends.map(Number)];
+  const backends = (/rr-proxy\.mjs \d+ ([\d ]+)/.exec(cmdline(listeners.get(appPort)))?.[1] ?? "")
+    .trim()
+    .split(" ")
+    .filter(Boolean);
+  const ports = [
+    appPort,
+    ...Array.from({ length: o.scale > 1 ? o.scale : 0 }, (_, i) => appPort + 1 + i),
+    ...backends.map(Number),
+  ];
   const web = [...new Set(ports.map((p) => listeners.get(p)).filter(Boolean))];
   const temporal = listeners.get(temporalPort) ?? null;
   // Each web process on its own (npm run bench:topology): the proxy apart from the processes behind it.
@@ -107,7 +115,9 @@ export function stackCpu(procs, { each = false } = {}) {
   const eachParts = each
     ? {
         ...Object.fromEntries(procs.webEach.map((pid, i) => [`each_web-${i + 1}`, [pid]])),
-        ...Object.fromEntries([...procs.workers].sort((a, b) => a - b).map((pid, i) => [`each_worker-${i + 1}`, [pid]])),
+        ...Object.fromEntries(
+          [...procs.workers].sort((a, b) => a - b).map((pid, i) => [`each_worker-${i + 1}`, [pid]]),
+        ),
         ...(procs.proxy ? { each_proxy: [procs.proxy] } : {}),
       }
     : {};
@@ -115,9 +125,15 @@ export function stackCpu(procs, { each = false } = {}) {
     ...eachParts,
     web: procs.web,
     worker: procs.workers,
-    temporal: procs.temporalServices ? Object.values(procs.temporalServices) : procs.temporal ? [procs.temporal] : [],
+    temporal: procs.temporalServices
+      ? Object.values(procs.temporalServices)
+      : procs.temporal
+        ? [procs.temporal]
+        : [],
     // npm run prod: each Temporal service on its own too (report.mjs names them)
-    ...Object.fromEntries(Object.entries(procs.temporalServices ?? {}).map(([svc, pid]) => [`temporal_${svc}`, [pid]])),
+    ...Object.fromEntries(
+      Object.entries(procs.temporalServices ?? {}).map(([svc, pid]) => [`temporal_${svc}`, [pid]]),
+    ),
     postgres: procs.postmaster ? { tree: procs.postmaster } : [],
   });
 }

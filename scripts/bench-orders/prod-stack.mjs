@@ -19,7 +19,13 @@ async function startOwnStack(o, stop) {
   for (const k of INHERITED_STACK_VARS) delete process.env[k];
   let prodStack;
   try {
-    prodStack = await startProdStack({ ports: PROD_PORTS, dataDir: PROD_DIR, build: o.build, taskQueue: "marketplace", scale: o.scale });
+    prodStack = await startProdStack({
+      ports: PROD_PORTS,
+      dataDir: PROD_DIR,
+      build: o.build,
+      taskQueue: "marketplace",
+      scale: o.scale,
+    });
   } catch (e) {
     console.error(c.red(`--prod: the production stack did not start: ${e?.stack ?? e}`));
     process.exit(2);
@@ -50,7 +56,9 @@ export async function openStack(o) {
   const health = await fetch(`${o.baseUrl}/signin`).catch((e) => e);
   if (!(health instanceof Response) || health.status !== 200) {
     console.error(
-      c.red(`The app does not answer at ${o.baseUrl}/signin: start the dev stack (npm run dev), pass --base-url, or use --prod.`),
+      c.red(
+        `The app does not answer at ${o.baseUrl}/signin: start the dev stack (npm run dev), pass --base-url, or use --prod.`,
+      ),
     );
     await stack.finish(2);
   }

@@ -4,10 +4,26 @@ import { dataAttr, findForm, forms } from "../lib/html-forms.mjs";
 import { click, view, viewUntil } from "./clicks.mjs";
 import { captureState } from "./commands-only.mjs";
 import { runRma } from "./mix.mjs";
-import { NEW_CARD, RATING, StepError, hasField, orderCardOf, timeTransaction } from "./page-text.mjs";
+import {
+  NEW_CARD,
+  RATING,
+  StepError,
+  hasField,
+  orderCardOf,
+  timeTransaction,
+} from "./page-text.mjs";
 
 /** A purchase's steps, in the order they run. */
-export const BUY_STEPS = ["add to cart", "accept terms", "pay", "approve", "pickup", "delivery", "confirm received", "rate"];
+export const BUY_STEPS = [
+  "add to cart",
+  "accept terms",
+  "pay",
+  "approve",
+  "pickup",
+  "delivery",
+  "confirm received",
+  "rate",
+];
 
 /**
  * The listing's "Add to cart" (`sizes`), then /checkout: accept the terms → the review (`review`, its test id)
@@ -19,7 +35,10 @@ export async function cartThenTerms(bench, ctx, http, listingPath, sizes, review
   let form = findForm(page.body, { intent: "add" });
   if (!form) throw new StepError(`no add-to-cart form on ${listingPath}`);
   ctx.pageUrl = page.url;
-  await click(bench, ctx, "add to cart", http, form, sizes, { expectStatus: 303, shows: (h) => h.includes("Added to your cart.") });
+  await click(bench, ctx, "add to cart", http, form, sizes, {
+    expectStatus: 303,
+    shows: (h) => h.includes("Added to your cart."),
+  });
 
   ctx.at = "checkout";
   page = await view(bench, http, "/checkout", ctx.warm);
@@ -46,13 +65,24 @@ export async function payWithTestCard(bench, ctx, http, page, notice) {
   const form = findForm(page.body, { testId: "pay-form" });
   if (!form) throw new StepError(`no pay form on ${page.url}`);
   ctx.pageUrl = page.url;
-  await click(bench, ctx, "pay", http, form, NEW_CARD, { expectStatus: 303, shows: (h) => h.includes(notice) });
+  await click(bench, ctx, "pay", http, form, NEW_CARD, {
+    expectStatus: 303,
+    shows: (h) => h.includes(notice),
+  });
 }
 
 /** Buyer: the listing → Add to cart (S×2, M×1) → /checkout: accept the terms → the review shows the draft order → pay. */
 async function buyerCheckout(bench, ctx, p) {
   const buyer = p.buyer.http;
-  await cartThenTerms(bench, ctx, buyer, `/listing/buy/${p.listingId}`, { "size.S": 2, "size.M": 1 }, "draft-order", "the review");
+  await cartThenTerms(
+    bench,
+    ctx,
+    buyer,
+    `/listing/buy/${p.listingId}`,
+    { "size.S": 2, "size.M": 1 },
+    "draft-order",
+    "the review",
+  );
 
   // "Continue to payment" (a link) → /checkout/pay?order=<id> → pay with the test card.
   ctx.at = "pay";
@@ -65,10 +95,18 @@ async function sellerApproves(bench, ctx, p) {
   const seller = p.seller.http;
   ctx.at = "approve";
   const listed = (h) => h.includes(`data-testid="order-card" data-order-id="${ctx.orderId}"`);
-  await viewUntil(bench, ctx, seller, "/alerts?tab=sales", listed, "the order in the seller's alerts");
+  await viewUntil(
+    bench,
+    ctx,
+    seller,
+    "/alerts?tab=sales",
+    listed,
+    "the order in the seller's alerts",
+  );
   const page = await view(bench, seller, `/transaction/buy/${ctx.orderId}`, ctx.warm);
   const state = dataAttr(page.body, "order-detail", "statename");
-  if (state !== "provider_approve_sale") throw new StepError(`seller's detail in ${state}, not provider_approve_sale`);
+  if (state !== "provider_approve_sale")
+    throw new StepError(`seller's detail in ${state}, not provider_approve_sale`);
   const form = findForm(page.body, { testId: "form-respond" });
   if (!form) throw new StepError("no approve form on the seller's detail");
   ctx.pageUrl = page.url;
@@ -85,7 +123,10 @@ async function staffShips(bench, ctx) {
     const cardUrl = `/admin/active-transactions?order=${ctx.orderId}&tab=shipping`;
     const page = await view(bench, bench.staff, cardUrl, ctx.warm);
     const form = forms(page.body).find(
-      (f) => hasField(f, "intent", "carrier") && hasField(f, "status", status) && hasField(f, "order", String(ctx.orderId)),
+      (f) =>
+        hasField(f, "intent", "carrier") &&
+        hasField(f, "status", status) &&
+        hasField(f, "order", String(ctx.orderId)),
     );
     if (!form) throw new StepError(`no "${status}" carrier form on the admin card`);
     ctx.pageUrl = page.url;
@@ -96,7 +137,11 @@ async function staffShips(bench, ctx) {
       bench.staff,
       form,
       {},
-      { expectStatus: 303, shows: (h) => orderCardOf(h, ctx.orderId).includes(`state ${state} ·`), reload: cardUrl },
+      {
+        expectStatus: 303,
+        shows: (h) => orderCardOf(h, ctx.orderId).includes(`state ${state} ·`),
+        reload: cardUrl,
+      },
     );
   }
 }
@@ -107,7 +152,9 @@ async function buyerRates(bench, ctx, p) {
   ctx.at = "rate";
   let page = await view(bench, buyer, `/transaction/buy/${ctx.orderId}`, ctx.warm);
   if (!page.body.includes('data-testid="rate-link"'))
-    throw new StepError(`buyer's detail shows no rate link (state ${dataAttr(page.body, "order-detail", "statename")})`);
+    throw new StepError(
+      `buyer's detail shows no rate link (state ${dataAttr(page.body, "order-detail", "statename")})`,
+    );
   page = await view(bench, buyer, `/rate/${ctx.orderId}`, ctx.warm);
   const form = findForm(page.body, { intent: "confirm_received" });
   if (!form) throw new StepError("no 'I received the package' form on the rating page");
@@ -123,8 +170,14 @@ async function buyerRates(bench, ctx, p) {
   );
   // The rating form is rendered only after the "Rate this Transaction" button opens the modal (client
   // state): the fields are the modal's (intent=rate, four criteria, comments), posted to the page.
-  const rateForm = findForm(page.body, { intent: "rate" }) ?? { action: "", fields: [["intent", "rate"]] };
-  await click(bench, ctx, "rate", buyer, rateForm, RATING, { expectStatus: 200, shows: (h) => h.includes('data-testid="rating-saved"') });
+  const rateForm = findForm(page.body, { intent: "rate" }) ?? {
+    action: "",
+    fields: [["intent", "rate"]],
+  };
+  await click(bench, ctx, "rate", buyer, rateForm, RATING, {
+    expectStatus: 200,
+    shows: (h) => h.includes('data-testid="rating-saved"'),
+  });
 }
 
 /** One purchase through its pages (--mix: followed by its RMA when the pair's kind is "rma"). */
@@ -146,6 +199,7 @@ export async function runPurchase(bench, p, warm) {
       ctx.at = "rma";
       await runRma(bench, ctx, p);
     }
-    if (ctx.capture) bench.templates = { ...ctx.capture, listingId: p.listingId, orderId: ctx.orderId };
+    if (ctx.capture)
+      bench.templates = { ...ctx.capture, listingId: p.listingId, orderId: ctx.orderId };
   });
 }

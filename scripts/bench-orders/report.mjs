@@ -36,7 +36,9 @@ export function figuresOf(bench, run, outcome) {
       busy: xs.reduce((a, x) => a + x.busy, 0),
     };
   });
-  const cpuUsed = Object.fromEntries(Object.keys(run.cpu0).map((k) => [k, run.cpu1[k] - run.cpu0[k]]));
+  const cpuUsed = Object.fromEntries(
+    Object.keys(run.cpu0).map((k) => [k, run.cpu1[k] - run.cpu0[k]]),
+  );
   const stackMs = cpuUsed.web + cpuUsed.worker + cpuUsed.temporal + cpuUsed.postgres;
   return {
     ...outcome,
@@ -103,7 +105,9 @@ function resultText(o, run, f) {
     `**${completed.length} of ${timed.length} ${noun} completed in ${(run.wallMs / 1000).toFixed(1)} s = ` +
     `${f.ops.toFixed(2)} ${noun}/s**, ${modeText} (${flowText(o)}; ${o.warmup} warm-up order before${o.commandsOnly ? ", clicked through its pages: its forms are the commands' templates" : ""}). ` +
     `Every ${unit}: p50 ${dur(clicksAll.p50)}, **p95 ${dur(clicksAll.p95)}**, max ${dur(clicksAll.max)}. ` +
-    (o.commandsOnly ? "" : `Page views between clicks (GET, ${viewsAll.n}): p50 ${dur(viewsAll.p50)}, p95 ${dur(viewsAll.p95)}. `) +
+    (o.commandsOnly
+      ? ""
+      : `Page views between clicks (GET, ${viewsAll.n}): p50 ${dur(viewsAll.p50)}, p95 ${dur(viewsAll.p95)}. `) +
     `One ${o.mix ? "transaction from its" : o.swaps ? "swap from the receiver's" : "order from the buyer's"} first ${unit} to ${o.commandsOnly ? "its rating in the read model" : '"Rating saved!"'}: p50 ${dur(orderMs.p50)}, p95 ${dur(orderMs.p95)}. ` +
     `Errors: ${f.failed.length}${busyTotal ? ` (and ${busyTotal} ${busyTotal === 1 ? unit : `${unit}s`} refused with "This order is being updated right now. Please try again in a moment." and sent again, counted in their step's time)` : ""}. ` +
     `Checked afterwards in the read model and at the payment provider: **${checked.ok} of ${completed.length}** exactly as expected ` +
@@ -155,7 +159,11 @@ function stepTable(o, rows) {
   ];
   const WHO = whoOf(o);
   for (const r of rows) {
-    const who = WHO[r.step] ? ` (${WHO[r.step]})` : r.step.startsWith("pickup") || r.step.startsWith("delivery") ? " (staff)" : "";
+    const who = WHO[r.step]
+      ? ` (${WHO[r.step]})`
+      : r.step.startsWith("pickup") || r.step.startsWith("delivery")
+        ? " (staff)"
+        : "";
     lines.push(
       `| ${r.step}${who} | ${r.total.n} | ${ms(r.total.p50)} | **${ms(r.total.p95)}** | ${ms(r.total.p99)} | ${ms(r.total.max)} | ${ms(r.action.p50)} | ${o.commandsOnly ? "—" : ms(r.page.p50)} | ${ms(r.wait.p50)} / ${ms(r.wait.p95)} | ${r.polls} | ${r.busy} |`,
     );
@@ -171,7 +179,8 @@ function cpuText(run, { cpuUsed, stackMs, others, completed }) {
   const per = (v) => f0(v / completed.length);
   // npm run prod: the Temporal server's CPU by service (processes.mjs temporal_<service>)
   const services = Object.keys(cpuUsed).filter((k) => k.startsWith("temporal_"));
-  const bySvc = (f) => (services.length ? ` (${services.map((k) => `${k.slice(9)} ${f(cpuUsed[k])}`).join(", ")})` : "");
+  const bySvc = (f) =>
+    services.length ? ` (${services.map((k) => `${k.slice(9)} ${f(cpuUsed[k])}`).join(", ")})` : "";
   return (
     `CPU during the timed run (${(run.wallMs / 1000).toFixed(1)} s × ${cores} cores = ${((run.wallMs * cores) / 1000).toFixed(0)} core-s; from /proc): ` +
     `web ${s(cpuUsed.web)} s, worker ${s(cpuUsed.worker)} s, Temporal ${s(cpuUsed.temporal)} s${bySvc(s)}, ` +
@@ -203,8 +212,12 @@ function issue9Text(o, { rows, ops, completed, cpuUsed, clicksAll }, prodWorkflo
         : `at ${o.rate ? `${o.rate} arrivals/s` : `${o.concurrency} concurrent orders`} (the one-at-a-time figure needs \`--concurrency 1\`)`),
   );
   if (!o.rate && !o.commandsOnly) {
-    const slowest = rows.reduce((m, r) => (Number.isFinite(r.total.p95) && (!m || r.total.p95 > m.total.p95) ? r : m), null);
-    const target = o.prod && o.scale === 1 && o.concurrency === 20 && prodWorkflows === "prebuilt bundle";
+    const slowest = rows.reduce(
+      (m, r) => (Number.isFinite(r.total.p95) && (!m || r.total.p95 > m.total.p95) ? r : m),
+      null,
+    );
+    const target =
+      o.prod && o.scale === 1 && o.concurrency === 20 && prodWorkflows === "prebuilt bundle";
     parts.push(
       `**${ops.toFixed(2)} orders/s** at ${o.concurrency} concurrent orders on the ${build}, every step's p95 in the table (slowest: ${slowest ? `${slowest.step} ${ms(slowest.total.p95)} ms` : "—"}); ` +
         `target ≥ 3 orders/s at 20 concurrent orders on the production build: ${target ? verdict(ops >= 3) : "not this configuration (needs `--prod --orders 20 --concurrency 20`, one web process and one worker)"}`,
@@ -240,12 +253,22 @@ export function reportText(bench, run, f, prodStack) {
   const { o } = bench;
   const lines = [measuredText(o, run, prodStack), "", resultText(o, run, f)];
   if (o.killEvery > 0) lines.push("", killsText(o, prodStack, run.kills));
-  if (o.rate) lines.push("", arrivalsText(o, { arrivals: run.arrivals, timed: f.timed, ops: f.ops, maxInFlight: bench.load.maxInFlight }));
+  if (o.rate)
+    lines.push(
+      "",
+      arrivalsText(o, {
+        arrivals: run.arrivals,
+        timed: f.timed,
+        ops: f.ops,
+        maxInFlight: bench.load.maxInFlight,
+      }),
+    );
   lines.push("", ...stepTable(o, f.rows), "", cpuText(run, f), "", closingText(o, f, prodStack));
   if (f.breakdown) lines.push("", breakdownText(f.breakdown));
   if (f.failed.length) {
     lines.push("", "Failed orders:");
-    for (const x of f.failed) lines.push(`- order ${x.i}${x.orderId ? ` (#${x.orderId})` : ""}: ${x.error.split("\n")[0]}`);
+    for (const x of f.failed)
+      lines.push(`- order ${x.i}${x.orderId ? ` (#${x.orderId})` : ""}: ${x.error.split("\n")[0]}`);
   }
   if (f.checked.problems.length) {
     lines.push("", "Found by the check afterwards:");
@@ -264,7 +287,9 @@ export function figuresJson(bench, run, f) {
   return {
     stack: o.prod ? "dev-server" : o.topology ? "topology" : "dev",
     topology: o.topology,
-    loop: o.rate ? { open: true, rate: o.rate, duration: o.duration } : { open: false, concurrency: o.concurrency },
+    loop: o.rate
+      ? { open: true, rate: o.rate, duration: o.duration }
+      : { open: false, concurrency: o.concurrency },
     command: commandLine(o),
     measuredAt: new Date().toISOString(),
     timed: f.timed.length,

@@ -54,7 +54,12 @@ export async function timedRun(bench, prodStack) {
   const tRun0 = now();
   const killer = o.killEvery > 0 ? startKiller(bench, prodStack, tRun0) : null;
   const loop = o.rate ? openLoop : closedLoop;
-  const arrivals = await loop(bench, bench.pairs.slice(o.warmup), (p) => runTransaction(bench, p, false), tRun0);
+  const arrivals = await loop(
+    bench,
+    bench.pairs.slice(o.warmup),
+    (p) => runTransaction(bench, p, false),
+    tRun0,
+  );
   const killed = await killer?.stop();
   const wallMs = now() - tRun0;
   if (killed) procs.workers = killed.workerPids;
@@ -63,5 +68,16 @@ export async function timedRun(bench, prodStack) {
   cpu1.worker += killed?.cpuMs ?? 0;
   const load1 = os.loadavg();
   const speed1 = speedProbe();
-  return { wallMs, cpu0, cpu1, load0, load1, speed0, speed1, arrivals, kills: killed?.kills ?? [], pgByDb };
+  return {
+    wallMs,
+    cpu0,
+    cpu1,
+    load0,
+    load1,
+    speed0,
+    speed1,
+    arrivals,
+    kills: killed?.kills ?? [],
+    pgByDb,
+  };
 }

@@ -32,7 +32,12 @@ async function createPairs(o, F, db, tag, brand, variationId) {
       ...(swap ? { listingType: "swap" } : {}),
     });
     const buyerListing = swap
-      ? await F.createListing(db, { variationId, providerId: buyer.retailer.id, sizes: { L: 2 }, listingType: "swap" })
+      ? await F.createListing(db, {
+          variationId,
+          providerId: buyer.retailer.id,
+          sizes: { L: 2 },
+          listingType: "swap",
+        })
       : null;
     pairs.push({
       i,
@@ -86,7 +91,12 @@ export async function setUp(o, tag) {
   const tSetup = now();
   const brand = await F.createBrand(dbh.db, { name: `Bench Orders ${tag}` });
   const coll = await F.createCollection(dbh.db, { brandId: brand.id, name: "Bench" });
-  const product = await F.createProduct(dbh.db, { collectionId: coll.id, sizes: F.SIZE_RUNS.apparel, colors: 1, priceCents: 4200 });
+  const product = await F.createProduct(dbh.db, {
+    collectionId: coll.id,
+    sizes: F.SIZE_RUNS.apparel,
+    colors: 1,
+    priceCents: 4200,
+  });
   const staffEmail = `bench-orders-${tag}-staff@bench.test`;
   await F.createStaffUser(dbh.db, { email: staffEmail });
   const pairs = await createPairs(o, F, dbh.db, tag, brand, product.variations[0].id);
@@ -99,6 +109,18 @@ export async function setUp(o, tag) {
   const staff = new HttpClient(o.baseUrl);
   await staff.signIn(staffEmail, F.DEFAULT_TEST_PASSWORD);
   await limit(pairs, 4, (p) => signInPair(o, HttpClient, F, p));
-  info(`signed in ${2 * total + 1} users, ${total} cards on file (${Math.round(now() - tSetup)} ms in all)`);
-  return { o, dbh, staff, pairs, samples: [], views: [], results: [], templates: null, load: { inFlight: 0, maxInFlight: 0 } };
+  info(
+    `signed in ${2 * total + 1} users, ${total} cards on file (${Math.round(now() - tSetup)} ms in all)`,
+  );
+  return {
+    o,
+    dbh,
+    staff,
+    pairs,
+    samples: [],
+    views: [],
+    results: [],
+    templates: null,
+    load: { inFlight: 0, maxInFlight: 0 },
+  };
 }

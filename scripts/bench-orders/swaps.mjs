@@ -3,7 +3,15 @@
 import { findForm, forms } from "../lib/html-forms.mjs";
 import { click, view, viewUntil } from "./clicks.mjs";
 import { cartThenTerms, payWithTestCard } from "./purchases.mjs";
-import { NEW_CARD, RATING, StepError, hasField, parcelOf, swapStatus, timeTransaction } from "./page-text.mjs";
+import {
+  NEW_CARD,
+  RATING,
+  StepError,
+  hasField,
+  parcelOf,
+  swapStatus,
+  timeTransaction,
+} from "./page-text.mjs";
 
 /** A swap's steps, in the order they run. */
 export const SWAP_STEPS = [
@@ -26,11 +34,25 @@ export const SWAP_STEPS = [
 /** The receiver: the provider's swap listing in its cart → /checkout terms → the swap review pre-authorises its card. */
 async function receiverCheckout(bench, ctx, p) {
   const receiver = p.buyer.http;
-  const page = await cartThenTerms(bench, ctx, receiver, `/listing/swap/${p.listingId}`, { "size.S": 2 }, "swap-review", "the swap review");
+  const page = await cartThenTerms(
+    bench,
+    ctx,
+    receiver,
+    `/listing/swap/${p.listingId}`,
+    { "size.S": 2 },
+    "swap-review",
+    "the swap review",
+  );
 
   ctx.at = "pay";
   // The swap checkout lands on /buy with its success notice (docs/product/screens.md).
-  await payWithTestCard(bench, ctx, receiver, page, "Your swap request was sent to the other retailer.");
+  await payWithTestCard(
+    bench,
+    ctx,
+    receiver,
+    page,
+    "Your swap request was sent to the other retailer.",
+  );
 }
 
 /** The sides on the swap's page: the provider's choice, both approvals, both payments. */
@@ -39,17 +61,40 @@ async function sidesAgree(bench, ctx, p) {
   const provider = p.seller.http;
   const detail = `/transaction/swap/${ctx.orderId}`;
   /** The detail page of `http`, then one of its forms posted; the page it lands on must show `shows`. */
-  const onDetail = async (stepName, http, testId, values, shows, expectStatus = 200, reload = detail) => {
+  const onDetail = async (
+    stepName,
+    http,
+    testId,
+    values,
+    shows,
+    expectStatus = 200,
+    reload = detail,
+  ) => {
     ctx.at = stepName;
     const formOf = (h) => findForm(h, { testId });
     // The swap's forms come from its workflow: while no worker answers (one was just killed), the page says
     // so ("We could not reach the order service…") and the user reloads it.
-    const page = await viewUntil(bench, ctx, http, detail, (h) => formOf(h) !== null, `${stepName}: the form on the swap's page`);
+    const page = await viewUntil(
+      bench,
+      ctx,
+      http,
+      detail,
+      (h) => formOf(h) !== null,
+      `${stepName}: the form on the swap's page`,
+    );
     ctx.pageUrl = page.url;
-    return click(bench, ctx, stepName, http, formOf(page.body), values, { expectStatus, shows, reload });
+    return click(bench, ctx, stepName, http, formOf(page.body), values, {
+      expectStatus,
+      shows,
+      reload,
+    });
   };
-  await onDetail("choose (provider)", provider, "swap-choose-form", { [`units.${p.buyerListingId}.L`]: 1 }, (h) =>
-    h.includes('data-testid="swap-approve-form"'),
+  await onDetail(
+    "choose (provider)",
+    provider,
+    "swap-choose-form",
+    { [`units.${p.buyerListingId}.L`]: 1 },
+    (h) => h.includes('data-testid="swap-approve-form"'),
   );
   await onDetail(
     "approve (provider)",
@@ -63,8 +108,24 @@ async function sidesAgree(bench, ctx, p) {
   );
   // Each payment lands on /orders/sentswaps/, which lists the swap once that side has paid.
   const paid = (h) => h.includes(`data-testid="order-card" data-order-id="${ctx.orderId}"`);
-  await onDetail("payment (provider)", provider, "swap-pay-form", NEW_CARD, paid, 303, "/orders/sentswaps/");
-  await onDetail("payment (receiver)", receiver, "swap-pay-form", NEW_CARD, paid, 303, "/orders/sentswaps/");
+  await onDetail(
+    "payment (provider)",
+    provider,
+    "swap-pay-form",
+    NEW_CARD,
+    paid,
+    303,
+    "/orders/sentswaps/",
+  );
+  await onDetail(
+    "payment (receiver)",
+    receiver,
+    "swap-pay-form",
+    NEW_CARD,
+    paid,
+    303,
+    "/orders/sentswaps/",
+  );
 }
 
 /** Staff: each parcel's pickup, then each parcel's delivery, from the admin card's Shipping tab. */
@@ -97,7 +158,11 @@ async function staffShipsBoth(bench, ctx) {
       bench.staff,
       form,
       {},
-      { expectStatus: 303, shows: (h) => parcelOf(h, ctx.orderId, side).includes(shown), reload: cardUrl },
+      {
+        expectStatus: 303,
+        shows: (h) => parcelOf(h, ctx.orderId, side).includes(shown),
+        reload: cardUrl,
+      },
     );
   }
 }

@@ -9,7 +9,9 @@ import fs from "node:fs";
 const job = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 process.env.DATABASE_URL = job.url;
 process.env.MARKETPLACE_TZ ??= "America/New_York";
-const { stockImportAction, stockImportLoader } = await import("../../app/routes/stock-import.server.ts");
+const { stockImportAction, stockImportLoader } = await import(
+  "../../app/routes/stock-import.server.ts"
+);
 const { retailers } = await import("../../db/schema/index.ts");
 const { db } = await import("../../app/utils/db.server.ts");
 const { eq } = await import("drizzle-orm");
@@ -32,9 +34,13 @@ async function preview(auth, file, fileName) {
   const form = new FormData();
   form.set("intent", "upload");
   form.set("file", new File([fs.readFileSync(file)], fileName));
-  const id = importIdOf(await stockImportAction(new Request(BASE, { method: "POST", body: form }), auth), "upload");
+  const id = importIdOf(
+    await stockImportAction(new Request(BASE, { method: "POST", body: form }), auth),
+    "upload",
+  );
   const page = await stockImportLoader(new Request(`${BASE}?import=${id}`), auth);
-  if (page.stage !== "preview") throw new Error(`upload: the page shows ${page.stage}, not the preview`);
+  if (page.stage !== "preview")
+    throw new Error(`upload: the page shows ${page.stage}, not the preview`);
   return { id, rows: page.rows };
 }
 
@@ -47,10 +53,15 @@ async function confirm(auth, id) {
       body.set(`code[${i}]`, r.code);
       body.set(`pick[${i}]`, String(r.guesses?.[0]?.variationId ?? ""));
     });
-  const request = new Request(BASE, { method: "POST", body, headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+  const request = new Request(BASE, {
+    method: "POST",
+    body,
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+  });
   importIdOf(await stockImportAction(request, auth), "confirm");
   const done = await stockImportLoader(new Request(`${BASE}?import=${id}`), auth);
-  if (done.stage !== "results") throw new Error(`confirm: the page shows ${done.stage}, not the results`);
+  if (done.stage !== "results")
+    throw new Error(`confirm: the page shows ${done.stage}, not the results`);
   return { id, rows: done.rows };
 }
 
@@ -59,7 +70,10 @@ await preview(warm, job.warm.file, job.warm.fileName);
 const auth = await authOf(job.retailerId, job.userId);
 const rssBefore = process.memoryUsage().rss;
 const t0 = performance.now();
-const out = job.phase === "preview" ? await preview(auth, job.file, job.fileName) : await confirm(auth, job.importId);
+const out =
+  job.phase === "preview"
+    ? await preview(auth, job.file, job.fileName)
+    : await confirm(auth, job.importId);
 const ms = performance.now() - t0;
 const counts = {};
 for (const r of out.rows) counts[r.action] = (counts[r.action] ?? 0) + 1;

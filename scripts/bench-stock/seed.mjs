@@ -53,10 +53,14 @@ export async function seedCatalogue(sql, c) {
     .map((r) => r.id)
     .sort((a, b) => a - b);
   const cats = (
-    await sql.unsafe(`insert into categories (name) select 'Bench category ' || g from generate_series(1, ${CATEGORIES}) g returning id`)
+    await sql.unsafe(
+      `insert into categories (name) select 'Bench category ' || g from generate_series(1, ${CATEGORIES}) g returning id`,
+    )
   ).map((r) => r.id);
   const brands = `(array[${brandIds.join(",")}])`;
-  await sql.unsafe(`insert into collections (brand_id, year, name) select unnest(${brands}), 2026, 'Bench'`);
+  await sql.unsafe(
+    `insert into collections (brand_id, year, name) select unnest(${brands}), 2026, 'Bench'`,
+  );
   // Product g of brand ordinal g mod 40: code BS<brand>-<g>, price a whole number of dollars.
   await sql.unsafe(`
     insert into products (collection_id, brand_id, category_id, sku, display_name, price_cents)
@@ -89,7 +93,9 @@ export async function seedCatalogue(sql, c) {
 }
 
 /** The variations with their brand's ordinal and their product's run, numbered from 0 (for the SQL below). */
-const variationsCte = (brandIds) => `v as (select v.id, v.brand_id, array_position(array[${brandIds.join(",")}], v.brand_id) - 1 as bi,
+const variationsCte = (
+  brandIds,
+) => `v as (select v.id, v.brand_id, array_position(array[${brandIds.join(",")}], v.brand_id) - 1 as bi,
       ${runSql("v.product_id")} as run, row_number() over (order by v.id) - 1 as n from product_variations v)`;
 const retailersCte = (retailerIds) =>
   `r as (select id, bt_merchant_id, row_number() over (order by id) - 1 as o from retailers where id = any(array[${retailerIds.join(",")}]))`;
@@ -102,7 +108,10 @@ const retailersCte = (retailerIds) =>
  */
 export async function seedMarketplace(sql, c, ids) {
   const [{ n: variations }] = await sql`select count(*)::int n from product_variations`;
-  const sizesOf = (g, units) => `(select jsonb_object_agg(k, u) sz, sum(u)::int tot from (select distinct on (k) k, u from (values
+  const sizesOf = (
+    g,
+    units,
+  ) => `(select jsonb_object_agg(k, u) sz, sum(u)::int tot from (select distinct on (k) k, u from (values
       (v.run[1 + ${g} % cardinality(v.run)], ${units(0)}),
       (v.run[1 + (${g} / 3 + 1) % cardinality(v.run)], ${units(1)}),
       (v.run[1 + (${g} / 7 + 2) % cardinality(v.run)], ${units(2)})) x(k, u) where k is not null) y)`;
@@ -144,7 +153,14 @@ export async function importCatalogue(sql, brandIds) {
       array(select label from product_sizes s where s.product_id = p.id order by s.position) as run
     from product_variations v join products p on p.id = v.product_id
     where v.brand_id = any(array[${brandIds.join(",")}]) order by v.id`);
-  return rows.map((r) => ({ id: r.id, sku: r.sku, productSku: r.product_sku, upc: r.upc, priceCents: r.price_cents, run: r.run }));
+  return rows.map((r) => ({
+    id: r.id,
+    sku: r.sku,
+    productSku: r.product_sku,
+    upc: r.upc,
+    priceCents: r.price_cents,
+    run: r.run,
+  }));
 }
 
 const dollars = (cents) => (cents / 100).toFixed(2);

@@ -11,7 +11,13 @@ export function readStat(pid) {
     const s = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
     const rest = s.slice(s.lastIndexOf(")") + 2).split(" ");
     // fields after the command: state(3) ppid(4) ... utime(14) stime(15) cutime(16) cstime(17)
-    return { ppid: Number(rest[1]), utime: Number(rest[11]), stime: Number(rest[12]), cutime: Number(rest[13]), cstime: Number(rest[14]) };
+    return {
+      ppid: Number(rest[1]),
+      utime: Number(rest[11]),
+      stime: Number(rest[12]),
+      cutime: Number(rest[13]),
+      cstime: Number(rest[14]),
+    };
   } catch {
     return null;
   }
@@ -35,17 +41,25 @@ export function treeCpuMs(rootPid) {
     if (s) stats.set(Number(d), s);
   }
   const within = (pid) => {
-    for (let p = pid, hops = 0; p > 1 && hops < 20; p = stats.get(p)?.ppid ?? 0, hops++) if (p === rootPid) return true;
+    for (let p = pid, hops = 0; p > 1 && hops < 20; p = stats.get(p)?.ppid ?? 0, hops++)
+      if (p === rootPid) return true;
     return false;
   };
   let ms = 0;
-  for (const [pid, s] of stats) if (within(pid)) ms += (s.utime + s.stime + s.cutime + s.cstime) * TICK_MS;
+  for (const [pid, s] of stats)
+    if (within(pid)) ms += (s.utime + s.stime + s.cutime + s.cstime) * TICK_MS;
   return ms;
 }
 
 /** Busy time of every core of the box since it started (user, nice, system, irq, softirq, steal), ms. */
 export function boxBusyMs() {
-  const stat = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+  const stat = fs
+    .readFileSync("/proc/stat", "utf8")
+    .split("\n")[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   // user nice system idle iowait irq softirq steal
   return (stat[0] + stat[1] + stat[2] + stat[5] + stat[6] + stat[7]) * TICK_MS;
 }

@@ -13,7 +13,10 @@ export const GENERATED_HOLIDAYS_FILE = "domain/us-federal-holidays.generated.ts"
  * typed bank), Monday to Friday only. Leaves out its optional days (Christmas Eve) and observances.
  * Returns [{ date: "YYYY-MM-DD", name }] sorted by date.
  */
-export function usFederalHolidays(Holidays, { first = HOLIDAY_YEARS.first, last = HOLIDAY_YEARS.last } = {}) {
+export function usFederalHolidays(
+  Holidays,
+  { first = HOLIDAY_YEARS.first, last = HOLIDAY_YEARS.last } = {},
+) {
   const hd = new Holidays("US");
   const byDate = new Map();
   for (let year = first; year <= last; year++) {
@@ -22,7 +25,9 @@ export function usFederalHolidays(Holidays, { first = HOLIDAY_YEARS.first, last 
       const date = h.date.slice(0, 10);
       const weekday = new Date(`${date}T12:00:00Z`).getUTCDay();
       if (weekday === 0 || weekday === 6) continue; // the weekday substitute is listed too
-      const name = h.substitute ? `${h.name.replace(/\s*\(substitute day\)/i, "")} (observed)` : h.name;
+      const name = h.substitute
+        ? `${h.name.replace(/\s*\(substitute day\)/i, "")} (observed)`
+        : h.name;
       if (!byDate.has(date)) byDate.set(date, name);
     }
   }

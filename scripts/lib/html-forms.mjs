@@ -8,7 +8,14 @@
 // Regular expressions, not a DOM: good for the server-rendered markup of this app (React output: quoted
 // attributes, no nested forms), not for arbitrary HTML.
 
-const ENTITIES = { "&quot;": '"', "&#x27;": "'", "&#39;": "'", "&lt;": "<", "&gt;": ">", "&amp;": "&" };
+const ENTITIES = {
+  "&quot;": '"',
+  "&#x27;": "'",
+  "&#39;": "'",
+  "&lt;": "<",
+  "&gt;": ">",
+  "&amp;": "&",
+};
 
 /** Decodes the entities React writes in text and attribute values. */
 export function htmlDecode(s) {
@@ -49,7 +56,10 @@ function controls(inner) {
       if ((type === "radio" || type === "checkbox") && !("checked" in a)) continue;
       fields.push([a.name, a.value ?? (type === "radio" || type === "checkbox" ? "on" : "")]);
     } else if (tag === "select") {
-      const options = [...body.matchAll(/<option\b([^>]*)>([\s\S]*?)<\/option>/gi)].map((o) => ({ a: attributes(o[1]), text: o[2] }));
+      const options = [...body.matchAll(/<option\b([^>]*)>([\s\S]*?)<\/option>/gi)].map((o) => ({
+        a: attributes(o[1]),
+        text: o[2],
+      }));
       const chosen = options.find((o) => "selected" in o.a) ?? options[0];
       if (chosen) fields.push([a.name, chosen.a.value ?? htmlDecode(chosen.text.trim())]);
     } else {
@@ -97,11 +107,13 @@ export function fill(form, values) {
   const done = new Set();
   for (const [k, v] of form.fields) {
     if (Object.hasOwn(values, k)) {
-      if (!done.has(k) && values[k] !== null && values[k] !== undefined) out.append(k, String(values[k]));
+      if (!done.has(k) && values[k] !== null && values[k] !== undefined)
+        out.append(k, String(values[k]));
       done.add(k);
     } else out.append(k, v);
   }
-  for (const [k, v] of Object.entries(values)) if (!done.has(k) && v !== null && v !== undefined) out.append(k, String(v));
+  for (const [k, v] of Object.entries(values))
+    if (!done.has(k) && v !== null && v !== undefined) out.append(k, String(v));
   return out;
 }
 

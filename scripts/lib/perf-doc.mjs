@@ -12,7 +12,9 @@ export const PERFORMANCE_DOC = path.join(ROOT, "docs", "performance.md");
  * of the block when it is there, else where `place(doc, block)` puts it (a new section).
  */
 export function writeDoc({ key, by, report, place }) {
-  let doc = fs.existsSync(PERFORMANCE_DOC) ? fs.readFileSync(PERFORMANCE_DOC, "utf8") : "# Performance\n";
+  let doc = fs.existsSync(PERFORMANCE_DOC)
+    ? fs.readFileSync(PERFORMANCE_DOC, "utf8")
+    : "# Performance\n";
   const block = `<!-- ${key}:begin (written by ${by}) -->\n${report}\n<!-- ${key}:end -->`;
   const re = new RegExp(`<!-- ${key}:begin[^>]*-->[\\s\\S]*?<!-- ${key}:end -->`);
   doc = re.test(doc) ? doc.replace(re, () => block) : place(doc, block);

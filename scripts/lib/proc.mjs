@@ -17,7 +17,11 @@ export function run(cmd, args, { env, cwd = ROOT, prefix, quiet = false, input }
     const child = spawn(cmd, args, {
       cwd,
       env: { ...process.env, ...env },
-      stdio: [input === undefined ? "ignore" : "pipe", piped ? "pipe" : "inherit", piped ? "pipe" : "inherit"],
+      stdio: [
+        input === undefined ? "ignore" : "pipe",
+        piped ? "pipe" : "inherit",
+        piped ? "pipe" : "inherit",
+      ],
     });
     let output = "";
     if (piped) {
@@ -38,7 +42,9 @@ export function run(cmd, args, { env, cwd = ROOT, prefix, quiet = false, input }
     }
     if (input !== undefined) child.stdin.end(input);
     child.on("error", reject);
-    child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), signal, output }));
+    child.on("close", (code, signal) =>
+      resolve({ code: code ?? (signal ? 128 : 1), signal, output }),
+    );
   });
 }
 
@@ -56,7 +62,12 @@ export async function runOrThrow(cmd, args, opts = {}) {
  * Starts a long-running service in its own process group, prefixing its output with [name].
  * Returns { name, pid, child, exited (promise), stop() }.
  */
-export function startService(name, cmd, args, { env, cwd = ROOT, filter, onExit, logFile, spawnOpts = {} } = {}) {
+export function startService(
+  name,
+  cmd,
+  args,
+  { env, cwd = ROOT, filter, onExit, logFile, spawnOpts = {} } = {},
+) {
   const child = spawn(cmd, args, {
     cwd,
     env: { ...process.env, ...env },
@@ -169,12 +180,17 @@ export function isPortOpen(port, host = "127.0.0.1", timeoutMs = 500) {
 }
 
 /** Waits until host:port accepts TCP connections; rejects early if `svc` exits. */
-export async function waitForPort(port, { host = "127.0.0.1", timeoutMs = 60_000, svc, what } = {}) {
+export async function waitForPort(
+  port,
+  { host = "127.0.0.1", timeoutMs = 60_000, svc, what } = {},
+) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await isPortOpen(port, host)) return;
     if (svc && svc.exitCode !== undefined) {
-      throw new Error(`${svc.name} exited (${svc.exitCode}) before ${what ?? `port ${port}`} was ready:\n${svc.tail()}`);
+      throw new Error(
+        `${svc.name} exited (${svc.exitCode}) before ${what ?? `port ${port}`} was ready:\n${svc.tail()}`,
+      );
     }
     await sleep(150);
   }
@@ -194,7 +210,8 @@ export async function waitForHttp(url, { timeoutMs = 120_000, svc, svcs = [] } =
       /* not up yet */
     }
     for (const s of watched) {
-      if (s.exitCode !== undefined) throw new Error(`${s.name} exited (${s.exitCode}) before ${url} answered:\n${s.tail()}`);
+      if (s.exitCode !== undefined)
+        throw new Error(`${s.name} exited (${s.exitCode}) before ${url} answered:\n${s.tail()}`);
     }
     await sleep(250);
   }
@@ -247,7 +264,10 @@ export function onShutdown(cleanup) {
 }
 
 /** A lock directory with the owner's pid; waits while another live process holds it. */
-export async function acquireLock(dir, { what = "lock", waitMs = 30 * 60_000, log = console.log } = {}) {
+export async function acquireLock(
+  dir,
+  { what = "lock", waitMs = 30 * 60_000, log = console.log } = {},
+) {
   const deadline = Date.now() + waitMs;
   let told = false;
   for (;;) {

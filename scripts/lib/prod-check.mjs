@@ -24,7 +24,9 @@ import { run } from "./proc.mjs";
 
 const rssMb = (pid) => {
   try {
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+    const kb = Number(
+      /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0,
+    );
     return Math.round(kb / 1024);
   } catch {
     return 0;
@@ -71,12 +73,17 @@ async function postgresTables(topology) {
   const { default: postgres } = await import("postgres");
   const lines = [];
   let ok = true;
-  for (const database of [topology.db.temporal, topology.db.visibility, new URL(topology.urls.database).pathname.slice(1)]) {
+  for (const database of [
+    topology.db.temporal,
+    topology.db.visibility,
+    new URL(topology.urls.database).pathname.slice(1),
+  ]) {
     const u = new URL(topology.urls.database);
     u.pathname = `/${database}`;
     const sql = postgres(u.toString(), { max: 1, onnotice: () => {} });
     try {
-      const [{ n }] = await sql`select count(*)::int as n from information_schema.tables where table_schema = 'public'`;
+      const [{ n }] =
+        await sql`select count(*)::int as n from information_schema.tables where table_schema = 'public'`;
       let extra = "";
       if (database === topology.db.temporal) {
         const [{ shards }] = await sql`select count(*)::int as shards from shards`;
@@ -106,7 +113,10 @@ async function endpoints(topology, settings) {
   };
   for (const url of [...topology.urls.webs, topology.urls.app]) {
     const r = await getJson(`${url}/readyz`);
-    check(r.status === 200, `GET ${url}/readyz ${r.status} ${JSON.stringify(r.body?.checks ?? r.body)}`);
+    check(
+      r.status === 200,
+      `GET ${url}/readyz ${r.status} ${JSON.stringify(r.body?.checks ?? r.body)}`,
+    );
   }
   for (const port of settings.ports.workerHealth) {
     const r = await getJson(`http://127.0.0.1:${port}/readyz`);
@@ -118,12 +128,19 @@ async function endpoints(topology, settings) {
   const metrics = [
     ...settings.ports.webMetrics.map((p) => ["web", p, "http_requests_total"]),
     ...settings.ports.workerMetrics.map((p) => ["worker (SDK)", p, "temporal_"]),
-    ...TEMPORAL_SERVICES.map((s) => [`temporal ${s}`, settings.ports.temporal[s].metrics, "# TYPE"]),
+    ...TEMPORAL_SERVICES.map((s) => [
+      `temporal ${s}`,
+      settings.ports.temporal[s].metrics,
+      "# TYPE",
+    ]),
   ];
   for (const [who, port, expected] of metrics) {
     const r = await getText(`http://127.0.0.1:${port}/metrics`);
     const series = r.text.split("\n").filter((l) => l && !l.startsWith("#")).length;
-    check(r.status === 200 && r.text.includes(expected), `metrics ${who.padEnd(18)} :${port} ${series} series`);
+    check(
+      r.status === 200 && r.text.includes(expected),
+      `metrics ${who.padEnd(18)} :${port} ${series} series`,
+    );
   }
   return { ok, lines };
 }
@@ -151,8 +168,11 @@ async function purchase(topology) {
     ],
     { quiet: true },
   );
-  const summary = /\*\*1 of 1 orders completed[^\n]*?orders\/s/.exec(r.output)?.[0] ?? r.output.slice(-1500);
-  const checked = /Checked afterwards[^\n]*?\*\*(\d+) of (\d+)\*\* exactly as expected/.exec(r.output);
+  const summary =
+    /\*\*1 of 1 orders completed[^\n]*?orders\/s/.exec(r.output)?.[0] ?? r.output.slice(-1500);
+  const checked = /Checked afterwards[^\n]*?\*\*(\d+) of (\d+)\*\* exactly as expected/.exec(
+    r.output,
+  );
   const lines = [
     `${r.code === 0 ? "ok  " : "FAIL"} purchase through the pages in ${fmtMs(Date.now() - t0)}: ${summary.replace(/\*\*/g, "")}`,
     `${checked && checked[1] === checked[2] ? "ok  " : "FAIL"} read model and payment provider: ${checked ? `${checked[1]} of ${checked[2]} exactly as expected` : "not checked"}`,
@@ -160,9 +180,13 @@ async function purchase(topology) {
   let ok = r.code === 0 && Boolean(checked && checked[1] === checked[2]);
   if (topology.urls.temporalUi) {
     const q = encodeURIComponent('OrderKind="buy"');
-    const ui = await getJson(`${topology.urls.temporalUi}/api/v1/namespaces/${topology.env.TEMPORAL_NAMESPACE}/workflows?query=${q}`);
+    const ui = await getJson(
+      `${topology.urls.temporalUi}/api/v1/namespaces/${topology.env.TEMPORAL_NAMESPACE}/workflows?query=${q}`,
+    );
     const wf = ui.body?.executions?.[0];
-    const attrs = Object.keys(wf?.searchAttributes?.indexedFields ?? {}).filter((k) => k !== "BuildIds");
+    const attrs = Object.keys(wf?.searchAttributes?.indexedFields ?? {}).filter(
+      (k) => k !== "BuildIds",
+    );
     const good = ui.status === 200 && attrs.includes("OrderNumber");
     ok &&= good;
     lines.push(
@@ -176,10 +200,18 @@ async function purchase(topology) {
       const requestId = memo ? await openSealedPayload(memo, topology.env) : null;
       const logs = fs
         .readdirSync(topology.logDir)
-        .filter((f) => requestId && fs.readFileSync(path.join(topology.logDir, f), "utf8").includes(requestId));
-      const traced = Boolean(requestId) && logs.some((f) => f.startsWith("web-")) && logs.some((f) => f.startsWith("worker-"));
+        .filter(
+          (f) =>
+            requestId && fs.readFileSync(path.join(topology.logDir, f), "utf8").includes(requestId),
+        );
+      const traced =
+        Boolean(requestId) &&
+        logs.some((f) => f.startsWith("web-")) &&
+        logs.some((f) => f.startsWith("worker-"));
       ok &&= traced;
-      lines.push(`${traced ? "ok  " : "FAIL"} request id ${requestId} in the workflow's memo and in ${logs.join(", ") || "no log"}`);
+      lines.push(
+        `${traced ? "ok  " : "FAIL"} request id ${requestId} in the workflow's memo and in ${logs.join(", ") || "no log"}`,
+      );
     }
   }
   return { ok, lines };
@@ -191,15 +223,20 @@ async function purchase(topology) {
  * value, or null when it was not sealed or does not open.
  */
 async function openSealedPayload(payload, env) {
-  if (Buffer.from(payload.metadata?.encoding ?? "", "base64").toString() !== "binary/encrypted") return null;
+  if (Buffer.from(payload.metadata?.encoding ?? "", "base64").toString() !== "binary/encrypted")
+    return null;
   const code =
     `Promise.all([import("./temporal/connection.ts"), import("./temporal/codec.ts")]).then(async ([c, k]) => {` +
     ` const [p] = await c.payloadCodecOf(process.env).decode([k.payloadFromJson(JSON.parse(process.argv[1]))]);` +
     ` process.stdout.write(Buffer.from(p.data).toString("utf8")); })`;
-  const r = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code, JSON.stringify(payload)], {
-    env,
-    quiet: true,
-  });
+  const r = await run(
+    process.execPath,
+    ["--import", "tsx", "--input-type=module", "-e", code, JSON.stringify(payload)],
+    {
+      env,
+      quiet: true,
+    },
+  );
   try {
     return r.code === 0 ? JSON.parse(r.output.trim()) : null;
   } catch {
@@ -212,26 +249,44 @@ async function browserPurchase(topology) {
   const { ensureChromium } = await import("./tools.mjs");
   const t0 = Date.now();
   const file = "tests/e2e/buy-flow.test.ts";
-  const r = await run(process.execPath, [path.join(ROOT, "node_modules", "vitest", "vitest.mjs"), "run", "--project", "e2e", file], {
-    env: {
-      ...topology.env,
-      E2E_BASE_URL: topology.urls.app,
-      CHROMIUM_PATH: await ensureChromium(),
-      E2E_RESULTS_DIR: path.join(topology.logDir, "..", "e2e-results"),
+  const r = await run(
+    process.execPath,
+    [path.join(ROOT, "node_modules", "vitest", "vitest.mjs"), "run", "--project", "e2e", file],
+    {
+      env: {
+        ...topology.env,
+        E2E_BASE_URL: topology.urls.app,
+        CHROMIUM_PATH: await ensureChromium(),
+        E2E_RESULTS_DIR: path.join(topology.logDir, "..", "e2e-results"),
+      },
+      quiet: true,
     },
-    quiet: true,
-  });
+  );
   const plain = r.output.replace(/\x1b\[[0-9;]*m/g, "");
   const tests = /Tests\s+([^\n]+)/.exec(plain)?.[1]?.trim() ?? "no result";
   if (r.code !== 0) process.stderr.write(plain.slice(-4000));
   const mark = r.code === 0 ? "ok  " : "FAIL";
-  return { ok: r.code === 0, lines: [`${mark} browser: ${file} against ${topology.urls.app}: ${tests} (${fmtMs(Date.now() - t0)})`] };
+  return {
+    ok: r.code === 0,
+    lines: [
+      `${mark} browser: ${file} against ${topology.urls.app}: ${tests} (${fmtMs(Date.now() - t0)})`,
+    ],
+  };
 }
 
-export async function checkProdTopology(topology, settings, { print = console.log, browser = false } = {}) {
+export async function checkProdTopology(
+  topology,
+  settings,
+  { print = console.log, browser = false } = {},
+) {
   const all = [];
   let ok = true;
-  const parts = [() => processes(topology), () => postgresTables(topology), () => endpoints(topology, settings), () => purchase(topology)];
+  const parts = [
+    () => processes(topology),
+    () => postgresTables(topology),
+    () => endpoints(topology, settings),
+    () => purchase(topology),
+  ];
   if (browser) parts.push(() => browserPurchase(topology));
   for (const part of parts) {
     const r = await part();

@@ -5,7 +5,11 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { DEFAULT_HISTORY_SHARDS, DEFAULT_MAX_CONNS, temporalPorts } from "../../config/topology.mjs";
+import {
+  DEFAULT_HISTORY_SHARDS,
+  DEFAULT_MAX_CONNS,
+  temporalPorts,
+} from "../../config/topology.mjs";
 import { DATA_DIR } from "./paths.mjs";
 
 /** name → [default, description]; integers unless noted. */
@@ -18,10 +22,22 @@ export const PROD_SETTINGS = Object.freeze({
   POSTGRES_PORT: [54350, "the embedded PostgreSQL (unused with DATABASE_URL)"],
   MAILPIT_SMTP_PORT: [1125, "Mailpit's SMTP (unused with SMTP_URL)"],
   MAILPIT_UI_PORT: [8125, "Mailpit's web UI"],
-  METRICS_PORT_BASE: [9400, "web i serves /metrics on BASE+i, worker i its SDK metrics on BASE+50+i and its health on BASE+70+i"],
-  TEMPORAL_NUM_HISTORY_SHARDS: [DEFAULT_HISTORY_SHARDS, "history shards (read on a new cluster only: fixed for its life)"],
-  TEMPORAL_DB_MAX_CONNS: [DEFAULT_MAX_CONNS.persistence, "persistence connections per Temporal service process"],
-  TEMPORAL_VISIBILITY_MAX_CONNS: [DEFAULT_MAX_CONNS.visibility, "visibility connections per Temporal service process"],
+  METRICS_PORT_BASE: [
+    9400,
+    "web i serves /metrics on BASE+i, worker i its SDK metrics on BASE+50+i and its health on BASE+70+i",
+  ],
+  TEMPORAL_NUM_HISTORY_SHARDS: [
+    DEFAULT_HISTORY_SHARDS,
+    "history shards (read on a new cluster only: fixed for its life)",
+  ],
+  TEMPORAL_DB_MAX_CONNS: [
+    DEFAULT_MAX_CONNS.persistence,
+    "persistence connections per Temporal service process",
+  ],
+  TEMPORAL_VISIBILITY_MAX_CONNS: [
+    DEFAULT_MAX_CONNS.visibility,
+    "visibility connections per Temporal service process",
+  ],
 });
 
 /** Database connections each app process may hold (db/client.ts: the web's pool 10, the worker's 5). */
@@ -42,25 +58,31 @@ export function readProdSettings(env) {
       continue;
     }
     const n = Number(raw);
-    if (!Number.isInteger(n) || n < 1) problems.push(`${name}=${raw}: a positive integer is required`);
+    if (!Number.isInteger(n) || n < 1)
+      problems.push(`${name}=${raw}: a positive integer is required`);
     s[name] = n;
   }
-  for (const name of ["WEB_PROCESSES", "WORKER_PROCESSES"]) if (s[name] > 16) problems.push(`${name}=${s[name]}: at most 16 on one box`);
+  for (const name of ["WEB_PROCESSES", "WORKER_PROCESSES"])
+    if (s[name] > 16) problems.push(`${name}=${s[name]}: at most 16 on one box`);
   for (const name of ["TEMPORAL_DB_MAX_CONNS", "TEMPORAL_VISIBILITY_MAX_CONNS"])
     if (s[name] > 200) problems.push(`${name}=${s[name]}: at most 200`);
-  if (s.TEMPORAL_NUM_HISTORY_SHARDS > 16384) problems.push(`TEMPORAL_NUM_HISTORY_SHARDS=${s.TEMPORAL_NUM_HISTORY_SHARDS}: at most 16384`);
+  if (s.TEMPORAL_NUM_HISTORY_SHARDS > 16384)
+    problems.push(`TEMPORAL_NUM_HISTORY_SHARDS=${s.TEMPORAL_NUM_HISTORY_SHARDS}: at most 16384`);
   if (env.DATABASE_URL && !/^postgres(ql)?:\/\/[^/]+\/[^/?]+/.test(env.DATABASE_URL))
     problems.push("DATABASE_URL: a postgres://user:password@host:port/database URL is required");
-  if (env.SMTP_URL && !/^smtps?:\/\//.test(env.SMTP_URL)) problems.push("SMTP_URL: an smtp:// or smtps:// URL is required");
+  if (env.SMTP_URL && !/^smtps?:\/\//.test(env.SMTP_URL))
+    problems.push("SMTP_URL: an smtp:// or smtps:// URL is required");
   const level = env.TEMPORAL_LOG_LEVEL ?? "warn";
-  if (!["debug", "info", "warn", "error"].includes(level)) problems.push(`TEMPORAL_LOG_LEVEL=${level}: one of debug, info, warn, error`);
+  if (!["debug", "info", "warn", "error"].includes(level))
+    problems.push(`TEMPORAL_LOG_LEVEL=${level}: one of debug, info, warn, error`);
   s.TEMPORAL_LOG_LEVEL = level;
   s.ports = problems.length ? null : portsOf(s, env);
   if (s.ports) {
     const seen = new Map();
     for (const [what, port] of s.ports.all) {
       if (port > 65535) problems.push(`${what}: port ${port} is out of range`);
-      if (seen.has(port)) problems.push(`${what} and ${seen.get(port)} would both use port ${port}`);
+      if (seen.has(port))
+        problems.push(`${what} and ${seen.get(port)} would both use port ${port}`);
       seen.set(port, what);
     }
   }
@@ -77,7 +99,10 @@ function portsOf(s, env) {
   });
   const webs = Array.from({ length: s.WEB_PROCESSES }, (_, i) => s.PORT + 1 + i);
   const webMetrics = webs.map((_, i) => s.METRICS_PORT_BASE + 1 + i);
-  const workerMetrics = Array.from({ length: s.WORKER_PROCESSES }, (_, i) => s.METRICS_PORT_BASE + 51 + i);
+  const workerMetrics = Array.from(
+    { length: s.WORKER_PROCESSES },
+    (_, i) => s.METRICS_PORT_BASE + 51 + i,
+  );
   const workerHealth = workerMetrics.map((_, i) => s.METRICS_PORT_BASE + 71 + i);
   const ports = {
     app: s.PORT,
@@ -143,7 +168,8 @@ export function stagingSecrets(env, dataDir) {
   for (const name of names) {
     // A `*_FILE` is read here: the app processes are given the value (APP_PASSED_ENV lists no *_FILE names).
     if (env[name]) values[name] = env[name];
-    else if (env[`${name}_FILE`]) values[name] = fs.readFileSync(env[`${name}_FILE`], "utf8").trimEnd();
+    else if (env[`${name}_FILE`])
+      values[name] = fs.readFileSync(env[`${name}_FILE`], "utf8").trimEnd();
     else {
       values[name] = kept[name] ?? STAGING_SECRETS[name]();
       kept[name] = values[name];

@@ -46,8 +46,14 @@ export const INHERITED_STACK_VARS = [
 
 /** Refuses to start when one of the stack's ports (or, scaled out, the web processes' ports) is taken. */
 async function checkPorts(ports, webPorts, scale) {
-  for (const [name, port] of [...Object.entries(ports), ...(scale > 1 ? webPorts.map((p, i) => [`web ${i + 1}`, p]) : [])]) {
-    if (await isPortOpen(port)) throw new Error(`${name} port ${port} is taken (${whoListens(port)}): stop it (a bench left running?)`);
+  for (const [name, port] of [
+    ...Object.entries(ports),
+    ...(scale > 1 ? webPorts.map((p, i) => [`web ${i + 1}`, p]) : []),
+  ]) {
+    if (await isPortOpen(port))
+      throw new Error(
+        `${name} port ${port} is taken (${whoListens(port)}): stop it (a bench left running?)`,
+      );
   }
 }
 
@@ -56,16 +62,27 @@ async function buildOnce(build, buildDir, tsxArgs) {
   const REMIX_BUILD_DIR = path.relative(ROOT, buildDir);
   if (!build) {
     if (!fs.existsSync(path.join(buildDir, "index.js")))
-      throw new Error(`--no-build: there is no build in ${REMIX_BUILD_DIR} (run once without --no-build)`);
+      throw new Error(
+        `--no-build: there is no build in ${REMIX_BUILD_DIR} (run once without --no-build)`,
+      );
     return 0;
   }
-  step(`production build: remix build → ${REMIX_BUILD_DIR}, workflow bundle → build/workflow-bundle.js`);
+  step(
+    `production build: remix build → ${REMIX_BUILD_DIR}, workflow bundle → build/workflow-bundle.js`,
+  );
   const t = Date.now();
-  await runOrThrow(process.execPath, [path.join(ROOT, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"], {
-    env: { NODE_ENV: "production", REMIX_BUILD_DIR },
+  await runOrThrow(
+    process.execPath,
+    [path.join(ROOT, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"],
+    {
+      env: { NODE_ENV: "production", REMIX_BUILD_DIR },
+      quiet: true,
+    },
+  );
+  await runOrThrow(process.execPath, tsxArgs(path.join(ROOT, "workers", "bundle.ts")), {
+    env: { NODE_ENV: "production" },
     quiet: true,
   });
-  await runOrThrow(process.execPath, tsxArgs(path.join(ROOT, "workers", "bundle.ts")), { env: { NODE_ENV: "production" }, quiet: true });
   const buildMs = Date.now() - t;
   info(`built in ${fmtMs(buildMs)}`);
   return buildMs;
@@ -140,10 +157,15 @@ const WORKFLOWS_LOGGED = /workflows: (prebuilt bundle|compiled from source)/;
 function startWorkers({ scale, env, logDir, name, profFlags, started, tsxArgs }) {
   const workers = [];
   const startWorker = (i) =>
-    startService(name("worker", i), process.execPath, [...profFlags, ...tsxArgs("workers/main.ts")], {
-      env,
-      logFile: path.join(logDir, `${name("worker", i)}.log`),
-    });
+    startService(
+      name("worker", i),
+      process.execPath,
+      [...profFlags, ...tsxArgs("workers/main.ts")],
+      {
+        env,
+        logFile: path.join(logDir, `${name("worker", i)}.log`),
+      },
+    );
   for (let i = 0; i < scale; i++) {
     workers.push(startWorker(i));
     started.push({ name: name("worker", i), stop: () => workers[i].stop({ timeoutMs: 15_000 }) });
@@ -164,7 +186,8 @@ function startWorkers({ scale, env, logDir, name, profFlags, started, tsxArgs })
     const fresh = startWorker(i);
     workers[i] = fresh;
     for (let k = 0; k < 600 && !WORKFLOWS_LOGGED.test(fresh.tail()); k++) {
-      if (fresh.exitCode !== undefined) throw new Error(`the restarted worker exited (${fresh.exitCode}):\n${fresh.tail()}`);
+      if (fresh.exitCode !== undefined)
+        throw new Error(`the restarted worker exited (${fresh.exitCode}):\n${fresh.tail()}`);
       await sleep(100);
     }
     return fresh.pid;
@@ -173,13 +196,28 @@ function startWorkers({ scale, env, logDir, name, profFlags, started, tsxArgs })
 }
 
 /** The web servers (and, scaled out, the round-robin proxy in front of them), once they answer. */
-async function startWebs({ ports, webPorts, scale, env, logDir, name, profFlags, started, workers }) {
+async function startWebs({
+  ports,
+  webPorts,
+  scale,
+  env,
+  logDir,
+  name,
+  profFlags,
+  started,
+  workers,
+}) {
   const webs = [];
   for (const [i, port] of webPorts.entries()) {
-    const web = startService(name("web", i), process.execPath, [...profFlags, path.join(ROOT, "workers", "web.mjs")], {
-      env: { ...env, PORT: String(port) },
-      logFile: path.join(logDir, `${name("web", i)}.log`),
-    });
+    const web = startService(
+      name("web", i),
+      process.execPath,
+      [...profFlags, path.join(ROOT, "workers", "web.mjs")],
+      {
+        env: { ...env, PORT: String(port) },
+        logFile: path.join(logDir, `${name("web", i)}.log`),
+      },
+    );
     started.push({ name: name("web", i), stop: () => web.stop({ timeoutMs: 10_000 }) });
     webs.push(web);
   }
@@ -188,14 +226,27 @@ async function startWebs({ ports, webPorts, scale, env, logDir, name, profFlags,
     proxy = startService(
       "proxy",
       process.execPath,
-      [path.join(ROOT, "scripts", "lib", "rr-proxy.mjs"), String(ports.app), ...webPorts.map(String)],
+      [
+        path.join(ROOT, "scripts", "lib", "rr-proxy.mjs"),
+        String(ports.app),
+        ...webPorts.map(String),
+      ],
       { logFile: path.join(logDir, "proxy.log") },
     );
     started.push({ name: "proxy", stop: () => proxy.stop({ timeoutMs: 5_000 }) });
   }
   for (const [i, web] of webs.entries())
-    await waitForHttp(`http://localhost:${webPorts[i]}/signin`, { svc: web, svcs: workers, timeoutMs: 120_000 });
-  if (proxy) await waitForHttp(`http://localhost:${ports.app}/signin`, { svc: proxy, svcs: [...webs, ...workers], timeoutMs: 30_000 });
+    await waitForHttp(`http://localhost:${webPorts[i]}/signin`, {
+      svc: web,
+      svcs: workers,
+      timeoutMs: 120_000,
+    });
+  if (proxy)
+    await waitForHttp(`http://localhost:${ports.app}/signin`, {
+      svc: proxy,
+      svcs: [...webs, ...workers],
+      timeoutMs: 30_000,
+    });
   return { webs, proxy };
 }
 
@@ -205,7 +256,8 @@ async function workflowsOf(workers) {
   for (const worker of workers) {
     let workflows = "?";
     for (let i = 0; i < 600 && workflows === "?"; i++) {
-      if (worker.exitCode !== undefined) throw new Error(`the worker exited (${worker.exitCode}):\n${worker.tail()}`);
+      if (worker.exitCode !== undefined)
+        throw new Error(`the worker exited (${worker.exitCode}):\n${worker.tail()}`);
       const m = WORKFLOWS_LOGGED.exec(worker.tail());
       if (m) workflows = m[1];
       else await sleep(200);
@@ -220,7 +272,13 @@ async function workflowsOf(workers) {
  * "compiled from source" | "?"), buildMs, startMs, logDir, webPorts, pids, workerCount, killWorker(i), stop() }.
  * On failure everything started is stopped.
  */
-export async function startProdStack({ ports, dataDir, build = true, taskQueue = "marketplace", scale = 1 }) {
+export async function startProdStack({
+  ports,
+  dataDir,
+  build = true,
+  taskQueue = "marketplace",
+  scale = 1,
+}) {
   const { tsxArgs } = await import("./stack.mjs");
   const started = [];
   const stop = async () => {
@@ -233,7 +291,8 @@ export async function startProdStack({ ports, dataDir, build = true, taskQueue =
   for (const f of fs.readdirSync(logDir)) fs.rmSync(path.join(logDir, f), { force: true });
   // Scale-out: `scale` web processes on the ports after the app's, behind a round-robin proxy on the app's port
   // (scripts/lib/rr-proxy.mjs), and `scale` workers on the one task queue.
-  const webPorts = scale > 1 ? Array.from({ length: scale }, (_, i) => ports.app + 1 + i) : [ports.app];
+  const webPorts =
+    scale > 1 ? Array.from({ length: scale }, (_, i) => ports.app + 1 + i) : [ports.app];
   await checkPorts(ports, webPorts, scale);
   try {
     const buildMs = await buildOnce(build, buildDir, tsxArgs);
@@ -261,7 +320,9 @@ export async function startProdStack({ ports, dataDir, build = true, taskQueue =
     const { webs, proxy } = await startWebs({ ...run, workers });
     const workflows = await workflowsOf(workers);
     const startMs = Date.now() - t0;
-    info(`production stack up in ${fmtMs(startMs)} (workers: workflows ${workflows}); logs in ${path.relative(ROOT, logDir)}/`);
+    info(
+      `production stack up in ${fmtMs(startMs)} (workers: workflows ${workflows}); logs in ${path.relative(ROOT, logDir)}/`,
+    );
     return {
       env,
       baseUrl: `http://localhost:${ports.app}`,
@@ -272,7 +333,11 @@ export async function startProdStack({ ports, dataDir, build = true, taskQueue =
       startMs,
       logDir,
       webPorts,
-      pids: { web: webs.map((w) => w.pid), worker: workers.map((w) => w.pid), proxy: proxy?.pid ?? null },
+      pids: {
+        web: webs.map((w) => w.pid),
+        worker: workers.map((w) => w.pid),
+        proxy: proxy?.pid ?? null,
+      },
       workerCount: workers.length,
       killWorker,
       stop,

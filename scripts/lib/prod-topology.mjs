@@ -26,7 +26,16 @@ import {
 } from "../../config/topology.mjs";
 import { fmtMs, info, step, warn } from "./log.mjs";
 import { DB_NAMES, ROOT } from "./paths.mjs";
-import { isPortOpen, run, runOrThrow, sleep, startService, waitForHttp, waitForPort, whoListens } from "./proc.mjs";
+import {
+  isPortOpen,
+  run,
+  runOrThrow,
+  sleep,
+  startService,
+  waitForHttp,
+  waitForPort,
+  whoListens,
+} from "./proc.mjs";
 import { connectionBudget, stagingSecrets } from "./prod-settings.mjs";
 
 const REMIX_CLI = path.join(ROOT, "node_modules", "@remix-run", "dev", "dist", "cli.js");
@@ -36,7 +45,12 @@ const tsx = (file) => ["--import", "tsx", file];
  * A supervised process: started again after `restartDelayMs` when it exits on its own; gives up (and calls
  * onGiveUp) after 5 exits within a minute. { name, current(), kill(signal), stop(), restarts }.
  */
-export function supervise(name, cmd, args, { env, logFile, onGiveUp, restartDelayMs = 1000, stopOpts = { timeoutMs: 15_000 } }) {
+export function supervise(
+  name,
+  cmd,
+  args,
+  { env, logFile, onGiveUp, restartDelayMs = 1000, stopOpts = { timeoutMs: 15_000 } },
+) {
   const exits = [];
   const sup = { name, restarts: 0, stopped: false, svc: null };
   const start = () => {
@@ -47,7 +61,10 @@ export function supervise(name, cmd, args, { env, logFile, onGiveUp, restartDela
         if (sup.stopped) return;
         exits.push(Date.now());
         while (exits.length && exits[0] < Date.now() - 60_000) exits.shift();
-        fs.appendFileSync(logFile, `\n[prod] ${name} exited (${code}); ${exits.length >= 5 ? "giving up" : "restarting"}\n`);
+        fs.appendFileSync(
+          logFile,
+          `\n[prod] ${name} exited (${code}); ${exits.length >= 5 ? "giving up" : "restarting"}\n`,
+        );
         if (exits.length >= 5) return onGiveUp?.(name, code);
         warn(`${name} exited (${code}); restarting it`);
         await sleep(restartDelayMs);
@@ -76,10 +93,18 @@ export function supervise(name, cmd, args, { env, logFile, onGiveUp, restartDela
 /** The two steps of `npm run build`, the Remix build into `buildDir` (a running `npm run dev` keeps build/). */
 async function build(buildDir) {
   const REMIX_BUILD_DIR = path.relative(ROOT, buildDir);
-  step(`production build: remix build → ${REMIX_BUILD_DIR}, workflow bundle → build/workflow-bundle.js`);
+  step(
+    `production build: remix build → ${REMIX_BUILD_DIR}, workflow bundle → build/workflow-bundle.js`,
+  );
   const t = Date.now();
-  await runOrThrow(process.execPath, [REMIX_CLI, "build"], { env: { NODE_ENV: "production", REMIX_BUILD_DIR }, quiet: true });
-  await runOrThrow(process.execPath, tsx(path.join(ROOT, "workers", "bundle.ts")), { env: { NODE_ENV: "production" }, quiet: true });
+  await runOrThrow(process.execPath, [REMIX_CLI, "build"], {
+    env: { NODE_ENV: "production", REMIX_BUILD_DIR },
+    quiet: true,
+  });
+  await runOrThrow(process.execPath, tsx(path.join(ROOT, "workers", "bundle.ts")), {
+    env: { NODE_ENV: "production" },
+    quiet: true,
+  });
   info(`built in ${fmtMs(Date.now() - t)}`);
 }
 
@@ -111,7 +136,10 @@ async function startPostgres({ settings, dataDir, started }) {
       };
     }
     appUrl = pg.url(DB_NAMES.dev);
-  } else info("DATABASE_URL is set: the app's and Temporal's databases go on that server (no embedded PostgreSQL)");
+  } else
+    info(
+      "DATABASE_URL is set: the app's and Temporal's databases go on that server (no embedded PostgreSQL)",
+    );
   const u = new URL(appUrl);
   const db = {
     host: u.hostname,
@@ -131,7 +159,8 @@ async function checkConnections(url, settings) {
   const sql = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 10 });
   try {
     const [{ max_connections: max }] = await sql`show max_connections`;
-    const [{ superuser_reserved_connections: reserved }] = await sql`show superuser_reserved_connections`;
+    const [{ superuser_reserved_connections: reserved }] =
+      await sql`show superuser_reserved_connections`;
     const budget = connectionBudget(settings);
     const usable = Number(max) - Number(reserved);
     info(
@@ -153,7 +182,9 @@ async function temporalSchema(sqlTool, db) {
   for (const s of schemaSteps(db)) {
     const r = await run(sqlTool, s.args, { env: sqlToolEnv(db), quiet: true });
     if (r.code !== 0 && !(s.mayExist && /already exists/.test(r.output)))
-      throw new Error(`temporal-sql-tool ${s.args.join(" ")} failed (${r.code}):\n${r.output.slice(-3000)}`);
+      throw new Error(
+        `temporal-sql-tool ${s.args.join(" ")} failed (${r.code}):\n${r.output.slice(-3000)}`,
+      );
   }
   info(`schemas ready in ${fmtMs(Date.now() - t)}`);
 }
@@ -170,7 +201,10 @@ async function temporalServices({ bins, settings, db, logDir, started, onGiveUp 
     ports,
     httpPort: settings.ports.temporalHttp,
     shards: settings.TEMPORAL_NUM_HISTORY_SHARDS,
-    maxConns: { persistence: settings.TEMPORAL_DB_MAX_CONNS, visibility: settings.TEMPORAL_VISIBILITY_MAX_CONNS },
+    maxConns: {
+      persistence: settings.TEMPORAL_DB_MAX_CONNS,
+      visibility: settings.TEMPORAL_VISIBILITY_MAX_CONNS,
+    },
     logLevel: settings.TEMPORAL_LOG_LEVEL,
   });
   const services = {};
@@ -204,15 +238,21 @@ async function temporalNamespace(cli, address, namespace) {
       const r = await run(cli, args, { quiet: true });
       if (r.code === 0 || /already (exists|registered)/i.test(r.output)) break;
       // The services come up one by one (namespace cache, the worker service's system workflows): retry.
-      if (Date.now() > deadline) throw new Error(`temporal ${args.slice(0, 3).join(" ")} failed:\n${r.output.slice(-2000)}`);
+      if (Date.now() > deadline)
+        throw new Error(`temporal ${args.slice(0, 3).join(" ")} failed:\n${r.output.slice(-2000)}`);
       await sleep(1000);
     }
   }
   // Every service reads new namespaces from its cache, refreshed every few seconds: wait until one answers.
   for (;;) {
-    const r = await run(cli, ["workflow", "list", "--address", address, "--namespace", namespace, "--limit", "1"], { quiet: true });
+    const r = await run(
+      cli,
+      ["workflow", "list", "--address", address, "--namespace", namespace, "--limit", "1"],
+      { quiet: true },
+    );
     if (r.code === 0) break;
-    if (Date.now() > deadline) throw new Error(`namespace ${namespace} is not usable:\n${r.output.slice(-2000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`namespace ${namespace} is not usable:\n${r.output.slice(-2000)}`);
     await sleep(1000);
   }
 }
@@ -232,13 +272,18 @@ async function temporalUi({ uiBin, settings, address, env, logDir, started, onGi
     onGiveUp,
   });
   started.push({ name: sup.name, stop: sup.stop, sup });
-  await waitForHttp(`http://127.0.0.1:${settings.ports.ui}/`, { timeoutMs: 60_000, svc: sup.current() });
+  await waitForHttp(`http://127.0.0.1:${settings.ports.ui}/`, {
+    timeoutMs: 60_000,
+    svc: sup.current(),
+  });
   return `http://localhost:${settings.ports.ui}`;
 }
 
 /** The environment of every app process (config/topology.mjs APP_PASSED_ENV from ours, the rest set here). */
 export function appEnv({ settings, dataDir, appUrl, address, smtpUrl }) {
-  const passed = Object.fromEntries(APP_PASSED_ENV.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
+  const passed = Object.fromEntries(
+    APP_PASSED_ENV.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]),
+  );
   const { values, generated } = stagingSecrets(process.env, dataDir);
   if (generated.length)
     info(
@@ -270,7 +315,10 @@ async function checkAppEnv(env) {
   const code =
     `Promise.all([import("./domain/env.ts"), import("node:fs")]).then(([m, fs]) => m.parseEnv(process.env, (f) => fs.readFileSync(f, "utf8")))` +
     `.catch((e) => { console.error(e.message); process.exit(1); })`;
-  const r = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { env, quiet: true });
+  const r = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], {
+    env,
+    quiet: true,
+  });
   if (r.code !== 0) throw new Error(r.output.trim());
 }
 
@@ -282,7 +330,11 @@ async function startApp({ settings, env, logDir, started, onGiveUp }) {
   );
   const workers = ports.workerMetrics.map((metricsPort, i) => {
     const sup = supervise(`worker-${i + 1}`, process.execPath, tsx("workers/main.ts"), {
-      env: { ...env, METRICS_PORT: String(metricsPort), HEALTH_PORT: String(ports.workerHealth[i]) },
+      env: {
+        ...env,
+        METRICS_PORT: String(metricsPort),
+        HEALTH_PORT: String(ports.workerHealth[i]),
+      },
       logFile: path.join(logDir, `worker-${i + 1}.log`),
       onGiveUp,
     });
@@ -290,34 +342,53 @@ async function startApp({ settings, env, logDir, started, onGiveUp }) {
     return sup;
   });
   const webs = ports.webs.map((port, i) => {
-    const sup = supervise(`web-${i + 1}`, process.execPath, [path.join(ROOT, "workers", "web.mjs")], {
-      env: { ...env, PORT: String(port), METRICS_PORT: String(ports.webMetrics[i]) },
-      logFile: path.join(logDir, `web-${i + 1}.log`),
-      onGiveUp,
-      stopOpts: { timeoutMs: 10_000 },
-    });
+    const sup = supervise(
+      `web-${i + 1}`,
+      process.execPath,
+      [path.join(ROOT, "workers", "web.mjs")],
+      {
+        env: { ...env, PORT: String(port), METRICS_PORT: String(ports.webMetrics[i]) },
+        logFile: path.join(logDir, `web-${i + 1}.log`),
+        onGiveUp,
+        stopOpts: { timeoutMs: 10_000 },
+      },
+    );
     started.push({ name: sup.name, stop: sup.stop, sup });
     return sup;
   });
   const proxy = supervise(
     "proxy",
     process.execPath,
-    [path.join(ROOT, "scripts", "lib", "rr-proxy.mjs"), String(ports.app), ...ports.webs.map(String)],
+    [
+      path.join(ROOT, "scripts", "lib", "rr-proxy.mjs"),
+      String(ports.app),
+      ...ports.webs.map(String),
+    ],
     { logFile: path.join(logDir, "proxy.log"), onGiveUp, stopOpts: { timeoutMs: 5_000 } },
   );
   started.push({ name: "proxy", stop: proxy.stop, sup: proxy });
   for (const [i, web] of webs.entries())
-    await waitForHttp(`http://127.0.0.1:${ports.webs[i]}/readyz`, { timeoutMs: 180_000, svcs: [web.current()] });
+    await waitForHttp(`http://127.0.0.1:${ports.webs[i]}/readyz`, {
+      timeoutMs: 180_000,
+      svcs: [web.current()],
+    });
   for (const [i, w] of workers.entries())
-    await waitForHttp(`http://127.0.0.1:${ports.workerHealth[i]}/readyz`, { timeoutMs: 180_000, svcs: [w.current()] });
-  await waitForHttp(`http://127.0.0.1:${ports.app}/signin`, { timeoutMs: 30_000, svcs: [proxy.current()] });
+    await waitForHttp(`http://127.0.0.1:${ports.workerHealth[i]}/readyz`, {
+      timeoutMs: 180_000,
+      svcs: [w.current()],
+    });
+  await waitForHttp(`http://127.0.0.1:${ports.app}/signin`, {
+    timeoutMs: 30_000,
+    svcs: [proxy.current()],
+  });
   return { workers, webs, proxy };
 }
 
 /** Refuses to start when a port of the topology is taken (naming who has it). */
 async function checkPorts(settings) {
   for (const [what, port] of settings.ports.all)
-    if (await isPortOpen(port)) throw new Error(`${what}: port ${port} is taken (${whoListens(port)})`);
+    if (await isPortOpen(port))
+      throw new Error(`${what}: port ${port} is taken (${whoListens(port)})`);
 }
 
 /**
@@ -325,10 +396,18 @@ async function checkPorts(settings) {
  * binaries (scripts/lib/tools.mjs): { cli, server, sqlTool, ui (or null), mailpit (or null) }; `build: false`
  * keeps the build already in <dataDir>/build.
  */
-export async function startProdTopology({ settings, dataDir, tools, seed = false, onGiveUp, build: doBuild = true }) {
+export async function startProdTopology({
+  settings,
+  dataDir,
+  tools,
+  seed = false,
+  onGiveUp,
+  build: doBuild = true,
+}) {
   const started = [];
   const stop = async () => {
-    for (const s of started.reverse()) await s.stop().catch((e) => warn(`stopping ${s.name}: ${e.message}`));
+    for (const s of started.reverse())
+      await s.stop().catch((e) => warn(`stopping ${s.name}: ${e.message}`));
     started.length = 0;
   };
   const logDir = path.join(dataDir, "logs");
@@ -336,10 +415,22 @@ export async function startProdTopology({ settings, dataDir, tools, seed = false
   try {
     await checkPorts(settings);
     // build: false (npm run bench:topology --no-build) keeps an earlier build in <dataDir>/build.
-    if (doBuild || !fs.existsSync(path.join(dataDir, "build"))) await build(path.join(dataDir, "build"));
-    const { appUrl, db, restart: restartPostgres } = await startPostgres({ settings, dataDir, started });
+    if (doBuild || !fs.existsSync(path.join(dataDir, "build")))
+      await build(path.join(dataDir, "build"));
+    const {
+      appUrl,
+      db,
+      restart: restartPostgres,
+    } = await startPostgres({ settings, dataDir, started });
     await temporalSchema(tools.sqlTool, db);
-    const { frontendAddress } = await temporalServices({ bins: tools, settings, db, logDir, started, onGiveUp });
+    const { frontendAddress } = await temporalServices({
+      bins: tools,
+      settings,
+      db,
+      logDir,
+      started,
+      onGiveUp,
+    });
     const namespace = process.env.TEMPORAL_NAMESPACE || "default";
     await temporalNamespace(tools.cli, frontendAddress, namespace);
     let smtpUrl = process.env.SMTP_URL ?? null;
@@ -359,9 +450,19 @@ export async function startProdTopology({ settings, dataDir, tools, seed = false
       mailUi = m.uiUrl;
     }
     const env = appEnv({ settings, dataDir, appUrl, address: frontendAddress, smtpUrl });
-    const uiUrl = await temporalUi({ uiBin: tools.ui, settings, address: frontendAddress, env, logDir, started, onGiveUp });
+    const uiUrl = await temporalUi({
+      uiBin: tools.ui,
+      settings,
+      address: frontendAddress,
+      env,
+      logDir,
+      started,
+      onGiveUp,
+    });
     await checkAppEnv(env);
-    step(`migrations (one runner under a PostgreSQL advisory lock)${seed ? " and the demo seed" : ""}`);
+    step(
+      `migrations (one runner under a PostgreSQL advisory lock)${seed ? " and the demo seed" : ""}`,
+    );
     const { migrateAndSeed } = await import("./stack.mjs");
     await migrateAndSeed(env, { seed, quiet: true });
     const app = await startApp({ settings, env, logDir, started, onGiveUp });

@@ -16,8 +16,13 @@ import http from "node:http";
 
 const [listenPort, ...backendPorts] = process.argv.slice(2).map(Number);
 // A listen port of 0 takes a free one (the first line printed names it).
-if (backendPorts.length === 0 || [listenPort, ...backendPorts].some((p) => !Number.isInteger(p) || p < 0)) {
-  console.error("usage: node scripts/lib/rr-proxy.mjs <listen port> <backend port> [<backend port> ...]");
+if (
+  backendPorts.length === 0 ||
+  [listenPort, ...backendPorts].some((p) => !Number.isInteger(p) || p < 0)
+) {
+  console.error(
+    "usage: node scripts/lib/rr-proxy.mjs <listen port> <backend port> [<backend port> ...]",
+  );
   process.exit(2);
 }
 
@@ -36,7 +41,10 @@ function order() {
   const start = next++ % backendPorts.length;
   const ports = backendPorts.map((_, i) => backendPorts[(start + i) % backendPorts.length]);
   const now = Date.now();
-  return [...ports.filter((p) => (downUntil.get(p) ?? 0) <= now), ...ports.filter((p) => (downUntil.get(p) ?? 0) > now)];
+  return [
+    ...ports.filter((p) => (downUntil.get(p) ?? 0) <= now),
+    ...ports.filter((p) => (downUntil.get(p) ?? 0) > now),
+  ];
 }
 
 /** One try: resolves with the backend's response, or rejects with `{ err, reached }` (reached: the request was sent). */
@@ -78,7 +86,11 @@ async function forward(req, res, body) {
       if (reached && !repeatable) break;
     }
   }
-  res.writeHead(502, { "Content-Type": "text/html; charset=utf-8", "Retry-After": "1", "Cache-Control": "no-store" });
+  res.writeHead(502, {
+    "Content-Type": "text/html; charset=utf-8",
+    "Retry-After": "1",
+    "Cache-Control": "no-store",
+  });
   res.end(req.method === "HEAD" ? undefined : TRY_AGAIN_PAGE);
 }
 
@@ -90,6 +102,8 @@ const server = http.createServer((req, res) => {
 });
 server.keepAliveTimeout = 65_000;
 server.listen(listenPort, "127.0.0.1", () =>
-  console.log(`rr-proxy :${server.address().port} → ${backendPorts.map((p) => `:${p}`).join(", ")}`),
+  console.log(
+    `rr-proxy :${server.address().port} → ${backendPorts.map((p) => `:${p}`).join(", ")}`,
+  ),
 );
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => server.close(() => process.exit(0)));

@@ -29,8 +29,13 @@ const REMIX_SERVE_CLI = path.join(ROOT, "node_modules", "@remix-run", "serve", "
  */
 export function webCommand(mode, buildDir = path.join(ROOT, "build")) {
   const custom = exists("workers/web.mjs");
-  if (mode === "dev") return custom ? [REMIX_CLI, "dev", "--manual", "-c", "node workers/web.mjs"] : [REMIX_CLI, "dev"];
-  return custom ? [path.join(ROOT, "workers", "web.mjs")] : [REMIX_SERVE_CLI, path.join(buildDir, "index.js")];
+  if (mode === "dev")
+    return custom
+      ? [REMIX_CLI, "dev", "--manual", "-c", "node workers/web.mjs"]
+      : [REMIX_CLI, "dev"];
+  return custom
+    ? [path.join(ROOT, "workers", "web.mjs")]
+    : [REMIX_SERVE_CLI, path.join(buildDir, "index.js")];
 }
 
 /** Runs db/migrate.ts then (optionally) db/seed.ts against `databaseUrl`. Missing scripts are skipped with a warning. */
@@ -62,7 +67,9 @@ export function demoLoginLines() {
     ? data
     : Array.isArray(data?.logins)
       ? data.logins
-      : Object.entries(data ?? {}).map(([k, v]) => (typeof v === "object" ? { role: k, ...v } : { role: k, email: v }));
+      : Object.entries(data ?? {}).map(([k, v]) =>
+          typeof v === "object" ? { role: k, ...v } : { role: k, email: v },
+        );
   const w = Math.max(0, ...rows.map((r) => String(r?.email ?? "").length));
   return rows.map((r) => {
     if (typeof r !== "object" || r === null) return String(r);
@@ -86,7 +93,12 @@ async function devPostgres({ ports, dataDir, quiet, started }, userDb) {
     quiet,
   });
   // A server we did not start (left running earlier, or someone else's) keeps running.
-  started.push({ name: "postgres", stop: pg.reused ? async () => {} : pg.stop, pid: pg.pid(), reused: pg.reused });
+  started.push({
+    name: "postgres",
+    stop: pg.reused ? async () => {} : pg.stop,
+    pid: pg.pid(),
+    reused: pg.reused,
+  });
   return pg.url(DB_NAMES.dev);
 }
 
@@ -132,7 +144,8 @@ async function devMail({ ports, dataDir, reuse, quiet, started }, userSmtp) {
 
 /** The worker (when workers/main.ts exists) and the Remix dev server, once /signin answers; the sign-in URL. */
 async function devApp(env, ports, { quiet, started, logFile, crashed }) {
-  if (await isPortOpen(ports.app)) throw new Error(`port ${ports.app} is taken (${whoListens(ports.app)})`);
+  if (await isPortOpen(ports.app))
+    throw new Error(`port ${ports.app} is taken (${whoListens(ports.app)})`);
   if (!quiet) step("starting the worker and the Remix dev server");
   if (exists("workers/main.ts")) {
     const worker = startService("worker", process.execPath, tsxArgs("workers/main.ts"), {
@@ -141,7 +154,12 @@ async function devApp(env, ports, { quiet, started, logFile, crashed }) {
       onExit: crashed,
     });
     worker.stopOpts = { signal: "SIGTERM", timeoutMs: 15_000 };
-    started.push({ name: "worker", stop: () => worker.stop(worker.stopOpts), pid: worker.pid, svc: worker });
+    started.push({
+      name: "worker",
+      stop: () => worker.stop(worker.stopOpts),
+      pid: worker.pid,
+      svc: worker,
+    });
   } else warn("workers/main.ts not found: no Temporal worker started");
 
   const remix = startService("remix", process.execPath, webCommand("dev"), {
@@ -150,7 +168,12 @@ async function devApp(env, ports, { quiet, started, logFile, crashed }) {
     onExit: crashed,
     filter: (line) => !/The CJS build of Vite's Node API is deprecated/.test(line),
   });
-  started.push({ name: "remix", stop: () => remix.stop({ timeoutMs: 10_000 }), pid: remix.pid, svc: remix });
+  started.push({
+    name: "remix",
+    stop: () => remix.stop({ timeoutMs: 10_000 }),
+    pid: remix.pid,
+    svc: remix,
+  });
 
   const signin = `http://localhost:${ports.app}/signin`;
   const status = await waitForHttp(signin, { svc: remix, timeoutMs: 300_000 });
@@ -168,7 +191,13 @@ async function devApp(env, ports, { quiet, started, logFile, crashed }) {
  *   onCrash(svc, code)  called when a service exits on its own after start
  * Returns { env, urls, services: [{name, pid}], stop() }.
  */
-export async function startDevStack({ ports = PORTS.dev, dataDir = DATA_DIR, reuse = true, logDir = null, onCrash = () => {} } = {}) {
+export async function startDevStack({
+  ports = PORTS.dev,
+  dataDir = DATA_DIR,
+  reuse = true,
+  logDir = null,
+  onCrash = () => {},
+} = {}) {
   const started = []; // { name, stop, pid }
   const quiet = Boolean(logDir);
   if (logDir) fs.mkdirSync(logDir, { recursive: true });
@@ -212,11 +241,19 @@ export async function startDevStack({ ports = PORTS.dev, dataDir = DATA_DIR, reu
 
     // --- schema + demo data
     if (!quiet) step("migrating and seeding the database");
-    if (userDb) await ensureDatabase(userDb, new URL(userDb).pathname.slice(1) || DB_NAMES.dev).catch(() => {});
+    if (userDb)
+      await ensureDatabase(userDb, new URL(userDb).pathname.slice(1) || DB_NAMES.dev).catch(
+        () => {},
+      );
     await migrateAndSeed(env, { quiet });
 
     // --- worker + web
-    const signin = await devApp(env, ports, { quiet, started, logFile, crashed: (svc, code) => onCrash(svc, code) });
+    const signin = await devApp(env, ports, {
+      quiet,
+      started,
+      logFile,
+      crashed: (svc, code) => onCrash(svc, code),
+    });
 
     return {
       env,
@@ -248,9 +285,13 @@ export function printStackReady(stack, ms) {
   console.log(`  Temporal     ${urls.temporal}`);
   console.log(`  Postgres     ${urls.database.replace(/:[^:@/]+@/, ":***@")}`);
   if (urls.mailUi)
-    console.log(`  Mail         ${c.cyan(urls.mailUi)}   (Mailpit catches every e-mail; SMTP ${urls.smtp.replace("smtp://", "")})`);
+    console.log(
+      `  Mail         ${c.cyan(urls.mailUi)}   (Mailpit catches every e-mail; SMTP ${urls.smtp.replace("smtp://", "")})`,
+    );
   else if (urls.smtp)
-    console.log(`  Mail         SMTP ${urls.smtp.replace(/\/\/[^@/]*@/, "//***@")} (SMTP_URL); staff also read /admin/outbox`);
+    console.log(
+      `  Mail         SMTP ${urls.smtp.replace(/\/\/[^@/]*@/, "//***@")} (SMTP_URL); staff also read /admin/outbox`,
+    );
   console.log(
     `  Payments     ${process.env.STRIPE_SECRET_KEY ? "Stripe (STRIPE_SECRET_KEY is set)" : "sandbox (set STRIPE_SECRET_KEY for Stripe test mode)"}`,
   );

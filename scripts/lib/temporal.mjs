@@ -1,7 +1,11 @@
 // Temporal CLI dev server (server + Web UI in one Go process). Node built-ins only.
 import fs from "node:fs";
 import path from "node:path";
-import { ENGINE_DYNAMIC_CONFIG, ENGINE_SQLITE_PRAGMAS, SEARCH_ATTRIBUTES } from "../../config/temporal-engine.mjs";
+import {
+  ENGINE_DYNAMIC_CONFIG,
+  ENGINE_SQLITE_PRAGMAS,
+  SEARCH_ATTRIBUTES,
+} from "../../config/temporal-engine.mjs";
 import { info } from "./log.mjs";
 import { isPortOpen, runOrThrow, sleep, startService, waitForPort, whoListens } from "./proc.mjs";
 
@@ -29,8 +33,10 @@ export function searchAttributeCreateArgs(address) {
 export function engineArgs({ fileBacked }) {
   const args = [];
   if (fileBacked) for (const p of ENGINE_SQLITE_PRAGMAS) args.push("--sqlite-pragma", p);
-  for (const [k, v] of Object.entries(ENGINE_DYNAMIC_CONFIG)) args.push("--dynamic-config-value", `${k}=${JSON.stringify(v)}`);
-  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push("--search-attribute", `${name}=${type}`);
+  for (const [k, v] of Object.entries(ENGINE_DYNAMIC_CONFIG))
+    args.push("--dynamic-config-value", `${k}=${JSON.stringify(v)}`);
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES))
+    args.push("--search-attribute", `${name}=${type}`);
   return args;
 }
 
@@ -53,12 +59,26 @@ export async function startTemporalDev({
     if (reuse) {
       info(`Temporal already listening on :${port}; reusing it`);
       // Started before the search attributes existed (or by someone else): register what is missing.
-      for (const args of searchAttributeCreateArgs(`127.0.0.1:${port}`)) await runOrThrow(bin, args, { quiet: true });
+      for (const args of searchAttributeCreateArgs(`127.0.0.1:${port}`))
+        await runOrThrow(bin, args, { quiet: true });
       return { reused: true, address: `127.0.0.1:${port}`, stop: async () => {} };
     }
-    throw new Error(`port ${port} is taken (${whoListens(port)}); cannot start the Temporal dev server`);
+    throw new Error(
+      `port ${port} is taken (${whoListens(port)}); cannot start the Temporal dev server`,
+    );
   }
-  const args = ["server", "start-dev", "--port", String(port), "--ip", "127.0.0.1", "--log-level", "warn", "--color", "never"];
+  const args = [
+    "server",
+    "start-dev",
+    "--port",
+    String(port),
+    "--ip",
+    "127.0.0.1",
+    "--log-level",
+    "warn",
+    "--color",
+    "never",
+  ];
   if (dbFile) {
     fs.mkdirSync(path.dirname(dbFile), { recursive: true });
     args.push("--db-filename", dbFile);
@@ -69,8 +89,10 @@ export async function startTemporalDev({
   if (uiPort && codecEndpoint) args.push("--ui-codec-endpoint", codecEndpoint);
   // The CLI prints a banner on stdout. Shutdown chatter (pollers losing the connection) is dropped;
   // quiet keeps only errors.
-  const noise = /Failed to poll for task|network dial error|graceful_stop|context canceled|transport is closing/;
-  const filter = (line) => !noise.test(line) && (!quiet || /level=(ERROR|FATAL|PANIC)|panic:/.test(line));
+  const noise =
+    /Failed to poll for task|network dial error|graceful_stop|context canceled|transport is closing/;
+  const filter = (line) =>
+    !noise.test(line) && (!quiet || /level=(ERROR|FATAL|PANIC)|panic:/.test(line));
   const svc = startService(name, bin, args, { filter });
   svc.stopOpts = { signal: "SIGTERM", timeoutMs: 15_000 };
   await waitForPort(port, { svc, timeoutMs: 90_000, what: `Temporal frontend :${port}` });

@@ -42,12 +42,16 @@ function installHash() {
   if (exists(pkgPath)) {
     const pkg = JSON.parse(fs.readFileSync(pkgPath, "utf8"));
     const scripts = pkg.scripts ?? {};
-    pkg.scripts = Object.fromEntries(INSTALL_HOOKS.filter((k) => k in scripts).map((k) => [k, scripts[k]]));
+    pkg.scripts = Object.fromEntries(
+      INSTALL_HOOKS.filter((k) => k in scripts).map((k) => [k, scripts[k]]),
+    );
     h.update(JSON.stringify(pkg));
   }
   // The dependency patches that npm ci's postinstall applies (patch-package, ADR 0022): a changed patch reinstalls.
   const patches = path.join(ROOT, "scripts", "patches");
-  if (exists(patches)) for (const f of fs.readdirSync(patches).sort()) h.update(f).update(fs.readFileSync(path.join(patches, f)));
+  if (exists(patches))
+    for (const f of fs.readdirSync(patches).sort())
+      h.update(f).update(fs.readFileSync(path.join(patches, f)));
   h.update(process.version.split(".")[0]); // native modules follow the Node major
   return h.digest("hex");
 }
@@ -74,7 +78,10 @@ export async function ensureNodeModules() {
   // Two runs that find node_modules stale at once (a test run and a bench) must not run `npm ci` into the same
   // tree together: the second waits for the first and then finds it fresh.
   fs.mkdirSync(path.join(ROOT, ".data"), { recursive: true });
-  const release = await acquireLock(path.join(ROOT, ".data", "npm-ci.lock"), { what: "npm ci (another run)", log: info });
+  const release = await acquireLock(path.join(ROOT, ".data", "npm-ci.lock"), {
+    what: "npm ci (another run)",
+    log: info,
+  });
   try {
     if (!nodeModulesFresh() && !(await restoreNodeModules())) {
       await npmCi();
@@ -126,7 +133,8 @@ async function keepNodeModules() {
       .filter((n) => !n.startsWith("."))
       .map((n) => ({ n, t: fs.statSync(path.join(MODULES_CACHE, n)).mtimeMs }))
       .sort((a, b) => b.t - a.t);
-    for (const old of copies.slice(KEPT_MODULE_COPIES)) fs.rmSync(path.join(MODULES_CACHE, old.n), { recursive: true, force: true });
+    for (const old of copies.slice(KEPT_MODULE_COPIES))
+      fs.rmSync(path.join(MODULES_CACHE, old.n), { recursive: true, force: true });
   } catch (e) {
     fs.rmSync(tmp, { recursive: true, force: true });
     warn(`node_modules not kept for the next clone: ${e.message}`);
@@ -135,17 +143,24 @@ async function keepNodeModules() {
 
 async function npmCi() {
   if (!exists(path.join(ROOT, "package-lock.json"))) {
-    throw new Error("package-lock.json is missing: run `npm install --package-lock-only` and commit package-lock.json");
+    throw new Error(
+      "package-lock.json is missing: run `npm install --package-lock-only` and commit package-lock.json",
+    );
   }
   const hasModules = exists(path.join(ROOT, "node_modules", ".package-lock.json"));
   step(`npm ci (node_modules ${hasModules ? "out of date" : "missing"})`);
   const t0 = Date.now();
-  const r = await run("npm", ["ci", "--no-audit", "--no-fund"], { env: { npm_config_update_notifier: "false" }, quiet: true });
+  const r = await run("npm", ["ci", "--no-audit", "--no-fund"], {
+    env: { npm_config_update_notifier: "false" },
+    quiet: true,
+  });
   const lines = r.output.split("\n");
   if (r.code !== 0) {
     const outOfSync = /in sync|from lock file|Invalid: lock file/.test(r.output);
     // The reasons only (npm prints its usage text after them).
-    const reason = outOfSync ? /^npm error (`npm ci`|Missing:|Invalid:)/ : /^npm error (?!code\b)\S/;
+    const reason = outOfSync
+      ? /^npm error (`npm ci`|Missing:|Invalid:)/
+      : /^npm error (?!code\b)\S/;
     const errors = lines.filter((l) => reason.test(l)).slice(0, 15);
     throw new Error(
       outOfSync
@@ -169,7 +184,10 @@ function goBinary() {
 /** `go install module@version` into `dest` (directory), atomically, under a lock. */
 async function goInstall(modulePath, version, dest, binName) {
   const go = goBinary();
-  if (!go) throw new Error(`Go is required to build ${binName} (${modulePath}@${version}); install Go or put ${binName} on PATH.`);
+  if (!go)
+    throw new Error(
+      `Go is required to build ${binName} (${modulePath}@${version}); install Go or put ${binName} on PATH.`,
+    );
   fs.mkdirSync(TOOLS_DIR, { recursive: true });
   const release = await acquireLock(`${dest}.lock`, { what: `${binName} build`, log: info });
   try {
@@ -182,7 +200,10 @@ async function goInstall(modulePath, version, dest, binName) {
     const t0 = Date.now();
     await runOrThrow(go, ["install", `${modulePath}@v${version}`], {
       prefix: "go",
-      env: { GOBIN: tmp, GOFLAGS: [process.env.GOFLAGS, "-buildvcs=false"].filter(Boolean).join(" ") },
+      env: {
+        GOBIN: tmp,
+        GOFLAGS: [process.env.GOFLAGS, "-buildvcs=false"].filter(Boolean).join(" "),
+      },
     });
     fs.mkdirSync(dest, { recursive: true });
     fs.renameSync(path.join(tmp, binName), target);
@@ -199,7 +220,12 @@ export async function ensureTemporal() {
   const onPath = process.env.TEMPORAL_CLI_PATH || which("temporal");
   if (onPath) return onPath;
   if (exists(toolPaths.temporalCache)) return toolPaths.temporalCache;
-  return goInstall("github.com/temporalio/cli/cmd/temporal", VERSIONS.temporal, path.dirname(toolPaths.temporalCache), "temporal");
+  return goInstall(
+    "github.com/temporalio/cli/cmd/temporal",
+    VERSIONS.temporal,
+    path.dirname(toolPaths.temporalCache),
+    "temporal",
+  );
 }
 
 /** Pulls `module version` out of a Go binary's embedded build info (no Go toolchain needed). */
@@ -210,7 +236,9 @@ function goModuleVersionOf(binPath, modulePath) {
     const chunk = Buffer.alloc(Math.min(size, 64 << 20));
     fs.readSync(fd, chunk, 0, chunk.length, 0);
     fs.closeSync(fd);
-    const m = chunk.toString("latin1").match(new RegExp(`mod\\t${modulePath.replace(/[./]/g, "\\$&")}\\t(v[^\\t\\n]+)`));
+    const m = chunk
+      .toString("latin1")
+      .match(new RegExp(`mod\\t${modulePath.replace(/[./]/g, "\\$&")}\\t(v[^\\t\\n]+)`));
     return m ? m[1] : null;
   } catch {
     return null;
@@ -221,14 +249,22 @@ export async function ensureStripeMock() {
   if (exists(toolPaths.stripeMock)) return toolPaths.stripeMock;
   // Adopt an unversioned build from an earlier layout (tools/stripe-mock/stripe-mock) if it is the right version.
   const legacy = path.join(TOOLS_DIR, "stripe-mock", "stripe-mock");
-  if (exists(legacy) && goModuleVersionOf(legacy, "github.com/stripe/stripe-mock") === `v${VERSIONS.stripeMock}`) {
+  if (
+    exists(legacy) &&
+    goModuleVersionOf(legacy, "github.com/stripe/stripe-mock") === `v${VERSIONS.stripeMock}`
+  ) {
     fs.mkdirSync(path.dirname(toolPaths.stripeMock), { recursive: true });
     fs.copyFileSync(legacy, toolPaths.stripeMock);
     fs.chmodSync(toolPaths.stripeMock, 0o755);
     did(`stripe-mock ${VERSIONS.stripeMock}: adopted ${legacy}`);
     return toolPaths.stripeMock;
   }
-  return goInstall("github.com/stripe/stripe-mock", VERSIONS.stripeMock, path.dirname(toolPaths.stripeMock), "stripe-mock");
+  return goInstall(
+    "github.com/stripe/stripe-mock",
+    VERSIONS.stripeMock,
+    path.dirname(toolPaths.stripeMock),
+    "stripe-mock",
+  );
 }
 
 // ---------------------------------------------------------------- Mailpit (mail catcher of npm run dev)
@@ -248,16 +284,24 @@ export async function ensureMailpit() {
   if (exists(toolPaths.mailpit)) return toolPaths.mailpit;
   const go = goBinary();
   const version = `v${VERSIONS.mailpit}`;
-  if (!go) throw new Error(`Go is required to build Mailpit (${MAILPIT_MODULE}@${version}); install Go or put mailpit on PATH.`);
+  if (!go)
+    throw new Error(
+      `Go is required to build Mailpit (${MAILPIT_MODULE}@${version}); install Go or put mailpit on PATH.`,
+    );
   const dest = path.dirname(toolPaths.mailpit);
   fs.mkdirSync(TOOLS_DIR, { recursive: true });
   const release = await acquireLock(`${dest}.lock`, { what: "mailpit build", log: info });
   try {
     if (exists(toolPaths.mailpit)) return toolPaths.mailpit; // built by whoever held the lock
-    step(`building Mailpit ${version} (Go module proxy + its UI from npm; a few minutes the first time)`);
+    step(
+      `building Mailpit ${version} (Go module proxy + its UI from npm; a few minutes the first time)`,
+    );
     const t0 = Date.now();
     const env = { GOFLAGS: [process.env.GOFLAGS, "-buildvcs=false"].filter(Boolean).join(" ") };
-    const dl = await runOrThrow(go, ["mod", "download", "-json", `${MAILPIT_MODULE}@${version}`], { env, quiet: true });
+    const dl = await runOrThrow(go, ["mod", "download", "-json", `${MAILPIT_MODULE}@${version}`], {
+      env,
+      quiet: true,
+    });
     const moduleDir = JSON.parse(dl.output.slice(dl.output.indexOf("{"))).Dir;
     const src = `${dest}.src-${process.pid}`;
     fs.rmSync(src, { recursive: true, force: true });
@@ -266,18 +310,40 @@ export async function ensureMailpit() {
     let ui = "with its web UI";
     try {
       const npmEnv = { npm_config_update_notifier: "false" };
-      await runOrThrow("npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: src, env: npmEnv, quiet: true });
-      await runOrThrow(process.execPath, ["esbuild.config.mjs"], { cwd: src, env: { MINIFY: "true" }, quiet: true });
+      await runOrThrow("npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund"], {
+        cwd: src,
+        env: npmEnv,
+        quiet: true,
+      });
+      await runOrThrow(process.execPath, ["esbuild.config.mjs"], {
+        cwd: src,
+        env: { MINIFY: "true" },
+        quiet: true,
+      });
     } catch (e) {
       ui = "WITHOUT its web UI (SMTP and API only)";
-      warn(`Mailpit's web UI did not build (${e.message.split("\n")[0].slice(0, 160)}); building the server without it`);
+      warn(
+        `Mailpit's web UI did not build (${e.message.split("\n")[0].slice(0, 160)}); building the server without it`,
+      );
     }
     const tmpBin = path.join(src, "mailpit.bin");
-    await runOrThrow(go, ["build", "-trimpath", "-ldflags", `-s -w -X ${MAILPIT_MODULE}/config.Version=${version}`, "-o", tmpBin, "."], {
-      cwd: src,
-      env,
-      prefix: "go",
-    });
+    await runOrThrow(
+      go,
+      [
+        "build",
+        "-trimpath",
+        "-ldflags",
+        `-s -w -X ${MAILPIT_MODULE}/config.Version=${version}`,
+        "-o",
+        tmpBin,
+        ".",
+      ],
+      {
+        cwd: src,
+        env,
+        prefix: "go",
+      },
+    );
     fs.mkdirSync(dest, { recursive: true });
     fs.renameSync(tmpBin, toolPaths.mailpit);
     fs.rmSync(src, { recursive: true, force: true });
@@ -301,7 +367,11 @@ function javaBinary() {
 
 function testServerComplete() {
   const dir = toolPaths.testServerDir;
-  return exists(path.join(dir, ".complete")) && exists(toolPaths.testServer) && exists(path.join(dir, "ts.jsa"));
+  return (
+    exists(path.join(dir, ".complete")) &&
+    exists(toolPaths.testServer) &&
+    exists(path.join(dir, "ts.jsa"))
+  );
 }
 
 /**
@@ -364,22 +434,30 @@ export async function ensureTestServer() {
     // Class-data-sharing archive: start the server once with ArchiveClassesAtExit and stop it.
     step("creating class-data-sharing archive for the test server");
     const port = 17000 + Math.floor(Math.random() * 2000);
-    const child = spawn(java, [...JVM_FLAGS, `-XX:ArchiveClassesAtExit=${jsa}`, "-cp", classpath, TS_MAIN, String(port)], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      java,
+      [...JVM_FLAGS, `-XX:ArchiveClassesAtExit=${jsa}`, "-cp", classpath, TS_MAIN, String(port)],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));
     const exited = new Promise((r) => child.on("close", r));
     const deadline = Date.now() + 120_000;
     while (!(await isPortOpen(port))) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`test server did not start:\n${out}`);
+      if (Date.now() > deadline || child.exitCode !== null)
+        throw new Error(`test server did not start:\n${out}`);
       await sleep(200);
     }
     await sleep(500);
     child.kill("SIGTERM");
     await Promise.race([exited, idle(60_000)]);
-    if (!exists(jsa)) warn(`class-data-sharing archive was not written (start will be slower):\n${out.slice(-2000)}`);
+    if (!exists(jsa))
+      warn(
+        `class-data-sharing archive was not written (start will be slower):\n${out.slice(-2000)}`,
+      );
     fs.writeFileSync(path.join(dir, "classpath.txt"), classpath + "\n");
     if (!exists(jsa)) fs.writeFileSync(jsa, ""); // -Xshare:auto ignores an unusable archive
     fs.writeFileSync(path.join(dir, ".complete"), new Date().toISOString() + "\n");
@@ -412,13 +490,18 @@ export async function measureTestServerStart(wrapper = toolPaths.testServer) {
 
 async function aptInstall(packages) {
   if (!isRoot || !which("apt-get")) {
-    throw new Error(`missing ${packages.join(", ")}: install them (e.g. sudo apt-get install -y ${packages.join(" ")})`);
+    throw new Error(
+      `missing ${packages.join(", ")}: install them (e.g. sudo apt-get install -y ${packages.join(" ")})`,
+    );
   }
   step(`apt-get install ${packages.join(" ")}`);
   const t0 = Date.now();
   const env = { DEBIAN_FRONTEND: "noninteractive" };
   await runOrThrow("apt-get", ["update", "-q"], { prefix: "apt", env });
-  await runOrThrow("apt-get", ["install", "-y", "-q", "--no-install-recommends", ...packages], { prefix: "apt", env });
+  await runOrThrow("apt-get", ["install", "-y", "-q", "--no-install-recommends", ...packages], {
+    prefix: "apt",
+    env,
+  });
   did(`apt-get install ${packages.join(" ")} (${fmtMs(Date.now() - t0)})`);
 }
 
@@ -435,7 +518,10 @@ export async function ensureChromium() {
   const found = () => HEADLESS_SHELL_PATHS.find(exists);
   if (!found()) await aptInstall(["chromium-headless-shell"]);
   const bin = found();
-  if (!bin) throw new Error(`chromium-headless-shell is installed but ${HEADLESS_SHELL_PATHS.join(", ")} does not exist`);
+  if (!bin)
+    throw new Error(
+      `chromium-headless-shell is installed but ${HEADLESS_SHELL_PATHS.join(", ")} does not exist`,
+    );
   return bin;
 }
 
@@ -476,7 +562,8 @@ export { CACHE_DIR, TOOLS_DIR, isRoot };
  */
 async function goInstallAll(version, dest, pkgs, what) {
   const target = (p) => path.join(dest, p.as);
-  if (pkgs.every((p) => exists(target(p)))) return Object.fromEntries(pkgs.map((p) => [p.as, target(p)]));
+  if (pkgs.every((p) => exists(target(p))))
+    return Object.fromEntries(pkgs.map((p) => [p.as, target(p)]));
   const go = goBinary();
   if (!go) throw new Error(`Go is required to build ${what} ${version}; install Go.`);
   fs.mkdirSync(TOOLS_DIR, { recursive: true });
@@ -490,7 +577,10 @@ async function goInstallAll(version, dest, pkgs, what) {
       const t0 = Date.now();
       await runOrThrow(go, ["install", ...pkgs.map((p) => `${p.pkg}@v${version}`)], {
         prefix: "go",
-        env: { GOBIN: tmp, GOFLAGS: [process.env.GOFLAGS, "-buildvcs=false"].filter(Boolean).join(" ") },
+        env: {
+          GOBIN: tmp,
+          GOFLAGS: [process.env.GOFLAGS, "-buildvcs=false"].filter(Boolean).join(" "),
+        },
       });
       fs.mkdirSync(dest, { recursive: true });
       for (const p of pkgs) fs.renameSync(path.join(tmp, path.basename(p.pkg)), target(p));
@@ -507,7 +597,10 @@ export const TEMPORAL_SERVER_PACKAGES = Object.freeze([
   { pkg: "go.temporal.io/server/cmd/server", as: "temporal-server" },
   { pkg: "go.temporal.io/server/cmd/tools/sql", as: "temporal-sql-tool" },
 ]);
-export const TEMPORAL_UI_PACKAGE = Object.freeze({ pkg: "github.com/temporalio/ui-server/v2/cmd/server", as: "temporal-ui-server" });
+export const TEMPORAL_UI_PACKAGE = Object.freeze({
+  pkg: "github.com/temporalio/ui-server/v2/cmd/server",
+  as: "temporal-ui-server",
+});
 
 /**
  * The Temporal server (`temporal-server`, each service a process) and its SQL schema tool (`temporal-sql-tool`),
@@ -515,13 +608,23 @@ export const TEMPORAL_UI_PACKAGE = Object.freeze({ pkg: "github.com/temporalio/u
  */
 export async function ensureTemporalServer() {
   const dest = path.join(TOOLS_DIR, `temporal-server-${VERSIONS.temporalServer}`);
-  const bins = await goInstallAll(VERSIONS.temporalServer, dest, TEMPORAL_SERVER_PACKAGES, "the Temporal server");
+  const bins = await goInstallAll(
+    VERSIONS.temporalServer,
+    dest,
+    TEMPORAL_SERVER_PACKAGES,
+    "the Temporal server",
+  );
   return { server: bins["temporal-server"], sqlTool: bins["temporal-sql-tool"] };
 }
 
 /** The Temporal Web UI server (its assets embedded in the Go module), cached per version. */
 export async function ensureTemporalUi() {
   const dest = path.join(TOOLS_DIR, `temporal-ui-${VERSIONS.temporalUi}`);
-  const bins = await goInstallAll(VERSIONS.temporalUi, dest, [TEMPORAL_UI_PACKAGE], "the Temporal Web UI");
+  const bins = await goInstallAll(
+    VERSIONS.temporalUi,
+    dest,
+    [TEMPORAL_UI_PACKAGE],
+    "the Temporal Web UI",
+  );
   return bins["temporal-ui-server"];
 }

@@ -12,7 +12,9 @@ import { createDb } from "../../db/client";
 import { exportResource, listResource, type ListQuery } from "../../db/queries/admin-resources";
 import { neutraliseCsvCell, RESOURCES, type ResourceName } from "../../domain/resources";
 
-const url = process.env.BENCH_DATABASE_URL ?? "postgres://postgres:postgres@127.0.0.1:54350/marketplace_bench";
+const url =
+  process.env.BENCH_DATABASE_URL ??
+  "postgres://postgres:postgres@127.0.0.1:54350/marketplace_bench";
 const { db, close } = createDb(url, { max: 4 });
 const RUNS = Number(process.env.RUNS ?? 40);
 
@@ -31,22 +33,42 @@ async function measure(label: string, name: ResourceName, q: ListQuery) {
     count = r.count;
     if (i >= 3) times.push(ms);
   }
-  console.log(`| ${label} | ${count} | ${p(times, 0.5).toFixed(1)} | ${p(times, 0.95).toFixed(1)} |`);
+  console.log(
+    `| ${label} | ${count} | ${p(times, 0.5).toFixed(1)} | ${p(times, 0.95).toFixed(1)} |`,
+  );
 }
 
 console.log("| page | rows matched | p50 ms | p95 ms |\n|---|---|---|---|");
 await measure("listing, page 1, newest first", "listing", { page: 1 });
 await measure("listing, page 4,000 (the last, offset 199,950)", "listing", { page: 4000 });
-await measure("listing, sort by price asc, page 4,000 (the last)", "listing", { page: 4000, sort: "price", dir: "asc" });
-await measure("listing, status payoutneeded, page 200", "listing", { page: 200, filters: { status: "payoutneeded" } });
+await measure("listing, sort by price asc, page 4,000 (the last)", "listing", {
+  page: 4000,
+  sort: "price",
+  dir: "asc",
+});
+await measure("listing, status payoutneeded, page 200", "listing", {
+  page: 200,
+  filters: { status: "payoutneeded" },
+});
 await measure("listing, sort by price asc", "listing", { page: 1, sort: "price", dir: "asc" });
-await measure("listing, sort by created asc, page 50", "listing", { page: 50, sort: "created", dir: "asc" });
+await measure("listing, sort by created asc, page 50", "listing", {
+  page: 50,
+  sort: "created",
+  dir: "asc",
+});
 await measure("listing, search by id", "listing", { page: 1, search: "123456" });
 await measure("listing, search by sku text", "listing", { page: 1, search: "b12" });
-await measure("listing, status payoutneeded", "listing", { page: 1, filters: { status: "payoutneeded" } });
+await measure("listing, status payoutneeded", "listing", {
+  page: 1,
+  filters: { status: "payoutneeded" },
+});
 await measure("productvariation, page 1", "productvariation", { page: 1 });
 await measure("productvariation, search 'navy'", "productvariation", { page: 1, search: "navy" });
-await measure("productvariation, sort by sku, page 100", "productvariation", { page: 100, sort: "sku", dir: "asc" });
+await measure("productvariation, sort by sku, page 100", "productvariation", {
+  page: 100,
+  sort: "sku",
+  dir: "asc",
+});
 
 const fields = RESOURCES.listing.fields;
 let rows = 0;
@@ -55,7 +77,13 @@ let peak = process.memoryUsage().rss;
 const t0 = performance.now();
 for await (const page of exportResource(db, "listing", {})) {
   const out = stringify(
-    page.rows.map((r) => fields.map((f) => neutraliseCsvCell(r[f.name] instanceof Date ? (r[f.name] as Date).toISOString() : r[f.name]))),
+    page.rows.map((r) =>
+      fields.map((f) =>
+        neutraliseCsvCell(
+          r[f.name] instanceof Date ? (r[f.name] as Date).toISOString() : r[f.name],
+        ),
+      ),
+    ),
     { quoted: true },
   );
   bytes += out.length;

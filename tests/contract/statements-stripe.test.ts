@@ -47,9 +47,23 @@ let acts: ReturnType<typeof createBuyActivities>;
 
 beforeAll(async () => {
   recorder = await startStripeRecorder(mock);
-  const stripe = createStripeClient({ secretKey: "sk_test_123", host: recorder.host, port: recorder.port, protocol: recorder.protocol });
-  const carrier = createSandboxCarrier(db, { appOrigin: "http://127.0.0.1:9", webhookSecret: "statements_stripe_test" });
-  acts = createBuyActivities({ db, payments: new StripePayments(stripe), carrier, appOrigin: "http://localhost:3000", timeZone: ZONE });
+  const stripe = createStripeClient({
+    secretKey: "sk_test_123",
+    host: recorder.host,
+    port: recorder.port,
+    protocol: recorder.protocol,
+  });
+  const carrier = createSandboxCarrier(db, {
+    appOrigin: "http://127.0.0.1:9",
+    webhookSecret: "statements_stripe_test",
+  });
+  acts = createBuyActivities({
+    db,
+    payments: new StripePayments(stripe),
+    carrier,
+    appOrigin: "http://localhost:3000",
+    timeZone: ZONE,
+  });
 });
 afterAll(async () => {
   await recorder.close();
@@ -75,7 +89,11 @@ async function saveCard(retailerId: number): Promise<CardOnFile> {
 }
 
 /** A purchase from `f`'s seller on the buyer's saved card; a refund is retried once (the same key again). */
-async function purchase(f: Seller, buyerId: number, opts: { refundCents?: number; rmaChargeCents?: number } = {}) {
+async function purchase(
+  f: Seller,
+  buyerId: number,
+  opts: { refundCents?: number; rmaChargeCents?: number } = {},
+) {
   const paymentMethod = await savedCard(buyerId);
   return tradedOrder(db, acts, f, buyerId, {
     paymentMethod,
@@ -121,12 +139,18 @@ function providerRecords(exchanges: readonly StripeExchange[]) {
     expect(e.idempotencyKey, `${e.path} was sent without an idempotency key`).toBeTruthy();
     const same = byKey.get(e.idempotencyKey!);
     if (same) {
-      expect([e.path, e.params], `key ${e.idempotencyKey} repeated with another request`).toEqual([same[0].path, same[0].params]);
+      expect([e.path, e.params], `key ${e.idempotencyKey} repeated with another request`).toEqual([
+        same[0].path,
+        same[0].params,
+      ]);
       same.push(e);
     } else byKey.set(e.idempotencyKey!, [e]);
   }
   const customers = new Map<string, string>();
-  const intents = new Map<string, { amount: number; customer: string; captured: number; refunded: number }>();
+  const intents = new Map<
+    string,
+    { amount: number; customer: string; captured: number; refunded: number }
+  >();
   const movements: ProviderMovement[] = [];
   for (const [key, attempts] of byKey) {
     const [{ path, params, body, at }] = attempts;
@@ -136,11 +160,27 @@ function providerRecords(exchanges: readonly StripeExchange[]) {
       expect(body.description).toBe(params.description);
       customers.set(String(body.id), String(body.description));
     } else if (path === "/v1/payment_intents") {
-      expect([body.amount, body.customer, body.capture_method], key).toEqual([amount, params.customer, params.capture_method]);
-      intents.set(String(body.id), { amount, customer: String(body.customer), captured: 0, refunded: 0 });
+      expect([body.amount, body.customer, body.capture_method], key).toEqual([
+        amount,
+        params.customer,
+        params.capture_method,
+      ]);
+      intents.set(String(body.id), {
+        amount,
+        customer: String(body.customer),
+        captured: 0,
+        refunded: 0,
+      });
       // An automatic-capture intent (a penalty or an RMA charge) moves the money when it is confirmed.
       if (params.capture_method === "automatic" && params.confirm === "true")
-        movements.push({ key, refs, what: "charge", customer: String(body.customer), net: -amount, at });
+        movements.push({
+          key,
+          refs,
+          what: "charge",
+          customer: String(body.customer),
+          net: -amount,
+          at,
+        });
     } else if (CAPTURE_PATH.test(path)) {
       const id = CAPTURE_PATH.exec(path)![1];
       const intent = intents.get(id);
@@ -149,17 +189,38 @@ function providerRecords(exchanges: readonly StripeExchange[]) {
       expect(intent, `capture of an intent never created: ${id}`).toBeDefined();
       expect(captured, key).toBeLessThanOrEqual(intent!.amount);
       intent!.captured += captured;
-      movements.push({ key, refs: [id], what: "capture", customer: intent!.customer, net: -captured, at });
+      movements.push({
+        key,
+        refs: [id],
+        what: "capture",
+        customer: intent!.customer,
+        net: -captured,
+        at,
+      });
     } else if (path === "/v1/refunds") {
       const intent = intents.get(params.payment_intent);
       expect([body.amount, body.payment_intent], key).toEqual([amount, params.payment_intent]);
       expect(intent, `refund of an intent never created: ${params.payment_intent}`).toBeDefined();
       intent!.refunded += amount;
-      expect(intent!.refunded, `refunds of ${params.payment_intent} above its capture`).toBeLessThanOrEqual(intent!.captured);
+      expect(
+        intent!.refunded,
+        `refunds of ${params.payment_intent} above its capture`,
+      ).toBeLessThanOrEqual(intent!.captured);
       movements.push({ key, refs, what: "refund", customer: intent!.customer, net: amount, at });
     } else if (path === "/v1/transfers") {
-      expect([body.amount, body.destination, body.currency], key).toEqual([amount, params.destination, params.currency]);
-      movements.push({ key, refs, what: "transfer", destination: String(body.destination), net: amount, at });
+      expect([body.amount, body.destination, body.currency], key).toEqual([
+        amount,
+        params.destination,
+        params.currency,
+      ]);
+      movements.push({
+        key,
+        refs,
+        what: "transfer",
+        destination: String(body.destination),
+        net: amount,
+        at,
+      });
     }
   }
   return { customers, movements, keys: byKey };
@@ -179,9 +240,15 @@ describe("statements against the Stripe provider's records (stripe-mock)", () =>
     const before = recorder.exchanges.length;
     const first = await purchase(b, a.seller.retailer.id);
     firstExchanges = recorder.exchanges.slice(before);
-    const second = await purchase(a, b.seller.retailer.id, { refundCents: 2750, rmaChargeCents: 600 });
+    const second = await purchase(a, b.seller.retailer.id, {
+      refundCents: 2750,
+      rmaChargeCents: 600,
+    });
     await purchase(a, b.seller.retailer.id);
-    await db.update(payments).set({ createdAt: lastMonth }).where(eq(payments.orderId, first.orderId));
+    await db
+      .update(payments)
+      .set({ createdAt: lastMonth })
+      .where(eq(payments.orderId, first.orderId));
     for (const e of firstExchanges) e.at = lastMonth;
     expect(second.orderId).toBeGreaterThan(first.orderId);
   });
@@ -189,7 +256,16 @@ describe("statements against the Stripe provider's records (stripe-mock)", () =>
   test("every money POST carried an idempotency key, a repeated key the same request, and stripe-mock echoed what was sent", () => {
     const { keys, movements } = providerRecords(recorder.exchanges);
     expect(movements.map((m) => m.what).sort()).toEqual(
-      ["capture", "capture", "capture", "refund", "charge", "transfer", "transfer", "transfer"].sort(),
+      [
+        "capture",
+        "capture",
+        "capture",
+        "refund",
+        "charge",
+        "transfer",
+        "transfer",
+        "transfer",
+      ].sort(),
     );
     const retried = [...keys.values()].filter((attempts) => attempts.length > 1);
     expect(retried.map((attempts) => attempts[0].path)).toEqual(["/v1/refunds"]);
@@ -201,7 +277,9 @@ describe("statements against the Stripe provider's records (stripe-mock)", () =>
     for (const f of [a, b]) {
       const r = f.seller.retailer;
       const mine = movements.filter(
-        (m) => (m.customer && customers.get(m.customer) === `Retailer ${r.id}`) || m.destination === r.btMerchantId,
+        (m) =>
+          (m.customer && customers.get(m.customer) === `Retailer ${r.id}`) ||
+          m.destination === r.btMerchantId,
       );
       const list = await listStatementMonths(db, r.id, formatMonth(new Date(), ZONE), ZONE);
       const months = [...new Set(mine.map((m) => formatMonth(m.at, ZONE)))].sort();
@@ -222,7 +300,10 @@ describe("statements against the Stripe provider's records (stripe-mock)", () =>
               )
           : [];
         const rowOf = new Map(rows.map((p) => [p.id, p]));
-        expect(s.lines.map((l) => rowOf.get(l.id)!.key).sort(), `retailer ${r.id}, ${month}`).toEqual(held.map((m) => m.key).sort());
+        expect(
+          s.lines.map((l) => rowOf.get(l.id)!.key).sort(),
+          `retailer ${r.id}, ${month}`,
+        ).toEqual(held.map((m) => m.key).sort());
         for (const line of s.lines) {
           const row = rowOf.get(line.id)!;
           const m = held.find((x) => x.key === row.key)!;
@@ -236,7 +317,9 @@ describe("statements against the Stripe provider's records (stripe-mock)", () =>
           }[m.what];
           expect(column, `${row.key}: ${m.what} column`).toBe(m.net);
         }
-        expect(s.totals.net, `retailer ${r.id}, ${month}`).toBe(held.reduce((t, m) => t + m.net, 0));
+        expect(s.totals.net, `retailer ${r.id}, ${month}`).toBe(
+          held.reduce((t, m) => t + m.net, 0),
+        );
       }
       const holds = mine.reduce((t, m) => t + m.net, 0);
       expect(holds).not.toBe(0);

@@ -35,7 +35,11 @@ function recorder() {
   const seen: { method: string; path: string; key?: string }[] = [];
   const statuses: number[] = [];
   stripe.on("request", (e: Stripe.RequestEvent) =>
-    seen.push({ method: e.method, path: e.path.replace(/(pm|pi|acct|cus)_[A-Za-z0-9]+/g, "$1_X"), key: e.idempotency_key }),
+    seen.push({
+      method: e.method,
+      path: e.path.replace(/(pm|pi|acct|cus)_[A-Za-z0-9]+/g, "$1_X"),
+      key: e.idempotency_key,
+    }),
   );
   stripe.on("response", (e: Stripe.ResponseEvent) => statuses.push(e.status));
   return { stripe, adapter: new StripePayments(stripe), seen, statuses };
@@ -74,7 +78,9 @@ describe("Stripe adapter: purchase money against stripe-mock", () => {
       metadata: { order_id: "4242", step: "authorize" },
     };
     await adapter.authorizePayment(input);
-    expect(seen).toEqual([{ method: "POST", path: "/v1/payment_intents", key: input.idempotencyKey }]);
+    expect(seen).toEqual([
+      { method: "POST", path: "/v1/payment_intents", key: input.idempotencyKey },
+    ]);
     expect(statuses).toEqual([200]);
     expect(authorizeIntentParams(input, "pm_saved123")).toEqual({
       amount: 5_000,
@@ -91,26 +97,44 @@ describe("Stripe adapter: purchase money against stripe-mock", () => {
 
   test("partial capture: POST /v1/payment_intents/{id}/capture with amount_to_capture", async () => {
     const { adapter, seen, statuses } = recorder();
-    const input = { idempotencyKey: `${WF}:capture:1`, paymentIntentId: "pi_123", amountCents: 8_000 };
+    const input = {
+      idempotencyKey: `${WF}:capture:1`,
+      paymentIntentId: "pi_123",
+      amountCents: 8_000,
+    };
     const out = await adapter.capturePayment(input);
     expect(out.paymentIntentId).toMatch(/^pi_/);
     expect(out.capturedCents).toBe(8_000);
-    expect(seen).toEqual([{ method: "POST", path: "/v1/payment_intents/pi_X/capture", key: input.idempotencyKey }]);
+    expect(seen).toEqual([
+      { method: "POST", path: "/v1/payment_intents/pi_X/capture", key: input.idempotencyKey },
+    ]);
     expect(statuses).toEqual([200]);
     expect(captureParams(input)).toEqual({ amount_to_capture: 8_000 });
   });
 
   test("release: POST /v1/payment_intents/{id}/cancel with a cancellation_reason", async () => {
     const { adapter, seen, statuses } = recorder();
-    await adapter.releaseAuthorization({ idempotencyKey: `${WF}:release-authorization:1`, paymentIntentId: "pi_123", reason: "abandoned" });
+    await adapter.releaseAuthorization({
+      idempotencyKey: `${WF}:release-authorization:1`,
+      paymentIntentId: "pi_123",
+      reason: "abandoned",
+    });
     await adapter.releaseAuthorization({
       idempotencyKey: `${WF}:release-authorization:2`,
       paymentIntentId: "pi_123",
       reason: "requested_by_customer",
     });
     expect(seen).toEqual([
-      { method: "POST", path: "/v1/payment_intents/pi_X/cancel", key: `${WF}:release-authorization:1` },
-      { method: "POST", path: "/v1/payment_intents/pi_X/cancel", key: `${WF}:release-authorization:2` },
+      {
+        method: "POST",
+        path: "/v1/payment_intents/pi_X/cancel",
+        key: `${WF}:release-authorization:1`,
+      },
+      {
+        method: "POST",
+        path: "/v1/payment_intents/pi_X/cancel",
+        key: `${WF}:release-authorization:2`,
+      },
     ]);
     expect(statuses).toEqual([200, 200]);
   });
@@ -127,7 +151,11 @@ describe("Stripe adapter: purchase money against stripe-mock", () => {
     expect(out.refundId).toMatch(/^re_/);
     expect(seen).toEqual([{ method: "POST", path: "/v1/refunds", key: input.idempotencyKey }]);
     expect(statuses).toEqual([200]);
-    expect(refundParams(input)).toEqual({ payment_intent: "pi_123", amount: 8_000, metadata: input.metadata });
+    expect(refundParams(input)).toEqual({
+      payment_intent: "pi_123",
+      amount: 8_000,
+      metadata: input.metadata,
+    });
   });
 
   test("payout: POST /v1/transfers to the connected account with the order's transfer group", async () => {
@@ -164,7 +192,9 @@ describe("Stripe adapter: purchase money against stripe-mock", () => {
     };
     const out = await adapter.chargeSavedCard(input);
     expect(out.paymentIntentId).toMatch(/^pi_/);
-    expect(seen).toEqual([{ method: "POST", path: "/v1/payment_intents", key: input.idempotencyKey }]);
+    expect(seen).toEqual([
+      { method: "POST", path: "/v1/payment_intents", key: input.idempotencyKey },
+    ]);
     expect(statuses).toEqual([200]);
     expect(offSessionChargeParams(input)).toMatchObject({
       off_session: true,
@@ -179,7 +209,11 @@ describe("Stripe adapter: purchase money against stripe-mock", () => {
     const { stripe } = recorder();
     await expect(
       stripe.paymentIntents.create(
-        { amount: 100, currency: "usd", capture_method: "sometimes" } as unknown as Stripe.PaymentIntentCreateParams,
+        {
+          amount: 100,
+          currency: "usd",
+          capture_method: "sometimes",
+        } as unknown as Stripe.PaymentIntentCreateParams,
         { idempotencyKey: `${WF}:bogus` },
       ),
     ).rejects.toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);

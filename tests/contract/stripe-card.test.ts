@@ -30,7 +30,11 @@ function recorder() {
   const seen: { method: string; path: string; key?: string }[] = [];
   const statuses: number[] = [];
   stripe.on("request", (e: Stripe.RequestEvent) =>
-    seen.push({ method: e.method, path: e.path.replace(/(pm|cus)_[A-Za-z0-9]+/g, "$1_X"), key: e.idempotency_key }),
+    seen.push({
+      method: e.method,
+      path: e.path.replace(/(pm|cus)_[A-Za-z0-9]+/g, "$1_X"),
+      key: e.idempotency_key,
+    }),
   );
   stripe.on("response", (e: Stripe.ResponseEvent) => statuses.push(e.status));
   return { stripe, seen, statuses };
@@ -46,9 +50,14 @@ describe("Stripe adapter: card on file against stripe-mock", () => {
     expect(pm.id).toMatch(/^pm_/);
     expect(pm.brand).toEqual(expect.any(String));
     expect(pm.last4).toMatch(/^\d{4}$/);
-    expect(seen).toEqual([{ method: "POST", path: "/v1/payment_methods", key: `${KEY}:create-payment-method:1` }]);
+    expect(seen).toEqual([
+      { method: "POST", path: "/v1/payment_methods", key: `${KEY}:create-payment-method:1` },
+    ]);
     expect(statuses).toEqual([200]);
-    expect(testCardPaymentMethodParams("tok_visa")).toEqual({ type: "card", card: { token: "tok_visa" } });
+    expect(testCardPaymentMethodParams("tok_visa")).toEqual({
+      type: "card",
+      card: { token: "tok_visa" },
+    });
   });
 
   test("attachPaymentMethod without a customer: create the customer, attach, set the default; each with its key", async () => {
@@ -71,7 +80,13 @@ describe("Stripe adapter: card on file against stripe-mock", () => {
     ]);
     expect(statuses.every((s) => s === 200)).toBe(true);
     expect(
-      customerParams({ idempotencyKey: key, retailerId: 7, paymentMethodId: "pm_123", customerId: null, email: "store@example.test" }),
+      customerParams({
+        idempotencyKey: key,
+        retailerId: 7,
+        paymentMethodId: "pm_123",
+        customerId: null,
+        email: "store@example.test",
+      }),
     ).toEqual({
       email: "store@example.test",
       description: "Retailer 7",
@@ -88,7 +103,10 @@ describe("Stripe adapter: card on file against stripe-mock", () => {
       customerId: "cus_existing",
     });
     expect(out.customerId).toBe("cus_existing");
-    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual(["POST /v1/payment_methods/pm_X/attach", "POST /v1/customers/cus_X"]);
+    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([
+      "POST /v1/payment_methods/pm_X/attach",
+      "POST /v1/customers/cus_X",
+    ]);
   });
 
   test("a declined card (Stripe's card_declined, HTTP 402) becomes a rejection with that code", () => {
@@ -108,9 +126,12 @@ describe("Stripe adapter: card on file against stripe-mock", () => {
     const stripe = createStripeClient(stripeOpts);
     let caught: unknown;
     try {
-      await stripe.paymentMethods.create({ type: "card", not_a_param: "x" } as unknown as Stripe.PaymentMethodCreateParams, {
-        idempotencyKey: "k-bad-pm",
-      });
+      await stripe.paymentMethods.create(
+        { type: "card", not_a_param: "x" } as unknown as Stripe.PaymentMethodCreateParams,
+        {
+          idempotencyKey: "k-bad-pm",
+        },
+      );
     } catch (err) {
       caught = translateStripeError(err, "k-bad-pm");
     }

@@ -6,7 +6,11 @@
 import Stripe from "stripe";
 import { describe, expect, test } from "vitest";
 import type { Db } from "../../db/client";
-import { createPayments, PaymentRejectedError, type CreateConnectedAccountInput } from "../../activities/payments";
+import {
+  createPayments,
+  PaymentRejectedError,
+  type CreateConnectedAccountInput,
+} from "../../activities/payments";
 import {
   bankAccountTokenParams,
   connectedAccountParams,
@@ -39,18 +43,20 @@ describe("Stripe adapter against stripe-mock", () => {
     const stripe = createStripeClient(stripeOpts);
     const seen: { method: string; path: string; key?: string }[] = [];
     const responses: { path: string; status: number }[] = [];
-    stripe.on("request", (e: Stripe.RequestEvent) => seen.push({ method: e.method, path: e.path, key: e.idempotency_key }));
-    stripe.on("response", (e: Stripe.ResponseEvent) => responses.push({ path: e.path, status: e.status }));
+    stripe.on("request", (e: Stripe.RequestEvent) =>
+      seen.push({ method: e.method, path: e.path, key: e.idempotency_key }),
+    );
+    stripe.on("response", (e: Stripe.ResponseEvent) =>
+      responses.push({ path: e.path, status: e.status }),
+    );
 
     const account = await new StripePayments(stripe).createConnectedAccount(input);
     expect(account.id).toMatch(/^acct_/);
     expect(account.bankAccountLast4).toMatch(/^\d{4}$/);
 
-    expect(seen.map((s) => `${s.method} ${s.path.replace(/acct_[A-Za-z0-9]+/, "acct_X")}`)).toEqual([
-      "POST /v1/tokens",
-      "POST /v1/accounts",
-      "POST /v1/accounts/acct_X/persons",
-    ]);
+    expect(seen.map((s) => `${s.method} ${s.path.replace(/acct_[A-Za-z0-9]+/, "acct_X")}`)).toEqual(
+      ["POST /v1/tokens", "POST /v1/accounts", "POST /v1/accounts/acct_X/persons"],
+    );
     expect(seen.map((s) => s.key)).toEqual([
       `${input.idempotencyKey}:bank-token`,
       input.idempotencyKey,
@@ -66,7 +72,11 @@ describe("Stripe adapter against stripe-mock", () => {
       country: "US",
       email: "jane@harborline.test",
       business_type: "company",
-      company: { name: "Harborline Shoes LLC", tax_id: "123456789", address: { state: "ME", country: "US" } },
+      company: {
+        name: "Harborline Shoes LLC",
+        tax_id: "123456789",
+        address: { state: "ME", country: "US" },
+      },
       external_account: "btok_123",
       tos_acceptance: { date: 1_700_000_000, ip: "203.0.113.9" },
       capabilities: { transfers: { requested: true } },
@@ -89,7 +99,10 @@ describe("Stripe adapter against stripe-mock", () => {
       {} as Db,
     );
     expect(payments.provider).toBe("stripe");
-    const account = await payments.createConnectedAccount({ ...input, idempotencyKey: `${input.idempotencyKey}-b` });
+    const account = await payments.createConnectedAccount({
+      ...input,
+      idempotencyKey: `${input.idempotencyKey}-b`,
+    });
     expect(account.id).toMatch(/^acct_/);
   });
 
@@ -98,9 +111,12 @@ describe("Stripe adapter against stripe-mock", () => {
     let caught: unknown;
     try {
       // An unknown parameter: stripe-mock answers 400 invalid_request_error like Stripe.
-      await stripe.accounts.create({ type: "custom", not_a_param: "x" } as unknown as Stripe.AccountCreateParams, {
-        idempotencyKey: "k-bad",
-      });
+      await stripe.accounts.create(
+        { type: "custom", not_a_param: "x" } as unknown as Stripe.AccountCreateParams,
+        {
+          idempotencyKey: "k-bad",
+        },
+      );
     } catch (err) {
       caught = translateStripeError(err, "k-bad");
     }
@@ -122,7 +138,11 @@ describe("Stripe adapter against stripe-mock", () => {
   });
 
   test("outages stay retryable (passed through untranslated)", () => {
-    const err = new Stripe.errors.StripeAPIError({ type: "api_error", message: "boom", statusCode: 500 } as Stripe.StripeRawError);
+    const err = new Stripe.errors.StripeAPIError({
+      type: "api_error",
+      message: "boom",
+      statusCode: 500,
+    } as Stripe.StripeRawError);
     expect(translateStripeError(err, "k")).toBe(err);
   });
 });

@@ -29,7 +29,13 @@ export interface StripeRecorder {
   close(): Promise<void>;
 }
 
-const HOP_BY_HOP = new Set(["host", "connection", "content-length", "transfer-encoding", "keep-alive"]);
+const HOP_BY_HOP = new Set([
+  "host",
+  "connection",
+  "content-length",
+  "transfer-encoding",
+  "keep-alive",
+]);
 
 export async function startStripeRecorder(target: URL): Promise<StripeRecorder> {
   const exchanges: StripeExchange[] = [];
@@ -40,9 +46,14 @@ export async function startStripeRecorder(target: URL): Promise<StripeRecorder> 
       const at = new Date();
       const raw = Buffer.concat(chunks).toString("utf8");
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k) && typeof v === "string") headers[k] = v;
+      for (const [k, v] of Object.entries(req.headers))
+        if (!HOP_BY_HOP.has(k) && typeof v === "string") headers[k] = v;
       const url = new URL(req.url ?? "/", target);
-      fetch(url, { method: req.method, headers, body: req.method === "GET" || req.method === "HEAD" ? undefined : raw })
+      fetch(url, {
+        method: req.method,
+        headers,
+        body: req.method === "GET" || req.method === "HEAD" ? undefined : raw,
+      })
         .then(async (answer) => {
           const text = await answer.text();
           let body: Record<string, unknown> = {};
@@ -60,7 +71,9 @@ export async function startStripeRecorder(target: URL): Promise<StripeRecorder> 
             status: answer.status,
             body,
           });
-          const out: Record<string, string> = { "content-type": answer.headers.get("content-type") ?? "application/json" };
+          const out: Record<string, string> = {
+            "content-type": answer.headers.get("content-type") ?? "application/json",
+          };
           const requestId = answer.headers.get("request-id");
           if (requestId) out["request-id"] = requestId;
           res.writeHead(answer.status, out);

@@ -1,7 +1,11 @@
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { insertOutboxEmail, listOutbox } from "../../db/queries/outbox";
-import { authorizeBrands, setRetailerStatus, unauthorizeBrand } from "../../db/queries/retailer-status";
+import {
+  authorizeBrands,
+  setRetailerStatus,
+  unauthorizeBrand,
+} from "../../db/queries/retailer-status";
 import {
   getContact,
   getRetailerWithContact,
@@ -15,7 +19,12 @@ import {
   saveRetailerStep,
   searchRetailers,
 } from "../../db/queries/retailers";
-import { dismissBanner, getSessionRow, getSessionWithUser, setActing } from "../../db/queries/sessions";
+import {
+  dismissBanner,
+  getSessionRow,
+  getSessionWithUser,
+  setActing,
+} from "../../db/queries/sessions";
 import {
   consumeResetToken,
   createUser,
@@ -45,8 +54,12 @@ const db = handle.db;
 afterAll(() => handle.close());
 
 const email = () => `acc-${uniqueToken()}@example.test`;
-const LINKS = { signInUrl: "http://localhost:3000/signin", supportEmail: "retailers@wholesale.example" };
-const ip = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+const LINKS = {
+  signInUrl: "http://localhost:3000/signin",
+  supportEmail: "retailers@wholesale.example",
+};
+const ip = () =>
+  `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
 
 describe("registration", () => {
   it("a second registration of the same e-mail (any case, spaces) is refused", async () => {
@@ -66,7 +79,8 @@ describe("sign-in throttling", () => {
   it("limits one e-mail from one address after max failures; the owner elsewhere is not locked out", async () => {
     const e = email();
     const addr = ip();
-    for (let i = 0; i < 2; i++) await recordLoginAttempt(db, { email: e, ip: addr, succeeded: false });
+    for (let i = 0; i < 2; i++)
+      await recordLoginAttempt(db, { email: e, ip: addr, succeeded: false });
     expect((await checkLoginThrottle(db, cfg, { email: e, ip: addr })).limited).toBe(false);
     await recordLoginAttempt(db, { email: e, ip: addr, succeeded: false });
     const v = await checkLoginThrottle(db, cfg, { email: e, ip: addr });
@@ -77,13 +91,17 @@ describe("sign-in throttling", () => {
     expect((await checkLoginThrottle(db, cfg, { email: email(), ip: addr })).limited).toBe(false);
     // A success resets the e-mail's counts.
     await recordLoginAttempt(db, { email: e, ip: ip(), succeeded: true });
-    expect(await loginFailureCounts(db, e, addr, new Date(Date.now() - 900_000))).toMatchObject({ pair: 0, email: 0 });
+    expect(await loginFailureCounts(db, e, addr, new Date(Date.now() - 900_000))).toMatchObject({
+      pair: 0,
+      email: 0,
+    });
     expect((await checkLoginThrottle(db, cfg, { email: e, ip: addr })).limited).toBe(false);
   });
 
   it("limits one e-mail across addresses after max x IP_FACTOR failures, until a password reset", async () => {
     const e = email();
-    for (let i = 0; i < cfg.max * IP_FACTOR; i++) await recordLoginAttempt(db, { email: e, ip: ip(), succeeded: false });
+    for (let i = 0; i < cfg.max * IP_FACTOR; i++)
+      await recordLoginAttempt(db, { email: e, ip: ip(), succeeded: false });
     expect((await checkLoginThrottle(db, cfg, { email: e, ip: ip() })).limited).toBe(true);
     await liftLoginThrottle(db, { email: e, ip: ip() });
     expect((await checkLoginThrottle(db, cfg, { email: e, ip: ip() })).limited).toBe(false);
@@ -92,13 +110,15 @@ describe("sign-in throttling", () => {
   it("failures older than the window do not count", async () => {
     const e = email();
     const old = new Date(Date.now() - 901_000);
-    for (let i = 0; i < 5; i++) await recordLoginAttempt(db, { email: e, ip: ip(), succeeded: false, at: old });
+    for (let i = 0; i < 5; i++)
+      await recordLoginAttempt(db, { email: e, ip: ip(), succeeded: false, at: old });
     expect((await checkLoginThrottle(db, cfg, { email: e, ip: ip() })).limited).toBe(false);
   });
 
   it("limits a client address after max x IP_FACTOR failures across e-mails", async () => {
     const addr = ip();
-    for (let i = 0; i < cfg.max * IP_FACTOR - 1; i++) await recordLoginAttempt(db, { email: email(), ip: addr, succeeded: false });
+    for (let i = 0; i < cfg.max * IP_FACTOR - 1; i++)
+      await recordLoginAttempt(db, { email: email(), ip: addr, succeeded: false });
     expect((await checkLoginThrottle(db, cfg, { email: email(), ip: addr })).limited).toBe(false);
     await recordLoginAttempt(db, { email: email(), ip: addr, succeeded: false });
     expect((await checkLoginThrottle(db, cfg, { email: email(), ip: addr })).limited).toBe(true);
@@ -111,29 +131,43 @@ describe("register and password-reset throttling", () => {
   it("admits ACCOUNT_REQUESTS_PER_EMAIL requests per e-mail, from any address", async () => {
     const e = email();
     for (let i = 0; i < ACCOUNT_REQUESTS_PER_EMAIL; i++)
-      expect((await admitAccountRequest(db, cfg, "password_reset", { email: e, ip: ip() })).limited).toBe(false);
-    const v = await admitAccountRequest(db, cfg, "password_reset", { email: e.toUpperCase(), ip: ip() });
+      expect(
+        (await admitAccountRequest(db, cfg, "password_reset", { email: e, ip: ip() })).limited,
+      ).toBe(false);
+    const v = await admitAccountRequest(db, cfg, "password_reset", {
+      email: e.toUpperCase(),
+      ip: ip(),
+    });
     expect(v.limited).toBe(true);
     if (v.limited) expect(v.message).toMatch(/Too many password reset requests/);
     // Registering that address is counted apart.
-    expect((await admitAccountRequest(db, cfg, "register", { email: e, ip: ip() })).limited).toBe(false);
+    expect((await admitAccountRequest(db, cfg, "register", { email: e, ip: ip() })).limited).toBe(
+      false,
+    );
   });
 
   it("admits max x IP_FACTOR requests per address, across e-mails", async () => {
     const addr = ip();
     for (let i = 0; i < cfg.max * IP_FACTOR; i++)
-      expect((await admitAccountRequest(db, cfg, "register", { email: email(), ip: addr })).limited).toBe(false);
+      expect(
+        (await admitAccountRequest(db, cfg, "register", { email: email(), ip: addr })).limited,
+      ).toBe(false);
     const v = await admitAccountRequest(db, cfg, "register", { email: email(), ip: addr });
     expect(v.limited).toBe(true);
     if (v.limited) expect(v.message).toMatch(/Too many registration attempts/);
-    expect((await admitAccountRequest(db, cfg, "register", { email: email(), ip: ip() })).limited).toBe(false);
+    expect(
+      (await admitAccountRequest(db, cfg, "register", { email: email(), ip: ip() })).limited,
+    ).toBe(false);
   });
 
   it("requests older than the window do not count", async () => {
     const e = email();
     const old = new Date(Date.now() - 901_000);
-    for (let i = 0; i < 5; i++) await admitAccountRequest(db, cfg, "password_reset", { email: e, ip: ip() }, old);
-    expect((await admitAccountRequest(db, cfg, "password_reset", { email: e, ip: ip() })).limited).toBe(false);
+    for (let i = 0; i < 5; i++)
+      await admitAccountRequest(db, cfg, "password_reset", { email: e, ip: ip() }, old);
+    expect(
+      (await admitAccountRequest(db, cfg, "password_reset", { email: e, ip: ip() })).limited,
+    ).toBe(false);
   });
 });
 
@@ -149,7 +183,10 @@ describe("password reset tokens", () => {
     const t = hashResetToken(generateResetToken());
     await replaceResetToken(db, u.id, t, new Date(Date.now() + 3_600_000));
     expect(await isResetTokenUsable(db, u.id, t)).toBe(true);
-    const [a, b] = await Promise.all([consumeResetToken(db, u.id, t), consumeResetToken(db, u.id, t)]);
+    const [a, b] = await Promise.all([
+      consumeResetToken(db, u.id, t),
+      consumeResetToken(db, u.id, t),
+    ]);
     expect([a, b].filter(Boolean)).toHaveLength(1); // concurrent use: exactly one wins
     expect(await consumeResetToken(db, u.id, t)).toBe(false);
     expect(await isResetTokenUsable(db, u.id, t)).toBe(false);
@@ -213,13 +250,22 @@ describe("retailer setup wizard and activation", () => {
       celphone: "+1-212-555-0102",
     };
     const c = await saveContactStep(db, r.id, { id: u.id, email: u.email }, contactInput);
-    const c2 = await saveContactStep(db, r.id, { id: u.id, email: u.email }, { ...contactInput, firstName: "Anne" });
+    const c2 = await saveContactStep(
+      db,
+      r.id,
+      { id: u.id, email: u.email },
+      { ...contactInput, firstName: "Anne" },
+    );
     expect(c2.id).toBe(c.id);
     expect((await getContact(db, r.id, u.id))?.firstName).toBe("Anne");
 
     await saveBrandsStep(db, r.id, [
       { brandName: brandA.name, brandId: brandA.id },
-      { brandName: "Not Yet Listed Co", brandPurchaseAmountCents: 2_500_000, yourInterestInThisBrand: ["buy"] },
+      {
+        brandName: "Not Yet Listed Co",
+        brandPurchaseAmountCents: 2_500_000,
+        yourInterestInThisBrand: ["buy"],
+      },
     ]);
     const reqs = await listBrandRequests(db, r.id);
     expect(reqs.map((x) => x.brandName)).toEqual([brandA.name, "Not Yet Listed Co"]);
@@ -237,10 +283,15 @@ describe("retailer setup wizard and activation", () => {
     expect(admin?.brandRequests).toHaveLength(2);
     expect(admin?.userEmails).toEqual([u.email]);
 
-    const active = (await setRetailerStatus(db, r.id, "active", LINKS, [brandA.id, brandB.id]))?.retailer;
+    const active = (await setRetailerStatus(db, r.id, "active", LINKS, [brandA.id, brandB.id]))
+      ?.retailer;
     expect(active?.status).toBe("active");
-    expect((await listAuthorizedBrands(db, r.id)).map((b) => b.id).sort()).toEqual([brandA.id, brandB.id].sort());
-    expect((await listBrandRequests(db, r.id)).find((x) => x.brandId === brandA.id)?.status).toBe("authorized");
+    expect((await listAuthorizedBrands(db, r.id)).map((b) => b.id).sort()).toEqual(
+      [brandA.id, brandB.id].sort(),
+    );
+    expect((await listBrandRequests(db, r.id)).find((x) => x.brandId === brandA.id)?.status).toBe(
+      "authorized",
+    );
     // Activating again is harmless.
     await setRetailerStatus(db, r.id, "active", LINKS, [brandA.id]);
     expect(await listAuthorizedBrands(db, r.id)).toHaveLength(2);
@@ -259,9 +310,16 @@ describe("retailer setup wizard and activation", () => {
     const tag = `Paged ${uniqueToken()}`;
     const made: number[] = [];
     for (let i = 0; i < 7; i++)
-      made.push((await createRetailer(db, { storeName: `${tag} ${i}`, status: "pending", user: false })).retailer.id);
-    made.push((await createRetailer(db, { storeName: `${tag} active`, status: "active", user: false })).retailer.id);
-    const list = (pages: Partial<Record<"pending" | "active", number>>) => listRetailersForAdmin(db, { q: tag, pages, pageSize: 3 });
+      made.push(
+        (await createRetailer(db, { storeName: `${tag} ${i}`, status: "pending", user: false }))
+          .retailer.id,
+      );
+    made.push(
+      (await createRetailer(db, { storeName: `${tag} active`, status: "active", user: false }))
+        .retailer.id,
+    );
+    const list = (pages: Partial<Record<"pending" | "active", number>>) =>
+      listRetailersForAdmin(db, { q: tag, pages, pageSize: 3 });
 
     const first = await list({});
     expect(first.map((sec) => [sec.status, sec.total, sec.page, sec.pages])).toEqual([
@@ -273,10 +331,15 @@ describe("retailer setup wizard and activation", () => {
     const pendingIds = [...made.slice(0, 7)].reverse(); // created one after the other: the newest is the last made
     expect(first[0].entries.map((e) => e.retailer.id)).toEqual(pendingIds.slice(0, 3));
     expect(first[1].entries.map((e) => e.retailer.id)).toEqual([made[7]]);
-    expect((await list({ pending: 2 }))[0].entries.map((e) => e.retailer.id)).toEqual(pendingIds.slice(3, 6));
+    expect((await list({ pending: 2 }))[0].entries.map((e) => e.retailer.id)).toEqual(
+      pendingIds.slice(3, 6),
+    );
     // Past the last page: the last page; the other sections stay on theirs.
     const last = await list({ pending: 99, active: 5 });
-    expect([last[0].page, last[0].entries.map((e) => e.retailer.id)]).toEqual([3, pendingIds.slice(6)]);
+    expect([last[0].page, last[0].entries.map((e) => e.retailer.id)]).toEqual([
+      3,
+      pendingIds.slice(6),
+    ]);
     expect([last[1].page, last[1].entries.length]).toEqual([1, 1]);
     await db.delete(retailers).where(inArray(retailers.id, made));
   });
@@ -285,7 +348,11 @@ describe("retailer setup wizard and activation", () => {
 describe("a retailer with its contact in one read (every signed-in request)", () => {
   it("picks the contact getContact picks: the user's own first when a user is given, else the first; none and no retailer too", async () => {
     const { retailer, contact: first, user } = await createRetailer(db, { user: false });
-    const made = await createUser(db, { email: `colleague-${uniqueToken()}@example.test`, passwordHash: "h", retailerId: retailer.id });
+    const made = await createUser(db, {
+      email: `colleague-${uniqueToken()}@example.test`,
+      passwordHash: "h",
+      retailerId: retailer.id,
+    });
     if (!made.ok) throw new Error("the colleague's user was not created");
     const colleague = made.user;
     const [second] = await db
@@ -309,10 +376,15 @@ describe("a retailer with its contact in one read (every signed-in request)", ()
       expect(both?.contact?.id).toBe((await getContact(db, retailer.id, userId))?.id);
     }
     expect((await getRetailerWithContact(db, retailer.id))?.contact?.id).toBe(first.id);
-    expect((await getRetailerWithContact(db, retailer.id, colleague.id))?.contact?.id).toBe(second.id);
+    expect((await getRetailerWithContact(db, retailer.id, colleague.id))?.contact?.id).toBe(
+      second.id,
+    );
 
     await db.delete(retailerContacts).where(eq(retailerContacts.retailerId, retailer.id));
-    expect(await getRetailerWithContact(db, retailer.id, colleague.id)).toEqual({ retailer, contact: null });
+    expect(await getRetailerWithContact(db, retailer.id, colleague.id)).toEqual({
+      retailer,
+      contact: null,
+    });
     expect(await getRetailerWithContact(db, 2_000_000_000)).toBeNull();
   });
 });
@@ -321,11 +393,19 @@ describe("sessions and outbox", () => {
   it("stores acting retailer/brand and dismissed banners on the session row", async () => {
     const { retailer, user } = await createRetailer(db);
     const id = `test-session-${uniqueToken()}`;
-    await db.insert(sessions).values({ id, userId: user!.id, expiresAt: new Date(Date.now() + 86_400_000) });
+    await db
+      .insert(sessions)
+      .values({ id, userId: user!.id, expiresAt: new Date(Date.now() + 86_400_000) });
     await setActing(db, id, retailer.id, 42);
-    expect(await getSessionRow(db, id)).toMatchObject({ actingRetailerId: retailer.id, actingBrandId: 42 });
+    expect(await getSessionRow(db, id)).toMatchObject({
+      actingRetailerId: retailer.id,
+      actingBrandId: 42,
+    });
     await setActing(db, id, null, 42);
-    expect(await getSessionRow(db, id)).toMatchObject({ actingRetailerId: null, actingBrandId: null });
+    expect(await getSessionRow(db, id)).toMatchObject({
+      actingRetailerId: null,
+      actingBrandId: null,
+    });
     await dismissBanner(db, id, "payout");
     await dismissBanner(db, id, "payout");
     await dismissBanner(db, id, "cellphone");
@@ -336,12 +416,25 @@ describe("sessions and outbox", () => {
     const { retailer, user } = await createRetailer(db);
     const id = `test-session-${uniqueToken()}`;
     const expiresAt = new Date(Date.now() + 86_400_000);
-    await db.insert(sessions).values({ id, userId: user!.id, expiresAt, actingRetailerId: retailer.id, dismissedBanners: ["payout"] });
+    await db.insert(sessions).values({
+      id,
+      userId: user!.id,
+      expiresAt,
+      actingRetailerId: retailer.id,
+      dismissedBanners: ["payout"],
+    });
     // Twice: the second call runs the statement built by the first (db/built-once.ts).
     for (let i = 0; i < 2; i++) {
       const row = await getSessionWithUser(db, id);
       expect(row).toEqual({
-        session: { id, userId: user!.id, expiresAt, actingRetailerId: retailer.id, actingBrandId: null, dismissedBanners: ["payout"] },
+        session: {
+          id,
+          userId: user!.id,
+          expiresAt,
+          actingRetailerId: retailer.id,
+          actingBrandId: null,
+          dismissedBanners: ["payout"],
+        },
         user: { id: user!.id, email: user!.email, isStaff: false, retailerId: retailer.id },
       });
     }
@@ -351,8 +444,20 @@ describe("sessions and outbox", () => {
   it("outbox: newest first, filter by recipient, dedupe key makes a retry a no-op", async () => {
     const to = email();
     const key = `k-${uniqueToken()}`;
-    const a = await insertOutboxEmail(db, { toEmail: to, subject: "one", bodyText: "1", kind: "test", dedupeKey: key });
-    const again = await insertOutboxEmail(db, { toEmail: to, subject: "one", bodyText: "1", kind: "test", dedupeKey: key });
+    const a = await insertOutboxEmail(db, {
+      toEmail: to,
+      subject: "one",
+      bodyText: "1",
+      kind: "test",
+      dedupeKey: key,
+    });
+    const again = await insertOutboxEmail(db, {
+      toEmail: to,
+      subject: "one",
+      bodyText: "1",
+      kind: "test",
+      dedupeKey: key,
+    });
     expect(again.id).toBe(a.id);
     await insertOutboxEmail(db, { toEmail: to, subject: "two", bodyText: "2", kind: "test" });
     const rows = await listOutbox(db, { toEmail: to.toUpperCase() });

@@ -5,7 +5,14 @@
  */
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createApiToken, hashApiToken, listApiTokens, revokeApiToken, touchApiToken, verifyApiToken } from "../../db/queries/api-tokens";
+import {
+  createApiToken,
+  hashApiToken,
+  listApiTokens,
+  revokeApiToken,
+  touchApiToken,
+  verifyApiToken,
+} from "../../db/queries/api-tokens";
 import { createImport } from "../../db/queries/stock-import";
 import { apiImportCount } from "../../db/queries/throttle";
 import { apiTokens } from "../../db/schema";
@@ -24,7 +31,11 @@ beforeAll(async () => {
 
 describe("API tokens", () => {
   it("create: the token is returned once and only its SHA-256 is stored", async () => {
-    const { id, token } = await createApiToken(db, { retailerId: mine, createdBy: null, name: "POS" });
+    const { id, token } = await createApiToken(db, {
+      retailerId: mine,
+      createdBy: null,
+      name: "POS",
+    });
     expect(token).toMatch(/^wsk_[A-Za-z0-9_-]{43}$/);
     const [row] = await db.select().from(apiTokens).where(eq(apiTokens.id, id));
     expect(row.tokenHash).toBe(hashApiToken(token));
@@ -34,18 +45,32 @@ describe("API tokens", () => {
   });
 
   it("verify: the right value for its scope verifies (writing nothing; touch sets the last use); anything else does not", async () => {
-    const { id, token } = await createApiToken(db, { retailerId: mine, createdBy: null, name: "Nightly" });
+    const { id, token } = await createApiToken(db, {
+      retailerId: mine,
+      createdBy: null,
+      name: "Nightly",
+    });
     expect(await verifyApiToken(db, token)).toEqual({ id, retailerId: mine, createdBy: null });
-    expect((await db.select().from(apiTokens).where(eq(apiTokens.id, id)))[0].lastUsedAt).toBeNull();
+    expect(
+      (await db.select().from(apiTokens).where(eq(apiTokens.id, id)))[0].lastUsedAt,
+    ).toBeNull();
     await touchApiToken(db, id);
-    expect((await db.select().from(apiTokens).where(eq(apiTokens.id, id)))[0].lastUsedAt).not.toBeNull();
+    expect(
+      (await db.select().from(apiTokens).where(eq(apiTokens.id, id)))[0].lastUsedAt,
+    ).not.toBeNull();
     expect(await verifyApiToken(db, token, "orders")).toBeNull();
-    expect(await verifyApiToken(db, token.slice(0, -1) + (token.endsWith("A") ? "B" : "A"))).toBeNull();
+    expect(
+      await verifyApiToken(db, token.slice(0, -1) + (token.endsWith("A") ? "B" : "A")),
+    ).toBeNull();
     expect(await verifyApiToken(db, "not-a-token")).toBeNull();
   });
 
   it("revoke: only by its retailer, once; a revoked token no longer verifies", async () => {
-    const { id, token } = await createApiToken(db, { retailerId: mine, createdBy: null, name: "Old" });
+    const { id, token } = await createApiToken(db, {
+      retailerId: mine,
+      createdBy: null,
+      name: "Old",
+    });
     expect(await revokeApiToken(db, id, theirs)).toBe(false);
     expect(await verifyApiToken(db, token)).not.toBeNull();
     expect(await revokeApiToken(db, id, mine)).toBe(true);

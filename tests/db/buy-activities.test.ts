@@ -21,7 +21,13 @@ import { getOrderRow, listOrderActions, orderEventMark } from "../../db/queries/
 import { getPaymentByKey, listOrderPayments } from "../../db/queries/payments";
 import { renderLabelPdf } from "../../app/routes/shipping-label.$tracking.server";
 import { getCarrierLabel, listOrderShipments } from "../../db/queries/shipments";
-import { listings, orderContributions, outboxEmails, retailerContacts, retailers } from "../../db/schema";
+import {
+  listings,
+  orderContributions,
+  outboxEmails,
+  retailerContacts,
+  retailers,
+} from "../../db/schema";
 import { CARRIER_SIGNATURE_HEADER, type CarrierWebhookEvent } from "../../domain/carrier-events";
 import { CARD_DECLINED } from "../../domain/messages";
 import { orderLedger, orderQuote, type OrderLine } from "../../domain/order-money";
@@ -41,7 +47,11 @@ const server = http.createServer((req, res) => {
   req.on("data", (c: Buffer) => chunks.push(c));
   req.on("end", () => {
     const raw = Buffer.concat(chunks).toString("utf8");
-    const verified = verifyCarrierSignature(raw, req.headers[CARRIER_SIGNATURE_HEADER.toLowerCase()] as string, SECRET);
+    const verified = verifyCarrierSignature(
+      raw,
+      req.headers[CARRIER_SIGNATURE_HEADER.toLowerCase()] as string,
+      SECRET,
+    );
     received.push({ event: JSON.parse(raw) as CarrierWebhookEvent, verified });
     res.writeHead(verified && req.url === "/webhooks/carrier" ? 200 : 400).end("{}");
   });
@@ -54,7 +64,13 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   carrier = createSandboxCarrier(db, { appOrigin: origin, webhookSecret: SECRET });
-  acts = createBuyActivities({ db, payments: sandbox, carrier, appOrigin: "http://localhost:3000", timeZone: "America/New_York" });
+  acts = createBuyActivities({
+    db,
+    payments: sandbox,
+    carrier,
+    appOrigin: "http://localhost:3000",
+    timeZone: "America/New_York",
+  });
 });
 
 afterAll(async () => {
@@ -65,15 +81,29 @@ afterAll(async () => {
 const uid = () => Math.random().toString(36).slice(2, 10);
 const visa = { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" };
 
-async function orderWith(sizes: Record<string, number> = { S: 1, M: 2 }, opts: { payout?: boolean } = {}) {
+async function orderWith(
+  sizes: Record<string, number> = { S: 1, M: 2 },
+  opts: { payout?: boolean } = {},
+) {
   const f = await createSellerWithListing(db, { sizes: { S: 2, M: 3 }, payout: opts.payout });
   const buyer = await createRetailer(db, { payout: false });
-  const lines: OrderLine[] = [{ listingId: f.listing.id, variationId: f.variation.id, sizes, unitPriceCents: 2500 }];
-  const o = await createDraftOrder(db, { providerId: f.seller.retailer.id, receiverId: buyer.retailer.id, brandId: f.brand.id, lines });
+  const lines: OrderLine[] = [
+    { listingId: f.listing.id, variationId: f.variation.id, sizes, unitPriceCents: 2500 },
+  ];
+  const o = await createDraftOrder(db, {
+    providerId: f.seller.retailer.id,
+    receiverId: buyer.retailer.id,
+    brandId: f.brand.id,
+    lines,
+  });
   return { ...f, buyer, ...o };
 }
 
-async function authorize(o: Awaited<ReturnType<typeof orderWith>>, amountCents: number, key = `${o.workflowId}:authorize:1`) {
+async function authorize(
+  o: Awaited<ReturnType<typeof orderWith>>,
+  amountCents: number,
+  key = `${o.workflowId}:authorize:1`,
+) {
   const r = await acts.authorizePayment({
     idempotencyKey: key,
     orderId: o.orderId,
@@ -82,7 +112,8 @@ async function authorize(o: Awaited<ReturnType<typeof orderWith>>, amountCents: 
     amountCents,
     description: `Order ${o.externalId}`,
   });
-  if (r.status !== "authorized") throw new Error(`expected an authorisation, got ${JSON.stringify(r)}`);
+  if (r.status !== "authorized")
+    throw new Error(`expected an authorisation, got ${JSON.stringify(r)}`);
   return r;
 }
 
@@ -91,7 +122,12 @@ describe("payments through the sandbox", () => {
     const o = await orderWith({ S: 1, M: 2 });
     const requested = orderQuote(o.lines);
     const auth = await authorize(o, requested.totalCents);
-    expect(auth).toMatchObject({ status: "authorized", amountCents: requested.totalCents, lastFour: "4242", description: "Visa" });
+    expect(auth).toMatchObject({
+      status: "authorized",
+      amountCents: requested.totalCents,
+      lastFour: "4242",
+      description: "Visa",
+    });
     expect(await sandbox.retrieve(auth.paymentIntentId)).toMatchObject({
       status: "requires_capture",
       capture_method: "manual",
@@ -139,16 +175,26 @@ describe("payments through the sandbox", () => {
     expect(again).toEqual({ status: "queued", refundId: null });
 
     const rows = await listOrderPayments(db, o.orderId);
-    expect(rows.map((r) => [r.txtype, r.idempotencyKey, r.amountCents, r.status, r.queued])).toEqual([
+    expect(
+      rows.map((r) => [r.txtype, r.idempotencyKey, r.amountCents, r.status, r.queued]),
+    ).toEqual([
       ["authorization", `${o.workflowId}:authorize:1`, requested.totalCents, "captured", false],
       ["capture", `${o.workflowId}:capture:1`, q.totalCents, "succeeded", false],
       ["refund", `${o.workflowId}:refund:1`, q.totalCents, "succeeded", false],
       ["refund", `${o.workflowId}:refund:2`, 100, "failed:amount_too_large", true],
     ]);
-    expect(rows.every((r) => r.retailerId === o.buyer.retailer.id && r.lastFour === "4242")).toBe(true);
+    expect(rows.every((r) => r.retailerId === o.buyer.retailer.id && r.lastFour === "4242")).toBe(
+      true,
+    );
     const ledger = orderLedger([
       { kind: "authorization", amountCents: requested.totalCents },
-      { kind: "capture", amountCents: q.totalCents, goodsCents: q.goodsCents, feeCents: q.feeCents, shippingCents: q.shippingCents },
+      {
+        kind: "capture",
+        amountCents: q.totalCents,
+        goodsCents: q.goodsCents,
+        feeCents: q.feeCents,
+        shippingCents: q.shippingCents,
+      },
       { kind: "refund", amountCents: q.totalCents },
     ]);
     expect(ledger.balanced).toBe(true);
@@ -203,7 +249,11 @@ describe("payments through the sandbox", () => {
     ]);
     // A canceled intent cannot be captured (Stripe's payment_intent_unexpected_state).
     await expect(
-      sandbox.capturePayment({ idempotencyKey: `cap-${uid()}`, paymentIntentId: auth.paymentIntentId, amountCents: 100 }),
+      sandbox.capturePayment({
+        idempotencyKey: `cap-${uid()}`,
+        paymentIntentId: auth.paymentIntentId,
+        amountCents: 100,
+      }),
     ).rejects.toMatchObject({ code: "payment_intent_unexpected_state" });
   });
 
@@ -213,11 +263,19 @@ describe("payments through the sandbox", () => {
       idempotencyKey: `${o.workflowId}:authorize:1`,
       orderId: o.orderId,
       retailerId: o.buyer.retailer.id,
-      paymentMethod: { paymentMethodId: "tok_chargeDeclined", lastFour: "0002", description: "Visa" },
+      paymentMethod: {
+        paymentMethodId: "tok_chargeDeclined",
+        lastFour: "0002",
+        description: "Visa",
+      },
       amountCents: 7000,
       description: "x",
     });
-    expect(declined).toEqual({ status: "declined", declineCode: "card_declined", message: CARD_DECLINED });
+    expect(declined).toEqual({
+      status: "declined",
+      declineCode: "card_declined",
+      message: CARD_DECLINED,
+    });
     expect(CARD_DECLINED).toBe("Sorry but this card was declined. Please try another.");
     const second = await authorize(o, 7000, `${o.workflowId}:authorize:2`);
     expect(second.status).toBe("authorized");
@@ -233,7 +291,11 @@ describe("payments through the sandbox", () => {
     const saved = await acts.saveCardOnFile({
       idempotencyKey: `save-${uid()}`,
       retailerId: o.buyer.retailer.id,
-      paymentMethod: { paymentMethodId: "tok_mastercard", lastFour: "4444", description: "Mastercard" },
+      paymentMethod: {
+        paymentMethodId: "tok_mastercard",
+        lastFour: "4444",
+        description: "Mastercard",
+      },
     });
     expect(saved.status).toBe("saved");
     const card = await acts.getCardOnFile({ retailerId: o.buyer.retailer.id });
@@ -294,7 +356,10 @@ describe("payments through the sandbox", () => {
       amountCents: 2500,
     });
     expect(q).toMatchObject({ status: "queued", transferId: null });
-    expect(await getPaymentByKey(db, `${noPayout.workflowId}:payout:1`)).toMatchObject({ status: "queued", queued: true });
+    expect(await getPaymentByKey(db, `${noPayout.workflowId}:payout:1`)).toMatchObject({
+      status: "queued",
+      queued: true,
+    });
   });
 
   test("penalty: charged on the seller's saved card off-session; without a card it is queued", async () => {
@@ -306,7 +371,11 @@ describe("payments through the sandbox", () => {
       amountCents: 500,
     });
     expect(none).toEqual({ status: "queued", chargeId: null });
-    expect(await getPaymentByKey(db, `${o.workflowId}:penalty:1`)).toMatchObject({ name: "penalty fee", status: "queued", queued: true });
+    expect(await getPaymentByKey(db, `${o.workflowId}:penalty:1`)).toMatchObject({
+      name: "penalty fee",
+      status: "queued",
+      queued: true,
+    });
 
     await acts.saveCardOnFile({
       idempotencyKey: `save-${uid()}`,
@@ -335,7 +404,11 @@ describe("payments through the sandbox", () => {
     const out = await acts.saveCardOnFile({
       idempotencyKey: `save-${uid()}`,
       retailerId: r.retailer.id,
-      paymentMethod: { paymentMethodId: "tok_chargeDeclined", lastFour: "0002", description: "Visa" },
+      paymentMethod: {
+        paymentMethodId: "tok_chargeDeclined",
+        lastFour: "0002",
+        description: "Visa",
+      },
     });
     expect(out).toEqual({ status: "declined", message: CARD_DECLINED });
     expect(await acts.getCardOnFile({ retailerId: r.retailer.id })).toBeNull();
@@ -350,7 +423,10 @@ describe("idempotency", () => {
     const b = await authorize(o, 4000, key);
     expect(b).toEqual(a);
     expect((await listOrderPayments(db, o.orderId)).length).toBe(1);
-    await expect(authorize(o, 4001, key)).rejects.toMatchObject({ type: "IdempotencyConflict", nonRetryable: true });
+    await expect(authorize(o, 4001, key)).rejects.toMatchObject({
+      type: "IdempotencyConflict",
+      nonRetryable: true,
+    });
 
     const capKey = `${o.workflowId}:capture:1`;
     const c1 = await acts.capturePayment({
@@ -395,7 +471,12 @@ describe("idempotency", () => {
     });
     expect(p2).toEqual(p1);
     await expect(
-      acts.releaseSellerPayout({ idempotencyKey: pKey, orderId: o.orderId, retailerId: o.seller.retailer.id, amountCents: 2600 }),
+      acts.releaseSellerPayout({
+        idempotencyKey: pKey,
+        orderId: o.orderId,
+        retailerId: o.seller.retailer.id,
+        amountCents: 2600,
+      }),
     ).rejects.toMatchObject({ type: "IdempotencyConflict" });
   });
 
@@ -448,9 +529,21 @@ describe("idempotency", () => {
 describe("stock", () => {
   test("decrement is all-or-nothing and idempotent; restore puts units back once", async () => {
     const f = await createSellerWithListing(db, { sizes: { S: 2, M: 1 } });
-    const lines = [{ listingId: f.listing.id, variationId: f.variation.id, sizes: { S: 2, M: 1 }, unitPriceCents: 1000 }];
+    const lines = [
+      {
+        listingId: f.listing.id,
+        variationId: f.variation.id,
+        sizes: { S: 2, M: 1 },
+        unitPriceCents: 1000,
+      },
+    ];
     const sizes = async () =>
-      (await db.select({ sizes: listings.sizes, total: listings.totalUnits }).from(listings).where(eq(listings.id, f.listing.id)))[0];
+      (
+        await db
+          .select({ sizes: listings.sizes, total: listings.totalUnits })
+          .from(listings)
+          .where(eq(listings.id, f.listing.id))
+      )[0];
 
     const tooMuch = await acts.decrementStock({
       idempotencyKey: `s-${uid()}`,
@@ -461,12 +554,20 @@ describe("stock", () => {
     expect(await sizes()).toEqual({ sizes: { S: 2, M: 1 }, total: 3 });
 
     const key = `s-${uid()}`;
-    expect(await acts.decrementStock({ idempotencyKey: key, orderId: 1, lines })).toEqual({ ok: true });
-    expect(await acts.decrementStock({ idempotencyKey: key, orderId: 1, lines })).toEqual({ ok: true });
+    expect(await acts.decrementStock({ idempotencyKey: key, orderId: 1, lines })).toEqual({
+      ok: true,
+    });
+    expect(await acts.decrementStock({ idempotencyKey: key, orderId: 1, lines })).toEqual({
+      ok: true,
+    });
     expect(await sizes()).toEqual({ sizes: { S: 0, M: 0 }, total: 0 });
-    await expect(acts.decrementStock({ idempotencyKey: key, orderId: 1, lines: [{ ...lines[0], sizes: { S: 1 } }] })).rejects.toMatchObject(
-      { type: "IdempotencyConflict" },
-    );
+    await expect(
+      acts.decrementStock({
+        idempotencyKey: key,
+        orderId: 1,
+        lines: [{ ...lines[0], sizes: { S: 1 } }],
+      }),
+    ).rejects.toMatchObject({ type: "IdempotencyConflict" });
 
     const rKey = `r-${uid()}`;
     await acts.restoreStock({ idempotencyKey: rKey, orderId: 1, lines });
@@ -476,14 +577,27 @@ describe("stock", () => {
 
   test("50 concurrent approvals of the last unit: exactly one succeeds and stock never goes negative", async () => {
     const f = await createSellerWithListing(db, { sizes: { M: 1 } });
-    const line = { listingId: f.listing.id, variationId: f.variation.id, sizes: { M: 1 }, unitPriceCents: 1000 };
+    const line = {
+      listingId: f.listing.id,
+      variationId: f.variation.id,
+      sizes: { M: 1 },
+      unitPriceCents: 1000,
+    };
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        acts.decrementStock({ idempotencyKey: `buy-order:${90_000 + i}:decrement-stock:1:${uid()}`, orderId: 90_000 + i, lines: [line] }),
+        acts.decrementStock({
+          idempotencyKey: `buy-order:${90_000 + i}:decrement-stock:1:${uid()}`,
+          orderId: 90_000 + i,
+          lines: [line],
+        }),
       ),
     );
     expect(results.filter((r) => r.ok).length).toBe(1);
-    expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.listingId === f.listing.id && r.size === "M")).toBe(true);
+    expect(
+      results
+        .filter((r) => !r.ok)
+        .every((r) => !r.ok && r.listingId === f.listing.id && r.size === "M"),
+    ).toBe(true);
     const [row] = await db
       .select({ sizes: listings.sizes, total: listings.totalUnits })
       .from(listings)
@@ -494,34 +608,69 @@ describe("stock", () => {
   test("findConflictingOrders: pending orders of the same seller that could not be served after these lines; approvalFacts adds the card on file", async () => {
     const f = await createSellerWithListing(db, { sizes: { S: 2, M: 1 } });
     const buyer = await createRetailer(db, { payout: false });
-    const line = (sizes: Record<string, number>) => [{ listingId: f.listing.id, variationId: f.variation.id, sizes, unitPriceCents: 1000 }];
-    const a = await createDraftOrder(db, { providerId: f.seller.retailer.id, receiverId: buyer.retailer.id, lines: line({ S: 1, M: 1 }) });
-    const b = await createDraftOrder(db, { providerId: f.seller.retailer.id, receiverId: buyer.retailer.id, lines: line({ M: 1 }) });
-    const c = await createDraftOrder(db, { providerId: f.seller.retailer.id, receiverId: buyer.retailer.id, lines: line({ S: 1 }) });
-    const d = await createDraftOrder(db, { providerId: f.seller.retailer.id, receiverId: buyer.retailer.id, lines: line({ M: 1 }) });
+    const line = (sizes: Record<string, number>) => [
+      { listingId: f.listing.id, variationId: f.variation.id, sizes, unitPriceCents: 1000 },
+    ];
+    const a = await createDraftOrder(db, {
+      providerId: f.seller.retailer.id,
+      receiverId: buyer.retailer.id,
+      lines: line({ S: 1, M: 1 }),
+    });
+    const b = await createDraftOrder(db, {
+      providerId: f.seller.retailer.id,
+      receiverId: buyer.retailer.id,
+      lines: line({ M: 1 }),
+    });
+    const c = await createDraftOrder(db, {
+      providerId: f.seller.retailer.id,
+      receiverId: buyer.retailer.id,
+      lines: line({ S: 1 }),
+    });
+    const d = await createDraftOrder(db, {
+      providerId: f.seller.retailer.id,
+      receiverId: buyer.retailer.id,
+      lines: line({ M: 1 }),
+    });
     // b and c wait for the seller; d is still a draft in checkout (no authorisation): not pending.
     const { orders } = await import("../../db/schema");
-    for (const id of [b.orderId, c.orderId]) await db.update(orders).set({ statename: "provider_approve_sale" }).where(eq(orders.id, id));
-    const r = await acts.findConflictingOrders({ orderId: a.orderId, providerId: f.seller.retailer.id, lines: a.lines });
+    for (const id of [b.orderId, c.orderId])
+      await db.update(orders).set({ statename: "provider_approve_sale" }).where(eq(orders.id, id));
+    const r = await acts.findConflictingOrders({
+      orderId: a.orderId,
+      providerId: f.seller.retailer.id,
+      lines: a.lines,
+    });
     expect(r.orderIds).toEqual([b.orderId]);
     expect(d.orderId).toBeGreaterThan(0);
 
     // approvalFacts: the same conflicts and the seller's card on file, in one activity.
     const input = { orderId: a.orderId, providerId: f.seller.retailer.id, lines: a.lines };
-    expect(await acts.approvalFacts(input)).toEqual({ cardOnFile: false, conflictingOrderIds: [b.orderId] });
+    expect(await acts.approvalFacts(input)).toEqual({
+      cardOnFile: false,
+      conflictingOrderIds: [b.orderId],
+    });
     const saved = await acts.saveCardOnFile({
       idempotencyKey: `save-${uid()}`,
       retailerId: f.seller.retailer.id,
       paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
     });
     expect(saved.status).toBe("saved");
-    expect(await acts.approvalFacts(input)).toEqual({ cardOnFile: true, conflictingOrderIds: [b.orderId] });
+    expect(await acts.approvalFacts(input)).toEqual({
+      cardOnFile: true,
+      conflictingOrderIds: [b.orderId],
+    });
   });
 });
 
-function stateRecord(o: { orderId: number; workflowId: string }, n: number, over: Partial<OrderStateRecord> = {}): OrderStateRecord {
+function stateRecord(
+  o: { orderId: number; workflowId: string },
+  n: number,
+  over: Partial<OrderStateRecord> = {},
+): OrderStateRecord {
   const lines: OrderLine[] = over.lines ?? [];
-  const quote = orderQuote(lines.length ? lines : [{ listingId: 1, sizes: { S: 1 }, unitPriceCents: 1000 }]);
+  const quote = orderQuote(
+    lines.length ? lines : [{ listingId: 1, sizes: { S: 1 }, unitPriceCents: 1000 }],
+  );
   return {
     orderId: o.orderId,
     workflowId: o.workflowId,
@@ -554,7 +703,15 @@ describe("read model", () => {
       lines: o.lines,
       providerId: o.seller.retailer.id,
       receiverId: o.buyer.retailer.id,
-      actions: [{ code: 224, role: "receiver", participantId: o.buyer.retailer.id, statename: "provider_approve_sale", at }],
+      actions: [
+        {
+          code: 224,
+          role: "receiver",
+          participantId: o.buyer.retailer.id,
+          statename: "provider_approve_sale",
+          at,
+        },
+      ],
     });
     await acts.recordOrderState(rec);
     await acts.recordOrderState(rec); // a retried activity
@@ -567,10 +724,20 @@ describe("read model", () => {
         statename: "receiver_approve_modified_purchase",
         displayStatus: "Approve/Decline Modified Purchase",
         actionNeeded: "receiver",
-        amounts: { quote: orderQuote(pending), authorizedCents: orderQuote(o.lines).totalCents, capturedCents: 0 },
+        amounts: {
+          quote: orderQuote(pending),
+          authorizedCents: orderQuote(o.lines).totalCents,
+          capturedCents: 0,
+        },
         reasons: { provider_decline_buy_reason: 3 },
         actions: [
-          { code: 227, role: "provider", participantId: o.seller.retailer.id, statename: "receiver_approve_modified_purchase", at },
+          {
+            code: 227,
+            role: "provider",
+            participantId: o.seller.retailer.id,
+            statename: "receiver_approve_modified_purchase",
+            at,
+          },
         ],
       }),
     );
@@ -586,36 +753,85 @@ describe("read model", () => {
       reasons: { sell_reason: "kept from checkout", provider_decline_buy_reason: 3 },
       deadlines: { sellerResponseBy: "2026-03-07T15:00:00.000Z" },
     });
-    expect(row?.ledger).toMatchObject({ authorizedCents: orderQuote(o.lines).totalCents, balanced: true });
+    expect(row?.ledger).toMatchObject({
+      authorizedCents: orderQuote(o.lines).totalCents,
+      balanced: true,
+    });
     const actions = await listOrderActions(db, o.orderId);
     expect(actions.map((a) => [a.code, a.role, a.participantId])).toEqual([
       [224, "receiver", o.buyer.retailer.id],
       [227, "provider", o.seller.retailer.id],
     ]);
     expect(actions[0].createdAt.toISOString()).toBe(at);
-    const [c] = await db.select().from(orderContributions).where(eq(orderContributions.orderId, o.orderId));
-    expect(c).toMatchObject({ units: { S: 2, M: 2 }, pendingUnits: { M: 1 }, quantity: 4, valueCents: 4 * 2500 });
+    const [c] = await db
+      .select()
+      .from(orderContributions)
+      .where(eq(orderContributions.orderId, o.orderId));
+    expect(c).toMatchObject({
+      units: { S: 2, M: 2 },
+      pendingUnits: { M: 1 },
+      quantity: 4,
+      valueCents: 4 * 2500,
+    });
 
     // The buyer accepts the modification: the line becomes the modified one and nothing waits any more; a
     // later step that leaves the lines alone keeps them so (its write skips the unchanged row).
-    const accepted = stateRecord(o, 3, { lines: pending, statename: "ship_order", displayStatus: "Pickup Scheduled", actionNeeded: null });
+    const accepted = stateRecord(o, 3, {
+      lines: pending,
+      statename: "ship_order",
+      displayStatus: "Pickup Scheduled",
+      actionNeeded: null,
+    });
     await acts.recordOrderState(accepted);
     await acts.recordOrderState(
-      stateRecord(o, 4, { lines: pending, statename: "in_route", displayStatus: "In-Route", actionNeeded: null }),
+      stateRecord(o, 4, {
+        lines: pending,
+        statename: "in_route",
+        displayStatus: "In-Route",
+        actionNeeded: null,
+      }),
     );
-    const [after] = await db.select().from(orderContributions).where(eq(orderContributions.orderId, o.orderId));
-    expect(after).toMatchObject({ units: { M: 1 }, pendingUnits: null, quantity: 1, valueCents: 2500 });
+    const [after] = await db
+      .select()
+      .from(orderContributions)
+      .where(eq(orderContributions.orderId, o.orderId));
+    expect(after).toMatchObject({
+      units: { M: 1 },
+      pendingUnits: null,
+      quantity: 1,
+      valueCents: 2500,
+    });
     expect(await getOrderRow(db, o.orderId)).toMatchObject({ statename: "in_route" });
   });
 
   test("the mark staff's simulated carrier event waits on: the state name and the scans of one code", async () => {
     const o = await orderWith({ S: 1 });
     const at = "2026-03-02T15:00:00.000Z";
-    const base = { lines: o.lines, providerId: o.seller.retailer.id, receiverId: o.buyer.retailer.id, actionNeeded: null };
-    await acts.recordOrderState(stateRecord(o, 1, { ...base, statename: "ship_order", displayStatus: "Pickup Scheduled" }));
+    const base = {
+      lines: o.lines,
+      providerId: o.seller.retailer.id,
+      receiverId: o.buyer.retailer.id,
+      actionNeeded: null,
+    };
+    await acts.recordOrderState(
+      stateRecord(o, 1, { ...base, statename: "ship_order", displayStatus: "Pickup Scheduled" }),
+    );
     expect(await orderEventMark(db, o.orderId, 110)).toEqual({ statename: "ship_order", scans: 0 });
-    const scan = { code: 110, role: "carrier" as const, participantId: null, statename: "in_route", at };
-    await acts.recordOrderState(stateRecord(o, 2, { ...base, statename: "in_route", displayStatus: "In-Route", actions: [scan] }));
+    const scan = {
+      code: 110,
+      role: "carrier" as const,
+      participantId: null,
+      statename: "in_route",
+      at,
+    };
+    await acts.recordOrderState(
+      stateRecord(o, 2, {
+        ...base,
+        statename: "in_route",
+        displayStatus: "In-Route",
+        actions: [scan],
+      }),
+    );
     expect(await orderEventMark(db, o.orderId, 110)).toEqual({ statename: "in_route", scans: 1 });
     expect(await orderEventMark(db, o.orderId, 119)).toEqual({ statename: "in_route", scans: 0 });
     expect(await orderEventMark(db, o.orderId, null)).toEqual({ statename: "in_route", scans: 0 });
@@ -625,13 +841,25 @@ describe("read model", () => {
   test("an earlier step's write finishing after a later one does not overwrite the later state (sequence)", async () => {
     const o = await orderWith({ S: 1 });
     const at = "2026-03-02T15:00:00.000Z";
-    const base = { lines: o.lines, providerId: o.seller.retailer.id, receiverId: o.buyer.retailer.id };
+    const base = {
+      lines: o.lines,
+      providerId: o.seller.retailer.id,
+      receiverId: o.buyer.retailer.id,
+    };
     // Step 2 (checkout completed) lands first; step 1 (the opening write, "Checkout Pending") lands late.
     await acts.recordOrderState(
       stateRecord(o, 2, {
         ...base,
         sequence: 2,
-        actions: [{ code: 224, role: "receiver", participantId: o.buyer.retailer.id, statename: "provider_approve_sale", at }],
+        actions: [
+          {
+            code: 224,
+            role: "receiver",
+            participantId: o.buyer.retailer.id,
+            statename: "provider_approve_sale",
+            at,
+          },
+        ],
       }),
     );
     await acts.recordOrderState(
@@ -641,7 +869,15 @@ describe("read model", () => {
         statename: "complete_order_checkout",
         displayStatus: "Checkout Pending",
         actionNeeded: "receiver",
-        actions: [{ code: 301, role: "system", participantId: null, statename: "complete_order_checkout", at }],
+        actions: [
+          {
+            code: 301,
+            role: "system",
+            participantId: null,
+            statename: "complete_order_checkout",
+            at,
+          },
+        ],
       }),
     );
     const row = await getOrderRow(db, o.orderId);
@@ -655,9 +891,18 @@ describe("read model", () => {
     expect((await listOrderActions(db, o.orderId)).map((a) => a.code).sort()).toEqual([224, 301]);
     // The next step applies.
     await acts.recordOrderState(
-      stateRecord(o, 3, { ...base, sequence: 3, statename: "ship_order", displayStatus: "Pickup Scheduled", actionNeeded: null }),
+      stateRecord(o, 3, {
+        ...base,
+        sequence: 3,
+        statename: "ship_order",
+        displayStatus: "Pickup Scheduled",
+        actionNeeded: null,
+      }),
     );
-    expect(await getOrderRow(db, o.orderId)).toMatchObject({ statename: "ship_order", recordSeq: 3 });
+    expect(await getOrderRow(db, o.orderId)).toMatchObject({
+      statename: "ship_order",
+      recordSeq: 3,
+    });
   });
 
   test("recordOrderState and the rating are no-ops when the order row is gone (a withdrawn draft)", async () => {
@@ -665,7 +910,15 @@ describe("read model", () => {
     await expect(
       acts.recordOrderState(
         stateRecord(ghost, 1, {
-          actions: [{ code: 301, role: "system", participantId: null, statename: "expired", at: new Date().toISOString() }],
+          actions: [
+            {
+              code: 301,
+              role: "system",
+              participantId: null,
+              statename: "expired",
+              at: new Date().toISOString(),
+            },
+          ],
         }),
       ),
     ).resolves.toBeUndefined();
@@ -703,7 +956,10 @@ describe("read model", () => {
     await acts.recordOrderState(rec); // a retried step
     await acts.recordOrderState(stateRecord(o, 2, { sequence: 2, notices: [notice] })); // a replayed notice
     expect((await getOrderRow(db, o.orderId))?.statename).toBe("provider_approve_sale");
-    const mails = await db.select().from(outboxEmails).where(eq(outboxEmails.dedupeKey, notice.dedupeKey));
+    const mails = await db
+      .select()
+      .from(outboxEmails)
+      .where(eq(outboxEmails.dedupeKey, notice.dedupeKey));
     expect(mails.length).toBe(1);
     expect(mails[0].toEmail).toBe(o.seller.retailer.storeEmail);
     expect(mails[0].bodyText).toContain(`retailer-00${o.buyer.retailer.id}`);
@@ -734,7 +990,11 @@ describe("read model", () => {
           .from(outboxEmails)
           .where(eq(outboxEmails.dedupeKey, notice(n).dedupeKey))
       ).map((m) => m.toEmail);
-    const contacts = await db.select().from(retailerContacts).where(eq(retailerContacts.retailerId, seller)).orderBy(retailerContacts.id);
+    const contacts = await db
+      .select()
+      .from(retailerContacts)
+      .where(eq(retailerContacts.retailerId, seller))
+      .orderBy(retailerContacts.id);
     expect(contacts.length).toBeGreaterThan(0);
 
     await acts.recordOrderState(stateRecord(o, 1, { sequence: 1, notices: [notice(1)] }));
@@ -772,7 +1032,9 @@ describe("sandbox carrier", () => {
     expect(a.callTag).toContain(o.externalId);
     expect(a.labelUrl).toBe(labelPath(a.trackingNumber));
     expect(await acts.bookPickup(input)).toEqual(a);
-    await expect(acts.bookPickup({ ...input, pickupBy: "2026-03-05T22:00:00.000Z" })).rejects.toMatchObject({
+    await expect(
+      acts.bookPickup({ ...input, pickupBy: "2026-03-05T22:00:00.000Z" }),
+    ).rejects.toMatchObject({
       type: "IdempotencyConflict",
     });
 
@@ -781,7 +1043,12 @@ describe("sandbox carrier", () => {
     expect(label).toMatchObject({
       orderId: o.orderId,
       pdf: null,
-      data: { trackingNumber: a.trackingNumber, callTag: a.callTag, units: 3, receiverId: o.buyer.retailer.id },
+      data: {
+        trackingNumber: a.trackingNumber,
+        callTag: a.callTag,
+        units: 3,
+        receiverId: o.buyer.retailer.id,
+      },
     });
     const pdf = await renderLabelPdf(label!.data!, "America/New_York");
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
@@ -813,10 +1080,21 @@ describe("sandbox carrier", () => {
     ]);
     expect((await listOrderShipments(db, o.orderId))[0].callTag).toBe(b.callTag);
     // The label printed now carries the new call tag and pickup date.
-    expect((await getCarrierLabel(db, a.trackingNumber))?.data).toMatchObject({ callTag: b.callTag, pickupBy: "2026-03-06T22:00:00.000Z" });
+    expect((await getCarrierLabel(db, a.trackingNumber))?.data).toMatchObject({
+      callTag: b.callTag,
+      pickupBy: "2026-03-06T22:00:00.000Z",
+    });
 
-    await acts.cancelPickup({ idempotencyKey: `${o.workflowId}:cancel-pickup:1`, orderId: o.orderId, shipmentId: a.shipmentId });
-    await acts.cancelPickup({ idempotencyKey: `${o.workflowId}:cancel-pickup:1`, orderId: o.orderId, shipmentId: a.shipmentId });
+    await acts.cancelPickup({
+      idempotencyKey: `${o.workflowId}:cancel-pickup:1`,
+      orderId: o.orderId,
+      shipmentId: a.shipmentId,
+    });
+    await acts.cancelPickup({
+      idempotencyKey: `${o.workflowId}:cancel-pickup:1`,
+      orderId: o.orderId,
+      shipmentId: a.shipmentId,
+    });
     expect((await carrier.getShipment(a.trackingNumber))?.status).toBe("cancelled");
   });
 
@@ -838,9 +1116,9 @@ describe("sandbox carrier", () => {
       const r = await carrier.sendTrackingEvent(booked.trackingNumber, s);
       expect(r.httpStatus).toBe(200);
     }
-    expect(received.map((r) => [r.verified, r.event.result.status, r.event.result.tracking_code])).toEqual(
-      statuses.map((s) => [true, s, booked.trackingNumber]),
-    );
+    expect(
+      received.map((r) => [r.verified, r.event.result.status, r.event.result.tracking_code]),
+    ).toEqual(statuses.map((s) => [true, s, booked.trackingNumber]));
     expect(received[2].event.result.tracking_details.map((d) => d.status)).toEqual([...statuses]);
     expect(new Set(received.map((r) => r.event.id)).size).toBe(3);
     // A duplicate delivery is the same event (same id) again.

@@ -11,7 +11,14 @@ import { BUY_STATES, displayStatusFor, TRANSACTION_TYPE } from "../../domain/sta
 import { buyWorkflowId } from "../../workflows/buy/contract";
 import type { PaymentMethodInput } from "../../workflows/common/contract";
 import { orderQuote, type OrderLine } from "../../domain/order-money";
-import { createBrand, createCollection, createListing, createProduct, createRetailer, SIZE_RUNS } from "../factories";
+import {
+  createBrand,
+  createCollection,
+  createListing,
+  createProduct,
+  createRetailer,
+  SIZE_RUNS,
+} from "../factories";
 
 export async function createSellerWithListing(
   db: Db,
@@ -19,7 +26,11 @@ export async function createSellerWithListing(
 ) {
   const brand = await createBrand(db);
   const col = await createCollection(db, { brandId: brand.id });
-  const { variations } = await createProduct(db, { collectionId: col.id, sizes: SIZE_RUNS.apparel, colors: 1 });
+  const { variations } = await createProduct(db, {
+    collectionId: col.id,
+    sizes: SIZE_RUNS.apparel,
+    colors: 1,
+  });
   const variation = variations[0];
   const seller = await createRetailer(db, {
     payout: opts.payout ?? true,
@@ -36,10 +47,20 @@ export async function createSellerWithListing(
 /** A draft order as checkout writes it; returns its id, workflow id and lines. */
 export async function createDraftOrder(
   db: Db,
-  input: { providerId: number; receiverId: number; brandId?: number | null; lines: OrderLine[]; requestId?: number | null },
+  input: {
+    providerId: number;
+    receiverId: number;
+    brandId?: number | null;
+    lines: OrderLine[];
+    requestId?: number | null;
+  },
 ): Promise<{ orderId: number; workflowId: string; externalId: string; lines: OrderLine[] }> {
-  const quote = purchaseQuote(input.lines.map((l) => ({ unitPriceCents: l.unitPriceCents, units: l.sizes })));
-  const [{ id }] = await db.execute<{ id: number }>(sql`select nextval(pg_get_serial_sequence('orders', 'id'))::int as id`);
+  const quote = purchaseQuote(
+    input.lines.map((l) => ({ unitPriceCents: l.unitPriceCents, units: l.sizes })),
+  );
+  const [{ id }] = await db.execute<{ id: number }>(
+    sql`select nextval(pg_get_serial_sequence('orders', 'id'))::int as id`,
+  );
   const orderId = Number(id);
   const workflowId = buyWorkflowId(orderId);
   const externalId = `T${orderId}-${Math.random().toString(36).slice(2, 7).toUpperCase()}`;
@@ -98,8 +119,15 @@ export async function tradedOrder(
     beforePayout?: (o: { orderId: number; workflowId: string }) => Promise<void>;
   },
 ) {
-  const lines: OrderLine[] = [{ listingId: f.listing.id, variationId: f.variation.id, sizes: { M: 2 }, unitPriceCents: 2500 }];
-  const o = await createDraftOrder(db, { providerId: f.seller.retailer.id, receiverId: buyerId, brandId: f.brand.id, lines });
+  const lines: OrderLine[] = [
+    { listingId: f.listing.id, variationId: f.variation.id, sizes: { M: 2 }, unitPriceCents: 2500 },
+  ];
+  const o = await createDraftOrder(db, {
+    providerId: f.seller.retailer.id,
+    receiverId: buyerId,
+    brandId: f.brand.id,
+    lines,
+  });
   const q = orderQuote(lines);
   const auth = await acts.authorizePayment({
     idempotencyKey: `${o.workflowId}:authorize:1`,

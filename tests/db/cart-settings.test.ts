@@ -29,13 +29,24 @@ describe("sandbox payments: cards", () => {
   it("a test card becomes a PaymentMethod with brand and last four, attached to a new customer, then reused", async () => {
     const { retailer } = await createRetailer(db, { user: false });
     const key = `t-${uniqueToken()}`;
-    const pm = await sandbox.createPaymentMethodFromTestCard({ idempotencyKey: `${key}:pm`, testToken: "tok_visa" });
+    const pm = await sandbox.createPaymentMethodFromTestCard({
+      idempotencyKey: `${key}:pm`,
+      testToken: "tok_visa",
+    });
     expect(pm).toMatchObject({ brand: "visa", last4: "4242" });
     expect(pm.id).toMatch(/^pm_sandbox_/);
     // Same key, same parameters: the same object.
-    expect(await sandbox.createPaymentMethodFromTestCard({ idempotencyKey: `${key}:pm`, testToken: "tok_visa" })).toEqual(pm);
+    expect(
+      await sandbox.createPaymentMethodFromTestCard({
+        idempotencyKey: `${key}:pm`,
+        testToken: "tok_visa",
+      }),
+    ).toEqual(pm);
     await expect(
-      sandbox.createPaymentMethodFromTestCard({ idempotencyKey: `${key}:pm`, testToken: "tok_mastercard" }),
+      sandbox.createPaymentMethodFromTestCard({
+        idempotencyKey: `${key}:pm`,
+        testToken: "tok_mastercard",
+      }),
     ).rejects.toBeInstanceOf(IdempotencyConflictError);
 
     const attached = await sandbox.attachPaymentMethod({
@@ -47,30 +58,51 @@ describe("sandbox payments: cards", () => {
     });
     expect(attached).toMatchObject({ paymentMethodId: pm.id, brand: "visa", last4: "4242" });
     expect(attached.customerId).toMatch(/^cus_sandbox_/);
-    const stored = JSON.stringify((await db.select().from(sandboxPaymentObjects).where(eq(sandboxPaymentObjects.id, pm.id)))[0].data);
+    const stored = JSON.stringify(
+      (await db.select().from(sandboxPaymentObjects).where(eq(sandboxPaymentObjects.id, pm.id)))[0]
+        .data,
+    );
     expect(stored).not.toContain("4242424242424242");
 
-    const pm2 = await sandbox.createPaymentMethodFromTestCard({ idempotencyKey: `${key}:pm2`, testToken: "tok_mastercard" });
+    const pm2 = await sandbox.createPaymentMethodFromTestCard({
+      idempotencyKey: `${key}:pm2`,
+      testToken: "tok_mastercard",
+    });
     const again = await sandbox.attachPaymentMethod({
       idempotencyKey: `${key}:attach2`,
       retailerId: retailer.id,
       paymentMethodId: pm2.id,
       customerId: attached.customerId,
     });
-    expect(again).toMatchObject({ customerId: attached.customerId, brand: "mastercard", last4: "4444" });
+    expect(again).toMatchObject({
+      customerId: attached.customerId,
+      brand: "mastercard",
+      last4: "4444",
+    });
   });
 
   it("the declined test card fails at attach with card_declined (and keeps failing for the same key); unknown tokens are refused", async () => {
     const { retailer } = await createRetailer(db, { user: false });
     const key = `t-${uniqueToken()}`;
-    const pm = await sandbox.createPaymentMethodFromTestCard({ idempotencyKey: `${key}:pm`, testToken: "tok_chargeDeclined" });
+    const pm = await sandbox.createPaymentMethodFromTestCard({
+      idempotencyKey: `${key}:pm`,
+      testToken: "tok_chargeDeclined",
+    });
     expect(pm.last4).toBe("0002");
     const attach = () =>
-      sandbox.attachPaymentMethod({ idempotencyKey: `${key}:attach`, retailerId: retailer.id, paymentMethodId: pm.id, customerId: null });
+      sandbox.attachPaymentMethod({
+        idempotencyKey: `${key}:attach`,
+        retailerId: retailer.id,
+        paymentMethodId: pm.id,
+        customerId: null,
+      });
     await expect(attach()).rejects.toMatchObject({ code: "card_declined" });
     await expect(attach()).rejects.toBeInstanceOf(PaymentRejectedError);
     await expect(
-      sandbox.createPaymentMethodFromTestCard({ idempotencyKey: `${key}:bad`, testToken: "4111111111111111" }),
+      sandbox.createPaymentMethodFromTestCard({
+        idempotencyKey: `${key}:bad`,
+        testToken: "4111111111111111",
+      }),
     ).rejects.toMatchObject({ code: "incorrect_number" });
   });
 });
@@ -88,14 +120,22 @@ describe("settings queries", () => {
     };
     expect(await recordPaymentMethod(db, first)).toEqual({ recorded: true });
     expect(await recordPaymentMethod(db, first)).toEqual({ recorded: false });
-    await recordPaymentMethod(db, { ...first, providerPaymentMethodId: "pm_b", description: "Mastercard", lastFour: "4444" });
+    await recordPaymentMethod(db, {
+      ...first,
+      providerPaymentMethodId: "pm_b",
+      description: "Mastercard",
+      lastFour: "4444",
+    });
     expect(await getCardOnFile(db, retailer.id)).toMatchObject({
       description: "Mastercard",
       lastFour: "4444",
       providerCustomerId: "cus_a",
     });
     expect(await getPaymentCustomerId(db, retailer.id)).toBe("cus_a");
-    const rows = await db.select().from(paymentMethods).where(eq(paymentMethods.retailerId, retailer.id));
+    const rows = await db
+      .select()
+      .from(paymentMethods)
+      .where(eq(paymentMethods.retailerId, retailer.id));
     expect(rows.filter((r) => r.isDefault)).toHaveLength(1);
   });
 
@@ -129,7 +169,10 @@ describe("settings queries", () => {
     );
     expect(saved.id).toBe(contact.id);
     expect(saved.celphone).toBe("+1-217-555-0112");
-    const [untouched] = await db.select().from(retailerContacts).where(eq(retailerContacts.id, otherContact.id));
+    const [untouched] = await db
+      .select()
+      .from(retailerContacts)
+      .where(eq(retailerContacts.id, otherContact.id));
     expect(untouched.firstName).toBe(otherContact.firstName);
 
     await createBrandRequestForRetailer(db, retailer.id, {
@@ -140,7 +183,11 @@ describe("settings queries", () => {
       brandContactName: "Rep",
     });
     expect(
-      (await listOwnBrandRequests(db, retailer.id)).map((r) => [r.brandName, r.brandPurchaseAmountCents, r.yourInterestInThisBrand]),
+      (await listOwnBrandRequests(db, retailer.id)).map((r) => [
+        r.brandName,
+        r.brandPurchaseAmountCents,
+        r.yourInterestInThisBrand,
+      ]),
     ).toEqual([["Northwind", 2_500_000, ["buy", "swap"]]]);
     expect(await listOwnBrandRequests(db, other.id)).toEqual([]);
   });

@@ -5,7 +5,13 @@
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addToCart, clearCart, getCart, getCartSummary, removeFromCart } from "../../db/queries/cart";
+import {
+  addToCart,
+  clearCart,
+  getCart,
+  getCartSummary,
+  removeFromCart,
+} from "../../db/queries/cart";
 import { expireStaleDrafts, getDraftOrders, proceedFromCart } from "../../db/queries/checkout";
 import { listAlerts } from "../../db/queries/order-views/retailer-lists";
 import { listAdminOrders } from "../../db/queries/order-views/staff-lists";
@@ -88,10 +94,27 @@ describe("addToCart: what a retailer may see", () => {
     const buyer = await retailer();
     const seller = await retailer();
     const noPayout = await retailer({ payout: false });
-    const other = await createListing(db, { variationId: v3, providerId: seller.id, sizes: { S: 2 } });
-    const hidden = await createListing(db, { variationId: v1, providerId: noPayout.id, sizes: { S: 2 } });
-    const req = await createRequest(db, { variationId: v1, requestorId: noPayout.id, sizes: { S: 1 } });
-    const reserved = await createListing(db, { variationId: v1, providerId: seller.id, sizes: { S: 2 }, reservedForRequestId: req.id });
+    const other = await createListing(db, {
+      variationId: v3,
+      providerId: seller.id,
+      sizes: { S: 2 },
+    });
+    const hidden = await createListing(db, {
+      variationId: v1,
+      providerId: noPayout.id,
+      sizes: { S: 2 },
+    });
+    const req = await createRequest(db, {
+      variationId: v1,
+      requestorId: noPayout.id,
+      sizes: { S: 1 },
+    });
+    const reserved = await createListing(db, {
+      variationId: v1,
+      providerId: seller.id,
+      sizes: { S: 2 },
+      reservedForRequestId: req.id,
+    });
     for (const listingId of [2_000_000_000, other.id, hidden.id, reserved.id]) {
       expect(await addToCart(db, buyer.id, { listingId, selection: { S: 1 } })).toEqual({
         ok: false,
@@ -99,15 +122,25 @@ describe("addToCart: what a retailer may see", () => {
         message: LISTING_UNAVAILABLE,
       });
     }
-    const foreignRequest = await createRequest(db, { variationId: v3, requestorId: seller.id, sizes: { S: 1 } });
-    expect((await addToCart(db, buyer.id, { requestId: foreignRequest.id, selection: { S: 1 } })).ok).toBe(false);
+    const foreignRequest = await createRequest(db, {
+      variationId: v3,
+      requestorId: seller.id,
+      sizes: { S: 1 },
+    });
+    expect(
+      (await addToCart(db, buyer.id, { requestId: foreignRequest.id, selection: { S: 1 } })).ok,
+    ).toBe(false);
     expect(await getCart(db, buyer.id)).toEqual({ type: null, items: [], draftOrderIds: [] });
   });
 
   it("a visible listing goes in with the chosen sizes; never more than available; at least one size", async () => {
     const buyer = await retailer();
     const seller = await retailer();
-    const l = await createListing(db, { variationId: v1, providerId: seller.id, sizes: { S: 2, M: 1 } });
+    const l = await createListing(db, {
+      variationId: v1,
+      providerId: seller.id,
+      sizes: { S: 2, M: 1 },
+    });
     expect(await addToCart(db, buyer.id, { listingId: l.id, selection: {} })).toEqual({
       ok: false,
       status: 400,
@@ -126,7 +159,9 @@ describe("addToCart: what a retailer may see", () => {
       draftOrderIds: [],
     });
     // The form's tab must agree with the listing.
-    expect((await addToCart(db, buyer.id, { listingId: l.id, selection: { S: 1 }, type: "swap" })).ok).toBe(false);
+    expect(
+      (await addToCart(db, buyer.id, { listingId: l.id, selection: { S: 1 }, type: "swap" })).ok,
+    ).toBe(false);
   });
 
   it("own listings and requests are refused", async () => {
@@ -150,10 +185,25 @@ describe("the type lock and the swap lock", () => {
   it("the first item's type locks the cart until it is emptied", async () => {
     const buyer = await retailer();
     const seller = await retailer();
-    const sell = await createListing(db, { variationId: v1, providerId: seller.id, sizes: { S: 2 } });
-    const swap = await createListing(db, { variationId: v1, providerId: seller.id, sizes: { S: 2 }, listingType: "swap" });
-    const req = await createRequest(db, { variationId: v1, requestorId: seller.id, sizes: { S: 2 } });
-    expect((await addToCart(db, buyer.id, { listingId: sell.id, selection: { S: 1 } })).ok).toBe(true);
+    const sell = await createListing(db, {
+      variationId: v1,
+      providerId: seller.id,
+      sizes: { S: 2 },
+    });
+    const swap = await createListing(db, {
+      variationId: v1,
+      providerId: seller.id,
+      sizes: { S: 2 },
+      listingType: "swap",
+    });
+    const req = await createRequest(db, {
+      variationId: v1,
+      requestorId: seller.id,
+      sizes: { S: 2 },
+    });
+    expect((await addToCart(db, buyer.id, { listingId: sell.id, selection: { S: 1 } })).ok).toBe(
+      true,
+    );
     expect(await addToCart(db, buyer.id, { listingId: swap.id, selection: { S: 1 } })).toEqual({
       ok: false,
       status: 409,
@@ -174,20 +224,46 @@ describe("the type lock and the swap lock", () => {
     const r = await addToCart(db, buyer.id, { requestId: req.id, selection: { S: 50 } });
     expect(r.ok && r.cart.type).toBe("sell");
     // Selling to a request: relaxed to 10000 per size.
-    expect((await addToCart(db, buyer.id, { requestId: req.id, selection: { S: 10001 } })).ok).toBe(false);
+    expect((await addToCart(db, buyer.id, { requestId: req.id, selection: { S: 10001 } })).ok).toBe(
+      false,
+    );
   });
 
   it("a swap cart is fixed to the first item's brand and provider", async () => {
     const me = await retailer();
     const s1 = await retailer();
     const s2 = await retailer();
-    const a = await createListing(db, { variationId: v1, providerId: s1.id, sizes: { S: 2 }, listingType: "swap" });
-    const sameBoth = await createListing(db, { variationId: v1, providerId: s1.id, sizes: { M: 2 }, listingType: "swap" });
-    const otherProvider = await createListing(db, { variationId: v1, providerId: s2.id, sizes: { S: 2 }, listingType: "swap" });
-    const otherBrand = await createListing(db, { variationId: v2, providerId: s1.id, sizes: { S: 2 }, listingType: "swap" });
+    const a = await createListing(db, {
+      variationId: v1,
+      providerId: s1.id,
+      sizes: { S: 2 },
+      listingType: "swap",
+    });
+    const sameBoth = await createListing(db, {
+      variationId: v1,
+      providerId: s1.id,
+      sizes: { M: 2 },
+      listingType: "swap",
+    });
+    const otherProvider = await createListing(db, {
+      variationId: v1,
+      providerId: s2.id,
+      sizes: { S: 2 },
+      listingType: "swap",
+    });
+    const otherBrand = await createListing(db, {
+      variationId: v2,
+      providerId: s1.id,
+      sizes: { S: 2 },
+      listingType: "swap",
+    });
     expect((await addToCart(db, me.id, { listingId: a.id, selection: { S: 1 } })).ok).toBe(true);
-    expect((await addToCart(db, me.id, { listingId: sameBoth.id, selection: { M: 2 } })).ok).toBe(true);
-    expect(await addToCart(db, me.id, { listingId: otherProvider.id, selection: { S: 1 } })).toEqual({
+    expect((await addToCart(db, me.id, { listingId: sameBoth.id, selection: { M: 2 } })).ok).toBe(
+      true,
+    );
+    expect(
+      await addToCart(db, me.id, { listingId: otherProvider.id, selection: { S: 1 } }),
+    ).toEqual({
       ok: false,
       status: 409,
       message: CART_MESSAGES.swapProviderLocked,
@@ -204,7 +280,11 @@ describe("getCartSummary", () => {
   it("names the other retailer anonymously (staff see names) and drops items that disappeared", async () => {
     const buyer = await retailer();
     const seller = await retailer();
-    const l1 = await createListing(db, { variationId: v1, providerId: seller.id, sizes: { S: 2, M: 2 } });
+    const l1 = await createListing(db, {
+      variationId: v1,
+      providerId: seller.id,
+      sizes: { S: 2, M: 2 },
+    });
     const l2 = await createListing(db, { variationId: v2, providerId: seller.id, sizes: { L: 1 } });
     await addToCart(db, buyer.id, { listingId: l1.id, selection: { S: 2, M: 1 } });
     await addToCart(db, buyer.id, { listingId: l2.id, selection: { L: 1 } });
@@ -219,7 +299,9 @@ describe("getCartSummary", () => {
     });
     expect(s.lines[0].counterpartyLabel).toBe(`retailer-00${seller.id}`);
     expect(JSON.stringify(s)).not.toContain(seller.storeName);
-    expect((await getCartSummary(db, buyer.id, { viewerIsStaff: true })).lines[0].counterpartyLabel).toBe(seller.storeName);
+    expect(
+      (await getCartSummary(db, buyer.id, { viewerIsStaff: true })).lines[0].counterpartyLabel,
+    ).toBe(seller.storeName);
 
     // Another buyer takes the last L: the line is dropped (once) with a notice.
     expect(await decrementListingUnits(db, l2.id, { L: 1 })).toBe(true);
@@ -235,7 +317,11 @@ describe("proceedFromCart: buy carts become draft orders", () => {
     const buyer = await retailer();
     const s1 = await retailer();
     const s2 = await retailer();
-    const a = await createListing(db, { variationId: v1, providerId: s1.id, sizes: { S: 5, M: 5 } });
+    const a = await createListing(db, {
+      variationId: v1,
+      providerId: s1.id,
+      sizes: { S: 5, M: 5 },
+    });
     const b = await createListing(db, { variationId: v2, providerId: s1.id, sizes: { M: 3 } });
     const c = await createListing(db, { variationId: v2, providerId: s2.id, sizes: { M: 3 } });
     await addToCart(db, buyer.id, { listingId: a.id, selection: { S: 2, M: 1 } });
@@ -259,7 +345,12 @@ describe("proceedFromCart: buy carts become draft orders", () => {
       requestId: null,
     });
     // Seller 2: 3 x $33.33 = $99.99; fee 999.9 -> $10.00 (half up); 3 units ship $23.75; total $133.74.
-    expect(d2).toMatchObject({ goodsCents: 9999, feeCents: 1000, shippingCents: 2375, totalCents: 13374 });
+    expect(d2).toMatchObject({
+      goodsCents: 9999,
+      feeCents: 1000,
+      shippingCents: 2375,
+      totalCents: 13374,
+    });
     expect(d1.workflowId).toBe(buyWorkflowId(d1.orderId));
     expect(d1.externalId).toBe(orderNumber(d1.orderId));
 
@@ -294,10 +385,19 @@ describe("proceedFromCart: buy carts become draft orders", () => {
         side: x.side,
       })),
     ).toEqual([
-      { listingId: a.id, units: { S: 2, M: 1 }, quantity: 3, price: 1999, value: 5997, side: "provider" },
+      {
+        listingId: a.id,
+        units: { S: 2, M: 1 },
+        quantity: 3,
+        price: 1999,
+        value: 5997,
+        side: "provider",
+      },
       { listingId: b.id, units: { M: 1 }, quantity: 1, price: 3333, value: 3333, side: "provider" },
     ]);
-    expect((await getCart(db, buyer.id)).draftOrderIds.sort()).toEqual([d1.orderId, d2.orderId].sort());
+    expect((await getCart(db, buyer.id)).draftOrderIds.sort()).toEqual(
+      [d1.orderId, d2.orderId].sort(),
+    );
 
     // Change a selection and proceed again: the same drafts are updated.
     await addToCart(db, buyer.id, { listingId: c.id, selection: { M: 1 } });
@@ -314,7 +414,9 @@ describe("proceedFromCart: buy carts become draft orders", () => {
       shippingCents: 1975,
       totalCents: 5641,
     });
-    expect(await db.select().from(orderContributions).where(eq(orderContributions.orderId, d2.orderId))).toHaveLength(1);
+    expect(
+      await db.select().from(orderContributions).where(eq(orderContributions.orderId, d2.orderId)),
+    ).toHaveLength(1);
 
     // The review reads them back (for this buyer only).
     const views = await getDraftOrders(db, buyer.id, [d1.orderId, d2.orderId]);
@@ -333,14 +435,20 @@ describe("proceedFromCart: buy carts become draft orders", () => {
 
     // Start Over empties the cart and deletes the remaining draft.
     const cleared = await clearCart(db, buyer.id);
-    expect(cleared.removedDrafts).toEqual([{ orderId: d1.orderId, workflowId: buyWorkflowId(d1.orderId) }]);
+    expect(cleared.removedDrafts).toEqual([
+      { orderId: d1.orderId, workflowId: buyWorkflowId(d1.orderId) },
+    ]);
     expect(await getCart(db, buyer.id)).toEqual({ type: null, items: [], draftOrderIds: [] });
   });
 
   it("an empty cart, a vanished item, and an order already waiting for the seller are refused", async () => {
     const buyer = await retailer();
     const seller = await retailer();
-    expect(await proceedFromCart(db, buyer.id, wf)).toMatchObject({ ok: false, status: 400, code: "empty" });
+    expect(await proceedFromCart(db, buyer.id, wf)).toMatchObject({
+      ok: false,
+      status: 400,
+      code: "empty",
+    });
     const l = await createListing(db, { variationId: v1, providerId: seller.id, sizes: { S: 2 } });
     await addToCart(db, buyer.id, { listingId: l.id, selection: { S: 2 } });
     // An order for the same listing already waits for this seller's answer.
@@ -356,9 +464,14 @@ describe("proceedFromCart: buy carts become draft orders", () => {
         displayStatus: "Awaiting Approval",
       })
       .returning();
-    await db
-      .insert(orderContributions)
-      .values({ orderId: o.id, side: "provider", listingId: l.id, variationId: v1, units: { S: 1 }, quantity: 1 });
+    await db.insert(orderContributions).values({
+      orderId: o.id,
+      side: "provider",
+      listingId: l.id,
+      variationId: v1,
+      units: { S: 1 },
+      quantity: 1,
+    });
     expect(await proceedFromCart(db, buyer.id, wf)).toEqual({
       ok: false,
       status: 409,
@@ -381,10 +494,20 @@ describe("proceedFromCart: buy carts become draft orders", () => {
 describe("proceedFromCart: swap and sell carts", () => {
   it("swap: needs payout and an active listing of the brand; then one swap draft of the cart (proceeding again replaces it); the cart is kept", async () => {
     const other = await retailer();
-    const theirs = await createListing(db, { variationId: v1, providerId: other.id, sizes: { S: 2 }, listingType: "swap" });
+    const theirs = await createListing(db, {
+      variationId: v1,
+      providerId: other.id,
+      sizes: { S: 2 },
+      listingType: "swap",
+    });
     const noPayout = await retailer({ payout: false });
     await addToCart(db, noPayout.id, { listingId: theirs.id, selection: { S: 1 } });
-    expect(await proceedFromCart(db, noPayout.id, wf)).toEqual({ ok: false, status: 403, code: "no_payout", message: SWAP_NO_PAYOUT });
+    expect(await proceedFromCart(db, noPayout.id, wf)).toEqual({
+      ok: false,
+      status: 403,
+      code: "no_payout",
+      message: SWAP_NO_PAYOUT,
+    });
 
     const me = await retailer();
     await addToCart(db, me.id, { listingId: theirs.id, selection: { S: 1 } });
@@ -401,7 +524,11 @@ describe("proceedFromCart: swap and sell carts", () => {
     expect(first).toMatchObject({
       ok: true,
       kind: "swap",
-      swap: { providerId: other.id, receiverId: me.id, providerLines: [{ listingId: theirs.id, sizes: { S: 1 }, unitPriceCents: 1999 }] },
+      swap: {
+        providerId: other.id,
+        receiverId: me.id,
+        providerLines: [{ listingId: theirs.id, sizes: { S: 1 }, unitPriceCents: 1999 }],
+      },
     });
     const again = await proceedFromCart(db, me.id, wf);
     expect(again.ok && again.kind === "swap" ? again.swap.orderId : null).not.toBe(
@@ -416,10 +543,19 @@ describe("proceedFromCart: swap and sell carts", () => {
 
   it("sell: needs payout and the info dialog; the offer is a draft with the seller as provider", async () => {
     const requestor = await retailer();
-    const req = await createRequest(db, { variationId: v2, requestorId: requestor.id, sizes: { S: 2, M: 1 } });
+    const req = await createRequest(db, {
+      variationId: v2,
+      requestorId: requestor.id,
+      sizes: { S: 2, M: 1 },
+    });
     const noPayout = await retailer({ payout: false });
     await addToCart(db, noPayout.id, { requestId: req.id, selection: { S: 2 } });
-    expect(await proceedFromCart(db, noPayout.id, { ...wf, sellInfo: { reason: "overstock", floorTime: "0-30" } })).toEqual({
+    expect(
+      await proceedFromCart(db, noPayout.id, {
+        ...wf,
+        sellInfo: { reason: "overstock", floorTime: "0-30" },
+      }),
+    ).toEqual({
       ok: false,
       status: 403,
       code: "payout_required",
@@ -434,7 +570,10 @@ describe("proceedFromCart: swap and sell carts", () => {
       code: "sell_info_required",
       message: FILL_OUT_EVERYTHING,
     });
-    const out = await proceedFromCart(db, sellerR.id, { ...wf, sellInfo: { reason: "overstock", floorTime: "61-90" } });
+    const out = await proceedFromCart(db, sellerR.id, {
+      ...wf,
+      sellInfo: { reason: "overstock", floorTime: "61-90" },
+    });
     if (!out.ok || out.kind !== "sell") throw new Error(JSON.stringify(out));
     expect(out.drafts).toHaveLength(1);
     expect(out.drafts[0]).toMatchObject({
@@ -449,9 +588,16 @@ describe("proceedFromCart: swap and sell carts", () => {
       .select()
       .from(orders)
       .where(and(eq(orders.id, out.drafts[0].orderId)));
-    expect(row).toMatchObject({ floorTime: "61-90", reasons: { sell_reason: "overstock" }, statename: "complete_order_checkout" });
+    expect(row).toMatchObject({
+      floorTime: "61-90",
+      reasons: { sell_reason: "overstock" },
+      statename: "complete_order_checkout",
+    });
     const views = await getDraftOrders(db, sellerR.id, [row.id]);
-    expect(views[0]).toMatchObject({ kind: "sell", counterpartyLabel: `retailer-00${requestor.id}` });
+    expect(views[0]).toMatchObject({
+      kind: "sell",
+      counterpartyLabel: `retailer-00${requestor.id}`,
+    });
   });
 });
 
@@ -459,14 +605,23 @@ describe('drafts never checked out expire after 24 hours (docs/product/windows.m
   it("a backdated cart draft is expired at once in every list, then written down (301, out of the cart); proceeding makes a new draft", async () => {
     const buyer = await retailer();
     const seller = await retailer();
-    const listing = await createListing(db, { variationId: v1, providerId: seller.id, sizes: { S: 3 } });
-    expect((await addToCart(db, buyer.id, { listingId: listing.id, selection: { S: 1 } })).ok).toBe(true);
+    const listing = await createListing(db, {
+      variationId: v1,
+      providerId: seller.id,
+      sizes: { S: 3 },
+    });
+    expect((await addToCart(db, buyer.id, { listingId: listing.id, selection: { S: 1 } })).ok).toBe(
+      true,
+    );
     const out = await proceedFromCart(db, buyer.id, wf);
     if (!out.ok || out.kind === "swap") throw new Error("expected drafts");
     const [id] = out.created;
     const pendingIds = async () =>
-      (await listAlerts(db, buyer.id, { kind: "purchases", view: "pending", limit: 100 })).items.map((o) => o.id);
-    const staffPending = async () => (await listAdminOrders(db, { stage: "pre_shipping", limit: 100 })).items.map((o) => o.id);
+      (
+        await listAlerts(db, buyer.id, { kind: "purchases", view: "pending", limit: 100 })
+      ).items.map((o) => o.id);
+    const staffPending = async () =>
+      (await listAdminOrders(db, { stage: "pre_shipping", limit: 100 })).items.map((o) => o.id);
     expect(await pendingIds()).toContain(id);
     expect(await staffPending()).toContain(id);
     // 23 hours old: still a draft.
@@ -489,16 +644,30 @@ describe('drafts never checked out expire after 24 hours (docs/product/windows.m
     expect(await expireStaleDrafts(db)).toContain(id);
     expect(await expireStaleDrafts(db)).not.toContain(id);
     const [row] = await db.select().from(orders).where(eq(orders.id, id));
-    expect(row).toMatchObject({ statename: "expired", displayStatus: "Expired", stage: "declined", actionNeeded: null });
+    expect(row).toMatchObject({
+      statename: "expired",
+      displayStatus: "Expired",
+      stage: "declined",
+      actionNeeded: null,
+    });
     expect(row.reasons).toMatchObject({ system_reason: 41 });
-    expect((await db.select().from(orderActions).where(eq(orderActions.orderId, id))).map((a) => [a.code, a.role])).toEqual([
-      [301, "system"],
-    ]);
+    expect(
+      (await db.select().from(orderActions).where(eq(orderActions.orderId, id))).map((a) => [
+        a.code,
+        a.role,
+      ]),
+    ).toEqual([[301, "system"]]);
     const [cart] = await db.select().from(carts).where(eq(carts.retailerId, buyer.id));
     expect(cart.draftOrderIds).toEqual([]);
     expect(cart.items).toHaveLength(1);
-    expect((await listAdminOrders(db, { stage: "declined", limit: 100 })).items.map((o) => o.id)).toContain(id);
-    expect((await listAlerts(db, buyer.id, { kind: "purchases", view: "declined", limit: 100 })).items.map((o) => o.id)).not.toContain(id);
+    expect(
+      (await listAdminOrders(db, { stage: "declined", limit: 100 })).items.map((o) => o.id),
+    ).toContain(id);
+    expect(
+      (
+        await listAlerts(db, buyer.id, { kind: "purchases", view: "declined", limit: 100 })
+      ).items.map((o) => o.id),
+    ).not.toContain(id);
 
     // The cart is kept: proceeding again makes a new draft, the expired one stays expired.
     const again = await proceedFromCart(db, buyer.id, wf);
@@ -511,7 +680,11 @@ describe('drafts never checked out expire after 24 hours (docs/product/windows.m
   it("proceeding with a cart whose draft is stale expires it first (not rewritten, not deleted)", async () => {
     const buyer = await retailer();
     const seller = await retailer();
-    const listing = await createListing(db, { variationId: v2, providerId: seller.id, sizes: { M: 2 } });
+    const listing = await createListing(db, {
+      variationId: v2,
+      providerId: seller.id,
+      sizes: { M: 2 },
+    });
     await addToCart(db, buyer.id, { listingId: listing.id, selection: { M: 2 } });
     const out = await proceedFromCart(db, buyer.id, wf);
     if (!out.ok || out.kind === "swap") throw new Error("expected drafts");

@@ -1,8 +1,21 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authorizedBrandsForRetailer, brandChoices, getBrand, listBrands } from "../../db/queries/catalogue";
+import {
+  authorizedBrandsForRetailer,
+  brandChoices,
+  getBrand,
+  listBrands,
+} from "../../db/queries/catalogue";
 import { brands, productSizes, variationImages } from "../../db/schema";
-import { authorizeBrand, createBrand, createCollection, createProduct, createRetailer, SIZE_RUNS, uniqueToken } from "../factories";
+import {
+  authorizeBrand,
+  createBrand,
+  createCollection,
+  createProduct,
+  createRetailer,
+  SIZE_RUNS,
+  uniqueToken,
+} from "../factories";
 import { openTestDb } from "./helpers";
 
 // Other files may add brands to the same database: assertions look only at this file's brands (own prefix).
@@ -17,7 +30,10 @@ let retired: typeof brands.$inferSelect;
 beforeAll(async () => {
   // Created out of order, to prove the ordering is by name.
   charlie = await createBrand(db, { name: `${prefix} charlie Denim` });
-  alpha = await createBrand(db, { name: `${prefix} Alpha Outdoor`, company: { name: "Alpha Holdings", email: "a@example.test" } });
+  alpha = await createBrand(db, {
+    name: `${prefix} Alpha Outdoor`,
+    company: { name: "Alpha Holdings", email: "a@example.test" },
+  });
   bravo = await createBrand(db, { name: `${prefix} bravo Footwear` });
   retired = await createBrand(db, { name: `${prefix} Delta Retired`, isActive: false });
 });
@@ -75,8 +91,14 @@ describe("authorizedBrandsForRetailer", () => {
 
     const rows = await authorizedBrandsForRetailer(db, retailer.id);
     expect(rows.map((r) => r.id)).toEqual([alpha.id, charlie.id]);
-    expect(rows[0]).toMatchObject({ name: alpha.name, displayName: alpha.displayName, status: "authorized" });
-    expect(await authorizedBrandsForRetailer(db, other.id)).toEqual([expect.objectContaining({ id: bravo.id })]);
+    expect(rows[0]).toMatchObject({
+      name: alpha.name,
+      displayName: alpha.displayName,
+      status: "authorized",
+    });
+    expect(await authorizedBrandsForRetailer(db, other.id)).toEqual([
+      expect.objectContaining({ id: bravo.id }),
+    ]);
   });
 });
 
@@ -103,12 +125,24 @@ describe("createProduct factory", () => {
       priceCents: 5800,
     });
     expect(p.product.brandId).toBe(bravo.id);
-    const sizes = await db.select().from(productSizes).where(eq(productSizes.productId, p.product.id)).orderBy(productSizes.position);
+    const sizes = await db
+      .select()
+      .from(productSizes)
+      .where(eq(productSizes.productId, p.product.id))
+      .orderBy(productSizes.position);
     expect(sizes.map((s) => s.label)).toEqual([...SIZE_RUNS.footwear]);
     expect(p.variations.map((v) => v.color)).toEqual(["Black", "Trail Orange"]);
     expect(p.variations.every((v) => v.priceCents === 5800 && v.brandId === bravo.id)).toBe(true);
-    const imgs = await db.select().from(variationImages).where(eq(variationImages.variationId, p.variations[0].id));
+    const imgs = await db
+      .select()
+      .from(variationImages)
+      .where(eq(variationImages.variationId, p.variations[0].id));
     expect(imgs).toHaveLength(2);
-    expect(imgs.every((i) => i.url.startsWith("data:image/svg+xml") && i.thumbnailUrl.startsWith("data:image/svg+xml"))).toBe(true);
+    expect(
+      imgs.every(
+        (i) =>
+          i.url.startsWith("data:image/svg+xml") && i.thumbnailUrl.startsWith("data:image/svg+xml"),
+      ),
+    ).toBe(true);
   });
 });

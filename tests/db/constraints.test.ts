@@ -1,6 +1,13 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBrand, createCollection, createListing, createProduct, createRequest, createRetailer } from "../factories";
+import {
+  createBrand,
+  createCollection,
+  createListing,
+  createProduct,
+  createRequest,
+  createRetailer,
+} from "../factories";
 import { expectPgError, openTestDb } from "./helpers";
 
 // Each test inserts its own rows (unique names); nothing here depends on what other files left behind.
@@ -78,26 +85,40 @@ describe("sizes map CHECK (sizes_map_valid)", () => {
   }
 
   it("also holds for rows written through the factories (typed path)", async () => {
-    const err = await expectPgError(() => createListing(db, { variationId, providerId: retailerId, sizes: { M: -2 } }));
+    const err = await expectPgError(() =>
+      createListing(db, { variationId, providerId: retailerId, sizes: { M: -2 } }),
+    );
     expect(err.code).toBe("23514");
-    const err2 = await expectPgError(() => createRequest(db, { variationId, requestorId: retailerId, sizes: { M: 0.5, L: 0.5 } })); // total 1, still fractional sizes
+    const err2 = await expectPgError(() =>
+      createRequest(db, { variationId, requestorId: retailerId, sizes: { M: 0.5, L: 0.5 } }),
+    ); // total 1, still fractional sizes
     expect(err2.code).toBe("23514");
   });
 
   it("an UPDATE cannot drive a size below zero either", async () => {
-    const listing = await createListing(db, { variationId, providerId: retailerId, sizes: { M: 1 } });
+    const listing = await createListing(db, {
+      variationId,
+      providerId: retailerId,
+      sizes: { M: 1 },
+    });
     const err = await expectPgError(() =>
-      db.execute(sql`update listings set sizes = jsonb_set(sizes, '{M}', '-1'::jsonb) where id = ${listing.id}`),
+      db.execute(
+        sql`update listings set sizes = jsonb_set(sizes, '{M}', '-1'::jsonb) where id = ${listing.id}`,
+      ),
     );
     expect(err.code).toBe("23514");
-    const err2 = await expectPgError(() => db.execute(sql`update listings set total_units = total_units - 2 where id = ${listing.id}`));
+    const err2 = await expectPgError(() =>
+      db.execute(sql`update listings set total_units = total_units - 2 where id = ${listing.id}`),
+    );
     expect(err2.constraint).toBe("listings_total_units_nonnegative");
   });
 });
 
 describe("money columns", () => {
   it("reject negative wholesale prices", async () => {
-    const err = await expectPgError(() => db.execute(sql`update product_variations set price_cents = -1 where id = ${variationId}`));
+    const err = await expectPgError(() =>
+      db.execute(sql`update product_variations set price_cents = -1 where id = ${variationId}`),
+    );
     expect(err.code).toBe("23514");
     expect(err.constraint).toBe("variations_price_nonnegative");
   });

@@ -9,8 +9,19 @@
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { listingMatches, orderContributions, orders, payments, savedSearches } from "../../db/schema";
-import { actionNeededBy, COMMON_STATES, displayStatusFor, TRANSACTION_TYPE } from "../../domain/states";
+import {
+  listingMatches,
+  orderContributions,
+  orders,
+  payments,
+  savedSearches,
+} from "../../db/schema";
+import {
+  actionNeededBy,
+  COMMON_STATES,
+  displayStatusFor,
+  TRANSACTION_TYPE,
+} from "../../domain/states";
 import {
   authorizeBrand,
   createBrand,
@@ -30,9 +41,17 @@ export async function createDashboardFixture(db: Db, opts: { emailA?: string } =
   const ago = (days: number) => new Date(now - days * DAY - 60_000);
   const brand = await createBrand(db);
   const col = await createCollection(db, { brandId: brand.id });
-  const { variations } = await createProduct(db, { collectionId: col.id, sizes: SIZE_RUNS.apparel, colors: 2, priceCents: 2000 });
+  const { variations } = await createProduct(db, {
+    collectionId: col.id,
+    sizes: SIZE_RUNS.apparel,
+    colors: 2,
+    priceCents: 2000,
+  });
   const [v1, v2] = variations;
-  const a = await createRetailer(db, { payout: true, ...(opts.emailA ? { user: { email: opts.emailA } } : {}) });
+  const a = await createRetailer(db, {
+    payout: true,
+    ...(opts.emailA ? { user: { email: opts.emailA } } : {}),
+  });
   const b = await createRetailer(db, { payout: true });
   const c = await createRetailer(db, { payout: true });
   for (const r of [a, b, c]) await authorizeBrand(db, r.retailer.id, brand.id);
@@ -45,12 +64,34 @@ export async function createDashboardFixture(db: Db, opts: { emailA?: string } =
   ];
   const listings = [];
   for (const l of listed)
-    listings.push(await createListing(db, { variationId: v1.id, providerId: A, sizes: l.sizes, createdAt: ago(l.days) }));
+    listings.push(
+      await createListing(db, {
+        variationId: v1.id,
+        providerId: A,
+        sizes: l.sizes,
+        createdAt: ago(l.days),
+      }),
+    );
   // Sold out: the sale's and the swap's listings.
-  const soldListing = await createListing(db, { variationId: v1.id, providerId: A, sizes: {}, createdAt: ago(20) });
-  const swappedListing = await createListing(db, { variationId: v2.id, providerId: A, sizes: {}, listingType: "swap", createdAt: ago(60) });
+  const soldListing = await createListing(db, {
+    variationId: v1.id,
+    providerId: A,
+    sizes: {},
+    createdAt: ago(20),
+  });
+  const swappedListing = await createListing(db, {
+    variationId: v2.id,
+    providerId: A,
+    sizes: {},
+    listingType: "swap",
+    createdAt: ago(60),
+  });
 
-  const request = await createRequest(db, { variationId: v1.id, requestorId: b.retailer.id, sizes: { M: 2 } });
+  const request = await createRequest(db, {
+    variationId: v1.id,
+    requestorId: b.retailer.id,
+    sizes: { M: 2 },
+  });
   const sale = await createOrderAt(db, COMMON_STATES.DELIVERED, {
     providerId: A,
     receiverId: b.retailer.id,
@@ -80,7 +121,10 @@ export async function createDashboardFixture(db: Db, opts: { emailA?: string } =
     unitPriceCents: 2000,
     valueCents: 2000,
   });
-  await db.update(orders).set({ providerFeeCents: 300, receiverFeeCents: 300, valueCents: 6000 }).where(eq(orders.id, swap.order.id));
+  await db
+    .update(orders)
+    .set({ providerFeeCents: 300, receiverFeeCents: 300, valueCents: 6000 })
+    .where(eq(orders.id, swap.order.id));
 
   // Not counted: a sale waiting for approval, and one older than twelve months.
   await createOrderAt(db, "provider_approve_sale", {
@@ -105,11 +149,30 @@ export async function createDashboardFixture(db: Db, opts: { emailA?: string } =
       { retailerId: c.retailer.id, brandId: brand.id },
     ])
     .returning();
-  const matchedAt = { request: new Date(now - 120_000), search: new Date(now - 8 * DAY), old: new Date(now - 100 * DAY) };
+  const matchedAt = {
+    request: new Date(now - 120_000),
+    search: new Date(now - 8 * DAY),
+    old: new Date(now - 100 * DAY),
+  };
   await db.insert(listingMatches).values([
-    { retailerId: b.retailer.id, listingId: soldListing.id, requestId: request.id, createdAt: matchedAt.request },
-    { retailerId: c.retailer.id, listingId: listings[0].id, savedSearchId: searchC.id, createdAt: matchedAt.search },
-    { retailerId: b.retailer.id, listingId: listings[1].id, savedSearchId: searchB.id, createdAt: matchedAt.old },
+    {
+      retailerId: b.retailer.id,
+      listingId: soldListing.id,
+      requestId: request.id,
+      createdAt: matchedAt.request,
+    },
+    {
+      retailerId: c.retailer.id,
+      listingId: listings[0].id,
+      savedSearchId: searchC.id,
+      createdAt: matchedAt.search,
+    },
+    {
+      retailerId: b.retailer.id,
+      listingId: listings[1].id,
+      savedSearchId: searchB.id,
+      createdAt: matchedAt.old,
+    },
   ]);
   return { brand, a, b, c, sale, swap, matchedAt };
 }

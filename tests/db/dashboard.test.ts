@@ -6,7 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { dashboardRows, dashboardRowsByBrand, matchesPerWeek, type DashboardScope } from "../../db/queries/dashboard";
+import {
+  dashboardRows,
+  dashboardRowsByBrand,
+  matchesPerWeek,
+  type DashboardScope,
+} from "../../db/queries/dashboard";
 import { buildMatchWeeks, lastWeekStarts, weekBounds } from "../../domain/staff-metrics";
 import { buildDashboard, windowStartMs, type Dashboard } from "../../domain/surplus-dashboard";
 import { BRAND_FIGURES, createDashboardFixture, RETAILER_A_FIGURES } from "./dashboard-fixtures";
@@ -21,7 +26,11 @@ let fx: Awaited<ReturnType<typeof createDashboardFixture>>;
 
 async function dashboardOf(scope: DashboardScope): Promise<Dashboard> {
   const now = Date.now();
-  return buildDashboard(await dashboardRows(db, scope, now, new Date(windowStartMs(now, TZ))), now, TZ);
+  return buildDashboard(
+    await dashboardRows(db, scope, now, new Date(windowStartMs(now, TZ))),
+    now,
+    TZ,
+  );
 }
 
 beforeAll(async () => {
@@ -31,7 +40,9 @@ beforeAll(async () => {
 describe("surplus dashboard", () => {
   it("a retailer's: its listings by age, its sale and its side of the swap", async () => {
     const d = await dashboardOf({ retailerId: fx.a.retailer.id });
-    expect(d.ages.map(({ listings, units, valueCents }) => ({ listings, units, valueCents }))).toEqual(RETAILER_A_FIGURES.ages);
+    expect(
+      d.ages.map(({ listings, units, valueCents }) => ({ listings, units, valueCents })),
+    ).toEqual(RETAILER_A_FIGURES.ages);
     expect(d.listed.valueCents).toBe(RETAILER_A_FIGURES.listedCents);
     expect(d.totals).toEqual({
       soldCents: RETAILER_A_FIGURES.soldCents,
@@ -51,7 +62,12 @@ describe("surplus dashboard", () => {
     expect(buyer.trades).toBe(0);
     expect(buyer.totals.soldCents).toBe(0);
     const swapper = await dashboardOf({ retailerId: fx.c.retailer.id });
-    expect(swapper.totals).toMatchObject({ swappedCents: 6000, swapValuesCents: 2000, feesCents: 300, soldCents: 0 });
+    expect(swapper.totals).toMatchObject({
+      swappedCents: 6000,
+      swapValuesCents: 2000,
+      feesCents: 300,
+      soldCents: 0,
+    });
     expect(swapper.medianDaysToSell).toBeNull();
   });
 
@@ -85,7 +101,9 @@ describe("surplus dashboard", () => {
         sql`explain select o.id from orders o where o.brand_id = ${fx.brand.id} and o.created_at >= now() - interval '1 year'`,
       );
       // Either created_at index serves it (which one depends on the table's statistics); not a sequential scan.
-      expect(brandPlan.map((r) => r["QUERY PLAN"]).join("\n")).toMatch(/orders_(brand_)?created_idx/);
+      expect(brandPlan.map((r) => r["QUERY PLAN"]).join("\n")).toMatch(
+        /orders_(brand_)?created_idx/,
+      );
       const allPlan = await tx.execute<{ "QUERY PLAN": string }>(
         sql`explain select o.id from orders o where o.created_at >= now() - interval '1 year'`,
       );
@@ -98,8 +116,13 @@ describe("staff's metrics of every brand (ADRs 0028, 0030)", () => {
   it("the grouped read of every brand gives each brand the dashboard of its own reads, and the marketplace all", async () => {
     const now = Date.now();
     const rows = await dashboardRowsByBrand(db, now, new Date(windowStartMs(now, TZ)));
-    const mine = <T extends { brandId: number | null }>(list: T[]) => list.filter((r) => r.brandId === fx.brand.id);
-    const brand = buildDashboard({ listed: mine(rows.listed), sides: mine(rows.sides), payouts: mine(rows.payouts) }, now, TZ);
+    const mine = <T extends { brandId: number | null }>(list: T[]) =>
+      list.filter((r) => r.brandId === fx.brand.id);
+    const brand = buildDashboard(
+      { listed: mine(rows.listed), sides: mine(rows.sides), payouts: mine(rows.payouts) },
+      now,
+      TZ,
+    );
     const { listedCents, medianDaysToSell, ...totals } = BRAND_FIGURES;
     expect(brand.listed.valueCents).toBe(listedCents);
     expect(brand.totals).toEqual(totals);
@@ -116,7 +139,8 @@ describe("staff's metrics of every brand (ADRs 0028, 0030)", () => {
     const now = Date.now();
     const starts = lastWeekStarts(now, TZ);
     const bounds = weekBounds(starts, TZ);
-    const weekOf = (at: Date) => bounds.findIndex((b, i) => at.getTime() >= b && at.getTime() < bounds[i + 1]);
+    const weekOf = (at: Date) =>
+      bounds.findIndex((b, i) => at.getTime() >= b && at.getTime() < bounds[i + 1]);
     const expected = buildMatchWeeks(
       [
         { week: weekOf(fx.matchedAt.request), requests: 1, searches: 0, traded: 1 },
@@ -125,7 +149,10 @@ describe("staff's metrics of every brand (ADRs 0028, 0030)", () => {
       starts,
     );
     expect(weekOf(fx.matchedAt.old)).toBe(-1);
-    const brand = buildMatchWeeks(await matchesPerWeek(db, { brandId: fx.brand.id }, bounds), starts);
+    const brand = buildMatchWeeks(
+      await matchesPerWeek(db, { brandId: fx.brand.id }, bounds),
+      starts,
+    );
     expect(brand).toEqual(expected);
     expect(brand.reduce((s, w) => s + w.matches, 0)).toBe(2);
     const every = await matchesPerWeek(db, { everyBrand: true }, bounds);

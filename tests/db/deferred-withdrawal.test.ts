@@ -32,7 +32,10 @@ let acts: ReturnType<typeof createBuyActivities>;
 let swapActs: ReturnType<typeof createSwapActivities>;
 
 beforeAll(() => {
-  const carrier = createSandboxCarrier(db, { appOrigin: "http://127.0.0.1:9", webhookSecret: "deferred_withdrawal_test" });
+  const carrier = createSandboxCarrier(db, {
+    appOrigin: "http://127.0.0.1:9",
+    webhookSecret: "deferred_withdrawal_test",
+  });
   const app = { appOrigin: "http://localhost:3000", timeZone: "America/New_York" };
   acts = createBuyActivities({ db, payments: new SandboxPayments(db), carrier, ...app });
   swapActs = createSwapActivities({ db, buy: acts, ...app });
@@ -51,8 +54,15 @@ async function seller(): Promise<Seller> {
 /** An order of one unit of S, moved by the read model's write to "waiting for the seller's answer". */
 async function pendingOrder(f: Seller) {
   const buyer = await createRetailer(db, { payout: false, user: false });
-  const lines: OrderLine[] = [{ listingId: f.listing.id, variationId: f.variation.id, sizes: { S: 1 }, unitPriceCents: 2500 }];
-  const o = await createDraftOrder(db, { providerId: f.seller.retailer.id, receiverId: buyer.retailer.id, brandId: f.brand.id, lines });
+  const lines: OrderLine[] = [
+    { listingId: f.listing.id, variationId: f.variation.id, sizes: { S: 1 }, unitPriceCents: 2500 },
+  ];
+  const o = await createDraftOrder(db, {
+    providerId: f.seller.retailer.id,
+    receiverId: buyer.retailer.id,
+    brandId: f.brand.id,
+    lines,
+  });
   await acts.recordOrderState(step(o, 1, BUY_STATES.PROVIDER_APPROVE_SALE, lines));
   return o;
 }
@@ -90,17 +100,36 @@ function step(
 
 /** Confirms a file of the listing's variation (its sizes as given; all 0 withdraws it). */
 async function importFile(f: Seller, sizes: Record<string, number>) {
-  const text = ["product_code,size,units", ...Object.entries(sizes).map(([s, n]) => `${f.variation.sku},${s},${n}`)].join("\n");
+  const text = [
+    "product_code,size,units",
+    ...Object.entries(sizes).map(([s, n]) => `${f.variation.sku},${s},${n}`),
+  ].join("\n");
   const cells = await readStockFile("stock.csv", Buffer.from(text));
   const retailerId = f.seller.retailer.id;
-  const imp = await createImport(db, { retailerId, uploadedBy: null, fileName: "stock.csv", fileSha256: "x", wholeSurplus: false, cells });
+  const imp = await createImport(db, {
+    retailerId,
+    uploadedBy: null,
+    fileName: "stock.csv",
+    fileSha256: "x",
+    wholeSurplus: false,
+    cells,
+  });
   const mapping = { code: "product_code", size: "size", units: "units" };
-  const rows = await runStockImport(db, { retailerId, cells, mapping, wholeSurplus: false, confirm: { importId: imp.id } });
+  const rows = await runStockImport(db, {
+    retailerId,
+    cells,
+    mapping,
+    wholeSurplus: false,
+    confirm: { importId: imp.id },
+  });
   return { importId: imp.id, row: rows[0] };
 }
 
 async function listing(id: number) {
-  const [row] = await db.select({ sizes: listings.sizes, totalUnits: listings.totalUnits }).from(listings).where(eq(listings.id, id));
+  const [row] = await db
+    .select({ sizes: listings.sizes, totalUnits: listings.totalUnits })
+    .from(listings)
+    .where(eq(listings.id, id));
   return row;
 }
 
@@ -109,10 +138,17 @@ describe("deferred withdrawal", () => {
     const f = await seller();
     const o = await pendingOrder(f);
     const { importId, row } = await importFile(f, { S: 0 });
-    expect(row).toMatchObject({ action: "kept", listingId: f.listing.id, messages: [IN_FLIGHT_KEPT] });
+    expect(row).toMatchObject({
+      action: "kept",
+      listingId: f.listing.id,
+      messages: [IN_FLIGHT_KEPT],
+    });
     expect(await deferredWithdrawalOf(db, f.listing.id)).toBe(importId);
     expect((await listing(f.listing.id)).totalUnits).toBe(5);
-    expect((await listingImportHistory(db, f.listing.id))[0]).toMatchObject({ importId, action: "kept" });
+    expect((await listingImportHistory(db, f.listing.id))[0]).toMatchObject({
+      importId,
+      action: "kept",
+    });
 
     await acts.recordOrderState(step(o, 2, COMMON_STATES.DECLINED));
     expect(await listing(f.listing.id)).toEqual({ sizes: { S: 0, M: 0 }, totalUnits: 0 });
@@ -128,13 +164,27 @@ describe("deferred withdrawal", () => {
     const f = await seller();
     const o = await pendingOrder(f);
     const { importId } = await importFile(f, { S: 0 });
-    expect(await acts.decrementStock({ idempotencyKey: `${o.workflowId}:dec`, orderId: o.orderId, lines: o.lines })).toEqual({ ok: true });
+    expect(
+      await acts.decrementStock({
+        idempotencyKey: `${o.workflowId}:dec`,
+        orderId: o.orderId,
+        lines: o.lines,
+      }),
+    ).toEqual({ ok: true });
     expect((await listing(f.listing.id)).totalUnits).toBe(4);
     await acts.recordOrderState(step(o, 2, BUY_STATES.SHIP_ORDER));
     expect((await listing(f.listing.id)).totalUnits).toBe(0);
-    expect((await listingImportHistory(db, f.listing.id))[0]).toMatchObject({ importId, action: "withdraw", before: { S: 1, M: 3 } });
+    expect((await listingImportHistory(db, f.listing.id))[0]).toMatchObject({
+      importId,
+      action: "withdraw",
+      before: { S: 1, M: 3 },
+    });
 
-    await acts.restoreStock({ idempotencyKey: `${o.workflowId}:restore`, orderId: o.orderId, lines: o.lines });
+    await acts.restoreStock({
+      idempotencyKey: `${o.workflowId}:restore`,
+      orderId: o.orderId,
+      lines: o.lines,
+    });
     expect(await listing(f.listing.id)).toEqual({ sizes: { S: 0, M: 0 }, totalUnits: 0 });
   });
 
@@ -142,9 +192,17 @@ describe("deferred withdrawal", () => {
     const f = await seller();
     const o = await pendingOrder(f);
     await importFile(f, { S: 0 });
-    await acts.decrementStock({ idempotencyKey: `${o.workflowId}:dec`, orderId: o.orderId, lines: o.lines });
+    await acts.decrementStock({
+      idempotencyKey: `${o.workflowId}:dec`,
+      orderId: o.orderId,
+      lines: o.lines,
+    });
     // A capture that failed: the units come back while the order is still waiting for the seller.
-    await acts.restoreStock({ idempotencyKey: `${o.workflowId}:restore`, orderId: o.orderId, lines: o.lines });
+    await acts.restoreStock({
+      idempotencyKey: `${o.workflowId}:restore`,
+      orderId: o.orderId,
+      lines: o.lines,
+    });
     expect((await listing(f.listing.id)).totalUnits).toBe(5);
     await acts.recordOrderState(step(o, 2, COMMON_STATES.CANCELLED));
     expect((await listing(f.listing.id)).totalUnits).toBe(0);
@@ -160,7 +218,10 @@ describe("deferred withdrawal", () => {
     expect(await deferredWithdrawalOf(db, f.listing.id)).toBe(importId);
     await acts.recordOrderState(step(second, 2, COMMON_STATES.EXPIRED));
     expect((await listing(f.listing.id)).totalUnits).toBe(0);
-    expect((await listingImportHistory(db, f.listing.id))[0]).toMatchObject({ importId, action: "withdraw" });
+    expect((await listingImportHistory(db, f.listing.id))[0]).toMatchObject({
+      importId,
+      action: "withdraw",
+    });
   });
 
   test("a later file listing it with units calls the withdrawal off", async () => {
@@ -168,7 +229,10 @@ describe("deferred withdrawal", () => {
     const o = await pendingOrder(f);
     await importFile(f, { S: 0 });
     const { row } = await importFile(f, { S: 2, M: 4 });
-    expect(row).toMatchObject({ action: "update", messages: ["Units set to S: 2, M: 4 (were S: 2, M: 3).", WITHDRAWAL_CALLED_OFF] });
+    expect(row).toMatchObject({
+      action: "update",
+      messages: ["Units set to S: 2, M: 4 (were S: 2, M: 3).", WITHDRAWAL_CALLED_OFF],
+    });
     expect(await deferredWithdrawalOf(db, f.listing.id)).toBeNull();
     await acts.recordOrderState(step(o, 2, COMMON_STATES.DECLINED));
     expect((await listing(f.listing.id)).totalUnits).toBe(6);
@@ -195,7 +259,12 @@ describe("deferred withdrawal", () => {
     const f = await seller();
     const other = await createRetailer(db, { payout: true, user: false });
     const providerLines: OrderLine[] = [
-      { listingId: f.listing.id, variationId: f.variation.id, sizes: { M: 2 }, unitPriceCents: f.priceCents },
+      {
+        listingId: f.listing.id,
+        variationId: f.variation.id,
+        sizes: { M: 2 },
+        unitPriceCents: f.priceCents,
+      },
     ];
     const o = await createSwapOrder(db, {
       providerId: f.seller.retailer.id,
@@ -229,6 +298,9 @@ describe("deferred withdrawal", () => {
     expect(row.action).toBe("kept");
     await swapActs.recordSwapState(swapStep(2, COMMON_STATES.DECLINED));
     expect((await listing(f.listing.id)).totalUnits).toBe(0);
-    expect((await listingImportHistory(db, f.listing.id))[0]).toMatchObject({ importId, action: "withdraw" });
+    expect((await listingImportHistory(db, f.listing.id))[0]).toMatchObject({
+      importId,
+      action: "withdraw",
+    });
   });
 });

@@ -9,7 +9,9 @@ export function testDatabaseUrl(): string {
   const url = getEnv().DATABASE_URL;
   const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ""));
   if (name === "marketplace") {
-    throw new Error("Database tests refuse the dev database 'marketplace': set DATABASE_URL to a test database.");
+    throw new Error(
+      "Database tests refuse the dev database 'marketplace': set DATABASE_URL to a test database.",
+    );
   }
   return url;
 }
@@ -21,7 +23,13 @@ export function openTestDb(max = 5): DbHandle {
 /** The Postgres error behind a failed query (Drizzle wraps it in DrizzleQueryError.cause). */
 export function pgError(e: unknown): { code?: string; constraint?: string; message: string } {
   let err: unknown = e;
-  while (err && typeof err === "object" && !("code" in err) && "cause" in err && (err as { cause?: unknown }).cause) {
+  while (
+    err &&
+    typeof err === "object" &&
+    !("code" in err) &&
+    "cause" in err &&
+    (err as { cause?: unknown }).cause
+  ) {
     err = (err as { cause: unknown }).cause;
   }
   const o = (err ?? {}) as { code?: string; constraint_name?: string; message?: string };
@@ -29,7 +37,9 @@ export function pgError(e: unknown): { code?: string; constraint?: string; messa
 }
 
 /** Runs `fn`, expecting it to fail with a Postgres error; returns that error. */
-export async function expectPgError(fn: () => Promise<unknown>): Promise<{ code?: string; constraint?: string; message: string }> {
+export async function expectPgError(
+  fn: () => Promise<unknown>,
+): Promise<{ code?: string; constraint?: string; message: string }> {
   try {
     await fn();
   } catch (e) {

@@ -47,7 +47,12 @@ beforeAll(async () => {
   });
   productId = p.product.id;
   variationIds = p.variations.map((v) => v.id);
-  const shoes = await createProduct(db, { collectionId: col.id, sku: `${sku}-SHOE`, sizes: ["6", "6.5", "7"], colors: 1 });
+  const shoes = await createProduct(db, {
+    collectionId: col.id,
+    sku: `${sku}-SHOE`,
+    sizes: ["6", "6.5", "7"],
+    colors: 1,
+  });
   footwearVariation = shoes.variations[0].id;
   const other = await createBrand(db);
   otherBrandId = other.id;
@@ -57,8 +62,14 @@ beforeAll(async () => {
 
 afterAll(() => handle.close());
 
-async function retailer(opts: { payout?: boolean; authorized?: boolean; status?: "active" | "inactive" } = {}) {
-  const { retailer } = await createRetailer(db, { payout: opts.payout ?? true, user: false, status: opts.status ?? "active" });
+async function retailer(
+  opts: { payout?: boolean; authorized?: boolean; status?: "active" | "inactive" } = {},
+) {
+  const { retailer } = await createRetailer(db, {
+    payout: opts.payout ?? true,
+    user: false,
+    status: opts.status ?? "active",
+  });
   if (opts.authorized !== false) await authorizeBrand(db, retailer.id, brandId);
   return retailer;
 }
@@ -157,7 +168,11 @@ describe("createListingChecked", () => {
       sizes: { M: 1 },
       terms: true,
     });
-    expect(again).toEqual({ ok: false, reason: "already_listed", listingId: first.ok ? first.listing.id : -1 });
+    expect(again).toEqual({
+      ok: false,
+      reason: "already_listed",
+      listingId: first.ok ? first.listing.id : -1,
+    });
     // Another colour is another item; a deleted (0 units) listing does not block.
     expect(
       (
@@ -266,22 +281,45 @@ describe("createListingChecked", () => {
 describe("createRequestChecked", () => {
   it("creates a request; refuses a duplicate request naming the existing one", async () => {
     const r = await retailer();
-    const first = await createRequestChecked(db, { requestorId: r.id, variationId: variationIds[2], reason: "sold_out", sizes: { L: 2 } });
-    expect(first.ok && first.request).toMatchObject({ requestorId: r.id, totalUnits: 2, brandId, reason: "sold_out" });
+    const first = await createRequestChecked(db, {
+      requestorId: r.id,
+      variationId: variationIds[2],
+      reason: "sold_out",
+      sizes: { L: 2 },
+    });
+    expect(first.ok && first.request).toMatchObject({
+      requestorId: r.id,
+      totalUnits: 2,
+      brandId,
+      reason: "sold_out",
+    });
     const again = await createRequestChecked(db, {
       requestorId: r.id,
       variationId: variationIds[2],
       reason: "best_seller",
       sizes: { M: 1 },
     });
-    expect(again).toEqual({ ok: false, reason: "already_requested", requestId: first.ok ? first.request.id : -1 });
+    expect(again).toEqual({
+      ok: false,
+      reason: "already_requested",
+      requestId: first.ok ? first.request.id : -1,
+    });
   });
 
   it("refuses a request for a style the retailer lists itself (own_listing_exists)", async () => {
     const r = await retailer();
-    const own = await createListing(db, { variationId: variationIds[1], providerId: r.id, sizes: { S: 3 } });
+    const own = await createListing(db, {
+      variationId: variationIds[1],
+      providerId: r.id,
+      sizes: { S: 3 },
+    });
     expect(
-      await createRequestChecked(db, { requestorId: r.id, variationId: variationIds[1], reason: "sold_out", sizes: { S: 1 } }),
+      await createRequestChecked(db, {
+        requestorId: r.id,
+        variationId: variationIds[1],
+        reason: "sold_out",
+        sizes: { S: 1 },
+      }),
     ).toEqual({
       ok: false,
       reason: "own_listing_exists",
@@ -301,8 +339,18 @@ describe("createRequestChecked", () => {
     await createListing(db, { variationId: v, providerId: hidden.id, sizes: { S: 2 } });
     await createListing(db, { variationId: v, providerId: seller.id, sizes: { S: 0 } });
     expect(await findOtherListing(db, requestor.id, v)).toBeNull();
-    const swap = await createListing(db, { variationId: v, providerId: seller.id, sizes: { M: 2 }, listingType: "swap" });
-    const res = await createRequestChecked(db, { requestorId: requestor.id, variationId: v, reason: "sold_out", sizes: { M: 1 } });
+    const swap = await createListing(db, {
+      variationId: v,
+      providerId: seller.id,
+      sizes: { M: 2 },
+      listingType: "swap",
+    });
+    const res = await createRequestChecked(db, {
+      requestorId: requestor.id,
+      variationId: v,
+      reason: "sold_out",
+      sizes: { M: 1 },
+    });
     expect(res.ok && res.listingExists).toEqual({ id: swap.id, listingType: "swap" });
   });
 
@@ -311,7 +359,14 @@ describe("createRequestChecked", () => {
     const b = await retailer();
     await createRequest(db, { variationId: variationIds[0], requestorId: a.id, sizes: { S: 1 } });
     expect(
-      (await createRequestChecked(db, { requestorId: b.id, variationId: variationIds[0], reason: "sold_out", sizes: { S: 1 } })).ok,
+      (
+        await createRequestChecked(db, {
+          requestorId: b.id,
+          variationId: variationIds[0],
+          reason: "sold_out",
+          sizes: { S: 1 },
+        })
+      ).ok,
     ).toBe(true);
   });
 });

@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { activateListingsForRetailer, decrementListingUnits, getListing, restoreListingUnits } from "../../db/queries/listings";
-import { createBrand, createCollection, createListing, createProduct, createRetailer, SIZE_RUNS } from "../factories";
+import {
+  activateListingsForRetailer,
+  decrementListingUnits,
+  getListing,
+  restoreListingUnits,
+} from "../../db/queries/listings";
+import {
+  createBrand,
+  createCollection,
+  createListing,
+  createProduct,
+  createRetailer,
+  SIZE_RUNS,
+} from "../factories";
 import { openTestDb } from "./helpers";
 
 // A pool big enough for 20 truly concurrent statements. Rows are this file's own (fresh retailers).
@@ -11,7 +23,11 @@ let variationIds: number[];
 beforeAll(async () => {
   const brand = await createBrand(db);
   const col = await createCollection(db, { brandId: brand.id });
-  const { variations } = await createProduct(db, { collectionId: col.id, sizes: SIZE_RUNS.apparel, colors: 3 });
+  const { variations } = await createProduct(db, {
+    collectionId: col.id,
+    sizes: SIZE_RUNS.apparel,
+    colors: 3,
+  });
   variationIds = variations.map((v) => v.id);
 });
 
@@ -24,7 +40,11 @@ async function seller(payout = true) {
 describe("decrementListingUnits", () => {
   it("takes units from several sizes in one step and keeps total_units in step", async () => {
     const r = await seller();
-    const l = await createListing(db, { variationId: variationIds[0], providerId: r.id, sizes: { S: 2, M: 3, L: 1 } });
+    const l = await createListing(db, {
+      variationId: variationIds[0],
+      providerId: r.id,
+      sizes: { S: 2, M: 3, L: 1 },
+    });
     expect(l.totalUnits).toBe(6);
     expect(await decrementListingUnits(db, l.id, { S: 1, M: 3 })).toBe(true);
     const after = await getListing(db, l.id);
@@ -34,7 +54,11 @@ describe("decrementListingUnits", () => {
 
   it("changes nothing when any selected size lacks units (all or nothing)", async () => {
     const r = await seller();
-    const l = await createListing(db, { variationId: variationIds[0], providerId: r.id, sizes: { S: 2, M: 1 } });
+    const l = await createListing(db, {
+      variationId: variationIds[0],
+      providerId: r.id,
+      sizes: { S: 2, M: 1 },
+    });
     expect(await decrementListingUnits(db, l.id, { S: 1, M: 2 })).toBe(false);
     expect(await decrementListingUnits(db, l.id, { XL: 1 })).toBe(false); // size not in the listing
     expect(await decrementListingUnits(db, l.id, {})).toBe(false); // nothing selected
@@ -47,7 +71,11 @@ describe("decrementListingUnits", () => {
 
   it("rejects negative or fractional selections before touching the database", async () => {
     const r = await seller();
-    const l = await createListing(db, { variationId: variationIds[0], providerId: r.id, sizes: { S: 2 } });
+    const l = await createListing(db, {
+      variationId: variationIds[0],
+      providerId: r.id,
+      sizes: { S: 2 },
+    });
     await expect(decrementListingUnits(db, l.id, { S: -1 })).rejects.toThrow();
     await expect(decrementListingUnits(db, l.id, { S: 1.5 })).rejects.toThrow();
     expect((await getListing(db, l.id))?.sizes).toEqual({ S: 2 });
@@ -55,8 +83,14 @@ describe("decrementListingUnits", () => {
 
   it("never oversells: 20 concurrent buyers of the last 3 units get exactly 3 units", async () => {
     const r = await seller();
-    const l = await createListing(db, { variationId: variationIds[1], providerId: r.id, sizes: { M: 3, L: 4 } });
-    const results = await Promise.all(Array.from({ length: 20 }, () => decrementListingUnits(db, l.id, { M: 1 })));
+    const l = await createListing(db, {
+      variationId: variationIds[1],
+      providerId: r.id,
+      sizes: { M: 3, L: 4 },
+    });
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => decrementListingUnits(db, l.id, { M: 1 })),
+    );
     expect(results.filter(Boolean)).toHaveLength(3);
     const after = await getListing(db, l.id);
     expect(after?.sizes).toEqual({ M: 0, L: 4 });
@@ -65,7 +99,11 @@ describe("decrementListingUnits", () => {
 
   it("never oversells with mixed, multi-size selections racing for the same last units", async () => {
     const r = await seller();
-    const l = await createListing(db, { variationId: variationIds[2], providerId: r.id, sizes: { S: 2, M: 2 } });
+    const l = await createListing(db, {
+      variationId: variationIds[2],
+      providerId: r.id,
+      sizes: { S: 2, M: 2 },
+    });
     // Each attempt wants 1 S + 1 M, or 2 M: at most the stock can be taken, never more.
     const selections: Record<string, number>[] = Array.from(
       { length: 20 },
@@ -88,7 +126,11 @@ describe("decrementListingUnits", () => {
 
   it("restoreListingUnits puts units back (adding a size that is missing)", async () => {
     const r = await seller();
-    const l = await createListing(db, { variationId: variationIds[0], providerId: r.id, sizes: { S: 1 } });
+    const l = await createListing(db, {
+      variationId: variationIds[0],
+      providerId: r.id,
+      sizes: { S: 1 },
+    });
     expect(await decrementListingUnits(db, l.id, { S: 1 })).toBe(true);
     expect(await restoreListingUnits(db, l.id, { S: 1, XS: 2 })).toBe(true);
     const after = await getListing(db, l.id);
@@ -107,8 +149,16 @@ describe("activateListingsForRetailer", () => {
       createListing(db, { variationId: variationIds[0], providerId: target.id, sizes: { S: 1 } }),
       createListing(db, { variationId: variationIds[1], providerId: target.id, sizes: { M: 2 } }),
     ]);
-    const theirs = await createListing(db, { variationId: variationIds[0], providerId: other.id, sizes: { S: 1 } });
-    const paidListing = await createListing(db, { variationId: variationIds[2], providerId: paid.id, sizes: { L: 1 } });
+    const theirs = await createListing(db, {
+      variationId: variationIds[0],
+      providerId: other.id,
+      sizes: { S: 1 },
+    });
+    const paidListing = await createListing(db, {
+      variationId: variationIds[2],
+      providerId: paid.id,
+      sizes: { L: 1 },
+    });
     // Status is derived from the provider's payout set-up.
     expect(mine.map((l) => l.status)).toEqual(["payoutneeded", "payoutneeded"]);
     expect(theirs.status).toBe("payoutneeded");

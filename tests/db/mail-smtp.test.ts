@@ -29,7 +29,8 @@ beforeAll(async () => {
     disabledCommands: ["STARTTLS"],
     logger: false,
     onRcptTo(address, _session, callback) {
-      if (address.address.startsWith("bounce-")) return callback(Object.assign(new Error("no such user"), { responseCode: 550 }));
+      if (address.address.startsWith("bounce-"))
+        return callback(Object.assign(new Error("no such user"), { responseCode: 550 }));
       const left = refusals.get(address.address) ?? 0;
       if (left > 0) {
         refusals.set(address.address, left - 1);
@@ -70,7 +71,8 @@ afterAll(async () => {
 
 const quiet = () => {};
 const FROM = "Wholesale Exchange <no-reply@wholesale.example>";
-const rowsOf = (ids: number[]) => db.select().from(outboxEmails).where(inArray(outboxEmails.id, ids)).orderBy(outboxEmails.id);
+const rowsOf = (ids: number[]) =>
+  db.select().from(outboxEmails).where(inArray(outboxEmails.id, ids)).orderBy(outboxEmails.id);
 const receivedBy = (to: string) => received.filter((m) => m.to.includes(to));
 
 async function queue(to: string, subject: string) {
@@ -101,7 +103,9 @@ describe("SMTP sender", () => {
     expect(mail.from).toBe("no-reply@wholesale.example");
     expect(mail.raw).toContain(`Subject: First ${t}`);
     expect(mail.raw).toContain(`Hello ${a.toEmail}`);
-    expect(mail.raw).toMatch(new RegExp(`Message-ID: <outbox-${a.id}-\\d+@wholesale\\.example>`, "i"));
+    expect(mail.raw).toMatch(
+      new RegExp(`Message-ID: <outbox-${a.id}-\\d+@wholesale\\.example>`, "i"),
+    );
     expect(mail.raw).toMatch(new RegExp(`^X-Outbox-ID: ${a.id}\r?$`, "im"));
 
     const rows = await rowsOf([a.id, b.id]);
@@ -117,7 +121,14 @@ describe("SMTP sender", () => {
     const never = await queue(`never-${t}@store.test`, `Never ${t}`);
     refusals.set(flaky.toEmail, 1);
     refusals.set(never.toEmail, 99);
-    const sender = createSmtpSender({ db, smtpUrl, from: FROM, retryBaseMs: 0, maxAttempts: 3, log: quiet });
+    const sender = createSmtpSender({
+      db,
+      smtpUrl,
+      from: FROM,
+      retryBaseMs: 0,
+      maxAttempts: 3,
+      log: quiet,
+    });
 
     await sender.deliverPending();
     let rows = await rowsOf([flaky.id, bounce.id, never.id]);
@@ -137,7 +148,13 @@ describe("SMTP sender", () => {
   it("keeps rows queued while the SMTP server is down, and waits for the back-off before retrying", async () => {
     const t = uniqueToken();
     const row = await queue(`down-${t}@store.test`, `Down ${t}`);
-    const down = createSmtpSender({ db, smtpUrl: "smtp://127.0.0.1:9", from: FROM, retryBaseMs: 60_000, log: quiet });
+    const down = createSmtpSender({
+      db,
+      smtpUrl: "smtp://127.0.0.1:9",
+      from: FROM,
+      retryBaseMs: 60_000,
+      log: quiet,
+    });
     await down.deliverPending();
     expect((await rowsOf([row.id]))[0].status).toBe("queued");
     // Within its back-off this sender does not claim the row again.
@@ -162,7 +179,10 @@ describe("SMTP sender", () => {
       .update(outboxEmails)
       .set({ status: "sending", sentAt: new Date(Date.now() - 3600_000) })
       .where(eq(outboxEmails.id, stuck.id));
-    await db.update(outboxEmails).set({ status: "sending", sentAt: new Date() }).where(eq(outboxEmails.id, busy.id));
+    await db
+      .update(outboxEmails)
+      .set({ status: "sending", sentAt: new Date() })
+      .where(eq(outboxEmails.id, busy.id));
     await db
       .update(outboxEmails)
       .set({ createdAt: new Date(Date.now() - 10 * 24 * 3600_000) })
@@ -182,7 +202,8 @@ describe("SMTP sender", () => {
     const sender = createSmtpSender({ db, smtpUrl, from: FROM, pollMs: 50, log: quiet });
     sender.start();
     const row = await queue(`loop-${t}@store.test`, `Loop ${t}`);
-    for (let i = 0; i < 100 && receivedBy(row.toEmail).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && receivedBy(row.toEmail).length === 0; i++)
+      await new Promise((r) => setTimeout(r, 50));
     await sender.stop();
     expect(receivedBy(row.toEmail)).toHaveLength(1);
     expect((await rowsOf([row.id]))[0].status).toBe("sent");

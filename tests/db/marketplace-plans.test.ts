@@ -5,7 +5,13 @@
  * marketplace indexes of migration 0004.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { explainMarketplacePage, hasSeqScan, marketplacePage, planNodes, type MarketPageQuery } from "../../db/queries/marketplace";
+import {
+  explainMarketplacePage,
+  hasSeqScan,
+  marketplacePage,
+  planNodes,
+  type MarketPageQuery,
+} from "../../db/queries/marketplace";
 import { uniqueToken } from "../factories";
 import { dropBulkMarketplace, seedBulkMarketplace, type BulkResult } from "./marketplace-bulk";
 import { openTestDb } from "./helpers";
@@ -79,19 +85,49 @@ const variants: [string, () => Partial<MarketPageQuery>][] = [
   ["units", () => ({ filters: { units: 8 } })],
   ["variant", () => ({ filters: { variantId: 1 } })],
   ["id", () => ({ filters: { id: 1 } })],
-  ["one retailer's listings (retailer__id)", () => ({ filters: { retailerId: bulk.retailerIds[7] } })],
-  ["one retailer's listings, price high to low", () => ({ filters: { retailerId: bulk.retailerIds[7] }, ordering: "-price" })],
-  ["one retailer's requests", () => ({ tab: "sell", filters: { retailerId: bulk.retailerIds[7] } })],
+  [
+    "one retailer's listings (retailer__id)",
+    () => ({ filters: { retailerId: bulk.retailerIds[7] } }),
+  ],
+  [
+    "one retailer's listings, price high to low",
+    () => ({ filters: { retailerId: bulk.retailerIds[7] }, ordering: "-price" }),
+  ],
+  [
+    "one retailer's requests",
+    () => ({ tab: "sell", filters: { retailerId: bulk.retailerIds[7] } }),
+  ],
   [
     "staff as admin, one retailer",
-    () => ({ brandIds: bulk.brandIds, viewerRetailerId: null, withNames: true, filters: { retailerId: bulk.retailerIds[3] } }),
+    () => ({
+      brandIds: bulk.brandIds,
+      viewerRetailerId: null,
+      withNames: true,
+      filters: { retailerId: bulk.retailerIds[3] },
+    }),
   ],
-  ["staff as admin, every brand", () => ({ brandIds: bulk.brandIds, viewerRetailerId: null, withNames: true })],
+  [
+    "staff as admin, every brand",
+    () => ({ brandIds: bulk.brandIds, viewerRetailerId: null, withNames: true }),
+  ],
   [
     "staff as admin, selective search",
-    () => ({ brandIds: bulk.brandIds, viewerRetailerId: null, withNames: true, filters: { search: "00012" } }),
+    () => ({
+      brandIds: bulk.brandIds,
+      viewerRetailerId: null,
+      withNames: true,
+      filters: { search: "00012" },
+    }),
   ],
-  ["staff as admin, price high to low", () => ({ brandIds: bulk.brandIds, viewerRetailerId: null, withNames: true, ordering: "-price" })],
+  [
+    "staff as admin, price high to low",
+    () => ({
+      brandIds: bulk.brandIds,
+      viewerRetailerId: null,
+      withNames: true,
+      ordering: "-price",
+    }),
+  ],
 ];
 
 describe("marketplace plans at 20,000 listings", () => {
@@ -131,9 +167,15 @@ describe("marketplace plans at 20,000 listings", () => {
 
   it("a search over many brands: ranked (one trigram scan) only when the planner reads the matches by index", async () => {
     for (const search of ["000123", "00012", `bk${bulk.brandIds[0]}-0001`, "blk"]) {
-      const { shape, plan } = await explainMarketplacePage(db, q({ brandIds: bulk.brandIds, filters: { search } }));
+      const { shape, plan } = await explainMarketplacePage(
+        db,
+        q({ brandIds: bulk.brandIds, filters: { search } }),
+      );
       expect(hasSeqScan(plan), `${search}: ${shape}`).toBe(false);
-      if (shape === "ranked") expect(planNodes(plan).some((n) => n["Index Name"] === "listings_market_sku_trgm_idx")).toBe(true);
+      if (shape === "ranked")
+        expect(
+          planNodes(plan).some((n) => n["Index Name"] === "listings_market_sku_trgm_idx"),
+        ).toBe(true);
     }
   });
 
@@ -144,7 +186,10 @@ describe("marketplace plans at 20,000 listings", () => {
       ["swap", "listings_provider_idx"],
       ["sell", "listing_requests_requestor_idx"],
     ] as const) {
-      const { shape, plan } = await explainMarketplacePage(db, q({ tab, filters: { retailerId: r } }));
+      const { shape, plan } = await explainMarketplacePage(
+        db,
+        q({ tab, filters: { retailerId: r } }),
+      );
       expect(shape).toBe("ranked");
       expect(planNodes(plan).map((n) => n["Index Name"])).toContain(index);
     }
@@ -153,7 +198,10 @@ describe("marketplace plans at 20,000 listings", () => {
   it("work grows with the page, not the table: the default page touches few rows", async () => {
     const { plan } = await explainMarketplacePage(db, q(), { analyze: true });
     const listingScans = planNodes(plan).filter((n) => n["Relation Name"] === "listings");
-    const rowsRead = listingScans.reduce((a, n) => a + Number(n["Actual Rows"] ?? 0) * Number(n["Actual Loops"] ?? 1), 0);
+    const rowsRead = listingScans.reduce(
+      (a, n) => a + Number(n["Actual Rows"] ?? 0) * Number(n["Actual Loops"] ?? 1),
+      0,
+    );
     // 5 brands x (21 rows + the few filtered out: own, inactive providers).
     expect(rowsRead).toBeLessThan(5 * 21 * 3);
   });

@@ -70,37 +70,147 @@ beforeAll(async () => {
     v[k] = { id: variations[0].id, sku: variations[0].sku, priceCents: price };
   }
   viewer = (await createRetailer(db, { payout: true, user: false })).retailer.id;
-  const s = (await createRetailer(db, { payout: true, user: false, storeName: `Secret Seller ${tag}` })).retailer;
+  const s = (
+    await createRetailer(db, { payout: true, user: false, storeName: `Secret Seller ${tag}` })
+  ).retailer;
   seller = s.id;
   sellerName = s.storeName;
   seller2 = (await createRetailer(db, { payout: true, user: false })).retailer.id;
   noPayout = (await createRetailer(db, { payout: false, user: false })).retailer.id;
-  inactive = (await createRetailer(db, { payout: true, user: false, status: "inactive" })).retailer.id;
-  requestor = (await createRetailer(db, { payout: false, user: false, storeName: `Secret Requestor ${tag}` })).retailer.id;
-  for (const r of [viewer, seller, seller2, noPayout, inactive, requestor]) await authorizeBrand(db, r, brandA);
+  inactive = (await createRetailer(db, { payout: true, user: false, status: "inactive" })).retailer
+    .id;
+  requestor = (
+    await createRetailer(db, { payout: false, user: false, storeName: `Secret Requestor ${tag}` })
+  ).retailer.id;
+  for (const r of [viewer, seller, seller2, noPayout, inactive, requestor])
+    await authorizeBrand(db, r, brandA);
   await authorizeBrand(db, seller, brandB);
 
   const at = (n: number) => new Date(t0 + n * hour);
   // Visible sell listings of brand A (created oldest -> newest: c, a, b, d).
-  L.c = (await createListing(db, { variationId: v.c.id, providerId: seller, sizes: { S: 2, M: 1 }, createdAt: at(1) })).id;
-  L.a = (await createListing(db, { variationId: v.a.id, providerId: seller2, sizes: { L: 5 }, createdAt: at(2) })).id;
-  L.b = (await createListing(db, { variationId: v.b.id, providerId: seller, sizes: { XS: 1, S: 0 }, createdAt: at(3) })).id;
-  L.d = (await createListing(db, { variationId: v.d.id, providerId: seller2, sizes: { M: 3, XL: 4 }, createdAt: at(4) })).id;
+  L.c = (
+    await createListing(db, {
+      variationId: v.c.id,
+      providerId: seller,
+      sizes: { S: 2, M: 1 },
+      createdAt: at(1),
+    })
+  ).id;
+  L.a = (
+    await createListing(db, {
+      variationId: v.a.id,
+      providerId: seller2,
+      sizes: { L: 5 },
+      createdAt: at(2),
+    })
+  ).id;
+  L.b = (
+    await createListing(db, {
+      variationId: v.b.id,
+      providerId: seller,
+      sizes: { XS: 1, S: 0 },
+      createdAt: at(3),
+    })
+  ).id;
+  L.d = (
+    await createListing(db, {
+      variationId: v.d.id,
+      providerId: seller2,
+      sizes: { M: 3, XL: 4 },
+      createdAt: at(4),
+    })
+  ).id;
   // Hidden ones.
   L.swap = (
-    await createListing(db, { variationId: v.a.id, providerId: seller, sizes: { S: 1 }, listingType: "swap", createdAt: at(5) })
+    await createListing(db, {
+      variationId: v.a.id,
+      providerId: seller,
+      sizes: { S: 1 },
+      listingType: "swap",
+      createdAt: at(5),
+    })
   ).id;
-  L.own = (await createListing(db, { variationId: v.c.id, providerId: viewer, sizes: { S: 9 }, createdAt: at(6) })).id;
-  L.payoutneeded = (await createListing(db, { variationId: v.d.id, providerId: noPayout, sizes: { S: 9 }, createdAt: at(7) })).id;
-  L.inactive = (await createListing(db, { variationId: v.b.id, providerId: inactive, sizes: { S: 9 }, createdAt: at(8) })).id;
-  L.zero = (await createListing(db, { variationId: v.a.id, providerId: seller2, sizes: { S: 0 }, createdAt: at(9) })).id;
-  L.brandB = (await createListing(db, { variationId: v.z.id, providerId: seller, sizes: { S: 4 }, createdAt: at(10) })).id;
+  L.own = (
+    await createListing(db, {
+      variationId: v.c.id,
+      providerId: viewer,
+      sizes: { S: 9 },
+      createdAt: at(6),
+    })
+  ).id;
+  L.payoutneeded = (
+    await createListing(db, {
+      variationId: v.d.id,
+      providerId: noPayout,
+      sizes: { S: 9 },
+      createdAt: at(7),
+    })
+  ).id;
+  L.inactive = (
+    await createListing(db, {
+      variationId: v.b.id,
+      providerId: inactive,
+      sizes: { S: 9 },
+      createdAt: at(8),
+    })
+  ).id;
+  L.zero = (
+    await createListing(db, {
+      variationId: v.a.id,
+      providerId: seller2,
+      sizes: { S: 0 },
+      createdAt: at(9),
+    })
+  ).id;
+  L.brandB = (
+    await createListing(db, {
+      variationId: v.z.id,
+      providerId: seller,
+      sizes: { S: 4 },
+      createdAt: at(10),
+    })
+  ).id;
   // Requests.
-  R.r1 = (await createRequest(db, { variationId: v.a.id, requestorId: requestor, sizes: { M: 2 }, createdAt: at(1) })).id;
-  R.r2 = (await createRequest(db, { variationId: v.b.id, requestorId: seller, sizes: { S: 1, L: 1 }, createdAt: at(2) })).id;
-  R.own = (await createRequest(db, { variationId: v.c.id, requestorId: viewer, sizes: { M: 2 }, createdAt: at(3) })).id;
-  R.inactive = (await createRequest(db, { variationId: v.d.id, requestorId: inactive, sizes: { M: 2 }, createdAt: at(4) })).id;
-  R.zero = (await createRequest(db, { variationId: v.d.id, requestorId: requestor, sizes: { M: 0 }, createdAt: at(5) })).id;
+  R.r1 = (
+    await createRequest(db, {
+      variationId: v.a.id,
+      requestorId: requestor,
+      sizes: { M: 2 },
+      createdAt: at(1),
+    })
+  ).id;
+  R.r2 = (
+    await createRequest(db, {
+      variationId: v.b.id,
+      requestorId: seller,
+      sizes: { S: 1, L: 1 },
+      createdAt: at(2),
+    })
+  ).id;
+  R.own = (
+    await createRequest(db, {
+      variationId: v.c.id,
+      requestorId: viewer,
+      sizes: { M: 2 },
+      createdAt: at(3),
+    })
+  ).id;
+  R.inactive = (
+    await createRequest(db, {
+      variationId: v.d.id,
+      requestorId: inactive,
+      sizes: { M: 2 },
+      createdAt: at(4),
+    })
+  ).id;
+  R.zero = (
+    await createRequest(db, {
+      variationId: v.d.id,
+      requestorId: requestor,
+      sizes: { M: 0 },
+      createdAt: at(5),
+    })
+  ).id;
 });
 
 afterAll(() => handle.close());
@@ -126,7 +236,9 @@ async function ids(over: Partial<MarketPageQuery> = {}): Promise<number[]> {
 
 describe("ordering keys copied from the variation", () => {
   it("a new listing gets lower(sku) and the price by trigger; a variation change follows", async () => {
-    const row = (await db.execute(sql`select sku_key, price_cents from listings where id = ${L.c}`)) as unknown as {
+    const row = (await db.execute(
+      sql`select sku_key, price_cents from listings where id = ${L.c}`,
+    )) as unknown as {
       sku_key: string;
       price_cents: number;
     }[];
@@ -137,9 +249,18 @@ describe("ordering keys copied from the variation", () => {
       colors: ["Navy"],
       priceCents: 700,
     });
-    const l = await createListing(db, { variationId: variations[0].id, providerId: seller, sizes: { S: 1 } });
-    await db.update(productVariations).set({ priceCents: 900, sku: "NEW-Code-1" }).where(eq(productVariations.id, variations[0].id));
-    const after = (await db.execute(sql`select sku_key, price_cents from listings where id = ${l.id}`)) as unknown as {
+    const l = await createListing(db, {
+      variationId: variations[0].id,
+      providerId: seller,
+      sizes: { S: 1 },
+    });
+    await db
+      .update(productVariations)
+      .set({ priceCents: 900, sku: "NEW-Code-1" })
+      .where(eq(productVariations.id, variations[0].id));
+    const after = (await db.execute(
+      sql`select sku_key, price_cents from listings where id = ${l.id}`,
+    )) as unknown as {
       sku_key: string;
       price_cents: number;
     }[];
@@ -169,7 +290,10 @@ describe("marketplacePage: what is shown", () => {
   });
 
   it("groups by the brands asked for, in that order; brands without rows are empty pages", async () => {
-    const pages = await marketplacePage(db, q({ brandIds: [brandB, brandA], viewerRetailerId: viewer }));
+    const pages = await marketplacePage(
+      db,
+      q({ brandIds: [brandB, brandA], viewerRetailerId: viewer }),
+    );
     expect([...pages.keys()]).toEqual([brandB, brandA]);
     expect(pages.get(brandB)!.cards.map((c) => c.id)).toEqual([L.brandB]);
     const empty = await marketplacePage(db, q({ tab: "swap", brandIds: [brandB] }));
@@ -187,7 +311,9 @@ describe("anonymity", () => {
       marketplacePageJsonSql(q(), "lateral"),
       marketplacePageJsonSql(q(), "ranked"),
     ]) {
-      expect(new PgDialect().sqlToQuery(stmt).sql).not.toMatch(/store_name|store_email|store_phone|address1/);
+      expect(new PgDialect().sqlToQuery(stmt).sql).not.toMatch(
+        /store_name|store_email|store_phone|address1/,
+      );
     }
     const staff = await marketplacePage(db, q({ withNames: true }));
     const card = staff.get(brandA)!.cards.find((c) => c.id === L.c)!;
@@ -196,9 +322,21 @@ describe("anonymity", () => {
   });
 
   it("getMarketItem: the same rule", async () => {
-    const anon = await getMarketItem(db, { kind: "listing", id: L.c, brandIds: [brandA], viewerRetailerId: viewer, withNames: false });
+    const anon = await getMarketItem(db, {
+      kind: "listing",
+      id: L.c,
+      brandIds: [brandA],
+      viewerRetailerId: viewer,
+      withNames: false,
+    });
     expect(anon?.partyName).toBeNull();
-    const staff = await getMarketItem(db, { kind: "listing", id: L.c, brandIds: null, viewerRetailerId: null, withNames: true });
+    const staff = await getMarketItem(db, {
+      kind: "listing",
+      id: L.c,
+      brandIds: null,
+      viewerRetailerId: null,
+      withNames: true,
+    });
     expect(staff?.partyName).toBe(sellerName);
   });
 });
@@ -214,13 +352,22 @@ describe("the statement as it runs: one json value", () => {
     ]) {
       for (const shape of ["lateral", "ranked"] as const) {
         const query = q(over);
-        const rows = (await db.execute(marketplacePageSql(query, shape))) as unknown as Record<string, unknown>[];
-        const [{ cards }] = (await db.execute(marketplacePageJsonSql(query, shape))) as unknown as { cards: unknown[][] | string }[];
+        const rows = (await db.execute(marketplacePageSql(query, shape))) as unknown as Record<
+          string,
+          unknown
+        >[];
+        const [{ cards }] = (await db.execute(marketplacePageJsonSql(query, shape))) as unknown as {
+          cards: unknown[][] | string;
+        }[];
         const parsed = typeof cards === "string" ? (JSON.parse(cards) as unknown[][]) : cards;
-        expect(parsed, `${JSON.stringify(over)} ${shape}`).toEqual(rows.map((r) => Object.values(r)));
+        expect(parsed, `${JSON.stringify(over)} ${shape}`).toEqual(
+          rows.map((r) => Object.values(r)),
+        );
       }
     }
-    const [{ cards }] = (await db.execute(marketplacePageJsonSql(q({ tab: "swap", brandIds: [brandB] }), "lateral"))) as unknown as {
+    const [{ cards }] = (await db.execute(
+      marketplacePageJsonSql(q({ tab: "swap", brandIds: [brandB] }), "lateral"),
+    )) as unknown as {
       cards: unknown;
     }[];
     expect(cards).toEqual([]);
@@ -263,7 +410,9 @@ describe("filters", () => {
   });
 
   it("category", async () => {
-    const [cat] = (await db.execute(sql`insert into categories (name) values (${`Cat ${tag}`}) returning id`)) as unknown as {
+    const [cat] = (await db.execute(
+      sql`insert into categories (name) values (${`Cat ${tag}`}) returning id`,
+    )) as unknown as {
       id: number;
     }[];
     await db.execute(
@@ -299,7 +448,9 @@ describe("retailer__id (the named route buyswap's parameter)", () => {
       [brandB, [L.brandB]],
       [brandA, [L.b, L.c]],
     ]);
-    expect(await db.execute(marketplacePageSql(query, "ranked"))).toEqual(await db.execute(marketplacePageSql(query, "lateral")));
+    expect(await db.execute(marketplacePageSql(query, "ranked"))).toEqual(
+      await db.execute(marketplacePageSql(query, "lateral")),
+    );
   });
 
   it("combines with the other filters and paging; hidden rows stay hidden", async () => {
@@ -309,16 +460,23 @@ describe("retailer__id (the named route buyswap's parameter)", () => {
     expect(await ids({ filters: { retailerId: inactive } })).toEqual([]); // inactive retailer
     expect(await ids({ tab: "sell", filters: { retailerId: viewer } })).toEqual([]); // own requests never shown
     expect(await ids({ filters: { retailerId: viewer } })).toEqual([L.own]); // own listings are (marked own)
-    const first = (await marketplacePage(db, q({ limit: 1, filters: { retailerId: seller2 } }))).get(brandA)!;
+    const first = (
+      await marketplacePage(db, q({ limit: 1, filters: { retailerId: seller2 } }))
+    ).get(brandA)!;
     expect([first.cards.map((c) => c.id), first.hasMore]).toEqual([[L.d], true]);
-    const next = (await marketplacePage(db, q({ limit: 1, offset: 1, filters: { retailerId: seller2 } }))).get(brandA)!;
+    const next = (
+      await marketplacePage(db, q({ limit: 1, offset: 1, filters: { retailerId: seller2 } }))
+    ).get(brandA)!;
     expect([next.cards.map((c) => c.id), next.hasMore]).toEqual([[L.a], false]);
   });
 
   it("anonymity: a retailer filtering by another retailer's id still gets no store name", async () => {
     const pages = await marketplacePage(db, q({ filters: { retailerId: seller } }));
-    for (const c of pages.get(brandA)!.cards) expect([c.partyId, c.partyName]).toEqual([seller, null]);
-    const text = new PgDialect().sqlToQuery(marketplacePageSql(q({ filters: { retailerId: seller } }), "ranked")).sql;
+    for (const c of pages.get(brandA)!.cards)
+      expect([c.partyId, c.partyName]).toEqual([seller, null]);
+    const text = new PgDialect().sqlToQuery(
+      marketplacePageSql(q({ filters: { retailerId: seller } }), "ranked"),
+    ).sql;
     expect(text).not.toMatch(/store_name|store_email|store_phone|address1/);
   });
 });
@@ -334,26 +492,36 @@ describe("marketBrowseContext (brands and categories in one statement)", () => {
     ).toEqual([brandA, brandB].sort());
     expect((await marketBrowseContext(db, viewer)).brands.map((b) => b.id)).toEqual([brandA]);
     const pendingBrand = (await createBrand(db)).id;
-    await db.execute(sql`insert into retailer_brands (retailer_id, brand_id, status) values (${viewer}, ${pendingBrand}, 'pending')`);
+    await db.execute(
+      sql`insert into retailer_brands (retailer_id, brand_id, status) values (${viewer}, ${pendingBrand}, 'pending')`,
+    );
     const hidden = (await createBrand(db)).id;
     await authorizeBrand(db, viewer, hidden);
     await db.execute(sql`update brands set is_active = false where id = ${hidden}`);
     expect((await marketBrowseContext(db, viewer)).brands.map((b) => b.id)).toEqual([brandA]);
-    const [row] = (await db.execute(sql`select name, display_name from brands where id = ${brandA}`)) as unknown as {
+    const [row] = (await db.execute(
+      sql`select name, display_name from brands where id = ${brandA}`,
+    )) as unknown as {
       name: string;
       display_name: string;
     }[];
-    expect((await marketBrowseContext(db, viewer)).brands[0].name).toBe(row.display_name || row.name);
+    expect((await marketBrowseContext(db, viewer)).brands[0].name).toBe(
+      row.display_name || row.name,
+    );
     const admin = await marketBrowseContext(db, null);
     const adminIds = admin.brands.map((b) => b.id);
     expect(adminIds).toEqual(expect.arrayContaining([brandA, brandB, pendingBrand]));
     expect(adminIds).not.toContain(hidden);
-    const [cat] = (await db.execute(sql`insert into categories (name) values (${`Ctx ${tag}`}) returning id`)) as unknown as {
+    const [cat] = (await db.execute(
+      sql`insert into categories (name) values (${`Ctx ${tag}`}) returning id`,
+    )) as unknown as {
       id: number;
     }[];
     const { categories } = await marketBrowseContext(db, viewer);
     expect(categories).toContainEqual({ id: cat.id, name: `Ctx ${tag}` });
-    const byName = (await db.execute(sql`select id, name from categories order by lower(name), id limit 500`)) as unknown as {
+    const byName = (await db.execute(
+      sql`select id, name from categories order by lower(name), id limit 500`,
+    )) as unknown as {
       id: number;
       name: string;
     }[];
@@ -372,14 +540,21 @@ describe("paging", () => {
     const exact = await marketplacePage(db, q({ limit: 5 }));
     expect(exact.get(brandA)!.hasMore).toBe(false);
     const ranked = await db.execute(
-      marketplacePageSql(q({ limit: 2, offset: 1, brandIds: [brandA, brandB], filters: { search: tag } }), "ranked"),
+      marketplacePageSql(
+        q({ limit: 2, offset: 1, brandIds: [brandA, brandB], filters: { search: tag } }),
+        "ranked",
+      ),
     );
     expect((ranked as unknown as { id: number }[]).map((r) => r.id)).toEqual([L.d, L.b, L.a]);
   });
 });
 
 describe("getMarketItem", () => {
-  const item = (kind: "listing" | "request", id: number, over: { brandIds?: number[] | null; viewerRetailerId?: number | null } = {}) =>
+  const item = (
+    kind: "listing" | "request",
+    id: number,
+    over: { brandIds?: number[] | null; viewerRetailerId?: number | null } = {},
+  ) =>
     getMarketItem(db, {
       kind,
       id,
@@ -414,12 +589,18 @@ describe("getMarketItem", () => {
     expect(await item("listing", L.own)).toMatchObject({ own: true, partyId: viewer });
     expect(await item("listing", L.c)).toMatchObject({ own: false });
     expect(await item("listing", L.brandB)).toBeNull();
-    expect(await item("listing", L.brandB, { brandIds: null, viewerRetailerId: null })).not.toBeNull();
+    expect(
+      await item("listing", L.brandB, { brandIds: null, viewerRetailerId: null }),
+    ).not.toBeNull();
     expect(await item("listing", -1)).toBeNull();
   });
 
   it("requests: own and zero hidden", async () => {
-    expect(await item("request", R.r1)).toMatchObject({ kind: "request", listingType: null, partyId: requestor });
+    expect(await item("request", R.r1)).toMatchObject({
+      kind: "request",
+      listingType: null,
+      partyId: requestor,
+    });
     expect(await item("request", R.own)).toBeNull();
     expect(await item("request", R.zero)).toBeNull();
     expect(await item("request", R.inactive)).toBeNull();

@@ -7,7 +7,11 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createListingChecked, createRequestChecked } from "../../db/queries/listing-write";
-import { activateListingsForRetailer, decrementListingUnits, restoreListingUnits } from "../../db/queries/listings";
+import {
+  activateListingsForRetailer,
+  decrementListingUnits,
+  restoreListingUnits,
+} from "../../db/queries/listings";
 import { hasSeqScan, type PlanNode } from "../../db/queries/marketplace";
 import {
   listingsFillingRequest,
@@ -49,15 +53,26 @@ beforeAll(async () => {
   brandId = (await createBrand(db)).id;
   const col = await createCollection(db, { brandId });
   sku = `MT-${uniqueToken().toUpperCase()}`;
-  const p = await createProduct(db, { collectionId: col.id, sku, sizes: SIZE_RUNS.apparel, colors: 2 });
+  const p = await createProduct(db, {
+    collectionId: col.id,
+    sku,
+    sizes: SIZE_RUNS.apparel,
+    colors: 2,
+  });
   variationId = p.variations[0].id;
   otherVariationId = p.variations[1].id;
 });
 
 afterAll(() => handle.close());
 
-async function retailer(opts: { payout?: boolean; authorized?: boolean; status?: "active" | "inactive" } = {}) {
-  const { retailer } = await createRetailer(db, { payout: opts.payout ?? true, user: false, status: opts.status ?? "active" });
+async function retailer(
+  opts: { payout?: boolean; authorized?: boolean; status?: "active" | "inactive" } = {},
+) {
+  const { retailer } = await createRetailer(db, {
+    payout: opts.payout ?? true,
+    user: false,
+    status: opts.status ?? "active",
+  });
   if (opts.authorized !== false) await authorizeBrand(db, retailer.id, brandId);
   return retailer;
 }
@@ -85,7 +100,9 @@ describe("recordMatchesForListing", () => {
     await createRequest(db, { requestorId: wants.id, variationId, sizes: { M: 2 } });
     await createRequest(db, { requestorId: wantsOtherSize.id, variationId, sizes: { XL: 2 } });
     await createRequest(db, { requestorId: unauthorized.id, variationId, sizes: { M: 1 } });
-    await db.execute(sql`update retailer_brands set status = 'removed' where retailer_id = ${unauthorized.id}`);
+    await db.execute(
+      sql`update retailer_brands set status = 'removed' where retailer_id = ${unauthorized.id}`,
+    );
     await createRequest(db, { requestorId: inactive.id, variationId, sizes: { M: 1 } });
     await db.execute(sql`update retailers set status = 'inactive' where id = ${inactive.id}`);
     const provider = await retailer();
@@ -100,7 +117,8 @@ describe("recordMatchesForListing", () => {
     expect(res.ok).toBe(true);
     const listingId = res.ok ? res.listing.id : 0;
     expect((await matchesOf(wants.id)).map((m) => m.listingId)).toEqual([listingId]);
-    for (const r of [wantsOtherSize, unauthorized, inactive, provider]) expect(await matchesOf(r.id)).toEqual([]);
+    for (const r of [wantsOtherSize, unauthorized, inactive, provider])
+      expect(await matchesOf(r.id)).toEqual([]);
     // The match alone queues no e-mail (nothing on the click's path); the worker's sweep does.
     expect(await digestsOf(wants.id)).toEqual([]);
     expect(await sweep()).toBeGreaterThanOrEqual(1);
@@ -116,7 +134,11 @@ describe("recordMatchesForListing", () => {
 
   it("a second match the same day rewrites the queued e-mail (one a day); once sent, the next waits", async () => {
     const wants = await retailer();
-    await createRequest(db, { requestorId: wants.id, variationId: otherVariationId, sizes: { S: 1 } });
+    await createRequest(db, {
+      requestorId: wants.id,
+      variationId: otherVariationId,
+      sizes: { S: 1 },
+    });
     await createRequest(db, { requestorId: wants.id, variationId, sizes: { S: 1 } });
     const p1 = await retailer();
     const p2 = await retailer();
@@ -157,9 +179,17 @@ describe("recordMatchesForListing", () => {
     expect((await matchesOf(wants.id)).filter((m) => m.digestKey === null)).toHaveLength(1);
     // Tomorrow's digest takes it.
     const tomorrow = new Date(Date.now() + 86_400_000);
-    expect(await queueDueMatchDigests(db, DEFAULT_MARKETPLACE_TZ, tomorrow)).toBeGreaterThanOrEqual(1);
-    expect(await db.transaction((tx) => queueMatchDigest(tx, wants.id, DEFAULT_MARKETPLACE_TZ, tomorrow))).toBe("updated");
-    const next = (await digestsOf(wants.id)).find((m) => m.dedupeKey === matchDigestKey(wants.id, tomorrow, DEFAULT_MARKETPLACE_TZ));
+    expect(await queueDueMatchDigests(db, DEFAULT_MARKETPLACE_TZ, tomorrow)).toBeGreaterThanOrEqual(
+      1,
+    );
+    expect(
+      await db.transaction((tx) =>
+        queueMatchDigest(tx, wants.id, DEFAULT_MARKETPLACE_TZ, tomorrow),
+      ),
+    ).toBe("updated");
+    const next = (await digestsOf(wants.id)).find(
+      (m) => m.dedupeKey === matchDigestKey(wants.id, tomorrow, DEFAULT_MARKETPLACE_TZ),
+    );
     expect(next?.subject).toBe("1 new match for your requests");
   });
 
@@ -180,7 +210,9 @@ describe("recordMatchesForListing", () => {
       });
       await db
         .delete(outboxEmails)
-        .where(sql`${outboxEmails.dedupeKey} like ${`match-digest:${wants.id}:%`} and ${outboxEmails.status} = 'queued'`);
+        .where(
+          sql`${outboxEmails.dedupeKey} like ${`match-digest:${wants.id}:%`} and ${outboxEmails.status} = 'queued'`,
+        );
       await db
         .update(listingMatches)
         .set({ digestKey: null })
@@ -188,7 +220,8 @@ describe("recordMatchesForListing", () => {
           sql`${listingMatches.retailerId} = ${wants.id} and ${listingMatches.digestKey} not like ${`match-digest:${wants.id}:2030-%`}`,
         );
     };
-    const queue = (at: string) => db.transaction((tx) => queueMatchDigest(tx, wants.id, zone, new Date(at)));
+    const queue = (at: string) =>
+      db.transaction((tx) => queueMatchDigest(tx, wants.id, zone, new Date(at)));
     await match();
     expect(await queue("2030-01-15T23:30:00Z")).toBe("queued"); // 18:30 on the 15th in New York
     await db
@@ -219,9 +252,13 @@ describe("recordMatchesForListing", () => {
     });
     expect(hidden.ok && hidden.listing.status).toBe("payoutneeded");
     expect(await matchesOf(wants.id)).toEqual([]);
-    await db.execute(sql`update retailers set bt_merchant_id = ${`acct_${uniqueToken()}`} where id = ${noPayout.id}`);
+    await db.execute(
+      sql`update retailers set bt_merchant_id = ${`acct_${uniqueToken()}`} where id = ${noPayout.id}`,
+    );
     await db.transaction((tx) => activateListingsForRetailer(tx, noPayout.id));
-    expect((await matchesOf(wants.id)).map((m) => m.listingId)).toEqual([hidden.ok ? hidden.listing.id : 0]);
+    expect((await matchesOf(wants.id)).map((m) => m.listingId)).toEqual([
+      hidden.ok ? hidden.listing.id : 0,
+    ]);
 
     const later = await retailer();
     await createRequest(db, { requestorId: later.id, variationId, sizes: { XS: 1 } });
@@ -236,29 +273,55 @@ describe("recordMatchesForListing", () => {
     const q = await retailer();
     const m = await createListing(db, { providerId: q.id, variationId, sizes: { S: 1 } });
     expect(await matchesOf(relist.id)).toEqual([]);
-    await updateMyListing(db, { id: m.id, ownerId: q.id, sizes: { S: 1, XL: 2 }, reason: "overstock", modifiedReason: "none" });
+    await updateMyListing(db, {
+      id: m.id,
+      ownerId: q.id,
+      sizes: { S: 1, XL: 2 },
+      reason: "overstock",
+      modifiedReason: "none",
+    });
     expect((await matchesOf(relist.id)).map((x) => x.listingId)).toEqual([m.id]);
   });
 
   it("a retailer made active again: its listings match", async () => {
     const wants = await retailer();
-    await createRequest(db, { requestorId: wants.id, variationId: otherVariationId, sizes: { XL: 1 } });
+    await createRequest(db, {
+      requestorId: wants.id,
+      variationId: otherVariationId,
+      sizes: { XL: 1 },
+    });
     const p = await retailer({ status: "inactive" });
-    const l = await createListing(db, { providerId: p.id, variationId: otherVariationId, sizes: { XL: 1 } });
+    const l = await createListing(db, {
+      providerId: p.id,
+      variationId: otherVariationId,
+      sizes: { XL: 1 },
+    });
     await db.transaction((tx) => recordMatchesForListing(tx, l.id));
     expect(await matchesOf(wants.id)).toEqual([]);
-    await setRetailerStatus(db, p.id, "active", { signInUrl: "http://localhost/signin", supportEmail: "support@example.test" });
+    await setRetailerStatus(db, p.id, "active", {
+      signInUrl: "http://localhost/signin",
+      supportEmail: "support@example.test",
+    });
     expect((await matchesOf(wants.id)).map((m) => m.listingId)).toEqual([l.id]);
   });
 
   it("a saved search is alerted by a listing that fits it (brand, sizes, text), once even when a request matches too", async () => {
     const saver = await retailer();
     const saved = await db.transaction((tx) =>
-      saveSearch(tx, saver.id, { brandId, categoryId: null, sizes: ["M"], search: sku.toLowerCase() }),
+      saveSearch(tx, saver.id, {
+        brandId,
+        categoryId: null,
+        sizes: ["M"],
+        search: sku.toLowerCase(),
+      }),
     );
     expect(saved.ok).toBe(true);
     const p = await retailer();
-    const miss = await createListing(db, { providerId: p.id, variationId: otherVariationId, sizes: { L: 1 } });
+    const miss = await createListing(db, {
+      providerId: p.id,
+      variationId: otherVariationId,
+      sizes: { L: 1 },
+    });
     await db.transaction((tx) => recordMatchesForListing(tx, miss.id));
     expect(await matchesOf(saver.id)).toEqual([]);
     await createRequest(db, { requestorId: saver.id, variationId, sizes: { M: 1 } });
@@ -277,7 +340,11 @@ describe("recordMatchesForListing", () => {
     expect(list.items[0]).toMatchObject({ source: "request", available: true, providerId: p.id });
     // Not authorized for another brand: refused.
     const other = (await createBrand(db)).id;
-    expect(await db.transaction((tx) => saveSearch(tx, saver.id, { brandId: other, categoryId: null, sizes: [], search: "" }))).toEqual({
+    expect(
+      await db.transaction((tx) =>
+        saveSearch(tx, saver.id, { brandId: other, categoryId: null, sizes: [], search: "" }),
+      ),
+    ).toEqual({
       ok: false,
       reason: "unknown_brand",
     });
@@ -285,10 +352,18 @@ describe("recordMatchesForListing", () => {
 
   it("a posted request's filling listings are found at once and recorded as seen matches", async () => {
     const p = await retailer();
-    const l = await createListing(db, { providerId: p.id, variationId: otherVariationId, sizes: { XS: 2 } });
+    const l = await createListing(db, {
+      providerId: p.id,
+      variationId: otherVariationId,
+      sizes: { XS: 2 },
+    });
     const wants = await retailer();
-    expect((await listingsFillingRequest(db, wants.id, otherVariationId, { XS: 1 })).map((x) => x.id)).toContain(l.id);
-    expect((await listingsFillingRequest(db, wants.id, otherVariationId, { XL: 1 })).map((x) => x.id)).not.toContain(l.id);
+    expect(
+      (await listingsFillingRequest(db, wants.id, otherVariationId, { XS: 1 })).map((x) => x.id),
+    ).toContain(l.id);
+    expect(
+      (await listingsFillingRequest(db, wants.id, otherVariationId, { XL: 1 })).map((x) => x.id),
+    ).not.toContain(l.id);
     const res = await createRequestChecked(db, {
       requestorId: wants.id,
       variationId: otherVariationId,
@@ -329,10 +404,20 @@ describe("the per-event statement's plan", () => {
       (await handle.sql`select id from listings where brand_id = any(${bulk.brandIds}::int[]) and status = 'active' limit 1`) as unknown as {
         id: number;
       }[];
-    const rows = (await db.execute(sql`explain (format json) ${recordMatchesSql(l.id)}`)) as unknown as {
+    const rows = (await db.execute(
+      sql`explain (format json) ${recordMatchesSql(l.id)}`,
+    )) as unknown as {
       "QUERY PLAN": [{ Plan: PlanNode }];
     }[];
     const plan = rows[0]["QUERY PLAN"][0].Plan;
-    expect(hasSeqScan(plan, ["listings", "listing_requests", "saved_searches", "retailer_brands", "retailers"])).toBe(false);
+    expect(
+      hasSeqScan(plan, [
+        "listings",
+        "listing_requests",
+        "saved_searches",
+        "retailer_brands",
+        "retailers",
+      ]),
+    ).toBe(false);
   });
 });

@@ -74,14 +74,34 @@ beforeAll(async () => {
       createdAt: new Date(base + i * 1000),
     });
   }
-  await createListing(db, { variationId: prodZ.variations[0].id, providerId: me, sizes: { XL: 2 } });
-  await createListing(db, { variationId: prodNo.variations[0].id, providerId: me, sizes: { S: 1 } });
+  await createListing(db, {
+    variationId: prodZ.variations[0].id,
+    providerId: me,
+    sizes: { XL: 2 },
+  });
+  await createListing(db, {
+    variationId: prodNo.variations[0].id,
+    providerId: me,
+    sizes: { S: 1 },
+  });
   await createListing(db, { variationId: prodZ.variations[1].id, providerId: me, sizes: { S: 0 } });
   // Someone else's, in my brands.
-  await createListing(db, { variationId: prodA.variations[0].id, providerId: other, sizes: { S: 5 } });
+  await createListing(db, {
+    variationId: prodA.variations[0].id,
+    providerId: other,
+    sizes: { S: 5 },
+  });
   // Requests: one of mine in Zulu, one of the other retailer's.
-  await createRequest(db, { variationId: prodZ.variations[2].id, requestorId: me, sizes: { L: 3 } });
-  await createRequest(db, { variationId: prodZ.variations[2].id, requestorId: other, sizes: { L: 3 } });
+  await createRequest(db, {
+    variationId: prodZ.variations[2].id,
+    requestorId: me,
+    sizes: { L: 3 },
+  });
+  await createRequest(db, {
+    variationId: prodZ.variations[2].id,
+    requestorId: other,
+    sizes: { L: 3 },
+  });
 });
 
 afterAll(() => handle.close());
@@ -109,14 +129,23 @@ describe("myItemsByBrand", () => {
   });
 
   it("pages each brand separately with its own offset and a custom limit", async () => {
-    const sections = await myItemsByBrand(db, { kind: "listings", retailerId: me, limit: 2, offsets: { [brandA.id]: 4 } });
+    const sections = await myItemsByBrand(db, {
+      kind: "listings",
+      retailerId: me,
+      limit: 2,
+      offsets: { [brandA.id]: 4 },
+    });
     const a = sections.find((s) => s.id === brandA.id)!;
     const z = sections.find((s) => s.id === brandZ.id)!;
     expect(a.offset).toBe(4);
     expect(a.items.map((i) => i.sizes.find((s) => s.label === "M")?.count)).toEqual([2, 1]);
     expect(z.offset).toBe(0);
     expect(z.items).toHaveLength(1);
-    const past = await myItemsByBrand(db, { kind: "listings", retailerId: me, offsets: new Map([[brandA.id, 40]]) });
+    const past = await myItemsByBrand(db, {
+      kind: "listings",
+      retailerId: me,
+      offsets: new Map([[brandA.id, 40]]),
+    });
     expect(past.find((s) => s.id === brandA.id)!.items).toEqual([]);
     expect(past.find((s) => s.id === brandA.id)!.count).toBe(6);
   });
@@ -152,7 +181,11 @@ describe("myItemsByBrand", () => {
 
 describe("getMyItem / updateMyListing / updateMyRequest", () => {
   it("reads an item only for its owner (or for anyone when the owner is null: staff as admin)", async () => {
-    const l = await createListing(db, { variationId: prodA.variations[0].id, providerId: me, sizes: { S: 1, L: 2 } });
+    const l = await createListing(db, {
+      variationId: prodA.variations[0].id,
+      providerId: me,
+      sizes: { S: 1, L: 2 },
+    });
     const mine = await getMyItem(db, "listings", l.id, me);
     expect(mine?.sizes).toEqual([
       { label: "XS", count: 0 },
@@ -171,8 +204,20 @@ describe("getMyItem / updateMyListing / updateMyRequest", () => {
   });
 
   it("saves sizes, type, reasons and total_units in one statement, owner-scoped", async () => {
-    const l = await createListing(db, { variationId: prodA.variations[1].id, providerId: me, sizes: { S: 1 } });
-    expect(await updateMyListing(db, { id: l.id, ownerId: other, sizes: { S: 9 }, reason: "other", modifiedReason: "other" })).toBeNull();
+    const l = await createListing(db, {
+      variationId: prodA.variations[1].id,
+      providerId: me,
+      sizes: { S: 1 },
+    });
+    expect(
+      await updateMyListing(db, {
+        id: l.id,
+        ownerId: other,
+        sizes: { S: 9 },
+        reason: "other",
+        modifiedReason: "other",
+      }),
+    ).toBeNull();
     const saved = await updateMyListing(db, {
       id: l.id,
       ownerId: me,
@@ -190,19 +235,45 @@ describe("getMyItem / updateMyListing / updateMyRequest", () => {
       modifiedReason: "received_more",
       listingType: "swap",
     });
-    await expect(updateMyListing(db, { id: l.id, ownerId: me, sizes: { S: -1 }, reason: "x", modifiedReason: "other" })).rejects.toThrow();
+    await expect(
+      updateMyListing(db, {
+        id: l.id,
+        ownerId: me,
+        sizes: { S: -1 },
+        reason: "x",
+        modifiedReason: "other",
+      }),
+    ).rejects.toThrow();
   });
 
   it("all sizes zero deletes the listing from My Listings", async () => {
-    const l = await createListing(db, { variationId: prodZ.variations[2].id, providerId: me, sizes: { S: 1 } });
-    const before = (await myItemsByBrand(db, { kind: "listings", retailerId: me, limit: 50 })).find((s) => s.id === brandZ.id)!.count;
-    await updateMyListing(db, { id: l.id, ownerId: me, sizes: { S: 0 }, reason: "overstock", modifiedReason: "sold_in_store" });
-    const after = (await myItemsByBrand(db, { kind: "listings", retailerId: me, limit: 50 })).find((s) => s.id === brandZ.id)!.count;
+    const l = await createListing(db, {
+      variationId: prodZ.variations[2].id,
+      providerId: me,
+      sizes: { S: 1 },
+    });
+    const before = (await myItemsByBrand(db, { kind: "listings", retailerId: me, limit: 50 })).find(
+      (s) => s.id === brandZ.id,
+    )!.count;
+    await updateMyListing(db, {
+      id: l.id,
+      ownerId: me,
+      sizes: { S: 0 },
+      reason: "overstock",
+      modifiedReason: "sold_in_store",
+    });
+    const after = (await myItemsByBrand(db, { kind: "listings", retailerId: me, limit: 50 })).find(
+      (s) => s.id === brandZ.id,
+    )!.count;
     expect(after).toBe(before - 1);
   });
 
   it("a correction by someone else is flagged until the owner saves again (even at zero units)", async () => {
-    const l = await createListing(db, { variationId: prodZ.variations[0].id, providerId: me, sizes: { M: 4 } });
+    const l = await createListing(db, {
+      variationId: prodZ.variations[0].id,
+      providerId: me,
+      sizes: { M: 4 },
+    });
     await updateMyListing(db, {
       id: l.id,
       ownerId: null,
@@ -234,12 +305,28 @@ describe("getMyItem / updateMyListing / updateMyRequest", () => {
   });
 
   it("updates a request, owner-scoped", async () => {
-    const r = await createRequest(db, { variationId: prodA.variations[3].id, requestorId: me, sizes: { M: 1 } });
+    const r = await createRequest(db, {
+      variationId: prodA.variations[3].id,
+      requestorId: me,
+      sizes: { M: 1 },
+    });
     expect(
-      await updateMyRequest(db, { id: r.id, ownerId: other, sizes: { M: 5 }, reason: "sold_out", modifiedReason: "other" }),
+      await updateMyRequest(db, {
+        id: r.id,
+        ownerId: other,
+        sizes: { M: 5 },
+        reason: "sold_out",
+        modifiedReason: "other",
+      }),
     ).toBeNull();
     expect(
-      await updateMyRequest(db, { id: r.id, ownerId: me, sizes: { M: 5, L: 1 }, reason: "best_seller", modifiedReason: "other" }),
+      await updateMyRequest(db, {
+        id: r.id,
+        ownerId: me,
+        sizes: { M: 5, L: 1 },
+        reason: "best_seller",
+        modifiedReason: "other",
+      }),
     ).toEqual({
       id: r.id,
       totalUnits: 6,
@@ -265,13 +352,23 @@ describe("pendingTransactionCount", () => {
         actionNeeded: "provider",
       })
       .returning();
-    await db.insert(orderContributions).values({ orderId: o.id, side: "provider", listingId, units: { S: 1 }, quantity: 1 });
+    await db
+      .insert(orderContributions)
+      .values({ orderId: o.id, side: "provider", listingId, units: { S: 1 }, quantity: 1 });
     return o;
   }
 
   it("counts orders awaiting the seller that take units from the listing, not finished ones", async () => {
-    const l = await createListing(db, { variationId: prodA.variations[4].id, providerId: me, sizes: { S: 3 } });
-    const l2 = await createListing(db, { variationId: prodA.variations[5].id, providerId: me, sizes: { S: 3 } });
+    const l = await createListing(db, {
+      variationId: prodA.variations[4].id,
+      providerId: me,
+      sizes: { S: 3 },
+    });
+    const l2 = await createListing(db, {
+      variationId: prodA.variations[5].id,
+      providerId: me,
+      sizes: { S: 3 },
+    });
     expect(await pendingTransactionCount(db, l.id)).toBe(0);
     await order(COMMON_STATES.DECLINED, l.id);
     await order(BUY_STATES.COMPLETE_ORDER_CHECKOUT, l.id);
@@ -300,7 +397,12 @@ describe("orderedSizes", () => {
 describe("staff's listing tabs (admin-resources in_stock filter)", () => {
   it("'active listings' and 'payout info needed' leave out a deleted listing (0 units); 'all listings' keeps it", async () => {
     const variationsOf = async (filters: Record<string, string>) =>
-      (await listResource(db, "listing", { page: 1, filters: { provider: String(me), ...filters } })).rows.map((r) => r.productvariation);
+      (
+        await listResource(db, "listing", {
+          page: 1,
+          filters: { provider: String(me), ...filters },
+        })
+      ).rows.map((r) => r.productvariation);
     const deleted = prodZ.variations[1].id;
     expect(await variationsOf({})).toContain(deleted);
     expect(await variationsOf({ in_stock: "true" })).not.toContain(deleted);

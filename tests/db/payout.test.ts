@@ -5,24 +5,61 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOutboxMailer } from "../../activities/mail";
-import { IdempotencyConflictError, PaymentRejectedError, type CreateConnectedAccountInput } from "../../activities/payments/port";
+import {
+  IdempotencyConflictError,
+  PaymentRejectedError,
+  type CreateConnectedAccountInput,
+} from "../../activities/payments/port";
 import { createPayments } from "../../activities/payments";
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import { createActivities } from "../../activities";
-import { getPayoutProfile, getPayoutSetup, markPayoutSetupFailed, markPayoutSetupStarted } from "../../db/queries/payout";
-import { listings, outboxEmails, payoutProfiles, retailers, sandboxIdempotencyKeys, sandboxPaymentObjects } from "../../db/schema";
-import { payoutDetailsSchema, payoutProfileFromDetails, type PayoutDetailsInput } from "../../domain/payout";
-import { createBrand, createCollection, createListing, createProduct, createRetailer, SIZE_RUNS, uniqueToken } from "../factories";
+import {
+  getPayoutProfile,
+  getPayoutSetup,
+  markPayoutSetupFailed,
+  markPayoutSetupStarted,
+} from "../../db/queries/payout";
+import {
+  listings,
+  outboxEmails,
+  payoutProfiles,
+  retailers,
+  sandboxIdempotencyKeys,
+  sandboxPaymentObjects,
+} from "../../db/schema";
+import {
+  payoutDetailsSchema,
+  payoutProfileFromDetails,
+  type PayoutDetailsInput,
+} from "../../domain/payout";
+import {
+  createBrand,
+  createCollection,
+  createListing,
+  createProduct,
+  createRetailer,
+  SIZE_RUNS,
+  uniqueToken,
+} from "../factories";
 import { openTestDb } from "./helpers";
 import { validPayoutForm } from "../factories/payout";
 
 const handle = openTestDb(8);
 const db = handle.db;
 const sandbox = new SandboxPayments(db);
-const activities = createActivities({ db, payments: sandbox, mail: createOutboxMailer(db), env: { APP_ORIGIN: "http://localhost:3000" } });
+const activities = createActivities({
+  db,
+  payments: sandbox,
+  mail: createOutboxMailer(db),
+  env: { APP_ORIGIN: "http://localhost:3000" },
+});
 let variationId: number;
 
-const form: PayoutDetailsInput = { ...validPayoutForm, last_name: "Doe", email: "jane@example.test" };
+const form: PayoutDetailsInput = {
+  ...validPayoutForm,
+  last_name: "Doe",
+  email: "jane@example.test",
+};
 const details = payoutDetailsSchema.parse(form);
 
 function input(overrides: Partial<CreateConnectedAccountInput> = {}): CreateConnectedAccountInput {
@@ -38,7 +75,11 @@ function input(overrides: Partial<CreateConnectedAccountInput> = {}): CreateConn
 beforeAll(async () => {
   const brand = await createBrand(db);
   const col = await createCollection(db, { brandId: brand.id });
-  const { variations } = await createProduct(db, { collectionId: col.id, sizes: SIZE_RUNS.apparel, colors: 1 });
+  const { variations } = await createProduct(db, {
+    collectionId: col.id,
+    sizes: SIZE_RUNS.apparel,
+    colors: 1,
+  });
   variationId = variations[0].id;
 });
 
@@ -53,7 +94,10 @@ describe("sandbox payments: connected accounts", () => {
     const acc = await sandbox.createConnectedAccount(input());
     expect(acc.id).toMatch(/^acct_sandbox_[A-Za-z0-9]+$/);
     expect(acc.bankAccountLast4).toBe("6789");
-    const [row] = await db.select().from(sandboxPaymentObjects).where(eq(sandboxPaymentObjects.id, acc.id));
+    const [row] = await db
+      .select()
+      .from(sandboxPaymentObjects)
+      .where(eq(sandboxPaymentObjects.id, acc.id));
     expect(row.kind).toBe("account");
     expect(JSON.stringify(row.data)).not.toContain("000123456789");
     expect(JSON.stringify(row.data)).not.toContain("3456789");
@@ -64,14 +108,19 @@ describe("sandbox payments: connected accounts", () => {
     const a = await sandbox.createConnectedAccount(req);
     const b = await sandbox.createConnectedAccount({ ...req, details: { ...req.details } });
     expect(b.id).toBe(a.id);
-    const keys = await db.select().from(sandboxIdempotencyKeys).where(eq(sandboxIdempotencyKeys.key, req.idempotencyKey));
+    const keys = await db
+      .select()
+      .from(sandboxIdempotencyKeys)
+      .where(eq(sandboxIdempotencyKeys.key, req.idempotencyKey));
     expect(keys).toHaveLength(1);
     expect(keys[0].responseObjectId).toBe(a.id);
   });
 
   it("concurrent requests with one key create one account", async () => {
     const req = input();
-    const results = await Promise.all(Array.from({ length: 5 }, () => sandbox.createConnectedAccount(req)));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => sandbox.createConnectedAccount(req)),
+    );
     expect(new Set(results.map((r) => r.id)).size).toBe(1);
   });
 
@@ -79,7 +128,10 @@ describe("sandbox payments: connected accounts", () => {
     const req = input();
     await sandbox.createConnectedAccount(req);
     await expect(
-      sandbox.createConnectedAccount({ ...req, details: { ...details, account_number: "000999999999" } }),
+      sandbox.createConnectedAccount({
+        ...req,
+        details: { ...details, account_number: "000999999999" },
+      }),
     ).rejects.toBeInstanceOf(IdempotencyConflictError);
   });
 
@@ -91,7 +143,10 @@ describe("sandbox payments: connected accounts", () => {
     expect((first as PaymentRejectedError).code).toBe("routing_number_invalid");
     const again = await sandbox.createConnectedAccount(req).catch((e: unknown) => e);
     expect(again).toBeInstanceOf(PaymentRejectedError);
-    const [key] = await db.select().from(sandboxIdempotencyKeys).where(eq(sandboxIdempotencyKeys.key, req.idempotencyKey));
+    const [key] = await db
+      .select()
+      .from(sandboxIdempotencyKeys)
+      .where(eq(sandboxIdempotencyKeys.key, req.idempotencyKey));
     expect(key.responseObjectId).toBeNull();
     expect(key.responseError).toMatchObject({ code: "routing_number_invalid" });
   });
@@ -117,25 +172,46 @@ describe("payout activities: the read model", () => {
       idempotencyKey: `${workflowId}:create-account:1`,
     });
     const profile = payoutProfileFromDetails(details, "2024-05-01T12:00:00.000Z");
-    const res = await activities.recordPayoutAccount({ retailerId: retailer.id, workflowId, accountId: account.accountId, profile });
+    const res = await activities.recordPayoutAccount({
+      retailerId: retailer.id,
+      workflowId,
+      accountId: account.accountId,
+      profile,
+    });
     expect(res).toEqual({ recorded: true, listingsActivated: 2 });
 
     const [r] = await db.select().from(retailers).where(eq(retailers.id, retailer.id));
     expect(r.btMerchantId).toBe(account.accountId);
     const saved = await getPayoutProfile(db, retailer.id);
-    expect(saved).toMatchObject({ accountLast4: "6789", bustaxIdLast4: "6789", routingNumber: "110000000", firstName: "Jane" });
-    const [rawProfile] = await db.select().from(payoutProfiles).where(eq(payoutProfiles.retailerId, retailer.id));
+    expect(saved).toMatchObject({
+      accountLast4: "6789",
+      bustaxIdLast4: "6789",
+      routingNumber: "110000000",
+      firstName: "Jane",
+    });
+    const [rawProfile] = await db
+      .select()
+      .from(payoutProfiles)
+      .where(eq(payoutProfiles.retailerId, retailer.id));
     expect(JSON.stringify(rawProfile)).not.toContain("000123456789");
     const statuses = await db
       .select({ id: listings.id, status: listings.status })
       .from(listings)
       .where(eq(listings.providerId, retailer.id));
     expect(statuses.map((s) => s.status)).toEqual(listingIds.map(() => "active"));
-    expect(await getPayoutSetup(db, workflowId)).toMatchObject({ status: "done", accountId: account.accountId });
+    expect(await getPayoutSetup(db, workflowId)).toMatchObject({
+      status: "done",
+      accountId: account.accountId,
+    });
 
     // Running it again changes nothing more.
     const before = await getPayoutProfile(db, retailer.id);
-    const again = await activities.recordPayoutAccount({ retailerId: retailer.id, workflowId, accountId: account.accountId, profile });
+    const again = await activities.recordPayoutAccount({
+      retailerId: retailer.id,
+      workflowId,
+      accountId: account.accountId,
+      profile,
+    });
     expect(again).toEqual({ recorded: false, listingsActivated: 0 });
     expect((await getPayoutProfile(db, retailer.id))?.updatedAt).toEqual(before?.updatedAt);
   });
@@ -164,8 +240,15 @@ describe("payout activities: the read model", () => {
     const { retailer } = await retailerWithListings();
     const wf = `wf-f-${uniqueToken()}`;
     await markPayoutSetupStarted(db, { retailerId: retailer.id, workflowId: wf });
-    await activities.payoutSetupFailed({ retailerId: retailer.id, workflowId: wf, error: "The routing number is not valid." });
-    expect(await getPayoutSetup(db, wf)).toMatchObject({ status: "failed", error: "The routing number is not valid." });
+    await activities.payoutSetupFailed({
+      retailerId: retailer.id,
+      workflowId: wf,
+      error: "The routing number is not valid.",
+    });
+    expect(await getPayoutSetup(db, wf)).toMatchObject({
+      status: "failed",
+      error: "The routing number is not valid.",
+    });
 
     const done = `wf-d-${uniqueToken()}`;
     await activities.recordPayoutAccount({
@@ -181,8 +264,18 @@ describe("payout activities: the read model", () => {
   it("the confirmation e-mail is written to the outbox once per dedupe key", async () => {
     const key = `wf-mail-${uniqueToken()}:confirmation-email:1`;
     const to = `payout-${uniqueToken()}@example.test`;
-    await activities.sendPayoutConfirmation({ to, dedupeKey: key, accountLast4: "6789", businessName: "Harborline Shoes LLC" });
-    await activities.sendPayoutConfirmation({ to, dedupeKey: key, accountLast4: "6789", businessName: "Harborline Shoes LLC" });
+    await activities.sendPayoutConfirmation({
+      to,
+      dedupeKey: key,
+      accountLast4: "6789",
+      businessName: "Harborline Shoes LLC",
+    });
+    await activities.sendPayoutConfirmation({
+      to,
+      dedupeKey: key,
+      accountLast4: "6789",
+      businessName: "Harborline Shoes LLC",
+    });
     const rows = await db.select().from(outboxEmails).where(eq(outboxEmails.dedupeKey, key));
     expect(rows).toHaveLength(1);
     expect(rows[0].bodyText).toContain("ending in 6789");

@@ -50,7 +50,9 @@ describe('CSV reports in the marketplace time zone (docs/product/windows.md, "Ti
       .set({ createdAt: new Date("2026-03-01T06:30:00.000Z") })
       .where(and(eq(retailerBrands.retailerId, r.id), eq(retailerBrands.brandId, brand.id)));
     const created = async (zone: string) =>
-      (await read(csvResponse("rb.csv", retailerBrandsReport(db, zone)))).records.find((x) => x.retailer_id === String(r.id))?.created;
+      (await read(csvResponse("rb.csv", retailerBrandsReport(db, zone)))).records.find(
+        (x) => x.retailer_id === String(r.id),
+      )?.created;
     expect(await created("America/Los_Angeles")).toBe("2026-02-28");
     expect(await created("America/New_York")).toBe("2026-03-01");
     expect(await created("UTC")).toBe("2026-03-01");
@@ -60,7 +62,12 @@ describe('CSV reports in the marketplace time zone (docs/product/windows.md, "Ti
     const tok = uniqueToken();
     const brand = await createBrand(db, { name: `TZ Cells ${tok}` });
     const col = await createCollection(db, { brandId: brand.id });
-    const p = await createProduct(db, { collectionId: col.id, sku: `TC${tok}`, sizes: SIZE_RUNS.apparel, colors: 1 });
+    const p = await createProduct(db, {
+      collectionId: col.id,
+      sku: `TC${tok}`,
+      sizes: SIZE_RUNS.apparel,
+      colors: 1,
+    });
     const { retailer: a } = await createRetailer(db, { storeName: `TZ Cells A ${tok}` });
     const { retailer: b } = await createRetailer(db, { storeName: `TZ Cells B ${tok}` });
     // 05:30:07 UTC on 1 January 2031: 21:30:07 on 31 December 2030 in Los Angeles, 00:30:07 on 1 January in New York.
@@ -77,14 +84,20 @@ describe('CSV reports in the marketplace time zone (docs/product/windows.md, "Ti
     const range = { from: new Date("2030-12-30T00:00:00Z"), to: new Date("2031-01-03T00:00:00Z") };
     for (const zone of ["America/Los_Angeles", "America/New_York", "UTC"]) {
       const ins = await read(csvResponse("s.csv", shipmentInsuranceReport(db, range, zone)));
-      expect(ins.records.find((r) => r.shipment_id === String(ship.id))?.created).toBe(formatSortableDateTime(at, zone));
-      const months = (await read(csvResponse("m.csv", monthlyMetricsReport(db, zone)))).records.map((r) => r.month);
+      expect(ins.records.find((r) => r.shipment_id === String(ship.id))?.created).toBe(
+        formatSortableDateTime(at, zone),
+      );
+      const months = (await read(csvResponse("m.csv", monthlyMetricsReport(db, zone)))).records.map(
+        (r) => r.month,
+      );
       expect(months).toContain(formatMonth(at, zone));
     }
     expect(formatSortableDateTime(at, "America/Los_Angeles")).toBe("2030-12-31 21:30:07");
     expect(formatMonth(at, "America/Los_Angeles")).toBe("2030-12");
     expect(formatMonth(at, "America/New_York")).toBe("2031-01");
-    const laMonths = (await read(csvResponse("m.csv", monthlyMetricsReport(db, "America/Los_Angeles")))).records.map((r) => r.month);
+    const laMonths = (
+      await read(csvResponse("m.csv", monthlyMetricsReport(db, "America/Los_Angeles")))
+    ).records.map((r) => r.month);
     expect(laMonths).not.toContain("2031-01");
   });
 });
@@ -94,11 +107,26 @@ describe("CSV reports", () => {
     const tok = uniqueToken();
     const brand = await createBrand(db, { name: `=HYPERLINK("x") ${tok}` });
     const col = await createCollection(db, { brandId: brand.id });
-    const p = await createProduct(db, { collectionId: col.id, sku: `R${tok}`, sizes: SIZE_RUNS.apparel, colors: 1 });
-    const { retailer: a } = await createRetailer(db, { payout: true, storeName: `+Plus Store ${tok}` });
-    const { retailer: b } = await createRetailer(db, { payout: true, storeName: `@At Store ${tok}` });
+    const p = await createProduct(db, {
+      collectionId: col.id,
+      sku: `R${tok}`,
+      sizes: SIZE_RUNS.apparel,
+      colors: 1,
+    });
+    const { retailer: a } = await createRetailer(db, {
+      payout: true,
+      storeName: `+Plus Store ${tok}`,
+    });
+    const { retailer: b } = await createRetailer(db, {
+      payout: true,
+      storeName: `@At Store ${tok}`,
+    });
     await authorizeBrand(db, a.id, brand.id);
-    await createListing(db, { variationId: p.variations[0].id, providerId: a.id, sizes: { S: 2, M: 1 } });
+    await createListing(db, {
+      variationId: p.variations[0].id,
+      providerId: a.id,
+      sizes: { S: 2, M: 1 },
+    });
     const order = await createOrder(db, {
       providerId: a.id,
       receiverId: b.id,
@@ -109,7 +137,14 @@ describe("CSV reports", () => {
 
     const day = 24 * 3600_000;
     const ins = await read(
-      csvResponse("s.csv", shipmentInsuranceReport(db, { from: new Date(Date.now() - day), to: new Date(Date.now() + day) }, "UTC")),
+      csvResponse(
+        "s.csv",
+        shipmentInsuranceReport(
+          db,
+          { from: new Date(Date.now() - day), to: new Date(Date.now() + day) },
+          "UTC",
+        ),
+      ),
     );
     expect(ins.header).toEqual([
       "shipment_id",
@@ -157,8 +192,20 @@ describe("CSV reports", () => {
     expect(Number(bl.listings) + Number(bl.hidden_listings)).toBe(1);
 
     const rb = await read(csvResponse("rb.csv", retailerBrandsReport(db, "UTC")));
-    expect(rb.header).toEqual(["retailer_id", "store_name", "city", "state", "retailer_status", "brand_id", "brand", "status", "created"]);
-    expect(rb.records.find((r) => r.retailer_id === String(a.id) && r.brand_id === String(brand.id))).toMatchObject({
+    expect(rb.header).toEqual([
+      "retailer_id",
+      "store_name",
+      "city",
+      "state",
+      "retailer_status",
+      "brand_id",
+      "brand",
+      "status",
+      "created",
+    ]);
+    expect(
+      rb.records.find((r) => r.retailer_id === String(a.id) && r.brand_id === String(brand.id)),
+    ).toMatchObject({
       status: "authorized",
       store_name: `'+Plus Store ${tok}`,
     });
@@ -186,11 +233,21 @@ describe("CSV reports", () => {
 describe("sales-rep report and the Choose Retailer list", () => {
   it("a rep's retailers with their activity; the list shows each retailer's own contact e-mail", async () => {
     const tok = uniqueToken();
-    const { retailer } = await createRetailer(db, { state: "WY", storeName: `Rep ${tok}`, contact: { email: `c-${tok}@example.test` } });
+    const { retailer } = await createRetailer(db, {
+      state: "WY",
+      storeName: `Rep ${tok}`,
+      contact: { email: `c-${tok}@example.test` },
+    });
     const rows = await repRetailers(db, ["WY"], new Date(Date.now() - 90 * 24 * 3600_000));
-    expect(rows.find((r) => r.id === retailer.id)).toMatchObject({ storeName: `Rep ${tok}`, orders: 0, listings: 0 });
+    expect(rows.find((r) => r.id === retailer.id)).toMatchObject({
+      storeName: `Rep ${tok}`,
+      orders: 0,
+      listings: 0,
+    });
     const page = await listRetailersPage(db, { statuses: ["active"], q: `Rep ${tok}` });
-    expect(page.rows.map((r) => [r.id, r.contactEmail])).toEqual([[retailer.id, `c-${tok}@example.test`]]);
+    expect(page.rows.map((r) => [r.id, r.contactEmail])).toEqual([
+      [retailer.id, `c-${tok}@example.test`],
+    ]);
     expect((await listRetailersPage(db, { statuses: ["active"], q: `c-${tok}@` })).total).toBe(1);
   });
 });
@@ -201,7 +258,12 @@ describe("sales-rep totals", () => {
     const state = "QZ"; // a code no other test's retailers use
     const brand = await createBrand(db, { name: `Rep totals ${tok}` });
     const col = await createCollection(db, { brandId: brand.id });
-    const p = await createProduct(db, { collectionId: col.id, sku: `RT${tok}`, sizes: SIZE_RUNS.apparel, colors: 1 });
+    const p = await createProduct(db, {
+      collectionId: col.id,
+      sku: `RT${tok}`,
+      sizes: SIZE_RUNS.apparel,
+      colors: 1,
+    });
     const { retailer: a } = await createRetailer(db, { state, storeName: `Rep A ${tok}` });
     const { retailer: b } = await createRetailer(db, { state, storeName: `Rep B ${tok}` });
     const order = await createOrder(db, {
@@ -222,7 +284,11 @@ describe("sales-rep totals", () => {
     });
     const since = new Date(Date.now() - 24 * 3600_000);
     const rows = await repRetailers(db, [state], since);
-    expect(rows.filter((r) => r.storeName.endsWith(tok)).map((r) => [r.storeName, r.orders, r.valueCents])).toEqual([
+    expect(
+      rows
+        .filter((r) => r.storeName.endsWith(tok))
+        .map((r) => [r.storeName, r.orders, r.valueCents]),
+    ).toEqual([
       [`Rep A ${tok}`, 1, 8500],
       [`Rep B ${tok}`, 1, 8500],
     ]);
@@ -237,15 +303,35 @@ describe("retailer map query", () => {
     const far = await createRetailer(db, { storeName: `Far ${tok}` });
     const { retailers } = await import("../../db/schema");
     const { eq } = await import("drizzle-orm");
-    await db.update(retailers).set({ latitude: 10.001, longitude: 20.001 }).where(eq(retailers.id, near.retailer.id));
-    await db.update(retailers).set({ latitude: 14, longitude: 20 }).where(eq(retailers.id, far.retailer.id)); // ~276 miles north
-    const hits = await retailersNear(db, { lat: 10, lon: 20, radiusMiles: 100, limit: 100, offset: 0 });
+    await db
+      .update(retailers)
+      .set({ latitude: 10.001, longitude: 20.001 })
+      .where(eq(retailers.id, near.retailer.id));
+    await db
+      .update(retailers)
+      .set({ latitude: 14, longitude: 20 })
+      .where(eq(retailers.id, far.retailer.id)); // ~276 miles north
+    const hits = await retailersNear(db, {
+      lat: 10,
+      lon: 20,
+      radiusMiles: 100,
+      limit: 100,
+      offset: 0,
+    });
     expect(hits.map((h) => h.id)).toEqual([near.retailer.id]);
-    const wide = await retailersNear(db, { lat: 10, lon: 20, radiusMiles: 500, limit: 100, offset: 0 });
+    const wide = await retailersNear(db, {
+      lat: 10,
+      lon: 20,
+      radiusMiles: 500,
+      limit: 100,
+      offset: 0,
+    });
     expect(wide.map((h) => h.id)).toEqual([near.retailer.id, far.retailer.id]);
     expect(wide[1].miles).toBeGreaterThan(270);
-    expect((await retailersNear(db, { lat: 10, lon: 20, radiusMiles: 500, limit: 1, offset: 1 })).map((h) => h.id)).toEqual([
-      far.retailer.id,
-    ]);
+    expect(
+      (await retailersNear(db, { lat: 10, lon: 20, radiusMiles: 500, limit: 1, offset: 1 })).map(
+        (h) => h.id,
+      ),
+    ).toEqual([far.retailer.id]);
   });
 });

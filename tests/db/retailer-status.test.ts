@@ -18,7 +18,10 @@ const handle = openTestDb();
 const db = handle.db;
 afterAll(() => handle.close());
 
-const LINKS = { signInUrl: "http://localhost:3000/signin", supportEmail: "retailers-help@example.test" };
+const LINKS = {
+  signInUrl: "http://localhost:3000/signin",
+  supportEmail: "retailers-help@example.test",
+};
 
 async function retailer(status: "pending" | "active" | "inactive" | "denied") {
   const email = `rs-${uniqueToken()}@example.test`;
@@ -26,7 +29,8 @@ async function retailer(status: "pending" | "active" | "inactive" | "denied") {
   return { id: r.retailer.id, storeName: r.retailer.storeName, email };
 }
 
-const kinds = async (email: string) => (await listOutbox(db, { toEmail: email })).map((m) => m.kind).reverse();
+const kinds = async (email: string) =>
+  (await listOutbox(db, { toEmail: email })).map((m) => m.kind).reverse();
 
 describe("setRetailerStatus", () => {
   it("writes exactly one e-mail per change, with the status's text, and none when the status did not change", async () => {
@@ -47,7 +51,11 @@ describe("setRetailerStatus", () => {
     await setRetailerStatus(db, r.id, "inactive", LINKS);
     await setRetailerStatus(db, r.id, "denied", LINKS);
     await setRetailerStatus(db, r.id, "denied", LINKS);
-    expect(await kinds(r.email)).toEqual(["retailer_activated", "retailer_inactivated", "retailer_denied"]);
+    expect(await kinds(r.email)).toEqual([
+      "retailer_activated",
+      "retailer_inactivated",
+      "retailer_denied",
+    ]);
     const [denied] = await listOutbox(db, { toEmail: r.email });
     expect(denied.bodyText).toContain(
       "Your retailer account has been denied. If you think this is in error, you can submit additional credentials to the retailer support email: retailers-help@example.test",
@@ -99,7 +107,11 @@ describe("brand links", () => {
     expect(await kinds(r1.email)).toEqual(["retailer_brand_removed"]);
     expect(await kinds(r2.email)).toEqual(["retailer_brand_authorized"]);
     await noticeBrandLinkChange(db, before, before);
-    await noticeBrandLinkChange(db, { ...before!, status: "revoked" }, { ...before!, status: "revoked" });
+    await noticeBrandLinkChange(
+      db,
+      { ...before!, status: "revoked" },
+      { ...before!, status: "revoked" },
+    );
     expect(await kinds(r1.email)).toHaveLength(1);
   });
 });

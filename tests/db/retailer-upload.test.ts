@@ -7,7 +7,14 @@
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { outboxEmails, passwordResetTokens, retailerBrands, retailerContacts, retailers, users } from "../../db/schema";
+import {
+  outboxEmails,
+  passwordResetTokens,
+  retailerBrands,
+  retailerContacts,
+  retailers,
+  users,
+} from "../../db/schema";
 import { touchRetailerLastActive } from "../../db/queries/retailer-admin";
 import { LAST_ACTIVE_EVERY_MS } from "../../domain/retailer-admin";
 import { previewUpload, submitUpload, XlsxRejected } from "../../app/utils/retailer-upload.server";
@@ -43,22 +50,30 @@ describe("bulk retailer upload", () => {
     const emails = rows.map((r) => r.contact_email!);
     const us = await db.select().from(users).where(inArray(users.email, emails));
     expect(us).toHaveLength(3);
-    const r0 = (await db.select().from(retailers).where(eq(retailers.id, results[0].retailerId!)))[0];
+    const r0 = (
+      await db.select().from(retailers).where(eq(retailers.id, results[0].retailerId!))
+    )[0];
     expect(r0.status).toBe("active");
     expect(r0.state).toBe("NY");
     expect(r0.latitude).toBeCloseTo(Number(rows[0].latitude), 5);
-    const contacts = await db.select().from(retailerContacts).where(eq(retailerContacts.retailerId, r0.id));
+    const contacts = await db
+      .select()
+      .from(retailerContacts)
+      .where(eq(retailerContacts.retailerId, r0.id));
     expect(contacts.map((c) => [c.email, c.userId !== null])).toEqual([[emails[0], true]]);
-    expect(await db.select().from(retailerBrands).where(eq(retailerBrands.retailerId, r0.id))).toMatchObject([
-      { brandId: brand.id, status: "authorized" },
-    ]);
+    expect(
+      await db.select().from(retailerBrands).where(eq(retailerBrands.retailerId, r0.id)),
+    ).toMatchObject([{ brandId: brand.id, status: "authorized" }]);
     const mails = await welcomeMails(emails);
     expect(mails).toHaveLength(3);
     // The welcome link carries the token; only its hash is stored.
     const u0 = us.find((u) => u.email === emails[0])!;
     const mail0 = mails.find((m) => m.toEmail === emails[0])!;
     expect(mail0.bodyText).toMatch(new RegExp(`/password-reset/${u0.id}/[A-Za-z0-9_-]{43}`));
-    const tokens = await db.select().from(passwordResetTokens).where(eq(passwordResetTokens.userId, u0.id));
+    const tokens = await db
+      .select()
+      .from(passwordResetTokens)
+      .where(eq(passwordResetTokens.userId, u0.id));
     expect(tokens).toHaveLength(1);
     expect(mail0.bodyText).not.toContain(tokens[0].tokenHash);
 
@@ -89,10 +104,14 @@ describe("bulk retailer upload", () => {
     const withProblems = preview.filter((r) => r.problems.length > 0);
     expect(withProblems.map((r) => r.line)).toEqual(Object.keys(bad).map((i) => Number(i) + 2));
     expect(preview.find((r) => r.line === 7)!.problems.join(" ")).toMatch(/state/);
-    expect(preview.find((r) => r.line === 21)!.problems.join(" ")).toMatch(/same e-mail is on line 2/);
+    expect(preview.find((r) => r.line === 21)!.problems.join(" ")).toMatch(
+      /same e-mail is on line 2/,
+    );
     const results = await submitUpload(preview);
     expect(results.filter((r) => r.outcome === "created")).toHaveLength(10);
-    expect(results.filter((r) => r.outcome === "failed").map((r) => r.line)).toEqual(withProblems.map((r) => r.line));
+    expect(results.filter((r) => r.outcome === "failed").map((r) => r.line)).toEqual(
+      withProblems.map((r) => r.line),
+    );
     expect(results.find((r) => r.line === 17)!.reason).toMatch(/No Such Brand/);
     const goodEmails = rows.filter((_, i) => !(i in bad)).map((r) => r.contact_email!);
     expect(await welcomeMails(goodEmails)).toHaveLength(10);
@@ -103,7 +122,9 @@ describe("bulk retailer upload", () => {
     await expect(previewUpload(zipBomb(false))).rejects.toBeInstanceOf(XlsxRejected);
     await expect(previewUpload(zipBomb(true))).rejects.toBeInstanceOf(XlsxRejected);
     await expect(previewUpload(renamedExe())).rejects.toBeInstanceOf(XlsxRejected);
-    await expect(previewUpload(Buffer.from("store_name,city\nA,B\n"))).rejects.toBeInstanceOf(XlsxRejected);
+    await expect(previewUpload(Buffer.from("store_name,city\nA,B\n"))).rejects.toBeInstanceOf(
+      XlsxRejected,
+    );
     // Nothing near the bomb's 200 MB was inflated (the fixture itself holds 200 MB of zeros while built).
     expect(process.memoryUsage().rss - before).toBeLessThan(300 * 1024 * 1024);
   });
@@ -118,7 +139,12 @@ describe("bulk retailer upload", () => {
     const [{ n }] = await db
       .select({ n: sql<number>`count(*)::int` })
       .from(outboxEmails)
-      .where(and(eq(outboxEmails.kind, "retailer_welcome"), sql`${outboxEmails.toEmail} like ${`contact-${tag}-%`}`));
+      .where(
+        and(
+          eq(outboxEmails.kind, "retailer_welcome"),
+          sql`${outboxEmails.toEmail} like ${`contact-${tag}-%`}`,
+        ),
+      );
     expect(n).toBe(2000);
   }, 60_000);
 });
@@ -128,8 +154,19 @@ describe("last_active", () => {
     const { retailer } = await createRetailer(db, {});
     const t0 = new Date(Date.now() + 24 * 3600_000); // after whatever the factory wrote
     await touchRetailerLastActive(db, retailer.id, t0, LAST_ACTIVE_EVERY_MS);
-    await touchRetailerLastActive(db, retailer.id, new Date(t0.getTime() + 60_000), LAST_ACTIVE_EVERY_MS);
-    const read = async () => (await db.select({ at: retailers.lastActiveAt }).from(retailers).where(eq(retailers.id, retailer.id)))[0].at;
+    await touchRetailerLastActive(
+      db,
+      retailer.id,
+      new Date(t0.getTime() + 60_000),
+      LAST_ACTIVE_EVERY_MS,
+    );
+    const read = async () =>
+      (
+        await db
+          .select({ at: retailers.lastActiveAt })
+          .from(retailers)
+          .where(eq(retailers.id, retailer.id))
+      )[0].at;
     expect((await read())?.toISOString()).toBe(t0.toISOString());
     const t1 = new Date(t0.getTime() + LAST_ACTIVE_EVERY_MS);
     await touchRetailerLastActive(db, retailer.id, t1, LAST_ACTIVE_EVERY_MS);

@@ -31,16 +31,30 @@ describe("listRetailerRmas", () => {
       stage: "rmarequested",
       amountCents: null,
     });
-    expect(byId.get(f.rmas[1].id)).toMatchObject({ role: "victim", stage: "shipping", amountCents: DECIDED_LEDGER.victimRefundCents });
-    expect(byId.get(f.rmas[3].id)).toMatchObject({ role: "perpetrator", otherId: f.sellerId, rmaForExternalId: f.sales[3].externalId });
+    expect(byId.get(f.rmas[1].id)).toMatchObject({
+      role: "victim",
+      stage: "shipping",
+      amountCents: DECIDED_LEDGER.victimRefundCents,
+    });
+    expect(byId.get(f.rmas[3].id)).toMatchObject({
+      role: "perpetrator",
+      otherId: f.sellerId,
+      rmaForExternalId: f.sales[3].externalId,
+    });
     // The newest change first: the decided RMA was changed last.
     expect(mine.items[0].id).toBe(f.rmas[1].id);
 
     const seller = await listRetailerRmas(db, f.sellerId);
     expect(seller.total).toBe(4);
     const decided = seller.items.find((r) => r.id === f.rmas[1].id);
-    expect(decided).toMatchObject({ role: "perpetrator", otherId: f.buyerId, amountCents: DECIDED_LEDGER.perpetratorChargeCents });
-    expect(seller.items.filter((r) => r.role === "victim").map((r) => r.id)).toEqual([f.rmas[3].id]);
+    expect(decided).toMatchObject({
+      role: "perpetrator",
+      otherId: f.buyerId,
+      amountCents: DECIDED_LEDGER.perpetratorChargeCents,
+    });
+    expect(seller.items.filter((r) => r.role === "victim").map((r) => r.id)).toEqual([
+      f.rmas[3].id,
+    ]);
 
     expect(await listRetailerRmas(db, f.outsiderId)).toMatchObject({ total: 0, items: [] });
   });
@@ -50,7 +64,9 @@ describe("listRetailerRmas", () => {
     const ids = async (filter: Parameters<typeof listRetailerRmas>[2]) =>
       (await listRetailerRmas(db, f.sellerId, filter)).items.map((r) => r.id);
     expect(await ids({ filter: "shipping" })).toEqual([f.rmas[1].id]);
-    expect((await ids({ filter: "rmarequested" })).sort()).toEqual([f.rmas[0].id, f.rmas[2].id, f.rmas[3].id].sort());
+    expect((await ids({ filter: "rmarequested" })).sort()).toEqual(
+      [f.rmas[0].id, f.rmas[2].id, f.rmas[3].id].sort(),
+    );
     expect((await ids({ filter: "open" })).length).toBe(4);
     expect(await ids({ filter: "rmacompleted" })).toEqual([]);
     const first = await listRetailerRmas(db, f.sellerId, { limit: 3 });
@@ -88,7 +104,8 @@ describe("the perpetrator's RMA alerts", () => {
   test("an unseen step of an RMA filed against the retailer alerts it until it opens the RMA; the victim's visit clears nothing", async () => {
     const f = await createRmaSides(db, uniqueToken().toUpperCase());
     const [rma] = await db.select().from(orders).where(eq(orders.id, f.rmas[0].id));
-    const alerts = async (retailerId: number) => (await listRetailerRmas(db, retailerId, { alerts: true })).items.map((r) => r.id);
+    const alerts = async (retailerId: number) =>
+      (await listRetailerRmas(db, retailerId, { alerts: true })).items.map((r) => r.id);
     expect(await alerts(f.sellerId)).toEqual([]);
     await addOrderAction(db, rma, { code: ACTION.RMA_REQUESTED, role: "provider" });
     expect(await alerts(f.sellerId)).toEqual([rma.id]);
@@ -110,8 +127,12 @@ describe("the perpetrator's RMA alerts", () => {
 describe("rmasOfOrderFor", () => {
   test("an order's RMA for its victim and its perpetrator; nothing for an outsider", async () => {
     const f = await createRmaSides(db, uniqueToken().toUpperCase());
-    expect(await rmasOfOrderFor(db, f.sales[0].id, f.buyerId)).toMatchObject([{ id: f.rmas[0].id, role: "victim" }]);
-    expect(await rmasOfOrderFor(db, f.sales[0].id, f.sellerId)).toMatchObject([{ id: f.rmas[0].id, role: "perpetrator" }]);
+    expect(await rmasOfOrderFor(db, f.sales[0].id, f.buyerId)).toMatchObject([
+      { id: f.rmas[0].id, role: "victim" },
+    ]);
+    expect(await rmasOfOrderFor(db, f.sales[0].id, f.sellerId)).toMatchObject([
+      { id: f.rmas[0].id, role: "perpetrator" },
+    ]);
     expect(await rmasOfOrderFor(db, f.sales[0].id, f.outsiderId)).toEqual([]);
   });
 });

@@ -38,7 +38,14 @@ async function swapWithBothSides() {
     providerId,
     receiverId,
     brandId: p.brand.id,
-    providerLines: [{ listingId: p.listing.id, variationId: p.variation.id, sizes: { M: 2 }, unitPriceCents: 5000 }],
+    providerLines: [
+      {
+        listingId: p.listing.id,
+        variationId: p.variation.id,
+        sizes: { M: 2 },
+        unitPriceCents: 5000,
+      },
+    ],
     workflowIdFor: swapWorkflowId,
   });
   await db.insert(orderContributions).values({
@@ -52,7 +59,10 @@ async function swapWithBothSides() {
     unitPriceCents: 8000,
     valueCents: 8000,
   });
-  const lines = await db.select().from(orderContributions).where(eq(orderContributions.orderId, order.orderId));
+  const lines = await db
+    .select()
+    .from(orderContributions)
+    .where(eq(orderContributions.orderId, order.orderId));
   return {
     order,
     providerId,
@@ -67,7 +77,13 @@ const contact = { name: "A", email: "a@example.test", phone: "555-0101", packing
 describe("createRma", () => {
   test("a swap: each side asks for the goods it received, once; its own goods, too many units, an unknown or undescribed reason are refused", async () => {
     const s = await swapWithBothSides();
-    const ask = (victimId: number, sourceId: number, quantity = 1, reason = 1, reasonOther: string | null = null) =>
+    const ask = (
+      victimId: number,
+      sourceId: number,
+      quantity = 1,
+      reason = 1,
+      reasonOther: string | null = null,
+    ) =>
       createRma(db, {
         orderId: s.order.orderId,
         victimId,
@@ -77,18 +93,37 @@ describe("createRma", () => {
       });
 
     await expect(ask(s.receiverId, s.receiverLine.id)).rejects.toThrow(RMA_REQUEST_ERRORS.bad_line);
-    await expect(ask(s.receiverId, s.providerLine.id, 3)).rejects.toThrow(RMA_REQUEST_ERRORS.too_many);
-    await expect(ask(s.receiverId, s.providerLine.id, 1, 99)).rejects.toThrow(RMA_REQUEST_ERRORS.reason);
-    await expect(ask(s.receiverId, s.providerLine.id, 1, 4, "  ")).rejects.toThrow(RMA_REQUEST_ERRORS.other_text);
+    await expect(ask(s.receiverId, s.providerLine.id, 3)).rejects.toThrow(
+      RMA_REQUEST_ERRORS.too_many,
+    );
+    await expect(ask(s.receiverId, s.providerLine.id, 1, 99)).rejects.toThrow(
+      RMA_REQUEST_ERRORS.reason,
+    );
+    await expect(ask(s.receiverId, s.providerLine.id, 1, 4, "  ")).rejects.toThrow(
+      RMA_REQUEST_ERRORS.other_text,
+    );
 
-    const byReceiver = await ask(s.receiverId, s.providerLine.id, 2, 4, "The box was crushed in shipping");
+    const byReceiver = await ask(
+      s.receiverId,
+      s.providerLine.id,
+      2,
+      4,
+      "The box was crushed in shipping",
+    );
     expect(byReceiver).toMatchObject({
       kind: "swap",
       victimId: s.receiverId,
       perpetratorId: s.providerId,
       victimPaymentIntentId: null,
       order: { kind: "swap", unitsReceived: 2, goodsCents: 10000 },
-      lines: [{ unitPriceCents: 5000, requestedQuantity: 2, reason: 4, otherText: "The box was crushed in shipping" }],
+      lines: [
+        {
+          unitPriceCents: 5000,
+          requestedQuantity: 2,
+          reason: 4,
+          otherText: "The box was crushed in shipping",
+        },
+      ],
     });
     await expect(ask(s.receiverId, s.providerLine.id)).rejects.toThrow(RMA_REQUEST_ERRORS.exists);
     // The other side of the same swap may ask for what it received.
@@ -98,7 +133,10 @@ describe("createRma", () => {
       perpetratorId: s.receiverId,
       order: { unitsReceived: 1, goodsCents: 8000 },
     });
-    expect(await rmaOfOrder(db, s.order.orderId, s.receiverId)).toMatchObject({ id: byReceiver.rmaId, stage: "rmarequested" });
+    expect(await rmaOfOrder(db, s.order.orderId, s.receiverId)).toMatchObject({
+      id: byReceiver.rmaId,
+      stage: "rmarequested",
+    });
     expect(byReceiver.externalId).toMatch(/^RMA-\d{6}$/);
   });
 
@@ -114,12 +152,19 @@ describe("createRma", () => {
     };
     await expect(createRma(db, req)).rejects.toThrow(RMA_REQUEST_ERRORS.not_found);
     const rma = await createRma(db, { ...req, victimId: s.receiverId });
-    await expect(createRma(db, { ...req, orderId: rma.rmaId, victimId: s.receiverId })).rejects.toThrow(RMA_REQUEST_ERRORS.not_found);
+    await expect(
+      createRma(db, { ...req, orderId: rma.rmaId, victimId: s.receiverId }),
+    ).rejects.toThrow(RMA_REQUEST_ERRORS.not_found);
   });
 });
 
 describe("staff's RMA screen", () => {
-  const write = (rmaId: number, sequence: number, stage: string, ledger: Record<string, number | boolean>) =>
+  const write = (
+    rmaId: number,
+    sequence: number,
+    stage: string,
+    ledger: Record<string, number | boolean>,
+  ) =>
     recordRmaState(db, {
       rmaId,
       dedupeKey: `t:${rmaId}:${sequence}`,
@@ -134,7 +179,9 @@ describe("staff's RMA screen", () => {
       staffNotices: [],
     });
   const listed = async (status: Parameters<typeof listAdminRmas>[1]["status"], ids: number[]) =>
-    (await listAdminRmas(db, { tab: "all", status, limit: 100 })).items.map((r) => r.id).filter((id) => ids.includes(id));
+    (await listAdminRmas(db, { tab: "all", status, limit: 100 })).items
+      .map((r) => r.id)
+      .filter((id) => ids.includes(id));
 
   test("the return parcel follows the RMA: in route at its first scan, delivered when completed, cancelled when it never shipped; never backwards", async () => {
     const s = await swapWithBothSides();
@@ -162,7 +209,8 @@ describe("staff's RMA screen", () => {
         pickupBy: new Date(),
       });
     }
-    const parcel = async (rmaId: number) => (await listOrderShipments(db, rmaId)).map((x) => x.status);
+    const parcel = async (rmaId: number) =>
+      (await listOrderShipments(db, rmaId)).map((x) => x.status);
     const at = new Date().toISOString();
     const writeWith = (rmaId: number, sequence: number, stage: string, codes: number[]) =>
       recordRmaState(db, {
@@ -204,7 +252,9 @@ describe("staff's RMA screen", () => {
       workflowIdFor: rmaWorkflowId,
     });
     const original = await getOrderRow(db, s.order.orderId);
-    const row = (await listAdminRmas(db, { tab: "all", limit: 100 })).items.find((r) => r.id === rma.rmaId);
+    const row = (await listAdminRmas(db, { tab: "all", limit: 100 })).items.find(
+      (r) => r.id === rma.rmaId,
+    );
     expect(original?.externalId).toBeTruthy();
     expect(row?.rmaForExternalId).toBe(original?.externalId);
   });
@@ -260,7 +310,10 @@ describe("staff's RMA screen", () => {
       totalCents: 8000,
     });
     // A retailer's RMA page does not ask for it (it is staff's).
-    expect(await getRmaView(db, b.rmaId, { withOriginal: false })).toMatchObject({ original: null, rmaForId: expect.any(Number) });
+    expect(await getRmaView(db, b.rmaId, { withOriginal: false })).toMatchObject({
+      original: null,
+      rmaForId: expect.any(Number),
+    });
   });
 });
 
@@ -309,9 +362,22 @@ describe("recordRmaState (one step, by recordStep)", () => {
       [ACTION.SHIPMENT_PICKED_UP, "system"],
     ];
     expect(await step(1, 1, first)).toEqual({ recorded: true });
-    const line = async () => (await db.select().from(orderContributions).where(eq(orderContributions.id, lineId)))[0];
-    expect(await line()).toMatchObject({ quantity: 1, valueCents: 5000, rmaApproved: true, rmaApprovalComment: "approved 1" });
-    expect((await db.select().from(orderContributions).where(eq(orderContributions.id, s.providerLine.id)))[0]).toMatchObject({
+    const line = async () =>
+      (await db.select().from(orderContributions).where(eq(orderContributions.id, lineId)))[0];
+    expect(await line()).toMatchObject({
+      quantity: 1,
+      valueCents: 5000,
+      rmaApproved: true,
+      rmaApprovalComment: "approved 1",
+    });
+    expect(
+      (
+        await db
+          .select()
+          .from(orderContributions)
+          .where(eq(orderContributions.id, s.providerLine.id))
+      )[0],
+    ).toMatchObject({
       quantity: 2,
       rmaApprovalComment: null,
     });
@@ -336,8 +402,14 @@ describe("recordRmaState (one step, by recordStep)", () => {
     expect(mails.map((m) => m.toEmail)).toEqual([staffUser.email]);
 
     // A late write of the same step with other decisions changes nothing but adds its action row.
-    expect(await step(1, 2, [[ACTION.RMA_RETURN_NOT_SHIPPED, "victim"]])).toEqual({ recorded: true });
-    expect(await line()).toMatchObject({ quantity: 1, valueCents: 5000, rmaApprovalComment: "approved 1" });
+    expect(await step(1, 2, [[ACTION.RMA_RETURN_NOT_SHIPPED, "victim"]])).toEqual({
+      recorded: true,
+    });
+    expect(await line()).toMatchObject({
+      quantity: 1,
+      valueCents: 5000,
+      rmaApprovalComment: "approved 1",
+    });
     expect((await getOrderRow(db, rma.rmaId))?.valueCents).toBe(5000);
     expect(await listOrderActions(db, rma.rmaId)).toHaveLength(4);
 

@@ -21,7 +21,8 @@ const seedUrl = new URL(baseUrl);
 seedUrl.pathname = `/${dbName}`;
 
 let handle: DbHandle;
-const q = async <T = Record<string, unknown>>(query: ReturnType<typeof sql>) => (await handle.db.execute(query)) as unknown as T[];
+const q = async <T = Record<string, unknown>>(query: ReturnType<typeof sql>) =>
+  (await handle.db.execute(query)) as unknown as T[];
 const count = async (query: ReturnType<typeof sql>) => Number((await q<{ n: string }>(query))[0].n);
 
 type Login = { role: string; email: string; password: string; note?: string };
@@ -50,7 +51,8 @@ async function tableCounts(): Promise<Record<string, number>> {
     "seed_runs",
   ];
   const out: Record<string, number> = {};
-  for (const t of tables) out[t] = await count(sql`select count(*)::int as n from ${sql.identifier(t)}`);
+  for (const t of tables)
+    out[t] = await count(sql`select count(*)::int as n from ${sql.identifier(t)}`);
   return out;
 }
 
@@ -122,19 +124,24 @@ describe("demo seed", () => {
 
   it("has 8+ retailers: active (with and without payout), one inactive, one pending with brand requests", async () => {
     const byStatus = Object.fromEntries(
-      (await q<{ status: string; n: number }>(sql`select status, count(*)::int as n from retailers group by status`)).map((r) => [
-        r.status,
-        r.n,
-      ]),
+      (
+        await q<{ status: string; n: number }>(
+          sql`select status, count(*)::int as n from retailers group by status`,
+        )
+      ).map((r) => [r.status, r.n]),
     );
     expect(byStatus.active + byStatus.inactive + byStatus.pending).toBeGreaterThanOrEqual(8);
     expect(byStatus.inactive).toBe(1);
     expect(byStatus.pending).toBe(1);
     expect(
-      await count(sql`select count(*)::int as n from retailers where status = 'active' and bt_merchant_id is null`),
+      await count(
+        sql`select count(*)::int as n from retailers where status = 'active' and bt_merchant_id is null`,
+      ),
     ).toBeGreaterThanOrEqual(1);
     expect(
-      await count(sql`select count(*)::int as n from retailers where status = 'active' and bt_merchant_id is not null`),
+      await count(
+        sql`select count(*)::int as n from retailers where status = 'active' and bt_merchant_id is not null`,
+      ),
     ).toBeGreaterThanOrEqual(3);
 
     const [pending] = await q<{ id: number; setup: boolean; requests: number; links: number }>(sql`
@@ -153,11 +160,21 @@ describe("demo seed", () => {
       ),
     ).toBe(0);
     expect(
-      await count(sql`select count(*)::int as n from retailers r where not exists (select 1 from users u where u.retailer_id = r.id)`),
+      await count(
+        sql`select count(*)::int as n from retailers r where not exists (select 1 from users u where u.retailer_id = r.id)`,
+      ),
     ).toBe(0);
-    expect(await count(sql`select count(*)::int as n from retailer_contacts where celphone = ''`)).toBeGreaterThanOrEqual(1);
-    expect(await count(sql`select count(*)::int as n from retailers where latitude is null or longitude is null`)).toBe(0);
-    expect(await count(sql`select count(distinct state)::int as n from retailers`)).toBeGreaterThanOrEqual(8);
+    expect(
+      await count(sql`select count(*)::int as n from retailer_contacts where celphone = ''`),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      await count(
+        sql`select count(*)::int as n from retailers where latitude is null or longitude is null`,
+      ),
+    ).toBe(0);
+    expect(
+      await count(sql`select count(distinct state)::int as n from retailers`),
+    ).toBeGreaterThanOrEqual(8);
   });
 
   it("stores what the setup forms would accept (so Settings opens prefilled and valid)", async () => {
@@ -167,7 +184,12 @@ describe("demo seed", () => {
       const parsed = RetailerStepSchema.safeParse(r);
       expect(parsed.success, `${r.store_name}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
       // Already in the normalised form the form stores.
-      if (parsed.success) expect(parsed.data).toMatchObject({ store_phone: r.store_phone, resale_number: r.resale_number, state: r.state });
+      if (parsed.success)
+        expect(parsed.data).toMatchObject({
+          store_phone: r.store_phone,
+          resale_number: r.resale_number,
+          state: r.state,
+        });
     }
     const contacts = await q<Record<string, string>>(sql`
       select first_name, last_name, job_title, job_title_other, phone, celphone from retailer_contacts`);
@@ -177,10 +199,14 @@ describe("demo seed", () => {
         expect(parsed.success).toBe(false); // the no-cell-phone demo contact: the form asks for it
         expect(parsed.error?.issues.map((i) => i.path.join("."))).toEqual(["celphone"]);
       } else {
-        expect(parsed.success, `${c.first_name}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+        expect(parsed.success, `${c.first_name}: ${JSON.stringify(parsed.error?.issues)}`).toBe(
+          true,
+        );
       }
     }
-    const reasons = await q<{ reason: string; floor_time: string | null }>(sql`select reason, floor_time from listings`);
+    const reasons = await q<{ reason: string; floor_time: string | null }>(
+      sql`select reason, floor_time from listings`,
+    );
     for (const l of reasons) {
       expect(isChoice(LISTING_REASONS, l.reason)).toBe(true);
       if (l.floor_time !== null) expect(isChoice(FLOOR_TIMES, l.floor_time)).toBe(true);
@@ -237,14 +263,18 @@ describe("demo seed", () => {
       join product_variations v on v.id = l.variation_id, jsonb_object_keys(l.sizes) k
       where not exists (select 1 from product_sizes s where s.product_id = v.product_id and s.label = k)`),
     ).toBe(0);
-    expect(await count(sql`select count(*)::int as n from listings where total_units <= 0`)).toBe(0);
+    expect(await count(sql`select count(*)::int as n from listings where total_units <= 0`)).toBe(
+      0,
+    );
     expect(
       await count(sql`
       select count(*)::int as n from listings where total_units <> (select sum(value::int) from jsonb_each_text(sizes))`),
     ).toBe(0);
     // No duplicate listing of one variation by one retailer; nobody requests what it lists itself.
     expect(
-      await count(sql`select count(*)::int as n from (select 1 from listings group by provider_id, variation_id having count(*) > 1) d`),
+      await count(
+        sql`select count(*)::int as n from (select 1 from listings group by provider_id, variation_id having count(*) > 1) d`,
+      ),
     ).toBe(0);
     expect(
       await count(sql`
@@ -310,10 +340,18 @@ describe("demo seed", () => {
 
   it("payout set-up for the no-payout login turns exactly its listings active", async () => {
     const login = logins.find((l) => l.role.startsWith("retailer (no payout"))!;
-    const [r] = await q<{ id: number }>(sql`select retailer_id as id from users where lower(email) = lower(${login.email})`);
-    const before = await count(sql`select count(*)::int as n from listings where status = 'payoutneeded'`);
-    const mine = await count(sql`select count(*)::int as n from listings where provider_id = ${r.id}`);
+    const [r] = await q<{ id: number }>(
+      sql`select retailer_id as id from users where lower(email) = lower(${login.email})`,
+    );
+    const before = await count(
+      sql`select count(*)::int as n from listings where status = 'payoutneeded'`,
+    );
+    const mine = await count(
+      sql`select count(*)::int as n from listings where provider_id = ${r.id}`,
+    );
     expect(await activateListingsForRetailer(handle.db, r.id)).toBe(mine);
-    expect(await count(sql`select count(*)::int as n from listings where status = 'payoutneeded'`)).toBe(before - mine);
+    expect(
+      await count(sql`select count(*)::int as n from listings where status = 'payoutneeded'`),
+    ).toBe(before - mine);
   });
 });

@@ -50,7 +50,9 @@ describe("statement query plans", () => {
     for (const month of [now, previousMonth(previousMonth(now))]) {
       const plans = await explainStatementQueries(db, ids[0], month, ZONE);
       for (const [name, plan] of Object.entries(plans)) {
-        expect(hasSeqScan(plan, ["payments", "orders"]), `${name}: ${JSON.stringify(plan)}`).toBe(false);
+        expect(hasSeqScan(plan, ["payments", "orders"]), `${name}: ${JSON.stringify(plan)}`).toBe(
+          false,
+        );
       }
     }
   });

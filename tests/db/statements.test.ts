@@ -15,7 +15,12 @@ import { listStatementMonths, monthStatement } from "../../db/queries/statements
 import { payments } from "../../db/schema";
 import { formatMonth } from "../../domain/date-format";
 import { orderQuote } from "../../domain/order-money";
-import { AMOUNT_COLUMNS, parseStatementMonth, previousMonth, type Statement } from "../../domain/statements";
+import {
+  AMOUNT_COLUMNS,
+  parseStatementMonth,
+  previousMonth,
+  type Statement,
+} from "../../domain/statements";
 import { createRetailer } from "../factories";
 import { createSellerWithListing, tradedOrder } from "./buy-fixtures";
 import { openTestDb } from "./helpers";
@@ -28,14 +33,25 @@ let acts: ReturnType<typeof createBuyActivities>;
 const visa = { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" };
 
 beforeAll(() => {
-  const carrier = createSandboxCarrier(db, { appOrigin: "http://127.0.0.1:9", webhookSecret: "statements_test" });
-  acts = createBuyActivities({ db, payments: sandbox, carrier, appOrigin: "http://localhost:3000", timeZone: ZONE });
+  const carrier = createSandboxCarrier(db, {
+    appOrigin: "http://127.0.0.1:9",
+    webhookSecret: "statements_test",
+  });
+  acts = createBuyActivities({
+    db,
+    payments: sandbox,
+    carrier,
+    appOrigin: "http://localhost:3000",
+    timeZone: ZONE,
+  });
 });
 afterAll(() => handle.close());
 
 function expectSumsToLines(s: Statement) {
-  for (const c of AMOUNT_COLUMNS) expect(s.totals[c], c).toBe(s.lines.reduce((t, l) => t + l[c], 0));
-  for (const k of s.byKind) expect(k.net).toBe(s.lines.filter((l) => l.kind === k.kind).reduce((t, l) => t + l.net, 0));
+  for (const c of AMOUNT_COLUMNS)
+    expect(s.totals[c], c).toBe(s.lines.reduce((t, l) => t + l[c], 0));
+  for (const k of s.byKind)
+    expect(k.net).toBe(s.lines.filter((l) => l.kind === k.kind).reduce((t, l) => t + l.net, 0));
   expect(s.closing).toBe(s.opening + s.totals.net);
   expect(s.lines.at(-1)?.balance ?? s.opening).toBe(s.closing);
 }
@@ -51,11 +67,17 @@ describe("statements from the payments ledger", () => {
     b = await createSellerWithListing(db, { sizes: { M: 5 } });
     // A buys from B (last month), B buys from A twice (this month), one of them refunded in part.
     const first = await tradedOrder(db, acts, b, a.seller.retailer.id, { paymentMethod: visa });
-    const second = await tradedOrder(db, acts, a, b.seller.retailer.id, { paymentMethod: visa, refundCents: 2750 });
+    const second = await tradedOrder(db, acts, a, b.seller.retailer.id, {
+      paymentMethod: visa,
+      refundCents: 2750,
+    });
     const third = await tradedOrder(db, acts, a, b.seller.retailer.id, { paymentMethod: visa });
     orderIds = [first.orderId, second.orderId, third.orderId];
     const lastMonth = new Date(Date.now() - 40 * 86_400_000);
-    await db.update(payments).set({ createdAt: lastMonth }).where(eq(payments.orderId, first.orderId));
+    await db
+      .update(payments)
+      .set({ createdAt: lastMonth })
+      .where(eq(payments.orderId, first.orderId));
   });
 
   test("each statement sums to its lines, and a month opens with the closing of the month before", async () => {
@@ -79,14 +101,19 @@ describe("statements from the payments ledger", () => {
     const s = await monthStatement(db, a.seller.retailer.id, now, ZONE);
     const rows = (await Promise.all(orderIds.map((id) => listOrderPayments(db, id))))
       .flat()
-      .filter((p) => p.retailerId === a.seller.retailer.id && p.createdAt >= new Date(Date.now() - 86_400_000));
+      .filter(
+        (p) =>
+          p.retailerId === a.seller.retailer.id && p.createdAt >= new Date(Date.now() - 86_400_000),
+      );
     expect(s.lines.map((l) => l.id).sort()).toEqual(
       rows
         .filter((p) => p.txtype !== "authorization")
         .map((p) => p.id)
         .sort(),
     );
-    expect(s.lines.every((l) => l.kind === "Sale" && l.counterpartyId === b.seller.retailer.id)).toBe(true);
+    expect(
+      s.lines.every((l) => l.kind === "Sale" && l.counterpartyId === b.seller.retailer.id),
+    ).toBe(true);
     const prev = await monthStatement(db, a.seller.retailer.id, previousMonth(now), ZONE);
     // Last month A bought: one payment of goods, fee and shipping.
     const q = orderQuote([{ listingId: 0, variationId: 0, sizes: { M: 2 }, unitPriceCents: 2500 }]);
@@ -104,12 +131,15 @@ describe("statements from the payments ledger", () => {
       const mine = await db.select().from(payments).where(inArray(payments.orderId, orderIds));
       for (const id of orderIds) {
         const o = objects.get(id)!;
-        const paidByMe = mine.some((p) => p.orderId === id && p.retailerId === r.id && p.txtype === "capture");
+        const paidByMe = mine.some(
+          (p) => p.orderId === id && p.retailerId === r.id && p.txtype === "capture",
+        );
         if (paidByMe) {
           for (const pi of o.intents) provider -= pi.amount_received as number;
           for (const rf of o.refunds) provider += rf.amount as number;
         }
-        for (const t of o.transfers) if (t.destination === r.btMerchantId) provider += t.amount as number;
+        for (const t of o.transfers)
+          if (t.destination === r.btMerchantId) provider += t.amount as number;
       }
       expect(provider).not.toBe(0);
       expect(list[0].closing, `retailer ${r.id}`).toBe(provider);

@@ -10,7 +10,15 @@ import { BUY_STATES } from "../../domain/states";
 import { createImport, listingImportHistory } from "../../db/queries/stock-import";
 import { listings, productVariations } from "../../db/schema";
 import { readStockFile, runStockImport } from "../../app/utils/stock-import.server";
-import { authorizeBrand, createBrand, createCollection, createListing, createProduct, createRetailer, uniqueToken } from "../factories";
+import {
+  authorizeBrand,
+  createBrand,
+  createCollection,
+  createListing,
+  createProduct,
+  createRetailer,
+  uniqueToken,
+} from "../factories";
 import { createOrder } from "../factories/orders";
 import { openTestDb } from "./helpers";
 
@@ -29,7 +37,13 @@ const mapping = { code: "product_code", size: "size", units: "units", price: "pr
 beforeAll(async () => {
   const brand = await createBrand(db);
   const col = await createCollection(db, { brandId: brand.id, year: 2025, name: "Fall" });
-  const p = await createProduct(db, { collectionId: col.id, sku, sizes: ["S", "M", "L"], colors: ["Black", "Navy"], priceCents: 4250 });
+  const p = await createProduct(db, {
+    collectionId: col.id,
+    sku,
+    sizes: ["S", "M", "L"],
+    colors: ["Black", "Navy"],
+    priceCents: 4250,
+  });
   black = p.variations[0].id;
   blackSku = p.variations[0].sku;
   navy = p.variations[1].id;
@@ -37,19 +51,30 @@ beforeAll(async () => {
     .update(productVariations)
     .set({ options: { color: "Navy", upc: `0${tok.replace(/\D/g, "")}77` } })
     .where(eq(productVariations.id, navy));
-  const q = await createProduct(db, { collectionId: col.id, sku: `SJ${tok}`, sizes: ["S", "M"], colors: ["Rust"] });
+  const q = await createProduct(db, {
+    collectionId: col.id,
+    sku: `SJ${tok}`,
+    sizes: ["S", "M"],
+    colors: ["Rust"],
+  });
   otherSku = q.variations[0].sku;
   const foreign = await createBrand(db);
   const fcol = await createCollection(db, { brandId: foreign.id, year: 2025, name: "Fall" });
-  foreignSku = (await createProduct(db, { collectionId: fcol.id, sku: `SF${tok}`, colors: ["Sand"] })).variations[0].sku;
+  foreignSku = (
+    await createProduct(db, { collectionId: fcol.id, sku: `SF${tok}`, colors: ["Sand"] })
+  ).variations[0].sku;
   const r = await createRetailer(db, { payout: false, user: false });
   retailerId = r.retailer.id;
   await authorizeBrand(db, retailerId, brand.id);
 });
 
-const csv = (lines: string[]) => readStockFile("stock.csv", Buffer.from(["product_code,size,units,price", ...lines].join("\n")));
+const csv = (lines: string[]) =>
+  readStockFile("stock.csv", Buffer.from(["product_code,size,units,price", ...lines].join("\n")));
 
-async function run(cells: string[][], opts: { wholeSurplus?: boolean; choices?: Record<string, number>; confirm?: boolean } = {}) {
+async function run(
+  cells: string[][],
+  opts: { wholeSurplus?: boolean; choices?: Record<string, number>; confirm?: boolean } = {},
+) {
   const imp = await createImport(db, {
     retailerId,
     uploadedBy: null,
@@ -89,8 +114,17 @@ describe("runStockImport", () => {
     ]);
     const { rows } = await run(cells);
     const at = (line: number) => rows.find((r) => r.lines.includes(line))!;
-    expect(at(2)).toMatchObject({ action: "create", variationId: black, sizes: { S: 0, M: 3, L: 1 }, lines: [2, 3] });
-    expect(at(4)).toMatchObject({ action: "create", variationId: navy, sizes: { S: 2, M: 0, L: 0 } });
+    expect(at(2)).toMatchObject({
+      action: "create",
+      variationId: black,
+      sizes: { S: 0, M: 3, L: 1 },
+      lines: [2, 3],
+    });
+    expect(at(4)).toMatchObject({
+      action: "create",
+      variationId: navy,
+      sizes: { S: 2, M: 0, L: 0 },
+    });
     expect(at(5)).toMatchObject({ action: "choose" });
     expect(
       at(5)
@@ -102,9 +136,13 @@ describe("runStockImport", () => {
     expect(at(8).messages).toEqual([`Size M of ${blackSku} · Black is already on line 2.`]);
     expect(at(9).messages[0]).toMatch(/^The price \$39\.99 is not the catalogue's wholesale price/);
     expect(at(10).messages[0]).toMatch(/^You are not authorized for the brand/);
-    expect(at(11).messages[0]).toMatch(/^No product of the brands you are authorized for has the code/);
+    expect(at(11).messages[0]).toMatch(
+      /^No product of the brands you are authorized for has the code/,
+    );
     expect(at(12).messages).toEqual(["Enter a whole number of units, 0 or more."]);
-    expect(await db.select().from(listings).where(eq(listings.providerId, retailerId))).toHaveLength(0);
+    expect(
+      await db.select().from(listings).where(eq(listings.providerId, retailerId)),
+    ).toHaveLength(0);
   });
 
   it("confirm: listings created hidden (no payout), a chosen guess, history; the same file again changes nothing", async () => {
@@ -119,7 +157,9 @@ describe("runStockImport", () => {
       ].sort(),
     );
     const history = await listingImportHistory(db, mine.find((l) => l.variationId === black)!.id);
-    expect(history).toMatchObject([{ importId: first.importId, action: "create", after: { S: 0, M: 3, L: 0 } }]);
+    expect(history).toMatchObject([
+      { importId: first.importId, action: "create", after: { S: 0, M: 3, L: 0 } },
+    ]);
     const again = await run(cells, { confirm: true, choices: { [sku]: navy } });
     expect(again.rows.map((r) => r.action)).toEqual(["unchanged", "unchanged"]);
     const after = await db.select().from(listings).where(eq(listings.providerId, retailerId));
@@ -129,8 +169,14 @@ describe("runStockImport", () => {
   });
 
   it("whole surplus: units set, an absent listing withdrawn, one in an order in flight kept", async () => {
-    const other = (await db.select().from(productVariations).where(eq(productVariations.sku, otherSku)))[0].id;
-    const busy = await createListing(db, { variationId: other, providerId: retailerId, sizes: { S: 4 } });
+    const other = (
+      await db.select().from(productVariations).where(eq(productVariations.sku, otherSku))
+    )[0].id;
+    const busy = await createListing(db, {
+      variationId: other,
+      providerId: retailerId,
+      sizes: { S: 4 },
+    });
     const buyer = await createRetailer(db, { payout: true, user: false });
     await createOrder(db, {
       providerId: retailerId,
@@ -138,7 +184,10 @@ describe("runStockImport", () => {
       statename: BUY_STATES.PROVIDER_APPROVE_SALE,
       lines: [{ variationId: other, listingId: busy.id, sizes: { S: 1 } }],
     });
-    const { rows, importId } = await run(await csv([`${blackSku},M,5,`]), { wholeSurplus: true, confirm: true });
+    const { rows, importId } = await run(await csv([`${blackSku},M,5,`]), {
+      wholeSurplus: true,
+      confirm: true,
+    });
     const byVariation = new Map(rows.map((r) => [r.variationId, r]));
     expect(byVariation.get(black)).toMatchObject({ action: "update", sizes: { S: 0, M: 5, L: 0 } });
     expect(byVariation.get(navy)).toMatchObject({ action: "withdraw" });
@@ -149,6 +198,9 @@ describe("runStockImport", () => {
     expect(units[other]).toBe(4);
     expect(live.filter((l) => l.variationId === navy).every((l) => l.totalUnits === 0)).toBe(true);
     const navyListing = live.find((l) => l.variationId === navy)!;
-    expect((await listingImportHistory(db, navyListing.id))[0]).toMatchObject({ importId, action: "withdraw" });
+    expect((await listingImportHistory(db, navyListing.id))[0]).toMatchObject({
+      importId,
+      action: "withdraw",
+    });
   });
 });

@@ -19,9 +19,18 @@ import { getOrderDetail } from "../../db/queries/order-views/order-detail";
 import { getOrderRow, listOrderActions } from "../../db/queries/orders";
 import { listOrderPayments } from "../../db/queries/payments";
 import { listOrderShipments } from "../../db/queries/shipments";
-import { createSwapOrder, recordedSwapView, swapGuardMessage, swapInProgress } from "../../db/queries/swap-orders";
+import {
+  createSwapOrder,
+  recordedSwapView,
+  swapGuardMessage,
+  swapInProgress,
+} from "../../db/queries/swap-orders";
 import { listings, orderContributions, orders, outboxEmails, retailers } from "../../db/schema";
-import { CARD_DECLINED, SWAP_ALREADY_THEIR_MOVE, SWAP_ALREADY_YOUR_MOVE } from "../../domain/messages";
+import {
+  CARD_DECLINED,
+  SWAP_ALREADY_THEIR_MOVE,
+  SWAP_ALREADY_YOUR_MOVE,
+} from "../../domain/messages";
 import type { OrderLine } from "../../domain/order-money";
 import { swapWorkflowId, type SwapView } from "../../workflows/swap/contract";
 import { createSellerWithListing } from "./buy-fixtures";
@@ -37,10 +46,24 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const payments = new SandboxPayments(db);
-  const carrier = createSandboxCarrier(db, { appOrigin: origin, webhookSecret: "carrier_swap_db_secret" });
-  const buy = createBuyActivities({ db, payments, carrier, appOrigin: "http://localhost:3000", timeZone: "America/New_York" });
+  const carrier = createSandboxCarrier(db, {
+    appOrigin: origin,
+    webhookSecret: "carrier_swap_db_secret",
+  });
+  const buy = createBuyActivities({
+    db,
+    payments,
+    carrier,
+    appOrigin: "http://localhost:3000",
+    timeZone: "America/New_York",
+  });
   buyActs = buy;
-  acts = createSwapActivities({ db, buy, appOrigin: "http://localhost:3000", timeZone: "America/New_York" });
+  acts = createSwapActivities({
+    db,
+    buy,
+    appOrigin: "http://localhost:3000",
+    timeZone: "America/New_York",
+  });
 });
 
 afterAll(async () => {
@@ -52,7 +75,12 @@ async function swapFixture() {
   const p = await createSellerWithListing(db, { sizes: { S: 2, M: 3 } });
   const r = await createSellerWithListing(db, { sizes: { L: 4, XL: 1 } });
   const providerLines: OrderLine[] = [
-    { listingId: p.listing.id, variationId: p.variation.id, sizes: { M: 2 }, unitPriceCents: p.priceCents },
+    {
+      listingId: p.listing.id,
+      variationId: p.variation.id,
+      sizes: { M: 2 },
+      unitPriceCents: p.priceCents,
+    },
   ];
   const order = await createSwapOrder(db, {
     providerId: p.seller.retailer.id,
@@ -82,7 +110,12 @@ function rec(f: Fixture, sequence: number, over: Partial<SwapStateRecord> = {}):
     callItEven: { provider: false, receiver: false },
     dues: { provider: 0, receiver: 0 },
     reasons: {},
-    deadlines: { checkoutBy: null, turnBy: "2026-03-07T15:00:00.000Z", paymentBy: null, pickupBy: null },
+    deadlines: {
+      checkoutBy: null,
+      turnBy: "2026-03-07T15:00:00.000Z",
+      paymentBy: null,
+      pickupBy: null,
+    },
     actions: [],
     notices: [],
     ...over,
@@ -99,18 +132,33 @@ describe("swap read model", () => {
     });
     const at = "2026-03-02T15:00:00.000Z";
     const chosen: OrderLine[] = [
-      { listingId: f.r.listing.id, variationId: f.r.variation.id, sizes: { L: 1, XL: 1 }, unitPriceCents: f.r.priceCents },
+      {
+        listingId: f.r.listing.id,
+        variationId: f.r.variation.id,
+        sizes: { L: 1, XL: 1 },
+        unitPriceCents: f.r.priceCents,
+      },
     ];
     const step2 = rec(f, 2, {
       statename: "provider_approve",
       receiverLines: chosen,
       actions: [{ code: 211, role: "provider", statename: "provider_approve", at }],
-      notices: [{ role: "receiver", template: "swap_approve_needed", dedupeKey: `${f.workflowId}:mail:swap_approve_needed:receiver:2` }],
+      notices: [
+        {
+          role: "receiver",
+          template: "swap_approve_needed",
+          dedupeKey: `${f.workflowId}:mail:swap_approve_needed:receiver:2`,
+        },
+      ],
     });
     await acts.recordSwapState(step2);
     await acts.recordSwapState(step2); // a retried activity
     // The opening write lands late: its action is history, the state stays.
-    await acts.recordSwapState(rec(f, 1, { actions: [{ code: 210, role: "receiver", statename: "provider_choose_items", at }] }));
+    await acts.recordSwapState(
+      rec(f, 1, {
+        actions: [{ code: 210, role: "receiver", statename: "provider_choose_items", at }],
+      }),
+    );
     // The provider removes XL from the receiver's side: the line stays with fewer units.
     await acts.recordSwapState(
       rec(f, 3, {
@@ -129,8 +177,14 @@ describe("swap read model", () => {
       recordSeq: 3,
       valueCents: 2 * f.p.priceCents,
     });
-    expect(row?.ledger).toMatchObject({ providerGoodsCents: 2 * f.p.priceCents, receiverGoodsCents: f.r.priceCents });
-    const contribs = await db.select().from(orderContributions).where(eq(orderContributions.orderId, f.orderId));
+    expect(row?.ledger).toMatchObject({
+      providerGoodsCents: 2 * f.p.priceCents,
+      receiverGoodsCents: f.r.priceCents,
+    });
+    const contribs = await db
+      .select()
+      .from(orderContributions)
+      .where(eq(orderContributions.orderId, f.orderId));
     expect(contribs.map((c) => [c.side, c.listingId, c.units, c.quantity]).sort()).toEqual(
       [
         ["provider", f.p.listing.id, { M: 2 }, 2],
@@ -141,11 +195,17 @@ describe("swap read model", () => {
       [211, f.providerId],
       [210, f.receiverId],
     ]);
-    const mails = await db.select().from(outboxEmails).where(eq(outboxEmails.kind, "swap:swap_approve_needed"));
+    const mails = await db
+      .select()
+      .from(outboxEmails)
+      .where(eq(outboxEmails.kind, "swap:swap_approve_needed"));
     const mine = mails.filter((m) => m.bodyText.includes(f.externalId));
     expect(mine).toHaveLength(1);
     expect(mine[0].bodyText).toContain(`retailer-00${f.providerId}`);
-    const [provider] = await db.select({ name: retailers.storeName }).from(retailers).where(eq(retailers.id, f.providerId));
+    const [provider] = await db
+      .select({ name: retailers.storeName })
+      .from(retailers)
+      .where(eq(retailers.id, f.providerId));
     expect(`${mine[0].subject}${mine[0].bodyText}`).not.toContain(provider.name);
   });
 });
@@ -175,17 +235,32 @@ test("the swap's terms (the workflow's view) are kept with the step that wrote t
       declinedBy: null,
       provider: side,
       receiver: { ...side, lines: [] },
-      valuation: { largerGoodsCents: 2 * f.p.priceCents, differenceCents: 0, cashFrom: null, callItEven: false },
-      deadlines: { checkoutBy: null, turnBy: "2026-03-07T15:00:00.000Z", paymentBy: null, pickupBy: null },
+      valuation: {
+        largerGoodsCents: 2 * f.p.priceCents,
+        differenceCents: 0,
+        cashFrom: null,
+        callItEven: false,
+      },
+      deadlines: {
+        checkoutBy: null,
+        turnBy: "2026-03-07T15:00:00.000Z",
+        paymentBy: null,
+        pickupBy: null,
+      },
       actions: [],
       busy: false,
     };
   };
-  await acts.recordSwapState(rec(f, 2, { statename: "provider_approve", view: view("provider_approve", 1234) }));
+  await acts.recordSwapState(
+    rec(f, 2, { statename: "provider_approve", view: view("provider_approve", 1234) }),
+  );
   await acts.recordSwapState(rec(f, 1, { view: view("provider_choose_items", 1) })); // late
   expect(await recordedSwapView(db, f.orderId)).toEqual(view("provider_approve", 1234));
   await acts.recordSwapState(rec(f, 3, { statename: "receiver_approve" })); // a worker from before the view was kept
-  expect(await getOrderRow(db, f.orderId)).toMatchObject({ statename: "receiver_approve", recordSeq: 3 });
+  expect(await getOrderRow(db, f.orderId)).toMatchObject({
+    statename: "receiver_approve",
+    recordSeq: 3,
+  });
   expect(await recordedSwapView(db, f.orderId)).toBeNull();
 });
 
@@ -196,7 +271,11 @@ describe("swap money and carrier", () => {
       idempotencyKey: `${f.workflowId}:swap-charge:provider:1`,
       orderId: f.orderId,
       retailerId: f.providerId,
-      paymentMethod: { paymentMethodId: "tok_chargeDeclined", lastFour: "0002", description: "Visa" },
+      paymentMethod: {
+        paymentMethodId: "tok_chargeDeclined",
+        lastFour: "0002",
+        description: "Visa",
+      },
       amountCents: 5375,
     });
     expect(declined).toEqual({ status: "declined", message: CARD_DECLINED });
@@ -249,9 +328,18 @@ describe("swap money and carrier", () => {
 describe("what a modification reads (swapListedUnits, ADR 0025)", () => {
   test("each listing's owner, units, price and whether it is still an active swap listing; a listing gone is left out", async () => {
     const f = await swapFixture();
-    await db.update(listings).set({ listingType: "swap", status: "active" }).where(eq(listings.id, f.p.listing.id));
-    await db.update(listings).set({ listingType: "swap", status: "payoutneeded" }).where(eq(listings.id, f.r.listing.id));
-    const read = await acts.swapListedUnits({ orderId: f.orderId, listingIds: [f.r.listing.id, f.p.listing.id, 2_000_000_000] });
+    await db
+      .update(listings)
+      .set({ listingType: "swap", status: "active" })
+      .where(eq(listings.id, f.p.listing.id));
+    await db
+      .update(listings)
+      .set({ listingType: "swap", status: "payoutneeded" })
+      .where(eq(listings.id, f.r.listing.id));
+    const read = await acts.swapListedUnits({
+      orderId: f.orderId,
+      listingIds: [f.r.listing.id, f.p.listing.id, 2_000_000_000],
+    });
     expect(read).toEqual(
       [
         {
@@ -285,10 +373,24 @@ describe("the last unit", () => {
         .update(listings)
         .set({ sizes: { S: 2, M: 1 }, totalUnits: 3 })
         .where(eq(listings.id, f.p.listing.id));
-      const last = { listingId: f.p.listing.id, variationId: f.p.variation.id, sizes: { M: 1 }, unitPriceCents: f.p.priceCents };
-      const theirs = { listingId: f.r.listing.id, variationId: f.r.variation.id, sizes: { L: 1 }, unitPriceCents: f.r.priceCents };
+      const last = {
+        listingId: f.p.listing.id,
+        variationId: f.p.variation.id,
+        sizes: { M: 1 },
+        unitPriceCents: f.p.priceCents,
+      };
+      const theirs = {
+        listingId: f.r.listing.id,
+        variationId: f.r.variation.id,
+        sizes: { L: 1 },
+        unitPriceCents: f.r.priceCents,
+      };
       const results = await Promise.all([
-        acts.decrementSwapStock({ idempotencyKey: `${f.workflowId}:swap-decrement-stock:1`, orderId: f.orderId, lines: [last, theirs] }),
+        acts.decrementSwapStock({
+          idempotencyKey: `${f.workflowId}:swap-decrement-stock:1`,
+          orderId: f.orderId,
+          lines: [last, theirs],
+        }),
         acts.decrementSwapStock({
           idempotencyKey: `swap-order:${f.orderId + 100_000}:swap-decrement-stock:1`,
           orderId: f.orderId + 100_000,
@@ -305,7 +407,10 @@ describe("the last unit", () => {
         .select({ sizes: listings.sizes, total: listings.totalUnits })
         .from(listings)
         .where(eq(listings.id, f.p.listing.id));
-      const [r] = await db.select({ sizes: listings.sizes }).from(listings).where(eq(listings.id, f.r.listing.id));
+      const [r] = await db
+        .select({ sizes: listings.sizes })
+        .from(listings)
+        .where(eq(listings.id, f.r.listing.id));
       expect(p).toEqual({ sizes: { S: 2, M: 0 }, total: 2 });
       // The receiver's L x 4 lost one unit only if a swap won (all of a swap's lines or none).
       const swapWon = results[0].ok || results[1].ok;
@@ -334,14 +439,20 @@ describe("swap parcels in the read model", () => {
     const sides = (provider: Side, receiver: Side) => ({ provider, receiver });
     const status = async () =>
       Object.fromEntries(
-        (await listOrderShipments(db, f.orderId)).map((x) => [x.senderId === f.providerId ? "provider" : "receiver", x.status]),
+        (await listOrderShipments(db, f.orderId)).map((x) => [
+          x.senderId === f.providerId ? "provider" : "receiver",
+          x.status,
+        ]),
       );
     // The receiver never shipped (its parcel cancelled); the provider's is scanned: the swap goes in route.
     await acts.recordSwapState(
       rec(f, 5, {
         statename: "in_route",
         actionNeeded: null,
-        sides: sides({ parcel: "in_route", ratingBy: null, rmaBy: null }, { parcel: "cancelled", ratingBy: null, rmaBy: null }),
+        sides: sides(
+          { parcel: "in_route", ratingBy: null, rmaBy: null },
+          { parcel: "cancelled", ratingBy: null, rmaBy: null },
+        ),
       }),
     );
     expect(await status()).toEqual({ provider: "in_route", receiver: "cancelled" });
@@ -352,14 +463,27 @@ describe("swap parcels in the read model", () => {
         actionNeeded: null,
         sides: sides(
           { parcel: "delivered", ratingBy: null, rmaBy: null },
-          { parcel: "cancelled", ratingBy: "2026-03-12T22:00:00.000Z", rmaBy: "2026-03-11T15:00:00.000Z" },
+          {
+            parcel: "cancelled",
+            ratingBy: "2026-03-12T22:00:00.000Z",
+            rmaBy: "2026-03-11T15:00:00.000Z",
+          },
         ),
       }),
     );
     expect(await status()).toEqual({ provider: "delivered", receiver: "cancelled" });
-    const receiverView = await getOrderDetail(db, f.orderId, { retailerId: f.receiverId, isStaff: false });
-    expect(receiverView?.swapWindows).toEqual({ ratingBy: "2026-03-12T22:00:00.000Z", rmaBy: "2026-03-11T15:00:00.000Z" });
-    const providerView = await getOrderDetail(db, f.orderId, { retailerId: f.providerId, isStaff: false });
+    const receiverView = await getOrderDetail(db, f.orderId, {
+      retailerId: f.receiverId,
+      isStaff: false,
+    });
+    expect(receiverView?.swapWindows).toEqual({
+      ratingBy: "2026-03-12T22:00:00.000Z",
+      rmaBy: "2026-03-11T15:00:00.000Z",
+    });
+    const providerView = await getOrderDetail(db, f.orderId, {
+      retailerId: f.providerId,
+      isStaff: false,
+    });
     expect(providerView?.swapWindows).toEqual({ ratingBy: null, rmaBy: null });
     expect(providerView?.shipments.map((x) => [x.senderSide, x.direction])).toEqual(
       expect.arrayContaining([
@@ -384,10 +508,10 @@ describe("duplicate-swap guard", () => {
     expect(await swapGuardMessage(db, f.providerId, f.receiverId)).toBe(SWAP_ALREADY_YOUR_MOVE);
     expect(await swapGuardMessage(db, f.receiverId, f.providerId)).toBe(SWAP_ALREADY_THEIR_MOVE);
     await set("payment", "both");
-    expect([await swapInProgress(db, f.providerId, f.receiverId), await swapInProgress(db, f.receiverId, f.providerId)]).toEqual([
-      "yourmove",
-      "yourmove",
-    ]);
+    expect([
+      await swapInProgress(db, f.providerId, f.receiverId),
+      await swapInProgress(db, f.receiverId, f.providerId),
+    ]).toEqual(["yourmove", "yourmove"]);
     // Paid and shipping, or ended: a new swap may start.
     for (const s of ["ship_swap", "declined", "completed"]) {
       await set(s, null);

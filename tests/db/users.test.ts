@@ -13,11 +13,15 @@ describe("users", () => {
   it("e-mail is unique case-insensitively", async () => {
     const tok = uniqueToken();
     await createUser(db, { email: `Jane.Doe-${tok}@Example.test`, passwordHash: "x" });
-    const err = await expectPgError(() => createUser(db, { email: `jane.doe-${tok}@example.TEST`, passwordHash: "x" }));
+    const err = await expectPgError(() =>
+      createUser(db, { email: `jane.doe-${tok}@example.TEST`, passwordHash: "x" }),
+    );
     expect(err.code).toBe("23505"); // unique_violation
     expect(err.constraint).toBe("users_email_lower_idx");
     // A different address is fine.
-    await expect(createUser(db, { email: `jane.doe2-${tok}@example.test`, passwordHash: "x" })).resolves.toBeDefined();
+    await expect(
+      createUser(db, { email: `jane.doe2-${tok}@example.test`, passwordHash: "x" }),
+    ).resolves.toBeDefined();
   });
 
   it("a look-up by lower(email) finds the user whatever the case", async () => {
@@ -39,7 +43,11 @@ describe("users", () => {
   });
 
   it("createRetailer links the user and the contact to the retailer", async () => {
-    const { retailer, contact, user } = await createRetailer(db, { status: "pending", setupCompleted: false, contact: { celphone: "" } });
+    const { retailer, contact, user } = await createRetailer(db, {
+      status: "pending",
+      setupCompleted: false,
+      contact: { celphone: "" },
+    });
     expect(user?.retailerId).toBe(retailer.id);
     expect(user?.isStaff).toBe(false);
     expect(retailer.status).toBe("pending");

@@ -4,13 +4,22 @@
 // entries, and staff's decision updates the product its line made.
 import { and, eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { addUploadEntries, listUnresolvedEntries, resolveEntry } from "../../db/queries/catalogue-entries";
+import {
+  addUploadEntries,
+  listUnresolvedEntries,
+  resolveEntry,
+} from "../../db/queries/catalogue-entries";
 import { createCollectionUpload, saveCollectionUpload } from "../../db/queries/collection-uploads";
 import { brandForTypedName, normaliseBrandName } from "../../db/queries/external-brands";
 import { listOutbox } from "../../db/queries/outbox";
 import { saveBrandsStep } from "../../db/queries/retailers";
 import { createBrandRequestForRetailer } from "../../db/queries/settings";
-import { acceptBrand, isExternalBrand, listExternalBrands, mapBrand } from "../../db/queries/validation";
+import {
+  acceptBrand,
+  isExternalBrand,
+  listExternalBrands,
+  mapBrand,
+} from "../../db/queries/validation";
 import { brandRequests, brands, catalogueEntries, products, retailerBrands } from "../../db/schema";
 import type { UploadRow } from "../../domain/catalogue-upload";
 import { createBrand, createCollection, createProduct } from "../factories/catalogue";
@@ -28,9 +37,12 @@ async function retailer(status: "pending" | "active") {
   return { id: r.retailer.id, email };
 }
 
-const requestsOf = (retailerId: number) => db.select().from(brandRequests).where(eq(brandRequests.retailerId, retailerId));
-const links = (retailerId: number) => db.select().from(retailerBrands).where(eq(retailerBrands.retailerId, retailerId));
-const mailKinds = async (email: string) => (await listOutbox(db, { toEmail: email })).map((m) => m.kind);
+const requestsOf = (retailerId: number) =>
+  db.select().from(brandRequests).where(eq(brandRequests.retailerId, retailerId));
+const links = (retailerId: number) =>
+  db.select().from(retailerBrands).where(eq(retailerBrands.retailerId, retailerId));
+const mailKinds = async (email: string) =>
+  (await listOutbox(db, { toEmail: email })).map((m) => m.kind);
 
 describe("external brands from brand requests and registration", () => {
   it("a typed name becomes one external brand per normalised name, remembering each request and where it was typed", async () => {
@@ -38,7 +50,9 @@ describe("external brands from brand requests and registration", () => {
     expect(normaliseBrandName(`  Zed   Wear ${tok} `)).toBe(`Zed Wear ${tok}`);
     const a = await retailer("active");
     const b = await retailer("pending");
-    const req = await createBrandRequestForRetailer(db, a.id, { brandName: `  Zed   Wear ${tok} ` });
+    const req = await createBrandRequestForRetailer(db, a.id, {
+      brandName: `  Zed   Wear ${tok} `,
+    });
     await saveBrandsStep(db, b.id, [{ brandName: `zed wear ${tok.toUpperCase()}` }]);
     const [fromRegistration] = await requestsOf(b.id);
     expect(req.brandId).not.toBeNull();
@@ -58,7 +72,9 @@ describe("external brands from brand requests and registration", () => {
   it("a name of a brand we carry is matched to it; blank names make nothing", async () => {
     const known = await createBrand(db, { name: `Known ${uniqueToken()}` });
     const a = await retailer("active");
-    const req = await createBrandRequestForRetailer(db, a.id, { brandName: ` ${known.name.toUpperCase()}` });
+    const req = await createBrandRequestForRetailer(db, a.id, {
+      brandName: ` ${known.name.toUpperCase()}`,
+    });
     expect(req.brandId).toBe(known.id);
     expect(await isExternalBrand(db, known.id)).toBe(false);
     expect(await brandForTypedName(db, "   ")).toBeNull();
@@ -71,12 +87,19 @@ describe("external brands from brand requests and registration", () => {
     const req = await createBrandRequestForRetailer(db, active.id, { brandName: `Accept ${tok}` });
     await saveBrandsStep(db, pending.id, [{ brandName: `accept ${tok}` }]);
     await acceptBrand(db, req.brandId!);
-    expect((await db.select().from(brands).where(eq(brands.id, req.brandId!)))[0].isValid).toBe(true);
-    expect((await links(active.id)).map((l) => [l.brandId, l.status])).toEqual([[req.brandId, "authorized"]]);
+    expect((await db.select().from(brands).where(eq(brands.id, req.brandId!)))[0].isValid).toBe(
+      true,
+    );
+    expect((await links(active.id)).map((l) => [l.brandId, l.status])).toEqual([
+      [req.brandId, "authorized"],
+    ]);
     expect((await requestsOf(active.id))[0].status).toBe("authorized");
     expect(await mailKinds(active.email)).toEqual(["retailer_brand_authorized"]);
     expect(await links(pending.id)).toEqual([]);
-    expect((await requestsOf(pending.id))[0]).toMatchObject({ status: "requested", brandId: req.brandId });
+    expect((await requestsOf(pending.id))[0]).toMatchObject({
+      status: "requested",
+      brandId: req.brandId,
+    });
     expect(await mailKinds(pending.email)).toEqual([]);
   });
 
@@ -86,11 +109,16 @@ describe("external brands from brand requests and registration", () => {
     const active = await retailer("active");
     const req = await createBrandRequestForRetailer(db, active.id, { brandName: `Typo ${tok}` });
     expect(await mapBrand(db, req.brandId!, target.id)).toBe(true);
-    expect((await requestsOf(active.id))[0]).toMatchObject({ brandId: target.id, status: "authorized" });
+    expect((await requestsOf(active.id))[0]).toMatchObject({
+      brandId: target.id,
+      status: "authorized",
+    });
     expect((await links(active.id)).map((l) => l.brandId)).toEqual([target.id]);
     expect(await mailKinds(active.email)).toEqual(["retailer_brand_authorized"]);
     const later = await retailer("active");
-    expect((await createBrandRequestForRetailer(db, later.id, { brandName: `TYPO ${tok}` })).brandId).toBe(target.id);
+    expect(
+      (await createBrandRequestForRetailer(db, later.id, { brandName: `TYPO ${tok}` })).brandId,
+    ).toBe(target.id);
     // Mapping onto an invalid brand or itself is refused and changes nothing.
     const other = await createBrandRequestForRetailer(db, later.id, { brandName: `Other ${tok}` });
     expect(await mapBrand(db, other.brandId!, other.brandId!)).toBe(false);
@@ -113,12 +141,19 @@ function row(line: number, sku: string, color = "Red"): UploadRow {
 }
 
 async function savedUpload(collectionId: number, rows: UploadRow[]) {
-  const uploadId = await createCollectionUpload(db, { collectionId, uploadedBy: 0, fileName: "f.zip", rows, images: {} });
+  const uploadId = await createCollectionUpload(db, {
+    collectionId,
+    uploadedBy: 0,
+    fileName: "f.zip",
+    rows,
+    images: {},
+  });
   expect(await saveCollectionUpload(db, collectionId, uploadId)).toMatchObject({ ok: true });
   return uploadId;
 }
 
-const entriesOfUpload = (uploadId: number) => db.select().from(catalogueEntries).where(eq(catalogueEntries.uploadId, uploadId));
+const entriesOfUpload = (uploadId: number) =>
+  db.select().from(catalogueEntries).where(eq(catalogueEntries.uploadId, uploadId));
 
 describe("catalogue entries from collection uploads", () => {
   it("a saved upload's codes new to the brand become entries (its upload, line, brand and product); known codes do not", async () => {
@@ -127,7 +162,11 @@ describe("catalogue entries from collection uploads", () => {
     const old = await createCollection(db, { brandId: brand.id, name: "Fall" });
     const carried = await createProduct(db, { collectionId: old.id, sku: `AB-${tok}` });
     const col = await createCollection(db, { brandId: brand.id });
-    const uploadId = await savedUpload(col.id, [row(2, `ab ${tok}`), row(3, `NEW${tok}`), row(4, `NEW${tok}`, "Blue")]);
+    const uploadId = await savedUpload(col.id, [
+      row(2, `ab ${tok}`),
+      row(3, `NEW${tok}`),
+      row(4, `NEW${tok}`, "Blue"),
+    ]);
     const entries = await entriesOfUpload(uploadId);
     expect(entries).toHaveLength(1);
     const [made] = await db
@@ -145,7 +184,12 @@ describe("catalogue entries from collection uploads", () => {
       resolvedAt: null,
     });
     const listed = (await listUnresolvedEntries(db)).find((e) => e.id === entries[0].id);
-    expect(listed).toMatchObject({ uploadId, uploadLine: 3, uploadFile: "f.zip", initialProductId: made.id });
+    expect(listed).toMatchObject({
+      uploadId,
+      uploadLine: 3,
+      uploadFile: "f.zip",
+      initialProductId: made.id,
+    });
     // Candidates: the brand's products, the one the upload made left out.
     expect(listed?.matches.map((m) => m.productId)).toContain(carried.product.id);
     expect(listed?.matches.map((m) => m.productId)).not.toContain(made.id);
@@ -153,7 +197,15 @@ describe("catalogue entries from collection uploads", () => {
     const spring = await createCollection(db, { brandId: brand.id, name: "Next" });
     expect(await entriesOfUpload(await savedUpload(spring.id, [row(2, `new-${tok}`)]))).toEqual([]);
     await addUploadEntries(db, brand.id, uploadId, [
-      { productId: made.id, sku: `N.E.W.${tok}`, line: 9, name: "x", description: "", priceCents: 1, image: "" },
+      {
+        productId: made.id,
+        sku: `N.E.W.${tok}`,
+        line: 9,
+        name: "x",
+        description: "",
+        priceCents: 1,
+        image: "",
+      },
     ]);
     expect(await entriesOfUpload(uploadId)).toHaveLength(1);
   });
@@ -166,13 +218,18 @@ describe("catalogue entries from collection uploads", () => {
     const [entry] = await entriesOfUpload(uploadId);
     return entry;
   }
-  const entry = async (id: number) => (await db.select().from(catalogueEntries).where(eq(catalogueEntries.id, id)))[0];
-  const productActive = async (id: number) => (await db.select().from(products).where(eq(products.id, id)))[0].isActive;
+  const entry = async (id: number) =>
+    (await db.select().from(catalogueEntries).where(eq(catalogueEntries.id, id)))[0];
+  const productActive = async (id: number) =>
+    (await db.select().from(products).where(eq(products.id, id)))[0].isActive;
 
   it("Validate: the upload's product is the entry's, still active; a second decision is refused", async () => {
     const e = await entryWithProduct();
     expect(await resolveEntry(db, e.id, { intent: "validate" })).toBe("ok");
-    expect(await entry(e.id)).toMatchObject({ resolution: "validated", resolvedProductId: e.initialProductId });
+    expect(await entry(e.id)).toMatchObject({
+      resolution: "validated",
+      resolvedProductId: e.initialProductId,
+    });
     expect(await productActive(e.initialProductId!)).toBe(true);
     expect(await resolveEntry(db, e.id, { intent: "reject" })).toBe("no-entry");
     expect(await entry(e.id)).toMatchObject({ resolution: "validated" });
@@ -182,11 +239,20 @@ describe("catalogue entries from collection uploads", () => {
     const e = await entryWithProduct();
     const col = await createCollection(db, { brandId: e.brandId! });
     const other = await createProduct(db, { collectionId: col.id });
-    expect(await resolveEntry(db, e.id, { intent: "match", productId: e.initialProductId! })).toBe("no-product");
-    expect(await resolveEntry(db, e.id, { intent: "match", productId: 2_000_000_000 })).toBe("no-product");
+    expect(await resolveEntry(db, e.id, { intent: "match", productId: e.initialProductId! })).toBe(
+      "no-product",
+    );
+    expect(await resolveEntry(db, e.id, { intent: "match", productId: 2_000_000_000 })).toBe(
+      "no-product",
+    );
     expect(await entry(e.id)).toMatchObject({ resolvedAt: null, resolution: null });
-    expect(await resolveEntry(db, e.id, { intent: "match", productId: other.product.id })).toBe("ok");
-    expect(await entry(e.id)).toMatchObject({ resolution: "matched", resolvedProductId: other.product.id });
+    expect(await resolveEntry(db, e.id, { intent: "match", productId: other.product.id })).toBe(
+      "ok",
+    );
+    expect(await entry(e.id)).toMatchObject({
+      resolution: "matched",
+      resolvedProductId: other.product.id,
+    });
     expect(await productActive(e.initialProductId!)).toBe(false);
     expect(await productActive(other.product.id)).toBe(true);
   });
@@ -196,7 +262,10 @@ describe("catalogue entries from collection uploads", () => {
     expect(await resolveEntry(db, e.id, { intent: "reject" })).toBe("ok");
     expect(await entry(e.id)).toMatchObject({ resolution: "rejected", resolvedProductId: null });
     expect(await productActive(e.initialProductId!)).toBe(false);
-    const [bare] = await db.insert(catalogueEntries).values({ brandName: "b", name: "n" }).returning();
+    const [bare] = await db
+      .insert(catalogueEntries)
+      .values({ brandName: "b", name: "n" })
+      .returning();
     expect(await resolveEntry(db, bare.id, { intent: "validate" })).toBe("no-initial");
     expect(await entry(bare.id)).toMatchObject({ resolvedAt: null });
     expect(await resolveEntry(db, 2_000_000_000, { intent: "reject" })).toBe("no-entry");

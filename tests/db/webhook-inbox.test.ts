@@ -36,7 +36,13 @@ function event(id: string, deliver: boolean, nextAttemptAt = at(INBOX.holdMs)): 
     provider: "carrier",
     type: "tracker.updated:delivered",
     payload: { id },
-    deliver: deliver ? { workflowId: `buy-${id}`, signalName: "carrierEvent", signalArg: { eventId: id, status: "delivered" } } : null,
+    deliver: deliver
+      ? {
+          workflowId: `buy-${id}`,
+          signalName: "carrierEvent",
+          signalArg: { eventId: id, status: "delivered" },
+        }
+      : null,
     outcome: deliver ? undefined : "ignored",
     nextAttemptAt,
   };
@@ -57,9 +63,17 @@ describe("storing", () => {
   it("the first delivery of an id inserts it, waiting for its workflow with the endpoint's attempt counted; a duplicate inserts nothing", async () => {
     const id = `carrier:evt_${uniqueToken()}`;
     expect(await storeWebhookEvent(db, event(id, true))).toBe(true);
-    expect(await storeWebhookEvent(db, { ...event(id, true), payload: { other: true } })).toBe(false);
+    expect(await storeWebhookEvent(db, { ...event(id, true), payload: { other: true } })).toBe(
+      false,
+    );
     const r = await row(id);
-    expect(r).toMatchObject({ workflowId: `buy-${id}`, signalName: "carrierEvent", attempts: 1, processedAt: null, outcome: null });
+    expect(r).toMatchObject({
+      workflowId: `buy-${id}`,
+      signalName: "carrierEvent",
+      attempts: 1,
+      processedAt: null,
+      outcome: null,
+    });
     expect(r.payload).toEqual({ id });
     expect(r.signalArg).toEqual({ eventId: id, status: "delivered" });
     expect(r.nextAttemptAt?.getTime()).toBe(at(INBOX.holdMs).getTime());
@@ -67,7 +81,10 @@ describe("storing", () => {
 
   it("two stores of one id at the same moment: one inserts", async () => {
     const id = `carrier:evt_${uniqueToken()}`;
-    const both = await Promise.all([storeWebhookEvent(db, event(id, true)), storeWebhookEvent(db, event(id, true))]);
+    const both = await Promise.all([
+      storeWebhookEvent(db, event(id, true)),
+      storeWebhookEvent(db, event(id, true)),
+    ]);
     expect(both.sort()).toEqual([false, true]);
   });
 
@@ -96,7 +113,9 @@ describe("the relay's selection and marking", () => {
     });
     // Leased: not taken again until the lease runs out (a relay that died mid-delivery).
     expect(await claimOurs([id], at(INBOX.holdMs + INBOX.leaseMs - 1))).toEqual([]);
-    expect((await claimOurs([id], at(INBOX.holdMs + INBOX.leaseMs))).map((r) => r.attempts)).toEqual([3]);
+    expect(
+      (await claimOurs([id], at(INBOX.holdMs + INBOX.leaseMs))).map((r) => r.attempts),
+    ).toEqual([3]);
   });
 
   it("two relays at once take each due event once", async () => {
@@ -115,12 +134,20 @@ describe("the relay's selection and marking", () => {
     await retryWebhookEventAt(db, later, at(10_000), "UNAVAILABLE: connection refused");
     expect(await row(done)).toMatchObject({ outcome: "delivered", nextAttemptAt: null });
     expect(await row(closed)).toMatchObject({ outcome: "order_closed" });
-    expect(await row(later)).toMatchObject({ outcome: null, processedAt: null, lastError: "UNAVAILABLE: connection refused" });
+    expect(await row(later)).toMatchObject({
+      outcome: null,
+      processedAt: null,
+      lastError: "UNAVAILABLE: connection refused",
+    });
     expect(await claimOurs([done, closed, later], at(9_999))).toEqual([]);
     expect((await claimOurs([done, closed, later], at(10_000))).map((r) => r.id)).toEqual([later]);
     // A retry asked for after the event was settled changes nothing.
     await retryWebhookEventAt(db, done, at(0), "late");
-    expect(await row(done)).toMatchObject({ outcome: "delivered", nextAttemptAt: null, lastError: null });
+    expect(await row(done)).toMatchObject({
+      outcome: "delivered",
+      nextAttemptAt: null,
+      lastError: null,
+    });
   });
 
   it("the undelivered count is the events still waiting", async () => {
@@ -151,7 +178,12 @@ describe("the relay (workers/webhook-relay.ts) with a stand-in for Temporal", ()
       signal: async (d) => {
         const id = (d.signalArg as { eventId: string }).eventId;
         if (!ours.has(id)) throw new Error("not this test's event");
-        if (id === ended) throw new WorkflowNotFoundError("workflow execution already completed", d.workflowId, undefined);
+        if (id === ended)
+          throw new WorkflowNotFoundError(
+            "workflow execution already completed",
+            d.workflowId,
+            undefined,
+          );
         if (id === flaky && failures-- > 0) throw new Error("14 UNAVAILABLE: connection refused");
         signalled.push(d);
       },
@@ -161,7 +193,11 @@ describe("the relay (workers/webhook-relay.ts) with a stand-in for Temporal", ()
     expect(await row(ok)).toMatchObject({ outcome: "delivered", attempts: 2 });
     expect(await row(ended)).toMatchObject({ outcome: "order_closed" });
     const waiting = await row(flaky);
-    expect(waiting).toMatchObject({ outcome: null, attempts: 2, lastError: "14 UNAVAILABLE: connection refused" });
+    expect(waiting).toMatchObject({
+      outcome: null,
+      attempts: 2,
+      lastError: "14 UNAVAILABLE: connection refused",
+    });
     expect(waiting.nextAttemptAt?.getTime()).toBe(T0.getTime() + inboxRetryDelayMs(2));
 
     now = new Date(T0.getTime() + inboxRetryDelayMs(2) - 1);

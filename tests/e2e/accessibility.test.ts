@@ -44,20 +44,47 @@ let paths: Paths;
 let emails: { retailer: string; staff: string };
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const brand = await createBrand(db(), { name: `A11y ${tok}` });
   const col = await createCollection(db(), { brandId: brand.id });
-  const prod = await createProduct(db(), { collectionId: col.id, sku: `AX${tok}`, sizes: SIZE_RUNS.apparel, colors: 2 });
+  const prod = await createProduct(db(), {
+    collectionId: col.id,
+    sku: `AX${tok}`,
+    sizes: SIZE_RUNS.apparel,
+    colors: 2,
+  });
   const ra = await createRetailer(db(), { payout: true, user: { email: freshEmail("a11y-a") } });
   const rb = await createRetailer(db(), { payout: true, user: { email: freshEmail("a11y-b") } });
   for (const r of [ra, rb]) await authorizeBrand(db(), r.retailer.id, brand.id);
   const [a, b] = [ra.retailer.id, rb.retailer.id];
-  const mine = await createListing(db(), { variationId: prod.variations[0].id, providerId: a, sizes: { S: 1, M: 2 } });
-  const theirs = await createListing(db(), { variationId: prod.variations[1].id, providerId: b, sizes: { S: 2, L: 1 } });
-  const theirSwap = await createListing(db(), { variationId: prod.variations[1].id, providerId: b, sizes: { M: 1 }, listingType: "swap" });
-  const myRequest = await createRequest(db(), { variationId: prod.variations[1].id, requestorId: a, sizes: { L: 1 } });
-  const theirRequest = await createRequest(db(), { variationId: prod.variations[0].id, requestorId: b, sizes: { M: 1 } });
+  const mine = await createListing(db(), {
+    variationId: prod.variations[0].id,
+    providerId: a,
+    sizes: { S: 1, M: 2 },
+  });
+  const theirs = await createListing(db(), {
+    variationId: prod.variations[1].id,
+    providerId: b,
+    sizes: { S: 2, L: 1 },
+  });
+  const theirSwap = await createListing(db(), {
+    variationId: prod.variations[1].id,
+    providerId: b,
+    sizes: { M: 1 },
+    listingType: "swap",
+  });
+  const myRequest = await createRequest(db(), {
+    variationId: prod.variations[1].id,
+    requestorId: a,
+    sizes: { L: 1 },
+  });
+  const theirRequest = await createRequest(db(), {
+    variationId: prod.variations[0].id,
+    requestorId: b,
+    sizes: { M: 1 },
+  });
   const line = { variationId: prod.variations[0].id, sizes: { M: 2 } };
   const buy = await createOrderAt(db(), "delivered", {
     providerId: b,
@@ -65,16 +92,35 @@ beforeAll(async () => {
     lines: [line],
     deliveredAt: new Date(Date.now() - 3_600_000),
   });
-  const sale = await createOrderAt(db(), "provider_approve_sale", { providerId: a, receiverId: b, lines: [line] });
+  const sale = await createOrderAt(db(), "provider_approve_sale", {
+    providerId: a,
+    receiverId: b,
+    lines: [line],
+  });
   const swap = await createSwapOrder(db(), { providerId: a, receiverId: b, lines: [line] });
   const rma = await createRmaOf(db(), buy.order.id, {
     victimId: a,
-    contact: { name: "Pat Buyer", email: "pat@example.test", phone: "555-0100", packingSlipName: "Pat" },
+    contact: {
+      name: "Pat Buyer",
+      email: "pat@example.test",
+      phone: "555-0100",
+      packingSlipName: "Pat",
+    },
   });
-  const staff = await createStaffUser(db(), { email: freshEmail("a11y-staff"), permissions: [...PERMISSION_NAMES] });
+  const staff = await createStaffUser(db(), {
+    email: freshEmail("a11y-staff"),
+    permissions: [...PERMISSION_NAMES],
+  });
   emails = { retailer: ra.user!.email, staff: staff.email };
   paths = {
-    visitor: ["/signin", "/register", "/password-reset", "/contact", "/pricing", "/how-selling-works"],
+    visitor: [
+      "/signin",
+      "/register",
+      "/password-reset",
+      "/contact",
+      "/pricing",
+      "/how-selling-works",
+    ],
     retailer: [
       "/",
       "/buy",
@@ -181,23 +227,35 @@ describe("axe on every page", () => {
     await closePage(page);
   });
 
-  it("visitor pages: no serious or critical violation, every field labelled", { timeout: 300_000 }, async () => {
-    const page = await newPage(browser);
-    expect(await scan(page, paths.visitor)).toEqual([]);
-    await closePage(page);
-  });
+  it(
+    "visitor pages: no serious or critical violation, every field labelled",
+    { timeout: 300_000 },
+    async () => {
+      const page = await newPage(browser);
+      expect(await scan(page, paths.visitor)).toEqual([]);
+      await closePage(page);
+    },
+  );
 
-  it("retailer pages (marketplace, listings, orders, a swap, an RMA, settings)", { timeout: 300_000 }, async () => {
-    const page = await newPage(browser);
-    await signInAs(page, emails.retailer);
-    expect(await scan(page, paths.retailer)).toEqual([]);
-    await closePage(page);
-  });
+  it(
+    "retailer pages (marketplace, listings, orders, a swap, an RMA, settings)",
+    { timeout: 300_000 },
+    async () => {
+      const page = await newPage(browser);
+      await signInAs(page, emails.retailer);
+      expect(await scan(page, paths.retailer)).toEqual([]);
+      await closePage(page);
+    },
+  );
 
-  it("staff pages (hub, resources, transactions, RMAs, shipments, tools, reports)", { timeout: 300_000 }, async () => {
-    const page = await newPage(browser);
-    await signInAs(page, emails.staff);
-    expect(await scan(page, paths.staff)).toEqual([]);
-    await closePage(page);
-  });
+  it(
+    "staff pages (hub, resources, transactions, RMAs, shipments, tools, reports)",
+    { timeout: 300_000 },
+    async () => {
+      const page = await newPage(browser);
+      await signInAs(page, emails.staff);
+      expect(await scan(page, paths.staff)).toEqual([]);
+      await closePage(page);
+    },
+  );
 });

@@ -3,7 +3,17 @@
 import type { Browser, Page } from "playwright-core";
 import { createDb, type DbHandle } from "../../db/client";
 import { createBrand, createRetailer, createStaffUser } from "../factories";
-import { closePage, firstLink, hydrated, launchBrowser, newPage, signIn, uniqueEmail, url, waitForEmail } from "./harness";
+import {
+  closePage,
+  firstLink,
+  hydrated,
+  launchBrowser,
+  newPage,
+  signIn,
+  uniqueEmail,
+  url,
+  waitForEmail,
+} from "./harness";
 
 const PASSWORD = "e2e-password-1";
 let browser: Browser;
@@ -45,7 +55,11 @@ async function logout(p: Page) {
 
 /** A POST as a browser without JavaScript would send it (same origin), for status codes. */
 async function post(p: Page, path: string, form: Record<string, string>) {
-  return p.request.post(url(path), { form, headers: { Origin: new URL(url("/")).origin }, maxRedirects: 0 });
+  return p.request.post(url(path), {
+    form,
+    headers: { Origin: new URL(url("/")).origin },
+    maxRedirects: 0,
+  });
 }
 
 test("register -> setup wizard -> wait for activation -> staff activates -> retailer reaches home", async () => {
@@ -90,7 +104,10 @@ test("register -> setup wizard -> wait for activation -> staff activates -> reta
   await p.getByText("Enter a ZIP code as ##### or #####-####.").waitFor();
   expect(await p.locator('[name="store_name"]').inputValue()).toBe(storeName); // values kept
   await fill("postal_code", "10004");
-  await Promise.all([p.getByRole("heading", { name: "Retailer Contact" }).waitFor(), p.getByRole("button", { name: "Next" }).click()]);
+  await Promise.all([
+    p.getByRole("heading", { name: "Retailer Contact" }).waitFor(),
+    p.getByRole("button", { name: "Next" }).click(),
+  ]);
 
   // Progress is in the database: a reload resumes at the contact step.
   await p.reload();
@@ -102,7 +119,10 @@ test("register -> setup wizard -> wait for activation -> staff activates -> reta
   await p.getByRole("button", { name: "Next" }).click();
   await p.getByText("Contact cell phone required.", { exact: false }).waitFor();
   await fill("celphone", "2125550102");
-  await Promise.all([p.getByRole("heading", { name: "Request Brands" }).waitFor(), p.getByRole("button", { name: "Next" }).click()]);
+  await Promise.all([
+    p.getByRole("heading", { name: "Request Brands" }).waitFor(),
+    p.getByRole("button", { name: "Next" }).click(),
+  ]);
 
   // Step 3: at least one brand; choose the marketplace brand and request another one.
   await hydrated(p);
@@ -111,7 +131,10 @@ test("register -> setup wizard -> wait for activation -> staff activates -> reta
   await p.getByLabel(brand.name).check();
   await fill("requests[0].brand_name", "Brand Not Yet Here");
   await fill("requests[0].brand_purchase_amount", "25,000");
-  await Promise.all([p.waitForURL(/\/wait-for-activation\/?$/), p.getByRole("button", { name: "Finish" }).click()]);
+  await Promise.all([
+    p.waitForURL(/\/wait-for-activation\/?$/),
+    p.getByRole("button", { name: "Finish" }).click(),
+  ]);
   await p.getByText("Thank You. Please Wait for Activation").waitFor();
 
   // Held in the required-action state.
@@ -131,8 +154,16 @@ test("register -> setup wizard -> wait for activation -> staff activates -> reta
   await card.getByText("Brand Not Yet Here").waitFor();
   await card.getByText("(waiting for brand validation)").waitFor();
   expect(await card.getByLabel(brand.name).isChecked()).toBe(true);
-  await Promise.all([s.waitForURL(/done=activate/), card.getByRole("button", { name: "Activate" }).click()]);
-  await s.locator('[data-testid="retailers-active"]').locator(`article[data-store="${storeName}"]`).getByText(brand.name).first().waitFor();
+  await Promise.all([
+    s.waitForURL(/done=activate/),
+    card.getByRole("button", { name: "Activate" }).click(),
+  ]);
+  await s
+    .locator('[data-testid="retailers-active"]')
+    .locator(`article[data-store="${storeName}"]`)
+    .getByText(brand.name)
+    .first()
+    .waitFor();
   const mail = await waitForEmail(email, { subject: "Your retailer account is active" });
   expect(mail.bodyText).toContain("active");
   // The brand typed at registration waits on Validation → Brands, named by this registration.
@@ -148,7 +179,9 @@ test("register -> setup wizard -> wait for activation -> staff activates -> reta
 });
 
 test("wrong password: same answer for unknown e-mail, support phone, 401; sign out", async () => {
-  const { user } = await createRetailer(dbh.db, { user: { email: uniqueEmail("signin"), password: PASSWORD } });
+  const { user } = await createRetailer(dbh.db, {
+    user: { email: uniqueEmail("signin"), password: PASSWORD },
+  });
   const p = await page();
   await p.goto(url("/signin"));
   await hydrated(p);
@@ -162,7 +195,10 @@ test("wrong password: same answer for unknown e-mail, support phone, 401; sign o
   expect(await p.locator('input[name="email"]').inputValue()).toBe(user!.email); // kept
 
   const wrong = await post(p, "/signin", { email: user!.email, password: "wrong-password" });
-  const unknown = await post(p, "/signin", { email: uniqueEmail("nobody"), password: "wrong-password" });
+  const unknown = await post(p, "/signin", {
+    email: uniqueEmail("nobody"),
+    password: "wrong-password",
+  });
   expect(wrong.status()).toBe(401);
   expect(unknown.status()).toBe(401);
   const text = (s: string) => s.includes("That password is incorrect; please try again");
@@ -199,7 +235,10 @@ test("password reset end to end through the outbox", async () => {
   const since = new Date(Date.now() - 1000);
   await p.locator('input[name="email"]').fill(email);
   await p.getByRole("button", { name: "Send me the link" }).click();
-  await p.getByTestId("reset-sent").getByText("Thanks. Please check your email", { exact: false }).waitFor();
+  await p
+    .getByTestId("reset-sent")
+    .getByText("Thanks. Please check your email", { exact: false })
+    .waitFor();
   // The same answer for an unknown address.
   const unknown = await post(p, "/password-reset", { email: uniqueEmail("nobody") });
   expect(unknown.status()).toBe(302);
@@ -226,7 +265,9 @@ test("password reset end to end through the outbox", async () => {
   // Single use: the same link now says so, with a Start Over link.
   const again = await page();
   await again.goto(link);
-  await again.getByText("This code is no longer valid, please reset your password again.").waitFor();
+  await again
+    .getByText("This code is no longer valid, please reset your password again.")
+    .waitFor();
   await again.getByRole("link", { name: "Start Over" }).waitFor();
 
   // Old password refused, new one works.
@@ -258,14 +299,20 @@ test("admin guard: non-staff on any admin path land on /error/ with 'Error.'", a
 
 test("act-as: staff choose a retailer and a brand, see 'Acting as', and clear", async () => {
   const brand = await createBrand(dbh.db, { name: `ActAs Brand ${Date.now().toString(36)}` });
-  const { retailer } = await createRetailer(dbh.db, { storeName: `ActAs Store ${Date.now().toString(36)}`, user: false });
+  const { retailer } = await createRetailer(dbh.db, {
+    storeName: `ActAs Store ${Date.now().toString(36)}`,
+    user: false,
+  });
   const { authorizeBrand } = await import("../factories");
   await authorizeBrand(dbh.db, retailer.id, brand.id);
 
   const s = await staffPage();
   await s.goto(url(`/act-as?q=${encodeURIComponent(retailer.storeName)}`));
   await s.locator('select[name="retailerId"]').selectOption(String(retailer.id));
-  await Promise.all([s.waitForURL(/chosen=1/), s.getByRole("button", { name: "Act as this retailer" }).click()]);
+  await Promise.all([
+    s.waitForURL(/chosen=1/),
+    s.getByRole("button", { name: "Act as this retailer" }).click(),
+  ]);
   await s.getByTestId("act-as-current").getByText(retailer.storeName).waitFor();
   await s.getByTestId("acting-as").getByText(`Acting as ${retailer.storeName}`).waitFor();
 
@@ -280,13 +327,21 @@ test("act-as: staff choose a retailer and a brand, see 'Acting as', and clear", 
 
 test("a denied retailer sees 'Thank You. Denied.' greeting its contact", async () => {
   const email = uniqueEmail("denied");
-  await createRetailer(dbh.db, { status: "denied", user: { email, password: PASSWORD }, contact: { firstName: "Dana" } });
+  await createRetailer(dbh.db, {
+    status: "denied",
+    user: { email, password: PASSWORD },
+    contact: { firstName: "Dana" },
+  });
   const p = await page();
   await signIn(p, email, PASSWORD);
   expect(new URL(p.url()).pathname).toBe("/retailer-denied/");
   await p.getByText("Thank You. Denied.").waitFor();
   await p.getByText("Hello Dana,").waitFor();
-  await p.getByText("Your retailer account has been denied. If you think this is in error", { exact: false }).waitFor();
+  await p
+    .getByText("Your retailer account has been denied. If you think this is in error", {
+      exact: false,
+    })
+    .waitFor();
 });
 
 test("staff setup wizard starts with the User step, then continues for that user", async () => {

@@ -86,17 +86,27 @@ function png(): Buffer {
 }
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   brandId = (await createBrand(db(), { name: `CatBrand ${tok}` })).id;
   collectionId = (await createCollection(db(), { brandId, name: `CatCol ${tok}` })).id;
-  const p = await createProduct(db(), { collectionId, sku: `CT${tok}`, sizes: ["S", "M"], priceCents: 1500, colors: ["Black"] });
+  const p = await createProduct(db(), {
+    collectionId,
+    sku: `CT${tok}`,
+    sizes: ["S", "M"],
+    priceCents: 1500,
+    colors: ["Black"],
+  });
   productId = p.product.id;
   variationId = p.variations[0].id;
   retailerId = (await createRetailer(db(), { payout: true })).retailer.id;
   await createStaffUser(db(), { email: staffEmail });
   await createStaffUser(db(), { email: brandOnlyEmail, permissions: ["brand"] });
-  await Promise.all([staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD), brandOnly.signIn(brandOnlyEmail, DEFAULT_TEST_PASSWORD)]);
+  await Promise.all([
+    staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD),
+    brandOnly.signIn(brandOnlyEmail, DEFAULT_TEST_PASSWORD),
+  ]);
   browser = await launchBrowser();
   page = await newPage(browser);
   await signInAs(page, staffEmail);
@@ -122,8 +132,10 @@ async function expectTooLarge(send: () => Promise<{ status: number; body: string
   }
 }
 
-const variation = async () => (await db().select().from(productVariations).where(eq(productVariations.id, variationId)))[0];
-const images = () => db().select().from(variationImages).where(eq(variationImages.variationId, variationId));
+const variation = async () =>
+  (await db().select().from(productVariations).where(eq(productVariations.id, variationId)))[0];
+const images = () =>
+  db().select().from(variationImages).where(eq(variationImages.variationId, variationId));
 
 describe("variation editor", () => {
   it("edits sku, price and active; a bad price is refused under its field and nothing is saved", async () => {
@@ -143,8 +155,15 @@ describe("variation editor", () => {
     await page.getByLabel("Price *").fill("19.99");
     await page.getByLabel("SKU *").fill(`NEW${tok}`);
     await page.getByLabel("Active").uncheck();
-    await Promise.all([page.waitForURL(/done=saved/), page.getByTestId("variation-form").getByRole("button", { name: "Save" }).click()]);
-    expect(await variation()).toMatchObject({ sku: `NEW${tok}`, priceCents: 1999, isActive: false });
+    await Promise.all([
+      page.waitForURL(/done=saved/),
+      page.getByTestId("variation-form").getByRole("button", { name: "Save" }).click(),
+    ]);
+    expect(await variation()).toMatchObject({
+      sku: `NEW${tok}`,
+      priceCents: 1999,
+      isActive: false,
+    });
   });
 
   it("adds sizes, skipping blank labels", async () => {
@@ -152,10 +171,17 @@ describe("variation editor", () => {
     await page.getByLabel("New size 1").fill("XXL");
     await page.getByRole("button", { name: "Another size" }).click();
     await page.getByLabel("New size 2").fill("   ");
-    await Promise.all([page.waitForURL(/done=sizes-added/), page.getByRole("button", { name: "Add sizes" }).click()]);
-    const labels = (await db().select().from(productSizes).where(eq(productSizes.productId, productId)).orderBy(productSizes.position)).map(
-      (s) => s.label,
-    );
+    await Promise.all([
+      page.waitForURL(/done=sizes-added/),
+      page.getByRole("button", { name: "Add sizes" }).click(),
+    ]);
+    const labels = (
+      await db()
+        .select()
+        .from(productSizes)
+        .where(eq(productSizes.productId, productId))
+        .orderBy(productSizes.position)
+    ).map((s) => s.label);
     expect(labels).toEqual(["S", "M", "XXL"]);
     // The URL changes before the revalidated sizes render: poll for them.
     await expect.poll(() => page.getByTestId("sizes").innerText()).toContain("XXL");
@@ -167,7 +193,10 @@ describe("variation editor", () => {
     writeFileSync(fake, "this is text, not a JPEG");
     await page.goto(url(`/admin/productvariationmanagement/${variationId}`));
     await page.setInputFiles("#ve-image", fake);
-    await page.getByTestId("image-form").getByRole("button", { name: "Upload", exact: true }).click();
+    await page
+      .getByTestId("image-form")
+      .getByRole("button", { name: "Upload", exact: true })
+      .click();
     await page.getByTestId("image-error").waitFor();
     await expect(page.getByTestId("image-error").innerText()).resolves.toMatch(/jpg/i);
     await expect(page.locator("#ve-image").inputValue()).resolves.toBe("");
@@ -175,8 +204,16 @@ describe("variation editor", () => {
 
     const big = new FormData();
     big.set("intent", "upload-image");
-    big.set("image", new File([new Uint8Array(20 * 1024 * 1024)], "big.jpg", { type: "image/jpeg" }));
-    await expectTooLarge(() => staff.request(`/admin/productvariationmanagement/${variationId}`, { method: "POST", body: big }));
+    big.set(
+      "image",
+      new File([new Uint8Array(20 * 1024 * 1024)], "big.jpg", { type: "image/jpeg" }),
+    );
+    await expectTooLarge(() =>
+      staff.request(`/admin/productvariationmanagement/${variationId}`, {
+        method: "POST",
+        body: big,
+      }),
+    );
     expect((await images()).length).toBe(before);
 
     const real = path.join(dir, "dot.png");
@@ -194,15 +231,26 @@ describe("variation editor", () => {
     expect(img.headers.get("content-type")).toBe("image/png");
     await Promise.all([
       page.waitForURL(/done=image-deleted/),
-      page.getByTestId("images").locator(`img[src="${added.url}"]`).locator("..").getByRole("button", { name: "Delete" }).click(),
+      page
+        .getByTestId("images")
+        .locator(`img[src="${added.url}"]`)
+        .locator("..")
+        .getByRole("button", { name: "Delete" })
+        .click(),
     ]);
     expect((await images()).length).toBe(before);
     expect((await staff.get(added.url)).status).toBe(404);
   });
 
   it("a staff user without the productvariation permission is refused (403) and nothing is saved", async () => {
-    expect((await brandOnly.get(`/admin/productvariationmanagement/${variationId}`)).status).toBe(403);
-    const r = await brandOnly.postForm(`/admin/productvariationmanagement/${variationId}`, { intent: "save", sku: "HACK", price: "1" });
+    expect((await brandOnly.get(`/admin/productvariationmanagement/${variationId}`)).status).toBe(
+      403,
+    );
+    const r = await brandOnly.postForm(`/admin/productvariationmanagement/${variationId}`, {
+      intent: "save",
+      sku: "HACK",
+      price: "1",
+    });
     expect(r.status).toBe(403);
     expect((await variation()).sku).toBe(`NEW${tok}`);
     expect((await staff.get("/admin/productvariationmanagement/99999999")).status).toBe(404);
@@ -213,12 +261,23 @@ describe("brand admin", () => {
   it("Choose Brand searches; Info edits the brand", async () => {
     await page.goto(url("/manage-brand"));
     await page.getByRole("searchbox", { name: "Search brands" }).fill(`CatBrand ${tok}`);
-    await Promise.all([page.waitForURL(/search=/), page.getByRole("button", { name: "Search" }).click()]);
+    await Promise.all([
+      page.waitForURL(/search=/),
+      page.getByRole("button", { name: "Search" }).click(),
+    ]);
     await hydrated(page);
-    await Promise.all([page.waitForURL(/\/manage-brand\/info\?brand=/), page.getByRole("link", { name: `CatBrand ${tok}` }).click()]);
+    await Promise.all([
+      page.waitForURL(/\/manage-brand\/info\?brand=/),
+      page.getByRole("link", { name: `CatBrand ${tok}` }).click(),
+    ]);
     await page.getByLabel("Display name *", { exact: true }).fill(`Cat Display ${tok}`);
-    await Promise.all([page.waitForURL(/done=saved/), page.getByRole("button", { name: "Save" }).click()]);
-    expect((await db().select().from(brands).where(eq(brands.id, brandId)))[0].displayName).toBe(`Cat Display ${tok}`);
+    await Promise.all([
+      page.waitForURL(/done=saved/),
+      page.getByRole("button", { name: "Save" }).click(),
+    ]);
+    expect((await db().select().from(brands).where(eq(brands.id, brandId)))[0].displayName).toBe(
+      `Cat Display ${tok}`,
+    );
   });
 
   it("Collections: create (blank name refused), deactivate", async () => {
@@ -231,7 +290,10 @@ describe("brand admin", () => {
     await page.getByTestId("create-collection").getByLabel("Year").fill("2027");
     await Promise.all([
       page.waitForURL(/done=created/),
-      page.getByTestId("create-collection").getByRole("button", { name: "Create collection" }).click(),
+      page
+        .getByTestId("create-collection")
+        .getByRole("button", { name: "Create collection" })
+        .click(),
     ]);
     const [c] = await db()
       .select()
@@ -242,28 +304,56 @@ describe("brand admin", () => {
       page.waitForURL(/done=deactivated/),
       page.getByTestId(`row-${c.id}`).getByRole("button", { name: "Deactivate" }).click(),
     ]);
-    expect((await db().select().from(collections).where(eq(collections.id, c.id)))[0].isActive).toBe(false);
+    expect(
+      (await db().select().from(collections).where(eq(collections.id, c.id)))[0].isActive,
+    ).toBe(false);
   });
 
   it("Products: deactivate all / activate all for the chosen collection", async () => {
     await page.goto(url(`/manage-brand/products?brand=${brandId}`));
     await page.locator("#pick-collection").selectOption(String(collectionId));
-    await Promise.all([page.waitForURL(/collection=/), page.getByRole("button", { name: "Choose" }).click()]);
+    await Promise.all([
+      page.waitForURL(/collection=/),
+      page.getByRole("button", { name: "Choose" }).click(),
+    ]);
     await page.getByTestId(`row-${productId}`).waitFor();
-    await Promise.all([page.waitForURL(/done=deactivated/), page.getByRole("button", { name: "deactivate all", exact: true }).click()]);
-    expect((await db().select().from(products).where(eq(products.collectionId, collectionId))).every((p) => !p.isActive)).toBe(true);
-    await Promise.all([page.waitForURL(/done=activated/), page.getByRole("button", { name: "activate all", exact: true }).click()]);
-    expect((await db().select().from(products).where(eq(products.collectionId, collectionId))).every((p) => p.isActive)).toBe(true);
+    await Promise.all([
+      page.waitForURL(/done=deactivated/),
+      page.getByRole("button", { name: "deactivate all", exact: true }).click(),
+    ]);
+    expect(
+      (await db().select().from(products).where(eq(products.collectionId, collectionId))).every(
+        (p) => !p.isActive,
+      ),
+    ).toBe(true);
+    await Promise.all([
+      page.waitForURL(/done=activated/),
+      page.getByRole("button", { name: "activate all", exact: true }).click(),
+    ]);
+    expect(
+      (await db().select().from(products).where(eq(products.collectionId, collectionId))).every(
+        (p) => p.isActive,
+      ),
+    ).toBe(true);
   });
 
   it("Retailers: add the brand to another retailer (bad ids refused), search by retailer id; other tabs render", async () => {
-    const bad = await staff.postForm(`/manage-brand/retailers?brand=${brandId}`, { intent: "add-retailer", retailer: "abc" });
+    const bad = await staff.postForm(`/manage-brand/retailers?brand=${brandId}`, {
+      intent: "add-retailer",
+      retailer: "abc",
+    });
     expect(bad.status).toBe(400);
-    const missing = await staff.postForm(`/manage-brand/retailers?brand=${brandId}`, { intent: "add-retailer", retailer: "99999999" });
+    const missing = await staff.postForm(`/manage-brand/retailers?brand=${brandId}`, {
+      intent: "add-retailer",
+      retailer: "99999999",
+    });
     expect(missing.status).toBe(400);
     await page.goto(url(`/manage-brand/retailers?brand=${brandId}`));
     await page.getByLabel("Add this brand to retailer (id)").fill(String(retailerId));
-    await Promise.all([page.waitForURL(/done=added/), page.getByTestId("add-retailer").getByRole("button", { name: "Add" }).click()]);
+    await Promise.all([
+      page.waitForURL(/done=added/),
+      page.getByTestId("add-retailer").getByRole("button", { name: "Add" }).click(),
+    ]);
     const links = await db()
       .select()
       .from(retailerBrands)
@@ -290,11 +380,24 @@ describe("brand admin", () => {
 
   it("a staff user with brand but not product permission is refused the Products tab and its actions", async () => {
     expect((await brandOnly.get(`/manage-brand/info?brand=${brandId}`)).status).toBe(200);
-    expect((await brandOnly.get(`/manage-brand/products?brand=${brandId}&collection=${collectionId}`)).status).toBe(403);
-    const r = await brandOnly.postForm(`/manage-brand/products?brand=${brandId}&collection=${collectionId}`, { intent: "deactivate-all" });
+    expect(
+      (await brandOnly.get(`/manage-brand/products?brand=${brandId}&collection=${collectionId}`))
+        .status,
+    ).toBe(403);
+    const r = await brandOnly.postForm(
+      `/manage-brand/products?brand=${brandId}&collection=${collectionId}`,
+      { intent: "deactivate-all" },
+    );
     expect(r.status).toBe(403);
-    expect((await db().select().from(products).where(eq(products.collectionId, collectionId))).every((p) => p.isActive)).toBe(true);
-    const add = await brandOnly.postForm(`/manage-brand/retailers?brand=${brandId}`, { intent: "add-retailer", retailer: retailerId });
+    expect(
+      (await db().select().from(products).where(eq(products.collectionId, collectionId))).every(
+        (p) => p.isActive,
+      ),
+    ).toBe(true);
+    const add = await brandOnly.postForm(`/manage-brand/retailers?brand=${brandId}`, {
+      intent: "add-retailer",
+      retailer: retailerId,
+    });
     expect(add.status).toBe(403);
   });
 });
@@ -310,7 +413,8 @@ const HEAD = ["sku", "display_name", "description", "color", "price", "sizes", "
 
 describe("collection uploads", () => {
   const uploadUrl = () => `/manage-brand/uploads?brand=${brandId}&collection=${collectionId}`;
-  const productsOf = () => db().select().from(products).where(eq(products.collectionId, collectionId));
+  const productsOf = () =>
+    db().select().from(products).where(eq(products.collectionId, collectionId));
 
   it("a zip with bad rows previews the rows at fault with the spec's flag and cannot be saved", async () => {
     const zip = zipSync({
@@ -329,12 +433,25 @@ describe("collection uploads", () => {
     const before = (await productsOf()).length;
     await page.goto(url(uploadUrl()));
     await page.getByLabel("Folder (.zip)").setInputFiles(file);
-    await Promise.all([page.waitForURL(/upload=\d+/), page.getByRole("button", { name: "Load Folder" }).click()]);
-    await expect.poll(() => page.getByTestId("upload-flag").innerText()).toContain(UPLOAD_ERROR_FLAG);
-    await expect(page.getByTestId("line-3").innerText()).resolves.toMatch(/display_name is missing.*color is missing.*price "abc"/s);
-    await expect(page.getByTestId("line-3").innerText()).resolves.toMatch(/not a \.jpg or \.png picture/);
-    await expect(page.getByTestId("line-4").innerText()).resolves.toMatch(/may not start with.*not in the folder/s);
-    await expect(page.getByRole("button", { name: "save products" }).isDisabled()).resolves.toBe(true);
+    await Promise.all([
+      page.waitForURL(/upload=\d+/),
+      page.getByRole("button", { name: "Load Folder" }).click(),
+    ]);
+    await expect
+      .poll(() => page.getByTestId("upload-flag").innerText())
+      .toContain(UPLOAD_ERROR_FLAG);
+    await expect(page.getByTestId("line-3").innerText()).resolves.toMatch(
+      /display_name is missing.*color is missing.*price "abc"/s,
+    );
+    await expect(page.getByTestId("line-3").innerText()).resolves.toMatch(
+      /not a \.jpg or \.png picture/,
+    );
+    await expect(page.getByTestId("line-4").innerText()).resolves.toMatch(
+      /may not start with.*not in the folder/s,
+    );
+    await expect(page.getByRole("button", { name: "save products" }).isDisabled()).resolves.toBe(
+      true,
+    );
     const uploadId = new URL(page.url()).searchParams.get("upload")!;
     const r = await staff.postForm(uploadUrl(), { intent: "save", upload: uploadId });
     expect(r.status).toBe(400);
@@ -357,26 +474,42 @@ describe("collection uploads", () => {
     const before = (await productsOf()).length;
     await page.goto(url(uploadUrl()));
     await page.getByLabel("Folder (.zip)").setInputFiles(file);
-    await Promise.all([page.waitForURL(/done=loaded/), page.getByRole("button", { name: "Load Folder" }).click()]);
+    await Promise.all([
+      page.waitForURL(/done=loaded/),
+      page.getByRole("button", { name: "Load Folder" }).click(),
+    ]);
     const uploadId = new URL(page.url()).searchParams.get("upload")!;
     // Pick it again from the folder list and update the preview.
     await page.goto(url(uploadUrl()));
     await page.locator("#up-upload").selectOption(uploadId);
-    await Promise.all([page.waitForURL(/upload=/), page.getByRole("button", { name: "update preview" }).click()]);
+    await Promise.all([
+      page.waitForURL(/upload=/),
+      page.getByRole("button", { name: "update preview" }).click(),
+    ]);
     // The URL changes before the picked upload's preview renders: wait for its pictures, then check it has no flag.
     await expect.poll(() => page.getByTestId("line-3").locator("img").count()).toBe(2);
     expect(await page.getByTestId("upload-flag").count()).toBe(0);
-    await Promise.all([page.waitForURL(/done=saved/), page.getByRole("button", { name: "save products" }).click()]);
+    await Promise.all([
+      page.waitForURL(/done=saved/),
+      page.getByRole("button", { name: "save products" }).click(),
+    ]);
     await page.getByTestId("already-saved").waitFor();
     const after = await productsOf();
     expect(after.length).toBe(before + 1);
     const p = after.find((x) => x.sku === `UPX${tok}`)!;
     expect(p).toMatchObject({ displayName: "Trail Jacket", priceCents: 8950 });
-    const vs = await db().select().from(productVariations).where(eq(productVariations.productId, p.id));
+    const vs = await db()
+      .select()
+      .from(productVariations)
+      .where(eq(productVariations.productId, p.id));
     expect(vs.map((v) => v.color).sort()).toEqual(["Black", "Olive"]);
-    const sizes = (await db().select().from(productSizes).where(eq(productSizes.productId, p.id)).orderBy(productSizes.position)).map(
-      (s) => s.label,
-    );
+    const sizes = (
+      await db()
+        .select()
+        .from(productSizes)
+        .where(eq(productSizes.productId, p.id))
+        .orderBy(productSizes.position)
+    ).map((s) => s.label);
     expect(sizes).toEqual(["S", "M", "L", "XL"]);
     const imgs = await db()
       .select()
@@ -391,12 +524,17 @@ describe("collection uploads", () => {
     // The same folder loaded again is a new upload, and still cannot be saved a second time.
     await page.goto(url(uploadUrl()));
     await page.getByLabel("Folder (.zip)").setInputFiles(file);
-    await Promise.all([page.waitForURL(/done=loaded/), page.getByRole("button", { name: "Load Folder" }).click()]);
+    await Promise.all([
+      page.waitForURL(/done=loaded/),
+      page.getByRole("button", { name: "Load Folder" }).click(),
+    ]);
     const reloaded = new URL(page.url()).searchParams.get("upload")!;
     expect(reloaded).not.toBe(uploadId);
     const twice = await staff.postForm(uploadUrl(), { intent: "save", upload: reloaded });
     expect(twice.status).toBe(409);
-    expect(twice.body).toContain(`This folder was saved before: the collection already has UPX${tok}.`);
+    expect(twice.body).toContain(
+      `This folder was saved before: the collection already has UPX${tok}.`,
+    );
     expect((await productsOf()).length).toBe(before + 1);
   });
 
@@ -419,14 +557,23 @@ describe("collection uploads", () => {
     await expectTooLarge(() => post(staff, "big.zip", new Uint8Array(20 * 1024 * 1024)));
     for (const r of [notZip, noSheet]) expect(leakedTrace(r.body)).toBeNull();
     expect((await brandOnly.get(uploadUrl())).status).toBe(403);
-    const refused = await post(brandOnly, "good.zip", zipSync({ "s.csv": strToU8(`${HEAD.join(",")}\nNO${tok},N,,Red,1,,,`) }));
+    const refused = await post(
+      brandOnly,
+      "good.zip",
+      zipSync({ "s.csv": strToU8(`${HEAD.join(",")}\nNO${tok},N,,Red,1,,,`) }),
+    );
     expect(refused.status).toBe(403);
   });
 
   it("an upload not saved within 7 days is discarded with its pictures when another is loaded; saved uploads and their pictures stay", async () => {
-    const uploadsOf = () => db().select().from(collectionUploads).where(eq(collectionUploads.collectionId, collectionId));
+    const uploadsOf = () =>
+      db().select().from(collectionUploads).where(eq(collectionUploads.collectionId, collectionId));
     const sheet = (sku: string) => strToU8(`${HEAD.join(",")}\n${sku},Old Tee,,Red,5,,old.png,`);
-    const loaded = await post(staff, `stale-${tok}.zip`, zipSync({ "s.csv": sheet(`STALE${tok}`), "old.png": png() }));
+    const loaded = await post(
+      staff,
+      `stale-${tok}.zip`,
+      zipSync({ "s.csv": sheet(`STALE${tok}`), "old.png": png() }),
+    );
     expect(loaded.status).toBe(302);
     const stale = (await uploadsOf()).find((u) => u.fileName === `stale-${tok}.zip`)!;
     const picture = Object.values(stale.images)[0];
@@ -436,8 +583,19 @@ describe("collection uploads", () => {
     const savedPictures = saved.flatMap((u) => Object.values(u.images));
     // Eight days later (the saved ones too), someone loads another folder.
     const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600_000);
-    await db().update(collectionUploads).set({ createdAt: eightDaysAgo }).where(eq(collectionUploads.collectionId, collectionId));
-    expect((await post(staff, `fresh-${tok}.zip`, zipSync({ "s.csv": sheet(`FRESH${tok}`), "old.png": png() }))).status).toBe(302);
+    await db()
+      .update(collectionUploads)
+      .set({ createdAt: eightDaysAgo })
+      .where(eq(collectionUploads.collectionId, collectionId));
+    expect(
+      (
+        await post(
+          staff,
+          `fresh-${tok}.zip`,
+          zipSync({ "s.csv": sheet(`FRESH${tok}`), "old.png": png() }),
+        )
+      ).status,
+    ).toBe(302);
     const after = await uploadsOf();
     expect(after.find((u) => u.id === stale.id)).toBeUndefined();
     expect((await staff.get(picture)).status).toBe(404);
@@ -458,7 +616,10 @@ describe("brand setup wizard", () => {
     await page.getByRole("button", { name: "Next" }).click();
     await page.locator('[data-field="postal_code"] [data-testid="field-error"]').waitFor();
     await page.getByLabel("Postal code").fill("10001");
-    await Promise.all([page.waitForURL(/step=contact&company=\d+/), page.getByRole("button", { name: "Next" }).click()]);
+    await Promise.all([
+      page.waitForURL(/step=contact&company=\d+/),
+      page.getByRole("button", { name: "Next" }).click(),
+    ]);
     const companyId = Number(new URL(page.url()).searchParams.get("company"));
     await page.getByLabel("First name *").fill("Ada");
     await page.getByLabel("Last name *").fill("Lovelace");
@@ -466,13 +627,21 @@ describe("brand setup wizard", () => {
     await page.getByRole("button", { name: "Next" }).click();
     await page.locator('[data-field="email"] [data-testid="field-error"]').waitFor();
     await page.getByLabel("E-mail *").fill(`ada-${tok.toLowerCase()}@brand.test`);
-    await Promise.all([page.waitForURL(/step=brand/), page.getByRole("button", { name: "Next" }).click()]);
+    await Promise.all([
+      page.waitForURL(/step=brand/),
+      page.getByRole("button", { name: "Next" }).click(),
+    ]);
     await page.getByLabel("Name *", { exact: true }).fill("@SUM(1)");
     await page.getByLabel("Display name *", { exact: true }).fill(`Setup Brand ${tok}`);
     await page.getByRole("button", { name: "Add brand" }).click();
-    await page.locator('[data-field="name"] [data-testid="field-error"]', { hasText: /formula/ }).waitFor();
+    await page
+      .locator('[data-field="name"] [data-testid="field-error"]', { hasText: /formula/ })
+      .waitFor();
     await page.getByLabel("Name *", { exact: true }).fill(`Setup Brand ${tok}`);
-    await Promise.all([page.waitForURL(/\/manage-brand\/info\?brand=\d+/), page.getByRole("button", { name: "Add brand" }).click()]);
+    await Promise.all([
+      page.waitForURL(/\/manage-brand\/info\?brand=\d+/),
+      page.getByRole("button", { name: "Add brand" }).click(),
+    ]);
     const [b] = await db()
       .select()
       .from(brands)
@@ -490,17 +659,35 @@ describe("validation tools and admin listings", () => {
     await db().update(brands).set({ isValid: false }).where(eq(brands.id, ext1.id));
     await db().update(brands).set({ isValid: false }).where(eq(brands.id, ext2.id));
     const col = await createCollection(db(), { brandId: ext2.id });
-    const prod = await createProduct(db(), { collectionId: col.id, sku: `TY${tok}`, colors: ["Red"] });
-    const listing = await createListing(db(), { variationId: prod.variations[0].id, providerId: retailerId, sizes: { S: 1 } });
+    const prod = await createProduct(db(), {
+      collectionId: col.id,
+      sku: `TY${tok}`,
+      colors: ["Red"],
+    });
+    const listing = await createListing(db(), {
+      variationId: prod.variations[0].id,
+      providerId: retailerId,
+      sizes: { S: 1 },
+    });
     await page.goto(url("/admin/validate/brands"));
     const card1 = page.getByTestId(`brand-card-${ext1.id}`);
-    await Promise.all([page.waitForURL(/fixed=/), card1.getByRole("button", { name: "Add Brand" }).click()]);
+    await Promise.all([
+      page.waitForURL(/fixed=/),
+      card1.getByRole("button", { name: "Add Brand" }).click(),
+    ]);
     await expect.poll(() => page.getByTestId(`brand-card-${ext1.id}`).innerText()).toBe("FIXED!");
     expect((await db().select().from(brands).where(eq(brands.id, ext1.id)))[0].isValid).toBe(true);
     // Listing sample, then map onto an existing valid brand.
-    await page.getByTestId(`brand-card-${ext2.id}`).getByRole("link", { name: "Show Listing Sample" }).click();
+    await page
+      .getByTestId(`brand-card-${ext2.id}`)
+      .getByRole("link", { name: "Show Listing Sample" })
+      .click();
     await page.getByTestId("listing-sample").getByText(`TY${tok}`, { exact: false }).waitFor();
-    const bad = await staff.postForm("/admin/validate/brands", { intent: "map-brand", brand: ext2.id, target: ext2.id });
+    const bad = await staff.postForm("/admin/validate/brands", {
+      intent: "map-brand",
+      brand: ext2.id,
+      target: ext2.id,
+    });
     expect(bad.status).toBe(400);
     const card2 = page.getByTestId(`brand-card-${ext2.id}`);
     await card2.getByLabel(`Existing brand for Typed Two ${tok}`).selectOption(String(brandId));
@@ -509,8 +696,13 @@ describe("validation tools and admin listings", () => {
       card2.getByRole("button", { name: "Change to Existing Brand" }).click(),
     ]);
     await expect.poll(() => page.getByTestId(`brand-card-${ext2.id}`).innerText()).toBe("FIXED!");
-    expect((await db().select().from(listings).where(eq(listings.id, listing.id)))[0].brandId).toBe(brandId);
-    expect((await db().select().from(brands).where(eq(brands.id, ext2.id)))[0]).toMatchObject({ isActive: false, isValid: false });
+    expect((await db().select().from(listings).where(eq(listings.id, listing.id)))[0].brandId).toBe(
+      brandId,
+    );
+    expect((await db().select().from(brands).where(eq(brands.id, ext2.id)))[0]).toMatchObject({
+      isActive: false,
+      isValid: false,
+    });
   });
 
   it("categories: the typeahead 'Choose a Category' sets a listed product's category; unknown names refused", async () => {
@@ -519,32 +711,57 @@ describe("validation tools and admin listings", () => {
       .values({ name: `Parkas ${tok}` })
       .returning();
     const col = await createCollection(db(), { brandId });
-    const prod = await createProduct(db(), { collectionId: col.id, sku: `CG${tok}`, colors: ["Blue"] });
-    await createListing(db(), { variationId: prod.variations[0].id, providerId: retailerId, sizes: { M: 1 } });
-    const bad = await staff.postForm("/admin/validate/categories", { product: prod.product.id, category: "No such category" });
+    const prod = await createProduct(db(), {
+      collectionId: col.id,
+      sku: `CG${tok}`,
+      colors: ["Blue"],
+    });
+    await createListing(db(), {
+      variationId: prod.variations[0].id,
+      providerId: retailerId,
+      sizes: { M: 1 },
+    });
+    const bad = await staff.postForm("/admin/validate/categories", {
+      product: prod.product.id,
+      category: "No such category",
+    });
     expect(bad.status).toBe(400);
     await page.goto(url("/admin/validate/categories"));
     const card = page.getByTestId(`category-card-${prod.product.id}`);
     await card.getByPlaceholder("Choose a Category").fill(`Parkas ${tok}`);
-    await Promise.all([page.waitForURL(/fixed=/), card.getByRole("button", { name: "Save" }).click()]);
+    await Promise.all([
+      page.waitForURL(/fixed=/),
+      card.getByRole("button", { name: "Save" }).click(),
+    ]);
     await page
       .getByTestId(`category-card-${prod.product.id}`)
       .getByRole("button", { name: /FIXED!/ })
       .waitFor();
-    expect((await db().select().from(products).where(eq(products.id, prod.product.id)))[0].categoryId).toBe(cat.id);
+    expect(
+      (await db().select().from(products).where(eq(products.id, prod.product.id)))[0].categoryId,
+    ).toBe(cat.id);
     // Without the product permission the categories stage is refused; the brand stage is not.
     expect((await brandOnly.get("/admin/validate/categories")).status).toBe(403);
-    expect((await brandOnly.postForm("/admin/validate/categories", { product: prod.product.id, category: `Parkas ${tok}` })).status).toBe(
-      403,
-    );
+    expect(
+      (
+        await brandOnly.postForm("/admin/validate/categories", {
+          product: prod.product.id,
+          category: `Parkas ${tok}`,
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it("admin listings: payout info needed, active listings, all listings; refused without the listing permission", async () => {
     await page.goto(url("/admin/listings/all"));
     await page.getByRole("link", { name: "payout info needed" }).waitFor();
     await page.getByRole("searchbox", { name: "Search listings" }).fill(`CT${tok}`);
-    await Promise.all([page.waitForURL(/search=/), page.getByRole("button", { name: "Search" }).click()]);
-    for (const stage of ["payoutneeded", "active", "all"]) expect((await staff.get(`/admin/listings/${stage}`)).status).toBe(200);
+    await Promise.all([
+      page.waitForURL(/search=/),
+      page.getByRole("button", { name: "Search" }).click(),
+    ]);
+    for (const stage of ["payoutneeded", "active", "all"])
+      expect((await staff.get(`/admin/listings/${stage}`)).status).toBe(200);
     expect((await staff.get("/admin/listings/bogus")).status).toBe(404);
     expect((await brandOnly.get("/admin/listings/all")).status).toBe(403);
   });
@@ -562,16 +779,25 @@ describe("validation: unresolved catalogue entries", () => {
         priceCents: 1600,
       })
       .returning();
-    const bad = await staff.postForm("/admin/validate/products", { entry: entry.id, product: "abc" });
+    const bad = await staff.postForm("/admin/validate/products", {
+      entry: entry.id,
+      product: "abc",
+    });
     expect(bad.status).toBe(400);
     await page.goto(url("/admin/validate/products"));
     const card = page.getByTestId(`entry-card-${entry.id}`);
     const match = card.getByTestId(`match-${entry.id}-${productId}`);
     await match.getByText(/match strength \d\.\d\d/).click();
     await match.getByText(`sku: CT${tok}`).waitFor();
-    await Promise.all([page.waitForURL(/fixed=/), match.getByRole("button", { name: "This is the product" }).click()]);
+    await Promise.all([
+      page.waitForURL(/fixed=/),
+      match.getByRole("button", { name: "This is the product" }).click(),
+    ]);
     await expect.poll(() => page.getByTestId(`entry-card-${entry.id}`).innerText()).toBe("FIXED!");
-    expect((await db().select().from(catalogueEntries).where(eq(catalogueEntries.id, entry.id)))[0].resolvedProductId).toBe(productId);
+    expect(
+      (await db().select().from(catalogueEntries).where(eq(catalogueEntries.id, entry.id)))[0]
+        .resolvedProductId,
+    ).toBe(productId);
     expect((await brandOnly.get("/admin/validate/products")).status).toBe(403);
   });
 });

@@ -38,18 +38,29 @@ const limited = new HttpClient();
 const retailer = new HttpClient();
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const brand = await createBrand(db(), { name: `ResBrand ${tok}` });
   brandId = brand.id;
   otherBrandId = (await createBrand(db(), { name: `ResOther ${tok}` })).id;
   const col = await createCollection(db(), { brandId, name: `ResCol ${tok}` });
   await createCollection(db(), { brandId: otherBrandId, name: `OtherCol ${tok}` });
-  productId = (await createProduct(db(), { collectionId: col.id, sku: `RS${tok}`, sizes: ["S", "M"], priceCents: 1500 })).product.id;
+  productId = (
+    await createProduct(db(), {
+      collectionId: col.id,
+      sku: `RS${tok}`,
+      sizes: ["S", "M"],
+      priceCents: 1500,
+    })
+  ).product.id;
   // Data from before the form refused formulas: the export must neutralise it.
   await db()
     .insert(brands)
-    .values({ name: `=HYPERLINK("http://evil.test","x") ${tok}`, displayName: `Comma, "quote" #hash ${tok}` });
+    .values({
+      name: `=HYPERLINK("http://evil.test","x") ${tok}`,
+      displayName: `Comma, "quote" #hash ${tok}`,
+    });
   await createStaffUser(db(), { email: staffEmail });
   await createStaffUser(db(), { email: limitedEmail, permissions: ["collection"] });
   await createRetailer(db(), { payout: true, user: { email: retailerEmail } });
@@ -71,24 +82,34 @@ afterAll(async () => {
   await handle?.close();
 });
 
-const brandCount = async (name: string) => (await db().select({ id: brands.id }).from(brands).where(ilike(brands.name, name))).length;
+const brandCount = async (name: string) =>
+  (await db().select({ id: brands.id }).from(brands).where(ilike(brands.name, name))).length;
 
 describe("generic list screen", () => {
   it("hub lists every permitted type; the list searches, sorts, pages and exports", async () => {
     await page.goto(url("/admin"));
-    await expect(page.getByRole("link", { name: "Brands", exact: true }).count()).resolves.toBeGreaterThan(0);
+    await expect(
+      page.getByRole("link", { name: "Brands", exact: true }).count(),
+    ).resolves.toBeGreaterThan(0);
     await page.getByRole("link", { name: "Product variations" }).waitFor();
     await page.goto(url("/admin/brand"));
     await page.getByRole("searchbox", { name: /search brands/i }).fill(`ResBrand ${tok}`);
-    await Promise.all([page.waitForURL(/search=/), page.getByRole("button", { name: "Search" }).click()]);
+    await Promise.all([
+      page.waitForURL(/search=/),
+      page.getByRole("button", { name: "Search" }).click(),
+    ]);
     // A client-side navigation: the URL changes before the searched list is rendered, so poll the count.
     await expect.poll(() => page.getByTestId("list-count").innerText()).toMatch(/^1 brand/);
     await page.getByTestId(`row-${brandId}`).waitFor();
     // Sort by name, both ways.
     await page.goto(url(`/admin/brand?search=${encodeURIComponent(tok)}`));
     await hydrated(page);
-    await Promise.all([page.waitForURL(/sort=name&dir=asc/), page.getByRole("link", { name: "Name", exact: true }).click()]);
-    const sorted = (t: string[]) => [...t].sort((a, b) => a.localeCompare(b, "en", { sensitivity: "base" }) || 0);
+    await Promise.all([
+      page.waitForURL(/sort=name&dir=asc/),
+      page.getByRole("link", { name: "Name", exact: true }).click(),
+    ]);
+    const sorted = (t: string[]) =>
+      [...t].sort((a, b) => a.localeCompare(b, "en", { sensitivity: "base" }) || 0);
     await expect
       .poll(async () => {
         const t = await page.locator('td[data-col="name"]').allInnerTexts();
@@ -96,11 +117,21 @@ describe("generic list screen", () => {
       })
       .toBe(true);
     const asc = await page.locator('td[data-col="name"]').allInnerTexts();
-    await Promise.all([page.waitForURL(/dir=desc/), page.getByRole("link", { name: /^Name/ }).click()]);
-    await expect.poll(() => page.locator('td[data-col="name"]').allInnerTexts()).toEqual([...asc].reverse());
+    await Promise.all([
+      page.waitForURL(/dir=desc/),
+      page.getByRole("link", { name: /^Name/ }).click(),
+    ]);
+    await expect
+      .poll(() => page.locator('td[data-col="name"]').allInnerTexts())
+      .toEqual([...asc].reverse());
     // CLEAR empties the search.
-    await Promise.all([page.waitForURL((u) => !u.search.includes("search")), page.getByRole("link", { name: "CLEAR" }).click()]);
-    await expect.poll(() => page.getByRole("searchbox", { name: /search brands/i }).inputValue()).toBe("");
+    await Promise.all([
+      page.waitForURL((u) => !u.search.includes("search")),
+      page.getByRole("link", { name: "CLEAR" }).click(),
+    ]);
+    await expect
+      .poll(() => page.getByRole("searchbox", { name: /search brands/i }).inputValue())
+      .toBe("");
   });
 
   it("deactivate / activate toggles is_active", async () => {
@@ -109,7 +140,9 @@ describe("generic list screen", () => {
       page.waitForURL(/done=deactivated/),
       page.getByTestId(`row-${brandId}`).getByRole("button", { name: "Deactivate" }).click(),
     ]);
-    expect((await db().select().from(brands).where(eq(brands.id, brandId)))[0].isActive).toBe(false);
+    expect((await db().select().from(brands).where(eq(brands.id, brandId)))[0].isActive).toBe(
+      false,
+    );
     await Promise.all([
       page.waitForURL(/done=activated/),
       page.getByTestId(`row-${brandId}`).getByRole("button", { name: "Activate" }).click(),
@@ -126,13 +159,22 @@ describe("generic list screen", () => {
     const modal = page.getByTestId(`add-variation-${productId}`);
     await modal.getByLabel("Option (color) *").fill("");
     await modal.getByRole("button", { name: "Add" }).click();
-    await page.getByTestId(`add-variation-${productId}`).getByTestId("field-error").first().waitFor();
-    expect(await page.getByTestId(`add-variation-${productId}`).getByTestId("field-error").count()).toBe(3);
+    await page
+      .getByTestId(`add-variation-${productId}`)
+      .getByTestId("field-error")
+      .first()
+      .waitFor();
+    expect(
+      await page.getByTestId(`add-variation-${productId}`).getByTestId("field-error").count(),
+    ).toBe(3);
     const m2 = page.getByTestId(`add-variation-${productId}`);
     await m2.getByLabel("Option (color) *").fill("color");
     await m2.getByLabel("Value *").fill(`Teal${tok}`);
     await m2.getByLabel("Price *").fill("21.50");
-    await Promise.all([page.waitForURL(/done=variation-added/), m2.getByRole("button", { name: "Add" }).click()]);
+    await Promise.all([
+      page.waitForURL(/done=variation-added/),
+      m2.getByRole("button", { name: "Add" }).click(),
+    ]);
     const [v] = await db()
       .select()
       .from(productVariations)
@@ -156,19 +198,32 @@ describe("generic list screen", () => {
 describe("generic form screen", () => {
   it("create: empty and formula input get field errors under their fields and save nothing; valid input saves", async () => {
     await page.goto(url("/admin/brand/new/"));
-    await expect(page.locator('[data-field="staff_comments"] textarea[rows="3"]').count()).resolves.toBe(1);
-    await expect(page.locator('[data-field="segments"] input[type="checkbox"]').count()).resolves.toBeGreaterThan(3);
+    await expect(
+      page.locator('[data-field="staff_comments"] textarea[rows="3"]').count(),
+    ).resolves.toBe(1);
+    await expect(
+      page.locator('[data-field="segments"] input[type="checkbox"]').count(),
+    ).resolves.toBeGreaterThan(3);
     await page.getByRole("button", { name: "Create brand" }).click();
     await page.locator('[data-field="name"] [data-testid="field-error"]').waitFor();
-    await expect(page.locator('[data-field="display_name"] [data-testid="field-error"]').innerText()).resolves.toContain("required");
-    await page.getByLabel("Name *", { exact: true }).fill(`=HYPERLINK("http://evil.test") ${tok}new`);
+    await expect(
+      page.locator('[data-field="display_name"] [data-testid="field-error"]').innerText(),
+    ).resolves.toContain("required");
+    await page
+      .getByLabel("Name *", { exact: true })
+      .fill(`=HYPERLINK("http://evil.test") ${tok}new`);
     await page.getByLabel("Display name *", { exact: true }).fill(`New ${tok}`);
     await page.getByRole("button", { name: "Create brand" }).click();
-    await page.locator('[data-field="name"] [data-testid="field-error"]', { hasText: /formula/ }).waitFor();
+    await page
+      .locator('[data-field="name"] [data-testid="field-error"]', { hasText: /formula/ })
+      .waitFor();
     expect(await brandCount(`%${tok}new%`)).toBe(0);
     await page.getByLabel("Name *", { exact: true }).fill(`Made ${tok}new`);
     await page.locator('[data-field="segments"] input[value="outdoor"]').check();
-    await Promise.all([page.waitForURL(/\/admin\/brand\/\d+\/\?saved=1/), page.getByRole("button", { name: "Create brand" }).click()]);
+    await Promise.all([
+      page.waitForURL(/\/admin\/brand\/\d+\/\?saved=1/),
+      page.getByRole("button", { name: "Create brand" }).click(),
+    ]);
     const [row] = await db()
       .select()
       .from(brands)
@@ -181,37 +236,57 @@ describe("generic form screen", () => {
     await page.goto(url("/admin/company/new/"));
     await page.getByLabel("Company name *").fill(`Co ${tok}`);
     await page.getByLabel("Phone", { exact: true }).pressSequentially("9285550102");
-    await expect(page.getByLabel("Phone", { exact: true }).inputValue()).resolves.toBe("+1-928-555-0102");
+    await expect(page.getByLabel("Phone", { exact: true }).inputValue()).resolves.toBe(
+      "+1-928-555-0102",
+    );
     await page.getByLabel("Postal code").pressSequentially("123456789");
     await expect(page.getByLabel("Postal code").inputValue()).resolves.toBe("12345-6789");
-    await expect(page.locator('[data-field="email"] input').getAttribute("type")).resolves.toBe("email");
-    await Promise.all([page.waitForURL(/\/admin\/company\/\d+\//), page.getByRole("button", { name: "Create company" }).click()]);
+    await expect(page.locator('[data-field="email"] input').getAttribute("type")).resolves.toBe(
+      "email",
+    );
+    await Promise.all([
+      page.waitForURL(/\/admin\/company\/\d+\//),
+      page.getByRole("button", { name: "Create company" }).click(),
+    ]);
   });
 
   it("a filtered chooser is disabled until its parent has a value, then offers only the parent's rows; 'or add' opens the other class", async () => {
     await page.goto(url("/admin/product/new/"));
     const collection = page.locator("select#field-collection");
     await expect(collection.isDisabled()).resolves.toBe(true);
-    await expect(page.locator('[data-field="collection"] a', { hasText: "or add collection" }).getAttribute("target")).resolves.toBe(
-      "_blank",
-    );
+    await expect(
+      page
+        .locator('[data-field="collection"] a', { hasText: "or add collection" })
+        .getAttribute("target"),
+    ).resolves.toBe("_blank");
     await page.locator('[data-field="brand"] input[type="search"]').fill(`ResBrand ${tok}`);
-    await page.locator(`select#field-brand option[value="${brandId}"]`).waitFor({ state: "attached" });
+    await page
+      .locator(`select#field-brand option[value="${brandId}"]`)
+      .waitFor({ state: "attached" });
     await page.locator("select#field-brand").selectOption(String(brandId));
     await page.getByTestId("preview-brand").waitFor();
     await expect(collection.isDisabled()).resolves.toBe(false);
-    await page.locator("select#field-collection option", { hasText: `ResCol ${tok}` }).waitFor({ state: "attached" });
-    expect(await page.locator("select#field-collection option", { hasText: `OtherCol ${tok}` }).count()).toBe(0);
-    await expect(page.locator('[data-field="price"] input').getAttribute("step")).resolves.toBe("0.01");
+    await page
+      .locator("select#field-collection option", { hasText: `ResCol ${tok}` })
+      .waitFor({ state: "attached" });
+    expect(
+      await page.locator("select#field-collection option", { hasText: `OtherCol ${tok}` }).count(),
+    ).toBe(0);
+    await expect(page.locator('[data-field="price"] input').getAttribute("step")).resolves.toBe(
+      "0.01",
+    );
     // The filter compares in the column's type: a value it cannot hold matches nothing (no 500).
     const choices = async (q: string) => {
       const r = await staff.get(`/admin/collection/choices?${q}`);
       expect(r.status, q).toBe(200);
-      return (JSON.parse(r.body) as { options: { display_name: string }[] }).options.map((o) => o.display_name).join("\n");
+      return (JSON.parse(r.body) as { options: { display_name: string }[] }).options
+        .map((o) => o.display_name)
+        .join("\n");
     };
     expect(await choices(`brand=${brandId}`)).toContain(`ResCol ${tok}`);
     expect(await choices(`brand=${otherBrandId}`)).not.toContain(`ResCol ${tok}`);
-    for (const bad of ["brand=abc", "brand=99999999999", "brand=1%20or%201%3D1"]) expect(await choices(bad)).toBe("");
+    for (const bad of ["brand=abc", "brand=99999999999", "brand=1%20or%201%3D1"])
+      expect(await choices(bad)).toBe("");
   });
 
   it("edit shows server errors under the field and keeps the row", async () => {
@@ -248,7 +323,10 @@ describe("permissions map and bad input", () => {
     expect((await limited.get("/admin/brand/new/")).status).toBe(403);
     expect((await limited.get(`/admin/brand/${brandId}/`)).status).toBe(403);
     expect((await limited.get("/admin/brand/export")).status).toBe(403);
-    const create = await limited.postForm("/admin/brand/new/", { name: `Sneaky ${tok}`, display_name: "Sneaky" });
+    const create = await limited.postForm("/admin/brand/new/", {
+      name: `Sneaky ${tok}`,
+      display_name: "Sneaky",
+    });
     expect(create.status).toBe(403);
     expect(await brandCount(`Sneaky ${tok}`)).toBe(0);
     const del = await limited.postForm("/admin/brand", { intent: "delete", id: otherBrandId });
@@ -266,11 +344,15 @@ describe("permissions map and bad input", () => {
     const r = await retailer.get("/admin/brand");
     expect(r.status).toBe(302);
     expect(r.location).toBe("/error/");
-    expect((await retailer.postForm("/admin/brand/new/", { name: "x", display_name: "x" })).location).toBe("/error/");
+    expect(
+      (await retailer.postForm("/admin/brand/new/", { name: "x", display_name: "x" })).location,
+    ).toBe("/error/");
     expect((await staff.get("/admin/nosuchthing")).status).toBe(404);
     expect((await staff.get("/admin/brand/abc/")).status).toBe(404);
     expect((await staff.get("/admin/brand/99999999/")).status).toBe(404);
-    expect((await staff.postForm("/admin/brand", { intent: "explode", id: brandId })).status).toBe(400);
+    expect((await staff.postForm("/admin/brand", { intent: "explode", id: brandId })).status).toBe(
+      400,
+    );
     expect((await staff.postForm("/admin/brand", { intent: "delete", id: "x" })).status).toBe(400);
     expect((await staff.postForm("/admin/listing", { intent: "delete", id: 1 })).status).toBe(403);
     const wrong = await staff.postForm("/admin/product/new/", {

@@ -19,9 +19,12 @@ let ownRetailerId: number;
 let secrets: string[] = [];
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   dbh = createDb(process.env.DATABASE_URL, { max: 2 });
-  const own = await dbh.sql<{ retailer_id: number }[]>`select retailer_id from users where lower(email) = ${EMAIL}`;
+  const own = await dbh.sql<
+    { retailer_id: number }[]
+  >`select retailer_id from users where lower(email) = ${EMAIL}`;
   ownRetailerId = own[0]!.retailer_id;
 
   const others = await dbh.db
@@ -131,7 +134,12 @@ describe("a retailer never sees another retailer's identity", () => {
       const page = await visit(view);
       const sizeField = /name="(size\.[^"]+)"/.exec(page)?.[1];
       if (!sizeField) continue;
-      const add = await client.postForm("/cart", { intent: "add", listingId: view.split("/").pop()!, [sizeField]: 1, returnTo: "/buy/" });
+      const add = await client.postForm("/cart", {
+        intent: "add",
+        listingId: view.split("/").pop()!,
+        [sizeField]: 1,
+        returnTo: "/buy/",
+      });
       if (add.status < 400) {
         added = true;
         break;

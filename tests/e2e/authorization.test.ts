@@ -9,7 +9,11 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { carts, listingRequests, listings, orderContributions, orders } from "../../db/schema";
-import { LISTING_PENDING_TRANSACTIONS, MODIFIED_REASON_REQUIRED_LISTING, MODIFIED_REASON_REQUIRED_REQUEST } from "../../domain/messages";
+import {
+  LISTING_PENDING_TRANSACTIONS,
+  MODIFIED_REASON_REQUIRED_LISTING,
+  MODIFIED_REASON_REQUIRED_REQUEST,
+} from "../../domain/messages";
 import { BUY_STATES } from "../../domain/states";
 import { SIZE_COUNT_MESSAGE } from "../../app/utils/item-edit-schema";
 import {
@@ -76,26 +80,69 @@ async function requestRow(id: number) {
 }
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   brandShared = await createBrand(db(), { name: `Shared ${tok}` });
   brandOnlyB = await createBrand(db(), { name: `OnlyB ${tok}` });
   const colS = await createCollection(db(), { brandId: brandShared.id });
   const colB = await createCollection(db(), { brandId: brandOnlyB.id });
-  const pS = await createProduct(db(), { collectionId: colS.id, sku: `SH${tok}`, sizes: SIZE_RUNS.apparel, colors: 3 });
-  const pB = await createProduct(db(), { collectionId: colB.id, sku: `OB${tok}`, sizes: SIZE_RUNS.apparel, colors: 1 });
-  const ra = await createRetailer(db(), { payout: true, user: { email: emailA }, storeName: `Store A ${tok}` });
-  const rb = await createRetailer(db(), { payout: true, user: { email: emailB }, storeName: `Store B ${tok}` });
+  const pS = await createProduct(db(), {
+    collectionId: colS.id,
+    sku: `SH${tok}`,
+    sizes: SIZE_RUNS.apparel,
+    colors: 3,
+  });
+  const pB = await createProduct(db(), {
+    collectionId: colB.id,
+    sku: `OB${tok}`,
+    sizes: SIZE_RUNS.apparel,
+    colors: 1,
+  });
+  const ra = await createRetailer(db(), {
+    payout: true,
+    user: { email: emailA },
+    storeName: `Store A ${tok}`,
+  });
+  const rb = await createRetailer(db(), {
+    payout: true,
+    user: { email: emailB },
+    storeName: `Store B ${tok}`,
+  });
   a = { id: ra.retailer.id, storeName: ra.retailer.storeName };
   b = { id: rb.retailer.id, storeName: rb.retailer.storeName };
   await authorizeBrand(db(), a.id, brandShared.id);
   await authorizeBrand(db(), b.id, brandShared.id);
   await authorizeBrand(db(), b.id, brandOnlyB.id);
-  listingA = await createListing(db(), { variationId: pS.variations[0].id, providerId: a.id, sizes: { S: 1, M: 2 } });
-  listingB = await createListing(db(), { variationId: pS.variations[1].id, providerId: b.id, sizes: { S: 4 } });
-  listingBOnlyBrand = await createListing(db(), { variationId: pB.variations[0].id, providerId: b.id, sizes: { M: 3 } });
-  requestA = (await createRequest(db(), { variationId: pS.variations[2].id, requestorId: a.id, sizes: { L: 1 } })).id;
-  requestB = (await createRequest(db(), { variationId: pS.variations[2].id, requestorId: b.id, sizes: { L: 2 } })).id;
+  listingA = await createListing(db(), {
+    variationId: pS.variations[0].id,
+    providerId: a.id,
+    sizes: { S: 1, M: 2 },
+  });
+  listingB = await createListing(db(), {
+    variationId: pS.variations[1].id,
+    providerId: b.id,
+    sizes: { S: 4 },
+  });
+  listingBOnlyBrand = await createListing(db(), {
+    variationId: pB.variations[0].id,
+    providerId: b.id,
+    sizes: { M: 3 },
+  });
+  requestA = (
+    await createRequest(db(), {
+      variationId: pS.variations[2].id,
+      requestorId: a.id,
+      sizes: { L: 1 },
+    })
+  ).id;
+  requestB = (
+    await createRequest(db(), {
+      variationId: pS.variations[2].id,
+      requestorId: b.id,
+      sizes: { L: 2 },
+    })
+  ).id;
   await createStaffUser(db(), { email: emailStaff });
   await clientA.signIn(emailA, DEFAULT_TEST_PASSWORD);
   await clientB.signIn(emailB, DEFAULT_TEST_PASSWORD);
@@ -119,7 +166,9 @@ describe("listings and requests of another retailer: 404", () => {
     expectNotFound(await clientA.get(`/updatelisting/${listingBOnlyBrand.id}`));
     expectNotFound(await clientA.get(`/updaterequest/${requestB}`));
     // A listing id is not a request id, and nonsense ids are just as unknown.
-    expectNotFound(await clientA.get(`/updaterequest/${listingA.id === requestA ? 2_000_000_000 : listingA.id}`));
+    expectNotFound(
+      await clientA.get(`/updaterequest/${listingA.id === requestA ? 2_000_000_000 : listingA.id}`),
+    );
     expectNotFound(await clientA.get("/updatelisting/2000000000"));
     expectNotFound(await clientA.get("/updatelisting/abc"));
     expectNotFound(await clientA.get("/updatelisting/-1"));
@@ -129,13 +178,25 @@ describe("listings and requests of another retailer: 404", () => {
   it("editing or deleting another retailer's listing by URL or by the id in the form", async () => {
     const before = await listingRow(listingB.id);
     expectNotFound(await clientA.postForm(`/updatelisting/${listingB.id}`, editForm()));
-    expectNotFound(await clientA.postForm(`/updatelisting/${listingB.id}`, editForm({ intent: "delete" })));
-    expectNotFound(await clientA.postForm(`/updatelisting/${listingB.id}`, editForm({ pendingok: "on" })));
+    expectNotFound(
+      await clientA.postForm(`/updatelisting/${listingB.id}`, editForm({ intent: "delete" })),
+    );
+    expectNotFound(
+      await clientA.postForm(`/updatelisting/${listingB.id}`, editForm({ pendingok: "on" })),
+    );
     // The URL is mine, the form names B's listing.
-    expectNotFound(await clientA.postForm(`/updatelisting/${listingA.id}`, editForm({ id: String(listingB.id) })));
+    expectNotFound(
+      await clientA.postForm(
+        `/updatelisting/${listingA.id}`,
+        editForm({ id: String(listingB.id) }),
+      ),
+    );
     expect(await listingRow(listingB.id)).toEqual(before);
     // My own listing, same form: saved.
-    const ok = await clientA.postForm(`/updatelisting/${listingA.id}`, editForm({ id: String(listingA.id) }));
+    const ok = await clientA.postForm(
+      `/updatelisting/${listingA.id}`,
+      editForm({ id: String(listingA.id) }),
+    );
     expect(ok.status).toBe(302);
     expect(ok.location).toBe("/active/listings?notice=listing-updated");
     expect((await listingRow(listingA.id)).totalUnits).toBe(3);
@@ -144,8 +205,12 @@ describe("listings and requests of another retailer: 404", () => {
   it("editing or deleting another retailer's request", async () => {
     const before = await requestRow(requestB);
     expectNotFound(await clientA.postForm(`/updaterequest/${requestB}`, requestForm()));
-    expectNotFound(await clientA.postForm(`/updaterequest/${requestB}`, requestForm({ intent: "delete" })));
-    expectNotFound(await clientA.postForm(`/updaterequest/${requestA}`, requestForm({ id: String(requestB) })));
+    expectNotFound(
+      await clientA.postForm(`/updaterequest/${requestB}`, requestForm({ intent: "delete" })),
+    );
+    expectNotFound(
+      await clientA.postForm(`/updaterequest/${requestA}`, requestForm({ id: String(requestB) })),
+    );
     expect(await requestRow(requestB)).toEqual(before);
   });
 
@@ -178,39 +243,64 @@ describe("listings and requests of another retailer: 404", () => {
 describe("bad input on the edit forms: 400 with the message, values kept", () => {
   it("a listing edit without a reason for the change", async () => {
     for (const modified_reason of ["none", "", "made-up"]) {
-      const r = await clientA.postForm(`/updatelisting/${listingA.id}`, editForm({ modified_reason, "sizes[2]": "7" }));
+      const r = await clientA.postForm(
+        `/updatelisting/${listingA.id}`,
+        editForm({ modified_reason, "sizes[2]": "7" }),
+      );
       expect(r.status).toBe(400);
       expect(htmlDecode(r.body)).toContain(MODIFIED_REASON_REQUIRED_LISTING);
       expect(inputValue(r.body, "sizes[2]")).toBe("7");
       expect(leakedTrace(r.body)).toBeNull();
     }
     // Deleting needs the reason too.
-    const del = await clientA.postForm(`/updatelisting/${listingA.id}`, editForm({ modified_reason: "none", intent: "delete" }));
+    const del = await clientA.postForm(
+      `/updatelisting/${listingA.id}`,
+      editForm({ modified_reason: "none", intent: "delete" }),
+    );
     expect(del.status).toBe(400);
     expect(htmlDecode(del.body)).toContain(MODIFIED_REASON_REQUIRED_LISTING);
     expect((await listingRow(listingA.id)).totalUnits).toBeGreaterThan(0);
   });
 
   it("a request edit without a reason says 'request'", async () => {
-    const r = await clientA.postForm(`/updaterequest/${requestA}`, requestForm({ modified_reason: "none" }));
+    const r = await clientA.postForm(
+      `/updaterequest/${requestA}`,
+      requestForm({ modified_reason: "none" }),
+    );
     expect(r.status).toBe(400);
     expect(htmlDecode(r.body)).toContain(MODIFIED_REASON_REQUIRED_REQUEST);
   });
 
   it("size counters must be whole numbers, 0 or more; other fields must be known values", async () => {
     for (const bad of ["-1", "1.5", "abc", "", "1e9"]) {
-      const r = await clientA.postForm(`/updatelisting/${listingA.id}`, editForm({ "sizes[1]": bad }));
+      const r = await clientA.postForm(
+        `/updatelisting/${listingA.id}`,
+        editForm({ "sizes[1]": bad }),
+      );
       expect(r.status).toBe(400);
       expect(htmlDecode(r.body)).toContain(SIZE_COUNT_MESSAGE);
     }
-    expect((await clientA.postForm(`/updatelisting/${listingA.id}`, editForm({ listing_type: "rent" }))).status).toBe(400);
-    expect((await clientA.postForm(`/updatelisting/${listingA.id}`, editForm({ reason: "because" }))).status).toBe(400);
+    expect(
+      (await clientA.postForm(`/updatelisting/${listingA.id}`, editForm({ listing_type: "rent" })))
+        .status,
+    ).toBe(400);
+    expect(
+      (await clientA.postForm(`/updatelisting/${listingA.id}`, editForm({ reason: "because" })))
+        .status,
+    ).toBe(400);
     // Too few or too many counters for the product's sizes.
     const { "sizes[4]": _drop, ...fewer } = editForm();
     expect((await clientA.postForm(`/updatelisting/${listingA.id}`, fewer)).status).toBe(400);
-    expect((await clientA.postForm(`/updatelisting/${listingA.id}`, editForm({ "sizes[5]": "1" }))).status).toBe(400);
+    expect(
+      (await clientA.postForm(`/updatelisting/${listingA.id}`, editForm({ "sizes[5]": "1" })))
+        .status,
+    ).toBe(400);
     // An unreadable body.
-    const raw = await clientA.postRaw(`/updatelisting/${listingA.id}`, "%%%=%", "multipart/form-data; boundary=x");
+    const raw = await clientA.postRaw(
+      `/updatelisting/${listingA.id}`,
+      "%%%=%",
+      "multipart/form-data; boundary=x",
+    );
     expect(raw.status).toBe(400);
     expect(leakedTrace(raw.body)).toBeNull();
   });
@@ -233,13 +323,25 @@ describe("bad input on the edit forms: 400 with the message, values kept", () =>
       .returning();
     await db()
       .insert(orderContributions)
-      .values({ orderId: o.id, side: "provider", listingId: listingA.id, units: { S: 1 }, quantity: 1 });
-    const first = await clientA.postForm(`/updatelisting/${listingA.id}`, editForm({ "sizes[2]": "5" }));
+      .values({
+        orderId: o.id,
+        side: "provider",
+        listingId: listingA.id,
+        units: { S: 1 },
+        quantity: 1,
+      });
+    const first = await clientA.postForm(
+      `/updatelisting/${listingA.id}`,
+      editForm({ "sizes[2]": "5" }),
+    );
     expect(first.status).toBe(409);
     expect(htmlDecode(first.body)).toContain(LISTING_PENDING_TRANSACTIONS);
     expect(inputValue(first.body, "sizes[2]")).toBe("5");
     expect((await listingRow(listingA.id)).sizes.M).toBe(2);
-    const again = await clientA.postForm(`/updatelisting/${listingA.id}`, editForm({ "sizes[2]": "5", pendingok: "on" }));
+    const again = await clientA.postForm(
+      `/updatelisting/${listingA.id}`,
+      editForm({ "sizes[2]": "5", pendingok: "on" }),
+    );
     expect(again.status).toBe(302);
     expect((await listingRow(listingA.id)).sizes.M).toBe(5);
     await db().delete(orders).where(eq(orders.id, o.id));
@@ -278,7 +380,9 @@ describe("staff", () => {
     expect(list).toContain(`/updatelisting/${listingA.id}`);
     expect(list).not.toContain(`OnlyB ${tok}`);
     // Acting staff editing the retailer's listing is the retailer's own edit: no correction.
-    expect((await staff.postForm(`/updatelisting/${listingA.id}`, editForm({ pendingok: "on" }))).status).toBe(302);
+    expect(
+      (await staff.postForm(`/updatelisting/${listingA.id}`, editForm({ pendingok: "on" }))).status,
+    ).toBe(302);
     expect((await listingRow(listingA.id)).correctedAt).toBeNull();
     await staff.postForm("/act-as", { intent: "clear" });
   });
@@ -287,17 +391,31 @@ describe("staff", () => {
 describe("carts of another retailer: 404", () => {
   it("adding a listing or request the retailer cannot see is 404; removing another retailer's cart line is 404", async () => {
     // A listing of a brand A is not authorized for.
-    const hidden = await clientA.postForm("/cart", { intent: "add", listingId: String(listingBOnlyBrand.id), "size.M": "1" });
+    const hidden = await clientA.postForm("/cart", {
+      intent: "add",
+      listingId: String(listingBOnlyBrand.id),
+      "size.M": "1",
+    });
     expectNotFound(hidden);
     // Nonsense ids.
-    expectNotFound(await clientA.postForm("/cart", { intent: "add", listingId: "2000000000", "size.M": "1" }));
-    expectNotFound(await clientA.postForm("/cart", { intent: "add", listingId: "abc", "size.M": "1" }));
+    expectNotFound(
+      await clientA.postForm("/cart", { intent: "add", listingId: "2000000000", "size.M": "1" }),
+    );
+    expectNotFound(
+      await clientA.postForm("/cart", { intent: "add", listingId: "abc", "size.M": "1" }),
+    );
     // B puts A's listing in B's cart; A cannot remove B's line (A's cart is A's only).
-    const addB = await clientB.postForm("/cart", { intent: "add", listingId: String(listingA.id), "size.S": "1" });
+    const addB = await clientB.postForm("/cart", {
+      intent: "add",
+      listingId: String(listingA.id),
+      "size.S": "1",
+    });
     expect([302, 303]).toContain(addB.status);
     const beforeB = (await db().select().from(carts).where(eq(carts.retailerId, b.id)))[0];
     expect(beforeB.items.some((i) => i.listingId === listingA.id)).toBe(true);
-    expectNotFound(await clientA.postForm("/cart", { intent: "remove", listingId: String(listingA.id) }));
+    expectNotFound(
+      await clientA.postForm("/cart", { intent: "remove", listingId: String(listingA.id) }),
+    );
     const afterB = (await db().select().from(carts).where(eq(carts.retailerId, b.id)))[0];
     expect(afterB.items).toEqual(beforeB.items);
     await clientB.postForm("/cart", { intent: "clear" });

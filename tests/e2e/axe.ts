@@ -5,7 +5,10 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
 
-export async function axeProblems(page: Page, where = new URL(page.url()).pathname + new URL(page.url()).search): Promise<string[]> {
+export async function axeProblems(
+  page: Page,
+  where = new URL(page.url()).pathname + new URL(page.url()).search,
+): Promise<string[]> {
   // resultTypes: only violations are wanted, so axe does not collect every passing node (several times faster on long lists).
   // Legacy mode: axe.run in the page itself; the default (runPartial in every frame, then finishRun in a new blank
   // page) opened a page and injected axe twice per scan: 0.9 s a page against 0.45 s. The app has no iframes, and
@@ -16,7 +19,13 @@ export async function axeProblems(page: Page, where = new URL(page.url()).pathna
     .options({ resultTypes: ["violations"] })
     .analyze();
   return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical" || v.id === "label" || v.id === "select-name")
+    .filter(
+      (v) =>
+        v.impact === "serious" ||
+        v.impact === "critical" ||
+        v.id === "label" ||
+        v.id === "select-name",
+    )
     .map(
       (v) =>
         `${where}: ${v.id} (${v.impact}) ${v.help}: ${v.nodes.length} × ${v.nodes

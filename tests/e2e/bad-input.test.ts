@@ -15,7 +15,16 @@ import { listOutbox } from "../../db/queries/outbox";
 import { MSG } from "../../domain/accounts";
 import { PAYOUT_MESSAGES as PM } from "../../domain/payout";
 import { createBrand, createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD } from "../factories";
-import { appOrigin, freshEmail, htmlDecode, HttpClient, inputValue, leakedTrace, type FormFields, type HttpResponse } from "./http";
+import {
+  appOrigin,
+  freshEmail,
+  htmlDecode,
+  HttpClient,
+  inputValue,
+  leakedTrace,
+  type FormFields,
+  type HttpResponse,
+} from "./http";
 
 const PASSWORD = "bad-input-pass-1";
 const HUGE = "a".repeat(100 * 1024);
@@ -39,13 +48,21 @@ beforeAll(async () => {
   if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the app's database");
   dbh = createDb(process.env.DATABASE_URL, { max: 2 });
   const staffUser = await createStaffUser(dbh.db, { email: freshEmail("bad-staff") });
-  const active = await createRetailer(dbh.db, { status: "active", payout: false, user: { email: freshEmail("bad-active") } });
-  const pending = await createRetailer(dbh.db, { status: "pending", user: { email: freshEmail("bad-pending") } });
+  const active = await createRetailer(dbh.db, {
+    status: "active",
+    payout: false,
+    user: { email: freshEmail("bad-active") },
+  });
+  const pending = await createRetailer(dbh.db, {
+    status: "pending",
+    user: { email: freshEmail("bad-pending") },
+  });
   staffUserId = staffUser.id;
   activeRetailerId = active.retailer.id;
   pendingRetailerId = pending.retailer.id;
   brandId = (await createBrand(dbh.db, { name: `Bad Input Brand ${Date.now().toString(36)}` })).id;
-  brandId2 = (await createBrand(dbh.db, { name: `Bad Input Brand 2 ${Date.now().toString(36)}` })).id;
+  brandId2 = (await createBrand(dbh.db, { name: `Bad Input Brand 2 ${Date.now().toString(36)}` }))
+    .id;
   await staff.signIn(staffUser.email, DEFAULT_TEST_PASSWORD);
   await retailer.signIn(active.user!.email, DEFAULT_TEST_PASSWORD);
 });
@@ -58,7 +75,9 @@ afterAll(async () => {
 // Assertions
 
 function describeResponse(r: HttpResponse): string {
-  const text = htmlDecode(r.body.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " ")).replace(/\s+/g, " ");
+  const text = htmlDecode(
+    r.body.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " "),
+  ).replace(/\s+/g, " ");
   return `${r.status} ${r.location ?? ""} ${text.slice(0, 600)}`;
 }
 
@@ -67,7 +86,10 @@ function expectNoTrace(r: HttpResponse): void {
 }
 
 /** 4xx (one of `status` when given), the messages present, no stack trace. */
-function expectRejected(r: HttpResponse, opts: { status?: number | number[]; messages?: string[] } = {}): void {
+function expectRejected(
+  r: HttpResponse,
+  opts: { status?: number | number[]; messages?: string[] } = {},
+): void {
   const info = describeResponse(r);
   expect(r.status, info).toBeGreaterThanOrEqual(400);
   expect(r.status, info).toBeLessThan(500);
@@ -93,15 +115,32 @@ type Malformed = { name: string; body: string | Uint8Array; type: string | null 
 const MALFORMED: Malformed[] = [
   {
     name: "invalid bytes and bad escapes in a form body",
-    body: new Uint8Array([...Buffer.from("email=%ff%fe%zz&"), 0xff, 0xfe, 0x00, 0xc3, 0x28, ...Buffer.from("=%E0%A4%A&intent=%")]),
+    body: new Uint8Array([
+      ...Buffer.from("email=%ff%fe%zz&"),
+      0xff,
+      0xfe,
+      0x00,
+      0xc3,
+      0x28,
+      ...Buffer.from("=%E0%A4%A&intent=%"),
+    ]),
     type: "application/x-www-form-urlencoded",
   },
   {
     name: "JSON body",
-    body: JSON.stringify({ email: "x@example.test", password: "p", intent: "activate", retailerId: 1 }),
+    body: JSON.stringify({
+      email: "x@example.test",
+      password: "p",
+      intent: "activate",
+      retailerId: 1,
+    }),
     type: "application/json",
   },
-  { name: "multipart garbage", body: "this is not multipart\r\n--nope--", type: "multipart/form-data; boundary=----boundary" },
+  {
+    name: "multipart garbage",
+    body: "this is not multipart\r\n--nope--",
+    type: "multipart/form-data; boundary=----boundary",
+  },
   {
     name: "multipart without a boundary",
     body: '------x\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n------x--',
@@ -183,7 +222,15 @@ describe("cross-site requests and the admin guard", () => {
   }
 
   test("a POST with neither Origin nor Referer is 403; a foreign Referer too", async () => {
-    expect((await new HttpClient().postForm("/signin", { email: "x@example.test", password: "p" }, { origin: null })).status).toBe(403);
+    expect(
+      (
+        await new HttpClient().postForm(
+          "/signin",
+          { email: "x@example.test", password: "p" },
+          { origin: null },
+        )
+      ).status,
+    ).toBe(403);
     const r = await new HttpClient().postForm(
       "/signin",
       { email: "x@example.test", password: "p" },
@@ -191,7 +238,10 @@ describe("cross-site requests and the admin guard", () => {
     );
     expect(r.status).toBe(403);
     // "null" (sandboxed iframes, file://) is not our origin either.
-    expect((await new HttpClient().postForm("/signin", { email: "x@example.test" }, { origin: "null" })).status).toBe(403);
+    expect(
+      (await new HttpClient().postForm("/signin", { email: "x@example.test" }, { origin: "null" }))
+        .status,
+    ).toBe(403);
   });
 
   test("the staff session survives a cross-site logout attempt", async () => {
@@ -225,9 +275,20 @@ describe("cross-site requests and the admin guard", () => {
   });
 
   test("staff-only actions posted by a retailer go to /error/ and change nothing", async () => {
-    expectRedirect(await retailer.postForm("/admin/retailers", { intent: "activate", retailerId: pendingRetailerId }), "/error/");
-    expectRedirect(await retailer.postForm("/act-as", { intent: "act", retailerId: pendingRetailerId }), "/error/");
-    const row = await dbh.db.query.retailers.findFirst({ where: (t, { eq }) => eq(t.id, pendingRetailerId) });
+    expectRedirect(
+      await retailer.postForm("/admin/retailers", {
+        intent: "activate",
+        retailerId: pendingRetailerId,
+      }),
+      "/error/",
+    );
+    expectRedirect(
+      await retailer.postForm("/act-as", { intent: "act", retailerId: pendingRetailerId }),
+      "/error/",
+    );
+    const row = await dbh.db.query.retailers.findFirst({
+      where: (t, { eq }) => eq(t.id, pendingRetailerId),
+    });
     expect(row?.status).toBe("pending");
   });
 });
@@ -237,7 +298,10 @@ describe("cross-site requests and the admin guard", () => {
 
 describe("/signin", () => {
   test("empty body: both messages of the spec", async () => {
-    expectRejected(await anon().postForm("/signin", {}), { status: 400, messages: [MSG.emailInvalid, MSG.passwordIndecent] });
+    expectRejected(await anon().postForm("/signin", {}), {
+      status: 400,
+      messages: [MSG.emailInvalid, MSG.passwordIndecent],
+    });
   });
 
   test("invalid e-mail: the spec's message and the e-mail typed is echoed", async () => {
@@ -255,26 +319,51 @@ describe("/signin", () => {
   });
 
   test("100 KB e-mail and 100 KB password", async () => {
-    expectRejected(await anon().postForm("/signin", { email: HUGE, password: "x" }), { status: 400, messages: [MSG.emailInvalid] });
-    expectRejected(await anon().postForm("/signin", { email: `${HUGE}@example.test`, password: HUGE }), {
+    expectRejected(await anon().postForm("/signin", { email: HUGE, password: "x" }), {
       status: 400,
       messages: [MSG.emailInvalid],
     });
-    expectRejected(await anon().postForm("/signin", { email: freshEmail("bad-signin-huge"), password: HUGE }), { status: 400 });
+    expectRejected(
+      await anon().postForm("/signin", { email: `${HUGE}@example.test`, password: HUGE }),
+      {
+        status: 400,
+        messages: [MSG.emailInvalid],
+      },
+    );
+    expectRejected(
+      await anon().postForm("/signin", { email: freshEmail("bad-signin-huge"), password: HUGE }),
+      { status: 400 },
+    );
   });
 
   test("wrong types: repeated fields, an unknown intent, a hostile next", async () => {
-    expectRejected(await anon().postForm("/signin", { email: ["a@example.test", "b@example.test"], password: ["x", "y"] }), {
-      status: 400,
-    });
-    expectRejected(await anon().postForm("/signin", { intent: "delete-everything", email: "", password: "" }), {
-      status: 400,
-      messages: [MSG.emailInvalid],
-    });
-    expectRejected(await anon().postForm("/signin", { email: "x@example.test", password: "", next: "//evil.example/" }), {
-      status: 400,
-      messages: [MSG.passwordIndecent],
-    });
+    expectRejected(
+      await anon().postForm("/signin", {
+        email: ["a@example.test", "b@example.test"],
+        password: ["x", "y"],
+      }),
+      {
+        status: 400,
+      },
+    );
+    expectRejected(
+      await anon().postForm("/signin", { intent: "delete-everything", email: "", password: "" }),
+      {
+        status: 400,
+        messages: [MSG.emailInvalid],
+      },
+    );
+    expectRejected(
+      await anon().postForm("/signin", {
+        email: "x@example.test",
+        password: "",
+        next: "//evil.example/",
+      }),
+      {
+        status: 400,
+        messages: [MSG.passwordIndecent],
+      },
+    );
   });
 
   test("wrong password and unknown e-mail: the same 401 answer, e-mail echoed", async () => {
@@ -285,7 +374,10 @@ describe("/signin", () => {
     expectRejected(wrong, { status: 401, messages: [MSG.loginFailed] });
     expect(inputValue(wrong.body, "email")).toBe(email);
     const unknownEmail = freshEmail("bad-signin-unknown");
-    const unknown = await anon().postForm("/signin", { email: unknownEmail, password: "not-the-password" });
+    const unknown = await anon().postForm("/signin", {
+      email: unknownEmail,
+      password: "not-the-password",
+    });
     expectRejected(unknown, { status: 401, messages: [MSG.loginFailed] });
     expect(inputValue(unknown.body, "email")).toBe(unknownEmail);
   });
@@ -293,7 +385,12 @@ describe("/signin", () => {
   test("a successful sign-in never follows a hostile next", async () => {
     const email = freshEmail("bad-signin-next");
     await new HttpClient().register(email, PASSWORD);
-    for (const next of ["//evil.example/", "https://evil.example/", "/\\evil.example", "javascript:alert(1)"]) {
+    for (const next of [
+      "//evil.example/",
+      "https://evil.example/",
+      "/\\evil.example",
+      "javascript:alert(1)",
+    ]) {
       const c = new HttpClient();
       const to = await c.signIn(email, PASSWORD, next);
       expect(to.startsWith("/") && !to.startsWith("//"), to).toBe(true);
@@ -303,7 +400,9 @@ describe("/signin", () => {
   test("the sixth failure for one e-mail from one client address within the window is throttled with 429", async () => {
     const email = freshEmail("bad-signin-throttle");
     for (let i = 0; i < 5; i++) {
-      expectRejected(await anon().postForm("/signin", { email, password: `wrong-${i}` }), { status: 401 });
+      expectRejected(await anon().postForm("/signin", { email, password: `wrong-${i}` }), {
+        status: 401,
+      });
     }
     const r = await anon().postForm("/signin", { email, password: "wrong-again" });
     expectRejected(r, { status: 429, messages: ["Too many failed sign-in attempts."] });
@@ -316,11 +415,18 @@ describe("/signin", () => {
 
 describe("/register", () => {
   test("empty body: the spec's messages", async () => {
-    expectRejected(await anon().postForm("/register", {}), { status: 400, messages: [MSG.emailInvalid, MSG.passwordIndecent] });
+    expectRejected(await anon().postForm("/register", {}), {
+      status: 400,
+      messages: [MSG.emailInvalid, MSG.passwordIndecent],
+    });
   });
 
   test("invalid e-mail: message, e-mail echoed, passwords not", async () => {
-    const r = await anon().postForm("/register", { email: "someone@", password: PASSWORD, confirm: PASSWORD });
+    const r = await anon().postForm("/register", {
+      email: "someone@",
+      password: PASSWORD,
+      confirm: PASSWORD,
+    });
     expectRejected(r, { status: 400, messages: [MSG.emailInvalid] });
     expect(inputValue(r.body, "email")).toBe("someone@");
     expect(inputValue(r.body, "password")).toBeNull();
@@ -329,7 +435,11 @@ describe("/register", () => {
 
   test("passwords that differ: 'Passwords must match', e-mail echoed", async () => {
     const email = freshEmail("bad-register-mismatch");
-    const r = await anon().postForm("/register", { email, password: PASSWORD, confirm: `${PASSWORD}x` });
+    const r = await anon().postForm("/register", {
+      email,
+      password: PASSWORD,
+      confirm: `${PASSWORD}x`,
+    });
     expectRejected(r, { status: 400, messages: [MSG.passwordsMustMatch] });
     expect(inputValue(r.body, "email")).toBe(email);
   });
@@ -344,32 +454,55 @@ describe("/register", () => {
   });
 
   test("missing confirm, 100 KB e-mail, repeated fields, unknown intent", async () => {
-    expectRejected(await anon().postForm("/register", { email: freshEmail("bad-register"), password: PASSWORD }), {
-      status: 400,
-      messages: [MSG.passwordsMustMatch],
-    });
-    expectRejected(await anon().postForm("/register", { email: HUGE, password: PASSWORD, confirm: PASSWORD }), {
+    expectRejected(
+      await anon().postForm("/register", { email: freshEmail("bad-register"), password: PASSWORD }),
+      {
+        status: 400,
+        messages: [MSG.passwordsMustMatch],
+      },
+    );
+    expectRejected(
+      await anon().postForm("/register", { email: HUGE, password: PASSWORD, confirm: PASSWORD }),
+      {
+        status: 400,
+        messages: [MSG.emailInvalid],
+      },
+    );
+    expectRejected(
+      await anon().postForm("/register", {
+        email: [freshEmail("a"), freshEmail("b")],
+        password: PASSWORD,
+        confirm: PASSWORD,
+      }),
+      { status: 400 },
+    );
+    expectRejected(await anon().postForm("/register", { intent: "admin", isStaff: "true" }), {
       status: 400,
       messages: [MSG.emailInvalid],
     });
-    expectRejected(
-      await anon().postForm("/register", { email: [freshEmail("a"), freshEmail("b")], password: PASSWORD, confirm: PASSWORD }),
-      { status: 400 },
-    );
-    expectRejected(await anon().postForm("/register", { intent: "admin", isStaff: "true" }), { status: 400, messages: [MSG.emailInvalid] });
   });
 
   test("an address already registered: 409 with a clear message", async () => {
     const email = freshEmail("bad-register-dup");
     await new HttpClient().register(email, PASSWORD);
-    const r = await anon().postForm("/register", { email: email.toUpperCase(), password: PASSWORD, confirm: PASSWORD });
+    const r = await anon().postForm("/register", {
+      email: email.toUpperCase(),
+      password: PASSWORD,
+      confirm: PASSWORD,
+    });
     expectRejected(r, { status: 409, messages: [MSG.alreadyRegistered] });
   });
 
   test("registering never makes staff (an isStaff field is ignored)", async () => {
     const email = freshEmail("bad-register-staff");
     const c = new HttpClient();
-    const r = await c.postForm("/register", { email, password: PASSWORD, confirm: PASSWORD, isStaff: "true", is_staff: "1" });
+    const r = await c.postForm("/register", {
+      email,
+      password: PASSWORD,
+      confirm: PASSWORD,
+      isStaff: "true",
+      is_staff: "1",
+    });
     expectRedirect(r, "/retailer-setup/");
     expect((await findUserByEmail(dbh.db, email))?.isStaff).toBe(false);
   });
@@ -380,20 +513,35 @@ describe("/register", () => {
 
 describe("/password-reset", () => {
   test("step 1: empty e-mail is 'Email field is mandatory'", async () => {
-    expectRejected(await anon().postForm("/password-reset", {}), { status: 400, messages: [MSG.resetEmailMandatory] });
-    expectRejected(await anon().postForm("/password-reset", { email: "   " }), { status: 400, messages: [MSG.resetEmailMandatory] });
+    expectRejected(await anon().postForm("/password-reset", {}), {
+      status: 400,
+      messages: [MSG.resetEmailMandatory],
+    });
+    expectRejected(await anon().postForm("/password-reset", { email: "   " }), {
+      status: 400,
+      messages: [MSG.resetEmailMandatory],
+    });
   });
 
   test("step 1: invalid and 100 KB e-mails, e-mail echoed", async () => {
     const r = await anon().postForm("/password-reset", { email: "nobody-at-example" });
     expectRejected(r, { status: 400, messages: [MSG.resetEmailInvalid] });
     expect(inputValue(r.body, "email")).toBe("nobody-at-example");
-    expectRejected(await anon().postForm("/password-reset", { email: HUGE }), { status: 400, messages: [MSG.resetEmailInvalid] });
-    expectRejected(await anon().postForm("/password-reset", { email: ["a@example.test", "b@example.test"] }), { status: 400 });
+    expectRejected(await anon().postForm("/password-reset", { email: HUGE }), {
+      status: 400,
+      messages: [MSG.resetEmailInvalid],
+    });
+    expectRejected(
+      await anon().postForm("/password-reset", { email: ["a@example.test", "b@example.test"] }),
+      { status: 400 },
+    );
   });
 
   test("step 1: an unknown address gets the same answer as a known one (no enumeration)", async () => {
-    expectRedirect(await anon().postForm("/password-reset", { email: freshEmail("bad-reset-unknown") }), "/password-reset?sent=1");
+    expectRedirect(
+      await anon().postForm("/password-reset", { email: freshEmail("bad-reset-unknown") }),
+      "/password-reset?sent=1",
+    );
   });
 
   test("step 3: passwords that differ are 'passwords must match'", async () => {
@@ -405,15 +553,24 @@ describe("/password-reset", () => {
   });
 
   test("step 3: indecent or missing passwords", async () => {
-    expectRejected(await anon().postForm("/password-reset/1/abc", {}), { status: 400, messages: [MSG.passwordIndecent] });
-    expectRejected(await anon().postForm("/password-reset/1/abc", { new_password: "short", confirm: "short" }), {
+    expectRejected(await anon().postForm("/password-reset/1/abc", {}), {
       status: 400,
       messages: [MSG.passwordIndecent],
     });
-    expectRejected(await anon().postForm("/password-reset/1/abc", { new_password: HUGE, confirm: HUGE }), {
-      status: 400,
-      messages: [MSG.passwordIndecent],
-    });
+    expectRejected(
+      await anon().postForm("/password-reset/1/abc", { new_password: "short", confirm: "short" }),
+      {
+        status: 400,
+        messages: [MSG.passwordIndecent],
+      },
+    );
+    expectRejected(
+      await anon().postForm("/password-reset/1/abc", { new_password: HUGE, confirm: HUGE }),
+      {
+        status: 400,
+        messages: [MSG.passwordIndecent],
+      },
+    );
   });
 
   for (const [uid, token] of [
@@ -438,7 +595,9 @@ describe("/password-reset", () => {
 
   test("step 3: a link that is not even valid URL encoding is a 400", async () => {
     for (const path of ["/password-reset/1/%ff%fe", "/password-reset/%E0%A4%A/x"]) {
-      expectRejected(await anon().postForm(path, { new_password: PASSWORD, confirm: PASSWORD }), { status: 400 });
+      expectRejected(await anon().postForm(path, { new_password: PASSWORD, confirm: PASSWORD }), {
+        status: 400,
+      });
       expectRejected(await anon().get(path), { status: 400 });
     }
   });
@@ -461,7 +620,10 @@ describe("/password-reset", () => {
       await anon().postForm(path, { new_password: `${PASSWORD}-new`, confirm: `${PASSWORD}-new` }),
       /^\/\?ref=resetSuccessful/,
     );
-    const again = await anon().postForm(path, { new_password: `${PASSWORD}-again`, confirm: `${PASSWORD}-again` });
+    const again = await anon().postForm(path, {
+      new_password: `${PASSWORD}-again`,
+      confirm: `${PASSWORD}-again`,
+    });
     expectRejected(again, { status: 400, messages: [MSG.resetTokenInvalid] });
   });
 });
@@ -498,12 +660,18 @@ describe("/retailer-setup/", () => {
   });
 
   test("no step or an unknown step is a 400", async () => {
-    expectRejected(await wizard.postForm("/retailer-setup/", {}), { status: 400, messages: ["Unknown setup step."] });
+    expectRejected(await wizard.postForm("/retailer-setup/", {}), {
+      status: 400,
+      messages: ["Unknown setup step."],
+    });
     expectRejected(await wizard.postForm("/retailer-setup/", { step: "launch-rockets" }), {
       status: 400,
       messages: ["Unknown setup step."],
     });
-    expectRejected(await wizard.postForm("/retailer-setup/", { step: HUGE }), { status: 400, messages: ["Unknown setup step."] });
+    expectRejected(await wizard.postForm("/retailer-setup/", { step: HUGE }), {
+      status: 400,
+      messages: ["Unknown setup step."],
+    });
   });
 
   test("a retailer cannot use the staff User step", async () => {
@@ -568,15 +736,24 @@ describe("/retailer-setup/", () => {
       [{ job_title: ["Owner", "Buyer"] }, MSG.required],
     ];
     for (const [bad, message] of cases) {
-      expectRejected(await wizard.postForm("/retailer-setup/", { ...GOOD_CONTACT, ...bad }), { status: 400, messages: [message] });
+      expectRejected(await wizard.postForm("/retailer-setup/", { ...GOOD_CONTACT, ...bad }), {
+        status: 400,
+        messages: [message],
+      });
     }
   });
 
   test("Request Brands step: nothing chosen, brands that do not exist, bad amounts", async () => {
     expectRedirect(await wizard.postForm("/retailer-setup/", GOOD_CONTACT), "/retailer-setup/");
-    expectRejected(await wizard.postForm("/retailer-setup/", { step: "brands" }), { status: 400, messages: [MSG.brandsRequired] });
+    expectRejected(await wizard.postForm("/retailer-setup/", { step: "brands" }), {
+      status: 400,
+      messages: [MSG.brandsRequired],
+    });
     for (const ids of [[MISSING_ID], [BEYOND_INT4], ["abc"], ["-3"], [HUGE_DIGITS]]) {
-      expectRejected(await wizard.postForm("/retailer-setup/", { step: "brands", brand_ids: ids }), { status: 400 });
+      expectRejected(
+        await wizard.postForm("/retailer-setup/", { step: "brands", brand_ids: ids }),
+        { status: 400 },
+      );
     }
     expectRejected(
       await wizard.postForm("/retailer-setup/", {
@@ -594,7 +771,10 @@ describe("/retailer-setup/", () => {
       }),
       { status: 400 },
     );
-    expectRejected(await wizard.postForm("/retailer-setup/", { step: "brands", "requests[0].brand_name": HUGE }), { status: 400 });
+    expectRejected(
+      await wizard.postForm("/retailer-setup/", { step: "brands", "requests[0].brand_name": HUGE }),
+      { status: 400 },
+    );
   });
 
   test("staff User step: the spec's messages, and a user that does not exist is 404", async () => {
@@ -603,21 +783,44 @@ describe("/retailer-setup/", () => {
       status: 400,
       messages: [MSG.emailInvalid, MSG.passwordIndecent],
     });
-    const mismatch = await staff.postForm("/retailer-setup/", { step: "user", email, password: PASSWORD, confirm: "other-password" });
+    const mismatch = await staff.postForm("/retailer-setup/", {
+      step: "user",
+      email,
+      password: PASSWORD,
+      confirm: "other-password",
+    });
     expectRejected(mismatch, { status: 400, messages: [MSG.passwordsMustMatch] });
     expect(inputValue(mismatch.body, "email")).toBe(email);
-    expectRejected(await staff.postForm("/retailer-setup/", { step: "user", email: "x@", password: "short", confirm: "short" }), {
-      status: 400,
-      messages: [MSG.emailInvalid, MSG.passwordIndecent],
-    });
+    expectRejected(
+      await staff.postForm("/retailer-setup/", {
+        step: "user",
+        email: "x@",
+        password: "short",
+        confirm: "short",
+      }),
+      {
+        status: 400,
+        messages: [MSG.emailInvalid, MSG.passwordIndecent],
+      },
+    );
     const taken = (await findUserByEmail(
       dbh.db,
-      (await dbh.db.query.users.findFirst({ where: (u, { eq }) => eq(u.retailerId, pendingRetailerId) }))!.email,
+      (await dbh.db.query.users.findFirst({
+        where: (u, { eq }) => eq(u.retailerId, pendingRetailerId),
+      }))!.email,
     ))!;
-    expectRejected(await staff.postForm("/retailer-setup/", { step: "user", email: taken.email, password: PASSWORD, confirm: PASSWORD }), {
-      status: 409,
-      messages: [MSG.alreadyRegistered],
-    });
+    expectRejected(
+      await staff.postForm("/retailer-setup/", {
+        step: "user",
+        email: taken.email,
+        password: PASSWORD,
+        confirm: PASSWORD,
+      }),
+      {
+        status: 409,
+        messages: [MSG.alreadyRegistered],
+      },
+    );
     for (const user of [String(MISSING_ID), BEYOND_INT4, "abc", "0", String(staffUserId)]) {
       expectRejected(await staff.postForm("/retailer-setup/", { ...GOOD_RETAILER, user }), {
         status: 404,
@@ -632,7 +835,9 @@ describe("/retailer-setup/", () => {
 
 describe("/admin/retailers", () => {
   async function status(): Promise<string | undefined> {
-    return (await dbh.db.query.retailers.findFirst({ where: (t, { eq }) => eq(t.id, pendingRetailerId) }))?.status;
+    return (
+      await dbh.db.query.retailers.findFirst({ where: (t, { eq }) => eq(t.id, pendingRetailerId) })
+    )?.status;
   }
 
   test("no retailer, or a retailer id that is not one: 400 'Choose a retailer.'", async () => {
@@ -647,43 +852,72 @@ describe("/admin/retailers", () => {
   test("a retailer that does not exist: 404", async () => {
     for (const retailerId of [MISSING_ID, BEYOND_INT4, "1e9"]) {
       for (const intent of ["activate", "deny", "inactivate", "authorize"]) {
-        expectRejected(await staff.postForm("/admin/retailers", { intent, retailerId, brandId: brandId }), { status: [400, 404] });
+        expectRejected(
+          await staff.postForm("/admin/retailers", { intent, retailerId, brandId: brandId }),
+          { status: [400, 404] },
+        );
       }
     }
-    expectRejected(await staff.postForm("/admin/retailers", { intent: "activate", retailerId: MISSING_ID }), {
-      status: 404,
-      messages: ["That retailer does not exist."],
-    });
+    expectRejected(
+      await staff.postForm("/admin/retailers", { intent: "activate", retailerId: MISSING_ID }),
+      {
+        status: 404,
+        messages: ["That retailer does not exist."],
+      },
+    );
   });
 
   test("an unknown or missing intent: 400 'Unknown action.'", async () => {
     for (const intent of [undefined, "", "delete", HUGE]) {
-      expectRejected(await staff.postForm("/admin/retailers", { intent, retailerId: pendingRetailerId }), {
-        status: 400,
-        messages: ["Unknown action."],
-      });
+      expectRejected(
+        await staff.postForm("/admin/retailers", { intent, retailerId: pendingRetailerId }),
+        {
+          status: 400,
+          messages: ["Unknown action."],
+        },
+      );
     }
     expect(await status()).toBe("pending");
   });
 
   test("authorize/unauthorize without the right brands: 400", async () => {
-    expectRejected(await staff.postForm("/admin/retailers", { intent: "authorize", retailerId: pendingRetailerId }), {
-      status: 400,
-      messages: ["Choose a brand to authorize."],
-    });
-    expectRejected(await staff.postForm("/admin/retailers", { intent: "unauthorize", retailerId: pendingRetailerId }), {
-      status: 400,
-      messages: ["Choose a brand."],
-    });
     expectRejected(
-      await staff.postForm("/admin/retailers", { intent: "unauthorize", retailerId: pendingRetailerId, brandId: [brandId, brandId2] }),
+      await staff.postForm("/admin/retailers", {
+        intent: "authorize",
+        retailerId: pendingRetailerId,
+      }),
+      {
+        status: 400,
+        messages: ["Choose a brand to authorize."],
+      },
+    );
+    expectRejected(
+      await staff.postForm("/admin/retailers", {
+        intent: "unauthorize",
+        retailerId: pendingRetailerId,
+      }),
       {
         status: 400,
         messages: ["Choose a brand."],
       },
     );
     expectRejected(
-      await staff.postForm("/admin/retailers", { intent: "authorize", retailerId: pendingRetailerId, brandId: ["abc", "-1"] }),
+      await staff.postForm("/admin/retailers", {
+        intent: "unauthorize",
+        retailerId: pendingRetailerId,
+        brandId: [brandId, brandId2],
+      }),
+      {
+        status: 400,
+        messages: ["Choose a brand."],
+      },
+    );
+    expectRejected(
+      await staff.postForm("/admin/retailers", {
+        intent: "authorize",
+        retailerId: pendingRetailerId,
+        brandId: ["abc", "-1"],
+      }),
       {
         status: 400,
         messages: ["That brand does not exist."],
@@ -694,12 +928,18 @@ describe("/admin/retailers", () => {
   test("brands that do not exist are refused before anything changes", async () => {
     for (const intent of ["authorize", "activate"]) {
       for (const b of [MISSING_ID, BEYOND_INT4]) {
-        const r = await staff.postForm("/admin/retailers", { intent, retailerId: pendingRetailerId, brandId: [brandId, b] });
+        const r = await staff.postForm("/admin/retailers", {
+          intent,
+          retailerId: pendingRetailerId,
+          brandId: [brandId, b],
+        });
         expectRejected(r, { status: [400, 404], messages: ["That brand does not exist."] });
       }
     }
     expect(await status()).toBe("pending");
-    const links = await dbh.db.query.retailerBrands.findMany({ where: (t, { eq }) => eq(t.retailerId, pendingRetailerId) });
+    const links = await dbh.db.query.retailerBrands.findMany({
+      where: (t, { eq }) => eq(t.retailerId, pendingRetailerId),
+    });
     expect(links).toEqual([]);
   });
 });
@@ -717,7 +957,10 @@ describe("/act-as", () => {
 
   test("no retailer chosen: 400 'Choose a retailer.'", async () => {
     for (const retailerId of [undefined, "", "abc", "-5", "0", HUGE_DIGITS, HUGE]) {
-      expectRejected(await staff.postForm("/act-as", { intent: "act", retailerId }), { status: 400, messages: ["Choose a retailer."] });
+      expectRejected(await staff.postForm("/act-as", { intent: "act", retailerId }), {
+        status: 400,
+        messages: ["Choose a retailer."],
+      });
     }
   });
 
@@ -736,13 +979,27 @@ describe("/act-as", () => {
 
   test("a brand the retailer is not authorized for, or that does not exist: 400", async () => {
     for (const b of [brandId, MISSING_ID]) {
-      expectRejected(await staff.postForm("/act-as", { intent: "brand", retailerId: activeRetailerId, brandId: b }), {
-        status: 400,
-        messages: ["That brand is not authorized for this retailer."],
-      });
+      expectRejected(
+        await staff.postForm("/act-as", {
+          intent: "brand",
+          retailerId: activeRetailerId,
+          brandId: b,
+        }),
+        {
+          status: 400,
+          messages: ["That brand is not authorized for this retailer."],
+        },
+      );
     }
     for (const b of ["abc", "-2", BEYOND_INT4, HUGE_DIGITS]) {
-      expectRejected(await staff.postForm("/act-as", { intent: "brand", retailerId: activeRetailerId, brandId: b }), { status: 400 });
+      expectRejected(
+        await staff.postForm("/act-as", {
+          intent: "brand",
+          retailerId: activeRetailerId,
+          brandId: b,
+        }),
+        { status: 400 },
+      );
     }
     expect(await acting()).toBeNull();
   });
@@ -785,7 +1042,10 @@ describe("/banners/dismiss and /logout", () => {
 
   test("a hostile redirectTo stays on this site", async () => {
     for (const redirectTo of ["//evil.example/", "https://evil.example/x", HUGE]) {
-      expectRedirect(await retailer.postForm("/banners/dismiss", { banner: "payout", redirectTo }), /^\/(?!\/)/);
+      expectRedirect(
+        await retailer.postForm("/banners/dismiss", { banner: "payout", redirectTo }),
+        /^\/(?!\/)/,
+      );
     }
   });
 
@@ -869,13 +1129,23 @@ for (const path of ["/getpaid/", "/settings/payout"]) {
     test("empty body: every required message, the terms of service included", async () => {
       expectRejected(await retailer.postForm(path, {}), {
         status: 400,
-        messages: [PM.tosRequired, PM.firstNameRequired, PM.accountNumberRequired, PM.routingNumberRequired, PM.dobRequired],
+        messages: [
+          PM.tosRequired,
+          PM.firstNameRequired,
+          PM.accountNumberRequired,
+          PM.routingNumberRequired,
+          PM.dobRequired,
+        ],
       });
     });
 
     test("each bad value gets its message, the other values are echoed", async () => {
       for (const [bad, message] of PAYOUT_CASES) {
-        const r = await retailer.postForm(path, { ...GOOD_PAYOUT, ...bad, submission_id: crypto.randomUUID() });
+        const r = await retailer.postForm(path, {
+          ...GOOD_PAYOUT,
+          ...bad,
+          submission_id: crypto.randomUUID(),
+        });
         expectRejected(r, { status: 400, messages: [message] });
         if (!("locality" in bad)) expect(inputValue(r.body, "locality")).toBe(GOOD_PAYOUT.locality);
       }
@@ -891,10 +1161,17 @@ for (const path of ["/getpaid/", "/settings/payout"]) {
     });
 
     test("unknown fields and intents are ignored; the form is still validated", async () => {
-      expectRejected(await retailer.postForm(path, { intent: "skip-validation", retailerId: MISSING_ID, bt_merchant_id: "acct_x" }), {
-        status: 400,
-        messages: [PM.tosRequired],
-      });
+      expectRejected(
+        await retailer.postForm(path, {
+          intent: "skip-validation",
+          retailerId: MISSING_ID,
+          bt_merchant_id: "acct_x",
+        }),
+        {
+          status: 400,
+          messages: [PM.tosRequired],
+        },
+      );
     });
 
     test("signed out: sent to sign in", async () => {

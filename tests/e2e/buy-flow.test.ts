@@ -15,7 +15,15 @@ import { outboxEmails, retailerContacts } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import { purchaseQuote } from "../../domain/fees";
 import { BUY_STATES, COMMON_STATES } from "../../domain/states";
-import { createBrand, createCollection, createListing, createProduct, createStaffUser, SIZE_RUNS, type RetailerRow } from "../factories";
+import {
+  createBrand,
+  createCollection,
+  createListing,
+  createProduct,
+  createStaffUser,
+  SIZE_RUNS,
+  type RetailerRow,
+} from "../factories";
 import {
   acceptBuyTerms,
   buyWorkflowId,
@@ -51,7 +59,10 @@ afterAll(async () => {
 
 /** What identifies a retailer: store and business names, e-mails, phones, street (≥ 6 characters). */
 async function secretsOf(r: RetailerRow, loginEmail: string): Promise<string[]> {
-  const contacts = await dbh.db.select().from(retailerContacts).where(eq(retailerContacts.retailerId, r.id));
+  const contacts = await dbh.db
+    .select()
+    .from(retailerContacts)
+    .where(eq(retailerContacts.retailerId, r.id));
   const values = [
     r.storeName,
     r.businessName,
@@ -73,7 +84,9 @@ async function secretsOf(r: RetailerRow, loginEmail: string): Promise<string[]> 
 
 /** Street addresses (the label may print the recipient's). */
 function addressesOf(r: RetailerRow): string[] {
-  return [r.address1].filter((v): v is string => typeof v === "string" && v.trim().length >= 6).map((v) => v.trim());
+  return [r.address1]
+    .filter((v): v is string => typeof v === "string" && v.trim().length >= 6)
+    .map((v) => v.trim());
 }
 
 function leaks(text: string, secrets: string[]): string[] {
@@ -83,13 +96,17 @@ function leaks(text: string, secrets: string[]): string[] {
 
 /** The page's HTML must not name the other retailer. */
 async function expectAnonymous(p: Page, secrets: string[], where: string): Promise<void> {
-  expect(leaks(await p.content(), secrets), `${where} (${p.url()}) names the other retailer`).toEqual([]);
+  expect(
+    leaks(await p.content(), secrets),
+    `${where} (${p.url()}) names the other retailer`,
+  ).toEqual([]);
 }
 
 /** A PDF the page links to, as text (pdftotext), fetched with the page's cookies; null when it is not a PDF. */
 async function linkedPdfText(p: Page, href: string): Promise<string | null> {
   const res = await p.request.get(url(href));
-  if (res.status() !== 200 || !(res.headers()["content-type"] ?? "").includes("application/pdf")) return null;
+  if (res.status() !== 200 || !(res.headers()["content-type"] ?? "").includes("application/pdf"))
+    return null;
   return pdfText(await res.body());
 }
 
@@ -114,11 +131,21 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
   it("A buys, B modifies, A approves, staff simulate pickup and delivery, B is paid, A rates", async () => {
     const brand = (await createBrand(dbh.db)).id;
     const coll = (await createCollection(dbh.db, { brandId: brand })).id;
-    const variation = (await createProduct(dbh.db, { collectionId: coll, sizes: SIZE_RUNS.apparel, colors: 1, priceCents: 4200 }))
-      .variations[0].id;
+    const variation = (
+      await createProduct(dbh.db, {
+        collectionId: coll,
+        sizes: SIZE_RUNS.apparel,
+        colors: 1,
+        priceCents: 4200,
+      })
+    ).variations[0].id;
     const A = await retailerWithLogin(dbh, [brand], { prefix: "flow-a" });
     const B = await retailerWithLogin(dbh, [brand], { prefix: "flow-b" });
-    const listing = await createListing(dbh.db, { variationId: variation, providerId: B.r.id, sizes: { S: 2, M: 2 } });
+    const listing = await createListing(dbh.db, {
+      variationId: variation,
+      providerId: B.r.id,
+      sizes: { S: 2, M: 2 },
+    });
     const aSecrets = await secretsOf(A.r, A.email); // what B must never see
     const bSecrets = await secretsOf(B.r, B.email); // what A must never see
     expect(aSecrets.length).toBeGreaterThan(2);
@@ -127,9 +154,17 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
 
     // --- A: cart → terms → review → card ---------------------------------------------------------------
     const a = await signedIn(browser, A.email, { pages });
-    await a.goto(url(`/viewlisting/${listing.id}/buy`), { waitUntil: "networkidle" }).catch(() => undefined);
+    await a
+      .goto(url(`/viewlisting/${listing.id}/buy`), { waitUntil: "networkidle" })
+      .catch(() => undefined);
     await expectAnonymous(a, bSecrets, "the listing");
-    await postCartForm(a, { intent: "add", listingId: listing.id, "size.S": 2, "size.M": 1, returnTo: "/cart" });
+    await postCartForm(a, {
+      intent: "add",
+      listingId: listing.id,
+      "size.S": 2,
+      "size.M": 1,
+      returnTo: "/cart",
+    });
     await expectAnonymous(a, bSecrets, "the cart");
     await acceptBuyTerms(a);
     await a.getByTestId("draft-order").first().waitFor();
@@ -143,7 +178,8 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
     // The order is in Temporal's workflow list (what the Temporal UI lists).
     const c = await temporal();
     const listed = await until("the workflow in the list", async () => {
-      for await (const wf of c.workflow.list({ query: `WorkflowId = "${buyWorkflowId(orderId)}"` })) return wf;
+      for await (const wf of c.workflow.list({ query: `WorkflowId = "${buyWorkflowId(orderId)}"` }))
+        return wf;
       return null;
     });
     expect(listed.type).toBe("buyOrderWorkflow");
@@ -155,7 +191,11 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
     await expectAnonymous(b, aSecrets, "B's alerts");
     await Promise.all([
       b.waitForURL(new RegExp(`/transaction/buy/${orderId}`)),
-      b.locator(`[data-testid="order-card"][data-order-id="${orderId}"] [data-testid="status-link"]`).click(),
+      b
+        .locator(
+          `[data-testid="order-card"][data-order-id="${orderId}"] [data-testid="status-link"]`,
+        )
+        .click(),
     ]);
     await b.getByTestId("panel-provider-approve").waitFor();
     expect(await b.getByTestId("counterparty").textContent()).toContain(`retailer-00${A.r.id}`);
@@ -166,12 +206,20 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
     await b.getByTestId("respond-submit").click();
     // B has no card on file: the card step first (need_payment_method), then the modification goes on.
     await b.getByTestId("form-add_card").waitFor({ timeout: 30_000 });
-    await b.locator('[data-testid="form-add_card"] input[name="card_number"]').fill("4242424242424242");
+    await b
+      .locator('[data-testid="form-add_card"] input[name="card_number"]')
+      .fill("4242424242424242");
     await b.locator('[data-testid="form-add_card"] input[name="card_expiry"]').fill("12/34");
     await b.locator('[data-testid="form-add_card"] input[name="card_cvc"]').fill("123");
     await b.getByTestId("add-card-submit").click();
-    const modified = await waitForOrderState(orderId, BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE, 40_000);
-    expect(modified.actions.map((x) => x.code)).toEqual(expect.arrayContaining([ACTION.PAYMENT, ACTION.PROVIDER_MODIFY_SALE]));
+    const modified = await waitForOrderState(
+      orderId,
+      BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE,
+      40_000,
+    );
+    expect(modified.actions.map((x) => x.code)).toEqual(
+      expect.arrayContaining([ACTION.PAYMENT, ACTION.PROVIDER_MODIFY_SALE]),
+    );
 
     // --- A: approve the modified purchase (capture of S×2 only) --------------------------------------------
     await waitForDetailState(a, orderId, BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE);
@@ -179,7 +227,9 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
     await expectAnonymous(a, bSecrets, "A's modified purchase");
     await a.getByTestId("approve-modified-submit").click();
     const shipping = await waitForOrderState(orderId, BUY_STATES.SHIP_ORDER, 40_000);
-    expect(shipping.amounts.capturedCents).toBe(purchaseQuote([{ unitPriceCents: 4200, units: { S: 2 } }]).totalCents);
+    expect(shipping.amounts.capturedCents).toBe(
+      purchaseQuote([{ unitPriceCents: 4200, units: { S: 2 } }]).totalCents,
+    );
 
     // --- B: ship: packing slip, checklist and label are anonymous PDFs ----------------------------------------
     await waitForDetailState(b, orderId, BUY_STATES.SHIP_ORDER);
@@ -237,18 +287,28 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
     // --- B: the payout is released -------------------------------------------------------------------------
     await waitForDetailState(b, orderId, COMMON_STATES.DELIVERED);
     await b.getByTestId("payout-released").waitFor();
-    expect(await b.getByTestId("payout-released").textContent()).toMatch(/^Released from escrow \d{2}\/\d{2}\/\d{4}/);
+    expect(await b.getByTestId("payout-released").textContent()).toMatch(
+      /^Released from escrow \d{2}\/\d{2}\/\d{4}/,
+    );
     expect(await b.getByTestId("buyer-rating").textContent()).toContain("Not Yet Rated");
     await expectAnonymous(b, aSecrets, "B's delivered order");
 
     // --- A: rate: four criteria, comments → "Rating saved!" → home -----------------------------------------
     await waitForDetailState(a, orderId, COMMON_STATES.DELIVERED);
     await expectAnonymous(a, bSecrets, "A's delivered order");
-    await Promise.all([a.waitForURL(new RegExp(`/rate/${orderId}`)), a.getByTestId("rate-link").click()]);
+    await Promise.all([
+      a.waitForURL(new RegExp(`/rate/${orderId}`)),
+      a.getByTestId("rate-link").click(),
+    ]);
     await a.getByTestId("rate-page").waitFor();
     await expectAnonymous(a, bSecrets, "A's rating page");
     await a.getByTestId("open-rating").click();
-    for (const [criterion, stars] of Object.entries({ condition: 5, packaging: 4, timeliness: 5, overall: 4 })) {
+    for (const [criterion, stars] of Object.entries({
+      condition: 5,
+      packaging: 4,
+      timeliness: 5,
+      overall: 4,
+    })) {
       await a.locator(`[data-testid="stars-${criterion}"] input[value="${stars}"]`).check();
     }
     await a.getByTestId("rating-comments").fill("Well packed, quick pickup.");
@@ -264,7 +324,9 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
       await openOrder(b, orderId);
       return !((await b.getByTestId("buyer-rating").textContent()) ?? "").includes("Not Yet Rated");
     });
-    expect(await b.getByTestId("buyer-rating").textContent()).toContain("Well packed, quick pickup.");
+    expect(await b.getByTestId("buyer-rating").textContent()).toContain(
+      "Well packed, quick pickup.",
+    );
     expect(await b.locator('[data-testid="panel-order-summary"] form').count()).toBe(0);
     await expectAnonymous(b, aSecrets, "B's rated order");
 
@@ -283,13 +345,21 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
     const bAddresses = new Set(bSecrets.map((x) => x.toLowerCase()));
     const toA = mails.filter((m) => aAddresses.has(m.toEmail.toLowerCase()));
     const toB = mails.filter((m) => bAddresses.has(m.toEmail.toLowerCase()));
-    expect(toA.length + toB.length, "every order notice goes to the buyer or the seller").toBe(mails.length);
+    expect(toA.length + toB.length, "every order notice goes to the buyer or the seller").toBe(
+      mails.length,
+    );
     expect(toA.length, "A got order notices").toBeGreaterThan(0);
     expect(toB.length, "B got order notices").toBeGreaterThan(0);
     for (const m of toA)
-      expect(leaks(`${m.subject}\n${m.bodyText}\n${m.bodyHtml ?? ""}`, bSecrets), `e-mail "${m.subject}" to A names B`).toEqual([]);
+      expect(
+        leaks(`${m.subject}\n${m.bodyText}\n${m.bodyHtml ?? ""}`, bSecrets),
+        `e-mail "${m.subject}" to A names B`,
+      ).toEqual([]);
     for (const m of toB)
-      expect(leaks(`${m.subject}\n${m.bodyText}\n${m.bodyHtml ?? ""}`, aSecrets), `e-mail "${m.subject}" to B names A`).toEqual([]);
+      expect(
+        leaks(`${m.subject}\n${m.bodyText}\n${m.bodyHtml ?? ""}`, aSecrets),
+        `e-mail "${m.subject}" to B names A`,
+      ).toEqual([]);
 
     expect(gaps, "documents that could not be checked").toEqual([]);
   });

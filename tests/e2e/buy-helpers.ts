@@ -11,7 +11,13 @@ import type { Page } from "playwright-core";
 import { getEnv } from "../../app/utils/env.server";
 import type { Db, DbHandle } from "../../db/client";
 import { orders, sandboxIdempotencyKeys } from "../../db/schema";
-import { BUY_WORKFLOW_TYPE, buyOrderInputFromDraft, buyWorkflowId, orderViewQuery, type BuyOrderView } from "../../workflows/buy/contract";
+import {
+  BUY_WORKFLOW_TYPE,
+  buyOrderInputFromDraft,
+  buyWorkflowId,
+  orderViewQuery,
+  type BuyOrderView,
+} from "../../workflows/buy/contract";
 import { authorizeBrand, createRetailer, type RetailerRow } from "../factories";
 import { createOrder, type CreatedOrder } from "../factories/orders";
 import { uniqueEmail, url } from "./harness";
@@ -23,8 +29,14 @@ let connection: Connection | undefined;
 
 export async function temporal(): Promise<Client> {
   if (!client) {
-    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? "127.0.0.1:7243" });
-    client = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE ?? "default", dataConverter: testDataConverter });
+    connection = await Connection.connect({
+      address: process.env.TEMPORAL_ADDRESS ?? "127.0.0.1:7243",
+    });
+    client = new Client({
+      connection,
+      namespace: process.env.TEMPORAL_NAMESPACE ?? "default",
+      dataConverter: testDataConverter,
+    });
   }
   return client;
 }
@@ -50,13 +62,18 @@ export async function until<T>(
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
 /** The order's workflow view once it is in `statename` and idle. */
-export async function waitForOrderState(orderId: number, statename: string | string[], timeoutMs = 30_000): Promise<BuyOrderView> {
+export async function waitForOrderState(
+  orderId: number,
+  statename: string | string[],
+  timeoutMs = 30_000,
+): Promise<BuyOrderView> {
   const want = Array.isArray(statename) ? statename : [statename];
   const c = await temporal();
   return until(
@@ -70,7 +87,12 @@ export async function waitForOrderState(orderId: number, statename: string | str
 }
 
 /** The read model row once its statename is `statename`. */
-export async function waitForReadModel(dbh: DbHandle, orderId: number, statename: string, timeoutMs = 30_000) {
+export async function waitForReadModel(
+  dbh: DbHandle,
+  orderId: number,
+  statename: string,
+  timeoutMs = 30_000,
+) {
   return until(
     `orders.${orderId} statename ${statename}`,
     async () => {
@@ -82,7 +104,11 @@ export async function waitForReadModel(dbh: DbHandle, orderId: number, statename
 }
 
 /** Idempotency keys the sandbox payment provider saw for an order's workflow step ("authorize", ...). */
-export async function providerKeys(dbh: DbHandle, orderId: number, step: string): Promise<string[]> {
+export async function providerKeys(
+  dbh: DbHandle,
+  orderId: number,
+  step: string,
+): Promise<string[]> {
   const rows = await dbh.db
     .select({ key: sandboxIdempotencyKeys.key })
     .from(sandboxIdempotencyKeys)
@@ -98,13 +124,19 @@ export async function retailerWithLogin(
   opts: { payout?: boolean; prefix?: string } = {},
 ): Promise<{ r: RetailerRow; email: string }> {
   const email = uniqueEmail(opts.prefix ?? "buy");
-  const { retailer: r } = await createRetailer(dbh.db, { payout: opts.payout ?? true, user: { email } });
+  const { retailer: r } = await createRetailer(dbh.db, {
+    payout: opts.payout ?? true,
+    user: { email },
+  });
   for (const b of brandIds) await authorizeBrand(dbh.db, r.id, b);
   return { r, email };
 }
 
 /** Posts the /cart form the marketplace pages post (intent=add, listingId|requestId, size.<label>=qty). */
-export async function postCartForm(p: Page, fields: Record<string, string | number>): Promise<void> {
+export async function postCartForm(
+  p: Page,
+  fields: Record<string, string | number>,
+): Promise<void> {
   await p.goto(url("/cart"), { waitUntil: "networkidle" });
   await Promise.all([
     p.waitForNavigation({ waitUntil: "load" }),
@@ -129,12 +161,18 @@ export async function postCartForm(p: Page, fields: Record<string, string | numb
 export async function acceptBuyTerms(p: Page): Promise<void> {
   await p.goto(url("/checkout"), { waitUntil: "networkidle" });
   await p.locator("#checkout-terms-box").check();
-  await Promise.all([p.waitForURL(/\/checkout\/review/), p.getByTestId("checkout-continue").click()]);
+  await Promise.all([
+    p.waitForURL(/\/checkout\/review/),
+    p.getByTestId("checkout-continue").click(),
+  ]);
 }
 
 /** /checkout/review → "Continue to payment" → /checkout/pay?order=...: the order ids of the page. */
 export async function continueToPayment(p: Page): Promise<number[]> {
-  await Promise.all([p.waitForURL(/\/checkout\/pay\?order=/), p.getByTestId("review-continue").click()]);
+  await Promise.all([
+    p.waitForURL(/\/checkout\/pay\?order=/),
+    p.getByTestId("review-continue").click(),
+  ]);
   await p.getByTestId("pay-form").waitFor();
   return new URL(p.url()).searchParams.getAll("order").map(Number);
 }
@@ -152,11 +190,17 @@ export async function payWithTestCard(p: Page, number: string): Promise<void> {
 /** After paying: the success landing. */
 export async function expectCheckoutComplete(p: Page): Promise<void> {
   await p.waitForURL(/\/buy\?ref=checkoutComplete/, { timeout: 40_000 });
-  await p.getByText("Thank you! Your order was sent to the seller.", { exact: false }).first().waitFor();
+  await p
+    .getByText("Thank you! Your order was sent to the seller.", { exact: false })
+    .first()
+    .waitFor();
 }
 
 /** The RMA wizard's Contact Info step: fills the four fields and goes on to Confirm. */
-export async function rmaContactStep(p: Page, c: { name: string; email: string; phone: string; packingSlipName: string }): Promise<void> {
+export async function rmaContactStep(
+  p: Page,
+  c: { name: string; email: string; phone: string; packingSlipName: string },
+): Promise<void> {
   await p.getByTestId("rma-contact-form").waitFor();
   await p.locator("#rma-contact_name").fill(c.name);
   await p.locator("#rma-contact_email").fill(c.email);
@@ -206,7 +250,14 @@ export async function startBuyOrder(
       feeCents: draft.quote.feeCents,
       shippingCents: draft.quote.shippingCents,
       totalCents: draft.quote.totalCents,
-      units: [{ listingId: opts.listingId, variationId: opts.variationId, sizes: opts.sizes, unitPriceCents: opts.unitPriceCents }],
+      units: [
+        {
+          listingId: opts.listingId,
+          variationId: opts.variationId,
+          sizes: opts.sizes,
+          unitPriceCents: opts.unitPriceCents,
+        },
+      ],
     },
     { timeZone: env.MARKETPLACE_TZ },
   );
@@ -223,7 +274,11 @@ export async function startBuyOrder(
  * The RMA wizard for one unit of an order's first line, up to sending it; no pictures needed: "Missing units"
  * (nothing ships back), or with `otherText` "Other" with that text (one that mentions shipping ships back).
  */
-export async function fileOneUnitRma(p: Page, orderId: number, opts: { otherText?: string } = {}): Promise<void> {
+export async function fileOneUnitRma(
+  p: Page,
+  orderId: number,
+  opts: { otherText?: string } = {},
+): Promise<void> {
   await p.goto(url(`/create-rma/${orderId}`));
   await p.getByTestId("rma-units-form").waitFor();
   const line = p.getByTestId("rma-line").first();
@@ -233,6 +288,11 @@ export async function fileOneUnitRma(p: Page, orderId: number, opts: { otherText
   await p.getByTestId("rma-next").click();
   await p.getByTestId("rma-pictures-form").waitFor();
   await p.getByTestId("rma-next").click();
-  await rmaContactStep(p, { name: "Pat", email: "pat@example.test", phone: "555-0100", packingSlipName: "Pat" });
+  await rmaContactStep(p, {
+    name: "Pat",
+    email: "pat@example.test",
+    phone: "555-0100",
+    packingSlipName: "Pat",
+  });
   await p.getByTestId("rma-process").click();
 }

@@ -10,7 +10,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { orders } from "../../db/schema";
 import { CART_MESSAGES } from "../../domain/cart";
-import { CONFIGURE_PAYOUT_TEXT, FILL_OUT_EVERYTHING, LISTING_UNAVAILABLE, SWAP_NO_ACTIVE_LISTINGS } from "../../domain/messages";
+import {
+  CONFIGURE_PAYOUT_TEXT,
+  FILL_OUT_EVERYTHING,
+  LISTING_UNAVAILABLE,
+  SWAP_NO_ACTIVE_LISTINGS,
+} from "../../domain/messages";
 import {
   authorizeBrand,
   createBrand,
@@ -61,7 +66,11 @@ beforeAll(async () => {
     })
   ).variations[0].id;
   vHidden = (
-    await createProduct(db, { collectionId: (await createCollection(db, { brandId: b3 })).id, sizes: SIZE_RUNS.apparel, colors: 1 })
+    await createProduct(db, {
+      collectionId: (await createCollection(db, { brandId: b3 })).id,
+      sizes: SIZE_RUNS.apparel,
+      colors: 1,
+    })
   ).variations[0].id;
   browser = await launchBrowser();
 });
@@ -72,9 +81,14 @@ afterAll(async () => {
   await dbh?.close();
 });
 
-async function retailer(opts: { payout?: boolean; login?: boolean } = {}): Promise<{ r: RetailerRow; email: string }> {
+async function retailer(
+  opts: { payout?: boolean; login?: boolean } = {},
+): Promise<{ r: RetailerRow; email: string }> {
   const email = uniqueEmail("cart");
-  const { retailer: r } = await createRetailer(dbh.db, { payout: opts.payout ?? true, user: opts.login === false ? false : { email } });
+  const { retailer: r } = await createRetailer(dbh.db, {
+    payout: opts.payout ?? true,
+    user: opts.login === false ? false : { email },
+  });
   await authorizeBrand(dbh.db, r.id, brand1);
   await authorizeBrand(dbh.db, r.id, brand2);
   return { r, email };
@@ -88,7 +102,11 @@ describe("adding to the cart", () => {
   it("needs at least one size, never more than available; then the cart shows the item anonymously", async () => {
     const buyer = await retailer();
     const seller = (await retailer()).r;
-    const l = await createListing(dbh.db, { variationId: v1, providerId: seller.id, sizes: { S: 2, M: 1 } });
+    const l = await createListing(dbh.db, {
+      variationId: v1,
+      providerId: seller.id,
+      sizes: { S: 2, M: 1 },
+    });
     const p = await signedIn(browser, buyer.email, { pages });
 
     await postCartForm(p, { intent: "add", listingId: l.id, "size.S": 0, returnTo: "/cart" });
@@ -96,7 +114,13 @@ describe("adding to the cart", () => {
     await postCartForm(p, { intent: "add", listingId: l.id, "size.S": 3, returnTo: "/cart" });
     expect(await cartError(p)).toBe(CART_MESSAGES.moreThanAvailable);
 
-    await postCartForm(p, { intent: "add", listingId: l.id, "size.S": 2, "size.M": 1, returnTo: "/cart" });
+    await postCartForm(p, {
+      intent: "add",
+      listingId: l.id,
+      "size.S": 2,
+      "size.M": 1,
+      returnTo: "/cart",
+    });
     await p.getByTestId("cart-lines").waitFor();
     expect(await p.getByText("Added to your cart.").count()).toBe(1);
     const row = p.getByTestId("cart-line");
@@ -114,7 +138,11 @@ describe("adding to the cart", () => {
   it("ids one cannot see are 404; staff browsing as admin have no cart", async () => {
     const buyer = await retailer();
     const seller = (await retailer()).r;
-    const hidden = await createListing(dbh.db, { variationId: vHidden, providerId: seller.id, sizes: { S: 2 } });
+    const hidden = await createListing(dbh.db, {
+      variationId: vHidden,
+      providerId: seller.id,
+      sizes: { S: 2 },
+    });
     const p = await signedIn(browser, buyer.email, { pages });
     const origin = new URL(url("/")).origin;
     const res = await p.request.post(url("/cart"), {
@@ -156,9 +184,22 @@ describe("the locks and Start Over", () => {
   it("the type lock: a buy cart refuses swap items and requests; Start Over empties it", async () => {
     const buyer = await retailer();
     const seller = (await retailer()).r;
-    const sell = await createListing(dbh.db, { variationId: v1, providerId: seller.id, sizes: { S: 2 } });
-    const swap = await createListing(dbh.db, { variationId: v1, providerId: seller.id, sizes: { S: 2 }, listingType: "swap" });
-    const req = await createRequest(dbh.db, { variationId: v1, requestorId: seller.id, sizes: { S: 2 } });
+    const sell = await createListing(dbh.db, {
+      variationId: v1,
+      providerId: seller.id,
+      sizes: { S: 2 },
+    });
+    const swap = await createListing(dbh.db, {
+      variationId: v1,
+      providerId: seller.id,
+      sizes: { S: 2 },
+      listingType: "swap",
+    });
+    const req = await createRequest(dbh.db, {
+      variationId: v1,
+      requestorId: seller.id,
+      sizes: { S: 2 },
+    });
     const p = await signedIn(browser, buyer.email, { pages });
     await postCartForm(p, { intent: "add", listingId: sell.id, "size.S": 1 });
     await postCartForm(p, { intent: "add", listingId: swap.id, "size.S": 1 });
@@ -179,9 +220,24 @@ describe("the locks and Start Over", () => {
     const me = await retailer();
     const s1 = (await retailer()).r;
     const s2 = (await retailer()).r;
-    const a = await createListing(dbh.db, { variationId: v1, providerId: s1.id, sizes: { S: 2 }, listingType: "swap" });
-    const otherProvider = await createListing(dbh.db, { variationId: v1, providerId: s2.id, sizes: { S: 2 }, listingType: "swap" });
-    const otherBrand = await createListing(dbh.db, { variationId: v2, providerId: s1.id, sizes: { S: 2 }, listingType: "swap" });
+    const a = await createListing(dbh.db, {
+      variationId: v1,
+      providerId: s1.id,
+      sizes: { S: 2 },
+      listingType: "swap",
+    });
+    const otherProvider = await createListing(dbh.db, {
+      variationId: v1,
+      providerId: s2.id,
+      sizes: { S: 2 },
+      listingType: "swap",
+    });
+    const otherBrand = await createListing(dbh.db, {
+      variationId: v2,
+      providerId: s1.id,
+      sizes: { S: 2 },
+      listingType: "swap",
+    });
     const p = await signedIn(browser, me.email, { pages });
     await postCartForm(p, { intent: "add", listingId: a.id, "size.S": 1 });
     await postCartForm(p, { intent: "add", listingId: otherBrand.id, "size.S": 1 });
@@ -190,12 +246,16 @@ describe("the locks and Start Over", () => {
     expect(await cartError(p)).toBe(CART_MESSAGES.swapProviderLocked);
 
     await p.goto(url("/checkout"));
-    expect(await p.getByTestId("no-active-listings").textContent()).toContain(SWAP_NO_ACTIVE_LISTINGS);
+    expect(await p.getByTestId("no-active-listings").textContent()).toContain(
+      SWAP_NO_ACTIVE_LISTINGS,
+    );
     await createListing(dbh.db, { variationId: v1, providerId: me.r.id, sizes: { M: 1 } });
     await p.goto(url("/checkout"));
     await p.getByTestId("checkout-continue").click();
     await p.getByTestId("checkout-form-error").waitFor();
-    expect(await p.getByTestId("checkout-form-error").textContent()).toBe(CART_MESSAGES.acceptTerms);
+    expect(await p.getByTestId("checkout-form-error").textContent()).toBe(
+      CART_MESSAGES.acceptTerms,
+    );
     await p.locator("#checkout-terms-box").check();
     await p.getByTestId("checkout-continue").click();
     // The swap draft's review and card step (tests/e2e/swap-checkout.test.ts goes on from here); the cart keeps
@@ -212,7 +272,11 @@ describe("checkout", () => {
     const buyer = await retailer();
     const s1 = (await retailer()).r;
     const s2 = (await retailer()).r;
-    const a = await createListing(dbh.db, { variationId: v1, providerId: s1.id, sizes: { S: 5, M: 5 } });
+    const a = await createListing(dbh.db, {
+      variationId: v1,
+      providerId: s1.id,
+      sizes: { S: 5, M: 5 },
+    });
     const b = await createListing(dbh.db, { variationId: v2, providerId: s2.id, sizes: { M: 3 } });
     const p = await signedIn(browser, buyer.email, { pages });
     await postCartForm(p, { intent: "add", listingId: a.id, "size.S": 2, "size.M": 1 });
@@ -225,9 +289,14 @@ describe("checkout", () => {
     // No JavaScript needed: the terms checkbox is checked server side too.
     await p.getByTestId("checkout-continue").click();
     await p.getByTestId("checkout-form-error").waitFor();
-    expect(await p.getByTestId("checkout-form-error").textContent()).toBe(CART_MESSAGES.acceptTerms);
+    expect(await p.getByTestId("checkout-form-error").textContent()).toBe(
+      CART_MESSAGES.acceptTerms,
+    );
     await p.locator("#checkout-terms-box").check();
-    await Promise.all([p.waitForURL((u) => u.pathname === "/checkout/review"), p.getByTestId("checkout-continue").click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.pathname === "/checkout/review"),
+      p.getByTestId("checkout-continue").click(),
+    ]);
 
     const cards = p.getByTestId("draft-order");
     await cards.nth(1).waitFor(); // the review renders after the URL changes
@@ -248,20 +317,30 @@ describe("checkout", () => {
     expect(await p.content()).not.toContain(s1.storeName);
 
     const rows = await dbh.db.select().from(orders).where(eq(orders.receiverId, buyer.r.id));
-    expect(rows.map((o) => o.statename)).toEqual(["complete_order_checkout", "complete_order_checkout"]);
+    expect(rows.map((o) => o.statename)).toEqual([
+      "complete_order_checkout",
+      "complete_order_checkout",
+    ]);
     const ids = rows.map((o) => o.id).sort();
 
     // Proceeding again updates the same drafts.
     await p.goto(url("/checkout"));
     await p.locator("#checkout-terms-box").check();
-    await Promise.all([p.waitForURL((u) => u.pathname === "/checkout/review"), p.getByTestId("checkout-continue").click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.pathname === "/checkout/review"),
+      p.getByTestId("checkout-continue").click(),
+    ]);
     const again = await dbh.db.select().from(orders).where(eq(orders.receiverId, buyer.r.id));
     expect(again.map((o) => o.id).sort()).toEqual(ids);
   });
 
   it("sell to a request: without payout the Configure Payout Settings prompt; with payout the info dialog, then the offer is sent", async () => {
     const requestor = (await retailer()).r;
-    const req = await createRequest(dbh.db, { variationId: v1, requestorId: requestor.id, sizes: { S: 2, M: 2 } });
+    const req = await createRequest(dbh.db, {
+      variationId: v1,
+      requestorId: requestor.id,
+      sizes: { S: 2, M: 2 },
+    });
 
     const noPayout = await retailer({ payout: false });
     const p = await signedIn(browser, noPayout.email, { pages });
@@ -271,7 +350,9 @@ describe("checkout", () => {
     const prompt = p.getByTestId("configure-payout");
     expect(await prompt.getByRole("heading").textContent()).toBe("Configure Payout Settings");
     expect(await prompt.textContent()).toContain(CONFIGURE_PAYOUT_TEXT);
-    expect(await prompt.getByRole("link", { name: "Setup My Payouts" }).getAttribute("href")).toBe("/getpaid");
+    expect(await prompt.getByRole("link", { name: "Setup My Payouts" }).getAttribute("href")).toBe(
+      "/getpaid",
+    );
 
     const seller = await retailer();
     const q = await signedIn(browser, seller.email, { pages });
@@ -291,11 +372,17 @@ describe("checkout", () => {
     await q.locator("#checkout-terms-box").check();
     // Confirming the dialog sends the offer (its buy workflow starts, action 223: tests/e2e/checkout.test.ts).
     await Promise.all([
-      q.waitForURL((u) => u.pathname === "/buy" && u.searchParams.get("ref") === "offerSent", { timeout: 30_000 }),
+      q.waitForURL((u) => u.pathname === "/buy" && u.searchParams.get("ref") === "offerSent", {
+        timeout: 30_000,
+      }),
       q.getByTestId("checkout-continue").click(),
     ]);
     await q.getByText(NOTICES.offerSent).first().waitFor();
     const [offer] = await dbh.db.select().from(orders).where(eq(orders.requestId, req.id));
-    expect(offer).toMatchObject({ providerId: seller.r.id, receiverId: requestor.id, floorTime: "31-60" });
+    expect(offer).toMatchObject({
+      providerId: seller.r.id,
+      receiverId: requestor.id,
+      floorTime: "31-60",
+    });
   });
 });

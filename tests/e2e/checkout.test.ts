@@ -13,10 +13,23 @@ import { createDb, type DbHandle } from "../../db/client";
 import { carts, orders, paymentMethods } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import { purchaseQuote } from "../../domain/fees";
-import { BUY_ALREADY_THEIR_MOVE, BUY_ALREADY_YOUR_MOVE, CARD_DECLINED, SELLER_CARD_NEEDED } from "../../domain/messages";
+import {
+  BUY_ALREADY_THEIR_MOVE,
+  BUY_ALREADY_YOUR_MOVE,
+  CARD_DECLINED,
+  SELLER_CARD_NEEDED,
+} from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { BUY_STATES } from "../../domain/states";
-import { createBrand, createCollection, createListing, createProduct, createRequest, DEFAULT_TEST_PASSWORD, SIZE_RUNS } from "../factories";
+import {
+  createBrand,
+  createCollection,
+  createListing,
+  createProduct,
+  createRequest,
+  DEFAULT_TEST_PASSWORD,
+  SIZE_RUNS,
+} from "../factories";
 import {
   acceptBuyTerms,
   buyWorkflowId,
@@ -47,8 +60,22 @@ beforeAll(async () => {
   dbh = createDb(process.env.DATABASE_URL, { max: 2 });
   brand = (await createBrand(dbh.db)).id;
   const coll = (await createCollection(dbh.db, { brandId: brand })).id;
-  v1 = (await createProduct(dbh.db, { collectionId: coll, sizes: SIZE_RUNS.apparel, colors: 1, priceCents: 1999 })).variations[0].id;
-  v2 = (await createProduct(dbh.db, { collectionId: coll, sizes: SIZE_RUNS.apparel, colors: 1, priceCents: 3333 })).variations[0].id;
+  v1 = (
+    await createProduct(dbh.db, {
+      collectionId: coll,
+      sizes: SIZE_RUNS.apparel,
+      colors: 1,
+      priceCents: 1999,
+    })
+  ).variations[0].id;
+  v2 = (
+    await createProduct(dbh.db, {
+      collectionId: coll,
+      sizes: SIZE_RUNS.apparel,
+      colors: 1,
+      priceCents: 3333,
+    })
+  ).variations[0].id;
   browser = await launchBrowser();
 });
 afterEach(async () => {
@@ -71,30 +98,50 @@ describe("buy checkout", () => {
     const buyer = await retailerWithLogin(dbh, [brand]);
     const s1 = (await retailerWithLogin(dbh, [brand])).r;
     const s2 = (await retailerWithLogin(dbh, [brand])).r;
-    const l1 = await createListing(dbh.db, { variationId: v1, providerId: s1.id, sizes: { S: 2, M: 1 } });
+    const l1 = await createListing(dbh.db, {
+      variationId: v1,
+      providerId: s1.id,
+      sizes: { S: 2, M: 1 },
+    });
     const l2 = await createListing(dbh.db, { variationId: v2, providerId: s2.id, sizes: { L: 3 } });
     const p = await signedIn(browser, buyer.email, { pages });
-    await postCartForm(p, { intent: "add", listingId: l1.id, "size.S": 2, "size.M": 1, returnTo: "/cart" });
+    await postCartForm(p, {
+      intent: "add",
+      listingId: l1.id,
+      "size.S": 2,
+      "size.M": 1,
+      returnTo: "/cart",
+    });
     await postCartForm(p, { intent: "add", listingId: l2.id, "size.L": 1, returnTo: "/cart" });
     await acceptBuyTerms(p);
 
     // The review: per seller, goods + 10% + shipping by the table.
     const q1 = purchaseQuote([{ unitPriceCents: 1999, units: { S: 2, M: 1 } }]);
     const q2 = purchaseQuote([{ unitPriceCents: 3333, units: { L: 1 } }]);
-    expect(q1).toMatchObject({ goodsCents: 5997, feeCents: 600, shippingCents: 2375, totalCents: 8972 });
+    expect(q1).toMatchObject({
+      goodsCents: 5997,
+      feeCents: 600,
+      shippingCents: 2375,
+      totalCents: 8972,
+    });
     const review = p.getByTestId("draft-order");
     await review.first().waitFor();
     expect(await review.count()).toBe(2);
     const texts = await review.allTextContents();
     const t1 = texts.find((t) => t.includes(`retailer-00${s1.id}`))!;
-    for (const cents of [q1.goodsCents, q1.feeCents, q1.shippingCents, q1.totalCents]) expect(t1).toContain(formatCents(cents));
-    expect(await p.getByTestId("grand-total").textContent()).toContain(formatCents(q1.totalCents + q2.totalCents));
+    for (const cents of [q1.goodsCents, q1.feeCents, q1.shippingCents, q1.totalCents])
+      expect(t1).toContain(formatCents(cents));
+    expect(await p.getByTestId("grand-total").textContent()).toContain(
+      formatCents(q1.totalCents + q2.totalCents),
+    );
     expect(await p.content()).not.toContain(s1.storeName);
 
     const ids = await continueToPayment(p);
     expect(ids).toHaveLength(2);
     expect(await p.getByTestId("pay-order").count()).toBe(2);
-    expect(await p.getByTestId("pay-submit").textContent()).toContain(formatCents(q1.totalCents + q2.totalCents));
+    expect(await p.getByTestId("pay-submit").textContent()).toContain(
+      formatCents(q1.totalCents + q2.totalCents),
+    );
     await payWithTestCard(p, "4242 4242 4242 4242");
     await expectCheckoutComplete(p);
 
@@ -102,7 +149,8 @@ describe("buy checkout", () => {
     const c = await temporal();
     for (const id of ids) {
       const listed = await until(`workflow ${buyWorkflowId(id)} in the list`, async () => {
-        for await (const wf of c.workflow.list({ query: `WorkflowId = "${buyWorkflowId(id)}"` })) return wf;
+        for await (const wf of c.workflow.list({ query: `WorkflowId = "${buyWorkflowId(id)}"` }))
+          return wf;
         return null;
       });
       expect(listed.type).toBe("buyOrderWorkflow");
@@ -110,7 +158,9 @@ describe("buy checkout", () => {
       const view = await waitForOrderState(id, BUY_STATES.PROVIDER_APPROVE_SALE);
       expect(view.actions.map((a) => a.code)).toContain(ACTION.CHECKOUT_COMPLETED);
       expect(view.amounts.authorizedCents).toBe(view.amounts.requested.totalCents);
-      expect(await providerKeys(dbh, id, "authorize")).toEqual([`${buyWorkflowId(id)}:authorize:1`]);
+      expect(await providerKeys(dbh, id, "authorize")).toEqual([
+        `${buyWorkflowId(id)}:authorize:1`,
+      ]);
       await waitForReadModel(dbh, id, BUY_STATES.PROVIDER_APPROVE_SALE);
     }
     // The cart is empty: the drafts became orders.
@@ -135,7 +185,11 @@ describe("buy checkout", () => {
   it("a declined card: the message verbatim, the page stays; the order waits for checkout (yourmove); a second card is a new attempt", async () => {
     const buyer = await retailerWithLogin(dbh, [brand]);
     const seller = (await retailerWithLogin(dbh, [brand])).r;
-    const l = await createListing(dbh.db, { variationId: v1, providerId: seller.id, sizes: { S: 3 } });
+    const l = await createListing(dbh.db, {
+      variationId: v1,
+      providerId: seller.id,
+      sizes: { S: 3 },
+    });
     const p = await signedIn(browser, buyer.email, { pages });
     await postCartForm(p, { intent: "add", listingId: l.id, "size.S": 1, returnTo: "/cart" });
     await acceptBuyTerms(p);
@@ -156,28 +210,42 @@ describe("buy checkout", () => {
     await other.locator("#checkout-terms-box").check();
     await other.getByTestId("checkout-continue").click();
     await other.getByTestId("checkout-form-error").waitFor();
-    expect(await other.getByTestId("checkout-form-error").textContent()).toBe(BUY_ALREADY_YOUR_MOVE);
+    expect(await other.getByTestId("checkout-form-error").textContent()).toBe(
+      BUY_ALREADY_YOUR_MOVE,
+    );
 
     // Another card on the same page: a new attempt of the same workflow.
     await payWithTestCard(p, "5555 5555 5555 4444");
     await expectCheckoutComplete(p);
     const view = await waitForOrderState(id, BUY_STATES.PROVIDER_APPROVE_SALE);
-    expect(view.paymentMethod).toEqual({ lastFour: "4444", description: expect.stringMatching(/mastercard/i) });
+    expect(view.paymentMethod).toEqual({
+      lastFour: "4444",
+      description: expect.stringMatching(/mastercard/i),
+    });
     expect(view.authorizeAttempts).toBe(2);
-    expect(await providerKeys(dbh, id, "authorize")).toEqual([`${buyWorkflowId(id)}:authorize:1`, `${buyWorkflowId(id)}:authorize:2`]);
+    expect(await providerKeys(dbh, id, "authorize")).toEqual([
+      `${buyWorkflowId(id)}:authorize:1`,
+      `${buyWorkflowId(id)}:authorize:2`,
+    ]);
   });
 
   it("bad card input is refused with the field's message and nothing starts; another retailer's order is 404", async () => {
     const buyer = await retailerWithLogin(dbh, [brand]);
     const seller = (await retailerWithLogin(dbh, [brand])).r;
-    const l = await createListing(dbh.db, { variationId: v1, providerId: seller.id, sizes: { S: 3 } });
+    const l = await createListing(dbh.db, {
+      variationId: v1,
+      providerId: seller.id,
+      sizes: { S: 3 },
+    });
     const p = await signedIn(browser, buyer.email, { pages });
     await postCartForm(p, { intent: "add", listingId: l.id, "size.S": 1, returnTo: "/cart" });
     await acceptBuyTerms(p);
     const [id] = await continueToPayment(p);
     await payWithTestCard(p, "1234 5678 9012 3456");
     await p.locator('[data-field-error="card_number"]').waitFor();
-    expect(await p.locator('[data-field-error="card_number"]').textContent()).toContain("test card");
+    expect(await p.locator('[data-field-error="card_number"]').textContent()).toContain(
+      "test card",
+    );
     const c = await temporal();
     await expect(c.workflow.getHandle(buyWorkflowId(id)).describe()).rejects.toThrow();
 
@@ -197,7 +265,11 @@ describe("buy checkout", () => {
     expect(noSaved.status()).toBe(400);
     expect(await noSaved.text()).toContain("You have no card on file. Please enter a card.");
     // Without order ids the page names the cart's drafts in the URL first: back to the pay page.
-    const none = await p.request.post(url(`/checkout/pay`), { form: { card_choice: "new" }, headers: { Origin: origin }, maxRedirects: 0 });
+    const none = await p.request.post(url(`/checkout/pay`), {
+      form: { card_choice: "new" },
+      headers: { Origin: origin },
+      maxRedirects: 0,
+    });
     expect(none.status()).toBe(302);
     expect(none.headers().location).toBe(`/checkout/pay?order=${id}`);
     await expect(c.workflow.getHandle(buyWorkflowId(id)).describe()).rejects.toThrow();
@@ -221,13 +293,20 @@ describe("paying with the card on file", () => {
   it("the saved card is offered first and used for the pre-authorisation", async () => {
     const buyer = await retailerWithLogin(dbh, [brand]);
     const seller = (await retailerWithLogin(dbh, [brand])).r;
-    const l = await createListing(dbh.db, { variationId: v2, providerId: seller.id, sizes: { S: 1 } });
+    const l = await createListing(dbh.db, {
+      variationId: v2,
+      providerId: seller.id,
+      sizes: { S: 1 },
+    });
     const p = await signedIn(browser, buyer.email, { pages });
     await p.goto(url("/settings/card"), { waitUntil: "networkidle" });
     await p.locator("#card_number").fill("5555 5555 5555 4444");
     await p.locator("#card_expiry").fill("12/34");
     await p.locator("#card_cvc").fill("123");
-    await Promise.all([p.waitForURL(/ref=cardSaved/, { timeout: 40_000 }), p.getByRole("button", { name: "Save" }).click()]);
+    await Promise.all([
+      p.waitForURL(/ref=cardSaved/, { timeout: 40_000 }),
+      p.getByRole("button", { name: "Save" }).click(),
+    ]);
 
     await postCartForm(p, { intent: "add", listingId: l.id, "size.S": 1, returnTo: "/cart" });
     await acceptBuyTerms(p);
@@ -247,7 +326,11 @@ describe("selling to a request", () => {
   it("confirming the sell dialog starts the order for the request (action 223); the requestor checks out and the pickup is booked", async () => {
     const requestor = await retailerWithLogin(dbh, [brand]);
     const seller = await retailerWithLogin(dbh, [brand]);
-    const req = await createRequest(dbh.db, { variationId: v2, requestorId: requestor.r.id, sizes: { M: 2 } });
+    const req = await createRequest(dbh.db, {
+      variationId: v2,
+      requestorId: requestor.r.id,
+      sizes: { M: 2 },
+    });
     const s = await signedIn(browser, seller.email, { pages });
     await postCartForm(s, { intent: "add", requestId: req.id, "size.M": 2, returnTo: "/cart" });
     await s.goto(url("/checkout"), { waitUntil: "networkidle" });
@@ -257,10 +340,19 @@ describe("selling to a request", () => {
     expect(await s.getByTestId("sell-card").textContent()).toContain(SELLER_CARD_NEEDED);
     await fillCard(s, "4242424242424242");
     await s.locator("#checkout-terms-box").check();
-    await Promise.all([s.waitForURL(/\/buy\?ref=offerSent/, { timeout: 40_000 }), s.getByTestId("checkout-continue").click()]);
-    const [card] = await dbh.db.select().from(paymentMethods).where(eq(paymentMethods.retailerId, seller.r.id));
+    await Promise.all([
+      s.waitForURL(/\/buy\?ref=offerSent/, { timeout: 40_000 }),
+      s.getByTestId("checkout-continue").click(),
+    ]);
+    const [card] = await dbh.db
+      .select()
+      .from(paymentMethods)
+      .where(eq(paymentMethods.retailerId, seller.r.id));
     expect(card).toMatchObject({ lastFour: "4242" });
-    await s.getByText("Your offer was sent to the requesting retailer.", { exact: false }).first().waitFor();
+    await s
+      .getByText("Your offer was sent to the requesting retailer.", { exact: false })
+      .first()
+      .waitFor();
 
     const [order] = await dbh.db.select().from(orders).where(eq(orders.requestId, req.id));
     expect(order).toMatchObject({ providerId: seller.r.id, receiverId: requestor.r.id });
@@ -278,32 +370,58 @@ describe("selling to a request", () => {
     await r.waitForURL(/ref=requestCheckoutComplete/, { timeout: 40_000 });
     expect(new URL(r.url()).pathname).toBe("/orders/purchases");
     const paid = await waitForOrderState(order.id, BUY_STATES.SHIP_ORDER);
-    expect(paid.amounts.capturedCents).toBe(purchaseQuote([{ unitPriceCents: 3333, units: { M: 2 } }]).totalCents);
+    expect(paid.amounts.capturedCents).toBe(
+      purchaseQuote([{ unitPriceCents: 3333, units: { M: 2 } }]).totalCents,
+    );
     expect(paid.shipment?.trackingNumber).toBeTruthy();
   });
 
   it("without a card on file the offer is not sent (402, nothing written); a declined card is refused; a good one is put on file and the offer goes", async () => {
     const requestor = await retailerWithLogin(dbh, [brand]);
     const seller = await retailerWithLogin(dbh, [brand]);
-    const req = await createRequest(dbh.db, { variationId: v1, requestorId: requestor.r.id, sizes: { S: 1 } });
+    const req = await createRequest(dbh.db, {
+      variationId: v1,
+      requestorId: requestor.r.id,
+      sizes: { S: 1 },
+    });
     const c = new HttpClient();
     await c.signIn(seller.email, DEFAULT_TEST_PASSWORD);
-    expect((await c.postForm("/cart", { intent: "add", requestId: req.id, "size.S": 1, returnTo: "/cart" })).status).toBe(303);
+    expect(
+      (
+        await c.postForm("/cart", {
+          intent: "add",
+          requestId: req.id,
+          "size.S": 1,
+          returnTo: "/cart",
+        })
+      ).status,
+    ).toBe(303);
     const dialog = { intent: "proceed", reason: "overstock", floor_time: "0-30", terms: "on" };
     const offers = async () => dbh.db.select().from(orders).where(eq(orders.requestId, req.id));
-    const cards = async () => dbh.db.select().from(paymentMethods).where(eq(paymentMethods.retailerId, seller.r.id));
+    const cards = async () =>
+      dbh.db.select().from(paymentMethods).where(eq(paymentMethods.retailerId, seller.r.id));
 
     const noCard = await c.postForm("/checkout", dialog);
     expect(noCard.status).toBe(402);
     expect(htmlDecode(noCard.body)).toContain(SELLER_CARD_NEEDED);
     expect(await offers()).toEqual([]);
-    const declined = await c.postForm("/checkout", { ...dialog, card_number: "4000000000000002", card_expiry: "12/34", card_cvc: "123" });
+    const declined = await c.postForm("/checkout", {
+      ...dialog,
+      card_number: "4000000000000002",
+      card_expiry: "12/34",
+      card_cvc: "123",
+    });
     expect(declined.status).toBe(400);
     expect(htmlDecode(declined.body)).toContain(CARD_DECLINED);
     expect(await offers()).toEqual([]);
     expect(await cards()).toEqual([]);
 
-    const sent = await c.postForm("/checkout", { ...dialog, card_number: "5555555555554444", card_expiry: "12/34", card_cvc: "123" });
+    const sent = await c.postForm("/checkout", {
+      ...dialog,
+      card_number: "5555555555554444",
+      card_expiry: "12/34",
+      card_cvc: "123",
+    });
     expect(sent.status, sent.body.slice(0, 300)).toBe(303);
     expect(sent.location).toBe("/buy?ref=offerSent");
     expect((await cards()).map((k) => k.lastFour)).toEqual(["4444"]);

@@ -34,5 +34,8 @@ export function parseCsv(text: string): string[][] {
 /** Rows as objects keyed by the header row. */
 export function csvRecords(text: string): { header: string[]; records: Record<string, string>[] } {
   const [header, ...rest] = parseCsv(text);
-  return { header, records: rest.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ""]))) };
+  return {
+    header,
+    records: rest.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ""]))),
+  };
 }

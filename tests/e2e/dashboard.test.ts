@@ -44,14 +44,23 @@ async function rows(testId: string, p: Page = page): Promise<string[][]> {
   return p
     .getByTestId(testId)
     .locator("tbody tr")
-    .evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll("th, td")).map((c) => (c.textContent ?? "").trim())));
+    .evaluateAll((trs) =>
+      trs.map((tr) =>
+        Array.from(tr.querySelectorAll("th, td")).map((c) => (c.textContent ?? "").trim()),
+      ),
+    );
 }
 
 async function figures(p: Page = page): Promise<Record<string, string>> {
   const pairs = await p
     .getByTestId("dash-figures")
     .locator("div")
-    .evaluateAll((divs) => divs.map((d) => [d.querySelector("dt")?.textContent ?? "", d.querySelector("dd")?.textContent ?? ""]));
+    .evaluateAll((divs) =>
+      divs.map((d) => [
+        d.querySelector("dt")?.textContent ?? "",
+        d.querySelector("dd")?.textContent ?? "",
+      ]),
+    );
   return Object.fromEntries(pairs);
 }
 
@@ -90,7 +99,9 @@ describe("surplus dashboard", () => {
       expect(await svg.locator("desc").textContent()).toBeTruthy();
       expect(await svg.locator("rect").count()).toBeGreaterThan(0);
     }
-    expect(await page.getByTestId("dash-age-svg").locator("desc").textContent()).toContain("0–30 days $40.00");
+    expect(await page.getByTestId("dash-age-svg").locator("desc").textContent()).toContain(
+      "0–30 days $40.00",
+    );
   });
 
   it("the charts are in the page the server sends, readable without JavaScript", async () => {
@@ -98,7 +109,9 @@ describe("surplus dashboard", () => {
     await http.signIn(emails.retailer, DEFAULT_TEST_PASSWORD);
     const res = await http.get("/");
     expect(res.status).toBe(200);
-    expect(res.body).toMatch(/<svg[^>]*role="img"[^>]*aria-labelledby="dash-age-title dash-age-desc"/);
+    expect(res.body).toMatch(
+      /<svg[^>]*role="img"[^>]*aria-labelledby="dash-age-title dash-age-desc"/,
+    );
     expect(res.body).toContain('<title id="dash-trades-title">Sold and swapped per month</title>');
     expect(res.body).toContain("Money recovered against fees paid");
   });
@@ -108,7 +121,9 @@ describe("surplus dashboard", () => {
     try {
       await signInAs(staffPage, emails.staff);
       await staffPage.goto(new URL("/admin", staffPage.url()).toString());
-      await staffPage.getByRole("link", { name: "Surplus dashboard (per brand, marketplace)" }).click();
+      await staffPage
+        .getByRole("link", { name: "Surplus dashboard (per brand, marketplace)" })
+        .click();
       await staffPage.waitForURL(/\/admin\/reports\/dashboard$/);
       await staffPage.getByText("The whole marketplace, ").waitFor();
       expect(await staffPage.getByTestId("dash-trades-svg").count()).toBe(1);
@@ -125,7 +140,12 @@ describe("surplus dashboard", () => {
         "Fees paid": "$6.00",
         "Requests filled": "1",
       });
-      expect((await rows("dash-money-table", staffPage))[12]).toEqual(["Total", "$40.00", "$80.00", "$6.00"]);
+      expect((await rows("dash-money-table", staffPage))[12]).toEqual([
+        "Total",
+        "$40.00",
+        "$80.00",
+        "$6.00",
+      ]);
     } finally {
       await closePage(staffPage);
     }
@@ -135,14 +155,17 @@ describe("surplus dashboard", () => {
     const tz = getEnv().MARKETPLACE_TZ;
     const starts = lastWeekStarts(Date.now(), tz);
     const bounds = weekBounds(starts, tz);
-    const weekOf = (at: Date) => bounds.findIndex((b, i) => at.getTime() >= b && at.getTime() < bounds[i + 1]);
+    const weekOf = (at: Date) =>
+      bounds.findIndex((b, i) => at.getTime() >= b && at.getTime() < bounds[i + 1]);
     const expected = starts.map((start) => ({ start, counts: [0, 0, 0, 0] }));
     expected[weekOf(fx.matchedAt.request)].counts = [1, 1, 0, 1];
     expected[weekOf(fx.matchedAt.search)].counts = [1, 0, 1, 0];
     const staffPage = await newPage(browser);
     try {
       await signInAs(staffPage, emails.staff);
-      await staffPage.goto(new URL(`/admin/reports/dashboard?brand=${fx.brand.id}`, staffPage.url()).toString());
+      await staffPage.goto(
+        new URL(`/admin/reports/dashboard?brand=${fx.brand.id}`, staffPage.url()).toString(),
+      );
       await staffPage.getByRole("heading", { name: "Matches made per week" }).waitFor();
       expect(await rows("dash-matches-table", staffPage)).toEqual([
         ...expected.map((w) => [weekLabel(w.start), ...w.counts.map(String)]),
@@ -168,14 +191,25 @@ describe("surplus dashboard", () => {
       expect(col(brandRows[0], "listed_now")).toBe("");
       const now = brandRows[11];
       expect(
-        ["listed_now_0_30_days", "listed_now_31_90_days", "listed_now_91_180_days", "listed_now_over_180_days", "listed_now"].map((c) =>
-          col(now, c),
-        ),
+        [
+          "listed_now_0_30_days",
+          "listed_now_31_90_days",
+          "listed_now_91_180_days",
+          "listed_now_over_180_days",
+          "listed_now",
+        ].map((c) => col(now, c)),
       ).toEqual(["40.00", "20.00", "60.00", "20.00", "140.00"]);
       expect(
-        ["sold", "swapped", "median_days_to_sell", "payouts", "swap_values", "money_recovered", "fees_paid", "requests_filled"].map((c) =>
-          col(now, c),
-        ),
+        [
+          "sold",
+          "swapped",
+          "median_days_to_sell",
+          "payouts",
+          "swap_values",
+          "money_recovered",
+          "fees_paid",
+          "requests_filled",
+        ].map((c) => col(now, c)),
       ).toEqual(["40.00", "80.00", "40", "40.00", "80.00", "120.00", "6.00", "1"]);
     } finally {
       await closePage(staffPage);
@@ -198,16 +232,19 @@ describe("surplus dashboard", () => {
       "bought_or_swapped",
     ]);
     expect(records.filter((r) => r[0] === "marketplace").map((r) => r[3])).toEqual(starts);
-    expect(records.filter((r) => r[1] === String(fx.brand.id)).map((r) => [r[3], ...r.slice(4)])).toEqual(
-      expected.map((w) => [w.start, ...w.counts.map(String)]),
-    );
+    expect(
+      records.filter((r) => r[1] === String(fx.brand.id)).map((r) => [r[3], ...r.slice(4)]),
+    ).toEqual(expected.map((w) => [w.start, ...w.counts.map(String)]));
     const hub = await staff.get("/admin");
     expect(hub.body).toContain('href="/admin/reports/surplus-dashboard.csv"');
     expect(hub.body).toContain('href="/admin/reports/matches-per-week.csv"');
 
     const retailer = new HttpClient();
     await retailer.signIn(emails.retailer, DEFAULT_TEST_PASSWORD);
-    for (const csv of ["/admin/reports/surplus-dashboard.csv", "/admin/reports/matches-per-week.csv"]) {
+    for (const csv of [
+      "/admin/reports/surplus-dashboard.csv",
+      "/admin/reports/matches-per-week.csv",
+    ]) {
       const refused = await retailer.get(csv);
       expect(refused.status === 200, csv).toBe(false);
       expect(refused.body).not.toContain('"scope","brand_id"');

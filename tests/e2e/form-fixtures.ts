@@ -40,7 +40,11 @@ const STORE_FIELDS = [
 const CONTACT_FIELDS = ["first_name", "last_name", "phone", "celphone"];
 
 /** The values a page's form shows for `names` (what a browser would post back). */
-async function pageValues(c: HttpClient, path: string, names: string[]): Promise<Record<string, string>> {
+async function pageValues(
+  c: HttpClient,
+  path: string,
+  names: string[],
+): Promise<Record<string, string>> {
   const page = await c.get(path);
   if (page.status !== 200) throw new Error(`GET ${path}: ${page.status}`);
   return Object.fromEntries(names.map((n) => [n, inputValue(page.body, n) ?? ""]));
@@ -73,19 +77,39 @@ export async function createFormFixtures(prefix: string): Promise<FormFixtures> 
   const tok = uniqueToken().toUpperCase();
   const brand = await createBrand(db, { name: `${prefix} Brand ${tok}` });
   const collection = await createCollection(db, { brandId: brand.id });
-  const product = await createProduct(db, { collectionId: collection.id, sku: `FG${tok}`, sizes: SIZE_RUNS.apparel, colors: 2 });
+  const product = await createProduct(db, {
+    collectionId: collection.id,
+    sku: `FG${tok}`,
+    sizes: SIZE_RUNS.apparel,
+    colors: 2,
+  });
   const staffUser = await createStaffUser(db, { email: freshEmail(`${prefix}-staff`) });
-  const created = await createRetailer(db, { status: "active", payout: true, user: { email: freshEmail(`${prefix}-retailer`) } });
+  const created = await createRetailer(db, {
+    status: "active",
+    payout: true,
+    user: { email: freshEmail(`${prefix}-retailer`) },
+  });
   await authorizeBrand(db, created.retailer.id, brand.id);
   const listing = await createListing(db, {
     variationId: product.variations[0].id,
     providerId: created.retailer.id,
     sizes: { S: 2, M: 1 },
   });
-  const request = await createRequest(db, { variationId: product.variations[1].id, requestorId: created.retailer.id, sizes: { L: 1 } });
-  const setupUser = await createUser(db, { email: freshEmail(`${prefix}-setup`), password: DEFAULT_TEST_PASSWORD });
+  const request = await createRequest(db, {
+    variationId: product.variations[1].id,
+    requestorId: created.retailer.id,
+    sizes: { L: 1 },
+  });
+  const setupUser = await createUser(db, {
+    email: freshEmail(`${prefix}-setup`),
+    password: DEFAULT_TEST_PASSWORD,
+  });
   // A swap the retailer started (its page's panel actions take bodies too); no workflow runs it.
-  const other = await createRetailer(db, { status: "active", payout: true, user: { email: freshEmail(`${prefix}-provider`) } });
+  const other = await createRetailer(db, {
+    status: "active",
+    payout: true,
+    user: { email: freshEmail(`${prefix}-provider`) },
+  });
   const swapListing = await createListing(db, {
     variationId: product.variations[0].id,
     providerId: other.retailer.id,
@@ -96,7 +120,14 @@ export async function createFormFixtures(prefix: string): Promise<FormFixtures> 
     providerId: other.retailer.id,
     receiverId: created.retailer.id,
     brandId: brand.id,
-    providerLines: [{ listingId: swapListing.id, variationId: product.variations[0].id, sizes: { M: 1 }, unitPriceCents: 1000 }],
+    providerLines: [
+      {
+        listingId: swapListing.id,
+        variationId: product.variations[0].id,
+        sizes: { M: 1 },
+        unitPriceCents: 1000,
+      },
+    ],
     workflowIdFor: swapWorkflowId,
   });
 
@@ -107,8 +138,17 @@ export async function createFormFixtures(prefix: string): Promise<FormFixtures> 
   await retailer.signIn(created.user!.email, DEFAULT_TEST_PASSWORD);
   await setup.signIn(setupUser.email, DEFAULT_TEST_PASSWORD);
 
-  const base: WizardState = { brand: brand.id, product: product.product.id, variation: product.variations[0].id };
-  const listingState: WizardState = { ...base, listingType: "sell", reason: LISTING_REASONS[0].value, sizes: { S: 1 } };
+  const base: WizardState = {
+    brand: brand.id,
+    product: product.product.id,
+    variation: product.variations[0].id,
+  };
+  const listingState: WizardState = {
+    ...base,
+    listingType: "sell",
+    reason: LISTING_REASONS[0].value,
+    sizes: { S: 1 },
+  };
   const requestState: WizardState = { ...base, reason: REQUEST_REASONS[0].value, sizes: { S: 1 } };
   return {
     dbh,
@@ -132,7 +172,10 @@ export async function createFormFixtures(prefix: string): Promise<FormFixtures> 
       terms: `/requestlisting/?${wizardQuery("request", 4, requestState)}`,
     },
     store: await pageValues(retailer, "/settings/store", STORE_FIELDS),
-    contact: { ...(await pageValues(retailer, "/settings/contact", CONTACT_FIELDS)), job_title: "Owner" },
+    contact: {
+      ...(await pageValues(retailer, "/settings/contact", CONTACT_FIELDS)),
+      job_title: "Owner",
+    },
   };
 }
 

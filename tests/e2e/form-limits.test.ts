@@ -10,7 +10,14 @@ import { eq } from "drizzle-orm";
 import { retailerContacts, retailers } from "../../db/schema";
 import { CONTROL_CHARACTERS_MESSAGE } from "../../domain/text";
 import { createFormFixtures, type FormFixtures } from "./form-fixtures";
-import { appOrigin, htmlDecode, HttpClient, inputValue, leakedTrace, type HttpResponse } from "./http";
+import {
+  appOrigin,
+  htmlDecode,
+  HttpClient,
+  inputValue,
+  leakedTrace,
+  type HttpResponse,
+} from "./http";
 
 let fx: FormFixtures;
 const anon = new HttpClient();
@@ -28,7 +35,9 @@ const FAST_MS = 100;
 const SLOW_BOX_MS = 1000;
 
 function info(r: HttpResponse): string {
-  return `${r.status} ${r.location ?? ""} ${htmlDecode(r.body.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " "))
+  return `${r.status} ${r.location ?? ""} ${htmlDecode(
+    r.body.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " "),
+  )
     .replace(/\s+/g, " ")
     .slice(0, 400)}`;
 }
@@ -43,7 +52,11 @@ async function timed(send: () => Promise<HttpResponse>): Promise<{ r: HttpRespon
  * Sends the same refused body 5 times: every answer has one of `statuses`, no stack trace, a body under
  * 100 KB; the median answer comes within FAST_MS and none takes more than SLOW_BOX_MS.
  */
-async function expectFastRefusal(send: () => Promise<HttpResponse>, statuses: number[], message?: RegExp): Promise<void> {
+async function expectFastRefusal(
+  send: () => Promise<HttpResponse>,
+  statuses: number[],
+  message?: RegExp,
+): Promise<void> {
   const times: number[] = [];
   for (let i = 0; i < 5; i++) {
     const { r, ms } = await timed(send);
@@ -54,11 +67,16 @@ async function expectFastRefusal(send: () => Promise<HttpResponse>, statuses: nu
     times.push(ms);
   }
   times.sort((a, b) => a - b);
-  expect(times[2], `median of ${times.map((t) => t.toFixed(0)).join(", ")} ms`).toBeLessThan(FAST_MS);
-  expect(times[4], `slowest of ${times.map((t) => t.toFixed(0)).join(", ")} ms`).toBeLessThan(SLOW_BOX_MS);
+  expect(times[2], `median of ${times.map((t) => t.toFixed(0)).join(", ")} ms`).toBeLessThan(
+    FAST_MS,
+  );
+  expect(times[4], `slowest of ${times.map((t) => t.toFixed(0)).join(", ")} ms`).toBeLessThan(
+    SLOW_BOX_MS,
+  );
 }
 
-const urlencoded = (c: HttpClient, path: string, body: string) => () => c.postRaw(path, body, "application/x-www-form-urlencoded");
+const urlencoded = (c: HttpClient, path: string, body: string) => () =>
+  c.postRaw(path, body, "application/x-www-form-urlencoded");
 
 /** ~1 MB: one field repeated 64 Ki times. */
 const ONE_MB_REPEATED = "email=x%40y.test&".repeat(64 * 1024);
@@ -72,17 +90,29 @@ describe("H1: one field repeated, on the anonymous forms", () => {
     });
 
     test(`${path}: 256 KB, one field 32,000 times, is a 400 within ${FAST_MS} ms`, async () => {
-      await expectFastRefusal(urlencoded(anon, path, REPEATED_32K), [400], /too many fields|repeated too many times/);
+      await expectFastRefusal(
+        urlencoded(anon, path, REPEATED_32K),
+        [400],
+        /too many fields|repeated too many times/,
+      );
     });
   }
 
   test("the same as multipart: 413 for 1 MB, 400 for 5,000 parts", async () => {
-    const part = (i: number) => `--XyZ\r\nContent-Disposition: form-data; name="email"\r\n\r\nx${i}\r\n`;
+    const part = (i: number) =>
+      `--XyZ\r\nContent-Disposition: form-data; name="email"\r\n\r\nx${i}\r\n`;
     const big = Array.from({ length: 12_000 }, (_, i) => part(i)).join("") + "--XyZ--\r\n";
     expect(big.length).toBeGreaterThan(512 * 1024);
-    await expectFastRefusal(() => anon.postRaw("/register", big, "multipart/form-data; boundary=XyZ"), [413]);
+    await expectFastRefusal(
+      () => anon.postRaw("/register", big, "multipart/form-data; boundary=XyZ"),
+      [413],
+    );
     const many = Array.from({ length: 5000 }, (_, i) => part(i)).join("") + "--XyZ--\r\n";
-    await expectFastRefusal(() => anon.postRaw("/register", many, "multipart/form-data; boundary=XyZ"), [400], /too many fields/);
+    await expectFastRefusal(
+      () => anon.postRaw("/register", many, "multipart/form-data; boundary=XyZ"),
+      [400],
+      /too many fields/,
+    );
   });
 
   test("/signin keeps answering while 1 MB bodies arrive", async () => {
@@ -90,7 +120,11 @@ describe("H1: one field repeated, on the anonymous forms", () => {
     const flood = (async () => {
       let sent = 0;
       while (flooding) {
-        await Promise.all([1, 2, 3, 4].map(() => anon.postRaw("/register", ONE_MB_REPEATED, "application/x-www-form-urlencoded")));
+        await Promise.all(
+          [1, 2, 3, 4].map(() =>
+            anon.postRaw("/register", ONE_MB_REPEATED, "application/x-www-form-urlencoded"),
+          ),
+        );
         sent += 4;
       }
       return sent;
@@ -107,29 +141,49 @@ describe("H1: one field repeated, on the anonymous forms", () => {
     }
     expect(await flood).toBeGreaterThan(0);
     times.sort((a, b) => a - b);
-    expect(times[5], `/signin times ${times.map((t) => t.toFixed(0)).join(", ")} ms`).toBeLessThan(SLOW_BOX_MS / 2);
+    expect(times[5], `/signin times ${times.map((t) => t.toFixed(0)).join(", ")} ms`).toBeLessThan(
+      SLOW_BOX_MS / 2,
+    );
     expect(times[9]).toBeLessThan(SLOW_BOX_MS * 2);
   });
 });
 
 describe("H2: huge list indices, on every form with a list", () => {
   test("/updatelisting/:id: sizes[100000]=1 and sizes[10000]=1 are 400s within the bound, with a short answer", async () => {
-    for (const body of ["sizes[100000]=1", "sizes[10000]=1", "id=&sizes[0]=1&sizes[999999999999]=1"]) {
-      await expectFastRefusal(urlencoded(fx.retailer, `/updatelisting/${fx.listingId}`, body), [400], /too large/);
+    for (const body of [
+      "sizes[100000]=1",
+      "sizes[10000]=1",
+      "id=&sizes[0]=1&sizes[999999999999]=1",
+    ]) {
+      await expectFastRefusal(
+        urlencoded(fx.retailer, `/updatelisting/${fx.listingId}`, body),
+        [400],
+        /too large/,
+      );
     }
-    const row = await fx.dbh.db.query.listings.findFirst({ where: (l, { eq }) => eq(l.id, fx.listingId) });
+    const row = await fx.dbh.db.query.listings.findFirst({
+      where: (l, { eq }) => eq(l.id, fx.listingId),
+    });
     expect(row?.sizes).toEqual({ S: 2, M: 1 });
   });
 
   test("/updaterequest/:id and the wizards' size steps", async () => {
-    for (const path of [`/updaterequest/${fx.requestId}`, fx.listingStages.sizes, fx.requestStages.sizes]) {
+    for (const path of [
+      `/updaterequest/${fx.requestId}`,
+      fx.listingStages.sizes,
+      fx.requestStages.sizes,
+    ]) {
       await expectFastRefusal(urlencoded(fx.retailer, path, "sizes[100000]=1"), [400], /too large/);
     }
   });
 
   test("/brands: your_interest_in_this_brand[100000]; /retailer-setup/: brand_ids[100000], requests[100000]", async () => {
     await expectFastRefusal(
-      urlencoded(fx.retailer, "/brands/?tab=add", "brand_name=X&your_interest_in_this_brand[100000]=buy"),
+      urlencoded(
+        fx.retailer,
+        "/brands/?tab=add",
+        "brand_name=X&your_interest_in_this_brand[100000]=buy",
+      ),
       [400],
       /too large/,
     );
@@ -143,13 +197,24 @@ describe("H2: huge list indices, on every form with a list", () => {
   });
 
   test("a list of 6,000 items spread over many names is refused too (the sum of the lists is capped)", async () => {
-    const body = Array.from({ length: 6 }, (_, i) => `requests[${i}].your_interest_in_this_brand[999]=buy`).join("&");
-    await expectFastRefusal(urlencoded(fx.setup, "/retailer-setup/", `step=brands&${body}`), [400], /too long/);
+    const body = Array.from(
+      { length: 6 },
+      (_, i) => `requests[${i}].your_interest_in_this_brand[999]=buy`,
+    ).join("&");
+    await expectFastRefusal(
+      urlencoded(fx.setup, "/retailer-setup/", `step=brands&${body}`),
+      [400],
+      /too long/,
+    );
   });
 
   test("the real forms still fit: a 300-brand checkbox list and a full size grid are read", async () => {
     const brands = Array.from({ length: 300 }, (_, i) => `brand_ids=${999_000 + i}`).join("&");
-    const r = await fx.setup.postRaw("/retailer-setup/", `step=brands&${brands}`, "application/x-www-form-urlencoded");
+    const r = await fx.setup.postRaw(
+      "/retailer-setup/",
+      `step=brands&${brands}`,
+      "application/x-www-form-urlencoded",
+    );
     // Read and validated: the answer is the wizard's (a step or brand message), not the guard's.
     expect(r.status, info(r)).toBeLessThan(500);
     expect(htmlDecode(r.body)).not.toMatch(/too many|too large|too long/);
@@ -191,7 +256,9 @@ describe("M1: a malformed __intent__ or __state__ is a 400 on every Conform form
   for (const f of forms) {
     test(`form ${forms.indexOf(f) + 1} of ${forms.length} (${f.fields})`, async () => {
       for (const reserved of bad) {
-        const r = await f.who().postRaw(f.path(), `${f.fields}&${reserved}`, "application/x-www-form-urlencoded");
+        const r = await f
+          .who()
+          .postRaw(f.path(), `${f.fields}&${reserved}`, "application/x-www-form-urlencoded");
         expect(r.status, `${f.path()} ${reserved}\n${info(r)}`).toBeGreaterThanOrEqual(400);
         expect(r.status, `${f.path()} ${reserved}\n${info(r)}`).toBeLessThan(500);
         expect(leakedTrace(r.body), `${f.path()} ${reserved}`).toBeNull();
@@ -200,7 +267,9 @@ describe("M1: a malformed __intent__ or __state__ is a 400 on every Conform form
   }
 
   test("the brand request rows' add and remove buttons (Conform intents without JavaScript) still work", async () => {
-    const insert = encodeURIComponent(JSON.stringify({ type: "insert", payload: { name: "requests", defaultValue: {} } }));
+    const insert = encodeURIComponent(
+      JSON.stringify({ type: "insert", payload: { name: "requests", defaultValue: {} } }),
+    );
     const r = await fx.setup.postRaw(
       "/retailer-setup/",
       `step=brands&requests[0].brand_name=Acme&__intent__=${insert}`,
@@ -221,7 +290,9 @@ describe("M2: control characters in free text are a field error, values kept, no
     expect(r.body).not.toMatch(/insert|update .* set|invalid byte sequence/i);
     expect(inputValue(r.body, "store_name")).toBe(sent.store_name);
     expect(inputValue(r.body, "postal_code")).toBe(fx.store.postal_code);
-    const row = await fx.dbh.db.query.retailers.findFirst({ where: eq(retailers.id, fx.retailerId) });
+    const row = await fx.dbh.db.query.retailers.findFirst({
+      where: eq(retailers.id, fx.retailerId),
+    });
     expect(row?.storeName).toBe(fx.store.store_name);
     expect(row?.city).toBe(fx.store.city);
   });
@@ -234,22 +305,37 @@ describe("M2: control characters in free text are a field error, values kept, no
       const sent = { ...fx.contact, first_name: first, last_name: last };
       const r = await fx.retailer.postForm("/settings/contact", sent);
       expect(r.status, info(r)).toBe(400);
-      expect(htmlDecode(r.body).split(CONTROL_CHARACTERS_MESSAGE).length - 1, info(r)).toBeGreaterThanOrEqual(2);
+      expect(
+        htmlDecode(r.body).split(CONTROL_CHARACTERS_MESSAGE).length - 1,
+        info(r),
+      ).toBeGreaterThanOrEqual(2);
       expect(leakedTrace(r.body)).toBeNull();
       expect(inputValue(r.body, "phone")).toBe(fx.contact.phone);
     }
-    const row = await fx.dbh.db.query.retailerContacts.findFirst({ where: eq(retailerContacts.retailerId, fx.retailerId) });
+    const row = await fx.dbh.db.query.retailerContacts.findFirst({
+      where: eq(retailerContacts.retailerId, fx.retailerId),
+    });
     expect(row?.firstName).toBe(fx.contact.first_name);
   });
 
   test("the setup wizard, the brand request and the payout form refuse them too", async () => {
-    const r1 = await fx.setup.postForm("/retailer-setup/", { step: "retailer", ...fx.store, store_name: "Shop\u0000" });
+    const r1 = await fx.setup.postForm("/retailer-setup/", {
+      step: "retailer",
+      ...fx.store,
+      store_name: "Shop\u0000",
+    });
     expect(r1.status, info(r1)).toBe(400);
     expect(htmlDecode(r1.body)).toContain(CONTROL_CHARACTERS_MESSAGE);
-    const r2 = await fx.retailer.postForm("/brands/?tab=add", { brand_name: "Acme\u0000", brand_contact_name: "Jo\u0001" });
+    const r2 = await fx.retailer.postForm("/brands/?tab=add", {
+      brand_name: "Acme\u0000",
+      brand_contact_name: "Jo\u0001",
+    });
     expect(r2.status, info(r2)).toBe(400);
     expect(htmlDecode(r2.body)).toContain(CONTROL_CHARACTERS_MESSAGE);
-    const r3 = await fx.retailer.postForm("/settings/payout", { street_address: "1 Main\u0000St", locality: "Town\u0000" });
+    const r3 = await fx.retailer.postForm("/settings/payout", {
+      street_address: "1 Main\u0000St",
+      locality: "Town\u0000",
+    });
     expect(r3.status, info(r3)).toBeLessThan(500);
     expect(leakedTrace(r3.body)).toBeNull();
   });
@@ -299,17 +385,23 @@ describe("a body the app never read does not poison the connection", () => {
         }
       });
       socket.on("error", reject);
-      socket.setTimeout(15_000, () => reject(new Error(`no answer after ${heads.length} of ${requests.length}`)));
+      socket.setTimeout(15_000, () =>
+        reject(new Error(`no answer after ${heads.length} of ${requests.length}`)),
+      );
     });
   }
 
   const post = (path: string, body: string) =>
     `POST ${path} HTTP/1.1\r\nHost: ${new URL(appOrigin).host}\r\nOrigin: ${appOrigin}\r\nConnection: keep-alive\r\n` +
     `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-  const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: ${new URL(appOrigin).host}\r\nConnection: keep-alive\r\n\r\n`;
+  const get = (path: string) =>
+    `GET ${path} HTTP/1.1\r\nHost: ${new URL(appOrigin).host}\r\nConnection: keep-alive\r\n\r\n`;
 
   test("after an answer that left a 400 KB body unread (the router's 405), the next request on the same connection is answered at once", async () => {
-    const { heads, lastMs } = await onOneConnection([post("/pricing", `x=${"a".repeat(400 * 1024)}`), get("/healthz")]);
+    const { heads, lastMs } = await onOneConnection([
+      post("/pricing", `x=${"a".repeat(400 * 1024)}`),
+      get("/healthz"),
+    ]);
     expect(heads[0]).toMatch(/^HTTP\/1\.1 405/);
     expect(heads[1]).toMatch(/^HTTP\/1\.1 200/);
     expect(lastMs).toBeLessThan(SLOW_BOX_MS);

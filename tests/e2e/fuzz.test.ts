@@ -137,7 +137,20 @@ const LISTS = [
   "photos",
   "units",
 ];
-const CONTROL = ["\u0000", "\u0001", "\u0007", "\u0008", "\u000b", "\u001b", "\u007f", "\u0085", "\u009f", "\u2028", "\r\n", "\t"];
+const CONTROL = [
+  "\u0000",
+  "\u0001",
+  "\u0007",
+  "\u0008",
+  "\u000b",
+  "\u001b",
+  "\u007f",
+  "\u0085",
+  "\u009f",
+  "\u2028",
+  "\r\n",
+  "\t",
+];
 const VALUES = [
   "",
   " ",
@@ -189,10 +202,9 @@ function value(g: Rng): string {
 
 function enc(s: string): string {
   // encodeURIComponent refuses a lone surrogate: it is sent as its (invalid) UTF-8 bytes instead
-  return encodeURIComponent(s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd")).replace(
-    /%EF%BF%BD/g,
-    "%ED%A0%80",
-  );
+  return encodeURIComponent(
+    s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd"),
+  ).replace(/%EF%BF%BD/g, "%ED%A0%80");
 }
 
 type Body = { kind: string; body: string | Uint8Array; type: string | null };
@@ -247,22 +259,43 @@ function body(g: Rng): Body {
       // one field repeated: under the byte cap (the repeat cap answers) or over it
       const times = g.pick([501, 2_000, 32_000, 70_000]);
       const name = g.pick(NAMES);
-      return { kind: `"${name}" x${times}`, body: `${enc(name)}=${enc(g.pick(["a", "1", "on"]))}&`.repeat(times), type: U };
+      return {
+        kind: `"${name}" x${times}`,
+        body: `${enc(name)}=${enc(g.pick(["a", "1", "on"]))}&`.repeat(times),
+        type: U,
+      };
     }
     case 1: {
-      const index = g.pick(["1000", "10000", "100000", "2147483648", "9".repeat(30), "-1", "0x10", "1.5", ""]);
+      const index = g.pick([
+        "1000",
+        "10000",
+        "100000",
+        "2147483648",
+        "9".repeat(30),
+        "-1",
+        "0x10",
+        "1.5",
+        "",
+      ]);
       const list = g.pick(LISTS);
-      return { kind: `${list}[${index}]`, body: urlencode([...fields(g, g.int(3)), [`${list}[${index}]`, value(g)]]), type: U };
+      return {
+        kind: `${list}[${index}]`,
+        body: urlencode([...fields(g, g.int(3)), [`${list}[${index}]`, value(g)]]),
+        type: U,
+      };
     }
     case 2: {
       const reserved = g.pick(["__intent__", "__state__"]);
       const pairs = fields(g, g.int(4));
       const n = 1 + g.int(2);
-      for (let i = 0; i < n; i++) pairs.splice(g.int(pairs.length + 1), 0, [reserved, g.pick(INTENTS)]);
+      for (let i = 0; i < n; i++)
+        pairs.splice(g.int(pairs.length + 1), 0, [reserved, g.pick(INTENTS)]);
       return { kind: `${reserved} x${n}`, body: urlencode(pairs), type: U };
     }
     case 3: {
-      const pairs = fields(g, 1 + g.int(6)).map(([k, v]) => [k, v + g.pick(CONTROL) + "z"] as [string, string]);
+      const pairs = fields(g, 1 + g.int(6)).map(
+        ([k, v]) => [k, v + g.pick(CONTROL) + "z"] as [string, string],
+      );
       return { kind: "control characters", body: urlencode(pairs), type: U };
     }
     case 4: {
@@ -288,12 +321,18 @@ function body(g: Rng): Body {
       // oversized: one value past 512 KB, or many fields
       return g.int(2) === 0
         ? { kind: "600 KB value", body: `comments=${"x".repeat(600 * 1024)}`, type: U }
-        : { kind: "3,000 fields", body: Array.from({ length: 3000 }, (_, i) => `f${i}=1`).join("&"), type: U };
+        : {
+            kind: "3,000 fields",
+            body: Array.from({ length: 3000 }, (_, i) => `f${i}=1`).join("&"),
+            type: U,
+          };
     }
     case 7: {
       // multipart: truncated, wrong boundary, a file where text goes, too many parts, a header without a name
       const boundary = `----fuzz${g.int(1e6)}`;
-      const pairs = fields(g, 1 + g.int(5)).map(([k, v]) => [k, v, g.int(4) === 0 ? "x.png" : undefined] as [string, string, string?]);
+      const pairs = fields(g, 1 + g.int(5)).map(
+        ([k, v]) => [k, v, g.int(4) === 0 ? "x.png" : undefined] as [string, string, string?],
+      );
       const whole = multipart(pairs, boundary);
       const variant = g.int(5);
       if (variant === 0)
@@ -302,8 +341,14 @@ function body(g: Rng): Body {
           body: whole.slice(0, g.int(whole.length)),
           type: `multipart/form-data; boundary=${boundary}`,
         };
-      if (variant === 1) return { kind: "multipart, other boundary", body: whole, type: "multipart/form-data; boundary=nope" };
-      if (variant === 2) return { kind: "multipart, no boundary", body: whole, type: "multipart/form-data" };
+      if (variant === 1)
+        return {
+          kind: "multipart, other boundary",
+          body: whole,
+          type: "multipart/form-data; boundary=nope",
+        };
+      if (variant === 2)
+        return { kind: "multipart, no boundary", body: whole, type: "multipart/form-data" };
       if (variant === 3)
         return {
           kind: "multipart, 2,500 parts",
@@ -321,7 +366,11 @@ function body(g: Rng): Body {
     }
     case 8: {
       return g.pick<Body>([
-        { kind: "JSON", body: JSON.stringify(Object.fromEntries(fields(g, 3))), type: "application/json" },
+        {
+          kind: "JSON",
+          body: JSON.stringify(Object.fromEntries(fields(g, 3))),
+          type: "application/json",
+        },
         { kind: "text/plain", body: urlencode(fields(g, 3)), type: "text/plain" },
         { kind: "no Content-Type", body: urlencode(fields(g, 3)), type: null },
         { kind: "empty urlencoded", body: "", type: U },
@@ -417,7 +466,11 @@ type Answer = { status: number; body: string };
 /** One request on its own connection, with the session cookie of `who` (none for anonymous). */
 function send(who: Who, method: "GET" | "POST", path: string, b?: Body): Promise<Answer> {
   const cookie = who === "anonymous" ? "" : fx[who].cookieHeader();
-  const payload = b ? (typeof b.body === "string" ? Buffer.from(b.body) : Buffer.from(b.body)) : null;
+  const payload = b
+    ? typeof b.body === "string"
+      ? Buffer.from(b.body)
+      : Buffer.from(b.body)
+    : null;
   const target = new URL(path, baseUrl + "/");
   return new Promise((resolve, reject) => {
     let answered = false;
@@ -431,7 +484,9 @@ function send(who: Who, method: "GET" | "POST", path: string, b?: Body): Promise
         headers: {
           Connection: "close",
           Accept: "text/html",
-          ...(method === "POST" ? { Origin: appOrigin, "Content-Length": String(payload?.length ?? 0) } : {}),
+          ...(method === "POST"
+            ? { Origin: appOrigin, "Content-Length": String(payload?.length ?? 0) }
+            : {}),
           ...(b?.type ? { "Content-Type": b.type } : {}),
           ...(cookie ? { Cookie: cookie } : {}),
         },
@@ -505,82 +560,97 @@ function formRoutes(): string[] {
 }
 
 function describeResponse(r: Answer): string {
-  return `${r.status} ${htmlDecode(r.body.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " "))
+  return `${r.status} ${htmlDecode(
+    r.body.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " "),
+  )
     .replace(/\s+/g, " ")
     .slice(0, 300)}`;
 }
 
-test(`fuzz (seed ${SEED}): >= 1,000 malformed bodies, no 5xx, no stack trace, /signin answering`, { timeout: 120_000 }, async () => {
-  const g = rng(SEED);
-  const jobs: { path: string; who: Who; b: Body }[] = [];
-  for (const path of formRoutes())
+test(
+  `fuzz (seed ${SEED}): >= 1,000 malformed bodies, no 5xx, no stack trace, /signin answering`,
+  { timeout: 120_000 },
+  async () => {
+    const g = rng(SEED);
+    const jobs: { path: string; who: Who; b: Body }[] = [];
+    for (const path of formRoutes())
+      for (const who of ["anonymous", "retailer", "staff"] as Who[])
+        for (let i = 0; i < BODIES_PER_ROUTE_AND_USER; i++) jobs.push({ path, who, b: body(g) });
     for (const who of ["anonymous", "retailer", "staff"] as Who[])
-      for (let i = 0; i < BODIES_PER_ROUTE_AND_USER; i++) jobs.push({ path, who, b: body(g) });
-  for (const who of ["anonymous", "retailer", "staff"] as Who[])
-    for (let i = 0; i < 3 * BODIES_PER_ROUTE_AND_USER; i++) jobs.push({ path: fx.listingStages.photos, who, b: uploadBody(g) });
-  // The setup wizard's own user (a login without a retailer) too.
-  for (let i = 0; i < BODIES_PER_ROUTE_AND_USER; i++) jobs.push({ path: "/retailer-setup/", who: "setup", b: body(g) });
-  // /logout ends the session it is sent with: only anonymous clients post there.
-  for (let i = 0; i < BODIES_PER_ROUTE_AND_USER; i++) jobs.push({ path: "/logout", who: "anonymous", b: body(g) });
-  expect(jobs.length).toBeGreaterThanOrEqual(1000);
+      for (let i = 0; i < 3 * BODIES_PER_ROUTE_AND_USER; i++)
+        jobs.push({ path: fx.listingStages.photos, who, b: uploadBody(g) });
+    // The setup wizard's own user (a login without a retailer) too.
+    for (let i = 0; i < BODIES_PER_ROUTE_AND_USER; i++)
+      jobs.push({ path: "/retailer-setup/", who: "setup", b: body(g) });
+    // /logout ends the session it is sent with: only anonymous clients post there.
+    for (let i = 0; i < BODIES_PER_ROUTE_AND_USER; i++)
+      jobs.push({ path: "/logout", who: "anonymous", b: body(g) });
+    expect(jobs.length).toBeGreaterThanOrEqual(1000);
 
-  const failures: string[] = [];
-  const statuses = new Map<number, number>();
-  let done = false;
-  const signinTimes: number[] = [];
-  const slow: string[] = [];
-  const watcher = (async () => {
-    while (!done) {
-      const t = performance.now();
-      try {
-        const r = await send("anonymous", "GET", "/signin");
-        if (r.status !== 200) failures.push(`GET /signin during the fuzz: ${r.status}`);
-      } catch (e) {
-        failures.push(`GET /signin during the fuzz: no answer (${(e as Error).message} ${String((e as Error).cause ?? "")})`);
+    const failures: string[] = [];
+    const statuses = new Map<number, number>();
+    let done = false;
+    const signinTimes: number[] = [];
+    const slow: string[] = [];
+    const watcher = (async () => {
+      while (!done) {
+        const t = performance.now();
+        try {
+          const r = await send("anonymous", "GET", "/signin");
+          if (r.status !== 200) failures.push(`GET /signin during the fuzz: ${r.status}`);
+        } catch (e) {
+          failures.push(
+            `GET /signin during the fuzz: no answer (${(e as Error).message} ${String((e as Error).cause ?? "")})`,
+          );
+        }
+        signinTimes.push(performance.now() - t);
+        await new Promise((res) => setTimeout(res, 250));
       }
-      signinTimes.push(performance.now() - t);
-      await new Promise((res) => setTimeout(res, 250));
-    }
-  })();
+    })();
 
-  const started = performance.now();
-  let next = 0;
-  const worker = async () => {
-    while (next < jobs.length) {
-      const { path, who, b } = jobs[next++];
-      let r: Answer;
-      const t = performance.now();
-      try {
-        r = await send(who, "POST", path, b);
-      } catch (e) {
-        failures.push(
-          `${who} POST ${path} [${b.kind}, ${b.body.length} bytes]: no answer (${(e as Error).message} ${String((e as Error).cause ?? "")})`,
-        );
-        continue;
+    const started = performance.now();
+    let next = 0;
+    const worker = async () => {
+      while (next < jobs.length) {
+        const { path, who, b } = jobs[next++];
+        let r: Answer;
+        const t = performance.now();
+        try {
+          r = await send(who, "POST", path, b);
+        } catch (e) {
+          failures.push(
+            `${who} POST ${path} [${b.kind}, ${b.body.length} bytes]: no answer (${(e as Error).message} ${String((e as Error).cause ?? "")})`,
+          );
+          continue;
+        }
+        const ms = performance.now() - t;
+        if (ms > 1000)
+          slow.push(
+            `${ms.toFixed(0)} ms: ${who} POST ${path} [${b.kind}, ${b.body.length} bytes] ${r.status}`,
+          );
+        statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+        if (r.status >= 500)
+          failures.push(`${who} POST ${path} [${b.kind}]: ${describeResponse(r)}`);
+        const trace = leakedTrace(r.body);
+        if (trace) failures.push(`${who} POST ${path} [${b.kind}]: stack trace ${trace}`);
       }
-      const ms = performance.now() - t;
-      if (ms > 1000) slow.push(`${ms.toFixed(0)} ms: ${who} POST ${path} [${b.kind}, ${b.body.length} bytes] ${r.status}`);
-      statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-      if (r.status >= 500) failures.push(`${who} POST ${path} [${b.kind}]: ${describeResponse(r)}`);
-      const trace = leakedTrace(r.body);
-      if (trace) failures.push(`${who} POST ${path} [${b.kind}]: stack trace ${trace}`);
+    };
+    try {
+      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    } finally {
+      done = true;
+      await watcher;
     }
-  };
-  try {
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  } finally {
-    done = true;
-    await watcher;
-  }
-  const seconds = (performance.now() - started) / 1000;
-  console.log(
-    `[fuzz] seed ${SEED}: ${jobs.length} bodies in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}; ` +
-      `/signin ${signinTimes.length} times, slowest ${Math.max(...signinTimes).toFixed(0)} ms`,
-  );
-  if (slow.length > 0) console.log(`[fuzz] answers slower than 1 s:\n${slow.join("\n")}`);
-  expect(failures.slice(0, 20), `${failures.length} failures`).toEqual([]);
-  // Each session was still signed in at the end (no body signed anyone out or broke a session).
-  expect((await fx.retailer.get("/settings/store")).status).toBe(200);
-  expect(signinTimes.length).toBeGreaterThan(0);
-  expect(Math.max(...signinTimes), "/signin answered within 2 s throughout").toBeLessThan(2000);
-});
+    const seconds = (performance.now() - started) / 1000;
+    console.log(
+      `[fuzz] seed ${SEED}: ${jobs.length} bodies in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}; ` +
+        `/signin ${signinTimes.length} times, slowest ${Math.max(...signinTimes).toFixed(0)} ms`,
+    );
+    if (slow.length > 0) console.log(`[fuzz] answers slower than 1 s:\n${slow.join("\n")}`);
+    expect(failures.slice(0, 20), `${failures.length} failures`).toEqual([]);
+    // Each session was still signed in at the end (no body signed anyone out or broke a session).
+    expect((await fx.retailer.get("/settings/store")).status).toBe(200);
+    expect(signinTimes.length).toBeGreaterThan(0);
+    expect(Math.max(...signinTimes), "/signin answered within 2 s throughout").toBeLessThan(2000);
+  },
+);

@@ -28,7 +28,10 @@ import { findUserByEmail, touchLastLogin } from "../../db/queries/users";
 import { sessions } from "../../db/schema";
 import { HEADLESS_SHELL_PATHS } from "../../scripts/lib/tools.mjs";
 
-export const baseUrl: string = (process.env.E2E_BASE_URL ?? "http://localhost:3100").replace(/\/$/, "");
+export const baseUrl: string = (process.env.E2E_BASE_URL ?? "http://localhost:3100").replace(
+  /\/$/,
+  "",
+);
 // npm test passes the browser ensureChromium installed; run alone, Debian's headless shell where it installs it.
 const chromiumPath = process.env.CHROMIUM_PATH ?? HEADLESS_SHELL_PATHS[0];
 const resultsDir = process.env.E2E_RESULTS_DIR ?? path.resolve("test-results", "e2e");
@@ -73,8 +76,14 @@ function startChromium(): Promise<Browser> {
 const openPages = new Set<Page>();
 
 /** A page in its own context (own cookies), with sensible timeouts. */
-export async function newPage(browser: Browser, opts: { viewport?: { width: number; height: number } } = {}): Promise<Page> {
-  const context: BrowserContext = await browser.newContext({ baseURL: baseUrl, viewport: opts.viewport ?? { width: 1280, height: 900 } });
+export async function newPage(
+  browser: Browser,
+  opts: { viewport?: { width: number; height: number } } = {},
+): Promise<Page> {
+  const context: BrowserContext = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: opts.viewport ?? { width: 1280, height: 900 },
+  });
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(30_000);
   const page = await context.newPage();
@@ -107,7 +116,9 @@ export async function newPage(browser: Browser, opts: { viewport?: { width: numb
  */
 export async function hydrated(page: Page): Promise<void> {
   await page.waitForFunction(
-    () => !(window as unknown as { __remixContext?: unknown }).__remixContext || document.documentElement.dataset.hydrated === "true",
+    () =>
+      !(window as unknown as { __remixContext?: unknown }).__remixContext ||
+      document.documentElement.dataset.hydrated === "true",
   );
 }
 
@@ -127,12 +138,19 @@ export async function closePage(page: Page): Promise<void> {
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto(url("/signin"));
   const byName = (n: string) => page.locator(`input[name="${n}"]`).first();
-  const emailInput = (await byName("email").count()) ? byName("email") : page.getByLabel(/e-?mail/i).first();
-  const passwordInput = (await byName("password").count()) ? byName("password") : page.getByLabel(/password/i).first();
+  const emailInput = (await byName("email").count())
+    ? byName("email")
+    : page.getByLabel(/e-?mail/i).first();
+  const passwordInput = (await byName("password").count())
+    ? byName("password")
+    : page.getByLabel(/password/i).first();
   await emailInput.fill(email);
   await passwordInput.fill(password);
   const submit = page.locator('form button[type="submit"], form input[type="submit"]').first();
-  await Promise.all([page.waitForURL((u) => !u.pathname.startsWith("/signin"), { timeout: 30_000 }), submit.click()]);
+  await Promise.all([
+    page.waitForURL((u) => !u.pathname.startsWith("/signin"), { timeout: 30_000 }),
+    submit.click(),
+  ]);
 }
 
 /**
@@ -141,7 +159,11 @@ export async function signIn(page: Page, email: string, password: string): Promi
  * noted; then the page opens `at` (by default where the form lands: /admin for staff, / for a retailer). The
  * form itself is tested where signing in is the subject (accounts, bad-input, security-review).
  */
-export async function signedIn(browser: Browser, email: string, opts: { at?: string | null; pages?: Page[] } = {}): Promise<Page> {
+export async function signedIn(
+  browser: Browser,
+  email: string,
+  opts: { at?: string | null; pages?: Page[] } = {},
+): Promise<Page> {
   const page = await newPage(browser);
   opts.pages?.push(page);
   await signInAs(page, email, opts);
@@ -149,9 +171,17 @@ export async function signedIn(browser: Browser, email: string, opts: { at?: str
 }
 
 /** Signs an open page's context in as the user with `email` (see signedIn) and opens `at`, unless null. */
-export async function signInAs(page: Page, email: string, opts: { at?: string | null } = {}): Promise<void> {
+export async function signInAs(
+  page: Page,
+  email: string,
+  opts: { at?: string | null } = {},
+): Promise<void> {
   const { id, isStaff } = await sessionFor(email);
-  await page.context().addCookies([{ name: SESSION_COOKIE, value: id, url: baseUrl, httpOnly: true, sameSite: "Lax" }]);
+  await page
+    .context()
+    .addCookies([
+      { name: SESSION_COOKIE, value: id, url: baseUrl, httpOnly: true, sameSite: "Lax" },
+    ]);
   const at = opts.at === undefined ? (isStaff ? "/admin" : "/") : opts.at;
   if (at !== null) await page.goto(url(at));
 }
@@ -165,16 +195,21 @@ export async function sessionFor(email: string): Promise<{ id: string; isStaff: 
   const db = database().db;
   const user = await findUserByEmail(db, email);
   if (!user) throw new Error(`no user ${email} to sign in`);
-  if (user.deactivatedAt) throw new Error(`${email} is deactivated: the sign-in form would refuse it`);
+  if (user.deactivatedAt)
+    throw new Error(`${email} is deactivated: the sign-in form would refuse it`);
   const id = randomBytes(20).toString("hex");
-  await db.insert(sessions).values({ id, userId: user.id, expiresAt: new Date(Date.now() + SESSION_DAYS * 86_400_000) });
+  await db
+    .insert(sessions)
+    .values({ id, userId: user.id, expiresAt: new Date(Date.now() + SESSION_DAYS * 86_400_000) });
   await touchLastLogin(db, user.id);
   return { id, isStaff: user.isStaff };
 }
 
 /** Signs out by posting the sign-out form if there is one on the page, else visiting /signout. */
 export async function signOut(page: Page): Promise<void> {
-  const form = page.locator('form[action="/signout"] button, form[action="/signout"] input[type="submit"]').first();
+  const form = page
+    .locator('form[action="/signout"] button, form[action="/signout"] input[type="submit"]')
+    .first();
   if (await form.count()) {
     await Promise.all([page.waitForNavigation({ timeout: 30_000 }), form.click()]);
   } else {
@@ -184,7 +219,8 @@ export async function signOut(page: Page): Promise<void> {
 
 let db: DbHandle | undefined;
 function database(): DbHandle {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   db ??= createDb(process.env.DATABASE_URL, { max: 2 });
   return db;
 }
@@ -211,10 +247,16 @@ export async function waitForEmail(
     const hit = rows.find(
       (r) =>
         (!opts.since || r.createdAt >= opts.since) &&
-        (!opts.subject || (typeof opts.subject === "string" ? r.subject.includes(opts.subject) : opts.subject.test(r.subject))),
+        (!opts.subject ||
+          (typeof opts.subject === "string"
+            ? r.subject.includes(opts.subject)
+            : opts.subject.test(r.subject))),
     );
     if (hit) return hit;
-    if (Date.now() > deadline) throw new Error(`no e-mail to ${toEmail}${opts.subject ? ` matching ${opts.subject}` : ""} in the outbox`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `no e-mail to ${toEmail}${opts.subject ? ` matching ${opts.subject}` : ""} in the outbox`,
+      );
     await new Promise((r) => setTimeout(r, 250));
   }
 }

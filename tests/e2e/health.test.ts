@@ -16,17 +16,23 @@ test("GET /readyz: 200 with the database and Temporal checked, never cached", as
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toMatch(/application\/json/);
   expect(res.headers.get("cache-control")).toBe("no-store");
-  const body = (await res.json()) as { status: string; checks: Record<string, { ok: boolean; ms: number }> };
+  const body = (await res.json()) as {
+    status: string;
+    checks: Record<string, { ok: boolean; ms: number }>;
+  };
   expect(body.status).toBe("ready");
   expect(Object.keys(body.checks).sort()).toEqual(["database", "temporal"]);
-  for (const check of Object.values(body.checks)) expect(check).toMatchObject({ ok: true, ms: expect.any(Number) });
+  for (const check of Object.values(body.checks))
+    expect(check).toMatchObject({ ok: true, ms: expect.any(Number) });
 });
 
 test("every answer carries X-Request-Id: the caller's plain token kept, anything else replaced", async () => {
   const kept = await fetch(url("/signin"), { headers: { "X-Request-Id": "lb-e2e.42_a" } });
   expect(kept.headers.get("x-request-id")).toBe("lb-e2e.42_a");
   const replaced = await fetch(url("/signin"), { headers: { "X-Request-Id": "<not a token>" } });
-  expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  expect(replaced.headers.get("x-request-id")).toMatch(
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+  );
   const fresh = await fetch(url("/healthz"));
   expect(fresh.headers.get("x-request-id")).not.toBe(replaced.headers.get("x-request-id"));
 });

@@ -12,10 +12,16 @@
  * app answered. Every non-GET carries `Origin: <base URL>` unless the test overrides or removes it.
  */
 
-export const baseUrl: string = (process.env.E2E_BASE_URL ?? "http://localhost:3100").replace(/\/$/, "");
+export const baseUrl: string = (process.env.E2E_BASE_URL ?? "http://localhost:3100").replace(
+  /\/$/,
+  "",
+);
 export const appOrigin: string = new URL(baseUrl).origin;
 
-export type FormFields = Record<string, string | number | boolean | (string | number)[] | undefined | null>;
+export type FormFields = Record<
+  string,
+  string | number | boolean | (string | number)[] | undefined | null
+>;
 
 export type HttpResponse = {
   status: number;
@@ -77,7 +83,9 @@ export class HttpClient {
       const name = pair.slice(0, eq).trim();
       const value = pair.slice(eq + 1).trim();
       const expired = attrs.some(
-        (a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split("=")[1]) < Date.now()),
+        (a) =>
+          /^\s*max-age=0\s*$/i.test(a) ||
+          (/^\s*expires=/i.test(a) && Date.parse(a.split("=")[1]) < Date.now()),
       );
       if (value === "" || expired) this.cookies.delete(name);
       else this.cookies.set(name, value);
@@ -91,8 +99,16 @@ export class HttpClient {
     const chain: string[] = [];
     for (let hop = 0; hop < 10; hop++) {
       chain.push(target);
-      const headers: Record<string, string> = { Accept: "text/html,application/xhtml+xml", ...(opts.headers ?? {}) };
-      const origin = opts.origin === undefined ? (method === "GET" || method === "HEAD" ? undefined : appOrigin) : opts.origin;
+      const headers: Record<string, string> = {
+        Accept: "text/html,application/xhtml+xml",
+        ...(opts.headers ?? {}),
+      };
+      const origin =
+        opts.origin === undefined
+          ? method === "GET" || method === "HEAD"
+            ? undefined
+            : appOrigin
+          : opts.origin;
       if (origin) headers.Origin = origin;
       if (opts.withCookies !== false && this.cookies.size > 0) headers.Cookie = this.cookieHeader();
       const res = await fetch(target, {
@@ -134,7 +150,11 @@ export class HttpClient {
   }
 
   /** POST application/x-www-form-urlencoded (what a plain HTML form sends). */
-  postForm(path: string, fields: FormFields | URLSearchParams, opts: Omit<RequestOptions, "method" | "body"> = {}): Promise<HttpResponse> {
+  postForm(
+    path: string,
+    fields: FormFields | URLSearchParams,
+    opts: Omit<RequestOptions, "method" | "body"> = {},
+  ): Promise<HttpResponse> {
     const body = fields instanceof URLSearchParams ? fields : formBody(fields);
     return this.request(path, {
       ...opts,
@@ -166,7 +186,9 @@ export class HttpClient {
   async signIn(email: string, password: string, next?: string): Promise<string> {
     const r = await this.postForm("/signin", { email, password, next });
     if (r.status !== 302 || !this.sessionCookie) {
-      throw new Error(`sign-in as ${email} failed: ${r.status} ${r.location ?? ""} ${r.body.slice(0, 200)}`);
+      throw new Error(
+        `sign-in as ${email} failed: ${r.status} ${r.location ?? ""} ${r.body.slice(0, 200)}`,
+      );
     }
     return r.location ?? "/";
   }
@@ -223,7 +245,9 @@ export function htmlDecode(s: string): string {
 
 /** The value="" attribute of the first <input name="..."> in an HTML page (decoded), or null. */
 export function inputValue(html: string, name: string): string | null {
-  const tag = new RegExp(`<input[^>]*\\bname="${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"[^>]*>`).exec(html)?.[0];
+  const tag = new RegExp(
+    `<input[^>]*\\bname="${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"[^>]*>`,
+  ).exec(html)?.[0];
   if (!tag) return null;
   const v = /\bvalue="([^"]*)"/.exec(tag);
   return v ? htmlDecode(v[1]) : null;

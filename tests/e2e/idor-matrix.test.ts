@@ -136,16 +136,31 @@ interface Case {
   personas?: readonly Persona[];
   probes: (f: Fixtures) => Probe[];
   /** Positive controls: the object opens for its owner (status 200, or the check given). */
-  opens?: (f: Fixtures) => { as: Owner; path: string; check?: (r: HttpResponse) => string | null }[];
+  opens?: (
+    f: Fixtures,
+  ) => { as: Owner; path: string; check?: (r: HttpResponse) => string | null }[];
 }
 
-const staffOnly = (what: string, probes: (f: Fixtures) => Probe[], opens: (f: Fixtures) => string[]): Case => ({
+const staffOnly = (
+  what: string,
+  probes: (f: Fixtures) => Probe[],
+  opens: (f: Fixtures) => string[],
+): Case => ({
   what: `${what} (staff only)`,
   probes,
   opens: (f) => opens(f).map((p) => ({ as: "staff" as const, path: p })),
 });
-const get = (p: string, extra: Partial<Probe> = {}): Probe => ({ method: "GET", path: p, ...extra });
-const post = (p: string, form: FormFields, extra: Partial<Probe> = {}): Probe => ({ method: "POST", path: p, form, ...extra });
+const get = (p: string, extra: Partial<Probe> = {}): Probe => ({
+  method: "GET",
+  path: p,
+  ...extra,
+});
+const post = (p: string, form: FormFields, extra: Partial<Probe> = {}): Probe => ({
+  method: "POST",
+  path: p,
+  form,
+  ...extra,
+});
 
 /**
  * The matrix: one case per route file of app/routes with a parameter in its name. A new route file with a
@@ -158,10 +173,21 @@ const MATRIX: Record<string, Case> = {
   },
   "active.$tab.tsx": {
     what: "a tab of the viewer's own listings or requests: another retailer's items never show",
-    probes: () => [get("/active/listings", { scoped: true }), get("/active/requests", { scoped: true })],
+    probes: () => [
+      get("/active/listings", { scoped: true }),
+      get("/active/requests", { scoped: true }),
+    ],
     opens: (f) => [
-      { as: "a", path: "/active/listings", check: (r) => (r.body.includes(f.sku) ? null : "A's listing is not on A's page") },
-      { as: "a", path: "/active/requests", check: (r) => (r.body.includes(f.sku) ? null : "A's request is not on A's page") },
+      {
+        as: "a",
+        path: "/active/listings",
+        check: (r) => (r.body.includes(f.sku) ? null : "A's listing is not on A's page"),
+      },
+      {
+        as: "a",
+        path: "/active/requests",
+        check: (r) => (r.body.includes(f.sku) ? null : "A's request is not on A's page"),
+      },
     ],
   },
   "admin.$class_name.$id.tsx": staffOnly(
@@ -175,7 +201,14 @@ const MATRIX: Record<string, Case> = {
   ),
   "admin.$class_name._index.tsx": staffOnly(
     "a staff list and its bulk actions",
-    (f) => [get("/admin/retailer/"), post("/admin/brand/", { action: "delete_selected", selected: f.brandPriv.id, confirm: "yes" })],
+    (f) => [
+      get("/admin/retailer/"),
+      post("/admin/brand/", {
+        action: "delete_selected",
+        selected: f.brandPriv.id,
+        confirm: "yes",
+      }),
+    ],
     () => ["/admin/retailer/"],
   ),
   "admin.$class_name.choices.tsx": staffOnly(
@@ -190,19 +223,29 @@ const MATRIX: Record<string, Case> = {
   ),
   "admin.$class_name.new.tsx": staffOnly(
     "a staff create form",
-    () => [get("/admin/brand/new"), post("/admin/brand/new", { name: `New ${tok}`, display_name: `New ${tok}`, intent: "save" })],
+    () => [
+      get("/admin/brand/new"),
+      post("/admin/brand/new", { name: `New ${tok}`, display_name: `New ${tok}`, intent: "save" }),
+    ],
     () => ["/admin/brand/new"],
   ),
   "admin.active-rmas.($stage).tsx": staffOnly(
     "the RMA screen and its decision",
-    (f) => [get(`/admin/active-rmas/all?open=${f.rma.id}`), post("/admin/active-rmas/all", { intent: "decide", rma: f.rma.id, fee: "0" })],
+    (f) => [
+      get(`/admin/active-rmas/all?open=${f.rma.id}`),
+      post("/admin/active-rmas/all", { intent: "decide", rma: f.rma.id, fee: "0" }),
+    ],
     (f) => [`/admin/active-rmas/all?open=${f.rma.id}`],
   ),
   "admin.active-transactions.($stage).tsx": staffOnly(
     "the transactions screen and its carrier tools",
     (f) => [
       get(`/admin/active-transactions/all?order=${f.buy.id}`),
-      post("/admin/active-transactions/all", { intent: "carrier", order: f.buy.id, status: "delivered" }),
+      post("/admin/active-transactions/all", {
+        intent: "carrier",
+        order: f.buy.id,
+        status: "delivered",
+      }),
     ],
     (f) => [`/admin/active-transactions/all?order=${f.buy.id}`],
   ),
@@ -215,7 +258,10 @@ const MATRIX: Record<string, Case> = {
     "a product variation's staff page",
     (f) => [
       get(`/admin/productvariationmanagement/${f.variationPriv}`),
-      post(`/admin/productvariationmanagement/${f.variationPriv}`, { intent: "save", price: "1.00" }),
+      post(`/admin/productvariationmanagement/${f.variationPriv}`, {
+        intent: "save",
+        price: "1.00",
+      }),
     ],
     (f) => [`/admin/productvariationmanagement/${f.variationPriv}`],
   ),
@@ -229,7 +275,10 @@ const MATRIX: Record<string, Case> = {
     personas: [...PERSONAS, "ungranted"],
     probes: (f) => [
       get(`/admin/staff-users/${f.staffTarget.id}`),
-      post(`/admin/staff-users/${f.staffTarget.id}`, { intent: "permissions", permissions: ["brand", STAFF_USERS_PERMISSION] }),
+      post(`/admin/staff-users/${f.staffTarget.id}`, {
+        intent: "permissions",
+        permissions: ["brand", STAFF_USERS_PERMISSION],
+      }),
       post(`/admin/staff-users/${f.staffTarget.id}`, { intent: "deactivate" }),
       post(`/admin/staff-users/${f.staffTarget.id}`, { intent: "send-reset" }),
       get("/admin/staff-users"),
@@ -240,20 +289,28 @@ const MATRIX: Record<string, Case> = {
       {
         as: "staff",
         path: "/admin/staff-users",
-        check: (r) => (r.status === 200 && r.body.includes(f.staffTarget.email) ? null : `answered ${r.status}`),
+        check: (r) =>
+          r.status === 200 && r.body.includes(f.staffTarget.email) ? null : `answered ${r.status}`,
       },
     ],
   },
   "admin.validate.($stage).tsx": staffOnly(
     "the validation tools",
-    (f) => [get("/admin/validate/brands"), post("/admin/validate/brands", { intent: "validate", brand: f.brandPriv.id })],
+    (f) => [
+      get("/admin/validate/brands"),
+      post("/admin/validate/brands", { intent: "validate", brand: f.brandPriv.id }),
+    ],
     () => ["/admin/validate/brands"],
   ),
   "buy_.$brand.tsx": {
     what: "the marketplace of one brand: only its authorized retailers see it",
     probes: (f) => [get(`/buy/${f.brandPriv.id}`)],
     opens: (f) => [
-      { as: "b", path: `/buy/${f.brandPriv.id}`, check: (r) => (r.status === 404 ? "B was refused although authorized" : null) },
+      {
+        as: "b",
+        path: `/buy/${f.brandPriv.id}`,
+        check: (r) => (r.status === 404 ? "B was refused although authorized" : null),
+      },
     ],
   },
   "sell_.$brand.tsx": {
@@ -279,7 +336,9 @@ const MATRIX: Record<string, Case> = {
         post(
           `/codec/${op}`,
           { payloads: "[]" },
-          { refused: (r) => (r.status === 401 || r.status === 403 ? null : `answered ${r.status}`) },
+          {
+            refused: (r) => (r.status === 401 || r.status === 403 ? null : `answered ${r.status}`),
+          },
         ),
       ),
   },
@@ -303,7 +362,10 @@ const MATRIX: Record<string, Case> = {
     "the brand manager",
     (f) => [
       get(`/manage-brand/info?brand=${f.brandPriv.id}`),
-      post(`/manage-brand/retailers?brand=${f.brandPriv.id}`, { intent: "add_retailer", retailer: f.a }),
+      post(`/manage-brand/retailers?brand=${f.brandPriv.id}`, {
+        intent: "add_retailer",
+        retailer: f.a,
+      }),
     ],
     (f) => [`/manage-brand/info?brand=${f.brandPriv.id}`],
   ),
@@ -314,7 +376,10 @@ const MATRIX: Record<string, Case> = {
       post(`/manage-retailer/info?id=${f.a}`, { intent: "deactivate", id: f.a }),
       // Each tab with commands is a route of its own.
       post(`/manage-retailer/contacts?id=${f.a}`, { intent: "send-reset", contact_id: 1 }),
-      post(`/manage-retailer/brands?id=${f.a}`, { intent: "brand-delete", brand_id: f.brandPriv.id }),
+      post(`/manage-retailer/brands?id=${f.a}`, {
+        intent: "brand-delete",
+        brand_id: f.brandPriv.id,
+      }),
       // Its stock imports (docs/guides/stock-import.md "Staff"): staff only.
       get(`/manage-retailer/imports?id=${f.a}`),
     ],
@@ -342,14 +407,26 @@ const MATRIX: Record<string, Case> = {
   },
   "orders.($stage).tsx": {
     what: "a tab of the viewer's own orders: another retailer's orders never show",
-    probes: () => ["sales", "purchases", "swaps", "sentswaps", "receivedswaps"].map((s) => get(`/orders/${s}`, { scoped: true })),
+    probes: () =>
+      ["sales", "purchases", "swaps", "sentswaps", "receivedswaps"].map((s) =>
+        get(`/orders/${s}`, { scoped: true }),
+      ),
     opens: (f) => [
-      { as: "a", path: "/orders/purchases", check: (r) => (r.body.includes(f.buy.externalId) ? null : "A's purchase is not on A's page") },
+      {
+        as: "a",
+        path: "/orders/purchases",
+        check: (r) =>
+          r.body.includes(f.buy.externalId) ? null : "A's purchase is not on A's page",
+      },
     ],
   },
   "packingslip.$id.tsx": {
     what: "an order's packing slip, by order number or action id (the sender's)",
-    probes: (f) => [get(`/packingslip/${f.buy.externalId}`), get(`/packingslip/${f.actionId}`), get(`/packingslip/${f.swap.externalId}`)],
+    probes: (f) => [
+      get(`/packingslip/${f.buy.externalId}`),
+      get(`/packingslip/${f.actionId}`),
+      get(`/packingslip/${f.swap.externalId}`),
+    ],
     opens: (f) => [
       { as: "b", path: `/packingslip/${f.buy.externalId}` },
       { as: "b", path: `/packingslip/${f.actionId}` },
@@ -378,7 +455,13 @@ const MATRIX: Record<string, Case> = {
     what: "the rating page of an order A received",
     probes: (f) => [
       get(`/rate/${f.buy.id}`),
-      post(`/rate/${f.buy.id}`, { intent: "rate", packaging: 1, timeliness: 1, accuracy: 1, comment: `Taken ${tok}` }),
+      post(`/rate/${f.buy.id}`, {
+        intent: "rate",
+        packaging: 1,
+        timeliness: 1,
+        accuracy: 1,
+        comment: `Taken ${tok}`,
+      }),
       post(`/rate/${f.buy.id}`, { intent: "confirm_received" }),
     ],
     opens: (f) => [{ as: "a", path: `/rate/${f.buy.id}` }],
@@ -398,13 +481,18 @@ const MATRIX: Record<string, Case> = {
         as,
         path: "/rma",
         check: (r: HttpResponse) =>
-          r.status === 200 && r.body.includes(f.rma.externalId) ? null : `the list does not show the RMA (${r.status})`,
+          r.status === 200 && r.body.includes(f.rma.externalId)
+            ? null
+            : `the list does not show the RMA (${r.status})`,
       })),
     ],
   },
   "statements.$month.tsx": {
     what: "a month's statement of retailer A (staff name it with ?retailer=), and the list of months beside it (statements._index.tsx)",
-    probes: (f) => [get(`/statements/${statementMonth}?retailer=${f.a}`), get(`/statements?retailer=${f.a}`)],
+    probes: (f) => [
+      get(`/statements/${statementMonth}?retailer=${f.a}`),
+      get(`/statements?retailer=${f.a}`),
+    ],
     opens: (f) => [
       { as: "a", path: `/statements/${statementMonth}` },
       { as: "staff", path: `/statements/${statementMonth}?retailer=${f.a}` },
@@ -429,7 +517,10 @@ const MATRIX: Record<string, Case> = {
   },
   "shipperchecklist.$id.tsx": {
     what: "an order's shipper checklist (the sender's)",
-    probes: (f) => [get(`/shipperchecklist/${f.buy.externalId}`), get(`/shipperchecklist/${f.actionId}`)],
+    probes: (f) => [
+      get(`/shipperchecklist/${f.buy.externalId}`),
+      get(`/shipperchecklist/${f.actionId}`),
+    ],
     opens: (f) => [{ as: "b", path: `/shipperchecklist/${f.buy.externalId}` }],
   },
   "shipping-label.$tracking.tsx": {
@@ -472,13 +563,20 @@ const MATRIX: Record<string, Case> = {
     probes: (f) => [
       get(`/updatelisting/${f.listing}`),
       post(`/updatelisting/${f.listing}`, { intent: "delete" }),
-      post(`/updatelisting/${f.listing}`, { intent: "save", "sizes[0]": 9, modified_reason: "inventory_correction" }),
+      post(`/updatelisting/${f.listing}`, {
+        intent: "save",
+        "sizes[0]": 9,
+        modified_reason: "inventory_correction",
+      }),
     ],
     opens: (f) => [{ as: "a", path: `/updatelisting/${f.listing}` }],
   },
   "updaterequest.$id.tsx": {
     what: "the edit form of A's request",
-    probes: (f) => [get(`/updaterequest/${f.request}`), post(`/updaterequest/${f.request}`, { intent: "delete" })],
+    probes: (f) => [
+      get(`/updaterequest/${f.request}`),
+      post(`/updaterequest/${f.request}`, { intent: "delete" }),
+    ],
     opens: (f) => [{ as: "a", path: `/updaterequest/${f.request}` }],
   },
   "uploads.$file.tsx": {
@@ -496,7 +594,10 @@ const MATRIX: Record<string, Case> = {
       {
         as: "b",
         path: `/viewlisting/${f.listing}/buy`,
-        check: (r) => (r.status === 302 && r.location === `/listing/buy/${f.listing}` ? null : `answered ${r.status} ${r.location}`),
+        check: (r) =>
+          r.status === 302 && r.location === `/listing/buy/${f.listing}`
+            ? null
+            : `answered ${r.status} ${r.location}`,
       },
     ],
   },
@@ -516,9 +617,11 @@ function refusal(p: Probe, r: HttpResponse): string | null {
   if (leakedTrace(r.body)) return "the answer carries a stack trace";
   if (p.refused) return p.refused(r);
   // 405: the route has no action, so a POST cannot reach anything.
-  if (r.status === 403 || r.status === 404 || (p.method === "POST" && r.status === 405)) return null;
+  if (r.status === 403 || r.status === 404 || (p.method === "POST" && r.status === 405))
+    return null;
   if ((r.status === 302 || r.status === 303) && r.location && AWAY.test(r.location)) return null;
-  if (p.follow && r.status === 200 && AWAY.test(new URL(r.url).pathname + new URL(r.url).search)) return null;
+  if (p.follow && r.status === 200 && AWAY.test(new URL(r.url).pathname + new URL(r.url).search))
+    return null;
   if (p.scoped && (r.status === 200 || r.status === 302 || r.status === 303)) return null;
   return `answered ${r.status}${r.location ? ` → ${r.location}` : ""}`;
 }
@@ -548,13 +651,28 @@ async function snapshot(f: Fixtures): Promise<string> {
   const parties = [f.a, f.b];
   const rows = await Promise.all([
     db().select().from(orders).where(inArray(orders.id, orderIds)).orderBy(orders.id),
-    db().select().from(orderContributions).where(inArray(orderContributions.orderId, orderIds)).orderBy(orderContributions.id),
-    db().select().from(orderActions).where(inArray(orderActions.orderId, orderIds)).orderBy(orderActions.id),
+    db()
+      .select()
+      .from(orderContributions)
+      .where(inArray(orderContributions.orderId, orderIds))
+      .orderBy(orderContributions.id),
+    db()
+      .select()
+      .from(orderActions)
+      .where(inArray(orderActions.orderId, orderIds))
+      .orderBy(orderActions.id),
     db().select().from(shipments).where(inArray(shipments.orderId, orderIds)).orderBy(shipments.id),
     db().select().from(payments).where(inArray(payments.orderId, orderIds)).orderBy(payments.id),
     db().select().from(ratings).where(inArray(ratings.orderId, orderIds)).orderBy(ratings.id),
-    db().select().from(orderMessages).where(inArray(orderMessages.orderId, orderIds)).orderBy(orderMessages.id),
-    db().select().from(sandboxCarrierShipments).where(eq(sandboxCarrierShipments.trackingNumber, f.tracking)),
+    db()
+      .select()
+      .from(orderMessages)
+      .where(inArray(orderMessages.orderId, orderIds))
+      .orderBy(orderMessages.id),
+    db()
+      .select()
+      .from(sandboxCarrierShipments)
+      .where(eq(sandboxCarrierShipments.trackingNumber, f.tracking)),
     db().select().from(listings).where(eq(listings.id, f.listing)),
     db().select().from(listingRequests).where(eq(listingRequests.id, f.request)),
     db()
@@ -566,7 +684,9 @@ async function snapshot(f: Fixtures): Promise<string> {
     db()
       .select()
       .from(retailerBrands)
-      .where(or(inArray(retailerBrands.retailerId, parties), eq(retailerBrands.brandId, f.brandPriv.id)))
+      .where(
+        or(inArray(retailerBrands.retailerId, parties), eq(retailerBrands.brandId, f.brandPriv.id)),
+      )
       .orderBy(retailerBrands.id),
     db()
       .select()
@@ -574,13 +694,21 @@ async function snapshot(f: Fixtures): Promise<string> {
       .where(or(eq(brands.id, f.brandPriv.id), like(brands.name, `%${tok}%`)))
       .orderBy(brands.id),
     db().select().from(users).where(eq(users.retailerId, f.a)).orderBy(users.id),
-    db().select().from(passwordResetTokens).where(eq(passwordResetTokens.userId, f.userA)).orderBy(passwordResetTokens.id),
+    db()
+      .select()
+      .from(passwordResetTokens)
+      .where(eq(passwordResetTokens.userId, f.userA))
+      .orderBy(passwordResetTokens.id),
     db().select().from(carts).where(inArray(carts.retailerId, parties)).orderBy(carts.retailerId),
     db()
       .select()
       .from(users)
       .where(or(eq(users.id, f.staffTarget.id), eq(users.email, staffInviteEmail))),
-    db().select().from(staffUserChanges).where(eq(staffUserChanges.userId, f.staffTarget.id)).orderBy(staffUserChanges.id),
+    db()
+      .select()
+      .from(staffUserChanges)
+      .where(eq(staffUserChanges.userId, f.staffTarget.id))
+      .orderBy(staffUserChanges.id),
     db()
       .select({ id: outboxEmails.id })
       .from(outboxEmails)
@@ -588,29 +716,53 @@ async function snapshot(f: Fixtures): Promise<string> {
       .orderBy(outboxEmails.id),
   ]);
   // Columns that record reading, not changing, are left out: a party's last visit.
-  return JSON.stringify(rows, (k, v) => (k === "lastActiveAt" || k === "lastLoginAt" ? undefined : v));
+  return JSON.stringify(rows, (k, v) =>
+    k === "lastActiveAt" || k === "lastLoginAt" ? undefined : v,
+  );
 }
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const email = (who: string) => freshEmail(`idor-${who}-${tok.toLowerCase()}`);
   const brandPriv = await createBrand(db(), { name: `Private ${tok}` });
   const brandShared = await createBrand(db(), { name: `Shared ${tok}` });
   const colP = await createCollection(db(), { brandId: brandPriv.id });
   const sku = `IDP${tok}`;
-  const prod = await createProduct(db(), { collectionId: colP.id, sku, sizes: SIZE_RUNS.apparel, colors: 2 });
-  const ra = await createRetailer(db(), { payout: true, user: { email: email("a") }, storeName: `Store A ${tok}` });
+  const prod = await createProduct(db(), {
+    collectionId: colP.id,
+    sku,
+    sizes: SIZE_RUNS.apparel,
+    colors: 2,
+  });
+  const ra = await createRetailer(db(), {
+    payout: true,
+    user: { email: email("a") },
+    storeName: `Store A ${tok}`,
+  });
   const rb = await createRetailer(db(), { payout: true, user: { email: email("b") } });
   const rc = await createRetailer(db(), { payout: true, user: { email: email("other") } });
   const rp = await createRetailer(db(), { status: "pending", user: { email: email("pending") } });
-  const ri = await createRetailer(db(), { status: "inactive", payout: true, user: { email: email("inactive") } });
+  const ri = await createRetailer(db(), {
+    status: "inactive",
+    payout: true,
+    user: { email: email("inactive") },
+  });
   for (const r of [ra, rb]) await authorizeBrand(db(), r.retailer.id, brandPriv.id);
   for (const r of [ra, rb, rc, ri, rp]) await authorizeBrand(db(), r.retailer.id, brandShared.id);
   const a = ra.retailer.id;
   const b = rb.retailer.id;
-  const listing = await createListing(db(), { variationId: prod.variations[0].id, providerId: a, sizes: { S: 1, M: 2 } });
-  const request = await createRequest(db(), { variationId: prod.variations[1].id, requestorId: a, sizes: { L: 1 } });
+  const listing = await createListing(db(), {
+    variationId: prod.variations[0].id,
+    providerId: a,
+    sizes: { S: 1, M: 2 },
+  });
+  const request = await createRequest(db(), {
+    variationId: prod.variations[1].id,
+    requestorId: a,
+    sizes: { L: 1 },
+  });
   const line = { variationId: prod.variations[0].id, sizes: { M: 2 } };
 
   const buy = await createOrderAt(db(), "delivered", {
@@ -626,7 +778,12 @@ beforeAll(async () => {
     .where(eq(orderActions.orderId, buy.order.id))
     .orderBy(orderActions.id)
     .limit(1);
-  const swap = await createSwapOrder(db(), { providerId: a, receiverId: b, lines: [line], externalId: `IDS${tok}` });
+  const swap = await createSwapOrder(db(), {
+    providerId: a,
+    receiverId: b,
+    lines: [line],
+    externalId: `IDS${tok}`,
+  });
 
   // Pictures: one A uploaded for a listing it has not saved yet, one on A's RMA, one of the catalogue.
   const userA = ra.user!.id;
@@ -648,7 +805,12 @@ beforeAll(async () => {
     victimId: a,
     uploaderUserId: userA,
     pictures: [rmaPhoto],
-    contact: { name: `Victim ${tok}`, email: email("contact"), phone: "+1-217-555-0199", packingSlipName: `Victim ${tok}` },
+    contact: {
+      name: `Victim ${tok}`,
+      email: email("contact"),
+      phone: "+1-217-555-0199",
+      packingSlipName: `Victim ${tok}`,
+    },
   });
 
   const tracking = `IDL${tok}`;
@@ -674,13 +836,26 @@ beforeAll(async () => {
       } as never,
     });
   // The read model's parcel of the same tracking number (its events page, /tracking/:tracking).
-  await db().insert(shipments).values({ orderId: buy.order.id, senderId: b, receiverId: a, trackingNumber: tracking, status: "delivered" });
+  await db().insert(shipments).values({
+    orderId: buy.order.id,
+    senderId: b,
+    receiverId: a,
+    trackingNumber: tracking,
+    status: "delivered",
+  });
 
-  const staffTarget = await createStaffUser(db(), { email: email("staff-target"), permissions: ["brand"] });
+  const staffTarget = await createStaffUser(db(), {
+    email: email("staff-target"),
+    permissions: ["brand"],
+  });
   const token = generateResetToken();
   await db()
     .insert(passwordResetTokens)
-    .values({ userId: userA, tokenHash: hashResetToken(token), expiresAt: new Date(Date.now() + 3_600_000) });
+    .values({
+      userId: userA,
+      tokenHash: hashResetToken(token),
+      expiresAt: new Date(Date.now() + 3_600_000),
+    });
 
   fx = {
     a,
@@ -703,8 +878,14 @@ beforeAll(async () => {
     staffTarget: { id: staffTarget.id, email: staffTarget.email },
   };
 
-  const staffUser = await createStaffUser(db(), { email: email("staff"), permissions: [...RESOURCE_NAMES, STAFF_USERS_PERMISSION] });
-  const ungranted = await createStaffUser(db(), { email: email("ungranted"), permissions: [...RESOURCE_NAMES] });
+  const staffUser = await createStaffUser(db(), {
+    email: email("staff"),
+    permissions: [...RESOURCE_NAMES, STAFF_USERS_PERMISSION],
+  });
+  const ungranted = await createStaffUser(db(), {
+    email: email("ungranted"),
+    permissions: [...RESOURCE_NAMES],
+  });
   await Promise.all([
     owners.a.signIn(ra.user!.email, DEFAULT_TEST_PASSWORD),
     owners.b.signIn(rb.user!.email, DEFAULT_TEST_PASSWORD),
@@ -732,7 +913,12 @@ const TAB_LAYOUTS = ["manage-retailer.tsx"];
 function parameterRoutes(): string[] {
   return fs
     .readdirSync(ROUTES_DIR)
-    .filter((n) => /\.(tsx?|jsx?)$/.test(n) && !/\.server\.tsx?$/.test(n) && (n.includes("$") || TAB_LAYOUTS.includes(n)))
+    .filter(
+      (n) =>
+        /\.(tsx?|jsx?)$/.test(n) &&
+        !/\.server\.tsx?$/.test(n) &&
+        (n.includes("$") || TAB_LAYOUTS.includes(n)),
+    )
     .sort();
 }
 
@@ -755,7 +941,11 @@ describe("the IDOR matrix", () => {
     for (const [file, c] of Object.entries(MATRIX)) {
       for (const o of c.opens?.(fx) ?? []) {
         const r = await owners[o.as].get(o.path);
-        const bad = o.check ? o.check(r) : r.status === 200 ? null : `answered ${r.status}${r.location ? ` → ${r.location}` : ""}`;
+        const bad = o.check
+          ? o.check(r)
+          : r.status === 200
+            ? null
+            : `answered ${r.status}${r.location ? ` → ${r.location}` : ""}`;
         if (bad) problems.push(`${file}: ${o.as} GET ${o.path}: ${bad}`);
       }
     }
@@ -772,7 +962,8 @@ describe("the IDOR matrix", () => {
           const bad = refusal(p, r);
           if (bad) problems.push(`${who} ${p.method} ${p.path}: ${bad}`);
           const leaked = marks(fx).filter((m) => r.body.includes(m));
-          if (leaked.length) problems.push(`${who} ${p.method} ${p.path}: the answer shows ${leaked.join(", ")}`);
+          if (leaked.length)
+            problems.push(`${who} ${p.method} ${p.path}: the answer shows ${leaked.join(", ")}`);
         }
       }
       expect(problems).toEqual([]);

@@ -8,7 +8,14 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { BUY_STATES } from "../../domain/states";
-import { createBrand, createCollection, createListing, createProduct, DEFAULT_TEST_PASSWORD, SIZE_RUNS } from "../factories";
+import {
+  createBrand,
+  createCollection,
+  createListing,
+  createProduct,
+  DEFAULT_TEST_PASSWORD,
+  SIZE_RUNS,
+} from "../factories";
 import { axeProblems } from "./axe";
 import { retailerWithLogin, waitForOrderState } from "./buy-helpers";
 import { closePage, hydrated, launchBrowser, newPage, url } from "./harness";
@@ -17,7 +24,8 @@ let handle: DbHandle;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   browser = await launchBrowser();
 });
@@ -49,11 +57,21 @@ describe("the buy flow with the keyboard alone", () => {
   it("a retailer signs in, fills the cart, checks out and pays without a mouse; each page passes axe", async () => {
     const brand = (await createBrand(handle.db)).id;
     const coll = (await createCollection(handle.db, { brandId: brand })).id;
-    const variation = (await createProduct(handle.db, { collectionId: coll, sizes: SIZE_RUNS.apparel, colors: 1, priceCents: 3100 }))
-      .variations[0].id;
+    const variation = (
+      await createProduct(handle.db, {
+        collectionId: coll,
+        sizes: SIZE_RUNS.apparel,
+        colors: 1,
+        priceCents: 3100,
+      })
+    ).variations[0].id;
     const buyer = await retailerWithLogin(handle, [brand], { prefix: "kbd-a" });
     const seller = await retailerWithLogin(handle, [brand], { prefix: "kbd-b" });
-    const listing = await createListing(handle.db, { variationId: variation, providerId: seller.r.id, sizes: { S: 2, M: 2 } });
+    const listing = await createListing(handle.db, {
+      variationId: variation,
+      providerId: seller.r.id,
+      sizes: { S: 2, M: 2 },
+    });
     const page = await newPage(browser);
     const problems: string[] = [];
 
@@ -63,7 +81,10 @@ describe("the buy flow with the keyboard alone", () => {
     await page.keyboard.type(buyer.email);
     await tabTo(page, page.locator('input[name="password"]'));
     await page.keyboard.type(DEFAULT_TEST_PASSWORD);
-    await Promise.all([page.waitForURL((u) => !u.pathname.startsWith("/signin")), page.keyboard.press("Enter")]);
+    await Promise.all([
+      page.waitForURL((u) => !u.pathname.startsWith("/signin")),
+      page.keyboard.press("Enter"),
+    ]);
     await hydrated(page);
 
     // The listing: two of size S, then "Add to cart".
@@ -119,8 +140,14 @@ describe("the buy flow with the keyboard alone", () => {
     await tabTo(page, page.locator("#card_cvc"));
     await page.keyboard.type("123");
     await tabTo(page, page.getByTestId("pay-submit"));
-    await Promise.all([page.waitForURL(/\/buy\?ref=checkoutComplete/, { timeout: 40_000 }), page.keyboard.press("Enter")]);
-    await page.getByText("Thank you! Your order was sent to the seller.", { exact: false }).first().waitFor();
+    await Promise.all([
+      page.waitForURL(/\/buy\?ref=checkoutComplete/, { timeout: 40_000 }),
+      page.keyboard.press("Enter"),
+    ]);
+    await page
+      .getByText("Thank you! Your order was sent to the seller.", { exact: false })
+      .first()
+      .waitFor();
     await waitForOrderState(orderId, BUY_STATES.PROVIDER_APPROVE_SALE);
     problems.push(...(await axeProblems(page)));
 

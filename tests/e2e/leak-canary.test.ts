@@ -17,7 +17,14 @@ import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
-import { orders, outboxEmails, retailerContacts, retailers, sessions, users } from "../../db/schema";
+import {
+  orders,
+  outboxEmails,
+  retailerContacts,
+  retailers,
+  sessions,
+  users,
+} from "../../db/schema";
 import { TRANSACTION_TYPE } from "../../domain/states";
 import {
   authorizeBrand,
@@ -31,7 +38,11 @@ import {
   uniqueToken,
 } from "../factories";
 import { createOrderAt, createRmaOf, createSwapOrder } from "../factories/orders";
-import { queueDueMatchDigests, recordMatchesForListing, saveSearch } from "../../db/queries/matches";
+import {
+  queueDueMatchDigests,
+  recordMatchesForListing,
+  saveSearch,
+} from "../../db/queries/matches";
 import { DEFAULT_MARKETPLACE_TZ } from "../../domain/business-days";
 import { pdfText } from "../setup/pdf-text";
 import { baseUrl, htmlDecode, HttpClient } from "./http";
@@ -78,11 +89,17 @@ function canaryFields(n: number) {
 let fixture: { a: number; b: number; c: number };
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const brand = await createBrand(db(), { name: `Canary Brand ${tok}` });
   const col = await createCollection(db(), { brandId: brand.id });
-  const prod = await createProduct(db(), { collectionId: col.id, sku: `CAN${tok}`, sizes: SIZE_RUNS.apparel, colors: 2 });
+  const prod = await createProduct(db(), {
+    collectionId: col.id,
+    sku: `CAN${tok}`,
+    sizes: SIZE_RUNS.apparel,
+    colors: 2,
+  });
   const [ra, rb, rc] = [
     await createRetailer(db(), canaryFields(1)),
     await createRetailer(db(), canaryFields(2)),
@@ -93,11 +110,24 @@ beforeAll(async () => {
   // Listings and requests of each in the shared brand: the marketplace shows them to the others.
   const canaryListings: number[] = [];
   for (const [i, r] of [a, b, c].entries()) {
-    canaryListings.push((await createListing(db(), { variationId: prod.variations[i % 2].id, providerId: r, sizes: { S: 1, M: 1 } })).id);
-    await createRequest(db(), { variationId: prod.variations[(i + 1) % 2].id, requestorId: r, sizes: { L: 1 } });
+    canaryListings.push(
+      (
+        await createListing(db(), {
+          variationId: prod.variations[i % 2].id,
+          providerId: r,
+          sizes: { S: 1, M: 1 },
+        })
+      ).id,
+    );
+    await createRequest(db(), {
+      variationId: prod.variations[(i + 1) % 2].id,
+      requestorId: r,
+      sizes: { L: 1 },
+    });
   }
   // Matches (ADR 0030): each saves a search of the brand, so the others' listings reach its Matches tab and digest e-mail.
-  for (const r of [a, b, c]) await saveSearch(db(), r, { brandId: brand.id, categoryId: null, sizes: [], search: "" });
+  for (const r of [a, b, c])
+    await saveSearch(db(), r, { brandId: brand.id, categoryId: null, sizes: [], search: "" });
   for (const id of canaryListings) await recordMatchesForListing(db(), id);
   await queueDueMatchDigests(db(), DEFAULT_MARKETPLACE_TZ); // the worker's sweep: their digest e-mails
   const line = { variationId: prod.variations[0].id, sizes: { M: 2 } };
@@ -107,7 +137,11 @@ beforeAll(async () => {
     lines: [line],
     deliveredAt: new Date(Date.now() - 3_600_000),
   });
-  await createOrderAt(db(), "provider_approve_sale", { providerId: a, receiverId: c, lines: [line] });
+  await createOrderAt(db(), "provider_approve_sale", {
+    providerId: a,
+    receiverId: c,
+    lines: [line],
+  });
   await createSwapOrder(db(), { providerId: c, receiverId: b, lines: [line] });
   await createRmaOf(db(), buy.order.id, {
     victimId: a,
@@ -169,7 +203,8 @@ async function canaries(): Promise<{ list: Canary[]; valuesOf: (retailerId: numb
     return true;
   });
   const values = new Map<number, string[]>();
-  for (const c of all) values.set(c.retailerId, [...(values.get(c.retailerId) ?? []), norm(c.value)]);
+  for (const c of all)
+    values.set(c.retailerId, [...(values.get(c.retailerId) ?? []), norm(c.value)]);
   return { list, valuesOf: (id) => values.get(id) ?? [] };
 }
 
@@ -179,8 +214,14 @@ function norm(s: string | null | undefined): string {
 
 /** HTML to the text a reader sees (tags dropped, entities decoded), plus attribute values (hrefs, values). */
 function readable(html: string): string {
-  const attrs = [...html.matchAll(/\s(?:value|href|title|alt|content|aria-label|placeholder)="([^"]*)"/g)].map((m) => m[1]).join(" ");
-  const text = html.replace(/<script[\s\S]*?<\/script>/gi, (s) => ` ${s} `).replace(/<[^>]+>/g, " ");
+  const attrs = [
+    ...html.matchAll(/\s(?:value|href|title|alt|content|aria-label|placeholder)="([^"]*)"/g),
+  ]
+    .map((m) => m[1])
+    .join(" ");
+  const text = html
+    .replace(/<script[\s\S]*?<\/script>/gi, (s) => ` ${s} `)
+    .replace(/<[^>]+>/g, " ");
   return htmlDecode(`${text} ${attrs}`);
 }
 
@@ -216,7 +257,12 @@ function leaks(
 
 /** A signed-in session for a retailer's user, as the sign-in form would leave it. */
 async function sessionFor(retailerId: number): Promise<string> {
-  const [u] = await db().select({ id: users.id }).from(users).where(eq(users.retailerId, retailerId)).orderBy(users.id).limit(1);
+  const [u] = await db()
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.retailerId, retailerId))
+    .orderBy(users.id)
+    .limit(1);
   if (!u) throw new Error(`retailer ${retailerId} has no user`);
   const id = randomBytes(20).toString("hex");
   await db()
@@ -257,7 +303,8 @@ async function crawl(session: string, starts: string[]): Promise<Visit[]> {
     const type = res.headers.get("content-type") ?? "";
     if (res.status >= 300 && res.status < 400) {
       const loc = res.headers.get("location");
-      if (loc && new URL(loc, u).origin === u.origin) queue.push(new URL(loc, u).pathname + new URL(loc, u).search);
+      if (loc && new URL(loc, u).origin === u.origin)
+        queue.push(new URL(loc, u).pathname + new URL(loc, u).search);
       await res.arrayBuffer();
       continue;
     }
@@ -310,20 +357,31 @@ describe("leak canary", () => {
         sql`select id, transaction_type from ${orders} where provider_id = ${me} or receiver_id = ${me} order by id`,
       );
       // Its own canaries (names, addresses, e-mails, phones) and the other fixture retailers' e-mails and phones.
-      const attempts = list.filter((c) => c.retailerId === me || (ids.includes(c.retailerId) && /(Email|Phone|Celphone)$/i.test(c.field)));
+      const attempts = list.filter(
+        (c) =>
+          c.retailerId === me ||
+          (ids.includes(c.retailerId) && /(Email|Phone|Celphone)$/i.test(c.field)),
+      );
       expect(attempts.length).toBeGreaterThanOrEqual(10);
       for (const o of mine) {
         const path = `/messages/${o.transaction_type === 3 ? "rma" : o.transaction_type === 2 ? "swap" : "buy"}/${o.id}`;
         for (const c of attempts) {
           const r = await http.postForm(path, { body: `Hello, ${c.value} here.` });
-          if (r.status !== 400) problems.push(`retailer ${me} ${path}: ${c.field} of retailer ${c.retailerId} answered ${r.status}`);
+          if (r.status !== 400)
+            problems.push(
+              `retailer ${me} ${path}: ${c.field} of retailer ${c.retailerId} answered ${r.status}`,
+            );
         }
-        const ok = await http.postForm(path, { body: `Plain message from one side of order ${o.id}.` });
+        const ok = await http.postForm(path, {
+          body: `Plain message from one side of order ${o.id}.`,
+        });
         expect(ok.status, `${path}: a plain message`).toBe(200);
         const page = await http.get(path);
         expect(page.status).toBe(200);
         for (const c of leaks(readable(page.body), me, valuesOf(me), list))
-          problems.push(`retailer ${me} page ${path}: ${c.field} of retailer ${c.retailerId} (${c.value})`);
+          problems.push(
+            `retailer ${me} page ${path}: ${c.field} of retailer ${c.retailerId} (${c.value})`,
+          );
       }
     }
     expect(problems).toEqual([]);
@@ -379,9 +437,12 @@ describe("leak canary", () => {
       for (const v of visits) {
         counts[v.kind] += 1;
         // A label prints its recipient's street address (contact and store addresses alike).
-        const allow = (c: Canary) => v.url.startsWith("/shipping-label/") && /address1$|Address1$/.test(c.field);
+        const allow = (c: Canary) =>
+          v.url.startsWith("/shipping-label/") && /address1$|Address1$/.test(c.field);
         for (const c of leaks(v.text, viewer, valuesOf(viewer), list, allow))
-          problems.push(`retailer ${viewer} ${v.kind} ${v.url}: ${c.field} of retailer ${c.retailerId} (${c.value})`);
+          problems.push(
+            `retailer ${viewer} ${v.kind} ${v.url}: ${c.field} of retailer ${c.retailerId} (${c.value})`,
+          );
       }
       expect(visits.length, `retailer ${viewer} reached no page`).toBeGreaterThan(5);
       expect(
@@ -389,7 +450,11 @@ describe("leak canary", () => {
         `retailer ${viewer} opened a staff page`,
       ).toEqual([]);
       // Every retailer's statements are crawled: the month's page, its CSV and its PDF.
-      for (const shape of [/^\/statements\/\d{4}-\d{2}$/, /^\/statements\/\d{4}-\d{2}\/csv$/, /^\/statements\/\d{4}-\d{2}\/pdf$/])
+      for (const shape of [
+        /^\/statements\/\d{4}-\d{2}$/,
+        /^\/statements\/\d{4}-\d{2}\/csv$/,
+        /^\/statements\/\d{4}-\d{2}\/pdf$/,
+      ])
         expect(visits.map((v) => v.url)).toContainEqual(expect.stringMatching(shape));
       // Both parties of the fixture's RMA reach it from their list of returns (victim A, perpetrator B).
       if (viewer === fixture.a || viewer === fixture.b)
@@ -406,9 +471,15 @@ describe("leak canary", () => {
     const { list, valuesOf } = await canaries();
     // Whose address each mail went to: a retailer's users, store e-mail and contacts.
     const byEmail = new Map<string, number>();
-    for (const u of await db().select({ email: users.email, r: users.retailerId }).from(users)) if (u.r) byEmail.set(norm(u.email), u.r);
-    for (const r of await db().select({ email: retailers.storeEmail, r: retailers.id }).from(retailers)) byEmail.set(norm(r.email), r.r);
-    for (const c of await db().select({ email: retailerContacts.email, r: retailerContacts.retailerId }).from(retailerContacts))
+    for (const u of await db().select({ email: users.email, r: users.retailerId }).from(users))
+      if (u.r) byEmail.set(norm(u.email), u.r);
+    for (const r of await db()
+      .select({ email: retailers.storeEmail, r: retailers.id })
+      .from(retailers))
+      byEmail.set(norm(r.email), r.r);
+    for (const c of await db()
+      .select({ email: retailerContacts.email, r: retailerContacts.retailerId })
+      .from(retailerContacts))
       byEmail.set(norm(c.email), c.r);
     const mails = await db().select().from(outboxEmails);
     const problems: string[] = [];
@@ -422,15 +493,24 @@ describe("leak canary", () => {
         continue;
       }
       toRetailers += 1;
-      for (const c of leaks(`${m.subject}\n${m.bodyText}\n${m.bodyHtml ? readable(m.bodyHtml) : ""}`, to, valuesOf(to), list)) {
-        problems.push(`mail ${m.id} (${m.kind}) to retailer ${to}: ${c.field} of retailer ${c.retailerId} (${c.value})`);
+      for (const c of leaks(
+        `${m.subject}\n${m.bodyText}\n${m.bodyHtml ? readable(m.bodyHtml) : ""}`,
+        to,
+        valuesOf(to),
+        list,
+      )) {
+        problems.push(
+          `mail ${m.id} (${m.kind}) to retailer ${to}: ${c.field} of retailer ${c.retailerId} (${c.value})`,
+        );
       }
     }
     const rest = [...others]
       .sort((x, y) => y[1] - x[1])
       .map(([k, n]) => `${k} ${n}`)
       .join(", ");
-    console.log(`leak canary: ${toRetailers} of ${mails.length} e-mails went to retailers (the others, by kind: ${rest})`);
+    console.log(
+      `leak canary: ${toRetailers} of ${mails.length} e-mails went to retailers (the others, by kind: ${rest})`,
+    );
     expect(problems).toEqual([]);
   });
 });

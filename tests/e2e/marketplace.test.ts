@@ -9,7 +9,11 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
-import { LISTING_UNAVAILABLE, NO_ACTIVE_REQUESTS_FOR_BRAND, noActiveListingsText } from "../../domain/messages";
+import {
+  LISTING_UNAVAILABLE,
+  NO_ACTIVE_REQUESTS_FOR_BRAND,
+  noActiveListingsText,
+} from "../../domain/messages";
 import {
   authorizeBrand,
   createBrand,
@@ -60,7 +64,8 @@ let ids: {
 };
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const db = handle.db;
   const brandA = await createBrand(db, { name: `Mkt Alpha ${tok}` });
@@ -77,11 +82,23 @@ beforeAll(async () => {
     colors: 23,
     variationPriceCents: (i) => 1000 + i * 100,
   });
-  const other = await createProduct(db, { collectionId: colB.id, sku: `MB${tok}`, sizes: SIZE_RUNS.apparel, colors: 1 });
+  const other = await createProduct(db, {
+    collectionId: colB.id,
+    sku: `MB${tok}`,
+    sizes: SIZE_RUNS.apparel,
+    colors: 1,
+  });
 
   const { retailer: s } = await createRetailer(db, { payout: true, user: false, ...seller });
-  const { retailer: requestor } = await createRetailer(db, { payout: false, user: false, storeName: `Secret Requestor ${tok}` });
-  const { retailer: buyer } = await createRetailer(db, { payout: true, user: { email: buyerEmail } });
+  const { retailer: requestor } = await createRetailer(db, {
+    payout: false,
+    user: false,
+    storeName: `Secret Requestor ${tok}`,
+  });
+  const { retailer: buyer } = await createRetailer(db, {
+    payout: true,
+    user: { email: buyerEmail },
+  });
   await createStaffUser(db, { email: staffEmail });
   for (const r of [s.id, requestor.id, buyer.id]) await authorizeBrand(db, r, brandA.id);
   await authorizeBrand(db, buyer.id, brandEmpty.id);
@@ -93,13 +110,43 @@ beforeAll(async () => {
   for (const [i, v] of variations.entries()) {
     // Sizes: every listing has S; only the even ones have XL.
     const sizes: Record<string, number> = i % 2 === 0 ? { S: 1, XL: 2 } : { S: 3 };
-    listingIds.push((await createListing(db, { variationId: v.id, providerId: s.id, sizes, createdAt: new Date(base + i * hour) })).id);
+    listingIds.push(
+      (
+        await createListing(db, {
+          variationId: v.id,
+          providerId: s.id,
+          sizes,
+          createdAt: new Date(base + i * hour),
+        })
+      ).id,
+    );
   }
-  const swap = await createListing(db, { variationId: variations[0].id, providerId: s.id, sizes: { M: 2 }, listingType: "swap" });
-  const own = await createListing(db, { variationId: variations[1].id, providerId: buyer.id, sizes: { M: 2 } });
-  const unauthorized = await createListing(db, { variationId: other.variations[0].id, providerId: s.id, sizes: { M: 5 } });
-  const req = await createRequest(db, { variationId: variations[2].id, requestorId: requestor.id, sizes: { M: 4, L: 1 } });
-  const ownRequest = await createRequest(db, { variationId: variations[5].id, requestorId: buyer.id, sizes: { L: 1 } });
+  const swap = await createListing(db, {
+    variationId: variations[0].id,
+    providerId: s.id,
+    sizes: { M: 2 },
+    listingType: "swap",
+  });
+  const own = await createListing(db, {
+    variationId: variations[1].id,
+    providerId: buyer.id,
+    sizes: { M: 2 },
+  });
+  const unauthorized = await createListing(db, {
+    variationId: other.variations[0].id,
+    providerId: s.id,
+    sizes: { M: 5 },
+  });
+  const req = await createRequest(db, {
+    variationId: variations[2].id,
+    requestorId: requestor.id,
+    sizes: { M: 4, L: 1 },
+  });
+  const ownRequest = await createRequest(db, {
+    variationId: variations[5].id,
+    requestorId: buyer.id,
+    sizes: { L: 1 },
+  });
   const skus = variations.map((v) => v.sku).sort();
   ids = {
     brandA: brandA.id,
@@ -142,7 +189,9 @@ async function cardIds(p: Page, brandId: number): Promise<number[]> {
 describe("browsing the marketplace", () => {
   it("the buy tab groups by authorized brands only (sorted by name), 20 per brand, with View All", async () => {
     await page.goto(url("/buy/"));
-    await expect(page.locator(".market-tab.is-current").textContent()).resolves.toBe("Listings Available to Buy");
+    await expect(page.locator(".market-tab.is-current").textContent()).resolves.toBe(
+      "Listings Available to Buy",
+    );
     const brandIds = await page
       .locator("section.market-brand")
       .evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-brand-id"))));
@@ -150,15 +199,22 @@ describe("browsing the marketplace", () => {
     expect(await cardIds(page, ids.brandA)).toHaveLength(20);
     // Most Recent first: the buyer's own listing (just made; marked, not buyable), then the 23rd colour.
     expect((await cardIds(page, ids.brandA)).slice(0, 2)).toEqual([ids.own, ids.dearest]);
-    await expect(page.locator(`li.market-card[data-id="${ids.own}"] small`).textContent()).resolves.toBe("Your listing");
-    await expect(brandSection(page, ids.brandEmpty).textContent()).resolves.toContain(noActiveListingsText("buy"));
+    await expect(
+      page.locator(`li.market-card[data-id="${ids.own}"] small`).textContent(),
+    ).resolves.toBe("Your listing");
+    await expect(brandSection(page, ids.brandEmpty).textContent()).resolves.toContain(
+      noActiveListingsText("buy"),
+    );
     const html = await page.content();
     expect(html).not.toContain(`Mkt Bravo ${tok}`);
   });
 
   it("View All shows the whole brand; Load more adds 40 more", async () => {
     await page.goto(url("/buy/"));
-    await Promise.all([page.waitForURL(/viewAll=on/), brandSection(page, ids.brandA).getByRole("link", { name: "View All" }).click()]);
+    await Promise.all([
+      page.waitForURL(/viewAll=on/),
+      brandSection(page, ids.brandA).getByRole("link", { name: "View All" }).click(),
+    ]);
     expect(new URL(page.url()).searchParams.get("brand")).toBe(String(ids.brandA));
     await expect.poll(() => cardIds(page, ids.brandA)).toHaveLength(24);
     await expect(page.getByRole("link", { name: "Load more" }).count()).resolves.toBe(0);
@@ -173,17 +229,35 @@ describe("browsing the marketplace", () => {
   it("the five orderings", async () => {
     await page.goto(url(`/buy/${ids.brandA}`));
     const select = page.locator('select[name="ordering"]');
-    const firstSku = async () => brandSection(page, ids.brandA).locator(".market-card code").first().textContent();
-    await Promise.all([page.waitForURL(/ordering=price/), select.selectOption({ label: "Price Low to High" })]);
+    const firstSku = async () =>
+      brandSection(page, ids.brandA).locator(".market-card code").first().textContent();
+    await Promise.all([
+      page.waitForURL(/ordering=price/),
+      select.selectOption({ label: "Price Low to High" }),
+    ]);
     await expect.poll(async () => (await cardIds(page, ids.brandA))[0]).toBe(ids.cheapest);
-    await expect(brandSection(page, ids.brandA).locator(".market-card strong").first().textContent()).resolves.toBe("$10.00");
-    await Promise.all([page.waitForURL(/ordering=-price/), select.selectOption({ label: "Price High to Low" })]);
+    await expect(
+      brandSection(page, ids.brandA).locator(".market-card strong").first().textContent(),
+    ).resolves.toBe("$10.00");
+    await Promise.all([
+      page.waitForURL(/ordering=-price/),
+      select.selectOption({ label: "Price High to Low" }),
+    ]);
     await expect.poll(async () => (await cardIds(page, ids.brandA))[0]).toBe(ids.dearest);
-    await Promise.all([page.waitForURL(/ordering=sku/), select.selectOption({ label: "A-Z by Product Code" })]);
+    await Promise.all([
+      page.waitForURL(/ordering=sku/),
+      select.selectOption({ label: "A-Z by Product Code" }),
+    ]);
     await expect.poll(firstSku).toBe(ids.firstSku);
-    await Promise.all([page.waitForURL(/ordering=-sku/), select.selectOption({ label: "Z-A by Product Code" })]);
+    await Promise.all([
+      page.waitForURL(/ordering=-sku/),
+      select.selectOption({ label: "Z-A by Product Code" }),
+    ]);
     await expect.poll(firstSku).toBe(ids.lastSku);
-    await Promise.all([page.waitForURL((u) => !u.search.includes("ordering")), select.selectOption({ label: "Most Recent" })]);
+    await Promise.all([
+      page.waitForURL((u) => !u.search.includes("ordering")),
+      select.selectOption({ label: "Most Recent" }),
+    ]);
     await expect.poll(async () => (await cardIds(page, ids.brandA))[1]).toBe(ids.dearest);
   });
 
@@ -203,23 +277,29 @@ describe("browsing the marketplace", () => {
     await page.goto(url(`/buy/?brand=${ids.brandA}&viewAll=on&units=3&sizes=S,XL`));
     expect(await cardIds(page, ids.brandA)).toHaveLength(23);
     await page.goto(url(`/buy/?brand=${ids.brandA}&viewAll=on&units=4`));
-    await expect(brandSection(page, ids.brandA).textContent()).resolves.toContain(noActiveListingsText("buy"));
+    await expect(brandSection(page, ids.brandA).textContent()).resolves.toContain(
+      noActiveListingsText("buy"),
+    );
   });
 
   it("the swap tab shows swap listings; the requests tab shows requests, never the viewer's own", async () => {
     await page.goto(url("/swap/"));
     expect(await cardIds(page, ids.brandA)).toEqual([ids.swapListing]);
-    await expect(brandSection(page, ids.brandA).locator(".market-card small").first().textContent()).resolves.toBe(
-      `Listed by retailer-00${ids.sellerId}`,
-    );
+    await expect(
+      brandSection(page, ids.brandA).locator(".market-card small").first().textContent(),
+    ).resolves.toBe(`Listed by retailer-00${ids.sellerId}`);
     await page.getByRole("link", { name: "Requests of Authorized Retailers" }).click();
     await page.waitForURL(/\/sell\/$/);
-    await expect.poll(() => page.locator(".market-tab.is-current").textContent()).toBe("Requests of Authorized Retailers");
+    await expect
+      .poll(() => page.locator(".market-tab.is-current").textContent())
+      .toBe("Requests of Authorized Retailers");
     await expect.poll(() => cardIds(page, ids.brandA)).toEqual([ids.request]);
-    await expect(brandSection(page, ids.brandA).locator(".market-card small").first().textContent()).resolves.toBe(
-      `Requested by retailer-00${ids.requestorId}`,
+    await expect(
+      brandSection(page, ids.brandA).locator(".market-card small").first().textContent(),
+    ).resolves.toBe(`Requested by retailer-00${ids.requestorId}`);
+    await expect(brandSection(page, ids.brandEmpty).textContent()).resolves.toContain(
+      NO_ACTIVE_REQUESTS_FOR_BRAND,
     );
-    await expect(brandSection(page, ids.brandEmpty).textContent()).resolves.toContain(NO_ACTIVE_REQUESTS_FOR_BRAND);
   });
 });
 
@@ -229,24 +309,44 @@ describe("retailer__id (the named route buyswap's parameter)", () => {
     await c.signIn(buyerEmail, DEFAULT_TEST_PASSWORD);
     const r = await c.get(`/buy/?retailer__id=${ids.sellerId}`);
     expect(r.status).toBe(200);
-    const cards = [...r.body.matchAll(/<li class="market-card" data-id="(\d+)">[\s\S]*?<small>([^<]*)<\/small>/g)];
+    const cards = [
+      ...r.body.matchAll(
+        /<li class="market-card" data-id="(\d+)">[\s\S]*?<small>([^<]*)<\/small>/g,
+      ),
+    ];
     expect(cards).toHaveLength(20);
-    expect(new Set(cards.map((m) => m[2]))).toEqual(new Set([`Listed by retailer-00${ids.sellerId}`]));
+    expect(new Set(cards.map((m) => m[2]))).toEqual(
+      new Set([`Listed by retailer-00${ids.sellerId}`]),
+    );
     expect(cards.map((m) => Number(m[1]))).not.toContain(ids.own);
     for (const secret of Object.values(seller)) expect(r.body).not.toContain(secret);
     // Own listings under its own id; a requestor's requests on /sell/; nothing of a retailer with none.
     const own = await c.get(`/buy/?retailer__id=${ids.buyerId}`);
     expect([...own.body.matchAll(/data-id="(\d+)"/g)].map((m) => Number(m[1]))).toEqual([ids.own]);
     const requests = await c.get(`/sell/?retailer__id=${ids.requestorId}`);
-    expect([...requests.body.matchAll(/<li class="market-card" data-id="(\d+)"/g)].map((m) => Number(m[1]))).toEqual([ids.request]);
+    expect(
+      [...requests.body.matchAll(/<li class="market-card" data-id="(\d+)"/g)].map((m) =>
+        Number(m[1]),
+      ),
+    ).toEqual([ids.request]);
     expect(requests.body).not.toContain(`Secret Requestor ${tok}`);
-    expect((await c.get(`/swap/?retailer__id=${ids.requestorId}`)).body).not.toContain('class="market-card"');
+    expect((await c.get(`/swap/?retailer__id=${ids.requestorId}`)).body).not.toContain(
+      'class="market-card"',
+    );
     const badId = await c.get("/buy/?retailer__id=abc");
-    expect([badId.status, badId.body.includes("retailer__id must be a whole number.")]).toEqual([400, true]);
+    expect([badId.status, badId.body.includes("retailer__id must be a whole number.")]).toEqual([
+      400,
+      true,
+    ]);
 
     await page.goto(url(`/buy/?retailer__id=${ids.sellerId}`));
-    await expect(page.getByTestId("retailer-scope").textContent()).resolves.toContain(`retailer-00${ids.sellerId}`);
-    await Promise.all([page.waitForURL(/viewAll=on/), brandSection(page, ids.brandA).getByRole("link", { name: "View All" }).click()]);
+    await expect(page.getByTestId("retailer-scope").textContent()).resolves.toContain(
+      `retailer-00${ids.sellerId}`,
+    );
+    await Promise.all([
+      page.waitForURL(/viewAll=on/),
+      brandSection(page, ids.brandA).getByRole("link", { name: "View All" }).click(),
+    ]);
     expect(new URL(page.url()).searchParams.get("retailer__id")).toBe(String(ids.sellerId));
     await expect.poll(() => cardIds(page, ids.brandA)).toHaveLength(23);
     const search = page.locator('input[name="search"]');
@@ -275,9 +375,15 @@ describe("the listing view", () => {
     await expect.poll(() => page.getByTestId("total-units").textContent()).toBe("3");
     await expect(page.getByTestId("total-value").textContent()).resolves.toBe("$42.00");
     await expect(page.locator(".market-carousel img").count()).resolves.toBe(1);
-    await expect(page.locator(".market-carousel").getAttribute("data-interval")).resolves.toBe("50000");
-    await expect(page.locator("form[action='/cart'] input[name='intent']").inputValue()).resolves.toBe("add");
-    await expect(page.locator("form[action='/cart'] input[name='listingId']").inputValue()).resolves.toBe(String(ids.viewListing));
+    await expect(page.locator(".market-carousel").getAttribute("data-interval")).resolves.toBe(
+      "50000",
+    );
+    await expect(
+      page.locator("form[action='/cart'] input[name='intent']").inputValue(),
+    ).resolves.toBe("add");
+    await expect(
+      page.locator("form[action='/cart'] input[name='listingId']").inputValue(),
+    ).resolves.toBe(String(ids.viewListing));
   });
 
   it("a gone or unauthorized listing is unavailable (404 with the spec's message); an own one cannot be bought", async () => {
@@ -289,12 +395,16 @@ describe("the listing view", () => {
     ]) {
       const res = await page.goto(url(path));
       expect(res?.status(), path).toBe(404);
-      await expect(page.locator(".market-unavailable").textContent()).resolves.toContain(LISTING_UNAVAILABLE);
+      await expect(page.locator(".market-unavailable").textContent()).resolves.toContain(
+        LISTING_UNAVAILABLE,
+      );
     }
     const own = await page.goto(url(`/listing/buy/${ids.own}`));
     expect(own?.status()).toBe(200);
     await expect(page.locator(".market-card-by").textContent()).resolves.toBe("Your listing");
-    await expect(page.locator(".market-item-form fieldset").getAttribute("disabled")).resolves.not.toBeNull();
+    await expect(
+      page.locator(".market-item-form fieldset").getAttribute("disabled"),
+    ).resolves.not.toBeNull();
     // viewlisting/{id}/{action} is the same page; a swap listing asked for as buy goes to its own tab.
     await page.goto(url(`/viewlisting/${ids.swapListing}/buy`));
     expect(new URL(page.url()).pathname).toBe(`/listing/swap/${ids.swapListing}`);
@@ -311,7 +421,9 @@ describe("the listing view", () => {
     const disabled = await page.locator(".market-tab.is-disabled").allTextContents();
     expect(disabled).toEqual(["Listings Available to Swap", "Requests of Authorized Retailers"]);
     await page.goto(url(`/listing/sell/${ids.request}`));
-    await expect(page.locator(".market-item-form fieldset").getAttribute("disabled")).resolves.not.toBeNull();
+    await expect(
+      page.locator(".market-item-form fieldset").getAttribute("disabled"),
+    ).resolves.not.toBeNull();
     // Start Over empties the cart and unlocks the tabs.
     await page.goto(url("/buy/"));
     await page.getByTestId("cart-start-over").click();
@@ -322,14 +434,24 @@ describe("the listing view", () => {
 
   it("a request: 'Requested by', sizes up to 10000", async () => {
     await page.goto(url(`/listing/sell/${ids.request}`));
-    await expect(page.locator(".market-card-by").textContent()).resolves.toBe(`Requested by retailer-00${ids.requestorId}`);
+    await expect(page.locator(".market-card-by").textContent()).resolves.toBe(
+      `Requested by retailer-00${ids.requestorId}`,
+    );
     await expect(page.locator('input[name="size.M"]').getAttribute("max")).resolves.toBe("10000");
-    await expect(page.locator("form[action='/cart'] input[name='requestId']").inputValue()).resolves.toBe(String(ids.request));
+    await expect(
+      page.locator("form[action='/cart'] input[name='requestId']").inputValue(),
+    ).resolves.toBe(String(ids.request));
   });
 });
 
 describe("anonymity and authorization", () => {
-  const secrets = () => [seller.storeName, seller.storeEmail, seller.storePhone, seller.address1, `Secret Requestor ${tok}`];
+  const secrets = () => [
+    seller.storeName,
+    seller.storeEmail,
+    seller.storePhone,
+    seller.address1,
+    `Secret Requestor ${tok}`,
+  ];
 
   it("a retailer's pages never carry another retailer's name, e-mail, phone or address", async () => {
     const paths = [
@@ -382,7 +504,11 @@ describe("anonymity and authorization", () => {
   it("staff acting as a retailer see that retailer's brands, with store names", async () => {
     const c = new HttpClient();
     await c.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
-    const act = await c.postForm("/act-as", { intent: "act", retailerId: ids.buyerId, redirectTo: "/buy/" });
+    const act = await c.postForm("/act-as", {
+      intent: "act",
+      retailerId: ids.buyerId,
+      redirectTo: "/buy/",
+    });
     expect(act.status).toBeLessThan(400);
     const r = await c.get("/buy/");
     expect(r.status).toBe(200);
@@ -398,14 +524,20 @@ describe("anonymity and authorization", () => {
     try {
       await signInAs(staff, staffEmail);
       await staff.goto(url(`/buy/?brand=${ids.brandB}`));
-      await expect(staff.locator(".market-card small").first().textContent()).resolves.toBe(`Listed by ${seller.storeName}`);
-      await staff.goto(url(`/sell/?brand=${ids.brandA}`));
-      await expect(staff.locator(`li.market-card[data-id="${ids.request}"] small`).textContent()).resolves.toBe(
-        `Requested by Secret Requestor ${tok}`,
+      await expect(staff.locator(".market-card small").first().textContent()).resolves.toBe(
+        `Listed by ${seller.storeName}`,
       );
+      await staff.goto(url(`/sell/?brand=${ids.brandA}`));
+      await expect(
+        staff.locator(`li.market-card[data-id="${ids.request}"] small`).textContent(),
+      ).resolves.toBe(`Requested by Secret Requestor ${tok}`);
       await staff.goto(url(`/listing/buy/${ids.viewListing}`));
-      await expect(staff.locator(".market-card-by").textContent()).resolves.toBe(`Listed by ${seller.storeName}`);
-      await expect(staff.locator(".market-item-form fieldset").getAttribute("disabled")).resolves.not.toBeNull();
+      await expect(staff.locator(".market-card-by").textContent()).resolves.toBe(
+        `Listed by ${seller.storeName}`,
+      );
+      await expect(
+        staff.locator(".market-item-form fieldset").getAttribute("disabled"),
+      ).resolves.not.toBeNull();
     } finally {
       await closePage(staff);
     }
@@ -417,7 +549,13 @@ describe("the swap cart's provider (fixed to the first item's brand and provider
     const c = new HttpClient();
     await c.signIn(buyerEmail, DEFAULT_TEST_PASSWORD);
     await c.postForm("/cart", { intent: "clear", returnTo: "/swap/" });
-    const add = await c.postForm("/cart", { intent: "add", listingId: ids.swapListing, "size.M": 1, type: "swap", returnTo: "/swap/" });
+    const add = await c.postForm("/cart", {
+      intent: "add",
+      listingId: ids.swapListing,
+      "size.M": 1,
+      type: "swap",
+      returnTo: "/swap/",
+    });
     expect(add.status).toBeLessThan(400);
     try {
       const r = await c.get("/swap/");

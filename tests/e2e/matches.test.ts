@@ -27,7 +27,16 @@ import {
   createRetailer,
   uniqueToken,
 } from "../factories";
-import { baseUrl, closePage, launchBrowser, newPage, readOutbox, signInAs, uniqueEmail, url } from "./harness";
+import {
+  baseUrl,
+  closePage,
+  launchBrowser,
+  newPage,
+  readOutbox,
+  signInAs,
+  uniqueEmail,
+  url,
+} from "./harness";
 
 let browser: Browser;
 let handle: DbHandle;
@@ -44,12 +53,18 @@ const who = {
 };
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const db = handle.db;
   brandId = (await createBrand(db, { name: `Match Brand ${tok}` })).id;
   const col = await createCollection(db, { brandId });
-  const p = await createProduct(db, { collectionId: col.id, sku, sizes: ["S", "M", "L"], colors: ["Black", "Navy", "Olive"] });
+  const p = await createProduct(db, {
+    collectionId: col.id,
+    sku,
+    sizes: ["S", "M", "L"],
+    colors: ["Black", "Navy", "Olive"],
+  });
   variations = p.variations.map((v) => v.id);
   for (const w of Object.values(who)) {
     const r = await createRetailer(db, { payout: true, user: { email: w.email } });
@@ -58,7 +73,11 @@ beforeAll(async () => {
     await authorizeBrand(db, w.id, brandId);
   }
   // The requestor wants the Black style in M.
-  await createRequest(db, { requestorId: who.requestor.id, variationId: variations[0], sizes: { M: 2 } });
+  await createRequest(db, {
+    requestorId: who.requestor.id,
+    variationId: variations[0],
+    sizes: { M: 2 },
+  });
   browser = await launchBrowser();
 });
 
@@ -83,13 +102,24 @@ const digests = async (email: string) => {
 describe("Matches", () => {
   it("a listing that fills a request → the requestor's Matches tab and one digest e-mail", async () => {
     const prov = await page(who.provider.email);
-    const state = { brand: brandId, variation: variations[0], listingType: "sell" as const, reason: "overstock", sizes: { M: 1, L: 1 } };
+    const state = {
+      brand: brandId,
+      variation: variations[0],
+      listingType: "sell" as const,
+      reason: "overstock",
+      sizes: { M: 1, L: 1 },
+    };
     const product = (
-      await handle.db.execute<{ product_id: number }>(sql`select product_id from product_variations where id = ${variations[0]}`)
+      await handle.db.execute<{ product_id: number }>(
+        sql`select product_id from product_variations where id = ${variations[0]}`,
+      )
     )[0].product_id;
     await prov.goto(url(wizardHref("listing", 4, { ...state, product })));
     await prov.locator('input[name="terms"]').check();
-    await Promise.all([prov.waitForURL((u) => u.pathname.startsWith("/buy")), prov.getByTestId("wizard-save").click()]);
+    await Promise.all([
+      prov.waitForURL((u) => u.pathname.startsWith("/buy")),
+      prov.getByTestId("wizard-save").click(),
+    ]);
     expect(new URL(prov.url()).searchParams.get("ref")).toBe("listingCreated");
     const [listing] = await handle.db.execute<{ id: number }>(
       sql`select id from listings where provider_id = ${who.provider.id} and variation_id = ${variations[0]}`,
@@ -98,13 +128,18 @@ describe("Matches", () => {
     const req = await page(who.requestor.email);
     await req.goto(url("/alerts"));
     await expect(req.getByTestId("bell-matches").textContent()).resolves.toContain("1");
-    await Promise.all([req.waitForURL((u) => u.pathname === "/alerts/matches"), req.getByTestId("tab-matches").click()]);
+    await Promise.all([
+      req.waitForURL((u) => u.pathname === "/alerts/matches"),
+      req.getByTestId("tab-matches").click(),
+    ]);
     const match = req.getByTestId("match").first();
     const text = (await match.textContent()) ?? "";
     expect(text).toContain(`retailer-00${who.provider.id}`);
     expect(text).toContain("fills your request");
     expect(text).not.toContain(who.provider.store);
-    expect(await match.getByRole("link", { name: "Buy it" }).getAttribute("href")).toBe(`/listing/buy/${listing.id}`);
+    expect(await match.getByRole("link", { name: "Buy it" }).getAttribute("href")).toBe(
+      `/listing/buy/${listing.id}`,
+    );
     await Promise.all([
       req.waitForURL((u) => u.pathname === `/listing/buy/${listing.id}`),
       match.getByRole("link", { name: "Buy it" }).click(),
@@ -136,19 +171,45 @@ describe("Matches", () => {
   });
 
   it("a request that listings already fill → shown on the request wizard's last stage", async () => {
-    const l = await createListing(handle.db, { providerId: who.provider.id, variationId: variations[1], sizes: { S: 2 } });
+    const l = await createListing(handle.db, {
+      providerId: who.provider.id,
+      variationId: variations[1],
+      sizes: { S: 2 },
+    });
     const p = await page(who.saver.email);
     const product = (
-      await handle.db.execute<{ product_id: number }>(sql`select product_id from product_variations where id = ${variations[1]}`)
+      await handle.db.execute<{ product_id: number }>(
+        sql`select product_id from product_variations where id = ${variations[1]}`,
+      )
     )[0].product_id;
-    await p.goto(url(wizardHref("request", 3, { brand: brandId, product, variation: variations[1], reason: "sold_out", sizes: { S: 1 } })));
+    await p.goto(
+      url(
+        wizardHref("request", 3, {
+          brand: brandId,
+          product,
+          variation: variations[1],
+          reason: "sold_out",
+          sizes: { S: 1 },
+        }),
+      ),
+    );
     const item = p.getByTestId("wizard-filling-listing").first();
     const text = (await item.textContent()) ?? "";
     expect(text).toContain(`retailer-00${who.provider.id}`);
     expect(text).not.toContain(who.provider.store);
     expect(await item.getByRole("link").getAttribute("href")).toBe(`/listing/buy/${l.id}`);
     // A size nobody lists: no list.
-    await p.goto(url(wizardHref("request", 3, { brand: brandId, product, variation: variations[1], reason: "sold_out", sizes: { L: 1 } })));
+    await p.goto(
+      url(
+        wizardHref("request", 3, {
+          brand: brandId,
+          product,
+          variation: variations[1],
+          reason: "sold_out",
+          sizes: { L: 1 },
+        }),
+      ),
+    );
     await p.getByTestId("wizard").waitFor();
     expect(await p.getByTestId("wizard-filling-listing").count()).toBe(0);
   });
@@ -166,17 +227,28 @@ describe("Matches", () => {
     expect(await form.locator('input[name="q"]').inputValue()).toBe(sku);
     await form.locator('input[name="q"]').fill("ab");
     await form.getByRole("button", { name: "Save search" }).click();
-    await expect(form.getByText(MATCH_MESSAGES.textTooShort).first().textContent()).resolves.toBe(MATCH_MESSAGES.textTooShort);
+    await expect(form.getByText(MATCH_MESSAGES.textTooShort).first().textContent()).resolves.toBe(
+      MATCH_MESSAGES.textTooShort,
+    );
     // The server says the same with a 400 (the browser's check aside), and a brand it is not authorized for is refused.
     const post = (form: Record<string, string>) =>
-      p.request.post(url("/alerts/matches"), { form, headers: { Origin: baseUrl }, maxRedirects: 0 });
+      p.request.post(url("/alerts/matches"), {
+        form,
+        headers: { Origin: baseUrl },
+        maxRedirects: 0,
+      });
     const bad = await post({ intent: "save", brand: String(brandId), q: "ab" });
     expect(bad.status()).toBe(400);
     expect(await bad.text()).toContain(MATCH_MESSAGES.textTooShort);
     const foreign = await post({ intent: "save", brand: "2147483" });
     expect(foreign.status()).toBe(400);
     expect(await foreign.text()).toContain(MATCH_MESSAGES.unknownBrand);
-    expect(await handle.db.select().from(savedSearches).where(eq(savedSearches.retailerId, who.saver.id))).toEqual([]);
+    expect(
+      await handle.db
+        .select()
+        .from(savedSearches)
+        .where(eq(savedSearches.retailerId, who.saver.id)),
+    ).toEqual([]);
 
     await form.locator('input[name="q"]').fill(sku.toLowerCase());
     await form.locator('input[name="sizes"]').fill("L");
@@ -188,7 +260,10 @@ describe("Matches", () => {
     await expect(p.getByTestId("saved-search").first().textContent()).resolves.toContain("sizes L");
 
     // Another retailer cannot delete it.
-    const [mine] = await handle.db.select().from(savedSearches).where(eq(savedSearches.retailerId, who.saver.id));
+    const [mine] = await handle.db
+      .select()
+      .from(savedSearches)
+      .where(eq(savedSearches.retailerId, who.saver.id));
     const intruder = await page(who.other.email);
     const del = await intruder.request.post(url("/alerts/matches"), {
       form: { intent: "delete", id: String(mine.id) },
@@ -196,7 +271,9 @@ describe("Matches", () => {
       maxRedirects: 0,
     });
     expect(del.status()).toBe(404);
-    expect(await handle.db.select().from(savedSearches).where(eq(savedSearches.id, mine.id))).toHaveLength(1);
+    expect(
+      await handle.db.select().from(savedSearches).where(eq(savedSearches.id, mine.id)),
+    ).toHaveLength(1);
 
     // A new listing in L of that brand fits it.
     const fits = await createListingChecked(handle.db, {
@@ -209,7 +286,9 @@ describe("Matches", () => {
     });
     expect(fits.ok).toBe(true);
     await p.goto(url("/alerts/matches"));
-    const match = p.locator(`[data-testid="match"][data-listing-id="${fits.ok ? fits.listing.id : 0}"]`);
+    const match = p.locator(
+      `[data-testid="match"][data-listing-id="${fits.ok ? fits.listing.id : 0}"]`,
+    );
     await expect(match.textContent()).resolves.toContain("fits your saved search");
     expect(await match.getByRole("link", { name: "Swap for it" }).getAttribute("href")).toBe(
       `/listing/swap/${fits.ok ? fits.listing.id : 0}`,

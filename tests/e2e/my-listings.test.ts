@@ -56,7 +56,8 @@ let zuluRequestId: number;
 const db = () => handle.db;
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   brandZ = await createBrand(db(), { name: `Zulu ${tok}` });
   brandA = await createBrand(db(), { name: `Alpha ${tok}` });
@@ -92,9 +93,23 @@ beforeAll(async () => {
       }),
     );
   }
-  zuluListing = await createListing(db(), { variationId: prodZ.variations[0].id, providerId: me, sizes: { L: 2 } });
-  zuluRequestId = (await createRequest(db(), { variationId: prodZ.variations[1].id, requestorId: me, sizes: { XL: 3 } })).id;
-  await createListing(db(), { variationId: prodA.variations[0].id, providerId: other, sizes: { S: 9 } });
+  zuluListing = await createListing(db(), {
+    variationId: prodZ.variations[0].id,
+    providerId: me,
+    sizes: { L: 2 },
+  });
+  zuluRequestId = (
+    await createRequest(db(), {
+      variationId: prodZ.variations[1].id,
+      requestorId: me,
+      sizes: { XL: 3 },
+    })
+  ).id;
+  await createListing(db(), {
+    variationId: prodA.variations[0].id,
+    providerId: other,
+    sizes: { S: 9 },
+  });
   browser = await launchBrowser();
   page = await newPage(browser);
   await signInAs(page, email);
@@ -106,7 +121,9 @@ afterAll(async () => {
 });
 
 async function sectionNames(p: Page): Promise<string[]> {
-  return p.$$eval("[data-testid=my-brand] h2", (hs) => hs.map((h) => (h.firstChild?.textContent ?? "").trim()));
+  return p.$$eval("[data-testid=my-brand] h2", (hs) =>
+    hs.map((h) => (h.firstChild?.textContent ?? "").trim()),
+  );
 }
 
 function section(p: Page, brandId: number) {
@@ -125,15 +142,26 @@ describe("My Listings and My Requests", () => {
   it("groups my listings by authorized brand, sorted by name, 4 per brand, with the payout notice and badges", async () => {
     await page.goto(url("/active/listings/"));
     expect((await page.textContent("main h1"))?.trim()).toBe("My Listings");
-    expect(await page.$$eval("nav.tabs a", (as) => as.map((a) => [a.textContent?.trim(), a.getAttribute("href")]))).toEqual([
+    expect(
+      await page.$$eval("nav.tabs a", (as) =>
+        as.map((a) => [a.textContent?.trim(), a.getAttribute("href")]),
+      ),
+    ).toEqual([
       ["My Listings", "/active/listings"],
       ["My Requests", "/active/requests"],
     ]);
     expect(await sectionNames(page)).toEqual([`Alpha ${tok}`, `Mike ${tok}`, `Zulu ${tok}`]);
     // Newest first, 4 of 6.
-    expect(await cardIds(page, brandA.id)).toEqual([alpha[5].id, alpha[4].id, alpha[3].id, alpha[2].id]);
+    expect(await cardIds(page, brandA.id)).toEqual([
+      alpha[5].id,
+      alpha[4].id,
+      alpha[3].id,
+      alpha[2].id,
+    ]);
     expect(await section(page, brandA.id).getByTestId("my-range").textContent()).toBe("1–4 of 6");
-    expect(await section(page, brandM.id).getByTestId("my-empty").textContent()).toBe(NO_LISTINGS_FOR_BRAND);
+    expect(await section(page, brandM.id).getByTestId("my-empty").textContent()).toBe(
+      NO_LISTINGS_FOR_BRAND,
+    );
     expect(await cardIds(page, brandZ.id)).toEqual([zuluListing.id]);
     // The card: image, name, code, colour, sizes, total, status.
     const card = section(page, brandA.id).locator("[data-testid=my-card]").first();
@@ -144,25 +172,35 @@ describe("My Listings and My Requests", () => {
     expect(text).toContain(prodA.variations[5].color);
     expect(await card.getByTestId("my-card-sizes").textContent()).toBe("S: 1 · M: 6");
     expect(await card.getByTestId("my-card-total").textContent()).toBe("Total Units: 7");
-    expect(await card.getByTestId("badge-payoutneeded").textContent()).toBe("Hidden until payout is set up");
+    expect(await card.getByTestId("badge-payoutneeded").textContent()).toBe(
+      "Hidden until payout is set up",
+    );
     expect(await card.locator("a").getAttribute("href")).toBe(`/updatelisting/${alpha[5].id}`);
     // The payout notice (the page's own; the global banner is not repeated here).
     expect(await page.getByTestId("my-payout-notice").textContent()).toContain("Action Required!");
     expect(await page.locator("[data-testid=banner-payout]").count()).toBe(0);
     // The two buttons.
-    expect(await page.getByRole("link", { name: "List a Product" }).getAttribute("href")).toBe("/addlisting");
-    expect(await page.getByRole("link", { name: "Request a Product" }).getAttribute("href")).toBe("/requestlisting");
+    expect(await page.getByRole("link", { name: "List a Product" }).getAttribute("href")).toBe(
+      "/addlisting",
+    );
+    expect(await page.getByRole("link", { name: "Request a Product" }).getAttribute("href")).toBe(
+      "/requestlisting",
+    );
   });
 
   it("pages each brand (Next / Previous) and honours limit", async () => {
     await page.goto(url("/active/listings"));
     await section(page, brandA.id).getByRole("link", { name: "Next" }).click();
     await page.waitForURL(/offset=4/);
-    await expect.poll(() => section(page, brandA.id).getByTestId("my-range").textContent()).toBe("5–6 of 6");
+    await expect
+      .poll(() => section(page, brandA.id).getByTestId("my-range").textContent())
+      .toBe("5–6 of 6");
     expect(await cardIds(page, brandA.id)).toEqual([alpha[1].id, alpha[0].id]);
     expect(await cardIds(page, brandZ.id)).toEqual([zuluListing.id]);
     await section(page, brandA.id).getByRole("link", { name: "Previous" }).click();
-    await expect.poll(() => section(page, brandA.id).getByTestId("my-range").textContent()).toBe("1–4 of 6");
+    await expect
+      .poll(() => section(page, brandA.id).getByTestId("my-range").textContent())
+      .toBe("1–4 of 6");
     await page.goto(url("/active/listings?limit=2"));
     expect(await cardIds(page, brandA.id)).toEqual([alpha[5].id, alpha[4].id]);
     expect(await section(page, brandA.id).getByTestId("my-range").textContent()).toBe("1–2 of 6");
@@ -183,7 +221,9 @@ describe("My Listings and My Requests", () => {
     await box.fill(suffix);
     await page.waitForURL((u) => u.searchParams.get("search") === suffix);
     await expect.poll(() => cardIds(page, brandA.id)).toEqual([alpha[1].id]);
-    expect(await section(page, brandZ.id).getByTestId("my-empty").textContent()).toBe(NO_LISTINGS_FOR_BRAND);
+    expect(await section(page, brandZ.id).getByTestId("my-empty").textContent()).toBe(
+      NO_LISTINGS_FOR_BRAND,
+    );
     // Two characters and Enter: the search runs on submit.
     await box.fill(suffix.slice(0, 2));
     await box.press("Enter");
@@ -191,7 +231,9 @@ describe("My Listings and My Requests", () => {
     // Clearing the box shows everything again.
     await box.fill("");
     await page.waitForURL((u) => !u.searchParams.get("search"));
-    await expect.poll(() => section(page, brandA.id).getByTestId("my-range").textContent()).toBe("1–4 of 6");
+    await expect
+      .poll(() => section(page, brandA.id).getByTestId("my-range").textContent())
+      .toBe("1–4 of 6");
   });
 
   it("My Requests: same grouping, its own empty state, cards open the request editor", async () => {
@@ -200,7 +242,9 @@ describe("My Listings and My Requests", () => {
     await page.waitForURL(/\/active\/requests$/);
     await expect.poll(() => page.textContent("main h1")).toBe("My Requests");
     expect(await sectionNames(page)).toEqual([`Alpha ${tok}`, `Mike ${tok}`, `Zulu ${tok}`]);
-    expect(await section(page, brandA.id).getByTestId("my-empty").textContent()).toBe(NO_REQUESTS_FOR_BRAND);
+    expect(await section(page, brandA.id).getByTestId("my-empty").textContent()).toBe(
+      NO_REQUESTS_FOR_BRAND,
+    );
     expect(await cardIds(page, brandZ.id)).toEqual([zuluRequestId]);
     expect(await page.locator("[data-testid=my-payout-notice]").count()).toBe(0);
     await section(page, brandZ.id).locator("[data-testid=my-card] a").click();
@@ -215,7 +259,10 @@ describe("My Listings and My Requests", () => {
       await p.goto(url("/active/listings"));
       const notice = p.getByTestId("my-payout-notice");
       expect(await notice.textContent()).toContain("Action Required!");
-      await Promise.all([p.waitForURL(/\/active\/listings$/), notice.getByRole("button", { name: "do this later" }).click()]);
+      await Promise.all([
+        p.waitForURL(/\/active\/listings$/),
+        notice.getByRole("button", { name: "do this later" }).click(),
+      ]);
       await notice.waitFor({ state: "detached" });
       // The listings stay hidden from others: the card still says so.
       expect(await p.getByTestId("badge-payoutneeded").count()).toBeGreaterThan(0);
@@ -233,7 +280,9 @@ describe("editing and deleting", () => {
   it("editing needs a reason for the change; with one it saves sizes and listing type", async () => {
     const target = alpha[5];
     await page.goto(url("/active/listings"));
-    await section(page, brandA.id).locator(`[data-testid=my-card][data-id="${target.id}"] a`).click();
+    await section(page, brandA.id)
+      .locator(`[data-testid=my-card][data-id="${target.id}"] a`)
+      .click();
     await page.waitForURL(new RegExp(`/updatelisting/${target.id}$`));
     expect(await page.getByTestId("edit-sku").textContent()).toBe(prodA.variations[5].sku);
     const m = page.locator('input[data-size-label="M"]');
@@ -246,7 +295,9 @@ describe("editing and deleting", () => {
     expect(await page.getByTestId("edit-total").textContent()).toBe("7");
     await page.getByLabel("Swap").check();
     await page.getByRole("button", { name: "Save" }).click();
-    await expect.poll(() => page.locator("[data-field-error=modified_reason]").textContent()).toBe(MODIFIED_REASON_REQUIRED_LISTING);
+    await expect
+      .poll(() => page.locator("[data-field-error=modified_reason]").textContent())
+      .toBe(MODIFIED_REASON_REQUIRED_LISTING);
     expect(await m.inputValue()).toBe("7");
     expect(new URL(page.url()).pathname).toBe(`/updatelisting/${target.id}`);
 
@@ -271,14 +322,20 @@ describe("editing and deleting", () => {
     const target = alpha[4];
     await page.goto(url(`/updatelisting/${target.id}`));
     await page.getByRole("button", { name: "Delete" }).click();
-    await expect.poll(() => page.locator("[data-field-error=modified_reason]").textContent()).toBe(MODIFIED_REASON_REQUIRED_LISTING);
+    await expect
+      .poll(() => page.locator("[data-field-error=modified_reason]").textContent())
+      .toBe(MODIFIED_REASON_REQUIRED_LISTING);
     // Refused: the counters are left as they were, so a later Save cannot delete by surprise.
     expect(await page.getByTestId("edit-total").textContent()).toBe("6");
-    expect((await db().select().from(listings).where(eq(listings.id, target.id)))[0].totalUnits).toBe(6);
+    expect(
+      (await db().select().from(listings).where(eq(listings.id, target.id)))[0].totalUnits,
+    ).toBe(6);
     await page.getByLabel("Reason for this change").selectOption("no_longer_needed");
     await page.getByRole("button", { name: "Save" }).click();
     await page.waitForURL(/\/active\/listings\?notice=listing-updated/);
-    expect((await db().select().from(listings).where(eq(listings.id, target.id)))[0].totalUnits).toBe(6);
+    expect(
+      (await db().select().from(listings).where(eq(listings.id, target.id)))[0].totalUnits,
+    ).toBe(6);
     await page.goto(url(`/updatelisting/${target.id}`));
     await page.getByLabel("Reason for this change").selectOption("no_longer_needed");
     await page.getByRole("button", { name: "Delete" }).click();
@@ -310,7 +367,13 @@ describe("editing and deleting", () => {
       .returning();
     await db()
       .insert(orderContributions)
-      .values({ orderId: o.id, side: "provider", listingId: target.id, units: { M: 1 }, quantity: 1 });
+      .values({
+        orderId: o.id,
+        side: "provider",
+        listingId: target.id,
+        units: { M: 1 },
+        quantity: 1,
+      });
 
     await page.goto(url(`/updatelisting/${target.id}`));
     await page.locator('input[data-size-label="M"]').fill("2");
@@ -319,7 +382,9 @@ describe("editing and deleting", () => {
     const dialog = page.getByTestId("pending-dialog");
     await dialog.waitFor();
     expect(await dialog.locator("h2").textContent()).toBe(LISTING_PENDING_TRANSACTIONS);
-    expect((await db().select().from(listings).where(eq(listings.id, target.id)))[0].sizes.M).toBe(4);
+    expect((await db().select().from(listings).where(eq(listings.id, target.id)))[0].sizes.M).toBe(
+      4,
+    );
     // Cancel closes it and saves nothing; saving again asks again; OK resubmits with pendingok.
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await dialog.waitFor({ state: "detached" });
@@ -345,9 +410,13 @@ describe("editing and deleting", () => {
     await page.getByRole("button", { name: "Save" }).click();
     await page.waitForURL(/notice=listing-updated/);
     expect(
-      await section(page, brandA.id).locator(`[data-testid=my-card][data-id="${target.id}"] [data-testid=badge-corrected]`).count(),
+      await section(page, brandA.id)
+        .locator(`[data-testid=my-card][data-id="${target.id}"] [data-testid=badge-corrected]`)
+        .count(),
     ).toBe(0);
-    expect((await db().select().from(listings).where(eq(listings.id, target.id)))[0].correctedAt).toBeNull();
+    expect(
+      (await db().select().from(listings).where(eq(listings.id, target.id)))[0].correctedAt,
+    ).toBeNull();
   });
 
   it("editing a request needs its own reason message; delete removes it", async () => {
@@ -356,19 +425,26 @@ describe("editing and deleting", () => {
     expect(await page.locator("input[name=listing_type]").count()).toBe(0);
     await page.locator('input[data-size-label="XL"]').fill("5");
     await page.getByRole("button", { name: "Save" }).click();
-    await expect.poll(() => page.locator("[data-field-error=modified_reason]").textContent()).toBe(MODIFIED_REASON_REQUIRED_REQUEST);
+    await expect
+      .poll(() => page.locator("[data-field-error=modified_reason]").textContent())
+      .toBe(MODIFIED_REASON_REQUIRED_REQUEST);
     await page.getByLabel("Reason for this change").selectOption("other");
     await page.getByLabel("Reason for request").selectOption("best_seller");
     await page.getByRole("button", { name: "Save" }).click();
     await page.waitForURL(/\/active\/requests\?notice=request-updated/);
     expect(await section(page, brandZ.id).getByTestId("my-card-sizes").textContent()).toBe("XL: 5");
-    const [row] = await db().select().from(listingRequests).where(eq(listingRequests.id, zuluRequestId));
+    const [row] = await db()
+      .select()
+      .from(listingRequests)
+      .where(eq(listingRequests.id, zuluRequestId));
     expect(row).toMatchObject({ totalUnits: 5, reason: "best_seller", modifiedReason: "other" });
 
     await page.goto(url(`/updaterequest/${zuluRequestId}`));
     await page.getByLabel("Reason for this change").selectOption("no_longer_needed");
     await page.getByRole("button", { name: "Delete" }).click();
     await page.waitForURL(/\/active\/requests\?notice=request-deleted/);
-    expect(await section(page, brandZ.id).getByTestId("my-empty").textContent()).toBe(NO_REQUESTS_FOR_BRAND);
+    expect(await section(page, brandZ.id).getByTestId("my-empty").textContent()).toBe(
+      NO_REQUESTS_FOR_BRAND,
+    );
   });
 });

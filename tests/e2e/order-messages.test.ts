@@ -12,7 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { retailerNoticeAddress } from "../../db/queries/order-steps";
 import { orderMessages, outboxEmails } from "../../db/schema";
-import { MESSAGE_RATE_LIMIT, MESSAGE_RATE_LIMITED, MESSAGE_REFUSALS } from "../../domain/order-messages";
+import {
+  MESSAGE_RATE_LIMIT,
+  MESSAGE_RATE_LIMITED,
+  MESSAGE_REFUSALS,
+} from "../../domain/order-messages";
 import {
   createBrand,
   createCollection,
@@ -45,13 +49,31 @@ const pages: Page[] = [];
 const orderPath = () => `/transaction/buy/${order.id}`;
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const brand = await createBrand(db(), { name: `MsgBrand ${tok}` });
   const col = await createCollection(db(), { brandId: brand.id });
-  const prod = await createProduct(db(), { collectionId: col.id, sku: `MSG${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2000 });
-  sellerId = (await createRetailer(db(), { payout: true, storeName: SELLER.storeName, user: { email: SELLER.email } })).retailer.id;
-  buyerId = (await createRetailer(db(), { payout: true, storeName: BUYER.storeName, user: { email: BUYER.email } })).retailer.id;
+  const prod = await createProduct(db(), {
+    collectionId: col.id,
+    sku: `MSG${tok}`,
+    sizes: SIZE_RUNS.apparel,
+    priceCents: 2000,
+  });
+  sellerId = (
+    await createRetailer(db(), {
+      payout: true,
+      storeName: SELLER.storeName,
+      user: { email: SELLER.email },
+    })
+  ).retailer.id;
+  buyerId = (
+    await createRetailer(db(), {
+      payout: true,
+      storeName: BUYER.storeName,
+      user: { email: BUYER.email },
+    })
+  ).retailer.id;
   await createRetailer(db(), { payout: true, user: { email: OUTSIDER.email } });
   await createStaffUser(db(), { email: staffEmail });
   const created = await createOrderAt(db(), "delivered", {
@@ -71,14 +93,22 @@ afterAll(async () => {
   await handle?.close();
 });
 
-const savedMessages = async () => (await db().select({ n: count() }).from(orderMessages).where(eq(orderMessages.orderId, order.id)))[0].n;
+const savedMessages = async () =>
+  (
+    await db().select({ n: count() }).from(orderMessages).where(eq(orderMessages.orderId, order.id))
+  )[0].n;
 
 /** The message e-mails of this conversation to a retailer's notice address. */
 async function messageMails(retailerId: number) {
   return db()
     .select()
     .from(outboxEmails)
-    .where(and(eq(outboxEmails.kind, "order_message"), like(outboxEmails.dedupeKey, `order-message:${order.id}:${retailerId}:%`)));
+    .where(
+      and(
+        eq(outboxEmails.kind, "order_message"),
+        like(outboxEmails.dedupeKey, `order-message:${order.id}:${retailerId}:%`),
+      ),
+    );
 }
 
 async function openOrder(p: Page, path = orderPath()) {
@@ -91,22 +121,35 @@ async function openOrder(p: Page, path = orderPath()) {
 async function send(p: Page, text: string): Promise<number> {
   await p.getByTestId("message-input").fill(text);
   const [res] = await Promise.all([
-    p.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/messages/")),
+    p.waitForResponse(
+      (r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/messages/"),
+    ),
     p.getByTestId("message-send").click(),
   ]);
-  await p.waitForFunction(() => !(document.querySelector("[data-testid=message-send]") as HTMLButtonElement | null)?.disabled);
+  await p.waitForFunction(
+    () =>
+      !(document.querySelector("[data-testid=message-send]") as HTMLButtonElement | null)?.disabled,
+  );
   return res.status();
 }
 
 async function waitForMessages(p: Page, n: number) {
-  await p.waitForFunction((k) => document.querySelectorAll("[data-testid=message]").length === k, n, { timeout: 15_000 });
+  await p.waitForFunction(
+    (k) => document.querySelectorAll("[data-testid=message]").length === k,
+    n,
+    { timeout: 15_000 },
+  );
 }
 
 describe("messages on a purchase", () => {
   it("the buyer writes; the seller's bell rings, the e-mail goes, and opening the order clears the bell", async () => {
     await openOrder(buyer);
-    await expect(buyer.getByTestId("conversation-empty").textContent()).resolves.toBe("No messages yet.");
-    expect(await send(buyer, "Hello! Can you confirm the two pairs ship\nin the original boxes?")).toBe(200);
+    await expect(buyer.getByTestId("conversation-empty").textContent()).resolves.toBe(
+      "No messages yet.",
+    );
+    expect(
+      await send(buyer, "Hello! Can you confirm the two pairs ship\nin the original boxes?"),
+    ).toBe(200);
     await waitForMessages(buyer, 1);
     const mine = buyer.getByTestId("message").first();
     await expect(mine.getByTestId("message-author").textContent()).resolves.toBe("You");
@@ -118,7 +161,9 @@ describe("messages on a purchase", () => {
     await seller.goto(url("/alerts"));
     await expect(seller.getByTestId("bell-messages").textContent()).resolves.toBe("🔔 1");
     const alert = seller.locator(`[data-testid=message-alert][data-order="${order.externalId}"]`);
-    await expect(alert.getByTestId("message-alert-other").textContent()).resolves.toBe(`retailer-00${buyerId}`);
+    await expect(alert.getByTestId("message-alert-other").textContent()).resolves.toBe(
+      `retailer-00${buyerId}`,
+    );
     await expect(alert.textContent()).resolves.toContain("1 new message");
     expect(await seller.content()).not.toContain(BUYER.storeName);
 
@@ -130,10 +175,15 @@ describe("messages on a purchase", () => {
     expect(mails[0].bodyText).toContain(orderPath());
     expect(mails[0].bodyText).not.toContain(BUYER.storeName);
 
-    await Promise.all([seller.waitForURL((u) => u.pathname === orderPath()), alert.getByTestId("message-alert-link").click()]);
+    await Promise.all([
+      seller.waitForURL((u) => u.pathname === orderPath()),
+      alert.getByTestId("message-alert-link").click(),
+    ]);
     await seller.getByTestId("conversation").waitFor();
     const theirs = seller.getByTestId("message").first();
-    await expect(theirs.getByTestId("message-author").textContent()).resolves.toBe(`retailer-00${buyerId}`);
+    await expect(theirs.getByTestId("message-author").textContent()).resolves.toBe(
+      `retailer-00${buyerId}`,
+    );
     await seller.goto(url("/alerts"));
     expect(await seller.getByTestId("message-alerts").count()).toBe(0);
   });
@@ -184,13 +234,19 @@ describe("messages on a purchase", () => {
     // The same through a plain form post; an empty one and an outsider's too.
     const http = new HttpClient();
     await http.signIn(BUYER.email, DEFAULT_TEST_PASSWORD);
-    const phone = await http.postForm(`/messages/buy/${order.id}`, { body: "five five five one two three four five six seven" });
+    const phone = await http.postForm(`/messages/buy/${order.id}`, {
+      body: "five five five one two three four five six seven",
+    });
     expect(phone.status).toBe(400);
     expect((await http.postForm(`/messages/buy/${order.id}`, { body: "   " })).status).toBe(400);
-    expect((await http.postForm(`/messages/buy/${order.id}`, { body: "x".repeat(1001) })).status).toBe(400);
+    expect(
+      (await http.postForm(`/messages/buy/${order.id}`, { body: "x".repeat(1001) })).status,
+    ).toBe(400);
     const outsider = new HttpClient();
     await outsider.signIn(OUTSIDER.email, DEFAULT_TEST_PASSWORD);
-    expect((await outsider.postForm(`/messages/buy/${order.id}`, { body: "hello" })).status).toBe(404);
+    expect((await outsider.postForm(`/messages/buy/${order.id}`, { body: "hello" })).status).toBe(
+      404,
+    );
     expect((await outsider.get(`/messages/buy/${order.id}`)).status).toBe(404);
     expect(await savedMessages()).toBe(before);
   });
@@ -206,7 +262,9 @@ describe("messages on a purchase", () => {
     await hydrated(staff);
     const n = await staff.getByTestId("message").count();
     expect(n).toBe(4);
-    expect(await send(staff, "Staff here: the label is re-issued, please ship by Monday.")).toBe(200);
+    expect(await send(staff, "Staff here: the label is re-issued, please ship by Monday.")).toBe(
+      200,
+    );
     await waitForMessages(staff, 5);
     for (const p of [buyer, seller]) {
       await p.goto(url("/alerts"));
@@ -225,35 +283,57 @@ describe("messages on a purchase", () => {
       await db()
         .select({ n: count() })
         .from(orderMessages)
-        .where(and(eq(orderMessages.orderId, order.id), eq(orderMessages.authorRetailerId, sellerId)))
+        .where(
+          and(eq(orderMessages.orderId, order.id), eq(orderMessages.authorRetailerId, sellerId)),
+        )
     )[0].n;
     for (let i = posted; i < MESSAGE_RATE_LIMIT; i++) {
-      expect((await http.postForm(`/messages/buy/${order.id}`, { body: `Update number ${i + 1}: packing now.` })).status).toBe(200);
+      expect(
+        (
+          await http.postForm(`/messages/buy/${order.id}`, {
+            body: `Update number ${i + 1}: packing now.`,
+          })
+        ).status,
+      ).toBe(200);
     }
     const before = await savedMessages();
     await openOrder(seller);
     expect(await send(seller, "And one more update.")).toBe(429);
-    await expect(seller.getByTestId("message-error").textContent()).resolves.toBe(MESSAGE_RATE_LIMITED);
+    await expect(seller.getByTestId("message-error").textContent()).resolves.toBe(
+      MESSAGE_RATE_LIMITED,
+    );
     expect(await savedMessages()).toBe(before);
   });
   it("an RMA has its own conversation on the RMA page: the perpetrator's bell links there", async () => {
     const rma = await createRmaOf(db(), order.id, {
       victimId: buyerId,
-      contact: { name: "Pat Buyer", email: BUYER.email, phone: "+1-217-555-0100", packingSlipName: "Returns" },
+      contact: {
+        name: "Pat Buyer",
+        email: BUYER.email,
+        phone: "+1-217-555-0100",
+        packingSlipName: "Returns",
+      },
     });
     await openOrder(buyer, `/rma/${rma.rmaId}`);
-    await expect(buyer.getByTestId("conversation-empty").textContent()).resolves.toBe("No messages yet.");
+    await expect(buyer.getByTestId("conversation-empty").textContent()).resolves.toBe(
+      "No messages yet.",
+    );
     // The other conversation (the purchase's) does not show here.
     expect(await buyer.getByTestId("message").count()).toBe(0);
     expect(await send(buyer, "Two pairs came with the wrong colour.")).toBe(200);
     await waitForMessages(buyer, 1);
     await seller.goto(url("/alerts"));
     const alert = seller.locator(`[data-testid=message-alert][data-order="${rma.externalId}"]`);
-    await expect(alert.getByTestId("message-alert-other").textContent()).resolves.toBe(`retailer-00${buyerId}`);
-    await Promise.all([seller.waitForURL((u) => u.pathname === `/rma/${rma.rmaId}`), alert.getByTestId("message-alert-link").click()]);
-    await seller.getByTestId("conversation").waitFor();
-    await expect(seller.getByTestId("message").first().getByTestId("message-body").textContent()).resolves.toBe(
-      "Two pairs came with the wrong colour.",
+    await expect(alert.getByTestId("message-alert-other").textContent()).resolves.toBe(
+      `retailer-00${buyerId}`,
     );
+    await Promise.all([
+      seller.waitForURL((u) => u.pathname === `/rma/${rma.rmaId}`),
+      alert.getByTestId("message-alert-link").click(),
+    ]);
+    await seller.getByTestId("conversation").waitFor();
+    await expect(
+      seller.getByTestId("message").first().getByTestId("message-body").textContent(),
+    ).resolves.toBe("Two pairs came with the wrong colour.");
   });
 });

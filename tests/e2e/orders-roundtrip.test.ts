@@ -18,7 +18,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEnv } from "../../app/utils/env.server";
 import { createDb, type DbHandle } from "../../db/client";
 import { orderContributions, orders, outboxEmails, payments, uploads } from "../../db/schema";
-import { PAYMENT_QUEUED, PICTURE_REQUIRED, RATING_SAVED, RMA_SENT, UPDATE_YOUR_LISTINGS } from "../../domain/messages";
+import {
+  PAYMENT_QUEUED,
+  PICTURE_REQUIRED,
+  RATING_SAVED,
+  RMA_SENT,
+  UPDATE_YOUR_LISTINGS,
+} from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { buyWorkflowId, completeCheckoutUpdate } from "../../workflows/buy/contract";
 import {
@@ -112,21 +118,45 @@ async function startOrder(opts: Parameters<typeof startBuyOrder>[2]) {
 }
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const env = getEnv();
   connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
-  client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE, dataConverter: testDataConverter });
+  client = new Client({
+    connection,
+    namespace: env.TEMPORAL_NAMESPACE,
+    dataConverter: testDataConverter,
+  });
 
   const brand = await createBrand(db(), { name: `RoundtripBrand ${tok}` });
   const col = await createCollection(db(), { brandId: brand.id });
-  const prod = await createProduct(db(), { collectionId: col.id, sku: `RT${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2500 });
-  sellerId = (await createRetailer(db(), { payout: true, storeName: SELLER_NAME, user: { email: sellerEmail } })).retailer.id;
-  const buyerRow = await createRetailer(db(), { payout: true, storeName: BUYER_NAME, user: { email: buyerEmail } });
+  const prod = await createProduct(db(), {
+    collectionId: col.id,
+    sku: `RT${tok}`,
+    sizes: SIZE_RUNS.apparel,
+    priceCents: 2500,
+  });
+  sellerId = (
+    await createRetailer(db(), {
+      payout: true,
+      storeName: SELLER_NAME,
+      user: { email: sellerEmail },
+    })
+  ).retailer.id;
+  const buyerRow = await createRetailer(db(), {
+    payout: true,
+    storeName: BUYER_NAME,
+    user: { email: buyerEmail },
+  });
   buyerId = buyerRow.retailer.id;
   buyerUserId = buyerRow.user!.id;
   await createStaffUser(db(), { email: staffEmail });
-  const listing = await createListing(db(), { variationId: prod.variations[0].id, providerId: sellerId, sizes: { S: 4, M: 4 } });
+  const listing = await createListing(db(), {
+    variationId: prod.variations[0].id,
+    providerId: sellerId,
+    sizes: { S: 4, M: 4 },
+  });
 
   const draft = await startBuyOrder(client, db(), {
     providerId: sellerId,
@@ -164,10 +194,14 @@ afterAll(async () => {
 describe("a purchase through the pages and the buy workflow", () => {
   it("buyer: a declined card shows the specification's message; a good card completes checkout", async () => {
     await openDetail(buyer);
-    expect(await buyer.getByTestId("order-detail").getAttribute("data-panel")).toBe("complete-checkout");
+    expect(await buyer.getByTestId("order-detail").getAttribute("data-panel")).toBe(
+      "complete-checkout",
+    );
     await fillCard(buyer, "4000 0000 0000 0002");
     await buyer.getByTestId("complete-checkout-submit").click();
-    await expect(buyer.getByTestId("card-error").textContent()).resolves.toBe("Sorry but this card was declined. Please try another.");
+    await expect(buyer.getByTestId("card-error").textContent()).resolves.toBe(
+      "Sorry but this card was declined. Please try another.",
+    );
     await fillCard(buyer);
     await buyer.getByTestId("complete-checkout-submit").click();
     await waitForState(orderId, "provider_approve_sale");
@@ -184,7 +218,9 @@ describe("a purchase through the pages and the buy workflow", () => {
     const first = inputs.first();
     const v = Number(await first.inputValue());
     await first.fill(String(v - 1));
-    await expect(seller.getByTestId("respond-submit").textContent()).resolves.toBe("Submit response");
+    await expect(seller.getByTestId("respond-submit").textContent()).resolves.toBe(
+      "Submit response",
+    );
     await seller.getByTestId("respond-submit").click();
     // No card on file: the card step opens (need_payment_method, state `payment`).
     await seller.getByTestId("form-add_card").waitFor();
@@ -195,13 +231,17 @@ describe("a purchase through the pages and the buy workflow", () => {
 
   it("buyer: approves the modified purchase; the order is approved with a pickup booked", async () => {
     await openDetail(buyer);
-    await expect(buyer.getByTestId("display-status").textContent()).resolves.toBe("Approve/Decline Modified Purchase");
+    await expect(buyer.getByTestId("display-status").textContent()).resolves.toBe(
+      "Approve/Decline Modified Purchase",
+    );
     await buyer.getByTestId("approve-modified-submit").click();
     // The buyer lands on its Purchase Orders tab (not the Sales tab /orders opens on).
     await buyer.waitForURL((u) => u.pathname === "/orders/purchases", { timeout: 30_000 });
     await waitForState(orderId, "ship_order");
     await openDetail(seller);
-    expect(await seller.getByTestId("order-detail").getAttribute("data-panel")).toBe("shipment-pending");
+    expect(await seller.getByTestId("order-detail").getAttribute("data-panel")).toBe(
+      "shipment-pending",
+    );
     const slip = await seller.request.get(url(`/packingslip/${externalId}/`));
     expect(slip.status()).toBe(200);
     const text = pdfText(await slip.body());
@@ -216,7 +256,9 @@ describe("a purchase through the pages and the buy workflow", () => {
     await staff.getByTestId("admin-notice").waitFor();
     await waitForState(orderId, "in_route");
     await detailUntil(seller, "payout-released");
-    await expect(seller.getByTestId("payout-released").textContent()).resolves.toMatch(/^Released from escrow \d{2}\/\d{2}\/\d{4}$/);
+    await expect(seller.getByTestId("payout-released").textContent()).resolves.toMatch(
+      /^Released from escrow \d{2}\/\d{2}\/\d{4}$/,
+    );
     await staff.goto(url(`/admin/active-transactions?order=${orderId}&tab=shipping`));
     await staff.getByTestId("carrier-delivered").click();
     await staff.getByTestId("admin-notice").waitFor();
@@ -240,7 +282,9 @@ describe("a purchase through the pages and the buy workflow", () => {
     await expect(buyer.getByTestId("rating-saved").textContent()).resolves.toContain(RATING_SAVED);
     await buyer.waitForURL((u) => u.pathname === "/", { timeout: 10_000 });
     await openDetail(seller);
-    await expect(seller.getByTestId("buyer-rating").textContent()).resolves.toContain("Arrived well packed");
+    await expect(seller.getByTestId("buyer-rating").textContent()).resolves.toContain(
+      "Arrived well packed",
+    );
     await anonymous(seller, BUYER_NAME);
   });
 });
@@ -259,13 +303,32 @@ describe("the seller's other answers", () => {
   beforeAll(async () => {
     const brand = await createBrand(db(), { name: `RoundtripBrand2 ${tok}` });
     const col = await createCollection(db(), { brandId: brand.id });
-    prod = await createProduct(db(), { collectionId: col.id, sku: `RU${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 1500 });
+    prod = await createProduct(db(), {
+      collectionId: col.id,
+      sku: `RU${tok}`,
+      sizes: SIZE_RUNS.apparel,
+      priceCents: 1500,
+    });
     s2 = (await createRetailer(db(), { payout: true, user: { email: s2Email } })).retailer.id;
     const b2 = (await createRetailer(db(), { payout: true, user: { email: b2Email } })).retailer.id;
     // Two buyers want the last two units of one listing; a third order comes from another listing.
-    const last = await createListing(db(), { variationId: prod.variations[0].id, providerId: s2, sizes: { L: 2 } });
-    const other = await createListing(db(), { variationId: prod.variations[1].id, providerId: s2, sizes: { L: 3 } });
-    const line = { providerId: s2, variationId: prod.variations[0].id, listingId: last.id, sizes: { L: 2 }, unitPriceCents: 1500 };
+    const last = await createListing(db(), {
+      variationId: prod.variations[0].id,
+      providerId: s2,
+      sizes: { L: 2 },
+    });
+    const other = await createListing(db(), {
+      variationId: prod.variations[1].id,
+      providerId: s2,
+      sizes: { L: 3 },
+    });
+    const line = {
+      providerId: s2,
+      variationId: prod.variations[0].id,
+      listingId: last.id,
+      sizes: { L: 2 },
+      unitPriceCents: 1500,
+    };
     a = (await startOrder({ ...line, receiverId: buyerId })).order.id;
     b = (await startOrder({ ...line, receiverId: b2 })).order.id;
     c = (
@@ -284,9 +347,9 @@ describe("the seller's other answers", () => {
       [b, b2],
       [c, b2],
     ] as const) {
-      await client.workflow
-        .getHandle(buyWorkflowId(id))
-        .executeUpdate(completeCheckoutUpdate, { args: [{ actorRetailerId: who, paymentMethod: card }] });
+      await client.workflow.getHandle(buyWorkflowId(id)).executeUpdate(completeCheckoutUpdate, {
+        args: [{ actorRetailerId: who, paymentMethod: card }],
+      });
       await waitForState(id, "provider_approve_sale");
     }
     s2Page = await newPage(browser);
@@ -314,7 +377,9 @@ describe("the seller's other answers", () => {
     await waitForState(a, "ship_order");
     await waitForState(b, "declined");
     await b2Page.goto(url(`/transaction/buy/${b}`));
-    await expect(b2Page.getByTestId("reason").textContent()).resolves.toBe("Other Retailer: The units were sold to another retailer");
+    await expect(b2Page.getByTestId("reason").textContent()).resolves.toBe(
+      "Other Retailer: The units were sold to another retailer",
+    );
   });
 
   it("declining for units sold in the store shows the update-your-listings message, then goes to active listings", async () => {
@@ -322,11 +387,15 @@ describe("the seller's other answers", () => {
     await s2Page.waitForLoadState("networkidle");
     await s2Page.getByTestId("decline-reason").selectOption("14");
     await s2Page.getByTestId("decline-submit").click();
-    await expect(s2Page.getByTestId("action-message").textContent()).resolves.toBe(UPDATE_YOUR_LISTINGS);
+    await expect(s2Page.getByTestId("action-message").textContent()).resolves.toBe(
+      UPDATE_YOUR_LISTINGS,
+    );
     await s2Page.waitForURL((u) => u.pathname.startsWith("/active/listings"), { timeout: 10_000 });
     await waitForState(c, "declined");
     await b2Page.goto(url(`/transaction/buy/${c}`));
-    await expect(b2Page.getByTestId("reason").textContent()).resolves.toBe("Other Retailer: The units sold in my store");
+    await expect(b2Page.getByTestId("reason").textContent()).resolves.toBe(
+      "Other Retailer: The units sold in my store",
+    );
   });
 });
 
@@ -334,8 +403,16 @@ describe("an order made for a request", () => {
   it("the requestor sees it pending with complete-checkout and declines it with a reason; both see who declined", async () => {
     const brand = await createBrand(db(), { name: `RoundtripBrand3 ${tok}` });
     const col = await createCollection(db(), { brandId: brand.id });
-    const p = await createProduct(db(), { collectionId: col.id, sizes: SIZE_RUNS.apparel, priceCents: 1200 });
-    const req = await createRequest(db(), { variationId: p.variations[0].id, requestorId: buyerId, sizes: { M: 2 } });
+    const p = await createProduct(db(), {
+      collectionId: col.id,
+      sizes: SIZE_RUNS.apparel,
+      priceCents: 1200,
+    });
+    const req = await createRequest(db(), {
+      variationId: p.variations[0].id,
+      requestorId: buyerId,
+      sizes: { M: 2 },
+    });
     const id = (
       await startOrder({
         providerId: sellerId,
@@ -351,7 +428,8 @@ describe("an order made for a request", () => {
     const end = Date.now() + 20_000;
     for (;;) {
       await buyer.goto(url("/alerts?tab=purchases&limit=50"));
-      if ((await buyer.locator(`[data-testid=order-card][data-order-id="${id}"] .new`).count()) > 0) break;
+      if ((await buyer.locator(`[data-testid=order-card][data-order-id="${id}"] .new`).count()) > 0)
+        break;
       if (Date.now() > end) throw new Error("the offer never showed as new to the requestor");
       await new Promise((r) => setTimeout(r, 500));
     }
@@ -359,14 +437,18 @@ describe("an order made for a request", () => {
     expect(await seller.locator(`[data-testid=order-card][data-order-id="${id}"]`).count()).toBe(1);
     await buyer.goto(url(`/transaction/buy/${id}`));
     await buyer.waitForLoadState("networkidle");
-    expect(await buyer.getByTestId("order-detail").getAttribute("data-panel")).toBe("complete-checkout");
+    expect(await buyer.getByTestId("order-detail").getAttribute("data-panel")).toBe(
+      "complete-checkout",
+    );
     await buyer.getByTestId("decline_checkout-reason").selectOption("0");
     await buyer.getByTestId("decline_checkout-submit").click();
     await waitForState(id, "declined");
     await buyer.goto(url(`/transaction/buy/${id}`));
     await expect(buyer.getByTestId("reason").textContent()).resolves.toBe("You: No longer need it");
     await seller.goto(url(`/transaction/buy/${id}`));
-    await expect(seller.getByTestId("reason").textContent()).resolves.toBe("Other Retailer: No longer need it");
+    await expect(seller.getByTestId("reason").textContent()).resolves.toBe(
+      "Other Retailer: No longer need it",
+    );
     await anonymous(seller, BUYER_NAME);
   });
 
@@ -375,7 +457,9 @@ describe("an order made for a request", () => {
     await buyer.getByTestId("rma-units-form").waitFor();
     // Nothing chosen: refused with the message; then 1 damaged unit.
     await buyer.getByTestId("rma-next").click();
-    await expect.poll(() => buyer.getByTestId("rma-error").textContent()).toBe("Choose at least one unit to return.");
+    await expect
+      .poll(() => buyer.getByTestId("rma-error").textContent())
+      .toBe("Choose at least one unit to return.");
     const line = buyer.getByTestId("rma-line").first();
     await line.locator('input[name^="q."]').fill("1");
     await line.locator('select[name^="r."]').selectOption("0");
@@ -383,36 +467,65 @@ describe("an order made for a request", () => {
     await buyer.getByTestId("rma-pictures-form").waitFor();
     // Damaged needs three pictures: Next without them says so; a program renamed .png is refused by its bytes.
     await buyer.getByTestId("rma-next").click();
-    await expect.poll(() => buyer.getByTestId("rma-picture-line").locator(".field-error").first().textContent()).toBe(PICTURE_REQUIRED);
+    await expect
+      .poll(() =>
+        buyer.getByTestId("rma-picture-line").locator(".field-error").first().textContent(),
+      )
+      .toBe(PICTURE_REQUIRED);
     const file = buyer.locator('input[type="file"]');
-    await file.setInputFiles([{ name: "virus.png", mimeType: "image/png", buffer: Buffer.from("MZ not a picture") }]);
+    await file.setInputFiles([
+      { name: "virus.png", mimeType: "image/png", buffer: Buffer.from("MZ not a picture") },
+    ]);
     await buyer.getByTestId("rma-upload").click();
     await expect
       .poll(() => buyer.getByTestId("rma-picture-line").textContent())
       .toContain("virus.png: Only .jpg, .jpeg and .png pictures can be uploaded.");
     // A GIF renamed .jpg, four pictures for one item, a 6 MB picture: each refused beside the item, the draft kept.
     const gif = Buffer.concat([Buffer.from("GIF89a"), Buffer.alloc(64)]);
-    await buyer.locator('input[type="file"]').setInputFiles([{ name: "photo.jpg", mimeType: "image/jpeg", buffer: gif }]);
-    await buyer.getByTestId("rma-upload").click();
-    await expect.poll(() => buyer.getByTestId("rma-picture-line").textContent()).toContain(`photo.jpg: ${WIZARD_MESSAGES.photoType}`);
     await buyer
       .locator('input[type="file"]')
-      .setInputFiles(["a", "b", "c", "d"].map((n) => ({ name: `${n}.png`, mimeType: "image/png", buffer: TINY_PNG })));
+      .setInputFiles([{ name: "photo.jpg", mimeType: "image/jpeg", buffer: gif }]);
     await buyer.getByTestId("rma-upload").click();
-    await expect.poll(() => buyer.getByTestId("rma-picture-line").textContent()).toContain("Up to 3 pictures per item.");
+    await expect
+      .poll(() => buyer.getByTestId("rma-picture-line").textContent())
+      .toContain(`photo.jpg: ${WIZARD_MESSAGES.photoType}`);
+    await buyer.locator('input[type="file"]').setInputFiles(
+      ["a", "b", "c", "d"].map((n) => ({
+        name: `${n}.png`,
+        mimeType: "image/png",
+        buffer: TINY_PNG,
+      })),
+    );
+    await buyer.getByTestId("rma-upload").click();
+    await expect
+      .poll(() => buyer.getByTestId("rma-picture-line").textContent())
+      .toContain("Up to 3 pictures per item.");
     const big = Buffer.concat([TINY_PNG, Buffer.alloc(6 * 1024 * 1024)]);
-    await buyer.locator('input[type="file"]').setInputFiles([{ name: "big.png", mimeType: "image/png", buffer: big }]);
-    await buyer.getByTestId("rma-upload").click();
-    await expect.poll(() => buyer.getByTestId("rma-picture-line").textContent()).toContain(`big.png: ${WIZARD_MESSAGES.photoTooLarge}`);
-    expect(await buyer.getByTestId("rma-picture-line").locator("img").count()).toBe(0);
-    expect(await db().select().from(uploads).where(eq(uploads.uploaderId, buyerUserId))).toHaveLength(0);
     await buyer
       .locator('input[type="file"]')
-      .setInputFiles(["a", "b", "c"].map((n) => ({ name: `${n}.png`, mimeType: "image/png", buffer: TINY_PNG })));
+      .setInputFiles([{ name: "big.png", mimeType: "image/png", buffer: big }]);
+    await buyer.getByTestId("rma-upload").click();
+    await expect
+      .poll(() => buyer.getByTestId("rma-picture-line").textContent())
+      .toContain(`big.png: ${WIZARD_MESSAGES.photoTooLarge}`);
+    expect(await buyer.getByTestId("rma-picture-line").locator("img").count()).toBe(0);
+    expect(
+      await db().select().from(uploads).where(eq(uploads.uploaderId, buyerUserId)),
+    ).toHaveLength(0);
+    await buyer
+      .locator('input[type="file"]')
+      .setInputFiles(
+        ["a", "b", "c"].map((n) => ({ name: `${n}.png`, mimeType: "image/png", buffer: TINY_PNG })),
+      );
     await buyer.getByTestId("rma-upload").click();
     await expect.poll(() => buyer.getByTestId("rma-picture-line").locator("img").count()).toBe(3);
     await buyer.getByTestId("rma-next").click();
-    await rmaContactStep(buyer, { name: "Pat Buyer", email: "pat@example.test", phone: "555-0100", packingSlipName: "Pat" });
+    await rmaContactStep(buyer, {
+      name: "Pat Buyer",
+      email: "pat@example.test",
+      phone: "555-0100",
+      packingSlipName: "Pat",
+    });
     // Confirm: a sale, some units → the requested value + 10%.
     await buyer.getByTestId("rma-confirm-form").waitFor();
     expect(await buyer.getByTestId("rma-amount").textContent()).toBe(formatCents(2500 + 250));
@@ -422,21 +535,43 @@ describe("an order made for a request", () => {
     expect(await buyer.getByRole("status").filter({ hasText: RMA_SENT }).count()).toBe(1);
 
     const [rma] = await db().select().from(orders).where(eq(orders.rmaForId, orderId));
-    expect(rma).toMatchObject({ transactionType: 3, providerId: buyerId, receiverId: sellerId, rmaContactName: "Pat Buyer" });
+    expect(rma).toMatchObject({
+      transactionType: 3,
+      providerId: buyerId,
+      receiverId: sellerId,
+      rmaContactName: "Pat Buyer",
+    });
     await expect
-      .poll(async () => (await db().select().from(orders).where(eq(orders.id, rma.id)))[0].recordSeq, { timeout: 15_000 })
+      .poll(
+        async () => (await db().select().from(orders).where(eq(orders.id, rma.id)))[0].recordSeq,
+        { timeout: 15_000 },
+      )
       .toBeGreaterThan(0);
-    const lines = await db().select().from(orderContributions).where(eq(orderContributions.orderId, rma.id));
-    expect(lines.map((l) => [l.rmaReason, l.rmaQuantityRequested, l.rmaApproved, (l.rmaPictures ?? []).length])).toEqual([[0, 1, null, 3]]);
+    const lines = await db()
+      .select()
+      .from(orderContributions)
+      .where(eq(orderContributions.orderId, rma.id));
+    expect(
+      lines.map((l) => [
+        l.rmaReason,
+        l.rmaQuantityRequested,
+        l.rmaApproved,
+        (l.rmaPictures ?? []).length,
+      ]),
+    ).toEqual([[0, 1, null, 3]]);
     const kept = await db().select().from(uploads).where(eq(uploads.rmaId, rma.id));
     expect(kept).toHaveLength(3);
     // The order page no longer offers it but links to it; the wizard says an RMA exists; an RMA is not an order page.
     await openDetail(buyer);
     expect(await buyer.getByTestId("rma-button").count()).toBe(0);
-    expect(await buyer.getByTestId("rma-link").textContent()).toBe(`RMA ${rma.externalId}: RMA Requested`);
+    expect(await buyer.getByTestId("rma-link").textContent()).toBe(
+      `RMA ${rma.externalId}: RMA Requested`,
+    );
     expect(await buyer.getByTestId("rma-link").getAttribute("href")).toBe(`/rma/${rma.id}`);
     await buyer.goto(url(`/create-rma/${orderId}`));
-    expect(await buyer.getByTestId("rma-not-possible").textContent()).toContain("An RMA already exists for this order.");
+    expect(await buyer.getByTestId("rma-not-possible").textContent()).toContain(
+      "An RMA already exists for this order.",
+    );
     expect((await buyer.request.get(url(`/transaction/buy/${rma.id}`))).status()).toBe(404);
     await anonymous(buyer, SELLER_NAME);
   });
@@ -470,7 +605,9 @@ describe("an order made for a request", () => {
     await expect
       .poll(() => staff.getByTestId("admin-error").textContent())
       .toBe("The approved quantity cannot exceed the quantity requested.");
-    expect((await db().select().from(orders).where(eq(orders.id, rma.id)))[0].stage).toBe("rmarequested");
+    expect((await db().select().from(orders).where(eq(orders.id, rma.id)))[0].stage).toBe(
+      "rmarequested",
+    );
     await staff.getByTestId("rma-decide-line").locator('input[value="approve"]').check();
     await staff.getByTestId("rma-decide-line").locator('input[name$=".qty"]').fill("1");
     await staff.getByTestId("rma-fee").fill("5.00");
@@ -483,7 +620,9 @@ describe("an order made for a request", () => {
     expect(await staff.getByTestId("rma-review-charge-parts").textContent()).toBe(
       `${formatCents(2500)} approved goods + ${formatCents(1975)} return shipping + ${formatCents(500)} RMA fee + ${formatCents(250)} the sale's fee on the approved goods`,
     );
-    expect((await db().select().from(orders).where(eq(orders.id, rma.id)))[0].stage).toBe("rmarequested");
+    expect((await db().select().from(orders).where(eq(orders.id, rma.id)))[0].stage).toBe(
+      "rmarequested",
+    );
     await staff.getByTestId("rma-confirm-staff").click();
     await staff.getByTestId("admin-notice").waitFor();
     // The card closes after the save; the notice opens it again.
@@ -495,7 +634,9 @@ describe("an order made for a request", () => {
     expect(await staff.getByTestId("rma-original").textContent()).toContain("Sale");
     expect(await staff.getByTestId("rma-totals-kept").textContent()).toBe(formatCents(1975 + 500));
     // docs/product/money.md: refund $25.00 + 10% = $27.50; charge $25.00 + $19.75 (1 unit back) + $5.00 fee + $2.50 = $52.25.
-    expect(await staff.getByTestId("rma-amounts").textContent()).toBe(`${formatCents(2750)} / ${formatCents(5225)}`);
+    expect(await staff.getByTestId("rma-amounts").textContent()).toBe(
+      `${formatCents(2750)} / ${formatCents(5225)}`,
+    );
 
     // The buyer ships the return with its packing slip (from it, to the seller, both by number only).
     await buyer.goto(url(`/rma/${rma.id}`));
@@ -515,7 +656,9 @@ describe("an order made for a request", () => {
       await staff.waitForURL((u) => u.searchParams.get("notice") === event);
     }
     await expect
-      .poll(async () => (await db().select().from(orders).where(eq(orders.id, rma.id)))[0].stage, { timeout: 15_000 })
+      .poll(async () => (await db().select().from(orders).where(eq(orders.id, rma.id)))[0].stage, {
+        timeout: 15_000,
+      })
       .toBe("rmacompleted");
     await expect
       .poll(
@@ -535,35 +678,49 @@ describe("an order made for a request", () => {
     await staff.goto(url(`/admin/active-rmas?rma=${rma.id}&tab=payments`));
     expect(await staff.getByTestId("ledger-balanced").textContent()).toBe("yes");
     await buyer.goto(url(`/rma/${rma.id}`));
-    expect(await buyer.getByTestId("rma-money").textContent()).toBe(`Returned to you: ${formatCents(2750)}`);
+    expect(await buyer.getByTestId("rma-money").textContent()).toBe(
+      `Returned to you: ${formatCents(2750)}`,
+    );
     // The seller sees the charge, and the buyer only by its number.
     await seller.goto(url(`/rma/${rma.id}`));
-    expect(await seller.getByTestId("rma-money").textContent()).toBe(`Charged to you: ${formatCents(5225)}`);
+    expect(await seller.getByTestId("rma-money").textContent()).toBe(
+      `Charged to you: ${formatCents(5225)}`,
+    );
     expect(await seller.getByTestId("counterparty").textContent()).toBe(`retailer-00${buyerId}`);
     await anonymous(seller, BUYER_NAME);
     // A charge waiting for the seller's card (as the RMA workflow records it when the card is declined): the
     // seller reads that its payment is queued; staff find it with the status filter and see it on the card.
-    const [done] = await db().select({ ledger: orders.ledger }).from(orders).where(eq(orders.id, rma.id));
+    const [done] = await db()
+      .select({ ledger: orders.ledger })
+      .from(orders)
+      .where(eq(orders.id, rma.id));
     await db()
       .update(orders)
       .set({ ledger: { ...done.ledger, chargeQueued: true } })
       .where(eq(orders.id, rma.id));
     try {
       await seller.goto(url(`/rma/${rma.id}`));
-      expect(await seller.getByTestId("rma-charge-queued").textContent()).toBe(` ${PAYMENT_QUEUED}`);
+      expect(await seller.getByTestId("rma-charge-queued").textContent()).toBe(
+        ` ${PAYMENT_QUEUED}`,
+      );
       await staff.goto(url("/admin/active-rmas/all?status=charge_queued"));
       await staff.locator(`[data-testid=admin-rma-row][data-rma-id="${rma.id}"] a`).click();
-      await expect.poll(() => staff.getByTestId("rma-charge-queued").textContent()).toContain(PAYMENT_QUEUED);
+      await expect
+        .poll(() => staff.getByTestId("rma-charge-queued").textContent())
+        .toContain(PAYMENT_QUEUED);
       await buyer.goto(url(`/rma/${rma.id}`));
       expect(await buyer.getByTestId("rma-charge-queued").count()).toBe(0);
     } finally {
       await db().update(orders).set({ ledger: done.ledger }).where(eq(orders.id, rma.id));
     }
     // Every RMA e-mail names the other party by its number only.
-    const mails = (await db().select().from(outboxEmails)).filter((m) => `${m.subject}${m.bodyText}`.includes(rma.externalId));
+    const mails = (await db().select().from(outboxEmails)).filter((m) =>
+      `${m.subject}${m.bodyText}`.includes(rma.externalId),
+    );
     expect(mails.length).toBeGreaterThan(2);
     for (const m of mails)
-      for (const name of [BUYER_NAME, SELLER_NAME]) expect(`${m.subject}${m.bodyText}${m.bodyHtml ?? ""}`).not.toContain(name);
+      for (const name of [BUYER_NAME, SELLER_NAME])
+        expect(`${m.subject}${m.bodyText}${m.bodyHtml ?? ""}`).not.toContain(name);
 
     // A retailer outside the order: neither the wizard nor the RMA exists for it, and nothing is saved.
     const outsiderEmail = uniqueEmail("rma-outsider");
@@ -579,7 +736,9 @@ describe("an order made for a request", () => {
       });
       expect(posted.status()).toBe(404);
       expect((await outsider.request.get(url(`/rma/${rma.id}`))).status()).toBe(404);
-      expect(await db().select({ id: orders.id }).from(orders).where(eq(orders.rmaForId, orderId))).toHaveLength(1);
+      expect(
+        await db().select({ id: orders.id }).from(orders).where(eq(orders.rmaForId, orderId)),
+      ).toHaveLength(1);
     } finally {
       await closePage(outsider);
     }

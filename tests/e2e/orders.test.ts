@@ -18,7 +18,12 @@ import { eq } from "drizzle-orm";
 import { createDb, type DbHandle } from "../../db/client";
 import { orders } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
-import { alertsEmptyText, NOT_YET_RATED, PAYMENT_QUEUED, RMA_PRINTED_TEXTS } from "../../domain/messages";
+import {
+  alertsEmptyText,
+  NOT_YET_RATED,
+  PAYMENT_QUEUED,
+  RMA_PRINTED_TEXTS,
+} from "../../domain/messages";
 import { BUY_ERRORS } from "../../workflows/buy/contract";
 import { RMA_WIZARD_MESSAGES } from "../../app/utils/rma.server";
 import {
@@ -31,8 +36,23 @@ import {
   SIZE_RUNS,
   uniqueToken,
 } from "../factories";
-import { addOrderAction, addPayment, addRating, createOrderAt, type CreatedOrder } from "../factories/orders";
-import { baseUrl, closePage, launchBrowser, newPage, signIn, signInAs, uniqueEmail, url } from "./harness";
+import {
+  addOrderAction,
+  addPayment,
+  addRating,
+  createOrderAt,
+  type CreatedOrder,
+} from "../factories/orders";
+import {
+  baseUrl,
+  closePage,
+  launchBrowser,
+  newPage,
+  signIn,
+  signInAs,
+  uniqueEmail,
+  url,
+} from "./harness";
 import { HttpClient } from "./http";
 
 let handle: DbHandle;
@@ -72,32 +92,65 @@ async function expectAnonymous(p: Page, otherName: string) {
 }
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const brand = await createBrand(db(), { name: `OrdersBrand ${tok}` });
   brandName = brand.displayName || brand.name;
   const col = await createCollection(db(), { brandId: brand.id });
-  const prod = await createProduct(db(), { collectionId: col.id, sku: `OR${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2000 });
+  const prod = await createProduct(db(), {
+    collectionId: col.id,
+    sku: `OR${tok}`,
+    sizes: SIZE_RUNS.apparel,
+    priceCents: 2000,
+  });
   variationId = prod.variations[0].id;
-  sellerId = (await createRetailer(db(), { payout: true, storeName: SELLER_NAME, user: { email: sellerEmail } })).retailer.id;
-  buyerId = (await createRetailer(db(), { payout: true, storeName: BUYER_NAME, user: { email: buyerEmail } })).retailer.id;
+  sellerId = (
+    await createRetailer(db(), {
+      payout: true,
+      storeName: SELLER_NAME,
+      user: { email: sellerEmail },
+    })
+  ).retailer.id;
+  buyerId = (
+    await createRetailer(db(), { payout: true, storeName: BUYER_NAME, user: { email: buyerEmail } })
+  ).retailer.id;
   await createRetailer(db(), { payout: true, user: { email: outsiderEmail } });
   await createStaffUser(db(), { email: staffEmail });
-  const base = { providerId: sellerId, receiverId: buyerId, lines: [{ variationId, sizes: { S: 2, M: 1 } }] };
+  const base = {
+    providerId: sellerId,
+    receiverId: buyerId,
+    lines: [{ variationId, sizes: { S: 2, M: 1 } }],
+  };
   o.waiting = await createOrderAt(db(), "provider_approve_sale", base);
   o.modified = await createOrderAt(db(), "receiver_approve_modified_purchase", {
     ...base,
     isModified: true,
     lines: [{ variationId, sizes: { S: 2, M: 1 }, pendingSizes: { S: 1 } }],
   });
-  o.declined = await createOrderAt(db(), "declined", { ...base, reasons: { provider_decline_buy_reason: 12 } });
+  o.declined = await createOrderAt(db(), "declined", {
+    ...base,
+    reasons: { provider_decline_buy_reason: 12 },
+  });
   o.expired = await createOrderAt(db(), "expired", base);
   o.ship = await createOrderAt(db(), "ship_order", base);
   o.route = await createOrderAt(db(), "in_route", base);
-  o.delivered = await createOrderAt(db(), "delivered", { ...base, deliveredAt: new Date(Date.now() - 3_600_000) });
-  o.old = await createOrderAt(db(), "delivered", { ...base, deliveredAt: new Date(Date.now() - 72 * 3_600_000) });
+  o.delivered = await createOrderAt(db(), "delivered", {
+    ...base,
+    deliveredAt: new Date(Date.now() - 3_600_000),
+  });
+  o.old = await createOrderAt(db(), "delivered", {
+    ...base,
+    deliveredAt: new Date(Date.now() - 72 * 3_600_000),
+  });
   await addRating(db(), o.old.order, { stars: 4, comments: "Well packed" });
-  await addPayment(db(), o.route.order, { retailerId: sellerId, name: "penalty fee", txtype: "penalty", amountCents: 600, queued: true });
+  await addPayment(db(), o.route.order, {
+    retailerId: sellerId,
+    name: "penalty fee",
+    txtype: "penalty",
+    amountCents: 600,
+    queued: true,
+  });
   await db()
     .update(orders)
     .set({
@@ -137,8 +190,12 @@ describe("alerts", () => {
     await expect(card.textContent()).resolves.toContain(`retailer-00${buyerId}`);
     await expect(card.textContent()).resolves.toContain(brandName);
     // The buyer's modified-purchase order is pending too (the buyer's move), the declined one is not here.
-    expect(await p.locator(`[data-testid=order-card][data-order-id="${o.modified.order.id}"]`).count()).toBe(1);
-    expect(await p.locator(`[data-testid=order-card][data-order-id="${o.declined.order.id}"]`).count()).toBe(0);
+    expect(
+      await p.locator(`[data-testid=order-card][data-order-id="${o.modified.order.id}"]`).count(),
+    ).toBe(1);
+    expect(
+      await p.locator(`[data-testid=order-card][data-order-id="${o.declined.order.id}"]`).count(),
+    ).toBe(0);
     await expect(p.getByTestId("action-count").textContent()).resolves.toContain("1 new update");
     await expectAnonymous(p, BUYER_NAME);
 
@@ -155,32 +212,44 @@ describe("alerts", () => {
     const p = buyerPage;
     await p.goto(url("/alerts?tab=purchases"));
     await expect(p.getByTestId("bell-purchases").textContent()).resolves.toContain("1");
-    expect(await p.locator(`[data-testid=order-card][data-order-id="${o.waiting.order.id}"]`).count()).toBe(1);
+    expect(
+      await p.locator(`[data-testid=order-card][data-order-id="${o.waiting.order.id}"]`).count(),
+    ).toBe(1);
     await p.goto(url("/alerts?status=declined&tab=purchases"));
     const card = p.locator(`[data-testid=order-card][data-order-id="${o.declined.order.id}"]`);
     await expect(card.textContent()).resolves.toContain("Declined");
     // Only Declined: the expired order is not in the declined view.
-    expect(await p.locator(`[data-testid=order-card][data-order-id="${o.expired.order.id}"]`).count()).toBe(0);
+    expect(
+      await p.locator(`[data-testid=order-card][data-order-id="${o.expired.order.id}"]`).count(),
+    ).toBe(0);
     await card.getByTestId("status-link").click();
     await p.waitForURL(`**/transaction/buy/${o.declined.order.id}`);
-    await expect(p.getByTestId("reason").textContent()).resolves.toBe("Other Retailer: I no longer want to sell at cost");
+    await expect(p.getByTestId("reason").textContent()).resolves.toBe(
+      "Other Retailer: I no longer want to sell at cost",
+    );
     await expectAnonymous(p, SELLER_NAME);
     await sellerPage.goto(url(`/transaction/buy/${o.declined.order.id}`));
-    await expect(sellerPage.getByTestId("reason").textContent()).resolves.toBe("You: I no longer want to sell at cost");
+    await expect(sellerPage.getByTestId("reason").textContent()).resolves.toBe(
+      "You: I no longer want to sell at cost",
+    );
   });
 
   it("says the empty states verbatim, with the links only in the pending view", async () => {
     const p = await newPage(browser);
     await signInAs(p, outsiderEmail);
     await p.goto(url("/alerts?tab=swaps"));
-    await expect(p.getByTestId("alerts-empty").textContent()).resolves.toContain(alertsEmptyText("pending", "swaps"));
+    await expect(p.getByTestId("alerts-empty").textContent()).resolves.toContain(
+      alertsEmptyText("pending", "swaps"),
+    );
     expect(await p.getByTestId("empty-link").getAttribute("href")).toBe("/swap");
     await p.goto(url("/alerts?tab=sales"));
     expect(await p.getByTestId("empty-link").getAttribute("href")).toBe("/addlisting");
     await p.goto(url("/alerts?tab=purchases"));
     expect(await p.getByTestId("empty-link").getAttribute("href")).toBe("/requestlisting");
     await p.goto(url("/alerts?status=declined&tab=purchases"));
-    await expect(p.getByTestId("alerts-empty").textContent()).resolves.toBe(alertsEmptyText("declined", "purchases"));
+    await expect(p.getByTestId("alerts-empty").textContent()).resolves.toBe(
+      alertsEmptyText("declined", "purchases"),
+    );
     expect(await p.getByTestId("empty-link").count()).toBe(0);
     // Another retailer's order, by id: 404.
     const r = await p.goto(url(`/transaction/buy/${o.waiting.order.id}`));
@@ -194,18 +263,28 @@ describe("alerts", () => {
 describe("orders", () => {
   it("lists approved orders with Outgoing / Incoming shipments and the Delivered filter", async () => {
     await sellerPage.goto(url("/orders"));
-    const route = sellerPage.locator(`[data-testid=order-card][data-order-id="${o.route.order.id}"]`);
-    await expect(route.getByTestId("card-shipments").textContent()).resolves.toContain("Outgoing: In-Route");
+    const route = sellerPage.locator(
+      `[data-testid=order-card][data-order-id="${o.route.order.id}"]`,
+    );
+    await expect(route.getByTestId("card-shipments").textContent()).resolves.toContain(
+      "Outgoing: In-Route",
+    );
     await buyerPage.goto(url("/orders/purchases"));
-    const delivered = buyerPage.locator(`[data-testid=order-card][data-order-id="${o.delivered.order.id}"]`);
-    await expect(delivered.getByTestId("card-shipments").textContent()).resolves.toContain("Incoming: Delivered");
+    const delivered = buyerPage.locator(
+      `[data-testid=order-card][data-order-id="${o.delivered.order.id}"]`,
+    );
+    await expect(delivered.getByTestId("card-shipments").textContent()).resolves.toContain(
+      "Incoming: Delivered",
+    );
     await buyerPage.goto(url("/orders/purchases?status=delivered&limit=50"));
     const ids = await buyerPage
       .locator("[data-testid=order-card]")
       .evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-order-id"))));
     expect(ids.sort()).toEqual([o.delivered.order.id, o.old.order.id].sort());
     await buyerPage.goto(url("/orders/swaps"));
-    await expect(buyerPage.getByTestId("orders-empty").textContent()).resolves.toBe("You have no approved swaps at this time.");
+    await expect(buyerPage.getByTestId("orders-empty").textContent()).resolves.toBe(
+      "You have no approved swaps at this time.",
+    );
     expect((await buyerPage.goto(url("/orders/nonsense")))?.status()).toBe(404);
     await expectAnonymous(buyerPage, SELLER_NAME);
   });
@@ -221,8 +300,12 @@ describe("detail", () => {
     await p.getByTestId("units-input").first().fill("0");
     await expect(p.getByTestId("respond-submit").textContent()).resolves.toBe("Submit response");
     await p.getByTestId("decline-submit").click();
-    await expect(p.getByTestId("decline-error").textContent()).resolves.toBe("Please choose a reason for declining.");
-    await expect(p.getByTestId("counterparty").textContent()).resolves.toBe(`retailer-00${buyerId}`);
+    await expect(p.getByTestId("decline-error").textContent()).resolves.toBe(
+      "Please choose a reason for declining.",
+    );
+    await expect(p.getByTestId("counterparty").textContent()).resolves.toBe(
+      `retailer-00${buyerId}`,
+    );
     await expectAnonymous(p, BUYER_NAME);
   });
 
@@ -242,7 +325,11 @@ describe("detail", () => {
     const p = sellerPage;
     await p.goto(url(`/transaction/buy/${o.waiting.order.id}`));
     const [resp] = await Promise.all([
-      p.waitForResponse((r) => r.request().method() === "POST" && r.url().includes(`/transaction/buy/${o.waiting.order.id}`)),
+      p.waitForResponse(
+        (r) =>
+          r.request().method() === "POST" &&
+          r.url().includes(`/transaction/buy/${o.waiting.order.id}`),
+      ),
       p.getByTestId("respond-submit").click(),
     ]);
     expect(resp.status()).toBeGreaterThanOrEqual(400);
@@ -254,7 +341,9 @@ describe("detail", () => {
     const p = buyerPage;
     await p.goto(url(`/transaction/buy/${o.modified.order.id}`));
     expect(await p.getByTestId("order-detail").getAttribute("data-panel")).toBe("provider-approve");
-    await expect(p.getByTestId("display-status").textContent()).resolves.toBe("Approve/Decline Modified Purchase");
+    await expect(p.getByTestId("display-status").textContent()).resolves.toBe(
+      "Approve/Decline Modified Purchase",
+    );
     expect(await p.getByTestId("approve-modified-submit").count()).toBe(1);
     await expect(p.getByTestId("pending-sizes").first().textContent()).resolves.toBe("S × 1");
   });
@@ -284,7 +373,11 @@ describe("detail", () => {
     }
     // By an action id too.
     const actionId = (
-      await addOrderAction(db(), o.ship.order, { code: ACTION.CALL_TAG_SCHEDULED_ORDER, role: "system", seenAt: new Date() })
+      await addOrderAction(db(), o.ship.order, {
+        code: ACTION.CALL_TAG_SCHEDULED_ORDER,
+        role: "system",
+        seenAt: new Date(),
+      })
     ).id;
     expect((await p.request.get(url(`/packingslip/${actionId}/`))).status()).toBe(200);
     const checklist = await p.request.get(url(`/shipperchecklist/${o.ship.order.externalId}/`));
@@ -297,11 +390,17 @@ describe("detail", () => {
 
   it("shows payments with method and last four, the queued alert, and Released from escrow with its date", async () => {
     await buyerPage.goto(url(`/transaction/buy/${o.route.order.id}`));
-    await expect(buyerPage.getByTestId("payment-method").first().textContent()).resolves.toBe("Visa ending in 4242");
+    await expect(buyerPage.getByTestId("payment-method").first().textContent()).resolves.toBe(
+      "Visa ending in 4242",
+    );
     expect(await buyerPage.getByTestId("payment-queued").count()).toBe(0);
     await sellerPage.goto(url(`/transaction/buy/${o.route.order.id}`));
-    await expect(sellerPage.getByTestId("payout-released").textContent()).resolves.toMatch(/^Released from escrow \d{2}\/\d{2}\/\d{4}$/);
-    await expect(sellerPage.getByTestId("payment-queued").textContent()).resolves.toBe(PAYMENT_QUEUED);
+    await expect(sellerPage.getByTestId("payout-released").textContent()).resolves.toMatch(
+      /^Released from escrow \d{2}\/\d{2}\/\d{4}$/,
+    );
+    await expect(sellerPage.getByTestId("payment-queued").textContent()).resolves.toBe(
+      PAYMENT_QUEUED,
+    );
     await sellerPage.goto(url(`/transaction/buy/${o.ship.order.id}`));
     expect(await sellerPage.getByTestId("payout-pending").count()).toBe(1);
   });
@@ -315,7 +414,9 @@ describe("detail", () => {
     expect(await buyerPage.getByTestId("rate-link").count()).toBe(0);
     // After 48 hours the wizard says why, and a request posted anyway is refused (409) with nothing saved.
     await buyerPage.goto(url(`/create-rma/${o.old.order.id}`));
-    await expect(buyerPage.getByTestId("rma-not-possible").textContent()).resolves.toContain(RMA_CLOSED);
+    await expect(buyerPage.getByTestId("rma-not-possible").textContent()).resolves.toContain(
+      RMA_CLOSED,
+    );
     const late = await buyerPage.request.post(url(`/create-rma/${o.old.order.id}`), {
       form: { step: "units" },
       headers: { Origin: baseUrl },
@@ -323,19 +424,27 @@ describe("detail", () => {
     });
     expect(late.status()).toBe(409);
     expect(await late.text()).toContain(RMA_CLOSED);
-    expect(await db().select({ id: orders.id }).from(orders).where(eq(orders.rmaForId, o.old.order.id))).toEqual([]);
+    expect(
+      await db().select({ id: orders.id }).from(orders).where(eq(orders.rmaForId, o.old.order.id)),
+    ).toEqual([]);
 
     await sellerPage.goto(url(`/transaction/buy/${o.delivered.order.id}`));
-    await expect(sellerPage.getByTestId("buyer-rating").textContent()).resolves.toContain(NOT_YET_RATED);
+    await expect(sellerPage.getByTestId("buyer-rating").textContent()).resolves.toContain(
+      NOT_YET_RATED,
+    );
     await sellerPage.goto(url(`/transaction/buy/${o.old.order.id}`));
-    await expect(sellerPage.getByTestId("buyer-rating").textContent()).resolves.toContain("Well packed");
+    await expect(sellerPage.getByTestId("buyer-rating").textContent()).resolves.toContain(
+      "Well packed",
+    );
     expect(await sellerPage.getByTestId("rate-link").count()).toBe(0);
   });
 
   it("opens the rating screen with the rating modal; a rating without stars is refused in the browser", async () => {
     const p = buyerPage;
     await p.goto(url(`/rate/${o.delivered.order.id}`));
-    await expect(p.getByTestId("counterparty").textContent()).resolves.toBe(`retailer-00${sellerId}`);
+    await expect(p.getByTestId("counterparty").textContent()).resolves.toBe(
+      `retailer-00${sellerId}`,
+    );
     expect(await p.getByTestId("rma-button").count()).toBe(1);
     await p.getByTestId("open-rating").click();
     await expect(p.locator("#rate-title").textContent()).resolves.toBe("Rate this Transaction");
@@ -360,12 +469,21 @@ describe("detail", () => {
       await expect(p.locator("#rate-title").textContent()).resolves.toBe("Rate this Transaction");
       await p.locator('[data-testid="stars-condition"] input[value="5"]').check();
       await p.getByTestId("rating-comments").fill("Arrived in one piece.");
-      const [res] = await Promise.all([p.waitForResponse((r) => r.request().method() === "POST"), p.getByTestId("submit-rating").click()]);
+      const [res] = await Promise.all([
+        p.waitForResponse((r) => r.request().method() === "POST"),
+        p.getByTestId("submit-rating").click(),
+      ]);
       expect(res.status()).toBe(400);
       await p.getByTestId("rating-modal").waitFor();
-      expect(((await p.getByTestId("rate-error").textContent()) ?? "").trim().length).toBeGreaterThan(0);
-      expect(await p.locator('[data-testid="stars-condition"] input[value="5"]').isChecked()).toBe(true);
-      await expect(p.getByTestId("rating-comments").inputValue()).resolves.toBe("Arrived in one piece.");
+      expect(
+        ((await p.getByTestId("rate-error").textContent()) ?? "").trim().length,
+      ).toBeGreaterThan(0);
+      expect(await p.locator('[data-testid="stars-condition"] input[value="5"]').isChecked()).toBe(
+        true,
+      );
+      await expect(p.getByTestId("rating-comments").inputValue()).resolves.toBe(
+        "Arrived in one piece.",
+      );
       expect(await p.content()).not.toContain(SELLER_NAME);
     } finally {
       await context.close();
@@ -381,7 +499,10 @@ describe("staff", () => {
     await signInAs(p, staffEmail);
     // The hub's "Orders and RMAs" is a link to the transactions screen.
     await p.goto(url("/admin"));
-    await Promise.all([p.waitForURL(/\/admin\/active-transactions$/), p.getByRole("link", { name: "Orders and RMAs" }).click()]);
+    await Promise.all([
+      p.waitForURL(/\/admin\/active-transactions$/),
+      p.getByRole("link", { name: "Orders and RMAs" }).click(),
+    ]);
     await p.goto(url(`/admin/active-transactions/shipping?action=${ACTION.SHIPMENT_PICKED_UP}`));
     // The stage tabs keep the other filters.
     expect(await p.getByTestId("stage-all").getAttribute("href")).toBe(
@@ -390,12 +511,18 @@ describe("staff", () => {
     const card = p.locator(`[data-testid=admin-order-card][data-order-id="${o.route.order.id}"]`);
     await expect(card.getByTestId("provider-name").textContent()).resolves.toBe(SELLER_NAME);
     await expect(card.getByTestId("receiver-name").textContent()).resolves.toBe(BUYER_NAME);
-    expect(await p.locator(`[data-testid=admin-order-card][data-order-id="${o.waiting.order.id}"]`).count()).toBe(0);
+    expect(
+      await p
+        .locator(`[data-testid=admin-order-card][data-order-id="${o.waiting.order.id}"]`)
+        .count(),
+    ).toBe(0);
     await card.getByTestId("expand-card").click();
     await p.waitForURL(/order=/);
     await card.getByTestId("card-tab-updates").click();
     await p.waitForURL(/tab=updates/);
-    await card.locator(`[data-testid=updates] tr[data-code="${ACTION.SHIPMENT_PICKED_UP}"]`).waitFor();
+    await card
+      .locator(`[data-testid=updates] tr[data-code="${ACTION.SHIPMENT_PICKED_UP}"]`)
+      .waitFor();
     await card.getByTestId("card-tab-shipping").click();
     await p.waitForURL(/tab=shipping/);
     await card.getByTestId("carrier-tools").waitFor();
@@ -403,7 +530,9 @@ describe("staff", () => {
     await p.waitForURL(/tab=payments/);
     await expect(card.getByTestId("ledger-balanced").textContent()).resolves.toBe("yes");
     await p.goto(url("/admin/active-shipments"));
-    expect(await p.locator(`[data-testid=shipment-row][data-order-id="${o.ship.order.id}"]`).count()).toBe(1);
+    expect(
+      await p.locator(`[data-testid=shipment-row][data-order-id="${o.ship.order.id}"]`).count(),
+    ).toBe(1);
     // Bad filters are 4xx, never 500.
     expect((await p.goto(url("/admin/active-transactions/nope")))?.status()).toBe(404);
     expect((await p.goto(url("/admin/active-transactions?action=12345")))?.status()).toBe(400);
@@ -420,12 +549,17 @@ describe("bad input and other retailers' orders (HTTP)", () => {
     await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
     const refusals: [Record<string, string>, string][] = [
       [{ intent: "bogus" }, "Unknown action."],
-      [{ intent: "carrier", order: "x", status: "delivered" }, "Choose an order and a carrier event."],
+      [
+        { intent: "carrier", order: "x", status: "delivered" },
+        "Choose an order and a carrier event.",
+      ],
     ];
     for (const [form, message] of refusals) {
       const r = await staff.postForm("/admin/active-shipments", form);
       expect(r.status).toBe(400);
-      expect(r.body).toContain(`data-testid="admin-error"><div class="alert-body"><p>${message}</p></div></div>`);
+      expect(r.body).toContain(
+        `data-testid="admin-error"><div class="alert-body"><p>${message}</p></div></div>`,
+      );
     }
   });
 
@@ -450,12 +584,19 @@ describe("bad input and other retailers' orders (HTTP)", () => {
     expect(noReason.body).toContain("Please choose a reason for declining.");
     expect((await seller.postForm(wrongWay, { intent: "decline", reason: 99 })).status).toBe(400);
     expect((await seller.postForm(wrongWay, { intent: "bogus" })).status).toBe(400);
-    const tooMany = await seller.postForm(wrongWay, { intent: "respond", [`units.${999}.S`]: 1, "units.1.S": "x" });
+    const tooMany = await seller.postForm(wrongWay, {
+      intent: "respond",
+      [`units.${999}.S`]: 1,
+      "units.1.S": "x",
+    });
     expect(tooMany.status).toBe(400);
     expect((await seller.postForm(wrongWay, { intent: "approve_modified" })).status).toBe(403);
     const noCard = await seller.postForm(wrongWay, { intent: "add_card", card_number: "1234" });
     expect(noCard.status).toBe(400);
-    const seen = await seller.postForm("/alerts", { intent: "seen", ids: [o.waiting.order.id, "x"] });
+    const seen = await seller.postForm("/alerts", {
+      intent: "seen",
+      ids: [o.waiting.order.id, "x"],
+    });
     expect(seen.status).toBe(200);
     expect((await seller.postForm("/alerts", { intent: "nope" })).status).toBe(400);
     expect((await seller.get("/alerts?tab=bogus")).status).toBe(404);
@@ -472,7 +613,14 @@ describe("bad input and other retailers' orders (HTTP)", () => {
     });
     expect(rate.status).toBe(400);
     expect(rate.body).toContain("Please rate every criterion with 1 to 5 stars.");
-    expect((await buyer.postForm(`/transaction/buy/${o.ship.order.id}`, { intent: "cancel_shipment", reason: 50 })).status).toBe(403);
+    expect(
+      (
+        await buyer.postForm(`/transaction/buy/${o.ship.order.id}`, {
+          intent: "cancel_shipment",
+          reason: 50,
+        })
+      ).status,
+    ).toBe(403);
   });
 });
 
@@ -481,14 +629,22 @@ describe("alert counters", () => {
     const p = await newPage(browser);
     await signInAs(p, buyerEmail);
     await p.goto(url("/alerts?tab=purchases"));
-    const before = Number((await p.getByTestId("bell-purchases").textContent())!.replace(/\D/g, ""));
+    const before = Number(
+      (await p.getByTestId("bell-purchases").textContent())!.replace(/\D/g, ""),
+    );
     await createOrderAt(db(), "receiver_approve_modified_purchase", {
       providerId: sellerId,
       receiverId: buyerId,
       lines: [{ variationId, sizes: { L: 1 } }],
     });
     await p.waitForFunction(
-      (n) => Number((document.querySelector("[data-testid=bell-purchases]")?.textContent ?? "").replace(/\D/g, "")) === n,
+      (n) =>
+        Number(
+          (document.querySelector("[data-testid=bell-purchases]")?.textContent ?? "").replace(
+            /\D/g,
+            "",
+          ),
+        ) === n,
       before + 1,
       { timeout: 20_000 },
     );

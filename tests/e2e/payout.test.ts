@@ -17,10 +17,18 @@ import { createDb, type DbHandle } from "../../db/client";
 import { listings, payoutSetups, retailers } from "../../db/schema";
 import { PAYOUT_MESSAGES as M } from "../../domain/payout";
 import { PAYOUT_SETUP_WORKFLOW_TYPE } from "../../workflows/payout/contract";
-import { createBrand, createCollection, createListing, createProduct, createRetailer, SIZE_RUNS } from "../factories";
+import {
+  createBrand,
+  createCollection,
+  createListing,
+  createProduct,
+  createRetailer,
+  SIZE_RUNS,
+} from "../factories";
 import { baseUrl, closePage, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
 
-const BANNER = "Your listings will not be shown to other retailers until you give us your bank details for payouts.";
+const BANNER =
+  "Your listings will not be shown to other retailers until you give us your bank details for payouts.";
 
 let browser: Browser;
 let page: Page;
@@ -60,7 +68,8 @@ const bad: Record<string, string> = {
 };
 
 async function fill(p: Page, values: Record<string, string>): Promise<void> {
-  for (const [name, value] of Object.entries(values)) await p.locator(`#payout-form input[name="${name}"]`).fill(value);
+  for (const [name, value] of Object.entries(values))
+    await p.locator(`#payout-form input[name="${name}"]`).fill(value);
 }
 
 function fieldError(p: Page, name: string) {
@@ -68,16 +77,33 @@ function fieldError(p: Page, name: string) {
 }
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const db = handle.db;
   const brand = await createBrand(db);
   const col = await createCollection(db, { brandId: brand.id });
-  const { variations } = await createProduct(db, { collectionId: col.id, sizes: SIZE_RUNS.apparel, colors: 1 });
-  const { retailer } = await createRetailer(db, { status: "active", payout: false, user: { email } });
+  const { variations } = await createProduct(db, {
+    collectionId: col.id,
+    sizes: SIZE_RUNS.apparel,
+    colors: 1,
+  });
+  const { retailer } = await createRetailer(db, {
+    status: "active",
+    payout: false,
+    user: { email },
+  });
   retailerId = retailer.id;
-  await createListing(db, { variationId: variations[0].id, providerId: retailer.id, sizes: { S: 2, M: 1 } });
-  await createListing(db, { variationId: variations[0].id, providerId: retailer.id, sizes: { L: 4 } });
+  await createListing(db, {
+    variationId: variations[0].id,
+    providerId: retailer.id,
+    sizes: { S: 2, M: 1 },
+  });
+  await createListing(db, {
+    variationId: variations[0].id,
+    providerId: retailer.id,
+    sizes: { L: 4 },
+  });
   browser = await launchBrowser();
   page = await newPage(browser);
 });
@@ -107,9 +133,15 @@ describe("payout setup", () => {
     await expect(fieldError(page, "region").textContent()).resolves.toBe(M.regionLength);
     await expect(fieldError(page, "postal_code").textContent()).resolves.toBe(M.postalCodeFormat);
     await expect(fieldError(page, "bustax_id").textContent()).resolves.toBe(M.bustaxIdFormat);
-    await expect(fieldError(page, "account_number").textContent()).resolves.toBe(M.accountNumberLength);
-    await expect(fieldError(page, "routing_number").textContent()).resolves.toBe(M.routingNumberNumeric);
-    await expect(fieldError(page, "tos_accepted").textContent()).resolves.toBe("You must accept the terms of service");
+    await expect(fieldError(page, "account_number").textContent()).resolves.toBe(
+      M.accountNumberLength,
+    );
+    await expect(fieldError(page, "routing_number").textContent()).resolves.toBe(
+      M.routingNumberNumeric,
+    );
+    await expect(fieldError(page, "tos_accepted").textContent()).resolves.toBe(
+      "You must accept the terms of service",
+    );
     expect(await page.locator('#payout-form input[name="first_name"]').inputValue()).toBe("J4ne");
     expect(new URL(page.url()).pathname).toBe("/getpaid/");
   });
@@ -143,7 +175,9 @@ describe("payout setup", () => {
       "The routing number is not valid. Check it with your bank.",
     );
     await expect(page.getByTestId("payout-errors").textContent()).resolves.toContain("Errors");
-    expect(await page.locator('#payout-form input[name="buslegal_name"]').inputValue()).toBe(good.buslegal_name);
+    expect(await page.locator('#payout-form input[name="buslegal_name"]').inputValue()).toBe(
+      good.buslegal_name,
+    );
     const [row] = await handle.db.select().from(retailers).where(eq(retailers.id, retailerId));
     expect(row.btMerchantId).toBeNull();
   });
@@ -153,10 +187,14 @@ describe("payout setup", () => {
     await fill(page, good);
     await page.locator('#payout-form input[name="tos_accepted"]').check();
     await Promise.all([
-      page.waitForURL((u) => u.pathname === "/" && u.searchParams.get("ref") === "payoutSaved", { timeout: 45_000 }),
+      page.waitForURL((u) => u.pathname === "/" && u.searchParams.get("ref") === "payoutSaved", {
+        timeout: 45_000,
+      }),
       page.getByRole("button", { name: /save payout details/i }).click(),
     ]);
-    await expect(page.getByRole("status").first().textContent()).resolves.toContain("Your payout details are saved");
+    await expect(page.getByRole("status").first().textContent()).resolves.toContain(
+      "Your payout details are saved",
+    );
     expect(await page.getByTestId("banner-payout").count()).toBe(0);
     expect(await page.getByText(BANNER).count()).toBe(0);
 
@@ -164,22 +202,35 @@ describe("payout setup", () => {
     expect(r.btMerchantId).toMatch(/^acct_sandbox_/);
     const rows = await handle.db.select().from(listings).where(eq(listings.providerId, retailerId));
     expect(rows.map((x) => x.status)).toEqual(["active", "active"]);
-    const setups = await handle.db.select().from(payoutSetups).where(eq(payoutSetups.retailerId, retailerId));
+    const setups = await handle.db
+      .select()
+      .from(payoutSetups)
+      .where(eq(payoutSetups.retailerId, retailerId));
     const done = setups.find((s) => s.status === "done");
     expect(done?.accountId).toBe(r.btMerchantId);
-    expect(done?.workflowId).toMatch(new RegExp(`^payout-setup:retailer-${retailerId}:[0-9a-f-]{36}$`));
+    expect(done?.workflowId).toMatch(
+      new RegExp(`^payout-setup:retailer-${retailerId}:[0-9a-f-]{36}$`),
+    );
     expect(setups.some((s) => s.status === "failed")).toBe(true); // the refused routing number
 
     // The run is in Temporal (what the Web UI shows).
-    const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? "127.0.0.1:7243" });
-    temporal = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE ?? "default", dataConverter: testDataConverter });
+    const connection = await Connection.connect({
+      address: process.env.TEMPORAL_ADDRESS ?? "127.0.0.1:7243",
+    });
+    temporal = new Client({
+      connection,
+      namespace: process.env.TEMPORAL_NAMESPACE ?? "default",
+      dataConverter: testDataConverter,
+    });
     const desc = await temporal.workflow.getHandle(done!.workflowId).describe();
     expect(desc.type).toBe(PAYOUT_SETUP_WORKFLOW_TYPE);
     expect(desc.status.name).toBe("COMPLETED");
     // Visibility (the UI's list) is eventually consistent: poll briefly.
     let listed = false;
     for (let i = 0; i < 20 && !listed; i++) {
-      for await (const wf of temporal.workflow.list({ query: `WorkflowId = '${done!.workflowId}'` })) {
+      for await (const wf of temporal.workflow.list({
+        query: `WorkflowId = '${done!.workflowId}'`,
+      })) {
         if (wf.workflowId === done!.workflowId) listed = true;
       }
       if (!listed) await new Promise((res) => setTimeout(res, 500));
@@ -188,12 +239,18 @@ describe("payout setup", () => {
 
     // Prefilled on a second visit, with the "already set up" note.
     await page.goto(url("/getpaid/"));
-    await expect(page.getByTestId("payout-already-set").textContent()).resolves.toContain("ending in 6789");
-    expect(await page.locator('#payout-form input[name="buslegal_name"]').inputValue()).toBe(good.buslegal_name);
+    await expect(page.getByTestId("payout-already-set").textContent()).resolves.toContain(
+      "ending in 6789",
+    );
+    expect(await page.locator('#payout-form input[name="buslegal_name"]').inputValue()).toBe(
+      good.buslegal_name,
+    );
     expect(await page.locator('#payout-form input[name="account_number"]').inputValue()).toBe("");
 
     // The same form under Settings → Payout Info.
     await page.goto(url("/settings/payout"));
-    await expect(page.getByTestId("payout-already-set").textContent()).resolves.toContain("ending in 6789");
+    await expect(page.getByTestId("payout-already-set").textContent()).resolves.toContain(
+      "ending in 6789",
+    );
   });
 });

@@ -22,11 +22,18 @@ import { baseUrl, freshEmail, HttpClient } from "./http";
 
 let handle: DbHandle;
 const uiOrigin = new URL(process.env.TEMPORAL_UI_URL ?? "http://localhost:8233").origin;
-const emails = { decoder: freshEmail("codec-staff"), plainStaff: freshEmail("codec-nope"), retailer: freshEmail("codec-retailer") };
+const emails = {
+  decoder: freshEmail("codec-staff"),
+  plainStaff: freshEmail("codec-nope"),
+  retailer: freshEmail("codec-retailer"),
+};
 
 beforeAll(async () => {
   handle = createDb(process.env.DATABASE_URL!, { max: 2 });
-  await createStaffUser(handle.db, { email: emails.decoder, permissions: [PAYLOAD_DECODE_PERMISSION] });
+  await createStaffUser(handle.db, {
+    email: emails.decoder,
+    permissions: [PAYLOAD_DECODE_PERMISSION],
+  });
   await createStaffUser(handle.db, { email: emails.plainStaff, permissions: ["brand"] });
   await createRetailer(handle.db, { user: { email: emails.retailer } });
 });
@@ -68,13 +75,19 @@ describe("the codec server", () => {
     expect(r.status, r.body).toBe(200);
     expect(r.headers.get("access-control-allow-origin")).toBe(uiOrigin);
     expect(r.headers.get("access-control-allow-credentials")).toBe("true");
-    const [opened] = (JSON.parse(r.body).payloads as { metadata: Record<string, string>; data: string }[]).map(payloadFromJson);
+    const [opened] = (
+      JSON.parse(r.body).payloads as { metadata: Record<string, string>; data: string }[]
+    ).map(payloadFromJson);
     expect(defaultPayloadConverter.fromPayload(opened)).toEqual(input);
 
-    const plain = JSON.stringify({ payloads: [payloadToJson(defaultPayloadConverter.toPayload(input))] });
+    const plain = JSON.stringify({
+      payloads: [payloadToJson(defaultPayloadConverter.toPayload(input))],
+    });
     const sealed = await post(staff, "encode", plain);
     expect(sealed.status).toBe(200);
-    const back = await payloadCodecOf({}).decode(JSON.parse(sealed.body).payloads.map(payloadFromJson));
+    const back = await payloadCodecOf({}).decode(
+      JSON.parse(sealed.body).payloads.map(payloadFromJson),
+    );
     expect(defaultPayloadConverter.fromPayload(back[0])).toEqual(input);
   });
 
@@ -82,7 +95,11 @@ describe("the codec server", () => {
     const preflight = (origin: string) =>
       fetch(`${baseUrl}/codec/decode`, {
         method: "OPTIONS",
-        headers: { Origin: origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type,x-namespace" },
+        headers: {
+          Origin: origin,
+          "Access-Control-Request-Method": "POST",
+          "Access-Control-Request-Headers": "content-type,x-namespace",
+        },
       });
     const ok = await preflight(uiOrigin);
     expect(ok.status).toBe(204);
@@ -94,7 +111,11 @@ describe("the codec server", () => {
     // A POST from another site is refused by the Origin check before any session is read.
     const staff = new HttpClient();
     await staff.signIn(emails.decoder, DEFAULT_TEST_PASSWORD);
-    const r = await staff.request("/codec/decode", { method: "POST", body: await sealedBody(), origin: "https://evil.example" });
+    const r = await staff.request("/codec/decode", {
+      method: "POST",
+      body: await sealedBody(),
+      origin: "https://evil.example",
+    });
     expect(r.status).toBe(403);
   });
 });
@@ -109,7 +130,11 @@ describe("production refusals", () => {
   const safe = (): Record<string, string> => {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) {
-      if (v === undefined || /WEBHOOK_SECRET|^STRIPE_|^APP_ENV$|^PAYLOAD_KEY|^TEMPORAL_TLS|^DATABASE_URL/.test(k)) continue;
+      if (
+        v === undefined ||
+        /WEBHOOK_SECRET|^STRIPE_|^APP_ENV$|^PAYLOAD_KEY|^TEMPORAL_TLS|^DATABASE_URL/.test(k)
+      )
+        continue;
       env[k] = v;
     }
     return {
@@ -134,19 +159,31 @@ describe("production refusals", () => {
       change: { STRIPE_SECRET_KEY: undefined },
       line: /STRIPE_SECRET_KEY: empty, so payments would go to the sandbox/,
     },
-    { what: "a Stripe test key", change: { STRIPE_SECRET_KEY: "sk_test_0123456789" }, line: /STRIPE_SECRET_KEY: a test-mode key/ },
+    {
+      what: "a Stripe test key",
+      change: { STRIPE_SECRET_KEY: "sk_test_0123456789" },
+      line: /STRIPE_SECRET_KEY: a test-mode key/,
+    },
     {
       what: "a public default secret",
       change: { CARRIER_WEBHOOK_SECRET: "carrier_sandbox_local_only" },
       line: /CARRIER_WEBHOOK_SECRET: is the public sandbox default/,
     },
-    { what: "an empty secret", change: { CARRIER_WEBHOOK_SECRET: "" }, line: /CARRIER_WEBHOOK_SECRET: required in production/ },
+    {
+      what: "an empty secret",
+      change: { CARRIER_WEBHOOK_SECRET: "" },
+      line: /CARRIER_WEBHOOK_SECRET: required in production/,
+    },
     {
       what: "a default database password",
       change: { DATABASE_URL: "postgres://postgres:postgres@127.0.0.1:1/marketplace" },
       line: /DATABASE_URL: the database password is a default/,
     },
-    { what: "no payload key", change: { PAYLOAD_KEYS: undefined }, line: /PAYLOAD_KEYS: required in production/ },
+    {
+      what: "no payload key",
+      change: { PAYLOAD_KEYS: undefined },
+      line: /PAYLOAD_KEYS: required in production/,
+    },
     {
       what: "the public development key, from a file",
       change: { PAYLOAD_KEYS: undefined, PAYLOAD_KEYS_FILE: devKeyFile },
@@ -165,9 +202,16 @@ describe("production refusals", () => {
   ];
 
   /** Runs a process to its exit (killed after 60 s): its code and what it printed. */
-  function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  function run(
+    args: string[],
+    env: Record<string, string>,
+  ): Promise<{ code: number | null; output: string }> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, args, { cwd: process.cwd(), env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, args, {
+        cwd: process.cwd(),
+        env: env as NodeJS.ProcessEnv,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let output = "";
       child.stdout.on("data", (d: Buffer) => (output += d.toString()));
       child.stderr.on("data", (d: Buffer) => (output += d.toString()));
@@ -179,29 +223,41 @@ describe("production refusals", () => {
     });
   }
 
-  test("each process refuses each unsafe setting with one line naming it", { timeout: 180_000 }, async () => {
-    const jobs = processes.flatMap((p) => cases.map((c) => ({ p, c })));
-    const results: { p: string; what: string; code: number | null; output: string; line: RegExp }[] = [];
-    // Four at a time: every start loads the whole app, and the machine runs the rest of the suite beside it.
-    for (let i = 0; i < jobs.length; i += 4) {
-      const batch = jobs.slice(i, i + 4).map(async ({ p, c }) => {
-        const env = safe();
-        for (const [k, v] of Object.entries(c.change)) {
-          if (v === undefined) delete env[k];
-          else env[k] = v;
-        }
-        const r = await run(p.args, env);
-        results.push({ p: p.name, what: c.what, ...r, line: c.line });
-      });
-      await Promise.all(batch);
-    }
-    for (const r of results) {
-      const refusals = r.output.split("\n").filter((l) => l.includes("cannot start:"));
-      expect(r.code, `${r.p}, ${r.what}: ${r.output}`).toBe(1);
-      expect(refusals, `${r.p}, ${r.what}`).toHaveLength(1);
-      expect(refusals[0], `${r.p}, ${r.what}`).toMatch(new RegExp(`^\\[${r.p}\\] cannot start: Invalid environment: `));
-      expect(refusals[0], `${r.p}, ${r.what}`).toMatch(r.line);
-      expect(r.output, `${r.p}, ${r.what}`).not.toMatch(/\n\s+at /); // a message, not a stack trace
-    }
-  });
+  test(
+    "each process refuses each unsafe setting with one line naming it",
+    { timeout: 180_000 },
+    async () => {
+      const jobs = processes.flatMap((p) => cases.map((c) => ({ p, c })));
+      const results: {
+        p: string;
+        what: string;
+        code: number | null;
+        output: string;
+        line: RegExp;
+      }[] = [];
+      // Four at a time: every start loads the whole app, and the machine runs the rest of the suite beside it.
+      for (let i = 0; i < jobs.length; i += 4) {
+        const batch = jobs.slice(i, i + 4).map(async ({ p, c }) => {
+          const env = safe();
+          for (const [k, v] of Object.entries(c.change)) {
+            if (v === undefined) delete env[k];
+            else env[k] = v;
+          }
+          const r = await run(p.args, env);
+          results.push({ p: p.name, what: c.what, ...r, line: c.line });
+        });
+        await Promise.all(batch);
+      }
+      for (const r of results) {
+        const refusals = r.output.split("\n").filter((l) => l.includes("cannot start:"));
+        expect(r.code, `${r.p}, ${r.what}: ${r.output}`).toBe(1);
+        expect(refusals, `${r.p}, ${r.what}`).toHaveLength(1);
+        expect(refusals[0], `${r.p}, ${r.what}`).toMatch(
+          new RegExp(`^\\[${r.p}\\] cannot start: Invalid environment: `),
+        );
+        expect(refusals[0], `${r.p}, ${r.what}`).toMatch(r.line);
+        expect(r.output, `${r.p}, ${r.what}`).not.toMatch(/\n\s+at /); // a message, not a stack trace
+      }
+    },
+  );
 });

@@ -18,7 +18,12 @@ import { createOutboxMailer } from "../../activities/mail";
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import type { Db } from "../../db/client";
 import { orderQuote, type OrderLine } from "../../domain/order-money";
-import { BUY_WORKFLOW_TYPE, buyOrderInputFromDraft, orderViewQuery, type BuyOrderView } from "../../workflows/buy/contract";
+import {
+  BUY_WORKFLOW_TYPE,
+  buyOrderInputFromDraft,
+  orderViewQuery,
+  type BuyOrderView,
+} from "../../workflows/buy/contract";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
 import { createDraftOrder } from "../db/buy-fixtures";
 
@@ -56,7 +61,12 @@ export class WorkerProcess {
       cwd: ROOT,
       // NODE_ENV=production as the suite's own worker (scripts/test.mjs): it loads the workflow bundle the suite
       // built instead of compiling the workflows at every restart (~4 s of webpack each).
-      env: { ...process.env, NODE_ENV: "production", TEMPORAL_TASK_QUEUE: this.queue, FORCE_COLOR: "0" },
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        TEMPORAL_TASK_QUEUE: this.queue,
+        FORCE_COLOR: "0",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.child = child;
@@ -88,7 +98,10 @@ export class WorkerProcess {
         res();
       });
     });
-    const timer = setTimeout(() => failed(new Error(`worker not ready after ${timeoutMs} ms:\n${this.logs()}`)), timeoutMs);
+    const timer = setTimeout(
+      () => failed(new Error(`worker not ready after ${timeoutMs} ms:\n${this.logs()}`)),
+      timeoutMs,
+    );
     try {
       await readyP;
     } finally {
@@ -126,7 +139,12 @@ export class WorkerProcess {
 // Orders on our queue.
 
 const realActivities = (db: Db) =>
-  createActivities({ db, payments: new SandboxPayments(db), mail: createOutboxMailer(db), env: { APP_ORIGIN: "http://localhost:3100" } });
+  createActivities({
+    db,
+    payments: new SandboxPayments(db),
+    mail: createOutboxMailer(db),
+    env: { APP_ORIGIN: "http://localhost:3100" },
+  });
 
 /** A seller's card on file, saved through the real activity (sandbox provider, payment_methods row). */
 export async function saveSellerCard(db: Db, retailerId: number): Promise<void> {
@@ -134,9 +152,14 @@ export async function saveSellerCard(db: Db, retailerId: number): Promise<void> 
   const r = await acts.saveCardOnFile({
     idempotencyKey: `reliability:seller-card:${retailerId}`,
     retailerId,
-    paymentMethod: { paymentMethodId: "tok_mastercard", lastFour: "4444", description: "Mastercard" },
+    paymentMethod: {
+      paymentMethodId: "tok_mastercard",
+      lastFour: "4444",
+      description: "Mastercard",
+    },
   });
-  if (r.status !== "saved") throw new Error(`could not save the seller's card: ${JSON.stringify(r)}`);
+  if (r.status !== "saved")
+    throw new Error(`could not save the seller's card: ${JSON.stringify(r)}`);
 }
 
 /**
@@ -147,10 +170,25 @@ export async function startBuyOrder(
   client: Client,
   db: Db,
   queue: string,
-  o: { providerId: number; receiverId: number; brandId: number; lines: (OrderLine & { variationId: number })[] },
-): Promise<{ orderId: number; workflowId: string; handle: BuyHandle; quote: ReturnType<typeof orderQuote> }> {
+  o: {
+    providerId: number;
+    receiverId: number;
+    brandId: number;
+    lines: (OrderLine & { variationId: number })[];
+  },
+): Promise<{
+  orderId: number;
+  workflowId: string;
+  handle: BuyHandle;
+  quote: ReturnType<typeof orderQuote>;
+}> {
   const quote = orderQuote(o.lines);
-  const draft = await createDraftOrder(db, { providerId: o.providerId, receiverId: o.receiverId, brandId: o.brandId, lines: o.lines });
+  const draft = await createDraftOrder(db, {
+    providerId: o.providerId,
+    receiverId: o.receiverId,
+    brandId: o.brandId,
+    lines: o.lines,
+  });
   const input = buyOrderInputFromDraft({
     orderId: draft.orderId,
     workflowId: draft.workflowId,
@@ -162,7 +200,12 @@ export async function startBuyOrder(
     feeCents: quote.feeCents,
     shippingCents: quote.shippingCents,
     totalCents: quote.totalCents,
-    units: o.lines.map((l) => ({ listingId: l.listingId, variationId: l.variationId, sizes: l.sizes, unitPriceCents: l.unitPriceCents })),
+    units: o.lines.map((l) => ({
+      listingId: l.listingId,
+      variationId: l.variationId,
+      sizes: l.sizes,
+      unitPriceCents: l.unitPriceCents,
+    })),
   });
   const handle = await client.workflow.start<typeof buyOrderWorkflow>(BUY_WORKFLOW_TYPE, {
     taskQueue: queue,
@@ -179,11 +222,21 @@ export async function startBuyOrder(
  */
 export async function paidPurchase(
   db: Db,
-  o: { providerId: number; receiverId: number; brandId: number; lines: (OrderLine & { variationId: number })[] },
+  o: {
+    providerId: number;
+    receiverId: number;
+    brandId: number;
+    lines: (OrderLine & { variationId: number })[];
+  },
 ): Promise<{ orderId: number; workflowId: string; paymentIntentId: string; totalCents: number }> {
   const acts = realActivities(db);
   const { totalCents } = orderQuote(o.lines);
-  const draft = await createDraftOrder(db, { providerId: o.providerId, receiverId: o.receiverId, brandId: o.brandId, lines: o.lines });
+  const draft = await createDraftOrder(db, {
+    providerId: o.providerId,
+    receiverId: o.receiverId,
+    brandId: o.brandId,
+    lines: o.lines,
+  });
   const auth = await acts.authorizePayment({
     idempotencyKey: `${draft.workflowId}:authorize:1`,
     orderId: draft.orderId,
@@ -192,7 +245,8 @@ export async function paidPurchase(
     amountCents: totalCents,
     description: "purchase",
   });
-  if (auth.status !== "authorized") throw new Error(`the test card was declined: ${JSON.stringify(auth)}`);
+  if (auth.status !== "authorized")
+    throw new Error(`the test card was declined: ${JSON.stringify(auth)}`);
   await acts.capturePayment({
     idempotencyKey: `${draft.workflowId}:capture:1`,
     orderId: draft.orderId,
@@ -200,7 +254,12 @@ export async function paidPurchase(
     amountCents: totalCents,
     authorizedCents: totalCents,
   });
-  return { orderId: draft.orderId, workflowId: draft.workflowId, paymentIntentId: auth.paymentIntentId, totalCents };
+  return {
+    orderId: draft.orderId,
+    workflowId: draft.workflowId,
+    paymentIntentId: auth.paymentIntentId,
+    totalCents,
+  };
 }
 
 /** Polls the order's view until `pred` holds (and no step is running). */
@@ -244,7 +303,11 @@ export interface HeldLock {
  * Runs `query` (e.g. SELECT ... FOR UPDATE) in a transaction left open until release(): statements of
  * other sessions that need those rows wait (pg_stat_activity wait_event_type = 'Lock').
  */
-export async function holdLock(sql: postgres.Sql, query: string, params: (string | number)[]): Promise<HeldLock> {
+export async function holdLock(
+  sql: postgres.Sql,
+  query: string,
+  params: (string | number)[],
+): Promise<HeldLock> {
   let release!: () => void;
   const released = new Promise<void>((r) => (release = r));
   let locked!: (n: number) => void;
@@ -311,7 +374,10 @@ export async function activityRecords(handle: WorkflowHandle): Promise<ActivityR
         const f = started.lastFailure;
         if (f) {
           const timeout = f.timeoutFailureInfo?.timeoutType;
-          rec.lastFailure = timeout !== undefined && timeout !== null ? `timeout:${String(timeout)}` : (f.message ?? "failure");
+          rec.lastFailure =
+            timeout !== undefined && timeout !== null
+              ? `timeout:${String(timeout)}`
+              : (f.message ?? "failure");
         }
       }
     }
@@ -325,7 +391,9 @@ export async function activityRecords(handle: WorkflowHandle): Promise<ActivityR
 }
 
 /** The workflow task in flight (describe's pendingWorkflowTask; state 2 = STARTED), or null. */
-export async function pendingWorkflowTask(handle: WorkflowHandle): Promise<{ state: number; attempt: number } | null> {
+export async function pendingWorkflowTask(
+  handle: WorkflowHandle,
+): Promise<{ state: number; attempt: number } | null> {
   const p = (await handle.describe()).raw.pendingWorkflowTask;
   return p ? { state: Number(p.state ?? 0), attempt: Number(p.attempt ?? 0) } : null;
 }
@@ -336,9 +404,12 @@ export async function localActivityTypes(handle: WorkflowHandle): Promise<string
   const out: string[] = [];
   for (const e of history.events ?? []) {
     const m = e.markerRecordedEventAttributes;
-    const data = m?.markerName === "core_local_activity" ? m.details?.data?.payloads?.[0]?.data : undefined;
+    const data =
+      m?.markerName === "core_local_activity" ? m.details?.data?.payloads?.[0]?.data : undefined;
     if (!data) continue;
-    out.push((JSON.parse(Buffer.from(data).toString("utf8")) as { activity_type: string }).activity_type);
+    out.push(
+      (JSON.parse(Buffer.from(data).toString("utf8")) as { activity_type: string }).activity_type,
+    );
   }
   return out;
 }

@@ -25,7 +25,17 @@ import {
   SIZE_RUNS,
   uniqueToken,
 } from "../factories";
-import { closePage, firstLink, hydrated, launchBrowser, newPage, signIn, signInAs, url, waitForEmail } from "./harness";
+import {
+  closePage,
+  firstLink,
+  hydrated,
+  launchBrowser,
+  newPage,
+  signIn,
+  signInAs,
+  url,
+  waitForEmail,
+} from "./harness";
 import { HttpClient } from "./http";
 import { csvRecords } from "./csv-parse";
 import { goodRow, renamedExe, uploadWorkbook, zipBomb } from "./xlsx-fixtures";
@@ -55,7 +65,12 @@ beforeAll(async () => {
   brandA = await createBrand(db(), { name: `RA Brand A ${tok}` });
   brandB = await createBrand(db(), { name: `RA Brand B ${tok}` });
   const col = await createCollection(db(), { brandId: brandA.id });
-  const p = await createProduct(db(), { collectionId: col.id, sku: `RA${tok}`, sizes: SIZE_RUNS.apparel, colors: 2 });
+  const p = await createProduct(db(), {
+    collectionId: col.id,
+    sku: `RA${tok}`,
+    sizes: SIZE_RUNS.apparel,
+    colors: 2,
+  });
   // The contact's login is the contact e-mail (the reset goes to it).
   const r = await createRetailer(db(), {
     payout: true,
@@ -72,8 +87,16 @@ beforeAll(async () => {
   });
   target = { id: r.retailer.id, storeName: r.retailer.storeName };
   await authorizeBrand(db(), target.id, brandA.id);
-  await createListing(db(), { variationId: p.variations[0].id, providerId: target.id, sizes: { S: 2 } });
-  await createRequest(db(), { variationId: p.variations[1].id, requestorId: target.id, sizes: { M: 1 } });
+  await createListing(db(), {
+    variationId: p.variations[0].id,
+    providerId: target.id,
+    sizes: { S: 2 },
+  });
+  await createRequest(db(), {
+    variationId: p.variations[1].id,
+    requestorId: target.id,
+    sizes: { M: 1 },
+  });
   staffPage = await newPage(browser);
   await signInAs(staffPage, staffEmail);
 }, 120_000);
@@ -117,33 +140,66 @@ describe("who may use the retailer screens", () => {
       expect((await noPerm.get(p)).status, p).toBe(403);
     }
     // Actions too: nothing is sent or saved.
-    const post = await noPerm.postForm(`/manage-retailer/contacts?id=${target.id}`, { intent: "send-reset", contact_id: 1 });
+    const post = await noPerm.postForm(`/manage-retailer/contacts?id=${target.id}`, {
+      intent: "send-reset",
+      contact_id: 1,
+    });
     expect(post.status).toBe(403);
-    expect((await noPerm.postForm("/admin/retailers", { intent: "inactivate", retailerId: target.id })).status).toBe(403);
+    expect(
+      (await noPerm.postForm("/admin/retailers", { intent: "inactivate", retailerId: target.id }))
+        .status,
+    ).toBe(403);
     // The retailer's own requests wrote last_active once (after the answers, at most once per 5 minutes).
     await expect
-      .poll(async () => (await db().select().from(retailers).where(eq(retailers.id, target.id)))[0].lastActiveAt, { timeout: 5000 })
+      .poll(
+        async () =>
+          (await db().select().from(retailers).where(eq(retailers.id, target.id)))[0].lastActiveAt,
+        { timeout: 5000 },
+      )
       .not.toBeNull();
-    const seenAt = (await db().select().from(retailers).where(eq(retailers.id, target.id)))[0].lastActiveAt!;
+    const seenAt = (await db().select().from(retailers).where(eq(retailers.id, target.id)))[0]
+      .lastActiveAt!;
     await retailer.get("/");
     await new Promise((r) => setTimeout(r, 300));
-    expect((await db().select().from(retailers).where(eq(retailers.id, target.id)))[0].lastActiveAt!.getTime()).toBe(seenAt.getTime());
+    expect(
+      (
+        await db().select().from(retailers).where(eq(retailers.id, target.id))
+      )[0].lastActiveAt!.getTime(),
+    ).toBe(seenAt.getTime());
     // "retailer" alone opens the screens, but contacts and brand links need their own permissions.
     const retailerOnly = new HttpClient();
     await retailerOnly.signIn(retailerOnlyEmail, DEFAULT_TEST_PASSWORD);
     expect((await retailerOnly.get(`/manage-retailer/contacts?id=${target.id}`)).status).toBe(200);
     const since = new Date();
-    expect((await retailerOnly.postForm(`/manage-retailer/contacts?id=${target.id}`, { intent: "send-reset", contact_id: 1 })).status).toBe(
-      403,
-    );
     expect(
-      (await retailerOnly.postForm(`/manage-retailer/brands?id=${target.id}`, { intent: "brand-add", brand_id: brandB.id })).status,
+      (
+        await retailerOnly.postForm(`/manage-retailer/contacts?id=${target.id}`, {
+          intent: "send-reset",
+          contact_id: 1,
+        })
+      ).status,
     ).toBe(403);
     expect(
-      (await retailerOnly.postForm("/admin/retailers", { intent: "authorize", retailerId: target.id, brandId: brandB.id })).status,
+      (
+        await retailerOnly.postForm(`/manage-retailer/brands?id=${target.id}`, {
+          intent: "brand-add",
+          brand_id: brandB.id,
+        })
+      ).status,
     ).toBe(403);
     expect(
-      (await db().select().from(outboxEmails).where(eq(outboxEmails.toEmail, contactEmail))).filter((m) => m.createdAt >= since),
+      (
+        await retailerOnly.postForm("/admin/retailers", {
+          intent: "authorize",
+          retailerId: target.id,
+          brandId: brandB.id,
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await db().select().from(outboxEmails).where(eq(outboxEmails.toEmail, contactEmail))).filter(
+        (m) => m.createdAt >= since,
+      ),
     ).toHaveLength(0);
     // The hub shows no retailer entries to that user.
     const hub = await noPerm.get("/admin");
@@ -155,7 +211,9 @@ describe("who may use the retailer screens", () => {
 describe("retailer admin", () => {
   it("Choose Retailer lists the spec's columns by status, and a search finds the retailer", async () => {
     const page = staffPage;
-    await page.goto(url(`/manage-retailer?status=active&q=${encodeURIComponent(target.storeName)}`));
+    await page.goto(
+      url(`/manage-retailer?status=active&q=${encodeURIComponent(target.storeName)}`),
+    );
     const headers = await page.locator('[data-testid="retailer-list"] th').allTextContents();
     expect(headers).toEqual([
       "id",
@@ -192,7 +250,12 @@ describe("retailer admin", () => {
     await page.getByRole("button", { name: "Save retailer" }).click();
     await page.getByText("Retailer saved.").waitFor();
     const row = (await db().select().from(retailers).where(eq(retailers.id, target.id)))[0];
-    expect([row.city, row.segments, row.latitude, row.longitude]).toEqual(["Hoboken", ["outdoor", "running"], 40.74, -74.03]);
+    expect([row.city, row.segments, row.latitude, row.longitude]).toEqual([
+      "Hoboken",
+      ["outdoor", "running"],
+      40.74,
+      -74.03,
+    ]);
     const staff = new HttpClient();
     await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
     const bad = await staff.postForm(`/manage-retailer/info?id=${target.id}`, {
@@ -202,7 +265,9 @@ describe("retailer admin", () => {
       status: "active",
     });
     expect(bad.status).toBe(400);
-    expect((await db().select().from(retailers).where(eq(retailers.id, target.id)))[0].storeName).toBe(target.storeName);
+    expect(
+      (await db().select().from(retailers).where(eq(retailers.id, target.id)))[0].storeName,
+    ).toBe(target.storeName);
   });
 
   it("Info, Choose Retailer and the validation list show created and last active as MM/DD/YYYY in the marketplace's time zone, as the order screens do", async () => {
@@ -210,7 +275,10 @@ describe("retailer admin", () => {
     // Monday afternoon in Los Angeles (the e2e stack's MARKETPLACE_TZ) is already Tuesday in UTC.
     await db()
       .update(retailers)
-      .set({ createdAt: new Date("2026-03-03T01:30:00.000Z"), lastActiveAt: new Date("2026-03-03T02:45:10.000Z") })
+      .set({
+        createdAt: new Date("2026-03-03T01:30:00.000Z"),
+        lastActiveAt: new Date("2026-03-03T02:45:10.000Z"),
+      })
       .where(eq(retailers.id, target.id));
     try {
       const staff = new HttpClient();
@@ -219,11 +287,15 @@ describe("retailer admin", () => {
       expect(info.status).toBe(200);
       expect(info.body).toContain("03/02/2026 17:30:00");
       expect(info.body).toContain("03/02/2026 18:45:10");
-      const list = await staff.get(`/manage-retailer?status=all&q=${encodeURIComponent(target.storeName)}`);
+      const list = await staff.get(
+        `/manage-retailer?status=all&q=${encodeURIComponent(target.storeName)}`,
+      );
       expect(list.body).toMatch(/<td>03\/02\/2026<\/td><td>03\/02\/2026 18:45:10<\/td>/);
       expect(list.body).not.toContain("03/03/2026");
       // Staff's retailer validation list (/admin/retailers, newest first: found by its search) shows the created date alike.
-      const validation = await staff.get(`/admin/retailers?q=${encodeURIComponent(target.storeName)}`);
+      const validation = await staff.get(
+        `/admin/retailers?q=${encodeURIComponent(target.storeName)}`,
+      );
       expect(validation.body).toContain("03/02/2026");
       expect(validation.body).not.toContain("2026-03-0");
     } finally {
@@ -239,14 +311,25 @@ describe("retailer admin", () => {
     const made = await db()
       .insert(retailers)
       .values([
-        ...Array.from({ length: 60 }, (_, i) => ({ storeName: `${name} a${i}`, city: "Trenton", state: "NJ", status: "active" as const })),
-        ...Array.from({ length: 3 }, (_, i) => ({ storeName: `${name} p${i}`, city: "Trenton", state: "NJ", status: "pending" as const })),
+        ...Array.from({ length: 60 }, (_, i) => ({
+          storeName: `${name} a${i}`,
+          city: "Trenton",
+          state: "NJ",
+          status: "active" as const,
+        })),
+        ...Array.from({ length: 3 }, (_, i) => ({
+          storeName: `${name} p${i}`,
+          city: "Trenton",
+          state: "NJ",
+          status: "pending" as const,
+        })),
       ])
       .returning({ id: retailers.id });
     createdRetailerIds.push(...made.map((r) => r.id));
     const staff = new HttpClient();
     await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
-    const cards = (body: string) => body.match(new RegExp(`data-store="${name} [ap]\\d+"`, "g")) ?? [];
+    const cards = (body: string) =>
+      body.match(new RegExp(`data-store="${name} [ap]\\d+"`, "g")) ?? [];
     const q = encodeURIComponent(name);
 
     const first = await staff.get(`/admin/retailers?q=${q}`);
@@ -258,27 +341,53 @@ describe("retailer admin", () => {
     const third = await staff.get(`/admin/retailers?q=${q}&page_active=3`);
     expect(cards(third.body)).toHaveLength(10 + 3);
     // Nonsense in the query is a page, not an error: page 1, the search cut at 100 characters.
-    for (const bad of ["page_active=abc", "page_active=-3", "page_active=1e99", `q=${"x".repeat(500)}`, "page_pending=2.5&page_denied="]) {
+    for (const bad of [
+      "page_active=abc",
+      "page_active=-3",
+      "page_active=1e99",
+      `q=${"x".repeat(500)}`,
+      "page_pending=2.5&page_denied=",
+    ]) {
       expect((await staff.get(`/admin/retailers?${bad}`)).status, bad).toBe(200);
     }
     // Without a search every retailer of the test database is there, still at most a page per status.
     const all = await staff.get("/admin/retailers");
-    expect((all.body.match(/<article class="admin-retailer"/g) ?? []).length).toBeLessThanOrEqual(4 * 25);
+    expect((all.body.match(/<article class="admin-retailer"/g) ?? []).length).toBeLessThanOrEqual(
+      4 * 25,
+    );
 
     // Inactivating one on page 2 comes back to page 2 of the same search, with the outcome.
     const second = await staff.get(`/admin/retailers?q=${q}&page_active=2`);
-    const id = Number(/data-testid="retailer-(\d+)" data-store="RA Act [^"]* a\d+"/.exec(second.body)?.[1]);
-    const r = await staff.postForm(`/admin/retailers?q=${q}&page_active=2`, { intent: "inactivate", retailerId: id });
+    const id = Number(
+      /data-testid="retailer-(\d+)" data-store="RA Act [^"]* a\d+"/.exec(second.body)?.[1],
+    );
+    const r = await staff.postForm(`/admin/retailers?q=${q}&page_active=2`, {
+      intent: "inactivate",
+      retailerId: id,
+    });
     expect(r.status).toBe(302);
-    expect(r.location).toBe(`/admin/retailers?q=${q.replace(/%20/g, "+")}&page_active=2&done=inactivate#retailer-${id}`);
-    expect((await db().select({ status: retailers.status }).from(retailers).where(eq(retailers.id, id)))[0].status).toBe("inactive");
+    expect(r.location).toBe(
+      `/admin/retailers?q=${q.replace(/%20/g, "+")}&page_active=2&done=inactivate#retailer-${id}`,
+    );
+    expect(
+      (
+        await db().select({ status: retailers.status }).from(retailers).where(eq(retailers.id, id))
+      )[0].status,
+    ).toBe("inactive");
   });
 
   it("Contacts: edit in a modal; Send PW reset e-mails the contact, staff never see the token, and the link works", async () => {
     const page = staffPage;
     await page.goto(url(`/manage-retailer/contacts?id=${target.id}`));
     const headers = await page.locator('[data-testid="contacts"] th').allTextContents();
-    expect(headers.slice(0, 6)).toEqual(["first_name", "last_name", "email", "job_title", "phone", "celphone"]);
+    expect(headers.slice(0, 6)).toEqual([
+      "first_name",
+      "last_name",
+      "email",
+      "job_title",
+      "phone",
+      "celphone",
+    ]);
     await hydrated(page);
     await page.getByRole("link", { name: "Edit" }).first().click();
     const modal = page.getByTestId("contact-modal");
@@ -295,7 +404,10 @@ describe("retailer admin", () => {
     });
     await page.getByRole("button", { name: "Send PW reset" }).first().click();
     await page.getByText("A password reset e-mail is on its way to the contact.").waitFor();
-    const mail = await waitForEmail(contactEmail, { since, subject: "Reset your Wholesale Exchange password" });
+    const mail = await waitForEmail(contactEmail, {
+      since,
+      subject: "Reset your Wholesale Exchange password",
+    });
     const link = firstLink(mail.bodyText);
     const token = link.split("/").pop()!;
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -313,20 +425,37 @@ describe("retailer admin", () => {
     const staff = new HttpClient();
     await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
     const text = (body: string) => body.replace(/<!-- -->/g, ""); // React's markers between adjacent texts
-    for (const tab of ["info", "contacts", "brands", "listings", "requests", "transactions", "rmas"]) {
+    for (const tab of [
+      "info",
+      "contacts",
+      "brands",
+      "listings",
+      "requests",
+      "transactions",
+      "rmas",
+    ]) {
       const page = await staff.get(`/manage-retailer/${tab}?id=${target.id}`);
       expect(page.status, tab).toBe(200);
-      expect(text(page.body), tab).toContain(`Manage retailer: ${target.storeName} #${target.id}</h1>`);
-      const link = page.body.match(new RegExp(`<a[^>]*href="/manage-retailer/${tab}\\?id=${target.id}"[^>]*>`))?.[0] ?? "";
+      expect(text(page.body), tab).toContain(
+        `Manage retailer: ${target.storeName} #${target.id}</h1>`,
+      );
+      const link =
+        page.body.match(
+          new RegExp(`<a[^>]*href="/manage-retailer/${tab}\\?id=${target.id}"[^>]*>`),
+        )?.[0] ?? "";
       expect(link, tab).toContain('aria-current="page"');
       const bare = await staff.get(`/manage-retailer/${tab}`);
       expect([bare.status, bare.location], tab).toEqual([302, "/manage-retailer"]);
       for (const id of ["abc", "0", "2147483648", "999999999"])
-        expect((await staff.get(`/manage-retailer/${tab}?id=${id}`)).status, `${tab} ${id}`).toBe(404);
+        expect((await staff.get(`/manage-retailer/${tab}?id=${id}`)).status, `${tab} ${id}`).toBe(
+          404,
+        );
     }
     expect((await staff.get(`/manage-retailer/no-such-tab?id=${target.id}`)).status).toBe(404);
     // Choose Retailer lists retailers whatever ?id= says: no retailer in the title, only its own tab.
-    const list = await staff.get(`/manage-retailer?id=${target.id}&status=all&q=${encodeURIComponent(target.storeName)}`);
+    const list = await staff.get(
+      `/manage-retailer?id=${target.id}&status=all&q=${encodeURIComponent(target.storeName)}`,
+    );
     expect(list.status).toBe(200);
     expect(text(list.body)).toContain("Manage retailer</h1>");
     expect(list.body).not.toContain(`href="/manage-retailer/contacts?id=${target.id}"`);
@@ -335,7 +464,9 @@ describe("retailer admin", () => {
     const choose = await staff.get("/manage-retailer/choose?status=all");
     expect([choose.status, choose.location]).toEqual([302, "/manage-retailer?status=all"]);
     // A tab without commands takes no POST; a tab's unknown intent is a 400 with its message.
-    const unknown = await staff.postForm(`/manage-retailer/contacts?id=${target.id}`, { intent: "info" });
+    const unknown = await staff.postForm(`/manage-retailer/contacts?id=${target.id}`, {
+      intent: "info",
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toContain("Unknown action.");
   });
@@ -346,10 +477,14 @@ describe("retailer admin", () => {
     await page.getByLabel("Brand to add").selectOption(String(brandB.id));
     await page.getByRole("button", { name: "Add brand" }).click();
     await page.getByText("Brand added.").waitFor();
-    await expect(page.getByTestId("brand-links").textContent()).resolves.toContain(brandB.displayName);
+    await expect(page.getByTestId("brand-links").textContent()).resolves.toContain(
+      brandB.displayName,
+    );
     await page.getByRole("button", { name: `Delete ${brandB.displayName}` }).click();
     await page.getByText("Brand link deleted.").waitFor();
-    await expect(page.getByTestId("brand-links").textContent()).resolves.not.toContain(brandB.displayName);
+    await expect(page.getByTestId("brand-links").textContent()).resolves.not.toContain(
+      brandB.displayName,
+    );
 
     await page.goto(url(`/manage-retailer/listings?id=${target.id}`));
     await expect(page.getByTestId("listings").textContent()).resolves.toContain(`RA${tok}`);
@@ -386,13 +521,18 @@ describe("retailer admin", () => {
     await modal.getByRole("button", { name: "Save" }).click();
     await page.getByText("Listing saved.").waitFor();
     expect(new URL(page.url()).pathname).toBe("/manage-retailer/listings");
-    expect((await db().select().from(listings).where(eq(listings.providerId, target.id)))[0].sizes.S).toBe(2);
+    expect(
+      (await db().select().from(listings).where(eq(listings.providerId, target.id)))[0].sizes.S,
+    ).toBe(2);
     await page.goto(url(`/manage-retailer/transactions?id=${target.id}`));
     await page.getByText("No transactions yet.").waitFor();
     await page.goto(url(`/manage-retailer/rmas?id=${target.id}`));
     await page.getByText("No RMAs yet.").waitFor();
     // Stop acting as the retailer.
-    await page.request.post(url("/act-as"), { form: { intent: "clear" }, headers: { Origin: new URL(url("/")).origin } });
+    await page.request.post(url("/act-as"), {
+      form: { intent: "clear" },
+      headers: { Origin: new URL(url("/")).origin },
+    });
   });
 });
 
@@ -400,9 +540,11 @@ describe("bulk retailer upload", () => {
   async function upload(page: Page, name: string, buffer: Buffer | null) {
     await page.goto(url("/admin/retailer-upload"));
     if (buffer)
-      await page
-        .locator('input[name="excel_file"]')
-        .setInputFiles({ name, mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", buffer });
+      await page.locator('input[name="excel_file"]').setInputFiles({
+        name,
+        mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        buffer,
+      });
     await page.getByRole("button", { name: "Upload and preview" }).click();
   }
 
@@ -426,7 +568,9 @@ describe("bulk retailer upload", () => {
       ["retailers.csv", Buffer.from("store_name\nA\n")],
     ] as const) {
       await upload(page, name, buf);
-      await expect(page.getByTestId("upload-error").textContent(), name).resolves.toBe("file has issues");
+      await expect(page.getByTestId("upload-error").textContent(), name).resolves.toBe(
+        "file has issues",
+      );
     }
     expect(await uploaded()).toBe(before);
   }, 120_000);
@@ -436,14 +580,22 @@ describe("bulk retailer upload", () => {
     const tag = `ra${tok}b`;
     const rows = Array.from({ length: 15 }, (_, i) => goodRow(tag, i));
     const bad = [1, 2, 4, 5, 7, 8, 10, 11, 13, 14];
-    bad.forEach((i, k) => Object.assign(rows[i], k % 2 ? { state: "ZZ" } : { contact_email: "nope" }));
+    bad.forEach((i, k) =>
+      Object.assign(rows[i], k % 2 ? { state: "ZZ" } : { contact_email: "nope" }),
+    );
     await upload(page, "ten-bad.xlsx", await uploadWorkbook(rows));
     await page.getByTestId("preview-counts").waitFor();
-    await expect(page.getByTestId("preview-counts").textContent()).resolves.toContain("15 rows, 5 good, 10 with problems");
+    await expect(page.getByTestId("preview-counts").textContent()).resolves.toContain(
+      "15 rows, 5 good, 10 with problems",
+    );
     expect(await page.locator('[data-testid="preview-rows"] tr[data-bad="1"]').count()).toBe(10);
-    await expect(page.getByTestId("preview-rows").textContent()).resolves.toContain("Enter the 2-letter state code");
+    await expect(page.getByTestId("preview-rows").textContent()).resolves.toContain(
+      "Enter the 2-letter state code",
+    );
     await page.getByRole("button", { name: "Submit 5 good rows" }).click();
-    await expect(page.getByTestId("confirm").textContent()).resolves.toContain("many retailer e-mails may be sent");
+    await expect(page.getByTestId("confirm").textContent()).resolves.toContain(
+      "many retailer e-mails may be sent",
+    );
     await page.getByRole("button", { name: /Yes, create the retailers/ }).click();
     await page.getByTestId("summary").waitFor();
     expect(await page.getByTestId("created").textContent()).toBe("5");
@@ -463,13 +615,18 @@ describe("bulk retailer upload", () => {
     await page.getByRole("button", { name: "Submit 5 good rows" }).click();
     await page.getByRole("button", { name: /Yes, create the retailers/ }).click();
     await page.getByTestId("summary").waitFor();
-    expect([await page.getByTestId("created").textContent(), await page.getByTestId("skipped").textContent()]).toEqual(["0", "5"]);
+    expect([
+      await page.getByTestId("created").textContent(),
+      await page.getByTestId("skipped").textContent(),
+    ]).toEqual(["0", "5"]);
   }, 120_000);
 
   it("the template downloads as an .xlsx with the columns", async () => {
     const staff = new HttpClient();
     await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
-    const res = await fetch(url("/admin/retailer-upload-template"), { headers: { Cookie: staff.cookieHeader() } });
+    const res = await fetch(url("/admin/retailer-upload-template"), {
+      headers: { Cookie: staff.cookieHeader() },
+    });
     expect(res.headers.get("content-type")).toContain("spreadsheetml");
     const buf = Buffer.from(await res.arrayBuffer());
     expect(buf.subarray(0, 2).toString("latin1")).toBe("PK");
@@ -488,7 +645,11 @@ describe("bulk retailer upload", () => {
     const id = new URL(up.location!, "http://x").searchParams.get("upload")!;
     const preview = await staff.get(`/admin/retailer-upload?upload=${id}`);
     expect(preview.body.replaceAll("<!-- -->", "")).toContain("2000 rows, 2000 good");
-    const sub = await staff.postForm("/admin/retailer-upload", { intent: "submit", upload: id, confirmed: "yes" });
+    const sub = await staff.postForm("/admin/retailer-upload", {
+      intent: "submit",
+      upload: id,
+      confirmed: "yes",
+    });
     expect(sub.status).toBe(303);
     const summary = await staff.get(`/admin/retailer-upload?upload=${id}`);
     expect(summary.body).toMatch(/data-testid="created">2000</);
@@ -510,8 +671,16 @@ describe("reports, sales reps, map and hub", () => {
     const staff = new HttpClient();
     await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
     const hub = await staff.get("/admin");
-    expect(hub.body).not.toMatch(/Retailer upload <span class="pill pill-soon"|Sales reps <span|Retailer map <span/);
-    for (const href of ["/manage-retailer", "/admin/retailer-upload", "/rep-reports/", "/perf-reports/", "/admin/retailer-map"]) {
+    expect(hub.body).not.toMatch(
+      /Retailer upload <span class="pill pill-soon"|Sales reps <span|Retailer map <span/,
+    );
+    for (const href of [
+      "/manage-retailer",
+      "/admin/retailer-upload",
+      "/rep-reports/",
+      "/perf-reports/",
+      "/admin/retailer-map",
+    ]) {
       expect(hub.body).toContain(`href="${href}"`);
       expect((await staff.get(href)).status, href).toBe(200);
     }
@@ -581,8 +750,12 @@ describe("reports, sales reps, map and hub", () => {
       expect(csvRecords(r.body).header, href).toEqual(columns);
     }
     const rb = csvRecords((await staff.get("/admin/reports/retailer-brands.csv")).body);
-    expect(rb.records.find((x) => x.retailer_id === String(target.id))?.store_name).toBe(`'=cmd|' /C calc'!A0 ${tok}`);
-    expect((await staff.get("/admin/reports/shipment-insurance.csv?from=2026-13-01")).status).toBe(400);
+    expect(rb.records.find((x) => x.retailer_id === String(target.id))?.store_name).toBe(
+      `'=cmd|' /C calc'!A0 ${tok}`,
+    );
+    expect((await staff.get("/admin/reports/shipment-insurance.csv?from=2026-13-01")).status).toBe(
+      400,
+    );
   });
 
   it("sales reps: added through the generic form, listed, with their report of retailers in their states", async () => {
@@ -603,7 +776,9 @@ describe("reports, sales reps, map and hub", () => {
       .where(eq(salesReps.territoryName, `RA Territory ${tok}`));
     expect(rep.states).toEqual(["IL"]);
     await page.goto(url("/rep-reports/"));
-    await expect(page.getByTestId("sales-reps").textContent()).resolves.toContain(`RA Territory ${tok}`);
+    await expect(page.getByTestId("sales-reps").textContent()).resolves.toContain(
+      `RA Territory ${tok}`,
+    );
     // Last seen on a Monday afternoon in Los Angeles, the e2e MARKETPLACE_TZ (Tuesday in UTC): the report shows Monday, MM/DD/YYYY.
     const [{ lastActiveAt: seen }] = await db()
       .select({ lastActiveAt: retailers.lastActiveAt })
@@ -615,9 +790,13 @@ describe("reports, sales reps, map and hub", () => {
       .where(eq(retailers.id, target.id));
     await page.goto(url(`/rep-reports/?rep=${rep.id}`));
     // The target retailer is in IL (the factory's state).
-    const link = page.locator(`[data-testid="rep-retailers"] a[href="/manage-retailer/info?id=${target.id}"]`);
+    const link = page.locator(
+      `[data-testid="rep-retailers"] a[href="/manage-retailer/info?id=${target.id}"]`,
+    );
     expect(await link.count()).toBe(1);
-    const row = page.locator(`[data-testid="rep-retailers"] tr`, { has: page.locator(`a[href="/manage-retailer/info?id=${target.id}"]`) });
+    const row = page.locator(`[data-testid="rep-retailers"] tr`, {
+      has: page.locator(`a[href="/manage-retailer/info?id=${target.id}"]`),
+    });
     await expect(row.textContent()).resolves.toContain("03/02/2026");
     await db().update(retailers).set({ lastActiveAt: seen }).where(eq(retailers.id, target.id));
     await page.goto(url("/perf-reports/"));
@@ -644,7 +823,9 @@ describe("reports, sales reps, map and hub", () => {
     expect(res!.headers()["server-timing"] ?? "").toMatch(/map;dur=[\d.]+/);
     const dots = await page.locator('[data-testid="retailer-map"] circle.dot').count();
     expect(dots).toBeGreaterThanOrEqual(2000);
-    expect(await page.locator('[data-testid="retailer-map"] path.state').count()).toBeGreaterThan(3);
+    expect(await page.locator('[data-testid="retailer-map"] path.state').count()).toBeGreaterThan(
+      3,
+    );
     // The retailer at the centre (i = 20 * 50 + 25) is surely among the nearest.
     const first = page.locator(`[data-testid="retailer-map"] a[data-retailer="${made[1025].id}"]`);
     expect(await first.getAttribute("href")).toBe(`/manage-retailer/info?id=${made[1025].id}`);
@@ -654,11 +835,15 @@ describe("reports, sales reps, map and hub", () => {
     // Default view: 100 per fetch; the view moves and the radius follows the zoom.
     await page.goto(url("/admin/retailer-map"));
     expect(await page.locator('[data-testid="retailer-map"] circle.dot').count()).toBe(100);
-    await expect(page.getByTestId("map-summary").textContent()).resolves.toMatch(/Centre 40, -74 · zoom 7 · radius \d+ miles/);
+    await expect(page.getByTestId("map-summary").textContent()).resolves.toMatch(
+      /Centre 40, -74 · zoom 7 · radius \d+ miles/,
+    );
     await hydrated(page);
     await page.getByRole("link", { name: "Zoom out" }).click();
     await page.waitForURL((u) => u.searchParams.get("zoom") === "6");
-    await expect.poll(() => page.getByTestId("map-summary").textContent(), { timeout: 10_000 }).toContain("radius 500 miles");
+    await expect
+      .poll(() => page.getByTestId("map-summary").textContent(), { timeout: 10_000 })
+      .toContain("radius 500 miles");
     await page.getByRole("link", { name: "East →" }).click();
     await page.waitForURL((u) => Number(u.searchParams.get("lon")) > -74);
     await closePage(page);

@@ -14,7 +14,15 @@ import { createDb, type DbHandle } from "../../db/client";
 import { retailerNoticeAddress } from "../../db/queries/order-steps";
 import { orders } from "../../db/schema";
 import { formatCents } from "../../domain/money";
-import { createBrand, createCollection, createProduct, createRetailer, createStaffUser, SIZE_RUNS, uniqueToken } from "../factories";
+import {
+  createBrand,
+  createCollection,
+  createProduct,
+  createRetailer,
+  createStaffUser,
+  SIZE_RUNS,
+  uniqueToken,
+} from "../factories";
 import { createOrderAt } from "../factories/orders";
 import { createSwapRmaSides, type SwapRmaSides } from "../factories/rma-sides";
 import { fileOneUnitRma } from "./buy-helpers";
@@ -38,13 +46,31 @@ let buyer: Page;
 const pages: Page[] = [];
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const brand = await createBrand(db(), { name: `AlertBrand ${tok}` });
   const col = await createCollection(db(), { brandId: brand.id });
-  const prod = await createProduct(db(), { collectionId: col.id, sku: `AL${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2000 });
-  sellerId = (await createRetailer(db(), { payout: true, storeName: SELLER.storeName, user: { email: SELLER.email } })).retailer.id;
-  buyerId = (await createRetailer(db(), { payout: true, storeName: BUYER.storeName, user: { email: BUYER.email } })).retailer.id;
+  const prod = await createProduct(db(), {
+    collectionId: col.id,
+    sku: `AL${tok}`,
+    sizes: SIZE_RUNS.apparel,
+    priceCents: 2000,
+  });
+  sellerId = (
+    await createRetailer(db(), {
+      payout: true,
+      storeName: SELLER.storeName,
+      user: { email: SELLER.email },
+    })
+  ).retailer.id;
+  buyerId = (
+    await createRetailer(db(), {
+      payout: true,
+      storeName: BUYER.storeName,
+      user: { email: BUYER.email },
+    })
+  ).retailer.id;
   await createStaffUser(db(), { email: staffEmail });
   const delivered = await createOrderAt(db(), "delivered", {
     providerId: sellerId,
@@ -62,7 +88,8 @@ afterAll(async () => {
   await handle?.close();
 });
 
-const alertOf = (p: Page, externalId: string) => p.locator(`[data-testid=rma-alert][data-rma="${externalId}"]`);
+const alertOf = (p: Page, externalId: string) =>
+  p.locator(`[data-testid=rma-alert][data-rma="${externalId}"]`);
 
 /** Reloads /alerts until the RMA's alert shows with `status` (the workflow records its steps asynchronously). */
 async function alertUntil(p: Page, externalId: string, status: string, timeoutMs = 30_000) {
@@ -70,7 +97,8 @@ async function alertUntil(p: Page, externalId: string, status: string, timeoutMs
   for (;;) {
     await p.goto(url("/alerts"));
     const a = alertOf(p, externalId);
-    if ((await a.count()) > 0 && (await a.getByTestId("rma-alert-status").textContent()) === status) return a;
+    if ((await a.count()) > 0 && (await a.getByTestId("rma-alert-status").textContent()) === status)
+      return a;
     if (Date.now() > end) throw new Error(`no alert for ${externalId} with status ${status}`);
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -87,12 +115,20 @@ describe("the perpetrator's bell", () => {
     seller = await signedIn(browser, SELLER.email, { pages });
     const alert = await alertUntil(seller, rma.externalId, "RMA Requested");
     await expect(seller.getByTestId("bell-returns").textContent()).resolves.toBe("🔔 1");
-    await expect(alert.getByTestId("rma-alert-other").textContent()).resolves.toBe(`retailer-00${buyerId}`);
-    await expect(alert.textContent()).resolves.toContain(`filed against you by retailer-00${buyerId}`);
-    await expect(alert.getByTestId("rma-alert-money").textContent()).resolves.toBe("Staff will review it and tell you the outcome.");
+    await expect(alert.getByTestId("rma-alert-other").textContent()).resolves.toBe(
+      `retailer-00${buyerId}`,
+    );
+    await expect(alert.textContent()).resolves.toContain(
+      `filed against you by retailer-00${buyerId}`,
+    );
+    await expect(alert.getByTestId("rma-alert-money").textContent()).resolves.toBe(
+      "Staff will review it and tell you the outcome.",
+    );
     expect(await seller.content()).not.toContain(BUYER.storeName);
 
-    const mail = await waitForEmail((await retailerNoticeAddress(db(), sellerId))!, { subject: rma.externalId });
+    const mail = await waitForEmail((await retailerNoticeAddress(db(), sellerId))!, {
+      subject: rma.externalId,
+    });
     expect(mail.kind).toBe("rma:rma_requested_perpetrator");
     expect(mail.bodyText).toContain(`/rma/${rma.id}`);
     expect(`${mail.subject} ${mail.bodyText}`).toContain(`retailer-00${buyerId}`);
@@ -104,8 +140,13 @@ describe("the perpetrator's bell", () => {
     await seller.goto(url("/alerts"));
     expect(await alertOf(seller, rma.externalId).count()).toBe(1);
 
-    await Promise.all([seller.waitForURL(new RegExp(`/rma/${rma.id}$`)), alert.getByTestId("rma-alert-link").click()]);
-    await expect(seller.getByTestId("counterparty").textContent()).resolves.toBe(`retailer-00${buyerId}`);
+    await Promise.all([
+      seller.waitForURL(new RegExp(`/rma/${rma.id}$`)),
+      alert.getByTestId("rma-alert-link").click(),
+    ]);
+    await expect(seller.getByTestId("counterparty").textContent()).resolves.toBe(
+      `retailer-00${buyerId}`,
+    );
     await seller.goto(url("/alerts"));
     expect(await seller.getByTestId("rma-alerts").count()).toBe(0);
   });
@@ -127,20 +168,32 @@ describe("the perpetrator's bell", () => {
     const [decided] = await db().select().from(orders).where(eq(orders.id, rma.id));
     const charge = formatCents(Number(decided.ledger?.perpetratorChargeCents));
     expect(Number(decided.ledger?.perpetratorChargeCents)).toBeGreaterThan(0);
-    await expect(alert.getByTestId("rma-alert-money").textContent()).resolves.toBe(`You will be charged: ${charge}.`);
-    const mail = await waitForEmail((await retailerNoticeAddress(db(), sellerId))!, { subject: `RMA ${rma.externalId} approved` });
+    await expect(alert.getByTestId("rma-alert-money").textContent()).resolves.toBe(
+      `You will be charged: ${charge}.`,
+    );
+    const mail = await waitForEmail((await retailerNoticeAddress(db(), sellerId))!, {
+      subject: `RMA ${rma.externalId} approved`,
+    });
     expect(mail.bodyText).toContain(`You will be charged ${charge} once the return is delivered.`);
     expect(mail.bodyText).toContain(`/rma/${rma.id}`);
 
-    await Promise.all([seller.waitForURL(new RegExp(`/rma/${rma.id}$`)), alert.getByTestId("rma-alert-link").click()]);
-    await expect(seller.getByTestId("rma-money").textContent()).resolves.toContain(`Charged to you: ${charge}`);
+    await Promise.all([
+      seller.waitForURL(new RegExp(`/rma/${rma.id}$`)),
+      alert.getByTestId("rma-alert-link").click(),
+    ]);
+    await expect(seller.getByTestId("rma-money").textContent()).resolves.toContain(
+      `Charged to you: ${charge}`,
+    );
     expect(await seller.content()).not.toContain(BUYER.storeName);
   });
 
   it("a malformed or foreign RMA id is a 404, and an unknown alerts action a 400", async () => {
     expect((await seller.goto(url("/rma/not-a-number")))?.status()).toBe(404);
     expect((await seller.goto(url(`/rma/${swap.rmas[0].id}`)))?.status()).toBe(404);
-    const res = await seller.request.post(url("/alerts"), { form: { intent: "bogus" }, headers: { Origin: new URL(url("/")).origin } });
+    const res = await seller.request.post(url("/alerts"), {
+      form: { intent: "bogus" },
+      headers: { Origin: new URL(url("/")).origin },
+    });
     expect(res.status()).toBe(400);
   });
 });
@@ -156,11 +209,18 @@ describe("a swap whose two sides each filed an RMA", () => {
       await p.goto(url("/rma"));
       await p.getByTestId("rma-list").waitFor();
       expect(await p.getByTestId("rma-row").count()).toBe(2);
-      const row = (externalId: string) => p.locator(`[data-testid=rma-row][data-rma="${externalId}"]`);
-      await expect(row(mine.externalId).getByTestId("rma-side").textContent()).resolves.toBe("Filed by you");
-      await expect(row(theirs.externalId).getByTestId("rma-side").textContent()).resolves.toBe("Filed against you");
+      const row = (externalId: string) =>
+        p.locator(`[data-testid=rma-row][data-rma="${externalId}"]`);
+      await expect(row(mine.externalId).getByTestId("rma-side").textContent()).resolves.toBe(
+        "Filed by you",
+      );
+      await expect(row(theirs.externalId).getByTestId("rma-side").textContent()).resolves.toBe(
+        "Filed against you",
+      );
       for (const r of [mine, theirs]) {
-        await expect(row(r.externalId).getByTestId("rma-other").textContent()).resolves.toBe(`retailer-00${otherId}`);
+        await expect(row(r.externalId).getByTestId("rma-other").textContent()).resolves.toBe(
+          `retailer-00${otherId}`,
+        );
         await expect(row(r.externalId).textContent()).resolves.toContain(swap.swap.externalId);
       }
       expect(await p.content()).not.toContain(hidden);
@@ -168,7 +228,11 @@ describe("a swap whose two sides each filed an RMA", () => {
       await p.goto(url(`/transaction/swap/${swap.swap.id}`));
       const links = p.getByTestId("rma-link");
       await links.first().waitFor();
-      expect(await links.evaluateAll((ls) => ls.map((l) => [l.getAttribute("data-side"), l.getAttribute("href")]))).toEqual([
+      expect(
+        await links.evaluateAll((ls) =>
+          ls.map((l) => [l.getAttribute("data-side"), l.getAttribute("href")]),
+        ),
+      ).toEqual([
         ["victim", `/rma/${mine.id}`],
         ["perpetrator", `/rma/${theirs.id}`],
       ]);

@@ -26,11 +26,16 @@ let buyer: Page;
 let outsider: Page;
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   f = await createRmaSides(handle.db, tok, { seller: SELLER, buyer: BUYER, outsider: OUTSIDER });
   browser = await launchBrowser();
-  [seller, buyer, outsider] = [await newPage(browser), await newPage(browser), await newPage(browser)];
+  [seller, buyer, outsider] = [
+    await newPage(browser),
+    await newPage(browser),
+    await newPage(browser),
+  ];
   await signInAs(seller, SELLER.email);
   await signInAs(buyer, BUYER.email);
   await signInAs(outsider, OUTSIDER.email);
@@ -41,7 +46,8 @@ afterAll(async () => {
   await handle?.close();
 });
 
-const row = (p: Page, externalId: string) => p.locator(`[data-testid=rma-row][data-rma="${externalId}"]`);
+const row = (p: Page, externalId: string) =>
+  p.locator(`[data-testid=rma-row][data-rma="${externalId}"]`);
 
 describe("/rma, the retailer's returns", () => {
   it("the menu's Returns entry opens the buyer's list: its RMAs as victim and the one filed against it", async () => {
@@ -49,18 +55,29 @@ describe("/rma, the retailer's returns", () => {
     await p.goto(url("/"));
     await p.click("label.menu-button");
     await p.locator("nav.slideout").waitFor({ state: "visible" });
-    await Promise.all([p.waitForURL(/\/rma$/), p.locator("nav.slideout").getByRole("link", { name: "Returns" }).click()]);
+    await Promise.all([
+      p.waitForURL(/\/rma$/),
+      p.locator("nav.slideout").getByRole("link", { name: "Returns" }).click(),
+    ]);
     await p.getByTestId("rma-list-page").waitFor();
-    await expect(p.locator("[data-testid=rma-list-page] h1").textContent()).resolves.toBe("My returns");
+    await expect(p.locator("[data-testid=rma-list-page] h1").textContent()).resolves.toBe(
+      "My returns",
+    );
     expect(await p.getByTestId("rma-row").count()).toBe(4);
     const first = row(p, f.rmas[0].externalId);
     await expect(first.getByTestId("rma-side").textContent()).resolves.toBe("Filed by you");
-    await expect(first.getByTestId("rma-other").textContent()).resolves.toBe(`retailer-00${f.sellerId}`);
+    await expect(first.getByTestId("rma-other").textContent()).resolves.toBe(
+      `retailer-00${f.sellerId}`,
+    );
     await expect(first.textContent()).resolves.toContain(f.sales[0].externalId);
     await expect(first.getByTestId("rma-row-status").textContent()).resolves.toBe("RMA Requested");
-    await expect(first.getByTestId("rma-amount").textContent()).resolves.toBe("Awaiting staff's decision");
+    await expect(first.getByTestId("rma-amount").textContent()).resolves.toBe(
+      "Awaiting staff's decision",
+    );
     const decided = row(p, f.rmas[1].externalId);
-    await expect(decided.getByTestId("rma-row-status").textContent()).resolves.toBe("Return Shipping");
+    await expect(decided.getByTestId("rma-row-status").textContent()).resolves.toBe(
+      "Return Shipping",
+    );
     await expect(decided.getByTestId("rma-amount").textContent()).resolves.toBe(
       `Refunded to you: ${formatCents(DECIDED_LEDGER.victimRefundCents)}`,
     );
@@ -76,10 +93,14 @@ describe("/rma, the retailer's returns", () => {
     expect(await p.getByTestId("rma-row").count()).toBe(4);
     const decided = row(p, f.rmas[1].externalId);
     await expect(decided.getByTestId("rma-side").textContent()).resolves.toBe("Filed against you");
-    await expect(decided.getByTestId("rma-other").textContent()).resolves.toBe(`retailer-00${f.buyerId}`);
+    await expect(decided.getByTestId("rma-other").textContent()).resolves.toBe(
+      `retailer-00${f.buyerId}`,
+    );
     const charge = `Charged to you: ${formatCents(DECIDED_LEDGER.perpetratorChargeCents)}`;
     await expect(decided.getByTestId("rma-amount").textContent()).resolves.toBe(charge);
-    await expect(row(p, f.rmas[3].externalId).getByTestId("rma-side").textContent()).resolves.toBe("Filed by you");
+    await expect(row(p, f.rmas[3].externalId).getByTestId("rma-side").textContent()).resolves.toBe(
+      "Filed by you",
+    );
     expect(await p.content()).not.toContain(BUYER.storeName);
 
     await Promise.all([
@@ -87,7 +108,9 @@ describe("/rma, the retailer's returns", () => {
       decided.getByRole("link", { name: f.rmas[1].externalId }).click(),
     ]);
     await expect(p.getByTestId("rma-status").textContent()).resolves.toBe("Return Shipping");
-    await expect(p.getByTestId("counterparty").textContent()).resolves.toBe(`retailer-00${f.buyerId}`);
+    await expect(p.getByTestId("counterparty").textContent()).resolves.toBe(
+      `retailer-00${f.buyerId}`,
+    );
     await expect(p.getByTestId("rma-money").textContent()).resolves.toContain(charge);
     await expect(p.getByTestId("rma-lines").textContent()).resolves.toMatch(/approved/i);
     expect(await p.content()).not.toContain(BUYER.storeName);
@@ -97,18 +120,30 @@ describe("/rma, the retailer's returns", () => {
     const p = seller;
     await p.goto(url("/rma"));
     await p.getByTestId("rma-status-filter").selectOption("shipping");
-    await Promise.all([p.waitForURL(/status=shipping/), p.getByRole("button", { name: "Filter" }).click()]);
-    const shown = () => p.locator("[data-testid=rma-row]").evaluateAll((rs) => rs.map((r) => r.getAttribute("data-rma")));
+    await Promise.all([
+      p.waitForURL(/status=shipping/),
+      p.getByRole("button", { name: "Filter" }).click(),
+    ]);
+    const shown = () =>
+      p
+        .locator("[data-testid=rma-row]")
+        .evaluateAll((rs) => rs.map((r) => r.getAttribute("data-rma")));
     await expect.poll(shown).toEqual([f.rmas[1].externalId]);
     await p.goto(url("/rma?status=rmacompleted"));
-    await expect(p.getByTestId("rma-list-empty").textContent()).resolves.toBe("No returns with this status.");
+    await expect(p.getByTestId("rma-list-empty").textContent()).resolves.toBe(
+      "No returns with this status.",
+    );
 
     const bad = await p.goto(url("/rma?status=bogus"));
     expect(bad?.status()).toBe(400);
-    await expect(p.locator(".page-error").textContent()).resolves.toContain("Unknown status filter: choose one of the list.");
+    await expect(p.locator(".page-error").textContent()).resolves.toContain(
+      "Unknown status filter: choose one of the list.",
+    );
     const badOffset = await p.goto(url("/rma?offset=-3"));
     expect(badOffset?.status()).toBe(400);
-    await expect(p.locator(".page-error").textContent()).resolves.toContain("Bad page offset: it must be a whole number.");
+    await expect(p.locator(".page-error").textContent()).resolves.toContain(
+      "Bad page offset: it must be a whole number.",
+    );
   });
 
   it("an outsider's list is empty and shows none of the others' RMAs", async () => {
@@ -124,17 +159,25 @@ describe("the order page links both parties to the order's RMA", () => {
     await seller.goto(url(`/transaction/buy/${f.sales[0].id}`));
     const link = seller.getByTestId("rma-link");
     await expect(link.getAttribute("data-side")).resolves.toBe("perpetrator");
-    await expect(link.textContent()).resolves.toBe(`RMA ${f.rmas[0].externalId} filed against you: RMA Requested`);
+    await expect(link.textContent()).resolves.toBe(
+      `RMA ${f.rmas[0].externalId} filed against you: RMA Requested`,
+    );
     await Promise.all([seller.waitForURL(new RegExp(`/rma/${f.rmas[0].id}$`)), link.click()]);
-    await expect(seller.getByTestId("counterparty").textContent()).resolves.toBe(`retailer-00${f.buyerId}`);
+    await expect(seller.getByTestId("counterparty").textContent()).resolves.toBe(
+      `retailer-00${f.buyerId}`,
+    );
 
     await buyer.goto(url(`/transaction/buy/${f.sales[0].id}`));
     await expect(buyer.getByTestId("rma-link").getAttribute("data-side")).resolves.toBe("victim");
-    await expect(buyer.getByTestId("rma-link").textContent()).resolves.toBe(`RMA ${f.rmas[0].externalId}: RMA Requested`);
+    await expect(buyer.getByTestId("rma-link").textContent()).resolves.toBe(
+      `RMA ${f.rmas[0].externalId}: RMA Requested`,
+    );
     // The buyer already has its RMA of this order: no second request button.
     expect(await buyer.getByTestId("rma-button").count()).toBe(0);
     // The sale the buyer made: it is the perpetrator of the seller's RMA.
     await buyer.goto(url(`/transaction/buy/${f.sales[3].id}`));
-    await expect(buyer.getByTestId("rma-link").getAttribute("data-side")).resolves.toBe("perpetrator");
+    await expect(buyer.getByTestId("rma-link").getAttribute("data-side")).resolves.toBe(
+      "perpetrator",
+    );
   });
 });

@@ -82,7 +82,13 @@ function raw(opts: {
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
       },
     );
     req.on("error", reject);
@@ -101,10 +107,17 @@ function freshAddress(): string {
 
 /** POSTs a form as a browser on this site would (Origin set) from a client address. */
 const postFrom = (from: string, p: string, form: Record<string, string>, cookie?: string) =>
-  raw({ from, path: p, form, headers: { Origin: appOrigin, ...(cookie ? { Cookie: cookie } : {}) } });
+  raw({
+    from,
+    path: p,
+    form,
+    headers: { Origin: appOrigin, ...(cookie ? { Cookie: cookie } : {}) },
+  });
 
 function sessionCookieOf(r: Raw): string | null {
-  const line = (r.headers["set-cookie"] ?? []).find((c) => c.startsWith("wx_session=") && !c.startsWith("wx_session=;"));
+  const line = (r.headers["set-cookie"] ?? []).find(
+    (c) => c.startsWith("wx_session=") && !c.startsWith("wx_session=;"),
+  );
   return line ? line.split(";")[0] : null;
 }
 
@@ -113,7 +126,10 @@ function sessionCookieOf(r: Raw): string | null {
 describe("M3: /banners/dismiss redirectTo", () => {
   test("tabs, newlines, backslashes, encoded slashes and dot segments never lead off the site", async () => {
     const c = new HttpClient();
-    const { user } = await createRetailer(dbh.db, { payout: false, user: { email: freshEmail("rev-banner") } });
+    const { user } = await createRetailer(dbh.db, {
+      payout: false,
+      user: { email: freshEmail("rev-banner") },
+    });
     await c.signIn(user!.email, DEFAULT_TEST_PASSWORD);
     for (const redirectTo of [
       "/\t/evil.example",
@@ -131,7 +147,10 @@ describe("M3: /banners/dismiss redirectTo", () => {
       expect(r.headers.get("location"), JSON.stringify(redirectTo)).toBe("/");
     }
     // A local path is kept.
-    const ok = await c.postForm("/banners/dismiss", { banner: "payout", redirectTo: "/settings/contact?x=1" });
+    const ok = await c.postForm("/banners/dismiss", {
+      banner: "payout",
+      redirectTo: "/settings/contact?x=1",
+    });
     expect(ok.headers.get("location")).toBe("/settings/contact?x=1");
   });
 });
@@ -139,7 +158,10 @@ describe("M3: /banners/dismiss redirectTo", () => {
 describe("L1: the Origin check and the webhook exemption", () => {
   test("a path that only starts with /webhooks/ is checked like any other", async () => {
     const c = new HttpClient();
-    const { user } = await createRetailer(dbh.db, { payout: false, user: { email: freshEmail("rev-origin") } });
+    const { user } = await createRetailer(dbh.db, {
+      payout: false,
+      user: { email: freshEmail("rev-origin") },
+    });
     await c.signIn(user!.email, DEFAULT_TEST_PASSWORD);
     const cookie = c.cookieHeader();
     for (const p of [
@@ -148,13 +170,21 @@ describe("L1: the Origin check and the webhook exemption", () => {
       "/webhooks/carrier/../../banners/dismiss",
       "/webhooks/x/..%2f..%2fbanners/dismiss",
     ]) {
-      const r = await raw({ path: p, form: { banner: "payout", redirectTo: "/" }, headers: { Cookie: cookie } });
+      const r = await raw({
+        path: p,
+        form: { banner: "payout", redirectTo: "/" },
+        headers: { Cookie: cookie },
+      });
       expect(r.status, p).toBe(403);
       expect(r.body).toContain("did not come from this site");
     }
     // The webhook endpoints themselves are not Origin-checked (they check their signature instead).
     for (const p of ["/webhooks/carrier", "/webhooks/payments"]) {
-      const r = await raw({ path: p, method: "POST", headers: { "Content-Type": "application/json" } });
+      const r = await raw({
+        path: p,
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+      });
       expect([400, 401], p).toContain(r.status);
     }
   });
@@ -179,7 +209,11 @@ describe("M5: production refuses public webhook secrets", () => {
     timeoutMs = 60_000,
   ): Promise<{ code: number | null; output: string; answered: boolean }> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, args, { cwd: root, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, args, {
+        cwd: root,
+        env: env as NodeJS.ProcessEnv,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let output = "";
       let answered = false;
       child.stdout.on("data", (d: Buffer) => (output += d.toString()));
@@ -208,7 +242,9 @@ describe("M5: production refuses public webhook secrets", () => {
     const r = await start(["workers/web.mjs"], baseEnv());
     expect(r.answered, r.output).toBe(false);
     expect(r.code).toBe(1);
-    expect(r.output).toMatch(/cannot start: Invalid environment: .*CARRIER_WEBHOOK_SECRET: required/);
+    expect(r.output).toMatch(
+      /cannot start: Invalid environment: .*CARRIER_WEBHOOK_SECRET: required/,
+    );
     expect(r.output).toMatch(/SANDBOX_WEBHOOK_SECRET: required/);
     expect(r.output).not.toMatch(/\n\s+at /); // a message, not a stack trace
   });
@@ -252,7 +288,11 @@ describe("M5: production refuses public webhook secrets", () => {
   });
 
   test("the worker exits naming the missing secret", async () => {
-    const r = await start(["--import", "tsx", "workers/main.ts"], { ...baseEnv(), TEMPORAL_TASK_QUEUE: "review-refused" }, 90_000);
+    const r = await start(
+      ["--import", "tsx", "workers/main.ts"],
+      { ...baseEnv(), TEMPORAL_TASK_QUEUE: "review-refused" },
+      90_000,
+    );
     expect(r.code, r.output).toBe(1);
     expect(r.output).toMatch(/CARRIER_WEBHOOK_SECRET: required/);
   });
@@ -265,7 +305,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function waitForResetLink(email: string, since: Date): Promise<string> {
   for (let i = 0; i < 200; i++) {
-    const mail = (await listOutbox(dbh.db, { toEmail: email })).find((m) => m.createdAt >= since && m.kind === "password_reset");
+    const mail = (await listOutbox(dbh.db, { toEmail: email })).find(
+      (m) => m.createdAt >= since && m.kind === "password_reset",
+    );
     const link = mail?.bodyText.match(/https?:\/\/\S+\/password-reset\/\d+\/\S+/)?.[0];
     if (link) return new URL(link).pathname;
     await sleep(100);
@@ -279,10 +321,12 @@ describe("L2: password reset and registration", () => {
     // e-mail sent: 30 ms and more). 15 interleaved pairs, the order within a pair alternating, and medians
     // compared with 10 ms of slack: 7 pairs with 2 ms failed once on scheduling noise while both cores were busy.
     const known: string[] = [];
-    for (let i = 0; i < 15; i++) known.push((await createUser(dbh.db, { email: freshEmail("rev-timing") })).email);
+    for (let i = 0; i < 15; i++)
+      known.push((await createUser(dbh.db, { email: freshEmail("rev-timing") })).email);
     const since = new Date(Date.now() - 1000);
     // Warm-up (first requests pay for code paths and connections).
-    for (let i = 0; i < 3; i++) await postFrom(freshAddress(), "/password-reset", { email: freshEmail("rev-warm") });
+    for (let i = 0; i < 3; i++)
+      await postFrom(freshAddress(), "/password-reset", { email: freshEmail("rev-warm") });
     const tKnown: number[] = [];
     const tUnknown: number[] = [];
     for (let i = 0; i < known.length; i++) {
@@ -301,63 +345,96 @@ describe("L2: password reset and registration", () => {
     }
     const k = median(tKnown);
     const u = median(tUnknown);
-    expect(k, `known ${tKnown.map(Math.round)} ms, unknown ${tUnknown.map(Math.round)} ms`).toBeLessThan(u * 1.5 + 10);
+    expect(
+      k,
+      `known ${tKnown.map(Math.round)} ms, unknown ${tUnknown.map(Math.round)} ms`,
+    ).toBeLessThan(u * 1.5 + 10);
     for (const email of known) await waitForResetLink(email, since);
   });
 
   test("reset mails for one address are throttled after 3 (429, a clear message), from any client", async () => {
     const { email } = await createUser(dbh.db, { email: freshEmail("rev-reset-bomb") });
     const since = new Date(Date.now() - 1000);
-    for (let i = 0; i < 3; i++) expect((await postFrom(freshAddress(), "/password-reset", { email })).status).toBe(302);
+    for (let i = 0; i < 3; i++)
+      expect((await postFrom(freshAddress(), "/password-reset", { email })).status).toBe(302);
     for (let i = 0; i < 3; i++) {
       const r = await postFrom(freshAddress(), "/password-reset", { email });
       expect(r.status).toBe(429);
       expect(r.headers["retry-after"]).toBe("900");
-      expect(htmlDecode(r.body)).toContain("Too many password reset requests. Please wait 15 minutes and try again.");
+      expect(htmlDecode(r.body)).toContain(
+        "Too many password reset requests. Please wait 15 minutes and try again.",
+      );
       expect(r.body).toContain(`value="${email}"`);
     }
     await waitForResetLink(email, since);
     await sleep(300);
-    const mails = (await listOutbox(dbh.db, { toEmail: email })).filter((m) => m.createdAt >= since);
+    const mails = (await listOutbox(dbh.db, { toEmail: email })).filter(
+      (m) => m.createdAt >= since,
+    );
     expect(mails).toHaveLength(3);
   });
 
   test("one client address is throttled after 20 reset requests across addresses", async () => {
     const from = freshAddress();
-    for (let i = 0; i < 20; i++) expect((await postFrom(from, "/password-reset", { email: freshEmail("rev-reset-ip") })).status).toBe(302);
+    for (let i = 0; i < 20; i++)
+      expect(
+        (await postFrom(from, "/password-reset", { email: freshEmail("rev-reset-ip") })).status,
+      ).toBe(302);
     const r = await postFrom(from, "/password-reset", { email: freshEmail("rev-reset-ip") });
     expect(r.status).toBe(429);
     expect(htmlDecode(r.body)).toContain("Too many password reset requests.");
     // Another client is not affected.
-    expect((await postFrom(freshAddress(), "/password-reset", { email: freshEmail("rev-reset-ip") })).status).toBe(302);
+    expect(
+      (await postFrom(freshAddress(), "/password-reset", { email: freshEmail("rev-reset-ip") }))
+        .status,
+    ).toBe(302);
   });
 
   test("registering is throttled per address (3 tries) and per client (20)", async () => {
     const password = "review-pass-1";
     const email = freshEmail("rev-register");
-    expect((await postFrom(freshAddress(), "/register", { email, password, confirm: password })).status).toBe(302);
+    expect(
+      (await postFrom(freshAddress(), "/register", { email, password, confirm: password })).status,
+    ).toBe(302);
     for (let i = 0; i < 2; i++)
-      expect((await postFrom(freshAddress(), "/register", { email, password, confirm: password })).status).toBe(409);
+      expect(
+        (await postFrom(freshAddress(), "/register", { email, password, confirm: password }))
+          .status,
+      ).toBe(409);
     const r = await postFrom(freshAddress(), "/register", { email, password, confirm: password });
     expect(r.status).toBe(429);
-    expect(htmlDecode(r.body)).toContain("Too many registration attempts. Please wait 15 minutes and try again.");
+    expect(htmlDecode(r.body)).toContain(
+      "Too many registration attempts. Please wait 15 minutes and try again.",
+    );
 
     const from = freshAddress();
     for (let i = 0; i < 20; i++) {
       const e = freshEmail("rev-register-ip");
-      expect((await postFrom(from, "/register", { email: e, password, confirm: password })).status).toBe(302);
+      expect(
+        (await postFrom(from, "/register", { email: e, password, confirm: password })).status,
+      ).toBe(302);
     }
-    expect((await postFrom(from, "/register", { email: freshEmail("rev-register-ip"), password, confirm: password })).status).toBe(429);
+    expect(
+      (
+        await postFrom(from, "/register", {
+          email: freshEmail("rev-register-ip"),
+          password,
+          confirm: password,
+        })
+      ).status,
+    ).toBe(429);
   });
 });
 
 describe("L3: sign-in throttling does not lock the owner out", () => {
-  const signin = (from: string, email: string, password: string) => postFrom(from, "/signin", { email, password });
+  const signin = (from: string, email: string, password: string) =>
+    postFrom(from, "/signin", { email, password });
 
   test("five failures from one client throttle that client only; the owner signs in from elsewhere", async () => {
     const { email } = await createUser(dbh.db, { email: freshEmail("rev-lockout") });
     const attacker = freshAddress();
-    for (let i = 0; i < 5; i++) expect((await signin(attacker, email, `wrong-${i}`)).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await signin(attacker, email, `wrong-${i}`)).status).toBe(401);
     const blocked = await signin(attacker, email, DEFAULT_TEST_PASSWORD);
     expect(blocked.status).toBe(429);
     expect(htmlDecode(blocked.body)).toContain("Too many failed sign-in attempts.");
@@ -370,13 +447,17 @@ describe("L3: sign-in throttling does not lock the owner out", () => {
     const { email } = await createUser(dbh.db, { email: freshEmail("rev-distributed") });
     for (let a = 0; a < 4; a++) {
       const from = freshAddress();
-      for (let i = 0; i < 5; i++) expect((await signin(from, email, `wrong-${a}-${i}`)).status).toBe(401);
+      for (let i = 0; i < 5; i++)
+        expect((await signin(from, email, `wrong-${a}-${i}`)).status).toBe(401);
     }
     expect((await signin(freshAddress(), email, DEFAULT_TEST_PASSWORD)).status).toBe(429);
     const since = new Date(Date.now() - 1000);
     expect((await postFrom(freshAddress(), "/password-reset", { email })).status).toBe(302);
     const link = await waitForResetLink(email, since);
-    const reset = await postFrom(freshAddress(), link, { new_password: "review-new-pass-1", confirm: "review-new-pass-1" });
+    const reset = await postFrom(freshAddress(), link, {
+      new_password: "review-new-pass-1",
+      confirm: "review-new-pass-1",
+    });
     expect(reset.status).toBe(302);
     expect(reset.headers.location).toBe("/?ref=resetSuccessful");
     const again = await signin(freshAddress(), email, "review-new-pass-1");
@@ -403,7 +484,12 @@ describe("L4: uploads", () => {
   beforeAll(async () => {
     brandId = (await createBrand(dbh.db)).id;
     const coll = await createCollection(dbh.db, { brandId });
-    const prod = await createProduct(dbh.db, { collectionId: coll.id, sizes: SIZE_RUNS.apparel, colors: 1, priceCents: 2500 });
+    const prod = await createProduct(dbh.db, {
+      collectionId: coll.id,
+      sizes: SIZE_RUNS.apparel,
+      colors: 1,
+      priceCents: 2500,
+    });
     state = {
       brand: brandId,
       product: prod.product.id,
@@ -418,7 +504,11 @@ describe("L4: uploads", () => {
       ["pending", "pending"],
       ["inactive", "inactive"],
     ] as const) {
-      const { retailer, user } = await createRetailer(dbh.db, { status, payout: true, user: { email: freshEmail(`rev-up-${who}`) } });
+      const { retailer, user } = await createRetailer(dbh.db, {
+        status,
+        payout: true,
+        user: { email: freshEmail(`rev-up-${who}`) },
+      });
       await authorizeBrand(dbh.db, retailer.id, brandId);
       await clients[who].signIn(user!.email, DEFAULT_TEST_PASSWORD);
     }
@@ -432,12 +522,17 @@ describe("L4: uploads", () => {
     form.append("photos", new Blob([PNG], { type: "image/png" }), "photo.png");
     const r = await c.request(wizardHref("listing", 2, state), { method: "POST", body: form });
     expect(r.status, r.body.slice(0, 300)).toBe(302);
-    const images = new URL(r.location!, baseUrl).searchParams.getAll("images").join(",").split(",").filter(Boolean);
+    const images = new URL(r.location!, baseUrl).searchParams
+      .getAll("images")
+      .join(",")
+      .split(",")
+      .filter(Boolean);
     expect(images.length).toBeGreaterThan(0);
     return images[images.length - 1];
   }
 
-  const see = async (who: keyof typeof clients, name: string) => (await clients[who].get(`/uploads/${name}`)).status;
+  const see = async (who: keyof typeof clients, name: string) =>
+    (await clients[who].get(`/uploads/${name}`)).status;
 
   test("an unattached upload is its uploader's alone; once on a listing, active retailers and staff see it", async () => {
     const name = await upload(clients.owner);
@@ -450,7 +545,10 @@ describe("L4: uploads", () => {
     expect((await new HttpClient().get(`/uploads/${name}`)).status).toBe(404);
 
     // Someone else cannot put it on their listing (images= travels in the URL).
-    const stolen = await clients.other.postForm(wizardHref("listing", 4, { ...state, images: [name] }), { terms: "on" });
+    const stolen = await clients.other.postForm(
+      wizardHref("listing", 4, { ...state, images: [name] }),
+      { terms: "on" },
+    );
     expect(stolen.status).toBe(400);
     expect(stolen.body).toContain("images is not a list of uploaded pictures");
     const [{ n }] = await dbh.db
@@ -460,7 +558,10 @@ describe("L4: uploads", () => {
     expect(n).toBe(0);
 
     // The uploader lists it: attached, visible to active retailers and staff only.
-    const saved = await clients.owner.postForm(wizardHref("listing", 4, { ...state, images: [name] }), { terms: "on" });
+    const saved = await clients.owner.postForm(
+      wizardHref("listing", 4, { ...state, images: [name] }),
+      { terms: "on" },
+    );
     expect(saved.status, saved.body.slice(0, 300)).toBe(302);
     expect(saved.location).toMatch(/^\/buy\/\?ref=listingCreated/);
     const [row] = await dbh.db.select().from(uploads).where(eq(uploads.name, name));
@@ -512,7 +613,10 @@ describe("headers", () => {
 
   test("signed-in pages are not stored by any cache (the payout page pre-fills the routing number)", async () => {
     const c = new HttpClient();
-    const { user } = await createRetailer(dbh.db, { payout: true, user: { email: freshEmail("rev-nostore") } });
+    const { user } = await createRetailer(dbh.db, {
+      payout: true,
+      user: { email: freshEmail("rev-nostore") },
+    });
     await c.signIn(user!.email, DEFAULT_TEST_PASSWORD);
     for (const p of ["/settings/payout", "/", "/settings/payout.data"]) {
       const r = await c.get(p);
@@ -529,7 +633,10 @@ describe("headers", () => {
     afterAll(async () => {});
 
     test("pages hydrate and navigate with no CSP violation", async () => {
-      const { user } = await createRetailer(dbh.db, { payout: true, user: { email: freshEmail("rev-csp") } });
+      const { user } = await createRetailer(dbh.db, {
+        payout: true,
+        user: { email: freshEmail("rev-csp") },
+      });
       const p = await newPage(browser);
       const violations: string[] = [];
       p.on("console", (m) => {
@@ -542,14 +649,20 @@ describe("headers", () => {
       });
       try {
         await signIn(p, user!.email, DEFAULT_TEST_PASSWORD);
-        await p.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter));
+        await p.waitForFunction(() =>
+          Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter),
+        );
         await p.goto(new URL("/settings/contact", baseUrl).href);
-        await p.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter));
+        await p.waitForFunction(() =>
+          Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter),
+        );
         // A client-side navigation (fetches route data and modules under the policy).
         await Promise.all([
           p.waitForURL((u) => u.pathname.startsWith("/settings/store")),
           p
-            .locator('main a[href^="/settings/store"], .tabs a[href^="/settings/store"], a[href^="/settings/store"]:visible')
+            .locator(
+              'main a[href^="/settings/store"], .tabs a[href^="/settings/store"], a[href^="/settings/store"]:visible',
+            )
             .first()
             .click(),
         ]);

@@ -56,10 +56,17 @@ describe("Settings", () => {
     await p.goto(url("/settings"));
     await p.waitForURL(/\/settings\/store/);
     for (const label of ["Store Info", "Contact Info", "Payout Info", "Card On File", "Password"]) {
-      expect(await p.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: label }).count()).toBe(1);
+      expect(
+        await p
+          .getByRole("navigation", { name: "Settings" })
+          .getByRole("link", { name: label })
+          .count(),
+      ).toBe(1);
     }
     await p.goto(url("/settings/password"));
-    expect(await p.getByRole("link", { name: /reset my password/i }).getAttribute("href")).toBe("/password-reset");
+    expect(await p.getByRole("link", { name: /reset my password/i }).getAttribute("href")).toBe(
+      "/password-reset",
+    );
   });
 
   it("Store Info: bad input shows the wizard's messages and keeps values; good input is saved", async () => {
@@ -98,7 +105,12 @@ describe("Settings", () => {
     await submit(p, "store-form", /save store info/i);
     await p.getByText("Your store info is saved.").waitFor();
     const [row] = await dbh.db.select().from(retailers).where(eq(retailers.id, retailer.id));
-    expect(row).toMatchObject({ storeName: "Harbor Goods", state: "NY", postalCode: "10001", address1: "5 Pier Rd" });
+    expect(row).toMatchObject({
+      storeName: "Harbor Goods",
+      state: "NY",
+      postalCode: "10001",
+      address1: "5 Pier Rd",
+    });
   });
 
   it("Contact Info: the cell phone is required; once set, the cell-phone banner is gone", async () => {
@@ -116,8 +128,15 @@ describe("Settings", () => {
     await p.getByLabel("Job title (other)").fill("Merchandiser");
     await submit(p, "contact-form", /save contact info/i);
     await p.getByText("Your contact info is saved.").waitFor();
-    const [c] = await dbh.db.select().from(retailerContacts).where(eq(retailerContacts.retailerId, retailer.id));
-    expect(c).toMatchObject({ celphone: "+1-217-555-0142", jobTitle: "Other", jobTitleOther: "Merchandiser" });
+    const [c] = await dbh.db
+      .select()
+      .from(retailerContacts)
+      .where(eq(retailerContacts.retailerId, retailer.id));
+    expect(c).toMatchObject({
+      celphone: "+1-217-555-0142",
+      jobTitle: "Other",
+      jobTitleOther: "Merchandiser",
+    });
     await p.goto(url("/"));
     expect(await p.getByTestId("banner-cellphone").count()).toBe(0);
   });
@@ -133,18 +152,28 @@ describe("Settings", () => {
       await submit(p, "card-form", /save/i);
     };
     // Wait for the answer to this submission, not the previous one still on the page.
-    const cardError = (text: string) => p.locator('[data-field-error="card_number"]', { hasText: text }).waitFor();
+    const cardError = (text: string) =>
+      p.locator('[data-field-error="card_number"]', { hasText: text }).waitFor();
     await fill("4111 1111 1111 1112");
     await cardError(CARD_MESSAGES.onlyTestCards);
-    expect(await p.locator('[data-field-error="card_number"]').textContent()).toBe(CARD_MESSAGES.onlyTestCards);
+    expect(await p.locator('[data-field-error="card_number"]').textContent()).toBe(
+      CARD_MESSAGES.onlyTestCards,
+    );
     await fill("4000 0000 0000 0002");
     await cardError("Sorry but this card was declined.");
-    expect(await p.locator('[data-field-error="card_number"]').textContent()).toBe("Sorry but this card was declined. Please try another.");
+    expect(await p.locator('[data-field-error="card_number"]').textContent()).toBe(
+      "Sorry but this card was declined. Please try another.",
+    );
     expect(await p.getByTestId("no-card").count()).toBe(1);
     await fill("4242 4242 4242 4242");
     await p.getByText("Your card is saved.").waitFor();
-    expect(await p.getByTestId("card-on-file").textContent()).toBe("Card on file: Visa ending in 4242");
-    const rows = await dbh.db.select().from(paymentMethods).where(eq(paymentMethods.retailerId, retailer.id));
+    expect(await p.getByTestId("card-on-file").textContent()).toBe(
+      "Card on file: Visa ending in 4242",
+    );
+    const rows = await dbh.db
+      .select()
+      .from(paymentMethods)
+      .where(eq(paymentMethods.retailerId, retailer.id));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ description: "Visa", lastFour: "4242", isDefault: true });
     expect(rows[0].providerCustomerId).toMatch(/^cus_/);
@@ -152,7 +181,9 @@ describe("Settings", () => {
     // A second card replaces it as the default, on the same customer.
     await fill("5555 5555 5555 4444");
     await p.getByText("Mastercard ending in 4444").waitFor();
-    expect(await p.getByTestId("card-on-file").textContent()).toBe("Card on file: Mastercard ending in 4444");
+    expect(await p.getByTestId("card-on-file").textContent()).toBe(
+      "Card on file: Mastercard ending in 4444",
+    );
   });
 });
 
@@ -182,7 +213,10 @@ describe("Brands", () => {
     await submit(p, "brand-request-form", /request this brand/i);
     await p.getByText("Thank you. We received your brand request").waitFor();
     expect(await p.getByTestId("brand-requests").textContent()).toContain("Northwind Outfitters");
-    const [row] = await dbh.db.select().from(brandRequests).where(eq(brandRequests.retailerId, retailer.id));
+    const [row] = await dbh.db
+      .select()
+      .from(brandRequests)
+      .where(eq(brandRequests.retailerId, retailer.id));
     expect(row).toMatchObject({
       brandName: "Northwind Outfitters",
       brandPurchaseAmountCents: 2_500_000,

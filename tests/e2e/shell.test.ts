@@ -45,7 +45,9 @@ const url = (path: string) => new URL(path, baseUrl).href;
 async function menuLinks(p: Page): Promise<Array<[string, string]>> {
   await p.click("label.menu-button");
   await p.locator("nav.slideout").waitFor({ state: "visible" });
-  return p.$$eval("nav.slideout a", (as) => as.map((a) => [a.textContent?.trim() ?? "", a.getAttribute("href") ?? ""] as [string, string]));
+  return p.$$eval("nav.slideout a", (as) =>
+    as.map((a) => [a.textContent?.trim() ?? "", a.getAttribute("href") ?? ""] as [string, string]),
+  );
 }
 
 beforeAll(async () => {
@@ -81,7 +83,9 @@ describe("information pages (public)", () => {
     expect(text).toContain("within 48 hours of delivery");
     expect(text).toContain("10% of the approved goods value");
     // docs/product/money.md, "Swap value difference": one side's call-it-even forgives the difference; both still pay the same fee.
-    expect(text).toContain("unless either side calls it even: one side's choice is enough to forgive the difference");
+    expect(text).toContain(
+      "unless either side calls it even: one side's choice is enough to forgive the difference",
+    );
     expect(text).toContain("both sides pay the same 5% fee on the larger goods value");
     expect(text).not.toContain("both agree");
   });
@@ -138,15 +142,26 @@ describe("retailer shell", () => {
   it("home shows the four cards and the menus show every group and link", async () => {
     const p = await signedIn(RETAILER);
     await p.goto(url("/"));
-    const cards = await p.$$eval("[data-testid=home-cards] a", (as) => as.map((a) => [a.getAttribute("href"), a.textContent]));
+    const cards = await p.$$eval("[data-testid=home-cards] a", (as) =>
+      as.map((a) => [a.getAttribute("href"), a.textContent]),
+    );
     expect(cards.map((c) => c[0])).toEqual(["/addlisting/", "/requestlisting/", "/buy/", "/sell/"]);
     expect(cards[0][1]).toContain("LIST what didn't sell");
     expect(cards[1][1]).toContain("REQUEST what you need");
     expect(cards[2][1]).toContain("see what other retailers have listed");
     expect(cards[3][1]).toContain("see what others requested");
 
-    const groups = await p.$$eval("nav.slideout .menu-group-title", (hs) => hs.map((h) => h.textContent));
-    expect(groups).toEqual(["How It Works", "Browse", "My Listings & Requests", "Brands", "Inbox", "My Profile"]);
+    const groups = await p.$$eval("nav.slideout .menu-group-title", (hs) =>
+      hs.map((h) => h.textContent),
+    );
+    expect(groups).toEqual([
+      "How It Works",
+      "Browse",
+      "My Listings & Requests",
+      "Brands",
+      "Inbox",
+      "My Profile",
+    ]);
     const hrefs = (await menuLinks(p)).map(([, h]) => h);
     for (const h of [
       "/onboarding",
@@ -170,7 +185,9 @@ describe("retailer shell", () => {
     }
     expect(hrefs).not.toContain("/admin");
     // Logout is a POST form showing the user's e-mail.
-    expect(await p.textContent("nav.slideout form[action='/logout'] button")).toContain(RETAILER.email);
+    expect(await p.textContent("nav.slideout form[action='/logout'] button")).toContain(
+      RETAILER.email,
+    );
     expect(await p.locator("[data-testid=admin-pill]").count()).toBe(0);
     expect(await p.locator("[data-testid=env-badge]").count()).toBe(0);
     // Everything set up: no banner.
@@ -193,7 +210,14 @@ describe("retailer shell", () => {
     await p.goto(url("/settings"));
     expect(new URL(p.url()).pathname).toBe("/settings/store");
     const tabs = await p.$$eval("nav.tabs a", (as) => as.map((a) => a.textContent?.trim()));
-    expect(tabs).toEqual(["Store Info", "Contact Info", "Payout Info", "Card On File", "Password", "API tokens"]);
+    expect(tabs).toEqual([
+      "Store Info",
+      "Contact Info",
+      "Payout Info",
+      "Card On File",
+      "Password",
+      "API tokens",
+    ]);
     await p.locator("nav.tabs a[href='/settings/password']").click();
     await p.waitForURL(/\/settings\/password$/);
     await p.locator("main h2", { hasText: "Password" }).waitFor();
@@ -216,7 +240,9 @@ describe("staff shell", () => {
     const p = await signedIn(STAFF);
     await p.goto(url("/admin"));
     expect(await p.textContent("[data-testid=admin-pill]")).toBe("Admin");
-    expect(["local", "test", "staging", "production"]).toContain((await p.textContent("[data-testid=env-badge]"))?.trim());
+    expect(["local", "test", "staging", "production"]).toContain(
+      (await p.textContent("[data-testid=env-badge]"))?.trim(),
+    );
     expect(await p.getAttribute("[data-testid=acting-as] a", "href")).toBe("/act-as");
     expect(await p.getAttribute("header.navbar a.brand", "href")).toBe("/admin");
     // The hub links to the retailers page and the outbox.
@@ -234,7 +260,10 @@ describe("staff acting as a retailer", () => {
     const p = await signedIn(STAFF);
     await p.goto(url("/act-as"));
     await p.selectOption("#act-retailer", "4"); // Harborline Shoes: no payout set up
-    await Promise.all([p.waitForURL(/\/act-as\?chosen=1/), p.locator("button", { hasText: "Act as this retailer" }).click()]);
+    await Promise.all([
+      p.waitForURL(/\/act-as\?chosen=1/),
+      p.locator("button", { hasText: "Act as this retailer" }).click(),
+    ]);
     await p.goto(url("/"));
     const acting = p.locator("[data-testid=acting-as]");
     expect(await acting.textContent()).toContain("Acting as Harborline Shoes");

@@ -15,7 +15,17 @@ import { staffUserChanges, users } from "../../db/schema";
 import { RESOURCE_NAMES } from "../../domain/resources";
 import { STAFF_MSG, STAFF_USERS_PERMISSION } from "../../domain/staff-users";
 import { createStaffUser, DEFAULT_TEST_PASSWORD, uniqueToken } from "../factories";
-import { closePage, firstLink, hydrated, launchBrowser, newPage, signIn, signInAs, url, waitForEmail } from "./harness";
+import {
+  closePage,
+  firstLink,
+  hydrated,
+  launchBrowser,
+  newPage,
+  signIn,
+  signInAs,
+  url,
+  waitForEmail,
+} from "./harness";
 import { HttpClient } from "./http";
 
 let browser: Browser;
@@ -34,7 +44,10 @@ const pages: Page[] = [];
 beforeAll(async () => {
   handle = createDb(process.env.DATABASE_URL!, { max: 3 });
   browser = await launchBrowser();
-  const admin = await createStaffUser(db(), { email: adminEmail, permissions: [...RESOURCE_NAMES, STAFF_USERS_PERMISSION] });
+  const admin = await createStaffUser(db(), {
+    email: adminEmail,
+    permissions: [...RESOURCE_NAMES, STAFF_USERS_PERMISSION],
+  });
   adminId = admin.id;
   page = await newPage(browser);
   await signInAs(page, adminEmail);
@@ -57,7 +70,8 @@ const stateOf = async (id: number) => {
   const [u] = await db().select().from(users).where(eq(users.id, id));
   return { permissions: u.adminPermissions, deactivatedAt: u.deactivatedAt };
 };
-const auditCount = async (id: number) => (await db().select().from(staffUserChanges).where(eq(staffUserChanges.userId, id))).length;
+const auditCount = async (id: number) =>
+  (await db().select().from(staffUserChanges).where(eq(staffUserChanges.userId, id))).length;
 const auditTexts = (p: Page) => p.getByTestId("staff-audit-row").allInnerTexts();
 
 describe("staff accounts", () => {
@@ -70,8 +84,13 @@ describe("staff accounts", () => {
     await page.getByLabel("E-mail").fill("not-an-address");
     await page.getByRole("button", { name: "Invite" }).click();
     await page.getByText("Enter a valid e-mail address.").waitFor();
-    expect((await staff.postForm("/admin/staff-users", { email: "not-an-address" })).status).toBe(400);
-    const taken = await staff.postForm("/admin/staff-users", { email: adminEmail.toUpperCase(), permissions: ["brand"] });
+    expect((await staff.postForm("/admin/staff-users", { email: "not-an-address" })).status).toBe(
+      400,
+    );
+    const taken = await staff.postForm("/admin/staff-users", {
+      email: adminEmail.toUpperCase(),
+      permissions: ["brand"],
+    });
     expect(taken.status).toBe(409);
     expect(taken.body).toContain(STAFF_MSG.emailTaken);
 
@@ -91,7 +110,10 @@ describe("staff accounts", () => {
       expect.stringContaining(`${adminEmail} invited this staff user`),
     ]);
 
-    const mail = await waitForEmail(invitedEmail, { subject: "Set your Wholesale Exchange staff password", since });
+    const mail = await waitForEmail(invitedEmail, {
+      subject: "Set your Wholesale Exchange staff password",
+      since,
+    });
     expect(mail.bodyText).toContain("You have been invited to the staff of Wholesale Exchange.");
     const link = firstLink(mail.bodyText);
     expect(link.startsWith(url(`/password-reset/${invitedId}/`))).toBe(true);
@@ -107,11 +129,15 @@ describe("staff accounts", () => {
     await fresh.locator('input[name="new_password"]').fill(NEW_PASSWORD);
     await fresh.locator('input[name="confirm"]').fill(NEW_PASSWORD);
     await Promise.all([
-      fresh.waitForURL((u) => u.searchParams.get("ref") === "resetSuccessful" || u.pathname === "/admin"),
+      fresh.waitForURL(
+        (u) => u.searchParams.get("ref") === "resetSuccessful" || u.pathname === "/admin",
+      ),
       fresh.getByRole("button", { name: "Save my new password" }).click(),
     ]);
     await fresh.goto(url("/admin"));
-    const catalogue = fresh.locator(".hub-card", { has: fresh.getByRole("heading", { name: "Catalogue" }) });
+    const catalogue = fresh.locator(".hub-card", {
+      has: fresh.getByRole("heading", { name: "Catalogue" }),
+    });
     await catalogue.getByRole("link", { name: "Brands" }).waitFor();
     await catalogue.getByRole("link", { name: "Listings" }).waitFor();
     expect(await fresh.getByRole("link", { name: "Activation and brand links" }).count()).toBe(0);
@@ -136,7 +162,10 @@ describe("staff accounts", () => {
     await page.getByTestId("staff-notice").getByText(STAFF_MSG.saved).waitFor();
     const rows = await auditTexts(page);
     expect(rows.slice(0, 2).sort()).toEqual(
-      [expect.stringContaining(`${adminEmail} granted Retailers`), expect.stringContaining(`${adminEmail} revoked Listings`)].sort(),
+      [
+        expect.stringContaining(`${adminEmail} granted Retailers`),
+        expect.stringContaining(`${adminEmail} revoked Listings`),
+      ].sort(),
     );
     expect(rows.at(-1)).toContain("invited this staff user");
     expect((await stateOf(invitedId)).permissions).toEqual(["brand", "retailer"]);
@@ -155,14 +184,19 @@ describe("staff accounts", () => {
     await form.getByLabel("Staff users", { exact: true }).uncheck();
     await form.getByRole("button", { name: "Save permissions" }).click();
     await form.getByTestId("form-error").getByText(STAFF_MSG.selfRevoke).waitFor();
-    const r = await staff.postForm(`/admin/staff-users/${adminId}`, { intent: "permissions", permissions: ["brand"] });
+    const r = await staff.postForm(`/admin/staff-users/${adminId}`, {
+      intent: "permissions",
+      permissions: ["brand"],
+    });
     expect(r.status).toBe(409);
     expect(r.body).toContain(STAFF_MSG.selfRevoke);
     // Nor may one deactivate oneself.
     await page.goto(url(`/admin/staff-users/${adminId}`));
     await page.getByRole("button", { name: "Deactivate account" }).click();
     await page.getByTestId("account-error").getByText(STAFF_MSG.selfDeactivate).waitFor();
-    expect((await staff.postForm(`/admin/staff-users/${adminId}`, { intent: "deactivate" })).status).toBe(409);
+    expect(
+      (await staff.postForm(`/admin/staff-users/${adminId}`, { intent: "deactivate" })).status,
+    ).toBe(409);
     expect(await stateOf(adminId)).toEqual(before);
     expect(await auditCount(adminId)).toBe(audits);
   });
@@ -175,9 +209,15 @@ describe("staff accounts", () => {
     const audits = await auditCount(adminId);
     const forged = [
       await c.postForm(`/admin/staff-users/${adminId}`, { intent: "permissions", permissions: [] }),
-      await c.postForm(`/admin/staff-users/${forger.id}`, { intent: "permissions", permissions: [STAFF_USERS_PERMISSION] }),
+      await c.postForm(`/admin/staff-users/${forger.id}`, {
+        intent: "permissions",
+        permissions: [STAFF_USERS_PERMISSION],
+      }),
       await c.postForm(`/admin/staff-users/${adminId}`, { intent: "deactivate" }),
-      await c.postForm("/admin/staff-users", { email: `sa-forged-${tok}@example.test`, permissions: [STAFF_USERS_PERMISSION] }),
+      await c.postForm("/admin/staff-users", {
+        email: `sa-forged-${tok}@example.test`,
+        permissions: [STAFF_USERS_PERMISSION],
+      }),
     ];
     expect(forged.map((r) => r.status)).toEqual([403, 403, 403, 403]);
     expect(forged[0].body).toContain(STAFF_MSG.forbidden);
@@ -192,7 +232,10 @@ describe("staff accounts", () => {
   });
 
   it("a staff user with no grants sees a page that says so and whom to ask", async () => {
-    const bare = await createStaffUser(db(), { email: `sa-bare-${tok}@example.test`, permissions: [] });
+    const bare = await createStaffUser(db(), {
+      email: `sa-bare-${tok}@example.test`,
+      permissions: [],
+    });
     const p = await otherPage();
     await signInAs(p, bare.email);
     await p.goto(url("/admin"));
@@ -209,15 +252,34 @@ describe("staff accounts", () => {
   });
 
   it("bad input on a staff user's page: a clear message and a 4xx, nothing changed", async () => {
-    const t = await createStaffUser(db(), { email: `sa-bad-${tok}@example.test`, permissions: ["brand"] });
+    const t = await createStaffUser(db(), {
+      email: `sa-bad-${tok}@example.test`,
+      permissions: ["brand"],
+    });
     const before = await stateOf(t.id);
-    const unknown = await staff.postForm(`/admin/staff-users/${t.id}`, { intent: "permissions", permissions: ["brand", "root"] });
+    const unknown = await staff.postForm(`/admin/staff-users/${t.id}`, {
+      intent: "permissions",
+      permissions: ["brand", "root"],
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toContain(STAFF_MSG.unknownPermission);
-    expect((await staff.postForm(`/admin/staff-users/${t.id}`, { intent: "promote" })).status).toBe(400);
-    expect((await staff.postForm(`/admin/staff-users/${t.id}`, { intent: "reactivate" })).status).toBe(409);
-    expect((await staff.postRaw(`/admin/staff-users/${t.id}`, '{"intent":"deactivate"}', "application/json")).status).toBe(400);
-    for (const bad of ["abc", "0", "999999999"]) expect((await staff.get(`/admin/staff-users/${bad}`)).status).toBe(404);
+    expect((await staff.postForm(`/admin/staff-users/${t.id}`, { intent: "promote" })).status).toBe(
+      400,
+    );
+    expect(
+      (await staff.postForm(`/admin/staff-users/${t.id}`, { intent: "reactivate" })).status,
+    ).toBe(409);
+    expect(
+      (
+        await staff.postRaw(
+          `/admin/staff-users/${t.id}`,
+          '{"intent":"deactivate"}',
+          "application/json",
+        )
+      ).status,
+    ).toBe(400);
+    for (const bad of ["abc", "0", "999999999"])
+      expect((await staff.get(`/admin/staff-users/${bad}`)).status).toBe(404);
     expect(await stateOf(t.id)).toEqual(before);
     expect(await auditCount(t.id)).toBe(0);
   });
@@ -232,7 +294,10 @@ describe("staff accounts", () => {
     const after = await invited.get("/admin");
     expect(after.status).toBe(302);
     expect(after.location).toBe("/error/");
-    expect((await new HttpClient().postForm("/signin", { email: invitedEmail, password: NEW_PASSWORD })).status).toBe(401);
+    expect(
+      (await new HttpClient().postForm("/signin", { email: invitedEmail, password: NEW_PASSWORD }))
+        .status,
+    ).toBe(401);
     await page.getByRole("button", { name: "Reactivate account" }).click();
     await page.getByTestId("staff-notice").getByText(STAFF_MSG.reactivated).waitFor();
     expect((await auditTexts(page))[0]).toContain(`${adminEmail} reactivated the account`);

@@ -10,7 +10,15 @@ import { eq } from "drizzle-orm";
 import { createDb, type DbHandle } from "../../db/client";
 import { orders, shipmentEvents, shipments } from "../../db/schema";
 import { RMA_SENT } from "../../domain/messages";
-import { createBrand, createCollection, createProduct, createRetailer, createStaffUser, SIZE_RUNS, uniqueToken } from "../factories";
+import {
+  createBrand,
+  createCollection,
+  createProduct,
+  createRetailer,
+  createStaffUser,
+  SIZE_RUNS,
+  uniqueToken,
+} from "../factories";
 import { addPayment, createOrderAt, type CreatedOrder } from "../factories/orders";
 import { fileOneUnitRma } from "./buy-helpers";
 import { closePage, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
@@ -29,16 +37,28 @@ const o: Record<string, CreatedOrder> = {};
 const pages: Page[] = [];
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const brand = await createBrand(db(), { name: `SrmaBrand ${tok}` });
   const col = await createCollection(db(), { brandId: brand.id });
-  const prod = await createProduct(db(), { collectionId: col.id, sku: `SR${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2000 });
+  const prod = await createProduct(db(), {
+    collectionId: col.id,
+    sku: `SR${tok}`,
+    sizes: SIZE_RUNS.apparel,
+    priceCents: 2000,
+  });
   const variationId = prod.variations[0].id;
   sellerId = (await createRetailer(db(), { payout: true, storeName: SELLER_NAME })).retailer.id;
-  buyerId = (await createRetailer(db(), { payout: true, storeName: BUYER_NAME, user: { email: buyerEmail } })).retailer.id;
+  buyerId = (
+    await createRetailer(db(), { payout: true, storeName: BUYER_NAME, user: { email: buyerEmail } })
+  ).retailer.id;
   await createStaffUser(db(), { email: staffEmail });
-  const base = { providerId: sellerId, receiverId: buyerId, lines: [{ variationId, sizes: { S: 2 } }] };
+  const base = {
+    providerId: sellerId,
+    receiverId: buyerId,
+    lines: [{ variationId, sizes: { S: 2 } }],
+  };
   const deliveredAt = new Date(Date.now() - 3_600_000);
   o.byBuyer = await createOrderAt(db(), "delivered", { ...base, deliveredAt });
   o.byStaff = await createOrderAt(db(), "delivered", { ...base, deliveredAt });
@@ -65,7 +85,10 @@ describe("the RMA landing", () => {
     const s = await signedIn(browser, staffEmail, { pages });
     await s.goto(url(`/act-as?q=${encodeURIComponent(BUYER_NAME)}`));
     await s.locator('select[name="retailerId"]').selectOption(String(buyerId));
-    await Promise.all([s.waitForURL(/chosen=1/), s.getByRole("button", { name: "Act as this retailer" }).click()]);
+    await Promise.all([
+      s.waitForURL(/chosen=1/),
+      s.getByRole("button", { name: "Act as this retailer" }).click(),
+    ]);
     await fileOneUnitRma(s, o.byStaff.order.id);
     await s.waitForURL((u) => u.pathname === "/admin" && u.searchParams.get("rma") === "complete");
     await s.getByRole("status").filter({ hasText: RMA_SENT }).waitFor();
@@ -76,14 +99,26 @@ describe("the RMA landing", () => {
     await rows.first().waitFor();
     const text = (await rows.allTextContents()).join("\n");
     for (const original of [o.byStaff, o.byBuyer]) {
-      expect(text).toMatch(new RegExp(`for order ${original.order.externalId} · victim ${BUYER_NAME}`));
+      expect(text).toMatch(
+        new RegExp(`for order ${original.order.externalId} · victim ${BUYER_NAME}`),
+      );
     }
   });
 
   it("staff's RMA card: the Payments tab groups the victim's and the perpetrator's payments and says where the provider's records are", async () => {
     const [rma] = await db().select().from(orders).where(eq(orders.rmaForId, o.byBuyer.order.id));
-    await addPayment(db(), rma, { retailerId: buyerId, name: "RMA refund", txtype: "refund", amountCents: 2200 });
-    await addPayment(db(), rma, { retailerId: sellerId, name: "RMA charge", txtype: "charge", amountCents: 2200 });
+    await addPayment(db(), rma, {
+      retailerId: buyerId,
+      name: "RMA refund",
+      txtype: "refund",
+      amountCents: 2200,
+    });
+    await addPayment(db(), rma, {
+      retailerId: sellerId,
+      name: "RMA charge",
+      txtype: "charge",
+      amountCents: 2200,
+    });
     const s = await signedIn(browser, staffEmail, { pages });
     await s.goto(url(`/admin/active-rmas?rma=${rma.id}&tab=payments`));
     await s.getByTestId("admin-rma-card").waitFor();
@@ -95,7 +130,9 @@ describe("the RMA landing", () => {
     expect(await victim.textContent()).not.toContain("RMA charge");
     expect(await perpetrator.textContent()).toContain("RMA charge");
     // The e2e server runs on the sandbox provider: the card says there is no dashboard (a Stripe key links to it).
-    expect(await s.getByTestId("provider-dashboard-none").textContent()).toBe("Payments run on the sandbox provider (no dashboard).");
+    expect(await s.getByTestId("provider-dashboard-none").textContent()).toBe(
+      "Payments run on the sandbox provider (no dashboard).",
+    );
   });
 
   it("tracking links come from the carrier: a sandbox parcel opens the product's page with its carrier events; a real carrier's number keeps its site", async () => {
@@ -104,24 +141,46 @@ describe("the RMA landing", () => {
     const real = `9400${String(Date.now()).slice(-12)}`;
     const [parcel] = await db()
       .insert(shipments)
-      .values({ orderId: rma.id, senderId: buyerId, receiverId: sellerId, trackingNumber: sandbox, status: "in_route" })
+      .values({
+        orderId: rma.id,
+        senderId: buyerId,
+        receiverId: sellerId,
+        trackingNumber: sandbox,
+        status: "in_route",
+      })
       .returning();
-    await db()
-      .insert(shipments)
-      .values({ orderId: rma.id, senderId: buyerId, receiverId: sellerId, trackingNumber: real, status: "in_route" });
+    await db().insert(shipments).values({
+      orderId: rma.id,
+      senderId: buyerId,
+      receiverId: sellerId,
+      trackingNumber: real,
+      status: "in_route",
+    });
     await db()
       .insert(shipmentEvents)
       .values([
-        { shipmentId: parcel.id, status: "picked_up", description: `Picked up ${tok}`, eventTimestamp: new Date(Date.now() - 7_200_000) },
-        { shipmentId: parcel.id, status: "in_transit", description: `In transit ${tok}`, eventTimestamp: new Date(Date.now() - 3_600_000) },
+        {
+          shipmentId: parcel.id,
+          status: "picked_up",
+          description: `Picked up ${tok}`,
+          eventTimestamp: new Date(Date.now() - 7_200_000),
+        },
+        {
+          shipmentId: parcel.id,
+          status: "in_transit",
+          description: `In transit ${tok}`,
+          eventTimestamp: new Date(Date.now() - 3_600_000),
+        },
       ]);
     const s = await signedIn(browser, staffEmail, { pages });
     await s.goto(url(`/admin/active-rmas?rma=${rma.id}&tab=shipping`));
     await s.getByTestId("admin-rma-card").waitFor();
-    expect(await s.getByTestId("tracking-link").filter({ hasText: sandbox }).getAttribute("href")).toBe(`/tracking/${sandbox}`);
-    expect(await s.getByTestId("tracking-link").filter({ hasText: real }).getAttribute("href")).toBe(
-      `https://tools.usps.com/go/TrackConfirmAction?tLabels=${real}`,
-    );
+    expect(
+      await s.getByTestId("tracking-link").filter({ hasText: sandbox }).getAttribute("href"),
+    ).toBe(`/tracking/${sandbox}`);
+    expect(
+      await s.getByTestId("tracking-link").filter({ hasText: real }).getAttribute("href"),
+    ).toBe(`https://tools.usps.com/go/TrackConfirmAction?tLabels=${real}`);
     // The parcel's sender (the buyer, returning the goods) sees the same page as staff.
     const buyer = await signedIn(browser, buyerEmail, { pages });
     for (const p of [s, buyer]) {

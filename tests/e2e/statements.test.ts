@@ -13,7 +13,15 @@ import { anonymousRetailerLabel } from "../../domain/anonymity";
 import { formatMonth } from "../../domain/date-format";
 import { centsToDecimalString, formatCents } from "../../domain/money";
 import { STATEMENT_MONTH_MESSAGES } from "../../domain/statements";
-import { createBrand, createCollection, createProduct, createRetailer, createStaffUser, SIZE_RUNS, uniqueToken } from "../factories";
+import {
+  createBrand,
+  createCollection,
+  createProduct,
+  createRetailer,
+  createStaffUser,
+  SIZE_RUNS,
+  uniqueToken,
+} from "../factories";
 import { addPayment, createOrderAt, createRmaOf } from "../factories/orders";
 import { pdfText } from "../setup/pdf-text";
 import { csvRecords } from "./csv-parse";
@@ -36,11 +44,17 @@ let sellerName: string;
 let expected: { purchase: number; sale: number; rma: number; net: number };
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const brand = await createBrand(db(), { name: `StmtBrand ${tok}` });
   const col = await createCollection(db(), { brandId: brand.id });
-  const prod = await createProduct(db(), { collectionId: col.id, sku: `ST${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 3000 });
+  const prod = await createProduct(db(), {
+    collectionId: col.id,
+    sku: `ST${tok}`,
+    sizes: SIZE_RUNS.apparel,
+    priceCents: 3000,
+  });
   const variationId = prod.variations[0].id;
   meId = (await createRetailer(db(), { payout: true, user: { email: myEmail } })).retailer.id;
   sellerName = `Stmt Seller ${tok}`;
@@ -52,14 +66,33 @@ beforeAll(async () => {
     receiverId: meId,
     lines: [{ variationId, sizes: { S: 2 } }],
   });
-  const sale = await createOrderAt(db(), "delivered", { providerId: meId, receiverId: buyerId, lines: [{ variationId, sizes: { M: 1 } }] });
+  const sale = await createOrderAt(db(), "delivered", {
+    providerId: meId,
+    receiverId: buyerId,
+    lines: [{ variationId, sizes: { M: 1 } }],
+  });
   const rma = await createRmaOf(db(), purchase.order.id, {
     victimId: meId,
-    contact: { name: "Pat Tester", email: "pat@example.test", phone: "+1-555-0100", packingSlipName: "Pat" },
+    contact: {
+      name: "Pat Tester",
+      email: "pat@example.test",
+      phone: "+1-555-0100",
+      packingSlipName: "Pat",
+    },
   });
   const [rmaOrder] = await db().select().from(orders).where(eq(orders.id, rma.rmaId));
-  await addPayment(db(), rmaOrder, { retailerId: meId, name: "receiver refund", txtype: "refund", amountCents: 3300 });
-  await addPayment(db(), rmaOrder, { retailerId: sellerId, name: "RMA charge", txtype: "penalty", amountCents: 3300 });
+  await addPayment(db(), rmaOrder, {
+    retailerId: meId,
+    name: "receiver refund",
+    txtype: "refund",
+    amountCents: 3300,
+  });
+  await addPayment(db(), rmaOrder, {
+    retailerId: sellerId,
+    name: "RMA charge",
+    txtype: "penalty",
+    amountCents: 3300,
+  });
   expected = {
     purchase: -purchase.quote.totalCents,
     sale: sale.quote.goodsCents,
@@ -90,15 +123,20 @@ describe("statements", () => {
     await me.waitForURL(`**/statements/${month}`);
     await me.waitForSelector(`[data-testid=statement-page][data-month="${month}"]`);
     expect(await me.locator("h1").textContent()).toContain("Statement:");
-    const kinds = await me.locator("[data-testid=statement-line]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-kind")));
+    const kinds = await me
+      .locator("[data-testid=statement-line]")
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-kind")));
     expect(kinds.sort()).toEqual(["Purchase", "RMA", "Sale"]);
-    const net = (kind: string) => me.locator(`[data-testid=statement-kind][data-kind=${kind}] td[data-col=net]`).textContent();
+    const net = (kind: string) =>
+      me.locator(`[data-testid=statement-kind][data-kind=${kind}] td[data-col=net]`).textContent();
     expect(await net("Purchase")).toBe(formatCents(expected.purchase));
     expect(await net("Sale")).toBe(formatCents(expected.sale));
     expect(await net("RMA")).toBe(formatCents(expected.rma));
     expect(await me.textContent("[data-testid=statement-net]")).toBe(formatCents(expected.net));
     expect(await me.textContent("[data-testid=statement-opening-amount]")).toBe("$0.00");
-    expect(await me.textContent("[data-testid=statement-closing-amount]")).toBe(formatCents(expected.net));
+    expect(await me.textContent("[data-testid=statement-closing-amount]")).toBe(
+      formatCents(expected.net),
+    );
     const body = await me.textContent("[data-testid=statement-lines]");
     expect(body).toContain(anonymousRetailerLabel(sellerId));
     expect(body).toContain(anonymousRetailerLabel(buyerId));
@@ -132,7 +170,9 @@ describe("statements", () => {
     expect(byKind("Total RMA")?.net).toBe(centsToDecimalString(expected.rma));
     expect(byKind("Opening balance")?.balance).toBe("0.00");
     expect(byKind("Closing balance")?.balance).toBe(centsToDecimalString(expected.net));
-    expect(records.filter((r) => r.date !== "").map((r) => r.counterparty)).toContain(anonymousRetailerLabel(sellerId));
+    expect(records.filter((r) => r.date !== "").map((r) => r.counterparty)).toContain(
+      anonymousRetailerLabel(sellerId),
+    );
     expect(records.filter((r) => r.date !== "").every((r) => r.date.startsWith(month))).toBe(true);
 
     const pdf = await me.request.get(url(`/statements/${month}/pdf`));
@@ -192,7 +232,9 @@ describe("statements", () => {
     await staff.waitForSelector(`[data-testid=statement-page][data-month="${month}"]`);
     expect(await staff.textContent("[data-testid=statement-net]")).toBe(formatCents(expected.net));
     const csv = await staff.request.get(url(`/statements/${month}/csv?retailer=${meId}`));
-    expect(csvRecords(await csv.text()).records.find((r) => r.kind === "Total")?.net).toBe(centsToDecimalString(expected.net));
+    expect(csvRecords(await csv.text()).records.find((r) => r.kind === "Total")?.net).toBe(
+      centsToDecimalString(expected.net),
+    );
     // Staff acting as nobody, without ?retailer=, are sent to choose a retailer.
     const r = await staff.request.get(url("/statements"), { maxRedirects: 0 });
     expect(r.status()).toBe(302);

@@ -11,7 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { listOutbox } from "../../db/queries/outbox";
 import { retailerBrands, retailers } from "../../db/schema";
-import { createBrand, createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD, uniqueToken } from "../factories";
+import {
+  createBrand,
+  createRetailer,
+  createStaffUser,
+  DEFAULT_TEST_PASSWORD,
+  uniqueToken,
+} from "../factories";
 import { closePage, launchBrowser, newPage, signIn, signInAs, url } from "./harness";
 import { HttpClient } from "./http";
 
@@ -40,7 +46,11 @@ afterAll(async () => {
 
 async function pendingRetailer(name: string) {
   const email = `sn-${name}-${tok}@example.test`;
-  const r = await createRetailer(db(), { status: "pending", storeName: `SN ${name} ${tok}`, user: { email } });
+  const r = await createRetailer(db(), {
+    status: "pending",
+    storeName: `SN ${name} ${tok}`,
+    user: { email },
+  });
   return { id: r.retailer.id, email };
 }
 
@@ -50,7 +60,8 @@ async function outboxSubjects(email: string): Promise<string[]> {
   return page.locator('[data-testid="outbox-mail"] h2').allInnerTexts();
 }
 
-const statusOf = async (id: number) => (await db().select().from(retailers).where(eq(retailers.id, id)))[0].status;
+const statusOf = async (id: number) =>
+  (await db().select().from(retailers).where(eq(retailers.id, id)))[0].status;
 
 describe("status changes", () => {
   it("Manage Retailer → Info: activating sends the activation e-mail once; saving again unchanged sends nothing", async () => {
@@ -73,7 +84,10 @@ describe("status changes", () => {
 
   it("Info: inactivating sends the inactivation e-mail; a status that does not exist is a 400 and sends nothing", async () => {
     const r = await pendingRetailer("inactive");
-    const bad = await staff.postForm(`/manage-retailer/info?id=${r.id}`, { intent: "info", status: "closed" });
+    const bad = await staff.postForm(`/manage-retailer/info?id=${r.id}`, {
+      intent: "info",
+      status: "closed",
+    });
     expect(bad.status).toBe(400);
     expect(await statusOf(r.id)).toBe("pending");
     expect(await outboxSubjects(r.email)).toEqual([]);
@@ -89,7 +103,10 @@ describe("status changes", () => {
     const r = await pendingRetailer("generic");
     await page.goto(url(`/admin/retailer/${r.id}/`));
     await page.locator("select#field-status").selectOption("denied");
-    await Promise.all([page.waitForURL(/saved=1/), page.getByRole("button", { name: "Save" }).click()]);
+    await Promise.all([
+      page.waitForURL(/saved=1/),
+      page.getByRole("button", { name: "Save" }).click(),
+    ]);
     expect(await statusOf(r.id)).toBe("denied");
     expect(await outboxSubjects(r.email)).toEqual(["Your retailer account has been denied"]);
     await expect(page.locator('[data-testid="outbox-mail"] pre').innerText()).resolves.toContain(
@@ -98,8 +115,14 @@ describe("status changes", () => {
 
     await page.goto(url(`/admin/retailer/${r.id}/`));
     await page.locator("select#field-status").selectOption("active");
-    await Promise.all([page.waitForURL(/saved=1/), page.getByRole("button", { name: "Save" }).click()]);
-    expect(await outboxSubjects(r.email)).toEqual(["Your retailer account is active", "Your retailer account has been denied"]);
+    await Promise.all([
+      page.waitForURL(/saved=1/),
+      page.getByRole("button", { name: "Save" }).click(),
+    ]);
+    expect(await outboxSubjects(r.email)).toEqual([
+      "Your retailer account is active",
+      "Your retailer account has been denied",
+    ]);
   });
 });
 
@@ -117,21 +140,32 @@ describe("brand links", () => {
       `Brand no longer authorized: ${brand.displayName}`,
       `Brand authorized: ${brand.displayName}`,
     ]);
-    await expect(page.locator('[data-testid="outbox-mail"] pre').last().innerText()).resolves.toContain(
-      `You are now authorized for ${brand.displayName}.`,
-    );
+    await expect(
+      page.locator('[data-testid="outbox-mail"] pre').last().innerText(),
+    ).resolves.toContain(`You are now authorized for ${brand.displayName}.`);
   });
 
   it("the generic retailer-brand screens: creating an authorized link, revoking it and deleting a link tell the retailer", async () => {
     const r = await pendingRetailer("links");
     const brand = await createBrand(db(), { name: `SN Link ${tok}` });
-    const create = await staff.postForm("/admin/retailerbrand/new/", { retailer: r.id, brand: brand.id, status: "authorized" });
+    const create = await staff.postForm("/admin/retailerbrand/new/", {
+      retailer: r.id,
+      brand: brand.id,
+      status: "authorized",
+    });
     expect(create.status).toBe(302);
-    const [link] = await db().select().from(retailerBrands).where(eq(retailerBrands.retailerId, r.id));
+    const [link] = await db()
+      .select()
+      .from(retailerBrands)
+      .where(eq(retailerBrands.retailerId, r.id));
     expect(await outboxSubjects(r.email)).toEqual([`Brand authorized: ${brand.displayName}`]);
 
     // Revoked in the form: the retailer is told it lost the brand; deleting the revoked link tells nothing more.
-    const revoke = await staff.postForm(`/admin/retailerbrand/${link.id}/`, { retailer: r.id, brand: brand.id, status: "revoked" });
+    const revoke = await staff.postForm(`/admin/retailerbrand/${link.id}/`, {
+      retailer: r.id,
+      brand: brand.id,
+      status: "revoked",
+    });
     expect(revoke.status).toBe(302);
     expect((await listOutbox(db(), { toEmail: r.email })).map((m) => m.kind)).toEqual([
       "retailer_brand_removed",
@@ -145,9 +179,18 @@ describe("brand links", () => {
     ]);
 
     // Deleting an authorized link from the generic list tells the retailer.
-    await staff.postForm("/admin/retailerbrand/new/", { retailer: r.id, brand: brand.id, status: "authorized" });
-    const [again] = await db().select().from(retailerBrands).where(eq(retailerBrands.retailerId, r.id));
-    expect((await staff.postForm("/admin/retailerbrand", { intent: "delete", id: again.id })).status).toBe(302);
+    await staff.postForm("/admin/retailerbrand/new/", {
+      retailer: r.id,
+      brand: brand.id,
+      status: "authorized",
+    });
+    const [again] = await db()
+      .select()
+      .from(retailerBrands)
+      .where(eq(retailerBrands.retailerId, r.id));
+    expect(
+      (await staff.postForm("/admin/retailerbrand", { intent: "delete", id: again.id })).status,
+    ).toBe(302);
     expect((await listOutbox(db(), { toEmail: r.email })).map((m) => m.kind)).toEqual([
       "retailer_brand_removed",
       "retailer_brand_authorized",

@@ -18,7 +18,15 @@ import { createImport } from "../../db/queries/stock-import";
 import { listings, stockImports } from "../../db/schema";
 import { API_LIMITS, API_MSG } from "../../domain/api-tokens";
 import { STOCK_MSG } from "../../domain/stock-import";
-import { authorizeBrand, createBrand, createCollection, createProduct, createRetailer, createStaffUser, uniqueToken } from "../factories";
+import {
+  authorizeBrand,
+  createBrand,
+  createCollection,
+  createProduct,
+  createRetailer,
+  createStaffUser,
+  uniqueToken,
+} from "../factories";
 import { closePage, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
 import { renamedExe, zipBomb } from "./xlsx-fixtures";
 
@@ -42,10 +50,20 @@ beforeAll(async () => {
   const db = handle.db;
   const brand = await createBrand(db, { name: `API Brand ${tok}` });
   const col = await createCollection(db, { brandId: brand.id, year: 2025, name: "Fall" });
-  const p = await createProduct(db, { collectionId: col.id, sku, sizes: ["S", "M", "L"], colors: ["Black", "Navy"] });
+  const p = await createProduct(db, {
+    collectionId: col.id,
+    sku,
+    sizes: ["S", "M", "L"],
+    colors: ["Black", "Navy"],
+  });
   black = { id: p.variations[0].id, sku: p.variations[0].sku };
   navy = { id: p.variations[1].id, sku: p.variations[1].sku };
-  const q = await createProduct(db, { collectionId: col.id, sku: `SW${tok}`, sizes: ["S", "M"], colors: ["Rust"] });
+  const q = await createProduct(db, {
+    collectionId: col.id,
+    sku: `SW${tok}`,
+    sizes: ["S", "M"],
+    colors: ["Rust"],
+  });
   vest = { id: q.variations[0].id, sku: q.variations[0].sku };
   const r = await createRetailer(db, { payout: true, user: { email } });
   retailerId = r.retailer.id;
@@ -112,15 +130,26 @@ async function post(path: string, body: BodyInit, headers: Record<string, string
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 const raw = (token: string, query = "", body: Buffer = csvFile()) =>
-  post(`/api/stock-import${query}`, new Uint8Array(body), { ...bearer(token), "Content-Type": "text/csv" });
+  post(`/api/stock-import${query}`, new Uint8Array(body), {
+    ...bearer(token),
+    "Content-Type": "text/csv",
+  });
 
 async function snapshot() {
   const ls = await handle.db
     .select({ id: listings.id, sizes: listings.sizes, updatedAt: listings.updatedAt })
     .from(listings)
     .where(and(eq(listings.providerId, retailerId), gt(listings.totalUnits, 0)));
-  const [imports] = await handle.db.select({ n: count() }).from(stockImports).where(eq(stockImports.retailerId, retailerId));
-  return { listings: ls.map((l) => ({ ...l, updatedAt: l.updatedAt.getTime() })).sort((a, b) => a.id - b.id), imports: imports.n };
+  const [imports] = await handle.db
+    .select({ n: count() })
+    .from(stockImports)
+    .where(eq(stockImports.retailerId, retailerId));
+  return {
+    listings: ls
+      .map((l) => ({ ...l, updatedAt: l.updatedAt.getTime() }))
+      .sort((a, b) => a.id - b.id),
+    imports: imports.n,
+  };
 }
 
 let token = "";
@@ -129,7 +158,10 @@ describe("stock import API", () => {
   it("Settings → API tokens: a name is required; the token is shown once, then only its start and last use", async () => {
     const p = await page();
     await p.goto(url("/settings"));
-    await p.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "API tokens" }).click();
+    await p
+      .getByRole("navigation", { name: "Settings" })
+      .getByRole("link", { name: "API tokens" })
+      .click();
     await p.waitForURL(/\/settings\/api$/);
     expect(await p.getByTestId("store-number").textContent()).toContain(String(retailerId));
     await p.getByRole("button", { name: "Create token" }).click();
@@ -153,7 +185,10 @@ describe("stock import API", () => {
     const p = await page();
     await p.goto(url("/stock-import"));
     await p.setInputFiles("#file", { name: "stock.csv", mimeType: "text/csv", buffer: csvFile() });
-    await Promise.all([p.waitForURL((u) => u.searchParams.has("import")), p.click('button:has-text("Upload and preview")')]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.has("import")),
+      p.click('button:has-text("Upload and preview")'),
+    ]);
     await p.locator('[data-testid="preview-counts"]').waitFor();
     const pageImport = Number(new URL(p.url()).searchParams.get("import"));
     const [pagePreview] = await handle.db
@@ -180,8 +215,14 @@ describe("stock import API", () => {
     const done = await post(`/api/stock-import?store=${retailerId}`, form, bearer(token));
     expect(done.status).toBe(200);
     expect(done.json.status).toBe("confirmed");
-    expect(done.json.rows!.find((r) => r.lines[0] === 2)).toMatchObject({ action: "create", messages: ["Listed."] });
-    expect(done.json.rows!.find((r) => r.lines[0] === 4)).toMatchObject({ action: "skipped", messages: ["Not confirmed: skipped."] });
+    expect(done.json.rows!.find((r) => r.lines[0] === 2)).toMatchObject({
+      action: "create",
+      messages: ["Listed."],
+    });
+    expect(done.json.rows!.find((r) => r.lines[0] === 4)).toMatchObject({
+      action: "skipped",
+      messages: ["Not confirmed: skipped."],
+    });
     const after = await snapshot();
     expect(after.listings).toHaveLength(1);
     expect(after.listings[0].sizes).toEqual({ S: 0, M: 3, L: 1 });
@@ -226,15 +267,25 @@ describe("stock import API", () => {
     expect(noRow.json.problems).toEqual([
       '"no-colon" is not a choice: send choose as the row\'s code, a colon and a variation id, like ABC123:4567.',
     ]);
-    const viaQuery = await raw(token, `?confirm=1&choose=${encodeURIComponent(`${black.sku}:${black.id}`)}`);
+    const viaQuery = await raw(
+      token,
+      `?confirm=1&choose=${encodeURIComponent(`${black.sku}:${black.id}`)}`,
+    );
     expect(viaQuery).toMatchObject({
       status: 400,
-      json: { problems: [`No row of this file waits for a choice of ${black.sku}: only rows the preview shows as "choose" take one.`] },
+      json: {
+        problems: [
+          `No row of this file waits for a choice of ${black.sku}: only rows the preview shows as "choose" take one.`,
+        ],
+      },
     });
     expect(await snapshot()).toEqual(before);
 
     // The preview with the choice shows what the import will do; confirmed, the listing exists with the file's units.
-    const shown = await raw(token, `?choose=${encodeURIComponent(`${sku.toLowerCase()}:${navy.id}`)}`);
+    const shown = await raw(
+      token,
+      `?choose=${encodeURIComponent(`${sku.toLowerCase()}:${navy.id}`)}`,
+    );
     expect(shown.json.rows!.find((r) => r.lines[0] === 4)).toMatchObject({
       action: "create",
       variationId: navy.id,
@@ -243,11 +294,21 @@ describe("stock import API", () => {
     expect((await snapshot()).listings).toEqual(before.listings);
     const done = await confirmWith([`${sku}:${navy.id}`]);
     expect(done.status).toBe(200);
-    expect(done.json.rows!.find((r) => r.lines[0] === 4)).toMatchObject({ action: "create", variationId: navy.id, messages: ["Listed."] });
+    expect(done.json.rows!.find((r) => r.lines[0] === 4)).toMatchObject({
+      action: "create",
+      variationId: navy.id,
+      messages: ["Listed."],
+    });
     const [listed] = await handle.db
       .select({ sizes: listings.sizes, listingType: listings.listingType })
       .from(listings)
-      .where(and(eq(listings.providerId, retailerId), eq(listings.variationId, navy.id), gt(listings.totalUnits, 0)));
+      .where(
+        and(
+          eq(listings.providerId, retailerId),
+          eq(listings.variationId, navy.id),
+          gt(listings.totalUnits, 0),
+        ),
+      );
     expect(listed).toEqual({ sizes: { S: 2, M: 0, L: 0 }, listingType: "swap" });
     // Again: the row is the listing now, unchanged.
     const again = await confirmWith([`${sku}:${navy.id}`]);
@@ -256,11 +317,23 @@ describe("stock import API", () => {
 
   it("a bad file → 400 JSON with the page's message, nothing written", async () => {
     const before = await snapshot();
-    const formula = await raw(token, "?confirm=1", Buffer.from(`product_code,size,units\r\n=SUM(A1),M,3\r\n`));
+    const formula = await raw(
+      token,
+      "?confirm=1",
+      Buffer.from(`product_code,size,units\r\n=SUM(A1),M,3\r\n`),
+    );
     expect(formula).toMatchObject({ status: 400, json: { error: STOCK_MSG.formula(2) } });
-    const columns = await raw(token, "?confirm=1", Buffer.from(`product_code,units\r\n${black.sku},3\r\n`));
+    const columns = await raw(
+      token,
+      "?confirm=1",
+      Buffer.from(`product_code,units\r\n${black.sku},3\r\n`),
+    );
     expect(columns).toMatchObject({ status: 400, json: { error: STOCK_MSG.missingColumns } });
-    const utf16 = await raw(token, "?confirm=1", Buffer.from(`\ufeffproduct_code,size,units\r\n${black.sku},M,9\r\n`, "utf16le"));
+    const utf16 = await raw(
+      token,
+      "?confirm=1",
+      Buffer.from(`\ufeffproduct_code,size,units\r\n${black.sku},M,9\r\n`, "utf16le"),
+    );
     expect(utf16.status).toBe(400);
     expect(utf16.json.error).toBeTruthy();
     const empty = await raw(token, "?confirm=1", Buffer.alloc(0));
@@ -275,11 +348,17 @@ describe("stock import API", () => {
     const book = Buffer.from(await wb.xlsx.writeBuffer());
     const before = await snapshot();
     const fromCsv = await raw(token);
-    const fromXlsx = await post("/api/stock-import", new Uint8Array(book), { ...bearer(token), "Content-Type": XLSX });
+    const fromXlsx = await post("/api/stock-import", new Uint8Array(book), {
+      ...bearer(token),
+      "Content-Type": XLSX,
+    });
     expect(fromXlsx.status).toBe(200);
     expect(fromXlsx.json.rows).toEqual(fromCsv.json.rows);
     for (const bad of [zipBomb(), renamedExe()]) {
-      const r = await post("/api/stock-import?confirm=1", new Uint8Array(bad), { ...bearer(token), "Content-Type": XLSX });
+      const r = await post("/api/stock-import?confirm=1", new Uint8Array(bad), {
+        ...bearer(token),
+        "Content-Type": XLSX,
+      });
       expect(r).toMatchObject({ status: 400, json: { error: STOCK_MSG.notWorkbook } });
     }
     expect((await snapshot()).listings).toEqual(before.listings);
@@ -287,21 +366,43 @@ describe("stock import API", () => {
 
   it("another store's token, a malformed header, a token sent to another route, a revoked token → 401 JSON, nothing written", async () => {
     const before = await snapshot();
-    const foreign = await createApiToken(handle.db, { retailerId: otherId, createdBy: null, name: "theirs" });
-    expect(await raw(foreign.token, `?store=${retailerId}&confirm=1`)).toMatchObject({ status: 401, json: { error: API_MSG.otherStore } });
-    for (const header of [`Basic ${token}`, `Bearer ${token} extra`, "Bearer", `Bearer ${token.slice(0, -2)}!!`]) {
-      const r = await post("/api/stock-import?confirm=1", new Uint8Array(csvFile()), { Authorization: header, "Content-Type": "text/csv" });
+    const foreign = await createApiToken(handle.db, {
+      retailerId: otherId,
+      createdBy: null,
+      name: "theirs",
+    });
+    expect(await raw(foreign.token, `?store=${retailerId}&confirm=1`)).toMatchObject({
+      status: 401,
+      json: { error: API_MSG.otherStore },
+    });
+    for (const header of [
+      `Basic ${token}`,
+      `Bearer ${token} extra`,
+      "Bearer",
+      `Bearer ${token.slice(0, -2)}!!`,
+    ]) {
+      const r = await post("/api/stock-import?confirm=1", new Uint8Array(csvFile()), {
+        Authorization: header,
+        "Content-Type": "text/csv",
+      });
       expect(r.status, header).toBe(401);
       expect(r.json.error, header).toBeTruthy();
     }
-    expect(await post("/api/stock-import?confirm=1", new Uint8Array(csvFile()), { "Content-Type": "text/csv" })).toMatchObject({
+    expect(
+      await post("/api/stock-import?confirm=1", new Uint8Array(csvFile()), {
+        "Content-Type": "text/csv",
+      }),
+    ).toMatchObject({
       status: 401,
       json: { error: API_MSG.noToken },
     });
     // The token anywhere else: the page's own upload, a page, the description.
     const form = new FormData();
     form.append("file", new Blob([new Uint8Array(csvFile())], { type: "text/csv" }), "stock.csv");
-    expect(await post("/stock-import", form, bearer(token))).toMatchObject({ status: 401, json: { error: API_MSG.otherRoute } });
+    expect(await post("/stock-import", form, bearer(token))).toMatchObject({
+      status: 401,
+      json: { error: API_MSG.otherRoute },
+    });
     const get = await fetch(url("/mylistings"), { headers: bearer(token), redirect: "manual" });
     expect(get.status).toBe(401);
     expect(await get.json()).toEqual({ error: API_MSG.otherRoute });
@@ -313,7 +414,10 @@ describe("stock import API", () => {
     const row = p.locator("tr", { hasText: "Point of sale, nightly" });
     await row.getByRole("button", { name: "Revoke" }).click();
     await row.getByText("Revoked").waitFor();
-    expect(await raw(token, "?confirm=1")).toMatchObject({ status: 401, json: { error: API_MSG.badToken } });
+    expect(await raw(token, "?confirm=1")).toMatchObject({
+      status: 401,
+      json: { error: API_MSG.badToken },
+    });
     expect(await snapshot()).toEqual(before);
   });
 
@@ -322,12 +426,19 @@ describe("stock import API", () => {
     pages.push(p);
     await signInAs(p, staffEmail);
     await p.goto(url(`/manage-retailer/info?id=${retailerId}`));
-    await p.getByRole("navigation", { name: "Retailer admin" }).getByRole("link", { name: "Stock imports" }).click();
+    await p
+      .getByRole("navigation", { name: "Retailer admin" })
+      .getByRole("link", { name: "Stock imports" })
+      .click();
     await p.waitForURL((u) => u.pathname === "/manage-retailer/imports");
     const table = p.getByTestId("staff-imports");
     await table.waitFor();
     const rows = await handle.db
-      .select({ id: stockImports.id, apiTokenId: stockImports.apiTokenId, status: stockImports.status })
+      .select({
+        id: stockImports.id,
+        apiTokenId: stockImports.apiTokenId,
+        status: stockImports.status,
+      })
       .from(stockImports)
       .where(eq(stockImports.retailerId, retailerId));
     const byPage = rows.find((r) => r.apiTokenId === null)!;

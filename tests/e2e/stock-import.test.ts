@@ -27,7 +27,13 @@ import {
   DEFAULT_TEST_PASSWORD,
   uniqueToken,
 } from "../factories";
-import { closeTemporal, retailerWithLogin, startBuyOrder, temporal, waitForReadModel } from "./buy-helpers";
+import {
+  closeTemporal,
+  retailerWithLogin,
+  startBuyOrder,
+  temporal,
+  waitForReadModel,
+} from "./buy-helpers";
 import { closePage, launchBrowser, newPage, signIn, signInAs, uniqueEmail, url } from "./harness";
 import { htmlDecode, HttpClient } from "./http";
 import { renamedExe, zipBomb } from "./xlsx-fixtures";
@@ -61,11 +67,21 @@ beforeAll(async () => {
   });
   black = { id: p.variations[0].id, sku: p.variations[0].sku };
   navy = { id: p.variations[1].id, sku: p.variations[1].sku };
-  const q = await createProduct(db, { collectionId: col.id, sku: `SV${tok}`, sizes: ["S", "M"], colors: ["Rust"] });
+  const q = await createProduct(db, {
+    collectionId: col.id,
+    sku: `SV${tok}`,
+    sizes: ["S", "M"],
+    colors: ["Rust"],
+  });
   vest = { id: q.variations[0].id, sku: q.variations[0].sku };
   vestPriceCents = q.variations[0].priceCents;
   brandId = brand.id;
-  const b = await createProduct(db, { collectionId: col.id, sku: `SB${tok}`, sizes: ["9", "10"], colors: ["Sand"] });
+  const b = await createProduct(db, {
+    collectionId: col.id,
+    sku: `SB${tok}`,
+    sizes: ["9", "10"],
+    colors: ["Sand"],
+  });
   boot = { id: b.variations[0].id, sku: b.variations[0].sku };
   const r = await createRetailer(db, { payout: true, user: { email } });
   retailerId = r.retailer.id;
@@ -93,7 +109,8 @@ async function page(): Promise<Page> {
   return p;
 }
 
-const csv = (lines: string[]) => Buffer.from(["product_code,size,units,listing_type", ...lines].join("\r\n") + "\r\n");
+const csv = (lines: string[]) =>
+  Buffer.from(["product_code,size,units,listing_type", ...lines].join("\r\n") + "\r\n");
 
 async function xlsx(rows: (string | number | { formula: string })[][]): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
@@ -102,11 +119,24 @@ async function xlsx(rows: (string | number | { formula: string })[][]): Promise<
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
-async function upload(p: Page, name: string, buffer: Buffer, wholeSurplus = false, stage = "preview-counts"): Promise<void> {
+async function upload(
+  p: Page,
+  name: string,
+  buffer: Buffer,
+  wholeSurplus = false,
+  stage = "preview-counts",
+): Promise<void> {
   await p.goto(url("/stock-import"));
-  await p.setInputFiles("#file", { name, mimeType: name.endsWith(".csv") ? "text/csv" : "application/octet-stream", buffer });
+  await p.setInputFiles("#file", {
+    name,
+    mimeType: name.endsWith(".csv") ? "text/csv" : "application/octet-stream",
+    buffer,
+  });
   if (wholeSurplus) await p.check('input[name="wholeSurplus"]');
-  await Promise.all([p.waitForURL((u) => u.searchParams.has("import")), p.click('button:has-text("Upload and preview")')]);
+  await Promise.all([
+    p.waitForURL((u) => u.searchParams.has("import")),
+    p.click('button:has-text("Upload and preview")'),
+  ]);
   await p.locator(`[data-testid="${stage}"]`).waitFor();
 }
 
@@ -124,7 +154,10 @@ async function myListings() {
     .from(listings)
     .where(and(eq(listings.providerId, retailerId), gt(listings.totalUnits, 0)));
   return Object.fromEntries(
-    rows.map((l) => [l.variationId, { id: l.id, sizes: l.sizes, type: l.listingType, updatedAt: l.updatedAt.getTime() }]),
+    rows.map((l) => [
+      l.variationId,
+      { id: l.id, sizes: l.sizes, type: l.listingType, updatedAt: l.updatedAt.getTime() },
+    ]),
   );
 }
 
@@ -157,7 +190,9 @@ describe("stock file import", () => {
     expect(Object.keys(after)).toHaveLength(2);
     // The listing's page names the import that made it.
     await p.goto(url(`/updatelisting/${after[black.id].id}`));
-    expect(await p.getByTestId("import-history").textContent()).toMatch(/listed \(4 units\) by import #\d+ stock\.csv/);
+    expect(await p.getByTestId("import-history").textContent()).toMatch(
+      /listed \(4 units\) by import #\d+ stock\.csv/,
+    );
 
     await upload(p, "stock.csv", file);
     expect(await row(p, 2).getAttribute("data-action")).toBe("unchanged");
@@ -191,8 +226,16 @@ describe("stock file import", () => {
 
   it("a whole-surplus file: absent listings withdrawn, one in an order in flight withdrawn when the seller declines that order; the history names the import", async () => {
     const db = handle.db;
-    const busy = await createListing(db, { variationId: vest.id, providerId: retailerId, sizes: { S: 4 } });
-    const spare = await createListing(db, { variationId: boot.id, providerId: retailerId, sizes: { "9": 2 } });
+    const busy = await createListing(db, {
+      variationId: vest.id,
+      providerId: retailerId,
+      sizes: { S: 4 },
+    });
+    const spare = await createListing(db, {
+      variationId: boot.id,
+      providerId: retailerId,
+      sizes: { "9": 2 },
+    });
     const buyer = await retailerWithLogin(handle, [brandId], { prefix: "stock-import-buyer" });
     const order = await startBuyOrder(await temporal(), db, {
       providerId: retailerId,
@@ -203,9 +246,16 @@ describe("stock file import", () => {
       unitPriceCents: vestPriceCents,
     });
     orderIds.push(order.order.id);
-    await (await temporal()).workflow.getHandle(buyWorkflowId(order.order.id)).executeUpdate(completeCheckoutUpdate, {
-      args: [{ actorRetailerId: buyer.r.id, paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" } }],
-    });
+    await (await temporal()).workflow
+      .getHandle(buyWorkflowId(order.order.id))
+      .executeUpdate(completeCheckoutUpdate, {
+        args: [
+          {
+            actorRetailerId: buyer.r.id,
+            paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+          },
+        ],
+      });
     await waitForReadModel(handle, order.order.id, BUY_STATES.PROVIDER_APPROVE_SALE);
     const p = await page();
     await upload(p, "surplus.csv", csv([`${black.sku},M,5,sell`, `${black.sku},L,1,sell`]), true);
@@ -218,7 +268,11 @@ describe("stock file import", () => {
     const live = await myListings();
     expect(Object.keys(live).map(Number).sort()).toEqual([black.id, vest.id].sort());
     const importId = Number(new URL(p.url()).searchParams.get("import"));
-    expect((await listingImportHistory(db, spare.id))[0]).toMatchObject({ importId, action: "withdraw", fileName: "surplus.csv" });
+    expect((await listingImportHistory(db, spare.id))[0]).toMatchObject({
+      importId,
+      action: "withdraw",
+      fileName: "surplus.csv",
+    });
     // Still listed while the order waits: the buyer sees it on the marketplace.
     const b = await newPage(browser);
     pages.push(b);
@@ -238,7 +292,9 @@ describe("stock file import", () => {
     await waitForReadModel(handle, order.order.id, COMMON_STATES.DECLINED);
     await p.goto(url("/active/listings"));
     await p.locator("main h1").waitFor();
-    expect(await p.locator(`[data-testid=my-card][data-id="${live[black.id].id}"]`).count()).toBe(1);
+    expect(await p.locator(`[data-testid=my-card][data-id="${live[black.id].id}"]`).count()).toBe(
+      1,
+    );
     expect(await p.locator(`[data-testid=my-card][data-id="${busy.id}"]`).count()).toBe(0);
     expect(await onMarket()).toBe(0);
     expect(Object.keys(await myListings()).map(Number)).toEqual([black.id]);
@@ -246,20 +302,41 @@ describe("stock file import", () => {
     const history = (await p.getByTestId("import-history").textContent()) ?? "";
     expect(history).toContain("withdrawn (0 units) by import");
     expect(history).toContain("marked to be withdrawn when its order ends (4 units) by import");
-    expect((await listingImportHistory(db, busy.id))[0]).toMatchObject({ importId, action: "withdraw", fileName: "surplus.csv" });
+    expect((await listingImportHistory(db, busy.id))[0]).toMatchObject({
+      importId,
+      action: "withdraw",
+      fileName: "surplus.csv",
+    });
   });
 
   it("bad input: the message, a 4xx, nothing written", async () => {
     const c = new HttpClient();
     await c.signIn(email, DEFAULT_TEST_PASSWORD);
-    const count = async () => (await handle.db.select().from(stockImports).where(eq(stockImports.retailerId, retailerId))).length;
+    const count = async () =>
+      (await handle.db.select().from(stockImports).where(eq(stockImports.retailerId, retailerId)))
+        .length;
     const before = { imports: await count(), listings: await myListings() };
-    const many = ["product_code,size,units", ...Array.from({ length: 10_001 }, (_, i) => `${black.sku},M,${i % 9}`)].join("\n");
+    const many = [
+      "product_code,size,units",
+      ...Array.from({ length: 10_001 }, (_, i) => `${black.sku},M,${i % 9}`),
+    ].join("\n");
     const cases: [string, Buffer, string][] = [
-      ["latin1.csv", Buffer.from("product_code,size,units\nCAF\xc9,M,1\n", "latin1"), STOCK_MSG.notUtf8],
-      ["two-columns.csv", Buffer.from(`product_code,size\n${black.sku},M\n`), STOCK_MSG.missingColumns],
+      [
+        "latin1.csv",
+        Buffer.from("product_code,size,units\nCAF\xc9,M,1\n", "latin1"),
+        STOCK_MSG.notUtf8,
+      ],
+      [
+        "two-columns.csv",
+        Buffer.from(`product_code,size\n${black.sku},M\n`),
+        STOCK_MSG.missingColumns,
+      ],
       ["many.csv", Buffer.from(many), STOCK_MSG.tooManyRows],
-      ["formula.csv", Buffer.from(`product_code,size,units\n${black.sku},M,=1+1\n`), STOCK_MSG.formula(2)],
+      [
+        "formula.csv",
+        Buffer.from(`product_code,size,units\n${black.sku},M,=1+1\n`),
+        STOCK_MSG.formula(2),
+      ],
       [
         "formula.xlsx",
         await xlsx([
@@ -283,7 +360,11 @@ describe("stock file import", () => {
     // In the browser: the message above the form.
     const p = await page();
     await p.goto(url("/stock-import"));
-    await p.setInputFiles("#file", { name: "bomb.xlsx", mimeType: "application/octet-stream", buffer: zipBomb(false) });
+    await p.setInputFiles("#file", {
+      name: "bomb.xlsx",
+      mimeType: "application/octet-stream",
+      buffer: zipBomb(false),
+    });
     await p.click('button:has-text("Upload and preview")');
     await expect(p.getByTestId("import-error").textContent()).resolves.toBe(STOCK_MSG.notWorkbook);
     expect(await count()).toBe(before.imports);
@@ -307,8 +388,15 @@ describe("stock file import", () => {
   });
 
   it("another retailer's import: 404", async () => {
-    const [imp] = await handle.db.select().from(stockImports).where(eq(stockImports.retailerId, retailerId)).limit(1);
-    const other = await createRetailer(handle.db, { payout: true, user: { email: uniqueEmail("stock-other") } });
+    const [imp] = await handle.db
+      .select()
+      .from(stockImports)
+      .where(eq(stockImports.retailerId, retailerId))
+      .limit(1);
+    const other = await createRetailer(handle.db, {
+      payout: true,
+      user: { email: uniqueEmail("stock-other") },
+    });
     const c = new HttpClient();
     await c.signIn(other.user!.email, DEFAULT_TEST_PASSWORD);
     expect((await c.get(`/stock-import?import=${imp.id}`)).status).toBe(404);

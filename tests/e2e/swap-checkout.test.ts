@@ -18,7 +18,15 @@ import { and, eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
-import { listings, orderContributions, orders, outboxEmails, payments, productVariations, shipments } from "../../db/schema";
+import {
+  listings,
+  orderContributions,
+  orders,
+  outboxEmails,
+  payments,
+  productVariations,
+  shipments,
+} from "../../db/schema";
 import { CHECKOUT_TERMS } from "../../domain/cart";
 import { swapValuation } from "../../domain/fees";
 import {
@@ -64,8 +72,14 @@ beforeAll(async () => {
   dbh = createDb(process.env.DATABASE_URL, { max: 2 });
   brand = (await createBrand(dbh.db)).id;
   const col = await createCollection(dbh.db, { brandId: brand });
-  variation = (await createProduct(dbh.db, { collectionId: col.id, sizes: SIZE_RUNS.apparel, colors: 1, priceCents: PRICE })).variations[0]
-    .id;
+  variation = (
+    await createProduct(dbh.db, {
+      collectionId: col.id,
+      sizes: SIZE_RUNS.apparel,
+      colors: 1,
+      priceCents: PRICE,
+    })
+  ).variations[0].id;
   browser = await launchBrowser();
 });
 afterEach(async () => {
@@ -83,8 +97,16 @@ async function retailer(): Promise<{ r: RetailerRow; email: string }> {
 }
 
 /** Swap cart -> /checkout -> the swap terms accepted -> Continue. */
-async function proceedWithSwap(p: Page, listingId: number, sizes: Record<string, number>): Promise<void> {
-  await postCartForm(p, { intent: "add", listingId, ...Object.fromEntries(Object.entries(sizes).map(([k, n]) => [`size.${k}`, n])) });
+async function proceedWithSwap(
+  p: Page,
+  listingId: number,
+  sizes: Record<string, number>,
+): Promise<void> {
+  await postCartForm(p, {
+    intent: "add",
+    listingId,
+    ...Object.fromEntries(Object.entries(sizes).map(([k, n]) => [`size.${k}`, n])),
+  });
   await p.goto(url("/checkout"));
   expect(await p.getByTestId("checkout-terms").textContent()).toContain(CHECKOUT_TERMS.swap.title);
   await p.locator("#checkout-terms-box").check();
@@ -101,7 +123,12 @@ describe("swap checkout", () => {
       sizes: { S: 3, M: 1 },
       listingType: "swap",
     });
-    const mine = await createListing(dbh.db, { variationId: variation, providerId: receiver.r.id, sizes: { L: 2 }, listingType: "swap" });
+    const mine = await createListing(dbh.db, {
+      variationId: variation,
+      providerId: receiver.r.id,
+      sizes: { L: 2 },
+      listingType: "swap",
+    });
 
     const p = await signedIn(browser, receiver.email, { pages });
     await proceedWithSwap(p, theirs.id, { S: 2 });
@@ -111,29 +138,43 @@ describe("swap checkout", () => {
     const text = (await review.textContent()) ?? "";
     expect(text).toContain(`retailer-00${provider.r.id}`);
     expect(text).not.toContain(provider.r.storeName);
-    const v = swapValuation({ provider: { goodsCents: 2 * PRICE, units: 2 }, receiver: { goodsCents: 0, units: 0 }, callItEven: false });
+    const v = swapValuation({
+      provider: { goodsCents: 2 * PRICE, units: 2 },
+      receiver: { goodsCents: 0, units: 0 },
+      callItEven: false,
+    });
     const authorize = v.receiver.feeCents + v.receiver.shippingCents;
     expect(await p.getByTestId("amount-goods").textContent()).toBe(formatCents(2 * PRICE));
     expect(await p.getByTestId("amount-fee").textContent()).toBe(formatCents(v.receiver.feeCents));
-    expect(await p.getByTestId("amount-shipping").textContent()).toBe(formatCents(v.receiver.shippingCents));
+    expect(await p.getByTestId("amount-shipping").textContent()).toBe(
+      formatCents(v.receiver.shippingCents),
+    );
     expect(await p.getByTestId("amount-authorize").textContent()).toBe(formatCents(authorize));
     const orderId = Number(await review.getAttribute("data-order-id"));
     // Not requested yet: the receiver's page of the draft leads back to this checkout (no wait for terms).
     await p.goto(url(`/transaction/swap/${orderId}`));
     await p.getByTestId("swap-complete-checkout").click();
-    await p.waitForURL((u) => u.pathname === "/checkout/swap" && u.searchParams.get("order") === String(orderId));
+    await p.waitForURL(
+      (u) => u.pathname === "/checkout/swap" && u.searchParams.get("order") === String(orderId),
+    );
     await p.getByTestId("swap-review").waitFor();
 
     // A declined card: the message, the page stays on this swap; the next card is a new attempt.
     await payWithTestCard(p, "4000000000000002");
-    await p.waitForURL((u) => u.pathname === "/checkout/swap" && u.searchParams.get("declined") === "1");
+    await p.waitForURL(
+      (u) => u.pathname === "/checkout/swap" && u.searchParams.get("declined") === "1",
+    );
     await expect.poll(() => p.getByTestId("pay-error").textContent()).toBe(CARD_DECLINED);
     await payWithTestCard(p, "4242424242424242");
     // A success notice, on /buy (docs/product/screens.md: `?ref=...` notices).
-    await p.waitForURL((u) => u.pathname === "/buy" && u.searchParams.get("ref") === "swapRequested");
+    await p.waitForURL(
+      (u) => u.pathname === "/buy" && u.searchParams.get("ref") === "swapRequested",
+    );
     await p.getByText(NOTICES.swapRequested).waitFor();
     await p.goto(url(`/transaction/swap/${orderId}`));
-    await expect.poll(() => p.getByTestId("swap-status").textContent()).toBe(SWAP_AWAITING_RETAILER);
+    await expect
+      .poll(() => p.getByTestId("swap-status").textContent())
+      .toBe(SWAP_AWAITING_RETAILER);
 
     const [row] = await dbh.db.select().from(orders).where(eq(orders.id, orderId));
     expect(row).toMatchObject({
@@ -159,19 +200,29 @@ describe("swap checkout", () => {
     // The provider sees the swap waiting for its selection, the receiver anonymous.
     const q = await signedIn(browser, provider.email, { pages });
     await q.goto(url(`/transaction/swap/${orderId}`));
-    await expect.poll(() => q.getByTestId("swap-status").textContent()).toBe(SWAP_AWAITING_YOUR_SELECTION);
+    await expect
+      .poll(() => q.getByTestId("swap-status").textContent())
+      .toBe(SWAP_AWAITING_YOUR_SELECTION);
     expect(await q.locator("main").textContent()).not.toContain(receiver.r.storeName);
 
     // A second swap between the same two retailers: theirmove for the receiver, yourmove for the provider.
     await proceedWithSwap(p, theirs.id, { M: 1 });
-    await expect.poll(() => p.getByTestId("checkout-form-error").textContent()).toBe(SWAP_ALREADY_THEIR_MOVE);
+    await expect
+      .poll(() => p.getByTestId("checkout-form-error").textContent())
+      .toBe(SWAP_ALREADY_THEIR_MOVE);
     await proceedWithSwap(q, mine.id, { L: 1 });
-    await expect.poll(() => q.getByTestId("checkout-form-error").textContent()).toBe(SWAP_ALREADY_YOUR_MOVE);
+    await expect
+      .poll(() => q.getByTestId("checkout-form-error").textContent())
+      .toBe(SWAP_ALREADY_YOUR_MOVE);
   });
 });
 
 /** The receiver's swap checkout with a good card; returns the swap's order id. */
-async function requestSwap(p: Page, listingId: number, sizes: Record<string, number>): Promise<number> {
+async function requestSwap(
+  p: Page,
+  listingId: number,
+  sizes: Record<string, number>,
+): Promise<number> {
   await proceedWithSwap(p, listingId, sizes);
   await p.waitForURL((u) => u.pathname === "/checkout/swap");
   const orderId = Number(await p.getByTestId("swap-review").getAttribute("data-order-id"));
@@ -181,7 +232,9 @@ async function requestSwap(p: Page, listingId: number, sizes: Record<string, num
 }
 
 async function panelSays(p: Page, text: string): Promise<void> {
-  await expect.poll(() => p.getByTestId("swap-status").textContent(), { timeout: 15_000 }).toBe(text);
+  await expect
+    .poll(() => p.getByTestId("swap-status").textContent(), { timeout: 15_000 })
+    .toBe(text);
 }
 
 async function fillCard(p: Page, number: string): Promise<void> {
@@ -197,8 +250,18 @@ async function fillCard(p: Page, number: string): Promise<void> {
 async function swapRequested() {
   const provider = await retailer();
   const receiver = await retailer();
-  const theirs = await createListing(dbh.db, { variationId: variation, providerId: provider.r.id, sizes: { S: 3 }, listingType: "swap" });
-  const mine = await createListing(dbh.db, { variationId: variation, providerId: receiver.r.id, sizes: { L: 2 }, listingType: "swap" });
+  const theirs = await createListing(dbh.db, {
+    variationId: variation,
+    providerId: provider.r.id,
+    sizes: { S: 3 },
+    listingType: "swap",
+  });
+  const mine = await createListing(dbh.db, {
+    variationId: variation,
+    providerId: receiver.r.id,
+    sizes: { L: 2 },
+    listingType: "swap",
+  });
   const p = await signedIn(browser, receiver.email, { pages });
   const orderId = await requestSwap(p, theirs.id, { S: 2 });
   return { provider, receiver, theirs, mine, p, orderId, page: `/transaction/swap/${orderId}` };
@@ -227,7 +290,9 @@ describe("a swap whose workflow does not answer", () => {
     const swap = await createSwapOrder(dbh.db, {
       providerId: provider.r.id,
       receiverId: receiver.r.id,
-      lines: [{ listingId: listing.id, variationId: variation, sizes: { M: 1 }, unitPriceCents: PRICE }],
+      lines: [
+        { listingId: listing.id, variationId: variation, sizes: { M: 1 }, unitPriceCents: PRICE },
+      ],
     });
     const p = await signedIn(browser, provider.email, { pages });
     await p.goto(url(`/transaction/swap/${swap.order.id}`));
@@ -247,14 +312,20 @@ describe("swap negotiation and payment", () => {
     await q.locator(`input[name="units.${mine.id}.L"]`).evaluate((el) => el.removeAttribute("max"));
     await q.locator(`input[name="units.${mine.id}.L"]`).fill("3");
     await q.getByTestId("swap-choose").click();
-    await expect.poll(() => q.getByTestId("swap-error").textContent()).toBe("These units are no longer available.");
+    await expect
+      .poll(() => q.getByTestId("swap-error").textContent())
+      .toBe("These units are no longer available.");
     await q.locator(`input[name="units.${mine.id}.L"]`).fill("1");
     await q.getByTestId("swap-choose").click();
     await q.getByTestId("swap-approve").waitFor();
     expect(await q.getByTestId("swap-approve").textContent()).toBe("Approve Swap");
     // Each line names its style (both sides' lines are of the test's one variation).
-    const [style] = await dbh.db.select({ sku: productVariations.sku }).from(productVariations).where(eq(productVariations.id, variation));
-    for (const t of await q.getByTestId("swap-line-style").allTextContents()) expect(t.startsWith(`${style.sku} `)).toBe(true);
+    const [style] = await dbh.db
+      .select({ sku: productVariations.sku })
+      .from(productVariations)
+      .where(eq(productVariations.id, variation));
+    for (const t of await q.getByTestId("swap-line-style").allTextContents())
+      expect(t.startsWith(`${style.sku} `)).toBe(true);
     // Ticking "call it even" changes no quantity: the button still approves (Submit Response only if modified).
     await hydrated(q);
     await q.locator("#swap-call-it-even").check();
@@ -295,28 +366,42 @@ describe("swap negotiation and payment", () => {
     await panelSays(p, SWAP_AWAITING_RETAILER);
     await q.goto(url(page));
     await q.getByTestId("swap-last-chance").waitFor();
-    expect(await q.getByTestId("reason").allTextContents()).toEqual([expect.stringMatching(/^Other Retailer: /)]);
+    expect(await q.getByTestId("reason").allTextContents()).toEqual([
+      expect.stringMatching(/^Other Retailer: /),
+    ]);
     await q.getByTestId("swap-call-it-even-last").click();
 
     // Payment: each side pays the same fee and the shipping of what it receives; nobody adds cash.
     await q.getByTestId("swap-pay-form").waitFor();
-    const v = swapValuation({ provider: { goodsCents: 2 * PRICE, units: 2 }, receiver: { goodsCents: PRICE, units: 1 }, callItEven: true });
-    expect(await q.getByTestId("swap-pay-amount").textContent()).toBe(formatCents(v.provider.totalDueCents));
+    const v = swapValuation({
+      provider: { goodsCents: 2 * PRICE, units: 2 },
+      receiver: { goodsCents: PRICE, units: 1 },
+      callItEven: true,
+    });
+    expect(await q.getByTestId("swap-pay-amount").textContent()).toBe(
+      formatCents(v.provider.totalDueCents),
+    );
     await fillCard(q, "4242424242424242");
     await q.getByTestId("swap-pay").click();
     await q.waitForURL((u) => u.pathname.startsWith("/orders/sentswaps"));
     // The first to pay finds the swap there, while it waits for the other side's payment.
     const paidCard = q.locator(`[data-testid=order-card][data-order-id="${orderId}"]`);
     await paidCard.waitFor();
-    expect(await paidCard.getByTestId("status-link").textContent()).toBe(SWAP_CARD_AWAITING_PAYMENT);
+    expect(await paidCard.getByTestId("status-link").textContent()).toBe(
+      SWAP_CARD_AWAITING_PAYMENT,
+    );
     await p.goto(url("/alerts?tab=swaps"));
     const owedCard = p.locator(`[data-testid=order-card][data-order-id="${orderId}"]`);
     expect(await owedCard.getByTestId("status-link").textContent()).toBe(SWAP_CARD_PAYMENT_DUE);
     await p.goto(url(page));
     await p.getByTestId("swap-pay-form").waitFor();
-    expect(await p.getByTestId("swap-pay-amount").textContent()).toBe(formatCents(v.receiver.totalDueCents));
+    expect(await p.getByTestId("swap-pay-amount").textContent()).toBe(
+      formatCents(v.receiver.totalDueCents),
+    );
     // The side that owes sees what it owes, not that a payment method is needed.
-    expect(await p.getByTestId("display-status").textContent()).toBe(`Payment Due: ${formatCents(v.receiver.totalDueCents)}`);
+    expect(await p.getByTestId("display-status").textContent()).toBe(
+      `Payment Due: ${formatCents(v.receiver.totalDueCents)}`,
+    );
     await fillCard(p, "4000000000000002");
     await p.getByTestId("swap-pay").click();
     await expect.poll(() => p.getByTestId("swap-error").textContent()).toBe(CARD_DECLINED);
@@ -325,14 +410,20 @@ describe("swap negotiation and payment", () => {
     await p.waitForURL((u) => u.pathname.startsWith("/orders/sentswaps"));
 
     await expect
-      .poll(async () => (await dbh.db.select().from(orders).where(eq(orders.id, orderId)))[0].statename, { timeout: 15_000 })
+      .poll(
+        async () => (await dbh.db.select().from(orders).where(eq(orders.id, orderId)))[0].statename,
+        { timeout: 15_000 },
+      )
       .toBe("ship_swap");
     const stock = await dbh.db
       .select({ id: listings.id, sizes: listings.sizes })
       .from(listings)
       .where(eq(listings.providerId, provider.r.id));
     expect(stock.find((x) => x.id === theirs.id)?.sizes).toEqual({ S: 1 });
-    const [mineNow] = await dbh.db.select({ sizes: listings.sizes }).from(listings).where(eq(listings.id, mine.id));
+    const [mineNow] = await dbh.db
+      .select({ sizes: listings.sizes })
+      .from(listings)
+      .where(eq(listings.id, mine.id));
     expect(mineNow.sizes).toEqual({ L: 1 });
     const ships = await dbh.db.select().from(shipments).where(eq(shipments.orderId, orderId));
     expect(ships.map((x) => x.senderId).sort()).toEqual([provider.r.id, receiver.r.id].sort());
@@ -370,7 +461,8 @@ describe("swap negotiation and payment", () => {
     await createStaffUser(dbh.db, { email: staffEmail, password: DEFAULT_TEST_PASSWORD });
     const staff = await signedIn(browser, staffEmail, { pages });
     await staff.goto(url(page));
-    const cells = (side: string) => staff.getByTestId(`amounts-${side}`).locator("td").allTextContents();
+    const cells = (side: string) =>
+      staff.getByTestId(`amounts-${side}`).locator("td").allTextContents();
     expect(await cells("provider")).toEqual([
       provider.r.storeName,
       formatCents(2 * PRICE),
@@ -387,7 +479,9 @@ describe("swap negotiation and payment", () => {
       formatCents(v.receiver.shippingCents),
       formatCents(v.receiver.totalDueCents),
     ]);
-    expect(await staff.getByTestId("amount-forgiven").textContent()).toBe(`Value difference forgiven (called even): ${formatCents(PRICE)}`);
+    expect(await staff.getByTestId("amount-forgiven").textContent()).toBe(
+      `Value difference forgiven (called even): ${formatCents(PRICE)}`,
+    );
   });
 });
 
@@ -409,7 +503,12 @@ describe("swap modification", () => {
     // The receiver's only line removed would leave its side empty: refused, the terms stand.
     await q.getByTestId("swap-lines-theirs").getByTestId("swap-remove-line").click();
     await expect.poll(() => q.getByTestId("swap-error").textContent()).toBe(SWAP_SUMMARY_RESTORED);
-    expect(await q.getByTestId("swap-lines-theirs").locator('input[name="lines.receiver.0.L"]').inputValue()).toBe("1");
+    expect(
+      await q
+        .getByTestId("swap-lines-theirs")
+        .locator('input[name="lines.receiver.0.L"]')
+        .inputValue(),
+    ).toBe("1");
     await q.getByTestId("swap-approve").click();
     await panelSays(q, SWAP_AWAITING_RETAILER);
 
@@ -418,7 +517,9 @@ describe("swap modification", () => {
     await p.getByTestId("swap-approve-form").waitFor();
     expect(await p.getByTestId("swap-approve").textContent()).toBe(TRANSACTION_LABELS.approveSwap);
     await p.locator('input[name="lines.provider.0.S"]').fill("1");
-    await expect.poll(() => p.getByTestId("swap-approve").textContent()).toBe(TRANSACTION_LABELS.submitResponseSwap);
+    await expect
+      .poll(() => p.getByTestId("swap-approve").textContent())
+      .toBe(TRANSACTION_LABELS.submitResponseSwap);
     await p.getByTestId("swap-approve").click();
     await panelSays(p, SWAP_AWAITING_RETAILER);
     const provided = await dbh.db
@@ -428,7 +529,9 @@ describe("swap modification", () => {
     expect(provided.map((c) => c.units)).toEqual([{ S: 1 }]);
     await q.goto(url(page));
     await q.getByTestId("swap-approve-form").waitFor();
-    expect(await q.getByTestId("swap-approve").textContent()).toBe(TRANSACTION_LABELS.submitResponseSwap);
+    expect(await q.getByTestId("swap-approve").textContent()).toBe(
+      TRANSACTION_LABELS.submitResponseSwap,
+    );
     expect(await q.locator('input[name="lines.provider.0.S"]').inputValue()).toBe("1");
   });
 });
@@ -445,7 +548,9 @@ async function swapPaid() {
   await q.getByTestId("swap-choose").click();
   await q.getByTestId("swap-approve-form").waitFor();
   await q.locator('input[name="lines.receiver.0.L"]').fill("1");
-  await expect.poll(() => q.getByTestId("swap-approve").textContent()).toBe(TRANSACTION_LABELS.submitResponseSwap);
+  await expect
+    .poll(() => q.getByTestId("swap-approve").textContent())
+    .toBe(TRANSACTION_LABELS.submitResponseSwap);
   await q.getByTestId("swap-approve").click();
   await panelSays(q, SWAP_AWAITING_RETAILER);
   await s.p.goto(url(s.page));
@@ -463,13 +568,21 @@ async function swapPaid() {
     await page.waitForURL((u) => u.pathname.startsWith("/orders/sentswaps"));
   }
   await expect
-    .poll(async () => (await dbh.db.select().from(orders).where(eq(orders.id, s.orderId)))[0].statename, { timeout: 15_000 })
+    .poll(
+      async () => (await dbh.db.select().from(orders).where(eq(orders.id, s.orderId)))[0].statename,
+      { timeout: 15_000 },
+    )
     .toBe("ship_swap");
   return { ...s, q };
 }
 
 /** Staff sends a carrier event for one side's parcel from the admin order card (the signed webhook path). */
-async function carrierEvent(staff: Page, orderId: number, side: "provider" | "receiver", status: "picked_up" | "delivered"): Promise<void> {
+async function carrierEvent(
+  staff: Page,
+  orderId: number,
+  side: "provider" | "receiver",
+  status: "picked_up" | "delivered",
+): Promise<void> {
   await staff.goto(url(`/admin/active-transactions?order=${orderId}&tab=shipping`));
   await staff.getByTestId(`admin-parcel-${side}`).getByTestId(`carrier-${status}`).click();
   await staff.waitForURL((u) => u.searchParams.get("notice") === status);
@@ -482,13 +595,22 @@ describe("swap shipping and rating", () => {
     // The provider paid last and landed on the swaps it sends: this one, 2 units going to the receiver.
     const sent = q.locator(`[data-testid="order-card"][data-order-id="${orderId}"]`);
     await expect.poll(() => sent.getAttribute("data-swap-kind")).toBe("sent");
-    expect(await sent.getByTestId("card-swap-sent").textContent()).toBe(`Swap sent: 2 units to retailer-00${receiver.r.id}`);
+    expect(await sent.getByTestId("card-swap-sent").textContent()).toBe(
+      `Swap sent: 2 units to retailer-00${receiver.r.id}`,
+    );
     expect(await sent.getByTestId("card-swap-received").count()).toBe(0);
     await p.goto(url("/orders/receivedswaps"));
     const received = p.locator(`[data-testid="order-card"][data-order-id="${orderId}"]`);
-    expect(await received.getByTestId("card-swap-received").textContent()).toBe(`Swap received: 2 units from retailer-00${provider.r.id}`);
+    expect(await received.getByTestId("card-swap-received").textContent()).toBe(
+      `Swap received: 2 units from retailer-00${provider.r.id}`,
+    );
     await p.goto(url("/orders/swaps"));
-    expect(await p.locator(`[data-testid="order-card"][data-order-id="${orderId}"]`).getByTestId("card-swap-halves").textContent()).toBe(
+    expect(
+      await p
+        .locator(`[data-testid="order-card"][data-order-id="${orderId}"]`)
+        .getByTestId("card-swap-halves")
+        .textContent(),
+    ).toBe(
       `Swap sent: 1 unit to retailer-00${provider.r.id} · Swap received: 2 units from retailer-00${provider.r.id}`,
     );
 
@@ -500,7 +622,9 @@ describe("swap shipping and rating", () => {
       await who.goto(url(page));
       await who.getByTestId("swap-my-parcel").waitFor();
       expect(await who.getByTestId("swap-my-parcel-status").textContent()).toBe("Pickup Scheduled");
-      expect(await who.getByTestId("swap-their-parcel-status").textContent()).toBe("Pickup Scheduled");
+      expect(await who.getByTestId("swap-their-parcel-status").textContent()).toBe(
+        "Pickup Scheduled",
+      );
       expect(await who.getByTestId("form-cancel_shipment").count()).toBe(1);
       const label = await who.getByTestId("label-link").getAttribute("href");
       const [mine] = await dbh.db
@@ -512,23 +636,32 @@ describe("swap shipping and rating", () => {
       expect(res.status()).toBe(200);
       expect(res.headers()["content-type"]).toContain("application/pdf");
       // The packing slip of this side's parcel: from it, to the other side, anonymous both ways.
-      const slip = await who.request.get(url((await who.getByTestId("packing-slip-link").getAttribute("href"))!));
+      const slip = await who.request.get(
+        url((await who.getByTestId("packing-slip-link").getAttribute("href"))!),
+      );
       expect(slip.status()).toBe(200);
       const other = me === provider.r.id ? receiver.r.id : provider.r.id;
       const text = pdfText(await slip.body()).replace(/\s+/g, " ");
       expect(text).toContain(`From retailer-00${me}`);
       expect(text).toContain(`To retailer-00${other}`);
       expect(text).toContain(`Total units ${me === provider.r.id ? 2 : 1}`);
-      for (const name of [provider.r.storeName, receiver.r.storeName]) expect(text).not.toContain(name);
-      expect(pdfText(await res.body())).not.toContain(me === provider.r.id ? receiver.r.storeName : provider.r.storeName);
-      expect(await who.locator("main").textContent()).not.toContain(me === provider.r.id ? receiver.r.storeName : provider.r.storeName);
+      for (const name of [provider.r.storeName, receiver.r.storeName])
+        expect(text).not.toContain(name);
+      expect(pdfText(await res.body())).not.toContain(
+        me === provider.r.id ? receiver.r.storeName : provider.r.storeName,
+      );
+      expect(await who.locator("main").textContent()).not.toContain(
+        me === provider.r.id ? receiver.r.storeName : provider.r.storeName,
+      );
     }
     // A side cannot print the other side's label.
     const [providerParcel] = await dbh.db
       .select()
       .from(shipments)
       .where(and(eq(shipments.orderId, orderId), eq(shipments.senderId, provider.r.id)));
-    expect((await p.request.get(url(`/shipping-label/${providerParcel.trackingNumber}`))).status()).toBe(404);
+    expect(
+      (await p.request.get(url(`/shipping-label/${providerParcel.trackingNumber}`))).status(),
+    ).toBe(404);
 
     // The carrier scans the provider's parcel first: the swap stays in shipping until both are scanned.
     const staffEmail = uniqueEmail("swapstaff");
@@ -545,13 +678,17 @@ describe("swap shipping and rating", () => {
         { timeout: 15_000 },
       )
       .toContain("In-Route");
-    expect(await staff.getByTestId("admin-parcel-receiver").textContent()).toContain("Pickup Scheduled");
+    expect(await staff.getByTestId("admin-parcel-receiver").textContent()).toContain(
+      "Pickup Scheduled",
+    );
     await carrierEvent(staff, orderId, "receiver", "picked_up");
     await carrierEvent(staff, orderId, "provider", "delivered");
 
     // The receiver got the provider's goods: it rates them and may request an RMA; the provider must wait.
     await p.goto(url(page));
-    await expect.poll(() => p.getByTestId("swap-their-parcel-status").textContent()).toBe("Delivered");
+    await expect
+      .poll(() => p.getByTestId("swap-their-parcel-status").textContent())
+      .toBe("Delivered");
     expect(await p.getByTestId("rma-button").count()).toBe(1);
     // It confirms the package on the rating screen, then rates.
     await p.goto(url(`/rate/${orderId}`));
@@ -570,7 +707,10 @@ describe("swap shipping and rating", () => {
 
     await carrierEvent(staff, orderId, "receiver", "delivered");
     await expect
-      .poll(async () => (await dbh.db.select().from(orders).where(eq(orders.id, orderId)))[0].statename, { timeout: 15_000 })
+      .poll(
+        async () => (await dbh.db.select().from(orders).where(eq(orders.id, orderId)))[0].statename,
+        { timeout: 15_000 },
+      )
       .toBe("delivered");
     await q.goto(url(page));
     await q.getByTestId("rate-link").click();
@@ -586,15 +726,22 @@ describe("swap shipping and rating", () => {
     await staff.goto(url(`/admin/active-transactions?order=${orderId}&tab=payments`));
     expect(await staff.getByTestId("ledger-balanced").textContent()).toBe("yes");
     // Every e-mail of this swap names the other side by its number only.
-    const [{ externalId }] = await dbh.db.select({ externalId: orders.externalId }).from(orders).where(eq(orders.id, orderId));
-    const mails = (await dbh.db.select().from(outboxEmails)).filter((m) => `${m.subject}${m.bodyText}`.includes(externalId));
+    const [{ externalId }] = await dbh.db
+      .select({ externalId: orders.externalId })
+      .from(orders)
+      .where(eq(orders.id, orderId));
+    const mails = (await dbh.db.select().from(outboxEmails)).filter((m) =>
+      `${m.subject}${m.bodyText}`.includes(externalId),
+    );
     expect(mails.length).toBeGreaterThan(3);
     for (const m of mails)
       for (const name of [provider.r.storeName, receiver.r.storeName])
         expect(`${m.subject}${m.bodyText}${m.bodyHtml ?? ""}`).not.toContain(name);
     // Staff find it by type (2 Swap) and by its call tag's action code (910 ship_swap).
     await staff.goto(url("/admin/active-transactions?type=2&action=910"));
-    expect(await staff.locator(`[data-testid="admin-order-card"][data-order-id="${orderId}"]`).count()).toBe(1);
+    expect(
+      await staff.locator(`[data-testid="admin-order-card"][data-order-id="${orderId}"]`).count(),
+    ).toBe(1);
 
     // An RMA on the receiver's side: 1 of the 2 units it received is missing (no pictures needed).
     await p.goto(url(`/create-rma/${orderId}`));
@@ -605,13 +752,24 @@ describe("swap shipping and rating", () => {
     await p.getByTestId("rma-next").click();
     await p.getByTestId("rma-pictures-form").waitFor();
     await p.getByTestId("rma-next").click();
-    await rmaContactStep(p, { name: "Sam Swapper", email: "sam@example.test", phone: "555-0199", packingSlipName: "Sam" });
+    await rmaContactStep(p, {
+      name: "Sam Swapper",
+      email: "sam@example.test",
+      phone: "555-0199",
+      packingSlipName: "Sam",
+    });
     await p.getByTestId("rma-confirm-form").waitFor();
     // A swap's victim is owed the value of the goods it asks back.
     const [got] = await dbh.db
       .select()
       .from(orderContributions)
-      .where(and(eq(orderContributions.orderId, orderId), eq(orderContributions.side, "provider"), eq(orderContributions.type, "goods")));
+      .where(
+        and(
+          eq(orderContributions.orderId, orderId),
+          eq(orderContributions.side, "provider"),
+          eq(orderContributions.type, "goods"),
+        ),
+      );
     expect(await p.getByTestId("rma-amount").textContent()).toBe(formatCents(got.unitPriceCents));
     await p.getByTestId("rma-process").click();
     await p.waitForURL((u) => u.searchParams.get("rma") === "complete");
@@ -621,7 +779,10 @@ describe("swap shipping and rating", () => {
       .where(and(eq(orders.rmaForId, orderId), eq(orders.providerId, receiver.r.id)));
     expect(rma).toMatchObject({ transactionType: 3, receiverId: provider.r.id });
     await expect
-      .poll(async () => (await dbh.db.select().from(orders).where(eq(orders.id, rma.id)))[0].recordSeq, { timeout: 15_000 })
+      .poll(
+        async () => (await dbh.db.select().from(orders).where(eq(orders.id, rma.id)))[0].recordSeq,
+        { timeout: 15_000 },
+      )
       .toBeGreaterThan(0);
 
     // Staff approve it; Process shows the amounts first; with nothing to send back it settles at once.
@@ -631,12 +792,19 @@ describe("swap shipping and rating", () => {
     await staff.getByTestId("rma-decide-line").locator('input[value="approve"]').check();
     await staff.getByTestId("rma-process-staff").click();
     await staff.getByTestId("rma-review").waitFor();
-    expect(await staff.getByTestId("rma-review-refund").textContent()).toBe(formatCents(got.unitPriceCents));
-    expect(await staff.getByTestId("rma-review-charge").textContent()).toBe(formatCents(got.unitPriceCents));
+    expect(await staff.getByTestId("rma-review-refund").textContent()).toBe(
+      formatCents(got.unitPriceCents),
+    );
+    expect(await staff.getByTestId("rma-review-charge").textContent()).toBe(
+      formatCents(got.unitPriceCents),
+    );
     await staff.getByTestId("rma-confirm-staff").click();
     await staff.getByTestId("admin-notice").waitFor();
     await expect
-      .poll(async () => (await dbh.db.select().from(orders).where(eq(orders.id, rma.id)))[0].stage, { timeout: 15_000 })
+      .poll(
+        async () => (await dbh.db.select().from(orders).where(eq(orders.id, rma.id)))[0].stage,
+        { timeout: 15_000 },
+      )
       .toBe("rmacompleted");
     // The receiver is paid out the unit's value; the provider is charged it, and, having paid its side of the
     // swap without putting a card on file, reads that the charge is queued for its card.
@@ -653,18 +821,28 @@ describe("swap shipping and rating", () => {
       )
       .toEqual([got.unitPriceCents]);
     await p.goto(url(`/rma/${rma.id}`));
-    expect(await p.getByTestId("rma-money").textContent()).toBe(`Returned to you: ${formatCents(got.unitPriceCents)}`);
+    expect(await p.getByTestId("rma-money").textContent()).toBe(
+      `Returned to you: ${formatCents(got.unitPriceCents)}`,
+    );
     expect(await p.getByTestId("counterparty").textContent()).toBe(`retailer-00${provider.r.id}`);
     await q.goto(url(`/rma/${rma.id}`));
-    expect(await q.getByTestId("rma-money").textContent()).toBe(`Charged to you: ${formatCents(got.unitPriceCents)} ${PAYMENT_QUEUED}`);
-    expect((await dbh.db.select({ ledger: orders.ledger }).from(orders).where(eq(orders.id, rma.id)))[0].ledger).toMatchObject({
+    expect(await q.getByTestId("rma-money").textContent()).toBe(
+      `Charged to you: ${formatCents(got.unitPriceCents)} ${PAYMENT_QUEUED}`,
+    );
+    expect(
+      (await dbh.db.select({ ledger: orders.ledger }).from(orders).where(eq(orders.id, rma.id)))[0]
+        .ledger,
+    ).toMatchObject({
       chargeQueued: true,
     });
     expect(await q.getByTestId("counterparty").textContent()).toBe(`retailer-00${receiver.r.id}`);
     // Neither side's RMA page (data included) nor any RMA e-mail names the other; the victim's contact stays with staff.
     expect(await p.content()).not.toContain(provider.r.storeName);
-    for (const hidden of [receiver.r.storeName, "Sam Swapper", "sam@example.test"]) expect(await q.content()).not.toContain(hidden);
-    const rmaMails = (await dbh.db.select().from(outboxEmails)).filter((m) => `${m.subject}${m.bodyText}`.includes(rma.externalId));
+    for (const hidden of [receiver.r.storeName, "Sam Swapper", "sam@example.test"])
+      expect(await q.content()).not.toContain(hidden);
+    const rmaMails = (await dbh.db.select().from(outboxEmails)).filter((m) =>
+      `${m.subject}${m.bodyText}`.includes(rma.externalId),
+    );
     expect(rmaMails.length).toBeGreaterThan(1);
     for (const m of rmaMails)
       for (const name of [provider.r.storeName, receiver.r.storeName])
@@ -676,10 +854,14 @@ describe("swap shipping and rating", () => {
     await p.goto(url(page));
     await p.getByTestId("form-cancel_shipment").waitFor();
     await p.getByTestId("cancel_shipment-submit").click();
-    await expect.poll(() => p.getByTestId("swap-error").textContent()).toBe("Please choose a reason.");
+    await expect
+      .poll(() => p.getByTestId("swap-error").textContent())
+      .toBe("Please choose a reason.");
     await p.getByTestId("cancel_shipment-reason").selectOption("52");
     await p.getByTestId("cancel_shipment-submit").click();
-    await expect.poll(() => p.getByTestId("swap-my-parcel-status").textContent(), { timeout: 15_000 }).toBe("Cancelled");
+    await expect
+      .poll(() => p.getByTestId("swap-my-parcel-status").textContent(), { timeout: 15_000 })
+      .toBe("Cancelled");
     expect(await p.getByTestId("label-link").count()).toBe(0);
     expect(await p.getByTestId("form-cancel_shipment").count()).toBe(0);
     await q.goto(url(page));

@@ -12,11 +12,23 @@ import { createDb, type DbHandle } from "../../db/client";
 import { listings, orderContributions, orders, payments } from "../../db/schema";
 import { CHECKOUT_TERMS } from "../../domain/cart";
 import { swapValuation } from "../../domain/fees";
-import { SWAP_AWAITING_RETAILER, SWAP_REQUEST_DECLINED, TRANSACTION_LABELS } from "../../domain/messages";
+import {
+  SWAP_AWAITING_RETAILER,
+  SWAP_REQUEST_DECLINED,
+  TRANSACTION_LABELS,
+} from "../../domain/messages";
 import { reasonLabel } from "../../domain/reasons";
 import { formatCents } from "../../domain/money";
 import { SWAP_ERRORS, SWAP_SOLD_OUT_MESSAGE } from "../../workflows/swap/contract";
-import { authorizeBrand, createBrand, createCollection, createListing, createProduct, createRetailer, SIZE_RUNS } from "../factories";
+import {
+  authorizeBrand,
+  createBrand,
+  createCollection,
+  createListing,
+  createProduct,
+  createRetailer,
+  SIZE_RUNS,
+} from "../factories";
 import { payWithTestCard, postCartForm } from "./buy-helpers";
 import { closePage, hydrated, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 
@@ -35,7 +47,14 @@ beforeAll(async () => {
   const col = await createCollection(dbh.db, { brandId: brand });
   for (const priceCents of PRICES)
     variations.push(
-      (await createProduct(dbh.db, { collectionId: col.id, sizes: SIZE_RUNS.apparel, colors: 1, priceCents })).variations[0].id,
+      (
+        await createProduct(dbh.db, {
+          collectionId: col.id,
+          sizes: SIZE_RUNS.apparel,
+          colors: 1,
+          priceCents,
+        })
+      ).variations[0].id,
     );
   browser = await launchBrowser();
 });
@@ -57,11 +76,24 @@ const swapListing = (providerId: number, style: 0 | 1, sizes: Record<string, num
   createListing(dbh.db, { variationId: variations[style], providerId, sizes, listingType: "swap" });
 
 /** Each side's goods as the read model holds them (listing id -> units; removed lines left out). */
-async function goods(orderId: number, side: "provider" | "receiver"): Promise<Record<number, Record<string, number>>> {
+async function goods(
+  orderId: number,
+  side: "provider" | "receiver",
+): Promise<Record<number, Record<string, number>>> {
   const rows = await dbh.db
-    .select({ listingId: orderContributions.listingId, units: orderContributions.units, quantity: orderContributions.quantity })
+    .select({
+      listingId: orderContributions.listingId,
+      units: orderContributions.units,
+      quantity: orderContributions.quantity,
+    })
     .from(orderContributions)
-    .where(and(eq(orderContributions.orderId, orderId), eq(orderContributions.side, side), eq(orderContributions.type, "goods")));
+    .where(
+      and(
+        eq(orderContributions.orderId, orderId),
+        eq(orderContributions.side, side),
+        eq(orderContributions.type, "goods"),
+      ),
+    );
   return Object.fromEntries(rows.filter((r) => r.quantity > 0).map((r) => [r.listingId, r.units]));
 }
 
@@ -73,7 +105,9 @@ async function amountsOf(p: Page): Promise<Record<string, string>> {
 }
 
 async function panelSays(p: Page, text: string): Promise<void> {
-  await expect.poll(() => p.getByTestId("swap-status").textContent(), { timeout: 15_000 }).toBe(text);
+  await expect
+    .poll(() => p.getByTestId("swap-status").textContent(), { timeout: 15_000 })
+    .toBe(text);
 }
 
 /** The swap's page on this side's move, hydrated (a changed quantity makes the button "Submit Response"). */
@@ -131,21 +165,32 @@ describe("swap modified both ways", () => {
     expect(await again.locator(`input[name="units.${c.id}.L"]`).inputValue()).toBe("1");
     await again.locator(`input[name="units.${c.id}.L"]`).fill("2");
     await again.getByTestId("swap-choose").click();
-    await expect.poll(() => goods(orderId, "receiver"), { timeout: 15_000 }).toEqual({ [c.id]: { L: 2 } });
+    await expect
+      .poll(() => goods(orderId, "receiver"), { timeout: 15_000 })
+      .toEqual({ [c.id]: { L: 2 } });
     await onMove(q, page);
     expect(await q.locator('input[name="lines.receiver.0.L"]').inputValue()).toBe("2");
 
     // Past the units listed (3 S): refused with the message and a 4xx; the terms stand.
-    const before = await dbh.db.select({ view: orders.swapView, seq: orders.recordSeq }).from(orders).where(eq(orders.id, orderId));
+    const before = await dbh.db
+      .select({ view: orders.swapView, seq: orders.recordSeq })
+      .from(orders)
+      .where(eq(orders.id, orderId));
     await q.locator('input[name="lines.provider.0.S"]').fill("4");
-    await expect.poll(() => q.getByTestId("swap-approve").textContent()).toBe(TRANSACTION_LABELS.submitResponseSwap);
+    await expect
+      .poll(() => q.getByTestId("swap-approve").textContent())
+      .toBe(TRANSACTION_LABELS.submitResponseSwap);
     const [refusal] = await Promise.all([
       q.waitForResponse((r) => r.request().method() === "POST" && r.url().includes(page)),
       q.getByTestId("swap-approve").click(),
     ]);
     expect(refusal.status()).toBe(400);
-    await expect.poll(() => q.getByTestId("swap-error").textContent()).toContain(SWAP_ERRORS.more_than_listed);
-    expect(await q.getByTestId("swap-error").textContent()).toContain("Size S: 3 listed, you asked for 4.");
+    await expect
+      .poll(() => q.getByTestId("swap-error").textContent())
+      .toContain(SWAP_ERRORS.more_than_listed);
+    expect(await q.getByTestId("swap-error").textContent()).toContain(
+      "Size S: 3 listed, you asked for 4.",
+    );
     // A forged form: a size named like an Object member, and an addition of a listing that is not the side's.
     for (const field of ["lines.provider.0.constructor", `add.provider.${c.id}.L`]) {
       const forged = await q.evaluate(
@@ -162,9 +207,12 @@ describe("swap modified both ways", () => {
       expect(forged.text).toContain(SWAP_ERRORS.more_than_listed);
     }
     expect(await goods(orderId, "provider")).toEqual({ [a.id]: { S: 2 } });
-    expect(await dbh.db.select({ view: orders.swapView, seq: orders.recordSeq }).from(orders).where(eq(orders.id, orderId))).toEqual(
-      before,
-    );
+    expect(
+      await dbh.db
+        .select({ view: orders.swapView, seq: orders.recordSeq })
+        .from(orders)
+        .where(eq(orders.id, orderId)),
+    ).toEqual(before);
 
     // The provider gives one S more (3, all it lists) and asks for 1 XL of the receiver's other listing.
     await onMove(q, page);
@@ -188,7 +236,9 @@ describe("swap modified both ways", () => {
     expect(await p.locator('input[name="lines.provider.0.S"]').inputValue()).toBe("3");
     expect(await p.getByTestId("swap-lines-mine").getByTestId("swap-line").count()).toBe(2);
     expect(await p.locator('input[name="lines.receiver.1.XL"]').inputValue()).toBe("1");
-    expect(await p.getByTestId("swap-my-due").textContent()).toBe(formatCents(terms.receiver.totalDueCents));
+    expect(await p.getByTestId("swap-my-due").textContent()).toBe(
+      formatCents(terms.receiver.totalDueCents),
+    );
     expect(await amountsOf(p)).toMatchObject({
       "Goods you give": formatCents(2 * PRICES[0] + PRICES[1]),
       "Goods you receive": formatCents(3 * PRICES[0]),
@@ -197,7 +247,10 @@ describe("swap modified both ways", () => {
     });
 
     // The receiver asks for 1 M of the provider's other listing: the provider sees it and what it now pays.
-    await p.getByTestId("swap-add-theirs").locator(`input[name="add.provider.${b.id}.M"]`).fill("1");
+    await p
+      .getByTestId("swap-add-theirs")
+      .locator(`input[name="add.provider.${b.id}.M"]`)
+      .fill("1");
     await p.getByTestId("swap-approve").click();
     await panelSays(p, SWAP_AWAITING_RETAILER);
     expect(await goods(orderId, "provider")).toEqual({ [a.id]: { S: 3 }, [b.id]: { M: 1 } });
@@ -209,7 +262,9 @@ describe("swap modified both ways", () => {
     await onMove(q, page);
     expect(await q.getByTestId("swap-lines-mine").getByTestId("swap-line").count()).toBe(2);
     expect(await q.locator('input[name="lines.provider.1.M"]').inputValue()).toBe("1");
-    expect(await q.getByTestId("swap-my-due").textContent()).toBe(formatCents(terms.provider.totalDueCents));
+    expect(await q.getByTestId("swap-my-due").textContent()).toBe(
+      formatCents(terms.provider.totalDueCents),
+    );
     expect(await amountsOf(q)).toMatchObject({
       "Goods you give": formatCents(3 * PRICES[0] + PRICES[1]),
       "Your payment": formatCents(terms.provider.totalDueCents),
@@ -242,7 +297,9 @@ describe("swap modified both ways", () => {
       .set({ sizes: { S: 1 }, totalUnits: 1 })
       .where(eq(listings.id, a.id));
     await payOnPage(p, page);
-    await expect.poll(() => p.getByTestId("action-message").textContent(), { timeout: 15_000 }).toBe(SWAP_SOLD_OUT_MESSAGE);
+    await expect
+      .poll(() => p.getByTestId("action-message").textContent(), { timeout: 15_000 })
+      .toBe(SWAP_SOLD_OUT_MESSAGE);
     expect(new URL(p.url()).pathname).toBe(page);
     await p.goto(url(page));
     await panelSays(p, SWAP_REQUEST_DECLINED);
@@ -263,6 +320,9 @@ describe("swap modified both ways", () => {
       .select({ id: listings.id, sizes: listings.sizes })
       .from(listings)
       .where(inArray(listings.id, [a.id, c.id]));
-    expect(Object.fromEntries(stock.map((x) => [x.id, x.sizes]))).toEqual({ [a.id]: { S: 1 }, [c.id]: { L: 2 } });
+    expect(Object.fromEntries(stock.map((x) => [x.id, x.sizes]))).toEqual({
+      [a.id]: { S: 1 },
+      [c.id]: { L: 2 },
+    });
   });
 });

@@ -52,25 +52,41 @@ let workflowOrderId: number | null = null;
 const CREATED = new Date("2026-03-03T06:30:00.000Z");
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const env = getEnv();
   connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
-  client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE, dataConverter: testDataConverter });
+  client = new Client({
+    connection,
+    namespace: env.TEMPORAL_NAMESPACE,
+    dataConverter: testDataConverter,
+  });
   const brand = await createBrand(db(), { name: `TzBrand ${tok}` });
   const col = await createCollection(db(), { brandId: brand.id });
-  const prod = await createProduct(db(), { collectionId: col.id, sku: `TZ${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2000 });
+  const prod = await createProduct(db(), {
+    collectionId: col.id,
+    sku: `TZ${tok}`,
+    sizes: SIZE_RUNS.apparel,
+    priceCents: 2000,
+  });
   variationId = prod.variations[0].id;
-  sellerId = (await createRetailer(db(), { payout: true, user: { email: sellerEmail } })).retailer.id;
+  sellerId = (await createRetailer(db(), { payout: true, user: { email: sellerEmail } })).retailer
+    .id;
   buyerId = (await createRetailer(db(), { payout: true, user: { email: buyerEmail } })).retailer.id;
-  listingId = (await createListing(db(), { variationId, providerId: sellerId, sizes: { S: 4, M: 4 } })).id;
+  listingId = (
+    await createListing(db(), { variationId, providerId: sellerId, sizes: { S: 4, M: 4 } })
+  ).id;
   shipped = await createOrderAt(db(), "ship_order", {
     providerId: sellerId,
     receiverId: buyerId,
     lines: [{ variationId, sizes: { S: 1 } }],
   });
   await db().update(orders).set({ createdAt: CREATED }).where(eq(orders.id, shipped.order.id));
-  await db().update(shipments).set({ createdAt: CREATED }).where(eq(shipments.id, shipped.shipment!.id));
+  await db()
+    .update(shipments)
+    .set({ createdAt: CREATED })
+    .where(eq(shipments.id, shipped.shipment!.id));
   await db().update(retailers).set({ createdAt: CREATED }).where(eq(retailers.id, sellerId));
   await createStaffUser(db(), { email: staffEmail });
   browser = await launchBrowser();
@@ -116,14 +132,20 @@ describe("dates in the marketplace time zone (MARKETPLACE_TZ=America/Los_Angeles
   it("staff's CSV report and a staff resource form's date input read in Los Angeles time", async () => {
     const staff = await signedIn(browser, staffEmail);
     try {
-      const csv = await staff.request.get(url("/admin/reports/shipment-insurance.csv?from=2026-03-01&to=2026-03-04"));
+      const csv = await staff.request.get(
+        url("/admin/reports/shipment-insurance.csv?from=2026-03-01&to=2026-03-04"),
+      );
       expect(csv.status()).toBe(200);
-      const row = csvRecords(await csv.text()).records.find((r) => r.shipment_id === String(shipped.shipment!.id));
+      const row = csvRecords(await csv.text()).records.find(
+        (r) => r.shipment_id === String(shipped.shipment!.id),
+      );
       expect(row?.created).toBe("2026-03-02 22:30:00");
       // The generic list's CSV export: the seller's Created cell.
       const exported = await staff.request.get(url("/admin/retailer/export"));
       expect(exported.status()).toBe(200);
-      const seller = csvRecords(await exported.text()).records.find((r) => r.ID === String(sellerId));
+      const seller = csvRecords(await exported.text()).records.find(
+        (r) => r.ID === String(sellerId),
+      );
       expect(seller?.Created).toBe("2026-03-02 22:30:00");
       // The generic retailer form's Created date input: the seller's creation day in Los Angeles, not UTC's.
       await staff.goto(url(`/admin/retailer/${sellerId}`));
@@ -146,9 +168,9 @@ describe("dates in the marketplace time zone (MARKETPLACE_TZ=America/Los_Angeles
     workflowOrderId = id;
     const workflowId = buyWorkflowId(id);
     const card = { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" };
-    await client.workflow
-      .getHandle(workflowId)
-      .executeUpdate(completeCheckoutUpdate, { args: [{ actorRetailerId: buyerId, paymentMethod: card }] });
+    await client.workflow.getHandle(workflowId).executeUpdate(completeCheckoutUpdate, {
+      args: [{ actorRetailerId: buyerId, paymentMethod: card }],
+    });
     // The seller is asked to answer by the seller-response deadline the read model records.
     let mail: { bodyText: string } | undefined;
     let deadline: string | null | undefined;
@@ -158,7 +180,10 @@ describe("dates in the marketplace time zone (MARKETPLACE_TZ=America/Los_Angeles
         .select({ bodyText: outboxEmails.bodyText })
         .from(outboxEmails)
         .where(like(outboxEmails.dedupeKey, `${workflowId}:mail:%approve_sale_needed%`));
-      const [row] = await db().select({ deadlines: orders.deadlines }).from(orders).where(eq(orders.id, id));
+      const [row] = await db()
+        .select({ deadlines: orders.deadlines })
+        .from(orders)
+        .where(eq(orders.id, id));
       deadline = row?.deadlines?.sellerResponseBy;
       if (!(mail && deadline)) await new Promise((r) => setTimeout(r, 300));
     }

@@ -40,7 +40,12 @@ type Who = {
 };
 const who: Who[] = [];
 
-const TEST_CARD = { card_choice: "new", card_number: "4242424242424242", card_expiry: "12/34", card_cvc: "123" };
+const TEST_CARD = {
+  card_choice: "new",
+  card_number: "4242424242424242",
+  card_expiry: "12/34",
+  card_cvc: "123",
+};
 
 beforeAll(async () => {
   if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the app's database");
@@ -58,13 +63,31 @@ beforeAll(async () => {
   await authorizeBrand(db(), other.id, brand);
   for (const label of ["inactive", "pending"] as const) {
     const email = freshEmail(`trade-${label}`);
-    const me = (await createRetailer(db(), { status: label, payout: true, user: { email } })).retailer;
+    const me = (await createRetailer(db(), { status: label, payout: true, user: { email } }))
+      .retailer;
     await authorizeBrand(db(), me.id, brand);
-    const buyListing = (await createListing(db(), { variationId: variations[0].id, providerId: other.id, sizes: { M: 3 } })).id;
-    const swapListing = (
-      await createListing(db(), { variationId: variations[1].id, providerId: other.id, sizes: { M: 3 }, listingType: "swap" })
+    const buyListing = (
+      await createListing(db(), {
+        variationId: variations[0].id,
+        providerId: other.id,
+        sizes: { M: 3 },
+      })
     ).id;
-    const request = (await createRequest(db(), { variationId: variations[2].id, requestorId: other.id, sizes: { M: 2 } })).id;
+    const swapListing = (
+      await createListing(db(), {
+        variationId: variations[1].id,
+        providerId: other.id,
+        sizes: { M: 3 },
+        listingType: "swap",
+      })
+    ).id;
+    const request = (
+      await createRequest(db(), {
+        variationId: variations[2].id,
+        requestorId: other.id,
+        sizes: { M: 2 },
+      })
+    ).id;
     // An order it sells (waiting for its answer) and one it buys (waiting for its checkout).
     const sale = (
       await createOrderAt(db(), "provider_approve_sale", {
@@ -103,9 +126,14 @@ async function snapshot(retailerId: number) {
   const actions = await db()
     .select({ n: sql<number>`count(*)::int` })
     .from(orderActions)
-    .where(sql`${orderActions.orderId} IN (SELECT id FROM orders WHERE provider_id = ${retailerId} OR receiver_id = ${retailerId})`);
+    .where(
+      sql`${orderActions.orderId} IN (SELECT id FROM orders WHERE provider_id = ${retailerId} OR receiver_id = ${retailerId})`,
+    );
   const [cart] = await db().select().from(carts).where(eq(carts.retailerId, retailerId));
-  const cards = await db().select().from(paymentMethods).where(eq(paymentMethods.retailerId, retailerId));
+  const cards = await db()
+    .select()
+    .from(paymentMethods)
+    .where(eq(paymentMethods.retailerId, retailerId));
   return {
     orders: os.map((o) => ({
       id: o.id,
@@ -119,7 +147,11 @@ async function snapshot(retailerId: number) {
   };
 }
 
-function expectRefused(w: Who, r: { status: number; location: string | null; body: string }, what: string) {
+function expectRefused(
+  w: Who,
+  r: { status: number; location: string | null; body: string },
+  what: string,
+) {
   if (w.label === "inactive") {
     expect(r.status, `${what}: ${r.body.slice(0, 200)}`).toBe(403);
     expect(htmlDecode(r.body)).toContain(MSG.notTrading);
@@ -138,12 +170,16 @@ describe.each(["inactive", "pending"] as const)("a %s retailer cannot trade", (l
     const attempts: [string, Record<string, string | number>][] = [
       ["add to buy", { intent: "add", listingId: me.buyListing, "size.M": 2, returnTo: "/buy" }],
       ["add to swap", { intent: "add", listingId: me.swapListing, "size.M": 1, returnTo: "/swap" }],
-      ["sell to a request", { intent: "add", requestId: me.request, "size.M": 1, returnTo: "/sell" }],
+      [
+        "sell to a request",
+        { intent: "add", requestId: me.request, "size.M": 1, returnTo: "/sell" },
+      ],
       ["proceed", { intent: "proceed", terms: "on" }],
       ["remove", { intent: "remove", listingId: me.buyListing }],
       ["start over", { intent: "clear", returnTo: "/cart" }],
     ];
-    for (const [what, fields] of attempts) expectRefused(me, await me.client.postForm("/cart", fields), what);
+    for (const [what, fields] of attempts)
+      expectRefused(me, await me.client.postForm("/cart", fields), what);
     expect(await snapshot(me.id)).toEqual(before);
   });
 
@@ -151,10 +187,20 @@ describe.each(["inactive", "pending"] as const)("a %s retailer cannot trade", (l
     const me = w();
     const before = await snapshot(me.id);
     expectRefused(me, await me.client.get("/checkout"), "GET /checkout");
-    expectRefused(me, await me.client.postForm("/checkout", { intent: "proceed", terms: "on" }), "buy proceed");
     expectRefused(
       me,
-      await me.client.postForm("/checkout", { intent: "proceed", terms: "on", reason: "overstock", floor_time: "0-30", ...TEST_CARD }),
+      await me.client.postForm("/checkout", { intent: "proceed", terms: "on" }),
+      "buy proceed",
+    );
+    expectRefused(
+      me,
+      await me.client.postForm("/checkout", {
+        intent: "proceed",
+        terms: "on",
+        reason: "overstock",
+        floor_time: "0-30",
+        ...TEST_CARD,
+      }),
       "sell proceed",
     );
     expectRefused(me, await me.client.get("/checkout/review"), "GET /checkout/review");
@@ -165,7 +211,11 @@ describe.each(["inactive", "pending"] as const)("a %s retailer cannot trade", (l
     const me = w();
     const before = await snapshot(me.id);
     expectRefused(me, await me.client.get(`/checkout/pay?order=${me.purchase}`), "GET pay");
-    expectRefused(me, await me.client.postForm(`/checkout/pay?order=${me.purchase}`, TEST_CARD), "POST pay");
+    expectRefused(
+      me,
+      await me.client.postForm(`/checkout/pay?order=${me.purchase}`, TEST_CARD),
+      "POST pay",
+    );
     expect(await snapshot(me.id)).toEqual(before);
   });
 
@@ -175,14 +225,34 @@ describe.each(["inactive", "pending"] as const)("a %s retailer cannot trade", (l
     const commands: [number, Record<string, string>][] = [
       [me.sale, { intent: "respond" }],
       [me.sale, { intent: "decline", reason: "12" }],
-      [me.sale, { intent: "add_card", card_number: "4242424242424242", card_expiry: "12/34", card_cvc: "123" }],
+      [
+        me.sale,
+        {
+          intent: "add_card",
+          card_number: "4242424242424242",
+          card_expiry: "12/34",
+          card_cvc: "123",
+        },
+      ],
       [me.sale, { intent: "cancel_shipment", reason: "50" }],
-      [me.purchase, { intent: "complete_checkout", card_number: "4242424242424242", card_expiry: "12/34", card_cvc: "123" }],
+      [
+        me.purchase,
+        {
+          intent: "complete_checkout",
+          card_number: "4242424242424242",
+          card_expiry: "12/34",
+          card_cvc: "123",
+        },
+      ],
       [me.purchase, { intent: "decline_checkout", reason: "0" }],
       [me.purchase, { intent: "approve_modified" }],
     ];
     for (const [id, fields] of commands)
-      expectRefused(me, await me.client.postForm(`/transaction/buy/${id}`, fields), `${fields.intent} on ${id}`);
+      expectRefused(
+        me,
+        await me.client.postForm(`/transaction/buy/${id}`, fields),
+        `${fields.intent} on ${id}`,
+      );
     expect(await snapshot(me.id)).toEqual(before);
   });
 });

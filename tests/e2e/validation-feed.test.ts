@@ -45,7 +45,9 @@ beforeAll(async () => {
   handle = createDb(process.env.DATABASE_URL!, { max: 3 });
   browser = await launchBrowser();
   await createStaffUser(db(), { email: staffEmail });
-  retailerId = (await createRetailer(db(), { status: "active", storeName, user: { email: retailerEmail } })).retailer.id;
+  retailerId = (
+    await createRetailer(db(), { status: "active", storeName, user: { email: retailerEmail } })
+  ).retailer.id;
   page = await newPage(browser);
   await signInAs(page, staffEmail);
   retailerPage = await newPage(browser);
@@ -60,8 +62,10 @@ afterAll(async () => {
   await handle?.close();
 });
 
-const brandRow = async (id: number) => (await db().select().from(brands).where(eq(brands.id, id)))[0];
-const entryRow = async (id: number) => (await db().select().from(catalogueEntries).where(eq(catalogueEntries.id, id)))[0];
+const brandRow = async (id: number) =>
+  (await db().select().from(brands).where(eq(brands.id, id)))[0];
+const entryRow = async (id: number) =>
+  (await db().select().from(catalogueEntries).where(eq(catalogueEntries.id, id)))[0];
 
 describe("brand requests → Validation → Brands", () => {
   it("a retailer's request appears with its source; staff map it onto a brand; the retailer is authorized and told", async () => {
@@ -70,33 +74,60 @@ describe("brand requests → Validation → Brands", () => {
     await retailerPage.getByLabel("Brand name").fill(`  VF  Requested ${tok} `);
     await retailerPage.getByRole("button", { name: /request this brand/i }).click();
     await retailerPage.getByText("Thank you. We received your brand request").waitFor();
-    const [req] = await db().select().from(brandRequests).where(eq(brandRequests.retailerId, retailerId));
+    const [req] = await db()
+      .select()
+      .from(brandRequests)
+      .where(eq(brandRequests.retailerId, retailerId));
     expect(req.brandId).not.toBeNull();
-    expect(await brandRow(req.brandId!)).toMatchObject({ name: `VF Requested ${tok}`, isValid: false });
+    expect(await brandRow(req.brandId!)).toMatchObject({
+      name: `VF Requested ${tok}`,
+      isValid: false,
+    });
     // A pending store typed the same brand at registration: the same external brand, a second source.
-    const pending = await createRetailer(db(), { status: "pending", storeName: `VF Pending ${tok}` });
+    const pending = await createRetailer(db(), {
+      status: "pending",
+      storeName: `VF Pending ${tok}`,
+    });
     await saveBrandsStep(db(), pending.retailer.id, [{ brandName: `vf requested ${tok}` }]);
-    const [reg] = await db().select().from(brandRequests).where(eq(brandRequests.retailerId, pending.retailer.id));
+    const [reg] = await db()
+      .select()
+      .from(brandRequests)
+      .where(eq(brandRequests.retailerId, pending.retailer.id));
 
     await page.goto(url("/admin/validate/brands"));
     const card = page.getByTestId(`brand-card-${req.brandId}`);
     const sources = card.getByTestId(`brand-requests-${req.brandId}`);
-    await expect(sources.innerText()).resolves.toContain(`Requested by ${storeName} (brand request #${req.id}, requested)`);
-    await expect(sources.innerText()).resolves.toContain(`Requested by VF Pending ${tok} (at registration #${reg.id}, requested)`);
+    await expect(sources.innerText()).resolves.toContain(
+      `Requested by ${storeName} (brand request #${req.id}, requested)`,
+    );
+    await expect(sources.innerText()).resolves.toContain(
+      `Requested by VF Pending ${tok} (at registration #${reg.id}, requested)`,
+    );
     await card.getByLabel(`Existing brand for VF Requested ${tok}`).selectOption(String(target.id));
-    await Promise.all([page.waitForURL(/fixed=/), card.getByRole("button", { name: "Change to Existing Brand" }).click()]);
-    await expect.poll(() => page.getByTestId(`brand-card-${req.brandId}`).innerText()).toBe("FIXED!");
+    await Promise.all([
+      page.waitForURL(/fixed=/),
+      card.getByRole("button", { name: "Change to Existing Brand" }).click(),
+    ]);
+    await expect
+      .poll(() => page.getByTestId(`brand-card-${req.brandId}`).innerText())
+      .toBe("FIXED!");
 
     await retailerPage.goto(url("/brands/"));
-    await expect(retailerPage.getByTestId("authorized-brands").innerText()).resolves.toContain(`VF Target ${tok}`);
+    await expect(retailerPage.getByTestId("authorized-brands").innerText()).resolves.toContain(
+      `VF Target ${tok}`,
+    );
     await retailerPage.goto(url("/brands/?tab=add"));
     await expect(retailerPage.getByTestId("brand-requests").innerText()).resolves.toMatch(
       new RegExp(`VF Requested ${tok}.*Authorized`, "s"),
     );
     await page.goto(url(`/admin/outbox?to=${encodeURIComponent(retailerEmail)}`));
-    await expect(page.locator('[data-testid="outbox-mail"] h2').allInnerTexts()).resolves.toEqual([`Brand authorized: VF Target ${tok}`]);
+    await expect(page.locator('[data-testid="outbox-mail"] h2').allInnerTexts()).resolves.toEqual([
+      `Brand authorized: VF Target ${tok}`,
+    ]);
     // The pending store is not authorized before its activation; its request now names the brand we carry.
-    expect((await db().select().from(brandRequests).where(eq(brandRequests.id, reg.id)))[0]).toMatchObject({
+    expect(
+      (await db().select().from(brandRequests).where(eq(brandRequests.id, reg.id)))[0],
+    ).toMatchObject({
       brandId: target.id,
       status: "requested",
     });
@@ -105,21 +136,35 @@ describe("brand requests → Validation → Brands", () => {
   it("bad input on the brand forms: no choice, an unknown brand, an unknown intent → a message, a 4xx, nothing changed", async () => {
     const other = await createRetailer(db(), { status: "active", storeName: `VF Other ${tok}` });
     await saveBrandsStep(db(), other.retailer.id, [{ brandName: `VF Unchosen ${tok}` }]);
-    const [req] = await db().select().from(brandRequests).where(eq(brandRequests.retailerId, other.retailer.id));
+    const [req] = await db()
+      .select()
+      .from(brandRequests)
+      .where(eq(brandRequests.retailerId, other.retailer.id));
     const ext = req.brandId!;
     await page.goto(url("/admin/validate/brands"));
     const card = page.getByTestId(`brand-card-${ext}`);
     await card.getByRole("button", { name: "Change to Existing Brand" }).click();
     await card.getByText("Choose an existing brand.").waitFor();
-    const empty = await staff.postForm("/admin/validate/brands", { intent: "map-brand", brand: ext, target: "" });
+    const empty = await staff.postForm("/admin/validate/brands", {
+      intent: "map-brand",
+      brand: ext,
+      target: "",
+    });
     expect(empty.status).toBe(400);
     expect(empty.body).toContain("Choose an existing brand.");
-    const unknown = await staff.postForm("/admin/validate/brands", { intent: "add-brand", brand: 2_000_000_000 });
+    const unknown = await staff.postForm("/admin/validate/brands", {
+      intent: "add-brand",
+      brand: 2_000_000_000,
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toContain("That brand is not waiting for validation.");
-    expect((await staff.postForm("/admin/validate/brands", { intent: "approve", brand: ext })).status).toBe(400);
+    expect(
+      (await staff.postForm("/admin/validate/brands", { intent: "approve", brand: ext })).status,
+    ).toBe(400);
     expect(await brandRow(ext)).toMatchObject({ isValid: false, isActive: true });
-    expect((await db().select().from(brandRequests).where(eq(brandRequests.id, req.id)))[0].status).toBe("requested");
+    expect(
+      (await db().select().from(brandRequests).where(eq(brandRequests.id, req.id)))[0].status,
+    ).toBe("requested");
   });
 });
 
@@ -145,25 +190,49 @@ describe("collection uploads → Validation → Products", () => {
     const uploadUrl = `/manage-brand/uploads?brand=${brand.id}&collection=${col.id}`;
     await page.goto(url(uploadUrl));
     await page.getByLabel("Folder (.zip)").setInputFiles(file);
-    await Promise.all([page.waitForURL(/done=loaded/), page.getByRole("button", { name: "Load Folder" }).click()]);
-    await Promise.all([page.waitForURL(/done=saved/), page.getByRole("button", { name: "save products" }).click()]);
-    await expect.poll(() => page.getByTestId("line-3-validation").innerText()).toContain("(new code: waiting for validation)");
+    await Promise.all([
+      page.waitForURL(/done=loaded/),
+      page.getByRole("button", { name: "Load Folder" }).click(),
+    ]);
+    await Promise.all([
+      page.waitForURL(/done=saved/),
+      page.getByRole("button", { name: "save products" }).click(),
+    ]);
+    await expect
+      .poll(() => page.getByTestId("line-3-validation").innerText())
+      .toContain("(new code: waiting for validation)");
     expect(await page.getByTestId("line-2-validation").count()).toBe(0);
     const uploadId = Number(new URL(page.url()).searchParams.get("upload"));
-    const [entry] = await db().select().from(catalogueEntries).where(eq(catalogueEntries.uploadId, uploadId));
+    const [entry] = await db()
+      .select()
+      .from(catalogueEntries)
+      .where(eq(catalogueEntries.uploadId, uploadId));
     entryId = entry.id;
     expect(entry).toMatchObject({ sku: `VFNEW-${tok}`, brandId: brand.id, uploadLine: 3 });
 
     await page.goto(url("/admin/validate/products"));
     const card = page.getByTestId(`entry-card-${entry.id}`);
-    await expect(card.innerText()).resolves.toContain(`from upload #${uploadId} (vf-${tok}.zip), line 3`);
+    await expect(card.innerText()).resolves.toContain(
+      `from upload #${uploadId} (vf-${tok}.zip), line 3`,
+    );
     await expect(card.innerText()).resolves.toContain(`VFNEW-${tok} Fresh Parka`);
-    await Promise.all([page.waitForURL(/fixed=/), card.getByRole("button", { name: "Validate" }).click()]);
+    await Promise.all([
+      page.waitForURL(/fixed=/),
+      card.getByRole("button", { name: "Validate" }).click(),
+    ]);
     await expect.poll(() => page.getByTestId(`entry-card-${entry.id}`).innerText()).toBe("FIXED!");
-    expect(await entryRow(entry.id)).toMatchObject({ resolution: "validated", resolvedProductId: entry.initialProductId });
-    expect((await db().select().from(products).where(eq(products.id, entry.initialProductId!)))[0].isActive).toBe(true);
+    expect(await entryRow(entry.id)).toMatchObject({
+      resolution: "validated",
+      resolvedProductId: entry.initialProductId,
+    });
+    expect(
+      (await db().select().from(products).where(eq(products.id, entry.initialProductId!)))[0]
+        .isActive,
+    ).toBe(true);
     await page.goto(url(uploadUrl + `&upload=${uploadId}`));
-    await expect.poll(() => page.getByTestId("line-3-validation").innerText()).toContain("(new code: validated)");
+    await expect
+      .poll(() => page.getByTestId("line-3-validation").innerText())
+      .toContain("(new code: validated)");
   });
 
   it("bad input on the entry forms: an unknown or resolved entry, no product, an unknown intent → a message, a 4xx, nothing changed", async () => {
@@ -171,7 +240,8 @@ describe("collection uploads → Validation → Products", () => {
       .insert(catalogueEntries)
       .values({ brandName: `vf ${tok}`, name: `VF open ${tok}` })
       .returning();
-    const post = (fields: Record<string, string | number>) => staff.postForm("/admin/validate/products", fields);
+    const post = (fields: Record<string, string | number>) =>
+      staff.postForm("/admin/validate/products", fields);
     const unknown = await post({ intent: "reject", entry: 2_000_000_000 });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toContain("That entry does not exist, or it is resolved already.");
@@ -182,7 +252,9 @@ describe("collection uploads → Validation → Products", () => {
     expect(noProduct.body).toContain("Choose one of the matches.");
     const unknownProduct = await post({ intent: "match", entry: open.id, product: 2_000_000_000 });
     expect(unknownProduct.status).toBe(404);
-    expect(unknownProduct.body).toContain("That product does not exist, or it is the one made from this entry.");
+    expect(unknownProduct.body).toContain(
+      "That product does not exist, or it is the one made from this entry.",
+    );
     const nothingMade = await post({ intent: "validate", entry: open.id });
     expect(nothingMade.status).toBe(400);
     expect(nothingMade.body).toContain("Nothing was made from this entry");
@@ -194,7 +266,10 @@ describe("collection uploads → Validation → Products", () => {
     await page.goto(url("/admin/validate/products"));
     const card = page.getByTestId(`entry-card-${open.id}`);
     expect(await card.getByRole("button", { name: "Validate" }).count()).toBe(0);
-    await Promise.all([page.waitForURL(/fixed=/), card.getByRole("button", { name: "Reject" }).click()]);
+    await Promise.all([
+      page.waitForURL(/fixed=/),
+      card.getByRole("button", { name: "Reject" }).click(),
+    ]);
     await expect.poll(() => page.getByTestId(`entry-card-${open.id}`).innerText()).toBe("FIXED!");
     expect(await entryRow(open.id)).toMatchObject({ resolution: "rejected" });
   });

@@ -16,7 +16,11 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signCarrierEvent } from "../../activities/carrier/signature";
-import { signWebhookBody, simulateCarrierEvent, storeCarrierEvent } from "../../app/utils/webhooks.server";
+import {
+  signWebhookBody,
+  simulateCarrierEvent,
+  storeCarrierEvent,
+} from "../../app/utils/webhooks.server";
 import { getEnv } from "../../app/utils/env.server";
 import { createDb, type DbHandle } from "../../db/client";
 import { getOrderRow } from "../../db/queries/orders";
@@ -34,7 +38,15 @@ import {
   DEFAULT_TEST_PASSWORD,
   SIZE_RUNS,
 } from "../factories";
-import { buyWorkflowId, closeTemporal, retailerWithLogin, temporal, until, waitForOrderState, waitForReadModel } from "./buy-helpers";
+import {
+  buyWorkflowId,
+  closeTemporal,
+  retailerWithLogin,
+  temporal,
+  until,
+  waitForOrderState,
+  waitForReadModel,
+} from "./buy-helpers";
 import { HttpClient } from "./http";
 
 let dbh: DbHandle;
@@ -47,7 +59,14 @@ beforeAll(async () => {
   dbh = createDb(process.env.DATABASE_URL, { max: 2 });
   brand = (await createBrand(dbh.db)).id;
   const coll = (await createCollection(dbh.db, { brandId: brand })).id;
-  variation = (await createProduct(dbh.db, { collectionId: coll, sizes: SIZE_RUNS.apparel, colors: 1, priceCents: 2500 })).variations[0].id;
+  variation = (
+    await createProduct(dbh.db, {
+      collectionId: coll,
+      sizes: SIZE_RUNS.apparel,
+      colors: 1,
+      priceCents: 2500,
+    })
+  ).variations[0].id;
 });
 afterAll(async () => {
   await dbh?.close();
@@ -61,10 +80,23 @@ afterAll(async () => {
 async function orderAwaitingPickup(): Promise<{ orderId: number; trackingNumber: string }> {
   const requestor = await retailerWithLogin(dbh, [brand], { prefix: "wh-req" });
   const seller = await retailerWithLogin(dbh, [brand], { prefix: "wh-sell" });
-  const req = await createRequest(dbh.db, { variationId: variation, requestorId: requestor.r.id, sizes: { M: 1 } });
+  const req = await createRequest(dbh.db, {
+    variationId: variation,
+    requestorId: requestor.r.id,
+    sizes: { M: 1 },
+  });
   const s = new HttpClient();
   await s.signIn(seller.email, DEFAULT_TEST_PASSWORD);
-  expect((await s.postForm("/cart", { intent: "add", requestId: req.id, "size.M": 1, returnTo: "/cart" })).status).toBe(303);
+  expect(
+    (
+      await s.postForm("/cart", {
+        intent: "add",
+        requestId: req.id,
+        "size.M": 1,
+        returnTo: "/cart",
+      })
+    ).status,
+  ).toBe(303);
   // The seller has no card on file yet: the sell dialog's card fields put one there (selling needs it).
   const sent = await s.postForm("/checkout", {
     intent: "proceed",
@@ -91,7 +123,10 @@ async function orderAwaitingPickup(): Promise<{ orderId: number; trackingNumber:
   const trackingNumber = view.shipment!.trackingNumber;
   await until(
     "the shipment row",
-    async () => (await dbh.db.select().from(shipments).where(eq(shipments.trackingNumber, trackingNumber)))[0],
+    async () =>
+      (
+        await dbh.db.select().from(shipments).where(eq(shipments.trackingNumber, trackingNumber))
+      )[0],
   );
   return { orderId: order.id, trackingNumber };
 }
@@ -101,7 +136,13 @@ function carrierEvent(
   status: "picked_up" | "delivered" | "pre_transit",
   eventId = `evt_${Math.random().toString(36).slice(2)}`,
 ) {
-  return buildCarrierEvent({ eventId, trackingNumber, shipmentId: null, status, occurredAt: new Date().toISOString() });
+  return buildCarrierEvent({
+    eventId,
+    trackingNumber,
+    shipmentId: null,
+    status,
+    occurredAt: new Date().toISOString(),
+  });
 }
 
 async function postCarrier(raw: string, signature: string | null) {
@@ -129,8 +170,12 @@ async function storedRows(id: string): Promise<number> {
 }
 
 async function signalsIn(orderId: number, name: string): Promise<number> {
-  const history = await (await temporal()).workflow.getHandle(buyWorkflowId(orderId)).fetchHistory();
-  return (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === name).length;
+  const history = await (await temporal()).workflow
+    .getHandle(buyWorkflowId(orderId))
+    .fetchHistory();
+  return (history.events ?? []).filter(
+    (e) => e.workflowExecutionSignaledEventAttributes?.signalName === name,
+  ).length;
 }
 
 describe("carrier webhook", () => {
@@ -154,8 +199,14 @@ describe("carrier webhook", () => {
     expect(inRoute.payoutReleasedAt).toBeTruthy();
     expect(inRoute.amounts.payoutCents).toBe(2500);
     await waitForReadModel(dbh, orderId, COMMON_STATES.IN_ROUTE);
-    const [ship] = await dbh.db.select().from(shipments).where(eq(shipments.trackingNumber, trackingNumber));
-    const events = await dbh.db.select().from(shipmentEvents).where(eq(shipmentEvents.shipmentId, ship.id));
+    const [ship] = await dbh.db
+      .select()
+      .from(shipments)
+      .where(eq(shipments.trackingNumber, trackingNumber));
+    const events = await dbh.db
+      .select()
+      .from(shipmentEvents)
+      .where(eq(shipmentEvents.shipmentId, ship.id));
     expect(events.filter((e) => e.providerEventId === `carrier:${pickup.id}`)).toHaveLength(1);
 
     // Delivered, 20 deliveries at the same moment.
@@ -204,7 +255,10 @@ describe("carrier webhook", () => {
 
     const forged = await postCarrier(raw, signCarrierEvent(raw, "attacker-secret"));
     expect(forged.status).toBe(400);
-    expect(JSON.parse(forged.body)).toMatchObject({ received: false, error: "invalid signature (mismatch)" });
+    expect(JSON.parse(forged.body)).toMatchObject({
+      received: false,
+      error: "invalid signature (mismatch)",
+    });
     expect((await postCarrier(raw, null)).status).toBe(400);
     expect((await postCarrier(raw, "sha256=deadbeef")).status).toBe(400);
     // A signature of another body (the payload was tampered with after signing).
@@ -227,7 +281,9 @@ describe("carrier webhook", () => {
 
     expect(await storedRows(`carrier:${ev.id}`)).toBe(0);
     expect(await signalsIn(orderId, "carrierEvent")).toBe(0);
-    expect((await waitForOrderState(orderId, BUY_STATES.SHIP_ORDER)).statename).toBe(BUY_STATES.SHIP_ORDER);
+    expect((await waitForOrderState(orderId, BUY_STATES.SHIP_ORDER)).statename).toBe(
+      BUY_STATES.SHIP_ORDER,
+    );
   });
 });
 
@@ -238,7 +294,10 @@ describe("staff's simulate pickup / delivery", () => {
     expect(picked).toMatchObject({ ok: true, httpStatus: 200, duplicate: false, settled: true });
     // No waiting here: the answer came after the workflow wrote the step (staff's page shows it at once).
     expect((await getOrderRow(dbh.db, orderId))?.statename).toBe(COMMON_STATES.IN_ROUTE);
-    expect(await simulateCarrierEvent(orderId, "delivered")).toMatchObject({ ok: true, settled: true });
+    expect(await simulateCarrierEvent(orderId, "delivered")).toMatchObject({
+      ok: true,
+      settled: true,
+    });
     expect((await getOrderRow(dbh.db, orderId))?.statename).toBe(COMMON_STATES.DELIVERED);
     expect(await storedRows(`carrier:${(picked as { eventId: string }).eventId}`)).toBe(1);
     expect(await simulateCarrierEvent(999_999_999, "delivered")).toEqual({
@@ -268,10 +327,16 @@ describe("the inbox: no acknowledged event is lost", () => {
       // The endpoint's store step, then the process "dies": no signal, no mark.
       const stored = await storeCarrierEvent(ev);
       expect(stored).toMatchObject({ inserted: true });
-      expect(await inboxRow(`carrier:${ev.id}`)).toMatchObject({ processedAt: null, outcome: null, attempts: 1 });
+      expect(await inboxRow(`carrier:${ev.id}`)).toMatchObject({
+        processedAt: null,
+        outcome: null,
+        attempts: 1,
+      });
       // Staff see it waiting (within the endpoint's hold, before the relay takes it).
       const page = await staff.get("/admin/outbox");
-      expect(Number(/waiting for delivery to their orders: (\d+)/.exec(page.body)?.[1])).toBeGreaterThanOrEqual(1);
+      expect(
+        Number(/waiting for delivery to their orders: (\d+)/.exec(page.body)?.[1]),
+      ).toBeGreaterThanOrEqual(1);
       // The carrier retries (it never had our 200): a duplicate, answered as one.
       const raw = JSON.stringify(ev);
       const retry = await postCarrier(raw, signCarrierEvent(raw, secret));
@@ -279,7 +344,10 @@ describe("the inbox: no acknowledged event is lost", () => {
       expect(JSON.parse(retry.body)).toMatchObject({ received: true, duplicate: true });
       // The worker's relay delivers it once the endpoint's hold (5 s) has passed.
       await waitForOrderState(orderId, state);
-      await until("the relay's mark", async () => (await inboxRow(`carrier:${ev.id}`)).outcome === "delivered");
+      await until(
+        "the relay's mark",
+        async () => (await inboxRow(`carrier:${ev.id}`)).outcome === "delivered",
+      );
       expect((await inboxRow(`carrier:${ev.id}`)).attempts).toBe(2);
     }
     expect(await signalsIn(orderId, "carrierEvent")).toBe(2);
@@ -315,14 +383,23 @@ describe("the inbox: no acknowledged event is lost", () => {
 describe("payment webhook", () => {
   it("the same event 20 times: one row, one paymentEvent signal; forged or stale signatures are 400", async () => {
     const { orderId } = await orderAwaitingPickup();
-    const secret = env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET ? env.STRIPE_WEBHOOK_SECRET : env.SANDBOX_WEBHOOK_SECRET;
+    const secret =
+      env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET
+        ? env.STRIPE_WEBHOOK_SECRET
+        : env.SANDBOX_WEBHOOK_SECRET;
     const [pay] = await dbh.db.select().from(payments).where(eq(payments.orderId, orderId));
     const ev = {
       id: `evt_${Math.random().toString(36).slice(2)}`,
       object: "event",
       type: "payment_intent.succeeded",
       created: Math.floor(Date.now() / 1000),
-      data: { object: { id: pay?.providerRef ?? "pi_unknown", object: "payment_intent", metadata: { order_id: String(orderId) } } },
+      data: {
+        object: {
+          id: pay?.providerRef ?? "pi_unknown",
+          object: "payment_intent",
+          metadata: { order_id: String(orderId) },
+        },
+      },
     };
     const raw = JSON.stringify(ev);
     const results = [];
@@ -330,14 +407,22 @@ describe("payment webhook", () => {
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(results.filter((r) => JSON.parse(r.body).duplicate !== true)).toHaveLength(1);
     expect(await storedRows(`payment:${ev.id}`)).toBe(1);
-    await until("the paymentEvent signal", async () => (await signalsIn(orderId, "paymentEvent")) >= 1);
+    await until(
+      "the paymentEvent signal",
+      async () => (await signalsIn(orderId, "paymentEvent")) >= 1,
+    );
     expect(await signalsIn(orderId, "paymentEvent")).toBe(1);
 
     const other = { ...ev, id: `evt_${Math.random().toString(36).slice(2)}` };
     const rawOther = JSON.stringify(other);
-    expect((await postPayment(rawOther, signWebhookBody("whsec_attacker", rawOther))).status).toBe(400);
+    expect((await postPayment(rawOther, signWebhookBody("whsec_attacker", rawOther))).status).toBe(
+      400,
+    );
     expect((await postPayment(rawOther, null)).status).toBe(400);
-    const stale = await postPayment(rawOther, signWebhookBody(secret, rawOther, Math.floor(Date.now() / 1000) - 3600));
+    const stale = await postPayment(
+      rawOther,
+      signWebhookBody(secret, rawOther, Math.floor(Date.now() / 1000) - 3600),
+    );
     expect(stale.status).toBe(400);
     expect(JSON.parse(stale.body).error).toBe("invalid signature (stale)");
     expect((await postPayment("[]", signWebhookBody(secret, "[]"))).status).toBe(400);

@@ -58,7 +58,8 @@ let otherListingId: number;
 let unpaidStore: { id: number; storeName: string };
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
+  if (!process.env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
   handle = createDb(process.env.DATABASE_URL, { max: 2 });
   const db = handle.db;
   const brand = await createBrand(db, { name: brandName });
@@ -88,8 +89,18 @@ beforeAll(async () => {
   const other = await createRetailer(db, { payout: true, user: { email: otherEmail } });
   await authorizeBrand(db, other.retailer.id, brandId);
   // Another retailer already lists the Navy parka (for the request's listing-exists notice).
-  otherListingId = (await createListing(db, { variationId: parka.navy, providerId: other.retailer.id, sizes: { M: 2 } })).id;
-  const unpaid = await createRetailer(db, { payout: false, user: false, storeName: `Unpaid Store ${tok}` });
+  otherListingId = (
+    await createListing(db, {
+      variationId: parka.navy,
+      providerId: other.retailer.id,
+      sizes: { M: 2 },
+    })
+  ).id;
+  const unpaid = await createRetailer(db, {
+    payout: false,
+    user: false,
+    storeName: `Unpaid Store ${tok}`,
+  });
   await authorizeBrand(db, unpaid.retailer.id, brandId);
   unpaidStore = { id: unpaid.retailer.id, storeName: unpaid.retailer.storeName };
   await createStaffUser(db, { email: staffEmail });
@@ -111,14 +122,21 @@ const text = (p: Page, sel: string) => p.locator(sel).first().textContent();
 const fieldError = (p: Page, name: string) => p.locator(`[data-field-error="${name}"]`).first();
 
 /** Brand, search by product code (as you type), choose the product. */
-async function chooseProduct(p: Page, path: "/addlisting/" | "/requestlisting/", code: string): Promise<void> {
+async function chooseProduct(
+  p: Page,
+  path: "/addlisting/" | "/requestlisting/",
+  code: string,
+): Promise<void> {
   await p.goto(url(path));
   await p.selectOption("#wizard-brand", String(brandId));
   await p.waitForURL((u) => u.searchParams.get("brand") === String(brandId));
   await p.locator("#wizard-q").fill(code);
   const hit = p.locator('[data-testid="variation-hit"]', { hasText: code }).first();
   await hit.waitFor();
-  await Promise.all([p.waitForURL((u) => u.searchParams.has("product")), hit.locator('[data-testid="choose-product"]').click()]);
+  await Promise.all([
+    p.waitForURL((u) => u.searchParams.has("product")),
+    hit.locator('[data-testid="choose-product"]').click(),
+  ]);
   await p.getByTestId("wizard-style-form").waitFor();
 }
 
@@ -141,7 +159,9 @@ describe("List a style", () => {
     expect(row).toContain(`${sku}-BLA`);
     expect(row).toContain("Black");
     expect(row).toContain("$42.50");
-    expect(await text(p, '[data-testid="product-not-found"]')).toMatch(/season, the product code, the colour, the wholesale cost/);
+    expect(await text(p, '[data-testid="product-not-found"]')).toMatch(
+      /season, the product code, the colour, the wholesale cost/,
+    );
 
     // No colour chosen.
     await p.selectOption("#wizard-reason", "overstock");
@@ -158,11 +178,16 @@ describe("List a style", () => {
     expect(html).toMatch(/<option value="overstock" selected="">/);
 
     await p.locator(`input[name="variation"][value="${parka.black}"]`).check();
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "1"), p.getByRole("button", { name: "Continue" }).click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("stage") === "1"),
+      p.getByRole("button", { name: "Continue" }).click(),
+    ]);
 
     // Sizes: total 0.
     await p.getByRole("button", { name: "Continue" }).click();
-    await expect(text(p, '[data-testid="wizard-form-errors"]')).resolves.toContain(ADD_AT_LEAST_ONE_SIZE);
+    await expect(text(p, '[data-testid="wizard-form-errors"]')).resolves.toContain(
+      ADD_AT_LEAST_ONE_SIZE,
+    );
     const sizesUrl = new URL(p.url()).pathname + new URL(p.url()).search;
     const zero = await post(p, sizesUrl, { "sizes[0]": "0", "sizes[1]": "-2", "sizes[2]": "0" });
     expect(zero.status()).toBe(400);
@@ -170,7 +195,10 @@ describe("List a style", () => {
     await p.fill("#size-0", "2");
     await p.fill("#size-1", "3");
     await expect(text(p, '[data-testid="wizard-total-units"]')).resolves.toBe("5");
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "2"), p.getByRole("button", { name: "Continue" }).click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("stage") === "2"),
+      p.getByRole("button", { name: "Continue" }).click(),
+    ]);
 
     // Photos: the server refuses a text file renamed .png (400) and a picture over 5 MB (413), keeping the stage.
     const photosUrl = new URL(p.url()).pathname + new URL(p.url()).search;
@@ -189,12 +217,25 @@ describe("List a style", () => {
     expect(large.status()).toBe(413);
     expect(await large.text()).toContain(WIZARD_MESSAGES.photoTooLarge);
     // In the page: a text file renamed .png is refused, a real PNG accepted and shown.
-    await p.setInputFiles("#wizard-photos-input", { name: "notes.png", mimeType: "image/png", buffer: FAKE_PNG });
+    await p.setInputFiles("#wizard-photos-input", {
+      name: "notes.png",
+      mimeType: "image/png",
+      buffer: FAKE_PNG,
+    });
     await p.getByRole("button", { name: "Upload" }).click();
-    await expect(text(p, '[data-testid="wizard-photo-errors"]')).resolves.toContain(`notes.png: ${WIZARD_MESSAGES.photoType}`);
+    await expect(text(p, '[data-testid="wizard-photo-errors"]')).resolves.toContain(
+      `notes.png: ${WIZARD_MESSAGES.photoType}`,
+    );
     expect(await p.locator('[data-testid="wizard-photo"]').count()).toBe(0);
-    await p.setInputFiles("#wizard-photos-input", { name: "parka.png", mimeType: "image/png", buffer: PNG });
-    await Promise.all([p.waitForURL((u) => u.searchParams.has("images")), p.getByRole("button", { name: "Upload" }).click()]);
+    await p.setInputFiles("#wizard-photos-input", {
+      name: "parka.png",
+      mimeType: "image/png",
+      buffer: PNG,
+    });
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.has("images")),
+      p.getByRole("button", { name: "Upload" }).click(),
+    ]);
     const img = p.locator('[data-testid="wizard-photo"]').first();
     await img.waitFor();
     const src = (await img.getAttribute("src"))!;
@@ -203,23 +244,38 @@ describe("List a style", () => {
     expect(served.status()).toBe(200);
     expect(served.headers()["content-type"]).toBe("image/png");
     expect(Buffer.from(await served.body()).equals(PNG)).toBe(true);
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "3"), p.getByRole("button", { name: "Continue" }).click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("stage") === "3"),
+      p.getByRole("button", { name: "Continue" }).click(),
+    ]);
 
     // Confirm, then Modify the sizes: the counts and the photo are kept.
     await expect(text(p, '[data-testid="wizard-summary-sizes"]')).resolves.toBe("S: 2, M: 3");
     await expect(text(p, '[data-testid="wizard-summary-value"]')).resolves.toBe("$212.50");
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "1"), p.getByTestId("modify-sizes").click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("stage") === "1"),
+      p.getByTestId("modify-sizes").click(),
+    ]);
     expect(await p.inputValue("#size-0")).toBe("2");
     expect(await p.inputValue("#size-1")).toBe("3");
     await p.fill("#size-1", "4");
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "2"), p.getByRole("button", { name: "Continue" }).click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("stage") === "2"),
+      p.getByRole("button", { name: "Continue" }).click(),
+    ]);
     await p.getByTestId("wizard-photos").waitFor();
     await p.locator('[data-testid="wizard-photo"]').first().waitFor();
     expect(await p.locator('[data-testid="wizard-photo"]').count()).toBe(1);
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "3"), p.getByRole("button", { name: "Continue" }).click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("stage") === "3"),
+      p.getByRole("button", { name: "Continue" }).click(),
+    ]);
     await expect(text(p, '[data-testid="wizard-summary-sizes"]')).resolves.toBe("S: 2, M: 4");
     await expect(text(p, '[data-testid="wizard-summary-units"]')).resolves.toBe("6");
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "4"), p.getByTestId("wizard-confirm-continue").click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("stage") === "4"),
+      p.getByTestId("wizard-confirm-continue").click(),
+    ]);
 
     // Terms not accepted.
     await p.getByTestId("wizard-save").click();
@@ -230,9 +286,15 @@ describe("List a style", () => {
     expect(await noTerms.text()).toContain(ACCEPT_TERMS);
 
     await p.locator('input[name="terms"]').check();
-    await Promise.all([p.waitForURL((u) => u.pathname.startsWith("/buy")), p.getByTestId("wizard-save").click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.pathname.startsWith("/buy")),
+      p.getByTestId("wizard-save").click(),
+    ]);
     expect(new URL(p.url()).searchParams.get("ref")).toBe("listingCreated");
-    await p.locator('[role="status"]', { hasText: "Your listing has been created." }).first().waitFor();
+    await p
+      .locator('[role="status"]', { hasText: "Your listing has been created." })
+      .first()
+      .waitFor();
 
     const rows = await handle.db
       .select()
@@ -258,7 +320,9 @@ describe("List a style", () => {
     await p.goto(url(termsUrl));
     await p.locator('input[name="terms"]').check();
     await p.getByTestId("wizard-save").click();
-    await expect(text(p, '[data-testid="wizard-cannot-create"]')).resolves.toBe(CANNOT_CREATE_LISTING);
+    await expect(text(p, '[data-testid="wizard-cannot-create"]')).resolves.toBe(
+      CANNOT_CREATE_LISTING,
+    );
   });
 
   it("refuses to list an already listed item, linking to the existing listing", async () => {
@@ -276,7 +340,9 @@ describe("List a style", () => {
       .select()
       .from(listings)
       .where(and(eq(listings.providerId, sellerId), eq(listings.variationId, parka.black)));
-    expect(await p.getByTestId("wizard-blocked-link").getAttribute("href")).toBe(`/updatelisting/${existing.id}`);
+    expect(await p.getByTestId("wizard-blocked-link").getAttribute("href")).toBe(
+      `/updatelisting/${existing.id}`,
+    );
     expect(await stage(p)).toBe("0");
   });
 
@@ -284,21 +350,33 @@ describe("List a style", () => {
     const p = await page();
     await signInAs(p, otherEmail);
     const unauthorizedBrand = await createBrand(handle.db);
-    expect((await p.request.get(url(`/addlisting/?stage=0&brand=${unauthorizedBrand.id}`))).status()).toBe(404);
+    expect(
+      (await p.request.get(url(`/addlisting/?stage=0&brand=${unauthorizedBrand.id}`))).status(),
+    ).toBe(404);
     expect((await p.request.get(url("/addlisting/?stage=7"))).status()).toBe(400);
     expect((await p.request.get(url("/addlisting/?stage=0&brand=x"))).status()).toBe(400);
-    expect((await p.request.get(url(`/addlisting/?stage=0&brand=${brandId}&product=999999999`))).status()).toBe(404);
+    expect(
+      (
+        await p.request.get(url(`/addlisting/?stage=0&brand=${brandId}&product=999999999`))
+      ).status(),
+    ).toBe(404);
     // A later stage without the earlier data goes back to the first missing stage.
-    const r = await p.request.get(url(`/addlisting/?stage=3&brand=${brandId}`), { maxRedirects: 0 });
+    const r = await p.request.get(url(`/addlisting/?stage=3&brand=${brandId}`), {
+      maxRedirects: 0,
+    });
     expect(r.status()).toBe(302);
     expect(r.headers().location).toMatch(/stage=0/);
     // A retailer cannot list for another retailer: the provider parameter is ignored.
-    const dup = await post(p, `/addlisting/?stage=0&brand=${brandId}&product=${parka.productId}&provider=${sellerId}`, {
-      variation: String(parka.navy),
-      listingType: "sell",
-      reason: "overstock",
-      provider: String(sellerId),
-    });
+    const dup = await post(
+      p,
+      `/addlisting/?stage=0&brand=${brandId}&product=${parka.productId}&provider=${sellerId}`,
+      {
+        variation: String(parka.navy),
+        listingType: "sell",
+        reason: "overstock",
+        provider: String(sellerId),
+      },
+    );
     // The Navy parka is this retailer's own listing: refused for IT, not for the seller named in the form.
     expect(dup.status()).toBe(400);
     expect(await dup.text()).toContain(ALREADY_LISTED);
@@ -309,9 +387,14 @@ describe("List a style", () => {
 describe("Without JavaScript", () => {
   it("every stage works with plain forms, photo upload included", async () => {
     // Without payout: its listing stays hidden (payoutneeded), so the request tests below see no listing of this style.
-    const { retailer } = await createRetailer(handle.db, { payout: false, user: { email: uniqueEmail("wizard-nojs") } });
+    const { retailer } = await createRetailer(handle.db, {
+      payout: false,
+      user: { email: uniqueEmail("wizard-nojs") },
+    });
     await authorizeBrand(handle.db, retailer.id, brandId);
-    const email = (await handle.db.query.users.findFirst({ where: (u, { eq }) => eq(u.retailerId, retailer.id) }))!.email;
+    const email = (await handle.db.query.users.findFirst({
+      where: (u, { eq }) => eq(u.retailerId, retailer.id),
+    }))!.email;
     const context = await browser.newContext({ baseURL: baseUrl, javaScriptEnabled: false });
     context.setDefaultTimeout(15_000);
     const p = await context.newPage();
@@ -324,10 +407,19 @@ describe("Without JavaScript", () => {
       p.getByRole("button", { name: "Choose brand" }).click(),
     ]);
     await p.fill("#wizard-q", reqSku.slice(0, 2)); // 2 characters: searched because Search is pressed
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("search") === "1"), p.getByRole("button", { name: "Search" }).click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("search") === "1"),
+      p.getByRole("button", { name: "Search" }).click(),
+    ]);
     await p.fill("#wizard-q", reqSku);
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("q") === reqSku), p.getByRole("button", { name: "Search" }).click()]);
-    await Promise.all([p.waitForURL((u) => u.searchParams.has("product")), p.getByTestId("choose-product").first().click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("q") === reqSku),
+      p.getByRole("button", { name: "Search" }).click(),
+    ]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.has("product")),
+      p.getByTestId("choose-product").first().click(),
+    ]);
     await p.locator('input[name="listingType"][value="sell"]').check();
     await p.selectOption("#wizard-reason", "slow_seller");
     await p.getByRole("button", { name: "Continue" }).click();
@@ -336,25 +428,51 @@ describe("Without JavaScript", () => {
     expect(await p.locator('input[name="listingType"][value="sell"]').isChecked()).toBe(true);
     expect(await p.inputValue("#wizard-reason")).toBe("slow_seller");
     await p.locator(`input[name="variation"][value="${reqVariation}"]`).check();
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "1"), p.getByRole("button", { name: "Continue" }).click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("stage") === "1"),
+      p.getByRole("button", { name: "Continue" }).click(),
+    ]);
     await p.getByRole("button", { name: "Continue" }).click();
-    await expect(text(p, '[data-testid="wizard-form-errors"]')).resolves.toContain(ADD_AT_LEAST_ONE_SIZE);
+    await expect(text(p, '[data-testid="wizard-form-errors"]')).resolves.toContain(
+      ADD_AT_LEAST_ONE_SIZE,
+    );
     await p.fill("#size-0", "4");
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "2"), p.getByRole("button", { name: "Continue" }).click()]);
-    await p.setInputFiles("#wizard-photos-input", { name: "vest.png", mimeType: "image/png", buffer: PNG });
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "3"), p.getByRole("button", { name: "Continue" }).click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("stage") === "2"),
+      p.getByRole("button", { name: "Continue" }).click(),
+    ]);
+    await p.setInputFiles("#wizard-photos-input", {
+      name: "vest.png",
+      mimeType: "image/png",
+      buffer: PNG,
+    });
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("stage") === "3"),
+      p.getByRole("button", { name: "Continue" }).click(),
+    ]);
     await expect(text(p, '[data-testid="wizard-summary-sizes"]')).resolves.toBe("S: 4");
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "4"), p.getByTestId("wizard-confirm-continue").click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("stage") === "4"),
+      p.getByTestId("wizard-confirm-continue").click(),
+    ]);
     await p.getByTestId("wizard-save").click();
     await expect(fieldError(p, "terms").textContent()).resolves.toBe(ACCEPT_TERMS);
     await p.locator('input[name="terms"]').check();
-    await Promise.all([p.waitForURL((u) => u.pathname.startsWith("/buy")), p.getByTestId("wizard-save").click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.pathname.startsWith("/buy")),
+      p.getByTestId("wizard-save").click(),
+    ]);
     expect(new URL(p.url()).searchParams.get("ref")).toBe("listingCreatedPayoutNeeded");
     const [row] = await handle.db
       .select()
       .from(listings)
       .where(and(eq(listings.providerId, retailer.id), eq(listings.variationId, reqVariation)));
-    expect(row).toMatchObject({ sizes: { S: 4, M: 0 }, listingType: "sell", reason: "slow_seller", status: "payoutneeded" });
+    expect(row).toMatchObject({
+      sizes: { S: 4, M: 0 },
+      listingType: "sell",
+      reason: "slow_seller",
+      status: "payoutneeded",
+    });
     expect(row.images).toHaveLength(1);
   });
 });
@@ -370,29 +488,43 @@ describe("Request a style", () => {
     await expect(fieldError(p, "reason").textContent()).resolves.toBe(WIZARD_MESSAGES.chooseReason);
     await p.locator(`input[name="variation"][value="${parka.navy}"]`).check();
     await p.selectOption("#wizard-reason", "sold_out");
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "1"), p.getByRole("button", { name: "Continue" }).click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("stage") === "1"),
+      p.getByRole("button", { name: "Continue" }).click(),
+    ]);
     await p.fill("#size-1", "2");
     // No photos step for a request: sizes lead to the confirmation.
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "3"), p.getByRole("button", { name: "Continue" }).click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("stage") === "3"),
+      p.getByRole("button", { name: "Continue" }).click(),
+    ]);
     const notice = p.getByTestId("wizard-listing-exists");
     expect(await notice.textContent()).toContain(WIZARD_MESSAGES.listingExistsText);
-    expect(await notice.getByRole("link", { name: "See it in the marketplace" }).getAttribute("href")).toBe(
-      `/buy/?brand=${brandId}&variantId=${parka.navy}`,
-    );
+    expect(
+      await notice.getByRole("link", { name: "See it in the marketplace" }).getAttribute("href"),
+    ).toBe(`/buy/?brand=${brandId}&variantId=${parka.navy}`);
     // The listing that fills it (M), linked to its page (docs/product/screens.md, "Matches").
-    expect(await notice.getByTestId("wizard-filling-listing").getByRole("link").getAttribute("href")).toBe(
-      `/listing/buy/${otherListingId}`,
-    );
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "4"), p.getByTestId("wizard-confirm-continue").click()]);
+    expect(
+      await notice.getByTestId("wizard-filling-listing").getByRole("link").getAttribute("href"),
+    ).toBe(`/listing/buy/${otherListingId}`);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("stage") === "4"),
+      p.getByTestId("wizard-confirm-continue").click(),
+    ]);
     await p.locator('input[name="terms"]').check();
-    await Promise.all([p.waitForURL((u) => u.pathname.startsWith("/buy")), p.getByTestId("wizard-save").click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.pathname.startsWith("/buy")),
+      p.getByTestId("wizard-save").click(),
+    ]);
     const landed = new URL(p.url());
     expect(landed.searchParams.get("ref")).toBe("requestCreatedListingExists");
     expect(landed.searchParams.get("variantId")).toBe(String(parka.navy));
     const [req] = await handle.db
       .select()
       .from(listingRequests)
-      .where(and(eq(listingRequests.requestorId, sellerId), eq(listingRequests.variationId, parka.navy)));
+      .where(
+        and(eq(listingRequests.requestorId, sellerId), eq(listingRequests.variationId, parka.navy)),
+      );
     expect(req).toMatchObject({ sizes: { S: 0, M: 2, L: 0 }, totalUnits: 2, reason: "sold_out" });
 
     // The same style again: the duplicate message with a link to the existing request.
@@ -403,7 +535,9 @@ describe("Request a style", () => {
     const blocked = p.getByTestId("wizard-blocked");
     await blocked.waitFor();
     expect(await blocked.textContent()).toContain(ALREADY_REQUESTED);
-    expect(await p.getByTestId("wizard-blocked-link").getAttribute("href")).toBe(`/updaterequest/${req.id}`);
+    expect(await p.getByTestId("wizard-blocked-link").getAttribute("href")).toBe(
+      `/updaterequest/${req.id}`,
+    );
   });
 
   it("refuses a request for a style the retailer lists itself", async () => {
@@ -426,14 +560,26 @@ describe("Request a style", () => {
     await chooseProduct(p, "/requestlisting/", reqSku);
     await p.locator(`input[name="variation"][value="${reqVariation}"]`).check();
     await p.selectOption("#wizard-reason", "customer_special_order");
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "1"), p.getByRole("button", { name: "Continue" }).click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("stage") === "1"),
+      p.getByRole("button", { name: "Continue" }).click(),
+    ]);
     await p.fill("#size-0", "1");
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "3"), p.getByRole("button", { name: "Continue" }).click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("stage") === "3"),
+      p.getByRole("button", { name: "Continue" }).click(),
+    ]);
     await p.getByTestId("wizard-summary").waitFor();
     expect(await p.getByTestId("wizard-listing-exists").count()).toBe(0);
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "4"), p.getByTestId("wizard-confirm-continue").click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("stage") === "4"),
+      p.getByTestId("wizard-confirm-continue").click(),
+    ]);
     await p.locator('input[name="terms"]').check();
-    await Promise.all([p.waitForURL((u) => u.pathname.startsWith("/active/requests")), p.getByTestId("wizard-save").click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.pathname.startsWith("/active/requests")),
+      p.getByTestId("wizard-save").click(),
+    ]);
     expect(new URL(p.url()).searchParams.get("ref")).toBe("requestCreated");
   });
 });
@@ -447,26 +593,48 @@ describe("Staff browsing as admin", () => {
     await p.locator('input[name="listingType"][value="swap"]').check();
     await p.selectOption("#wizard-reason", "wrong_sizes");
     await p.getByRole("button", { name: "Continue" }).click();
-    await expect(fieldError(p, "provider").textContent()).resolves.toBe(WIZARD_MESSAGES.chooseProvider);
+    await expect(fieldError(p, "provider").textContent()).resolves.toBe(
+      WIZARD_MESSAGES.chooseProvider,
+    );
     // Only retailers authorized for the brand are offered, by store name (staff see names).
     const options = await p.locator("#wizard-retailer option").allTextContents();
     expect(options.some((o) => o.startsWith(unpaidStore.storeName))).toBe(true);
     await p.selectOption("#wizard-retailer", String(unpaidStore.id));
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "1"), p.getByRole("button", { name: "Continue" }).click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("stage") === "1"),
+      p.getByRole("button", { name: "Continue" }).click(),
+    ]);
     expect(new URL(p.url()).searchParams.get("provider")).toBe(String(unpaidStore.id));
     await p.fill("#size-1", "3");
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "2"), p.getByRole("button", { name: "Continue" }).click()]);
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "3"), p.getByRole("button", { name: "Continue" }).click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("stage") === "2"),
+      p.getByRole("button", { name: "Continue" }).click(),
+    ]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("stage") === "3"),
+      p.getByRole("button", { name: "Continue" }).click(),
+    ]);
     expect(await p.getByTestId("wizard-summary").textContent()).toContain(unpaidStore.storeName);
-    await Promise.all([p.waitForURL((u) => u.searchParams.get("stage") === "4"), p.getByTestId("wizard-confirm-continue").click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.searchParams.get("stage") === "4"),
+      p.getByTestId("wizard-confirm-continue").click(),
+    ]);
     await p.locator('input[name="terms"]').check();
-    await Promise.all([p.waitForURL((u) => u.pathname.startsWith("/buy")), p.getByTestId("wizard-save").click()]);
+    await Promise.all([
+      p.waitForURL((u) => u.pathname.startsWith("/buy")),
+      p.getByTestId("wizard-save").click(),
+    ]);
     expect(new URL(p.url()).searchParams.get("ref")).toBe("listingCreatedPayoutNeeded");
     const rows = await handle.db
       .select()
       .from(listings)
       .where(and(eq(listings.providerId, unpaidStore.id), eq(listings.variationId, reqVariation)));
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ status: "payoutneeded", listingType: "swap", reason: "wrong_sizes", totalUnits: 3 });
+    expect(rows[0]).toMatchObject({
+      status: "payoutneeded",
+      listingType: "swap",
+      reason: "wrong_sizes",
+      totalUnits: 3,
+    });
   });
 });

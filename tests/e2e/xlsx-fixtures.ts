@@ -4,7 +4,11 @@
  */
 import { crc32, deflateRawSync } from "node:zlib";
 import ExcelJS from "exceljs";
-import { BULK_UPLOAD_COLUMNS, BULK_UPLOAD_EXAMPLE, type BulkUploadColumn } from "../../domain/retailer-admin";
+import {
+  BULK_UPLOAD_COLUMNS,
+  BULK_UPLOAD_EXAMPLE,
+  type BulkUploadColumn,
+} from "../../domain/retailer-admin";
 
 export type UploadRowValues = Partial<Record<BulkUploadColumn, string>>;
 
@@ -33,7 +37,11 @@ export async function uploadWorkbook(rows: UploadRowValues[]): Promise<Buffer> {
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
-type Entry = { name: string; data: Buffer; /** What the directory claims the entry unzips to (a lying bomb). */ declaredSize?: number };
+type Entry = {
+  name: string;
+  data: Buffer;
+  /** What the directory claims the entry unzips to (a lying bomb). */ declaredSize?: number;
+};
 
 /** A zip (deflated entries) built by hand, so a test can make the directory lie. */
 export function buildZip(entries: Entry[]): Buffer {
@@ -87,7 +95,9 @@ export function zipBomb(lying = false): Buffer {
   return buildZip([
     {
       name: "[Content_Types].xml",
-      data: Buffer.from('<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>'),
+      data: Buffer.from(
+        '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+      ),
     },
     { name: "xl/workbook.xml", data: Buffer.from('<?xml version="1.0"?><workbook/>') },
     { name: "xl/worksheets/sheet1.xml", data: zeros, declaredSize: lying ? 1024 : undefined },

@@ -1,5 +1,13 @@
 import type { DbOrTx } from "../../db/client";
-import { brands, collections, companies, productSizes, products, productVariations, variationImages } from "../../db/schema";
+import {
+  brands,
+  collections,
+  companies,
+  productSizes,
+  products,
+  productVariations,
+  variationImages,
+} from "../../db/schema";
 import { placeholderImage, uniqueToken } from "./util";
 
 export type BrandRow = typeof brands.$inferSelect;
@@ -50,7 +58,10 @@ export interface CreateCollectionInput {
   isActive?: boolean;
 }
 
-export async function createCollection(db: DbOrTx, input: CreateCollectionInput): Promise<CollectionRow> {
+export async function createCollection(
+  db: DbOrTx,
+  input: CreateCollectionInput,
+): Promise<CollectionRow> {
   const [row] = await db
     .insert(collections)
     .values({
@@ -114,10 +125,15 @@ function colorCode(color: string): string {
 }
 
 /** A product with its size run and N colour variations, each with two placeholder images. */
-export async function createProduct(db: DbOrTx, input: CreateProductInput): Promise<CreatedProduct> {
+export async function createProduct(
+  db: DbOrTx,
+  input: CreateProductInput,
+): Promise<CreatedProduct> {
   let brandId = input.brandId;
   if (brandId === undefined) {
-    const col = await db.query.collections.findFirst({ where: (c, { eq }) => eq(c.id, input.collectionId) });
+    const col = await db.query.collections.findFirst({
+      where: (c, { eq }) => eq(c.id, input.collectionId),
+    });
     if (!col) throw new Error(`createProduct: collection ${input.collectionId} not found`);
     brandId = col.brandId;
   }
@@ -149,7 +165,8 @@ export async function createProduct(db: DbOrTx, input: CreateProductInput): Prom
     typeof input.colors === "number"
       ? Array.from(
           { length: input.colors },
-          (_, i) => DEFAULT_COLORS[i % DEFAULT_COLORS.length] + (i >= DEFAULT_COLORS.length ? ` ${i}` : ""),
+          (_, i) =>
+            DEFAULT_COLORS[i % DEFAULT_COLORS.length] + (i >= DEFAULT_COLORS.length ? ` ${i}` : ""),
         )
       : (input.colors ?? DEFAULT_COLORS.slice(0, 2));
 

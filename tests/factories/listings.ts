@@ -20,7 +20,10 @@ export interface CreateListingInput {
 }
 
 async function brandOfVariation(db: DbOrTx, variationId: number): Promise<number> {
-  const v = await db.query.productVariations.findFirst({ where: (pv, { eq }) => eq(pv.id, variationId), columns: { brandId: true } });
+  const v = await db.query.productVariations.findFirst({
+    where: (pv, { eq }) => eq(pv.id, variationId),
+    columns: { brandId: true },
+  });
   if (!v) throw new Error(`variation ${variationId} not found`);
   return v.brandId;
 }
@@ -64,7 +67,10 @@ export interface CreateRequestInput {
   createdAt?: Date;
 }
 
-export async function createRequest(db: DbOrTx, input: CreateRequestInput): Promise<ListingRequestRow> {
+export async function createRequest(
+  db: DbOrTx,
+  input: CreateRequestInput,
+): Promise<ListingRequestRow> {
   const brandId = await brandOfVariation(db, input.variationId);
   const [row] = await db
     .insert(listingRequests)

@@ -16,7 +16,16 @@ import {
   TRANSACTION_TYPE,
   type Role,
 } from "../../domain/states";
-import { orderActions, orderContributions, orders, payments, ratings, shipmentEvents, shipments, type SizesMap } from "../../db/schema";
+import {
+  orderActions,
+  orderContributions,
+  orders,
+  payments,
+  ratings,
+  shipmentEvents,
+  shipments,
+  type SizesMap,
+} from "../../db/schema";
 import { eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client";
 import { createRma, type RmaRequest, type RmaStart } from "../../db/queries/rmas";
@@ -59,10 +68,19 @@ export interface CreateOrderInput {
 
 export interface CreatedOrder {
   order: OrderRow;
-  quote: { goodsCents: number; feeCents: number; shippingCents: number; totalCents: number; units: number };
+  quote: {
+    goodsCents: number;
+    feeCents: number;
+    shippingCents: number;
+    totalCents: number;
+    units: number;
+  };
 }
 
-async function priceOf(db: DbOrTx, variationId: number): Promise<{ price: number; brandId: number }> {
+async function priceOf(
+  db: DbOrTx,
+  variationId: number,
+): Promise<{ price: number; brandId: number }> {
   const v = await db.query.productVariations.findFirst({
     where: (pv, { eq }) => eq(pv.id, variationId),
     columns: { priceCents: true, brandId: true },
@@ -79,8 +97,17 @@ export async function createOrder(db: DbOrTx, input: CreateOrderInput): Promise<
     const v = await priceOf(db, l.variationId);
     priced.push({ line: l, unitPriceCents: l.unitPriceCents ?? v.price, brandId: v.brandId });
   }
-  const q = purchaseQuote(priced.map((p) => ({ unitPriceCents: p.unitPriceCents, units: p.line.sizes })));
-  const approvedStates = ["ship_order", "ship_order_try2", "in_route", "delivered", "completed", "cancelled"];
+  const q = purchaseQuote(
+    priced.map((p) => ({ unitPriceCents: p.unitPriceCents, units: p.line.sizes })),
+  );
+  const approvedStates = [
+    "ship_order",
+    "ship_order_try2",
+    "in_route",
+    "delivered",
+    "completed",
+    "cancelled",
+  ];
   const captured = input.capturedCents ?? (approvedStates.includes(statename) ? q.totalCents : 0);
   const [order] = await db
     .insert(orders)
@@ -94,7 +121,8 @@ export async function createOrder(db: DbOrTx, input: CreateOrderInput): Promise<
       requestId: input.requestId ?? null,
       statename,
       displayStatus: input.displayStatus ?? displayStatusFor("buy", statename),
-      actionNeeded: input.actionNeeded === undefined ? actionNeededBy("buy", statename) : input.actionNeeded,
+      actionNeeded:
+        input.actionNeeded === undefined ? actionNeededBy("buy", statename) : input.actionNeeded,
       stage: input.stage ?? stageForState(statename),
       completed: input.completed === undefined ? completedFlagFor(statename) : input.completed,
       isModified: input.isModified ?? false,
@@ -102,7 +130,8 @@ export async function createOrder(db: DbOrTx, input: CreateOrderInput): Promise<
       receiverFeeCents: q.feeCents,
       receiverShippingCents: q.shippingCents,
       receiverGrandTotalCents: q.totalCents,
-      authorizedCents: input.authorizedCents ?? (statename === "complete_order_checkout" ? 0 : q.totalCents),
+      authorizedCents:
+        input.authorizedCents ?? (statename === "complete_order_checkout" ? 0 : q.totalCents),
       capturedCents: captured,
       reasons: input.reasons ?? {},
       floorTime: input.floorTime ?? null,
@@ -158,7 +187,12 @@ export async function createSwapOrder(
 export async function createRmaOf(
   db: Db,
   orderId: number,
-  input: { victimId: number; contact: RmaRequest["contact"]; pictures?: string[]; uploaderUserId?: number },
+  input: {
+    victimId: number;
+    contact: RmaRequest["contact"];
+    pictures?: string[];
+    uploaderUserId?: number;
+  },
 ): Promise<RmaStart> {
   const [source] = await db
     .select({ id: orderContributions.id })
@@ -194,7 +228,13 @@ export async function addOrderAction(db: DbOrTx, order: OrderRow, a: AddActionIn
       orderId: order.id,
       code: a.code,
       role: a.role,
-      participantId: a.participantId ?? (a.role === "provider" ? order.providerId : a.role === "receiver" ? order.receiverId : null),
+      participantId:
+        a.participantId ??
+        (a.role === "provider"
+          ? order.providerId
+          : a.role === "receiver"
+            ? order.receiverId
+            : null),
       statename: a.statename ?? order.statename,
       displayStatus: a.displayStatus ?? order.displayStatus,
       complete: a.complete ?? true,
@@ -214,7 +254,11 @@ export interface AddShipmentInput {
   events?: { status: string; description: string; at: Date }[];
 }
 
-export async function addShipment(db: DbOrTx, order: OrderRow, s: AddShipmentInput = {}): Promise<ShipmentRow> {
+export async function addShipment(
+  db: DbOrTx,
+  order: OrderRow,
+  s: AddShipmentInput = {},
+): Promise<ShipmentRow> {
   const tok = uniqueToken().toUpperCase();
   const [row] = await db
     .insert(shipments)
@@ -255,7 +299,11 @@ export interface AddPaymentInput {
   releasedAt?: Date | null;
 }
 
-export async function addPayment(db: DbOrTx, order: OrderRow, p: AddPaymentInput): Promise<PaymentRow> {
+export async function addPayment(
+  db: DbOrTx,
+  order: OrderRow,
+  p: AddPaymentInput,
+): Promise<PaymentRow> {
   const [row] = await db
     .insert(payments)
     .values({
@@ -277,7 +325,11 @@ export async function addPayment(db: DbOrTx, order: OrderRow, p: AddPaymentInput
   return row;
 }
 
-export async function addRating(db: DbOrTx, order: OrderRow, r: { role?: Role; stars?: number; comments?: string } = {}) {
+export async function addRating(
+  db: DbOrTx,
+  order: OrderRow,
+  r: { role?: Role; stars?: number; comments?: string } = {},
+) {
   const role = r.role ?? "receiver";
   const stars = r.stars ?? 4;
   const [row] = await db
@@ -304,7 +356,11 @@ export async function addRating(db: DbOrTx, order: OrderRow, r: { role?: Role; s
 export async function createOrderAt(
   db: DbOrTx,
   statename: string,
-  input: Omit<CreateOrderInput, "statename"> & { deliveredAt?: Date; unseen?: boolean; card?: { lastFour: string; description: string } },
+  input: Omit<CreateOrderInput, "statename"> & {
+    deliveredAt?: Date;
+    unseen?: boolean;
+    card?: { lastFour: string; description: string };
+  },
 ): Promise<CreatedOrder & { shipment: ShipmentRow | null }> {
   const created = await createOrder(db, { ...input, statename });
   const o = created.order;
@@ -314,18 +370,50 @@ export async function createOrderAt(
   const at = (minsAgo: number) => new Date(now - minsAgo * 60_000);
   let shipment: ShipmentRow | null = null;
   if (input.requestId)
-    await addOrderAction(db, o, { code: ACTION.ORDER_CREATED_FOR_REQUEST, role: "provider", seenAt, createdAt: at(600) });
+    await addOrderAction(db, o, {
+      code: ACTION.ORDER_CREATED_FOR_REQUEST,
+      role: "provider",
+      seenAt,
+      createdAt: at(600),
+    });
   if (statename !== "complete_order_checkout" && !input.requestId) {
-    await addOrderAction(db, o, { code: ACTION.CHECKOUT_COMPLETED, role: "receiver", seenAt, createdAt: at(500) });
+    await addOrderAction(db, o, {
+      code: ACTION.CHECKOUT_COMPLETED,
+      role: "receiver",
+      seenAt,
+      createdAt: at(500),
+    });
   }
   if (statename === "receiver_approve_modified_purchase") {
-    await addOrderAction(db, o, { code: ACTION.PROVIDER_MODIFY_SALE, role: "provider", seenAt, createdAt: at(400) });
+    await addOrderAction(db, o, {
+      code: ACTION.PROVIDER_MODIFY_SALE,
+      role: "provider",
+      seenAt,
+      createdAt: at(400),
+    });
   }
-  const shipped = ["ship_order", "ship_order_try2", "in_route", "delivered", "completed"].includes(statename);
+  const shipped = ["ship_order", "ship_order_try2", "in_route", "delivered", "completed"].includes(
+    statename,
+  );
   if (shipped || statename === "cancelled") {
-    await addOrderAction(db, o, { code: ACTION.PROVIDER_APPROVE_SALE, role: "provider", seenAt, createdAt: at(300) });
-    await addOrderAction(db, o, { code: ACTION.PAYMENT_CAPTURED, role: "system", seenAt, createdAt: at(300) });
-    await addOrderAction(db, o, { code: ACTION.CALL_TAG_SCHEDULED_ORDER, role: "system", seenAt, createdAt: at(300) });
+    await addOrderAction(db, o, {
+      code: ACTION.PROVIDER_APPROVE_SALE,
+      role: "provider",
+      seenAt,
+      createdAt: at(300),
+    });
+    await addOrderAction(db, o, {
+      code: ACTION.PAYMENT_CAPTURED,
+      role: "system",
+      seenAt,
+      createdAt: at(300),
+    });
+    await addOrderAction(db, o, {
+      code: ACTION.CALL_TAG_SCHEDULED_ORDER,
+      role: "system",
+      seenAt,
+      createdAt: at(300),
+    });
     await addPayment(db, o, {
       retailerId: o.receiverId,
       name: "receiver payment",
@@ -346,12 +434,32 @@ export async function createOrderAt(
     const events: { status: string; description: string; at: Date }[] = [];
     if (["in_route", "delivered", "completed"].includes(statename))
       events.push({ status: "picked_up", description: "Picked up by the carrier", at: at(200) });
-    if (status === "delivered") events.push({ status: "delivered", description: "Delivered", at: input.deliveredAt ?? at(100) });
-    shipment = await addShipment(db, o, { status, events, pickupBy: new Date(now + 2 * 86_400_000), modifiedAt: input.deliveredAt });
+    if (status === "delivered")
+      events.push({
+        status: "delivered",
+        description: "Delivered",
+        at: input.deliveredAt ?? at(100),
+      });
+    shipment = await addShipment(db, o, {
+      status,
+      events,
+      pickupBy: new Date(now + 2 * 86_400_000),
+      modifiedAt: input.deliveredAt,
+    });
   }
   if (["in_route", "delivered", "completed"].includes(statename)) {
-    await addOrderAction(db, o, { code: ACTION.SHIPMENT_PICKED_UP, role: "carrier", seenAt, createdAt: at(200) });
-    await addOrderAction(db, o, { code: ACTION.PAYOUT_RELEASED, role: "system", seenAt, createdAt: at(200) });
+    await addOrderAction(db, o, {
+      code: ACTION.SHIPMENT_PICKED_UP,
+      role: "carrier",
+      seenAt,
+      createdAt: at(200),
+    });
+    await addOrderAction(db, o, {
+      code: ACTION.PAYOUT_RELEASED,
+      role: "system",
+      seenAt,
+      createdAt: at(200),
+    });
     await addPayment(db, o, {
       retailerId: o.providerId,
       name: "provider payout",
@@ -361,7 +469,12 @@ export async function createOrderAt(
     });
   }
   if (statename === "delivered" || statename === "completed") {
-    await addOrderAction(db, o, { code: ACTION.SHIPMENT_DELIVERED, role: "carrier", seenAt, createdAt: input.deliveredAt ?? at(100) });
+    await addOrderAction(db, o, {
+      code: ACTION.SHIPMENT_DELIVERED,
+      role: "carrier",
+      seenAt,
+      createdAt: input.deliveredAt ?? at(100),
+    });
   }
   return { ...created, shipment };
 }

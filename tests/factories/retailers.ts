@@ -1,5 +1,12 @@
 import type { DbOrTx } from "../../db/client";
-import { brandRequests, retailerBrands, retailerContacts, retailers, sandboxPaymentObjects, users } from "../../db/schema";
+import {
+  brandRequests,
+  retailerBrands,
+  retailerContacts,
+  retailers,
+  sandboxPaymentObjects,
+  users,
+} from "../../db/schema";
 import { RESOURCE_NAMES } from "../../domain/resources";
 import { hashPassword, resaleNumber, uniqueToken } from "./util";
 
@@ -13,7 +20,10 @@ export const DEFAULT_TEST_PASSWORD = "correct-horse-battery";
 
 /** Hash once per process for the default password: argon2id is deliberately slow. */
 let defaultHash: Promise<string> | undefined;
-function passwordHashFor(password: string | undefined, passwordHash: string | undefined): Promise<string> {
+function passwordHashFor(
+  password: string | undefined,
+  passwordHash: string | undefined,
+): Promise<string> {
   if (passwordHash) return Promise.resolve(passwordHash);
   if (password === undefined || password === DEFAULT_TEST_PASSWORD) {
     defaultHash ??= hashPassword(DEFAULT_TEST_PASSWORD);
@@ -48,7 +58,10 @@ export async function createUser(db: DbOrTx, input: CreateUserInput = {}): Promi
   return user;
 }
 
-export async function createStaffUser(db: DbOrTx, input: Omit<CreateUserInput, "isStaff" | "retailerId"> = {}): Promise<UserRow> {
+export async function createStaffUser(
+  db: DbOrTx,
+  input: Omit<CreateUserInput, "isStaff" | "retailerId"> = {},
+): Promise<UserRow> {
   return createUser(db, {
     ...input,
     email: input.email ?? `staff-${uniqueToken()}@example.test`,
@@ -129,7 +142,8 @@ function distinctDefaults(tok: string) {
   let n = 0n;
   for (const ch of tok) n = n * 36n + BigInt(parseInt(ch, 36));
   let letters = "";
-  for (let m = n; m > 0n || letters.length < 4; m /= 26n) letters = String.fromCharCode(97 + Number(m % 26n)) + letters;
+  for (let m = n; m > 0n || letters.length < 4; m /= 26n)
+    letters = String.fromCharCode(97 + Number(m % 26n)) + letters;
   const d = String(n % 10_000_000n).padStart(7, "0");
   const tail = `${d.slice(0, 3)}-${d.slice(3)}`;
   return {
@@ -141,12 +155,18 @@ function distinctDefaults(tok: string) {
   };
 }
 
-export async function createRetailer(db: DbOrTx, input: CreateRetailerInput = {}): Promise<CreatedRetailer> {
+export async function createRetailer(
+  db: DbOrTx,
+  input: CreateRetailerInput = {},
+): Promise<CreatedRetailer> {
   const tok = uniqueToken();
   const storeName = input.storeName ?? `Test Store ${tok}`;
-  const email = input.user === false ? undefined : (input.user?.email ?? `retailer-${tok}@example.test`);
+  const email =
+    input.user === false ? undefined : (input.user?.email ?? `retailer-${tok}@example.test`);
   const payout = input.payout ?? Boolean(input.btMerchantId);
-  const btMerchantId = payout ? (input.btMerchantId ?? `acct_sandbox_${tok}${Math.random().toString(36).slice(2, 8)}`) : null;
+  const btMerchantId = payout
+    ? (input.btMerchantId ?? `acct_sandbox_${tok}${Math.random().toString(36).slice(2, 8)}`)
+    : null;
   const status = input.status ?? "active";
   const own = distinctDefaults(tok);
 
@@ -211,8 +231,17 @@ export async function createRetailer(db: DbOrTx, input: CreateRetailerInput = {}
 }
 
 /** Authorizes a retailer for a brand (idempotent: returns the existing link when there is one). */
-export async function authorizeBrand(db: DbOrTx, retailerId: number, brandId: number, status = "authorized"): Promise<RetailerBrandRow> {
-  const [inserted] = await db.insert(retailerBrands).values({ retailerId, brandId, status }).onConflictDoNothing().returning();
+export async function authorizeBrand(
+  db: DbOrTx,
+  retailerId: number,
+  brandId: number,
+  status = "authorized",
+): Promise<RetailerBrandRow> {
+  const [inserted] = await db
+    .insert(retailerBrands)
+    .values({ retailerId, brandId, status })
+    .onConflictDoNothing()
+    .returning();
   if (inserted) return inserted;
   const existing = await db.query.retailerBrands.findFirst({
     where: (rb, { and, eq }) => and(eq(rb.retailerId, retailerId), eq(rb.brandId, brandId)),
@@ -233,7 +262,10 @@ export interface CreateBrandRequestInput {
 }
 
 /** A retailer's request to be authorized for a brand (the "Request Brands" wizard step). */
-export async function createBrandRequest(db: DbOrTx, input: CreateBrandRequestInput): Promise<BrandRequestRow> {
+export async function createBrandRequest(
+  db: DbOrTx,
+  input: CreateBrandRequestInput,
+): Promise<BrandRequestRow> {
   const [row] = await db
     .insert(brandRequests)
     .values({

@@ -27,13 +27,27 @@ export interface RmaSides {
 export async function createRmaSides(
   db: Db,
   tok: string,
-  users: { seller?: { email: string; storeName: string }; buyer?: { email: string; storeName: string }; outsider?: { email: string } } = {},
+  users: {
+    seller?: { email: string; storeName: string };
+    buyer?: { email: string; storeName: string };
+    outsider?: { email: string };
+  } = {},
 ): Promise<RmaSides> {
   const brand = await createBrand(db, { name: `RmaSides ${tok}` });
   const col = await createCollection(db, { brandId: brand.id });
-  const prod = await createProduct(db, { collectionId: col.id, sku: `RS${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2000 });
+  const prod = await createProduct(db, {
+    collectionId: col.id,
+    sku: `RS${tok}`,
+    sizes: SIZE_RUNS.apparel,
+    priceCents: 2000,
+  });
   const retailer = async (u?: { email: string; storeName?: string }) =>
-    (await createRetailer(db, { payout: true, ...(u ? { storeName: u.storeName, user: { email: u.email } } : {}) })).retailer.id;
+    (
+      await createRetailer(db, {
+        payout: true,
+        ...(u ? { storeName: u.storeName, user: { email: u.email } } : {}),
+      })
+    ).retailer.id;
   const sellerId = await retailer(users.seller);
   const buyerId = await retailer(users.buyer);
   const outsiderId = await retailer(users.outsider);
@@ -64,7 +78,13 @@ export async function createRmaSides(
     rmas.push({ id: r.rmaId, externalId: r.externalId });
   }
   await decide(db, rmas[1].id);
-  return { sellerId, buyerId, outsiderId, sales: sales.map((s) => ({ id: s.id, externalId: s.externalId })), rmas };
+  return {
+    sellerId,
+    buyerId,
+    outsiderId,
+    sales: sales.map((s) => ({ id: s.id, externalId: s.externalId })),
+    rmas,
+  };
 }
 
 /** Staff's decision as the RMA's record writes it: the line approved, the return shipping, the settlement's amounts. */
@@ -97,13 +117,27 @@ export interface SwapRmaSides {
 export async function createSwapRmaSides(
   db: Db,
   tok: string,
-  users: { provider?: { email: string; storeName: string }; receiver?: { email: string; storeName: string } } = {},
+  users: {
+    provider?: { email: string; storeName: string };
+    receiver?: { email: string; storeName: string };
+  } = {},
 ): Promise<SwapRmaSides> {
   const brand = await createBrand(db, { name: `SwapRma ${tok}` });
   const col = await createCollection(db, { brandId: brand.id });
-  const prod = await createProduct(db, { collectionId: col.id, sku: `SW${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2000, colors: 2 });
+  const prod = await createProduct(db, {
+    collectionId: col.id,
+    sku: `SW${tok}`,
+    sizes: SIZE_RUNS.apparel,
+    priceCents: 2000,
+    colors: 2,
+  });
   const retailer = async (u?: { email: string; storeName: string }) =>
-    (await createRetailer(db, { payout: true, ...(u ? { storeName: u.storeName, user: { email: u.email } } : {}) })).retailer.id;
+    (
+      await createRetailer(db, {
+        payout: true,
+        ...(u ? { storeName: u.storeName, user: { email: u.email } } : {}),
+      })
+    ).retailer.id;
   const providerId = await retailer(users.provider);
   const receiverId = await retailer(users.receiver);
   const { order } = await createOrderAt(db, "delivered", {

@@ -24,7 +24,9 @@ export function resaleNumber(seed?: number): string {
 
 /** argon2id with the library's default (OWASP) cost parameters. */
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, { algorithm: 2 /* Algorithm.Argon2id (a const enum, unusable with isolatedModules) */ });
+  return hash(password, {
+    algorithm: 2 /* Algorithm.Argon2id (a const enum, unusable with isolatedModules) */,
+  });
 }
 
 export function sumSizes(sizes: SizesMap): number {
@@ -70,7 +72,10 @@ export function swatchFor(color: string): string {
 }
 
 function escapeXml(s: string): string {
-  return s.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c]!);
+  return s.replace(
+    /[<>&"']/g,
+    (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c]!,
+  );
 }
 
 /**

@@ -18,7 +18,11 @@ import { createOutboxMailer } from "../../activities/mail";
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import type { Db } from "../../db/client";
 import { findShipmentByTracking, recordShipmentEvent } from "../../db/queries/shipments";
-import { CARRIER_SIGNATURE_HEADER, carrierSignalOf, parseCarrierEvent } from "../../domain/carrier-events";
+import {
+  CARRIER_SIGNATURE_HEADER,
+  carrierSignalOf,
+  parseCarrierEvent,
+} from "../../domain/carrier-events";
 import { carrierEventSignal } from "../../workflows/buy/contract";
 import { testWorkflowBundle } from "./workflow-bundle";
 import { createTimeSkippingEnv, uniqueTaskQueue, testDataConverter } from "./temporal";
@@ -31,7 +35,10 @@ export interface RealWorker {
   stop(): Promise<void>;
 }
 
-export async function startRealWorker(db: Db, opts: { secret: string; prefix: string }): Promise<RealWorker> {
+export async function startRealWorker(
+  db: Db,
+  opts: { secret: string; prefix: string },
+): Promise<RealWorker> {
   const webhookLog: RealWorker["webhookLog"] = [];
   let env: TestWorkflowEnvironment | undefined;
   const server = http.createServer((req, res) => {
@@ -39,7 +46,13 @@ export async function startRealWorker(db: Db, opts: { secret: string; prefix: st
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {
       const raw = Buffer.concat(chunks).toString("utf8");
-      if (!verifyCarrierSignature(raw, req.headers[CARRIER_SIGNATURE_HEADER.toLowerCase()] as string | undefined, opts.secret)) {
+      if (
+        !verifyCarrierSignature(
+          raw,
+          req.headers[CARRIER_SIGNATURE_HEADER.toLowerCase()] as string | undefined,
+          opts.secret,
+        )
+      ) {
         res.writeHead(400).end();
         return;
       }
@@ -60,7 +73,9 @@ export async function startRealWorker(db: Db, opts: { secret: string; prefix: st
       // Buy and swap workflows take the same carrierEvent signal.
       await env.client.workflow.getHandle(target.workflowId).signal(carrierEventSignal, signal);
       webhookLog.push({ status: 200, eventId: ev.id });
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ received: true }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ received: true }));
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));

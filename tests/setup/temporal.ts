@@ -22,7 +22,13 @@ const TEST_SERVER_VERSION = "1.38.0";
 export function testServerPath(): string {
   if (process.env.TEMPORAL_TEST_SERVER_PATH) return process.env.TEMPORAL_TEST_SERVER_PATH;
   const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
-  return path.join(cache, "wholesale", "tools", `test-server-${TEST_SERVER_VERSION}`, "temporal-test-server");
+  return path.join(
+    cache,
+    "wholesale",
+    "tools",
+    `test-server-${TEST_SERVER_VERSION}`,
+    "temporal-test-server",
+  );
 }
 
 /**
@@ -54,13 +60,19 @@ export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> 
  * found by binding and closing it, so on a busy machine (the e2e suite runs beside this one) another process
  * can take it before the server binds it; the server then exits and its file would fail without running a test.
  */
-export async function startWithRetries<T>(what: string, start: () => Promise<T>, attempts = 3): Promise<T> {
+export async function startWithRetries<T>(
+  what: string,
+  start: () => Promise<T>,
+  attempts = 3,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await start();
     } catch (err) {
       if (attempt >= attempts) throw err;
-      console.warn(`${what} did not start (attempt ${attempt} of ${attempts}), starting it again: ${String(err).split("\n")[0]}`);
+      console.warn(
+        `${what} did not start (attempt ${attempt} of ${attempts}), starting it again: ${String(err).split("\n")[0]}`,
+      );
     }
   }
 }
@@ -76,7 +88,9 @@ export async function registerOrderSearchAttributes(env: TestWorkflowEnvironment
   const types = temporal.api.enums.v1.IndexedValueType;
   await env.connection.operatorService.addSearchAttributes({
     namespace: env.namespace ?? "default",
-    searchAttributes: Object.fromEntries(ORDER_SEARCH_ATTRIBUTE_KEYS.map((k) => [k.name, types[`INDEXED_VALUE_TYPE_${k.type}`]])),
+    searchAttributes: Object.fromEntries(
+      ORDER_SEARCH_ATTRIBUTE_KEYS.map((k) => [k.name, types[`INDEXED_VALUE_TYPE_${k.type}`]]),
+    ),
   });
 }
 
@@ -85,7 +99,11 @@ export async function registerOrderSearchAttributes(env: TestWorkflowEnvironment
  * deadline). Windows in business days move with weekends and holidays, so tests sleep to the deadline the
  * workflow computed rather than a fixed number of days.
  */
-export async function sleepUntil(env: TestWorkflowEnvironment, isoInstant: string | null, deltaMs: number): Promise<void> {
+export async function sleepUntil(
+  env: TestWorkflowEnvironment,
+  isoInstant: string | null,
+  deltaMs: number,
+): Promise<void> {
   if (!isoInstant) throw new Error("no instant to sleep until");
   const ms = Date.parse(isoInstant) + deltaMs - (await env.currentTimeMs());
   if (ms > 0) await env.sleep(ms);

@@ -26,7 +26,9 @@ function filesUnder(p: string): string[] {
   if (fs.statSync(abs).isFile()) return [p];
   return fs
     .readdirSync(abs, { withFileTypes: true })
-    .flatMap((d) => (d.isDirectory() ? filesUnder(path.join(p, d.name)) : d.isFile() ? [path.join(p, d.name)] : []));
+    .flatMap((d) =>
+      d.isDirectory() ? filesUnder(path.join(p, d.name)) : d.isFile() ? [path.join(p, d.name)] : [],
+    );
 }
 
 /** A hash of the bundle's sources: their paths and contents. */

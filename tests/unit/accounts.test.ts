@@ -30,40 +30,59 @@ import {
 
 function form(entries: Record<string, string | string[]>): FormData {
   const fd = new FormData();
-  for (const [k, v] of Object.entries(entries)) for (const x of Array.isArray(v) ? v : [v]) fd.append(k, x);
+  for (const [k, v] of Object.entries(entries))
+    for (const x of Array.isArray(v) ? v : [v]) fd.append(k, x);
   return fd;
 }
-function errors(schema: Parameters<typeof parseWithZod>[1]["schema"], entries: Record<string, string | string[]>) {
+function errors(
+  schema: Parameters<typeof parseWithZod>[1]["schema"],
+  entries: Record<string, string | string[]>,
+) {
   const s = parseWithZod(form(entries), { schema });
   return s.status === "success" ? null : (s.reply().error ?? {});
 }
 
 describe("registration schema", () => {
   it("accepts a valid e-mail, a decent password and a matching confirmation", () => {
-    const s = parseWithZod(form({ email: " Jane@Store.test ", password: "longenough", confirm: "longenough" }), { schema: RegisterSchema });
+    const s = parseWithZod(
+      form({ email: " Jane@Store.test ", password: "longenough", confirm: "longenough" }),
+      { schema: RegisterSchema },
+    );
     expect(s.status).toBe("success");
     if (s.status === "success") expect(s.value.email).toBe("Jane@Store.test");
   });
 
   it("uses the specification's messages verbatim", () => {
-    expect(errors(RegisterSchema, { email: "nope", password: "longenough", confirm: "longenough" })).toEqual({
+    expect(
+      errors(RegisterSchema, { email: "nope", password: "longenough", confirm: "longenough" }),
+    ).toEqual({
       email: ["A valid email address is required."],
     });
     expect(errors(RegisterSchema, { email: "", password: "", confirm: "" })).toMatchObject({
       email: ["A valid email address is required."],
       password: ["Please enter a decent password."],
     });
-    expect(errors(RegisterSchema, { email: "a@b.test", password: "longenough", confirm: "different1" })).toEqual({
+    expect(
+      errors(RegisterSchema, { email: "a@b.test", password: "longenough", confirm: "different1" }),
+    ).toEqual({
       confirm: ["Passwords must match"],
     });
   });
 
   it("requires 8 to 128 characters, not only spaces", () => {
-    expect(errors(RegisterSchema, { email: "a@b.test", password: "short7c", confirm: "short7c" })).toHaveProperty("password");
-    expect(errors(RegisterSchema, { email: "a@b.test", password: "        ", confirm: "        " })).toHaveProperty("password");
+    expect(
+      errors(RegisterSchema, { email: "a@b.test", password: "short7c", confirm: "short7c" }),
+    ).toHaveProperty("password");
+    expect(
+      errors(RegisterSchema, { email: "a@b.test", password: "        ", confirm: "        " }),
+    ).toHaveProperty("password");
     const long = "x".repeat(129);
-    expect(errors(RegisterSchema, { email: "a@b.test", password: long, confirm: long })).toHaveProperty("password");
-    expect(errors(RegisterSchema, { email: "a@b.test", password: "12345678", confirm: "12345678" })).toBeNull();
+    expect(
+      errors(RegisterSchema, { email: "a@b.test", password: long, confirm: long }),
+    ).toHaveProperty("password");
+    expect(
+      errors(RegisterSchema, { email: "a@b.test", password: "12345678", confirm: "12345678" }),
+    ).toBeNull();
   });
 });
 
@@ -76,7 +95,9 @@ describe("sign-in and reset schemas", () => {
   });
 
   it("reset start: 'Email field is mandatory'", () => {
-    expect(errors(ResetRequestSchema, { email: "" })).toEqual({ email: ["Email field is mandatory"] });
+    expect(errors(ResetRequestSchema, { email: "" })).toEqual({
+      email: ["Email field is mandatory"],
+    });
     expect(errors(ResetRequestSchema, { email: "x" })).toEqual({ email: [MSG.resetEmailInvalid] });
   });
 
@@ -84,14 +105,18 @@ describe("sign-in and reset schemas", () => {
     expect(errors(ResetConfirmSchema, { new_password: "", confirm: "" })).toMatchObject({
       new_password: ["Please enter a decent password."],
     });
-    expect(errors(ResetConfirmSchema, { new_password: "longenough", confirm: "longenougH" })).toEqual({
+    expect(
+      errors(ResetConfirmSchema, { new_password: "longenough", confirm: "longenougH" }),
+    ).toEqual({
       confirm: ["passwords must match"],
     });
   });
 
   it("the reset confirmation and invalid-token texts are the specification's", () => {
     expect(MSG.resetSent.startsWith("Thanks. Please check your email")).toBe(true);
-    expect(MSG.resetTokenInvalid).toBe("This code is no longer valid, please reset your password again.");
+    expect(MSG.resetTokenInvalid).toBe(
+      "This code is no longer valid, please reset your password again.",
+    );
     expect(MSG.loginFailed).toBe("That password is incorrect; please try again");
   });
 });
@@ -134,38 +159,72 @@ describe("retailer setup schemas", () => {
       resaleNumber: "12-3456789012-3",
     });
     // And back: the row's columns as the form's values, which parse to the same store.
-    const again = parseWithZod(form(storeInfoFormValues(storeInfoColumns(s.value))), { schema: RetailerStepSchema });
+    const again = parseWithZod(form(storeInfoFormValues(storeInfoColumns(s.value))), {
+      schema: RetailerStepSchema,
+    });
     expect(again.status === "success" && again.value).toEqual(s.value);
   });
 
   it("rejects bad state, ZIP and resale number with clear messages", () => {
-    expect(errors(RetailerStepSchema, { ...retailer, state: "N", postal_code: "2880", resale_number: "12" })).toEqual({
+    expect(
+      errors(RetailerStepSchema, {
+        ...retailer,
+        state: "N",
+        postal_code: "2880",
+        resale_number: "12",
+      }),
+    ).toEqual({
       state: [MSG.stateInvalid],
       postal_code: [MSG.postalInvalid],
       resale_number: [MSG.resaleInvalid],
     });
-    expect(errors(RetailerStepSchema, { ...retailer, store_name: "" })).toEqual({ store_name: [MSG.required] });
+    expect(errors(RetailerStepSchema, { ...retailer, store_name: "" })).toEqual({
+      store_name: [MSG.required],
+    });
   });
 
   it("contact: the cell phone is required; 'Other' needs job_title_other", () => {
-    const contact = { first_name: "Ann", last_name: "Lee", job_title: "Buyer", phone: "8285550100", celphone: "" };
+    const contact = {
+      first_name: "Ann",
+      last_name: "Lee",
+      job_title: "Buyer",
+      phone: "8285550100",
+      celphone: "",
+    };
     expect(errors(ContactStepSchema, contact)).toEqual({ celphone: [MSG.celphoneRequired] });
-    expect(errors(ContactStepSchema, { ...contact, celphone: "828 555 0101", job_title: "Other" })).toEqual({
+    expect(
+      errors(ContactStepSchema, { ...contact, celphone: "828 555 0101", job_title: "Other" }),
+    ).toEqual({
       job_title_other: [MSG.jobTitleOtherRequired],
     });
     expect(
-      errors(ContactStepSchema, { ...contact, celphone: "828 555 0101", job_title: "Other", job_title_other: "Owner's kid" }),
+      errors(ContactStepSchema, {
+        ...contact,
+        celphone: "828 555 0101",
+        job_title: "Other",
+        job_title_other: "Owner's kid",
+      }),
     ).toBeNull();
   });
 
   it("brands: at least one chosen or requested; a request needs a name", () => {
     expect(errors(BrandsStepSchema, {})).toEqual({ brand_ids: [MSG.brandsRequired] });
     expect(errors(BrandsStepSchema, { brand_ids: ["3"] })).toBeNull();
-    expect(errors(BrandsStepSchema, { "requests[0].brand_name": "Acme Boots", "requests[0].brand_purchase_amount": "$25,000" })).toBeNull();
+    expect(
+      errors(BrandsStepSchema, {
+        "requests[0].brand_name": "Acme Boots",
+        "requests[0].brand_purchase_amount": "$25,000",
+      }),
+    ).toBeNull();
     expect(errors(BrandsStepSchema, { "requests[0].brand_contact_name": "Bob" })).toMatchObject({
       "requests[0].brand_name": [MSG.brandNameRequired],
     });
-    expect(errors(BrandsStepSchema, { "requests[0].brand_name": "X", "requests[0].brand_purchase_amount": "lots" })).toMatchObject({
+    expect(
+      errors(BrandsStepSchema, {
+        "requests[0].brand_name": "X",
+        "requests[0].brand_purchase_amount": "lots",
+      }),
+    ).toMatchObject({
       "requests[0].brand_purchase_amount": [MSG.amountInvalid],
     });
     const s = parseWithZod(
@@ -188,9 +247,15 @@ describe("retailer setup schemas", () => {
     expect(normalizeResaleNumber("1234567890123")).toBe("12-3456789012-3");
     expect(dollarsToCents("$25,000")).toBe(2_500_000);
     expect(dollarsToCents("-5")).toBeNull();
-    expect(setupStepFor({ hasRetailer: false, hasContact: false, setupComplete: false })).toBe("retailer");
-    expect(setupStepFor({ hasRetailer: true, hasContact: false, setupComplete: false })).toBe("contact");
-    expect(setupStepFor({ hasRetailer: true, hasContact: true, setupComplete: false })).toBe("brands");
+    expect(setupStepFor({ hasRetailer: false, hasContact: false, setupComplete: false })).toBe(
+      "retailer",
+    );
+    expect(setupStepFor({ hasRetailer: true, hasContact: false, setupComplete: false })).toBe(
+      "contact",
+    );
+    expect(setupStepFor({ hasRetailer: true, hasContact: true, setupComplete: false })).toBe(
+      "brands",
+    );
     expect(setupStepFor({ hasRetailer: true, hasContact: true, setupComplete: true })).toBe("done");
   });
 });
@@ -207,9 +272,16 @@ describe("who may trade (retailerMayTrade)", () => {
 });
 
 describe("navigation guard (requiredActionPath)", () => {
-  const retailer = (retailerStatus: "none" | "pending" | "active" | "inactive" | "denied", setupComplete = true) =>
-    ({ signedIn: true, isStaff: false, retailerStatus, setupComplete }) as const;
-  const staff = { signedIn: true, isStaff: true, retailerStatus: "none", setupComplete: false } as const;
+  const retailer = (
+    retailerStatus: "none" | "pending" | "active" | "inactive" | "denied",
+    setupComplete = true,
+  ) => ({ signedIn: true, isStaff: false, retailerStatus, setupComplete }) as const;
+  const staff = {
+    signedIn: true,
+    isStaff: true,
+    retailerStatus: "none",
+    setupComplete: false,
+  } as const;
   const anon = { signedIn: false } as const;
 
   it("any path containing 'admin' is for staff only: others go to /error/", () => {
@@ -224,7 +296,15 @@ describe("navigation guard (requiredActionPath)", () => {
   it("signed-out users reach public pages only", () => {
     expect(requiredActionPath(anon, "/")).toBe("/signin");
     expect(requiredActionPath(anon, "/buy", "?brand=2")).toBe("/signin?next=%2Fbuy%3Fbrand%3D2");
-    for (const p of ["/signin", "/signin/register", "/register", "/password-reset/3/abc", "/error/", "/pricing", "/onboarding"]) {
+    for (const p of [
+      "/signin",
+      "/signin/register",
+      "/register",
+      "/password-reset/3/abc",
+      "/error/",
+      "/pricing",
+      "/onboarding",
+    ]) {
       expect(requiredActionPath(anon, p)).toBeNull();
     }
   });
@@ -234,7 +314,9 @@ describe("navigation guard (requiredActionPath)", () => {
     expect(requiredActionPath(retailer("pending", false), "/buy")).toBe("/retailer-setup/");
     expect(requiredActionPath(retailer("pending", false), "/retailer-setup/")).toBeNull();
     expect(requiredActionPath(retailer("pending", true), "/")).toBe("/wait-for-activation/");
-    expect(requiredActionPath(retailer("pending", true), "/retailer-setup")).toBe("/wait-for-activation/");
+    expect(requiredActionPath(retailer("pending", true), "/retailer-setup")).toBe(
+      "/wait-for-activation/",
+    );
     expect(requiredActionPath(retailer("pending", true), "/wait-for-activation/")).toBeNull();
     expect(requiredActionPath(retailer("denied"), "/orders")).toBe("/retailer-denied/");
     expect(requiredActionPath(retailer("denied"), "/retailer-denied/")).toBeNull();
@@ -284,6 +366,8 @@ describe("passwords and reset tokens", () => {
     expect(sameDigest(h, hashResetToken(a))).toBe(true);
     expect(sameDigest(h, hashResetToken(b))).toBe(false);
     // Known vector: SHA-256("abc").
-    expect(hashResetToken("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    expect(hashResetToken("abc")).toBe(
+      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+    );
   });
 });

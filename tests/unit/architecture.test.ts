@@ -14,7 +14,15 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SOURCE_EXT = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
-const CHECKED_FOLDERS = ["app", "domain", "workflows", "activities", "db", "workers", "temporal"] as const;
+const CHECKED_FOLDERS = [
+  "app",
+  "domain",
+  "workflows",
+  "activities",
+  "db",
+  "workers",
+  "temporal",
+] as const;
 /** The folders of the import graph: the checked ones and the scripts and config they run under. */
 const GRAPH_FOLDERS = [...CHECKED_FOLDERS, "config", "scripts"] as const;
 
@@ -36,7 +44,19 @@ export const FOLDER_DIRECTION: Record<string, readonly string[]> = {
   app: ["app/components", "app/utils", "workflows", "db", "domain"],
   "app/routes": ["app", "app/components", "app/utils", "temporal", "workflows", "db", "domain"],
   workers: ["activities", "workflows", "temporal", "db", "domain"],
-  scripts: ["workers", "app/routes", "app", "app/components", "app/utils", "activities", "workflows", "temporal", "db", "domain", "config"],
+  scripts: [
+    "workers",
+    "app/routes",
+    "app",
+    "app/components",
+    "app/utils",
+    "activities",
+    "workflows",
+    "temporal",
+    "db",
+    "domain",
+    "config",
+  ],
 };
 
 /**
@@ -74,8 +94,17 @@ function scriptKind(fileName: string): ts.ScriptKind {
   return ts.ScriptKind.TS;
 }
 
-export function parse(fileName: string, source: string): { imports: ImportRef[]; clockUses: Usage[] } {
-  const sf = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, scriptKind(fileName));
+export function parse(
+  fileName: string,
+  source: string,
+): { imports: ImportRef[]; clockUses: Usage[] } {
+  const sf = ts.createSourceFile(
+    fileName,
+    source,
+    ts.ScriptTarget.Latest,
+    true,
+    scriptKind(fileName),
+  );
   const imports: ImportRef[] = [];
   const clockUses: Usage[] = [];
 
@@ -91,7 +120,11 @@ export function parse(fileName: string, source: string): { imports: ImportRef[];
         }
       }
       imports.push({ specifier: node.moduleSpecifier.text, typeOnly, line: lineOf(sf, node) });
-    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    } else if (
+      ts.isExportDeclaration(node) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       let typeOnly = node.isTypeOnly;
       if (!typeOnly && node.exportClause && ts.isNamedExports(node.exportClause)) {
         const els = node.exportClause.elements;
@@ -103,7 +136,11 @@ export function parse(fileName: string, source: string): { imports: ImportRef[];
       ts.isExternalModuleReference(node.moduleReference) &&
       ts.isStringLiteral(node.moduleReference.expression)
     ) {
-      imports.push({ specifier: node.moduleReference.expression.text, typeOnly: node.isTypeOnly, line: lineOf(sf, node) });
+      imports.push({
+        specifier: node.moduleReference.expression.text,
+        typeOnly: node.isTypeOnly,
+        line: lineOf(sf, node),
+      });
     } else if (ts.isCallExpression(node)) {
       const arg = node.arguments[0];
       const isDynamicImport = node.expression.kind === ts.SyntaxKind.ImportKeyword;
@@ -114,7 +151,8 @@ export function parse(fileName: string, source: string): { imports: ImportRef[];
         imports.push({ specifier: "<computed>", typeOnly: false, line: lineOf(sf, node) });
       }
       // Date() called as a function reads the clock.
-      if (ts.isIdentifier(node.expression) && node.expression.text === "Date") clockUses.push({ what: "Date()", line: lineOf(sf, node) });
+      if (ts.isIdentifier(node.expression) && node.expression.text === "Date")
+        clockUses.push({ what: "Date()", line: lineOf(sf, node) });
     } else if (ts.isImportTypeNode(node)) {
       const arg = node.argument;
       if (ts.isLiteralTypeNode(arg) && ts.isStringLiteral(arg.literal)) {
@@ -125,24 +163,49 @@ export function parse(fileName: string, source: string): { imports: ImportRef[];
     // Clock, randomness and host access (checked in domain/ only).
     if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression)) {
       const full = `${node.expression.text}.${node.name.text}`;
-      if (["Date.now", "Math.random", "performance.now", "crypto.randomUUID", "crypto.getRandomValues"].includes(full)) {
+      if (
+        [
+          "Date.now",
+          "Math.random",
+          "performance.now",
+          "crypto.randomUUID",
+          "crypto.getRandomValues",
+        ].includes(full)
+      ) {
         clockUses.push({ what: full, line: lineOf(sf, node) });
       }
     }
-    if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "Date") {
-      if (!node.arguments || node.arguments.length === 0) clockUses.push({ what: "new Date()", line: lineOf(sf, node) });
+    if (
+      ts.isNewExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      node.expression.text === "Date"
+    ) {
+      if (!node.arguments || node.arguments.length === 0)
+        clockUses.push({ what: "new Date()", line: lineOf(sf, node) });
     }
     if (
       ts.isIdentifier(node) &&
-      ["process", "fetch", "setTimeout", "setInterval", "setImmediate", "XMLHttpRequest", "WebSocket"].includes(node.text)
+      [
+        "process",
+        "fetch",
+        "setTimeout",
+        "setInterval",
+        "setImmediate",
+        "XMLHttpRequest",
+        "WebSocket",
+      ].includes(node.text)
     ) {
       const parent = node.parent;
-      const isPropertyName = parent && ts.isPropertyAccessExpression(parent) && parent.name === node;
+      const isPropertyName =
+        parent && ts.isPropertyAccessExpression(parent) && parent.name === node;
       const isDeclarationName =
         parent &&
-        (ts.isPropertyAssignment(parent) || ts.isPropertySignature(parent) || ts.isMethodDeclaration(parent)) &&
+        (ts.isPropertyAssignment(parent) ||
+          ts.isPropertySignature(parent) ||
+          ts.isMethodDeclaration(parent)) &&
         parent.name === node;
-      if (!isPropertyName && !isDeclarationName) clockUses.push({ what: node.text, line: lineOf(sf, node) });
+      if (!isPropertyName && !isDeclarationName)
+        clockUses.push({ what: node.text, line: lineOf(sf, node) });
     }
     ts.forEachChild(node, visit);
   };
@@ -163,9 +226,12 @@ const BUILTINS = new Set(builtinModules.flatMap((m) => [m, m.split("/")[0]]));
 export function resolveTarget(fromRel: string, specifier: string): Target {
   if (specifier === "<computed>") return { kind: "unknown" };
   let rel: string | null = null;
-  if (specifier.startsWith(".")) rel = path.posix.normalize(path.posix.join(path.posix.dirname(fromRel), specifier));
-  else if (specifier.startsWith("~/")) rel = path.posix.normalize(path.posix.join("app", specifier.slice(2)));
-  else if (specifier.startsWith("/")) rel = path.posix.relative(ROOT.split(path.sep).join("/"), specifier);
+  if (specifier.startsWith("."))
+    rel = path.posix.normalize(path.posix.join(path.posix.dirname(fromRel), specifier));
+  else if (specifier.startsWith("~/"))
+    rel = path.posix.normalize(path.posix.join("app", specifier.slice(2)));
+  else if (specifier.startsWith("/"))
+    rel = path.posix.relative(ROOT.split(path.sep).join("/"), specifier);
   if (rel !== null) return { kind: "local", rel: rel.replace(SOURCE_EXT, "") };
   if (specifier.startsWith("node:")) return { kind: "package", name: specifier, builtin: true };
   const parts = specifier.split("/");
@@ -183,7 +249,9 @@ export function violationsOf(fileRel: string, source: string): string[] {
   const { imports, clockUses } = parse(fileRel, source);
   const out: string[] = [];
   const bad = (ref: ImportRef, why: string) =>
-    out.push(`${fileRel}:${ref.line} imports "${ref.specifier}"${ref.typeOnly ? " (type)" : ""}: ${why}`);
+    out.push(
+      `${fileRel}:${ref.line} imports "${ref.specifier}"${ref.typeOnly ? " (type)" : ""}: ${why}`,
+    );
 
   for (const ref of imports) {
     const t = resolveTarget(fileRel, ref.specifier);
@@ -194,13 +262,18 @@ export function violationsOf(fileRel: string, source: string): string[] {
 
     if (under(fileRel, "domain")) {
       // domain -> zod and other domain files only, types included.
-      if (t.kind === "local" && !under(t.rel, "domain")) bad(ref, "domain/ imports only other domain/ files");
+      if (t.kind === "local" && !under(t.rel, "domain"))
+        bad(ref, "domain/ imports only other domain/ files");
       if (t.kind === "package" && t.name !== "zod") bad(ref, "domain/ imports no package but zod");
     }
 
     if (under(fileRel, "workflows")) {
       if (t.kind === "local") {
-        if (under(t.rel, "db")) bad(ref, "workflows/ must not import db/ (not even types): talk to the database through activities");
+        if (under(t.rel, "db"))
+          bad(
+            ref,
+            "workflows/ must not import db/ (not even types): talk to the database through activities",
+          );
         else if (under(t.rel, "activities")) {
           bad(
             ref,
@@ -210,15 +283,32 @@ export function violationsOf(fileRel: string, source: string): string[] {
           bad(ref, "workflows/ import only domain/ and other workflows/ files");
         }
       } else {
-        if (t.builtin) bad(ref, "workflows/ must not import Node built-ins (non-deterministic, rejected by the bundler)");
+        if (t.builtin)
+          bad(
+            ref,
+            "workflows/ must not import Node built-ins (non-deterministic, rejected by the bundler)",
+          );
         else if (t.name === "stripe" || t.name === "postgres" || isDrizzle(t.name))
           bad(ref, "workflows/ must not import vendor SDKs or database drivers");
-        else if (!ref.typeOnly && !["@temporalio/workflow", "@temporalio/common", "zod"].includes(t.name)) {
-          bad(ref, "workflows/ may import only @temporalio/workflow (and @temporalio/common, zod) at runtime");
+        else if (
+          !ref.typeOnly &&
+          !["@temporalio/workflow", "@temporalio/common", "zod"].includes(t.name)
+        ) {
+          bad(
+            ref,
+            "workflows/ may import only @temporalio/workflow (and @temporalio/common, zod) at runtime",
+          );
         }
         // The state machines (model, machine, steps) are plain code, table-tested without Temporal.
-        if (/^workflows\/[^/]+\/(model|machine|steps)(\.ts)?$/.test(fileRel) && t.name.startsWith("@temporalio/") && !ref.typeOnly) {
-          bad(ref, "a state machine (workflows/<kind>/model, machine, steps) imports no Temporal runtime: the driver runs its effects");
+        if (
+          /^workflows\/[^/]+\/(model|machine|steps)(\.ts)?$/.test(fileRel) &&
+          t.name.startsWith("@temporalio/") &&
+          !ref.typeOnly
+        ) {
+          bad(
+            ref,
+            "a state machine (workflows/<kind>/model, machine, steps) imports no Temporal runtime: the driver runs its effects",
+          );
         }
       }
       if (
@@ -232,16 +322,30 @@ export function violationsOf(fileRel: string, source: string): string[] {
 
     if (under(fileRel, "app")) {
       if (t.kind === "local") {
-        if (under(t.rel, "workflows") && !ref.typeOnly && !/^workflows\/[^/]+\/contract$/.test(t.rel)) {
+        if (
+          under(t.rel, "workflows") &&
+          !ref.typeOnly &&
+          !/^workflows\/[^/]+\/contract$/.test(t.rel)
+        ) {
           bad(ref, "app/ imports from workflows/ only workflows/<kind>/contract (or types)");
         }
-        if (under(t.rel, "activities") && !ref.typeOnly) bad(ref, "app/ must not import activity implementations");
-        if (under(t.rel, "workers") && !ref.typeOnly) bad(ref, "app/ must not import the worker process");
+        if (under(t.rel, "activities") && !ref.typeOnly)
+          bad(ref, "app/ must not import activity implementations");
+        if (under(t.rel, "workers") && !ref.typeOnly)
+          bad(ref, "app/ must not import the worker process");
       } else if (
         !ref.typeOnly &&
-        ["@temporalio/worker", "@temporalio/testing", "@temporalio/core-bridge", "@temporalio/workflow"].includes(t.name)
+        [
+          "@temporalio/worker",
+          "@temporalio/testing",
+          "@temporalio/core-bridge",
+          "@temporalio/workflow",
+        ].includes(t.name)
       ) {
-        bad(ref, "app/ must not import Temporal worker/workflow runtime packages (use @temporalio/client)");
+        bad(
+          ref,
+          "app/ must not import Temporal worker/workflow runtime packages (use @temporalio/client)",
+        );
       }
     }
 
@@ -249,21 +353,34 @@ export function violationsOf(fileRel: string, source: string): string[] {
       if (t.kind === "local") {
         if (under(t.rel, "workflows")) {
           if (/^workflows\/[^/]+\/activities$/.test(t.rel)) {
-            if (!ref.typeOnly) bad(ref, "activities/ import a workflow's activities interface as types only");
+            if (!ref.typeOnly)
+              bad(ref, "activities/ import a workflow's activities interface as types only");
           } else if (!/^workflows\/[^/]+\/contract$/.test(t.rel)) {
-            bad(ref, "activities/ import from workflows/ only contracts (ids, error names, types) and the activities interfaces");
+            bad(
+              ref,
+              "activities/ import from workflows/ only contracts (ids, error names, types) and the activities interfaces",
+            );
           }
         }
-        if ((under(t.rel, "app/routes") || under(t.rel, "app/components")) && !ref.typeOnly) bad(ref, "activities/ must not import pages");
-      } else if (!ref.typeOnly && ["@temporalio/workflow", "@temporalio/worker", "@temporalio/testing"].includes(t.name)) {
+        if ((under(t.rel, "app/routes") || under(t.rel, "app/components")) && !ref.typeOnly)
+          bad(ref, "activities/ must not import pages");
+      } else if (
+        !ref.typeOnly &&
+        ["@temporalio/workflow", "@temporalio/worker", "@temporalio/testing"].includes(t.name)
+      ) {
         bad(ref, "activities/ must not import the workflow or worker runtime");
       }
     }
 
     // What every Temporal client and worker connects with (the payload codec, TLS): shared by app/ and workers/.
     if (under(fileRel, "temporal")) {
-      if (t.kind === "local" && !under(t.rel, "domain") && !under(t.rel, "temporal")) bad(ref, "temporal/ imports only domain/ and itself");
-      if (t.kind === "package" && !t.builtin && !["@temporalio/common", "@temporalio/proto"].includes(t.name)) {
+      if (t.kind === "local" && !under(t.rel, "domain") && !under(t.rel, "temporal"))
+        bad(ref, "temporal/ imports only domain/ and itself");
+      if (
+        t.kind === "package" &&
+        !t.builtin &&
+        !["@temporalio/common", "@temporalio/proto"].includes(t.name)
+      ) {
         bad(ref, "temporal/ imports only Node built-ins, @temporalio/common and @temporalio/proto");
       }
     }
@@ -274,11 +391,15 @@ export function violationsOf(fileRel: string, source: string): string[] {
 
     if (under(fileRel, "db")) {
       if (t.kind === "local") {
-        if ((under(t.rel, "workflows") || under(t.rel, "activities") || under(t.rel, "workers")) && !ref.typeOnly) {
+        if (
+          (under(t.rel, "workflows") || under(t.rel, "activities") || under(t.rel, "workers")) &&
+          !ref.typeOnly
+        ) {
           bad(ref, "db/ must not import workflows/, activities/ or workers/");
         }
         // Not even types: db/ owns the schema and the queries; what they share with workflows lives in domain/.
-        if (under(t.rel, "app") || under(t.rel, "workflows")) bad(ref, "db/ imports nothing from app/ or workflows/ (types included)");
+        if (under(t.rel, "app") || under(t.rel, "workflows"))
+          bad(ref, "db/ imports nothing from app/ or workflows/ (types included)");
       } else if (!ref.typeOnly && (t.name.startsWith("@temporalio/") || t.name === "stripe")) {
         bad(ref, "db/ must not import Temporal or vendor SDKs");
       }
@@ -287,7 +408,9 @@ export function violationsOf(fileRel: string, source: string): string[] {
 
   if (under(fileRel, "domain") && !(fileRel in CLOCK_EXCEPTIONS)) {
     for (const use of clockUses) {
-      out.push(`${fileRel}:${use.line} uses ${use.what}: domain/ is pure (time and randomness are passed in, no host access)`);
+      out.push(
+        `${fileRel}:${use.line} uses ${use.what}: domain/ is pure (time and randomness are passed in, no host access)`,
+      );
     }
   }
   return out;
@@ -311,7 +434,8 @@ function listSources(folder: string): string[] {
       const full = path.join(dir, name);
       const st = statSync(full);
       if (st.isDirectory()) walk(full);
-      else if (SOURCE_EXT.test(name) && !name.endsWith(".d.ts")) out.push(path.relative(ROOT, full).split(path.sep).join("/"));
+      else if (SOURCE_EXT.test(name) && !name.endsWith(".d.ts"))
+        out.push(path.relative(ROOT, full).split(path.sep).join("/"));
     }
   };
   walk(abs);
@@ -406,7 +530,10 @@ export function folderArrows(graph: ReadonlyMap<string, readonly string[]>): Fol
 }
 
 /** The arrows against the direction (a folder importing one it may not). */
-export function upwardImports(graph: ReadonlyMap<string, readonly string[]>, direction = FOLDER_DIRECTION): FolderArrow[] {
+export function upwardImports(
+  graph: ReadonlyMap<string, readonly string[]>,
+  direction = FOLDER_DIRECTION,
+): FolderArrow[] {
   return folderArrows(graph).filter((a) => !(direction[a.from] ?? []).includes(a.to));
 }
 
@@ -435,7 +562,9 @@ describe("import rules of docs/architecture.md hold on the tree", () => {
   });
 
   it.each(CHECKED_FOLDERS)("%s/ follows its rules", (folder) => {
-    const violations = files.filter((f) => under(f, folder)).flatMap((f) => violationsOf(f, readFileSync(path.join(ROOT, f), "utf8")));
+    const violations = files
+      .filter((f) => under(f, folder))
+      .flatMap((f) => violationsOf(f, readFileSync(path.join(ROOT, f), "utf8")));
     expect(violations).toEqual([]);
   });
 
@@ -445,15 +574,28 @@ describe("import rules of docs/architecture.md hold on the tree", () => {
       try {
         source = readFileSync(path.join(ROOT, file), "utf8");
       } catch {
-        throw new Error(`${file} is listed in CLOCK_EXCEPTIONS but does not exist: remove the entry`);
+        throw new Error(
+          `${file} is listed in CLOCK_EXCEPTIONS but does not exist: remove the entry`,
+        );
       }
-      expect(parse(file, source).clockUses.length, `${file} no longer reads the clock: remove it from CLOCK_EXCEPTIONS`).toBeGreaterThan(0);
+      expect(
+        parse(file, source).clockUses.length,
+        `${file} no longer reads the clock: remove it from CLOCK_EXCEPTIONS`,
+      ).toBeGreaterThan(0);
     }
   });
 
   it("docs/architecture.md states the rules", () => {
     const doc = readFileSync(path.join(ROOT, "docs/architecture.md"), "utf8");
-    for (const phrase of ["domain/", "workflows/", "activities/", "app/", "db/", "import type", "tests/unit/architecture.test.ts"]) {
+    for (const phrase of [
+      "domain/",
+      "workflows/",
+      "activities/",
+      "app/",
+      "db/",
+      "import type",
+      "tests/unit/architecture.test.ts",
+    ]) {
       expect(doc).toContain(phrase);
     }
   });
@@ -461,7 +603,9 @@ describe("import rules of docs/architecture.md hold on the tree", () => {
 
 describe('the import graph: no cycle, no arrow up (docs/architecture.md, "Folder direction")', () => {
   const files = GRAPH_FOLDERS.flatMap(listSources);
-  const graph = importGraph(new Map(files.map((f) => [f, readFileSync(path.join(ROOT, f), "utf8")])));
+  const graph = importGraph(
+    new Map(files.map((f) => [f, readFileSync(path.join(ROOT, f), "utf8")])),
+  );
   const arrows = folderArrows(graph);
 
   it("reads every source folder (the check is not vacuous)", () => {
@@ -474,7 +618,9 @@ describe('the import graph: no cycle, no arrow up (docs/architecture.md, "Folder
   });
 
   it("no import cycle among the files of app/, domain/, db/, workflows/, activities/, workers/, config/, scripts/ (types included)", () => {
-    expect(importCycles(graph).map((cycle) => `cycle of ${cycle.length} files: ${cycle.join(", ")}`)).toEqual([]);
+    expect(
+      importCycles(graph).map((cycle) => `cycle of ${cycle.length} files: ${cycle.join(", ")}`),
+    ).toEqual([]);
   });
 
   it("every import between folders follows the direction", () => {
@@ -490,7 +636,8 @@ describe('the import graph: no cycle, no arrow up (docs/architecture.md, "Folder
   it("the direction itself has no cycle, and docs/architecture.md lists it", () => {
     expect(importCycles(new Map(Object.entries(FOLDER_DIRECTION)))).toEqual([]);
     const doc = readFileSync(path.join(ROOT, "docs/architecture.md"), "utf8");
-    for (const [folder, allowed] of Object.entries(FOLDER_DIRECTION)) expect(doc).toContain(directionLine(folder, allowed));
+    for (const [folder, allowed] of Object.entries(FOLDER_DIRECTION))
+      expect(doc).toContain(directionLine(folder, allowed));
   });
 });
 
@@ -498,10 +645,16 @@ describe("the graph checks catch a planted cycle and a planted upward import (se
   const clean: [string, string][] = [
     ["domain/money.ts", `export const cents = 1;`],
     ["db/client.ts", `export type Db = { q: number };`],
-    ["db/queries/a.ts", `import type { Db } from "../client"; import { b } from "./b"; import { cents } from "../../domain/money";`],
+    [
+      "db/queries/a.ts",
+      `import type { Db } from "../client"; import { b } from "./b"; import { cents } from "../../domain/money";`,
+    ],
     ["db/queries/b.ts", `export const b = 1;`],
     ["workflows/buy/activities.ts", `export interface BuyActivities { pay(): Promise<void> }`],
-    ["workflows/buy/machine.ts", `import type { BuyActivities } from "./activities"; import { cents } from "../../domain/money";`],
+    [
+      "workflows/buy/machine.ts",
+      `import type { BuyActivities } from "./activities"; import { cents } from "../../domain/money";`,
+    ],
     [
       "activities/buy/index.ts",
       `import type { BuyActivities } from "../../workflows/buy/activities"; import { b } from "../../db/queries/b";`,
@@ -513,7 +666,10 @@ describe("the graph checks catch a planted cycle and a planted upward import (se
       `import { Card } from "~/components/Card"; import type { BuyActivities } from "../../workflows/buy/activities";`,
     ],
     ["config/versions.mjs", `export const VERSIONS = {};`],
-    ["scripts/tools.mjs", `import { VERSIONS } from "../config/versions.mjs"; import { b } from "../db/queries/b";`],
+    [
+      "scripts/tools.mjs",
+      `import { VERSIONS } from "../config/versions.mjs"; import { b } from "../db/queries/b";`,
+    ],
   ];
   const graphOf = (...planted: [string, string][]) => {
     const tree = new Map(clean);
@@ -523,15 +679,24 @@ describe("the graph checks catch a planted cycle and a planted upward import (se
 
   it("the clean tree: no cycle, no arrow up", () => {
     const graph = graphOf();
-    expect(graph.get("db/queries/a.ts")).toEqual(["db/client.ts", "db/queries/b.ts", "domain/money.ts"]);
+    expect(graph.get("db/queries/a.ts")).toEqual([
+      "db/client.ts",
+      "db/queries/b.ts",
+      "domain/money.ts",
+    ]);
     expect(importCycles(graph)).toEqual([]);
     expect(upwardImports(graph)).toEqual([]);
     expect(importCycles(folderGraph(folderArrows(graph)))).toEqual([]);
   });
 
   it("a cycle of files is reported with its files, a type-only import closing it included", () => {
-    const graph = graphOf(["db/queries/b.ts", `import type { X } from "./c";`], ["db/queries/c.ts", `import { a } from "./a";`]);
-    expect(importCycles(graph)).toEqual([["db/queries/a.ts", "db/queries/b.ts", "db/queries/c.ts"]]);
+    const graph = graphOf(
+      ["db/queries/b.ts", `import type { X } from "./c";`],
+      ["db/queries/c.ts", `import { a } from "./a";`],
+    );
+    expect(importCycles(graph)).toEqual([
+      ["db/queries/a.ts", "db/queries/b.ts", "db/queries/c.ts"],
+    ]);
   });
 
   it("an upward import is reported (a workflow importing an activity's type; config importing scripts)", () => {
@@ -565,7 +730,12 @@ describe("the checker catches violations (self-test on synthetic files)", () => 
   const check = (file: string, src: string) => violationsOf(file, src);
 
   it("domain/: zod and domain files only, no clock", () => {
-    expect(check("domain/x.ts", `import { z } from "zod"; import { a } from "./money"; export * from "./fees";`)).toEqual([]);
+    expect(
+      check(
+        "domain/x.ts",
+        `import { z } from "zod"; import { a } from "./money"; export * from "./fees";`,
+      ),
+    ).toEqual([]);
     expect(check("domain/x.ts", `import _ from "lodash";`)).toHaveLength(1);
     expect(check("domain/x.ts", `import type { Db } from "../db/client";`)).toHaveLength(1);
     expect(check("domain/x.ts", `import { readFileSync } from "node:fs";`)).toHaveLength(1);
@@ -584,10 +754,18 @@ describe("the checker catches violations (self-test on synthetic files)", () => 
         `import type { UpdateDefinition } from "@temporalio/common"; import { caller } from "../common/steps";`,
       ),
     ).toEqual([]);
-    expect(check("workflows/buy/machine.ts", `import { condition } from "@temporalio/workflow";`)).toHaveLength(1);
-    expect(check("workflows/buy/model.ts", `import { ApplicationFailure } from "@temporalio/common";`)).toHaveLength(1);
-    expect(check("workflows/common/steps.ts", `import { log } from "@temporalio/workflow";`)).toHaveLength(1);
-    expect(check("workflows/swap/machine.ts", `import { OrderDriver } from "../common/driver";`)).toHaveLength(1);
+    expect(
+      check("workflows/buy/machine.ts", `import { condition } from "@temporalio/workflow";`),
+    ).toHaveLength(1);
+    expect(
+      check("workflows/buy/model.ts", `import { ApplicationFailure } from "@temporalio/common";`),
+    ).toHaveLength(1);
+    expect(
+      check("workflows/common/steps.ts", `import { log } from "@temporalio/workflow";`),
+    ).toHaveLength(1);
+    expect(
+      check("workflows/swap/machine.ts", `import { OrderDriver } from "../common/driver";`),
+    ).toHaveLength(1);
     expect(
       check(
         "workflows/buy/workflow.ts",
@@ -610,7 +788,9 @@ describe("the checker catches violations (self-test on synthetic files)", () => 
     ).toEqual([]);
     expect(check(f, `import { createActivities } from "../../activities";`)).toHaveLength(1);
     expect(check(f, `import type { Activities } from "../../activities";`)).toHaveLength(1);
-    expect(check(f, `import { type Other } from "../../activities/payments/port";`)).toHaveLength(1);
+    expect(check(f, `import { type Other } from "../../activities/payments/port";`)).toHaveLength(
+      1,
+    );
     expect(check(f, `import { db } from "../../db/client";`)).toHaveLength(1);
     expect(check(f, `import type { Db } from "../../db/client";`)).toHaveLength(1);
     expect(check(f, `import fs from "fs";`)).toHaveLength(1);
@@ -636,7 +816,9 @@ describe("the checker catches violations (self-test on synthetic files)", () => 
          import { db } from "~/utils/db.server";`,
       ),
     ).toEqual([]);
-    expect(check(f, `import { payoutSetupWorkflow } from "../../workflows/payout/workflow";`)).toHaveLength(1);
+    expect(
+      check(f, `import { payoutSetupWorkflow } from "../../workflows/payout/workflow";`),
+    ).toHaveLength(1);
     expect(check(f, `export { payoutSetupWorkflow } from "../../workflows";`)).toHaveLength(1);
     expect(check(f, `import { createActivities } from "../../activities";`)).toHaveLength(1);
     expect(check(f, `import { createActivities } from "~/../activities";`)).toHaveLength(1);
@@ -646,29 +828,69 @@ describe("the checker catches violations (self-test on synthetic files)", () => 
 
   it("activities/ and db/", () => {
     expect(
-      check("activities/x.ts", `import { PAYOUT_REJECTED } from "../workflows/payout/contract"; import Stripe from "stripe";`),
+      check(
+        "activities/x.ts",
+        `import { PAYOUT_REJECTED } from "../workflows/payout/contract"; import Stripe from "stripe";`,
+      ),
     ).toEqual([]);
-    expect(check("activities/x.ts", `import { payoutSetupWorkflow } from "../workflows/payout/workflow";`)).toHaveLength(1);
+    expect(
+      check(
+        "activities/x.ts",
+        `import { payoutSetupWorkflow } from "../workflows/payout/workflow";`,
+      ),
+    ).toHaveLength(1);
     // A workflow's activities interface: implemented with a type import, never a runtime one.
-    expect(check("activities/x.ts", `import type { PayoutActivities } from "../workflows/payout/activities";`)).toEqual([]);
-    expect(check("activities/x.ts", `import { PayoutActivities } from "../workflows/payout/activities";`)).toHaveLength(1);
-    expect(check("activities/x.ts", `import type { OrderDriver } from "../workflows/common/driver";`)).toHaveLength(1);
-    expect(check("activities/x.ts", `import { sleep } from "@temporalio/workflow";`)).toHaveLength(1);
+    expect(
+      check(
+        "activities/x.ts",
+        `import type { PayoutActivities } from "../workflows/payout/activities";`,
+      ),
+    ).toEqual([]);
+    expect(
+      check(
+        "activities/x.ts",
+        `import { PayoutActivities } from "../workflows/payout/activities";`,
+      ),
+    ).toHaveLength(1);
+    expect(
+      check("activities/x.ts", `import type { OrderDriver } from "../workflows/common/driver";`),
+    ).toHaveLength(1);
+    expect(check("activities/x.ts", `import { sleep } from "@temporalio/workflow";`)).toHaveLength(
+      1,
+    );
     expect(
       check(
         "db/queries/x.ts",
         `import { sql } from "drizzle-orm"; import type { Db } from "../client"; import { WINDOWS } from "../../domain";`,
       ),
     ).toEqual([]);
-    expect(check("db/queries/x.ts", `import { createActivities } from "../../activities";`)).toHaveLength(1);
-    expect(check("db/queries/x.ts", `import { Client } from "@temporalio/client";`)).toHaveLength(1);
+    expect(
+      check("db/queries/x.ts", `import { createActivities } from "../../activities";`),
+    ).toHaveLength(1);
+    expect(check("db/queries/x.ts", `import { Client } from "@temporalio/client";`)).toHaveLength(
+      1,
+    );
     // Not even types from app/ or workflows/; nor configuration from app/.
-    expect(check("db/queries/x.ts", `import type { BuyDraftHandOver } from "../../workflows/buy/contract";`)).toHaveLength(1);
-    expect(check("db/migrate.ts", `const { getEnv } = await import("../app/utils/env.server");`)).toHaveLength(1);
-    expect(check("db/migrate.ts", `const { parseEnv } = await import("../domain/env");`)).toEqual([]);
-    expect(check("workers/main.ts", `import { getEnv } from "../app/utils/env.server";`)).toHaveLength(1);
-    expect(check("workers/main.ts", `import { parseEnv } from "../domain/env"; import { createActivities } from "../activities";`)).toEqual(
+    expect(
+      check(
+        "db/queries/x.ts",
+        `import type { BuyDraftHandOver } from "../../workflows/buy/contract";`,
+      ),
+    ).toHaveLength(1);
+    expect(
+      check("db/migrate.ts", `const { getEnv } = await import("../app/utils/env.server");`),
+    ).toHaveLength(1);
+    expect(check("db/migrate.ts", `const { parseEnv } = await import("../domain/env");`)).toEqual(
       [],
     );
+    expect(
+      check("workers/main.ts", `import { getEnv } from "../app/utils/env.server";`),
+    ).toHaveLength(1);
+    expect(
+      check(
+        "workers/main.ts",
+        `import { parseEnv } from "../domain/env"; import { createActivities } from "../activities";`,
+      ),
+    ).toEqual([]);
   });
 });

@@ -10,7 +10,14 @@ import { addBusinessDays, WINDOWS } from "../../domain/business-days";
 import { captureEntry, orderLedger } from "../../domain/order-money";
 import { BUY_STATES, COMMON_STATES } from "../../domain/states";
 import { BUY_ERRORS, type BuyOrderInput } from "../../workflows/buy/contract";
-import { BUY_COMMANDS, nextQueuedStep, onDeadline, openOrder, settleDelivered, type BuyCommandName } from "../../workflows/buy/machine";
+import {
+  BUY_COMMANDS,
+  nextQueuedStep,
+  onDeadline,
+  openOrder,
+  settleDelivered,
+  type BuyCommandName,
+} from "../../workflows/buy/machine";
 import {
   acceptCarrierEvent,
   acceptUnitsTaken,
@@ -71,13 +78,20 @@ function world(
         if (opts.authorizeFails) throw new Error("provider down");
         return opts.declined
           ? { status: "declined", declineCode: "card_declined", message: "declined" }
-          : { status: "authorized", paymentIntentId: "pi_1", amountCents: i.amountCents, lastFour: "4242", description: "Visa" };
+          : {
+              status: "authorized",
+              paymentIntentId: "pi_1",
+              amountCents: i.amountCents,
+              lastFour: "4242",
+              description: "Visa",
+            };
       case "findConflictingOrders":
         return { orderIds: opts.conflicts ?? [] };
       case "approvalFacts":
         return {
           cardOnFile: opts.cardOnFile !== false,
-          conflictingOrderIds: opts.cardOnFile === false ? [] : [...(opts.conflicts ?? []), i.orderId],
+          conflictingOrderIds:
+            opts.cardOnFile === false ? [] : [...(opts.conflicts ?? []), i.orderId],
         };
       case "decrementStock":
         return opts.stockOk === false ? { ok: false, listingId: 5, size: "S" } : { ok: true };
@@ -85,7 +99,12 @@ function world(
         if (opts.captureFails) throw new Error("provider down");
         return { status: "captured", capturedCents: i.amountCents, chargeId: "ch_1" };
       case "bookPickup":
-        return { shipmentId: "shp_7", callTag: `CT-${i.attempt}`, trackingNumber: "TRK7", labelUrl: null };
+        return {
+          shipmentId: "shp_7",
+          callTag: `CT-${i.attempt}`,
+          trackingNumber: "TRK7",
+          labelUrl: null,
+        };
       case "releaseSellerPayout":
         return { status: "paid", transferId: "tr_1", releasedAt: new Date(clock).toISOString() };
       case "saveCardOnFile":
@@ -99,15 +118,20 @@ function world(
     effects,
     at: (ms: number) => (clock = ms),
     run: <R>(step: Step<R>): R => runStepSync(step, answer),
-    calls: () => effects.filter((e): e is CallEffect => e.kind === "call").map((e) => `${e.name}/${e.policy}`),
+    calls: () =>
+      effects.filter((e): e is CallEffect => e.kind === "call").map((e) => `${e.name}/${e.policy}`),
     keys: () =>
       effects
         .filter((e): e is CallEffect => e.kind === "call")
         .flatMap((e) =>
-          (e.input as { idempotencyKey?: string }).idempotencyKey ? [(e.input as { idempotencyKey: string }).idempotencyKey] : [],
+          (e.input as { idempotencyKey?: string }).idempotencyKey
+            ? [(e.input as { idempotencyKey: string }).idempotencyKey]
+            : [],
         ),
     records: () =>
-      effects.filter((e): e is CallEffect => e.kind === "call" && e.name === "recordOrderState").map((e) => e.input as OrderStateRecord),
+      effects
+        .filter((e): e is CallEffect => e.kind === "call" && e.name === "recordOrderState")
+        .map((e) => e.input as OrderStateRecord),
   };
 }
 
@@ -137,7 +161,13 @@ function inState(state: State): BuyModel {
     m.approvedLines = m.requested;
     m.ledger.push(captureEntry(m.requested, m.requestedQuote.totalCents));
     m.authorizationClosed = true;
-    m.shipment = { shipmentId: "shp_7", callTag: "CT-1", trackingNumber: "TRK7", labelUrl: null, attempt: 1 };
+    m.shipment = {
+      shipmentId: "shp_7",
+      callTag: "CT-1",
+      trackingNumber: "TRK7",
+      labelUrl: null,
+      attempt: 1,
+    };
     m.deadlines.pickupBy = addBusinessDays(T0, 2);
   }
   if (state === COMMON_STATES.DELIVERED) {
@@ -153,7 +183,11 @@ function inState(state: State): BuyModel {
 /** The error code a command gets in a state (null: accepted). */
 function verdict(m: BuyModel, name: BuyCommandName, cmd: unknown): string | null {
   try {
-    (BUY_COMMANDS[name].validate as (m: BuyModel, c: unknown, now: number) => void)(m, cmd, T0 + 1000);
+    (BUY_COMMANDS[name].validate as (m: BuyModel, c: unknown, now: number) => void)(
+      m,
+      cmd,
+      T0 + 1000,
+    );
     return null;
   } catch (err) {
     if (err instanceof Rejection) return err.code;
@@ -162,21 +196,45 @@ function verdict(m: BuyModel, name: BuyCommandName, cmd: unknown): string | null
 }
 
 const COMMANDS: Record<BuyCommandName, { cmd: unknown; allowedIn: State[] }> = {
-  completeCheckout: { cmd: { actorRetailerId: BUYER, paymentMethod: CARD }, allowedIn: [BUY_STATES.COMPLETE_ORDER_CHECKOUT] },
+  completeCheckout: {
+    cmd: { actorRetailerId: BUYER, paymentMethod: CARD },
+    allowedIn: [BUY_STATES.COMPLETE_ORDER_CHECKOUT],
+  },
   declineCheckout: { cmd: { actorRetailerId: BUYER, reason: 1 }, allowedIn: [] }, // only for request orders
-  approveSale: { cmd: { actorRetailerId: SELLER }, allowedIn: [BUY_STATES.PROVIDER_APPROVE_SALE, BUY_STATES.PAYMENT] },
-  addPaymentMethod: { cmd: { actorRetailerId: SELLER, paymentMethod: CARD }, allowedIn: [BUY_STATES.PAYMENT] },
+  approveSale: {
+    cmd: { actorRetailerId: SELLER },
+    allowedIn: [BUY_STATES.PROVIDER_APPROVE_SALE, BUY_STATES.PAYMENT],
+  },
+  addPaymentMethod: {
+    cmd: { actorRetailerId: SELLER, paymentMethod: CARD },
+    allowedIn: [BUY_STATES.PAYMENT],
+  },
   modifySale: {
     cmd: { actorRetailerId: SELLER, lines: [{ listingId: 5, variationId: 9, sizes: { S: 1 } }] },
     allowedIn: [BUY_STATES.PROVIDER_APPROVE_SALE],
   },
-  declineSale: { cmd: { actorRetailerId: SELLER, reason: 10 }, allowedIn: [BUY_STATES.PROVIDER_APPROVE_SALE, BUY_STATES.PAYMENT] },
-  approveModifiedPurchase: { cmd: { actorRetailerId: BUYER }, allowedIn: [BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE] },
-  declineModifiedPurchase: { cmd: { actorRetailerId: BUYER, reason: 1 }, allowedIn: [BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE] },
-  cancelShipment: { cmd: { actorRetailerId: SELLER, reason: 50 }, allowedIn: [BUY_STATES.SHIP_ORDER, BUY_STATES.SHIP_ORDER_TRY2] },
+  declineSale: {
+    cmd: { actorRetailerId: SELLER, reason: 10 },
+    allowedIn: [BUY_STATES.PROVIDER_APPROVE_SALE, BUY_STATES.PAYMENT],
+  },
+  approveModifiedPurchase: {
+    cmd: { actorRetailerId: BUYER },
+    allowedIn: [BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE],
+  },
+  declineModifiedPurchase: {
+    cmd: { actorRetailerId: BUYER, reason: 1 },
+    allowedIn: [BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE],
+  },
+  cancelShipment: {
+    cmd: { actorRetailerId: SELLER, reason: 50 },
+    allowedIn: [BUY_STATES.SHIP_ORDER, BUY_STATES.SHIP_ORDER_TRY2],
+  },
   confirmReceived: { cmd: { actorRetailerId: BUYER }, allowedIn: [COMMON_STATES.DELIVERED] },
   rateOrder: {
-    cmd: { actorRetailerId: BUYER, stars: { condition: 5, packaging: 5, timeliness: 4, overall: 5 } },
+    cmd: {
+      actorRetailerId: BUYER,
+      stars: { condition: 5, packaging: 5, timeliness: 4, overall: 5 },
+    },
     allowedIn: [COMMON_STATES.DELIVERED],
   },
 };
@@ -197,18 +255,26 @@ const STATES: State[] = [
 ];
 
 describe("which command each state allows (validators)", () => {
-  const rows = STATES.flatMap((state) => (Object.keys(COMMANDS) as BuyCommandName[]).map((name) => [state, name] as const));
+  const rows = STATES.flatMap((state) =>
+    (Object.keys(COMMANDS) as BuyCommandName[]).map((name) => [state, name] as const),
+  );
   test.each(rows)("%s × %s", (state, name) => {
     const { cmd, allowedIn } = COMMANDS[name];
-    expect(verdict(inState(state), name, cmd)).toBe(allowedIn.includes(state) ? null : "wrong_state");
+    expect(verdict(inState(state), name, cmd)).toBe(
+      allowedIn.includes(state) ? null : "wrong_state",
+    );
   });
 
   test("the other party is refused with its own message; a late answer is too late", () => {
     const m = inState(BUY_STATES.PROVIDER_APPROVE_SALE);
     expect(verdict(m, "approveSale", { actorRetailerId: BUYER })).toBe("wrong_party");
-    expect(() => BUY_COMMANDS.approveSale.validate(m, { actorRetailerId: SELLER }, (m.deadlines.sellerResponseBy as number) + 1)).toThrow(
-      BUY_ERRORS.wrong_state,
-    );
+    expect(() =>
+      BUY_COMMANDS.approveSale.validate(
+        m,
+        { actorRetailerId: SELLER },
+        (m.deadlines.sellerResponseBy as number) + 1,
+      ),
+    ).toThrow(BUY_ERRORS.wrong_state);
   });
 
   test.each([
@@ -233,7 +299,13 @@ describe("which command each state allows (validators)", () => {
       { actorRetailerId: SELLER, lines: [{ listingId: 5, variationId: 9, sizes: { S: 2, M: 1 } }] },
       "unchanged",
     ],
-    ["a decline without a reason", "declineSale", BUY_STATES.PROVIDER_APPROVE_SALE, { actorRetailerId: SELLER }, "decline_reason_required"],
+    [
+      "a decline without a reason",
+      "declineSale",
+      BUY_STATES.PROVIDER_APPROVE_SALE,
+      { actorRetailerId: SELLER },
+      "decline_reason_required",
+    ],
     [
       "a cancellation without a reason",
       "cancelShipment",
@@ -241,7 +313,13 @@ describe("which command each state allows (validators)", () => {
       { actorRetailerId: SELLER, reason: 999 },
       "cancel_reason_required",
     ],
-    ["a checkout without a card", "completeCheckout", BUY_STATES.COMPLETE_ORDER_CHECKOUT, { actorRetailerId: BUYER }, "card_required"],
+    [
+      "a checkout without a card",
+      "completeCheckout",
+      BUY_STATES.COMPLETE_ORDER_CHECKOUT,
+      { actorRetailerId: BUYER },
+      "card_required",
+    ],
     [
       "a rating of 6 stars",
       "rateOrder",
@@ -256,7 +334,9 @@ describe("which command each state allows (validators)", () => {
   test("a request order can be declined at checkout; a listing order cannot", () => {
     const m = model({ kind: "for_request", requestId: 3 });
     expect(verdict(m, "declineCheckout", { actorRetailerId: BUYER, reason: 1 })).toBeNull();
-    expect(verdict(m, "declineCheckout", { actorRetailerId: BUYER, reason: 30 })).toBe("decline_reason_required");
+    expect(verdict(m, "declineCheckout", { actorRetailerId: BUYER, reason: 30 })).toBe(
+      "decline_reason_required",
+    );
   });
 
   test("allowed actions per state, as pages show them", () => {
@@ -268,14 +348,21 @@ describe("which command each state allows (validators)", () => {
       provider: [],
       receiver: ["confirmReceived", "rateOrder", "requestRma"],
     });
-    expect(allowedActions(inState(COMMON_STATES.COMPLETED), T0)).toEqual({ provider: [], receiver: [] });
+    expect(allowedActions(inState(COMMON_STATES.COMPLETED), T0)).toEqual({
+      provider: [],
+      receiver: [],
+    });
   });
 
   test("a bad start is refused before anything happens", () => {
     expect(() => createBuyModel(input({ providerId: BUYER }), WF, T0)).toThrow(InvalidInput);
-    expect(() => createBuyModel(input({ expectedQuote: { goodsCents: 1, feeCents: 0, shippingCents: 0, totalCents: 1 } }), WF, T0)).toThrow(
-      /differ/,
-    );
+    expect(() =>
+      createBuyModel(
+        input({ expectedQuote: { goodsCents: 1, feeCents: 0, shippingCents: 0, totalCents: 1 } }),
+        WF,
+        T0,
+      ),
+    ).toThrow(/differ/);
   });
 });
 
@@ -292,7 +379,8 @@ describe("which deadline runs in each state", () => {
     [COMMON_STATES.COMPLETED, null],
   ] as const)("%s → %s", (state, which) => {
     const m = inState(state);
-    if (state === BUY_STATES.COMPLETE_ORDER_CHECKOUT) m.deadlines.checkoutBy = T0 + WINDOWS.checkoutExpiry;
+    if (state === BUY_STATES.COMPLETE_ORDER_CHECKOUT)
+      m.deadlines.checkoutBy = T0 + WINDOWS.checkoutExpiry;
     expect(currentDeadline(m)).toBe(which === null ? null : m.deadlines[which]);
   });
 
@@ -310,13 +398,21 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
     const w = world();
     const m = model();
     w.run(openOrder(m, w.ctx));
-    const res = w.run(BUY_COMMANDS.completeCheckout.run(m, { actorRetailerId: BUYER, paymentMethod: CARD }, w.ctx));
+    const res = w.run(
+      BUY_COMMANDS.completeCheckout.run(m, { actorRetailerId: BUYER, paymentMethod: CARD }, w.ctx),
+    );
     expect(res).toMatchObject({ status: "ok", statename: BUY_STATES.PROVIDER_APPROVE_SALE });
-    expect(w.calls()).toEqual(["recordOrderState/local", "authorizePayment/payNow", "recordOrderState/local"]);
+    expect(w.calls()).toEqual([
+      "recordOrderState/local",
+      "authorizePayment/payNow",
+      "recordOrderState/local",
+    ]);
     expect(w.keys()).toEqual([`${WF}:authorize:1`]);
     const last = w.records().at(-1) as OrderStateRecord;
     expect(last.actions.map((a) => a.code)).toEqual([ACTION.CHECKOUT_COMPLETED]);
-    expect(last.notices?.map((n) => `${n.role}:${n.template}`)).toEqual(["provider:approve_sale_needed"]);
+    expect(last.notices?.map((n) => `${n.role}:${n.template}`)).toEqual([
+      "provider:approve_sale_needed",
+    ]);
     expect(last.sequence).toBe(2);
     expect(currentDeadline(m)).toBe(T0 + WINDOWS.sellerResponse);
   });
@@ -324,11 +420,13 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
   test("a checkout that started the purchase (no opening write before it): its write is the order's first", () => {
     const w = world();
     const m = model();
-    w.run(BUY_COMMANDS.completeCheckout.run(m, { actorRetailerId: BUYER, paymentMethod: CARD }, w.ctx));
+    w.run(
+      BUY_COMMANDS.completeCheckout.run(m, { actorRetailerId: BUYER, paymentMethod: CARD }, w.ctx),
+    );
     expect(w.calls()).toEqual(["authorizePayment/payNow", "recordOrderState/local"]);
-    expect(w.records().map((r) => [r.sequence, r.statename, r.actions.map((a) => a.code)])).toEqual([
-      [1, BUY_STATES.PROVIDER_APPROVE_SALE, [ACTION.CHECKOUT_COMPLETED]],
-    ]);
+    expect(w.records().map((r) => [r.sequence, r.statename, r.actions.map((a) => a.code)])).toEqual(
+      [[1, BUY_STATES.PROVIDER_APPROVE_SALE, [ACTION.CHECKOUT_COMPLETED]]],
+    );
   });
 
   test("an authorisation that fails (provider down): refused; the opening write is made when nothing was written yet", () => {
@@ -339,9 +437,15 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
       const w = world({ authorizeFails: true });
       const m = model();
       if (opened) w.run(openOrder(m, w.ctx));
-      expect(() => w.run(BUY_COMMANDS.completeCheckout.run(m, { actorRetailerId: BUYER, paymentMethod: CARD }, w.ctx))).toThrow(
-        BUY_ERRORS.payment_failed,
-      );
+      expect(() =>
+        w.run(
+          BUY_COMMANDS.completeCheckout.run(
+            m,
+            { actorRetailerId: BUYER, paymentMethod: CARD },
+            w.ctx,
+          ),
+        ),
+      ).toThrow(BUY_ERRORS.payment_failed);
       expect(
         w.records().map((r) => [r.sequence, r.statename, r.actions.map((a) => a.code)]),
         `opened: ${opened}`,
@@ -354,9 +458,15 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
   test("a declined card: recorded (code), the specification's message, the next card is attempt 2", () => {
     const w = world({ declined: true });
     const m = model();
-    expect(() => w.run(BUY_COMMANDS.completeCheckout.run(m, { actorRetailerId: BUYER, paymentMethod: CARD }, w.ctx))).toThrow(
-      BUY_ERRORS.card_declined,
-    );
+    expect(() =>
+      w.run(
+        BUY_COMMANDS.completeCheckout.run(
+          m,
+          { actorRetailerId: BUYER, paymentMethod: CARD },
+          w.ctx,
+        ),
+      ),
+    ).toThrow(BUY_ERRORS.card_declined);
     expect(m.statename).toBe(BUY_STATES.COMPLETE_ORDER_CHECKOUT);
     expect(
       w
@@ -366,7 +476,11 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
     ).toEqual([ACTION.CARD_DECLINED]);
     const w2 = world();
     w2.run(
-      BUY_COMMANDS.completeCheckout.run(m, { actorRetailerId: BUYER, paymentMethod: { ...CARD, paymentMethodId: "pm_other" } }, w2.ctx),
+      BUY_COMMANDS.completeCheckout.run(
+        m,
+        { actorRetailerId: BUYER, paymentMethod: { ...CARD, paymentMethodId: "pm_other" } },
+        w2.ctx,
+      ),
     );
     expect(w2.keys()).toEqual([`${WF}:authorize:2`]);
   });
@@ -374,13 +488,25 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
   test("approval: card check and conflicts (one local read), stock (local), capture (payNow), call tag (carrier), one write (221, 812, 920)", () => {
     const w = world({ conflicts: [8] });
     const m = inState(BUY_STATES.PROVIDER_APPROVE_SALE);
-    expect(w.run(BUY_COMMANDS.approveSale.run(m, { actorRetailerId: SELLER }, w.ctx))).toMatchObject({
+    expect(
+      w.run(BUY_COMMANDS.approveSale.run(m, { actorRetailerId: SELLER }, w.ctx)),
+    ).toMatchObject({
       status: "need_confirm_decline_others",
       conflictingOrderIds: [8],
     });
     const w2 = world({ conflicts: [8] });
-    const res = w2.run(BUY_COMMANDS.approveSale.run(m, { actorRetailerId: SELLER, confirmDeclineOthers: true }, w2.ctx));
-    expect(res).toMatchObject({ status: "ok", statename: BUY_STATES.SHIP_ORDER, redirectTo: "/orders" });
+    const res = w2.run(
+      BUY_COMMANDS.approveSale.run(
+        m,
+        { actorRetailerId: SELLER, confirmDeclineOthers: true },
+        w2.ctx,
+      ),
+    );
+    expect(res).toMatchObject({
+      status: "ok",
+      statename: BUY_STATES.SHIP_ORDER,
+      redirectTo: "/orders",
+    });
     expect(w2.calls()).toEqual([
       "approvalFacts/local",
       "decrementStock/local",
@@ -388,8 +514,17 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
       "bookPickup/carrier",
       "recordOrderState/local",
     ]);
-    expect(w2.keys()).toEqual([`${WF}:decrement-stock:1`, `${WF}:capture:1`, `${WF}:book-pickup:1`]);
-    expect(w2.effects.at(-1)).toEqual({ kind: "signal", workflowId: "buy-order:8", signal: "unitsTaken", arg: { byOrderId: 7 } });
+    expect(w2.keys()).toEqual([
+      `${WF}:decrement-stock:1`,
+      `${WF}:capture:1`,
+      `${WF}:book-pickup:1`,
+    ]);
+    expect(w2.effects.at(-1)).toEqual({
+      kind: "signal",
+      workflowId: "buy-order:8",
+      signal: "unitsTaken",
+      arg: { byOrderId: 7 },
+    });
     const rec = w2.records()[0];
     expect(rec.actions.map((a) => a.code)).toEqual([
       ACTION.PROVIDER_APPROVE_SALE,
@@ -403,13 +538,23 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
   test("approval without a card on file: payment (810), the seller asked for a card; adding it continues the approval", () => {
     const w = world({ cardOnFile: false });
     const m = inState(BUY_STATES.PROVIDER_APPROVE_SALE);
-    expect(w.run(BUY_COMMANDS.approveSale.run(m, { actorRetailerId: SELLER }, w.ctx))).toMatchObject({
+    expect(
+      w.run(BUY_COMMANDS.approveSale.run(m, { actorRetailerId: SELLER }, w.ctx)),
+    ).toMatchObject({
       status: "need_payment_method",
       statename: BUY_STATES.PAYMENT,
     });
     expect(w.records()[0].notices?.map((n) => n.template)).toEqual(["payment_method_needed"]);
     const w2 = world();
-    expect(w2.run(BUY_COMMANDS.addPaymentMethod.run(m, { actorRetailerId: SELLER, paymentMethod: CARD }, w2.ctx))).toMatchObject({
+    expect(
+      w2.run(
+        BUY_COMMANDS.addPaymentMethod.run(
+          m,
+          { actorRetailerId: SELLER, paymentMethod: CARD },
+          w2.ctx,
+        ),
+      ),
+    ).toMatchObject({
       statename: BUY_STATES.SHIP_ORDER,
     });
     expect(w2.records().map((r) => r.actions.map((a) => a.code))).toEqual([
@@ -421,11 +566,19 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
   test("units gone at approval: refused, nothing captured; a failed capture puts the units back", () => {
     const w = world({ stockOk: false });
     const m = inState(BUY_STATES.PROVIDER_APPROVE_SALE);
-    expect(() => w.run(BUY_COMMANDS.approveSale.run(m, { actorRetailerId: SELLER }, w.ctx))).toThrow(BUY_ERRORS.units_unavailable);
+    expect(() =>
+      w.run(BUY_COMMANDS.approveSale.run(m, { actorRetailerId: SELLER }, w.ctx)),
+    ).toThrow(BUY_ERRORS.units_unavailable);
     expect(w.calls()).not.toContain("capturePayment/payNow");
     const w2 = world({ captureFails: true });
     expect(() =>
-      w2.run(BUY_COMMANDS.approveSale.run(inState(BUY_STATES.PROVIDER_APPROVE_SALE), { actorRetailerId: SELLER }, w2.ctx)),
+      w2.run(
+        BUY_COMMANDS.approveSale.run(
+          inState(BUY_STATES.PROVIDER_APPROVE_SALE),
+          { actorRetailerId: SELLER },
+          w2.ctx,
+        ),
+      ),
     ).toThrow(BUY_ERRORS.payment_failed);
     expect(w2.calls().slice(-2)).toEqual(["capturePayment/payNow", "restoreStock/local"]);
   });
@@ -437,7 +590,10 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
     expect(w.calls()).toEqual(["releaseAuthorization/payEventually", "recordOrderState/local"]);
     const rec = w.records()[0];
     expect(rec.statename).toBe(COMMON_STATES.DECLINED);
-    expect(rec.actions.map((a) => a.code)).toEqual([ACTION.PROVIDER_DECLINE_SALE, ACTION.AUTHORIZATION_RELEASED]);
+    expect(rec.actions.map((a) => a.code)).toEqual([
+      ACTION.PROVIDER_DECLINE_SALE,
+      ACTION.AUTHORIZATION_RELEASED,
+    ]);
     expect(rec.notices?.map((n) => `${n.role}:${n.template}`)).toEqual(["receiver:order_declined"]);
   });
 
@@ -460,7 +616,12 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
       [ACTION.MODIFIED_PURCHASE_EXPIRED, ACTION.AUTHORIZATION_RELEASED],
       ["provider:order_declined"],
     ],
-    [BUY_STATES.SHIP_ORDER, BUY_STATES.SHIP_ORDER_TRY2, [ACTION.CALL_TAG_RESCHEDULED_ORDER], ["provider:pickup_rescheduled"]],
+    [
+      BUY_STATES.SHIP_ORDER,
+      BUY_STATES.SHIP_ORDER_TRY2,
+      [ACTION.CALL_TAG_RESCHEDULED_ORDER],
+      ["provider:pickup_rescheduled"],
+    ],
     [
       BUY_STATES.SHIP_ORDER_TRY2,
       COMMON_STATES.CANCELLED,
@@ -487,7 +648,9 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
       "chargeSellerPenalty/payEventually",
       "recordOrderState/local",
     ]);
-    const refund = w.effects.find((e) => e.kind === "call" && e.name === "refundPayment") as CallEffect;
+    const refund = w.effects.find(
+      (e) => e.kind === "call" && e.name === "refundPayment",
+    ) as CallEffect;
     expect((refund.input as { amountCents: number }).amountCents).toBe(m.requestedQuote.totalCents);
   });
 
@@ -498,7 +661,11 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
     expect(acceptCarrierEvent(m, { eventId: "e1", status: "picked_up" })).toBe(false); // duplicate
     for (let s = nextQueuedStep(m, w.ctx); s; s = nextQueuedStep(m, w.ctx)) w.run(s);
     expect(m.statename).toBe(COMMON_STATES.IN_ROUTE);
-    expect(w.calls()).toEqual(["recordOrderState/local", "releaseSellerPayout/payEventually", "recordOrderState/local"]);
+    expect(w.calls()).toEqual([
+      "recordOrderState/local",
+      "releaseSellerPayout/payEventually",
+      "recordOrderState/local",
+    ]);
     acceptCarrierEvent(m, { eventId: "e2", status: "delivered" });
     w.at(T0 + 1000);
     for (let s = nextQueuedStep(m, w.ctx); s; s = nextQueuedStep(m, w.ctx)) w.run(s);
@@ -538,7 +705,10 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
     const m = inState(BUY_STATES.PROVIDER_APPROVE_SALE);
     expect(acceptUnitsTaken(m, { byOrderId: 9 })).toBe(true);
     w.run(nextQueuedStep(m, w.ctx) as Step);
-    expect(w.records()[0].actions.map((a) => a.code)).toEqual([ACTION.PROVIDER_DECLINED_FOR_OTHER_ORDER, ACTION.AUTHORIZATION_RELEASED]);
+    expect(w.records()[0].actions.map((a) => a.code)).toEqual([
+      ACTION.PROVIDER_DECLINED_FOR_OTHER_ORDER,
+      ACTION.AUTHORIZATION_RELEASED,
+    ]);
     expect(acceptUnitsTaken(inState(BUY_STATES.SHIP_ORDER), { byOrderId: 9 })).toBe(false);
   });
 });
@@ -550,12 +720,23 @@ describe("money over random purchases (fast-check: the machine's own ledger)", (
     | { kind: "deadline" }
     | { kind: "carrier"; status: "picked_up" | "delivered" };
   const act: fc.Arbitrary<Act> = fc.oneof(
-    fc.constantFrom(...(Object.keys(COMMANDS) as BuyCommandName[])).map((name): Act => ({ kind: "command", name })),
-    fc.record({ S: fc.integer({ min: 0, max: 2 }), M: fc.integer({ min: 0, max: 1 }) }).map((sizes): Act => ({ kind: "modify", sizes })),
+    fc
+      .constantFrom(...(Object.keys(COMMANDS) as BuyCommandName[]))
+      .map((name): Act => ({ kind: "command", name })),
+    fc
+      .record({ S: fc.integer({ min: 0, max: 2 }), M: fc.integer({ min: 0, max: 1 }) })
+      .map((sizes): Act => ({ kind: "modify", sizes })),
     fc.constant<Act>({ kind: "deadline" }),
-    fc.constantFrom<"picked_up" | "delivered">("picked_up", "delivered").map((status): Act => ({ kind: "carrier", status })),
+    fc
+      .constantFrom<"picked_up" | "delivered">("picked_up", "delivered")
+      .map((status): Act => ({ kind: "carrier", status })),
   );
-  const worldOpts = fc.record({ declined: fc.boolean(), cardOnFile: fc.boolean(), stockOk: fc.boolean(), forRequest: fc.boolean() });
+  const worldOpts = fc.record({
+    declined: fc.boolean(),
+    cardOnFile: fc.boolean(),
+    stockOk: fc.boolean(),
+    forRequest: fc.boolean(),
+  });
   const ok = { declined: false, cardOnFile: true, stockOk: true, forRequest: false };
   const command = (name: BuyCommandName): Act => ({ kind: "command", name });
 
@@ -588,15 +769,30 @@ describe("money over random purchases (fast-check: the machine's own ledger)", (
             const name = a.kind === "modify" ? "modifySale" : a.name;
             const cmd =
               a.kind === "modify"
-                ? { actorRetailerId: SELLER, lines: [{ listingId: 5, variationId: 9, sizes: a.sizes }] }
+                ? {
+                    actorRetailerId: SELLER,
+                    lines: [{ listingId: 5, variationId: 9, sizes: a.sizes }],
+                  }
                 : COMMANDS[name].cmd;
             try {
-              (BUY_COMMANDS[name].validate as (m: BuyModel, c: unknown, now: number) => void)(m, cmd, w.ctx.now());
+              (BUY_COMMANDS[name].validate as (m: BuyModel, c: unknown, now: number) => void)(
+                m,
+                cmd,
+                w.ctx.now(),
+              );
             } catch (err) {
               if (err instanceof Rejection) continue;
               throw err;
             }
-            attempt(() => (BUY_COMMANDS[name].run as (m: BuyModel, c: unknown, ctx: StepContext) => Step<unknown>)(m, cmd, w.ctx));
+            attempt(() =>
+              (
+                BUY_COMMANDS[name].run as (
+                  m: BuyModel,
+                  c: unknown,
+                  ctx: StepContext,
+                ) => Step<unknown>
+              )(m, cmd, w.ctx),
+            );
           }
           // Every state a run passes through counts (a second pickup try is rarely where a run stops).
           reached.add(m.statename);
@@ -626,7 +822,15 @@ describe("money over random purchases (fast-check: the machine's own ledger)", (
               { kind: "deadline" },
             ],
           ],
-          [ok, [command("completeCheckout"), command("approveSale"), { kind: "deadline" }, { kind: "deadline" }]],
+          [
+            ok,
+            [
+              command("completeCheckout"),
+              command("approveSale"),
+              { kind: "deadline" },
+              { kind: "deadline" },
+            ],
+          ],
           [ok, [command("completeCheckout"), command("approveSale"), command("cancelShipment")]],
           [ok, [command("completeCheckout"), command("declineSale")]],
           [ok, [{ kind: "deadline" }]],
@@ -645,7 +849,14 @@ describe("money over random purchases (fast-check: the machine's own ledger)", (
       ends.filter((s) => !reached.has(s)),
       "states no run reached",
     ).toEqual([]);
-    const movements = ["authorization", "authorization_released", "capture", "refund", "payout", "penalty"];
+    const movements = [
+      "authorization",
+      "authorization_released",
+      "capture",
+      "refund",
+      "payout",
+      "penalty",
+    ];
     expect(
       movements.filter((k) => !moved.has(k)),
       "money movements no run made",

@@ -7,7 +7,11 @@
  */
 import { createElement, type ReactElement } from "react";
 import { renderToString } from "react-dom/server";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
+import {
+  createStaticHandler,
+  createStaticRouter,
+  StaticRouterProvider,
+} from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
 import { CardFields } from "../../app/components/CardFields";
 import { CardStep, type CardStepData } from "../../app/components/orders/PayCard";
@@ -17,24 +21,36 @@ import { CARD_FIELDS, cardFormSchema } from "../../domain/card-form";
 
 /** The markup of `element` as a page renders it, inside a router (the forms are Remix forms) with `loaderData`. */
 async function render(element: ReactElement, loaderData: object | null = null): Promise<string> {
-  const handler = createStaticHandler([{ id: "page", path: "/", element, loader: () => loaderData }]);
+  const handler = createStaticHandler([
+    { id: "page", path: "/", element, loader: () => loaderData },
+  ]);
   const context = await handler.query(new Request("http://localhost/"));
   if (context instanceof Response) throw new Error("the page redirected");
   return renderToString(
-    createElement(StaticRouterProvider, { router: createStaticRouter(handler.dataRoutes, context), context, hydrate: false }),
+    createElement(StaticRouterProvider, {
+      router: createStaticRouter(handler.dataRoutes, context),
+      context,
+      hydrate: false,
+    }),
   );
 }
 
 /** The names the forms in `html` post, once each (a card form on a page is one form). */
 function postedNames(html: string): string[] {
   const forms = [...html.matchAll(/<form[\s\S]*?<\/form>/g)].map((m) => m[0]).join("");
-  return [...new Set([...forms.matchAll(/<(?:input|select|textarea)\b[^>]*?\bname="([^"]+)"/g)].map((m) => m[1]))];
+  return [
+    ...new Set(
+      [...forms.matchAll(/<(?:input|select|textarea)\b[^>]*?\bname="([^"]+)"/g)].map((m) => m[1]),
+    ),
+  ];
 }
 
 /** A page's own fields beside the card: the one-submission ids. */
 const NOT_CARD = new Set(["form_id", "submission_id"]);
 
-const schemaKeys = Object.keys(cardFormSchema({ today: new Date(), provider: "stripe" }).innerType().shape).sort();
+const schemaKeys = Object.keys(
+  cardFormSchema({ today: new Date(), provider: "stripe" }).innerType().shape,
+).sort();
 
 const stepData = (mode: CardStepData["mode"], saved: boolean): CardStepData => ({
   mode,
@@ -65,8 +81,10 @@ const CARD_FORMS: Record<string, () => Promise<string>> = {
   "checkout card step, test card": () => render(cardStep("test_card")),
   "checkout card step, test card or the saved card": () => render(cardStep("test_card", true)),
   "checkout card step, Stripe Elements": () => render(cardStep("elements")),
-  "settings card on file, test card": () => render(createElement(SettingsCardOnFile), settingsData("test_card")),
-  "settings card on file, Stripe Elements": () => render(createElement(SettingsCardOnFile), settingsData("elements")),
+  "settings card on file, test card": () =>
+    render(createElement(SettingsCardOnFile), settingsData("test_card")),
+  "settings card on file, Stripe Elements": () =>
+    render(createElement(SettingsCardOnFile), settingsData("elements")),
   "order page card fields": () => render(createElement("form", null, createElement(CardFields))),
 };
 
@@ -84,7 +102,9 @@ describe("card forms", () => {
   }
 
   it("together post every name the parser reads", async () => {
-    const all = new Set((await Promise.all(Object.values(CARD_FORMS).map((html) => html()))).flatMap(postedNames));
+    const all = new Set(
+      (await Promise.all(Object.values(CARD_FORMS).map((html) => html()))).flatMap(postedNames),
+    );
     expect(schemaKeys.filter((k) => !all.has(k))).toEqual([]);
   });
 });

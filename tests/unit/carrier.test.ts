@@ -31,7 +31,11 @@ describe("carrier events", () => {
   });
 
   test("the scanned statuses (every order workflow's In-Route) are carrier statuses, pre_transit not among them", () => {
-    expect([...SCANNED_CARRIER_STATUSES].every((s) => (CARRIER_EVENT_STATUSES as readonly string[]).includes(s))).toBe(true);
+    expect(
+      [...SCANNED_CARRIER_STATUSES].every((s) =>
+        (CARRIER_EVENT_STATUSES as readonly string[]).includes(s),
+      ),
+    ).toBe(true);
     expect(SCANNED_CARRIER_STATUSES.has("pre_transit")).toBe(false);
   });
 
@@ -42,7 +46,12 @@ describe("carrier events", () => {
       object: "Event",
       description: "tracker.updated",
       mode: "test",
-      result: { object: "Tracker", tracking_code: "SBX12345678901234", status: "in_transit", shipment_id: "shp_sandbox_1" },
+      result: {
+        object: "Tracker",
+        tracking_code: "SBX12345678901234",
+        status: "in_transit",
+        shipment_id: "shp_sandbox_1",
+      },
     });
     expect(event.result.tracking_details.map((d) => d.status)).toEqual(["picked_up", "in_transit"]);
     expect(carrierSignalOf(event)).toEqual({
@@ -57,8 +66,14 @@ describe("carrier events", () => {
   test("parseCarrierEvent: bad JSON, unknown statuses and other shapes are refused", () => {
     expect(parseCarrierEvent(JSON.stringify(event))).toEqual(event);
     expect(parseCarrierEvent("{not json")).toBeNull();
-    expect(parseCarrierEvent(JSON.stringify({ ...event, result: { ...event.result, status: "teleported" } }))).toBeNull();
-    expect(parseCarrierEvent(JSON.stringify({ ...event, description: "shipment.invoice.created" }))).toBeNull();
+    expect(
+      parseCarrierEvent(
+        JSON.stringify({ ...event, result: { ...event.result, status: "teleported" } }),
+      ),
+    ).toBeNull();
+    expect(
+      parseCarrierEvent(JSON.stringify({ ...event, description: "shipment.invoice.created" })),
+    ).toBeNull();
   });
 });
 
@@ -76,7 +91,9 @@ describe("carrier signature", () => {
   test("header is hmac-sha256-hex=<hex HMAC-SHA256 of the raw body>", async () => {
     const { createHmac } = await import("node:crypto");
     const header = signCarrierEvent(body, SECRET);
-    expect(header).toBe(`${CARRIER_SIGNATURE_PREFIX}${createHmac("sha256", SECRET).update(body).digest("hex")}`);
+    expect(header).toBe(
+      `${CARRIER_SIGNATURE_PREFIX}${createHmac("sha256", SECRET).update(body).digest("hex")}`,
+    );
     expect(header).toMatch(/^hmac-sha256-hex=[0-9a-f]{64}$/);
   });
 
@@ -85,8 +102,12 @@ describe("carrier signature", () => {
     expect(verifyCarrierSignature(body, header, SECRET)).toBe(true);
     expect(verifyCarrierSignature(Buffer.from(body), header, SECRET)).toBe(true);
     expect(verifyCarrierSignature(body, signCarrierEvent(body, "forged"), SECRET)).toBe(false);
-    expect(verifyCarrierSignature(body.replace("delivered", "picked_up"), header, SECRET)).toBe(false);
-    expect(verifyCarrierSignature(JSON.stringify(JSON.parse(body), null, 2), header, SECRET)).toBe(false);
+    expect(verifyCarrierSignature(body.replace("delivered", "picked_up"), header, SECRET)).toBe(
+      false,
+    );
+    expect(verifyCarrierSignature(JSON.stringify(JSON.parse(body), null, 2), header, SECRET)).toBe(
+      false,
+    );
     for (const bad of [
       null,
       undefined,

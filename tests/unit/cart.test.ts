@@ -17,7 +17,12 @@ import {
   withoutLine,
   type CartState,
 } from "../../domain/cart";
-import { CARD_DECLINED, cardBrandLabel, testCardFormSchema, testCardFromNumber } from "../../domain/cards";
+import {
+  CARD_DECLINED,
+  cardBrandLabel,
+  testCardFormSchema,
+  testCardFromNumber,
+} from "../../domain/cards";
 import { ADD_AT_LEAST_ONE_SIZE, FILL_OUT_EVERYTHING } from "../../domain/messages";
 
 const ME = 1;
@@ -25,7 +30,10 @@ const empty: CartState = { type: null, items: [] };
 
 describe("cartTabState: the type lock of the marketplace tabs", () => {
   it("an empty cart disables nothing", () => {
-    expect(cartTabState(null)).toEqual({ lockedTo: null, disabled: { buy: false, swap: false, sell: false } });
+    expect(cartTabState(null)).toEqual({
+      lockedTo: null,
+      disabled: { buy: false, swap: false, sell: false },
+    });
     expect(cartTabState(undefined).disabled).toEqual({ buy: false, swap: false, sell: false });
   });
   it.each([
@@ -45,7 +53,10 @@ describe("cartTabState: the type lock of the marketplace tabs", () => {
 describe("validateSelection", () => {
   const available = { S: 2, M: 1, L: 0 };
   it("needs at least one unit: the spec's message verbatim", () => {
-    expect(validateSelection({ selection: {}, available, mode: "buy" })).toEqual({ ok: false, message: ADD_AT_LEAST_ONE_SIZE });
+    expect(validateSelection({ selection: {}, available, mode: "buy" })).toEqual({
+      ok: false,
+      message: ADD_AT_LEAST_ONE_SIZE,
+    });
     expect(validateSelection({ selection: { S: 0, M: 0 }, available, mode: "swap" })).toEqual({
       ok: false,
       message: "Please add at least one size.",
@@ -60,18 +71,36 @@ describe("validateSelection", () => {
       ok: false,
       message: CART_MESSAGES.moreThanAvailable,
     });
-    expect(validateSelection({ selection: { S: 2, M: 1, L: 0 }, available, mode: "buy" })).toEqual({ ok: true, selection: { S: 2, M: 1 } });
+    expect(validateSelection({ selection: { S: 2, M: 1, L: 0 }, available, mode: "buy" })).toEqual({
+      ok: true,
+      selection: { S: 2, M: 1 },
+    });
   });
   it("selling to a request is relaxed to 10000 per size", () => {
-    expect(validateSelection({ selection: { S: 50 }, available, mode: "sell" })).toEqual({ ok: true, selection: { S: 50 } });
-    expect(validateSelection({ selection: { S: SELL_TO_REQUEST_MAX_PER_SIZE }, available, mode: "sell" }).ok).toBe(true);
-    expect(validateSelection({ selection: { S: SELL_TO_REQUEST_MAX_PER_SIZE + 1 }, available, mode: "sell" })).toEqual({
+    expect(validateSelection({ selection: { S: 50 }, available, mode: "sell" })).toEqual({
+      ok: true,
+      selection: { S: 50 },
+    });
+    expect(
+      validateSelection({ selection: { S: SELL_TO_REQUEST_MAX_PER_SIZE }, available, mode: "sell" })
+        .ok,
+    ).toBe(true);
+    expect(
+      validateSelection({
+        selection: { S: SELL_TO_REQUEST_MAX_PER_SIZE + 1 },
+        available,
+        mode: "sell",
+      }),
+    ).toEqual({
       ok: false,
       message: CART_MESSAGES.tooManyForRequest,
     });
   });
   it("refuses sizes the style does not have and non-integers", () => {
-    expect(validateSelection({ selection: { XXL: 1 }, available, mode: "buy" })).toEqual({ ok: false, message: CART_MESSAGES.unknownSize });
+    expect(validateSelection({ selection: { XXL: 1 }, available, mode: "buy" })).toEqual({
+      ok: false,
+      message: CART_MESSAGES.unknownSize,
+    });
     expect(validateSelection({ selection: { S: 1.5 }, available, mode: "buy" })).toEqual({
       ok: false,
       message: CART_MESSAGES.invalidQuantity,
@@ -95,9 +124,18 @@ describe("selectionFromEntries: the size.<label> form fields", () => {
     ).toEqual({ ok: true, selection: { S: 2, "10.5": 1 } });
   });
   it("refuses what is not a whole number", () => {
-    expect(selectionFromEntries([["size.S", "two"]])).toEqual({ ok: false, message: CART_MESSAGES.invalidQuantity });
-    expect(selectionFromEntries([["size.S", "-1"]])).toEqual({ ok: false, message: CART_MESSAGES.invalidQuantity });
-    expect(selectionFromEntries([["size.", "1"]])).toEqual({ ok: false, message: CART_MESSAGES.unknownSize });
+    expect(selectionFromEntries([["size.S", "two"]])).toEqual({
+      ok: false,
+      message: CART_MESSAGES.invalidQuantity,
+    });
+    expect(selectionFromEntries([["size.S", "-1"]])).toEqual({
+      ok: false,
+      message: CART_MESSAGES.invalidQuantity,
+    });
+    expect(selectionFromEntries([["size.", "1"]])).toEqual({
+      ok: false,
+      message: CART_MESSAGES.unknownSize,
+    });
   });
 });
 
@@ -110,37 +148,78 @@ describe("checkAdd: type lock, swap lock, own items", () => {
   });
   it("another type is refused while the cart has items", () => {
     const cart = withLine(empty, buyLine, "buy");
-    const r = checkAdd(cart, { listingId: 11, selection: { S: 1 }, providerId: 3, brandId: 5 }, "swap", ME);
+    const r = checkAdd(
+      cart,
+      { listingId: 11, selection: { S: 1 }, providerId: 3, brandId: 5 },
+      "swap",
+      ME,
+    );
     expect(r).toEqual({ ok: false, message: CART_MESSAGES.typeLocked("buy", "swap") });
-    expect(checkAdd(cart, { requestId: 7, selection: { S: 1 }, providerId: 3, brandId: 5 }, "sell", ME).ok).toBe(false);
+    expect(
+      checkAdd(cart, { requestId: 7, selection: { S: 1 }, providerId: 3, brandId: 5 }, "sell", ME)
+        .ok,
+    ).toBe(false);
   });
   it("buy carts take several brands and sellers", () => {
     const cart = withLine(empty, buyLine, "buy");
-    expect(checkAdd(cart, { listingId: 12, selection: { M: 1 }, providerId: 9, brandId: 6 }, "buy", ME).ok).toBe(true);
+    expect(
+      checkAdd(cart, { listingId: 12, selection: { M: 1 }, providerId: 9, brandId: 6 }, "buy", ME)
+        .ok,
+    ).toBe(true);
   });
   it("a swap cart is fixed to the first item's brand and provider", () => {
-    const swap = withLine(empty, { listingId: 20, selection: { S: 1 }, providerId: 2, brandId: 5 }, "swap");
-    expect(checkAdd(swap, { listingId: 21, selection: { S: 1 }, providerId: 2, brandId: 5 }, "swap", ME).ok).toBe(true);
-    expect(checkAdd(swap, { listingId: 22, selection: { S: 1 }, providerId: 2, brandId: 6 }, "swap", ME)).toEqual({
+    const swap = withLine(
+      empty,
+      { listingId: 20, selection: { S: 1 }, providerId: 2, brandId: 5 },
+      "swap",
+    );
+    expect(
+      checkAdd(swap, { listingId: 21, selection: { S: 1 }, providerId: 2, brandId: 5 }, "swap", ME)
+        .ok,
+    ).toBe(true);
+    expect(
+      checkAdd(swap, { listingId: 22, selection: { S: 1 }, providerId: 2, brandId: 6 }, "swap", ME),
+    ).toEqual({
       ok: false,
       message: CART_MESSAGES.swapBrandLocked,
     });
-    expect(checkAdd(swap, { listingId: 23, selection: { S: 1 }, providerId: 3, brandId: 5 }, "swap", ME)).toEqual({
+    expect(
+      checkAdd(swap, { listingId: 23, selection: { S: 1 }, providerId: 3, brandId: 5 }, "swap", ME),
+    ).toEqual({
       ok: false,
       message: CART_MESSAGES.swapProviderLocked,
     });
   });
   it("re-adding the only item of a cart may change nothing but its selection", () => {
-    const swap = withLine(empty, { listingId: 20, selection: { S: 1 }, providerId: 2, brandId: 5 }, "swap");
-    const again = withLine(swap, { listingId: 20, selection: { S: 2 }, providerId: 2, brandId: 5 }, "swap");
-    expect(again.items).toEqual([{ listingId: 20, selection: { S: 2 }, providerId: 2, brandId: 5 }]);
+    const swap = withLine(
+      empty,
+      { listingId: 20, selection: { S: 1 }, providerId: 2, brandId: 5 },
+      "swap",
+    );
+    const again = withLine(
+      swap,
+      { listingId: 20, selection: { S: 2 }, providerId: 2, brandId: 5 },
+      "swap",
+    );
+    expect(again.items).toEqual([
+      { listingId: 20, selection: { S: 2 }, providerId: 2, brandId: 5 },
+    ]);
   });
   it("never one's own listing or request", () => {
-    expect(checkAdd(empty, { listingId: 1, selection: { S: 1 }, providerId: ME, brandId: 5 }, "buy", ME)).toEqual({
+    expect(
+      checkAdd(empty, { listingId: 1, selection: { S: 1 }, providerId: ME, brandId: 5 }, "buy", ME),
+    ).toEqual({
       ok: false,
       message: CART_MESSAGES.ownListing,
     });
-    expect(checkAdd(empty, { requestId: 1, selection: { S: 1 }, providerId: ME, brandId: 5 }, "sell", ME)).toEqual({
+    expect(
+      checkAdd(
+        empty,
+        { requestId: 1, selection: { S: 1 }, providerId: ME, brandId: 5 },
+        "sell",
+        ME,
+      ),
+    ).toEqual({
       ok: false,
       message: CART_MESSAGES.ownRequest,
     });
@@ -168,8 +247,13 @@ describe("checkout preconditions and forms", () => {
     expect(r.success).toBe(false);
     expect(r.error!.issues[0].message).toBe(FILL_OUT_EVERYTHING);
     expect(FILL_OUT_EVERYTHING).toBe("* Please fill out everything to continue.");
-    expect(SellInfoSchema.safeParse({ reason: "nonsense", floor_time: "0-30", terms: "on" }).success).toBe(false);
-    expect(SellInfoSchema.safeParse({ reason: "overstock", floor_time: "0-30" }).error!.issues[0].message).toBe(CART_MESSAGES.acceptTerms);
+    expect(
+      SellInfoSchema.safeParse({ reason: "nonsense", floor_time: "0-30", terms: "on" }).success,
+    ).toBe(false);
+    expect(
+      SellInfoSchema.safeParse({ reason: "overstock", floor_time: "0-30" }).error!.issues[0]
+        .message,
+    ).toBe(CART_MESSAGES.acceptTerms);
     expect(SellInfoSchema.parse({ reason: "overstock", floor_time: "0-30", terms: "on" })).toEqual({
       reason: "overstock",
       floor_time: "0-30",
@@ -190,8 +274,15 @@ describe("test cards", () => {
       last4: "4242",
       outcome: "succeeds",
     });
-    expect(testCardFromNumber("5555-5555-5555-4444")).toMatchObject({ token: "tok_mastercard", brand: "mastercard", last4: "4444" });
-    expect(testCardFromNumber("4000000000000002")).toMatchObject({ token: "tok_chargeDeclined", outcome: "declined" });
+    expect(testCardFromNumber("5555-5555-5555-4444")).toMatchObject({
+      token: "tok_mastercard",
+      brand: "mastercard",
+      last4: "4444",
+    });
+    expect(testCardFromNumber("4000000000000002")).toMatchObject({
+      token: "tok_chargeDeclined",
+      outcome: "declined",
+    });
     expect(testCardFromNumber("4111111111111112")).toBeNull();
     expect(testCardFromNumber("abc")).toBeNull();
     expect(cardBrandLabel("visa")).toBe("Visa");
@@ -200,16 +291,25 @@ describe("test cards", () => {
   });
   it("the form keeps the token and drops the number", () => {
     const schema = testCardFormSchema({ year: 2025, month: 6 });
-    const ok = schema.parse({ card_number: "4242424242424242", card_expiry: "12/30", card_cvc: "123" });
+    const ok = schema.parse({
+      card_number: "4242424242424242",
+      card_expiry: "12/30",
+      card_cvc: "123",
+    });
     expect(ok).toEqual({ testToken: "tok_visa", brand: "visa", last4: "4242" });
     expect(JSON.stringify(ok)).not.toContain("4242424242424242");
-    expect(schema.safeParse({ card_number: "4242424242424242", card_expiry: "05/25", card_cvc: "123" }).error!.issues[0].path).toEqual([
-      "card_expiry",
-    ]);
-    expect(schema.safeParse({ card_number: "1234123412341234", card_expiry: "12/30", card_cvc: "123" }).error!.issues[0].path).toEqual([
-      "card_number",
-    ]);
-    expect(schema.safeParse({ card_number: "4242424242424242", card_expiry: "13/30", card_cvc: "1" }).success).toBe(false);
+    expect(
+      schema.safeParse({ card_number: "4242424242424242", card_expiry: "05/25", card_cvc: "123" })
+        .error!.issues[0].path,
+    ).toEqual(["card_expiry"]);
+    expect(
+      schema.safeParse({ card_number: "1234123412341234", card_expiry: "12/30", card_cvc: "123" })
+        .error!.issues[0].path,
+    ).toEqual(["card_number"]);
+    expect(
+      schema.safeParse({ card_number: "4242424242424242", card_expiry: "13/30", card_cvc: "1" })
+        .success,
+    ).toBe(false);
   });
 });
 

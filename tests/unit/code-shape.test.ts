@@ -35,10 +35,16 @@ export function longFunctions(fileName: string, text: string, max: number): stri
   );
   const found: string[] = [];
   const visit = (node: ts.Node) => {
-    if (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node)) {
+    if (
+      ts.isFunctionDeclaration(node) ||
+      ts.isMethodDeclaration(node) ||
+      ts.isArrowFunction(node) ||
+      ts.isFunctionExpression(node)
+    ) {
       const first = src.getLineAndCharacterOfPosition(node.getStart(src)).line;
       const last = src.getLineAndCharacterOfPosition(node.getEnd()).line;
-      if (last - first + 1 > max) found.push(`${fileName}:${first + 1} (${last - first + 1} lines)`);
+      if (last - first + 1 > max)
+        found.push(`${fileName}:${first + 1} (${last - first + 1} lines)`);
     }
     ts.forEachChild(node, visit);
   };
@@ -47,7 +53,8 @@ export function longFunctions(fileName: string, text: string, max: number): stri
 }
 
 /** A route module is a file of app/routes that Remix serves (remix.config.js ignores `.server` siblings and dot files). */
-const isRouteModule = (name: string) => !name.startsWith(".") && /\.tsx?$/.test(name) && !/\.(test|server)\.tsx?$/.test(name);
+const isRouteModule = (name: string) =>
+  !name.startsWith(".") && /\.tsx?$/.test(name) && !/\.(test|server)\.tsx?$/.test(name);
 const ROUTES = readdirSync(path.join(ROOT, "app/routes")).filter(isRouteModule);
 
 describe("code shape", () => {
@@ -59,15 +66,23 @@ describe("code shape", () => {
 
   it("no route module runs over 300 lines", () => {
     expect(ROUTES.length).toBeGreaterThan(50);
-    const long = ROUTES.map((r) => [r, lineCount(read(`app/routes/${r}`))] as const).filter(([, n]) => n > 300);
+    const long = ROUTES.map((r) => [r, lineCount(read(`app/routes/${r}`))] as const).filter(
+      ([, n]) => n > 300,
+    );
     expect(long).toEqual([]);
   });
 
   it("a route module imports no other route module, only its own .server sibling (shared code lives in a component or a util)", () => {
-    const files = readdirSync(path.join(ROOT, "app/routes")).filter((n) => /\.tsx?$/.test(n) && !/\.test\.tsx?$/.test(n));
+    const files = readdirSync(path.join(ROOT, "app/routes")).filter(
+      (n) => /\.tsx?$/.test(n) && !/\.test\.tsx?$/.test(n),
+    );
     const offenders = files.flatMap((f) => {
       const ownSibling = isRouteModule(f) ? f.replace(/\.tsx?$/, ".server") : null;
-      return [...read(`app/routes/${f}`).matchAll(/(?:from|import)\s*\(?\s*["'](\.\/|~\/routes\/)([^"']+)["']/g)]
+      return [
+        ...read(`app/routes/${f}`).matchAll(
+          /(?:from|import)\s*\(?\s*["'](\.\/|~\/routes\/)([^"']+)["']/g,
+        ),
+      ]
         .map((m) => m[2].replace(/\.tsx?$/, ""))
         .filter((target) => target !== ownSibling)
         .map((target) => `${f} → ${target}`);
@@ -90,7 +105,9 @@ describe("code shape", () => {
   it("a money movement's begin / send / complete is written once: recordedPayment (activities/buy/payments.ts)", () => {
     const calls = ["activities", "workflows", "workers"]
       .flatMap(filesUnder)
-      .flatMap((f) => [...read(f).matchAll(/\b(beginPayment|completePayment)\(/g)].map((m) => `${f}: ${m[1]}`));
+      .flatMap((f) =>
+        [...read(f).matchAll(/\b(beginPayment|completePayment)\(/g)].map((m) => `${f}: ${m[1]}`),
+      );
     expect(calls).toEqual([
       "activities/buy/payments.ts: beginPayment",
       "activities/buy/payments.ts: completePayment",
@@ -99,24 +116,40 @@ describe("code shape", () => {
   });
 
   it("the retry policies are the kit's (workflows/common/policies.ts): none written inline in a workflow", () => {
-    const files = filesUnder("workflows").filter((f) => f !== path.join("workflows", "common", "policies.ts"));
+    const files = filesUnder("workflows").filter(
+      (f) => f !== path.join("workflows", "common", "policies.ts"),
+    );
     expect(
-      files.filter((f) => f.startsWith(path.join("workflows", "card")) || f.startsWith(path.join("workflows", "payout"))),
+      files.filter(
+        (f) =>
+          f.startsWith(path.join("workflows", "card")) ||
+          f.startsWith(path.join("workflows", "payout")),
+      ),
     ).toHaveLength(6); // contract, workflow and activities of each: the check is not vacuous
-    const inline = files.filter((f) => /\bretry\s*:|maximumAttempts|initialInterval|backoffCoefficient|maximumInterval/.test(read(f)));
+    const inline = files.filter((f) =>
+      /\bretry\s*:|maximumAttempts|initialInterval|backoffCoefficient|maximumInterval/.test(
+        read(f),
+      ),
+    );
     expect(inline).toEqual([]);
   });
 
   it("the row-id bound is written once (domain/ids.ts MAX_ROW_ID, RowId, rowIdOf)", () => {
     const hits = ["app", "domain", "db", "workflows", "activities", "workers"]
       .flatMap(filesUnder)
-      .filter((f) => f !== path.join("domain", "ids.ts") && /2_?147_?483_?647|0x7fffffff|2 \*\* 31 - 1/i.test(read(f)));
+      .filter(
+        (f) =>
+          f !== path.join("domain", "ids.ts") &&
+          /2_?147_?483_?647|0x7fffffff|2 \*\* 31 - 1/i.test(read(f)),
+      );
     expect(hits).toEqual([]);
   });
 
   it("a module that parses its form with a schema reads no field beside it (but the intent it dispatches on, and files)", () => {
     const parsers = filesUnder("app").filter(
-      (f) => f !== path.join("app", "utils", "form.server.ts") && /\bparse(Submission|WithZod)\(/.test(read(f)),
+      (f) =>
+        f !== path.join("app", "utils", "form.server.ts") &&
+        /\bparse(Submission|WithZod)\(/.test(read(f)),
     );
     expect(parsers.length).toBeGreaterThan(30);
     expect(parsers.flatMap((f) => handReadFields(f, read(f)))).toEqual([]);
@@ -126,7 +159,9 @@ describe("code shape", () => {
 /** Lines that cite what a newcomer does not have: the specifications, the decisions file, an issue number. */
 export function outsideCitations(fileName: string, text: string): string[] {
   const pattern = /spec 00[0-2]|decisions\.md|issue [0-9]+/i;
-  return text.split("\n").flatMap((line, i) => (pattern.test(line) ? [`${fileName}:${i + 1}: ${line.trim()}`] : []));
+  return text
+    .split("\n")
+    .flatMap((line, i) => (pattern.test(line) ? [`${fileName}:${i + 1}: ${line.trim()}`] : []));
 }
 
 /** Form fields read by hand (`form.get("x")`, `formData.getAll("x")`), but the intent and the file uploads. */
@@ -160,6 +195,8 @@ describe("the checks catch what they look for (self-test)", () => {
     const body = (n: number) => `function f() {\n${"  x++;\n".repeat(n)}}\n`;
     expect(longFunctions("a.ts", body(78), 80)).toEqual([]);
     expect(longFunctions("a.ts", body(79), 80)).toEqual(["a.ts:1 (81 lines)"]);
-    expect(longFunctions("b.tsx", `const C = () => (\n${"  <p/>\n".repeat(90)});\n`, 80)).toHaveLength(1);
+    expect(
+      longFunctions("b.tsx", `const C = () => (\n${"  <p/>\n".repeat(90)});\n`, 80),
+    ).toHaveLength(1);
   });
 });

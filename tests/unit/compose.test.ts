@@ -75,14 +75,17 @@ const temporalEnv = temporalServerEnv({
 });
 
 describe("the Temporal server: four processes from one config", () => {
-  test.each(TEMPORAL_SERVICES)("temporal-%s runs `temporal-server start --service` with the config mounted", (svc) => {
-    const s = services[`temporal-${svc}`];
-    expect(s, `service temporal-${svc}`).toBeDefined();
-    expect(s.command).toEqual(temporalServerArgs("/etc/temporal", svc));
-    expect(s.entrypoint?.join(" ")).toMatch(/exec temporal-server/);
-    expect(s.volumes).toContain("./config/temporal:/etc/temporal/config/temporal:ro");
-    expect(s.build).toEqual({ context: ".", target: "temporal" });
-  });
+  test.each(TEMPORAL_SERVICES)(
+    "temporal-%s runs `temporal-server start --service` with the config mounted",
+    (svc) => {
+      const s = services[`temporal-${svc}`];
+      expect(s, `service temporal-${svc}`).toBeDefined();
+      expect(s.command).toEqual(temporalServerArgs("/etc/temporal", svc));
+      expect(s.entrypoint?.join(" ")).toMatch(/exec temporal-server/);
+      expect(s.volumes).toContain("./config/temporal:/etc/temporal/config/temporal:ro");
+      expect(s.build).toEqual({ context: ".", target: "temporal" });
+    },
+  );
 
   test("each process has the config's environment (the same names npm run prod sets) and its own metrics port", () => {
     const ports = temporalPorts();
@@ -92,7 +95,9 @@ describe("the Temporal server: four processes from one config", () => {
       expect(env.TEMPORAL_METRICS_PORT).toBe(String(ports[svc].metrics));
       expect(env[`TEMPORAL_${svc.toUpperCase()}_PORT`]).toBe(String(ports[svc].grpc));
     }
-    const metrics = TEMPORAL_SERVICES.map((svc) => services[`temporal-${svc}`].environment?.TEMPORAL_METRICS_PORT);
+    const metrics = TEMPORAL_SERVICES.map(
+      (svc) => services[`temporal-${svc}`].environment?.TEMPORAL_METRICS_PORT,
+    );
     expect(new Set(metrics).size).toBe(4);
   });
 
@@ -105,14 +110,23 @@ describe("the Temporal server: four processes from one config", () => {
   });
 
   test("the frontend starts alone, after the schema; the other three once it is healthy", () => {
-    expect(services["temporal-frontend"].depends_on).toEqual({ "temporal-schema": { condition: "service_completed_successfully" } });
+    expect(services["temporal-frontend"].depends_on).toEqual({
+      "temporal-schema": { condition: "service_completed_successfully" },
+    });
     for (const svc of TEMPORAL_SERVICES.slice(1))
-      expect(services[`temporal-${svc}`].depends_on).toEqual({ "temporal-frontend": { condition: "service_healthy" } });
+      expect(services[`temporal-${svc}`].depends_on).toEqual({
+        "temporal-frontend": { condition: "service_healthy" },
+      });
   });
 
   test("the dynamic config is the engine settings of every dev server (config/temporal-engine.mjs)", () => {
-    const dynamic = parse(read("config/temporal/dynamicconfig.yaml")) as Record<string, { value: unknown }[]>;
-    expect(Object.fromEntries(Object.entries(dynamic).map(([k, v]) => [k, v[0].value]))).toEqual(ENGINE_DYNAMIC_CONFIG);
+    const dynamic = parse(read("config/temporal/dynamicconfig.yaml")) as Record<
+      string,
+      { value: unknown }[]
+    >;
+    expect(Object.fromEntries(Object.entries(dynamic).map(([k, v]) => [k, v[0].value]))).toEqual(
+      ENGINE_DYNAMIC_CONFIG,
+    );
     expect(temporalEnv.TEMPORAL_DYNAMIC_CONFIG_FILE).toBe("config/temporal/dynamicconfig.yaml");
   });
 });
@@ -167,14 +181,17 @@ describe("the app: the same commands and environment names", () => {
     expect(keys(compose["x-app-env"])).toEqual([...APP_PASSED_ENV, ...APP_PROCESS_ENV].sort());
     expect(keys(services.migrate.environment)).toEqual(keys(compose["x-app-env"]));
     for (const kind of ["web", "worker"] as const)
-      expect(keys(services[kind].environment)).toEqual([...APP_PASSED_ENV, ...APP_PROCESS_ENV, ...APP_OWN_ENV[kind]].sort());
+      expect(keys(services[kind].environment)).toEqual(
+        [...APP_PASSED_ENV, ...APP_PROCESS_ENV, ...APP_OWN_ENV[kind]].sort(),
+      );
   });
 
   test("every name the app reads is one domain/env.ts declares, or one of the process's signals", () => {
     const declared = [...read("domain/env.ts").matchAll(/^ {2}(\w+): z\./gm)].map((m) => m[1]);
     const signals = ["LOG_FORMAT", "METRICS_HOST", "METRICS_PORT", "HEALTH_PORT"];
     expect(declared.length).toBeGreaterThan(20);
-    for (const name of [...APP_PASSED_ENV, ...APP_PROCESS_ENV]) expect([...declared, ...signals], name).toContain(name);
+    for (const name of [...APP_PASSED_ENV, ...APP_PROCESS_ENV])
+      expect([...declared, ...signals], name).toContain(name);
   });
 
   test("npm run prod gives its app processes those names (and its local build directory)", () => {
@@ -216,7 +233,11 @@ describe("npm run prod's settings", () => {
     expect(settings.WORKER_PROCESSES).toBe(2);
     const all: [string, number][] = settings.ports.all;
     expect(new Set(all.map(([, p]) => p)).size).toBe(all.length);
-    const bad = readProdSettings({ WEB_PROCESSES: "0", DATABASE_URL: "mysql://x", TEMPORAL_LOG_LEVEL: "loud" });
+    const bad = readProdSettings({
+      WEB_PROCESSES: "0",
+      DATABASE_URL: "mysql://x",
+      TEMPORAL_LOG_LEVEL: "loud",
+    });
     expect(bad.problems).toEqual([
       "WEB_PROCESSES=0: a positive integer is required",
       "DATABASE_URL: a postgres://user:password@host:port/database URL is required",

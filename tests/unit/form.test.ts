@@ -4,7 +4,11 @@ import { unstable_createMemoryUploadHandler } from "@remix-run/node";
 import { z } from "zod";
 import { FORM_LIMITS, parseSubmission, readFormData } from "../../app/utils/form.server";
 
-function post(body: BodyInit | null, contentType: string | null, headers: Record<string, string> = {}): Request {
+function post(
+  body: BodyInit | null,
+  contentType: string | null,
+  headers: Record<string, string> = {},
+): Request {
   return new Request("http://localhost/x", {
     method: "POST",
     body,
@@ -15,7 +19,9 @@ function post(body: BodyInit | null, contentType: string | null, headers: Record
 const urlencoded = (body: string) => post(body, "application/x-www-form-urlencoded");
 
 /** The Response a call throws (fails when it resolves or throws anything else). */
-async function refusal(p: Promise<unknown> | (() => unknown)): Promise<{ status: number; text: string }> {
+async function refusal(
+  p: Promise<unknown> | (() => unknown),
+): Promise<{ status: number; text: string }> {
   try {
     await (typeof p === "function" ? p() : p);
   } catch (e) {
@@ -25,7 +31,10 @@ async function refusal(p: Promise<unknown> | (() => unknown)): Promise<{ status:
   throw new Error("expected a refusal");
 }
 
-function multipart(parts: { name: string; value: string; filename?: string }[], boundary = "----b0undary"): string {
+function multipart(
+  parts: { name: string; value: string; filename?: string }[],
+  boundary = "----b0undary",
+): string {
   return (
     parts
       .map(
@@ -50,7 +59,9 @@ describe("readFormData", () => {
   });
 
   test("decodes like the platform: bad escapes kept, invalid UTF-8 replaced", async () => {
-    const form = await readFormData(post(new Uint8Array([...Buffer.from("a=%zz&b="), 0xff]), "application/x-www-form-urlencoded"));
+    const form = await readFormData(
+      post(new Uint8Array([...Buffer.from("a=%zz&b="), 0xff]), "application/x-www-form-urlencoded"),
+    );
     expect(form.get("a")).toBe("%zz");
     expect(form.get("b")).toBe("\ufffd");
   });
@@ -58,7 +69,9 @@ describe("readFormData", () => {
   test("1 MB of one repeated field: 413, declared or streamed; a streamed body gets its 413 without waiting for its end", async () => {
     const body = "email=a%40b.test&".repeat(64 * 1024);
     const declared = await refusal(
-      readFormData(post(body, "application/x-www-form-urlencoded", { "Content-Length": String(body.length) })),
+      readFormData(
+        post(body, "application/x-www-form-urlencoded", { "Content-Length": String(body.length) }),
+      ),
     );
     expect(declared.status).toBe(413);
     expect(declared.text).toContain("at most 512 KB");
@@ -89,11 +102,17 @@ describe("readFormData", () => {
   test("too many fields, one name repeated too often, huge or too many list indices: 400", async () => {
     const cases: [string, RegExp][] = [
       ["a=1&".repeat(FORM_LIMITS.maxEntries + 1), /too many fields/],
-      [Array.from({ length: FORM_LIMITS.maxRepeats + 1 }, () => "email=x").join("&"), /"email" is repeated too many times/],
+      [
+        Array.from({ length: FORM_LIMITS.maxRepeats + 1 }, () => "email=x").join("&"),
+        /"email" is repeated too many times/,
+      ],
       ["sizes[100000]=1", /list index in "sizes\[100000\]" is too large/],
       ["sizes[99999999999999999999]=1", /too large/],
       ["requests[1000].brand_name=x", /too large/],
-      [Array.from({ length: 6 }, (_, i) => `l${i}[999]=1`).join("&"), /lists in this form are too long/],
+      [
+        Array.from({ length: 6 }, (_, i) => `l${i}[999]=1`).join("&"),
+        /lists in this form are too long/,
+      ],
       [`${"n".repeat(FORM_LIMITS.maxNameLength + 1)}=1`, /field name is too long/],
     ];
     for (const [body, message] of cases) {
@@ -110,7 +129,10 @@ describe("readFormData", () => {
       ["a=1", "text/plain"],
       ["this is not multipart", "multipart/form-data; boundary=x"],
       ['--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--x--', "multipart/form-data"],
-      ['------b\r\nContent-Disposition: form-data; name="email"\r\n\r\nx@exa', "multipart/form-data; boundary=----b"],
+      [
+        '------b\r\nContent-Disposition: form-data; name="email"\r\n\r\nx@exa',
+        "multipart/form-data; boundary=----b",
+      ],
     ] as const) {
       expect((await refusal(readFormData(post(body, type)))).status, `${type} ${body}`).toBe(400);
     }
@@ -127,14 +149,20 @@ describe("readFormData", () => {
       ),
     );
     expect(form.get("b")).toBe("2");
-    const many = multipart(Array.from({ length: FORM_LIMITS.maxEntries + 1 }, (_, i) => ({ name: `f${i}`, value: "" })));
+    const many = multipart(
+      Array.from({ length: FORM_LIMITS.maxEntries + 1 }, (_, i) => ({ name: `f${i}`, value: "" })),
+    );
     const r = await refusal(readFormData(post(many, "multipart/form-data; boundary=----b0undary")));
     expect(r.status).toBe(400);
     expect(r.text).toMatch(/too many fields/);
   });
 
   test("multipart with an upload handler: byte cap (413), part cap (400), part size (413)", async () => {
-    const opts = { maxBytes: 64 * 1024, maxEntries: 3, uploadHandler: unstable_createMemoryUploadHandler({ maxPartSize: 16 * 1024 }) };
+    const opts = {
+      maxBytes: 64 * 1024,
+      maxEntries: 3,
+      uploadHandler: unstable_createMemoryUploadHandler({ maxPartSize: 16 * 1024 }),
+    };
     const type = "multipart/form-data; boundary=----b0undary";
     const ok = await readFormData(
       post(
@@ -148,23 +176,48 @@ describe("readFormData", () => {
     );
     expect(ok.get("intent")).toBe("upload");
     expect(ok.get("photos")).toBeInstanceOf(File);
-    const tooBig = multipart(Array.from({ length: 3 }, () => ({ name: "p", value: "x".repeat(30 * 1024) })));
+    const tooBig = multipart(
+      Array.from({ length: 3 }, () => ({ name: "p", value: "x".repeat(30 * 1024) })),
+    );
     expect((await refusal(readFormData(post(tooBig, type), opts))).status).toBe(413);
     expect(
-      (await refusal(readFormData(post(multipart(Array.from({ length: 4 }, (_, i) => ({ name: `f${i}`, value: "" }))), type), opts)))
-        .status,
+      (
+        await refusal(
+          readFormData(
+            post(
+              multipart(Array.from({ length: 4 }, (_, i) => ({ name: `f${i}`, value: "" }))),
+              type,
+            ),
+            opts,
+          ),
+        )
+      ).status,
     ).toBe(400);
     expect(
-      (await refusal(readFormData(post(multipart([{ name: "photos", value: "x".repeat(20 * 1024), filename: "a.png" }]), type), opts)))
-        .status,
+      (
+        await refusal(
+          readFormData(
+            post(
+              multipart([{ name: "photos", value: "x".repeat(20 * 1024), filename: "a.png" }]),
+              type,
+            ),
+            opts,
+          ),
+        )
+      ).status,
     ).toBe(413);
-    const truncated = multipart([{ name: "photos", value: "x".repeat(1024), filename: "a.png" }]).slice(0, 600);
+    const truncated = multipart([
+      { name: "photos", value: "x".repeat(1024), filename: "a.png" },
+    ]).slice(0, 600);
     expect((await refusal(readFormData(post(truncated, type), opts))).status).toBe(400);
   });
 });
 
 describe("parseSubmission", () => {
-  const schema = z.object({ email: z.string(), requests: z.array(z.object({ brand_name: z.string().optional() })).optional() });
+  const schema = z.object({
+    email: z.string(),
+    requests: z.array(z.object({ brand_name: z.string().optional() })).optional(),
+  });
   const form = (entries: [string, string][]) => {
     const f = new FormData();
     for (const [k, v] of entries) f.append(k, v);

@@ -14,9 +14,14 @@ import { describe, expect, it } from "vitest";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(ROOT, file), "utf8"));
 
-type LockEntry = { version?: string; optionalDependencies?: Record<string, string>; dependencies?: Record<string, string> };
+type LockEntry = {
+  version?: string;
+  optionalDependencies?: Record<string, string>;
+  dependencies?: Record<string, string>;
+};
 const pkg = readJson("package.json");
-const lock: { lockfileVersion: number; packages: Record<string, LockEntry> } = readJson("package-lock.json");
+const lock: { lockfileVersion: number; packages: Record<string, LockEntry> } =
+  readJson("package-lock.json");
 
 /** The lock entry `name` resolves to from the package at `from` (Node's lookup: nearest node_modules up the tree). */
 function resolveInLock(from: string, name: string): string | null {
@@ -35,7 +40,9 @@ describe("package-lock.json", () => {
     expect(lock.lockfileVersion).toBe(3);
     const root = lock.packages[""];
     expect(root.dependencies ?? {}).toEqual(pkg.dependencies ?? {});
-    expect((root as { devDependencies?: unknown }).devDependencies ?? {}).toEqual(pkg.devDependencies ?? {});
+    expect((root as { devDependencies?: unknown }).devDependencies ?? {}).toEqual(
+      pkg.devDependencies ?? {},
+    );
   });
 
   it("lists every optional dependency of every locked package, whatever the platform", () => {
@@ -51,13 +58,29 @@ describe("package-lock.json", () => {
   it("has the macOS and Windows builds of the native packages", () => {
     const versionOf = (name: string) => lock.packages[`node_modules/${name}`]?.version;
     const natives: Record<string, string[]> = {
-      rollup: ["@rollup/rollup-darwin-arm64", "@rollup/rollup-darwin-x64", "@rollup/rollup-win32-x64-msvc", "@rollup/rollup-linux-x64-gnu"],
-      esbuild: ["@esbuild/darwin-arm64", "@esbuild/darwin-x64", "@esbuild/win32-x64", "@esbuild/linux-x64"],
-      "@swc/core": ["@swc/core-darwin-arm64", "@swc/core-darwin-x64", "@swc/core-win32-x64-msvc", "@swc/core-linux-x64-gnu"],
+      rollup: [
+        "@rollup/rollup-darwin-arm64",
+        "@rollup/rollup-darwin-x64",
+        "@rollup/rollup-win32-x64-msvc",
+        "@rollup/rollup-linux-x64-gnu",
+      ],
+      esbuild: [
+        "@esbuild/darwin-arm64",
+        "@esbuild/darwin-x64",
+        "@esbuild/win32-x64",
+        "@esbuild/linux-x64",
+      ],
+      "@swc/core": [
+        "@swc/core-darwin-arm64",
+        "@swc/core-darwin-x64",
+        "@swc/core-win32-x64-msvc",
+        "@swc/core-linux-x64-gnu",
+      ],
     };
     for (const [parent, platforms] of Object.entries(natives)) {
       expect(versionOf(parent), parent).toBeTruthy();
-      for (const p of platforms) expect(versionOf(p), `${p} (optional dependency of ${parent})`).toBeTruthy();
+      for (const p of platforms)
+        expect(versionOf(p), `${p} (optional dependency of ${parent})`).toBeTruthy();
     }
     // The platform builds are the parent's own version (a mismatch means a stale entry).
     expect(versionOf("@rollup/rollup-darwin-arm64")).toBe(versionOf("rollup"));
@@ -67,7 +90,8 @@ describe("package-lock.json", () => {
   it("npm ci accepts it (dry run in a scratch folder: node_modules untouched)", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lockfile-check-"));
     try {
-      for (const f of ["package.json", "package-lock.json"]) fs.copyFileSync(path.join(ROOT, f), path.join(dir, f));
+      for (const f of ["package.json", "package-lock.json"])
+        fs.copyFileSync(path.join(ROOT, f), path.join(dir, f));
       let output = "";
       let ok = true;
       try {

@@ -22,15 +22,35 @@ describe("marketplace cards (one HTML string per brand)", () => {
   });
 
   it("one unit, no image (the placeholder), the request tab's link", () => {
-    const html = cardHtml("sell", [7, "P", "C-1", "Red", 123456, 1, null, "Requested by retailer-003"]);
+    const html = cardHtml("sell", [
+      7,
+      "P",
+      "C-1",
+      "Red",
+      123456,
+      1,
+      null,
+      "Requested by retailer-003",
+    ]);
     expect(html).toContain('href="/listing/sell/7"');
     expect(html).toContain('src="/images/placeholder-product.svg"');
     expect(html).toContain("<strong>$1,234.56</strong><span>1 unit</span>");
   });
 
   it("escapes every text and attribute (store names and product names are user input)", () => {
-    expect(escapeHtml(`<script>"a" & 'b'</script>`)).toBe("&lt;script&gt;&quot;a&quot; &amp; &#x27;b&#x27;&lt;/script&gt;");
-    const html = cardHtml("buy", [1, "<b>x</b>", "A&B", '"c"', 100, 2, 'x" onerror="alert(1)', "Listed by <img src=x onerror=alert(1)>"]);
+    expect(escapeHtml(`<script>"a" & 'b'</script>`)).toBe(
+      "&lt;script&gt;&quot;a&quot; &amp; &#x27;b&#x27;&lt;/script&gt;",
+    );
+    const html = cardHtml("buy", [
+      1,
+      "<b>x</b>",
+      "A&B",
+      '"c"',
+      100,
+      2,
+      'x" onerror="alert(1)',
+      "Listed by <img src=x onerror=alert(1)>",
+    ]);
     expect(html).not.toMatch(/<b>x<\/b>|onerror="alert|<img src=x/);
     expect(html).toContain('src="x&quot; onerror=&quot;alert(1)"');
     expect(html).toContain("<small>Listed by &lt;img src=x onerror=alert(1)&gt;</small>");

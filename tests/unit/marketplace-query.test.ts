@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { filtersOf, itemHref, marketHref, parseMarketQuery, type MarketQuery } from "../../app/utils/marketplace-query";
+import {
+  filtersOf,
+  itemHref,
+  marketHref,
+  parseMarketQuery,
+  type MarketQuery,
+} from "../../app/utils/marketplace-query";
 
 function parse(qs: string, pathBrand?: string) {
   return parseMarketQuery(new URLSearchParams(qs), pathBrand);
@@ -31,7 +37,9 @@ describe("parseMarketQuery", () => {
 
   it("reads every filter of the marketplace", () => {
     expect(
-      ok("offset=40&limit=10&category=3&brand=2&sizes=S,%20M,,L&variantId=9&id=11&units=4&search=%20rl-10%20&ordering=-price"),
+      ok(
+        "offset=40&limit=10&category=3&brand=2&sizes=S,%20M,,L&variantId=9&id=11&units=4&search=%20rl-10%20&ordering=-price",
+      ),
     ).toEqual({
       offset: 40,
       limit: 10,
@@ -57,8 +65,11 @@ describe("parseMarketQuery", () => {
   });
 
   it("the five orderings", () => {
-    for (const o of ["recent", "sku", "-sku", "price", "-price"]) expect(ok(`ordering=${o}`).ordering).toBe(o);
-    expect(bad("ordering=created")).toMatch(/ordering must be one of recent, sku, -sku, price, -price/);
+    for (const o of ["recent", "sku", "-sku", "price", "-price"])
+      expect(ok(`ordering=${o}`).ordering).toBe(o);
+    expect(bad("ordering=created")).toMatch(
+      /ordering must be one of recent, sku, -sku, price, -price/,
+    );
   });
 
   it("bad numbers get a clear message", () => {
@@ -102,7 +113,9 @@ describe("marketHref", () => {
     expect(marketHref("swap", { ordering: "recent", offset: 0, limit: 20 })).toBe("/swap/");
     const q = ok("viewAll=on&brand=3&limit=140&search=abc&ordering=sku&sizes=S,M&units=2");
     const href = marketHref("sell", q);
-    expect(href).toBe("/sell/?viewAll=on&brand=3&search=abc&ordering=sku&sizes=S%2CM&units=2&limit=140");
+    expect(href).toBe(
+      "/sell/?viewAll=on&brand=3&search=abc&ordering=sku&sizes=S%2CM&units=2&limit=140",
+    );
     expect(ok(href.split("?")[1])).toEqual(q);
   });
 

@@ -19,7 +19,10 @@ const freePort = () =>
 
 describe("web metrics in the Prometheus text format", () => {
   test("counters and histograms with labels, escaped", async () => {
-    const { registry, requests, duration } = webMetrics({ buckets: [0.1, 1], processMetrics: false });
+    const { registry, requests, duration } = webMetrics({
+      buckets: [0.1, 1],
+      processMetrics: false,
+    });
     requests.inc({ method: "GET", route: 'routes/a"b', status: "200" });
     requests.inc({ method: "GET", route: 'routes/a"b', status: "200" });
     duration.observe({ route: "r" }, 0.05);
@@ -72,8 +75,16 @@ describe("web metrics in the Prometheus text format", () => {
       routes: {
         root: { id: "root", path: "" },
         "routes/_index": { id: "routes/_index", parentId: "root", index: true },
-        "routes/orders.($stage)": { id: "routes/orders.($stage)", parentId: "root", path: "orders/:stage?" },
-        "routes/transaction.$ttype.$id": { id: "routes/transaction.$ttype.$id", parentId: "root", path: "transaction/:ttype/:id" },
+        "routes/orders.($stage)": {
+          id: "routes/orders.($stage)",
+          parentId: "root",
+          path: "orders/:stage?",
+        },
+        "routes/transaction.$ttype.$id": {
+          id: "routes/transaction.$ttype.$id",
+          parentId: "root",
+          path: "transaction/:ttype/:id",
+        },
       },
     });
     expect(label("/")).toBe("routes/_index");
@@ -87,14 +98,17 @@ describe("web metrics in the Prometheus text format", () => {
 
   test("a load balancer's request id is kept when it is a plain token; anything else gets a new one", () => {
     expect(requestIdOf("lb-7f3a.91_x")).toBe("lb-7f3a.91_x");
-    for (const bad of [undefined, "", "a b", "x".repeat(65), "<script>"]) expect(requestIdOf(bad)).toMatch(/^[0-9a-f-]{36}$/);
+    for (const bad of [undefined, "", "a b", "x".repeat(65), "<script>"])
+      expect(requestIdOf(bad)).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
 
 describe("readiness of a web process", () => {
   test("200 when every dependency answers, 503 naming the one that did not", async () => {
     const ok = await timedCheck(async () => "pong");
-    const down = await timedCheck(() => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:7333\nstack")));
+    const down = await timedCheck(() =>
+      Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:7333\nstack")),
+    );
     const slow = await timedCheck(() => new Promise((r) => setTimeout(r, 1000)), 20);
     expect(ok).toMatchObject({ ok: true });
     expect(down).toMatchObject({ ok: false, error: "connect ECONNREFUSED 127.0.0.1:7333" });
@@ -105,7 +119,10 @@ describe("readiness of a web process", () => {
     const notReady = readinessResponse({ database: ok, temporal: down });
     expect(notReady.status).toBe(503);
     expect(notReady.headers.get("Cache-Control")).toBe("no-store");
-    expect(await notReady.json()).toMatchObject({ status: "not ready", checks: { temporal: { ok: false } } });
+    expect(await notReady.json()).toMatchObject({
+      status: "not ready",
+      checks: { temporal: { ok: false } },
+    });
   });
 });
 

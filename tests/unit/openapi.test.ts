@@ -15,7 +15,8 @@ const spec = JSON.parse(fs.readFileSync(path.resolve("public/api/openapi.json"),
 function refs(node: unknown, out: string[] = []): string[] {
   if (Array.isArray(node)) node.forEach((n) => refs(n, out));
   else if (node && typeof node === "object")
-    for (const [k, v] of Object.entries(node)) k === "$ref" && typeof v === "string" ? out.push(v) : refs(v, out);
+    for (const [k, v] of Object.entries(node))
+      k === "$ref" && typeof v === "string" ? out.push(v) : refs(v, out);
   return out;
 }
 
@@ -25,11 +26,23 @@ describe("public/api/openapi.json", () => {
     expect(spec.info.title).toBeTruthy();
     const post = spec.paths[STOCK_IMPORT_API_PATH]?.post;
     expect(post).toBeTruthy();
-    expect(Object.keys(post.requestBody.content)).toEqual(expect.arrayContaining(["multipart/form-data", "text/csv"]));
+    expect(Object.keys(post.requestBody.content)).toEqual(
+      expect.arrayContaining(["multipart/form-data", "text/csv"]),
+    );
     expect(Object.keys(post.responses).sort()).toEqual(["200", "400", "401", "403", "413", "429"]);
-    expect(spec.components.securitySchemes.bearerToken).toMatchObject({ type: "http", scheme: "bearer" });
-    expect(post.parameters.map((p: { name: string }) => p.name)).toEqual(["store", "confirm", "whole_surplus", "choose"]);
-    expect(post.requestBody.content["multipart/form-data"].schema.properties.choose.maxItems).toBe(MAX_STOCK_CHOICES);
+    expect(spec.components.securitySchemes.bearerToken).toMatchObject({
+      type: "http",
+      scheme: "bearer",
+    });
+    expect(post.parameters.map((p: { name: string }) => p.name)).toEqual([
+      "store",
+      "confirm",
+      "whole_surplus",
+      "choose",
+    ]);
+    expect(post.requestBody.content["multipart/form-data"].schema.properties.choose.maxItems).toBe(
+      MAX_STOCK_CHOICES,
+    );
   });
 
   it("every $ref resolves, and the rate limit it states is the code's", () => {
@@ -37,9 +50,15 @@ describe("public/api/openapi.json", () => {
       const target = ref
         .replace(/^#\//, "")
         .split("/")
-        .reduce((o: Record<string, unknown> | undefined, k) => o?.[k] as Record<string, unknown> | undefined, spec);
+        .reduce(
+          (o: Record<string, unknown> | undefined, k) =>
+            o?.[k] as Record<string, unknown> | undefined,
+          spec,
+        );
       expect(target, ref).toBeTruthy();
     }
-    expect(spec.paths[STOCK_IMPORT_API_PATH].post.responses["429"].description).toContain(`${API_LIMITS.importsPerWindow} imports`);
+    expect(spec.paths[STOCK_IMPORT_API_PATH].post.responses["429"].description).toContain(
+      `${API_LIMITS.importsPerWindow} imports`,
+    );
   });
 });

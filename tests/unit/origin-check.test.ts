@@ -3,8 +3,13 @@ import { codecCorsHeaders, isCodecPath } from "../../workers/codec-cors.mjs";
 import { checkOrigin, isWebhookPath, originOf } from "../../workers/origin-check.mjs";
 
 const app = "http://localhost:3000";
-const check = (r: Partial<{ method: string; path: string; origin: string | null; referer: string | null }>) =>
-  checkOrigin({ method: "POST", path: "/signin", appOrigin: app, ...r }) as { ok: boolean; reason?: string };
+const check = (
+  r: Partial<{ method: string; path: string; origin: string | null; referer: string | null }>,
+) =>
+  checkOrigin({ method: "POST", path: "/signin", appOrigin: app, ...r }) as {
+    ok: boolean;
+    reason?: string;
+  };
 
 describe("origin check", () => {
   it("lets GET and HEAD through whatever the headers", () => {
@@ -35,7 +40,9 @@ describe("origin check", () => {
   });
 
   it("a present Origin wins over a same-site Referer", () => {
-    expect(check({ origin: "https://evil.test", referer: "http://localhost:3000/" }).ok).toBe(false);
+    expect(check({ origin: "https://evil.test", referer: "http://localhost:3000/" }).ok).toBe(
+      false,
+    );
   });
 
   it("rejects a POST with neither header", () => {
@@ -82,7 +89,14 @@ describe("origin check", () => {
 
   it("normalises origins (default ports, case)", () => {
     expect(originOf("HTTPS://Example.COM:443/a")).toBe("https://example.com");
-    expect(checkOrigin({ method: "POST", path: "/", origin: "https://example.com", appOrigin: "https://Example.com:443" }).ok).toBe(true);
+    expect(
+      checkOrigin({
+        method: "POST",
+        path: "/",
+        origin: "https://example.com",
+        appOrigin: "https://Example.com:443",
+      }).ok,
+    ).toBe(true);
     expect(originOf("javascript:alert(1)")).toBeNull();
   });
 });
@@ -93,7 +107,10 @@ describe("the codec server's paths (the Temporal Web UI's origin, ADR 0040)", ()
 
   it("accept the UI's origin only where the caller names it, on the codec paths only", () => {
     expect(checkOrigin({ ...base, path: "/codec/decode", origin: ui, alsoFrom: ui }).ok).toBe(true);
-    expect(checkOrigin({ ...base, path: "/codec/decode", origin: "https://evil.example", alsoFrom: ui }).ok).toBe(false);
+    expect(
+      checkOrigin({ ...base, path: "/codec/decode", origin: "https://evil.example", alsoFrom: ui })
+        .ok,
+    ).toBe(false);
     expect(checkOrigin({ ...base, path: "/banners/dismiss", origin: ui }).ok).toBe(false);
     expect(isCodecPath("/codec/decode")).toBe(true);
     expect(isCodecPath("/codec/../codec/encode")).toBe(true);
@@ -101,7 +118,10 @@ describe("the codec server's paths (the Temporal Web UI's origin, ADR 0040)", ()
   });
 
   it("send CORS headers to the UI's origin only", () => {
-    expect(codecCorsHeaders(ui, ui)).toMatchObject({ "Access-Control-Allow-Origin": ui, "Access-Control-Allow-Credentials": "true" });
+    expect(codecCorsHeaders(ui, ui)).toMatchObject({
+      "Access-Control-Allow-Origin": ui,
+      "Access-Control-Allow-Credentials": "true",
+    });
     expect(codecCorsHeaders("https://evil.example", ui)).toEqual({});
     expect(codecCorsHeaders(undefined, ui)).toEqual({});
   });

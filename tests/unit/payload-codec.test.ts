@@ -5,14 +5,25 @@
 import { defaultPayloadConverter, METADATA_ENCODING_KEY, type Payload } from "@temporalio/common";
 import { describe, expect, it } from "vitest";
 import { DEV_PAYLOAD_KEYS, parseEnv, payloadKeysOf } from "../../domain/env";
-import { ENCRYPTED_ENCODING, isEncrypted, KEY_ID_METADATA, keyIdOf, payloadFromJson, payloadToJson } from "../../temporal/codec";
+import {
+  ENCRYPTED_ENCODING,
+  isEncrypted,
+  KEY_ID_METADATA,
+  keyIdOf,
+  payloadFromJson,
+  payloadToJson,
+} from "../../temporal/codec";
 import { payloadCodecOf } from "../../temporal/connection";
 
 const KEY_A = "a:" + Buffer.alloc(32, 1).toString("base64");
 const KEY_B = "b:" + Buffer.alloc(32, 2).toString("base64");
 const text = (b: Uint8Array | null | undefined) => new TextDecoder().decode(b ?? new Uint8Array());
 const value = (p: Payload) => defaultPayloadConverter.fromPayload(p);
-const input = { orderId: 42, shipTo: { name: "Ada Lovelace", street: "12 Analytical Row" }, cents: 12_345 };
+const input = {
+  orderId: 42,
+  shipTo: { name: "Ada Lovelace", street: "12 Analytical Row" },
+  cents: 12_345,
+};
 
 describe("the payload codec", () => {
   it("seals every payload with the current key: encoding binary/encrypted, the key id, nothing readable", async () => {
@@ -40,7 +51,9 @@ describe("the payload codec", () => {
     expect(keyIdOf((await step2.encode([defaultPayloadConverter.toPayload(1)]))[0])).toBe("b");
     expect(value((await step2.decode([old]))[0])).toEqual(input);
     // A key taken out of the ring too early is named.
-    await expect(payloadCodecOf({ PAYLOAD_KEYS: KEY_B }).decode([old])).rejects.toThrow(/key "a", which is not in PAYLOAD_KEYS/);
+    await expect(payloadCodecOf({ PAYLOAD_KEYS: KEY_B }).decode([old])).rejects.toThrow(
+      /key "a", which is not in PAYLOAD_KEYS/,
+    );
   });
 
   it("passes plain payloads through (histories recorded before the codec still replay)", async () => {
@@ -54,7 +67,10 @@ describe("the payload codec", () => {
   it("refuses a payload whose key id was changed, or whose bytes were", async () => {
     const codec = payloadCodecOf({ PAYLOAD_KEYS: `${KEY_A},${KEY_B}` });
     const [sealed] = await codec.encode([defaultPayloadConverter.toPayload(input)]);
-    const relabelled = { ...sealed, metadata: { ...sealed.metadata, [KEY_ID_METADATA]: new TextEncoder().encode("a") } };
+    const relabelled = {
+      ...sealed,
+      metadata: { ...sealed.metadata, [KEY_ID_METADATA]: new TextEncoder().encode("a") },
+    };
     await expect(codec.decode([relabelled])).rejects.toThrow();
     const data = Buffer.from(sealed.data!);
     data[20] ^= 1;
@@ -73,12 +89,17 @@ describe("the payload codec", () => {
 
 describe("the payload keys from the environment", () => {
   it("are the public development key when PAYLOAD_KEYS is empty (local and test only)", () => {
-    expect(payloadKeysOf({})).toEqual({ currentId: "dev", keys: [{ id: "dev", key: DEV_PAYLOAD_KEYS.slice(4) }] });
+    expect(payloadKeysOf({})).toEqual({
+      currentId: "dev",
+      keys: [{ id: "dev", key: DEV_PAYLOAD_KEYS.slice(4) }],
+    });
   });
 
   it("take the last key as current unless PAYLOAD_KEY_CURRENT names one", () => {
     expect(payloadKeysOf({ PAYLOAD_KEYS: `${KEY_A}, ${KEY_B}` }).currentId).toBe("b");
-    expect(payloadKeysOf({ PAYLOAD_KEYS: `${KEY_A},${KEY_B}`, PAYLOAD_KEY_CURRENT: "a" }).currentId).toBe("a");
+    expect(
+      payloadKeysOf({ PAYLOAD_KEYS: `${KEY_A},${KEY_B}`, PAYLOAD_KEY_CURRENT: "a" }).currentId,
+    ).toBe("a");
   });
 
   it("name a malformed list in every environment", () => {
@@ -93,7 +114,9 @@ describe("the payload keys from the environment", () => {
     expect(fails({ PAYLOAD_KEYS: "nokey" })).toMatch(/PAYLOAD_KEYS: .* is not id:base64key/);
     expect(fails({ PAYLOAD_KEYS: "a:c2hvcnQ=" })).toMatch(/PAYLOAD_KEYS: key "a" is not 32 bytes/);
     expect(fails({ PAYLOAD_KEYS: `${KEY_A},${KEY_A}` })).toMatch(/key id "a" is listed twice/);
-    expect(fails({ PAYLOAD_KEYS: KEY_A, PAYLOAD_KEY_CURRENT: "z" })).toMatch(/PAYLOAD_KEY_CURRENT: "z" is not a key id/);
+    expect(fails({ PAYLOAD_KEYS: KEY_A, PAYLOAD_KEY_CURRENT: "z" })).toMatch(
+      /PAYLOAD_KEY_CURRENT: "z" is not a key id/,
+    );
     expect(fails({ PAYLOAD_KEYS: `${KEY_A},${KEY_B}` })).toBe("");
   });
 });

@@ -31,7 +31,13 @@ function firstError(field: keyof PayoutDetailsInput, value: unknown): string | u
 
 describe("payout form schema", () => {
   test("accepts a complete, valid form and normalises it", () => {
-    const r = payoutDetailsSchema.parse({ ...valid, region: "me", busregion: "me", bustax_id: "123456789", buspostal_code: undefined });
+    const r = payoutDetailsSchema.parse({
+      ...valid,
+      region: "me",
+      busregion: "me",
+      bustax_id: "123456789",
+      buspostal_code: undefined,
+    });
     expect(r.region).toBe("ME");
     expect(r.busregion).toBe("ME");
     expect(r.bustax_id).toBe("12-3456789");
@@ -40,7 +46,11 @@ describe("payout form schema", () => {
   });
 
   test("trims text", () => {
-    const r = payoutDetailsSchema.parse({ ...valid, first_name: "  Jane ", locality: " Portland " });
+    const r = payoutDetailsSchema.parse({
+      ...valid,
+      first_name: "  Jane ",
+      locality: " Portland ",
+    });
     expect(r.first_name).toBe("Jane");
     expect(r.locality).toBe("Portland");
   });

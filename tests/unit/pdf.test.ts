@@ -7,7 +7,13 @@
 import { describe, expect, it } from "vitest";
 import type { PackingSlipData } from "../../db/queries/order-views/order-detail";
 import { RMA_PRINTED_TEXTS } from "../../domain/messages";
-import { PRINTED_TEXTS, printedDate, renderPackingSlip, renderShipperChecklist, SHIPPER_CHECKLIST_ITEMS } from "../../app/utils/pdf.server";
+import {
+  PRINTED_TEXTS,
+  printedDate,
+  renderPackingSlip,
+  renderShipperChecklist,
+  SHIPPER_CHECKLIST_ITEMS,
+} from "../../app/utils/pdf.server";
 import { pdfText } from "../setup/pdf-text";
 
 const NY = "America/New_York";

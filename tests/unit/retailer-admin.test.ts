@@ -17,7 +17,11 @@ import {
 
 describe("bulk upload rows", () => {
   it("the template's example row is valid and normalised", () => {
-    const r = checkUploadRow({ ...BULK_UPLOAD_EXAMPLE, state: "ny", contact_email: "Dana@Hudson-Valley.example" });
+    const r = checkUploadRow({
+      ...BULK_UPLOAD_EXAMPLE,
+      state: "ny",
+      contact_email: "Dana@Hudson-Valley.example",
+    });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.row).toMatchObject({
@@ -37,8 +41,19 @@ describe("bulk upload rows", () => {
   });
 
   it("bad values: state, e-mail, postal code, coordinates", () => {
-    const r = checkUploadRow({ ...BULK_UPLOAD_EXAMPLE, state: "XX", contact_email: "x", postal_code: "1", latitude: "91" });
-    expect(r.problems.map((p) => p.split(":")[0]).sort()).toEqual(["contact_email", "latitude", "postal_code", "state"]);
+    const r = checkUploadRow({
+      ...BULK_UPLOAD_EXAMPLE,
+      state: "XX",
+      contact_email: "x",
+      postal_code: "1",
+      latitude: "91",
+    });
+    expect(r.problems.map((p) => p.split(":")[0]).sort()).toEqual([
+      "contact_email",
+      "latitude",
+      "postal_code",
+      "state",
+    ]);
   });
 
   it("the same contact e-mail twice and unknown brands are found across rows", () => {
@@ -48,18 +63,18 @@ describe("bulk upload rows", () => {
     ];
     const p = crossRowProblems(rows, (b) => b === "known");
     expect(p.get(2)).toBeUndefined();
-    expect(p.get(3)).toEqual(["contact_email: the same e-mail is on line 2.", 'brands: no brand named "Nope".']);
+    expect(p.get(3)).toEqual([
+      "contact_email: the same e-mail is on line 2.",
+      'brands: no brand named "Nope".',
+    ]);
   });
 });
 
 describe("retailer list and last_active", () => {
   it("is_active shows true, false or none (pending)", () => {
-    expect(["active", "inactive", "denied", "pending"].map((s) => isActiveLabel(s as "active"))).toEqual([
-      "true",
-      "false",
-      "false",
-      "none",
-    ]);
+    expect(
+      ["active", "inactive", "denied", "pending"].map((s) => isActiveLabel(s as "active")),
+    ).toEqual(["true", "false", "false", "none"]);
   });
   it("last_active is due when never seen or seen 5 minutes ago or more", () => {
     const now = new Date("2026-01-01T12:00:00Z");
@@ -86,6 +101,8 @@ describe("map geometry", () => {
     expect(panView(v, "e").lon).toBeGreaterThan(-74);
     expect(panView(v, "n").lat).toBeGreaterThan(40);
     expect(panView({ ...v, lon: 179 }, "e").lon).toBeLessThan(-170); // wraps
-    expect(milesBetween({ lat: 40.7128, lon: -74.006 }, { lat: 42.3601, lon: -71.0589 })).toBeCloseTo(190, -1); // NYC - Boston
+    expect(
+      milesBetween({ lat: 40.7128, lon: -74.006 }, { lat: 42.3601, lon: -71.0589 }),
+    ).toBeCloseTo(190, -1); // NYC - Boston
   });
 });

@@ -8,10 +8,28 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { rmaLedger, type RmaKind } from "../../domain/rma-money";
-import { RMA_DECIDE, nextQueuedStep as nextRmaStep, onDeadline as onRmaDeadline, openRma } from "../../workflows/rma/machine";
-import { acceptCardOnFile, acceptCarrierEvent, createRmaModel, deadline as rmaDeadline, settlementOf } from "../../workflows/rma/model";
+import {
+  RMA_DECIDE,
+  nextQueuedStep as nextRmaStep,
+  onDeadline as onRmaDeadline,
+  openRma,
+} from "../../workflows/rma/machine";
+import {
+  acceptCardOnFile,
+  acceptCarrierEvent,
+  createRmaModel,
+  deadline as rmaDeadline,
+  settlementOf,
+} from "../../workflows/rma/model";
 import type { RmaInput } from "../../workflows/rma/contract";
-import { Rejection, runStepSync, type CallEffect, type Effect, type Step, type StepContext } from "../../workflows/common/steps";
+import {
+  Rejection,
+  runStepSync,
+  type CallEffect,
+  type Effect,
+  type Step,
+  type StepContext,
+} from "../../workflows/common/steps";
 
 const VICTIM = 21;
 const PERPETRATOR = 12;
@@ -33,7 +51,8 @@ const rmaArb = fc
   })
   .map(({ kind, lines, extraUnits, shippingCents }): RmaInput => {
     const requested = lines.reduce((a, l) => a + l.requestedQuantity, 0);
-    const goods = lines.reduce((a, l) => a + l.requestedQuantity * l.unitPriceCents, 0) + extraUnits * 1_000;
+    const goods =
+      lines.reduce((a, l) => a + l.requestedQuantity * l.unitPriceCents, 0) + extraUnits * 1_000;
     const fee = kind === "sale" ? Math.round(goods / 10) : 0;
     const shipping = kind === "sale" ? shippingCents : 0;
     return {
@@ -51,7 +70,11 @@ const rmaArb = fc
         shippingCents: shipping,
         totalCents: goods + fee + shipping,
       },
-      lines: lines.map((l, i) => ({ lineId: 100 + i, ...l, otherText: l.reason === 4 ? "crushed" : null })),
+      lines: lines.map((l, i) => ({
+        lineId: 100 + i,
+        ...l,
+        otherText: l.reason === 4 ? "crushed" : null,
+      })),
       victimPaymentIntentId: kind === "sale" ? "pi_victim" : null,
     };
   });
@@ -68,7 +91,9 @@ const actArb: fc.Arbitrary<Act> = fc.oneof(
       feeCents: fc.integer({ min: 0, max: 3_000 }),
     })
     .map((d): Act => ({ kind: "decide", ...d })),
-  fc.constantFrom<"picked_up" | "delivered">("picked_up", "delivered").map((status): Act => ({ kind: "scan", status })),
+  fc
+    .constantFrom<"picked_up" | "delivered">("picked_up", "delivered")
+    .map((status): Act => ({ kind: "scan", status })),
   fc.constant<Act>({ kind: "deadline" }),
   fc.constant<Act>({ kind: "newCard" }),
 );
@@ -81,7 +106,14 @@ const ONE_SALE: RmaInput = {
   kind: "sale",
   victimId: VICTIM,
   perpetratorId: PERPETRATOR,
-  order: { kind: "sale", unitsReceived: 2, goodsCents: 8_000, feeCents: 800, shippingCents: 1_200, totalCents: 10_000 },
+  order: {
+    kind: "sale",
+    unitsReceived: 2,
+    goodsCents: 8_000,
+    feeCents: 800,
+    shippingCents: 1_200,
+    totalCents: 10_000,
+  },
   lines: [{ lineId: 100, unitPriceCents: 4_000, requestedQuantity: 2, reason: 1, otherText: null }],
   victimPaymentIntentId: "pi_victim",
 };
@@ -122,7 +154,10 @@ function drive(input: RmaInput, acts: Act[], chargeDeclines: number) {
       const cmd = {
         staffUserId: 1,
         rmaFeeCents: a.feeCents,
-        lines: input.lines.map((l, i) => ({ lineId: l.lineId, approvedQuantity: Math.min(a.share[i] ?? 0, l.requestedQuantity) })),
+        lines: input.lines.map((l, i) => ({
+          lineId: l.lineId,
+          approvedQuantity: Math.min(a.share[i] ?? 0, l.requestedQuantity),
+        })),
       };
       try {
         RMA_DECIDE.validate(m, cmd);
@@ -143,7 +178,10 @@ function drive(input: RmaInput, acts: Act[], chargeDeclines: number) {
     for (let s = nextRmaStep(m, ctx); s; s = nextRmaStep(m, ctx)) run(s);
   }
   const calls = effects.filter((e): e is CallEffect => e.kind === "call");
-  const amounts = (name: string) => calls.filter((c) => c.name === name).map((c) => (c.input as { amountCents: number }).amountCents);
+  const amounts = (name: string) =>
+    calls
+      .filter((c) => c.name === name)
+      .map((c) => (c.input as { amountCents: number }).amountCents);
   return { m, calls, amounts };
 }
 
@@ -151,30 +189,42 @@ describe("money over random RMAs (fast-check: what the machine asks the provider
   test("refunded at most once and never beyond what the victim paid or received; charged once; the ledger balances; a declined or cancelled RMA moves nothing", () => {
     const ends = new Set<string>();
     fc.assert(
-      fc.property(rmaArb, fc.array(actArb, { maxLength: 10 }), fc.integer({ min: 0, max: 2 }), (input, acts, chargeDeclines) => {
-        const { m, amounts } = drive(input, acts, chargeDeclines);
-        ends.add(m.stage + (m.chargeQueued ? "+queued" : ""));
-        const refunds = [...amounts("refundVictim"), ...amounts("payVictim")];
-        const charged = amounts("chargePerpetrator");
-        const s = settlementOf(m);
-        expect(refunds.length).toBeLessThanOrEqual(1);
-        if (m.stage === "rmadeclined" || m.stage === "rmacancelled" || m.stage === "rmarequested" || m.stage === "shipping") {
-          expect(refunds).toEqual([]);
-          expect(charged).toEqual([]);
-          return;
-        }
-        // Completed: refunded once, what domain/rma-money says, within what the victim paid or received.
-        expect(refunds).toEqual([s.victimRefundCents]);
-        expect(s.victimRefundCents).toBeLessThanOrEqual(input.kind === "sale" ? input.order.totalCents : input.order.goodsCents);
-        // Each attempt asks for the same amount; every attempt but a successful last one was declined (a new
-        // card tries again), so once charged, never again.
-        for (const c of charged) expect(c).toBe(s.perpetratorChargeCents);
-        expect(charged.length - (m.charged ? 1 : 0)).toBeLessThanOrEqual(chargeDeclines);
-        expect(m.charged !== m.chargeQueued).toBe(true);
-        const l = rmaLedger(s);
-        expect(l.balanced).toBe(true);
-        expect(l.chargedCents - l.refundedCents).toBe(s.rmaShippingCents + s.rmaFeeCents);
-      }),
+      fc.property(
+        rmaArb,
+        fc.array(actArb, { maxLength: 10 }),
+        fc.integer({ min: 0, max: 2 }),
+        (input, acts, chargeDeclines) => {
+          const { m, amounts } = drive(input, acts, chargeDeclines);
+          ends.add(m.stage + (m.chargeQueued ? "+queued" : ""));
+          const refunds = [...amounts("refundVictim"), ...amounts("payVictim")];
+          const charged = amounts("chargePerpetrator");
+          const s = settlementOf(m);
+          expect(refunds.length).toBeLessThanOrEqual(1);
+          if (
+            m.stage === "rmadeclined" ||
+            m.stage === "rmacancelled" ||
+            m.stage === "rmarequested" ||
+            m.stage === "shipping"
+          ) {
+            expect(refunds).toEqual([]);
+            expect(charged).toEqual([]);
+            return;
+          }
+          // Completed: refunded once, what domain/rma-money says, within what the victim paid or received.
+          expect(refunds).toEqual([s.victimRefundCents]);
+          expect(s.victimRefundCents).toBeLessThanOrEqual(
+            input.kind === "sale" ? input.order.totalCents : input.order.goodsCents,
+          );
+          // Each attempt asks for the same amount; every attempt but a successful last one was declined (a new
+          // card tries again), so once charged, never again.
+          for (const c of charged) expect(c).toBe(s.perpetratorChargeCents);
+          expect(charged.length - (m.charged ? 1 : 0)).toBeLessThanOrEqual(chargeDeclines);
+          expect(m.charged !== m.chargeQueued).toBe(true);
+          const l = rmaLedger(s);
+          expect(l.balanced).toBe(true);
+          expect(l.chargedCents - l.refundedCents).toBe(s.rmaShippingCents + s.rmaFeeCents);
+        },
+      ),
       {
         numRuns: 2000,
         // Besides the random runs, one path to each end, so the coverage below never depends on luck.
@@ -189,7 +239,14 @@ describe("money over random RMAs (fast-check: what the machine asks the provider
       },
     );
     expect([...ends]).toEqual(
-      expect.arrayContaining(["rmarequested", "shipping", "rmacompleted", "rmacompleted+queued", "rmadeclined", "rmacancelled"]),
+      expect.arrayContaining([
+        "rmarequested",
+        "shipping",
+        "rmacompleted",
+        "rmacompleted+queued",
+        "rmadeclined",
+        "rmacancelled",
+      ]),
     );
   });
 });

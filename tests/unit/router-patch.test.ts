@@ -11,7 +11,8 @@ import type { AgnosticRouteObject } from "@remix-run/router";
 // The CommonJS build: the one Remix's server runtime requires (the patched file).
 const require = createRequire(import.meta.url);
 const routerPath = require.resolve("@remix-run/router");
-const { matchRoutes, matchPath } = require("@remix-run/router") as typeof import("@remix-run/router");
+const { matchRoutes, matchPath } =
+  require("@remix-run/router") as typeof import("@remix-run/router");
 
 type Route = AgnosticRouteObject;
 const ids = (m: ReturnType<typeof matchRoutes>) => m?.map((x) => x.route.id) ?? null;
@@ -56,8 +57,12 @@ describe("@remix-run/router, patched route matching (ADR 0022)", () => {
 
   it("keeps patterns that differ only in case sensitivity or end apart", () => {
     expect(matchPath({ path: "/Orders/:id", caseSensitive: true }, "/orders/1")).toBeNull();
-    expect(matchPath({ path: "/Orders/:id", caseSensitive: false }, "/orders/1")?.params).toEqual({ id: "1" });
-    expect(matchPath({ path: "/Orders/:id", caseSensitive: true }, "/Orders/1")?.params).toEqual({ id: "1" });
+    expect(matchPath({ path: "/Orders/:id", caseSensitive: false }, "/orders/1")?.params).toEqual({
+      id: "1",
+    });
+    expect(matchPath({ path: "/Orders/:id", caseSensitive: true }, "/Orders/1")?.params).toEqual({
+      id: "1",
+    });
     expect(matchPath({ path: "/orders", end: true }, "/orders/1")).toBeNull();
     expect(matchPath({ path: "/orders", end: false }, "/orders/1")?.pathnameBase).toBe("/orders");
     expect(matchPath("/orders", "/orders/1")).toBeNull();

@@ -34,7 +34,11 @@ beforeAll(async () => {
   await new Promise<void>((r) => live.listen(0, "127.0.0.1", r));
   LIVE = (live.address() as AddressInfo).port;
   DEAD = await freePort();
-  proxy = spawn(process.execPath, [path.resolve("scripts/lib/rr-proxy.mjs"), "0", String(DEAD), String(LIVE)], { stdio: "pipe" });
+  proxy = spawn(
+    process.execPath,
+    [path.resolve("scripts/lib/rr-proxy.mjs"), "0", String(DEAD), String(LIVE)],
+    { stdio: "pipe" },
+  );
   const first = await new Promise<string>((resolve, reject) => {
     proxy.stdout!.once("data", (d: Buffer) => resolve(String(d)));
     proxy.once("exit", (code) => reject(new Error(`rr-proxy exited (${code})`)));

@@ -38,7 +38,14 @@ describe("safeNextPath / safeRedirect", () => {
   });
 
   it("keeps ordinary local paths, with their query and hash", () => {
-    for (const p of ["/", "/buy?brand=2", "/settings/payout", "/buy/?q=a%20b&next=%2Fx", "/orders#top", "/a/../buy"]) {
+    for (const p of [
+      "/",
+      "/buy?brand=2",
+      "/settings/payout",
+      "/buy/?q=a%20b&next=%2Fx",
+      "/orders#top",
+      "/a/../buy",
+    ]) {
       expect(safeNextPath(p), p).toBe(p === "/a/../buy" ? "/buy" : p);
     }
     expect(safeRedirect("/buy?x=1")).toBe("/buy?x=1");

@@ -23,7 +23,9 @@ import { createSwapModel, swapSearchFacts } from "../../workflows/swap/model";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 /** The declaration as `name → type` the way the CLI and the server's metadata spell types (Keyword, Int...). */
-const declared = Object.fromEntries(ORDER_SEARCH_ATTRIBUTE_KEYS.map((k) => [k.name, TypedSearchAttributes.toMetadataType(k.type)]));
+const declared = Object.fromEntries(
+  ORDER_SEARCH_ATTRIBUTE_KEYS.map((k) => [k.name, TypedSearchAttributes.toMetadataType(k.type)]),
+);
 
 describe("registration: one list", () => {
   test("config/temporal-engine.mjs SEARCH_ATTRIBUTES is the TypeScript declaration", () => {
@@ -46,7 +48,13 @@ describe("registration: one list", () => {
     // Given several --name and one --type, the CLI registers only the first name.
     const got: Record<string, string> = {};
     for (const args of searchAttributeCreateArgs("127.0.0.1:7233")) {
-      expect(args.slice(0, 5)).toEqual(["operator", "search-attribute", "create", "--address", "127.0.0.1:7233"]);
+      expect(args.slice(0, 5)).toEqual([
+        "operator",
+        "search-attribute",
+        "create",
+        "--address",
+        "127.0.0.1:7233",
+      ]);
       expect(args.filter((a) => a === "--name")).toHaveLength(1);
       got[args[args.indexOf("--name") + 1]] = args[args.indexOf("--type") + 1];
     }
@@ -64,7 +72,9 @@ describe("registration: one list", () => {
       got[names[0]] = /--type (\w+)/.exec(c)?.[1] as string;
     }
     expect(got).toEqual(declared);
-    expect(compose).toMatch(/ {6}temporal-search-attributes:\n {8}condition: service_completed_successfully/);
+    expect(compose).toMatch(
+      / {6}temporal-search-attributes:\n {8}condition: service_completed_successfully/,
+    );
   });
 
   test("within SQL visibility's columns (at most 3 Int, 3 KeywordList, 10 Keyword custom attributes)", () => {
@@ -78,7 +88,8 @@ describe("registration: one list", () => {
 
 describe("what an order says", () => {
   const T0 = Date.parse("2026-03-02T15:00:00.000Z");
-  const values = (f: OrderSearchFacts) => Object.fromEntries(orderSearchAttributes(f).map((p) => [p.key.name, p.value]));
+  const values = (f: OrderSearchFacts) =>
+    Object.fromEntries(orderSearchAttributes(f).map((p) => [p.key.name, p.value]));
 
   test("WaitingOn: the retailer ids whose move it is, both in a swap's payment, staff for an RMA request, none otherwise", () => {
     const f = { providerId: 12, receiverId: 34 };
@@ -116,7 +127,11 @@ describe("what an order says", () => {
     });
     m.statename = "ship_order";
     // Nobody's move while the carrier picks up: WaitingOn is removed (null), the stage is the read model's.
-    expect(values(buySearchFacts(m))).toMatchObject({ OrderState: "ship_order", OrderStage: "approved", WaitingOn: null });
+    expect(values(buySearchFacts(m))).toMatchObject({
+      OrderState: "ship_order",
+      OrderStage: "approved",
+      WaitingOn: null,
+    });
   });
 
   test("a swap in payment waits on both sides until each has paid", () => {
@@ -131,9 +146,16 @@ describe("what an order says", () => {
       "swap:8",
       T0,
     );
-    expect(values(swapSearchFacts(m))).toMatchObject({ OrderKind: "swap", OrderState: "complete_order_checkout", WaitingOn: ["34"] });
+    expect(values(swapSearchFacts(m))).toMatchObject({
+      OrderKind: "swap",
+      OrderState: "complete_order_checkout",
+      WaitingOn: ["34"],
+    });
     m.statename = "payment";
-    expect(values(swapSearchFacts(m))).toMatchObject({ OrderStage: "pre_shipping", WaitingOn: ["12", "34"] });
+    expect(values(swapSearchFacts(m))).toMatchObject({
+      OrderStage: "pre_shipping",
+      WaitingOn: ["12", "34"],
+    });
     m.side.receiver.payment = { paymentIntentId: "pi_1", amountCents: 100 };
     expect(values(swapSearchFacts(m))).toMatchObject({ WaitingOn: ["12"] });
   });
@@ -147,7 +169,14 @@ describe("what an order says", () => {
         kind: "sale",
         victimId: 34,
         perpetratorId: 12,
-        order: { kind: "sale", unitsReceived: 1, goodsCents: 1000, feeCents: 100, shippingCents: 1000, totalCents: 2100 },
+        order: {
+          kind: "sale",
+          unitsReceived: 1,
+          goodsCents: 1000,
+          feeCents: 100,
+          shippingCents: 1000,
+          totalCents: 2100,
+        },
         lines: [{ lineId: 1, unitPriceCents: 1000, requestedQuantity: 1, reason: 0 }],
         victimPaymentIntentId: "pi_1",
       },

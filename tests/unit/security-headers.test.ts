@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { contentSecurityPolicy, snippetSources } from "~/utils/csp.server";
 import { hasSessionCookie, securityHeaders } from "../../workers/security-headers.mjs";
 
-const directive = (csp: string, name: string) => csp.split("; ").find((d) => d.startsWith(`${name} `)) ?? "";
+const directive = (csp: string, name: string) =>
+  csp.split("; ").find((d) => d.startsWith(`${name} `)) ?? "";
 
 describe("Content-Security-Policy", () => {
   it("allows this origin's scripts and the page's nonce, never inline scripts or eval", () => {
@@ -32,11 +33,18 @@ describe("Content-Security-Policy", () => {
     const csp = contentSecurityPolicy({ nonce: "n", stripe: false, chatWidgetSnippet: snippet });
     expect(directive(csp, "script-src")).toContain("https://chat.example.com");
     expect(directive(csp, "script-src")).toContain(hashes[0]);
-    expect(snippetSources(`<script src="http://insecure.example/x.js"></script>`).origins).toEqual([]);
+    expect(snippetSources(`<script src="http://insecure.example/x.js"></script>`).origins).toEqual(
+      [],
+    );
   });
 
   it("lets the live-reload socket connect in development only", () => {
-    expect(directive(contentSecurityPolicy({ nonce: "n", stripe: false, development: true }), "connect-src")).toContain("ws:");
+    expect(
+      directive(
+        contentSecurityPolicy({ nonce: "n", stripe: false, development: true }),
+        "connect-src",
+      ),
+    ).toContain("ws:");
   });
 });
 
@@ -46,7 +54,9 @@ describe("web server headers", () => {
     expect(plain["Permissions-Policy"]).toMatch(/camera=\(\)/);
     expect(plain["X-Frame-Options"]).toBe("DENY");
     expect(plain["Strict-Transport-Security"]).toBeUndefined();
-    expect(securityHeaders({ https: true })["Strict-Transport-Security"]).toMatch(/^max-age=\d{8,}; includeSubDomains$/);
+    expect(securityHeaders({ https: true })["Strict-Transport-Security"]).toMatch(
+      /^max-age=\d{8,}; includeSubDomains$/,
+    );
   });
 
   it("recognises the session cookie", () => {

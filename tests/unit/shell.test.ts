@@ -17,7 +17,13 @@ import {
 } from "../../app/components/errors";
 import { HOME_CARDS } from "../../app/components/home";
 import { logoHref, menuGroups, samePath } from "../../app/components/menu";
-import { buildShellData, noticeFor, visiblePath, type ShellAuth, type ShellConfig } from "../../app/components/shell-data";
+import {
+  buildShellData,
+  noticeFor,
+  visiblePath,
+  type ShellAuth,
+  type ShellConfig,
+} from "../../app/components/shell-data";
 import { pageTitle } from "../../app/components/title";
 
 const links = (groups: ReturnType<typeof menuGroups>) =>
@@ -26,7 +32,14 @@ const links = (groups: ReturnType<typeof menuGroups>) =>
 describe('menus (docs/product/screens.md, "Menus and banners")', () => {
   it("a retailer sees the six groups with every link", () => {
     const groups = menuGroups({ email: "a@b.test", isStaff: false });
-    expect(groups.map((g) => g.title)).toEqual(["How It Works", "Browse", "My Listings & Requests", "Brands", "Inbox", "My Profile"]);
+    expect(groups.map((g) => g.title)).toEqual([
+      "How It Works",
+      "Browse",
+      "My Listings & Requests",
+      "Brands",
+      "Inbox",
+      "My Profile",
+    ]);
     expect(links(groups)).toEqual([
       "/onboarding",
       "/how-selling-works",
@@ -50,7 +63,9 @@ describe('menus (docs/product/screens.md, "Menus and banners")', () => {
   });
 
   it("logout is a POST form labelled with the user's email", () => {
-    const profile = menuGroups({ email: "shop@x.test", isStaff: false }).find((g) => g.title === "My Profile")!;
+    const profile = menuGroups({ email: "shop@x.test", isStaff: false }).find(
+      (g) => g.title === "My Profile",
+    )!;
     const logout = profile.items.find((i) => i.kind === "logout")!;
     expect(logout.label).toContain("shop@x.test");
   });
@@ -62,7 +77,13 @@ describe('menus (docs/product/screens.md, "Menus and banners")', () => {
   });
 
   it("visitors see the information pages and sign in / register", () => {
-    expect(links(menuGroups(null))).toEqual(["/onboarding", "/how-selling-works", "/pricing", "/signin", "/register"]);
+    expect(links(menuGroups(null))).toEqual([
+      "/onboarding",
+      "/how-selling-works",
+      "/pricing",
+      "/signin",
+      "/register",
+    ]);
   });
 
   it("the logo points staff to /admin and everyone else home", () => {
@@ -91,7 +112,13 @@ describe("home cards", () => {
   });
 });
 
-const active: ShellRetailer = { id: 3, storeName: "Shop", status: "active", payoutSet: true, hasCellPhone: true };
+const active: ShellRetailer = {
+  id: 3,
+  storeName: "Shop",
+  status: "active",
+  payoutSet: true,
+  hasCellPhone: true,
+};
 
 describe("banners", () => {
   it("no retailer (visitor, staff acting as nobody): no banners", () => {
@@ -103,27 +130,54 @@ describe("banners", () => {
   });
 
   it("inactive retailer: a warning that cannot be dismissed", () => {
-    const b = computeBanners({ retailer: { ...active, status: "inactive" }, dismissed: ["inactive"], pathname: "/" });
+    const b = computeBanners({
+      retailer: { ...active, status: "inactive" },
+      dismissed: ["inactive"],
+      pathname: "/",
+    });
     expect(b).toEqual([{ key: "inactive", tone: "danger", dismissible: false }]);
-    expect(inactiveMessage({ email: "help@x.test", phone: "1-800" })).toMatch(/not active.*help@x\.test.*1-800/);
+    expect(inactiveMessage({ email: "help@x.test", phone: "1-800" })).toMatch(
+      /not active.*help@x\.test.*1-800/,
+    );
   });
 
   it("missing payout and cell phone: two Action Required banners, only the payout one dismissible", () => {
     const r = { ...active, payoutSet: false, hasCellPhone: false };
-    expect(computeBanners({ retailer: r, dismissed: [], pathname: "/" }).map((b) => [b.key, b.dismissible])).toEqual([
+    expect(
+      computeBanners({ retailer: r, dismissed: [], pathname: "/" }).map((b) => [
+        b.key,
+        b.dismissible,
+      ]),
+    ).toEqual([
       ["payout", true],
       ["cellphone", false],
     ]);
-    expect(computeBanners({ retailer: r, dismissed: ["payout"], pathname: "/" }).map((b) => b.key)).toEqual(["cellphone"]);
+    expect(
+      computeBanners({ retailer: r, dismissed: ["payout"], pathname: "/" }).map((b) => b.key),
+    ).toEqual(["cellphone"]);
     // A "cellphone" dismissal left in an older session changes nothing.
-    expect(computeBanners({ retailer: r, dismissed: ["payout", "cellphone"], pathname: "/" }).map((b) => b.key)).toEqual(["cellphone"]);
+    expect(
+      computeBanners({ retailer: r, dismissed: ["payout", "cellphone"], pathname: "/" }).map(
+        (b) => b.key,
+      ),
+    ).toEqual(["cellphone"]);
   });
 
   it("is not repeated on the page that fixes it", () => {
     const r = { ...active, payoutSet: false, hasCellPhone: false };
-    expect(computeBanners({ retailer: r, dismissed: [], pathname: "/getpaid/" }).map((b) => b.key)).toEqual(["cellphone"]);
-    expect(computeBanners({ retailer: r, dismissed: [], pathname: "/settings/payout" }).map((b) => b.key)).toEqual(["cellphone"]);
-    expect(computeBanners({ retailer: r, dismissed: [], pathname: "/settings/contact" }).map((b) => b.key)).toEqual(["payout"]);
+    expect(
+      computeBanners({ retailer: r, dismissed: [], pathname: "/getpaid/" }).map((b) => b.key),
+    ).toEqual(["cellphone"]);
+    expect(
+      computeBanners({ retailer: r, dismissed: [], pathname: "/settings/payout" }).map(
+        (b) => b.key,
+      ),
+    ).toEqual(["cellphone"]);
+    expect(
+      computeBanners({ retailer: r, dismissed: [], pathname: "/settings/contact" }).map(
+        (b) => b.key,
+      ),
+    ).toEqual(["payout"]);
   });
 
   it("cell-phone text is verbatim", () => {
@@ -149,7 +203,11 @@ describe("banners", () => {
   });
 });
 
-const env: ShellConfig = { APP_ENV: "staging", SUPPORT_EMAIL: "help@x.test", SUPPORT_PHONE: "1-800-555-0100" };
+const env: ShellConfig = {
+  APP_ENV: "staging",
+  SUPPORT_EMAIL: "help@x.test",
+  SUPPORT_PHONE: "1-800-555-0100",
+};
 const url = new URL("http://x.test/");
 
 function auth(over: Partial<ShellAuth> = {}): ShellAuth {
@@ -166,13 +224,26 @@ function auth(over: Partial<ShellAuth> = {}): ShellAuth {
 describe("root loader data", () => {
   it("a visitor gets only the support contacts", () => {
     const d = buildShellData(null, env, url);
-    expect(d).toMatchObject({ user: null, retailer: null, acting: null, envBadge: null, chatWidget: null, dismissedBanners: [] });
+    expect(d).toMatchObject({
+      user: null,
+      retailer: null,
+      acting: null,
+      envBadge: null,
+      chatWidget: null,
+      dismissedBanners: [],
+    });
     expect(d.support).toEqual({ email: "help@x.test", phone: "1-800-555-0100" });
   });
 
   it("a retailer: payout and cell phone flags, no badge, no acting-as", () => {
     const d = buildShellData(auth({ session: { dismissedBanners: ["payout"] } }), env, url);
-    expect(d.retailer).toEqual({ id: 7, storeName: "Shop", status: "active", payoutSet: false, hasCellPhone: false });
+    expect(d.retailer).toEqual({
+      id: 7,
+      storeName: "Shop",
+      status: "active",
+      payoutSet: false,
+      hasCellPhone: false,
+    });
     expect(d.envBadge).toBeNull();
     expect(d.acting).toBeNull();
     expect(d.dismissedBanners).toEqual(["payout"]);
@@ -196,30 +267,49 @@ describe("root loader data", () => {
 
   it("staff: environment badge, acting-as info, and no chat widget", () => {
     const d = buildShellData(
-      auth({ user: { email: "s@x.test", isStaff: true }, actingBrand: { id: 2, name: "ridgeline", displayName: "Ridgeline" } }),
+      auth({
+        user: { email: "s@x.test", isStaff: true },
+        actingBrand: { id: 2, name: "ridgeline", displayName: "Ridgeline" },
+      }),
       { ...env, CHAT_WIDGET_SNIPPET: "<script>chat()</script>" },
       url,
     );
     expect(d.envBadge).toBe("staging");
-    expect(d.acting).toEqual({ retailerId: 7, storeName: "Shop", brand: { id: 2, name: "Ridgeline" } });
+    expect(d.acting).toEqual({
+      retailerId: 7,
+      storeName: "Shop",
+      brand: { id: 2, name: "Ridgeline" },
+    });
     expect(d.chatWidget).toBeNull();
   });
 
   it("staff acting as nobody: no retailer, no acting-as", () => {
-    const d = buildShellData(auth({ user: { email: "s@x.test", isStaff: true }, retailer: null, contact: null }), env, url);
+    const d = buildShellData(
+      auth({ user: { email: "s@x.test", isStaff: true }, retailer: null, contact: null }),
+      env,
+      url,
+    );
     expect(d.retailer).toBeNull();
     expect(d.acting).toBeNull();
   });
 
   it("the chat widget is off by default and shown to a signed-in retailer when configured", () => {
     expect(buildShellData(auth(), env, url).chatWidget).toBeNull();
-    expect(buildShellData(auth(), { ...env, CHAT_WIDGET_SNIPPET: "  " }, url).chatWidget).toBeNull();
-    expect(buildShellData(auth(), { ...env, CHAT_WIDGET_SNIPPET: "<b>chat</b>" }, url).chatWidget).toBe("<b>chat</b>");
-    expect(buildShellData(null, { ...env, CHAT_WIDGET_SNIPPET: "<b>chat</b>" }, url).chatWidget).toBeNull();
+    expect(
+      buildShellData(auth(), { ...env, CHAT_WIDGET_SNIPPET: "  " }, url).chatWidget,
+    ).toBeNull();
+    expect(
+      buildShellData(auth(), { ...env, CHAT_WIDGET_SNIPPET: "<b>chat</b>" }, url).chatWidget,
+    ).toBe("<b>chat</b>");
+    expect(
+      buildShellData(null, { ...env, CHAT_WIDGET_SNIPPET: "<b>chat</b>" }, url).chatWidget,
+    ).toBeNull();
   });
 
   it("shows the password-reset success notice from ?ref=resetSuccessful", () => {
-    expect(noticeFor(new URL("http://x.test/?ref=resetSuccessful"))).toBe("Your password has been reset.");
+    expect(noticeFor(new URL("http://x.test/?ref=resetSuccessful"))).toBe(
+      "Your password has been reset.",
+    );
     expect(noticeFor(new URL("http://x.test/?ref=toString"))).toBeNull();
     expect(noticeFor(new URL("http://x.test/"))).toBeNull();
   });
@@ -236,7 +326,10 @@ describe("error pages", () => {
     typeof e === "object" && e !== null && "status" in e && "data" in e;
 
   it("404 is a friendly page not found", () => {
-    expect(errorView({ status: 404, data: "Not Found" }, isResponse)).toMatchObject({ status: 404, title: NOT_FOUND_TITLE });
+    expect(errorView({ status: 404, data: "Not Found" }, isResponse)).toMatchObject({
+      status: 404,
+      title: NOT_FOUND_TITLE,
+    });
   });
 
   it("a thrown Error is 500 with the verbatim text and never its message", () => {
@@ -247,10 +340,14 @@ describe("error pages", () => {
   });
 
   it("other 4xx show their short text, or the default text", () => {
-    expect(errorView({ status: 400, data: "Unknown banner." }, isResponse).text).toBe("Unknown banner.");
+    expect(errorView({ status: 400, data: "Unknown banner." }, isResponse).text).toBe(
+      "Unknown banner.",
+    );
     expect(errorView({ status: 403, data: { x: 1 } }, isResponse).text).toBe(DEFAULT_ERROR_TEXT);
     // A 503 asks to try again in its own words, never the thrown text.
-    expect(errorView({ status: 503, data: "db down at 10.0.0.1" }, isResponse).text).toBe(TRY_AGAIN_TEXT);
+    expect(errorView({ status: 503, data: "db down at 10.0.0.1" }, isResponse).text).toBe(
+      TRY_AGAIN_TEXT,
+    );
   });
 });
 

@@ -68,11 +68,19 @@ describe("readCsv", () => {
   });
 
   it.each([
-    ["Latin-1 bytes", new Uint8Array([0x63, 0x6f, 0x64, 0x65, 0x0a, 0xe9, 0x74, 0xe9]), STOCK_MSG.notUtf8],
+    [
+      "Latin-1 bytes",
+      new Uint8Array([0x63, 0x6f, 0x64, 0x65, 0x0a, 0xe9, 0x74, 0xe9]),
+      STOCK_MSG.notUtf8,
+    ],
     ["UTF-16", new Uint8Array([0xff, 0xfe, 0x61, 0x00]), STOCK_MSG.notUtf8],
     ["a program (NUL bytes)", new Uint8Array([0x4d, 0x5a, 0x00, 0x00]), STOCK_MSG.notText],
     ["an unclosed quote", enc('a,b\n"x,1\n'), STOCK_MSG.badQuotes(2)],
-    ["an unclosed quote after blank lines and a quoted newline", enc('a,b\n"1\n2",3\n\n"x,1\n4,5\n'), STOCK_MSG.badQuotes(5)],
+    [
+      "an unclosed quote after blank lines and a quoted newline",
+      enc('a,b\n"1\n2",3\n\n"x,1\n4,5\n'),
+      STOCK_MSG.badQuotes(5),
+    ],
   ])("refuses %s", async (_n, bytes, message) => {
     await expect(readCsv(bytes)).rejects.toThrow(message);
     await expect(readCsv(pieces(bytes, 1))).rejects.toThrow(message);

@@ -31,14 +31,22 @@ vi.mock("../../app/utils/temporal.server", async (importOriginal) => {
         getHandle: () => ({
           query: async () => {
             if (Date.now() < state.viewAt)
-              throw new ServiceError("unavailable", { cause: Object.assign(new Error("unavailable"), { code: 14 }) });
+              throw new ServiceError("unavailable", {
+                cause: Object.assign(new Error("unavailable"), { code: 14 }),
+              });
             return view;
           },
         }),
       },
     }),
     // The command: what it may wait is what this test checks.
-    sendOrderCommand: async (_kind: unknown, _order: unknown, _def: unknown, _arg: unknown, timeoutMs: number) => {
+    sendOrderCommand: async (
+      _kind: unknown,
+      _order: unknown,
+      _def: unknown,
+      _arg: unknown,
+      timeoutMs: number,
+    ) => {
       state.commandTimeouts.push(timeoutMs);
       return { ok: true, result: { statename: SWAP_STATES.RECEIVER_APPROVE } };
     },
@@ -48,7 +56,12 @@ vi.mock("../../app/utils/temporal.server", async (importOriginal) => {
 const { handleSwapAction } = await import("../../app/utils/swap.server");
 const { COMMAND_TIMEOUT_MS } = await import("../../app/utils/temporal.server");
 
-const order = { id: 7, workflowId: "swap-order:7", role: "provider", statename: SWAP_STATES.PROVIDER_APPROVE } as unknown as OrderDetail;
+const order = {
+  id: 7,
+  workflowId: "swap-order:7",
+  role: "provider",
+  statename: SWAP_STATES.PROVIDER_APPROVE,
+} as unknown as OrderDetail;
 const approve = () => {
   const f = new FormData();
   f.set("intent", "approve");

@@ -23,7 +23,9 @@ vi.mock("../../app/utils/temporal.server", async (importOriginal) => {
   };
   return {
     ...real,
-    getTemporalClient: async () => ({ workflow: { getHandle: () => ({ query: async () => view }) } }),
+    getTemporalClient: async () => ({
+      workflow: { getHandle: () => ({ query: async () => view }) },
+    }),
     sendOrderCommand: async (_kind: unknown, _order: unknown, _def: unknown, arg: unknown) => {
       sent.push(arg);
       return { ok: true, result: { statename: SWAP_STATES.RECEIVER_APPROVE } };
@@ -33,7 +35,12 @@ vi.mock("../../app/utils/temporal.server", async (importOriginal) => {
 
 const { handleSwapAction } = await import("../../app/utils/swap.server");
 
-const order = { id: 7, workflowId: "swap-order:7", role: "provider", statename: SWAP_STATES.PROVIDER_APPROVE } as unknown as OrderDetail;
+const order = {
+  id: 7,
+  workflowId: "swap-order:7",
+  role: "provider",
+  statename: SWAP_STATES.PROVIDER_APPROVE,
+} as unknown as OrderDetail;
 const formOf = (fields: Record<string, string>) => {
   const f = new FormData();
   for (const [k, v] of Object.entries(fields)) f.append(k, v);
@@ -55,7 +62,12 @@ describe("a swap's reason forms", () => {
     ["cancel_shipment", { reason: "50.5" }],
   ])("%s with %o: 'Please choose a reason.' (400), nothing sent", async (intent, fields) => {
     const { out, sent } = await run({ intent, ...fields });
-    expect(out).toMatchObject({ ok: false, status: 400, code: "invalid", message: "Please choose a reason." });
+    expect(out).toMatchObject({
+      ok: false,
+      status: 400,
+      code: "invalid",
+      message: "Please choose a reason.",
+    });
     expect(out.ok ? null : "reply" in out ? out.reply?.status : null).toBe("error");
     expect(sent).toEqual([]);
   });

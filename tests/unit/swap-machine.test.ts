@@ -10,7 +10,12 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { orderQuote, orderUnits } from "../../domain/order-money";
-import { swapLedger, swapOutcomeOf, swapSettlement, type SwapMoneyRow } from "../../domain/swap-money";
+import {
+  swapLedger,
+  swapOutcomeOf,
+  swapSettlement,
+  type SwapMoneyRow,
+} from "../../domain/swap-money";
 import {
   MONEY_DECLINE_REASON,
   SWAP_COMMANDS,
@@ -24,13 +29,24 @@ import {
   ROLES,
   type SwapModel,
 } from "../../workflows/swap/model";
-import { Rejection, runStepSync, type CallEffect, type Effect, type Step, type StepContext } from "../../workflows/common/steps";
+import {
+  Rejection,
+  runStepSync,
+  type CallEffect,
+  type Effect,
+  type Step,
+  type StepContext,
+} from "../../workflows/common/steps";
 
 const PROVIDER = 31;
 const RECEIVER = 32;
 const T0 = Date.parse("2026-03-02T15:00:00.000Z"); // a Monday
 const CARD = { paymentMethodId: "pm_card_visa", lastFour: "4242", description: "Visa" };
-const BAD_CARD = { paymentMethodId: "pm_card_chargeDeclined", lastFour: "0002", description: "Visa" };
+const BAD_CARD = {
+  paymentMethodId: "pm_card_chargeDeclined",
+  lastFour: "0002",
+  description: "Visa",
+};
 
 type Side = "provider" | "receiver";
 type Act =
@@ -43,13 +59,22 @@ type Act =
   | { kind: "cancelShipment"; side: Side }
   | { kind: "scan"; side: Side; status: "picked_up" | "delivered" }
   | { kind: "deadline" }
-  | { kind: "modify"; side: Side; target: Side; op: "raise" | "lower" | "add" | "remove"; units: number };
+  | {
+      kind: "modify";
+      side: Side;
+      target: Side;
+      op: "raise" | "lower" | "add" | "remove";
+      units: number;
+    };
 
 const side = fc.constantFrom<Side>("provider", "receiver");
 const actArb: fc.Arbitrary<Act> = fc.oneof(
   fc.boolean().map((good): Act => ({ kind: "checkout", good })),
   fc
-    .record({ units: fc.integer({ min: 1, max: 3 }), priceCents: fc.integer({ min: 100, max: 40_000 }) })
+    .record({
+      units: fc.integer({ min: 1, max: 3 }),
+      priceCents: fc.integer({ min: 100, max: 40_000 }),
+    })
     .map((c): Act => ({ kind: "choose", ...c })),
   fc.record({ side, callItEven: fc.boolean() }).map((a): Act => ({ kind: "approve", ...a })),
   fc.record({ side, money: fc.boolean() }).map((a): Act => ({ kind: "decline", ...a })),
@@ -82,10 +107,38 @@ const LISTED: {
   sizes: Record<string, number>;
   unitPriceCents: number;
 }[] = [
-  { listingId: 50, retailerId: PROVIDER, variationId: 5, swappable: true, sizes: { M: 5 }, unitPriceCents: 5_000 },
-  { listingId: 60, retailerId: PROVIDER, variationId: 6, swappable: true, sizes: { S: 3 }, unitPriceCents: 3_000 },
-  { listingId: 80, retailerId: RECEIVER, variationId: 8, swappable: true, sizes: { L: 4 }, unitPriceCents: 8_000 },
-  { listingId: 81, retailerId: RECEIVER, variationId: 81, swappable: true, sizes: { XL: 2 }, unitPriceCents: 2_500 },
+  {
+    listingId: 50,
+    retailerId: PROVIDER,
+    variationId: 5,
+    swappable: true,
+    sizes: { M: 5 },
+    unitPriceCents: 5_000,
+  },
+  {
+    listingId: 60,
+    retailerId: PROVIDER,
+    variationId: 6,
+    swappable: true,
+    sizes: { S: 3 },
+    unitPriceCents: 3_000,
+  },
+  {
+    listingId: 80,
+    retailerId: RECEIVER,
+    variationId: 8,
+    swappable: true,
+    sizes: { L: 4 },
+    unitPriceCents: 8_000,
+  },
+  {
+    listingId: 81,
+    retailerId: RECEIVER,
+    variationId: 81,
+    swappable: true,
+    sizes: { XL: 2 },
+    unitPriceCents: 2_500,
+  },
 ];
 const ADDABLE: Record<Side, (typeof LISTED)[number]> = { provider: LISTED[1], receiver: LISTED[3] };
 
@@ -99,38 +152,63 @@ function modifiedLines(m: SwapModel, a: Extract<Act, { kind: "modify" }>) {
   const first = lines[0];
   const size = first ? Object.keys(first.sizes)[0] : undefined;
   if (a.op === "raise" && first && size) first.sizes[size] += a.units;
-  if (a.op === "lower" && first && size) first.sizes[size] = Math.max(0, first.sizes[size] - a.units);
+  if (a.op === "lower" && first && size)
+    first.sizes[size] = Math.max(0, first.sizes[size] - a.units);
   if (a.op === "remove") lines.pop();
   if (a.op === "add") {
     const l = ADDABLE[a.target];
-    lines.push({ listingId: l.listingId, variationId: l.variationId, sizes: { [Object.keys(l.sizes)[0]]: a.units } });
+    lines.push({
+      listingId: l.listingId,
+      variationId: l.variationId,
+      sizes: { [Object.keys(l.sizes)[0]]: a.units },
+    });
   }
   return lines;
 }
 
 /** The command an act stands for (name and payload), or null for the acts that are not commands. */
-function commandOf(a: Act, m: SwapModel): { name: keyof typeof SWAP_COMMANDS; cmd: Record<string, unknown> } | null {
+function commandOf(
+  a: Act,
+  m: SwapModel,
+): { name: keyof typeof SWAP_COMMANDS; cmd: Record<string, unknown> } | null {
   const actor = (s: Side) => ({ actorRetailerId: s === "provider" ? PROVIDER : RECEIVER });
   switch (a.kind) {
     case "checkout":
-      return { name: "completeCheckout", cmd: { ...actor("receiver"), paymentMethod: a.good ? CARD : BAD_CARD } };
+      return {
+        name: "completeCheckout",
+        cmd: { ...actor("receiver"), paymentMethod: a.good ? CARD : BAD_CARD },
+      };
     case "choose":
       return {
         name: "chooseItems",
-        cmd: { ...actor("provider"), lines: [{ listingId: 80, variationId: 8, sizes: { L: a.units }, unitPriceCents: a.priceCents }] },
+        cmd: {
+          ...actor("provider"),
+          lines: [
+            { listingId: 80, variationId: 8, sizes: { L: a.units }, unitPriceCents: a.priceCents },
+          ],
+        },
       };
     case "approve":
       return { name: "approveSwap", cmd: { ...actor(a.side), callItEven: a.callItEven } };
     case "decline":
-      return { name: "declineSwap", cmd: { ...actor(a.side), reason: a.money ? MONEY_DECLINE_REASON : 60 } };
+      return {
+        name: "declineSwap",
+        cmd: { ...actor(a.side), reason: a.money ? MONEY_DECLINE_REASON : 60 },
+      };
     case "lastChance":
       return { name: a.even ? "callItEven" : "acceptDecline", cmd: actor(a.side) };
     case "pay":
-      return { name: "makePayment", cmd: { ...actor(a.side), paymentMethod: a.good ? CARD : BAD_CARD } };
+      return {
+        name: "makePayment",
+        cmd: { ...actor(a.side), paymentMethod: a.good ? CARD : BAD_CARD },
+      };
     case "cancelShipment":
       return { name: "cancelShipment", cmd: { ...actor(a.side), reason: 52 } };
     case "modify":
-      return { name: "modifySwap", cmd: { ...actor(a.side), [`${a.target}Lines`]: modifiedLines(m, a) } };
+      return {
+        name: "modifySwap",
+        cmd: { ...actor(a.side), [`${a.target}Lines`]: modifiedLines(m, a) },
+      };
     default:
       return null;
   }
@@ -163,7 +241,10 @@ function drive(acts: Act[]) {
       case "swapListedUnits":
         return LISTED.filter((l) => (i.listingIds as number[]).includes(l.listingId));
       case "bookSwapPickup":
-        return { trackingNumber: `TRK-${String(i.side)}`, callTag: `CT-${String(i.side)}-${++seq}` };
+        return {
+          trackingNumber: `TRK-${String(i.side)}`,
+          callTag: `CT-${String(i.side)}-${++seq}`,
+        };
       default:
         return undefined;
     }
@@ -206,7 +287,12 @@ function drive(acts: Act[]) {
       run(onSwapDeadline(m, ctx));
     } else if (a.kind === "scan") {
       const p = m.side[a.side].parcel;
-      if (p) acceptSwapCarrierEvent(m, { eventId: `e${events++}`, status: a.status, trackingNumber: p.trackingNumber });
+      if (p)
+        acceptSwapCarrierEvent(m, {
+          eventId: `e${events++}`,
+          status: a.status,
+          trackingNumber: p.trackingNumber,
+        });
     }
     for (let s = nextSwapStep(m, ctx); s; s = nextSwapStep(m, ctx)) run(s);
   }
@@ -223,7 +309,8 @@ function expectLinesListed(m: SwapModel): void {
     for (const l of m.side[r].lines) {
       const x = LISTED.find((y) => y.listingId === l.listingId);
       expect(x?.retailerId).toBe(r === "provider" ? PROVIDER : RECEIVER);
-      for (const [size, n] of Object.entries(l.sizes)) expect(n).toBeLessThanOrEqual(x?.sizes[size] ?? 0);
+      for (const [size, n] of Object.entries(l.sizes))
+        expect(n).toBeLessThanOrEqual(x?.sizes[size] ?? 0);
       if (x && Object.values(ADDABLE).includes(x)) expect(l.unitPriceCents).toBe(x.unitPriceCents);
     }
   }
@@ -239,7 +326,11 @@ const HAPPY_PATH: Act[] = [
   { kind: "pay", side: "receiver", good: true },
 ];
 
-const scan = (s: Side, status: "picked_up" | "delivered"): Act => ({ kind: "scan", side: s, status });
+const scan = (s: Side, status: "picked_up" | "delivered"): Act => ({
+  kind: "scan",
+  side: s,
+  status,
+});
 
 const TXTYPE: Record<string, string> = {
   chargeSwapSide: "capture",
@@ -253,10 +344,20 @@ function rowsOf(calls: CallEffect[]): SwapMoneyRow[] {
   return calls.flatMap((c) => {
     const txtype = TXTYPE[c.name];
     if (!txtype) return [];
-    const i = c.input as { idempotencyKey: string; amountCents: number; paymentMethod?: { paymentMethodId: string } };
-    if (c.name === "chargeSwapSide" && i.paymentMethod?.paymentMethodId === BAD_CARD.paymentMethodId) return [];
+    const i = c.input as {
+      idempotencyKey: string;
+      amountCents: number;
+      paymentMethod?: { paymentMethodId: string };
+    };
+    if (
+      c.name === "chargeSwapSide" &&
+      i.paymentMethod?.paymentMethodId === BAD_CARD.paymentMethodId
+    )
+      return [];
     const sideOf = i.idempotencyKey.split(":").at(-2) as Side;
-    return [{ side: sideOf, txtype, amountCents: i.amountCents, status: "succeeded" }] as SwapMoneyRow[];
+    return [
+      { side: sideOf, txtype, amountCents: i.amountCents, status: "succeeded" },
+    ] as SwapMoneyRow[];
   });
 }
 
@@ -284,7 +385,10 @@ describe("money over random swaps (fast-check: the staff ledger of what the mach
             }),
           ) as Record<Side, "delivered" | "cancelled" | "other" | null>;
           const outcome = swapOutcomeOf(parcels);
-          const input = (r: Side) => ({ goodsCents: orderQuote(m.side[r].lines).goodsCents, units: orderUnits(m.side[r].lines) });
+          const input = (r: Side) => ({
+            goodsCents: orderQuote(m.side[r].lines).goodsCents,
+            units: orderUnits(m.side[r].lines),
+          });
           // Both sides failed, one after the other or on the same timer: each failure settled on its own, the
           // cash refunded to its payer (docs/product/money.md): the same settlement either way.
           const expected = outcome
@@ -331,12 +435,43 @@ describe("money over random swaps (fast-check: the staff ledger of what the mach
           [
             6,
             false,
-            [scan("provider", "picked_up"), scan("provider", "delivered"), scan("receiver", "picked_up"), scan("receiver", "delivered")],
+            [
+              scan("provider", "picked_up"),
+              scan("provider", "delivered"),
+              scan("receiver", "picked_up"),
+              scan("receiver", "delivered"),
+            ],
           ],
-          [6, false, [scan("receiver", "picked_up"), scan("receiver", "delivered"), { kind: "deadline" }, { kind: "deadline" }]],
-          [6, false, [scan("provider", "picked_up"), scan("provider", "delivered"), { kind: "deadline" }, { kind: "deadline" }]],
+          [
+            6,
+            false,
+            [
+              scan("receiver", "picked_up"),
+              scan("receiver", "delivered"),
+              { kind: "deadline" },
+              { kind: "deadline" },
+            ],
+          ],
+          [
+            6,
+            false,
+            [
+              scan("provider", "picked_up"),
+              scan("provider", "delivered"),
+              { kind: "deadline" },
+              { kind: "deadline" },
+            ],
+          ],
           [6, false, [{ kind: "deadline" }, { kind: "deadline" }, { kind: "deadline" }]],
-          [6, false, [{ kind: "cancelShipment", side: "receiver" }, { kind: "deadline" }, { kind: "deadline" }]],
+          [
+            6,
+            false,
+            [
+              { kind: "cancelShipment", side: "receiver" },
+              { kind: "deadline" },
+              { kind: "deadline" },
+            ],
+          ],
           // Modified both ways (ADR 0025), the provider choosing again, then to payment and both parcels delivered.
           [
             2,
@@ -363,15 +498,35 @@ describe("money over random swaps (fast-check: the staff ledger of what the mach
       },
     );
     expect([...ends]).toEqual(
-      expect.arrayContaining(["declined", "expired", "both_shipped", "provider_did_not_ship", "receiver_did_not_ship", "neither_shipped"]),
+      expect.arrayContaining([
+        "declined",
+        "expired",
+        "both_shipped",
+        "provider_did_not_ship",
+        "receiver_did_not_ship",
+        "neither_shipped",
+      ]),
     );
-    expect([...moves]).toEqual(expect.arrayContaining(["modify:raise", "modify:add", "modify:lower", "modify:remove", "rechoose"]));
+    expect([...moves]).toEqual(
+      expect.arrayContaining([
+        "modify:raise",
+        "modify:add",
+        "modify:lower",
+        "modify:remove",
+        "rechoose",
+      ]),
+    );
   });
 });
 
 describe("both sides fail, one after the other", () => {
   test("the provider cancels its shipment, then the receiver misses both pickups: the receiver's payment is refunded once, and the marketplace is not out of pocket (found by the property above: it was refunded twice)", () => {
-    const { m, calls } = drive([...HAPPY_PATH, { kind: "cancelShipment", side: "provider" }, { kind: "deadline" }, { kind: "deadline" }]);
+    const { m, calls } = drive([
+      ...HAPPY_PATH,
+      { kind: "cancelShipment", side: "provider" },
+      { kind: "deadline" },
+      { kind: "deadline" },
+    ]);
     expect(m.statename).toBe("cancelled");
     const refunds = calls
       .filter((c) => c.name === "refundSwapSide")
@@ -380,8 +535,12 @@ describe("both sides fail, one after the other", () => {
         (c.input as { amountCents: number }).amountCents,
       ]);
     const paid = Object.fromEntries(ROLES.map((r) => [r, m.side[r].payment?.amountCents ?? 0]));
-    expect(refunds.filter(([r]) => r === "receiver").reduce((a, [, c]) => a + Number(c), 0)).toBe(paid.receiver);
-    expect(refunds.filter(([r]) => r === "provider").reduce((a, [, c]) => a + Number(c), 0)).toBe(paid.provider);
+    expect(refunds.filter(([r]) => r === "receiver").reduce((a, [, c]) => a + Number(c), 0)).toBe(
+      paid.receiver,
+    );
+    expect(refunds.filter(([r]) => r === "provider").reduce((a, [, c]) => a + Number(c), 0)).toBe(
+      paid.provider,
+    );
     expect(swapLedger(rowsOf(calls), null).keptCents).toBe(0);
   });
 });

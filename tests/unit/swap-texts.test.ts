@@ -1,5 +1,9 @@
 import { describe, expect, test } from "vitest";
-import { SWAP_AWAITING_RETAILER, SWAP_AWAITING_YOUR_SELECTION, SWAP_REQUEST_DECLINED } from "../../domain/messages";
+import {
+  SWAP_AWAITING_RETAILER,
+  SWAP_AWAITING_YOUR_SELECTION,
+  SWAP_REQUEST_DECLINED,
+} from "../../domain/messages";
 import { currentReasons } from "../../domain/reasons";
 import { isMoveOf } from "../../domain/states";
 import { orderCardStatus, swapCompletionText } from "../../domain/swap-texts";
@@ -40,9 +44,12 @@ describe("orderCardStatus", () => {
     [true, "receiver_approve", "Awaiting Swap Approval", true, "Awaiting Swap Approval"],
     [false, "payment", "Payment Method Needed", true, "Payment Method Needed"],
     [false, "ship_order", "Pickup Scheduled", false, "Pickup Scheduled"],
-  ] as const)("swap %s in %s (%s, my move %s) -> %s", (swap, statename, displayStatus, myMove, shown) => {
-    expect(orderCardStatus({ swap, statename, displayStatus, myMove })).toBe(shown);
-  });
+  ] as const)(
+    "swap %s in %s (%s, my move %s) -> %s",
+    (swap, statename, displayStatus, myMove, shown) => {
+      expect(orderCardStatus({ swap, statename, displayStatus, myMove })).toBe(shown);
+    },
+  );
 });
 
 describe("isMoveOf", () => {
@@ -69,7 +76,12 @@ describe("currentReasons", () => {
     ["swap", "declined", money, money],
     // Called even: the money decline no longer stands.
     ["swap", "payment", money, {}],
-    ["swap", "ship_swap", { ...money, provider_cancel_shipment_reason: 50 }, { provider_cancel_shipment_reason: 50 }],
+    [
+      "swap",
+      "ship_swap",
+      { ...money, provider_cancel_shipment_reason: 50 },
+      { provider_cancel_shipment_reason: 50 },
+    ],
     ["swap", "declined", { provider_system_reason: 40 }, { provider_system_reason: 40 }],
     ["buy", "declined", { provider_decline_buy_reason: 12 }, { provider_decline_buy_reason: 12 }],
     ["buy", "provider_approve_sale", null, {}],

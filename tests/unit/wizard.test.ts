@@ -22,11 +22,14 @@ import { ACCEPT_TERMS, ADD_AT_LEAST_ONE_SIZE, SELECT_COLOR_OPTION } from "../../
 
 function fd(entries: Record<string, string | string[]>): FormData {
   const f = new FormData();
-  for (const [k, v] of Object.entries(entries)) for (const x of Array.isArray(v) ? v : [v]) f.append(k, x);
+  for (const [k, v] of Object.entries(entries))
+    for (const x of Array.isArray(v) ? v : [v]) f.append(k, x);
   return f;
 }
 
-function errorsOf(result: { reply(): { error?: Record<string, string[] | null> | null } }): Record<string, string[] | null> {
+function errorsOf(result: {
+  reply(): { error?: Record<string, string[] | null> | null };
+}): Record<string, string[] | null> {
   const reply = result.reply();
   return (reply.error ?? {}) as Record<string, string[] | null>;
 }
@@ -58,29 +61,45 @@ describe("stages", () => {
 
 describe("style step schema", () => {
   it("a missing colour gives the spec's message verbatim", () => {
-    const e = errorsOf(parseWithZod(fd({ listingType: "sell", reason: "overstock" }), { schema: styleSchema("listing", false) }));
+    const e = errorsOf(
+      parseWithZod(fd({ listingType: "sell", reason: "overstock" }), {
+        schema: styleSchema("listing", false),
+      }),
+    );
     expect(e.variation).toEqual([SELECT_COLOR_OPTION]);
     expect(SELECT_COLOR_OPTION).toBe("You must select a color option to continue");
   });
 
   it("listing type and reason are required; staff must choose the provider", () => {
-    const e = errorsOf(parseWithZod(fd({ variation: "12" }), { schema: styleSchema("listing", true) }));
+    const e = errorsOf(
+      parseWithZod(fd({ variation: "12" }), { schema: styleSchema("listing", true) }),
+    );
     expect(e.listingType).toEqual([WIZARD_MESSAGES.chooseListingType]);
     expect(e.reason).toEqual([WIZARD_MESSAGES.chooseReason]);
     expect(e.provider).toEqual([WIZARD_MESSAGES.chooseProvider]);
   });
 
   it("a retailer's submission ignores a provider field", () => {
-    const r = parseWithZod(fd({ variation: "12", listingType: "swap", reason: "overstock", provider: "99" }), {
-      schema: styleSchema("listing", false),
-    });
+    const r = parseWithZod(
+      fd({ variation: "12", listingType: "swap", reason: "overstock", provider: "99" }),
+      {
+        schema: styleSchema("listing", false),
+      },
+    );
     expect(r.status).toBe("success");
-    expect(r.status === "success" && r.value).toEqual({ variation: 12, listingType: "swap", reason: "overstock", provider: undefined });
+    expect(r.status === "success" && r.value).toEqual({
+      variation: 12,
+      listingType: "swap",
+      reason: "overstock",
+      provider: undefined,
+    });
   });
 
   it("rejects unknown types, reasons of the other list and bad ids", () => {
     const e = errorsOf(
-      parseWithZod(fd({ variation: "-3", listingType: "rent", reason: "sold_out" }), { schema: styleSchema("listing", false) }),
+      parseWithZod(fd({ variation: "-3", listingType: "rent", reason: "sold_out" }), {
+        schema: styleSchema("listing", false),
+      }),
     );
     expect(e.variation).toEqual([SELECT_COLOR_OPTION]);
     expect(e.listingType).toEqual([WIZARD_MESSAGES.chooseListingType]);
@@ -93,7 +112,9 @@ describe("style step schema", () => {
     expect(e.variation).toEqual([SELECT_COLOR_OPTION]);
     expect(e.reason).toEqual([WIZARD_MESSAGES.chooseReason]);
     expect(e.requestor).toEqual([WIZARD_MESSAGES.chooseRequestor]);
-    const ok = parseWithZod(fd({ variation: "4", reason: "sold_out" }), { schema: styleSchema("request", false) });
+    const ok = parseWithZod(fd({ variation: "4", reason: "sold_out" }), {
+      schema: styleSchema("request", false),
+    });
     expect(ok.status).toBe("success");
   });
 });
@@ -110,7 +131,9 @@ describe("sizes schema", () => {
   });
 
   it("negative, fractional, non-numeric and huge counts are refused per field", () => {
-    const e = errorsOf(parseWithZod(fd({ "sizes[0]": "-1", "sizes[1]": "1.5", "sizes[2]": "abc" }), { schema }));
+    const e = errorsOf(
+      parseWithZod(fd({ "sizes[0]": "-1", "sizes[1]": "1.5", "sizes[2]": "abc" }), { schema }),
+    );
     expect(e["sizes[0]"]).toEqual([WIZARD_MESSAGES.sizeWholeNumber]);
     expect(e["sizes[1]"]).toEqual([WIZARD_MESSAGES.sizeWholeNumber]);
     expect(e["sizes[2]"]).toEqual([WIZARD_MESSAGES.sizeWholeNumber]);
@@ -120,7 +143,9 @@ describe("sizes schema", () => {
 
   it("more counters than sizes are refused; an edit may total 0", () => {
     expect(parseWithZod(fd({ "sizes[0]": "1", "sizes[3]": "1" }), { schema }).status).toBe("error");
-    const del = parseWithZod(fd({ "sizes[0]": "0" }), { schema: sizeCountsSchema(2, { requirePositiveTotal: false }) });
+    const del = parseWithZod(fd({ "sizes[0]": "0" }), {
+      schema: sizeCountsSchema(2, { requirePositiveTotal: false }),
+    });
     expect(del.status === "success" && del.value.sizes).toEqual([0, 0]);
   });
 
@@ -153,7 +178,14 @@ describe("state in the URL", () => {
     expect(q.get("stage")).toBe("3");
     expect(q.get("provider")).toBe("5");
     expect(parseWizardState("listing", q)).toEqual({ ok: true, state });
-    const rq = new URLSearchParams(wizardQuery("request", 1, { ...state, listingType: undefined, images: undefined, reason: "sold_out" }));
+    const rq = new URLSearchParams(
+      wizardQuery("request", 1, {
+        ...state,
+        listingType: undefined,
+        images: undefined,
+        reason: "sold_out",
+      }),
+    );
     expect(rq.get("requestor")).toBe("5");
     expect(rq.has("type")).toBe(false);
   });
@@ -170,7 +202,8 @@ describe("state in the URL", () => {
       "images=../../etc/passwd",
       "provider=1e3",
     ];
-    for (const b of bad) expect(parseWizardState("listing", new URLSearchParams(b)).ok, b).toBe(false);
+    for (const b of bad)
+      expect(parseWizardState("listing", new URLSearchParams(b)).ok, b).toBe(false);
     expect(parseWizardState("request", new URLSearchParams("reason=overstock")).ok).toBe(false);
     expect(parseWizardState("listing", new URLSearchParams("")).ok).toBe(true);
   });
@@ -185,9 +218,15 @@ describe("photos", () => {
   });
 
   it("refuses a text file renamed .png, other extensions, empty and too-large files", () => {
-    expect(checkPhoto("notes.png", TEXT)).toEqual({ ok: false, message: WIZARD_MESSAGES.photoType });
+    expect(checkPhoto("notes.png", TEXT)).toEqual({
+      ok: false,
+      message: WIZARD_MESSAGES.photoType,
+    });
     expect(checkPhoto("a.gif", PNG)).toEqual({ ok: false, message: WIZARD_MESSAGES.photoType });
-    expect(checkPhoto("a.png", new Uint8Array())).toEqual({ ok: false, message: WIZARD_MESSAGES.photoEmpty });
+    expect(checkPhoto("a.png", new Uint8Array())).toEqual({
+      ok: false,
+      message: WIZARD_MESSAGES.photoEmpty,
+    });
     const big = new Uint8Array(MAX_PHOTO_BYTES + 1);
     big.set(PNG);
     expect(checkPhoto("a.png", big)).toEqual({ ok: false, message: WIZARD_MESSAGES.photoTooLarge });

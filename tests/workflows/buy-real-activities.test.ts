@@ -66,7 +66,11 @@ afterAll(async () => {
 
 type Handle = WorkflowHandle<typeof buyOrderWorkflow>;
 
-function waitFor(handle: Handle, pred: (v: BuyOrderView) => boolean, what: string): Promise<BuyOrderView> {
+function waitFor(
+  handle: Handle,
+  pred: (v: BuyOrderView) => boolean,
+  what: string,
+): Promise<BuyOrderView> {
   return pollView(
     () => handle.query(orderViewQuery),
     pred,
@@ -82,9 +86,21 @@ describe("buy workflow with the real activities", () => {
     const buyer = await createRetailer(db, { payout: false });
     const sellerId = f.seller.retailer.id;
     const buyerId = buyer.retailer.id;
-    const lines = [{ listingId: f.listing.id, variationId: f.variation.id, sizes: { S: 1, M: 2 }, unitPriceCents: f.priceCents }];
+    const lines = [
+      {
+        listingId: f.listing.id,
+        variationId: f.variation.id,
+        sizes: { S: 1, M: 2 },
+        unitPriceCents: f.priceCents,
+      },
+    ];
     const quote = orderQuote(lines);
-    const draft = await createDraftOrder(db, { providerId: sellerId, receiverId: buyerId, brandId: f.brand.id, lines });
+    const draft = await createDraftOrder(db, {
+      providerId: sellerId,
+      receiverId: buyerId,
+      brandId: f.brand.id,
+      lines,
+    });
     const input = buyOrderInputFromDraft({
       orderId: draft.orderId,
       workflowId: draft.workflowId,
@@ -96,7 +112,12 @@ describe("buy workflow with the real activities", () => {
       feeCents: quote.feeCents,
       shippingCents: quote.shippingCents,
       totalCents: quote.totalCents,
-      units: lines.map((l) => ({ listingId: l.listingId, variationId: l.variationId, sizes: l.sizes, unitPriceCents: l.unitPriceCents })),
+      units: lines.map((l) => ({
+        listingId: l.listingId,
+        variationId: l.variationId,
+        sizes: l.sizes,
+        unitPriceCents: l.unitPriceCents,
+      })),
     });
     const wf = draft.workflowId;
     const handle = await env.client.workflow.start<typeof buyOrderWorkflow>(BUY_WORKFLOW_TYPE, {
@@ -108,7 +129,12 @@ describe("buy workflow with the real activities", () => {
 
     // Checkout with the sandbox's test card (the card form hands over Stripe's test token).
     const checkout = await handle.executeUpdate(completeCheckoutUpdate, {
-      args: [{ actorRetailerId: buyerId, paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" } }],
+      args: [
+        {
+          actorRetailerId: buyerId,
+          paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+        },
+      ],
     });
     expect(checkout).toMatchObject({ status: "ok", statename: "provider_approve_sale" });
     expect(await getOrderRow(db, draft.orderId)).toMatchObject({
@@ -118,16 +144,29 @@ describe("buy workflow with the real activities", () => {
     });
 
     // The seller has no card on file: payment state, then a card is added and the approval continues.
-    expect(await handle.executeUpdate(approveSaleUpdate, { args: [{ actorRetailerId: sellerId }] })).toMatchObject({
+    expect(
+      await handle.executeUpdate(approveSaleUpdate, { args: [{ actorRetailerId: sellerId }] }),
+    ).toMatchObject({
       status: "need_payment_method",
       statename: "payment",
     });
     const approved = await handle.executeUpdate(addPaymentMethodUpdate, {
       args: [
-        { actorRetailerId: sellerId, paymentMethod: { paymentMethodId: "tok_mastercard", lastFour: "4444", description: "Mastercard" } },
+        {
+          actorRetailerId: sellerId,
+          paymentMethod: {
+            paymentMethodId: "tok_mastercard",
+            lastFour: "4444",
+            description: "Mastercard",
+          },
+        },
       ],
     });
-    expect(approved).toMatchObject({ status: "ok", statename: "ship_order", redirectTo: "/orders" });
+    expect(approved).toMatchObject({
+      status: "ok",
+      statename: "ship_order",
+      redirectTo: "/orders",
+    });
     const shipping = await inState(handle, "ship_order");
     const tracking = shipping.shipment?.trackingNumber as string;
     expect(tracking).toMatch(/^SBX\d{14}$/);
@@ -142,7 +181,11 @@ describe("buy workflow with the real activities", () => {
 
     // The carrier scans the package: signed webhook -> In-Route, payout released; then delivered.
     expect((await carrier.sendTrackingEvent(tracking, "picked_up")).httpStatus).toBe(200);
-    const inRoute = await waitFor(handle, (v) => v.payoutReleasedAt !== null && !v.busy, "payout released");
+    const inRoute = await waitFor(
+      handle,
+      (v) => v.payoutReleasedAt !== null && !v.busy,
+      "payout released",
+    );
     expect(inRoute.statename).toBe("in_route");
     const delivered = await carrier.sendTrackingEvent(tracking, "delivered");
     expect(delivered.httpStatus).toBe(200);
@@ -152,7 +195,13 @@ describe("buy workflow with the real activities", () => {
     expect(d.rmaOpen).toBe(true);
 
     const rated = await handle.executeUpdate(rateOrderUpdate, {
-      args: [{ actorRetailerId: buyerId, stars: { condition: 5, packaging: 4, timeliness: 5, overall: 4 }, comments: "Well packed." }],
+      args: [
+        {
+          actorRetailerId: buyerId,
+          stars: { condition: 5, packaging: 4, timeliness: 5, overall: 4 },
+          comments: "Well packed.",
+        },
+      ],
     });
     expect(rated).toMatchObject({ status: "ok", message: RATING_SAVED, redirectTo: "/" });
 
@@ -203,16 +252,25 @@ describe("buy workflow with the real activities", () => {
     ]);
 
     const pays = await listOrderPayments(db, draft.orderId);
-    expect(pays.map((p) => [p.txtype, p.idempotencyKey, p.amountCents, p.status, p.queued])).toEqual([
+    expect(
+      pays.map((p) => [p.txtype, p.idempotencyKey, p.amountCents, p.status, p.queued]),
+    ).toEqual([
       ["authorization", `${wf}:authorize:1`, quote.totalCents, "captured", false],
       ["capture", `${wf}:capture:1`, quote.totalCents, "succeeded", false],
       ["transfer", `${wf}:payout:1`, quote.goodsCents, "paid", false],
     ]);
-    expect(pays[0]).toMatchObject({ retailerId: buyerId, lastFour: "4242", paymentMethodDescription: "Visa" });
+    expect(pays[0]).toMatchObject({
+      retailerId: buyerId,
+      lastFour: "4242",
+      paymentMethodDescription: "Visa",
+    });
     expect(pays[2]).toMatchObject({ retailerId: sellerId, name: "provider payout" });
     expect(pays[2].releasedAt).toBeInstanceOf(Date);
     const sandbox = new SandboxPayments(db);
-    expect(await sandbox.retrieve(pays[0].providerRef as string)).toMatchObject({ status: "succeeded", amount_received: quote.totalCents });
+    expect(await sandbox.retrieve(pays[0].providerRef as string)).toMatchObject({
+      status: "succeeded",
+      amount_received: quote.totalCents,
+    });
     expect(await sandbox.retrieve(pays[2].providerRef as string)).toMatchObject({
       object: "transfer",
       destination: f.seller.retailer.btMerchantId,
@@ -220,12 +278,23 @@ describe("buy workflow with the real activities", () => {
     });
 
     const [ship] = await listOrderShipments(db, draft.orderId);
-    expect(ship).toMatchObject({ trackingNumber: tracking, status: "delivered", senderId: sellerId, receiverId: buyerId });
-    const events = await db.select().from(shipmentEvents).where(eq(shipmentEvents.shipmentId, ship.id));
+    expect(ship).toMatchObject({
+      trackingNumber: tracking,
+      status: "delivered",
+      senderId: sellerId,
+      receiverId: buyerId,
+    });
+    const events = await db
+      .select()
+      .from(shipmentEvents)
+      .where(eq(shipmentEvents.shipmentId, ship.id));
     expect(events.map((e) => e.status).sort()).toEqual(["delivered", "picked_up"]);
     expect(webhookLog.length).toBe(3);
 
-    const mails = await db.select().from(outboxEmails).where(eq(outboxEmails.toEmail, f.seller.retailer.storeEmail));
+    const mails = await db
+      .select()
+      .from(outboxEmails)
+      .where(eq(outboxEmails.toEmail, f.seller.retailer.storeEmail));
     expect(mails.map((m) => m.kind)).toEqual(
       expect.arrayContaining([
         "order:approve_sale_needed",
@@ -243,23 +312,54 @@ describe("buy workflow with the real activities", () => {
     const buyer = await createRetailer(db, { payout: false });
     const sellerId = f.seller.retailer.id;
     const buyerId = buyer.retailer.id;
-    const lines = [{ listingId: f.listing.id, variationId: f.variation.id, sizes: { M: 2 }, unitPriceCents: f.priceCents }];
+    const lines = [
+      {
+        listingId: f.listing.id,
+        variationId: f.variation.id,
+        sizes: { M: 2 },
+        unitPriceCents: f.priceCents,
+      },
+    ];
     const quote = orderQuote(lines);
-    const draft = await createDraftOrder(db, { providerId: sellerId, receiverId: buyerId, brandId: f.brand.id, lines });
+    const draft = await createDraftOrder(db, {
+      providerId: sellerId,
+      receiverId: buyerId,
+      brandId: f.brand.id,
+      lines,
+    });
     const handle = await env.client.workflow.start<typeof buyOrderWorkflow>(BUY_WORKFLOW_TYPE, {
       taskQueue: TASK_QUEUE,
       workflowId: draft.workflowId,
       args: [
-        { orderId: draft.orderId, externalId: draft.externalId, kind: "from_listing", providerId: sellerId, receiverId: buyerId, lines },
+        {
+          orderId: draft.orderId,
+          externalId: draft.externalId,
+          kind: "from_listing",
+          providerId: sellerId,
+          receiverId: buyerId,
+          lines,
+        },
       ],
     });
     await handle.executeUpdate(completeCheckoutUpdate, {
-      args: [{ actorRetailerId: buyerId, paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" } }],
+      args: [
+        {
+          actorRetailerId: buyerId,
+          paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+        },
+      ],
     });
     await handle.executeUpdate(approveSaleUpdate, { args: [{ actorRetailerId: sellerId }] });
     await handle.executeUpdate(addPaymentMethodUpdate, {
       args: [
-        { actorRetailerId: sellerId, paymentMethod: { paymentMethodId: "tok_mastercard", lastFour: "4444", description: "Mastercard" } },
+        {
+          actorRetailerId: sellerId,
+          paymentMethod: {
+            paymentMethodId: "tok_mastercard",
+            lastFour: "4444",
+            description: "Mastercard",
+          },
+        },
       ],
     });
     const v = await inState(handle, "ship_order");
@@ -270,7 +370,11 @@ describe("buy workflow with the real activities", () => {
     const { f, handle, draft, quote, sellerId } = await approvedOrder();
     const wf = draft.workflowId;
     const reason = CANCEL_SHIPMENT_REASONS[0].value;
-    expect(await handle.executeUpdate(cancelShipmentUpdate, { args: [{ actorRetailerId: sellerId, reason }] })).toMatchObject({
+    expect(
+      await handle.executeUpdate(cancelShipmentUpdate, {
+        args: [{ actorRetailerId: sellerId, reason }],
+      }),
+    ).toMatchObject({
       status: "ok",
       statename: "cancelled",
     });
@@ -284,11 +388,22 @@ describe("buy workflow with the real activities", () => {
       ["penalty", `${wf}:penalty:1`, penalty, "succeeded"],
     ]);
     expect(pays[3]).toMatchObject({ retailerId: sellerId, lastFour: "4444", queued: false });
-    const [stock] = await db.select({ sizes: listings.sizes }).from(listings).where(eq(listings.id, f.listing.id));
+    const [stock] = await db
+      .select({ sizes: listings.sizes })
+      .from(listings)
+      .where(eq(listings.id, f.listing.id));
     expect(stock.sizes).toEqual({ S: 2, M: 3 });
     const order = await getOrderRow(db, draft.orderId);
-    expect(order).toMatchObject({ statename: "cancelled", completed: false, reasons: { provider_cancel_shipment_reason: reason } });
-    expect(order?.ledger).toMatchObject({ buyerNetCents: 0, sellerPenaltyCents: penalty, balanced: true });
+    expect(order).toMatchObject({
+      statename: "cancelled",
+      completed: false,
+      reasons: { provider_cancel_shipment_reason: reason },
+    });
+    expect(order?.ledger).toMatchObject({
+      buyerNetCents: 0,
+      sellerPenaltyCents: penalty,
+      balanced: true,
+    });
     expect((await listOrderActions(db, draft.orderId)).map((a) => a.code).slice(-3)).toEqual([
       ACTION.SHIPMENT_CANCELLED,
       ACTION.REFUND_ISSUED,
@@ -320,9 +435,19 @@ describe("buy workflow with the real activities", () => {
     ]);
     const codes = (await listOrderActions(db, draft.orderId)).map((a) => a.code);
     expect(codes).toContain(ACTION.CALL_TAG_RESCHEDULED_ORDER);
-    expect(codes.slice(-3)).toEqual([ACTION.PROVIDER_ORDER_NON_SHIPMENT, ACTION.REFUND_ISSUED, ACTION.PENALTY_CHARGED]);
-    const [stock] = await db.select({ sizes: listings.sizes }).from(listings).where(eq(listings.id, f.listing.id));
+    expect(codes.slice(-3)).toEqual([
+      ACTION.PROVIDER_ORDER_NON_SHIPMENT,
+      ACTION.REFUND_ISSUED,
+      ACTION.PENALTY_CHARGED,
+    ]);
+    const [stock] = await db
+      .select({ sizes: listings.sizes })
+      .from(listings)
+      .where(eq(listings.id, f.listing.id));
     expect(stock.sizes).toEqual({ S: 2, M: 1 });
-    expect((await getOrderRow(db, draft.orderId))?.ledger).toMatchObject({ balanced: true, buyerNetCents: 0 });
+    expect((await getOrderRow(db, draft.orderId))?.ledger).toMatchObject({
+      balanced: true,
+      buyerNetCents: 0,
+    });
   });
 });

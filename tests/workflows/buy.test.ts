@@ -21,8 +21,20 @@ import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ACTION } from "../../domain/action-codes";
-import { addBusinessDays, HOUR_MS, DAY_MS, MINUTE_MS, ratingDeadline } from "../../domain/business-days";
-import { CANCEL_REASON_REQUIRED, CARD_DECLINED, RATING_SAVED, TOTAL_TOO_HIGH, UPDATE_YOUR_LISTINGS } from "../../domain/messages";
+import {
+  addBusinessDays,
+  HOUR_MS,
+  DAY_MS,
+  MINUTE_MS,
+  ratingDeadline,
+} from "../../domain/business-days";
+import {
+  CANCEL_REASON_REQUIRED,
+  CARD_DECLINED,
+  RATING_SAVED,
+  TOTAL_TOO_HIGH,
+  UPDATE_YOUR_LISTINGS,
+} from "../../domain/messages";
 import { orderQuote, type OrderLine } from "../../domain/order-money";
 import {
   addPaymentMethodUpdate,
@@ -51,8 +63,20 @@ import {
 import { refusedAtSeq } from "../../app/utils/temporal.server";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
 import { testWorkflowBundle } from "../setup/workflow-bundle";
-import { createTimeSkippingEnv, pollView, sleepUntil, uniqueTaskQueue, testDataConverter } from "../setup/temporal";
-import { createFakeBuyActivities, DECLINED_CARD, OK_CARD, SELLER_CARD, type FakeBuyActivities } from "./fakes/buy-activities";
+import {
+  createTimeSkippingEnv,
+  pollView,
+  sleepUntil,
+  uniqueTaskQueue,
+  testDataConverter,
+} from "../setup/temporal";
+import {
+  createFakeBuyActivities,
+  DECLINED_CARD,
+  OK_CARD,
+  SELLER_CARD,
+  type FakeBuyActivities,
+} from "./fakes/buy-activities";
 
 const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
 
@@ -72,7 +96,9 @@ beforeAll(async () => {
       name,
       (input: unknown) => {
         if (!currentFake) throw new Error(`activity ${name} called outside a test`);
-        return (currentFake.activities as unknown as Record<string, (i: unknown) => Promise<unknown>>)[name](input);
+        return (
+          currentFake.activities as unknown as Record<string, (i: unknown) => Promise<unknown>>
+        )[name](input);
       },
     ]),
   );
@@ -128,7 +154,10 @@ function orderInput(orderId: number, overrides: Partial<BuyOrderInput> = {}): Bu
 }
 
 /** Runs a scenario with `fake` behind the shared worker's activities. */
-async function withWorker<T>(fake: FakeBuyActivities, fn: (taskQueue: string) => Promise<T>): Promise<T> {
+async function withWorker<T>(
+  fake: FakeBuyActivities,
+  fn: (taskQueue: string) => Promise<T>,
+): Promise<T> {
   currentFake = fake;
   try {
     return await fn(TASK_QUEUE);
@@ -147,7 +176,11 @@ function start(taskQueue: string, input: BuyOrderInput): Promise<Handle> {
 }
 
 /** Polls the query until `pred` holds (the workflow may still be processing a fired timer or a signal). */
-function waitFor(handle: Handle, pred: (v: BuyOrderView) => boolean, what: string): Promise<BuyOrderView> {
+function waitFor(
+  handle: Handle,
+  pred: (v: BuyOrderView) => boolean,
+  what: string,
+): Promise<BuyOrderView> {
   return pollView(
     () => handle.query(orderViewQuery),
     pred,
@@ -157,7 +190,8 @@ function waitFor(handle: Handle, pred: (v: BuyOrderView) => boolean, what: strin
   );
 }
 /** The state is reached and the step that reached it has finished its activities (e-mails included). */
-const inState = (handle: Handle, state: string) => waitFor(handle, (v) => v.statename === state && !v.busy, state);
+const inState = (handle: Handle, state: string) =>
+  waitFor(handle, (v) => v.statename === state && !v.busy, state);
 
 /**
  * Waits until the run has closed and returns its status. Not handle.result(): on this server waiting for a
@@ -172,17 +206,24 @@ async function closed(handle: Handle): Promise<string> {
   throw new Error(`${handle.workflowId} did not close`);
 }
 
-async function expectRejected(p: Promise<unknown>, code: keyof typeof BUY_ERRORS, message: string = BUY_ERRORS[code]): Promise<void> {
+async function expectRejected(
+  p: Promise<unknown>,
+  code: keyof typeof BUY_ERRORS,
+  message: string = BUY_ERRORS[code],
+): Promise<void> {
   const err = await p.then(
     () => undefined,
     (e: unknown) => e,
   );
-  if (code !== "wrong_state") expect(err, `expected ${code}`).toBeInstanceOf(WorkflowUpdateFailedError);
+  if (code !== "wrong_state")
+    expect(err, `expected ${code}`).toBeInstanceOf(WorkflowUpdateFailedError);
   expect(buyCommandError(err)).toEqual({ code, message });
 }
 
 async function completeCheckout(handle: Handle, card = OK_CARD) {
-  return handle.executeUpdate(completeCheckoutUpdate, { args: [{ actorRetailerId: BUYER, paymentMethod: card }] });
+  return handle.executeUpdate(completeCheckoutUpdate, {
+    args: [{ actorRetailerId: BUYER, paymentMethod: card }],
+  });
 }
 
 /** Saves the run's history for the replay tests (only when missing, or with RECORD_HISTORIES=1). */
@@ -195,7 +236,8 @@ async function keepHistory(handle: Handle, name: string): Promise<void> {
   fs.writeFileSync(file, `${JSON.stringify(history)}\n`);
 }
 
-const key = (orderId: number, step: string, attempt = 1) => `${buyWorkflowId(orderId)}:${step}:${attempt}`;
+const key = (orderId: number, step: string, attempt = 1) =>
+  `${buyWorkflowId(orderId)}:${step}:${attempt}`;
 
 describe("checkout", () => {
   test("checkout abandoned: the draft expires after 24 hours (301), nothing is charged", async () => {
@@ -206,7 +248,13 @@ describe("checkout", () => {
       const v = await inState(handle, "complete_order_checkout");
       expect(v.actionNeeded).toBe("receiver");
       expect(v.allowedActions).toEqual({ provider: [], receiver: ["completeCheckout"] });
-      expect(v.amounts.requested).toEqual({ units: 5, goodsCents: 17500, feeCents: 1750, shippingCents: 2775, totalCents: 22025 });
+      expect(v.amounts.requested).toEqual({
+        units: 5,
+        goodsCents: 17500,
+        feeCents: 1750,
+        shippingCents: 2775,
+        totalCents: 22025,
+      });
       const started = Date.parse(v.deadlines.checkoutBy as string) - 24 * HOUR_MS;
 
       await env.sleep(23 * HOUR_MS);
@@ -228,7 +276,13 @@ describe("checkout", () => {
     expect(fake.payments(orderId)).toEqual([]);
     expect(fake.codesOf(orderId)).toEqual([ACTION.CHECKOUT_EXPIRED]);
     const rm = fake.readModelOf(orderId).latest;
-    expect(rm).toMatchObject({ statename: "expired", displayStatus: "Expired", stage: "declined", completed: false, actionNeeded: null });
+    expect(rm).toMatchObject({
+      statename: "expired",
+      displayStatus: "Expired",
+      stage: "declined",
+      completed: false,
+      actionNeeded: null,
+    });
     expect(rm.ledger).toMatchObject({ authorizedCents: 0, buyerPaidCents: 0, balanced: true });
     expect(fake.mailsTo(orderId)).toEqual(["receiver:order_expired"]);
   });
@@ -242,16 +296,26 @@ describe("checkout", () => {
       expect(dup).toBeInstanceOf(WorkflowExecutionAlreadyStartedError);
 
       await expectRejected(
-        handle.executeUpdate(completeCheckoutUpdate, { args: [{ actorRetailerId: SELLER, paymentMethod: OK_CARD }] }),
+        handle.executeUpdate(completeCheckoutUpdate, {
+          args: [{ actorRetailerId: SELLER, paymentMethod: OK_CARD }],
+        }),
         "wrong_party",
         WRONG_PARTY_MESSAGES.receiver,
       );
       await expectRejected(completeCheckout(handle, DECLINED_CARD), "card_declined", CARD_DECLINED);
       expect((await handle.query(orderViewQuery)).statename).toBe("complete_order_checkout");
       const ok = await completeCheckout(handle);
-      expect(ok).toEqual({ status: "ok", statename: "provider_approve_sale", displayStatus: "Awaiting Approval" });
+      expect(ok).toEqual({
+        status: "ok",
+        statename: "provider_approve_sale",
+        displayStatus: "Awaiting Approval",
+      });
       const v = await handle.query(orderViewQuery);
-      expect(v).toMatchObject({ authorizeAttempts: 2, paymentMethod: { lastFour: "4242", description: "Visa" }, actionNeeded: "provider" });
+      expect(v).toMatchObject({
+        authorizeAttempts: 2,
+        paymentMethod: { lastFour: "4242", description: "Visa" },
+        actionNeeded: "provider",
+      });
       await handle.terminate("test done");
     });
     expect(fake.payments(orderId)).toEqual([
@@ -279,9 +343,16 @@ describe("checkout that starts the purchase (update-with-start, as the app's che
         args: [{ actorRetailerId: BUYER, paymentMethod: OK_CARD }],
         startWorkflowOperation: startOp,
       });
-      expect(ok).toEqual({ status: "ok", statename: "provider_approve_sale", displayStatus: "Awaiting Approval" });
+      expect(ok).toEqual({
+        status: "ok",
+        statename: "provider_approve_sale",
+        displayStatus: "Awaiting Approval",
+      });
       // One write: the checkout's, the order's first (sequence 1), with its code and the seller's notice.
-      expect(fake.readModelOf(orderId)).toMatchObject({ writes: 1, latest: { statename: "provider_approve_sale", sequence: 1 } });
+      expect(fake.readModelOf(orderId)).toMatchObject({
+        writes: 1,
+        latest: { statename: "provider_approve_sale", sequence: 1 },
+      });
       expect(fake.codesOf(orderId)).toEqual([ACTION.CHECKOUT_COMPLETED]);
       expect(fake.mailsTo(orderId)).toEqual(["provider:approve_sale_needed"]);
 
@@ -292,7 +363,10 @@ describe("checkout that starts the purchase (update-with-start, as the app's che
         displayStatus: "Pickup Scheduled",
         redirectTo: "/orders",
       });
-      expect(fake.readModelOf(orderId)).toMatchObject({ writes: 2, latest: { statename: "ship_order", sequence: 2 } });
+      expect(fake.readModelOf(orderId)).toMatchObject({
+        writes: 2,
+        latest: { statename: "ship_order", sequence: 2 },
+      });
       await keepHistory(handle, "checkout-starts-it");
       await handle.terminate("test done");
     });
@@ -309,7 +383,9 @@ function sellerFake(opts: Parameters<typeof createFakeBuyActivities>[0] = {}) {
 }
 
 async function approve(handle: Handle, confirmDeclineOthers = false) {
-  return handle.executeUpdate(approveSaleUpdate, { args: [{ actorRetailerId: SELLER, confirmDeclineOthers }] });
+  return handle.executeUpdate(approveSaleUpdate, {
+    args: [{ actorRetailerId: SELLER, confirmDeclineOthers }],
+  });
 }
 
 /** Checkout + Approve Sale: ship_order. */
@@ -325,7 +401,11 @@ async function toShipOrder(handle: Handle): Promise<BuyOrderView> {
 }
 
 let carrierEventSeq = 0;
-async function carrier(handle: Handle, status: "picked_up" | "in_transit" | "delivered", eventId = `evt_${++carrierEventSeq}`) {
+async function carrier(
+  handle: Handle,
+  status: "picked_up" | "in_transit" | "delivered",
+  eventId = `evt_${++carrierEventSeq}`,
+) {
   await handle.signal(carrierEventSignal, { eventId, status, trackingNumber: "TRK" });
 }
 
@@ -353,7 +433,11 @@ describe("seller", () => {
       expect((await handle.query(orderViewQuery)).statename).toBe("provider_approve_sale");
       await sleepUntil(env, v.deadlines.sellerResponseBy as string, MINUTE_MS);
       const end = await inState(handle, "declined");
-      expect(end).toMatchObject({ stage: "declined", completed: false, reasons: { system_reason: 40 } });
+      expect(end).toMatchObject({
+        stage: "declined",
+        completed: false,
+        reasons: { system_reason: 40 },
+      });
       expect(await closed(handle)).toBe("COMPLETED");
       await keepHistory(handle, "seller-never-answers");
     });
@@ -361,7 +445,11 @@ describe("seller", () => {
       ["authorizePayment", key(orderId, "authorize"), 22025],
       ["releaseAuthorization", key(orderId, "release-authorization"), 22025],
     ]);
-    expect(fake.codesOf(orderId)).toEqual([ACTION.CHECKOUT_COMPLETED, ACTION.SELLER_RESPONSE_EXPIRED, ACTION.AUTHORIZATION_RELEASED]);
+    expect(fake.codesOf(orderId)).toEqual([
+      ACTION.CHECKOUT_COMPLETED,
+      ACTION.SELLER_RESPONSE_EXPIRED,
+      ACTION.AUTHORIZATION_RELEASED,
+    ]);
     const rm = fake.readModelOf(orderId).latest;
     expect(rm).toMatchObject({
       statename: "declined",
@@ -370,14 +458,26 @@ describe("seller", () => {
       completed: false,
       reasons: { system_reason: 40 },
     });
-    expect(rm.ledger).toMatchObject({ authorizedCents: 22025, authorizationReleasedCents: 22025, buyerPaidCents: 0, balanced: true });
-    expect(fake.mailsTo(orderId)).toEqual(["provider:approve_sale_needed", "receiver:order_declined", "provider:order_declined"]);
+    expect(rm.ledger).toMatchObject({
+      authorizedCents: 22025,
+      authorizationReleasedCents: 22025,
+      buyerPaidCents: 0,
+      balanced: true,
+    });
+    expect(fake.mailsTo(orderId)).toEqual([
+      "provider:approve_sale_needed",
+      "receiver:order_declined",
+      "provider:order_declined",
+    ]);
   });
 
   test("seller answers: card on file asked for (payment, 810), other orders for the units declined on confirmation, capture, stock, call tag; payout at the pickup scan", async () => {
     const a = 4202;
     const b = 4203;
-    const fake = createFakeBuyActivities({ conflicts: { [a]: [b] }, stock: { "501:8": 2, "501:9": 1, "502:M": 2 } });
+    const fake = createFakeBuyActivities({
+      conflicts: { [a]: [b] },
+      stock: { "501:8": 2, "501:9": 1, "502:M": 2 },
+    });
     await withWorker(fake, async (tq) => {
       const ha = await start(tq, orderInput(a));
       const hb = await start(tq, orderInput(b));
@@ -391,18 +491,36 @@ describe("seller", () => {
       );
       await expectRejected(
         ha.executeUpdate(rateOrderUpdate, {
-          args: [{ actorRetailerId: BUYER, stars: { condition: 5, packaging: 5, timeliness: 5, overall: 5 } }],
+          args: [
+            {
+              actorRetailerId: BUYER,
+              stars: { condition: 5, packaging: 5, timeliness: 5, overall: 5 },
+            },
+          ],
         }),
         "wrong_state",
       );
-      expect(await approve(ha)).toEqual({ status: "need_payment_method", statename: "payment", displayStatus: "Payment Method Needed" });
-      expect((await ha.query(orderViewQuery)).allowedActions.provider).toEqual(["addPaymentMethod", "declineSale"]);
+      expect(await approve(ha)).toEqual({
+        status: "need_payment_method",
+        statename: "payment",
+        displayStatus: "Payment Method Needed",
+      });
+      expect((await ha.query(orderViewQuery)).allowedActions.provider).toEqual([
+        "addPaymentMethod",
+        "declineSale",
+      ]);
       await expectRejected(
-        ha.executeUpdate(addPaymentMethodUpdate, { args: [{ actorRetailerId: SELLER, paymentMethod: DECLINED_CARD }] }),
+        ha.executeUpdate(addPaymentMethodUpdate, {
+          args: [{ actorRetailerId: SELLER, paymentMethod: DECLINED_CARD }],
+        }),
         "card_declined",
         CARD_DECLINED,
       );
-      expect(await ha.executeUpdate(addPaymentMethodUpdate, { args: [{ actorRetailerId: SELLER, paymentMethod: SELLER_CARD }] })).toEqual({
+      expect(
+        await ha.executeUpdate(addPaymentMethodUpdate, {
+          args: [{ actorRetailerId: SELLER, paymentMethod: SELLER_CARD }],
+        }),
+      ).toEqual({
         status: "need_confirm_decline_others",
         statename: "provider_approve_sale",
         displayStatus: "Awaiting Approval",
@@ -422,7 +540,9 @@ describe("seller", () => {
         shipment: { callTag: `CT-${a}-1`, attempt: 1 },
         approvedLines: LINES,
       });
-      expect(Date.parse(va.deadlines.pickupBy as string)).toBe(addBusinessDays(va.approvedAt as string, 2));
+      expect(Date.parse(va.deadlines.pickupBy as string)).toBe(
+        addBusinessDays(va.approvedAt as string, 2),
+      );
       expect(va.allowedActions.provider).toEqual(["cancelShipment"]);
 
       // The other pending order for the same units is declined (229, reason 15) and its authorisation released.
@@ -434,9 +554,20 @@ describe("seller", () => {
       // The pickup scan, delivered 20 times, has one effect: In-Route (110) and one payout (816).
       for (let i = 0; i < 20; i++) await carrier(ha, "picked_up", "evt_pickup_a");
       await carrier(ha, "in_transit");
-      const route = await waitFor(ha, (v) => v.statename === "in_route" && v.payoutReleasedAt !== null && !v.busy, "payout");
-      expect(route).toMatchObject({ displayStatus: "In-Route", stage: "shipping", amounts: { payoutCents: 17500 } });
-      await expectRejected(ha.executeUpdate(cancelShipmentUpdate, { args: [{ actorRetailerId: SELLER, reason: 52 }] }), "wrong_state");
+      const route = await waitFor(
+        ha,
+        (v) => v.statename === "in_route" && v.payoutReleasedAt !== null && !v.busy,
+        "payout",
+      );
+      expect(route).toMatchObject({
+        displayStatus: "In-Route",
+        stage: "shipping",
+        amounts: { payoutCents: 17500 },
+      });
+      await expectRejected(
+        ha.executeUpdate(cancelShipmentUpdate, { args: [{ actorRetailerId: SELLER, reason: 52 }] }),
+        "wrong_state",
+      );
 
       await carrier(ha, "delivered");
       const delivered = await inState(ha, "delivered");
@@ -452,8 +583,12 @@ describe("seller", () => {
       ["capturePayment", key(a, "capture"), 22025],
       ["releaseSellerPayout", key(a, "payout"), 17500],
     ]);
-    expect(fake.of("decrementStock", a).map((c) => c.idempotencyKey)).toEqual([key(a, "decrement-stock")]);
-    expect(fake.of("bookPickup", a)).toMatchObject([{ idempotencyKey: key(a, "book-pickup"), attempt: 1, units: 5 }]);
+    expect(fake.of("decrementStock", a).map((c) => c.idempotencyKey)).toEqual([
+      key(a, "decrement-stock"),
+    ]);
+    expect(fake.of("bookPickup", a)).toMatchObject([
+      { idempotencyKey: key(a, "book-pickup"), attempt: 1, units: 5 },
+    ]);
     expect([...fake.stock.values()]).toEqual([0, 0, 0]);
     expect(fake.codesOf(a)).toEqual([
       ACTION.CHECKOUT_COMPLETED,
@@ -481,8 +616,15 @@ describe("seller", () => {
       ["authorizePayment", key(b, "authorize"), 22025],
       ["releaseAuthorization", key(b, "release-authorization"), 22025],
     ]);
-    expect(fake.codesOf(b)).toEqual([ACTION.CHECKOUT_COMPLETED, ACTION.PROVIDER_DECLINED_FOR_OTHER_ORDER, ACTION.AUTHORIZATION_RELEASED]);
-    expect(fake.readModelOf(b).latest).toMatchObject({ statename: "declined", reasons: { provider_decline_buy_reason: 15 } });
+    expect(fake.codesOf(b)).toEqual([
+      ACTION.CHECKOUT_COMPLETED,
+      ACTION.PROVIDER_DECLINED_FOR_OTHER_ORDER,
+      ACTION.AUTHORIZATION_RELEASED,
+    ]);
+    expect(fake.readModelOf(b).latest).toMatchObject({
+      statename: "declined",
+      reasons: { provider_decline_buy_reason: 15 },
+    });
   });
 
   test("seller declines for unavailable units: sent to active listings with the update-your-listings message", async () => {
@@ -492,10 +634,16 @@ describe("seller", () => {
       const handle = await start(tq, orderInput(orderId));
       await completeCheckout(handle);
       await expectRejected(
-        handle.executeUpdate(declineSaleUpdate, { args: [{ actorRetailerId: SELLER, reason: 99 }] }),
+        handle.executeUpdate(declineSaleUpdate, {
+          args: [{ actorRetailerId: SELLER, reason: 99 }],
+        }),
         "decline_reason_required",
       );
-      expect(await handle.executeUpdate(declineSaleUpdate, { args: [{ actorRetailerId: SELLER, reason: 14 }] })).toEqual({
+      expect(
+        await handle.executeUpdate(declineSaleUpdate, {
+          args: [{ actorRetailerId: SELLER, reason: 14 }],
+        }),
+      ).toEqual({
         status: "ok",
         statename: "declined",
         displayStatus: "Declined",
@@ -504,14 +652,24 @@ describe("seller", () => {
       });
       expect(await closed(handle)).toBe("COMPLETED");
     });
-    expect(fake.codesOf(orderId)).toEqual([ACTION.CHECKOUT_COMPLETED, ACTION.PROVIDER_DECLINE_SALE, ACTION.AUTHORIZATION_RELEASED]);
+    expect(fake.codesOf(orderId)).toEqual([
+      ACTION.CHECKOUT_COMPLETED,
+      ACTION.PROVIDER_DECLINE_SALE,
+      ACTION.AUTHORIZATION_RELEASED,
+    ]);
     expect(fake.readModelOf(orderId).latest.reasons).toEqual({ provider_decline_buy_reason: 14 });
-    expect(fake.payments(orderId).map((p) => p[1])).toEqual([key(orderId, "authorize"), key(orderId, "release-authorization")]);
+    expect(fake.payments(orderId).map((p) => p[1])).toEqual([
+      key(orderId, "authorize"),
+      key(orderId, "release-authorization"),
+    ]);
   });
 });
 
 describe("modified purchase", () => {
-  async function modify(handle: Handle, lines: { listingId: number; sizes: Record<string, number> }[]) {
+  async function modify(
+    handle: Handle,
+    lines: { listingId: number; sizes: Record<string, number> }[],
+  ) {
     return handle.executeUpdate(modifySaleUpdate, { args: [{ actorRetailerId: SELLER, lines }] });
   }
 
@@ -521,10 +679,21 @@ describe("modified purchase", () => {
     await withWorker(fake, async (tq) => {
       const handle = await start(tq, orderInput(orderId));
       await completeCheckout(handle);
-      await expectRejected(modify(handle, [{ listingId: 501, sizes: { "8": 3 } }]), "total_too_high", TOTAL_TOO_HIGH);
-      await expectRejected(modify(handle, [{ listingId: 501, sizes: { "10": 1 } }]), "total_too_high", TOTAL_TOO_HIGH);
+      await expectRejected(
+        modify(handle, [{ listingId: 501, sizes: { "8": 3 } }]),
+        "total_too_high",
+        TOTAL_TOO_HIGH,
+      );
+      await expectRejected(
+        modify(handle, [{ listingId: 501, sizes: { "10": 1 } }]),
+        "total_too_high",
+        TOTAL_TOO_HIGH,
+      );
       await expectRejected(modify(handle, [{ listingId: 501, sizes: { "8": 0 } }]), "no_units");
-      await expectRejected(modify(handle, [{ listingId: 777, sizes: { "8": 1 } }]), "invalid_units");
+      await expectRejected(
+        modify(handle, [{ listingId: 777, sizes: { "8": 1 } }]),
+        "invalid_units",
+      );
       await expectRejected(
         modify(handle, [
           { listingId: 501, sizes: { "8": 2, "9": 1 } },
@@ -543,17 +712,24 @@ describe("modified purchase", () => {
         actionNeeded: "receiver",
         amounts: { pending: { totalCents: MODIFIED_TOTAL }, authorizedCents: 22025 },
       });
-      expect(v.allowedActions.receiver).toEqual(["approveModifiedPurchase", "declineModifiedPurchase"]);
+      expect(v.allowedActions.receiver).toEqual([
+        "approveModifiedPurchase",
+        "declineModifiedPurchase",
+      ]);
       const modifiedAt = Date.parse(v.actions.at(-1)?.at as string);
       expect(Date.parse(v.deadlines.modifiedResponseBy as string)).toBe(modifiedAt + DAY_MS);
       await expectRejected(
-        handle.executeUpdate(approveModifiedPurchaseUpdate, { args: [{ actorRetailerId: SELLER }] }),
+        handle.executeUpdate(approveModifiedPurchaseUpdate, {
+          args: [{ actorRetailerId: SELLER }],
+        }),
         "wrong_party",
         WRONG_PARTY_MESSAGES.receiver,
       );
 
       await sleepUntil(env, v.deadlines.modifiedResponseBy as string, -HOUR_MS);
-      expect((await handle.query(orderViewQuery)).statename).toBe("receiver_approve_modified_purchase");
+      expect((await handle.query(orderViewQuery)).statename).toBe(
+        "receiver_approve_modified_purchase",
+      );
       await sleepUntil(env, v.deadlines.modifiedResponseBy as string, MINUTE_MS);
       await inState(handle, "declined");
       expect(await closed(handle)).toBe("COMPLETED");
@@ -576,7 +752,11 @@ describe("modified purchase", () => {
       reasons: { system_reason: 40 },
       amounts: { quote: { totalCents: MODIFIED_TOTAL }, capturedCents: 0 },
     });
-    expect(fake.mailsTo(orderId)).toEqual(["provider:approve_sale_needed", "receiver:modified_purchase_needed", "provider:order_declined"]);
+    expect(fake.mailsTo(orderId)).toEqual([
+      "provider:approve_sale_needed",
+      "receiver:modified_purchase_needed",
+      "provider:order_declined",
+    ]);
   });
 
   test("the buyer declines a modified purchase: default reason 30", async () => {
@@ -587,10 +767,14 @@ describe("modified purchase", () => {
       await completeCheckout(handle);
       await modify(handle, MODIFIED);
       await expectRejected(
-        handle.executeUpdate(declineModifiedPurchaseUpdate, { args: [{ actorRetailerId: BUYER, reason: 14 }] }),
+        handle.executeUpdate(declineModifiedPurchaseUpdate, {
+          args: [{ actorRetailerId: BUYER, reason: 14 }],
+        }),
         "decline_reason_required",
       );
-      const r = await handle.executeUpdate(declineModifiedPurchaseUpdate, { args: [{ actorRetailerId: BUYER }] });
+      const r = await handle.executeUpdate(declineModifiedPurchaseUpdate, {
+        args: [{ actorRetailerId: BUYER }],
+      });
       expect(r).toMatchObject({ status: "ok", statename: "declined" });
       expect(await closed(handle)).toBe("COMPLETED");
     });
@@ -600,13 +784,19 @@ describe("modified purchase", () => {
       ACTION.RECEIVER_DECLINE_MODIFIED_PURCHASE,
       ACTION.AUTHORIZATION_RELEASED,
     ]);
-    expect(fake.readModelOf(orderId).latest.reasons).toEqual({ receiver_decline_modified_purchase_reason: 30 });
+    expect(fake.readModelOf(orderId).latest.reasons).toEqual({
+      receiver_decline_modified_purchase_reason: 30,
+    });
   });
 });
 
 describe("order for a request", () => {
   const requestInput = (orderId: number) =>
-    orderInput(orderId, { kind: "for_request", requestId: 77, sellInfo: { reason: "overstock", floorTime: "31-60" } });
+    orderInput(orderId, {
+      kind: "for_request",
+      requestId: 77,
+      sellInfo: { reason: "overstock", floorTime: "31-60" },
+    });
 
   test("order for a request never checked out: expires after 3 days (304)", async () => {
     const fake = sellerFake();
@@ -625,7 +815,10 @@ describe("order for a request", () => {
       await keepHistory(handle, "request-never-checked-out");
     });
     expect(fake.payments(orderId)).toEqual([]);
-    expect(fake.codesOf(orderId)).toEqual([ACTION.ORDER_CREATED_FOR_REQUEST, ACTION.REQUEST_CHECKOUT_EXPIRED]);
+    expect(fake.codesOf(orderId)).toEqual([
+      ACTION.ORDER_CREATED_FOR_REQUEST,
+      ACTION.REQUEST_CHECKOUT_EXPIRED,
+    ]);
     expect(fake.readModelOf(orderId).latest).toMatchObject({
       statename: "expired",
       stage: "declined",
@@ -652,7 +845,11 @@ describe("order for a request", () => {
         h2.executeUpdate(declineCheckoutUpdate, { args: [{ actorRetailerId: BUYER, reason: 30 }] }),
         "decline_reason_required",
       );
-      expect(await h2.executeUpdate(declineCheckoutUpdate, { args: [{ actorRetailerId: BUYER, reason: 1 }] })).toMatchObject({
+      expect(
+        await h2.executeUpdate(declineCheckoutUpdate, {
+          args: [{ actorRetailerId: BUYER, reason: 1 }],
+        }),
+      ).toMatchObject({
         status: "ok",
         statename: "declined",
       });
@@ -669,8 +866,13 @@ describe("order for a request", () => {
       ACTION.CALL_TAG_SCHEDULED_ORDER,
     ]);
     expect(fake.payments(declined)).toEqual([]);
-    expect(fake.codesOf(declined)).toEqual([ACTION.ORDER_CREATED_FOR_REQUEST, ACTION.RECEIVER_DECLINE_CHECKOUT]);
-    expect(fake.readModelOf(declined).latest.reasons).toEqual({ receiver_decline_checkout_reason: 1 });
+    expect(fake.codesOf(declined)).toEqual([
+      ACTION.ORDER_CREATED_FOR_REQUEST,
+      ACTION.RECEIVER_DECLINE_CHECKOUT,
+    ]);
+    expect(fake.readModelOf(declined).latest.reasons).toEqual({
+      receiver_decline_checkout_reason: 1,
+    });
   });
 });
 
@@ -681,24 +883,41 @@ describe("shipping", () => {
     await withWorker(fake, async (tq) => {
       const handle = await start(tq, orderInput(orderId));
       await completeCheckout(handle);
-      await handle.executeUpdate(modifySaleUpdate, { args: [{ actorRetailerId: SELLER, lines: MODIFIED }] });
-      expect(await handle.executeUpdate(approveModifiedPurchaseUpdate, { args: [{ actorRetailerId: BUYER }] })).toMatchObject({
+      await handle.executeUpdate(modifySaleUpdate, {
+        args: [{ actorRetailerId: SELLER, lines: MODIFIED }],
+      });
+      expect(
+        await handle.executeUpdate(approveModifiedPurchaseUpdate, {
+          args: [{ actorRetailerId: BUYER }],
+        }),
+      ).toMatchObject({
         status: "ok",
         statename: "ship_order",
       });
       const v1 = await handle.query(orderViewQuery);
-      expect(Date.parse(v1.deadlines.pickupBy as string)).toBe(addBusinessDays(v1.approvedAt as string, 2));
+      expect(Date.parse(v1.deadlines.pickupBy as string)).toBe(
+        addBusinessDays(v1.approvedAt as string, 2),
+      );
 
       await sleepUntil(env, v1.deadlines.pickupBy as string, -MINUTE_MS);
       expect((await handle.query(orderViewQuery)).statename).toBe("ship_order");
       await sleepUntil(env, v1.deadlines.pickupBy as string, MINUTE_MS);
       const v2 = await inState(handle, "ship_order_try2");
-      expect(v2).toMatchObject({ displayStatus: "Pickup Scheduled", shipment: { callTag: `CT-${orderId}-2`, attempt: 2 } });
-      expect(Date.parse(v2.deadlines.pickupBy as string)).toBe(addBusinessDays(v2.pickupWindowStartedAt as string, 2));
+      expect(v2).toMatchObject({
+        displayStatus: "Pickup Scheduled",
+        shipment: { callTag: `CT-${orderId}-2`, attempt: 2 },
+      });
+      expect(Date.parse(v2.deadlines.pickupBy as string)).toBe(
+        addBusinessDays(v2.pickupWindowStartedAt as string, 2),
+      );
 
       await sleepUntil(env, v2.deadlines.pickupBy as string, -HOUR_MS);
       for (let i = 0; i < 20; i++) await carrier(handle, "picked_up", "evt_pickup_once");
-      await waitFor(handle, (v) => v.statename === "in_route" && v.payoutReleasedAt !== null && !v.busy, "in_route with payout");
+      await waitFor(
+        handle,
+        (v) => v.statename === "in_route" && v.payoutReleasedAt !== null && !v.busy,
+        "in_route with payout",
+      );
       // Past the second window: nothing happens any more, the goods are on their way.
       await sleepUntil(env, v2.deadlines.pickupBy as string, HOUR_MS);
       expect((await handle.query(orderViewQuery)).statename).toBe("in_route");
@@ -762,7 +981,12 @@ describe("shipping", () => {
       expect((await handle.query(orderViewQuery)).statename).toBe("ship_order_try2");
       await sleepUntil(env, v2.deadlines.pickupBy as string, MINUTE_MS);
       const end = await inState(handle, "cancelled");
-      expect(end).toMatchObject({ displayStatus: "Cancelled", stage: "cancelled", completed: false, reasons: { system_reason: 42 } });
+      expect(end).toMatchObject({
+        displayStatus: "Cancelled",
+        stage: "cancelled",
+        completed: false,
+        reasons: { system_reason: 42 },
+      });
       expect(await closed(handle)).toBe("COMPLETED");
       await keepHistory(handle, "pickup-missed-twice");
     });
@@ -798,7 +1022,11 @@ describe("shipping", () => {
       balanced: true,
     });
     expect(fake.mailsTo(orderId)).toEqual(
-      expect.arrayContaining(["receiver:order_cancelled", "provider:order_cancelled", "provider:pickup_rescheduled"]),
+      expect.arrayContaining([
+        "receiver:order_cancelled",
+        "provider:order_cancelled",
+        "provider:pickup_rescheduled",
+      ]),
     );
   });
 
@@ -810,31 +1038,47 @@ describe("shipping", () => {
       await toShipOrder(handle);
       expect([...fake.stock.values()]).toEqual([0, 0, 0]);
       await expectRejected(
-        handle.executeUpdate(cancelShipmentUpdate, { args: [{ actorRetailerId: SELLER, reason: 0 }] }),
+        handle.executeUpdate(cancelShipmentUpdate, {
+          args: [{ actorRetailerId: SELLER, reason: 0 }],
+        }),
         "cancel_reason_required",
         CANCEL_REASON_REQUIRED,
       );
       await expectRejected(
-        handle.executeUpdate(cancelShipmentUpdate, { args: [{ actorRetailerId: BUYER, reason: 52 }] }),
+        handle.executeUpdate(cancelShipmentUpdate, {
+          args: [{ actorRetailerId: BUYER, reason: 52 }],
+        }),
         "wrong_party",
         WRONG_PARTY_MESSAGES.provider,
       );
-      expect(await handle.executeUpdate(cancelShipmentUpdate, { args: [{ actorRetailerId: SELLER, reason: 52 }] })).toEqual({
+      expect(
+        await handle.executeUpdate(cancelShipmentUpdate, {
+          args: [{ actorRetailerId: SELLER, reason: 52 }],
+        }),
+      ).toEqual({
         status: "ok",
         statename: "cancelled",
         displayStatus: "Cancelled",
       });
       expect(await closed(handle)).toBe("COMPLETED");
     });
-    expect(fake.payments(orderId).map(([n, k, amt]) => [n, k.slice(k.indexOf(":", 10) + 1), amt])).toEqual([
+    expect(
+      fake.payments(orderId).map(([n, k, amt]) => [n, k.slice(k.indexOf(":", 10) + 1), amt]),
+    ).toEqual([
       ["authorizePayment", "authorize:1", 22025],
       ["capturePayment", "capture:1", 22025],
       ["refundPayment", "refund:1", 22025],
       ["chargeSellerPenalty", "penalty:1", 1750],
     ]);
     expect([...fake.stock.values()]).toEqual([2, 1, 2]);
-    expect(fake.codesOf(orderId).slice(-3)).toEqual([ACTION.SHIPMENT_CANCELLED, ACTION.REFUND_ISSUED, ACTION.PENALTY_CHARGED]);
-    expect(fake.readModelOf(orderId).latest.reasons).toEqual({ provider_cancel_shipment_reason: 52 });
+    expect(fake.codesOf(orderId).slice(-3)).toEqual([
+      ACTION.SHIPMENT_CANCELLED,
+      ACTION.REFUND_ISSUED,
+      ACTION.PENALTY_CHARGED,
+    ]);
+    expect(fake.readModelOf(orderId).latest.reasons).toEqual({
+      provider_cancel_shipment_reason: 52,
+    });
   });
 });
 
@@ -853,7 +1097,9 @@ describe("after delivery", () => {
       // The delivery step's write (state, action rows, rating notice: one local activity) is in flight.
       await writing;
       expect(fake.readModelOf(orderId).latest.statename).toBe("in_route");
-      const answer = handle.executeUpdate(confirmReceivedUpdate, { args: [{ actorRetailerId: BUYER }] });
+      const answer = handle.executeUpdate(confirmReceivedUpdate, {
+        args: [{ actorRetailerId: BUYER }],
+      });
       await new Promise((r) => setTimeout(r, 300));
       expect(fake.codesOf(orderId)).not.toContain(ACTION.RECEIVER_CONFIRM_ORDER);
       release();
@@ -862,9 +1108,13 @@ describe("after delivery", () => {
       expect(v.actions.map((a) => a.code)).toContain(ACTION.RECEIVER_CONFIRM_ORDER);
       // A command that is no longer valid once the running step ends is refused with the specification's error,
       // carrying the workflow's write sequence: here the read model's, so a page would not send it again.
-      const again = handle.executeUpdate(confirmReceivedUpdate, { args: [{ actorRetailerId: BUYER }] });
+      const again = handle.executeUpdate(confirmReceivedUpdate, {
+        args: [{ actorRetailerId: BUYER }],
+      });
       await expectRejected(again, "wrong_state");
-      expect(refusedAtSeq(await again.catch((e: unknown) => e))).toBe(fake.readModelOf(orderId).latest.sequence);
+      expect(refusedAtSeq(await again.catch((e: unknown) => e))).toBe(
+        fake.readModelOf(orderId).latest.sequence,
+      );
     });
   });
 
@@ -874,11 +1124,17 @@ describe("after delivery", () => {
     await withWorker(fake, async (tq) => {
       const handle = await start(tq, orderInput(orderId));
       const d = await toDelivered(handle);
-      expect(d).toMatchObject({ actionNeeded: "receiver", rmaOpen: true, payoutReleasedAt: expect.any(String) });
+      expect(d).toMatchObject({
+        actionNeeded: "receiver",
+        rmaOpen: true,
+        payoutReleasedAt: expect.any(String),
+      });
       expect(d.allowedActions.receiver).toEqual(["confirmReceived", "rateOrder", "requestRma"]);
       const stars = { condition: 5, packaging: 4, timeliness: 5, overall: 4 };
       await expectRejected(
-        handle.executeUpdate(rateOrderUpdate, { args: [{ actorRetailerId: BUYER, stars: { ...stars, overall: 6 } }] }),
+        handle.executeUpdate(rateOrderUpdate, {
+          args: [{ actorRetailerId: BUYER, stars: { ...stars, overall: 6 } }],
+        }),
         "rating_invalid",
       );
       await expectRejected(
@@ -887,7 +1143,9 @@ describe("after delivery", () => {
         WRONG_PARTY_MESSAGES.receiver,
       );
       expect(
-        await handle.executeUpdate(rateOrderUpdate, { args: [{ actorRetailerId: BUYER, stars, comments: " Well packed. " }] }),
+        await handle.executeUpdate(rateOrderUpdate, {
+          args: [{ actorRetailerId: BUYER, stars, comments: " Well packed. " }],
+        }),
       ).toEqual({
         status: "ok",
         statename: "delivered",
@@ -895,7 +1153,10 @@ describe("after delivery", () => {
         message: RATING_SAVED,
         redirectTo: "/",
       });
-      await expectRejected(handle.executeUpdate(rateOrderUpdate, { args: [{ actorRetailerId: BUYER, stars }] }), "already_rated");
+      await expectRejected(
+        handle.executeUpdate(rateOrderUpdate, { args: [{ actorRetailerId: BUYER, stars }] }),
+        "already_rated",
+      );
       const rated = await handle.query(orderViewQuery);
       expect(rated).toMatchObject({
         statename: "delivered",
@@ -912,9 +1173,19 @@ describe("after delivery", () => {
       await keepHistory(handle, "rating-left");
     });
     expect(fake.of("saveOrderRating", orderId)).toMatchObject([
-      { idempotencyKey: key(orderId, "rating"), raterId: BUYER, rateeId: SELLER, role: "receiver", comments: "Well packed." },
+      {
+        idempotencyKey: key(orderId, "rating"),
+        raterId: BUYER,
+        rateeId: SELLER,
+        role: "receiver",
+        comments: "Well packed.",
+      },
     ]);
-    expect(fake.payments(orderId).map((p) => p[0])).toEqual(["authorizePayment", "capturePayment", "releaseSellerPayout"]);
+    expect(fake.payments(orderId).map((p) => p[0])).toEqual([
+      "authorizePayment",
+      "capturePayment",
+      "releaseSellerPayout",
+    ]);
     expect(fake.codesOf(orderId)).toEqual([
       ACTION.CHECKOUT_COMPLETED,
       ACTION.PROVIDER_APPROVE_SALE,
@@ -942,13 +1213,17 @@ describe("after delivery", () => {
     await withWorker(fake, async (tq) => {
       const handle = await start(tq, orderInput(orderId));
       const d = await toDelivered(handle);
-      expect(Date.parse(d.deadlines.ratingBy as string)).toBe(ratingDeadline(d.deliveredAt as string));
+      expect(Date.parse(d.deadlines.ratingBy as string)).toBe(
+        ratingDeadline(d.deliveredAt as string),
+      );
       await expectRejected(
         handle.executeUpdate(confirmReceivedUpdate, { args: [{ actorRetailerId: SELLER }] }),
         "wrong_party",
         WRONG_PARTY_MESSAGES.receiver,
       );
-      expect(await handle.executeUpdate(confirmReceivedUpdate, { args: [{ actorRetailerId: BUYER }] })).toMatchObject({
+      expect(
+        await handle.executeUpdate(confirmReceivedUpdate, { args: [{ actorRetailerId: BUYER }] }),
+      ).toMatchObject({
         status: "ok",
         statename: "delivered",
       });
@@ -968,7 +1243,10 @@ describe("after delivery", () => {
       ACTION.ORDER_COMPLETED,
     ]);
     expect(fake.of("saveOrderRating", orderId)).toHaveLength(0);
-    expect(fake.readModelOf(orderId).latest).toMatchObject({ statename: "completed", rating: null });
+    expect(fake.readModelOf(orderId).latest).toMatchObject({
+      statename: "completed",
+      rating: null,
+    });
   });
 
   test("the 'request RMA' button shows within 48 hours of delivery and not after", async () => {
@@ -980,8 +1258,12 @@ describe("after delivery", () => {
       const deliveredAt = Date.parse(d.deliveredAt as string);
       expect(Date.parse(d.deadlines.rmaBy as string)).toBe(deliveredAt + 48 * HOUR_MS);
       expect(await handle.query(canRequestRmaQuery)).toBe(true);
-      expect(await handle.query(canRequestRmaQuery, new Date(deliveredAt + 47 * HOUR_MS).toISOString())).toBe(true);
-      expect(await handle.query(canRequestRmaQuery, new Date(deliveredAt + 49 * HOUR_MS).toISOString())).toBe(false);
+      expect(
+        await handle.query(canRequestRmaQuery, new Date(deliveredAt + 47 * HOUR_MS).toISOString()),
+      ).toBe(true);
+      expect(
+        await handle.query(canRequestRmaQuery, new Date(deliveredAt + 49 * HOUR_MS).toISOString()),
+      ).toBe(false);
 
       await sleepUntil(env, d.deliveredAt as string, 47 * HOUR_MS);
       expect(await handle.query(canRequestRmaQuery)).toBe(true);
@@ -996,7 +1278,11 @@ describe("after delivery", () => {
       expect(await closed(handle)).toBe("COMPLETED");
       await keepHistory(handle, "rma-window");
     });
-    expect(fake.codesOf(orderId).slice(-3)).toEqual([ACTION.SHIPMENT_DELIVERED, ACTION.RATING_WINDOW_CLOSED, ACTION.ORDER_COMPLETED]);
+    expect(fake.codesOf(orderId).slice(-3)).toEqual([
+      ACTION.SHIPMENT_DELIVERED,
+      ACTION.RATING_WINDOW_CLOSED,
+      ACTION.ORDER_COMPLETED,
+    ]);
   });
 });
 
@@ -1013,8 +1299,16 @@ describe("cancellation and payment webhooks", () => {
       await completeCheckout(h2);
       // The same payment webhook delivered 20 times is recorded once.
       for (let i = 0; i < 20; i++)
-        await h2.signal(paymentEventSignal, { eventId: "evt_pay_1", type: "payment_intent.amount_capturable_updated", paymentRef: "pi_x" });
-      await waitFor(h2, () => fake.of("recordPaymentEvent", pending).length > 0, "payment event recorded");
+        await h2.signal(paymentEventSignal, {
+          eventId: "evt_pay_1",
+          type: "payment_intent.amount_capturable_updated",
+          paymentRef: "pi_x",
+        });
+      await waitFor(
+        h2,
+        () => fake.of("recordPaymentEvent", pending).length > 0,
+        "payment event recorded",
+      );
       await h2.cancel();
       expect(await closed(h2)).toBe("CANCELLED");
     });
@@ -1033,7 +1327,10 @@ describe("cancellation and payment webhooks", () => {
       ["authorizePayment", key(pending, "authorize"), 22025],
       ["releaseAuthorization", key(pending, "release-authorization"), 22025],
     ]);
-    expect(fake.codesOf(pending)).toEqual([ACTION.CHECKOUT_COMPLETED, ACTION.AUTHORIZATION_RELEASED]);
+    expect(fake.codesOf(pending)).toEqual([
+      ACTION.CHECKOUT_COMPLETED,
+      ACTION.AUTHORIZATION_RELEASED,
+    ]);
     expect(fake.readModelOf(pending).latest).toMatchObject({
       statename: "declined",
       ledger: { authorizationReleasedCents: 22025, balanced: true },
@@ -1071,24 +1368,45 @@ describe("replay", () => {
 
   test("every recorded history replays deterministically with the current workflow code", async () => {
     for (const file of historyFiles()) {
-      const history = temporal.api.history.v1.History.fromObject(JSON.parse(fs.readFileSync(path.join(HISTORIES, file), "utf8")));
+      const history = temporal.api.history.v1.History.fromObject(
+        JSON.parse(fs.readFileSync(path.join(HISTORIES, file), "utf8")),
+      );
       expect(history.events.length, file).toBeGreaterThan(10);
-      await Worker.runReplayHistory({ workflowBundle: bundle, dataConverter: testDataConverter }, history, file);
+      await Worker.runReplayHistory(
+        { workflowBundle: bundle, dataConverter: testDataConverter },
+        history,
+        file,
+      );
     }
   });
 
   test("replay has teeth: a history whose steps differ from the code is a determinism violation", async () => {
     // A recorded history whose refund (a local activity: its type is in the marker's data) was another call.
-    const json = JSON.parse(fs.readFileSync(path.join(HISTORIES, "buy-pickup-missed-twice.json"), "utf8"));
+    const json = JSON.parse(
+      fs.readFileSync(path.join(HISTORIES, "buy-pickup-missed-twice.json"), "utf8"),
+    );
     type Payload = { data?: string };
-    type Marker = { markerRecordedEventAttributes?: { details?: { data?: { payloads: Payload[] } } } };
+    type Marker = {
+      markerRecordedEventAttributes?: { details?: { data?: { payloads: Payload[] } } };
+    };
     const dataOf = (e: Marker) => e.markerRecordedEventAttributes?.details?.data?.payloads[0];
-    const decode = (p: Payload | undefined) => (p?.data ? Buffer.from(p.data, "base64").toString("utf8") : "");
-    const refund = dataOf(json.events.find((e: Marker) => decode(dataOf(e)).includes('"activity_type":"refundPayment"'))) as Payload;
-    refund.data = Buffer.from(decode(refund).replace('"refundPayment"', '"chargeSomethingElse"')).toString("base64");
+    const decode = (p: Payload | undefined) =>
+      p?.data ? Buffer.from(p.data, "base64").toString("utf8") : "";
+    const refund = dataOf(
+      json.events.find((e: Marker) =>
+        decode(dataOf(e)).includes('"activity_type":"refundPayment"'),
+      ),
+    ) as Payload;
+    refund.data = Buffer.from(
+      decode(refund).replace('"refundPayment"', '"chargeSomethingElse"'),
+    ).toString("base64");
     const history = temporal.api.history.v1.History.fromObject(json);
     await expect(
-      Worker.runReplayHistory({ workflowBundle: bundle, dataConverter: testDataConverter }, history, "buy-replay-bad"),
+      Worker.runReplayHistory(
+        { workflowBundle: bundle, dataConverter: testDataConverter },
+        history,
+        "buy-replay-bad",
+      ),
     ).rejects.toThrow(/nondetermin/i);
   });
 });

@@ -39,9 +39,18 @@ type Name = keyof CardActivities;
 function mockActivities(overrides: Partial<Record<Name, Fn>> = {}) {
   const calls: { name: Name; input: Record<string, unknown> }[] = [];
   const base: Partial<Record<Name, Fn>> = {
-    createTestCardPaymentMethod: async () => ({ paymentMethodId: "pm_sandbox_1", brand: "visa", last4: "4242" }),
+    createTestCardPaymentMethod: async () => ({
+      paymentMethodId: "pm_sandbox_1",
+      brand: "visa",
+      last4: "4242",
+    }),
     cardCustomerId: async () => null,
-    attachCard: async () => ({ customerId: "cus_sandbox_1", paymentMethodId: "pm_sandbox_1", brand: "visa", last4: "4242" }),
+    attachCard: async () => ({
+      customerId: "cus_sandbox_1",
+      paymentMethodId: "pm_sandbox_1",
+      brand: "visa",
+      last4: "4242",
+    }),
     recordCard: async () => ({ recorded: true }),
     rmasAwaitingCharge: async () => [],
   };
@@ -98,7 +107,10 @@ describe("cardOnFileWorkflow", () => {
       "recordCard",
       "rmasAwaitingCharge",
     ]);
-    expect(m.of("createTestCardPaymentMethod")[0]).toEqual({ idempotencyKey: `${wf}:create-payment-method:1`, testToken: "tok_visa" });
+    expect(m.of("createTestCardPaymentMethod")[0]).toEqual({
+      idempotencyKey: `${wf}:create-payment-method:1`,
+      testToken: "tok_visa",
+    });
     expect(m.of("attachCard")[0]).toEqual({
       idempotencyKey: `${wf}:attach:1`,
       retailerId: 7,
@@ -117,22 +129,40 @@ describe("cardOnFileWorkflow", () => {
 
   test("Stripe Elements: the PaymentMethod id from the browser is attached (no create step)", async () => {
     const m = mockActivities({
-      attachCard: async () => ({ customerId: "cus_1", paymentMethodId: "pm_elements", brand: "mastercard", last4: "4444" }),
+      attachCard: async () => ({
+        customerId: "cus_1",
+        paymentMethodId: "pm_elements",
+        brand: "mastercard",
+        last4: "4444",
+      }),
     });
     const result = await run(m.activities, async (tq) =>
       (
-        await start(tq, { retailerId: 8, submissionId: "s-el", card: { source: "payment_method", paymentMethodId: "pm_elements" } })
+        await start(tq, {
+          retailerId: 8,
+          submissionId: "s-el",
+          card: { source: "payment_method", paymentMethodId: "pm_elements" },
+        })
       ).result(),
     );
     expect(result).toEqual({ status: "saved", description: "Mastercard", lastFour: "4444" });
     expect(m.of("createTestCardPaymentMethod")).toHaveLength(0);
-    expect(m.of("attachCard")[0]).toMatchObject({ paymentMethodId: "pm_elements", customerId: null });
+    expect(m.of("attachCard")[0]).toMatchObject({
+      paymentMethodId: "pm_elements",
+      customerId: null,
+    });
   });
 
   test("an RMA charge waiting for this retailer's card is told; one that has ended meanwhile does not fail the save", async () => {
     const m = mockActivities({ rmasAwaitingCharge: async () => ["rma-ended-long-ago"] });
     const result = await run(m.activities, async (tq) =>
-      (await start(tq, { retailerId: 9, submissionId: "s-rma", card: { source: "test_card", testToken: "tok_visa" } })).result(),
+      (
+        await start(tq, {
+          retailerId: 9,
+          submissionId: "s-rma",
+          card: { source: "test_card", testToken: "tok_visa" },
+        })
+      ).result(),
     );
     expect(result).toMatchObject({ status: "saved" });
     expect(m.of("rmasAwaitingCharge")).toEqual([{ retailerId: 9 }]);
@@ -145,7 +175,13 @@ describe("cardOnFileWorkflow", () => {
       },
     });
     const result = await run(m.activities, async (tq) =>
-      (await start(tq, { retailerId: 11, submissionId: "s-rma-down", card: { source: "test_card", testToken: "tok_visa" } })).result(),
+      (
+        await start(tq, {
+          retailerId: 11,
+          submissionId: "s-rma-down",
+          card: { source: "test_card", testToken: "tok_visa" },
+        })
+      ).result(),
     );
     expect(result).toEqual({ status: "saved", description: "Visa", lastFour: "4242" });
     expect(m.of("recordCard")).toHaveLength(1);
@@ -159,7 +195,13 @@ describe("cardOnFileWorkflow", () => {
       },
     });
     const err = await run(m.activities, async (tq) =>
-      (await start(tq, { retailerId: 9, submissionId: "s-declined", card: { source: "test_card", testToken: "tok_chargeDeclined" } }))
+      (
+        await start(tq, {
+          retailerId: 9,
+          submissionId: "s-declined",
+          card: { source: "test_card", testToken: "tok_chargeDeclined" },
+        })
+      )
         .result()
         .catch((e: unknown) => e),
     );
@@ -178,14 +220,29 @@ describe("cardOnFileWorkflow", () => {
       attachCard: async () => {
         n += 1;
         if (n < 3) throw new Error("ECONNRESET");
-        return { customerId: "cus_r", paymentMethodId: "pm_sandbox_1", brand: "visa", last4: "4242" };
+        return {
+          customerId: "cus_r",
+          paymentMethodId: "pm_sandbox_1",
+          brand: "visa",
+          last4: "4242",
+        };
       },
     });
     const wf = cardOnFileWorkflowId(10, "s-retry");
     const result = await run(m.activities, async (tq) =>
-      (await start(tq, { retailerId: 10, submissionId: "s-retry", card: { source: "test_card", testToken: "tok_visa" } })).result(),
+      (
+        await start(tq, {
+          retailerId: 10,
+          submissionId: "s-retry",
+          card: { source: "test_card", testToken: "tok_visa" },
+        })
+      ).result(),
     );
     expect(result.lastFour).toBe("4242");
-    expect(m.of("attachCard").map((c) => c.idempotencyKey)).toEqual([`${wf}:attach:1`, `${wf}:attach:1`, `${wf}:attach:1`]);
+    expect(m.of("attachCard").map((c) => c.idempotencyKey)).toEqual([
+      `${wf}:attach:1`,
+      `${wf}:attach:1`,
+      `${wf}:attach:1`,
+    ]);
   });
 });

@@ -18,7 +18,14 @@ import {
   takeScan,
 } from "../../workflows/common/parcel";
 import { PAYMENT_POLICY, payments } from "../../workflows/common/payments";
-import { iso, isoDeadlines, nextAttempt, nextKey, noticeDedupeKey, stepRecord } from "../../workflows/common/record";
+import {
+  iso,
+  isoDeadlines,
+  nextAttempt,
+  nextKey,
+  noticeDedupeKey,
+  stepRecord,
+} from "../../workflows/common/record";
 import { runStepSync, type CallEffect, type Effect } from "../../workflows/common/steps";
 
 const T0 = Date.parse("2026-03-02T15:00:00.000Z"); // a Monday
@@ -36,13 +43,31 @@ describe("keys and the attempt counter", () => {
 
 describe("the read-model record", () => {
   test("a step's codes become action rows; the write sequence moves on; notices and deadlines in the read model's words", () => {
-    const m = { workflowId: "buy-order:7", actions: [] as { code: number; role: string; at: string }[], recordSeq: 4 };
-    const r = stepRecord(m, [[224, "receiver"]], "2026-03-02T15:00:00.000Z", (code, role, at) => ({ code, role, at }));
-    expect(r).toEqual({ actions: [{ code: 224, role: "receiver", at: "2026-03-02T15:00:00.000Z" }], sequence: 5 });
+    const m = {
+      workflowId: "buy-order:7",
+      actions: [] as { code: number; role: string; at: string }[],
+      recordSeq: 4,
+    };
+    const r = stepRecord(m, [[224, "receiver"]], "2026-03-02T15:00:00.000Z", (code, role, at) => ({
+      code,
+      role,
+      at,
+    }));
+    expect(r).toEqual({
+      actions: [{ code: 224, role: "receiver", at: "2026-03-02T15:00:00.000Z" }],
+      sequence: 5,
+    });
     expect(m.actions).toHaveLength(1);
-    expect(noticeDedupeKey("buy-order:7", "order_declined", "receiver")).toBe("buy-order:7:mail:order_declined:receiver");
-    expect(noticeDedupeKey("swap-order:9", "swap_modified", "provider", 6)).toBe("swap-order:9:mail:swap_modified:provider:6");
-    expect(isoDeadlines({ checkoutBy: T0, pickupBy: null })).toEqual({ checkoutBy: "2026-03-02T15:00:00.000Z", pickupBy: null });
+    expect(noticeDedupeKey("buy-order:7", "order_declined", "receiver")).toBe(
+      "buy-order:7:mail:order_declined:receiver",
+    );
+    expect(noticeDedupeKey("swap-order:9", "swap_modified", "provider", 6)).toBe(
+      "swap-order:9:mail:swap_modified:provider:6",
+    );
+    expect(isoDeadlines({ checkoutBy: T0, pickupBy: null })).toEqual({
+      checkoutBy: "2026-03-02T15:00:00.000Z",
+      pickupBy: null,
+    });
     expect(iso(null)).toBeNull();
   });
 });
@@ -64,8 +89,16 @@ describe("the parcel lifecycle", () => {
       answer,
     );
     expect(calls.map((c) => [c.name, c.policy, c.input])).toEqual([
-      ["bookPickup", "carrier", { idempotencyKey: "buy-order:7:book-pickup:1", orderId: 7, attempt: 1 }],
-      ["bookPickup", "carrier", { idempotencyKey: "buy-order:7:book-pickup:2", orderId: 7, attempt: 2 }],
+      [
+        "bookPickup",
+        "carrier",
+        { idempotencyKey: "buy-order:7:book-pickup:1", orderId: 7, attempt: 1 },
+      ],
+      [
+        "bookPickup",
+        "carrier",
+        { idempotencyKey: "buy-order:7:book-pickup:2", orderId: 7, attempt: 2 },
+      ],
     ]);
     expect([first.attempt, second.attempt]).toEqual([1, 2]);
     expect(newParcel(second.booking, second.attempt)).toEqual({
@@ -86,8 +119,14 @@ describe("the parcel lifecycle", () => {
     expect([takeScan(p, "delivered"), takeDelivery(p, "delivered")]).toEqual([true, true]);
     expect([takeScan(p, "in_transit"), takeDelivery(p, "delivered")]).toEqual([false, false]);
     const failed = { ...newParcel({ trackingNumber: "U", callTag: "D" }, 2), failed: true };
-    expect([takeScan(failed, "picked_up"), takeDelivery(failed, "delivered")]).toEqual([false, false]);
-    expect(deliveryWindows(T0, CAL)).toEqual({ ratingBy: ratingDeadline(T0, CAL.timeZone, CAL.holidays), rmaBy: T0 + WINDOWS.rmaRequest });
+    expect([takeScan(failed, "picked_up"), takeDelivery(failed, "delivered")]).toEqual([
+      false,
+      false,
+    ]);
+    expect(deliveryWindows(T0, CAL)).toEqual({
+      ratingBy: ratingDeadline(T0, CAL.timeZone, CAL.holidays),
+      rmaBy: T0 + WINDOWS.rmaRequest,
+    });
   });
 
   test("one carrier-event intake: an event id once, a carrier status, about this order's parcel", () => {
@@ -96,8 +135,16 @@ describe("the parcel lifecycle", () => {
     const ev = { eventId: "evt_1", status: "picked_up", trackingNumber: "TRK7" } as const;
     expect(takeCarrierEvent(m, ev, ours)).toBe(true);
     expect(takeCarrierEvent(m, { ...ev }, ours)).toBe(false); // the carrier sent the webhook twice
-    expect(takeCarrierEvent(m, { eventId: "evt_2", status: "picked_up", trackingNumber: "OTHER" }, ours)).toBe(false);
-    expect(takeCarrierEvent(m, { eventId: "evt_3", status: "lost" as never, trackingNumber: "TRK7" }, ours)).toBe(false);
+    expect(
+      takeCarrierEvent(m, { eventId: "evt_2", status: "picked_up", trackingNumber: "OTHER" }, ours),
+    ).toBe(false);
+    expect(
+      takeCarrierEvent(
+        m,
+        { eventId: "evt_3", status: "lost" as never, trackingNumber: "TRK7" },
+        ours,
+      ),
+    ).toBe(false);
     expect(takeCarrierEvent(m, undefined, ours)).toBe(false);
     expect([...m.seenEvents]).toEqual(["carrier:evt_1", "carrier:evt_2", "carrier:evt_3"]);
     expect(m.carrierQueue).toEqual([ev]);
@@ -106,7 +153,11 @@ describe("the parcel lifecycle", () => {
 
 describe("the payment steps", () => {
   interface Pay {
-    refundSwapSide(input: { idempotencyKey: string; orderId: number; amountCents: number }): Promise<{ ok: true }>;
+    refundSwapSide(input: {
+      idempotencyKey: string;
+      orderId: number;
+      amountCents: number;
+    }): Promise<{ ok: true }>;
     authorizeSwap(input: { idempotencyKey: string; orderId: number }): Promise<{ status: string }>;
   }
   const pay = payments<Pay>();
@@ -115,10 +166,15 @@ describe("the payment steps", () => {
     const m = { workflowId: "swap-order:9", attempts: {} as Partial<Record<string, number>> };
     const calls: CallEffect[] = [];
     const answer = (e: Effect) => (calls.push(e as CallEffect), { ok: true });
-    runStepSync(pay(m, "refund", "refundSwapSide", "swap-refund:provider", { orderId: 9, amountCents: 500 }), answer);
+    runStepSync(
+      pay(m, "refund", "refundSwapSide", "swap-refund:provider", { orderId: 9, amountCents: 500 }),
+      answer,
+    );
     runStepSync(pay(m, "authorise", "authorizeSwap", "swap-authorize", { orderId: 9 }), answer);
     runStepSync(pay(m, "authorise", "authorizeSwap", "swap-authorize", { orderId: 9 }, 1), answer);
-    expect(calls.map((c) => [c.name, c.policy, (c.input as { idempotencyKey: string }).idempotencyKey])).toEqual([
+    expect(
+      calls.map((c) => [c.name, c.policy, (c.input as { idempotencyKey: string }).idempotencyKey]),
+    ).toEqual([
       ["refundSwapSide", "payEventually", "swap-order:9:swap-refund:provider:1"],
       ["authorizeSwap", "payNow", "swap-order:9:swap-authorize:1"],
       ["authorizeSwap", "payNow", "swap-order:9:swap-authorize:1"],
@@ -136,7 +192,9 @@ describe("the payment steps", () => {
 
 describe("the guards", () => {
   test("a card: its payment method id and last four", () => {
-    expect(isPaymentMethod({ paymentMethodId: "pm_1", lastFour: "4242", description: "Visa" })).toBe(true);
+    expect(
+      isPaymentMethod({ paymentMethodId: "pm_1", lastFour: "4242", description: "Visa" }),
+    ).toBe(true);
     expect(isPaymentMethod({ paymentMethodId: "", lastFour: "4242" })).toBe(false);
     expect(isPaymentMethod({ paymentMethodId: "pm_1" })).toBe(false);
     expect(isPaymentMethod(null)).toBe(false);
@@ -150,6 +208,9 @@ describe("the guards", () => {
     expect(ratingRefusal(false, null, stars, T0)).toBe("rating_closed");
     expect(ratingRefusal(false, T0 + 1, { ...stars, overall: 6 }, T0)).toBe("rating_invalid");
     expect(ratingOf({ stars, comments: `  ${"x".repeat(2100)} ` }).comments).toHaveLength(2000);
-    expect(ratingOf({ stars: { ...stars, extra: 1 } as typeof stars })).toEqual({ stars, comments: "" });
+    expect(ratingOf({ stars: { ...stars, extra: 1 } as typeof stars })).toEqual({
+      stars,
+      comments: "",
+    });
   });
 });

@@ -18,7 +18,12 @@ import { toolPaths } from "../../scripts/lib/tools.mjs";
 import type { OrderLine } from "../../domain/order-money";
 import { pollView, startWithRetries, testDataConverter } from "../setup/temporal";
 import { testWorkflowBundle } from "../setup/workflow-bundle";
-import { BUY_WORKFLOW_TYPE, buyWorkflowId, completeCheckoutUpdate, type BuyOrderInput } from "../../workflows/buy/contract";
+import {
+  BUY_WORKFLOW_TYPE,
+  buyWorkflowId,
+  completeCheckoutUpdate,
+  type BuyOrderInput,
+} from "../../workflows/buy/contract";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
 import { ORDER_SEARCH_ATTRIBUTES } from "../../workflows/common/search-attributes";
 import { RMA_WORKFLOW_TYPE, rmaWorkflowId, type RmaInput } from "../../workflows/rma/contract";
@@ -29,7 +34,9 @@ import { OK_CARD, createFakeBuyActivities } from "./fakes/buy-activities";
 
 /** The retailer the operator asks about. */
 const R = 12;
-const LINES: OrderLine[] = [{ listingId: 501, variationId: 9001, sizes: { M: 2 }, unitPriceCents: 4500 }];
+const LINES: OrderLine[] = [
+  { listingId: 501, variationId: 9001, sizes: { M: 2 }, unitPriceCents: 4500 },
+];
 const TASK_QUEUE = "ops-queries";
 /** How long visibility may lag behind a workflow task (it is milliseconds on an idle dev server). */
 const VISIBILITY_DEADLINE_MS = 30_000;
@@ -57,7 +64,14 @@ beforeAll(async () => {
   const bin = process.env.TEMPORAL_CLI_PATH || toolPaths.temporalCache;
   [temporal, bundle] = await Promise.all([
     startWithRetries("the Temporal dev server", async () =>
-      startTemporalDev({ bin, port: await freePort(), uiPort: null, dbFile: null, name: "temporal-ops", quiet: true }),
+      startTemporalDev({
+        bin,
+        port: await freePort(),
+        uiPort: null,
+        dbFile: null,
+        name: "temporal-ops",
+        quiet: true,
+      }),
     ),
     testWorkflowBundle(),
   ]);
@@ -87,7 +101,11 @@ afterAll(async () => {
   await temporal?.stop();
 });
 
-function startBuy(orderId: number, providerId: number, receiverId: number): Promise<WorkflowHandle<typeof buyOrderWorkflow>> {
+function startBuy(
+  orderId: number,
+  providerId: number,
+  receiverId: number,
+): Promise<WorkflowHandle<typeof buyOrderWorkflow>> {
   const input: BuyOrderInput = {
     orderId,
     externalId: `WX-${String(orderId).padStart(6, "0")}`,
@@ -105,8 +123,18 @@ function startBuy(orderId: number, providerId: number, receiverId: number): Prom
 }
 
 /** A swap waiting for its receiver's checkout (no activity runs until then). */
-function startSwap(orderId: number, providerId: number, receiverId: number): Promise<WorkflowHandle<typeof swapOrderWorkflow>> {
-  const input: SwapInput = { orderId, externalId: `WX-${String(orderId).padStart(6, "0")}`, providerId, receiverId, providerLines: LINES };
+function startSwap(
+  orderId: number,
+  providerId: number,
+  receiverId: number,
+): Promise<WorkflowHandle<typeof swapOrderWorkflow>> {
+  const input: SwapInput = {
+    orderId,
+    externalId: `WX-${String(orderId).padStart(6, "0")}`,
+    providerId,
+    receiverId,
+    providerLines: LINES,
+  };
   return client.workflow.start<typeof swapOrderWorkflow>(SWAP_WORKFLOW_TYPE, {
     taskQueue: TASK_QUEUE,
     workflowId: swapWorkflowId(orderId),
@@ -114,7 +142,11 @@ function startSwap(orderId: number, providerId: number, receiverId: number): Pro
   });
 }
 
-function startRma(rmaId: number, victimId: number, perpetratorId: number): Promise<WorkflowHandle<typeof rmaWorkflow>> {
+function startRma(
+  rmaId: number,
+  victimId: number,
+  perpetratorId: number,
+): Promise<WorkflowHandle<typeof rmaWorkflow>> {
   const input: RmaInput = {
     rmaId,
     externalId: `RMA-${String(rmaId).padStart(6, "0")}`,
@@ -122,7 +154,14 @@ function startRma(rmaId: number, victimId: number, perpetratorId: number): Promi
     kind: "sale",
     victimId,
     perpetratorId,
-    order: { kind: "sale", unitsReceived: 2, goodsCents: 9000, feeCents: 900, shippingCents: 1975, totalCents: 11875 },
+    order: {
+      kind: "sale",
+      unitsReceived: 2,
+      goodsCents: 9000,
+      feeCents: 900,
+      shippingCents: 1975,
+      totalCents: 11875,
+    },
     lines: [{ lineId: 1, unitPriceCents: 4500, requestedQuantity: 1, reason: 0 }],
     victimPaymentIntentId: "pi_victim",
   };
@@ -164,18 +203,21 @@ describe("README Ops: the operator's queries through the list API", () => {
     const swapsWaitingOn12 = `OrderKind = "swap" AND WaitingOn = "${R}" AND ExecutionStatus = "Running"`;
     await expectList(swapsWaitingOn12, [waitingOn12.workflowId]);
     await expectList(`WaitingOn = "${R}"`, [waitingOn12.workflowId, buy.workflowId]);
-    await expectList(`(ProviderRetailerId = ${R} OR ReceiverRetailerId = ${R}) AND OrderState = "complete_order_checkout"`, [
-      waitingOn12.workflowId,
-      twelveProvides.workflowId,
-      buy.workflowId,
-    ]);
+    await expectList(
+      `(ProviderRetailerId = ${R} OR ReceiverRetailerId = ${R}) AND OrderState = "complete_order_checkout"`,
+      [waitingOn12.workflowId, twelveProvides.workflowId, buy.workflowId],
+    );
 
     // The buyer checks out: the purchase moves to the seller's approval (waiting on 52), and the attributes follow.
-    await buy.executeUpdate(completeCheckoutUpdate, { args: [{ actorRetailerId: R, paymentMethod: OK_CARD }] });
+    await buy.executeUpdate(completeCheckoutUpdate, {
+      args: [{ actorRetailerId: R, paymentMethod: OK_CARD }],
+    });
     const ofTwelveInApproval = `(ProviderRetailerId = ${R} OR ReceiverRetailerId = ${R}) AND OrderState = "provider_approve_sale"`;
     await expectList(ofTwelveInApproval, [buy.workflowId]);
     await expectList(`WaitingOn = "${R}"`, [waitingOn12.workflowId]);
-    await expectList(`OrderKind = "buy" AND OrderStage = "pre_shipping" AND WaitingOn = "52"`, [buy.workflowId]);
+    await expectList(`OrderKind = "buy" AND OrderStage = "pre_shipping" AND WaitingOn = "52"`, [
+      buy.workflowId,
+    ]);
 
     // By order number (an RMA's number too); RMAs waiting on staff.
     await expectList(`OrderNumber = "WX-009103"`, [buy.workflowId]);
@@ -183,17 +225,27 @@ describe("README Ops: the operator's queries through the list API", () => {
     await expectList(`OrderKind = "rma" AND WaitingOn = "staff"`, [rma.workflowId]);
 
     const d = await buy.describe();
-    expect(d.typedSearchAttributes.get(ORDER_SEARCH_ATTRIBUTES.orderState)).toBe("provider_approve_sale");
+    expect(d.typedSearchAttributes.get(ORDER_SEARCH_ATTRIBUTES.orderState)).toBe(
+      "provider_approve_sale",
+    );
     expect(d.typedSearchAttributes.get(ORDER_SEARCH_ATTRIBUTES.waitingOn)).toEqual(["52"]);
     expect(d.typedSearchAttributes.get(ORDER_SEARCH_ATTRIBUTES.receiverRetailerId)).toBe(R);
 
     // A history with the search attributes (upserted from the first workflow task on) replays with the current
     // code; it has no patch marker (no patched() branch is left in workflows/, ADR 0023).
     const history = await buy.fetchHistory();
-    const markers = history.events?.filter((e) => e.markerRecordedEventAttributes?.markerName === "core_patch") ?? [];
+    const markers =
+      history.events?.filter((e) => e.markerRecordedEventAttributes?.markerName === "core_patch") ??
+      [];
     expect(markers.length).toBe(0);
-    expect(history.events?.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes).length).toBeGreaterThanOrEqual(2);
-    await Worker.runReplayHistory({ workflowBundle: bundle, dataConverter: testDataConverter }, history, buy.workflowId);
+    expect(
+      history.events?.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes).length,
+    ).toBeGreaterThanOrEqual(2);
+    await Worker.runReplayHistory(
+      { workflowBundle: bundle, dataConverter: testDataConverter },
+      history,
+      buy.workflowId,
+    );
 
     for (const h of [waitingOn12, twelveProvides, buy, rma]) await h.terminate("test done");
   });
@@ -215,14 +267,19 @@ describe("README Ops: the Temporal UI's stack trace of a running order", () => {
     const formatted = await buy.query<string>("__stack_trace");
     expect(formatted).toMatch(/^ {4}at wake \(\S*\/workflows\/common\/driver\.ts:\d+:\d+\)$/m);
     expect(formatted).toMatch(/^ {4}at loop \(\S*\/workflows\/buy\/workflow\.ts:\d+:\d+\)$/m);
-    expect(formatted).toMatch(/^ {4}at condition \(\S*\/@temporalio\/workflow\/src\/workflow\.ts:\d+:\d+\)$/m);
+    expect(formatted).toMatch(
+      /^ {4}at condition \(\S*\/@temporalio\/workflow\/src\/workflow\.ts:\d+:\d+\)$/m,
+    );
     // No line of the bundle itself: every workflow frame is mapped back to its TypeScript source.
     expect(formatted).not.toMatch(/\.js:\d+:\d+/);
     // Asked again, the same answer.
     expect(await buy.query<string>("__stack_trace")).toBe(formatted);
 
     type Location = { file_path?: string; function_name?: string; line?: number; column?: number };
-    const enhanced = await buy.query<{ sdk: { name: string }; stacks: { locations: Location[] }[] }>("__enhanced_stack_trace");
+    const enhanced = await buy.query<{
+      sdk: { name: string };
+      stacks: { locations: Location[] }[];
+    }>("__enhanced_stack_trace");
     expect(enhanced.sdk.name).toBe("typescript");
     // One stack per waiting promise, as in the formatted answer (stacks there are separated by a blank line).
     expect(enhanced.stacks.length).toBe(formatted.split("\n\n").length);
@@ -230,7 +287,12 @@ describe("README Ops: the Temporal UI's stack trace of a running order", () => {
     const wake = locations.find((l) => l.function_name === "wake");
     expect(wake?.file_path).toMatch(/\/workflows\/common\/driver\.ts$/);
     expect(wake?.line).toBeGreaterThan(0);
-    expect(locations.some((l) => l.function_name === "loop" && /\/workflows\/buy\/workflow\.ts$/.test(l.file_path ?? ""))).toBe(true);
+    expect(
+      locations.some(
+        (l) =>
+          l.function_name === "loop" && /\/workflows\/buy\/workflow\.ts$/.test(l.file_path ?? ""),
+      ),
+    ).toBe(true);
     await buy.terminate("test done");
   });
 });

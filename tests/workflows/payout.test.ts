@@ -7,7 +7,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ApplicationFailure } from "@temporalio/activity";
-import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type WorkflowHandle } from "@temporalio/client";
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowFailedError,
+  type WorkflowHandle,
+} from "@temporalio/client";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
 import { temporal } from "@temporalio/proto";
@@ -27,7 +31,12 @@ import { testWorkflowBundle } from "../setup/workflow-bundle";
 import { createTimeSkippingEnv, uniqueTaskQueue, testDataConverter } from "../setup/temporal";
 import { validPayoutForm } from "../factories/payout";
 
-const HISTORY_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories", "payout-setup.json");
+const HISTORY_FILE = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "histories",
+  "payout-setup.json",
+);
 
 let env: TestWorkflowEnvironment;
 let bundle: WorkflowBundleWithSourceMap;
@@ -63,12 +72,17 @@ function setupInput(overrides: Partial<PayoutSetupInput> = {}): PayoutSetupInput
 type Call = { name: keyof PayoutActivities; input: unknown };
 
 /** Mocked activities that record every call; `overrides` replace single activities. */
-function mockActivities(overrides: Partial<Record<keyof PayoutActivities, (input: never) => Promise<unknown>>> = {}) {
+function mockActivities(
+  overrides: Partial<Record<keyof PayoutActivities, (input: never) => Promise<unknown>>> = {},
+) {
   const calls: Call[] = [];
   const base: Partial<Record<keyof PayoutActivities, (input: never) => Promise<unknown>>> = {
     payoutSetupStarted: async () => undefined,
     payoutSetupFailed: async () => undefined,
-    createConnectedAccount: async () => ({ accountId: "acct_sandbox_test1", bankAccountLast4: "6789" }),
+    createConnectedAccount: async () => ({
+      accountId: "acct_sandbox_test1",
+      bankAccountLast4: "6789",
+    }),
     recordPayoutAccount: async () => ({ recorded: true, listingsActivated: 2 }),
     sendPayoutConfirmation: async () => undefined,
   };
@@ -82,7 +96,8 @@ function mockActivities(overrides: Partial<Record<keyof PayoutActivities, (input
       },
     ]),
   );
-  const of = (name: keyof PayoutActivities) => calls.filter((c) => c.name === name).map((c) => c.input as Record<string, unknown>);
+  const of = (name: keyof PayoutActivities) =>
+    calls.filter((c) => c.name === name).map((c) => c.input as Record<string, unknown>);
   return { activities, calls, of };
 }
 
@@ -98,7 +113,11 @@ async function run<T>(activities: object, fn: (taskQueue: string) => Promise<T>)
   return worker.runUntil(fn(taskQueue));
 }
 
-function start(taskQueue: string, workflowId: string, input = setupInput()): Promise<WorkflowHandle<typeof payoutSetupWorkflow>> {
+function start(
+  taskQueue: string,
+  workflowId: string,
+  input = setupInput(),
+): Promise<WorkflowHandle<typeof payoutSetupWorkflow>> {
   return env.client.workflow.start<typeof payoutSetupWorkflow>(PAYOUT_SETUP_WORKFLOW_TYPE, {
     taskQueue,
     workflowId,
@@ -169,7 +188,11 @@ describe("payoutSetupWorkflow", () => {
     const result = await run(m.activities, async (tq) => (await start(tq, workflowId)).result());
     expect(result.accountId).toBe("acct_sandbox_retry");
     const keys = m.of("createConnectedAccount").map((c) => c.idempotencyKey);
-    expect(keys).toEqual([`${workflowId}:create-account:1`, `${workflowId}:create-account:1`, `${workflowId}:create-account:1`]);
+    expect(keys).toEqual([
+      `${workflowId}:create-account:1`,
+      `${workflowId}:create-account:1`,
+      `${workflowId}:create-account:1`,
+    ]);
   });
 
   test("the database down for longer than 20 tries after the account was made: the run waits for it, one account", async () => {
@@ -201,7 +224,9 @@ describe("payoutSetupWorkflow", () => {
       },
     });
     const workflowId = payoutSetupWorkflowId(7, `${SUBMISSION}-rejected`);
-    const err = await run(m.activities, async (tq) => (await start(tq, workflowId)).result().catch((e: unknown) => e));
+    const err = await run(m.activities, async (tq) =>
+      (await start(tq, workflowId)).result().catch((e: unknown) => e),
+    );
     expect(err).toBeInstanceOf(WorkflowFailedError);
     const cause = (err as WorkflowFailedError).cause;
     expect(cause).toBeInstanceOf(ApplicationFailure);
@@ -209,7 +234,9 @@ describe("payoutSetupWorkflow", () => {
     expect((cause as ApplicationFailure).nonRetryable).toBe(true);
     expect((cause as ApplicationFailure).details?.[0]).toEqual(rejection);
     expect(m.of("createConnectedAccount")).toHaveLength(1);
-    expect(m.of("payoutSetupFailed")).toEqual([{ retailerId: 7, workflowId, error: rejection.message }]);
+    expect(m.of("payoutSetupFailed")).toEqual([
+      { retailerId: 7, workflowId, error: rejection.message },
+    ]);
     expect(m.of("recordPayoutAccount")).toHaveLength(0);
   });
 
@@ -223,7 +250,10 @@ describe("payoutSetupWorkflow", () => {
     expect(err).toBeInstanceOf(WorkflowFailedError);
     const cause = (err as WorkflowFailedError).cause as ApplicationFailure;
     expect(cause.type).toBe(PAYOUT_INVALID_INPUT);
-    expect(cause.details?.[0]).toMatchObject({ field: "routing_number", message: "Routing number may contain digits only" });
+    expect(cause.details?.[0]).toMatchObject({
+      field: "routing_number",
+      message: "Routing number may contain digits only",
+    });
     expect(m.of("createConnectedAccount")).toHaveLength(0);
     expect(m.of("payoutSetupFailed")).toHaveLength(1);
   });
@@ -256,9 +286,15 @@ describe("payoutSetupWorkflow", () => {
 
 describe("replay", () => {
   test("the recorded history replays deterministically with the current workflow code", async () => {
-    const history = temporal.api.history.v1.History.fromObject(JSON.parse(fs.readFileSync(HISTORY_FILE, "utf8")));
+    const history = temporal.api.history.v1.History.fromObject(
+      JSON.parse(fs.readFileSync(HISTORY_FILE, "utf8")),
+    );
     expect(history.events.length).toBeGreaterThan(10);
-    await Worker.runReplayHistory({ workflowBundle: bundle, dataConverter: testDataConverter }, history, "payout-setup-replay");
+    await Worker.runReplayHistory(
+      { workflowBundle: bundle, dataConverter: testDataConverter },
+      history,
+      "payout-setup-replay",
+    );
   });
 
   test("replay has teeth: a history whose steps differ from the code is a determinism violation", async () => {
@@ -270,7 +306,11 @@ describe("replay", () => {
     scheduled.activityTaskScheduledEventAttributes.activityType.name = "chargeSomethingElse";
     const history = temporal.api.history.v1.History.fromObject(json);
     await expect(
-      Worker.runReplayHistory({ workflowBundle: bundle, dataConverter: testDataConverter }, history, "payout-setup-replay-bad"),
+      Worker.runReplayHistory(
+        { workflowBundle: bundle, dataConverter: testDataConverter },
+        history,
+        "payout-setup-replay-bad",
+      ),
     ).rejects.toThrow(/nondetermin/i);
   });
 });

@@ -27,7 +27,13 @@ import { formatCents } from "../../domain/money";
 import { rmaSettlement } from "../../domain/rma-money";
 import { CARD_ON_FILE_WORKFLOW_TYPE, cardOnFileWorkflowId } from "../../workflows/card/contract";
 import type { cardOnFileWorkflow } from "../../workflows/card/workflow";
-import { decideRmaUpdate, RMA_WORKFLOW_TYPE, rmaViewQuery, rmaWorkflowId, type RmaView } from "../../workflows/rma/contract";
+import {
+  decideRmaUpdate,
+  RMA_WORKFLOW_TYPE,
+  rmaViewQuery,
+  rmaWorkflowId,
+  type RmaView,
+} from "../../workflows/rma/contract";
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
 import { createRetailer, createStaffUser } from "../factories";
 import { createDraftOrder, createSellerWithListing } from "../db/buy-fixtures";
@@ -55,7 +61,11 @@ afterAll(async () => {
 });
 
 /** A purchase from the seller of `f` to the buyer, paid with a test card (authorised and captured). */
-async function paidPurchase(f: Awaited<ReturnType<typeof createSellerWithListing>>, buyerId: number, sizes: Record<string, number>) {
+async function paidPurchase(
+  f: Awaited<ReturnType<typeof createSellerWithListing>>,
+  buyerId: number,
+  sizes: Record<string, number>,
+) {
   const buy = createBuyActivities({
     db,
     payments: new SandboxPayments(db),
@@ -66,7 +76,9 @@ async function paidPurchase(f: Awaited<ReturnType<typeof createSellerWithListing
   const order = await createDraftOrder(db, {
     providerId: f.seller.retailer.id,
     receiverId: buyerId,
-    lines: [{ listingId: f.listing.id, variationId: f.variation.id, sizes, unitPriceCents: f.priceCents }],
+    lines: [
+      { listingId: f.listing.id, variationId: f.variation.id, sizes, unitPriceCents: f.priceCents },
+    ],
   });
   const row = (await getOrderRow(db, order.orderId))!;
   const auth = await buy.authorizePayment({
@@ -100,28 +112,47 @@ describe("RMA workflow with the real activities", () => {
     await buy.saveCardOnFile({
       idempotencyKey: `card-${sellerId}`,
       retailerId: sellerId,
-      paymentMethod: { paymentMethodId: "tok_mastercard", lastFour: "4444", description: "Mastercard" },
+      paymentMethod: {
+        paymentMethodId: "tok_mastercard",
+        lastFour: "4444",
+        description: "Mastercard",
+      },
     });
-    const [line] = await db.select().from(orderContributions).where(eq(orderContributions.orderId, order.orderId));
+    const [line] = await db
+      .select()
+      .from(orderContributions)
+      .where(eq(orderContributions.orderId, order.orderId));
 
     // The buyer's request: 1 damaged, 1 missing (two lines of the same product line).
     const request = {
       orderId: order.orderId,
       victimId: buyerId,
-      contact: { name: "Pat Buyer", email: "pat@example.test", phone: "555-0100", packingSlipName: "Pat" },
+      contact: {
+        name: "Pat Buyer",
+        email: "pat@example.test",
+        phone: "555-0100",
+        packingSlipName: "Pat",
+      },
       lines: [
         { sourceId: line.id, quantity: 1, reason: 0 },
         { sourceId: line.id, quantity: 1, reason: 2 },
       ],
       workflowIdFor: rmaWorkflowId,
     };
-    await expect(createRma(db, { ...request, victimId: sellerId })).rejects.toThrow(RmaRequestRefused);
-    await expect(createRma(db, { ...request, lines: [{ sourceId: line.id, quantity: 4, reason: 0 }] })).rejects.toThrow(
-      "You cannot return more units than you received.",
+    await expect(createRma(db, { ...request, victimId: sellerId })).rejects.toThrow(
+      RmaRequestRefused,
     );
+    await expect(
+      createRma(db, { ...request, lines: [{ sourceId: line.id, quantity: 4, reason: 0 }] }),
+    ).rejects.toThrow("You cannot return more units than you received.");
     const start = await createRma(db, request);
     await expect(createRma(db, request)).rejects.toThrow("An RMA already exists for this order.");
-    expect(start).toMatchObject({ kind: "sale", victimId: buyerId, perpetratorId: sellerId, victimPaymentIntentId: auth.paymentIntentId });
+    expect(start).toMatchObject({
+      kind: "sale",
+      victimId: buyerId,
+      perpetratorId: sellerId,
+      victimPaymentIntentId: auth.paymentIntentId,
+    });
 
     const handle = await env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
       taskQueue: TASK_QUEUE,
@@ -166,21 +197,39 @@ describe("RMA workflow with the real activities", () => {
       })),
       500,
     );
-    const shipping = await waitFor((v) => v.stage === "shipping" && !v.busy && v.returnShipment !== null, "shipping");
+    const shipping = await waitFor(
+      (v) => v.stage === "shipping" && !v.busy && v.returnShipment !== null,
+      "shipping",
+    );
     const [parcel] = await listOrderShipments(db, start.rmaId);
-    expect(parcel).toMatchObject({ senderId: buyerId, receiverId: sellerId, trackingNumber: shipping.returnShipment!.trackingNumber });
+    expect(parcel).toMatchObject({
+      senderId: buyerId,
+      receiverId: sellerId,
+      trackingNumber: shipping.returnShipment!.trackingNumber,
+    });
 
     // The return parcel is scanned and delivered: the victim refunded, the perpetrator charged.
     // Staff's card shows the parcel as the carrier reports it: Pickup Scheduled, In-Route, Delivered.
     expect(parcel.status).toBe("pickup_scheduled");
-    expect((await carrier.sendTrackingEvent(parcel.trackingNumber!, "picked_up")).httpStatus).toBe(200);
-    await expect.poll(async () => (await listOrderShipments(db, start.rmaId))[0].status, { timeout: 15_000 }).toBe("in_route");
-    expect((await carrier.sendTrackingEvent(parcel.trackingNumber!, "delivered")).httpStatus).toBe(200);
+    expect((await carrier.sendTrackingEvent(parcel.trackingNumber!, "picked_up")).httpStatus).toBe(
+      200,
+    );
+    await expect
+      .poll(async () => (await listOrderShipments(db, start.rmaId))[0].status, { timeout: 15_000 })
+      .toBe("in_route");
+    expect((await carrier.sendTrackingEvent(parcel.trackingNumber!, "delivered")).httpStatus).toBe(
+      200,
+    );
     expect(await handle.result()).toEqual({ stage: "rmacompleted", charged: true });
     expect((await listOrderShipments(db, start.rmaId)).map((x) => x.status)).toEqual(["delivered"]);
 
     const rma = await getOrderRow(db, start.rmaId);
-    expect(rma).toMatchObject({ stage: "rmacompleted", completed: true, rmaFeeCents: 500, valueCents: 2 * f.priceCents });
+    expect(rma).toMatchObject({
+      stage: "rmacompleted",
+      completed: true,
+      rmaFeeCents: 500,
+      valueCents: 2 * f.priceCents,
+    });
     expect(rma?.ledger).toEqual({
       victimRefundCents: expected.victimRefundCents,
       perpetratorChargeCents: expected.perpetratorChargeCents,
@@ -188,8 +237,21 @@ describe("RMA workflow with the real activities", () => {
       chargeQueued: false,
       escalated: false,
     });
-    const lines = await db.select().from(orderContributions).where(eq(orderContributions.orderId, start.rmaId));
-    expect(lines.map((l) => [l.rmaReason, l.rmaQuantityRequested, l.rmaApproved, l.quantity, l.rmaApprovalComment]).sort()).toEqual(
+    const lines = await db
+      .select()
+      .from(orderContributions)
+      .where(eq(orderContributions.orderId, start.rmaId));
+    expect(
+      lines
+        .map((l) => [
+          l.rmaReason,
+          l.rmaQuantityRequested,
+          l.rmaApproved,
+          l.quantity,
+          l.rmaApprovalComment,
+        ])
+        .sort(),
+    ).toEqual(
       [
         [0, 1, true, 1, "ok"],
         [2, 1, true, 1, "ok"],
@@ -215,7 +277,9 @@ describe("RMA workflow with the real activities", () => {
     );
 
     // Every notice: the other party by number only; staff told of the new RMA.
-    const mails = (await db.select().from(outboxEmails)).filter((m) => m.bodyText.includes(start.externalId));
+    const mails = (await db.select().from(outboxEmails)).filter((m) =>
+      m.bodyText.includes(start.externalId),
+    );
     expect(mails.map((m) => m.kind)).toEqual(
       expect.arrayContaining([
         "rma:rma_requested_staff",
@@ -229,20 +293,28 @@ describe("RMA workflow with the real activities", () => {
     // and the victim only as retailer-00{id} (docs/product/screens.md, "My returns").
     const sellerAddress = await retailerNoticeAddress(db, sellerId);
     const toSeller = mails.filter((m) => m.toEmail === sellerAddress);
-    expect(toSeller.map((m) => m.kind)).toEqual(expect.arrayContaining(["rma:rma_requested_perpetrator", "rma:rma_approved_ship_return"]));
+    expect(toSeller.map((m) => m.kind)).toEqual(
+      expect.arrayContaining(["rma:rma_requested_perpetrator", "rma:rma_approved_ship_return"]),
+    );
     for (const m of toSeller) expect(m.bodyText).toContain(`/rma/${start.rmaId}`);
-    expect(toSeller.find((m) => m.kind === "rma:rma_requested_perpetrator")?.bodyText).toContain(`retailer-00${buyerId}`);
+    expect(toSeller.find((m) => m.kind === "rma:rma_requested_perpetrator")?.bodyText).toContain(
+      `retailer-00${buyerId}`,
+    );
     // Staff's decision tells the perpetrator what it will be charged, the victim what it gets back.
     expect(toSeller.find((m) => m.kind === "rma:rma_approved_ship_return")?.bodyText).toContain(
       `You will be charged ${formatCents(expected.perpetratorChargeCents)} once the return is delivered.`,
     );
-    expect(mails.find((m) => m.kind === "rma:rma_approved_ship_return" && m.toEmail !== sellerAddress)?.bodyText).toContain(
-      `You will get back ${formatCents(expected.victimRefundCents)}.`,
-    );
+    expect(
+      mails.find((m) => m.kind === "rma:rma_approved_ship_return" && m.toEmail !== sellerAddress)
+        ?.bodyText,
+    ).toContain(`You will get back ${formatCents(expected.victimRefundCents)}.`);
     expect(toSeller.find((m) => m.kind === "rma:rma_completed")?.bodyText).toContain(
       `You are charged ${formatCents(expected.perpetratorChargeCents)}.`,
     );
-    const names = await db.select({ name: retailers.storeName }).from(retailers).where(eq(retailers.id, sellerId));
+    const names = await db
+      .select({ name: retailers.storeName })
+      .from(retailers)
+      .where(eq(retailers.id, sellerId));
     for (const m of mails) expect(`${m.subject}${m.bodyText}`).not.toContain(names[0].name);
   });
 
@@ -253,12 +325,20 @@ describe("RMA workflow with the real activities", () => {
     const buyerId = buyer.retailer.id;
     const staff = await createStaffUser(db, {});
     const { order } = await paidPurchase(f, buyerId, { S: 2 });
-    const [line] = await db.select().from(orderContributions).where(eq(orderContributions.orderId, order.orderId));
+    const [line] = await db
+      .select()
+      .from(orderContributions)
+      .where(eq(orderContributions.orderId, order.orderId));
     // One unit missing: nothing to send back, so staff's approval settles it.
     const start = await createRma(db, {
       orderId: order.orderId,
       victimId: buyerId,
-      contact: { name: "Pat Buyer", email: "pat@example.test", phone: "555-0100", packingSlipName: "Pat" },
+      contact: {
+        name: "Pat Buyer",
+        email: "pat@example.test",
+        phone: "555-0100",
+        packingSlipName: "Pat",
+      },
       lines: [{ sourceId: line.id, quantity: 1, reason: 2 }],
       workflowIdFor: rmaWorkflowId,
     });
@@ -276,22 +356,43 @@ describe("RMA workflow with the real activities", () => {
       );
     await waitFor((v) => v.stage === "rmarequested" && !v.busy, "requested");
     await handle.executeUpdate(decideRmaUpdate, {
-      args: [{ staffUserId: staff.id, rmaFeeCents: 0, lines: [{ lineId: start.lines[0].lineId, approvedQuantity: 1 }] }],
+      args: [
+        {
+          staffUserId: staff.id,
+          rmaFeeCents: 0,
+          lines: [{ lineId: start.lines[0].lineId, approvedQuantity: 1 }],
+        },
+      ],
     });
     await waitFor((v) => v.chargeQueued && !v.busy, "charge queued");
     expect((await getOrderRow(db, start.rmaId))?.ledger).toMatchObject({ chargeQueued: true });
 
     // The seller saves a card (the Settings page runs this workflow): the queued charge is taken.
-    const card = await env.client.workflow.execute<typeof cardOnFileWorkflow>(CARD_ON_FILE_WORKFLOW_TYPE, {
-      taskQueue: TASK_QUEUE,
-      workflowId: cardOnFileWorkflowId(sellerId, `rma-${start.rmaId}`),
-      args: [{ retailerId: sellerId, submissionId: `rma-${start.rmaId}`, card: { source: "test_card", testToken: "tok_visa" } }],
-    });
+    const card = await env.client.workflow.execute<typeof cardOnFileWorkflow>(
+      CARD_ON_FILE_WORKFLOW_TYPE,
+      {
+        taskQueue: TASK_QUEUE,
+        workflowId: cardOnFileWorkflowId(sellerId, `rma-${start.rmaId}`),
+        args: [
+          {
+            retailerId: sellerId,
+            submissionId: `rma-${start.rmaId}`,
+            card: { source: "test_card", testToken: "tok_visa" },
+          },
+        ],
+      },
+    );
     expect(card.status).toBe("saved");
     expect(await handle.result()).toEqual({ stage: "rmacompleted", charged: true });
-    const pays = (await listOrderPayments(db, start.rmaId)).filter((p) => p.retailerId === sellerId);
-    const expected = rmaSettlement(start.order, [{ unitPriceCents: f.priceCents, requestedQuantity: 1, approvedQuantity: 1, reason: 2 }]);
-    expect(pays.filter((p) => p.status === "succeeded").map((p) => p.amountCents)).toEqual([expected.perpetratorChargeCents]);
+    const pays = (await listOrderPayments(db, start.rmaId)).filter(
+      (p) => p.retailerId === sellerId,
+    );
+    const expected = rmaSettlement(start.order, [
+      { unitPriceCents: f.priceCents, requestedQuantity: 1, approvedQuantity: 1, reason: 2 },
+    ]);
+    expect(pays.filter((p) => p.status === "succeeded").map((p) => p.amountCents)).toEqual([
+      expected.perpetratorChargeCents,
+    ]);
     expect(pays.filter((p) => p.status !== "succeeded").every((p) => p.queued)).toBe(true);
     expect((await getOrderRow(db, start.rmaId))?.ledger).toMatchObject({ chargeQueued: false });
     expect((await listOrderActions(db, start.rmaId)).map((a) => a.code)).toEqual(

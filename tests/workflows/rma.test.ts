@@ -30,7 +30,13 @@ import {
   type RmaView,
 } from "../../workflows/rma/contract";
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
-import { createTimeSkippingEnv, pollView, sleepUntil, uniqueTaskQueue, testDataConverter } from "../setup/temporal";
+import {
+  createTimeSkippingEnv,
+  pollView,
+  sleepUntil,
+  uniqueTaskQueue,
+  testDataConverter,
+} from "../setup/temporal";
 
 const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
 const DAY = 24 * 3600 * 1000;
@@ -81,8 +87,15 @@ function fakeRmaActivities(opts: { declineCharges?: boolean } = {}) {
     money: () =>
       calls
         .filter((c) => ["refundVictim", "payVictim", "chargePerpetrator"].includes(c.name))
-        .filter((c, i, all) => all.findIndex((o) => o.input.idempotencyKey === c.input.idempotencyKey) === i)
-        .map((c) => [c.name, String(c.input.idempotencyKey).split(":").slice(2).join(":"), c.input.amountCents]),
+        .filter(
+          (c, i, all) =>
+            all.findIndex((o) => o.input.idempotencyKey === c.input.idempotencyKey) === i,
+        )
+        .map((c) => [
+          c.name,
+          String(c.input.idempotencyKey).split(":").slice(2).join(":"),
+          c.input.amountCents,
+        ]),
     codes: () => records.flatMap((r) => r.actions.map((a) => a.code)),
     notices: () => records.flatMap((r) => r.notices.map((n) => `${n.to}:${n.template}`)),
     calls,
@@ -97,7 +110,9 @@ beforeAll(async () => {
       name,
       (input: unknown) => {
         if (!current) throw new Error(`activity ${name} called outside a test`);
-        return (current.activities as Record<string, (i: unknown) => Promise<unknown>>)[name](input);
+        return (current.activities as Record<string, (i: unknown) => Promise<unknown>>)[name](
+          input,
+        );
       },
     ]),
   );
@@ -122,7 +137,14 @@ afterAll(async () => {
 const VICTIM = 31;
 const PERPETRATOR = 42;
 /** The worked example's sale: 3 × $42.50 (goods $127.50, fee $12.75, shipping $23.75, total $164.00). */
-const SALE: RmaOrderInput = { kind: "sale", unitsReceived: 3, goodsCents: 12750, feeCents: 1275, shippingCents: 2375, totalCents: 16400 };
+const SALE: RmaOrderInput = {
+  kind: "sale",
+  unitsReceived: 3,
+  goodsCents: 12750,
+  feeCents: 1275,
+  shippingCents: 2375,
+  totalCents: 16400,
+};
 
 function rmaInput(rmaId: number, over: Partial<RmaInput> = {}): RmaInput {
   return {
@@ -144,7 +166,10 @@ function rmaInput(rmaId: number, over: Partial<RmaInput> = {}): RmaInput {
 
 type Handle = WorkflowHandle<typeof rmaWorkflow>;
 
-async function run<T>(fake: ReturnType<typeof fakeRmaActivities>, fn: () => Promise<T>): Promise<T> {
+async function run<T>(
+  fake: ReturnType<typeof fakeRmaActivities>,
+  fn: () => Promise<T>,
+): Promise<T> {
   current = fake;
   try {
     return await fn();
@@ -171,8 +196,11 @@ function waitFor(handle: Handle, pred: (v: RmaView) => boolean, what: string): P
   );
 }
 
-const decide = (handle: Handle, lines: { lineId: number; approvedQuantity: number }[], rmaFeeCents = 0) =>
-  handle.executeUpdate(decideRmaUpdate, { args: [{ staffUserId: 7, lines, rmaFeeCents }] });
+const decide = (
+  handle: Handle,
+  lines: { lineId: number; approvedQuantity: number }[],
+  rmaFeeCents = 0,
+) => handle.executeUpdate(decideRmaUpdate, { args: [{ staffUserId: 7, lines, rmaFeeCents }] });
 
 async function carrier(handle: Handle, status: "picked_up" | "delivered", id: string) {
   await handle.signal(rmaCarrierEventSignal, { eventId: id, status });
@@ -190,7 +218,10 @@ describe("rma workflow", () => {
     await run(fake, async () => {
       const handle = await start(rmaInput(1));
       await waitFor(handle, (v) => v.actions.length === 1 && !v.busy, "requested");
-      expect(fake.notices()).toEqual(["staff:rma_requested_staff", "perpetrator:rma_requested_perpetrator"]);
+      expect(fake.notices()).toEqual([
+        "staff:rma_requested_staff",
+        "perpetrator:rma_requested_perpetrator",
+      ]);
       const r = await decide(
         handle,
         [
@@ -199,7 +230,10 @@ describe("rma workflow", () => {
         ],
         500,
       );
-      expect(r).toMatchObject({ stage: "shipping", settlement: { victimRefundCents: 4675, perpetratorChargeCents: 7150 } });
+      expect(r).toMatchObject({
+        stage: "shipping",
+        settlement: { victimRefundCents: 4675, perpetratorChargeCents: 7150 },
+      });
       const v = await waitFor(handle, (x) => x.returnShipment !== null && !x.busy, "return booked");
       expect(v.deadlines.shipBy).not.toBeNull();
       await carrier(handle, "picked_up", "e1");
@@ -240,7 +274,11 @@ describe("rma workflow", () => {
       expect(fake.codes().at(-1)).toBe(ACTION.RMA_RETURN_NOT_SHIPPED);
       expect(fake.notices()).toContain("victim:rma_cancelled");
       // The read model says nothing is paid or charged (the approval's figures are not left standing).
-      expect(fake.records.at(-1)).toMatchObject({ stage: "rmacancelled", victimRefundCents: 0, perpetratorChargeCents: 0 });
+      expect(fake.records.at(-1)).toMatchObject({
+        stage: "rmacancelled",
+        victimRefundCents: 0,
+        perpetratorChargeCents: 0,
+      });
       await keepHistory(handle, "return-not-shipped");
     });
   });
@@ -257,7 +295,10 @@ describe("rma workflow", () => {
         ],
         500,
       );
-      expect(r).toMatchObject({ stage: "rmadeclined", settlement: { victimRefundCents: 0, perpetratorChargeCents: 0, rmaFeeCents: 0 } });
+      expect(r).toMatchObject({
+        stage: "rmadeclined",
+        settlement: { victimRefundCents: 0, perpetratorChargeCents: 0, rmaFeeCents: 0 },
+      });
       expect(await handle.result()).toEqual({ stage: "rmadeclined", charged: false });
       expect(fake.money()).toEqual([]);
     });
@@ -266,7 +307,11 @@ describe("rma workflow", () => {
   test("only missing units: paid at approval, no return shipment", async () => {
     const fake = fakeRmaActivities();
     await run(fake, async () => {
-      const handle = await start(rmaInput(4, { lines: [{ lineId: 1, unitPriceCents: 4250, requestedQuantity: 2, reason: 2 }] }));
+      const handle = await start(
+        rmaInput(4, {
+          lines: [{ lineId: 1, unitPriceCents: 4250, requestedQuantity: 2, reason: 2 }],
+        }),
+      );
       const r = await decide(handle, [{ lineId: 1, approvedQuantity: 2 }]);
       expect(r.stage).toBe("rmacompleted");
       expect(await handle.result()).toEqual({ stage: "rmacompleted", charged: true });
@@ -303,7 +348,11 @@ describe("rma workflow", () => {
   test("the perpetrator's card is declined: the charge is queued (821), then paid after a new card (attempt 2)", async () => {
     const fake = fakeRmaActivities({ declineCharges: true });
     await run(fake, async () => {
-      const handle = await start(rmaInput(6, { lines: [{ lineId: 1, unitPriceCents: 4250, requestedQuantity: 1, reason: 2 }] }));
+      const handle = await start(
+        rmaInput(6, {
+          lines: [{ lineId: 1, unitPriceCents: 4250, requestedQuantity: 1, reason: 2 }],
+        }),
+      );
       await decide(handle, [{ lineId: 1, approvedQuantity: 1 }]);
       await waitFor(handle, (v) => v.chargeQueued && !v.busy, "charge queued");
       expect(fake.notices()).toContain("perpetrator:rma_charge_queued");
@@ -316,10 +365,11 @@ describe("rma workflow", () => {
         ["chargePerpetrator", "rma-charge:1", 4675],
         ["chargePerpetrator", "rma-charge:2", 4675],
       ]);
-      expect(fake.codes().filter((c) => c === ACTION.RMA_CHARGE_QUEUED || c === ACTION.RMA_PERPETRATOR_CHARGED)).toEqual([
-        ACTION.RMA_CHARGE_QUEUED,
-        ACTION.RMA_PERPETRATOR_CHARGED,
-      ]);
+      expect(
+        fake
+          .codes()
+          .filter((c) => c === ACTION.RMA_CHARGE_QUEUED || c === ACTION.RMA_PERPETRATOR_CHARGED),
+      ).toEqual([ACTION.RMA_CHARGE_QUEUED, ACTION.RMA_PERPETRATOR_CHARGED]);
       await keepHistory(handle, "charge-queued");
     });
   });
@@ -327,7 +377,14 @@ describe("rma workflow", () => {
   test("an RMA on a swap side: the victim is paid to its payout account (value only)", async () => {
     const fake = fakeRmaActivities();
     await run(fake, async () => {
-      const swap: RmaOrderInput = { kind: "swap", unitsReceived: 2, goodsCents: 10000, feeCents: 0, shippingCents: 0, totalCents: 0 };
+      const swap: RmaOrderInput = {
+        kind: "swap",
+        unitsReceived: 2,
+        goodsCents: 10000,
+        feeCents: 0,
+        shippingCents: 0,
+        totalCents: 0,
+      };
       const handle = await start(
         rmaInput(7, {
           kind: "swap",
@@ -355,7 +412,10 @@ describe("rma workflow", () => {
           (e: unknown) => e,
         );
         expect(err).toBeInstanceOf(WorkflowUpdateFailedError);
-        expect((err as { cause?: { type?: string; message?: string } }).cause).toMatchObject({ type: code, message: RMA_ERRORS[code] });
+        expect((err as { cause?: { type?: string; message?: string } }).cause).toMatchObject({
+          type: code,
+          message: RMA_ERRORS[code],
+        });
       };
       await refused(
         decide(handle, [
@@ -404,7 +464,11 @@ describe("rma workflow", () => {
   test("a bad start is refused before anything happens (more units than received)", async () => {
     const fake = fakeRmaActivities();
     await run(fake, async () => {
-      const handle = await start(rmaInput(9, { lines: [{ lineId: 1, unitPriceCents: 4250, requestedQuantity: 4, reason: 0 }] }));
+      const handle = await start(
+        rmaInput(9, {
+          lines: [{ lineId: 1, unitPriceCents: 4250, requestedQuantity: 4, reason: 0 }],
+        }),
+      );
       await expect(handle.result()).rejects.toThrow();
       expect(fake.calls).toEqual([]);
     });
@@ -430,8 +494,14 @@ describe("rma replay", () => {
 
   test("every recorded history replays with the current workflow code", async () => {
     for (const file of files()) {
-      const history = temporal.api.history.v1.History.fromObject(JSON.parse(fs.readFileSync(path.join(HISTORIES, file), "utf8")));
-      await Worker.runReplayHistory({ workflowBundle: bundle, dataConverter: testDataConverter }, history, file);
+      const history = temporal.api.history.v1.History.fromObject(
+        JSON.parse(fs.readFileSync(path.join(HISTORIES, file), "utf8")),
+      );
+      await Worker.runReplayHistory(
+        { workflowBundle: bundle, dataConverter: testDataConverter },
+        history,
+        file,
+      );
     }
   });
 });

@@ -42,8 +42,12 @@ test("a one-day sleep completes on the time-skipping server: its clock moves a d
   // The tests run with the payload codec on (ADR 0040): the history holds the input and the result sealed.
   const history = await env.client.workflow.getHandle(`smoke-${taskQueue}`).fetchHistory();
   const input = history.events?.[0].workflowExecutionStartedEventAttributes?.input?.payloads ?? [];
-  const completed = history.events?.find((e) => e.workflowExecutionCompletedEventAttributes)?.workflowExecutionCompletedEventAttributes;
+  const completed = history.events?.find(
+    (e) => e.workflowExecutionCompletedEventAttributes,
+  )?.workflowExecutionCompletedEventAttributes;
   expect(input.length).toBe(1);
-  expect([...input, ...(completed?.result?.payloads ?? [])].every((p) => isEncrypted(p))).toBe(true);
+  expect([...input, ...(completed?.result?.payloads ?? [])].every((p) => isEncrypted(p))).toBe(
+    true,
+  );
   expect(Buffer.from(input[0].data!).toString("latin1")).not.toContain("wholesale");
 });

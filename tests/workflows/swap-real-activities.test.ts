@@ -76,13 +76,41 @@ describe("swap workflow with the real activities", () => {
     const r = await createSellerWithListing(db, { sizes: { L: 4 } });
     const providerId = p.seller.retailer.id;
     const receiverId = r.seller.retailer.id;
-    const providerLines = [{ listingId: p.listing.id, variationId: p.variation.id, sizes: { M: 2 }, unitPriceCents: p.priceCents }];
-    const receiverLines = [{ listingId: r.listing.id, variationId: r.variation.id, sizes: { L: 1 }, unitPriceCents: r.priceCents }];
-    const order = await createSwapOrder(db, { providerId, receiverId, brandId: p.brand.id, providerLines, workflowIdFor: swapWorkflowId });
+    const providerLines = [
+      {
+        listingId: p.listing.id,
+        variationId: p.variation.id,
+        sizes: { M: 2 },
+        unitPriceCents: p.priceCents,
+      },
+    ];
+    const receiverLines = [
+      {
+        listingId: r.listing.id,
+        variationId: r.variation.id,
+        sizes: { L: 1 },
+        unitPriceCents: r.priceCents,
+      },
+    ];
+    const order = await createSwapOrder(db, {
+      providerId,
+      receiverId,
+      brandId: p.brand.id,
+      providerLines,
+      workflowIdFor: swapWorkflowId,
+    });
     const handle = await env.client.workflow.start<typeof swapOrderWorkflow>(SWAP_WORKFLOW_TYPE, {
       taskQueue: TASK_QUEUE,
       workflowId: order.workflowId,
-      args: [{ orderId: order.orderId, externalId: order.externalId, providerId, receiverId, providerLines }],
+      args: [
+        {
+          orderId: order.orderId,
+          externalId: order.externalId,
+          providerId,
+          receiverId,
+          providerLines,
+        },
+      ],
     });
     const v = swapValuation({
       provider: { goodsCents: 2 * p.priceCents, units: 2 },
@@ -91,7 +119,11 @@ describe("swap workflow with the real activities", () => {
     });
 
     const card = { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" };
-    expect(await handle.executeUpdate(swapCheckoutUpdate, { args: [{ actorRetailerId: receiverId, paymentMethod: card }] })).toMatchObject({
+    expect(
+      await handle.executeUpdate(swapCheckoutUpdate, {
+        args: [{ actorRetailerId: receiverId, paymentMethod: card }],
+      }),
+    ).toMatchObject({
       statename: "provider_choose_items",
     });
     expect(await getOrderRow(db, order.orderId)).toMatchObject({
@@ -99,13 +131,18 @@ describe("swap workflow with the real activities", () => {
       statename: "provider_choose_items",
       actionNeeded: "provider",
     });
-    await handle.executeUpdate(chooseItemsUpdate, { args: [{ actorRetailerId: providerId, lines: receiverLines }] });
+    await handle.executeUpdate(chooseItemsUpdate, {
+      args: [{ actorRetailerId: providerId, lines: receiverLines }],
+    });
     await handle.executeUpdate(approveSwapUpdate, { args: [{ actorRetailerId: providerId }] });
     await handle.executeUpdate(approveSwapUpdate, { args: [{ actorRetailerId: receiverId }] });
     await waitFor(handle, (x) => x.statename === "payment" && !x.busy, "payment");
 
     // Both sides' goods are on the order as they stand.
-    const contribs = await db.select().from(orderContributions).where(eq(orderContributions.orderId, order.orderId));
+    const contribs = await db
+      .select()
+      .from(orderContributions)
+      .where(eq(orderContributions.orderId, order.orderId));
     expect(contribs.map((c) => [c.side, c.listingId, c.units, c.valueCents]).sort()).toEqual(
       [
         ["provider", p.listing.id, { M: 2 }, 2 * p.priceCents],
@@ -121,17 +158,31 @@ describe("swap workflow with the real activities", () => {
     });
 
     await handle.executeUpdate(makePaymentUpdate, {
-      args: [{ actorRetailerId: providerId, paymentMethod: { ...card, paymentMethodId: "tok_mastercard" } }],
+      args: [
+        {
+          actorRetailerId: providerId,
+          paymentMethod: { ...card, paymentMethodId: "tok_mastercard" },
+        },
+      ],
     });
-    await handle.executeUpdate(makePaymentUpdate, { args: [{ actorRetailerId: receiverId, paymentMethod: card }] });
-    const shipping = await waitFor(handle, (x) => x.statename === "ship_swap" && !x.busy, "ship_swap");
+    await handle.executeUpdate(makePaymentUpdate, {
+      args: [{ actorRetailerId: receiverId, paymentMethod: card }],
+    });
+    const shipping = await waitFor(
+      handle,
+      (x) => x.statename === "ship_swap" && !x.busy,
+      "ship_swap",
+    );
 
     // Stock of both sides taken at once; a shipment per side.
     const stock = await db
       .select({ id: listings.id, sizes: listings.sizes })
       .from(listings)
       .where(inArray(listings.id, [p.listing.id, r.listing.id]));
-    expect(Object.fromEntries(stock.map((s) => [s.id, s.sizes]))).toEqual({ [p.listing.id]: { S: 2, M: 1 }, [r.listing.id]: { L: 3 } });
+    expect(Object.fromEntries(stock.map((s) => [s.id, s.sizes]))).toEqual({
+      [p.listing.id]: { S: 2, M: 1 },
+      [r.listing.id]: { L: 3 },
+    });
     const ships = await listOrderShipments(db, order.orderId);
     expect(ships.map((s) => [s.senderId, s.receiverId]).sort()).toEqual(
       [
@@ -139,20 +190,38 @@ describe("swap workflow with the real activities", () => {
         [receiverId, providerId],
       ].sort(),
     );
-    const trackings = [shipping.provider.shipment?.trackingNumber, shipping.receiver.shipment?.trackingNumber] as string[];
+    const trackings = [
+      shipping.provider.shipment?.trackingNumber,
+      shipping.receiver.shipment?.trackingNumber,
+    ] as string[];
     expect(new Set(trackings).size).toBe(2);
     expect(trackings.sort()).toEqual(ships.map((s) => s.trackingNumber).sort());
 
     // Both parcels scanned: in route, the cash difference paid out to the side it was meant for.
-    for (const t of trackings) expect((await carrier.sendTrackingEvent(t, "picked_up")).httpStatus).toBe(200);
+    for (const t of trackings)
+      expect((await carrier.sendTrackingEvent(t, "picked_up")).httpStatus).toBe(200);
     await waitFor(handle, (x) => x.statename === "in_route" && !x.busy, "in_route");
-    for (const t of trackings) expect((await carrier.sendTrackingEvent(t, "delivered")).httpStatus).toBe(200);
-    const delivered = await waitFor(handle, (x) => x.statename === "delivered" && !x.busy, "delivered");
+    for (const t of trackings)
+      expect((await carrier.sendTrackingEvent(t, "delivered")).httpStatus).toBe(200);
+    const delivered = await waitFor(
+      handle,
+      (x) => x.statename === "delivered" && !x.busy,
+      "delivered",
+    );
 
     const stars = { condition: 5, packaging: 4, timeliness: 5, overall: 4 };
-    await handle.executeUpdate(rateSwapUpdate, { args: [{ actorRetailerId: receiverId, stars, comments: "As described." }] });
-    await handle.executeUpdate(rateSwapUpdate, { args: [{ actorRetailerId: providerId, stars: { ...stars, overall: 5 } }] });
-    const closes = [delivered.provider.ratingBy, delivered.receiver.ratingBy, delivered.provider.rmaBy, delivered.receiver.rmaBy]
+    await handle.executeUpdate(rateSwapUpdate, {
+      args: [{ actorRetailerId: receiverId, stars, comments: "As described." }],
+    });
+    await handle.executeUpdate(rateSwapUpdate, {
+      args: [{ actorRetailerId: providerId, stars: { ...stars, overall: 5 } }],
+    });
+    const closes = [
+      delivered.provider.ratingBy,
+      delivered.receiver.ratingBy,
+      delivered.provider.rmaBy,
+      delivered.receiver.rmaBy,
+    ]
       .filter((x): x is string => !!x)
       .sort();
     await sleepUntil(env, closes[closes.length - 1], MINUTE_MS);
@@ -166,7 +235,12 @@ describe("swap workflow with the real activities", () => {
       providerRating: 5,
       receiverRatingComments: "As described.",
     });
-    expect(await db.select({ raterId: ratings.raterId }).from(ratings).where(eq(ratings.orderId, order.orderId))).toHaveLength(2);
+    expect(
+      await db
+        .select({ raterId: ratings.raterId })
+        .from(ratings)
+        .where(eq(ratings.orderId, order.orderId)),
+    ).toHaveLength(2);
 
     const codes = (await listOrderActions(db, order.orderId)).map((a) => a.code);
     for (const c of [
@@ -183,13 +257,20 @@ describe("swap workflow with the real activities", () => {
     // difference (if any) paid out to the other side.
     const pays = await listOrderPayments(db, order.orderId);
     const captured = (id: number) =>
-      pays.filter((x) => x.txtype === "capture" && x.retailerId === id).reduce((a, x) => a + x.amountCents, 0);
+      pays
+        .filter((x) => x.txtype === "capture" && x.retailerId === id)
+        .reduce((a, x) => a + x.amountCents, 0);
     expect(captured(providerId)).toBe(v.provider.totalDueCents);
     expect(captured(receiverId)).toBe(v.receiver.totalDueCents);
     expect(pays.some((x) => x.txtype === "release" && x.retailerId === receiverId)).toBe(true);
-    const payouts = pays.filter((x) => x.txtype === "transfer").map((x) => [x.retailerId, x.amountCents]);
+    const payouts = pays
+      .filter((x) => x.txtype === "transfer")
+      .map((x) => [x.retailerId, x.amountCents]);
     if (v.cashFrom === null) expect(payouts).toEqual([]);
-    else expect(payouts).toEqual([[v.cashFrom === "provider" ? receiverId : providerId, v.differenceCents]]);
+    else
+      expect(payouts).toEqual([
+        [v.cashFrom === "provider" ? receiverId : providerId, v.differenceCents],
+      ]);
     expect(pays.every((x) => x.idempotencyKey.startsWith(`${order.workflowId}:`))).toBe(true);
 
     // Notices went to both sides, naming the other only anonymously.
@@ -199,7 +280,9 @@ describe("swap workflow with the real activities", () => {
         .from(retailers)
         .where(inArray(retailers.id, [providerId, receiverId]))
     ).map((x) => x.name);
-    const mails = (await db.select().from(outboxEmails)).filter((m) => m.bodyText.includes(order.externalId));
+    const mails = (await db.select().from(outboxEmails)).filter((m) =>
+      m.bodyText.includes(order.externalId),
+    );
     expect(mails.length).toBeGreaterThan(3);
     for (const m of mails) {
       for (const n of names) expect(`${m.subject}\n${m.bodyText}`).not.toContain(n);

@@ -16,7 +16,11 @@ import { temporal } from "@temporalio/proto";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
 import { testWorkflowBundle } from "../setup/workflow-bundle";
-import type { SwapActivities, SwapListedUnits, SwapStateRecord } from "../../workflows/swap/activities";
+import type {
+  SwapActivities,
+  SwapListedUnits,
+  SwapStateRecord,
+} from "../../workflows/swap/activities";
 import { SYSTEM_REASON } from "../../domain/reasons";
 import { ACTION } from "../../domain/action-codes";
 import type { OrderLine } from "../../domain/order-money";
@@ -42,7 +46,13 @@ import {
   type SwapView,
 } from "../../workflows/swap/contract";
 import type { swapOrderWorkflow } from "../../workflows/swap/workflow";
-import { createTimeSkippingEnv, pollView, sleepUntil, uniqueTaskQueue, testDataConverter } from "../setup/temporal";
+import {
+  createTimeSkippingEnv,
+  pollView,
+  sleepUntil,
+  uniqueTaskQueue,
+  testDataConverter,
+} from "../setup/temporal";
 
 const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
 const DAY = 24 * 3600 * 1000;
@@ -51,21 +61,64 @@ const MINUTE = 60_000;
 const PROVIDER = 51;
 const RECEIVER = 62;
 const CARD = { paymentMethodId: "pm_card_visa", lastFour: "4242", description: "Visa" };
-const BAD_CARD = { paymentMethodId: "pm_card_chargeDeclined", lastFour: "0002", description: "Visa" };
+const BAD_CARD = {
+  paymentMethodId: "pm_card_chargeDeclined",
+  lastFour: "0002",
+  description: "Visa",
+};
 /** The provider gives 2 × $50 = $100 (2 units); the receiver gives 2 × $80 = $160 (2 units). */
-const PROVIDER_LINES: OrderLine[] = [{ listingId: 701, variationId: 8001, sizes: { M: 2 }, unitPriceCents: 5000 }];
-const RECEIVER_LINES: OrderLine[] = [{ listingId: 801, variationId: 8101, sizes: { "9": 2 }, unitPriceCents: 8000 }];
+const PROVIDER_LINES: OrderLine[] = [
+  { listingId: 701, variationId: 8001, sizes: { M: 2 }, unitPriceCents: 5000 },
+];
+const RECEIVER_LINES: OrderLine[] = [
+  { listingId: 801, variationId: 8101, sizes: { "9": 2 }, unitPriceCents: 8000 },
+];
 
 /**
  * The listings as they stand (swapListedUnits): the two in the swap with units to spare, one more of each side
  * to add from (the provider's 702: 3 × L at $40; the receiver's 802: 2 × 10 at $30), and a sold listing.
  */
 const LISTED: SwapListedUnits[] = [
-  { listingId: 701, retailerId: PROVIDER, variationId: 8001, swappable: true, sizes: { M: 5 }, unitPriceCents: 5000 },
-  { listingId: 702, retailerId: PROVIDER, variationId: 8002, swappable: true, sizes: { L: 3 }, unitPriceCents: 4000 },
-  { listingId: 801, retailerId: RECEIVER, variationId: 8101, swappable: true, sizes: { "9": 4 }, unitPriceCents: 8000 },
-  { listingId: 802, retailerId: RECEIVER, variationId: 8102, swappable: true, sizes: { "10": 2 }, unitPriceCents: 3000 },
-  { listingId: 803, retailerId: RECEIVER, variationId: 8103, swappable: false, sizes: {}, unitPriceCents: 3000 },
+  {
+    listingId: 701,
+    retailerId: PROVIDER,
+    variationId: 8001,
+    swappable: true,
+    sizes: { M: 5 },
+    unitPriceCents: 5000,
+  },
+  {
+    listingId: 702,
+    retailerId: PROVIDER,
+    variationId: 8002,
+    swappable: true,
+    sizes: { L: 3 },
+    unitPriceCents: 4000,
+  },
+  {
+    listingId: 801,
+    retailerId: RECEIVER,
+    variationId: 8101,
+    swappable: true,
+    sizes: { "9": 4 },
+    unitPriceCents: 8000,
+  },
+  {
+    listingId: 802,
+    retailerId: RECEIVER,
+    variationId: 8102,
+    swappable: true,
+    sizes: { "10": 2 },
+    unitPriceCents: 3000,
+  },
+  {
+    listingId: 803,
+    retailerId: RECEIVER,
+    variationId: 8103,
+    swappable: false,
+    sizes: {},
+    unitPriceCents: 3000,
+  },
 ];
 
 function fakeSwapActivities() {
@@ -119,15 +172,29 @@ function fakeSwapActivities() {
       },
     ]),
   );
-  const MONEY = ["authorizeSwap", "releaseSwapAuthorization", "chargeSwapSide", "refundSwapSide", "chargeSwapPenalty", "payOutSwapSide"];
+  const MONEY = [
+    "authorizeSwap",
+    "releaseSwapAuthorization",
+    "chargeSwapSide",
+    "refundSwapSide",
+    "chargeSwapPenalty",
+    "payOutSwapSide",
+  ];
   return {
     activities,
     /** Money calls as [activity, key without the workflow id, amount], one per idempotency key: a local activity run again (a workflow task retried under load) is the same call to the provider. */
     money: () =>
       calls
         .filter((c) => MONEY.includes(c.name))
-        .filter((c, i, all) => all.findIndex((o) => o.input.idempotencyKey === c.input.idempotencyKey) === i)
-        .map((c) => [c.name, String(c.input.idempotencyKey).split(":").slice(2).join(":"), c.input.amountCents]),
+        .filter(
+          (c, i, all) =>
+            all.findIndex((o) => o.input.idempotencyKey === c.input.idempotencyKey) === i,
+        )
+        .map((c) => [
+          c.name,
+          String(c.input.idempotencyKey).split(":").slice(2).join(":"),
+          c.input.amountCents,
+        ]),
     codes: () => records.flatMap((r) => r.actions.map((a) => a.code)),
     states: () => records.map((r) => r.statename),
     records: () => records,
@@ -155,7 +222,9 @@ beforeAll(async () => {
       name,
       (input: unknown) => {
         if (!current) throw new Error(`activity ${name} called outside a test`);
-        return (current.activities as Record<string, (i: unknown) => Promise<unknown>>)[name](input);
+        return (current.activities as Record<string, (i: unknown) => Promise<unknown>>)[name](
+          input,
+        );
       },
     ]),
   );
@@ -179,14 +248,25 @@ afterAll(async () => {
 
 type Handle = WorkflowHandle<typeof swapOrderWorkflow>;
 
-async function scenario(orderId: number, fn: (h: Handle, fake: ReturnType<typeof fakeSwapActivities>) => Promise<void>): Promise<void> {
+async function scenario(
+  orderId: number,
+  fn: (h: Handle, fake: ReturnType<typeof fakeSwapActivities>) => Promise<void>,
+): Promise<void> {
   const fake = fakeSwapActivities();
   current = fake;
   try {
     const h = await env.client.workflow.start<typeof swapOrderWorkflow>(SWAP_WORKFLOW_TYPE, {
       taskQueue: TASK_QUEUE,
       workflowId: swapWorkflowId(orderId),
-      args: [{ orderId, externalId: `SW-${orderId}`, providerId: PROVIDER, receiverId: RECEIVER, providerLines: PROVIDER_LINES }],
+      args: [
+        {
+          orderId,
+          externalId: `SW-${orderId}`,
+          providerId: PROVIDER,
+          receiverId: RECEIVER,
+          providerLines: PROVIDER_LINES,
+        },
+      ],
     });
     try {
       await fn(h, fake);
@@ -200,10 +280,14 @@ async function scenario(orderId: number, fn: (h: Handle, fake: ReturnType<typeof
 }
 
 const by = (id: number) => ({ actorRetailerId: id });
-const checkout = (h: Handle, card = CARD) => h.executeUpdate(swapCheckoutUpdate, { args: [{ ...by(RECEIVER), paymentMethod: card }] });
-const choose = (h: Handle) => h.executeUpdate(chooseItemsUpdate, { args: [{ ...by(PROVIDER), lines: RECEIVER_LINES }] });
-const approve = (h: Handle, who: number, callItEven = false) => h.executeUpdate(approveSwapUpdate, { args: [{ ...by(who), callItEven }] });
-const pay = (h: Handle, who: number, card = CARD) => h.executeUpdate(makePaymentUpdate, { args: [{ ...by(who), paymentMethod: card }] });
+const checkout = (h: Handle, card = CARD) =>
+  h.executeUpdate(swapCheckoutUpdate, { args: [{ ...by(RECEIVER), paymentMethod: card }] });
+const choose = (h: Handle) =>
+  h.executeUpdate(chooseItemsUpdate, { args: [{ ...by(PROVIDER), lines: RECEIVER_LINES }] });
+const approve = (h: Handle, who: number, callItEven = false) =>
+  h.executeUpdate(approveSwapUpdate, { args: [{ ...by(who), callItEven }] });
+const pay = (h: Handle, who: number, card = CARD) =>
+  h.executeUpdate(makePaymentUpdate, { args: [{ ...by(who), paymentMethod: card }] });
 
 function waitFor(h: Handle, pred: (v: SwapView) => boolean, what: string): Promise<SwapView> {
   return pollView(
@@ -259,7 +343,9 @@ describe("swap negotiation", () => {
       ]);
       expect(fake.codes()).toEqual([ACTION.SWAP_REQUESTED, ACTION.SELLER_RESPONSE_EXPIRED]);
       // The provider's answer was late: the reason is the provider's ("You:" to it, "Other Retailer:" to the receiver).
-      expect(fake.records().at(-1)!.reasons).toEqual({ provider_system_reason: SYSTEM_REASON.NOT_ANSWERED_IN_TIME });
+      expect(fake.records().at(-1)!.reasons).toEqual({
+        provider_system_reason: SYSTEM_REASON.NOT_ANSWERED_IN_TIME,
+      });
       await keepHistory(h, "provider-never-chooses");
     });
   });
@@ -268,20 +354,38 @@ describe("swap negotiation", () => {
     await scenario(5102, async (h) => {
       await checkout(h);
       await choose(h);
-      await refused(h.executeUpdate(modifySwapUpdate, { args: [{ ...by(RECEIVER), providerLines: [] }] }), "wrong_party");
+      await refused(
+        h.executeUpdate(modifySwapUpdate, { args: [{ ...by(RECEIVER), providerLines: [] }] }),
+        "wrong_party",
+      );
       await h.executeUpdate(modifySwapUpdate, {
-        args: [{ ...by(PROVIDER), receiverLines: [{ listingId: 801, variationId: 8101, sizes: { "9": 1 } }] }],
+        args: [
+          {
+            ...by(PROVIDER),
+            receiverLines: [{ listingId: 801, variationId: 8101, sizes: { "9": 1 } }],
+          },
+        ],
       });
       let v = await h.query(swapViewQuery);
       expect(v).toMatchObject({ statename: "receiver_approve", isModified: true });
       await refused(
         h.executeUpdate(modifySwapUpdate, {
-          args: [{ ...by(RECEIVER), receiverLines: [{ listingId: 801, variationId: 8101, sizes: { "9": 5 } }] }],
+          args: [
+            {
+              ...by(RECEIVER),
+              receiverLines: [{ listingId: 801, variationId: 8101, sizes: { "9": 5 } }],
+            },
+          ],
         }),
         "units_unavailable",
       );
       await h.executeUpdate(modifySwapUpdate, {
-        args: [{ ...by(RECEIVER), providerLines: [{ listingId: 701, variationId: 8001, sizes: { M: 1 } }] }],
+        args: [
+          {
+            ...by(RECEIVER),
+            providerLines: [{ listingId: 701, variationId: 8001, sizes: { M: 1 } }],
+          },
+        ],
       });
       expect((await h.query(swapViewQuery)).statename).toBe("provider_approve");
       await approve(h, PROVIDER);
@@ -337,7 +441,10 @@ describe("swap negotiation", () => {
     await scenario(5107, async (h) => {
       await checkout(h);
       await choose(h);
-      await refused(h.executeUpdate(declineSwapUpdate, { args: [{ ...by(PROVIDER), reason: 7 }] }), "decline_reason_required");
+      await refused(
+        h.executeUpdate(declineSwapUpdate, { args: [{ ...by(PROVIDER), reason: 7 }] }),
+        "decline_reason_required",
+      );
       await h.executeUpdate(declineSwapUpdate, { args: [{ ...by(PROVIDER), reason: 60 }] });
       expect(await h.result()).toEqual({ statename: "declined" });
     });
@@ -345,8 +452,11 @@ describe("swap negotiation", () => {
 });
 
 describe("swap modified both ways (ADR 0025)", () => {
-  const modify = (h: Handle, who: number, lines: { providerLines?: unknown[]; receiverLines?: unknown[] }) =>
-    h.executeUpdate(modifySwapUpdate, { args: [{ ...by(who), ...(lines as object) }] });
+  const modify = (
+    h: Handle,
+    who: number,
+    lines: { providerLines?: unknown[]; receiverLines?: unknown[] },
+  ) => h.executeUpdate(modifySwapUpdate, { args: [{ ...by(who), ...(lines as object) }] });
 
   test("each side raises and adds lines on its move; the turn passes; money and the stock taken follow the new lines", async () => {
     await scenario(5111, async (h, fake) => {
@@ -377,7 +487,11 @@ describe("swap modified both ways (ADR 0025)", () => {
       });
       v = await h.query(swapViewQuery);
       expect(v.statename).toBe("provider_approve");
-      expect(v.valuation).toMatchObject({ largerGoodsCents: 19000, differenceCents: 0, cashFrom: null });
+      expect(v.valuation).toMatchObject({
+        largerGoodsCents: 19000,
+        differenceCents: 0,
+        cashFrom: null,
+      });
       await approve(h, PROVIDER);
       await approve(h, RECEIVER);
       v = await waitFor(h, (x) => x.statename === "payment" && !x.busy, "payment");
@@ -387,7 +501,8 @@ describe("swap modified both ways (ADR 0025)", () => {
       await pay(h, PROVIDER);
       await pay(h, RECEIVER);
       await waitFor(h, (x) => x.statename === "ship_swap" && !x.busy, "ship_swap");
-      const stock = fake.calls.find((c) => c.name === "decrementSwapStock")!.input.lines as OrderLine[];
+      const stock = fake.calls.find((c) => c.name === "decrementSwapStock")!.input
+        .lines as OrderLine[];
       expect(stock.map((l) => [l.listingId, l.sizes])).toEqual([
         [701, { M: 3 }],
         [702, { L: 1 }],
@@ -395,7 +510,9 @@ describe("swap modified both ways (ADR 0025)", () => {
         [802, { "10": 1 }],
       ]);
       // Only the raises and additions read the listings; lowering reads nothing.
-      expect(fake.calls.filter((c) => c.name === "swapListedUnits").map((c) => c.input.listingIds)).toEqual([[701, 802], [702]]);
+      expect(
+        fake.calls.filter((c) => c.name === "swapListedUnits").map((c) => c.input.listingIds),
+      ).toEqual([[701, 802], [702]]);
       // Kept so that a change to how a modification reads the listings shows in replay (ADR 0025).
       await keepHistory(h, "raised-and-added");
     });
@@ -407,23 +524,50 @@ describe("swap modified both ways (ADR 0025)", () => {
       await choose(h);
       const before = await h.query(swapViewQuery);
       const recorded = fake.records().length;
-      await refused(modify(h, PROVIDER, { providerLines: [{ listingId: 701, variationId: 8001, sizes: { M: 6 } }] }), "units_unavailable");
       await refused(
-        modify(h, PROVIDER, { providerLines: [...PROVIDER_LINES, { listingId: 802, variationId: 8102, sizes: { "10": 1 } }] }),
+        modify(h, PROVIDER, {
+          providerLines: [{ listingId: 701, variationId: 8001, sizes: { M: 6 } }],
+        }),
         "units_unavailable",
       );
       await refused(
-        modify(h, PROVIDER, { receiverLines: [...RECEIVER_LINES, { listingId: 803, variationId: 8103, sizes: { "10": 1 } }] }),
+        modify(h, PROVIDER, {
+          providerLines: [
+            ...PROVIDER_LINES,
+            { listingId: 802, variationId: 8102, sizes: { "10": 1 } },
+          ],
+        }),
+        "units_unavailable",
+      );
+      await refused(
+        modify(h, PROVIDER, {
+          receiverLines: [
+            ...RECEIVER_LINES,
+            { listingId: 803, variationId: 8103, sizes: { "10": 1 } },
+          ],
+        }),
         "units_unavailable",
       );
       // A size named like an Object member is no units of the listing.
       await refused(
-        modify(h, PROVIDER, { providerLines: [{ listingId: 701, variationId: 8001, sizes: { M: 2, constructor: 1 } }] }),
+        modify(h, PROVIDER, {
+          providerLines: [{ listingId: 701, variationId: 8001, sizes: { M: 2, constructor: 1 } }],
+        }),
         "units_unavailable",
       );
       fake.listed[0].sizes.M = 2; // the provider's other orders took three units since the page was shown
-      await refused(modify(h, PROVIDER, { providerLines: [{ listingId: 701, variationId: 8001, sizes: { M: 3 } }] }), "units_unavailable");
-      await refused(modify(h, PROVIDER, { providerLines: [{ listingId: 701, variationId: 8001, sizes: { M: 1.5 } }] }), "invalid_units");
+      await refused(
+        modify(h, PROVIDER, {
+          providerLines: [{ listingId: 701, variationId: 8001, sizes: { M: 3 } }],
+        }),
+        "units_unavailable",
+      );
+      await refused(
+        modify(h, PROVIDER, {
+          providerLines: [{ listingId: 701, variationId: 8001, sizes: { M: 1.5 } }],
+        }),
+        "invalid_units",
+      );
       const after = await h.query(swapViewQuery);
       expect({ ...after, busy: false }).toEqual({ ...before, busy: false });
       expect(fake.records()).toHaveLength(recorded);
@@ -434,16 +578,27 @@ describe("swap modified both ways (ADR 0025)", () => {
     await scenario(5113, async (h, fake) => {
       await checkout(h);
       await choose(h);
-      const again = [{ listingId: 802, variationId: 8102, sizes: { "10": 2 }, unitPriceCents: 3000 }];
-      const r = await h.executeUpdate(chooseItemsUpdate, { args: [{ ...by(PROVIDER), lines: again }] });
+      const again = [
+        { listingId: 802, variationId: 8102, sizes: { "10": 2 }, unitPriceCents: 3000 },
+      ];
+      const r = await h.executeUpdate(chooseItemsUpdate, {
+        args: [{ ...by(PROVIDER), lines: again }],
+      });
       expect(r.statename).toBe("provider_approve");
       const v = await h.query(swapViewQuery);
       expect(v.receiver.lines).toEqual(again);
       // $100 against $60 now: the receiver adds $40.
       expect(v.valuation).toMatchObject({ differenceCents: 4000, cashFrom: "receiver" });
-      expect(fake.codes()).toEqual([ACTION.SWAP_REQUESTED, ACTION.PROVIDER_CHOOSES_SWAP_ITEMS, ACTION.PROVIDER_CHOOSES_SWAP_ITEMS]);
+      expect(fake.codes()).toEqual([
+        ACTION.SWAP_REQUESTED,
+        ACTION.PROVIDER_CHOOSES_SWAP_ITEMS,
+        ACTION.PROVIDER_CHOOSES_SWAP_ITEMS,
+      ]);
       await approve(h, PROVIDER);
-      await refused(h.executeUpdate(chooseItemsUpdate, { args: [{ ...by(PROVIDER), lines: RECEIVER_LINES }] }), "wrong_state");
+      await refused(
+        h.executeUpdate(chooseItemsUpdate, { args: [{ ...by(PROVIDER), lines: RECEIVER_LINES }] }),
+        "wrong_state",
+      );
     });
   });
 
@@ -456,7 +611,11 @@ describe("swap modified both ways (ADR 0025)", () => {
       await pay(h, PROVIDER);
       fake.sellOut();
       // The payer stays on the swap and reads why (no redirect to its sent swaps).
-      expect(await pay(h, RECEIVER)).toEqual({ statename: "declined", displayStatus: expect.any(String), message: SWAP_SOLD_OUT_MESSAGE });
+      expect(await pay(h, RECEIVER)).toEqual({
+        statename: "declined",
+        displayStatus: expect.any(String),
+        message: SWAP_SOLD_OUT_MESSAGE,
+      });
       expect(await h.result()).toEqual({ statename: "declined" });
       const last = fake.records().at(-1)!;
       expect(last.reasons).toEqual({ units_unavailable_reason: 62 });
@@ -479,7 +638,10 @@ describe("swap payment", () => {
       await pay(h, RECEIVER);
       const v = await waitFor(h, (x) => x.statename === "ship_swap" && !x.busy, "ship_swap");
       expect(v.provider.shipment?.trackingNumber).toBe("TRK-5108-provider");
-      const due = swapSettlement({ provider: P_GOODS, receiver: R_GOODS, callItEven: false }, "both_shipped");
+      const due = swapSettlement(
+        { provider: P_GOODS, receiver: R_GOODS, callItEven: false },
+        "both_shipped",
+      );
       expect(fake.money()).toEqual([
         ["authorizeSwap", "swap-authorize:1", 500 + 2375],
         ["chargeSwapSide", "swap-charge:provider:1", due.provider.paidCents],
@@ -501,13 +663,18 @@ describe("swap payment", () => {
       await pay(h, PROVIDER);
       await env.sleep(2 * DAY);
       expect(await h.result()).toEqual({ statename: "declined" });
-      const paid = swapSettlement({ provider: P_GOODS, receiver: R_GOODS, callItEven: false }, "both_shipped").provider.paidCents;
+      const paid = swapSettlement(
+        { provider: P_GOODS, receiver: R_GOODS, callItEven: false },
+        "both_shipped",
+      ).provider.paidCents;
       expect(fake.money().slice(-2)).toEqual([
         ["releaseSwapAuthorization", "swap-release:1", undefined],
         ["refundSwapSide", "swap-refund:provider:1", paid],
       ]);
       // The receiver did not pay in time: the reason is the receiver's.
-      expect(fake.records().at(-1)!.reasons).toEqual({ receiver_system_reason: SYSTEM_REASON.NOT_ANSWERED_IN_TIME });
+      expect(fake.records().at(-1)!.reasons).toEqual({
+        receiver_system_reason: SYSTEM_REASON.NOT_ANSWERED_IN_TIME,
+      });
       await keepHistory(h, "payment-lapses");
     });
   });
@@ -517,7 +684,11 @@ describe("swap shipping", () => {
   test("one side never ships: rebooked (911), then non-shipment (116): its goods' value charged and paid out, the other's fee and shipping refunded", async () => {
     await scenario(5110, async (h, fake) => {
       await toShipping(h);
-      await h.signal(swapCarrierEventSignal, { eventId: "p1", status: "picked_up", trackingNumber: "TRK-5110-provider" });
+      await h.signal(swapCarrierEventSignal, {
+        eventId: "p1",
+        status: "picked_up",
+        trackingNumber: "TRK-5110-provider",
+      });
       // The pickup window is in business days (weekends and holidays move it): sleep past the deadline the
       // swap shows, once the scan is in (a query does not make this server skip time).
       const scanned = await waitFor(
@@ -528,10 +699,21 @@ describe("swap shipping", () => {
       await sleepUntil(env, scanned.deadlines.pickupBy, MINUTE);
       const retry = await waitFor(h, (v) => v.statename === "ship_swap_try2" && !v.busy, "try2");
       await sleepUntil(env, retry.deadlines.pickupBy, MINUTE);
-      const v = await waitFor(h, (x) => x.statename === "in_route" && !x.busy, "in route with one parcel");
+      const v = await waitFor(
+        h,
+        (x) => x.statename === "in_route" && !x.busy,
+        "in route with one parcel",
+      );
       expect(v.receiver.shipment?.failed).toBe(true);
-      const s = swapSettlement({ provider: P_GOODS, receiver: R_GOODS, callItEven: false }, "receiver_did_not_ship");
-      const after = fake.money().filter((x) => ["chargeSwapPenalty", "payOutSwapSide", "refundSwapSide"].includes(x[0] as string));
+      const s = swapSettlement(
+        { provider: P_GOODS, receiver: R_GOODS, callItEven: false },
+        "receiver_did_not_ship",
+      );
+      const after = fake
+        .money()
+        .filter((x) =>
+          ["chargeSwapPenalty", "payOutSwapSide", "refundSwapSide"].includes(x[0] as string),
+        );
       expect(after).toEqual([
         ["chargeSwapPenalty", "swap-penalty:receiver:1", s.receiver.penaltyCents],
         ["payOutSwapSide", "swap-payout:provider:1", 16000],
@@ -548,23 +730,41 @@ describe("swap shipping", () => {
   test("both ship and both rate: the cash difference paid out at the second scan; completed when the windows close", async () => {
     await scenario(5111, async (h, fake) => {
       await toShipping(h);
-      await h.signal(swapCarrierEventSignal, { eventId: "a", status: "picked_up", trackingNumber: "TRK-5111-provider" });
-      await h.signal(swapCarrierEventSignal, { eventId: "b", status: "picked_up", trackingNumber: "TRK-5111-receiver" });
+      await h.signal(swapCarrierEventSignal, {
+        eventId: "a",
+        status: "picked_up",
+        trackingNumber: "TRK-5111-provider",
+      });
+      await h.signal(swapCarrierEventSignal, {
+        eventId: "b",
+        status: "picked_up",
+        trackingNumber: "TRK-5111-receiver",
+      });
       await waitFor(h, (v) => v.statename === "in_route" && !v.busy, "in route");
       expect(fake.money().at(-1)).toEqual(["payOutSwapSide", "swap-payout:receiver:1", 6000]);
-      await h.signal(swapCarrierEventSignal, { eventId: "c", status: "delivered", trackingNumber: "TRK-5111-provider" });
-      await h.signal(swapCarrierEventSignal, { eventId: "d", status: "delivered", trackingNumber: "TRK-5111-receiver" });
+      await h.signal(swapCarrierEventSignal, {
+        eventId: "c",
+        status: "delivered",
+        trackingNumber: "TRK-5111-provider",
+      });
+      await h.signal(swapCarrierEventSignal, {
+        eventId: "d",
+        status: "delivered",
+        trackingNumber: "TRK-5111-receiver",
+      });
       await waitFor(h, (v) => v.statename === "delivered" && !v.busy, "delivered");
       const stars = { condition: 5, packaging: 5, timeliness: 4, overall: 5 };
       await h.executeUpdate(rateSwapUpdate, { args: [{ ...by(RECEIVER), stars }] });
       await h.executeUpdate(rateSwapUpdate, { args: [{ ...by(PROVIDER), stars }] });
-      await refused(h.executeUpdate(rateSwapUpdate, { args: [{ ...by(PROVIDER), stars }] }), "already_rated");
+      await refused(
+        h.executeUpdate(rateSwapUpdate, { args: [{ ...by(PROVIDER), stars }] }),
+        "already_rated",
+      );
       await env.sleep(3 * DAY);
       expect(await h.result()).toEqual({ statename: "completed" });
-      expect(fake.codes().filter((c) => c === ACTION.RECEIVER_RATED || c === ACTION.PROVIDER_RATED)).toEqual([
-        ACTION.RECEIVER_RATED,
-        ACTION.PROVIDER_RATED,
-      ]);
+      expect(
+        fake.codes().filter((c) => c === ACTION.RECEIVER_RATED || c === ACTION.PROVIDER_RATED),
+      ).toEqual([ACTION.RECEIVER_RATED, ACTION.PROVIDER_RATED]);
       expect(fake.codes().at(-1)).toBe(ACTION.ORDER_COMPLETED);
       await keepHistory(h, "both-ship-both-rate");
     });
@@ -574,7 +774,11 @@ describe("swap shipping", () => {
 describe("swap: both sides fail to ship (docs/product/money.md, ADR 0037)", () => {
   // Provider paid $91.75 ($60 cash + $8 fee + $23.75 shipping), receiver $31.75 ($8 fee + $23.75 shipping).
   const failMoney = (fake: ReturnType<typeof fakeSwapActivities>) =>
-    fake.money().filter((x) => ["chargeSwapPenalty", "payOutSwapSide", "refundSwapSide"].includes(x[0] as string));
+    fake
+      .money()
+      .filter((x) =>
+        ["chargeSwapPenalty", "payOutSwapSide", "refundSwapSide"].includes(x[0] as string),
+      );
 
   test("one side cancels its shipment, then the other never ships: each failure settled in turn, the cash refunded to its payer, cancelled", async () => {
     await scenario(5113, async (h, fake) => {
@@ -617,7 +821,10 @@ describe("swap: both sides fail to ship (docs/product/money.md, ADR 0037)", () =
         ACTION.REFUND_ISSUED,
       ]);
       expect(fake.states().at(-1)).toBe("cancelled");
-      const s = swapSettlement({ provider: P_GOODS, receiver: R_GOODS, callItEven: false }, "neither_shipped");
+      const s = swapSettlement(
+        { provider: P_GOODS, receiver: R_GOODS, callItEven: false },
+        "neither_shipped",
+      );
       expect([s.provider.netCents, s.receiver.netCents, s.keptCents]).toEqual([6000, -6000, 0]);
       await keepHistory(h, "one-fails-then-the-other");
     });
@@ -661,16 +868,27 @@ describe("swap receipt", () => {
   test("each side confirms the package it received once it is delivered (222 with its role); before that, or twice, it is refused", async () => {
     await scenario(5112, async (h, fake) => {
       await toShipping(h);
-      const confirm = (who: number) => h.executeUpdate(confirmSwapReceivedUpdate, { args: [by(who)] });
+      const confirm = (who: number) =>
+        h.executeUpdate(confirmSwapReceivedUpdate, { args: [by(who)] });
       await refused(confirm(RECEIVER), "wrong_state");
-      await h.signal(swapCarrierEventSignal, { eventId: "a", status: "delivered", trackingNumber: "TRK-5112-provider" });
-      await waitFor(h, (v) => v.provider.shipment?.delivered === true && !v.busy, "the provider's parcel delivered");
+      await h.signal(swapCarrierEventSignal, {
+        eventId: "a",
+        status: "delivered",
+        trackingNumber: "TRK-5112-provider",
+      });
+      await waitFor(
+        h,
+        (v) => v.provider.shipment?.delivered === true && !v.busy,
+        "the provider's parcel delivered",
+      );
       // The provider's parcel reached the receiver; the receiver's has not reached the provider.
       await refused(confirm(PROVIDER), "wrong_state");
       await confirm(RECEIVER);
       await refused(confirm(RECEIVER), "already_received");
       const last = fake.records().at(-1)!;
-      expect(last.actions.map((a) => [a.code, a.role])).toEqual([[ACTION.RECEIVER_CONFIRM_ORDER, "receiver"]]);
+      expect(last.actions.map((a) => [a.code, a.role])).toEqual([
+        [ACTION.RECEIVER_CONFIRM_ORDER, "receiver"],
+      ]);
     });
   });
 });
@@ -696,8 +914,14 @@ describe("swap replay", () => {
 
   test("every recorded history replays with the current workflow code", async () => {
     for (const file of files()) {
-      const history = temporal.api.history.v1.History.fromObject(JSON.parse(fs.readFileSync(path.join(HISTORIES, file), "utf8")));
-      await Worker.runReplayHistory({ workflowBundle: bundle, dataConverter: testDataConverter }, history, file);
+      const history = temporal.api.history.v1.History.fromObject(
+        JSON.parse(fs.readFileSync(path.join(HISTORIES, file), "utf8")),
+      );
+      await Worker.runReplayHistory(
+        { workflowBundle: bundle, dataConverter: testDataConverter },
+        history,
+        file,
+      );
     }
   });
 });

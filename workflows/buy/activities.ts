@@ -61,7 +61,13 @@ export interface OrderStateRecord {
   deadlines: Record<string, string | null>;
   floorTime?: string | null;
   paymentMethod?: { lastFour: string; description: string } | null;
-  rating?: { condition: number; packaging: number; timeliness: number; overall: number; comments: string } | null;
+  rating?: {
+    condition: number;
+    packaging: number;
+    timeliness: number;
+    overall: number;
+    comments: string;
+  } | null;
   /** The step's notices: their outbox rows are written in the same transaction as the state. */
   notices?: OrderNotice[];
 }
@@ -110,7 +116,13 @@ export interface AuthorizePaymentInput {
   paymentName?: string;
 }
 export type AuthorizePaymentResult =
-  | { status: "authorized"; paymentIntentId: string; amountCents: number; lastFour: string; description: string }
+  | {
+      status: "authorized";
+      paymentIntentId: string;
+      amountCents: number;
+      lastFour: string;
+      description: string;
+    }
   | { status: "declined"; declineCode: string; message: string };
 
 export interface CapturePaymentInput {
@@ -195,7 +207,9 @@ export interface SaveCardInput {
   retailerId: number;
   paymentMethod: PaymentMethodInput;
 }
-export type SaveCardResult = { status: "saved"; card: CardOnFile } | { status: "declined"; message: string };
+export type SaveCardResult =
+  | { status: "saved"; card: CardOnFile }
+  | { status: "declined"; message: string };
 
 export interface PaymentEventRecord {
   orderId: number;
@@ -239,7 +253,9 @@ export interface StockChangeInput {
   lines: OrderLine[];
 }
 /** Atomic: all lines or none; never below zero whatever the concurrency. */
-export type DecrementStockResult = { ok: true } | { ok: false; listingId: number | null; size: string };
+export type DecrementStockResult =
+  | { ok: true }
+  | { ok: false; listingId: number | null; size: string };
 
 // --- carrier --------------------------------------------------------------------------------------------
 

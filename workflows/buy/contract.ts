@@ -28,14 +28,20 @@ import type { Role } from "../../domain/states";
 
 /** One buy workflow per order. */
 export function buyWorkflowId(orderId: number): string {
-  if (!Number.isSafeInteger(orderId) || orderId <= 0) throw new RangeError(`order id must be a positive integer, got ${String(orderId)}`);
+  if (!Number.isSafeInteger(orderId) || orderId <= 0)
+    throw new RangeError(`order id must be a positive integer, got ${String(orderId)}`);
   return `buy-order:${orderId}`;
 }
 
 import type { BuyDraftHandOver } from "../../domain/cart";
 export type { BuyDraftHandOver };
 /** What every kind shares (the carrier's event, a card), re-exported for the purchase's callers. */
-export { carrierEventSignal, type CarrierEventSignal, type CarrierStatus, type PaymentMethodInput } from "../common/contract";
+export {
+  carrierEventSignal,
+  type CarrierEventSignal,
+  type CarrierStatus,
+  type PaymentMethodInput,
+} from "../common/contract";
 
 // ---------------------------------------------------------------------------------------------------------
 // Starting the workflow.
@@ -65,7 +71,12 @@ export interface BuyOrderInput {
    * The amounts the buyer was shown at checkout (domain/fees purchaseQuote). When given, the workflow checks
    * that its own quote of `lines` is the same before any money moves, and fails (BuyInvalidInput) if not.
    */
-  expectedQuote?: { goodsCents: number; feeCents: number; shippingCents: number; totalCents: number };
+  expectedQuote?: {
+    goodsCents: number;
+    feeCents: number;
+    shippingCents: number;
+    totalCents: number;
+  };
   /** Selling to a request: the sell dialog's answers (staff see floor_time). */
   sellInfo?: { reason: string; floorTime: string } | null;
   /** Marketplace time zone for business days (MARKETPLACE_TZ); default America/New_York. */
@@ -76,7 +87,9 @@ export interface BuyOrderInput {
 
 /** The workflow input from checkout's hand-over; the caller adds the unit prices it priced the lines with. */
 export function buyOrderInputFromDraft(
-  draft: Omit<BuyDraftHandOver, "units"> & { units: (BuyDraftHandOver["units"][number] & { unitPriceCents: number })[] },
+  draft: Omit<BuyDraftHandOver, "units"> & {
+    units: (BuyDraftHandOver["units"][number] & { unitPriceCents: number })[];
+  },
   extra: { sellInfo?: { reason: string; floorTime: string } | null; timeZone?: string } = {},
 ): BuyOrderInput {
   return {
@@ -224,7 +237,11 @@ export interface BuyCommandResult {
   conflictingOrderIds?: number[];
 }
 
-export const BUY_REDIRECTS = Object.freeze({ orders: "/orders", activeListings: "/active/listings", home: "/" });
+export const BUY_REDIRECTS = Object.freeze({
+  orders: "/orders",
+  activeListings: "/active/listings",
+  home: "/",
+});
 
 /**
  * Where "/orders" (the workflow's "go to your orders" after an approval) takes this party: the buyer to its
@@ -232,7 +249,9 @@ export const BUY_REDIRECTS = Object.freeze({ orders: "/orders", activeListings: 
  * docs/product/orders.md, "Purchase from a listing"). Any other path is kept.
  */
 export function ordersTabFor(role: "provider" | "receiver" | null, redirectTo: string): string {
-  return redirectTo === BUY_REDIRECTS.orders && role === "receiver" ? "/orders/purchases" : redirectTo;
+  return redirectTo === BUY_REDIRECTS.orders && role === "receiver"
+    ? "/orders/purchases"
+    : redirectTo;
 }
 
 /**
@@ -243,7 +262,8 @@ export function ordersTabFor(role: "provider" | "receiver" | null, redirectTo: s
  */
 export const BUY_ERRORS = Object.freeze({
   wrong_party: "Only the other retailer of this order can do that.",
-  wrong_state: "This order has moved on since you opened it. Refresh the page to see where it stands.",
+  wrong_state:
+    "This order has moved on since you opened it. Refresh the page to see where it stands.",
   total_too_high: TOTAL_TOO_HIGH,
   no_units: "To remove every item, decline the sale instead.",
   unchanged: "You have not changed anything. Press Approve Sale to approve the order as requested.",
@@ -252,7 +272,8 @@ export const BUY_ERRORS = Object.freeze({
   card_required: "Please enter a card to continue.",
   decline_reason_required: DECLINE_REASON_REQUIRED,
   cancel_reason_required: CANCEL_REASON_REQUIRED,
-  units_unavailable: "These units are no longer available: another order took them. Please decline this order and update your listings.",
+  units_unavailable:
+    "These units are no longer available: another order took them. Please decline this order and update your listings.",
   payment_failed: "We could not collect the payment right now. Please try again in a few minutes.",
   rating_invalid: "Please rate every criterion with 1 to 5 stars.",
   rating_closed: "The time to rate this order has passed.",
@@ -275,7 +296,10 @@ export function buyCommandError(err: unknown): { code: BuyErrorCode; message: st
   return commandErrorIn(err, BUY_ERRORS);
 }
 
-export const BUY_MESSAGES = Object.freeze({ ratingSaved: RATING_SAVED, updateYourListings: UPDATE_YOUR_LISTINGS });
+export const BUY_MESSAGES = Object.freeze({
+  ratingSaved: RATING_SAVED,
+  updateYourListings: UPDATE_YOUR_LISTINGS,
+});
 
 // ---------------------------------------------------------------------------------------------------------
 // The view (query).
@@ -349,14 +373,26 @@ export interface BuyOrderView {
   reasons: Record<string, number>;
   paymentMethod: { lastFour: string; description: string } | null;
   authorizeAttempts: number;
-  shipment: { shipmentId: string; callTag: string; trackingNumber: string; labelUrl: string | null; attempt: number } | null;
+  shipment: {
+    shipmentId: string;
+    callTag: string;
+    trackingNumber: string;
+    labelUrl: string | null;
+    attempt: number;
+  } | null;
   /** When the order was approved (captured) and when the current pickup window started (approval or reschedule). */
   approvedAt: string | null;
   pickupWindowStartedAt: string | null;
   payoutReleasedAt: string | null;
   deliveredAt: string | null;
   receivedConfirmed: boolean;
-  rating: { condition: number; packaging: number; timeliness: number; overall: number; comments: string } | null;
+  rating: {
+    condition: number;
+    packaging: number;
+    timeliness: number;
+    overall: number;
+    comments: string;
+  } | null;
   rmaOpen: boolean;
   /** A step is running its activities (a command sent now waits for it); pages may show "updating...". */
   busy: boolean;
@@ -366,25 +402,41 @@ export interface BuyOrderView {
 // Message definitions (what defineUpdate / defineSignal / defineQuery return).
 
 /** Buyer: complete checkout with a card (pre-authorise; for a request order also capture and book pickup). */
-export const completeCheckoutUpdate = update<BuyCommandResult, [CompleteCheckoutCommand]>("completeCheckout");
+export const completeCheckoutUpdate = update<BuyCommandResult, [CompleteCheckoutCommand]>(
+  "completeCheckout",
+);
 /** Requestor: decline an order made for its request (receiver_decline_checkout). */
-export const declineCheckoutUpdate = update<BuyCommandResult, [DeclineCheckoutCommand]>("declineCheckout");
+export const declineCheckoutUpdate = update<BuyCommandResult, [DeclineCheckoutCommand]>(
+  "declineCheckout",
+);
 /** Seller: Approve Sale (may answer need_payment_method or need_confirm_decline_others). */
 export const approveSaleUpdate = update<BuyCommandResult, [ApproveSaleCommand]>("approveSale");
 /** Seller in `payment`: put a card on file, then the approval (or modification) continues. */
-export const addPaymentMethodUpdate = update<BuyCommandResult, [AddPaymentMethodCommand]>("addPaymentMethod");
+export const addPaymentMethodUpdate = update<BuyCommandResult, [AddPaymentMethodCommand]>(
+  "addPaymentMethod",
+);
 /** Seller: Submit response with fewer units (never more than requested). */
 export const modifySaleUpdate = update<BuyCommandResult, [ModifySaleCommand]>("modifySale");
 /** Seller: Decline with a reason. */
 export const declineSaleUpdate = update<BuyCommandResult, [DeclineSaleCommand]>("declineSale");
 /** Buyer: approve the modified purchase (capture now). */
-export const approveModifiedPurchaseUpdate = update<BuyCommandResult, [ApproveModifiedPurchaseCommand]>("approveModifiedPurchase");
+export const approveModifiedPurchaseUpdate = update<
+  BuyCommandResult,
+  [ApproveModifiedPurchaseCommand]
+>("approveModifiedPurchase");
 /** Buyer: decline the modified purchase (reasons 0, 1, 2; default 30). */
-export const declineModifiedPurchaseUpdate = update<BuyCommandResult, [DeclineModifiedPurchaseCommand]>("declineModifiedPurchase");
+export const declineModifiedPurchaseUpdate = update<
+  BuyCommandResult,
+  [DeclineModifiedPurchaseCommand]
+>("declineModifiedPurchase");
 /** Seller: cancel the shipment with a reason until In-Route / Delivered / Cancelled. */
-export const cancelShipmentUpdate = update<BuyCommandResult, [CancelShipmentCommand]>("cancelShipment");
+export const cancelShipmentUpdate = update<BuyCommandResult, [CancelShipmentCommand]>(
+  "cancelShipment",
+);
 /** Buyer: confirm the received package (action 222). */
-export const confirmReceivedUpdate = update<BuyCommandResult, [ConfirmReceivedCommand]>("confirmReceived");
+export const confirmReceivedUpdate = update<BuyCommandResult, [ConfirmReceivedCommand]>(
+  "confirmReceived",
+);
 /** Buyer: rate within 3 business days of delivery ("Rating saved!"). */
 export const rateOrderUpdate = update<BuyCommandResult, [RateOrderCommand]>("rateOrder");
 

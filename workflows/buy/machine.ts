@@ -18,10 +18,22 @@
  *   Timers: checkout 24 h (301) / 3 days for a request (304); seller 5 days (302); modified purchase 1 day,
  *   never past the authorisation (303).
  */
-import type { BookPickupResult, BuyActivities, OrderNoticeTemplate, OrderStateRecord } from "./activities";
+import type {
+  BookPickupResult,
+  BuyActivities,
+  OrderNoticeTemplate,
+  OrderStateRecord,
+} from "./activities";
 import { ACTION } from "../../domain/action-codes";
 import { WINDOWS, modifiedPurchaseDeadline } from "../../domain/business-days";
-import { cancellationForLines, captureEntry, orderLedger, orderUnits, payoutForLines, type OrderLine } from "../../domain/order-money";
+import {
+  cancellationForLines,
+  captureEntry,
+  orderLedger,
+  orderUnits,
+  payoutForLines,
+  type OrderLine,
+} from "../../domain/order-money";
 import {
   BUYER_DECLINE_DEFAULT_REASON,
   BUYER_DECLINE_REASONS,
@@ -31,13 +43,34 @@ import {
   isChoice,
   isUnitUnavailableReason,
 } from "../../domain/reasons";
-import { BUY_STATES, COMMON_STATES, completedFlagFor, isTerminalState, stageForState, type Role } from "../../domain/states";
+import {
+  BUY_STATES,
+  COMMON_STATES,
+  completedFlagFor,
+  isTerminalState,
+  stageForState,
+  type Role,
+} from "../../domain/states";
 import type { CarrierEventSignal } from "../common/contract";
 import { ratingOf } from "../common/guards";
-import { PICKUP_ATTEMPTS, bookParcel, deliveryWindows, isScan, missedPickup, pickupWindowEnd } from "../common/parcel";
+import {
+  PICKUP_ATTEMPTS,
+  bookParcel,
+  deliveryWindows,
+  isScan,
+  missedPickup,
+  pickupWindowEnd,
+} from "../common/parcel";
 import { payments } from "../common/payments";
 import { iso, isoDeadlines, nextKey, noticeDedupeKey, stepRecord } from "../common/record";
-import { caller, signalWorkflow, type Command, type Machine, type Step, type StepContext } from "../common/steps";
+import {
+  caller,
+  signalWorkflow,
+  type Command,
+  type Machine,
+  type Step,
+  type StepContext,
+} from "../common/steps";
 import {
   BUY_MESSAGES,
   BUY_REDIRECTS,
@@ -106,8 +139,18 @@ export type Notice = [Role, OrderNoticeTemplate, (number | null)?];
 // --- effects every step uses ----------------------------------------------------------------------------
 
 /** The read-model write of the current state (what pages show), with the step's codes and notices. */
-export function stateRecord(m: BuyModel, codes: Codes, notices: Notice[], at: string): OrderStateRecord {
-  const { actions, sequence } = stepRecord(m, codes, at, (code, role, when) => actionRecords(m, [[code, role]], when)[0]);
+export function stateRecord(
+  m: BuyModel,
+  codes: Codes,
+  notices: Notice[],
+  at: string,
+): OrderStateRecord {
+  const { actions, sequence } = stepRecord(
+    m,
+    codes,
+    at,
+    (code, role, when) => actionRecords(m, [[code, role]], when)[0],
+  );
   const ledger = orderLedger(m.ledger);
   return {
     orderId: m.orderId,
@@ -126,7 +169,11 @@ export function stateRecord(m: BuyModel, codes: Codes, notices: Notice[], at: st
     isModified: m.isModified,
     lines: m.approvedLines ?? m.requested,
     pendingLines: m.pendingLines,
-    amounts: { quote: currentQuote(m), authorizedCents: ledger.authorizedCents, capturedCents: ledger.buyerPaidCents },
+    amounts: {
+      quote: currentQuote(m),
+      authorizedCents: ledger.authorizedCents,
+      capturedCents: ledger.buyerPaidCents,
+    },
     ledger,
     reasons: { ...m.reasons },
     deadlines: isoDeadlines(m.deadlines),
@@ -154,10 +201,17 @@ export function stateRecord(m: BuyModel, codes: Codes, notices: Notice[], at: st
  * and e-mails are sent from the outbox after the step, never on the click's path.
  */
 function* record(m: BuyModel, ctx: StepContext, codes: Codes, notices: Notice[] = []): Step {
-  yield* call("recordOrderState", stateRecord(m, codes, notices, new Date(ctx.now()).toISOString()), "local");
+  yield* call(
+    "recordOrderState",
+    stateRecord(m, codes, notices, new Date(ctx.now()).toISOString()),
+    "local",
+  );
 }
 
-function* releaseAuthorization(m: BuyModel, reason: "declined" | "expired" | "cancelled"): Step<boolean> {
+function* releaseAuthorization(
+  m: BuyModel,
+  reason: "declined" | "expired" | "cancelled",
+): Step<boolean> {
   if (!m.authorization || m.authorizationClosed) return false;
   m.authorizationClosed = true;
   const { paymentIntentId, amountCents } = m.authorization;
@@ -172,7 +226,13 @@ function* releaseAuthorization(m: BuyModel, reason: "declined" | "expired" | "ca
 }
 
 /** Ends the negotiation as declined, releasing the authorisation; codes first, then 813 when released. */
-function* declineWith(m: BuyModel, ctx: StepContext, codes: Codes, notify: Role[], releaseReason: "declined" | "expired"): Step {
+function* declineWith(
+  m: BuyModel,
+  ctx: StepContext,
+  codes: Codes,
+  notify: Role[],
+  releaseReason: "declined" | "expired",
+): Step {
   const released = yield* releaseAuthorization(m, releaseReason);
   m.statename = COMMON_STATES.DECLINED;
   m.deadlines.checkoutBy = m.deadlines.sellerResponseBy = m.deadlines.modifiedResponseBy = null;
@@ -187,11 +247,21 @@ function* declineWith(m: BuyModel, ctx: StepContext, codes: Codes, notify: Role[
 /** The units were taken by another order: declined for that reason (reason 15, code 229). */
 function* declineForOtherOrder(m: BuyModel, ctx: StepContext): Step {
   m.reasons.provider_decline_buy_reason = DECLINE_OTHERS_REASON;
-  yield* declineWith(m, ctx, [[ACTION.PROVIDER_DECLINED_FOR_OTHER_ORDER, "provider"]], ["receiver"], "declined");
+  yield* declineWith(
+    m,
+    ctx,
+    [[ACTION.PROVIDER_DECLINED_FOR_OTHER_ORDER, "provider"]],
+    ["receiver"],
+    "declined",
+  );
 }
 
 function* conflictsFor(m: BuyModel, lines: OrderLine[]): Step<number[]> {
-  const r = yield* call("findConflictingOrders", { orderId: m.orderId, providerId: m.providerId, lines }, "local");
+  const r = yield* call(
+    "findConflictingOrders",
+    { orderId: m.orderId, providerId: m.providerId, lines },
+    "local",
+  );
   return r.orderIds.filter((id) => id !== m.orderId);
 }
 
@@ -201,15 +271,20 @@ function* bookPickup(m: BuyModel, ctx: StepContext): Step {
   const pickupBy = pickupWindowEnd(now, m);
   m.pickupWindowStartedAt = now;
   m.deadlines.pickupBy = pickupBy;
-  const { booking, attempt } = yield* bookParcel<BookPickupResult>(m, BUY_STEPS.bookPickup, "bookPickup", (n) => ({
-    orderId: m.orderId,
-    externalId: m.externalId,
-    attempt: n,
-    senderId: m.providerId,
-    receiverId: m.receiverId,
-    units: orderUnits(m.approvedLines ?? m.requested),
-    pickupBy: new Date(pickupBy).toISOString(),
-  }));
+  const { booking, attempt } = yield* bookParcel<BookPickupResult>(
+    m,
+    BUY_STEPS.bookPickup,
+    "bookPickup",
+    (n) => ({
+      orderId: m.orderId,
+      externalId: m.externalId,
+      attempt: n,
+      senderId: m.providerId,
+      receiverId: m.receiverId,
+      units: orderUnits(m.approvedLines ?? m.requested),
+      pickupBy: new Date(pickupBy).toISOString(),
+    }),
+  );
   m.shipment = { ...booking, attempt };
 }
 
@@ -227,7 +302,11 @@ function* finalizeApproval(
   const auth = m.authorization;
   if (!auth) throw new Error("approval without an authorisation");
   const conflicts = knownConflicts ?? (yield* conflictsFor(m, lines));
-  const dec = yield* call("decrementStock", { idempotencyKey: nextKey(m, BUY_STEPS.decrementStock), orderId: m.orderId, lines }, "local");
+  const dec = yield* call(
+    "decrementStock",
+    { idempotencyKey: nextKey(m, BUY_STEPS.decrementStock), orderId: m.orderId, lines },
+    "local",
+  );
   if (!dec.ok) return "units_unavailable";
   const entry = captureEntry(lines, auth.amountCents);
   try {
@@ -239,8 +318,15 @@ function* finalizeApproval(
     };
     yield* pay(m, "capture", "capturePayment", BUY_STEPS.capture, capture);
   } catch (err) {
-    ctx.log("warn", "capture failed; stock restored", { workflowId: m.workflowId, error: String(err) });
-    yield* call("restoreStock", { idempotencyKey: nextKey(m, BUY_STEPS.restoreStock), orderId: m.orderId, lines }, "local");
+    ctx.log("warn", "capture failed; stock restored", {
+      workflowId: m.workflowId,
+      error: String(err),
+    });
+    yield* call(
+      "restoreStock",
+      { idempotencyKey: nextKey(m, BUY_STEPS.restoreStock), orderId: m.orderId, lines },
+      "local",
+    );
     return "payment_failed";
   }
   m.ledger.push(entry);
@@ -254,28 +340,45 @@ function* finalizeApproval(
   yield* record(
     m,
     ctx,
-    [...approvalCodes, [ACTION.PAYMENT_CAPTURED, "system"], [ACTION.CALL_TAG_SCHEDULED_ORDER, "system"]],
+    [
+      ...approvalCodes,
+      [ACTION.PAYMENT_CAPTURED, "system"],
+      [ACTION.CALL_TAG_SCHEDULED_ORDER, "system"],
+    ],
     [["provider", "ready_for_pickup", m.deadlines.pickupBy]],
   );
   for (const other of conflicts) {
     try {
       yield* signalWorkflow(buyWorkflowId(other), unitsTakenSignal.name, { byOrderId: m.orderId });
     } catch (err) {
-      ctx.log("warn", "could not tell another order its units were taken", { workflowId: m.workflowId, other, error: String(err) });
+      ctx.log("warn", "could not tell another order its units were taken", {
+        workflowId: m.workflowId,
+        other,
+        error: String(err),
+      });
     }
   }
   return "ok";
 }
 
 /** After capture: call tag cancelled, buyer refunded in full, seller charged 10%, optionally units back. */
-function* cancelAfterCapture(m: BuyModel, ctx: StepContext, reason: "shipment_cancelled" | "not_picked_up", firstCodes: Codes): Step {
+function* cancelAfterCapture(
+  m: BuyModel,
+  ctx: StepContext,
+  reason: "shipment_cancelled" | "not_picked_up",
+  firstCodes: Codes,
+): Step {
   const auth = m.authorization;
   const lines = m.approvedLines;
   if (!auth || !lines) throw new Error("cancellation without a capture");
   if (m.shipment) {
     yield* call(
       "cancelPickup",
-      { idempotencyKey: nextKey(m, BUY_STEPS.cancelPickup), orderId: m.orderId, shipmentId: m.shipment.shipmentId },
+      {
+        idempotencyKey: nextKey(m, BUY_STEPS.cancelPickup),
+        orderId: m.orderId,
+        shipmentId: m.shipment.shipmentId,
+      },
       "carrier",
     );
   }
@@ -289,7 +392,11 @@ function* cancelAfterCapture(m: BuyModel, ctx: StepContext, reason: "shipment_ca
   m.ledger.push({ kind: "refund", amountCents: s.buyerRefundCents });
   if (reason === "shipment_cancelled") {
     // A cancelled shipment puts the units back on the listing (docs/product/orders.md, "Purchase from a listing").
-    yield* call("restoreStock", { idempotencyKey: nextKey(m, BUY_STEPS.restoreStock), orderId: m.orderId, lines }, "local");
+    yield* call(
+      "restoreStock",
+      { idempotencyKey: nextKey(m, BUY_STEPS.restoreStock), orderId: m.orderId, lines },
+      "local",
+    );
   }
   yield* pay(m, "charge", "chargeSellerPenalty", BUY_STEPS.penalty, {
     orderId: m.orderId,
@@ -316,11 +423,18 @@ function* onMissedPickup(m: BuyModel, ctx: StepContext): Step {
   if (missedPickup(m.statename === BUY_STATES.SHIP_ORDER ? 1 : PICKUP_ATTEMPTS) === "rebook") {
     yield* bookPickup(m, ctx);
     m.statename = BUY_STATES.SHIP_ORDER_TRY2;
-    yield* record(m, ctx, [[ACTION.CALL_TAG_RESCHEDULED_ORDER, "system"]], [["provider", "pickup_rescheduled", m.deadlines.pickupBy]]);
+    yield* record(
+      m,
+      ctx,
+      [[ACTION.CALL_TAG_RESCHEDULED_ORDER, "system"]],
+      [["provider", "pickup_rescheduled", m.deadlines.pickupBy]],
+    );
     return;
   }
   m.reasons.system_reason = SYSTEM_REASON.NOT_PICKED_UP;
-  yield* cancelAfterCapture(m, ctx, "not_picked_up", [[ACTION.PROVIDER_ORDER_NON_SHIPMENT, "system"]]);
+  yield* cancelAfterCapture(m, ctx, "not_picked_up", [
+    [ACTION.PROVIDER_ORDER_NON_SHIPMENT, "system"],
+  ]);
 }
 
 // --- the seller's approval and modification -------------------------------------------------------------
@@ -338,11 +452,22 @@ function* askToConfirm(m: BuyModel, ctx: StepContext, conflicts: number[]): Step
  * Seller approval after the card check: confirm other orders' decline, then finalize. `knownConflicts`: the
  * conflicts read with the card check (approvalFacts), else read here.
  */
-function* continueApproval(m: BuyModel, ctx: StepContext, confirm: boolean, knownConflicts?: number[]): Step<BuyCommandResult> {
+function* continueApproval(
+  m: BuyModel,
+  ctx: StepContext,
+  confirm: boolean,
+  knownConflicts?: number[],
+): Step<BuyCommandResult> {
   const conflicts = knownConflicts ?? (yield* conflictsFor(m, m.requested));
   if (conflicts.length > 0 && !confirm) return yield* askToConfirm(m, ctx, conflicts);
   m.statename = BUY_STATES.PROVIDER_APPROVE_SALE;
-  const outcome = yield* finalizeApproval(m, ctx, m.requested, [[ACTION.PROVIDER_APPROVE_SALE, "provider"]], conflicts);
+  const outcome = yield* finalizeApproval(
+    m,
+    ctx,
+    m.requested,
+    [[ACTION.PROVIDER_APPROVE_SALE, "provider"]],
+    conflicts,
+  );
   if (outcome === "units_unavailable") reject("units_unavailable");
   if (outcome === "payment_failed") reject("payment_failed");
   return commandResult(m, "ok", { redirectTo: BUY_REDIRECTS.orders });
@@ -374,11 +499,20 @@ function* continueModify(
 }
 
 /** No card on file: wait in `payment` (810) until addPaymentMethod. */
-function* askForCard(m: BuyModel, ctx: StepContext, pending: NonNullable<BuyModel["pendingCommand"]>): Step<BuyCommandResult> {
+function* askForCard(
+  m: BuyModel,
+  ctx: StepContext,
+  pending: NonNullable<BuyModel["pendingCommand"]>,
+): Step<BuyCommandResult> {
   m.pendingCommand = pending;
   if (m.statename !== BUY_STATES.PAYMENT) {
     m.statename = BUY_STATES.PAYMENT;
-    yield* record(m, ctx, [[ACTION.PAYMENT, "provider"]], [["provider", "payment_method_needed", m.deadlines.sellerResponseBy]]);
+    yield* record(
+      m,
+      ctx,
+      [[ACTION.PAYMENT, "provider"]],
+      [["provider", "payment_method_needed", m.deadlines.sellerResponseBy]],
+    );
   }
   return commandResult(m, "need_payment_method");
 }
@@ -388,16 +522,27 @@ function* askForCard(m: BuyModel, ctx: StepContext, pending: NonNullable<BuyMode
 /** One retailer command: `validate` refuses it (the specification's errors) without changing anything; `run` does it. */
 export type CommandSpec<Cmd> = Command<BuyModel, Cmd, BuyCommandResult>;
 
-function* completeCheckout(m: BuyModel, cmd: CompleteCheckoutCommand, ctx: StepContext): Step<BuyCommandResult> {
+function* completeCheckout(
+  m: BuyModel,
+  cmd: CompleteCheckoutCommand,
+  ctx: StepContext,
+): Step<BuyCommandResult> {
   const pm = cmd.paymentMethod;
   // A new attempt after a decline or with another card; the same card retried after an outage keeps its key,
   // so a charge that did go through is not made twice.
-  const sameRetry = m.lastAuthorize?.outcome === "error" && m.lastAuthorize.paymentMethodId === pm.paymentMethodId;
+  const sameRetry =
+    m.lastAuthorize?.outcome === "error" && m.lastAuthorize.paymentMethodId === pm.paymentMethodId;
   const attempt = sameRetry ? (m.attempts.authorize as number) : undefined;
   const amountCents = m.requestedQuote.totalCents;
   let res;
   try {
-    const input = { orderId: m.orderId, retailerId: m.receiverId, paymentMethod: pm, amountCents, description: `Order ${m.externalId}` };
+    const input = {
+      orderId: m.orderId,
+      retailerId: m.receiverId,
+      paymentMethod: pm,
+      amountCents,
+      description: `Order ${m.externalId}`,
+    };
     res = yield* pay(m, "authorise", "authorizePayment", BUY_STEPS.authorize, input, attempt);
   } catch (err) {
     ctx.log("warn", "authorisation failed", { workflowId: m.workflowId, error: String(err) });
@@ -425,11 +570,18 @@ function* completeCheckout(m: BuyModel, cmd: CompleteCheckoutCommand, ctx: StepC
       now + WINDOWS.sellerResponse,
       now + WINDOWS.authorizationLifetime - WINDOWS.authorizationSafetyMargin,
     );
-    yield* record(m, ctx, [[ACTION.CHECKOUT_COMPLETED, "receiver"]], [["provider", "approve_sale_needed", m.deadlines.sellerResponseBy]]);
+    yield* record(
+      m,
+      ctx,
+      [[ACTION.CHECKOUT_COMPLETED, "receiver"]],
+      [["provider", "approve_sale_needed", m.deadlines.sellerResponseBy]],
+    );
     return commandResult(m);
   }
   // An order made for a request: the seller approved with its offer; checking out captures and ships.
-  const outcome = yield* finalizeApproval(m, ctx, m.requested, [[ACTION.RECEIVER_APPROVE_PURCHASE, "receiver"]]);
+  const outcome = yield* finalizeApproval(m, ctx, m.requested, [
+    [ACTION.RECEIVER_APPROVE_PURCHASE, "receiver"],
+  ]);
   if (outcome === "units_unavailable") {
     yield* declineForOtherOrder(m, ctx);
     return commandResult(m);
@@ -444,8 +596,14 @@ function* completeCheckout(m: BuyModel, cmd: CompleteCheckoutCommand, ctx: StepC
   return commandResult(m, "ok", { redirectTo: BUY_REDIRECTS.orders });
 }
 
-function* approveModified(m: BuyModel, _cmd: ApproveModifiedPurchaseCommand, ctx: StepContext): Step<BuyCommandResult> {
-  const outcome = yield* finalizeApproval(m, ctx, m.pendingLines as OrderLine[], [[ACTION.RECEIVER_APPROVE_PURCHASE, "receiver"]]);
+function* approveModified(
+  m: BuyModel,
+  _cmd: ApproveModifiedPurchaseCommand,
+  ctx: StepContext,
+): Step<BuyCommandResult> {
+  const outcome = yield* finalizeApproval(m, ctx, m.pendingLines as OrderLine[], [
+    [ACTION.RECEIVER_APPROVE_PURCHASE, "receiver"],
+  ]);
   if (outcome === "units_unavailable") {
     yield* declineForOtherOrder(m, ctx);
     return commandResult(m);
@@ -454,7 +612,11 @@ function* approveModified(m: BuyModel, _cmd: ApproveModifiedPurchaseCommand, ctx
   return commandResult(m, "ok", { redirectTo: BUY_REDIRECTS.orders });
 }
 
-function* addPaymentMethod(m: BuyModel, cmd: AddPaymentMethodCommand, ctx: StepContext): Step<BuyCommandResult> {
+function* addPaymentMethod(
+  m: BuyModel,
+  cmd: AddPaymentMethodCommand,
+  ctx: StepContext,
+): Step<BuyCommandResult> {
   const saved = yield* pay(m, "saveCard", "saveCardOnFile", BUY_STEPS.saveCard, {
     retailerId: m.providerId,
     paymentMethod: cmd.paymentMethod,
@@ -468,7 +630,9 @@ function* addPaymentMethod(m: BuyModel, cmd: AddPaymentMethodCommand, ctx: StepC
   m.statename = BUY_STATES.PROVIDER_APPROVE_SALE;
   yield* record(m, ctx, [[ACTION.PAYMENT_METHOD_ADDED, "provider"]]);
   const confirm = cmd.confirmDeclineOthers === true;
-  return pending.kind === "approve" ? yield* continueApproval(m, ctx, confirm) : yield* continueModify(m, ctx, pending.lines, confirm);
+  return pending.kind === "approve"
+    ? yield* continueApproval(m, ctx, confirm)
+    : yield* continueModify(m, ctx, pending.lines, confirm);
 }
 
 function* rateOrder(m: BuyModel, cmd: RateOrderCommand, ctx: StepContext): Step<BuyCommandResult> {
@@ -487,23 +651,40 @@ function* rateOrder(m: BuyModel, cmd: RateOrderCommand, ctx: StepContext): Step<
   m.receivedConfirmed = true;
   m.rating = { ...stars, comments };
   yield* record(m, ctx, [...codes, [ACTION.RECEIVER_RATED, "receiver"]]);
-  return commandResult(m, "ok", { message: BUY_MESSAGES.ratingSaved, redirectTo: BUY_REDIRECTS.home });
+  return commandResult(m, "ok", {
+    message: BUY_MESSAGES.ratingSaved,
+    redirectTo: BUY_REDIRECTS.home,
+  });
 }
 
 /**
  * The reads of a seller's approval or modification in one local activity: its card on file and the orders
  * that want the same units.
  */
-function* approvalFacts(m: BuyModel, lines: OrderLine[]): Step<{ cardOnFile: boolean; conflicts: number[] }> {
-  const r = yield* call("approvalFacts", { orderId: m.orderId, providerId: m.providerId, lines }, "local");
-  return { cardOnFile: r.cardOnFile, conflicts: r.conflictingOrderIds.filter((id) => id !== m.orderId) };
+function* approvalFacts(
+  m: BuyModel,
+  lines: OrderLine[],
+): Step<{ cardOnFile: boolean; conflicts: number[] }> {
+  const r = yield* call(
+    "approvalFacts",
+    { orderId: m.orderId, providerId: m.providerId, lines },
+    "local",
+  );
+  return {
+    cardOnFile: r.cardOnFile,
+    conflicts: r.conflictingOrderIds.filter((id) => id !== m.orderId),
+  };
 }
 
 /**
  * The validator of a command that `role` may send in `states`, then its own payload checks: refuses with the
  * specification's errors, never changes the model.
  */
-function allowed<Cmd>(role: Role, states: State[], payload: (m: BuyModel, cmd: Cmd, now: number) => void = () => {}) {
+function allowed<Cmd>(
+  role: Role,
+  states: State[],
+  payload: (m: BuyModel, cmd: Cmd, now: number) => void = () => {},
+) {
   return (m: BuyModel, cmd: Cmd, now: number): void => {
     requireParty(m, role, cmd as { actorRetailerId?: unknown });
     requireState(m, now, ...states);
@@ -517,21 +698,37 @@ const NEGOTIATING_SELLER: State[] = [BUY_STATES.PROVIDER_APPROVE_SALE, BUY_STATE
 export const BUY_COMMANDS = {
   completeCheckout: {
     update: completeCheckoutUpdate,
-    validate: allowed<CompleteCheckoutCommand>("receiver", [BUY_STATES.COMPLETE_ORDER_CHECKOUT], (_m, cmd) =>
-      requireCard(cmd.paymentMethod),
+    validate: allowed<CompleteCheckoutCommand>(
+      "receiver",
+      [BUY_STATES.COMPLETE_ORDER_CHECKOUT],
+      (_m, cmd) => requireCard(cmd.paymentMethod),
     ),
     run: completeCheckout,
   } satisfies CommandSpec<CompleteCheckoutCommand>,
 
   declineCheckout: {
     update: declineCheckoutUpdate,
-    validate: allowed<DeclineCheckoutCommand>("receiver", [BUY_STATES.COMPLETE_ORDER_CHECKOUT], (m, cmd) => {
-      if (m.kind !== "for_request") reject("wrong_state");
-      if (!isChoice(BUYER_DECLINE_REASONS, cmd.reason) || cmd.reason === BUYER_DECLINE_DEFAULT_REASON) reject("decline_reason_required");
-    }),
+    validate: allowed<DeclineCheckoutCommand>(
+      "receiver",
+      [BUY_STATES.COMPLETE_ORDER_CHECKOUT],
+      (m, cmd) => {
+        if (m.kind !== "for_request") reject("wrong_state");
+        if (
+          !isChoice(BUYER_DECLINE_REASONS, cmd.reason) ||
+          cmd.reason === BUYER_DECLINE_DEFAULT_REASON
+        )
+          reject("decline_reason_required");
+      },
+    ),
     *run(m, cmd, ctx) {
       m.reasons.receiver_decline_checkout_reason = cmd.reason;
-      yield* declineWith(m, ctx, [[ACTION.RECEIVER_DECLINE_CHECKOUT, "receiver"]], ["provider"], "declined");
+      yield* declineWith(
+        m,
+        ctx,
+        [[ACTION.RECEIVER_DECLINE_CHECKOUT, "receiver"]],
+        ["provider"],
+        "declined",
+      );
       return commandResult(m);
     },
   } satisfies CommandSpec<DeclineCheckoutCommand>,
@@ -548,18 +745,30 @@ export const BUY_COMMANDS = {
 
   addPaymentMethod: {
     update: addPaymentMethodUpdate,
-    validate: allowed<AddPaymentMethodCommand>("provider", [BUY_STATES.PAYMENT], (_m, cmd) => requireCard(cmd.paymentMethod)),
+    validate: allowed<AddPaymentMethodCommand>("provider", [BUY_STATES.PAYMENT], (_m, cmd) =>
+      requireCard(cmd.paymentMethod),
+    ),
     run: addPaymentMethod,
   } satisfies CommandSpec<AddPaymentMethodCommand>,
 
   modifySale: {
     update: modifySaleUpdate,
-    validate: allowed<ModifySaleCommand>("provider", [BUY_STATES.PROVIDER_APPROVE_SALE], (m, cmd) => void modificationOf(m, cmd.lines)),
+    validate: allowed<ModifySaleCommand>(
+      "provider",
+      [BUY_STATES.PROVIDER_APPROVE_SALE],
+      (m, cmd) => void modificationOf(m, cmd.lines),
+    ),
     *run(m, cmd, ctx) {
       const lines = modificationOf(m, cmd.lines);
       const facts = yield* approvalFacts(m, lines);
       if (!facts.cardOnFile) return yield* askForCard(m, ctx, { kind: "modify", lines });
-      return yield* continueModify(m, ctx, lines, cmd.confirmDeclineOthers === true, facts.conflicts);
+      return yield* continueModify(
+        m,
+        ctx,
+        lines,
+        cmd.confirmDeclineOthers === true,
+        facts.conflicts,
+      );
     },
   } satisfies CommandSpec<ModifySaleCommand>,
 
@@ -570,31 +779,56 @@ export const BUY_COMMANDS = {
     }),
     *run(m, cmd, ctx) {
       m.reasons.provider_decline_buy_reason = cmd.reason;
-      yield* declineWith(m, ctx, [[ACTION.PROVIDER_DECLINE_SALE, "provider"]], ["receiver"], "declined");
+      yield* declineWith(
+        m,
+        ctx,
+        [[ACTION.PROVIDER_DECLINE_SALE, "provider"]],
+        ["receiver"],
+        "declined",
+      );
       const unavailable = isUnitUnavailableReason(cmd.reason);
       return commandResult(
         m,
         "ok",
-        unavailable ? { redirectTo: BUY_REDIRECTS.activeListings, message: BUY_MESSAGES.updateYourListings } : {},
+        unavailable
+          ? { redirectTo: BUY_REDIRECTS.activeListings, message: BUY_MESSAGES.updateYourListings }
+          : {},
       );
     },
   } satisfies CommandSpec<DeclineSaleCommand>,
 
   approveModifiedPurchase: {
     update: approveModifiedPurchaseUpdate,
-    validate: allowed<ApproveModifiedPurchaseCommand>("receiver", [BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE]),
+    validate: allowed<ApproveModifiedPurchaseCommand>("receiver", [
+      BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE,
+    ]),
     run: approveModified,
   } satisfies CommandSpec<ApproveModifiedPurchaseCommand>,
 
   declineModifiedPurchase: {
     update: declineModifiedPurchaseUpdate,
-    validate: allowed<DeclineModifiedPurchaseCommand>("receiver", [BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE], (_m, cmd) => {
-      if (cmd.reason !== undefined && cmd.reason !== null && !isChoice(BUYER_DECLINE_REASONS, cmd.reason))
-        reject("decline_reason_required");
-    }),
+    validate: allowed<DeclineModifiedPurchaseCommand>(
+      "receiver",
+      [BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE],
+      (_m, cmd) => {
+        if (
+          cmd.reason !== undefined &&
+          cmd.reason !== null &&
+          !isChoice(BUYER_DECLINE_REASONS, cmd.reason)
+        )
+          reject("decline_reason_required");
+      },
+    ),
     *run(m, cmd, ctx) {
-      m.reasons.receiver_decline_modified_purchase_reason = cmd.reason ?? BUYER_DECLINE_DEFAULT_REASON;
-      yield* declineWith(m, ctx, [[ACTION.RECEIVER_DECLINE_MODIFIED_PURCHASE, "receiver"]], ["provider"], "declined");
+      m.reasons.receiver_decline_modified_purchase_reason =
+        cmd.reason ?? BUYER_DECLINE_DEFAULT_REASON;
+      yield* declineWith(
+        m,
+        ctx,
+        [[ACTION.RECEIVER_DECLINE_MODIFIED_PURCHASE, "receiver"]],
+        ["provider"],
+        "declined",
+      );
       return commandResult(m);
     },
   } satisfies CommandSpec<DeclineModifiedPurchaseCommand>,
@@ -607,7 +841,9 @@ export const BUY_COMMANDS = {
     }),
     *run(m, cmd, ctx) {
       m.reasons.provider_cancel_shipment_reason = cmd.reason;
-      yield* cancelAfterCapture(m, ctx, "shipment_cancelled", [[ACTION.SHIPMENT_CANCELLED, "provider"]]);
+      yield* cancelAfterCapture(m, ctx, "shipment_cancelled", [
+        [ACTION.SHIPMENT_CANCELLED, "provider"],
+      ]);
       return commandResult(m);
     },
   } satisfies CommandSpec<CancelShipmentCommand>,
@@ -638,7 +874,12 @@ export type BuyCommandName = keyof typeof BUY_COMMANDS;
 /** The first step: the order's opening write (a requestor learns of the offer by e-mail; a buyer is at checkout). */
 export function* openOrder(m: BuyModel, ctx: StepContext): Step {
   if (m.kind === "for_request") {
-    yield* record(m, ctx, [[ACTION.ORDER_CREATED_FOR_REQUEST, "provider"]], [["receiver", "checkout_needed", m.deadlines.checkoutBy]]);
+    yield* record(
+      m,
+      ctx,
+      [[ACTION.ORDER_CREATED_FOR_REQUEST, "provider"]],
+      [["receiver", "checkout_needed", m.deadlines.checkoutBy]],
+    );
   } else {
     yield* record(m, ctx, []);
   }
@@ -667,7 +908,12 @@ function* onCarrierEvent(m: BuyModel, ctx: StepContext, ev: CarrierEventSignal):
     m.rmaOpen = true;
     m.deadlines.rmaBy = windows.rmaBy;
     m.deadlines.ratingBy = windows.ratingBy;
-    yield* record(m, ctx, [[ACTION.SHIPMENT_DELIVERED, "carrier"]], [["receiver", "rate_order", m.deadlines.ratingBy]]);
+    yield* record(
+      m,
+      ctx,
+      [[ACTION.SHIPMENT_DELIVERED, "carrier"]],
+      [["receiver", "rate_order", m.deadlines.ratingBy]],
+    );
   }
 }
 
@@ -691,13 +937,23 @@ export function nextQueuedStep(m: BuyModel, ctx: StepContext): Step | null {
     return (function* () {
       yield* call(
         "recordPaymentEvent",
-        { orderId: m.orderId, eventId: pay.eventId, type: pay.type, paymentRef: pay.paymentRef, occurredAt: pay.occurredAt },
+        {
+          orderId: m.orderId,
+          eventId: pay.eventId,
+          type: pay.type,
+          paymentRef: pay.paymentRef,
+          occurredAt: pay.occurredAt,
+        },
         "local",
       );
     })();
   }
-  if (m.statename === COMMON_STATES.DELIVERED || isTerminalState(m.statename)) m.carrierQueue.length = 0;
-  if (m.carrierQueue.length > 0 && (SHIPPING.includes(m.statename) || m.statename === COMMON_STATES.IN_ROUTE)) {
+  if (m.statename === COMMON_STATES.DELIVERED || isTerminalState(m.statename))
+    m.carrierQueue.length = 0;
+  if (
+    m.carrierQueue.length > 0 &&
+    (SHIPPING.includes(m.statename) || m.statename === COMMON_STATES.IN_ROUTE)
+  ) {
     const ev = m.carrierQueue.shift() as CarrierEventSignal;
     return onCarrierEvent(m, ctx, ev);
   }
@@ -731,7 +987,8 @@ export function* onDeadline(m: BuyModel, ctx: StepContext): Step {
       const released = yield* releaseAuthorization(m, "expired");
       m.statename = COMMON_STATES.EXPIRED;
       m.deadlines.checkoutBy = null;
-      const code = m.kind === "for_request" ? ACTION.REQUEST_CHECKOUT_EXPIRED : ACTION.CHECKOUT_EXPIRED;
+      const code =
+        m.kind === "for_request" ? ACTION.REQUEST_CHECKOUT_EXPIRED : ACTION.CHECKOUT_EXPIRED;
       yield* record(
         m,
         ctx,
@@ -748,11 +1005,23 @@ export function* onDeadline(m: BuyModel, ctx: StepContext): Step {
     case BUY_STATES.PROVIDER_APPROVE_SALE:
     case BUY_STATES.PAYMENT:
       m.reasons.system_reason = SYSTEM_REASON.NOT_ANSWERED_IN_TIME;
-      yield* declineWith(m, ctx, [[ACTION.SELLER_RESPONSE_EXPIRED, "system"]], ["receiver", "provider"], "expired");
+      yield* declineWith(
+        m,
+        ctx,
+        [[ACTION.SELLER_RESPONSE_EXPIRED, "system"]],
+        ["receiver", "provider"],
+        "expired",
+      );
       return;
     case BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE:
       m.reasons.system_reason = SYSTEM_REASON.NOT_ANSWERED_IN_TIME;
-      yield* declineWith(m, ctx, [[ACTION.MODIFIED_PURCHASE_EXPIRED, "system"]], ["provider"], "expired");
+      yield* declineWith(
+        m,
+        ctx,
+        [[ACTION.MODIFIED_PURCHASE_EXPIRED, "system"]],
+        ["provider"],
+        "expired",
+      );
       return;
     case BUY_STATES.SHIP_ORDER:
     case BUY_STATES.SHIP_ORDER_TRY2:
@@ -770,7 +1039,10 @@ export function* onDeadline(m: BuyModel, ctx: StepContext): Step {
  */
 export function* afterCancellation(m: BuyModel, ctx: StepContext): Step {
   if (!NEGOTIATION.includes(m.statename)) {
-    ctx.log("error", "buy workflow cancelled after capture: settle by hand", { workflowId: m.workflowId, statename: m.statename });
+    ctx.log("error", "buy workflow cancelled after capture: settle by hand", {
+      workflowId: m.workflowId,
+      statename: m.statename,
+    });
     return;
   }
   const released = yield* releaseAuthorization(m, "cancelled");
@@ -783,7 +1055,8 @@ export function* afterCancellation(m: BuyModel, ctx: StepContext): Step {
 export const isFinished = (m: BuyModel): boolean => isTerminalState(m.statename);
 
 /** Delivered: the windows that ended are closed before the order waits again. */
-const settle = (m: BuyModel, ctx: StepContext): Step | null => (m.statename === COMMON_STATES.DELIVERED ? settleDelivered(m, ctx) : null);
+const settle = (m: BuyModel, ctx: StepContext): Step | null =>
+  m.statename === COMMON_STATES.DELIVERED ? settleDelivered(m, ctx) : null;
 
 /** The buy order's machine (workflows/common/steps.ts Machine), as the driver runs it. */
 export const buyMachine: Machine<BuyModel, BuyOrderInput> = {

@@ -4,7 +4,13 @@
  * clock (time is passed in). The steps that change the model and the effects they need are in machine.ts;
  * the Temporal driver is workflow.ts.
  */
-import { DEFAULT_MARKETPLACE_TZ, US_FEDERAL_HOLIDAYS, WINDOWS, isWithinRmaWindow, toEpochMs } from "../../domain/business-days";
+import {
+  DEFAULT_MARKETPLACE_TZ,
+  US_FEDERAL_HOLIDAYS,
+  WINDOWS,
+  isWithinRmaWindow,
+  toEpochMs,
+} from "../../domain/business-days";
 import type { PurchaseQuote } from "../../domain/fees";
 import {
   checkModification,
@@ -134,13 +140,23 @@ export function reject(code: BuyErrorCode, message: string = BUY_ERRORS[code]): 
 }
 
 /** The model of a new order; refuses a bad start (InvalidInput) before anything happens. */
-export function createBuyModel(input: BuyOrderInput, workflowId: string, startedAt: number): BuyModel {
+export function createBuyModel(
+  input: BuyOrderInput,
+  workflowId: string,
+  startedAt: number,
+): BuyModel {
   if (!input || typeof input !== "object") throw new InvalidInput("missing input");
-  if (!isPositiveId(input.orderId) || !isPositiveId(input.providerId) || !isPositiveId(input.receiverId)) {
+  if (
+    !isPositiveId(input.orderId) ||
+    !isPositiveId(input.providerId) ||
+    !isPositiveId(input.receiverId)
+  ) {
     throw new InvalidInput("orderId, providerId and receiverId must be positive integers");
   }
-  if (input.providerId === input.receiverId) throw new InvalidInput("a retailer cannot buy from itself");
-  if (input.kind !== "from_listing" && input.kind !== "for_request") throw new InvalidInput(`unknown kind ${String(input.kind)}`);
+  if (input.providerId === input.receiverId)
+    throw new InvalidInput("a retailer cannot buy from itself");
+  if (input.kind !== "from_listing" && input.kind !== "for_request")
+    throw new InvalidInput(`unknown kind ${String(input.kind)}`);
   const linesCheck = checkOrderLines(input.lines);
   if (!linesCheck.ok) throw new InvalidInput(linesCheck.message);
   const requested: OrderLine[] = input.lines.map((l) => ({ ...l, sizes: { ...l.sizes } }));
@@ -154,7 +170,9 @@ export function createBuyModel(input: BuyOrderInput, workflowId: string, started
       e.shippingCents !== q.shippingCents ||
       e.totalCents !== q.totalCents
     ) {
-      throw new InvalidInput(`the checkout's amounts ${JSON.stringify(e)} differ from the order's quote ${JSON.stringify(q)}`);
+      throw new InvalidInput(
+        `the checkout's amounts ${JSON.stringify(e)} differ from the order's quote ${JSON.stringify(q)}`,
+      );
     }
   }
   return {
@@ -184,7 +202,9 @@ export function createBuyModel(input: BuyOrderInput, workflowId: string, started
     actions: [],
     reasons: {},
     deadlines: {
-      checkoutBy: startedAt + (input.kind === "for_request" ? WINDOWS.requestCheckout : WINDOWS.checkoutExpiry),
+      checkoutBy:
+        startedAt +
+        (input.kind === "for_request" ? WINDOWS.requestCheckout : WINDOWS.checkoutExpiry),
       sellerResponseBy: null,
       modifiedResponseBy: null,
       pickupBy: null,
@@ -209,10 +229,15 @@ export function createBuyModel(input: BuyOrderInput, workflowId: string, started
 
 // --- derived --------------------------------------------------------------------------------------------
 
-export const partyId = (m: BuyModel, role: Role): number => (role === "provider" ? m.providerId : m.receiverId);
+export const partyId = (m: BuyModel, role: Role): number =>
+  role === "provider" ? m.providerId : m.receiverId;
 export const displayStatus = (m: BuyModel): string => displayStatusFor("buy", m.statename);
 export const currentQuote = (m: BuyModel): PurchaseQuote =>
-  m.approvedLines ? orderQuote(m.approvedLines) : m.pendingLines ? orderQuote(m.pendingLines) : m.requestedQuote;
+  m.approvedLines
+    ? orderQuote(m.approvedLines)
+    : m.pendingLines
+      ? orderQuote(m.pendingLines)
+      : m.requestedQuote;
 export const capturedCents = (m: BuyModel): number => orderLedger(m.ledger).buyerPaidCents;
 
 export function actionNeeded(m: BuyModel): Role | null {
@@ -221,7 +246,8 @@ export function actionNeeded(m: BuyModel): Role | null {
 }
 
 /** What the order's search attributes say (workflows/common/search-attributes.ts): the read model's columns. */
-export const buySearchFacts = (m: BuyModel): OrderSearchFacts => orderSearchFacts("buy", m, actionNeeded(m));
+export const buySearchFacts = (m: BuyModel): OrderSearchFacts =>
+  orderSearchFacts("buy", m, actionNeeded(m));
 
 /** Which deadline each state waits for (docs/product/windows.md); delivered has its own rule. */
 const DEADLINE_OF: Partial<Record<State, keyof Deadlines>> = {
@@ -238,7 +264,8 @@ export function deadline(m: BuyModel): number | null {
   const d = m.deadlines;
   if (m.statename === COMMON_STATES.DELIVERED) {
     // The RMA window closes at 48 h; the rating window, unless a rating was given.
-    if (m.rmaOpen && d.rmaBy !== null) return m.rating ? d.rmaBy : Math.min(d.rmaBy, d.ratingBy ?? d.rmaBy);
+    if (m.rmaOpen && d.rmaBy !== null)
+      return m.rating ? d.rmaBy : Math.min(d.rmaBy, d.ratingBy ?? d.rmaBy);
     return m.rating ? null : d.ratingBy;
   }
   const which = DEADLINE_OF[m.statename];
@@ -246,7 +273,10 @@ export function deadline(m: BuyModel): number | null {
 }
 
 /** Which commands each party may send now. */
-export function allowedActions(m: BuyModel, now: number): { provider: BuyAction[]; receiver: BuyAction[] } {
+export function allowedActions(
+  m: BuyModel,
+  now: number,
+): { provider: BuyAction[]; receiver: BuyAction[] } {
   const provider: BuyAction[] = [];
   const receiver: BuyAction[] = [];
   switch (m.statename) {
@@ -269,7 +299,8 @@ export function allowedActions(m: BuyModel, now: number): { provider: BuyAction[
       break;
     case COMMON_STATES.DELIVERED:
       if (!m.receivedConfirmed) receiver.push("confirmReceived");
-      if (!m.rating && m.deadlines.ratingBy !== null && now < m.deadlines.ratingBy) receiver.push("rateOrder");
+      if (!m.rating && m.deadlines.ratingBy !== null && now < m.deadlines.ratingBy)
+        receiver.push("rateOrder");
       if (m.rmaOpen) receiver.push("requestRma");
       break;
   }
@@ -326,7 +357,11 @@ export function buyView(m: BuyModel, now: number, busy: boolean): BuyOrderView {
   };
 }
 
-export function commandResult(m: BuyModel, status: BuyCommandStatus = "ok", extra: Partial<BuyCommandResult> = {}): BuyCommandResult {
+export function commandResult(
+  m: BuyModel,
+  status: BuyCommandStatus = "ok",
+  extra: Partial<BuyCommandResult> = {},
+): BuyCommandResult {
   return { status, statename: m.statename, displayStatus: displayStatus(m), ...extra };
 }
 
@@ -343,8 +378,13 @@ export function canRequestRma(m: BuyModel, at?: string | null): boolean {
 
 // --- validators (the specification's errors; no change to the model) ------------------------------------
 
-export function requireParty(m: BuyModel, role: Role, cmd: { actorRetailerId?: unknown } | undefined): void {
-  if (!cmd || typeof cmd !== "object" || cmd.actorRetailerId !== partyId(m, role)) reject("wrong_party", WRONG_PARTY_MESSAGES[role]);
+export function requireParty(
+  m: BuyModel,
+  role: Role,
+  cmd: { actorRetailerId?: unknown } | undefined,
+): void {
+  if (!cmd || typeof cmd !== "object" || cmd.actorRetailerId !== partyId(m, role))
+    reject("wrong_party", WRONG_PARTY_MESSAGES[role]);
 }
 
 export function requireState(m: BuyModel, now: number, ...states: State[]): void {
@@ -374,10 +414,17 @@ export function requireCancelReason(reason: unknown): void {
   if (!isChoice(CANCEL_SHIPMENT_REASONS, reason)) reject("cancel_reason_required");
 }
 
-export function requireValidRating(m: BuyModel, cmd: { stars?: unknown; comments?: unknown }, now: number): void {
+export function requireValidRating(
+  m: BuyModel,
+  cmd: { stars?: unknown; comments?: unknown },
+  now: number,
+): void {
   const refusal = ratingRefusal(m.rating !== null, m.deadlines.ratingBy, cmd.stars, now);
   if (refusal) reject(refusal);
-  if (cmd.comments !== undefined && (typeof cmd.comments !== "string" || cmd.comments.length > MAX_COMMENT_LENGTH))
+  if (
+    cmd.comments !== undefined &&
+    (typeof cmd.comments !== "string" || cmd.comments.length > MAX_COMMENT_LENGTH)
+  )
     reject("rating_invalid");
 }
 
@@ -392,7 +439,8 @@ export function acceptCarrierEvent(m: BuyModel, ev: CarrierEventSignal | undefin
 export const scanQueued = (m: BuyModel): boolean => m.carrierQueue.some((e) => isScan(e.status));
 
 export function acceptPaymentEvent(m: BuyModel, ev: PaymentEventSignal | undefined): boolean {
-  if (!ev || typeof ev.eventId !== "string" || m.seenEvents.has(`payment:${ev.eventId}`)) return false;
+  if (!ev || typeof ev.eventId !== "string" || m.seenEvents.has(`payment:${ev.eventId}`))
+    return false;
   m.seenEvents.add(`payment:${ev.eventId}`);
   m.paymentQueue.push(ev);
   return true;

@@ -11,20 +11,42 @@
  *
  * Deterministic: imports only @temporalio/workflow, domain/ and its own activities' interface (./activities).
  */
-import { ActivityFailure, ApplicationFailure, getExternalWorkflowHandle, log, proxyActivities, workflowInfo } from "@temporalio/workflow";
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  getExternalWorkflowHandle,
+  log,
+  proxyActivities,
+  workflowInfo,
+} from "@temporalio/workflow";
 import { SETUP_CALLS, setupProviderCalls } from "../common/policies";
 import { cardBrandLabel, CARD_MESSAGES } from "../../domain/cards";
 import { cardOnFileSignal } from "../rma/contract";
 import { idempotencyKey } from "../common/contract";
-import { CARD_REJECTED, CARD_STEPS, type CardOnFileInput, type CardOnFileResult, type CardRejection } from "./contract";
+import {
+  CARD_REJECTED,
+  CARD_STEPS,
+  type CardOnFileInput,
+  type CardOnFileResult,
+  type CardRejection,
+} from "./contract";
 import type { CardActivities } from "./activities";
 
 const readModel = proxyActivities<CardActivities>(SETUP_CALLS.database);
 const provider = proxyActivities<CardActivities>(setupProviderCalls(CARD_REJECTED));
 
 function rejectionOf(err: unknown): CardRejection | undefined {
-  if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === CARD_REJECTED) {
-    return (err.cause.details?.[0] as CardRejection | undefined) ?? { code: "card_error", message: err.cause.message };
+  if (
+    err instanceof ActivityFailure &&
+    err.cause instanceof ApplicationFailure &&
+    err.cause.type === CARD_REJECTED
+  ) {
+    return (
+      (err.cause.details?.[0] as CardRejection | undefined) ?? {
+        code: "card_error",
+        message: err.cause.message,
+      }
+    );
   }
   return undefined;
 }
@@ -77,8 +99,10 @@ export async function cardOnFileWorkflow(input: CardOnFileInput): Promise<CardOn
     saved = { status: "saved", description, lastFour: attached.last4 };
   } catch (err) {
     const rejection = rejectionOf(err);
-    if (rejection) throw ApplicationFailure.nonRetryable(rejection.message, CARD_REJECTED, rejection);
-    if (err instanceof ActivityFailure) throw ApplicationFailure.nonRetryable(CARD_MESSAGES.unavailable, "CardProviderUnavailable");
+    if (rejection)
+      throw ApplicationFailure.nonRetryable(rejection.message, CARD_REJECTED, rejection);
+    if (err instanceof ActivityFailure)
+      throw ApplicationFailure.nonRetryable(CARD_MESSAGES.unavailable, "CardProviderUnavailable");
     throw err;
   }
   // The card is saved whatever happens next: a failure to tell the waiting RMAs (a non-retryable failure of
@@ -87,7 +111,10 @@ export async function cardOnFileWorkflow(input: CardOnFileInput): Promise<CardOn
   try {
     await tellQueuedRmaCharges(retailerId);
   } catch (err) {
-    log.warn("card saved, but the RMAs waiting to charge this retailer were not told", { retailerId, error: String(err) });
+    log.warn("card saved, but the RMAs waiting to charge this retailer were not told", {
+      retailerId,
+      error: String(err),
+    });
   }
   return saved;
 }

@@ -31,7 +31,14 @@ import type { SignalDefinition, UpdateDefinition } from "@temporalio/common";
 import { carrierEventSignal } from "./contract";
 import { orderCalls, type Proxies } from "./policies";
 import { orderSearchAttributes } from "./search-attributes";
-import { InvalidInput, Rejection, type Command, type Machine, type Step, type StepContext } from "./steps";
+import {
+  InvalidInput,
+  Rejection,
+  type Command,
+  type Machine,
+  type Step,
+  type StepContext,
+} from "./steps";
 
 /** The workflow's deterministic clock and logger, as the steps see them. */
 export const workflowContext: StepContext = {
@@ -56,9 +63,19 @@ export interface RefusalDetails {
 export function asFailure(err: unknown, invalidInputType: string, recordSeq?: number): unknown {
   if (err instanceof Rejection) {
     const details: RefusalDetails[] = recordSeq === undefined ? [] : [{ recordSeq }];
-    return ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: true, details });
+    return ApplicationFailure.create({
+      type: err.code,
+      message: err.message,
+      nonRetryable: true,
+      details,
+    });
   }
-  if (err instanceof InvalidInput) return ApplicationFailure.create({ type: invalidInputType, message: err.message, nonRetryable: true });
+  if (err instanceof InvalidInput)
+    return ApplicationFailure.create({
+      type: invalidInputType,
+      message: err.message,
+      nonRetryable: true,
+    });
   if (err instanceof TemporalFailure || isCancellation(err)) return err;
   // A broken invariant of the machine: fail this command (or the workflow), do not retry the task forever.
   if (err instanceof Error) return ApplicationFailure.nonRetryable(err.message, err.name);
@@ -101,7 +118,8 @@ export class OrderDriver<M extends { recordSeq: number }, Input> {
         let failed = false;
         let error: unknown;
         try {
-          if (effect.kind === "call") value = await this.proxies[effect.policy][effect.name](effect.input);
+          if (effect.kind === "call")
+            value = await this.proxies[effect.policy][effect.name](effect.input);
           else await getExternalWorkflowHandle(effect.workflowId).signal(effect.signal, effect.arg);
         } catch (err) {
           failed = true;
@@ -148,7 +166,10 @@ export class OrderDriver<M extends { recordSeq: number }, Input> {
   }
 
   /** Registers a command as an update: the validator refuses before it is accepted; the step runs alone. */
-  private command<Cmd, Ret>(def: UpdateDefinition<Ret, [Cmd]>, command: Command<M, Cmd, Ret>): void {
+  private command<Cmd, Ret>(
+    def: UpdateDefinition<Ret, [Cmd]>,
+    command: Command<M, Cmd, Ret>,
+  ): void {
     setHandler(
       def,
       async (cmd: Cmd) => {
@@ -164,7 +185,8 @@ export class OrderDriver<M extends { recordSeq: number }, Input> {
 
   /** Registers every command of a kind (e.g. BUY_COMMANDS), each as its own update. */
   commands<C>(commands: { [K in keyof C]: Command<M, C[K], unknown> }): void {
-    for (const name of Object.keys(commands) as (keyof C)[]) this.command(commands[name].update, commands[name]);
+    for (const name of Object.keys(commands) as (keyof C)[])
+      this.command(commands[name].update, commands[name]);
   }
 
   /** Registers a signal that `accept`s its payload into the model; true wakes the main loop. */
@@ -185,7 +207,11 @@ export class OrderDriver<M extends { recordSeq: number }, Input> {
     const { machine, model: m } = this;
     try {
       while (!machine.isFinished(m)) {
-        for (let step = machine.nextQueuedStep(m, this.ctx); step; step = machine.nextQueuedStep(m, this.ctx)) {
+        for (
+          let step = machine.nextQueuedStep(m, this.ctx);
+          step;
+          step = machine.nextQueuedStep(m, this.ctx)
+        ) {
           const s = step;
           await this.exclusive(() => s);
         }

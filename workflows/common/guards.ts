@@ -9,7 +9,11 @@ import { isValidRating } from "../../domain/states";
 export function isPaymentMethod(pm: unknown): pm is PaymentMethodInput {
   const p = pm as PaymentMethodInput | null;
   return (
-    !!p && typeof p === "object" && typeof p.paymentMethodId === "string" && p.paymentMethodId.length > 0 && typeof p.lastFour === "string"
+    !!p &&
+    typeof p === "object" &&
+    typeof p.paymentMethodId === "string" &&
+    p.paymentMethodId.length > 0 &&
+    typeof p.lastFour === "string"
   );
 }
 
@@ -24,17 +28,35 @@ export type RatingRefusal = "already_rated" | "rating_closed" | "rating_invalid"
  * Why a rating cannot be given now, or null: already given, its window closed (or never opened), or a
  * criterion without 1 to 5 stars.
  */
-export function ratingRefusal(rated: boolean, ratingBy: number | null, stars: unknown, now: number): RatingRefusal | null {
+export function ratingRefusal(
+  rated: boolean,
+  ratingBy: number | null,
+  stars: unknown,
+  now: number,
+): RatingRefusal | null {
   if (rated) return "already_rated";
   if (ratingBy === null || now >= ratingBy) return "rating_closed";
   const s = stars as Record<string, unknown> | undefined;
-  if (!s || typeof s !== "object" || !RATING_CRITERIA.every((k) => isValidRating(s[k]))) return "rating_invalid";
+  if (!s || typeof s !== "object" || !RATING_CRITERIA.every((k) => isValidRating(s[k])))
+    return "rating_invalid";
   return null;
 }
 
 /** The rating as it is kept: the four criteria and the comment, trimmed (at most MAX_COMMENT_LENGTH). */
-export function ratingOf(cmd: { stars: Stars; comments?: unknown }): { stars: Stars; comments: string } {
-  const comments = typeof cmd.comments === "string" ? cmd.comments.trim().slice(0, MAX_COMMENT_LENGTH) : "";
+export function ratingOf(cmd: { stars: Stars; comments?: unknown }): {
+  stars: Stars;
+  comments: string;
+} {
+  const comments =
+    typeof cmd.comments === "string" ? cmd.comments.trim().slice(0, MAX_COMMENT_LENGTH) : "";
   const s = cmd.stars;
-  return { stars: { condition: s.condition, packaging: s.packaging, timeliness: s.timeliness, overall: s.overall }, comments };
+  return {
+    stars: {
+      condition: s.condition,
+      packaging: s.packaging,
+      timeliness: s.timeliness,
+      overall: s.overall,
+    },
+    comments,
+  };
 }

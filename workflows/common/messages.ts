@@ -30,10 +30,14 @@ export function commandErrorIn<C extends string>(
   let e: unknown = err;
   for (let depth = 0; e && typeof e === "object" && depth < 5; depth++) {
     const obj = e as { name?: unknown; type?: unknown; message?: unknown; cause?: unknown };
-    if (obj.name === "WorkflowNotFoundError") return { code: "wrong_state" as C, message: errors.wrong_state };
+    if (obj.name === "WorkflowNotFoundError")
+      return { code: "wrong_state" as C, message: errors.wrong_state };
     if (typeof obj.type === "string" && Object.prototype.hasOwnProperty.call(errors, obj.type)) {
       const code = obj.type as C;
-      return { code, message: typeof obj.message === "string" && obj.message ? obj.message : errors[code] };
+      return {
+        code,
+        message: typeof obj.message === "string" && obj.message ? obj.message : errors[code],
+      };
     }
     e = obj.cause;
   }

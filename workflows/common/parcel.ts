@@ -40,7 +40,11 @@ export interface Booking {
 export const PICKUP_ATTEMPTS = 2;
 
 /** The end of a pickup window that starts `now` (2 business days; an RMA's return has 4). */
-export function pickupWindowEnd(now: number, cal: Calendar, businessDays: number = WINDOWS.pickupBusinessDays): number {
+export function pickupWindowEnd(
+  now: number,
+  cal: Calendar,
+  businessDays: number = WINDOWS.pickupBusinessDays,
+): number {
   return addBusinessDays(now, businessDays, cal.timeZone, cal.holidays);
 }
 
@@ -72,7 +76,14 @@ export function* bookParcel<B extends Booking>(
 
 /** A freshly booked parcel. */
 export function newParcel(booking: Booking, attempt: number): Parcel {
-  return { trackingNumber: booking.trackingNumber, callTag: booking.callTag, attempt, scanned: false, delivered: false, failed: false };
+  return {
+    trackingNumber: booking.trackingNumber,
+    callTag: booking.callTag,
+    attempt,
+    scanned: false,
+    delivered: false,
+    failed: false,
+  };
 }
 
 /** Whether a carrier status means the parcel was scanned (domain/carrier-events.ts). */
@@ -93,8 +104,14 @@ export function takeDelivery(p: Pick<Parcel, "delivered" | "failed">, status: st
 }
 
 /** The windows a delivery opens for its receiver: rating (3 business days) and RMA request (48 hours). */
-export function deliveryWindows(deliveredAt: number, cal: Calendar): { ratingBy: number; rmaBy: number } {
-  return { ratingBy: ratingDeadline(deliveredAt, cal.timeZone, cal.holidays), rmaBy: deliveredAt + WINDOWS.rmaRequest };
+export function deliveryWindows(
+  deliveredAt: number,
+  cal: Calendar,
+): { ratingBy: number; rmaBy: number } {
+  return {
+    ratingBy: ratingDeadline(deliveredAt, cal.timeZone, cal.holidays),
+    rmaBy: deliveredAt + WINDOWS.rmaRequest,
+  };
 }
 
 /** Where a process keeps the carrier events it has seen and those still to handle. */
@@ -109,8 +126,13 @@ export interface CarrierIntake {
  * sends twice does nothing the second time), and queued when its status is a carrier status and `ours`
  * says it is about this order's parcel; true when the order has something new to do.
  */
-export function takeCarrierEvent(m: CarrierIntake, ev: CarrierEventSignal | undefined, ours: (ev: CarrierEventSignal) => boolean): boolean {
-  if (!ev || typeof ev.eventId !== "string" || m.seenEvents.has(`carrier:${ev.eventId}`)) return false;
+export function takeCarrierEvent(
+  m: CarrierIntake,
+  ev: CarrierEventSignal | undefined,
+  ours: (ev: CarrierEventSignal) => boolean,
+): boolean {
+  if (!ev || typeof ev.eventId !== "string" || m.seenEvents.has(`carrier:${ev.eventId}`))
+    return false;
   m.seenEvents.add(`carrier:${ev.eventId}`);
   if (!isCarrierEventStatus(ev.status) || !ours(ev)) return false;
   m.carrierQueue.push(ev);

@@ -10,7 +10,14 @@ import { idempotencyKey } from "./contract";
 import { nextAttempt, type Attempted } from "./record";
 import type { ActivityMap, CallPolicy, Step } from "./steps";
 
-export type PaymentKind = "authorise" | "capture" | "saveCard" | "release" | "refund" | "charge" | "payout";
+export type PaymentKind =
+  | "authorise"
+  | "capture"
+  | "saveCard"
+  | "release"
+  | "refund"
+  | "charge"
+  | "payout";
 
 export const PAYMENT_POLICY: Readonly<Record<PaymentKind, CallPolicy>> = Object.freeze({
   authorise: "payNow",
@@ -36,7 +43,15 @@ export function payments<A extends ActivityMap<A>>() {
     input: Omit<Parameters<A[K]>[0], "idempotencyKey">,
     attempt: number = nextAttempt(m, step),
   ): Step<Awaited<ReturnType<A[K]>>> {
-    const call = { idempotencyKey: idempotencyKey(m.workflowId, step, attempt), ...(input as object) };
-    return (yield { kind: "call", name: activity, input: call, policy: PAYMENT_POLICY[kind] }) as Awaited<ReturnType<A[K]>>;
+    const call = {
+      idempotencyKey: idempotencyKey(m.workflowId, step, attempt),
+      ...(input as object),
+    };
+    return (yield {
+      kind: "call",
+      name: activity,
+      input: call,
+      policy: PAYMENT_POLICY[kind],
+    }) as Awaited<ReturnType<A[K]>>;
   };
 }

@@ -6,7 +6,12 @@
  * after a worker died answer the first call's result (tests/e2e/reliability.test.ts). The set-up processes
  * (card on file, payout setup) schedule theirs on the server, with the same policies (SETUP_CALLS).
  */
-import { proxyLocalActivities, type ActivityOptions, type LocalActivityOptions, type RetryPolicy } from "@temporalio/workflow";
+import {
+  proxyLocalActivities,
+  type ActivityOptions,
+  type LocalActivityOptions,
+  type RetryPolicy,
+} from "@temporalio/workflow";
 import type { CallPolicy } from "./steps";
 
 /** An idempotency key reused with other parameters is a bug: never retried. */
@@ -17,15 +22,31 @@ const KEY_MISUSE = "IdempotencyConflict";
  * same idempotency key, then the command fails; the `nonRetryable` failure types (a rejection, a reused key) at once.
  */
 function waitedForPaymentRetry(...nonRetryable: string[]): RetryPolicy {
-  return { initialInterval: "2s", backoffCoefficient: 2, maximumInterval: "20s", maximumAttempts: 5, nonRetryableErrorTypes: nonRetryable };
+  return {
+    initialInterval: "2s",
+    backoffCoefficient: 2,
+    maximumInterval: "20s",
+    maximumAttempts: 5,
+    nonRetryableErrorTypes: nonRetryable,
+  };
 }
 
 /** The retry policies by name. */
 export const RETRY = Object.freeze({
   /** The database and the carrier: retried until done, at most 30 s apart (an outage delays, never loses, a step). */
-  untilDone: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "30s", nonRetryableErrorTypes: [KEY_MISUSE] },
+  untilDone: {
+    initialInterval: "1s",
+    backoffCoefficient: 2,
+    maximumInterval: "30s",
+    nonRetryableErrorTypes: [KEY_MISUSE],
+  },
   /** Payments that must happen: retried until the provider accepts, at most 5 min apart. */
-  payEventually: { initialInterval: "2s", backoffCoefficient: 2, maximumInterval: "5m", nonRetryableErrorTypes: [KEY_MISUSE] },
+  payEventually: {
+    initialInterval: "2s",
+    backoffCoefficient: 2,
+    maximumInterval: "5m",
+    nonRetryableErrorTypes: [KEY_MISUSE],
+  },
   /** Payments a retailer waits for: a few tries, then the command fails. */
   payNow: waitedForPaymentRetry(KEY_MISUSE, "PaymentRejected"),
   /** What may be lost without harm (a confirmation e-mail after the work is done): five tries, then given up. */
@@ -51,8 +72,14 @@ export type Proxies = Record<CallPolicy, Calls>;
 
 /** The proxies of every order process (any activity name, with its policy's options). */
 export function orderCalls(): Proxies {
-  const calls = (policy: CallPolicy) => proxyLocalActivities(CALL_OPTIONS[policy]) as unknown as Calls;
-  return { local: calls("local"), carrier: calls("carrier"), payNow: calls("payNow"), payEventually: calls("payEventually") };
+  const calls = (policy: CallPolicy) =>
+    proxyLocalActivities(CALL_OPTIONS[policy]) as unknown as Calls;
+  return {
+    local: calls("local"),
+    carrier: calls("carrier"),
+    payNow: calls("payNow"),
+    payEventually: calls("payEventually"),
+  };
 }
 
 /**

@@ -12,7 +12,9 @@ export function iso(ms: number | null): string | null {
 }
 
 /** Every deadline of a kind as ISO instants (the read model's and the view's words). */
-export function isoDeadlines<K extends string>(deadlines: Readonly<Record<K, number | null>>): Record<K, string | null> {
+export function isoDeadlines<K extends string>(
+  deadlines: Readonly<Record<K, number | null>>,
+): Record<K, string | null> {
   const out = {} as Record<K, string | null>;
   for (const k of Object.keys(deadlines) as K[]) out[k] = iso(deadlines[k]);
   return out;
@@ -51,7 +53,12 @@ export interface Recorded<Action> {
  * The e-mail dedupe key of a notice: one mail per template and addressee for the order, or (`sequence`)
  * one per write, for a notice a kind may send again (a swap's turn passes back and forth).
  */
-export function noticeDedupeKey(workflowId: string, template: string, to: string, sequence?: number): string {
+export function noticeDedupeKey(
+  workflowId: string,
+  template: string,
+  to: string,
+  sequence?: number,
+): string {
   const key = `${workflowId}:mail:${template}:${to}`;
   return sequence === undefined ? key : `${key}:${sequence}`;
 }

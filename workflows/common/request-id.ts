@@ -47,7 +47,11 @@ export const interceptors = (): WorkflowInterceptors => {
     scheduleLocalActivity: (input, next) => next(carry(input)),
     startChildWorkflowExecution: (input, next) => next(carry(input)),
     getLogAttributes: (input, next) =>
-      next(current ? { ...input, requestId: defaultPayloadConverter.fromPayload<string>(current) } : input),
+      next(
+        current
+          ? { ...input, requestId: defaultPayloadConverter.fromPayload<string>(current) }
+          : input,
+      ),
   };
   return { inbound: [inbound], outbound: [outbound] };
 };

@@ -16,7 +16,11 @@
  *
  * Pure (defineSearchAttributeKey only builds a name/type pair): usable in the workflow sandbox and tests.
  */
-import { SearchAttributeType, defineSearchAttributeKey, type SearchAttributeUpdatePair } from "@temporalio/common";
+import {
+  SearchAttributeType,
+  defineSearchAttributeKey,
+  type SearchAttributeUpdatePair,
+} from "@temporalio/common";
 import { stageForState, type Role } from "../../domain/states";
 
 export const ORDER_SEARCH_ATTRIBUTES = Object.freeze({
@@ -75,7 +79,9 @@ export function orderSearchFacts(
 }
 
 /** The WaitingOn values of an order: the retailer ids whose move it is, or "staff". */
-export function waitingOnOf(f: Pick<OrderSearchFacts, "providerId" | "receiverId" | "actionNeeded">): string[] {
+export function waitingOnOf(
+  f: Pick<OrderSearchFacts, "providerId" | "receiverId" | "actionNeeded">,
+): string[] {
   switch (f.actionNeeded) {
     case "provider":
       return [String(f.providerId)];

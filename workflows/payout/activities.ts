@@ -23,11 +23,24 @@ export interface RecordPayoutAccountInput {
 
 export interface PayoutActivities {
   payoutSetupStarted(input: { retailerId: number; workflowId: string }): Promise<void>;
-  payoutSetupFailed(input: { retailerId: number; workflowId: string; error: string }): Promise<void>;
+  payoutSetupFailed(input: {
+    retailerId: number;
+    workflowId: string;
+    error: string;
+  }): Promise<void>;
   /** One transaction: bt_merchant_id, payout profile, listings → active, setup done. Idempotent. */
-  recordPayoutAccount(input: RecordPayoutAccountInput): Promise<{ recorded: boolean; listingsActivated: number }>;
+  recordPayoutAccount(
+    input: RecordPayoutAccountInput,
+  ): Promise<{ recorded: boolean; listingsActivated: number }>;
   /** The connected account, through the payments port (retries reuse the idempotency key). */
-  createConnectedAccount(input: CreateConnectedAccountActivityInput): Promise<{ accountId: string; bankAccountLast4: string }>;
+  createConnectedAccount(
+    input: CreateConnectedAccountActivityInput,
+  ): Promise<{ accountId: string; bankAccountLast4: string }>;
   /** Confirmation e-mail into the outbox, once per workflow (dedupe key = workflow id + step). */
-  sendPayoutConfirmation(input: { to: string; dedupeKey: string; accountLast4: string; businessName: string }): Promise<void>;
+  sendPayoutConfirmation(input: {
+    to: string;
+    dedupeKey: string;
+    accountLast4: string;
+    businessName: string;
+  }): Promise<void>;
 }

@@ -9,9 +9,21 @@
  *
  * Deterministic: imports only @temporalio/workflow, domain/ and its own activities' interface (./activities).
  */
-import { ActivityFailure, ApplicationFailure, log, proxyActivities, workflowInfo } from "@temporalio/workflow";
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  log,
+  proxyActivities,
+  workflowInfo,
+} from "@temporalio/workflow";
 import { SETUP_CALLS, setupProviderCalls } from "../common/policies";
-import { lastFour, PAYOUT_PROVIDER_MESSAGES, payoutDetailsSchema, payoutProfileFromDetails, type PayoutField } from "../../domain/payout";
+import {
+  lastFour,
+  PAYOUT_PROVIDER_MESSAGES,
+  payoutDetailsSchema,
+  payoutProfileFromDetails,
+  type PayoutField,
+} from "../../domain/payout";
 import {
   idempotencyKey,
   PAYOUT_INVALID_INPUT,
@@ -31,7 +43,11 @@ const provider = proxyActivities<PayoutActivities>(setupProviderCalls(PAYOUT_REJ
 const mail = proxyActivities<PayoutActivities>(SETUP_CALLS.mail);
 
 function rejectionOf(err: unknown): PayoutRejection | undefined {
-  if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === PAYOUT_REJECTED) {
+  if (
+    err instanceof ActivityFailure &&
+    err.cause instanceof ApplicationFailure &&
+    err.cause.type === PAYOUT_REJECTED
+  ) {
     const detail = err.cause.details?.[0] as PayoutRejection | undefined;
     return detail ?? { message: err.cause.message };
   }
@@ -51,8 +67,16 @@ export async function payoutSetupWorkflow(input: PayoutSetupInput): Promise<Payo
       code: "invalid_input",
       field: typeof i.path[0] === "string" ? (i.path[0] as PayoutField) : undefined,
     }));
-    await readModel.payoutSetupFailed({ retailerId, workflowId, error: rejections[0]?.message ?? "Invalid details" });
-    throw ApplicationFailure.nonRetryable("The payout details are not valid", PAYOUT_INVALID_INPUT, ...rejections);
+    await readModel.payoutSetupFailed({
+      retailerId,
+      workflowId,
+      error: rejections[0]?.message ?? "Invalid details",
+    });
+    throw ApplicationFailure.nonRetryable(
+      "The payout details are not valid",
+      PAYOUT_INVALID_INPUT,
+      ...rejections,
+    );
   }
   const details = parsed.data;
 
@@ -77,7 +101,12 @@ export async function payoutSetupWorkflow(input: PayoutSetupInput): Promise<Payo
   }
 
   const profile = payoutProfileFromDetails(details, input.tosAcceptance.date);
-  await readModel.recordPayoutAccount({ retailerId, workflowId, accountId: account.accountId, profile });
+  await readModel.recordPayoutAccount({
+    retailerId,
+    workflowId,
+    accountId: account.accountId,
+    profile,
+  });
 
   if (input.notifyEmail) {
     try {

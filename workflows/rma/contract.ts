@@ -8,7 +8,8 @@ import { commandErrorIn, query, signal, update } from "../common/messages";
 import type { RmaKind, RmaLineInput, RmaOrderInput, RmaSettlement } from "../../domain/rma-money";
 
 export function rmaWorkflowId(rmaId: number): string {
-  if (!Number.isSafeInteger(rmaId) || rmaId <= 0) throw new RangeError(`rma id must be a positive integer, got ${String(rmaId)}`);
+  if (!Number.isSafeInteger(rmaId) || rmaId <= 0)
+    throw new RangeError(`rma id must be a positive integer, got ${String(rmaId)}`);
   return `rma:${rmaId}`;
 }
 
@@ -67,7 +68,8 @@ export interface CardOnFileSignal {
 
 export const RMA_ERRORS = Object.freeze({
   not_staff: "Only staff can decide an RMA.",
-  wrong_state: "This RMA has moved on since you opened it. Refresh the page to see where it stands.",
+  wrong_state:
+    "This RMA has moved on since you opened it. Refresh the page to see where it stands.",
   lines_pending: "Decide every line (approve or deny) before processing the RMA.",
   approved_too_many: "The approved quantity cannot exceed the quantity requested.",
   unknown_line: "Decide the lines of this RMA only.",

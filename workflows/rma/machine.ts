@@ -15,7 +15,13 @@ import { WINDOWS } from "../../domain/business-days";
 import type { CarrierEventSignal } from "../common/contract";
 import { bookParcel, newParcel, pickupWindowEnd, takeDelivery, takeScan } from "../common/parcel";
 import { payments } from "../common/payments";
-import { iso, isoDeadlines, noticeDedupeKey, stepRecord, type Codes as StepCodes } from "../common/record";
+import {
+  iso,
+  isoDeadlines,
+  noticeDedupeKey,
+  stepRecord,
+  type Codes as StepCodes,
+} from "../common/record";
 import { caller, type Command, type Machine, type Step, type StepContext } from "../common/steps";
 import {
   RMA_STAGES,
@@ -45,7 +51,12 @@ type Notice = [RmaNotice["to"], RmaNoticeTemplate, (number | null)?];
 
 function* record(m: RmaModel, ctx: StepContext, codes: Codes, notices: Notice[] = []): Step {
   const at = new Date(ctx.now()).toISOString();
-  const { actions, sequence } = stepRecord(m, codes, at, (code, role, when): RmaActionRecord => ({ code, role, at: when, stage: m.stage }));
+  const { actions, sequence } = stepRecord(
+    m,
+    codes,
+    at,
+    (code, role, when): RmaActionRecord => ({ code, role, at: when, stage: m.stage }),
+  );
   const s = settlementOf(m);
   yield* call(
     "recordRmaState",
@@ -57,7 +68,9 @@ function* record(m: RmaModel, ctx: StepContext, codes: Codes, notices: Notice[] 
       perpetratorId: m.input.perpetratorId,
       sequence,
       stage: m.stage,
-      decisions: m.decisions.size ? [...m.decisions].map(([lineId, d]) => ({ lineId, ...d })) : null,
+      decisions: m.decisions.size
+        ? [...m.decisions].map(([lineId, d]) => ({ lineId, ...d }))
+        : null,
       rmaFeeCents: m.rmaFeeCents,
       victimRefundCents: s.victimRefundCents,
       perpetratorChargeCents: s.perpetratorChargeCents,
@@ -108,7 +121,11 @@ function* settle(m: RmaModel, ctx: StepContext): Step {
   const s = settlementOf(m);
   const { input } = m;
   if (input.kind === "sale") {
-    const refund = { rmaId: input.rmaId, paymentIntentId: input.victimPaymentIntentId as string, amountCents: s.victimRefundCents };
+    const refund = {
+      rmaId: input.rmaId,
+      paymentIntentId: input.victimPaymentIntentId as string,
+      amountCents: s.victimRefundCents,
+    };
     yield* pay(m, "refund", "refundVictim", RMA_STEPS.refund, refund);
   } else {
     yield* pay(m, "payout", "payVictim", RMA_STEPS.payout, {
@@ -173,13 +190,18 @@ function* decide(m: RmaModel, cmd: RmaDecisionCommand, ctx: StepContext): Step<R
   }
   const shipBy = pickupWindowEnd(ctx.now(), m, WINDOWS.rmaReturnShipBusinessDays);
   m.deadlines.shipBy = shipBy;
-  const { booking, attempt } = yield* bookParcel(m, RMA_STEPS.returnPickup, "bookReturnPickup", () => ({
-    rmaId: m.input.rmaId,
-    senderId: m.input.victimId,
-    receiverId: m.input.perpetratorId,
-    units: s.returnUnits,
-    pickupBy: new Date(shipBy).toISOString(),
-  }));
+  const { booking, attempt } = yield* bookParcel(
+    m,
+    RMA_STEPS.returnPickup,
+    "bookReturnPickup",
+    () => ({
+      rmaId: m.input.rmaId,
+      senderId: m.input.victimId,
+      receiverId: m.input.perpetratorId,
+      units: s.returnUnits,
+      pickupBy: new Date(shipBy).toISOString(),
+    }),
+  );
   m.returnParcel = newParcel(booking, attempt);
   m.stage = RMA_STAGES.SHIPPING;
   yield* record(
@@ -241,7 +263,12 @@ export function nextQueuedStep(m: RmaModel, ctx: StepContext): Step | null {
 export function* onDeadline(m: RmaModel, ctx: StepContext): Step {
   if (m.stage === RMA_STAGES.REQUESTED) {
     m.escalated = true;
-    yield* record(m, ctx, [[ACTION.RMA_STAFF_ESCALATED, "system"]], [["staff", "rma_staff_overdue"]]);
+    yield* record(
+      m,
+      ctx,
+      [[ACTION.RMA_STAFF_ESCALATED, "system"]],
+      [["staff", "rma_staff_overdue"]],
+    );
     return;
   }
   if (m.stage === RMA_STAGES.SHIPPING && !m.returnParcel?.scanned) {

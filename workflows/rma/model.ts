@@ -2,7 +2,12 @@
  * An RMA as plain data, its validators, deadlines and view (pure; the steps are machine.ts, the driver
  * workflow.ts). Decisions: ADR 0017.
  */
-import { addBusinessDays, DEFAULT_MARKETPLACE_TZ, US_FEDERAL_HOLIDAYS, WINDOWS } from "../../domain/business-days";
+import {
+  addBusinessDays,
+  DEFAULT_MARKETPLACE_TZ,
+  US_FEDERAL_HOLIDAYS,
+  WINDOWS,
+} from "../../domain/business-days";
 import { rmaSettlement, type RmaSettlement } from "../../domain/rma-money";
 import type { CarrierEventSignal } from "../common/contract";
 import { takeCarrierEvent, type Parcel } from "../common/parcel";
@@ -56,13 +61,22 @@ export function reject(code: RmaErrorCode): never {
 
 export function createRmaModel(input: RmaInput, workflowId: string, startedAt: number): RmaModel {
   if (!input || typeof input !== "object") throw new InvalidInput("missing input");
-  if (!isId(input.rmaId) || !isId(input.orderId) || !isId(input.victimId) || !isId(input.perpetratorId)) {
+  if (
+    !isId(input.rmaId) ||
+    !isId(input.orderId) ||
+    !isId(input.victimId) ||
+    !isId(input.perpetratorId)
+  ) {
     throw new InvalidInput("rmaId, orderId, victimId and perpetratorId must be positive integers");
   }
-  if (input.victimId === input.perpetratorId) throw new InvalidInput("the victim and the perpetrator must differ");
-  if (!Array.isArray(input.lines) || input.lines.length === 0) throw new InvalidInput("an RMA has at least one line");
-  if (new Set(input.lines.map((l) => l.lineId)).size !== input.lines.length) throw new InvalidInput("line ids must be unique");
-  if (input.kind === "sale" && !input.victimPaymentIntentId) throw new InvalidInput("a sale's RMA needs the victim's original payment");
+  if (input.victimId === input.perpetratorId)
+    throw new InvalidInput("the victim and the perpetrator must differ");
+  if (!Array.isArray(input.lines) || input.lines.length === 0)
+    throw new InvalidInput("an RMA has at least one line");
+  if (new Set(input.lines.map((l) => l.lineId)).size !== input.lines.length)
+    throw new InvalidInput("line ids must be unique");
+  if (input.kind === "sale" && !input.victimPaymentIntentId)
+    throw new InvalidInput("a sale's RMA needs the victim's original payment");
   try {
     // The request itself must be possible (quantities within what was received, known reasons, amounts).
     rmaSettlement(
@@ -82,7 +96,10 @@ export function createRmaModel(input: RmaInput, workflowId: string, startedAt: n
     stage: RMA_STAGES.REQUESTED,
     decisions: new Map(),
     rmaFeeCents: 0,
-    deadlines: { staffBy: addBusinessDays(startedAt, WINDOWS.rmaStaffBusinessDays, timeZone, holidays), shipBy: null },
+    deadlines: {
+      staffBy: addBusinessDays(startedAt, WINDOWS.rmaStaffBusinessDays, timeZone, holidays),
+      shipBy: null,
+    },
     escalated: false,
     returnParcel: null,
     refunded: false,
@@ -98,7 +115,9 @@ export function createRmaModel(input: RmaInput, workflowId: string, startedAt: n
 }
 
 /** The lines with staff's decisions so far (pending: null). */
-export function decidedLines(m: RmaModel): (RmaLine & { approvedQuantity: number | null; comment: string | null })[] {
+export function decidedLines(
+  m: RmaModel,
+): (RmaLine & { approvedQuantity: number | null; comment: string | null })[] {
   return m.input.lines.map((l) => {
     const d = m.decisions.get(l.lineId);
     return { ...l, approvedQuantity: d ? d.approvedQuantity : null, comment: d?.comment ?? null };
@@ -157,14 +176,23 @@ export function validateDecision(m: RmaModel, cmd: RmaDecisionCommand | undefine
   if (!cmd || typeof cmd !== "object" || !isId(cmd.staffUserId)) reject("not_staff");
   if (m.stage !== RMA_STAGES.REQUESTED) reject("wrong_state");
   if (!Array.isArray(cmd.lines)) reject("lines_pending");
-  if (typeof cmd.rmaFeeCents !== "number" || !Number.isSafeInteger(cmd.rmaFeeCents) || cmd.rmaFeeCents < 0) reject("bad_fee");
+  if (
+    typeof cmd.rmaFeeCents !== "number" ||
+    !Number.isSafeInteger(cmd.rmaFeeCents) ||
+    cmd.rmaFeeCents < 0
+  )
+    reject("bad_fee");
   const byId = new Map(m.input.lines.map((l) => [l.lineId, l]));
   const seen = new Set<number>();
   for (const d of cmd.lines) {
     const line = d && byId.get(d.lineId);
     if (!line || seen.has(d.lineId)) reject("unknown_line");
     seen.add(d.lineId);
-    if (typeof d.approvedQuantity !== "number" || !Number.isSafeInteger(d.approvedQuantity) || d.approvedQuantity < 0)
+    if (
+      typeof d.approvedQuantity !== "number" ||
+      !Number.isSafeInteger(d.approvedQuantity) ||
+      d.approvedQuantity < 0
+    )
       reject("lines_pending");
     if (d.approvedQuantity > line.requestedQuantity) reject("approved_too_many");
   }
@@ -191,7 +219,9 @@ export function rmaView(m: RmaModel, busy: boolean): RmaView {
     settlement: settlementOf(m),
     deadlines: { staffBy: iso(m.deadlines.staffBy), shipBy: iso(m.deadlines.shipBy), payBy: null },
     escalated: m.escalated,
-    returnShipment: m.returnParcel ? { trackingNumber: m.returnParcel.trackingNumber, callTag: m.returnParcel.callTag } : null,
+    returnShipment: m.returnParcel
+      ? { trackingNumber: m.returnParcel.trackingNumber, callTag: m.returnParcel.callTag }
+      : null,
     returnScanned: m.returnParcel?.scanned ?? false,
     refunded: m.refunded,
     charged: m.charged,

@@ -6,7 +6,13 @@
  */
 import { setHandler } from "@temporalio/workflow";
 import { OrderDriver } from "../common/driver";
-import { RMA_INVALID_INPUT, cardOnFileSignal, rmaViewQuery, type RmaInput, type RmaStage } from "./contract";
+import {
+  RMA_INVALID_INPUT,
+  cardOnFileSignal,
+  rmaViewQuery,
+  type RmaInput,
+  type RmaStage,
+} from "./contract";
 import { RMA_COMMANDS, rmaMachine } from "./machine";
 import { acceptCardOnFile, rmaView } from "./model";
 

@@ -31,7 +31,10 @@ export interface SwapStateRecord {
    * Each side's parcel (the one it SENDS) as the workflow holds it, and the windows of the goods it
    * RECEIVES (rating, RMA): the read model of each parcel and each side's buttons follow these.
    */
-  sides?: Record<Role, { parcel: ShipmentStatus | null; ratingBy: string | null; rmaBy: string | null }>;
+  sides?: Record<
+    Role,
+    { parcel: ShipmentStatus | null; ratingBy: string | null; rmaBy: string | null }
+  >;
   actions: SwapActionRecord[];
   /**
    * The terms as the workflow holds them after this step (its swapView query's answer, not busy), kept with the
@@ -62,8 +65,14 @@ export interface SwapActivities {
     retailerId: number;
     paymentMethod: PaymentMethodInput;
     amountCents: number;
-  }): Promise<{ status: "authorized"; paymentIntentId: string } | { status: "declined"; message: string }>;
-  releaseSwapAuthorization(input: { idempotencyKey: string; orderId: number; paymentIntentId: string }): Promise<void>;
+  }): Promise<
+    { status: "authorized"; paymentIntentId: string } | { status: "declined"; message: string }
+  >;
+  releaseSwapAuthorization(input: {
+    idempotencyKey: string;
+    orderId: number;
+    paymentIntentId: string;
+  }): Promise<void>;
   /** "Make Payment": charge a side's due now. */
   chargeSwapSide(input: {
     idempotencyKey: string;
@@ -71,8 +80,15 @@ export interface SwapActivities {
     retailerId: number;
     paymentMethod: PaymentMethodInput;
     amountCents: number;
-  }): Promise<{ status: "charged"; paymentIntentId: string } | { status: "declined"; message: string }>;
-  refundSwapSide(input: { idempotencyKey: string; orderId: number; paymentIntentId: string; amountCents: number }): Promise<void>;
+  }): Promise<
+    { status: "charged"; paymentIntentId: string } | { status: "declined"; message: string }
+  >;
+  refundSwapSide(input: {
+    idempotencyKey: string;
+    orderId: number;
+    paymentIntentId: string;
+    amountCents: number;
+  }): Promise<void>;
   /** A side that did not ship pays the value of its goods from its card on file ("queued" without one). */
   chargeSwapPenalty(input: {
     idempotencyKey: string;
@@ -92,7 +108,11 @@ export interface SwapActivities {
    */
   swapListedUnits(input: { orderId: number; listingIds: number[] }): Promise<SwapListedUnits[]>;
   /** Both sides' listings at once, all or nothing. */
-  decrementSwapStock(input: { idempotencyKey: string; orderId: number; lines: OrderLine[] }): Promise<{ ok: boolean }>;
+  decrementSwapStock(input: {
+    idempotencyKey: string;
+    orderId: number;
+    lines: OrderLine[];
+  }): Promise<{ ok: boolean }>;
   bookSwapPickup(input: {
     idempotencyKey: string;
     orderId: number;

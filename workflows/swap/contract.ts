@@ -10,7 +10,8 @@ import type { Role } from "../../domain/states";
 import type { PaymentMethodInput } from "../common/contract";
 
 export function swapWorkflowId(orderId: number): string {
-  if (!Number.isSafeInteger(orderId) || orderId <= 0) throw new RangeError(`order id must be a positive integer, got ${String(orderId)}`);
+  if (!Number.isSafeInteger(orderId) || orderId <= 0)
+    throw new RangeError(`order id must be a positive integer, got ${String(orderId)}`);
   return `swap-order:${orderId}`;
 }
 
@@ -90,7 +91,8 @@ export interface RateSwapCommand extends Actor {
 
 export const SWAP_ERRORS = Object.freeze({
   wrong_party: "Only the other retailer of this swap can do that now.",
-  wrong_state: "This swap has moved on since you opened it. Refresh the page to see where it stands.",
+  wrong_state:
+    "This swap has moved on since you opened it. Refresh the page to see where it stands.",
   card_required: "Please enter a card to continue.",
   card_declined: "Sorry but this card was declined. Please try another.",
   payment_failed: "We could not collect the payment right now. Please try again in a few minutes.",
@@ -108,7 +110,8 @@ export const SWAP_ERRORS = Object.freeze({
 } as const);
 export type SwapErrorCode = keyof typeof SWAP_ERRORS;
 /** What the side whose payment completed the swap reads when a line sold out before the stock was taken (214). */
-export const SWAP_SOLD_OUT_MESSAGE = "These units are no longer available: the swap is declined and both payments are refunded in full.";
+export const SWAP_SOLD_OUT_MESSAGE =
+  "These units are no longer available: the swap is declined and both payments are refunded in full.";
 export const SWAP_INVALID_INPUT = "SwapInvalidInput";
 
 /**
@@ -139,7 +142,14 @@ export interface SwapSideView {
   callItEven: boolean;
   dueCents: number;
   paid: boolean;
-  shipment: { trackingNumber: string; callTag: string; attempt: number; scanned: boolean; delivered: boolean; failed: boolean } | null;
+  shipment: {
+    trackingNumber: string;
+    callTag: string;
+    attempt: number;
+    scanned: boolean;
+    delivered: boolean;
+    failed: boolean;
+  } | null;
   rating: RateSwapCommand["stars"] | null;
   ratingBy: string | null;
   rmaBy: string | null;
@@ -156,13 +166,25 @@ export interface SwapView {
   declinedBy: Role | null;
   provider: SwapSideView;
   receiver: SwapSideView;
-  valuation: { largerGoodsCents: number; differenceCents: number; cashFrom: Role | null; callItEven: boolean };
-  deadlines: { checkoutBy: string | null; turnBy: string | null; paymentBy: string | null; pickupBy: string | null };
+  valuation: {
+    largerGoodsCents: number;
+    differenceCents: number;
+    cashFrom: Role | null;
+    callItEven: boolean;
+  };
+  deadlines: {
+    checkoutBy: string | null;
+    turnBy: string | null;
+    paymentBy: string | null;
+    pickupBy: string | null;
+  };
   actions: SwapActionRecord[];
   busy: boolean;
 }
 
-export const swapCheckoutUpdate = update<SwapCommandResult, [SwapCheckoutCommand]>("completeCheckout");
+export const swapCheckoutUpdate = update<SwapCommandResult, [SwapCheckoutCommand]>(
+  "completeCheckout",
+);
 export const chooseItemsUpdate = update<SwapCommandResult, [ChooseItemsCommand]>("chooseItems");
 export const modifySwapUpdate = update<SwapCommandResult, [ModifySwapCommand]>("modifySwap");
 export const approveSwapUpdate = update<SwapCommandResult, [ApproveSwapCommand]>("approveSwap");
@@ -170,9 +192,13 @@ export const declineSwapUpdate = update<SwapCommandResult, [DeclineSwapCommand]>
 export const callItEvenUpdate = update<SwapCommandResult, [LastChanceCommand]>("callItEven");
 export const acceptDeclineUpdate = update<SwapCommandResult, [LastChanceCommand]>("acceptDecline");
 export const makePaymentUpdate = update<SwapCommandResult, [MakePaymentCommand]>("makePayment");
-export const cancelSwapShipmentUpdate = update<SwapCommandResult, [CancelSwapShipmentCommand]>("cancelShipment");
+export const cancelSwapShipmentUpdate = update<SwapCommandResult, [CancelSwapShipmentCommand]>(
+  "cancelShipment",
+);
 export const rateSwapUpdate = update<SwapCommandResult, [RateSwapCommand]>("rateSwap");
 /** A side confirms it received the other side's parcel (once it is delivered). */
-export const confirmSwapReceivedUpdate = update<SwapCommandResult, [LastChanceCommand]>("confirmReceived");
+export const confirmSwapReceivedUpdate = update<SwapCommandResult, [LastChanceCommand]>(
+  "confirmReceived",
+);
 export { carrierEventSignal as swapCarrierEventSignal } from "../common/contract";
 export const swapViewQuery = query<SwapView>("swapView");

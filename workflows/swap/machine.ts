@@ -23,9 +23,22 @@
 import type { SwapActivities, SwapStateRecord } from "./activities";
 import { ACTION } from "../../domain/action-codes";
 import { WINDOWS } from "../../domain/business-days";
-import { checkOrderLines, orderLineKey, orderQuote, orderUnits, type OrderLine } from "../../domain/order-money";
+import {
+  checkOrderLines,
+  orderLineKey,
+  orderQuote,
+  orderUnits,
+  type OrderLine,
+} from "../../domain/order-money";
 import { SWAP_DECLINE_REASONS, SYSTEM_REASON, isChoice } from "../../domain/reasons";
-import { BUY_STATES, COMMON_STATES, SWAP_STATES, displayStatusFor, type Role, type ShipmentStatus } from "../../domain/states";
+import {
+  BUY_STATES,
+  COMMON_STATES,
+  SWAP_STATES,
+  displayStatusFor,
+  type Role,
+  type ShipmentStatus,
+} from "../../domain/states";
 import type { CarrierEventSignal } from "../common/contract";
 import { isPaymentMethod, ratingOf, ratingRefusal } from "../common/guards";
 import {
@@ -40,7 +53,13 @@ import {
   type Parcel,
 } from "../common/parcel";
 import { payments } from "../common/payments";
-import { isoDeadlines, nextKey, noticeDedupeKey, stepRecord, type Codes as StepCodes } from "../common/record";
+import {
+  isoDeadlines,
+  nextKey,
+  noticeDedupeKey,
+  stepRecord,
+  type Codes as StepCodes,
+} from "../common/record";
 import { caller, type Command, type Machine, type Step, type StepContext } from "../common/steps";
 import {
   SWAP_SOLD_OUT_MESSAGE,
@@ -96,7 +115,10 @@ type Notice = [Role, string];
 
 /** The decline reason that is about money ("The value difference is too large"): it opens the last chance. */
 export const MONEY_DECLINE_REASON = 61;
-const NEGOTIATION_TURNS: readonly State[] = [SWAP_STATES.PROVIDER_APPROVE, SWAP_STATES.RECEIVER_APPROVE];
+const NEGOTIATION_TURNS: readonly State[] = [
+  SWAP_STATES.PROVIDER_APPROVE,
+  SWAP_STATES.RECEIVER_APPROVE,
+];
 
 /** A step done for one side: its own attempts and keys (`swap-refund:provider`). */
 const sideStep = (step: string, side: Role): string => `${step}:${side}`;
@@ -151,7 +173,11 @@ function* record(m: SwapModel, ctx: StepContext, codes: Codes, notices: Notice[]
     },
     actions,
     view: swapView(m, false),
-    notices: notices.map(([role, template]) => ({ role, template, dedupeKey: noticeDedupeKey(m.workflowId, template, role, sequence) })),
+    notices: notices.map(([role, template]) => ({
+      role,
+      template,
+      dedupeKey: noticeDedupeKey(m.workflowId, template, role, sequence),
+    })),
   };
   yield* call("recordSwapState", rec, "local");
 }
@@ -160,7 +186,10 @@ function* releaseAuthorization(m: SwapModel): Step {
   if (!m.authorization) return;
   const auth = m.authorization;
   m.authorization = null;
-  yield* pay(m, "release", "releaseSwapAuthorization", SWAP_STEPS.release, { orderId: m.orderId, paymentIntentId: auth.paymentIntentId });
+  yield* pay(m, "release", "releaseSwapAuthorization", SWAP_STEPS.release, {
+    orderId: m.orderId,
+    paymentIntentId: auth.paymentIntentId,
+  });
 }
 
 /**
@@ -181,7 +210,11 @@ function* refund(m: SwapModel, r: Role, amountCents: number): Step {
 
 function* payOut(m: SwapModel, r: Role, amountCents: number): Step {
   if (amountCents <= 0) return;
-  yield* pay(m, "payout", "payOutSwapSide", sideStep(SWAP_STEPS.payout, r), { orderId: m.orderId, retailerId: partyId(m, r), amountCents });
+  yield* pay(m, "payout", "payOutSwapSide", sideStep(SWAP_STEPS.payout, r), {
+    orderId: m.orderId,
+    retailerId: partyId(m, r),
+    amountCents,
+  });
 }
 
 /** Ends the swap before shipping: the authorisation released, every payment refunded in full. */
@@ -283,19 +316,26 @@ function linesFrom(current: OrderLine[], wanted: ModifySwapCommand["providerLine
   const seen = new Set<string>();
   const out: OrderLine[] = [];
   for (const w of wanted) {
-    if (!w || typeof w !== "object" || !w.sizes || typeof w.sizes !== "object") reject("invalid_units");
+    if (!w || typeof w !== "object" || !w.sizes || typeof w.sizes !== "object")
+      reject("invalid_units");
     const key = lineKeyOf(w);
     if (seen.has(key)) reject("invalid_units");
     seen.add(key);
     const line = byKey.get(key);
-    if (!line && !(Number.isSafeInteger(w.listingId) && (w.listingId as number) > 0)) reject("invalid_units");
+    if (!line && !(Number.isSafeInteger(w.listingId) && (w.listingId as number) > 0))
+      reject("invalid_units");
     const sizes: Record<string, number> = {};
     for (const [size, n] of Object.entries(w.sizes)) {
-      if (!Number.isSafeInteger(n) || n < 0 || n > MAX_UNITS || size.length > 20) reject("invalid_units");
+      if (!Number.isSafeInteger(n) || n < 0 || n > MAX_UNITS || size.length > 20)
+        reject("invalid_units");
       if (n > 0) sizes[size] = n;
     }
     if (!Object.keys(sizes).length) continue;
-    out.push(line ? { ...line, sizes } : { listingId: w.listingId, variationId: w.variationId, sizes, unitPriceCents: 0 });
+    out.push(
+      line
+        ? { ...line, sizes }
+        : { listingId: w.listingId, variationId: w.variationId, sizes, unitPriceCents: 0 },
+    );
   }
   if (out.length === 0) reject("invalid_units");
   return out;
@@ -310,7 +350,10 @@ function lineKeyOf(w: { listingId: number | null; variationId?: number | null })
   }
 }
 
-function modification(m: SwapModel, cmd: ModifySwapCommand): { provider: OrderLine[]; receiver: OrderLine[] } {
+function modification(
+  m: SwapModel,
+  cmd: ModifySwapCommand,
+): { provider: OrderLine[]; receiver: OrderLine[] } {
   const provider = linesFrom(m.side.provider.lines, cmd.providerLines);
   const receiver = linesFrom(m.side.receiver.lines, cmd.receiverLines);
   if (
@@ -328,7 +371,9 @@ const unitsOf = (sizes: Record<string, number> | undefined, size: string): numbe
 /** The lines of `next` that ask for more than `current` had of some size (raised, or added), with what they ask. */
 function grown(current: OrderLine[], next: OrderLine[]): OrderLine[] {
   const before = new Map(current.map((l) => [orderLineKey(l), l.sizes]));
-  return next.filter((l) => Object.entries(l.sizes).some(([size, n]) => n > unitsOf(before.get(orderLineKey(l)), size)));
+  return next.filter((l) =>
+    Object.entries(l.sizes).some(([size, n]) => n > unitsOf(before.get(orderLineKey(l)), size)),
+  );
 }
 
 /**
@@ -337,17 +382,23 @@ function grown(current: OrderLine[], next: OrderLine[]): OrderLine[] {
  * since the page was shown: units_unavailable, nothing changed). An added line takes its listing's variation
  * and unit price. Lowering and removing read nothing.
  */
-function* checkListed(m: SwapModel, next: Record<Role, OrderLine[]>): Step<Record<Role, OrderLine[]>> {
+function* checkListed(
+  m: SwapModel,
+  next: Record<Role, OrderLine[]>,
+): Step<Record<Role, OrderLine[]>> {
   const asked = ROLES.flatMap((r) => grown(m.side[r].lines, next[r]).map((l) => ({ r, l })));
   if (asked.length === 0) return next;
   if (asked.some(({ l }) => l.listingId === null)) reject("invalid_units");
-  const listingIds = [...new Set(asked.map(({ l }) => l.listingId as number))].sort((a, b) => a - b);
+  const listingIds = [...new Set(asked.map(({ l }) => l.listingId as number))].sort(
+    (a, b) => a - b,
+  );
   const listed = yield* call("swapListedUnits", { orderId: m.orderId, listingIds }, "local");
   const byId = new Map(listed.map((x) => [x.listingId, x]));
   for (const { r, l } of asked) {
     const x = byId.get(l.listingId as number);
     if (!x || !x.swappable || x.retailerId !== partyId(m, r)) reject("units_unavailable");
-    if (Object.entries(l.sizes).some(([size, n]) => n > unitsOf(x.sizes, size))) reject("units_unavailable");
+    if (Object.entries(l.sizes).some(([size, n]) => n > unitsOf(x.sizes, size)))
+      reject("units_unavailable");
   }
   const priced = (r: Role) =>
     next[r].map((l) => {
@@ -359,8 +410,14 @@ function* checkListed(m: SwapModel, next: Record<Role, OrderLine[]>): Step<Recor
   return { provider: priced("provider"), receiver: priced("receiver") };
 }
 
-const TURN_STATE: Record<Role, State> = { provider: SWAP_STATES.PROVIDER_APPROVE, receiver: SWAP_STATES.RECEIVER_APPROVE };
-const APPROVE_CODE: Record<Role, number> = { provider: ACTION.PROVIDER_APPROVE_SWAP, receiver: ACTION.RECEIVER_APPROVE_SWAP };
+const TURN_STATE: Record<Role, State> = {
+  provider: SWAP_STATES.PROVIDER_APPROVE,
+  receiver: SWAP_STATES.RECEIVER_APPROVE,
+};
+const APPROVE_CODE: Record<Role, number> = {
+  provider: ACTION.PROVIDER_APPROVE_SWAP,
+  receiver: ACTION.RECEIVER_APPROVE_SWAP,
+};
 const MONEY_DECLINE_STATE: Record<Role, State> = {
   provider: SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY,
   receiver: SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY,
@@ -368,7 +425,10 @@ const MONEY_DECLINE_STATE: Record<Role, State> = {
 
 /** The last chance after a decline over money: only the side whose turn it is, before its window closes. */
 function lastChanceTurn(m: SwapModel, cmd: LastChanceCommand, now: number): void {
-  requireTurn(m, cmd, now, [SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY, SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY]);
+  requireTurn(m, cmd, now, [
+    SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY,
+    SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY,
+  ]);
 }
 
 export const SWAP_COMMANDS = {
@@ -382,7 +442,12 @@ export const SWAP_COMMANDS = {
       // The receiver's estimated due: the fee and the shipping of what it receives (the provider's goods).
       const v = valuationOf(m);
       const amount = v.receiver.feeCents + v.receiver.shippingCents;
-      const auth = { orderId: m.orderId, retailerId: m.receiverId, paymentMethod: cmd.paymentMethod, amountCents: amount };
+      const auth = {
+        orderId: m.orderId,
+        retailerId: m.receiverId,
+        paymentMethod: cmd.paymentMethod,
+        amountCents: amount,
+      };
       const r = yield* pay(m, "authorise", "authorizeSwap", SWAP_STEPS.authorize, auth);
       if (r.status === "declined") {
         yield* record(m, ctx, [[ACTION.CARD_DECLINED, "receiver"]]);
@@ -391,7 +456,12 @@ export const SWAP_COMMANDS = {
       m.authorization = { paymentIntentId: r.paymentIntentId, amountCents: amount };
       m.deadlines.checkoutBy = null;
       startTurn(m, ctx, SWAP_STATES.PROVIDER_CHOOSE_ITEMS);
-      yield* record(m, ctx, [[ACTION.SWAP_REQUESTED, "receiver"]], [["provider", "swap_choose_items"]]);
+      yield* record(
+        m,
+        ctx,
+        [[ACTION.SWAP_REQUESTED, "receiver"]],
+        [["provider", "swap_choose_items"]],
+      );
       return result(m, { redirectTo: "/orders" });
     },
   } satisfies Command<SwapModel, SwapCheckoutCommand, SwapCommandResult>,
@@ -434,8 +504,12 @@ export const SWAP_COMMANDS = {
   approveSwap: {
     update: approveSwapUpdate,
     validate(m, cmd, now) {
-      const role = requireTurn(m, cmd, now, [SWAP_STATES.PROVIDER_CHOOSE_ITEMS, ...NEGOTIATION_TURNS]);
-      if (role === "provider" && orderQuote(m.side.receiver.lines).goodsCents <= 0) reject("no_receiver_value");
+      const role = requireTurn(m, cmd, now, [
+        SWAP_STATES.PROVIDER_CHOOSE_ITEMS,
+        ...NEGOTIATION_TURNS,
+      ]);
+      if (role === "provider" && orderQuote(m.side.receiver.lines).goodsCents <= 0)
+        reject("no_receiver_value");
     },
     *run(m, cmd, ctx) {
       const role = roleOf(m, cmd);
@@ -461,7 +535,10 @@ export const SWAP_COMMANDS = {
       const role = roleOf(m, cmd);
       m.reasons[`${role}_decline_swap_reason`] = cmd.reason;
       m.declinedBy = role;
-      if (cmd.reason === MONEY_DECLINE_REASON && m.statename !== SWAP_STATES.PROVIDER_CHOOSE_ITEMS) {
+      if (
+        cmd.reason === MONEY_DECLINE_REASON &&
+        m.statename !== SWAP_STATES.PROVIDER_CHOOSE_ITEMS
+      ) {
         // Over the money: the other side gets one last chance to call it even.
         startTurn(m, ctx, MONEY_DECLINE_STATE[role]);
         yield* record(m, ctx, [], [[other(role), "swap_call_it_even"]]);
@@ -505,8 +582,19 @@ export const SWAP_COMMANDS = {
       const due = valuationOf(m)[role].totalDueCents;
       if (due > 0) {
         // The side's payment, which it waits for: a capture in the kit's words (workflows/common/payments.ts).
-        const charge = { orderId: m.orderId, retailerId: partyId(m, role), paymentMethod: cmd.paymentMethod, amountCents: due };
-        const r = yield* pay(m, "capture", "chargeSwapSide", sideStep(SWAP_STEPS.charge, role), charge);
+        const charge = {
+          orderId: m.orderId,
+          retailerId: partyId(m, role),
+          paymentMethod: cmd.paymentMethod,
+          amountCents: due,
+        };
+        const r = yield* pay(
+          m,
+          "capture",
+          "chargeSwapSide",
+          sideStep(SWAP_STEPS.charge, role),
+          charge,
+        );
         if (r.status === "declined") {
           yield* record(m, ctx, [[ACTION.CARD_DECLINED, role]]);
           return reject("card_declined");
@@ -519,7 +607,8 @@ export const SWAP_COMMANDS = {
       if (ROLES.every((r) => m.side[r].payment)) yield* confirmAndShip(m, ctx);
       else yield* record(m, ctx, [[ACTION.PAYMENT_CAPTURED, role]]);
       // A line sold out before the stock was taken (214): the payer stays on the swap and reads why.
-      if (m.statename === COMMON_STATES.DECLINED) return result(m, { message: SWAP_SOLD_OUT_MESSAGE });
+      if (m.statename === COMMON_STATES.DECLINED)
+        return result(m, { message: SWAP_SOLD_OUT_MESSAGE });
       return result(m, { redirectTo: "/orders/sentswaps/" });
     },
   } satisfies Command<SwapModel, MakePaymentCommand, SwapCommandResult>,
@@ -527,7 +616,8 @@ export const SWAP_COMMANDS = {
   cancelShipment: {
     update: cancelSwapShipmentUpdate,
     validate(m, cmd) {
-      if (m.statename !== SWAP_STATES.SHIP_SWAP && m.statename !== SWAP_STATES.SHIP_SWAP_TRY2) reject("wrong_state");
+      if (m.statename !== SWAP_STATES.SHIP_SWAP && m.statename !== SWAP_STATES.SHIP_SWAP_TRY2)
+        reject("wrong_state");
       const p = m.side[roleOf(m, cmd)].parcel;
       if (!p || p.scanned || p.failed) reject("wrong_state");
       if (!Number.isSafeInteger(cmd.reason)) reject("cancel_reason_required");
@@ -579,7 +669,9 @@ export const SWAP_COMMANDS = {
       };
       yield* call("saveSwapRating", rating, "local");
       m.side[role].rating = { ...stars, comments };
-      yield* record(m, ctx, [[role === "receiver" ? ACTION.RECEIVER_RATED : ACTION.PROVIDER_RATED, role]]);
+      yield* record(m, ctx, [
+        [role === "receiver" ? ACTION.RECEIVER_RATED : ACTION.PROVIDER_RATED, role],
+      ]);
       return result(m, { message: "Rating saved!", redirectTo: "/" });
     },
   } satisfies Command<SwapModel, RateSwapCommand, SwapCommandResult>,
@@ -610,7 +702,10 @@ function* onMissedPickup(m: SwapModel, ctx: StepContext): Step {
   yield* failSides(m, ctx, unscanned);
 }
 
-const NON_SHIPMENT: Record<Role, number> = { provider: ACTION.PROVIDER_SWAP_NON_SHIPMENT, receiver: ACTION.RECEIVER_SWAP_NON_SHIPMENT };
+const NON_SHIPMENT: Record<Role, number> = {
+  provider: ACTION.PROVIDER_SWAP_NON_SHIPMENT,
+  receiver: ACTION.RECEIVER_SWAP_NON_SHIPMENT,
+};
 
 /**
  * Sides that did not ship, each on its own in turn (docs/product/money.md, "Swap settlement"; ADR 0037): it
@@ -631,7 +726,11 @@ function* failSides(m: SwapModel, ctx: StepContext, failing: Role[]): Step {
     });
     yield* payOut(m, kept, v[r].goodsCents);
     yield* refund(m, kept, v[kept].feeCents + v[kept].shippingCents);
-    codes.push([ACTION.PENALTY_CHARGED, "system"], [ACTION.PAYOUT_RELEASED, "system"], [ACTION.REFUND_ISSUED, "system"]);
+    codes.push(
+      [ACTION.PENALTY_CHARGED, "system"],
+      [ACTION.PAYOUT_RELEASED, "system"],
+      [ACTION.REFUND_ISSUED, "system"],
+    );
   }
   if (ROLES.every((r) => m.side[r].parcel?.failed)) {
     yield* endBothFailed(m, ctx, codes);
@@ -695,7 +794,8 @@ function* onCarrierEvent(m: SwapModel, ctx: StepContext, ev: CarrierEventSignal)
     const windows = deliveryWindows(ctx.now(), m);
     receiving.ratingBy = windows.ratingBy;
     receiving.rmaBy = windows.rmaBy;
-    if (ROLES.every((x) => m.side[x].parcel?.failed || m.side[x].parcel?.delivered)) m.statename = COMMON_STATES.DELIVERED;
+    if (ROLES.every((x) => m.side[x].parcel?.failed || m.side[x].parcel?.delivered))
+      m.statename = COMMON_STATES.DELIVERED;
     yield* record(m, ctx, [[ACTION.SHIPMENT_DELIVERED, "carrier"]], [[other(r), "swap_rate"]]);
   }
 }
@@ -711,7 +811,9 @@ export function* settleDelivered(m: SwapModel, ctx: StepContext): Step {
   const now = ctx.now();
   const open = ROLES.some((r) => {
     const s = m.side[r];
-    return (s.rmaBy !== null && now < s.rmaBy) || (!s.rating && s.ratingBy !== null && now < s.ratingBy);
+    return (
+      (s.rmaBy !== null && now < s.rmaBy) || (!s.rating && s.ratingBy !== null && now < s.ratingBy)
+    );
   });
   if (open) return;
   m.statename = COMMON_STATES.COMPLETED;
@@ -735,8 +837,9 @@ export function* onDeadline(m: SwapModel, ctx: StepContext): Step {
       // Whose answer (or payment) was late: the side's own key, so each reads "You:" or "Other Retailer:"
       // rightly; both sides late (neither paid) is the system's.
       const late = actionNeeded(m);
-      m.reasons[late === "provider" || late === "receiver" ? `${late}_system_reason` : "system_reason"] =
-        SYSTEM_REASON.NOT_ANSWERED_IN_TIME;
+      m.reasons[
+        late === "provider" || late === "receiver" ? `${late}_system_reason` : "system_reason"
+      ] = SYSTEM_REASON.NOT_ANSWERED_IN_TIME;
       yield* endDeclined(m, ctx, [[ACTION.SELLER_RESPONSE_EXPIRED, "system"]]);
       return;
     }
@@ -752,7 +855,8 @@ export function* onDeadline(m: SwapModel, ctx: StepContext): Step {
 }
 
 /** Delivered: completes once its windows have closed. */
-const settle = (m: SwapModel, ctx: StepContext): Step | null => (m.statename === COMMON_STATES.DELIVERED ? settleDelivered(m, ctx) : null);
+const settle = (m: SwapModel, ctx: StepContext): Step | null =>
+  m.statename === COMMON_STATES.DELIVERED ? settleDelivered(m, ctx) : null;
 
 /** The swap order's machine (workflows/common/steps.ts Machine), as the driver runs it. */
 export const swapMachine: Machine<SwapModel, SwapInput> = {

@@ -21,7 +21,14 @@ import { takeCarrierEvent, type Parcel } from "../common/parcel";
 import { iso, isoDeadlines } from "../common/record";
 import { InvalidInput, Rejection } from "../common/steps";
 import { orderSearchFacts, type OrderSearchFacts } from "../common/search-attributes";
-import { SWAP_ERRORS, type SwapActionRecord, type SwapErrorCode, type SwapInput, type SwapSideView, type SwapView } from "./contract";
+import {
+  SWAP_ERRORS,
+  type SwapActionRecord,
+  type SwapErrorCode,
+  type SwapInput,
+  type SwapSideView,
+  type SwapView,
+} from "./contract";
 
 export type State = SwapState | CommonState | typeof BUY_STATES.COMPLETE_ORDER_CHECKOUT;
 export const ROLES: readonly Role[] = ["provider", "receiver"];
@@ -42,7 +49,13 @@ export interface Side {
   /** This side confirmed it received the other side's parcel ("I received the package", action 222). */
   received?: boolean;
   /** The rating this side gives (of the goods it received), its window, and its RMA window. */
-  rating: { condition: number; packaging: number; timeliness: number; overall: number; comments: string } | null;
+  rating: {
+    condition: number;
+    packaging: number;
+    timeliness: number;
+    overall: number;
+    comments: string;
+  } | null;
   ratingBy: number | null;
   rmaBy: number | null;
 }
@@ -62,7 +75,12 @@ export interface SwapModel {
   reasons: Record<string, number>;
   /** The receiver's checkout pre-authorisation (released when it pays, or when the swap ends before). */
   authorization: { paymentIntentId: string; amountCents: number } | null;
-  deadlines: { checkoutBy: number | null; turnBy: number | null; paymentBy: number | null; pickupBy: number | null };
+  deadlines: {
+    checkoutBy: number | null;
+    turnBy: number | null;
+    paymentBy: number | null;
+    pickupBy: number | null;
+  };
   cashPaidOut: boolean;
   attempts: Partial<Record<string, number>>;
   actions: SwapActionRecord[];
@@ -88,11 +106,16 @@ const emptySide = (lines: OrderLine[]): Side => ({
   rmaBy: null,
 });
 
-export function createSwapModel(input: SwapInput, workflowId: string, startedAt: number): SwapModel {
+export function createSwapModel(
+  input: SwapInput,
+  workflowId: string,
+  startedAt: number,
+): SwapModel {
   if (!input || typeof input !== "object") throw new InvalidInput("missing input");
   if (!isId(input.orderId) || !isId(input.providerId) || !isId(input.receiverId))
     throw new InvalidInput("orderId, providerId and receiverId must be positive integers");
-  if (input.providerId === input.receiverId) throw new InvalidInput("a retailer cannot swap with itself");
+  if (input.providerId === input.receiverId)
+    throw new InvalidInput("a retailer cannot swap with itself");
   const check = checkOrderLines(input.providerLines);
   if (!check.ok) throw new InvalidInput(check.message);
   return {
@@ -104,12 +127,20 @@ export function createSwapModel(input: SwapInput, workflowId: string, startedAt:
     timeZone: input.timeZone ?? DEFAULT_MARKETPLACE_TZ,
     holidays: input.holidays ?? US_FEDERAL_HOLIDAYS,
     statename: BUY_STATES.COMPLETE_ORDER_CHECKOUT,
-    side: { provider: emptySide(input.providerLines.map((l) => ({ ...l, sizes: { ...l.sizes } }))), receiver: emptySide([]) },
+    side: {
+      provider: emptySide(input.providerLines.map((l) => ({ ...l, sizes: { ...l.sizes } }))),
+      receiver: emptySide([]),
+    },
     isModified: false,
     declinedBy: null,
     reasons: {},
     authorization: null,
-    deadlines: { checkoutBy: startedAt + WINDOWS.checkoutExpiry, turnBy: null, paymentBy: null, pickupBy: null },
+    deadlines: {
+      checkoutBy: startedAt + WINDOWS.checkoutExpiry,
+      turnBy: null,
+      paymentBy: null,
+      pickupBy: null,
+    },
     cashPaidOut: false,
     attempts: {},
     actions: [],
@@ -119,11 +150,15 @@ export function createSwapModel(input: SwapInput, workflowId: string, startedAt:
   };
 }
 
-export const partyId = (m: SwapModel, r: Role): number => (r === "provider" ? m.providerId : m.receiverId);
+export const partyId = (m: SwapModel, r: Role): number =>
+  r === "provider" ? m.providerId : m.receiverId;
 
 /** The swap's valuation on the current lines (call-it-even: either side's choice forgives the difference). */
 export function valuationOf(m: SwapModel): SwapValuation {
-  const side = (r: Role) => ({ goodsCents: orderQuote(m.side[r].lines).goodsCents, units: orderUnits(m.side[r].lines) });
+  const side = (r: Role) => ({
+    goodsCents: orderQuote(m.side[r].lines).goodsCents,
+    units: orderUnits(m.side[r].lines),
+  });
   return swapValuation({
     provider: side("provider"),
     receiver: side("receiver"),
@@ -152,7 +187,8 @@ export function actionNeeded(m: SwapModel): Role | "both" | null {
 }
 
 /** What the swap's search attributes say (workflows/common/search-attributes.ts): the read model's columns. */
-export const swapSearchFacts = (m: SwapModel): OrderSearchFacts => orderSearchFacts("swap", m, actionNeeded(m));
+export const swapSearchFacts = (m: SwapModel): OrderSearchFacts =>
+  orderSearchFacts("swap", m, actionNeeded(m));
 
 /** Which deadline each state waits for (docs/product/windows.md, "Swap windows"); delivered has its own rule. */
 const DEADLINE_OF: Partial<Record<State, keyof SwapModel["deadlines"]>> = {
@@ -171,20 +207,27 @@ const DEADLINE_OF: Partial<Record<State, keyof SwapModel["deadlines"]>> = {
 export function deadline(m: SwapModel): number | null {
   if (m.statename === COMMON_STATES.DELIVERED) {
     // The swap completes when the last rating or RMA window closes (a rating given closes its own).
-    const open = ROLES.flatMap((r) => [m.side[r].rating ? null : m.side[r].ratingBy, m.side[r].rmaBy]).filter(
-      (x): x is number => x !== null,
-    );
+    const open = ROLES.flatMap((r) => [
+      m.side[r].rating ? null : m.side[r].ratingBy,
+      m.side[r].rmaBy,
+    ]).filter((x): x is number => x !== null);
     return open.length ? Math.max(...open) : null;
   }
   const which = DEADLINE_OF[m.statename];
   return which ? m.deadlines[which] : null;
 }
 
-export function requireTurn(m: SwapModel, cmd: { actorRetailerId?: unknown } | undefined, now: number, states: readonly State[]): Role {
+export function requireTurn(
+  m: SwapModel,
+  cmd: { actorRetailerId?: unknown } | undefined,
+  now: number,
+  states: readonly State[],
+): Role {
   if (!states.includes(m.statename)) reject("wrong_state");
   const who = actionNeeded(m);
   const actor = cmd && typeof cmd === "object" ? cmd.actorRetailerId : undefined;
-  const role: Role | null = actor === m.providerId ? "provider" : actor === m.receiverId ? "receiver" : null;
+  const role: Role | null =
+    actor === m.providerId ? "provider" : actor === m.receiverId ? "receiver" : null;
   if (!role || (who !== "both" && who !== role)) reject("wrong_party");
   const d = deadline(m);
   if (d !== null && now >= d) reject("wrong_state");
@@ -222,7 +265,12 @@ export function swapView(m: SwapModel, busy: boolean): SwapView {
       paid: s.payment !== null,
       shipment: s.parcel,
       rating: s.rating
-        ? { condition: s.rating.condition, packaging: s.rating.packaging, timeliness: s.rating.timeliness, overall: s.rating.overall }
+        ? {
+            condition: s.rating.condition,
+            packaging: s.rating.packaging,
+            timeliness: s.rating.timeliness,
+            overall: s.rating.overall,
+          }
         : null,
       ratingBy: iso(s.ratingBy),
       rmaBy: iso(s.rmaBy),
@@ -238,7 +286,12 @@ export function swapView(m: SwapModel, busy: boolean): SwapView {
     declinedBy: m.declinedBy,
     provider: sideView("provider"),
     receiver: sideView("receiver"),
-    valuation: { largerGoodsCents: v.largerGoodsCents, differenceCents: v.differenceCents, cashFrom: v.cashFrom, callItEven: v.callItEven },
+    valuation: {
+      largerGoodsCents: v.largerGoodsCents,
+      differenceCents: v.differenceCents,
+      cashFrom: v.cashFrom,
+      callItEven: v.callItEven,
+    },
     deadlines: isoDeadlines(m.deadlines),
     actions: [...m.actions],
     busy,

@@ -37,7 +37,8 @@ export function EditItemPage() {
     defaultValue: d.defaultValue,
     constraint: getZodConstraint(schema),
     onValidate: ({ formData }) => {
-      if (formData.get("intent") === "delete") d.item.sizeLabels.forEach((_, i) => formData.set(`sizes[${i}]`, "0"));
+      if (formData.get("intent") === "delete")
+        d.item.sizeLabels.forEach((_, i) => formData.set(`sizes[${i}]`, "0"));
       return parseWithZod(formData, { schema });
     },
     shouldValidate: "onSubmit",
@@ -91,12 +92,17 @@ export function EditItemPage() {
       ) : null}
       {d.asAdmin ? (
         <div className="alert alert-warning" role="status">
-          <p>You are editing as staff: saving marks this {noun} as corrected, and its retailer is asked to re-list it.</p>
+          <p>
+            You are editing as staff: saving marks this {noun} as corrected, and its retailer is
+            asked to re-list it.
+          </p>
         </div>
       ) : null}
 
       <div className="edit-item-summary">
-        {d.item.imageUrl ? <img src={d.item.imageUrl} alt={`${d.item.productName}, ${d.item.color}`} /> : null}
+        {d.item.imageUrl ? (
+          <img src={d.item.imageUrl} alt={`${d.item.productName}, ${d.item.color}`} />
+        ) : null}
         <dl>
           <dt>Brand</dt>
           <dd>{d.item.brandName}</dd>
@@ -125,7 +131,14 @@ export function EditItemPage() {
         </dl>
       </div>
 
-      <Form method="post" {...getFormProps(form)} ref={formRef} className="form-stack edit-form" data-testid="edit-form" onInput={recount}>
+      <Form
+        method="post"
+        {...getFormProps(form)}
+        ref={formRef}
+        className="form-stack edit-form"
+        data-testid="edit-form"
+        onInput={recount}
+      >
         <input type="hidden" name="id" value={d.item.id} />
         <ErrorList kind="form" testId="edit-form-errors" errors={form.errors} />
         <fieldset className="size-counters">
@@ -136,7 +149,11 @@ export function EditItemPage() {
               <div className="size-counter" key={f.key}>
                 <label htmlFor={f.id}>{label}</label>
                 <div className="counter">
-                  <button type="button" aria-label={`One less ${label}`} onClick={() => step(i, -1)}>
+                  <button
+                    type="button"
+                    aria-label={`One less ${label}`}
+                    onClick={() => step(i, -1)}
+                  >
                     −
                   </button>
                   <input
@@ -183,12 +200,18 @@ export function EditItemPage() {
                 Swap
               </label>
             </div>
-            <ErrorList id={fields.listing_type.errorId} errors={fields.listing_type.errors} name="listing_type" />
+            <ErrorList
+              id={fields.listing_type.errorId}
+              errors={fields.listing_type.errors}
+              name="listing_type"
+            />
           </div>
         ) : null}
 
         <div className="field">
-          <label htmlFor={fields.reason.id}>{isListing ? "Reason for listing" : "Reason for request"}</label>
+          <label htmlFor={fields.reason.id}>
+            {isListing ? "Reason for listing" : "Reason for request"}
+          </label>
           <select {...getSelectProps(fields.reason)}>
             <option value="">Choose a reason</option>
             {d.reasons.map((r) => (
@@ -209,35 +232,65 @@ export function EditItemPage() {
               </option>
             ))}
           </select>
-          <ErrorList id={fields.modified_reason.errorId} errors={fields.modified_reason.errors} name="modified_reason" />
+          <ErrorList
+            id={fields.modified_reason.errorId}
+            errors={fields.modified_reason.errors}
+            name="modified_reason"
+          />
         </div>
 
         <div className="edit-buttons">
           <button type="submit" name="intent" value="save" className="button" disabled={submitting}>
             Save
           </button>
-          <button type="submit" name="intent" value="delete" className="button button-danger" disabled={submitting}>
+          <button
+            type="submit"
+            name="intent"
+            value="delete"
+            className="button button-danger"
+            disabled={submitting}
+          >
             Delete
           </button>
           <Link to={back} className="button button-outline">
             Cancel
           </Link>
         </div>
-        <p className="muted">Delete sets every size to zero; choose the reason for the change first.</p>
+        <p className="muted">
+          Delete sets every size to zero; choose the reason for the change first.
+        </p>
 
         {actionData?.pending && pendingOpen ? (
-          <div className="pending-dialog" role="alertdialog" aria-modal="true" aria-labelledby="pending-title" data-testid="pending-dialog">
+          <div
+            className="pending-dialog"
+            role="alertdialog"
+            aria-modal="true"
+            aria-labelledby="pending-title"
+            data-testid="pending-dialog"
+          >
             <h2 id="pending-title">{actionData.pending.message}</h2>
             <p className="muted">
-              {actionData.pending.count === 1 ? "1 order is" : `${actionData.pending.count} orders are`} waiting for your answer on this
-              listing. Save anyway?
+              {actionData.pending.count === 1
+                ? "1 order is"
+                : `${actionData.pending.count} orders are`}{" "}
+              waiting for your answer on this listing. Save anyway?
             </p>
             <input type="hidden" name="pendingok" value="on" />
             <div className="edit-buttons">
-              <button type="submit" name="intent" value={actionData.pending.intent} className="button" data-testid="pending-ok">
+              <button
+                type="submit"
+                name="intent"
+                value={actionData.pending.intent}
+                className="button"
+                data-testid="pending-ok"
+              >
                 OK
               </button>
-              <button type="button" className="button button-outline" onClick={() => setPendingOpen(false)}>
+              <button
+                type="button"
+                className="button button-outline"
+                onClick={() => setPendingOpen(false)}
+              >
                 Cancel
               </button>
             </div>

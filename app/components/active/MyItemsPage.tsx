@@ -7,7 +7,12 @@
 import { Form, Link, useLoaderData, useLocation, useNavigation, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import type { MyBrandSection, MyItemCard } from "../../../db/queries/my-listings";
-import { ACTION_REQUIRED, NO_LISTINGS_FOR_BRAND, NO_REQUESTS_FOR_BRAND, PAYOUT_ACTION_REQUIRED_TEXT } from "../../../domain/messages";
+import {
+  ACTION_REQUIRED,
+  NO_LISTINGS_FOR_BRAND,
+  NO_REQUESTS_FOR_BRAND,
+  PAYOUT_ACTION_REQUIRED_TEXT,
+} from "../../../domain/messages";
 import type { MyItemsLoaderData } from "~/utils/my-items.server";
 
 /** Item search starts only after more than 2 characters; clearing the box shows everything. */
@@ -19,7 +24,9 @@ export const HIDDEN_UNTIL_PAYOUT = "Hidden until payout is set up";
 export const RELIST_BADGE = "Action Required! Re-list";
 
 type Data = Omit<MyItemsLoaderData, "sections"> & {
-  sections: (Omit<MyBrandSection, "items"> & { items: (Omit<MyItemCard, "createdAt"> & { createdAt: string | Date })[] })[];
+  sections: (Omit<MyBrandSection, "items"> & {
+    items: (Omit<MyItemCard, "createdAt"> & { createdAt: string | Date })[];
+  })[];
 };
 
 function pageHref(d: Data, brandId: number, offset: number): string {
@@ -31,12 +38,26 @@ function pageHref(d: Data, brandId: number, offset: number): string {
   return `?${p.toString()}#brand-${brandId}`;
 }
 
-function Card({ item, kind }: { item: Data["sections"][number]["items"][number]; kind: Data["kind"] }) {
+function Card({
+  item,
+  kind,
+}: {
+  item: Data["sections"][number]["items"][number];
+  kind: Data["kind"];
+}) {
   const href = kind === "listings" ? `/updatelisting/${item.id}` : `/updaterequest/${item.id}`;
   return (
     <li className="my-card" data-testid="my-card" data-id={item.id}>
-      <Link to={href} className="my-card-link" aria-label={`${item.productName}, ${item.sku}, ${item.color}`}>
-        {item.imageUrl ? <img src={item.imageUrl} alt="" width={96} height={96} loading="lazy" /> : <span className="my-card-noimg" />}
+      <Link
+        to={href}
+        className="my-card-link"
+        aria-label={`${item.productName}, ${item.sku}, ${item.color}`}
+      >
+        {item.imageUrl ? (
+          <img src={item.imageUrl} alt="" width={96} height={96} loading="lazy" />
+        ) : (
+          <span className="my-card-noimg" />
+        )}
         <span className="my-card-body">
           <strong className="my-card-name">{item.productName}</strong>
           <span className="my-card-code" data-testid="my-card-sku">
@@ -44,11 +65,15 @@ function Card({ item, kind }: { item: Data["sections"][number]["items"][number];
           </span>
           <span className="muted">{item.color}</span>
           <span className="my-card-sizes" data-testid="my-card-sizes">
-            {item.sizes.length === 0 ? "No units" : item.sizes.map((s) => `${s.label}: ${s.count}`).join(" · ")}
+            {item.sizes.length === 0
+              ? "No units"
+              : item.sizes.map((s) => `${s.label}: ${s.count}`).join(" · ")}
           </span>
           <span data-testid="my-card-total">Total Units: {item.totalUnits}</span>
           <span className="my-card-badges">
-            {item.listingType ? <span className="badge">{item.listingType === "swap" ? "Swap" : "Sell"}</span> : null}
+            {item.listingType ? (
+              <span className="badge">{item.listingType === "swap" ? "Swap" : "Sell"}</span>
+            ) : null}
             {item.status === "payoutneeded" ? (
               <span className="badge badge-warning" data-testid="badge-payoutneeded">
                 {HIDDEN_UNTIL_PAYOUT}
@@ -74,13 +99,22 @@ function Section({ section, d }: { section: Data["sections"][number]; d: Data })
   const hasPrev = section.offset > 0;
   const hasNext = section.offset + section.limit < section.count;
   return (
-    <section className="my-brand" id={`brand-${section.id}`} data-testid="my-brand" data-brand-id={section.id}>
+    <section
+      className="my-brand"
+      id={`brand-${section.id}`}
+      data-testid="my-brand"
+      data-brand-id={section.id}
+    >
       <h2>
         {section.displayName} <span className="muted my-count">({section.count})</span>
       </h2>
       {section.items.length === 0 ? (
         <p className="muted my-empty" data-testid="my-empty">
-          {section.count > 0 ? "Nothing on this page." : d.kind === "listings" ? NO_LISTINGS_FOR_BRAND : NO_REQUESTS_FOR_BRAND}
+          {section.count > 0
+            ? "Nothing on this page."
+            : d.kind === "listings"
+              ? NO_LISTINGS_FOR_BRAND
+              : NO_REQUESTS_FOR_BRAND}
         </p>
       ) : (
         <ul className="my-cards">
@@ -92,7 +126,11 @@ function Section({ section, d }: { section: Data["sections"][number]; d: Data })
       {hasPrev || hasNext ? (
         <nav className="my-paging" aria-label={`${section.displayName} pages`}>
           {hasPrev ? (
-            <Link to={pageHref(d, section.id, section.offset - section.limit)} rel="prev" preventScrollReset>
+            <Link
+              to={pageHref(d, section.id, section.offset - section.limit)}
+              rel="prev"
+              preventScrollReset
+            >
               Previous
             </Link>
           ) : (
@@ -102,7 +140,11 @@ function Section({ section, d }: { section: Data["sections"][number]; d: Data })
             {from}–{to} of {section.count}
           </span>
           {hasNext ? (
-            <Link to={pageHref(d, section.id, section.offset + section.limit)} rel="next" preventScrollReset>
+            <Link
+              to={pageHref(d, section.id, section.offset + section.limit)}
+              rel="next"
+              preventScrollReset
+            >
               Next
             </Link>
           ) : (
@@ -165,13 +207,18 @@ export function MyItemsPage() {
       {d.kind === "listings" && d.payoutMissing ? (
         <div className="alert alert-warning" role="alert" data-testid="my-payout-notice">
           <p>
-            <strong>{ACTION_REQUIRED}</strong> {PAYOUT_ACTION_REQUIRED_TEXT} <Link to="/settings/payout">Fill in your bank details</Link>
+            <strong>{ACTION_REQUIRED}</strong> {PAYOUT_ACTION_REQUIRED_TEXT}{" "}
+            <Link to="/settings/payout">Fill in your bank details</Link>
           </p>
           {/* Dismissible (docs/product/screens.md, "Menus and banners"): the same session-long "do this later" as the shell's payout banner. */}
           <Form method="post" action="/banners/dismiss" className="inline-form alert-actions">
             <input type="hidden" name="banner" value="payout" />
             <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-            <button type="submit" className="button button-small button-outline" data-testid="my-payout-later">
+            <button
+              type="submit"
+              className="button button-small button-outline"
+              data-testid="my-payout-later"
+            >
               do this later
             </button>
           </Form>
@@ -179,7 +226,13 @@ export function MyItemsPage() {
       ) : null}
 
       <div className="my-toolbar">
-        <Form method="get" ref={formRef} className="my-search" role="search" onSubmit={() => clearTimeout(timer.current)}>
+        <Form
+          method="get"
+          ref={formRef}
+          className="my-search"
+          role="search"
+          onSubmit={() => clearTimeout(timer.current)}
+        >
           <label htmlFor="my-search-input">Search by product code</label>
           <input
             id="my-search-input"

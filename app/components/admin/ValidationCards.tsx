@@ -13,7 +13,10 @@ import { ActionError } from "./ActionError";
 /** The action's refusal: the card it belongs to and the reply. */
 export type Refusal = { card: number; result: SubmissionResult<string[]> };
 
-const SOURCE_LABELS: Record<string, string> = { registration: "at registration", request: "brand request" };
+const SOURCE_LABELS: Record<string, string> = {
+  registration: "at registration",
+  request: "brand request",
+};
 
 /** Validate external brand: Add Brand, Change to Existing Brand (valid brands only), Show/Hide Listing Sample. */
 export function BrandCard({
@@ -26,7 +29,10 @@ export function BrandCard({
   b: ExternalBrand;
   fixed: boolean;
   valid: { id: number; display_name: string }[];
-  sample: { brandId: number; listings: { id: number; sku: string; color: string; units: number; store: string }[] } | null;
+  sample: {
+    brandId: number;
+    listings: { id: number; sku: string; color: string; units: number; store: string }[];
+  } | null;
   refusal?: Refusal;
 }) {
   if (fixed) {
@@ -43,18 +49,23 @@ export function BrandCard({
         {b.name} <span className="muted">({b.listingCount} listings)</span>
       </h2>
       <p className="muted">
-        Source: {b.stores.join(", ") || "—"} · {b.emails.map((e) => `{${e}}`).join(", ") || "no e-mail"}
+        Source: {b.stores.join(", ") || "—"} ·{" "}
+        {b.emails.map((e) => `{${e}}`).join(", ") || "no e-mail"}
       </p>
       {b.requests.length > 0 ? (
         <ul className="muted" data-testid={`brand-requests-${b.id}`}>
           {b.requests.map((q) => (
             <li key={q.requestId}>
-              Requested by {q.store || "a store without a name"} ({SOURCE_LABELS[q.source] ?? q.source} #{q.requestId}, {q.status})
+              Requested by {q.store || "a store without a name"} (
+              {SOURCE_LABELS[q.source] ?? q.source} #{q.requestId}, {q.status})
             </li>
           ))}
         </ul>
       ) : null}
-      <ActionError id={`card-${b.id}-form`} lastResult={refusal?.card === b.id ? refusal.result : null} />
+      <ActionError
+        id={`card-${b.id}-form`}
+        lastResult={refusal?.card === b.id ? refusal.result : null}
+      />
       <Form method="post" className="inline-form">
         <input type="hidden" name="brand" value={b.id} />
         <button type="submit" name="intent" value="add-brand" className="button button-small">
@@ -76,7 +87,9 @@ export function BrandCard({
           Change to Existing Brand
         </button>
       </Form>{" "}
-      <Link to={shown ? "?" : `?sample=${b.id}#card-${b.id}`}>{shown ? "Hide Listing Sample" : "Show Listing Sample"}</Link>
+      <Link to={shown ? "?" : `?sample=${b.id}#card-${b.id}`}>
+        {shown ? "Hide Listing Sample" : "Show Listing Sample"}
+      </Link>
       {shown ? (
         <ul data-testid="listing-sample">
           {sample.listings.map((l) => (
@@ -92,17 +105,31 @@ export function BrandCard({
 
 /** Where an entry came from: its upload and line, else the retailer whose source sent it. */
 function entrySource(e: UnresolvedEntry): string {
-  if (e.uploadId !== null) return `upload #${e.uploadId}${e.uploadFile ? ` (${e.uploadFile})` : ""}, line ${e.uploadLine ?? "?"}`;
+  if (e.uploadId !== null)
+    return `upload #${e.uploadId}${e.uploadFile ? ` (${e.uploadFile})` : ""}, line ${e.uploadLine ?? "?"}`;
   return e.retailer ?? "an unknown source";
 }
 
 /** Validate products: an unresolved catalogue entry with its candidate matches and their match strength. */
-export function EntryCards({ entries, fixed, refusal }: { entries: UnresolvedEntry[]; fixed: number[]; refusal?: Refusal }) {
+export function EntryCards({
+  entries,
+  fixed,
+  refusal,
+}: {
+  entries: UnresolvedEntry[];
+  fixed: number[];
+  refusal?: Refusal;
+}) {
   if (entries.length === 0) return <p className="muted">No unresolved catalogue entries.</p>;
   return (
     <>
       {entries.map((e) => (
-        <article key={e.id} id={`card-${e.id}`} className="hub-card" data-testid={`entry-card-${e.id}`}>
+        <article
+          key={e.id}
+          id={`card-${e.id}`}
+          className="hub-card"
+          data-testid={`entry-card-${e.id}`}
+        >
           {fixed.includes(e.id) ? (
             <strong>FIXED!</strong>
           ) : (
@@ -112,27 +139,45 @@ export function EntryCards({ entries, fixed, refusal }: { entries: UnresolvedEnt
                 {e.name} <span className="muted">#{e.id}</span>
               </h2>
               <p className="muted">
-                {e.description || "no description"} · {e.priceCents === null ? "no price" : formatCents(e.priceCents)} · from{" "}
+                {e.description || "no description"} ·{" "}
+                {e.priceCents === null ? "no price" : formatCents(e.priceCents)} · from{" "}
                 {entrySource(e)}
               </p>
               {e.image ? <img src={e.image} alt="" width={60} height={60} /> : null}
-              <ActionError id={`card-${e.id}-form`} lastResult={refusal?.card === e.id ? refusal.result : null} />
+              <ActionError
+                id={`card-${e.id}-form`}
+                lastResult={refusal?.card === e.id ? refusal.result : null}
+              />
               <Form method="post" className="inline-form">
                 <input type="hidden" name="entry" value={e.id} />
                 {e.initialProductId !== null ? (
                   <>
-                    <button type="submit" name="intent" value="validate" className="button button-small">
+                    <button
+                      type="submit"
+                      name="intent"
+                      value="validate"
+                      className="button button-small"
+                    >
                       Validate
                     </button>{" "}
                   </>
                 ) : null}
-                <button type="submit" name="intent" value="reject" className="button button-small button-outline">
+                <button
+                  type="submit"
+                  name="intent"
+                  value="reject"
+                  className="button button-small button-outline"
+                >
                   Reject
                 </button>
               </Form>
               {e.matches.length === 0 ? <p className="muted">No candidate matches.</p> : null}
               {e.matches.map((m) => (
-                <div key={m.productId} className="membership" data-testid={`match-${e.id}-${m.productId}`}>
+                <div
+                  key={m.productId}
+                  className="membership"
+                  data-testid={`match-${e.id}-${m.productId}`}
+                >
                   <details>
                     <summary>match strength {m.strength.toFixed(2)}</summary>
                     <ul className="match-detail">

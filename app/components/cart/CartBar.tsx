@@ -13,20 +13,38 @@
  */
 import { Form, Link } from "@remix-run/react";
 import type { CartSummary } from "../../../db/queries/cart";
-import { CART_MESSAGES, START_OVER_LABEL, cartTabState, type CartTabState, type CartType } from "../../../domain/cart";
+import {
+  CART_MESSAGES,
+  START_OVER_LABEL,
+  cartTabState,
+  type CartTabState,
+  type CartType,
+} from "../../../domain/cart";
 import { formatCents } from "../../../domain/money";
 
 export { cartTabState };
 export type { CartSummary, CartTabState, CartType };
 
-const TYPE_LABEL: Record<CartType, string> = { buy: "purchase", swap: "swap", sell: "sell to requests" };
+const TYPE_LABEL: Record<CartType, string> = {
+  buy: "purchase",
+  swap: "swap",
+  sell: "sell to requests",
+};
 
-export function CartBar({ summary, returnTo = "/cart" }: { summary: CartSummary | null | undefined; returnTo?: string }) {
+export function CartBar({
+  summary,
+  returnTo = "/cart",
+}: {
+  summary: CartSummary | null | undefined;
+  returnTo?: string;
+}) {
   if (!summary) return null;
   const dropped =
     summary.dropped > 0 ? (
       <div className="alert alert-warning" role="status" data-testid="cart-dropped">
-        {summary.dropped === 1 ? CART_MESSAGES.itemDropped : CART_MESSAGES.itemsDropped(summary.dropped)}
+        {summary.dropped === 1
+          ? CART_MESSAGES.itemDropped
+          : CART_MESSAGES.itemsDropped(summary.dropped)}
       </div>
     ) : null;
   if (!summary.type || summary.lines.length === 0) return dropped;
@@ -38,11 +56,18 @@ export function CartBar({ summary, returnTo = "/cart" }: { summary: CartSummary 
         aria-label="Cart"
         data-testid="cart-bar"
         data-cart-type={summary.type}
-        style={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: "0.75rem", justifyContent: "space-between" }}
+        style={{
+          display: "flex",
+          flexWrap: "wrap",
+          alignItems: "center",
+          gap: "0.75rem",
+          justifyContent: "space-between",
+        }}
       >
         <p style={{ margin: 0 }}>
-          <strong>Cart ({TYPE_LABEL[summary.type]}):</strong> {summary.itemCount} {summary.itemCount === 1 ? "item" : "items"},{" "}
-          {summary.unitCount} {summary.unitCount === 1 ? "unit" : "units"}
+          <strong>Cart ({TYPE_LABEL[summary.type]}):</strong> {summary.itemCount}{" "}
+          {summary.itemCount === 1 ? "item" : "items"}, {summary.unitCount}{" "}
+          {summary.unitCount === 1 ? "unit" : "units"}
           {summary.type !== "sell" ? <>, {formatCents(summary.goodsCents)}</> : null}.{" "}
           <Link to="/cart" data-testid="cart-view">
             View cart
@@ -57,7 +82,13 @@ export function CartBar({ summary, returnTo = "/cart" }: { summary: CartSummary 
 }
 
 /** The cart's two ways on (cart bar and cart page): start over (clear it, back to `returnTo`) and proceed to checkout. */
-export function CartButtons({ returnTo, proceedLabel }: { returnTo: string; proceedLabel: string | null }) {
+export function CartButtons({
+  returnTo,
+  proceedLabel,
+}: {
+  returnTo: string;
+  proceedLabel: string | null;
+}) {
   return (
     <>
       <Form method="post" action="/cart">

@@ -54,7 +54,13 @@ export function BarChart(props: {
       <desc id={`${id}-desc`}>{props.desc}</desc>
       {ticks.map((t) => (
         <g key={t}>
-          <line className="bar-chart-grid" x1={PAD.left} x2={WIDTH - PAD.right} y1={y(t)} y2={y(t)} />
+          <line
+            className="bar-chart-grid"
+            x1={PAD.left}
+            x2={WIDTH - PAD.right}
+            y1={y(t)}
+            y2={y(t)}
+          />
           <text className="bar-chart-tick" x={PAD.left - 6} y={y(t) + 4} textAnchor="end">
             {props.formatTick(t)}
           </text>
@@ -65,9 +71,23 @@ export function BarChart(props: {
           {series.map((s, j) => {
             const v = s.values[i] ?? 0;
             const x = PAD.left + i * group + group * 0.15 + j * barW;
-            return <rect key={s.name} className={s.className} x={x} y={y(v)} width={barW - 1} height={Math.max(0, y(0) - y(v))} />;
+            return (
+              <rect
+                key={s.name}
+                className={s.className}
+                x={x}
+                y={y(v)}
+                width={barW - 1}
+                height={Math.max(0, y(0) - y(v))}
+              />
+            );
           })}
-          <text className="bar-chart-tick" x={PAD.left + i * group + group / 2} y={HEIGHT - PAD.bottom + 16} textAnchor="middle">
+          <text
+            className="bar-chart-tick"
+            x={PAD.left + i * group + group / 2}
+            y={HEIGHT - PAD.bottom + 16}
+            textAnchor="middle"
+          >
             {label}
           </text>
         </g>

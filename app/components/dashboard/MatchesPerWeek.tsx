@@ -16,16 +16,25 @@ export function MatchesPerWeek(props: { weeks: WeekFigures[]; who: string }) {
   };
   const series: BarSeries[] = [
     { name: "Filling a request", className: "bar-sold", values: weeks.map((w) => w.requests) },
-    { name: "Fitting a saved search", className: "bar-swapped", values: weeks.map((w) => w.searches) },
+    {
+      name: "Fitting a saved search",
+      className: "bar-swapped",
+      values: weeks.map((w) => w.searches),
+    },
   ];
   const period = `weeks of ${weekLabel(weeks[0].weekStart)} to ${weekLabel(weeks[weeks.length - 1].weekStart)}`;
   return (
-    <section className="dash-panel" aria-labelledby="dash-matches-heading" data-testid="dash-matches">
+    <section
+      className="dash-panel"
+      aria-labelledby="dash-matches-heading"
+      data-testid="dash-matches"
+    >
       <h2 id="dash-matches-heading">Matches made per week</h2>
       <p className="muted">
-        {props.who}: the {period} (each from Monday, in the marketplace&apos;s time zone). A match is a listing that became visible and
-        fills a retailer&apos;s open request or fits its saved search; &ldquo;bought or swapped&rdquo; counts those the matched retailer
-        then bought or swapped for.
+        {props.who}: the {period} (each from Monday, in the marketplace&apos;s time zone). A match
+        is a listing that became visible and fills a retailer&apos;s open request or fits its saved
+        search; &ldquo;bought or swapped&rdquo; counts those the matched retailer then bought or
+        swapped for.
       </p>
       <div className="dash-pair">
         <div>

@@ -8,29 +8,41 @@ import { monthLabel, monthShortLabel, type Dashboard } from "../../../domain/sur
 import { BarChart, ChartKey, type BarSeries } from "./BarChart";
 
 const tick = (cents: number) => formatCents(Math.round(cents)).replace(/\.00$/, "");
-const days = (d: number | null) => (d === null ? "—" : `${Number.isInteger(d) ? d : d.toFixed(1)} ${d === 1 ? "day" : "days"}`);
+const days = (d: number | null) =>
+  d === null ? "—" : `${Number.isInteger(d) ? d : d.toFixed(1)} ${d === 1 ? "day" : "days"}`;
 
 export function SurplusDashboard(props: { dashboard: Dashboard; who: string }) {
   const d = props.dashboard;
   const first = monthLabel(d.months[0].month);
   const last = monthLabel(d.months[d.months.length - 1].month);
   const period = `${first} to ${last}`;
-  const ageSeries: BarSeries[] = [{ name: "Value listed", className: "bar-listed", values: d.ages.map((a) => a.valueCents) }];
+  const ageSeries: BarSeries[] = [
+    { name: "Value listed", className: "bar-listed", values: d.ages.map((a) => a.valueCents) },
+  ];
   const tradeSeries: BarSeries[] = [
     { name: "Sold", className: "bar-sold", values: d.months.map((m) => m.soldCents) },
     { name: "Swapped", className: "bar-swapped", values: d.months.map((m) => m.swappedCents) },
   ];
   const moneySeries: BarSeries[] = [
     { name: "Payouts", className: "bar-payouts", values: d.months.map((m) => m.payoutsCents) },
-    { name: "Swap values", className: "bar-swapvalues", values: d.months.map((m) => m.swapValuesCents) },
+    {
+      name: "Swap values",
+      className: "bar-swapvalues",
+      values: d.months.map((m) => m.swapValuesCents),
+    },
     { name: "Fees paid", className: "bar-fees", values: d.months.map((m) => m.feesCents) },
   ];
   const labels = d.months.map((m) => monthShortLabel(m.month));
   return (
-    <section className="surplus-dashboard" aria-labelledby="surplus-dashboard-title" data-testid="surplus-dashboard">
+    <section
+      className="surplus-dashboard"
+      aria-labelledby="surplus-dashboard-title"
+      data-testid="surplus-dashboard"
+    >
       <h2 id="surplus-dashboard-title">Surplus dashboard</h2>
       <p className="muted">
-        {props.who}, {period} (months in the marketplace&apos;s time zone). Values are at wholesale cost.
+        {props.who}, {period} (months in the marketplace&apos;s time zone). Values are at wholesale
+        cost.
       </p>
       <dl className="dash-figures" data-testid="dash-figures">
         <Figure label="Value listed now" value={formatCents(d.listed.valueCents)} />
@@ -101,9 +113,21 @@ export function SurplusDashboard(props: { dashboard: Dashboard; who: string }) {
         labels={labels}
         series={tradeSeries}
         columns={[
-          { name: "Sold", cell: (m) => formatCents(m.soldCents), total: formatCents(d.totals.soldCents) },
-          { name: "Swapped", cell: (m) => formatCents(m.swappedCents), total: formatCents(d.totals.swappedCents) },
-          { name: "Requests filled", cell: (m) => String(m.requestsFilled), total: String(d.totals.requestsFilled) },
+          {
+            name: "Sold",
+            cell: (m) => formatCents(m.soldCents),
+            total: formatCents(d.totals.soldCents),
+          },
+          {
+            name: "Swapped",
+            cell: (m) => formatCents(m.swappedCents),
+            total: formatCents(d.totals.swappedCents),
+          },
+          {
+            name: "Requests filled",
+            cell: (m) => String(m.requestsFilled),
+            total: String(d.totals.requestsFilled),
+          },
         ]}
       />
       <MonthPanel
@@ -116,9 +140,21 @@ export function SurplusDashboard(props: { dashboard: Dashboard; who: string }) {
         labels={labels}
         series={moneySeries}
         columns={[
-          { name: "Payouts", cell: (m) => formatCents(m.payoutsCents), total: formatCents(d.totals.payoutsCents) },
-          { name: "Swap values", cell: (m) => formatCents(m.swapValuesCents), total: formatCents(d.totals.swapValuesCents) },
-          { name: "Fees paid", cell: (m) => formatCents(m.feesCents), total: formatCents(d.totals.feesCents) },
+          {
+            name: "Payouts",
+            cell: (m) => formatCents(m.payoutsCents),
+            total: formatCents(d.totals.payoutsCents),
+          },
+          {
+            name: "Swap values",
+            cell: (m) => formatCents(m.swapValuesCents),
+            total: formatCents(d.totals.swapValuesCents),
+          },
+          {
+            name: "Fees paid",
+            cell: (m) => formatCents(m.feesCents),
+            total: formatCents(d.totals.feesCents),
+          },
         ]}
       />
     </section>
@@ -150,7 +186,14 @@ function MonthPanel(props: {
       <h3 id={`${props.id}-heading`}>{props.heading}</h3>
       <div className="dash-pair">
         <div>
-          <BarChart id={props.id} title={props.heading} desc={props.desc} labels={props.labels} series={props.series} formatTick={tick} />
+          <BarChart
+            id={props.id}
+            title={props.heading}
+            desc={props.desc}
+            labels={props.labels}
+            series={props.series}
+            formatTick={tick}
+          />
           <ChartKey series={props.series} />
         </div>
         <table className="table" data-testid={`${props.id}-table`}>

@@ -6,7 +6,9 @@ import { DataTable, type Column } from "./DataTable";
 type ListPage = Awaited<ReturnType<typeof retailerListPage>>;
 type Row = ListPage["rows"][number];
 
-const infoLink = (r: Row, text: string) => <Link to={`/manage-retailer/info?id=${r.id}`}>{text}</Link>;
+const infoLink = (r: Row, text: string) => (
+  <Link to={`/manage-retailer/info?id=${r.id}`}>{text}</Link>
+);
 
 const COLUMNS: Column<Row>[] = [
   { head: "id", cell: (r) => infoLink(r, String(r.id)) },
@@ -43,7 +45,13 @@ export function ChooseRetailer({ d }: { d: ListPage }) {
       </nav>
       <Form method="get" className="inline-form search-form">
         <input type="hidden" name="status" value={d.status} />
-        <input type="search" name="q" defaultValue={d.q} aria-label="Search retailers" placeholder="id, store, city or e-mail" />
+        <input
+          type="search"
+          name="q"
+          defaultValue={d.q}
+          aria-label="Search retailers"
+          placeholder="id, store, city or e-mail"
+        />
         <button type="submit" className="button button-small">
           Search
         </button>
@@ -52,12 +60,18 @@ export function ChooseRetailer({ d }: { d: ListPage }) {
         {d.total} retailer{d.total === 1 ? "" : "s"}
       </p>
       <div className="table-scroll">
-        <DataTable testId="retailer-list" columns={COLUMNS} rows={d.rows} rowKey={(r) => r.id} rowTestId={(r) => `retailer-row-${r.id}`} />
+        <DataTable
+          testId="retailer-list"
+          columns={COLUMNS}
+          rows={d.rows}
+          rowKey={(r) => r.id}
+          rowTestId={(r) => `retailer-row-${r.id}`}
+        />
       </div>
       {d.pages > 1 ? (
         <nav className="pager" aria-label="Pages">
-          {d.page > 1 ? <Link to={qs({ page: d.page - 1 })}>← Previous</Link> : null} Page {d.page} of {d.pages}{" "}
-          {d.page < d.pages ? <Link to={qs({ page: d.page + 1 })}>Next →</Link> : null}
+          {d.page > 1 ? <Link to={qs({ page: d.page - 1 })}>← Previous</Link> : null} Page {d.page}{" "}
+          of {d.pages} {d.page < d.pages ? <Link to={qs({ page: d.page + 1 })}>Next →</Link> : null}
         </nav>
       ) : null}
     </>

@@ -73,20 +73,38 @@ export function ItemsTab({ d, retailerId }: { d: ItemsData; retailerId: number }
 }
 
 /** The modal edit: the sizes, reason, type and the modified reason. */
-function ItemModal({ kind, retailerId, item }: { kind: ItemsData["kind"]; retailerId: number; item: Editing }) {
+function ItemModal({
+  kind,
+  retailerId,
+  item,
+}: {
+  kind: ItemsData["kind"];
+  retailerId: number;
+  item: Editing;
+}) {
   const listing = kind === "listings";
   const back = `/manage-retailer/${kind}?id=${retailerId}`;
   return (
     <Modal testId="item-modal" title={`Edit ${listing ? "listing" : "request"} #${item.id}`}>
       <p className="muted">{item.title}</p>
-      <Form method="post" action={listing ? `/updatelisting/${item.id}` : `/updaterequest/${item.id}`} className="form-stack">
+      <Form
+        method="post"
+        action={listing ? `/updatelisting/${item.id}` : `/updaterequest/${item.id}`}
+        className="form-stack"
+      >
         <input type="hidden" name="intent" value="save" />
         <input type="hidden" name="back" value={back} />
         <div className="form-row">
           {item.sizes.map((sz, idx) => (
             <label key={sz.label} className="field">
               {sz.label}
-              <input name={`sizes[${idx}]`} type="number" min={0} step={1} defaultValue={sz.count} />
+              <input
+                name={`sizes[${idx}]`}
+                type="number"
+                min={0}
+                step={1}
+                defaultValue={sz.count}
+              />
             </label>
           ))}
         </div>
@@ -99,7 +117,12 @@ function ItemModal({ kind, retailerId, item }: { kind: ItemsData["kind"]; retail
             </select>
           </label>
         ) : null}
-        <ChoiceSelect label="Reason" name="reason" choices={item.reasons} defaultValue={item.reason} />
+        <ChoiceSelect
+          label="Reason"
+          name="reason"
+          choices={item.reasons}
+          defaultValue={item.reason}
+        />
         <ChoiceSelect
           label="Why is it changing?"
           name="modified_reason"

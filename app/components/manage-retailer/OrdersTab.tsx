@@ -26,6 +26,7 @@ const COLUMNS: Column<Order>[] = [
 ];
 
 export function OrdersTab({ d }: { d: OrdersData }) {
-  if (d.orders.length === 0) return <p className="muted">{d.kind === "rmas" ? "No RMAs yet." : "No transactions yet."}</p>;
+  if (d.orders.length === 0)
+    return <p className="muted">{d.kind === "rmas" ? "No RMAs yet." : "No transactions yet."}</p>;
   return <DataTable testId="orders" columns={COLUMNS} rows={d.orders} rowKey={(o) => o.id} />;
 }

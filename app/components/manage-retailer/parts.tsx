@@ -66,7 +66,15 @@ export function TabNotices() {
 }
 
 /** A modal opened by URL (works without JavaScript): a dialog over a backdrop. */
-export function Modal({ testId, title, children }: { testId: string; title: string; children: ReactNode }) {
+export function Modal({
+  testId,
+  title,
+  children,
+}: {
+  testId: string;
+  title: string;
+  children: ReactNode;
+}) {
   return (
     <div className="modal-backdrop">
       <dialog open className="modal" aria-labelledby={`${testId}-title`} data-testid={testId}>
@@ -77,7 +85,15 @@ export function Modal({ testId, title, children }: { testId: string; title: stri
   );
 }
 
-export function SaveCancel({ label, back, disabled }: { label: string; back: string; disabled?: boolean }) {
+export function SaveCancel({
+  label,
+  back,
+  disabled,
+}: {
+  label: string;
+  back: string;
+  disabled?: boolean;
+}) {
   return (
     <div className="form-actions">
       <button type="submit" className="button" disabled={disabled}>

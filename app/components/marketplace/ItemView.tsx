@@ -53,7 +53,11 @@ export function ItemViewPage() {
 
           <Form method="post" action="/cart" className="market-item-form">
             <input type="hidden" name="intent" value="add" />
-            <input type="hidden" name={d.kind === "request" ? "requestId" : "listingId"} value={d.id} />
+            <input
+              type="hidden"
+              name={d.kind === "request" ? "requestId" : "listingId"}
+              value={d.id}
+            />
             <input type="hidden" name="type" value={verb} />
             <input type="hidden" name="returnTo" value={d.returnTo} />
             <fieldset disabled={d.cartBlocked !== null}>
@@ -83,7 +87,10 @@ export function ItemViewPage() {
                           defaultValue={0}
                           onChange={(e) => {
                             const n = Number(e.currentTarget.value);
-                            setQty((prev) => ({ ...prev, [s.label]: Number.isInteger(n) && n > 0 ? Math.min(n, s.max) : 0 }));
+                            setQty((prev) => ({
+                              ...prev,
+                              [s.label]: Number.isInteger(n) && n > 0 ? Math.min(n, s.max) : 0,
+                            }));
                           }}
                         />
                       </td>
@@ -121,7 +128,11 @@ function Carousel({ images }: { images: { url: string; alt: string }[] }) {
   }, [n]);
   const img = images[i] ?? images[0];
   return (
-    <div className="market-carousel" data-interval={CAROUSEL_INTERVAL_MS} aria-roledescription="carousel">
+    <div
+      className="market-carousel"
+      data-interval={CAROUSEL_INTERVAL_MS}
+      aria-roledescription="carousel"
+    >
       <img src={img.url} alt={img.alt} width={600} height={600} />
       {n > 1 ? (
         <div className="market-carousel-nav">

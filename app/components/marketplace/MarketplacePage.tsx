@@ -10,7 +10,15 @@ import { NO_ACTIVE_REQUESTS_FOR_BRAND, noActiveListingsText } from "../../../dom
 import { CartBar, cartTabState } from "~/components/cart/CartBar";
 import { cardsHtml } from "~/utils/marketplace-cards";
 import type { BrandSection, MarketplaceData } from "~/utils/marketplace.server";
-import { LOAD_MORE_SIZE, MARKET_TABS, ORDERINGS, SEARCH_MIN_CHARS, TAB_LABELS, filtersOf, marketHref } from "~/utils/marketplace-query";
+import {
+  LOAD_MORE_SIZE,
+  MARKET_TABS,
+  ORDERINGS,
+  SEARCH_MIN_CHARS,
+  TAB_LABELS,
+  filtersOf,
+  marketHref,
+} from "~/utils/marketplace-query";
 
 /** The marketplace search reloads after a 100 ms delay. */
 const SEARCH_DELAY_MS = 100;
@@ -29,15 +37,27 @@ export function MarketplacePage() {
         <p className="market-scope">
           Showing <strong>{data.brandName}</strong>
           {data.query.viewAll ? " (all listings)" : ""}.{" "}
-          <Link to={marketHref(data.tab, { ...data.query, brand: undefined, viewAll: false, offset: 0, limit: undefined })}>
+          <Link
+            to={marketHref(data.tab, {
+              ...data.query,
+              brand: undefined,
+              viewAll: false,
+              offset: 0,
+              limit: undefined,
+            })}
+          >
             All brands
           </Link>
         </p>
       ) : null}
       <RetailerScope data={data} />
-      {data.mode === "admin" ? <p className="market-admin-note muted">Browsing as admin: every brand, with store names.</p> : null}
+      {data.mode === "admin" ? (
+        <p className="market-admin-note muted">Browsing as admin: every brand, with store names.</p>
+      ) : null}
       <div className={busy ? "market-results is-busy" : "market-results"} aria-busy={busy}>
-        {data.pageMessage ? <p className="market-empty market-page-message">{data.pageMessage}</p> : null}
+        {data.pageMessage ? (
+          <p className="market-empty market-page-message">{data.pageMessage}</p>
+        ) : null}
         {data.sections.map((s) => (
           <BrandBlock key={s.id} section={s} tab={data.tab} query={data.query} mode={data.mode} />
         ))}
@@ -56,8 +76,13 @@ function RetailerScope({ data }: { data: MarketplaceData }) {
   if (q.retailerId !== undefined) {
     return (
       <p className="market-scope" data-testid="retailer-scope">
-        Only {data.tab === "sell" ? "requests" : "listings"} of <strong>{anonymousRetailerLabel(q.retailerId)}</strong>.{" "}
-        <Link to={marketHref(data.tab, { ...q, retailerId: undefined, offset: 0, limit: undefined })}>All retailers</Link>
+        Only {data.tab === "sell" ? "requests" : "listings"} of{" "}
+        <strong>{anonymousRetailerLabel(q.retailerId)}</strong>.{" "}
+        <Link
+          to={marketHref(data.tab, { ...q, retailerId: undefined, offset: 0, limit: undefined })}
+        >
+          All retailers
+        </Link>
       </p>
     );
   }
@@ -66,7 +91,9 @@ function RetailerScope({ data }: { data: MarketplaceData }) {
   return (
     <p className="market-scope" data-testid="swap-provider-scope">
       Your swap is with {first.counterpartyLabel} in {first.brandName}.{" "}
-      <Link to={marketHref("swap", { brand: first.brandId, retailerId: first.counterpartyId })}>Show only their listings</Link>
+      <Link to={marketHref("swap", { brand: first.brandId, retailerId: first.counterpartyId })}>
+        Show only their listings
+      </Link>
     </p>
   );
 }
@@ -78,7 +105,12 @@ function MarketTabs({ data }: { data: MarketplaceData }) {
     <nav className="market-tabs" aria-label="Marketplace">
       {MARKET_TABS.map((t) =>
         lock.disabled[t] ? (
-          <span key={t} className="market-tab is-disabled" aria-disabled="true" title="Your cart holds items of another kind.">
+          <span
+            key={t}
+            className="market-tab is-disabled"
+            aria-disabled="true"
+            title="Your cart holds items of another kind."
+          >
             {TAB_LABELS[t]}
           </span>
         ) : (
@@ -124,7 +156,12 @@ function MarketFilters({ data }: { data: MarketplaceData }) {
       if (k === "ordering" && v === "recent") continue;
       params.set(k, v.trim());
     }
-    submit(params, { method: "get", action: `/${data.tab}/`, replace: true, preventScrollReset: true });
+    submit(params, {
+      method: "get",
+      action: `/${data.tab}/`,
+      replace: true,
+      preventScrollReset: true,
+    });
   }
 
   // Live search: after more than 2 characters (or when cleared), 100 ms after the last keystroke.
@@ -167,7 +204,11 @@ function MarketFilters({ data }: { data: MarketplaceData }) {
       </label>
       <label className="market-field">
         <span>Order by</span>
-        <select name="ordering" defaultValue={q.ordering} onChange={(e) => submitClean(e.currentTarget.form)}>
+        <select
+          name="ordering"
+          defaultValue={q.ordering}
+          onChange={(e) => submitClean(e.currentTarget.form)}
+        >
           {ORDERINGS.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}
@@ -177,11 +218,24 @@ function MarketFilters({ data }: { data: MarketplaceData }) {
       </label>
       <label className="market-field market-small">
         <span>Sizes</span>
-        <input type="text" name="sizes" defaultValue={q.sizes?.join(",") ?? ""} placeholder="e.g. S,M" maxLength={400} />
+        <input
+          type="text"
+          name="sizes"
+          defaultValue={q.sizes?.join(",") ?? ""}
+          placeholder="e.g. S,M"
+          maxLength={400}
+        />
       </label>
       <label className="market-field market-small">
         <span>Min. units</span>
-        <input type="number" name="units" min={0} step={1} defaultValue={q.units ?? ""} inputMode="numeric" />
+        <input
+          type="number"
+          name="units"
+          min={0}
+          step={1}
+          defaultValue={q.units ?? ""}
+          inputMode="numeric"
+        />
       </label>
       {data.categories.length > 0 ? (
         <label className="market-field">
@@ -196,8 +250,12 @@ function MarketFilters({ data }: { data: MarketplaceData }) {
           </select>
         </label>
       ) : null}
-      {q.retailerId !== undefined ? <input type="hidden" name="retailer__id" value={q.retailerId} /> : null}
-      {q.variantId !== undefined ? <input type="hidden" name="variantId" value={q.variantId} /> : null}
+      {q.retailerId !== undefined ? (
+        <input type="hidden" name="retailer__id" value={q.retailerId} />
+      ) : null}
+      {q.variantId !== undefined ? (
+        <input type="hidden" name="variantId" value={q.variantId} />
+      ) : null}
       {q.id !== undefined ? <input type="hidden" name="id" value={q.id} /> : null}
       <div className="market-filter-actions">
         <button type="submit" className="button button-small">
@@ -233,18 +291,44 @@ function BrandBlock({
 }) {
   const { cards, hasMore } = section;
   // The cards are static markup built as one string (marketplace-cards.ts: far cheaper to render than elements).
-  const html = useMemo(() => (cards.length > 0 ? { __html: cardsHtml(tab, cards) } : null), [tab, cards]);
+  const html = useMemo(
+    () => (cards.length > 0 ? { __html: cardsHtml(tab, cards) } : null),
+    [tab, cards],
+  );
   const filters = filtersOf(query);
-  const viewAllHref = !query.viewAll && hasMore ? marketHref(tab, { ...filters, brand: section.id, viewAll: true }) : null;
+  const viewAllHref =
+    !query.viewAll && hasMore
+      ? marketHref(tab, { ...filters, brand: section.id, viewAll: true })
+      : null;
   const loadMoreHref =
     query.viewAll && hasMore
-      ? marketHref(tab, { ...filters, brand: section.id, viewAll: true, offset: query.offset, limit: query.limit + LOAD_MORE_SIZE })
+      ? marketHref(tab, {
+          ...filters,
+          brand: section.id,
+          viewAll: true,
+          offset: query.offset,
+          limit: query.limit + LOAD_MORE_SIZE,
+        })
       : null;
   return (
-    <section className="market-brand" aria-labelledby={`brand-${section.id}`} data-brand-id={section.id}>
+    <section
+      className="market-brand"
+      aria-labelledby={`brand-${section.id}`}
+      data-brand-id={section.id}
+    >
       <header className="market-brand-head">
         <h2 id={`brand-${section.id}`}>
-          <Link to={marketHref(tab, { ...query, brand: section.id, viewAll: false, offset: 0, limit: undefined })}>{section.name}</Link>
+          <Link
+            to={marketHref(tab, {
+              ...query,
+              brand: section.id,
+              viewAll: false,
+              offset: 0,
+              limit: undefined,
+            })}
+          >
+            {section.name}
+          </Link>
         </h2>
         {viewAllHref ? (
           <Link to={viewAllHref} className="button button-small button-outline market-view-all">
@@ -253,13 +337,19 @@ function BrandBlock({
         ) : null}
         {tab !== "sell" && mode === "retailer" ? (
           // Matches (ADR 0030): this brand's search, carried to the saved-search form.
-          <Link to={saveSearchHref(section.id, query)} className="button button-small button-outline" data-testid="save-search">
+          <Link
+            to={saveSearchHref(section.id, query)}
+            className="button button-small button-outline"
+            data-testid="save-search"
+          >
             Save this search
           </Link>
         ) : null}
       </header>
       {html === null ? (
-        <p className="market-empty">{tab === "sell" ? NO_ACTIVE_REQUESTS_FOR_BRAND : noActiveListingsText(tab)}</p>
+        <p className="market-empty">
+          {tab === "sell" ? NO_ACTIVE_REQUESTS_FOR_BRAND : noActiveListingsText(tab)}
+        </p>
       ) : (
         // Each card opens the listing view in a new window.
         <ul className="market-cards" dangerouslySetInnerHTML={html} />

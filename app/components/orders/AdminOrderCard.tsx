@@ -45,19 +45,27 @@ export function AdminOrderCard({
 }) {
   const expanded = detail !== null;
   return (
-    <article className="admin-card" data-testid="admin-order-card" data-order-id={row.id} data-expanded={expanded}>
+    <article
+      className="admin-card"
+      data-testid="admin-order-card"
+      data-order-id={row.id}
+      data-expanded={expanded}
+    >
       <header>
         <div>
           <strong>Order {row.externalId}</strong> <span className="pill">{row.displayStatus}</span>
           <div className="muted">
             {row.typeLabel} · {row.brandName ?? "—"} · {partyLabels(row.transactionType).provider}{" "}
-            <span data-testid="provider-name">{row.providerName}</span> → {partyLabels(row.transactionType).receiver}{" "}
+            <span data-testid="provider-name">{row.providerName}</span> →{" "}
+            {partyLabels(row.transactionType).receiver}{" "}
             <span data-testid="receiver-name">{row.receiverName}</span>
           </div>
           <div className="muted">
             state {row.statename} · stage {row.stage}
-            {row.lastActionCode !== null ? ` · last action ${row.lastActionCode} ${row.lastActionLabel}` : ""} ·{" "}
-            {timeSince(row.modifiedAt, now)}
+            {row.lastActionCode !== null
+              ? ` · last action ${row.lastActionCode} ${row.lastActionLabel}`
+              : ""}{" "}
+            · {timeSince(row.modifiedAt, now)}
           </div>
         </div>
         <div>
@@ -95,7 +103,13 @@ export function AdminOrderCard({
               Messages
             </Link>
           </p>
-          <div className="card-area" data-testid={`card-${tab}`} role="region" aria-label={ADMIN_CARD_TAB_LABELS[tab]} tabIndex={0}>
+          <div
+            className="card-area"
+            data-testid={`card-${tab}`}
+            role="region"
+            aria-label={ADMIN_CARD_TAB_LABELS[tab]}
+            tabIndex={0}
+          >
             {tab === "summary" ? <Summary d={detail} /> : null}
             {tab === "updates" ? <UpdatesList actions={detail.actions} now={now} /> : null}
             {tab === "shipping" ? <ShippingTab d={detail} /> : null}
@@ -121,7 +135,11 @@ function Summary({ d }: { d: OrderDetail }) {
         <dd>
           {d.providerLabel} (retailer {d.providerId})
         </dd>
-        <dt>{swap ? "Receiver (started the swap)" : capitalized(partyLabels(d.transactionType).receiver)}</dt>
+        <dt>
+          {swap
+            ? "Receiver (started the swap)"
+            : capitalized(partyLabels(d.transactionType).receiver)}
+        </dt>
         <dd>
           {d.receiverLabel} (retailer {d.receiverId})
         </dd>
@@ -157,7 +175,8 @@ function Summary({ d }: { d: OrderDetail }) {
       <LinesTable lines={d.lines} showPending={d.lines.some((l) => l.pendingSizes)} />
       {d.ratings.map((r) => (
         <p key={r.raterId}>
-          Rating by the {r.role}: condition {r.condition}, packaging {r.packaging}, timeliness {r.timeliness}, overall {r.overall}
+          Rating by the {r.role}: condition {r.condition}, packaging {r.packaging}, timeliness{" "}
+          {r.timeliness}, overall {r.overall}
           {r.comments ? ` — “${r.comments}”` : ""}
         </p>
       ))}
@@ -172,7 +191,13 @@ function OrderAmounts({ d }: { d: OrderDetail }) {
       <dt>Provider's goods</dt>
       <dd>{formatCents(d.amounts.valueCents)}</dd>
       <dt>Receiver's goods</dt>
-      <dd>{formatCents(d.lines.filter((l) => l.type === "goods" && l.side === "receiver").reduce((a, l) => a + l.valueCents, 0))}</dd>
+      <dd>
+        {formatCents(
+          d.lines
+            .filter((l) => l.type === "goods" && l.side === "receiver")
+            .reduce((a, l) => a + l.valueCents, 0),
+        )}
+      </dd>
       <dt>Receiver's due (fee, shipping, any cash)</dt>
       <dd>{formatCents(d.amounts.receiverGrandTotalCents)}</dd>
       {typeof d.ledger?.providerDueCents === "number" ? (
@@ -197,7 +222,8 @@ function OrderAmounts({ d }: { d: OrderDetail }) {
 }
 
 function ShippingTab({ d }: { d: OrderDetail }) {
-  if (d.shipments.length === 0) return <p className="muted">No shipment has been booked for this order.</p>;
+  if (d.shipments.length === 0)
+    return <p className="muted">No shipment has been booked for this order.</p>;
   if (d.ttype !== "swap") {
     return (
       <div>
@@ -256,7 +282,13 @@ export function CarrierTools({ orderId, shipmentId }: { orderId: number; shipmen
 }
 
 /** The payment provider's records of an order (or RMA) by its number; on the sandbox, a line saying there is none. */
-export function ProviderDashboardLink({ dashboardBase, externalId }: { dashboardBase: string | null; externalId: string }) {
+export function ProviderDashboardLink({
+  dashboardBase,
+  externalId,
+}: {
+  dashboardBase: string | null;
+  externalId: string;
+}) {
   return dashboardBase ? (
     <p>
       <a

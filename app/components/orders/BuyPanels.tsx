@@ -19,7 +19,11 @@ import {
   SELLER_CARD_NEEDED,
   TRANSACTION_LABELS,
 } from "../../../domain/messages";
-import { BUYER_DECLINE_REASONS, CANCEL_SHIPMENT_REASONS, SELLER_DECLINE_REASONS } from "../../../domain/reasons";
+import {
+  BUYER_DECLINE_REASONS,
+  CANCEL_SHIPMENT_REASONS,
+  SELLER_DECLINE_REASONS,
+} from "../../../domain/reasons";
 import { canCancelShipment, canProviderModifySale } from "../../../domain/states";
 import type { MyRma } from "~/utils/rma.server";
 import { CardFields } from "~/components/CardFields";
@@ -53,7 +57,13 @@ export type DetailErrors = Record<string, string[] | undefined> | undefined;
 
 type Rating = OrderDetail["ratings"][number];
 /** The order summary's data: the order, both ratings and the viewer's RMA offer. */
-export type SummaryData = { order: OrderDetail; myRating: Rating | null; otherRating: Rating | null; canRma: boolean; myRma: MyRma | null };
+export type SummaryData = {
+  order: OrderDetail;
+  myRating: Rating | null;
+  otherRating: Rating | null;
+  canRma: boolean;
+  myRma: MyRma | null;
+};
 
 function Busy() {
   const n = useNavigation();
@@ -86,7 +96,12 @@ function ReasonSelect({
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     shouldValidate: "onSubmit",
   });
-  const reason = (fields as Record<string, { id: string; errors?: string[] } & Parameters<typeof getSelectProps>[0]>).reason;
+  const reason = (
+    fields as Record<
+      string,
+      { id: string; errors?: string[] } & Parameters<typeof getSelectProps>[0]
+    >
+  ).reason;
   return (
     <Form method="post" {...getFormProps(form)} data-testid={`form-${intent}`}>
       <input type="hidden" name="intent" value={intent} />
@@ -117,14 +132,23 @@ export function WaitingFor({ who }: { who: string }) {
   );
 }
 
-export function CompleteCheckoutPanel({ o, a, errors }: { o: OrderDetail; a: DetailActionData | undefined; errors: DetailErrors }) {
+export function CompleteCheckoutPanel({
+  o,
+  a,
+  errors,
+}: {
+  o: OrderDetail;
+  a: DetailActionData | undefined;
+  errors: DetailErrors;
+}) {
   if (o.role !== "receiver") return <WaitingFor who="the other retailer to complete checkout" />;
   const cardErrors = a?.command === "complete_checkout" ? errors : undefined;
   return (
     <div className="order-panel" data-testid="panel-complete-checkout">
       <h2>Complete checkout</h2>
       <p>
-        Your card is pre-authorised for {formatCents(o.amounts.receiverGrandTotalCents)} (goods, 10% fee and shipping)
+        Your card is pre-authorised for {formatCents(o.amounts.receiverGrandTotalCents)} (goods, 10%
+        fee and shipping)
         {o.requestId
           ? " and charged now: the other retailer already approved this order for your request."
           : " and charged only when the seller approves."}
@@ -208,17 +232,26 @@ function AddCardForm({
   );
 }
 
-export function ProviderApprovePanel({ o, a, errors }: { o: OrderDetail; a: DetailActionData | undefined; errors: DetailErrors }) {
+export function ProviderApprovePanel({
+  o,
+  a,
+  errors,
+}: {
+  o: OrderDetail;
+  a: DetailActionData | undefined;
+  errors: DetailErrors;
+}) {
   const confirmResend = a?.need === "confirm_decline_others" ? a.resend : undefined;
 
   if (o.statename === "receiver_approve_modified_purchase") {
-    if (o.role !== "receiver") return <WaitingFor who="the buyer to approve or decline your modified sale" />;
+    if (o.role !== "receiver")
+      return <WaitingFor who="the buyer to approve or decline your modified sale" />;
     return (
       <div className="order-panel" data-testid="panel-modified-purchase">
         <h2>Approve/Decline Modified Purchase</h2>
         <p>
-          The other retailer changed the units of this order (see “Modified to” below). Approving charges your card for the modified order
-          only.
+          The other retailer changed the units of this order (see “Modified to” below). Approving
+          charges your card for the modified order only.
         </p>
         <Form method="post" data-testid="form-approve_modified">
           <input type="hidden" name="intent" value="approve_modified" />
@@ -270,8 +303,8 @@ export function ProviderApprovePanel({ o, a, errors }: { o: OrderDetail; a: Deta
       {confirmResend ? <ConfirmDeclineOthers resend={confirmResend} /> : null}
       <h2>Approve this sale</h2>
       <p>
-        You may lower the units you can ship (never more than requested). Approving charges the buyer and books the carrier pickup: the
-        goods must be ready within two business days.
+        You may lower the units you can ship (never more than requested). Approving charges the
+        buyer and books the carrier pickup: the goods must be ready within two business days.
       </p>
       <RespondForm o={o} />
       <ReasonSelect
@@ -291,7 +324,8 @@ function RespondForm({ o }: { o: OrderDetail }) {
   const goods = o.lines.filter((l) => l.type === "goods");
   const initial = useMemo(() => {
     const m: Record<string, number> = {};
-    for (const l of goods) for (const [s, n] of Object.entries(l.sizes)) m[`units.${l.contributionId}.${s}`] = n;
+    for (const l of goods)
+      for (const [s, n] of Object.entries(l.sizes)) m[`units.${l.contributionId}.${s}`] = n;
     return m;
   }, [goods]);
   const [units, setUnits] = useState<Record<string, number>>(initial);
@@ -328,7 +362,12 @@ function RespondForm({ o }: { o: OrderDetail }) {
                       step={1}
                       value={units[key] ?? n}
                       disabled={!canModify}
-                      onChange={(e) => setUnits((u) => ({ ...u, [key]: Math.max(0, Math.floor(Number(e.target.value) || 0)) }))}
+                      onChange={(e) =>
+                        setUnits((u) => ({
+                          ...u,
+                          [key]: Math.max(0, Math.floor(Number(e.target.value) || 0)),
+                        }))
+                      }
                       data-testid="units-input"
                       aria-label={`${l.productCode} size ${size}`}
                     />
@@ -354,7 +393,10 @@ export function ShipmentPendingPanel({ o }: { o: OrderDetail }) {
     return (
       <div className="order-panel" data-testid="panel-shipment-pending">
         <h2>Pickup Scheduled</h2>
-        <p>The seller is getting your goods ready for the carrier. You will see the tracking here once they are picked up.</p>
+        <p>
+          The seller is getting your goods ready for the carrier. You will see the tracking here
+          once they are picked up.
+        </p>
       </div>
     );
   }
@@ -362,11 +404,15 @@ export function ShipmentPendingPanel({ o }: { o: OrderDetail }) {
     <div className="order-panel" data-testid="panel-shipment-pending">
       <h2>Ship this order</h2>
       <p>
-        Have the goods ready for the carrier's pickup{ship?.pickupBy ? ` by ${formatDate(ship.pickupBy, tz)}` : " within two business days"}
-        . Put the packing slip in the box. Your payout is released when the carrier scans the goods.
+        Have the goods ready for the carrier's pickup
+        {ship?.pickupBy ? ` by ${formatDate(ship.pickupBy, tz)}` : " within two business days"}. Put
+        the packing slip in the box. Your payout is released when the carrier scans the goods.
       </p>
       {/* A sale's label can be printed while the pickup is scheduled. */}
-      <ShippingPapers externalId={o.externalId} labelUrl={ship?.status === "pickup_scheduled" ? ship.labelUrl : null} />
+      <ShippingPapers
+        externalId={o.externalId}
+        labelUrl={ship?.status === "pickup_scheduled" ? ship.labelUrl : null}
+      />
       {canCancelShipment(o.statename) ? (
         <ReasonSelect
           id="cancel-shipment"
@@ -421,7 +467,8 @@ export function SummaryPanel({ d }: { d: SummaryData }) {
           Buyer's rating:{" "}
           {d.otherRating ? (
             <>
-              condition <Stars n={d.otherRating.condition} />, packaging <Stars n={d.otherRating.packaging} />, timeliness{" "}
+              condition <Stars n={d.otherRating.condition} />, packaging{" "}
+              <Stars n={d.otherRating.packaging} />, timeliness{" "}
               <Stars n={d.otherRating.timeliness} />, overall <Stars n={d.otherRating.overall} />
               {d.otherRating.comments ? <q>{d.otherRating.comments}</q> : null}
             </>

@@ -12,16 +12,36 @@ import { formatDateTime, useMarketplaceZone } from "~/components/orders/format";
 export type ConversationView = {
   postTo: string;
   maxLength: number;
-  messages: { id: number; author: string; mine: boolean; isStaff: boolean; body: string; createdAt: string }[];
+  messages: {
+    id: number;
+    author: string;
+    mine: boolean;
+    isStaff: boolean;
+    body: string;
+    createdAt: string;
+  }[];
 };
 
-export function Conversation({ c, staffViewer = false }: { c: ConversationView; staffViewer?: boolean }) {
+export function Conversation({
+  c,
+  staffViewer = false,
+}: {
+  c: ConversationView;
+  staffViewer?: boolean;
+}) {
   const tz = useMarketplaceZone();
   const fetcher = useFetcher<SubmissionResult<string[]>>();
-  const [form, fields] = useForm({ id: `messages-${c.postTo}`, lastResult: fetcher.state === "idle" ? fetcher.data : null });
+  const [form, fields] = useForm({
+    id: `messages-${c.postTo}`,
+    lastResult: fetcher.state === "idle" ? fetcher.data : null,
+  });
   const body = fields.body;
   return (
-    <section className="order-panel conversation" data-testid="conversation" aria-labelledby="conversation-title">
+    <section
+      className="order-panel conversation"
+      data-testid="conversation"
+      aria-labelledby="conversation-title"
+    >
       <h2 id="conversation-title">Messages</h2>
       <p className="muted">
         {staffViewer
@@ -49,21 +69,41 @@ export function Conversation({ c, staffViewer = false }: { c: ConversationView; 
                 ) : null}{" "}
                 · {formatDateTime(m.createdAt, tz, { seconds: false })}
               </div>
-              <p className="message-body" data-testid="message-body" style={{ whiteSpace: "pre-wrap" }}>
+              <p
+                className="message-body"
+                data-testid="message-body"
+                style={{ whiteSpace: "pre-wrap" }}
+              >
                 {m.body}
               </p>
             </li>
           ))}
         </ol>
       )}
-      <fetcher.Form method="post" action={c.postTo} {...getFormProps(form)} data-testid="message-form">
+      <fetcher.Form
+        method="post"
+        action={c.postTo}
+        {...getFormProps(form)}
+        data-testid="message-form"
+      >
         <ErrorList kind="form" errors={form.errors} testId="message-form-error" />
         <div className={`field${body.errors?.length ? " field-invalid" : ""}`}>
           <label htmlFor={body.id}>Your message</label>
-          <textarea {...getTextareaProps(body)} key={body.key} rows={3} maxLength={c.maxLength} data-testid="message-input" />
+          <textarea
+            {...getTextareaProps(body)}
+            key={body.key}
+            rows={3}
+            maxLength={c.maxLength}
+            data-testid="message-input"
+          />
           <ErrorList id={body.errorId} errors={body.errors} name="body" testId="message-error" />
         </div>
-        <button type="submit" className="button" disabled={fetcher.state !== "idle"} data-testid="message-send">
+        <button
+          type="submit"
+          className="button"
+          disabled={fetcher.state !== "idle"}
+          data-testid="message-send"
+        >
           {staffViewer ? "Post as staff" : "Send"}
         </button>
       </fetcher.Form>

@@ -5,15 +5,29 @@
  */
 import { Link } from "@remix-run/react";
 
-export type MessageAlertItem = { orderId: number; externalId: string; path: string; other: string; unseen: number };
+export type MessageAlertItem = {
+  orderId: number;
+  externalId: string;
+  path: string;
+  other: string;
+  unseen: number;
+};
 
 export function MessageAlerts({ items, total }: { items: MessageAlertItem[]; total: number }) {
   if (total === 0) return null;
   return (
-    <section className="order-panel" data-testid="message-alerts" aria-labelledby="message-alerts-title">
+    <section
+      className="order-panel"
+      data-testid="message-alerts"
+      aria-labelledby="message-alerts-title"
+    >
       <h2 id="message-alerts-title">
         New messages{" "}
-        <span className="bell" data-testid="bell-messages" aria-label={`${total} conversations with new messages`}>
+        <span
+          className="bell"
+          data-testid="bell-messages"
+          aria-label={`${total} conversations with new messages`}
+        >
           🔔 {total}
         </span>
       </h2>

@@ -26,7 +26,9 @@ export function OrderCardView({
   const tz = useMarketplaceZone();
   const swap = o.swapUnits !== null;
   const shown =
-    !swap || swapKind === "pair" ? o.shipments : o.shipments.filter((s) => (s.direction === "Outgoing") === (swapKind === "sent"));
+    !swap || swapKind === "pair"
+      ? o.shipments
+      : o.shipments.filter((s) => (s.direction === "Outgoing") === (swapKind === "sent"));
   return (
     <article
       className="order-card"
@@ -45,7 +47,12 @@ export function OrderCardView({
         </div>
         <div>
           <Link to={`/transaction/${o.ttype}/${o.id}`} data-testid="status-link">
-            {orderCardStatus({ swap, statename: o.statename, displayStatus: o.displayStatus, myMove: o.myMove })}
+            {orderCardStatus({
+              swap,
+              statename: o.statename,
+              displayStatus: o.displayStatus,
+              myMove: o.myMove,
+            })}
           </Link>
           {o.amountCents !== null ? (
             <div data-testid="card-amount">
@@ -62,7 +69,10 @@ export function OrderCardView({
         <ul className="meta" data-testid="card-shipments">
           {shown.map((s) => (
             <li key={s.id}>
-              {s.direction === "Outgoing" ? TRANSACTION_LABELS.outgoing : TRANSACTION_LABELS.incoming}: {shipmentStatusText(s.status)}
+              {s.direction === "Outgoing"
+                ? TRANSACTION_LABELS.outgoing
+                : TRANSACTION_LABELS.incoming}
+              : {shipmentStatusText(s.status)}
               {s.trackingNumber ? ` · ${s.trackingNumber}` : ""}
             </li>
           ))}
@@ -72,7 +82,8 @@ export function OrderCardView({
         <details>
           <summary>{TRANSACTION_LABELS.viewDetails}</summary>
           <p className="meta">
-            {o.units} unit{o.units === 1 ? "" : "s"} · <Link to={`/transaction/${o.ttype}/${o.id}`}>Open the order</Link>
+            {o.units} unit{o.units === 1 ? "" : "s"} ·{" "}
+            <Link to={`/transaction/${o.ttype}/${o.id}`}>Open the order</Link>
           </p>
         </details>
       ) : null}

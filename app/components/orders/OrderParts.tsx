@@ -1,12 +1,23 @@
 /** Pieces of the order detail, the admin order card and checkout. */
-import type { OrderDetail, OrderLineView, PaymentView, ShipmentView } from "../../../db/queries/order-views/order-detail";
+import type {
+  OrderDetail,
+  OrderLineView,
+  PaymentView,
+  ShipmentView,
+} from "../../../db/queries/order-views/order-detail";
 import type { SwapAmountsView } from "../../../domain/order-views";
 import { carrierTrackingUrl } from "../../../domain/carrier-events";
 import { FEE_PERCENT } from "../../../domain/fees";
 import { formatCents } from "../../../domain/money";
 import { PAYMENT_QUEUED } from "../../../domain/messages";
 import type { Role } from "../../../domain/states";
-import { formatDate, formatDateTime, shipmentStatusText, sizesText, useMarketplaceZone } from "./format";
+import {
+  formatDate,
+  formatDateTime,
+  shipmentStatusText,
+  sizesText,
+  useMarketplaceZone,
+} from "./format";
 
 /** The order's goods lines; a swap's with a first column naming whose goods each line is (`sideLabel`). */
 export function LinesTable({
@@ -42,7 +53,9 @@ export function LinesTable({
             </td>
             <td>{sizesText(l.sizes)}</td>
             {showPending ? (
-              <td data-testid="pending-sizes">{l.pendingSizes ? sizesText(l.pendingSizes) || "removed" : "unchanged"}</td>
+              <td data-testid="pending-sizes">
+                {l.pendingSizes ? sizesText(l.pendingSizes) || "removed" : "unchanged"}
+              </td>
             ) : null}
             <td>{l.quantity}</td>
             <td>{formatCents(l.unitPriceCents)}</td>
@@ -58,7 +71,10 @@ export function isPayoutPayment(p: PaymentView): boolean {
   return p.txtype === "transfer" || p.txtype === "payout" || /payout/i.test(p.name);
 }
 
-export function methodText(p: { methodDescription: string | null; lastFour: string | null }): string {
+export function methodText(p: {
+  methodDescription: string | null;
+  lastFour: string | null;
+}): string {
   if (!p.lastFour && !p.methodDescription) return "";
   return `${p.methodDescription ?? "Card"}${p.lastFour ? ` ending in ${p.lastFour}` : ""}`;
 }
@@ -67,7 +83,8 @@ export function methodText(p: { methodDescription: string | null; lastFour: stri
 /** When a payout is still to come, what the payments box says of it (a seller's goods; a swap side's value difference). */
 export const PAYOUT_PENDING_TEXT = Object.freeze({
   sale: "Payout pending: released from escrow when the carrier picks up the goods.",
-  swapDifference: "Payout pending: the value difference is paid to you once both parcels are scanned.",
+  swapDifference:
+    "Payout pending: the value difference is paid to you once both parcels are scanned.",
 });
 
 export function PaymentsList({
@@ -118,7 +135,9 @@ export function PaymentsList({
                 <td>
                   {p.queued ? "queued" : p.status}
                   {isPayoutPayment(p) && p.releasedAt ? (
-                    <div data-testid="payout-released">Released from escrow {formatDate(p.releasedAt, tz)}</div>
+                    <div data-testid="payout-released">
+                      Released from escrow {formatDate(p.releasedAt, tz)}
+                    </div>
                   ) : null}
                 </td>
                 {showIds ? <td>{p.txtype}</td> : null}
@@ -137,13 +156,25 @@ export function PaymentsList({
   );
 }
 
-export function ShipmentsList({ shipments, trackingLinks = false }: { shipments: ShipmentView[]; trackingLinks?: boolean }) {
+export function ShipmentsList({
+  shipments,
+  trackingLinks = false,
+}: {
+  shipments: ShipmentView[];
+  trackingLinks?: boolean;
+}) {
   const tz = useMarketplaceZone();
   if (shipments.length === 0) return <p className="muted">No shipment yet.</p>;
   return (
     <div data-testid="shipments">
       {shipments.map((s) => (
-        <section key={s.id} className="card" data-testid="shipment" data-shipment-id={s.id} style={{ marginBottom: "0.5rem" }}>
+        <section
+          key={s.id}
+          className="card"
+          data-testid="shipment"
+          data-shipment-id={s.id}
+          style={{ marginBottom: "0.5rem" }}
+        >
           <p>
             {s.direction ? <strong>{s.direction}</strong> : <strong>Shipment {s.id}</strong>} ·{" "}
             <span data-testid="shipment-status">{shipmentStatusText(s.status)}</span>
@@ -152,7 +183,12 @@ export function ShipmentsList({ shipments, trackingLinks = false }: { shipments:
                 {" "}
                 · Tracking{" "}
                 {trackingLinks ? (
-                  <a href={carrierTrackingUrl(s.trackingNumber)} target="_blank" rel="noreferrer" data-testid="tracking-link">
+                  <a
+                    href={carrierTrackingUrl(s.trackingNumber)}
+                    target="_blank"
+                    rel="noreferrer"
+                    data-testid="tracking-link"
+                  >
                     {s.trackingNumber}
                   </a>
                 ) : (
@@ -165,7 +201,9 @@ export function ShipmentsList({ shipments, trackingLinks = false }: { shipments:
           <p className="muted">
             {s.senderLabel} → {s.receiverLabel}
             {s.callTag ? ` · call tag ${s.callTag}` : ""}
-            {s.pickupBy && s.status === "pickup_scheduled" ? ` · pickup by ${formatDate(s.pickupBy, tz)}` : ""}
+            {s.pickupBy && s.status === "pickup_scheduled"
+              ? ` · pickup by ${formatDate(s.pickupBy, tz)}`
+              : ""}
           </p>
           {s.events.length > 0 ? (
             <ul data-testid="shipment-events">
@@ -277,7 +315,9 @@ export function LedgerTable({ ledger }: { ledger: Record<string, number | boolea
         ))}
         <tr>
           <th scope="row">Balanced</th>
-          <td data-testid="ledger-balanced">{ledger.balanced === true ? "yes" : ledger.balanced === false ? "NO" : "—"}</td>
+          <td data-testid="ledger-balanced">
+            {ledger.balanced === true ? "yes" : ledger.balanced === false ? "NO" : "—"}
+          </td>
         </tr>
       </tbody>
     </table>
@@ -285,17 +325,33 @@ export function LedgerTable({ ledger }: { ledger: Record<string, number | boolea
 }
 
 /** The papers of a parcel its sender prints: packing slip and shipper checklist (PDF, new tab), and the carrier's label when given. */
-export function ShippingPapers({ externalId, labelUrl }: { externalId: string; labelUrl: string | null }) {
+export function ShippingPapers({
+  externalId,
+  labelUrl,
+}: {
+  externalId: string;
+  labelUrl: string | null;
+}) {
   const ref = encodeURIComponent(externalId);
   return (
     <ul>
       <li>
-        <a href={`/packingslip/${ref}/`} target="_blank" rel="noreferrer" data-testid="packing-slip-link">
+        <a
+          href={`/packingslip/${ref}/`}
+          target="_blank"
+          rel="noreferrer"
+          data-testid="packing-slip-link"
+        >
           Packing slip (PDF)
         </a>
       </li>
       <li>
-        <a href={`/shipperchecklist/${ref}/`} target="_blank" rel="noreferrer" data-testid="checklist-link">
+        <a
+          href={`/shipperchecklist/${ref}/`}
+          target="_blank"
+          rel="noreferrer"
+          data-testid="checklist-link"
+        >
           Shipper checklist (PDF)
         </a>
       </li>
@@ -342,12 +398,22 @@ const SWAP_FEE_LABEL = `Fee (${FEE_PERCENT.swap}% of the larger value)`;
  * A swap's money (docs/product/money.md, "Swap value difference"; 810 payment): a side sees what it gives and receives, the value
  * difference it adds, is paid or was forgiven, its fee, its shipping and its payment; staff see both sides.
  */
-export function SwapAmounts({ a, role, labels }: { a: SwapAmountsView; role: Role | null; labels: Record<Role, string> }) {
+export function SwapAmounts({
+  a,
+  role,
+  labels,
+}: {
+  a: SwapAmountsView;
+  role: Role | null;
+  labels: Record<Role, string>;
+}) {
   if (!role) {
     return (
       <table className="table" data-testid="order-amounts">
         {a.forgivenCents > 0 ? (
-          <caption data-testid="amount-forgiven">Value difference forgiven (called even): {formatCents(a.forgivenCents)}</caption>
+          <caption data-testid="amount-forgiven">
+            Value difference forgiven (called even): {formatCents(a.forgivenCents)}
+          </caption>
         ) : null}
         <thead>
           <tr>

@@ -50,7 +50,9 @@ export function CardStep({
       <ErrorList kind="form" testId="pay-error" errors={errors[""]} />
       {d.mode === "elements" && d.publishableKey && choice === "new" ? (
         <>
-          {d.card ? <CardChoice card={d.card} choice={choice} onChange={setChoice} standalone /> : null}
+          {d.card ? (
+            <CardChoice card={d.card} choice={choice} onChange={setChoice} standalone />
+          ) : null}
           <ElementsCardForm
             publishableKey={d.publishableKey}
             hidden={{ [CARD_FIELDS.choice]: "new" }}
@@ -62,7 +64,13 @@ export function CardStep({
           </ElementsCardForm>
         </>
       ) : (
-        <Form method="post" action={action} className="form-stack" data-testid="pay-form" autoComplete="off">
+        <Form
+          method="post"
+          action={action}
+          className="form-stack"
+          data-testid="pay-form"
+          autoComplete="off"
+        >
           <input type="hidden" name="form_id" value={d.formId} readOnly />
           {d.card ? (
             <CardChoice card={d.card} choice={choice} onChange={setChoice} />

@@ -10,7 +10,12 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import type { OrderDetail } from "../../../db/queries/order-views/order-detail";
 import type { SwapChoice } from "../../../db/queries/swap-orders";
-import { NOT_YET_RATED, ORDER_UNAVAILABLE_MESSAGE, RATE_THIS_TRANSACTION, TRANSACTION_LABELS } from "../../../domain/messages";
+import {
+  NOT_YET_RATED,
+  ORDER_UNAVAILABLE_MESSAGE,
+  RATE_THIS_TRANSACTION,
+  TRANSACTION_LABELS,
+} from "../../../domain/messages";
 import { formatCents } from "../../../domain/money";
 import { CANCEL_SHIPMENT_REASONS, SWAP_DECLINE_REASONS } from "../../../domain/reasons";
 import { BUY_STATES, SWAP_STATES, type Role } from "../../../domain/states";
@@ -26,7 +31,16 @@ import { formatDate, shipmentStatusText, sizesText, useMarketplaceZone } from ".
 interface Props {
   order: Pick<
     OrderDetail,
-    "id" | "externalId" | "role" | "statename" | "actionNeeded" | "displayStatus" | "shipments" | "ratings" | "swapWindows" | "lines"
+    | "id"
+    | "externalId"
+    | "role"
+    | "statename"
+    | "actionNeeded"
+    | "displayStatus"
+    | "shipments"
+    | "ratings"
+    | "swapWindows"
+    | "lines"
   >;
   /** The side may open the RMA wizard (48 hours after the delivery of what it received, no RMA yet). */
   canRma?: boolean;
@@ -60,7 +74,10 @@ function Sides({ view, role }: { view: SwapView; role: Role }) {
         <tbody>
           {([role, other(role)] as const).map((r) => {
             const s = view[r];
-            const value = s.lines.reduce((a, l) => a + l.unitPriceCents * Object.values(l.sizes).reduce((x, n) => x + n, 0), 0);
+            const value = s.lines.reduce(
+              (a, l) => a + l.unitPriceCents * Object.values(l.sizes).reduce((x, n) => x + n, 0),
+              0,
+            );
             return (
               <tr key={r} data-testid={`swap-side-${r === role ? "mine" : "theirs"}`}>
                 <td>{r === role ? "You give" : "You receive"}</td>
@@ -72,7 +89,8 @@ function Sides({ view, role }: { view: SwapView; role: Role }) {
         </tbody>
       </table>
       <p>
-        Your payment on these terms: <strong data-testid="swap-my-due">{formatCents(view[role].dueCents)}</strong>
+        Your payment on these terms:{" "}
+        <strong data-testid="swap-my-due">{formatCents(view[role].dueCents)}</strong>
       </p>
     </>
   );
@@ -93,7 +111,12 @@ function DeclineForm({ busy }: { busy: boolean }) {
           ))}
         </select>
       </div>
-      <button type="submit" className="button button-outline" disabled={busy} data-testid="swap-decline">
+      <button
+        type="submit"
+        className="button button-outline"
+        disabled={busy}
+        data-testid="swap-decline"
+      >
         {TRANSACTION_LABELS.decline}
       </button>
     </Form>
@@ -130,7 +153,11 @@ export function SwapPanel({
         {status}
         <p data-testid="swap-draft">
           You have not requested this swap yet.{" "}
-          <Link to={`/checkout/swap?order=${order.id}`} className="button" data-testid="swap-complete-checkout">
+          <Link
+            to={`/checkout/swap?order=${order.id}`}
+            className="button"
+            data-testid="swap-complete-checkout"
+          >
             Complete checkout
           </Link>
         </p>
@@ -138,7 +165,17 @@ export function SwapPanel({
     );
   }
   if (role && order.shipments.length > 0)
-    return <ShippingPanel order={order} role={role} busy={busy} errorBox={errorBox} canRma={canRma} myRma={myRma} now={now} />;
+    return (
+      <ShippingPanel
+        order={order}
+        role={role}
+        busy={busy}
+        errorBox={errorBox}
+        canRma={canRma}
+        myRma={myRma}
+        now={now}
+      />
+    );
   if (!role || !view || (waiting && !choosing)) {
     return (
       <div className="order-panel" data-testid="swap-panel">
@@ -155,7 +192,8 @@ export function SwapPanel({
     );
   }
 
-  if (choosing) return <ChooseForm choices={choices} busy={busy} status={status} errorBox={errorBox} />;
+  if (choosing)
+    return <ChooseForm choices={choices} busy={busy} status={status} errorBox={errorBox} />;
 
   if (s === SWAP_STATES.PROVIDER_APPROVE || s === SWAP_STATES.RECEIVER_APPROVE) {
     // The provider may choose again while the swap waits on its approval (its choice replaces the one before).
@@ -178,7 +216,16 @@ export function SwapPanel({
       />
     );
   }
-  return <RestOfPanel order={order} view={view} role={role} busy={busy} errorBox={errorBox} cardErrors={cardErrors} />;
+  return (
+    <RestOfPanel
+      order={order}
+      view={view}
+      role={role}
+      busy={busy}
+      errorBox={errorBox}
+      cardErrors={cardErrors}
+    />
+  );
 }
 
 /** The provider's choice from the receiver's swap listings of the brand (units per size), or a decline. */
@@ -199,7 +246,9 @@ function ChooseForm({
       {errorBox}
       <h3>Choose from the other retailer's swap listings</h3>
       {choices.length === 0 ? (
-        <p data-testid="swap-no-choices">The other retailer has no swap listings of this brand with units left.</p>
+        <p data-testid="swap-no-choices">
+          The other retailer has no swap listings of this brand with units left.
+        </p>
       ) : null}
       <ChooseItemsForm choices={choices} busy={busy} chosen={[]} />
       <DeclineForm busy={busy} />
@@ -208,7 +257,15 @@ function ChooseForm({
 }
 
 /** Units per size of each of the receiver's swap listings (prefilled with what is chosen now), "Choose Items". */
-function ChooseItemsForm({ choices, busy, chosen }: { choices: SwapChoice[]; busy: boolean; chosen: SwapView["receiver"]["lines"] }) {
+function ChooseItemsForm({
+  choices,
+  busy,
+  chosen,
+}: {
+  choices: SwapChoice[];
+  busy: boolean;
+  chosen: SwapView["receiver"]["lines"];
+}) {
   return (
     <Form method="post" className="form-stack" data-testid="swap-choose-form">
       <input type="hidden" name="intent" value="choose" />
@@ -235,7 +292,12 @@ function ChooseItemsForm({ choices, busy, chosen }: { choices: SwapChoice[]; bus
             ))}
         </fieldset>
       ))}
-      <button type="submit" className="button" disabled={busy || choices.length === 0} data-testid="swap-choose">
+      <button
+        type="submit"
+        className="button"
+        disabled={busy || choices.length === 0}
+        data-testid="swap-choose"
+      >
         Choose Items
       </button>
     </Form>
@@ -246,7 +308,11 @@ function ChooseItemsForm({ choices, busy, chosen }: { choices: SwapChoice[]; bus
 function styleNames(lines: Props["order"]["lines"]): Map<number, string> {
   const names = new Map<number, string>();
   for (const l of lines)
-    if (l.variationId !== null) names.set(l.variationId, `${l.productCode} ${l.displayName}${l.color ? ` (${l.color})` : ""}`);
+    if (l.variationId !== null)
+      names.set(
+        l.variationId,
+        `${l.productCode} ${l.displayName}${l.color ? ` (${l.color})` : ""}`,
+      );
   return names;
 }
 
@@ -296,14 +362,23 @@ function ApproveForm({
             <legend>{side === role ? "You give" : "You receive"}</legend>
             {view[side].lines.map((l, i) => {
               const listed = listings?.[side].find((c) => c.listingId === l.listingId)?.sizes ?? {};
-              const sizes = [...new Set([...Object.keys(l.sizes), ...Object.keys(listed).filter((k) => (listed[k] ?? 0) > 0)])];
+              const sizes = [
+                ...new Set([
+                  ...Object.keys(l.sizes),
+                  ...Object.keys(listed).filter((k) => (listed[k] ?? 0) > 0),
+                ]),
+              ];
               return (
                 <div key={i} className="form-row" data-testid="swap-line">
-                  <span data-testid="swap-line-style">{(l.variationId != null ? styles.get(l.variationId) : undefined) ?? "Style"}</span>{" "}
+                  <span data-testid="swap-line-style">
+                    {(l.variationId != null ? styles.get(l.variationId) : undefined) ?? "Style"}
+                  </span>{" "}
                   {sizes.map((size) => (
                     <label key={size} style={{ marginRight: "1rem" }}>
                       {size}
-                      {listings ? ` (of ${Math.max(listed[size] ?? 0, l.sizes[size] ?? 0)} listed)` : ""}{" "}
+                      {listings
+                        ? ` (of ${Math.max(listed[size] ?? 0, l.sizes[size] ?? 0)} listed)`
+                        : ""}{" "}
                       <input
                         type="number"
                         min={0}
@@ -332,17 +407,25 @@ function ApproveForm({
         ))}
         {listings
           ? ([role, other(role)] as const).map((side) => (
-              <AddLines key={side} side={side} mine={side === role} view={view} listings={listings[side]} testId={mineOrTheirs(side)} />
+              <AddLines
+                key={side}
+                side={side}
+                mine={side === role}
+                view={view}
+                listings={listings[side]}
+                testId={mineOrTheirs(side)}
+              />
             ))
           : null}
         <p>
-          Your payment on these terms: <strong data-testid="swap-my-due">{formatCents(view[role].dueCents)}</strong>
+          Your payment on these terms:{" "}
+          <strong data-testid="swap-my-due">{formatCents(view[role].dueCents)}</strong>
         </p>
         {differs ? (
           <div className="field field-checkbox">
             <label htmlFor="swap-call-it-even">
-              <input id="swap-call-it-even" type="checkbox" name="call_it_even" /> Call it even: forgive the{" "}
-              {formatCents(view.valuation.differenceCents)} difference
+              <input id="swap-call-it-even" type="checkbox" name="call_it_even" /> Call it even:
+              forgive the {formatCents(view.valuation.differenceCents)} difference
             </label>
           </div>
         ) : null}
@@ -354,7 +437,9 @@ function ApproveForm({
           disabled={busy || !receiverHasValue}
           data-testid="swap-approve"
         >
-          {view.isModified || edited ? TRANSACTION_LABELS.submitResponseSwap : TRANSACTION_LABELS.approveSwap}
+          {view.isModified || edited
+            ? TRANSACTION_LABELS.submitResponseSwap
+            : TRANSACTION_LABELS.approveSwap}
         </button>
       </Form>
       {extra}
@@ -377,12 +462,16 @@ function AddLines({
   listings: SwapChoice[];
   testId: string;
 }) {
-  const addable = listings.filter((c) => !view[side].lines.some((l) => l.listingId === c.listingId));
+  const addable = listings.filter(
+    (c) => !view[side].lines.some((l) => l.listingId === c.listingId),
+  );
   if (addable.length === 0) return null;
   return (
     <fieldset className="field" data-testid={`swap-add-${testId}`}>
       <legend>
-        {mine ? "Add from your swap listings (you give more)" : "Add from the other retailer's swap listings (you ask for more)"}
+        {mine
+          ? "Add from your swap listings (you give more)"
+          : "Add from the other retailer's swap listings (you ask for more)"}
       </legend>
       {addable.map((c) => (
         <div key={c.listingId} className="form-row" data-testid="swap-add-listing">
@@ -426,24 +515,37 @@ function RestOfPanel({
   cardErrors?: Record<string, ListOfErrors>;
 }) {
   const s = order.statename;
-  if (s === SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY || s === SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY) {
+  if (
+    s === SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY ||
+    s === SWAP_STATES.SWAP_DECLINED_BY_RECEIVER_MONEY
+  ) {
     return (
       <div className="order-panel" data-testid="swap-panel">
         {errorBox}
         <p data-testid="swap-last-chance">
-          The other retailer declined because of the {formatCents(view.valuation.differenceCents)} value difference. Call it even to go on
-          without it, or accept the decline.
+          The other retailer declined because of the {formatCents(view.valuation.differenceCents)}{" "}
+          value difference. Call it even to go on without it, or accept the decline.
         </p>
         <div className="form-actions">
           <Form method="post">
             <input type="hidden" name="intent" value="call_it_even" />
-            <button type="submit" className="button" disabled={busy} data-testid="swap-call-it-even-last">
+            <button
+              type="submit"
+              className="button"
+              disabled={busy}
+              data-testid="swap-call-it-even-last"
+            >
               {TRANSACTION_LABELS.callItEven}
             </button>
           </Form>
           <Form method="post">
             <input type="hidden" name="intent" value="accept_decline" />
-            <button type="submit" className="button button-outline" disabled={busy} data-testid="swap-accept-decline">
+            <button
+              type="submit"
+              className="button button-outline"
+              disabled={busy}
+              data-testid="swap-accept-decline"
+            >
               Accept Decline
             </button>
           </Form>
@@ -458,7 +560,8 @@ function RestOfPanel({
         {errorBox}
         <Sides view={view} role={role} />
         <p>
-          Both of you approved. Your payment: <strong data-testid="swap-pay-amount">{formatCents(view[role].dueCents)}</strong>
+          Both of you approved. Your payment:{" "}
+          <strong data-testid="swap-pay-amount">{formatCents(view[role].dueCents)}</strong>
           {view[other(role)].paid ? " (the other retailer has paid)." : "."}
         </p>
         <Form method="post" className="form-stack" data-testid="swap-pay-form" autoComplete="off">
@@ -510,7 +613,8 @@ function ShippingPanel({
   const myRating = order.ratings.find((r) => r.role === role) ?? null;
   const theirRating = order.ratings.find((r) => r.role !== role) ?? null;
   const ratingBy = order.swapWindows?.ratingBy ?? null;
-  const canRate = theirs?.status === "delivered" && !myRating && ratingBy !== null && now < Date.parse(ratingBy);
+  const canRate =
+    theirs?.status === "delivered" && !myRating && ratingBy !== null && now < Date.parse(ratingBy);
   return (
     <div className="order-panel" data-testid="swap-panel">
       {errorBox}
@@ -522,19 +626,25 @@ function ShippingPanel({
             <ParcelStatus parcel={mine} testId="swap-my-parcel-status" />
             {waitingForPickup && shipping ? (
               <p>
-                Have the goods ready for the carrier's pickup{mine.pickupBy ? ` by ${formatDate(mine.pickupBy, tz)}` : ""} and put the
-                packing slip in the box. A side that does not ship pays the cost of the goods swapped if not shipped.
+                Have the goods ready for the carrier's pickup
+                {mine.pickupBy ? ` by ${formatDate(mine.pickupBy, tz)}` : ""} and put the packing
+                slip in the box. A side that does not ship pays the cost of the goods swapped if not
+                shipped.
               </p>
             ) : null}
             {waitingForPickup && order.statename === SWAP_STATES.SHIP_SWAP_TRY2 ? (
               <p className="alert alert-warning" role="status" data-testid="swap-try2">
                 The carrier could not pick up your parcel. A second pickup is booked
-                {mine.pickupBy ? ` for ${formatDate(mine.pickupBy, tz)}` : ""}: if the parcel is not picked up by then, your card on file is
-                charged the cost of the goods swapped and that amount is paid to the other retailer.
+                {mine.pickupBy ? ` for ${formatDate(mine.pickupBy, tz)}` : ""}: if the parcel is not
+                picked up by then, your card on file is charged the cost of the goods swapped and
+                that amount is paid to the other retailer.
               </p>
             ) : null}
             {/* A swap's label can be printed unless its parcel is cancelled. */}
-            <ShippingPapers externalId={order.externalId} labelUrl={mine.status !== "cancelled" ? mine.labelUrl : null} />
+            <ShippingPapers
+              externalId={order.externalId}
+              labelUrl={mine.status !== "cancelled" ? mine.labelUrl : null}
+            />
             {waitingForPickup && shipping ? <CancelShipmentForm busy={busy} /> : null}
           </>
         ) : (
@@ -557,10 +667,13 @@ function ShippingPanel({
         ) : null}
         <RmaOffer orderId={order.id} canRma={canRma} myRma={myRma} />
       </div>
-      {myRating ? <p data-testid="my-rating">Your rating of what you received: {myRating.overall} of 5.</p> : null}
+      {myRating ? (
+        <p data-testid="my-rating">Your rating of what you received: {myRating.overall} of 5.</p>
+      ) : null}
       {theirs?.status === "delivered" || mine?.status === "delivered" ? (
         <p data-testid="their-rating">
-          The other retailer's rating of your goods: {theirRating ? `${theirRating.overall} of 5` : NOT_YET_RATED}
+          The other retailer's rating of your goods:{" "}
+          {theirRating ? `${theirRating.overall} of 5` : NOT_YET_RATED}
           {theirRating?.comments ? <q>{theirRating.comments}</q> : null}
         </p>
       ) : null}
@@ -568,7 +681,13 @@ function ShippingPanel({
   );
 }
 
-function ParcelStatus({ parcel, testId }: { parcel: OrderDetail["shipments"][number]; testId: string }) {
+function ParcelStatus({
+  parcel,
+  testId,
+}: {
+  parcel: OrderDetail["shipments"][number];
+  testId: string;
+}) {
   return (
     <p>
       <span data-testid={testId}>{shipmentStatusText(parcel.status)}</span>
@@ -582,8 +701,15 @@ function CancelShipmentForm({ busy }: { busy: boolean }) {
     <Form method="post" className="form-row" data-testid="form-cancel_shipment">
       <input type="hidden" name="intent" value="cancel_shipment" />
       <div className="field">
-        <label htmlFor="swap-cancel-reason">Cancel this shipment (you pay the cost of the goods swapped if not shipped):</label>
-        <select id="swap-cancel-reason" name="reason" defaultValue="" data-testid="cancel_shipment-reason">
+        <label htmlFor="swap-cancel-reason">
+          Cancel this shipment (you pay the cost of the goods swapped if not shipped):
+        </label>
+        <select
+          id="swap-cancel-reason"
+          name="reason"
+          defaultValue=""
+          data-testid="cancel_shipment-reason"
+        >
           <option value="">Choose a reason</option>
           {CANCEL_SHIPMENT_REASONS.map((r) => (
             <option key={r.value} value={r.value}>
@@ -592,7 +718,12 @@ function CancelShipmentForm({ busy }: { busy: boolean }) {
           ))}
         </select>
       </div>
-      <button type="submit" className="button button-outline" disabled={busy} data-testid="cancel_shipment-submit">
+      <button
+        type="submit"
+        className="button button-outline"
+        disabled={busy}
+        data-testid="cancel_shipment-submit"
+      >
         Cancel shipment
       </button>
     </Form>

@@ -57,7 +57,10 @@ export const RatingSchema = z.object({
   packaging: star,
   timeliness: star,
   overall: star,
-  comments: text({ multiline: true }).max(2000, "Please keep your comments under 2000 characters.").optional().default(""),
+  comments: text({ multiline: true })
+    .max(2000, "Please keep your comments under 2000 characters.")
+    .optional()
+    .default(""),
 });
 
 export const RATING_FIELDS = [
@@ -68,7 +71,9 @@ export const RATING_FIELDS = [
 ] as const;
 
 /** Unit inputs of the seller's approve / modify form: `units.<contributionId>.<size>` = a whole number >= 0. */
-export function parseUnitInputs(form: FormData): { ok: true; units: Map<number, Record<string, number>> } | { ok: false } {
+export function parseUnitInputs(
+  form: FormData,
+): { ok: true; units: Map<number, Record<string, number>> } | { ok: false } {
   const units = new Map<number, Record<string, number>>();
   for (const [key, raw] of form.entries()) {
     const m = /^units\.(\d{1,9})\.(.{1,40})$/.exec(key);

@@ -10,7 +10,8 @@ export function useRevalidateEvery(ms: number, enabled = true): void {
   useEffect(() => {
     if (!enabled) return;
     const id = window.setInterval(() => {
-      if (document.visibilityState === "visible" && revalidator.state === "idle") revalidator.revalidate();
+      if (document.visibilityState === "visible" && revalidator.state === "idle")
+        revalidator.revalidate();
     }, ms);
     return () => window.clearInterval(id);
   }, [ms, enabled, revalidator]);

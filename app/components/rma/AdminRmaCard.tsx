@@ -17,7 +17,12 @@ import { partyLabels, TRANSACTION_TYPE } from "../../../domain/states";
 import type { RmaDecisionCommand } from "../../../workflows/rma/contract";
 import { ErrorList } from "~/components/forms";
 import { CarrierTools, ProviderDashboardLink } from "~/components/orders/AdminOrderCard";
-import { LedgerTable, PaymentsList, ShipmentsList, UpdatesList } from "~/components/orders/OrderParts";
+import {
+  LedgerTable,
+  PaymentsList,
+  ShipmentsList,
+  UpdatesList,
+} from "~/components/orders/OrderParts";
 import { RmaLinesTable } from "~/components/rma/RmaLines";
 
 export const RMA_CARD_TABS = ["summary", "updates", "shipping", "payments"] as const;
@@ -54,7 +59,10 @@ function balancedOf(rma: RmaPageView, detail: OrderDetail): { balanced?: boolean
   }));
   const b = rmaBalanced(
     rma.stage,
-    { victimRefundCents: Number(ledger.victimRefundCents ?? 0), perpetratorChargeCents: Number(ledger.perpetratorChargeCents ?? 0) },
+    {
+      victimRefundCents: Number(ledger.victimRefundCents ?? 0),
+      perpetratorChargeCents: Number(ledger.perpetratorChargeCents ?? 0),
+    },
     rows,
   );
   return b === null ? {} : { balanced: b };
@@ -143,10 +151,15 @@ export function RmaCard({
   dashboardBase: string | null;
 }) {
   return (
-    <article className="admin-card" data-testid="admin-rma-card" data-rma-id={rma.id} data-stage={rma.stage}>
+    <article
+      className="admin-card"
+      data-testid="admin-rma-card"
+      data-rma-id={rma.id}
+      data-stage={rma.stage}
+    >
       <header>
-        <strong>RMA {rma.externalId}</strong> <span className="pill">{rma.displayStatus}</span> · victim {detail.providerLabel} →
-        perpetrator {detail.receiverLabel}{" "}
+        <strong>RMA {rma.externalId}</strong> <span className="pill">{rma.displayStatus}</span> ·
+        victim {detail.providerLabel} → perpetrator {detail.receiverLabel}{" "}
         <Link to="/admin/active-rmas" data-testid="close-card">
           Close
         </Link>
@@ -171,8 +184,20 @@ export function RmaCard({
           Messages
         </Link>
       </p>
-      <div className="card-area" style={{ maxHeight: 500, overflowY: "auto" }} role="region" aria-label={`RMA ${tab}`} tabIndex={0}>
-        {tab === "summary" ? <RmaSummary rma={rma} review={review && review.rmaId === rma.id ? review : null} errors={errors} /> : null}
+      <div
+        className="card-area"
+        style={{ maxHeight: 500, overflowY: "auto" }}
+        role="region"
+        aria-label={`RMA ${tab}`}
+        tabIndex={0}
+      >
+        {tab === "summary" ? (
+          <RmaSummary
+            rma={rma}
+            review={review && review.rmaId === rma.id ? review : null}
+            errors={errors}
+          />
+        ) : null}
         {tab === "updates" ? <UpdatesList actions={detail.actions} now={now} /> : null}
         {tab === "shipping" ? (
           detail.shipments.length ? (
@@ -184,20 +209,37 @@ export function RmaCard({
             <p className="muted">No return parcel is booked for this RMA.</p>
           )
         ) : null}
-        {tab === "payments" ? <RmaPayments rma={rma} detail={detail} dashboardBase={dashboardBase} /> : null}
+        {tab === "payments" ? (
+          <RmaPayments rma={rma} detail={detail} dashboardBase={dashboardBase} />
+        ) : null}
       </div>
     </article>
   );
 }
 
 /** The payments tab: the provider's records, then the victim's payments and the perpetrator's, then the ledger. */
-function RmaPayments({ rma, detail, dashboardBase }: { rma: RmaPageView; detail: OrderDetail; dashboardBase: string | null }) {
+function RmaPayments({
+  rma,
+  detail,
+  dashboardBase,
+}: {
+  rma: RmaPageView;
+  detail: OrderDetail;
+  dashboardBase: string | null;
+}) {
   const labels = partyLabels(TRANSACTION_TYPE.RMA);
   const groups = [
     { key: "victim", title: labels.provider, name: detail.providerLabel, retailerId: rma.victimId },
-    { key: "perpetrator", title: labels.receiver, name: detail.receiverLabel, retailerId: rma.perpetratorId },
+    {
+      key: "perpetrator",
+      title: labels.receiver,
+      name: detail.receiverLabel,
+      retailerId: rma.perpetratorId,
+    },
   ];
-  const others = detail.payments.filter((p) => p.retailerId !== rma.victimId && p.retailerId !== rma.perpetratorId);
+  const others = detail.payments.filter(
+    (p) => p.retailerId !== rma.victimId && p.retailerId !== rma.perpetratorId,
+  );
   return (
     <>
       <ProviderDashboardLink dashboardBase={dashboardBase} externalId={rma.externalId} />
@@ -206,7 +248,10 @@ function RmaPayments({ rma, detail, dashboardBase }: { rma: RmaPageView; detail:
           <h3>
             {g.title.charAt(0).toUpperCase() + g.title.slice(1)} ({g.name})
           </h3>
-          <PaymentsList payments={detail.payments.filter((p) => p.retailerId === g.retailerId)} showIds />
+          <PaymentsList
+            payments={detail.payments.filter((p) => p.retailerId === g.retailerId)}
+            showIds
+          />
         </section>
       ))}
       {others.length ? (
@@ -221,7 +266,15 @@ function RmaPayments({ rma, detail, dashboardBase }: { rma: RmaPageView; detail:
 }
 
 /** The summary tab: the amounts, contact, lines, original order and totals; while pending, the decision. */
-function RmaSummary({ rma, review, errors }: { rma: RmaPageView; review: RmaReview | null; errors: DecisionErrors }) {
+function RmaSummary({
+  rma,
+  review,
+  errors,
+}: {
+  rma: RmaPageView;
+  review: RmaReview | null;
+  errors: DecisionErrors;
+}) {
   const ledger = rma.ledger ?? {};
   const faultyCents = rma.lines.reduce((a, l) => a + l.requested * l.unitPriceCents, 0);
   // Before staff decide: what the victim was told it would receive; after: what the decision returns.
@@ -229,32 +282,47 @@ function RmaSummary({ rma, review, errors }: { rma: RmaPageView; review: RmaRevi
     rma.stage === "rmarequested" && rma.original
       ? rmaAmountYouWillReceive(
           rma.original,
-          rma.lines.map((l) => ({ unitPriceCents: l.unitPriceCents, requestedQuantity: l.requested })),
+          rma.lines.map((l) => ({
+            unitPriceCents: l.unitPriceCents,
+            requestedQuantity: l.requested,
+          })),
         )
       : Number(ledger.victimRefundCents ?? 0);
   return (
     <>
       <dl className="facts">
         <dt>Original order</dt>
-        <dd>{rma.rmaForId ? <Link to={`/admin/active-transactions?order=${rma.rmaForId}`}>{rma.rmaForExternalId}</Link> : "—"}</dd>
+        <dd>
+          {rma.rmaForId ? (
+            <Link to={`/admin/active-transactions?order=${rma.rmaForId}`}>
+              {rma.rmaForExternalId}
+            </Link>
+          ) : (
+            "—"
+          )}
+        </dd>
         <dt>Amount of faulty goods</dt>
         <dd data-testid="rma-faulty">{formatCents(faultyCents)}</dd>
         <dt>Amount the user will receive</dt>
         <dd data-testid="rma-will-receive">{formatCents(willReceive)}</dd>
         <dt>Contact</dt>
         <dd data-testid="rma-contact">
-          {rma.contact.name}, {rma.contact.email}, {rma.contact.phone}; packing slip: {rma.contact.packingSlipName}
+          {rma.contact.name}, {rma.contact.email}, {rma.contact.phone}; packing slip:{" "}
+          {rma.contact.packingSlipName}
         </dd>
         <dt>RMA fee</dt>
         <dd>{formatCents(rma.rmaFeeCents)}</dd>
         <dt>Returned to the victim / charged to the perpetrator</dt>
         <dd data-testid="rma-amounts">
-          {formatCents(Number(ledger.victimRefundCents ?? 0))} / {formatCents(Number(ledger.perpetratorChargeCents ?? 0))}
+          {formatCents(Number(ledger.victimRefundCents ?? 0))} /{" "}
+          {formatCents(Number(ledger.perpetratorChargeCents ?? 0))}
         </dd>
         {ledger.chargeQueued === true ? (
           <>
             <dt>Perpetrator&apos;s charge</dt>
-            <dd data-testid="rma-charge-queued">{PAYMENT_QUEUED} It is taken when the perpetrator puts a card on file.</dd>
+            <dd data-testid="rma-charge-queued">
+              {PAYMENT_QUEUED} It is taken when the perpetrator puts a card on file.
+            </dd>
           </>
         ) : null}
       </dl>
@@ -283,7 +351,8 @@ function DecisionForm({ rma, errors }: { rma: RmaPageView; errors: DecisionError
   useEffect(() => setHydrated(true), []);
   // Without JavaScript the server checks it; with it, the button waits until every line has a decision.
   const ready = !hydrated || rma.lines.every((l) => decided[l.lineId]);
-  const errorOf = (i: number) => ["decision", "qty", "comment", "id"].map((f) => errors[`lines[${i}].${f}`]?.[0]).find(Boolean);
+  const errorOf = (i: number) =>
+    ["decision", "qty", "comment", "id"].map((f) => errors[`lines[${i}].${f}`]?.[0]).find(Boolean);
   return (
     <Form method="post" className="form-stack" data-testid="rma-decision-form">
       <input type="hidden" name="intent" value="review" />
@@ -314,7 +383,14 @@ function DecisionForm({ rma, errors }: { rma: RmaPageView; errors: DecisionError
           </label>{" "}
           <label>
             Approved units{" "}
-            <input type="number" name={`lines[${i}].qty`} min={1} max={l.requested} defaultValue={l.requested} style={{ width: "5rem" }} />
+            <input
+              type="number"
+              name={`lines[${i}].qty`}
+              min={1}
+              max={l.requested}
+              defaultValue={l.requested}
+              style={{ width: "5rem" }}
+            />
           </label>{" "}
           <label>
             Comment <input type="text" name={`lines[${i}].comment`} maxLength={1000} />
@@ -323,10 +399,23 @@ function DecisionForm({ rma, errors }: { rma: RmaPageView; errors: DecisionError
         </fieldset>
       ))}
       <label>
-        RMA fee ($) <input type="text" name="fee" inputMode="decimal" defaultValue="0.00" style={{ width: "7rem" }} data-testid="rma-fee" />
+        RMA fee ($){" "}
+        <input
+          type="text"
+          name="fee"
+          inputMode="decimal"
+          defaultValue="0.00"
+          style={{ width: "7rem" }}
+          data-testid="rma-fee"
+        />
       </label>
       <ErrorList errors={errors.fee} inline />
-      <button type="submit" className="button" disabled={busy || !ready} data-testid="rma-process-staff">
+      <button
+        type="submit"
+        className="button"
+        disabled={busy || !ready}
+        data-testid="rma-process-staff"
+      >
         Process RMA
       </button>
     </Form>
@@ -350,7 +439,11 @@ function ReviewPanel({ rma, review }: { rma: RmaPageView; review: RmaReview }) {
           return (
             <li key={l.lineId} data-testid="rma-review-line">
               <input type="hidden" name={`lines[${i}].id`} value={l.lineId} />
-              <input type="hidden" name={`lines[${i}].decision`} value={qty > 0 ? "approve" : "deny"} />
+              <input
+                type="hidden"
+                name={`lines[${i}].decision`}
+                value={qty > 0 ? "approve" : "deny"}
+              />
               <input type="hidden" name={`lines[${i}].qty`} value={qty} />
               <input type="hidden" name={`lines[${i}].comment`} value={d?.comment ?? ""} />
               {l.productCode}: {qty > 0 ? `${qty} of ${l.requested} approved` : "denied"}
@@ -360,7 +453,9 @@ function ReviewPanel({ rma, review }: { rma: RmaPageView; review: RmaReview }) {
         })}
       </ul>
       {review.declined ? (
-        <p data-testid="rma-review-declined">Every line is denied: the RMA is declined and nothing is paid or charged.</p>
+        <p data-testid="rma-review-declined">
+          Every line is denied: the RMA is declined and nothing is paid or charged.
+        </p>
       ) : (
         <dl className="facts">
           <dt>Returned to the victim</dt>
@@ -386,7 +481,11 @@ function ReviewPanel({ rma, review }: { rma: RmaPageView; review: RmaReview }) {
         <button type="submit" className="button" disabled={busy} data-testid="rma-confirm-staff">
           Confirm and process
         </button>
-        <Link to={`/admin/active-rmas?rma=${rma.id}`} className="button button-outline" data-testid="rma-review-change">
+        <Link
+          to={`/admin/active-rmas?rma=${rma.id}`}
+          className="button button-outline"
+          data-testid="rma-review-change"
+        >
           Change the decision
         </Link>
       </div>

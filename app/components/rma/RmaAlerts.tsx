@@ -31,7 +31,8 @@ export function RmaAlerts({ items, total }: { items: RmaListItem[]; total: numbe
               RMA {r.externalId}
             </Link>{" "}
             filed against you by <span data-testid="rma-alert-other">{r.other}</span>
-            {r.orderExternalId ? ` for order ${r.orderExternalId}` : ""}: <strong data-testid="rma-alert-status">{r.displayStatus}</strong>.{" "}
+            {r.orderExternalId ? ` for order ${r.orderExternalId}` : ""}:{" "}
+            <strong data-testid="rma-alert-status">{r.displayStatus}</strong>.{" "}
             <span data-testid="rma-alert-money">{chargeText(r)}</span>
           </li>
         ))}

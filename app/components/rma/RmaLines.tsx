@@ -12,10 +12,20 @@ export function rmaReasonText(l: Pick<RmaLineView, "reason" | "reasonOther">): s
 }
 
 export function decisionText(l: Pick<RmaLineView, "approved" | "approvedQuantity">): string {
-  return l.approved === null ? "Pending" : l.approved ? `Approved (${l.approvedQuantity})` : "Denied";
+  return l.approved === null
+    ? "Pending"
+    : l.approved
+      ? `Approved (${l.approvedQuantity})`
+      : "Denied";
 }
 
-export function RmaLinesTable({ lines, pictureUrl }: { lines: RmaLineView[]; pictureUrl?: (name: string) => string }) {
+export function RmaLinesTable({
+  lines,
+  pictureUrl,
+}: {
+  lines: RmaLineView[];
+  pictureUrl?: (name: string) => string;
+}) {
   return (
     <table className="table" data-testid="rma-lines">
       <thead>
@@ -44,7 +54,12 @@ export function RmaLinesTable({ lines, pictureUrl }: { lines: RmaLineView[]; pic
               <td>
                 {l.pictures.map((p) => (
                   <a key={p} href={pictureUrl(p)} target="_blank" rel="noreferrer">
-                    <img src={pictureUrl(p)} alt={`Picture of ${l.productCode}`} width={48} height={48} />
+                    <img
+                      src={pictureUrl(p)}
+                      alt={`Picture of ${l.productCode}`}
+                      width={48}
+                      height={48}
+                    />
                   </a>
                 ))}
               </td>

@@ -9,20 +9,37 @@ import type { MyRma } from "~/utils/rma.server";
 
 function RmaLink({ rma }: { rma: MyRma }) {
   return (
-    <Link to={`/rma/${rma.id}`} className="button button-outline" data-testid="rma-link" data-side={rma.role}>
+    <Link
+      to={`/rma/${rma.id}`}
+      className="button button-outline"
+      data-testid="rma-link"
+      data-side={rma.role}
+    >
       RMA {rma.externalId}
       {rma.role === "perpetrator" ? " filed against you" : ""}: {rma.displayStatus}
     </Link>
   );
 }
 
-export function RmaOffer({ orderId, canRma, myRma }: { orderId: number; canRma: boolean; myRma: MyRma | null }) {
+export function RmaOffer({
+  orderId,
+  canRma,
+  myRma,
+}: {
+  orderId: number;
+  canRma: boolean;
+  myRma: MyRma | null;
+}) {
   return (
     <>
       {myRma ? <RmaLink rma={myRma} /> : null}
       {myRma?.alsoAgainst ? <RmaLink rma={myRma.alsoAgainst} /> : null}
       {canRma ? (
-        <Link to={`/create-rma/${orderId}`} className="button button-outline" data-testid="rma-button">
+        <Link
+          to={`/create-rma/${orderId}`}
+          className="button button-outline"
+          data-testid="rma-button"
+        >
           {REQUEST_RMA}
         </Link>
       ) : null}

@@ -7,7 +7,12 @@ import { Form, useNavigation } from "@remix-run/react";
 import type { OrderLineView } from "../../../db/queries/order-views/order-detail";
 import { PICTURE_REQUIRED } from "../../../domain/messages";
 import { formatCents } from "../../../domain/money";
-import { RMA_MAX_PICTURES_PER_ITEM, RMA_REASON_OTHER, RMA_REASONS, rmaReasonNeedsPictures } from "../../../domain/reasons";
+import {
+  RMA_MAX_PICTURES_PER_ITEM,
+  RMA_REASON_OTHER,
+  RMA_REASONS,
+  rmaReasonNeedsPictures,
+} from "../../../domain/reasons";
 import { ErrorList, type ListOfErrors } from "~/components/forms";
 import { sizesText } from "~/components/orders/format";
 import { draftFields, type RmaDraft, type RmaStepData, type RmaStepName } from "~/utils/rma-draft";
@@ -32,12 +37,26 @@ function BackButton({ to }: { to: RmaStepName }) {
   );
 }
 
-type StepProps = { s: RmaStepData; errors: Errors; lines: OrderLineView[]; busy: boolean; chosen: OrderLineView[] };
+type StepProps = {
+  s: RmaStepData;
+  errors: Errors;
+  lines: OrderLineView[];
+  busy: boolean;
+  chosen: OrderLineView[];
+};
 
 const reasonLabel = (r: number | null) => RMA_REASONS.find((x) => x.value === r)?.label ?? "";
 
 /** The step `s` shows, with the fields' errors of the action's last answer. */
-export function RmaStep({ s, errors, lines }: { s: RmaStepData; errors: Errors; lines: OrderLineView[] }) {
+export function RmaStep({
+  s,
+  errors,
+  lines,
+}: {
+  s: RmaStepData;
+  errors: Errors;
+  lines: OrderLineView[];
+}) {
   const busy = useNavigation().state !== "idle";
   const chosen = lines.filter((l) => (s.draft.lines[l.contributionId]?.quantity ?? 0) > 0);
   const props: StepProps = { s, errors, lines, busy, chosen };
@@ -82,10 +101,18 @@ function UnitsStep({ s, errors, lines, busy }: StepProps) {
                     aria-label={`Units of ${l.productCode} to return`}
                     style={{ width: "5rem" }}
                   />
-                  <ErrorList inline testId={`error-q.${l.contributionId}`} errors={errors[`q.${l.contributionId}`]} />
+                  <ErrorList
+                    inline
+                    testId={`error-q.${l.contributionId}`}
+                    errors={errors[`q.${l.contributionId}`]}
+                  />
                 </td>
                 <td>
-                  <select name={`r.${l.contributionId}`} defaultValue={x?.reason ?? ""} aria-label={`Reason for ${l.productCode}`}>
+                  <select
+                    name={`r.${l.contributionId}`}
+                    defaultValue={x?.reason ?? ""}
+                    aria-label={`Reason for ${l.productCode}`}
+                  >
                     <option value="">Choose a reason</option>
                     {RMA_REASONS.map((r) => (
                       <option key={r.value} value={r.value}>
@@ -93,7 +120,11 @@ function UnitsStep({ s, errors, lines, busy }: StepProps) {
                       </option>
                     ))}
                   </select>
-                  <ErrorList inline testId={`error-r.${l.contributionId}`} errors={errors[`r.${l.contributionId}`]} />
+                  <ErrorList
+                    inline
+                    testId={`error-r.${l.contributionId}`}
+                    errors={errors[`r.${l.contributionId}`]}
+                  />
                   <input
                     type="text"
                     name={`o.${l.contributionId}`}
@@ -102,7 +133,11 @@ function UnitsStep({ s, errors, lines, busy }: StepProps) {
                     placeholder={`If "${reasonLabel(RMA_REASON_OTHER)}": describe it`}
                     aria-label={`Other reason for ${l.productCode}`}
                   />
-                  <ErrorList inline testId={`error-o.${l.contributionId}`} errors={errors[`o.${l.contributionId}`]} />
+                  <ErrorList
+                    inline
+                    testId={`error-o.${l.contributionId}`}
+                    errors={errors[`o.${l.contributionId}`]}
+                  />
                 </td>
               </tr>
             );
@@ -119,7 +154,12 @@ function UnitsStep({ s, errors, lines, busy }: StepProps) {
 /** Pictures: three for reasons 0, 1 and 3 ('* picture required'), up to three per item. */
 function PicturesStep({ s, errors, busy, chosen }: StepProps) {
   return (
-    <Form method="post" encType="multipart/form-data" className="form-stack" data-testid="rma-pictures-form">
+    <Form
+      method="post"
+      encType="multipart/form-data"
+      className="form-stack"
+      data-testid="rma-pictures-form"
+    >
       <Hidden fields={draftFields(s.draft, "pictures").filter(([k]) => !k.startsWith("p."))} />
       <input type="hidden" name="step" value="pictures" />
       {chosen.map((l) => {
@@ -129,13 +169,25 @@ function PicturesStep({ s, errors, busy, chosen }: StepProps) {
           <fieldset key={l.contributionId} className="field" data-testid="rma-picture-line">
             <legend>
               {l.productCode} × {x.quantity}: {reasonLabel(x.reason)}{" "}
-              {needs && x.pictures.length < RMA_MAX_PICTURES_PER_ITEM ? <span className="field-error">{PICTURE_REQUIRED}</span> : null}
+              {needs && x.pictures.length < RMA_MAX_PICTURES_PER_ITEM ? (
+                <span className="field-error">{PICTURE_REQUIRED}</span>
+              ) : null}
             </legend>
             {x.pictures.map((p) => (
               <span key={p} style={{ marginRight: "0.5rem" }}>
                 <input type="hidden" name={`p.${l.contributionId}`} value={p} />
-                <img src={s.pictureUrls[p]} alt={`Picture of ${l.productCode}`} width={64} height={64} />
-                <button type="submit" name="remove" value={p} className="button button-small button-outline">
+                <img
+                  src={s.pictureUrls[p]}
+                  alt={`Picture of ${l.productCode}`}
+                  width={64}
+                  height={64}
+                />
+                <button
+                  type="submit"
+                  name="remove"
+                  value={p}
+                  className="button button-small button-outline"
+                >
                   Remove
                 </button>
               </span>
@@ -143,19 +195,42 @@ function PicturesStep({ s, errors, busy, chosen }: StepProps) {
             {x.pictures.length < RMA_MAX_PICTURES_PER_ITEM ? (
               <label>
                 Add pictures (.jpg, .jpeg, .png; up to {RMA_MAX_PICTURES_PER_ITEM}){" "}
-                <input type="file" name={`photos.${l.contributionId}`} accept=".jpg,.jpeg,.png,image/jpeg,image/png" multiple />
+                <input
+                  type="file"
+                  name={`photos.${l.contributionId}`}
+                  accept=".jpg,.jpeg,.png,image/jpeg,image/png"
+                  multiple
+                />
               </label>
             ) : null}
-            <ErrorList inline testId={`error-p.${l.contributionId}`} errors={errors[`p.${l.contributionId}`]} />
+            <ErrorList
+              inline
+              testId={`error-p.${l.contributionId}`}
+              errors={errors[`p.${l.contributionId}`]}
+            />
           </fieldset>
         );
       })}
       <div className="form-actions">
         <BackButton to="units" />
-        <button type="submit" name="intent" value="upload" className="button button-outline" disabled={busy} data-testid="rma-upload">
+        <button
+          type="submit"
+          name="intent"
+          value="upload"
+          className="button button-outline"
+          disabled={busy}
+          data-testid="rma-upload"
+        >
           Upload
         </button>
-        <button type="submit" name="intent" value="continue" className="button" disabled={busy} data-testid="rma-next">
+        <button
+          type="submit"
+          name="intent"
+          value="continue"
+          className="button"
+          disabled={busy}
+          data-testid="rma-next"
+        >
           Next
         </button>
       </div>
@@ -178,7 +253,14 @@ function ContactStep({ s, errors, busy }: StepProps) {
       {fields.map(([name, label, type]) => (
         <div key={name} className="field">
           <label htmlFor={`rma-${name}`}>{label}</label>
-          <input id={`rma-${name}`} name={name} type={type} defaultValue={s.draft.contact[name]} required maxLength={200} />
+          <input
+            id={`rma-${name}`}
+            name={name}
+            type={type}
+            defaultValue={s.draft.contact[name]}
+            required
+            maxLength={200}
+          />
           <ErrorList inline testId={`error-${name}`} errors={errors[name]} />
         </div>
       ))}
@@ -214,7 +296,11 @@ function ConfirmStep({ s, busy, chosen }: StepProps) {
               <tr key={l.contributionId}>
                 <td>{l.productCode}</td>
                 <td>{x.quantity}</td>
-                <td>{x.reason === RMA_REASON_OTHER ? `${reasonLabel(x.reason)}: ${x.other}` : reasonLabel(x.reason)}</td>
+                <td>
+                  {x.reason === RMA_REASON_OTHER
+                    ? `${reasonLabel(x.reason)}: ${x.other}`
+                    : reasonLabel(x.reason)}
+                </td>
                 <td>{x.pictures.length}</td>
               </tr>
             );
@@ -222,12 +308,13 @@ function ConfirmStep({ s, busy, chosen }: StepProps) {
         </tbody>
       </table>
       <p>
-        Contact: {s.draft.contact.contact_name}, {s.draft.contact.contact_email}, {s.draft.contact.contact_phone}; packing slip:{" "}
-        {s.draft.contact.packing_slip_name}
+        Contact: {s.draft.contact.contact_name}, {s.draft.contact.contact_email},{" "}
+        {s.draft.contact.contact_phone}; packing slip: {s.draft.contact.packing_slip_name}
       </p>
       <p>
-        Amount You Will Receive: <strong data-testid="rma-amount">{formatCents(s.amountCents)}</strong> (staff review every line within five
-        business days)
+        Amount You Will Receive:{" "}
+        <strong data-testid="rma-amount">{formatCents(s.amountCents)}</strong> (staff review every
+        line within five business days)
       </p>
       <div className="form-actions">
         <BackButton to="contact" />

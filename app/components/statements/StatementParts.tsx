@@ -6,7 +6,15 @@
  */
 import { Link } from "@remix-run/react";
 
-type Money = { gross: string; fee: string; shipping: string; penalty: string; refund: string; payout: string; net: string };
+type Money = {
+  gross: string;
+  fee: string;
+  shipping: string;
+  penalty: string;
+  refund: string;
+  payout: string;
+  net: string;
+};
 const COLUMNS: [keyof Money, string][] = [
   ["gross", "Gross"],
   ["fee", "Fee"],
@@ -98,7 +106,13 @@ function MoneyCells({ a }: { a: Money }) {
   );
 }
 
-export function LinesTable(p: { lines: LineRow[]; opening: string; closing: string; totals: Money; lineCount: number }) {
+export function LinesTable(p: {
+  lines: LineRow[];
+  opening: string;
+  closing: string;
+  totals: Money;
+  lineCount: number;
+}) {
   return (
     <table className="table statement-lines" data-testid="statement-lines">
       <caption className="visually-hidden">Money movements of the month</caption>
@@ -154,7 +168,11 @@ export function LinesTable(p: { lines: LineRow[]; opening: string; closing: stri
   );
 }
 
-export function KindTotals({ byKind }: { byKind: { kind: string; count: number; amounts: Money }[] }) {
+export function KindTotals({
+  byKind,
+}: {
+  byKind: { kind: string; count: number; amounts: Money }[];
+}) {
   if (byKind.length === 0) return null;
   return (
     <table className="table" data-testid="statement-kinds">

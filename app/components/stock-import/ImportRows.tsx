@@ -36,7 +36,12 @@ export function ImportRows({ rows, formId }: { rows: StockImportRowJson[]; formI
             const i = r.action === "choose" ? pickIndex++ : -1;
             const key = `${r.action}-${r.lines.join(",")}-${r.listingId ?? r.code}`;
             return (
-              <tr key={key} className={r.action === "refused" ? "row-bad" : ""} data-action={r.action} data-lines={r.lines.join(",")}>
+              <tr
+                key={key}
+                className={r.action === "refused" ? "row-bad" : ""}
+                data-action={r.action}
+                data-lines={r.lines.join(",")}
+              >
                 <td>{r.lines.length ? r.lines.join(", ") : "—"}</td>
                 <td>{r.code}</td>
                 <td>{r.label}</td>
@@ -51,7 +56,13 @@ export function ImportRows({ rows, formId }: { rows: StockImportRowJson[]; formI
                     <>
                       <input type="hidden" form={formId} name={`code[${i}]`} value={r.code} />
                       <label htmlFor={`pick-${i}`}>Product for {r.code}</label>{" "}
-                      <select id={`pick-${i}`} form={formId} name={`pick[${i}]`} defaultValue="" data-code={r.code}>
+                      <select
+                        id={`pick-${i}`}
+                        form={formId}
+                        name={`pick[${i}]`}
+                        defaultValue=""
+                        data-code={r.code}
+                      >
                         <option value="">None: skip these lines</option>
                         {r.guesses.map((g) => (
                           <option key={g.variationId} value={String(g.variationId)}>

@@ -7,7 +7,14 @@
  */
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  useSubmit,
+} from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import {
   LISTING_TYPES,
@@ -29,10 +36,18 @@ import {
 import { ErrorList } from "~/components/forms";
 import { formatCents } from "../../../domain/money";
 import { LISTING_REASONS, REQUEST_REASONS } from "../../../domain/reasons";
-import { updateListingHref, updateRequestHref, WIZARD_PATHS, wizardHref } from "~/utils/wizard-paths";
+import {
+  updateListingHref,
+  updateRequestHref,
+  WIZARD_PATHS,
+  wizardHref,
+} from "~/utils/wizard-paths";
 import type { WizardActionData, WizardLoaderData } from "~/utils/wizard.server";
 
-const TITLES: Record<WizardKind, string> = { listing: "List a Product", request: "Request a Product" };
+const TITLES: Record<WizardKind, string> = {
+  listing: "List a Product",
+  request: "Request a Product",
+};
 
 export function wizardTitle(kind: WizardKind): string {
   return TITLES[kind];
@@ -47,7 +62,15 @@ function useWizard() {
 }
 
 /** Hidden inputs carrying the state through a GET form (minus the fields the form itself sets). */
-function Carry({ kind, state, omit = [] }: { kind: WizardKind; state: WizardState; omit?: string[] }) {
+function Carry({
+  kind,
+  state,
+  omit = [],
+}: {
+  kind: WizardKind;
+  state: WizardState;
+  omit?: string[];
+}) {
   const params = wizardParams(kind, state);
   return (
     <>
@@ -64,7 +87,11 @@ function Steps({ kind, stage }: { kind: WizardKind; stage: Stage }) {
   return (
     <ol className="wizard-steps" data-testid="wizard-steps">
       {stagesFor(kind).map((s) => (
-        <li key={s} className={s === stage ? "active" : s < stage ? "done" : ""} aria-current={s === stage ? "step" : undefined}>
+        <li
+          key={s}
+          className={s === stage ? "active" : s < stage ? "done" : ""}
+          aria-current={s === stage ? "step" : undefined}
+        >
           {STAGE_LABELS[s]}
         </li>
       ))}
@@ -72,12 +99,30 @@ function Steps({ kind, stage }: { kind: WizardKind; stage: Stage }) {
   );
 }
 
-function BlockedNotice({ blocked, messages }: { kind?: WizardKind; blocked: WizardLoaderData["blocked"]; messages: string[] }) {
+function BlockedNotice({
+  blocked,
+  messages,
+}: {
+  kind?: WizardKind;
+  blocked: WizardLoaderData["blocked"];
+  messages: string[];
+}) {
   if (!blocked) return null;
-  const href = blocked.kind === "already_requested" ? updateRequestHref(blocked.id) : updateListingHref(blocked.id);
-  const label = blocked.kind === "already_requested" ? WIZARD_MESSAGES.updateExistingRequest : WIZARD_MESSAGES.updateExistingListing;
+  const href =
+    blocked.kind === "already_requested"
+      ? updateRequestHref(blocked.id)
+      : updateListingHref(blocked.id);
+  const label =
+    blocked.kind === "already_requested"
+      ? WIZARD_MESSAGES.updateExistingRequest
+      : WIZARD_MESSAGES.updateExistingListing;
   return (
-    <div className="alert alert-danger" role="alert" data-testid="wizard-blocked" data-blocked={blocked.kind}>
+    <div
+      className="alert alert-danger"
+      role="alert"
+      data-testid="wizard-blocked"
+      data-blocked={blocked.kind}
+    >
       <div className="alert-body">
         {messages.map((m) => (
           <p key={m}>{m}</p>
@@ -109,7 +154,8 @@ export function WizardPage() {
       <h1>{TITLES[d.kind]}</h1>
       {d.kind === "listing" && d.stage === 0 && !d.chooseRetailer ? (
         <p data-testid="stock-import-link">
-          Many styles at once? <a href="/stock-import">Import a stock file</a> (.csv or .xlsx) instead.
+          Many styles at once? <a href="/stock-import">Import a stock file</a> (.csv or .xlsx)
+          instead.
         </p>
       ) : null}
       <Steps kind={d.kind} stage={d.stage} />
@@ -138,7 +184,11 @@ function StyleStage() {
     <div className="wizard-stage">
       <Form method="get" action={path} className="wizard-brand" data-testid="wizard-brand-form">
         <input type="hidden" name="stage" value="0" />
-        <Carry kind={kind} state={state} omit={["brand", "q", "product", "variation", "provider", "requestor", "sizes"]} />
+        <Carry
+          kind={kind}
+          state={state}
+          omit={["brand", "q", "product", "variation", "provider", "requestor", "sizes"]}
+        />
         <div className="field">
           <label htmlFor="wizard-brand">Brand</label>
           <select
@@ -158,7 +208,9 @@ function StyleStage() {
         <button type="submit" className="button button-small button-outline">
           Choose brand
         </button>
-        {d.brands.length === 0 ? <p className="muted">You are not authorized for any brand yet.</p> : null}
+        {d.brands.length === 0 ? (
+          <p className="muted">You are not authorized for any brand yet.</p>
+        ) : null}
       </Form>
 
       {d.brand ? <VariationSearch /> : null}
@@ -183,7 +235,13 @@ function VariationSearch() {
   };
   return (
     <div className="wizard-search">
-      <Form method="get" action={WIZARD_PATHS[kind]} ref={formRef} role="search" data-testid="wizard-search-form">
+      <Form
+        method="get"
+        action={WIZARD_PATHS[kind]}
+        ref={formRef}
+        role="search"
+        data-testid="wizard-search-form"
+      >
         <input type="hidden" name="stage" value="0" />
         <Carry kind={kind} state={state} omit={["q"]} />
         <div className="field">
@@ -219,9 +277,17 @@ function VariationSearch() {
             <tbody>
               {search.hits.map((h) => {
                 const chosen = d.product?.id === h.productId;
-                const href = wizardHref(kind, 0, { ...state, product: h.productId, variation: chosen ? state.variation : undefined });
+                const href = wizardHref(kind, 0, {
+                  ...state,
+                  product: h.productId,
+                  variation: chosen ? state.variation : undefined,
+                });
                 return (
-                  <tr key={h.variationId} data-testid="variation-hit" className={chosen ? "chosen" : ""}>
+                  <tr
+                    key={h.variationId}
+                    data-testid="variation-hit"
+                    className={chosen ? "chosen" : ""}
+                  >
                     <td>
                       <Thumb src={h.thumbnailUrl} alt={`${h.productName}, ${h.color}`} />
                     </td>
@@ -230,7 +296,12 @@ function VariationSearch() {
                     <td>{h.color}</td>
                     <td>{formatCents(h.priceCents)}</td>
                     <td>
-                      <Link to={href} preventScrollReset className="button button-small button-outline" data-testid="choose-product">
+                      <Link
+                        to={href}
+                        preventScrollReset
+                        className="button button-small button-outline"
+                        data-testid="choose-product"
+                      >
                         {chosen ? "Chosen" : "Choose"}
                       </Link>
                     </td>
@@ -274,7 +345,8 @@ function StyleForm() {
   });
   if (!product) return null;
   const f = fields as unknown as Record<string, { initialValue?: unknown; errors?: string[] }>;
-  const init = (name: string) => (typeof f[name]?.initialValue === "string" ? (f[name].initialValue as string) : "");
+  const init = (name: string) =>
+    typeof f[name]?.initialValue === "string" ? (f[name].initialValue as string) : "";
   const reasons = kind === "listing" ? LISTING_REASONS : REQUEST_REASONS;
   const blocked = a?.blocked ?? null;
   return (
@@ -292,7 +364,12 @@ function StyleForm() {
         <legend>Colour</legend>
         {product.variations.map((v) => (
           <label key={v.id} className="wizard-color">
-            <input type="radio" name="variation" value={v.id} defaultChecked={init("variation") === String(v.id)} />
+            <input
+              type="radio"
+              name="variation"
+              value={v.id}
+              defaultChecked={init("variation") === String(v.id)}
+            />
             <Thumb src={v.thumbnailUrl} alt={`${product.displayName}, ${v.color}`} />
             <span>
               {v.color} <span className="muted">{v.sku}</span> {formatCents(v.priceCents)}
@@ -307,7 +384,13 @@ function StyleForm() {
           <legend>Listing type</legend>
           {LISTING_TYPES.map((t) => (
             <label key={t.value} className="inline-choice">
-              <input type="radio" name="listingType" value={t.value} defaultChecked={init("listingType") === t.value} /> {t.label}
+              <input
+                type="radio"
+                name="listingType"
+                value={t.value}
+                defaultChecked={init("listingType") === t.value}
+              />{" "}
+              {t.label}
             </label>
           ))}
           <ErrorList name="listingType" errors={f.listingType?.errors} />
@@ -346,7 +429,11 @@ function StyleForm() {
       {blocked ? (
         <BlockedNotice kind={kind} blocked={blocked} messages={a?.formErrors ?? []} />
       ) : (
-        <ErrorList kind="form" testId="wizard-form-errors" errors={[...(form.errors ?? []), ...(a?.formErrors ?? [])]} />
+        <ErrorList
+          kind="form"
+          testId="wizard-form-errors"
+          errors={[...(form.errors ?? []), ...(a?.formErrors ?? [])]}
+        />
       )}
       <div className="wizard-actions">
         <button type="submit" className="button">
@@ -424,9 +511,17 @@ function SizesStage() {
       <p>
         Total Units: <strong data-testid="wizard-total-units">{total ?? serverTotal}</strong>
       </p>
-      <ErrorList kind="form" testId="wizard-form-errors" errors={[...(form.errors ?? []), ...(a?.formErrors ?? [])]} />
+      <ErrorList
+        kind="form"
+        testId="wizard-form-errors"
+        errors={[...(form.errors ?? []), ...(a?.formErrors ?? [])]}
+      />
       <div className="wizard-actions">
-        <Link to={wizardHref(kind, 0, state)} className="button button-outline" data-testid="modify-style">
+        <Link
+          to={wizardHref(kind, 0, state)}
+          className="button button-outline"
+          data-testid="modify-style"
+        >
           Modify style
         </Link>
         <button type="submit" className="button">
@@ -450,14 +545,20 @@ function PhotosStage() {
     <div className="wizard-photos" data-testid="wizard-photos">
       <h2>Photos</h2>
       <p className="muted">
-        Optional: up to {MAX_PHOTOS} pictures of your goods, .jpg, .jpeg or .png, 5 MB each at most. Without photos the brand&apos;s own
-        pictures are shown.
+        Optional: up to {MAX_PHOTOS} pictures of your goods, .jpg, .jpeg or .png, 5 MB each at most.
+        Without photos the brand&apos;s own pictures are shown.
       </p>
       {images.length > 0 ? (
         <ul className="wizard-photo-list" data-testid="wizard-photo-list">
           {images.map((name) => (
             <li key={name}>
-              <img src={`/uploads/${name}`} alt="Uploaded" width={120} height={120} data-testid="wizard-photo" />
+              <img
+                src={`/uploads/${name}`}
+                alt="Uploaded"
+                width={120}
+                height={120}
+                data-testid="wizard-photo"
+              />
               <Form method="post" encType="multipart/form-data" action={wizardHref(kind, 2, state)}>
                 <input type="hidden" name="remove" value={name} />
                 <button type="submit" className="button button-small button-outline">
@@ -479,16 +580,30 @@ function PhotosStage() {
         {images.length < MAX_PHOTOS ? (
           <div className="field">
             <label htmlFor="wizard-photos-input">Add pictures</label>
-            <input id="wizard-photos-input" type="file" name="photos" accept={PHOTO_ACCEPT} multiple />
+            <input
+              id="wizard-photos-input"
+              type="file"
+              name="photos"
+              accept={PHOTO_ACCEPT}
+              multiple
+            />
           </div>
         ) : null}
-        {a?.stage === 2 ? <ErrorList kind="form" testId="wizard-photo-errors" errors={form.errors} /> : null}
+        {a?.stage === 2 ? (
+          <ErrorList kind="form" testId="wizard-photo-errors" errors={form.errors} />
+        ) : null}
         <div className="wizard-actions">
           <Link to={wizardHref(kind, 1, state)} className="button button-outline">
             Modify sizes
           </Link>
           {images.length < MAX_PHOTOS ? (
-            <button type="submit" name="intent" value="upload" className="button button-outline" disabled={busy}>
+            <button
+              type="submit"
+              name="intent"
+              value="upload"
+              className="button button-outline"
+              disabled={busy}
+            >
               Upload
             </button>
           ) : null}
@@ -510,7 +625,11 @@ function Row({ label, children, modify }: { label: string; children: ReactNode; 
       <td>{children}</td>
       <td>
         {modify ? (
-          <Link to={modify} className="link-button" data-testid={`modify-${label.toLowerCase().replace(/\W+/g, "-")}`}>
+          <Link
+            to={modify}
+            className="link-button"
+            data-testid={`modify-${label.toLowerCase().replace(/\W+/g, "-")}`}
+          >
             Modify
           </Link>
         ) : null}
@@ -532,7 +651,8 @@ function Summary({ withModify }: { withModify: boolean }) {
           {s.brandName}
         </Row>
         <Row label="Product" modify={m(0)}>
-          <Thumb src={s.thumbnailUrl} alt={`${s.productName}, ${s.color}`} /> {s.productName} ({s.productSku}), {s.season}
+          <Thumb src={s.thumbnailUrl} alt={`${s.productName}, ${s.color}`} /> {s.productName} (
+          {s.productSku}), {s.season}
         </Row>
         <Row label="Colour" modify={m(0)}>
           {s.color} ({s.sku})
@@ -569,7 +689,16 @@ function Summary({ withModify }: { withModify: boolean }) {
           <Row label="Photos" modify={m(2)}>
             {s.images.length === 0
               ? "None"
-              : s.images.map((n) => <img key={n} src={`/uploads/${n}`} alt="Uploaded" width={64} height={64} className="wizard-thumb" />)}
+              : s.images.map((n) => (
+                  <img
+                    key={n}
+                    src={`/uploads/${n}`}
+                    alt="Uploaded"
+                    width={64}
+                    height={64}
+                    className="wizard-thumb"
+                  />
+                ))}
           </Row>
         ) : null}
       </tbody>
@@ -587,13 +716,15 @@ function ListingExistsNotice() {
           <strong>{WIZARD_MESSAGES.listingExistsTitle}</strong>
         </p>
         <p>
-          {WIZARD_MESSAGES.listingExistsText} <Link to={d.listingExists.href}>See it in the marketplace</Link>
+          {WIZARD_MESSAGES.listingExistsText}{" "}
+          <Link to={d.listingExists.href}>See it in the marketplace</Link>
         </p>
         {d.fillingListings.length > 0 ? (
           <ul data-testid="wizard-filling-listings">
             {d.fillingListings.map((l) => (
               <li key={l.id} data-testid="wizard-filling-listing">
-                {l.units} unit{l.units === 1 ? "" : "s"} listed {l.type === "swap" ? "to swap" : "for sale"} by {l.provider}:{" "}
+                {l.units} unit{l.units === 1 ? "" : "s"} listed{" "}
+                {l.type === "swap" ? "to swap" : "for sale"} by {l.provider}:{" "}
                 <Link to={l.href}>{l.type === "swap" ? "Swap for it" : "Buy it"}</Link>
               </li>
             ))}
@@ -614,7 +745,11 @@ function ConfirmStage() {
       <BlockedNotice kind={d.kind} blocked={d.blocked} messages={d.blockedMessages} />
       <div className="wizard-actions">
         {d.blocked ? null : (
-          <Link to={wizardHref(d.kind, 4, d.state)} className="button" data-testid="wizard-confirm-continue">
+          <Link
+            to={wizardHref(d.kind, 4, d.state)}
+            className="button"
+            data-testid="wizard-confirm-continue"
+          >
             Continue
           </Link>
         )}
@@ -650,22 +785,35 @@ function TermsStage() {
       {blocked ? (
         <BlockedNotice kind={d.kind} blocked={blocked} messages={blockedText} />
       ) : (
-        <ErrorList kind="form" testId="wizard-form-errors" errors={[...(form.errors ?? []), ...(a?.formErrors ?? [])]} />
+        <ErrorList
+          kind="form"
+          testId="wizard-form-errors"
+          errors={[...(form.errors ?? []), ...(a?.formErrors ?? [])]}
+        />
       )}
-      <Form method="post" action={wizardHref(d.kind, 4, d.state)} {...getFormProps(form)} data-testid="wizard-terms-form">
+      <Form
+        method="post"
+        action={wizardHref(d.kind, 4, d.state)}
+        {...getFormProps(form)}
+        data-testid="wizard-terms-form"
+      >
         <h2>Terms</h2>
         <div className="prose wizard-terms-text">
           {d.kind === "listing" ? (
             <p>
-              I confirm that these goods are new, unworn and in their original condition, that the units and sizes above are in my store
-              now, and that I will have them ready for pickup within two business days of approving a sale. Other retailers never see my
-              store&apos;s name, only an anonymous label; sales at cost carry no fee, swaps a 5% fee (see Pricing).
+              I confirm that these goods are new, unworn and in their original condition, that the
+              units and sizes above are in my store now, and that I will have them ready for pickup
+              within two business days of approving a sale. Other retailers never see my
+              store&apos;s name, only an anonymous label; sales at cost carry no fee, swaps a 5% fee
+              (see Pricing).
             </p>
           ) : (
             <p>
-              I confirm that my store wants to buy these units at the brand&apos;s wholesale cost from another authorized retailer, that my
-              card will be pre-authorised when a retailer offers them and charged only on approval, plus the 10% purchase fee and shipping
-              for the units received (see Pricing). Other retailers never see my store&apos;s name, only an anonymous label.
+              I confirm that my store wants to buy these units at the brand&apos;s wholesale cost
+              from another authorized retailer, that my card will be pre-authorised when a retailer
+              offers them and charged only on approval, plus the 10% purchase fee and shipping for
+              the units received (see Pricing). Other retailers never see my store&apos;s name, only
+              an anonymous label.
             </p>
           )}
         </div>
@@ -677,7 +825,12 @@ function TermsStage() {
           <Link to={wizardHref(d.kind, 3, d.state)} className="button button-outline">
             Back
           </Link>
-          <button type="submit" className="button" disabled={navigation.state !== "idle"} data-testid="wizard-save">
+          <button
+            type="submit"
+            className="button"
+            disabled={navigation.state !== "idle"}
+            data-testid="wizard-save"
+          >
             {d.kind === "listing" ? "Save listing" : "Save request"}
           </button>
         </div>

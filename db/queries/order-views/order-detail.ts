@@ -93,7 +93,13 @@ export interface ShipmentView {
   pickupBy: string | null;
   createdAt: string;
   modifiedAt: string;
-  events: { id: number; status: string; description: string; eventTimestamp: string; createdAt: string }[];
+  events: {
+    id: number;
+    status: string;
+    description: string;
+    eventTimestamp: string;
+    createdAt: string;
+  }[];
 }
 
 export interface RatingView {
@@ -183,7 +189,11 @@ const receiverStore = alias(retailers, "receiver_store");
 export async function findOrderId(db: DbOrTx, ref: string): Promise<number | null> {
   const s = ref.trim();
   if (!s || s.length > 64) return null;
-  const byExternal = await db.select({ id: orders.id }).from(orders).where(eq(orders.externalId, s)).limit(1);
+  const byExternal = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(eq(orders.externalId, s))
+    .limit(1);
   if (byExternal[0]) return byExternal[0].id;
   if (/^\d{1,9}$/.test(s)) {
     const [a] = await db
@@ -250,18 +260,38 @@ function orderDetailStatements(db: DbOrTx, staff: boolean) {
       .where(eq(orderActions.orderId, orderId))
       .orderBy(asc(orderActions.createdAt), asc(orderActions.id))
       .prepare(name("actions")),
-    shipments: db.select().from(shipments).where(eq(shipments.orderId, orderId)).orderBy(asc(shipments.id)).prepare(name("shipments")),
+    shipments: db
+      .select()
+      .from(shipments)
+      .where(eq(shipments.orderId, orderId))
+      .orderBy(asc(shipments.id))
+      .prepare(name("shipments")),
     payments: db
       .select()
       .from(payments)
-      .where(and(eq(payments.orderId, orderId), staff ? undefined : eq(payments.retailerId, sql.placeholder("retailerId"))))
+      .where(
+        and(
+          eq(payments.orderId, orderId),
+          staff ? undefined : eq(payments.retailerId, sql.placeholder("retailerId")),
+        ),
+      )
       .orderBy(asc(payments.createdAt), asc(payments.id))
       .prepare(name("payments")),
-    ratings: db.select().from(ratings).where(eq(ratings.orderId, orderId)).orderBy(asc(ratings.id)).prepare(name("ratings")),
+    ratings: db
+      .select()
+      .from(ratings)
+      .where(eq(ratings.orderId, orderId))
+      .orderBy(asc(ratings.id))
+      .prepare(name("ratings")),
     events: db
       .select()
       .from(shipmentEvents)
-      .where(inArray(shipmentEvents.shipmentId, db.select({ id: shipments.id }).from(shipments).where(eq(shipments.orderId, orderId))))
+      .where(
+        inArray(
+          shipmentEvents.shipmentId,
+          db.select({ id: shipments.id }).from(shipments).where(eq(shipments.orderId, orderId)),
+        ),
+      )
       .orderBy(asc(shipmentEvents.eventTimestamp), asc(shipmentEvents.id))
       .prepare(name("events")),
   };
@@ -270,7 +300,9 @@ function orderDetailStatements(db: DbOrTx, staff: boolean) {
 /** Every read of the page in one batch (one round trip; they all key on the order id). */
 async function readOrderDetail(db: DbOrTx, orderId: number, viewer: DetailViewer) {
   const staff = viewer.isStaff;
-  const q = builtOnce(db, staff ? "order_detail_staff" : "order_detail_party", (pool) => orderDetailStatements(pool, staff));
+  const q = builtOnce(db, staff ? "order_detail_staff" : "order_detail_party", (pool) =>
+    orderDetailStatements(pool, staff),
+  );
   const values = { orderId, retailerId: viewer.retailerId ?? -1 };
   const [[head], lines, actions, ships, pays, rates, events] = await Promise.all([
     q.order.execute(values),
@@ -312,7 +344,10 @@ function shipmentView(
   return {
     id: s.id,
     direction: partyId === null ? null : s.senderId === partyId ? "Outgoing" : "Incoming",
-    senderSide: s.senderId === order.receiverId && order.receiverId !== order.providerId ? "receiver" : "provider",
+    senderSide:
+      s.senderId === order.receiverId && order.receiverId !== order.providerId
+        ? "receiver"
+        : "provider",
     senderLabel: label(s.senderId),
     receiverLabel: label(s.receiverId),
     carrier: s.carrier,
@@ -357,7 +392,16 @@ function paymentView(p: DetailRows["pays"][number], order: OrderRow, staff: bool
 
 function ratingView(r: DetailRows["rates"][number]): RatingView {
   const { role, raterId, condition, packaging, timeliness, overall, comments } = r;
-  return { role, raterId, condition, packaging, timeliness, overall, comments, createdAt: r.createdAt.toISOString() };
+  return {
+    role,
+    raterId,
+    condition,
+    packaging,
+    timeliness,
+    overall,
+    comments,
+    createdAt: r.createdAt.toISOString(),
+  };
 }
 
 /** When the delivered scan was recorded (action 119), else when the delivered shipment last changed. */
@@ -370,14 +414,20 @@ function deliveredAtOf(rows: DetailRows): Date | null {
  * The order as this viewer may see it, or null (not found, or not a party and not staff: the caller answers
  * 404). A retailer sees only its own payments; staff see everything, with store names, and the ledger.
  */
-export async function getOrderDetail(db: DbOrTx, orderId: number, viewer: DetailViewer): Promise<OrderDetail | null> {
+export async function getOrderDetail(
+  db: DbOrTx,
+  orderId: number,
+  viewer: DetailViewer,
+): Promise<OrderDetail | null> {
   if (!Number.isSafeInteger(orderId) || orderId <= 0) return null;
   // The parts are dropped unread when the viewer may not see the order.
   const rows = await readOrderDetail(db, orderId, viewer);
   const { head } = rows;
   if (!head) return null;
   const order = head.order;
-  const isParty = viewer.retailerId !== null && (order.providerId === viewer.retailerId || order.receiverId === viewer.retailerId);
+  const isParty =
+    viewer.retailerId !== null &&
+    (order.providerId === viewer.retailerId || order.receiverId === viewer.retailerId);
   if (!isParty && !viewer.isStaff) return null;
   const role: Role | null = isParty ? roleOf(order, viewer.retailerId!) : null;
   const swap = order.transactionType === TRANSACTION_TYPE.SWAP;
@@ -385,7 +435,8 @@ export async function getOrderDetail(db: DbOrTx, orderId: number, viewer: Detail
   const names = new Map<number, string>();
   if (head.providerName !== null) names.set(order.providerId, head.providerName);
   if (head.receiverName !== null) names.set(order.receiverId, head.receiverName);
-  const label = (id: number) => displayRetailer({ id, storeName: names.get(id) ?? null }, viewer.isStaff, viewer.retailerId);
+  const label = (id: number) =>
+    displayRetailer({ id, storeName: names.get(id) ?? null }, viewer.isStaff, viewer.retailerId);
   const deliveredAt = deliveredAtOf(rows);
 
   return {
@@ -428,13 +479,19 @@ export async function getOrderDetail(db: DbOrTx, orderId: number, viewer: Detail
     ),
     lines: rows.lines.map((l) => ({ ...l, sizes: l.units, pendingSizes: l.pendingUnits ?? null })),
     actions: rows.actions.map(actionView),
-    shipments: rows.ships.map((s) => shipmentView(s, rows.events, order, isParty ? viewer.retailerId : null, label)),
+    shipments: rows.ships.map((s) =>
+      shipmentView(s, rows.events, order, isParty ? viewer.retailerId : null, label),
+    ),
     payments: rows.pays.map((p) => paymentView(p, order, viewer.isStaff)),
     ratings: rows.rates.map(ratingView),
     deliveredAt: deliveredAt ? deliveredAt.toISOString() : null,
     swapWindows: role && swap ? swapWindowsOf(order.deadlines, role) : null,
     swapAmounts: swapAmountsOf(order),
-    ledger: viewer.isStaff ? (swap ? swapLedgerOf(order, rows.lines, rows.ships, rows.pays) : (order.ledger ?? null)) : null,
+    ledger: viewer.isStaff
+      ? swap
+        ? swapLedgerOf(order, rows.lines, rows.ships, rows.pays)
+        : (order.ledger ?? null)
+      : null,
     createdAt: order.createdAt.toISOString(),
     modifiedAt: order.modifiedAt.toISOString(),
   };
@@ -457,7 +514,14 @@ export interface PackingSlipData {
   pickupBy: string | null;
   statename: string;
   displayStatus: string;
-  lines: { productCode: string; displayName: string; color: string; brandName: string; sizes: Record<string, number>; quantity: number }[];
+  lines: {
+    productCode: string;
+    displayName: string;
+    color: string;
+    brandName: string;
+    sizes: Record<string, number>;
+    quantity: number;
+  }[];
   totalUnits: number;
 }
 
@@ -467,9 +531,15 @@ export interface PackingSlipData {
  * provider's; a swap has one per side: a party gets its own outgoing parcel, staff the `side` asked for
  * (default the provider's). Null when the viewer may not see the order.
  */
-export async function getPackingSlipData(db: DbOrTx, orderId: number, viewer: DetailViewer, side?: Role): Promise<PackingSlipData | null> {
+export async function getPackingSlipData(
+  db: DbOrTx,
+  orderId: number,
+  viewer: DetailViewer,
+  side?: Role,
+): Promise<PackingSlipData | null> {
   let detail = await getOrderDetail(db, orderId, { retailerId: viewer.retailerId, isStaff: false });
-  if (!detail && viewer.isStaff) detail = await getOrderDetail(db, orderId, { retailerId: null, isStaff: true });
+  if (!detail && viewer.isStaff)
+    detail = await getOrderDetail(db, orderId, { retailerId: null, isStaff: true });
   if (!detail) return null;
   const swap = detail.transactionType === TRANSACTION_TYPE.SWAP;
   const sender: Role = !swap ? "provider" : (detail.role ?? side ?? "provider");
@@ -485,7 +555,10 @@ export async function getPackingSlipData(db: DbOrTx, orderId: number, viewer: De
   );
   const ship = detail.shipments.filter((s) => s.senderSide === sender).at(-1) ?? null;
   const approved = detail.actions.find(
-    (a) => a.code === ACTION.PROVIDER_APPROVE_SALE || a.code === ACTION.RECEIVER_APPROVE_PURCHASE || a.code === ACTION.CONFIRM_SWAP_ITEMS,
+    (a) =>
+      a.code === ACTION.PROVIDER_APPROVE_SALE ||
+      a.code === ACTION.RECEIVER_APPROVE_PURCHASE ||
+      a.code === ACTION.CONFIRM_SWAP_ITEMS,
   );
   const senderId = sender === "provider" ? detail.providerId : detail.receiverId;
   const receiverId = sender === "provider" ? detail.receiverId : detail.providerId;

@@ -18,7 +18,15 @@
 import { and, asc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import { displayRetailer } from "../../../domain/anonymity";
 import { orderTypeLabel, swapUnitsOf, ttypeOf } from "../../../domain/order-views";
-import { DISPLAY_STATUS, isMoveOf, roleOf, SWAP_STATES, TRANSACTION_TYPE, type Role, type TransactionKind } from "../../../domain/states";
+import {
+  DISPLAY_STATUS,
+  isMoveOf,
+  roleOf,
+  SWAP_STATES,
+  TRANSACTION_TYPE,
+  type Role,
+  type TransactionKind,
+} from "../../../domain/states";
 import { brands, orderActions, orderContributions, orders, shipments } from "../../schema";
 import { staleCartDraftSql } from "../checkout";
 import { brandNameSql, orderListColumns, orderPage, type Page } from "./shared";
@@ -26,14 +34,24 @@ import type { DbOrTx } from "../../client";
 
 export type OrderKindTab = "sales" | "purchases" | "swaps";
 export type AlertsView = "pending" | "declined";
-export const ORDER_KIND_TABS: readonly OrderKindTab[] = Object.freeze(["sales", "purchases", "swaps"] as const);
+export const ORDER_KIND_TABS: readonly OrderKindTab[] = Object.freeze([
+  "sales",
+  "purchases",
+  "swaps",
+] as const);
 
 export function isOrderKindTab(v: unknown): v is OrderKindTab {
   return v === "sales" || v === "purchases" || v === "swaps";
 }
 
 /** Stages of the approved orders screen. */
-const APPROVED_STAGES = Object.freeze(["approved", "shipping", "delivered", "complete", "cancelled"] as const);
+const APPROVED_STAGES = Object.freeze([
+  "approved",
+  "shipping",
+  "delivered",
+  "complete",
+  "cancelled",
+] as const);
 
 /** Page size default of a retailer's lists (docs/product/screens.md: four cards a page, overridable). */
 const DEFAULT_PAGE_SIZE = 4;
@@ -52,13 +70,19 @@ function kindFilter(retailerId: number, kind: OrderKindTab): SQL {
         sql`NOT (${orders.statename} = 'complete_order_checkout' AND ${orders.requestId} IS NULL)`,
       )!;
     case "purchases":
-      return and(eq(orders.transactionType, TRANSACTION_TYPE.SALE), eq(orders.receiverId, retailerId))!;
+      return and(
+        eq(orders.transactionType, TRANSACTION_TYPE.SALE),
+        eq(orders.receiverId, retailerId),
+      )!;
     case "swaps":
       return and(
         eq(orders.transactionType, TRANSACTION_TYPE.SWAP),
         or(
           eq(orders.receiverId, retailerId),
-          and(eq(orders.providerId, retailerId), sql`${orders.statename} <> 'complete_order_checkout'`),
+          and(
+            eq(orders.providerId, retailerId),
+            sql`${orders.statename} <> 'complete_order_checkout'`,
+          ),
         ),
       )!;
   }
@@ -71,7 +95,11 @@ function kindFilter(retailerId: number, kind: OrderKindTab): SQL {
 function viewFilter(view: AlertsView): SQL {
   return view === "declined"
     ? and(eq(orders.stage, "declined"), eq(orders.displayStatus, DISPLAY_STATUS.DECLINED))!
-    : and(eq(orders.stage, "pre_shipping"), ne(orders.displayStatus, DISPLAY_STATUS.DECLINED), sql`NOT ${staleCartDraftSql()}`)!;
+    : and(
+        eq(orders.stage, "pre_shipping"),
+        ne(orders.displayStatus, DISPLAY_STATUS.DECLINED),
+        sql`NOT ${staleCartDraftSql()}`,
+      )!;
 }
 
 /** The viewer's role in the row, as SQL. */
@@ -109,7 +137,12 @@ export interface OrderCard {
   units: number;
   /** A swap: the units this side sends and the units it receives (null for a purchase). */
   swapUnits: { sent: number; received: number } | null;
-  shipments: { id: number; direction: "Outgoing" | "Incoming"; status: string; trackingNumber: string | null }[];
+  shipments: {
+    id: number;
+    direction: "Outgoing" | "Incoming";
+    status: string;
+    trackingNumber: string | null;
+  }[];
 }
 
 function cardSelect(retailerId: number) {
@@ -125,7 +158,11 @@ function cardSelect(retailerId: number) {
 
 /** The cards' select: the order with its brand. */
 function cardQuery(db: DbOrTx, retailerId: number) {
-  return db.select(cardSelect(retailerId)).from(orders).leftJoin(brands, eq(brands.id, orders.brandId)).$dynamic();
+  return db
+    .select(cardSelect(retailerId))
+    .from(orders)
+    .leftJoin(brands, eq(brands.id, orders.brandId))
+    .$dynamic();
 }
 
 type CardRow = Awaited<ReturnType<typeof cardQuery>>[number];
@@ -193,7 +230,13 @@ async function cardPage(
   where: SQL | undefined,
   opts: { limit?: number; offset?: number },
 ): Promise<Page<OrderCard>> {
-  const { rows, ...page } = await orderPage(db, cardQuery(db, retailerId), where, opts, DEFAULT_PAGE_SIZE);
+  const { rows, ...page } = await orderPage(
+    db,
+    cardQuery(db, retailerId),
+    where,
+    opts,
+    DEFAULT_PAGE_SIZE,
+  );
   return { items: await toCards(db, retailerId, rows), ...page };
 }
 
@@ -206,7 +249,12 @@ export async function listAlerts(
   retailerId: number,
   opts: { kind: OrderKindTab; view: AlertsView; limit?: number; offset?: number },
 ): Promise<Page<OrderCard>> {
-  return cardPage(db, retailerId, and(kindFilter(retailerId, opts.kind), viewFilter(opts.view)), opts);
+  return cardPage(
+    db,
+    retailerId,
+    and(kindFilter(retailerId, opts.kind), viewFilter(opts.view)),
+    opts,
+  );
 }
 
 export interface AlertCounters {
@@ -235,7 +283,12 @@ export async function alertCounters(db: DbOrTx, retailerId: number): Promise<Ale
       unseenSwaps: sql<number>`count(*) FILTER (WHERE ${swaps} AND ${mine} AND ${unseen})::int`,
     })
     .from(orders)
-    .where(and(or(eq(orders.providerId, retailerId), eq(orders.receiverId, retailerId)), viewFilter("pending")));
+    .where(
+      and(
+        or(eq(orders.providerId, retailerId), eq(orders.receiverId, retailerId)),
+        viewFilter("pending"),
+      ),
+    );
   const u = {
     sales: r.unseenSales,
     purchases: r.unseenPurchases,
@@ -259,7 +312,9 @@ export async function listApprovedOrders(
       : undefined;
   const where = and(
     kindFilter(retailerId, opts.kind),
-    paidSwap ? or(inArray(orders.stage, [...APPROVED_STAGES]), paidSwap) : inArray(orders.stage, [...APPROVED_STAGES]),
+    paidSwap
+      ? or(inArray(orders.stage, [...APPROVED_STAGES]), paidSwap)
+      : inArray(orders.stage, [...APPROVED_STAGES]),
     opts.delivered
       ? sql`EXISTS (SELECT 1 FROM ${shipments} WHERE ${shipments.orderId} = ${orders.id} AND ${shipments.status} = 'delivered')`
       : undefined,

@@ -18,8 +18,14 @@ export interface Page<T> {
 export const MAX_PAGE_SIZE = 100;
 
 /** A list's limit (default `defaultLimit`, at most MAX_PAGE_SIZE) and offset (default 0) from what was asked. */
-export function pageArgs(opts: { limit?: number; offset?: number }, defaultLimit: number): { limit: number; offset: number } {
-  const limit = Number.isSafeInteger(opts.limit) && opts.limit! > 0 ? Math.min(opts.limit!, MAX_PAGE_SIZE) : defaultLimit;
+export function pageArgs(
+  opts: { limit?: number; offset?: number },
+  defaultLimit: number,
+): { limit: number; offset: number } {
+  const limit =
+    Number.isSafeInteger(opts.limit) && opts.limit! > 0
+      ? Math.min(opts.limit!, MAX_PAGE_SIZE)
+      : defaultLimit;
   const offset = Number.isSafeInteger(opts.offset) && opts.offset! >= 0 ? opts.offset! : 0;
   return { limit, offset };
 }
@@ -58,6 +64,10 @@ export async function orderPage<Q extends PgSelect>(
     .select({ total: sql<number>`count(*)::int` })
     .from(orders)
     .where(where);
-  const rows: Q["_"]["result"] = await query.where(where).orderBy(desc(orders.modifiedAt), desc(orders.id)).limit(limit).offset(offset);
+  const rows: Q["_"]["result"] = await query
+    .where(where)
+    .orderBy(desc(orders.modifiedAt), desc(orders.id))
+    .limit(limit)
+    .offset(offset);
   return { rows, total, limit, offset };
 }

@@ -6,7 +6,12 @@ import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { actionLabel } from "../../../domain/action-codes";
 import { displayRetailer } from "../../../domain/anonymity";
 import { orderTypeLabel, ttypeOf } from "../../../domain/order-views";
-import { isAdminStage, stagesOfAdminStage, type AdminStage, type TransactionKind } from "../../../domain/states";
+import {
+  isAdminStage,
+  stagesOfAdminStage,
+  type AdminStage,
+  type TransactionKind,
+} from "../../../domain/states";
 import { brands, orderActions, orders, shipments } from "../../schema";
 import { staleCartDraftSql } from "../checkout";
 import { brandNameSql, orderListColumns, orderPage, pageArgs, type Page } from "./shared";
@@ -47,7 +52,8 @@ export interface AdminOrderFilter {
 
 /** The orders matching staff's filter: stage (a cart draft older than 24 hours is expired, not pending), type, brand, action code. */
 function adminOrderFilter(filter: AdminOrderFilter) {
-  const stage = filter.stage && isAdminStage(filter.stage) && filter.stage !== "all" ? filter.stage : null;
+  const stage =
+    filter.stage && isAdminStage(filter.stage) && filter.stage !== "all" ? filter.stage : null;
   return and(
     stage ? inArray(orders.stage, stagesOfAdminStage(stage)) : undefined,
     stage === "pre_shipping" ? sql`NOT ${staleCartDraftSql()}` : undefined,
@@ -60,7 +66,10 @@ function adminOrderFilter(filter: AdminOrderFilter) {
 }
 
 /** /admin/active-transactions: every order, filtered by stage, transaction type and action code; names shown. */
-export async function listAdminOrders(db: DbOrTx, filter: AdminOrderFilter = {}): Promise<Page<AdminOrderRow>> {
+export async function listAdminOrders(
+  db: DbOrTx,
+  filter: AdminOrderFilter = {},
+): Promise<Page<AdminOrderRow>> {
   const columns = {
     ...orderListColumns,
     brandName: brandNameSql(),

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { ACTION, ACTION_CODES, actionCodeInfo, actionLabel, ADMIN_ACTION_FILTER_OPTIONS, isActionCode } from "../../../domain/action-codes";
+import {
+  ACTION,
+  ACTION_CODES,
+  actionCodeInfo,
+  actionLabel,
+  ADMIN_ACTION_FILTER_OPTIONS,
+  isActionCode,
+} from "../../../domain/action-codes";
 
 const SPEC_CODES: Record<number, string> = {
   910: "Call Tag Scheduled (ship swap)",
@@ -42,7 +49,9 @@ describe("action codes", () => {
       expect(info!.label).toBe(label);
       expect(info!.origin).toBe("spec");
     }
-    expect(ACTION_CODES.filter((a) => a.origin === "spec")).toHaveLength(Object.keys(SPEC_CODES).length);
+    expect(ACTION_CODES.filter((a) => a.origin === "spec")).toHaveLength(
+      Object.keys(SPEC_CODES).length,
+    );
   });
 
   it("our codes are three-digit integers that the specification does not use", () => {
@@ -90,13 +99,18 @@ describe("action codes", () => {
     expect(ADMIN_ACTION_FILTER_OPTIONS).toHaveLength(ACTION_CODES.length);
     const values = ADMIN_ACTION_FILTER_OPTIONS.map((o) => o.value);
     expect(values).toEqual([...values].sort((a, b) => a - b));
-    expect(ADMIN_ACTION_FILTER_OPTIONS.find((o) => o.value === 910)?.label).toBe("910 Call Tag Scheduled (ship swap)");
+    expect(ADMIN_ACTION_FILTER_OPTIONS.find((o) => o.value === 910)?.label).toBe(
+      "910 Call Tag Scheduled (ship swap)",
+    );
   });
 
   it("every code is documented in docs/guides/action-codes-and-reasons.md (ADR 0002)", async () => {
     // Vitest runs under Node, so the test (not the domain) may read the docs.
     const { readFileSync } = await import("node:fs");
-    const adr = readFileSync(new URL("../../../docs/guides/action-codes-and-reasons.md", import.meta.url), "utf8");
+    const adr = readFileSync(
+      new URL("../../../docs/guides/action-codes-and-reasons.md", import.meta.url),
+      "utf8",
+    );
     for (const a of ACTION_CODES) {
       expect(adr, `code ${a.code}`).toContain(`| ${a.code} |`);
     }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { anonymousRetailerLabel, displayRetailer, listedByText, mentionsAnonymousLabel, requestedByText } from "../../../domain/anonymity";
+import {
+  anonymousRetailerLabel,
+  displayRetailer,
+  listedByText,
+  mentionsAnonymousLabel,
+  requestedByText,
+} from "../../../domain/anonymity";
 
 describe("anonymous retailer label", () => {
   it.each([
@@ -31,7 +37,9 @@ describe("anonymous retailer label", () => {
     expect(displayRetailer({ id: 7, storeName: null }, true)).toBe("retailer-007");
     expect(displayRetailer({ id: 7, storeName: "Shoe Palace" }, false, 7)).toBe("Shoe Palace");
     expect(listedByText({ id: 123, storeName: "Boots & Co" }, true)).toBe("Listed by Boots & Co");
-    expect(requestedByText({ id: 123, storeName: "Boots & Co" }, true)).toBe("Requested by Boots & Co");
+    expect(requestedByText({ id: 123, storeName: "Boots & Co" }, true)).toBe(
+      "Requested by Boots & Co",
+    );
   });
 
   it("mentionsAnonymousLabel does not confuse 7 with 71", () => {

@@ -34,20 +34,70 @@ describe("addBusinessDays", () => {
   it.each([
     // [start, n, expected, why]
     ["2026-03-03T14:00:00Z", 2, "2026-03-05T14:00:00.000Z", "Tue 09:00 EST + 2 = Thu 09:00"],
-    ["2026-03-05T14:00:00Z", 2, "2026-03-09T13:00:00.000Z", "Thu 09:00 EST + 2 = Mon 09:00 EDT (over the March DST weekend)"],
+    [
+      "2026-03-05T14:00:00Z",
+      2,
+      "2026-03-09T13:00:00.000Z",
+      "Thu 09:00 EST + 2 = Mon 09:00 EDT (over the March DST weekend)",
+    ],
     ["2026-03-06T20:00:00Z", 2, "2026-03-10T19:00:00.000Z", "Fri 15:00 EST + 2 = Tue 15:00 EDT"],
-    ["2026-10-30T14:00:00Z", 2, "2026-11-03T15:00:00.000Z", "Fri 10:00 EDT + 2 = Tue 10:00 EST (over the November DST weekend)"],
-    ["2026-03-07T15:00:00Z", 2, "2026-03-11T04:00:00.000Z", "Sat 10:00: count from Mon 00:00 -> Wed 00:00 EDT"],
+    [
+      "2026-10-30T14:00:00Z",
+      2,
+      "2026-11-03T15:00:00.000Z",
+      "Fri 10:00 EDT + 2 = Tue 10:00 EST (over the November DST weekend)",
+    ],
+    [
+      "2026-03-07T15:00:00Z",
+      2,
+      "2026-03-11T04:00:00.000Z",
+      "Sat 10:00: count from Mon 00:00 -> Wed 00:00 EDT",
+    ],
     ["2026-03-08T15:00:00Z", 0, "2026-03-09T04:00:00.000Z", "Sun + 0 = Mon 00:00 EDT"],
-    ["2026-01-19T14:00:00Z", 1, "2026-01-21T05:00:00.000Z", "MLK day (holiday) 09:00: from Tue 00:00 + 1 = Wed 00:00 EST"],
-    ["2026-11-25T17:00:00Z", 2, "2026-11-30T17:00:00.000Z", "Wed before Thanksgiving + 2 = Mon (Thu holiday, Fri counts)"],
-    ["2026-07-02T16:00:00Z", 1, "2026-07-06T16:00:00.000Z", "Thu + 1 = Mon (Fri Jul 3 is the observed Independence Day)"],
+    [
+      "2026-01-19T14:00:00Z",
+      1,
+      "2026-01-21T05:00:00.000Z",
+      "MLK day (holiday) 09:00: from Tue 00:00 + 1 = Wed 00:00 EST",
+    ],
+    [
+      "2026-11-25T17:00:00Z",
+      2,
+      "2026-11-30T17:00:00.000Z",
+      "Wed before Thanksgiving + 2 = Mon (Thu holiday, Fri counts)",
+    ],
+    [
+      "2026-07-02T16:00:00Z",
+      1,
+      "2026-07-06T16:00:00.000Z",
+      "Thu + 1 = Mon (Fri Jul 3 is the observed Independence Day)",
+    ],
     ["2026-12-23T21:00:00Z", 3, "2026-12-29T21:00:00.000Z", "Wed + 3 over Christmas = Tue"],
-    ["2026-12-30T15:00:00Z", 2, "2027-01-04T15:00:00.000Z", "Wed + 2 over New Year = Mon Jan 4 2027"],
+    [
+      "2026-12-30T15:00:00Z",
+      2,
+      "2027-01-04T15:00:00.000Z",
+      "Wed + 2 over New Year = Mon Jan 4 2027",
+    ],
     ["2026-12-31T15:00:00Z", 1, "2027-01-04T15:00:00.000Z", "Thu Dec 31 + 1 = Mon (Jan 1 holiday)"],
-    ["2027-12-23T15:00:00Z", 2, "2027-12-28T15:00:00.000Z", "Thu + 2 = Tue (Fri Dec 24 2027 observed Christmas)"],
-    ["2027-12-30T15:00:00Z", 1, "2028-01-03T15:00:00.000Z", "Thu + 1 = Mon 2028 (Fri Dec 31 2027 observed New Year)"],
-    ["2026-03-07T03:00:00Z", 1, "2026-03-10T02:00:00.000Z", "Fri 22:00 EST (Saturday in UTC) is a business day: + 1 = Mon 22:00 EDT"],
+    [
+      "2027-12-23T15:00:00Z",
+      2,
+      "2027-12-28T15:00:00.000Z",
+      "Thu + 2 = Tue (Fri Dec 24 2027 observed Christmas)",
+    ],
+    [
+      "2027-12-30T15:00:00Z",
+      1,
+      "2028-01-03T15:00:00.000Z",
+      "Thu + 1 = Mon 2028 (Fri Dec 31 2027 observed New Year)",
+    ],
+    [
+      "2026-03-07T03:00:00Z",
+      1,
+      "2026-03-10T02:00:00.000Z",
+      "Fri 22:00 EST (Saturday in UTC) is a business day: + 1 = Mon 22:00 EDT",
+    ],
     ["2026-05-22T13:30:00Z", 5, "2026-06-01T13:30:00.000Z", "Fri + 5 over Memorial Day"],
   ])("%s + %i -> %s (%s)", (start, n, expected) => {
     expect(addBusinessDaysISO(start, n)).toBe(expected);
@@ -72,22 +122,30 @@ describe("addBusinessDays", () => {
     // MLK day counts when no holidays are given
     expect(addBusinessDaysISO("2026-01-16T14:00:00Z", 1, NY, [])).toBe("2026-01-19T14:00:00.000Z");
     expect(addBusinessDaysISO("2026-01-16T14:00:00Z", 1, NY)).toBe("2026-01-20T14:00:00.000Z");
-    expect(addBusinessDaysISO("2026-04-15T14:00:00Z", 1, NY, ["2026-04-16"])).toBe("2026-04-17T14:00:00.000Z");
+    expect(addBusinessDaysISO("2026-04-15T14:00:00Z", 1, NY, ["2026-04-16"])).toBe(
+      "2026-04-17T14:00:00.000Z",
+    );
   });
 
   it("the time zone is a parameter (default America/New_York)", () => {
     expect(DEFAULT_MARKETPLACE_TZ).toBe(NY);
     // Fri 15:00 PST + 2 = Tue 15:00 PDT
-    expect(addBusinessDaysISO("2026-03-06T23:00:00Z", 2, "America/Los_Angeles")).toBe("2026-03-10T22:00:00.000Z");
+    expect(addBusinessDaysISO("2026-03-06T23:00:00Z", 2, "America/Los_Angeles")).toBe(
+      "2026-03-10T22:00:00.000Z",
+    );
     // London changes clocks on 2026-03-29; Fri 27 09:00 GMT + 1 = Mon 30 09:00 BST
-    expect(addBusinessDaysISO("2026-03-27T09:00:00Z", 1, "Europe/London", [])).toBe("2026-03-30T08:00:00.000Z");
+    expect(addBusinessDaysISO("2026-03-27T09:00:00Z", 1, "Europe/London", [])).toBe(
+      "2026-03-30T08:00:00.000Z",
+    );
     // Same instant, different local dates: Fri 22:00 in New York is Saturday in London
     expect(isBusinessDay("2026-03-07T03:00:00Z", NY)).toBe(true);
     expect(isBusinessDay("2026-03-07T03:00:00Z", "Europe/London", [])).toBe(false);
   });
 
   it("accepts ISO strings with offsets and epoch ms, and agrees between them", () => {
-    expect(addBusinessDays("2026-03-06T15:00:00-05:00", 2)).toBe(addBusinessDays(ms("2026-03-06T20:00:00Z"), 2));
+    expect(addBusinessDays("2026-03-06T15:00:00-05:00", 2)).toBe(
+      addBusinessDays(ms("2026-03-06T20:00:00Z"), 2),
+    );
     expect(addBusinessDays("2026-03-06T15:00:00.000-0500", 2)).toBe(ms("2026-03-10T19:00:00Z"));
   });
 
@@ -97,7 +155,11 @@ describe("addBusinessDays", () => {
       const wd = new Date(`${iso}T12:00:00Z`).getUTCDay();
       return wd !== 0 && wd !== 6 && !holidays.has(iso);
     };
-    for (let t = ms("2026-01-01T00:00:00Z"); t < ms("2027-12-20T00:00:00Z"); t += 11 * HOUR_MS + 17 * 60_000) {
+    for (
+      let t = ms("2026-01-01T00:00:00Z");
+      t < ms("2027-12-20T00:00:00Z");
+      t += 11 * HOUR_MS + 17 * 60_000
+    ) {
       for (const n of [1, 2, 3]) {
         const end = addBusinessDays(t, n);
         expect(end).toBeGreaterThan(t);
@@ -146,7 +208,12 @@ describe("time-zone helpers", () => {
 
   it("zonedToEpochMs: normal, gap (moves forward), overlap (earlier instant)", () => {
     const at = (y: number, mo: number, d: number, h: number, mi = 0) =>
-      new Date(zonedToEpochMs({ year: y, month: mo, day: d, hour: h, minute: mi, second: 0, millisecond: 0 }, NY)).toISOString();
+      new Date(
+        zonedToEpochMs(
+          { year: y, month: mo, day: d, hour: h, minute: mi, second: 0, millisecond: 0 },
+          NY,
+        ),
+      ).toISOString();
     expect(at(2026, 1, 15, 9)).toBe("2026-01-15T14:00:00.000Z");
     expect(at(2026, 7, 15, 9)).toBe("2026-07-15T13:00:00.000Z");
     expect(at(2026, 3, 8, 2, 30)).toBe("2026-03-08T07:30:00.000Z"); // 02:30 does not exist -> 03:30 EDT
@@ -188,8 +255,12 @@ describe("business days and holidays", () => {
   });
 
   it("nextBusinessDayStart", () => {
-    expect(new Date(nextBusinessDayStart("2026-03-06T20:00:00Z")).toISOString()).toBe("2026-03-09T04:00:00.000Z");
-    expect(new Date(nextBusinessDayStart("2026-12-24T20:00:00Z")).toISOString()).toBe("2026-12-28T05:00:00.000Z");
+    expect(new Date(nextBusinessDayStart("2026-03-06T20:00:00Z")).toISOString()).toBe(
+      "2026-03-09T04:00:00.000Z",
+    );
+    expect(new Date(nextBusinessDayStart("2026-12-24T20:00:00Z")).toISOString()).toBe(
+      "2026-12-28T05:00:00.000Z",
+    );
   });
 
   it("uses the generated US federal holiday table (tests/unit/domain/holidays.test.ts checks it) past 2027", () => {
@@ -218,7 +289,9 @@ describe("windows and timer durations", () => {
     expect(WINDOWS.rmaReturnShipBusinessDays).toBe(4);
     expect(WINDOWS.rmaMissingPayBusinessDays).toBe(3);
     // the seller window closes before a 7-day authorisation lapses, even after a 1-day modified-purchase wait
-    expect(WINDOWS.sellerResponse + WINDOWS.modifiedPurchaseResponse).toBeLessThan(WINDOWS.authorizationLifetime);
+    expect(WINDOWS.sellerResponse + WINDOWS.modifiedPurchaseResponse).toBeLessThan(
+      WINDOWS.authorizationLifetime,
+    );
     expect(Object.isFrozen(WINDOWS)).toBe(true);
   });
 
@@ -231,7 +304,9 @@ describe("windows and timer durations", () => {
   it("calendar deadlines", () => {
     const start = ms("2026-03-07T12:00:00Z");
     expect(calendarDeadline(start, WINDOWS.checkoutExpiry)).toBe(start + 86_400_000);
-    expect(msUntilCalendarDeadline(start, WINDOWS.sellerResponse, start + HOUR_MS)).toBe(5 * DAY_MS - HOUR_MS);
+    expect(msUntilCalendarDeadline(start, WINDOWS.sellerResponse, start + HOUR_MS)).toBe(
+      5 * DAY_MS - HOUR_MS,
+    );
     expect(() => calendarDeadline(start, -1)).toThrow(RangeError);
   });
 
@@ -241,7 +316,9 @@ describe("windows and timer durations", () => {
     const deadline = pickupDeadline(approved);
     expect(new Date(deadline).toISOString()).toBe("2026-03-10T19:00:00.000Z");
     expect(msUntilBusinessDeadline(approved, 2, now)).toBe(deadline - now);
-    expect(new Date(ratingDeadline("2026-12-23T21:00:00Z")).toISOString()).toBe("2026-12-29T21:00:00.000Z");
+    expect(new Date(ratingDeadline("2026-12-23T21:00:00Z")).toISOString()).toBe(
+      "2026-12-29T21:00:00.000Z",
+    );
   });
 
   it("RMA window: up to and including 48 hours after delivery", () => {
@@ -261,7 +338,9 @@ describe("windows and timer durations", () => {
     ["cancelled", HOUR_MS, false],
   ] as const)("a purchase in %s, %i ms after delivery: RMA open = %s", (statename, after, open) => {
     const delivered = ms("2026-03-06T20:00:00Z");
-    expect(purchaseRmaOpen(statename, new Date(delivered).toISOString(), delivered + after)).toBe(open);
+    expect(purchaseRmaOpen(statename, new Date(delivered).toISOString(), delivered + after)).toBe(
+      open,
+    );
   });
 
   it("no RMA without a delivery time", () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, formatDateTime, formatMonth, formatSortableDate, formatSortableDateTime } from "../../../domain/date-format";
+import {
+  formatDate,
+  formatDateTime,
+  formatMonth,
+  formatSortableDate,
+  formatSortableDateTime,
+} from "../../../domain/date-format";
 
 // docs/product/windows.md, "Time zone": dates MM/DD/YYYY and date-times MM/DD/YYYY hh:mm:ss, in the marketplace
 // time zone (MARKETPLACE_TZ), whichever zone that is.

@@ -78,7 +78,13 @@ describe("goods lines", () => {
 describe("purchase quote", () => {
   it("is goods + 10% fee + shipping for the units", () => {
     const q = purchaseQuote([{ unitPriceCents: 2500, units: { S: 2, M: 2 } }]);
-    expect(q).toEqual({ units: 4, goodsCents: 10000, feeCents: 1000, shippingCents: 2775, totalCents: 13775 });
+    expect(q).toEqual({
+      units: 4,
+      goodsCents: 10000,
+      feeCents: 1000,
+      shippingCents: 2775,
+      totalCents: 13775,
+    });
   });
 
   it("rounds the fee once on the whole goods value, not per line", () => {
@@ -92,7 +98,13 @@ describe("purchase quote", () => {
   });
 
   it("an empty quote is zero", () => {
-    expect(purchaseQuote([])).toEqual({ units: 0, goodsCents: 0, feeCents: 0, shippingCents: 0, totalCents: 0 });
+    expect(purchaseQuote([])).toEqual({
+      units: 0,
+      goodsCents: 0,
+      feeCents: 0,
+      shippingCents: 0,
+      totalCents: 0,
+    });
   });
 
   it("large orders ship as parcels", () => {
@@ -119,7 +131,11 @@ describe("purchase quote", () => {
   });
 
   it("a cancellation refunds the buyer in full and charges the seller 10% of the approved goods", () => {
-    expect(cancellationSettlement(13775, 10000)).toEqual({ buyerRefundCents: 13775, sellerPenaltyCents: 1000, sellerPayoutCents: 0 });
+    expect(cancellationSettlement(13775, 10000)).toEqual({
+      buyerRefundCents: 13775,
+      sellerPenaltyCents: 1000,
+      sellerPayoutCents: 0,
+    });
   });
 });
 
@@ -155,7 +171,11 @@ describe("swap valuation", () => {
   });
 
   it("the provider adds cash when its goods are worth less", () => {
-    const v = swapValuation({ provider: { goodsCents: 100, units: 1 }, receiver: { goodsCents: 250, units: 1 }, callItEven: false });
+    const v = swapValuation({
+      provider: { goodsCents: 100, units: 1 },
+      receiver: { goodsCents: 250, units: 1 },
+      callItEven: false,
+    });
     expect(v.cashFrom).toBe("provider");
     expect(v.provider.cashCents).toBe(150);
     expect(v.receiver.cashCents).toBe(0);
@@ -177,7 +197,11 @@ describe("swap valuation", () => {
   });
 
   it("equal values need no cash; fees round half up", () => {
-    const v = swapValuation({ provider: { goodsCents: 30, units: 0 }, receiver: { goodsCents: 30, units: 0 }, callItEven: false });
+    const v = swapValuation({
+      provider: { goodsCents: 30, units: 0 },
+      receiver: { goodsCents: 30, units: 0 },
+      callItEven: false,
+    });
     expect(v.cashFrom).toBeNull();
     expect(v.provider.feeCents).toBe(2); // 1.5 -> 2
     expect(v.receiver.shippingCents).toBe(0);
@@ -185,10 +209,18 @@ describe("swap valuation", () => {
 
   it("rejects bad inputs", () => {
     expect(() =>
-      swapValuation({ provider: { goodsCents: -1, units: 1 }, receiver: { goodsCents: 1, units: 1 }, callItEven: false }),
+      swapValuation({
+        provider: { goodsCents: -1, units: 1 },
+        receiver: { goodsCents: 1, units: 1 },
+        callItEven: false,
+      }),
     ).toThrow(RangeError);
     expect(() =>
-      swapValuation({ provider: { goodsCents: 1, units: -1 }, receiver: { goodsCents: 1, units: 1 }, callItEven: false }),
+      swapValuation({
+        provider: { goodsCents: 1, units: -1 },
+        receiver: { goodsCents: 1, units: 1 },
+        callItEven: false,
+      }),
     ).toThrow(RangeError);
   });
 });

@@ -9,7 +9,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { US_FEDERAL_HOLIDAYS, US_FEDERAL_HOLIDAY_YEARS } from "../../../domain/business-days";
-import { GENERATED_HOLIDAYS_FILE, HOLIDAY_YEARS, renderHolidayModule, usFederalHolidays } from "../../../scripts/lib/holidays.mjs";
+import {
+  GENERATED_HOLIDAYS_FILE,
+  HOLIDAY_YEARS,
+  renderHolidayModule,
+  usFederalHolidays,
+} from "../../../scripts/lib/holidays.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const require = createRequire(import.meta.url);
@@ -52,7 +57,9 @@ describe("US federal holiday table", () => {
   it("equals date-holidays' output (regenerate with `npm run gen:holidays`)", () => {
     const committed = fs.readFileSync(path.join(ROOT, GENERATED_HOLIDAYS_FILE), "utf8");
     expect(committed).toBe(renderHolidayModule(Holidays, version));
-    expect([...US_FEDERAL_HOLIDAYS]).toEqual(usFederalHolidays(Holidays).map((h: { date: string }) => h.date));
+    expect([...US_FEDERAL_HOLIDAYS]).toEqual(
+      usFederalHolidays(Holidays).map((h: { date: string }) => h.date),
+    );
     expect(US_FEDERAL_HOLIDAY_YEARS).toEqual(HOLIDAY_YEARS);
     expect(Object.isFrozen(US_FEDERAL_HOLIDAYS)).toBe(true);
   });
@@ -63,7 +70,8 @@ describe("US federal holiday table", () => {
     expect(last).toBeGreaterThanOrEqual(2060);
     const expected = new Set<string>();
     for (let year = first; year <= last + 1; year++) {
-      for (const d of federalHolidays(year)) if (d >= `${first}-01-01` && d <= `${last}-12-31`) expected.add(d);
+      for (const d of federalHolidays(year))
+        if (d >= `${first}-01-01` && d <= `${last}-12-31`) expected.add(d);
     }
     expect([...US_FEDERAL_HOLIDAYS].sort()).toEqual([...expected].sort());
     for (const h of US_FEDERAL_HOLIDAYS) {

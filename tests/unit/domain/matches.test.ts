@@ -48,7 +48,8 @@ describe("fitsSavedSearch", () => {
 });
 
 describe("saved-search form", () => {
-  const form = (o: Record<string, string>) => SavedSearchFormSchema.safeParse({ intent: "save", ...o });
+  const form = (o: Record<string, string>) =>
+    SavedSearchFormSchema.safeParse({ intent: "save", ...o });
   it.each([
     [{ brand: "3" }, { brand: 3, category: undefined, sizes: [], q: "" }],
     [
@@ -65,7 +66,10 @@ describe("saved-search form", () => {
     [{ brand: "3", category: "-1" }, MATCH_MESSAGES.unknownCategory],
     [{ brand: "3", q: "ab" }, MATCH_MESSAGES.textTooShort],
     [{ brand: "3", q: "x".repeat(61) }, MATCH_MESSAGES.textTooLong],
-    [{ brand: "3", sizes: Array.from({ length: 31 }, (_, i) => `S${i}`).join(",") }, MATCH_MESSAGES.sizesInvalid],
+    [
+      { brand: "3", sizes: Array.from({ length: 31 }, (_, i) => `S${i}`).join(",") },
+      MATCH_MESSAGES.sizesInvalid,
+    ],
     [{ brand: "3", sizes: "x".repeat(41) }, MATCH_MESSAGES.sizesInvalid],
   ])("refuses %j with its message", (input, message) => {
     const r = form(input as Record<string, string>);
@@ -74,7 +78,10 @@ describe("saved-search form", () => {
   });
   it("delete needs an id", () => {
     expect(DeleteSavedSearchSchema.safeParse({ intent: "delete", id: "0" }).success).toBe(false);
-    expect(DeleteSavedSearchSchema.safeParse({ intent: "delete", id: "12" })).toMatchObject({ success: true, data: { id: 12 } });
+    expect(DeleteSavedSearchSchema.safeParse({ intent: "delete", id: "12" })).toMatchObject({
+      success: true,
+      data: { id: 12 },
+    });
   });
 });
 
@@ -97,12 +104,18 @@ describe("digest", () => {
       "https://x.test/",
     );
     expect(m.subject).toBe("2 new matches for your requests");
-    expect(m.text).toContain("listed by retailer-007 (fills your request). To swap: https://x.test/listing/swap/41");
-    expect(m.text).toContain("3 units listed by retailer-007 (fits your saved search). To buy: https://x.test/listing/buy/42");
+    expect(m.text).toContain(
+      "listed by retailer-007 (fills your request). To swap: https://x.test/listing/swap/41",
+    );
+    expect(m.text).toContain(
+      "3 units listed by retailer-007 (fits your saved search). To buy: https://x.test/listing/buy/42",
+    );
     expect(m.text).toContain("https://x.test/alerts/matches");
   });
   it("counts what it does not list", () => {
-    expect(matchDigestMail([item], 60, "http://h").text).toContain("…and 59 more on your Matches tab.");
+    expect(matchDigestMail([item], 60, "http://h").text).toContain(
+      "…and 59 more on your Matches tab.",
+    );
     expect(matchDigestMail([item], 1, "http://h").subject).toBe("1 new match for your requests");
   });
   it("links a match to its buy or swap page", () => {

@@ -26,7 +26,10 @@ describe("the product's messages are verbatim", () => {
       "SWAP_ALREADY_YOUR_MOVE",
       "You already have a swap waiting for your response with this same retailer. Please check your Pending Orders.",
     ],
-    ["SWAP_ALREADY_THEIR_MOVE", "You already have a swap in progress with this same retailer. Please wait for them to respond."],
+    [
+      "SWAP_ALREADY_THEIR_MOVE",
+      "You already have a swap in progress with this same retailer. Please wait for them to respond.",
+    ],
     [
       "OWN_LISTING_EXISTS",
       "We have a problem, You already have a listing for this item; if a sale is proposed, wait for the retailer to respond.",
@@ -40,7 +43,10 @@ describe("the product's messages are verbatim", () => {
     ["ADD_AT_LEAST_ONE_SIZE", "Please add at least one size."],
     ["FILL_OUT_EVERYTHING", "* Please fill out everything to continue."],
     ["CARD_DECLINED", "Sorry but this card was declined. Please try another."],
-    ["TOTAL_TOO_HIGH", "You cannot select more units than what the retailer has requested to purchase."],
+    [
+      "TOTAL_TOO_HIGH",
+      "You cannot select more units than what the retailer has requested to purchase.",
+    ],
     ["PAYMENT_QUEUED", "payment is queued for processing."],
     ["CONFIGURE_PAYOUT_TITLE", "Configure Payout Settings"],
     ["CONFIGURE_PAYOUT_TEXT", "Before you can sell something, you need to tell us how to pay you."],
@@ -51,7 +57,10 @@ describe("the product's messages are verbatim", () => {
     ["PICTURE_REQUIRED", "* picture required"],
     ["NO_LISTINGS_FOR_BRAND", "You have no listings for this brand."],
     ["NO_REQUESTS_FOR_BRAND", "You have no requests for this brand."],
-    ["NO_ACTIVE_REQUESTS_FOR_BRAND", "There are no active requests from retailers of this brand at the moment."],
+    [
+      "NO_ACTIVE_REQUESTS_FOR_BRAND",
+      "There are no active requests from retailers of this brand at the moment.",
+    ],
     ["NO_REQUESTS_RIGHT_NOW", "No requests right now."],
     ["FIXED", "FIXED!"],
     ["SWAP_REQUEST_DECLINED", "Swap Request Declined"],
@@ -68,13 +77,21 @@ describe("the product's messages are verbatim", () => {
     expect(M.alreadyTransactingMessage("buy", "theirmove")).toBe(M.BUY_ALREADY_THEIR_MOVE);
     expect(M.alreadyTransactingMessage("swap", "yourmove")).toBe(M.SWAP_ALREADY_YOUR_MOVE);
     expect(M.alreadyTransactingMessage("swap", "theirmove")).toBe(M.SWAP_ALREADY_THEIR_MOVE);
-    expect(M.noActiveListingsText("buy")).toBe("There are no active listings available to buy from retailers of this brand at the moment.");
+    expect(M.noActiveListingsText("buy")).toBe(
+      "There are no active listings available to buy from retailers of this brand at the moment.",
+    );
     expect(M.noActiveListingsText("swap")).toBe(
       "There are no active listings available to swap from retailers of this brand at the moment.",
     );
-    expect(M.alertsEmptyText("pending", "sales")).toBe("You have no pending sales at this time. Check the other tabs...");
-    expect(M.alertsEmptyText("declined", "swaps")).toBe("You have no declined swaps at this time. Check the other tabs...");
-    expect(M.reasonWithPrefix("No longer need it", false)).toBe("Other Retailer: No longer need it");
+    expect(M.alertsEmptyText("pending", "sales")).toBe(
+      "You have no pending sales at this time. Check the other tabs...",
+    );
+    expect(M.alertsEmptyText("declined", "swaps")).toBe(
+      "You have no declined swaps at this time. Check the other tabs...",
+    );
+    expect(M.reasonWithPrefix("No longer need it", false)).toBe(
+      "Other Retailer: No longer need it",
+    );
     expect(M.reasonWithPrefix("No longer need it", true)).toBe("You: No longer need it");
   });
 

@@ -40,8 +40,13 @@ describe("order lines", () => {
     expect(checkOrderLines(requested)).toEqual({ ok: true });
     expect(checkOrderLines([])).toMatchObject({ ok: false });
     expect(checkOrderLines([{ ...requested[0], sizes: { "8": 0 } }])).toMatchObject({ ok: false });
-    expect(checkOrderLines([requested[0], requested[0]])).toMatchObject({ ok: false, message: "line listing:11 appears twice" });
-    expect(checkOrderLines([{ ...requested[0], unitPriceCents: 1.5 }])).toMatchObject({ ok: false });
+    expect(checkOrderLines([requested[0], requested[0]])).toMatchObject({
+      ok: false,
+      message: "line listing:11 appears twice",
+    });
+    expect(checkOrderLines([{ ...requested[0], unitPriceCents: 1.5 }])).toMatchObject({
+      ok: false,
+    });
     expect(checkOrderLines([{ ...requested[0], sizes: { "8": -1 } }])).toMatchObject({ ok: false });
   });
 
@@ -70,12 +75,21 @@ describe("checkModification", () => {
   });
 
   it("never more than requested: total_too_high (a size raised, or a new size)", () => {
-    expect(checkModification(requested, [{ listingId: 11, sizes: { "8": 3 } }])).toEqual({ ok: false, code: "total_too_high" });
-    expect(checkModification(requested, [{ listingId: 11, sizes: { "10": 1 } }])).toEqual({ ok: false, code: "total_too_high" });
+    expect(checkModification(requested, [{ listingId: 11, sizes: { "8": 3 } }])).toEqual({
+      ok: false,
+      code: "total_too_high",
+    });
+    expect(checkModification(requested, [{ listingId: 11, sizes: { "10": 1 } }])).toEqual({
+      ok: false,
+      code: "total_too_high",
+    });
   });
 
   it("rejects unknown or repeated lines, bad quantities and an empty result", () => {
-    expect(checkModification(requested, [{ listingId: 99, sizes: { "8": 1 } }])).toEqual({ ok: false, code: "unknown_line" });
+    expect(checkModification(requested, [{ listingId: 99, sizes: { "8": 1 } }])).toEqual({
+      ok: false,
+      code: "unknown_line",
+    });
     expect(
       checkModification(requested, [
         { listingId: 11, sizes: { "8": 1 } },
@@ -85,9 +99,18 @@ describe("checkModification", () => {
       ok: false,
       code: "unknown_line",
     });
-    expect(checkModification(requested, [{ listingId: 11, sizes: { "8": 1.5 } }])).toEqual({ ok: false, code: "invalid_quantity" });
-    expect(checkModification(requested, [{ listingId: 11, sizes: { "8": -1 } }])).toEqual({ ok: false, code: "invalid_quantity" });
-    expect(checkModification(requested, [{ listingId: 11, sizes: { "8": 0 } }])).toEqual({ ok: false, code: "no_units" });
+    expect(checkModification(requested, [{ listingId: 11, sizes: { "8": 1.5 } }])).toEqual({
+      ok: false,
+      code: "invalid_quantity",
+    });
+    expect(checkModification(requested, [{ listingId: 11, sizes: { "8": -1 } }])).toEqual({
+      ok: false,
+      code: "invalid_quantity",
+    });
+    expect(checkModification(requested, [{ listingId: 11, sizes: { "8": 0 } }])).toEqual({
+      ok: false,
+      code: "no_units",
+    });
     expect(checkModification(requested, [])).toEqual({ ok: false, code: "no_units" });
   });
 });
@@ -99,14 +122,30 @@ describe("capture, payout, cancellation", () => {
     expect(captureForLines(approved, authorized)).toBe(4500 + 450 + 1975);
     expect(captureForLines(requested, 1000)).toBe(1000);
     expect(payoutForLines(approved)).toBe(4500);
-    expect(cancellationForLines(6925, approved)).toEqual({ buyerRefundCents: 6925, sellerPenaltyCents: 450, sellerPayoutCents: 0 });
+    expect(cancellationForLines(6925, approved)).toEqual({
+      buyerRefundCents: 6925,
+      sellerPenaltyCents: 450,
+      sellerPayoutCents: 0,
+    });
   });
 
   it("splits a capture into goods, fee and shipping; a capped capture loses shipping first, then fee", () => {
     const full = captureEntry(requested, 1_000_000);
-    expect(full).toEqual({ kind: "capture", amountCents: 24622, goodsCents: 19497, feeCents: 1950, shippingCents: 3175 });
+    expect(full).toEqual({
+      kind: "capture",
+      amountCents: 24622,
+      goodsCents: 19497,
+      feeCents: 1950,
+      shippingCents: 3175,
+    });
     const capped = captureEntry(requested, 20000);
-    expect(capped).toEqual({ kind: "capture", amountCents: 20000, goodsCents: 19497, feeCents: 503, shippingCents: 0 });
+    expect(capped).toEqual({
+      kind: "capture",
+      amountCents: 20000,
+      goodsCents: 19497,
+      feeCents: 503,
+      shippingCents: 0,
+    });
     const tiny = captureEntry(requested, 100);
     expect(tiny.goodsCents + tiny.feeCents + tiny.shippingCents).toBe(100);
     expect(tiny).toMatchObject({ goodsCents: 100, feeCents: 0, shippingCents: 0 });
@@ -115,7 +154,10 @@ describe("capture, payout, cancellation", () => {
 
 describe("orderLedger", () => {
   const approved = [{ ...requested[0], sizes: { "8": 1 } }];
-  const auth: LedgerEntry = { kind: "authorization", amountCents: orderQuote(requested).totalCents };
+  const auth: LedgerEntry = {
+    kind: "authorization",
+    amountCents: orderQuote(requested).totalCents,
+  };
 
   it("a completed order: the buyer paid goods + fee + shipping, the seller the goods, the fee and shipping are kept", () => {
     const cap = captureEntry(approved, auth.amountCents);
@@ -159,20 +201,40 @@ describe("orderLedger", () => {
   });
 
   it("a declined order only authorises and releases", () => {
-    const l = orderLedger([auth, { kind: "authorization_released", amountCents: auth.amountCents }]);
-    expect(l).toMatchObject({ buyerPaidCents: 0, authorizationReleasedCents: auth.amountCents, balanced: true });
+    const l = orderLedger([
+      auth,
+      { kind: "authorization_released", amountCents: auth.amountCents },
+    ]);
+    expect(l).toMatchObject({
+      buyerPaidCents: 0,
+      authorizationReleasedCents: auth.amountCents,
+      balanced: true,
+    });
   });
 
   it("refuses impossible sequences", () => {
     const cap = captureEntry(approved, auth.amountCents);
     expect(() => orderLedger([{ ...cap }])).toThrow(/more than was authorised/);
-    expect(() => orderLedger([auth, cap, { kind: "refund", amountCents: cap.amountCents + 1 }])).toThrow(/more than the buyer paid/);
-    expect(() => orderLedger([auth, cap, { kind: "payout", amountCents: 4501 }])).toThrow(/not in escrow/);
-    expect(() => orderLedger([auth, cap, { kind: "refund", amountCents: 1 }, { kind: "payout", amountCents: 4500 }])).toThrow(
+    expect(() =>
+      orderLedger([auth, cap, { kind: "refund", amountCents: cap.amountCents + 1 }]),
+    ).toThrow(/more than the buyer paid/);
+    expect(() => orderLedger([auth, cap, { kind: "payout", amountCents: 4501 }])).toThrow(
       /not in escrow/,
     );
-    expect(() => orderLedger([auth, { ...cap, goodsCents: 1 }])).toThrow(/goods \+ fee \+ shipping/);
-    expect(() => orderLedger([{ kind: "authorization_released", amountCents: 1 }])).toThrow(/release more/);
+    expect(() =>
+      orderLedger([
+        auth,
+        cap,
+        { kind: "refund", amountCents: 1 },
+        { kind: "payout", amountCents: 4500 },
+      ]),
+    ).toThrow(/not in escrow/);
+    expect(() => orderLedger([auth, { ...cap, goodsCents: 1 }])).toThrow(
+      /goods \+ fee \+ shipping/,
+    );
+    expect(() => orderLedger([{ kind: "authorization_released", amountCents: 1 }])).toThrow(
+      /release more/,
+    );
     expect(() => orderLedger([{ kind: "refund", amountCents: -1 }])).toThrow(RangeError);
   });
 
@@ -183,7 +245,9 @@ describe("orderLedger", () => {
       return seed % n;
     };
     for (let i = 0; i < 200; i++) {
-      const lines: OrderLine[] = [{ listingId: 1, sizes: { a: 1 + rnd(120) }, unitPriceCents: rnd(100000) }];
+      const lines: OrderLine[] = [
+        { listingId: 1, sizes: { a: 1 + rnd(120) }, unitPriceCents: rnd(100000) },
+      ];
       const a: LedgerEntry = { kind: "authorization", amountCents: orderQuote(lines).totalCents };
       const cap = captureEntry(lines, a.amountCents);
       const entries: LedgerEntry[] = [a, cap];
@@ -191,9 +255,13 @@ describe("orderLedger", () => {
       else
         entries.push(
           { kind: "refund", amountCents: cap.amountCents },
-          { kind: "penalty", amountCents: cancellationForLines(cap.amountCents, lines).sellerPenaltyCents },
+          {
+            kind: "penalty",
+            amountCents: cancellationForLines(cap.amountCents, lines).sellerPenaltyCents,
+          },
         );
-      for (let k = 1; k <= entries.length; k++) expect(orderLedger(entries.slice(0, k)).balanced).toBe(true);
+      for (let k = 1; k <= entries.length; k++)
+        expect(orderLedger(entries.slice(0, k)).balanced).toBe(true);
     }
   });
 });

@@ -59,25 +59,53 @@ describe("reasons", () => {
     ["system_reason", [ACTION.MODIFIED_PURCHASE_EXPIRED], "receiver"],
     ["system_reason", [ACTION.REQUEST_CHECKOUT_EXPIRED], "receiver"],
     // The last timer step counts.
-    ["system_reason", [ACTION.CHECKOUT_EXPIRED, ACTION.SELLER_RESPONSE_EXPIRED, ACTION.CHECKOUT_COMPLETED], "provider"],
-    ["system_reason", [ACTION.SELLER_RESPONSE_EXPIRED, ACTION.MODIFIED_PURCHASE_EXPIRED], "receiver"],
+    [
+      "system_reason",
+      [ACTION.CHECKOUT_EXPIRED, ACTION.SELLER_RESPONSE_EXPIRED, ACTION.CHECKOUT_COMPLETED],
+      "provider",
+    ],
+    [
+      "system_reason",
+      [ACTION.SELLER_RESPONSE_EXPIRED, ACTION.MODIFIED_PURCHASE_EXPIRED],
+      "receiver",
+    ],
   ])("%s after %j was given by %s", (key, codes, owner) => {
     expect(reasonOwner(key, codes)).toBe(owner);
   });
 
   test.each<[Record<string, number | string>, Role | null, number[], string[]]>([
     [{ provider_decline_buy_reason: 14 }, "provider", [], ["You: The units sold in my store"]],
-    [{ provider_decline_buy_reason: 14 }, "receiver", [], ["Other Retailer: The units sold in my store"]],
+    [
+      { provider_decline_buy_reason: 14 },
+      "receiver",
+      [],
+      ["Other Retailer: The units sold in my store"],
+    ],
     [{ provider_decline_buy_reason: 14 }, null, [], ["Seller: The units sold in my store"]],
-    [{ receiver_decline_modified_purchase_reason: 30 }, "provider", [], ["Other Retailer: The modified order no longer works for me"]],
-    [{ receiver_decline_modified_purchase_reason: "30" }, null, [], ["Buyer: The modified order no longer works for me"]],
+    [
+      { receiver_decline_modified_purchase_reason: 30 },
+      "provider",
+      [],
+      ["Other Retailer: The modified order no longer works for me"],
+    ],
+    [
+      { receiver_decline_modified_purchase_reason: "30" },
+      null,
+      [],
+      ["Buyer: The modified order no longer works for me"],
+    ],
     [
       { system_reason: 40 },
       "receiver",
       [ACTION.CHECKOUT_COMPLETED, ACTION.SELLER_RESPONSE_EXPIRED],
       ["Other Retailer: Not answered in time"],
     ],
-    [{ system_reason: 40 }, "provider", [ACTION.SELLER_RESPONSE_EXPIRED], ["You: Not answered in time"]],
+    [
+      { system_reason: 40 },
+      "provider",
+      [ACTION.SELLER_RESPONSE_EXPIRED],
+      ["You: Not answered in time"],
+    ],
     [{ system_reason: 40 }, "provider", [], ["Not answered in time"]],
     // Display copies and values that are no code are left out.
     [
@@ -129,8 +157,20 @@ describe("a swap", () => {
       callItEven: false,
     };
     expect(swapAmountsOf({ ...row, ledger })).toEqual({
-      provider: { goodsCents: 10000, cashCents: 6000, feeCents: 800, shippingCents: 2375, dueCents: 9175 },
-      receiver: { goodsCents: 16000, cashCents: 0, feeCents: 900, shippingCents: 2400, dueCents: 3300 },
+      provider: {
+        goodsCents: 10000,
+        cashCents: 6000,
+        feeCents: 800,
+        shippingCents: 2375,
+        dueCents: 9175,
+      },
+      receiver: {
+        goodsCents: 16000,
+        cashCents: 0,
+        feeCents: 900,
+        shippingCents: 2400,
+        dueCents: 3300,
+      },
       forgivenCents: 0,
     });
   });
@@ -148,7 +188,11 @@ describe("a swap", () => {
       "provider",
       { ratingBy: "2026-01-02T00:00:00.000Z", rmaBy: "2026-01-09T00:00:00.000Z" },
     ],
-    [{ providerRatingBy: "2026-01-02T00:00:00.000Z", receiverRmaBy: 5 }, "receiver", { ratingBy: null, rmaBy: null }],
+    [
+      { providerRatingBy: "2026-01-02T00:00:00.000Z", receiverRmaBy: 5 },
+      "receiver",
+      { ratingBy: null, rmaBy: null },
+    ],
     [null, "provider", { ratingBy: null, rmaBy: null }],
   ])("windows of %j for the %s", (deadlines, role, windows) => {
     expect(swapWindowsOf(deadlines, role)).toEqual(windows);
@@ -157,7 +201,10 @@ describe("a swap", () => {
   describe("staff ledger", () => {
     // The provider (id 1) gives $100.00 in 2 units, the receiver (id 2) $160.00 in 3: the provider adds $60,
     // both pay a $8.00 fee and $23.75 shipping (the cases of tests/unit/domain/swap-money.test.ts).
-    const order = { providerId: 1, ledger: { providerGoodsCents: 10000, callItEven: false } as Record<string, number | boolean> };
+    const order = {
+      providerId: 1,
+      ledger: { providerGoodsCents: 10000, callItEven: false } as Record<string, number | boolean>,
+    };
     const lines = [
       { side: "provider", type: "goods", quantity: 2, valueCents: 10000 },
       { side: "receiver", type: "goods", quantity: 3, valueCents: 16000 },
@@ -189,7 +236,12 @@ describe("a swap", () => {
         [...paid, payout],
         { keptCents: 6350, expectedKeptCents: 6350, balanced: true },
       ],
-      ["both delivered, no payout yet: not balanced", delivered, [...paid], { keptCents: 12350, expectedKeptCents: 6350, balanced: false }],
+      [
+        "both delivered, no payout yet: not balanced",
+        delivered,
+        [...paid],
+        { keptCents: 12350, expectedKeptCents: 6350, balanced: false },
+      ],
     ])("%s", (_, ships, pays, figures) => {
       const out = swapLedgerOf(order, lines, ships, pays);
       expect(out).toMatchObject({
@@ -204,7 +256,10 @@ describe("a swap", () => {
 
     test("the last parcel of a side counts: a rebooked parcel delivered after a cancelled one", () => {
       const ships = [{ senderId: 1, status: "cancelled" }, ...delivered];
-      expect(swapLedgerOf(order, lines, ships, [...paid, payout])).toMatchObject({ expectedKeptCents: 6350, balanced: true });
+      expect(swapLedgerOf(order, lines, ships, [...paid, payout])).toMatchObject({
+        expectedKeptCents: 6350,
+        balanced: true,
+      });
     });
   });
 });

@@ -42,14 +42,17 @@ const LISTS: Record<string, readonly Choice[]> = {
 };
 
 describe("reason lists", () => {
-  it.each(Object.entries(LISTS))("%s: unique values and labels, non-empty labels, one value type", (_name, list) => {
-    expect(list.length).toBeGreaterThan(0);
-    expect(new Set(list.map((c) => c.value)).size).toBe(list.length);
-    expect(new Set(list.map((c) => c.label)).size).toBe(list.length);
-    for (const c of list) expect(c.label.trim()).not.toBe("");
-    expect(new Set(list.map((c) => typeof c.value)).size).toBe(1);
-    expect(Object.isFrozen(list)).toBe(true);
-  });
+  it.each(Object.entries(LISTS))(
+    "%s: unique values and labels, non-empty labels, one value type",
+    (_name, list) => {
+      expect(list.length).toBeGreaterThan(0);
+      expect(new Set(list.map((c) => c.value)).size).toBe(list.length);
+      expect(new Set(list.map((c) => c.label)).size).toBe(list.length);
+      for (const c of list) expect(c.label.trim()).not.toBe("");
+      expect(new Set(list.map((c) => typeof c.value)).size).toBe(1);
+      expect(Object.isFrozen(list)).toBe(true);
+    },
+  );
 
   it("numeric reason codes do not collide across lists (one label per code)", () => {
     const codes = ALL_NUMERIC_REASONS.map((c) => c.value);
@@ -60,7 +63,8 @@ describe("reason lists", () => {
 
   it("seller decline reasons 14, 15, 16 and 18 mean units unavailable", () => {
     expect([...UNIT_UNAVAILABLE_REASONS]).toEqual([14, 15, 16, 18]);
-    for (const c of UNIT_UNAVAILABLE_REASONS) expect(isChoice(SELLER_DECLINE_REASONS, c)).toBe(true);
+    for (const c of UNIT_UNAVAILABLE_REASONS)
+      expect(isChoice(SELLER_DECLINE_REASONS, c)).toBe(true);
     expect(isUnitUnavailableReason(15)).toBe(true);
     expect(isUnitUnavailableReason(10)).toBe(false);
     expect(isUnitUnavailableReason(17)).toBe(false);

@@ -16,8 +16,22 @@ import {
 import { shippingCentsForUnits } from "../../../domain/shipping";
 
 /** The original sale of the worked example: 3 × $42.50 (goods $127.50, fee $12.75, shipping $23.75, total $164.00). */
-const SALE: RmaOrderInput = { kind: "sale", unitsReceived: 3, goodsCents: 12750, feeCents: 1275, shippingCents: 2375, totalCents: 16400 };
-const SWAP: RmaOrderInput = { kind: "swap", unitsReceived: 4, goodsCents: 20000, feeCents: 0, shippingCents: 0, totalCents: 0 };
+const SALE: RmaOrderInput = {
+  kind: "sale",
+  unitsReceived: 3,
+  goodsCents: 12750,
+  feeCents: 1275,
+  shippingCents: 2375,
+  totalCents: 16400,
+};
+const SWAP: RmaOrderInput = {
+  kind: "swap",
+  unitsReceived: 4,
+  goodsCents: 20000,
+  feeCents: 0,
+  shippingCents: 0,
+  totalCents: 0,
+};
 
 const line = (over: Partial<RmaLineInput> = {}): RmaLineInput => ({
   unitPriceCents: 4250,
@@ -42,7 +56,11 @@ describe("the worked example of docs/product/money.md", () => {
   });
 
   test("all 3 units defective approved, no RMA fee: refund $164.00, charge $187.75", () => {
-    const s = rmaSettlement(SALE, [line({ requestedQuantity: 3, approvedQuantity: 3, reason: 1 })], 0);
+    const s = rmaSettlement(
+      SALE,
+      [line({ requestedQuantity: 3, approvedQuantity: 3, reason: 1 })],
+      0,
+    );
     expect(s).toMatchObject({
       full: true,
       victimRefundCents: 16400,
@@ -56,7 +74,15 @@ describe("the worked example of docs/product/money.md", () => {
 describe("our cases", () => {
   test.each([
     // [what, order, lines, fee, refund, charge, kept]
-    ["sale, 1 missing unit (reason 2): no return shipping", SALE, [line({ reason: 2 })], 0, 4675, 4675, 0],
+    [
+      "sale, 1 missing unit (reason 2): no return shipping",
+      SALE,
+      [line({ reason: 2 })],
+      0,
+      4675,
+      4675,
+      0,
+    ],
     [
       "sale, 2 of 3 approved of 3 requested, reason 3",
       SALE,
@@ -84,7 +110,15 @@ describe("our cases", () => {
       4675 + 300,
       300,
     ],
-    ["sale, every line denied: nothing moves, not even the fee", SALE, [line({ requestedQuantity: 2, approvedQuantity: 0 })], 500, 0, 0, 0],
+    [
+      "sale, every line denied: nothing moves, not even the fee",
+      SALE,
+      [line({ requestedQuantity: 2, approvedQuantity: 0 })],
+      500,
+      0,
+      0,
+      0,
+    ],
     [
       "sale, two lines: 1 damaged + 2 missing = full",
       SALE,
@@ -94,7 +128,15 @@ describe("our cases", () => {
       16400 + 1975,
       1975,
     ],
-    ["swap, 1 damaged: the value only, no fee or shipping refund", SWAP, [line({ unitPriceCents: 5000 })], 0, 5000, 5000 + 1975, 1975],
+    [
+      "swap, 1 damaged: the value only, no fee or shipping refund",
+      SWAP,
+      [line({ unitPriceCents: 5000 })],
+      0,
+      5000,
+      5000 + 1975,
+      1975,
+    ],
     [
       "swap, all 4 approved (full), fee $2: still the value only",
       SWAP,
@@ -122,34 +164,61 @@ describe("our cases", () => {
       5 + 1975 + 1,
       1975,
     ],
-    ["sale, a pending line counts as not approved", SALE, [line(), line({ approvedQuantity: null })], 0, 4675, 4675 + 1975, 1975],
+    [
+      "sale, a pending line counts as not approved",
+      SALE,
+      [line(), line({ approvedQuantity: null })],
+      0,
+      4675,
+      4675 + 1975,
+      1975,
+    ],
   ] as const)("%s", (_what, order, lines, fee, refund, charge, kept) => {
     const s = rmaSettlement(order, lines as unknown as RmaLineInput[], fee);
-    expect([s.victimRefundCents, s.perpetratorChargeCents, s.marketplaceKeepsCents]).toEqual([refund, charge, kept]);
+    expect([s.victimRefundCents, s.perpetratorChargeCents, s.marketplaceKeepsCents]).toEqual([
+      refund,
+      charge,
+      kept,
+    ]);
     expect(rmaLedger(s).balanced).toBe(true);
   });
 
   test("decided and declined", () => {
     expect(rmaSettlement(SALE, [line(), line({ approvedQuantity: null })]).decided).toBe(false);
-    expect(rmaSettlement(SALE, [line({ approvedQuantity: 0 }), line({ approvedQuantity: 0 })])).toMatchObject({
+    expect(
+      rmaSettlement(SALE, [line({ approvedQuantity: 0 }), line({ approvedQuantity: 0 })]),
+    ).toMatchObject({
       decided: true,
       declined: true,
     });
-    expect(rmaSettlement(SALE, [line({ approvedQuantity: 0 }), line()])).toMatchObject({ decided: true, declined: false });
+    expect(rmaSettlement(SALE, [line({ approvedQuantity: 0 }), line()])).toMatchObject({
+      decided: true,
+      declined: false,
+    });
   });
 
   test("impossible input is refused", () => {
-    expect(() => rmaSettlement(SALE, [line({ requestedQuantity: 1, approvedQuantity: 2 })])).toThrow(/exceed/);
-    expect(() => rmaSettlement(SALE, [line({ requestedQuantity: 4 })])).toThrow(/more units than were received/);
+    expect(() =>
+      rmaSettlement(SALE, [line({ requestedQuantity: 1, approvedQuantity: 2 })]),
+    ).toThrow(/exceed/);
+    expect(() => rmaSettlement(SALE, [line({ requestedQuantity: 4 })])).toThrow(
+      /more units than were received/,
+    );
     expect(() => rmaSettlement(SALE, [line({ reason: 9 })])).toThrow(/reason/);
     expect(() => rmaSettlement(SALE, [line({ unitPriceCents: 1.5 })])).toThrow();
     expect(() => rmaSettlement(SALE, [line()], -1)).toThrow();
   });
 
   test("Amount You Will Receive before staff decide", () => {
-    expect(rmaAmountYouWillReceive(SALE, [{ unitPriceCents: 4250, requestedQuantity: 3 }])).toBe(16400);
-    expect(rmaAmountYouWillReceive(SALE, [{ unitPriceCents: 4250, requestedQuantity: 1 }])).toBe(4675);
-    expect(rmaAmountYouWillReceive(SWAP, [{ unitPriceCents: 5000, requestedQuantity: 4 }])).toBe(20000);
+    expect(rmaAmountYouWillReceive(SALE, [{ unitPriceCents: 4250, requestedQuantity: 3 }])).toBe(
+      16400,
+    );
+    expect(rmaAmountYouWillReceive(SALE, [{ unitPriceCents: 4250, requestedQuantity: 1 }])).toBe(
+      4675,
+    );
+    expect(rmaAmountYouWillReceive(SWAP, [{ unitPriceCents: 5000, requestedQuantity: 4 }])).toBe(
+      20000,
+    );
   });
 });
 
@@ -157,15 +226,23 @@ describe("property: every RMA's ledger balances, and no victim gets back more th
   const order = fc
     .record({
       kind: fc.constantFrom("sale" as const, "swap" as const),
-      prices: fc.array(fc.record({ unitPriceCents: fc.integer({ min: 0, max: 500_000 }), units: fc.integer({ min: 1, max: 60 }) }), {
-        minLength: 1,
-        maxLength: 5,
-      }),
+      prices: fc.array(
+        fc.record({
+          unitPriceCents: fc.integer({ min: 0, max: 500_000 }),
+          units: fc.integer({ min: 1, max: 60 }),
+        }),
+        {
+          minLength: 1,
+          maxLength: 5,
+        },
+      ),
     })
     .chain(({ kind, prices }) => {
       const units = prices.reduce((a, p) => a + p.units, 0);
       const goods = prices.reduce((a, p) => a + p.units * p.unitPriceCents, 0);
-      const q = purchaseQuote(prices.map((p) => ({ unitPriceCents: p.unitPriceCents, units: p.units })));
+      const q = purchaseQuote(
+        prices.map((p) => ({ unitPriceCents: p.unitPriceCents, units: p.units })),
+      );
       const base: RmaOrderInput =
         kind === "sale"
           ? {
@@ -176,7 +253,14 @@ describe("property: every RMA's ledger balances, and no victim gets back more th
               shippingCents: q.shippingCents,
               totalCents: q.totalCents,
             }
-          : { kind, unitsReceived: units, goodsCents: goods, feeCents: 0, shippingCents: 0, totalCents: 0 };
+          : {
+              kind,
+              unitsReceived: units,
+              goodsCents: goods,
+              feeCents: 0,
+              shippingCents: 0,
+              totalCents: 0,
+            };
       const lines = fc.tuple(
         ...prices.map((p) =>
           fc.integer({ min: 0, max: p.units }).chain((requested) =>
@@ -190,7 +274,11 @@ describe("property: every RMA's ledger balances, and no victim gets back more th
           ),
         ),
       );
-      return fc.record({ order: fc.constant(base), lines, fee: fc.integer({ min: 0, max: 10_000 }) });
+      return fc.record({
+        order: fc.constant(base),
+        lines,
+        fee: fc.integer({ min: 0, max: 10_000 }),
+      });
     });
 
   test("refund − charge = −(RMA shipping + fee); refund ≤ what the victim paid or received; charge ≥ refund", () => {
@@ -202,8 +290,11 @@ describe("property: every RMA's ledger balances, and no victim gets back more th
         expect(s.perpetratorChargeCents).toBeGreaterThanOrEqual(s.victimRefundCents);
         const cap = o.kind === "sale" ? o.totalCents : o.goodsCents;
         expect(s.victimRefundCents).toBeLessThanOrEqual(cap);
-        if (s.approvedUnits === 0) expect([s.victimRefundCents, s.perpetratorChargeCents]).toEqual([0, 0]);
-        expect(s.rmaShippingCents).toBe(s.approvedUnits === 0 ? 0 : shippingCentsForUnits(s.returnUnits));
+        if (s.approvedUnits === 0)
+          expect([s.victimRefundCents, s.perpetratorChargeCents]).toEqual([0, 0]);
+        expect(s.rmaShippingCents).toBe(
+          s.approvedUnits === 0 ? 0 : shippingCentsForUnits(s.returnUnits),
+        );
       }),
       { numRuns: 2000, seed: 20261123 },
     );
@@ -226,19 +317,35 @@ describe("rmaOrderInputOf: the original order as the victim received it", () => 
     [
       "a sale: units and goods of the lines, what the buyer paid",
       "sale" as const,
-      { kind: "sale", unitsReceived: 3, goodsCents: 12750, feeCents: 1275, shippingCents: 2375, totalCents: 16400 },
+      {
+        kind: "sale",
+        unitsReceived: 3,
+        goodsCents: 12750,
+        feeCents: 1275,
+        shippingCents: 2375,
+        totalCents: 16400,
+      },
     ],
     [
       "a swap side: goods only",
       "swap" as const,
-      { kind: "swap", unitsReceived: 3, goodsCents: 12750, feeCents: 0, shippingCents: 0, totalCents: 12750 },
+      {
+        kind: "swap",
+        unitsReceived: 3,
+        goodsCents: 12750,
+        feeCents: 0,
+        shippingCents: 0,
+        totalCents: 12750,
+      },
     ],
   ])("%s", (_name, kind, expected) => {
     const lines = [
       { quantity: 2, valueCents: 8500 },
       { quantity: 1, valueCents: 4250 },
     ];
-    expect(rmaOrderInputOf(kind, lines, { feeCents: 1275, shippingCents: 2375, totalCents: 16400 })).toEqual(expected);
+    expect(
+      rmaOrderInputOf(kind, lines, { feeCents: 1275, shippingCents: 2375, totalCents: 16400 }),
+    ).toEqual(expected);
   });
 });
 
@@ -251,11 +358,26 @@ describe("rmaBalanced", () => {
     ["open: not judged yet", "shipping", [], null],
     ["completed, refund and charge as recorded", "rmacompleted", [refund, charge], true],
     ["completed, a swap's victim paid out", "rmacompleted", [payout, charge], true],
-    ["completed, the charge queued for a card (owed)", "rmacompleted", [refund, { ...charge, status: "queued" }], true],
+    [
+      "completed, the charge queued for a card (owed)",
+      "rmacompleted",
+      [refund, { ...charge, status: "queued" }],
+      true,
+    ],
     ["completed, the charge missing", "rmacompleted", [refund], false],
-    ["completed, a declined attempt does not count", "rmacompleted", [refund, { ...charge, status: "declined" }, charge], true],
+    [
+      "completed, a declined attempt does not count",
+      "rmacompleted",
+      [refund, { ...charge, status: "declined" }, charge],
+      true,
+    ],
     ["completed, refunded twice", "rmacompleted", [refund, refund, charge], false],
-    ["completed, money the wrong way", "rmacompleted", [refund, charge, { ...charge, toVictim: true }], false],
+    [
+      "completed, money the wrong way",
+      "rmacompleted",
+      [refund, charge, { ...charge, toVictim: true }],
+      false,
+    ],
     ["cancelled, nothing moved", "rmacancelled", [], true],
     ["declined, a refund moved anyway", "rmadeclined", [refund], false],
   ] as const)("%s", (_what, stage, rows, balanced) => {

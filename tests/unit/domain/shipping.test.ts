@@ -68,7 +68,9 @@ describe("shipping table (docs/product/money.md)", () => {
     expect(parcelsForUnits(101)).toEqual([100, 1]);
     expect(parcelsForUnits(250)).toEqual([100, 100, 50]);
     for (const u of [0, 1, 99, 100, 101, 200, 201, 1000, 1234]) {
-      expect(parcelsForUnits(u).reduce((s, p) => s + parcelShippingCents(p), 0)).toBe(shippingCentsForUnits(u));
+      expect(parcelsForUnits(u).reduce((s, p) => s + parcelShippingCents(p), 0)).toBe(
+        shippingCentsForUnits(u),
+      );
     }
   });
 
@@ -77,10 +79,13 @@ describe("shipping table (docs/product/money.md)", () => {
     expect(() => parcelShippingCents(101)).toThrow(RangeError);
   });
 
-  it.each([-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "3" as unknown as number])("rejects %s", (bad) => {
-    expect(() => shippingCentsForUnits(bad)).toThrow(RangeError);
-    expect(() => parcelsForUnits(bad)).toThrow(RangeError);
-  });
+  it.each([-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "3" as unknown as number])(
+    "rejects %s",
+    (bad) => {
+      expect(() => shippingCentsForUnits(bad)).toThrow(RangeError);
+      expect(() => parcelsForUnits(bad)).toThrow(RangeError);
+    },
+  );
 
   it("sizes maps", () => {
     expect(totalUnitsOfSizes({})).toBe(0);

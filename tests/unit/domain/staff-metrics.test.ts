@@ -31,13 +31,17 @@ describe("lastWeekStarts", () => {
     const starts = lastWeekStarts(now, zone);
     expect(starts).toHaveLength(12);
     expect(starts[11]).toBe(monday);
-    for (let i = 1; i < 12; i++) expect(Date.parse(starts[i]) - Date.parse(starts[i - 1])).toBe(7 * 24 * HOUR);
+    for (let i = 1; i < 12; i++)
+      expect(Date.parse(starts[i]) - Date.parse(starts[i - 1])).toBe(7 * 24 * HOUR);
     for (const s of starts) expect(new Date(`${s}T00:00:00Z`).getUTCDay()).toBe(1);
   });
 
   it("counts back eleven weeks", () => {
     expect(lastWeekStarts(Date.UTC(2026, 10, 28, 1, 43), TZ)[0]).toBe("2026-09-07");
-    expect(lastWeekStarts(Date.UTC(2026, 10, 28, 1, 43), TZ, 2)).toEqual(["2026-11-16", "2026-11-23"]);
+    expect(lastWeekStarts(Date.UTC(2026, 10, 28, 1, 43), TZ, 2)).toEqual([
+      "2026-11-16",
+      "2026-11-23",
+    ]);
   });
 });
 
@@ -45,7 +49,11 @@ describe("weekBounds", () => {
   it("begins each week at Monday 00:00 in the zone, across a change of daylight saving time", () => {
     // Daylight saving time ends on Sunday Nov 1 2026 in New York: that week is an hour longer.
     const bounds = weekBounds(["2026-10-26", "2026-11-02"], TZ);
-    expect(bounds).toEqual([Date.UTC(2026, 9, 26, 4), Date.UTC(2026, 10, 2, 5), Date.UTC(2026, 10, 9, 5)]);
+    expect(bounds).toEqual([
+      Date.UTC(2026, 9, 26, 4),
+      Date.UTC(2026, 10, 2, 5),
+      Date.UTC(2026, 10, 9, 5),
+    ]);
     expect(bounds[1] - bounds[0]).toBe(7 * 24 * HOUR + HOUR);
   });
 });
@@ -88,8 +96,24 @@ describe("CSV rows", () => {
         { ageDays: 400, listings: 1, units: 1, valueCents: 1999 },
       ],
       sides: [
-        { kind: "sale", createdAtMs: now, givenCents: 12_345, receivedCents: 0, feeCents: 617, filledRequest: true, daysToSell: [10, 21] },
-        { kind: "swap", createdAtMs: now, givenCents: 2000, receivedCents: 2500, feeCents: 100, filledRequest: false, daysToSell: [] },
+        {
+          kind: "sale",
+          createdAtMs: now,
+          givenCents: 12_345,
+          receivedCents: 0,
+          feeCents: 617,
+          filledRequest: true,
+          daysToSell: [10, 21],
+        },
+        {
+          kind: "swap",
+          createdAtMs: now,
+          givenCents: 2000,
+          receivedCents: 2500,
+          feeCents: 100,
+          filledRequest: false,
+          daysToSell: [],
+        },
       ],
       payouts: [{ createdAtMs: now, amountCents: 11_728 }],
     },
@@ -132,20 +156,26 @@ describe("CSV rows", () => {
   });
 
   it("the marketplace's rows have no brand; the matches rows are one per week", () => {
-    expect(dashboardCsvRows({ kind: "marketplace" }, dashboard)[0]).toMatchObject({ scope: "marketplace", brand_id: "", brand: "" });
-    expect(matchesCsvRows({ kind: "marketplace" }, [{ weekStart: "2026-11-23", matches: 4, requests: 1, searches: 3, traded: 2 }])).toEqual(
-      [
-        {
-          scope: "marketplace",
-          brand_id: "",
-          brand: "",
-          week_start: "2026-11-23",
-          matches: "4",
-          filling_a_request: "1",
-          fitting_a_saved_search: "3",
-          bought_or_swapped: "2",
-        },
-      ],
-    );
+    expect(dashboardCsvRows({ kind: "marketplace" }, dashboard)[0]).toMatchObject({
+      scope: "marketplace",
+      brand_id: "",
+      brand: "",
+    });
+    expect(
+      matchesCsvRows({ kind: "marketplace" }, [
+        { weekStart: "2026-11-23", matches: 4, requests: 1, searches: 3, traded: 2 },
+      ]),
+    ).toEqual([
+      {
+        scope: "marketplace",
+        brand_id: "",
+        brand: "",
+        week_start: "2026-11-23",
+        matches: "4",
+        filling_a_request: "1",
+        fitting_a_saved_search: "3",
+        bought_or_swapped: "2",
+      },
+    ]);
   });
 });

@@ -15,7 +15,9 @@ import {
 
 const NY = "America/New_York";
 let nextId = 1;
-function mv(p: Partial<StatementMovement> & Pick<StatementMovement, "txtype" | "amountCents">): StatementMovement {
+function mv(
+  p: Partial<StatementMovement> & Pick<StatementMovement, "txtype" | "amountCents">,
+): StatementMovement {
   return {
     id: nextId++,
     at: new Date("2026-11-10T15:00:00Z"),
@@ -36,20 +38,65 @@ function mv(p: Partial<StatementMovement> & Pick<StatementMovement, "txtype" | "
 describe("movementAmounts: the columns of a movement, signed from the retailer's side", () => {
   it.each([
     // The worked example of docs/product/money.md: 2 units at 4250 captured (8500 + 850 fee + 2375 shipping).
-    ["capture", 11725, 850, 2375, { gross: -8500, fee: -850, shipping: -2375, penalty: 0, refund: 0, payout: 0, net: -11725 }],
+    [
+      "capture",
+      11725,
+      850,
+      2375,
+      { gross: -8500, fee: -850, shipping: -2375, penalty: 0, refund: 0, payout: 0, net: -11725 },
+    ],
     // A swap payment without cash: fee and shipping only.
-    ["capture", 2275, 300, 1975, { gross: 0, fee: -300, shipping: -1975, penalty: 0, refund: 0, payout: 0, net: -2275 }],
+    [
+      "capture",
+      2275,
+      300,
+      1975,
+      { gross: 0, fee: -300, shipping: -1975, penalty: 0, refund: 0, payout: 0, net: -2275 },
+    ],
     // The order's columns larger than the amount: never more than was paid.
-    ["capture", 500, 300, 1975, { gross: 0, fee: -300, shipping: -200, penalty: 0, refund: 0, payout: 0, net: -500 }],
-    ["refund", 11725, 850, 2375, { gross: 0, fee: 0, shipping: 0, penalty: 0, refund: 11725, payout: 0, net: 11725 }],
-    ["penalty", 850, 0, 0, { gross: 0, fee: 0, shipping: 0, penalty: -850, refund: 0, payout: 0, net: -850 }],
-    ["transfer", 8500, 0, 0, { gross: 0, fee: 0, shipping: 0, penalty: 0, refund: 0, payout: 8500, net: 8500 }],
-    ["authorization", 16400, 0, 0, { gross: 0, fee: 0, shipping: 0, penalty: 0, refund: 0, payout: 0, net: 0 }],
-  ])("%s of %i (fee %i, shipping %i)", (txtype, amountCents, sideFeeCents, sideShippingCents, expected) => {
-    const a = movementAmounts({ txtype, amountCents, sideFeeCents, sideShippingCents });
-    expect(a).toEqual(expected);
-    expect(a.gross + a.fee + a.shipping + a.penalty + a.refund + a.payout).toBe(a.net);
-  });
+    [
+      "capture",
+      500,
+      300,
+      1975,
+      { gross: 0, fee: -300, shipping: -200, penalty: 0, refund: 0, payout: 0, net: -500 },
+    ],
+    [
+      "refund",
+      11725,
+      850,
+      2375,
+      { gross: 0, fee: 0, shipping: 0, penalty: 0, refund: 11725, payout: 0, net: 11725 },
+    ],
+    [
+      "penalty",
+      850,
+      0,
+      0,
+      { gross: 0, fee: 0, shipping: 0, penalty: -850, refund: 0, payout: 0, net: -850 },
+    ],
+    [
+      "transfer",
+      8500,
+      0,
+      0,
+      { gross: 0, fee: 0, shipping: 0, penalty: 0, refund: 0, payout: 8500, net: 8500 },
+    ],
+    [
+      "authorization",
+      16400,
+      0,
+      0,
+      { gross: 0, fee: 0, shipping: 0, penalty: 0, refund: 0, payout: 0, net: 0 },
+    ],
+  ])(
+    "%s of %i (fee %i, shipping %i)",
+    (txtype, amountCents, sideFeeCents, sideShippingCents, expected) => {
+      const a = movementAmounts({ txtype, amountCents, sideFeeCents, sideShippingCents });
+      expect(a).toEqual(expected);
+      expect(a.gross + a.fee + a.shipping + a.penalty + a.refund + a.payout).toBe(a.net);
+    },
+  );
 });
 
 describe("onStatement", () => {
@@ -86,9 +133,29 @@ describe("buildStatement", () => {
     const later = new Date("2026-11-20T12:00:00Z");
     const earlier = new Date("2026-11-02T12:00:00Z");
     const s = buildStatement("2026-11", 1000, [
-      mv({ txtype: "transfer", amountCents: 8500, at: later, transactionType: 1, role: "provider", name: "provider payout" }),
-      mv({ txtype: "capture", amountCents: 11725, at: earlier, sideFeeCents: 850, sideShippingCents: 2375 }),
-      mv({ txtype: "refund", amountCents: 4675, at: later, transactionType: 3, role: "receiver", name: "receiver refund" }),
+      mv({
+        txtype: "transfer",
+        amountCents: 8500,
+        at: later,
+        transactionType: 1,
+        role: "provider",
+        name: "provider payout",
+      }),
+      mv({
+        txtype: "capture",
+        amountCents: 11725,
+        at: earlier,
+        sideFeeCents: 850,
+        sideShippingCents: 2375,
+      }),
+      mv({
+        txtype: "refund",
+        amountCents: 4675,
+        at: later,
+        transactionType: 3,
+        role: "receiver",
+        name: "receiver refund",
+      }),
       mv({ txtype: "authorization", amountCents: 16400, at: earlier }),
     ]);
     expect(s.lines.map((l) => [l.kind, l.net, l.balance])).toEqual([
@@ -96,7 +163,15 @@ describe("buildStatement", () => {
       ["Sale", 8500, -2225],
       ["RMA", 4675, 2450],
     ]);
-    expect(s.totals).toEqual({ gross: -8500, fee: -850, shipping: -2375, penalty: 0, refund: 4675, payout: 8500, net: 1450 });
+    expect(s.totals).toEqual({
+      gross: -8500,
+      fee: -850,
+      shipping: -2375,
+      penalty: 0,
+      refund: 4675,
+      payout: 8500,
+      net: 1450,
+    });
     expect(s.opening).toBe(1000);
     expect(s.closing).toBe(2450);
     expect(s.byKind.map((k) => [k.kind, k.count, k.net])).toEqual([
@@ -114,10 +189,15 @@ describe("buildStatement", () => {
   });
 
   it("the opening of a month is the net of everything before it", () => {
-    const before = [mv({ txtype: "capture", amountCents: 1000 }), mv({ txtype: "transfer", amountCents: 300 })];
+    const before = [
+      mv({ txtype: "capture", amountCents: 1000 }),
+      mv({ txtype: "transfer", amountCents: 300 }),
+    ];
     expect(netOf(before)).toBe(-700);
     const oct = buildStatement("2026-10", 0, before);
-    const nov = buildStatement("2026-11", netOf(before), [mv({ txtype: "refund", amountCents: 200 })]);
+    const nov = buildStatement("2026-11", netOf(before), [
+      mv({ txtype: "refund", amountCents: 200 }),
+    ]);
     expect(nov.opening).toBe(oct.closing);
     expect(nov.closing).toBe(-500);
   });
@@ -172,7 +252,13 @@ describe("statementMonths: every month from the first movement's to the current 
     const list = statementMonths(
       [
         { month: "2026-08", txtype: "capture", status: "succeeded", amountCents: 1000, count: 2 },
-        { month: "2026-08", txtype: "authorization", status: "requires_capture", amountCents: 9999, count: 1 },
+        {
+          month: "2026-08",
+          txtype: "authorization",
+          status: "requires_capture",
+          amountCents: 9999,
+          count: 1,
+        },
         { month: "2026-10", txtype: "transfer", status: "paid", amountCents: 400, count: 1 },
         { month: "2026-10", txtype: "refund", status: "declined", amountCents: 50, count: 1 },
         { month: "2027-01", txtype: "transfer", status: "paid", amountCents: 5, count: 1 },
@@ -193,7 +279,10 @@ describe("statementMonths: every month from the first movement's to the current 
 
   it("a new year", () => {
     expect(
-      statementMonths([{ month: "2025-12", txtype: "transfer", status: "paid", amountCents: 1, count: 1 }], "2026-01").map((m) => m.month),
+      statementMonths(
+        [{ month: "2025-12", txtype: "transfer", status: "paid", amountCents: 1, count: 1 }],
+        "2026-01",
+      ).map((m) => m.month),
     ).toEqual(["2026-01", "2025-12"]);
   });
 });

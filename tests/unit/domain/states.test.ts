@@ -65,8 +65,10 @@ describe("state names", () => {
   });
 
   it("terminal states", () => {
-    for (const s of ["completed", "declined", "cancelled", "expired"]) expect(isTerminalState(s)).toBe(true);
-    for (const s of ["ship_order", "delivered", "in_route", "provider_approve_sale"]) expect(isTerminalState(s)).toBe(false);
+    for (const s of ["completed", "declined", "cancelled", "expired"])
+      expect(isTerminalState(s)).toBe(true);
+    for (const s of ["ship_order", "delivered", "in_route", "provider_approve_sale"])
+      expect(isTerminalState(s)).toBe(false);
   });
 });
 
@@ -78,14 +80,18 @@ describe("display statuses", () => {
     expect(displayStatusFor("buy", "delivered")).toBe("Delivered");
     expect(displayStatusFor("buy", "cancelled")).toBe("Cancelled");
     expect(displayStatusFor("buy", "declined")).toBe("Declined");
-    expect(displayStatusFor("buy", "receiver_approve_modified_purchase")).toBe("Approve/Decline Modified Purchase");
+    expect(displayStatusFor("buy", "receiver_approve_modified_purchase")).toBe(
+      "Approve/Decline Modified Purchase",
+    );
     expect(displayStatusFor("swap", "ship_swap")).toBe("Pickup Scheduled");
     expect(SHIPMENT_STATUS_DISPLAY.in_route).toBe("In-Route");
   });
 
   it("every state of a kind has one; unknown ones throw", () => {
-    for (const s of ALL_BUY_STATES) expect(Object.values(DISPLAY_STATUS)).toContain(displayStatusFor("buy", s));
-    for (const s of ALL_SWAP_STATES) expect(Object.values(DISPLAY_STATUS)).toContain(displayStatusFor("swap", s));
+    for (const s of ALL_BUY_STATES)
+      expect(Object.values(DISPLAY_STATUS)).toContain(displayStatusFor("buy", s));
+    for (const s of ALL_SWAP_STATES)
+      expect(Object.values(DISPLAY_STATUS)).toContain(displayStatusFor("swap", s));
     expect(() => displayStatusFor("buy", "provider_choose_items")).toThrow(RangeError);
     expect(() => displayStatusFor("buy", "nope")).toThrow(RangeError);
   });
@@ -144,14 +150,25 @@ describe("whose move", () => {
     expect(canProviderModifySale("provider_approve_sale", false)).toBe(true);
     expect(canProviderModifySale("provider_approve_sale", true)).toBe(false);
     expect(canProviderModifySale("payment", false)).toBe(false);
-    for (const s of ["ship_order", "ship_order_try2", "ship_swap", "ship_swap_try2"]) expect(canCancelShipment(s)).toBe(true);
-    for (const s of ["in_route", "delivered", "cancelled", "completed", "provider_approve_sale"]) expect(canCancelShipment(s)).toBe(false);
+    for (const s of ["ship_order", "ship_order_try2", "ship_swap", "ship_swap_try2"])
+      expect(canCancelShipment(s)).toBe(true);
+    for (const s of ["in_route", "delivered", "cancelled", "completed", "provider_approve_sale"])
+      expect(canCancelShipment(s)).toBe(false);
   });
 });
 
 describe("admin stages", () => {
   it("are the specification's list", () => {
-    expect(ADMIN_STAGES).toEqual(["all", "pre_shipping", "approved", "shipping", "delivered", "complete", "declined", "cancelled"]);
+    expect(ADMIN_STAGES).toEqual([
+      "all",
+      "pre_shipping",
+      "approved",
+      "shipping",
+      "delivered",
+      "complete",
+      "declined",
+      "cancelled",
+    ]);
     expect(isAdminStage("shipping")).toBe(true);
     expect(isAdminStage("pending")).toBe(false);
   });

@@ -4,11 +4,22 @@
  * one and only as one of that row's guesses.
  */
 import { describe, expect, it } from "vitest";
-import { CHOICE_MSG, choiceProblems, choicesFromPairs, choicesFromPicks, MAX_STOCK_CHOICES } from "../../../domain/stock-import-choices";
+import {
+  CHOICE_MSG,
+  choiceProblems,
+  choicesFromPairs,
+  choicesFromPicks,
+  MAX_STOCK_CHOICES,
+} from "../../../domain/stock-import-choices";
 
 const rows = [
   { lines: [2, 3], code: "ABC1", action: "create" },
-  { lines: [4], code: "SA1", action: "choose", guesses: [{ variationId: 11 }, { variationId: 12 }] },
+  {
+    lines: [4],
+    code: "SA1",
+    action: "choose",
+    guesses: [{ variationId: 11 }, { variationId: 12 }],
+  },
   { lines: [6, 8], code: "X:Y", action: "choose", guesses: [{ variationId: 30 }] },
 ];
 
@@ -21,7 +32,10 @@ describe("choicesFromPicks (the page's form)", () => {
 
 describe("choicesFromPairs (the API's choose)", () => {
   it("reads CODE:variationId, the last colon splitting; the same pair twice is one choice", () => {
-    expect(choicesFromPairs(["sa1:12", " X:Y:30 ", "SA1:12"])).toEqual({ ok: true, choices: { SA1: 12, "X:Y": 30 } });
+    expect(choicesFromPairs(["sa1:12", " X:Y:30 ", "SA1:12"])).toEqual({
+      ok: true,
+      choices: { SA1: 12, "X:Y": 30 },
+    });
     expect(choicesFromPairs([])).toEqual({ ok: true, choices: {} });
   });
 
@@ -30,8 +44,13 @@ describe("choicesFromPairs (the API's choose)", () => {
       ok: false,
       problems: ["SA1", ":12", "SA1:", "SA1:0", "SA1:abc"].map(CHOICE_MSG.malformed),
     });
-    expect(choicesFromPairs(["SA1:11", "sa1:12"])).toEqual({ ok: false, problems: [CHOICE_MSG.twice("SA1")] });
-    expect(choicesFromPairs(Array.from({ length: MAX_STOCK_CHOICES + 1 }, (_, i) => `C${i}:1`))).toEqual({
+    expect(choicesFromPairs(["SA1:11", "sa1:12"])).toEqual({
+      ok: false,
+      problems: [CHOICE_MSG.twice("SA1")],
+    });
+    expect(
+      choicesFromPairs(Array.from({ length: MAX_STOCK_CHOICES + 1 }, (_, i) => `C${i}:1`)),
+    ).toEqual({
       ok: false,
       problems: [CHOICE_MSG.tooMany],
     });

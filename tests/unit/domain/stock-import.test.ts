@@ -38,7 +38,14 @@ describe("mapping", () => {
     [["Product Code", "Size", "Qty"], { code: "Product Code", size: "Size", units: "Qty" }],
     [
       ["UPC", "size*", "On hand", "Price", "Type", "Reason"],
-      { code: "UPC", size: "size*", units: "On hand", price: "Price", listing_type: "Type", reason: "Reason" },
+      {
+        code: "UPC",
+        size: "size*",
+        units: "On hand",
+        price: "Price",
+        listing_type: "Type",
+        reason: "Reason",
+      },
     ],
     [["Item", "Sz", "Count"], null],
   ])("%j", (headers, mapping) => {
@@ -68,9 +75,26 @@ describe("mapping", () => {
 describe("checkLine", () => {
   const line = (values: Record<string, string>) => checkLine({ line: 2, values });
   it("a good line, with price, type and reason (label or value)", () => {
-    expect(line({ code: "A1", size: "M", units: "4", price: "$42.50", listing_type: "Swap", reason: "End of season" })).toEqual({
+    expect(
+      line({
+        code: "A1",
+        size: "M",
+        units: "4",
+        price: "$42.50",
+        listing_type: "Swap",
+        reason: "End of season",
+      }),
+    ).toEqual({
       ok: true,
-      value: { line: 2, code: "A1", size: "M", units: 4, priceCents: 4250, listingType: "swap", reason: "end_of_season" },
+      value: {
+        line: 2,
+        code: "A1",
+        size: "M",
+        units: 4,
+        priceCents: 4250,
+        listingType: "swap",
+        reason: "end_of_season",
+      },
     });
   });
   it.each([
@@ -79,8 +103,14 @@ describe("checkLine", () => {
     [{ code: "A1", size: "M", units: "-1" }, WIZARD_MESSAGES.sizeWholeNumber],
     [{ code: "A1", size: "M", units: "1.5" }, WIZARD_MESSAGES.sizeWholeNumber],
     [{ code: "A1", size: "M", units: "100001" }, WIZARD_MESSAGES.sizeTooLarge],
-    [{ code: "A1", size: "M", units: "1", price: "cheap" }, '"cheap" is not a price in dollars, like 42.50.'],
-    [{ code: "A1", size: "M", units: "1", listing_type: "rent" }, WIZARD_MESSAGES.chooseListingType],
+    [
+      { code: "A1", size: "M", units: "1", price: "cheap" },
+      '"cheap" is not a price in dollars, like 42.50.',
+    ],
+    [
+      { code: "A1", size: "M", units: "1", listing_type: "rent" },
+      WIZARD_MESSAGES.chooseListingType,
+    ],
   ])("%j → %s", (values, message) => {
     const r = line(values);
     expect(r.ok).toBe(false);
@@ -89,14 +119,26 @@ describe("checkLine", () => {
 });
 
 describe("guesses", () => {
-  const c = (variationId: number, sku: string, productSku = sku) => ({ variationId, sku, productSku, productName: "P", color: "Black" });
+  const c = (variationId: number, sku: string, productSku = sku) => ({
+    variationId,
+    sku,
+    productSku,
+    productName: "P",
+    color: "Black",
+  });
   it("codes alike: normalised equal 1, contained high, unrelated low", () => {
     expect(codeSimilarity("abc-123", "ABC123")).toBe(1);
     expect(codeSimilarity("ABC123", "ABC123BLK")).toBeGreaterThan(0.8);
     expect(codeSimilarity("ABC123", "XYZ789")).toBeLessThan(0.2);
   });
   it("ranked best first, at most three, none below the floor", () => {
-    const ranked = rankGuesses("PK1000", [c(1, "ZZ9999"), c(2, "PK1000-NVY"), c(3, "PK1001"), c(4, "PK1000-BLK"), c(5, "PK2000")]);
+    const ranked = rankGuesses("PK1000", [
+      c(1, "ZZ9999"),
+      c(2, "PK1000-NVY"),
+      c(3, "PK1001"),
+      c(4, "PK1000-BLK"),
+      c(5, "PK2000"),
+    ]);
     expect(ranked.map((r) => r.variationId)).toEqual([4, 2, 3]);
     expect(rankGuesses("PK1000", [c(1, "ZZ9999")])).toEqual([]);
   });
@@ -113,7 +155,13 @@ describe("plans", () => {
     reason: null,
     ...over,
   });
-  const existing = { id: 9, sizes: { S: 1, M: 2, L: 0 }, listingType: "sell" as const, reason: "overstock", inFlight: 0 };
+  const existing = {
+    id: 9,
+    sizes: { S: 1, M: 2, L: 0 },
+    listingType: "sell" as const,
+    reason: "overstock",
+    inFlight: 0,
+  };
   const run = ["S", "M", "L"];
   it.each([
     [
@@ -123,18 +171,35 @@ describe("plans", () => {
       { kind: "create", sizes: { S: 0, M: 3, L: 0 }, listingType: "sell", reason: "overstock" },
     ],
     ["0 units and no listing: nothing", [l("M", 0)], null, { kind: "nothing" }],
-    ["the same units: unchanged", [l("S", 1), l("M", 2)], existing, { kind: "unchanged", listingId: 9 }],
+    [
+      "the same units: unchanged",
+      [l("S", 1), l("M", 2)],
+      existing,
+      { kind: "unchanged", listingId: 9 },
+    ],
     [
       "other units: update, a size not in the file is 0",
       [l("M", 5)],
       existing,
-      { kind: "update", listingId: 9, sizes: { S: 0, M: 5, L: 0 }, listingType: "sell", reason: "overstock" },
+      {
+        kind: "update",
+        listingId: 9,
+        sizes: { S: 0, M: 5, L: 0 },
+        listingType: "sell",
+        reason: "overstock",
+      },
     ],
     [
       "a new type: update",
       [l("S", 1, { listingType: "swap" }), l("M", 2)],
       existing,
-      { kind: "update", listingId: 9, sizes: { S: 1, M: 2, L: 0 }, listingType: "swap", reason: "overstock" },
+      {
+        kind: "update",
+        listingId: 9,
+        sizes: { S: 1, M: 2, L: 0 },
+        listingType: "swap",
+        reason: "overstock",
+      },
     ],
     ["0 units: withdraw", [l("S", 0)], existing, { kind: "withdraw", listingId: 9 }],
     [

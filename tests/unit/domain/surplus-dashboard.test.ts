@@ -53,13 +53,16 @@ describe("median", () => {
 
   it("lies between the least and the greatest value, and half the values are on each side", () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 10_000 }), { minLength: 1, maxLength: 60 }), (values) => {
-        const m = median(values)!;
-        expect(m).toBeGreaterThanOrEqual(Math.min(...values));
-        expect(m).toBeLessThanOrEqual(Math.max(...values));
-        expect(values.filter((v) => v < m).length).toBeLessThanOrEqual(values.length / 2);
-        expect(values.filter((v) => v > m).length).toBeLessThanOrEqual(values.length / 2);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 10_000 }), { minLength: 1, maxLength: 60 }),
+        (values) => {
+          const m = median(values)!;
+          expect(m).toBeGreaterThanOrEqual(Math.min(...values));
+          expect(m).toBeLessThanOrEqual(Math.max(...values));
+          expect(values.filter((v) => v < m).length).toBeLessThanOrEqual(values.length / 2);
+          expect(values.filter((v) => v > m).length).toBeLessThanOrEqual(values.length / 2);
+        },
+      ),
     );
   });
 });
@@ -94,11 +97,14 @@ describe("month bounds", () => {
     expect(monthIndexAt(bounds[0] - 1, bounds)).toBe(-1);
     expect(monthIndexAt(bounds[12], bounds)).toBe(-1);
     fc.assert(
-      fc.property(fc.integer({ min: bounds[0] - 40 * DAY_MS, max: bounds[12] + 40 * DAY_MS }), (ms) => {
-        const i = monthIndexAt(ms, bounds);
-        const named = formatMonth(new Date(ms), TZ);
-        expect(i === -1 ? !months.includes(named) : months[i] === named).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: bounds[0] - 40 * DAY_MS, max: bounds[12] + 40 * DAY_MS }),
+        (ms) => {
+          const i = monthIndexAt(ms, bounds);
+          const named = formatMonth(new Date(ms), TZ);
+          expect(i === -1 ? !months.includes(named) : months[i] === named).toBe(true);
+        },
+      ),
     );
   });
 });
@@ -126,7 +132,13 @@ describe("buildDashboard", () => {
         ],
         sides: [
           side({ givenCents: 10_000, filledRequest: true, daysToSell: [10, 20] }),
-          side({ kind: "swap", givenCents: 4000, receivedCents: 4500, feeCents: 225, daysToSell: [40] }),
+          side({
+            kind: "swap",
+            givenCents: 4000,
+            receivedCents: 4500,
+            feeCents: 225,
+            daysToSell: [40],
+          }),
           // Dec 1 2025 04:00 UTC is Nov 30 in New York: outside the twelve months.
           side({ createdAtMs: Date.UTC(2025, 11, 1, 4, 0, 0), givenCents: 99_999 }),
           // Dec 1 2025 05:00 UTC is the window's first instant.
@@ -194,7 +206,9 @@ describe("buildDashboard", () => {
           const d = buildDashboard(
             {
               listed: [],
-              sides: rows.map((r) => side({ createdAtMs: r.at, givenCents: r.given, kind: r.swap ? "swap" : "sale" })),
+              sides: rows.map((r) =>
+                side({ createdAtMs: r.at, givenCents: r.given, kind: r.swap ? "swap" : "sale" }),
+              ),
               payouts: [],
             },
             now,
@@ -202,7 +216,9 @@ describe("buildDashboard", () => {
           );
           const inside = rows.filter((r) => r.at >= start);
           expect(d.trades).toBe(inside.length);
-          expect(d.totals.soldCents + d.totals.swappedCents).toBe(inside.reduce((s, r) => s + r.given, 0));
+          expect(d.totals.soldCents + d.totals.swappedCents).toBe(
+            inside.reduce((s, r) => s + r.given, 0),
+          );
           expect(d.months.reduce((s, m) => s + m.soldCents, 0)).toBe(d.totals.soldCents);
         },
       ),

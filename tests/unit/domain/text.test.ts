@@ -9,7 +9,8 @@ describe("free text refuses control characters", () => {
       expect(r.success, JSON.stringify(bad)).toBe(false);
       expect(r.error?.issues[0].message).toBe(CONTROL_CHARACTERS_MESSAGE);
     }
-    for (const ok of ["Zoë", "São Paulo", "O'Brien & Sons", "🛹 shop", "  trimmed\n"]) expect(s.safeParse(ok).success, ok).toBe(true);
+    for (const ok of ["Zoë", "São Paulo", "O'Brien & Sons", "🛹 shop", "  trimmed\n"])
+      expect(s.safeParse(ok).success, ok).toBe(true);
   });
 
   test("multi line keeps tab, line feed and carriage return", () => {
@@ -21,7 +22,11 @@ describe("free text refuses control characters", () => {
   test("the setup forms' free-text fields carry it (city, names)", () => {
     const store = RetailerStepSchema.safeParse({ city: "a\u0000b" });
     expect(store.error?.flatten().fieldErrors.city).toEqual([CONTROL_CHARACTERS_MESSAGE]);
-    const contact = ContactStepSchema.safeParse({ first_name: "a\u0000", last_name: "b\u0000", job_title: "Owner" });
+    const contact = ContactStepSchema.safeParse({
+      first_name: "a\u0000",
+      last_name: "b\u0000",
+      job_title: "Owner",
+    });
     expect(contact.error?.flatten().fieldErrors.first_name).toEqual([CONTROL_CHARACTERS_MESSAGE]);
     expect(contact.error?.flatten().fieldErrors.last_name).toEqual([CONTROL_CHARACTERS_MESSAGE]);
   });

@@ -23,7 +23,8 @@ describe("inboxRetryDelayMs: the wait after n failed attempts", () => {
   });
 
   it("never gives up and never waits past the cap; the hold and the sweep come before the first retry", () => {
-    for (let n = 1; n < 2_000; n++) expect(inboxRetryDelayMs(n)).toBeLessThanOrEqual(INBOX.retryMaxMs);
+    for (let n = 1; n < 2_000; n++)
+      expect(inboxRetryDelayMs(n)).toBeLessThanOrEqual(INBOX.retryMaxMs);
     expect(INBOX.sweepMs).toBeLessThan(INBOX.holdMs);
     // A relay's lease outlasts one signal by far and is shorter than the longest back-off.
     expect(INBOX.leaseMs).toBeLessThan(INBOX.retryMaxMs);

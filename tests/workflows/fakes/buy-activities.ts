@@ -5,13 +5,27 @@
  * honour idempotency keys (same key = same result, same key with other parameters = IdempotencyConflict).
  */
 import { ApplicationFailure } from "@temporalio/activity";
-import type { BuyActivities, BuyActivityName, CardOnFile, OrderNotice, OrderStateRecord } from "../../../workflows/buy/activities";
+import type {
+  BuyActivities,
+  BuyActivityName,
+  CardOnFile,
+  OrderNotice,
+  OrderStateRecord,
+} from "../../../workflows/buy/activities";
 import type { OrderLine } from "../../../domain/order-money";
 import { buyWorkflowId, type BuyActionRecord } from "../../../workflows/buy/contract";
 
 export const OK_CARD = { paymentMethodId: "pm_card_visa", lastFour: "4242", description: "Visa" };
-export const DECLINED_CARD = { paymentMethodId: "pm_card_chargeDeclined", lastFour: "0002", description: "Visa" };
-export const SELLER_CARD = { paymentMethodId: "pm_card_mastercard", lastFour: "4444", description: "Mastercard" };
+export const DECLINED_CARD = {
+  paymentMethodId: "pm_card_chargeDeclined",
+  lastFour: "0002",
+  description: "Visa",
+};
+export const SELLER_CARD = {
+  paymentMethodId: "pm_card_mastercard",
+  lastFour: "4444",
+  description: "Mastercard",
+};
 
 export interface FakeOptions {
   /** Payment methods the provider declines. */
@@ -51,7 +65,9 @@ const MONEY: BuyActivityName[] = [
 
 export function createFakeBuyActivities(options: FakeOptions = {}) {
   const declined = new Set(options.declined ?? [DECLINED_CARD.paymentMethodId]);
-  const cards = new Map<number, CardOnFile>(Object.entries(options.cardsOnFile ?? {}).map(([k, v]) => [Number(k), v]));
+  const cards = new Map<number, CardOnFile>(
+    Object.entries(options.cardsOnFile ?? {}).map(([k, v]) => [Number(k), v]),
+  );
   const stock = new Map<string, number>(Object.entries(options.stock ?? {}));
   const calls: Call[] = [];
   const readModel = new Map<number, OrderReadModel>();
@@ -66,7 +82,10 @@ export function createFakeBuyActivities(options: FakeOptions = {}) {
     const prior = idem.get(key);
     if (prior) {
       if (prior.params !== p)
-        throw ApplicationFailure.nonRetryable(`idempotency key ${key} reused with other parameters`, "IdempotencyConflict");
+        throw ApplicationFailure.nonRetryable(
+          `idempotency key ${key} reused with other parameters`,
+          "IdempotencyConflict",
+        );
       return prior.result as T;
     }
     const result = await run();
@@ -96,7 +115,11 @@ export function createFakeBuyActivities(options: FakeOptions = {}) {
     async authorizePayment(input) {
       return once(input.idempotencyKey, input, () => {
         if (declined.has(input.paymentMethod.paymentMethodId)) {
-          return { status: "declined" as const, declineCode: "card_declined", message: "Your card was declined." };
+          return {
+            status: "declined" as const,
+            declineCode: "card_declined",
+            message: "Your card was declined.",
+          };
         }
         seq += 1;
         return {
@@ -121,10 +144,16 @@ export function createFakeBuyActivities(options: FakeOptions = {}) {
       await once(input.idempotencyKey, input, () => undefined);
     },
     async refundPayment(input) {
-      return once(input.idempotencyKey, input, () => ({ status: "refunded" as const, refundId: `re_fake_${input.orderId}` }));
+      return once(input.idempotencyKey, input, () => ({
+        status: "refunded" as const,
+        refundId: `re_fake_${input.orderId}`,
+      }));
     },
     async chargeSellerPenalty(input) {
-      return once(input.idempotencyKey, input, () => ({ status: "charged" as const, chargeId: `ch_penalty_${input.orderId}` }));
+      return once(input.idempotencyKey, input, () => ({
+        status: "charged" as const,
+        chargeId: `ch_penalty_${input.orderId}`,
+      }));
     },
     async releaseSellerPayout(input) {
       return once(input.idempotencyKey, input, () => ({
@@ -138,7 +167,8 @@ export function createFakeBuyActivities(options: FakeOptions = {}) {
     },
     async saveCardOnFile(input) {
       return once(input.idempotencyKey, input, () => {
-        if (declined.has(input.paymentMethod.paymentMethodId)) return { status: "declined" as const, message: "Your card was declined." };
+        if (declined.has(input.paymentMethod.paymentMethodId))
+          return { status: "declined" as const, message: "Your card was declined." };
         const card = { ...input.paymentMethod };
         cards.set(input.retailerId, card);
         return { status: "saved" as const, card };
@@ -149,14 +179,18 @@ export function createFakeBuyActivities(options: FakeOptions = {}) {
       return { orderIds: options.conflicts?.[orderId] ?? [] };
     },
     async approvalFacts({ orderId, providerId }) {
-      return { cardOnFile: cards.has(providerId), conflictingOrderIds: options.conflicts?.[orderId] ?? [] };
+      return {
+        cardOnFile: cards.has(providerId),
+        conflictingOrderIds: options.conflicts?.[orderId] ?? [],
+      };
     },
     async decrementStock(input) {
       return once(input.idempotencyKey, input, () => {
         for (const l of input.lines) {
           for (const [size, n] of Object.entries(l.sizes)) {
             const k = stockKey(l, size);
-            if (stock.has(k) && (stock.get(k) as number) < n) return { ok: false as const, listingId: l.listingId, size };
+            if (stock.has(k) && (stock.get(k) as number) < n)
+              return { ok: false as const, listingId: l.listingId, size };
           }
         }
         for (const l of input.lines) {
@@ -211,7 +245,9 @@ export function createFakeBuyActivities(options: FakeOptions = {}) {
     outbox,
     /** Inputs of one activity, optionally for one order. */
     of(name: BuyActivityName, orderId?: number) {
-      return calls.filter((c) => c.name === name && (orderId === undefined || c.input.orderId === orderId)).map((c) => c.input);
+      return calls
+        .filter((c) => c.name === name && (orderId === undefined || c.input.orderId === orderId))
+        .map((c) => c.input);
     },
     /** Money calls of an order's workflow as [activity, idempotency key, amount] (activity retries collapsed). */
     payments(orderId: number) {
@@ -237,7 +273,9 @@ export function createFakeBuyActivities(options: FakeOptions = {}) {
       return (readModel.get(orderId)?.actions ?? []).map((a) => a.code);
     },
     mailsTo(orderId: number) {
-      return [...outbox.values()].filter((m) => m.orderId === orderId).map((m) => `${m.role}:${m.template}`);
+      return [...outbox.values()]
+        .filter((m) => m.orderId === orderId)
+        .map((m) => `${m.role}:${m.template}`);
     },
   };
 }

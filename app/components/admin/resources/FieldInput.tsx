@@ -23,7 +23,16 @@ type Props = {
 
 const asString = (v: FormValue | undefined) => (Array.isArray(v) ? (v[0] ?? "") : (v ?? ""));
 
-export function FieldInput({ field, value, errors, today, chooser, values, onChange, images }: Props) {
+export function FieldInput({
+  field,
+  value,
+  errors,
+  today,
+  chooser,
+  values,
+  onChange,
+  images,
+}: Props) {
   const widget = widgetFor(field, { today });
   const id = `field-${field.name}`;
   const described = errors?.length ? `${id}-error` : field.help_text ? `${id}-help` : undefined;
@@ -66,10 +75,25 @@ export function FieldInput({ field, value, errors, today, chooser, values, onCha
 
 type ControlProps = Omit<Props, "errors" | "today"> & {
   widget: Widget;
-  common: { id: string; name: string; disabled?: boolean; "aria-invalid"?: boolean; "aria-describedby"?: string };
+  common: {
+    id: string;
+    name: string;
+    disabled?: boolean;
+    "aria-invalid"?: boolean;
+    "aria-describedby"?: string;
+  };
 };
 
-function Control({ widget, field, common, value, chooser, values, onChange, images }: ControlProps) {
+function Control({
+  widget,
+  field,
+  common,
+  value,
+  chooser,
+  values,
+  onChange,
+  images,
+}: ControlProps) {
   const str = asString(value);
   switch (widget.kind) {
     case "text":
@@ -86,9 +110,25 @@ function Control({ widget, field, common, value, chooser, values, onChange, imag
         />
       );
     case "masked":
-      return <MaskedInput common={common} mask={widget.mask} inputType={widget.inputType} initial={str} />;
+      return (
+        <MaskedInput
+          common={common}
+          mask={widget.mask}
+          inputType={widget.inputType}
+          initial={str}
+        />
+      );
     case "number":
-      return <input {...common} type="number" step={widget.step} min={widget.min} max={widget.max} defaultValue={str} />;
+      return (
+        <input
+          {...common}
+          type="number"
+          step={widget.step}
+          min={widget.min}
+          max={widget.max}
+          defaultValue={str}
+        />
+      );
     case "select":
       return (
         <select {...common} defaultValue={str}>
@@ -105,7 +145,14 @@ function Control({ widget, field, common, value, chooser, values, onChange, imag
         <fieldset className="stars" id={common.id} aria-label={field.label} data-max={widget.max}>
           {Array.from({ length: widget.max }, (_, i) => String(i + 1)).map((n) => (
             <label key={n} title={`${n} of ${widget.max}`}>
-              <input type="radio" name={field.name} value={n} defaultChecked={str === n} disabled={field.read_only} />★
+              <input
+                type="radio"
+                name={field.name}
+                value={n}
+                defaultChecked={str === n}
+                disabled={field.read_only}
+              />
+              ★
             </label>
           ))}
         </fieldset>
@@ -116,7 +163,13 @@ function Control({ widget, field, common, value, chooser, values, onChange, imag
         <fieldset className="checkbox-list" id={common.id} aria-label={field.label}>
           {(field.choices ?? []).map((c) => (
             <label key={c.value}>
-              <input type="checkbox" name={field.name} value={c.value} defaultChecked={chosen.has(c.value)} disabled={field.read_only} />{" "}
+              <input
+                type="checkbox"
+                name={field.name}
+                value={c.value}
+                defaultChecked={chosen.has(c.value)}
+                disabled={field.read_only}
+              />{" "}
               {c.display_name}
             </label>
           ))}
@@ -128,20 +181,37 @@ function Control({ widget, field, common, value, chooser, values, onChange, imag
         <div className="thumbnails" id={common.id}>
           {(images ?? []).length === 0 ? <span className="muted">No images.</span> : null}
           {(images ?? []).map((img) => (
-            <img key={img.id} src={img.thumbnailUrl || img.url} alt="" width={80} height={80} className="thumbnail" />
+            <img
+              key={img.id}
+              src={img.thumbnailUrl || img.url}
+              alt=""
+              width={80}
+              height={80}
+              className="thumbnail"
+            />
           ))}
         </div>
       );
     case "checkbox":
       return (
         <label className="checkbox-label">
-          <input {...common} type="checkbox" defaultChecked={str === "true" || str === "on"} /> {widget.label}
+          <input {...common} type="checkbox" defaultChecked={str === "true" || str === "on"} />{" "}
+          {widget.label}
         </label>
       );
     case "date":
       return <input {...common} type="date" min={widget.min} defaultValue={str} />;
     case "chooser":
-      return <Chooser field={field} common={common} value={str} chooser={chooser} values={values} onChange={onChange} />;
+      return (
+        <Chooser
+          field={field}
+          common={common}
+          value={str}
+          chooser={chooser}
+          values={values}
+          onChange={onChange}
+        />
+      );
   }
 }
 
@@ -157,7 +227,15 @@ function MaskedInput({
   initial: string;
 }) {
   const [v, setV] = useState(initial);
-  return <input {...common} type={inputType} placeholder={mask} value={v} onChange={(e) => setV(applyMask(mask, e.target.value))} />;
+  return (
+    <input
+      {...common}
+      type={inputType}
+      placeholder={mask}
+      value={v}
+      onChange={(e) => setV(applyMask(mask, e.target.value))}
+    />
+  );
 }
 
 /**
@@ -192,7 +270,9 @@ function Chooser({
     if (field.filter && parentValue) load(search);
     // Only a new parent value reloads the choices (not every keystroke of the search).
   }, [parentValue]);
-  const label = options.find((o) => String(o.id) === chosen)?.display_name ?? (chosen === value ? chooser?.label : undefined);
+  const label =
+    options.find((o) => String(o.id) === chosen)?.display_name ??
+    (chosen === value ? chooser?.label : undefined);
   return (
     <div className="chooser" data-resource={resource}>
       {field.read_only ? null : (
@@ -237,7 +317,9 @@ function Chooser({
         }}
       >
         <option value="">{blocked ? `Choose ${field.filter?.field} first` : "—"}</option>
-        {chosen && !options.some((o) => String(o.id) === chosen) ? <option value={chosen}>{label ?? `#${chosen}`}</option> : null}
+        {chosen && !options.some((o) => String(o.id) === chosen) ? (
+          <option value={chosen}>{label ?? `#${chosen}`}</option>
+        ) : null}
         {options.map((o) => (
           <option key={o.id} value={o.id}>
             {o.display_name}
@@ -250,7 +332,12 @@ function Chooser({
         </span>
       ) : null}
       {field.read_only ? null : (
-        <a href={`/admin/${resource}/new/`} target="_blank" rel="noreferrer" className="chooser-add">
+        <a
+          href={`/admin/${resource}/new/`}
+          target="_blank"
+          rel="noreferrer"
+          className="chooser-add"
+        >
           or add {resource}
         </a>
       )}

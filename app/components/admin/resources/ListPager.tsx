@@ -21,7 +21,11 @@ export function ListPager({ page, pages }: { page: number; pages: number }) {
  * Pages of a list whose count may be capped (db/queries/admin-resources COUNT_CAP): past the cap the
  * list reads "10,000+ … page 3 of 200+" and Next stays while pages are full.
  */
-export function pagesOf(list: { count: number; capped?: boolean; rows: unknown[] }, page: number, pageSize: number) {
+export function pagesOf(
+  list: { count: number; capped?: boolean; rows: unknown[] },
+  page: number,
+  pageSize: number,
+) {
   const exact = Math.max(1, Math.ceil(list.count / pageSize));
   const more = list.capped === true;
   return {

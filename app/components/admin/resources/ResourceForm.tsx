@@ -16,9 +16,17 @@ function sentValues(def: ResourceDef, sent: Record<string, unknown>): FormValues
   const out: FormValues = {};
   for (const f of def.fields) {
     const v = sent[f.name];
-    const all = (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]).filter((x): x is string => typeof x === "string");
+    const all = (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]).filter(
+      (x): x is string => typeof x === "string",
+    );
     out[f.name] =
-      f.type === "multiplechoice" || f.type === "list" ? all : f.type === "boolean" ? (all.length ? "true" : "") : (all[0] ?? "");
+      f.type === "multiplechoice" || f.type === "list"
+        ? all
+        : f.type === "boolean"
+          ? all.length
+            ? "true"
+            : ""
+          : (all[0] ?? "");
   }
   return out;
 }
@@ -38,14 +46,33 @@ export type ResourceFormProps = {
   submitLabel?: string;
 };
 
-export function ResourceForm({ def, values: rowValues, lastResult, choosers, images, today, mode, saved, submitLabel }: ResourceFormProps) {
+export function ResourceForm({
+  def,
+  values: rowValues,
+  lastResult,
+  choosers,
+  images,
+  today,
+  mode,
+  saved,
+  submitLabel,
+}: ResourceFormProps) {
   const busy = useNavigation().state === "submitting";
-  const [form, fields] = useForm<Record<string, unknown>>({ id: `resource-${def.name}`, lastResult });
+  const [form, fields] = useForm<Record<string, unknown>>({
+    id: `resource-${def.name}`,
+    lastResult,
+  });
   const values = lastResult?.initialValue ? sentValues(def, lastResult.initialValue) : rowValues;
   const [live, setLive] = useState<Record<string, FormValue>>(values);
   const shown = def.fields.filter((f) => !(mode === "new" && f.read_only));
   return (
-    <Form method="post" noValidate className="resource-form" data-testid="resource-form" key={JSON.stringify(values)}>
+    <Form
+      method="post"
+      noValidate
+      className="resource-form"
+      data-testid="resource-form"
+      key={JSON.stringify(values)}
+    >
       {/* The current answer's errors only: after a redirect (a save, the wizard's next step) the form is clean again. */}
       <ErrorList kind="form" errors={lastResult ? form.errors : null} />
       {saved ? (

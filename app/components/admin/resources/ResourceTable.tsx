@@ -20,9 +20,21 @@ export const ROW_ACTION_DONE: Record<string, string> = {
   deactivated: "Deactivated.",
   "variation-added": "Variation added.",
 };
-export type VariationRow = { id: number; productId: number; sku: string; color: string; priceCents: number; isActive: boolean };
+export type VariationRow = {
+  id: number;
+  productId: number;
+  sku: string;
+  color: string;
+  priceCents: number;
+  isActive: boolean;
+};
 
-function show(f: FieldDef, row: Row, labels: Record<string, Record<string, string>>, tz: string): string {
+function show(
+  f: FieldDef,
+  row: Row,
+  labels: Record<string, Record<string, string>>,
+  tz: string,
+): string {
   const v = row[f.name];
   if (v === null || v === undefined || v === "") return "—";
   if (f.type === "field") return labels[f.name]?.[String(v)] ?? `#${v}`;
@@ -54,7 +66,9 @@ export function ResourceTable({
   const tz = useMarketplaceZone();
   const [params] = useSearchParams();
   const columns = def.fields.filter((f) => f.list);
-  const refusedProduct = Object.keys(lastResult?.error ?? {}).some((k) => k !== "") ? Number(lastResult?.initialValue?.product_id) : null;
+  const refusedProduct = Object.keys(lastResult?.error ?? {}).some((k) => k !== "")
+    ? Number(lastResult?.initialValue?.product_id)
+    : null;
   const sort = params.get("sort") ?? "id";
   const dir = params.get("dir") ?? "desc";
   const sortLink = (f: FieldDef) => {
@@ -70,7 +84,10 @@ export function ResourceTable({
         <tr>
           {def.name === "product" ? <th aria-label="Details" /> : null}
           {columns.map((f) => (
-            <th key={f.name} aria-sort={sort === f.name ? (dir === "asc" ? "ascending" : "descending") : undefined}>
+            <th
+              key={f.name}
+              aria-sort={sort === f.name ? (dir === "asc" ? "ascending" : "descending") : undefined}
+            >
               {f.sortable ? (
                 <Link to={sortLink(f)}>
                   {f.label}
@@ -99,19 +116,33 @@ export function ResourceTable({
             <tr key={id} data-testid={`row-${id}`}>
               {own ? (
                 <td>
-                  <details data-testid={`details-${id}`} open={refusedProduct === id ? true : undefined}>
+                  <details
+                    data-testid={`details-${id}`}
+                    open={refusedProduct === id ? true : undefined}
+                  >
                     <summary>details</summary>
-                    <VariationsPanel productId={id} variations={own} lastResult={refusedProduct === id ? lastResult : null} />
+                    <VariationsPanel
+                      productId={id}
+                      variations={own}
+                      lastResult={refusedProduct === id ? lastResult : null}
+                    />
                   </details>
                 </td>
               ) : null}
               {columns.map((f) => (
                 <td key={f.name} data-col={f.name}>
-                  {f.name === "id" ? <Link to={`/admin/${def.name}/${id}/`}>{id}</Link> : show(f, row, labels, tz)}
+                  {f.name === "id" ? (
+                    <Link to={`/admin/${def.name}/${id}/`}>{id}</Link>
+                  ) : (
+                    show(f, row, labels, tz)
+                  )}
                 </td>
               ))}
               <td className="row-actions">
-                <Link to={`/admin/${def.name}/${id}/`} className="button button-small button-outline">
+                <Link
+                  to={`/admin/${def.name}/${id}/`}
+                  className="button button-small button-outline"
+                >
                   Edit
                 </Link>
                 {def.has_active ? (
@@ -132,11 +163,17 @@ export function ResourceTable({
                     method="post"
                     className="inline-form"
                     onSubmit={(e) => {
-                      if (!window.confirm(`Delete ${def.label.toLowerCase()} #${id}?`)) e.preventDefault();
+                      if (!window.confirm(`Delete ${def.label.toLowerCase()} #${id}?`))
+                        e.preventDefault();
                     }}
                   >
                     <input type="hidden" name="id" value={id} />
-                    <button type="submit" name="intent" value="delete" className="button button-small button-danger">
+                    <button
+                      type="submit"
+                      name="intent"
+                      value="delete"
+                      className="button button-small button-danger"
+                    >
                       Delete
                     </button>
                   </Form>
@@ -162,7 +199,10 @@ export function VariationsPanel({
   lastResult?: SubmissionResult<string[]> | null;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const [, fields] = useForm<{ option: string; value: string; price: string }>({ id: `add-variation-${productId}`, lastResult });
+  const [, fields] = useForm<{ option: string; value: string; price: string }>({
+    id: `add-variation-${productId}`,
+    lastResult,
+  });
   return (
     <div className="variations">
       <ul>
@@ -176,10 +216,19 @@ export function VariationsPanel({
           </li>
         ))}
       </ul>
-      <button type="button" className="button button-small" onClick={() => dialog.current?.showModal()}>
+      <button
+        type="button"
+        className="button button-small"
+        onClick={() => dialog.current?.showModal()}
+      >
         add variation
       </button>
-      <dialog ref={dialog} open={lastResult ? true : undefined} aria-label="Add variation" data-testid={`add-variation-${productId}`}>
+      <dialog
+        ref={dialog}
+        open={lastResult ? true : undefined}
+        aria-label="Add variation"
+        data-testid={`add-variation-${productId}`}
+      >
         <Form method="post" noValidate>
           <input type="hidden" name="intent" value="add-variation" />
           <input type="hidden" name="product_id" value={productId} />
@@ -208,7 +257,11 @@ export function VariationsPanel({
             <button type="submit" className="button">
               Add
             </button>
-            <button type="button" className="button button-outline" onClick={() => dialog.current?.close()}>
+            <button
+              type="button"
+              className="button button-outline"
+              onClick={() => dialog.current?.close()}
+            >
               Cancel
             </button>
           </div>
