@@ -10,6 +10,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { Client } from "@temporalio/client";
 import {
   DefaultLogger,
   NativeConnection,
@@ -27,6 +28,7 @@ import { queueDueMatchDigests } from "../db/queries/matches";
 import { dataConverterOf, temporalTlsOf } from "../temporal/connection";
 import { activityLogging } from "./activity-logging";
 import { DEFAULT_BUNDLE_PATH, ROOT, WORKFLOWS_PATH, WORKFLOW_INTERCEPTOR_MODULES } from "./bundle";
+import { createWebhookRelay } from "./webhook-relay";
 import { serveWorkerHealth } from "./worker-health";
 
 /** How often the worker queues the daily match e-mails that are due (the match itself only records them). */
@@ -121,6 +123,17 @@ async function main(env: Env): Promise<void> {
     },
   });
   health?.setWorker(worker);
+  // Stored webhook events the web process did not deliver reach their workflow (docs/decisions/0042-webhook-inbox.md).
+  const client = new Client({
+    connection,
+    namespace: env.TEMPORAL_NAMESPACE,
+    dataConverter: dataConverterOf(env),
+  });
+  const webhookRelay = createWebhookRelay({
+    db: dbHandle.db,
+    signal: (d) => client.workflow.getHandle(d.workflowId).signal(d.signalName, d.signalArg),
+    log: (msg) => say("warn", `webhooks: ${msg}`),
+  });
   say(
     "info",
     `task queue "${env.TEMPORAL_TASK_QUEUE}" on ${env.TEMPORAL_ADDRESS} (namespace ${env.TEMPORAL_NAMESPACE}), ` +
@@ -128,6 +141,7 @@ async function main(env: Env): Promise<void> {
       `mail: ${env.SMTP_URL ? `SMTP ${smtpHostOf(env.SMTP_URL)}` : "outbox only"}`,
   );
   mailSender?.start();
+  webhookRelay.start();
   // Matches no e-mail has listed yet get their retailer's daily e-mail (docs/decisions/0038-match-digests-from-the-workers-sweep.md).
   const matchDigests = setInterval(() => {
     queueDueMatchDigests(dbHandle.db, env.MARKETPLACE_TZ).catch((e) =>
@@ -139,6 +153,7 @@ async function main(env: Env): Promise<void> {
     await worker.run();
   } finally {
     clearInterval(matchDigests);
+    await webhookRelay.stop().catch(() => {});
     await mailSender?.stop().catch(() => {});
     await connection.close().catch(() => {});
     await dbHandle.close().catch(() => {});

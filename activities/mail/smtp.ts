@@ -19,6 +19,7 @@ import {
   finishOutboxDelivery,
   type OutboxRow,
 } from "../../db/queries/outbox";
+import { sweepEvery } from "../sweep";
 
 export interface MailTransport {
   sendMail(message: {
@@ -147,40 +148,21 @@ export function createSmtpSender(opts: SmtpSenderOptions): SmtpSender {
     return pass;
   }
 
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  let wake: (() => void) | null = null;
+  // A full batch: more may be due, go again at once.
+  const sweep = sweepEvery(
+    pollMs,
+    async () => {
+      const pass = await deliverPending();
+      return pass.sent + pass.retrying + pass.failed >= batchSize;
+    },
+    (why) => log(`delivery pass failed: ${why}`),
+  );
 
   return {
     deliverPending,
-    start() {
-      if (running) return;
-      stopped = false;
-      running = (async () => {
-        while (!stopped) {
-          try {
-            const pass = await deliverPending();
-            // A full batch: more may be due, go again at once.
-            if (pass.sent + pass.retrying + pass.failed >= batchSize) continue;
-          } catch (err) {
-            log(`delivery pass failed: ${err instanceof Error ? err.message : String(err)}`);
-          }
-          await new Promise<void>((resolve) => {
-            const t = setTimeout(resolve, pollMs);
-            wake = () => {
-              clearTimeout(t);
-              resolve();
-            };
-          });
-          wake = null;
-        }
-      })();
-    },
+    start: () => sweep.start(),
     async stop() {
-      stopped = true;
-      wake?.();
-      await running;
-      running = null;
+      await sweep.stop();
       transport.close?.();
     },
   };

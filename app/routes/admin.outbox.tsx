@@ -1,6 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { listOutbox } from "../../db/queries/outbox";
+import { undeliveredWebhookEvents } from "../../db/queries/webhooks";
 import { formatDateTime, useMarketplaceZone } from "~/components/orders/format";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
@@ -11,13 +12,20 @@ import { hideResetTokens } from "~/utils/reset-mail.server";
 export const meta: MetaFunction = () => [{ title: pageTitle("Outbox") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountsCss }];
 
-/** Staff read the e-mails the app sent (or, without SMTP, kept): newest first. */
+/**
+ * Staff read the e-mails the app sent (or, without SMTP, kept): newest first; and how many carrier and payment
+ * events still wait for their order's workflow (the inbox, docs/decisions/0042-webhook-inbox.md).
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireStaff(request);
   const to = new URL(request.url).searchParams.get("to")?.trim() || "";
-  const rows = await listOutbox(db, { limit: 100, toEmail: to || undefined });
+  const [rows, inbox] = await Promise.all([
+    listOutbox(db, { limit: 100, toEmail: to || undefined }),
+    undeliveredWebhookEvents(db),
+  ]);
   return {
     to,
+    inbox: { count: inbox.count, oldest: inbox.oldest?.toISOString() ?? null },
     mails: rows.map((m) => ({
       id: m.id,
       to: m.toEmail,
@@ -31,13 +39,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function AdminOutbox() {
-  const { to, mails } = useLoaderData<typeof loader>();
+  const { to, mails, inbox } = useLoaderData<typeof loader>();
   const tz = useMarketplaceZone();
   return (
     <section className="page">
       <h1>Outbox</h1>
       <p className="muted">
         E-mails the marketplace sent, newest first. Without SMTP configured they are kept here only.
+      </p>
+      <p data-testid="webhook-inbox">
+        {`Carrier and payment events waiting for delivery to their orders: ${inbox.count}`}
+        {inbox.oldest ? ` (oldest received ${formatDateTime(inbox.oldest, tz)})` : ""}
       </p>
       <Form method="get" className="inline-form">
         <label htmlFor="outbox-to">To</label>{" "}

@@ -4,20 +4,20 @@
  * body>` with CARRIER_WEBHOOK_SECRET; the sandbox carrier signs in activities/carrier/signature.ts) and
  * domain/webhooks.ts (payments: Stripe's envelope and Stripe-Signature scheme).
  *
- * Receiving (app/routes/webhooks.carrier.tsx, webhooks.payments.tsx):
+ * Receiving (app/routes/webhooks.carrier.tsx, webhooks.payments.tsx), an inbox (docs/decisions/0042-webhook-inbox.md):
  *   raw body (≤ 64 KiB, else 413) → HMAC signature over the RAW body (missing/forged/stale → 400) → JSON +
  *   Zod (→ 400) → the order it is about (unknown → 404, so that a carrier event that outruns our own
- *   shipment row is retried by the carrier) → INSERT webhook_events (primary key = provider event id;
- *   ON CONFLICT DO NOTHING) → claim it (processed_at) → signal the order's workflow (carrierEvent /
- *   paymentEvent of workflows/buy/contract.ts) → 200. A duplicate answers 200 with `duplicate: true` and
- *   signals nothing; a failed signal un-claims the event and answers 503 so the retry signals it.
+ *   shipment row is retried by the carrier) → INSERT webhook_events with the signal it is delivered as
+ *   (primary key = provider event id; ON CONFLICT DO NOTHING) → signal the order's workflow (carrierEvent /
+ *   paymentEvent of workflows/buy/contract.ts) → mark it delivered → 200. A duplicate answers 200 with
+ *   `duplicate: true` and signals nothing; a failed signal still answers 200 (`queued: true`: the event is
+ *   stored) and the worker's relay (workers/webhook-relay.ts) delivers it until the workflow has it.
  *
  * Sending (staff's "simulate pickup / delivery", through the same webhook path as the carrier):
  *   simulateCarrierEvent(orderId, status, shipmentId?) → { ok: true, eventId, httpStatus } | { ok: false, message }
  *   sendSignedCarrierEvent(event)         → POST APP_ORIGIN/webhooks/carrier with X-Hmac-Signature
  */
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
-import { WorkflowNotFoundError } from "@temporalio/client";
 import { paymentEventSignal, type PaymentEventSignal } from "../../workflows/buy/contract";
 import {
   carrierEventSignal,
@@ -42,6 +42,7 @@ import {
   PAYMENT_SIGNATURE_HEADER,
   PaymentEventSchema,
   paymentEventRefs,
+  type PaymentEvent,
   signedPayload,
   timestampWithinTolerance,
 } from "../../domain/webhooks";
@@ -49,13 +50,17 @@ import { orderEventMark } from "../../db/queries/orders";
 import { ACTION } from "../../domain/action-codes";
 import { findShipmentByTracking, recordShipmentEvent } from "../../db/queries/shipments";
 import {
-  claimWebhookEvent,
   findOrderForPayment,
   latestShipmentOfOrder,
+  retryWebhookEventAt,
+  settleWebhookEvent,
   storeWebhookEvent,
-  unclaimWebhookEvent,
-  type WebhookOrderRef,
+  type NewWebhookEvent,
+  type WebhookDelivery,
+  type WebhookProvider,
 } from "../../db/queries/webhooks";
+import { INBOX, inboxRetryDelayMs, type InboxOutcome } from "../../domain/webhook-inbox";
+import { signalOutcome } from "../../temporal/inbox";
 import { db } from "./db.server";
 import { getEnv, paymentsProvider, type Env } from "./env.server";
 import { getTemporalClient, isTemporalUnavailable } from "./temporal.server";
@@ -146,6 +151,8 @@ export interface WebhookAnswer {
   duplicate?: boolean;
   /** Why nothing was signalled (the event is still stored). */
   ignored?: string;
+  /** Stored, not yet signalled: the worker's relay delivers it (docs/decisions/0042-webhook-inbox.md). */
+  queued?: boolean;
   error?: string;
 }
 
@@ -206,40 +213,109 @@ async function verifiedBody(
   return { value: json.value };
 }
 
-/** Store, claim, signal; the common tail of both endpoints. */
-async function storeAndSignal(
-  stored: { id: string; provider: "carrier" | "payments"; type: string; payload: unknown },
-  target: WebhookOrderRef,
-  signal: ((workflowId: string) => Promise<void>) | null,
-): Promise<Response> {
-  await storeWebhookEvent(db, stored);
-  if (!(await claimWebhookEvent(db, stored.id)))
-    return answer(200, { received: true, eventId: stored.id, duplicate: true });
-  // A status the order's workflow does not act on (pre_transit, ...): kept in the history, not signalled.
-  if (signal === null)
-    return answer(200, { received: true, eventId: stored.id, ignored: "status" });
-  try {
-    await signal(target.workflowId);
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) {
-      // The order's workflow has finished (or never ran): the event is kept, nothing is left to move.
-      return answer(200, { received: true, eventId: stored.id, ignored: "order_closed" });
-    }
-    await unclaimWebhookEvent(db, stored.id);
-    if (isTemporalUnavailable(err))
-      return answer(503, {
-        received: false,
-        eventId: stored.id,
-        error: "temporarily unavailable, retry",
-      });
-    console.error("[webhooks] signal failed", stored.id, err);
-    return answer(503, {
-      received: false,
-      eventId: stored.id,
-      error: "could not process the event, retry",
+/**
+ * An event as the endpoint keeps it before it answers: its row (`storeWebhookEvent`) and whether this request
+ * inserted it (false: a duplicate).
+ */
+export interface StoredEvent {
+  event: NewWebhookEvent;
+  inserted: boolean;
+}
+
+/** The row of an event: delivered as `deliver`, or (null) kept for the record only, settled as `outcome`. */
+function inboxRow(
+  id: string,
+  provider: WebhookProvider,
+  type: string,
+  payload: unknown,
+  deliver: WebhookDelivery | null,
+  outcome?: InboxOutcome,
+): NewWebhookEvent {
+  return {
+    id,
+    provider,
+    type,
+    payload,
+    deliver,
+    outcome,
+    nextAttemptAt: new Date(Date.now() + INBOX.holdMs),
+  };
+}
+
+async function store(event: NewWebhookEvent): Promise<StoredEvent> {
+  return { event, inserted: await storeWebhookEvent(db, event) };
+}
+
+/**
+ * The endpoint's answer once the event is stored (docs/decisions/0042-webhook-inbox.md): a duplicate is answered
+ * as one; a new event is signalled at once and settled; if the signal fails, the event stays stored and the
+ * worker's relay delivers it (the sender still gets 200: we have it). An event for a workflow that has ended
+ * is settled as such.
+ */
+async function deliverStored({ event, inserted }: StoredEvent): Promise<Response> {
+  const eventId = event.id;
+  if (!inserted) return answer(200, { received: true, eventId, duplicate: true });
+  const d = event.deliver;
+  if (d === null)
+    return answer(200, {
+      received: true,
+      eventId,
+      ignored: event.outcome === "no_order" ? "no_order" : "status",
     });
+  try {
+    const client = await getTemporalClient();
+    const outcome = await signalOutcome(() =>
+      client.workflow.getHandle(d.workflowId).signal(d.signalName, d.signalArg),
+    );
+    await settleWebhookEvent(db, eventId, outcome);
+    return answer(200, {
+      received: true,
+      eventId,
+      ...(outcome === "order_closed" ? { ignored: "order_closed" } : {}),
+    });
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    if (!isTemporalUnavailable(err))
+      console.error("[webhooks] signal failed; the relay delivers it", eventId, err);
+    await retryWebhookEventAt(db, eventId, new Date(Date.now() + inboxRetryDelayMs(1)), why).catch(
+      () => {},
+    );
+    return answer(200, { received: true, eventId, queued: true });
   }
-  return answer(200, { received: true, eventId: stored.id });
+}
+
+/**
+ * Stores a carrier event as the endpoint does, without delivering it (the endpoint then calls deliverStored;
+ * the tests call this alone to stand for a web process that died before the signal). A tracking number we do
+ * not know is a 404 (nothing stored), so the carrier retries: our shipment row may not exist yet.
+ */
+export async function storeCarrierEvent(ev: CarrierWebhookEvent): Promise<StoredEvent | Response> {
+  const shipment = await findShipmentByTracking(db, ev.result.tracking_code);
+  if (!shipment)
+    return answer(404, { received: false, eventId: ev.id, error: "unknown tracking number" });
+  const id = `carrier:${ev.id}`;
+  const signal = carrierSignalOf(ev);
+  const at = new Date(signal.occurredAt);
+  // The tracking history (a shipment's events), once per carrier event id.
+  await recordShipmentEvent(db, {
+    trackingNumber: ev.result.tracking_code,
+    providerEventId: id,
+    status: ev.result.status,
+    description: signal.description,
+    eventTimestamp: Number.isNaN(at.getTime()) ? new Date() : at,
+  });
+  const type = `${ev.description}:${ev.result.status}`;
+  // A status the order's workflow does not act on (pre_transit, ...): kept in the history, not signalled.
+  if (!isCarrierEventStatus(ev.result.status))
+    return store(inboxRow(id, "carrier", type, ev, null, "ignored"));
+  const payload: CarrierEventSignal = { ...signal, status: signal.status as CarrierStatus };
+  return store(
+    inboxRow(id, "carrier", type, ev, {
+      workflowId: shipment.workflowId,
+      signalName: carrierEventSignal.name,
+      signalArg: payload,
+    }),
+  );
 }
 
 /** POST /webhooks/carrier */
@@ -254,37 +330,28 @@ export async function handleCarrierWebhook(request: Request): Promise<Response> 
   const parsed = CarrierWebhookEventSchema.safeParse(body.value);
   if (!parsed.success)
     return answer(400, { received: false, error: `invalid event: ${issueText(parsed.error)}` });
-  const ev = parsed.data;
-  const shipment = await findShipmentByTracking(db, ev.result.tracking_code);
-  // Unknown tracking number: 404 (not stored), so the carrier retries; our shipment row may not exist yet.
-  if (!shipment)
-    return answer(404, { received: false, eventId: ev.id, error: "unknown tracking number" });
-  const target: WebhookOrderRef = {
-    orderId: shipment.orderId,
-    workflowId: shipment.workflowId,
-    shipmentId: shipment.shipmentId,
+  const stored = await storeCarrierEvent(parsed.data);
+  return stored instanceof Response ? stored : deliverStored(stored);
+}
+
+/** Stores a payment event as the endpoint does, without delivering it (see storeCarrierEvent). */
+export async function storePaymentEvent(ev: PaymentEvent): Promise<StoredEvent> {
+  const id = `payment:${ev.id}`;
+  const target = await findOrderForPayment(db, paymentEventRefs(ev));
+  // Events about objects that are not an order's (connected accounts, cards on file): stored, acknowledged.
+  if (!target) return store(inboxRow(id, "payments", ev.type, ev, null, "no_order"));
+  const signal: PaymentEventSignal = {
+    eventId: ev.id,
+    type: ev.type,
+    paymentRef: ev.data.object.id ?? undefined,
+    occurredAt: ev.created !== undefined ? new Date(ev.created * 1000).toISOString() : undefined,
   };
-  const id = `carrier:${ev.id}`;
-  const signal = carrierSignalOf(ev);
-  const at = new Date(signal.occurredAt);
-  // The tracking history (a shipment's events), once per carrier event id.
-  await recordShipmentEvent(db, {
-    trackingNumber: ev.result.tracking_code,
-    providerEventId: id,
-    status: ev.result.status,
-    description: signal.description,
-    eventTimestamp: Number.isNaN(at.getTime()) ? new Date() : at,
-  });
-  const signalable = isCarrierEventStatus(ev.result.status);
-  const send = async (workflowId: string) => {
-    const client = await getTemporalClient();
-    const payload: CarrierEventSignal = { ...signal, status: signal.status as CarrierStatus };
-    await client.workflow.getHandle(workflowId).signal(carrierEventSignal, payload);
-  };
-  return storeAndSignal(
-    { id, provider: "carrier", type: `${ev.description}:${ev.result.status}`, payload: ev },
-    target,
-    signalable ? send : null,
+  return store(
+    inboxRow(id, "payments", ev.type, ev, {
+      workflowId: target.workflowId,
+      signalName: paymentEventSignal.name,
+      signalArg: signal,
+    }),
   );
 }
 
@@ -300,38 +367,7 @@ export async function handlePaymentWebhook(request: Request): Promise<Response> 
   const parsed = PaymentEventSchema.safeParse(body.value);
   if (!parsed.success)
     return answer(400, { received: false, error: `invalid event: ${issueText(parsed.error)}` });
-  const ev = parsed.data;
-  const target = await findOrderForPayment(db, paymentEventRefs(ev));
-  // Events about objects that are not an order's (connected accounts, cards on file): stored, acknowledged.
-  if (!target) {
-    const inserted = await storeWebhookEvent(db, {
-      id: `payment:${ev.id}`,
-      provider: "payments",
-      type: ev.type,
-      payload: ev,
-    });
-    return answer(200, {
-      received: true,
-      eventId: `payment:${ev.id}`,
-      ...(inserted ? { ignored: "no_order" } : { duplicate: true }),
-    });
-  }
-  const id = `payment:${ev.id}`;
-  return storeAndSignal(
-    { id, provider: "payments", type: ev.type, payload: ev },
-    target,
-    async (workflowId) => {
-      const signal: PaymentEventSignal = {
-        eventId: ev.id,
-        type: ev.type,
-        paymentRef: ev.data.object.id ?? undefined,
-        occurredAt:
-          ev.created !== undefined ? new Date(ev.created * 1000).toISOString() : undefined,
-      };
-      const client = await getTemporalClient();
-      await client.workflow.getHandle(workflowId).signal(paymentEventSignal, signal);
-    },
-  );
+  return deliverStored(await storePaymentEvent(parsed.data));
 }
 
 // ---------------------------------------------------------------------------------------------------------

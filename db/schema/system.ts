@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import {
   boolean,
   customType,
@@ -38,15 +39,39 @@ export const outboxEmails = pgTable(
   ],
 );
 
-/** Incoming webhook events, keyed by the provider's event id so duplicates are dropped before they signal. */
-export const webhookEvents = pgTable("webhook_events", {
-  id: text("id").primaryKey(),
-  provider: text("provider").notNull(),
-  type: text("type").notNull(),
-  payload: jsonb("payload").notNull(),
-  receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
-  processedAt: timestamp("processed_at", { withTimezone: true }),
-});
+/**
+ * Incoming webhook events, the inbox (docs/decisions/0042-webhook-inbox.md): keyed by the provider's event id so
+ * a duplicate is dropped, stored before the sender is answered, then delivered to the order's workflow until
+ * it has it. Waiting for delivery: `workflow_id` set and `processed_at` null; due when `next_attempt_at` has passed.
+ */
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    id: text("id").primaryKey(),
+    provider: text("provider").notNull(),
+    type: text("type").notNull(),
+    payload: jsonb("payload").notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Settled: delivered to its workflow, or nothing to deliver it to (`outcome` says which). */
+    processedAt: timestamp("processed_at", { withTimezone: true }),
+    /** The workflow the event goes to, and the signal it goes as (null: nothing to deliver). */
+    workflowId: text("workflow_id"),
+    signalName: text("signal_name"),
+    signalArg: jsonb("signal_arg"),
+    /** Delivery attempts started (the endpoint's own is the first). */
+    attempts: integer("attempts").notNull().default(0),
+    /** When the relay may try (again): the endpoint's hold, a relay's lease, or the back-off. */
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
+    /** domain/webhook-inbox.ts InboxOutcome, once settled. */
+    outcome: text("outcome"),
+    lastError: text("last_error"),
+  },
+  (t) => [
+    index("webhook_events_pending_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`processed_at IS NULL AND workflow_id IS NOT NULL`),
+  ],
+);
 
 /**
  * State of the sandbox payment provider (the default offline adapter): payment intents, accounts,

@@ -7,12 +7,20 @@
  * - a forged or missing signature, malformed JSON and a bad payload get 400 and store nothing; an unknown
  *   tracking number 404;
  * - a payment event delivered 20 times: one row, one paymentEvent signal; a stale Stripe-Signature is 400;
- * - staff's simulateCarrierEvent goes through the same endpoint (delivery).
+ * - staff's simulateCarrierEvent goes through the same endpoint (delivery);
+ * - the inbox (docs/decisions/0042-webhook-inbox.md): an event stored by a web process that died before its
+ *   signal (the test calls storeCarrierEvent, the endpoint's store step, and nothing after it) is delivered by
+ *   the worker's relay and moves the order, though the carrier's retry is answered "duplicate"; the same event
+ *   posted twice at the same moment is stored once, answered once as a duplicate, and acted on once.
  */
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signCarrierEvent } from "../../activities/carrier/signature";
-import { signWebhookBody, simulateCarrierEvent } from "../../app/utils/webhooks.server";
+import {
+  signWebhookBody,
+  simulateCarrierEvent,
+  storeCarrierEvent,
+} from "../../app/utils/webhooks.server";
 import { getEnv } from "../../app/utils/env.server";
 import { createDb, type DbHandle } from "../../db/client";
 import { getOrderRow } from "../../db/queries/orders";
@@ -26,6 +34,7 @@ import {
   createCollection,
   createProduct,
   createRequest,
+  createStaffUser,
   DEFAULT_TEST_PASSWORD,
   SIZE_RUNS,
 } from "../factories";
@@ -295,6 +304,79 @@ describe("staff's simulate pickup / delivery", () => {
       ok: false,
       message: "This order has no shipment with a tracking number yet.",
     });
+  });
+});
+
+/** The stored row of an event (the inbox's marks). */
+async function inboxRow(id: string) {
+  const [row] = await dbh.db.select().from(webhookEvents).where(eq(webhookEvents.id, id));
+  return row;
+}
+
+describe("the inbox: no acknowledged event is lost", () => {
+  it("an event stored by a web process that died before its signal reaches its order through the relay", async () => {
+    const { orderId, trackingNumber } = await orderAwaitingPickup();
+    const secret = env.CARRIER_WEBHOOK_SECRET;
+    const staff = new HttpClient();
+    await staff.signIn((await createStaffUser(dbh.db, {})).email, DEFAULT_TEST_PASSWORD);
+    for (const [status, state] of [
+      ["picked_up", COMMON_STATES.IN_ROUTE],
+      ["delivered", COMMON_STATES.DELIVERED],
+    ] as const) {
+      const ev = carrierEvent(trackingNumber, status);
+      // The endpoint's store step, then the process "dies": no signal, no mark.
+      const stored = await storeCarrierEvent(ev);
+      expect(stored).toMatchObject({ inserted: true });
+      expect(await inboxRow(`carrier:${ev.id}`)).toMatchObject({
+        processedAt: null,
+        outcome: null,
+        attempts: 1,
+      });
+      // Staff see it waiting (within the endpoint's hold, before the relay takes it).
+      const page = await staff.get("/admin/outbox");
+      expect(
+        Number(/waiting for delivery to their orders: (\d+)/.exec(page.body)?.[1]),
+      ).toBeGreaterThanOrEqual(1);
+      // The carrier retries (it never had our 200): a duplicate, answered as one.
+      const raw = JSON.stringify(ev);
+      const retry = await postCarrier(raw, signCarrierEvent(raw, secret));
+      expect(retry.status).toBe(200);
+      expect(JSON.parse(retry.body)).toMatchObject({ received: true, duplicate: true });
+      // The worker's relay delivers it once the endpoint's hold (5 s) has passed.
+      await waitForOrderState(orderId, state);
+      await until(
+        "the relay's mark",
+        async () => (await inboxRow(`carrier:${ev.id}`)).outcome === "delivered",
+      );
+      expect((await inboxRow(`carrier:${ev.id}`)).attempts).toBe(2);
+    }
+    expect(await signalsIn(orderId, "carrierEvent")).toBe(2);
+    await waitForReadModel(dbh, orderId, COMMON_STATES.DELIVERED);
+    const order = await waitForOrderState(orderId, COMMON_STATES.DELIVERED);
+    // Delivered: the receiver's rating and RMA windows count from here.
+    expect(order.deliveredAt).toBeTruthy();
+    expect(order.actions.filter((a) => a.code === ACTION.SHIPMENT_DELIVERED)).toHaveLength(1);
+    expect(order.actions.filter((a) => a.code === ACTION.PAYOUT_RELEASED)).toHaveLength(1);
+  });
+
+  it("the same event posted twice at the same moment: one stored, one duplicate, the workflow acts once", async () => {
+    const { orderId, trackingNumber } = await orderAwaitingPickup();
+    const ev = carrierEvent(trackingNumber, "picked_up");
+    const raw = JSON.stringify(ev);
+    const sig = signCarrierEvent(raw, env.CARRIER_WEBHOOK_SECRET);
+    const both = await Promise.all([postCarrier(raw, sig), postCarrier(raw, sig)]);
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    expect(both.map((r) => JSON.parse(r.body).duplicate === true).sort()).toEqual([false, true]);
+    expect(await storedRows(`carrier:${ev.id}`)).toBe(1);
+    await waitForOrderState(orderId, COMMON_STATES.IN_ROUTE);
+    expect(await inboxRow(`carrier:${ev.id}`)).toMatchObject({ outcome: "delivered", attempts: 1 });
+    // Past the hold and a sweep: the relay has nothing left to deliver.
+    await new Promise((r) => setTimeout(r, 8_000));
+    expect(await signalsIn(orderId, "carrierEvent")).toBe(1);
+    expect((await inboxRow(`carrier:${ev.id}`)).attempts).toBe(1);
+    const order = await waitForOrderState(orderId, COMMON_STATES.IN_ROUTE);
+    expect(order.actions.filter((a) => a.code === ACTION.SHIPMENT_PICKED_UP)).toHaveLength(1);
+    expect(order.actions.filter((a) => a.code === ACTION.PAYOUT_RELEASED)).toHaveLength(1);
   });
 });
 

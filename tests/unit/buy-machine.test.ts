@@ -677,6 +677,13 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
         .at(-1)
         ?.notices?.map((n) => n.template),
     ).toEqual(["rate_order"]);
+    // The webhook relay may deliver an event again (docs/decisions/0042-webhook-inbox.md): nothing new to do.
+    const calls = w.calls().length;
+    expect(acceptCarrierEvent(m, { eventId: "e2", status: "delivered" })).toBe(false);
+    expect(acceptCarrierEvent(m, { eventId: "e1", status: "picked_up" })).toBe(false);
+    expect(nextQueuedStep(m, w.ctx)).toBeFalsy();
+    expect(w.calls()).toHaveLength(calls);
+    expect(m.deadlines.rmaBy).toBe(T0 + 1000 + WINDOWS.rmaRequest);
   });
 
   test("delivered: completes (305, 390) once the RMA and rating windows have closed", () => {
