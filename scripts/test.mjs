@@ -149,6 +149,9 @@ function childCpuSeconds() {
   }
 }
 
+/** Where the recorded block goes in docs/performance.md: before this line of the "Test command" section. */
+const OLDER_RUNS = "The older measurements follow.";
+
 /** `--record`: the run's figures as the <!-- test-command --> block of docs/performance.md. */
 function recordInDoc({ passed, failed, ms, cpu, slowest }) {
   const rows = [...results]
@@ -179,7 +182,11 @@ function recordInDoc({ passed, failed, ms, cpu, slowest }) {
       key: "test-command",
       by: "npm test -- --record",
       report,
-      place: (doc, block) => `${doc.trimEnd()}\n\n${block}\n`,
+      // In the "Test command" section, before its older measurements (else at the end).
+      place: (doc, block) =>
+        doc.includes(OLDER_RUNS)
+          ? doc.replace(OLDER_RUNS, () => `${block}\n\n${OLDER_RUNS}`)
+          : `${doc.trimEnd()}\n\n${block}\n`,
     });
   } catch (e) {
     warn(`could not record in docs/performance.md: ${e.message}`);
