@@ -147,6 +147,20 @@ app.use((req, res, next) => {
     .json({ error: "API tokens are accepted only by POST /api/stock-import." });
 });
 
+// The data requests of Remix before single fetch (`?_data=<route id>`): the app's own client asks for `.data`
+// URLs, and the old form reaches a path that cannot answer an action's refusal (it answered 500 with a stack).
+// Refused here with a 400, whatever the route, before Remix sees it.
+app.use((req, res, next) => {
+  const query = req.originalUrl.indexOf("?");
+  if (query === -1 || !new URLSearchParams(req.originalUrl.slice(query + 1)).has("_data"))
+    return next();
+  res
+    .status(400)
+    .set("Cache-Control", "no-store")
+    .type("text/plain")
+    .send("Bad request: this form of data request is not supported.");
+});
+
 app.get("/healthz", (_req, res) => {
   res.type("text/plain").send("ok");
 });

@@ -9,6 +9,8 @@
 // answers + 5 to reach the throttle), each on its own fresh e-mail address except the throttle case; malformed
 // or invalid sign-in forms are not recorded. Register and reset requests count per e-mail (3) and per address
 // (20); each test here uses its own e-mail address.
+import fs from "node:fs";
+import path from "node:path";
 import { findUserByEmail } from "../../db/queries/users";
 import { listOutbox } from "../../db/queries/outbox";
 import { MSG } from "../../domain/accounts";
@@ -185,6 +187,50 @@ describe("malformed bodies get a 400, never a 5xx or a stack trace", () => {
       const r = await new HttpClient().postRaw("/logout", m.body, m.type);
       expectRedirect(r, "/");
     }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The data requests of Remix before single fetch
+
+/** Every route module with an action, as a path with its parameters filled ("1"; optional ones left out). */
+function actionPaths(): string[] {
+  const dir = path.resolve(__dirname, "../../app/routes");
+  return fs
+    .readdirSync(dir)
+    .filter((n) => /\.tsx?$/.test(n) && !/\.server\.tsx?$/.test(n))
+    .filter((n) =>
+      /export (async )?function action\b|export const action\b/.test(
+        fs.readFileSync(path.join(dir, n), "utf8"),
+      ),
+    )
+    .map((n) => {
+      const segments = n
+        .replace(/\.tsx?$/, "")
+        .split(".")
+        .filter((seg) => !/^\(.*\)$/.test(seg) && seg !== "_index")
+        .map((seg) => (seg.startsWith("$") ? "1" : seg.replace(/_$/, "")));
+      return `/${segments.join("/")}`;
+    });
+}
+
+describe("?_data= (the data requests of Remix before single fetch)", () => {
+  test("a POST with ?_data= to every route with an action answers 4xx, signed out and signed in, never a stack", async () => {
+    const paths = actionPaths();
+    expect(paths.length).toBeGreaterThan(30);
+    for (const who of [anon(), retailer, staff]) {
+      for (const p of paths) {
+        const r = await who.postForm(`${p}?_data=${encodeURIComponent(`routes/${p.slice(1)}`)}`, {
+          intent: "nothing",
+          email: "x",
+        });
+        expectRejected(r);
+      }
+    }
+  });
+
+  test("a GET with ?_data= answers 400 too", async () => {
+    expectRejected(await anon().get("/register?_data=routes%2Fregister"), { status: 400 });
   });
 });
 
