@@ -13,7 +13,6 @@ import {
   replaceResetToken,
   setUserPasswordHash,
 } from "../../db/queries/users";
-import { commitSession } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { parseSubmission } from "~/utils/form.server";
@@ -21,6 +20,7 @@ import { resetLink, sendResetMail } from "~/utils/reset-mail.server";
 import { RESET_TOKEN_TTL_MS, generateResetToken, hashPassword, hashResetToken, looksLikeResetToken } from "~/utils/password.server";
 import { endAllSessions } from "~/utils/session.server";
 import { admitAccountRequest, liftLoginThrottle, throttleConfig } from "~/utils/throttle.server";
+import { finishFirstFactor } from "~/utils/two-factor.server";
 
 function parseUid(uid: string | undefined): number | null {
   if (!uid || !/^\d{1,9}$/.test(uid)) return null;
@@ -96,6 +96,6 @@ export async function setNewPassword(formData: FormData, params: { uid?: string;
   await endAllSessions(user.id); // every session of the user is revoked
   // The link proved ownership: the e-mail's sign-in throttle starts over (ADR 0003).
   await liftLoginThrottle(db, { email: user.email, ip });
-  const setCookie = await commitSession(user.id);
-  return redirect("/?ref=resetSuccessful", { headers: { "Set-Cookie": setCookie } });
+  // Signed in, unless two-factor is on: then the code step first (a reset link proves the e-mail, not the phone; ADR 0041).
+  return finishFirstFactor(user, "/?ref=resetSuccessful", "/?ref=resetSuccessful");
 }

@@ -342,7 +342,7 @@ describe("sessions and outbox", () => {
       const row = await getSessionWithUser(db, id);
       expect(row).toEqual({
         session: { id, userId: user!.id, expiresAt, actingRetailerId: retailer.id, actingBrandId: null, dismissedBanners: ["payout"] },
-        user: { id: user!.id, email: user!.email, isStaff: false, retailerId: retailer.id },
+        user: { id: user!.id, email: user!.email, isStaff: false, retailerId: retailer.id, twoFactor: false },
       });
     }
     expect(await getSessionWithUser(db, `${id}-unknown`)).toBeNull();
