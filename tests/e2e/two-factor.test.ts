@@ -75,7 +75,7 @@ test("staff: two-factor on in Settings, then sign-in with a TOTP code, with a re
     .filter({ hasText: /is on\b/ })
     .waitFor();
   // Turning it on ended the other session and kept this one.
-  await expectSignedOut(other, "/admin");
+  await expectSignedOut(other, "/settings/password");
   await p.goto(url("/settings/two-factor"));
   expect(new URL(p.url()).pathname).toBe("/settings/two-factor");
 
