@@ -13,6 +13,7 @@ import {
   replaceResetToken,
   setUserPasswordHash,
 } from "../../db/queries/users";
+import { endUserSignInChallenges } from "../../db/queries/two-factor";
 import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { parseSubmission } from "~/utils/form.server";
@@ -94,6 +95,7 @@ export async function setNewPassword(formData: FormData, params: { uid?: string;
   }
   await setUserPasswordHash(db, user.id, await hashPassword(submission.value.new_password));
   await endAllSessions(user.id); // every session of the user is revoked
+  await endUserSignInChallenges(db, user.id); // and every sign-in waiting for its code
   // The link proved ownership: the e-mail's sign-in throttle starts over (ADR 0003).
   await liftLoginThrottle(db, { email: user.email, ip });
   // Signed in, unless two-factor is on: then the code step first (a reset link proves the e-mail, not the phone; ADR 0041).

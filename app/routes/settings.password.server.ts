@@ -1,10 +1,12 @@
 /**
  * Settings → Password, server half (docs/product/screens.md, "Settings and payout"; ADR 0041): the user's own
- * password changed with the current one; every other session of the user ends, this one stays. Wrong current
+ * password changed with the current one; every other session of the user ends (and any sign-in waiting for
+ * its code), this one stays. Wrong current
  * passwords count against the sign-in throttle, as at sign-in.
  */
 import { data } from "@remix-run/node";
 import { ChangePasswordSchema, MSG } from "../../domain/accounts";
+import { endUserSignInChallenges } from "../../db/queries/two-factor";
 import { findUserById, setUserPasswordHash } from "../../db/queries/users";
 import type { AuthContext } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
@@ -43,5 +45,6 @@ export async function changePasswordAction(request: Request, auth: AuthContext, 
   }
   await setUserPasswordHash(db, auth.user.id, await hashPassword(submission.value.new_password));
   await endOtherSessions(auth.user.id, auth.session.id);
+  await endUserSignInChallenges(db, auth.user.id);
   return { result: submission.reply({ resetForm: true }), changed: true };
 }

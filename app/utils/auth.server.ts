@@ -125,12 +125,18 @@ function pathWithSearch(request: Request): string {
   return u.pathname + u.search;
 }
 
-/** A signed-in user, else a redirect to /signin?next=<this page>. */
+/**
+ * A signed-in user, else a redirect to /signin?next=<this page>; staff who must set up two-factor sign-in are
+ * sent to its page from anywhere else (actions too: the root loader's guard runs for pages only).
+ */
 export async function requireUser(request: Request): Promise<AuthContext> {
   const auth = await getAuth(request);
   if (!auth) {
     const next = pathWithSearch(request);
     throw redirect(next === "/" ? "/signin" : `/signin?next=${encodeURIComponent(next)}`);
+  }
+  if (mustSetUpTwoFactor(auth) && !visibleUrl(new URL(request.url)).pathname.startsWith(TWO_FACTOR_SETUP_PATH)) {
+    throw redirect(TWO_FACTOR_SETUP_PATH);
   }
   return auth;
 }

@@ -61,7 +61,7 @@ export async function disableTwoFactor(db: Db, userId: number): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.update(users).set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null }).where(eq(users.id, userId));
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-    await tx.delete(signInChallenges).where(eq(signInChallenges.userId, userId));
+    await endUserSignInChallenges(tx, userId);
   });
 }
 
@@ -119,4 +119,9 @@ export async function findSignInChallenge(
 /** Ends a waiting sign-in (its code was accepted, or it was abandoned). */
 export async function endSignInChallenge(db: Db, tokenHash: string): Promise<void> {
   await db.delete(signInChallenges).where(eq(signInChallenges.tokenHash, tokenHash));
+}
+
+/** Ends every sign-in of the user waiting for its code (the password changed: who knew the old one starts over). */
+export async function endUserSignInChallenges(db: Db, userId: number): Promise<void> {
+  await db.delete(signInChallenges).where(eq(signInChallenges.userId, userId));
 }
