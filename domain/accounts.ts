@@ -41,6 +41,13 @@ export const MSG = {
   brandsRequired: "Choose at least one brand or request one.",
   brandNameRequired: "Brand name is required.",
   amountInvalid: "Enter an amount in dollars, e.g. 25000.",
+  // ours: two-factor sign-in and the password in Settings (docs/product/screens.md, "Two-factor sign-in")
+  codeRequired: "Enter the code from your authenticator app or a recovery code.",
+  codeInvalid: "That code is not valid.",
+  codeThrottled:
+    "Too many wrong codes. For your security, please wait a few minutes and try again.",
+  twoFactorRequired: "Staff accounts need two-factor sign-in. Set it up to continue.",
+  currentPasswordWrong: "Your current password is not correct.",
   // ours: an inactive or pending retailer cannot trade
   notTrading:
     "Your retailer account is not active, so you cannot buy, sell or swap. Please contact support to have it reactivated.",
@@ -99,6 +106,30 @@ export const ResetConfirmSchema = z
   .refine((v) => v.new_password === v.confirm, {
     path: ["confirm"],
     message: MSG.resetPasswordsMustMatch,
+  });
+
+/** The second step of a sign-in, and turning two-factor on or off: a TOTP code or a recovery code. */
+export const TwoFactorCodeSchema = z.object({
+  code: z
+    .string({ required_error: MSG.codeRequired, invalid_type_error: MSG.codeRequired })
+    .trim()
+    .min(1, MSG.codeRequired)
+    .max(64, MSG.codeInvalid),
+});
+
+/** Settings, Password: the current password, then the new one twice. */
+export const ChangePasswordSchema = z
+  .object({
+    current_password: z
+      .string({ required_error: MSG.required })
+      .min(1, MSG.required)
+      .max(PASSWORD_MAX, MSG.currentPasswordWrong),
+    new_password: password(MSG.passwordIndecent),
+    confirm: z.string({ required_error: MSG.passwordsMustMatch }),
+  })
+  .refine((v) => v.new_password === v.confirm, {
+    path: ["confirm"],
+    message: MSG.passwordsMustMatch,
   });
 
 // ---------------------------------------------------------------------------------------------
@@ -398,7 +429,12 @@ export type AccountState =
       isStaff: boolean;
       retailerStatus: "none" | "pending" | "active" | "inactive" | "denied";
       setupComplete: boolean;
+      /** A staff user in production without two-factor sign-in (ADR 0041). */
+      mustSetUpTwoFactor?: boolean;
     };
+
+/** Where a user turns two-factor sign-in on or off (docs/product/screens.md, "Two-factor sign-in"). */
+export const TWO_FACTOR_SETUP_PATH = "/settings/two-factor";
 
 /**
  * Who may trade (cart add/proceed, checkout, pay, selling to a request, swaps, order commands): only an
@@ -412,7 +448,8 @@ const STATUS_PAGES = ["/retailer-setup", "/wait-for-activation", "/retailer-deni
 
 /**
  * The central navigation guard (root loader): where this user must go instead of `pathname`, or null.
- * Order: admin paths for non-staff -> /error/; signed out -> /signin; held retailers -> their status page.
+ * Order: admin paths for non-staff -> /error/; signed out -> /signin; staff in production without two-factor
+ * -> its set-up; held retailers -> their status page.
  */
 export function requiredActionPath(
   state: AccountState,
@@ -426,6 +463,11 @@ export function requiredActionPath(
     if (isPublicPath(pathname)) return null;
     const here = pathname + search;
     return here === "/" ? "/signin" : `/signin?next=${encodeURIComponent(here)}`;
+  }
+  if (state.mustSetUpTwoFactor) {
+    return startsWithSegment(pathname, TWO_FACTOR_SETUP_PATH) || isPublicPath(pathname)
+      ? null
+      : TWO_FACTOR_SETUP_PATH;
   }
   if (state.isStaff) return null;
   let target: string | null = null;

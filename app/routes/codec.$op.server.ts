@@ -16,7 +16,7 @@ import {
   type JsonPayload,
 } from "../../temporal/codec";
 import { payloadCodecOf } from "../../temporal/connection";
-import { getAuth } from "~/utils/auth.server";
+import { getAuth, mustSetUpTwoFactor } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { readBytes } from "~/utils/form.server";
@@ -36,6 +36,7 @@ const processCodec = () => (codec ??= payloadCodecOf(getEnv()));
 async function refusal(request: Request): Promise<Response | null> {
   const auth = await getAuth(request);
   if (!auth) return codecError(401, "Sign in as staff to read order payloads.");
+  if (mustSetUpTwoFactor(auth)) return codecError(403, "Set up two-factor sign-in first.");
   const granted = auth.user.isStaff ? await getAdminPermissions(db, auth.user.id) : [];
   if (!granted.includes(PAYLOAD_DECODE_PERMISSION))
     return codecError(403, "You may not read order payloads.");

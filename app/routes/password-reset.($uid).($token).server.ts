@@ -13,7 +13,7 @@ import {
   replaceResetToken,
   setUserPasswordHash,
 } from "../../db/queries/users";
-import { commitSession } from "~/utils/auth.server";
+import { endUserSignInChallenges } from "../../db/queries/two-factor";
 import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { parseSubmission } from "~/utils/form.server";
@@ -27,6 +27,7 @@ import {
 } from "~/utils/password.server";
 import { endAllSessions } from "~/utils/session.server";
 import { admitAccountRequest, liftLoginThrottle, throttleConfig } from "~/utils/throttle.server";
+import { finishFirstFactor } from "~/utils/two-factor.server";
 
 function parseUid(uid: string | undefined): number | null {
   if (!uid || !/^\d{1,9}$/.test(uid)) return null;
@@ -135,8 +136,9 @@ export async function setNewPassword(
   }
   await setUserPasswordHash(db, user.id, await hashPassword(submission.value.new_password));
   await endAllSessions(user.id); // every session of the user is revoked
+  await endUserSignInChallenges(db, user.id); // and every sign-in waiting for its code
   // The link proved ownership: the e-mail's sign-in throttle starts over (ADR 0003).
   await liftLoginThrottle(db, { email: user.email, ip });
-  const setCookie = await commitSession(user.id);
-  return redirect("/?ref=resetSuccessful", { headers: { "Set-Cookie": setCookie } });
+  // Signed in, unless two-factor is on: then the code step first (a reset link proves the e-mail, not the phone; ADR 0041).
+  return finishFirstFactor(user, "/?ref=resetSuccessful", "/?ref=resetSuccessful");
 }

@@ -1,31 +1,39 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { NavLink, Outlet } from "@remix-run/react";
+import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { pageTitle } from "~/components/title";
-import { requireRetailer } from "~/utils/auth.server";
+import { requireRetailer, requireUser } from "~/utils/auth.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Settings") }];
 
-/** The six tabs of Settings (API tokens: docs/guides/stock-import.md "API") (docs/product/screens.md, "Settings and payout"). */
+/**
+ * The tabs of Settings (API tokens: docs/guides/stock-import.md "API") (docs/product/screens.md, "Settings and
+ * payout"). `account`: the signed-in user's own (password, two-factor), open to staff too (ADR 0041).
+ */
 export const SETTINGS_TABS = [
-  { to: "/settings/store", label: "Store Info" },
-  { to: "/settings/contact", label: "Contact Info" },
-  { to: "/settings/payout", label: "Payout Info" },
-  { to: "/settings/card", label: "Card On File" },
-  { to: "/settings/password", label: "Password" },
-  { to: "/settings/api", label: "API tokens" },
+  { to: "/settings/store", label: "Store Info", account: false },
+  { to: "/settings/contact", label: "Contact Info", account: false },
+  { to: "/settings/payout", label: "Payout Info", account: false },
+  { to: "/settings/card", label: "Card On File", account: false },
+  { to: "/settings/password", label: "Password", account: true },
+  { to: "/settings/two-factor", label: "Two-factor sign-in", account: true },
+  { to: "/settings/api", label: "API tokens", account: false },
 ] as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
+  const auth = await requireUser(request);
+  // Staff reach their own account's tabs; the store's tabs are for a retailer (or staff acting as one).
+  if (auth.user.isStaff) return { accountOnly: !auth.retailer };
   await requireRetailer(request);
-  return null;
+  return { accountOnly: false };
 }
 
 export default function SettingsLayout() {
+  const { accountOnly } = useLoaderData<typeof loader>();
   return (
     <section className="page">
       <h1>Settings</h1>
       <nav className="tabs" aria-label="Settings">
-        {SETTINGS_TABS.map((t) => (
+        {SETTINGS_TABS.filter((t) => !accountOnly || t.account).map((t) => (
           <NavLink key={t.to} to={t.to} prefetch="intent">
             {t.label}
           </NavLink>

@@ -6,24 +6,15 @@ import type {
   LoaderFunctionArgs,
   MetaFunction,
 } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { MSG, SignInSchema, safeNextPath } from "../../domain/accounts";
-import { findUserByEmail, touchLastLogin } from "../../db/queries/users";
+import { MSG, SignInSchema, TwoFactorCodeSchema, safeNextPath } from "../../domain/accounts";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
-import { commitSession, getAuth, landingPath, readFormData } from "~/utils/auth.server";
-import { parseSubmission } from "~/utils/form.server";
-import { db } from "~/utils/db.server";
+import { getAuth, landingPath, readFormData } from "~/utils/auth.server";
 import { getEnv } from "~/utils/env.server";
-import { verifyAgainstDummy, verifyPassword } from "~/utils/password.server";
-import {
-  checkLoginThrottle,
-  clientIp,
-  noteLoginAttempt,
-  retryAfterHeaders,
-  throttleConfig,
-} from "~/utils/throttle.server";
+import { clientIp, retryAfterHeaders } from "~/utils/throttle.server";
+import { codeStage, codeStep, passwordStep } from "./signin.($stage).server";
 import { ErrorList, Field } from "~/components/forms";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Sign in") }];
@@ -42,62 +33,67 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const auth = await getAuth(request);
   if (auth) throw redirect(landingPath(auth, next));
   const env = getEnv();
-  return { next, supportPhone: env.SUPPORT_PHONE, chatEnabled: !!env.CHAT_WIDGET_SNIPPET };
+  const shared = { next, supportPhone: env.SUPPORT_PHONE, chatEnabled: !!env.CHAT_WIDGET_SNIPPET };
+  // /signin/code: the second step of a user with two-factor on (docs/product/screens.md, "Two-factor sign-in").
+  if (params.stage === "code") return { ...shared, code: await codeStage(request) };
+  return { ...shared, code: null };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
-  const submission = parseSubmission(formData, { schema: SignInSchema });
-  if (submission.status !== "success") {
-    return data(
-      {
-        result: submission.reply({ hideFields: ["password"] }),
-        loginFailed: false,
-        throttled: null as string | null,
-      },
-      { status: 400 },
-    );
-  }
-  const { email, password, next } = submission.value;
-  const env = getEnv();
   const ip = clientIp(context);
-  const verdict = await checkLoginThrottle(db, throttleConfig(env), { email, ip });
-  if (verdict.limited) {
-    return data(
-      {
-        result: submission.reply({ hideFields: ["password"], formErrors: [verdict.message] }),
-        loginFailed: false,
-        throttled: verdict.message,
-      },
-      { status: 429, headers: { "Retry-After": String(verdict.retryAfterSeconds) } },
-    );
-  }
-  const found = await findUserByEmail(db, email);
-  // A deactivated account is answered as a wrong password (docs/product/screens.md, "Staff users").
-  const user = found?.deactivatedAt ? null : found;
-  const ok = user
-    ? await verifyPassword(user.passwordHash, password)
-    : await verifyAgainstDummy(password);
-  await noteLoginAttempt(db, { email, ip, succeeded: ok && !!user });
-  if (!ok || !user) {
-    // The same answer for an unknown e-mail and a wrong password (docs/product/glossary.md, "Anonymity").
-    return data(
-      {
-        result: submission.reply({ hideFields: ["password"], formErrors: [MSG.loginFailed] }),
-        loginFailed: true,
-        throttled: null,
-      },
-      { status: 401 },
-    );
-  }
-  await touchLastLogin(db, user.id);
-  const setCookie = await commitSession(user.id);
-  return redirect(landingPath({ user: { isStaff: user.isStaff } }, next), {
-    headers: { "Set-Cookie": setCookie },
-  });
+  return params.stage === "code" ? codeStep(request, formData, ip) : passwordStep(formData, ip);
 }
 
 export default function SignIn() {
+  const { code } = useLoaderData<typeof loader>();
+  return code ? <CodeForm email={code.email} /> : <PasswordForm />;
+}
+
+function CodeForm({ email }: { email: string }) {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "signin-code",
+    lastResult: navigation.state === "idle" ? actionData?.result : null,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: TwoFactorCodeSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <section className="page auth-page">
+      <h1>Enter your code</h1>
+      <p>
+        Signing in as {email}. Enter the 6-digit code from your authenticator app, or one of your
+        recovery codes.
+      </p>
+      <Form method="post" {...getFormProps(form)} className="form-stack">
+        <ErrorList kind="form" errors={form.errors} />
+        <Field
+          label="Code"
+          htmlFor={fields.code.id}
+          errors={fields.code.errors}
+          errorId={fields.code.errorId}
+        >
+          <input
+            {...getInputProps(fields.code, { type: "text" })}
+            autoComplete="one-time-code"
+            autoFocus
+            spellCheck={false}
+          />
+        </Field>
+        <div className="form-actions">
+          <button type="submit" className="button" disabled={navigation.state === "submitting"}>
+            Verify
+          </button>
+          <Link to="/signin">Start over</Link>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+function PasswordForm() {
   const { next, supportPhone, chatEnabled } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();

@@ -3,19 +3,27 @@
  * Sessions themselves live in session.server.ts (the one module wrapping `lucia`).
  */
 import { redirect } from "@remix-run/node";
-import { MSG, requiredActionPath, retailerMayTrade, safeNextPath } from "../../domain/accounts";
+import {
+  MSG,
+  TWO_FACTOR_SETUP_PATH,
+  requiredActionPath,
+  retailerMayTrade,
+  safeNextPath,
+} from "../../domain/accounts";
 import type { ContactRow, RetailerRow } from "../../db/queries/retailers";
 import { getRetailer, getRetailerWithContact } from "../../db/queries/retailers";
 import { getBrandsByIds } from "../../db/queries/retailers";
 import { touchRetailerLastActive } from "../../db/queries/retailer-admin";
 import { LAST_ACTIVE_EVERY_MS, lastActiveDue } from "../../domain/retailer-admin";
 import { db } from "./db.server";
+import { getEnv } from "./env.server";
 import { blankSessionCookieHeader, endSession, readSession, startSession } from "./session.server";
 
 export type { ContactRow, RetailerRow };
 
 export type AuthContext = {
-  user: { id: number; email: string; isStaff: boolean };
+  /** twoFactor: two-factor sign-in is on (ADR 0041). */
+  user: { id: number; email: string; isStaff: boolean; twoFactor: boolean };
   session: {
     id: string;
     actingRetailerId: number | null;
@@ -90,7 +98,7 @@ async function loadAuth(request: Request): Promise<AuthContext | null> {
   const actingBrand: AuthContext["actingBrand"] = retailer ? (brands?.[0] ?? null) : null;
   if (!user.isStaff && ownRetailer) noteRetailerActive(ownRetailer);
   return {
-    user: { id: user.id, email: user.email, isStaff: user.isStaff },
+    user: { id: user.id, email: user.email, isStaff: user.isStaff, twoFactor: user.twoFactor },
     session: {
       id: session.id,
       actingRetailerId: session.actingRetailerId,
@@ -134,20 +142,38 @@ function pathWithSearch(request: Request): string {
   return u.pathname + u.search;
 }
 
-/** A signed-in user, else a redirect to /signin?next=<this page>. */
+/**
+ * A signed-in user, else a redirect to /signin?next=<this page>; staff who must set up two-factor sign-in are
+ * sent to its page from anywhere else (actions too: the root loader's guard runs for pages only).
+ */
 export async function requireUser(request: Request): Promise<AuthContext> {
   const auth = await getAuth(request);
   if (!auth) {
     const next = pathWithSearch(request);
     throw redirect(next === "/" ? "/signin" : `/signin?next=${encodeURIComponent(next)}`);
   }
+  if (
+    mustSetUpTwoFactor(auth) &&
+    !visibleUrl(new URL(request.url)).pathname.startsWith(TWO_FACTOR_SETUP_PATH)
+  ) {
+    throw redirect(TWO_FACTOR_SETUP_PATH);
+  }
   return auth;
 }
 
-/** Throws a redirect to /error/ unless the request comes from staff. */
+/**
+ * In production every staff user signs in with two-factor (ADR 0041): one without it is sent to set it up
+ * before any staff page or action. Elsewhere (local, test, staging) it is not required.
+ */
+export function mustSetUpTwoFactor(auth: AuthContext | null): boolean {
+  return !!auth && auth.user.isStaff && !auth.user.twoFactor && getEnv().APP_ENV === "production";
+}
+
+/** Throws a redirect to /error/ unless the request comes from staff (to the two-factor set-up when it is missing). */
 export async function adminGuard(request: Request): Promise<AuthContext> {
   const auth = await getAuth(request);
   if (!auth || !auth.user.isStaff) throw redirect("/error/");
+  if (mustSetUpTwoFactor(auth)) throw redirect(TWO_FACTOR_SETUP_PATH);
   return auth;
 }
 
@@ -165,6 +191,7 @@ export async function requireRetailer(
 ): Promise<AuthContext & { retailer: RetailerRow }> {
   const auth = await requireUser(request);
   if (auth.user.isStaff) {
+    if (mustSetUpTwoFactor(auth)) throw redirect(TWO_FACTOR_SETUP_PATH);
     if (!auth.retailer) throw redirect("/admin/retailers?pick=1");
     return auth as AuthContext & { retailer: RetailerRow };
   }
@@ -238,6 +265,7 @@ export function requiredActionRedirect(
           isStaff: auth.user.isStaff,
           retailerStatus: own ? own.status : "none",
           setupComplete: own ? own.setupCompletedAt !== null : false,
+          mustSetUpTwoFactor: mustSetUpTwoFactor(auth),
         }
       : { signedIn: false },
     u.pathname,

@@ -5,7 +5,7 @@
  */
 import { DrizzlePostgreSQLAdapter } from "@lucia-auth/adapter-drizzle";
 import { Lucia, TimeSpan, type DatabaseSession, type DatabaseUser } from "lucia";
-import { getSessionWithUser } from "../../db/queries/sessions";
+import { deleteOtherSessions, getSessionWithUser } from "../../db/queries/sessions";
 import { sessions, users } from "../../db/schema";
 import { db } from "./db.server";
 import { orUnavailable } from "./db-unavailable.server";
@@ -54,7 +54,12 @@ function createLucia() {
       actingBrandId: a.actingBrandId,
       dismissedBanners: a.dismissedBanners,
     }),
-    getUserAttributes: (a) => ({ email: a.email, isStaff: a.isStaff, retailerId: a.retailerId }),
+    getUserAttributes: (a) => ({
+      email: a.email,
+      isStaff: a.isStaff,
+      retailerId: a.retailerId,
+      twoFactor: a.twoFactor,
+    }),
   });
 }
 
@@ -64,7 +69,12 @@ declare module "lucia" {
   interface Register {
     Lucia: AppLucia;
     UserId: number;
-    DatabaseUserAttributes: { email: string; isStaff: boolean; retailerId: number | null };
+    DatabaseUserAttributes: {
+      email: string;
+      isStaff: boolean;
+      retailerId: number | null;
+      twoFactor: boolean;
+    };
     DatabaseSessionAttributes: {
       actingRetailerId: number | null;
       actingBrandId: number | null;
@@ -91,7 +101,13 @@ export type ValidatedSession = {
     actingBrandId: number | null;
     dismissedBanners: string[];
   };
-  user: { id: number; email: string; isStaff: boolean; retailerId: number | null };
+  user: {
+    id: number;
+    email: string;
+    isStaff: boolean;
+    retailerId: number | null;
+    twoFactor: boolean;
+  };
 };
 
 /** Reads the session cookie and validates it against the database (null when absent or invalid). */
@@ -110,7 +126,13 @@ export async function readSession(request: Request): Promise<ValidatedSession | 
       actingBrandId: session.actingBrandId,
       dismissedBanners: session.dismissedBanners ?? [],
     },
-    user: { id: user.id, email: user.email, isStaff: user.isStaff, retailerId: user.retailerId },
+    user: {
+      id: user.id,
+      email: user.email,
+      isStaff: user.isStaff,
+      retailerId: user.retailerId,
+      twoFactor: user.twoFactor === true,
+    },
   };
 }
 
@@ -137,6 +159,11 @@ export async function endSession(sessionId: string): Promise<string> {
 /** Ends every session of the user (password reset). */
 export async function endAllSessions(userId: number): Promise<void> {
   await lucia().invalidateUserSessions(userId);
+}
+
+/** Ends every session of the user except `keepSessionId` (the one making the change). */
+export async function endOtherSessions(userId: number, keepSessionId: string): Promise<void> {
+  await deleteOtherSessions(db, userId, keepSessionId);
 }
 
 export function blankSessionCookieHeader(): string {

@@ -71,6 +71,29 @@ export async function noteLoginAttempt(
   await recordLoginAttempt(db, input);
 }
 
+/**
+ * Two-factor codes are throttled as passwords are, counted under their own key ("2fa:" and the e-mail), so
+ * wrong codes and wrong passwords have limits of their own (ADR 0041).
+ */
+const codeKey = (email: string) => `2fa:${email}`;
+
+export async function checkCodeThrottle(
+  db: Db,
+  cfg: ThrottleConfig,
+  input: { email: string; ip: string },
+  message: string,
+): Promise<ThrottleVerdict> {
+  const verdict = await checkLoginThrottle(db, cfg, { email: codeKey(input.email), ip: input.ip });
+  return verdict.limited ? { ...verdict, message } : verdict;
+}
+
+export async function noteCodeAttempt(
+  db: Db,
+  input: { email: string; ip: string; succeeded: boolean },
+): Promise<void> {
+  await recordLoginAttempt(db, { ...input, email: codeKey(input.email) });
+}
+
 /** A successful password reset proves the owner: it counts as a success, lifting the e-mail's sign-in limits. */
 export async function liftLoginThrottle(
   db: Db,

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import { builtOnce } from "../built-once";
 import type { Db } from "../client";
 import { sessions, users } from "../schema";
@@ -11,7 +11,13 @@ export interface SessionWithUser {
     SessionRow,
     "id" | "userId" | "expiresAt" | "actingRetailerId" | "actingBrandId" | "dismissedBanners"
   >;
-  user: { id: number; email: string; isStaff: boolean; retailerId: number | null };
+  user: {
+    id: number;
+    email: string;
+    isStaff: boolean;
+    retailerId: number | null;
+    twoFactor: boolean;
+  };
 }
 
 export async function getSessionWithUser(
@@ -34,6 +40,7 @@ export async function getSessionWithUser(
           email: users.email,
           isStaff: users.isStaff,
           retailerId: users.retailerId,
+          twoFactor: sql<boolean>`${users.totpEnabledAt} is not null`.as("two_factor"),
         },
       })
       .from(sessions)
@@ -70,4 +77,13 @@ export async function dismissBanner(db: Db, sessionId: string, key: string): Pro
 export async function getSessionRow(db: Db, sessionId: string): Promise<SessionRow | null> {
   const rows = await db.select().from(sessions).where(eq(sessions.id, sessionId)).limit(1);
   return rows[0] ?? null;
+}
+
+/** Ends every session of the user but one (a password or two-factor change in Settings; ADR 0041). */
+export async function deleteOtherSessions(
+  db: Db,
+  userId: number,
+  keepSessionId: string,
+): Promise<void> {
+  await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)));
 }

@@ -33,6 +33,14 @@ export const users = pgTable(
     lastLoginAt: timestamp("last_login_at", { withTimezone: true }),
     /** A deactivated account signs in no more and its sessions end (docs/product/screens.md, "Staff users"). */
     deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
+    /**
+     * Two-factor sign-in (ADR 0041): the TOTP secret (base32), written when set-up starts; it is on once
+     * totp_enabled_at is set. As sensitive at rest as a password hash. totp_last_step is the time step of
+     * the last code accepted, so a code is never accepted twice.
+     */
+    totpSecret: text("totp_secret"),
+    totpEnabledAt: timestamp("totp_enabled_at", { withTimezone: true }),
+    totpLastStep: integer("totp_last_step"),
   },
   (t) => [
     uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`),
@@ -98,6 +106,36 @@ export const passwordResetTokens = pgTable(
     uniqueIndex("password_reset_token_hash_idx").on(t.tokenHash),
     index("password_reset_user_idx").on(t.userId),
   ],
+);
+
+/** Two-factor recovery codes (ADR 0041): only the SHA-256 of each code is stored; a code is deleted when used. */
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+  },
+  (t) => [uniqueIndex("recovery_codes_user_hash_idx").on(t.userId, t.codeHash)],
+);
+
+/**
+ * A sign-in waiting for its second factor (ADR 0041): the password was right, the code not yet given. The
+ * browser holds the random token in a cookie; only its SHA-256 is stored. Short-lived, used once.
+ */
+export const signInChallenges = pgTable(
+  "sign_in_challenges",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    next: text("next"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("sign_in_challenges_user_idx").on(t.userId)],
 );
 
 /** Sign-in attempts, for throttling by e-mail and by client address. */

@@ -435,7 +435,13 @@ describe("sessions and outbox", () => {
           actingBrandId: null,
           dismissedBanners: ["payout"],
         },
-        user: { id: user!.id, email: user!.email, isStaff: false, retailerId: retailer.id },
+        user: {
+          id: user!.id,
+          email: user!.email,
+          isStaff: false,
+          retailerId: retailer.id,
+          twoFactor: false,
+        },
       });
     }
     expect(await getSessionWithUser(db, `${id}-unknown`)).toBeNull();

@@ -150,6 +150,7 @@ beforeAll(async () => {
       "/settings/store",
       "/settings/contact",
       "/settings/password",
+      "/settings/two-factor",
       "/settings/card",
       "/settings/payout",
       "/getpaid",

@@ -293,6 +293,20 @@ describe("navigation guard (requiredActionPath)", () => {
     }
   });
 
+  it("staff in production without two-factor are sent to its set-up first (ADR 0041)", () => {
+    const staffNo2fa = { ...staff, mustSetUpTwoFactor: true } as const;
+    for (const p of ["/admin", "/admin/retailers", "/", "/orders", "/settings/password"]) {
+      expect(requiredActionPath(staffNo2fa, p)).toBe("/settings/two-factor");
+    }
+    for (const p of ["/settings/two-factor", "/signin", "/error/"])
+      expect(requiredActionPath(staffNo2fa, p)).toBeNull();
+    expect(requiredActionPath({ ...staff, mustSetUpTwoFactor: false }, "/admin")).toBeNull();
+    // Non-staff on an admin path still go to /error/ first.
+    expect(requiredActionPath({ ...retailer("active"), mustSetUpTwoFactor: true }, "/admin")).toBe(
+      "/error/",
+    );
+  });
+
   it("signed-out users reach public pages only", () => {
     expect(requiredActionPath(anon, "/")).toBe("/signin");
     expect(requiredActionPath(anon, "/buy", "?brand=2")).toBe("/signin?next=%2Fbuy%3Fbrand%3D2");
