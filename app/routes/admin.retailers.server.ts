@@ -21,6 +21,7 @@ import {
   type RetailerRow,
 } from "../../db/queries/retailers";
 import { formatDate } from "../../domain/date-format";
+import type { RetailerCardEntry } from "~/components/admin/RetailerCard";
 import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { parseSubmission } from "~/utils/form.server";
@@ -28,7 +29,7 @@ import { noticeLinks } from "~/utils/mail.server";
 import { forbidden, mayManage, type StaffContext } from "~/utils/permissions.server";
 
 /** A retailer's card on the page. */
-export function retailerCard(e: RetailerAdminEntry) {
+export function retailerCard(e: RetailerAdminEntry): RetailerCardEntry {
   return {
     id: e.retailer.id,
     storeName: e.retailer.storeName,

@@ -16,7 +16,6 @@ import type {
 } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import {
-  Form,
   Link,
   useActionData,
   useLoaderData,
@@ -24,27 +23,21 @@ import {
   useNavigation,
   useSearchParams,
 } from "@remix-run/react";
-import {
-  getFormProps,
-  getInputProps,
-  getTextareaProps,
-  useForm,
-  type SubmissionResult,
-} from "@conform-to/react";
+import { useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { useEffect } from "react";
 import { z } from "zod";
 import { getOrderDetail, type OrderDetail } from "../../db/queries/order-views/order-detail";
-import { RATE_THIS_TRANSACTION, RATING_SAVED } from "../../domain/messages";
+import { RATE_THIS_TRANSACTION } from "../../domain/messages";
 import { ACTION } from "../../domain/action-codes";
 import { confirmReceivedUpdate, rateOrderUpdate } from "../../workflows/buy/contract";
 import { confirmSwapReceivedUpdate, rateSwapUpdate } from "../../workflows/swap/contract";
 import { ErrorList } from "~/components/forms";
-import { formatDate, useMarketplaceZone } from "~/components/orders/format";
-import { LinesTable } from "~/components/orders/OrderParts";
 import { RmaOffer } from "~/components/rma/RmaOffer";
 import ordersCss from "~/components/orders/orders.css";
-import { RATING_FIELDS, RatingSchema } from "~/components/orders/schemas";
+import { ReceivedOrder } from "~/components/orders/ReceivedOrder";
+import { ConfirmReceived, RatingDialog, RatingSavedDialog } from "~/components/orders/RatingDialog";
+import { RatingSchema } from "~/components/orders/schemas";
 import { pageTitle } from "~/components/title";
 import { readFormData, requireRetailer } from "~/utils/auth.server";
 import { formError, parseSubmission } from "~/utils/form.server";
@@ -184,7 +177,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function RateTransaction() {
-  const tz = useMarketplaceZone();
   const d = useLoaderData<typeof loader>();
   const a = useActionData<typeof action>();
   const navigate = useNavigate();
@@ -221,32 +213,7 @@ export default function RateTransaction() {
 
   return (
     <section className="page" data-testid="rate-page">
-      <p>
-        <Link to={`/transaction/${o.ttype}/${o.id}`}>← Back to the order</Link>
-      </p>
-      <h1>Your order {o.externalId}</h1>
-      <dl className="facts">
-        <dt>Order</dt>
-        <dd>{o.externalId}</dd>
-        <dt>Brand</dt>
-        <dd>{o.brandName ?? "—"}</dd>
-        <dt>Transaction type</dt>
-        <dd>{o.typeLabel}</dd>
-        <dt>Other retailer</dt>
-        <dd data-testid="counterparty">{o.counterpartyLabel}</dd>
-        {o.deliveredAt ? (
-          <>
-            <dt>Delivered</dt>
-            <dd>{formatDate(o.deliveredAt, tz)}</dd>
-          </>
-        ) : null}
-      </dl>
-      <h2>What you received</h2>
-      <LinesTable
-        lines={o.lines.filter(
-          (l) => l.type === "goods" && (o.ttype !== "swap" || l.side !== o.role),
-        )}
-      />
+      <ReceivedOrder o={o} />
       <ErrorList kind="form" testId="rate-error" errors={page.errors} />
       {a?.message ? (
         <div className="alert alert-success" role="status">
@@ -275,98 +242,16 @@ export default function RateTransaction() {
         <p data-testid="already-rated">You rated this order {d.myRating.overall} of 5.</p>
       ) : null}
       {showModal ? (
-        <div
-          className="modal"
-          role="dialog"
-          aria-modal="true"
-          aria-labelledby="rate-title"
-          data-testid="rating-modal"
-        >
-          <div className="modal-box">
-            <h2 id="rate-title">{RATE_THIS_TRANSACTION}</h2>
-            {/* The dialog covers the page: the package is confirmed from inside it (docs/product/screens.md, "Rating"). */}
-            {a?.message ? (
-              <div className="alert alert-success" role="status" data-testid="modal-confirmed">
-                {a.message}
-              </div>
-            ) : null}
-            {a?.intent === "confirm_received" ? (
-              <ErrorList kind="form" testId="modal-confirm-error" errors={page.errors} />
-            ) : null}
-            {canConfirm ? <ConfirmReceived inDialog /> : null}
-            <ErrorList kind="form" testId="rate-error" errors={form.errors} />
-            <Form method="post" {...getFormProps(form)}>
-              <input type="hidden" name="intent" value="rate" />
-              {RATING_FIELDS.map((f) => {
-                const field = fields[f.name];
-                return (
-                  <fieldset key={f.name} data-testid={`stars-${f.name}`}>
-                    <legend>{f.label}</legend>
-                    <span className="stars">
-                      {[1, 2, 3, 4, 5].map((n) => (
-                        <label key={n}>
-                          <input {...getInputProps(field, { type: "radio", value: String(n) })} />{" "}
-                          {n}
-                        </label>
-                      ))}
-                    </span>
-                    <ErrorList kind="list" errors={field.errors?.slice(0, 1)} />
-                  </fieldset>
-                );
-              })}
-              <label>
-                Comments
-                <textarea
-                  {...getTextareaProps(fields.comments)}
-                  rows={3}
-                  data-testid="rating-comments"
-                />
-              </label>
-              <div className="form-actions">
-                <button
-                  type="submit"
-                  className="button"
-                  data-testid="submit-rating"
-                  disabled={navigation.state === "submitting"}
-                >
-                  Save rating
-                </button>
-                <Link
-                  to="."
-                  replace
-                  preventScrollReset
-                  className="button button-outline"
-                  data-testid="cancel-rating"
-                >
-                  Cancel
-                </Link>
-              </div>
-            </Form>
-          </div>
-        </div>
+        <RatingDialog
+          form={form}
+          fields={fields}
+          message={a?.message}
+          confirmErrors={a?.intent === "confirm_received" ? page.errors : null}
+          canConfirm={canConfirm}
+          submitting={navigation.state === "submitting"}
+        />
       ) : null}
-      {saved ? (
-        <div className="modal" role="dialog" aria-modal="true" data-testid="rating-saved">
-          <div className="modal-box">
-            <h2>{RATING_SAVED}</h2>
-            <p>
-              <Link to={saved}>Continue</Link>
-            </p>
-          </div>
-        </div>
-      ) : null}
+      {saved ? <RatingSavedDialog to={saved} /> : null}
     </section>
-  );
-}
-
-/** "I received the package" (action 222): on the page, and inside the rating dialog while it is open. */
-function ConfirmReceived({ inDialog = false }: { inDialog?: boolean }) {
-  return (
-    <Form method="post" action={inDialog ? "?rate=1" : undefined}>
-      <input type="hidden" name="intent" value="confirm_received" />
-      <button type="submit" className="button button-outline" data-testid="confirm-received">
-        I received the package
-      </button>
-    </Form>
   );
 }

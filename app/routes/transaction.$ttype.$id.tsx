@@ -14,8 +14,6 @@ import type {
 } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
-import type { OrderDetail } from "../../db/queries/order-views/order-detail";
-import { formatCents } from "../../domain/money";
 import { GO_BACK } from "../../domain/messages";
 import { swapPaymentDueText } from "../../domain/swap-texts";
 import { FLOOR_TIMES, labelFor } from "../../domain/reasons";
@@ -27,15 +25,18 @@ import {
   type DetailActionData,
   type DetailErrors,
 } from "~/components/orders/BuyPanels";
-import { ErrorList } from "~/components/forms";
 import { formatDate, useMarketplaceZone } from "~/components/orders/format";
 import {
-  BuyerAmounts,
+  ActionMessage,
+  Amounts,
+  firstError,
+  payoutPendingText,
+  swapSideLabel,
+} from "~/components/orders/OrderDetailParts";
+import {
   LinesTable,
   PaymentsList,
-  PAYOUT_PENDING_TEXT,
   ShipmentsList,
-  SwapAmounts,
   UpdatesList,
 } from "~/components/orders/OrderParts";
 import ordersCss from "~/components/orders/orders.css";
@@ -218,66 +219,6 @@ export default function TransactionDetail() {
     </section>
   );
 }
-
-/** Above the panel: a refusal's first error, or what a command did (unless it asks a question). */
-function ActionMessage({ a, errors }: { a: DetailActionData; errors: DetailErrors }) {
-  if (errors) return <ErrorList kind="form" errors={firstError(errors)} testId="action-error" />;
-  if (!a.message || a.need) return null;
-  return (
-    <div className="alert alert-success" role="status" data-testid="action-message">
-      {a.message}
-    </div>
-  );
-}
-
-/** Whose goods a swap line is, as the viewer reads it: "You give" / "You receive", or the side's store for staff. */
-function swapSideLabel(o: OrderDetail, side: string): string {
-  if (o.role) return side === o.role ? "You give" : "You receive";
-  return side === "provider" ? o.providerLabel : o.receiverLabel;
-}
-
-/** The payout the viewer still waits for: a seller's goods once approved; a swap side's value difference once both paid. */
-function payoutPendingText(o: OrderDetail): string | null {
-  if (!o.role || !["approved", "shipping", "delivered", "complete"].includes(o.stage)) return null;
-  if (o.ttype === "buy") return o.role === "provider" ? PAYOUT_PENDING_TEXT.sale : null;
-  const theirs = o.swapAmounts?.[o.role === "provider" ? "receiver" : "provider"];
-  return theirs && theirs.cashCents > 0 ? PAYOUT_PENDING_TEXT.swapDifference : null;
-}
-
-function Amounts({ o }: { o: OrderDetail }) {
-  if (o.ttype === "swap") {
-    return o.swapAmounts ? (
-      <SwapAmounts
-        a={o.swapAmounts}
-        role={o.role}
-        labels={{ provider: o.providerLabel, receiver: o.receiverLabel }}
-      />
-    ) : null;
-  }
-  if (o.role === "provider") {
-    return (
-      <dl className="facts" data-testid="order-amounts">
-        <dt>Goods value (your payout)</dt>
-        <dd data-testid="amount-goods">{formatCents(o.amounts.valueCents)}</dd>
-      </dl>
-    );
-  }
-  const a = o.amounts;
-  return (
-    <BuyerAmounts
-      a={{
-        goodsCents: a.valueCents,
-        feeCents: a.receiverFeeCents,
-        shippingCents: a.receiverShippingCents,
-        totalCents: a.receiverGrandTotalCents,
-      }}
-      className="facts"
-      testId="order-amounts"
-    />
-  );
-}
-
-const firstError = (errors: DetailErrors) => Object.values(errors ?? {}).flat()[0];
 
 function Panel({
   d,

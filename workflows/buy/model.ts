@@ -139,12 +139,8 @@ export function reject(code: BuyErrorCode, message: string = BUY_ERRORS[code]): 
   throw new Rejection(code, message);
 }
 
-/** The model of a new order; refuses a bad start (InvalidInput) before anything happens. */
-export function createBuyModel(
-  input: BuyOrderInput,
-  workflowId: string,
-  startedAt: number,
-): BuyModel {
+/** Refuses a bad start (InvalidInput): the parties' ids, the kind and the lines. */
+function checkBuyInput(input: BuyOrderInput): void {
   if (!input || typeof input !== "object") throw new InvalidInput("missing input");
   if (
     !isPositiveId(input.orderId) ||
@@ -159,22 +155,33 @@ export function createBuyModel(
     throw new InvalidInput(`unknown kind ${String(input.kind)}`);
   const linesCheck = checkOrderLines(input.lines);
   if (!linesCheck.ok) throw new InvalidInput(linesCheck.message);
+}
+
+/** Refuses (InvalidInput) a checkout whose amounts differ from the order's quote. */
+function checkExpectedQuote(e: BuyOrderInput["expectedQuote"], q: PurchaseQuote): void {
+  if (!e) return;
+  if (
+    e.goodsCents !== q.goodsCents ||
+    e.feeCents !== q.feeCents ||
+    e.shippingCents !== q.shippingCents ||
+    e.totalCents !== q.totalCents
+  ) {
+    throw new InvalidInput(
+      `the checkout's amounts ${JSON.stringify(e)} differ from the order's quote ${JSON.stringify(q)}`,
+    );
+  }
+}
+
+/** The model of a new order; refuses a bad start (InvalidInput) before anything happens. */
+export function createBuyModel(
+  input: BuyOrderInput,
+  workflowId: string,
+  startedAt: number,
+): BuyModel {
+  checkBuyInput(input);
   const requested: OrderLine[] = input.lines.map((l) => ({ ...l, sizes: { ...l.sizes } }));
   const requestedQuote = orderQuote(requested);
-  const e = input.expectedQuote;
-  if (e) {
-    const q = requestedQuote;
-    if (
-      e.goodsCents !== q.goodsCents ||
-      e.feeCents !== q.feeCents ||
-      e.shippingCents !== q.shippingCents ||
-      e.totalCents !== q.totalCents
-    ) {
-      throw new InvalidInput(
-        `the checkout's amounts ${JSON.stringify(e)} differ from the order's quote ${JSON.stringify(q)}`,
-      );
-    }
-  }
+  checkExpectedQuote(input.expectedQuote, requestedQuote);
   return {
     workflowId,
     orderId: input.orderId,
