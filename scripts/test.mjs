@@ -394,22 +394,30 @@ function addFormatCheck(lint, format) {
 }
 
 /**
- * e2e files that run in a second Vitest process beside the rest of the e2e suite (one after the other in it):
- * the two longest (the worker-kill tests, on their own worker and task queue, and the accessibility scans)
- * and six more, so that both processes take about as long. Each makes its own retailers and orders and
- * asserts nothing about the others'. The rest of the suite keeps its order (the leak canary last). A run with
- * --files runs one process. The two cores are busy throughout, so every file runs 1.4-1.5 times slower than
- * alone (docs/performance.md "Test command").
+ * e2e files that run in Vitest processes of their own beside the rest of the e2e suite (one after the other in
+ * each): the worker-kill tests (on their own worker and task queue, mostly waiting for a killed worker's task to
+ * time out) with a few others, and the accessibility scans with the checkout walks. Each file makes its own
+ * retailers and orders and asserts nothing about the others'. The rest of the suite keeps its order (the
+ * canaries last: they read what the files of their process left). A run with --files runs one process. The
+ * run is not CPU-bound throughout (the kill tests wait), so three processes end sooner than two
+ * (docs/performance.md "Test command").
  */
-const E2E_BESIDE = [
-  "tests/e2e/reliability.test.ts",
-  "tests/e2e/accessibility.test.ts",
-  "tests/e2e/checkout.test.ts",
-  "tests/e2e/cart.test.ts",
-  "tests/e2e/settings.test.ts",
-  "tests/e2e/wizard.test.ts",
-  "tests/e2e/swap-checkout.test.ts",
-  "tests/e2e/orders-roundtrip.test.ts",
+const E2E_LANES = [
+  [
+    "tests/e2e/reliability.test.ts",
+    "tests/e2e/webhooks.test.ts",
+    "tests/e2e/orders.test.ts",
+    "tests/e2e/production-safety.test.ts",
+    "tests/e2e/settings.test.ts",
+  ],
+  [
+    "tests/e2e/accessibility.test.ts",
+    "tests/e2e/checkout.test.ts",
+    "tests/e2e/cart.test.ts",
+    "tests/e2e/wizard.test.ts",
+    "tests/e2e/swap-checkout.test.ts",
+    "tests/e2e/orders-roundtrip.test.ts",
+  ],
 ];
 
 async function vitest(suite, env, { prefix } = {}) {
@@ -418,22 +426,27 @@ async function vitest(suite, env, { prefix } = {}) {
   const lanes = await Promise.all([
     vitestProcess(suite, env, {
       report: "e2e.json",
-      filters: E2E_BESIDE.flatMap((f) => ["--exclude", f]),
+      filters: E2E_LANES.flat().flatMap((f) => ["--exclude", f]),
     }),
-    vitestProcess(suite, env, {
-      report: "e2e-beside.json",
-      filters: E2E_BESIDE,
-      prefix: "e2e beside",
-    }),
+    ...E2E_LANES.map((files, i) =>
+      vitestProcess(suite, env, {
+        report: `e2e-lane-${i + 2}.json`,
+        filters: files,
+        prefix: `e2e ${i + 2}`,
+      }),
+    ),
   ]);
+  const sum = (k) => lanes.reduce((n, l) => n + l[k], 0);
   return {
-    passed: lanes[0].passed + lanes[1].passed,
-    failed: lanes[0].failed + lanes[1].failed,
-    skipped: lanes[0].skipped + lanes[1].skipped,
-    fileTimes: [...(lanes[0].fileTimes ?? []), ...(lanes[1].fileTimes ?? [])],
+    passed: sum("passed"),
+    failed: sum("failed"),
+    skipped: sum("skipped"),
+    fileTimes: lanes.flatMap((l) => l.fileTimes ?? []),
     note:
-      [lanes[0].note, lanes[1].note && `beside: ${lanes[1].note}`].filter(Boolean).join("; ") ||
-      undefined,
+      lanes
+        .map((l, i) => l.note && (i === 0 ? l.note : `lane ${i + 1}: ${l.note}`))
+        .filter(Boolean)
+        .join("; ") || undefined,
   };
 }
 

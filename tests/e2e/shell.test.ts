@@ -205,7 +205,7 @@ describe("retailer shell", () => {
     await p.locator("nav.slideout").waitFor({ state: "hidden" });
   });
 
-  it("settings has the six tabs", async () => {
+  it("settings has its seven tabs", async () => {
     const p = await signedIn(RETAILER);
     await p.goto(url("/settings"));
     expect(new URL(p.url()).pathname).toBe("/settings/store");
@@ -216,6 +216,7 @@ describe("retailer shell", () => {
       "Payout Info",
       "Card On File",
       "Password",
+      "Two-factor sign-in",
       "API tokens",
     ]);
     await p.locator("nav.tabs a[href='/settings/password']").click();
