@@ -1,6 +1,6 @@
 /**
  * Catalogue entries, the validation stage "products" (docs/product/screens.md, "Staff: validation tools"; ADR
- * 0020, "Amended"): a product as a source described it, waiting for staff. A saved collection upload's product
+ * 0032): a product as a source described it, waiting for staff. A saved collection upload's product
  * code new to its brand makes one (addUploadEntries); staff match it to another of our products, validate the
  * product the upload made, or reject it.
  */

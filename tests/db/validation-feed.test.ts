@@ -1,5 +1,5 @@
-// The validation tools fed by real data (docs/product/screens.md, "Staff: validation tools"; ADR 0020,
-// "Amended"): brand requests and registration brands become external brands (one per normalised name) and
+// The validation tools fed by real data (docs/product/screens.md, "Staff: validation tools"; ADR
+// 0032): brand requests and registration brands become external brands (one per normalised name) and
 // staff's match settles the requests; a saved upload's product codes new to the brand become catalogue
 // entries, and staff's decision updates the product its line made.
 import { and, eq } from "drizzle-orm";
