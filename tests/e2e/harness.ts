@@ -69,9 +69,6 @@ function startChromium(): Promise<Browser> {
       "--no-first-run",
       "--disable-quic",
       "--disable-dev-shm-usage",
-      // The pages' pictures are not what these tests read (an <img> is found by its src and alt, which stay);
-      // not decoding them (the catalogue's placeholders are SVG documents with text) spares the renderer.
-      "--blink-settings=imagesEnabled=false",
     ],
   });
 }
