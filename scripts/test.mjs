@@ -118,7 +118,7 @@ function summarize() {
   );
   if (cpu !== null)
     console.log(
-      `CPU used by the run's processes: ${cpu.toFixed(0)} s (user + system, every process it started and waited for)`,
+      `CPU used by the run's processes: ${cpu.toFixed(0)} s (user + system, every process it started and waited for; not Chromium)`,
     );
   if (record) recordInDoc({ passed, failed, ms: Date.now() - t0, cpu, slowest });
   console.log(`${passed} passed, ${failed} failed`);
@@ -156,6 +156,7 @@ const OLDER_RUNS = "The older measurements follow.";
 function recordInDoc({ passed, failed, ms, cpu, slowest }) {
   const rows = [...results]
     .filter((r) => SUITES.includes(r.suite))
+    .sort((a, b) => SUITES.indexOf(a.suite) - SUITES.indexOf(b.suite))
     .map((r) => `| ${r.suite} | ${r.passed} | ${r.failed} | ${fmtMs(r.ms)} |`);
   const report = [
     `Last recorded run: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, \`npm test -- --record\`, load average at the end ${fs
@@ -169,7 +170,9 @@ function recordInDoc({ passed, failed, ms, cpu, slowest }) {
     ...rows,
     `| **total** | **${passed}** | **${failed}** | **${fmtMs(ms)}** |`,
     "",
-    cpu === null ? "" : `CPU used by the run's processes: ${cpu.toFixed(0)} s.`,
+    cpu === null
+      ? ""
+      : `CPU used by the run's processes: ${cpu.toFixed(0)} s (Chromium not counted: it is ended, not waited for, when its Vitest process exits).`,
     "",
     "The ten slowest files (each file's own time, start to end, while the other suites run beside it):",
     "",
