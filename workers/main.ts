@@ -5,15 +5,7 @@
  */
 import fs from "node:fs";
 import { EnvError, parseEnv, type Env } from "../domain/env";
-
-/** One line of the worker's log, as workers/worker-process.ts writes them (LOG_FORMAT=json: a JSON line). */
-function say(level: "error", msg: string): void {
-  if (process.env.LOG_FORMAT === "json")
-    process.stdout.write(
-      JSON.stringify({ time: new Date().toISOString(), level, msg: `[worker] ${msg}` }) + "\n",
-    );
-  else console.error(`[worker] ${msg}`);
-}
+import { say } from "./worker-log";
 
 /** The environment (`*_FILE` variables read from their files), or one line naming what is wrong and exit 1. */
 function readEnv(): Env {

@@ -23,6 +23,7 @@ import { createOutboxMailer } from "../activities/mail";
 import { createSmtpSender, smtpHostOf } from "../activities/mail/smtp";
 import { createPayments } from "../activities/payments";
 import type { Env } from "../domain/env";
+import { say } from "./worker-log";
 import { createDb } from "../db/client";
 import { queueDueMatchDigests } from "../db/queries/matches";
 import { dataConverterOf, temporalTlsOf } from "../temporal/connection";
@@ -35,17 +36,6 @@ import { serveWorkerHealth } from "./worker-health";
 const MATCH_DIGEST_SWEEP_MS = 60_000;
 
 /** The worker's own lines: JSON with LOG_FORMAT=json (as the SDK's), else "[worker] ..." text. */
-export function say(level: "info" | "warn" | "error", msg: string): void {
-  if (process.env.LOG_FORMAT === "json")
-    process.stdout.write(
-      JSON.stringify({ time: new Date().toISOString(), level, msg: `[worker] ${msg}` }) + "\n",
-    );
-  else
-    (level === "info" ? console.log : level === "warn" ? console.warn : console.error)(
-      `[worker] ${msg}`,
-    );
-}
-
 /** JSON lines for the SDK's logger (bigint values as strings). */
 function jsonLogLine(entry: LogEntry): void {
   const line = {

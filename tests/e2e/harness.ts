@@ -11,13 +11,12 @@
  *   beforeAll(async () => { browser = await launchBrowser(); });
  *   test("...", async () => { const page = await signedIn(browser, email); ... });
  *
- * `signedIn` opens a page already signed in (a session row, as the sign-in form writes it); `signIn` fills
+ * `signedIn` opens a page already signed in (a session started as the sign-in form starts one); `signIn` fills
  * the sign-in form itself, for the tests of signing in.
  *
  * When a test fails, every page opened with newPage() and still open gets a full-page screenshot in
  * test-results/e2e/<file>--<test>-<n>.png (so close pages in afterAll/afterEach, not inside the test).
  */
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
@@ -25,7 +24,7 @@ import type { TestContext } from "vitest";
 import { createDb, type Db, type DbHandle } from "../../db/client";
 import { listOutbox, type OutboxRow } from "../../db/queries/outbox";
 import { findUserByEmail, touchLastLogin } from "../../db/queries/users";
-import { sessions } from "../../db/schema";
+import { SESSION_COOKIE_NAME, startSession } from "../../app/utils/session.server";
 import { HEADLESS_SHELL_PATHS } from "../../scripts/lib/tools.mjs";
 
 export const baseUrl: string = (process.env.E2E_BASE_URL ?? "http://localhost:3100").replace(
@@ -154,9 +153,8 @@ export async function signIn(page: Page, email: string, password: string): Promi
 }
 
 /**
- * A new page signed in as the user with `email`, as if through the sign-in form: a session row (what the form's
- * action writes through Lucia: a random id, 30 days) and its cookie in the page's context, the last sign-in
- * noted; then the page opens `at` (by default where the form lands: /admin for staff, / for a retailer). The
+ * A new page signed in as the user with `email`, as if through the sign-in form: a session started as the
+ * form's action starts one (sessionFor) and its cookie in the page's context, the last sign-in noted; then the page opens `at` (by default where the form lands: /admin for staff, / for a retailer). The
  * form itself is tested where signing in is the subject (accounts, bad-input, security-review).
  */
 export async function signedIn(
@@ -186,23 +184,22 @@ export async function signInAs(
   if (at !== null) await page.goto(url(at));
 }
 
-/** The sign-in cookie's name (app/utils/session.server.ts). */
-export const SESSION_COOKIE = "wx_session";
-const SESSION_DAYS = 30;
+/** The sign-in cookie's name. */
+export const SESSION_COOKIE = SESSION_COOKIE_NAME;
 
-/** A new session of the user with `email` (who must exist and not be deactivated); its id is the cookie's value. */
+/**
+ * A new session of the user with `email` (who must exist and not be deactivated), started as the sign-in form's
+ * action starts one (app/utils/session.server.ts startSession); its id is the cookie's value.
+ */
 export async function sessionFor(email: string): Promise<{ id: string; isStaff: boolean }> {
   const db = database().db;
   const user = await findUserByEmail(db, email);
   if (!user) throw new Error(`no user ${email} to sign in`);
   if (user.deactivatedAt)
     throw new Error(`${email} is deactivated: the sign-in form would refuse it`);
-  const id = randomBytes(20).toString("hex");
-  await db
-    .insert(sessions)
-    .values({ id, userId: user.id, expiresAt: new Date(Date.now() + SESSION_DAYS * 86_400_000) });
+  const { sessionId } = await startSession(user.id);
   await touchLastLogin(db, user.id);
-  return { id, isStaff: user.isStaff };
+  return { id: sessionId, isStaff: user.isStaff };
 }
 
 /** Signs out by posting the sign-out form if there is one on the page, else visiting /signout. */

@@ -20,6 +20,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { payoutProfiles, retailerContacts, retailers } from "../../db/schema";
 import { createRetailer, uniqueToken } from "../factories";
+import { payloadsOf } from "../setup/history-payloads";
 import { closeTemporal, temporal, until } from "./buy-helpers";
 import { db, SESSION_COOKIE, sessionFor, uniqueEmail } from "./harness";
 import { HttpClient } from "./http";
@@ -46,19 +47,9 @@ const canary = {
 
 /** A history as JSON with every payload's bytes beside it as text (what a reader of the export could decode). */
 export function historyText(history: unknown): string {
-  const decoded: string[] = [];
-  const walk = (node: unknown): void => {
-    if (!node || typeof node !== "object") return;
-    const o = node as Record<string, unknown>;
-    if (o.data && o.metadata && (o.data instanceof Uint8Array || typeof o.data === "string")) {
-      const bytes =
-        typeof o.data === "string" ? Buffer.from(o.data, "base64") : Buffer.from(o.data);
-      decoded.push(bytes.toString("utf8"));
-    }
-    for (const v of Object.values(o)) walk(v);
-  };
-  walk(history);
-  return `${JSON.stringify(history)}\n${decoded.join("\n")}`;
+  return `${JSON.stringify(history)}\n${payloadsOf(history)
+    .map((p) => p.text)
+    .join("\n")}`;
 }
 
 /** The canaries found in `text`. */

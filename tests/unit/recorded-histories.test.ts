@@ -9,32 +9,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { payloadsOf } from "../setup/history-payloads";
 
 const DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../histories");
 /** Fields of personal or bank data, as the payout form and the order inputs name them. */
 const PERSONAL =
   /"(account_number|routing_number|bustax_id|date_of_birth|street_address|busstreet_address|email|address1|phone)"\s*:\s*"[^"]+"/;
-
-interface JsonPayload {
-  metadata?: Record<string, string>;
-  data?: string;
-}
-
-/** Every payload of a history in its JSON form, with its encoding and its bytes as text. */
-export function payloadsOf(history: unknown): { encoding: string; text: string }[] {
-  const out: { encoding: string; text: string }[] = [];
-  const walk = (node: unknown): void => {
-    if (!node || typeof node !== "object") return;
-    const p = node as JsonPayload;
-    if (typeof p.data === "string" && p.metadata && typeof p.metadata === "object") {
-      const encoding = Buffer.from(p.metadata.encoding ?? "", "base64").toString("utf8");
-      out.push({ encoding, text: Buffer.from(p.data, "base64").toString("utf8") });
-    }
-    for (const v of Object.values(node)) walk(v);
-  };
-  walk(history);
-  return out;
-}
 
 /** The unsealed payloads that carry a personal field. */
 export function personalInTheClear(history: unknown): string[] {
