@@ -7,6 +7,12 @@
  * Signals (docs/operations.md): METRICS_PORT serves the Temporal SDK runtime's Prometheus metrics
  * (127.0.0.1:<port>/metrics), HEALTH_PORT the worker's /healthz and /readyz (workers/worker-health.ts);
  * LOG_FORMAT=json writes the SDK's log (activities' lines with the web request id that caused them) as JSON lines.
+ *
+ * Worker Versioning (docs/decisions/0046-worker-versioning.md): with WORKER_BUILD_ID set the worker joins the
+ * deployment WORKER_DEPLOYMENT_NAME (default "marketplace") as that build, and every workflow it starts is
+ * pinned to it (each order finishes on the build it started on); WORKFLOW_BUNDLE_PATH names the build's bundle
+ * (an older build's kept bundle is used as it is). Without WORKER_BUILD_ID (npm run dev, the tests) the worker
+ * is unversioned, as before.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -29,6 +35,7 @@ import { queueDueMatchDigests } from "../db/queries/matches";
 import { dataConverterOf, temporalTlsOf } from "../temporal/connection";
 import { activityLogging } from "./activity-logging";
 import { DEFAULT_BUNDLE_PATH, ROOT, WORKFLOWS_PATH, WORKFLOW_INTERCEPTOR_MODULES } from "./bundle";
+import { deploymentVersionOf } from "./deploy-decisions";
 import { createWebhookRelay } from "./webhook-relay";
 import { serveWorkerHealth } from "./worker-health";
 
@@ -90,14 +97,28 @@ export async function main(env: Env): Promise<void> {
     : null;
 
   const connection = await connectWithRetry(env);
-  const useBundle = env.NODE_ENV === "production" && bundleIsFresh(DEFAULT_BUNDLE_PATH);
+  const bundlePath = process.env.WORKFLOW_BUNDLE_PATH || null;
+  if (bundlePath && !fs.existsSync(bundlePath))
+    throw new Error(`WORKFLOW_BUNDLE_PATH ${bundlePath} does not exist`);
+  const useBundle =
+    Boolean(bundlePath) || (env.NODE_ENV === "production" && bundleIsFresh(DEFAULT_BUNDLE_PATH));
+  const version = deploymentVersionOf(process.env);
   const worker = await Worker.create({
     connection,
     namespace: env.TEMPORAL_NAMESPACE,
     taskQueue: env.TEMPORAL_TASK_QUEUE,
     ...(useBundle
-      ? { workflowBundle: { codePath: DEFAULT_BUNDLE_PATH } }
+      ? { workflowBundle: { codePath: bundlePath ?? DEFAULT_BUNDLE_PATH } }
       : { workflowsPath: WORKFLOWS_PATH }),
+    ...(version
+      ? {
+          workerDeploymentOptions: {
+            version,
+            useWorkerVersioning: true,
+            defaultVersioningBehavior: "PINNED",
+          },
+        }
+      : {}),
     activities,
     // Every payload sealed with the payload keys (temporal/codec.ts, ADR 0040); the codec runs outside the sandbox.
     dataConverter: dataConverterOf(env),
@@ -128,7 +149,8 @@ export async function main(env: Env): Promise<void> {
     "info",
     `task queue "${env.TEMPORAL_TASK_QUEUE}" on ${env.TEMPORAL_ADDRESS} (namespace ${env.TEMPORAL_NAMESPACE}), ` +
       `payments: ${payments.provider}, workflows: ${useBundle ? "prebuilt bundle" : "compiled from source"}, ` +
-      `mail: ${env.SMTP_URL ? `SMTP ${smtpHostOf(env.SMTP_URL)}` : "outbox only"}`,
+      `mail: ${env.SMTP_URL ? `SMTP ${smtpHostOf(env.SMTP_URL)}` : "outbox only"}, ` +
+      `versioning: ${version ? `${version.deploymentName} build ${version.buildId} (workflows pinned)` : "off"}`,
   );
   mailSender?.start();
   webhookRelay.start();

@@ -1,7 +1,10 @@
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { temporal } from "@temporalio/proto";
 import { TestWorkflowEnvironment } from "@temporalio/testing";
+import { startTemporalDev } from "../../scripts/lib/temporal.mjs";
+import { toolPaths } from "../../scripts/lib/tools.mjs";
 import { dataConverterOf } from "../../temporal/connection";
 import { ORDER_SEARCH_ATTRIBUTE_KEYS } from "../../workflows/common/search-attributes";
 
@@ -75,6 +78,38 @@ export async function startWithRetries<T>(
       );
     }
   }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A Temporal CLI dev server of the test's own (in memory, headless, a free port), started as every dev server
+ * of the project is (scripts/lib/temporal.mjs: the search attributes registered), for the files that need what
+ * the time-skipping server lacks (list queries, worker deployments). Call `stop()` in afterAll.
+ */
+export function startTestDevServer(
+  name: string,
+): Promise<{ address: string; stop: () => Promise<void> }> {
+  const bin = process.env.TEMPORAL_CLI_PATH || toolPaths.temporalCache;
+  return startWithRetries("the Temporal dev server", async () =>
+    startTemporalDev({
+      bin,
+      port: await freePort(),
+      uiPort: null,
+      dbFile: null,
+      name,
+      quiet: true,
+    }),
+  );
 }
 
 /**

@@ -9,14 +9,11 @@
  * deadline. Also here: a history recorded with the search attributes (patch marker + upserts) replays, and the
  * Web UI's Stack Trace tab (the SDK's two stack trace queries) answers in the TypeScript sources.
  */
-import net from "node:net";
 import { Client, Connection, type WorkflowHandle } from "@temporalio/client";
 import { NativeConnection, Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTemporalDev } from "../../scripts/lib/temporal.mjs";
-import { toolPaths } from "../../scripts/lib/tools.mjs";
 import type { OrderLine } from "../../domain/order-money";
-import { pollView, startWithRetries, testDataConverter } from "../setup/temporal";
+import { pollView, startTestDevServer, testDataConverter } from "../setup/temporal";
 import { testWorkflowBundle } from "../setup/workflow-bundle";
 import {
   BUY_WORKFLOW_TYPE,
@@ -49,30 +46,9 @@ let bundle: WorkflowBundleWithSourceMap;
 let worker: Worker;
 let running: Promise<void>;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 beforeAll(async () => {
-  const bin = process.env.TEMPORAL_CLI_PATH || toolPaths.temporalCache;
   [temporal, bundle] = await Promise.all([
-    startWithRetries("the Temporal dev server", async () =>
-      startTemporalDev({
-        bin,
-        port: await freePort(),
-        uiPort: null,
-        dbFile: null,
-        name: "temporal-ops",
-        quiet: true,
-      }),
-    ),
+    startTestDevServer("temporal-ops"),
     testWorkflowBundle(),
   ]);
   connection = await Connection.connect({ address: temporal.address });
