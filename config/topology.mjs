@@ -287,10 +287,14 @@ export const APP_PROCESS_ENV = Object.freeze([
   "METRICS_HOST",
 ]);
 
-/** Each process's own: web METRICS_PORT; worker METRICS_PORT (the SDK's exporter) and HEALTH_PORT. */
+/**
+ * Each process's own: web METRICS_PORT; worker METRICS_PORT (the SDK's exporter), HEALTH_PORT and
+ * WORKER_DEPLOYMENT_NAME (Worker Versioning, docs/decisions/0046-worker-versioning.md: the build id is the
+ * bundle's hash unless WORKER_BUILD_ID names it; npm run prod names it, with WORKFLOW_BUNDLE_PATH).
+ */
 export const APP_OWN_ENV = Object.freeze({
   web: ["METRICS_PORT"],
-  worker: ["METRICS_PORT", "HEALTH_PORT"],
+  worker: ["METRICS_PORT", "HEALTH_PORT", "WORKER_DEPLOYMENT_NAME"],
 });
 
 /** The app processes: the one image, two commands (the web behind a load balancer, the worker). */

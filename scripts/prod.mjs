@@ -97,6 +97,9 @@ function printReady(t, ms, settings) {
     `  Workers      ${settings.WORKER_PROCESSES} on task queue ${t.env.TEMPORAL_TASK_QUEUE}; health :${settings.ports.workerHealth.join(", :")}`,
   );
   console.log(
+    `  Build        ${t.builds.current} (current; workflows pinned to their build)${t.builds.draining.length ? `, draining: ${t.builds.draining.join(", ")}` : ""}`,
+  );
+  console.log(
     `  Logs         ${path.relative(ROOT, t.logDir)}/<process>.log (JSON lines from web and workers)`,
   );
   console.log(`  Press Ctrl-C to stop everything.`);

@@ -28,16 +28,25 @@ export interface OpenWorkflowVersioning {
 /** The deployment every worker of the app joins unless WORKER_DEPLOYMENT_NAME names another. */
 export const DEFAULT_DEPLOYMENT_NAME = "marketplace";
 
-/** The deployment version a worker registers (WORKER_BUILD_ID, WORKER_DEPLOYMENT_NAME), or null: unversioned. */
+/**
+ * The deployment version a worker registers, or null: unversioned (npm run dev, the tests). WORKER_BUILD_ID
+ * names the build; without it, WORKER_DEPLOYMENT_NAME alone asks for the build id of the bundle the worker
+ * loads (`bundleBuildId`, null when it compiles from source: refused, a version must name fixed code).
+ */
 export function deploymentVersionOf(
   vars: Record<string, string | undefined>,
+  bundleBuildId: () => string | null = () => null,
 ): DeployVersion | null {
-  const buildId = vars.WORKER_BUILD_ID?.trim();
-  if (!buildId) return null;
-  return {
-    deploymentName: vars.WORKER_DEPLOYMENT_NAME?.trim() || DEFAULT_DEPLOYMENT_NAME,
-    buildId,
-  };
+  const name = vars.WORKER_DEPLOYMENT_NAME?.trim();
+  const buildId = vars.WORKER_BUILD_ID?.trim() || (name ? bundleBuildId() : null);
+  if (!buildId) {
+    if (name)
+      throw new Error(
+        "WORKER_DEPLOYMENT_NAME: a versioned worker runs a prebuilt workflow bundle (npm run build) or names WORKER_BUILD_ID",
+      );
+    return null;
+  }
+  return { deploymentName: name || DEFAULT_DEPLOYMENT_NAME, buildId };
 }
 
 /** The build id of a workflow bundle: its content's hash, so the same workflow code keeps its version. */

@@ -9,20 +9,27 @@
  *
  * Also a command for the scripts (`npm run prod`, the compose `deploy` service), in the app's environment
  * (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE, PAYLOAD_KEYS: the histories are sealed):
- *   node --import tsx workers/deploy.ts promote <deployment> <buildId> <bundle.js>   check, then set current
- *   node --import tsx workers/deploy.ts open-pinned <deployment> <buildId>
- *   node --import tsx workers/deploy.ts retire <deployment> <buildId>
- * Each prints one JSON line; exit 1 when refused or failed.
+ *   deploy.ts release <bundle.js> <dir>          keeps the bundle as <dir>/<buildId>.js: { buildId, bundlePath }
+ *   deploy.ts promote <deployment> <buildId> <bundle.js>   the replay check, then set current (exit 1: refused);
+ *                                                          buildId `bundle`: the bundle's own
+ *   deploy.ts open-pinned <deployment> <buildId>           { openPinned }
+ *   deploy.ts wait-drained <deployment> <buildId> [graceMs] returns once no open workflow is pinned to it
+ *   deploy.ts retire <deployment> <buildId>                { retired } (exit 1: the server refused, for now)
+ * (`npm run deploy -- <command> ...`.) Each prints one JSON line; exit 1 when refused or failed.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, Connection } from "@temporalio/client";
 import type { DataConverter } from "@temporalio/common";
-import { temporal } from "@temporalio/proto";
-import { Worker, type WorkflowBundle } from "@temporalio/worker";
+// The default import: the package is CommonJS, and tsx runs this file as an ES module (temporal/codec.ts does the same).
+import proto from "@temporalio/proto";
+import { Worker, type WorkflowBundleOption } from "@temporalio/worker";
 import {
+  buildIdOf,
+  retireDecision,
   replayVerdict,
+  sameVersion,
   versionKey,
   wouldMoveTo,
   type DeployVersion,
@@ -30,13 +37,13 @@ import {
   type ReplayVerdict,
 } from "./deploy-decisions";
 
-const Behavior = temporal.api.enums.v1.VersioningBehavior;
+const Behavior = proto.temporal.api.enums.v1.VersioningBehavior;
 
 /** The versioning of one described workflow, flattened for wouldMoveTo. */
 function versioningOf(
   workflowId: string,
   runId: string,
-  info: temporal.api.workflow.v1.IWorkflowExecutionVersioningInfo | null | undefined,
+  info: proto.temporal.api.workflow.v1.IWorkflowExecutionVersioningInfo | null | undefined,
 ): OpenWorkflowVersioning {
   const v = info?.deploymentVersion;
   const o = info?.versioningOverride;
@@ -85,7 +92,7 @@ export async function checkReplay(opts: {
   client: Client;
   taskQueue: string;
   target: DeployVersion;
-  workflowBundle: WorkflowBundle;
+  workflowBundle: WorkflowBundleOption;
   dataConverter: DataConverter;
 }): Promise<ReplayVerdict> {
   const open = await openWorkflows(opts.client, opts.taskQueue);
@@ -170,8 +177,59 @@ export async function retireVersion(client: Client, version: DeployVersion): Pro
   }
 }
 
+/** Keeps a build's bundle under its build id (an older build's workers load it while its orders are open). */
+export function releaseBundle(
+  bundlePath: string,
+  dir: string,
+): { buildId: string; bundlePath: string } {
+  const code = fs.readFileSync(bundlePath);
+  const buildId = buildIdOf(code);
+  const kept = path.join(dir, `${buildId}.js`);
+  fs.mkdirSync(dir, { recursive: true });
+  if (!fs.existsSync(kept)) {
+    fs.writeFileSync(`${kept}.tmp`, code);
+    fs.renameSync(`${kept}.tmp`, kept);
+  }
+  return { buildId, bundlePath: kept };
+}
+
+/** Polls openPinnedCount until retireDecision says the version (no longer current) may be retired. */
+export async function waitDrained(
+  client: Client,
+  version: DeployVersion,
+  { graceMs = 60_000, everyMs = 15_000 } = {},
+): Promise<void> {
+  const since = Date.now();
+  let firstEmptyAtMs: number | null = null;
+  for (;;) {
+    const current = await currentVersion(client, version.deploymentName);
+    const openPinned = await openPinnedCount(client, version);
+    const nowMs = Date.now();
+    firstEmptyAtMs = openPinned > 0 ? null : (firstEmptyAtMs ?? nowMs);
+    const decision = retireDecision({
+      current: sameVersion(current, version),
+      openPinned,
+      replacedAtMs: since,
+      firstEmptyAtMs,
+      nowMs,
+      graceMs,
+    });
+    if (decision === "retire") return;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
 async function command(argv: string[]): Promise<number> {
-  const [what, deploymentName, buildId, bundlePath] = argv;
+  const print = (o: object) => process.stdout.write(JSON.stringify(o) + "\n");
+  if (argv[0] === "release") {
+    if (!argv[1] || !argv[2]) throw new Error("usage: deploy.ts release <bundle.js> <dir>");
+    print(releaseBundle(argv[1], argv[2]));
+    return 0;
+  }
+  const [what, deploymentName, buildIdArg, bundlePath] = argv;
+  // `promote <deployment> bundle <bundle.js>`: the build id of the bundle (the compose deploy service's form).
+  const buildId =
+    buildIdArg === "bundle" && bundlePath ? buildIdOf(fs.readFileSync(bundlePath)) : buildIdArg;
   const { parseEnv } = await import("../domain/env");
   const { dataConverterOf, temporalTlsOf } = await import("../temporal/connection");
   const env = parseEnv(process.env, (f) => fs.readFileSync(f, "utf8"));
@@ -184,7 +242,6 @@ async function command(argv: string[]): Promise<number> {
   });
   const dataConverter = dataConverterOf(env);
   const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE, dataConverter });
-  const print = (o: object) => process.stdout.write(JSON.stringify(o) + "\n");
   try {
     if (what === "promote") {
       if (!bundlePath) throw new Error("promote: the new build's workflow bundle is required");
@@ -203,12 +260,19 @@ async function command(argv: string[]): Promise<number> {
       print({ openPinned: await openPinnedCount(client, version) });
       return 0;
     }
+    if (what === "wait-drained") {
+      await waitDrained(client, version, { graceMs: Number(argv[3] ?? 60_000) });
+      print({ drained: true });
+      return 0;
+    }
     if (what === "retire") {
       const retired = await retireVersion(client, version);
       print({ retired });
       return retired ? 0 : 1;
     }
-    throw new Error(`unknown command ${what} (promote, open-pinned, retire)`);
+    throw new Error(
+      `unknown command ${what} (release, promote, open-pinned, wait-drained, retire)`,
+    );
   } finally {
     await connection.close();
   }

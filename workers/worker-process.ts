@@ -8,11 +8,11 @@
  * (127.0.0.1:<port>/metrics), HEALTH_PORT the worker's /healthz and /readyz (workers/worker-health.ts);
  * LOG_FORMAT=json writes the SDK's log (activities' lines with the web request id that caused them) as JSON lines.
  *
- * Worker Versioning (docs/decisions/0046-worker-versioning.md): with WORKER_BUILD_ID set the worker joins the
- * deployment WORKER_DEPLOYMENT_NAME (default "marketplace") as that build, and every workflow it starts is
- * pinned to it (each order finishes on the build it started on); WORKFLOW_BUNDLE_PATH names the build's bundle
- * (an older build's kept bundle is used as it is). Without WORKER_BUILD_ID (npm run dev, the tests) the worker
- * is unversioned, as before.
+ * Worker Versioning (docs/decisions/0046-worker-versioning.md): with WORKER_BUILD_ID or WORKER_DEPLOYMENT_NAME
+ * set the worker joins the deployment WORKER_DEPLOYMENT_NAME (default "marketplace") as build WORKER_BUILD_ID
+ * (default: its bundle's hash), and every workflow it runs is pinned to it (each order finishes on the build it
+ * started on); WORKFLOW_BUNDLE_PATH names the build's bundle (an older build's kept bundle, used as it is).
+ * Without either (npm run dev, the tests) the worker is unversioned, as before.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -35,7 +35,7 @@ import { queueDueMatchDigests } from "../db/queries/matches";
 import { dataConverterOf, temporalTlsOf } from "../temporal/connection";
 import { activityLogging } from "./activity-logging";
 import { DEFAULT_BUNDLE_PATH, ROOT, WORKFLOWS_PATH, WORKFLOW_INTERCEPTOR_MODULES } from "./bundle";
-import { deploymentVersionOf } from "./deploy-decisions";
+import { buildIdOf, deploymentVersionOf } from "./deploy-decisions";
 import { createWebhookRelay } from "./webhook-relay";
 import { serveWorkerHealth } from "./worker-health";
 
@@ -102,7 +102,9 @@ export async function main(env: Env): Promise<void> {
     throw new Error(`WORKFLOW_BUNDLE_PATH ${bundlePath} does not exist`);
   const useBundle =
     Boolean(bundlePath) || (env.NODE_ENV === "production" && bundleIsFresh(DEFAULT_BUNDLE_PATH));
-  const version = deploymentVersionOf(process.env);
+  const version = deploymentVersionOf(process.env, () =>
+    useBundle ? buildIdOf(fs.readFileSync(bundlePath ?? DEFAULT_BUNDLE_PATH)) : null,
+  );
   const worker = await Worker.create({
     connection,
     namespace: env.TEMPORAL_NAMESPACE,

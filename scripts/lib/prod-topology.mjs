@@ -7,6 +7,9 @@
 //              and the Web UI
 //   Mailpit    unless SMTP_URL
 //   app        migrations (once, under a lock), M workers, N web processes behind a round-robin proxy
+//   roll-out   Worker Versioning (scripts/lib/prod-deploy.mjs): the new build's workers beside the workers of
+//              older builds that still have open orders, the replay check, the new build set current, the
+//              older ones stopped and retired once drained
 // Every long-running process is supervised: one that exits on its own is started again after a second
 // (what a service manager does), unless it keeps failing. What each runs: config/topology.mjs, the one
 // source docker-compose.yml is checked against. Output of each process: <dataDir>/logs/<name>.log.
@@ -465,7 +468,20 @@ export async function startProdTopology({
     );
     const { migrateAndSeed } = await import("./stack.mjs");
     await migrateAndSeed(env, { seed, quiet: true });
-    const app = await startApp({ settings, env, logDir, started, onGiveUp });
+    const { releaseBuild, rollOut } = await import("./prod-deploy.mjs");
+    const release = await releaseBuild(
+      env,
+      dataDir,
+      path.join(ROOT, "build", "workflow-bundle.js"),
+    );
+    const app = await startApp({
+      settings,
+      env: { ...env, ...release.workerEnv },
+      logDir,
+      started,
+      onGiveUp,
+    });
+    const builds = await rollOut({ env, release, dataDir, logDir, started, onGiveUp, supervise });
     return {
       env,
       logDir,
@@ -481,6 +497,7 @@ export async function startProdTopology({
       },
       processes: Object.fromEntries(started.filter((s) => s.sup).map((s) => [s.name, s.sup])),
       app,
+      builds,
       restartPostgres,
       stop,
     };

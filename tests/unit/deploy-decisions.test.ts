@@ -108,6 +108,15 @@ describe("a worker's version", () => {
       deploymentVersionOf({ WORKER_BUILD_ID: "wf-1", WORKER_DEPLOYMENT_NAME: "staging" }),
     ).toEqual({ deploymentName: "staging", buildId: "wf-1" });
   });
+  test("a deployment name alone takes the build id of the bundle the worker loads; none: refused", () => {
+    const named = { WORKER_DEPLOYMENT_NAME: "marketplace" };
+    expect(deploymentVersionOf(named, () => "wf-abc")).toEqual({
+      deploymentName: "marketplace",
+      buildId: "wf-abc",
+    });
+    expect(() => deploymentVersionOf(named, () => null)).toThrow(/prebuilt workflow bundle/);
+    expect(deploymentVersionOf({}, () => "wf-abc")).toBeNull();
+  });
   test("the build id follows the bundle's content; the search attribute's form", () => {
     expect(buildIdOf("code")).toBe(buildIdOf(Buffer.from("code")));
     expect(buildIdOf("code")).not.toBe(buildIdOf("code2"));
