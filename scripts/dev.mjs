@@ -13,6 +13,8 @@
 //                                   Postgres .data/pg-dev; the demo data is seeded again), or
 //   npm run dev -- --keep-orders    starts anyway (orders started on the old code then fail their next
 //                                   workflow task with a non-determinism error, shown in the Temporal UI).
+// The dev worker compiles the workflows from source and runs unversioned, so this check is development's own;
+// npm run prod pins each order to its build with Worker Versioning instead (ADR 0046).
 import fs from "node:fs";
 import path from "node:path";
 import { c, fail, fmtMs, info, step } from "./lib/log.mjs";

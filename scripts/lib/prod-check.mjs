@@ -55,6 +55,7 @@ function processes(topology) {
   let ok = true;
   const pids = new Set();
   for (const [name, sup] of Object.entries(topology.processes)) {
+    if (sup.stopped) continue; // an older build's worker, stopped once drained (scripts/lib/prod-deploy.mjs)
     const pid = sup.current().pid;
     const cmd = cmdline(pid);
     const svc = TEMPORAL_SERVICES.find((s) => name === `temporal-${s}`);
