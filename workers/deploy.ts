@@ -119,14 +119,31 @@ export async function checkReplay(opts: {
   return replayVerdict(open, opts.target, failures);
 }
 
-/** Makes `version` the deployment's current version: new workflows, and every one not pinned, run on it. */
-export async function setCurrentVersion(client: Client, version: DeployVersion): Promise<void> {
-  await client.workflowService.setWorkerDeploymentCurrentVersion({
-    namespace: client.options.namespace,
-    deploymentName: version.deploymentName,
-    buildId: version.buildId,
-    identity: client.options.identity,
-  });
+/**
+ * Makes `version` the deployment's current version: new workflows, and every one not pinned, run on it. The
+ * server knows a version once one of its workers has polled: until then it refuses, so this tries again for
+ * up to `waitMs`. Setting the current version again is a no-op.
+ */
+export async function setCurrentVersion(
+  client: Client,
+  version: DeployVersion,
+  { waitMs = 30_000 } = {},
+): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      await client.workflowService.setWorkerDeploymentCurrentVersion({
+        namespace: client.options.namespace,
+        deploymentName: version.deploymentName,
+        buildId: version.buildId,
+        identity: client.options.identity,
+      });
+      return;
+    } catch (e) {
+      if (Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
 }
 
 /** The deployment's current version, or null (none set: new workflows go to workers without versioning). */

@@ -119,19 +119,6 @@ async function stopWorker(worker: Worker): Promise<void> {
   await running.find((r) => r.worker === worker)?.done;
 }
 
-/** The version exists once one of its workers has polled: until then the server refuses to make it current. */
-async function makeCurrent(version: DeployVersion): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    try {
-      return await setCurrentVersion(client, version);
-    } catch (e) {
-      if (Date.now() > deadline) throw e;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-}
-
 type Order = WorkflowHandle<typeof buyOrderWorkflow>;
 
 /** A purchase past its checkout (activities ran), waiting for the seller. */
@@ -215,7 +202,7 @@ test("orders of build A finish on A, new orders run on B, the check refuses what
     dataConverter: testDataConverter,
   });
   expect(passed).toMatchObject({ promote: true, moving: 1, failures: [] });
-  await makeCurrent(A);
+  await setCurrentVersion(client, A);
   await stopWorker(unversioned); // as a deploy stops the workers without versioning once A is current
   await finish(early); // its next tasks run on A
 
@@ -242,7 +229,7 @@ test("orders of build A finish on A, new orders run on B, the check refuses what
     pinnedElsewhere: 3,
     failures: [],
   });
-  await makeCurrent(B);
+  await setCurrentVersion(client, B);
 
   // 4. New orders run on B; A's finish on A.
   const onB = await Promise.all([7005, 7006].map(openOrder));
