@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   createListingChecked,
   createRequestChecked,
@@ -21,10 +21,9 @@ import {
   SIZE_RUNS,
   uniqueToken,
 } from "../factories";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(12);
-const db = handle.db;
+const db = useTestDb(12);
 let brandId: number;
 let otherBrandId: number;
 let sku: string;
@@ -59,8 +58,6 @@ beforeAll(async () => {
   const ocol = await createCollection(db, { brandId: otherBrandId });
   await createProduct(db, { collectionId: ocol.id, sku: `${sku}-OTHER`, colors: 1 });
 });
-
-afterAll(() => handle.close());
 
 async function retailer(
   opts: { payout?: boolean; authorized?: boolean; status?: "active" | "inactive" } = {},

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   activateListingsForRetailer,
   decrementListingUnits,
@@ -13,11 +13,10 @@ import {
   createRetailer,
   SIZE_RUNS,
 } from "../factories";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
 // A pool big enough for 20 truly concurrent statements. Rows are this file's own (fresh retailers).
-const handle = openTestDb(24);
-const db = handle.db;
+const db = useTestDb(24);
 let variationIds: number[];
 
 beforeAll(async () => {
@@ -30,8 +29,6 @@ beforeAll(async () => {
   });
   variationIds = variations.map((v) => v.id);
 });
-
-afterAll(() => handle.close());
 
 async function seller(payout = true) {
   return (await createRetailer(db, { payout, user: false })).retailer;

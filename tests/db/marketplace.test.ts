@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   choosePageShape,
   getMarketItem,
@@ -23,10 +23,9 @@ import {
   SIZE_RUNS,
   uniqueToken,
 } from "../factories";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(4);
-const db = handle.db;
+const db = useTestDb(4);
 
 // Brand A (the viewer is authorized), brand B (it is not). Variations with distinct codes and prices.
 let brandA: number;
@@ -212,8 +211,6 @@ beforeAll(async () => {
     })
   ).id;
 });
-
-afterAll(() => handle.close());
 
 function q(over: Partial<MarketPageQuery> = {}): MarketPageQuery {
   return {

@@ -4,7 +4,7 @@
  * pending-transaction detection. Every row is this file's own (fresh brands and retailers).
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   getMyItem,
   likeSubstring,
@@ -30,10 +30,9 @@ import {
   uniqueToken,
   type CreatedProduct,
 } from "../factories";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(4);
-const db = handle.db;
+const db = useTestDb(4);
 
 const tok = uniqueToken().toUpperCase();
 let brandA: { id: number; name: string }; // "Alpha ..."
@@ -103,8 +102,6 @@ beforeAll(async () => {
     sizes: { L: 3 },
   });
 });
-
-afterAll(() => handle.close());
 
 describe("myItemsByBrand", () => {
   it("groups my listings by authorized brand, sorted by name, newest first, 4 per page by default", async () => {

@@ -3,7 +3,7 @@
  * read-model activity recordPayoutAccount (one transaction, idempotent).
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createOutboxMailer } from "../../activities/mail";
 import {
   IdempotencyConflictError,
@@ -41,11 +41,10 @@ import {
   SIZE_RUNS,
   uniqueToken,
 } from "../factories";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 import { validPayoutForm } from "../factories/payout";
 
-const handle = openTestDb(8);
-const db = handle.db;
+const db = useTestDb(8);
 const sandbox = new SandboxPayments(db);
 const activities = createActivities({
   db,
@@ -82,8 +81,6 @@ beforeAll(async () => {
   });
   variationId = variations[0].id;
 });
-
-afterAll(() => handle.close());
 
 describe("sandbox payments: connected accounts", () => {
   it("is the adapter chosen without a Stripe key", () => {

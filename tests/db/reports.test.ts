@@ -3,7 +3,7 @@
  * parses back with its columns, formula-like text is neutralised, shipments carry their declared value and
  * tracking; the map's query finds retailers within the radius, nearest first, 100 at a time.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import {
   brandInventoryReport,
@@ -30,11 +30,9 @@ import {
 } from "../factories";
 import { addShipment, createOrder } from "../factories/orders";
 import { csvRecords } from "../e2e/csv-parse";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb();
-const db = handle.db;
-afterAll(() => handle.close());
+const db = useTestDb();
 
 const read = async (r: Response) => csvRecords(await r.text());
 
