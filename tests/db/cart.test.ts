@@ -28,16 +28,9 @@ import {
 } from "../../domain/messages";
 import { buyWorkflowId } from "../../workflows/buy/contract";
 import { swapWorkflowId } from "../../workflows/swap/contract";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-  SIZE_RUNS,
-} from "../factories";
+import { createBrand, createCollection, createProduct, SIZE_RUNS } from "../factories/catalogue";
+import { authorizeBrand, createRetailer } from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
 import { useTestDb } from "./helpers";
 
 const db = useTestDb(5);

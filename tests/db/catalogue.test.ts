@@ -7,15 +7,9 @@ import {
   listBrands,
 } from "../../db/queries/catalogue";
 import { brands, productSizes, variationImages } from "../../db/schema";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createProduct,
-  createRetailer,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { createBrand, createCollection, createProduct, SIZE_RUNS } from "../factories/catalogue";
+import { authorizeBrand, createRetailer } from "../factories/retailers";
+import { uniqueToken } from "../factories/util";
 import { useTestDb } from "./helpers";
 
 // Other files may add brands to the same database: assertions look only at this file's brands (own prefix).

@@ -1,13 +1,8 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-} from "../factories";
+import { createBrand, createCollection, createProduct } from "../factories/catalogue";
+import { createRetailer } from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
 import { expectPgError, useTestDb } from "./helpers";
 
 // Each test inserts its own rows (unique names); nothing here depends on what other files left behind.

@@ -10,17 +10,10 @@ import {
   sizesOfVariation,
 } from "../../db/queries/listing-write";
 import { listings } from "../../db/schema";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { createBrand, createCollection, createProduct, SIZE_RUNS } from "../factories/catalogue";
+import { authorizeBrand, createRetailer } from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
 import { useTestDb } from "./helpers";
 
 const db = useTestDb(12);

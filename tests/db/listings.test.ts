@@ -5,14 +5,7 @@ import {
   getListing,
   restoreListingUnits,
 } from "../../db/queries/listings";
-import {
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRetailer,
-  SIZE_RUNS,
-} from "../factories";
+import { createListing, createRetailer, createWorld, SIZE_RUNS } from "../factories";
 import { useTestDb } from "./helpers";
 
 // A pool big enough for 20 truly concurrent statements. Rows are this file's own (fresh retailers).
@@ -20,13 +13,10 @@ const db = useTestDb(24);
 let variationIds: number[];
 
 beforeAll(async () => {
-  const brand = await createBrand(db);
-  const col = await createCollection(db, { brandId: brand.id });
-  const { variations } = await createProduct(db, {
-    collectionId: col.id,
-    sizes: SIZE_RUNS.apparel,
-    colors: 3,
+  const { brand, products } = await createWorld(db, {
+    products: [{ sizes: SIZE_RUNS.apparel, colors: 3 }],
   });
+  const { variations } = products[0];
   variationIds = variations.map((v) => v.id);
 });
 

@@ -12,17 +12,10 @@ import {
 import { productVariations } from "../../db/schema";
 import { eq } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { createBrand, createCollection, createProduct, SIZE_RUNS } from "../factories/catalogue";
+import { authorizeBrand, createRetailer } from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
 import { useTestDb } from "./helpers";
 
 const db = useTestDb(4);

@@ -19,17 +19,15 @@ import { listResource } from "../../db/queries/admin-resources";
 import { listings, orderContributions, orders } from "../../db/schema";
 import { BUY_STATES, COMMON_STATES } from "../../domain/states";
 import {
-  authorizeBrand,
   createBrand,
   createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-  SIZE_RUNS,
-  uniqueToken,
   type CreatedProduct,
-} from "../factories";
+  createProduct,
+  SIZE_RUNS,
+} from "../factories/catalogue";
+import { authorizeBrand, createRetailer } from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
 import { useTestDb } from "./helpers";
 
 const db = useTestDb(4);

@@ -14,15 +14,7 @@ import {
 } from "../../db/queries/order-messages";
 import { outboxEmails, type orders } from "../../db/schema";
 import { MESSAGE_MAIL_WINDOW_MS } from "../../domain/order-messages";
-import {
-  createBrand,
-  createCollection,
-  createProduct,
-  createRetailer,
-  createStaffUser,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { createRetailer, createStaffUser, createWorld, SIZE_RUNS, uniqueToken } from "../factories";
 import { createOrderAt } from "../factories/orders";
 import { openTestDb } from "./helpers";
 
@@ -53,13 +45,11 @@ const mailsTo = (retailerId: number) =>
     );
 
 beforeAll(async () => {
-  const brand = await createBrand(db, { name: `MsgDb ${tok}` });
-  const col = await createCollection(db, { brandId: brand.id });
-  const prod = await createProduct(db, {
-    collectionId: col.id,
-    sku: `MDB${tok}`,
-    sizes: SIZE_RUNS.apparel,
+  const { brand, products } = await createWorld(db, {
+    brand: { name: `MsgDb ${tok}` },
+    products: [{ sku: `MDB${tok}`, sizes: SIZE_RUNS.apparel }],
   });
+  const prod = products[0];
   const s = await createRetailer(db, {
     storeName: `Seller Store ${tok}`,
     contact: { firstName: "Dana", lastName: `Whit${tok}` },

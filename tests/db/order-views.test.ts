@@ -22,13 +22,7 @@ import { listActiveShipments, listAdminOrders } from "../../db/queries/order-vie
 import { orders } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import { SWAP_STATES } from "../../domain/states";
-import {
-  createBrand,
-  createCollection,
-  createProduct,
-  createRetailer,
-  SIZE_RUNS,
-} from "../factories";
+import { createRetailer, createWorld, SIZE_RUNS } from "../factories";
 import {
   addOrderAction,
   addPayment,
@@ -48,13 +42,10 @@ let outsider: { id: number; storeName: string };
 let variationId: number;
 
 beforeAll(async () => {
-  const brand = await createBrand(db);
-  const col = await createCollection(db, { brandId: brand.id });
-  const p = await createProduct(db, {
-    collectionId: col.id,
-    sizes: SIZE_RUNS.apparel,
-    priceCents: 2000,
+  const { brand, products } = await createWorld(db, {
+    products: [{ sizes: SIZE_RUNS.apparel, priceCents: 2000 }],
   });
+  const p = products[0];
   variationId = p.variations[0].id;
   seller = (
     await createRetailer(db, {

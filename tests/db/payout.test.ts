@@ -32,15 +32,7 @@ import {
   payoutProfileFromDetails,
   type PayoutDetailsInput,
 } from "../../domain/payout";
-import {
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRetailer,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { createListing, createRetailer, createWorld, SIZE_RUNS, uniqueToken } from "../factories";
 import { useTestDb } from "./helpers";
 import { validPayoutForm } from "../factories/payout";
 
@@ -72,13 +64,10 @@ function input(overrides: Partial<CreateConnectedAccountInput> = {}): CreateConn
 }
 
 beforeAll(async () => {
-  const brand = await createBrand(db);
-  const col = await createCollection(db, { brandId: brand.id });
-  const { variations } = await createProduct(db, {
-    collectionId: col.id,
-    sizes: SIZE_RUNS.apparel,
-    colors: 1,
+  const { brand, products } = await createWorld(db, {
+    products: [{ sizes: SIZE_RUNS.apparel, colors: 1 }],
   });
+  const { variations } = products[0];
   variationId = variations[0].id;
 });
 

@@ -21,7 +21,7 @@ import {
   previousMonth,
   type Statement,
 } from "../../domain/statements";
-import { createRetailer } from "../factories";
+import {} from "../factories";
 import { createSellerWithListing, tradedOrder } from "./buy-fixtures";
 import { useTestDb } from "./helpers";
 

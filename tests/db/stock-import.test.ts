@@ -10,15 +10,10 @@ import { BUY_STATES } from "../../domain/states";
 import { createImport, listingImportHistory } from "../../db/queries/stock-import";
 import { listings, productVariations } from "../../db/schema";
 import { readStockFile, runStockImport } from "../../app/utils/stock-import.server";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRetailer,
-  uniqueToken,
-} from "../factories";
+import { createBrand, createCollection, createProduct } from "../factories/catalogue";
+import { authorizeBrand, createRetailer } from "../factories/retailers";
+import { createListing } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
 import { createOrder } from "../factories/orders";
 import { openTestDb } from "./helpers";
 

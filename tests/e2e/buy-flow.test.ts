@@ -15,15 +15,9 @@ import { outboxEmails, retailerContacts } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import { purchaseQuote } from "../../domain/fees";
 import { BUY_STATES, COMMON_STATES } from "../../domain/states";
-import {
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createStaffUser,
-  SIZE_RUNS,
-  type RetailerRow,
-} from "../factories";
+import { createBrand, createCollection, createProduct, SIZE_RUNS } from "../factories/catalogue";
+import { createStaffUser, type RetailerRow } from "../factories/retailers";
+import { createListing } from "../factories/listings";
 import {
   acceptBuyTerms,
   buyWorkflowId,

@@ -15,8 +15,14 @@ import {
   LISTING_UNAVAILABLE,
   SWAP_NO_ACTIVE_LISTINGS,
 } from "../../domain/messages";
-import { authorizeBrand, createListing, createRequest, createRetailer } from "../factories";
-import { createStaffUser, createWorld, type RetailerRow } from "../factories";
+import { createWorld } from "../factories/world";
+import {
+  authorizeBrand,
+  createRetailer,
+  createStaffUser,
+  type RetailerRow,
+} from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
 import { NOTICES } from "../../app/components/shell-data";
 import { postCartForm } from "./buy-helpers";
 import { closePage, db, launchBrowser, signedIn, uniqueEmail, url } from "./harness";

@@ -21,15 +21,9 @@ import {
 } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { BUY_STATES } from "../../domain/states";
-import {
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  DEFAULT_TEST_PASSWORD,
-  SIZE_RUNS,
-} from "../factories";
+import { createBrand, createCollection, createProduct, SIZE_RUNS } from "../factories/catalogue";
+import { DEFAULT_TEST_PASSWORD } from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
 import {
   acceptBuyTerms,
   buyWorkflowId,

@@ -8,14 +8,9 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { BUY_STATES } from "../../domain/states";
-import {
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  DEFAULT_TEST_PASSWORD,
-  SIZE_RUNS,
-} from "../factories";
+import { createBrand, createCollection, createProduct, SIZE_RUNS } from "../factories/catalogue";
+import { DEFAULT_TEST_PASSWORD } from "../factories/retailers";
+import { createListing } from "../factories/listings";
 import { axeProblems } from "./axe";
 import { retailerWithLogin, waitForOrderState } from "./buy-helpers";
 import { closePage, hydrated, launchBrowser, newPage, url } from "./harness";

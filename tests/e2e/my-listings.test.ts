@@ -22,18 +22,15 @@ import {
 } from "../../domain/messages";
 import { BUY_STATES } from "../../domain/states";
 import {
-  authorizeBrand,
   createBrand,
   createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-  SIZE_RUNS,
-  uniqueToken,
   type CreatedProduct,
-  type ListingRow,
-} from "../factories";
+  createProduct,
+  SIZE_RUNS,
+} from "../factories/catalogue";
+import { authorizeBrand, createRetailer } from "../factories/retailers";
+import { createListing, createRequest, type ListingRow } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
 import { closePage, db, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
 
 let browser: Browser;

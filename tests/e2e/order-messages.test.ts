@@ -16,16 +16,10 @@ import {
   MESSAGE_RATE_LIMITED,
   MESSAGE_REFUSALS,
 } from "../../domain/order-messages";
-import {
-  createBrand,
-  createCollection,
-  createProduct,
-  createRetailer,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { SIZE_RUNS } from "../factories/catalogue";
+import { createWorld } from "../factories/world";
+import { createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD } from "../factories/retailers";
+import { uniqueToken } from "../factories/util";
 import { createOrderAt, createRmaOf } from "../factories/orders";
 import { closePage, db, hydrated, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 import { HttpClient } from "./http";
@@ -46,14 +40,11 @@ const pages: Page[] = [];
 const orderPath = () => `/transaction/buy/${order.id}`;
 
 beforeAll(async () => {
-  const brand = await createBrand(db(), { name: `MsgBrand ${tok}` });
-  const col = await createCollection(db(), { brandId: brand.id });
-  const prod = await createProduct(db(), {
-    collectionId: col.id,
-    sku: `MSG${tok}`,
-    sizes: SIZE_RUNS.apparel,
-    priceCents: 2000,
+  const { brand, products } = await createWorld(db(), {
+    brand: { name: `MsgBrand ${tok}` },
+    products: [{ sku: `MSG${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2000 }],
   });
+  const prod = products[0];
   sellerId = (
     await createRetailer(db(), {
       payout: true,

@@ -13,15 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { retailerNoticeAddress } from "../../db/queries/order-steps";
 import { orders } from "../../db/schema";
 import { formatCents } from "../../domain/money";
-import {
-  createBrand,
-  createCollection,
-  createProduct,
-  createRetailer,
-  createStaffUser,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { createRetailer, createStaffUser, createWorld, SIZE_RUNS, uniqueToken } from "../factories";
 import { createOrderAt } from "../factories/orders";
 import { createSwapRmaSides, type SwapRmaSides } from "../factories/rma-sides";
 import { fileOneUnitRma } from "./buy-helpers";
@@ -43,14 +35,11 @@ let buyer: Page;
 const pages: Page[] = [];
 
 beforeAll(async () => {
-  const brand = await createBrand(db(), { name: `AlertBrand ${tok}` });
-  const col = await createCollection(db(), { brandId: brand.id });
-  const prod = await createProduct(db(), {
-    collectionId: col.id,
-    sku: `AL${tok}`,
-    sizes: SIZE_RUNS.apparel,
-    priceCents: 2000,
+  const { brand, products } = await createWorld(db(), {
+    brand: { name: `AlertBrand ${tok}` },
+    products: [{ sku: `AL${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2000 }],
   });
+  const prod = products[0];
   sellerId = (
     await createRetailer(db(), {
       payout: true,

@@ -13,16 +13,11 @@ import { getEnv } from "../../app/utils/env.server";
 import { orders, outboxEmails, retailers, shipments } from "../../db/schema";
 import { formatDate, formatDateTime } from "../../domain/date-format";
 import { buyWorkflowId, completeCheckoutUpdate } from "../../workflows/buy/contract";
-import {
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRetailer,
-  createStaffUser,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { SIZE_RUNS } from "../factories/catalogue";
+import { createWorld } from "../factories/world";
+import { createRetailer, createStaffUser } from "../factories/retailers";
+import { createListing } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
 import { createOrderAt } from "../factories/orders";
 import { pdfText } from "../setup/pdf-text";
 import { startBuyOrder } from "./buy-helpers";
@@ -65,14 +60,11 @@ beforeAll(async () => {
     namespace: env.TEMPORAL_NAMESPACE,
     dataConverter: testDataConverter,
   });
-  const brand = await createBrand(db(), { name: `TzBrand ${tok}` });
-  const col = await createCollection(db(), { brandId: brand.id });
-  const prod = await createProduct(db(), {
-    collectionId: col.id,
-    sku: `TZ${tok}`,
-    sizes: SIZE_RUNS.apparel,
-    priceCents: 2000,
+  const { brand, products } = await createWorld(db(), {
+    brand: { name: `TzBrand ${tok}` },
+    products: [{ sku: `TZ${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2000 }],
   });
+  const prod = products[0];
   variationId = prod.variations[0].id;
   sellerId = (await createRetailer(db(), { payout: true, user: { email: sellerEmail } })).retailer
     .id;

@@ -29,15 +29,9 @@ import { buildCarrierEvent, CARRIER_SIGNATURE_HEADER } from "../../domain/carrie
 import { ACTION } from "../../domain/action-codes";
 import { COMMON_STATES, BUY_STATES } from "../../domain/states";
 import { PAYMENT_SIGNATURE_HEADER } from "../../domain/webhooks";
-import {
-  createBrand,
-  createCollection,
-  createProduct,
-  createRequest,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-  SIZE_RUNS,
-} from "../factories";
+import { createBrand, createCollection, createProduct, SIZE_RUNS } from "../factories/catalogue";
+import { createStaffUser, DEFAULT_TEST_PASSWORD } from "../factories/retailers";
+import { createRequest } from "../factories/listings";
 import {
   buyWorkflowId,
   closeTemporal,
