@@ -12,10 +12,9 @@ import { createSmtpSender } from "../../activities/mail/smtp";
 import { insertOutboxEmail } from "../../db/queries/outbox";
 import { outboxEmails } from "../../db/schema";
 import { uniqueToken } from "../factories/util";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb();
-const db = handle.db;
+const db = useTestDb();
 
 type Received = { from: string; to: string[]; raw: string };
 const received: Received[] = [];
@@ -66,7 +65,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  await handle.close();
 });
 
 const quiet = () => {};

@@ -4,7 +4,7 @@
  * conversation and recipient an hour, also when two messages are posted at the same moment.
  */
 import { and, eq, like } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   markMessagesSeen,
   messagesPostedSince,
@@ -16,10 +16,9 @@ import { outboxEmails, type orders } from "../../db/schema";
 import { MESSAGE_MAIL_WINDOW_MS } from "../../domain/order-messages";
 import { createRetailer, createStaffUser, createWorld, SIZE_RUNS, uniqueToken } from "../factories";
 import { createOrderAt } from "../factories/orders";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(6);
-const db = handle.db;
+const db = useTestDb(6);
 const tok = uniqueToken().toUpperCase();
 let order: typeof orders.$inferSelect;
 let seller: { id: number; userId: number };
@@ -67,10 +66,6 @@ beforeAll(async () => {
       lines: [{ variationId: prod.variations[0].id, sizes: { S: 1 } }],
     })
   ).order;
-});
-
-afterAll(async () => {
-  await handle.close();
 });
 
 describe("order messages", () => {

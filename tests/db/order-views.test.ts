@@ -6,7 +6,7 @@
  * Orders are written straight into the read-model tables by tests/factories/orders.ts.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { markOrdersSeen } from "../../db/queries/order-seen";
 import {
   findOrderId,
@@ -31,10 +31,9 @@ import {
   createRmaOf,
   createSwapOrder,
 } from "../factories/orders";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(3);
-const db = handle.db;
+const db = useTestDb(3);
 
 let seller: { id: number; storeName: string };
 let buyer: { id: number; storeName: string };
@@ -62,10 +61,6 @@ beforeAll(async () => {
     })
   ).retailer;
   outsider = (await createRetailer(db, { payout: true, user: false })).retailer;
-});
-
-afterAll(async () => {
-  await handle.close();
 });
 
 const parties = () => ({

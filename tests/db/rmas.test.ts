@@ -24,10 +24,9 @@ import { rmaWorkflowId } from "../../workflows/rma/contract";
 import { swapWorkflowId } from "../../workflows/swap/contract";
 import { createStaffUser } from "../factories/retailers";
 import { createSellerWithListing } from "./buy-fixtures";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(2);
-const db = handle.db;
+const db = useTestDb(2);
 
 async function swapWithBothSides() {
   const p = await createSellerWithListing(db, { sizes: { M: 3 } });

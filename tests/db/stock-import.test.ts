@@ -15,10 +15,9 @@ import { authorizeBrand, createRetailer } from "../factories/retailers";
 import { createListing } from "../factories/listings";
 import { uniqueToken } from "../factories/util";
 import { createOrder } from "../factories/orders";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(6);
-const db = handle.db;
+const db = useTestDb(6);
 const tok = uniqueToken().toUpperCase();
 const sku = `SI${tok}`;
 let retailerId: number;
