@@ -44,9 +44,7 @@ import {
   liftLoginThrottle,
 } from "../../app/utils/throttle.server";
 import { generateResetToken, hashResetToken } from "../../app/utils/password.server";
-import { createBrand } from "../factories/catalogue";
-import { createRetailer } from "../factories/retailers";
-import { uniqueToken } from "../factories/util";
+import { createBrand, createRetailer, uniqueToken } from "../factories";
 import { useTestDb } from "./helpers";
 
 const db = useTestDb();

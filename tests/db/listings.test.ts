@@ -13,7 +13,7 @@ const db = useTestDb(24);
 let variationIds: number[];
 
 beforeAll(async () => {
-  const { brand, products } = await createWorld(db, {
+  const { products } = await createWorld(db, {
     products: [{ sizes: SIZE_RUNS.apparel, colors: 3 }],
   });
   const { variations } = products[0];

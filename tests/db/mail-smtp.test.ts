@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSmtpSender } from "../../activities/mail/smtp";
 import { insertOutboxEmail } from "../../db/queries/outbox";
 import { outboxEmails } from "../../db/schema";
-import { uniqueToken } from "../factories/util";
+import { uniqueToken } from "../factories";
 import { useTestDb } from "./helpers";
 
 const db = useTestDb();

@@ -44,7 +44,7 @@ const mailsTo = (retailerId: number) =>
     );
 
 beforeAll(async () => {
-  const { brand, products } = await createWorld(db, {
+  const { products } = await createWorld(db, {
     brand: { name: `MsgDb ${tok}` },
     products: [{ sku: `MDB${tok}`, sizes: SIZE_RUNS.apparel }],
   });

@@ -41,7 +41,7 @@ let outsider: { id: number; storeName: string };
 let variationId: number;
 
 beforeAll(async () => {
-  const { brand, products } = await createWorld(db, {
+  const { products } = await createWorld(db, {
     products: [{ sizes: SIZE_RUNS.apparel, priceCents: 2000 }],
   });
   const p = products[0];

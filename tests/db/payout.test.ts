@@ -64,7 +64,7 @@ function input(overrides: Partial<CreateConnectedAccountInput> = {}): CreateConn
 }
 
 beforeAll(async () => {
-  const { brand, products } = await createWorld(db, {
+  const { products } = await createWorld(db, {
     products: [{ sizes: SIZE_RUNS.apparel, colors: 1 }],
   });
   const { variations } = products[0];

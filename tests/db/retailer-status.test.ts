@@ -9,9 +9,7 @@ import {
   setRetailerStatus,
   unauthorizeBrand,
 } from "../../db/queries/retailer-status";
-import { createBrand } from "../factories/catalogue";
-import { authorizeBrand, createRetailer } from "../factories/retailers";
-import { uniqueToken } from "../factories/util";
+import { authorizeBrand, createBrand, createRetailer, uniqueToken } from "../factories";
 import { useTestDb } from "./helpers";
 
 const db = useTestDb();

@@ -22,7 +22,7 @@ import { orderContributions, outboxEmails } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import { rmaWorkflowId } from "../../workflows/rma/contract";
 import { swapWorkflowId } from "../../workflows/swap/contract";
-import { createStaffUser } from "../factories/retailers";
+import { createStaffUser } from "../factories";
 import { createSellerWithListing } from "./buy-fixtures";
 import { useTestDb } from "./helpers";
 

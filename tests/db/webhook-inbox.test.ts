@@ -20,7 +20,7 @@ import {
 import { webhookEvents } from "../../db/schema";
 import { INBOX, inboxRetryDelayMs } from "../../domain/webhook-inbox";
 import { createWebhookRelay } from "../../workers/webhook-relay";
-import { uniqueToken } from "../factories/util";
+import { uniqueToken } from "../factories";
 import { useTestDb } from "./helpers";
 
 const db = useTestDb();

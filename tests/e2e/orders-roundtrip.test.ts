@@ -381,7 +381,7 @@ describe("the seller's other answers", () => {
 
 describe("an order made for a request", () => {
   it("the requestor sees it pending with complete-checkout and declines it with a reason; both see who declined", async () => {
-    const { brand, products } = await createWorld(db(), {
+    const { products } = await createWorld(db(), {
       brand: { name: `RoundtripBrand3 ${tok}` },
       products: [{ sizes: SIZE_RUNS.apparel, priceCents: 1200 }],
     });

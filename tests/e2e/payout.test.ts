@@ -77,7 +77,7 @@ function fieldError(p: Page, name: string) {
 }
 
 beforeAll(async () => {
-  const { brand, products } = await createWorld(db(), {
+  const { products } = await createWorld(db(), {
     products: [{ sizes: SIZE_RUNS.apparel, colors: 1 }],
   });
   const { variations } = products[0];

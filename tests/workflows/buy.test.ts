@@ -4,7 +4,7 @@
  * validators), webhook deduplication and out-of-order delivery, and replays of the recorded histories
  * (tests/histories/buy-*.json; regenerate with RECORD_HISTORIES=1 after an intended change).
  *
- * Timers are driven with env.sleep (waiting on an update does not advance time on this server); after a
+ * Timers are driven with shared.env.sleep (waiting on an update does not advance time on this server); after a
  * sleep the state is read with the orderView query, polled until the workflow has processed the timer.
  */
 import fs from "node:fs";
@@ -17,9 +17,7 @@ import {
   type WorkflowHandle,
 } from "@temporalio/client";
 import { temporal } from "@temporalio/proto";
-import type { TestWorkflowEnvironment } from "@temporalio/testing";
-import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { ACTION } from "../../domain/action-codes";
 import {
   addBusinessDays,
@@ -62,14 +60,9 @@ import {
 } from "../../workflows/buy/contract";
 import { refusedAtSeq } from "../../app/utils/temporal.server";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
-import { testWorkflowBundle } from "../setup/workflow-bundle";
-import {
-  createTimeSkippingEnv,
-  pollView,
-  sleepUntil,
-  uniqueTaskQueue,
-  testDataConverter,
-} from "../setup/temporal";
+import { Worker } from "@temporalio/worker";
+import { useSharedFakeWorker } from "./fakes/shared-worker";
+import { pollView, sleepUntil, testDataConverter } from "../setup/temporal";
 import {
   createFakeBuyActivities,
   DECLINED_CARD,
@@ -80,45 +73,7 @@ import {
 
 const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
 
-let env: TestWorkflowEnvironment;
-let bundle: WorkflowBundleWithSourceMap;
-// One worker for the whole file (tests run one after another); its activities delegate to the current
-// test's fake, so each test asserts only its own calls.
-let worker: Worker;
-let running: Promise<void>;
-let currentFake: FakeBuyActivities | null = null;
-const TASK_QUEUE = uniqueTaskQueue("buy");
-
-beforeAll(async () => {
-  [env, bundle] = await Promise.all([createTimeSkippingEnv(), testWorkflowBundle()]);
-  const delegating = Object.fromEntries(
-    Object.keys(createFakeBuyActivities().activities).map((name) => [
-      name,
-      (input: unknown) => {
-        if (!currentFake) throw new Error(`activity ${name} called outside a test`);
-        return (
-          currentFake.activities as unknown as Record<string, (i: unknown) => Promise<unknown>>
-        )[name](input);
-      },
-    ]),
-  );
-  worker = await Worker.create({
-    connection: env.nativeConnection,
-    dataConverter: testDataConverter,
-    taskQueue: TASK_QUEUE,
-    workflowBundle: bundle,
-    activities: delegating,
-  });
-  running = worker.run();
-});
-
-afterAll(async () => {
-  if (worker) {
-    worker.shutdown();
-    await running;
-  }
-  await env?.teardown();
-});
+const shared = useSharedFakeWorker("buy", () => createFakeBuyActivities());
 
 const SELLER = 21;
 const BUYER = 34;
@@ -158,16 +113,11 @@ async function withWorker<T>(
   fake: FakeBuyActivities,
   fn: (taskQueue: string) => Promise<T>,
 ): Promise<T> {
-  currentFake = fake;
-  try {
-    return await fn(TASK_QUEUE);
-  } finally {
-    currentFake = null;
-  }
+  return shared.withFake(fake, () => fn(shared.taskQueue));
 }
 
 function start(taskQueue: string, input: BuyOrderInput): Promise<Handle> {
-  return env.client.workflow.start<typeof buyOrderWorkflow>(BUY_WORKFLOW_TYPE, {
+  return shared.env.client.workflow.start<typeof buyOrderWorkflow>(BUY_WORKFLOW_TYPE, {
     taskQueue,
     workflowId: buyWorkflowId(input.orderId),
     args: [input],
@@ -257,9 +207,9 @@ describe("checkout", () => {
       });
       const started = Date.parse(v.deadlines.checkoutBy as string) - 24 * HOUR_MS;
 
-      await env.sleep(23 * HOUR_MS);
+      await shared.env.sleep(23 * HOUR_MS);
       expect((await handle.query(orderViewQuery)).statename).toBe("complete_order_checkout");
-      await sleepUntil(env, new Date(started + 24 * HOUR_MS).toISOString(), MINUTE_MS);
+      await sleepUntil(shared.env, new Date(started + 24 * HOUR_MS).toISOString(), MINUTE_MS);
       const end = await inState(handle, "expired");
       expect(end).toMatchObject({
         displayStatus: "Expired",
@@ -339,7 +289,7 @@ describe("checkout that starts the purchase (update-with-start, as the app's che
         workflowIdReusePolicy: "REJECT_DUPLICATE",
         args: [orderInput(orderId)],
       } as ConstructorParameters<typeof WithStartWorkflowOperation<typeof buyOrderWorkflow>>[1]);
-      const ok = await env.client.workflow.executeUpdateWithStart(completeCheckoutUpdate, {
+      const ok = await shared.env.client.workflow.executeUpdateWithStart(completeCheckoutUpdate, {
         args: [{ actorRetailerId: BUYER, paymentMethod: OK_CARD }],
         startWorkflowOperation: startOp,
       });
@@ -429,9 +379,9 @@ describe("seller", () => {
       const checkedOutAt = Date.parse(v.actions.at(-1)?.at as string);
       expect(Date.parse(v.deadlines.sellerResponseBy as string)).toBe(checkedOutAt + 5 * DAY_MS);
 
-      await sleepUntil(env, v.deadlines.sellerResponseBy as string, -HOUR_MS);
+      await sleepUntil(shared.env, v.deadlines.sellerResponseBy as string, -HOUR_MS);
       expect((await handle.query(orderViewQuery)).statename).toBe("provider_approve_sale");
-      await sleepUntil(env, v.deadlines.sellerResponseBy as string, MINUTE_MS);
+      await sleepUntil(shared.env, v.deadlines.sellerResponseBy as string, MINUTE_MS);
       const end = await inState(handle, "declined");
       expect(end).toMatchObject({
         stage: "declined",
@@ -571,7 +521,7 @@ describe("seller", () => {
 
       await carrier(ha, "delivered");
       const delivered = await inState(ha, "delivered");
-      await sleepUntil(env, delivered.deadlines.ratingBy as string, MINUTE_MS);
+      await sleepUntil(shared.env, delivered.deadlines.ratingBy as string, MINUTE_MS);
       await inState(ha, "completed");
       expect(await closed(ha)).toBe("COMPLETED");
       await keepHistory(ha, "seller-answers");
@@ -726,11 +676,11 @@ describe("modified purchase", () => {
         WRONG_PARTY_MESSAGES.receiver,
       );
 
-      await sleepUntil(env, v.deadlines.modifiedResponseBy as string, -HOUR_MS);
+      await sleepUntil(shared.env, v.deadlines.modifiedResponseBy as string, -HOUR_MS);
       expect((await handle.query(orderViewQuery)).statename).toBe(
         "receiver_approve_modified_purchase",
       );
-      await sleepUntil(env, v.deadlines.modifiedResponseBy as string, MINUTE_MS);
+      await sleepUntil(shared.env, v.deadlines.modifiedResponseBy as string, MINUTE_MS);
       await inState(handle, "declined");
       expect(await closed(handle)).toBe("COMPLETED");
       await keepHistory(handle, "modified-purchase-unanswered");
@@ -807,9 +757,9 @@ describe("order for a request", () => {
       expect(v.allowedActions.receiver).toEqual(["completeCheckout", "declineCheckout"]);
       const createdAt = Date.parse(v.actions[0].at);
       expect(Date.parse(v.deadlines.checkoutBy as string)).toBe(createdAt + 3 * DAY_MS);
-      await sleepUntil(env, v.deadlines.checkoutBy as string, -HOUR_MS);
+      await sleepUntil(shared.env, v.deadlines.checkoutBy as string, -HOUR_MS);
       expect((await handle.query(orderViewQuery)).statename).toBe("complete_order_checkout");
-      await sleepUntil(env, v.deadlines.checkoutBy as string, MINUTE_MS);
+      await sleepUntil(shared.env, v.deadlines.checkoutBy as string, MINUTE_MS);
       await inState(handle, "expired");
       expect(await closed(handle)).toBe("COMPLETED");
       await keepHistory(handle, "request-never-checked-out");
@@ -899,9 +849,9 @@ describe("shipping", () => {
         addBusinessDays(v1.approvedAt as string, 2),
       );
 
-      await sleepUntil(env, v1.deadlines.pickupBy as string, -MINUTE_MS);
+      await sleepUntil(shared.env, v1.deadlines.pickupBy as string, -MINUTE_MS);
       expect((await handle.query(orderViewQuery)).statename).toBe("ship_order");
-      await sleepUntil(env, v1.deadlines.pickupBy as string, MINUTE_MS);
+      await sleepUntil(shared.env, v1.deadlines.pickupBy as string, MINUTE_MS);
       const v2 = await inState(handle, "ship_order_try2");
       expect(v2).toMatchObject({
         displayStatus: "Pickup Scheduled",
@@ -911,7 +861,7 @@ describe("shipping", () => {
         addBusinessDays(v2.pickupWindowStartedAt as string, 2),
       );
 
-      await sleepUntil(env, v2.deadlines.pickupBy as string, -HOUR_MS);
+      await sleepUntil(shared.env, v2.deadlines.pickupBy as string, -HOUR_MS);
       for (let i = 0; i < 20; i++) await carrier(handle, "picked_up", "evt_pickup_once");
       await waitFor(
         handle,
@@ -919,11 +869,11 @@ describe("shipping", () => {
         "in_route with payout",
       );
       // Past the second window: nothing happens any more, the goods are on their way.
-      await sleepUntil(env, v2.deadlines.pickupBy as string, HOUR_MS);
+      await sleepUntil(shared.env, v2.deadlines.pickupBy as string, HOUR_MS);
       expect((await handle.query(orderViewQuery)).statename).toBe("in_route");
       await carrier(handle, "delivered");
       const d = await inState(handle, "delivered");
-      await sleepUntil(env, d.deadlines.ratingBy as string, MINUTE_MS);
+      await sleepUntil(shared.env, d.deadlines.ratingBy as string, MINUTE_MS);
       await inState(handle, "completed");
       expect(await closed(handle)).toBe("COMPLETED");
       await keepHistory(handle, "pickup-missed-once");
@@ -975,11 +925,11 @@ describe("shipping", () => {
     await withWorker(fake, async (tq) => {
       const handle = await start(tq, orderInput(orderId));
       const v1 = await toShipOrder(handle);
-      await sleepUntil(env, v1.deadlines.pickupBy as string, MINUTE_MS);
+      await sleepUntil(shared.env, v1.deadlines.pickupBy as string, MINUTE_MS);
       const v2 = await inState(handle, "ship_order_try2");
-      await sleepUntil(env, v2.deadlines.pickupBy as string, -MINUTE_MS);
+      await sleepUntil(shared.env, v2.deadlines.pickupBy as string, -MINUTE_MS);
       expect((await handle.query(orderViewQuery)).statename).toBe("ship_order_try2");
-      await sleepUntil(env, v2.deadlines.pickupBy as string, MINUTE_MS);
+      await sleepUntil(shared.env, v2.deadlines.pickupBy as string, MINUTE_MS);
       const end = await inState(handle, "cancelled");
       expect(end).toMatchObject({
         displayStatus: "Cancelled",
@@ -1165,9 +1115,9 @@ describe("after delivery", () => {
         receivedConfirmed: true,
       });
       expect(rated.allowedActions.receiver).toEqual(["requestRma"]);
-      await sleepUntil(env, d.deadlines.rmaBy as string, -MINUTE_MS);
+      await sleepUntil(shared.env, d.deadlines.rmaBy as string, -MINUTE_MS);
       expect((await handle.query(orderViewQuery)).statename).toBe("delivered");
-      await sleepUntil(env, d.deadlines.rmaBy as string, MINUTE_MS);
+      await sleepUntil(shared.env, d.deadlines.rmaBy as string, MINUTE_MS);
       await inState(handle, "completed");
       expect(await closed(handle)).toBe("COMPLETED");
       await keepHistory(handle, "rating-left");
@@ -1227,11 +1177,11 @@ describe("after delivery", () => {
         status: "ok",
         statename: "delivered",
       });
-      await sleepUntil(env, d.deadlines.ratingBy as string, -MINUTE_MS);
+      await sleepUntil(shared.env, d.deadlines.ratingBy as string, -MINUTE_MS);
       const late = await handle.query(orderViewQuery);
       expect(late).toMatchObject({ statename: "delivered", rmaOpen: false });
       expect(late.allowedActions.receiver).toEqual(["rateOrder"]);
-      await sleepUntil(env, d.deadlines.ratingBy as string, MINUTE_MS);
+      await sleepUntil(shared.env, d.deadlines.ratingBy as string, MINUTE_MS);
       await inState(handle, "completed");
       expect(await closed(handle)).toBe("COMPLETED");
       await keepHistory(handle, "rating-not-left");
@@ -1265,15 +1215,15 @@ describe("after delivery", () => {
         await handle.query(canRequestRmaQuery, new Date(deliveredAt + 49 * HOUR_MS).toISOString()),
       ).toBe(false);
 
-      await sleepUntil(env, d.deliveredAt as string, 47 * HOUR_MS);
+      await sleepUntil(shared.env, d.deliveredAt as string, 47 * HOUR_MS);
       expect(await handle.query(canRequestRmaQuery)).toBe(true);
       expect((await handle.query(orderViewQuery)).allowedActions.receiver).toContain("requestRma");
-      await sleepUntil(env, d.deliveredAt as string, 49 * HOUR_MS);
+      await sleepUntil(shared.env, d.deliveredAt as string, 49 * HOUR_MS);
       const after = await waitFor(handle, (v) => !v.rmaOpen && !v.busy, "RMA window closed");
       expect(after.statename).toBe("delivered");
       expect(after.allowedActions.receiver).not.toContain("requestRma");
       expect(await handle.query(canRequestRmaQuery)).toBe(false);
-      await sleepUntil(env, d.deadlines.ratingBy as string, MINUTE_MS);
+      await sleepUntil(shared.env, d.deadlines.ratingBy as string, MINUTE_MS);
       await inState(handle, "completed");
       expect(await closed(handle)).toBe("COMPLETED");
       await keepHistory(handle, "rma-window");
@@ -1373,7 +1323,7 @@ describe("replay", () => {
       );
       expect(history.events.length, file).toBeGreaterThan(10);
       await Worker.runReplayHistory(
-        { workflowBundle: bundle, dataConverter: testDataConverter },
+        { workflowBundle: shared.bundle, dataConverter: testDataConverter },
         history,
         file,
       );
@@ -1403,7 +1353,7 @@ describe("replay", () => {
     const history = temporal.api.history.v1.History.fromObject(json);
     await expect(
       Worker.runReplayHistory(
-        { workflowBundle: bundle, dataConverter: testDataConverter },
+        { workflowBundle: shared.bundle, dataConverter: testDataConverter },
         history,
         "buy-replay-bad",
       ),

@@ -12,9 +12,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { WorkflowUpdateFailedError, type WorkflowHandle } from "@temporalio/client";
 import { temporal } from "@temporalio/proto";
-import type { TestWorkflowEnvironment } from "@temporalio/testing";
-import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
-import { testWorkflowBundle } from "../setup/workflow-bundle";
+import { Worker } from "@temporalio/worker";
+import { useSharedFakeWorker } from "./fakes/shared-worker";
 import type { RmaActivities, RmaStateRecord } from "../../workflows/rma/activities";
 import { ACTION } from "../../domain/action-codes";
 import type { RmaOrderInput } from "../../domain/rma-money";
@@ -30,23 +29,10 @@ import {
   type RmaView,
 } from "../../workflows/rma/contract";
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
-import {
-  createTimeSkippingEnv,
-  pollView,
-  sleepUntil,
-  uniqueTaskQueue,
-  testDataConverter,
-} from "../setup/temporal";
+import { pollView, sleepUntil, testDataConverter } from "../setup/temporal";
 
 const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
 const DAY = 24 * 3600 * 1000;
-
-let env: TestWorkflowEnvironment;
-let bundle: WorkflowBundleWithSourceMap;
-let worker: Worker;
-let running: Promise<void>;
-let current: ReturnType<typeof fakeRmaActivities> | null = null;
-const TASK_QUEUE = uniqueTaskQueue("rma");
 
 /** In-memory RMA activities: every call recorded; the perpetrator's card declines while `declineCharges`. */
 function fakeRmaActivities(opts: { declineCharges?: boolean } = {}) {
@@ -102,37 +88,7 @@ function fakeRmaActivities(opts: { declineCharges?: boolean } = {}) {
   };
 }
 
-beforeAll(async () => {
-  [env, bundle] = await Promise.all([createTimeSkippingEnv(), testWorkflowBundle()]);
-  const names = Object.keys(fakeRmaActivities().activities);
-  const delegating = Object.fromEntries(
-    names.map((name) => [
-      name,
-      (input: unknown) => {
-        if (!current) throw new Error(`activity ${name} called outside a test`);
-        return (current.activities as Record<string, (i: unknown) => Promise<unknown>>)[name](
-          input,
-        );
-      },
-    ]),
-  );
-  worker = await Worker.create({
-    connection: env.nativeConnection,
-    dataConverter: testDataConverter,
-    taskQueue: TASK_QUEUE,
-    workflowBundle: bundle,
-    activities: delegating,
-  });
-  running = worker.run();
-}, 120_000);
-
-afterAll(async () => {
-  if (worker) {
-    worker.shutdown();
-    await running;
-  }
-  await env?.teardown();
-});
+const shared = useSharedFakeWorker("rma", fakeRmaActivities);
 
 const VICTIM = 31;
 const PERPETRATOR = 42;
@@ -170,17 +126,12 @@ async function run<T>(
   fake: ReturnType<typeof fakeRmaActivities>,
   fn: () => Promise<T>,
 ): Promise<T> {
-  current = fake;
-  try {
-    return await fn();
-  } finally {
-    current = null;
-  }
+  return shared.withFake(fake, fn);
 }
 
 function start(input: RmaInput): Promise<Handle> {
-  return env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
-    taskQueue: TASK_QUEUE,
+  return shared.env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
+    taskQueue: shared.taskQueue,
     workflowId: rmaWorkflowId(input.rmaId),
     args: [input],
   });
@@ -268,7 +219,7 @@ describe("rma workflow", () => {
       ]);
       const v = await waitFor(handle, (x) => x.stage === "shipping" && !x.busy, "shipping");
       expect(Date.parse(v.deadlines.shipBy as string)).toBeGreaterThan(0);
-      await env.sleep(8 * DAY);
+      await shared.env.sleep(8 * DAY);
       expect(await handle.result()).toEqual({ stage: "rmacancelled", charged: false });
       expect(fake.money()).toEqual([]);
       expect(fake.codes().at(-1)).toBe(ACTION.RMA_RETURN_NOT_SHIPPED);
@@ -331,7 +282,7 @@ describe("rma workflow", () => {
       const v0 = await waitFor(handle, (v) => v.actions.length === 1 && !v.busy, "requested");
       expect(Date.parse(v0.deadlines.staffBy as string)).toBeGreaterThan(0);
       // Business days (weekends and holidays move it): sleep a minute past the deadline the RMA shows.
-      await sleepUntil(env, v0.deadlines.staffBy, 60_000);
+      await sleepUntil(shared.env, v0.deadlines.staffBy, 60_000);
       const v = await waitFor(handle, (x) => x.escalated && !x.busy, "escalated");
       expect(v.stage).toBe("rmarequested");
       expect(fake.codes()).toEqual([ACTION.RMA_REQUESTED, ACTION.RMA_STAFF_ESCALATED]);
@@ -498,7 +449,7 @@ describe("rma replay", () => {
         JSON.parse(fs.readFileSync(path.join(HISTORIES, file), "utf8")),
       );
       await Worker.runReplayHistory(
-        { workflowBundle: bundle, dataConverter: testDataConverter },
+        { workflowBundle: shared.bundle, dataConverter: testDataConverter },
         history,
         file,
       );

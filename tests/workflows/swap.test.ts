@@ -13,9 +13,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { WorkflowUpdateFailedError, type WorkflowHandle } from "@temporalio/client";
 import { temporal } from "@temporalio/proto";
-import type { TestWorkflowEnvironment } from "@temporalio/testing";
-import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
-import { testWorkflowBundle } from "../setup/workflow-bundle";
+import { Worker } from "@temporalio/worker";
+import { useSharedFakeWorker } from "./fakes/shared-worker";
 import type {
   SwapActivities,
   SwapListedUnits,
@@ -46,13 +45,7 @@ import {
   type SwapView,
 } from "../../workflows/swap/contract";
 import type { swapOrderWorkflow } from "../../workflows/swap/workflow";
-import {
-  createTimeSkippingEnv,
-  pollView,
-  sleepUntil,
-  uniqueTaskQueue,
-  testDataConverter,
-} from "../setup/temporal";
+import { pollView, sleepUntil, testDataConverter } from "../setup/temporal";
 
 const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
 const DAY = 24 * 3600 * 1000;
@@ -208,43 +201,7 @@ function fakeSwapActivities() {
   };
 }
 
-let env: TestWorkflowEnvironment;
-let bundle: WorkflowBundleWithSourceMap;
-let worker: Worker;
-let running: Promise<void>;
-let current: ReturnType<typeof fakeSwapActivities> | null = null;
-const TASK_QUEUE = uniqueTaskQueue("swap");
-
-beforeAll(async () => {
-  [env, bundle] = await Promise.all([createTimeSkippingEnv(), testWorkflowBundle()]);
-  const delegating = Object.fromEntries(
-    Object.keys(fakeSwapActivities().activities).map((name) => [
-      name,
-      (input: unknown) => {
-        if (!current) throw new Error(`activity ${name} called outside a test`);
-        return (current.activities as Record<string, (i: unknown) => Promise<unknown>>)[name](
-          input,
-        );
-      },
-    ]),
-  );
-  worker = await Worker.create({
-    connection: env.nativeConnection,
-    dataConverter: testDataConverter,
-    taskQueue: TASK_QUEUE,
-    workflowBundle: bundle,
-    activities: delegating,
-  });
-  running = worker.run();
-}, 120_000);
-
-afterAll(async () => {
-  if (worker) {
-    worker.shutdown();
-    await running;
-  }
-  await env?.teardown();
-});
+const shared = useSharedFakeWorker("swap", fakeSwapActivities);
 
 type Handle = WorkflowHandle<typeof swapOrderWorkflow>;
 
@@ -253,10 +210,9 @@ async function scenario(
   fn: (h: Handle, fake: ReturnType<typeof fakeSwapActivities>) => Promise<void>,
 ): Promise<void> {
   const fake = fakeSwapActivities();
-  current = fake;
-  try {
-    const h = await env.client.workflow.start<typeof swapOrderWorkflow>(SWAP_WORKFLOW_TYPE, {
-      taskQueue: TASK_QUEUE,
+  await shared.withFake(fake, async () => {
+    const h = await shared.env.client.workflow.start<typeof swapOrderWorkflow>(SWAP_WORKFLOW_TYPE, {
+      taskQueue: shared.taskQueue,
       workflowId: swapWorkflowId(orderId),
       args: [
         {
@@ -274,9 +230,7 @@ async function scenario(
       // A swap left open would wake up when a later test skips time and call that test's activities.
       await h.terminate("scenario over").catch(() => {});
     }
-  } finally {
-    current = null;
-  }
+  });
 }
 
 const by = (id: number) => ({ actorRetailerId: id });
@@ -334,7 +288,7 @@ describe("swap negotiation", () => {
       const r = await checkout(h);
       expect(r.statename).toBe("provider_choose_items");
       await refused(approve(h, PROVIDER), "no_receiver_value");
-      await env.sleep(6 * DAY);
+      await shared.env.sleep(6 * DAY);
       expect(await h.result()).toEqual({ statename: "declined" });
       // Pre-authorised: 5% of $100 + shipping of 2 units ($23.75).
       expect(fake.money()).toEqual([
@@ -661,7 +615,7 @@ describe("swap payment", () => {
       await approve(h, PROVIDER);
       await approve(h, RECEIVER);
       await pay(h, PROVIDER);
-      await env.sleep(2 * DAY);
+      await shared.env.sleep(2 * DAY);
       expect(await h.result()).toEqual({ statename: "declined" });
       const paid = swapSettlement(
         { provider: P_GOODS, receiver: R_GOODS, callItEven: false },
@@ -696,9 +650,9 @@ describe("swap shipping", () => {
         (v) => v.statename === "ship_swap" && !v.busy && v.provider.shipment?.scanned === true,
         "the provider's scan",
       );
-      await sleepUntil(env, scanned.deadlines.pickupBy, MINUTE);
+      await sleepUntil(shared.env, scanned.deadlines.pickupBy, MINUTE);
       const retry = await waitFor(h, (v) => v.statename === "ship_swap_try2" && !v.busy, "try2");
-      await sleepUntil(env, retry.deadlines.pickupBy, MINUTE);
+      await sleepUntil(shared.env, retry.deadlines.pickupBy, MINUTE);
       const v = await waitFor(
         h,
         (x) => x.statename === "in_route" && !x.busy,
@@ -760,7 +714,7 @@ describe("swap shipping", () => {
         h.executeUpdate(rateSwapUpdate, { args: [{ ...by(PROVIDER), stars }] }),
         "already_rated",
       );
-      await env.sleep(3 * DAY);
+      await shared.env.sleep(3 * DAY);
       expect(await h.result()).toEqual({ statename: "completed" });
       expect(
         fake.codes().filter((c) => c === ACTION.RECEIVER_RATED || c === ACTION.PROVIDER_RATED),
@@ -796,9 +750,9 @@ describe("swap: both sides fail to ship (docs/product/money.md, ADR 0037)", () =
         ["payOutSwapSide", "swap-payout:provider:1", 16000],
         ["refundSwapSide", "swap-refund:provider:1", 3175],
       ]);
-      await sleepUntil(env, shipping.deadlines.pickupBy, MINUTE);
+      await sleepUntil(shared.env, shipping.deadlines.pickupBy, MINUTE);
       const retry = await waitFor(h, (v) => v.statename === "ship_swap_try2" && !v.busy, "try2");
-      await sleepUntil(env, retry.deadlines.pickupBy, MINUTE);
+      await sleepUntil(shared.env, retry.deadlines.pickupBy, MINUTE);
       expect(await h.result()).toEqual({ statename: "cancelled" });
       expect(failMoney(fake).slice(3)).toEqual([
         ["chargeSwapPenalty", "swap-penalty:provider:1", 10000],
@@ -833,9 +787,9 @@ describe("swap: both sides fail to ship (docs/product/money.md, ADR 0037)", () =
   test("both miss the second pickup window on the same timer: the rule applied to each (provider first), cancelled", async () => {
     await scenario(5114, async (h, fake) => {
       const shipping = await toShipping(h);
-      await sleepUntil(env, shipping.deadlines.pickupBy, MINUTE);
+      await sleepUntil(shared.env, shipping.deadlines.pickupBy, MINUTE);
       const retry = await waitFor(h, (v) => v.statename === "ship_swap_try2" && !v.busy, "try2");
-      await sleepUntil(env, retry.deadlines.pickupBy, MINUTE);
+      await sleepUntil(shared.env, retry.deadlines.pickupBy, MINUTE);
       expect(await h.result()).toEqual({ statename: "cancelled" });
       expect(failMoney(fake)).toEqual([
         ["chargeSwapPenalty", "swap-penalty:provider:1", 10000],
@@ -918,7 +872,7 @@ describe("swap replay", () => {
         JSON.parse(fs.readFileSync(path.join(HISTORIES, file), "utf8")),
       );
       await Worker.runReplayHistory(
-        { workflowBundle: bundle, dataConverter: testDataConverter },
+        { workflowBundle: shared.bundle, dataConverter: testDataConverter },
         history,
         file,
       );
