@@ -18,16 +18,11 @@ import { pendingTransactionCount } from "../../db/queries/pending-transactions";
 import { listResource } from "../../db/queries/admin-resources";
 import { listings, orderContributions, orders } from "../../db/schema";
 import { BUY_STATES, COMMON_STATES } from "../../domain/states";
-import {
-  createBrand,
-  createCollection,
-  type CreatedProduct,
-  createProduct,
-  SIZE_RUNS,
-} from "../factories/catalogue";
+import { createBrand, createCollection, type CreatedProduct } from "../factories/catalogue";
 import { authorizeBrand, createRetailer } from "../factories/retailers";
 import { createListing, createRequest } from "../factories/listings";
 import { uniqueToken } from "../factories/util";
+import { createProduct, SIZE_RUNS } from "../factories";
 import { useTestDb } from "./helpers";
 
 const db = useTestDb(4);

@@ -28,14 +28,10 @@ import {
 } from "../../db/schema";
 import { createBrand, createCollection, createProduct } from "../factories/catalogue";
 import { createWorld } from "../factories/world";
-import {
-  authorizeBrand,
-  createRetailer,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-} from "../factories/retailers";
+import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
 import { createListing } from "../factories/listings";
 import { uniqueToken } from "../factories/util";
+import { DEFAULT_TEST_PASSWORD } from "../factories";
 import { UPLOAD_ERROR_FLAG } from "../../domain/catalogue-upload";
 import { closePage, db, hydrated, launchBrowser, newPage, signIn, signInAs, url } from "./harness";
 import { freshEmail, HttpClient, leakedTrace } from "./http";

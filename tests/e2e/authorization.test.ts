@@ -17,14 +17,10 @@ import {
 import { BUY_STATES } from "../../domain/states";
 import { SIZE_COUNT_MESSAGE } from "../../app/utils/item-edit-schema";
 import { createWorld } from "../factories/world";
-import {
-  authorizeBrand,
-  createRetailer,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-} from "../factories/retailers";
+import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
 import { createListing, createRequest, type ListingRow } from "../factories/listings";
 import { uniqueToken } from "../factories/util";
+import { DEFAULT_TEST_PASSWORD } from "../factories";
 import { freshEmail, htmlDecode, HttpClient, inputValue, leakedTrace } from "./http";
 
 const tok = uniqueToken().toUpperCase();

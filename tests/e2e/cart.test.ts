@@ -16,13 +16,9 @@ import {
   SWAP_NO_ACTIVE_LISTINGS,
 } from "../../domain/messages";
 import { createWorld } from "../factories/world";
-import {
-  authorizeBrand,
-  createRetailer,
-  createStaffUser,
-  type RetailerRow,
-} from "../factories/retailers";
+import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
 import { createListing, createRequest } from "../factories/listings";
+import { type RetailerRow } from "../factories";
 import { NOTICES } from "../../app/components/shell-data";
 import { postCartForm } from "./buy-helpers";
 import { closePage, db, launchBrowser, signedIn, uniqueEmail, url } from "./harness";

@@ -11,15 +11,10 @@ import { wizardQuery, type WizardState } from "../../domain/listing-forms";
 import { LISTING_REASONS, REQUEST_REASONS } from "../../domain/reasons";
 import { SIZE_RUNS } from "../factories/catalogue";
 import { createWorld } from "../factories/world";
-import {
-  authorizeBrand,
-  createRetailer,
-  createStaffUser,
-  createUser,
-  DEFAULT_TEST_PASSWORD,
-} from "../factories/retailers";
+import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
 import { createListing, createRequest } from "../factories/listings";
 import { uniqueToken } from "../factories/util";
+import { createUser, DEFAULT_TEST_PASSWORD } from "../factories";
 import { freshEmail, HttpClient, inputValue } from "./http";
 
 const STORE_FIELDS = [

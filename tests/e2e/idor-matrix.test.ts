@@ -55,14 +55,10 @@ import { RESOURCE_NAMES } from "../../domain/resources";
 import { STAFF_USERS_PERMISSION } from "../../domain/staff-users";
 import { createBrand } from "../factories/catalogue";
 import { createWorld } from "../factories/world";
-import {
-  authorizeBrand,
-  createRetailer,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-} from "../factories/retailers";
+import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
 import { createListing, createRequest } from "../factories/listings";
 import { uniqueToken } from "../factories/util";
+import { DEFAULT_TEST_PASSWORD } from "../factories";
 import { createOrderAt, createRmaOf, createSwapOrder } from "../factories/orders";
 import { TINY_PNG } from "./form-fixtures";
 import { freshEmail, HttpClient, leakedTrace, type FormFields, type HttpResponse } from "./http";

@@ -15,14 +15,10 @@ import {
 } from "../../domain/messages";
 import { createBrand } from "../factories/catalogue";
 import { createWorld } from "../factories/world";
-import {
-  authorizeBrand,
-  createRetailer,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-} from "../factories/retailers";
+import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
 import { createListing, createRequest } from "../factories/listings";
 import { uniqueToken } from "../factories/util";
+import { DEFAULT_TEST_PASSWORD } from "../factories";
 import {
   closePage,
   db,

@@ -21,16 +21,11 @@ import {
   NO_REQUESTS_FOR_BRAND,
 } from "../../domain/messages";
 import { BUY_STATES } from "../../domain/states";
-import {
-  createBrand,
-  createCollection,
-  type CreatedProduct,
-  createProduct,
-  SIZE_RUNS,
-} from "../factories/catalogue";
+import { createBrand, createCollection, type CreatedProduct } from "../factories/catalogue";
 import { authorizeBrand, createRetailer } from "../factories/retailers";
 import { createListing, createRequest, type ListingRow } from "../factories/listings";
 import { uniqueToken } from "../factories/util";
+import { createProduct, SIZE_RUNS } from "../factories";
 import { closePage, db, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
 
 let browser: Browser;

@@ -26,7 +26,7 @@ import {
 } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { buyWorkflowId, completeCheckoutUpdate } from "../../workflows/buy/contract";
-import { SIZE_RUNS, type CreatedProduct } from "../factories/catalogue";
+import { type CreatedProduct, SIZE_RUNS } from "../factories/catalogue";
 import { createWorld } from "../factories/world";
 import { createRetailer, createStaffUser } from "../factories/retailers";
 import { createListing, createRequest } from "../factories/listings";

@@ -14,14 +14,10 @@ import { createDb, type DbHandle } from "../../db/client";
 import { listings, outboxEmails, retailers, salesReps, users } from "../../db/schema";
 import { createBrand } from "../factories/catalogue";
 import { createWorld } from "../factories/world";
-import {
-  authorizeBrand,
-  createRetailer,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-} from "../factories/retailers";
+import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
 import { createListing, createRequest } from "../factories/listings";
 import { uniqueToken } from "../factories/util";
+import { DEFAULT_TEST_PASSWORD } from "../factories";
 import {
   closePage,
   firstLink,

@@ -41,14 +41,9 @@ import {
 } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { createWorld } from "../factories/world";
-import {
-  authorizeBrand,
-  createRetailer,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-  type RetailerRow,
-} from "../factories/retailers";
+import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
 import { createListing } from "../factories/listings";
+import { DEFAULT_TEST_PASSWORD, type RetailerRow } from "../factories";
 import { NOTICES } from "../../app/components/shell-data";
 import { createSwapOrder } from "../factories/orders";
 import { payWithTestCard, postCartForm, rmaContactStep } from "./buy-helpers";

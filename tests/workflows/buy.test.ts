@@ -186,6 +186,23 @@ async function keepHistory(handle: Handle, name: string): Promise<void> {
   fs.writeFileSync(file, `${JSON.stringify(history)}\n`);
 }
 
+/**
+ * A deadline passes: `early` before it the order still waits in `waiting`; a minute after it, it is in `end`
+ * with the step's activities done. Returns the view there.
+ */
+async function pastDeadline(
+  handle: Handle,
+  deadline: string | null,
+  waiting: string,
+  end: string,
+  early = HOUR_MS,
+): Promise<BuyOrderView> {
+  await sleepUntil(shared.env, deadline as string, -early);
+  expect((await handle.query(orderViewQuery)).statename).toBe(waiting);
+  await sleepUntil(shared.env, deadline as string, MINUTE_MS);
+  return inState(handle, end);
+}
+
 const key = (orderId: number, step: string, attempt = 1) =>
   `${buyWorkflowId(orderId)}:${step}:${attempt}`;
 
@@ -379,10 +396,12 @@ describe("seller", () => {
       const checkedOutAt = Date.parse(v.actions.at(-1)?.at as string);
       expect(Date.parse(v.deadlines.sellerResponseBy as string)).toBe(checkedOutAt + 5 * DAY_MS);
 
-      await sleepUntil(shared.env, v.deadlines.sellerResponseBy as string, -HOUR_MS);
-      expect((await handle.query(orderViewQuery)).statename).toBe("provider_approve_sale");
-      await sleepUntil(shared.env, v.deadlines.sellerResponseBy as string, MINUTE_MS);
-      const end = await inState(handle, "declined");
+      const end = await pastDeadline(
+        handle,
+        v.deadlines.sellerResponseBy,
+        "provider_approve_sale",
+        "declined",
+      );
       expect(end).toMatchObject({
         stage: "declined",
         completed: false,
@@ -676,12 +695,12 @@ describe("modified purchase", () => {
         WRONG_PARTY_MESSAGES.receiver,
       );
 
-      await sleepUntil(shared.env, v.deadlines.modifiedResponseBy as string, -HOUR_MS);
-      expect((await handle.query(orderViewQuery)).statename).toBe(
+      await pastDeadline(
+        handle,
+        v.deadlines.modifiedResponseBy,
         "receiver_approve_modified_purchase",
+        "declined",
       );
-      await sleepUntil(shared.env, v.deadlines.modifiedResponseBy as string, MINUTE_MS);
-      await inState(handle, "declined");
       expect(await closed(handle)).toBe("COMPLETED");
       await keepHistory(handle, "modified-purchase-unanswered");
     });
@@ -757,10 +776,7 @@ describe("order for a request", () => {
       expect(v.allowedActions.receiver).toEqual(["completeCheckout", "declineCheckout"]);
       const createdAt = Date.parse(v.actions[0].at);
       expect(Date.parse(v.deadlines.checkoutBy as string)).toBe(createdAt + 3 * DAY_MS);
-      await sleepUntil(shared.env, v.deadlines.checkoutBy as string, -HOUR_MS);
-      expect((await handle.query(orderViewQuery)).statename).toBe("complete_order_checkout");
-      await sleepUntil(shared.env, v.deadlines.checkoutBy as string, MINUTE_MS);
-      await inState(handle, "expired");
+      await pastDeadline(handle, v.deadlines.checkoutBy, "complete_order_checkout", "expired");
       expect(await closed(handle)).toBe("COMPLETED");
       await keepHistory(handle, "request-never-checked-out");
     });
@@ -849,10 +865,13 @@ describe("shipping", () => {
         addBusinessDays(v1.approvedAt as string, 2),
       );
 
-      await sleepUntil(shared.env, v1.deadlines.pickupBy as string, -MINUTE_MS);
-      expect((await handle.query(orderViewQuery)).statename).toBe("ship_order");
-      await sleepUntil(shared.env, v1.deadlines.pickupBy as string, MINUTE_MS);
-      const v2 = await inState(handle, "ship_order_try2");
+      const v2 = await pastDeadline(
+        handle,
+        v1.deadlines.pickupBy,
+        "ship_order",
+        "ship_order_try2",
+        MINUTE_MS,
+      );
       expect(v2).toMatchObject({
         displayStatus: "Pickup Scheduled",
         shipment: { callTag: `CT-${orderId}-2`, attempt: 2 },
@@ -927,10 +946,13 @@ describe("shipping", () => {
       const v1 = await toShipOrder(handle);
       await sleepUntil(shared.env, v1.deadlines.pickupBy as string, MINUTE_MS);
       const v2 = await inState(handle, "ship_order_try2");
-      await sleepUntil(shared.env, v2.deadlines.pickupBy as string, -MINUTE_MS);
-      expect((await handle.query(orderViewQuery)).statename).toBe("ship_order_try2");
-      await sleepUntil(shared.env, v2.deadlines.pickupBy as string, MINUTE_MS);
-      const end = await inState(handle, "cancelled");
+      const end = await pastDeadline(
+        handle,
+        v2.deadlines.pickupBy,
+        "ship_order_try2",
+        "cancelled",
+        MINUTE_MS,
+      );
       expect(end).toMatchObject({
         displayStatus: "Cancelled",
         stage: "cancelled",
@@ -1115,10 +1137,7 @@ describe("after delivery", () => {
         receivedConfirmed: true,
       });
       expect(rated.allowedActions.receiver).toEqual(["requestRma"]);
-      await sleepUntil(shared.env, d.deadlines.rmaBy as string, -MINUTE_MS);
-      expect((await handle.query(orderViewQuery)).statename).toBe("delivered");
-      await sleepUntil(shared.env, d.deadlines.rmaBy as string, MINUTE_MS);
-      await inState(handle, "completed");
+      await pastDeadline(handle, d.deadlines.rmaBy, "delivered", "completed", MINUTE_MS);
       expect(await closed(handle)).toBe("COMPLETED");
       await keepHistory(handle, "rating-left");
     });
