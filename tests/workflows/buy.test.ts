@@ -9,14 +9,12 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
   WorkflowUpdateFailedError,
   type WorkflowHandle,
 } from "@temporalio/client";
-import { temporal } from "@temporalio/proto";
 import { describe, expect, test } from "vitest";
 import { ACTION } from "../../domain/action-codes";
 import {
@@ -60,9 +58,8 @@ import {
 } from "../../workflows/buy/contract";
 import { refusedAtSeq } from "../../app/utils/temporal.server";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
-import { Worker } from "@temporalio/worker";
-import { useSharedFakeWorker } from "./fakes/shared-worker";
-import { pollView, sleepUntil, testDataConverter } from "../setup/temporal";
+import { HISTORIES, useSharedFakeWorker } from "./fakes/shared-worker";
+import { pollView, sleepUntil } from "../setup/temporal";
 import {
   createFakeBuyActivities,
   DECLINED_CARD,
@@ -70,8 +67,6 @@ import {
   SELLER_CARD,
   type FakeBuyActivities,
 } from "./fakes/buy-activities";
-
-const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
 
 const shared = useSharedFakeWorker("buy", () => createFakeBuyActivities());
 
@@ -176,16 +171,6 @@ async function completeCheckout(handle: Handle, card = OK_CARD) {
   });
 }
 
-/** Saves the run's history for the replay tests (only when missing, or with RECORD_HISTORIES=1). */
-async function keepHistory(handle: Handle, name: string): Promise<void> {
-  const file = path.join(HISTORIES, `buy-${name}.json`);
-  if (process.env.RECORD_HISTORIES !== "1" && fs.existsSync(file)) return;
-  const history = await handle.fetchHistory();
-  fs.mkdirSync(HISTORIES, { recursive: true });
-  // The message's own JSON form, loaded back with History.fromObject (see payout.test.ts for why).
-  fs.writeFileSync(file, `${JSON.stringify(history)}\n`);
-}
-
 /**
  * A deadline passes: `early` before it the order still waits in `waiting`; a minute after it, it is in `end`
  * with the step's activities done. Returns the view there.
@@ -238,7 +223,7 @@ describe("checkout", () => {
       expect(await closed(handle)).toBe("COMPLETED");
       // A command on the finished order is refused (the client's WorkflowNotFoundError, read as wrong_state).
       await expectRejected(completeCheckout(handle), "wrong_state");
-      await keepHistory(handle, "checkout-abandoned");
+      await shared.keepHistory(handle, "checkout-abandoned");
     });
     expect(fake.payments(orderId)).toEqual([]);
     expect(fake.codesOf(orderId)).toEqual([ACTION.CHECKOUT_EXPIRED]);
@@ -334,7 +319,7 @@ describe("checkout that starts the purchase (update-with-start, as the app's che
         writes: 2,
         latest: { statename: "ship_order", sequence: 2 },
       });
-      await keepHistory(handle, "checkout-starts-it");
+      await shared.keepHistory(handle, "checkout-starts-it");
       await handle.terminate("test done");
     });
     expect(fake.payments(orderId)).toEqual([
@@ -408,7 +393,7 @@ describe("seller", () => {
         reasons: { system_reason: 40 },
       });
       expect(await closed(handle)).toBe("COMPLETED");
-      await keepHistory(handle, "seller-never-answers");
+      await shared.keepHistory(handle, "seller-never-answers");
     });
     expect(fake.payments(orderId)).toEqual([
       ["authorizePayment", key(orderId, "authorize"), 22025],
@@ -518,7 +503,7 @@ describe("seller", () => {
       const vb = await inState(hb, "declined");
       expect(vb.reasons).toEqual({ provider_decline_buy_reason: 15 });
       expect(await closed(hb)).toBe("COMPLETED");
-      await keepHistory(hb, "units-taken-by-other-order");
+      await shared.keepHistory(hb, "units-taken-by-other-order");
 
       // The pickup scan, delivered 20 times, has one effect: In-Route (110) and one payout (816).
       for (let i = 0; i < 20; i++) await carrier(ha, "picked_up", "evt_pickup_a");
@@ -543,7 +528,7 @@ describe("seller", () => {
       await sleepUntil(shared.env, delivered.deadlines.ratingBy as string, MINUTE_MS);
       await inState(ha, "completed");
       expect(await closed(ha)).toBe("COMPLETED");
-      await keepHistory(ha, "seller-answers");
+      await shared.keepHistory(ha, "seller-answers");
     });
     expect(fake.payments(a)).toEqual([
       ["authorizePayment", key(a, "authorize"), 22025],
@@ -702,7 +687,7 @@ describe("modified purchase", () => {
         "declined",
       );
       expect(await closed(handle)).toBe("COMPLETED");
-      await keepHistory(handle, "modified-purchase-unanswered");
+      await shared.keepHistory(handle, "modified-purchase-unanswered");
     });
     expect(fake.payments(orderId)).toEqual([
       ["authorizePayment", key(orderId, "authorize"), 22025],
@@ -778,7 +763,7 @@ describe("order for a request", () => {
       expect(Date.parse(v.deadlines.checkoutBy as string)).toBe(createdAt + 3 * DAY_MS);
       await pastDeadline(handle, v.deadlines.checkoutBy, "complete_order_checkout", "expired");
       expect(await closed(handle)).toBe("COMPLETED");
-      await keepHistory(handle, "request-never-checked-out");
+      await shared.keepHistory(handle, "request-never-checked-out");
     });
     expect(fake.payments(orderId)).toEqual([]);
     expect(fake.codesOf(orderId)).toEqual([
@@ -895,7 +880,7 @@ describe("shipping", () => {
       await sleepUntil(shared.env, d.deadlines.ratingBy as string, MINUTE_MS);
       await inState(handle, "completed");
       expect(await closed(handle)).toBe("COMPLETED");
-      await keepHistory(handle, "pickup-missed-once");
+      await shared.keepHistory(handle, "pickup-missed-once");
     });
     expect(fake.payments(orderId)).toEqual([
       ["authorizePayment", key(orderId, "authorize"), 22025],
@@ -960,7 +945,7 @@ describe("shipping", () => {
         reasons: { system_reason: 42 },
       });
       expect(await closed(handle)).toBe("COMPLETED");
-      await keepHistory(handle, "pickup-missed-twice");
+      await shared.keepHistory(handle, "pickup-missed-twice");
     });
     expect(fake.payments(orderId)).toEqual([
       ["authorizePayment", key(orderId, "authorize"), 22025],
@@ -1139,7 +1124,7 @@ describe("after delivery", () => {
       expect(rated.allowedActions.receiver).toEqual(["requestRma"]);
       await pastDeadline(handle, d.deadlines.rmaBy, "delivered", "completed", MINUTE_MS);
       expect(await closed(handle)).toBe("COMPLETED");
-      await keepHistory(handle, "rating-left");
+      await shared.keepHistory(handle, "rating-left");
     });
     expect(fake.of("saveOrderRating", orderId)).toMatchObject([
       {
@@ -1203,7 +1188,7 @@ describe("after delivery", () => {
       await sleepUntil(shared.env, d.deadlines.ratingBy as string, MINUTE_MS);
       await inState(handle, "completed");
       expect(await closed(handle)).toBe("COMPLETED");
-      await keepHistory(handle, "rating-not-left");
+      await shared.keepHistory(handle, "rating-not-left");
     });
     expect(fake.codesOf(orderId).slice(-4)).toEqual([
       ACTION.SHIPMENT_DELIVERED,
@@ -1245,7 +1230,7 @@ describe("after delivery", () => {
       await sleepUntil(shared.env, d.deadlines.ratingBy as string, MINUTE_MS);
       await inState(handle, "completed");
       expect(await closed(handle)).toBe("COMPLETED");
-      await keepHistory(handle, "rma-window");
+      await shared.keepHistory(handle, "rma-window");
     });
     expect(fake.codesOf(orderId).slice(-3)).toEqual([
       ACTION.SHIPMENT_DELIVERED,
@@ -1308,15 +1293,8 @@ describe("cancellation and payment webhooks", () => {
 });
 
 describe("replay", () => {
-  // Listed when the tests run (after the scenarios above, which write missing histories).
-  const historyFiles = () =>
-    fs
-      .readdirSync(HISTORIES)
-      .filter((f) => /^buy-.*\.json$/.test(f))
-      .sort();
-
   test("histories were recorded for every timer path", () => {
-    expect(historyFiles()).toEqual(
+    expect(shared.historyFiles()).toEqual(
       [
         "buy-checkout-abandoned.json",
         // Started by its checkout (update-with-start): no opening write beside the checkout's step.
@@ -1336,16 +1314,9 @@ describe("replay", () => {
   });
 
   test("every recorded history replays deterministically with the current workflow code", async () => {
-    for (const file of historyFiles()) {
-      const history = temporal.api.history.v1.History.fromObject(
-        JSON.parse(fs.readFileSync(path.join(HISTORIES, file), "utf8")),
-      );
+    for (const file of shared.historyFiles()) {
+      const history = await shared.replay(file);
       expect(history.events.length, file).toBeGreaterThan(10);
-      await Worker.runReplayHistory(
-        { workflowBundle: shared.bundle, dataConverter: testDataConverter },
-        history,
-        file,
-      );
     }
   });
 
@@ -1369,13 +1340,6 @@ describe("replay", () => {
     refund.data = Buffer.from(
       decode(refund).replace('"refundPayment"', '"chargeSomethingElse"'),
     ).toString("base64");
-    const history = temporal.api.history.v1.History.fromObject(json);
-    await expect(
-      Worker.runReplayHistory(
-        { workflowBundle: shared.bundle, dataConverter: testDataConverter },
-        history,
-        "buy-replay-bad",
-      ),
-    ).rejects.toThrow(/nondetermin/i);
+    await expect(shared.replay(json, "buy-replay-bad")).rejects.toThrow(/nondetermin/i);
   });
 });

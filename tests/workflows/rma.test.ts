@@ -7,12 +7,7 @@
  * asserted with their idempotency keys; the recorded histories replay (tests/histories/rma-*.json;
  * RECORD_HISTORIES=1 records them again).
  */
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { WorkflowUpdateFailedError, type WorkflowHandle } from "@temporalio/client";
-import { temporal } from "@temporalio/proto";
-import { Worker } from "@temporalio/worker";
 import { useSharedFakeWorker } from "./fakes/shared-worker";
 import type { RmaActivities, RmaStateRecord } from "../../workflows/rma/activities";
 import { ACTION } from "../../domain/action-codes";
@@ -29,9 +24,8 @@ import {
   type RmaView,
 } from "../../workflows/rma/contract";
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
-import { pollView, sleepUntil, testDataConverter } from "../setup/temporal";
+import { pollView, sleepUntil } from "../setup/temporal";
 
-const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
 const DAY = 24 * 3600 * 1000;
 
 /** In-memory RMA activities: every call recorded; the perpetrator's card declines while `declineCharges`. */
@@ -157,12 +151,6 @@ async function carrier(handle: Handle, status: "picked_up" | "delivered", id: st
   await handle.signal(rmaCarrierEventSignal, { eventId: id, status });
 }
 
-async function keepHistory(handle: Handle, name: string): Promise<void> {
-  const file = path.join(HISTORIES, `rma-${name}.json`);
-  if (process.env.RECORD_HISTORIES !== "1" && fs.existsSync(file)) return;
-  fs.writeFileSync(file, `${JSON.stringify(await handle.fetchHistory())}\n`);
-}
-
 describe("rma workflow", () => {
   test("staff approve one line with a fee → the return ships in time → delivered → refund $46.75 and charge $71.50", async () => {
     const fake = fakeRmaActivities();
@@ -205,7 +193,7 @@ describe("rma workflow", () => {
         ACTION.RMA_COMPLETED,
         ACTION.RMA_PERPETRATOR_CHARGED,
       ]);
-      await keepHistory(handle, "return-delivered");
+      await shared.keepHistory(handle, "return-delivered");
     });
   });
 
@@ -230,7 +218,7 @@ describe("rma workflow", () => {
         victimRefundCents: 0,
         perpetratorChargeCents: 0,
       });
-      await keepHistory(handle, "return-not-shipped");
+      await shared.keepHistory(handle, "return-not-shipped");
     });
   });
 
@@ -271,7 +259,7 @@ describe("rma workflow", () => {
         ["refundVictim", "rma-refund:1", 9350],
         ["chargePerpetrator", "rma-charge:1", 9350],
       ]);
-      await keepHistory(handle, "missing-units");
+      await shared.keepHistory(handle, "missing-units");
     });
   });
 
@@ -292,7 +280,7 @@ describe("rma workflow", () => {
         { lineId: 2, approvedQuantity: 0 },
       ]);
       expect((await handle.result()).stage).toBe("rmadeclined");
-      await keepHistory(handle, "staff-escalated");
+      await shared.keepHistory(handle, "staff-escalated");
     });
   });
 
@@ -321,7 +309,7 @@ describe("rma workflow", () => {
           .codes()
           .filter((c) => c === ACTION.RMA_CHARGE_QUEUED || c === ACTION.RMA_PERPETRATOR_CHARGED),
       ).toEqual([ACTION.RMA_CHARGE_QUEUED, ACTION.RMA_PERPETRATOR_CHARGED]);
-      await keepHistory(handle, "charge-queued");
+      await shared.keepHistory(handle, "charge-queued");
     });
   });
 
@@ -427,14 +415,8 @@ describe("rma workflow", () => {
 });
 
 describe("rma replay", () => {
-  const files = () =>
-    fs
-      .readdirSync(HISTORIES)
-      .filter((f) => /^rma-.*\.json$/.test(f))
-      .sort();
-
   test("histories were recorded for every timer and money path", () => {
-    expect(files()).toEqual([
+    expect(shared.historyFiles()).toEqual([
       "rma-charge-queued.json",
       "rma-missing-units.json",
       "rma-return-delivered.json",
@@ -444,15 +426,6 @@ describe("rma replay", () => {
   });
 
   test("every recorded history replays with the current workflow code", async () => {
-    for (const file of files()) {
-      const history = temporal.api.history.v1.History.fromObject(
-        JSON.parse(fs.readFileSync(path.join(HISTORIES, file), "utf8")),
-      );
-      await Worker.runReplayHistory(
-        { workflowBundle: shared.bundle, dataConverter: testDataConverter },
-        history,
-        file,
-      );
-    }
+    for (const file of shared.historyFiles()) await shared.replay(file);
   });
 });

@@ -8,12 +8,7 @@
  * amounts (domain/fees swapValuation, domain/swap-money); recorded histories replay
  * (tests/histories/swap-*.json; RECORD_HISTORIES=1 records them again).
  */
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { WorkflowUpdateFailedError, type WorkflowHandle } from "@temporalio/client";
-import { temporal } from "@temporalio/proto";
-import { Worker } from "@temporalio/worker";
 import { useSharedFakeWorker } from "./fakes/shared-worker";
 import type {
   SwapActivities,
@@ -45,9 +40,8 @@ import {
   type SwapView,
 } from "../../workflows/swap/contract";
 import type { swapOrderWorkflow } from "../../workflows/swap/workflow";
-import { pollView, sleepUntil, testDataConverter } from "../setup/temporal";
+import { pollView, sleepUntil } from "../setup/temporal";
 
-const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
 const DAY = 24 * 3600 * 1000;
 const MINUTE = 60_000;
 
@@ -262,12 +256,6 @@ async function refused(p: Promise<unknown>, code: keyof typeof SWAP_ERRORS): Pro
   expect((err as { cause?: { type?: string } }).cause?.type).toBe(code);
 }
 
-async function keepHistory(h: Handle, name: string): Promise<void> {
-  const file = path.join(HISTORIES, `swap-${name}.json`);
-  if (process.env.RECORD_HISTORIES !== "1" && fs.existsSync(file)) return;
-  fs.writeFileSync(file, `${JSON.stringify(await h.fetchHistory())}\n`);
-}
-
 /** Checkout, the provider's choice, both approve, both pay: the swap is in ship_swap. */
 async function toShipping(h: Handle, callItEven = false): Promise<SwapView> {
   await checkout(h);
@@ -300,7 +288,7 @@ describe("swap negotiation", () => {
       expect(fake.records().at(-1)!.reasons).toEqual({
         provider_system_reason: SYSTEM_REASON.NOT_ANSWERED_IN_TIME,
       });
-      await keepHistory(h, "provider-never-chooses");
+      await shared.keepHistory(h, "provider-never-chooses");
     });
   });
 
@@ -468,7 +456,7 @@ describe("swap modified both ways (ADR 0025)", () => {
         fake.calls.filter((c) => c.name === "swapListedUnits").map((c) => c.input.listingIds),
       ).toEqual([[701, 802], [702]]);
       // Kept so that a change to how a modification reads the listings shows in replay (ADR 0025).
-      await keepHistory(h, "raised-and-added");
+      await shared.keepHistory(h, "raised-and-added");
     });
   });
 
@@ -629,7 +617,7 @@ describe("swap payment", () => {
       expect(fake.records().at(-1)!.reasons).toEqual({
         receiver_system_reason: SYSTEM_REASON.NOT_ANSWERED_IN_TIME,
       });
-      await keepHistory(h, "payment-lapses");
+      await shared.keepHistory(h, "payment-lapses");
     });
   });
 });
@@ -677,7 +665,7 @@ describe("swap shipping", () => {
       ]);
       expect(fake.codes()).toContain(ACTION.RECEIVER_SWAP_NON_SHIPMENT);
       expect(fake.codes()).toContain(ACTION.CALL_TAG_RESCHEDULED_SWAP);
-      await keepHistory(h, "one-side-never-ships");
+      await shared.keepHistory(h, "one-side-never-ships");
     });
   });
 
@@ -720,7 +708,7 @@ describe("swap shipping", () => {
         fake.codes().filter((c) => c === ACTION.RECEIVER_RATED || c === ACTION.PROVIDER_RATED),
       ).toEqual([ACTION.RECEIVER_RATED, ACTION.PROVIDER_RATED]);
       expect(fake.codes().at(-1)).toBe(ACTION.ORDER_COMPLETED);
-      await keepHistory(h, "both-ship-both-rate");
+      await shared.keepHistory(h, "both-ship-both-rate");
     });
   });
 });
@@ -780,7 +768,7 @@ describe("swap: both sides fail to ship (docs/product/money.md, ADR 0037)", () =
         "neither_shipped",
       );
       expect([s.provider.netCents, s.receiver.netCents, s.keptCents]).toEqual([6000, -6000, 0]);
-      await keepHistory(h, "one-fails-then-the-other");
+      await shared.keepHistory(h, "one-fails-then-the-other");
     });
   });
 
@@ -813,7 +801,7 @@ describe("swap: both sides fail to ship (docs/product/money.md, ADR 0037)", () =
         ACTION.REFUND_ISSUED,
       ]);
       expect(fake.states().at(-1)).toBe("cancelled");
-      await keepHistory(h, "both-fail-same-timer");
+      await shared.keepHistory(h, "both-fail-same-timer");
     });
   });
 });
@@ -848,14 +836,8 @@ describe("swap receipt", () => {
 });
 
 describe("swap replay", () => {
-  const files = () =>
-    fs
-      .readdirSync(HISTORIES)
-      .filter((f) => /^swap-.*\.json$/.test(f))
-      .sort();
-
   test("histories were recorded for the timer paths and a swap modified both ways", () => {
-    expect(files()).toEqual([
+    expect(shared.historyFiles()).toEqual([
       "swap-both-fail-same-timer.json",
       "swap-both-ship-both-rate.json",
       "swap-one-fails-then-the-other.json",
@@ -867,15 +849,6 @@ describe("swap replay", () => {
   });
 
   test("every recorded history replays with the current workflow code", async () => {
-    for (const file of files()) {
-      const history = temporal.api.history.v1.History.fromObject(
-        JSON.parse(fs.readFileSync(path.join(HISTORIES, file), "utf8")),
-      );
-      await Worker.runReplayHistory(
-        { workflowBundle: shared.bundle, dataConverter: testDataConverter },
-        history,
-        file,
-      );
-    }
+    for (const file of shared.historyFiles()) await shared.replay(file);
   });
 });
