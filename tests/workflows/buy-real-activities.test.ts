@@ -40,7 +40,7 @@ import { createDraftOrder, createSellerWithListing } from "../db/buy-fixtures";
 import { useTestDb } from "../db/helpers";
 import { createRetailer } from "../factories";
 import { useRealWorker } from "../setup/real-worker";
-import { pollView, sleepUntil } from "../setup/temporal";
+import { viewWaiter, sleepUntil } from "../setup/temporal";
 
 const SECRET = "carrier_wf_test_secret";
 const db = useTestDb(8);
@@ -48,18 +48,8 @@ const real = useRealWorker(db, { secret: SECRET, prefix: "buy-real" });
 
 type Handle = WorkflowHandle<typeof buyOrderWorkflow>;
 
-function waitFor(
-  handle: Handle,
-  pred: (v: BuyOrderView) => boolean,
-  what: string,
-): Promise<BuyOrderView> {
-  return pollView(
-    () => handle.query(orderViewQuery),
-    pred,
-    what,
-    (v) => `state ${v?.statename}`,
-  );
-}
+/** Polls the view until `pred` holds (the workflow may still be processing a fired timer or a signal). */
+const waitFor = viewWaiter(orderViewQuery, (v) => `state ${v?.statename}`);
 const inState = (h: Handle, s: string) => waitFor(h, (v) => v.statename === s && !v.busy, s);
 
 describe("buy workflow with the real activities", () => {

@@ -59,7 +59,7 @@ import {
 import { refusedAtSeq } from "../../app/utils/temporal.server";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
 import { HISTORIES, useSharedFakeWorker } from "./fakes/shared-worker";
-import { pollView, sleepUntil } from "../setup/temporal";
+import { viewWaiter, sleepUntil } from "../setup/temporal";
 import {
   createFakeBuyActivities,
   DECLINED_CARD,
@@ -120,20 +120,8 @@ function start(taskQueue: string, input: BuyOrderInput): Promise<Handle> {
   });
 }
 
-/** Polls the query until `pred` holds (the workflow may still be processing a fired timer or a signal). */
-function waitFor(
-  handle: Handle,
-  pred: (v: BuyOrderView) => boolean,
-  what: string,
-): Promise<BuyOrderView> {
-  return pollView(
-    () => handle.query(orderViewQuery),
-    pred,
-    what,
-    (v) => `state ${v?.statename}`,
-    200,
-  );
-}
+/** Polls the view until `pred` holds (the workflow may still be processing a fired timer or a signal). */
+const waitFor = viewWaiter(orderViewQuery, (v) => `state ${v?.statename}`, 200);
 /** The state is reached and the step that reached it has finished its activities (e-mails included). */
 const inState = (handle: Handle, state: string) =>
   waitFor(handle, (v) => v.statename === state && !v.busy, state);

@@ -24,7 +24,7 @@ import {
   type RmaView,
 } from "../../workflows/rma/contract";
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
-import { pollView, sleepUntil } from "../setup/temporal";
+import { viewWaiter, sleepUntil } from "../setup/temporal";
 
 const DAY = 24 * 3600 * 1000;
 
@@ -131,15 +131,8 @@ function start(input: RmaInput): Promise<Handle> {
   });
 }
 
-function waitFor(handle: Handle, pred: (v: RmaView) => boolean, what: string): Promise<RmaView> {
-  return pollView(
-    () => handle.query(rmaViewQuery),
-    pred,
-    what,
-    (v) => `stage ${v?.stage}`,
-    200,
-  );
-}
+/** Polls the view until `pred` holds (the workflow may still be processing a fired timer or a signal). */
+const waitFor = viewWaiter(rmaViewQuery, (v) => `stage ${v?.stage}`, 200);
 
 const decide = (
   handle: Handle,

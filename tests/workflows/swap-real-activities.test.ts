@@ -35,7 +35,7 @@ import type { swapOrderWorkflow } from "../../workflows/swap/workflow";
 import { createSellerWithListing } from "../db/buy-fixtures";
 import { useTestDb } from "../db/helpers";
 import { useRealWorker } from "../setup/real-worker";
-import { pollView, sleepUntil } from "../setup/temporal";
+import { viewWaiter, sleepUntil } from "../setup/temporal";
 
 const SECRET = "carrier_swap_test_secret";
 const db = useTestDb(8);
@@ -43,14 +43,8 @@ const real = useRealWorker(db, { secret: SECRET, prefix: "swap-real" });
 
 type Handle = WorkflowHandle<typeof swapOrderWorkflow>;
 
-function waitFor(handle: Handle, pred: (v: SwapView) => boolean, what: string): Promise<SwapView> {
-  return pollView(
-    () => handle.query(swapViewQuery),
-    pred,
-    what,
-    (v) => `state ${v?.statename}`,
-  );
-}
+/** Polls the view until `pred` holds (the workflow may still be processing a fired timer or a signal). */
+const waitFor = viewWaiter(swapViewQuery, (v) => `state ${v?.statename}`);
 
 describe("swap workflow with the real activities", () => {
   test("checkout, choice, both approve, both pay, both ship, both rate: read model, money, stock, shipments and notices", async () => {

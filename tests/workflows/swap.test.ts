@@ -40,7 +40,7 @@ import {
   type SwapView,
 } from "../../workflows/swap/contract";
 import type { swapOrderWorkflow } from "../../workflows/swap/workflow";
-import { pollView, sleepUntil } from "../setup/temporal";
+import { viewWaiter, sleepUntil } from "../setup/temporal";
 
 const DAY = 24 * 3600 * 1000;
 const MINUTE = 60_000;
@@ -237,15 +237,8 @@ const approve = (h: Handle, who: number, callItEven = false) =>
 const pay = (h: Handle, who: number, card = CARD) =>
   h.executeUpdate(makePaymentUpdate, { args: [{ ...by(who), paymentMethod: card }] });
 
-function waitFor(h: Handle, pred: (v: SwapView) => boolean, what: string): Promise<SwapView> {
-  return pollView(
-    () => h.query(swapViewQuery),
-    pred,
-    what,
-    (v) => `state ${v?.statename}`,
-    200,
-  );
-}
+/** Polls the view until `pred` holds (the workflow may still be processing a fired timer or a signal). */
+const waitFor = viewWaiter(swapViewQuery, (v) => `state ${v?.statename}`, 200);
 
 async function refused(p: Promise<unknown>, code: keyof typeof SWAP_ERRORS): Promise<void> {
   const err = await p.then(
