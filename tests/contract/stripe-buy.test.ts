@@ -13,36 +13,18 @@ import { describe, expect, test } from "vitest";
 import {
   authorizeIntentParams,
   captureParams,
-  createStripeClient,
   offSessionChargeParams,
   refundParams,
   StripePayments,
   transferParams,
 } from "../../activities/payments/stripe";
-
-const mock = new URL(process.env.STRIPE_MOCK_URL ?? "http://127.0.0.1:12111");
-const stripeOpts = {
-  secretKey: "sk_test_123",
-  host: mock.hostname,
-  port: Number(mock.port),
-  protocol: mock.protocol.replace(":", "") as "http" | "https",
-};
+import { recordingStripe } from "./stripe-mock";
 
 const WF = "buy-order:4242";
 
 function recorder() {
-  const stripe = createStripeClient(stripeOpts);
-  const seen: { method: string; path: string; key?: string }[] = [];
-  const statuses: number[] = [];
-  stripe.on("request", (e: Stripe.RequestEvent) =>
-    seen.push({
-      method: e.method,
-      path: e.path.replace(/(pm|pi|acct|cus)_[A-Za-z0-9]+/g, "$1_X"),
-      key: e.idempotency_key,
-    }),
-  );
-  stripe.on("response", (e: Stripe.ResponseEvent) => statuses.push(e.status));
-  return { stripe, adapter: new StripePayments(stripe), seen, statuses };
+  const recorded = recordingStripe();
+  return { ...recorded, adapter: new StripePayments(recorded.stripe) };
 }
 
 describe("Stripe adapter: purchase money against stripe-mock", () => {

@@ -14,35 +14,13 @@ import {
   testCardPaymentMethodParams,
   translateStripeError,
 } from "../../activities/payments/stripe";
-
-const mock = new URL(process.env.STRIPE_MOCK_URL ?? "http://127.0.0.1:12111");
-const stripeOpts = {
-  secretKey: "sk_test_123",
-  host: mock.hostname,
-  port: Number(mock.port),
-  protocol: mock.protocol.replace(":", "") as "http" | "https",
-};
+import { recordingStripe, stripeOpts } from "./stripe-mock";
 
 const KEY = "card-on-file:retailer-7:0b4e8f5a-1111-4222-8333-444455556666";
 
-function recorder() {
-  const stripe = createStripeClient(stripeOpts);
-  const seen: { method: string; path: string; key?: string }[] = [];
-  const statuses: number[] = [];
-  stripe.on("request", (e: Stripe.RequestEvent) =>
-    seen.push({
-      method: e.method,
-      path: e.path.replace(/(pm|cus)_[A-Za-z0-9]+/g, "$1_X"),
-      key: e.idempotency_key,
-    }),
-  );
-  stripe.on("response", (e: Stripe.ResponseEvent) => statuses.push(e.status));
-  return { stripe, seen, statuses };
-}
-
 describe("Stripe adapter: card on file against stripe-mock", () => {
   test("createPaymentMethodFromTestCard: POST /v1/payment_methods with the test token and the key", async () => {
-    const { stripe, seen, statuses } = recorder();
+    const { stripe, seen, statuses } = recordingStripe();
     const pm = await new StripePayments(stripe).createPaymentMethodFromTestCard({
       idempotencyKey: `${KEY}:create-payment-method:1`,
       testToken: "tok_visa",
@@ -61,7 +39,7 @@ describe("Stripe adapter: card on file against stripe-mock", () => {
   });
 
   test("attachPaymentMethod without a customer: create the customer, attach, set the default; each with its key", async () => {
-    const { stripe, seen, statuses } = recorder();
+    const { stripe, seen, statuses } = recordingStripe();
     const key = `${KEY}:attach:1`;
     const out = await new StripePayments(stripe).attachPaymentMethod({
       idempotencyKey: key,
@@ -95,7 +73,7 @@ describe("Stripe adapter: card on file against stripe-mock", () => {
   });
 
   test("attachPaymentMethod with the retailer's customer reuses it (no customer creation)", async () => {
-    const { stripe, seen } = recorder();
+    const { stripe, seen } = recordingStripe();
     const out = await new StripePayments(stripe).attachPaymentMethod({
       idempotencyKey: `${KEY}:attach:2`,
       retailerId: 7,

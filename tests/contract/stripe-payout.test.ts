@@ -18,16 +18,9 @@ import {
   StripePayments,
   translateStripeError,
 } from "../../activities/payments/stripe";
+import { stripeOpts } from "./stripe-mock";
 import { payoutDetailsSchema } from "../../domain/payout";
 import { validPayoutForm } from "../factories/payout";
-
-const mock = new URL(process.env.STRIPE_MOCK_URL ?? "http://127.0.0.1:12111");
-const stripeOpts = {
-  secretKey: "sk_test_123",
-  host: mock.hostname,
-  port: Number(mock.port),
-  protocol: mock.protocol.replace(":", "") as "http" | "https",
-};
 
 const details = payoutDetailsSchema.parse({ ...validPayoutForm, buspostal_code: "" });
 

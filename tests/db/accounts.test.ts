@@ -1,5 +1,5 @@
 import { eq, inArray } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { insertOutboxEmail, listOutbox } from "../../db/queries/outbox";
 import {
   authorizeBrands,
@@ -44,14 +44,10 @@ import {
   liftLoginThrottle,
 } from "../../app/utils/throttle.server";
 import { generateResetToken, hashResetToken } from "../../app/utils/password.server";
-import { createBrand } from "../factories/catalogue";
-import { createRetailer } from "../factories/retailers";
-import { uniqueToken } from "../factories/util";
-import { openTestDb } from "./helpers";
+import { createBrand, createRetailer, uniqueToken } from "../factories";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb();
-const db = handle.db;
-afterAll(() => handle.close());
+const db = useTestDb();
 
 const email = () => `acc-${uniqueToken()}@example.test`;
 const LINKS = {

@@ -17,10 +17,9 @@ import { createImport } from "../../db/queries/stock-import";
 import { apiImportCount } from "../../db/queries/throttle";
 import { apiTokens } from "../../db/schema";
 import { createRetailer } from "../factories";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(2);
-const db = handle.db;
+const db = useTestDb(2);
 let mine: number;
 let theirs: number;
 

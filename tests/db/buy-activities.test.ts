@@ -33,10 +33,9 @@ import { CARD_DECLINED } from "../../domain/messages";
 import { orderLedger, orderQuote, type OrderLine } from "../../domain/order-money";
 import { createRetailer } from "../factories";
 import { createDraftOrder, createSellerWithListing } from "./buy-fixtures";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(12);
-const db = handle.db;
+const db = useTestDb(12);
 const sandbox = new SandboxPayments(db);
 const SECRET = "carrier_db_test_secret";
 
@@ -75,7 +74,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise<void>((r) => server.close(() => r()));
-  await handle.close();
 });
 
 const uid = () => Math.random().toString(36).slice(2, 10);

@@ -11,26 +11,16 @@ import { BUY_STATES, displayStatusFor, TRANSACTION_TYPE } from "../../domain/sta
 import { buyWorkflowId } from "../../workflows/buy/contract";
 import type { PaymentMethodInput } from "../../workflows/common/contract";
 import { orderQuote, type OrderLine } from "../../domain/order-money";
-import {
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRetailer,
-  SIZE_RUNS,
-} from "../factories";
+import { createListing, createRetailer, createWorld, SIZE_RUNS } from "../factories";
 
 export async function createSellerWithListing(
   db: Db,
   opts: { sizes?: Record<string, number>; priceCents?: number; payout?: boolean } = {},
 ) {
-  const brand = await createBrand(db);
-  const col = await createCollection(db, { brandId: brand.id });
-  const { variations } = await createProduct(db, {
-    collectionId: col.id,
-    sizes: SIZE_RUNS.apparel,
-    colors: 1,
+  const { brand, products } = await createWorld(db, {
+    products: [{ sizes: SIZE_RUNS.apparel, colors: 1 }],
   });
+  const { variations } = products[0];
   const variation = variations[0];
   const seller = await createRetailer(db, {
     payout: opts.payout ?? true,

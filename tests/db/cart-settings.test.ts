@@ -3,7 +3,7 @@
  * only, nothing of the number kept, idempotency, card_declined at attach, one customer per retailer.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { IdempotencyConflictError, PaymentRejectedError } from "../../activities/payments/port";
 import { createSandboxPayments } from "../../activities/payments/sandbox";
 import {
@@ -17,11 +17,9 @@ import {
 } from "../../db/queries/settings";
 import { paymentMethods, retailerContacts, sandboxPaymentObjects } from "../../db/schema";
 import { createRetailer, uniqueToken } from "../factories";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(5);
-const db = handle.db;
-afterAll(() => handle.close());
+const db = useTestDb(5);
 
 describe("sandbox payments: cards", () => {
   const sandbox = createSandboxPayments(db);

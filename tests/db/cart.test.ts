@@ -4,7 +4,7 @@
  * right cents (goods + 10% fee half up + shipping by the table), created then updated then removed.
  */
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   addToCart,
   clearCart,
@@ -28,20 +28,12 @@ import {
 } from "../../domain/messages";
 import { buyWorkflowId } from "../../workflows/buy/contract";
 import { swapWorkflowId } from "../../workflows/swap/contract";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-  SIZE_RUNS,
-} from "../factories";
-import { openTestDb } from "./helpers";
+import { createBrand, createCollection, createProduct, SIZE_RUNS } from "../factories/catalogue";
+import { authorizeBrand, createRetailer } from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(5);
-const db = handle.db;
+const db = useTestDb(5);
 const wf = { workflowIdFor: buyWorkflowId, swapWorkflowIdFor: swapWorkflowId };
 
 let brand1: number;
@@ -86,8 +78,6 @@ beforeAll(async () => {
   v2 = p2.variations[0].id;
   v3 = p3.variations[0].id;
 });
-
-afterAll(() => handle.close());
 
 describe("addToCart: what a retailer may see", () => {
   it("listings it cannot see are not found (404): unknown, unauthorized brand, hidden until payout, reserved for another request", async () => {

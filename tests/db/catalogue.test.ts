@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   authorizedBrandsForRetailer,
   brandChoices,
@@ -7,20 +7,13 @@ import {
   listBrands,
 } from "../../db/queries/catalogue";
 import { brands, productSizes, variationImages } from "../../db/schema";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createProduct,
-  createRetailer,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
-import { openTestDb } from "./helpers";
+import { createBrand, createCollection, createProduct, SIZE_RUNS } from "../factories/catalogue";
+import { authorizeBrand, createRetailer } from "../factories/retailers";
+import { uniqueToken } from "../factories/util";
+import { useTestDb } from "./helpers";
 
 // Other files may add brands to the same database: assertions look only at this file's brands (own prefix).
-const handle = openTestDb();
-const db = handle.db;
+const db = useTestDb();
 const prefix = `Cat${uniqueToken()}`;
 let alpha: typeof brands.$inferSelect;
 let bravo: typeof brands.$inferSelect;
@@ -37,8 +30,6 @@ beforeAll(async () => {
   bravo = await createBrand(db, { name: `${prefix} bravo Footwear` });
   retired = await createBrand(db, { name: `${prefix} Delta Retired`, isActive: false });
 });
-
-afterAll(() => handle.close());
 
 const mine = <T extends { name?: string; displayName?: string }>(rows: T[]) =>
   rows.filter((r) => (r.displayName ?? r.name ?? "").startsWith(prefix));

@@ -1,18 +1,12 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-} from "../factories";
-import { expectPgError, openTestDb } from "./helpers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createBrand, createCollection, createProduct } from "../factories/catalogue";
+import { createRetailer } from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
+import { expectPgError, useTestDb } from "./helpers";
 
 // Each test inserts its own rows (unique names); nothing here depends on what other files left behind.
-const handle = openTestDb();
-const db = handle.db;
+const db = useTestDb();
 let variationId: number;
 let brandId: number;
 let retailerId: number;
@@ -26,8 +20,6 @@ beforeAll(async () => {
   brandId = brand.id;
   retailerId = retailer.id;
 });
-
-afterAll(() => handle.close());
 
 /** Raw inserts so that shapes Drizzle's types forbid (arrays, strings...) reach the database. */
 function insertListing(sizesJson: string, totalUnits: number) {

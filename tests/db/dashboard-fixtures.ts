@@ -22,16 +22,10 @@ import {
   displayStatusFor,
   TRANSACTION_TYPE,
 } from "../../domain/states";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-  SIZE_RUNS,
-} from "../factories";
+import { SIZE_RUNS } from "../factories/catalogue";
+import { createWorld } from "../factories/world";
+import { authorizeBrand, createRetailer } from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
 import { createOrder, createOrderAt } from "../factories/orders";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -39,14 +33,10 @@ const DAY = 24 * 60 * 60 * 1000;
 export async function createDashboardFixture(db: Db, opts: { emailA?: string } = {}) {
   const now = Date.now();
   const ago = (days: number) => new Date(now - days * DAY - 60_000);
-  const brand = await createBrand(db);
-  const col = await createCollection(db, { brandId: brand.id });
-  const { variations } = await createProduct(db, {
-    collectionId: col.id,
-    sizes: SIZE_RUNS.apparel,
-    colors: 2,
-    priceCents: 2000,
+  const { brand, products } = await createWorld(db, {
+    products: [{ sizes: SIZE_RUNS.apparel, colors: 2, priceCents: 2000 }],
   });
+  const { variations } = products[0];
   const [v1, v2] = variations;
   const a = await createRetailer(db, {
     payout: true,

@@ -4,7 +4,7 @@
  * orders; the marketplace includes the brand. The reads can use indexes of orders (a retailer's provider and
  * receiver, a brand's and the marketplace's created_at), not only a sequential scan.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import {
   dashboardRows,
@@ -15,11 +15,9 @@ import {
 import { buildMatchWeeks, lastWeekStarts, weekBounds } from "../../domain/staff-metrics";
 import { buildDashboard, windowStartMs, type Dashboard } from "../../domain/surplus-dashboard";
 import { BRAND_FIGURES, createDashboardFixture, RETAILER_A_FIGURES } from "./dashboard-fixtures";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb();
-const db = handle.db;
-afterAll(() => handle.close());
+const db = useTestDb();
 
 const TZ = "America/New_York";
 let fx: Awaited<ReturnType<typeof createDashboardFixture>>;

@@ -6,7 +6,7 @@
  * later file listing it with units, or its owner setting units, calls the withdrawal off.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { createBuyActivities } from "../../activities/buy";
 import type { OrderStateRecord } from "../../workflows/buy/activities";
 import { createSandboxCarrier } from "../../activities/carrier/sandbox";
@@ -24,10 +24,9 @@ import { BUY_STATES, COMMON_STATES, SWAP_STATES } from "../../domain/states";
 import { swapWorkflowId } from "../../workflows/swap/contract";
 import { authorizeBrand, createRetailer } from "../factories";
 import { createDraftOrder, createSellerWithListing } from "./buy-fixtures";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(4);
-const db = handle.db;
+const db = useTestDb(4);
 let acts: ReturnType<typeof createBuyActivities>;
 let swapActs: ReturnType<typeof createSwapActivities>;
 
@@ -40,8 +39,6 @@ beforeAll(() => {
   acts = createBuyActivities({ db, payments: new SandboxPayments(db), carrier, ...app });
   swapActs = createSwapActivities({ db, buy: acts, ...app });
 });
-
-afterAll(() => handle.close());
 
 type Seller = Awaited<ReturnType<typeof createSellerWithListing>>;
 

@@ -1,3 +1,4 @@
+import { afterAll } from "vitest";
 import { getEnv } from "../../app/utils/env.server";
 import { createDb, type DbHandle } from "../../db/client";
 
@@ -18,6 +19,13 @@ export function testDatabaseUrl(): string {
 
 export function openTestDb(max = 5): DbHandle {
   return createDb(testDatabaseUrl(), { max });
+}
+
+/** The test file's database (a pool of `max` connections), closed after the file's last test. */
+export function useTestDb(max = 5): DbHandle["db"] {
+  const handle = openTestDb(max);
+  afterAll(() => handle.close());
+  return handle.db;
 }
 
 /** The Postgres error behind a failed query (Drizzle wraps it in DrizzleQueryError.cause). */

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   createListingChecked,
   createRequestChecked,
@@ -10,21 +10,13 @@ import {
   sizesOfVariation,
 } from "../../db/queries/listing-write";
 import { listings } from "../../db/schema";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
-import { openTestDb } from "./helpers";
+import { createBrand, createCollection, createProduct, SIZE_RUNS } from "../factories/catalogue";
+import { authorizeBrand, createRetailer } from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(12);
-const db = handle.db;
+const db = useTestDb(12);
 let brandId: number;
 let otherBrandId: number;
 let sku: string;
@@ -59,8 +51,6 @@ beforeAll(async () => {
   const ocol = await createCollection(db, { brandId: otherBrandId });
   await createProduct(db, { collectionId: ocol.id, sku: `${sku}-OTHER`, colors: 1 });
 });
-
-afterAll(() => handle.close());
 
 async function retailer(
   opts: { payout?: boolean; authorized?: boolean; status?: "active" | "inactive" } = {},

@@ -1,37 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   activateListingsForRetailer,
   decrementListingUnits,
   getListing,
   restoreListingUnits,
 } from "../../db/queries/listings";
-import {
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRetailer,
-  SIZE_RUNS,
-} from "../factories";
-import { openTestDb } from "./helpers";
+import { createListing, createRetailer, createWorld, SIZE_RUNS } from "../factories";
+import { useTestDb } from "./helpers";
 
 // A pool big enough for 20 truly concurrent statements. Rows are this file's own (fresh retailers).
-const handle = openTestDb(24);
-const db = handle.db;
+const db = useTestDb(24);
 let variationIds: number[];
 
 beforeAll(async () => {
-  const brand = await createBrand(db);
-  const col = await createCollection(db, { brandId: brand.id });
-  const { variations } = await createProduct(db, {
-    collectionId: col.id,
-    sizes: SIZE_RUNS.apparel,
-    colors: 3,
+  const { products } = await createWorld(db, {
+    products: [{ sizes: SIZE_RUNS.apparel, colors: 3 }],
   });
+  const { variations } = products[0];
   variationIds = variations.map((v) => v.id);
 });
-
-afterAll(() => handle.close());
 
 async function seller(payout = true) {
   return (await createRetailer(db, { payout, user: false })).retailer;

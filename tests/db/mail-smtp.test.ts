@@ -11,11 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSmtpSender } from "../../activities/mail/smtp";
 import { insertOutboxEmail } from "../../db/queries/outbox";
 import { outboxEmails } from "../../db/schema";
-import { uniqueToken } from "../factories/util";
-import { openTestDb } from "./helpers";
+import { uniqueToken } from "../factories";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb();
-const db = handle.db;
+const db = useTestDb();
 
 type Received = { from: string; to: string[]; raw: string };
 const received: Received[] = [];
@@ -66,7 +65,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  await handle.close();
 });
 
 const quiet = () => {};

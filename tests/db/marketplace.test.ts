@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   choosePageShape,
   getMarketItem,
@@ -12,21 +12,13 @@ import {
 import { productVariations } from "../../db/schema";
 import { eq } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
-import { openTestDb } from "./helpers";
+import { createBrand, createCollection, createProduct, SIZE_RUNS } from "../factories/catalogue";
+import { authorizeBrand, createRetailer } from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(4);
-const db = handle.db;
+const db = useTestDb(4);
 
 // Brand A (the viewer is authorized), brand B (it is not). Variations with distinct codes and prices.
 let brandA: number;
@@ -212,8 +204,6 @@ beforeAll(async () => {
     })
   ).id;
 });
-
-afterAll(() => handle.close());
 
 function q(over: Partial<MarketPageQuery> = {}): MarketPageQuery {
   return {

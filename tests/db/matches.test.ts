@@ -28,17 +28,10 @@ import { setRetailerStatus } from "../../db/queries/retailer-status";
 import { listingMatches, outboxEmails } from "../../db/schema";
 import { DEFAULT_MARKETPLACE_TZ } from "../../domain/business-days";
 import { matchDigestKey } from "../../domain/matches";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { createBrand, createCollection, createProduct, SIZE_RUNS } from "../factories/catalogue";
+import { authorizeBrand, createRetailer } from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
 import { dropBulkMarketplace, seedBulkMarketplace, type BulkResult } from "./marketplace-bulk";
 import { openTestDb } from "./helpers";
 

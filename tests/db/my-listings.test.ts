@@ -4,7 +4,7 @@
  * pending-transaction detection. Every row is this file's own (fresh brands and retailers).
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   getMyItem,
   likeSubstring,
@@ -18,22 +18,14 @@ import { pendingTransactionCount } from "../../db/queries/pending-transactions";
 import { listResource } from "../../db/queries/admin-resources";
 import { listings, orderContributions, orders } from "../../db/schema";
 import { BUY_STATES, COMMON_STATES } from "../../domain/states";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-  SIZE_RUNS,
-  uniqueToken,
-  type CreatedProduct,
-} from "../factories";
-import { openTestDb } from "./helpers";
+import { createBrand, createCollection, type CreatedProduct } from "../factories/catalogue";
+import { authorizeBrand, createRetailer } from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
+import { createProduct, SIZE_RUNS } from "../factories";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(4);
-const db = handle.db;
+const db = useTestDb(4);
 
 const tok = uniqueToken().toUpperCase();
 let brandA: { id: number; name: string }; // "Alpha ..."
@@ -103,8 +95,6 @@ beforeAll(async () => {
     sizes: { L: 3 },
   });
 });
-
-afterAll(() => handle.close());
 
 describe("myItemsByBrand", () => {
   it("groups my listings by authorized brand, sorted by name, newest first, 4 per page by default", async () => {

@@ -4,7 +4,7 @@
  * conversation and recipient an hour, also when two messages are posted at the same moment.
  */
 import { and, eq, like } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   markMessagesSeen,
   messagesPostedSince,
@@ -14,20 +14,11 @@ import {
 } from "../../db/queries/order-messages";
 import { outboxEmails, type orders } from "../../db/schema";
 import { MESSAGE_MAIL_WINDOW_MS } from "../../domain/order-messages";
-import {
-  createBrand,
-  createCollection,
-  createProduct,
-  createRetailer,
-  createStaffUser,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { createRetailer, createStaffUser, createWorld, SIZE_RUNS, uniqueToken } from "../factories";
 import { createOrderAt } from "../factories/orders";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(6);
-const db = handle.db;
+const db = useTestDb(6);
 const tok = uniqueToken().toUpperCase();
 let order: typeof orders.$inferSelect;
 let seller: { id: number; userId: number };
@@ -53,13 +44,11 @@ const mailsTo = (retailerId: number) =>
     );
 
 beforeAll(async () => {
-  const brand = await createBrand(db, { name: `MsgDb ${tok}` });
-  const col = await createCollection(db, { brandId: brand.id });
-  const prod = await createProduct(db, {
-    collectionId: col.id,
-    sku: `MDB${tok}`,
-    sizes: SIZE_RUNS.apparel,
+  const { products } = await createWorld(db, {
+    brand: { name: `MsgDb ${tok}` },
+    products: [{ sku: `MDB${tok}`, sizes: SIZE_RUNS.apparel }],
   });
+  const prod = products[0];
   const s = await createRetailer(db, {
     storeName: `Seller Store ${tok}`,
     contact: { firstName: "Dana", lastName: `Whit${tok}` },
@@ -77,10 +66,6 @@ beforeAll(async () => {
       lines: [{ variationId: prod.variations[0].id, sizes: { S: 1 } }],
     })
   ).order;
-});
-
-afterAll(async () => {
-  await handle.close();
 });
 
 describe("order messages", () => {

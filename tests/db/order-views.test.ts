@@ -6,7 +6,7 @@
  * Orders are written straight into the read-model tables by tests/factories/orders.ts.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { markOrdersSeen } from "../../db/queries/order-seen";
 import {
   findOrderId,
@@ -22,13 +22,7 @@ import { listActiveShipments, listAdminOrders } from "../../db/queries/order-vie
 import { orders } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import { SWAP_STATES } from "../../domain/states";
-import {
-  createBrand,
-  createCollection,
-  createProduct,
-  createRetailer,
-  SIZE_RUNS,
-} from "../factories";
+import { createRetailer, createWorld, SIZE_RUNS } from "../factories";
 import {
   addOrderAction,
   addPayment,
@@ -37,10 +31,9 @@ import {
   createRmaOf,
   createSwapOrder,
 } from "../factories/orders";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(3);
-const db = handle.db;
+const db = useTestDb(3);
 
 let seller: { id: number; storeName: string };
 let buyer: { id: number; storeName: string };
@@ -48,13 +41,10 @@ let outsider: { id: number; storeName: string };
 let variationId: number;
 
 beforeAll(async () => {
-  const brand = await createBrand(db);
-  const col = await createCollection(db, { brandId: brand.id });
-  const p = await createProduct(db, {
-    collectionId: col.id,
-    sizes: SIZE_RUNS.apparel,
-    priceCents: 2000,
+  const { products } = await createWorld(db, {
+    products: [{ sizes: SIZE_RUNS.apparel, priceCents: 2000 }],
   });
+  const p = products[0];
   variationId = p.variations[0].id;
   seller = (
     await createRetailer(db, {
@@ -71,10 +61,6 @@ beforeAll(async () => {
     })
   ).retailer;
   outsider = (await createRetailer(db, { payout: true, user: false })).retailer;
-});
-
-afterAll(async () => {
-  await handle.close();
 });
 
 const parties = () => ({

@@ -3,7 +3,7 @@
  * read-model activity recordPayoutAccount (one transaction, idempotent).
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createOutboxMailer } from "../../activities/mail";
 import {
   IdempotencyConflictError,
@@ -32,20 +32,11 @@ import {
   payoutProfileFromDetails,
   type PayoutDetailsInput,
 } from "../../domain/payout";
-import {
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRetailer,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
-import { openTestDb } from "./helpers";
+import { createListing, createRetailer, createWorld, SIZE_RUNS, uniqueToken } from "../factories";
+import { useTestDb } from "./helpers";
 import { validPayoutForm } from "../factories/payout";
 
-const handle = openTestDb(8);
-const db = handle.db;
+const db = useTestDb(8);
 const sandbox = new SandboxPayments(db);
 const activities = createActivities({
   db,
@@ -73,17 +64,12 @@ function input(overrides: Partial<CreateConnectedAccountInput> = {}): CreateConn
 }
 
 beforeAll(async () => {
-  const brand = await createBrand(db);
-  const col = await createCollection(db, { brandId: brand.id });
-  const { variations } = await createProduct(db, {
-    collectionId: col.id,
-    sizes: SIZE_RUNS.apparel,
-    colors: 1,
+  const { products } = await createWorld(db, {
+    products: [{ sizes: SIZE_RUNS.apparel, colors: 1 }],
   });
+  const { variations } = products[0];
   variationId = variations[0].id;
 });
-
-afterAll(() => handle.close());
 
 describe("sandbox payments: connected accounts", () => {
   it("is the adapter chosen without a Stripe key", () => {

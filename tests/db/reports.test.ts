@@ -3,7 +3,7 @@
  * parses back with its columns, formula-like text is neutralised, shipments carry their declared value and
  * tracking; the map's query finds retailers within the radius, nearest first, 100 at a time.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import {
   brandInventoryReport,
@@ -18,23 +18,16 @@ import { orders, retailerBrands, shipments } from "../../db/schema";
 import { formatMonth, formatSortableDateTime } from "../../domain/date-format";
 import { listRetailersPage } from "../../db/queries/retailer-admin";
 import { csvResponse } from "../../app/utils/csv.server";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRetailer,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { createBrand, createCollection, createProduct, SIZE_RUNS } from "../factories/catalogue";
+import { createWorld } from "../factories/world";
+import { authorizeBrand, createRetailer } from "../factories/retailers";
+import { createListing } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
 import { addShipment, createOrder } from "../factories/orders";
 import { csvRecords } from "../e2e/csv-parse";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb();
-const db = handle.db;
-afterAll(() => handle.close());
+const db = useTestDb();
 
 const read = async (r: Response) => csvRecords(await r.text());
 
@@ -256,14 +249,11 @@ describe("sales-rep totals", () => {
   it("count an order between two of the rep's retailers once, and no RMA as a trade", async () => {
     const tok = uniqueToken();
     const state = "QZ"; // a code no other test's retailers use
-    const brand = await createBrand(db, { name: `Rep totals ${tok}` });
-    const col = await createCollection(db, { brandId: brand.id });
-    const p = await createProduct(db, {
-      collectionId: col.id,
-      sku: `RT${tok}`,
-      sizes: SIZE_RUNS.apparel,
-      colors: 1,
+    const { brand, products } = await createWorld(db, {
+      brand: { name: `Rep totals ${tok}` },
+      products: [{ sku: `RT${tok}`, sizes: SIZE_RUNS.apparel, colors: 1 }],
     });
+    const p = products[0];
     const { retailer: a } = await createRetailer(db, { state, storeName: `Rep A ${tok}` });
     const { retailer: b } = await createRetailer(db, { state, storeName: `Rep B ${tok}` });
     const order = await createOrder(db, {

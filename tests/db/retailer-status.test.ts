@@ -1,6 +1,6 @@
 // A retailer's status and brand links tell the retailer (db/queries/retailer-status.ts): one outbox row per
 // address per actual change, none when nothing changed.
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { listOutbox } from "../../db/queries/outbox";
 import {
   authorizeBrands,
@@ -9,14 +9,10 @@ import {
   setRetailerStatus,
   unauthorizeBrand,
 } from "../../db/queries/retailer-status";
-import { createBrand } from "../factories/catalogue";
-import { authorizeBrand, createRetailer } from "../factories/retailers";
-import { uniqueToken } from "../factories/util";
-import { openTestDb } from "./helpers";
+import { authorizeBrand, createBrand, createRetailer, uniqueToken } from "../factories";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb();
-const db = handle.db;
-afterAll(() => handle.close());
+const db = useTestDb();
 
 const LINKS = {
   signInUrl: "http://localhost:3000/signin",

@@ -20,12 +20,10 @@ import { LAST_ACTIVE_EVERY_MS } from "../../domain/retailer-admin";
 import { previewUpload, submitUpload, XlsxRejected } from "../../app/utils/retailer-upload.server";
 import { createBrand, createRetailer, uniqueToken } from "../factories";
 import { goodRow, renamedExe, uploadWorkbook, zipBomb } from "../e2e/xlsx-fixtures";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb();
-const db = handle.db;
+const db = useTestDb();
 afterAll(async () => {
-  await handle.close();
   const g = globalThis as { __dbHandle?: { close(): Promise<void> } };
   await g.__dbHandle?.close();
   g.__dbHandle = undefined;

@@ -12,10 +12,9 @@ import { ACTION } from "../../domain/action-codes";
 import { uniqueToken } from "../factories";
 import { addOrderAction } from "../factories/orders";
 import { createRmaSides, createSwapRmaSides, DECIDED_LEDGER } from "../factories/rma-sides";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(2);
-const db = handle.db;
+const db = useTestDb(2);
 
 describe("listRetailerRmas", () => {
   test("lists the victim's and the perpetrator's RMAs with side, other party, original order and amount", async () => {

@@ -22,12 +22,11 @@ import { orderContributions, outboxEmails } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import { rmaWorkflowId } from "../../workflows/rma/contract";
 import { swapWorkflowId } from "../../workflows/swap/contract";
-import { createStaffUser } from "../factories/retailers";
+import { createStaffUser } from "../factories";
 import { createSellerWithListing } from "./buy-fixtures";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(2);
-const db = handle.db;
+const db = useTestDb(2);
 
 async function swapWithBothSides() {
   const p = await createSellerWithListing(db, { sizes: { M: 3 } });

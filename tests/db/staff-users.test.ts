@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getSessionWithUser } from "../../db/queries/sessions";
 import { getAdminPermissions } from "../../db/queries/staff-permissions";
 import {
@@ -20,11 +20,9 @@ import { sessions, staffUserChanges, users } from "../../db/schema";
 import { RESOURCE_NAMES } from "../../domain/resources";
 import { STAFF_MSG, STAFF_USERS_PERMISSION, staffChangeRefusal } from "../../domain/staff-users";
 import { createStaffUser, uniqueToken } from "../factories";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb();
-const db = handle.db;
-afterAll(() => handle.close());
+const db = useTestDb();
 
 const ADMIN = [...RESOURCE_NAMES, STAFF_USERS_PERMISSION];
 const admin = () => createStaffUser(db, { permissions: ADMIN, passwordHash: "x" });

@@ -11,10 +11,9 @@ import { explainStatementQueries } from "../../db/queries/statements";
 import { formatMonth } from "../../domain/date-format";
 import { parseStatementMonth, previousMonth } from "../../domain/statements";
 import { createRetailer, uniqueToken } from "../factories";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(2);
-const db = handle.db;
+const db = useTestDb(2);
 const ZONE = "America/New_York";
 const tag = `STB${uniqueToken()}`;
 let ids: number[] = [];
@@ -41,7 +40,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await db.execute(sql`delete from payments where idempotency_key like ${tag + "%"}`);
   await db.execute(sql`delete from orders where external_id like ${tag + "%"}`);
-  await handle.close();
 });
 
 describe("statement query plans", () => {

@@ -6,7 +6,7 @@
  * transferred to its account).
  */
 import { eq, inArray } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { createBuyActivities } from "../../activities/buy";
 import { createSandboxCarrier } from "../../activities/carrier/sandbox";
 import { SandboxPayments } from "../../activities/payments/sandbox";
@@ -21,12 +21,11 @@ import {
   previousMonth,
   type Statement,
 } from "../../domain/statements";
-import { createRetailer } from "../factories";
+import {} from "../factories";
 import { createSellerWithListing, tradedOrder } from "./buy-fixtures";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(4);
-const db = handle.db;
+const db = useTestDb(4);
 const ZONE = "America/New_York";
 const sandbox = new SandboxPayments(db);
 let acts: ReturnType<typeof createBuyActivities>;
@@ -45,7 +44,6 @@ beforeAll(() => {
     timeZone: ZONE,
   });
 });
-afterAll(() => handle.close());
 
 function expectSumsToLines(s: Statement) {
   for (const c of AMOUNT_COLUMNS)

@@ -10,20 +10,14 @@ import { BUY_STATES } from "../../domain/states";
 import { createImport, listingImportHistory } from "../../db/queries/stock-import";
 import { listings, productVariations } from "../../db/schema";
 import { readStockFile, runStockImport } from "../../app/utils/stock-import.server";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRetailer,
-  uniqueToken,
-} from "../factories";
+import { createBrand, createCollection, createProduct } from "../factories/catalogue";
+import { authorizeBrand, createRetailer } from "../factories/retailers";
+import { createListing } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
 import { createOrder } from "../factories/orders";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(6);
-const db = handle.db;
+const db = useTestDb(6);
 const tok = uniqueToken().toUpperCase();
 const sku = `SI${tok}`;
 let retailerId: number;

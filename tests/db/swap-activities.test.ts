@@ -34,10 +34,9 @@ import {
 import type { OrderLine } from "../../domain/order-money";
 import { swapWorkflowId, type SwapView } from "../../workflows/swap/contract";
 import { createSellerWithListing } from "./buy-fixtures";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(12);
-const db = handle.db;
+const db = useTestDb(12);
 const server = http.createServer((_req, res) => res.writeHead(200).end("{}"));
 let acts: ReturnType<typeof createSwapActivities>;
 let buyActs: ReturnType<typeof createBuyActivities>;
@@ -68,7 +67,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise<void>((r) => server.close(() => r()));
-  await handle.close();
 });
 
 async function swapFixture() {

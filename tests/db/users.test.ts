@@ -1,13 +1,11 @@
 import { verify } from "@node-rs/argon2";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { retailerContacts, users } from "../../db/schema";
 import { createRetailer, createStaffUser, createUser, uniqueToken } from "../factories";
-import { expectPgError, openTestDb } from "./helpers";
+import { expectPgError, useTestDb } from "./helpers";
 
-const handle = openTestDb();
-const db = handle.db;
-afterAll(() => handle.close());
+const db = useTestDb();
 
 describe("users", () => {
   it("e-mail is unique case-insensitively", async () => {

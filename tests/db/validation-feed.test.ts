@@ -3,7 +3,7 @@
 // staff's match settles the requests; a saved upload's product codes new to the brand become catalogue
 // entries, and staff's decision updates the product its line made.
 import { and, eq } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   addUploadEntries,
   listUnresolvedEntries,
@@ -25,11 +25,9 @@ import type { UploadRow } from "../../domain/catalogue-upload";
 import { createBrand, createCollection, createProduct } from "../factories/catalogue";
 import { createRetailer } from "../factories/retailers";
 import { uniqueToken } from "../factories/util";
-import { openTestDb } from "./helpers";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb();
-const db = handle.db;
-afterAll(() => handle.close());
+const db = useTestDb();
 
 async function retailer(status: "pending" | "active") {
   const email = `vf-${uniqueToken()}@example.test`;

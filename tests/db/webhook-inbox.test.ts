@@ -7,7 +7,7 @@
  */
 import { WorkflowNotFoundError } from "@temporalio/common";
 import { eq, inArray } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   claimDueWebhookEvents,
   retryWebhookEventAt,
@@ -20,12 +20,10 @@ import {
 import { webhookEvents } from "../../db/schema";
 import { INBOX, inboxRetryDelayMs } from "../../domain/webhook-inbox";
 import { createWebhookRelay } from "../../workers/webhook-relay";
-import { uniqueToken } from "../factories/util";
-import { openTestDb } from "./helpers";
+import { uniqueToken } from "../factories";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb();
-const db = handle.db;
-afterAll(() => handle.close());
+const db = useTestDb();
 
 const T0 = new Date();
 const at = (ms: number) => new Date(T0.getTime() + ms);

@@ -26,17 +26,12 @@ import {
   retailerBrands,
   variationImages,
 } from "../../db/schema";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRetailer,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-  uniqueToken,
-} from "../factories";
+import { createBrand, createCollection, createProduct } from "../factories/catalogue";
+import { createWorld } from "../factories/world";
+import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
+import { createListing } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
+import { DEFAULT_TEST_PASSWORD } from "../factories";
 import { UPLOAD_ERROR_FLAG } from "../../domain/catalogue-upload";
 import { closePage, db, hydrated, launchBrowser, newPage, signIn, signInAs, url } from "./harness";
 import { freshEmail, HttpClient, leakedTrace } from "./http";
@@ -83,17 +78,13 @@ function png(): Buffer {
 }
 
 beforeAll(async () => {
-  brandId = (await createBrand(db(), { name: `CatBrand ${tok}` })).id;
-  collectionId = (await createCollection(db(), { brandId, name: `CatCol ${tok}` })).id;
-  const p = await createProduct(db(), {
-    collectionId,
-    sku: `CT${tok}`,
-    sizes: ["S", "M"],
-    priceCents: 1500,
-    colors: ["Black"],
+  const world = await createWorld(db(), {
+    brand: { name: `CatBrand ${tok}` },
+    collection: { name: `CatCol ${tok}` },
+    products: [{ sku: `CT${tok}`, sizes: ["S", "M"], priceCents: 1500, colors: ["Black"] }],
   });
-  productId = p.product.id;
-  variationId = p.variations[0].id;
+  [brandId, collectionId] = [world.brand.id, world.collection.id];
+  [productId, variationId] = [world.products[0].product.id, world.variation.id];
   retailerId = (await createRetailer(db(), { payout: true })).retailer.id;
   await createStaffUser(db(), { email: staffEmail });
   await createStaffUser(db(), { email: brandOnlyEmail, permissions: ["brand"] });

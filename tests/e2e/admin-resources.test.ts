@@ -8,15 +8,9 @@ import { and, eq, ilike } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { brands, collections, productVariations } from "../../db/schema";
-import {
-  createBrand,
-  createCollection,
-  createProduct,
-  createRetailer,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-  uniqueToken,
-} from "../factories";
+import { createBrand, createCollection, createProduct } from "../factories/catalogue";
+import { createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD } from "../factories/retailers";
+import { uniqueToken } from "../factories/util";
 import { closePage, db, hydrated, launchBrowser, newPage, signIn, signInAs, url } from "./harness";
 import { freshEmail, HttpClient, leakedTrace } from "./http";
 

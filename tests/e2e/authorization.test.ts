@@ -16,20 +16,11 @@ import {
 } from "../../domain/messages";
 import { BUY_STATES } from "../../domain/states";
 import { SIZE_COUNT_MESSAGE } from "../../app/utils/item-edit-schema";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-  SIZE_RUNS,
-  uniqueToken,
-  type ListingRow,
-} from "../factories";
+import { createWorld } from "../factories/world";
+import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
+import { createListing, createRequest, type ListingRow } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
+import { DEFAULT_TEST_PASSWORD } from "../factories";
 import { freshEmail, htmlDecode, HttpClient, inputValue, leakedTrace } from "./http";
 
 const tok = uniqueToken().toUpperCase();
@@ -78,22 +69,16 @@ async function requestRow(id: number) {
 }
 
 beforeAll(async () => {
-  brandShared = await createBrand(db(), { name: `Shared ${tok}` });
-  brandOnlyB = await createBrand(db(), { name: `OnlyB ${tok}` });
-  const colS = await createCollection(db(), { brandId: brandShared.id });
-  const colB = await createCollection(db(), { brandId: brandOnlyB.id });
-  const pS = await createProduct(db(), {
-    collectionId: colS.id,
-    sku: `SH${tok}`,
-    sizes: SIZE_RUNS.apparel,
-    colors: 3,
+  const shared = await createWorld(db(), {
+    brand: { name: `Shared ${tok}` },
+    products: [{ sku: `SH${tok}`, colors: 3 }],
   });
-  const pB = await createProduct(db(), {
-    collectionId: colB.id,
-    sku: `OB${tok}`,
-    sizes: SIZE_RUNS.apparel,
-    colors: 1,
+  const onlyB = await createWorld(db(), {
+    brand: { name: `OnlyB ${tok}` },
+    products: [{ sku: `OB${tok}`, colors: 1 }],
   });
+  [brandShared, brandOnlyB] = [shared.brand, onlyB.brand];
+  const [pS, pB] = [shared.products[0], onlyB.products[0]];
   const ra = await createRetailer(db(), {
     payout: true,
     user: { email: emailA },

@@ -15,15 +15,7 @@ import { outboxEmails, retailerContacts } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import { purchaseQuote } from "../../domain/fees";
 import { BUY_STATES, COMMON_STATES } from "../../domain/states";
-import {
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createStaffUser,
-  SIZE_RUNS,
-  type RetailerRow,
-} from "../factories";
+import { createListing, createStaffUser, createWorld, type RetailerRow } from "../factories";
 import {
   acceptBuyTerms,
   buyWorkflowId,
@@ -129,16 +121,8 @@ async function waitForDetailState(p: Page, orderId: number, statename: string): 
 
 describe("a purchase from checkout to rating, anonymous throughout", () => {
   it("A buys, B modifies, A approves, staff simulate pickup and delivery, B is paid, A rates", async () => {
-    const brand = (await createBrand(dbh.db)).id;
-    const coll = (await createCollection(dbh.db, { brandId: brand })).id;
-    const variation = (
-      await createProduct(dbh.db, {
-        collectionId: coll,
-        sizes: SIZE_RUNS.apparel,
-        colors: 1,
-        priceCents: 4200,
-      })
-    ).variations[0].id;
+    const world = await createWorld(dbh.db, { products: [{ colors: 1, priceCents: 4200 }] });
+    const [brand, variation] = [world.brand.id, world.variation.id];
     const A = await retailerWithLogin(dbh, [brand], { prefix: "flow-a" });
     const B = await retailerWithLogin(dbh, [brand], { prefix: "flow-b" });
     const listing = await createListing(dbh.db, {

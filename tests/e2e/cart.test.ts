@@ -15,18 +15,10 @@ import {
   LISTING_UNAVAILABLE,
   SWAP_NO_ACTIVE_LISTINGS,
 } from "../../domain/messages";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-  createStaffUser,
-  SIZE_RUNS,
-  type RetailerRow,
-} from "../factories";
+import { createWorld } from "../factories/world";
+import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
+import { type RetailerRow } from "../factories";
 import { NOTICES } from "../../app/components/shell-data";
 import { postCartForm } from "./buy-helpers";
 import { closePage, db, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
@@ -41,32 +33,11 @@ let v2: number; // brand2, $33.33
 let vHidden: number; // a brand nobody here is authorized for
 
 beforeAll(async () => {
-  brand1 = (await createBrand(db())).id;
-  brand2 = (await createBrand(db())).id;
-  const b3 = (await createBrand(db())).id;
-  v1 = (
-    await createProduct(db(), {
-      collectionId: (await createCollection(db(), { brandId: brand1 })).id,
-      sizes: SIZE_RUNS.apparel,
-      colors: 1,
-      priceCents: 1999,
-    })
-  ).variations[0].id;
-  v2 = (
-    await createProduct(db(), {
-      collectionId: (await createCollection(db(), { brandId: brand2 })).id,
-      sizes: SIZE_RUNS.apparel,
-      colors: 1,
-      priceCents: 3333,
-    })
-  ).variations[0].id;
-  vHidden = (
-    await createProduct(db(), {
-      collectionId: (await createCollection(db(), { brandId: b3 })).id,
-      sizes: SIZE_RUNS.apparel,
-      colors: 1,
-    })
-  ).variations[0].id;
+  const one = await createWorld(db(), { products: [{ colors: 1, priceCents: 1999 }] });
+  const two = await createWorld(db(), { products: [{ colors: 1, priceCents: 3333 }] });
+  [brand1, v1] = [one.brand.id, one.variation.id];
+  [brand2, v2] = [two.brand.id, two.variation.id];
+  vHidden = (await createWorld(db())).variation.id;
   browser = await launchBrowser();
 });
 afterEach(async () => {

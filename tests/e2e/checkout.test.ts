@@ -21,15 +21,7 @@ import {
 } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { BUY_STATES } from "../../domain/states";
-import {
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  DEFAULT_TEST_PASSWORD,
-  SIZE_RUNS,
-} from "../factories";
+import { createListing, createRequest, createWorld, DEFAULT_TEST_PASSWORD } from "../factories";
 import {
   acceptBuyTerms,
   buyWorkflowId,
@@ -58,24 +50,11 @@ let v2: number; // $33.33
 beforeAll(async () => {
   if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the app's database");
   dbh = createDb(process.env.DATABASE_URL, { max: 2 });
-  brand = (await createBrand(dbh.db)).id;
-  const coll = (await createCollection(dbh.db, { brandId: brand })).id;
-  v1 = (
-    await createProduct(dbh.db, {
-      collectionId: coll,
-      sizes: SIZE_RUNS.apparel,
-      colors: 1,
-      priceCents: 1999,
-    })
-  ).variations[0].id;
-  v2 = (
-    await createProduct(dbh.db, {
-      collectionId: coll,
-      sizes: SIZE_RUNS.apparel,
-      colors: 1,
-      priceCents: 3333,
-    })
-  ).variations[0].id;
+  const world = await createWorld(dbh.db, {
+    products: [1999, 3333].map((priceCents) => ({ colors: 1, priceCents })),
+  });
+  brand = world.brand.id;
+  [v1, v2] = world.products.map((p) => p.variations[0].id);
   browser = await launchBrowser();
 });
 afterEach(async () => {

@@ -9,20 +9,12 @@ import { createSwapOrder } from "../../db/queries/swap-orders";
 import { swapWorkflowId } from "../../workflows/swap/contract";
 import { wizardQuery, type WizardState } from "../../domain/listing-forms";
 import { LISTING_REASONS, REQUEST_REASONS } from "../../domain/reasons";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-  createStaffUser,
-  createUser,
-  DEFAULT_TEST_PASSWORD,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { SIZE_RUNS } from "../factories/catalogue";
+import { createWorld } from "../factories/world";
+import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
+import { createUser, DEFAULT_TEST_PASSWORD } from "../factories";
 import { freshEmail, HttpClient, inputValue } from "./http";
 
 const STORE_FIELDS = [
@@ -75,14 +67,11 @@ export async function createFormFixtures(prefix: string): Promise<FormFixtures> 
   const dbh = createDb(process.env.DATABASE_URL, { max: 2 });
   const db = dbh.db;
   const tok = uniqueToken().toUpperCase();
-  const brand = await createBrand(db, { name: `${prefix} Brand ${tok}` });
-  const collection = await createCollection(db, { brandId: brand.id });
-  const product = await createProduct(db, {
-    collectionId: collection.id,
-    sku: `FG${tok}`,
-    sizes: SIZE_RUNS.apparel,
-    colors: 2,
+  const { brand, products } = await createWorld(db, {
+    brand: { name: `${prefix} Brand ${tok}` },
+    products: [{ sku: `FG${tok}`, sizes: SIZE_RUNS.apparel, colors: 2 }],
   });
+  const product = products[0];
   const staffUser = await createStaffUser(db, { email: freshEmail(`${prefix}-staff`) });
   const created = await createRetailer(db, {
     status: "active",

@@ -53,19 +53,12 @@ import { generateResetToken, hashResetToken } from "../../app/utils/password.ser
 import { formatMonth } from "../../domain/date-format";
 import { RESOURCE_NAMES } from "../../domain/resources";
 import { STAFF_USERS_PERMISSION } from "../../domain/staff-users";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { createBrand } from "../factories/catalogue";
+import { createWorld } from "../factories/world";
+import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
+import { DEFAULT_TEST_PASSWORD } from "../factories";
 import { createOrderAt, createRmaOf, createSwapOrder } from "../factories/orders";
 import { TINY_PNG } from "./form-fixtures";
 import { freshEmail, HttpClient, leakedTrace, type FormFields, type HttpResponse } from "./http";
@@ -721,16 +714,13 @@ async function snapshot(f: Fixtures): Promise<string> {
 
 beforeAll(async () => {
   const email = (who: string) => freshEmail(`idor-${who}-${tok.toLowerCase()}`);
-  const brandPriv = await createBrand(db(), { name: `Private ${tok}` });
-  const brandShared = await createBrand(db(), { name: `Shared ${tok}` });
-  const colP = await createCollection(db(), { brandId: brandPriv.id });
   const sku = `IDP${tok}`;
-  const prod = await createProduct(db(), {
-    collectionId: colP.id,
-    sku,
-    sizes: SIZE_RUNS.apparel,
-    colors: 2,
+  const priv = await createWorld(db(), {
+    brand: { name: `Private ${tok}` },
+    products: [{ sku, colors: 2 }],
   });
+  const brandShared = await createBrand(db(), { name: `Shared ${tok}` });
+  const [brandPriv, prod] = [priv.brand, priv.products[0]];
   const ra = await createRetailer(db(), {
     payout: true,
     user: { email: email("a") },

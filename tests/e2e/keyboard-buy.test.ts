@@ -8,14 +8,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { BUY_STATES } from "../../domain/states";
-import {
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  DEFAULT_TEST_PASSWORD,
-  SIZE_RUNS,
-} from "../factories";
+import { createListing, createWorld, DEFAULT_TEST_PASSWORD } from "../factories";
 import { axeProblems } from "./axe";
 import { retailerWithLogin, waitForOrderState } from "./buy-helpers";
 import { closePage, hydrated, launchBrowser, newPage, url } from "./harness";
@@ -55,16 +48,8 @@ async function tabTo(page: Page, target: Locator, max = 120): Promise<void> {
 
 describe("the buy flow with the keyboard alone", () => {
   it("a retailer signs in, fills the cart, checks out and pays without a mouse; each page passes axe", async () => {
-    const brand = (await createBrand(handle.db)).id;
-    const coll = (await createCollection(handle.db, { brandId: brand })).id;
-    const variation = (
-      await createProduct(handle.db, {
-        collectionId: coll,
-        sizes: SIZE_RUNS.apparel,
-        colors: 1,
-        priceCents: 3100,
-      })
-    ).variations[0].id;
+    const world = await createWorld(handle.db, { products: [{ colors: 1, priceCents: 3100 }] });
+    const [brand, variation] = [world.brand.id, world.variation.id];
     const buyer = await retailerWithLogin(handle, [brand], { prefix: "kbd-a" });
     const seller = await retailerWithLogin(handle, [brand], { prefix: "kbd-b" });
     const listing = await createListing(handle.db, {

@@ -26,17 +26,11 @@ import {
   users,
 } from "../../db/schema";
 import { TRANSACTION_TYPE } from "../../domain/states";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { SIZE_RUNS } from "../factories/catalogue";
+import { createWorld } from "../factories/world";
+import { authorizeBrand, createRetailer } from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
 import { createOrderAt, createRmaOf, createSwapOrder } from "../factories/orders";
 import {
   queueDueMatchDigests,
@@ -87,14 +81,11 @@ function canaryFields(n: number) {
 let fixture: { a: number; b: number; c: number };
 
 beforeAll(async () => {
-  const brand = await createBrand(db(), { name: `Canary Brand ${tok}` });
-  const col = await createCollection(db(), { brandId: brand.id });
-  const prod = await createProduct(db(), {
-    collectionId: col.id,
-    sku: `CAN${tok}`,
-    sizes: SIZE_RUNS.apparel,
-    colors: 2,
+  const { brand, products } = await createWorld(db(), {
+    brand: { name: `Canary Brand ${tok}` },
+    products: [{ sku: `CAN${tok}`, sizes: SIZE_RUNS.apparel, colors: 2 }],
   });
+  const prod = products[0];
   const [ra, rb, rc] = [
     await createRetailer(db(), canaryFields(1)),
     await createRetailer(db(), canaryFields(2)),

@@ -13,19 +13,12 @@ import {
   NO_ACTIVE_REQUESTS_FOR_BRAND,
   noActiveListingsText,
 } from "../../domain/messages";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { createBrand } from "../factories/catalogue";
+import { createWorld } from "../factories/world";
+import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
+import { DEFAULT_TEST_PASSWORD } from "../factories";
 import {
   closePage,
   db,
@@ -71,26 +64,26 @@ let ids: {
 };
 
 beforeAll(async () => {
-  const brandA = await createBrand(db(), { name: `Mkt Alpha ${tok}` });
-  const brandB = await createBrand(db(), { name: `Mkt Bravo ${tok}` });
-  const brandEmpty = await createBrand(db(), { name: `Mkt Charlie ${tok}` });
-  const colA = await createCollection(db(), { brandId: brandA.id });
-  const colB = await createCollection(db(), { brandId: brandB.id });
   // 23 colours of one style: prices 1000, 1100, ... so price order is known; codes <sku>-XXXn.
-  const { variations } = await createProduct(db(), {
-    collectionId: colA.id,
-    sku: `MK${tok}`,
-    displayName: `Market Jacket ${tok}`,
-    sizes: SIZE_RUNS.apparel,
-    colors: 23,
-    variationPriceCents: (i) => 1000 + i * 100,
+  const alpha = await createWorld(db(), {
+    brand: { name: `Mkt Alpha ${tok}` },
+    products: [
+      {
+        sku: `MK${tok}`,
+        displayName: `Market Jacket ${tok}`,
+        colors: 23,
+        variationPriceCents: (i) => 1000 + i * 100,
+      },
+    ],
   });
-  const other = await createProduct(db(), {
-    collectionId: colB.id,
-    sku: `MB${tok}`,
-    sizes: SIZE_RUNS.apparel,
-    colors: 1,
+  const bravo = await createWorld(db(), {
+    brand: { name: `Mkt Bravo ${tok}` },
+    products: [{ sku: `MB${tok}`, colors: 1 }],
   });
+  const brandEmpty = await createBrand(db(), { name: `Mkt Charlie ${tok}` });
+  const [brandA, brandB] = [alpha.brand, bravo.brand];
+  const { variations } = alpha.products[0];
+  const other = bravo.products[0];
 
   const { retailer: s } = await createRetailer(db(), { payout: true, user: false, ...seller });
   const { retailer: requestor } = await createRetailer(db(), {

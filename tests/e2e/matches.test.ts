@@ -16,16 +16,10 @@ import { queueDueMatchDigests } from "../../db/queries/matches";
 import { savedSearches } from "../../db/schema";
 import { DEFAULT_MARKETPLACE_TZ } from "../../domain/business-days";
 import { MATCH_MESSAGES } from "../../domain/matches";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-  uniqueToken,
-} from "../factories";
+import { createWorld } from "../factories/world";
+import { authorizeBrand, createRetailer } from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
 import {
   baseUrl,
   closePage,
@@ -52,14 +46,12 @@ const who = {
 };
 
 beforeAll(async () => {
-  brandId = (await createBrand(db(), { name: `Match Brand ${tok}` })).id;
-  const col = await createCollection(db(), { brandId });
-  const p = await createProduct(db(), {
-    collectionId: col.id,
-    sku,
-    sizes: ["S", "M", "L"],
-    colors: ["Black", "Navy", "Olive"],
+  const world = await createWorld(db(), {
+    brand: { name: `Match Brand ${tok}` },
+    products: [{ sku, sizes: ["S", "M", "L"], colors: ["Black", "Navy", "Olive"] }],
   });
+  brandId = world.brand.id;
+  const p = world.products[0];
   variations = p.variations.map((v) => v.id);
   for (const w of Object.values(who)) {
     const r = await createRetailer(db(), { payout: true, user: { email: w.email } });

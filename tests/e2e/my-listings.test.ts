@@ -21,19 +21,11 @@ import {
   NO_REQUESTS_FOR_BRAND,
 } from "../../domain/messages";
 import { BUY_STATES } from "../../domain/states";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-  SIZE_RUNS,
-  uniqueToken,
-  type CreatedProduct,
-  type ListingRow,
-} from "../factories";
+import { createBrand, createCollection, type CreatedProduct } from "../factories/catalogue";
+import { authorizeBrand, createRetailer } from "../factories/retailers";
+import { createListing, createRequest, type ListingRow } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
+import { createProduct, SIZE_RUNS } from "../factories";
 import { closePage, db, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
 
 let browser: Browser;

@@ -16,16 +16,10 @@ import {
   MESSAGE_RATE_LIMITED,
   MESSAGE_REFUSALS,
 } from "../../domain/order-messages";
-import {
-  createBrand,
-  createCollection,
-  createProduct,
-  createRetailer,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { SIZE_RUNS } from "../factories/catalogue";
+import { createWorld } from "../factories/world";
+import { createStaffUser, DEFAULT_TEST_PASSWORD } from "../factories/retailers";
+import { uniqueToken } from "../factories/util";
 import { createOrderAt, createRmaOf } from "../factories/orders";
 import { closePage, db, hydrated, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 import { HttpClient } from "./http";
@@ -46,34 +40,22 @@ const pages: Page[] = [];
 const orderPath = () => `/transaction/buy/${order.id}`;
 
 beforeAll(async () => {
-  const brand = await createBrand(db(), { name: `MsgBrand ${tok}` });
-  const col = await createCollection(db(), { brandId: brand.id });
-  const prod = await createProduct(db(), {
-    collectionId: col.id,
-    sku: `MSG${tok}`,
-    sizes: SIZE_RUNS.apparel,
-    priceCents: 2000,
+  const world = await createWorld(db(), {
+    brand: { name: `MsgBrand ${tok}` },
+    products: [{ sku: `MSG${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2000 }],
+    retailers: {
+      seller: { payout: true, storeName: SELLER.storeName, user: { email: SELLER.email } },
+      buyer: { payout: true, storeName: BUYER.storeName, user: { email: BUYER.email } },
+      outsider: { payout: true, user: { email: OUTSIDER.email } },
+    },
   });
-  sellerId = (
-    await createRetailer(db(), {
-      payout: true,
-      storeName: SELLER.storeName,
-      user: { email: SELLER.email },
-    })
-  ).retailer.id;
-  buyerId = (
-    await createRetailer(db(), {
-      payout: true,
-      storeName: BUYER.storeName,
-      user: { email: BUYER.email },
-    })
-  ).retailer.id;
-  await createRetailer(db(), { payout: true, user: { email: OUTSIDER.email } });
+  sellerId = world.retailers.seller.retailer.id;
+  buyerId = world.retailers.buyer.retailer.id;
   await createStaffUser(db(), { email: staffEmail });
   const created = await createOrderAt(db(), "delivered", {
     providerId: sellerId,
     receiverId: buyerId,
-    lines: [{ variationId: prod.variations[0].id, sizes: { S: 2 } }],
+    lines: [{ variationId: world.variation.id, sizes: { S: 2 } }],
     deliveredAt: new Date(Date.now() - 3_600_000),
   });
   order = { id: created.order.id, externalId: created.order.externalId };

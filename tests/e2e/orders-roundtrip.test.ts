@@ -26,18 +26,11 @@ import {
 } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { buyWorkflowId, completeCheckoutUpdate } from "../../workflows/buy/contract";
-import {
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-  createStaffUser,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
-import type { CreatedProduct } from "../factories";
+import { type CreatedProduct, SIZE_RUNS } from "../factories/catalogue";
+import { createWorld } from "../factories/world";
+import { createRetailer, createStaffUser } from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
 import { pdfText } from "../setup/pdf-text";
 import { WIZARD_MESSAGES } from "../../domain/listing-forms";
 import { TINY_PNG } from "./form-fixtures";
@@ -123,14 +116,11 @@ beforeAll(async () => {
     dataConverter: testDataConverter,
   });
 
-  const brand = await createBrand(db(), { name: `RoundtripBrand ${tok}` });
-  const col = await createCollection(db(), { brandId: brand.id });
-  const prod = await createProduct(db(), {
-    collectionId: col.id,
-    sku: `RT${tok}`,
-    sizes: SIZE_RUNS.apparel,
-    priceCents: 2500,
+  const world = await createWorld(db(), {
+    brand: { name: `RoundtripBrand ${tok}` },
+    products: [{ sku: `RT${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2500 }],
   });
+  const prod = world.products[0];
   sellerId = (
     await createRetailer(db(), {
       payout: true,
@@ -294,14 +284,11 @@ describe("the seller's other answers", () => {
   let c: number;
 
   beforeAll(async () => {
-    const brand = await createBrand(db(), { name: `RoundtripBrand2 ${tok}` });
-    const col = await createCollection(db(), { brandId: brand.id });
-    prod = await createProduct(db(), {
-      collectionId: col.id,
-      sku: `RU${tok}`,
-      sizes: SIZE_RUNS.apparel,
-      priceCents: 1500,
+    const world = await createWorld(db(), {
+      brand: { name: `RoundtripBrand2 ${tok}` },
+      products: [{ sku: `RU${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 1500 }],
     });
+    prod = world.products[0];
     s2 = (await createRetailer(db(), { payout: true, user: { email: s2Email } })).retailer.id;
     const b2 = (await createRetailer(db(), { payout: true, user: { email: b2Email } })).retailer.id;
     // Two buyers want the last two units of one listing; a third order comes from another listing.
@@ -394,13 +381,11 @@ describe("the seller's other answers", () => {
 
 describe("an order made for a request", () => {
   it("the requestor sees it pending with complete-checkout and declines it with a reason; both see who declined", async () => {
-    const brand = await createBrand(db(), { name: `RoundtripBrand3 ${tok}` });
-    const col = await createCollection(db(), { brandId: brand.id });
-    const p = await createProduct(db(), {
-      collectionId: col.id,
-      sizes: SIZE_RUNS.apparel,
-      priceCents: 1200,
+    const { products } = await createWorld(db(), {
+      brand: { name: `RoundtripBrand3 ${tok}` },
+      products: [{ sizes: SIZE_RUNS.apparel, priceCents: 1200 }],
     });
+    const p = products[0];
     const req = await createRequest(db(), {
       variationId: p.variations[0].id,
       requestorId: buyerId,

@@ -25,16 +25,10 @@ import {
 } from "../../domain/messages";
 import { BUY_ERRORS } from "../../workflows/buy/contract";
 import { RMA_WIZARD_MESSAGES } from "../../app/utils/rma.server";
-import {
-  createBrand,
-  createCollection,
-  createProduct,
-  createRetailer,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { SIZE_RUNS } from "../factories/catalogue";
+import { createWorld } from "../factories/world";
+import { createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD } from "../factories/retailers";
+import { uniqueToken } from "../factories/util";
 import {
   addOrderAction,
   addPayment,
@@ -90,15 +84,12 @@ async function expectAnonymous(p: Page, otherName: string) {
 }
 
 beforeAll(async () => {
-  const brand = await createBrand(db(), { name: `OrdersBrand ${tok}` });
-  brandName = brand.displayName || brand.name;
-  const col = await createCollection(db(), { brandId: brand.id });
-  const prod = await createProduct(db(), {
-    collectionId: col.id,
-    sku: `OR${tok}`,
-    sizes: SIZE_RUNS.apparel,
-    priceCents: 2000,
+  const { brand, products } = await createWorld(db(), {
+    brand: { name: `OrdersBrand ${tok}` },
+    products: [{ sku: `OR${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2000 }],
   });
+  const prod = products[0];
+  brandName = brand.displayName || brand.name;
   variationId = prod.variations[0].id;
   sellerId = (
     await createRetailer(db(), {

@@ -16,14 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listings, payoutSetups, retailers } from "../../db/schema";
 import { PAYOUT_MESSAGES as M } from "../../domain/payout";
 import { PAYOUT_SETUP_WORKFLOW_TYPE } from "../../workflows/payout/contract";
-import {
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRetailer,
-  SIZE_RUNS,
-} from "../factories";
+import { createListing, createRetailer, createWorld, SIZE_RUNS } from "../factories";
 import {
   baseUrl,
   closePage,
@@ -84,13 +77,10 @@ function fieldError(p: Page, name: string) {
 }
 
 beforeAll(async () => {
-  const brand = await createBrand(db());
-  const col = await createCollection(db(), { brandId: brand.id });
-  const { variations } = await createProduct(db(), {
-    collectionId: col.id,
-    sizes: SIZE_RUNS.apparel,
-    colors: 1,
+  const { products } = await createWorld(db(), {
+    products: [{ sizes: SIZE_RUNS.apparel, colors: 1 }],
   });
+  const { variations } = products[0];
   const { retailer } = await createRetailer(db(), {
     status: "active",
     payout: false,

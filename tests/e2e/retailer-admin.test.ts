@@ -12,19 +12,12 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { listings, outboxEmails, retailers, salesReps, users } from "../../db/schema";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { createBrand } from "../factories/catalogue";
+import { createWorld } from "../factories/world";
+import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
+import { DEFAULT_TEST_PASSWORD } from "../factories";
 import {
   closePage,
   firstLink,
@@ -62,15 +55,13 @@ beforeAll(async () => {
   await createStaffUser(db(), { email: staffEmail });
   await createStaffUser(db(), { email: noPermEmail, permissions: ["brand"] });
   await createStaffUser(db(), { email: retailerOnlyEmail, permissions: ["retailer"] });
-  brandA = await createBrand(db(), { name: `RA Brand A ${tok}` });
-  brandB = await createBrand(db(), { name: `RA Brand B ${tok}` });
-  const col = await createCollection(db(), { brandId: brandA.id });
-  const p = await createProduct(db(), {
-    collectionId: col.id,
-    sku: `RA${tok}`,
-    sizes: SIZE_RUNS.apparel,
-    colors: 2,
+  const world = await createWorld(db(), {
+    brand: { name: `RA Brand A ${tok}` },
+    products: [{ sku: `RA${tok}`, colors: 2 }],
   });
+  brandA = world.brand;
+  brandB = await createBrand(db(), { name: `RA Brand B ${tok}` });
+  const p = world.products[0];
   // The contact's login is the contact e-mail (the reset goes to it).
   const r = await createRetailer(db(), {
     payout: true,

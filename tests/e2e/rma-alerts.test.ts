@@ -13,15 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { retailerNoticeAddress } from "../../db/queries/order-steps";
 import { orders } from "../../db/schema";
 import { formatCents } from "../../domain/money";
-import {
-  createBrand,
-  createCollection,
-  createProduct,
-  createRetailer,
-  createStaffUser,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { createStaffUser, createWorld, SIZE_RUNS, uniqueToken } from "../factories";
 import { createOrderAt } from "../factories/orders";
 import { createSwapRmaSides, type SwapRmaSides } from "../factories/rma-sides";
 import { fileOneUnitRma } from "./buy-helpers";
@@ -43,33 +35,21 @@ let buyer: Page;
 const pages: Page[] = [];
 
 beforeAll(async () => {
-  const brand = await createBrand(db(), { name: `AlertBrand ${tok}` });
-  const col = await createCollection(db(), { brandId: brand.id });
-  const prod = await createProduct(db(), {
-    collectionId: col.id,
-    sku: `AL${tok}`,
-    sizes: SIZE_RUNS.apparel,
-    priceCents: 2000,
+  const world = await createWorld(db(), {
+    brand: { name: `AlertBrand ${tok}` },
+    products: [{ sku: `AL${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2000 }],
+    retailers: {
+      seller: { payout: true, storeName: SELLER.storeName, user: { email: SELLER.email } },
+      buyer: { payout: true, storeName: BUYER.storeName, user: { email: BUYER.email } },
+    },
   });
-  sellerId = (
-    await createRetailer(db(), {
-      payout: true,
-      storeName: SELLER.storeName,
-      user: { email: SELLER.email },
-    })
-  ).retailer.id;
-  buyerId = (
-    await createRetailer(db(), {
-      payout: true,
-      storeName: BUYER.storeName,
-      user: { email: BUYER.email },
-    })
-  ).retailer.id;
+  sellerId = world.retailers.seller.retailer.id;
+  buyerId = world.retailers.buyer.retailer.id;
   await createStaffUser(db(), { email: staffEmail });
   const delivered = await createOrderAt(db(), "delivered", {
     providerId: sellerId,
     receiverId: buyerId,
-    lines: [{ variationId: prod.variations[0].id, sizes: { S: 2 } }],
+    lines: [{ variationId: world.variation.id, sizes: { S: 2 } }],
     deliveredAt: new Date(Date.now() - 3_600_000),
   });
   orderId = delivered.order.id;

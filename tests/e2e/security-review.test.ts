@@ -25,17 +25,9 @@ import { wizardHref } from "../../app/utils/wizard-paths";
 import { listOutbox } from "../../db/queries/outbox";
 import { listings, uploads } from "../../db/schema";
 import type { WizardState } from "../../domain/listing-forms";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createProduct,
-  createRetailer,
-  createStaffUser,
-  createUser,
-  DEFAULT_TEST_PASSWORD,
-  SIZE_RUNS,
-} from "../factories";
+import { createBrand, createCollection, createProduct, SIZE_RUNS } from "../factories/catalogue";
+import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
+import { createUser, DEFAULT_TEST_PASSWORD } from "../factories";
 import { closePage, db, launchBrowser, newPage, signIn } from "./harness";
 import { TINY_PNG } from "./form-fixtures";
 import { appOrigin, baseUrl, freshEmail, htmlDecode, HttpClient } from "./http";

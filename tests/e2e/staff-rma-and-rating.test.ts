@@ -9,15 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { orders, shipmentEvents, shipments } from "../../db/schema";
 import { RMA_SENT } from "../../domain/messages";
-import {
-  createBrand,
-  createCollection,
-  createProduct,
-  createRetailer,
-  createStaffUser,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { createStaffUser, createWorld, SIZE_RUNS, uniqueToken } from "../factories";
 import { addPayment, createOrderAt, type CreatedOrder } from "../factories/orders";
 import { fileOneUnitRma } from "./buy-helpers";
 import { closePage, db, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
@@ -34,19 +26,17 @@ const o: Record<string, CreatedOrder> = {};
 const pages: Page[] = [];
 
 beforeAll(async () => {
-  const brand = await createBrand(db(), { name: `SrmaBrand ${tok}` });
-  const col = await createCollection(db(), { brandId: brand.id });
-  const prod = await createProduct(db(), {
-    collectionId: col.id,
-    sku: `SR${tok}`,
-    sizes: SIZE_RUNS.apparel,
-    priceCents: 2000,
+  const world = await createWorld(db(), {
+    brand: { name: `SrmaBrand ${tok}` },
+    products: [{ sku: `SR${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2000 }],
+    retailers: {
+      seller: { payout: true, storeName: SELLER_NAME },
+      buyer: { payout: true, storeName: BUYER_NAME, user: { email: buyerEmail } },
+    },
   });
-  const variationId = prod.variations[0].id;
-  sellerId = (await createRetailer(db(), { payout: true, storeName: SELLER_NAME })).retailer.id;
-  buyerId = (
-    await createRetailer(db(), { payout: true, storeName: BUYER_NAME, user: { email: buyerEmail } })
-  ).retailer.id;
+  const variationId = world.variation.id;
+  sellerId = world.retailers.seller.retailer.id;
+  buyerId = world.retailers.buyer.retailer.id;
   await createStaffUser(db(), { email: staffEmail });
   const base = {
     providerId: sellerId,

@@ -12,15 +12,7 @@ import { anonymousRetailerLabel } from "../../domain/anonymity";
 import { formatMonth } from "../../domain/date-format";
 import { centsToDecimalString, formatCents } from "../../domain/money";
 import { STATEMENT_MONTH_MESSAGES } from "../../domain/statements";
-import {
-  createBrand,
-  createCollection,
-  createProduct,
-  createRetailer,
-  createStaffUser,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { createStaffUser, createWorld, SIZE_RUNS, uniqueToken } from "../factories";
 import { addPayment, createOrderAt, createRmaOf } from "../factories/orders";
 import { pdfText } from "../setup/pdf-text";
 import { csvRecords } from "./csv-parse";
@@ -41,19 +33,22 @@ let sellerName: string;
 let expected: { purchase: number; sale: number; rma: number; net: number };
 
 beforeAll(async () => {
-  const brand = await createBrand(db(), { name: `StmtBrand ${tok}` });
-  const col = await createCollection(db(), { brandId: brand.id });
-  const prod = await createProduct(db(), {
-    collectionId: col.id,
-    sku: `ST${tok}`,
-    sizes: SIZE_RUNS.apparel,
-    priceCents: 3000,
-  });
-  const variationId = prod.variations[0].id;
-  meId = (await createRetailer(db(), { payout: true, user: { email: myEmail } })).retailer.id;
   sellerName = `Stmt Seller ${tok}`;
-  sellerId = (await createRetailer(db(), { payout: true, storeName: sellerName })).retailer.id;
-  buyerId = (await createRetailer(db(), { payout: true })).retailer.id;
+  const world = await createWorld(db(), {
+    brand: { name: `StmtBrand ${tok}` },
+    products: [{ sku: `ST${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 3000 }],
+    retailers: {
+      me: { payout: true, user: { email: myEmail } },
+      seller: { payout: true, storeName: sellerName },
+      buyer: { payout: true },
+    },
+  });
+  const variationId = world.variation.id;
+  [meId, sellerId, buyerId] = [
+    world.retailers.me,
+    world.retailers.seller,
+    world.retailers.buyer,
+  ].map((r) => r.retailer.id);
   // A purchase (paid, delivered), a sale (paid out) and an RMA of the purchase (refunded to me).
   const purchase = await createOrderAt(db(), "delivered", {
     providerId: sellerId,

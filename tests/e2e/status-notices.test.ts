@@ -11,13 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { listOutbox } from "../../db/queries/outbox";
 import { retailerBrands, retailers } from "../../db/schema";
-import {
-  createBrand,
-  createRetailer,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-  uniqueToken,
-} from "../factories";
+import { createBrand } from "../factories/catalogue";
+import { createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD } from "../factories/retailers";
+import { uniqueToken } from "../factories/util";
 import { closePage, launchBrowser, newPage, signIn, signInAs, url } from "./harness";
 import { HttpClient } from "./http";
 

@@ -17,15 +17,9 @@ import { createImport } from "../../db/queries/stock-import";
 import { listings, stockImports } from "../../db/schema";
 import { API_LIMITS, API_MSG } from "../../domain/api-tokens";
 import { STOCK_MSG } from "../../domain/stock-import";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createProduct,
-  createRetailer,
-  createStaffUser,
-  uniqueToken,
-} from "../factories";
+import { createBrand, createCollection, createProduct } from "../factories/catalogue";
+import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
+import { uniqueToken } from "../factories/util";
 import { closePage, db, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
 import { renamedExe, zipBomb } from "./xlsx-fixtures";
 

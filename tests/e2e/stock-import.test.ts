@@ -17,16 +17,10 @@ import { listings, stockImports } from "../../db/schema";
 import { BUY_STATES, COMMON_STATES } from "../../domain/states";
 import { buyWorkflowId, completeCheckoutUpdate } from "../../workflows/buy/contract";
 import { STOCK_MSG } from "../../domain/stock-import";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRetailer,
-  DEFAULT_TEST_PASSWORD,
-  uniqueToken,
-} from "../factories";
+import { createBrand, createCollection, createProduct } from "../factories/catalogue";
+import { authorizeBrand, createRetailer, DEFAULT_TEST_PASSWORD } from "../factories/retailers";
+import { createListing } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
 import {
   closeTemporal,
   retailerWithLogin,

@@ -40,18 +40,10 @@ import {
   TRANSACTION_LABELS,
 } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRetailer,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-  SIZE_RUNS,
-  type RetailerRow,
-} from "../factories";
+import { createWorld } from "../factories/world";
+import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
+import { createListing } from "../factories/listings";
+import { DEFAULT_TEST_PASSWORD, type RetailerRow } from "../factories";
 import { NOTICES } from "../../app/components/shell-data";
 import { createSwapOrder } from "../factories/orders";
 import { payWithTestCard, postCartForm, rmaContactStep } from "./buy-helpers";
@@ -66,16 +58,8 @@ let variation: number;
 const PRICE = 1999;
 
 beforeAll(async () => {
-  brand = (await createBrand(db())).id;
-  const col = await createCollection(db(), { brandId: brand });
-  variation = (
-    await createProduct(db(), {
-      collectionId: col.id,
-      sizes: SIZE_RUNS.apparel,
-      colors: 1,
-      priceCents: PRICE,
-    })
-  ).variations[0].id;
+  const world = await createWorld(db(), { products: [{ colors: 1, priceCents: PRICE }] });
+  [brand, variation] = [world.brand.id, world.variation.id];
   browser = await launchBrowser();
 });
 afterEach(async () => {

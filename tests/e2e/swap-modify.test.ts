@@ -19,15 +19,7 @@ import {
 import { reasonLabel } from "../../domain/reasons";
 import { formatCents } from "../../domain/money";
 import { SWAP_ERRORS, SWAP_SOLD_OUT_MESSAGE } from "../../workflows/swap/contract";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRetailer,
-  SIZE_RUNS,
-} from "../factories";
+import { authorizeBrand, createListing, createRetailer, createWorld } from "../factories";
 import { payWithTestCard, postCartForm } from "./buy-helpers";
 import { closePage, db, hydrated, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 
@@ -39,19 +31,11 @@ const PRICES = [1999, 1250] as const;
 const variations: number[] = [];
 
 beforeAll(async () => {
-  brand = (await createBrand(db())).id;
-  const col = await createCollection(db(), { brandId: brand });
-  for (const priceCents of PRICES)
-    variations.push(
-      (
-        await createProduct(db(), {
-          collectionId: col.id,
-          sizes: SIZE_RUNS.apparel,
-          colors: 1,
-          priceCents,
-        })
-      ).variations[0].id,
-    );
+  const world = await createWorld(db(), {
+    products: PRICES.map((priceCents) => ({ colors: 1, priceCents })),
+  });
+  brand = world.brand.id;
+  variations.push(...world.products.map((p) => p.variations[0].id));
   browser = await launchBrowser();
 });
 afterEach(async () => {

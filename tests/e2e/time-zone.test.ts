@@ -13,16 +13,7 @@ import { getEnv } from "../../app/utils/env.server";
 import { orders, outboxEmails, retailers, shipments } from "../../db/schema";
 import { formatDate, formatDateTime } from "../../domain/date-format";
 import { buyWorkflowId, completeCheckoutUpdate } from "../../workflows/buy/contract";
-import {
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRetailer,
-  createStaffUser,
-  SIZE_RUNS,
-  uniqueToken,
-} from "../factories";
+import { createListing, createStaffUser, createWorld, SIZE_RUNS, uniqueToken } from "../factories";
 import { createOrderAt } from "../factories/orders";
 import { pdfText } from "../setup/pdf-text";
 import { startBuyOrder } from "./buy-helpers";
@@ -65,18 +56,17 @@ beforeAll(async () => {
     namespace: env.TEMPORAL_NAMESPACE,
     dataConverter: testDataConverter,
   });
-  const brand = await createBrand(db(), { name: `TzBrand ${tok}` });
-  const col = await createCollection(db(), { brandId: brand.id });
-  const prod = await createProduct(db(), {
-    collectionId: col.id,
-    sku: `TZ${tok}`,
-    sizes: SIZE_RUNS.apparel,
-    priceCents: 2000,
+  const world = await createWorld(db(), {
+    brand: { name: `TzBrand ${tok}` },
+    products: [{ sku: `TZ${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2000 }],
+    retailers: {
+      seller: { payout: true, user: { email: sellerEmail } },
+      buyer: { payout: true, user: { email: buyerEmail } },
+    },
   });
-  variationId = prod.variations[0].id;
-  sellerId = (await createRetailer(db(), { payout: true, user: { email: sellerEmail } })).retailer
-    .id;
-  buyerId = (await createRetailer(db(), { payout: true, user: { email: buyerEmail } })).retailer.id;
+  variationId = world.variation.id;
+  sellerId = world.retailers.seller.retailer.id;
+  buyerId = world.retailers.buyer.retailer.id;
   listingId = (
     await createListing(db(), { variationId, providerId: sellerId, sizes: { S: 4, M: 4 } })
   ).id;

@@ -11,17 +11,9 @@ import { db } from "./harness";
 import { addToCart } from "../../db/queries/cart";
 import { carts, orderActions, orders, paymentMethods } from "../../db/schema";
 import { MSG } from "../../domain/accounts";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRequest,
-  createRetailer,
-  DEFAULT_TEST_PASSWORD,
-  SIZE_RUNS,
-} from "../factories";
+import { createBrand, createCollection, createProduct, SIZE_RUNS } from "../factories/catalogue";
+import { authorizeBrand, createRetailer, DEFAULT_TEST_PASSWORD } from "../factories/retailers";
+import { createListing, createRequest } from "../factories/listings";
 import { createOrderAt } from "../factories/orders";
 import { freshEmail, htmlDecode, HttpClient } from "./http";
 

@@ -5,7 +5,7 @@
 import { generateSync } from "otplib";
 import type { Browser, Page } from "playwright-core";
 import { createDb, type DbHandle } from "../../db/client";
-import { DEFAULT_TEST_PASSWORD, createRetailer, createStaffUser } from "../factories";
+import { createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD } from "../factories";
 import { closePage, hydrated, launchBrowser, newPage, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;

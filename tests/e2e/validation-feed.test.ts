@@ -16,15 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { brandRequests, brands, catalogueEntries, products } from "../../db/schema";
 import { saveBrandsStep } from "../../db/queries/retailers";
-import {
-  createBrand,
-  createCollection,
-  createProduct,
-  createRetailer,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-  uniqueToken,
-} from "../factories";
+import { createBrand, createCollection, createProduct } from "../factories/catalogue";
+import { createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD } from "../factories/retailers";
+import { uniqueToken } from "../factories/util";
 import { closePage, launchBrowser, newPage, signIn, signInAs, url } from "./harness";
 import { HttpClient } from "./http";
 

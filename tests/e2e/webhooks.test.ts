@@ -29,15 +29,7 @@ import { buildCarrierEvent, CARRIER_SIGNATURE_HEADER } from "../../domain/carrie
 import { ACTION } from "../../domain/action-codes";
 import { COMMON_STATES, BUY_STATES } from "../../domain/states";
 import { PAYMENT_SIGNATURE_HEADER } from "../../domain/webhooks";
-import {
-  createBrand,
-  createCollection,
-  createProduct,
-  createRequest,
-  createStaffUser,
-  DEFAULT_TEST_PASSWORD,
-  SIZE_RUNS,
-} from "../factories";
+import { createRequest, createStaffUser, createWorld, DEFAULT_TEST_PASSWORD } from "../factories";
 import {
   buyWorkflowId,
   closeTemporal,
@@ -57,16 +49,8 @@ const env = getEnv();
 beforeAll(async () => {
   if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the app's database");
   dbh = createDb(process.env.DATABASE_URL, { max: 2 });
-  brand = (await createBrand(dbh.db)).id;
-  const coll = (await createCollection(dbh.db, { brandId: brand })).id;
-  variation = (
-    await createProduct(dbh.db, {
-      collectionId: coll,
-      sizes: SIZE_RUNS.apparel,
-      colors: 1,
-      priceCents: 2500,
-    })
-  ).variations[0].id;
+  const world = await createWorld(dbh.db, { products: [{ colors: 1, priceCents: 2500 }] });
+  [brand, variation] = [world.brand.id, world.variation.id];
 });
 afterAll(async () => {
   await dbh?.close();

@@ -21,16 +21,11 @@ import {
 } from "../../domain/messages";
 import { ACCEPT_TERMS, ADD_AT_LEAST_ONE_SIZE } from "../../domain/messages";
 import { WIZARD_MESSAGES } from "../../domain/listing-forms";
-import {
-  authorizeBrand,
-  createBrand,
-  createCollection,
-  createListing,
-  createProduct,
-  createRetailer,
-  createStaffUser,
-  uniqueToken,
-} from "../factories";
+import { createBrand } from "../factories/catalogue";
+import { createWorld } from "../factories/world";
+import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
+import { createListing } from "../factories/listings";
+import { uniqueToken } from "../factories/util";
 import {
   baseUrl,
   closePage,
@@ -65,25 +60,23 @@ let otherListingId: number;
 let unpaidStore: { id: number; storeName: string };
 
 beforeAll(async () => {
-  const brand = await createBrand(db(), { name: brandName });
-  brandId = brand.id;
-  const col = await createCollection(db(), { brandId, year: 2025, name: "Fall" });
-  const p = await createProduct(db(), {
-    collectionId: col.id,
-    sku,
-    displayName: `Ridge Parka ${tok}`,
-    sizes: ["S", "M", "L"],
-    colors: ["Black", "Navy"],
-    priceCents: 4250,
+  const world = await createWorld(db(), {
+    brand: { name: brandName },
+    collection: { year: 2025, name: "Fall" },
+    products: [
+      {
+        sku,
+        displayName: `Ridge Parka ${tok}`,
+        sizes: ["S", "M", "L"],
+        colors: ["Black", "Navy"],
+        priceCents: 4250,
+      },
+      { sku: reqSku, displayName: `Trail Vest ${tok}`, sizes: ["S", "M"], colors: ["Rust"] },
+    ],
   });
+  brandId = world.brand.id;
+  const [p, q] = world.products;
   parka = { productId: p.product.id, black: p.variations[0].id, navy: p.variations[1].id };
-  const q = await createProduct(db(), {
-    collectionId: col.id,
-    sku: reqSku,
-    displayName: `Trail Vest ${tok}`,
-    sizes: ["S", "M"],
-    colors: ["Rust"],
-  });
   reqVariation = q.variations[0].id;
 
   const seller = await createRetailer(db(), { payout: true, user: { email: sellerEmail } });

@@ -3,3 +3,4 @@ export * from "./util";
 export * from "./catalogue";
 export * from "./retailers";
 export * from "./listings";
+export * from "./world";

@@ -11,6 +11,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { Worker } from "@temporalio/worker";
+import { afterAll, beforeAll } from "vitest";
 import { createActivities } from "../../activities";
 import { createSandboxCarrier, type SandboxCarrier } from "../../activities/carrier/sandbox";
 import { verifyCarrierSignature } from "../../activities/carrier/signature";
@@ -109,6 +110,41 @@ export async function startRealWorker(
       await running;
       await started.teardown();
       await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+/**
+ * The test file's real worker: started before its first test, stopped after its last. Its fields are read
+ * inside the tests (they exist once the worker runs).
+ */
+export function useRealWorker(
+  db: Db,
+  opts: { secret: string; prefix: string },
+): Omit<RealWorker, "stop"> {
+  let real: RealWorker | undefined;
+  beforeAll(async () => {
+    real = await startRealWorker(db, opts);
+  });
+  afterAll(async () => {
+    await real?.stop();
+  });
+  const started = (): RealWorker => {
+    if (!real) throw new Error(`the ${opts.prefix} worker has not started`);
+    return real;
+  };
+  return {
+    get env() {
+      return started().env;
+    },
+    get carrier() {
+      return started().carrier;
+    },
+    get taskQueue() {
+      return started().taskQueue;
+    },
+    get webhookLog() {
+      return started().webhookLog;
     },
   };
 }

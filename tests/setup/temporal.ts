@@ -1,4 +1,5 @@
 import net from "node:net";
+import type { QueryDefinition } from "@temporalio/common";
 import os from "node:os";
 import path from "node:path";
 import { temporal } from "@temporalio/proto";
@@ -167,4 +168,20 @@ export async function pollView<V>(
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`timed out waiting for ${what}; ${describe(last)}`);
+}
+
+/**
+ * `waitFor(handle, pred, what)` over a workflow's view query: polls it until `pred` holds (the workflow may
+ * still be processing a fired timer or a signal); `describe` names the last view in a timeout's message.
+ */
+export function viewWaiter<V>(
+  query: QueryDefinition<V, []>,
+  describe: (v: V | undefined) => string,
+  tries?: number,
+) {
+  return (
+    handle: { query(def: QueryDefinition<V, []>): Promise<V> },
+    pred: (v: V) => boolean,
+    what: string,
+  ): Promise<V> => pollView(() => handle.query(query), pred, what, describe, tries);
 }

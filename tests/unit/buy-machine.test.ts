@@ -27,15 +27,8 @@ import {
   type BuyModel,
   type State,
 } from "../../workflows/buy/model";
-import {
-  InvalidInput,
-  Rejection,
-  runStepSync,
-  type CallEffect,
-  type Effect,
-  type Step,
-  type StepContext,
-} from "../../workflows/common/steps";
+import { InvalidInput, Rejection, runStepSync } from "../../workflows/common/steps";
+import type { CallEffect, Effect, Step, StepContext } from "../../workflows/common/steps";
 
 const SELLER = 11;
 const BUYER = 22;

@@ -22,14 +22,8 @@ import {
   settlementOf,
 } from "../../workflows/rma/model";
 import type { RmaInput } from "../../workflows/rma/contract";
-import {
-  Rejection,
-  runStepSync,
-  type CallEffect,
-  type Effect,
-  type Step,
-  type StepContext,
-} from "../../workflows/common/steps";
+import { Rejection, runStepSync } from "../../workflows/common/steps";
+import type { CallEffect, Effect, Step, StepContext } from "../../workflows/common/steps";
 
 const VICTIM = 21;
 const PERPETRATOR = 12;

@@ -29,14 +29,8 @@ import {
   ROLES,
   type SwapModel,
 } from "../../workflows/swap/model";
-import {
-  Rejection,
-  runStepSync,
-  type CallEffect,
-  type Effect,
-  type Step,
-  type StepContext,
-} from "../../workflows/common/steps";
+import { Rejection, runStepSync } from "../../workflows/common/steps";
+import type { CallEffect, Effect, Step, StepContext } from "../../workflows/common/steps";
 
 const PROVIDER = 31;
 const RECEIVER = 32;

@@ -12,10 +12,8 @@
  * the shipment and its events, and the outbox.
  */
 import type { WorkflowHandle } from "@temporalio/client";
-import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { SandboxCarrier } from "../../activities/carrier/sandbox";
+import { describe, expect, test } from "vitest";
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import { getOrderRow, listOrderActions } from "../../db/queries/orders";
 import { listOrderPayments } from "../../db/queries/payments";
@@ -39,45 +37,19 @@ import {
 } from "../../workflows/buy/contract";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
 import { createDraftOrder, createSellerWithListing } from "../db/buy-fixtures";
-import { openTestDb } from "../db/helpers";
+import { useTestDb } from "../db/helpers";
 import { createRetailer } from "../factories";
-import { startRealWorker, type RealWorker } from "../setup/real-worker";
-import { pollView, sleepUntil } from "../setup/temporal";
+import { useRealWorker } from "../setup/real-worker";
+import { viewWaiter, sleepUntil } from "../setup/temporal";
 
 const SECRET = "carrier_wf_test_secret";
-const handleDb = openTestDb(8);
-const db = handleDb.db;
-
-let real: RealWorker;
-let env: TestWorkflowEnvironment;
-let carrier: SandboxCarrier;
-let TASK_QUEUE: string;
-let webhookLog: RealWorker["webhookLog"];
-
-beforeAll(async () => {
-  real = await startRealWorker(db, { secret: SECRET, prefix: "buy-real" });
-  ({ env, carrier, taskQueue: TASK_QUEUE, webhookLog } = real);
-});
-
-afterAll(async () => {
-  await real?.stop();
-  await handleDb.close();
-});
+const db = useTestDb(8);
+const real = useRealWorker(db, { secret: SECRET, prefix: "buy-real" });
 
 type Handle = WorkflowHandle<typeof buyOrderWorkflow>;
 
-function waitFor(
-  handle: Handle,
-  pred: (v: BuyOrderView) => boolean,
-  what: string,
-): Promise<BuyOrderView> {
-  return pollView(
-    () => handle.query(orderViewQuery),
-    pred,
-    what,
-    (v) => `state ${v?.statename}`,
-  );
-}
+/** Polls the view until `pred` holds (the workflow may still be processing a fired timer or a signal). */
+const waitFor = viewWaiter(orderViewQuery, (v) => `state ${v?.statename}`);
 const inState = (h: Handle, s: string) => waitFor(h, (v) => v.statename === s && !v.busy, s);
 
 describe("buy workflow with the real activities", () => {
@@ -120,12 +92,15 @@ describe("buy workflow with the real activities", () => {
       })),
     });
     const wf = draft.workflowId;
-    const handle = await env.client.workflow.start<typeof buyOrderWorkflow>(BUY_WORKFLOW_TYPE, {
-      taskQueue: TASK_QUEUE,
-      workflowId: wf,
-      args: [input],
-      workflowIdReusePolicy: "REJECT_DUPLICATE",
-    });
+    const handle = await real.env.client.workflow.start<typeof buyOrderWorkflow>(
+      BUY_WORKFLOW_TYPE,
+      {
+        taskQueue: real.taskQueue,
+        workflowId: wf,
+        args: [input],
+        workflowIdReusePolicy: "REJECT_DUPLICATE",
+      },
+    );
 
     // Checkout with the sandbox's test card (the card form hands over Stripe's test token).
     const checkout = await handle.executeUpdate(completeCheckoutUpdate, {
@@ -180,17 +155,17 @@ describe("buy workflow with the real activities", () => {
     expect(stock).toEqual({ sizes: { S: 1, M: 1 }, total: 2 });
 
     // The carrier scans the package: signed webhook -> In-Route, payout released; then delivered.
-    expect((await carrier.sendTrackingEvent(tracking, "picked_up")).httpStatus).toBe(200);
+    expect((await real.carrier.sendTrackingEvent(tracking, "picked_up")).httpStatus).toBe(200);
     const inRoute = await waitFor(
       handle,
       (v) => v.payoutReleasedAt !== null && !v.busy,
       "payout released",
     );
     expect(inRoute.statename).toBe("in_route");
-    const delivered = await carrier.sendTrackingEvent(tracking, "delivered");
+    const delivered = await real.carrier.sendTrackingEvent(tracking, "delivered");
     expect(delivered.httpStatus).toBe(200);
     // The same event delivered again changes nothing.
-    expect(await carrier.deliver(delivered.event)).toBe(200);
+    expect(await real.carrier.deliver(delivered.event)).toBe(200);
     const d = await inState(handle, "delivered");
     expect(d.rmaOpen).toBe(true);
 
@@ -206,7 +181,7 @@ describe("buy workflow with the real activities", () => {
     expect(rated).toMatchObject({ status: "ok", message: RATING_SAVED, redirectTo: "/" });
 
     // The 48-hour RMA window closes: the order completes.
-    await sleepUntil(env, d.deadlines.rmaBy, MINUTE_MS);
+    await sleepUntil(real.env, d.deadlines.rmaBy, MINUTE_MS);
     const done = await inState(handle, "completed");
     expect(done.ledger.balanced).toBe(true);
 
@@ -289,7 +264,7 @@ describe("buy workflow with the real activities", () => {
       .from(shipmentEvents)
       .where(eq(shipmentEvents.shipmentId, ship.id));
     expect(events.map((e) => e.status).sort()).toEqual(["delivered", "picked_up"]);
-    expect(webhookLog.length).toBe(3);
+    expect(real.webhookLog.length).toBe(3);
 
     const mails = await db
       .select()
@@ -327,20 +302,23 @@ describe("buy workflow with the real activities", () => {
       brandId: f.brand.id,
       lines,
     });
-    const handle = await env.client.workflow.start<typeof buyOrderWorkflow>(BUY_WORKFLOW_TYPE, {
-      taskQueue: TASK_QUEUE,
-      workflowId: draft.workflowId,
-      args: [
-        {
-          orderId: draft.orderId,
-          externalId: draft.externalId,
-          kind: "from_listing",
-          providerId: sellerId,
-          receiverId: buyerId,
-          lines,
-        },
-      ],
-    });
+    const handle = await real.env.client.workflow.start<typeof buyOrderWorkflow>(
+      BUY_WORKFLOW_TYPE,
+      {
+        taskQueue: real.taskQueue,
+        workflowId: draft.workflowId,
+        args: [
+          {
+            orderId: draft.orderId,
+            externalId: draft.externalId,
+            kind: "from_listing",
+            providerId: sellerId,
+            receiverId: buyerId,
+            lines,
+          },
+        ],
+      },
+    );
     await handle.executeUpdate(completeCheckoutUpdate, {
       args: [
         {
@@ -411,20 +389,22 @@ describe("buy workflow with the real activities", () => {
     ]);
     const [ship] = await listOrderShipments(db, draft.orderId);
     expect(ship.status).toBe("cancelled");
-    expect((await carrier.getShipment(ship.trackingNumber as string))?.status).toBe("cancelled");
+    expect((await real.carrier.getShipment(ship.trackingNumber as string))?.status).toBe(
+      "cancelled",
+    );
   });
 
   test("pickup missed twice: a second call tag on the same shipment (921), then cancelled with refund and penalty; units stay off the listing", async () => {
     const { f, handle, draft, quote, view } = await approvedOrder();
     const wf = draft.workflowId;
     const firstTag = view.shipment?.callTag;
-    await sleepUntil(env, view.deadlines.pickupBy, MINUTE_MS);
+    await sleepUntil(real.env, view.deadlines.pickupBy, MINUTE_MS);
     const retry = await inState(handle, "ship_order_try2");
     expect(retry.shipment?.trackingNumber).toBe(view.shipment?.trackingNumber);
     expect(retry.shipment?.callTag).not.toBe(firstTag);
     const [ship1] = await listOrderShipments(db, draft.orderId);
     expect(ship1.callTag).toBe(retry.shipment?.callTag);
-    await sleepUntil(env, retry.deadlines.pickupBy, MINUTE_MS);
+    await sleepUntil(real.env, retry.deadlines.pickupBy, MINUTE_MS);
     await inState(handle, "cancelled");
     const pays = await listOrderPayments(db, draft.orderId);
     expect(pays.map((p) => [p.txtype, p.idempotencyKey, p.amountCents])).toEqual([

@@ -4,22 +4,18 @@
  * validators), webhook deduplication and out-of-order delivery, and replays of the recorded histories
  * (tests/histories/buy-*.json; regenerate with RECORD_HISTORIES=1 after an intended change).
  *
- * Timers are driven with env.sleep (waiting on an update does not advance time on this server); after a
+ * Timers are driven with shared.env.sleep (waiting on an update does not advance time on this server); after a
  * sleep the state is read with the orderView query, polled until the workflow has processed the timer.
  */
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
   WorkflowUpdateFailedError,
   type WorkflowHandle,
 } from "@temporalio/client";
-import { temporal } from "@temporalio/proto";
-import type { TestWorkflowEnvironment } from "@temporalio/testing";
-import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { ACTION } from "../../domain/action-codes";
 import {
   addBusinessDays,
@@ -62,14 +58,8 @@ import {
 } from "../../workflows/buy/contract";
 import { refusedAtSeq } from "../../app/utils/temporal.server";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
-import { testWorkflowBundle } from "../setup/workflow-bundle";
-import {
-  createTimeSkippingEnv,
-  pollView,
-  sleepUntil,
-  uniqueTaskQueue,
-  testDataConverter,
-} from "../setup/temporal";
+import { HISTORIES, useSharedFakeWorker } from "./fakes/shared-worker";
+import { viewWaiter, sleepUntil } from "../setup/temporal";
 import {
   createFakeBuyActivities,
   DECLINED_CARD,
@@ -78,47 +68,7 @@ import {
   type FakeBuyActivities,
 } from "./fakes/buy-activities";
 
-const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
-
-let env: TestWorkflowEnvironment;
-let bundle: WorkflowBundleWithSourceMap;
-// One worker for the whole file (tests run one after another); its activities delegate to the current
-// test's fake, so each test asserts only its own calls.
-let worker: Worker;
-let running: Promise<void>;
-let currentFake: FakeBuyActivities | null = null;
-const TASK_QUEUE = uniqueTaskQueue("buy");
-
-beforeAll(async () => {
-  [env, bundle] = await Promise.all([createTimeSkippingEnv(), testWorkflowBundle()]);
-  const delegating = Object.fromEntries(
-    Object.keys(createFakeBuyActivities().activities).map((name) => [
-      name,
-      (input: unknown) => {
-        if (!currentFake) throw new Error(`activity ${name} called outside a test`);
-        return (
-          currentFake.activities as unknown as Record<string, (i: unknown) => Promise<unknown>>
-        )[name](input);
-      },
-    ]),
-  );
-  worker = await Worker.create({
-    connection: env.nativeConnection,
-    dataConverter: testDataConverter,
-    taskQueue: TASK_QUEUE,
-    workflowBundle: bundle,
-    activities: delegating,
-  });
-  running = worker.run();
-});
-
-afterAll(async () => {
-  if (worker) {
-    worker.shutdown();
-    await running;
-  }
-  await env?.teardown();
-});
+const shared = useSharedFakeWorker("buy", () => createFakeBuyActivities());
 
 const SELLER = 21;
 const BUYER = 34;
@@ -158,16 +108,11 @@ async function withWorker<T>(
   fake: FakeBuyActivities,
   fn: (taskQueue: string) => Promise<T>,
 ): Promise<T> {
-  currentFake = fake;
-  try {
-    return await fn(TASK_QUEUE);
-  } finally {
-    currentFake = null;
-  }
+  return shared.withFake(fake, () => fn(shared.taskQueue));
 }
 
 function start(taskQueue: string, input: BuyOrderInput): Promise<Handle> {
-  return env.client.workflow.start<typeof buyOrderWorkflow>(BUY_WORKFLOW_TYPE, {
+  return shared.env.client.workflow.start<typeof buyOrderWorkflow>(BUY_WORKFLOW_TYPE, {
     taskQueue,
     workflowId: buyWorkflowId(input.orderId),
     args: [input],
@@ -175,20 +120,8 @@ function start(taskQueue: string, input: BuyOrderInput): Promise<Handle> {
   });
 }
 
-/** Polls the query until `pred` holds (the workflow may still be processing a fired timer or a signal). */
-function waitFor(
-  handle: Handle,
-  pred: (v: BuyOrderView) => boolean,
-  what: string,
-): Promise<BuyOrderView> {
-  return pollView(
-    () => handle.query(orderViewQuery),
-    pred,
-    what,
-    (v) => `state ${v?.statename}`,
-    200,
-  );
-}
+/** Polls the view until `pred` holds (the workflow may still be processing a fired timer or a signal). */
+const waitFor = viewWaiter(orderViewQuery, (v) => `state ${v?.statename}`, 200);
 /** The state is reached and the step that reached it has finished its activities (e-mails included). */
 const inState = (handle: Handle, state: string) =>
   waitFor(handle, (v) => v.statename === state && !v.busy, state);
@@ -226,14 +159,21 @@ async function completeCheckout(handle: Handle, card = OK_CARD) {
   });
 }
 
-/** Saves the run's history for the replay tests (only when missing, or with RECORD_HISTORIES=1). */
-async function keepHistory(handle: Handle, name: string): Promise<void> {
-  const file = path.join(HISTORIES, `buy-${name}.json`);
-  if (process.env.RECORD_HISTORIES !== "1" && fs.existsSync(file)) return;
-  const history = await handle.fetchHistory();
-  fs.mkdirSync(HISTORIES, { recursive: true });
-  // The message's own JSON form, loaded back with History.fromObject (see payout.test.ts for why).
-  fs.writeFileSync(file, `${JSON.stringify(history)}\n`);
+/**
+ * A deadline passes: `early` before it the order still waits in `waiting`; a minute after it, it is in `end`
+ * with the step's activities done. Returns the view there.
+ */
+async function pastDeadline(
+  handle: Handle,
+  deadline: string | null,
+  waiting: string,
+  end: string,
+  early = HOUR_MS,
+): Promise<BuyOrderView> {
+  await sleepUntil(shared.env, deadline as string, -early);
+  expect((await handle.query(orderViewQuery)).statename).toBe(waiting);
+  await sleepUntil(shared.env, deadline as string, MINUTE_MS);
+  return inState(handle, end);
 }
 
 const key = (orderId: number, step: string, attempt = 1) =>
@@ -257,9 +197,9 @@ describe("checkout", () => {
       });
       const started = Date.parse(v.deadlines.checkoutBy as string) - 24 * HOUR_MS;
 
-      await env.sleep(23 * HOUR_MS);
+      await shared.env.sleep(23 * HOUR_MS);
       expect((await handle.query(orderViewQuery)).statename).toBe("complete_order_checkout");
-      await sleepUntil(env, new Date(started + 24 * HOUR_MS).toISOString(), MINUTE_MS);
+      await sleepUntil(shared.env, new Date(started + 24 * HOUR_MS).toISOString(), MINUTE_MS);
       const end = await inState(handle, "expired");
       expect(end).toMatchObject({
         displayStatus: "Expired",
@@ -271,7 +211,7 @@ describe("checkout", () => {
       expect(await closed(handle)).toBe("COMPLETED");
       // A command on the finished order is refused (the client's WorkflowNotFoundError, read as wrong_state).
       await expectRejected(completeCheckout(handle), "wrong_state");
-      await keepHistory(handle, "checkout-abandoned");
+      await shared.keepHistory(handle, "checkout-abandoned");
     });
     expect(fake.payments(orderId)).toEqual([]);
     expect(fake.codesOf(orderId)).toEqual([ACTION.CHECKOUT_EXPIRED]);
@@ -339,7 +279,7 @@ describe("checkout that starts the purchase (update-with-start, as the app's che
         workflowIdReusePolicy: "REJECT_DUPLICATE",
         args: [orderInput(orderId)],
       } as ConstructorParameters<typeof WithStartWorkflowOperation<typeof buyOrderWorkflow>>[1]);
-      const ok = await env.client.workflow.executeUpdateWithStart(completeCheckoutUpdate, {
+      const ok = await shared.env.client.workflow.executeUpdateWithStart(completeCheckoutUpdate, {
         args: [{ actorRetailerId: BUYER, paymentMethod: OK_CARD }],
         startWorkflowOperation: startOp,
       });
@@ -367,7 +307,7 @@ describe("checkout that starts the purchase (update-with-start, as the app's che
         writes: 2,
         latest: { statename: "ship_order", sequence: 2 },
       });
-      await keepHistory(handle, "checkout-starts-it");
+      await shared.keepHistory(handle, "checkout-starts-it");
       await handle.terminate("test done");
     });
     expect(fake.payments(orderId)).toEqual([
@@ -429,17 +369,19 @@ describe("seller", () => {
       const checkedOutAt = Date.parse(v.actions.at(-1)?.at as string);
       expect(Date.parse(v.deadlines.sellerResponseBy as string)).toBe(checkedOutAt + 5 * DAY_MS);
 
-      await sleepUntil(env, v.deadlines.sellerResponseBy as string, -HOUR_MS);
-      expect((await handle.query(orderViewQuery)).statename).toBe("provider_approve_sale");
-      await sleepUntil(env, v.deadlines.sellerResponseBy as string, MINUTE_MS);
-      const end = await inState(handle, "declined");
+      const end = await pastDeadline(
+        handle,
+        v.deadlines.sellerResponseBy,
+        "provider_approve_sale",
+        "declined",
+      );
       expect(end).toMatchObject({
         stage: "declined",
         completed: false,
         reasons: { system_reason: 40 },
       });
       expect(await closed(handle)).toBe("COMPLETED");
-      await keepHistory(handle, "seller-never-answers");
+      await shared.keepHistory(handle, "seller-never-answers");
     });
     expect(fake.payments(orderId)).toEqual([
       ["authorizePayment", key(orderId, "authorize"), 22025],
@@ -549,7 +491,7 @@ describe("seller", () => {
       const vb = await inState(hb, "declined");
       expect(vb.reasons).toEqual({ provider_decline_buy_reason: 15 });
       expect(await closed(hb)).toBe("COMPLETED");
-      await keepHistory(hb, "units-taken-by-other-order");
+      await shared.keepHistory(hb, "units-taken-by-other-order");
 
       // The pickup scan, delivered 20 times, has one effect: In-Route (110) and one payout (816).
       for (let i = 0; i < 20; i++) await carrier(ha, "picked_up", "evt_pickup_a");
@@ -571,10 +513,10 @@ describe("seller", () => {
 
       await carrier(ha, "delivered");
       const delivered = await inState(ha, "delivered");
-      await sleepUntil(env, delivered.deadlines.ratingBy as string, MINUTE_MS);
+      await sleepUntil(shared.env, delivered.deadlines.ratingBy as string, MINUTE_MS);
       await inState(ha, "completed");
       expect(await closed(ha)).toBe("COMPLETED");
-      await keepHistory(ha, "seller-answers");
+      await shared.keepHistory(ha, "seller-answers");
     });
     expect(fake.payments(a)).toEqual([
       ["authorizePayment", key(a, "authorize"), 22025],
@@ -726,14 +668,14 @@ describe("modified purchase", () => {
         WRONG_PARTY_MESSAGES.receiver,
       );
 
-      await sleepUntil(env, v.deadlines.modifiedResponseBy as string, -HOUR_MS);
-      expect((await handle.query(orderViewQuery)).statename).toBe(
+      await pastDeadline(
+        handle,
+        v.deadlines.modifiedResponseBy,
         "receiver_approve_modified_purchase",
+        "declined",
       );
-      await sleepUntil(env, v.deadlines.modifiedResponseBy as string, MINUTE_MS);
-      await inState(handle, "declined");
       expect(await closed(handle)).toBe("COMPLETED");
-      await keepHistory(handle, "modified-purchase-unanswered");
+      await shared.keepHistory(handle, "modified-purchase-unanswered");
     });
     expect(fake.payments(orderId)).toEqual([
       ["authorizePayment", key(orderId, "authorize"), 22025],
@@ -807,12 +749,9 @@ describe("order for a request", () => {
       expect(v.allowedActions.receiver).toEqual(["completeCheckout", "declineCheckout"]);
       const createdAt = Date.parse(v.actions[0].at);
       expect(Date.parse(v.deadlines.checkoutBy as string)).toBe(createdAt + 3 * DAY_MS);
-      await sleepUntil(env, v.deadlines.checkoutBy as string, -HOUR_MS);
-      expect((await handle.query(orderViewQuery)).statename).toBe("complete_order_checkout");
-      await sleepUntil(env, v.deadlines.checkoutBy as string, MINUTE_MS);
-      await inState(handle, "expired");
+      await pastDeadline(handle, v.deadlines.checkoutBy, "complete_order_checkout", "expired");
       expect(await closed(handle)).toBe("COMPLETED");
-      await keepHistory(handle, "request-never-checked-out");
+      await shared.keepHistory(handle, "request-never-checked-out");
     });
     expect(fake.payments(orderId)).toEqual([]);
     expect(fake.codesOf(orderId)).toEqual([
@@ -899,10 +838,13 @@ describe("shipping", () => {
         addBusinessDays(v1.approvedAt as string, 2),
       );
 
-      await sleepUntil(env, v1.deadlines.pickupBy as string, -MINUTE_MS);
-      expect((await handle.query(orderViewQuery)).statename).toBe("ship_order");
-      await sleepUntil(env, v1.deadlines.pickupBy as string, MINUTE_MS);
-      const v2 = await inState(handle, "ship_order_try2");
+      const v2 = await pastDeadline(
+        handle,
+        v1.deadlines.pickupBy,
+        "ship_order",
+        "ship_order_try2",
+        MINUTE_MS,
+      );
       expect(v2).toMatchObject({
         displayStatus: "Pickup Scheduled",
         shipment: { callTag: `CT-${orderId}-2`, attempt: 2 },
@@ -911,7 +853,7 @@ describe("shipping", () => {
         addBusinessDays(v2.pickupWindowStartedAt as string, 2),
       );
 
-      await sleepUntil(env, v2.deadlines.pickupBy as string, -HOUR_MS);
+      await sleepUntil(shared.env, v2.deadlines.pickupBy as string, -HOUR_MS);
       for (let i = 0; i < 20; i++) await carrier(handle, "picked_up", "evt_pickup_once");
       await waitFor(
         handle,
@@ -919,14 +861,14 @@ describe("shipping", () => {
         "in_route with payout",
       );
       // Past the second window: nothing happens any more, the goods are on their way.
-      await sleepUntil(env, v2.deadlines.pickupBy as string, HOUR_MS);
+      await sleepUntil(shared.env, v2.deadlines.pickupBy as string, HOUR_MS);
       expect((await handle.query(orderViewQuery)).statename).toBe("in_route");
       await carrier(handle, "delivered");
       const d = await inState(handle, "delivered");
-      await sleepUntil(env, d.deadlines.ratingBy as string, MINUTE_MS);
+      await sleepUntil(shared.env, d.deadlines.ratingBy as string, MINUTE_MS);
       await inState(handle, "completed");
       expect(await closed(handle)).toBe("COMPLETED");
-      await keepHistory(handle, "pickup-missed-once");
+      await shared.keepHistory(handle, "pickup-missed-once");
     });
     expect(fake.payments(orderId)).toEqual([
       ["authorizePayment", key(orderId, "authorize"), 22025],
@@ -975,12 +917,15 @@ describe("shipping", () => {
     await withWorker(fake, async (tq) => {
       const handle = await start(tq, orderInput(orderId));
       const v1 = await toShipOrder(handle);
-      await sleepUntil(env, v1.deadlines.pickupBy as string, MINUTE_MS);
+      await sleepUntil(shared.env, v1.deadlines.pickupBy as string, MINUTE_MS);
       const v2 = await inState(handle, "ship_order_try2");
-      await sleepUntil(env, v2.deadlines.pickupBy as string, -MINUTE_MS);
-      expect((await handle.query(orderViewQuery)).statename).toBe("ship_order_try2");
-      await sleepUntil(env, v2.deadlines.pickupBy as string, MINUTE_MS);
-      const end = await inState(handle, "cancelled");
+      const end = await pastDeadline(
+        handle,
+        v2.deadlines.pickupBy,
+        "ship_order_try2",
+        "cancelled",
+        MINUTE_MS,
+      );
       expect(end).toMatchObject({
         displayStatus: "Cancelled",
         stage: "cancelled",
@@ -988,7 +933,7 @@ describe("shipping", () => {
         reasons: { system_reason: 42 },
       });
       expect(await closed(handle)).toBe("COMPLETED");
-      await keepHistory(handle, "pickup-missed-twice");
+      await shared.keepHistory(handle, "pickup-missed-twice");
     });
     expect(fake.payments(orderId)).toEqual([
       ["authorizePayment", key(orderId, "authorize"), 22025],
@@ -1165,12 +1110,9 @@ describe("after delivery", () => {
         receivedConfirmed: true,
       });
       expect(rated.allowedActions.receiver).toEqual(["requestRma"]);
-      await sleepUntil(env, d.deadlines.rmaBy as string, -MINUTE_MS);
-      expect((await handle.query(orderViewQuery)).statename).toBe("delivered");
-      await sleepUntil(env, d.deadlines.rmaBy as string, MINUTE_MS);
-      await inState(handle, "completed");
+      await pastDeadline(handle, d.deadlines.rmaBy, "delivered", "completed", MINUTE_MS);
       expect(await closed(handle)).toBe("COMPLETED");
-      await keepHistory(handle, "rating-left");
+      await shared.keepHistory(handle, "rating-left");
     });
     expect(fake.of("saveOrderRating", orderId)).toMatchObject([
       {
@@ -1227,14 +1169,14 @@ describe("after delivery", () => {
         status: "ok",
         statename: "delivered",
       });
-      await sleepUntil(env, d.deadlines.ratingBy as string, -MINUTE_MS);
+      await sleepUntil(shared.env, d.deadlines.ratingBy as string, -MINUTE_MS);
       const late = await handle.query(orderViewQuery);
       expect(late).toMatchObject({ statename: "delivered", rmaOpen: false });
       expect(late.allowedActions.receiver).toEqual(["rateOrder"]);
-      await sleepUntil(env, d.deadlines.ratingBy as string, MINUTE_MS);
+      await sleepUntil(shared.env, d.deadlines.ratingBy as string, MINUTE_MS);
       await inState(handle, "completed");
       expect(await closed(handle)).toBe("COMPLETED");
-      await keepHistory(handle, "rating-not-left");
+      await shared.keepHistory(handle, "rating-not-left");
     });
     expect(fake.codesOf(orderId).slice(-4)).toEqual([
       ACTION.SHIPMENT_DELIVERED,
@@ -1265,18 +1207,18 @@ describe("after delivery", () => {
         await handle.query(canRequestRmaQuery, new Date(deliveredAt + 49 * HOUR_MS).toISOString()),
       ).toBe(false);
 
-      await sleepUntil(env, d.deliveredAt as string, 47 * HOUR_MS);
+      await sleepUntil(shared.env, d.deliveredAt as string, 47 * HOUR_MS);
       expect(await handle.query(canRequestRmaQuery)).toBe(true);
       expect((await handle.query(orderViewQuery)).allowedActions.receiver).toContain("requestRma");
-      await sleepUntil(env, d.deliveredAt as string, 49 * HOUR_MS);
+      await sleepUntil(shared.env, d.deliveredAt as string, 49 * HOUR_MS);
       const after = await waitFor(handle, (v) => !v.rmaOpen && !v.busy, "RMA window closed");
       expect(after.statename).toBe("delivered");
       expect(after.allowedActions.receiver).not.toContain("requestRma");
       expect(await handle.query(canRequestRmaQuery)).toBe(false);
-      await sleepUntil(env, d.deadlines.ratingBy as string, MINUTE_MS);
+      await sleepUntil(shared.env, d.deadlines.ratingBy as string, MINUTE_MS);
       await inState(handle, "completed");
       expect(await closed(handle)).toBe("COMPLETED");
-      await keepHistory(handle, "rma-window");
+      await shared.keepHistory(handle, "rma-window");
     });
     expect(fake.codesOf(orderId).slice(-3)).toEqual([
       ACTION.SHIPMENT_DELIVERED,
@@ -1339,15 +1281,8 @@ describe("cancellation and payment webhooks", () => {
 });
 
 describe("replay", () => {
-  // Listed when the tests run (after the scenarios above, which write missing histories).
-  const historyFiles = () =>
-    fs
-      .readdirSync(HISTORIES)
-      .filter((f) => /^buy-.*\.json$/.test(f))
-      .sort();
-
   test("histories were recorded for every timer path", () => {
-    expect(historyFiles()).toEqual(
+    expect(shared.historyFiles()).toEqual(
       [
         "buy-checkout-abandoned.json",
         // Started by its checkout (update-with-start): no opening write beside the checkout's step.
@@ -1367,16 +1302,9 @@ describe("replay", () => {
   });
 
   test("every recorded history replays deterministically with the current workflow code", async () => {
-    for (const file of historyFiles()) {
-      const history = temporal.api.history.v1.History.fromObject(
-        JSON.parse(fs.readFileSync(path.join(HISTORIES, file), "utf8")),
-      );
+    for (const file of shared.historyFiles()) {
+      const history = await shared.replay(file);
       expect(history.events.length, file).toBeGreaterThan(10);
-      await Worker.runReplayHistory(
-        { workflowBundle: bundle, dataConverter: testDataConverter },
-        history,
-        file,
-      );
     }
   });
 
@@ -1400,13 +1328,6 @@ describe("replay", () => {
     refund.data = Buffer.from(
       decode(refund).replace('"refundPayment"', '"chargeSomethingElse"'),
     ).toString("base64");
-    const history = temporal.api.history.v1.History.fromObject(json);
-    await expect(
-      Worker.runReplayHistory(
-        { workflowBundle: bundle, dataConverter: testDataConverter },
-        history,
-        "buy-replay-bad",
-      ),
-    ).rejects.toThrow(/nondetermin/i);
+    await expect(shared.replay(json, "buy-replay-bad")).rejects.toThrow(/nondetermin/i);
   });
 });

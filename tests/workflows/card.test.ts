@@ -6,9 +6,7 @@
  */
 import { ApplicationFailure } from "@temporalio/activity";
 import { WorkflowFailedError } from "@temporalio/client";
-import type { TestWorkflowEnvironment } from "@temporalio/testing";
-import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { CardActivities } from "../../workflows/card/activities";
 import { CARD_DECLINED } from "../../domain/cards";
 import {
@@ -19,19 +17,9 @@ import {
   type CardRejection,
 } from "../../workflows/card/contract";
 import type { cardOnFileWorkflow } from "../../workflows/card/workflow";
-import { testWorkflowBundle } from "../setup/workflow-bundle";
-import { createTimeSkippingEnv, uniqueTaskQueue, testDataConverter } from "../setup/temporal";
+import { useTimeSkipping } from "./fakes/shared-worker";
 
-let env: TestWorkflowEnvironment;
-let bundle: WorkflowBundleWithSourceMap;
-
-beforeAll(async () => {
-  [env, bundle] = await Promise.all([createTimeSkippingEnv(), testWorkflowBundle()]);
-});
-
-afterAll(async () => {
-  await env?.teardown();
-});
+const server = useTimeSkipping("card");
 
 type Fn = (input: never) => Promise<unknown>;
 type Name = keyof CardActivities;
@@ -68,20 +56,8 @@ function mockActivities(overrides: Partial<Record<Name, Fn>> = {}) {
   return { activities, calls, of };
 }
 
-async function run<T>(activities: object, fn: (taskQueue: string) => Promise<T>): Promise<T> {
-  const taskQueue = uniqueTaskQueue("card");
-  const worker = await Worker.create({
-    connection: env.nativeConnection,
-    dataConverter: testDataConverter,
-    taskQueue,
-    workflowBundle: bundle,
-    activities,
-  });
-  return worker.runUntil(fn(taskQueue));
-}
-
 function start(taskQueue: string, input: CardOnFileInput) {
-  return env.client.workflow.start<typeof cardOnFileWorkflow>(CARD_ON_FILE_WORKFLOW_TYPE, {
+  return server.env.client.workflow.start<typeof cardOnFileWorkflow>(CARD_ON_FILE_WORKFLOW_TYPE, {
     taskQueue,
     workflowId: cardOnFileWorkflowId(input.retailerId, input.submissionId),
     args: [input],
@@ -98,7 +74,7 @@ describe("cardOnFileWorkflow", () => {
       email: "store@example.test",
     };
     const wf = cardOnFileWorkflowId(7, "s-ok");
-    const result = await run(m.activities, async (tq) => (await start(tq, input)).result());
+    const result = await server.run(m.activities, async (tq) => (await start(tq, input)).result());
     expect(result).toEqual({ status: "saved", description: "Visa", lastFour: "4242" });
     expect(m.calls.map((c) => c.name)).toEqual([
       "createTestCardPaymentMethod",
@@ -136,7 +112,7 @@ describe("cardOnFileWorkflow", () => {
         last4: "4444",
       }),
     });
-    const result = await run(m.activities, async (tq) =>
+    const result = await server.run(m.activities, async (tq) =>
       (
         await start(tq, {
           retailerId: 8,
@@ -155,7 +131,7 @@ describe("cardOnFileWorkflow", () => {
 
   test("an RMA charge waiting for this retailer's card is told; one that has ended meanwhile does not fail the save", async () => {
     const m = mockActivities({ rmasAwaitingCharge: async () => ["rma-ended-long-ago"] });
-    const result = await run(m.activities, async (tq) =>
+    const result = await server.run(m.activities, async (tq) =>
       (
         await start(tq, {
           retailerId: 9,
@@ -174,7 +150,7 @@ describe("cardOnFileWorkflow", () => {
         throw ApplicationFailure.nonRetryable("database unreachable", "DatabaseDown");
       },
     });
-    const result = await run(m.activities, async (tq) =>
+    const result = await server.run(m.activities, async (tq) =>
       (
         await start(tq, {
           retailerId: 11,
@@ -194,7 +170,7 @@ describe("cardOnFileWorkflow", () => {
         throw ApplicationFailure.nonRetryable(CARD_DECLINED, CARD_REJECTED, rejection);
       },
     });
-    const err = await run(m.activities, async (tq) =>
+    const err = await server.run(m.activities, async (tq) =>
       (
         await start(tq, {
           retailerId: 9,
@@ -229,7 +205,7 @@ describe("cardOnFileWorkflow", () => {
       },
     });
     const wf = cardOnFileWorkflowId(10, "s-retry");
-    const result = await run(m.activities, async (tq) =>
+    const result = await server.run(m.activities, async (tq) =>
       (
         await start(tq, {
           retailerId: 10,

@@ -12,10 +12,9 @@ import {
   WorkflowFailedError,
   type WorkflowHandle,
 } from "@temporalio/client";
-import type { TestWorkflowEnvironment } from "@temporalio/testing";
-import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
+import { Worker } from "@temporalio/worker";
 import { temporal } from "@temporalio/proto";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { PayoutActivities } from "../../workflows/payout/activities";
 import { payoutDetailsSchema, type PayoutDetails } from "../../domain/payout";
 import {
@@ -27,8 +26,8 @@ import {
   type PayoutSetupInput,
 } from "../../workflows/payout/contract";
 import type { payoutSetupWorkflow } from "../../workflows/payout/workflow";
-import { testWorkflowBundle } from "../setup/workflow-bundle";
-import { createTimeSkippingEnv, uniqueTaskQueue, testDataConverter } from "../setup/temporal";
+import { useTimeSkipping } from "./fakes/shared-worker";
+import { testDataConverter } from "../setup/temporal";
 import { validPayoutForm } from "../factories/payout";
 
 const HISTORY_FILE = path.join(
@@ -38,16 +37,7 @@ const HISTORY_FILE = path.join(
   "payout-setup.json",
 );
 
-let env: TestWorkflowEnvironment;
-let bundle: WorkflowBundleWithSourceMap;
-
-beforeAll(async () => {
-  [env, bundle] = await Promise.all([createTimeSkippingEnv(), testWorkflowBundle()]);
-});
-
-afterAll(async () => {
-  await env?.teardown();
-});
+const server = useTimeSkipping("payout");
 
 const details: PayoutDetails = payoutDetailsSchema.parse({
   ...validPayoutForm,
@@ -101,24 +91,12 @@ function mockActivities(
   return { activities, calls, of };
 }
 
-async function run<T>(activities: object, fn: (taskQueue: string) => Promise<T>): Promise<T> {
-  const taskQueue = uniqueTaskQueue("payout");
-  const worker = await Worker.create({
-    connection: env.nativeConnection,
-    dataConverter: testDataConverter,
-    taskQueue,
-    workflowBundle: bundle,
-    activities,
-  });
-  return worker.runUntil(fn(taskQueue));
-}
-
 function start(
   taskQueue: string,
   workflowId: string,
   input = setupInput(),
 ): Promise<WorkflowHandle<typeof payoutSetupWorkflow>> {
-  return env.client.workflow.start<typeof payoutSetupWorkflow>(PAYOUT_SETUP_WORKFLOW_TYPE, {
+  return server.env.client.workflow.start<typeof payoutSetupWorkflow>(PAYOUT_SETUP_WORKFLOW_TYPE, {
     taskQueue,
     workflowId,
     args: [input],
@@ -130,7 +108,7 @@ describe("payoutSetupWorkflow", () => {
   test("creates the account with key <workflow id>:create-account:1, records it (last four only) and mails once", async () => {
     const m = mockActivities();
     const workflowId = payoutSetupWorkflowId(7, `${SUBMISSION}-ok`);
-    const { result, history } = await run(m.activities, async (tq) => {
+    const { result, history } = await server.run(m.activities, async (tq) => {
       const handle = await start(tq, workflowId);
       const result = await handle.result();
       return { result, history: await handle.fetchHistory() };
@@ -185,7 +163,9 @@ describe("payoutSetupWorkflow", () => {
       },
     });
     const workflowId = payoutSetupWorkflowId(7, `${SUBMISSION}-retry`);
-    const result = await run(m.activities, async (tq) => (await start(tq, workflowId)).result());
+    const result = await server.run(m.activities, async (tq) =>
+      (await start(tq, workflowId)).result(),
+    );
     expect(result.accountId).toBe("acct_sandbox_retry");
     const keys = m.of("createConnectedAccount").map((c) => c.idempotencyKey);
     expect(keys).toEqual([
@@ -205,7 +185,9 @@ describe("payoutSetupWorkflow", () => {
       },
     });
     const workflowId = payoutSetupWorkflowId(7, `${SUBMISSION}-database-down`);
-    const result = await run(m.activities, async (tq) => (await start(tq, workflowId)).result());
+    const result = await server.run(m.activities, async (tq) =>
+      (await start(tq, workflowId)).result(),
+    );
     expect(result).toEqual({ status: "done", accountId: "acct_sandbox_test1" });
     expect(m.of("createConnectedAccount")).toHaveLength(1);
     expect(m.of("recordPayoutAccount")).toHaveLength(22);
@@ -224,7 +206,7 @@ describe("payoutSetupWorkflow", () => {
       },
     });
     const workflowId = payoutSetupWorkflowId(7, `${SUBMISSION}-rejected`);
-    const err = await run(m.activities, async (tq) =>
+    const err = await server.run(m.activities, async (tq) =>
       (await start(tq, workflowId)).result().catch((e: unknown) => e),
     );
     expect(err).toBeInstanceOf(WorkflowFailedError);
@@ -244,7 +226,7 @@ describe("payoutSetupWorkflow", () => {
     const m = mockActivities();
     const workflowId = payoutSetupWorkflowId(7, `${SUBMISSION}-invalid`);
     const bad = { ...details, routing_number: "11x" };
-    const err = await run(m.activities, async (tq) =>
+    const err = await server.run(m.activities, async (tq) =>
       (await start(tq, workflowId, setupInput({ details: bad }))).result().catch((e: unknown) => e),
     );
     expect(err).toBeInstanceOf(WorkflowFailedError);
@@ -265,7 +247,9 @@ describe("payoutSetupWorkflow", () => {
       },
     });
     const workflowId = payoutSetupWorkflowId(7, `${SUBMISSION}-mailfail`);
-    const result = await run(m.activities, async (tq) => (await start(tq, workflowId)).result());
+    const result = await server.run(m.activities, async (tq) =>
+      (await start(tq, workflowId)).result(),
+    );
     expect(result.status).toBe("done");
     expect(m.of("recordPayoutAccount")).toHaveLength(1);
   });
@@ -273,11 +257,11 @@ describe("payoutSetupWorkflow", () => {
   test("a duplicate submission (same id) is rejected by the server and attaches to the first run", async () => {
     const m = mockActivities();
     const workflowId = payoutSetupWorkflowId(7, `${SUBMISSION}-dup`);
-    const second = await run(m.activities, async (tq) => {
+    const second = await server.run(m.activities, async (tq) => {
       await (await start(tq, workflowId)).result();
       const dup = await start(tq, workflowId).catch((e: unknown) => e);
       expect(dup).toBeInstanceOf(WorkflowExecutionAlreadyStartedError);
-      return env.client.workflow.getHandle<typeof payoutSetupWorkflow>(workflowId).result();
+      return server.env.client.workflow.getHandle<typeof payoutSetupWorkflow>(workflowId).result();
     });
     expect(second.accountId).toBe("acct_sandbox_test1");
     expect(m.of("createConnectedAccount")).toHaveLength(1);
@@ -291,7 +275,7 @@ describe("replay", () => {
     );
     expect(history.events.length).toBeGreaterThan(10);
     await Worker.runReplayHistory(
-      { workflowBundle: bundle, dataConverter: testDataConverter },
+      { workflowBundle: server.bundle, dataConverter: testDataConverter },
       history,
       "payout-setup-replay",
     );
@@ -307,7 +291,7 @@ describe("replay", () => {
     const history = temporal.api.history.v1.History.fromObject(json);
     await expect(
       Worker.runReplayHistory(
-        { workflowBundle: bundle, dataConverter: testDataConverter },
+        { workflowBundle: server.bundle, dataConverter: testDataConverter },
         history,
         "payout-setup-replay-bad",
       ),

@@ -10,11 +10,9 @@
  * return shipment, the payments rows (refund and charge with their amounts), a second RMA refused, and every
  * notice anonymous (staff are told too).
  */
-import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { createBuyActivities } from "../../activities/buy";
-import type { SandboxCarrier } from "../../activities/carrier/sandbox";
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import { retailerNoticeAddress } from "../../db/queries/order-steps";
 import { getOrderRow, listOrderActions } from "../../db/queries/orders";
@@ -37,28 +35,13 @@ import {
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
 import { createRetailer, createStaffUser } from "../factories";
 import { createDraftOrder, createSellerWithListing } from "../db/buy-fixtures";
-import { openTestDb } from "../db/helpers";
-import { startRealWorker, type RealWorker } from "../setup/real-worker";
+import { useTestDb } from "../db/helpers";
+import { useRealWorker } from "../setup/real-worker";
 import { pollView } from "../setup/temporal";
 
 const SECRET = "carrier_rma_test_secret";
-const handleDb = openTestDb(6);
-const db = handleDb.db;
-
-let real: RealWorker;
-let env: TestWorkflowEnvironment;
-let carrier: SandboxCarrier;
-let TASK_QUEUE: string;
-
-beforeAll(async () => {
-  real = await startRealWorker(db, { secret: SECRET, prefix: "rma-real" });
-  ({ env, carrier, taskQueue: TASK_QUEUE } = real);
-});
-
-afterAll(async () => {
-  await real?.stop();
-  await handleDb.close();
-});
+const db = useTestDb(6);
+const real = useRealWorker(db, { secret: SECRET, prefix: "rma-real" });
 
 /** A purchase from the seller of `f` to the buyer, paid with a test card (authorised and captured). */
 async function paidPurchase(
@@ -69,7 +52,7 @@ async function paidPurchase(
   const buy = createBuyActivities({
     db,
     payments: new SandboxPayments(db),
-    carrier,
+    carrier: real.carrier,
     appOrigin: "http://localhost:3000",
     timeZone: "America/New_York",
   });
@@ -154,8 +137,8 @@ describe("RMA workflow with the real activities", () => {
       victimPaymentIntentId: auth.paymentIntentId,
     });
 
-    const handle = await env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
-      taskQueue: TASK_QUEUE,
+    const handle = await real.env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
+      taskQueue: real.taskQueue,
       workflowId: start.workflowId,
       args: [{ ...start }],
     });
@@ -211,15 +194,15 @@ describe("RMA workflow with the real activities", () => {
     // The return parcel is scanned and delivered: the victim refunded, the perpetrator charged.
     // Staff's card shows the parcel as the carrier reports it: Pickup Scheduled, In-Route, Delivered.
     expect(parcel.status).toBe("pickup_scheduled");
-    expect((await carrier.sendTrackingEvent(parcel.trackingNumber!, "picked_up")).httpStatus).toBe(
-      200,
-    );
+    expect(
+      (await real.carrier.sendTrackingEvent(parcel.trackingNumber!, "picked_up")).httpStatus,
+    ).toBe(200);
     await expect
       .poll(async () => (await listOrderShipments(db, start.rmaId))[0].status, { timeout: 15_000 })
       .toBe("in_route");
-    expect((await carrier.sendTrackingEvent(parcel.trackingNumber!, "delivered")).httpStatus).toBe(
-      200,
-    );
+    expect(
+      (await real.carrier.sendTrackingEvent(parcel.trackingNumber!, "delivered")).httpStatus,
+    ).toBe(200);
     expect(await handle.result()).toEqual({ stage: "rmacompleted", charged: true });
     expect((await listOrderShipments(db, start.rmaId)).map((x) => x.status)).toEqual(["delivered"]);
 
@@ -342,8 +325,8 @@ describe("RMA workflow with the real activities", () => {
       lines: [{ sourceId: line.id, quantity: 1, reason: 2 }],
       workflowIdFor: rmaWorkflowId,
     });
-    const handle = await env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
-      taskQueue: TASK_QUEUE,
+    const handle = await real.env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
+      taskQueue: real.taskQueue,
       workflowId: start.workflowId,
       args: [{ ...start }],
     });
@@ -368,10 +351,10 @@ describe("RMA workflow with the real activities", () => {
     expect((await getOrderRow(db, start.rmaId))?.ledger).toMatchObject({ chargeQueued: true });
 
     // The seller saves a card (the Settings page runs this workflow): the queued charge is taken.
-    const card = await env.client.workflow.execute<typeof cardOnFileWorkflow>(
+    const card = await real.env.client.workflow.execute<typeof cardOnFileWorkflow>(
       CARD_ON_FILE_WORKFLOW_TYPE,
       {
-        taskQueue: TASK_QUEUE,
+        taskQueue: real.taskQueue,
         workflowId: cardOnFileWorkflowId(sellerId, `rma-${start.rmaId}`),
         args: [
           {

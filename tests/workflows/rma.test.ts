@@ -7,14 +7,8 @@
  * asserted with their idempotency keys; the recorded histories replay (tests/histories/rma-*.json;
  * RECORD_HISTORIES=1 records them again).
  */
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { WorkflowUpdateFailedError, type WorkflowHandle } from "@temporalio/client";
-import { temporal } from "@temporalio/proto";
-import type { TestWorkflowEnvironment } from "@temporalio/testing";
-import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
-import { testWorkflowBundle } from "../setup/workflow-bundle";
+import { useSharedFakeWorker } from "./fakes/shared-worker";
 import type { RmaActivities, RmaStateRecord } from "../../workflows/rma/activities";
 import { ACTION } from "../../domain/action-codes";
 import type { RmaOrderInput } from "../../domain/rma-money";
@@ -30,23 +24,9 @@ import {
   type RmaView,
 } from "../../workflows/rma/contract";
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
-import {
-  createTimeSkippingEnv,
-  pollView,
-  sleepUntil,
-  uniqueTaskQueue,
-  testDataConverter,
-} from "../setup/temporal";
+import { viewWaiter, sleepUntil } from "../setup/temporal";
 
-const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
 const DAY = 24 * 3600 * 1000;
-
-let env: TestWorkflowEnvironment;
-let bundle: WorkflowBundleWithSourceMap;
-let worker: Worker;
-let running: Promise<void>;
-let current: ReturnType<typeof fakeRmaActivities> | null = null;
-const TASK_QUEUE = uniqueTaskQueue("rma");
 
 /** In-memory RMA activities: every call recorded; the perpetrator's card declines while `declineCharges`. */
 function fakeRmaActivities(opts: { declineCharges?: boolean } = {}) {
@@ -102,37 +82,7 @@ function fakeRmaActivities(opts: { declineCharges?: boolean } = {}) {
   };
 }
 
-beforeAll(async () => {
-  [env, bundle] = await Promise.all([createTimeSkippingEnv(), testWorkflowBundle()]);
-  const names = Object.keys(fakeRmaActivities().activities);
-  const delegating = Object.fromEntries(
-    names.map((name) => [
-      name,
-      (input: unknown) => {
-        if (!current) throw new Error(`activity ${name} called outside a test`);
-        return (current.activities as Record<string, (i: unknown) => Promise<unknown>>)[name](
-          input,
-        );
-      },
-    ]),
-  );
-  worker = await Worker.create({
-    connection: env.nativeConnection,
-    dataConverter: testDataConverter,
-    taskQueue: TASK_QUEUE,
-    workflowBundle: bundle,
-    activities: delegating,
-  });
-  running = worker.run();
-}, 120_000);
-
-afterAll(async () => {
-  if (worker) {
-    worker.shutdown();
-    await running;
-  }
-  await env?.teardown();
-});
+const shared = useSharedFakeWorker("rma", fakeRmaActivities);
 
 const VICTIM = 31;
 const PERPETRATOR = 42;
@@ -170,31 +120,19 @@ async function run<T>(
   fake: ReturnType<typeof fakeRmaActivities>,
   fn: () => Promise<T>,
 ): Promise<T> {
-  current = fake;
-  try {
-    return await fn();
-  } finally {
-    current = null;
-  }
+  return shared.withFake(fake, fn);
 }
 
 function start(input: RmaInput): Promise<Handle> {
-  return env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
-    taskQueue: TASK_QUEUE,
+  return shared.env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
+    taskQueue: shared.taskQueue,
     workflowId: rmaWorkflowId(input.rmaId),
     args: [input],
   });
 }
 
-function waitFor(handle: Handle, pred: (v: RmaView) => boolean, what: string): Promise<RmaView> {
-  return pollView(
-    () => handle.query(rmaViewQuery),
-    pred,
-    what,
-    (v) => `stage ${v?.stage}`,
-    200,
-  );
-}
+/** Polls the view until `pred` holds (the workflow may still be processing a fired timer or a signal). */
+const waitFor = viewWaiter(rmaViewQuery, (v) => `stage ${v?.stage}`, 200);
 
 const decide = (
   handle: Handle,
@@ -204,12 +142,6 @@ const decide = (
 
 async function carrier(handle: Handle, status: "picked_up" | "delivered", id: string) {
   await handle.signal(rmaCarrierEventSignal, { eventId: id, status });
-}
-
-async function keepHistory(handle: Handle, name: string): Promise<void> {
-  const file = path.join(HISTORIES, `rma-${name}.json`);
-  if (process.env.RECORD_HISTORIES !== "1" && fs.existsSync(file)) return;
-  fs.writeFileSync(file, `${JSON.stringify(await handle.fetchHistory())}\n`);
 }
 
 describe("rma workflow", () => {
@@ -254,7 +186,7 @@ describe("rma workflow", () => {
         ACTION.RMA_COMPLETED,
         ACTION.RMA_PERPETRATOR_CHARGED,
       ]);
-      await keepHistory(handle, "return-delivered");
+      await shared.keepHistory(handle, "return-delivered");
     });
   });
 
@@ -268,7 +200,7 @@ describe("rma workflow", () => {
       ]);
       const v = await waitFor(handle, (x) => x.stage === "shipping" && !x.busy, "shipping");
       expect(Date.parse(v.deadlines.shipBy as string)).toBeGreaterThan(0);
-      await env.sleep(8 * DAY);
+      await shared.env.sleep(8 * DAY);
       expect(await handle.result()).toEqual({ stage: "rmacancelled", charged: false });
       expect(fake.money()).toEqual([]);
       expect(fake.codes().at(-1)).toBe(ACTION.RMA_RETURN_NOT_SHIPPED);
@@ -279,7 +211,7 @@ describe("rma workflow", () => {
         victimRefundCents: 0,
         perpetratorChargeCents: 0,
       });
-      await keepHistory(handle, "return-not-shipped");
+      await shared.keepHistory(handle, "return-not-shipped");
     });
   });
 
@@ -320,7 +252,7 @@ describe("rma workflow", () => {
         ["refundVictim", "rma-refund:1", 9350],
         ["chargePerpetrator", "rma-charge:1", 9350],
       ]);
-      await keepHistory(handle, "missing-units");
+      await shared.keepHistory(handle, "missing-units");
     });
   });
 
@@ -331,7 +263,7 @@ describe("rma workflow", () => {
       const v0 = await waitFor(handle, (v) => v.actions.length === 1 && !v.busy, "requested");
       expect(Date.parse(v0.deadlines.staffBy as string)).toBeGreaterThan(0);
       // Business days (weekends and holidays move it): sleep a minute past the deadline the RMA shows.
-      await sleepUntil(env, v0.deadlines.staffBy, 60_000);
+      await sleepUntil(shared.env, v0.deadlines.staffBy, 60_000);
       const v = await waitFor(handle, (x) => x.escalated && !x.busy, "escalated");
       expect(v.stage).toBe("rmarequested");
       expect(fake.codes()).toEqual([ACTION.RMA_REQUESTED, ACTION.RMA_STAFF_ESCALATED]);
@@ -341,7 +273,7 @@ describe("rma workflow", () => {
         { lineId: 2, approvedQuantity: 0 },
       ]);
       expect((await handle.result()).stage).toBe("rmadeclined");
-      await keepHistory(handle, "staff-escalated");
+      await shared.keepHistory(handle, "staff-escalated");
     });
   });
 
@@ -370,7 +302,7 @@ describe("rma workflow", () => {
           .codes()
           .filter((c) => c === ACTION.RMA_CHARGE_QUEUED || c === ACTION.RMA_PERPETRATOR_CHARGED),
       ).toEqual([ACTION.RMA_CHARGE_QUEUED, ACTION.RMA_PERPETRATOR_CHARGED]);
-      await keepHistory(handle, "charge-queued");
+      await shared.keepHistory(handle, "charge-queued");
     });
   });
 
@@ -476,14 +408,8 @@ describe("rma workflow", () => {
 });
 
 describe("rma replay", () => {
-  const files = () =>
-    fs
-      .readdirSync(HISTORIES)
-      .filter((f) => /^rma-.*\.json$/.test(f))
-      .sort();
-
   test("histories were recorded for every timer and money path", () => {
-    expect(files()).toEqual([
+    expect(shared.historyFiles()).toEqual([
       "rma-charge-queued.json",
       "rma-missing-units.json",
       "rma-return-delivered.json",
@@ -493,15 +419,6 @@ describe("rma replay", () => {
   });
 
   test("every recorded history replays with the current workflow code", async () => {
-    for (const file of files()) {
-      const history = temporal.api.history.v1.History.fromObject(
-        JSON.parse(fs.readFileSync(path.join(HISTORIES, file), "utf8")),
-      );
-      await Worker.runReplayHistory(
-        { workflowBundle: bundle, dataConverter: testDataConverter },
-        history,
-        file,
-      );
-    }
+    for (const file of shared.historyFiles()) await shared.replay(file);
   });
 });

@@ -10,10 +10,8 @@
  * notice names the other side only as retailer-00{id}.
  */
 import type { WorkflowHandle } from "@temporalio/client";
-import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { eq, inArray } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { SandboxCarrier } from "../../activities/carrier/sandbox";
+import { describe, expect, test } from "vitest";
 import { getOrderRow, listOrderActions } from "../../db/queries/orders";
 import { listOrderPayments } from "../../db/queries/payments";
 import { listOrderShipments } from "../../db/queries/shipments";
@@ -35,39 +33,18 @@ import {
 } from "../../workflows/swap/contract";
 import type { swapOrderWorkflow } from "../../workflows/swap/workflow";
 import { createSellerWithListing } from "../db/buy-fixtures";
-import { openTestDb } from "../db/helpers";
-import { startRealWorker, type RealWorker } from "../setup/real-worker";
-import { pollView, sleepUntil } from "../setup/temporal";
+import { useTestDb } from "../db/helpers";
+import { useRealWorker } from "../setup/real-worker";
+import { viewWaiter, sleepUntil } from "../setup/temporal";
 
 const SECRET = "carrier_swap_test_secret";
-const handleDb = openTestDb(8);
-const db = handleDb.db;
-
-let real: RealWorker;
-let env: TestWorkflowEnvironment;
-let carrier: SandboxCarrier;
-let TASK_QUEUE: string;
-
-beforeAll(async () => {
-  real = await startRealWorker(db, { secret: SECRET, prefix: "swap-real" });
-  ({ env, carrier, taskQueue: TASK_QUEUE } = real);
-});
-
-afterAll(async () => {
-  await real?.stop();
-  await handleDb.close();
-});
+const db = useTestDb(8);
+const real = useRealWorker(db, { secret: SECRET, prefix: "swap-real" });
 
 type Handle = WorkflowHandle<typeof swapOrderWorkflow>;
 
-function waitFor(handle: Handle, pred: (v: SwapView) => boolean, what: string): Promise<SwapView> {
-  return pollView(
-    () => handle.query(swapViewQuery),
-    pred,
-    what,
-    (v) => `state ${v?.statename}`,
-  );
-}
+/** Polls the view until `pred` holds (the workflow may still be processing a fired timer or a signal). */
+const waitFor = viewWaiter(swapViewQuery, (v) => `state ${v?.statename}`);
 
 describe("swap workflow with the real activities", () => {
   test("checkout, choice, both approve, both pay, both ship, both rate: read model, money, stock, shipments and notices", async () => {
@@ -99,19 +76,22 @@ describe("swap workflow with the real activities", () => {
       providerLines,
       workflowIdFor: swapWorkflowId,
     });
-    const handle = await env.client.workflow.start<typeof swapOrderWorkflow>(SWAP_WORKFLOW_TYPE, {
-      taskQueue: TASK_QUEUE,
-      workflowId: order.workflowId,
-      args: [
-        {
-          orderId: order.orderId,
-          externalId: order.externalId,
-          providerId,
-          receiverId,
-          providerLines,
-        },
-      ],
-    });
+    const handle = await real.env.client.workflow.start<typeof swapOrderWorkflow>(
+      SWAP_WORKFLOW_TYPE,
+      {
+        taskQueue: real.taskQueue,
+        workflowId: order.workflowId,
+        args: [
+          {
+            orderId: order.orderId,
+            externalId: order.externalId,
+            providerId,
+            receiverId,
+            providerLines,
+          },
+        ],
+      },
+    );
     const v = swapValuation({
       provider: { goodsCents: 2 * p.priceCents, units: 2 },
       receiver: { goodsCents: r.priceCents, units: 1 },
@@ -199,10 +179,10 @@ describe("swap workflow with the real activities", () => {
 
     // Both parcels scanned: in route, the cash difference paid out to the side it was meant for.
     for (const t of trackings)
-      expect((await carrier.sendTrackingEvent(t, "picked_up")).httpStatus).toBe(200);
+      expect((await real.carrier.sendTrackingEvent(t, "picked_up")).httpStatus).toBe(200);
     await waitFor(handle, (x) => x.statename === "in_route" && !x.busy, "in_route");
     for (const t of trackings)
-      expect((await carrier.sendTrackingEvent(t, "delivered")).httpStatus).toBe(200);
+      expect((await real.carrier.sendTrackingEvent(t, "delivered")).httpStatus).toBe(200);
     const delivered = await waitFor(
       handle,
       (x) => x.statename === "delivered" && !x.busy,
@@ -224,7 +204,7 @@ describe("swap workflow with the real activities", () => {
     ]
       .filter((x): x is string => !!x)
       .sort();
-    await sleepUntil(env, closes[closes.length - 1], MINUTE_MS);
+    await sleepUntil(real.env, closes[closes.length - 1], MINUTE_MS);
     expect(await handle.result()).toEqual({ statename: "completed" });
 
     const row = await getOrderRow(db, order.orderId);

@@ -8,14 +8,8 @@
  * amounts (domain/fees swapValuation, domain/swap-money); recorded histories replay
  * (tests/histories/swap-*.json; RECORD_HISTORIES=1 records them again).
  */
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { WorkflowUpdateFailedError, type WorkflowHandle } from "@temporalio/client";
-import { temporal } from "@temporalio/proto";
-import type { TestWorkflowEnvironment } from "@temporalio/testing";
-import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
-import { testWorkflowBundle } from "../setup/workflow-bundle";
+import { useSharedFakeWorker } from "./fakes/shared-worker";
 import type {
   SwapActivities,
   SwapListedUnits,
@@ -46,15 +40,8 @@ import {
   type SwapView,
 } from "../../workflows/swap/contract";
 import type { swapOrderWorkflow } from "../../workflows/swap/workflow";
-import {
-  createTimeSkippingEnv,
-  pollView,
-  sleepUntil,
-  uniqueTaskQueue,
-  testDataConverter,
-} from "../setup/temporal";
+import { viewWaiter, sleepUntil } from "../setup/temporal";
 
-const HISTORIES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "histories");
 const DAY = 24 * 3600 * 1000;
 const MINUTE = 60_000;
 
@@ -208,43 +195,7 @@ function fakeSwapActivities() {
   };
 }
 
-let env: TestWorkflowEnvironment;
-let bundle: WorkflowBundleWithSourceMap;
-let worker: Worker;
-let running: Promise<void>;
-let current: ReturnType<typeof fakeSwapActivities> | null = null;
-const TASK_QUEUE = uniqueTaskQueue("swap");
-
-beforeAll(async () => {
-  [env, bundle] = await Promise.all([createTimeSkippingEnv(), testWorkflowBundle()]);
-  const delegating = Object.fromEntries(
-    Object.keys(fakeSwapActivities().activities).map((name) => [
-      name,
-      (input: unknown) => {
-        if (!current) throw new Error(`activity ${name} called outside a test`);
-        return (current.activities as Record<string, (i: unknown) => Promise<unknown>>)[name](
-          input,
-        );
-      },
-    ]),
-  );
-  worker = await Worker.create({
-    connection: env.nativeConnection,
-    dataConverter: testDataConverter,
-    taskQueue: TASK_QUEUE,
-    workflowBundle: bundle,
-    activities: delegating,
-  });
-  running = worker.run();
-}, 120_000);
-
-afterAll(async () => {
-  if (worker) {
-    worker.shutdown();
-    await running;
-  }
-  await env?.teardown();
-});
+const shared = useSharedFakeWorker("swap", fakeSwapActivities);
 
 type Handle = WorkflowHandle<typeof swapOrderWorkflow>;
 
@@ -253,10 +204,9 @@ async function scenario(
   fn: (h: Handle, fake: ReturnType<typeof fakeSwapActivities>) => Promise<void>,
 ): Promise<void> {
   const fake = fakeSwapActivities();
-  current = fake;
-  try {
-    const h = await env.client.workflow.start<typeof swapOrderWorkflow>(SWAP_WORKFLOW_TYPE, {
-      taskQueue: TASK_QUEUE,
+  await shared.withFake(fake, async () => {
+    const h = await shared.env.client.workflow.start<typeof swapOrderWorkflow>(SWAP_WORKFLOW_TYPE, {
+      taskQueue: shared.taskQueue,
       workflowId: swapWorkflowId(orderId),
       args: [
         {
@@ -274,9 +224,7 @@ async function scenario(
       // A swap left open would wake up when a later test skips time and call that test's activities.
       await h.terminate("scenario over").catch(() => {});
     }
-  } finally {
-    current = null;
-  }
+  });
 }
 
 const by = (id: number) => ({ actorRetailerId: id });
@@ -289,15 +237,8 @@ const approve = (h: Handle, who: number, callItEven = false) =>
 const pay = (h: Handle, who: number, card = CARD) =>
   h.executeUpdate(makePaymentUpdate, { args: [{ ...by(who), paymentMethod: card }] });
 
-function waitFor(h: Handle, pred: (v: SwapView) => boolean, what: string): Promise<SwapView> {
-  return pollView(
-    () => h.query(swapViewQuery),
-    pred,
-    what,
-    (v) => `state ${v?.statename}`,
-    200,
-  );
-}
+/** Polls the view until `pred` holds (the workflow may still be processing a fired timer or a signal). */
+const waitFor = viewWaiter(swapViewQuery, (v) => `state ${v?.statename}`, 200);
 
 async function refused(p: Promise<unknown>, code: keyof typeof SWAP_ERRORS): Promise<void> {
   const err = await p.then(
@@ -306,12 +247,6 @@ async function refused(p: Promise<unknown>, code: keyof typeof SWAP_ERRORS): Pro
   );
   expect(err).toBeInstanceOf(WorkflowUpdateFailedError);
   expect((err as { cause?: { type?: string } }).cause?.type).toBe(code);
-}
-
-async function keepHistory(h: Handle, name: string): Promise<void> {
-  const file = path.join(HISTORIES, `swap-${name}.json`);
-  if (process.env.RECORD_HISTORIES !== "1" && fs.existsSync(file)) return;
-  fs.writeFileSync(file, `${JSON.stringify(await h.fetchHistory())}\n`);
 }
 
 /** Checkout, the provider's choice, both approve, both pay: the swap is in ship_swap. */
@@ -334,7 +269,7 @@ describe("swap negotiation", () => {
       const r = await checkout(h);
       expect(r.statename).toBe("provider_choose_items");
       await refused(approve(h, PROVIDER), "no_receiver_value");
-      await env.sleep(6 * DAY);
+      await shared.env.sleep(6 * DAY);
       expect(await h.result()).toEqual({ statename: "declined" });
       // Pre-authorised: 5% of $100 + shipping of 2 units ($23.75).
       expect(fake.money()).toEqual([
@@ -346,7 +281,7 @@ describe("swap negotiation", () => {
       expect(fake.records().at(-1)!.reasons).toEqual({
         provider_system_reason: SYSTEM_REASON.NOT_ANSWERED_IN_TIME,
       });
-      await keepHistory(h, "provider-never-chooses");
+      await shared.keepHistory(h, "provider-never-chooses");
     });
   });
 
@@ -514,7 +449,7 @@ describe("swap modified both ways (ADR 0025)", () => {
         fake.calls.filter((c) => c.name === "swapListedUnits").map((c) => c.input.listingIds),
       ).toEqual([[701, 802], [702]]);
       // Kept so that a change to how a modification reads the listings shows in replay (ADR 0025).
-      await keepHistory(h, "raised-and-added");
+      await shared.keepHistory(h, "raised-and-added");
     });
   });
 
@@ -661,7 +596,7 @@ describe("swap payment", () => {
       await approve(h, PROVIDER);
       await approve(h, RECEIVER);
       await pay(h, PROVIDER);
-      await env.sleep(2 * DAY);
+      await shared.env.sleep(2 * DAY);
       expect(await h.result()).toEqual({ statename: "declined" });
       const paid = swapSettlement(
         { provider: P_GOODS, receiver: R_GOODS, callItEven: false },
@@ -675,7 +610,7 @@ describe("swap payment", () => {
       expect(fake.records().at(-1)!.reasons).toEqual({
         receiver_system_reason: SYSTEM_REASON.NOT_ANSWERED_IN_TIME,
       });
-      await keepHistory(h, "payment-lapses");
+      await shared.keepHistory(h, "payment-lapses");
     });
   });
 });
@@ -696,9 +631,9 @@ describe("swap shipping", () => {
         (v) => v.statename === "ship_swap" && !v.busy && v.provider.shipment?.scanned === true,
         "the provider's scan",
       );
-      await sleepUntil(env, scanned.deadlines.pickupBy, MINUTE);
+      await sleepUntil(shared.env, scanned.deadlines.pickupBy, MINUTE);
       const retry = await waitFor(h, (v) => v.statename === "ship_swap_try2" && !v.busy, "try2");
-      await sleepUntil(env, retry.deadlines.pickupBy, MINUTE);
+      await sleepUntil(shared.env, retry.deadlines.pickupBy, MINUTE);
       const v = await waitFor(
         h,
         (x) => x.statename === "in_route" && !x.busy,
@@ -723,7 +658,7 @@ describe("swap shipping", () => {
       ]);
       expect(fake.codes()).toContain(ACTION.RECEIVER_SWAP_NON_SHIPMENT);
       expect(fake.codes()).toContain(ACTION.CALL_TAG_RESCHEDULED_SWAP);
-      await keepHistory(h, "one-side-never-ships");
+      await shared.keepHistory(h, "one-side-never-ships");
     });
   });
 
@@ -760,13 +695,13 @@ describe("swap shipping", () => {
         h.executeUpdate(rateSwapUpdate, { args: [{ ...by(PROVIDER), stars }] }),
         "already_rated",
       );
-      await env.sleep(3 * DAY);
+      await shared.env.sleep(3 * DAY);
       expect(await h.result()).toEqual({ statename: "completed" });
       expect(
         fake.codes().filter((c) => c === ACTION.RECEIVER_RATED || c === ACTION.PROVIDER_RATED),
       ).toEqual([ACTION.RECEIVER_RATED, ACTION.PROVIDER_RATED]);
       expect(fake.codes().at(-1)).toBe(ACTION.ORDER_COMPLETED);
-      await keepHistory(h, "both-ship-both-rate");
+      await shared.keepHistory(h, "both-ship-both-rate");
     });
   });
 });
@@ -796,9 +731,9 @@ describe("swap: both sides fail to ship (docs/product/money.md, ADR 0037)", () =
         ["payOutSwapSide", "swap-payout:provider:1", 16000],
         ["refundSwapSide", "swap-refund:provider:1", 3175],
       ]);
-      await sleepUntil(env, shipping.deadlines.pickupBy, MINUTE);
+      await sleepUntil(shared.env, shipping.deadlines.pickupBy, MINUTE);
       const retry = await waitFor(h, (v) => v.statename === "ship_swap_try2" && !v.busy, "try2");
-      await sleepUntil(env, retry.deadlines.pickupBy, MINUTE);
+      await sleepUntil(shared.env, retry.deadlines.pickupBy, MINUTE);
       expect(await h.result()).toEqual({ statename: "cancelled" });
       expect(failMoney(fake).slice(3)).toEqual([
         ["chargeSwapPenalty", "swap-penalty:provider:1", 10000],
@@ -826,16 +761,16 @@ describe("swap: both sides fail to ship (docs/product/money.md, ADR 0037)", () =
         "neither_shipped",
       );
       expect([s.provider.netCents, s.receiver.netCents, s.keptCents]).toEqual([6000, -6000, 0]);
-      await keepHistory(h, "one-fails-then-the-other");
+      await shared.keepHistory(h, "one-fails-then-the-other");
     });
   });
 
   test("both miss the second pickup window on the same timer: the rule applied to each (provider first), cancelled", async () => {
     await scenario(5114, async (h, fake) => {
       const shipping = await toShipping(h);
-      await sleepUntil(env, shipping.deadlines.pickupBy, MINUTE);
+      await sleepUntil(shared.env, shipping.deadlines.pickupBy, MINUTE);
       const retry = await waitFor(h, (v) => v.statename === "ship_swap_try2" && !v.busy, "try2");
-      await sleepUntil(env, retry.deadlines.pickupBy, MINUTE);
+      await sleepUntil(shared.env, retry.deadlines.pickupBy, MINUTE);
       expect(await h.result()).toEqual({ statename: "cancelled" });
       expect(failMoney(fake)).toEqual([
         ["chargeSwapPenalty", "swap-penalty:provider:1", 10000],
@@ -859,7 +794,7 @@ describe("swap: both sides fail to ship (docs/product/money.md, ADR 0037)", () =
         ACTION.REFUND_ISSUED,
       ]);
       expect(fake.states().at(-1)).toBe("cancelled");
-      await keepHistory(h, "both-fail-same-timer");
+      await shared.keepHistory(h, "both-fail-same-timer");
     });
   });
 });
@@ -894,14 +829,8 @@ describe("swap receipt", () => {
 });
 
 describe("swap replay", () => {
-  const files = () =>
-    fs
-      .readdirSync(HISTORIES)
-      .filter((f) => /^swap-.*\.json$/.test(f))
-      .sort();
-
   test("histories were recorded for the timer paths and a swap modified both ways", () => {
-    expect(files()).toEqual([
+    expect(shared.historyFiles()).toEqual([
       "swap-both-fail-same-timer.json",
       "swap-both-ship-both-rate.json",
       "swap-one-fails-then-the-other.json",
@@ -913,15 +842,6 @@ describe("swap replay", () => {
   });
 
   test("every recorded history replays with the current workflow code", async () => {
-    for (const file of files()) {
-      const history = temporal.api.history.v1.History.fromObject(
-        JSON.parse(fs.readFileSync(path.join(HISTORIES, file), "utf8")),
-      );
-      await Worker.runReplayHistory(
-        { workflowBundle: bundle, dataConverter: testDataConverter },
-        history,
-        file,
-      );
-    }
+    for (const file of shared.historyFiles()) await shared.replay(file);
   });
 });
