@@ -31,6 +31,17 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".
 
 export type BuyHandle = WorkflowHandle<typeof buyOrderWorkflow>;
 
+/**
+ * The workflow-task timeout of the processes the kill tests start (Temporal's default is 10 s, which the app
+ * keeps). A SIGKILLed worker's task in flight is given to the new worker only when it times out, so each kill
+ * waited 10 s; at 5 s the wait is about the new worker's start-up. What is tested does not depend on the
+ * value: the task times out with its worker and is replayed; a call slower than the timeout on a LIVE worker
+ * is not (KILL_TEST_SLOW_CALL_MS).
+ */
+export const KILL_TEST_TASK_TIMEOUT_MS = 5_000;
+/** How long the kill test holds a provider call on the live worker: longer than the task's timeout. */
+export const KILL_TEST_SLOW_CALL_MS = KILL_TEST_TASK_TIMEOUT_MS + 2_500;
+
 export function uniqueQueue(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
@@ -176,6 +187,7 @@ export async function startBuyOrder(
     brandId: number;
     lines: (OrderLine & { variationId: number })[];
   },
+  opts: { workflowTaskTimeoutMs?: number } = {},
 ): Promise<{
   orderId: number;
   workflowId: string;
@@ -211,6 +223,7 @@ export async function startBuyOrder(
     taskQueue: queue,
     workflowId: draft.workflowId,
     workflowIdReusePolicy: "REJECT_DUPLICATE",
+    ...(opts.workflowTaskTimeoutMs ? { workflowTaskTimeout: opts.workflowTaskTimeoutMs } : {}),
     args: [input],
   });
   return { orderId: draft.orderId, workflowId: draft.workflowId, handle, quote };

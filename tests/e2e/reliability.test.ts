@@ -11,8 +11,10 @@
  *    (workflows/common/policies.ts): the workflow task running the call is in flight at the kill, times out,
  *    and is replayed on the new worker, which calls again with the same idempotency key; the order goes on:
  *    one authorisation, one capture, one transfer at the provider and in the read model; the ledger balances.
- *    Before its kill, the capture is held 15 s on the live worker: a slow call is NOT started again (the worker
- *    keeps its workflow task alive past the task's 10 s timeout).
+ *    Before its kill, the capture is held on the live worker longer than the workflow task's timeout: a slow call
+ *    is NOT started again (the worker keeps its workflow task alive past the task's timeout). The processes
+ *    these tests start have a 5 s workflow-task timeout instead of the app's 10 s, so that a kill waits about
+ *    a worker start-up, not 10 s (KILL_TEST_TASK_TIMEOUT_MS).
  * 2. The same for an RMA: a paid purchase, one unit reported missing, staff approve (the decideRma update); the
  *    worker is killed after the provider refunded the buyer on its payment, and again after it charged the
  *    seller's card on file. One refund and one charge at the provider and in the read model; the RMA completes
@@ -85,6 +87,8 @@ import { closeTemporal, temporal, until } from "./buy-helpers";
 import {
   activityRecords,
   holdLock,
+  KILL_TEST_SLOW_CALL_MS,
+  KILL_TEST_TASK_TIMEOUT_MS,
   localActivityTypes,
   lockWaiters,
   paidPurchase,
@@ -234,12 +238,13 @@ describe("the worker killed mid-order on the real dev server", () => {
       const worker = await startedWorker("reliability-kill");
 
       const { f, sellerId, buyerId, lines } = await sellerWithCardAndBuyer();
-      const o = await startBuyOrder(client, dbh.db, worker.queue, {
-        providerId: sellerId,
-        receiverId: buyerId,
-        brandId: f.brand.id,
-        lines,
-      });
+      const o = await startBuyOrder(
+        client,
+        dbh.db,
+        worker.queue,
+        { providerId: sellerId, receiverId: buyerId, brandId: f.brand.id, lines },
+        { workflowTaskTimeoutMs: KILL_TEST_TASK_TIMEOUT_MS },
+      );
       openHandles.push(o.handle);
       const wf = o.workflowId;
       const timings: Record<string, number> = {};
@@ -299,7 +304,7 @@ describe("the worker killed mid-order on the real dev server", () => {
 
       // 2. Approve Sale: the worker dies after the provider captured (the authorisation row's update waits).
       s = Date.now();
-      //    The capture is held 15 s first (longer than the 10 s heartbeat timeout) while the worker is alive.
+      //    The capture is held first, longer than the workflow task's timeout, while the worker is alive.
       const approved = await killAfterProvider(
         "approve",
         "capturePayment",
@@ -309,7 +314,7 @@ describe("the worker killed mid-order on the real dev server", () => {
           o.handle.executeUpdate(approveSaleUpdate, {
             args: [{ actorRetailerId: sellerId, confirmDeclineOthers: true }],
           }),
-        { holdMs: 15_000 },
+        { holdMs: KILL_TEST_SLOW_CALL_MS },
       );
       expect(approved).toMatchObject({
         status: "ok",
@@ -479,6 +484,7 @@ describe("the worker killed mid-RMA on the real dev server", () => {
       const handle = await client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
         taskQueue: queue,
         workflowId: wf,
+        workflowTaskTimeout: KILL_TEST_TASK_TIMEOUT_MS,
         args: [{ ...start }],
       });
       openHandles.push(handle);
@@ -652,6 +658,7 @@ describe("the worker killed mid-swap on the real dev server", () => {
       const handle = await client.workflow.start<typeof swapOrderWorkflow>(SWAP_WORKFLOW_TYPE, {
         taskQueue: queue,
         workflowId: wf,
+        workflowTaskTimeout: KILL_TEST_TASK_TIMEOUT_MS,
         args: [
           {
             orderId: order.orderId,
