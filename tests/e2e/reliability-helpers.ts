@@ -309,6 +309,8 @@ export function sleep(ms: number): Promise<void> {
 // Holding an activity at a chosen point with a row lock.
 
 export interface HeldLock {
+  /** The database backend holding the lock (what the waiters are blocked by). */
+  pid: number;
   release(): Promise<void>;
 }
 
@@ -323,16 +325,18 @@ export async function holdLock(
 ): Promise<HeldLock> {
   let release!: () => void;
   const released = new Promise<void>((r) => (release = r));
-  let locked!: (n: number) => void;
-  const lockedP = new Promise<number>((r) => (locked = r));
+  let locked!: (held: { n: number; pid: number }) => void;
+  const lockedP = new Promise<{ n: number; pid: number }>((r) => (locked = r));
   const done = sql.begin(async (tx) => {
+    const [{ pid }] = await tx<{ pid: number }[]>`select pg_backend_pid() as pid`;
     const rows = await tx.unsafe(query, params);
-    locked(rows.length);
+    locked({ n: rows.length, pid: Number(pid) });
     await released;
   });
-  const n = await Promise.race([lockedP, done.then(() => -1)]);
+  const { n, pid } = await Promise.race([lockedP, done.then(() => ({ n: -1, pid: 0 }))]);
   if (n <= 0) throw new Error(`holdLock: ${query} locked no row`);
   return {
+    pid,
     async release() {
       release();
       await done;
@@ -340,11 +344,19 @@ export async function holdLock(
   };
 }
 
-/** Backends of this database waiting for a lock while running a statement that matches `like` (ILIKE). */
-export async function lockWaiters(sql: postgres.Sql, like: string): Promise<number[]> {
+/**
+ * Backends of this database waiting for `lock` while running a statement that matches `like` (ILIKE). Only
+ * that lock's waiters: the kill tests run at the same time, each with its own locks.
+ */
+export async function lockWaiters(
+  sql: postgres.Sql,
+  like: string,
+  lock: HeldLock,
+): Promise<number[]> {
   const rows = await sql<{ pid: number }[]>`
     select pid from pg_stat_activity
-    where datname = current_database() and wait_event_type = 'Lock' and query ilike ${like}`;
+    where datname = current_database() and wait_event_type = 'Lock' and query ilike ${like}
+      and ${lock.pid}::int = any(pg_blocking_pids(pid))`;
   return rows.map((r) => Number(r.pid));
 }
 

@@ -29,6 +29,11 @@
  *    specification's errors and are declined by the workflow (units taken by another order: 229, reason 15)
  *    with their authorisations released; the listing ends at 0 units and is never seen below 0; the provider
  *    saw exactly one capture.
+ *
+ * The three kill tests run at the same time (`describe.concurrent`), each on its own worker process and task
+ * queue, and each watching only its own row locks' waiters: they mostly wait (a killed worker's task timing
+ * out, a new worker starting), and one after another they took the sum of those waits. The fifty-order race
+ * runs after them, alone: it keeps its worker and the dev server busy.
  */
 import type { WorkflowHandle } from "@temporalio/client";
 import { and, eq, inArray, like, sql as dsql } from "drizzle-orm";
@@ -114,7 +119,8 @@ const openHandles: WorkflowHandle[] = [];
 
 beforeAll(async () => {
   if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the e2e database");
-  dbh = createDb(process.env.DATABASE_URL, { max: 6 });
+  // The kill tests run at the same time and keep up to five transactions open between them (their row locks).
+  dbh = createDb(process.env.DATABASE_URL, { max: 12 });
 });
 
 afterAll(async () => {
@@ -167,7 +173,7 @@ async function killWhileHeld(
     const waiting = await until(
       `${step}: ${activity} waiting on the payments row`,
       async () => {
-        const pids = await lockWaiters(dbh.sql, 'update "payments"%');
+        const pids = await lockWaiters(dbh.sql, 'update "payments"%', lock);
         return pids.length > 0 ? pids : null;
       },
       30_000,
@@ -191,7 +197,7 @@ async function killWhileHeld(
       ).toMatchObject({
         state: PENDING_WORKFLOW_TASK_STARTED,
       });
-      expect(await lockWaiters(dbh.sql, 'update "payments"%')).toEqual(waiting);
+      expect(await lockWaiters(dbh.sql, 'update "payments"%', lock)).toEqual(waiting);
     }
     await v.worker.kill();
     killedAt = Date.now();
@@ -228,7 +234,7 @@ async function sellerWithCardAndBuyer() {
   return { f, sellerId, buyerId, lines };
 }
 
-describe("the worker killed mid-order on the real dev server", () => {
+describe.concurrent("the worker killed mid-order on the real dev server", () => {
   it(
     "resumes authorisation, capture and payout after SIGKILLs in flight, with no double charge",
     { timeout: 180_000 },
@@ -443,7 +449,7 @@ describe("the worker killed mid-order on the real dev server", () => {
   );
 });
 
-describe("the worker killed mid-RMA on the real dev server", () => {
+describe.concurrent("the worker killed mid-RMA on the real dev server", () => {
   it(
     "refunds the victim and charges the perpetrator exactly once after SIGKILLs in flight",
     { timeout: 180_000 },
@@ -612,7 +618,7 @@ describe("the worker killed mid-RMA on the real dev server", () => {
   );
 });
 
-describe("the worker killed mid-swap on the real dev server", () => {
+describe.concurrent("the worker killed mid-swap on the real dev server", () => {
   it(
     "charges the receiver and pays out the cash difference exactly once after SIGKILLs in flight",
     { timeout: 180_000 },
