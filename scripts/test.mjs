@@ -399,7 +399,8 @@ function addFormatCheck(lint, format) {
 /**
  * e2e files that run in a second Vitest process beside the rest of the e2e suite (one after the other in it):
  * the two longest (the worker-kill tests, on their own worker and task queue, and the accessibility scans) and
- * six more, so that both processes take about as long. Each file makes its own retailers and orders and
+ * eight more, so that both processes take about as long (orders and stock-import joined them when the kill
+ * tests fell from ~150 s to ~60 s). Each file makes its own retailers and orders and
  * asserts nothing about the others'. The rest of the suite keeps its order (the canaries last: they read what
  * the files before them left). A run with --files runs one process. A third process was tried: the run took
  * longer (412 s against 401 s), the box being busy throughout (docs/performance.md "Test command").
@@ -414,6 +415,8 @@ const E2E_LANES = [
     "tests/e2e/wizard.test.ts",
     "tests/e2e/swap-checkout.test.ts",
     "tests/e2e/orders-roundtrip.test.ts",
+    "tests/e2e/orders.test.ts",
+    "tests/e2e/stock-import.test.ts",
   ],
 ];
 
