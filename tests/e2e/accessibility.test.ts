@@ -1,10 +1,10 @@
 /**
- * Accessibility: axe-core (@axe-core/playwright, WCAG 2.1 A and AA rules) on every page of
- * the retailer and staff flows, as a visitor, a retailer with a purchase, a swap and an RMA, and staff: no
- * serious or critical violation, and every form field has a label (axe's `label` rule, reported whatever
- * its impact); a control page with both kinds of fault shows the scan finds them. The buy flow done with the
- * keyboard alone is in tests/e2e/keyboard-buy.test.ts. axe costs about 0.45 s a page on this box (its rules, not
- * the page load), so each page is scanned once, as the persona it belongs to.
+ * Accessibility: axe-core (tests/e2e/axe.ts: the rules axe runs by default, WCAG 2.x A/AA and best practices) on
+ * every page of the retailer and staff flows, as a visitor, a retailer with a purchase, a swap and an RMA, and
+ * staff: no serious or critical violation, and every form field has a label (axe's `label` rule, reported
+ * whatever its impact); a control page with both kinds of fault shows the scan finds them. The buy flow done
+ * with the keyboard alone is in tests/e2e/keyboard-buy.test.ts. axe costs about 0.45 s a page on this box (its
+ * rules, not the page load), so each page is scanned once, as the persona it belongs to.
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
