@@ -867,9 +867,12 @@ describe("fifty pending orders for the last unit approved at once", () => {
           unitPriceCents: f.priceCents,
         },
       ];
-      const buyers: number[] = [];
-      for (let i = 0; i < N; i++)
-        buyers.push((await createRetailer(dbh.db, { payout: false })).retailer.id);
+      const buyers = await Promise.all(
+        Array.from(
+          { length: N },
+          async () => (await createRetailer(dbh.db, { payout: false })).retailer.id,
+        ),
+      );
       const started = await Promise.all(
         buyers.map((b) =>
           startBuyOrder(client, dbh.db, worker.queue, {
