@@ -1,10 +1,11 @@
 /**
- * Accessibility: axe-core (@axe-core/playwright, WCAG 2.1 A and AA rules) on every page of
- * the retailer and staff flows, as a visitor, a retailer with a purchase, a swap and an RMA, and staff: no
- * serious or critical violation, and every form field has a label (axe's `label` rule, reported whatever
- * its impact); a control page with both kinds of fault shows the scan finds them. The buy flow done with the
- * keyboard alone is in tests/e2e/keyboard-buy.test.ts. axe costs about 0.45 s a page on this box (its rules, not
- * the page load), so each page is scanned once, as the persona it belongs to.
+ * Accessibility: axe-core (tests/e2e/axe.ts: the rules axe runs by default, WCAG 2.x A/AA and best practices) on
+ * every page of the retailer and staff flows, as a visitor, a retailer with a purchase, a swap and an RMA, and
+ * staff: no serious or critical violation, and every form field has a label (axe's `label` rule, reported
+ * whatever its impact); a control page with both kinds of fault shows the scan finds them. The buy flow done
+ * with the keyboard alone is in tests/e2e/keyboard-buy.test.ts. axe costs about 0.45 s a page on this box (its
+ * rules, not the page load), so each page is scanned once, as the persona it belongs to. The personas' walks run
+ * at the same time, each in its own page: while one page waits for the app, another is scanned.
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -209,7 +210,7 @@ async function scan(page: Page, list: string[]): Promise<string[]> {
   return problems;
 }
 
-describe("axe on every page", () => {
+describe.concurrent("axe on every page", () => {
   it("the scan itself finds what it is there to find: an unlabelled field, low contrast text", async () => {
     const page = await newPage(browser);
     await page.setContent(
@@ -235,7 +236,7 @@ describe("axe on every page", () => {
     { timeout: 300_000 },
     async () => {
       const page = await newPage(browser);
-      await signInAs(page, emails.retailer);
+      await signInAs(page, emails.retailer, { at: null }); // the walk opens the first page itself
       expect(await scan(page, paths.retailer)).toEqual([]);
       await closePage(page);
     },
@@ -246,7 +247,7 @@ describe("axe on every page", () => {
     { timeout: 300_000 },
     async () => {
       const page = await newPage(browser);
-      await signInAs(page, emails.staff);
+      await signInAs(page, emails.staff, { at: null });
       expect(await scan(page, paths.staff)).toEqual([]);
       await closePage(page);
     },

@@ -31,6 +31,17 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".
 
 export type BuyHandle = WorkflowHandle<typeof buyOrderWorkflow>;
 
+/**
+ * The workflow-task timeout of the processes the kill tests start (Temporal's default is 10 s, which the app
+ * keeps). A SIGKILLed worker's task in flight is given to the new worker only when it times out, so each kill
+ * waited 10 s; at 5 s the wait is about the new worker's start-up. What is tested does not depend on the
+ * value: the task times out with its worker and is replayed; a call slower than the timeout on a LIVE worker
+ * is not (KILL_TEST_SLOW_CALL_MS).
+ */
+export const KILL_TEST_TASK_TIMEOUT_MS = 5_000;
+/** How long the kill test holds a provider call on the live worker: longer than the task's timeout. */
+export const KILL_TEST_SLOW_CALL_MS = KILL_TEST_TASK_TIMEOUT_MS + 2_500;
+
 export function uniqueQueue(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
@@ -176,6 +187,7 @@ export async function startBuyOrder(
     brandId: number;
     lines: (OrderLine & { variationId: number })[];
   },
+  opts: { workflowTaskTimeoutMs?: number } = {},
 ): Promise<{
   orderId: number;
   workflowId: string;
@@ -211,6 +223,7 @@ export async function startBuyOrder(
     taskQueue: queue,
     workflowId: draft.workflowId,
     workflowIdReusePolicy: "REJECT_DUPLICATE",
+    ...(opts.workflowTaskTimeoutMs ? { workflowTaskTimeout: opts.workflowTaskTimeoutMs } : {}),
     args: [input],
   });
   return { orderId: draft.orderId, workflowId: draft.workflowId, handle, quote };
@@ -296,6 +309,8 @@ export function sleep(ms: number): Promise<void> {
 // Holding an activity at a chosen point with a row lock.
 
 export interface HeldLock {
+  /** The database backend holding the lock (what the waiters are blocked by). */
+  pid: number;
   release(): Promise<void>;
 }
 
@@ -310,16 +325,18 @@ export async function holdLock(
 ): Promise<HeldLock> {
   let release!: () => void;
   const released = new Promise<void>((r) => (release = r));
-  let locked!: (n: number) => void;
-  const lockedP = new Promise<number>((r) => (locked = r));
+  let locked!: (held: { n: number; pid: number }) => void;
+  const lockedP = new Promise<{ n: number; pid: number }>((r) => (locked = r));
   const done = sql.begin(async (tx) => {
+    const [{ pid }] = await tx<{ pid: number }[]>`select pg_backend_pid() as pid`;
     const rows = await tx.unsafe(query, params);
-    locked(rows.length);
+    locked({ n: rows.length, pid: Number(pid) });
     await released;
   });
-  const n = await Promise.race([lockedP, done.then(() => -1)]);
+  const { n, pid } = await Promise.race([lockedP, done.then(() => ({ n: -1, pid: 0 }))]);
   if (n <= 0) throw new Error(`holdLock: ${query} locked no row`);
   return {
+    pid,
     async release() {
       release();
       await done;
@@ -327,11 +344,19 @@ export async function holdLock(
   };
 }
 
-/** Backends of this database waiting for a lock while running a statement that matches `like` (ILIKE). */
-export async function lockWaiters(sql: postgres.Sql, like: string): Promise<number[]> {
+/**
+ * Backends of this database waiting for `lock` while running a statement that matches `like` (ILIKE). Only
+ * that lock's waiters: the kill tests run at the same time, each with its own locks.
+ */
+export async function lockWaiters(
+  sql: postgres.Sql,
+  like: string,
+  lock: HeldLock,
+): Promise<number[]> {
   const rows = await sql<{ pid: number }[]>`
     select pid from pg_stat_activity
-    where datname = current_database() and wait_event_type = 'Lock' and query ilike ${like}`;
+    where datname = current_database() and wait_event_type = 'Lock' and query ilike ${like}
+      and ${lock.pid}::int = any(pg_blocking_pids(pid))`;
   return rows.map((r) => Number(r.pid));
 }
 

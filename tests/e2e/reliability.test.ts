@@ -11,8 +11,10 @@
  *    (workflows/common/policies.ts): the workflow task running the call is in flight at the kill, times out,
  *    and is replayed on the new worker, which calls again with the same idempotency key; the order goes on:
  *    one authorisation, one capture, one transfer at the provider and in the read model; the ledger balances.
- *    Before its kill, the capture is held 15 s on the live worker: a slow call is NOT started again (the worker
- *    keeps its workflow task alive past the task's 10 s timeout).
+ *    Before its kill, the capture is held on the live worker longer than the workflow task's timeout: a slow call
+ *    is NOT started again (the worker keeps its workflow task alive past the task's timeout). The processes
+ *    these tests start have a 5 s workflow-task timeout instead of the app's 10 s, so that a kill waits about
+ *    a worker start-up, not 10 s (KILL_TEST_TASK_TIMEOUT_MS).
  * 2. The same for an RMA: a paid purchase, one unit reported missing, staff approve (the decideRma update); the
  *    worker is killed after the provider refunded the buyer on its payment, and again after it charged the
  *    seller's card on file. One refund and one charge at the provider and in the read model; the RMA completes
@@ -27,6 +29,11 @@
  *    specification's errors and are declined by the workflow (units taken by another order: 229, reason 15)
  *    with their authorisations released; the listing ends at 0 units and is never seen below 0; the provider
  *    saw exactly one capture.
+ *
+ * The three kill tests run at the same time (`describe.concurrent`), each on its own worker process and task
+ * queue, and each watching only its own row locks' waiters: they mostly wait (a killed worker's task timing
+ * out, a new worker starting), and one after another they took the sum of those waits. The fifty-order race
+ * runs after them, alone: it keeps its worker and the dev server busy.
  */
 import type { WorkflowHandle } from "@temporalio/client";
 import { and, eq, inArray, like, sql as dsql } from "drizzle-orm";
@@ -85,6 +92,8 @@ import { closeTemporal, temporal, until } from "./buy-helpers";
 import {
   activityRecords,
   holdLock,
+  KILL_TEST_SLOW_CALL_MS,
+  KILL_TEST_TASK_TIMEOUT_MS,
   localActivityTypes,
   lockWaiters,
   paidPurchase,
@@ -110,7 +119,8 @@ const openHandles: WorkflowHandle[] = [];
 
 beforeAll(async () => {
   if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the e2e database");
-  dbh = createDb(process.env.DATABASE_URL, { max: 6 });
+  // The kill tests run at the same time and keep up to five transactions open between them (their row locks).
+  dbh = createDb(process.env.DATABASE_URL, { max: 12 });
 });
 
 afterAll(async () => {
@@ -163,7 +173,7 @@ async function killWhileHeld(
     const waiting = await until(
       `${step}: ${activity} waiting on the payments row`,
       async () => {
-        const pids = await lockWaiters(dbh.sql, 'update "payments"%');
+        const pids = await lockWaiters(dbh.sql, 'update "payments"%', lock);
         return pids.length > 0 ? pids : null;
       },
       30_000,
@@ -187,7 +197,7 @@ async function killWhileHeld(
       ).toMatchObject({
         state: PENDING_WORKFLOW_TASK_STARTED,
       });
-      expect(await lockWaiters(dbh.sql, 'update "payments"%')).toEqual(waiting);
+      expect(await lockWaiters(dbh.sql, 'update "payments"%', lock)).toEqual(waiting);
     }
     await v.worker.kill();
     killedAt = Date.now();
@@ -224,7 +234,7 @@ async function sellerWithCardAndBuyer() {
   return { f, sellerId, buyerId, lines };
 }
 
-describe("the worker killed mid-order on the real dev server", () => {
+describe.concurrent("the worker killed mid-order on the real dev server", () => {
   it(
     "resumes authorisation, capture and payout after SIGKILLs in flight, with no double charge",
     { timeout: 180_000 },
@@ -234,12 +244,13 @@ describe("the worker killed mid-order on the real dev server", () => {
       const worker = await startedWorker("reliability-kill");
 
       const { f, sellerId, buyerId, lines } = await sellerWithCardAndBuyer();
-      const o = await startBuyOrder(client, dbh.db, worker.queue, {
-        providerId: sellerId,
-        receiverId: buyerId,
-        brandId: f.brand.id,
-        lines,
-      });
+      const o = await startBuyOrder(
+        client,
+        dbh.db,
+        worker.queue,
+        { providerId: sellerId, receiverId: buyerId, brandId: f.brand.id, lines },
+        { workflowTaskTimeoutMs: KILL_TEST_TASK_TIMEOUT_MS },
+      );
       openHandles.push(o.handle);
       const wf = o.workflowId;
       const timings: Record<string, number> = {};
@@ -299,7 +310,7 @@ describe("the worker killed mid-order on the real dev server", () => {
 
       // 2. Approve Sale: the worker dies after the provider captured (the authorisation row's update waits).
       s = Date.now();
-      //    The capture is held 15 s first (longer than the 10 s heartbeat timeout) while the worker is alive.
+      //    The capture is held first, longer than the workflow task's timeout, while the worker is alive.
       const approved = await killAfterProvider(
         "approve",
         "capturePayment",
@@ -309,7 +320,7 @@ describe("the worker killed mid-order on the real dev server", () => {
           o.handle.executeUpdate(approveSaleUpdate, {
             args: [{ actorRetailerId: sellerId, confirmDeclineOthers: true }],
           }),
-        { holdMs: 15_000 },
+        { holdMs: KILL_TEST_SLOW_CALL_MS },
       );
       expect(approved).toMatchObject({
         status: "ok",
@@ -438,7 +449,7 @@ describe("the worker killed mid-order on the real dev server", () => {
   );
 });
 
-describe("the worker killed mid-RMA on the real dev server", () => {
+describe.concurrent("the worker killed mid-RMA on the real dev server", () => {
   it(
     "refunds the victim and charges the perpetrator exactly once after SIGKILLs in flight",
     { timeout: 180_000 },
@@ -479,6 +490,7 @@ describe("the worker killed mid-RMA on the real dev server", () => {
       const handle = await client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
         taskQueue: queue,
         workflowId: wf,
+        workflowTaskTimeout: KILL_TEST_TASK_TIMEOUT_MS,
         args: [{ ...start }],
       });
       openHandles.push(handle);
@@ -606,7 +618,7 @@ describe("the worker killed mid-RMA on the real dev server", () => {
   );
 });
 
-describe("the worker killed mid-swap on the real dev server", () => {
+describe.concurrent("the worker killed mid-swap on the real dev server", () => {
   it(
     "charges the receiver and pays out the cash difference exactly once after SIGKILLs in flight",
     { timeout: 180_000 },
@@ -652,6 +664,7 @@ describe("the worker killed mid-swap on the real dev server", () => {
       const handle = await client.workflow.start<typeof swapOrderWorkflow>(SWAP_WORKFLOW_TYPE, {
         taskQueue: queue,
         workflowId: wf,
+        workflowTaskTimeout: KILL_TEST_TASK_TIMEOUT_MS,
         args: [
           {
             orderId: order.orderId,
@@ -854,9 +867,12 @@ describe("fifty pending orders for the last unit approved at once", () => {
           unitPriceCents: f.priceCents,
         },
       ];
-      const buyers: number[] = [];
-      for (let i = 0; i < N; i++)
-        buyers.push((await createRetailer(dbh.db, { payout: false })).retailer.id);
+      const buyers = await Promise.all(
+        Array.from(
+          { length: N },
+          async () => (await createRetailer(dbh.db, { payout: false })).retailer.id,
+        ),
+      );
       const started = await Promise.all(
         buyers.map((b) =>
           startBuyOrder(client, dbh.db, worker.queue, {
