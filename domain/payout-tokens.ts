@@ -3,6 +3,8 @@ import {
   isValidAbaRoutingNumber,
   lastFour,
   parseUsDate,
+  PAYOUT_FIELD_LABELS,
+  PAYOUT_FIELDS,
   PAYOUT_PROVIDER_MESSAGES,
   payoutDetailsSchema,
   taxIdDigits,
@@ -136,6 +138,19 @@ export function payoutProfileFromSubmission(
     routingNumber: "",
     tosAcceptedAt: opts.tosAcceptedAt,
   };
+}
+
+/**
+ * The "Errors" list of the payout form: the form's messages, then each field's first message after its label
+ * (whether the server or the provider's token step found it).
+ */
+export function payoutErrorList(errors: Partial<Record<string, string[] | null>>): string[] {
+  const out: string[] = [...(errors[""] ?? [])];
+  for (const f of PAYOUT_FIELDS) {
+    const first = errors[f]?.[0];
+    if (first) out.push(`${PAYOUT_FIELD_LABELS[f].replace(/ \(.*\)$/, "")}: ${first}`);
+  }
+  return out;
 }
 
 // -------------------------------------------------------------------------------------------------
