@@ -246,25 +246,25 @@ export class SandboxPayments implements PaymentsPort {
       "accounts.create",
       params,
       async (tx) => {
-        const take = async (id: string, kind: PayoutTokenKind, param: string) => {
+        // All three are checked before any is used: a refused request uses none (as with Stripe).
+        const check = async (id: string, kind: PayoutTokenKind, param: string) => {
           const token = await getObject(tx, id);
           if (!token || token.object !== "token" || token.type !== kind || token.used === true)
             throw new PaymentRejectedError(PAYOUT_TOKEN_MESSAGES.tokenInvalid, {
               code: token?.used === true ? "token_already_used" : "resource_missing",
               param,
             });
-          await putObject(tx, "token", { ...token, used: true });
           return token;
         };
-        const acct = (await take(tokens.accountToken, "account", "account_token")).account as {
-          company: Record<string, unknown>;
-        };
-        const person = (await take(tokens.personToken, "person", "person_token")).person as Record<
-          string,
-          unknown
-        >;
-        const bank = (await take(tokens.bankAccountToken, "bank_account", "external_account"))
-          .bank_account as Record<string, unknown>;
+        const taken = [
+          await check(tokens.accountToken, "account", "account_token"),
+          await check(tokens.personToken, "person", "person_token"),
+          await check(tokens.bankAccountToken, "bank_account", "external_account"),
+        ];
+        for (const token of taken) await putObject(tx, "token", { ...token, used: true });
+        const acct = taken[0].account as { company: Record<string, unknown> };
+        const person = taken[1].person as Record<string, unknown>;
+        const bank = taken[2].bank_account as Record<string, unknown>;
         const id = sandboxId("acct");
         const data: SandboxObject = {
           id,
