@@ -75,9 +75,9 @@ function tokenOf(kind: PayoutTokenKind) {
  * tokens and the tax id's last four. A missing or malformed token is one form-level message; the provider-only
  * fields are not part of it (the action drops them before parsing, so they are never echoed either).
  */
-export const payoutSubmissionSchema = payoutDetailsSchema
-  .omit({ date_of_birth: true, bustax_id: true, account_number: true, routing_number: true })
-  .extend({
+/** The tokens and the tax id's last four: checked on their own, so their message comes whatever else is wrong. */
+const payoutTokensSchema = z
+  .object({
     [PAYOUT_TOKEN_FIELDS.account]: tokenOf("account"),
     [PAYOUT_TOKEN_FIELDS.person]: tokenOf("person"),
     [PAYOUT_TOKEN_FIELDS.bank_account]: tokenOf("bank_account"),
@@ -96,6 +96,10 @@ export const payoutSubmissionSchema = payoutDetailsSchema
         message: PAYOUT_TOKEN_MESSAGES.tokensMissing,
       });
   });
+
+export const payoutSubmissionSchema = payoutDetailsSchema
+  .omit({ date_of_birth: true, bustax_id: true, account_number: true, routing_number: true })
+  .and(payoutTokensSchema);
 
 export type PayoutSubmission = z.output<typeof payoutSubmissionSchema>;
 

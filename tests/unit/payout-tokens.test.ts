@@ -75,6 +75,13 @@ describe("what the payout form posts to our server", () => {
     expect(both.error?.first_name?.[0]).toBe(M.firstNameAlphabetic);
   });
 
+  test("an empty post: the fields' messages and the tokens' message together", () => {
+    const r = parseWithZod(new FormData(), { schema: payoutSubmissionSchema }).reply();
+    expect(r.error?.[""]).toEqual([PAYOUT_TOKEN_MESSAGES.tokensMissing]);
+    expect(r.error?.first_name?.[0]).toBe(M.firstNameRequired);
+    expect(r.error?.tos_accepted?.[0]).toBe(M.tosRequired);
+  });
+
   test("the fields that still reach the server keep their messages", () => {
     const r = parseWithZod(posted({ region: "NYC", tos_accepted: undefined }), {
       schema: payoutSubmissionSchema,
