@@ -12,13 +12,17 @@ export function createPayoutActivities(deps: {
 }): Pick<PayoutActivities, "createConnectedAccount" | "sendPayoutConfirmation"> {
   return {
     /**
-     * Creates the connected account through the payments port. A provider rejection (bad routing
+     * Creates the connected account through the payments port: from the browser's tokens, or (a run started
+     * before ADR 0050) from the full form. A provider rejection (bad routing
      * number, ...) is a non-retryable PayoutRejected failure carrying the field to show it under;
      * outages and 5xx stay retryable (the same idempotency key makes retries safe).
      */
     async createConnectedAccount(input) {
       try {
-        const account = await deps.payments.createConnectedAccount(input);
+        const account =
+          "tokens" in input
+            ? await deps.payments.createConnectedAccountFromTokens(input)
+            : await deps.payments.createConnectedAccount(input);
         return { accountId: account.id, bankAccountLast4: account.bankAccountLast4 };
       } catch (err) {
         if (err instanceof PaymentRejectedError) {

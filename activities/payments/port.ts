@@ -10,6 +10,7 @@
  * connected account (createTransfer) and an off-session charge of a saved card (chargeSavedCard).
  */
 import type { PayoutDetails, PayoutField } from "../../domain/payout";
+import type { PayoutTokens } from "../../domain/payout-tokens";
 
 export type PaymentsProviderName = "stripe" | "sandbox";
 
@@ -19,6 +20,18 @@ export interface CreateConnectedAccountInput {
   details: PayoutDetails;
   /** Terms-of-service acceptance: unix seconds and the client's IP. */
   tosAcceptance: { date: number; ip: string; userAgent?: string };
+}
+
+/**
+ * A connected account from the provider's tokens, made in the browser (ADR 0050): the company and the
+ * accepted terms (account token), the representative (person token), the bank account (bank account token).
+ */
+export interface CreateConnectedAccountFromTokensInput {
+  idempotencyKey: string;
+  retailerId: number;
+  tokens: PayoutTokens;
+  email: string;
+  businessName: string;
 }
 
 export interface ConnectedAccount {
@@ -144,6 +157,13 @@ export interface PaymentsPort {
   /** A connected (payout) account with the retailer's bank account as external account. */
   createConnectedAccount(input: CreateConnectedAccountInput): Promise<ConnectedAccount>;
   /**
+   * The same account from the provider's tokens: no bank number, tax id or birth date passes through us. A
+   * token the provider refuses (unknown, used, of another kind) is a PaymentRejectedError.
+   */
+  createConnectedAccountFromTokens(
+    input: CreateConnectedAccountFromTokensInput,
+  ): Promise<ConnectedAccount>;
+  /**
    * A card PaymentMethod from one of the provider's documented test cards (the sandbox's card form, and
    * Stripe test mode without Elements). A card the provider refuses is a PaymentRejectedError.
    */
@@ -201,28 +221,5 @@ export class IdempotencyConflictError extends Error {
   }
 }
 
-/** Maps a provider's parameter path (e.g. "external_account[routing_number]") to our form field. */
-export function fieldForParam(param: string | undefined): PayoutField | undefined {
-  if (!param) return undefined;
-  const p = param.replace(/\]/g, "").replace(/\[/g, ".");
-  const table: [RegExp, PayoutField][] = [
-    [/routing_number$/, "routing_number"],
-    [/account_number$/, "account_number"],
-    [/tax_id$/, "bustax_id"],
-    [/^company\.name$/, "buslegal_name"],
-    [/^company\.address\.line1$/, "busstreet_address"],
-    [/^company\.address\.city$/, "buslocality"],
-    [/^company\.address\.state$/, "busregion"],
-    [/^company\.address\.postal_code$/, "buspostal_code"],
-    [/first_name$/, "first_name"],
-    [/last_name$/, "last_name"],
-    [/dob/, "date_of_birth"],
-    [/address\.line1$/, "street_address"],
-    [/address\.city$/, "locality"],
-    [/address\.state$/, "region"],
-    [/address\.postal_code$/, "postal_code"],
-    [/email$/, "email"],
-    [/^tos_acceptance/, "tos_accepted"],
-  ];
-  return table.find(([re]) => re.test(p))?.[1];
-}
+/** Provider parameter paths → form fields: one table, shared with the browser's token step. */
+export { fieldForParam } from "../../domain/payout-tokens";

@@ -14,6 +14,8 @@
  * Test data (Stripe's documented test bank numbers): routing 110000000 with account 000123456789
  * succeeds; any routing number failing the ABA checksum is refused with routing_number_invalid.
  * Only the last four digits of an account number are kept.
+ * Tokens (ADR 0050): the sandbox's stand-in of Stripe.js (app/routes/sandbox.v1.tokens.tsx) stores each token
+ * redacted (domain/payout-tokens.ts sandboxToken); an account is made from one token of each kind, each used once.
  * Cards: only Stripe's documented test cards, as their test tokens (domain/cards.ts: tok_visa succeeds,
  * tok_chargeDeclined is declined at attach with card_declined); a PaymentMethod keeps brand and last four.
  *
@@ -30,9 +32,11 @@
 import { createHash, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db, DbOrTx, Tx } from "../../db/client";
-import { sandboxIdempotencyKeys, sandboxPaymentObjects } from "../../db/schema";
+import { sandboxIdempotencyKeys } from "../../db/schema";
+import { getSandboxObject, putSandboxObject } from "../../db/queries/payments";
 import { isValidAbaRoutingNumber, lastFour, PAYOUT_PROVIDER_MESSAGES } from "../../domain/payout";
 import { TEST_CARD_TOKENS } from "../../domain/cards";
+import { PAYOUT_TOKEN_MESSAGES, type PayoutTokenKind } from "../../domain/payout-tokens";
 import {
   IdempotencyConflictError,
   PaymentRejectedError,
@@ -51,6 +55,7 @@ import {
   type TransferResult,
   type ConnectedAccount,
   type CreateConnectedAccountInput,
+  type CreateConnectedAccountFromTokensInput,
   type CreatePaymentMethodFromTestCardInput,
   type PaymentMethodInfo,
   type PaymentsPort,
@@ -220,6 +225,75 @@ export class SandboxPayments implements PaymentsPort {
     );
     const bank = (account.external_accounts as { data: { last4: string }[] }).data[0];
     return { id: account.id, bankAccountLast4: bank?.last4 ?? lastFour(d.account_number) };
+  }
+
+  /**
+   * The account from the browser's tokens: each must exist, be of its kind and unused (then it is used), as
+   * Stripe refuses `resource_missing` / `token_already_used`; the account keeps what the tokens kept.
+   */
+  async createConnectedAccountFromTokens(
+    input: CreateConnectedAccountFromTokensInput,
+  ): Promise<ConnectedAccount> {
+    const { tokens } = input;
+    const params = {
+      retailerId: input.retailerId,
+      tokens,
+      email: input.email,
+      businessName: input.businessName,
+    };
+    const account = await this.idempotent(
+      input.idempotencyKey,
+      "accounts.create",
+      params,
+      async (tx) => {
+        // All three are checked before any is used: a refused request uses none (as with Stripe).
+        const check = async (id: string, kind: PayoutTokenKind, param: string) => {
+          const token = await getObject(tx, id);
+          if (!token || token.object !== "token" || token.type !== kind || token.used === true)
+            throw new PaymentRejectedError(PAYOUT_TOKEN_MESSAGES.tokenInvalid, {
+              code: token?.used === true ? "token_already_used" : "resource_missing",
+              param,
+            });
+          return token;
+        };
+        const taken = [
+          await check(tokens.accountToken, "account", "account_token"),
+          await check(tokens.personToken, "person", "person_token"),
+          await check(tokens.bankAccountToken, "bank_account", "external_account"),
+        ];
+        for (const token of taken) await putObject(tx, "token", { ...token, used: true });
+        const acct = taken[0].account as { company: Record<string, unknown> };
+        const person = taken[1].person as Record<string, unknown>;
+        const bank = taken[2].bank_account as Record<string, unknown>;
+        const id = sandboxId("acct");
+        const data: SandboxObject = {
+          id,
+          object: "account",
+          type: "custom",
+          country: "US",
+          email: input.email,
+          business_type: "company",
+          business_profile: { name: input.businessName },
+          company: acct.company,
+          representative: person,
+          external_accounts: {
+            object: "list",
+            data: [{ ...bank, id: sandboxId("ba"), account: id, status: "new" }],
+          },
+          capabilities: { transfers: "active" },
+          charges_enabled: false,
+          payouts_enabled: true,
+          details_submitted: true,
+          tos_acceptance: { shown_and_accepted: true },
+          metadata: { retailerId: String(input.retailerId) },
+          created: Math.floor(Date.now() / 1000),
+        };
+        await putObject(tx, "account", data);
+        return data;
+      },
+    );
+    const bank = (account.external_accounts as { data: { last4: string }[] }).data[0];
+    return { id: account.id, bankAccountLast4: bank?.last4 ?? "" };
   }
 
   /**
@@ -707,18 +781,11 @@ async function usablePaymentMethod(
 }
 
 export async function putObject(db: DbOrTx, kind: string, data: SandboxObject): Promise<void> {
-  await db
-    .insert(sandboxPaymentObjects)
-    .values({ id: data.id, kind, data })
-    .onConflictDoUpdate({ target: sandboxPaymentObjects.id, set: { data, updatedAt: new Date() } });
+  await putSandboxObject(db, kind, data);
 }
 
 export async function getObject(db: DbOrTx, id: string): Promise<SandboxObject | undefined> {
-  const [row] = await db
-    .select()
-    .from(sandboxPaymentObjects)
-    .where(eq(sandboxPaymentObjects.id, id));
-  return row ? (row.data as SandboxObject) : undefined;
+  return getSandboxObject(db, id);
 }
 
 export function createSandboxPayments(db: Db): SandboxPayments {

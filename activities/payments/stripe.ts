@@ -26,6 +26,7 @@ import {
   type TransferResult,
   type ConnectedAccount,
   type CreateConnectedAccountInput,
+  type CreateConnectedAccountFromTokensInput,
   type CreatePaymentMethodFromTestCardInput,
   type PaymentMethodInfo,
   type PaymentsPort,
@@ -103,6 +104,28 @@ export function connectedAccountParams(
       ip: input.tosAcceptance.ip,
       ...(input.tosAcceptance.userAgent ? { user_agent: input.tosAcceptance.userAgent } : {}),
     },
+    capabilities: { transfers: { requested: true } },
+    metadata: { retailer_id: String(input.retailerId) },
+  };
+}
+
+/**
+ * The account-creation request from the browser's tokens (ADR 0050): the account token carries the company, its
+ * tax id and the accepted terms (Stripe takes no company, individual or tos_acceptance beside it).
+ */
+export function connectedAccountFromTokensParams(
+  input: CreateConnectedAccountFromTokensInput,
+): Stripe.AccountCreateParams {
+  return {
+    type: "custom",
+    country: "US",
+    email: input.email,
+    account_token: input.tokens.accountToken,
+    business_profile: {
+      name: input.businessName,
+      product_description: "Wholesale apparel and goods traded between authorized retailers",
+    },
+    external_account: input.tokens.bankAccountToken,
     capabilities: { transfers: { requested: true } },
     metadata: { retailer_id: String(input.retailerId) },
   };
@@ -186,6 +209,34 @@ export class StripePayments implements PaymentsPort {
       id: account.id,
       bankAccountLast4: bank?.last4 ?? input.details.account_number.slice(-4),
     };
+  }
+
+  /** POST /v1/accounts from the tokens, then the representative from its person token (`<key>:representative`). */
+  async createConnectedAccountFromTokens(
+    input: CreateConnectedAccountFromTokensInput,
+  ): Promise<ConnectedAccount> {
+    let account: Stripe.Account;
+    try {
+      account = await this.stripe.accounts.create(connectedAccountFromTokensParams(input), {
+        idempotencyKey: input.idempotencyKey,
+      });
+    } catch (err) {
+      throw translateStripeError(err, input.idempotencyKey);
+    }
+    const personKey = `${input.idempotencyKey}:representative`;
+    try {
+      await this.stripe.accounts.createPerson(
+        account.id,
+        { person_token: input.tokens.personToken },
+        { idempotencyKey: personKey },
+      );
+    } catch (err) {
+      throw translateStripeError(err, personKey);
+    }
+    const bank = account.external_accounts?.data?.find((x) => x.object === "bank_account") as
+      | Stripe.BankAccount
+      | undefined;
+    return { id: account.id, bankAccountLast4: bank?.last4 ?? "" };
   }
 
   /** POST /v1/payment_methods with the test card's token (Stripe test mode; stripe-mock). */

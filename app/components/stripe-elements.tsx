@@ -14,6 +14,56 @@ export type StripeJs = {
   }>;
 };
 
+/** The part of Stripe.js the payout form uses (ADR 0050); the sandbox's stand-in (/sandbox/stripe.js) has it too. */
+export type StripeTokensJs = {
+  createToken(
+    kind: "account" | "person" | "bank_account",
+    data: object,
+  ): Promise<{
+    token?: { id: string; bank_account?: { last4?: string } };
+    error?: { message?: string; param?: string; code?: string };
+  }>;
+};
+
+/** Loads a Stripe.js script once per page (Stripe's, or a stand-in with the same `window.Stripe`). */
+export function loadStripeJs(src: string): Promise<void> {
+  if ((window as unknown as { Stripe?: unknown }).Stripe) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const s = document.createElement("script");
+    s.src = src;
+    s.async = true;
+    s.onload = () => resolve();
+    s.onerror = () => reject(new Error(`${src} did not load`));
+    document.head.appendChild(s);
+  });
+}
+
+/** Stripe.js's token maker for `publishableKey`, once the script at `src` has loaded; null before (or without). */
+export function useStripeTokens(config: { src: string; publishableKey: string } | null): {
+  stripe: StripeTokensJs | null;
+  failed: boolean;
+} {
+  const [stripe, setStripe] = useState<StripeTokensJs | null>(null);
+  const [failed, setFailed] = useState(false);
+  const src = config?.src;
+  const key = config?.publishableKey;
+  useEffect(() => {
+    if (!src || !key) return;
+    let cancelled = false;
+    loadStripeJs(src).then(
+      () => {
+        const factory = (window as unknown as { Stripe?: (k: string) => StripeTokensJs }).Stripe;
+        if (!cancelled && factory) setStripe(factory(key));
+      },
+      () => !cancelled && setFailed(true),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [src, key]);
+  return { stripe, failed };
+}
+
 /**
  * Mounts Stripe Elements' card field into `mountRef` (loading Stripe.js once), for the card-on-file and
  * checkout forms: the card number never touches our server; the form posts the PaymentMethod id.
@@ -37,15 +87,9 @@ export function useStripeCardElement(publishableKey: string) {
       stripeRef.current = { stripe, card: el };
       setReady(true);
     };
-    if (w.Stripe) init();
-    else {
-      const s = document.createElement("script");
-      s.src = "https://js.stripe.com/v3/";
-      s.async = true;
-      s.onload = init;
-      s.onerror = () => setError("The card form could not be loaded. Please try again.");
-      document.head.appendChild(s);
-    }
+    loadStripeJs("https://js.stripe.com/v3/").then(init, () =>
+      setError("The card form could not be loaded. Please try again."),
+    );
     return () => {
       cancelled = true;
       card?.destroy();

@@ -1,7 +1,9 @@
 /**
  * Server side of the payout (merchant details) form, shared by /getpaid/ and Settings → Payout Info:
- * the loader data (prefill from payout_profiles, a fresh submission id) and the action (Conform + Zod,
- * then the payoutSetupWorkflow started by type name and awaited).
+ * the loader data (prefill from payout_profiles, a fresh submission id, where the browser loads the provider's
+ * Stripe.js from) and the action (Conform + Zod, then the payoutSetupWorkflow started by type name and awaited).
+ * The bank account, the tax id and the date of birth go from the browser to the payment provider only; this
+ * action receives its tokens (ADR 0050) and drops those fields if a hand-made post carries them.
  */
 import { randomUUID } from "node:crypto";
 import type { SubmissionResult } from "@conform-to/react";
@@ -9,13 +11,12 @@ import { data, redirect } from "@remix-run/node";
 import { ApplicationFailure, WorkflowFailedError, type WorkflowHandle } from "@temporalio/client";
 import { z } from "zod";
 import { getLatestPayoutSetup, getPayoutProfile } from "../../db/queries/payout";
+import { PAYOUT_PROVIDER_MESSAGES, type PayoutField } from "../../domain/payout";
 import {
-  PAYOUT_FIELD_LABELS,
-  PAYOUT_FIELDS,
-  PAYOUT_PROVIDER_MESSAGES,
-  payoutDetailsSchema,
-  type PayoutField,
-} from "../../domain/payout";
+  PAYOUT_PROVIDER_ONLY_FIELDS,
+  payoutErrorList,
+  payoutSubmissionSchema,
+} from "../../domain/payout-tokens";
 import {
   PAYOUT_INVALID_INPUT,
   PAYOUT_REJECTED,
@@ -28,7 +29,7 @@ import type { payoutSetupWorkflow } from "../../workflows/payout/workflow";
 import { readFormData, requireRetailer } from "./auth.server";
 import { parseSubmission } from "./form.server";
 import { db } from "./db.server";
-import { getEnv } from "./env.server";
+import { getEnv, paymentsProvider, type Env } from "./env.server";
 import {
   getTemporalClient,
   isTemporalUnavailable,
@@ -51,6 +52,17 @@ export type PayoutActionData = {
   errors: string[];
 };
 
+/** Where the browser's Stripe.js comes from: Stripe's with its publishable key, the sandbox's stand-in, or none. */
+export type PayoutTokenizer = { src: string; publishableKey: string } | null;
+
+export function payoutTokenizer(env: Env = getEnv()): PayoutTokenizer {
+  if (paymentsProvider(env) === "sandbox")
+    return { src: "/sandbox/stripe.js", publishableKey: "pk_sandbox" };
+  return env.STRIPE_PUBLISHABLE_KEY
+    ? { src: "https://js.stripe.com/v3/", publishableKey: env.STRIPE_PUBLISHABLE_KEY }
+    : null;
+}
+
 export async function payoutLoader(request: Request) {
   const auth = await requireRetailer(request);
   const retailer = auth.retailer;
@@ -63,7 +75,6 @@ export async function payoutLoader(request: Request) {
         first_name: profile.firstName,
         last_name: profile.lastName,
         email: profile.email,
-        date_of_birth: profile.dateOfBirth,
         street_address: profile.streetAddress,
         locality: profile.locality,
         region: profile.region,
@@ -73,7 +84,6 @@ export async function payoutLoader(request: Request) {
         buslocality: profile.buslocality,
         busregion: profile.busregion,
         buspostal_code: profile.buspostalCode,
-        routing_number: profile.routingNumber,
       }
     : { email: retailer.storeEmail || auth.contact?.email || "" };
   return {
@@ -88,6 +98,7 @@ export async function payoutLoader(request: Request) {
       : null,
     pending: latest?.status === "started" && Date.now() - latest.createdAt.getTime() < 10 * 60_000,
     isStaff: auth.user.isStaff,
+    tokenizer: payoutTokenizer(),
     defaultValue,
   };
 }
@@ -101,14 +112,7 @@ function clientIp(request: Request, fromContext?: string): string {
 }
 
 function summarise(result: SubmissionResult<string[]>): string[] {
-  const out: string[] = [];
-  const errors = result.error ?? {};
-  for (const msg of errors[""] ?? []) out.push(msg);
-  for (const f of PAYOUT_FIELDS) {
-    const first = errors[f]?.[0];
-    if (first) out.push(`${PAYOUT_FIELD_LABELS[f].replace(/ \(.*\)$/, "")}: ${first}`);
-  }
-  return out;
+  return payoutErrorList(result.error ?? {});
 }
 
 function rejectionsOf(err: unknown): PayoutRejection[] | null {
@@ -136,7 +140,9 @@ export async function payoutAction(
   const auth = await requireRetailer(request);
   const retailerId = auth.retailer.id;
   const formData = await readFormData(request);
-  const submission = parseSubmission(formData, { schema: payoutDetailsSchema });
+  // Never parsed, echoed or passed on: these go to the payment provider only.
+  for (const field of PAYOUT_PROVIDER_ONLY_FIELDS) formData.delete(field);
+  const submission = parseSubmission(formData, { schema: payoutSubmissionSchema });
   const submitted = parseSubmission(formData, { schema: SubmissionIdSchema });
   const submittedId = submitted.status === "success" ? submitted.value.submission_id : null;
 
@@ -154,7 +160,7 @@ export async function payoutAction(
   const input: PayoutSetupInput = {
     retailerId,
     submissionId,
-    details: submission.value,
+    submission: submission.value,
     tosAcceptance: {
       date: new Date().toISOString(),
       ip: clientIp(request, (opts.context as { clientIp?: string } | undefined)?.clientIp),

@@ -256,3 +256,27 @@ export async function sandboxObjectsOfOrders(
   }
   return out;
 }
+
+/** A sandbox payment provider's object by id and kind (Stripe-shaped JSON): created, or replaced when it changes. */
+export async function putSandboxObject(
+  db: DbOrTx,
+  kind: string,
+  data: Record<string, unknown> & { id: string },
+): Promise<void> {
+  await db
+    .insert(sandboxPaymentObjects)
+    .values({ id: data.id, kind, data })
+    .onConflictDoUpdate({ target: sandboxPaymentObjects.id, set: { data, updatedAt: new Date() } });
+}
+
+/** A sandbox payment provider's object by id. */
+export async function getSandboxObject(
+  db: DbOrTx,
+  id: string,
+): Promise<(Record<string, unknown> & { id: string; object: string }) | undefined> {
+  const [row] = await db
+    .select({ data: sandboxPaymentObjects.data })
+    .from(sandboxPaymentObjects)
+    .where(eq(sandboxPaymentObjects.id, id));
+  return row ? (row.data as Record<string, unknown> & { id: string; object: string }) : undefined;
+}

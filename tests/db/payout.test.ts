@@ -11,7 +11,14 @@ import {
   type CreateConnectedAccountInput,
 } from "../../activities/payments/port";
 import { createPayments } from "../../activities/payments";
-import { SandboxPayments } from "../../activities/payments/sandbox";
+import { putObject, SandboxPayments } from "../../activities/payments/sandbox";
+import {
+  accountTokenData,
+  bankAccountTokenData,
+  personTokenData,
+  sandboxToken,
+  type PayoutTokenKind,
+} from "../../domain/payout-tokens";
 import { createActivities } from "../../activities";
 import {
   getPayoutProfile,
@@ -266,5 +273,85 @@ describe("payout activities: the read model", () => {
     expect(rows).toHaveLength(1);
     expect(rows[0].bodyText).toContain("ending in 6789");
     expect(rows[0].toEmail).toBe(to);
+  });
+});
+
+describe("sandbox: a connected account from the browser's tokens (ADR 0050)", () => {
+  /** One token of each kind, as the sandbox's token endpoint stores them. */
+  async function tokens(d = details) {
+    const make = async (kind: PayoutTokenKind, data: unknown, prefix: string) => {
+      const id = `${prefix}_sandbox_${uniqueToken()}`;
+      const made = sandboxToken(kind, data, { id, created: 1 });
+      if (!("token" in made)) throw new Error(made.error.message);
+      await putObject(db, "token", { ...made.token, id, object: "token" });
+      return id;
+    };
+    return {
+      accountToken: await make("account", accountTokenData(d), "ct"),
+      personToken: await make("person", personTokenData(d), "cpt"),
+      bankAccountToken: await make("bank_account", bankAccountTokenData(d), "btok"),
+    };
+  }
+  const tokenInput = async (key = `test-${uniqueToken()}:create-account:1`) => ({
+    idempotencyKey: key,
+    retailerId: 1,
+    tokens: await tokens(),
+    email: "jane@example.test",
+    businessName: details.buslegal_name,
+  });
+
+  it("makes the account from the tokens (last four only) and uses them up; a retry with the key returns the same account", async () => {
+    const req = await tokenInput();
+    const first = await sandbox.createConnectedAccountFromTokens(req);
+    expect(first).toMatchObject({
+      id: expect.stringMatching(/^acct_sandbox_/),
+      bankAccountLast4: "6789",
+    });
+    expect(await sandbox.createConnectedAccountFromTokens(req)).toEqual(first);
+    const [row] = await db
+      .select()
+      .from(sandboxPaymentObjects)
+      .where(eq(sandboxPaymentObjects.id, first.id));
+    const stored = JSON.stringify(row.data);
+    for (const secret of ["000123456789", "123456789", "1980"])
+      expect(stored).not.toContain(secret);
+    const [bank] = await db
+      .select()
+      .from(sandboxPaymentObjects)
+      .where(eq(sandboxPaymentObjects.id, req.tokens.bankAccountToken));
+    expect((bank.data as { used: boolean }).used).toBe(true);
+  });
+
+  it("used or unknown tokens are refused (a new key), and nothing is made", async () => {
+    const req = await tokenInput();
+    await sandbox.createConnectedAccountFromTokens(req);
+    const again = await sandbox
+      .createConnectedAccountFromTokens({ ...req, idempotencyKey: `test-${uniqueToken()}:x:1` })
+      .catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(PaymentRejectedError);
+    expect((again as PaymentRejectedError).code).toBe("token_already_used");
+    const unknown = await sandbox
+      .createConnectedAccountFromTokens({
+        ...(await tokenInput()),
+        tokens: { ...(await tokens()), bankAccountToken: "btok_sandbox_nosuchtoken" },
+      })
+      .catch((e: unknown) => e);
+    expect((unknown as PaymentRejectedError).code).toBe("resource_missing");
+  });
+
+  it("a refused request uses none of its tokens", async () => {
+    const req = await tokenInput();
+    const refused = await sandbox
+      .createConnectedAccountFromTokens({
+        ...req,
+        tokens: { ...req.tokens, bankAccountToken: "btok_sandbox_nosuchtoken" },
+      })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(PaymentRejectedError);
+    const [account] = await db
+      .select()
+      .from(sandboxPaymentObjects)
+      .where(eq(sandboxPaymentObjects.id, req.tokens.accountToken));
+    expect((account.data as { used: boolean }).used).toBe(false);
   });
 });

@@ -3,8 +3,9 @@
  * a tax id, a birth date, a store's e-mail or its street (docs/architecture.md, "What a history may hold";
  * ADR 0040: every payload is sealed by the payload codec before it leaves the process).
  *
- * The canaries: a payout set-up this file posts through /getpaid/ with values no one else uses (an account
- * number, a routing number, a tax id, a date of birth, an e-mail and a street), and every store e-mail and street
+ * The canaries: a payout set-up this file makes as a browser does (the sandbox provider's tokens, then /getpaid/)
+ * with values no one else uses (an account number, a routing number, a tax id, a date of birth, an e-mail and a
+ * street), and every store e-mail and street
  * address of every retailer in the e2e database. The haystack: every workflow history on the e2e suite's
  * Temporal server (purchases, swaps, RMAs and payout set-ups driven by the whole suite: this file runs after the
  * others of its process, vitest.config.ts RUN_LAST), exported as JSON and with each payload's bytes read as
@@ -19,7 +20,15 @@ import { defaultPayloadConverter } from "@temporalio/common";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { payoutProfiles, retailerContacts, retailers } from "../../db/schema";
+import { payoutDetailsSchema } from "../../domain/payout";
+import {
+  accountTokenData,
+  bankAccountTokenData,
+  PAYOUT_TOKEN_FIELDS,
+  personTokenData,
+} from "../../domain/payout-tokens";
 import { createRetailer, uniqueToken } from "../factories";
+import { validPayoutForm } from "../factories/payout";
 import { payloadsOf } from "../setup/history-payloads";
 import { closeTemporal, temporal, until } from "./buy-helpers";
 import { db, SESSION_COOKIE, sessionFor, uniqueEmail } from "./harness";
@@ -66,21 +75,47 @@ beforeAll(async () => {
     storeEmail: `store-${tok}@canary.example.test`,
     address1: `${randomInt(100, 999)} Storefront ${tok} Ave`,
   });
-  // The payout set-up, through the form as a retailer sends it: its details go to the payout workflow.
+  // The payout set-up, as a retailer's browser sends it (ADR 0050): the bank account, the tax id and the birth
+  // date go to the (sandbox) provider's token endpoint, the form posts the tokens and the other fields.
   const http = new HttpClient();
   http.cookies.set(SESSION_COOKIE, (await sessionFor(login)).id);
-  const res = await http.postForm("/getpaid/", {
+  const details = payoutDetailsSchema.parse({
+    ...validPayoutForm,
     first_name: "Canary",
     last_name: "Payout",
+    buslegal_name: `Canary ${tok} LLC`,
+    busstreet_address: canary.street_address,
+    ...canary,
+  });
+  const tokens: Record<string, string> = {};
+  for (const [kind, data] of [
+    ["account", accountTokenData(details)],
+    ["person", personTokenData(details)],
+    ["bank_account", bankAccountTokenData(details)],
+  ] as const) {
+    const r = await http.postRaw(
+      "/sandbox/v1/tokens",
+      JSON.stringify({ kind, data }),
+      "application/json",
+    );
+    expect(r.status, r.body.slice(0, 300)).toBe(200);
+    tokens[PAYOUT_TOKEN_FIELDS[kind]] = (JSON.parse(r.body) as { token: { id: string } }).token.id;
+  }
+  const res = await http.postForm("/getpaid/", {
+    first_name: details.first_name,
+    last_name: details.last_name,
+    email: details.email,
+    street_address: details.street_address,
     locality: "Portland",
     region: "ME",
     postal_code: "04101",
-    buslegal_name: `Canary ${tok} LLC`,
-    busstreet_address: canary.street_address,
+    buslegal_name: details.buslegal_name,
+    busstreet_address: details.busstreet_address,
     buslocality: "Portland",
     busregion: "ME",
     buspostal_code: "04101",
-    ...canary,
+    ...tokens,
+    bustax_id_last4: canary.bustax_id.slice(-4),
     tos_accepted: "on",
     submission_id: randomUUID(),
   });

@@ -1,8 +1,11 @@
 /**
- * Payout setup end to end in Chromium: a retailer without payout sees the banner, submits /getpaid/
- * with bad input (messages under the fields, the server answers 400 and keeps the values), gets a
- * provider rejection back as a form error, then submits Stripe's test bank numbers, lands home with a
- * success notice, the banner is gone, its listings are active, and the workflow is in Temporal.
+ * Payout setup end to end in Chromium, through the provider's token flow on the sandbox (ADR 0050): a retailer
+ * without payout sees the banner, submits /getpaid/ with bad input (messages under the fields; a hand-made post
+ * gets 400 with the messages of what reached the server), gets the provider's refusal of a routing number
+ * under its field without any post to us, then submits Stripe's test bank numbers: the browser makes the
+ * tokens, the post carries no bank number, routing number, tax id or birth date, the retailer lands home with a
+ * success notice, the banner is gone, its listings are active, and the workflow is in Temporal. A replayed post
+ * with the same (used) tokens is refused and saves nothing.
  *
  * The retailer is made for this file with the seed's factories (the seeded demo retailers stay as they
  * are for the other browser tests).
@@ -13,8 +16,9 @@ import { testDataConverter } from "../setup/temporal";
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listings, payoutSetups, retailers } from "../../db/schema";
+import { listings, payoutProfiles, payoutSetups, retailers } from "../../db/schema";
 import { PAYOUT_MESSAGES as M } from "../../domain/payout";
+import { PAYOUT_PROVIDER_ONLY_FIELDS, PAYOUT_TOKEN_MESSAGES } from "../../domain/payout-tokens";
 import { PAYOUT_SETUP_WORKFLOW_TYPE } from "../../workflows/payout/contract";
 import { createListing, createRetailer, createWorld, SIZE_RUNS } from "../factories";
 import {
@@ -138,7 +142,7 @@ describe("payout setup", () => {
     expect(new URL(page.url()).pathname).toBe("/getpaid/");
   });
 
-  it("the server answers bad input with 400, the messages, an Errors list and the values kept", async () => {
+  it("a hand-made post: 400 with the messages of what reached the server; bank and identity values neither used nor echoed", async () => {
     const res = await page.request.post(url("/getpaid/"), {
       form: { ...bad, submission_id: randomUUID() },
       headers: { Origin: baseUrl },
@@ -148,25 +152,38 @@ describe("payout setup", () => {
     const html = await res.text();
     expect(html).toContain("You must accept the terms of service");
     expect(html).toContain(M.firstNameAlphabetic);
-    expect(html).toContain(M.routingNumberNumeric);
+    expect(html).toContain(PAYOUT_TOKEN_MESSAGES.tokensMissing);
+    expect(html).not.toContain(M.routingNumberNumeric); // the routing number never reached the server
+    expect(html).not.toContain(bad.date_of_birth);
     expect(html).toContain(">Errors<");
     expect(html).toContain('value="J4ne"');
     expect(html).not.toMatch(/at .*\.(ts|js):\d+/); // no stack trace
   });
 
-  it("a routing number the provider refuses comes back as a form error (400), not a 500", async () => {
+  it("a routing number the provider refuses: its message under the field, no post to us, nothing saved", async () => {
     await page.goto(url("/getpaid/"));
     await fill(page, { ...good, routing_number: "123456789" });
     await page.locator('#payout-form input[name="tos_accepted"]').check();
-    const [response] = await Promise.all([
-      page.waitForResponse((r) => r.request().method() === "POST" && r.url().includes("/getpaid")),
+    const posts: string[] = [];
+    const onRequest = (r: { method(): string; url(): string }) => {
+      if (r.method() === "POST" && r.url().includes("/getpaid")) posts.push(r.url());
+    };
+    page.on("request", onRequest);
+    const [refused] = await Promise.all([
+      page.waitForResponse((r) => r.url().includes("/sandbox/v1/tokens") && r.status() === 402),
       page.getByRole("button", { name: /save payout details/i }).click(),
     ]);
-    expect(response.status()).toBe(400);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(
+      "routing_number_invalid",
+    );
     await expect(fieldError(page, "routing_number").textContent()).resolves.toBe(
       "The routing number is not valid. Check it with your bank.",
     );
-    await expect(page.getByTestId("payout-errors").textContent()).resolves.toContain("Errors");
+    await expect(page.getByTestId("payout-errors").textContent()).resolves.toContain(
+      "Routing number: The routing number is not valid.",
+    );
+    page.off("request", onRequest);
+    expect(posts).toEqual([]);
     expect(await page.locator('#payout-form input[name="buslegal_name"]').inputValue()).toBe(
       good.buslegal_name,
     );
@@ -174,16 +191,28 @@ describe("payout setup", () => {
     expect(row.btMerchantId).toBeNull();
   });
 
-  it("good input: home with a success notice, banner gone, listings active, workflow in Temporal", async () => {
+  let postedForm = "";
+
+  it("good input: tokens made in the browser, none of the numbers posted; home with a success notice, banner gone, listings active, workflow in Temporal", async () => {
     await page.goto(url("/getpaid/"));
     await fill(page, good);
     await page.locator('#payout-form input[name="tos_accepted"]').check();
-    await Promise.all([
+    const [post] = await Promise.all([
+      page.waitForRequest((r) => r.method() === "POST" && r.url().includes("/getpaid")),
       page.waitForURL((u) => u.pathname === "/" && u.searchParams.get("ref") === "payoutSaved", {
         timeout: 45_000,
       }),
       page.getByRole("button", { name: /save payout details/i }).click(),
     ]);
+    postedForm = post.postData() ?? "";
+    const sent = new URLSearchParams(postedForm);
+    expect(sent.get("account_token")).toMatch(/^ct_sandbox_/);
+    expect(sent.get("person_token")).toMatch(/^cpt_sandbox_/);
+    expect(sent.get("bank_account_token")).toMatch(/^btok_sandbox_/);
+    expect(sent.get("bustax_id_last4")).toBe("6789");
+    for (const f of PAYOUT_PROVIDER_ONLY_FIELDS) expect(sent.has(f)).toBe(false);
+    for (const v of [good.account_number, good.routing_number, "3456789", good.date_of_birth])
+      expect(postedForm).not.toContain(encodeURIComponent(v));
     await expect(page.getByRole("status").first().textContent()).resolves.toContain(
       "Your payout details are saved",
     );
@@ -203,7 +232,15 @@ describe("payout setup", () => {
     expect(done?.workflowId).toMatch(
       new RegExp(`^payout-setup:retailer-${retailerId}:[0-9a-f-]{36}$`),
     );
-    expect(setups.some((s) => s.status === "failed")).toBe(true); // the refused routing number
+    // The refused routing number never reached a workflow: nothing half-saved.
+    expect(setups.some((s) => s.status === "failed")).toBe(false);
+    const [profile] = await db()
+      .select()
+      .from(payoutProfiles)
+      .where(eq(payoutProfiles.retailerId, retailerId));
+    expect(profile).toMatchObject({ accountLast4: "6789", bustaxIdLast4: "6789" });
+    expect(profile.dateOfBirth).toBe("");
+    expect(profile.routingNumber).toBe("");
 
     // The run is in Temporal (what the Web UI shows).
     const connection = await Connection.connect({
@@ -244,5 +281,20 @@ describe("payout setup", () => {
     await expect(page.getByTestId("payout-already-set").textContent()).resolves.toContain(
       "ending in 6789",
     );
+  });
+
+  it("the same tokens posted again: refused with a clear message, nothing changed", async () => {
+    const replay = new URLSearchParams(postedForm);
+    replay.set("submission_id", randomUUID());
+    const [before] = await db().select().from(retailers).where(eq(retailers.id, retailerId));
+    const res = await page.request.post(url("/getpaid/"), {
+      data: replay.toString(),
+      headers: { Origin: baseUrl, "Content-Type": "application/x-www-form-urlencoded" },
+      maxRedirects: 0,
+    });
+    expect(res.status()).toBe(400);
+    expect(await res.text()).toContain(PAYOUT_TOKEN_MESSAGES.tokenInvalid);
+    const [after] = await db().select().from(retailers).where(eq(retailers.id, retailerId));
+    expect(after.btMerchantId).toBe(before.btMerchantId);
   });
 });

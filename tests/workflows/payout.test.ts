@@ -17,6 +17,7 @@ import { temporal } from "@temporalio/proto";
 import { describe, expect, test } from "vitest";
 import type { PayoutActivities } from "../../workflows/payout/activities";
 import { payoutDetailsSchema, type PayoutDetails } from "../../domain/payout";
+import { PAYOUT_TOKEN_MESSAGES } from "../../domain/payout-tokens";
 import {
   PAYOUT_INVALID_INPUT,
   PAYOUT_REJECTED,
@@ -265,6 +266,80 @@ describe("payoutSetupWorkflow", () => {
     });
     expect(second.accountId).toBe("acct_sandbox_test1");
     expect(m.of("createConnectedAccount")).toHaveLength(1);
+  });
+});
+
+describe("payoutSetupWorkflow with the provider's tokens (ADR 0050; the tests above are runs started with the full form)", () => {
+  const submission = {
+    first_name: "Jane",
+    last_name: "Doe",
+    email: "jane@example.test",
+    street_address: "12 Harbor St",
+    locality: "Portland",
+    region: "ME",
+    postal_code: "04101",
+    buslegal_name: "Harborline Shoes LLC",
+    busstreet_address: "14 Harbor St",
+    buslocality: "Portland",
+    busregion: "ME",
+    buspostal_code: "04101",
+    tos_accepted: true,
+    account_token: "ct_sandbox_wftest01",
+    person_token: "cpt_sandbox_wftest01",
+    bank_account_token: "btok_sandbox_wftest01",
+    bustax_id_last4: "6789",
+  };
+  const tokenInput = (overrides: Record<string, unknown> = {}): PayoutSetupInput =>
+    setupInput({
+      details: undefined,
+      submission: { ...submission, ...overrides } as PayoutSetupInput["submission"],
+    });
+
+  test("the account from the tokens; the profile keeps the provider's last four and no birth date or routing number", async () => {
+    const m = mockActivities({
+      createConnectedAccount: async () => ({
+        accountId: "acct_sandbox_tok",
+        bankAccountLast4: "4321",
+      }),
+    });
+    const workflowId = payoutSetupWorkflowId(7, `${SUBMISSION}-tokens`);
+    const result = await run(m.activities, async (tq) =>
+      (await start(tq, workflowId, tokenInput())).result(),
+    );
+    expect(result).toEqual({ status: "done", accountId: "acct_sandbox_tok" });
+    expect(m.of("createConnectedAccount")[0]).toEqual({
+      idempotencyKey: `${workflowId}:create-account:1`,
+      retailerId: 7,
+      tokens: {
+        accountToken: "ct_sandbox_wftest01",
+        personToken: "cpt_sandbox_wftest01",
+        bankAccountToken: "btok_sandbox_wftest01",
+      },
+      email: "jane@example.test",
+      businessName: "Harborline Shoes LLC",
+    });
+    expect(m.of("recordPayoutAccount")[0].profile).toMatchObject({
+      accountLast4: "4321",
+      bustaxIdLast4: "6789",
+      dateOfBirth: "",
+      routingNumber: "",
+    });
+    expect(m.of("sendPayoutConfirmation")[0]).toMatchObject({ accountLast4: "4321" });
+  });
+
+  test("a submission without its tokens never reaches the provider", async () => {
+    const m = mockActivities();
+    const workflowId = payoutSetupWorkflowId(7, `${SUBMISSION}-no-tokens`);
+    const err = await run(m.activities, async (tq) =>
+      (await start(tq, workflowId, tokenInput({ bank_account_token: undefined })))
+        .result()
+        .catch((e: unknown) => e),
+    );
+    const cause = (err as WorkflowFailedError).cause as ApplicationFailure;
+    expect(cause.type).toBe(PAYOUT_INVALID_INPUT);
+    expect(cause.details?.[0]).toMatchObject({ message: PAYOUT_TOKEN_MESSAGES.tokensMissing });
+    expect(m.of("createConnectedAccount")).toHaveLength(0);
+    expect(m.of("payoutSetupFailed")).toHaveLength(1);
   });
 });
 

@@ -5,13 +5,28 @@
  * type. A provider rejection is a non-retryable PayoutRejected failure (./contract PAYOUT_REJECTED).
  */
 import type { PayoutDetails, PayoutProfile } from "../../domain/payout";
+import type { PayoutTokens } from "../../domain/payout-tokens";
 
-export interface CreateConnectedAccountActivityInput {
+/** The connected account from the browser's provider tokens (ADR 0050). */
+export interface CreateConnectedAccountFromTokensActivityInput {
+  idempotencyKey: string;
+  retailerId: number;
+  tokens: PayoutTokens;
+  email: string;
+  businessName: string;
+}
+
+/** The connected account from the full form: runs started before ADR 0050 only. */
+export interface CreateConnectedAccountFromDetailsActivityInput {
   idempotencyKey: string;
   retailerId: number;
   details: PayoutDetails;
   tosAcceptance: { date: number; ip: string; userAgent?: string };
 }
+
+export type CreateConnectedAccountActivityInput =
+  | CreateConnectedAccountFromTokensActivityInput
+  | CreateConnectedAccountFromDetailsActivityInput;
 
 export interface RecordPayoutAccountInput {
   retailerId: number;

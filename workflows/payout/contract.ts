@@ -4,6 +4,7 @@
  * no I/O, so the web bundle can import it without pulling in workflow code.
  */
 import type { PayoutDetails, PayoutField } from "../../domain/payout";
+import type { PayoutSubmission } from "../../domain/payout-tokens";
 
 /** The workflow's type name: routes start it by this name (type-only import of the function). */
 export const PAYOUT_SETUP_WORKFLOW_TYPE = "payoutSetupWorkflow";
@@ -26,7 +27,16 @@ export { idempotencyKey } from "../common/contract";
 export interface PayoutSetupInput {
   retailerId: number;
   submissionId: string;
-  details: PayoutDetails;
+  /**
+   * What the page received (ADR 0050): the provider's tokens, the tax id's last four and the fields that are not
+   * bank or identity numbers.
+   */
+  submission?: PayoutSubmission;
+  /**
+   * The full form, as pages sent it before ADR 0050: only in runs started then, which finish the old way.
+   * Never set by the page now.
+   */
+  details?: PayoutDetails;
   /** When and from where the retailer accepted the provider's terms (ISO string, client IP). */
   tosAcceptance: { date: string; ip: string; userAgent?: string };
   /** Where the confirmation e-mail goes (the retailer's store e-mail or the form's e-mail). */
