@@ -447,25 +447,30 @@ export class WebProcess {
     const killOnExit = () => child.kill("SIGKILL");
     process.once("exit", killOnExit);
     child.once("exit", () => process.removeListener("exit", killOnExit));
-    const keep = (buf: Buffer) => this.lines.push(...buf.toString("utf8").split("\n").slice(0, 20));
+    const keep = (buf: Buffer) => this.lines.push(...buf.toString("utf8").split("\n").slice(0, 40));
     child.stdout?.on("data", keep);
     child.stderr?.on("data", keep);
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`web exited:\n${this.lines.join("\n")}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`web exited:\n${this.output()}`);
       const up = await fetch(`http://127.0.0.1:${this.port}/signin`).then(
         (r) => r.status === 200,
         () => false,
       );
       if (up) return;
-      if (Date.now() > deadline) throw new Error(`web not up:\n${this.lines.join("\n")}`);
+      if (Date.now() > deadline) throw new Error(`web not up:\n${this.output()}`);
       await sleep(250);
     }
   }
 
+  output(): string {
+    return this.lines.join("\n");
+  }
+
   async kill(): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null) return;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((r) => child.once("exit", r));
     child.kill("SIGKILL");
     await exited;
@@ -506,7 +511,7 @@ export async function holdingProxy(target: string): Promise<{
     heldBytes: () => heldBytes,
     close: async () => {
       for (const s of sockets) s.destroy();
-      await new Promise((r) => server.close(r));
+      await Promise.race([new Promise((r) => server.close(r)), sleep(2_000)]);
     },
   };
 }

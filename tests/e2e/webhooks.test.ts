@@ -403,7 +403,7 @@ describe("the inbox: no acknowledged event is lost", () => {
       await web.kill();
       await proxy.close();
     }
-  });
+  }, 150_000);
 
   it("the same event posted twice at the same moment: one stored, one duplicate, the workflow acts once", async () => {
     const { orderId, trackingNumber } = await orderAwaitingPickup();
