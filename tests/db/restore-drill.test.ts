@@ -9,9 +9,10 @@
  *      idempotency keys (Stripe keeps them 24 hours);
  *   4. the restored orders run their steps again with the same keys, as their restored workflows do;
  *   5. the provider's records and the ledger agree: each movement once at the provider, once in the ledger.
- * Without the question to the provider (activities/payments/ask-first.ts), step 4 sends every capture, refund
- * and payout again: the second captures fail and the refund and the payouts are made twice
- * (RESTORE_DRILL_UNASKED=1 runs it so).
+ * Without the question to the provider (activities/payments/ask-first.ts), step 4 sends each movement again:
+ * RESTORE_DRILL_UNASKED=1 runs it so, and the first repeated capture is refused ("You cannot capture this
+ * PaymentIntent because it has a status of succeeded": the restored order would fail there); the refund and the
+ * payouts behind it, sent again after the provider forgot their keys, would be new objects.
  * The Temporal side of a restore (its histories are in the same cluster, so they go back to the same instant) is
  * not run here.
  */
