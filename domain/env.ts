@@ -34,6 +34,11 @@ const EnvSchema = z.object({
   CARRIER_WEBHOOK_SECRET: z.string().default(PUBLIC_SECRET_DEFAULTS.CARRIER_WEBHOOK_SECRET),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("Wholesale Exchange <no-reply@wholesale.example>"),
+  /**
+   * "true" / "1": the workers send no e-mail; the outbox keeps every one queued (staff read it at /admin/outbox).
+   * An operator holds mail back after a restore with it (docs/operations.md "Backups and restore").
+   */
+  OUTBOX_PAUSED: z.enum(["true", "false", "1", "0", ""]).optional(),
   SUPPORT_PHONE: z.string().default("1-800-555-0199"),
   SUPPORT_EMAIL: z.string().default("support@wholesale.example"),
   RETAILER_SUPPORT_EMAIL: z.string().default("retailers@wholesale.example"),

@@ -12,13 +12,21 @@
 //                                Temporal UI's view of it), stop; exit 1 when a check failed; with --browser also
 //                                the browser test of a whole purchase (tests/e2e/buy-flow.test.ts) against it
 //   npm run prod -- --help       the settings (all from the environment, validated before anything starts)
+// While it runs, the embedded PostgreSQL (the app's and Temporal's databases) and the uploads are backed up at
+// start and every BACKUP_INTERVAL_HOURS into BACKUP_DIR, kept BACKUP_KEEP_DAYS (scripts/lib/backup.mjs);
+// `npm run restore` brings one back (docs/operations.md "Backups and restore").
 // Installs what is missing first (node_modules, the Temporal server, its UI, the CLI, Mailpit). Ctrl-C stops
 // everything, newest first. Only Node built-ins are imported statically: node_modules may not exist yet.
 import path from "node:path";
 import { c, fail, fmtMs, info, step, warn } from "./lib/log.mjs";
 import { ROOT } from "./lib/paths.mjs";
 import { onShutdown, stopAll } from "./lib/proc.mjs";
-import { PROD_DATA_DIR, PROD_SETTINGS, readProdSettings } from "./lib/prod-settings.mjs";
+import {
+  backupsDirOf,
+  PROD_DATA_DIR,
+  PROD_SETTINGS,
+  readProdSettings,
+} from "./lib/prod-settings.mjs";
 import {
   ensureMailpit,
   ensureNodeModules,
@@ -37,6 +45,9 @@ if (args.includes("--help")) {
   );
   console.log(`  ${"SMTP_URL".padEnd(30)} ${"".padEnd(6)} an SMTP server instead of Mailpit`);
   console.log(
+    `  ${"BACKUP_DIR".padEnd(30)} ${"".padEnd(6)} where backups go (default ${path.relative(process.cwd(), backupsDirOf({}))})`,
+  );
+  console.log(
     `  ${"TEMPORAL_LOG_LEVEL".padEnd(30)} ${"warn".padEnd(6)} the Temporal services' log level`,
   );
   console.log("  and the app's own (domain/env.ts), passed to every web and worker process.");
@@ -46,10 +57,12 @@ if (args.includes("--help")) {
 const t0 = Date.now();
 let topology = null;
 let stopping = false;
+let backups = null;
 
 async function shutdown(reason) {
   if (stopping) return;
   stopping = true;
+  backups?.stop();
   step(`stopping (${reason})...`);
   await (topology ? topology.stop() : stopAll());
   console.log("stopped.");
@@ -106,6 +119,38 @@ function printReady(t, ms, settings) {
   console.log(`${c.green(line)}\n`);
 }
 
+/**
+ * A backup at start and every BACKUP_INTERVAL_HOURS; old ones pruned after each. A backup that fails is logged
+ * and tried again at the next turn.
+ */
+function scheduleBackups(t, settings) {
+  const dir = backupsDirOf(process.env);
+  let running = null;
+  const once = async () => {
+    if (running || stopping) return;
+    const started = Date.now();
+    running = (async () => {
+      const { takeBackup, pruneBackups } = await import("./lib/backup.mjs");
+      const b = await takeBackup({
+        serverUrl: t.cluster.serverUrl,
+        dataDir: t.cluster.dataDir,
+        uploadDir: t.env.UPLOAD_DIR,
+        backupsDir: dir,
+      });
+      const removed = pruneBackups(dir, settings.BACKUP_KEEP_DAYS);
+      info(
+        `backup ${path.relative(ROOT, b.dir)} in ${fmtMs(Date.now() - started)}${removed.length ? `; removed ${removed.length} older than ${settings.BACKUP_KEEP_DAYS} days` : ""}`,
+      );
+    })()
+      .catch((e) => warn(`backup failed: ${e.message}`))
+      .finally(() => (running = null));
+  };
+  void once();
+  const timer = setInterval(once, settings.BACKUP_INTERVAL_HOURS * 3_600_000);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
+
 try {
   const { settings, problems } = readProdSettings(process.env);
   if (problems.length) {
@@ -141,6 +186,9 @@ try {
   });
   if (stopping) process.exit(130);
   printReady(topology, Date.now() - t0, settings);
+  if (topology.cluster && !args.includes("--check")) backups = scheduleBackups(topology, settings);
+  else if (!topology.cluster)
+    warn("DATABASE_URL is set: no backups here; use that server's own (docs/operations.md)");
   if (args.includes("--seed")) info("demo logins: README 'Demo logins' (db/seed-logins.json)");
   if (args.includes("--check")) {
     step("checking the topology (scripts/lib/prod-check.mjs)");

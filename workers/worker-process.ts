@@ -91,10 +91,13 @@ export async function main(env: Env): Promise<void> {
     mail: createOutboxMailer(dbHandle.db),
     env,
   });
-  // With SMTP_URL the worker also delivers the outbox (every process writes e-mails there first).
-  const mailSender = env.SMTP_URL
-    ? createSmtpSender({ db: dbHandle.db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM })
-    : null;
+  // With SMTP_URL the worker also delivers the outbox (every process writes e-mails there first), unless the
+  // operator holds it (OUTBOX_PAUSED, docs/operations.md "Backups and restore").
+  const outboxPaused = env.OUTBOX_PAUSED === "true" || env.OUTBOX_PAUSED === "1";
+  const mailSender =
+    env.SMTP_URL && !outboxPaused
+      ? createSmtpSender({ db: dbHandle.db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM })
+      : null;
 
   const connection = await connectWithRetry(env);
   const bundlePath = process.env.WORKFLOW_BUNDLE_PATH || null;
@@ -151,7 +154,7 @@ export async function main(env: Env): Promise<void> {
     "info",
     `task queue "${env.TEMPORAL_TASK_QUEUE}" on ${env.TEMPORAL_ADDRESS} (namespace ${env.TEMPORAL_NAMESPACE}), ` +
       `payments: ${payments.provider}, workflows: ${useBundle ? "prebuilt bundle" : "compiled from source"}, ` +
-      `mail: ${env.SMTP_URL ? `SMTP ${smtpHostOf(env.SMTP_URL)}` : "outbox only"}, ` +
+      `mail: ${env.SMTP_URL ? `SMTP ${smtpHostOf(env.SMTP_URL)}${outboxPaused ? " (paused: OUTBOX_PAUSED)" : ""}` : "outbox only"}, ` +
       `versioning: ${version ? `${version.deploymentName} build ${version.buildId} (workflows pinned)` : "off"}`,
   );
   mailSender?.start();

@@ -2,7 +2,8 @@
  * The payment activities every order kind shares (workflows/buy/activities.ts OrderProviderActivities), and the
  * cards on file. Each money movement is one `recordedPayment`: its `payments` row written as queued under the
  * workflow's idempotency key, then sent to the provider with that same key, then completed; a retry finds both
- * the row and the provider's first answer (activities/buy/index.ts says what each outcome becomes).
+ * the row and the provider's first answer (activities/buy/index.ts says what each outcome becomes). An order
+ * created before a restore asks the provider first (docs/decisions/0048-restore-asks-the-provider.md).
  */
 import { ApplicationFailure } from "@temporalio/activity";
 import type { Db } from "../../db/client";
@@ -24,6 +25,8 @@ import {
   recordPaymentMethod,
 } from "../../db/queries/settings";
 import { cardBrandLabel, CARD_MESSAGES } from "../../domain/cards";
+import { orderPredatesRestore } from "../../db/queries/restores";
+import { askingFirst } from "../payments/ask-first";
 import { PaymentRejectedError, type PaymentsPort } from "../payments/port";
 import { log, translate } from "./log";
 import type {
@@ -113,6 +116,19 @@ export function createPaymentActivities({
   db: Db;
   payments: PaymentsPort;
 }): PaymentActivities {
+  /**
+   * The provider as a movement of this order reaches it: an order created before a restore asks it first whether
+   * the movement already happened (docs/decisions/0048-restore-asks-the-provider.md).
+   */
+  async function providerFor(orderId: number): Promise<PaymentsPort> {
+    if (!(await orderPredatesRestore(db, orderId))) return payments;
+    return askingFirst(payments, (key, movement) =>
+      log.warn("restored order: the provider already has this movement; recorded, not sent again", {
+        key,
+        providerRef: movement.id,
+      }),
+    );
+  }
   /** The authorisation row of a PaymentIntent: who paid, with which card. */
   async function payerOf(paymentIntentId: string): Promise<PaymentRow> {
     const auth = await getAuthorizationByIntent(db, paymentIntentId);
@@ -153,7 +169,9 @@ export function createPaymentActivities({
           lastFour: pm.lastFour,
         },
         async () => {
-          const r = await payments.authorizePayment({
+          const r = await (
+            await providerFor(input.orderId)
+          ).authorizePayment({
             idempotencyKey: input.idempotencyKey,
             amountCents: input.amountCents,
             paymentMethod: pm.paymentMethodId,
@@ -206,7 +224,9 @@ export function createPaymentActivities({
           txtype: "capture",
         },
         async () => {
-          const r = await payments.capturePayment({
+          const r = await (
+            await providerFor(input.orderId)
+          ).capturePayment({
             idempotencyKey: input.idempotencyKey,
             paymentIntentId: input.paymentIntentId,
             amountCents: input.amountCents,
@@ -269,7 +289,9 @@ export function createPaymentActivities({
           txtype: "refund",
         },
         async () => {
-          const r = await payments.refundPayment({
+          const r = await (
+            await providerFor(input.orderId)
+          ).refundPayment({
             idempotencyKey: input.idempotencyKey,
             paymentIntentId: input.paymentIntentId,
             amountCents: input.amountCents,
@@ -306,7 +328,9 @@ export function createPaymentActivities({
           // No card on file: recorded, queued for staff ("payment is queued for processing.").
           if (!card || !card.providerCustomerId || input.amountCents === 0)
             return { answer: { status: "queued", chargeId: null } };
-          const r = await payments.chargeSavedCard({
+          const r = await (
+            await providerFor(input.orderId)
+          ).chargeSavedCard({
             idempotencyKey: input.idempotencyKey,
             amountCents: input.amountCents,
             customerId: card.providerCustomerId,
@@ -355,7 +379,9 @@ export function createPaymentActivities({
               outcome: { status: "queued", providerRef: null, queued: true, releasedAt },
               answer: queued(releasedAt),
             };
-          const r = await payments.createTransfer({
+          const r = await (
+            await providerFor(input.orderId)
+          ).createTransfer({
             idempotencyKey: input.idempotencyKey,
             amountCents: input.amountCents,
             destination: account,

@@ -152,6 +152,34 @@ export interface ChargeResult {
   amountCents: number;
 }
 
+/**
+ * What a movement left at the provider: the object its request created or changed, looked up by the idempotency
+ * key the movement carries in its metadata (`idempotency_key`; a capture: the intent it captured). Asked before a
+ * movement is sent again after a restore (docs/decisions/0048-restore-asks-the-provider.md).
+ */
+export type MovementKind = "payment_intent" | "capture" | "refund" | "transfer";
+
+export interface FindMovementInput {
+  kind: MovementKind;
+  idempotencyKey: string;
+  /** capture: the intent captured; refund: the intent refunded (the provider lists refunds by intent). */
+  paymentIntentId?: string;
+  /** transfer: the order's transfer group (the provider lists transfers by group). */
+  transferGroup?: string;
+}
+
+export interface FoundMovement {
+  /** pi_..., re_..., tr_... */
+  id: string;
+  amountCents: number;
+  status: string;
+  /** An intent's latest charge. */
+  chargeId: string | null;
+}
+
+/** The metadata entry that names a movement's idempotency key at the provider. */
+export const IDEMPOTENCY_KEY_METADATA = "idempotency_key";
+
 export interface PaymentsPort {
   readonly provider: PaymentsProviderName;
   /** A connected (payout) account with the retailer's bank account as external account. */
@@ -191,6 +219,11 @@ export interface PaymentsPort {
   createTransfer(input: TransferInput): Promise<TransferResult>;
   /** Charges a saved card off-session (the seller's penalty), captured at once. */
   chargeSavedCard(input: ChargeSavedCardInput): Promise<ChargeResult>;
+  /**
+   * The movement sent with this idempotency key, if the provider has it (null: it never happened). An intent is
+   * found by its metadata (Stripe's search), a refund or a transfer in the list of its intent or group.
+   */
+  findMovementByKey(input: FindMovementInput): Promise<FoundMovement | null>;
 }
 
 /**

@@ -30,7 +30,7 @@
  * A PaymentMethod attached to a customer can only be used with that customer (as with Stripe).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db, DbOrTx, Tx } from "../../db/client";
 import { sandboxIdempotencyKeys } from "../../db/schema";
 import { getSandboxObject, putSandboxObject } from "../../db/queries/payments";
@@ -53,6 +53,9 @@ import {
   type ReleaseAuthorizationInput,
   type TransferInput,
   type TransferResult,
+  type FindMovementInput,
+  type FoundMovement,
+  IDEMPOTENCY_KEY_METADATA,
   type ConnectedAccount,
   type CreateConnectedAccountInput,
   type CreateConnectedAccountFromTokensInput,
@@ -90,6 +93,14 @@ export function sandboxId(prefix: string): string {
   return `${prefix}_sandbox_${randomBytes(9).toString("base64url").replace(/[-_]/g, "x")}`;
 }
 
+/** How long a key's first answer is kept (Stripe: keys may be removed once they are 24 hours old). */
+export const SANDBOX_KEY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** A movement's metadata as the provider keeps it: the caller's and its idempotency key (findMovementByKey). */
+function withKey(metadata: Record<string, string>, key: string): Record<string, string> {
+  return { ...metadata, [IDEMPOTENCY_KEY_METADATA]: key };
+}
+
 export class SandboxPayments implements PaymentsPort {
   readonly provider = "sandbox" as const;
   constructor(private readonly db: Db) {}
@@ -111,6 +122,15 @@ export class SandboxPayments implements PaymentsPort {
       | { kind: "rejection"; rejection: StoredRejection }
       | { kind: "object"; object: SandboxObject };
     const outcome = await this.db.transaction(async (tx): Promise<Outcome> => {
+      // Like Stripe, a key is forgotten a day after its first request: the same key then makes a new object.
+      await tx
+        .delete(sandboxIdempotencyKeys)
+        .where(
+          and(
+            eq(sandboxIdempotencyKeys.key, key),
+            lt(sandboxIdempotencyKeys.createdAt, new Date(Date.now() - SANDBOX_KEY_TTL_MS)),
+          ),
+        );
       const claimed = await tx
         .insert(sandboxIdempotencyKeys)
         .values({ key, requestHash: hash })
@@ -432,7 +452,7 @@ export class SandboxPayments implements PaymentsPort {
           paymentMethodId: pm.id,
           customerId: input.customerId,
           description: input.description,
-          metadata: input.metadata,
+          metadata: withKey(input.metadata, input.idempotencyKey),
           capture: "manual",
         });
       },
@@ -557,7 +577,7 @@ export class SandboxPayments implements PaymentsPort {
           currency: "usd",
           payment_intent: intent.id,
           charge: intent.latest_charge,
-          metadata: input.metadata,
+          metadata: withKey(input.metadata, input.idempotencyKey),
           status: "succeeded",
           created: Math.floor(Date.now() / 1000),
         };
@@ -600,7 +620,7 @@ export class SandboxPayments implements PaymentsPort {
           currency: "usd",
           destination: input.destination,
           transfer_group: input.transferGroup,
-          metadata: input.metadata,
+          metadata: withKey(input.metadata, input.idempotencyKey),
           reversed: false,
           created: Math.floor(Date.now() / 1000),
         };
@@ -648,7 +668,7 @@ export class SandboxPayments implements PaymentsPort {
           paymentMethodId: pm.id,
           customerId: input.customerId,
           description: input.description,
-          metadata: input.metadata,
+          metadata: withKey(input.metadata, input.idempotencyKey),
           capture: "automatic",
         });
       },
@@ -658,6 +678,34 @@ export class SandboxPayments implements PaymentsPort {
       chargeId: pi.latest_charge as string,
       amountCents: pi.amount as number,
     };
+  }
+
+  /**
+   * The object a movement's request left, found as Stripe finds it (findMovementByKey in ./stripe.ts): by the key
+   * in its metadata, or for a capture the intent's status. The idempotency records are not read: they are
+   * forgotten after a day, the objects are not.
+   */
+  async findMovementByKey(input: FindMovementInput): Promise<FoundMovement | null> {
+    if (input.kind === "capture") {
+      const intent = input.paymentIntentId
+        ? await getObject(this.db, input.paymentIntentId)
+        : undefined;
+      if (intent?.object !== "payment_intent" || intent.status !== "succeeded") return null;
+      return movementOf(intent, intent.amount_received as number);
+    }
+    const kind = input.kind;
+    const rows = await this.db
+      .select({ data: sandboxPaymentObjects.data })
+      .from(sandboxPaymentObjects)
+      .where(
+        and(
+          eq(sandboxPaymentObjects.kind, kind),
+          sql`${sandboxPaymentObjects.data} -> 'metadata' ->> ${IDEMPOTENCY_KEY_METADATA} = ${input.idempotencyKey}`,
+        ),
+      )
+      .limit(1);
+    const found = rows[0]?.data as SandboxObject | undefined;
+    return found ? movementOf(found, found.amount as number) : null;
   }
 
   /** Reads an object by id (tests, staff tools, later operations). */
@@ -720,6 +768,15 @@ async function putIntentWithCharge(
   };
   await putObject(tx, "payment_intent", intent);
   return intent;
+}
+
+function movementOf(o: SandboxObject, amountCents: number): FoundMovement {
+  return {
+    id: o.id,
+    amountCents,
+    status: o.object === "transfer" ? "paid" : String(o.status),
+    chargeId: typeof o.latest_charge === "string" ? o.latest_charge : null,
+  };
 }
 
 function assertAmount(amount: number): void {

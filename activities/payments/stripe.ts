@@ -24,6 +24,9 @@ import {
   type ReleaseAuthorizationInput,
   type TransferInput,
   type TransferResult,
+  type FindMovementInput,
+  type FoundMovement,
+  IDEMPOTENCY_KEY_METADATA,
   type ConnectedAccount,
   type CreateConnectedAccountInput,
   type CreateConnectedAccountFromTokensInput,
@@ -413,6 +416,88 @@ export class StripePayments implements PaymentsPort {
       throw translateStripeError(err, input.idempotencyKey);
     }
   }
+
+  /**
+   * GET /v1/payment_intents/search by the key in the metadata (an authorisation, a saved card's charge); GET
+   * /v1/payment_intents/{id} for a capture (an intent is captured once: succeeded means it was); GET
+   * /v1/refunds?payment_intent= and GET /v1/transfers?transfer_group=, filtered by the key in the metadata
+   * (Stripe's search covers neither refunds nor transfers). Search lags writes by up to a minute (more during
+   * an outage): fit for a restore, which asks about movements older than that, not for a retry.
+   */
+  async findMovementByKey(input: FindMovementInput): Promise<FoundMovement | null> {
+    const key = input.idempotencyKey;
+    const hasKey = (o: { metadata?: Stripe.Metadata | null }) =>
+      o.metadata?.[IDEMPOTENCY_KEY_METADATA] === key;
+    try {
+      switch (input.kind) {
+        case "payment_intent": {
+          const found = await this.stripe.paymentIntents.search(movementSearchParams(key));
+          const intent = found.data.find(hasKey);
+          return intent ? intentMovement(intent, intent.amount) : null;
+        }
+        case "capture": {
+          const intent = await this.stripe.paymentIntents.retrieve(required(input.paymentIntentId));
+          return intent.status === "succeeded"
+            ? intentMovement(intent, intent.amount_received)
+            : null;
+        }
+        case "refund":
+          for await (const refund of this.stripe.refunds.list({
+            payment_intent: required(input.paymentIntentId),
+            limit: 100,
+          }))
+            if (hasKey(refund))
+              return {
+                id: refund.id,
+                amountCents: refund.amount,
+                status: refund.status ?? "",
+                chargeId: null,
+              };
+          return null;
+        case "transfer":
+          for await (const transfer of this.stripe.transfers.list({
+            transfer_group: required(input.transferGroup),
+            limit: 100,
+          }))
+            if (hasKey(transfer))
+              return {
+                id: transfer.id,
+                amountCents: transfer.amount,
+                status: "paid",
+                chargeId: null,
+              };
+          return null;
+      }
+    } catch (err) {
+      throw translateStripeError(err, key);
+    }
+  }
+}
+
+/** The search of a movement's intent by its key (exported for the contract test and for review). */
+export function movementSearchParams(key: string): Stripe.PaymentIntentSearchParams {
+  // Stripe's search query language: a string value in single quotes, a quote inside escaped with a backslash.
+  const quoted = key.replace(/\\/g, "\\\\").replace(/'/g, "\\'");
+  return { query: `metadata['${IDEMPOTENCY_KEY_METADATA}']:'${quoted}'`, limit: 10 };
+}
+
+function intentMovement(intent: Stripe.PaymentIntent, amountCents: number): FoundMovement {
+  const charge =
+    typeof intent.latest_charge === "string"
+      ? intent.latest_charge
+      : (intent.latest_charge?.id ?? null);
+  return { id: intent.id, amountCents, status: intent.status, chargeId: charge };
+}
+
+function required(id: string | undefined): string {
+  if (!id)
+    throw new Error("findMovementByKey: the intent or transfer group to look in is required");
+  return id;
+}
+
+/** A movement's metadata at the provider: the caller's, and the key it was sent with (findMovementByKey). */
+function withKey(metadata: Record<string, string>, key: string): Record<string, string> {
+  return { ...metadata, [IDEMPOTENCY_KEY_METADATA]: key };
 }
 
 /** Stripe's test card tokens (tok_visa, ...): a PaymentMethod is created from them first. */
@@ -434,7 +519,7 @@ export function authorizeIntentParams(
     payment_method_types: ["card"],
     ...(input.customerId ? { customer: input.customerId } : {}),
     description: input.description,
-    metadata: input.metadata,
+    metadata: withKey(input.metadata, input.idempotencyKey),
   };
 }
 
@@ -446,7 +531,7 @@ export function refundParams(input: RefundInput): Stripe.RefundCreateParams {
   return {
     payment_intent: input.paymentIntentId,
     amount: input.amountCents,
-    metadata: input.metadata,
+    metadata: withKey(input.metadata, input.idempotencyKey),
   };
 }
 
@@ -456,7 +541,7 @@ export function transferParams(input: TransferInput): Stripe.TransferCreateParam
     currency: "usd",
     destination: input.destination,
     transfer_group: input.transferGroup,
-    metadata: input.metadata,
+    metadata: withKey(input.metadata, input.idempotencyKey),
   };
 }
 
@@ -474,7 +559,7 @@ export function offSessionChargeParams(
     confirm: true,
     capture_method: "automatic",
     description: input.description,
-    metadata: input.metadata,
+    metadata: withKey(input.metadata, input.idempotencyKey),
   };
 }
 

@@ -175,3 +175,17 @@ export const seedRuns = pgTable("seed_runs", {
   ranAt: timestamp("ran_at", { withTimezone: true }).notNull().defaultNow(),
   detail: integer("detail"),
 });
+
+/**
+ * Each restore of a backup (scripts/restore.mjs, docs/operations.md "Backups and restore"): a movement of an
+ * order created before it asks the provider whether it already happened before it is sent
+ * (docs/decisions/0048-restore-asks-the-provider.md).
+ */
+export const restores = pgTable("restores", {
+  id: serial("id").primaryKey(),
+  /** The backup's directory name. */
+  backup: text("backup").notNull(),
+  /** When the backup was taken: what happened after it is not in this database. */
+  backupTakenAt: timestamp("backup_taken_at", { withTimezone: true }).notNull(),
+  restoredAt: timestamp("restored_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -98,7 +98,7 @@ function initdb(bin, dataDir, ids) {
 }
 
 /** As root the server must run as an unprivileged user: `postgres`, created if missing. */
-function postgresIds() {
+export function postgresIds() {
   if (!isRoot) return {};
   const id = (flag) => spawnSync("id", [flag, "postgres"], { encoding: "utf8" });
   if (id("-u").status !== 0) {
@@ -138,7 +138,7 @@ function reachableByPostgres(dir, ids) {
  * which must be able to traverse every parent folder; when the clone lives under a private
  * folder (e.g. a 0700 mktemp dir) fall back to /var/tmp/wholesale-<hash>/<name>.
  */
-function resolveDataDir(requested, ids) {
+export function resolveDataDir(requested, ids) {
   if (!ids?.uid) return requested;
   const parent = path.dirname(requested);
   fs.mkdirSync(parent, { recursive: true });

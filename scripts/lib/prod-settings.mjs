@@ -38,7 +38,17 @@ export const PROD_SETTINGS = Object.freeze({
     DEFAULT_MAX_CONNS.visibility,
     "visibility connections per Temporal service process",
   ],
+  BACKUP_INTERVAL_HOURS: [
+    24,
+    "a backup of the embedded PostgreSQL and the uploads at start and then every N hours (BACKUP_DIR)",
+  ],
+  BACKUP_KEEP_DAYS: [7, "backups older than N days are removed"],
 });
+
+/** Where the backups go (BACKUP_DIR, default <data>/backups); `npm run restore` reads them there. */
+export function backupsDirOf(env) {
+  return env.BACKUP_DIR ? path.resolve(env.BACKUP_DIR) : path.join(PROD_DATA_DIR, "backups");
+}
 
 /** Database connections each app process may hold (db/client.ts: the web's pool 10, the worker's 5). */
 export const APP_POOL = Object.freeze({ web: 10, worker: 5 });

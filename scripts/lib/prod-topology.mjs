@@ -113,12 +113,14 @@ async function build(buildDir) {
 
 /**
  * PostgreSQL: the embedded server (kept in <dataDir>/pg) or DATABASE_URL's; { appUrl, db (Temporal's),
- * restart (embedded only: a fast shutdown and a start on the same data, for the fault script) }.
+ * restart (embedded only: a fast shutdown and a start on the same data, for the fault script), cluster (embedded
+ * only: its data directory and server URL, for the backups) }.
  */
 async function startPostgres({ settings, dataDir, started }) {
   const userUrl = process.env.DATABASE_URL;
   let appUrl = userUrl;
   let restart = null;
+  let cluster = null;
   if (!userUrl) {
     const { startEmbeddedPostgres } = await import("./pg.mjs");
     step(`starting PostgreSQL :${settings.ports.postgres} (${path.relative(ROOT, dataDir)}/pg)`);
@@ -139,6 +141,7 @@ async function startPostgres({ settings, dataDir, started }) {
       };
     }
     appUrl = pg.url(DB_NAMES.dev);
+    cluster = { dataDir: pg.dataDir, serverUrl: pg.serverUrl };
   } else
     info(
       "DATABASE_URL is set: the app's and Temporal's databases go on that server (no embedded PostgreSQL)",
@@ -153,7 +156,7 @@ async function startPostgres({ settings, dataDir, started }) {
     visibility: process.env.TEMPORAL_VISIBILITY_DB || "temporal_visibility",
   };
   await checkConnections(appUrl, settings);
-  return { appUrl, db, restart };
+  return { appUrl, db, restart, cluster };
 }
 
 /** Refuses to start when the topology's pools could exceed the server's max_connections. */
@@ -424,6 +427,7 @@ export async function startProdTopology({
       appUrl,
       db,
       restart: restartPostgres,
+      cluster,
     } = await startPostgres({ settings, dataDir, started });
     await temporalSchema(tools.sqlTool, db);
     const { frontendAddress } = await temporalServices({
@@ -499,6 +503,7 @@ export async function startProdTopology({
       app,
       builds,
       restartPostgres,
+      cluster,
       stop,
     };
   } catch (e) {

@@ -73,7 +73,7 @@ describe("Stripe adapter: purchase money against stripe-mock", () => {
       payment_method_types: ["card"],
       customer: "cus_buyer1",
       description: "Order 4242",
-      metadata: { order_id: "4242", step: "authorize" },
+      metadata: { order_id: "4242", step: "authorize", idempotency_key: input.idempotencyKey },
     });
   });
 
@@ -136,7 +136,7 @@ describe("Stripe adapter: purchase money against stripe-mock", () => {
     expect(refundParams(input)).toEqual({
       payment_intent: "pi_123",
       amount: 8_000,
-      metadata: input.metadata,
+      metadata: { ...input.metadata, idempotency_key: input.idempotencyKey },
     });
   });
 
@@ -158,7 +158,7 @@ describe("Stripe adapter: purchase money against stripe-mock", () => {
       currency: "usd",
       destination: "acct_seller1",
       transfer_group: "order-4242",
-      metadata: input.metadata,
+      metadata: { ...input.metadata, idempotency_key: input.idempotencyKey },
     });
   });
 

@@ -92,6 +92,39 @@ export async function createDraftOrder(
 }
 
 /**
+ * A purchase by `buyerId` of 2 × $25.00 from `f`'s seller, checked out: its draft order, and its payment
+ * authorised through the buy activities as the workflow calls them.
+ */
+export async function checkedOutOrder(
+  db: Db,
+  acts: Pick<BuyActivities, "authorizePayment">,
+  f: Awaited<ReturnType<typeof createSellerWithListing>>,
+  buyerId: number,
+  paymentMethod: PaymentMethodInput,
+) {
+  const lines: OrderLine[] = [
+    { listingId: f.listing.id, variationId: f.variation.id, sizes: { M: 2 }, unitPriceCents: 2500 },
+  ];
+  const o = await createDraftOrder(db, {
+    providerId: f.seller.retailer.id,
+    receiverId: buyerId,
+    brandId: f.brand.id,
+    lines,
+  });
+  const q = orderQuote(lines);
+  const auth = await acts.authorizePayment({
+    idempotencyKey: `${o.workflowId}:authorize:1`,
+    orderId: o.orderId,
+    retailerId: buyerId,
+    paymentMethod,
+    amountCents: q.totalCents,
+    description: `Order ${o.externalId}`,
+  });
+  if (auth.status !== "authorized") throw new Error(`not authorised: ${auth.message}`);
+  return { o, q, auth };
+}
+
+/**
  * A purchase by `buyerId` of 2 × $25.00 from `f`'s seller, through the buy activities as the workflow calls
  * them: authorised, captured, optionally refunded in part (`refundAttempts` times with the same key, as a
  * retried activity would), `beforePayout` (e.g. an RMA charge), then paid out. The statements tests'
@@ -109,25 +142,7 @@ export async function tradedOrder(
     beforePayout?: (o: { orderId: number; workflowId: string }) => Promise<void>;
   },
 ) {
-  const lines: OrderLine[] = [
-    { listingId: f.listing.id, variationId: f.variation.id, sizes: { M: 2 }, unitPriceCents: 2500 },
-  ];
-  const o = await createDraftOrder(db, {
-    providerId: f.seller.retailer.id,
-    receiverId: buyerId,
-    brandId: f.brand.id,
-    lines,
-  });
-  const q = orderQuote(lines);
-  const auth = await acts.authorizePayment({
-    idempotencyKey: `${o.workflowId}:authorize:1`,
-    orderId: o.orderId,
-    retailerId: buyerId,
-    paymentMethod: opts.paymentMethod,
-    amountCents: q.totalCents,
-    description: `Order ${o.externalId}`,
-  });
-  if (auth.status !== "authorized") throw new Error(`not authorised: ${auth.message}`);
+  const { o, q, auth } = await checkedOutOrder(db, acts, f, buyerId, opts.paymentMethod);
   await acts.capturePayment({
     idempotencyKey: `${o.workflowId}:capture:1`,
     orderId: o.orderId,

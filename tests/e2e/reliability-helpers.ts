@@ -6,9 +6,11 @@
  * them; what the workflow's history says about activity attempts.
  *
  * The env is the e2e suite's (scripts/test.mjs): DATABASE_URL, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE;
- * the worker inherits it with TEMPORAL_TASK_QUEUE replaced.
+ * the worker inherits it with TEMPORAL_TASK_QUEUE replaced. A web process of our own (workers/web.mjs), to kill
+ * between two of its steps, with its Temporal connection through a proxy that can hold it.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Client, WorkflowHandle } from "@temporalio/client";
@@ -443,4 +445,107 @@ export async function localActivityTypes(handle: WorkflowHandle): Promise<string
 export async function workflowTaskTimeouts(handle: WorkflowHandle): Promise<number> {
   const history = await handle.fetchHistory();
   return (history.events ?? []).filter((e) => e.workflowTaskTimedOutEventAttributes).length;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The web process, and a Temporal connection that can be held.
+
+/**
+ * workers/web.mjs as its own process on `port` (the suite's environment: its database, build and secrets, with
+ * `env` over it); kill() is SIGKILL, wherever the process is.
+ */
+export class WebProcess {
+  private child: ChildProcess | null = null;
+  private lines: string[] = [];
+  constructor(
+    readonly port: number,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  async start(timeoutMs = 60_000): Promise<void> {
+    const child = spawn(process.execPath, [path.join("workers", "web.mjs")], {
+      cwd: ROOT,
+      env: { ...process.env, METRICS_PORT: "", ...this.env, PORT: String(this.port) },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    this.child = child;
+    const killOnExit = () => child.kill("SIGKILL");
+    process.once("exit", killOnExit);
+    child.once("exit", () => process.removeListener("exit", killOnExit));
+    const keep = (buf: Buffer) => this.lines.push(...buf.toString("utf8").split("\n").slice(0, 40));
+    child.stdout?.on("data", keep);
+    child.stderr?.on("data", keep);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`web exited:\n${this.output()}`);
+      const up = await fetch(`http://127.0.0.1:${this.port}/signin`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+      if (up) return;
+      if (Date.now() > deadline) throw new Error(`web not up:\n${this.output()}`);
+      await sleep(250);
+    }
+  }
+
+  output(): string {
+    return this.lines.join("\n");
+  }
+
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill("SIGKILL");
+    await exited;
+  }
+}
+
+/** A TCP proxy to `target` (host:port) that, once held, forwards nothing more from its clients. */
+export async function holdingProxy(target: string): Promise<{
+  address: string;
+  hold(): void;
+  /** Bytes a client sent while held (what did not reach the target). */
+  heldBytes(): number;
+  close(): Promise<void>;
+}> {
+  const [host, port] = target.split(":");
+  let held = false;
+  let heldBytes = 0;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(port), host);
+    sockets.add(client).add(upstream);
+    client.on("data", (d: Buffer) => {
+      if (held) heldBytes += d.length;
+      else upstream.write(d);
+    });
+    upstream.on("data", (d: Buffer) => client.write(d));
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on("error", end).on("close", end);
+    upstream.on("error", end).on("close", end);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    address: `127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    hold: () => (held = true),
+    heldBytes: () => heldBytes,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await Promise.race([new Promise((r) => server.close(r)), sleep(2_000)]);
+    },
+  };
+}
+
+/** A TCP port nothing listens on now. */
+export async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const port = (s.address() as net.AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return port;
 }

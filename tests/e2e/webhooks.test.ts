@@ -11,7 +11,9 @@
  * - the inbox (docs/decisions/0042-webhook-inbox.md): an event stored by a web process that died before its
  *   signal (the test calls storeCarrierEvent, the endpoint's store step, and nothing after it) is delivered by
  *   the worker's relay and moves the order, though the carrier's retry is answered "duplicate"; the same event
- *   posted twice at the same moment is stored once, answered once as a duplicate, and acted on once.
+ *   posted twice at the same moment is stored once, answered once as a duplicate, and acted on once; a real web
+ *   process (workers/web.mjs) killed after it stored an event and before the signal left (its Temporal
+ *   connection held by a proxy) gives the sender no answer, and the relay still delivers the event.
  */
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,6 +42,7 @@ import {
   waitForReadModel,
 } from "./buy-helpers";
 import { HttpClient } from "./http";
+import { freePort, holdingProxy, WebProcess } from "./reliability-helpers";
 
 let dbh: DbHandle;
 let brand: number;
@@ -342,6 +345,49 @@ describe("the inbox: no acknowledged event is lost", () => {
     expect(order.actions.filter((a) => a.code === ACTION.SHIPMENT_DELIVERED)).toHaveLength(1);
     expect(order.actions.filter((a) => a.code === ACTION.PAYOUT_RELEASED)).toHaveLength(1);
   });
+
+  it("a real web process killed after storing an event, before its signal left: the relay delivers it", async () => {
+    const { orderId, trackingNumber } = await orderAwaitingPickup();
+    // A web process of its own whose Temporal connection goes through a proxy that is then held: the process
+    // stores the event and waits on its signal, which cannot leave, when it is killed.
+    const proxy = await holdingProxy(process.env.TEMPORAL_ADDRESS ?? "127.0.0.1:7233");
+    const web = new WebProcess(await freePort(), { TEMPORAL_ADDRESS: proxy.address });
+    try {
+      await web.start();
+      proxy.hold();
+      const ev = carrierEvent(trackingNumber, "picked_up");
+      const raw = JSON.stringify(ev);
+      const posted = fetch(`http://127.0.0.1:${web.port}/webhooks/carrier`, {
+        method: "POST",
+        body: raw,
+        headers: {
+          "content-type": "application/json",
+          [CARRIER_SIGNATURE_HEADER]: signCarrierEvent(raw, env.CARRIER_WEBHOOK_SECRET),
+        },
+      }).then(
+        (r) => r.status,
+        () => "no answer",
+      );
+      await until("the event stored", () => inboxRow(`carrier:${ev.id}`));
+      await until("its signal on the way", async () => proxy.heldBytes() > 0);
+      await web.kill();
+      // The carrier never had an answer; the row waits, undelivered.
+      expect(await posted).toBe("no answer");
+      expect(await inboxRow(`carrier:${ev.id}`)).toMatchObject({ processedAt: null, attempts: 1 });
+      // Its retry is a duplicate; the worker's relay delivers the stored event after the endpoint's hold.
+      const retry = await postCarrier(raw, signCarrierEvent(raw, env.CARRIER_WEBHOOK_SECRET));
+      expect(JSON.parse(retry.body)).toMatchObject({ received: true, duplicate: true });
+      await waitForOrderState(orderId, COMMON_STATES.IN_ROUTE);
+      await until(
+        "the relay's mark",
+        async () => (await inboxRow(`carrier:${ev.id}`)).outcome === "delivered",
+      );
+      expect(await signalsIn(orderId, "carrierEvent")).toBe(1);
+    } finally {
+      await web.kill();
+      await proxy.close();
+    }
+  }, 150_000);
 
   it("the same event posted twice at the same moment: one stored, one duplicate, the workflow acts once", async () => {
     const { orderId, trackingNumber } = await orderAwaitingPickup();
