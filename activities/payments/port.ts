@@ -139,6 +139,28 @@ export interface ChargeResult {
   amountCents: number;
 }
 
+/**
+ * A movement asked about by the idempotency key it was sent with (docs/decisions/0044-payments-needing-attention.md):
+ * the key travels in the movement's metadata (`idempotency_key`), so the provider's records can be searched for
+ * it. `kind` says where to look; a refund is looked for among its PaymentIntent's refunds, a transfer in its
+ * transfer group, a release is the PaymentIntent's cancellation.
+ */
+export interface FindMovementInput {
+  idempotencyKey: string;
+  kind: "charge" | "refund" | "transfer" | "release";
+  /** refund, release: the PaymentIntent. */
+  paymentIntentId?: string;
+  /** transfer: its transfer group (`order-<id>`). */
+  transferGroup?: string;
+}
+
+/** What the provider holds under a key: its object id, amount and status. */
+export interface FoundMovement {
+  id: string;
+  amountCents: number;
+  status: string;
+}
+
 export interface PaymentsPort {
   readonly provider: PaymentsProviderName;
   /** A connected (payout) account with the retailer's bank account as external account. */
@@ -171,6 +193,8 @@ export interface PaymentsPort {
   createTransfer(input: TransferInput): Promise<TransferResult>;
   /** Charges a saved card off-session (the seller's penalty), captured at once. */
   chargeSavedCard(input: ChargeSavedCardInput): Promise<ChargeResult>;
+  /** The movement sent with this idempotency key, if the provider made it; null when it did not happen. */
+  findMovement(input: FindMovementInput): Promise<FoundMovement | null>;
 }
 
 /**

@@ -52,6 +52,8 @@ import {
   type ConnectedAccount,
   type CreateConnectedAccountInput,
   type CreatePaymentMethodFromTestCardInput,
+  type FindMovementInput,
+  type FoundMovement,
   type PaymentMethodInfo,
   type PaymentsPort,
 } from "./port";
@@ -583,6 +585,26 @@ export class SandboxPayments implements PaymentsPort {
       paymentIntentId: pi.id,
       chargeId: pi.latest_charge as string,
       amountCents: pi.amount as number,
+    };
+  }
+
+  /**
+   * The object a key's request made: none when the key was never used or its request was refused (a refusal
+   * moved nothing). A release answers its PaymentIntent only once canceled.
+   */
+  async findMovement(input: FindMovementInput): Promise<FoundMovement | null> {
+    const [row] = await this.db
+      .select()
+      .from(sandboxIdempotencyKeys)
+      .where(eq(sandboxIdempotencyKeys.key, input.idempotencyKey));
+    if (!row?.responseObjectId || row.responseError) return null;
+    const obj = await getObject(this.db, row.responseObjectId);
+    if (!obj) return null;
+    if (input.kind === "release" && obj.status !== "canceled") return null;
+    return {
+      id: obj.id,
+      amountCents: Number(obj.amount ?? 0),
+      status: String(obj.status ?? (obj.object === "transfer" ? "paid" : "")),
     };
   }
 

@@ -27,6 +27,8 @@ import {
   type ConnectedAccount,
   type CreateConnectedAccountInput,
   type CreatePaymentMethodFromTestCardInput,
+  type FindMovementInput,
+  type FoundMovement,
   type PaymentMethodInfo,
   type PaymentsPort,
 } from "./port";
@@ -362,6 +364,57 @@ export class StripePayments implements PaymentsPort {
       throw translateStripeError(err, input.idempotencyKey);
     }
   }
+
+  /**
+   * The movement sent with this key, found by the `idempotency_key` its metadata carries: a charge with
+   * PaymentIntent search (GET /v1/payment_intents/search), a refund among its PaymentIntent's refunds
+   * (GET /v1/refunds), a transfer in its transfer group (GET /v1/transfers); a release is the PaymentIntent
+   * itself once canceled (cancellation carries no metadata).
+   */
+  async findMovement(input: FindMovementInput): Promise<FoundMovement | null> {
+    const key = input.idempotencyKey;
+    const ours = (o: { metadata?: Stripe.Metadata | null }) => o.metadata?.idempotency_key === key;
+    try {
+      if (input.kind === "charge") {
+        const found = await this.stripe.paymentIntents.search(paymentIntentSearchParams(key));
+        const pi = found.data.find(ours);
+        return pi
+          ? { id: pi.id, amountCents: pi.amount_received || pi.amount, status: pi.status }
+          : null;
+      }
+      if (input.kind === "release") {
+        if (!input.paymentIntentId) return null;
+        const pi = await this.stripe.paymentIntents.retrieve(input.paymentIntentId);
+        return pi.status === "canceled"
+          ? { id: pi.id, amountCents: pi.amount, status: pi.status }
+          : null;
+      }
+      if (input.kind === "refund") {
+        if (!input.paymentIntentId) return null;
+        for await (const r of this.stripe.refunds.list({
+          payment_intent: input.paymentIntentId,
+          limit: 100,
+        }))
+          if (ours(r)) return { id: r.id, amountCents: r.amount, status: r.status ?? "pending" };
+        return null;
+      }
+      if (!input.transferGroup) return null;
+      for await (const t of this.stripe.transfers.list({
+        transfer_group: input.transferGroup,
+        limit: 100,
+      }))
+        if (ours(t))
+          return { id: t.id, amountCents: t.amount, status: t.reversed ? "reversed" : "paid" };
+      return null;
+    } catch (err) {
+      throw translateStripeError(err, key);
+    }
+  }
+}
+
+/** The search for a PaymentIntent by the idempotency key in its metadata (exported for the contract test). */
+export function paymentIntentSearchParams(key: string): Stripe.PaymentIntentSearchParams {
+  return { query: `metadata['idempotency_key']:'${key.replace(/'/g, "\\'")}'`, limit: 10 };
 }
 
 /** Stripe's test card tokens (tok_visa, ...): a PaymentMethod is created from them first. */
