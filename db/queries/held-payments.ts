@@ -137,6 +137,8 @@ const heldColumns = {
   heldAt: heldPayments.heldAt,
   lastTriedAt: heldPayments.lastTriedAt,
   resolution: heldPayments.resolution,
+  resolutionNote: heldPayments.resolutionNote,
+  resolvedBy: heldPayments.resolvedBy,
   resolvedAt: heldPayments.resolvedAt,
 };
 
