@@ -5,7 +5,7 @@
  * ones on "Payments needing attention" and end each one (paid on a new attempt, settled outside the
  * platform, written off). Every change writes a held_payment_events row (the audit).
  */
-import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, lte, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
 import {
   heldPaymentEvents,
@@ -224,7 +224,7 @@ export async function clearHeldPaymentDue(
   await db
     .update(heldPayments)
     .set({ retryDueAt: null })
-    .where(and(eq(heldPayments.paymentId, paymentId), sql`${heldPayments.retryDueAt} <= ${dueAt}`));
+    .where(and(eq(heldPayments.paymentId, paymentId), lte(heldPayments.retryDueAt, dueAt)));
 }
 
 /**
