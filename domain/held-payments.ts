@@ -22,10 +22,9 @@ export type HeldKind = "penalty" | "refund" | "release" | "transfer";
  * payout account (none, or the provider refused the one it had); a refund or a release only staff can
  * unblock (the buyer's card is the provider's business, not something the retailer adds).
  */
-export function heldNeed(kind: HeldKind, reason: string): HeldNeed {
+export function heldNeed(kind: HeldKind): HeldNeed {
   if (kind === "penalty") return "card";
   if (kind === "transfer") return "payout";
-  void reason;
   return "staff";
 }
 

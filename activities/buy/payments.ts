@@ -115,7 +115,7 @@ function held(
       queued: true,
       ...(releasedAt ? { releasedAt } : {}),
     },
-    hold: { reason, need: heldNeed(kind, reason), retry },
+    hold: { reason, need: heldNeed(kind), retry },
   };
 }
 
