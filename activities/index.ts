@@ -8,6 +8,7 @@ import type { Db } from "../db/client";
 import { DEFAULT_MARKETPLACE_TZ } from "../domain/business-days";
 import type { BuyActivities } from "../workflows/buy/activities";
 import type { CardActivities } from "../workflows/card/activities";
+import type { HeldPaymentActivities } from "../workflows/held-payments/activities";
 import type { PayoutActivities } from "../workflows/payout/activities";
 import type { RmaActivities } from "../workflows/rma/activities";
 import type { SwapActivities } from "../workflows/swap/activities";
@@ -16,6 +17,7 @@ import type { PaymentsPort } from "./payments/port";
 import { createBuyActivities } from "./buy";
 import { createSandboxCarrier, type SandboxCarrier } from "./carrier/sandbox";
 import { createCardActivities } from "./card";
+import { createHeldPaymentActivities } from "./held-payments";
 import { createPayoutActivities } from "./payout";
 import { createCardReadModelActivities } from "./readmodel/card";
 import { createPayoutReadModelActivities } from "./readmodel/payout";
@@ -44,7 +46,8 @@ export type Activities = BuyActivities &
   SwapActivities &
   RmaActivities &
   CardActivities &
-  PayoutActivities;
+  PayoutActivities &
+  HeldPaymentActivities;
 
 export function createActivities(deps: ActivityDeps): Activities {
   const timeZone = deps.env.MARKETPLACE_TZ ?? DEFAULT_MARKETPLACE_TZ;
@@ -67,5 +70,6 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...buy,
     ...createSwapActivities({ db: deps.db, buy, appOrigin: deps.env.APP_ORIGIN, timeZone }),
     ...createRmaActivities({ db: deps.db, buy, appOrigin: deps.env.APP_ORIGIN, timeZone }),
+    ...createHeldPaymentActivities({ db: deps.db, payments: deps.payments }),
   };
 }

@@ -5,6 +5,7 @@
  * decided here (pure), and again by db/queries/staff-users.ts inside the transaction that writes it.
  */
 import { z } from "zod";
+import { PAYMENTS_ATTENTION_PERMISSION } from "./held-payments";
 import { RESOURCE_NAMES, RESOURCES } from "./resources";
 
 /** The right to manage staff accounts and their permissions (kept in users.admin_permissions with the rest). */
@@ -21,6 +22,7 @@ export const PERMISSION_NAMES: readonly string[] = [
   ...RESOURCE_NAMES,
   STAFF_USERS_PERMISSION,
   PAYLOAD_DECODE_PERMISSION,
+  PAYMENTS_ATTENTION_PERMISSION,
 ];
 
 export function isPermissionName(v: string): boolean {
@@ -31,6 +33,7 @@ export function isPermissionName(v: string): boolean {
 export function permissionLabel(name: string): string {
   if (name === STAFF_USERS_PERMISSION) return "Staff users";
   if (name === PAYLOAD_DECODE_PERMISSION) return "Order payloads in the Temporal UI";
+  if (name === PAYMENTS_ATTENTION_PERMISSION) return "Payments needing attention";
   return (RESOURCES as Record<string, { plural: string } | undefined>)[name]?.plural ?? name;
 }
 

@@ -36,6 +36,10 @@ import { dataConverterOf, temporalTlsOf } from "../temporal/connection";
 import { activityLogging } from "./activity-logging";
 import { DEFAULT_BUNDLE_PATH, ROOT, WORKFLOWS_PATH, WORKFLOW_INTERCEPTOR_MODULES } from "./bundle";
 import { buildIdOf, deploymentVersionOf } from "./deploy-decisions";
+import { startOrJoin } from "../temporal/start-or-join";
+import { heldRetryStart } from "../workflows/held-payments/contract";
+import { createHeldPaymentsRelay } from "./held-payments-relay";
+import { ensureSchedules } from "./schedules";
 import { createWebhookRelay } from "./webhook-relay";
 import { serveWorkerHealth } from "./worker-health";
 
@@ -150,6 +154,13 @@ export async function main(env: Env): Promise<void> {
     signal: (d) => client.workflow.getHandle(d.workflowId).signal(d.signalName, d.signalArg),
     log: (msg) => say("warn", `webhooks: ${msg}`),
   });
+  // Held payments whose retailer has added a card or a payout account go again (ADR 0044).
+  const heldRelay = createHeldPaymentsRelay({
+    db: dbHandle.db,
+    start: (input) =>
+      startOrJoin(client, { taskQueue: env.TEMPORAL_TASK_QUEUE, ...heldRetryStart(input) }),
+    log: (msg) => say("warn", `held payments: ${msg}`),
+  });
   say(
     "info",
     `task queue "${env.TEMPORAL_TASK_QUEUE}" on ${env.TEMPORAL_ADDRESS} (namespace ${env.TEMPORAL_NAMESPACE}), ` +
@@ -159,6 +170,12 @@ export async function main(env: Env): Promise<void> {
   );
   mailSender?.start();
   webhookRelay.start();
+  heldRelay.start();
+  // Staff's daily list of held payments (workers/schedules.ts); a failure here never stops the worker.
+  ensureSchedules(client, {
+    taskQueue: env.TEMPORAL_TASK_QUEUE,
+    timeZone: env.MARKETPLACE_TZ,
+  }).catch((e) => say("warn", `schedules: ${e instanceof Error ? e.message : String(e)}`));
   // Matches no e-mail has listed yet get their retailer's daily e-mail (docs/decisions/0038-match-digests-from-the-workers-sweep.md).
   const matchDigests = setInterval(() => {
     queueDueMatchDigests(dbHandle.db, env.MARKETPLACE_TZ).catch((e) =>
@@ -171,6 +188,7 @@ export async function main(env: Env): Promise<void> {
   } finally {
     clearInterval(matchDigests);
     await webhookRelay.stop().catch(() => {});
+    await heldRelay.stop().catch(() => {});
     await mailSender?.stop().catch(() => {});
     await connection.close().catch(() => {});
     await dbHandle.close().catch(() => {});

@@ -4,3 +4,4 @@ export { cardOnFileWorkflow } from "./card/workflow";
 export { buyOrderWorkflow } from "./buy/workflow";
 export { swapOrderWorkflow } from "./swap/workflow";
 export { rmaWorkflow } from "./rma/workflow";
+export { heldPaymentsRetryWorkflow, heldPaymentsDigestWorkflow } from "./held-payments/workflow";

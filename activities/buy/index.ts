@@ -6,10 +6,12 @@
  *
  * Money (activities/buy/payments.ts, one recordedPayment each): every movement is first written to `payments` as queued under the workflow's idempotency key, then
  * sent to the provider with that same key, then completed; a retry finds both the row and the provider's
- * first answer. Expected outcomes are returned (a declined card -> declined; no card on file for a penalty
- * or no payout account for a payout -> queued, for staff to settle); a provider refusal that a retry cannot
- * fix during a capture is a non-retryable "PaymentRejected"; a reused key with other parameters is a
- * non-retryable "IdempotencyConflict"; anything else (an outage) is thrown and retried by Temporal.
+ * first answer. Expected outcomes are returned (a declined card -> declined; a penalty, refund, release or
+ * payout the provider refuses, or with no card on file or no payout account -> queued and held: on staff's
+ * "Payments needing attention", the retailer told, tried again when it adds what was missing; ADR 0044); a
+ * provider refusal that a retry cannot fix during a capture is a non-retryable "PaymentRejected"; a reused key
+ * with other parameters is a non-retryable "IdempotencyConflict"; anything else (an outage) is thrown and
+ * retried by Temporal.
  */
 import { ApplicationFailure, Context } from "@temporalio/activity";
 import type { Db } from "../../db/client";

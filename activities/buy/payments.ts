@@ -24,9 +24,11 @@ import {
   getPaymentCustomerId,
   recordPaymentMethod,
 } from "../../db/queries/settings";
+import { holdPayment, type HoldInput } from "../../db/queries/held-payments";
 import { cardBrandLabel, CARD_MESSAGES } from "../../domain/cards";
 import { orderPredatesRestore } from "../../db/queries/restores";
 import { askingFirst } from "../payments/ask-first";
+import { heldNeed, NO_CARD, NO_PAYOUT_ACCOUNT, type HeldKind } from "../../domain/held-payments";
 import { PaymentRejectedError, type PaymentsPort } from "../payments/port";
 import { log, translate } from "./log";
 import type {
@@ -45,10 +47,12 @@ type PaymentOutcome = Parameters<typeof completePayment>[2];
  * How a movement ends: the outcome written on its row (none: the row stays queued, as begun), the authorisation
  * it settles (a capture, a release), then the activity's answer, or the failure it throws.
  */
-type Recorded<T> = { outcome?: PaymentOutcome; settles?: { row: PaymentRow; status: string } } & (
-  | { answer: T }
-  | { fails: ApplicationFailure }
-);
+type Recorded<T> = {
+  outcome?: PaymentOutcome;
+  settles?: { row: PaymentRow; status: string };
+  /** The movement is held for a new attempt or staff (db/queries/held-payments holdPayment), the retailer told. */
+  hold?: Hold;
+} & ({ answer: T } | { fails: ApplicationFailure });
 
 /**
  * One money movement: its row begun as queued under `row.idempotencyKey` (or the row a first try began),
@@ -70,7 +74,14 @@ export async function recordedPayment<T>(
     if (!(err instanceof PaymentRejectedError)) throw translate(err);
     recorded = refused(err, begun);
   }
-  if (recorded.outcome) await completePayment(db, row.idempotencyKey, recorded.outcome);
+  if (recorded.hold && recorded.outcome)
+    await holdPayment(db, {
+      idempotencyKey: row.idempotencyKey,
+      status: recorded.outcome.status,
+      releasedAt: recorded.outcome.releasedAt ?? undefined,
+      ...recorded.hold,
+    });
+  else if (recorded.outcome) await completePayment(db, row.idempotencyKey, recorded.outcome);
   if (recorded.settles) {
     const { row: auth, status } = recorded.settles;
     await completePayment(db, auth.idempotencyKey, { status, providerRef: auth.providerRef });
@@ -79,22 +90,48 @@ export async function recordedPayment<T>(
   return recorded.answer;
 }
 
-/** A refusal of a movement that must happen: kept queued and marked for staff; the order goes on. */
-function parkedForStaff(key: string, err: PaymentRejectedError, releasedAt?: Date): PaymentOutcome {
-  log.error("payment refused by the provider: queued for staff", {
-    key,
-    code: err.code,
-    message: err.message,
-  });
+type Hold = Omit<HoldInput, "idempotencyKey" | "status" | "releasedAt">;
+
+/**
+ * A movement that must happen but cannot now (refused by the provider: `err`; or never sent: a reason code):
+ * kept queued and held (docs/decisions/0044-payments-needing-attention.md), with what a new attempt needs; the
+ * order goes on. Staff see it on "Payments needing attention", the retailer is told what to do.
+ */
+function held(
+  key: string,
+  kind: HeldKind,
+  why: PaymentRejectedError | string,
+  retry: Record<string, unknown>,
+  releasedAt?: Date,
+): { outcome: PaymentOutcome; hold: Hold } {
+  const reason = typeof why === "string" ? why : why.code;
+  if (typeof why !== "string")
+    log.error("payment refused by the provider: held for a new attempt or staff", {
+      key,
+      code: why.code,
+      message: why.message,
+    });
   return {
-    status: `failed:${err.code}`,
-    providerRef: null,
-    queued: true,
-    ...(releasedAt ? { releasedAt } : {}),
+    outcome: {
+      status: typeof why === "string" ? "queued" : `failed:${why.code}`,
+      providerRef: null,
+      queued: true,
+      ...(releasedAt ? { releasedAt } : {}),
+    },
+    hold: { reason, need: heldNeed(kind), retry },
   };
 }
 
-const meta = (orderId: number, step: string) => ({ order_id: String(orderId), step });
+/**
+ * A movement's metadata at the provider: its order, its step and the idempotency key it was sent with (what a
+ * retry of a held movement, a reconciliation or a restore asks the provider about).
+ */
+export const movementMetadata = (orderId: number, step: string, idempotencyKey: string) => ({
+  order_id: String(orderId),
+  step,
+  idempotency_key: idempotencyKey,
+});
+const meta = movementMetadata;
 
 type PaymentActivities = Pick<
   BuyActivities,
@@ -177,7 +214,7 @@ export function createPaymentActivities({
             paymentMethod: pm.paymentMethodId,
             customerId: saved?.customerId ?? null,
             description: input.description,
-            metadata: meta(input.orderId, "authorize"),
+            metadata: meta(input.orderId, "authorize", input.idempotencyKey),
           });
           const lastFour = r.last4 || pm.lastFour;
           const description = r.brand ? cardBrandLabel(r.brand) : pm.description;
@@ -268,7 +305,13 @@ export function createPaymentActivities({
         },
         (err) => {
           if (err.code !== "payment_intent_unexpected_state")
-            return { outcome: parkedForStaff(input.idempotencyKey, err), answer: undefined };
+            return {
+              ...held(input.idempotencyKey, "release", err, {
+                paymentIntentId: input.paymentIntentId,
+                reason: input.reason,
+              }),
+              answer: undefined,
+            };
           // Already canceled (or lapsed) at the provider: the authorisation is not held any more either way.
           log.warn("authorisation was no longer held", {
             paymentIntentId: input.paymentIntentId,
@@ -295,7 +338,10 @@ export function createPaymentActivities({
             idempotencyKey: input.idempotencyKey,
             paymentIntentId: input.paymentIntentId,
             amountCents: input.amountCents,
-            metadata: { ...meta(input.orderId, "refund"), reason: input.reason },
+            metadata: {
+              ...meta(input.orderId, "refund", input.idempotencyKey),
+              reason: input.reason,
+            },
           });
           return {
             outcome: { status: r.status, providerRef: r.refundId },
@@ -303,7 +349,10 @@ export function createPaymentActivities({
           };
         },
         (err) => ({
-          outcome: parkedForStaff(input.idempotencyKey, err),
+          ...held(input.idempotencyKey, "refund", err, {
+            paymentIntentId: input.paymentIntentId,
+            reason: input.reason,
+          }),
           answer: { status: "queued", refundId: null },
         }),
       );
@@ -312,6 +361,9 @@ export function createPaymentActivities({
     async chargeSellerPenalty(input) {
       const card = await getCardOnFile(db, input.retailerId);
       const rma = input.purpose === "rma";
+      const description = rma
+        ? `RMA charge: RMA ${input.orderId}`
+        : `Penalty: order ${input.orderId} not shipped`;
       return recordedPayment<ChargePenaltyResult>(
         db,
         {
@@ -325,9 +377,16 @@ export function createPaymentActivities({
           lastFour: card?.lastFour ?? null,
         },
         async () => {
-          // No card on file: recorded, queued for staff ("payment is queued for processing.").
-          if (!card || !card.providerCustomerId || input.amountCents === 0)
-            return { answer: { status: "queued", chargeId: null } };
+          // Nothing to charge: recorded, queued ("payment is queued for processing.").
+          if (input.amountCents === 0) return { answer: { status: "queued", chargeId: null } };
+          // No card on file: held until the seller adds one (an RMA's workflow waits for the card itself).
+          if (!card || !card.providerCustomerId)
+            return rma
+              ? { answer: { status: "queued", chargeId: null } }
+              : {
+                  ...held(input.idempotencyKey, "penalty", NO_CARD, { description }),
+                  answer: { status: "queued", chargeId: null },
+                };
           const r = await (
             await providerFor(input.orderId)
           ).chargeSavedCard({
@@ -335,25 +394,30 @@ export function createPaymentActivities({
             amountCents: input.amountCents,
             customerId: card.providerCustomerId,
             paymentMethodId: card.providerPaymentMethodId,
-            description: rma
-              ? `RMA charge: RMA ${input.orderId}`
-              : `Penalty: order ${input.orderId} not shipped`,
-            metadata: meta(input.orderId, "penalty"),
+            description,
+            metadata: meta(input.orderId, "penalty", input.idempotencyKey),
           });
           return {
             outcome: { status: "succeeded", providerRef: r.paymentIntentId },
             answer: { status: "charged", chargeId: r.chargeId },
           };
         },
-        (err) => ({
-          outcome: parkedForStaff(input.idempotencyKey, err),
-          answer: { status: "queued", chargeId: null },
-        }),
+        (err) =>
+          rma
+            ? {
+                outcome: { status: `failed:${err.code}`, providerRef: null, queued: true },
+                answer: { status: "queued", chargeId: null },
+              }
+            : {
+                ...held(input.idempotencyKey, "penalty", err, { description }),
+                answer: { status: "queued", chargeId: null },
+              },
       );
     },
 
     async releaseSellerPayout(input) {
       const account = await payoutAccountOf(db, input.retailerId);
+      const transferGroup = `order-${input.orderId}`;
       const queued = (releasedAt: Date) => ({
         status: "queued" as const,
         transferId: null,
@@ -376,7 +440,13 @@ export function createPaymentActivities({
           const releasedAt = releasedAtOf(begun);
           if (!account)
             return {
-              outcome: { status: "queued", providerRef: null, queued: true, releasedAt },
+              ...held(
+                input.idempotencyKey,
+                "transfer",
+                NO_PAYOUT_ACCOUNT,
+                { transferGroup },
+                releasedAt,
+              ),
               answer: queued(releasedAt),
             };
           const r = await (
@@ -385,8 +455,8 @@ export function createPaymentActivities({
             idempotencyKey: input.idempotencyKey,
             amountCents: input.amountCents,
             destination: account,
-            transferGroup: `order-${input.orderId}`,
-            metadata: meta(input.orderId, "payout"),
+            transferGroup,
+            metadata: meta(input.orderId, "payout", input.idempotencyKey),
           });
           return {
             outcome: { status: "paid", providerRef: r.transferId, releasedAt },
@@ -400,7 +470,7 @@ export function createPaymentActivities({
         (err, begun) => {
           const releasedAt = releasedAtOf(begun);
           return {
-            outcome: parkedForStaff(input.idempotencyKey, err, releasedAt),
+            ...held(input.idempotencyKey, "transfer", err, { transferGroup }, releasedAt),
             answer: queued(releasedAt),
           };
         },

@@ -26,6 +26,7 @@ export function askingFirst(
   return {
     provider: port.provider,
     createConnectedAccount: (input) => port.createConnectedAccount(input),
+    createConnectedAccountFromTokens: (input) => port.createConnectedAccountFromTokens(input),
     createPaymentMethodFromTestCard: (input) => port.createPaymentMethodFromTestCard(input),
     attachPaymentMethod: (input) => port.attachPaymentMethod(input),
     releaseAuthorization: (input) => port.releaseAuthorization(input),

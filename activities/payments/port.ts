@@ -155,14 +155,18 @@ export interface ChargeResult {
 /**
  * What a movement left at the provider: the object its request created or changed, looked up by the idempotency
  * key the movement carries in its metadata (`idempotency_key`; a capture: the intent it captured). Asked before a
- * movement is sent again after a restore (docs/decisions/0048-restore-asks-the-provider.md).
+ * movement is sent again after a restore (docs/decisions/0048-restore-asks-the-provider.md) and before staff's
+ * retry of a held movement (docs/decisions/0044-payments-needing-attention.md).
  */
-export type MovementKind = "payment_intent" | "capture" | "refund" | "transfer";
+export type MovementKind = "payment_intent" | "capture" | "refund" | "transfer" | "release";
 
 export interface FindMovementInput {
   kind: MovementKind;
   idempotencyKey: string;
-  /** capture: the intent captured; refund: the intent refunded (the provider lists refunds by intent). */
+  /**
+   * capture: the intent captured; release: the intent released (found once canceled: a cancellation carries no
+   * metadata); refund: the intent refunded (the provider lists refunds by intent).
+   */
   paymentIntentId?: string;
   /** transfer: the order's transfer group (the provider lists transfers by group). */
   transferGroup?: string;

@@ -32,7 +32,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db, DbOrTx, Tx } from "../../db/client";
-import { sandboxIdempotencyKeys } from "../../db/schema";
+import { sandboxIdempotencyKeys, sandboxPaymentObjects } from "../../db/schema";
 import { getSandboxObject, putSandboxObject } from "../../db/queries/payments";
 import { isValidAbaRoutingNumber, lastFour, PAYOUT_PROVIDER_MESSAGES } from "../../domain/payout";
 import { TEST_CARD_TOKENS } from "../../domain/cards";
@@ -682,7 +682,7 @@ export class SandboxPayments implements PaymentsPort {
 
   /**
    * The object a movement's request left, found as Stripe finds it (findMovementByKey in ./stripe.ts): by the key
-   * in its metadata, or for a capture the intent's status. The idempotency records are not read: they are
+   * in its metadata, or for a capture or a release the intent's status. The idempotency records are not read: they are
    * forgotten after a day, the objects are not.
    */
   async findMovementByKey(input: FindMovementInput): Promise<FoundMovement | null> {
@@ -692,6 +692,13 @@ export class SandboxPayments implements PaymentsPort {
         : undefined;
       if (intent?.object !== "payment_intent" || intent.status !== "succeeded") return null;
       return movementOf(intent, intent.amount_received as number);
+    }
+    if (input.kind === "release") {
+      const intent = input.paymentIntentId
+        ? await getObject(this.db, input.paymentIntentId)
+        : undefined;
+      if (intent?.object !== "payment_intent" || intent.status !== "canceled") return null;
+      return movementOf(intent, intent.amount as number);
     }
     const kind = input.kind;
     const rows = await this.db

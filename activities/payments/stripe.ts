@@ -419,7 +419,8 @@ export class StripePayments implements PaymentsPort {
 
   /**
    * GET /v1/payment_intents/search by the key in the metadata (an authorisation, a saved card's charge); GET
-   * /v1/payment_intents/{id} for a capture (an intent is captured once: succeeded means it was); GET
+   * /v1/payment_intents/{id} for a capture (an intent is captured once: succeeded means it was) and a release
+   * (canceled); GET
    * /v1/refunds?payment_intent= and GET /v1/transfers?transfer_group=, filtered by the key in the metadata
    * (Stripe's search covers neither refunds nor transfers). Search lags writes by up to a minute (more during
    * an outage): fit for a restore, which asks about movements older than that, not for a retry.
@@ -432,7 +433,10 @@ export class StripePayments implements PaymentsPort {
       switch (input.kind) {
         case "payment_intent": {
           const found = await this.stripe.paymentIntents.search(movementSearchParams(key));
-          const intent = found.data.find(hasKey);
+          // A refused attempt leaves its intent waiting for a payment method: it moved nothing.
+          const intent = found.data.find(
+            (i) => hasKey(i) && i.status !== "requires_payment_method",
+          );
           return intent ? intentMovement(intent, intent.amount) : null;
         }
         case "capture": {
@@ -440,6 +444,11 @@ export class StripePayments implements PaymentsPort {
           return intent.status === "succeeded"
             ? intentMovement(intent, intent.amount_received)
             : null;
+        }
+        case "release": {
+          // A cancellation carries no metadata: the intent itself, once canceled.
+          const intent = await this.stripe.paymentIntents.retrieve(required(input.paymentIntentId));
+          return intent.status === "canceled" ? intentMovement(intent, intent.amount) : null;
         }
         case "refund":
           for await (const refund of this.stripe.refunds.list({

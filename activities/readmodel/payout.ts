@@ -5,6 +5,7 @@ import {
   markPayoutSetupStarted,
   recordPayoutAccount as recordPayoutAccountQuery,
 } from "../../db/queries/payout";
+import { markHeldPaymentsDue } from "../../db/queries/held-payments";
 import type { PayoutActivities } from "../../workflows/payout/activities";
 
 export function createPayoutReadModelActivities(
@@ -18,7 +19,10 @@ export function createPayoutReadModelActivities(
       await markPayoutSetupFailed(db, input);
     },
     async recordPayoutAccount(input) {
-      return recordPayoutAccountQuery(db, input);
+      const recorded = await recordPayoutAccountQuery(db, input);
+      // Payouts held for want of an account go again (docs/decisions/0044-payments-needing-attention.md).
+      await markHeldPaymentsDue(db, input.retailerId, "payout");
+      return recorded;
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { pageTitle } from "~/components/title";
+import { PAYMENTS_ATTENTION_PERMISSION } from "../../domain/held-payments";
 import { RESOURCES } from "../../domain/resources";
 import { getEnv } from "~/utils/env.server";
 import { listStaffAdmins } from "../../db/queries/staff-users";
@@ -18,6 +19,7 @@ function hubSections(
   temporalUi: string,
   permitted: readonly (keyof typeof RESOURCES)[],
   staffAdmin: boolean,
+  rights: readonly string[],
 ): HubSection[] {
   const retailers = permitted.includes("retailer");
   return [
@@ -55,6 +57,9 @@ function hubSections(
       title: "Orders",
       items: [
         { label: "Orders and RMAs", to: "/admin/active-transactions" },
+        ...(rights.includes(PAYMENTS_ATTENTION_PERMISSION)
+          ? [{ label: "Payments needing attention", to: "/admin/payments-attention" }]
+          : []),
         { label: "RMAs to review", to: "/admin/active-rmas/pending" },
         {
           label: "RMA charges queued for a card",
@@ -125,9 +130,12 @@ function hubSections(
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const auth = await requireStaffPermissions(request);
-  const sections = hubSections(getEnv().TEMPORAL_UI_URL, auth.permissions, auth.staffAdmin).filter(
-    (s) => s.items.length > 0,
-  );
+  const sections = hubSections(
+    getEnv().TEMPORAL_UI_URL,
+    auth.permissions,
+    auth.staffAdmin,
+    auth.rights,
+  ).filter((s) => s.items.length > 0);
   // No grants at all: the page says so and whom to ask, instead of sections that lead to refusals.
   const noGrants =
     auth.permissions.length === 0 && !auth.staffAdmin

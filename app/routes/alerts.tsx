@@ -36,6 +36,9 @@ import { parseSubmission } from "~/utils/form.server";
 import { rmaAlerts } from "~/utils/rma-list.server";
 import { messageAlerts } from "~/utils/messages.server";
 import { MessageAlerts } from "~/components/orders/MessageAlerts";
+import { HeldPaymentAlerts } from "~/components/orders/HeldPaymentAlerts";
+import { listRetailerHeldPayments } from "../../db/queries/held-payments";
+import { heldWhat, retailerTodo, type HeldNeed } from "../../domain/held-payments";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: ordersCss }];
 export const meta: MetaFunction = () => [{ title: pageTitle("Alerts") }];
@@ -87,7 +90,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const messages =
     view === "pending" ? await messageAlerts(auth.retailer.id) : { total: 0, items: [] };
   const newMatches = await unseenMatchCount(db, auth.retailer.id);
-  return { view, tab, counters, page, returns, messages, newMatches, now: Date.now() };
+  // Its payments on hold (docs/decisions/0044-payments-needing-attention.md): what, and what to do.
+  const held = (await listRetailerHeldPayments(db, auth.retailer.id)).map((h) => ({
+    paymentId: h.paymentId,
+    text: heldWhat({
+      kind: h.kind,
+      amountCents: h.amountCents,
+      orderExternalId: h.orderExternalId,
+    }),
+    todo: retailerTodo(h.need as HeldNeed),
+  }));
+  return { view, tab, counters, page, returns, messages, newMatches, held, now: Date.now() };
 }
 
 /** intent=seen with the orders' ids (up to 500; what is not an id is left out). */
@@ -159,6 +172,7 @@ export default function Alerts() {
           you.
         </p>
       ) : null}
+      <HeldPaymentAlerts items={d.held} />
       <RmaAlerts {...d.returns} />
       <MessageAlerts {...d.messages} />
       <nav className="order-tabs" role="tablist">

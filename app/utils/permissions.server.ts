@@ -15,13 +15,25 @@ import {
   type ResourceDef,
   type ResourceName,
 } from "../../domain/resources";
-import { STAFF_MSG, STAFF_USERS_PERMISSION } from "../../domain/staff-users";
+import {
+  permissionLabel,
+  PERMISSION_NAMES,
+  STAFF_MSG,
+  STAFF_USERS_PERMISSION,
+} from "../../domain/staff-users";
 import { getAdminPermissions } from "../../db/queries/staff-permissions";
 import { requireStaff, type AuthContext } from "./auth.server";
 import { db } from "./db.server";
 
-/** `staffAdmin`: the map's own right to the staff-users screens (domain/staff-users STAFF_USERS_PERMISSION). */
-export type StaffContext = AuthContext & { permissions: ResourceName[]; staffAdmin: boolean };
+/**
+ * `staffAdmin`: the map's own right to the staff-users screens (domain/staff-users STAFF_USERS_PERMISSION);
+ * `rights`: the map's other entries that are no resource (domain/staff-users PERMISSION_NAMES).
+ */
+export type StaffContext = AuthContext & {
+  permissions: ResourceName[];
+  staffAdmin: boolean;
+  rights: string[];
+};
 
 const memo = new WeakMap<Request, Promise<StaffContext>>();
 
@@ -36,6 +48,9 @@ export function requireStaffPermissions(request: Request): Promise<StaffContext>
         ...auth,
         permissions: RESOURCE_NAMES.filter((n) => granted.has(n)),
         staffAdmin: granted.has(STAFF_USERS_PERMISSION),
+        rights: PERMISSION_NAMES.filter(
+          (n) => granted.has(n) && !(RESOURCE_NAMES as readonly string[]).includes(n),
+        ),
       };
     })();
     memo.set(request, p);
@@ -80,6 +95,13 @@ export async function requireStaffAdmin(request: Request): Promise<StaffContext>
       headers: { "Content-Type": "text/plain; charset=utf-8" },
     });
   }
+  return ctx;
+}
+
+/** Staff holding `right`, one of the map's entries that is no resource (else /error/ or a 403). */
+export async function requireStaffRight(request: Request, right: string): Promise<StaffContext> {
+  const ctx = await requireStaffPermissions(request);
+  if (!ctx.rights.includes(right)) throw forbidden(permissionLabel(right));
   return ctx;
 }
 

@@ -10,3 +10,4 @@ export * from "./messages";
 export * from "./matches";
 export * from "./stock-imports";
 export * from "./api-tokens";
+export * from "./held-payments";

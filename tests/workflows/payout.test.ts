@@ -303,7 +303,7 @@ describe("payoutSetupWorkflow with the provider's tokens (ADR 0050; the tests ab
       }),
     });
     const workflowId = payoutSetupWorkflowId(7, `${SUBMISSION}-tokens`);
-    const result = await run(m.activities, async (tq) =>
+    const result = await server.run(m.activities, async (tq) =>
       (await start(tq, workflowId, tokenInput())).result(),
     );
     expect(result).toEqual({ status: "done", accountId: "acct_sandbox_tok" });
@@ -330,7 +330,7 @@ describe("payoutSetupWorkflow with the provider's tokens (ADR 0050; the tests ab
   test("a submission without its tokens never reaches the provider", async () => {
     const m = mockActivities();
     const workflowId = payoutSetupWorkflowId(7, `${SUBMISSION}-no-tokens`);
-    const err = await run(m.activities, async (tq) =>
+    const err = await server.run(m.activities, async (tq) =>
       (await start(tq, workflowId, tokenInput({ bank_account_token: undefined })))
         .result()
         .catch((e: unknown) => e),

@@ -92,6 +92,11 @@ export const SETUP_CALLS = Object.freeze({
   database: { startToCloseTimeout: "30s", retry: RETRY.untilDone },
   /** The confirmation e-mail (an outbox row): best effort, a failure never undoes a finished setup. */
   mail: { startToCloseTimeout: "30s", retry: RETRY.bestEffort },
+  /**
+   * A payment that must reach an answer, scheduled by the server (a held movement's retry,
+   * workflows/held-payments): retried until the provider answers, as an order's payEventually.
+   */
+  payEventually: { startToCloseTimeout: "60s", retry: RETRY.payEventually },
 } satisfies Record<string, ActivityOptions>);
 
 /** The payment provider in a set-up process: a few tries with the same idempotency key; its `rejection` failure type at once. */

@@ -1,0 +1,55 @@
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { users } from "./accounts";
+import { payments } from "./orders";
+
+/**
+ * A money movement the provider refused, or that could not be sent (no card on file, no payout account):
+ * held until it is paid on a new attempt, settled outside the platform or written off
+ * (docs/decisions/0044-payments-needing-attention.md). One row per held `payments` row; open while
+ * `resolved_at` is null. `need` says what lets it go again (domain/held-payments HeldNeed); `last_key` is the
+ * idempotency key of its latest attempt, the one the provider is asked about before a new one is made;
+ * `retry` what a new attempt sends besides the card or account read at that moment.
+ */
+export const heldPayments = pgTable(
+  "held_payments",
+  {
+    paymentId: integer("payment_id")
+      .primaryKey()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    reason: text("reason").notNull(),
+    need: text("need").notNull(),
+    attempts: integer("attempts").notNull().default(1),
+    lastKey: text("last_key").notNull(),
+    retry: jsonb("retry").$type<Record<string, unknown>>().notNull(),
+    heldAt: timestamp("held_at", { withTimezone: true }).notNull().defaultNow(),
+    lastTriedAt: timestamp("last_tried_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Set when what it waits for has come (a card, a payout account): the worker's relay starts a retry. */
+    retryDueAt: timestamp("retry_due_at", { withTimezone: true }),
+    resolution: text("resolution"),
+    resolutionNote: text("resolution_note"),
+    resolvedBy: integer("resolved_by").references(() => users.id, { onDelete: "set null" }),
+    resolvedAt: timestamp("resolved_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("held_payments_open_idx")
+      .on(t.heldAt)
+      .where(sql`${t.resolvedAt} IS NULL`),
+  ],
+);
+
+/** The audit of held movements: held, each new attempt, and staff's actions (actor null: the platform). */
+export const heldPaymentEvents = pgTable(
+  "held_payment_events",
+  {
+    id: serial("id").primaryKey(),
+    paymentId: integer("payment_id")
+      .notNull()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    actorId: integer("actor_id").references(() => users.id, { onDelete: "set null" }),
+    action: text("action").notNull(),
+    note: text("note"),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("held_payment_events_payment_idx").on(t.paymentId, t.at)],
+);
