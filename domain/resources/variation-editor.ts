@@ -13,17 +13,15 @@ export const VariationEditSchema = z.object({
   price: fieldSchema(defField("price")),
   is_active: fieldSchema(defField("is_active")),
   /** UPC-A / EAN-13 / EAN-8, separated by spaces or commas (domain/barcodes.ts); blank: none. */
-  barcodes: z.preprocess(
-    (v) => v ?? "",
-    text({ multiline: true })
-      .max(400, FIELD_MESSAGES.tooLong(400))
-      .transform((v, ctx) => {
-        const r = parseBarcodes(v);
-        if (r.ok) return r.codes;
-        for (const message of r.messages) ctx.addIssue({ code: z.ZodIssueCode.custom, message });
-        return z.NEVER;
-      }),
-  ),
+  barcodes: text({ multiline: true })
+    .max(400, FIELD_MESSAGES.tooLong(400))
+    .optional()
+    .transform((v, ctx) => {
+      const r = parseBarcodes(v ?? "");
+      if (r.ok) return r.codes;
+      for (const message of r.messages) ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+      return z.NEVER;
+    }),
 });
 
 /** Size labels to add: blank ones are skipped; at most 40 characters, 100 at once. */

@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -8,6 +9,7 @@ import {
   MAX_BARCODES,
   parseBarcodes,
 } from "../../../domain/barcodes";
+import { VariationEditSchema } from "../../../domain/resources";
 
 describe("checkBarcode (UPC-A, EAN-13, EAN-8 with their check digit)", () => {
   it.each([
@@ -118,5 +120,33 @@ describe("parseBarcodes (a field or a spreadsheet cell)", () => {
     expect(
       barcodeTakenMessage("036000291452", { variationId: 7, sku: "CF-610-NV", color: "Navy" }),
     ).toBe("The barcode 036000291452 is already used by variation #7 (CF-610-NV, Navy).");
+  });
+});
+
+describe("the variation editor's barcodes field (parsed as the form posts it)", () => {
+  const post = (fields: Record<string, string>) => {
+    const fd = new FormData();
+    for (const [k, v] of Object.entries({ sku: "CF-610-NV", price: "12.50", ...fields }))
+      fd.set(k, v);
+    return parseWithZod(fd, { schema: VariationEditSchema });
+  };
+
+  it.each([
+    [{}, []],
+    [{ barcodes: "" }, []],
+    [{ barcodes: "  " }, []],
+    [{ barcodes: "036000291452, 96385074" }, ["036000291452", "96385074"]],
+  ])("%j saves the barcodes %j", (fields, codes) => {
+    const s = post(fields);
+    expect(s.status).toBe("success");
+    if (s.status === "success") expect(s.value.barcodes).toEqual(codes);
+  });
+
+  it("a bad code is refused under the field, named", () => {
+    expect(post({ barcodes: "036000291453" }).reply().error).toEqual({
+      barcodes: [
+        "036000291453 is not a valid UPC-A: its last digit (the check digit) should be 2.",
+      ],
+    });
   });
 });
