@@ -13,6 +13,7 @@ import type { Db, Tx } from "./client";
 import { brands, catalogueEntries, categories, products, seedRuns } from "./schema";
 import { FLOOR_TIMES, LISTING_REASONS, REQUEST_REASONS, valuesOf } from "../domain/reasons";
 import { PERMISSION_NAMES } from "../domain/staff-users";
+import { gtinCheckDigit } from "../domain/barcodes";
 import {
   authorizeBrand,
   createBrand,
@@ -401,6 +402,15 @@ export const DEMO_RETAILERS: RetailerSpec[] = [
   },
 ];
 
+/**
+ * The n-th demo variation's barcode (in the order they are made, from 0): a UPC-A of a made-up company prefix
+ * with its check digit, so a demo stock file may name a variation by it.
+ */
+export function demoBarcode(n: number): string {
+  const body = `08412${String(n).padStart(6, "0")}`;
+  return `${body}${gtinCheckDigit(body)}`;
+}
+
 export const demoRetailerEmail = (n: number) => `retailer${n}@demo.test`;
 
 // The choice lists of the business rules ("other" needs free text, so the demo avoids it).
@@ -475,6 +485,7 @@ async function buildDemo(tx: Tx, passwordHash: string): Promise<SeedSummary> {
   const brandVariations: { brandId: number; sizeRun: SizeRun; variations: CreatedVariation[] }[] =
     [];
   let productCount = 0;
+  let barcodes = 0;
   for (const spec of DEMO_BRANDS) {
     const { company, ...rest } = spec;
     const brand = await createBrand(tx, {
@@ -499,7 +510,9 @@ async function buildDemo(tx: Tx, passwordHash: string): Promise<SeedSummary> {
         priceCents: price,
         sizes: SIZE_RUNS[spec.sizeRun],
         colors,
+        variationBarcodes: (i) => [demoBarcode(barcodes + i)],
       });
+      barcodes += colors.length;
       productCount += 1;
       variations.push(...p.variations);
     }

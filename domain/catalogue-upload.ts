@@ -5,8 +5,10 @@
  *
  * Spreadsheet columns (header row, any case; extra columns ignored):
  *   sku*, display_name* (or name), description, color*, price* (dollars), sizes ("S|M|L" or "S, M, L"),
- *   image1 .. image4 (file names inside the zip).
+ *   image1 .. image4 (file names inside the zip), barcodes (or barcode, upc, ean: UPC-A / EAN-13 / EAN-8,
+ *   several separated by spaces, commas or bars; domain/barcodes.ts).
  */
+import { gtin14, parseBarcodes } from "./barcodes";
 import { parseDollars } from "./money";
 
 export const UPLOAD_ERROR_FLAG =
@@ -36,6 +38,8 @@ export type UploadRow = {
   priceCents: number | null;
   sizes: string[];
   images: string[];
+  /** The variation's barcodes (absent in uploads read before the column existed). */
+  barcodes?: string[];
   problems: string[];
 };
 
@@ -49,6 +53,8 @@ function header(cells: string[]): Map<string, number> {
     if (!m.has(k)) m.set(k, i);
   });
   if (!m.has("display_name") && m.has("name")) m.set("display_name", m.get("name")!);
+  for (const alias of ["barcode", "upc", "ean"])
+    if (!m.has("barcodes") && m.has(alias)) m.set("barcodes", m.get(alias)!);
   return m;
 }
 
@@ -71,6 +77,7 @@ export function readUploadRows(
   const get = (row: string[], k: string) => (h.has(k) ? (row[h.get(k)!] ?? "").trim() : "");
   const rows: UploadRow[] = [];
   const skus = new Map<string, number>();
+  const barcodeLines = new Map<string, number>();
   body.forEach((cells, i) => {
     if (cells.every((c) => (c ?? "").trim() === "")) return;
     const line = i + 2;
@@ -112,11 +119,30 @@ export function readUploadRows(
         problems.push(`image${n} "${name.slice(0, 60)}" is not a .jpg or .png picture.`);
       else images.push(name);
     }
+    const readBarcodes = parseBarcodes(get(cells, "barcodes"));
+    const barcodes = readBarcodes.ok ? readBarcodes.codes : [];
+    if (!readBarcodes.ok) problems.push(...readBarcodes.messages.map((m) => `barcodes: ${m}`));
+    for (const code of barcodes) {
+      const other = barcodeLines.get(gtin14(code));
+      if (other !== undefined) problems.push(`the barcode ${code} is on line ${other} too.`);
+      else barcodeLines.set(gtin14(code), line);
+    }
     const key = `${sku.toLowerCase()}|${color.toLowerCase()}`;
     if (sku && color && skus.has(key))
       problems.push(`the same sku and color as line ${skus.get(key)}.`);
     else skus.set(key, line);
-    rows.push({ line, sku, displayName, description, color, priceCents, sizes, images, problems });
+    rows.push({
+      line,
+      sku,
+      displayName,
+      description,
+      color,
+      priceCents,
+      sizes,
+      images,
+      barcodes,
+      problems,
+    });
   });
   if (rows.length === 0) return { rows, problems: ["The spreadsheet has no product rows."] };
   return { rows, problems: [] };

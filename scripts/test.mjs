@@ -594,13 +594,17 @@ const setups = {
       step("e2e: migrating and seeding marketplace_e2e, starting Temporal (:7243)");
       await freeTestPort(T.temporal);
       await freeTestPort(T.app);
+      // File-backed, fresh each run, so the history canary (tests/e2e/history-canary.test.ts) can search
+      // Temporal's own tables (the file and its -wal) besides the exported histories.
+      const temporalDb = path.join(DATA_DIR, "e2e-temporal", "temporal.db");
+      fs.rmSync(path.dirname(temporalDb), { recursive: true, force: true });
       const [, temporal] = await Promise.all([
         migrateAndSeed(env, { quiet: true }),
         startTemporalDev({
           bin: tools.temporal,
           port: T.temporal,
           uiPort: null,
-          dbFile: null,
+          dbFile: temporalDb,
           name: "temporal-e2e",
           quiet: true,
         }),
@@ -632,6 +636,7 @@ const setups = {
           E2E_BASE_URL: origin,
           CHROMIUM_PATH: tools.chromium,
           E2E_RESULTS_DIR: path.join(RESULTS_DIR, "e2e"),
+          E2E_TEMPORAL_DB: temporalDb,
         },
         teardown,
       };

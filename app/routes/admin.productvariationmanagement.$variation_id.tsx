@@ -3,6 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
+import { barcodeTakenMessage } from "../../domain/barcodes";
 import { centsToDecimalString } from "../../domain/money";
 import { checkPhoto, MAX_PHOTO_BYTES, PHOTO_ACCEPT } from "../../domain/listing-forms";
 import { AddSizesSchema, ImageIdSchema, VariationEditSchema } from "../../domain/resources";
@@ -31,7 +32,7 @@ async function variationOr404(raw: string | undefined) {
   return v;
 }
 
-/** The variation editor (route name product-variation-management): sku, price, active, sizes, images. */
+/** The variation editor (route name product-variation-management): sku, price, barcodes, active, sizes, images. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requirePermission(request, "productvariation");
   const v = await variationOr404(params.variation_id);
@@ -62,11 +63,20 @@ export async function action({ request, params }: ActionFunctionArgs) {
     case "save": {
       const s = parseSubmission(form, { schema: VariationEditSchema });
       if (s.status !== "success") return reply("save", s.reply());
-      await updateVariation(db, v.id, {
+      const saved = await updateVariation(db, v.id, {
         sku: s.value.sku as string,
         priceCents: s.value.price as number,
         isActive: s.value.is_active as boolean,
+        barcodes: s.value.barcodes,
       });
+      if (!saved.ok)
+        return reply(
+          "save",
+          s.reply({
+            fieldErrors: { barcodes: saved.taken.map((t) => barcodeTakenMessage(t.code, t)) },
+          }),
+          409,
+        );
       return back("saved");
     }
     case "add-sizes": {
@@ -113,7 +123,7 @@ const DONE: Record<string, string> = {
 export default function VariationEditor() {
   const { v, done } = useLoaderData<typeof loader>();
   const r = useActionData<typeof action>();
-  const [saveForm, saveFields] = useForm<{ sku: string; price: string }>({
+  const [saveForm, saveFields] = useForm<{ sku: string; price: string; barcodes: string }>({
     id: "variation-save",
     lastResult: r?.form === "save" ? r : null,
   });
@@ -166,6 +176,20 @@ export default function VariationEditor() {
             defaultValue={v.price}
           />
           <ErrorList kind="list" id="ve-price" errors={saveFields.price.errors} />
+        </div>
+        <div className="form-field">
+          <label htmlFor="ve-barcodes">Barcodes (UPC-A, EAN-13 or EAN-8)</label>
+          <input
+            id="ve-barcodes"
+            name="barcodes"
+            inputMode="numeric"
+            aria-describedby="ve-barcodes-help"
+            defaultValue={saveFields.barcodes.initialValue ?? v.barcodes.join(" ")}
+          />
+          <p id="ve-barcodes-help" className="muted">
+            Separated by spaces or commas; what a retailer's stock file may name this variation by.
+          </p>
+          <ErrorList kind="list" id="ve-barcodes" errors={saveFields.barcodes.errors} />
         </div>
         <label className="checkbox-label">
           <input type="checkbox" name="is_active" defaultChecked={v.isActive} /> Active

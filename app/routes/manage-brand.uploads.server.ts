@@ -121,6 +121,7 @@ async function saveFolder(formData: FormData, u: Upload) {
       `This folder was saved before: the collection already has ${r.skus.join(", ")}.`,
       409,
     );
+  if (r.reason === "barcodes") return refuse(r.messages.join(" "), 409);
   return refuse(UPLOAD_ERROR_FLAG, 400);
 }
 

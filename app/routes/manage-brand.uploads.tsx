@@ -151,8 +151,9 @@ export default function CollectionUploads() {
           <p className="muted">
             A .zip holding one spreadsheet (.xlsx or .csv: sku, display_name, description, color,
             price, sizes, image1 to image
-            {MAX_IMAGES_PER_ROW}) and the .jpg / .png pictures it names; 15 MB at most. An upload
-            not saved within {UNSAVED_UPLOAD_DAYS} days is discarded with its pictures.
+            {MAX_IMAGES_PER_ROW}, barcodes: UPC-A, EAN-13 or EAN-8) and the .jpg / .png pictures it
+            names; 15 MB at most. An upload not saved within {UNSAVED_UPLOAD_DAYS} days is discarded
+            with its pictures.
           </p>
           <Form
             method="post"
@@ -210,6 +211,7 @@ export default function CollectionUploads() {
                 <th>color</th>
                 <th>price</th>
                 <th>sizes</th>
+                <th>barcodes</th>
                 <th>images</th>
                 <th>problems</th>
               </tr>
@@ -235,6 +237,7 @@ export default function CollectionUploads() {
                   <td>{row.color}</td>
                   <td>{row.price}</td>
                   <td>{row.sizes.join(", ")}</td>
+                  <td>{(row.barcodes ?? []).join(", ")}</td>
                   <td>
                     {row.imageUrls.map((u) => (
                       <img key={u} src={u} alt="" width={48} height={48} />

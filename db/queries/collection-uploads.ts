@@ -3,7 +3,9 @@
  * products (its product codes new to the brand also become catalogue entries for staff to validate).
  */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { barcodeTakenMessage } from "../../domain/barcodes";
 import { groupUploadRows } from "../../domain/catalogue-upload";
+import { lockBarcodeWrites, takenBarcodes } from "./barcodes";
 import type { Db } from "../client";
 import { addUploadEntries, knownProductCodes, type UploadedProduct } from "./catalogue-entries";
 import {
@@ -85,7 +87,9 @@ export type SaveUploadResult =
   | { ok: true; products: number; variations: number }
   | { ok: false; reason: "missing" | "saved" | "invalid" }
   /** The folder's products are in the collection already (the same folder saved before, loaded again). */
-  | { ok: false; reason: "duplicate"; skus: string[] };
+  | { ok: false; reason: "duplicate"; skus: string[] }
+  /** Another variation got one of the rows' barcodes since the preview. */
+  | { ok: false; reason: "barcodes"; messages: string[] };
 
 /**
  * Saves an upload's rows as products of its collection (one per sku, one variation per color, the sizes, the
@@ -135,6 +139,17 @@ export async function saveCollectionUpload(
         reason: "duplicate",
         skus: [...new Set(already.map((a) => a.sku))].sort(),
       } as const;
+    const barcodes = u.rows.flatMap((r) => r.barcodes ?? []);
+    if (barcodes.length) {
+      await lockBarcodeWrites(tx);
+      const taken = await takenBarcodes(tx, barcodes);
+      if (taken.length)
+        return {
+          ok: false,
+          reason: "barcodes",
+          messages: taken.map((t) => barcodeTakenMessage(t.code, t)),
+        } as const;
+    }
     // Codes new to the brand become catalogue entries for staff to validate (after the products are made).
     const known = await knownProductCodes(
       tx,
@@ -181,6 +196,7 @@ export async function saveCollectionUpload(
             color: r.color,
             priceCents: r.priceCents ?? g.priceCents,
             options: { color: r.color },
+            barcodes: r.barcodes ?? [],
           })
           .returning({ id: productVariations.id });
         variations += 1;

@@ -53,9 +53,7 @@ const hitColumns = {
   productName: products.displayName,
   color: productVariations.color,
   priceCents: productVariations.priceCents,
-  barcodes: sql<
-    string[]
-  >`array_remove(array[${productVariations.options}->>'upc', ${productVariations.options}->>'ean', ${productVariations.options}->>'gtin'], null)`,
+  barcodes: productVariations.barcodes,
 };
 
 /** Active variations (of active products) with their brand, meeting `where`. */
@@ -68,7 +66,7 @@ function activeHits(db: DbOrTx, where: SQL | undefined) {
     .where(and(eq(productVariations.isActive, true), eq(products.isActive, true), where));
 }
 
-/** Active variations whose code, product's code or barcode (options upc / ean / gtin) is one of `codes` (compared upper-case). */
+/** Active variations whose code, product's code or barcode (domain/barcodes.ts) is one of `codes` (compared upper-case). */
 export async function variationsByCodes(db: DbOrTx, codes: string[]): Promise<CatalogueHit[]> {
   if (codes.length === 0) return [];
   const upper = [...new Set(codes.map((c) => c.toUpperCase()))];
@@ -76,11 +74,13 @@ export async function variationsByCodes(db: DbOrTx, codes: string[]): Promise<Ca
     upper.map((c) => sql`${c}`),
     sql`, `,
   )})`;
-  const o = productVariations.options;
   return activeHits(
     db,
     sql`(upper(${productVariations.sku}) in ${list} or upper(${products.sku}) in ${list}
-      or ${o}->>'upc' in ${list} or ${o}->>'ean' in ${list} or ${o}->>'gtin' in ${list})`,
+      or ${productVariations.barcodes} && array[${sql.join(
+        upper.map((c) => sql`${c}`),
+        sql`, `,
+      )}]::text[])`,
   );
 }
 

@@ -3,12 +3,14 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { collections, productSizes, productVariations, products, variationImages } from "../schema";
 import { variationSummaryColumns } from "./admin-resources";
+import { lockBarcodeWrites, takenBarcodes, type TakenBarcode } from "./barcodes";
 
 export async function getVariationForEditor(db: Db, id: number) {
   const [v] = await db
     .select({
       ...variationSummaryColumns,
       productName: products.displayName,
+      barcodes: productVariations.barcodes,
       collectionName: collections.name,
       collectionYear: collections.year,
     })
@@ -37,17 +39,21 @@ export async function getVariationForEditor(db: Db, id: number) {
   return { ...v, sizes, images };
 }
 
+/** Saves the variation's fields; refused (nothing written) when another variation has one of its barcodes. */
 export async function updateVariation(
   db: Db,
   id: number,
-  v: { sku: string; priceCents: number; isActive: boolean },
-): Promise<boolean> {
-  const rows = await db
-    .update(productVariations)
-    .set(v)
-    .where(eq(productVariations.id, id))
-    .returning({ id: productVariations.id });
-  return rows.length > 0;
+  v: { sku: string; priceCents: number; isActive: boolean; barcodes: string[] },
+): Promise<{ ok: true } | { ok: false; taken: TakenBarcode[] }> {
+  return db.transaction(async (tx) => {
+    if (v.barcodes.length) {
+      await lockBarcodeWrites(tx);
+      const taken = await takenBarcodes(tx, v.barcodes, id);
+      if (taken.length) return { ok: false, taken };
+    }
+    await tx.update(productVariations).set(v).where(eq(productVariations.id, id));
+    return { ok: true };
+  });
 }
 
 /** Adds size labels to the product's run (after the last; a label it already has is skipped). */

@@ -130,10 +130,19 @@ export const productVariations = pgTable(
     color: text("color").notNull(),
     priceCents: integer("price_cents").notNull(),
     options: jsonb("options").$type<Record<string, string>>().notNull().default({}),
+    /**
+     * Its barcodes (UPC-A, EAN-13 or EAN-8 as entered, check digit included: domain/barcodes.ts), what a stock
+     * file may name it by; no two variations share one (checked where they are set, db/queries/barcodes.ts).
+     */
+    barcodes: text("barcodes")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     isActive: boolean("is_active").notNull().default(true),
   },
   (t) => [
     index("variations_product_idx").on(t.productId),
+    index("variations_barcodes_idx").using("gin", t.barcodes),
     index("variations_brand_sku_idx").on(t.brandId, t.sku),
     check("variations_price_nonnegative", sql`${t.priceCents} >= 0`),
   ],

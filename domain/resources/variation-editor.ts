@@ -3,6 +3,7 @@ import { text } from "../text";
 import { fieldSchema, FIELD_MESSAGES } from "./fields";
 import { productvariation } from "./definitions";
 import { RowId } from "../ids";
+import { parseBarcodes } from "../barcodes";
 
 /** The variation editor's forms (docs/product/screens.md, "Staff: variation editor"), from the productvariation definition's own fields. */
 const defField = (name: string) => productvariation.fields.find((f) => f.name === name)!;
@@ -11,6 +12,16 @@ export const VariationEditSchema = z.object({
   sku: fieldSchema(defField("sku")),
   price: fieldSchema(defField("price")),
   is_active: fieldSchema(defField("is_active")),
+  /** UPC-A / EAN-13 / EAN-8, separated by spaces or commas (domain/barcodes.ts); blank: none. */
+  barcodes: text({ multiline: true })
+    .max(400, FIELD_MESSAGES.tooLong(400))
+    .optional()
+    .transform((v, ctx) => {
+      const r = parseBarcodes(v ?? "");
+      if (r.ok) return r.codes;
+      for (const message of r.messages) ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+      return z.NEVER;
+    }),
 });
 
 /** Size labels to add: blank ones are skipped; at most 40 characters, 100 at once. */

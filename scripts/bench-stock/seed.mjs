@@ -71,9 +71,9 @@ export async function seedCatalogue(sql, c) {
     insert into product_sizes (product_id, label, position)
     select p.id, s.label, s.pos - 1 from products p cross join lateral unnest(${runSql("p.id")}) with ordinality s(label, pos)`);
   await sql.unsafe(`
-    insert into product_variations (product_id, brand_id, sku, color, price_cents, options)
+    insert into product_variations (product_id, brand_id, sku, color, price_cents, barcodes)
     select p.id, p.brand_id, p.sku || '-' || c.code, c.name, p.price_cents,
-      jsonb_build_object('upc', lpad((p.id * 10 + c.n)::text, 12, '0'))
+      array[lpad((p.id * 10 + c.n)::text, 12, '0')]
     from products p cross join (values ${COLORS.map(([name, code], n) => `('${name}', '${code}', ${n})`).join(", ")}) c(name, code, n)`);
   // Every 20th retailer has no payout (its listings stay hidden), every 50th is inactive.
   const retailerIds = (
@@ -149,7 +149,7 @@ export async function seedMarketplace(sql, c, ids) {
  */
 export async function importCatalogue(sql, brandIds) {
   const rows = await sql.unsafe(`
-    select v.id, v.sku, p.sku as product_sku, v.options->>'upc' as upc, v.price_cents, v.brand_id,
+    select v.id, v.sku, p.sku as product_sku, v.barcodes[1] as upc, v.price_cents, v.brand_id,
       array(select label from product_sizes s where s.product_id = p.id order by s.position) as run
     from product_variations v join products p on p.id = v.product_id
     where v.brand_id = any(array[${brandIds.join(",")}]) order by v.id`);

@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { runMigrations } from "../../db/migrate";
 import { activateListingsForRetailer } from "../../db/queries/listings";
-import { DEMO_PASSWORD, seedDemo } from "../../db/seed";
+import { DEMO_BRANDS, DEMO_PASSWORD, demoBarcode, seedDemo } from "../../db/seed";
+import { runStockImport } from "../../app/utils/stock-import.server";
+import { checkBarcode } from "../../domain/barcodes";
 import { ContactStepSchema, RetailerStepSchema } from "../../domain/accounts";
 import { isChoice, LISTING_REASONS, REQUEST_REASONS, FLOOR_TIMES } from "../../domain/reasons";
 import { testDatabaseUrl } from "./helpers";
@@ -120,6 +122,41 @@ describe("demo seed", () => {
     expect(runs).toContain("XS,S,M,L,XL");
     expect(runs).toContain("6,6.5,7,7.5,8,8.5,9,9.5,10,10.5,11,11.5,12");
     expect(runs.some((r) => r.startsWith("26,") && r.endsWith(",36"))).toBe(true);
+  });
+
+  it("gives every demo catalogue variation a valid barcode of its own, and a stock file matches by one", async () => {
+    const coded = await q<{ id: number; barcodes: string[] }>(
+      sql`select id, barcodes from product_variations where cardinality(barcodes) > 0 order by id`,
+    );
+    const colours = DEMO_BRANDS.flatMap((b) => b.products).reduce((n, p) => n + p[3].length, 0);
+    expect(coded).toHaveLength(colours);
+    const all = coded.flatMap((v) => v.barcodes);
+    expect(new Set(all).size).toBe(all.length);
+    for (const code of all) expect(checkBarcode(code)).toMatchObject({ ok: true, kind: "UPC-A" });
+    expect(all).toContain(demoBarcode(0));
+
+    // A retailer authorized for the brand lists a variation by its barcode (docs/guides/stock-import.md).
+    const [target] = await q<{ variation_id: number; retailer_id: number; size: string }>(sql`
+      select v.id as variation_id, rb.retailer_id,
+        (select s.label from product_sizes s where s.product_id = v.product_id order by s.position limit 1) as size
+      from product_variations v
+      join retailer_brands rb on rb.brand_id = v.brand_id and rb.status = 'authorized'
+      join retailers r on r.id = rb.retailer_id and r.status = 'active'
+      where ${demoBarcode(3)} = any(v.barcodes)
+      limit 1`);
+    expect(target).toBeDefined();
+    const rows = await runStockImport(handle.db, {
+      retailerId: target.retailer_id,
+      cells: [
+        ["upc", "size", "units"],
+        [demoBarcode(3), target.size, "2"],
+      ],
+      mapping: { code: "upc", size: "size", units: "units" },
+      wholeSurplus: false,
+    });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ variationId: target.variation_id, lines: [2] });
+    expect(["create", "update"]).toContain(rows[0].action);
   });
 
   it("has 8+ retailers: active (with and without payout), one inactive, one pending with brand requests", async () => {

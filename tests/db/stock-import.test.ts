@@ -7,6 +7,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BUY_STATES } from "../../domain/states";
+import { gtinCheckDigit } from "../../domain/barcodes";
 import { createImport, listingImportHistory } from "../../db/queries/stock-import";
 import { listings, productVariations } from "../../db/schema";
 import { readStockFile, runStockImport } from "../../app/utils/stock-import.server";
@@ -27,6 +28,9 @@ let navy: number;
 let otherSku: string;
 let foreignSku: string;
 const mapping = { code: "product_code", size: "size", units: "units", price: "price" };
+/** Navy's barcode: a UPC-A of this file's own (domain/barcodes.ts). */
+const upcBody = `0${tok.replace(/\D/g, "")}`.padEnd(11, "7").slice(0, 11);
+const upc = `${upcBody}${gtinCheckDigit(upcBody)}`;
 
 beforeAll(async () => {
   const brand = await createBrand(db);
@@ -43,7 +47,7 @@ beforeAll(async () => {
   navy = p.variations[1].id;
   await db
     .update(productVariations)
-    .set({ options: { color: "Navy", upc: `0${tok.replace(/\D/g, "")}77` } })
+    .set({ barcodes: [upc] })
     .where(eq(productVariations.id, navy));
   const q = await createProduct(db, {
     collectionId: col.id,
@@ -92,7 +96,6 @@ async function run(
 
 describe("runStockImport", () => {
   it("preview: exact code, barcode, ambiguous product code, guess, and each refusal with its message; nothing written", async () => {
-    const upc = `0${tok.replace(/\D/g, "")}77`;
     const cells = await csv([
       `${blackSku},M,3,42.50`,
       `${blackSku},L,1,`,

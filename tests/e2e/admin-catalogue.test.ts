@@ -32,6 +32,7 @@ import { authorizeBrand, createRetailer, createStaffUser } from "../factories/re
 import { createListing } from "../factories/listings";
 import { uniqueToken } from "../factories/util";
 import { DEFAULT_TEST_PASSWORD } from "../factories";
+import { gtinCheckDigit } from "../../domain/barcodes";
 import { UPLOAD_ERROR_FLAG } from "../../domain/catalogue-upload";
 import { closePage, db, hydrated, launchBrowser, newPage, signIn, signInAs, url } from "./harness";
 import { freshEmail, HttpClient, leakedTrace } from "./http";
@@ -116,6 +117,12 @@ async function expectTooLarge(send: () => Promise<{ status: number; body: string
   }
 }
 
+/** The n-th UPC-A of this run (prefix 2: for a store's own use, never a real product's), check digit included. */
+function upc(n: number): string {
+  const body = `2${String(n).padStart(3, "0")}${tok.replace(/\D/g, "").padStart(7, "0").slice(-7)}`;
+  return `${body}${gtinCheckDigit(body)}`;
+}
+
 const variation = async () =>
   (await db().select().from(productVariations).where(eq(productVariations.id, variationId)))[0];
 const images = () =>
@@ -148,6 +155,39 @@ describe("variation editor", () => {
       priceCents: 1999,
       isActive: false,
     });
+  });
+
+  it("sets barcodes: a wrong check digit and another variation's barcode are refused under the field, a good one is saved and shown", async () => {
+    const other = await createProduct(db(), {
+      collectionId,
+      sku: `BC${tok}`,
+      colors: ["Teal"],
+      variationBarcodes: () => [upc(1)],
+    });
+    const wrong = `${upc(0).slice(0, -1)}${(Number(upc(0).slice(-1)) + 1) % 10}`;
+    await page.goto(url(`/admin/productvariationmanagement/${variationId}`));
+    const field = page.getByLabel("Barcodes (UPC-A, EAN-13 or EAN-8)");
+    const save = page.getByTestId("variation-form").getByRole("button", { name: "Save" });
+    await field.fill(wrong);
+    await save.click();
+    await expect
+      .poll(() => page.locator("#ve-barcodes-error").innerText())
+      .toBe(
+        `${wrong} is not a valid UPC-A: its last digit (the check digit) should be ${upc(0).slice(-1)}.`,
+      );
+    await field.fill(`${upc(0)}, ${upc(1)}`);
+    await save.click();
+    await expect
+      .poll(() => page.locator("#ve-barcodes-error").innerText())
+      .toBe(
+        `The barcode ${upc(1)} is already used by variation #${other.variations[0].id} (${other.variations[0].sku}, Teal).`,
+      );
+    expect((await variation()).barcodes).toEqual([]);
+    await field.fill(upc(0));
+    await Promise.all([page.waitForURL(/done=saved/), save.click()]);
+    expect((await variation()).barcodes).toEqual([upc(0)]);
+    await page.reload();
+    await expect(field.inputValue()).resolves.toBe(upc(0));
   });
 
   it("adds sizes, skipping blank labels", async () => {
@@ -393,7 +433,17 @@ async function xlsx(rows: (string | number)[][]): Promise<Uint8Array> {
   return new Uint8Array(await wb.xlsx.writeBuffer());
 }
 
-const HEAD = ["sku", "display_name", "description", "color", "price", "sizes", "image1", "image2"];
+const HEAD = [
+  "sku",
+  "display_name",
+  "description",
+  "color",
+  "price",
+  "sizes",
+  "image1",
+  "image2",
+  "barcodes",
+];
 
 describe("collection uploads", () => {
   const uploadUrl = () => `/manage-brand/uploads?brand=${brandId}&collection=${collectionId}`;
@@ -406,7 +456,7 @@ describe("collection uploads", () => {
         [
           HEAD.join(","),
           `UP1${tok},Good Tee,,Red,12.50,S|M,,`,
-          `UP2${tok},,,,abc,,fake.jpg,`,
+          `UP2${tok},,,,abc,,fake.jpg,,12345`,
           `UP3${tok},"=HYPERLINK(""http://evil.test"")",,Blue,3,,missing.png,`,
         ].join("\n"),
       ),
@@ -430,6 +480,9 @@ describe("collection uploads", () => {
     await expect(page.getByTestId("line-3").innerText()).resolves.toMatch(
       /not a \.jpg or \.png picture/,
     );
+    await expect(page.getByTestId("line-3").innerText()).resolves.toContain(
+      'barcodes: "12345" is not a barcode: a UPC-A has 12 digits, an EAN-13 13 and an EAN-8 8.',
+    );
     await expect(page.getByTestId("line-4").innerText()).resolves.toMatch(
       /may not start with.*not in the folder/s,
     );
@@ -447,8 +500,18 @@ describe("collection uploads", () => {
     const zip = zipSync({
       "folder/products.xlsx": await xlsx([
         HEAD,
-        [`UPX${tok}`, "Trail Jacket", "Warm", "Black", 89.5, "S, M, L", "black.png", ""],
-        [`UPX${tok}`, "Trail Jacket", "", "Olive", "89.50", "XL", "olive.png", "black.png"],
+        [`UPX${tok}`, "Trail Jacket", "Warm", "Black", 89.5, "S, M, L", "black.png", "", upc(2)],
+        [
+          `UPX${tok}`,
+          "Trail Jacket",
+          "",
+          "Olive",
+          "89.50",
+          "XL",
+          "olive.png",
+          "black.png",
+          `${upc(3)} ${upc(4)}`,
+        ],
       ]),
       "folder/black.png": png(),
       "folder/olive.png": png(),
@@ -486,7 +549,10 @@ describe("collection uploads", () => {
       .select()
       .from(productVariations)
       .where(eq(productVariations.productId, p.id));
-    expect(vs.map((v) => v.color).sort()).toEqual(["Black", "Olive"]);
+    expect(vs.map((v) => [v.color, v.barcodes]).sort()).toEqual([
+      ["Black", [upc(2)]],
+      ["Olive", [upc(3), upc(4)]],
+    ]);
     const sizes = (
       await db()
         .select()
@@ -528,6 +594,27 @@ describe("collection uploads", () => {
     f.set("file", new File([bytes as Uint8Array<ArrayBuffer>], name));
     return client.request(uploadUrl(), { method: "POST", body: f });
   };
+
+  it("a folder whose barcode another variation has (saved above) is refused at save, naming it; nothing written", async () => {
+    const loaded = await post(
+      staff,
+      "taken.zip",
+      zipSync({
+        "sheet.csv": strToU8(
+          [HEAD.join(","), `UPT${tok},Taken Tee,,Red,10,S,,,${upc(2)}`].join("\n"),
+        ),
+      }),
+    );
+    expect(loaded.status).toBe(302);
+    const uploadId = new URL(loaded.location!, "http://x").searchParams.get("upload")!;
+    const before = (await productsOf()).length;
+    const r = await staff.postForm(uploadUrl(), { intent: "save", upload: uploadId });
+    expect(r.status).toBe(409);
+    expect(r.body).toMatch(
+      new RegExp(`The barcode ${upc(2)} is already used by variation #\\d+ \\(UPX${tok}, Black\\)`),
+    );
+    expect((await productsOf()).length).toBe(before);
+  });
 
   it("not a zip, a zip without a spreadsheet, a 20 MB file: a message, nothing stored, no 500; refused without the product permission", async () => {
     const notZip = await post(staff, "x.zip", strToU8("hello"));

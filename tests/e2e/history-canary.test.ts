@@ -9,13 +9,14 @@
  * address of every retailer in the e2e database. The haystack: every workflow history on the e2e suite's
  * Temporal server (purchases, swaps, RMAs and payout set-ups driven by the whole suite: this file runs after the
  * others of its process, vitest.config.ts RUN_LAST), exported as JSON and with each payload's bytes read as
- * text (an unsealed payload is base64 in the JSON), and the web process's and the worker's logs. No canary may
- * appear in the clear. The search is shown to find a planted one.
+ * text (an unsealed payload is base64 in the JSON); Temporal's own database, the SQLite file the suite's server
+ * keeps (scripts/test.mjs, E2E_TEMPORAL_DB) and its write-ahead log, byte for byte; and the web process's and the
+ * worker's logs. No canary may appear in the clear. Each search is shown to find a planted one.
  */
 import { randomInt, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { Client } from "@temporalio/client";
+import { Client, Connection } from "@temporalio/client";
 import { defaultPayloadConverter } from "@temporalio/common";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -64,6 +65,20 @@ export function historyText(history: unknown): string {
 /** The canaries found in `text`. */
 export function found(text: string, canaries: readonly string[]): string[] {
   return canaries.filter((c) => text.includes(c));
+}
+
+/**
+ * Temporal's own database as the suite's server keeps it: the file and its write-ahead log (recent commits
+ * are there until a checkpoint copies them into the file), their bytes as text. A value SQLite stored in
+ * one piece is found; one its record split across two pages would not be (history blobs larger than a page
+ * are split), which is why the export above is searched too.
+ */
+function engineDatabaseText(): { text: string; files: string[] } {
+  const file = process.env.E2E_TEMPORAL_DB;
+  if (!file)
+    throw new Error("E2E_TEMPORAL_DB is not set: the e2e suite's Temporal server keeps no file");
+  const files = [file, `${file}-wal`].filter((f) => fs.existsSync(f));
+  return { text: files.map((f) => fs.readFileSync(f).toString("latin1")).join("\n"), files };
 }
 
 beforeAll(async () => {
@@ -151,7 +166,7 @@ async function retailerCanaries(): Promise<string[]> {
   ];
 }
 
-describe("no bank, tax, birth, e-mail or street value in the clear in Temporal's histories or the logs", () => {
+describe("no bank, tax, birth, e-mail or street value in the clear in Temporal's histories, its database or the logs", () => {
   it("the search finds a canary planted in an unsealed payload (base64 in the JSON export)", () => {
     const planted = {
       events: [
@@ -166,7 +181,32 @@ describe("no bank, tax, birth, e-mail or street value in the clear in Temporal's
     expect(JSON.stringify(planted)).not.toContain(canary.account_number);
   });
 
-  it("every history of the run, and the web and worker logs", { timeout: 300_000 }, async () => {
+  it("the search of Temporal's database finds a value a client wrote without the codec", async () => {
+    // A client of its own without the payload codec: what a leak would look like in the engine's tables.
+    const planted = `planted-${tok}-${digits(12)}`;
+    const connection = await Connection.connect({
+      address: process.env.TEMPORAL_ADDRESS ?? "127.0.0.1:7243",
+    });
+    try {
+      const raw = new Client({
+        connection,
+        namespace: process.env.TEMPORAL_NAMESPACE ?? "default",
+      });
+      const handle = await raw.workflow.start("historyCanaryPlanted", {
+        taskQueue: `history-canary-${tok}`,
+        workflowId: `history-canary-planted-${tok}`,
+        args: [{ account: planted }],
+      });
+      await handle.terminate("the history canary's planted value");
+    } finally {
+      await connection.close();
+    }
+    const db = engineDatabaseText();
+    expect(db.files.length).toBeGreaterThan(0);
+    expect(found(db.text, [planted, canary.account_number])).toEqual([planted]);
+  });
+
+  it("every history, Temporal's database, web and worker logs", { timeout: 300_000 }, async () => {
     const canaries = [...Object.values(canary), ...(await retailerCanaries())];
     expect(canaries.length).toBeGreaterThan(20);
     const leaks: string[] = [];
@@ -177,6 +217,8 @@ describe("no bank, tax, birth, e-mail or street value in the clear in Temporal's
       for (const c of found(historyText(history), canaries)) leaks.push(`${wf.workflowId}: ${c}`);
     }
     expect(histories).toBeGreaterThan(0); // the payout set-up above, at least; the whole suite's in a full run
+    const db = engineDatabaseText();
+    for (const c of found(db.text, canaries)) leaks.push(`Temporal's database: ${c}`);
     const logs = path.dirname(process.env.E2E_RESULTS_DIR ?? path.resolve("test-results", "e2e"));
     for (const name of ["e2e-app.log", "e2e-worker.log"]) {
       const file = path.join(logs, name);

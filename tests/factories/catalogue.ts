@@ -96,6 +96,8 @@ export interface CreateProductInput {
   colors?: readonly string[] | number;
   /** Overrides the variation price (cents) per colour index; defaults to the product price. */
   variationPriceCents?: (index: number) => number;
+  /** Barcodes of the i-th colour variation (domain/barcodes.ts); none by default. */
+  variationBarcodes?: (index: number) => string[];
 }
 
 export interface CreatedVariation extends VariationRow {
@@ -181,6 +183,7 @@ export async function createProduct(
         color,
         priceCents: input.variationPriceCents ? input.variationPriceCents(i) : priceCents,
         options: { color },
+        barcodes: input.variationBarcodes?.(i) ?? [],
       })
       .returning();
     const images = await db

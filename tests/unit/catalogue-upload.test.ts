@@ -69,6 +69,50 @@ describe("readUploadRows", () => {
     ]);
     expect(rows[2].problems).toEqual(["the same sku and color as line 3."]);
   });
+  it.each([
+    ["barcodes", "036000291452", ["036000291452"], []],
+    [
+      "UPC",
+      "036000291452, 96385074 | 4006381333931",
+      ["036000291452", "96385074", "4006381333931"],
+      [],
+    ],
+    ["ean", "", [], []],
+    [
+      "Barcode",
+      "036000291453 12345",
+      [],
+      [
+        "barcodes: 036000291453 is not a valid UPC-A: its last digit (the check digit) should be 2.",
+        'barcodes: "12345" is not a barcode: a UPC-A has 12 digits, an EAN-13 13 and an EAN-8 8.',
+      ],
+    ],
+  ])("reads the %s column %j as %j (problems %j)", (column, cell, barcodes, problems) => {
+    const { rows } = readUploadRows(
+      folder([
+        ["sku", "name", "color", "price", column],
+        ["A", "Tee", "Red", "10", cell],
+      ]),
+      isImage,
+    );
+    expect(rows[0]).toMatchObject({ barcodes, problems });
+  });
+  it("refuses a barcode given to two lines (a UPC-A and its EAN-13 spelling are one)", () => {
+    const { rows } = readUploadRows(
+      folder([
+        ["sku", "name", "color", "price", "barcodes"],
+        ["A", "Tee", "Red", "10", "036000291452"],
+        ["A", "Tee", "Blue", "10", "0036000291452"],
+        ["A", "Tee", "Green", "10", "4006381333931"],
+      ]),
+      isImage,
+    );
+    expect(rows.map((r) => r.problems)).toEqual([
+      [],
+      ["the barcode 0036000291452 is on line 2 too."],
+      [],
+    ]);
+  });
   it("refuses a sheet without the required columns or rows", () => {
     expect(readUploadRows(folder([["sku", "name"]]), isImage).problems[0]).toMatch(
       /no column color, price/,
