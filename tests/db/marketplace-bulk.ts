@@ -16,6 +16,16 @@ export interface BulkOptions {
   brandsPerRetailer?: number;
 }
 
+/** The scale at which the query plans are checked (db/marketplace-plans, db/matches). */
+export const PLAN_SCALE = {
+  brands: 12,
+  retailers: 300,
+  variations: 3000,
+  listings: 20_000,
+  requests: 5_000,
+  brandsPerRetailer: 5,
+} satisfies Omit<BulkOptions, "tag">;
+
 export interface BulkResult {
   brandIds: number[];
   retailerIds: number[];

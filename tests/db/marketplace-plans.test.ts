@@ -13,7 +13,12 @@ import {
   type MarketPageQuery,
 } from "../../db/queries/marketplace";
 import { uniqueToken } from "../factories";
-import { dropBulkMarketplace, seedBulkMarketplace, type BulkResult } from "./marketplace-bulk";
+import {
+  dropBulkMarketplace,
+  PLAN_SCALE,
+  seedBulkMarketplace,
+  type BulkResult,
+} from "./marketplace-bulk";
 import { openTestDb } from "./helpers";
 
 const handle = openTestDb(2);
@@ -23,15 +28,7 @@ let viewer: number;
 let brands5: number[];
 
 beforeAll(async () => {
-  bulk = await seedBulkMarketplace(handle.sql, {
-    tag: uniqueToken(),
-    brands: 12,
-    retailers: 300,
-    variations: 3000,
-    listings: 20_000,
-    requests: 5_000,
-    brandsPerRetailer: 5,
-  });
+  bulk = await seedBulkMarketplace(handle.sql, { tag: uniqueToken(), ...PLAN_SCALE });
   viewer = bulk.retailerIds[0];
   brands5 = bulk.brandIds.slice(1, 6);
   // The settings the plans are checked under are the defaults (no enable_seqscan = off here).

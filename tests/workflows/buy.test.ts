@@ -61,6 +61,7 @@ import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
 import { HISTORIES, useSharedFakeWorker } from "./fakes/shared-worker";
 import { viewWaiter, sleepUntil } from "../setup/temporal";
 import {
+  buyInput,
   createFakeBuyActivities,
   DECLINED_CARD,
   OK_CARD,
@@ -93,14 +94,7 @@ const PICKUP_SCHEDULED = {
 type Handle = WorkflowHandle<typeof buyOrderWorkflow>;
 
 function orderInput(orderId: number, overrides: Partial<BuyOrderInput> = {}): BuyOrderInput {
-  return {
-    orderId,
-    externalId: `WX-${String(orderId).padStart(6, "0")}`,
-    kind: "from_listing",
-    providerId: SELLER,
-    receiverId: BUYER,
-    requestId: null,
-    lines: LINES,
+  return buyInput(orderId, SELLER, BUYER, LINES, {
     expectedQuote: {
       goodsCents: REQUESTED.goodsCents,
       feeCents: REQUESTED.feeCents,
@@ -108,7 +102,7 @@ function orderInput(orderId: number, overrides: Partial<BuyOrderInput> = {}): Bu
       totalCents: REQUESTED.totalCents,
     },
     ...overrides,
-  };
+  });
 }
 
 /** Runs a scenario with `fake` behind the shared worker's activities. */
@@ -183,6 +177,15 @@ async function pastDeadline(
   await sleepUntil(shared.env, deadline as string, MINUTE_MS);
   return inState(handle, end);
 }
+
+/** An approved order's codes from the approval to the seller's payout at the pickup scan. */
+const APPROVED_TO_PAYOUT = [
+  ACTION.PROVIDER_APPROVE_SALE,
+  ACTION.PAYMENT_CAPTURED,
+  ACTION.CALL_TAG_SCHEDULED_ORDER,
+  ACTION.SHIPMENT_PICKED_UP,
+  ACTION.PAYOUT_RELEASED,
+];
 
 const key = (orderId: number, step: string, attempt = 1) =>
   `${buyWorkflowId(orderId)}:${step}:${attempt}`;
@@ -427,11 +430,7 @@ describe("seller", () => {
       ACTION.PAYMENT,
       ACTION.CARD_DECLINED,
       ACTION.PAYMENT_METHOD_ADDED,
-      ACTION.PROVIDER_APPROVE_SALE,
-      ACTION.PAYMENT_CAPTURED,
-      ACTION.CALL_TAG_SCHEDULED_ORDER,
-      ACTION.SHIPMENT_PICKED_UP,
-      ACTION.PAYOUT_RELEASED,
+      ...APPROVED_TO_PAYOUT,
       ACTION.SHIPMENT_DELIVERED,
       ACTION.RATING_WINDOW_CLOSED,
       ACTION.ORDER_COMPLETED,
@@ -1142,11 +1141,7 @@ describe("after delivery", () => {
     ]);
     expect(fake.codesOf(orderId)).toEqual([
       ACTION.CHECKOUT_COMPLETED,
-      ACTION.PROVIDER_APPROVE_SALE,
-      ACTION.PAYMENT_CAPTURED,
-      ACTION.CALL_TAG_SCHEDULED_ORDER,
-      ACTION.SHIPMENT_PICKED_UP,
-      ACTION.PAYOUT_RELEASED,
+      ...APPROVED_TO_PAYOUT,
       ACTION.SHIPMENT_DELIVERED,
       ACTION.RECEIVER_CONFIRM_ORDER,
       ACTION.RECEIVER_RATED,
