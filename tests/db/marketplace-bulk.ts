@@ -1,4 +1,5 @@
 import type postgres from "postgres";
+import { uniqueToken } from "../factories/util";
 
 /**
  * A large marketplace made with generate_series in a few statements (seconds, not minutes), for EXPLAIN
@@ -15,16 +16,6 @@ export interface BulkOptions {
   /** How many brands each retailer is authorized for (consecutive, wrapping). */
   brandsPerRetailer?: number;
 }
-
-/** The scale at which the query plans are checked (db/marketplace-plans, db/matches). */
-export const PLAN_SCALE = {
-  brands: 12,
-  retailers: 300,
-  variations: 3000,
-  listings: 20_000,
-  requests: 5_000,
-  brandsPerRetailer: 5,
-} satisfies Omit<BulkOptions, "tag">;
 
 export interface BulkResult {
   brandIds: number[];
@@ -112,4 +103,17 @@ export async function seedBulkMarketplace(sql: postgres.Sql, o: BulkOptions): Pr
 export async function dropBulkMarketplace(sql: postgres.Sql, r: BulkResult): Promise<void> {
   await sql`delete from retailers where id = any(${r.retailerIds}::int[])`;
   await sql`delete from brands where id = any(${r.brandIds}::int[])`;
+}
+
+/** A bulk marketplace at the scale the query plans are checked at (db/marketplace-plans, db/matches). */
+export function seedPlanScaleMarketplace(sql: postgres.Sql): Promise<BulkResult> {
+  return seedBulkMarketplace(sql, {
+    tag: uniqueToken(),
+    brands: 12,
+    retailers: 300,
+    variations: 3000,
+    listings: 20_000,
+    requests: 5_000,
+    brandsPerRetailer: 5,
+  });
 }

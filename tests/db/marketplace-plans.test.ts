@@ -12,13 +12,7 @@ import {
   planNodes,
   type MarketPageQuery,
 } from "../../db/queries/marketplace";
-import { uniqueToken } from "../factories";
-import {
-  dropBulkMarketplace,
-  PLAN_SCALE,
-  seedBulkMarketplace,
-  type BulkResult,
-} from "./marketplace-bulk";
+import { dropBulkMarketplace, seedPlanScaleMarketplace, type BulkResult } from "./marketplace-bulk";
 import { openTestDb } from "./helpers";
 
 const handle = openTestDb(2);
@@ -28,7 +22,7 @@ let viewer: number;
 let brands5: number[];
 
 beforeAll(async () => {
-  bulk = await seedBulkMarketplace(handle.sql, { tag: uniqueToken(), ...PLAN_SCALE });
+  bulk = await seedPlanScaleMarketplace(handle.sql);
   viewer = bulk.retailerIds[0];
   brands5 = bulk.brandIds.slice(1, 6);
   // The settings the plans are checked under are the defaults (no enable_seqscan = off here).

@@ -32,12 +32,7 @@ import { createBrand, createCollection, createProduct, SIZE_RUNS } from "../fact
 import { tradingRetailer } from "../factories/retailers";
 import { createListing, createRequest } from "../factories/listings";
 import { uniqueToken } from "../factories/util";
-import {
-  dropBulkMarketplace,
-  PLAN_SCALE,
-  seedBulkMarketplace,
-  type BulkResult,
-} from "./marketplace-bulk";
+import { dropBulkMarketplace, seedPlanScaleMarketplace, type BulkResult } from "./marketplace-bulk";
 import { openTestDb } from "./helpers";
 
 const handle = openTestDb(4);
@@ -370,7 +365,7 @@ describe("recordMatchesForListing", () => {
 describe("the per-event statement's plan", () => {
   let bulk: BulkResult;
   beforeAll(async () => {
-    bulk = await seedBulkMarketplace(handle.sql, { tag: uniqueToken(), ...PLAN_SCALE });
+    bulk = await seedPlanScaleMarketplace(handle.sql);
     await handle.sql`
       insert into saved_searches (retailer_id, brand_id, sizes, search)
       select r, ${bulk.brandIds[0]}::int + (g % 12), '{M}', '' from generate_series(1, 3000) g, unnest(${bulk.retailerIds.slice(0, 1)}::int[]) r`;
