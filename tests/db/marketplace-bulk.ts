@@ -1,4 +1,5 @@
 import type postgres from "postgres";
+import type { MarketPageQuery } from "../../db/queries/marketplace";
 import { uniqueToken } from "../factories/util";
 
 /**
@@ -116,4 +117,23 @@ export function seedPlanScaleMarketplace(sql: postgres.Sql): Promise<BulkResult>
     requests: 5_000,
     brandsPerRetailer: 5,
   });
+}
+
+/** The marketplace page's first page of the buy tab, most recent first, as `viewerRetailerId` sees it. */
+export function marketPageQuery(
+  viewerRetailerId: number,
+  brandIds: number[],
+  over: Partial<MarketPageQuery> = {},
+): MarketPageQuery {
+  return {
+    tab: "buy",
+    brandIds,
+    ordering: "recent",
+    offset: 0,
+    limit: 20,
+    filters: {},
+    viewerRetailerId,
+    withNames: false,
+    ...over,
+  };
 }

@@ -12,7 +12,12 @@ import {
   planNodes,
   type MarketPageQuery,
 } from "../../db/queries/marketplace";
-import { dropBulkMarketplace, seedPlanScaleMarketplace, type BulkResult } from "./marketplace-bulk";
+import {
+  dropBulkMarketplace,
+  marketPageQuery,
+  seedPlanScaleMarketplace,
+  type BulkResult,
+} from "./marketplace-bulk";
 import { openTestDb } from "./helpers";
 
 const handle = openTestDb(2);
@@ -40,17 +45,7 @@ afterAll(async () => {
 });
 
 function q(over: Partial<MarketPageQuery> = {}): MarketPageQuery {
-  return {
-    tab: "buy",
-    brandIds: brands5,
-    ordering: "recent",
-    offset: 0,
-    limit: 20,
-    filters: {},
-    viewerRetailerId: viewer,
-    withNames: false,
-    ...over,
-  };
+  return marketPageQuery(viewer, brands5, over);
 }
 
 const variants: [string, () => Partial<MarketPageQuery>][] = [
