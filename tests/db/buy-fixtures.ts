@@ -34,6 +34,19 @@ export async function createSellerWithListing(
   return { brand, variation, seller, listing, priceCents: opts.priceCents ?? variation.priceCents };
 }
 
+/** An order line for `sizes` of the listing of `f` (a createSellerWithListing), at its price. */
+export function listingLine(
+  f: Awaited<ReturnType<typeof createSellerWithListing>>,
+  sizes: Record<string, number>,
+): OrderLine {
+  return {
+    listingId: f.listing.id,
+    variationId: f.variation.id,
+    sizes,
+    unitPriceCents: f.priceCents,
+  };
+}
+
 /** A draft order as checkout writes it; returns its id, workflow id and lines. */
 export async function createDraftOrder(
   db: Db,

@@ -23,7 +23,12 @@ import { IN_FLIGHT_KEPT, WITHDRAWAL_CALLED_OFF } from "../../domain/stock-import
 import { BUY_STATES, COMMON_STATES, SWAP_STATES } from "../../domain/states";
 import { swapWorkflowId } from "../../workflows/swap/contract";
 import { authorizeBrand, createRetailer } from "../factories";
-import { createDraftOrder, createSellerWithListing, orderStateRecord } from "./buy-fixtures";
+import {
+  createDraftOrder,
+  createSellerWithListing,
+  listingLine,
+  orderStateRecord,
+} from "./buy-fixtures";
 import { useTestDb } from "./helpers";
 
 const db = useTestDb(4);
@@ -239,14 +244,7 @@ describe("deferred withdrawal", () => {
   test("a swap's step out of the negotiation withdraws it too", async () => {
     const f = await seller();
     const other = await createRetailer(db, { payout: true, user: false });
-    const providerLines: OrderLine[] = [
-      {
-        listingId: f.listing.id,
-        variationId: f.variation.id,
-        sizes: { M: 2 },
-        unitPriceCents: f.priceCents,
-      },
-    ];
+    const providerLines: OrderLine[] = [listingLine(f, { M: 2 })];
     const o = await createSwapOrder(db, {
       providerId: f.seller.retailer.id,
       receiverId: other.retailer.id,
