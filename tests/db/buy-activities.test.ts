@@ -32,7 +32,7 @@ import { CARRIER_SIGNATURE_HEADER, type CarrierWebhookEvent } from "../../domain
 import { CARD_DECLINED } from "../../domain/messages";
 import { orderLedger, orderQuote, type OrderLine } from "../../domain/order-money";
 import { createRetailer } from "../factories";
-import { createDraftOrder, createSellerWithListing } from "./buy-fixtures";
+import { createDraftOrder, createSellerWithListing, orderStateRecord } from "./buy-fixtures";
 import { useTestDb } from "./helpers";
 
 const db = useTestDb(12);
@@ -669,28 +669,11 @@ function stateRecord(
   const quote = orderQuote(
     lines.length ? lines : [{ listingId: 1, sizes: { S: 1 }, unitPriceCents: 1000 }],
   );
-  return {
-    orderId: o.orderId,
-    workflowId: o.workflowId,
-    dedupeKey: `${o.workflowId}:record:${n}`,
-    kind: "from_listing",
-    providerId: 0,
-    receiverId: 0,
-    statename: "provider_approve_sale",
-    displayStatus: "Pending Approval",
-    stage: "pre_shipping",
-    completed: null,
-    actionNeeded: "provider",
-    actions: [],
-    isModified: false,
+  return orderStateRecord(o, n, quote, {
     lines,
-    pendingLines: null,
-    amounts: { quote, authorizedCents: quote.totalCents, capturedCents: 0 },
-    ledger: orderLedger([{ kind: "authorization", amountCents: quote.totalCents }]),
-    reasons: {},
     deadlines: { sellerResponseBy: "2026-03-07T15:00:00.000Z" },
     ...over,
-  };
+  });
 }
 
 describe("read model", () => {

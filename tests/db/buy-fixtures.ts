@@ -3,14 +3,14 @@
  * listing, a buyer, and draft orders as checkout writes them (orders + order_contributions).
  */
 import { sql } from "drizzle-orm";
-import type { BuyActivities } from "../../workflows/buy/activities";
+import type { BuyActivities, OrderStateRecord } from "../../workflows/buy/activities";
 import type { Db } from "../../db/client";
 import { orderContributions, orders } from "../../db/schema";
 import { purchaseQuote } from "../../domain/fees";
 import { BUY_STATES, displayStatusFor, TRANSACTION_TYPE } from "../../domain/states";
 import { buyWorkflowId } from "../../workflows/buy/contract";
 import type { PaymentMethodInput } from "../../workflows/common/contract";
-import { orderQuote, type OrderLine } from "../../domain/order-money";
+import { orderLedger, orderQuote, type OrderLine } from "../../domain/order-money";
 import { createListing, createRetailer, createWorld, SIZE_RUNS } from "../factories";
 
 export async function createSellerWithListing(
@@ -32,6 +32,19 @@ export async function createSellerWithListing(
     sizes: opts.sizes ?? { S: 2, M: 3 },
   });
   return { brand, variation, seller, listing, priceCents: opts.priceCents ?? variation.priceCents };
+}
+
+/** An order line for `sizes` of the listing of `f` (a createSellerWithListing), at its price. */
+export function listingLine(
+  f: Awaited<ReturnType<typeof createSellerWithListing>>,
+  sizes: Record<string, number>,
+): OrderLine {
+  return {
+    listingId: f.listing.id,
+    variationId: f.variation.id,
+    sizes,
+    unitPriceCents: f.priceCents,
+  };
 }
 
 /** A draft order as checkout writes it; returns its id, workflow id and lines. */
@@ -167,4 +180,38 @@ export async function tradedOrder(
     amountCents: q.goodsCents,
   });
   return { ...o, quote: q };
+}
+
+/**
+ * The `n`-th read-model write of order `o`: waiting for the seller, `quote` authorised and nothing else done;
+ * `over` sets the rest.
+ */
+export function orderStateRecord(
+  o: { orderId: number; workflowId: string },
+  n: number,
+  quote: ReturnType<typeof orderQuote>,
+  over: Partial<OrderStateRecord> = {},
+): OrderStateRecord {
+  return {
+    orderId: o.orderId,
+    workflowId: o.workflowId,
+    dedupeKey: `${o.workflowId}:record:${n}`,
+    kind: "from_listing",
+    providerId: 0,
+    receiverId: 0,
+    statename: "provider_approve_sale",
+    displayStatus: "Pending Approval",
+    stage: "pre_shipping",
+    completed: null,
+    actionNeeded: "provider",
+    actions: [],
+    isModified: false,
+    lines: [],
+    pendingLines: null,
+    amounts: { quote, authorizedCents: quote.totalCents, capturedCents: 0 },
+    ledger: orderLedger([{ kind: "authorization", amountCents: quote.totalCents }]),
+    reasons: {},
+    deadlines: {},
+    ...over,
+  };
 }

@@ -18,12 +18,17 @@ import { updateMyListing } from "../../db/queries/my-listings";
 import { createSwapOrder } from "../../db/queries/swap-orders";
 import { createImport, listingImportHistory } from "../../db/queries/stock-import";
 import { listings } from "../../db/schema";
-import { orderLedger, orderQuote, type OrderLine } from "../../domain/order-money";
+import { orderQuote, type OrderLine } from "../../domain/order-money";
 import { IN_FLIGHT_KEPT, WITHDRAWAL_CALLED_OFF } from "../../domain/stock-import";
 import { BUY_STATES, COMMON_STATES, SWAP_STATES } from "../../domain/states";
 import { swapWorkflowId } from "../../workflows/swap/contract";
 import { authorizeBrand, createRetailer } from "../factories";
-import { createDraftOrder, createSellerWithListing } from "./buy-fixtures";
+import {
+  createDraftOrder,
+  createSellerWithListing,
+  listingLine,
+  orderStateRecord,
+} from "./buy-fixtures";
 import { useTestDb } from "./helpers";
 
 const db = useTestDb(4);
@@ -70,29 +75,13 @@ function step(
   statename: string,
   lines = o.lines,
 ): OrderStateRecord {
-  const quote = orderQuote(lines);
-  return {
-    orderId: o.orderId,
-    workflowId: o.workflowId,
-    dedupeKey: `${o.workflowId}:record:${n}`,
+  return orderStateRecord(o, n, orderQuote(lines), {
     sequence: n,
-    kind: "from_listing",
-    providerId: 0,
-    receiverId: 0,
     statename,
     displayStatus: statename,
-    stage: "pre_shipping",
-    completed: null,
     actionNeeded: null,
-    actions: [],
-    isModified: false,
     lines,
-    pendingLines: null,
-    amounts: { quote, authorizedCents: quote.totalCents, capturedCents: 0 },
-    ledger: orderLedger([{ kind: "authorization", amountCents: quote.totalCents }]),
-    reasons: {},
-    deadlines: {},
-  };
+  });
 }
 
 /** Confirms a file of the listing's variation (its sizes as given; all 0 withdraws it). */
@@ -255,14 +244,7 @@ describe("deferred withdrawal", () => {
   test("a swap's step out of the negotiation withdraws it too", async () => {
     const f = await seller();
     const other = await createRetailer(db, { payout: true, user: false });
-    const providerLines: OrderLine[] = [
-      {
-        listingId: f.listing.id,
-        variationId: f.variation.id,
-        sizes: { M: 2 },
-        unitPriceCents: f.priceCents,
-      },
-    ];
+    const providerLines: OrderLine[] = [listingLine(f, { M: 2 })];
     const o = await createSwapOrder(db, {
       providerId: f.seller.retailer.id,
       receiverId: other.retailer.id,

@@ -11,7 +11,7 @@ import {
 } from "../../db/queries/listing-write";
 import { listings } from "../../db/schema";
 import { createBrand, createCollection, createProduct, SIZE_RUNS } from "../factories/catalogue";
-import { authorizeBrand, createRetailer } from "../factories/retailers";
+import { authorizeBrand, tradingRetailer } from "../factories/retailers";
 import { createListing, createRequest } from "../factories/listings";
 import { uniqueToken } from "../factories/util";
 import { useTestDb } from "./helpers";
@@ -52,17 +52,8 @@ beforeAll(async () => {
   await createProduct(db, { collectionId: ocol.id, sku: `${sku}-OTHER`, colors: 1 });
 });
 
-async function retailer(
-  opts: { payout?: boolean; authorized?: boolean; status?: "active" | "inactive" } = {},
-) {
-  const { retailer } = await createRetailer(db, {
-    payout: opts.payout ?? true,
-    user: false,
-    status: opts.status ?? "active",
-  });
-  if (opts.authorized !== false) await authorizeBrand(db, retailer.id, brandId);
-  return retailer;
-}
+const retailer = (opts: Parameters<typeof tradingRetailer>[2] = {}) =>
+  tradingRetailer(db, brandId, opts);
 
 describe("variation search", () => {
   it("finds a brand's variations by product code (case-insensitive), with name, colour, price and thumbnail", async () => {

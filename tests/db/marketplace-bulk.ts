@@ -1,4 +1,6 @@
 import type postgres from "postgres";
+import type { MarketPageQuery } from "../../db/queries/marketplace";
+import { uniqueToken } from "../factories/util";
 
 /**
  * A large marketplace made with generate_series in a few statements (seconds, not minutes), for EXPLAIN
@@ -102,4 +104,36 @@ export async function seedBulkMarketplace(sql: postgres.Sql, o: BulkOptions): Pr
 export async function dropBulkMarketplace(sql: postgres.Sql, r: BulkResult): Promise<void> {
   await sql`delete from retailers where id = any(${r.retailerIds}::int[])`;
   await sql`delete from brands where id = any(${r.brandIds}::int[])`;
+}
+
+/** A bulk marketplace at the scale the query plans are checked at (db/marketplace-plans, db/matches). */
+export function seedPlanScaleMarketplace(sql: postgres.Sql): Promise<BulkResult> {
+  return seedBulkMarketplace(sql, {
+    tag: uniqueToken(),
+    brands: 12,
+    retailers: 300,
+    variations: 3000,
+    listings: 20_000,
+    requests: 5_000,
+    brandsPerRetailer: 5,
+  });
+}
+
+/** The marketplace page's first page of the buy tab, most recent first, as `viewerRetailerId` sees it. */
+export function marketPageQuery(
+  viewerRetailerId: number,
+  brandIds: number[],
+  over: Partial<MarketPageQuery> = {},
+): MarketPageQuery {
+  return {
+    tab: "buy",
+    brandIds,
+    ordering: "recent",
+    offset: 0,
+    limit: 20,
+    filters: {},
+    viewerRetailerId,
+    withNames: false,
+    ...over,
+  };
 }

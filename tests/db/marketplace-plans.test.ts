@@ -12,8 +12,12 @@ import {
   planNodes,
   type MarketPageQuery,
 } from "../../db/queries/marketplace";
-import { uniqueToken } from "../factories";
-import { dropBulkMarketplace, seedBulkMarketplace, type BulkResult } from "./marketplace-bulk";
+import {
+  dropBulkMarketplace,
+  marketPageQuery,
+  seedPlanScaleMarketplace,
+  type BulkResult,
+} from "./marketplace-bulk";
 import { openTestDb } from "./helpers";
 
 const handle = openTestDb(2);
@@ -23,15 +27,7 @@ let viewer: number;
 let brands5: number[];
 
 beforeAll(async () => {
-  bulk = await seedBulkMarketplace(handle.sql, {
-    tag: uniqueToken(),
-    brands: 12,
-    retailers: 300,
-    variations: 3000,
-    listings: 20_000,
-    requests: 5_000,
-    brandsPerRetailer: 5,
-  });
+  bulk = await seedPlanScaleMarketplace(handle.sql);
   viewer = bulk.retailerIds[0];
   brands5 = bulk.brandIds.slice(1, 6);
   // The settings the plans are checked under are the defaults (no enable_seqscan = off here).
@@ -49,17 +45,7 @@ afterAll(async () => {
 });
 
 function q(over: Partial<MarketPageQuery> = {}): MarketPageQuery {
-  return {
-    tab: "buy",
-    brandIds: brands5,
-    ordering: "recent",
-    offset: 0,
-    limit: 20,
-    filters: {},
-    viewerRetailerId: viewer,
-    withNames: false,
-    ...over,
-  };
+  return marketPageQuery(viewer, brands5, over);
 }
 
 const variants: [string, () => Partial<MarketPageQuery>][] = [

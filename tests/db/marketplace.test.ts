@@ -17,6 +17,7 @@ import { authorizeBrand, createRetailer } from "../factories/retailers";
 import { createListing, createRequest } from "../factories/listings";
 import { uniqueToken } from "../factories/util";
 import { useTestDb } from "./helpers";
+import { marketPageQuery } from "./marketplace-bulk";
 
 const db = useTestDb(4);
 
@@ -206,17 +207,7 @@ beforeAll(async () => {
 });
 
 function q(over: Partial<MarketPageQuery> = {}): MarketPageQuery {
-  return {
-    tab: "buy",
-    brandIds: [brandA],
-    ordering: "recent",
-    offset: 0,
-    limit: 20,
-    filters: {},
-    viewerRetailerId: viewer,
-    withNames: false,
-    ...over,
-  };
+  return marketPageQuery(viewer, [brandA], over);
 }
 
 async function ids(over: Partial<MarketPageQuery> = {}): Promise<number[]> {

@@ -29,10 +29,10 @@ import { listingMatches, outboxEmails } from "../../db/schema";
 import { DEFAULT_MARKETPLACE_TZ } from "../../domain/business-days";
 import { matchDigestKey } from "../../domain/matches";
 import { createBrand, createCollection, createProduct, SIZE_RUNS } from "../factories/catalogue";
-import { authorizeBrand, createRetailer } from "../factories/retailers";
+import { tradingRetailer } from "../factories/retailers";
 import { createListing, createRequest } from "../factories/listings";
 import { uniqueToken } from "../factories/util";
-import { dropBulkMarketplace, seedBulkMarketplace, type BulkResult } from "./marketplace-bulk";
+import { dropBulkMarketplace, seedPlanScaleMarketplace, type BulkResult } from "./marketplace-bulk";
 import { openTestDb } from "./helpers";
 
 const handle = openTestDb(4);
@@ -58,17 +58,8 @@ beforeAll(async () => {
 
 afterAll(() => handle.close());
 
-async function retailer(
-  opts: { payout?: boolean; authorized?: boolean; status?: "active" | "inactive" } = {},
-) {
-  const { retailer } = await createRetailer(db, {
-    payout: opts.payout ?? true,
-    user: false,
-    status: opts.status ?? "active",
-  });
-  if (opts.authorized !== false) await authorizeBrand(db, retailer.id, brandId);
-  return retailer;
-}
+const retailer = (opts: Parameters<typeof tradingRetailer>[2] = {}) =>
+  tradingRetailer(db, brandId, opts);
 
 async function matchesOf(retailerId: number) {
   return db.select().from(listingMatches).where(eq(listingMatches.retailerId, retailerId));
@@ -374,15 +365,7 @@ describe("recordMatchesForListing", () => {
 describe("the per-event statement's plan", () => {
   let bulk: BulkResult;
   beforeAll(async () => {
-    bulk = await seedBulkMarketplace(handle.sql, {
-      tag: uniqueToken(),
-      brands: 12,
-      retailers: 300,
-      variations: 3000,
-      listings: 20_000,
-      requests: 5_000,
-      brandsPerRetailer: 5,
-    });
+    bulk = await seedPlanScaleMarketplace(handle.sql);
     await handle.sql`
       insert into saved_searches (retailer_id, brand_id, sizes, search)
       select r, ${bulk.brandIds[0]}::int + (g % 12), '{M}', '' from generate_series(1, 3000) g, unnest(${bulk.retailerIds.slice(0, 1)}::int[]) r`;

@@ -33,7 +33,7 @@ import {
 } from "../../domain/messages";
 import type { OrderLine } from "../../domain/order-money";
 import { swapWorkflowId, type SwapView } from "../../workflows/swap/contract";
-import { createSellerWithListing } from "./buy-fixtures";
+import { createSellerWithListing, listingLine } from "./buy-fixtures";
 import { useTestDb } from "./helpers";
 
 const db = useTestDb(12);
@@ -72,14 +72,7 @@ afterAll(async () => {
 async function swapFixture() {
   const p = await createSellerWithListing(db, { sizes: { S: 2, M: 3 } });
   const r = await createSellerWithListing(db, { sizes: { L: 4, XL: 1 } });
-  const providerLines: OrderLine[] = [
-    {
-      listingId: p.listing.id,
-      variationId: p.variation.id,
-      sizes: { M: 2 },
-      unitPriceCents: p.priceCents,
-    },
-  ];
+  const providerLines: OrderLine[] = [listingLine(p, { M: 2 })];
   const order = await createSwapOrder(db, {
     providerId: p.seller.retailer.id,
     receiverId: r.seller.retailer.id,
@@ -129,14 +122,7 @@ describe("swap read model", () => {
       workflowId: `swap-order:${f.orderId}`,
     });
     const at = "2026-03-02T15:00:00.000Z";
-    const chosen: OrderLine[] = [
-      {
-        listingId: f.r.listing.id,
-        variationId: f.r.variation.id,
-        sizes: { L: 1, XL: 1 },
-        unitPriceCents: f.r.priceCents,
-      },
-    ];
+    const chosen: OrderLine[] = [listingLine(f.r, { L: 1, XL: 1 })];
     const step2 = rec(f, 2, {
       statename: "provider_approve",
       receiverLines: chosen,
@@ -371,18 +357,8 @@ describe("the last unit", () => {
         .update(listings)
         .set({ sizes: { S: 2, M: 1 }, totalUnits: 3 })
         .where(eq(listings.id, f.p.listing.id));
-      const last = {
-        listingId: f.p.listing.id,
-        variationId: f.p.variation.id,
-        sizes: { M: 1 },
-        unitPriceCents: f.p.priceCents,
-      };
-      const theirs = {
-        listingId: f.r.listing.id,
-        variationId: f.r.variation.id,
-        sizes: { L: 1 },
-        unitPriceCents: f.r.priceCents,
-      };
+      const last = listingLine(f.p, { M: 1 });
+      const theirs = listingLine(f.r, { L: 1 });
       const results = await Promise.all([
         acts.decrementSwapStock({
           idempotencyKey: `${f.workflowId}:swap-decrement-stock:1`,

@@ -230,6 +230,21 @@ export async function createRetailer(
   return { retailer, contact, user };
 }
 
+/** An active retailer with payouts set up (unless told otherwise), authorized for `brandId` unless told not. */
+export async function tradingRetailer(
+  db: DbOrTx,
+  brandId: number,
+  opts: { payout?: boolean; authorized?: boolean; status?: "active" | "inactive" } = {},
+): Promise<RetailerRow> {
+  const { retailer } = await createRetailer(db, {
+    payout: opts.payout ?? true,
+    user: false,
+    status: opts.status ?? "active",
+  });
+  if (opts.authorized !== false) await authorizeBrand(db, retailer.id, brandId);
+  return retailer;
+}
+
 /** Authorizes a retailer for a brand (idempotent: returns the existing link when there is one). */
 export async function authorizeBrand(
   db: DbOrTx,

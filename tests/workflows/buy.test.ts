@@ -61,6 +61,7 @@ import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
 import { HISTORIES, useSharedFakeWorker } from "./fakes/shared-worker";
 import { viewWaiter, sleepUntil } from "../setup/temporal";
 import {
+  buyInput,
   createFakeBuyActivities,
   DECLINED_CARD,
   OK_CARD,
@@ -82,17 +83,18 @@ const MODIFIED = [{ listingId: 501, sizes: { "8": 1 } }];
 // 1 x $45; fee $4.50; shipping $19.75: capture $69.25.
 const MODIFIED_TOTAL = 4500 + 450 + 1975;
 
+/** The answer of the step that approves and pays: the pickup is booked. */
+const PICKUP_SCHEDULED = {
+  status: "ok",
+  statename: "ship_order",
+  displayStatus: "Pickup Scheduled",
+  redirectTo: "/orders",
+};
+
 type Handle = WorkflowHandle<typeof buyOrderWorkflow>;
 
 function orderInput(orderId: number, overrides: Partial<BuyOrderInput> = {}): BuyOrderInput {
-  return {
-    orderId,
-    externalId: `WX-${String(orderId).padStart(6, "0")}`,
-    kind: "from_listing",
-    providerId: SELLER,
-    receiverId: BUYER,
-    requestId: null,
-    lines: LINES,
+  return buyInput(orderId, SELLER, BUYER, LINES, {
     expectedQuote: {
       goodsCents: REQUESTED.goodsCents,
       feeCents: REQUESTED.feeCents,
@@ -100,7 +102,7 @@ function orderInput(orderId: number, overrides: Partial<BuyOrderInput> = {}): Bu
       totalCents: REQUESTED.totalCents,
     },
     ...overrides,
-  };
+  });
 }
 
 /** Runs a scenario with `fake` behind the shared worker's activities. */
@@ -176,57 +178,19 @@ async function pastDeadline(
   return inState(handle, end);
 }
 
+/** An approved order's codes from the approval to the seller's payout at the pickup scan. */
+const APPROVED_TO_PAYOUT = [
+  ACTION.PROVIDER_APPROVE_SALE,
+  ACTION.PAYMENT_CAPTURED,
+  ACTION.CALL_TAG_SCHEDULED_ORDER,
+  ACTION.SHIPMENT_PICKED_UP,
+  ACTION.PAYOUT_RELEASED,
+];
+
 const key = (orderId: number, step: string, attempt = 1) =>
   `${buyWorkflowId(orderId)}:${step}:${attempt}`;
 
 describe("checkout", () => {
-  test("checkout abandoned: the draft expires after 24 hours (301), nothing is charged", async () => {
-    const fake = createFakeBuyActivities();
-    const orderId = 4101;
-    await withWorker(fake, async (tq) => {
-      const handle = await start(tq, orderInput(orderId));
-      const v = await inState(handle, "complete_order_checkout");
-      expect(v.actionNeeded).toBe("receiver");
-      expect(v.allowedActions).toEqual({ provider: [], receiver: ["completeCheckout"] });
-      expect(v.amounts.requested).toEqual({
-        units: 5,
-        goodsCents: 17500,
-        feeCents: 1750,
-        shippingCents: 2775,
-        totalCents: 22025,
-      });
-      const started = Date.parse(v.deadlines.checkoutBy as string) - 24 * HOUR_MS;
-
-      await shared.env.sleep(23 * HOUR_MS);
-      expect((await handle.query(orderViewQuery)).statename).toBe("complete_order_checkout");
-      await sleepUntil(shared.env, new Date(started + 24 * HOUR_MS).toISOString(), MINUTE_MS);
-      const end = await inState(handle, "expired");
-      expect(end).toMatchObject({
-        displayStatus: "Expired",
-        stage: "declined",
-        completed: false,
-        actionNeeded: null,
-        reasons: { system_reason: 41 },
-      });
-      expect(await closed(handle)).toBe("COMPLETED");
-      // A command on the finished order is refused (the client's WorkflowNotFoundError, read as wrong_state).
-      await expectRejected(completeCheckout(handle), "wrong_state");
-      await shared.keepHistory(handle, "checkout-abandoned");
-    });
-    expect(fake.payments(orderId)).toEqual([]);
-    expect(fake.codesOf(orderId)).toEqual([ACTION.CHECKOUT_EXPIRED]);
-    const rm = fake.readModelOf(orderId).latest;
-    expect(rm).toMatchObject({
-      statename: "expired",
-      displayStatus: "Expired",
-      stage: "declined",
-      completed: false,
-      actionNeeded: null,
-    });
-    expect(rm.ledger).toMatchObject({ authorizedCents: 0, buyerPaidCents: 0, balanced: true });
-    expect(fake.mailsTo(orderId)).toEqual(["receiver:order_expired"]);
-  });
-
   test("a declined card answers the specification's message; a second card is attempt 2; duplicate starts are rejected", async () => {
     const fake = createFakeBuyActivities();
     const orderId = 4102;
@@ -297,12 +261,7 @@ describe("checkout that starts the purchase (update-with-start, as the app's che
       expect(fake.mailsTo(orderId)).toEqual(["provider:approve_sale_needed"]);
 
       const handle = await startOp.workflowHandle();
-      expect(await approve(handle)).toEqual({
-        status: "ok",
-        statename: "ship_order",
-        displayStatus: "Pickup Scheduled",
-        redirectTo: "/orders",
-      });
+      expect(await approve(handle)).toEqual(PICKUP_SCHEDULED);
       expect(fake.readModelOf(orderId)).toMatchObject({
         writes: 2,
         latest: { statename: "ship_order", sequence: 2 },
@@ -331,12 +290,7 @@ async function approve(handle: Handle, confirmDeclineOthers = false) {
 /** Checkout + Approve Sale: ship_order. */
 async function toShipOrder(handle: Handle): Promise<BuyOrderView> {
   await completeCheckout(handle);
-  expect(await approve(handle)).toEqual({
-    status: "ok",
-    statename: "ship_order",
-    displayStatus: "Pickup Scheduled",
-    redirectTo: "/orders",
-  });
+  expect(await approve(handle)).toEqual(PICKUP_SCHEDULED);
   return handle.query(orderViewQuery);
 }
 
@@ -357,62 +311,6 @@ async function toDelivered(handle: Handle): Promise<BuyOrderView> {
 }
 
 describe("seller", () => {
-  test("seller never answers: auto-declined after 5 calendar days (302) and the authorisation released (813)", async () => {
-    const fake = sellerFake();
-    const orderId = 4201;
-    await withWorker(fake, async (tq) => {
-      const handle = await start(tq, orderInput(orderId));
-      await completeCheckout(handle);
-      const v = await handle.query(orderViewQuery);
-      expect(v).toMatchObject({ statename: "provider_approve_sale", actionNeeded: "provider" });
-      expect(v.allowedActions.provider).toEqual(["approveSale", "modifySale", "declineSale"]);
-      const checkedOutAt = Date.parse(v.actions.at(-1)?.at as string);
-      expect(Date.parse(v.deadlines.sellerResponseBy as string)).toBe(checkedOutAt + 5 * DAY_MS);
-
-      const end = await pastDeadline(
-        handle,
-        v.deadlines.sellerResponseBy,
-        "provider_approve_sale",
-        "declined",
-      );
-      expect(end).toMatchObject({
-        stage: "declined",
-        completed: false,
-        reasons: { system_reason: 40 },
-      });
-      expect(await closed(handle)).toBe("COMPLETED");
-      await shared.keepHistory(handle, "seller-never-answers");
-    });
-    expect(fake.payments(orderId)).toEqual([
-      ["authorizePayment", key(orderId, "authorize"), 22025],
-      ["releaseAuthorization", key(orderId, "release-authorization"), 22025],
-    ]);
-    expect(fake.codesOf(orderId)).toEqual([
-      ACTION.CHECKOUT_COMPLETED,
-      ACTION.SELLER_RESPONSE_EXPIRED,
-      ACTION.AUTHORIZATION_RELEASED,
-    ]);
-    const rm = fake.readModelOf(orderId).latest;
-    expect(rm).toMatchObject({
-      statename: "declined",
-      displayStatus: "Declined",
-      stage: "declined",
-      completed: false,
-      reasons: { system_reason: 40 },
-    });
-    expect(rm.ledger).toMatchObject({
-      authorizedCents: 22025,
-      authorizationReleasedCents: 22025,
-      buyerPaidCents: 0,
-      balanced: true,
-    });
-    expect(fake.mailsTo(orderId)).toEqual([
-      "provider:approve_sale_needed",
-      "receiver:order_declined",
-      "provider:order_declined",
-    ]);
-  });
-
   test("seller answers: card on file asked for (payment, 810), other orders for the units declined on confirmation, capture, stock, call tag; payout at the pickup scan", async () => {
     const a = 4202;
     const b = 4203;
@@ -468,12 +366,7 @@ describe("seller", () => {
         displayStatus: "Awaiting Approval",
         conflictingOrderIds: [b],
       });
-      expect(await approve(ha, true)).toEqual({
-        status: "ok",
-        statename: "ship_order",
-        displayStatus: "Pickup Scheduled",
-        redirectTo: "/orders",
-      });
+      expect(await approve(ha, true)).toEqual(PICKUP_SCHEDULED);
 
       const va = await ha.query(orderViewQuery);
       expect(va).toMatchObject({
@@ -537,11 +430,7 @@ describe("seller", () => {
       ACTION.PAYMENT,
       ACTION.CARD_DECLINED,
       ACTION.PAYMENT_METHOD_ADDED,
-      ACTION.PROVIDER_APPROVE_SALE,
-      ACTION.PAYMENT_CAPTURED,
-      ACTION.CALL_TAG_SCHEDULED_ORDER,
-      ACTION.SHIPMENT_PICKED_UP,
-      ACTION.PAYOUT_RELEASED,
+      ...APPROVED_TO_PAYOUT,
       ACTION.SHIPMENT_DELIVERED,
       ACTION.RATING_WINDOW_CLOSED,
       ACTION.ORDER_COMPLETED,
@@ -607,42 +496,158 @@ describe("seller", () => {
   });
 });
 
-describe("modified purchase", () => {
-  async function modify(
-    handle: Handle,
-    lines: { listingId: number; sizes: Record<string, number> }[],
-  ) {
-    return handle.executeUpdate(modifySaleUpdate, { args: [{ actorRetailerId: SELLER, lines }] });
-  }
+/** Sends the seller's modification of the lines. */
+async function modify(
+  handle: Handle,
+  lines: { listingId: number; sizes: Record<string, number> }[],
+) {
+  return handle.executeUpdate(modifySaleUpdate, { args: [{ actorRetailerId: SELLER, lines }] });
+}
 
-  test("modified purchase unanswered: auto-declined after 1 day (303), the authorisation released", async () => {
-    const fake = sellerFake();
-    const orderId = 4301;
-    await withWorker(fake, async (tq) => {
-      const handle = await start(tq, orderInput(orderId));
+/** Modifications the seller may not send: more than the buyer asked for, nothing, unknown or unchanged units. */
+const REFUSED_MODIFICATIONS: [
+  lines: { listingId: number; sizes: Record<string, number> }[],
+  code: keyof typeof BUY_ERRORS,
+  message?: string,
+][] = [
+  [[{ listingId: 501, sizes: { "8": 3 } }], "total_too_high", TOTAL_TOO_HIGH],
+  [[{ listingId: 501, sizes: { "10": 1 } }], "total_too_high", TOTAL_TOO_HIGH],
+  [[{ listingId: 501, sizes: { "8": 0 } }], "no_units"],
+  [[{ listingId: 777, sizes: { "8": 1 } }], "invalid_units"],
+  [
+    [
+      { listingId: 501, sizes: { "8": 2, "9": 1 } },
+      { listingId: 502, sizes: { M: 2 } },
+    ],
+    "unchanged",
+  ],
+];
+
+const requestInput = (orderId: number) =>
+  orderInput(orderId, {
+    kind: "for_request",
+    requestId: 77,
+    sellInfo: { reason: "overstock", floorTime: "31-60" },
+  });
+
+/** A step nobody answers (docs/product/windows.md): the order waits until its deadline, then ends. */
+type Unanswered = {
+  name: string;
+  orderId: number;
+  fake: () => FakeBuyActivities;
+  input?: (orderId: number) => BuyOrderInput;
+  /** Brings the order to the waiting step, checks it there and returns its view. */
+  reach: (handle: Handle) => Promise<BuyOrderView>;
+  deadline: keyof BuyOrderView["deadlines"];
+  /** The deadline is this long after the instant `from` reads from the view. */
+  period?: [from: (v: BuyOrderView) => string, ms: number];
+  waiting: string;
+  end: string;
+  endView?: Partial<BuyOrderView>;
+  /** Checks on the ended run, before its history is kept. */
+  after?: (handle: Handle) => Promise<void>;
+  history: string;
+  payments: (orderId: number) => unknown[];
+  codes: number[];
+  latest: Record<string, unknown>;
+  ledger?: Record<string, unknown>;
+  mails: string[];
+};
+
+const authorisedThenReleased = (orderId: number) => [
+  ["authorizePayment", key(orderId, "authorize"), 22025],
+  ["releaseAuthorization", key(orderId, "release-authorization"), 22025],
+];
+
+const UNANSWERED: Unanswered[] = [
+  {
+    name: "checkout abandoned: the draft expires after 24 hours (301), nothing is charged",
+    orderId: 4101,
+    fake: () => createFakeBuyActivities(),
+    reach: async (handle) => {
+      const v = await inState(handle, "complete_order_checkout");
+      expect(v.actionNeeded).toBe("receiver");
+      expect(v.allowedActions).toEqual({ provider: [], receiver: ["completeCheckout"] });
+      expect(v.amounts.requested).toEqual({
+        units: 5,
+        goodsCents: 17500,
+        feeCents: 1750,
+        shippingCents: 2775,
+        totalCents: 22025,
+      });
+      return v;
+    },
+    deadline: "checkoutBy",
+    waiting: "complete_order_checkout",
+    end: "expired",
+    endView: {
+      displayStatus: "Expired",
+      stage: "declined",
+      completed: false,
+      actionNeeded: null,
+      reasons: { system_reason: 41 },
+    },
+    // A command on the finished order is refused (the client's WorkflowNotFoundError, read as wrong_state).
+    after: (handle) => expectRejected(completeCheckout(handle), "wrong_state"),
+    history: "checkout-abandoned",
+    payments: () => [],
+    codes: [ACTION.CHECKOUT_EXPIRED],
+    latest: {
+      statename: "expired",
+      displayStatus: "Expired",
+      stage: "declined",
+      completed: false,
+      actionNeeded: null,
+    },
+    ledger: { authorizedCents: 0, buyerPaidCents: 0, balanced: true },
+    mails: ["receiver:order_expired"],
+  },
+  {
+    name: "seller never answers: auto-declined after 5 calendar days (302) and the authorisation released (813)",
+    orderId: 4201,
+    fake: () => sellerFake(),
+    reach: async (handle) => {
       await completeCheckout(handle);
-      await expectRejected(
-        modify(handle, [{ listingId: 501, sizes: { "8": 3 } }]),
-        "total_too_high",
-        TOTAL_TOO_HIGH,
-      );
-      await expectRejected(
-        modify(handle, [{ listingId: 501, sizes: { "10": 1 } }]),
-        "total_too_high",
-        TOTAL_TOO_HIGH,
-      );
-      await expectRejected(modify(handle, [{ listingId: 501, sizes: { "8": 0 } }]), "no_units");
-      await expectRejected(
-        modify(handle, [{ listingId: 777, sizes: { "8": 1 } }]),
-        "invalid_units",
-      );
-      await expectRejected(
-        modify(handle, [
-          { listingId: 501, sizes: { "8": 2, "9": 1 } },
-          { listingId: 502, sizes: { M: 2 } },
-        ]),
-        "unchanged",
-      );
+      const v = await handle.query(orderViewQuery);
+      expect(v).toMatchObject({ statename: "provider_approve_sale", actionNeeded: "provider" });
+      expect(v.allowedActions.provider).toEqual(["approveSale", "modifySale", "declineSale"]);
+      return v;
+    },
+    deadline: "sellerResponseBy",
+    period: [(v) => v.actions.at(-1)?.at as string, 5 * DAY_MS],
+    waiting: "provider_approve_sale",
+    end: "declined",
+    endView: { stage: "declined", completed: false, reasons: { system_reason: 40 } },
+    history: "seller-never-answers",
+    payments: authorisedThenReleased,
+    codes: [
+      ACTION.CHECKOUT_COMPLETED,
+      ACTION.SELLER_RESPONSE_EXPIRED,
+      ACTION.AUTHORIZATION_RELEASED,
+    ],
+    latest: {
+      statename: "declined",
+      displayStatus: "Declined",
+      stage: "declined",
+      completed: false,
+      reasons: { system_reason: 40 },
+    },
+    ledger: {
+      authorizedCents: 22025,
+      authorizationReleasedCents: 22025,
+      buyerPaidCents: 0,
+      balanced: true,
+    },
+    mails: ["provider:approve_sale_needed", "receiver:order_declined", "provider:order_declined"],
+  },
+  {
+    name: "modified purchase unanswered: auto-declined after 1 day (303), the authorisation released",
+    orderId: 4301,
+    fake: () => sellerFake(),
+    reach: async (handle) => {
+      await completeCheckout(handle);
+      for (const [lines, code, message] of REFUSED_MODIFICATIONS)
+        await expectRejected(modify(handle, lines), code, message);
       expect(await modify(handle, MODIFIED)).toEqual({
         status: "ok",
         statename: "receiver_approve_modified_purchase",
@@ -658,8 +663,6 @@ describe("modified purchase", () => {
         "approveModifiedPurchase",
         "declineModifiedPurchase",
       ]);
-      const modifiedAt = Date.parse(v.actions.at(-1)?.at as string);
-      expect(Date.parse(v.deadlines.modifiedResponseBy as string)).toBe(modifiedAt + DAY_MS);
       await expectRejected(
         handle.executeUpdate(approveModifiedPurchaseUpdate, {
           args: [{ actorRetailerId: SELLER }],
@@ -667,40 +670,87 @@ describe("modified purchase", () => {
         "wrong_party",
         WRONG_PARTY_MESSAGES.receiver,
       );
-
-      await pastDeadline(
-        handle,
-        v.deadlines.modifiedResponseBy,
-        "receiver_approve_modified_purchase",
-        "declined",
-      );
-      expect(await closed(handle)).toBe("COMPLETED");
-      await shared.keepHistory(handle, "modified-purchase-unanswered");
-    });
-    expect(fake.payments(orderId)).toEqual([
-      ["authorizePayment", key(orderId, "authorize"), 22025],
-      ["releaseAuthorization", key(orderId, "release-authorization"), 22025],
-    ]);
-    expect(fake.codesOf(orderId)).toEqual([
+      return v;
+    },
+    deadline: "modifiedResponseBy",
+    period: [(v) => v.actions.at(-1)?.at as string, DAY_MS],
+    waiting: "receiver_approve_modified_purchase",
+    end: "declined",
+    history: "modified-purchase-unanswered",
+    payments: authorisedThenReleased,
+    codes: [
       ACTION.CHECKOUT_COMPLETED,
       ACTION.PROVIDER_MODIFY_SALE,
       ACTION.MODIFIED_PURCHASE_EXPIRED,
       ACTION.AUTHORIZATION_RELEASED,
-    ]);
-    const rm = fake.readModelOf(orderId).latest;
-    expect(rm).toMatchObject({
+    ],
+    latest: {
       statename: "declined",
       isModified: true,
       reasons: { system_reason: 40 },
       amounts: { quote: { totalCents: MODIFIED_TOTAL }, capturedCents: 0 },
-    });
-    expect(fake.mailsTo(orderId)).toEqual([
+    },
+    mails: [
       "provider:approve_sale_needed",
       "receiver:modified_purchase_needed",
       "provider:order_declined",
-    ]);
-  });
+    ],
+  },
+  {
+    name: "order for a request never checked out: expires after 3 days (304)",
+    orderId: 4401,
+    fake: () => sellerFake(),
+    input: requestInput,
+    reach: async (handle) => {
+      const v = await inState(handle, "complete_order_checkout");
+      expect(v.allowedActions.receiver).toEqual(["completeCheckout", "declineCheckout"]);
+      return v;
+    },
+    deadline: "checkoutBy",
+    period: [(v) => v.actions[0].at, 3 * DAY_MS],
+    waiting: "complete_order_checkout",
+    end: "expired",
+    history: "request-never-checked-out",
+    payments: () => [],
+    codes: [ACTION.ORDER_CREATED_FOR_REQUEST, ACTION.REQUEST_CHECKOUT_EXPIRED],
+    latest: {
+      statename: "expired",
+      stage: "declined",
+      floorTime: "31-60",
+      reasons: { system_reason: 41 },
+    },
+    mails: ["receiver:checkout_needed", "provider:order_expired"],
+  },
+];
 
+describe("a step left unanswered: just before its deadline the order waits, just after it ends", () => {
+  test.each(UNANSWERED)("$name", async (row) => {
+    const { orderId } = row;
+    const fake = row.fake();
+    await withWorker(fake, async (tq) => {
+      const handle = await start(tq, (row.input ?? orderInput)(orderId));
+      const v = await row.reach(handle);
+      const deadline = v.deadlines[row.deadline];
+      if (row.period) {
+        const [from, ms] = row.period;
+        expect(Date.parse(deadline as string)).toBe(Date.parse(from(v)) + ms);
+      }
+      const end = await pastDeadline(handle, deadline, row.waiting, row.end);
+      if (row.endView) expect(end).toMatchObject(row.endView);
+      expect(await closed(handle)).toBe("COMPLETED");
+      await row.after?.(handle);
+      await shared.keepHistory(handle, row.history);
+    });
+    expect(fake.payments(orderId)).toEqual(row.payments(orderId));
+    expect(fake.codesOf(orderId)).toEqual(row.codes);
+    const rm = fake.readModelOf(orderId).latest;
+    expect(rm).toMatchObject(row.latest);
+    if (row.ledger) expect(rm.ledger).toMatchObject(row.ledger);
+    expect(fake.mailsTo(orderId)).toEqual(row.mails);
+  });
+});
+
+describe("modified purchase", () => {
   test("the buyer declines a modified purchase: default reason 30", async () => {
     const fake = sellerFake();
     const orderId = 4302;
@@ -733,51 +783,12 @@ describe("modified purchase", () => {
 });
 
 describe("order for a request", () => {
-  const requestInput = (orderId: number) =>
-    orderInput(orderId, {
-      kind: "for_request",
-      requestId: 77,
-      sellInfo: { reason: "overstock", floorTime: "31-60" },
-    });
-
-  test("order for a request never checked out: expires after 3 days (304)", async () => {
-    const fake = sellerFake();
-    const orderId = 4401;
-    await withWorker(fake, async (tq) => {
-      const handle = await start(tq, requestInput(orderId));
-      const v = await inState(handle, "complete_order_checkout");
-      expect(v.allowedActions.receiver).toEqual(["completeCheckout", "declineCheckout"]);
-      const createdAt = Date.parse(v.actions[0].at);
-      expect(Date.parse(v.deadlines.checkoutBy as string)).toBe(createdAt + 3 * DAY_MS);
-      await pastDeadline(handle, v.deadlines.checkoutBy, "complete_order_checkout", "expired");
-      expect(await closed(handle)).toBe("COMPLETED");
-      await shared.keepHistory(handle, "request-never-checked-out");
-    });
-    expect(fake.payments(orderId)).toEqual([]);
-    expect(fake.codesOf(orderId)).toEqual([
-      ACTION.ORDER_CREATED_FOR_REQUEST,
-      ACTION.REQUEST_CHECKOUT_EXPIRED,
-    ]);
-    expect(fake.readModelOf(orderId).latest).toMatchObject({
-      statename: "expired",
-      stage: "declined",
-      floorTime: "31-60",
-      reasons: { system_reason: 41 },
-    });
-    expect(fake.mailsTo(orderId)).toEqual(["receiver:checkout_needed", "provider:order_expired"]);
-  });
-
   test("the requestor completes checkout: authorised and captured at once (220, 812, 920); or declines it (226)", async () => {
     const fake = sellerFake();
     const [paid, declined] = [4402, 4403];
     await withWorker(fake, async (tq) => {
       const h1 = await start(tq, requestInput(paid));
-      expect(await completeCheckout(h1)).toEqual({
-        status: "ok",
-        statename: "ship_order",
-        displayStatus: "Pickup Scheduled",
-        redirectTo: "/orders",
-      });
+      expect(await completeCheckout(h1)).toEqual(PICKUP_SCHEDULED);
       await h1.terminate("test done");
       const h2 = await start(tq, requestInput(declined));
       await expectRejected(
@@ -1130,11 +1141,7 @@ describe("after delivery", () => {
     ]);
     expect(fake.codesOf(orderId)).toEqual([
       ACTION.CHECKOUT_COMPLETED,
-      ACTION.PROVIDER_APPROVE_SALE,
-      ACTION.PAYMENT_CAPTURED,
-      ACTION.CALL_TAG_SCHEDULED_ORDER,
-      ACTION.SHIPMENT_PICKED_UP,
-      ACTION.PAYOUT_RELEASED,
+      ...APPROVED_TO_PAYOUT,
       ACTION.SHIPMENT_DELIVERED,
       ACTION.RECEIVER_CONFIRM_ORDER,
       ACTION.RECEIVER_RATED,

@@ -37,12 +37,11 @@ import {
   buyWorkflowId,
   completeCheckoutUpdate,
   declineSaleUpdate,
-  type BuyOrderInput,
 } from "../../workflows/buy/contract";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
 import { startTestDevServer, testDataConverter } from "../setup/temporal";
 import { testWorkflowBundle } from "../setup/workflow-bundle";
-import { createFakeBuyActivities, OK_CARD, SELLER_CARD } from "./fakes/buy-activities";
+import { buyInput, createFakeBuyActivities, OK_CARD, SELLER_CARD } from "./fakes/buy-activities";
 
 const SELLER = 31;
 const BUYER = 32;
@@ -123,15 +122,7 @@ type Order = WorkflowHandle<typeof buyOrderWorkflow>;
 
 /** A purchase past its checkout (activities ran), waiting for the seller. */
 async function openOrder(orderId: number): Promise<Order> {
-  const input: BuyOrderInput = {
-    orderId,
-    externalId: `WX-${String(orderId).padStart(6, "0")}`,
-    kind: "from_listing",
-    providerId: SELLER,
-    receiverId: BUYER,
-    requestId: null,
-    lines: LINES,
-  };
+  const input = buyInput(orderId, SELLER, BUYER, LINES);
   const handle = await client.workflow.start<typeof buyOrderWorkflow>(BUY_WORKFLOW_TYPE, {
     taskQueue: TASK_QUEUE,
     workflowId: buyWorkflowId(orderId),

@@ -19,7 +19,6 @@ import {
   BUY_WORKFLOW_TYPE,
   buyWorkflowId,
   completeCheckoutUpdate,
-  type BuyOrderInput,
 } from "../../workflows/buy/contract";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
 import { ORDER_SEARCH_ATTRIBUTES } from "../../workflows/common/search-attributes";
@@ -27,7 +26,7 @@ import { RMA_WORKFLOW_TYPE, rmaWorkflowId, type RmaInput } from "../../workflows
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
 import { SWAP_WORKFLOW_TYPE, swapWorkflowId, type SwapInput } from "../../workflows/swap/contract";
 import type { swapOrderWorkflow } from "../../workflows/swap/workflow";
-import { OK_CARD, createFakeBuyActivities } from "./fakes/buy-activities";
+import { buyInput, OK_CARD, createFakeBuyActivities } from "./fakes/buy-activities";
 
 /** The retailer the operator asks about. */
 const R = 12;
@@ -82,19 +81,10 @@ function startBuy(
   providerId: number,
   receiverId: number,
 ): Promise<WorkflowHandle<typeof buyOrderWorkflow>> {
-  const input: BuyOrderInput = {
-    orderId,
-    externalId: `WX-${String(orderId).padStart(6, "0")}`,
-    kind: "from_listing",
-    providerId,
-    receiverId,
-    requestId: null,
-    lines: LINES,
-  };
   return client.workflow.start<typeof buyOrderWorkflow>(BUY_WORKFLOW_TYPE, {
     taskQueue: TASK_QUEUE,
     workflowId: buyWorkflowId(orderId),
-    args: [input],
+    args: [buyInput(orderId, providerId, receiverId, LINES)],
   });
 }
 

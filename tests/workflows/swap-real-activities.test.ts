@@ -32,7 +32,7 @@ import {
   type SwapView,
 } from "../../workflows/swap/contract";
 import type { swapOrderWorkflow } from "../../workflows/swap/workflow";
-import { createSellerWithListing } from "../db/buy-fixtures";
+import { createSellerWithListing, listingLine } from "../db/buy-fixtures";
 import { useTestDb } from "../db/helpers";
 import { useRealWorker } from "../setup/real-worker";
 import { viewWaiter, sleepUntil } from "../setup/temporal";
@@ -53,22 +53,8 @@ describe("swap workflow with the real activities", () => {
     const r = await createSellerWithListing(db, { sizes: { L: 4 } });
     const providerId = p.seller.retailer.id;
     const receiverId = r.seller.retailer.id;
-    const providerLines = [
-      {
-        listingId: p.listing.id,
-        variationId: p.variation.id,
-        sizes: { M: 2 },
-        unitPriceCents: p.priceCents,
-      },
-    ];
-    const receiverLines = [
-      {
-        listingId: r.listing.id,
-        variationId: r.variation.id,
-        sizes: { L: 1 },
-        unitPriceCents: r.priceCents,
-      },
-    ];
+    const providerLines = [listingLine(p, { M: 2 })];
+    const receiverLines = [listingLine(r, { L: 1 })];
     const order = await createSwapOrder(db, {
       providerId,
       receiverId,

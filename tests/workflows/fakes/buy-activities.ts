@@ -13,7 +13,11 @@ import type {
   OrderStateRecord,
 } from "../../../workflows/buy/activities";
 import type { OrderLine } from "../../../domain/order-money";
-import { buyWorkflowId, type BuyActionRecord } from "../../../workflows/buy/contract";
+import {
+  buyWorkflowId,
+  type BuyActionRecord,
+  type BuyOrderInput,
+} from "../../../workflows/buy/contract";
 
 export const OK_CARD = { paymentMethodId: "pm_card_visa", lastFour: "4242", description: "Visa" };
 export const DECLINED_CARD = {
@@ -281,3 +285,23 @@ export function createFakeBuyActivities(options: FakeOptions = {}) {
 }
 
 export type FakeBuyActivities = ReturnType<typeof createFakeBuyActivities>;
+
+/** The input of a purchase from a listing, as checkout starts it; `over` sets the rest. */
+export function buyInput(
+  orderId: number,
+  providerId: number,
+  receiverId: number,
+  lines: OrderLine[],
+  over: Partial<BuyOrderInput> = {},
+): BuyOrderInput {
+  return {
+    orderId,
+    externalId: `WX-${String(orderId).padStart(6, "0")}`,
+    kind: "from_listing",
+    providerId,
+    receiverId,
+    requestId: null,
+    lines,
+    ...over,
+  };
+}
