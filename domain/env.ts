@@ -301,6 +301,15 @@ export function productionRefusals(raw: Record<string, string | undefined>, env:
     out.push(
       "STRIPE_SECRET_KEY: a test-mode key (sk_test_...), so no real payment would be taken; set the live key in production",
     );
+  const publishableKey = env.STRIPE_PUBLISHABLE_KEY?.trim() ?? "";
+  if (stripeKey && !publishableKey)
+    out.push(
+      "STRIPE_PUBLISHABLE_KEY: empty, so the payout and card forms could not make the provider's tokens (Stripe.js); set the live publishable key (pk_live_...) in production",
+    );
+  else if (stripeKey && /^pk_test_/.test(publishableKey))
+    out.push(
+      "STRIPE_PUBLISHABLE_KEY: a test-mode key (pk_test_...) beside a live secret key; set the live publishable key in production",
+    );
   if (env.STRIPE_API_HOST?.trim())
     out.push(
       `STRIPE_API_HOST: payments would go to ${env.STRIPE_API_HOST}, not to Stripe; unset it in production`,

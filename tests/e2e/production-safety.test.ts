@@ -142,6 +142,7 @@ describe("production refusals", () => {
       TEMPORAL_TASK_QUEUE: "refusals-never-polled",
       DATABASE_URL: "postgres://app:a-real-db-password@127.0.0.1:1/marketplace",
       STRIPE_SECRET_KEY: "sk_live_0123456789abcdef",
+      STRIPE_PUBLISHABLE_KEY: "pk_live_0123456789abcdef",
       STRIPE_WEBHOOK_SECRET: "whsec_live_0123456789abcdef",
       CARRIER_WEBHOOK_SECRET: "carrier-secret-0123456789abcdef",
       SANDBOX_WEBHOOK_SECRET: "whsec_0123456789abcdef0123",
@@ -159,6 +160,11 @@ describe("production refusals", () => {
       what: "a Stripe test key",
       change: { STRIPE_SECRET_KEY: "sk_test_0123456789" },
       line: /STRIPE_SECRET_KEY: a test-mode key/,
+    },
+    {
+      what: "no publishable key beside the live secret key",
+      change: { STRIPE_PUBLISHABLE_KEY: undefined },
+      line: /STRIPE_PUBLISHABLE_KEY: empty, so the payout and card forms could not make the provider's tokens/,
     },
     {
       what: "a public default secret",

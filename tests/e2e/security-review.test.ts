@@ -265,6 +265,7 @@ describe("M5: production refuses public webhook secrets", () => {
       SANDBOX_WEBHOOK_SECRET: "whsec_0123456789abcdef0123",
       // The rest of what production refuses to start without (tests/e2e/production-safety.test.ts).
       STRIPE_SECRET_KEY: "sk_live_0123456789abcdef",
+      STRIPE_PUBLISHABLE_KEY: "pk_live_0123456789abcdef",
       STRIPE_WEBHOOK_SECRET: "whsec_live_0123456789abcdef",
       PAYLOAD_KEYS: `k1:${Buffer.alloc(32, 9).toString("base64")}`,
       DATABASE_URL: "postgres://app:a-real-db-password@127.0.0.1:1/marketplace",

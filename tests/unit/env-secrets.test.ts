@@ -11,6 +11,7 @@ const REAL = {
 const REST_OF_PRODUCTION = {
   PAYLOAD_KEYS: `k1:${Buffer.alloc(32, 7).toString("base64")}`,
   STRIPE_SECRET_KEY: "sk_live_0123456789",
+  STRIPE_PUBLISHABLE_KEY: "pk_live_0123456789",
   STRIPE_WEBHOOK_SECRET: "whsec_live_0123456789",
   DATABASE_URL: "postgres://app:s3cret-db-pass@db.internal:5432/marketplace",
 };
@@ -110,11 +111,20 @@ describe("production refusals (docs/operations.md, 'Production refusals')", () =
     expect(refused({})).toEqual([]);
     for (const [change, line] of [
       [
-        { STRIPE_SECRET_KEY: undefined, STRIPE_WEBHOOK_SECRET: undefined },
+        {
+          STRIPE_SECRET_KEY: undefined,
+          STRIPE_PUBLISHABLE_KEY: undefined,
+          STRIPE_WEBHOOK_SECRET: undefined,
+        },
         /^STRIPE_SECRET_KEY: empty, so payments would go to the sandbox/,
       ],
       [{ STRIPE_SECRET_KEY: "sk_test_0123" }, /^STRIPE_SECRET_KEY: a test-mode key/],
       [{ STRIPE_API_HOST: "localhost" }, /^STRIPE_API_HOST: payments would go to localhost/],
+      [
+        { STRIPE_PUBLISHABLE_KEY: undefined },
+        /^STRIPE_PUBLISHABLE_KEY: empty, so the payout and card forms could not make the provider's tokens/,
+      ],
+      [{ STRIPE_PUBLISHABLE_KEY: "pk_test_0123" }, /^STRIPE_PUBLISHABLE_KEY: a test-mode key/],
       [
         { CARRIER_WEBHOOK_SECRET: "carrier_sandbox_local_only" },
         /^CARRIER_WEBHOOK_SECRET: is the public sandbox default/,
