@@ -17,13 +17,15 @@ export const streamTimeout = 5_000;
 
 /**
  * Errors are logged here, on the server, with their stack, then emptied of their message and stack (in any
- * mode: Remix serializes them outside production). The browser never sees a stack trace, SQL or parameters: the root ErrorBoundary shows "500" / "A server error has occured" (docs/product/screens.md).
+ * mode: Remix serializes them outside production). The browser never sees a stack trace, SQL or parameters:
+ * the root ErrorBoundary shows "500" / "A server error has occured" (docs/product/screens.md).
  */
 export function handleError(
   error: unknown,
   { request }: LoaderFunctionArgs | ActionFunctionArgs,
 ): void {
-  if (request.signal.aborted) return void redactServerError(error); // the client went away; not a server error
+  // The client went away: not a server error (nothing to log), and nothing of it is answered either.
+  if (request.signal.aborted) return void redactServerError(error);
   if (isRouteErrorResponse(error) && (error as { internal?: boolean }).internal === true) {
     // The router's own refusal (a POST to a page without an action: 405). Remix sends this object to the
     // browser for hydration; its text and error name route files ("routes/viewlisting.$listingId.$action").
