@@ -161,6 +161,18 @@ app.use((req, res, next) => {
     .send("Bad request: this form of data request is not supported.");
 });
 
+// A NUL (%00) in the address (a search's words, a filter, a path): no text column can store one, and no page
+// or link of the app writes one. Refused here, whatever the route (a form's body is read in
+// app/utils/form.server.ts, which takes the NUL out and refuses the form with its message).
+app.use((req, res, next) => {
+  if (!/%00/.test(req.originalUrl)) return next();
+  res
+    .status(400)
+    .set("Cache-Control", "no-store")
+    .type("text/plain")
+    .send("Bad request: the address holds an invisible control character (NUL).");
+});
+
 app.get("/healthz", (_req, res) => {
   res.type("text/plain").send("ok");
 });

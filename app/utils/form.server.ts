@@ -29,6 +29,7 @@ import {
   type UploadHandler,
 } from "@remix-run/node";
 import { z, type input, type output, type ZodTypeAny } from "zod";
+import { CONTROL_CHARACTERS_MESSAGE } from "../../domain/text";
 
 export const FORM_LIMITS = Object.freeze({
   /** Bytes of a form without files. The largest real ones (a 2,000-character comment, a size grid) are a few KB. */
@@ -228,9 +229,8 @@ export async function readFormData(
 /** The form's refusal when a field held a NUL (it was taken out; the rest of the input is kept). */
 export const NUL_REFUSED =
   "The form held an invisible control character (NUL), which cannot be saved: it was taken out. Check the text and send it again.";
-/** The message on each field that held one. */
-export const NUL_FIELD_REFUSED =
-  "This field held an invisible control character (NUL), which was taken out: check it and send again.";
+/** The message on each field that held one: the one every free-text field gives a control character. */
+export const NUL_FIELD_REFUSED = CONTROL_CHARACTERS_MESSAGE;
 
 const NUL = /\u0000/g;
 const fieldsWithNul = new WeakMap<FormData, string[]>();
