@@ -266,14 +266,9 @@ test("the stock import API: a NUL in the file's name or a field is a 400 JSON th
   }
 });
 
-test("a NUL in an address (a search, a filter, a path): 400 that says why, before any page reads it", async () => {
+test("a NUL in an address's query (a search, a filter): 400 that says why, before any page reads it", async () => {
   const c = fx.retailer;
-  for (const path of [
-    "/buy/?q=a%00b",
-    "/orders/pending?q=%00",
-    `/transaction/buy/1%00`,
-    "/alerts/matches?size=%00",
-  ]) {
+  for (const path of ["/buy/?q=a%00b", "/orders/pending?q=%00", "/alerts/matches?size=%00"]) {
     const r = await c.get(path);
     expect(r.status, `${path}: ${describeAnswer(r)}`).toBe(400);
     expect(r.body).toContain("(NUL)");
