@@ -6,6 +6,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
 import { contentSecurityPolicy, newNonce } from "~/utils/csp.server";
 import { getEnv } from "~/utils/env.server";
+import { redactServerError } from "~/utils/server-error.server";
 
 // Check the configuration when the server loads this build, not at the first request: a production server
 // without real webhook secrets refuses to start (workers/web.mjs prints the message and exits).
@@ -15,14 +16,16 @@ getEnv();
 export const streamTimeout = 5_000;
 
 /**
- * Errors are logged here, on the server, with their stack. The browser never sees a stack
- * trace: the root ErrorBoundary shows "500" / "A server error has occured" (docs/product/screens.md).
+ * Errors are logged here, on the server, with their stack, then emptied of their message and stack (in any
+ * mode: Remix serializes them outside production). The browser never sees a stack trace, SQL or parameters:
+ * the root ErrorBoundary shows "500" / "A server error has occured" (docs/product/screens.md).
  */
 export function handleError(
   error: unknown,
   { request }: LoaderFunctionArgs | ActionFunctionArgs,
 ): void {
-  if (request.signal.aborted) return; // the client went away; not a server error
+  // The client went away: not a server error (nothing to log), and nothing of it is answered either.
+  if (request.signal.aborted) return void redactServerError(error);
   if (isRouteErrorResponse(error) && (error as { internal?: boolean }).internal === true) {
     // The router's own refusal (a POST to a page without an action: 405). Remix sends this object to the
     // browser for hydration; its text and error name route files ("routes/viewlisting.$listingId.$action").
@@ -34,6 +37,8 @@ export function handleError(
   }
   const where = `${request.method} ${new URL(request.url).pathname}`;
   console.error(`[server error] ${where}`, error);
+  // Logged whole above; nothing of it goes into the answer, in any mode (app/utils/server-error.server.ts).
+  redactServerError(isRouteErrorResponse(error) ? (error as { error?: unknown }).error : error);
 }
 
 /**

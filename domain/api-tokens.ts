@@ -23,6 +23,7 @@ export const API_MSG = Object.freeze({
   alreadyConfirmed: "This import was already confirmed.",
   nameRequired: "Give the token a name (what will use it).",
   nameTooLong: "A token's name has at most 60 characters.",
+  serverError: "A server error stopped the import. Try again later.",
 });
 
 /** The token of an "Authorization: Bearer <token>" header; null when the header is absent or malformed. */

@@ -2,9 +2,10 @@
  * Messages on an order (ADR 0027; docs/product/screens.md, "Messages on an order"): what a message may say.
  * The two retailers of an order stay anonymous to each other (domain/anonymity.ts), so a message that carries a
  * way to reach the sender outside the marketplace is refused, with a message that says why: an e-mail address,
- * a phone number, a web address, or the sender's own store or contact names or street addresses. The detector reads through the
- * usual disguises: " at " / "(at)" for @, " dot " / "(dot)" for ".", digits spaced, dashed or dotted apart, and
- * digits spelled as words ("five five five ...").
+ * a phone number, a web address, a social handle, or the sender's own store or contact names or street addresses.
+ * The detector reads through the usual disguises: " at " / "(at)" for @, " dot " / "(dot)" for ".", digits written
+ * apart with any separator (spaces, commas, dashes, dots, slashes, brackets, line breaks, mixed), and digits
+ * spelled as words ("five five five, one-two-three ..."); sizes, quantities, prices, dates and times pass.
  */
 
 /** The longest message, in characters (after trimming). */
@@ -17,7 +18,7 @@ export const MESSAGE_RATE_WINDOW_MS = 10 * 60 * 1000;
 /** At most one e-mail per conversation and recipient within this window (later messages only raise the bell). */
 export const MESSAGE_MAIL_WINDOW_MS = 60 * 60 * 1000;
 
-export type MessageRefusal = "email" | "phone" | "url" | "name";
+export type MessageRefusal = "email" | "phone" | "url" | "handle" | "name";
 
 const WHY =
   "Messages keep both retailers anonymous, so contact details cannot be shared here: please remove it and send again.";
@@ -27,6 +28,7 @@ export const MESSAGE_REFUSALS: Record<MessageRefusal, string> = {
   email: `Your message was not sent: it contains an e-mail address. ${WHY}`,
   phone: `Your message was not sent: it contains a phone number. ${WHY}`,
   url: `Your message was not sent: it contains a web address. ${WHY}`,
+  handle: `Your message was not sent: it contains a social media handle. ${WHY}`,
   name: `Your message was not sent: it contains your store's or a contact's name or address. ${WHY}`,
 };
 
@@ -74,36 +76,88 @@ const TLDS =
   "com|net|org|shop|store|biz|info|io|co|us|ca|uk|de|fr|online|site|website|app|dev|me|ly|gl|to|link|page|xyz|club|shoes";
 const URL_LIKE = new RegExp(`(https?://|www\\.|\\b[a-z0-9-]{2,}\\.(${TLDS})\\b)`);
 
-/** Digit words as digits ("five" -> "5"), only whole words. */
+/** Digit words as digits ("five" -> "5"), only whole words; "oh" / "o" next to a digit is a zero. */
 function wordsToDigits(text: string): string {
-  return text.replace(
-    /\b(zero|one|two|three|four|five|six|seven|eight|nine)\b/g,
-    (w) => DIGIT_WORDS[w],
-  );
+  return text
+    .replace(/\b(zero|one|two|three|four|five|six|seven|eight|nine)\b/g, (w) => DIGIT_WORDS[w])
+    .replace(/(?<=\d[^\p{L}\p{N}]{0,6})\b(oh|o)\b|\b(oh|o)\b(?=[^\p{L}\p{N}]{0,6}\d)/gu, "0");
 }
 
 /**
- * A phone number: ten or more digits written with nothing but separators between them (spaces, dashes, dots,
- * slashes, brackets, a plus), or a seven-digit local number in its 3-4 shape (555-1234, 555 1234).
+ * What stands between the digits of one number as a person writes it apart: anything but a letter, a digit or a
+ * currency sign (spaces, line breaks, commas, dashes, dots, slashes, brackets, bullets, in any mix), at most
+ * six characters at a time.
+ */
+const GAP = "[^\\p{L}\\p{N}$€£¥%#]{1,6}";
+const DIGIT_RUN = new RegExp(`\\+?\\d(?:(?:${GAP})?\\d)*`, "gu");
+
+/**
+ * Figures that are no phone, each replaced by a word before the digits are counted: dates (11/28/2026,
+ * 2026-11-28, 28.11.2026), times (10:30), amounts with thousands separators or cents (1,234.56, 12.50), sizes
+ * with a half (8.5).
+ */
+const FIGURES: RegExp[] = [
+  /(?<![\d/.-])(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.-]\d{1,2}[/.-](\d{4}|\d{2}))(?!\d|[/.]\d)/g,
+  /(?<![\d:])\d{1,2}:\d{2}(?![\d:])/g,
+  /(?<![\d,.])\d{1,3}(,\d{3})+(\.\d{1,2})?(?![\d,.]*\d)/g,
+  /(?<![\d,.])\d+\.\d{1,2}(?![\d.]*\d)/g,
+];
+
+/**
+ * A phone number: ten or more digits written with nothing but separators between them (see GAP), digit words
+ * read as digits, or a seven-digit local number in its 3-4 shape (555-1234, 555 1234). A list of sizes or of
+ * quantities (isListOfFigures) is not one.
  */
 function hasPhone(text: string): boolean {
-  const t = wordsToDigits(text);
-  for (const run of t.match(/\+?\(?\d[\d\s().\-/_]*\d/g) ?? []) {
-    if ((run.match(/\d/g) ?? []).length >= 10 && !isSizeRun(run)) return true;
+  let t = wordsToDigits(text);
+  for (const figure of FIGURES) t = t.replace(figure, " n ");
+  for (const run of t.match(DIGIT_RUN) ?? []) {
+    if ((run.match(/\d/g) ?? []).length >= 10 && !isListOfFigures(run)) return true;
   }
-  return /(^|[^\d])\d{3}[\s.\-_]+\d{4}(?![\d.,]\d)/.test(t);
+  return /(^|[^\d$])\d{3}[\s.,\-_/]+\d{4}(?![\d.,]\d)/.test(t);
 }
 
 /**
- * A list of shoe or clothing sizes written with spaces ("6 7 8 9 10 11 12", "8 8.5 9 9.5 10"): numbers of one or
- * two digits (or a half), rising, at least one of two digits or a half. A phone number spelled apart never rises
- * through two-digit numbers like this.
+ * A list of sizes or quantities written apart ("6 7 8 9 10 11 12", "8, 9, 10, 11, 12", "100, 200, 300, 400"):
+ * at least three numbers, rising, either of one or two digits (at least one of two), or all of the same length
+ * of three digits or more. A phone number spelled apart is neither (555 123 4567; 5 5 5 1 2 3 4 5 6 7).
  */
-function isSizeRun(run: string): boolean {
-  const parts = run.trim().split(/[\s/_-]+/);
-  if (!parts.every((p) => /^\d{1,2}(\.5)?$/.test(p))) return false;
+function isListOfFigures(run: string): boolean {
+  const parts = run
+    .trim()
+    .split(/[^\d]+/)
+    .filter(Boolean);
+  if (parts.length < 3) return false;
   const values = parts.map(Number);
-  return values.every((v, i) => i === 0 || v > values[i - 1]) && parts.some((p) => p.length >= 2);
+  if (!values.every((v, i) => i === 0 || v > values[i - 1])) return false;
+  if (parts.every((p) => p.length <= 2)) return parts.some((p) => p.length === 2);
+  return parts.every((p) => p.length === parts[0].length && !p.startsWith("0"));
+}
+
+/** The usual networks, by the names and short forms people write before a handle. */
+const NETWORKS =
+  "ig|insta|instagram|fb|facebook|twitter|tiktok|tik tok|snap|snapchat|whatsapp|whats app|telegram|wechat|" +
+  "we chat|linkedin|pinterest|youtube|discord|kik|skype|viber|threads|signal|bluesky|mastodon";
+const NAME = "(?:@\\s*|at\\s+)?[\\p{L}\\p{N}_][\\p{L}\\p{N}_.]{2,}";
+/**
+ * A social handle: "@name" on its own (not an e-mail's @, not a time such as "@5pm"), or a network's name that
+ * introduces a name: "ig: storehandle", "instagram -> storehandle", "my insta is storehandle", "snapchat
+ * username: storehandle", "tiktok handle storehandle".
+ */
+const HANDLE = new RegExp(
+  [
+    "(?<![\\p{L}\\p{N}._%+-])@(?!\\d{1,2}(?::\\d\\d)?\\s?(?:am|pm)\\b)[\\p{L}\\p{N}_](?:[\\p{L}\\p{N}_.]*[\\p{L}\\p{N}_])?",
+    `\\b(?:${NETWORKS})\\s*(?:[:=]|-+>?|>)\\s*${NAME}`,
+    `\\b(?:my|our)\\s+(?:${NETWORKS})(?:\\s+(?:handle|account|username|user name|user|id|page|name))?\\s*(?:is\\b|[:=])\\s*${NAME}`,
+    `\\b(?:${NETWORKS})\\s+(?:handle|account|username|user name|user|id|page|name)\\s*(?:is\\b|[:=])\\s*${NAME}`,
+    `\\b(?:${NETWORKS})\\s+(?:handle|username|user name|id)\\s+${NAME}`,
+  ].join("|"),
+  "u",
+);
+
+/** "@" disguised as (at) [at] {at}. */
+function undisguiseAt(text: string): string {
+  return text.replace(/\s*[([{<]\s*at\s*[)\]}>]\s*/g, " @");
 }
 
 /** Letters and digits only (a name spelled with dashes, dots or spaces between its letters reads the same). */
@@ -135,6 +189,7 @@ export function messageRefusal(
   const t = fold(text);
   const u = undisguise(t);
   if (EMAIL.test(u) || EMAIL_PROVIDER.test(u)) return "email";
+  if (HANDLE.test(undisguiseAt(t))) return "handle";
   if (URL_LIKE.test(u)) return "url";
   if (hasPhone(t)) return "phone";
   if (mentionsName(t, ownNames)) return "name";

@@ -161,6 +161,19 @@ app.use((req, res, next) => {
     .send("Bad request: this form of data request is not supported.");
 });
 
+// A NUL (%00) in the query (a search's words, a filter): no text column can store one, and no page or link
+// of the app writes one. Refused here, whatever the route (a form's body is read in app/utils/form.server.ts,
+// which takes the NUL out and refuses the form with its message; a path's parameters are checked by their route).
+app.use((req, res, next) => {
+  const query = req.originalUrl.indexOf("?");
+  if (query === -1 || !/%00/.test(req.originalUrl.slice(query))) return next();
+  res
+    .status(400)
+    .set("Cache-Control", "no-store")
+    .type("text/plain")
+    .send("Bad request: the address holds an invisible control character (NUL).");
+});
+
 app.get("/healthz", (_req, res) => {
   res.type("text/plain").send("ok");
 });

@@ -6,7 +6,12 @@ import { useState } from "react";
 import { barcodeTakenMessage } from "../../domain/barcodes";
 import { centsToDecimalString } from "../../domain/money";
 import { checkPhoto, MAX_PHOTO_BYTES, PHOTO_ACCEPT } from "../../domain/listing-forms";
-import { AddSizesSchema, ImageIdSchema, VariationEditSchema } from "../../domain/resources";
+import {
+  AddSizesSchema,
+  ImageIdSchema,
+  ImageUploadSchema,
+  VariationEditSchema,
+} from "../../domain/resources";
 import {
   addProductSizes,
   addVariationImage,
@@ -90,6 +95,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return back("sizes-added");
     }
     case "upload-image": {
+      // Read through the form pipeline too: a file name with a NUL is refused with its message.
+      const s = parseSubmission(form, { schema: ImageUploadSchema });
+      if (s.status === "error" && s.error?.[""]) return reply("image", s.reply());
       const file = form.get("image");
       if (!(file instanceof File) || file.size === 0)
         return reply("image", formError("Choose a .jpg or .png picture."));

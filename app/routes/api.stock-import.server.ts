@@ -58,7 +58,11 @@ async function readUpload(request: Request): Promise<Upload | Response> {
   const maxBytes = STOCK_IMPORT_LIMITS.maxFileBytes + 64 * 1024;
   try {
     if (type === "multipart/form-data") {
-      const form = await readFormData(request, { maxBytes, maxEntries: MAX_STOCK_CHOICES + 10 });
+      const form = await readFormData(request, {
+        maxBytes,
+        maxEntries: MAX_STOCK_CHOICES + 10,
+        refuseNul: true,
+      });
       const file = form.get("file");
       if (!(file instanceof File)) return apiError(400, STOCK_MSG.chooseFile);
       return {

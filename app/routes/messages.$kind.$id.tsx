@@ -10,7 +10,7 @@ import type {
   LoaderFunctionArgs,
   MetaFunction,
 } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Conversation } from "~/components/orders/Conversation";
 import ordersCss from "~/components/orders/orders.css";
 import { pageTitle } from "~/components/title";
@@ -33,6 +33,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function OrderMessages() {
   const d = useLoaderData<typeof loader>();
+  // A post without scripts lands here: its refusal (reason and text) or its reset.
+  const posted = useActionData<typeof action>();
   return (
     <section className="page" data-testid="messages-page">
       <p>
@@ -41,7 +43,7 @@ export default function OrderMessages() {
         </Link>
       </p>
       <h1>Messages: order {d.externalId}</h1>
-      <Conversation c={d.conversation} staffViewer={d.staffViewer} />
+      <Conversation c={d.conversation} staffViewer={d.staffViewer} lastResult={posted} />
     </section>
   );
 }

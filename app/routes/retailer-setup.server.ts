@@ -121,6 +121,8 @@ export async function setupAction(request: Request) {
   const formData = await readFormData(request);
   const head = parseSubmission(formData, { schema: SetupStepSchema });
   if (head.status !== "success") {
+    // A form-wide refusal of the reading itself (a NUL in a field: app/utils/form.server.ts), with its message.
+    if (head.error?.[""]) return data(head.reply(), { status: 400 });
     // Only a repeated user field gets past the step and fails here: no user of that name.
     return head.error?.step
       ? refuse("Unknown setup step.", 400)

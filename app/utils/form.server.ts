@@ -11,11 +11,17 @@
  *   - anything that is not a readable form                                       → 400
  * The refusals are thrown as plain-text Responses with a short message (the error page shows it).
  *
+ * NUL characters (U+0000: no text column can store one) are taken out here, of every value and every file's
+ * name, whatever the form; `nulFields(form)` names the fields that held one, and `parseSubmission` refuses such a
+ * form with a message on each of those fields and on the form (a 400 by the action's usual refusal, the rest of
+ * the input kept). A reader without Conform (the stock import API) asks `readFormData` to refuse it instead
+ * (`refuseNul`: a 400 with `NUL_REFUSED`).
+ *
  * `parseSubmission(formData, { schema })` is Conform's `parseWithZod` that never throws on what a client sent:
  * Conform's reserved fields `__intent__` (list buttons without JavaScript) and `__state__` must be what Conform
  * itself writes, with names and indices inside the same caps; anything else is a 400.
  */
-import { type Submission, type SubmissionResult } from "@conform-to/react";
+import { parse, type Submission, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import {
   MaxPartSizeExceededError,
@@ -23,6 +29,7 @@ import {
   type UploadHandler,
 } from "@remix-run/node";
 import { z, type input, type output, type ZodTypeAny } from "zod";
+import { CONTROL_CHARACTERS_MESSAGE } from "../../domain/text";
 
 export const FORM_LIMITS = Object.freeze({
   /** Bytes of a form without files. The largest real ones (a 2,000-character comment, a size grid) are a few KB. */
@@ -173,6 +180,8 @@ export type ReadFormOptions = {
   maxEntries?: number;
   /** Where the files of a multipart body go (the photo upload); without it files are kept in memory. */
   uploadHandler?: UploadHandler;
+  /** Refuse a form with a NUL anywhere (400 `NUL_REFUSED`), for a reader without Conform (an API). */
+  refuseNul?: boolean;
 };
 
 /**
@@ -209,7 +218,57 @@ export async function readFormData(
     throw plain(400, UNREADABLE);
   }
   checkFieldNames(form.keys(), limits);
-  return form;
+  const clean = withoutNul(form);
+  if (opts.refuseNul && clean !== form) throw plain(400, NUL_REFUSED);
+  return clean;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// NUL characters
+
+/** The form's refusal when a field held a NUL (it was taken out; the rest of the input is kept). */
+export const NUL_REFUSED =
+  "The form held an invisible control character (NUL), which cannot be saved: it was taken out. Check the text and send it again.";
+/** The message on each field that held one: the one every free-text field gives a control character. */
+export const NUL_FIELD_REFUSED = CONTROL_CHARACTERS_MESSAGE;
+
+const NUL = /\u0000/g;
+const fieldsWithNul = new WeakMap<FormData, string[]>();
+
+/**
+ * The form without a NUL in any value, file name or field name (a copy when there was one); the names of the
+ * fields that held one are kept for `nulFields`.
+ */
+export function withoutNul(form: FormData): FormData {
+  const found: string[] = [];
+  const clean = new FormData();
+  for (const [rawName, value] of form) {
+    const name = rawName.replace(NUL, "");
+    let hadNul = name !== rawName;
+    if (typeof value === "string") {
+      const text = value.replace(NUL, "");
+      hadNul ||= text !== value;
+      clean.append(name, text);
+    } else {
+      const fileName = value.name.replace(NUL, "");
+      hadNul ||= fileName !== value.name;
+      clean.append(
+        name,
+        fileName === value.name
+          ? value
+          : new File([value], fileName, { type: value.type, lastModified: value.lastModified }),
+      );
+    }
+    if (hadNul && !found.includes(name)) found.push(name);
+  }
+  if (found.length === 0) return form;
+  fieldsWithNul.set(clean, found);
+  return clean;
+}
+
+/** The fields of a form read by `readFormData` that held a NUL (taken out), in order; empty when none did. */
+export function nulFields(form: FormData): readonly string[] {
+  return fieldsWithNul.get(form) ?? [];
 }
 
 async function readMultipartInMemory(
@@ -367,7 +426,20 @@ export function parseSubmission<Schema extends ZodTypeAny>(
   const state = reserved(formData, STATE, StateSchema);
   if (state) formData.set(STATE, JSON.stringify(state));
   try {
-    return parseWithZod(formData, options);
+    const submission = parseWithZod(formData, options);
+    const withNul = nulFields(formData);
+    if (withNul.length === 0) return submission;
+    const error: Record<string, string[] | null> = {
+      ...(submission.status === "error" ? submission.error : {}),
+    };
+    error[""] = [NUL_REFUSED, ...(error[""] ?? [])];
+    for (const name of withNul)
+      if (name && name !== INTENT && name !== STATE) error[name] = [NUL_FIELD_REFUSED];
+    return parse<output<Schema>, string[]>(formData, { resolve: () => ({ error }) }) as Submission<
+      input<Schema>,
+      string[],
+      output<Schema>
+    >;
   } catch (e) {
     // Conform's own refusals (an insert into a field that holds text, a name it cannot read).
     console.warn(

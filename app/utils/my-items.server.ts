@@ -255,6 +255,9 @@ export async function editAction(request: Request, kind: MyKind, rawId: string |
   // A save from the retailer admin's modal (its `back` is a /manage-retailer/ page) is staff's correction,
   // whichever retailer they are acting as at the moment (docs/product/screens.md, "Staff: retailer admin": the modal edit).
   const envelope = parseSubmission(form, { schema: EditEnvelope });
+  // A form-wide refusal of the reading itself (a NUL in a field: app/utils/form.server.ts), with its message.
+  if (envelope.status === "error" && envelope.error?.[""])
+    return data<EditActionData>({ result: envelope.reply(), pending: null }, { status: 400 });
   const { id: formId, back } =
     envelope.status === "success" ? envelope.value : { id: "", back: undefined };
   const fromAdmin = scope.auth.user.isStaff && adminBack(back) !== null;

@@ -46,10 +46,13 @@ export async function readStockFile(fileName: string, bytes: Buffer): Promise<st
   if (bytes.length > STOCK_IMPORT_LIMITS.maxFileBytes)
     throw new StockFileRejected(STOCK_MSG.tooLarge);
   let rows: string[][];
+  // A NUL (U+0000) cannot be stored in a text column: taken out of every cell before anything reads them.
+  const withoutNul = (cells: string[][]) =>
+    cells.map((r) => r.map((c) => (c.includes("\u0000") ? c.replace(/\u0000/g, "") : c)));
   if (/\.csv$/i.test(fileName)) {
-    rows = await readCsv(bytes);
+    rows = withoutNul(await readCsv(bytes));
     refuseFormulas(rows);
-  } else if (/\.xlsx$/i.test(fileName)) rows = await readXlsx(bytes);
+  } else if (/\.xlsx$/i.test(fileName)) rows = withoutNul(await readXlsx(bytes));
   else throw new StockFileRejected(STOCK_MSG.wrongType);
   if (rows.length < 2) throw new StockFileRejected(STOCK_MSG.noRows);
   if (rows[0].filter((h) => h.trim()).length < 3)

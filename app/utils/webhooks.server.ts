@@ -188,9 +188,15 @@ function issueText(error: { issues: { path: (string | number)[]; message: string
   return issue ? `${issue.path.join(".") || "body"}: ${issue.message}` : "bad payload";
 }
 
+/** The body's JSON; a NUL (U+0000) taken out of every string, since no text or jsonb column stores one. */
 function parseJson(raw: string): { ok: true; value: unknown } | { ok: false } {
   try {
-    return { ok: true, value: JSON.parse(raw) };
+    return {
+      ok: true,
+      value: JSON.parse(raw, (_key, v: unknown) =>
+        typeof v === "string" && v.includes("\u0000") ? v.replace(/\u0000/g, "") : v,
+      ),
+    };
   } catch {
     return { ok: false };
   }

@@ -37,3 +37,6 @@ export const AddSizesSchema = z.object({
 });
 
 export const ImageIdSchema = z.object({ image_id: RowId });
+
+/** The picture upload's form: its file (checked as a picture by its bytes afterwards). */
+export const ImageUploadSchema = z.object({ image: z.unknown() });

@@ -2,7 +2,14 @@
 // 400/413 Response, and Conform's reserved fields that never make the parse throw.
 import { unstable_createMemoryUploadHandler } from "@remix-run/node";
 import { z } from "zod";
-import { FORM_LIMITS, parseSubmission, readFormData } from "../../app/utils/form.server";
+import {
+  FORM_LIMITS,
+  NUL_FIELD_REFUSED,
+  NUL_REFUSED,
+  nulFields,
+  parseSubmission,
+  readFormData,
+} from "../../app/utils/form.server";
 
 function post(
   body: BodyInit | null,
@@ -278,5 +285,68 @@ describe("parseSubmission", () => {
     expect(removed.payload.requests).toEqual([]);
     expect(removed.reply().state).toEqual({ validated: { email: true } });
     expect(parseSubmission(form([["email", "a"]]), { schema }).status).toBe("success");
+  });
+});
+
+describe("NUL characters, taken out where the form is read and refused by parseSubmission", () => {
+  const Schema = z.object({ body: z.string().min(1), name: z.string().optional() });
+
+  test("urlencoded: the value without its NUL, the field named, the form refused with a message on the field and the form", async () => {
+    const form = await readFormData(urlencoded("body=hello%00world&name=ok"));
+    expect(form.get("body")).toBe("helloworld");
+    expect(nulFields(form)).toEqual(["body"]);
+    const submission = parseSubmission(form, { schema: Schema });
+    expect(submission.status).toBe("error");
+    const reply = submission.reply();
+    expect(reply.error?.body).toEqual([NUL_FIELD_REFUSED]);
+    expect(reply.error?.[""]).toEqual([NUL_REFUSED]);
+    // the input comes back (without the NUL) for the form to show again
+    expect(reply.initialValue).toMatchObject({ body: "helloworld", name: "ok" });
+  });
+
+  test("a form without a NUL is the form as read, parsed as before", async () => {
+    const form = await readFormData(urlencoded("body=hello"));
+    expect(nulFields(form)).toEqual([]);
+    expect(parseSubmission(form, { schema: Schema }).status).toBe("success");
+  });
+
+  test("the schema's own errors stay beside the NUL's; a NUL in a field name or Conform's intent", async () => {
+    const form = await readFormData(urlencoded("name=a%00b&bo%00dy="));
+    expect(nulFields(form)).toEqual(["name", "body"]);
+    const reply = parseSubmission(form, { schema: Schema }).reply();
+    expect(reply.error?.name).toEqual([NUL_FIELD_REFUSED]);
+    expect(reply.error?.body).toEqual([NUL_FIELD_REFUSED]);
+    const intent = await readFormData(
+      urlencoded(
+        `body=x&__intent__=${encodeURIComponent('{"type":"validate","payload":{"name":"bo\u0000dy"}}')}`,
+      ),
+    );
+    const s = parseSubmission(intent, { schema: Schema });
+    expect(s.reply().error?.[""]).toEqual([NUL_REFUSED]);
+  });
+
+  test("multipart, in memory and through an upload handler: values and file names", async () => {
+    const body = multipart([
+      { name: "body", value: "a\u0000b" },
+      { name: "file", value: "x,y", filename: "stock\u0000.csv" },
+    ]);
+    const type = "multipart/form-data; boundary=----b0undary";
+    for (const opts of [{}, { uploadHandler: unstable_createMemoryUploadHandler() }]) {
+      const form = await readFormData(post(body, type), opts);
+      expect(form.get("body")).toBe("ab");
+      const file = form.get("file") as File;
+      expect(file.name).toBe("stock.csv");
+      expect(await file.text()).toBe("x,y");
+      expect(nulFields(form)).toEqual(["body", "file"]);
+      expect(parseSubmission(form, { schema: Schema }).reply().error?.file).toEqual([
+        NUL_FIELD_REFUSED,
+      ]);
+    }
+  });
+
+  test("refuseNul: a 400 with the message (a reader without Conform: the stock import API)", async () => {
+    const r = await refusal(readFormData(urlencoded("name=a%00"), { refuseNul: true }));
+    expect(r).toEqual({ status: 400, text: NUL_REFUSED });
+    expect((await readFormData(urlencoded("name=a"), { refuseNul: true })).get("name")).toBe("a");
   });
 });

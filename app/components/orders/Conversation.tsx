@@ -2,7 +2,8 @@
  * An order's conversation (ADR 0027; docs/product/screens.md, "Messages on an order"), on the order page, the
  * RMA page and /messages/:kind/:id: the messages oldest first, each with its author (You, retailer-00{id}, or
  * Staff, marked) and time, as plain text; then the form, posted to /messages/:kind/:id by a fetcher (the page
- * stays; its data reloads with the new message). A refusal shows its reason under the field.
+ * stays; its data reloads with the new message). A refusal shows its reason under the field. Without scripts the
+ * form posts as a document to /messages/:kind/:id, whose page shows the answer the same way (`lastResult`).
  */
 import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { useFetcher } from "@remix-run/react";
@@ -25,15 +26,21 @@ export type ConversationView = {
 export function Conversation({
   c,
   staffViewer = false,
+  lastResult,
 }: {
   c: ConversationView;
   staffViewer?: boolean;
+  /**
+   * The post's answer when the page is its document answer (/messages/:kind/:id after a post without
+   * scripts): the reason under the field and the text back in it, as the fetcher's answer shows them.
+   */
+  lastResult?: SubmissionResult<string[]> | null;
 }) {
   const tz = useMarketplaceZone();
   const fetcher = useFetcher<SubmissionResult<string[]>>();
   const [form, fields] = useForm({
     id: `messages-${c.postTo}`,
-    lastResult: fetcher.state === "idle" ? fetcher.data : null,
+    lastResult: fetcher.state === "idle" ? (fetcher.data ?? lastResult) : null,
   });
   const body = fields.body;
   return (
