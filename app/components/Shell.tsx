@@ -9,7 +9,7 @@ import {
   type Banner,
 } from "./banners";
 import { logoHref, menuGroups, type MenuItem } from "./menu";
-import type { ShellData } from "./shell-data";
+import type { HeaderAlerts, ShellData } from "./shell-data";
 import { APP_NAME } from "./title";
 
 /** The page frame: navbar, slide-out menu, notices, banners, content, footer. */
@@ -95,7 +95,10 @@ function Navbar({ data }: { data: ShellData | null }) {
           <NavLink to="/buy">Buy</NavLink>
           <NavLink to="/sell">Sell</NavLink>
           <NavLink to="/swap">Swap</NavLink>
-          <NavLink to="/alerts">Alerts</NavLink>
+          <NavLink to="/alerts" title={alertsTitle(data?.alerts ?? null)}>
+            Alerts
+            <AlertsCount alerts={data?.alerts ?? null} testId="alerts-count" />
+          </NavLink>
           <NavLink to="/orders">Orders</NavLink>
         </nav>
       ) : null}
@@ -119,6 +122,26 @@ function Navbar({ data }: { data: ShellData | null }) {
         )}
       </div>
     </header>
+  );
+}
+
+function alertsTotal(alerts: HeaderAlerts | null): number {
+  return alerts ? alerts.orders : 0;
+}
+
+function alertsTitle(alerts: HeaderAlerts | null): string | undefined {
+  if (!alerts || alertsTotal(alerts) === 0) return undefined;
+  return `${alerts.orders} ${alerts.orders === 1 ? "order waits" : "orders wait"} for your answer`;
+}
+
+/** The Alerts link's count (docs/product/screens.md, "Menus and banners"); nothing when nothing waits. */
+function AlertsCount({ alerts, testId }: { alerts: HeaderAlerts | null; testId?: string }) {
+  const n = alertsTotal(alerts);
+  if (n === 0) return null;
+  return (
+    <span className="nav-count" data-testid={testId}>
+      {n}
+    </span>
   );
 }
 
@@ -189,7 +212,7 @@ function SlideMenu({ data }: { data: ShellData | null }) {
             <ul>
               {g.items.map((item) => (
                 <li key={item.kind === "link" ? item.to : item.action}>
-                  <MenuEntry item={item} />
+                  <MenuEntry item={item} alerts={data?.alerts ?? null} />
                 </li>
               ))}
             </ul>
@@ -200,7 +223,7 @@ function SlideMenu({ data }: { data: ShellData | null }) {
   );
 }
 
-function MenuEntry({ item }: { item: MenuItem }) {
+function MenuEntry({ item, alerts }: { item: MenuItem; alerts: HeaderAlerts | null }) {
   if (item.kind === "logout") {
     return (
       <Form method="post" action={item.action} className="inline-form">
@@ -213,6 +236,7 @@ function MenuEntry({ item }: { item: MenuItem }) {
   return (
     <NavLink to={item.to} className="menu-link" end>
       {item.label}
+      {item.to === "/alerts" ? <AlertsCount alerts={alerts} /> : null}
     </NavLink>
   );
 }

@@ -283,6 +283,13 @@ describe("root loader data", () => {
     expect(d.chatWidget).toBeNull();
   });
 
+  it("the Alerts link's count: the retailer's own header only, never staff's", () => {
+    expect(buildShellData(auth(), env, url, { orders: 2 }).alerts).toEqual({ orders: 2 });
+    const staff = auth({ user: { email: "s@x.test", isStaff: true } });
+    expect(buildShellData(staff, env, url, { orders: 2 }).alerts).toBeNull();
+    expect(buildShellData(null, env, url, { orders: 2 }).alerts).toBeNull();
+  });
+
   it("staff acting as nobody: no retailer, no acting-as", () => {
     const d = buildShellData(
       auth({ user: { email: "s@x.test", isStaff: true }, retailer: null, contact: null }),
