@@ -1031,6 +1031,8 @@ describe("sandbox carrier", () => {
     expect(a.trackingNumber).toMatch(/^SBX\d{14}$/);
     expect(a.callTag).toContain(o.externalId);
     expect(a.labelUrl).toBe(labelPath(a.trackingNumber));
+    // The adapter says where the parcel is followed: the sandbox's own tracking page.
+    expect(a.trackingUrl).toBe(`/tracking/${a.trackingNumber}`);
     expect(await acts.bookPickup(input)).toEqual(a);
     await expect(
       acts.bookPickup({ ...input, pickupBy: "2026-03-05T22:00:00.000Z" }),
@@ -1057,6 +1059,7 @@ describe("sandbox carrier", () => {
     const [ship] = await listOrderShipments(db, o.orderId);
     expect(ship).toMatchObject({
       trackingNumber: a.trackingNumber,
+      trackingUrl: a.trackingUrl,
       callTag: a.callTag,
       status: "pickup_scheduled",
       senderId: o.seller.retailer.id,

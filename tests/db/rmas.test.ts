@@ -206,6 +206,7 @@ describe("staff's RMA screen", () => {
         trackingNumber: `RMA-T-${r.rmaId}`,
         callTag: "CT",
         labelUrl: null,
+        trackingUrl: null,
         pickupBy: new Date(),
       });
     }

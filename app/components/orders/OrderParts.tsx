@@ -6,7 +6,6 @@ import type {
   ShipmentView,
 } from "../../../db/queries/order-views/order-detail";
 import type { SwapAmountsView } from "../../../domain/order-views";
-import { carrierTrackingUrl } from "../../../domain/carrier-events";
 import { FEE_PERCENT } from "../../../domain/fees";
 import { formatCents } from "../../../domain/money";
 import { PAYMENT_QUEUED } from "../../../domain/messages";
@@ -182,9 +181,9 @@ export function ShipmentsList({
               <>
                 {" "}
                 · Tracking{" "}
-                {trackingLinks ? (
+                {trackingLinks && s.trackingUrl ? (
                   <a
-                    href={carrierTrackingUrl(s.trackingNumber)}
+                    href={s.trackingUrl}
                     target="_blank"
                     rel="noreferrer"
                     data-testid="tracking-link"
