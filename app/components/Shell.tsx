@@ -126,12 +126,20 @@ function Navbar({ data }: { data: ShellData | null }) {
 }
 
 function alertsTotal(alerts: HeaderAlerts | null): number {
-  return alerts ? alerts.orders : 0;
+  return alerts ? alerts.orders + alerts.conversations : 0;
 }
 
 function alertsTitle(alerts: HeaderAlerts | null): string | undefined {
   if (!alerts || alertsTotal(alerts) === 0) return undefined;
-  return `${alerts.orders} ${alerts.orders === 1 ? "order waits" : "orders wait"} for your answer`;
+  const parts = [
+    alerts.orders
+      ? `${alerts.orders} ${alerts.orders === 1 ? "order waits" : "orders wait"} for your answer`
+      : "",
+    alerts.conversations
+      ? `${alerts.conversations} ${alerts.conversations === 1 ? "conversation has" : "conversations have"} new messages`
+      : "",
+  ];
+  return parts.filter(Boolean).join("; ");
 }
 
 /** The Alerts link's count (docs/product/screens.md, "Menus and banners"); nothing when nothing waits. */

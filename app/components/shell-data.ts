@@ -36,6 +36,8 @@ export interface ShellData {
 export interface HeaderAlerts {
   /** Pending orders where it is this retailer's move. */
   orders: number;
+  /** Conversations with messages this retailer has not read. */
+  conversations: number;
 }
 
 /** Success notices named by ?ref= (password reset goes to "/?ref=resetSuccessful": docs/product/screens.md). */

@@ -284,10 +284,11 @@ describe("root loader data", () => {
   });
 
   it("the Alerts link's count: the retailer's own header only, never staff's", () => {
-    expect(buildShellData(auth(), env, url, { orders: 2 }).alerts).toEqual({ orders: 2 });
+    const counts = { orders: 2, conversations: 1 };
+    expect(buildShellData(auth(), env, url, counts).alerts).toEqual(counts);
     const staff = auth({ user: { email: "s@x.test", isStaff: true } });
-    expect(buildShellData(staff, env, url, { orders: 2 }).alerts).toBeNull();
-    expect(buildShellData(null, env, url, { orders: 2 }).alerts).toBeNull();
+    expect(buildShellData(staff, env, url, counts).alerts).toBeNull();
+    expect(buildShellData(null, env, url, counts).alerts).toBeNull();
   });
 
   it("staff acting as nobody: no retailer, no acting-as", () => {
