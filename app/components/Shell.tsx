@@ -4,6 +4,7 @@ import {
   ACTION_REQUIRED,
   computeBanners,
   CELLPHONE_MESSAGE,
+  INACTIVE_HEADLINE,
   inactiveMessage,
   PAYOUT_MESSAGE,
   type Banner,
@@ -264,7 +265,7 @@ function Banners({ banners, data }: { banners: Banner[]; data: ShellData }) {
           <div className="alert-body">
             {b.key === "inactive" ? (
               <p>
-                <strong>Account not active.</strong> {inactiveMessage(data.support)}{" "}
+                <strong>{INACTIVE_HEADLINE}</strong> {inactiveMessage(data.support)}{" "}
                 <Link to="/contact">Contact support</Link>
               </p>
             ) : null}
