@@ -5,10 +5,18 @@
  */
 import { getFormProps, getInputProps, useForm, type FieldMetadata } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigate,
+  useNavigation,
+} from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
 import { PAYOUT_FIELD_LABELS, payoutDetailsSchema, type PayoutField } from "../../domain/payout";
 import { ErrorList, Field } from "~/components/forms";
+import { NOTICES } from "~/components/shell-data";
 import type { PayoutActionData, payoutLoader } from "~/utils/payout.server";
 
 type LoaderData = Awaited<ReturnType<typeof payoutLoader>>;
@@ -84,6 +92,7 @@ export function PayoutForm({ title }: { title: string }) {
     shouldRevalidate: "onInput",
   });
   const submissionId = actionData?.submissionId ?? loaderData.submissionId;
+  if (actionData?.next) return <PayoutSaved next={actionData.next} />;
   const text = (name: Exclude<PayoutField, "tos_accepted">, extra: Record<string, string> = {}) => (
     <input {...getInputProps(fields[name], { type: "text" })} {...extra} />
   );
@@ -240,6 +249,29 @@ export function PayoutForm({ title }: { title: string }) {
           </button>
         </div>
       </Form>
+    </div>
+  );
+}
+
+/** After a save the page stays 2 s (docs/product/screens.md, "Settings and payout"), then moves on. */
+export const PAYOUT_SAVED_MS = 2_000;
+
+/** The saved page: the notice, then `next` after PAYOUT_SAVED_MS (a timer; without scripts a refresh). */
+function PayoutSaved({ next }: { next: string }) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    const id = window.setTimeout(() => navigate(next), PAYOUT_SAVED_MS);
+    return () => window.clearTimeout(id);
+  }, [navigate, next]);
+  return (
+    <div className="alert alert-success" role="status" data-testid="payout-saved">
+      <p>{NOTICES.payoutSaved}</p>
+      <p>
+        <Link to={next}>Continue</Link>
+      </p>
+      <noscript>
+        <meta httpEquiv="refresh" content={`${PAYOUT_SAVED_MS / 1000};url=${next}`} />
+      </noscript>
     </div>
   );
 }

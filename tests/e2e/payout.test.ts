@@ -188,12 +188,18 @@ describe("payout setup", () => {
     await page.goto(url("/getpaid/"));
     await fill(page, good);
     await page.locator('#payout-form input[name="tos_accepted"]').check();
-    await Promise.all([
-      page.waitForURL((u) => u.pathname === "/" && u.searchParams.get("ref") === "payoutSaved", {
-        timeout: 45_000,
-      }),
-      page.getByRole("button", { name: /save payout details/i }).click(),
-    ]);
+    await page.getByRole("button", { name: /save payout details/i }).click();
+    // The saved page stays 2 s before it moves on (docs/product/screens.md, "Settings and payout").
+    await page.getByTestId("payout-saved").waitFor({ timeout: 45_000 });
+    const shownAt = Date.now();
+    await expect(page.getByTestId("payout-saved").textContent()).resolves.toContain(
+      "Your payout details are saved",
+    );
+    await page.waitForURL(
+      (u) => u.pathname === "/" && u.searchParams.get("ref") === "payoutSaved",
+      { timeout: 10_000 },
+    );
+    expect(Date.now() - shownAt).toBeGreaterThan(1_500);
     await expect(page.getByRole("status").first().textContent()).resolves.toContain(
       "Your payout details are saved",
     );
