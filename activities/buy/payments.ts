@@ -10,6 +10,7 @@ import { retailerNoticeAddress } from "../../db/queries/order-steps";
 import {
   beginPayment,
   completePayment,
+  externalIdOf,
   findSavedCard,
   getAuthorizationByIntent,
   markPaymentEventProcessed,
@@ -113,6 +114,11 @@ export function createPaymentActivities({
   db: Db;
   payments: PaymentsPort;
 }): PaymentActivities {
+  /** The order's or RMA's number (what its page and the provider dashboard link search for); else its id. */
+  async function numberOf(orderId: number): Promise<string> {
+    return (await externalIdOf(db, orderId)) ?? `order id ${orderId}`;
+  }
+
   /** The authorisation row of a PaymentIntent: who paid, with which card. */
   async function payerOf(paymentIntentId: string): Promise<PaymentRow> {
     const auth = await getAuthorizationByIntent(db, paymentIntentId);
@@ -311,9 +317,10 @@ export function createPaymentActivities({
             amountCents: input.amountCents,
             customerId: card.providerCustomerId,
             paymentMethodId: card.providerPaymentMethodId,
+            // What staff search the provider's dashboard with: the order's or RMA's number.
             description: rma
-              ? `RMA charge: RMA ${input.orderId}`
-              : `Penalty: order ${input.orderId} not shipped`,
+              ? `RMA charge: ${await numberOf(input.orderId)}`
+              : `Penalty: order ${await numberOf(input.orderId)} not shipped`,
             metadata: meta(input.orderId, "penalty"),
           });
           return {
@@ -359,6 +366,7 @@ export function createPaymentActivities({
             idempotencyKey: input.idempotencyKey,
             amountCents: input.amountCents,
             destination: account,
+            description: `Payout: ${await numberOf(input.orderId)}`,
             transferGroup: `order-${input.orderId}`,
             metadata: meta(input.orderId, "payout"),
           });

@@ -502,6 +502,7 @@ export class SandboxPayments implements PaymentsPort {
     const params = {
       amount: input.amountCents,
       destination: input.destination,
+      description: input.description,
       transfer_group: input.transferGroup,
       metadata: input.metadata,
     };
@@ -525,6 +526,7 @@ export class SandboxPayments implements PaymentsPort {
           amount_reversed: 0,
           currency: "usd",
           destination: input.destination,
+          description: input.description,
           transfer_group: input.transferGroup,
           metadata: input.metadata,
           reversed: false,

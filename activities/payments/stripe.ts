@@ -404,6 +404,7 @@ export function transferParams(input: TransferInput): Stripe.TransferCreateParam
     amount: input.amountCents,
     currency: "usd",
     destination: input.destination,
+    description: input.description,
     transfer_group: input.transferGroup,
     metadata: input.metadata,
   };

@@ -336,6 +336,8 @@ describe("payments through the sandbox", () => {
       amount: 7500,
       destination: o.seller.retailer.btMerchantId,
       transfer_group: `order-${o.orderId}`,
+      // What the provider's dashboard search finds it by: the order's number.
+      description: `Payout: ${o.externalId}`,
     });
     const row = await getPaymentByKey(db, `${o.workflowId}:payout:1`);
     expect(row).toMatchObject({
@@ -396,6 +398,7 @@ describe("payments through the sandbox", () => {
       status: "succeeded",
       amount_received: 500,
       capture_method: "automatic",
+      description: `Penalty: order ${o.externalId} not shipped`,
     });
   });
 
@@ -516,6 +519,7 @@ describe("idempotency", () => {
         idempotencyKey: `tr-${uid()}`,
         amountCents: 1000,
         destination: "acct_nope",
+        description: "d",
         transferGroup: "g",
         metadata: {},
       }),
