@@ -144,25 +144,27 @@ describe("the RMA landing", () => {
       })
       .returning();
     const realPage = `https://carrier.example/track?number=${real}`;
-    await db().insert(shipments).values([
-      {
-        orderId: rma.id,
-        senderId: buyerId,
-        receiverId: sellerId,
-        carrier: "other",
-        trackingNumber: real,
-        trackingUrl: realPage,
-        status: "in_route",
-      },
-      {
-        orderId: rma.id,
-        senderId: buyerId,
-        receiverId: sellerId,
-        carrier: "other",
-        trackingNumber: `${real}9`,
-        status: "in_route",
-      },
-    ]);
+    await db()
+      .insert(shipments)
+      .values([
+        {
+          orderId: rma.id,
+          senderId: buyerId,
+          receiverId: sellerId,
+          carrier: "other",
+          trackingNumber: real,
+          trackingUrl: realPage,
+          status: "in_route",
+        },
+        {
+          orderId: rma.id,
+          senderId: buyerId,
+          receiverId: sellerId,
+          carrier: "other",
+          trackingNumber: `${real}9`,
+          status: "in_route",
+        },
+      ]);
     await db()
       .insert(shipmentEvents)
       .values([
@@ -188,7 +190,12 @@ describe("the RMA landing", () => {
     expect(
       await s.getByTestId("tracking-link").filter({ hasText: real }).getAttribute("href"),
     ).toBe(realPage);
-    expect(await s.getByTestId("tracking-link").filter({ hasText: `${real}9` }).count()).toBe(0);
+    expect(
+      await s
+        .getByTestId("tracking-link")
+        .filter({ hasText: `${real}9` })
+        .count(),
+    ).toBe(0);
     expect(await s.getByTestId("admin-rma-card").textContent()).toContain(`${real}9`);
     // The parcel's sender (the buyer, returning the goods) sees the same page as staff.
     const buyer = await signedIn(browser, buyerEmail, { pages });
