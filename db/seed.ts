@@ -475,23 +475,6 @@ export async function seedDemo(
   });
 }
 
-/**
- * Every demo colour has a UPC (a made-up company prefix 0860000, its number after `from`, the check digit), so a
- * stock file can name goods by barcode (docs/product/screens.md, "Staff: variation editor"). Returns the last number.
- */
-async function giveBarcodes(tx: Tx, variations: CreatedVariation[], from: number): Promise<number> {
-  let n = from;
-  for (const v of variations) {
-    n += 1;
-    const upc = withCheckDigit(`0860000${String(n).padStart(4, "0")}`);
-    await tx
-      .update(productVariations)
-      .set({ options: { ...v.options, upc } })
-      .where(eq(productVariations.id, v.id));
-  }
-  return n;
-}
-
 async function buildDemo(tx: Tx, passwordHash: string): Promise<SeedSummary> {
   const random = rng(20250601);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
@@ -530,11 +513,18 @@ async function buildDemo(tx: Tx, passwordHash: string): Promise<SeedSummary> {
     }
     brandVariations.push({ brandId: brand.id, sizeRun: spec.sizeRun, variations });
   }
-  let barcodes = await giveBarcodes(
-    tx,
-    brandVariations.flatMap((b) => b.variations),
-    0,
-  );
+  // Every demo colour has a UPC (a made-up company prefix 0860000, then its number, then the check digit),
+  // so a stock file can name goods by barcode (docs/product/screens.md, "Staff: variation editor").
+  let barcode = 0;
+  for (const { variations } of brandVariations)
+    for (const v of variations) {
+      barcode += 1;
+      const upc = withCheckDigit(`0860000${String(barcode).padStart(4, "0")}`);
+      await tx
+        .update(productVariations)
+        .set({ options: { ...v.options, upc } })
+        .where(eq(productVariations.id, v.id));
+    }
 
   // Every entry of the permissions map, the staff-users right included (docs/product/screens.md, "Staff users").
   await createStaffUser(tx, {
@@ -701,7 +691,6 @@ async function buildDemo(tx: Tx, passwordHash: string): Promise<SeedSummary> {
     });
     extVariations.push(...p.variations);
   }
-  barcodes = await giveBarcodes(tx, extVariations, barcodes);
   // Unresolved catalogue entries: products as a retailer's source spelled them (validation stage "products").
   const known = await tx
     .select({
