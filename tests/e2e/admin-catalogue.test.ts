@@ -160,7 +160,6 @@ describe("variation editor", () => {
 
     // Barcodes: a wrong check digit is refused under its field; a valid UPC and EAN are kept (the stock
     // import matches them).
-    await page.goto(url(`/admin/productvariationmanagement/${variationId}`));
     await page.getByLabel("UPC").fill("036000291453");
     await page.getByTestId("variation-form").getByRole("button", { name: "Save" }).click();
     await page.getByTestId("variation-form").getByTestId("field-error").waitFor();
