@@ -8,17 +8,9 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Db, Tx } from "./client";
-import {
-  brands,
-  catalogueEntries,
-  categories,
-  products,
-  productVariations,
-  seedRuns,
-} from "./schema";
-import { withCheckDigit } from "../domain/barcodes";
+import { brands, catalogueEntries, categories, products, seedRuns } from "./schema";
 import { FLOOR_TIMES, LISTING_REASONS, REQUEST_REASONS, valuesOf } from "../domain/reasons";
 import { PERMISSION_NAMES } from "../domain/staff-users";
 import {
@@ -513,18 +505,6 @@ async function buildDemo(tx: Tx, passwordHash: string): Promise<SeedSummary> {
     }
     brandVariations.push({ brandId: brand.id, sizeRun: spec.sizeRun, variations });
   }
-  // Every demo colour has a UPC (a made-up company prefix 0860000, then its number, then the check digit),
-  // so a stock file can name goods by barcode (docs/product/screens.md, "Staff: variation editor").
-  let barcode = 0;
-  for (const { variations } of brandVariations)
-    for (const v of variations) {
-      barcode += 1;
-      const upc = withCheckDigit(`0860000${String(barcode).padStart(4, "0")}`);
-      await tx
-        .update(productVariations)
-        .set({ options: { ...v.options, upc } })
-        .where(eq(productVariations.id, v.id));
-    }
 
   // Every entry of the permissions map, the staff-users right included (docs/product/screens.md, "Staff users").
   await createStaffUser(tx, {

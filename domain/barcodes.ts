@@ -21,11 +21,6 @@ export function gs1CheckDigit(body: string): number {
   return (10 - (sum % 10)) % 10;
 }
 
-/** A barcode with its check digit appended to `body` (the digits before it). */
-export function withCheckDigit(body: string): string {
-  return `${body}${gs1CheckDigit(body)}`;
-}
-
 /** Why a barcode is refused, or null when it is a valid one. */
 export function barcodeProblem(code: string): string | null {
   if (!/^(\d{8}|\d{12,14})$/.test(code)) return BARCODE_MESSAGES.digits;
