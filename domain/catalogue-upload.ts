@@ -5,9 +5,8 @@
  *
  * Spreadsheet columns (header row, any case; extra columns ignored):
  *   sku*, display_name* (or name), description, color*, price* (dollars), sizes ("S|M|L" or "S, M, L"),
- *   image1 .. image4 (file names inside the zip), upc and ean (the colour's barcodes: domain/barcodes.ts).
+ *   image1 .. image4 (file names inside the zip).
  */
-import { barcodeProblem } from "./barcodes";
 import { parseDollars } from "./money";
 
 export const UPLOAD_ERROR_FLAG =
@@ -37,9 +36,6 @@ export type UploadRow = {
   priceCents: number | null;
   sizes: string[];
   images: string[];
-  /** The colour's barcodes (absent in uploads read before they had them). */
-  upc?: string | null;
-  ean?: string | null;
   problems: string[];
 };
 
@@ -116,31 +112,11 @@ export function readUploadRows(
         problems.push(`image${n} "${name.slice(0, 60)}" is not a .jpg or .png picture.`);
       else images.push(name);
     }
-    const barcode = (k: "upc" | "ean") => {
-      const v = get(cells, k).replace(/[\s-]/g, "");
-      const problem = v ? barcodeProblem(v) : null;
-      if (problem) problems.push(`${k}: ${problem}`);
-      return v || null;
-    };
-    const upc = barcode("upc");
-    const ean = barcode("ean");
     const key = `${sku.toLowerCase()}|${color.toLowerCase()}`;
     if (sku && color && skus.has(key))
       problems.push(`the same sku and color as line ${skus.get(key)}.`);
     else skus.set(key, line);
-    rows.push({
-      line,
-      sku,
-      displayName,
-      description,
-      color,
-      priceCents,
-      sizes,
-      images,
-      upc,
-      ean,
-      problems,
-    });
+    rows.push({ line, sku, displayName, description, color, priceCents, sizes, images, problems });
   });
   if (rows.length === 0) return { rows, problems: ["The spreadsheet has no product rows."] };
   return { rows, problems: [] };

@@ -180,12 +180,7 @@ export async function saveCollectionUpload(
             sku: r.sku,
             color: r.color,
             priceCents: r.priceCents ?? g.priceCents,
-            // The colour's barcodes, where the stock import matches a code (domain/barcodes.ts).
-            options: {
-              color: r.color,
-              ...(r.upc ? { upc: r.upc } : {}),
-              ...(r.ean ? { ean: r.ean } : {}),
-            },
+            options: { color: r.color },
           })
           .returning({ id: productVariations.id });
         variations += 1;

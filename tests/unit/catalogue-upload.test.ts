@@ -93,24 +93,3 @@ describe("readUploadRows", () => {
     ]);
   });
 });
-
-describe("barcodes in a collection upload", () => {
-  it("upc and ean columns are kept when their check digit is right, and refused on the row when not", () => {
-    const { rows } = readUploadRows(
-      folder([
-        ["sku", "name", "color", "price", "upc", "ean"],
-        ["B1", "Tee", "Red", "10", "0360-0029-1452", "4006381333931"],
-        ["B1", "Tee", "Blue", "10", "036000291453", ""],
-        ["B1", "Tee", "Green", "10", "", "12345"],
-      ]),
-      isImage,
-    );
-    expect(rows[0]).toMatchObject({ upc: "036000291452", ean: "4006381333931", problems: [] });
-    expect(rows[1].problems).toEqual([
-      "upc: 036000291453 is not a valid barcode: its last digit (the check digit) should be 2.",
-    ]);
-    expect(rows[2].problems).toEqual([
-      "ean: A barcode is 8, 12, 13 or 14 digits (UPC-A, EAN-8, EAN-13 or GTIN-14).",
-    ]);
-  });
-});
