@@ -66,8 +66,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
         sku: s.value.sku as string,
         priceCents: s.value.price as number,
         isActive: s.value.is_active as boolean,
-        upc: s.value.upc,
-        ean: s.value.ean,
       });
       return back("saved");
     }
@@ -115,7 +113,7 @@ const DONE: Record<string, string> = {
 export default function VariationEditor() {
   const { v, done } = useLoaderData<typeof loader>();
   const r = useActionData<typeof action>();
-  const [saveForm, saveFields] = useForm<{ sku: string; price: string; upc: string; ean: string }>({
+  const [saveForm, saveFields] = useForm<{ sku: string; price: string }>({
     id: "variation-save",
     lastResult: r?.form === "save" ? r : null,
   });
@@ -168,16 +166,6 @@ export default function VariationEditor() {
             defaultValue={v.price}
           />
           <ErrorList kind="list" id="ve-price" errors={saveFields.price.errors} />
-        </div>
-        <div className="form-field">
-          <label htmlFor="ve-upc">UPC</label>
-          <input id="ve-upc" name="upc" inputMode="numeric" defaultValue={v.upc ?? ""} />
-          <ErrorList kind="list" id="ve-upc" errors={saveFields.upc.errors} />
-        </div>
-        <div className="form-field">
-          <label htmlFor="ve-ean">EAN</label>
-          <input id="ve-ean" name="ean" inputMode="numeric" defaultValue={v.ean ?? ""} />
-          <ErrorList kind="list" id="ve-ean" errors={saveFields.ean.errors} />
         </div>
         <label className="checkbox-label">
           <input type="checkbox" name="is_active" defaultChecked={v.isActive} /> Active

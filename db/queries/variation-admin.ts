@@ -11,8 +11,6 @@ export async function getVariationForEditor(db: Db, id: number) {
       productName: products.displayName,
       collectionName: collections.name,
       collectionYear: collections.year,
-      upc: sql<string | null>`${productVariations.options}->>'upc'`,
-      ean: sql<string | null>`${productVariations.options}->>'ean'`,
     })
     .from(productVariations)
     .innerJoin(products, eq(products.id, productVariations.productId))
@@ -42,16 +40,11 @@ export async function getVariationForEditor(db: Db, id: number) {
 export async function updateVariation(
   db: Db,
   id: number,
-  v: { sku: string; priceCents: number; isActive: boolean; upc: string | null; ean: string | null },
+  v: { sku: string; priceCents: number; isActive: boolean },
 ): Promise<boolean> {
-  const { upc, ean, ...columns } = v;
-  // The barcodes live in options (upc, ean); a blank one is removed, the other options are kept.
   const rows = await db
     .update(productVariations)
-    .set({
-      ...columns,
-      options: sql`jsonb_strip_nulls(coalesce(${productVariations.options}, '{}'::jsonb) || jsonb_build_object('upc', ${upc}::text, 'ean', ${ean}::text))`,
-    })
+    .set(v)
     .where(eq(productVariations.id, id))
     .returning({ id: productVariations.id });
   return rows.length > 0;

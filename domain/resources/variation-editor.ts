@@ -3,7 +3,6 @@ import { text } from "../text";
 import { fieldSchema, FIELD_MESSAGES } from "./fields";
 import { productvariation } from "./definitions";
 import { RowId } from "../ids";
-import { barcodeField } from "../barcodes";
 
 /** The variation editor's forms (docs/product/screens.md, "Staff: variation editor"), from the productvariation definition's own fields. */
 const defField = (name: string) => productvariation.fields.find((f) => f.name === name)!;
@@ -12,8 +11,6 @@ export const VariationEditSchema = z.object({
   sku: fieldSchema(defField("sku")),
   price: fieldSchema(defField("price")),
   is_active: fieldSchema(defField("is_active")),
-  upc: barcodeField,
-  ean: barcodeField,
 });
 
 /** Size labels to add: blank ones are skipped; at most 40 characters, 100 at once. */
